@@ -1,0 +1,39 @@
+// Everything engine-specific about SQL text lives here, so that queries are written once.
+// DuckDB is the embedded engine; a ClickHouse dialect (18.16: no CTEs, no window functions, no
+// server-side parameters) implements the same object later.
+
+export interface Dialect {
+  readonly name: 'duckdb' | 'clickhouse';
+  /** Exact distinct count. */
+  countDistinct(expr: string): string;
+  /** Value of `expr` on the row where `by` is smallest / largest. */
+  argMin(expr: string, by: string): string;
+  argMax(expr: string, by: string): string;
+  /** Monday of the ISO week of a DATE expression. */
+  weekStart(dateExpr: string): string;
+  /** First day of the month of a DATE expression. */
+  monthStart(dateExpr: string): string;
+  /** A DATE literal from a trusted 'YYYY-MM-DD' string (validated here, never user text). */
+  dateLiteral(day: string): string;
+  /** Case-insensitive substring test with a parameter placeholder for the needle. */
+  containsInsensitive(expr: string): string;
+  /** Parameter placeholder. */
+  readonly param: string;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export const duckdbDialect: Dialect = {
+  name: 'duckdb',
+  countDistinct: (expr) => `count(DISTINCT ${expr})`,
+  argMin: (expr, by) => `arg_min(${expr}, ${by})`,
+  argMax: (expr, by) => `arg_max(${expr}, ${by})`,
+  weekStart: (d) => `CAST(date_trunc('week', ${d}) AS DATE)`,
+  monthStart: (d) => `CAST(date_trunc('month', ${d}) AS DATE)`,
+  dateLiteral: (day) => {
+    if (!DAY.test(day)) throw new Error(`not a day: ${JSON.stringify(day)}`);
+    return `DATE '${day}'`;
+  },
+  containsInsensitive: (expr) => `contains(lower(${expr}), lower(?))`,
+  param: '?',
+};
