@@ -1,0 +1,50 @@
+// Bundles and minifies the browser tracker (src/tracker/script.ts) into dist/tracker/t.js, prints its
+// raw, gzip and brotli sizes, and fails the build when the gzipped script exceeds the 3 KB budget.
+// Also imported by src/http/tracker.ts to build the script in memory when the server runs from src.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const GZIP_BUDGET_BYTES = 3072;
+
+/** Returns the minified tracker as text. */
+export async function bundleTracker() {
+  const result = await build({
+    entryPoints: [join(root, 'src/tracker/script.ts')],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    // Chrome 58+, Firefox 53+, Safari 11+: every browser that still has a measurable share.
+    target: 'es2017',
+    legalComments: 'none',
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0].text;
+}
+
+/** Sizes in bytes of the script raw, gzipped (level 9) and brotli-compressed (quality 11). */
+export function measure(code) {
+  const raw = Buffer.from(code);
+  return {
+    raw: raw.length,
+    gzip: gzipSync(raw, { level: 9 }).length,
+    brotli: brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const code = await bundleTracker();
+  const out = join(root, 'dist/tracker/t.js');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, code);
+  const sizes = measure(code);
+  console.log(`tracker: dist/tracker/t.js raw ${sizes.raw} B, gzip ${sizes.gzip} B, brotli ${sizes.brotli} B`);
+  if (sizes.gzip > GZIP_BUDGET_BYTES) {
+    console.error(`tracker: gzip size ${sizes.gzip} B exceeds the budget of ${GZIP_BUDGET_BYTES} B`);
+    process.exit(1);
+  }
+}
