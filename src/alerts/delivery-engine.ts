@@ -1,0 +1,165 @@
+// The durable webhook queue's sender. Deliveries live in the MetaStore; this engine leases the due
+// ones, attempts them with bounded concurrency (overall and per receiver host, so a stuck receiver
+// holds at most its own slots), and records every attempt. A crash leaves leased rows pending: the
+// next start sends them again (at-least-once; receivers deduplicate on svc-delivery-id).
+import type { Clock } from '../core/clock.js';
+import type { MetricsRegistry } from '../core/metrics.js';
+import { sendWebhook, type AttemptStatus, type SenderOptions } from './sender.js';
+import { deliveryHeaders } from './signing.js';
+import type { AlertStore, AttemptOutcome, ClaimedDelivery } from './store.js';
+
+/** Waits after the 1st, 2nd and 3rd failed attempt; the 4th failure is final (SPEC.md). */
+export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 25 * 60_000] as const;
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+export interface DeliveryEngineOptions {
+  store: AlertStore;
+  clock: Clock;
+  sender: SenderOptions;
+  maxConcurrent?: number;
+  maxPerHost?: number;
+  /** How often due deliveries are looked for when nothing wakes the engine. */
+  pollMs?: number;
+  metrics?: MetricsRegistry;
+  warn?: (message: string) => void;
+}
+
+/** Whether a failed attempt is worth repeating: URL-policy refusals will not change, DNS may. */
+function isRetryable(status: AttemptStatus): boolean {
+  return status !== 'succeeded' && (!status.startsWith('rejected:') || status === 'rejected:dns');
+}
+
+export function outcomeOf(status: AttemptStatus, attempt: number, finishedAt: number): AttemptOutcome {
+  const delay = RETRY_DELAYS_MS[attempt - 1];
+  return isRetryable(status) && delay !== undefined ? { next: 'retry', at: finishedAt + delay } : { next: 'done' };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+export class DeliveryEngine {
+  private readonly store: AlertStore;
+  private readonly clock: Clock;
+  private readonly maxConcurrent: number;
+  private readonly maxPerHost: number;
+  private readonly leaseMs: number;
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private readonly hostLoad = new Map<string, number>();
+  private pumping: Promise<void> | undefined;
+  private pumpAgain = false;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private readonly attemptsTotal;
+
+  constructor(private readonly options: DeliveryEngineOptions) {
+    this.store = options.store;
+    this.clock = options.clock;
+    this.maxConcurrent = options.maxConcurrent ?? 32;
+    this.maxPerHost = options.maxPerHost ?? 4;
+    // Long enough that a live attempt (DNS + timeout) always finishes inside its lease.
+    this.leaseMs = 2 * options.sender.timeoutMs + 30_000;
+    this.attemptsTotal = options.metrics?.counter('svc_webhook_attempts_total', 'Webhook attempts by outcome (succeeded, failed, rejected)');
+  }
+
+  /** Reclaims leases left by a crashed predecessor (this process is the only sender) and polls. */
+  async start(): Promise<void> {
+    await this.store.releaseAllLeases();
+    this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Looks for due deliveries now (after an enqueue, or when a slot frees up). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = this.pump()
+      .catch((err: unknown) => this.options.warn?.(`webhook queue: ${String(err)}`))
+      .finally(() => {
+        this.pumping = undefined;
+        if (this.pumpAgain) {
+          this.pumpAgain = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Sends everything due now and waits for those attempts (tests and benchmarks drive time). */
+  async runDue(): Promise<void> {
+    for (;;) {
+      await this.pump();
+      if (this.inFlight.size === 0) return;
+      await Promise.all(this.inFlight.values());
+    }
+  }
+
+  /** Stops taking new work and waits for in-flight attempts to be recorded. */
+  async drain(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.pumping;
+    await Promise.all(this.inFlight.values());
+  }
+
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  private async pump(): Promise<void> {
+    const free = this.maxConcurrent - this.inFlight.size;
+    if (free <= 0) return;
+    const now = this.clock.now();
+    // Look past the first `free` rows so deliveries to a saturated host do not hide the others.
+    const candidates = await this.store.dueCandidates(now, free * 4);
+    const load = new Map(this.hostLoad);
+    const chosen: number[] = [];
+    for (const c of candidates) {
+      if (chosen.length >= free) break;
+      if (this.inFlight.has(c.seq)) continue;
+      const host = hostOf(c.url);
+      if ((load.get(host) ?? 0) >= this.maxPerHost) continue;
+      load.set(host, (load.get(host) ?? 0) + 1);
+      chosen.push(c.seq);
+    }
+    const claimed = await this.store.lease(chosen, now, now + this.leaseMs);
+    for (const delivery of claimed) this.launch(delivery);
+  }
+
+  private launch(delivery: ClaimedDelivery): void {
+    const host = hostOf(delivery.url);
+    this.hostLoad.set(host, (this.hostLoad.get(host) ?? 0) + 1);
+    const work = this.attempt(delivery)
+      .catch((err: unknown) => this.options.warn?.(`webhook delivery ${delivery.id}: ${String(err)}`))
+      .finally(() => {
+        this.inFlight.delete(delivery.seq);
+        const left = (this.hostLoad.get(host) ?? 1) - 1;
+        if (left === 0) this.hostLoad.delete(host);
+        else this.hostLoad.set(host, left);
+        this.wake();
+      });
+    this.inFlight.set(delivery.seq, work);
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const attempt = delivery.attempts + 1;
+    const startedAt = this.clock.now();
+    const status = await sendWebhook(
+      {
+        url: delivery.url,
+        body: delivery.body,
+        headers: () => deliveryHeaders(delivery.secret, delivery.id, delivery.body, this.clock.now()),
+      },
+      this.options.sender,
+    );
+    this.attemptsTotal?.inc({ outcome: status.split(':')[0]! });
+    await this.store.recordAttempt(delivery.seq, attempt, startedAt, status, outcomeOf(status, attempt, this.clock.now()));
+  }
+}

@@ -1,0 +1,27 @@
+// The optional email channel (SVC_SMTP_URL). It runs beside the webhook queue, never in it: a
+// slow or failing SMTP server delays no webhook, and a refused webhook URL stops no mail.
+import { createTransport } from 'nodemailer';
+import type { AlertPayload } from './payload.js';
+
+/** Sends one alert mail; rejects on failure. */
+export type MailSender = (message: { to: string[]; subject: string; text: string }) => Promise<void>;
+
+export function smtpMailSender(smtpUrl: string, from = 'svc alerts <alerts@localhost>'): MailSender {
+  const transport = createTransport(smtpUrl);
+  return async ({ to, subject, text }) => {
+    await transport.sendMail({ from, to, subject, text });
+  };
+}
+
+export function alertMail(payload: AlertPayload): { subject: string; text: string } {
+  const prefix = payload.test ? '[svc test] ' : '[svc] ';
+  const subject = `${prefix}${payload.type} alert for ${payload.site}`;
+  const text = [
+    `Rule ${payload.rule} (${payload.type}) fired for ${payload.site} at ${payload.at}.`,
+    `Value: ${payload.value}; threshold: ${payload.threshold ?? 'n/a'}.`,
+    payload.test ? 'This is a test send.' : '',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+  return { subject, text };
+}

@@ -1,0 +1,70 @@
+// The measurements alert rules watch, computed for many sites in one query each so that evaluating
+// every rule each minute stays cheap. Definitions follow DESIGN.md §3: visitors are distinct
+// visitor ids per site-local day summed over days; conversions are events matching the goal.
+// Written against the EventStore port (any dialect) until src/stats exposes batch equivalents.
+import { compileMatcher, type Matcher } from '../core/patterns.js';
+import type { EventStore } from '../storage/events/types.js';
+
+/** Raw events are kept 30 days: nothing older can be looked at. */
+export const RAW_WINDOW_MS = 30 * 86_400_000;
+
+function placeholders(n: number): string {
+  return new Array(n).fill('?').join(', ');
+}
+
+/** Visitors of each site over [from, to): per-day distinct visitors, summed across the days. */
+export async function visitorsInWindow(events: EventStore, siteIds: readonly string[], from: number, to: number): Promise<Map<string, number>> {
+  const totals = new Map<string, number>();
+  if (siteIds.length === 0) return totals;
+  const rows = await events.query<{ site_id: string; visitors: bigint | number }>(
+    `SELECT site_id, ${events.dialect.countDistinct('visitor_id')} AS visitors FROM events
+     WHERE site_id IN (${placeholders(siteIds.length)}) AND ts >= ? AND ts < ?
+     GROUP BY site_id, day`,
+    [...siteIds, from, to],
+  );
+  for (const r of rows) totals.set(r.site_id, (totals.get(r.site_id) ?? 0) + Number(r.visitors));
+  return totals;
+}
+
+/** Time of each site's most recent event within the raw window (absent: none in it). */
+export async function lastEventTimes(events: EventStore, siteIds: readonly string[], now: number): Promise<Map<string, number>> {
+  const result = new Map<string, number>();
+  if (siteIds.length === 0) return result;
+  const rows = await events.query<{ site_id: string; last_ts: bigint | number }>(
+    `SELECT site_id, max(ts) AS last_ts FROM events
+     WHERE site_id IN (${placeholders(siteIds.length)}) AND ts >= ? AND ts <= ?
+     GROUP BY site_id`,
+    [...siteIds, now - RAW_WINDOW_MS, now],
+  );
+  for (const r of rows) result.set(r.site_id, Number(r.last_ts));
+  return result;
+}
+
+export interface GoalCount extends Matcher {
+  goalId: number;
+  siteId: string;
+}
+
+/**
+ * Conversions of each goal on one site-local day. Events are grouped by (name, page) in SQL and
+ * matched in JavaScript with the same matcher the funnels use, so no engine needs regexes.
+ */
+export async function goalConversionsOnDay(events: EventStore, day: string, goals: readonly GoalCount[]): Promise<Map<number, number>> {
+  const counts = new Map<number, number>(goals.map((g) => [g.goalId, 0]));
+  const siteIds = [...new Set(goals.map((g) => g.siteId))];
+  if (siteIds.length === 0) return counts;
+  const rows = await events.query<{ site_id: string; name: string; page: string; n: bigint | number }>(
+    `SELECT site_id, name, page, count(*) AS n FROM events
+     WHERE site_id IN (${placeholders(siteIds.length)}) AND day = ${events.dialect.dateLiteral(day)}
+     GROUP BY site_id, name, page`,
+    siteIds,
+  );
+  const bySite = new Map<string, Array<{ goalId: number; matches: (name: string, page: string) => boolean }>>();
+  for (const g of goals) bySite.set(g.siteId, [...(bySite.get(g.siteId) ?? []), { goalId: g.goalId, matches: compileMatcher(g) }]);
+  for (const r of rows) {
+    for (const g of bySite.get(r.site_id) ?? []) {
+      if (g.matches(r.name, r.page)) counts.set(g.goalId, counts.get(g.goalId)! + Number(r.n));
+    }
+  }
+  return counts;
+}

@@ -1,0 +1,299 @@
+// AlertService: what the admin API, the CLI and the worker use. Rules are validated here, fired by
+// the per-minute evaluation, and delivered by the durable queue (DeliveryEngine) and, when
+// configured, by mail. The two channels share nothing but the payload.
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import { ApiError, invalidParams, notFound } from '../core/errors.js';
+import { localDay } from '../core/localtime.js';
+import type { MaintenanceTask } from '../core/maintenance.js';
+import type { MetricsRegistry } from '../core/metrics.js';
+import type { EventStore } from '../storage/events/types.js';
+import type { MetaStore, Site } from '../storage/meta/types.js';
+import { DeliveryEngine, WEBHOOK_TIMEOUT_MS } from './delivery-engine.js';
+import { alertMail, type MailSender } from './email.js';
+import { alertPayload, type AlertPayload } from './payload.js';
+import { conditionHolds, decide, ruleValues } from './rules.js';
+import {
+  RULE_TYPES,
+  type AlertRule,
+  type AlertStore,
+  type DeliveryHistory,
+  type EpisodeUpdate,
+  type NewDelivery,
+  type RulePatch,
+  type RuleType,
+  type RuleWithSite,
+} from './store.js';
+import { checkUrlAtConfiguration, resolverWithTimeout, systemResolver, type Resolver, type UrlPolicy } from './url-safety.js';
+
+export const EVALUATION_INTERVAL_MS = 60_000;
+const MAX_URL_LENGTH = 2048;
+const MAX_SECRET_LENGTH = 256;
+const MAX_EMAILS = 10;
+const MAX_THRESHOLD = 1e9;
+const EMAIL = /^[^\s@<>,;]+@[^\s@<>,;]+\.[^\s@<>,;]+$/;
+/** Resolution at configuration only screens names; the send-time check is the binding one. */
+const CONFIGURATION_DNS_TIMEOUT_MS = 3_000;
+
+export interface AlertServiceOptions {
+  meta: MetaStore;
+  store: AlertStore;
+  events: EventStore;
+  clock: Clock;
+  policy: UrlPolicy;
+  resolve?: Resolver;
+  /** Extra trusted CA for receivers (tests); production uses Node's store and NODE_EXTRA_CA_CERTS. */
+  ca?: string | Buffer;
+  timeoutMs?: number;
+  mail?: MailSender;
+  maxConcurrent?: number;
+  maxPerHost?: number;
+  pollMs?: number;
+  metrics?: MetricsRegistry;
+  warn?: (message: string) => void;
+}
+
+/** A rule as the admin API shows it: never the secret. */
+export interface RuleView {
+  id: number;
+  type: RuleType;
+  threshold: number;
+  url: string;
+  goalId: number | null;
+  emails: string[];
+}
+
+export interface EvaluationResult {
+  evaluated: number;
+  fired: number[];
+}
+
+function view(rule: AlertRule): RuleView {
+  return { id: rule.id, type: rule.type, threshold: rule.threshold, url: rule.url, goalId: rule.goalId, emails: rule.emails };
+}
+
+function parseRuleId(text: string): number {
+  const id = Number(text);
+  if (!/^\d{1,15}$/.test(text) || !Number.isSafeInteger(id)) throw notFound('alert rule not found');
+  return id;
+}
+
+function readThreshold(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_THRESHOLD) {
+    throw invalidParams(`threshold must be a number between 0 and ${MAX_THRESHOLD}`);
+  }
+  return value;
+}
+
+function readSecret(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_SECRET_LENGTH) {
+    throw invalidParams(`secret must be a string of 1 to ${MAX_SECRET_LENGTH} characters`);
+  }
+  return value;
+}
+
+function readEmails(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.length > MAX_EMAILS || !value.every((e) => typeof e === 'string' && e.length <= 254 && EMAIL.test(e))) {
+    throw invalidParams(`emails must be an array of at most ${MAX_EMAILS} email addresses`);
+  }
+  return value as string[];
+}
+
+function asObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidParams('body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+export class AlertService {
+  readonly engine: DeliveryEngine;
+  private readonly resolve: Resolver;
+  private readonly pendingMail = new Set<Promise<void>>();
+  private evaluation: Promise<unknown> = Promise.resolve();
+  private readonly mailTotal;
+
+  constructor(private readonly options: AlertServiceOptions) {
+    const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+    this.resolve = options.resolve ?? systemResolver;
+    this.engine = new DeliveryEngine({
+      store: options.store,
+      clock: options.clock,
+      sender: { policy: options.policy, resolve: resolverWithTimeout(this.resolve, timeoutMs), timeoutMs, ca: options.ca },
+      maxConcurrent: options.maxConcurrent,
+      maxPerHost: options.maxPerHost,
+      pollMs: options.pollMs,
+      metrics: options.metrics,
+      warn: options.warn,
+    });
+    this.mailTotal = options.metrics?.counter('svc_alert_mails_total', 'Alert mails by outcome (sent, failed)');
+  }
+
+  /** Evaluates every rule once a minute, as a worker maintenance task. */
+  maintenanceTask(): MaintenanceTask {
+    return { name: 'alerts', everyMs: EVALUATION_INTERVAL_MS, run: async (now) => void (await this.evaluate(now)) };
+  }
+
+  start(): Promise<void> {
+    return this.engine.start();
+  }
+
+  /** Finishes in-flight webhook attempts and mails; takes no new work. */
+  async drain(): Promise<void> {
+    await this.engine.drain();
+    await Promise.allSettled([...this.pendingMail]);
+  }
+
+  // --- configuration -------------------------------------------------------------------------
+
+  private async site(publicId: string): Promise<Site> {
+    const site = await this.options.meta.getSite(publicId);
+    if (!site) throw notFound('site not found');
+    return site;
+  }
+
+  private async rule(ruleIdText: string): Promise<RuleWithSite> {
+    const rule = await this.options.store.getRuleWithSite(parseRuleId(ruleIdText));
+    if (!rule) throw notFound('alert rule not found');
+    return rule;
+  }
+
+  private async readUrl(value: unknown): Promise<string> {
+    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_URL_LENGTH) {
+      throw invalidParams(`url must be a string of 1 to ${MAX_URL_LENGTH} characters`);
+    }
+    const resolve = resolverWithTimeout(this.resolve, CONFIGURATION_DNS_TIMEOUT_MS);
+    const reason = await checkUrlAtConfiguration(value, this.options.policy, resolve);
+    if (reason) throw new ApiError('INVALID_WEBHOOK_URL', `rejected:${reason}: the webhook URL breaks a URL rule`);
+    return value;
+  }
+
+  private async readGoalId(type: RuleType, value: unknown, siteInternalId: number): Promise<number | null> {
+    if (type !== 'goal') {
+      if (value !== undefined && value !== null) throw invalidParams('goalId applies to goal rules only');
+      return null;
+    }
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw invalidParams('goal rules need an integer goalId');
+    const goal = (await this.options.store.goals([value])).get(value);
+    if (!goal || goal.siteId !== siteInternalId) throw invalidParams(`goal ${value} is not a goal of this site`);
+    return value;
+  }
+
+  async createRule(sitePublicId: string, body: unknown): Promise<RuleView> {
+    const site = await this.site(sitePublicId);
+    const input = asObject(body);
+    const type = input.type;
+    if (typeof type !== 'string' || !(RULE_TYPES as readonly string[]).includes(type)) {
+      throw invalidParams(`type must be one of ${RULE_TYPES.join(', ')}`);
+    }
+    const ruleType = type as RuleType;
+    const threshold = readThreshold(input.threshold);
+    const secret = readSecret(input.secret);
+    const emails = readEmails(input.emails);
+    const goalId = await this.readGoalId(ruleType, input.goalId, site.internalId);
+    const url = await this.readUrl(input.url);
+    const rule = await this.options.store.createRule({ siteId: site.internalId, type: ruleType, threshold, goalId, url, secret, emails }, this.options.clock.now());
+    return view(rule);
+  }
+
+  async listRules(sitePublicId: string): Promise<RuleView[]> {
+    const site = await this.site(sitePublicId);
+    return (await this.options.store.listRules(site.internalId)).map(view);
+  }
+
+  async updateRule(ruleIdText: string, body: unknown): Promise<RuleView> {
+    const rule = await this.rule(ruleIdText);
+    const input = asObject(body);
+    if (input.type !== undefined && input.type !== rule.type) throw invalidParams('the type of a rule cannot change; create a new rule');
+    const patch: RulePatch = {};
+    if (input.threshold !== undefined) patch.threshold = readThreshold(input.threshold);
+    if (input.secret !== undefined) patch.secret = readSecret(input.secret);
+    if (input.emails !== undefined) patch.emails = readEmails(input.emails);
+    if (input.goalId !== undefined) patch.goalId = await this.readGoalId(rule.type, input.goalId, rule.siteId);
+    if (input.url !== undefined) patch.url = await this.readUrl(input.url);
+    const updated = await this.options.store.updateRule(rule.id, patch, this.options.clock.now());
+    if (!updated) throw notFound('alert rule not found');
+    return view(updated);
+  }
+
+  async deleteRule(ruleIdText: string): Promise<void> {
+    const deleted = await this.options.store.deleteRule(parseRuleId(ruleIdText));
+    if (!deleted) throw notFound('alert rule not found');
+  }
+
+  async history(ruleIdText: string): Promise<DeliveryHistory[]> {
+    const rule = await this.rule(ruleIdText);
+    return this.options.store.history(rule.id);
+  }
+
+  // --- firing --------------------------------------------------------------------------------
+
+  /** Queues a test send: the rule's current value and threshold, `"test": true`, same path. */
+  async sendTest(ruleIdText: string): Promise<{ deliveryId: string }> {
+    const rule = await this.rule(ruleIdText);
+    const now = this.options.clock.now();
+    const values = await this.valuesOf([rule], now);
+    const payload = alertPayload(rule, rule.siteDomain, values.get(rule.id) ?? 0, now, true);
+    const delivery = this.newDelivery(rule.id, payload);
+    await this.options.store.createDelivery(delivery, now);
+    this.engine.wake();
+    this.mail(rule, payload);
+    return { deliveryId: delivery.id };
+  }
+
+  /** Runs one evaluation of every rule at `now`; evaluations never overlap. */
+  evaluate(now: number): Promise<EvaluationResult> {
+    const run = this.evaluation.then(() => this.evaluateOnce(now));
+    this.evaluation = run.catch(() => undefined);
+    return run;
+  }
+
+  private async evaluateOnce(now: number): Promise<EvaluationResult> {
+    const rules = await this.options.store.listRulesForEvaluation();
+    const values = await this.valuesOf(rules, now);
+    const updates: EpisodeUpdate[] = [];
+    const deliveries: NewDelivery[] = [];
+    const mails: Array<[AlertRule, AlertPayload]> = [];
+    for (const rule of rules) {
+      const value = values.get(rule.id);
+      if (value === undefined) continue;
+      const state = { inEpisode: rule.inEpisode, lastFiredDay: rule.lastFiredDay };
+      const decision = decide(rule.type, conditionHolds(rule.type, value, rule.threshold), state, localDay(now, rule.siteTimezone));
+      if (decision.next.inEpisode !== state.inEpisode || decision.next.lastFiredDay !== state.lastFiredDay) {
+        updates.push({ ruleId: rule.id, ...decision.next });
+      }
+      if (decision.fire) {
+        const payload = alertPayload(rule, rule.siteDomain, value, now, false);
+        deliveries.push(this.newDelivery(rule.id, payload));
+        mails.push([rule, payload]);
+      }
+    }
+    // Episode state and deliveries commit together: a crash can neither lose nor repeat a firing.
+    await this.options.store.recordEvaluation(updates, deliveries, now);
+    if (deliveries.length > 0) this.engine.wake();
+    for (const [rule, payload] of mails) this.mail(rule, payload);
+    return { evaluated: rules.length, fired: deliveries.map((d) => d.ruleId) };
+  }
+
+  private async valuesOf(rules: readonly RuleWithSite[], now: number): Promise<Map<number, number>> {
+    const goalIds = rules.flatMap((r) => (r.type === 'goal' && r.goalId !== null ? [r.goalId] : []));
+    const goals = await this.options.store.goals(goalIds);
+    return ruleValues(this.options.events, rules, goals, now);
+  }
+
+  private newDelivery(ruleId: number, payload: AlertPayload): NewDelivery {
+    return { id: randomUUID(), ruleId, test: payload.test === true, body: JSON.stringify(payload) };
+  }
+
+  private mail(rule: AlertRule, payload: AlertPayload): void {
+    const send = this.options.mail;
+    if (!send || rule.emails.length === 0) return;
+    const pending = send({ to: rule.emails, ...alertMail(payload) })
+      .then(() => this.mailTotal?.inc({ outcome: 'sent' }))
+      .catch((err: unknown) => {
+        this.mailTotal?.inc({ outcome: 'failed' });
+        this.options.warn?.(`alert mail for rule ${rule.id}: ${String(err)}`);
+      })
+      .finally(() => this.pendingMail.delete(pending));
+    this.pendingMail.add(pending);
+  }
+}

@@ -1,0 +1,403 @@
+// AlertStore: rules, deliveries and attempts in the MetaStore database (migration 002_alerts),
+// through the same Kysely handle as the MetaStore so SQLite and PostgreSQL share one implementation.
+import type { Generated, Kysely, Selectable } from 'kysely';
+import type { MetaDatabase } from '../storage/meta/schema.js';
+
+export const RULE_TYPES = ['spike', 'drop', 'silence', 'goal'] as const;
+export type RuleType = (typeof RULE_TYPES)[number];
+
+interface AlertRulesTable {
+  id: Generated<number>;
+  site_id: number;
+  type: RuleType;
+  threshold: number;
+  goal_id: number | null;
+  url: string;
+  secret: string;
+  emails: string; // JSON array of addresses
+  in_episode: number; // 0 | 1: the condition was true at the last evaluation and the rule fired
+  last_fired_day: string | null; // site-local day of the last firing (goal: at most once a day)
+  created_at: number;
+  updated_at: number;
+}
+
+interface WebhookDeliveriesTable {
+  seq: Generated<number>;
+  id: string; // svc-delivery-id
+  rule_id: number;
+  test: number;
+  body: string;
+  status: string; // 'pending' or the last attempt's status
+  attempts: number;
+  next_attempt_at: number | null;
+  lease_until: number | null;
+  created_at: number;
+}
+
+interface WebhookAttemptsTable {
+  delivery_seq: number;
+  attempt: number;
+  at: number;
+  status: string;
+}
+
+export interface AlertDatabase extends MetaDatabase {
+  alert_rules: AlertRulesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+export interface AlertRule {
+  id: number;
+  siteId: number; // internal site id
+  type: RuleType;
+  threshold: number;
+  goalId: number | null;
+  url: string;
+  secret: string;
+  emails: string[];
+  inEpisode: boolean;
+  lastFiredDay: string | null;
+}
+
+/** A rule with what evaluation needs of its site. */
+export interface RuleWithSite extends AlertRule {
+  sitePublicId: string;
+  siteDomain: string;
+  siteTimezone: string;
+  siteCreatedAt: number;
+}
+
+export type NewRule = Pick<AlertRule, 'siteId' | 'type' | 'threshold' | 'goalId' | 'url' | 'secret' | 'emails'>;
+export type RulePatch = Partial<Pick<AlertRule, 'threshold' | 'goalId' | 'url' | 'secret' | 'emails'>>;
+
+export interface NewDelivery {
+  id: string;
+  ruleId: number;
+  test: boolean;
+  body: string;
+}
+
+export interface EpisodeUpdate {
+  ruleId: number;
+  inEpisode: boolean;
+  lastFiredDay: string | null;
+}
+
+/** A delivery leased to one sender for one attempt. */
+export interface ClaimedDelivery {
+  seq: number;
+  id: string;
+  ruleId: number;
+  body: string;
+  attempts: number; // attempts already made
+  url: string;
+  secret: string;
+}
+
+export interface DueCandidate {
+  seq: number;
+  url: string;
+}
+
+export type AttemptOutcome = { next: 'retry'; at: number } | { next: 'done' };
+
+export interface GoalDefinition {
+  goalId: number;
+  siteId: number; // internal
+  kind: 'page' | 'event';
+  pattern: string;
+}
+
+export interface DeliveryHistory {
+  id: string;
+  createdAt: number;
+  test: boolean;
+  status: string;
+  attempts: Array<{ at: number; status: string }>;
+}
+
+export interface AlertStore {
+  createRule(rule: NewRule, now: number): Promise<AlertRule>;
+  getRule(id: number): Promise<AlertRule | undefined>;
+  listRules(siteId: number): Promise<AlertRule[]>;
+  /** Rules of active sites, with their site. */
+  listRulesForEvaluation(): Promise<RuleWithSite[]>;
+  getRuleWithSite(id: number): Promise<RuleWithSite | undefined>;
+  /** A changed condition starts a new episode: the rule re-arms. */
+  updateRule(id: number, patch: RulePatch, now: number): Promise<AlertRule | undefined>;
+  /** Deletes the rule with its deliveries (pending ones are abandoned with the secret). */
+  deleteRule(id: number): Promise<boolean>;
+
+  /** Episode changes and the deliveries of rules that fired, in one transaction. */
+  recordEvaluation(updates: readonly EpisodeUpdate[], deliveries: readonly NewDelivery[], now: number): Promise<void>;
+  createDelivery(delivery: NewDelivery, now: number): Promise<void>;
+
+  /** Due, unleased deliveries, oldest due first. */
+  dueCandidates(now: number, limit: number): Promise<DueCandidate[]>;
+  /** Leases the given deliveries that are still due and free; returns those now owned. */
+  lease(seqs: readonly number[], now: number, until: number): Promise<ClaimedDelivery[]>;
+  /** Records attempt number `attempt` and either schedules the next or closes the delivery. */
+  recordAttempt(seq: number, attempt: number, at: number, status: string, outcome: AttemptOutcome): Promise<void>;
+  /** Frees every lease: at start, when this process is the only sender (embedded SQLite). */
+  releaseAllLeases(): Promise<number>;
+  nextDueAt(): Promise<number | undefined>;
+  history(ruleId: number): Promise<DeliveryHistory[]>;
+  /** Definitions of the given goals (rules refer to goals by id). */
+  goals(goalIds: readonly number[]): Promise<Map<number, GoalDefinition>>;
+}
+
+function toRule(row: Selectable<AlertRulesTable>): AlertRule {
+  return {
+    id: row.id,
+    siteId: row.site_id,
+    type: row.type,
+    threshold: Number(row.threshold),
+    goalId: row.goal_id,
+    url: row.url,
+    secret: row.secret,
+    emails: JSON.parse(row.emails) as string[],
+    inEpisode: row.in_episode === 1,
+    lastFiredDay: row.last_fired_day,
+  };
+}
+
+export class KyselyAlertStore implements AlertStore {
+  private readonly db: Kysely<AlertDatabase>;
+
+  constructor(db: Kysely<MetaDatabase>) {
+    // Same database, wider table set: migration 002_alerts added these tables.
+    this.db = db as unknown as Kysely<AlertDatabase>;
+  }
+
+  async createRule(rule: NewRule, now: number): Promise<AlertRule> {
+    const row = await this.db
+      .insertInto('alert_rules')
+      .values({
+        site_id: rule.siteId,
+        type: rule.type,
+        threshold: rule.threshold,
+        goal_id: rule.goalId,
+        url: rule.url,
+        secret: rule.secret,
+        emails: JSON.stringify(rule.emails),
+        in_episode: 0,
+        last_fired_day: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRule(row);
+  }
+
+  async getRule(id: number): Promise<AlertRule | undefined> {
+    const row = await this.db.selectFrom('alert_rules').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toRule(row);
+  }
+
+  async listRules(siteId: number): Promise<AlertRule[]> {
+    const rows = await this.db.selectFrom('alert_rules').selectAll().where('site_id', '=', siteId).orderBy('id').execute();
+    return rows.map(toRule);
+  }
+
+  private rulesWithSites() {
+    return this.db
+      .selectFrom('alert_rules')
+      .innerJoin('sites', 'sites.id', 'alert_rules.site_id')
+      .selectAll('alert_rules')
+      .select(['sites.public_id', 'sites.domain', 'sites.timezone', 'sites.created_at as site_created_at']);
+  }
+
+  private static toRuleWithSite(row: Selectable<AlertRulesTable> & { public_id: string; domain: string; timezone: string; site_created_at: number }): RuleWithSite {
+    return {
+      ...toRule(row),
+      sitePublicId: row.public_id,
+      siteDomain: row.domain,
+      siteTimezone: row.timezone,
+      siteCreatedAt: Number(row.site_created_at),
+    };
+  }
+
+  async listRulesForEvaluation(): Promise<RuleWithSite[]> {
+    const rows = await this.rulesWithSites().where('sites.status', '=', 'active').orderBy('alert_rules.id').execute();
+    return rows.map(KyselyAlertStore.toRuleWithSite);
+  }
+
+  async getRuleWithSite(id: number): Promise<RuleWithSite | undefined> {
+    const row = await this.rulesWithSites().where('alert_rules.id', '=', id).executeTakeFirst();
+    return row && KyselyAlertStore.toRuleWithSite(row);
+  }
+
+  async updateRule(id: number, patch: RulePatch, now: number): Promise<AlertRule | undefined> {
+    const values: Partial<Selectable<AlertRulesTable>> = { updated_at: now, in_episode: 0 };
+    if (patch.threshold !== undefined) values.threshold = patch.threshold;
+    if (patch.goalId !== undefined) values.goal_id = patch.goalId;
+    if (patch.url !== undefined) values.url = patch.url;
+    if (patch.secret !== undefined) values.secret = patch.secret;
+    if (patch.emails !== undefined) values.emails = JSON.stringify(patch.emails);
+    const row = await this.db.updateTable('alert_rules').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toRule(row);
+  }
+
+  async deleteRule(id: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const deliveries = trx.selectFrom('webhook_deliveries').select('seq').where('rule_id', '=', id);
+      await trx.deleteFrom('webhook_attempts').where('delivery_seq', 'in', deliveries).execute();
+      await trx.deleteFrom('webhook_deliveries').where('rule_id', '=', id).execute();
+      const result = await trx.deleteFrom('alert_rules').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  async recordEvaluation(updates: readonly EpisodeUpdate[], deliveries: readonly NewDelivery[], now: number): Promise<void> {
+    if (updates.length === 0 && deliveries.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const u of updates) {
+        await trx
+          .updateTable('alert_rules')
+          .set({ in_episode: u.inEpisode ? 1 : 0, last_fired_day: u.lastFiredDay })
+          .where('id', '=', u.ruleId)
+          .execute();
+      }
+      for (const d of deliveries) await trx.insertInto('webhook_deliveries').values(this.deliveryRow(d, now)).execute();
+    });
+  }
+
+  async createDelivery(delivery: NewDelivery, now: number): Promise<void> {
+    await this.db.insertInto('webhook_deliveries').values(this.deliveryRow(delivery, now)).execute();
+  }
+
+  private deliveryRow(d: NewDelivery, now: number) {
+    return {
+      id: d.id,
+      rule_id: d.ruleId,
+      test: d.test ? 1 : 0,
+      body: d.body,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      lease_until: null,
+      created_at: now,
+    };
+  }
+
+  async dueCandidates(now: number, limit: number): Promise<DueCandidate[]> {
+    return this.db
+      .selectFrom('webhook_deliveries')
+      .innerJoin('alert_rules', 'alert_rules.id', 'webhook_deliveries.rule_id')
+      .select(['webhook_deliveries.seq', 'alert_rules.url'])
+      .where('webhook_deliveries.status', '=', 'pending')
+      .where('webhook_deliveries.next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('webhook_deliveries.lease_until', 'is', null), eb('webhook_deliveries.lease_until', '<=', now)]))
+      .orderBy('webhook_deliveries.next_attempt_at')
+      .orderBy('webhook_deliveries.seq')
+      .limit(limit)
+      .execute();
+  }
+
+  async lease(seqs: readonly number[], now: number, until: number): Promise<ClaimedDelivery[]> {
+    if (seqs.length === 0) return [];
+    const leased = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_until: until })
+      .where('seq', 'in', seqs)
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+      .returning(['seq'])
+      .execute();
+    if (leased.length === 0) return [];
+    return this.db
+      .selectFrom('webhook_deliveries')
+      .innerJoin('alert_rules', 'alert_rules.id', 'webhook_deliveries.rule_id')
+      .select([
+        'webhook_deliveries.seq',
+        'webhook_deliveries.id',
+        'webhook_deliveries.rule_id as ruleId',
+        'webhook_deliveries.body',
+        'webhook_deliveries.attempts',
+        'alert_rules.url',
+        'alert_rules.secret',
+      ])
+      .where(
+        'webhook_deliveries.seq',
+        'in',
+        leased.map((r) => r.seq),
+      )
+      .orderBy('webhook_deliveries.seq')
+      .execute();
+  }
+
+  async recordAttempt(seq: number, attempt: number, at: number, status: string, outcome: AttemptOutcome): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      // A rule deleted while its attempt was in flight took the delivery with it: nothing to record.
+      const exists = await trx.selectFrom('webhook_deliveries').select('seq').where('seq', '=', seq).executeTakeFirst();
+      if (!exists) return;
+      await trx.insertInto('webhook_attempts').values({ delivery_seq: seq, attempt, at, status }).execute();
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          attempts: attempt,
+          lease_until: null,
+          status: outcome.next === 'retry' ? 'pending' : status,
+          next_attempt_at: outcome.next === 'retry' ? outcome.at : null,
+        })
+        .where('seq', '=', seq)
+        .execute();
+    });
+  }
+
+  async releaseAllLeases(): Promise<number> {
+    const result = await this.db.updateTable('webhook_deliveries').set({ lease_until: null }).where('lease_until', 'is not', null).executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async nextDueAt(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
+  }
+
+  async history(ruleId: number): Promise<DeliveryHistory[]> {
+    const deliveries = await this.db
+      .selectFrom('webhook_deliveries')
+      .select(['seq', 'id', 'created_at', 'test', 'status'])
+      .where('rule_id', '=', ruleId)
+      .orderBy('seq', 'desc')
+      .execute();
+    if (deliveries.length === 0) return [];
+    const attempts = await this.db
+      .selectFrom('webhook_attempts')
+      .select(['delivery_seq', 'at', 'status'])
+      .where(
+        'delivery_seq',
+        'in',
+        deliveries.map((d) => d.seq),
+      )
+      .orderBy('delivery_seq')
+      .orderBy('attempt')
+      .execute();
+    const bySeq = new Map<number, Array<{ at: number; status: string }>>();
+    for (const a of attempts) {
+      const list = bySeq.get(a.delivery_seq) ?? [];
+      list.push({ at: Number(a.at), status: a.status });
+      bySeq.set(a.delivery_seq, list);
+    }
+    return deliveries.map((d) => ({
+      id: d.id,
+      createdAt: Number(d.created_at),
+      test: d.test === 1,
+      status: d.status,
+      attempts: bySeq.get(d.seq) ?? [],
+    }));
+  }
+
+  async goals(goalIds: readonly number[]): Promise<Map<number, GoalDefinition>> {
+    if (goalIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('goals').select(['id', 'site_id', 'kind', 'pattern']).where('id', 'in', goalIds).execute();
+    return new Map(rows.map((r) => [r.id, { goalId: r.id, siteId: r.site_id, kind: r.kind, pattern: r.pattern }]));
+  }
+}
