@@ -1,0 +1,94 @@
+// Configuration from the environment (ADMIN_API.md), validated at start with one clear message per
+// bad value. Every variable has a default that works on a laptop.
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+
+export interface RateLimit {
+  count: number;
+  windowMs: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminToken: string | undefined; // undefined: generated and stored in dataDir on first start
+  apiRateLimit: RateLimit;
+  collectRateLimit: RateLimit;
+  webhookAllowPrivate: boolean;
+  geoipDb: string | undefined; // SVC_GEOIP_DB: a MaxMind/DB-IP City .mmdb file
+  smtpUrl: string | undefined;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export function parseRateLimit(text: string): RateLimit | undefined {
+  const m = /^(\d{1,9})\/(\d{1,7})s$/.exec(text.trim());
+  if (!m) return undefined;
+  const count = Number(m[1]);
+  const seconds = Number(m[2]);
+  if (count < 1 || seconds < 1) return undefined;
+  return { count, windowMs: seconds * 1000 };
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const value = (name: string) => {
+    const v = env[name];
+    return v === undefined || v === '' ? undefined : v;
+  };
+
+  let port = 8000;
+  const portText = value('PORT');
+  if (portText !== undefined) {
+    port = Number(portText);
+    if (!/^\d+$/.test(portText) || port < 0 || port > 65535) problems.push(`PORT must be a port number 0..65535, got ${JSON.stringify(portText)}`);
+  }
+
+  const host = value('HOST') ?? '0.0.0.0';
+  if (isIP(host) === 0 && !/^[a-zA-Z0-9.-]{1,253}$/.test(host)) problems.push(`HOST must be an IP address or host name, got ${JSON.stringify(host)}`);
+
+  const adminToken = value('SVC_ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 16) problems.push('SVC_ADMIN_TOKEN must be at least 16 characters');
+
+  const rate = (name: string, fallback: string) => {
+    const text = value(name) ?? fallback;
+    const parsed = parseRateLimit(text);
+    if (!parsed) problems.push(`${name} must look like <count>/<seconds>s (for example ${fallback}), got ${JSON.stringify(text)}`);
+    return parsed ?? (parseRateLimit(fallback) as RateLimit);
+  };
+  const apiRateLimit = rate('SVC_API_RATE_LIMIT', '10/60s');
+  const collectRateLimit = rate('SVC_COLLECT_RATE_LIMIT', '100/10s');
+
+  const allowText = value('SVC_WEBHOOK_ALLOW_PRIVATE');
+  if (allowText !== undefined && !['0', '1', 'true', 'false'].includes(allowText)) {
+    problems.push(`SVC_WEBHOOK_ALLOW_PRIVATE must be 1 or 0, got ${JSON.stringify(allowText)}`);
+  }
+
+  const smtpUrl = value('SVC_SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SVC_SMTP_URL must start with smtp:// or smtps://');
+
+  const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port,
+    host,
+    dataDir: resolve(value('SVC_DATA_DIR') ?? './data'),
+    adminToken,
+    apiRateLimit,
+    collectRateLimit,
+    webhookAllowPrivate: allowText === '1' || allowText === 'true',
+    geoipDb: value('SVC_GEOIP_DB'),
+    smtpUrl,
+    logLevel,
+  };
+}

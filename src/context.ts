@@ -1,0 +1,92 @@
+// The composition root: builds every service of the process from the configuration. Route modules
+// and workers receive this object; tests build it with a temp dir and a manual clock.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Config } from './config.js';
+import { systemClock, type Clock } from './core/clock.js';
+import { MaintenanceRegistry } from './core/maintenance.js';
+import { MetricsRegistry } from './core/metrics.js';
+import { MmdbGeoLocator, type GeoLocator } from './ingest/geo.js';
+import { Ingestor } from './ingest/ingestor.js';
+import { DuckDbEventStore } from './storage/events/duckdb.js';
+import type { EventStore } from './storage/events/types.js';
+import type { KyselyMetaStore } from './storage/meta/kysely-store.js';
+import { openSqliteMetaStore } from './storage/meta/sqlite.js';
+
+export interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface AppContext {
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  adminToken: string;
+  meta: KyselyMetaStore;
+  events: EventStore;
+  geo: GeoLocator;
+  metrics: MetricsRegistry;
+  maintenance: MaintenanceRegistry;
+  ingest: Ingestor;
+  /** Stops background work and releases storage, in reverse order of start. */
+  close(): Promise<void>;
+}
+
+export interface ContextOptions {
+  clock?: Clock;
+  log?: Logger;
+  geo?: GeoLocator;
+}
+
+/** The admin token: from SVC_ADMIN_TOKEN, else generated once and kept in the data dir. */
+function resolveAdminToken(config: Config, log: Logger): string {
+  if (config.adminToken) return config.adminToken;
+  const file = join(config.dataDir, 'admin-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const token = 'svcadm_' + randomBytes(24).toString('base64url');
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  log.warn({ file }, `generated admin token (shown once; also stored in ${file}): ${token}`);
+  return token;
+}
+
+export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? console;
+  mkdirSync(config.dataDir, { recursive: true });
+  const adminToken = resolveAdminToken(config, log);
+  const meta = await openSqliteMetaStore(join(config.dataDir, 'meta.sqlite'));
+  let events: EventStore;
+  try {
+    events = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb') });
+  } catch (err) {
+    await meta.close();
+    throw err;
+  }
+  const geo = options.geo ?? MmdbGeoLocator.fromConfig(config.geoipDb).warm();
+  const metrics = new MetricsRegistry();
+  const maintenance = new MaintenanceRegistry();
+  const ingest = new Ingestor({ clock, meta, events, geo, metrics, collectRateLimit: config.collectRateLimit, log });
+  ingest.registerMaintenance(maintenance);
+
+  const ctx: AppContext = {
+    config,
+    clock,
+    log,
+    adminToken,
+    meta,
+    events,
+    geo,
+    metrics,
+    maintenance,
+    ingest,
+    async close() {
+      await ingest.drain();
+      await events.close();
+      await meta.close();
+    },
+  };
+  return ctx;
+}

@@ -1,0 +1,94 @@
+// Site-local calendar arithmetic on IANA zones, through Intl (no tz database of our own).
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+export function isValidTimeZone(timeZone: unknown): timeZone is string {
+  if (typeof timeZone !== 'string' || timeZone.length === 0 || timeZone.length > 64) return false;
+  try {
+    formatter(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface LocalParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+export function localParts(epochMs: number, timeZone: string): LocalParts {
+  const parts: Record<string, number> = {};
+  for (const p of formatter(timeZone).formatToParts(new Date(epochMs))) {
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  }
+  return {
+    year: parts.year!,
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour!,
+    minute: parts.minute!,
+    second: parts.second!,
+  };
+}
+
+/** The site-local calendar day (YYYY-MM-DD) of an instant. */
+export function localDay(epochMs: number, timeZone: string): string {
+  const p = localParts(epochMs, timeZone);
+  return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+}
+
+/** Offset of the zone from UTC at an instant, in minutes (local = utc + offset). */
+export function zoneOffsetMinutes(epochMs: number, timeZone: string): number {
+  const p = localParts(epochMs, timeZone);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return Math.round((asUtc - Math.floor(epochMs / 1000) * 1000) / 60_000);
+}
+
+/**
+ * The UTC instant of a local wall-clock time. For a skipped wall time (DST gap) it returns the
+ * instant just after the gap; for a repeated one, the first occurrence.
+ */
+export function localToEpoch(year: number, month: number, day: number, hour: number, minute: number, timeZone: string): number {
+  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  // Two passes settle the offset in every zone, including 30/45-minute offsets.
+  let guess = wall - zoneOffsetMinutes(wall, timeZone) * 60_000;
+  guess = wall - zoneOffsetMinutes(guess, timeZone) * 60_000;
+  const earlier = guess - 3_600_000;
+  if (wall - zoneOffsetMinutes(earlier, timeZone) * 60_000 === earlier) return earlier;
+  return guess;
+}
+
+/** Start of a site-local day (its local midnight, or the first instant after a gap). */
+export function startOfLocalDay(day: string, timeZone: string): number {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return localToEpoch(y, m, d, 0, 0, timeZone);
+}
+
+/** Day arithmetic on YYYY-MM-DD strings (calendar days, no zone involved). */
+export function addDays(day: string, n: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}

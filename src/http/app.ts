@@ -1,0 +1,30 @@
+// The HTTP application: one Fastify instance serving /v1, /api/e, /js/t.js, /admin/v1, /healthz.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { adminRoutes } from './admin/index.js';
+import { collectRoutes } from './collect.js';
+import { installErrorHandler } from './errors.js';
+import { healthRoutes } from './health.js';
+import { trackerRoutes } from './tracker.js';
+
+export interface AppOptions {
+  logger?: boolean | { level: string };
+}
+
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // X-Forwarded-For is never read: the client is the socket peer (or a trusted relay's header).
+    trustProxy: false,
+    bodyLimit: 1_048_576,
+    return503OnClosing: true,
+    disableRequestLogging: true,
+    forceCloseConnections: 'idle',
+  });
+  installErrorHandler(app);
+  await app.register(async (scoped) => healthRoutes(scoped, ctx));
+  await app.register(async (scoped) => collectRoutes(scoped, ctx));
+  await app.register(async (scoped) => trackerRoutes(scoped));
+  await app.register(async (scoped) => adminRoutes(scoped, ctx), { prefix: '/admin/v1' });
+  return app;
+}

@@ -1,0 +1,79 @@
+// POST /api/e: always 202 with an empty body, accepted or not (no signal to scanners). The body is
+// read no further than the limits: over 4096 bytes it is discarded; drained up to 64 KB, then 202;
+// beyond 64 KB, 202 and the connection closed.
+import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { AppContext } from '../context.js';
+import { MAX_BODY_BYTES } from '../ingest/event-shape.js';
+
+export const MAX_DRAIN_BYTES = 65_536;
+
+export type CollectedBody = { kind: 'ok'; body: Buffer } | { kind: 'too_large' } | { kind: 'overflow' };
+
+/** Reads at most MAX_BODY_BYTES; past that drains to MAX_DRAIN_BYTES and gives up. */
+export function readCollectedBody(stream: Readable): Promise<CollectedBody> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (result: CollectedBody) => {
+      if (settled) return;
+      settled = true;
+      stream.removeAllListeners('data');
+      resolve(result);
+    };
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_DRAIN_BYTES) {
+        stream.pause();
+        settle({ kind: 'overflow' });
+      } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    stream.on('end', () => settle(size > MAX_BODY_BYTES ? { kind: 'too_large' } : { kind: 'ok', body: Buffer.concat(chunks) }));
+    stream.on('error', () => settle({ kind: 'overflow' }));
+  });
+}
+
+const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export async function collectRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // Any content type is accepted (sendBeacon sends text/plain); the body is read here, bounded.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => {
+    readCollectedBody(payload).then((body) => done(null, body));
+  });
+
+  app.post('/api/e', async (request, reply) => {
+    const collected: CollectedBody = (request.body as CollectedBody | undefined) ?? { kind: 'ok', body: Buffer.alloc(0) };
+    if (collected.kind === 'overflow') {
+      ctx.ingest.countDropped('too_large');
+      reply.header('connection', 'close').code(202).send();
+      request.raw.socket.once('finish', () => request.raw.socket.destroy());
+      return reply;
+    }
+    reply.code(202).send();
+    if (collected.kind === 'too_large') {
+      ctx.ingest.countDropped('too_large');
+      return reply;
+    }
+    const h = request.headers;
+    ctx.ingest
+      .collect({
+        body: collected.body,
+        origin: header(h.origin),
+        userAgent: header(h['user-agent']),
+        secGpc: header(h['sec-gpc']),
+        socketIp: request.raw.socket.remoteAddress,
+        relay: {
+          relayKey: header(h['x-svc-relay-key']),
+          clientIp: header(h['x-svc-client-ip']),
+          clientCountry: header(h['x-svc-client-country']),
+          clientRegion: header(h['x-svc-client-region']),
+          clientCity: header(h['x-svc-client-city']),
+          clientAsn: header(h['x-svc-client-asn']),
+        },
+      })
+      .catch((err) => request.log.error({ err }, 'collection failed after 202'));
+    return reply;
+  });
+}

@@ -1,0 +1,16 @@
+// Typed reasons for discarding a collected event (DESIGN.md §2). Counted per reason in /metrics.
+export const DROP_REASONS = [
+  'too_large',
+  'bad_json',
+  'bad_shape',
+  'unknown_site',
+  'origin_mismatch',
+  'gpc',
+  'bot_ua',
+  'bot_datacenter',
+  'rate_limited',
+  'bad_name',
+  'bad_props',
+] as const;
+
+export type DropReason = (typeof DROP_REASONS)[number];

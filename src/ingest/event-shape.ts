@@ -1,0 +1,114 @@
+// Validation of the tracker event body (SPEC.md "Tracker event" and its constraints), shared by the
+// collection endpoint and the import route. Pure functions: input in, a clean event or a reason out.
+import type { DropReason } from './drop-reasons.js';
+
+export const MAX_BODY_BYTES = 4096;
+export const MAX_PROPS_BYTES = 2048;
+export const MAX_PROP_STRING = 500;
+export const EVENT_NAME = /^[a-z0-9_-]{1,64}$/;
+export const BUILT_IN_EVENTS = ['pageview', 'engage', 'outbound', 'download'] as const;
+
+export type PropValue = string | number | boolean;
+
+/** A tracker event that passed every shape, name and props rule. */
+export interface TrackerEvent {
+  s: string;
+  u: string;
+  r: string | null;
+  w: number | null;
+  l: string | null;
+  name: string; // 'pageview' when `e` was absent
+  props: Record<string, PropValue> | null;
+}
+
+export type ShapeResult = { ok: true; event: TrackerEvent } | { ok: false; reason: DropReason };
+
+const fail = (reason: DropReason): ShapeResult => ({ ok: false, reason });
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function optionalString(v: unknown, max: number): string | null | undefined {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string' || v.length > max) return undefined; // undefined: invalid
+  return v;
+}
+
+/**
+ * Cleans props: nested objects, arrays, null, NaN and Infinity are dropped silently, as are keys
+ * outside 1..64 characters and keys that could pollute prototypes; strings are cut to 500
+ * characters. Returns null when nothing is left, or 'too_large' when the JSON exceeds 2048 bytes.
+ */
+export function cleanProps(raw: Record<string, unknown>): Record<string, PropValue> | null | 'too_large' {
+  const clean: Record<string, PropValue> = Object.create(null);
+  let kept = 0;
+  for (const key of Object.keys(raw)) {
+    if (key.length < 1 || key.length > 64 || key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
+    const v = raw[key];
+    if (typeof v === 'string') clean[key] = v.length > MAX_PROP_STRING ? v.slice(0, MAX_PROP_STRING) : v;
+    else if (typeof v === 'number' && Number.isFinite(v)) clean[key] = v;
+    else if (typeof v === 'boolean') clean[key] = v;
+    else continue;
+    kept++;
+  }
+  if (kept === 0) return null;
+  if (Buffer.byteLength(JSON.stringify(clean)) > MAX_PROPS_BYTES) return 'too_large';
+  return clean;
+}
+
+/** Props the built-in events must carry; anything else about them is a bad event. */
+function builtInPropsValid(name: string, props: Record<string, PropValue> | null): boolean {
+  if (name === 'engage') {
+    const t = props?.t;
+    const d = props?.d;
+    return typeof t === 'number' && t >= 0 && t <= 86_400_000 && typeof d === 'number' && d >= 0 && d <= 100;
+  }
+  if (name === 'outbound' || name === 'download') return typeof props?.url === 'string' && props.url.length > 0;
+  return true;
+}
+
+/** Validates a parsed JSON value as a tracker event. */
+export function validateEvent(body: unknown): ShapeResult {
+  if (!isPlainObject(body)) return fail('bad_shape');
+  const { s, u, e, p, w } = body;
+  if (typeof s !== 'string' || s.length < 1 || s.length > 64) return fail('bad_shape');
+  if (typeof u !== 'string' || u.length < 1 || u.length > 2048) return fail('bad_shape');
+  if (!u.startsWith('/') && !/^https?:\/\//i.test(u)) return fail('bad_shape');
+  const r = optionalString(body.r, 2048);
+  const l = optionalString(body.l, 35);
+  if (r === undefined || l === undefined) return fail('bad_shape');
+  let width: number | null = null;
+  if (w !== undefined && w !== null) {
+    if (typeof w !== 'number' || !Number.isInteger(w) || w < 0 || w > 100_000) return fail('bad_shape');
+    width = w;
+  }
+
+  let name = 'pageview';
+  if (e !== undefined) {
+    if (typeof e !== 'string' || !EVENT_NAME.test(e) || e === 'pageview') return fail('bad_name');
+    name = e;
+  }
+
+  let props: Record<string, PropValue> | null = null;
+  if (p !== undefined && p !== null) {
+    if (!isPlainObject(p)) return fail('bad_props');
+    const cleaned = cleanProps(p);
+    if (cleaned === 'too_large') return fail('bad_props');
+    props = cleaned;
+  }
+  if (!builtInPropsValid(name, props)) return fail('bad_props');
+
+  return { ok: true, event: { s, u, r, w: width, l, name, props } };
+}
+
+/** Parses and validates a raw body (already known to be at most MAX_BODY_BYTES). */
+export function parseEventBody(body: Buffer): ShapeResult {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return fail('bad_json');
+  }
+  return validateEvent(parsed);
+}

@@ -1,0 +1,85 @@
+// Import lines (ADMIN_API.md "Import lines"): `{ts, ua, u, ip?, r?, w?, l?, e?, p?, country?,
+// region?, city?}`. Validated with the tracker's own rules; country/region/city override
+// geolocation as a trusted relay would.
+import type { DropReason } from './drop-reasons.js';
+import { validateEvent } from './event-shape.js';
+import { normalizeIp } from './ip.js';
+import { newCandidate, type Candidate } from './pipeline.js';
+
+export const MAX_IMPORT_LINE_BYTES = 65_536;
+
+export type ImportLineResult = { ok: true; candidate: Candidate } | { ok: false; reason: DropReason; detail?: string };
+
+const EARLIEST = Date.UTC(2000, 0, 1);
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+function parseTimestamp(ts: unknown, now: number): number | null {
+  let ms: number;
+  if (typeof ts === 'number') ms = ts;
+  else if (typeof ts === 'string' && ISO_INSTANT.test(ts)) ms = Date.parse(ts);
+  else return null;
+  // Far future or prehistoric instants are typing mistakes (seconds for milliseconds, say).
+  if (!Number.isFinite(ms) || ms < EARLIEST || ms > now + 86_400_000) return null;
+  return Math.floor(ms);
+}
+
+const optionalText = (v: unknown, max: number): string | null | undefined =>
+  v === undefined || v === null ? null : typeof v === 'string' && v.length <= max ? v.trim() || null : undefined;
+
+export function parseImportLine(line: string, sitePublicId: string, now: number): ImportLineResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return { ok: false, reason: 'bad_json' };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'bad_shape', detail: 'not an object' };
+  const o = raw as Record<string, unknown>;
+  const ts = parseTimestamp(o.ts, now);
+  if (ts === null) return { ok: false, reason: 'bad_shape', detail: 'ts must be epoch milliseconds or an ISO 8601 instant, not in the future' };
+  if (typeof o.ua !== 'string' || o.ua.length > 1024) return { ok: false, reason: 'bad_shape', detail: 'ua must be a string' };
+  let ip: string | null = null;
+  if (o.ip !== undefined && o.ip !== null) {
+    ip = typeof o.ip === 'string' ? normalizeIp(o.ip) : null;
+    if (ip === null) return { ok: false, reason: 'bad_shape', detail: 'ip is not an IP address' };
+  }
+  const country = optionalText(o.country, 2);
+  const region = optionalText(o.region, 128);
+  const city = optionalText(o.city, 128);
+  if (country === undefined || region === undefined || city === undefined || (country !== null && !/^[A-Za-z]{2}$/.test(country))) {
+    return { ok: false, reason: 'bad_shape', detail: 'country must be ISO 3166-1 alpha-2; region and city strings' };
+  }
+  const shape = validateEvent({ s: sitePublicId, u: o.u, r: o.r, w: o.w, l: o.l, e: o.e, p: o.p });
+  if (!shape.ok) return { ok: false, reason: shape.reason };
+  const candidate = newCandidate(ts, o.ua, ip);
+  candidate.event = shape.event;
+  if (country || region || city) candidate.placeOverride = { country: country?.toUpperCase() ?? null, region, city };
+  return { ok: true, candidate };
+}
+
+/** Splits a byte stream into lines; a line over the limit is reported, not buffered. */
+export async function* ndjsonLines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<{ line: string; number: number; tooLong: boolean }> {
+  let carry = '';
+  let skipping = false;
+  let number = 0;
+  for await (const chunk of stream) {
+    const text = carry + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+    const parts = text.split('\n');
+    carry = parts.pop() ?? '';
+    for (const part of parts) {
+      number++;
+      if (skipping) {
+        skipping = false;
+        yield { line: '', number, tooLong: true };
+        continue;
+      }
+      yield { line: part.replace(/\r$/, ''), number, tooLong: Buffer.byteLength(part) > MAX_IMPORT_LINE_BYTES };
+    }
+    if (carry.length > MAX_IMPORT_LINE_BYTES) {
+      carry = '';
+      skipping = true;
+    }
+  }
+  if (skipping) yield { line: '', number: number + 1, tooLong: true };
+  else if (carry.trim().length > 0) yield { line: carry.replace(/\r$/, ''), number: number + 1, tooLong: false };
+}

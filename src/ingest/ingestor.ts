@@ -1,0 +1,221 @@
+// The ingestion service: live collection and import share the steps, the enrichment and the store.
+import type { Clock } from '../core/clock.js';
+import type { MaintenanceRegistry } from '../core/maintenance.js';
+import type { MetricsRegistry } from '../core/metrics.js';
+import type { RateLimit } from '../config.js';
+import type { EventStore } from '../storage/events/types.js';
+import type { MetaStore, Site } from '../storage/meta/types.js';
+import { MemorySlidingWindow } from '../storage/counters/rate-limiter.js';
+import { HostingNetworks } from './bots.js';
+import type { DropReason } from './drop-reasons.js';
+import type { GeoLocator } from './geo.js';
+import { MAX_IMPORT_LINE_BYTES, ndjsonLines, parseImportLine } from './import.js';
+import {
+  DropCounter,
+  botUaStep,
+  datacenterStep,
+  enrich,
+  liveSteps,
+  locate,
+  newCandidate,
+  runSteps,
+  type Candidate,
+  type CollectRequest,
+  type Step,
+} from './pipeline.js';
+import { normalizeIp } from './ip.js';
+import { RelayKeys } from './relay.js';
+import { SessionCache } from './sessions.js';
+import { SiteDirectory } from './sites.js';
+import { EphemeralSalts, SaltBook, oldestLiveSaltDay } from './visitor.js';
+import { WriteBuffer } from './write-buffer.js';
+import type { StoredEvent } from '../storage/events/schema.js';
+
+export interface ImportReport {
+  accepted: number;
+  rejected: number;
+  errors: Array<{ line: number; reason: string }>;
+  /** Site-local days that received events (for rollup recomputation). */
+  days: string[];
+}
+
+/** Called after an import stored its events, before the import call returns (rollups). */
+export type ImportListener = (site: Site, days: string[]) => Promise<void>;
+
+export interface IngestorDeps {
+  clock: Clock;
+  meta: MetaStore;
+  events: EventStore;
+  geo: GeoLocator;
+  metrics: MetricsRegistry;
+  collectRateLimit: RateLimit;
+  log?: { error(obj: unknown, msg: string): void };
+}
+
+const MAX_REPORTED_ERRORS = 100;
+const IMPORT_BATCH = 50_000;
+
+export class Ingestor {
+  readonly sites: SiteDirectory;
+  readonly buffer: WriteBuffer;
+  readonly drops: DropCounter;
+  readonly sessions = new SessionCache();
+  readonly salts: SaltBook;
+  private readonly steps: Array<Step<CollectRequest>>;
+  private readonly importListeners: ImportListener[] = [];
+  private readonly hosting = HostingNetworks.load();
+
+  constructor(private readonly deps: IngestorDeps) {
+    this.sites = new SiteDirectory(deps.meta);
+    this.salts = new SaltBook(deps.meta);
+    this.drops = new DropCounter(deps.metrics);
+    const flushes = deps.metrics.counter('svc_buffer_flushes_total', 'Write-buffer flushes to the EventStore');
+    const flushSeconds = deps.metrics.counter('svc_buffer_flush_seconds_total', 'Time spent flushing the write buffer');
+    const lastFlush = deps.metrics.gauge('svc_buffer_last_flush_seconds', 'Duration of the last write-buffer flush');
+    const flushErrors = deps.metrics.counter('svc_buffer_flush_errors_total', 'Failed flushes (the batch is kept and retried)');
+    this.buffer = new WriteBuffer(deps.events, {
+      onFlush: (_n, ms) => {
+        flushes.inc();
+        flushSeconds.inc({}, ms / 1000);
+        lastFlush.set(ms / 1000);
+      },
+      onError: (err) => {
+        flushErrors.inc();
+        deps.log?.error({ err }, 'event flush failed; the batch is kept and retried');
+      },
+    });
+    const bufferSize = deps.metrics.gauge('svc_buffer_events', 'Events waiting in the write buffer');
+    const liveSessions = deps.metrics.gauge('svc_live_sessions', 'Sessions open in the live-session cache');
+    deps.metrics.onCollect(() => {
+      bufferSize.set(this.buffer.size);
+      liveSessions.set(this.sessions.size);
+    });
+    this.steps = liveSteps({
+      clock: deps.clock,
+      sites: this.sites,
+      relayKeys: new RelayKeys(deps.meta),
+      rateLimiter: new MemorySlidingWindow(deps.collectRateLimit.count, deps.collectRateLimit.windowMs),
+      geo: deps.geo,
+      hosting: this.hosting,
+      salts: this.salts,
+      sessions: this.sessions,
+      accept: (event) => this.buffer.add(event),
+    });
+  }
+
+  /** Names of the live steps, in order (documentation and tests). */
+  get stepNames(): string[] {
+    return this.steps.map((s) => s.name);
+  }
+
+  start(): void {
+    this.buffer.start();
+  }
+
+  /** One collected event; never throws (the endpoint answers 202 whatever happens). */
+  async collect(req: CollectRequest): Promise<DropReason | 'accepted'> {
+    const candidate = newCandidate(this.deps.clock.now(), req.userAgent, normalizeIp(req.socketIp));
+    let outcome: DropReason | 'accepted';
+    try {
+      outcome = await runSteps(this.steps, candidate, req);
+    } catch (err) {
+      // A failing lookup (storage down) must not lose the event silently: it is logged and counted.
+      this.deps.log?.error({ err }, 'collection pipeline failed');
+      throw err;
+    }
+    this.drops.count(outcome, 'collect');
+    return outcome;
+  }
+
+  /** Counts an event that never reached the steps (body too large). */
+  countDropped(reason: DropReason): void {
+    this.drops.count(reason, 'collect');
+  }
+
+  onImported(listener: ImportListener): void {
+    this.importListeners.push(listener);
+  }
+
+  /**
+   * Imports NDJSON lines for a site: validated and enriched like live events (origin, rate limit
+   * and GPC do not apply; bots are dropped), sessionized in time order with salts that live only
+   * for this call, stored, then handed to the import listeners before returning.
+   */
+  async importLines(site: Site, stream: AsyncIterable<Buffer | string>): Promise<ImportReport> {
+    const now = this.deps.clock.now();
+    const errors: ImportReport['errors'] = [];
+    let rejected = 0;
+    const reject = (line: number, reason: DropReason, detail?: string) => {
+      rejected++;
+      this.drops.count(reason, 'import');
+      if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, reason: detail ? `${reason}: ${detail}` : reason });
+    };
+    const importSteps: Array<Step<unknown>> = [{ name: 'locate', run: locate }, botUaStep, datacenterStep(this.hosting)];
+    const accepted: Array<{ candidate: Candidate; line: number }> = [];
+    for await (const { line, number, tooLong } of ndjsonLines(stream)) {
+      if (tooLong) {
+        reject(number, 'too_large', `a line is limited to ${MAX_IMPORT_LINE_BYTES} bytes`);
+        continue;
+      }
+      if (line.trim() === '') continue;
+      const parsed = parseImportLine(line, site.id, now);
+      if (!parsed.ok) {
+        reject(number, parsed.reason, parsed.detail);
+        continue;
+      }
+      parsed.candidate.site = site;
+      const outcome = await runSteps(importSteps, parsed.candidate, undefined);
+      if (outcome !== 'accepted') reject(number, outcome);
+      else accepted.push({ candidate: parsed.candidate, line: number });
+    }
+
+    // Sessions are only right in time order; ties keep file order.
+    accepted.sort((a, b) => a.candidate.ts - b.candidate.ts || a.line - b.line);
+    const enricher = {
+      geo: this.deps.geo,
+      hosting: this.hosting,
+      salts: new SaltBook(new EphemeralSalts()),
+      sessions: new SessionCache(Math.max(1000, accepted.length)),
+    };
+    const days = new Set<string>();
+    let batch: StoredEvent[] = [];
+    for (const { candidate } of accepted) {
+      const stored = await enrich(candidate, enricher);
+      days.add(stored.day);
+      batch.push(stored);
+      if (batch.length >= IMPORT_BATCH) {
+        await this.deps.events.append(batch);
+        batch = [];
+      }
+    }
+    await this.deps.events.append(batch);
+    for (let i = 0; i < accepted.length; i++) this.drops.count('accepted', 'import');
+    const touched = [...days].sort();
+    for (const listener of this.importListeners) await listener(site, touched);
+    return { accepted: accepted.length, rejected, errors, days: touched };
+  }
+
+  flush(): Promise<void> {
+    return this.buffer.flush();
+  }
+
+  /** Stops the timer and writes every buffered event (graceful shutdown). */
+  async drain(): Promise<void> {
+    this.buffer.stop();
+    await this.buffer.flush();
+  }
+
+  /** Registers the `salts` task: delete salts of dates that have ended everywhere. */
+  registerMaintenance(registry: MaintenanceRegistry): void {
+    registry.register({
+      name: 'salts',
+      everyMs: 10 * 60_000,
+      run: async (now) => {
+        const keepFrom = oldestLiveSaltDay(now);
+        await this.deps.meta.deleteSaltsBefore(keepFrom);
+        this.salts.forgetBefore(keepFrom);
+        this.sessions.sweep(now);
+      },
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import { isIP } from 'node:net';
+
+/** Canonical text of an IP: IPv4-mapped IPv6 (::ffff:1.2.3.4) becomes plain IPv4. */
+export function normalizeIp(ip: string | undefined | null): string | null {
+  if (!ip) return null;
+  let text = ip.trim();
+  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(text);
+  if (mapped) text = mapped[1]!;
+  return isIP(text) === 0 ? null : text.toLowerCase();
+}
+
+export function ipv4ToNumber(ip: string): number {
+  const p = ip.split('.').map(Number);
+  return ((p[0]! << 24) >>> 0) + (p[1]! << 16) + (p[2]! << 8) + p[3]!;
+}
+
+/** Expands an IPv6 address into its 8 hextets. */
+function ipv6Hextets(ip: string): number[] {
+  let text = ip;
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4) {
+    const n = ipv4ToNumber(v4[1]!);
+    text = text.slice(0, -v4[1]!.length) + `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const h = head ? head.split(':') : [];
+  const t = tail !== undefined && tail !== '' ? tail.split(':') : [];
+  const fill = tail !== undefined ? 8 - h.length - t.length : 0;
+  return [...h, ...Array(fill).fill('0'), ...t].map((x) => parseInt(x, 16));
+}
+
+export function ipv6ToBigInt(ip: string): bigint {
+  return ipv6Hextets(ip).reduce((acc, h) => (acc << 16n) + BigInt(h), 0n);
+}
+
+/** The network a rate limit counts by: IPv4 /24, IPv6 /64. */
+export function truncatedIp(ip: string): string {
+  if (isIP(ip) === 4) return ip.split('.').slice(0, 3).join('.') + '.0/24';
+  return ipv6Hextets(ip).slice(0, 4).map((h) => h.toString(16)).join(':') + '::/64';
+}

@@ -1,0 +1,255 @@
+// The collection pipeline: a list of named steps, each of which may drop the event with a typed
+// reason. Order (DESIGN.md §2): size → JSON → shape → site → origin → GPC → bot → rate limit →
+// enrich → buffer. Size is checked by the HTTP layer while reading the body.
+import type { Clock } from '../core/clock.js';
+import { localDay } from '../core/localtime.js';
+import type { MetricsRegistry } from '../core/metrics.js';
+import type { StoredEvent } from '../storage/events/schema.js';
+import type { Site } from '../storage/meta/types.js';
+import type { RateLimiter } from '../storage/counters/rate-limiter.js';
+import type { DropReason } from './drop-reasons.js';
+import { parseEventBody, type TrackerEvent } from './event-shape.js';
+import type { GeoLocator, GeoPlace } from './geo.js';
+import { HostingNetworks, isBotUserAgent } from './bots.js';
+import { truncatedIp } from './ip.js';
+import { relayedVisitor, type RelayHeaders, type RelayedVisitor, type RelayKeys } from './relay.js';
+import { SessionCache, type SessionAttributes } from './sessions.js';
+import type { SiteDirectory } from './sites.js';
+import { hostMatchesDomain, originHost, parsePageUrl, referrerValue, utmValues, type PageLocation } from './url-values.js';
+import { deviceClass, parseUserAgent } from './user-agent.js';
+import { SaltBook, visitorIdFor } from './visitor.js';
+
+/** What the HTTP layer hands the pipeline for one POST /api/e. */
+export interface CollectRequest {
+  body: Buffer;
+  origin?: string;
+  userAgent?: string;
+  secGpc?: string;
+  socketIp?: string;
+  relay: RelayHeaders;
+}
+
+/** An event on its way through the steps; each step fills in what the next ones need. */
+export interface Candidate {
+  ts: number;
+  ua: string;
+  event?: TrackerEvent;
+  site?: Site;
+  location?: PageLocation;
+  ip: string | null;
+  relayed: RelayedVisitor | null;
+  placeOverride: Partial<GeoPlace> | null;
+  stored?: StoredEvent;
+}
+
+export type StepResult = DropReason | undefined;
+
+export interface Step<I> {
+  name: string;
+  run(candidate: Candidate, input: I): StepResult | Promise<StepResult>;
+}
+
+/** The shared parts every path of ingestion enriches and sessionizes with. */
+export interface Enricher {
+  geo: GeoLocator;
+  hosting: HostingNetworks;
+  salts: SaltBook;
+  sessions: SessionCache;
+}
+
+// ---- Steps shared by live collection and import ----
+
+export const botUaStep: Step<unknown> = {
+  name: 'bot_ua',
+  run: (c) => (isBotUserAgent(c.ua) ? 'bot_ua' : undefined),
+};
+
+/** Data-centre check: the relay's ASN when it sent one, else the address's. */
+export function datacenterStep(hosting: HostingNetworks): Step<unknown> {
+  return {
+    name: 'datacenter',
+    run(c) {
+      const asn = c.relayed?.asn ?? (c.ip ? hosting.hostingAsnOf(c.ip) : null);
+      return asn !== null && hosting.isHostingAsn(asn) ? 'bot_datacenter' : undefined;
+    },
+  };
+}
+
+/** Session attributes of a new session, from its first event. */
+function firstEventAttributes(c: Candidate, geo: GeoLocator): SessionAttributes {
+  const site = c.site!;
+  const event = c.event!;
+  const location = c.location!;
+  const place = c.placeOverride ?? (c.ip ? geo.lookup(c.ip) : {});
+  const ua = parseUserAgent(c.ua);
+  return {
+    referrer: referrerValue(location.query, event.r, site.domain),
+    ...utmValues(location.query),
+    country: place.country ?? null,
+    region: place.region ?? null,
+    city: place.city ?? null,
+    browser: ua.browser,
+    os: ua.os,
+    device: deviceClass(event.w, ua.parserDevice),
+  };
+}
+
+/** Visitor id, session and dimension values: turns a valid candidate into a stored row. */
+export async function enrich(c: Candidate, parts: Enricher): Promise<StoredEvent> {
+  const site = c.site!;
+  const event = c.event!;
+  const location = c.location!;
+  const day = localDay(c.ts, site.timezone);
+  const ip = c.ip ?? '';
+  const visitorId = visitorIdFor(await parts.salts.saltFor(day), site.id, ip, c.ua);
+  const previousSalt = parts.salts.previousSalt(day);
+  const previousVisitorId = previousSalt ? visitorIdFor(previousSalt, site.id, ip, c.ua) : undefined;
+  const isPageview = event.name === 'pageview';
+  const { session, started } = parts.sessions.touch(site.id, visitorId, previousVisitorId, c.ts, location.path, isPageview, () =>
+    firstEventAttributes(c, parts.geo),
+  );
+  const engage = event.name === 'engage' ? event.props : null;
+  return {
+    siteId: site.id,
+    ts: c.ts,
+    day,
+    visitorId,
+    sessionId: session.sessionId,
+    sessionStart: started,
+    name: event.name,
+    page: location.path,
+    entryPage: session.entryPage,
+    ...session.attrs,
+    screenWidth: event.w,
+    language: event.l ? event.l.slice(0, 35) : null,
+    props: event.props ? JSON.stringify(event.props) : null,
+    engagedMs: engage ? Math.round(engage.t as number) : null,
+    scrollDepth: engage ? Math.round(engage.d as number) : null,
+  };
+}
+
+/** `u` must parse, and when absolute its host must belong to the site. */
+export function locate(c: Candidate): StepResult {
+  const location = parsePageUrl(c.event!.u);
+  if (!location) return 'bad_shape';
+  if (location.host !== null && !hostMatchesDomain(location.host, c.site!.domain)) return 'origin_mismatch';
+  c.location = location;
+  return undefined;
+}
+
+// ---- Live collection ----
+
+export interface LiveDeps extends Enricher {
+  clock: Clock;
+  sites: SiteDirectory;
+  relayKeys: RelayKeys;
+  rateLimiter: RateLimiter;
+  accept(event: StoredEvent): void;
+}
+
+export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
+  return [
+    {
+      name: 'parse',
+      run(c, req) {
+        const result = parseEventBody(req.body);
+        if (!result.ok) return result.reason;
+        c.event = result.event;
+        return undefined;
+      },
+    },
+    {
+      name: 'site',
+      async run(c) {
+        const site = await deps.sites.get(c.event!.s, c.ts);
+        if (!site || site.status !== 'active') return 'unknown_site';
+        c.site = site;
+        return undefined;
+      },
+    },
+    {
+      name: 'origin',
+      run(c, req) {
+        const host = originHost(req.origin);
+        if (host === null || !hostMatchesDomain(host, c.site!.domain)) return 'origin_mismatch';
+        return locate(c);
+      },
+    },
+    {
+      name: 'gpc',
+      run(c, req) {
+        return req.secGpc?.trim() === '1' && c.site!.honorGpc ? 'gpc' : undefined;
+      },
+    },
+    {
+      name: 'relay',
+      async run(c, req) {
+        if (req.relay.relayKey !== undefined && (await deps.relayKeys.isValid(req.relay.relayKey))) {
+          const relayed = relayedVisitor(req.relay);
+          c.relayed = relayed;
+          if (relayed.ip) c.ip = relayed.ip;
+          if (relayed.country || relayed.region || relayed.city) {
+            c.placeOverride = { country: relayed.country, region: relayed.region, city: relayed.city };
+          }
+        }
+        return undefined;
+      },
+    },
+    botUaStep,
+    datacenterStep(deps.hosting),
+    {
+      name: 'rate_limit',
+      run(c) {
+        const key = `${c.site!.id}|${c.ip ? truncatedIp(c.ip) : '-'}`;
+        return deps.rateLimiter.hit(key, c.ts) ? undefined : 'rate_limited';
+      },
+    },
+    {
+      name: 'enrich',
+      async run(c) {
+        c.stored = await enrich(c, deps);
+        return undefined;
+      },
+    },
+    {
+      name: 'buffer',
+      run(c) {
+        deps.accept(c.stored!);
+        return undefined;
+      },
+    },
+  ];
+}
+
+export function newCandidate(ts: number, ua: string | undefined, ip: string | null): Candidate {
+  return { ts, ua: ua ?? '', ip, relayed: null, placeOverride: null };
+}
+
+/** Runs a candidate through the steps; the first reason stops it. */
+export async function runSteps<I>(steps: ReadonlyArray<Step<I>>, candidate: Candidate, input: I): Promise<DropReason | 'accepted'> {
+  for (const step of steps) {
+    const reason = await step.run(candidate, input);
+    if (reason) return reason;
+  }
+  return 'accepted';
+}
+
+export class DropCounter {
+  private readonly accepted;
+  private readonly dropped;
+  constructor(metrics: MetricsRegistry) {
+    this.accepted = metrics.counter('svc_events_accepted_total', 'Events accepted by the collection endpoint and import');
+    this.dropped = metrics.counter('svc_events_dropped_total', 'Events discarded, by reason');
+  }
+  count(outcome: DropReason | 'accepted', source: 'collect' | 'import'): void {
+    if (outcome === 'accepted') this.accepted.inc({ source });
+    else this.dropped.inc({ reason: outcome, source });
+  }
+  droppedFor(reason: DropReason, source: 'collect' | 'import' = 'collect'): number {
+    return this.dropped.value({ reason, source });
+  }
+  acceptedFor(source: 'collect' | 'import'): number {
+    return this.accepted.value({ source });
+  }
+}
+

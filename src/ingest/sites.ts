@@ -1,0 +1,23 @@
+// Site look-ups on the collection hot path, cached briefly; admin writes invalidate at once.
+import type { MetaStore, Site } from '../storage/meta/types.js';
+
+const TTL_MS = 5000;
+
+export class SiteDirectory {
+  private readonly cache = new Map<string, { site: Site | undefined; at: number }>();
+
+  constructor(private readonly meta: MetaStore) {}
+
+  async get(publicId: string, now: number): Promise<Site | undefined> {
+    const hit = this.cache.get(publicId);
+    if (hit && now - hit.at < TTL_MS) return hit.site;
+    const site = await this.meta.getSite(publicId);
+    if (this.cache.size > 50_000) this.cache.clear(); // unknown ids from scanners must not grow it forever
+    this.cache.set(publicId, { site, at: now });
+    return site;
+  }
+
+  invalidate(publicId: string): void {
+    this.cache.delete(publicId);
+  }
+}

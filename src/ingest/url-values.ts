@@ -1,0 +1,80 @@
+// Dimension values derived from the event's URL and referrer (DESIGN.md §2 "Dimension values").
+
+/** Hostname match: equal to the site's domain or a subdomain of it; case-insensitive. */
+export function hostMatchesDomain(host: string, domain: string): boolean {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  const d = domain.toLowerCase();
+  return h === d || h.endsWith('.' + d);
+}
+
+/** Host of an Origin header value, or null when it is not a usable http(s) origin. */
+export function originHost(origin: string | undefined): string | null {
+  if (!origin || origin === 'null') return null;
+  try {
+    const url = new URL(origin);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    return url.hostname;
+  } catch {
+    return null;
+  }
+}
+
+export interface PageLocation {
+  host: string | null; // host of an absolute `u`, else null
+  path: string; // pathname, no query or fragment
+  query: URLSearchParams;
+}
+
+/** Splits `u` (absolute URL or path + query) into host, path and query. */
+export function parsePageUrl(u: string): PageLocation | null {
+  try {
+    const absolute = /^https?:\/\//i.test(u);
+    const url = new URL(u, 'http://relative.invalid');
+    if (!absolute && url.hostname !== 'relative.invalid') return null; // '//evil.com/x' style
+    return { host: absolute ? url.hostname : null, path: decodePath(url.pathname), query: url.searchParams };
+  } catch {
+    return null;
+  }
+}
+
+function decodePath(pathname: string): string {
+  try {
+    return decodeURI(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
+const MAX_VALUE = 256;
+const cut = (v: string | null | undefined): string | null => {
+  if (v === null || v === undefined) return null;
+  const t = v.trim();
+  return t.length === 0 ? null : t.slice(0, MAX_VALUE);
+};
+
+export function utmValues(query: URLSearchParams): { utmSource: string | null; utmMedium: string | null; utmCampaign: string | null } {
+  return {
+    utmSource: cut(query.get('utm_source')),
+    utmMedium: cut(query.get('utm_medium')),
+    utmCampaign: cut(query.get('utm_campaign')),
+  };
+}
+
+/**
+ * The referrer dimension: the `ref` or `source` query parameter if present, else the referrer's
+ * host without `www.`; a referrer on the site's own domain is no referrer.
+ */
+export function referrerValue(query: URLSearchParams, referrer: string | null, siteDomain: string): string | null {
+  const tagged = cut(query.get('ref')) ?? cut(query.get('source'));
+  if (tagged) return tagged;
+  if (!referrer) return null;
+  try {
+    const url = new URL(referrer);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    const host = url.hostname.toLowerCase();
+    if (hostMatchesDomain(host, siteDomain)) return null;
+    return cut(host.startsWith('www.') ? host.slice(4) : host);
+  } catch {
+    return null;
+  }
+}

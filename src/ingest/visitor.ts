@@ -1,0 +1,74 @@
+// Cookieless visitor identity: visitorId = first 8 bytes of SHA-256(salt ‖ site ‖ ip ‖ ua), where the
+// salt belongs to the event's site-local date. Salts are 16 random bytes per calendar date, deleted
+// once that date has ended in every time zone, so no hash can be recomputed later.
+import { createHash } from 'node:crypto';
+import { addDays } from '../core/localtime.js';
+import { randomSalt } from '../core/ids.js';
+
+export function visitorIdFor(salt: Buffer, sitePublicId: string, ip: string, ua: string): bigint {
+  const digest = createHash('sha256').update(salt).update(sitePublicId).update('\0').update(ip).update('\0').update(ua).digest();
+  return digest.readBigInt64BE(0);
+}
+
+/** Where salts come from: the MetaStore for live traffic, a throwaway map for one import call. */
+export interface SaltSource {
+  saltFor(day: string): Promise<Buffer>;
+}
+
+/** Salts of one import call: random per date, never stored (DESIGN.md §2 "Imports"). */
+export class EphemeralSalts implements SaltSource {
+  private readonly salts = new Map<string, Buffer>();
+  async saltFor(day: string): Promise<Buffer> {
+    let salt = this.salts.get(day);
+    if (!salt) {
+      salt = randomSalt();
+      this.salts.set(day, salt);
+    }
+    return salt;
+  }
+}
+
+/**
+ * In-memory view of the salts in use, in front of a SaltSource: the hot path hashes with a cached
+ * salt; the source is asked once per date.
+ */
+export class SaltBook {
+  private readonly cache = new Map<string, Buffer>();
+  private readonly pending = new Map<string, Promise<Buffer>>();
+
+  constructor(private readonly source: SaltSource) {}
+
+  async saltFor(day: string): Promise<Buffer> {
+    const hit = this.cache.get(day);
+    if (hit) return hit;
+    let p = this.pending.get(day);
+    if (!p) {
+      p = this.source.saltFor(day).then((salt) => {
+        this.cache.set(day, salt);
+        this.pending.delete(day);
+        return salt;
+      });
+      p.catch(() => this.pending.delete(day));
+      this.pending.set(day, p);
+    }
+    return p;
+  }
+
+  /** The previous date's salt if it is in use here (sessions that cross local midnight). */
+  previousSalt(day: string): Buffer | undefined {
+    return this.cache.get(addDays(day, -1));
+  }
+
+  /** Forgets cached salts of dates before `day` (after the store deleted them). */
+  forgetBefore(day: string): void {
+    for (const d of this.cache.keys()) if (d < day) this.cache.delete(d);
+  }
+}
+
+/**
+ * The first date whose salt must be kept at `now`: a date has ended everywhere once it has ended in
+ * UTC−12, and its salt is kept 30 minutes longer for sessions that cross that midnight.
+ */
+export function oldestLiveSaltDay(now: number): string {
+  return new Date(now - (12 * 60 + 30) * 60_000).toISOString().slice(0, 10);
+}

@@ -1,0 +1,41 @@
+// `npm start`: every role in one process on embedded storage.
+import { ConfigError, loadConfig } from './config.js';
+import { startService } from './server.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const service = await startService(config, { logger: { level: config.logLevel } });
+  const log = service.app.log;
+  if (config.webhookAllowPrivate) log.warn('SVC_WEBHOOK_ALLOW_PRIVATE is on: webhooks may target private addresses (development only)');
+  log.info(`svc listening on ${service.url} (data in ${config.dataDir})`);
+
+  let signalled = false;
+  const shutdown = (signal: string) => {
+    if (signalled) return;
+    signalled = true;
+    log.info(`${signal}: draining`);
+    service.stop().then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error('svc failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+// Sliding-window rate limiting, in process (the embedded Counters adapter; Redis comes later behind
+// the same interface).
+
+export interface RateLimiter {
+  /** Records a hit for `key` at `now`; false when the key is over its limit (the hit is not counted). */
+  hit(key: string, now: number): boolean;
+}
+
+/**
+ * Exact sliding window: keeps up to `limit` timestamps per key in a ring. A key is over its limit
+ * when its oldest kept hit is younger than the window.
+ */
+export class MemorySlidingWindow implements RateLimiter {
+  private readonly hits = new Map<string, { ring: number[]; next: number }>();
+  private lastSweep = 0;
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  hit(key: string, now: number): boolean {
+    this.sweep(now);
+    let entry = this.hits.get(key);
+    if (!entry) {
+      entry = { ring: [], next: 0 };
+      this.hits.set(key, entry);
+    }
+    if (entry.ring.length < this.limit) {
+      entry.ring.push(now);
+      return true;
+    }
+    const oldest = entry.ring[entry.next]!;
+    if (now - oldest < this.windowMs) return false;
+    entry.ring[entry.next] = now;
+    entry.next = (entry.next + 1) % this.limit;
+    return true;
+  }
+
+  /** Forgets keys whose newest hit left the window, at most once per window. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < this.windowMs) return;
+    this.lastSweep = now;
+    for (const [key, entry] of this.hits) {
+      const newest = entry.ring[(entry.next + entry.ring.length - 1) % entry.ring.length]!;
+      if (now - newest >= this.windowMs) this.hits.delete(key);
+    }
+  }
+}

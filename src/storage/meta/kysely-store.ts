@@ -1,0 +1,323 @@
+import { Migrator, type Kysely, type MigrationProvider, type Selectable } from 'kysely';
+import { randomSalt } from '../../core/ids.js';
+import { migrations } from './migrations/index.js';
+import type { MetaDatabase, SitesTable } from './schema.js';
+import {
+  DuplicateDomain,
+  type ApiKeyRecord,
+  type FunnelStep,
+  type FunnelSummary,
+  type FunnelVersion,
+  type Goal,
+  type MatchKind,
+  type MetaStore,
+  type NewSite,
+  type Org,
+  type Site,
+  type SitePatch,
+} from './types.js';
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`MetaStore migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}
+
+function toSite(row: Selectable<SitesTable>): Site {
+  return {
+    internalId: row.id,
+    id: row.public_id,
+    orgId: row.org_id,
+    domain: row.domain,
+    name: row.name,
+    timezone: row.timezone,
+    retentionMonths: row.retention_months,
+    honorGpc: row.honor_gpc === 1,
+    status: row.status,
+    createdAt: Number(row.created_at),
+  };
+}
+
+function toKey(row: { id: number; org_id: number; name: string; created_at: number; revoked_at: number | null }): ApiKeyRecord {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    createdAt: Number(row.created_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === '23505';
+}
+
+/** MetaStore on any Kysely dialect that runs the shared migrations (SQLite, PostgreSQL). */
+export class KyselyMetaStore implements MetaStore {
+  constructor(readonly db: Kysely<MetaDatabase>) {}
+
+  async createOrg(name: string, now: number): Promise<Org> {
+    const row = await this.db
+      .insertInto('orgs')
+      .values({ name, created_at: now })
+      .returning(['id', 'name'])
+      .executeTakeFirstOrThrow();
+    return row;
+  }
+
+  listOrgs(): Promise<Org[]> {
+    return this.db.selectFrom('orgs').select(['id', 'name']).orderBy('id').execute();
+  }
+
+  getOrg(id: number): Promise<Org | undefined> {
+    return this.db.selectFrom('orgs').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
+  }
+
+  async createSite(orgId: number, site: NewSite, publicId: string, now: number): Promise<Site> {
+    try {
+      const row = await this.db
+        .insertInto('sites')
+        .values({
+          public_id: publicId,
+          org_id: orgId,
+          domain: site.domain,
+          name: site.name,
+          timezone: site.timezone,
+          retention_months: site.retentionMonths,
+          honor_gpc: site.honorGpc ? 1 : 0,
+          status: 'active',
+          created_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toSite(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DuplicateDomain(site.domain);
+      throw err;
+    }
+  }
+
+  async listSites(orgId: number, options: { activeOnly?: boolean } = {}): Promise<Site[]> {
+    let q = this.db.selectFrom('sites').selectAll().where('org_id', '=', orgId);
+    if (options.activeOnly) q = q.where('status', '=', 'active');
+    return (await q.orderBy('id').execute()).map(toSite);
+  }
+
+  async listAllActiveSites(): Promise<Site[]> {
+    const rows = await this.db.selectFrom('sites').selectAll().where('status', '=', 'active').orderBy('id').execute();
+    return rows.map(toSite);
+  }
+
+  async getSite(publicId: string): Promise<Site | undefined> {
+    const row = await this.db.selectFrom('sites').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+    return row && toSite(row);
+  }
+
+  async updateSite(publicId: string, patch: SitePatch): Promise<Site | undefined> {
+    const values: Partial<Record<keyof SitesTable, unknown>> = {};
+    if (patch.name !== undefined) values.name = patch.name;
+    if (patch.timezone !== undefined) values.timezone = patch.timezone;
+    if (patch.retentionMonths !== undefined) values.retention_months = patch.retentionMonths;
+    if (patch.honorGpc !== undefined) values.honor_gpc = patch.honorGpc ? 1 : 0;
+    if (patch.status !== undefined) values.status = patch.status;
+    if (Object.keys(values).length === 0) return this.getSite(publicId);
+    try {
+      const row = await this.db
+        .updateTable('sites')
+        .set(values as never)
+        .where('public_id', '=', publicId)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toSite(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        const site = await this.getSite(publicId);
+        throw new DuplicateDomain(site?.domain ?? '');
+      }
+      throw err;
+    }
+  }
+
+  async createApiKey(orgId: number, name: string, fingerprint: string, now: number): Promise<ApiKeyRecord> {
+    const row = await this.db
+      .insertInto('api_keys')
+      .values({ org_id: orgId, name, fingerprint, created_at: now, revoked_at: null })
+      .returning(['id', 'org_id', 'name', 'created_at', 'revoked_at'])
+      .executeTakeFirstOrThrow();
+    return toKey(row);
+  }
+
+  async listApiKeys(orgId: number): Promise<ApiKeyRecord[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .select(['id', 'org_id', 'name', 'created_at', 'revoked_at'])
+      .where('org_id', '=', orgId)
+      .orderBy('id')
+      .execute();
+    return rows.map(toKey);
+  }
+
+  async getApiKey(id: number): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select(['id', 'org_id', 'name', 'created_at', 'revoked_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toKey(row);
+  }
+
+  async findApiKeyByFingerprint(fingerprint: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select(['id', 'org_id', 'name', 'created_at', 'revoked_at'])
+      .where('fingerprint', '=', fingerprint)
+      .executeTakeFirst();
+    return row && toKey(row);
+  }
+
+  async revokeApiKey(id: number, now: number): Promise<ApiKeyRecord | undefined> {
+    // Revocation is irreversible: a second revoke keeps the first instant.
+    await this.db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    return this.getApiKey(id);
+  }
+
+  async createRelayKey(name: string, fingerprint: string, now: number): Promise<{ id: number; name: string }> {
+    return this.db
+      .insertInto('relay_keys')
+      .values({ name, fingerprint, created_at: now })
+      .returning(['id', 'name'])
+      .executeTakeFirstOrThrow();
+  }
+
+  async relayKeyExists(fingerprint: string): Promise<boolean> {
+    const row = await this.db.selectFrom('relay_keys').select('id').where('fingerprint', '=', fingerprint).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async createGoal(siteInternalId: number, goal: { name: string; kind: MatchKind; pattern: string }, now: number): Promise<Goal> {
+    const row = await this.db
+      .insertInto('goals')
+      .values({ site_id: siteInternalId, name: goal.name, kind: goal.kind, pattern: goal.pattern, created_at: now })
+      .returning(['id', 'site_id', 'name', 'kind', 'pattern'])
+      .executeTakeFirstOrThrow();
+    return { goalId: row.id, siteId: row.site_id, name: row.name, kind: row.kind, pattern: row.pattern };
+  }
+
+  async listGoals(siteInternalId: number): Promise<Goal[]> {
+    const rows = await this.db
+      .selectFrom('goals')
+      .select(['id', 'site_id', 'name', 'kind', 'pattern'])
+      .where('site_id', '=', siteInternalId)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({ goalId: r.id, siteId: r.site_id, name: r.name, kind: r.kind, pattern: r.pattern }));
+  }
+
+  async deleteGoal(siteInternalId: number, goalId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('goals').where('site_id', '=', siteInternalId).where('id', '=', goalId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async createFunnel(siteInternalId: number, funnel: { name: string; windowMinutes: number; steps: FunnelStep[] }, now: number): Promise<FunnelSummary> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('funnels')
+        .values({ site_id: siteInternalId, name: funnel.name, window_minutes: funnel.windowMinutes, version: 1, created_at: now })
+        .returning(['id'])
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('funnel_versions')
+        .values({ funnel_id: row.id, version: 1, steps: JSON.stringify(funnel.steps), created_at: now })
+        .execute();
+      return { id: row.id, name: funnel.name, stepCount: funnel.steps.length, windowMinutes: funnel.windowMinutes, version: 1, createdAt: now };
+    });
+  }
+
+  async replaceFunnelSteps(siteInternalId: number, funnelId: number, steps: FunnelStep[], now: number): Promise<FunnelSummary | undefined> {
+    const updated = await this.db.transaction().execute(async (trx) => {
+      const funnel = await trx
+        .updateTable('funnels')
+        .set((eb) => ({ version: eb('version', '+', 1) }))
+        .where('site_id', '=', siteInternalId)
+        .where('id', '=', funnelId)
+        .returning(['version'])
+        .executeTakeFirst();
+      if (!funnel) return false;
+      await trx
+        .insertInto('funnel_versions')
+        .values({ funnel_id: funnelId, version: funnel.version, steps: JSON.stringify(steps), created_at: now })
+        .execute();
+      return true;
+    });
+    if (!updated) return undefined;
+    return (await this.listFunnels(siteInternalId)).find((f) => f.id === funnelId);
+  }
+
+  async listFunnels(siteInternalId: number): Promise<FunnelSummary[]> {
+    const rows = await this.db
+      .selectFrom('funnels')
+      .innerJoin('funnel_versions', (j) =>
+        j.onRef('funnel_versions.funnel_id', '=', 'funnels.id').onRef('funnel_versions.version', '=', 'funnels.version'),
+      )
+      .select(['funnels.id', 'funnels.name', 'funnels.window_minutes', 'funnels.version', 'funnels.created_at', 'funnel_versions.steps'])
+      .where('funnels.site_id', '=', siteInternalId)
+      .orderBy('funnels.id')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      stepCount: (JSON.parse(r.steps) as FunnelStep[]).length,
+      windowMinutes: r.window_minutes,
+      version: r.version,
+      createdAt: Number(r.created_at),
+    }));
+  }
+
+  async getFunnel(siteInternalId: number, funnelId: number, version?: number): Promise<FunnelVersion | undefined> {
+    const funnel = await this.db
+      .selectFrom('funnels')
+      .selectAll()
+      .where('site_id', '=', siteInternalId)
+      .where('id', '=', funnelId)
+      .executeTakeFirst();
+    if (!funnel) return undefined;
+    const wanted = version !== undefined && Number.isInteger(version) && version >= 1 && version <= funnel.version ? version : funnel.version;
+    const row = await this.db
+      .selectFrom('funnel_versions')
+      .select(['steps'])
+      .where('funnel_id', '=', funnelId)
+      .where('version', '=', wanted)
+      .executeTakeFirstOrThrow();
+    return {
+      id: funnel.id,
+      name: funnel.name,
+      windowMinutes: funnel.window_minutes,
+      version: wanted,
+      currentVersion: funnel.version,
+      steps: JSON.parse(row.steps) as FunnelStep[],
+    };
+  }
+
+  async saltFor(day: string): Promise<Buffer> {
+    const existing = await this.db.selectFrom('salts').select('salt').where('day', '=', day).executeTakeFirst();
+    if (existing) return Buffer.from(existing.salt);
+    // Two callers may race to create the same day's salt: the first insert wins, both read it.
+    await this.db.insertInto('salts').values({ day, salt: randomSalt() }).onConflict((oc) => oc.column('day').doNothing()).execute();
+    const row = await this.db.selectFrom('salts').select('salt').where('day', '=', day).executeTakeFirstOrThrow();
+    return Buffer.from(row.salt);
+  }
+
+  async deleteSaltsBefore(day: string): Promise<number> {
+    const result = await this.db.deleteFrom('salts').where('day', '<', day).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

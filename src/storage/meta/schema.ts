@@ -1,0 +1,78 @@
+// Kysely table types of the MetaStore. The same definitions serve SQLite and (later) PostgreSQL.
+import type { Generated } from 'kysely';
+
+export interface OrgsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+}
+
+export interface SitesTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  domain: string;
+  name: string;
+  timezone: string;
+  retention_months: number | null;
+  honor_gpc: number; // 0 | 1
+  status: 'active' | 'archived';
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  org_id: number;
+  name: string;
+  fingerprint: string; // SHA-256 hex of the full key
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface RelayKeysTable {
+  id: Generated<number>;
+  name: string;
+  fingerprint: string;
+  created_at: number;
+}
+
+export interface GoalsTable {
+  id: Generated<number>;
+  site_id: number;
+  name: string;
+  kind: 'page' | 'event';
+  pattern: string;
+  created_at: number;
+}
+
+export interface FunnelsTable {
+  id: Generated<number>;
+  site_id: number;
+  name: string;
+  window_minutes: number;
+  version: number; // current version
+  created_at: number;
+}
+
+export interface FunnelVersionsTable {
+  funnel_id: number;
+  version: number;
+  steps: string; // JSON: [{kind, pattern}]
+  created_at: number;
+}
+
+export interface SaltsTable {
+  day: string; // calendar date YYYY-MM-DD
+  salt: Buffer;
+}
+
+export interface MetaDatabase {
+  orgs: OrgsTable;
+  sites: SitesTable;
+  api_keys: ApiKeysTable;
+  relay_keys: RelayKeysTable;
+  goals: GoalsTable;
+  funnels: FunnelsTable;
+  funnel_versions: FunnelVersionsTable;
+  salts: SaltsTable;
+}
