@@ -95,8 +95,9 @@ export class DeliveryEngine {
   /** Sends everything due now and waits for those attempts (tests and benchmarks drive time). */
   async runDue(): Promise<void> {
     for (;;) {
+      await this.pumping; // a pump started by wake() may be leasing right now
       await this.pump();
-      if (this.inFlight.size === 0) return;
+      if (this.inFlight.size === 0 && this.pumping === undefined) return;
       await Promise.all(this.inFlight.values());
     }
   }
