@@ -18,7 +18,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     trustProxy: false,
     bodyLimit: 1_048_576,
     return503OnClosing: true,
-    disableRequestLogging: true,
     forceCloseConnections: 'idle',
   });
   installErrorHandler(app);

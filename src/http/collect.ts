@@ -43,7 +43,8 @@ export async function collectRoutes(app: FastifyInstance, ctx: AppContext): Prom
     readCollectedBody(payload).then((body) => done(null, body));
   });
 
-  app.post('/api/e', async (request, reply) => {
+  // The hottest route: no per-request log lines (errors are still logged).
+  app.post('/api/e', { logLevel: 'warn' }, async (request, reply) => {
     const collected: CollectedBody = (request.body as CollectedBody | undefined) ?? { kind: 'ok', body: Buffer.alloc(0) };
     if (collected.kind === 'overflow') {
       ctx.ingest.countDropped('too_large');

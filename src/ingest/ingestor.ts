@@ -63,7 +63,10 @@ export class Ingestor {
   readonly salts: SaltBook;
   private readonly steps: Array<Step<CollectRequest>>;
   private readonly importListeners: ImportListener[] = [];
+  private readonly pipelineErrors: ReturnType<MetricsRegistry['counter']>;
   private readonly hosting = HostingNetworks.load();
+  // Events answered 202 but still in the steps: flush and drain wait for them.
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: IngestorDeps) {
     this.sites = new SiteDirectory(deps.meta);
@@ -90,6 +93,7 @@ export class Ingestor {
       bufferSize.set(this.buffer.size);
       liveSessions.set(this.sessions.size);
     });
+    this.pipelineErrors = deps.metrics.counter('svc_pipeline_errors_total', 'Collected events lost to an internal error');
     this.steps = liveSteps({
       clock: deps.clock,
       sites: this.sites,
@@ -115,16 +119,20 @@ export class Ingestor {
   /** One collected event; never throws (the endpoint answers 202 whatever happens). */
   async collect(req: CollectRequest): Promise<DropReason | 'accepted'> {
     const candidate = newCandidate(this.deps.clock.now(), req.userAgent, normalizeIp(req.socketIp));
-    let outcome: DropReason | 'accepted';
+    const run = runSteps(this.steps, candidate, req);
+    this.inFlight.add(run);
     try {
-      outcome = await runSteps(this.steps, candidate, req);
+      const outcome = await run;
+      this.drops.count(outcome, 'collect');
+      return outcome;
     } catch (err) {
       // A failing lookup (storage down) must not lose the event silently: it is logged and counted.
+      this.pipelineErrors.inc();
       this.deps.log?.error({ err }, 'collection pipeline failed');
       throw err;
+    } finally {
+      this.inFlight.delete(run);
     }
-    this.drops.count(outcome, 'collect');
-    return outcome;
   }
 
   /** Counts an event that never reached the steps (body too large). */
@@ -195,14 +203,16 @@ export class Ingestor {
     return { accepted: accepted.length, rejected, errors, days: touched };
   }
 
-  flush(): Promise<void> {
-    return this.buffer.flush();
+  /** Writes every accepted event to storage, including those still in the steps. */
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+    await this.buffer.flush();
   }
 
   /** Stops the timer and writes every buffered event (graceful shutdown). */
   async drain(): Promise<void> {
     this.buffer.stop();
-    await this.buffer.flush();
+    await this.flush();
   }
 
   /** Registers the `salts` task: delete salts of dates that have ended everywhere. */
