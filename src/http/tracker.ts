@@ -5,11 +5,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 
-interface TrackerAsset {
-  identity: Buffer;
-  gzip: Buffer;
-  brotli: Buffer;
+interface Variant {
+  body: Buffer;
+  /** Strong ETags differ per content coding (RFC 9110 §8.8.3): `"<hash>"`, `"<hash>-gzip"`, `"<hash>-br"`. */
   etag: string;
+  encoding?: 'gzip' | 'br';
+}
+
+interface TrackerAsset {
+  identity: Variant;
+  gzip: Variant;
+  brotli: Variant;
 }
 
 // Compiled, this module is dist/http/tracker.js and the build wrote dist/tracker/t.js next door.
@@ -28,11 +34,15 @@ let assetOnce: Promise<TrackerAsset> | undefined;
 function loadTrackerAsset(): Promise<TrackerAsset> {
   assetOnce ??= loadTrackerCode().then((code) => {
     const identity = Buffer.from(code);
+    const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
     return {
-      identity,
-      gzip: gzipSync(identity, { level: 9 }),
-      brotli: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-      etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+      identity: { body: identity, etag: `"${hash}"` },
+      gzip: { body: gzipSync(identity, { level: 9 }), etag: `"${hash}-gzip"`, encoding: 'gzip' },
+      brotli: {
+        body: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        etag: `"${hash}-br"`,
+        encoding: 'br',
+      },
     };
   });
   return assetOnce;
@@ -49,12 +59,16 @@ function acceptedEncodings(header: string | undefined): Set<string> {
   return accepted;
 }
 
-/** If-None-Match matches when it lists our ETag (weak or strong form) or is `*`. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
+/**
+ * If-None-Match uses weak comparison (RFC 9110 §13.1.2): it matches when it lists the ETag of any
+ * variant (they all decode to the same script), with or without W/, or is `*`.
+ */
+function matchesAnyVariant(header: string | undefined, asset: TrackerAsset): boolean {
   if (!header) return false;
+  const etags = [asset.identity.etag, asset.gzip.etag, asset.brotli.etag];
   return header.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
+    const trimmed = tag.trim().replace(/^W\//, '');
+    return trimmed === '*' || etags.includes(trimmed);
   });
 }
 
@@ -62,15 +76,15 @@ export async function trackerRoutes(app: FastifyInstance): Promise<void> {
   const asset = await loadTrackerAsset();
 
   app.get('/js/t.js', async (request, reply) => {
+    const accepted = acceptedEncodings(request.headers['accept-encoding']);
+    const variant = accepted.has('br') ? asset.brotli : accepted.has('gzip') ? asset.gzip : asset.identity;
     reply
       .header('content-type', 'text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=86400, stale-while-revalidate=604800')
-      .header('etag', asset.etag)
+      .header('etag', variant.etag)
       .header('vary', 'accept-encoding');
-    if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-    const accepted = acceptedEncodings(request.headers['accept-encoding']);
-    if (accepted.has('br')) return reply.header('content-encoding', 'br').send(asset.brotli);
-    if (accepted.has('gzip')) return reply.header('content-encoding', 'gzip').send(asset.gzip);
-    return reply.send(asset.identity);
+    if (matchesAnyVariant(request.headers['if-none-match'], asset)) return reply.code(304).send();
+    if (variant.encoding) reply.header('content-encoding', variant.encoding);
+    return reply.send(variant.body);
   });
 }

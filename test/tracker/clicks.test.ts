@@ -1,7 +1,7 @@
 // Click tracking: outbound links, downloads, and the declarative data-svc-event attribute.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { bodies, browserSuite, trackedPage } from './harness.ts';
+import { bodies, browserSuite, trackedPage } from './harness.js';
 
 const DOWNLOAD_EXTENSIONS = [
   'pdf', 'zip', 'dmg', 'exe', 'pkg', 'msi', 'deb', 'rpm', 'apk', 'iso', 'rar', '7z', 'gz', 'tgz', 'tar',

@@ -1,7 +1,7 @@
 // Custom events through window.svc(name, props) and the queue stub, with the name and props rules.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { bodies, browserSuite, trackedPage } from './harness.ts';
+import { bodies, browserSuite, trackedPage } from './harness.js';
 
 type Sent = { e?: string; p?: Record<string, unknown> };
 

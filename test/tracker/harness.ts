@@ -41,14 +41,21 @@ export function launchBrowser(options: { automation?: boolean } = {}): Promise<B
   return chromium.launch({ executablePath: '/usr/bin/chromium', args });
 }
 
-/** A visitor's browser context: desktop Chrome on a 1920 px screen, French locale. */
-export function visitorContext(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({
+/**
+ * A visitor's browser context: desktop Chrome on a 1920 px screen, French locale. (Playwright's
+ * locale emulation does not hold while a document unloads: pagehide handlers read en-US.)
+ */
+export async function visitorContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({
     userAgent: DESKTOP_CHROME_UA,
     locale: 'fr-FR',
     screen: { width: 1920, height: 1080 },
     viewport: { width: 1280, height: 720 },
   });
+  // tsx compiles the test files with esbuild's keepNames, which wraps named functions in a __name()
+  // call; functions passed to page.evaluate carry that call into the page, which lacks the helper.
+  await context.addInitScript('globalThis.__name = (fn) => fn');
+  return context;
 }
 
 /** One POST received by the fixture server. */
@@ -80,8 +87,10 @@ export interface FixtureServer {
   next(count: number, timeoutMs?: number): Promise<Received[]>;
   /** Waits `ms` and fails when any POST of the current site arrives meanwhile. */
   expectQuiet(ms?: number): Promise<void>;
-  /** Delays the response of a path by `ms` (to hold the parser on a blocking script). */
+  /** Delays the response of a path by `ms` (to hold the parser on a blocking script); logs `SENT host path` when it goes out. */
   delay(path: string, ms: number): void;
+  /** Answers POSTs to `path` with `status` instead of 202. */
+  failPosts(path: string, status: number): void;
   close(): Promise<void>;
 }
 
@@ -89,15 +98,16 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   const code = await trackerCode();
   const pages = new Map<string, string>();
   const delays = new Map<string, number>();
+  const postStatus = new Map<string, number>();
   const received: Received[] = [];
   const log: string[] = [];
   let consumed = 0;
   let testNumber = 0;
-  const fixture = { site: 'site_0' };
+  let site = 'site_0';
   const ofCurrentSite = () =>
     received.filter((event) => {
       try {
-        return (JSON.parse(event.body) as { s?: unknown }).s === fixture.site;
+        return (JSON.parse(event.body) as { s?: unknown }).s === site;
       } catch {
         return true;
       }
@@ -113,7 +123,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         received.push({ host, path, body: Buffer.concat(chunks).toString('utf8'), headers: request.headers });
-        response.writeHead(202).end();
+        response.writeHead(postStatus.get(path) ?? 202).end();
         for (const wake of waiters) wake();
       });
       return;
@@ -130,19 +140,28 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       }
     };
     const delayMs = delays.get(path);
-    if (delayMs) setTimeout(reply, delayMs);
+    if (delayMs) {
+      setTimeout(() => {
+        reply();
+        log.push(`SENT ${host} ${path}`);
+      }, delayMs);
+    }
     else reply();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
 
-  return Object.assign(fixture, {
+  return {
+    get site() {
+      return site;
+    },
     port,
     origin: (host) => `http://${host}.test:${port}`,
     page: (path, html) => void pages.set(path, html),
     received,
     log,
     delay: (path, ms) => void delays.set(path, ms),
+    failPosts: (path, status) => void postStatus.set(path, status),
     async next(count, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       while (ofCurrentSite().length - consumed < count) {
@@ -173,10 +192,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
     reset() {
-      fixture.site = `site_${++testNumber}`;
+      site = `site_${++testNumber}`;
       consumed = 0;
     },
-  });
+  };
 }
 
 /** The bodies of received events, parsed. */

@@ -1,7 +1,7 @@
 // Pageviews: the body fields at load, the query filter, and single-page navigations.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { bodies, browserSuite, trackedPage } from './harness.ts';
+import { bodies, browserSuite, trackedPage } from './harness.js';
 
 describe('tracker pageviews', () => {
   const suite = browserSuite();
