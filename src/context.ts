@@ -3,6 +3,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { smtpMailSender } from './alerts/email.js';
+import { AlertService, type AlertServiceOptions } from './alerts/service.js';
+import { KyselyAlertStore } from './alerts/store.js';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { MaintenanceRegistry } from './core/maintenance.js';
@@ -31,6 +34,7 @@ export interface AppContext {
   metrics: MetricsRegistry;
   maintenance: MaintenanceRegistry;
   ingest: Ingestor;
+  alerts: AlertService;
   /** Stops background work and releases storage, in reverse order of start. */
   close(): Promise<void>;
 }
@@ -39,6 +43,8 @@ export interface ContextOptions {
   clock?: Clock;
   log?: Logger;
   geo?: GeoLocator;
+  /** What tests inject into webhook delivery: DNS, a test CA, a shorter timeout, a mail sender. */
+  alerts?: Partial<Pick<AlertServiceOptions, 'resolve' | 'ca' | 'timeoutMs' | 'mail'>>;
 }
 
 /** The admin token: from SVC_ADMIN_TOKEN, else generated once and kept in the data dir. */
@@ -70,6 +76,18 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const maintenance = new MaintenanceRegistry();
   const ingest = new Ingestor({ clock, meta, events, geo, metrics, collectRateLimit: config.collectRateLimit, log });
   ingest.registerMaintenance(maintenance);
+  const alerts = new AlertService({
+    meta,
+    store: new KyselyAlertStore(meta.db),
+    events,
+    clock,
+    policy: { allowPrivate: config.webhookAllowPrivate },
+    mail: config.smtpUrl ? smtpMailSender(config.smtpUrl) : undefined,
+    metrics,
+    warn: (message) => log.warn({}, message),
+    ...options.alerts,
+  });
+  maintenance.register(alerts.maintenanceTask());
 
   const ctx: AppContext = {
     config,
@@ -82,8 +100,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
     metrics,
     maintenance,
     ingest,
+    alerts,
     async close() {
       await ingest.drain();
+      await alerts.drain();
       await events.close();
       await meta.close();
     },

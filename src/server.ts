@@ -19,6 +19,7 @@ export async function startService(config: Config, options: ContextOptions & { l
   const worker = new Worker(ctx);
   await app.listen({ port: config.port, host: config.host });
   ctx.ingest.start();
+  await ctx.alerts.start();
   worker.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -12,13 +12,13 @@ function placeholders(n: number): string {
   return new Array(n).fill('?').join(', ');
 }
 
-/** Visitors of each site over [from, to): per-day distinct visitors, summed across the days. */
+/** Visitors of each site over (from, to]: per-day distinct visitors, summed across the days. */
 export async function visitorsInWindow(events: EventStore, siteIds: readonly string[], from: number, to: number): Promise<Map<string, number>> {
   const totals = new Map<string, number>();
   if (siteIds.length === 0) return totals;
   const rows = await events.query<{ site_id: string; visitors: bigint | number }>(
     `SELECT site_id, ${events.dialect.countDistinct('visitor_id')} AS visitors FROM events
-     WHERE site_id IN (${placeholders(siteIds.length)}) AND ts >= ? AND ts < ?
+     WHERE site_id IN (${placeholders(siteIds.length)}) AND ts > ? AND ts <= ?
      GROUP BY site_id, day`,
     [...siteIds, from, to],
   );

@@ -72,12 +72,6 @@ function view(rule: AlertRule): RuleView {
   return { id: rule.id, type: rule.type, threshold: rule.threshold, url: rule.url, goalId: rule.goalId, emails: rule.emails };
 }
 
-function parseRuleId(text: string): number {
-  const id = Number(text);
-  if (!/^\d{1,15}$/.test(text) || !Number.isSafeInteger(id)) throw notFound('alert rule not found');
-  return id;
-}
-
 function readThreshold(value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_THRESHOLD) {
     throw invalidParams(`threshold must be a number between 0 and ${MAX_THRESHOLD}`);
@@ -151,8 +145,8 @@ export class AlertService {
     return site;
   }
 
-  private async rule(ruleIdText: string): Promise<RuleWithSite> {
-    const rule = await this.options.store.getRuleWithSite(parseRuleId(ruleIdText));
+  private async rule(ruleId: number): Promise<RuleWithSite> {
+    const rule = await this.options.store.getRuleWithSite(ruleId);
     if (!rule) throw notFound('alert rule not found');
     return rule;
   }
@@ -200,8 +194,8 @@ export class AlertService {
     return (await this.options.store.listRules(site.internalId)).map(view);
   }
 
-  async updateRule(ruleIdText: string, body: unknown): Promise<RuleView> {
-    const rule = await this.rule(ruleIdText);
+  async updateRule(ruleId: number, body: unknown): Promise<RuleView> {
+    const rule = await this.rule(ruleId);
     const input = asObject(body);
     if (input.type !== undefined && input.type !== rule.type) throw invalidParams('the type of a rule cannot change; create a new rule');
     const patch: RulePatch = {};
@@ -215,21 +209,21 @@ export class AlertService {
     return view(updated);
   }
 
-  async deleteRule(ruleIdText: string): Promise<void> {
-    const deleted = await this.options.store.deleteRule(parseRuleId(ruleIdText));
+  async deleteRule(ruleId: number): Promise<void> {
+    const deleted = await this.options.store.deleteRule(ruleId);
     if (!deleted) throw notFound('alert rule not found');
   }
 
-  async history(ruleIdText: string): Promise<DeliveryHistory[]> {
-    const rule = await this.rule(ruleIdText);
+  async history(ruleId: number): Promise<DeliveryHistory[]> {
+    const rule = await this.rule(ruleId);
     return this.options.store.history(rule.id);
   }
 
   // --- firing --------------------------------------------------------------------------------
 
   /** Queues a test send: the rule's current value and threshold, `"test": true`, same path. */
-  async sendTest(ruleIdText: string): Promise<{ deliveryId: string }> {
-    const rule = await this.rule(ruleIdText);
+  async sendTest(ruleId: number): Promise<{ deliveryId: string }> {
+    const rule = await this.rule(ruleId);
     const now = this.options.clock.now();
     const values = await this.valuesOf([rule], now);
     const payload = alertPayload(rule, rule.siteDomain, values.get(rule.id) ?? 0, now, true);

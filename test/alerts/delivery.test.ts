@@ -40,7 +40,7 @@ describe('webhook deliveries', () => {
 
   it('sends a signed test delivery with the SPEC headers and body', async () => {
     const r = await rule('/ok');
-    const { deliveryId } = await h.alerts.sendTest(String(r.id));
+    const { deliveryId } = await h.alerts.sendTest(r.id);
     await h.alerts.engine.runDue();
 
     const [req] = receiver.requestsTo('/ok');
@@ -53,7 +53,7 @@ describe('webhook deliveries', () => {
     assert.equal(await verifyIndependently(req, 'another secret'), false);
     assert.deepEqual(JSON.parse(req.body), { type: 'spike', site: 'shop.example', rule: r.id, value: 0, threshold: 3, at: new Date(T0).toISOString(), test: true });
 
-    const history = await h.alerts.history(String(r.id));
+    const history = await h.alerts.history(r.id);
     assert.deepEqual(history, [{ id: deliveryId, createdAt: T0, test: true, status: 'succeeded', attempts: [{ at: T0, status: 'succeeded' }] }]);
   });
 
@@ -61,14 +61,14 @@ describe('webhook deliveries', () => {
     receiver.answer('/500', 500);
     const r = await rule('/500');
     const start = h.clock.now();
-    const { deliveryId } = await h.alerts.sendTest(String(r.id));
+    const { deliveryId } = await h.alerts.sendTest(r.id);
     const step = async (ms: number) => {
       h.clock.advance(ms);
       await h.alerts.engine.runDue();
       return receiver.requestsTo('/500').length;
     };
     assert.equal(await step(0), 1);
-    assert.equal((await h.alerts.history(String(r.id)))[0]!.status, 'pending');
+    assert.equal((await h.alerts.history(r.id))[0]!.status, 'pending');
     assert.equal(await step(59_000), 1, 'not before a minute');
     assert.equal(await step(1_000), 2);
     assert.equal(await step(299_000), 2, 'not before five more minutes');
@@ -86,7 +86,7 @@ describe('webhook deliveries', () => {
       'signed at send time',
     );
     for (const q of requests) assert.ok(await verifyIndependently(q, SECRET));
-    const [delivery] = await h.alerts.history(String(r.id));
+    const [delivery] = await h.alerts.history(r.id);
     assert.equal(delivery!.status, 'failed:http-500');
     assert.deepEqual(
       delivery!.attempts.map((a) => [a.at - start, a.status]),
@@ -97,11 +97,11 @@ describe('webhook deliveries', () => {
   it('records a retry that succeeds', async () => {
     receiver.answer('/flaky', 503, 200);
     const r = await rule('/flaky');
-    await h.alerts.sendTest(String(r.id));
+    await h.alerts.sendTest(r.id);
     await h.alerts.engine.runDue();
     h.clock.advance(60_000);
     await h.alerts.engine.runDue();
-    const [delivery] = await h.alerts.history(String(r.id));
+    const [delivery] = await h.alerts.history(r.id);
     assert.equal(delivery!.status, 'succeeded');
     assert.deepEqual(
       delivery!.attempts.map((a) => a.status),
@@ -112,30 +112,30 @@ describe('webhook deliveries', () => {
   it('never follows a redirect: 302 is a failure and the target is never requested', async () => {
     receiver.answer('/redirect', { redirect: receiver.url('/target') });
     const r = await rule('/redirect');
-    await h.alerts.sendTest(String(r.id));
+    await h.alerts.sendTest(r.id);
     await h.alerts.engine.runDue();
     assert.equal(receiver.requestsTo('/redirect').length, 1);
     assert.equal(receiver.requestsTo('/target').length, 0);
-    assert.equal((await h.alerts.history(String(r.id)))[0]!.attempts[0]!.status, 'failed:http-302');
+    assert.equal((await h.alerts.history(r.id))[0]!.attempts[0]!.status, 'failed:http-302');
   });
 
   it('gives up on a receiver that never answers after the timeout', async () => {
     receiver.answer('/hang', 'hang');
     const r = await rule('/hang');
-    await h.alerts.sendTest(String(r.id));
+    await h.alerts.sendTest(r.id);
     const started = Date.now();
     await h.alerts.engine.runDue();
     const elapsed = Date.now() - started;
     assert.ok(elapsed >= 350 && elapsed < 3_000, `took ${elapsed} ms`);
-    assert.equal((await h.alerts.history(String(r.id)))[0]!.attempts[0]!.status, 'failed:timeout');
+    assert.equal((await h.alerts.history(r.id))[0]!.attempts[0]!.status, 'failed:timeout');
   });
 
   it('records a refused connection as failed:network', async () => {
     const port = await freePort();
     const r = await h.alerts.createRule(h.site.id, { type: 'drop', threshold: 1, url: `https://receiver.test:${port}/x`, secret: SECRET });
-    await h.alerts.sendTest(String(r.id));
+    await h.alerts.sendTest(r.id);
     await h.alerts.engine.runDue();
-    const [delivery] = await h.alerts.history(String(r.id));
+    const [delivery] = await h.alerts.history(r.id);
     assert.equal(delivery!.attempts[0]!.status, 'failed:network');
     assert.equal(delivery!.status, 'pending', 'a network failure is retried');
   });
@@ -148,11 +148,11 @@ describe('webhook deliveries', () => {
     try {
       const r = await pinned.alerts.createRule(pinned.site.id, { type: 'spike', threshold: 1, url: receiver.url('/pinned'), secret: SECRET });
       lookups = 0;
-      await pinned.alerts.sendTest(String(r.id));
+      await pinned.alerts.sendTest(r.id);
       await pinned.alerts.engine.runDue();
       assert.equal(lookups, 1);
       assert.equal(receiver.requestsTo('/pinned').length, 1);
-      assert.equal((await pinned.alerts.history(String(r.id)))[0]!.status, 'succeeded');
+      assert.equal((await pinned.alerts.history(r.id))[0]!.status, 'succeeded');
     } finally {
       await pinned.close();
     }
@@ -164,12 +164,12 @@ describe('webhook deliveries', () => {
     const strict = await alertHarness({ resolve: rebinding, policy: { allowPrivate: false } });
     try {
       const r = await strict.alerts.createRule(strict.site.id, { type: 'spike', threshold: 1, url: `https://rebind.example.com:${receiver.port}/rebind`, secret: SECRET });
-      await strict.alerts.sendTest(String(r.id));
+      await strict.alerts.sendTest(r.id);
       await strict.alerts.engine.runDue();
       strict.clock.advance(3_600_000);
       await strict.alerts.engine.runDue();
       assert.equal(receiver.requestsTo('/rebind').length, 0);
-      const [delivery] = await strict.alerts.history(String(r.id));
+      const [delivery] = await strict.alerts.history(r.id);
       assert.deepEqual(delivery!.attempts, [{ at: T0, status: 'rejected:private-address' }], 'a policy refusal is final');
       assert.equal(delivery!.status, 'rejected:private-address');
     } finally {
@@ -184,8 +184,8 @@ describe('webhook deliveries', () => {
       // localhost and receiver.test are two hosts (the certificate names both) on the same server.
       const stuck = await busy.alerts.createRule(busy.site.id, { type: 'spike', threshold: 1, url: `https://localhost:${receiver.port}/stuck`, secret: SECRET });
       const healthy = await busy.alerts.createRule(busy.site.id, { type: 'drop', threshold: 1, url: receiver.url('/healthy'), secret: SECRET });
-      for (let i = 0; i < 10; i++) await busy.alerts.sendTest(String(stuck.id));
-      await busy.alerts.sendTest(String(healthy.id));
+      for (let i = 0; i < 10; i++) await busy.alerts.sendTest(stuck.id);
+      await busy.alerts.sendTest(healthy.id);
       const started = Date.now();
       await busy.alerts.start();
       while (receiver.requestsTo('/healthy').length === 0 && Date.now() - started < 2_500) await new Promise((r) => setTimeout(r, 20));

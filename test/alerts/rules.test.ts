@@ -81,7 +81,7 @@ describe('rule evaluation over stored events', () => {
 
   it('spike: visitors of the last 5 minutes reach the threshold', async () => {
     const rule = await h.alerts.createRule(sid(), { type: 'spike', threshold: 3, url: receiver.url('/spike'), secret: 's' });
-    await h.events.append([event(sid(), T0 - 6 * MIN, 1), event(sid(), T0 - 4 * MIN, 2), event(sid(), T0 - 2 * MIN, 3), event(sid(), T0 - MIN, 3)]);
+    await h.events.append([event(sid(), T0 - 6 * MIN, 1), event(sid(), T0 - 3 * MIN, 2), event(sid(), T0 - 2 * MIN, 3), event(sid(), T0 - MIN, 3)]);
     assert.deepEqual((await evaluateAt(T0)).fired, [], 'two visitors in the window');
     await h.events.append([event(sid(), T0 + 30_000, 4)]);
     assert.deepEqual((await evaluateAt(T0 + MIN)).fired, [rule.id]);
@@ -132,7 +132,7 @@ describe('rule evaluation over stored events', () => {
     assert.deepEqual(first.fired, [rule.id + 1], 'one thanks conversion today, one signup');
     await h.events.append([event(sid(), T0 + MIN, 4, 'pageview', '/thanks/d')]);
     assert.deepEqual((await evaluateAt(T0 + 2 * MIN)).fired, [rule.id]);
-    await h.alerts.updateRule(String(rule.id), { threshold: 1 });
+    await h.alerts.updateRule(rule.id, { threshold: 1 });
     assert.deepEqual((await evaluateAt(T0 + 3 * MIN)).fired, [], 'a changed rule re-arms but a goal fires once a day');
     // Next local day: the count restarts at 0 (false, re-arm), then conversions come in again.
     const tomorrow = T0 + 12 * HOUR;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Clock } from '../../src/core/clock.js';
+import type { ContextOptions } from '../../src/context.js';
 import type { GeoLocator } from '../../src/ingest/geo.js';
 import { startService, type RunningService } from '../../src/server.js';
 
@@ -15,6 +16,7 @@ export const BROWSER_UA =
 export interface TestServerOptions {
   clock?: Clock;
   geo?: GeoLocator;
+  alerts?: ContextOptions['alerts'];
   env?: Record<string, string>;
   /** Reuse a data dir (restart tests); a fresh temp dir otherwise. */
   dataDir?: string;
@@ -54,7 +56,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const quiet = { info() {}, warn() {}, error() {} };
-  const service = await startService(config, { clock: options.clock, geo: options.geo, log: quiet });
+  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, log: quiet });
   const url = service.url;
 
   const request = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { alertRoutes } from './alerts.js';
 import { requireAdmin } from './auth.js';
 import { orgRoutes } from './org-routes.js';
 import { siteRoutes } from './site-routes.js';
@@ -9,4 +10,5 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   app.addHook('onRequest', requireAdmin(ctx));
   await orgRoutes(app, ctx);
   await siteRoutes(app, ctx);
+  await alertRoutes(app, ctx);
 }
