@@ -19,6 +19,10 @@ export interface Dialect {
   containsInsensitive(expr: string): string;
   /** Parameter placeholder. */
   readonly param: string;
+  /** A DATE expression as 'YYYY-MM-DD' text. */
+  dayText(dateExpr: string): string;
+  /** Regular-expression test of `expr` against a parameter placeholder (anchors in the pattern). */
+  regexMatches(expr: string): string;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -36,4 +40,6 @@ export const duckdbDialect: Dialect = {
   },
   containsInsensitive: (expr) => `contains(lower(${expr}), lower(?))`,
   param: '?',
+  dayText: (d) => `strftime(${d}, '%Y-%m-%d')`,
+  regexMatches: (expr) => `regexp_matches(${expr}, ?)`,
 };

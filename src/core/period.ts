@@ -1,0 +1,183 @@
+// Periods, grains and buckets in a site's local calendar (DESIGN.md §4). Pure: the caller passes
+// "today" (the site-local day of the clock) and the zone.
+import { addDays, localParts, localToEpoch, startOfLocalDay } from './localtime.js';
+import { ApiError, invalidParams } from './errors.js';
+
+export const PRESETS = ['today', 'yesterday', '7d', '30d', '90d', 'month', 'last_month', 'year'] as const;
+export type Preset = (typeof PRESETS)[number];
+export const DEFAULT_PRESET: Preset = '30d';
+
+export type Grain = 'hour' | 'day' | 'week' | 'month';
+
+/** Inclusive range of site-local days. */
+export interface Period {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Longest period accepted, so that bucket lists and scans stay bounded. */
+export const MAX_PERIOD_DAYS = 3660;
+
+/** Raw events are kept for this many local days, today included. */
+export const RAW_WINDOW_DAYS = 30;
+
+const DAY_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isValidDay(text: string): boolean {
+  const m = DAY_TEXT.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && y >= 1970;
+}
+
+function parts(day: string): [number, number, number] {
+  return day.split('-').map(Number) as [number, number, number];
+}
+
+function format(y: number, m: number, d: number): string {
+  return new Date(Date.UTC(y, m - 1, d)).toISOString().slice(0, 10);
+}
+
+/** Number of days from `a` to `b` (b − a). */
+export function dayDiff(a: string, b: string): number {
+  const [ay, am, ad] = parts(a);
+  const [by, bm, bd] = parts(b);
+  return Math.round((Date.UTC(by, bm - 1, bd) - Date.UTC(ay, am - 1, ad)) / 86_400_000);
+}
+
+export function periodDays(p: Period): number {
+  return dayDiff(p.from, p.to) + 1;
+}
+
+/** Calendar months added to a day, the day of month clamped to the target month's length. */
+export function addMonths(day: string, n: number): string {
+  const [y, m, d] = parts(day);
+  const lastOfTarget = new Date(Date.UTC(y, m - 1 + n + 1, 0)).getUTCDate();
+  return format(y, m + n, Math.min(d, lastOfTarget));
+}
+
+export function mondayOf(day: string): string {
+  const [y, m, d] = parts(day);
+  const weekday = (new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7; // Monday = 0
+  return addDays(day, -weekday);
+}
+
+export function firstOfMonth(day: string): string {
+  return `${day.slice(0, 8)}01`;
+}
+
+export function presetPeriod(preset: Preset, today: string): Period {
+  switch (preset) {
+    case 'today':
+      return { from: today, to: today };
+    case 'yesterday': {
+      const y = addDays(today, -1);
+      return { from: y, to: y };
+    }
+    case '7d':
+      return { from: addDays(today, -6), to: today };
+    case '30d':
+      return { from: addDays(today, -29), to: today };
+    case '90d':
+      return { from: addDays(today, -89), to: today };
+    case 'month':
+      return { from: firstOfMonth(today), to: today };
+    case 'last_month': {
+      const from = addMonths(firstOfMonth(today), -1);
+      return { from, to: addDays(firstOfMonth(today), -1) };
+    }
+    case 'year':
+      return { from: `${today.slice(0, 4)}-01-01`, to: today };
+  }
+}
+
+export interface PeriodParams {
+  period?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/** The period of a request: from+to take priority over a preset; 30d by default. */
+export function resolvePeriod(params: PeriodParams, today: string): Period {
+  const { from, to } = params;
+  if (from !== undefined || to !== undefined) {
+    if (from === undefined || to === undefined) throw invalidParams('from and to must be given together');
+    if (!isValidDay(from)) throw invalidParams('from must be a day YYYY-MM-DD');
+    if (!isValidDay(to)) throw invalidParams('to must be a day YYYY-MM-DD');
+    if (from > to) throw new ApiError('INVALID_PERIOD', 'from is later than to');
+    if (periodDays({ from, to }) > MAX_PERIOD_DAYS) {
+      throw new ApiError('INVALID_PERIOD', `the period is longer than ${MAX_PERIOD_DAYS} days`);
+    }
+    return { from, to };
+  }
+  const preset = params.period ?? DEFAULT_PRESET;
+  if (!(PRESETS as readonly string[]).includes(preset)) {
+    throw invalidParams(`unknown period; expected one of ${PRESETS.join(', ')}`);
+  }
+  return presetPeriod(preset as Preset, today);
+}
+
+/** The same number of days just before `from`. */
+export function previousPeriod(p: Period): Period {
+  const n = periodDays(p);
+  return { from: addDays(p.from, -n), to: addDays(p.from, -1) };
+}
+
+/** Grain by local days, so that two days across a DST change still count as 48 hours. */
+export function grainFor(p: Period): Grain {
+  const n = periodDays(p);
+  if (n <= 2) return 'hour';
+  if (n <= 90) return 'day';
+  if (n <= 366) return 'week';
+  return 'month';
+}
+
+/** A bucket of whole days: `t` is its local start in UTC ms; from..to are the days inside the period. */
+export interface DayBucket {
+  readonly t: number;
+  readonly from: string;
+  readonly to: string;
+}
+
+function bucketStartDay(day: string, grain: 'day' | 'week' | 'month'): string {
+  if (grain === 'day') return day;
+  return grain === 'week' ? mondayOf(day) : firstOfMonth(day);
+}
+
+/** Day, week or month buckets covering the period; a week or month starts on its Monday or 1st. */
+export function dayBuckets(p: Period, grain: 'day' | 'week' | 'month', timeZone: string): DayBucket[] {
+  const buckets: DayBucket[] = [];
+  let day = p.from;
+  while (day <= p.to) {
+    const start = bucketStartDay(day, grain);
+    let last = day;
+    while (last < p.to && bucketStartDay(addDays(last, 1), grain) === start) last = addDays(last, 1);
+    buckets.push({ t: startOfLocalDay(start, timeZone), from: day, to: last });
+    day = addDays(last, 1);
+  }
+  return buckets;
+}
+
+/**
+ * Local wall-clock hour starts of the period, in UTC ms, ascending. A repeated hour (DST end) gives
+ * two buckets, a skipped hour (DST start) none. `end` is the instant the period ends.
+ */
+export function hourBuckets(p: Period, timeZone: string): { starts: number[]; end: number } {
+  const start = startOfLocalDay(p.from, timeZone);
+  const end = startOfLocalDay(addDays(p.to, 1), timeZone);
+  const starts = new Set<number>();
+  for (let day = p.from; day <= p.to; day = addDays(day, 1)) {
+    const [y, m, d] = parts(day);
+    for (let h = 0; h < 24; h++) {
+      const t = localToEpoch(y, m, d, h, 0, timeZone);
+      starts.add(t);
+      // The second occurrence of a repeated wall-clock hour starts one hour later with the same local hour.
+      const later = t + 3_600_000;
+      const a = localParts(t, timeZone);
+      const b = localParts(later, timeZone);
+      if (a.hour === b.hour && a.day === b.day) starts.add(later);
+    }
+  }
+  return { starts: [...starts].filter((t) => t >= start && t < end).sort((a, b) => a - b), end };
+}

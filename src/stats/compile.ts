@@ -1,0 +1,167 @@
+// Query compilation: one builder per measure, written once against the Dialect. The same builders
+// answer raw-event reads and fill the rollup tables, so that both paths of the planner count alike.
+//
+// Every per-bucket row has the columns of `MeasureRow`; every metric of DESIGN.md §3 is a sum of
+// such rows over days (visitors are daily distinct counts, summed), which is what lets the planner
+// take some days from rollups and the rest from raw events.
+import type { Dialect } from '../storage/events/dialect.js';
+import type { Period } from '../core/period.js';
+import type { Filter } from '../core/query.js';
+import { NONE_KEY, type Dimension } from '../core/dimensions.js';
+import { pagePatternRegex, type Matcher } from '../core/patterns.js';
+import { joinSql, sql, trusted, withParams, type Sql } from './sql.js';
+
+/** Built-in event names; any other name is a custom event (which prevents a bounce). */
+export const BUILT_IN_EVENTS = ['pageview', 'engage', 'outbound', 'download'] as const;
+/** Engaged time from which a session does not bounce. */
+export const NON_BOUNCE_ENGAGED_MS = 10_000;
+
+const COLUMN: Record<Dimension, string> = {
+  page: 'page',
+  entry: 'entry_page',
+  exit: 'exit_page',
+  referrer: 'referrer',
+  utm_source: 'utm_source',
+  utm_medium: 'utm_medium',
+  utm_campaign: 'utm_campaign',
+  country: 'country',
+  region: 'region',
+  city: 'city',
+  browser: 'browser',
+  os: 'os',
+  device: 'device',
+  event: 'name',
+};
+
+/** The key of a dimension on an event row; absent values read as `(none)`. */
+export function keyExpr(d: Dimension): Sql {
+  if (d === 'page' || d === 'event') return trusted(COLUMN[d]);
+  return trusted(`coalesce(${COLUMN[d]}, '${NONE_KEY}')`);
+}
+
+export function dayRange(d: Dialect, column: string, p: Period): Sql {
+  return trusted(`${column} BETWEEN ${d.dateLiteral(p.from)} AND ${d.dateLiteral(p.to)}`);
+}
+
+export interface EventScope {
+  siteId: string;
+  days: Period;
+  /** Hourly reads also bound instants: [from, to). */
+  instants?: { from: number; to: number } | undefined;
+  filters: readonly Filter[];
+  /** Derive each session's exit page (the last pageview's page) as `exit_page`. */
+  exit: boolean;
+}
+
+/**
+ * The raw events of a site and time range with the filters applied, as a relation named `ev`.
+ * Session-scoped filters keep whole sessions because their values are copied onto every event; the
+ * exit page is the one session value derived here.
+ */
+export function eventsRelation(d: Dialect, s: EventScope): Sql {
+  const bounds = [sql`site_id = ${s.siteId}`, dayRange(d, 'day', s.days)];
+  if (s.instants) bounds.push(sql`ts >= ${s.instants.from} AND ts < ${s.instants.to}`);
+  const where = joinSql(bounds, ' AND ');
+  const base = s.exit
+    ? sql`(SELECT e.*, x.exit_page FROM (SELECT * FROM events WHERE ${where}) e LEFT JOIN (SELECT session_id, ${trusted(
+        d.argMax('page', 'ts'),
+      )} AS exit_page FROM events WHERE ${where} AND name = 'pageview' GROUP BY session_id) x ON e.session_id = x.session_id)`
+    : sql`(SELECT * FROM events WHERE ${where})`;
+  if (s.filters.length === 0) return sql`${base} ev`;
+  const predicates = s.filters.map((f) => sql`${keyExpr(f.dimension)} = ${f.value}`);
+  return sql`(SELECT * FROM ${base} f WHERE ${joinSql(predicates, ' AND ')}) ev`;
+}
+
+export function needsExit(filters: readonly Filter[], breakdown?: Dimension): boolean {
+  return breakdown === 'exit' || filters.some((f) => f.dimension === 'exit');
+}
+
+/** Day of an event row, as text: the bucket of daily reads (rollups group on the DATE `day` itself). */
+export function dayBucket(d: Dialect): Sql {
+  return trusted(d.dayText('day'));
+}
+
+/** Index of the hourly bucket of an event row: `starts` ascending, the last bucket ending at `end`. */
+export function hourBucket(starts: readonly number[], end: number): Sql {
+  const bounds = [...starts.slice(1), end];
+  const cases = bounds.map((b, i) => sql`WHEN ts < ${b} THEN ${trusted(String(i))} `);
+  return sql`(CASE WHEN ts < ${starts[0] ?? end} THEN NULL ${joinSql(cases, '')}ELSE NULL END)`;
+}
+
+export interface Grouping {
+  /** Bucket of an event row (day text or hour index); a session belongs to its first event's. */
+  bucket: Sql;
+  /** Dimension key, grouped on as `k`. */
+  key?: Sql | undefined;
+  /** Also compute bounces and duration per session (skipped when nobody reads them). */
+  sessions: boolean;
+}
+
+const CUSTOM_EVENT = `name NOT IN (${BUILT_IN_EVENTS.map((n) => `'${n}'`).join(', ')})`;
+
+/**
+ * Per bucket (and key): visitors (distinct), pageviews, events, sessions started, bounces and the
+ * duration sum (ms) of those sessions. Columns: b, [k,] visitors, pageviews, events, sessions,
+ * bounces, duration_ms.
+ */
+export function measureEvents(relation: () => Sql, g: Grouping): Sql {
+  const keySelect = g.key ? sql`, ${g.key} AS k` : trusted('');
+  const keyGroup = trusted(g.key ? ', k' : '');
+  const events = sql`SELECT ${g.bucket} AS b${keySelect}, count(DISTINCT visitor_id) AS visitors,
+    sum(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END) AS pageviews, count(*) AS events,
+    sum(CASE WHEN session_start THEN 1 ELSE 0 END) AS sessions
+    FROM ${relation()} GROUP BY b${keyGroup}`;
+  const keyOut = trusted(g.key ? ', a.k AS k' : '');
+  if (!g.sessions) {
+    return sql`SELECT a.b AS b${keyOut}, a.visitors, a.pageviews, a.events, a.sessions, 0 AS bounces, 0 AS duration_ms FROM (${events}) a`;
+  }
+  const sessionKey = g.key ? sql`, min(${g.key}) AS sk` : trusted('');
+  const perSession = sql`SELECT session_id, min(CASE WHEN session_start THEN ${g.bucket} END) AS sb${sessionKey},
+    sum(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END) AS pageviews,
+    sum(CASE WHEN ${trusted(CUSTOM_EVENT)} THEN 1 ELSE 0 END) AS customs,
+    sum(CASE WHEN name = 'engage' THEN coalesce(engaged_ms, 0) ELSE 0 END) AS engaged_ms,
+    sum(CASE WHEN name = 'engage' THEN 1 ELSE 0 END) AS engages,
+    min(ts) AS first_ts, max(ts) AS last_ts
+    FROM ${relation()} GROUP BY session_id`;
+  const sessions = sql`SELECT sb AS b${trusted(g.key ? ', sk AS k' : '')},
+    sum(CASE WHEN pageviews >= 2 OR customs > 0 OR engaged_ms >= ${trusted(String(NON_BOUNCE_ENGAGED_MS))} THEN 0 ELSE 1 END) AS bounces,
+    sum(CASE WHEN engages > 0 THEN engaged_ms ELSE last_ts - first_ts END) AS duration_ms
+    FROM (${perSession}) x WHERE sb IS NOT NULL GROUP BY sb${trusted(g.key ? ', sk' : '')}`;
+  return sql`SELECT a.b AS b${keyOut}, a.visitors, a.pageviews, a.events, a.sessions,
+    coalesce(s.bounces, 0) AS bounces, coalesce(s.duration_ms, 0) AS duration_ms
+    FROM (${events}) a LEFT JOIN (${sessions}) s ON a.b = s.b${trusted(g.key ? ' AND a.k = s.k' : '')}`;
+}
+
+/** Matching predicate of a goal or funnel step on an event row. */
+export function matcherPredicate(d: Dialect, m: Matcher): Sql {
+  if (m.kind === 'event') return sql`name = ${m.pattern}`;
+  return sql`(name = 'pageview' AND ${withParams(d.regexMatches('page'), pagePatternRegex(m.pattern))})`;
+}
+
+export interface GoalRef extends Matcher {
+  goalId: number;
+}
+
+/** A literal for an id we issued ourselves (goal ids, funnel ids), never client text. */
+export function integerLiteral(n: number): Sql {
+  if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
+  return trusted(String(n));
+}
+
+/** Per day and goal: conversions and converting visitors. Columns: b, goal_id, conversions, unique_conversions. */
+export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[]): Sql {
+  const parts = goals.map(
+    (goal) => sql`SELECT ${bucket} AS b, visitor_id, ${integerLiteral(goal.goalId)} AS goal_id FROM events
+      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${matcherPredicate(d, goal)}`,
+  );
+  return sql`SELECT b, goal_id, count(*) AS conversions, count(DISTINCT visitor_id) AS unique_conversions
+    FROM (${joinSql(parts, ' UNION ALL ')}) g GROUP BY b, goal_id`;
+}
+
+/** Events matching any funnel step, in the order the funnel walk needs. */
+export function funnelEvents(d: Dialect, siteId: string, days: Period, steps: readonly Matcher[]): Sql {
+  const any = joinSql(steps.map((s) => matcherPredicate(d, s)), ' OR ');
+  return sql`SELECT ${dayBucket(d)} AS b, visitor_id, ts, name, page FROM events
+    WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND (${any})
+    ORDER BY b, visitor_id, ts, name, page`;
+}

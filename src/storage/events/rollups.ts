@@ -1,0 +1,336 @@
+// Daily rollups (DESIGN.md §5): site_daily, dim_daily (capped per site, day and dimension, the rest
+// folded into `(other)`), goal_daily and funnel_daily (per funnel version), written exactly from raw
+// events by the same measure builders that answer raw reads (src/stats/compile.ts).
+//
+// Crash safety without multi-statement transactions: a range of days is rewritten (delete, then
+// insert) before the site's watermark moves past it, and readers use rollups only up to the
+// watermark, so a half-written range is never read and is simply rewritten on the next run.
+// Days already under the watermark that must be rewritten (imports) are first recorded in
+// `rollup_pending`, and cleared only once rewritten.
+import type { EventStore } from './types.js';
+import type { MetaStore, Site } from '../meta/types.js';
+import type { MaintenanceRegistry } from '../../core/maintenance.js';
+import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
+import { MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
+import { DIMENSIONS, OTHER_KEY, scopeOf, type Dimension } from '../../core/dimensions.js';
+import type { Matcher } from '../../core/patterns.js';
+import {
+  dayRange,
+  eventsRelation,
+  funnelEvents,
+  integerLiteral,
+  keyExpr,
+  measureEvents,
+  measureGoals,
+  needsExit,
+  type GoalRef,
+} from '../../stats/compile.js';
+import { walkFunnel, type FunnelEventRow } from '../../stats/funnel.js';
+import { rawWindowStart, retentionStart } from '../../stats/planner.js';
+import { joinSql, sql, trusted, type Sql } from '../../stats/sql.js';
+
+export interface RollupDeps {
+  events: EventStore;
+  meta: MetaStore;
+}
+
+export interface RollupOptions {
+  /** Keys kept per site, day and dimension; the rest fold into `(other)`. */
+  dimensionKeyCap?: number;
+}
+
+export const DEFAULT_DIMENSION_KEY_CAP = 10_000;
+/** A day is rolled up once it has ended and its last sessions (30-minute gap) have too. */
+const SESSION_GAP_MS = 30 * 60_000;
+/** Days rewritten per pass; bounds statement size while catching up on long histories. */
+const CHUNK_DAYS = 31;
+
+const COUNT = 'BIGINT';
+const TABLES = [
+  `CREATE TABLE IF NOT EXISTS site_daily (site_id VARCHAR NOT NULL, day DATE NOT NULL, visitors ${COUNT}, pageviews ${COUNT}, events ${COUNT}, sessions ${COUNT}, bounces ${COUNT}, duration_ms ${COUNT})`,
+  `CREATE TABLE IF NOT EXISTS dim_daily (site_id VARCHAR NOT NULL, day DATE NOT NULL, dimension VARCHAR NOT NULL, key VARCHAR NOT NULL, visitors ${COUNT}, pageviews ${COUNT}, events ${COUNT}, sessions ${COUNT}, bounces ${COUNT}, duration_ms ${COUNT})`,
+  `CREATE TABLE IF NOT EXISTS goal_daily (site_id VARCHAR NOT NULL, day DATE NOT NULL, goal_id BIGINT NOT NULL, conversions ${COUNT}, unique_conversions ${COUNT})`,
+  `CREATE TABLE IF NOT EXISTS funnel_daily (site_id VARCHAR NOT NULL, day DATE NOT NULL, funnel_id BIGINT NOT NULL, version INTEGER NOT NULL, step INTEGER NOT NULL, visitors ${COUNT})`,
+  'CREATE TABLE IF NOT EXISTS rollup_state (site_id VARCHAR NOT NULL, watermark DATE, definitions VARCHAR NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS rollup_pending (site_id VARCHAR NOT NULL, day DATE NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS dim_top_keys (site_id VARCHAR NOT NULL, day DATE NOT NULL, dimension VARCHAR NOT NULL, key VARCHAR NOT NULL)',
+];
+const ROLLUP_TABLES = ['site_daily', 'dim_daily', 'goal_daily', 'funnel_daily'] as const;
+
+export async function createRollupTables(events: EventStore): Promise<void> {
+  for (const ddl of TABLES) await events.exec(ddl);
+}
+
+function run(events: EventStore, statement: Sql): Promise<void> {
+  return events.exec(statement.text, statement.params);
+}
+
+function read<T>(events: EventStore, query: Sql): Promise<T[]> {
+  return events.query<T>(query.text, query.params);
+}
+
+export interface RollupState {
+  watermark: string | null;
+  definitions: string;
+}
+
+export async function readRollupState(events: EventStore, siteId: string): Promise<RollupState | null> {
+  const d = events.dialect;
+  const rows = await read<{ w: string | null; definitions: string }>(
+    events,
+    sql`SELECT ${trusted(d.dayText('watermark'))} AS w, definitions FROM rollup_state WHERE site_id = ${siteId}`,
+  );
+  const row = rows[0];
+  return row ? { watermark: row.w, definitions: row.definitions } : null;
+}
+
+async function writeRollupState(events: EventStore, siteId: string, state: RollupState): Promise<void> {
+  const d = events.dialect;
+  const wm = state.watermark === null ? trusted('NULL') : trusted(d.dateLiteral(state.watermark));
+  await run(events, sql`DELETE FROM rollup_state WHERE site_id = ${siteId}`);
+  await run(events, sql`INSERT INTO rollup_state VALUES (${siteId}, ${wm}, ${state.definitions})`);
+}
+
+/** The goals and funnel versions of a site, which goal_daily and funnel_daily are computed for. */
+export interface Definitions {
+  goals: GoalRef[];
+  funnels: Array<{ id: number; version: number; windowMinutes: number; steps: Matcher[] }>;
+}
+
+export async function loadDefinitions(meta: MetaStore, site: Site): Promise<Definitions> {
+  const goals = (await meta.listGoals(site.internalId)).map((g) => ({ goalId: g.goalId, kind: g.kind, pattern: g.pattern }));
+  const funnels: Definitions['funnels'] = [];
+  for (const summary of await meta.listFunnels(site.internalId)) {
+    for (let version = 1; version <= summary.version; version++) {
+      const f = await meta.getFunnel(site.internalId, summary.id, version);
+      if (f) funnels.push({ id: f.id, version: f.version, windowMinutes: f.windowMinutes, steps: f.steps });
+    }
+  }
+  return { goals, funnels };
+}
+
+/** The last site-local day that has ended, sessions included. */
+export function lastClosedDay(now: number, timeZone: string): string {
+  const today = localDay(now, timeZone);
+  return now >= startOfLocalDay(today, timeZone) + SESSION_GAP_MS ? addDays(today, -1) : addDays(today, -2);
+}
+
+async function deleteDays(events: EventStore, tables: readonly string[], siteId: string, days: Period): Promise<void> {
+  for (const table of tables) {
+    await run(events, sql`DELETE FROM ${trusted(table)} WHERE site_id = ${siteId} AND ${dayRange(events.dialect, 'day', days)}`);
+  }
+}
+
+function insertDimension(events: EventStore, siteId: string, days: Period, dimension: Dimension, key: Sql): Promise<void> {
+  const d = events.dialect;
+  const exit = needsExit([], dimension);
+  const measures = measureEvents(() => eventsRelation(d, { siteId, days, filters: [], exit }), {
+    bucket: trusted('day'),
+    key,
+    sessions: scopeOf(dimension) === 'session',
+  });
+  return run(
+    events,
+    sql`INSERT INTO dim_daily SELECT ${siteId}, b, ${dimension}, k, visitors, pageviews, events, sessions, bounces, duration_ms FROM (${measures}) m`,
+  );
+}
+
+/** Ranking of keys, the same as breakdowns use. */
+export function viewsColumn(dimension: Dimension): string {
+  return dimension === 'event' ? 'events' : 'pageviews';
+}
+
+/** Folds the keys beyond the cap into `(other)`, recomputing that day and dimension exactly. */
+async function capDimensions(events: EventStore, siteId: string, days: Period, cap: number): Promise<void> {
+  const d = events.dialect;
+  const crowded = await read<{ day: string; dimension: Dimension }>(
+    events,
+    sql`SELECT ${trusted(d.dayText('day'))} AS day, dimension FROM dim_daily WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}
+      GROUP BY day, dimension HAVING count(*) > ${cap}`,
+  );
+  for (const { day, dimension } of crowded) {
+    const one = trusted(`day = ${d.dateLiteral(day)}`);
+    const where = sql`site_id = ${siteId} AND ${one} AND dimension = ${dimension}`;
+    await run(events, sql`DELETE FROM dim_top_keys WHERE ${where}`);
+    await run(
+      events,
+      sql`INSERT INTO dim_top_keys SELECT site_id, day, dimension, key FROM dim_daily WHERE ${where}
+        ORDER BY visitors DESC, ${trusted(viewsColumn(dimension))} DESC, key ASC LIMIT ${cap}`,
+    );
+    await run(events, sql`DELETE FROM dim_daily WHERE ${where}`);
+    const key = keyExpr(dimension);
+    const capped = sql`(CASE WHEN ${key} IN (SELECT key FROM dim_top_keys WHERE ${where}) THEN ${key} ELSE ${OTHER_KEY} END)`;
+    await insertDimension(events, siteId, { from: day, to: day }, dimension, capped);
+    await run(events, sql`DELETE FROM dim_top_keys WHERE ${where}`);
+  }
+}
+
+async function writeGoalsAndFunnels(events: EventStore, siteId: string, days: Period, defs: Definitions): Promise<void> {
+  const d = events.dialect;
+  if (defs.goals.length > 0) {
+    const measures = measureGoals(d, trusted('day'), siteId, days, defs.goals);
+    await run(events, sql`INSERT INTO goal_daily SELECT ${siteId}, b, goal_id, conversions, unique_conversions FROM (${measures}) g`);
+  }
+  for (const funnel of defs.funnels) {
+    const rows = await read<FunnelEventRow>(events, funnelEvents(d, siteId, days, funnel.steps));
+    const values: Sql[] = [];
+    for (const [day, counts] of walkFunnel(rows, funnel.steps, funnel.windowMinutes)) {
+      counts.forEach((visitors, i) => {
+        values.push(
+          sql`(${siteId}, ${trusted(d.dateLiteral(day))}, ${integerLiteral(funnel.id)}, ${integerLiteral(funnel.version)}, ${integerLiteral(i + 1)}, ${visitors})`,
+        );
+      });
+    }
+    if (values.length > 0) await run(events, sql`INSERT INTO funnel_daily VALUES ${joinSql(values, ', ')}`);
+  }
+}
+
+/** Rewrites every rollup of a range of days from raw events. */
+async function rewriteDays(events: EventStore, siteId: string, days: Period, defs: Definitions, cap: number): Promise<void> {
+  const d = events.dialect;
+  await deleteDays(events, ROLLUP_TABLES, siteId, days);
+  const site = measureEvents(() => eventsRelation(d, { siteId, days, filters: [], exit: false }), {
+    bucket: trusted('day'),
+    sessions: true,
+  });
+  await run(
+    events,
+    sql`INSERT INTO site_daily SELECT ${siteId}, b, visitors, pageviews, events, sessions, bounces, duration_ms FROM (${site}) m`,
+  );
+  for (const dimension of DIMENSIONS) await insertDimension(events, siteId, days, dimension, keyExpr(dimension));
+  await capDimensions(events, siteId, days, cap);
+  await writeGoalsAndFunnels(events, siteId, days, defs);
+}
+
+function chunks(range: Period): Period[] {
+  const out: Period[] = [];
+  for (let from = range.from; from <= range.to; from = addDays(from, CHUNK_DAYS)) {
+    const end = addDays(from, CHUNK_DAYS - 1);
+    out.push({ from, to: end < range.to ? end : range.to });
+  }
+  return out;
+}
+
+async function earliestRawDay(events: EventStore, siteId: string, today: string): Promise<string | null> {
+  const d = events.dialect;
+  const rows = await read<{ day: string | null }>(
+    events,
+    sql`SELECT ${trusted(d.dayText('min(day)'))} AS day FROM events WHERE site_id = ${siteId}
+      AND ${dayRange(d, 'day', { from: addDays(today, -MAX_PERIOD_DAYS), to: today })}`,
+  );
+  return rows[0]?.day ?? null;
+}
+
+// One run per site at a time: the maintenance worker and imports may both ask.
+const siteLocks = new WeakMap<EventStore, Map<string, Promise<unknown>>>();
+
+function exclusive<T>(events: EventStore, siteId: string, work: () => Promise<T>): Promise<T> {
+  let locks = siteLocks.get(events);
+  if (!locks) siteLocks.set(events, (locks = new Map()));
+  const next = (locks.get(siteId) ?? Promise.resolve()).then(work);
+  locks.set(siteId, next.catch(() => undefined));
+  return next;
+}
+
+/**
+ * Brings a site's rollups up to date: pending days first, then goal and funnel rollups of the days
+ * still backed by raw events when their definitions changed, then every closed day after the
+ * watermark, advancing it chunk by chunk. Idempotent; an interrupted run resumes where it stopped.
+ */
+export function rollupSite(deps: RollupDeps, site: Site, now: number, options: RollupOptions = {}): Promise<void> {
+  return exclusive(deps.events, site.id, () => rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP));
+}
+
+async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: number): Promise<void> {
+  const { events } = deps;
+  const d = events.dialect;
+  const defs = await loadDefinitions(deps.meta, site);
+  const definitions = JSON.stringify(defs);
+  const today = localDay(now, site.timezone);
+  const closed = lastClosedDay(now, site.timezone);
+  const state = (await readRollupState(events, site.id)) ?? { watermark: null, definitions };
+
+  const pending = await read<{ day: string }>(
+    events,
+    sql`SELECT DISTINCT ${trusted(d.dayText('day'))} AS day FROM rollup_pending WHERE site_id = ${site.id} ORDER BY day`,
+  );
+  for (const { day } of pending) {
+    await rewriteDays(events, site.id, { from: day, to: day }, defs, cap);
+    await run(events, sql`DELETE FROM rollup_pending WHERE site_id = ${site.id} AND day = ${trusted(d.dateLiteral(day))}`);
+  }
+
+  const firstRaw = await earliestRawDay(events, site.id, today);
+  if (state.definitions !== definitions && state.watermark !== null && firstRaw !== null && firstRaw <= state.watermark) {
+    const days = { from: firstRaw, to: state.watermark };
+    await deleteDays(events, ['goal_daily', 'funnel_daily'], site.id, days);
+    await writeGoalsAndFunnels(events, site.id, days, defs);
+  }
+  state.definitions = definitions;
+
+  const from = state.watermark === null ? firstRaw : addDays(state.watermark, 1);
+  if (from === null || from > closed) {
+    // Nothing to roll up: the watermark still moves to the last closed day (those days are empty).
+    if (state.watermark === null || state.watermark < closed) state.watermark = closed;
+    await writeRollupState(events, site.id, state);
+    return;
+  }
+  for (const chunk of chunks({ from, to: closed })) {
+    await rewriteDays(events, site.id, chunk, defs, cap);
+    state.watermark = chunk.to;
+    await writeRollupState(events, site.id, state);
+  }
+}
+
+/**
+ * Makes the given days' rollups exact again after events were added to them (imports): days under
+ * the watermark are marked pending and rewritten, later closed days are rolled up as usual.
+ */
+export async function recomputeRollups(deps: RollupDeps, siteId: string, days: readonly string[], now: number, options: RollupOptions = {}): Promise<void> {
+  const site = await deps.meta.getSite(siteId);
+  if (!site) return;
+  const state = await readRollupState(deps.events, siteId);
+  const d = deps.events.dialect;
+  const stale = [...new Set(days)].filter((day) => state?.watermark != null && day <= state.watermark);
+  if (stale.length > 0) {
+    const rows = stale.map((day) => sql`(${siteId}, ${trusted(d.dateLiteral(day))})`);
+    await run(deps.events, sql`INSERT INTO rollup_pending VALUES ${joinSql(rows, ', ')}`);
+  }
+  await rollupSite(deps, site, now, options);
+}
+
+export async function runRollups(deps: RollupDeps, now: number, options: RollupOptions = {}): Promise<void> {
+  for (const site of await deps.meta.listAllActiveSites()) await rollupSite(deps, site, now, options);
+}
+
+/**
+ * Raw events older than the raw window (and already rolled up) are deleted; with a retention
+ * setting, every row of the days before it goes.
+ */
+export async function runRetention(deps: RollupDeps, now: number): Promise<void> {
+  const { events } = deps;
+  const d = events.dialect;
+  for (const site of await deps.meta.listAllActiveSites()) {
+    await exclusive(events, site.id, async () => {
+      const today = localDay(now, site.timezone);
+      const state = await readRollupState(events, site.id);
+      if (state?.watermark) {
+        const windowStart = rawWindowStart(today);
+        const afterWatermark = addDays(state.watermark, 1);
+        const cut = afterWatermark < windowStart ? afterWatermark : windowStart;
+        await run(events, sql`DELETE FROM events WHERE site_id = ${site.id} AND day < ${trusted(d.dateLiteral(cut))}`);
+      }
+      const keepFrom = retentionStart(today, site.retentionMonths);
+      if (keepFrom !== null) {
+        for (const table of ['events', ...ROLLUP_TABLES]) {
+          await run(events, sql`DELETE FROM ${trusted(table)} WHERE site_id = ${site.id} AND day < ${trusted(d.dateLiteral(keepFrom))}`);
+        }
+      }
+    });
+  }
+}
+
+/** Registers the `rollup` (every 10 minutes) and `retention` (hourly) maintenance tasks. */
+export function registerRollupTasks(maintenance: MaintenanceRegistry, deps: RollupDeps, options: RollupOptions = {}): void {
+  maintenance.register({ name: 'rollup', everyMs: 10 * 60_000, run: (now) => runRollups(deps, now, options) });
+  maintenance.register({ name: 'retention', everyMs: 60 * 60_000, run: (now) => runRetention(deps, now) });
+}
