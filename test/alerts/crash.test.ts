@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startReceiver, type Receiver } from './helpers/receiver.js';
+import { testCertificates } from './helpers/tls.js';
+
+const TOKEN = 'crash-test-admin-token-0123456789';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** `npm start`'s entry point as a separate process, trusting the test CA the standard way. */
+function spawnService(dataDir: string, port: number): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SVC_DATA_DIR: dataDir,
+      SVC_ADMIN_TOKEN: TOKEN,
+      SVC_WEBHOOK_ALLOW_PRIVATE: '1',
+      SVC_LOG_LEVEL: 'warn',
+      NODE_EXTRA_CA_CERTS: testCertificates().caFile,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+describe('webhook deliveries across kill -9', () => {
+  let receiver: Receiver;
+  let dataDir: string;
+  const children: ChildProcess[] = [];
+
+  before(async () => {
+    receiver = await startReceiver();
+    dataDir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
+  });
+  after(async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await receiver.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('resumes pending and in-flight deliveries after a crash and completes each once', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}/admin/v1`;
+    const admin = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(base + path, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return (await res.json()) as any;
+    };
+    const healthy = () => until('the service', () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => (r.ok ? true : undefined), () => undefined));
+
+    const first = spawnService(dataDir, port);
+    children.push(first);
+    await healthy();
+    const org = await admin('POST', '/orgs', { name: 'crash' });
+    const site = await admin('POST', `/orgs/${org.id}/sites`, { domain: 'crash.example', name: 'Crash', timezone: 'UTC' });
+    const rule = await admin('POST', `/sites/${site.id}/alerts`, { type: 'spike', threshold: 1, url: `https://127.0.0.1:${receiver.port}/crash`, secret: 'crash-secret' });
+    assert.equal(typeof rule.id, 'number', JSON.stringify(rule));
+
+    // The receiver hangs: some attempts are in flight (leased), the rest wait for a slot.
+    receiver.answer('/crash', 'hang');
+    const deliveryIds: string[] = [];
+    for (let i = 0; i < 8; i++) deliveryIds.push((await admin('POST', `/alerts/${rule.id}/test`)).deliveryId);
+    await until('attempts in flight', () => (receiver.requestsTo('/crash').length >= 4 ? true : undefined));
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+
+    const beforeRestart = receiver.requestsTo('/crash').length;
+    receiver.answer('/crash', 200);
+    const second = spawnService(dataDir, port);
+    children.push(second);
+    await healthy();
+    const history = await until('every delivery to succeed', async () => {
+      const h = await admin('GET', `/alerts/${rule.id}/history`);
+      return h.deliveries.every((d: { status: string }) => d.status === 'succeeded') ? h.deliveries : undefined;
+    });
+
+    assert.deepEqual(history.map((d: { id: string }) => d.id).sort(), [...deliveryIds].sort());
+    const answered = receiver.requestsTo('/crash').slice(beforeRestart);
+    assert.deepEqual(
+      answered.map((r) => r.headers['svc-delivery-id']).sort(),
+      [...deliveryIds].sort(),
+      'each delivery answered 200 exactly once after the restart',
+    );
+    second.kill('SIGTERM');
+    assert.equal(await new Promise((resolve) => second.once('exit', resolve)), 0, 'SIGTERM drains and exits 0');
+  });
+});
