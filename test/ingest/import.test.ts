@@ -1,0 +1,105 @@
+// POST /admin/v1/sites/:siteId/events/import: a day of events through the same enrichment and
+// sessionization as live traffic; bots dropped; a report of rejected lines.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BROWSER_UA, createSite, importEvents, startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(() => server.stop());
+
+const DAY = Date.UTC(2026, 2, 3);
+
+/** A day of traffic: `visitors` visitors, each with a few pageviews a minute apart. */
+function dayOfEvents(visitors: number) {
+  const lines: Array<Record<string, unknown>> = [];
+  for (let v = 0; v < visitors; v++) {
+    const start = DAY + ((v * 86_400_000) / visitors);
+    for (let p = 0; p < 3; p++) {
+      lines.push({ ts: start + p * 60_000, ua: BROWSER_UA, ip: `10.${(v >> 8) & 255}.${v & 255}.1`, u: `/page/${p}?utm_source=mail`, r: 'https://news.ycombinator.com/', w: 1440 });
+    }
+  }
+  // Shuffled: the importer must sort before sessionizing.
+  return lines.sort((a, b) => ((a.ts as number) * 7919) % 1000 - ((b.ts as number) * 7919) % 1000);
+}
+
+test('a day of events is stored, sessionized per visitor, in the site-local day', async () => {
+  const site = await createSite(server, { timezone: 'America/New_York' });
+  const lines = dayOfEvents(500);
+  const report = await importEvents(server, site.siteId, lines);
+  assert.equal(report.status, 200);
+  assert.deepEqual(report.body, { accepted: 1500, rejected: 0, errors: [] });
+  const rows = await server.storedEvents(site.siteId);
+  assert.equal(rows.length, 1500);
+  assert.equal(new Set(rows.map((r) => r.session_id)).size, 500);
+  // Visitor 104's three pageviews straddle local midnight (05:00 UTC): one session, but a new
+  // daily visitor id after the salt rotation, so 501 visitor-days.
+  assert.equal(new Set(rows.map((r) => r.visitor_id)).size, 501);
+  assert.equal(rows.filter((r) => r.session_start).length, 500);
+  assert.ok(rows.every((r) => r.referrer === 'news.ycombinator.com' && r.utm_source === 'mail' && r.device === 'desktop'));
+  // Midnight UTC is still the previous evening in New York.
+  assert.equal(rows[0]!.local_day, '2026-03-02');
+  assert.equal(rows.at(-1)!.local_day, '2026-03-03');
+});
+
+test('ISO timestamps, geo overrides and custom events', async () => {
+  const site = await createSite(server);
+  const report = await importEvents(server, site.siteId, [
+    { ts: '2026-03-04T10:00:00Z', ua: BROWSER_UA, ip: '203.0.113.5', u: '/', country: 'de', region: 'Bavaria', city: 'Munich' },
+    { ts: '2026-03-04T11:01:00.500+01:00', ua: BROWSER_UA, ip: '203.0.113.5', u: '/', e: 'signup', p: { plan: 'pro' } },
+  ]);
+  assert.equal(report.body.accepted, 2);
+  const rows = await server.storedEvents(site.siteId);
+  assert.deepEqual([rows[0]!.country, rows[0]!.region, rows[0]!.city], ['DE', 'Bavaria', 'Munich']);
+  assert.equal(rows[1]!.name, 'signup');
+  assert.equal(rows[1]!.ts, BigInt(Date.parse('2026-03-04T10:01:00.500Z')));
+});
+
+test('bad lines are reported with their line numbers and reasons; bots are dropped', async () => {
+  const site = await createSite(server);
+  const ok = { ts: DAY, ua: BROWSER_UA, ip: '203.0.113.7', u: '/' };
+  const report = await importEvents(server, site.siteId, [
+    ok,
+    '{not json',
+    { ...ok, ts: 'yesterday' },
+    { ...ok, ts: Date.now() + 7 * 86_400_000 },
+    { ...ok, ua: 'Googlebot/2.1 (+http://www.google.com/bot.html)' },
+    { ...ok, ip: '3.5.140.1' },
+    { ...ok, e: 'Bad Name' },
+    { ...ok, ip: 'not-an-ip' },
+    { ...ok, u: 'https://elsewhere.example/x' },
+    { ...ok, country: 'Germany' },
+    ok,
+  ]);
+  assert.equal(report.body.accepted, 2);
+  assert.equal(report.body.rejected, 9);
+  assert.deepEqual(
+    report.body.errors.map((e) => [e.line, e.reason.split(':')[0]]),
+    [
+      [2, 'bad_json'],
+      [3, 'bad_shape'],
+      [4, 'bad_shape'],
+      [5, 'bot_ua'],
+      [6, 'bot_datacenter'],
+      [7, 'bad_name'],
+      [8, 'bad_shape'],
+      [9, 'origin_mismatch'],
+      [10, 'bad_shape'],
+    ],
+  );
+});
+
+test('at most 100 errors are listed; the count covers all', async () => {
+  const site = await createSite(server);
+  const report = await importEvents(server, site.siteId, Array.from({ length: 250 }, () => '[]'));
+  assert.equal(report.body.rejected, 250);
+  assert.equal(report.body.errors.length, 100);
+});
+
+test('an unknown site is 404 with the envelope', async () => {
+  const res = await importEvents(server, 'nosuchsite', [{ ts: DAY, ua: BROWSER_UA, u: '/' }]);
+  assert.equal(res.status, 404);
+  assert.equal((res.body as any).error.code, 'NOT_FOUND');
+});
