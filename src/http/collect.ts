@@ -43,6 +43,18 @@ export async function collectRoutes(app: FastifyInstance, ctx: AppContext): Prom
     readCollectedBody(payload).then((body) => done(null, body));
   });
 
+  // Bug fix: Fastify answers 415 (with a JSON body) before any parser runs when the Content-Type
+  // header does not parse as a media type (e.g. `;;;=== garbage`), which broke "always 202 with an
+  // empty body". Any content type is accepted here, so the header is replaced before parsing.
+  app.addHook('onRequest', async (request) => {
+    if (request.headers['content-type'] !== undefined) request.headers['content-type'] = 'application/octet-stream';
+  });
+  // Safety net: whatever fails in this scope still answers 202 with an empty body.
+  app.setErrorHandler((err, request, reply) => {
+    request.log.error({ err }, 'collection endpoint error');
+    reply.code(202).send();
+  });
+
   // The hottest route: no per-request log lines (errors are still logged).
   app.post('/api/e', { logLevel: 'warn' }, async (request, reply) => {
     const collected: CollectedBody = (request.body as CollectedBody | undefined) ?? { kind: 'ok', body: Buffer.alloc(0) };
