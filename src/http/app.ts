@@ -1,6 +1,7 @@
 // The HTTP application: one Fastify instance serving /v1, /api/e, /js/t.js, /admin/v1, /healthz.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
+import { ApiError, envelope, invalidParams } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
 import { collectRoutes } from './collect.js';
 import { installErrorHandler } from './errors.js';
@@ -19,6 +20,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     bodyLimit: 1_048_576,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Bug fix: a path parameter with broken percent-encoding (`/admin/v1/sites/%ZZ/goals`) was
+    // answered by Fastify's own `{"error":"Bad Request","code":"FST_ERR_BAD_URL",...}` body, which
+    // bypasses the error handler; answer with the error envelope instead.
+    frameworkErrors: (err, _request, reply) => {
+      const apiError = err.code === 'FST_ERR_BAD_URL' ? invalidParams('malformed URL') : new ApiError('INVALID_PARAMS', 'invalid request');
+      (reply as unknown as FastifyReply).code(apiError.status).send(envelope(apiError));
+    },
   });
   installErrorHandler(app);
   await app.register(async (scoped) => healthRoutes(scoped, ctx));
