@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { bodies, browserSuite, setTabVisibility, trackedPage } from './harness.js';
 
-const START = new Date('2026-03-02T10:00:00Z');
+const INSTALLED = new Date('2026-03-02T10:00:00Z').getTime();
+// Installed, the fake clock flows with real time until paused; pausing a minute later leaves room for
+// a slow machine (pausing in the past is an error) and fires no timer (the tracker sets none).
+const PAUSED = INSTALLED + 60_000;
 // A page exactly 4000 px tall in a 720 px viewport: scrolling to y = 1280 shows (1280 + 720) / 4000 = 50 %.
 const TALL_BODY = '<style>html,body{margin:0}</style><div style="height:4000px">long read</div>';
 
@@ -26,8 +29,8 @@ describe('tracker engage', () => {
   async function openPausedAt(path: string, options: Parameters<typeof trackedPage>[1] = {}): Promise<void> {
     const { server, page } = suite;
     server.page(path, trackedPage(server, { body: TALL_BODY, ...options }));
-    await page.clock.install({ time: START });
-    await page.clock.pauseAt(START);
+    await page.clock.install({ time: INSTALLED });
+    await page.clock.pauseAt(PAUSED);
     await page.goto(`${server.origin('site')}${path}`);
     await server.next(1);
   }

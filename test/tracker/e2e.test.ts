@@ -1,0 +1,83 @@
+// End to end: Chromium loads a page of a tracked site, which loads t.js from the real service; the
+// events the tracker sends are accepted by POST /api/e and stored, enriched.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
+import { launchBrowser, setTabVisibility, startFixtureServer, visitorContext, type FixtureServer } from './harness.js';
+
+describe('tracker end to end with the collection endpoint', () => {
+  let service: TestServer;
+  let pages: FixtureServer;
+  let browser: Browser;
+  let site: SiteFixture;
+
+  before(async () => {
+    [service, pages, browser] = await Promise.all([startTestServer(), startFixtureServer(), launchBrowser()]);
+    site = await createSite(service, { domain: 'shop.test' });
+  });
+  after(async () => {
+    await browser.close();
+    await pages.close();
+    await service.stop();
+  });
+
+  /** Stored events of the site once `count` have arrived (beacons are asynchronous). */
+  async function storedEvents(count: number): Promise<Array<Record<string, any>>> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const events = await service.storedEvents(site.siteId);
+      if (events.length >= count || Date.now() > deadline) return events;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('stores a pageview, a custom event and the engage event with page, referrer, browser, OS and device', async () => {
+    const collectOrigin = service.url.replace('127.0.0.1', 'collect.test');
+    pages.page(
+      '/pricing',
+      `<!doctype html><html><head><script defer src="${collectOrigin}/js/t.js" data-site="${site.siteId}"></script></head>` +
+        `<body><button id="buy" data-svc-event="Buy">buy</button></body></html>`,
+    );
+    const context = await visitorContext(browser);
+    const page = await context.newPage();
+    await page.goto(`http://shop.test:${pages.port}/pricing?utm_source=newsletter&utm_campaign=spring&fbclid=x`, {
+      referer: 'https://www.news.example/item?id=4',
+    });
+    await page.click('#buy');
+    await setTabVisibility(page, 'hidden');
+
+    const events = await storedEvents(3);
+    await context.close();
+    assert.deepEqual(
+      events.map((event) => event.name),
+      ['pageview', 'buy', 'engage'],
+    );
+    const [pageview, buy, engage] = events as [Record<string, any>, Record<string, any>, Record<string, any>];
+    assert.equal(pageview.page, '/pricing');
+    assert.equal(pageview.entry_page, '/pricing');
+    assert.equal(pageview.referrer, 'news.example');
+    assert.equal(pageview.utm_source, 'newsletter');
+    assert.equal(pageview.utm_campaign, 'spring');
+    assert.equal(pageview.browser, 'Chrome');
+    assert.equal(pageview.os, 'Windows');
+    assert.equal(pageview.device, 'desktop');
+    assert.equal(Number(pageview.screen_width), 1920);
+    assert.equal(pageview.language, 'fr-FR');
+    // One visitor, one session for the three events.
+    assert.equal(new Set(events.map((event) => String(event.visitor_id))).size, 1);
+    assert.equal(new Set(events.map((event) => String(event.session_id))).size, 1);
+    assert.equal(buy.page, '/pricing');
+    assert.equal(engage.page, '/pricing');
+    assert.ok(Number(engage.engaged_ms) >= 0);
+    assert.equal(Number(engage.scroll_depth), 100);
+  });
+
+  it('serves t.js from the service with its cache headers', async () => {
+    const response = await fetch(`${service.url}/js/t.js`, { headers: { 'accept-encoding': 'br' } });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('cache-control'), 'public, max-age=86400, stale-while-revalidate=604800');
+    assert.match(response.headers.get('content-type') ?? '', /^text\/javascript/);
+    assert.match((await response.text()).slice(0, 40), /^"use strict";/);
+  });
+});
