@@ -1,0 +1,105 @@
+// A small client of the admin API (ADMIN_API.md): bearer token, JSON in and out, and every failure
+// turned into a one-line CliError (the API envelope's `code: message`, unreachable server, 401).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError } from './errors.js';
+
+export const DEFAULT_URL = 'http://127.0.0.1:8000';
+
+export interface Connection {
+  url: string;
+  token: string | undefined;
+}
+
+/** Server URL and admin token: flags first, then SVC_URL / SVC_ADMIN_TOKEN, then the data dir's token file. */
+export function resolveConnection(flags: { url?: string; token?: string }, env: NodeJS.ProcessEnv): Connection {
+  const rawUrl = flags.url ?? (env.SVC_URL || undefined) ?? DEFAULT_URL;
+  let parsed: URL;
+  try {
+    parsed = new URL(rawUrl);
+  } catch {
+    throw new CliError(`invalid server URL ${JSON.stringify(rawUrl)}: expected e.g. ${DEFAULT_URL}`, 2);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new CliError(`invalid server URL ${JSON.stringify(rawUrl)}: use http:// or https://`, 2);
+  }
+  const url = rawUrl.replace(/\/+$/, '');
+  let token = flags.token ?? (env.SVC_ADMIN_TOKEN || undefined);
+  if (token === undefined) {
+    // The server writes its generated token here on first start (ADMIN_API.md).
+    const file = join(env.SVC_DATA_DIR || './data', 'admin-token');
+    try {
+      token = readFileSync(file, 'utf8').trim() || undefined;
+    } catch {
+      token = undefined;
+    }
+  }
+  return { url, token };
+}
+
+function describeNetworkError(err: unknown, url: string): CliError {
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  const code = cause?.code;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new CliError(`cannot reach svc at ${url}: is it running? (${code})`);
+  }
+  const detail = cause?.message ?? (err instanceof Error ? err.message : String(err));
+  return new CliError(`cannot reach svc at ${url}: is it running? (${detail})`);
+}
+
+export class AdminClient {
+  constructor(readonly connection: Connection) {}
+
+  get url(): string {
+    return this.connection.url;
+  }
+
+  /** Sends a request to /admin/v1 + path; resolves with the parsed JSON answer (undefined for 204). */
+  async request<T = any>(method: string, path: string, body?: unknown, init: { rawBody?: AsyncIterable<Uint8Array>; contentType?: string } = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.connection.token !== undefined) headers.authorization = `Bearer ${this.connection.token}`;
+    const request: RequestInit & { duplex?: 'half' } = { method, headers };
+    if (init.rawBody !== undefined) {
+      headers['content-type'] = init.contentType ?? 'application/octet-stream';
+      request.body = init.rawBody as unknown as BodyInit;
+      request.duplex = 'half';
+    } else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      request.body = JSON.stringify(body);
+    }
+    let res: Response;
+    try {
+      res = await fetch(`${this.connection.url}/admin/v1${path}`, request);
+    } catch (err) {
+      if (err instanceof CliError) throw err;
+      throw describeNetworkError(err, this.connection.url);
+    }
+    const text = await res.text();
+    let json: any;
+    if (text) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+    if (res.status === 401) {
+      throw new CliError(
+        this.connection.token === undefined
+          ? 'no admin token: set SVC_ADMIN_TOKEN or --token (or SVC_DATA_DIR to the server\'s data dir)'
+          : 'the admin token was refused: set SVC_ADMIN_TOKEN or --token',
+      );
+    }
+    if (!res.ok) {
+      const error = json?.error;
+      if (error && typeof error.code === 'string') throw new CliError(`${error.code}: ${error.message ?? ''}`.trim());
+      throw new CliError(`unexpected answer from ${this.connection.url}: HTTP ${res.status}${text ? ` ${text.slice(0, 200)}` : ''}`);
+    }
+    if (!text) return undefined as T;
+    if (json === undefined) throw new CliError(`unexpected answer from ${this.connection.url}: not JSON (is this an svc server?)`);
+    return json as T;
+  }
+}
+
+/** A path segment from user input. */
+export const seg = (value: string | number): string => encodeURIComponent(String(value));

@@ -1,0 +1,51 @@
+// svc goal add|rm: conversion goals of a site.
+import { numericId, required } from '../args.js';
+import { seg } from '../client.js';
+import { formatFields } from '../output.js';
+import type { Noun } from '../types.js';
+
+interface Goal {
+  goalId: number;
+  name: string;
+  kind: string;
+  pattern: string;
+}
+
+export const goal: Noun = {
+  name: 'goal',
+  summary: 'conversion goals: a page pattern or a custom event name',
+  commands: [
+    {
+      verb: 'add',
+      usage: 'svc goal add --site ID --name N --kind page|event --pattern P',
+      summary: 'create a goal (page patterns start with / and may use * and **)',
+      options: { site: { type: 'string' }, name: { type: 'string' }, kind: { type: 'string' }, pattern: { type: 'string' } },
+      example: 'svc goal add --site k3f9a1b2c4d5 --name Signup --kind event --pattern signup',
+      async run(inv) {
+        const siteId = required(inv, 'site');
+        const name = required(inv, 'name');
+        const kind = required(inv, 'kind');
+        if (kind !== 'page' && kind !== 'event') inv.usage(`--kind must be page or event, got ${JSON.stringify(kind)}`);
+        const pattern = required(inv, 'pattern');
+        const created = await inv.client().request<Goal>('POST', `/sites/${seg(siteId)}/goals`, { name, kind, pattern });
+        inv.out.result(created, () =>
+          formatFields([['id', created.goalId], ['name', created.name], ['kind', created.kind], ['pattern', created.pattern]]),
+        );
+      },
+    },
+    {
+      verb: 'rm',
+      usage: 'svc goal rm --site ID GOAL_ID',
+      summary: 'delete a goal',
+      options: { site: { type: 'string' } },
+      args: ['GOAL_ID'],
+      example: 'svc goal rm --site k3f9a1b2c4d5 4',
+      async run(inv) {
+        const siteId = required(inv, 'site');
+        const goalId = numericId(inv, 'GOAL_ID', inv.positionals[0]!);
+        await inv.client().request('DELETE', `/sites/${seg(siteId)}/goals/${goalId}`);
+        inv.out.result({ goalId, deleted: true }, () => `goal ${goalId} deleted\n`);
+      },
+    },
+  ],
+};

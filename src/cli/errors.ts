@@ -1,0 +1,20 @@
+// The CLI's two failure kinds: a usage error (exit 2, with the command's usage line) and any other
+// failure explained in one line (exit 1).
+
+export class CliError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 1) {
+    super(message);
+    this.name = 'CliError';
+    this.exitCode = exitCode;
+  }
+}
+
+export class UsageError extends CliError {
+  readonly usage: string | undefined;
+  constructor(problem: string, usage?: string) {
+    super(problem, 2);
+    this.name = 'UsageError';
+    this.usage = usage;
+  }
+}

@@ -1,0 +1,332 @@
+// The `svc` command line end to end: a real listening server, the CLI run as a child process
+// (`node --import tsx src/cli/svc.ts …`), assertions on stdout, stderr and the exit status.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { BROWSER_UA, startTestServer, type TestServer } from '../helpers/server.js';
+
+const ENTRY = resolve('src/cli/svc.ts');
+
+let server: TestServer;
+let scratch: string;
+
+before(async () => {
+  server = await startTestServer();
+  scratch = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+});
+after(async () => {
+  await server.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `svc ARGS` against the test server (overridable through `env`; undefined removes a variable). */
+function svc(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  const childEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken, SVC_DATA_DIR: scratch, ...env })) {
+    if (v !== undefined && !k.startsWith('NODE_TEST')) childEnv[k] = v;
+  }
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+/** The value of a `key  value` line in readable output. */
+function field(output: string, key: string): string {
+  const line = output.split('\n').find((l) => l.startsWith(key + ' '));
+  assert.ok(line, `no "${key}" line in:\n${output}`);
+  return line.slice(key.length).trim();
+}
+
+function ok(run: Run): Run {
+  assert.equal(run.code, 0, `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  return run;
+}
+
+let domainCounter = 0;
+const uniqueDomain = () => `cli${++domainCounter}-${process.pid}.example`;
+
+describe('organisations, sites and keys', () => {
+  let orgId: string;
+
+  test('org add and list, as tables and as JSON', async () => {
+    const added = ok(await svc(['org', 'add', 'Acme Inc']));
+    orgId = field(added.stdout, 'id');
+    assert.match(orgId, /^\d+$/);
+    assert.equal(field(added.stdout, 'name'), 'Acme Inc');
+
+    const json = ok(await svc(['org', 'add', 'Beta', '--json']));
+    const beta = JSON.parse(json.stdout);
+    assert.equal(beta.name, 'Beta');
+
+    const table = ok(await svc(['org', 'list']));
+    const lines = table.stdout.trimEnd().split('\n');
+    assert.match(lines[0]!, /^ID\s+NAME$/);
+    assert.ok(lines.some((l) => new RegExp(`^${orgId}\\s+Acme Inc$`).test(l)), table.stdout);
+    // Columns line up: every name starts at the same offset.
+    assert.equal(new Set(lines.map((l) => l.search(/\S+(\s\S+)*$/))).size, 1, table.stdout);
+
+    const listed = JSON.parse(ok(await svc(['--json', 'org', 'list'])).stdout);
+    assert.deepEqual(listed, (await server.admin('GET', '/orgs')).body);
+  });
+
+  test('site add, list, archive and activate', async () => {
+    const domain = uniqueDomain();
+    const added = ok(await svc(['site', 'add', '--org', orgId, '--domain', domain, '--name', 'Main site', '--timezone', 'Europe/Paris']));
+    const siteId = field(added.stdout, 'id');
+    assert.equal(field(added.stdout, 'domain'), domain);
+    assert.equal(field(added.stdout, 'timezone'), 'Europe/Paris');
+    assert.equal(field(added.stdout, 'retention'), 'forever');
+    assert.equal(field(added.stdout, 'honor GPC'), 'yes');
+    assert.equal(field(added.stdout, 'status'), 'active');
+
+    const second = JSON.parse(
+      ok(await svc(['site', 'add', '--org', orgId, '--domain', uniqueDomain(), '--name', 'Shop', '--timezone', 'UTC', '--retention-months', '12', '--no-gpc', '--json'])).stdout,
+    );
+    assert.equal(second.retentionMonths, 12);
+    assert.equal(second.honorGpc, false);
+    assert.equal(typeof second.id, 'string');
+
+    const archived = ok(await svc(['site', 'archive', siteId]));
+    assert.equal(field(archived.stdout, 'status'), 'archived');
+
+    const table = ok(await svc(['site', 'list', '--org', orgId])).stdout.trimEnd().split('\n');
+    assert.match(table[0]!, /^ID\s+DOMAIN\s+NAME\s+TIMEZONE\s+RETENTION\s+GPC\s+STATUS$/);
+    const row = table.find((l) => l.startsWith(siteId));
+    assert.ok(row, table.join('\n'));
+    assert.match(row, new RegExp(`${domain.replace(/\./g, '\\.')}\\s+Main site\\s+Europe/Paris\\s+forever\\s+honored\\s+archived$`));
+    assert.match(table.find((l) => l.startsWith(second.id))!, /12 months\s+ignored\s+active$/);
+    // Aligned: the STATUS column starts at the same offset on every line.
+    const statusAt = table[0]!.indexOf('STATUS');
+    assert.ok(table.slice(1).every((l) => /^(active|archived)$/.test(l.slice(statusAt))), table.join('\n'));
+
+    const listed = JSON.parse(ok(await svc(['site', 'list', '--org', orgId, '--json'])).stdout);
+    assert.equal(listed.sites.find((s: any) => s.id === siteId).status, 'archived');
+
+    const activated = JSON.parse(ok(await svc(['site', 'activate', siteId, '--json'])).stdout);
+    assert.equal(activated.status, 'active');
+  });
+
+  test('key add, list and revoke; relay keys', async () => {
+    const added = ok(await svc(['key', 'add', '--org', orgId, '--name', 'dashboard']));
+    assert.match(field(added.stdout, 'key'), /^svc_/);
+    assert.match(added.stderr, /not shown again/);
+    const keyId = field(added.stdout, 'id');
+
+    const json = JSON.parse(ok(await svc(['key', 'add', '--org', orgId, '--json'])).stdout);
+    assert.equal(typeof json.key, 'string');
+
+    const before = ok(await svc(['key', 'list', '--org', orgId])).stdout.trimEnd().split('\n');
+    assert.match(before[0]!, /^ID\s+NAME\s+CREATED\s+REVOKED$/);
+    assert.match(before.find((l) => l.startsWith(keyId + ' '))!, /dashboard\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\s+-$/);
+    assert.ok(!before.join('\n').includes('svc_'), 'a listing never shows a secret');
+
+    const revoked = ok(await svc(['key', 'revoke', keyId]));
+    assert.match(revoked.stdout, new RegExp(`^key ${keyId} revoked at \\d{4}-`));
+
+    const after = JSON.parse(ok(await svc(['key', 'list', '--org', orgId, '--json'])).stdout);
+    assert.equal(typeof after.keys.find((k: any) => String(k.id) === keyId).revokedAt, 'number');
+    assert.equal(after.keys.find((k: any) => k.id === json.id).revokedAt, null);
+
+    const relay = JSON.parse(ok(await svc(['relay-key', 'add', '--name', 'edge', '--json'])).stdout);
+    assert.equal(typeof relay.key, 'string');
+    assert.equal(typeof relay.id, 'number');
+  });
+});
+
+describe('goals, funnels, maintenance, snippet', () => {
+  let siteId: string;
+  before(async () => {
+    const org = await server.admin('POST', '/orgs', { name: 'Goals org' });
+    const site = await server.admin('POST', `/orgs/${org.body.id}/sites`, { domain: uniqueDomain(), name: 'G', timezone: 'UTC' });
+    siteId = site.body.id;
+  });
+
+  test('goal add and rm', async () => {
+    const added = ok(await svc(['goal', 'add', '--site', siteId, '--name', 'Signup', '--kind', 'event', '--pattern', 'signup']));
+    const goalId = field(added.stdout, 'id');
+    assert.equal(field(added.stdout, 'kind'), 'event');
+    const page = JSON.parse(ok(await svc(['goal', 'add', '--site', siteId, '--name', 'Docs', '--kind', 'page', '--pattern', '/docs/**', '--json'])).stdout);
+    assert.equal(page.pattern, '/docs/**');
+    const removed = ok(await svc(['goal', 'rm', '--site', siteId, goalId]));
+    assert.equal(removed.stdout, `goal ${goalId} deleted\n`);
+    const again = await svc(['goal', 'rm', '--site', siteId, goalId]);
+    assert.equal(again.code, 1);
+    assert.equal(again.stderr, 'svc: NOT_FOUND: goal not found\n');
+  });
+
+  test('funnel add and steps', async () => {
+    const added = ok(await svc(['funnel', 'add', '--site', siteId, '--name', 'Checkout', '--window', '60', '--step', 'page:/pricing', '--step', 'page:/checkout', '--step', 'event:purchase']));
+    assert.equal(field(added.stdout, 'steps'), '3');
+    assert.equal(field(added.stdout, 'window'), '60 min');
+    assert.equal(field(added.stdout, 'version'), '1');
+    const funnelId = field(added.stdout, 'id');
+    const replaced = JSON.parse(ok(await svc(['funnel', 'steps', '--site', siteId, funnelId, '--step', 'page:/pricing', '--step', 'event:purchase', '--json'])).stdout);
+    assert.equal(replaced.version, 2);
+    assert.equal(replaced.stepCount, 2);
+  });
+
+  test('maintenance run', async () => {
+    const one = ok(await svc(['maintenance', 'run', '--task', 'salts']));
+    assert.equal(one.stdout, 'ran: salts\n');
+    const all = JSON.parse(ok(await svc(['maintenance', 'run', '--json'])).stdout);
+    assert.ok(Array.isArray(all.ran) && all.ran.includes('salts'), JSON.stringify(all));
+  });
+
+  test('snippet for the server URL, needing no token', async () => {
+    const run = ok(await svc(['snippet', siteId, '--url', 'https://stats.example.com/'], { SVC_ADMIN_TOKEN: undefined }));
+    assert.equal(run.stdout, `<script defer src="https://stats.example.com/js/t.js" data-site="${siteId}"></script>\n`);
+    const env = ok(await svc(['snippet', siteId]));
+    assert.equal(env.stdout, `<script defer src="${server.url}/js/t.js" data-site="${siteId}"></script>\n`);
+  });
+});
+
+describe('import', () => {
+  test('streams an NDJSON file and prints the summary with the first errors', async () => {
+    const org = await server.admin('POST', '/orgs', { name: 'Import org' });
+    const site = await server.admin('POST', `/orgs/${org.body.id}/sites`, { domain: uniqueDomain(), name: 'I', timezone: 'UTC' });
+    const siteId: string = site.body.id;
+    const day = Date.UTC(2026, 2, 3);
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      lines.push(JSON.stringify({ ts: day + i * 20_000, ua: BROWSER_UA, ip: `10.0.${(i >> 8) & 255}.${i & 255}`, u: `/page/${i % 7}` }));
+    }
+    lines.splice(10, 0, '{not json');
+    lines.splice(20, 0, JSON.stringify({ ts: 'yesterday', ua: BROWSER_UA, u: '/' }));
+    const file = join(scratch, 'events.ndjson');
+    writeFileSync(file, lines.join('\n') + '\n');
+
+    const run = ok(await svc(['import', file, '--site', siteId]));
+    assert.equal(field(run.stdout, 'accepted'), '3000');
+    assert.equal(field(run.stdout, 'rejected'), '2');
+    assert.match(run.stdout, /first errors:\nLINE\s+REASON\n11\s+\S.*\n21\s+\S.*\n$/);
+    assert.equal(run.stderr, '', 'no progress bar when stderr is not a terminal');
+    assert.equal((await server.storedEvents(siteId)).length, 3000);
+
+    const small = join(scratch, 'small.ndjson');
+    writeFileSync(small, JSON.stringify({ ts: day, ua: BROWSER_UA, ip: '203.0.113.9', u: '/x' }) + '\n');
+    const json = JSON.parse(ok(await svc(['import', small, '--site', siteId, '--json'])).stdout);
+    assert.deepEqual(json, { accepted: 1, rejected: 0, errors: [] });
+    assert.equal((await server.storedEvents(siteId)).length, 3001);
+  });
+
+  test('a missing file or site is explained in one line', async () => {
+    const missing = await svc(['import', join(scratch, 'nope.ndjson'), '--site', 'x']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^svc: cannot read .*nope\.ndjson: no such file\n$/);
+    const file = join(scratch, 'one.ndjson');
+    writeFileSync(file, '{}\n');
+    const noSite = await svc(['import', file, '--site', 'no-such-site']);
+    assert.equal(noSite.code, 1);
+    assert.equal(noSite.stderr, 'svc: NOT_FOUND: site not found\n');
+  });
+});
+
+describe('errors', () => {
+  test('API errors print the envelope code and message', async () => {
+    const org = await server.admin('POST', '/orgs', { name: 'Errors org' });
+    const orgId = String(org.body.id);
+    const badZone = await svc(['site', 'add', '--org', orgId, '--domain', uniqueDomain(), '--name', 'x', '--timezone', 'Mars/Olympus']);
+    assert.equal(badZone.code, 1);
+    assert.equal(badZone.stdout, '');
+    assert.match(badZone.stderr, /^svc: INVALID_PARAMS: timezone "Mars\/Olympus" is not an IANA time zone\n$/);
+
+    const domain = uniqueDomain();
+    ok(await svc(['site', 'add', '--org', orgId, '--domain', domain, '--name', 'x', '--timezone', 'UTC']));
+    const dup = await svc(['site', 'add', '--org', orgId, '--domain', domain, '--name', 'y', '--timezone', 'UTC', '--json']);
+    assert.equal(dup.code, 1);
+    assert.match(dup.stderr, /^svc: CONFLICT: [^\n]+\n$/);
+
+    const unknownSite = await svc(['site', 'archive', 'nope']);
+    assert.equal(unknownSite.stderr, 'svc: NOT_FOUND: site not found\n');
+  });
+
+  test('an unreachable server', async () => {
+    const port = await new Promise<number>((done) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => done(port));
+      });
+    });
+    const run = await svc(['org', 'list'], { SVC_URL: `http://127.0.0.1:${port}` });
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr, `svc: cannot reach svc at http://127.0.0.1:${port}: is it running? (ECONNREFUSED)\n`);
+  });
+
+  test('a refused token, a missing token, and the token file of the data dir', async () => {
+    const refused = await svc(['org', 'list', '--token', 'wrong-token-wrong-token']);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.stderr, 'svc: the admin token was refused: set SVC_ADMIN_TOKEN or --token\n');
+
+    const none = await svc(['org', 'list'], { SVC_ADMIN_TOKEN: undefined });
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /^svc: no admin token: set SVC_ADMIN_TOKEN or --token/);
+
+    const dataDir = mkdtempSync(join(scratch, 'data-'));
+    writeFileSync(join(dataDir, 'admin-token'), server.adminToken + '\n');
+    ok(await svc(['org', 'list'], { SVC_ADMIN_TOKEN: undefined, SVC_DATA_DIR: dataDir }));
+  });
+
+  test('usage errors name the problem and print the usage line', async () => {
+    const cases: Array<[string[], RegExp, string]> = [
+      [['site', 'list'], /missing --org/, 'svc site list --org ID'],
+      [['org', 'add'], /missing NAME/, 'svc org add NAME'],
+      [['org', 'add', 'a', 'b'], /unexpected argument "b"/, 'svc org add NAME'],
+      [['site', 'add', '--org', '1', '--bogus'], /unknown option '--bogus'/, 'svc site add --org ID'],
+      [['site', 'add', '--org', '1', '--domain', 'a.example', '--name', 'n', '--timezone', 'UTC', '--retention-months', 'many'], /--retention-months must be a whole number/, 'svc site add'],
+      [['goal', 'add', '--site', 's', '--name', 'n', '--kind', 'click', '--pattern', 'p'], /--kind must be page or event/, 'svc goal add'],
+      [['funnel', 'add', '--site', 's', '--name', 'n', '--window', '5', '--step', 'page:/a', '--step', 'signup'], /--step must be page:PATH or event:NAME/, 'svc funnel add'],
+      [['key', 'revoke', 'abc'], /KEY_ID must be a positive whole number/, 'svc key revoke KEY_ID'],
+      [['site'], /missing command after "svc site"/, 'svc site add'],
+      [['site', 'delete', 'x'], /unknown command "svc site delete"/, 'svc site archive SITE_ID'],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => svc(args)));
+    runs.forEach((run, i) => {
+      const [args, problem, usage] = cases[i]!;
+      assert.equal(run.code, 2, `svc ${args.join(' ')}: ${run.stderr}`);
+      assert.equal(run.stdout, '');
+      const [first, ...rest] = run.stderr.split('\n');
+      assert.match(first!, /^svc: /);
+      assert.match(first!, problem);
+      assert.ok(rest[0]!.startsWith('usage: ') && rest.join('\n').includes(usage), run.stderr);
+    });
+    const unknown = await svc(['frobnicate']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^svc: unknown command "frobnicate": see `svc help`\n$/);
+  });
+
+  test('help', async () => {
+    const [all, noun, verb, topic, bare] = await Promise.all([
+      svc(['help']),
+      svc(['site', '--help']),
+      svc(['key', 'add', '-h']),
+      svc(['help', 'import']),
+      svc([]),
+    ]);
+    ok(all);
+    for (const usage of ['svc org add NAME', 'svc site archive SITE_ID', 'svc import FILE --site ID', 'svc snippet SITE_ID', '--json']) {
+      assert.ok(all.stdout.includes(usage), usage);
+    }
+    assert.match(ok(noun).stdout, /usage: svc site add [^\n]+\n[^\n]+\n\s+example: svc site add/);
+    assert.match(ok(noun).stdout, /usage: svc site activate SITE_ID/);
+    assert.match(ok(verb).stdout, /^usage: svc key add --org ID \[--name N\]\n/);
+    assert.match(ok(topic).stdout, /usage: svc import FILE --site ID/);
+    assert.equal(bare.code, 2);
+    assert.match(bare.stderr, /usage: svc <command>/);
+  });
+});
