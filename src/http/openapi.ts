@@ -1,0 +1,70 @@
+// The OpenAPI 3.1 document of /v1, generated from the route table and the response schemas the
+// routes serialize with (src/http/v1/schemas.ts). docs/openapi.json is this output, checked by a test.
+import { ERROR_STATUS } from '../core/errors.js';
+import { ROUTES, V1_ERROR_CODES, responses, schemas } from './v1/schemas.js';
+
+const ERRORS_BY_STATUS: Record<string, string[]> = {};
+for (const code of V1_ERROR_CODES) (ERRORS_BY_STATUS[String(ERROR_STATUS[code])] ??= []).push(code);
+
+export function openApiDocument(): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  for (const route of ROUTES) {
+    const errors = Object.fromEntries(
+      Object.entries(ERRORS_BY_STATUS).map(([status, codes]) => [
+        status,
+        {
+          description: codes.join(', '),
+          headers:
+            status === '429'
+              ? { 'retry-after': { schema: { type: 'integer', const: 60 } } }
+              : status === '405'
+                ? { allow: { schema: { type: 'string', const: 'GET' } } }
+                : undefined,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      ]),
+    );
+    paths[route.path.replace(/:(\w+)/g, '{$1}')] = {
+      get: {
+        operationId: route.operationId,
+        summary: route.summary,
+        parameters: route.parameters.map((p) => ({
+          name: p.name,
+          in: p.in,
+          required: p.required ?? false,
+          description: p.description,
+          schema: p.repeat ? { type: 'array', items: p.schema } : p.schema,
+          ...(p.repeat ? { style: 'form', explode: true } : {}),
+        })),
+        responses: {
+          200: {
+            description: 'OK',
+            headers: { 'cache-control': { schema: { type: 'string', const: 'no-store' } } },
+            content: { 'application/json': { schema: responses[route.operationId] } },
+          },
+          ...errors,
+        },
+      },
+    };
+  }
+  return JSON.parse(
+    JSON.stringify({
+      openapi: '3.1.0',
+      info: {
+        title: 'svc statistics read API',
+        version: '1',
+        description:
+          'Read-only, server-to-server statistics API. Every request carries `Authorization: Bearer svc_<32 characters>`. ' +
+          'Responses are application/json; charset=utf-8 with cache-control: no-store; no CORS headers are sent. ' +
+          'Other methods than GET answer 405 METHOD_NOT_ALLOWED with allow: GET. See docs/api.md.',
+      },
+      servers: [{ url: '/' }],
+      security: [{ bearer: [] }],
+      paths,
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'svc_ followed by 32 characters' } },
+        schemas,
+      },
+    }),
+  );
+}

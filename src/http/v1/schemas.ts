@@ -1,0 +1,214 @@
+// JSON Schemas of the /v1 responses and parameter descriptions. Routes serialize through these
+// schemas and the OpenAPI document (src/http/openapi.ts) is generated from them, so the published
+// contract and the bytes on the wire cannot drift apart.
+import { DIMENSIONS } from '../../core/dimensions.js';
+import type { ErrorCode } from '../../core/errors.js';
+import { PRESETS } from '../../core/period.js';
+import { BREAKDOWN_LIMIT, METRICS, SEARCH_MAX_LENGTH } from '../../core/query.js';
+
+type Schema = Record<string, unknown>;
+
+const integer: Schema = { type: 'integer' };
+const number: Schema = { type: 'number' };
+const string: Schema = { type: 'string' };
+const nullable = (type: 'number' | 'integer' | 'string'): Schema => ({ type: [type, 'null'] });
+const object = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
+const array = (items: Schema): Schema => ({ type: 'array', items });
+/** The error codes the read API can answer with (SPEC.md Errors, plus 405 of DESIGN.md §5). */
+export const V1_ERROR_CODES = [
+  'UNAUTHORIZED',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'INVALID_PARAMS',
+  'INVALID_PERIOD',
+  'INVALID_TIMEZONE',
+  'RAW_WINDOW_EXCEEDED',
+  'METRIC_NOT_FILTERABLE',
+  'HOURLY_CONVERSIONS_UNSUPPORTED',
+  'RATE_LIMITED',
+  'INTERNAL',
+] as const satisfies readonly ErrorCode[];
+
+const day: Schema = { type: 'string', format: 'date', description: 'Site-local day YYYY-MM-DD' };
+
+export const schemas = {
+  Site: object({
+    id: { type: 'string', description: "The site's public id" },
+    domain: string,
+    name: string,
+    timezone: { type: 'string', description: 'IANA time zone defining the local days' },
+    retentionMonths: { ...nullable('integer'), description: 'Months of statistics kept; null is unlimited' },
+  }),
+  Period: object({
+    from: day,
+    to: day,
+    grain: { type: 'string', enum: ['hour', 'day', 'week', 'month'] },
+    tz: string,
+  }),
+  DayRange: object({ from: day, to: day }),
+  Kpi: object({
+    value: nullable('number'),
+    prev: { ...nullable('number'), description: 'Value over the previous period of the same length; null when not computable' },
+    deltaPct: { type: 'number', description: 'Percent change, 1 decimal; 0 when either side is null' },
+  }),
+  Point: object({ t: { type: 'integer', description: 'Bucket start, epoch ms' }, value: nullable('number') }),
+  BreakdownRow: object({ key: string, visitors: integer, views: integer, pct: number }),
+  RealtimeRow: object({ key: string, visitors: integer, views: integer }),
+  FeedEntry: object({
+    ts: integer,
+    event: string,
+    path: string,
+    referrer: string,
+    country: string,
+    city: string,
+    browser: string,
+    os: string,
+    device: string,
+  }),
+  Goal: object({
+    goalId: integer,
+    name: string,
+    kind: { type: 'string', enum: ['page', 'event'] },
+    pattern: string,
+    conversions: integer,
+    uniqueConversions: integer,
+    conversionRate: number,
+    delta: nullable('number'),
+  }),
+  FunnelSummary: object({ id: integer, name: string, stepCount: integer, windowMinutes: integer, version: integer, createdAt: integer }),
+  Error: object({
+    error: object({
+      code: { type: 'string', enum: [...V1_ERROR_CODES] },
+      message: string,
+    }),
+  }),
+} as const;
+
+export type SchemaName = keyof typeof schemas;
+const ref = (name: SchemaName): Schema => schemas[name];
+
+const kpis = object(Object.fromEntries(['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions'].map((k) => [k, ref('Kpi')])));
+
+export const responses = {
+  sites: object({ sites: array(ref('Site')) }),
+  stats: object({ period: ref('Period'), stats: kpis }),
+  timeseries: object(
+    {
+      period: ref('Period'),
+      grain: { type: 'string', enum: ['hour', 'day', 'week', 'month'] },
+      tz: string,
+      points: array(ref('Point')),
+      prev: { ...array(ref('Point')), description: 'Present when compare=true' },
+    },
+    ['period', 'grain', 'tz', 'points'],
+  ),
+  breakdown: object({
+    period: ref('Period'),
+    dimension: { type: 'string', enum: [...DIMENSIONS] },
+    rows: array(ref('BreakdownRow')),
+    totalKeys: integer,
+    totalVisitors: integer,
+  }),
+  realtime: object({
+    generatedAt: integer,
+    currentVisitors: integer,
+    pageviewsPerMinute: array(ref('Point')),
+    topPages: array(ref('RealtimeRow')),
+    topReferrers: array(ref('RealtimeRow')),
+    topCountries: array(ref('RealtimeRow')),
+    feed: array(ref('FeedEntry')),
+  }),
+  goals: object({ period: ref('DayRange'), goals: array(ref('Goal')) }),
+  funnels: object({ funnels: array(ref('FunnelSummary')) }),
+  funnel: object({
+    period: ref('DayRange'),
+    funnel: object({ id: integer, name: string, version: integer, windowMinutes: integer }),
+    steps: array(object({ step: integer, visitors: integer, rateFromPrevious: nullable('number') })),
+    entered: integer,
+    completed: integer,
+    conversionRate: number,
+    previous: object({ entered: integer, completed: integer, conversionRate: number }),
+    delta: number,
+  }),
+} as const;
+
+export interface ParameterDoc {
+  name: string;
+  in: 'query' | 'path';
+  description: string;
+  schema: Schema;
+  required?: boolean;
+  /** Repeatable query parameter. */
+  repeat?: boolean;
+}
+
+const siteId: ParameterDoc = { name: 'siteId', in: 'path', required: true, description: "The site's public id", schema: string };
+const periodParams: ParameterDoc[] = [
+  { name: 'period', in: 'query', description: 'Preset in the site zone; default 30d', schema: { type: 'string', enum: [...PRESETS] } },
+  { name: 'from', in: 'query', description: 'First day, inclusive; with `to`, takes priority over `period`', schema: day },
+  { name: 'to', in: 'query', description: 'Last day, inclusive; with `from`', schema: day },
+];
+const filter: ParameterDoc = {
+  name: 'filter',
+  in: 'query',
+  repeat: true,
+  description: `<dimension>:<value>, repeatable, combined with AND, one per dimension; dimensions: ${DIMENSIONS.join(', ')}; (none) matches absent values`,
+  schema: string,
+};
+
+export interface RouteDoc {
+  operationId: keyof typeof responses;
+  path: string;
+  summary: string;
+  parameters: ParameterDoc[];
+}
+
+export const ROUTES: RouteDoc[] = [
+  { operationId: 'sites', path: '/v1/sites', summary: "Active sites of the key's organisation", parameters: [] },
+  { operationId: 'stats', path: '/v1/sites/:siteId/stats', summary: 'KPIs with the previous period', parameters: [siteId, ...periodParams, filter] },
+  {
+    operationId: 'timeseries',
+    path: '/v1/sites/:siteId/timeseries',
+    summary: 'One metric per bucket (hour, day, week or month by period length)',
+    parameters: [
+      siteId,
+      { name: 'metric', in: 'query', description: 'Default visitors', schema: { type: 'string', enum: [...METRICS] } },
+      { name: 'compare', in: 'query', description: 'true adds the previous period as `prev`', schema: { type: 'string', enum: ['true', 'false'] } },
+      ...periodParams,
+      filter,
+    ],
+  },
+  {
+    operationId: 'breakdown',
+    path: '/v1/sites/:siteId/breakdown',
+    summary: 'Ranking of the keys of one dimension',
+    parameters: [
+      siteId,
+      { name: 'dimension', in: 'query', required: true, description: 'Dimension to rank', schema: { type: 'string', enum: [...DIMENSIONS] } },
+      { name: 'limit', in: 'query', description: `Default ${BREAKDOWN_LIMIT.default}`, schema: { type: 'integer', minimum: BREAKDOWN_LIMIT.min, maximum: BREAKDOWN_LIMIT.max } },
+      { name: 'offset', in: 'query', description: 'Default 0', schema: { type: 'integer', minimum: 0 } },
+      { name: 'search', in: 'query', description: 'Case-insensitive substring of the key', schema: { type: 'string', maxLength: SEARCH_MAX_LENGTH } },
+      ...periodParams,
+      filter,
+    ],
+  },
+  { operationId: 'realtime', path: '/v1/sites/:siteId/realtime', summary: 'Last 5 and 30 minutes', parameters: [siteId] },
+  { operationId: 'goals', path: '/v1/sites/:siteId/goals', summary: 'Conversions of each goal', parameters: [siteId, ...periodParams] },
+  { operationId: 'funnels', path: '/v1/sites/:siteId/funnels', summary: 'Funnels of the site', parameters: [siteId] },
+  {
+    operationId: 'funnel',
+    path: '/v1/sites/:siteId/funnels/:funnelId',
+    summary: 'One funnel version over a period, with the previous period',
+    parameters: [
+      siteId,
+      { name: 'funnelId', in: 'path', required: true, description: 'Funnel id', schema: integer },
+      { name: 'version', in: 'query', description: 'Out of 1..current selects the current version', schema: integer },
+      ...periodParams,
+    ],
+  },
+];
