@@ -79,7 +79,7 @@ export function renderProgress(done: number, total: number, width = 30): string 
 /** A bar redrawn in place on a TTY (at most every `intervalMs`); silent elsewhere. */
 export class ProgressBar {
   private done = 0;
-  private lastDraw = 0;
+  private lastDraw = -Infinity;
   private drawn = false;
 
   constructor(
