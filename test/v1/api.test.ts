@@ -106,4 +106,340 @@ describe('/v1 read API', () => {
     assert.equal(s.avgDuration.value, 441.7);
     assert.deepEqual(s.conversions, { value: 3, prev: 1, deltaPct: 200 });
   });
+
+  test('conventions: JSON content type, no-store, no CORS, on answers and errors alike', async () => {
+    for (const path of ['/v1/sites', sitePath('/stats?period=bogus'), '/v1/nope']) {
+      const res = await fetch(server.url + path, { headers: { authorization: `Bearer ${key}`, origin: 'https://evil.example' } });
+      assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8', path);
+      assert.equal(res.headers.get('cache-control'), 'no-store', path);
+      for (const name of res.headers.keys()) assert.ok(!name.startsWith('access-control-'), `${path}: ${name}`);
+    }
+  });
+
+  test('authentication: one identical 401 for missing, malformed, unknown and revoked keys, before 404 and 405', async () => {
+    const created = await server.admin('POST', `/orgs/${site.orgId}/keys`, { name: 'to revoke' });
+    const revoked: string = created.body.key;
+    assert.equal((await get('/v1/sites', revoked)).status, 200);
+    assert.equal((await server.admin('POST', `/keys/${created.body.id}/revoke`)).status, 200);
+    const cases: Array<[string, string | null, string, string]> = [
+      ['missing', null, '/v1/sites', 'GET'],
+      ['malformed', 'svc_short', '/v1/sites', 'GET'],
+      ['wrong prefix', 'abc_' + 'A'.repeat(32), '/v1/sites', 'GET'],
+      ['unknown', 'svc_' + 'Z'.repeat(32), '/v1/sites', 'GET'],
+      ['revoked', revoked, '/v1/sites', 'GET'],
+      ['before 404', null, '/v1/unknown/route', 'GET'],
+      ['before 404 of a site', 'svc_' + 'Z'.repeat(32), '/v1/sites/nosuchsite/stats', 'GET'],
+      ['before 405', null, '/v1/sites', 'POST'],
+    ];
+    const bodies = new Set<string>();
+    for (const [label, apiKey, path, method] of cases) {
+      const res = await get(path, apiKey, method);
+      assert.equal(res.status, 401, label);
+      assert.equal(res.body.error.code, 'UNAUTHORIZED', label);
+      bodies.add(JSON.stringify(res.body));
+    }
+    assert.equal(bodies.size, 1);
+    const lowercase = await fetch(server.url + '/v1/sites', { headers: { authorization: `bearer ${key}` } });
+    assert.equal(lowercase.status, 200);
+  });
+
+  test('other methods answer 405 with allow: GET; unknown routes 404', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']) {
+      const res = await fetch(server.url + sitePath('/stats'), { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: ['POST', 'PUT', 'PATCH'].includes(method) ? '{"x":1}' : undefined });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get('allow'), 'GET', method);
+      if (method !== 'HEAD') assert.equal(((await res.json()) as any).error.code, 'METHOD_NOT_ALLOWED', method);
+    }
+    for (const path of ['/v1', '/v1/nope', sitePath('/nope'), sitePath('/funnels/1/extra')]) {
+      const res = await get(path);
+      assert.equal(res.status, 404, path);
+      assert.equal(res.body.error.code, 'NOT_FOUND', path);
+    }
+  });
+
+  test('sites: the organisation\'s active sites only; archived and foreign sites are 404 everywhere', async () => {
+    const archived = await server.admin('POST', `/orgs/${site.orgId}/sites`, { domain: `archived-${process.pid}.example`, name: 'Old', timezone: 'UTC' });
+    assert.equal((await server.admin('PATCH', `/sites/${archived.body.id}`, { status: 'archived' })).status, 200);
+    const list = await get('/v1/sites');
+    assert.deepEqual(list.body, { sites: [{ id: site.siteId, domain: site.domain, name: list.body.sites[0].name, timezone: 'UTC', retentionMonths: null }] });
+    const notFound = new Set<string>();
+    for (const id of [archived.body.id, other.siteId, 'doesNotExist1']) {
+      for (const rest of ['/stats', '/timeseries', '/breakdown?dimension=page', '/realtime', '/goals', '/funnels', '/funnels/1']) {
+        const res = await get(`/v1/sites/${id}${rest}`);
+        assert.equal(res.status, 404, `${id}${rest}`);
+        notFound.add(JSON.stringify(res.body));
+      }
+    }
+    assert.equal(notFound.size, 1, 'archived, foreign and unknown sites are indistinguishable');
+    assert.equal((await get(`/v1/sites/${other.siteId}/stats`, otherKey)).status, 200);
+  });
+
+  test('every period preset resolves in the site zone', async () => {
+    const expected: Record<string, [string, string]> = {
+      today: [TODAY, TODAY],
+      yesterday: [YESTERDAY, YESTERDAY],
+      '7d': ['2026-03-14', TODAY],
+      '30d': ['2026-02-19', TODAY],
+      '90d': ['2025-12-21', TODAY],
+      month: ['2026-03-01', TODAY],
+      last_month: ['2026-02-01', '2026-02-28'],
+      year: ['2026-01-01', TODAY],
+    };
+    assert.deepEqual(Object.keys(expected).sort(), [...PRESETS].sort());
+    for (const [preset, [from, to]] of Object.entries(expected)) {
+      const res = await get(sitePath(`/stats?period=${preset}`));
+      assert.equal(res.status, 200, preset);
+      assert.deepEqual([res.body.period.from, res.body.period.to], [from, to], preset);
+    }
+    const byDefault = await get(sitePath('/stats'));
+    assert.deepEqual([byDefault.body.period.from, byDefault.body.period.to], expected['30d']);
+    const explicit = await get(sitePath(`/goals?period=7d&from=2026-01-05&to=2026-01-06`));
+    assert.deepEqual(explicit.body.period, { from: '2026-01-05', to: '2026-01-06' }, 'from/to take priority');
+  });
+
+  test('each grain, with bucket counts and starts', async () => {
+    const cases: Array<[string, string, number, (t: number) => boolean]> = [
+      ['period=today', 'hour', 24, (t) => t % 3_600_000 === 0],
+      [`from=${YESTERDAY}&to=${TODAY}`, 'hour', 48, (t) => t % 3_600_000 === 0],
+      ['period=7d', 'day', 7, (t) => t % 86_400_000 === 0],
+      ['from=2025-12-21&to=2026-03-20', 'day', 90, (t) => t % 86_400_000 === 0],
+      ['from=2025-03-20&to=2026-03-20', 'week', 53, (t) => new Date(t).getUTCDay() === 1],
+      ['from=2024-03-20&to=2026-03-20', 'month', 25, (t) => new Date(t).getUTCDate() === 1],
+    ];
+    for (const [params, grain, count, aligned] of cases) {
+      const res = await get(sitePath(`/timeseries?${params}`));
+      assert.equal(res.status, 200, params);
+      assert.equal(res.body.grain, grain, params);
+      assert.equal(res.body.period.grain, grain, params);
+      assert.equal(res.body.tz, 'UTC');
+      assert.equal(res.body.points.length, count, params);
+      assert.ok(res.body.points.every((p: { t: number }) => aligned(p.t)), params);
+      assert.equal(res.body.prev, undefined, 'prev only with compare=true');
+    }
+    const week = await get(sitePath('/timeseries?from=2025-03-20&to=2026-03-20'));
+    assert.equal(week.body.points[0].t, Date.UTC(2025, 2, 17), 'the first week starts on its Monday, before the period');
+  });
+
+  test('timeseries values, nulls for the future and for rates without sessions, and comparison', async () => {
+    const days = await get(sitePath(`/timeseries?from=2026-03-18&to=2026-03-22&compare=true`));
+    assert.deepEqual(days.body.points.map((p: { value: number | null }) => p.value), [2, 3, 2, null, null]);
+    assert.equal(days.body.prev.length, 5);
+    assert.equal(days.body.prev[0].t, Date.UTC(2026, 2, 13));
+    const bounce = await get(sitePath(`/timeseries?metric=bounceRate&from=2026-03-21&to=2026-03-23`));
+    assert.deepEqual(bounce.body.points.map((p: { value: number | null }) => p.value), [null, null, null]);
+    const hours = await get(sitePath(`/timeseries?metric=pageviews&period=yesterday`));
+    const byHour = hours.body.points.map((p: { value: number | null }) => p.value);
+    assert.deepEqual([byHour[8], byHour[9], byHour[10], byHour[11]], [0, 2, 1, 2]);
+    const today = await get(sitePath(`/timeseries?metric=visitors&period=today`));
+    assert.equal(today.body.points[11].value, 2);
+    assert.equal(today.body.points[13].value, null, 'a future hour is null');
+    for (const metric of ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions']) {
+      const res = await get(sitePath(`/timeseries?metric=${metric}&period=30d&compare=true`));
+      assert.equal(res.status, 200, metric);
+      assert.equal(res.body.points.length, 30);
+      assert.equal(res.body.prev.length, 30);
+    }
+    const conv = await get(sitePath(`/timeseries?metric=conversions&from=${YESTERDAY}&to=2026-03-21`));
+    assert.equal(conv.body.points[0].value, 3);
+  });
+
+  test('every error code of the catalogue', async () => {
+    const cases: Array<[string, number, string]> = [
+      ['/stats?period=century', 400, 'INVALID_PARAMS'],
+      ['/stats?from=2026-03-01', 400, 'INVALID_PARAMS'],
+      ['/stats?to=2026-03-01', 400, 'INVALID_PARAMS'],
+      ['/stats?from=2026-02-30&to=2026-03-01', 400, 'INVALID_PARAMS'],
+      ['/stats?period=7d&period=30d', 400, 'INVALID_PARAMS'],
+      ['/stats?filter=planet:mars', 400, 'INVALID_PARAMS'],
+      ['/stats?filter=page:', 400, 'INVALID_PARAMS'],
+      ['/stats?filter=page', 400, 'INVALID_PARAMS'],
+      ['/stats?filter=page:/a&filter=page:/b', 400, 'INVALID_PARAMS'],
+      ['/breakdown', 400, 'INVALID_PARAMS'],
+      ['/breakdown?dimension=planet', 400, 'INVALID_PARAMS'],
+      ['/breakdown?dimension=page&limit=0', 400, 'INVALID_PARAMS'],
+      ['/breakdown?dimension=page&limit=1001', 400, 'INVALID_PARAMS'],
+      ['/breakdown?dimension=page&limit=ten', 400, 'INVALID_PARAMS'],
+      ['/breakdown?dimension=page&offset=-1', 400, 'INVALID_PARAMS'],
+      [`/breakdown?dimension=page&search=${'x'.repeat(257)}`, 400, 'INVALID_PARAMS'],
+      ['/timeseries?metric=revenue', 400, 'INVALID_PARAMS'],
+      ['/timeseries?compare=yes', 400, 'INVALID_PARAMS'],
+      ['/goals?filter=page:/', 400, 'INVALID_PARAMS'],
+      ['/funnels/1?version=latest', 400, 'INVALID_PARAMS'],
+      ['/stats?from=2026-03-10&to=2026-03-01', 400, 'INVALID_PERIOD'],
+      ['/stats?period=90d&filter=page:/&filter=country:FR', 400, 'RAW_WINDOW_EXCEEDED'],
+      ['/breakdown?dimension=page&period=90d&filter=country:FR', 400, 'RAW_WINDOW_EXCEEDED'],
+      ['/timeseries?metric=sessions&filter=country:FR', 400, 'METRIC_NOT_FILTERABLE'],
+      ['/timeseries?metric=bounceRate&filter=page:/', 400, 'METRIC_NOT_FILTERABLE'],
+      ['/timeseries?metric=conversions&filter=country:FR', 400, 'METRIC_NOT_FILTERABLE'],
+      ['/timeseries?metric=conversions&period=today', 400, 'HOURLY_CONVERSIONS_UNSUPPORTED'],
+      ['/funnels/999', 404, 'NOT_FOUND'],
+      ['/funnels/abc', 404, 'NOT_FOUND'],
+    ];
+    for (const [rest, status, code] of cases) {
+      const res = await get(sitePath(rest));
+      assert.equal(res.status, status, rest);
+      assert.equal(res.body.error.code, code, rest);
+      assert.equal(typeof res.body.error.message, 'string');
+    }
+    // Within the raw window, two filters and a crossed breakdown are answered.
+    assert.equal((await get(sitePath('/stats?period=30d&filter=page:/&filter=country:FR'))).status, 200);
+    assert.equal((await get(sitePath('/breakdown?dimension=page&period=30d&filter=country:FR'))).status, 200);
+    // In stats, a KPI that does not take the filter is null rather than an error.
+    const filtered = await get(sitePath(`/stats?period=yesterday&filter=page:/pricing`));
+    assert.deepEqual(filtered.body.stats.sessions, { value: null, prev: null, deltaPct: 0 });
+    assert.deepEqual(filtered.body.stats.bounceRate, { value: null, prev: null, deltaPct: 0 });
+    assert.deepEqual(filtered.body.stats.conversions, { value: null, prev: null, deltaPct: 0 });
+    assert.equal(filtered.body.stats.pageviews.value, 2);
+  });
+
+  test('INVALID_TIMEZONE for a site whose zone became invalid, and INTERNAL without internals', async () => {
+    const broken = await createSite(server, { timezone: 'UTC' });
+    const brokenKey = await createApiKey(server, broken.orgId);
+    await server.ctx.meta.updateSite(broken.siteId, { timezone: 'Mars/Olympus_Mons' });
+    for (const rest of ['/stats', '/timeseries', '/breakdown?dimension=page', '/goals', '/realtime', '/funnels/1']) {
+      const res = await get(`/v1/sites/${broken.siteId}${rest}`, brokenKey);
+      assert.deepEqual([res.status, res.body.error.code], [400, 'INVALID_TIMEZONE'], rest);
+    }
+    const events = server.ctx.events;
+    const query = events.query.bind(events);
+    events.query = async () => {
+      throw new Error('disk /var/secret/events.duckdb exploded');
+    };
+    try {
+      const res = await get(sitePath('/stats'));
+      assert.equal(res.status, 500);
+      assert.equal(res.body.error.code, 'INTERNAL');
+      assert.doesNotMatch(JSON.stringify(res.body), /secret|duckdb|exploded/);
+    } finally {
+      events.query = query;
+    }
+  });
+
+  test('each of the 14 dimensions as breakdown and as filter agree', async () => {
+    for (const dimension of DIMENSIONS) {
+      for (const period of [`from=${YESTERDAY}&to=${YESTERDAY}`, 'period=30d']) {
+        const res = await get(sitePath(`/breakdown?dimension=${dimension}&${period}`));
+        assert.equal(res.status, 200, dimension);
+        assert.equal(res.body.dimension, dimension);
+        assert.ok(res.body.rows.length > 0, dimension);
+        assert.equal(res.body.totalKeys, res.body.rows.length);
+        if (dimension === 'event') assert.ok(res.body.rows.every((r: { key: string }) => r.key !== 'engage'));
+        for (const row of res.body.rows) {
+          const filter = encodeURIComponent(`${dimension}:${row.key}`);
+          const stats = await get(sitePath(`/stats?${period}&filter=${filter}`));
+          assert.equal(stats.status, 200, `${dimension}:${row.key}`);
+          assert.equal(stats.body.stats.visitors.value, row.visitors, `${period} ${dimension}:${row.key} visitors`);
+          if (dimension !== 'event') assert.equal(stats.body.stats.pageviews.value, row.views, `${dimension}:${row.key} views`);
+          assert.equal(row.pct, Math.round((row.visitors / res.body.totalVisitors) * 1e4) / 1e4);
+          const same = await get(sitePath(`/breakdown?dimension=${dimension}&${period}&filter=${filter}`));
+          assert.deepEqual(same.body.rows.map((r: { key: string }) => r.key), [row.key]);
+        }
+      }
+    }
+    const yesterday = `from=${YESTERDAY}&to=${YESTERDAY}`;
+    const exits = await get(sitePath(`/breakdown?dimension=exit&${yesterday}`));
+    assert.deepEqual(
+      exits.body.rows.map((r: { key: string; visitors: number }) => [r.key, r.visitors]),
+      [['/pricing', 2], ['/blog/a', 1]],
+    );
+    const events = await get(sitePath(`/breakdown?dimension=event&${yesterday}`));
+    assert.deepEqual(events.body.rows.map((r: { key: string; views: number }) => [r.key, r.views]), [['pageview', 5], ['signup', 1]]);
+    const countries = await get(sitePath(`/breakdown?dimension=country&${yesterday}`));
+    assert.ok(countries.body.rows.some((r: { key: string }) => r.key === '(none)'), 'absent values are (none)');
+    const none = await get(sitePath(`/stats?${yesterday}&filter=country:(none)`));
+    assert.equal(none.body.stats.visitors.value, 1);
+    const signup = await get(sitePath(`/stats?${yesterday}&filter=event:signup`));
+    assert.deepEqual([signup.body.stats.visitors.value, signup.body.stats.pageviews.value], [1, 0]);
+    const session = await get(sitePath(`/stats?${yesterday}&filter=referrer:google.com`));
+    assert.deepEqual([session.body.stats.visitors.value, session.body.stats.bounceRate.value, session.body.stats.avgDuration.value], [1, 0, 120]);
+    const twoFilters = await get(sitePath(`/stats?${yesterday}&filter=page:/pricing&filter=country:FR`));
+    assert.deepEqual([twoFilters.body.stats.visitors.value, twoFilters.body.stats.pageviews.value], [1, 1]);
+    const valueWithColon = await get(sitePath(`/stats?${yesterday}&filter=${encodeURIComponent('page:/a:b')}`));
+    assert.equal(valueWithColon.body.stats.visitors.value, 0, 'the value is everything after the first colon');
+  });
+
+  test('breakdown pagination, ordering and search', async () => {
+    const all = await get(sitePath('/breakdown?dimension=page&period=30d'));
+    const rows = all.body.rows as Array<{ key: string; visitors: number; views: number }>;
+    for (let i = 1; i < rows.length; i++) {
+      const [a, b] = [rows[i - 1]!, rows[i]!];
+      assert.ok(a.visitors > b.visitors || (a.visitors === b.visitors && (a.views > b.views || (a.views === b.views && a.key < b.key))));
+    }
+    const page2 = await get(sitePath('/breakdown?dimension=page&period=30d&limit=2&offset=2'));
+    assert.deepEqual(page2.body.rows, rows.slice(2, 4));
+    assert.equal(page2.body.totalKeys, rows.length);
+    const search = await get(sitePath('/breakdown?dimension=page&period=30d&search=BLOG'));
+    assert.deepEqual(search.body.rows.map((r: { key: string }) => r.key).sort(), ['/blog/a', '/blog/b']);
+    assert.equal(search.body.totalKeys, 2);
+    assert.equal(search.body.totalVisitors, all.body.totalVisitors);
+    const beyond = await get(sitePath('/breakdown?dimension=page&period=30d&offset=100'));
+    assert.deepEqual(beyond.body.rows, []);
+  });
+
+  test('goals of both kinds with conversion rate and delta', async () => {
+    const res = await get(sitePath(`/goals?from=${YESTERDAY}&to=${YESTERDAY}`));
+    assert.deepEqual(res.body.period, { from: YESTERDAY, to: YESTERDAY });
+    const [pricing, signup] = res.body.goals;
+    assert.deepEqual(
+      { ...pricing, goalId: 0 },
+      { goalId: 0, name: 'Pricing', kind: 'page', pattern: '/pricing', conversions: 2, uniqueConversions: 2, conversionRate: 0.6667, delta: 100 },
+    );
+    assert.deepEqual(
+      { ...signup, goalId: 0 },
+      { goalId: 0, name: 'Signup', kind: 'event', pattern: 'signup', conversions: 1, uniqueConversions: 1, conversionRate: 0.3333, delta: null },
+    );
+    const none = await get(`/v1/sites/${other.siteId}/goals`, otherKey);
+    assert.deepEqual(none.body.goals, []);
+    const stats = await get(`/v1/sites/${other.siteId}/stats`, otherKey);
+    assert.deepEqual(stats.body.stats.conversions, { value: null, prev: null, deltaPct: 0 });
+  });
+
+  test('funnels: list, current version, older version, previous period', async () => {
+    const list = await get(sitePath('/funnels'));
+    assert.equal(list.body.funnels.length, 1);
+    const summary = list.body.funnels[0];
+    assert.deepEqual({ ...summary, createdAt: 0 }, { id: summary.id, name: 'Buy', stepCount: 2, windowMinutes: 30, version: 2, createdAt: 0 });
+    const current = await get(sitePath(`/funnels/${summary.id}?from=${YESTERDAY}&to=${YESTERDAY}`));
+    assert.deepEqual(current.body.funnel, { id: summary.id, name: 'Buy', version: 2, windowMinutes: 30 });
+    assert.deepEqual(current.body.steps, [
+      { step: 1, visitors: 3, rateFromPrevious: null },
+      { step: 2, visitors: 2, rateFromPrevious: 0.6667 },
+    ]);
+    assert.deepEqual([current.body.entered, current.body.completed, current.body.conversionRate], [3, 2, 0.6667]);
+    // The day before, one visitor enters on /pricing itself (step 1 is /**) and never views it again.
+    assert.deepEqual(current.body.previous, { entered: 2, completed: 0, conversionRate: 0 });
+    assert.equal(current.body.delta, 100);
+    const v1 = await get(sitePath(`/funnels/${summary.id}?version=1&from=${YESTERDAY}&to=${YESTERDAY}`));
+    assert.equal(v1.body.funnel.version, 1);
+    assert.deepEqual(v1.body.steps.map((s: { visitors: number }) => s.visitors), [1, 1, 1]);
+    for (const version of ['0', '3', '-2']) {
+      const fallback = await get(sitePath(`/funnels/${summary.id}?version=${version}`));
+      assert.equal(fallback.body.funnel.version, 2, `version ${version} falls back to the current one`);
+    }
+  });
+
+  test('realtime panel', async () => {
+    const res = await get(sitePath('/realtime'));
+    assert.equal(res.status, 200);
+    const r = res.body;
+    assert.equal(r.generatedAt, NOW);
+    assert.equal(r.currentVisitors, 2);
+    assert.equal(r.pageviewsPerMinute.length, 30);
+    assert.equal(r.pageviewsPerMinute[29].t, NOW);
+    assert.equal(r.pageviewsPerMinute.reduce((n: number, p: { value: number }) => n + p.value, 0), 3);
+    assert.deepEqual(r.topPages.map((p: { key: string }) => p.key), ['/', '/pricing']);
+    assert.deepEqual(r.topCountries, [{ key: 'FR', visitors: 2, views: 3 }]);
+    assert.equal(r.feed.length, 3);
+    assert.equal(r.feed[0].path, '/pricing');
+    assert.equal(r.feed[0].event, 'pageview');
+    assert.ok(r.feed[0].ts > r.feed[1].ts);
+  });
+
+  test('OpenAPI document is served without a key and describes every route', async () => {
+    const res = await fetch(server.url + '/openapi.json');
+    assert.equal(res.status, 200);
+    const doc = (await res.json()) as any;
+    assert.equal(doc.openapi, '3.1.0');
+    for (const path of ['/v1/sites', '/v1/sites/{siteId}/stats', '/v1/sites/{siteId}/funnels/{funnelId}']) assert.ok(doc.paths[path], path);
+  });
 });
