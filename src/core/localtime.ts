@@ -54,10 +54,23 @@ export function localParts(epochMs: number, timeZone: string): LocalParts {
   };
 }
 
+function formatDay(p: LocalParts): string {
+  return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+}
+
+// The hot path asks for the local day of one instant after another, nearly always inside the same
+// local day: each zone remembers the bounds of the last day it computed.
+const lastDay = new Map<string, { start: number; end: number; day: string }>();
+
 /** The site-local calendar day (YYYY-MM-DD) of an instant. */
 export function localDay(epochMs: number, timeZone: string): string {
-  const p = localParts(epochMs, timeZone);
-  return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+  const hit = lastDay.get(timeZone);
+  if (hit && epochMs >= hit.start && epochMs < hit.end) return hit.day;
+  const day = formatDay(localParts(epochMs, timeZone));
+  const start = startOfLocalDay(day, timeZone);
+  const end = startOfLocalDay(addDays(day, 1), timeZone);
+  if (epochMs >= start && epochMs < end) lastDay.set(timeZone, { start, end, day });
+  return day;
 }
 
 /** Offset of the zone from UTC at an instant, in minutes (local = utc + offset). */

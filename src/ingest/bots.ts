@@ -3,12 +3,21 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { isbot } from 'isbot';
+import { LRUCache } from 'lru-cache';
 import { builtFile } from '../core/paths.js';
 import { ipv4ToNumber, ipv6ToBigInt } from './ip.js';
 
+// isbot is one large regular expression; traffic repeats a few thousand User-Agents.
+const verdicts = new LRUCache<string, boolean>({ max: 10_000 });
+
 export function isBotUserAgent(ua: string | undefined | null): boolean {
   if (!ua || ua.trim().length === 0) return true;
-  return isbot(ua);
+  let bot = verdicts.get(ua);
+  if (bot === undefined) {
+    bot = isbot(ua);
+    verdicts.set(ua, bot);
+  }
+  return bot;
 }
 
 interface RangeTable<T> {

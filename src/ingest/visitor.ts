@@ -54,9 +54,12 @@ export class SaltBook {
     return p;
   }
 
+  private previousDay = { of: '', is: '' };
+
   /** The previous date's salt if it is in use here (sessions that cross local midnight). */
   previousSalt(day: string): Buffer | undefined {
-    return this.cache.get(addDays(day, -1));
+    if (this.previousDay.of !== day) this.previousDay = { of: day, is: addDays(day, -1) };
+    return this.cache.get(this.previousDay.is);
   }
 
   /** Forgets cached salts of dates before `day` (after the store deleted them). */

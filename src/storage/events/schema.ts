@@ -32,32 +32,47 @@ export interface StoredEvent {
   scrollDepth: number | null; // engage only, percent
 }
 
-/** Column name, SQL type (portable subset), and how to read the value from a StoredEvent. */
-export const EVENT_COLUMNS = [
-  ['site_id', 'VARCHAR NOT NULL'],
-  ['ts', 'BIGINT NOT NULL'],
-  ['day', 'DATE NOT NULL'],
-  ['visitor_id', 'BIGINT NOT NULL'],
-  ['session_id', 'BIGINT NOT NULL'],
-  ['session_start', 'BOOLEAN NOT NULL'],
-  ['name', 'VARCHAR NOT NULL'],
-  ['page', 'VARCHAR NOT NULL'],
-  ['entry_page', 'VARCHAR'],
-  ['referrer', 'VARCHAR'],
-  ['utm_source', 'VARCHAR'],
-  ['utm_medium', 'VARCHAR'],
-  ['utm_campaign', 'VARCHAR'],
-  ['country', 'VARCHAR'],
-  ['region', 'VARCHAR'],
-  ['city', 'VARCHAR'],
-  ['browser', 'VARCHAR'],
-  ['os', 'VARCHAR'],
-  ['device', 'VARCHAR'],
-  ['screen_width', 'INTEGER'],
-  ['language', 'VARCHAR'],
-  ['props', 'VARCHAR'],
-  ['engaged_ms', 'INTEGER'],
-  ['scroll_depth', 'INTEGER'],
-] as const;
+export type EventColumnType = 'VARCHAR' | 'BIGINT' | 'DATE' | 'BOOLEAN' | 'INTEGER';
+export type EventColumnValue = string | number | bigint | boolean | null;
 
-export type EventColumn = (typeof EVENT_COLUMNS)[number][0];
+interface EventColumn {
+  name: string;
+  type: EventColumnType;
+  nullable: boolean;
+  value(e: StoredEvent): EventColumnValue; // DATE columns give 'YYYY-MM-DD'
+}
+
+const col = (name: string, type: EventColumnType, nullable: boolean, value: EventColumn['value']): EventColumn => ({ name, type, nullable, value });
+
+/** The `events` table, column by column: name, portable SQL type, and where its value comes from. */
+export const EVENT_COLUMNS: readonly EventColumn[] = [
+  col('site_id', 'VARCHAR', false, (e) => e.siteId),
+  col('ts', 'BIGINT', false, (e) => BigInt(e.ts)),
+  col('day', 'DATE', false, (e) => e.day),
+  col('visitor_id', 'BIGINT', false, (e) => e.visitorId),
+  col('session_id', 'BIGINT', false, (e) => e.sessionId),
+  col('session_start', 'BOOLEAN', false, (e) => e.sessionStart),
+  col('name', 'VARCHAR', false, (e) => e.name),
+  col('page', 'VARCHAR', false, (e) => e.page),
+  col('entry_page', 'VARCHAR', true, (e) => e.entryPage),
+  col('referrer', 'VARCHAR', true, (e) => e.referrer),
+  col('utm_source', 'VARCHAR', true, (e) => e.utmSource),
+  col('utm_medium', 'VARCHAR', true, (e) => e.utmMedium),
+  col('utm_campaign', 'VARCHAR', true, (e) => e.utmCampaign),
+  col('country', 'VARCHAR', true, (e) => e.country),
+  col('region', 'VARCHAR', true, (e) => e.region),
+  col('city', 'VARCHAR', true, (e) => e.city),
+  col('browser', 'VARCHAR', true, (e) => e.browser),
+  col('os', 'VARCHAR', true, (e) => e.os),
+  col('device', 'VARCHAR', true, (e) => e.device),
+  col('screen_width', 'INTEGER', true, (e) => e.screenWidth),
+  col('language', 'VARCHAR', true, (e) => e.language),
+  col('props', 'VARCHAR', true, (e) => e.props),
+  col('engaged_ms', 'INTEGER', true, (e) => e.engagedMs),
+  col('scroll_depth', 'INTEGER', true, (e) => e.scrollDepth),
+];
+
+/** CREATE TABLE column list in the portable subset. */
+export function eventColumnsDdl(): string {
+  return EVENT_COLUMNS.map((c) => `${c.name} ${c.type}${c.nullable ? '' : ' NOT NULL'}`).join(', ');
+}
