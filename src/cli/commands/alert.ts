@@ -47,18 +47,18 @@ export const alert: Noun = {
   commands: [
     {
       verb: 'add',
-      usage: 'svc alert add --site ID --type spike|drop|silence|goal --threshold N --url URL --secret S [--goal GOAL_ID] [--email ADDR]...',
-      summary: 'create a rule; the https URL is checked now and at every send',
+      usage: 'svc alert add --site ID --type spike|drop|silence|goal --threshold N --webhook URL --secret S [--goal GOAL_ID] [--email ADDR]...',
+      summary: 'create a rule; the https webhook URL is checked now and at every send (--url is the server)',
       options: {
         site: { type: 'string' },
         type: { type: 'string' },
         threshold: { type: 'string' },
-        url: { type: 'string' },
+        webhook: { type: 'string' },
         secret: { type: 'string' },
         goal: { type: 'string' },
         email: { type: 'string', multiple: true },
       },
-      example: 'svc alert add --site k3f9a1b2c4d5 --type spike --threshold 100 --url https://hooks.example.com/svc --secret whsec_abc',
+      example: 'svc alert add --site k3f9a1b2c4d5 --type spike --threshold 100 --webhook https://hooks.example.com/svc --secret whsec_abc',
       async run(inv) {
         const siteId = required(inv, 'site');
         const type = required(inv, 'type');
@@ -67,7 +67,7 @@ export const alert: Noun = {
         const body = {
           type,
           threshold: threshold(inv),
-          url: required(inv, 'url'),
+          url: required(inv, 'webhook'),
           secret: required(inv, 'secret'),
           ...(goal === undefined ? {} : { goalId: numericId(inv, '--goal', goal) }),
           ...(many(inv, 'email').length > 0 ? { emails: many(inv, 'email') } : {}),
