@@ -149,7 +149,7 @@ describe('organisations, sites and keys', () => {
   });
 });
 
-describe('goals, funnels, maintenance, snippet', () => {
+describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
   let siteId: string;
   before(async () => {
     const org = await server.admin('POST', '/orgs', { name: 'Goals org' });
@@ -196,7 +196,7 @@ describe('goals, funnels, maintenance, snippet', () => {
   });
 });
 
-describe('import', () => {
+describe('import', { concurrency: true }, () => {
   test('streams an NDJSON file and prints the summary with the first errors', async () => {
     const org = await server.admin('POST', '/orgs', { name: 'Import org' });
     const site = await server.admin('POST', `/orgs/${org.body.id}/sites`, { domain: uniqueDomain(), name: 'I', timezone: 'UTC' });
@@ -237,7 +237,7 @@ describe('import', () => {
   });
 });
 
-describe('errors', () => {
+describe('errors', { concurrency: true }, () => {
   test('API errors print the envelope code and message', async () => {
     const org = await server.admin('POST', '/orgs', { name: 'Errors org' });
     const orgId = String(org.body.id);
