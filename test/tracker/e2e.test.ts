@@ -4,7 +4,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
-import { launchBrowser, setTabVisibility, startFixtureServer, visitorContext, type FixtureServer } from './harness.js';
+import {
+  launchBrowser,
+  setTabVisibility,
+  startFixtureServer,
+  visitorContext,
+  waitForStoredEvents,
+  type FixtureServer,
+} from './harness.js';
 
 describe('tracker end to end with the collection endpoint', () => {
   let service: TestServer;
@@ -22,16 +29,6 @@ describe('tracker end to end with the collection endpoint', () => {
     await service.stop();
   });
 
-  /** Stored events of the site once `count` have arrived (beacons are asynchronous). */
-  async function storedEvents(count: number): Promise<Array<Record<string, any>>> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const events = await service.storedEvents(site.siteId);
-      if (events.length >= count || Date.now() > deadline) return events;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
   it('stores a pageview, a custom event and the engage event with page, referrer, browser, OS and device', async () => {
     const collectOrigin = service.url.replace('127.0.0.1', 'collect.test');
     pages.page(
@@ -47,7 +44,7 @@ describe('tracker end to end with the collection endpoint', () => {
     await page.click('#buy');
     await setTabVisibility(page, 'hidden');
 
-    const events = await storedEvents(3);
+    const events = await waitForStoredEvents(service, site.siteId, (stored) => stored.length >= 3);
     await context.close();
     assert.deepEqual(
       events.map((event) => event.name),

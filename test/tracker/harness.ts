@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, beforeEach } from 'node:test';
+import type { TestServer } from '../helpers/server.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const buildScriptUrl = new URL('../../scripts/build-tracker.mjs', import.meta.url).href;
@@ -253,4 +254,24 @@ export function browserSuite(options: { automation?: boolean } = {}): BrowserSui
     await suite.context.close();
   });
   return suite;
+}
+
+type StoredRow = Record<string, any>;
+
+/**
+ * Stored events of a site, oldest first, once `ready` holds for them (events arrive asynchronously:
+ * beacons, then processing after the 202), or when the time is up.
+ */
+export async function waitForStoredEvents(
+  service: TestServer,
+  siteId: string,
+  ready: (events: StoredRow[]) => boolean,
+  timeoutMs = 10_000,
+): Promise<StoredRow[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const events = await service.storedEvents(siteId);
+    if (ready(events) || Date.now() > deadline) return events;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
