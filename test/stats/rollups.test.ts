@@ -1,0 +1,121 @@
+// The rollup job: exact, capped with (other), idempotent, resumable after a crash, merged with raw
+// events after the watermark; retention of raw events and of rollups.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
+import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
+import {
+  createRollupTables,
+  readRollupState,
+  recomputeRollups,
+  rollupSite,
+  runRetention,
+  type RollupDeps,
+} from '../../src/storage/events/rollups.js';
+import { addDays, startOfLocalDay } from '../../src/core/localtime.js';
+import { parseQuery, type RawParams } from '../../src/core/query.js';
+import { planQuery } from '../../src/stats/planner.js';
+import { computeBreakdown, computeStats } from '../../src/stats/engine.js';
+import type { Site } from '../../src/storage/meta/types.js';
+import { dataset, event } from './fixtures.js';
+
+const TZ = 'UTC';
+const TODAY = '2026-03-20';
+const NOW = Date.parse(`${TODAY}T12:00:00Z`);
+
+async function setup(retentionMonths: number | null = null) {
+  const events = await DuckDbEventStore.open({ path: ':memory:', readers: 1 });
+  const meta = await openSqliteMetaStore(':memory:');
+  await createRollupTables(events);
+  const org = await meta.createOrg('o', 0);
+  const site = await meta.createSite(org.id, { domain: 'r.test', name: 'r', timezone: TZ, retentionMonths, honorGpc: true }, 'rollsite', 0);
+  const deps: RollupDeps = { events, meta };
+  const close = async () => {
+    await events.close();
+    await meta.close();
+  };
+  return { events, meta, site, deps, close };
+}
+
+const days = (from: string, n: number) => Array.from({ length: n }, (_, i) => addDays(from, i));
+
+async function answer(deps: RollupDeps, site: Site, params: RawParams, watermark: string | null) {
+  const q = (kind: 'stats' | 'breakdown') => planQuery(parseQuery(kind, params, site, NOW), { watermark, retentionMonths: site.retentionMonths });
+  return params.dimension ? computeBreakdown(deps.events, q('breakdown')) : computeStats(deps.events, q('stats'), []);
+}
+
+test('keys beyond the cap fold into (other), counted exactly', async () => {
+  const { events, site, deps, close } = await setup();
+  try {
+    const rows = Array.from({ length: 12 }, (_, i) =>
+      // Page /p0 has 12 visitors, /p1 11, … /p11 1: a cap of 5 keeps /p0../p4.
+      Array.from({ length: 12 - i }, (_, v) => event({ siteId: site.id, ts: Date.parse('2026-03-10T10:00:00Z') + i, page: `/p${i}`, visitorId: BigInt(v), sessionId: BigInt(100 * i + v) })),
+    ).flat();
+    await events.append(rows);
+    await rollupSite(deps, site, NOW, { dimensionKeyCap: 5 });
+    const result = await answer(deps, site, { dimension: 'page', from: '2026-03-10', to: '2026-03-10' }, '2026-03-19');
+    assert.ok('rows' in result);
+    assert.deepEqual(
+      result.rows.map((r) => [r.key, r.visitors, r.views]),
+      [['/p0', 12, 12], ['/p1', 11, 11], ['/p2', 10, 10], ['/p3', 9, 9], ['/p4', 8, 8], ['(other)', 7, 28]],
+    );
+    assert.equal(result.totalKeys, 6);
+  } finally {
+    await close();
+  }
+});
+
+test('the job is idempotent, resumes after a crash, and merges rollups with raw events after the watermark', async () => {
+  const { events, site, deps, close } = await setup();
+  try {
+    const data = dataset({ seed: 7, siteId: site.id, days: days('2026-03-01', 20), dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 20, visitorsPerDay: 15, timeZone: TZ });
+    await events.append(data);
+    const params = { from: '2026-03-01', to: TODAY };
+    const expected = await answer(deps, site, params, null);
+    const expectedPages = await answer(deps, site, { ...params, dimension: 'page' }, null);
+
+    // A crash after rolling up some days: the watermark says 2026-03-05, later rows are half written.
+    await rollupSite(deps, site, Date.parse('2026-03-06T12:00:00Z'));
+    assert.equal((await readRollupState(events, site.id))?.watermark, '2026-03-05');
+    await events.exec(`INSERT INTO site_daily VALUES ('${site.id}', DATE '2026-03-07', 999, 999, 999, 999, 999, 999)`);
+    assert.deepEqual(await answer(deps, site, params, '2026-03-05'), expected, 'rollups up to the watermark, raw after');
+
+    await rollupSite(deps, site, NOW);
+    await rollupSite(deps, site, NOW);
+    const state = await readRollupState(events, site.id);
+    assert.equal(state?.watermark, '2026-03-19');
+    assert.deepEqual(await answer(deps, site, params, state!.watermark), expected);
+    assert.deepEqual(await answer(deps, site, { ...params, dimension: 'page' }, state!.watermark), expectedPages);
+    const [count] = await events.query<{ n: bigint }>(`SELECT count(*) AS n FROM site_daily WHERE site_id = ? AND day = DATE '2026-03-07'`, [site.id]);
+    assert.equal(Number(count!.n), 1);
+
+    // Events added to rolled-up days (an import) are reflected once recomputed.
+    await events.append([event({ siteId: site.id, ts: Date.parse('2026-03-03T10:00:00Z'), visitorId: 424242n, sessionId: 424242n, sessionStart: true })]);
+    await recomputeRollups(deps, site.id, ['2026-03-03'], NOW);
+    const after = await answer(deps, site, params, state!.watermark);
+    assert.ok('visitors' in after && 'visitors' in expected);
+    assert.equal(after.visitors.value, expected.visitors.value! + 1);
+    assert.deepEqual(after, await answer(deps, site, params, null));
+  } finally {
+    await close();
+  }
+});
+
+test('retention: raw events go after the raw window once rolled up; everything goes past retentionMonths', async () => {
+  const { events, site, deps, close } = await setup(2);
+  try {
+    await events.append(dataset({ seed: 3, siteId: site.id, days: days('2026-01-10', 70), dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 3, visitorsPerDay: 3, timeZone: TZ }));
+    await rollupSite(deps, site, NOW);
+    await runRetention(deps, NOW);
+    const range = async (table: string) =>
+      (await events.query<{ lo: string; hi: string }>(`SELECT CAST(min(day) AS VARCHAR) AS lo, CAST(max(day) AS VARCHAR) AS hi FROM ${table} WHERE site_id = ?`, [site.id]))[0];
+    assert.deepEqual(await range('events'), { lo: '2026-02-19', hi: TODAY });
+    assert.deepEqual(await range('site_daily'), { lo: '2026-01-20', hi: '2026-03-19' });
+    assert.deepEqual(await range('dim_daily'), { lo: '2026-01-20', hi: '2026-03-19' });
+    const stats = await answer(deps, site, { period: '90d' }, '2026-03-19');
+    assert.ok('visitors' in stats);
+    assert.equal(stats.visitors.prev, null, 'the previous period is past retention');
+  } finally {
+    await close();
+  }
+});
