@@ -26,8 +26,8 @@ export interface Io {
 }
 
 function overallHelp(): string {
-  const rows = NOUNS.flatMap((noun) => noun.commands.map((c) => [c.usage, c.summary.split(' (')[0]!] as const));
-  const width = Math.min(60, Math.max(...rows.map(([u]) => u.length)));
+  const rows = NOUNS.flatMap((noun) => noun.commands.map((c) => [c.usage, c.summary.split(/ \(|: |; /)[0]!] as const));
+  const width = Math.min(44, Math.max(...rows.map(([u]) => u.length)));
   const lines = rows.map(([u, s]) => (u.length > width ? `  ${u}\n  ${' '.repeat(width)}  ${s}` : `  ${u.padEnd(width)}  ${s}`));
   return [
     'svc: command line for the svc admin API',
