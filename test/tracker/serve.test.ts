@@ -1,7 +1,12 @@
 // GET /js/t.js through Fastify: cache headers, strong ETag and 304, pre-compressed variants.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { transform } from 'esbuild';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { trackerRoutes } from '../../src/http/tracker.js';
 import { trackerCode } from './harness.js';
@@ -71,5 +76,26 @@ describe('GET /js/t.js', () => {
     assert.equal(response.statusCode, 200);
     assert.equal(response.body, '');
     assert.equal(response.headers['content-type'], 'text/javascript; charset=utf-8');
+  });
+
+  it('compiled (dist/http/tracker.js), reads the built dist/tracker/t.js next door', async () => {
+    // The layout tsc and the tracker build produce, with a marker script instead of the real one.
+    const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'));
+    try {
+      const source = readFileSync(new URL('../../src/http/tracker.ts', import.meta.url), 'utf8');
+      const compiled = await transform(source, { loader: 'ts', format: 'esm' });
+      mkdirSync(join(dist, 'http'));
+      mkdirSync(join(dist, 'tracker'));
+      writeFileSync(join(dist, 'http/tracker.js'), compiled.code);
+      writeFileSync(join(dist, 'tracker/t.js'), 'console.log("built")');
+      const module = (await import(pathToFileURL(join(dist, 'http/tracker.js')).href)) as { trackerRoutes: typeof trackerRoutes };
+      const distApp = Fastify();
+      await distApp.register(module.trackerRoutes);
+      const response = await distApp.inject({ url: '/js/t.js' });
+      await distApp.close();
+      assert.equal(response.body, 'console.log("built")');
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
   });
 });
