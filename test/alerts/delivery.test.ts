@@ -178,7 +178,7 @@ describe('webhook deliveries', () => {
   });
 
   it('keeps delivering to healthy receivers while one receiver hangs', async () => {
-    const busy = await alertHarness({ timeoutMs: 3_000, maxConcurrent: 8, maxPerHost: 2, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+    const busy = await alertHarness({ timeoutMs: 1_500, maxConcurrent: 8, maxPerHost: 2, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
     try {
       receiver.answer('/stuck', 'hang');
       // localhost and receiver.test are two hosts (the certificate names both) on the same server.
@@ -188,7 +188,7 @@ describe('webhook deliveries', () => {
       await busy.alerts.sendTest(healthy.id);
       const started = Date.now();
       await busy.alerts.start();
-      while (receiver.requestsTo('/healthy').length === 0 && Date.now() - started < 2_500) await new Promise((r) => setTimeout(r, 20));
+      while (receiver.requestsTo('/healthy').length === 0 && Date.now() - started < 1_200) await new Promise((r) => setTimeout(r, 20));
       assert.equal(receiver.requestsTo('/healthy').length, 1, 'healthy receiver served while the other hangs');
       assert.ok(busy.alerts.engine.inFlightCount <= 2, 'the stuck host holds at most its own slots');
     } finally {
