@@ -195,4 +195,19 @@ describe('webhook deliveries', () => {
       await busy.close();
     }
   });
+
+  it('drains: an attempt in flight at shutdown finishes and is recorded', async () => {
+    const draining = await alertHarness();
+    try {
+      receiver.answer('/slow', { status: 200, afterMs: 300 });
+      const r = await draining.alerts.createRule(draining.site.id, { type: 'spike', threshold: 1, url: receiver.url('/slow'), secret: SECRET });
+      await draining.alerts.start();
+      await draining.alerts.sendTest(r.id);
+      while (draining.alerts.engine.inFlightCount === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await draining.alerts.drain();
+      assert.equal((await draining.alerts.history(r.id))[0]!.status, 'succeeded');
+    } finally {
+      await draining.close();
+    }
+  });
 });

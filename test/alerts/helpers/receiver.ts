@@ -11,8 +11,8 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** What to answer: a status code, or 'hang' to never answer. */
-export type Answer = number | 'hang' | { redirect: string };
+/** What to answer: a status code, 'hang' to never answer, a redirect, or a status after a delay. */
+export type Answer = number | 'hang' | { redirect: string } | { status: number; afterMs: number };
 
 export interface Receiver {
   port: number;
@@ -38,8 +38,12 @@ export async function startReceiver(): Promise<Receiver> {
       const queue = answers.get(path) ?? [];
       const answer = (queue.length > 1 ? queue.shift() : queue[0]) ?? 200;
       if (answer === 'hang') return;
-      if (typeof answer === 'object') {
+      if (typeof answer === 'object' && 'redirect' in answer) {
         res.writeHead(302, { location: answer.redirect }).end();
+        return;
+      }
+      if (typeof answer === 'object') {
+        setTimeout(() => res.writeHead(answer.status).end('ok'), answer.afterMs);
         return;
       }
       res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
