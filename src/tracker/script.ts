@@ -42,11 +42,12 @@ if (
   const endpoint = api;
 
   // Text body: sendBeacon and fetch both send text/plain, a CORS "simple" request without preflight.
+  // no-cors: the answer is never read, and a cors fetch would log a CORS error in the site's console.
   const post = (body: string) => {
     try {
       if (nav.sendBeacon(endpoint, body)) return;
     } catch {}
-    fetch(endpoint, { method: 'POST', body, keepalive: true }).catch(() => {});
+    fetch(endpoint, { method: 'POST', body, keepalive: true, mode: 'no-cors' }).catch(() => {});
   };
 
   const byteLength = (text: string) => new Blob([text]).size;

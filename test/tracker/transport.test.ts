@@ -19,7 +19,8 @@ async function recordTransport(page: Page): Promise<void> {
       };
     }
     window.fetch = (...args: Parameters<typeof fetch>) => {
-      calls.push(`fetch keepalive=${(args[1] as RequestInit).keepalive} method=${(args[1] as RequestInit).method}`);
+      const init = args[1] as RequestInit;
+      calls.push(`fetch ${init.method} keepalive=${init.keepalive} mode=${init.mode}`);
       return fetch(...args);
     };
   });
@@ -72,8 +73,12 @@ describe('tracker transport', () => {
     assert.deepEqual(bodies([event!]), [{ s: server.site, u: '/inline', w: 1920, l: 'fr-FR' }]);
   });
 
-  it('falls back to fetch with keepalive when sendBeacon is missing, still without preflight', async () => {
+  it('falls back to fetch with keepalive when sendBeacon is missing, without preflight or console error', async () => {
     const { server, page } = suite;
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().includes('404')) consoleErrors.push(message.text());
+    });
     await page.addInitScript(() => {
       delete (Navigator.prototype as { sendBeacon?: unknown }).sendBeacon;
     });
@@ -81,10 +86,11 @@ describe('tracker transport', () => {
     server.page('/no-beacon', trackedPage(server));
     await page.goto(`${server.origin('site')}/no-beacon`);
     const [event] = await server.next(1);
-    assert.deepEqual(await transportCalls(page), ['fetch keepalive=true method=POST']);
+    assert.deepEqual(await transportCalls(page), ['fetch POST keepalive=true mode=no-cors']);
     assert.equal(event!.headers['content-type'], 'text/plain;charset=UTF-8');
     assert.deepEqual(bodies([event!]), [{ s: server.site, u: '/no-beacon', w: 1920, l: 'fr-FR' }]);
     assert.ok(!server.log.some((line) => line.startsWith('OPTIONS')), 'no CORS preflight');
+    assert.deepEqual(consoleErrors, []);
   });
 
   it('falls back to fetch when sendBeacon refuses the body, and does not retry a failed send', async () => {
@@ -99,7 +105,7 @@ describe('tracker transport', () => {
     const [event] = await server.next(1);
     assert.equal(event!.path, '/failing/e');
     await server.expectQuiet(600);
-    assert.deepEqual(await transportCalls(page), ['beacon', 'fetch keepalive=true method=POST']);
+    assert.deepEqual(await transportCalls(page), ['beacon', 'fetch POST keepalive=true mode=no-cors']);
   });
 
   it('holds sends made before the document is parsed until DOMContentLoaded', async () => {
