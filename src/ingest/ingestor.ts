@@ -19,7 +19,6 @@ import {
   locate,
   newCandidate,
   runSteps,
-  type Candidate,
   type CollectRequest,
   type Step,
 } from './pipeline.js';
@@ -159,7 +158,9 @@ export class Ingestor {
       if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, reason: detail ? `${reason}: ${detail}` : reason });
     };
     const importSteps: Array<Step<unknown>> = [{ name: 'locate', run: locate }, botUaStep, datacenterStep(this.hosting)];
-    const accepted: Array<{ candidate: Candidate; line: number }> = [];
+    // First pass: validate every line, keeping only its text and instant, so memory follows the
+    // size of the input rather than that of parsed objects.
+    const accepted: Array<{ ts: number; line: number; text: string }> = [];
     for await (const { line, number, tooLong } of ndjsonLines(stream)) {
       if (tooLong) {
         reject(number, 'too_large', `a line is limited to ${MAX_IMPORT_LINE_BYTES} bytes`);
@@ -174,11 +175,11 @@ export class Ingestor {
       parsed.candidate.site = site;
       const outcome = await runSteps(importSteps, parsed.candidate, undefined);
       if (outcome !== 'accepted') reject(number, outcome);
-      else accepted.push({ candidate: parsed.candidate, line: number });
+      else accepted.push({ ts: parsed.candidate.ts, line: number, text: line });
     }
 
     // Sessions are only right in time order; ties keep file order.
-    accepted.sort((a, b) => a.candidate.ts - b.candidate.ts || a.line - b.line);
+    accepted.sort((a, b) => a.ts - b.ts || a.line - b.line);
     const enricher = {
       geo: this.deps.geo,
       hosting: this.hosting,
@@ -187,7 +188,13 @@ export class Ingestor {
     };
     const days = new Set<string>();
     let batch: StoredEvent[] = [];
-    for (const { candidate } of accepted) {
+    for (const { text } of accepted) {
+      // Second pass, in time order: the line passed every check above, so it parses the same way.
+      const parsed = parseImportLine(text, site.id, now);
+      if (!parsed.ok) throw new Error('an accepted import line no longer parses');
+      const candidate = parsed.candidate;
+      candidate.site = site;
+      locate(candidate);
       const stored = await enrich(candidate, enricher);
       days.add(stored.day);
       batch.push(stored);
@@ -197,7 +204,7 @@ export class Ingestor {
       }
     }
     await this.deps.events.append(batch);
-    for (let i = 0; i < accepted.length; i++) this.drops.count('accepted', 'import');
+    this.drops.count('accepted', 'import', accepted.length);
     const touched = [...days].sort();
     for (const listener of this.importListeners) await listener(site, touched);
     return { accepted: accepted.length, rejected, errors, days: touched };

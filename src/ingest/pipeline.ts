@@ -241,9 +241,9 @@ export class DropCounter {
     this.accepted = metrics.counter('svc_events_accepted_total', 'Events accepted by the collection endpoint and import');
     this.dropped = metrics.counter('svc_events_dropped_total', 'Events discarded, by reason');
   }
-  count(outcome: DropReason | 'accepted', source: 'collect' | 'import'): void {
-    if (outcome === 'accepted') this.accepted.inc({ source });
-    else this.dropped.inc({ reason: outcome, source });
+  count(outcome: DropReason | 'accepted', source: 'collect' | 'import', events = 1): void {
+    if (outcome === 'accepted') this.accepted.inc({ source }, events);
+    else this.dropped.inc({ reason: outcome, source }, events);
   }
   droppedFor(reason: DropReason, source: 'collect' | 'import' = 'collect'): number {
     return this.dropped.value({ reason, source });

@@ -1,0 +1,177 @@
+// bench/ingest: svc's collection endpoint against a bare Fastify route answering 202, driven by the
+// same load generator in the same run. Prints throughput (and the ratio), p99 latency at a fixed
+// 5 000 events/s, peak RSS, checks that every accepted event was stored, and import throughput.
+//
+//   npm run bench:ingest            (BENCH_SECONDS=10 by default)
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const TOKEN = 'bench-admin-token-0123456789';
+const UAS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
+];
+const PAGES = Array.from({ length: 200 }, (_, i) => `/blog/post-${i}`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitHealthy(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never became healthy`);
+}
+
+function spawnNode(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+/** Every request a new visitor from a residential-looking address, through the trusted relay. */
+function eventRequests(siteId: string, relayKey: string, domain: string) {
+  let n = 0;
+  return [
+    {
+      method: 'POST' as const,
+      path: '/api/e',
+      setupRequest(req: any) {
+        n++;
+        // The /24 changes fastest, so no network exceeds the per-network rate limit.
+        const ip = `81.${n & 255}.${(n >> 8) & 255}.${((n >> 16) & 255) + 1}`;
+        req.headers = {
+          'content-type': 'text/plain',
+          origin: `https://${domain}`,
+          'user-agent': UAS[n % UAS.length],
+          'x-svc-relay-key': relayKey,
+          'x-svc-client-ip': ip,
+        };
+        const page = PAGES[Math.floor(Math.pow(n % 997 / 997, 3) * PAGES.length)];
+        req.body = JSON.stringify({ s: siteId, u: `${page}?utm_source=bench`, r: 'https://www.google.com/', w: 1440, l: 'en-US' });
+        return req;
+      },
+    },
+  ];
+}
+
+async function load(url: string, requests: any[], options: { connections: number; overallRate?: number; seconds: number }) {
+  const result = await autocannon({ url, requests, connections: options.connections, overallRate: options.overallRate, duration: options.seconds });
+  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, sent: result.requests.total, non2xx: result.non2xx, errors: result.errors };
+}
+
+async function admin(base: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}/admin/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return res.json() as Promise<any>;
+}
+
+async function metric(base: string, name: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(name) && (!l.includes('source=') || l.includes('source="collect"')))
+    .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const [svcPort, barePort] = [await freePort(), await freePort()];
+  const svcUrl = `http://127.0.0.1:${svcPort}`;
+  const bareUrl = `http://127.0.0.1:${barePort}`;
+  const svc = spawnNode(['dist/main.js'], { PORT: String(svcPort), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: TOKEN, SVC_LOG_LEVEL: 'warn' });
+  const bare = spawnNode(['bench/bare-server.mjs'], { PORT: String(barePort) });
+  await Promise.all([waitHealthy(`${svcUrl}/healthz`), new Promise((r) => setTimeout(r, 1500))]);
+
+  const org = await admin(svcUrl, 'POST', '/orgs', { name: 'bench' });
+  const domain = 'bench.example';
+  const site = await admin(svcUrl, 'POST', `/orgs/${org.id}/sites`, { domain, name: 'Bench', timezone: 'Europe/Paris' });
+  const relay = await admin(svcUrl, 'POST', '/relay-keys', { name: 'bench' });
+  const requests = () => eventRequests(site.id, relay.key, domain);
+
+  console.log(`ingest bench: ${SECONDS}s per run, 2 servers side by side, autocannon in this process`);
+  const warm = await load(svcUrl, requests(), { connections: 16, seconds: 2 });
+  void warm;
+  const bareMax = await load(bareUrl, requests(), { connections: 64, seconds: SECONDS });
+  const svcMax = await load(svcUrl, requests(), { connections: 64, seconds: SECONDS });
+  const svcAt5k = await load(svcUrl, requests(), { connections: 64, overallRate: 5000, seconds: SECONDS });
+  const bareAt5k = await load(bareUrl, requests(), { connections: 64, overallRate: 5000, seconds: SECONDS });
+
+  // Import: 200 000 lines of NDJSON, one request.
+  const lines: string[] = [];
+  const day = Date.UTC(2026, 0, 15);
+  for (let i = 0; i < 200_000; i++) {
+    lines.push(JSON.stringify({ ts: day + Math.floor(i * 0.4), ua: UAS[i % UAS.length], ip: `81.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, u: PAGES[i % PAGES.length], r: 'https://duckduckgo.com/' }));
+  }
+  const ndjson = join(dataDir, 'import.ndjson');
+  writeFileSync(ndjson, lines.join('\n'));
+  const importStarted = performance.now();
+  const importRes = await fetch(`${svcUrl}/admin/v1/sites/${site.id}/events/import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-ndjson' },
+    body: readFileSync(ndjson),
+  });
+  const report = (await importRes.json()) as { accepted: number; rejected: number };
+  const importSeconds = (performance.now() - importStarted) / 1000;
+
+  await new Promise((r) => setTimeout(r, 1500)); // let the last 202s leave the pipeline
+  const accepted = await metric(svcUrl, 'svc_events_accepted_total{source="collect"}');
+  const dropped = await metric(svcUrl, 'svc_events_dropped_total{reason=');
+  const dropLines = (await (await fetch(`${svcUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text()).split('\n').filter((l) => l.startsWith('svc_events_dropped_total') && l.includes('collect'));
+  const rss = peakRssMb(svc.pid!);
+  svc.kill('SIGTERM');
+  const exitCode = await new Promise<number | null>((r) => svc.once('exit', r));
+  bare.kill('SIGTERM');
+
+  const store = await DuckDbEventStore.open({ path: join(dataDir, 'events.duckdb'), readers: 1 });
+  const [{ n } = { n: 0n }] = await store.query<{ n: bigint }>("SELECT count(*) AS n FROM events WHERE site_id = ? AND page <> '' ", [site.id]);
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+
+  const sentToSvc = warm.sent + svcMax.sent + svcAt5k.sent;
+  const stored = Number(n) - report.accepted;
+  const ratio = svcMax.rps / bareMax.rps;
+  const rows = [
+    ['bare Fastify 202, max', `${Math.round(bareMax.rps)} req/s`, `p50 ${bareMax.p50} ms, p99 ${bareMax.p99} ms`],
+    ['svc /api/e, max', `${Math.round(svcMax.rps)} events/s`, `p50 ${svcMax.p50} ms, p99 ${svcMax.p99} ms`],
+    ['svc / bare throughput', `${ratio.toFixed(2)}`, ratio >= 0.5 ? 'target ≥ 0.5: met' : 'target ≥ 0.5: MISSED'],
+    ['svc at 5 000 events/s', `${Math.round(svcAt5k.rps)} events/s`, `p99 ${svcAt5k.p99} ms (target < 20 ms: ${svcAt5k.p99 < 20 ? 'met' : 'MISSED'})`],
+    ['bare at 5 000 req/s', `${Math.round(bareAt5k.rps)} req/s`, `p99 ${bareAt5k.p99} ms`],
+    ['svc peak RSS', `${rss.toFixed(0)} MB`, rss < 300 ? 'target < 300 MB: met' : 'target < 300 MB: MISSED'],
+    ['import', `${Math.round(report.accepted / importSeconds)} events/s`, `${report.accepted} accepted in ${importSeconds.toFixed(2)} s (target ≥ 100 000/s: ${report.accepted / importSeconds >= 100_000 ? 'met' : 'MISSED'})`],
+    ['stored = accepted', `${stored} = ${accepted}`, stored === accepted ? 'every accepted event stored' : 'MISMATCH'],
+    ['sent = accepted + dropped', `${sentToSvc} = ${accepted} + ${dropped}`, sentToSvc === accepted + dropped ? 'ok' : 'MISMATCH'],
+    ['graceful stop', `exit ${exitCode}`, ''],
+  ];
+  for (const [what, figure, note] of rows) console.log(`${what!.padEnd(26)} ${figure!.padEnd(28)} ${note}`);
+  if (dropLines.length > 0) console.log(`drops: ${dropLines.join('; ')}`);
+  if (stored !== accepted || exitCode !== 0 || svcMax.errors + svcAt5k.errors > 0) process.exitCode = 1;
+}
+
+await main();
