@@ -25,5 +25,9 @@ describe('tracker build', () => {
     // A self-contained IIFE: nothing imported, nothing leaked but window.svc.
     assert.match(built.toString(), /^"use strict";\(\(\)=>\{/);
     assert.doesNotMatch(built.toString(), /\bimport\b|\brequire\(/);
+
+    const documented = readFileSync(`${root}docs/tracker.md`, 'utf8');
+    const row = `| svc \`t.js\` | ${raw} B | ${gzip} B | ${brotli} B |`;
+    assert.ok(documented.includes(row), `docs/tracker.md's size table should read: ${row}`);
   });
 });
