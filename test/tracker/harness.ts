@@ -163,7 +163,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     log,
     delay: (path, ms) => void delays.set(path, ms),
     failPosts: (path, status) => void postStatus.set(path, status),
-    async next(count, timeoutMs = 5000) {
+    async next(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (ofCurrentSite().length - consumed < count) {
         const left = deadline - Date.now();
