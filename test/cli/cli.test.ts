@@ -30,17 +30,18 @@ interface Run {
 }
 
 /** Runs `svc ARGS` against the test server (overridable through `env`; undefined removes a variable). */
-function svc(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+function svc(args: string[], env: Record<string, string | undefined> = {}, input?: string): Promise<Run> {
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken, SVC_DATA_DIR: scratch, ...env })) {
     if (v !== undefined && !k.startsWith('NODE_TEST')) childEnv[k] = v;
   }
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { env: childEnv, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
   });
@@ -223,6 +224,10 @@ describe('import', { concurrency: true }, () => {
     const json = JSON.parse(ok(await svc(['import', small, '--site', siteId, '--json'])).stdout);
     assert.deepEqual(json, { accepted: 1, rejected: 0, errors: [] });
     assert.equal((await server.storedEvents(siteId)).length, 3001);
+
+    const piped = ok(await svc(['import', '-', '--site', siteId], {}, JSON.stringify({ ts: day + 5, ua: BROWSER_UA, ip: '203.0.113.9', u: '/y' }) + '\n'));
+    assert.equal(piped.stdout, 'accepted  1\nrejected  0\n');
+    assert.equal((await server.storedEvents(siteId)).length, 3002);
   });
 
   test('a missing file or site is explained in one line', async () => {
