@@ -49,7 +49,7 @@ test('keys beyond the cap fold into (other), counted exactly', async () => {
   try {
     const rows = Array.from({ length: 12 }, (_, i) =>
       // Page /p0 has 12 visitors, /p1 11, … /p11 1: a cap of 5 keeps /p0../p4.
-      Array.from({ length: 12 - i }, (_, v) => event({ siteId: site.id, ts: Date.parse('2026-03-10T10:00:00Z') + i, page: `/p${i}`, visitorId: BigInt(v), sessionId: BigInt(100 * i + v) })),
+      Array.from({ length: 12 - i }, (_, v) => event({ siteId: site.id, ts: Date.parse('2026-03-10T10:00:00Z') + i, page: `/p${i}`, referrer: `r${i}.example`, sessionStart: true, visitorId: BigInt(v), sessionId: BigInt(100 * i + v) })),
     ).flat();
     await events.append(rows);
     await rollupSite(deps, site, NOW, { dimensionKeyCap: 5 });
@@ -60,6 +60,13 @@ test('keys beyond the cap fold into (other), counted exactly', async () => {
       [['/p0', 12, 12], ['/p1', 11, 11], ['/p2', 10, 10], ['/p3', 9, 9], ['/p4', 8, 8], ['(other)', 7, 28]],
     );
     assert.equal(result.totalKeys, 6);
+    // A session dimension over the cap also keeps exact sessions and bounces in (other).
+    const referrers = await answer(deps, site, { dimension: 'referrer', from: '2026-03-10', to: '2026-03-10' }, '2026-03-19');
+    assert.ok('rows' in referrers);
+    assert.deepEqual(referrers.rows.at(-1), { key: '(other)', visitors: 7, views: 28, pct: 0.5833 });
+    const other = await answer(deps, site, { from: '2026-03-10', to: '2026-03-10', filter: 'referrer:(other)' }, '2026-03-19');
+    assert.ok('sessions' in other);
+    assert.deepEqual([other.visitors.value, other.bounceRate.value], [7, 1]);
   } finally {
     await close();
   }
