@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { envelope, notFound } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { alertRoutes } from './alerts.js';
 import { requireAdmin } from './auth.js';
@@ -11,4 +12,10 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   await orgRoutes(app, ctx);
   await siteRoutes(app, ctx);
   await alertRoutes(app, ctx);
+  // Bug fix: an unknown path under /admin/v1 skipped the token check and answered 404 to anyone,
+  // letting an unauthenticated caller tell existing admin routes (401) from missing ones (404).
+  // ADMIN_API.md: every request without the token gets 401.
+  app.setNotFoundHandler({ preHandler: requireAdmin(ctx) }, (request, reply) => {
+    reply.code(404).send(envelope(notFound(`no route ${request.method} ${request.url.split('?')[0]}`)));
+  });
 }
