@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { ConfigError, loadConfig, parseRateLimit } from '../../src/config.js';
+
+test('defaults work on a laptop', () => {
+  const c = loadConfig({});
+  assert.equal(c.port, 8000);
+  assert.equal(c.host, '0.0.0.0');
+  assert.equal(c.dataDir, resolve('./data'));
+  assert.equal(c.adminToken, undefined);
+  assert.deepEqual(c.apiRateLimit, { count: 10, windowMs: 60_000 });
+  assert.deepEqual(c.collectRateLimit, { count: 100, windowMs: 10_000 });
+  assert.equal(c.webhookAllowPrivate, false);
+});
+
+test('every bad value is reported, one line each', () => {
+  const env = { PORT: '80a', HOST: 'bad host!', SVC_ADMIN_TOKEN: 'short', SVC_API_RATE_LIMIT: '10 per minute', SVC_COLLECT_RATE_LIMIT: '0/10s', SVC_WEBHOOK_ALLOW_PRIVATE: 'yes', SVC_SMTP_URL: 'http://mail', SVC_LOG_LEVEL: 'loud' };
+  try {
+    loadConfig(env);
+    assert.fail('expected a ConfigError');
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    assert.equal(err.problems.length, 8);
+    for (const name of ['PORT', 'HOST', 'SVC_ADMIN_TOKEN', 'SVC_API_RATE_LIMIT', 'SVC_COLLECT_RATE_LIMIT', 'SVC_WEBHOOK_ALLOW_PRIVATE', 'SVC_SMTP_URL', 'SVC_LOG_LEVEL']) {
+      assert.ok(err.problems.some((p) => p.startsWith(name)), `no message for ${name}`);
+    }
+  }
+});
+
+test('rate limits parse as <count>/<seconds>s', () => {
+  assert.deepEqual(parseRateLimit('600/3600s'), { count: 600, windowMs: 3_600_000 });
+  for (const bad of ['10/60', '/60s', '10/0s', '-1/60s', '1e3/60s']) assert.equal(parseRateLimit(bad), undefined, bad);
+  assert.equal(loadConfig({ SVC_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivate, true);
+});

@@ -1,0 +1,79 @@
+// The EventStore contract, written once and run against every adapter (DuckDB today).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
+import type { StoredEvent } from '../../src/storage/events/schema.js';
+import type { EventStore } from '../../src/storage/events/types.js';
+
+const adapters: Array<{ name: string; open(path: string): Promise<EventStore> }> = [
+  { name: 'duckdb', open: (dir) => DuckDbEventStore.open({ path: join(dir, 'events.duckdb') }) },
+];
+
+function row(i: number, overrides: Partial<StoredEvent> = {}): StoredEvent {
+  return {
+    siteId: 'site', ts: Date.UTC(2026, 0, 1) + i, day: '2026-01-01', visitorId: -(2n ** 63n) + BigInt(i), sessionId: 2n ** 62n + BigInt(i),
+    sessionStart: i === 0, name: 'pageview', page: `/p/${i}`, entryPage: '/p/0', referrer: i % 2 ? 'example.org' : null,
+    utmSource: null, utmMedium: null, utmCampaign: null, country: 'FR', region: 'Île-de-France', city: 'Paris',
+    browser: 'Firefox', os: 'Linux', device: 'desktop', screenWidth: i % 3 ? 1280 : null, language: 'fr',
+    props: i % 2 ? JSON.stringify({ quote: '"\',\n', emoji: '🦆' }) : null, engagedMs: null, scrollDepth: null, ...overrides,
+  };
+}
+
+for (const adapter of adapters) {
+  describe(`EventStore contract: ${adapter.name}`, () => {
+    test('append then read back every column exactly (large batches span several chunks)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
+      const store = await adapter.open(dir);
+      try {
+        const rows = Array.from({ length: 5000 }, (_, i) => row(i));
+        await store.append(rows);
+        const back = await store.query<Record<string, any>>('SELECT *, CAST(day AS VARCHAR) AS d FROM events WHERE site_id = ? ORDER BY ts', ['site']);
+        assert.equal(back.length, 5000);
+        for (const i of [0, 1, 2047, 2048, 4999]) {
+          const r = back[i]!;
+          const e = rows[i]!;
+          assert.deepEqual(
+            [r.ts, r.d, r.visitor_id, r.session_id, r.session_start, r.page, r.referrer, r.screen_width, r.props, r.region],
+            [BigInt(e.ts), e.day, e.visitorId, e.sessionId, e.sessionStart, e.page, e.referrer, e.screenWidth, e.props, e.region],
+          );
+        }
+      } finally {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('a batch is atomic: a bad row stores nothing of its batch', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
+      const store = await adapter.open(dir);
+      try {
+        const bad = row(1, { day: '2026-02-30x' });
+        await assert.rejects(store.append([row(0), bad]));
+        assert.deepEqual(await store.query('SELECT count(*) AS n FROM events'), [{ n: 0n }]);
+        await store.append([row(0)]);
+        assert.deepEqual(await store.query('SELECT count(*) AS n FROM events'), [{ n: 1n }]);
+      } finally {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('data survives close and reopen; parameters are bound, never pasted', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
+      try {
+        let store = await adapter.open(dir);
+        await store.append([row(0, { siteId: "it's" })]);
+        await store.close();
+        store = await adapter.open(dir);
+        assert.deepEqual(await store.query('SELECT page FROM events WHERE site_id = ?', ["it's"]), [{ page: '/p/0' }]);
+        assert.deepEqual(await store.query('SELECT page FROM events WHERE site_id = ?', ["x' OR '1'='1"]), []);
+        await store.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
