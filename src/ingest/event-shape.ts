@@ -36,6 +36,16 @@ function optionalString(v: unknown, max: number): string | null | undefined {
 }
 
 /**
+ * Bug fix: a plain slice(0, 500) could cut an emoji (a surrogate pair) in half and store a lone
+ * high surrogate that the client never sent; the dangling half is dropped instead.
+ */
+function truncate(v: string, max: number): string {
+  const cut = v.slice(0, max);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
+
+/**
  * Cleans props: nested objects, arrays, null, NaN and Infinity are dropped silently, as are keys
  * outside 1..64 characters and keys that could pollute prototypes; strings are cut to 500
  * characters. Returns null when nothing is left, or 'too_large' when the JSON exceeds 2048 bytes.
@@ -46,7 +56,7 @@ export function cleanProps(raw: Record<string, unknown>): Record<string, PropVal
   for (const key of Object.keys(raw)) {
     if (key.length < 1 || key.length > 64 || key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
     const v = raw[key];
-    if (typeof v === 'string') clean[key] = v.length > MAX_PROP_STRING ? v.slice(0, MAX_PROP_STRING) : v;
+    if (typeof v === 'string') clean[key] = v.length > MAX_PROP_STRING ? truncate(v, MAX_PROP_STRING) : v;
     else if (typeof v === 'number' && Number.isFinite(v)) clean[key] = v;
     else if (typeof v === 'boolean') clean[key] = v;
     else continue;
