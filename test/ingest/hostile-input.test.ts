@@ -512,6 +512,8 @@ function checkRow(row: Record<string, any>, siteIds: Set<string>): string | null
       if (k.length < 1 || k.length > 64) return `prop key length ${k.length}`;
       if (PROTO_KEYS.includes(k)) return `prop key ${k}`;
       if (typeof v === 'string' ? v.length > 500 : typeof v === 'number' ? !Number.isFinite(v) : typeof v !== 'boolean') return `prop ${k} = ${JSON.stringify(v)}`;
+      // Truncation to 500 characters must not cut a surrogate pair in half ('y'.repeat(499) + '😀' is sent).
+      if (typeof v === 'string' && v.length >= 499 && /[\uD800-\uDBFF]$/.test(v)) return `prop ${k} truncated inside a surrogate pair`;
     }
     if (Object.getPrototypeOf(props) !== Object.prototype) return 'props prototype changed';
   }
