@@ -45,6 +45,14 @@ function truncate(v: string, max: number): string {
   return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
 
+// Any client (a tracker that cut a string mid-emoji, a hand-made request) can send a lone UTF-16
+// surrogate; stored text must be well formed, so each becomes U+FFFD.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function wellFormed(v: string): string {
+  return v.replace(LONE_SURROGATE, '\ufffd');
+}
+
 /**
  * Cleans props: nested objects, arrays, null, NaN and Infinity are dropped silently, as are keys
  * outside 1..64 characters and keys that could pollute prototypes; strings are cut to 500
@@ -56,7 +64,7 @@ export function cleanProps(raw: Record<string, unknown>): Record<string, PropVal
   for (const key of Object.keys(raw)) {
     if (key.length < 1 || key.length > 64 || key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
     const v = raw[key];
-    if (typeof v === 'string') clean[key] = v.length > MAX_PROP_STRING ? truncate(v, MAX_PROP_STRING) : v;
+    if (typeof v === 'string') clean[key] = wellFormed(v.length > MAX_PROP_STRING ? truncate(v, MAX_PROP_STRING) : v);
     else if (typeof v === 'number' && Number.isFinite(v)) clean[key] = v;
     else if (typeof v === 'boolean') clean[key] = v;
     else continue;

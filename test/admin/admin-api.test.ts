@@ -511,3 +511,15 @@ test('/metrics: Prometheus text with accepted and dropped counters after traffic
   assert.match(text, /^svc_buffer_events /m);
   assert.match(text, /^svc_buffer_(last_)?flush/m);
 });
+
+test('time zones are stored in their canonical IANA spelling', async () => {
+  const server = await startTestServer();
+  try {
+    const org = await server.admin('POST', '/orgs', { name: 'tz' });
+    const res = await server.admin('POST', `/orgs/${org.body.id}/sites`, { domain: 'tz.example', name: 'tz', timezone: 'europe/paris' });
+    assert.equal(res.status, 201);
+    assert.equal(res.body.timezone, 'Europe/Paris');
+  } finally {
+    await server.stop();
+  }
+});

@@ -287,3 +287,12 @@ describe('rate limit per site and truncated IP', () => {
   });
 });
 
+
+describe('stored text is well formed', () => {
+  test('a lone surrogate in a prop (a string cut mid-emoji) becomes U+FFFD', async () => {
+    const h = browserHeaders('example.com', { 'x-svc-relay-key': relayKey, 'x-svc-client-ip': '203.0.113.77' });
+    await expectOutcome('{"s":"' + site.siteId + '","u":"/s","e":"cut","p":{"v":"ok \\ud83e","w":"\\ude00 x"}}', h, 'accepted');
+    const row = (await server.storedEvents(site.siteId)).findLast((r) => r.name === 'cut')!;
+    assert.deepEqual(JSON.parse(row.props), { v: 'ok \ufffd', w: '\ufffd x' });
+  });
+});

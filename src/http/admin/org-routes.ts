@@ -22,9 +22,10 @@ export function siteView(site: Site) {
 
 const keyView = (k: ApiKeyRecord) => ({ id: k.id, name: k.name, createdAt: k.createdAt, revokedAt: k.revokedAt });
 
+/** An IANA zone, stored in its canonical spelling (`europe/paris` → `Europe/Paris`). */
 function timezoneField(value: string): string {
   if (!isValidTimeZone(value)) throw invalidParams(`timezone ${JSON.stringify(value)} is not an IANA time zone`);
-  return value;
+  return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
 }
 
 export async function orgRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
