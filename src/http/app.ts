@@ -7,6 +7,7 @@ import { collectRoutes } from './collect.js';
 import { installErrorHandler } from './errors.js';
 import { healthRoutes } from './health.js';
 import { trackerRoutes } from './tracker.js';
+import { v1Routes } from './v1/index.js';
 
 export interface AppOptions {
   logger?: boolean | { level: string };
@@ -33,5 +34,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(async (scoped) => collectRoutes(scoped, ctx));
   await app.register(async (scoped) => trackerRoutes(scoped));
   await app.register(async (scoped) => adminRoutes(scoped, ctx), { prefix: '/admin/v1' });
+  await app.register(async (scoped) => v1Routes(scoped, ctx));
   return app;
 }
