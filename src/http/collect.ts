@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.js';
+import { isPromise } from '../core/clock.js';
 import { MAX_BODY_BYTES } from '../ingest/event-shape.js';
 
 export const MAX_DRAIN_BYTES = 65_536;
@@ -46,8 +47,9 @@ export async function collectRoutes(app: FastifyInstance, ctx: AppContext): Prom
   // Bug fix: Fastify answers 415 (with a JSON body) before any parser runs when the Content-Type
   // header does not parse as a media type (e.g. `;;;=== garbage`), which broke "always 202 with an
   // empty body". Any content type is accepted here, so the header is replaced before parsing.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     if (request.headers['content-type'] !== undefined) request.headers['content-type'] = 'application/octet-stream';
+    done();
   });
   // Safety net: whatever fails in this scope still answers 202 with an empty body.
   app.setErrorHandler((err, request, reply) => {
@@ -70,8 +72,9 @@ export async function collectRoutes(app: FastifyInstance, ctx: AppContext): Prom
       return reply;
     }
     const h = request.headers;
-    ctx.ingest
-      .collect({
+    // Errors are logged and counted by the ingestor; the answer has gone already.
+    try {
+      const outcome = ctx.ingest.collect({
         body: collected.body,
         origin: header(h.origin),
         userAgent: header(h['user-agent']),
@@ -85,8 +88,11 @@ export async function collectRoutes(app: FastifyInstance, ctx: AppContext): Prom
           clientCity: header(h['x-svc-client-city']),
           clientAsn: header(h['x-svc-client-asn']),
         },
-      })
-      .catch((err) => request.log.error({ err }, 'collection failed after 202'));
+      });
+      if (isPromise(outcome)) outcome.catch(() => undefined);
+    } catch {
+      // counted as svc_pipeline_errors_total
+    }
     return reply;
   });
 }

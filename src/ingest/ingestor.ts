@@ -7,6 +7,7 @@ import type { EventStore } from '../storage/events/types.js';
 import type { MetaStore, Site } from '../storage/meta/types.js';
 import { MemorySlidingWindow } from '../storage/counters/rate-limiter.js';
 import { HostingNetworks } from './bots.js';
+import { isPromise, type MaybePromise } from '../core/clock.js';
 import type { DropReason } from './drop-reasons.js';
 import type { GeoLocator } from './geo.js';
 import { MAX_IMPORT_LINE_BYTES, ndjsonLines, parseImportLine } from './import.js';
@@ -20,6 +21,7 @@ import {
   newCandidate,
   runSteps,
   type CollectRequest,
+  type Outcome,
   type Step,
 } from './pipeline.js';
 import { normalizeIp } from './ip.js';
@@ -52,7 +54,7 @@ export interface IngestorDeps {
 }
 
 const MAX_REPORTED_ERRORS = 100;
-const IMPORT_BATCH = 50_000;
+const IMPORT_BATCH = 20_000;
 
 export class Ingestor {
   readonly sites: SiteDirectory;
@@ -115,23 +117,39 @@ export class Ingestor {
     this.buffer.start();
   }
 
-  /** One collected event; never throws (the endpoint answers 202 whatever happens). */
-  async collect(req: CollectRequest): Promise<DropReason | 'accepted'> {
+  /**
+   * One collected event. Usually finishes synchronously; when a step has to wait (a first look-up of
+   * a site, a relay key, a day's salt) the event is tracked until done so flush() can wait for it.
+   */
+  collect(req: CollectRequest): MaybePromise<Outcome> {
     const candidate = newCandidate(this.deps.clock.now(), req.userAgent, normalizeIp(req.socketIp));
-    const run = runSteps(this.steps, candidate, req);
-    this.inFlight.add(run);
+    let result: MaybePromise<Outcome>;
     try {
-      const outcome = await run;
-      this.drops.count(outcome, 'collect');
-      return outcome;
+      result = runSteps(this.steps, candidate, req);
     } catch (err) {
-      // A failing lookup (storage down) must not lose the event silently: it is logged and counted.
-      this.pipelineErrors.inc();
-      this.deps.log?.error({ err }, 'collection pipeline failed');
-      throw err;
-    } finally {
-      this.inFlight.delete(run);
+      return this.failed(err);
     }
+    if (!isPromise(result)) {
+      this.drops.count(result, 'collect');
+      return result;
+    }
+    const run = result.then(
+      (outcome) => {
+        this.drops.count(outcome, 'collect');
+        return outcome;
+      },
+      (err: unknown) => this.failed(err),
+    );
+    this.inFlight.add(run);
+    void run.finally(() => this.inFlight.delete(run)).catch(() => undefined);
+    return run;
+  }
+
+  // A failing look-up (storage down) must not lose an event silently: it is logged and counted.
+  private failed(err: unknown): never {
+    this.pipelineErrors.inc();
+    this.deps.log?.error({ err }, 'collection pipeline failed');
+    throw err;
   }
 
   /** Counts an event that never reached the steps (body too large). */
@@ -188,6 +206,12 @@ export class Ingestor {
     };
     const days = new Set<string>();
     let batch: StoredEvent[] = [];
+    // One batch is written while the next is enriched; at most one write is under way.
+    let writing: Promise<void> = Promise.resolve();
+    const write = async (rows: StoredEvent[]) => {
+      await writing;
+      writing = this.deps.events.append(rows);
+    };
     for (const { text } of accepted) {
       // Second pass, in time order: the line passed every check above, so it parses the same way.
       const parsed = parseImportLine(text, site.id, now);
@@ -199,11 +223,12 @@ export class Ingestor {
       days.add(stored.day);
       batch.push(stored);
       if (batch.length >= IMPORT_BATCH) {
-        await this.deps.events.append(batch);
+        await write(batch);
         batch = [];
       }
     }
-    await this.deps.events.append(batch);
+    await write(batch);
+    await writing;
     this.drops.count('accepted', 'import', accepted.length);
     const touched = [...days].sort();
     for (const listener of this.importListeners) await listener(site, touched);

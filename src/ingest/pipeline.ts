@@ -1,7 +1,7 @@
 // The collection pipeline: a list of named steps, each of which may drop the event with a typed
 // reason. Order (DESIGN.md §2): size → JSON → shape → site → origin → GPC → bot → rate limit →
 // enrich → buffer. Size is checked by the HTTP layer while reading the body.
-import type { Clock } from '../core/clock.js';
+import { isPromise, type Clock, type MaybePromise } from '../core/clock.js';
 import { localDay } from '../core/localtime.js';
 import type { MetricsRegistry } from '../core/metrics.js';
 import type { StoredEvent } from '../storage/events/schema.js';
@@ -43,10 +43,11 @@ export interface Candidate {
 }
 
 export type StepResult = DropReason | undefined;
+export type Outcome = DropReason | 'accepted';
 
 export interface Step<I> {
   name: string;
-  run(candidate: Candidate, input: I): StepResult | Promise<StepResult>;
+  run(candidate: Candidate, input: I): MaybePromise<StepResult>;
 }
 
 /** The shared parts every path of ingestion enriches and sessionizes with. */
@@ -95,13 +96,18 @@ function firstEventAttributes(c: Candidate, geo: GeoLocator): SessionAttributes 
 }
 
 /** Visitor id, session and dimension values: turns a valid candidate into a stored row. */
-export async function enrich(c: Candidate, parts: Enricher): Promise<StoredEvent> {
+export function enrich(c: Candidate, parts: Enricher): MaybePromise<StoredEvent> {
+  const day = localDay(c.ts, c.site!.timezone);
+  const salt = parts.salts.saltFor(day);
+  return isPromise(salt) ? salt.then((s) => enrichWithSalt(c, parts, day, s)) : enrichWithSalt(c, parts, day, salt);
+}
+
+function enrichWithSalt(c: Candidate, parts: Enricher, day: string, salt: Buffer): StoredEvent {
   const site = c.site!;
   const event = c.event!;
   const location = c.location!;
-  const day = localDay(c.ts, site.timezone);
   const ip = c.ip ?? '';
-  const visitorId = visitorIdFor(await parts.salts.saltFor(day), site.id, ip, c.ua);
+  const visitorId = visitorIdFor(salt, site.id, ip, c.ua);
   const previousSalt = parts.salts.previousSalt(day);
   const previousVisitorId = previousSalt ? visitorIdFor(previousSalt, site.id, ip, c.ua) : undefined;
   const isPageview = event.name === 'pageview';
@@ -160,11 +166,14 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
     },
     {
       name: 'site',
-      async run(c) {
-        const site = await deps.sites.get(c.event!.s, c.ts);
-        if (!site || site.status !== 'active') return 'unknown_site';
-        c.site = site;
-        return undefined;
+      run(c) {
+        const found = deps.sites.get(c.event!.s, c.ts);
+        const check = (site: Site | undefined): StepResult => {
+          if (!site || site.status !== 'active') return 'unknown_site';
+          c.site = site;
+          return undefined;
+        };
+        return isPromise(found) ? found.then(check) : check(found);
       },
     },
     {
@@ -183,16 +192,20 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
     },
     {
       name: 'relay',
-      async run(c, req) {
-        if (req.relay.relayKey !== undefined && (await deps.relayKeys.isValid(req.relay.relayKey))) {
+      run(c, req) {
+        if (req.relay.relayKey === undefined) return undefined;
+        const trust = (valid: boolean): StepResult => {
+          if (!valid) return undefined;
           const relayed = relayedVisitor(req.relay);
           c.relayed = relayed;
           if (relayed.ip) c.ip = relayed.ip;
           if (relayed.country || relayed.region || relayed.city) {
             c.placeOverride = { country: relayed.country, region: relayed.region, city: relayed.city };
           }
-        }
-        return undefined;
+          return undefined;
+        };
+        const valid = deps.relayKeys.isValid(req.relay.relayKey);
+        return isPromise(valid) ? valid.then(trust) : trust(valid);
       },
     },
     botUaStep,
@@ -206,9 +219,16 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
     },
     {
       name: 'enrich',
-      async run(c) {
-        c.stored = await enrich(c, deps);
-        return undefined;
+      run(c) {
+        const stored = enrich(c, deps);
+        if (!isPromise(stored)) {
+          c.stored = stored;
+          return undefined;
+        }
+        return stored.then((s) => {
+          c.stored = s;
+          return undefined;
+        });
       },
     },
     {
@@ -225,10 +245,14 @@ export function newCandidate(ts: number, ua: string | undefined, ip: string | nu
   return { ts, ua: ua ?? '', ip, relayed: null, placeOverride: null };
 }
 
-/** Runs a candidate through the steps; the first reason stops it. */
-export async function runSteps<I>(steps: ReadonlyArray<Step<I>>, candidate: Candidate, input: I): Promise<DropReason | 'accepted'> {
-  for (const step of steps) {
-    const reason = await step.run(candidate, input);
+/**
+ * Runs a candidate through the steps; the first reason stops it. Synchronous as long as every step
+ * answers synchronously (the common case: cache hits), asynchronous from the first step that waits.
+ */
+export function runSteps<I>(steps: ReadonlyArray<Step<I>>, candidate: Candidate, input: I, from = 0): MaybePromise<Outcome> {
+  for (let i = from; i < steps.length; i++) {
+    const reason = steps[i]!.run(candidate, input);
+    if (isPromise(reason)) return reason.then((r) => r ?? runSteps(steps, candidate, input, i + 1));
     if (reason) return reason;
   }
   return 'accepted';
@@ -241,7 +265,7 @@ export class DropCounter {
     this.accepted = metrics.counter('svc_events_accepted_total', 'Events accepted by the collection endpoint and import');
     this.dropped = metrics.counter('svc_events_dropped_total', 'Events discarded, by reason');
   }
-  count(outcome: DropReason | 'accepted', source: 'collect' | 'import', events = 1): void {
+  count(outcome: Outcome, source: 'collect' | 'import', events = 1): void {
     if (outcome === 'accepted') this.accepted.inc({ source }, events);
     else this.dropped.inc({ reason: outcome, source }, events);
   }

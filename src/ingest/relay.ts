@@ -1,6 +1,7 @@
 // Trusted relay: a proxy holding a relay key may pass the visitor's IP and place in X-Svc-Client-*
 // headers. Without a valid X-Svc-Relay-Key the headers are ignored. X-Forwarded-For is never read.
 import { LRUCache } from 'lru-cache';
+import type { MaybePromise } from '../core/clock.js';
 import { sha256Hex } from '../core/ids.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import { normalizeIp } from './ip.js';
@@ -47,13 +48,15 @@ export class RelayKeys {
 
   constructor(private readonly meta: MetaStore) {}
 
-  async isValid(key: string | undefined): Promise<boolean> {
+  // Keyed by the key itself (held in memory only, like any request header) so that a hit costs
+  // no hashing; the store is asked by fingerprint.
+  isValid(key: string | undefined): MaybePromise<boolean> {
     if (!key || key.length > 128) return false;
-    const fingerprint = sha256Hex(key);
-    const cached = this.known.get(fingerprint);
+    const cached = this.known.get(key);
     if (cached !== undefined) return cached;
-    const valid = await this.meta.relayKeyExists(fingerprint);
-    this.known.set(fingerprint, valid, { ttl: valid ? 600_000 : 10_000 });
-    return valid;
+    return this.meta.relayKeyExists(sha256Hex(key)).then((valid) => {
+      this.known.set(key, valid, { ttl: valid ? 600_000 : 10_000 });
+      return valid;
+    });
   }
 }

@@ -1,4 +1,5 @@
 // Site look-ups on the collection hot path, cached briefly; admin writes invalidate at once.
+import type { MaybePromise } from '../core/clock.js';
 import type { MetaStore, Site } from '../storage/meta/types.js';
 
 const TTL_MS = 5000;
@@ -8,9 +9,13 @@ export class SiteDirectory {
 
   constructor(private readonly meta: MetaStore) {}
 
-  async get(publicId: string, now: number): Promise<Site | undefined> {
+  get(publicId: string, now: number): MaybePromise<Site | undefined> {
     const hit = this.cache.get(publicId);
     if (hit && now - hit.at < TTL_MS) return hit.site;
+    return this.load(publicId, now);
+  }
+
+  private async load(publicId: string, now: number): Promise<Site | undefined> {
     const site = await this.meta.getSite(publicId);
     if (this.cache.size > 50_000) this.cache.clear(); // unknown ids from scanners must not grow it forever
     this.cache.set(publicId, { site, at: now });

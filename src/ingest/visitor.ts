@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { addDays } from '../core/localtime.js';
 import { randomSalt } from '../core/ids.js';
+import type { MaybePromise } from '../core/clock.js';
 
 export function visitorIdFor(salt: Buffer, sitePublicId: string, ip: string, ua: string): bigint {
   const digest = createHash('sha256').update(salt).update(sitePublicId).update('\0').update(ip).update('\0').update(ua).digest();
@@ -38,7 +39,7 @@ export class SaltBook {
 
   constructor(private readonly source: SaltSource) {}
 
-  async saltFor(day: string): Promise<Buffer> {
+  saltFor(day: string): MaybePromise<Buffer> {
     const hit = this.cache.get(day);
     if (hit) return hit;
     let p = this.pending.get(day);
