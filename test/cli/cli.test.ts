@@ -158,12 +158,15 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     siteId = site.body.id;
   });
 
-  test('goal add and rm', async () => {
+  test('goal add, list and rm', async () => {
     const added = ok(await svc(['goal', 'add', '--site', siteId, '--name', 'Signup', '--kind', 'event', '--pattern', 'signup']));
     const goalId = field(added.stdout, 'id');
     assert.equal(field(added.stdout, 'kind'), 'event');
     const page = JSON.parse(ok(await svc(['goal', 'add', '--site', siteId, '--name', 'Docs', '--kind', 'page', '--pattern', '/docs/**', '--json'])).stdout);
     assert.equal(page.pattern, '/docs/**');
+    const listed = ok(await svc(['goal', 'list', '--site', siteId])).stdout.split('\n');
+    assert.match(listed[0]!, /^ID\s+NAME\s+KIND\s+PATTERN/);
+    assert.ok(listed.some((l) => /Signup\s+event\s+signup/.test(l)) && listed.some((l) => /Docs\s+page\s+\/docs\/\*\*/.test(l)));
     const removed = ok(await svc(['goal', 'rm', '--site', siteId, goalId]));
     assert.equal(removed.stdout, `goal ${goalId} deleted\n`);
     const again = await svc(['goal', 'rm', '--site', siteId, goalId]);

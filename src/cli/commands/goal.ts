@@ -1,7 +1,7 @@
-// svc goal add|rm: conversion goals of a site.
+// svc goal add|list|rm: conversion goals of a site.
 import { numericId, required } from '../args.js';
 import { seg } from '../client.js';
-import { formatFields } from '../output.js';
+import { formatFields, formatTable } from '../output.js';
 import type { Noun } from '../types.js';
 
 interface Goal {
@@ -31,6 +31,17 @@ export const goal: Noun = {
         inv.out.result(created, () =>
           formatFields([['id', created.goalId], ['name', created.name], ['kind', created.kind], ['pattern', created.pattern]]),
         );
+      },
+    },
+    {
+      verb: 'list',
+      usage: 'svc goal list --site ID',
+      summary: "list a site's goals",
+      options: { site: { type: 'string' } },
+      example: 'svc goal list --site k3f9a1b2c4d5',
+      async run(inv) {
+        const answer = await inv.client().request<{ goals: Goal[] }>('GET', `/sites/${seg(required(inv, 'site'))}/goals`);
+        inv.out.result(answer, () => formatTable(['ID', 'NAME', 'KIND', 'PATTERN'], answer.goals.map((g) => [g.goalId, g.name, g.kind, g.pattern])));
       },
     },
     {
