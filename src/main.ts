@@ -1,4 +1,5 @@
 // `npm start`: every role in one process on embedded storage.
+import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { startService } from './server.js';
 
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const service = await startService(config, { logger: { level: config.logLevel } });
+  const service = await startService(config, { logger: pino({ level: config.logLevel }) });
   const log = service.app.log;
   if (config.webhookAllowPrivate) log.warn('SVC_WEBHOOK_ALLOW_PRIVATE is on: webhooks may target private addresses (development only)');
   log.info(`svc listening on ${service.url} (data in ${config.dataDir})`);

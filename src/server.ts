@@ -1,5 +1,5 @@
 // Starting and stopping the whole service in one process (every role), shared by main.ts and tests.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { createContext, type AppContext, type ContextOptions } from './context.js';
 import { buildApp } from './http/app.js';
@@ -13,8 +13,8 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export async function startService(config: Config, options: ContextOptions & { logger?: boolean | { level: string } } = {}): Promise<RunningService> {
-  const ctx = await createContext(config, options);
+export async function startService(config: Config, options: ContextOptions & { logger?: FastifyBaseLogger } = {}): Promise<RunningService> {
+  const ctx = await createContext(config, { log: options.logger, ...options });
   const app = await buildApp(ctx, { logger: options.logger });
   const worker = new Worker(ctx);
   await app.listen({ port: config.port, host: config.host });

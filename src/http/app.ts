@@ -1,5 +1,5 @@
 // The HTTP application: one Fastify instance serving /v1, /api/e, /js/t.js, /admin/v1, /healthz.
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
@@ -10,12 +10,13 @@ import { trackerRoutes } from './tracker.js';
 import { v1Routes } from './v1/index.js';
 
 export interface AppOptions {
-  logger?: boolean | { level: string };
+  /** The process logger (pino); without one, Fastify logs nothing (tests). */
+  logger?: FastifyBaseLogger;
 }
 
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     // X-Forwarded-For is never read: the client is the socket peer (or a trusted relay's header).
     trustProxy: false,
     bodyLimit: 1_048_576,
