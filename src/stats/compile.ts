@@ -104,10 +104,10 @@ const CUSTOM_EVENT = `name NOT IN (${BUILT_IN_EVENTS.map((n) => `'${n}'`).join('
  * duration sum (ms) of those sessions. Columns: b, [k,] visitors, pageviews, events, sessions,
  * bounces, duration_ms.
  */
-export function measureEvents(relation: () => Sql, g: Grouping): Sql {
+export function measureEvents(d: Dialect, relation: () => Sql, g: Grouping): Sql {
   const keySelect = g.key ? sql`, ${g.key} AS k` : trusted('');
   const keyGroup = trusted(g.key ? ', k' : '');
-  const events = sql`SELECT ${g.bucket} AS b${keySelect}, count(DISTINCT visitor_id) AS visitors,
+  const events = sql`SELECT ${g.bucket} AS b${keySelect}, ${trusted(d.countDistinct('visitor_id'))} AS visitors,
     sum(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END) AS pageviews, count(*) AS events,
     sum(CASE WHEN session_start THEN 1 ELSE 0 END) AS sessions
     FROM ${relation()} GROUP BY b${keyGroup}`;
@@ -154,7 +154,7 @@ export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Peri
     (goal) => sql`SELECT ${bucket} AS b, visitor_id, ${integerLiteral(goal.goalId)} AS goal_id FROM events
       WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${matcherPredicate(d, goal)}`,
   );
-  return sql`SELECT b, goal_id, count(*) AS conversions, count(DISTINCT visitor_id) AS unique_conversions
+  return sql`SELECT b, goal_id, count(*) AS conversions, ${trusted(d.countDistinct('visitor_id'))} AS unique_conversions
     FROM (${joinSql(parts, ' UNION ALL ')}) g GROUP BY b, goal_id`;
 }
 

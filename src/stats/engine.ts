@@ -18,7 +18,7 @@ import {
   needsExit,
 } from './compile.js';
 import { walkFunnel, type FunnelEventRow } from './funnel.js';
-import { daySources, fullyComputable, type DaySources } from './planner.js';
+import { daySources, fullyComputable, splitMonths, type DaySources } from './planner.js';
 import { joinSql, sql, trusted, withParams, type Sql } from './sql.js';
 import { viewsColumn } from '../storage/events/rollups.js';
 
@@ -117,7 +117,7 @@ export async function dailyMeasures(events: EventStore, q: Query, range: Period)
   }
   if (sources.raw) {
     const days = sources.raw;
-    const measures = measureEvents(() => eventsRelation(d, { siteId: q.siteId, days, filters: q.filters, exit: needsExit(q.filters) }), {
+    const measures = measureEvents(d, () => eventsRelation(d, { siteId: q.siteId, days, filters: q.filters, exit: needsExit(q.filters) }), {
       bucket: dayBucket(d),
       sessions: true,
     });
@@ -266,7 +266,7 @@ async function hourPoints(events: EventStore, q: Query, period: Period): Promise
       filters: q.filters,
       exit: needsExit(q.filters),
     });
-  const rows = await read<MeasureRow>(events, measureEvents(relation, { bucket: hourBucket(starts, end), sessions: true }));
+  const rows = await read<MeasureRow>(events, measureEvents(d, relation, { bucket: hourBucket(starts, end), sessions: true }));
   const byBucket = new Map<number, Measures>();
   for (const r of rows) if (r.b !== null) byBucket.set(Number(r.b), toMeasures(r));
   const metric = q.metric as Exclude<Metric, 'conversions'>;
@@ -303,14 +303,26 @@ export async function computeBreakdown(
   if (sources.rollup) {
     const [filter] = q.filters; // on the rollup path, a filter is on the broken-down dimension
     const only = filter ? sql` AND key = ${filter.value}` : trusted('');
-    parts.push(
-      sql`SELECT key AS k, visitors, ${views} AS views FROM dim_daily WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension}
-        AND ${dayRange(d, 'day', sources.rollup)}${only}`,
-    );
+    const { head, months, tail } = splitMonths(sources.rollup);
+    for (const days of [head, tail]) {
+      if (days) {
+        parts.push(
+          sql`SELECT key AS k, visitors, ${views} AS views FROM dim_daily WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension}
+            AND ${dayRange(d, 'day', days)}${only}`,
+        );
+      }
+    }
+    if (months) {
+      parts.push(
+        sql`SELECT key AS k, visitors, ${views} AS views FROM dim_monthly WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension}
+          AND ${dayRange(d, 'month', months)}${only}`,
+      );
+    }
   }
   if (sources.raw) {
     const days = sources.raw;
     const measures = measureEvents(
+      d,
       () => eventsRelation(d, { siteId: q.siteId, days, filters: q.filters, exit: needsExit(q.filters, bd.dimension) }),
       { bucket: dayBucket(d), key: keyExpr(bd.dimension), sessions: false },
     );
@@ -479,13 +491,13 @@ export async function computeRealtime(events: EventStore, siteId: string, tz: st
   const top = (key: Sql) =>
     read<{ k: string; visitors: unknown; views: unknown }>(
       events,
-      sql`SELECT ${key} AS k, count(DISTINCT visitor_id) AS visitors, sum(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END) AS views
+      sql`SELECT ${key} AS k, ${trusted(d.countDistinct('visitor_id'))} AS visitors, sum(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END) AS views
         FROM ${eventsRelation(d, scope)} GROUP BY k ORDER BY visitors DESC, views DESC, k ASC LIMIT ${REALTIME.topSize}`,
     ).then((rows) => rows.map((r) => ({ key: r.k, visitors: Number(r.visitors), views: Number(r.views) })));
   const [current, minutes, topPages, topReferrers, topCountries, feed] = await Promise.all([
     read<{ n: unknown }>(
       events,
-      sql`SELECT count(DISTINCT visitor_id) AS n FROM ${eventsRelation(d, scope)} WHERE ts >= ${now - REALTIME.currentMs} AND ts <= ${now}`,
+      sql`SELECT ${trusted(d.countDistinct('visitor_id'))} AS n FROM ${eventsRelation(d, scope)} WHERE ts >= ${now - REALTIME.currentMs} AND ts <= ${now}`,
     ),
     read<{ m: unknown; n: unknown }>(
       events,

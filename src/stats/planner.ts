@@ -8,7 +8,7 @@
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null).
 import { addDays } from '../core/localtime.js';
 import { ApiError } from '../core/errors.js';
-import { addMonths, RAW_WINDOW_DAYS, type Period } from '../core/period.js';
+import { addMonths, firstOfMonth, RAW_WINDOW_DAYS, type Period } from '../core/period.js';
 import { metricTakesFilters, type Query } from '../core/query.js';
 
 export interface PlanInputs {
@@ -93,4 +93,23 @@ export function daySources(q: Query, range: Period): DaySources {
 /** A previous period is comparable only when every one of its days is computable. */
 export function fullyComputable(q: Query, range: Period): boolean {
   return daySources(q, range).firstComputable === range.from;
+}
+
+/** A range of rolled-up days as whole calendar months (read from monthly sums) and the days around them. */
+export interface MonthSplit {
+  head: Period | null;
+  months: Period | null; // first days of the first and last whole months
+  tail: Period | null;
+}
+
+export function splitMonths(range: Period): MonthSplit {
+  const firstWhole = range.from === firstOfMonth(range.from) ? range.from : addMonths(firstOfMonth(range.from), 1);
+  const nextMonth = addMonths(firstOfMonth(range.to), 1);
+  const lastWholeEnd = addDays(nextMonth, -1) === range.to ? range.to : addDays(firstOfMonth(range.to), -1);
+  if (firstWhole > lastWholeEnd) return { head: range, months: null, tail: null };
+  return {
+    head: clip(range.from, addDays(firstWhole, -1)),
+    months: { from: firstWhole, to: firstOfMonth(lastWholeEnd) },
+    tail: clip(addDays(lastWholeEnd, 1), range.to),
+  };
 }

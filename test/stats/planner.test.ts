@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
-import { daySources, fullyComputable, planQuery } from '../../src/stats/planner.js';
+import { daySources, fullyComputable, planQuery, splitMonths } from '../../src/stats/planner.js';
 
 const NOW = Date.UTC(2026, 2, 20, 12); // today 2026-03-20 in UTC; raw window from 2026-02-19
 const SITE = { id: 's', timezone: 'UTC' };
@@ -73,4 +73,15 @@ test('day sources: rollups up to the watermark, raw after, retention and raw win
   const hourly = plan('timeseries', { from: '2025-01-01', to: '2025-01-02' });
   assert.equal(daySources(hourly, hourly.period).firstComputable, null, 'old hours are not computable');
   assert.ok(Object.isFrozen(q) && Object.isFrozen(q.plan));
+});
+
+test('rolled-up days split into whole months and the days around them', () => {
+  assert.deepEqual(splitMonths({ from: '2026-01-15', to: '2026-03-19' }), {
+    head: { from: '2026-01-15', to: '2026-01-31' },
+    months: { from: '2026-02-01', to: '2026-02-01' },
+    tail: { from: '2026-03-01', to: '2026-03-19' },
+  });
+  assert.deepEqual(splitMonths({ from: '2026-01-01', to: '2026-02-28' }), { head: null, months: { from: '2026-01-01', to: '2026-02-01' }, tail: null });
+  assert.deepEqual(splitMonths({ from: '2026-01-02', to: '2026-01-31' }), { head: { from: '2026-01-02', to: '2026-01-31' }, months: null, tail: null });
+  assert.deepEqual(splitMonths({ from: '2024-02-01', to: '2024-02-29' }).months, { from: '2024-02-01', to: '2024-02-01' });
 });

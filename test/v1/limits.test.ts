@@ -65,8 +65,8 @@ test('retention: days older than retentionMonths are null in timeseries and excl
     assert.deepEqual(series.points.map((p: { value: number | null }) => p.value), [null, null, 1, 1, 1]);
     const stats = await get('/stats?period=90d');
     assert.equal(stats.stats.visitors.value, 28);
-    const [{ n }] = await server.ctx.events.query<{ n: bigint }>(`SELECT count(*) AS n FROM events WHERE site_id = ? AND day < DATE '2026-02-20'`, [site.siteId]);
-    assert.equal(Number(n), 0);
+    const [row] = await server.ctx.events.query<{ n: bigint }>(`SELECT count(*) AS n FROM events WHERE site_id = ? AND day < DATE '2026-02-20'`, [site.siteId]);
+    assert.equal(Number(row?.n), 0);
   } finally {
     await server.stop();
   }

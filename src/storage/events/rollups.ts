@@ -1,6 +1,8 @@
 // Daily rollups (DESIGN.md §5): site_daily, dim_daily (capped per site, day and dimension, the rest
 // folded into `(other)`), goal_daily and funnel_daily (per funnel version), written exactly from raw
-// events by the same measure builders that answer raw reads (src/stats/compile.ts).
+// events by the same measure builders that answer raw reads (src/stats/compile.ts). dim_monthly sums
+// dim_daily per calendar month, so that long breakdowns group a few rows per key instead of one per
+// day (every measure is a sum of daily values, so the sums are exact).
 //
 // Crash safety without multi-statement transactions: a range of days is rewritten (delete, then
 // insert) before the site's watermark moves past it, and readers use rollups only up to the
@@ -11,7 +13,7 @@ import type { EventStore } from './types.js';
 import type { MetaStore, Site } from '../meta/types.js';
 import type { MaintenanceRegistry } from '../../core/maintenance.js';
 import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
-import { MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
+import { addMonths, firstOfMonth, MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
 import { DIMENSIONS, OTHER_KEY, scopeOf, type Dimension } from '../../core/dimensions.js';
 import type { Matcher } from '../../core/patterns.js';
 import {
@@ -49,6 +51,7 @@ const COUNT = 'BIGINT';
 const TABLES = [
   `CREATE TABLE IF NOT EXISTS site_daily (site_id VARCHAR NOT NULL, day DATE NOT NULL, visitors ${COUNT}, pageviews ${COUNT}, events ${COUNT}, sessions ${COUNT}, bounces ${COUNT}, duration_ms ${COUNT})`,
   `CREATE TABLE IF NOT EXISTS dim_daily (site_id VARCHAR NOT NULL, day DATE NOT NULL, dimension VARCHAR NOT NULL, key VARCHAR NOT NULL, visitors ${COUNT}, pageviews ${COUNT}, events ${COUNT}, sessions ${COUNT}, bounces ${COUNT}, duration_ms ${COUNT})`,
+  `CREATE TABLE IF NOT EXISTS dim_monthly (site_id VARCHAR NOT NULL, month DATE NOT NULL, dimension VARCHAR NOT NULL, key VARCHAR NOT NULL, visitors ${COUNT}, pageviews ${COUNT}, events ${COUNT}, sessions ${COUNT}, bounces ${COUNT}, duration_ms ${COUNT})`,
   `CREATE TABLE IF NOT EXISTS goal_daily (site_id VARCHAR NOT NULL, day DATE NOT NULL, goal_id BIGINT NOT NULL, conversions ${COUNT}, unique_conversions ${COUNT})`,
   `CREATE TABLE IF NOT EXISTS funnel_daily (site_id VARCHAR NOT NULL, day DATE NOT NULL, funnel_id BIGINT NOT NULL, version INTEGER NOT NULL, step INTEGER NOT NULL, visitors ${COUNT})`,
   'CREATE TABLE IF NOT EXISTS rollup_state (site_id VARCHAR NOT NULL, watermark DATE, definitions VARCHAR NOT NULL)',
@@ -124,7 +127,7 @@ async function deleteDays(events: EventStore, tables: readonly string[], siteId:
 function insertDimension(events: EventStore, siteId: string, days: Period, dimension: Dimension, key: Sql): Promise<void> {
   const d = events.dialect;
   const exit = needsExit([], dimension);
-  const measures = measureEvents(() => eventsRelation(d, { siteId, days, filters: [], exit }), {
+  const measures = measureEvents(d, () => eventsRelation(d, { siteId, days, filters: [], exit }), {
     bucket: trusted('day'),
     key,
     sessions: scopeOf(dimension) === 'session',
@@ -189,7 +192,7 @@ async function writeGoalsAndFunnels(events: EventStore, siteId: string, days: Pe
 async function rewriteDays(events: EventStore, siteId: string, days: Period, defs: Definitions, cap: number): Promise<void> {
   const d = events.dialect;
   await deleteDays(events, ROLLUP_TABLES, siteId, days);
-  const site = measureEvents(() => eventsRelation(d, { siteId, days, filters: [], exit: false }), {
+  const site = measureEvents(d, () => eventsRelation(d, { siteId, days, filters: [], exit: false }), {
     bucket: trusted('day'),
     sessions: true,
   });
@@ -199,7 +202,22 @@ async function rewriteDays(events: EventStore, siteId: string, days: Period, def
   );
   for (const dimension of DIMENSIONS) await insertDimension(events, siteId, days, dimension, keyExpr(dimension));
   await capDimensions(events, siteId, days, cap);
+  await rewriteMonths(events, siteId, days);
   await writeGoalsAndFunnels(events, siteId, days, defs);
+}
+
+/** Re-sums dim_monthly for the months a range of days touches (a month only read once complete). */
+async function rewriteMonths(events: EventStore, siteId: string, days: Period): Promise<void> {
+  const d = events.dialect;
+  const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
+  const allDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
+  await run(events, sql`DELETE FROM dim_monthly WHERE site_id = ${siteId} AND ${dayRange(d, 'month', months)}`);
+  await run(
+    events,
+    sql`INSERT INTO dim_monthly SELECT ${siteId}, ${trusted(d.monthStart('day'))} AS month, dimension, key, sum(visitors), sum(pageviews),
+      sum(events), sum(sessions), sum(bounces), sum(duration_ms) FROM dim_daily WHERE site_id = ${siteId} AND ${dayRange(d, 'day', allDays)}
+      GROUP BY month, dimension, key`,
+  );
 }
 
 function chunks(range: Period): Period[] {
@@ -324,6 +342,8 @@ export async function runRetention(deps: RollupDeps, now: number): Promise<void>
         for (const table of ['events', ...ROLLUP_TABLES]) {
           await run(events, sql`DELETE FROM ${trusted(table)} WHERE site_id = ${site.id} AND day < ${trusted(d.dateLiteral(keepFrom))}`);
         }
+        // A month that began before the cut is partly erased: its sum goes too.
+        await run(events, sql`DELETE FROM dim_monthly WHERE site_id = ${site.id} AND month < ${trusted(d.dateLiteral(keepFrom))}`);
       }
     });
   }
