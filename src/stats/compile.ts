@@ -39,6 +39,11 @@ export function keyExpr(d: Dimension): Sql {
   return trusted(`coalesce(${COLUMN[d]}, '${NONE_KEY}')`);
 }
 
+/** The column of a measure row that is a breakdown's `views`: occurrences for events, else pageviews. */
+export function viewsColumn(dimension: Dimension): string {
+  return dimension === 'event' ? 'events' : 'pageviews';
+}
+
 export function dayRange(d: Dialect, column: string, p: Period): Sql {
   return trusted(`${column} BETWEEN ${d.dateLiteral(p.from)} AND ${d.dateLiteral(p.to)}`);
 }

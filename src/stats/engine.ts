@@ -16,11 +16,11 @@ import {
   measureEvents,
   measureGoals,
   needsExit,
+  viewsColumn,
 } from './compile.js';
 import { walkFunnel, type FunnelEventRow } from './funnel.js';
 import { daySources, fullyComputable, splitMonths, type DaySources } from './planner.js';
 import { joinSql, sql, trusted, withParams, type Sql } from './sql.js';
-import { viewsColumn } from '../storage/events/rollups.js';
 
 export interface Measures {
   visitors: number;

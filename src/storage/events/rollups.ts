@@ -25,6 +25,7 @@ import {
   measureEvents,
   measureGoals,
   needsExit,
+  viewsColumn,
   type GoalRef,
 } from '../../stats/compile.js';
 import { walkFunnel, type FunnelEventRow } from '../../stats/funnel.js';
@@ -136,11 +137,6 @@ function insertDimension(events: EventStore, siteId: string, days: Period, dimen
     events,
     sql`INSERT INTO dim_daily SELECT ${siteId}, b, ${dimension}, k, visitors, pageviews, events, sessions, bounces, duration_ms FROM (${measures}) m`,
   );
-}
-
-/** Ranking of keys, the same as breakdowns use. */
-export function viewsColumn(dimension: Dimension): string {
-  return dimension === 'event' ? 'events' : 'pageviews';
 }
 
 /** Folds the keys beyond the cap into `(other)`, recomputing that day and dimension exactly. */
