@@ -20,7 +20,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // X-Forwarded-For is never read: the client is the socket peer (or a trusted relay's header).
     trustProxy: false,
     bodyLimit: 1_048_576,
-    return503OnClosing: true,
+    // While closing, requests on open connections are still answered normally (202 for /api/e,
+    // the envelope elsewhere); Fastify's raw 503 would break both contracts.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     // Bug fix: a path parameter with broken percent-encoding (`/admin/v1/sites/%ZZ/goals`) was
     // answered by Fastify's own `{"error":"Bad Request","code":"FST_ERR_BAD_URL",...}` body, which

@@ -29,10 +29,11 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A string cut to `max` (SPEC has no drop rule for long values), null when absent, undefined when not a string. */
 function optionalString(v: unknown, max: number): string | null | undefined {
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'string' || v.length > max) return undefined; // undefined: invalid
-  return v;
+  if (typeof v !== 'string') return undefined; // undefined: invalid
+  return v.length > max ? truncate(v, max) : v;
 }
 
 /**
@@ -91,7 +92,8 @@ export function validateEvent(body: unknown): ShapeResult {
   if (!isPlainObject(body)) return fail('bad_shape');
   const { s, u, e, p, w } = body;
   if (typeof s !== 'string' || s.length < 1 || s.length > 64) return fail('bad_shape');
-  if (typeof u !== 'string' || u.length < 1 || u.length > 2048) return fail('bad_shape');
+  // Live bodies are bounded by the 4096-byte limit; imported lines by this.
+  if (typeof u !== 'string' || u.length < 1 || u.length > 8192) return fail('bad_shape');
   if (!u.startsWith('/') && !/^https?:\/\//i.test(u)) return fail('bad_shape');
   const r = optionalString(body.r, 2048);
   const l = optionalString(body.l, 35);

@@ -1,6 +1,7 @@
 // Import lines (ADMIN_API.md "Import lines"): `{ts, ua, u, ip?, r?, w?, l?, e?, p?, country?,
 // region?, city?}`. Validated with the tracker's own rules; country/region/city override
 // geolocation as a trusted relay would.
+import { StringDecoder } from 'node:string_decoder';
 import type { DropReason } from './drop-reasons.js';
 import { validateEvent } from './event-shape.js';
 import { normalizeIp } from './ip.js';
@@ -62,8 +63,10 @@ export async function* ndjsonLines(stream: AsyncIterable<Buffer | string>): Asyn
   let carry = '';
   let skipping = false;
   let number = 0;
+  // A multi-byte character may be split between two chunks: the decoder keeps the partial bytes.
+  const decoder = new StringDecoder('utf8');
   for await (const chunk of stream) {
-    const text = carry + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+    const text = carry + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
     const parts = text.split('\n');
     carry = parts.pop() ?? '';
     for (const part of parts) {
@@ -80,6 +83,7 @@ export async function* ndjsonLines(stream: AsyncIterable<Buffer | string>): Asyn
       skipping = true;
     }
   }
+  carry += decoder.end();
   if (skipping) yield { line: '', number: number + 1, tooLong: true };
   else if (carry.trim().length > 0) yield { line: carry.replace(/\r$/, ''), number: number + 1, tooLong: false };
 }

@@ -175,7 +175,7 @@ export class Ingestor {
       this.drops.count(reason, 'import');
       if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, reason: detail ? `${reason}: ${detail}` : reason });
     };
-    const importSteps: Array<Step<unknown>> = [{ name: 'locate', run: locate }, botUaStep, datacenterStep(this.hosting)];
+    const importSteps: Array<Step<unknown>> = [{ name: 'locate', run: (c) => locate(c, false) }, botUaStep, datacenterStep(this.hosting)];
     // First pass: validate every line, keeping only its text and instant, so memory follows the
     // size of the input rather than that of parsed objects.
     const accepted: Array<{ ts: number; line: number; text: string }> = [];
@@ -218,7 +218,7 @@ export class Ingestor {
       if (!parsed.ok) throw new Error('an accepted import line no longer parses');
       const candidate = parsed.candidate;
       candidate.site = site;
-      locate(candidate);
+      locate(candidate, false);
       const stored = await enrich(candidate, enricher);
       days.add(stored.day);
       batch.push(stored);

@@ -70,6 +70,9 @@ export function datacenterStep(hosting: HostingNetworks): Step<unknown> {
   return {
     name: 'datacenter',
     run(c) {
+      // A trusted relay that names neither the visitor's IP nor ASN leaves only its own address,
+      // often a cloud host: judging that would drop all of its traffic.
+      if (c.relayed && c.relayed.ip === null && c.relayed.asn === null) return undefined;
       const asn = c.relayed?.asn ?? (c.ip ? hosting.hostingAsnOf(c.ip) : null);
       return asn !== null && hosting.isHostingAsn(asn) ? 'bot_datacenter' : undefined;
     },
@@ -134,11 +137,14 @@ function enrichWithSalt(c: Candidate, parts: Enricher, day: string, salt: Buffer
   };
 }
 
-/** `u` must parse, and when absolute its host must belong to the site. */
-export function locate(c: Candidate): StepResult {
+/**
+ * `u` must parse; for live traffic an absolute `u` must also be on the site (part of the origin
+ * check, which ADMIN_API.md lifts for imports). Only its path and query are kept.
+ */
+export function locate(c: Candidate, checkHost: boolean): StepResult {
   const location = parsePageUrl(c.event!.u);
   if (!location) return 'bad_shape';
-  if (location.host !== null && !hostMatchesDomain(location.host, c.site!.domain)) return 'origin_mismatch';
+  if (checkHost && location.host !== null && !hostMatchesDomain(location.host, c.site!.domain)) return 'origin_mismatch';
   c.location = location;
   return undefined;
 }
@@ -181,7 +187,7 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
       run(c, req) {
         const host = originHost(req.origin);
         if (host === null || !hostMatchesDomain(host, c.site!.domain)) return 'origin_mismatch';
-        return locate(c);
+        return locate(c, true);
       },
     },
     {

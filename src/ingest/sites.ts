@@ -6,6 +6,8 @@ const TTL_MS = 5000;
 
 export class SiteDirectory {
   private readonly cache = new Map<string, { site: Site | undefined; at: number }>();
+  // Bumped by every invalidation: a look-up that started before one must not cache its answer.
+  private generation = 0;
 
   constructor(private readonly meta: MetaStore) {}
 
@@ -16,13 +18,16 @@ export class SiteDirectory {
   }
 
   private async load(publicId: string, now: number): Promise<Site | undefined> {
+    const generation = this.generation;
     const site = await this.meta.getSite(publicId);
+    if (generation !== this.generation) return site;
     if (this.cache.size > 50_000) this.cache.clear(); // unknown ids from scanners must not grow it forever
     this.cache.set(publicId, { site, at: now });
     return site;
   }
 
   invalidate(publicId: string): void {
+    this.generation++;
     this.cache.delete(publicId);
   }
 }

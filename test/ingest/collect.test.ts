@@ -296,3 +296,17 @@ describe('stored text is well formed', () => {
     assert.deepEqual(JSON.parse(row.props), { v: 'ok \ufffd', w: '\ufffd x' });
   });
 });
+
+describe('long optional values are cut, not dropped', () => {
+  test('a 3000-character referrer and a 40-character language tag', async () => {
+    const h = browserHeaders('example.com', { 'x-svc-relay-key': relayKey, 'x-svc-client-ip': '203.0.113.88' });
+    await expectOutcome(pageview({ u: '/long', r: 'https://www.google.com/search?q=' + 'x'.repeat(3000), l: 'de-DE-u-co-phonebk-ca-gregory-nu-latn-x' }), h, 'accepted');
+    const row = (await server.storedEvents(site.siteId)).findLast((r) => r.page === '/long')!;
+    assert.equal(row.referrer, 'google.com');
+    assert.equal(row.language.length, 35);
+  });
+
+  test('a trusted relay that sends no visitor address is not judged by its own', async () => {
+    await expectOutcome(pageview({ u: '/relay-only' }), browserHeaders('example.com', { 'x-svc-relay-key': relayKey, 'x-svc-client-country': 'FR' }), 'accepted');
+  });
+});

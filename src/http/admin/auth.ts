@@ -16,6 +16,6 @@ export function requireAdmin(ctx: AppContext) {
   const expected = Buffer.from(ctx.adminToken);
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     const given = Buffer.from(bearerToken(request) ?? '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw unauthorized();
+    if (given.length === 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) throw unauthorized();
   };
 }
