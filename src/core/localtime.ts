@@ -80,18 +80,33 @@ export function zoneOffsetMinutes(epochMs: number, timeZone: string): number {
   return Math.round((asUtc - Math.floor(epochMs / 1000) * 1000) / 60_000);
 }
 
+/** The local wall-clock time of an instant, expressed as if it were UTC (minute precision). */
+function wallClock(epochMs: number, timeZone: string): number {
+  return epochMs + zoneOffsetMinutes(epochMs, timeZone) * 60_000;
+}
+
 /**
- * The UTC instant of a local wall-clock time. For a skipped wall time (DST gap) it returns the
- * instant just after the gap; for a repeated one, the first occurrence.
+ * The UTC instant of a local wall-clock time. A repeated wall time (fall back) gives its first
+ * occurrence; a skipped one (spring forward, including a skipped midnight) gives the first instant
+ * after the gap. Any offset and any size of transition (Lord Howe moves by 30 minutes).
  */
 export function localToEpoch(year: number, month: number, day: number, hour: number, minute: number, timeZone: string): number {
   const wall = Date.UTC(year, month - 1, day, hour, minute);
-  // Two passes settle the offset in every zone, including 30/45-minute offsets.
-  let guess = wall - zoneOffsetMinutes(wall, timeZone) * 60_000;
-  guess = wall - zoneOffsetMinutes(guess, timeZone) * 60_000;
-  const earlier = guess - 3_600_000;
-  if (wall - zoneOffsetMinutes(earlier, timeZone) * 60_000 === earlier) return earlier;
-  return guess;
+  // The offsets in force a day before and after bracket any transition near this wall time.
+  const offsets = new Set([-86_400_000, 0, 86_400_000].map((d) => zoneOffsetMinutes(wall + d, timeZone)));
+  const candidates = [...offsets].map((o) => wall - o * 60_000).sort((x, y) => x - y);
+  const exact = candidates.find((t) => wallClock(t, timeZone) === wall);
+  if (exact !== undefined) return exact;
+  // Skipped: local time jumps over `wall` between the earliest and latest candidate; transitions
+  // fall on whole minutes, so a minute-step binary search finds the first instant after the gap.
+  let lo = candidates[0]!;
+  let hi = candidates.at(-1)!;
+  while (hi - lo > 60_000) {
+    const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+    if (wallClock(mid, timeZone) < wall) lo = mid;
+    else hi = mid;
+  }
+  return hi;
 }
 
 /** Start of a site-local day (its local midnight, or the first instant after a gap). */
