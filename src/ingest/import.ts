@@ -59,7 +59,7 @@ export function parseImportLine(line: string, sitePublicId: string, now: number)
 }
 
 /** Splits a byte stream into lines; a line over the limit is reported, not buffered. */
-export async function* ndjsonLines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<{ line: string; number: number; tooLong: boolean }> {
+export async function* ndjsonLines(stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<{ line: string; number: number; tooLong: boolean }> {
   let carry = '';
   let skipping = false;
   let number = 0;

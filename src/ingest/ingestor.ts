@@ -8,6 +8,7 @@ import type { MetaStore, Site } from '../storage/meta/types.js';
 import { MemorySlidingWindow } from '../storage/counters/rate-limiter.js';
 import { HostingNetworks } from './bots.js';
 import { isPromise, type MaybePromise } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
 import type { DropReason } from './drop-reasons.js';
 import type { GeoLocator } from './geo.js';
 import { MAX_IMPORT_LINE_BYTES, ndjsonLines, parseImportLine } from './import.js';
@@ -50,11 +51,14 @@ export interface IngestorDeps {
   geo: GeoLocator;
   metrics: MetricsRegistry;
   collectRateLimit: RateLimit;
+  maxImportLines?: number;
   log?: { error(obj: unknown, msg: string): void };
 }
 
 const MAX_REPORTED_ERRORS = 100;
 const IMPORT_BATCH = 20_000;
+// Accepted lines are held (as text) until they are sorted by time: this bounds that memory.
+export const MAX_IMPORT_LINES = 1_000_000;
 
 export class Ingestor {
   readonly sites: SiteDirectory;
@@ -77,15 +81,20 @@ export class Ingestor {
     const flushSeconds = deps.metrics.counter('svc_buffer_flush_seconds_total', 'Time spent flushing the write buffer');
     const lastFlush = deps.metrics.gauge('svc_buffer_last_flush_seconds', 'Duration of the last write-buffer flush');
     const flushErrors = deps.metrics.counter('svc_buffer_flush_errors_total', 'Failed flushes (the batch is kept and retried)');
+    const overflow = deps.metrics.counter('svc_buffer_overflow_total', 'Events refused because the buffer was full while storage failed');
     this.buffer = new WriteBuffer(deps.events, {
       onFlush: (_n, ms) => {
         flushes.inc();
         flushSeconds.inc({}, ms / 1000);
         lastFlush.set(ms / 1000);
       },
-      onError: (err) => {
+      onError: (err, retryInMs) => {
         flushErrors.inc();
-        deps.log?.error({ err }, 'event flush failed; the batch is kept and retried');
+        deps.log?.error({ err, retryInMs }, 'event flush failed; the batch is kept and retried');
+      },
+      onOverflow: () => {
+        if (overflow.value() % 10_000 === 0) deps.log?.error({}, 'write buffer full while storage fails: refusing events');
+        overflow.inc();
       },
     });
     const bufferSize = deps.metrics.gauge('svc_buffer_events', 'Events waiting in the write buffer');
@@ -166,8 +175,9 @@ export class Ingestor {
    * and GPC do not apply; bots are dropped), sessionized in time order with salts that live only
    * for this call, stored, then handed to the import listeners before returning.
    */
-  async importLines(site: Site, stream: AsyncIterable<Buffer | string>): Promise<ImportReport> {
+  async importLines(site: Site, stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): Promise<ImportReport> {
     const now = this.deps.clock.now();
+    const maxLines = this.deps.maxImportLines ?? MAX_IMPORT_LINES;
     const errors: ImportReport['errors'] = [];
     let rejected = 0;
     const reject = (line: number, reason: DropReason, detail?: string) => {
@@ -180,6 +190,9 @@ export class Ingestor {
     // size of the input rather than that of parsed objects.
     const accepted: Array<{ ts: number; line: number; text: string }> = [];
     for await (const { line, number, tooLong } of ndjsonLines(stream)) {
+      if (number > maxLines) {
+        throw new ApiError('PAYLOAD_TOO_LARGE', `an import takes at most ${maxLines} lines: split the file (nothing of this call was stored)`);
+      }
       if (tooLong) {
         reject(number, 'too_large', `a line is limited to ${MAX_IMPORT_LINE_BYTES} bytes`);
         continue;

@@ -247,8 +247,11 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
   ];
 }
 
+// Real User-Agents are a few hundred characters; the cap bounds every cache keyed by them.
+const MAX_USER_AGENT = 512;
+
 export function newCandidate(ts: number, ua: string | undefined, ip: string | null): Candidate {
-  return { ts, ua: ua ?? '', ip, relayed: null, placeOverride: null };
+  return { ts, ua: ua ? ua.slice(0, MAX_USER_AGENT) : '', ip, relayed: null, placeOverride: null };
 }
 
 /**

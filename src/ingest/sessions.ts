@@ -31,13 +31,20 @@ export interface SessionDecision {
   started: boolean;
 }
 
+/** Rough heap size of a live session: fixed part plus its strings (UTF-16). */
+function sessionBytes(s: LiveSession): number {
+  let chars = s.entryPage?.length ?? 0;
+  for (const v of Object.values(s.attrs)) chars += v?.length ?? 0;
+  return 240 + 2 * chars;
+}
+
 export class SessionCache {
   private readonly live: LRUCache<string, LiveSession>;
 
-  constructor(maxSessions = 200_000) {
-    // Bounded: under a flood of distinct visitors the least recently seen sessions are cut short
-    // rather than the process running out of memory.
-    this.live = new LRUCache({ max: maxSessions });
+  constructor(maxSessions = 200_000, maxBytes = 96 * 1024 * 1024) {
+    // Bounded in count and in (estimated) bytes: under a flood of distinct visitors with long
+    // values the least recently seen sessions are cut short rather than memory running out.
+    this.live = new LRUCache({ max: maxSessions, maxSize: maxBytes, sizeCalculation: sessionBytes });
   }
 
   get size(): number {

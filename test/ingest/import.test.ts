@@ -3,6 +3,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BROWSER_UA, createSite, importEvents, startTestServer, type TestServer } from '../helpers/server.js';
+import { ApiError } from '../../src/core/errors.js';
+import { MetricsRegistry } from '../../src/core/metrics.js';
+import { MmdbGeoLocator } from '../../src/ingest/geo.js';
+import { Ingestor } from '../../src/ingest/ingestor.js';
+import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
+import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 
 let server: TestServer;
 before(async () => {
@@ -108,4 +114,21 @@ test('an unknown site is 404 with the envelope', async () => {
   const res = await importEvents(server, 'nosuchsite', [{ ts: DAY, ua: BROWSER_UA, u: '/' }]);
   assert.equal(res.status, 404);
   assert.equal((res.body as any).error.code, 'NOT_FOUND');
+});
+
+test('an import over the line limit is refused whole with 413', async () => {
+  const meta = await openSqliteMetaStore(':memory:');
+  const events = await DuckDbEventStore.open({ path: ':memory:' });
+  const ingest = new Ingestor({
+    clock: { now: () => Date.now() }, meta, events, geo: MmdbGeoLocator.fromConfig(undefined), metrics: new MetricsRegistry(),
+    collectRateLimit: { count: 100, windowMs: 10_000 }, maxImportLines: 5,
+  });
+  const org = await meta.createOrg('o', 0);
+  const site = await meta.createSite(org.id, { domain: 'cap.example', name: 'c', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'CapSite', 0);
+  const line = JSON.stringify({ ts: DAY, ua: BROWSER_UA, ip: '203.0.113.1', u: '/' });
+  await assert.rejects(ingest.importLines(site, [Array(6).fill(line).join('\n')]), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE');
+  assert.deepEqual(await events.query('SELECT count(*) AS n FROM events'), [{ n: 0n }]);
+  assert.equal((await ingest.importLines(site, [Array(5).fill(line).join('\n')])).accepted, 5);
+  await events.close();
+  await meta.close();
 });

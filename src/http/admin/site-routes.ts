@@ -76,7 +76,8 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return funnel;
   });
 
-  // NDJSON streamed from the request: the body is never held whole in memory.
+  // NDJSON streamed from the request and validated line by line as it arrives; accepted lines are
+  // held as text until sorted by time (at most MAX_IMPORT_LINES per call).
   app.register(async (scoped) => {
     scoped.removeAllContentTypeParsers();
     scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
