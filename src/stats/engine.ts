@@ -97,8 +97,16 @@ export function metricValue(metric: Exclude<Metric, 'conversions'>, m: Measures)
   }
 }
 
-/** Per-day measures of a range, from rollups up to the watermark and raw events after it. */
-export async function dailyMeasures(events: EventStore, q: Query, range: Period): Promise<{ days: Map<string, Measures>; sources: DaySources }> {
+/**
+ * Per-day measures of a range, from rollups up to the watermark and raw events after it. Readers of
+ * visitors only skip the per-session part (bounces, duration) of raw reads.
+ */
+export async function dailyMeasures(
+  events: EventStore,
+  q: Query,
+  range: Period,
+  need: { sessions: boolean } = { sessions: true },
+): Promise<{ days: Map<string, Measures>; sources: DaySources }> {
   const d = events.dialect;
   const sources = daySources(q, range);
   const parts: Array<Promise<MeasureRow[]>> = [];
@@ -119,7 +127,7 @@ export async function dailyMeasures(events: EventStore, q: Query, range: Period)
     const days = sources.raw;
     const measures = measureEvents(d, () => eventsRelation(d, { siteId: q.siteId, days, filters: q.filters, exit: needsExit(q.filters) }), {
       bucket: dayBucket(d),
-      sessions: true,
+      sessions: need.sessions,
     });
     parts.push(read(events, measures));
   }
@@ -241,7 +249,7 @@ async function dayPoints(events: EventStore, q: Query, period: Period, goals: re
           return (from: string, to: string) => sumGoal(daily, from, to).conversions;
         })()
       : await (async () => {
-          const { days } = await dailyMeasures(events, q, period);
+          const { days } = await dailyMeasures(events, q, period, { sessions: q.metric === 'bounceRate' || q.metric === 'avgDuration' });
           const metric = q.metric as Exclude<Metric, 'conversions'>;
           return (from: string, to: string) => metricValue(metric, sumDays(days, from, to));
         })();
@@ -332,18 +340,19 @@ export async function computeBreakdown(
   if (bd.dimension === 'event') conditions.push(trusted(`k <> 'engage'`));
   if (bd.search !== null) conditions.push(withParams(d.containsInsensitive('k'), bd.search));
   const where = conditions.length > 0 ? sql` WHERE ${joinSql(conditions, ' AND ')}` : trusted('');
-  const totals = dailyMeasures(events, q, q.period);
+  const totals = dailyMeasures(events, q, q.period, { sessions: false });
   if (parts.length === 0) {
     const { days } = await totals;
     return { rows: [], totalKeys: 0, totalVisitors: sumDays(days, q.period.from, q.period.to).visitors };
   }
-  const grouped = sql`SELECT k, sum(visitors) AS visitors, sum(views) AS views FROM (${joinSql(parts, ' UNION ALL ')}) u${where} GROUP BY k`;
+  const union = sql`(${joinSql(parts, ' UNION ALL ')}) u${where}`;
   const [rows, count, { days }] = await Promise.all([
     read<{ k: string; visitors: unknown; views: unknown }>(
       events,
-      sql`${grouped} ORDER BY visitors DESC, views DESC, k ASC LIMIT ${bd.limit} OFFSET ${bd.offset}`,
+      sql`SELECT k, sum(visitors) AS visitors, sum(views) AS views FROM ${union} GROUP BY k
+        ORDER BY visitors DESC, views DESC, k ASC LIMIT ${bd.limit} OFFSET ${bd.offset}`,
     ),
-    read<{ n: unknown }>(events, sql`SELECT count(*) AS n FROM (${grouped}) c`),
+    read<{ n: unknown }>(events, sql`SELECT ${trusted(d.countDistinct('k'))} AS n FROM ${union}`),
     totals,
   ]);
   const totalVisitors = sumDays(days, q.period.from, q.period.to).visitors;
@@ -372,7 +381,7 @@ export interface GoalResult {
 
 export async function computeGoals(events: EventStore, q: Query, goals: readonly Goal[]): Promise<GoalResult[]> {
   const range = { from: q.previous.from, to: q.period.to };
-  const [daily, { days }] = await Promise.all([dailyGoals(events, q, range, goals), dailyMeasures(events, q, q.period)]);
+  const [daily, { days }] = await Promise.all([dailyGoals(events, q, range, goals), dailyMeasures(events, q, q.period, { sessions: false })]);
   const visitors = sumDays(days, q.period.from, q.period.to).visitors;
   const previous = fullyComputable(q, q.previous);
   return goals.map((g) => {
