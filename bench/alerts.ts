@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { AlertService } from '../src/alerts/service.js';
 import { KyselyAlertStore, RULE_TYPES } from '../src/alerts/store.js';
 import { ManualClock } from '../src/core/clock.js';
-import { localDay } from '../src/core/localtime.js';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import type { StoredEvent } from '../src/storage/events/schema.js';
 import { openSqliteMetaStore } from '../src/storage/meta/sqlite.js';
+import { event as storedEvent } from '../test/helpers/events.js';
 import { startReceiver } from '../test/alerts/helpers/receiver.js';
 import { testCertificates } from '../test/alerts/helpers/tls.js';
 
@@ -24,32 +24,10 @@ const PAGES = ['/', '/pricing', '/docs/start', '/blog/one', '/thanks/order', '/s
 
 function event(siteId: string, zone: string, ts: number, visitor: number, i: number): StoredEvent {
   const page = PAGES[i % PAGES.length]!;
-  return {
-    siteId,
-    ts,
-    day: localDay(ts, zone),
-    visitorId: BigInt(visitor),
-    sessionId: BigInt(visitor),
-    sessionStart: i % 3 === 0,
-    name: i % 7 === 0 ? 'signup' : 'pageview',
-    page,
-    entryPage: page,
-    referrer: null,
-    utmSource: null,
-    utmMedium: null,
-    utmCampaign: null,
-    country: 'FR',
-    region: null,
-    city: null,
-    browser: 'Chrome',
-    os: 'Linux',
-    device: 'desktop',
-    screenWidth: 1280,
-    language: 'fr',
-    props: null,
-    engagedMs: null,
-    scrollDepth: null,
-  };
+  return storedEvent(
+    { siteId, ts, visitorId: BigInt(visitor), sessionId: BigInt(visitor), sessionStart: i % 3 === 0, name: i % 7 === 0 ? 'signup' : 'pageview', page, entryPage: page, country: 'FR', browser: 'Chrome', os: 'Linux', device: 'desktop', screenWidth: 1280, language: 'fr' },
+    zone,
+  );
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { localDay } from '../../src/core/localtime.js';
 import { decide } from '../../src/alerts/rules.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
+import { event as storedEvent } from '../helpers/events.js';
 import { startReceiver, type Receiver } from './helpers/receiver.js';
 import { alertHarness, T0, type AlertHarness } from './helpers/service.js';
 
@@ -10,32 +10,7 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 
 function event(siteId: string, ts: number, visitor: number, name = 'pageview', page = '/'): StoredEvent {
-  return {
-    siteId,
-    ts,
-    day: localDay(ts, 'Europe/Paris'),
-    visitorId: BigInt(visitor),
-    sessionId: BigInt(visitor),
-    sessionStart: true,
-    name,
-    page,
-    entryPage: page,
-    referrer: null,
-    utmSource: null,
-    utmMedium: null,
-    utmCampaign: null,
-    country: null,
-    region: null,
-    city: null,
-    browser: null,
-    os: null,
-    device: null,
-    screenWidth: null,
-    language: null,
-    props: null,
-    engagedMs: null,
-    scrollDepth: null,
-  };
+  return storedEvent({ siteId, ts, visitorId: BigInt(visitor), sessionId: BigInt(visitor), sessionStart: true, name, page, entryPage: page }, 'Europe/Paris');
 }
 
 describe('episode decisions', () => {

@@ -1,35 +1,8 @@
-// Small factories for raw-event rows and seeded random datasets, shared by the stats tests and the
-// benchmark. Rows are built directly (not through ingestion) so that tests control every column.
+// Seeded random datasets of raw-event rows, shared by the stats tests and the benchmark. Rows are
+// built directly (not through ingestion) so that tests control every column.
 import type { StoredEvent } from '../../src/storage/events/schema.js';
 import { localDay } from '../../src/core/localtime.js';
-
-export function event(overrides: Partial<StoredEvent> & Pick<StoredEvent, 'siteId' | 'ts'>, timeZone = 'UTC'): StoredEvent {
-  return {
-    day: localDay(overrides.ts, timeZone),
-    visitorId: 1n,
-    sessionId: 1n,
-    sessionStart: false,
-    name: 'pageview',
-    page: '/',
-    entryPage: '/',
-    referrer: null,
-    utmSource: null,
-    utmMedium: null,
-    utmCampaign: null,
-    country: null,
-    region: null,
-    city: null,
-    browser: null,
-    os: null,
-    device: null,
-    screenWidth: null,
-    language: null,
-    props: null,
-    engagedMs: null,
-    scrollDepth: null,
-    ...overrides,
-  };
-}
+import { event } from '../helpers/events.js';
 
 /** Deterministic PRNG (mulberry32), so a failing dataset can be replayed from its seed. */
 export function prng(seed: number): () => number {

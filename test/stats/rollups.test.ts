@@ -17,7 +17,8 @@ import { parseQuery, type RawParams } from '../../src/core/query.js';
 import { planQuery } from '../../src/stats/planner.js';
 import { computeBreakdown, computeStats } from '../../src/stats/engine.js';
 import type { Site } from '../../src/storage/meta/types.js';
-import { dataset, event } from './fixtures.js';
+import { event } from '../helpers/events.js';
+import { dataset } from './fixtures.js';
 
 const TZ = 'UTC';
 const TODAY = '2026-03-20';

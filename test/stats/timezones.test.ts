@@ -9,7 +9,7 @@ import { planQuery } from '../../src/stats/planner.js';
 import { computeTimeseries } from '../../src/stats/engine.js';
 import { createRollupTables, rollupSite } from '../../src/storage/events/rollups.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
-import { event } from './fixtures.js';
+import { event } from '../helpers/events.js';
 
 const ZONES: Array<[string, string]> = [
   ['Asia/Kathmandu', '2026-03-20'],
