@@ -5,11 +5,11 @@
 //   npm run bench:ingest            (BENCH_SECONDS=10 by default)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
+import { freePort } from '../test/helpers/ports.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TOKEN = 'bench-admin-token-0123456789';
@@ -22,14 +22,6 @@ const UAS = [
 ];
 const PAGES = Array.from({ length: 200 }, (_, i) => `/blog/post-${i}`);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitHealthy(url: string): Promise<void> {
   for (let i = 0; i < 200; i++) {

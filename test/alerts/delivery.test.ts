@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Resolver } from '../../src/alerts/url-safety.js';
 import { startReceiver, type ReceivedRequest, type Receiver } from './helpers/receiver.js';
 import { alertHarness, loopbackResolver, T0, type AlertHarness } from './helpers/service.js';
+import { freePort } from '../helpers/ports.js';
 
 const SECRET = 'whsec_test_0123456789';
 
@@ -15,13 +15,6 @@ async function verifyIndependently(req: ReceivedRequest, secret: string): Promis
   return req.headers['svc-signature'] === `v1=${hex}`;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('webhook deliveries', () => {
   let receiver: Receiver;
