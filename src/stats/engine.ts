@@ -198,8 +198,7 @@ function kpi(value: number | null, prev: number | null): Kpi {
   return { value, prev, deltaPct: deltaPct(value, prev) };
 }
 
-export const KPI_NAMES = ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions'] as const;
-export type Stats = Record<(typeof KPI_NAMES)[number], Kpi>;
+export type Stats = Record<Metric, Kpi>;
 
 export async function computeStats(events: EventStore, q: Query, goals: readonly Goal[]): Promise<Stats> {
   const range = { from: q.previous.from, to: q.period.to };

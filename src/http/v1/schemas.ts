@@ -92,7 +92,7 @@ export const schemas = {
 export type SchemaName = keyof typeof schemas;
 const ref = (name: SchemaName): Schema => schemas[name];
 
-const kpis = object(Object.fromEntries(['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions'].map((k) => [k, ref('Kpi')])));
+const kpis = object(Object.fromEntries(METRICS.map((k) => [k, ref('Kpi')])));
 
 export const responses = {
   sites: object({ sites: array(ref('Site')) }),
