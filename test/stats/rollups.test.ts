@@ -15,7 +15,7 @@ import {
 import { addDays, startOfLocalDay } from '../../src/core/localtime.js';
 import { parseQuery, type RawParams } from '../../src/core/query.js';
 import { planQuery } from '../../src/stats/planner.js';
-import { computeBreakdown, computeStats } from '../../src/stats/engine.js';
+import { computeBreakdown, computeFunnel, computeGoals, computeStats } from '../../src/stats/engine.js';
 import type { Site } from '../../src/storage/meta/types.js';
 import { event } from '../helpers/events.js';
 import { dataset } from './fixtures.js';
@@ -141,6 +141,28 @@ test('breakdowns over whole months read monthly sums that equal the daily rows',
         assert.deepEqual(await answer(deps, site, q, '2026-03-19'), await answer(deps, site, q, null), `${dimension} ${JSON.stringify(params)}`);
       }
     }
+  } finally {
+    await close();
+  }
+});
+
+test('goals and funnel versions added after a rollup are backfilled for the days still backed by raw events', async () => {
+  const { events, meta, site, deps, close } = await setup();
+  try {
+    await events.append(dataset({ seed: 5, siteId: site.id, days: days('2026-03-10', 10), dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 30, visitorsPerDay: 20, timeZone: TZ }));
+    await rollupSite(deps, site, NOW);
+    const goal = await meta.createGoal(site.internalId, { name: 'blog', kind: 'page', pattern: '/blog/**' }, 0);
+    const funnel = await meta.createFunnel(site.internalId, { name: 'f', windowMinutes: 60, steps: [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/pricing' }] }, 0);
+    await rollupSite(deps, site, NOW);
+    const plan = (kind: 'goals' | 'funnel', watermark: string | null) =>
+      planQuery(parseQuery(kind, { from: '2026-03-10', to: '2026-03-19' }, site, NOW), { watermark, retentionMonths: null });
+    const goalsRolled = await computeGoals(events, plan('goals', '2026-03-19'), [goal]);
+    assert.deepEqual(goalsRolled, await computeGoals(events, plan('goals', null), [goal]));
+    assert.ok(goalsRolled[0]!.conversions > 0);
+    const version = (await meta.getFunnel(site.internalId, funnel.id))!;
+    const funnelRolled = await computeFunnel(events, plan('funnel', '2026-03-19'), version);
+    assert.deepEqual(funnelRolled, await computeFunnel(events, plan('funnel', null), version));
+    assert.ok(funnelRolled.entered > 0);
   } finally {
     await close();
   }
