@@ -23,6 +23,8 @@ export interface Dialect {
   dayText(dateExpr: string): string;
   /** Regular-expression test of `expr` against a parameter placeholder (anchors in the pattern). */
   regexMatches(expr: string): string;
+  /** Start of a row deletion, followed by a predicate (ClickHouse spells it ALTER TABLE … DELETE WHERE). */
+  deleteWhere(table: string): string;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -42,4 +44,5 @@ export const duckdbDialect: Dialect = {
   param: '?',
   dayText: (d) => `strftime(${d}, '%Y-%m-%d')`,
   regexMatches: (expr) => `regexp_matches(${expr}, ?)`,
+  deleteWhere: (table) => `DELETE FROM ${table} WHERE`,
 };

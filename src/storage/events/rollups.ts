@@ -69,6 +69,10 @@ function run(events: EventStore, statement: Sql): Promise<void> {
   return events.exec(statement.text, statement.params);
 }
 
+function remove(events: EventStore, table: string, where: Sql): Promise<void> {
+  return run(events, sql`${trusted(events.dialect.deleteWhere(table))} ${where}`);
+}
+
 function read<T>(events: EventStore, query: Sql): Promise<T[]> {
   return events.query<T>(query.text, query.params);
 }
@@ -91,7 +95,7 @@ export async function readRollupState(events: EventStore, siteId: string): Promi
 async function writeRollupState(events: EventStore, siteId: string, state: RollupState): Promise<void> {
   const d = events.dialect;
   const wm = state.watermark === null ? trusted('NULL') : trusted(d.dateLiteral(state.watermark));
-  await run(events, sql`DELETE FROM rollup_state WHERE site_id = ${siteId}`);
+  await remove(events, 'rollup_state', sql`site_id = ${siteId}`);
   await run(events, sql`INSERT INTO rollup_state VALUES (${siteId}, ${wm}, ${state.definitions})`);
 }
 
@@ -121,7 +125,7 @@ export function lastClosedDay(now: number, timeZone: string): string {
 
 async function deleteDays(events: EventStore, tables: readonly string[], siteId: string, days: Period): Promise<void> {
   for (const table of tables) {
-    await run(events, sql`DELETE FROM ${trusted(table)} WHERE site_id = ${siteId} AND ${dayRange(events.dialect, 'day', days)}`);
+    await remove(events, table, sql`site_id = ${siteId} AND ${dayRange(events.dialect, 'day', days)}`);
   }
 }
 
@@ -150,17 +154,17 @@ async function capDimensions(events: EventStore, siteId: string, days: Period, c
   for (const { day, dimension } of crowded) {
     const one = trusted(`day = ${d.dateLiteral(day)}`);
     const where = sql`site_id = ${siteId} AND ${one} AND dimension = ${dimension}`;
-    await run(events, sql`DELETE FROM dim_top_keys WHERE ${where}`);
+    await remove(events, 'dim_top_keys', where);
     await run(
       events,
       sql`INSERT INTO dim_top_keys SELECT site_id, day, dimension, key FROM dim_daily WHERE ${where}
         ORDER BY visitors DESC, ${trusted(viewsColumn(dimension))} DESC, key ASC LIMIT ${cap}`,
     );
-    await run(events, sql`DELETE FROM dim_daily WHERE ${where}`);
+    await remove(events, 'dim_daily', where);
     const key = keyExpr(dimension);
     const capped = sql`(CASE WHEN ${key} IN (SELECT key FROM dim_top_keys WHERE ${where}) THEN ${key} ELSE ${OTHER_KEY} END)`;
     await insertDimension(events, siteId, { from: day, to: day }, dimension, capped);
-    await run(events, sql`DELETE FROM dim_top_keys WHERE ${where}`);
+    await remove(events, 'dim_top_keys', where);
   }
 }
 
@@ -207,7 +211,7 @@ async function rewriteMonths(events: EventStore, siteId: string, days: Period): 
   const d = events.dialect;
   const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
   const allDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
-  await run(events, sql`DELETE FROM dim_monthly WHERE site_id = ${siteId} AND ${dayRange(d, 'month', months)}`);
+  await remove(events, 'dim_monthly', sql`site_id = ${siteId} AND ${dayRange(d, 'month', months)}`);
   await run(
     events,
     sql`INSERT INTO dim_monthly SELECT ${siteId}, ${trusted(d.monthStart('day'))} AS month, dimension, key, sum(visitors), sum(pageviews),
@@ -270,7 +274,7 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: num
   );
   for (const { day } of pending) {
     await rewriteDays(events, site.id, { from: day, to: day }, defs, cap);
-    await run(events, sql`DELETE FROM rollup_pending WHERE site_id = ${site.id} AND day = ${trusted(d.dateLiteral(day))}`);
+    await remove(events, 'rollup_pending', sql`site_id = ${site.id} AND day = ${trusted(d.dateLiteral(day))}`);
   }
 
   const firstRaw = await earliestRawDay(events, site.id, today);
@@ -331,15 +335,15 @@ export async function runRetention(deps: RollupDeps, now: number): Promise<void>
         const windowStart = rawWindowStart(today);
         const afterWatermark = addDays(state.watermark, 1);
         const cut = afterWatermark < windowStart ? afterWatermark : windowStart;
-        await run(events, sql`DELETE FROM events WHERE site_id = ${site.id} AND day < ${trusted(d.dateLiteral(cut))}`);
+        await remove(events, 'events', sql`site_id = ${site.id} AND day < ${trusted(d.dateLiteral(cut))}`);
       }
       const keepFrom = retentionStart(today, site.retentionMonths);
       if (keepFrom !== null) {
         for (const table of ['events', ...ROLLUP_TABLES]) {
-          await run(events, sql`DELETE FROM ${trusted(table)} WHERE site_id = ${site.id} AND day < ${trusted(d.dateLiteral(keepFrom))}`);
+          await remove(events, table, sql`site_id = ${site.id} AND day < ${trusted(d.dateLiteral(keepFrom))}`);
         }
         // A month that began before the cut is partly erased: its sum goes too.
-        await run(events, sql`DELETE FROM dim_monthly WHERE site_id = ${site.id} AND month < ${trusted(d.dateLiteral(keepFrom))}`);
+        await remove(events, 'dim_monthly', sql`site_id = ${site.id} AND month < ${trusted(d.dateLiteral(keepFrom))}`);
       }
     });
   }
