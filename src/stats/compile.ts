@@ -103,6 +103,38 @@ export interface Grouping {
 }
 
 const CUSTOM_EVENT = `name NOT IN (${BUILT_IN_EVENTS.map((n) => `'${n}'`).join(', ')})`;
+const PAGEVIEW_COUNT = `sum(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END)`;
+
+/**
+ * One aggregate per measure over event rows; the metrics of DESIGN.md §3 are ratios of their sums
+ * (src/stats/engine.ts `metricValue`).
+ */
+const EVENT_MEASURES = {
+  /** Distinct visitors of the bucket (a day's count is the day's visitors; days are summed). */
+  visitors: (d: Dialect) => d.countDistinct('visitor_id'),
+  pageviews: () => PAGEVIEW_COUNT,
+  /** Every kept event: the `views` of an event breakdown. */
+  events: () => 'count(*)',
+  /** Sessions whose first event is in the bucket. */
+  sessions: () => 'sum(CASE WHEN session_start THEN 1 ELSE 0 END)',
+} as const;
+
+/** Per-session facts, then one aggregate per session measure over them. */
+const SESSION_FACTS = `${PAGEVIEW_COUNT} AS pageviews,
+    sum(CASE WHEN ${CUSTOM_EVENT} THEN 1 ELSE 0 END) AS customs,
+    sum(CASE WHEN name = 'engage' THEN coalesce(engaged_ms, 0) ELSE 0 END) AS engaged_ms,
+    sum(CASE WHEN name = 'engage' THEN 1 ELSE 0 END) AS engages,
+    min(ts) AS first_ts, max(ts) AS last_ts`;
+const SESSION_MEASURES = {
+  /** A session bounces unless it has 2+ pageviews, a custom event, or 10+ s of engaged time. */
+  bounces: () => `sum(CASE WHEN pageviews >= 2 OR customs > 0 OR engaged_ms >= ${NON_BOUNCE_ENGAGED_MS} THEN 0 ELSE 1 END)`,
+  /** Engaged time, or last − first event without engagement, in ms. */
+  duration_ms: () => 'sum(CASE WHEN engages > 0 THEN engaged_ms ELSE last_ts - first_ts END)',
+} as const;
+
+function selectMeasures(d: Dialect, measures: Record<string, (d: Dialect) => string>): Sql {
+  return trusted(Object.entries(measures).map(([name, aggregate]) => `${aggregate(d)} AS ${name}`).join(', '));
+}
 
 /**
  * Per bucket (and key): visitors (distinct), pageviews, events, sessions started, bounces and the
@@ -112,25 +144,15 @@ const CUSTOM_EVENT = `name NOT IN (${BUILT_IN_EVENTS.map((n) => `'${n}'`).join('
 export function measureEvents(d: Dialect, relation: () => Sql, g: Grouping): Sql {
   const keySelect = g.key ? sql`, ${g.key} AS k` : trusted('');
   const keyGroup = trusted(g.key ? ', k' : '');
-  const events = sql`SELECT ${g.bucket} AS b${keySelect}, ${trusted(d.countDistinct('visitor_id'))} AS visitors,
-    sum(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END) AS pageviews, count(*) AS events,
-    sum(CASE WHEN session_start THEN 1 ELSE 0 END) AS sessions
-    FROM ${relation()} GROUP BY b${keyGroup}`;
+  const events = sql`SELECT ${g.bucket} AS b${keySelect}, ${selectMeasures(d, EVENT_MEASURES)} FROM ${relation()} GROUP BY b${keyGroup}`;
   const keyOut = trusted(g.key ? ', a.k AS k' : '');
   if (!g.sessions) {
     return sql`SELECT a.b AS b${keyOut}, a.visitors, a.pageviews, a.events, a.sessions, 0 AS bounces, 0 AS duration_ms FROM (${events}) a`;
   }
   const sessionKey = g.key ? sql`, min(${g.key}) AS sk` : trusted('');
-  const perSession = sql`SELECT session_id, min(CASE WHEN session_start THEN ${g.bucket} END) AS sb${sessionKey},
-    sum(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END) AS pageviews,
-    sum(CASE WHEN ${trusted(CUSTOM_EVENT)} THEN 1 ELSE 0 END) AS customs,
-    sum(CASE WHEN name = 'engage' THEN coalesce(engaged_ms, 0) ELSE 0 END) AS engaged_ms,
-    sum(CASE WHEN name = 'engage' THEN 1 ELSE 0 END) AS engages,
-    min(ts) AS first_ts, max(ts) AS last_ts
+  const perSession = sql`SELECT session_id, min(CASE WHEN session_start THEN ${g.bucket} END) AS sb${sessionKey}, ${trusted(SESSION_FACTS)}
     FROM ${relation()} GROUP BY session_id`;
-  const sessions = sql`SELECT sb AS b${trusted(g.key ? ', sk AS k' : '')},
-    sum(CASE WHEN pageviews >= 2 OR customs > 0 OR engaged_ms >= ${trusted(String(NON_BOUNCE_ENGAGED_MS))} THEN 0 ELSE 1 END) AS bounces,
-    sum(CASE WHEN engages > 0 THEN engaged_ms ELSE last_ts - first_ts END) AS duration_ms
+  const sessions = sql`SELECT sb AS b${trusted(g.key ? ', sk AS k' : '')}, ${selectMeasures(d, SESSION_MEASURES)}
     FROM (${perSession}) x WHERE sb IS NOT NULL GROUP BY sb${trusted(g.key ? ', sk' : '')}`;
   return sql`SELECT a.b AS b${keyOut}, a.visitors, a.pageviews, a.events, a.sessions,
     coalesce(s.bounces, 0) AS bounces, coalesce(s.duration_ms, 0) AS duration_ms
