@@ -126,6 +126,10 @@ async function main() {
   const bareAt5k = await load(bareUrl, requests(), { connections: 64, overallRate: 5000, seconds: SECONDS });
 
   const collectPeakRss = rssMb(svc.pid!, 'VmHWM');
+  const memoryLines = (await (await fetch(`${svcUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text())
+    .split('\n')
+    .filter((l) => l.startsWith('svc_process_memory_bytes') || l.startsWith('svc_live_sessions'))
+    .map((l) => (l.startsWith('svc_live') ? l : l.replace(/ (\d+)$/, (_m, n) => ` ${(Number(n) / 1e6).toFixed(0)} MB`)));
 
   // Import: 200 000 lines of NDJSON, one request.
   const lines: string[] = [];
@@ -177,6 +181,7 @@ async function main() {
   ];
   for (const [what, figure, note] of rows) console.log(`${what!.padEnd(26)} ${figure!.padEnd(28)} ${note}`);
   if (dropLines.length > 0) console.log(`drops: ${dropLines.join('; ')}`);
+  console.log(`memory after collection: ${memoryLines.join('; ')}`);
   if (stored !== accepted || exitCode !== 0 || svcMax.errors + svcAt5k.errors > 0) process.exitCode = 1;
 }
 

@@ -19,6 +19,7 @@ export interface Config {
   geoipDb: string | undefined; // SVC_GEOIP_DB: a MaxMind/DB-IP City .mmdb file
   smtpUrl: string | undefined;
   logLevel: string;
+  duckdbMemoryLimit: string; // SVC_DUCKDB_MEMORY_LIMIT
 }
 
 export class ConfigError extends Error {
@@ -75,6 +76,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const smtpUrl = value('SVC_SMTP_URL');
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SVC_SMTP_URL must start with smtp:// or smtps://');
 
+  const duckdbMemoryLimit = value('SVC_DUCKDB_MEMORY_LIMIT') ?? '512MB';
+  if (!/^\d{1,6}(MB|GB)$/.test(duckdbMemoryLimit)) problems.push(`SVC_DUCKDB_MEMORY_LIMIT must look like 512MB or 2GB, got ${JSON.stringify(duckdbMemoryLimit)}`);
+
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -90,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geoipDb: value('SVC_GEOIP_DB'),
     smtpUrl,
     logLevel,
+    duckdbMemoryLimit,
   };
 }

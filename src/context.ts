@@ -81,13 +81,20 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const meta = await openSqliteMetaStore(join(config.dataDir, 'meta.sqlite'));
   let events: EventStore;
   try {
-    events = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb') });
+    events = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });
   } catch (err) {
     await meta.close();
     throw err;
   }
   const geo = options.geo ?? MmdbGeoLocator.fromConfig(config.geoipDb).warm();
   const metrics = new MetricsRegistry();
+  const memory = metrics.gauge('svc_process_memory_bytes', 'Process memory by kind: rss, heap_used, external (buffers such as the GeoIP database)');
+  metrics.onCollect(() => {
+    const m = process.memoryUsage();
+    memory.set(m.rss, { kind: 'rss' });
+    memory.set(m.heapUsed, { kind: 'heap_used' });
+    memory.set(m.external, { kind: 'external' });
+  });
   const maintenance = new MaintenanceRegistry();
   const ingest = new Ingestor({ clock, meta, events, geo, metrics, collectRateLimit: config.collectRateLimit, log });
   ingest.registerMaintenance(maintenance);

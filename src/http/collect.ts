@@ -11,28 +11,29 @@ export const MAX_DRAIN_BYTES = 65_536;
 
 export type CollectedBody = { kind: 'ok'; body: Buffer } | { kind: 'too_large' } | { kind: 'overflow' };
 
-/** Reads at most MAX_BODY_BYTES; past that drains to MAX_DRAIN_BYTES and gives up. */
-export function readCollectedBody(stream: Readable): Promise<CollectedBody> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (result: CollectedBody) => {
-      if (settled) return;
-      settled = true;
-      stream.removeAllListeners('data');
-      resolve(result);
-    };
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_DRAIN_BYTES) {
-        stream.pause();
-        settle({ kind: 'overflow' });
-      } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    stream.on('end', () => settle(size > MAX_BODY_BYTES ? { kind: 'too_large' } : { kind: 'ok', body: Buffer.concat(chunks) }));
-    stream.on('error', () => settle({ kind: 'overflow' }));
+/**
+ * Reads at most MAX_BODY_BYTES; past that drains to MAX_DRAIN_BYTES and gives up. Called once per
+ * event on the hottest route, so it settles through a callback rather than a promise.
+ */
+export function readCollectedBody(stream: Readable, settle: (body: CollectedBody) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const once = (result: CollectedBody) => {
+    if (settled) return;
+    settled = true;
+    settle(result);
+  };
+  stream.on('data', (chunk: Buffer) => {
+    if (settled) return;
+    size += chunk.length;
+    if (size > MAX_DRAIN_BYTES) {
+      stream.pause();
+      once({ kind: 'overflow' });
+    } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   });
+  stream.on('end', () => once(size > MAX_BODY_BYTES ? { kind: 'too_large' } : { kind: 'ok', body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+  stream.on('error', () => once({ kind: 'overflow' }));
 }
 
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -40,9 +41,7 @@ const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : 
 export async function collectRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // Any content type is accepted (sendBeacon sends text/plain); the body is read here, bounded.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload, done) => {
-    readCollectedBody(payload).then((body) => done(null, body));
-  });
+  app.addContentTypeParser('*', (_request, payload, done) => readCollectedBody(payload, (body) => done(null, body)));
 
   // Bug fix: Fastify answers 415 (with a JSON body) before any parser runs when the Content-Type
   // header does not parse as a media type (e.g. `;;;=== garbage`), which broke "always 202 with an
@@ -58,7 +57,8 @@ export async function collectRoutes(app: FastifyInstance, ctx: AppContext): Prom
   });
 
   // The hottest route: no per-request log lines (errors are still logged).
-  app.post('/api/e', { logLevel: 'warn' }, async (request, reply) => {
+  // It also shares the process logger instead of a per-request child (bindings built per event).
+  app.post('/api/e', { logLevel: 'warn', childLoggerFactory: (logger) => logger }, async (request, reply) => {
     const collected: CollectedBody = (request.body as CollectedBody | undefined) ?? { kind: 'ok', body: Buffer.alloc(0) };
     if (collected.kind === 'overflow') {
       ctx.ingest.countDropped('too_large');

@@ -86,9 +86,10 @@ function firstEventAttributes(c: Candidate, geo: GeoLocator): SessionAttributes 
   const location = c.location!;
   const place = c.placeOverride ?? (c.ip ? geo.lookup(c.ip) : {});
   const ua = parseUserAgent(c.ua);
+  const query = new URLSearchParams(location.search);
   return {
-    referrer: referrerValue(location.query, event.r, site.domain),
-    ...utmValues(location.query),
+    referrer: referrerValue(query, event.r, site.domain),
+    ...utmValues(query),
     country: place.country ?? null,
     region: place.region ?? null,
     city: place.city ?? null,

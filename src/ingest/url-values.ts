@@ -7,9 +7,22 @@ export function hostMatchesDomain(host: string, domain: string): boolean {
   return h === d || h.endsWith('.' + d);
 }
 
+// Each site's visitors send a handful of distinct Origin values: parse each once.
+const originHosts = new Map<string, string | null>();
+
 /** Host of an Origin header value, or null when it is not a usable http(s) origin. */
 export function originHost(origin: string | undefined): string | null {
-  if (!origin || origin === 'null') return null;
+  if (!origin || origin === 'null' || origin.length > 300) return null;
+  let host = originHosts.get(origin);
+  if (host === undefined) {
+    host = parseOriginHost(origin);
+    if (originHosts.size >= 10_000) originHosts.clear(); // scanners may send endless variants
+    originHosts.set(origin, host);
+  }
+  return host;
+}
+
+function parseOriginHost(origin: string): string | null {
   try {
     const url = new URL(origin);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
@@ -22,16 +35,29 @@ export function originHost(origin: string | undefined): string | null {
 export interface PageLocation {
   host: string | null; // host of an absolute `u`, else null
   path: string; // pathname, no query or fragment
-  query: URLSearchParams;
+  search: string; // the query string, '' or starting with '?'
 }
 
-/** Splits `u` (absolute URL or path + query) into host, path and query. */
+// A plain path: starts with one '/', no backslash, dot segment or percent sign that would need
+// the URL parser's normalisation.
+const SIMPLE_PATH = /^\/(?![\/\\])[^\\%]*$/;
+const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
+const MAX_PAGE = 2048;
+
+/** Splits `u` (absolute URL or path + query) into host, path and query string. */
 export function parsePageUrl(u: string): PageLocation | null {
+  const hash = u.indexOf('#');
+  const noHash = hash < 0 ? u : u.slice(0, hash);
+  const q = noHash.indexOf('?');
+  const rawPath = q < 0 ? noHash : noHash.slice(0, q);
+  if (SIMPLE_PATH.test(rawPath) && !DOT_SEGMENT.test(rawPath) && !/[\s\u0000-\u001f]/.test(noHash)) {
+    return { host: null, path: rawPath.slice(0, MAX_PAGE), search: q < 0 ? '' : noHash.slice(q) };
+  }
   try {
     const absolute = /^https?:\/\//i.test(u);
     const url = new URL(u, 'http://relative.invalid');
     if (!absolute && url.hostname !== 'relative.invalid') return null; // '//evil.com/x' style
-    return { host: absolute ? url.hostname : null, path: decodePath(url.pathname), query: url.searchParams };
+    return { host: absolute ? url.hostname : null, path: decodePath(url.pathname).slice(0, MAX_PAGE), search: url.search };
   } catch {
     return null;
   }

@@ -43,6 +43,8 @@ export interface DuckDbEventStoreOptions {
   path: string;
   /** Read connections; DuckDB parallelizes inside a query too, so a few are enough. */
   readers?: number;
+  /** DuckDB's memory_limit (e.g. '512MB'): its buffer pool, past which it evicts and spills. */
+  memoryLimit?: string;
 }
 
 export class DuckDbEventStore implements EventStore {
@@ -55,7 +57,7 @@ export class DuckDbEventStore implements EventStore {
 
   static async open(options: DuckDbEventStoreOptions): Promise<DuckDbEventStore> {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    const instance = await DuckDBInstance.create(options.path);
+    const instance = await DuckDBInstance.create(options.path, options.memoryLimit ? { memory_limit: options.memoryLimit } : {});
     const store = new DuckDbEventStore(instance);
     store.writer = new SerialConnection(await instance.connect());
     for (let i = 0; i < (options.readers ?? 3); i++) {
@@ -77,6 +79,9 @@ export class DuckDbEventStore implements EventStore {
         const appender = await conn.createAppender('events');
         for (let offset = 0; offset < rows.length; offset += CHUNK_ROWS) {
           appender.appendDataChunk(eventChunk(rows, offset, Math.min(CHUNK_ROWS, rows.length - offset)));
+          // Building and appending a chunk runs on the event loop: let requests through between
+          // chunks so a flush never stalls the collection endpoint for long.
+          if (offset + CHUNK_ROWS < rows.length) await new Promise((resolve) => setImmediate(resolve));
         }
         appender.closeSync(); // flushes into the open transaction
         await conn.run('COMMIT');
@@ -110,9 +115,9 @@ export class DuckDbEventStore implements EventStore {
   }
 }
 
-// Rows go in column-wise, a vector-sized chunk at a time: one native call per value and row
-// (the row appender) costs several times more on the ingest hot path.
-const CHUNK_ROWS = 2048;
+// Rows go in column-wise, a chunk at a time: one native call per value and row (the row appender)
+// costs several times more on the ingest hot path. 512 rows take a few milliseconds to build.
+const CHUNK_ROWS = 512;
 
 const DUCKDB_TYPES: Record<EventColumnType, DuckDBType> = { VARCHAR, BIGINT, DATE, BOOLEAN, INTEGER };
 const CHUNK_TYPES = EVENT_COLUMNS.map((c) => DUCKDB_TYPES[c.type]);
