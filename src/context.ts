@@ -13,6 +13,7 @@ import { MetricsRegistry } from './core/metrics.js';
 import { MmdbGeoLocator, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { DuckDbEventStore } from './storage/events/duckdb.js';
+import { createRollupTables, recomputeRollups, registerRollupTasks } from './storage/events/rollups.js';
 import type { EventStore } from './storage/events/types.js';
 import type { KyselyMetaStore } from './storage/meta/kysely-store.js';
 import { openSqliteMetaStore } from './storage/meta/sqlite.js';
@@ -110,6 +111,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ...options.alerts,
   });
   maintenance.register(alerts.maintenanceTask());
+
+  // Daily rollups: their tables, the `rollup` and `retention` tasks, and recomputation of the
+  // closed days an import touched before the import call returns.
+  await createRollupTables(events);
+  const rollupDeps = { events, meta };
+  registerRollupTasks(maintenance, rollupDeps);
+  ingest.onImported((site, days) => recomputeRollups(rollupDeps, site.id, days, clock.now()));
 
   const ctx: AppContext = {
     config,

@@ -16,28 +16,13 @@ import {
   computeStats,
   computeTimeseries,
 } from '../../stats/engine.js';
-import { createRollupTables, readRollupState, recomputeRollups, registerRollupTasks } from '../../storage/events/rollups.js';
+import { readRollupState } from '../../storage/events/rollups.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
 import { openApiDocument } from '../openapi.js';
 
 const OTHER_METHODS: HTTPMethods[] = ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const ALL_METHODS: HTTPMethods[] = ['GET', ...OTHER_METHODS];
-
-const installed = new WeakSet<AppContext>();
-
-/**
- * Rollup tables, the `rollup` and `retention` maintenance tasks, and rollup recomputation after
- * imports. Done once per context, before the first /v1 route can read.
- */
-export async function installStats(ctx: AppContext): Promise<void> {
-  if (installed.has(ctx)) return;
-  installed.add(ctx);
-  await createRollupTables(ctx.events);
-  const deps = { events: ctx.events, meta: ctx.meta };
-  registerRollupTasks(ctx.maintenance, deps);
-  ctx.ingest.onImported((site, days) => recomputeRollups(deps, site.id, days, ctx.clock.now()));
-}
 
 function periodOut(q: Query) {
   return { from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz };
@@ -46,7 +31,6 @@ function periodOut(q: Query) {
 type Handler = (request: FastifyRequest, key: ApiKeyRecord) => Promise<unknown>;
 
 export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await installStats(ctx);
   const limiter = new SlidingWindowLimiter(ctx.config.apiRateLimit);
   const perHour = Math.round((ctx.config.apiRateLimit.count * 3_600_000) / ctx.config.apiRateLimit.windowMs);
   const keys = new WeakMap<FastifyRequest, ApiKeyRecord>();
