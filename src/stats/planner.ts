@@ -8,7 +8,7 @@
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null).
 import { addDays } from '../core/localtime.js';
 import { ApiError } from '../core/errors.js';
-import { addMonths, firstOfMonth, RAW_WINDOW_DAYS, type Period } from '../core/period.js';
+import { addMonths, firstOfMonth, periodDays, RAW_WINDOW_DAYS, type Period } from '../core/period.js';
 import { metricTakesFilters, type Query } from '../core/query.js';
 
 export interface PlanInputs {
@@ -44,7 +44,9 @@ export function planQuery(q: Query, inputs: PlanInputs): Query {
     }
   }
   const windowStart = rawWindowStart(q.today);
-  if (rawOnlyByFilters(q) && q.period.from < windowStart) {
+  // Raw events are kept 30 days: the period must start inside that window and, reaching into the
+  // future or not, last at most 30 days (SPEC: "the period is then limited to 30 days").
+  if (rawOnlyByFilters(q) && (q.period.from < windowStart || periodDays(q.period) > RAW_WINDOW_DAYS)) {
     throw new ApiError(
       'RAW_WINDOW_EXCEEDED',
       `two or more filters, or a filter with another dimension's breakdown, need a period within the last ${RAW_WINDOW_DAYS} days`,

@@ -512,13 +512,18 @@ test('/metrics: Prometheus text with accepted and dropped counters after traffic
   assert.match(text, /^svc_buffer_(last_)?flush/m);
 });
 
-test('time zones are stored in their canonical IANA spelling', async () => {
+test('time zones are stored as given, in their usual letter case', async () => {
   const server = await startTestServer();
   try {
     const org = await server.admin('POST', '/orgs', { name: 'tz' });
     const res = await server.admin('POST', `/orgs/${org.body.id}/sites`, { domain: 'tz.example', name: 'tz', timezone: 'europe/paris' });
     assert.equal(res.status, 201);
     assert.equal(res.body.timezone, 'Europe/Paris');
+    // Current names are kept, never swapped for the legacy aliases ICU resolves them to.
+    for (const [i, zone] of ['Asia/Kathmandu', 'Asia/Kolkata', 'Europe/Kyiv', 'UTC'].entries()) {
+      const site = await server.admin('POST', `/orgs/${org.body.id}/sites`, { domain: `tz${i}.example`, name: 'tz', timezone: zone });
+      assert.equal(site.body.timezone, zone);
+    }
   } finally {
     await server.stop();
   }

@@ -39,7 +39,9 @@ test('refusals', () => {
   const cases: Array<[QueryKind, RawParams, string | undefined]> = [
     ['stats', { period: '90d', filter: ['country:FR', 'page:/'] }, 'RAW_WINDOW_EXCEEDED'],
     ['stats', { from: '2026-02-18', to: '2026-02-20', filter: ['country:FR', 'page:/'] }, 'RAW_WINDOW_EXCEEDED'],
-    ['stats', { from: '2026-02-19', to: '2026-03-25', filter: ['country:FR', 'page:/'] }, undefined],
+    ['stats', { from: '2026-02-19', to: '2026-03-20', filter: ['country:FR', 'page:/'] }, undefined],
+    // Inside the window but 35 days long (reaching into the future): over the 30-day limit.
+    ['stats', { from: '2026-02-19', to: '2026-03-25', filter: ['country:FR', 'page:/'] }, 'RAW_WINDOW_EXCEEDED'],
     ['breakdown', { period: 'month', dimension: 'page', filter: 'country:FR' }, undefined],
     ['breakdown', { period: 'last_month', dimension: 'page', filter: 'country:FR' }, 'RAW_WINDOW_EXCEEDED'],
     ['timeseries', { metric: 'sessions', filter: 'country:FR' }, 'METRIC_NOT_FILTERABLE'],

@@ -412,7 +412,7 @@ describe('/v1 read API', () => {
     const v1 = await get(sitePath(`/funnels/${summary.id}?version=1&from=${YESTERDAY}&to=${YESTERDAY}`));
     assert.equal(v1.body.funnel.version, 1);
     assert.deepEqual(v1.body.steps.map((s: { visitors: number }) => s.visitors), [1, 1, 1]);
-    for (const version of ['0', '3', '-2']) {
+    for (const version of ['0', '3', '-2', '99999999999']) {
       const fallback = await get(sitePath(`/funnels/${summary.id}?version=${version}`));
       assert.equal(fallback.body.funnel.version, 2, `version ${version} falls back to the current one`);
     }

@@ -22,10 +22,17 @@ export function siteView(site: Site) {
 
 const keyView = (k: ApiKeyRecord) => ({ id: k.id, name: k.name, createdAt: k.createdAt, revokedAt: k.revokedAt });
 
-/** An IANA zone, stored in its canonical spelling (`europe/paris` → `Europe/Paris`). */
+// Known zone names by lower case, to restore the letter case of a name typed in another one.
+const ZONE_SPELLING = new Map(Intl.supportedValuesOf('timeZone').map((zone) => [zone.toLowerCase(), zone]));
+
+/**
+ * An IANA zone, stored as given except for letter case (`europe/paris` → `Europe/Paris`). Never
+ * through `resolvedOptions()`: Node's ICU answers legacy aliases (`Asia/Kathmandu` →
+ * `Asia/Katmandu`, `Asia/Kolkata` → `Asia/Calcutta`), and the API echoes the site's zone.
+ */
 function timezoneField(value: string): string {
   if (!isValidTimeZone(value)) throw invalidParams(`timezone ${JSON.stringify(value)} is not an IANA time zone`);
-  return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
+  return ZONE_SPELLING.get(value.toLowerCase()) ?? value;
 }
 
 export async function orgRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -114,12 +114,13 @@ export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<v
       const site = await siteFor(request, key);
       const { funnelId } = request.params as { funnelId: string };
       const version = (request.query as RawParams).version;
-      if (version !== undefined && (typeof version !== 'string' || !/^-?\d{1,9}$/.test(version))) {
+      if (version !== undefined && (typeof version !== 'string' || !/^-?\d+$/.test(version))) {
         throw invalidParams('version must be an integer');
       }
       const q = await planned('funnel', request, site);
       const funnel = /^\d{1,9}$/.test(funnelId)
-        ? await ctx.meta.getFunnel(site.internalId, Number(funnelId), version === undefined ? undefined : Number(version))
+        ? // Any integer outside 1..current (however large) selects the current version (SPEC).
+          await ctx.meta.getFunnel(site.internalId, Number(funnelId), version === undefined ? undefined : Number(version))
         : undefined;
       if (!funnel) throw notFound('funnel not found');
       const reading = await computeFunnel(ctx.events, q, funnel);
