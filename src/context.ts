@@ -13,7 +13,8 @@ import { MetricsRegistry } from './core/metrics.js';
 import { MmdbGeoLocator, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { DuckDbEventStore } from './storage/events/duckdb.js';
-import { createRollupTables, recomputeRollups, registerRollupTasks } from './storage/events/rollups.js';
+import { createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './storage/events/rollups.js';
+import type { Site } from './storage/meta/types.js';
 import type { EventStore } from './storage/events/types.js';
 import type { KyselyMetaStore } from './storage/meta/kysely-store.js';
 import { openSqliteMetaStore } from './storage/meta/sqlite.js';
@@ -35,6 +36,8 @@ export interface AppContext {
   metrics: MetricsRegistry;
   maintenance: MaintenanceRegistry;
   ingest: Ingestor;
+  /** Brings a site's rollups up to date now (after its goals or funnels changed). */
+  rollups: { refresh(site: Site): Promise<void> };
   alerts: AlertService;
   /** Stops background work and releases storage, in reverse order of start. */
   close(): Promise<void>;
@@ -118,6 +121,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const rollupDeps = { events, meta };
   registerRollupTasks(maintenance, rollupDeps);
   ingest.onImported((site, days) => recomputeRollups(rollupDeps, site.id, days, clock.now()));
+  const rollups = { refresh: (site: Site) => rollupSite(rollupDeps, site, clock.now()) };
 
   const ctx: AppContext = {
     config,
@@ -130,6 +134,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     metrics,
     maintenance,
     ingest,
+    rollups,
     alerts,
     async close() {
       await ingest.drain();

@@ -26,6 +26,8 @@ function funnelSteps(body: Body): FunnelStep[] {
   });
 }
 
+// Goal and funnel changes refresh the site's rollups before answering, so that the read API counts
+// a new definition over the days still backed by raw events right away.
 export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const siteOf = async (publicId: string): Promise<Site> => {
     const site = await ctx.meta.getSite(publicId);
@@ -42,6 +44,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
       { name: requiredString(body, 'name'), kind, pattern: matchPattern(kind, requiredString(body, 'pattern', 512), 'pattern') },
       ctx.clock.now(),
     );
+    await ctx.rollups.refresh(site);
     reply.code(201).send({ goalId: goal.goalId, name: goal.name, kind: goal.kind, pattern: goal.pattern });
   });
 
@@ -54,6 +57,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
   app.delete<{ Params: { siteId: string; goalId: string } }>('/sites/:siteId/goals/:goalId', async (request, reply) => {
     const site = await siteOf(request.params.siteId);
     if (!(await ctx.meta.deleteGoal(site.internalId, idParam(request.params.goalId)))) throw notFound('goal not found');
+    await ctx.rollups.refresh(site);
     reply.code(204).send();
   });
 
@@ -65,6 +69,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
       { name: requiredString(body, 'name'), windowMinutes: requiredInt(body, 'windowMinutes', 1, MAX_FUNNEL_WINDOW_MINUTES), steps: funnelSteps(body) },
       ctx.clock.now(),
     );
+    await ctx.rollups.refresh(site);
     reply.code(201).send(funnel);
   });
 
@@ -73,6 +78,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     const body = objectBody(request.body, ['steps']);
     const funnel = await ctx.meta.replaceFunnelSteps(site.internalId, idParam(request.params.funnelId), funnelSteps(body), ctx.clock.now());
     if (!funnel) throw notFound('funnel not found');
+    await ctx.rollups.refresh(site);
     return funnel;
   });
 

@@ -1,0 +1,47 @@
+// Goals and funnels defined after their days were rolled up count at once over the days that raw
+// events still back: a definition change refreshes the site's rollups before the admin call answers.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ManualClock } from '../../src/core/clock.js';
+import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
+
+const NOW = Date.UTC(2026, 5, 15, 12, 0);
+const DAY3 = Date.UTC(2026, 5, 12, 10, 0);
+let server: TestServer;
+let site: SiteFixture;
+let key: string;
+
+before(async () => {
+  server = await startTestServer({ clock: new ManualClock(NOW) });
+  site = await createSite(server, { timezone: 'UTC' });
+  key = await createApiKey(server, site.orgId);
+  const visit = (ip: string, page: string, min: number) => ({ ts: DAY3 + min * 60_000, ua: BROWSER_UA, ip, u: page });
+  const report = await importEvents(server, site.siteId, [visit('203.0.113.1', '/pricing', 0), visit('203.0.113.1', '/buy', 1), visit('203.0.113.2', '/pricing', 2), visit('203.0.113.3', '/buy', 3)]);
+  assert.equal(report.body.accepted, 4);
+  await server.admin('POST', '/maintenance/run', { tasks: ['rollup'] });
+});
+after(() => server.stop());
+
+const get = async (path: string) => {
+  const res = await fetch(`${server.url}/v1/sites/${site.siteId}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  return res.json() as Promise<any>;
+};
+
+test('a goal created after the rollup counts at once; deleting it stops the count', async () => {
+  const goal = await server.admin('POST', `/sites/${site.siteId}/goals`, { name: 'Bought', kind: 'page', pattern: '/buy' });
+  const goals = await get('/goals?period=7d');
+  assert.equal(goals.goals[0].conversions, 2);
+  assert.equal((await get('/stats?period=7d')).stats.conversions.value, 2);
+  await server.admin('DELETE', `/sites/${site.siteId}/goals/${goal.body.goalId}`);
+  assert.deepEqual((await get('/goals?period=7d')).goals, []);
+});
+
+test('a funnel and a new version of its steps read right away', async () => {
+  const created = await server.admin('POST', `/sites/${site.siteId}/funnels`, { name: 'Checkout', windowMinutes: 30, steps: [{ kind: 'page', pattern: '/pricing' }, { kind: 'page', pattern: '/buy' }] });
+  const v1 = await get(`/funnels/${created.body.id}?period=7d`);
+  assert.deepEqual([v1.entered, v1.completed], [2, 1]);
+  await server.admin('PUT', `/sites/${site.siteId}/funnels/${created.body.id}/steps`, { steps: [{ kind: 'page', pattern: '/buy' }, { kind: 'page', pattern: '/pricing' }] });
+  const v2 = await get(`/funnels/${created.body.id}?period=7d`);
+  assert.equal(v2.funnel.version, 2);
+  assert.deepEqual([v2.entered, v2.completed], [2, 0]);
+});
