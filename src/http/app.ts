@@ -7,6 +7,7 @@ import { collectRoutes } from './collect.js';
 import { installErrorHandler } from './errors.js';
 import { healthRoutes } from './health.js';
 import { trackerRoutes } from './tracker.js';
+import { apiKeyFrom } from './v1/auth.js';
 import { v1Routes } from './v1/index.js';
 
 export interface AppOptions {
@@ -27,9 +28,22 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // Bug fix: a path parameter with broken percent-encoding (`/admin/v1/sites/%ZZ/goals`) was
     // answered by Fastify's own `{"error":"Bad Request","code":"FST_ERR_BAD_URL",...}` body, which
     // bypasses the error handler; answer with the error envelope instead.
-    frameworkErrors: (err, _request, reply) => {
+    frameworkErrors: (err, request, rawReply) => {
+      const reply = rawReply as unknown as FastifyReply;
       const apiError = err.code === 'FST_ERR_BAD_URL' ? invalidParams('malformed URL') : new ApiError('INVALID_PARAMS', 'invalid request');
-      (reply as unknown as FastifyReply).code(apiError.status).send(envelope(apiError));
+      if (!request.url.startsWith('/v1')) {
+        reply.code(apiError.status).send(envelope(apiError));
+        return;
+      }
+      // The read API authenticates every request first and never lets an answer be cached.
+      reply.header('cache-control', 'no-store');
+      apiKeyFrom(ctx, request.headers.authorization).then(
+        () => reply.code(apiError.status).send(envelope(apiError)),
+        (err: unknown) => {
+          const denied = err instanceof ApiError ? err : new ApiError('INTERNAL', 'internal error; retrying is advised');
+          reply.code(denied.status).send(envelope(denied));
+        },
+      );
     },
   });
   installErrorHandler(app);

@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { ApiKeyRecord, Site } from '../../storage/meta/types.js';
 import { ApiError, invalidParams, notFound, unauthorized } from '../../core/errors.js';
-import { API_KEY_PATTERN, sha256Hex } from '../../core/ids.js';
 import { isValidTimeZone } from '../../core/localtime.js';
 import { parseQuery, type Query, type QueryKind, type RawParams } from '../../core/query.js';
 import { planQuery } from '../../stats/planner.js';
@@ -17,6 +16,7 @@ import {
   computeTimeseries,
 } from '../../stats/engine.js';
 import { readRollupState } from '../../storage/events/rollups.js';
+import { apiKeyFrom } from './auth.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
 import { openApiDocument } from '../openapi.js';
@@ -35,19 +35,8 @@ export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<v
   const perHour = Math.round((ctx.config.apiRateLimit.count * 3_600_000) / ctx.config.apiRateLimit.windowMs);
   const keys = new WeakMap<FastifyRequest, ApiKeyRecord>();
 
-  /** Missing, malformed, unknown and revoked keys get the same 401; malformed ones never reach storage. */
-  async function authenticate(request: FastifyRequest): Promise<ApiKeyRecord> {
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header) : null;
-    const key = match?.[1];
-    if (key === undefined || !API_KEY_PATTERN.test(key)) throw unauthorized();
-    const record = await ctx.meta.findApiKeyByFingerprint(sha256Hex(key));
-    if (!record || record.revokedAt !== null) throw unauthorized();
-    return record;
-  }
-
   const guard = (knownRoute: boolean) => async (request: FastifyRequest) => {
-    const key = await authenticate(request);
+    const key = await apiKeyFrom(ctx, request.headers.authorization);
     if (!limiter.allow(key.id, ctx.clock.now())) {
       throw new ApiError('RATE_LIMITED', `rate limit exceeded (${perHour} requests/hour per key)`, { 'retry-after': '60' });
     }

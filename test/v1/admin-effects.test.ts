@@ -1,5 +1,5 @@
-// Goals and funnels defined after their days were rolled up count at once over the days that raw
-// events still back: a definition change refreshes the site's rollups before the admin call answers.
+// Effects across the admin API and /v1: goals and funnels defined after their days were rolled up
+// count at once (the admin call refreshes the rollups), and framework-level URL errors under /v1.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
@@ -44,4 +44,15 @@ test('a funnel and a new version of its steps read right away', async () => {
   const v2 = await get(`/funnels/${created.body.id}?period=7d`);
   assert.equal(v2.funnel.version, 2);
   assert.deepEqual([v2.entered, v2.completed], [2, 0]);
+});
+
+test('a malformed URL under /v1 is authenticated first and never cacheable', async () => {
+  const noKey = await fetch(`${server.url}/v1/sites/%ZZ/stats`);
+  assert.equal(noKey.status, 401);
+  assert.equal(noKey.headers.get('cache-control'), 'no-store');
+  assert.equal(((await noKey.json()) as any).error.code, 'UNAUTHORIZED');
+  const withKey = await fetch(`${server.url}/v1/sites/%ZZ/stats`, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(withKey.status, 400);
+  assert.equal(withKey.headers.get('cache-control'), 'no-store');
+  assert.equal(((await withKey.json()) as any).error.code, 'INVALID_PARAMS');
 });
