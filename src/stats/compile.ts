@@ -4,6 +4,7 @@
 // Every per-bucket row has the columns of `MeasureRow`; every metric of DESIGN.md §3 is a sum of
 // such rows over days (visitors are daily distinct counts, summed), which is what lets the planner
 // take some days from rollups and the rest from raw events.
+import { addDays } from '../core/localtime.js';
 import type { Dialect } from '../storage/events/dialect.js';
 import type { Period } from '../core/period.js';
 import type { Filter } from '../core/query.js';
@@ -63,14 +64,32 @@ export interface EventScope {
  * Session-scoped filters keep whole sessions because their values are copied onto every event; the
  * exit page is the one session value derived here.
  */
-export function eventsRelation(d: Dialect, s: EventScope): Sql {
+/** Rows of the site inside the scope's days (and instants, for hourly reads). */
+function scopeBounds(d: Dialect, s: EventScope): Sql {
   const bounds = [sql`site_id = ${s.siteId}`, dayRange(d, 'day', s.days)];
   if (s.instants) bounds.push(sql`ts >= ${s.instants.from} AND ts < ${s.instants.to}`);
-  const where = joinSql(bounds, ' AND ');
+  return joinSql(bounds, ' AND ');
+}
+
+// A session that starts in a range may go on past its end (across local midnight): its facts (exit
+// page, bounce, duration) are read over one more day, so that every path (daily rollups, raw reads
+// of any range) sees the whole session. 25 hours cover a day that gains an hour.
+const SESSION_OVERRUN_MS = 25 * 3_600_000;
+
+export function sessionScope(s: EventScope): EventScope {
+  return {
+    ...s,
+    days: { from: s.days.from, to: addDays(s.days.to, 1) },
+    instants: s.instants && { from: s.instants.from, to: s.instants.to + SESSION_OVERRUN_MS },
+  };
+}
+
+export function eventsRelation(d: Dialect, s: EventScope): Sql {
+  const where = scopeBounds(d, s);
   const base = s.exit
     ? sql`(SELECT e.*, x.exit_page FROM (SELECT * FROM events WHERE ${where}) e LEFT JOIN (SELECT session_id, ${trusted(
         d.argMax('page', 'ts'),
-      )} AS exit_page FROM events WHERE ${where} AND name = 'pageview' GROUP BY session_id) x ON e.session_id = x.session_id)`
+      )} AS exit_page FROM events WHERE ${scopeBounds(d, sessionScope(s))} AND name = 'pageview' GROUP BY session_id) x ON e.session_id = x.session_id)`
     : sql`(SELECT * FROM events WHERE ${where})`;
   if (s.filters.length === 0) return sql`${base} ev`;
   const predicates = s.filters.map((f) => sql`${keyExpr(f.dimension)} = ${f.value}`);
@@ -141,17 +160,18 @@ function selectMeasures(d: Dialect, measures: Record<string, (d: Dialect) => str
  * duration sum (ms) of those sessions. Columns: b, [k,] visitors, pageviews, events, sessions,
  * bounces, duration_ms.
  */
-export function measureEvents(d: Dialect, relation: () => Sql, g: Grouping): Sql {
+export function measureEvents(d: Dialect, scope: EventScope, g: Grouping): Sql {
   const keySelect = g.key ? sql`, ${g.key} AS k` : trusted('');
   const keyGroup = trusted(g.key ? ', k' : '');
-  const events = sql`SELECT ${g.bucket} AS b${keySelect}, ${selectMeasures(d, EVENT_MEASURES)} FROM ${relation()} GROUP BY b${keyGroup}`;
+  const events = sql`SELECT ${g.bucket} AS b${keySelect}, ${selectMeasures(d, EVENT_MEASURES)} FROM ${eventsRelation(d, scope)} GROUP BY b${keyGroup}`;
   const keyOut = trusted(g.key ? ', a.k AS k' : '');
   if (!g.sessions) {
     return sql`SELECT a.b AS b${keyOut}, a.visitors, a.pageviews, a.events, a.sessions, 0 AS bounces, 0 AS duration_ms FROM (${events}) a`;
   }
+  // Sessions that start in the scope, with facts over their whole length (sessionScope).
   const sessionKey = g.key ? sql`, min(${g.key}) AS sk` : trusted('');
-  const perSession = sql`SELECT session_id, min(CASE WHEN session_start THEN ${g.bucket} END) AS sb${sessionKey}, ${trusted(SESSION_FACTS)}
-    FROM ${relation()} GROUP BY session_id`;
+  const perSession = sql`SELECT session_id, min(CASE WHEN session_start AND ${scopeBounds(d, scope)} THEN ${g.bucket} END) AS sb${sessionKey}, ${trusted(SESSION_FACTS)}
+    FROM ${eventsRelation(d, sessionScope(scope))} GROUP BY session_id`;
   const sessions = sql`SELECT sb AS b${trusted(g.key ? ', sk AS k' : '')}, ${selectMeasures(d, SESSION_MEASURES)}
     FROM (${perSession}) x WHERE sb IS NOT NULL GROUP BY sb${trusted(g.key ? ', sk' : '')}`;
   return sql`SELECT a.b AS b${keyOut}, a.visitors, a.pageviews, a.events, a.sessions,

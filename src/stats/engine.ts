@@ -125,7 +125,7 @@ export async function dailyMeasures(
   }
   if (sources.raw) {
     const days = sources.raw;
-    const measures = measureEvents(d, () => eventsRelation(d, { siteId: q.siteId, days, filters: q.filters, exit: needsExit(q.filters) }), {
+    const measures = measureEvents(d, { siteId: q.siteId, days, filters: q.filters, exit: needsExit(q.filters) }, {
       bucket: dayBucket(d),
       sessions: need.sessions,
     });
@@ -265,15 +265,14 @@ async function hourPoints(events: EventStore, q: Query, period: Period): Promise
   const d = events.dialect;
   const { starts, end } = hourBuckets(period, q.tz);
   const firstComputable = daySources(q, period).firstComputable;
-  const relation = () =>
-    eventsRelation(d, {
-      siteId: q.siteId,
-      days: { from: addDays(period.from, -1), to: period.to },
-      instants: { from: starts[0] ?? end, to: end },
-      filters: q.filters,
-      exit: needsExit(q.filters),
-    });
-  const rows = await read<MeasureRow>(events, measureEvents(d, relation, { bucket: hourBucket(starts, end), sessions: true }));
+  const scope = {
+    siteId: q.siteId,
+    days: { from: addDays(period.from, -1), to: period.to },
+    instants: { from: starts[0] ?? end, to: end },
+    filters: q.filters,
+    exit: needsExit(q.filters),
+  };
+  const rows = await read<MeasureRow>(events, measureEvents(d, scope, { bucket: hourBucket(starts, end), sessions: true }));
   const byBucket = new Map<number, Measures>();
   for (const r of rows) if (r.b !== null) byBucket.set(Number(r.b), toMeasures(r));
   const metric = q.metric as Exclude<Metric, 'conversions'>;
@@ -330,7 +329,7 @@ export async function computeBreakdown(
     const days = sources.raw;
     const measures = measureEvents(
       d,
-      () => eventsRelation(d, { siteId: q.siteId, days, filters: q.filters, exit: needsExit(q.filters, bd.dimension) }),
+      { siteId: q.siteId, days, filters: q.filters, exit: needsExit(q.filters, bd.dimension) },
       { bucket: dayBucket(d), key: keyExpr(bd.dimension), sessions: false },
     );
     parts.push(sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`);

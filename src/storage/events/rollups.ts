@@ -132,7 +132,7 @@ async function deleteDays(events: EventStore, tables: readonly string[], siteId:
 function insertDimension(events: EventStore, siteId: string, days: Period, dimension: Dimension, key: Sql): Promise<void> {
   const d = events.dialect;
   const exit = needsExit([], dimension);
-  const measures = measureEvents(d, () => eventsRelation(d, { siteId, days, filters: [], exit }), {
+  const measures = measureEvents(d, { siteId, days, filters: [], exit }, {
     bucket: trusted('day'),
     key,
     sessions: scopeOf(dimension) === 'session',
@@ -192,7 +192,7 @@ async function writeGoalsAndFunnels(events: EventStore, siteId: string, days: Pe
 async function rewriteDays(events: EventStore, siteId: string, days: Period, defs: Definitions, cap: number): Promise<void> {
   const d = events.dialect;
   await deleteDays(events, ROLLUP_TABLES, siteId, days);
-  const site = measureEvents(d, () => eventsRelation(d, { siteId, days, filters: [], exit: false }), {
+  const site = measureEvents(d, { siteId, days, filters: [], exit: false }, {
     bucket: trusted('day'),
     sessions: true,
   });
