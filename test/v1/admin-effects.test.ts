@@ -56,3 +56,14 @@ test('a malformed URL under /v1 is authenticated first and never cacheable', asy
   assert.equal(withKey.headers.get('cache-control'), 'no-store');
   assert.equal(((await withKey.json()) as any).error.code, 'INVALID_PARAMS');
 });
+
+test('a site whose goal was defined before any data still counts history imported later', async () => {
+  const fresh = await createSite(server, { timezone: 'UTC' });
+  const freshKey = await createApiKey(server, fresh.orgId);
+  await server.admin('POST', `/sites/${fresh.siteId}/goals`, { name: 'Bought', kind: 'page', pattern: '/buy' });
+  const report = await importEvents(server, fresh.siteId, [{ ts: DAY3, ua: BROWSER_UA, ip: '203.0.113.9', u: '/buy' }]);
+  assert.equal(report.body.accepted, 1);
+  const res = await fetch(`${server.url}/v1/sites/${fresh.siteId}/goals?period=7d`, { headers: { authorization: `Bearer ${freshKey}` } });
+  const body = (await res.json()) as any;
+  assert.equal(body.goals[0].conversions, 1);
+});
