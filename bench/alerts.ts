@@ -5,15 +5,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { AlertService } from '../src/alerts/service.js';
 import { KyselyAlertStore, RULE_TYPES } from '../src/alerts/store.js';
+import type { Resolver } from '../src/alerts/url-safety.js';
 import { ManualClock } from '../src/core/clock.js';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import type { StoredEvent } from '../src/storage/events/schema.js';
 import { openSqliteMetaStore } from '../src/storage/meta/sqlite.js';
 import { event as storedEvent } from '../test/helpers/events.js';
 import { startReceiver } from '../test/alerts/helpers/receiver.js';
-import { testCertificates } from '../test/alerts/helpers/tls.js';
+import { loopbackAlertService } from '../test/alerts/helpers/service.js';
 
 const SITES = 1_000;
 const RULES = 10_000;
@@ -40,15 +40,9 @@ async function main(): Promise<void> {
   const events = await DuckDbEventStore.open({ path: join(dir, 'events.duckdb') });
   const store = new KyselyAlertStore(meta.db);
   const receiver = await startReceiver();
-  const alerts = new AlertService({
-    meta,
-    store,
-    events,
-    clock,
-    policy: { allowPrivate: true },
-    resolve: async () => [{ address: '127.0.0.1', family: 4 }],
-    ca: testCertificates().ca,
-  });
+  // Every receiver host of the bench resolves to the local receiver.
+  const toLocalReceiver: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+  const alerts = loopbackAlertService({ meta, store, events, clock }, { resolve: toLocalReceiver });
 
   try {
     let started = Date.now();
@@ -95,7 +89,7 @@ async function main(): Promise<void> {
     const [rule] = await store.listRules(sites[0]!.internalId);
     for (const [label, service] of [
       ['one receiver host, default caps (32 total, 4 per host)', alerts],
-      ['per-host cap lifted to 32', new AlertService({ meta, store, events, clock, policy: { allowPrivate: true }, resolve: async () => [{ address: '127.0.0.1', family: 4 }], ca: testCertificates().ca, maxPerHost: 32 })],
+      ['per-host cap lifted to 32', loopbackAlertService({ meta, store, events, clock }, { resolve: toLocalReceiver, maxPerHost: 32 })],
     ] as const) {
       await service.engine.runDue(); // leftovers of the evaluation above
       for (let i = 0; i < DELIVERIES; i++) await store.createDelivery({ id: randomUUID(), ruleId: rule!.id, test: true, body: '{"bench":true}' }, clock.now());

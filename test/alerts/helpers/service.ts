@@ -18,6 +18,14 @@ export const loopbackResolver: Resolver = async (host) => {
   throw Object.assign(new Error(`ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
 };
 
+/** An AlertService for loopback receivers: private addresses allowed, the test CA, injected DNS. */
+export function loopbackAlertService(
+  deps: Pick<AlertServiceOptions, 'meta' | 'store' | 'events' | 'clock'>,
+  overrides: Partial<AlertServiceOptions> = {},
+): AlertService {
+  return new AlertService({ ...deps, policy: { allowPrivate: true }, resolve: loopbackResolver, ca: testCertificates().ca, ...overrides });
+}
+
 export interface AlertHarness {
   clock: ManualClock;
   meta: KyselyMetaStore;
@@ -35,16 +43,7 @@ export async function alertHarness(overrides: Partial<AlertServiceOptions> = {},
   const org = await meta.createOrg('acme', T0);
   const site = await meta.createSite(org.id, { domain: 'shop.example', name: 'Shop', timezone: 'Europe/Paris', retentionMonths: null, honorGpc: true }, 'sShop0000001', T0);
   const store = new KyselyAlertStore(meta.db);
-  const alerts = new AlertService({
-    meta,
-    store,
-    events,
-    clock,
-    policy: { allowPrivate: true },
-    resolve: loopbackResolver,
-    ca: testCertificates().ca,
-    ...overrides,
-  });
+  const alerts = loopbackAlertService({ meta, store, events, clock }, overrides);
   return {
     clock,
     meta,
