@@ -84,6 +84,15 @@ export function sessionScope(s: EventScope): EventScope {
   };
 }
 
+/**
+ * Whether a row of the session-extended relation lies inside the scope itself. That relation already
+ * starts where the scope starts, for the same site: only the end bounds need testing, per row.
+ */
+function startsInScope(d: Dialect, s: EventScope): Sql {
+  const end = trusted(`day <= ${d.dateLiteral(s.days.to)}`);
+  return s.instants ? sql`${end} AND ts < ${s.instants.to}` : end;
+}
+
 export function eventsRelation(d: Dialect, s: EventScope): Sql {
   const where = scopeBounds(d, s);
   const base = s.exit
@@ -170,7 +179,7 @@ export function measureEvents(d: Dialect, scope: EventScope, g: Grouping): Sql {
   }
   // Sessions that start in the scope, with facts over their whole length (sessionScope).
   const sessionKey = g.key ? sql`, min(${g.key}) AS sk` : trusted('');
-  const perSession = sql`SELECT session_id, min(CASE WHEN session_start AND ${scopeBounds(d, scope)} THEN ${g.bucket} END) AS sb${sessionKey}, ${trusted(SESSION_FACTS)}
+  const perSession = sql`SELECT session_id, min(CASE WHEN session_start AND ${startsInScope(d, scope)} THEN ${g.bucket} END) AS sb${sessionKey}, ${trusted(SESSION_FACTS)}
     FROM ${eventsRelation(d, sessionScope(scope))} GROUP BY session_id`;
   const sessions = sql`SELECT sb AS b${trusted(g.key ? ', sk AS k' : '')}, ${selectMeasures(d, SESSION_MEASURES)}
     FROM (${perSession}) x WHERE sb IS NOT NULL GROUP BY sb${trusted(g.key ? ', sk' : '')}`;
