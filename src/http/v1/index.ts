@@ -17,7 +17,7 @@ import {
 } from '../../stats/engine.js';
 import { readRollupState } from '../../storage/events/rollups.js';
 import { apiKeyFrom } from './auth.js';
-import { SlidingWindowLimiter } from './rate-limit.js';
+import { MemorySlidingWindow } from '../../storage/counters/rate-limiter.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
 import { openApiDocument } from '../openapi.js';
 
@@ -31,13 +31,13 @@ function periodOut(q: Query) {
 type Handler = (request: FastifyRequest, key: ApiKeyRecord) => Promise<unknown>;
 
 export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const limiter = new SlidingWindowLimiter(ctx.config.apiRateLimit);
+  const limiter = new MemorySlidingWindow(ctx.config.apiRateLimit.count, ctx.config.apiRateLimit.windowMs);
   const perHour = Math.round((ctx.config.apiRateLimit.count * 3_600_000) / ctx.config.apiRateLimit.windowMs);
   const keys = new WeakMap<FastifyRequest, ApiKeyRecord>();
 
   const guard = (knownRoute: boolean) => async (request: FastifyRequest) => {
     const key = await apiKeyFrom(ctx, request.headers.authorization);
-    if (!limiter.allow(key.id, ctx.clock.now())) {
+    if (!limiter.hit(String(key.id), ctx.clock.now())) {
       throw new ApiError('RATE_LIMITED', `rate limit exceeded (${perHour} requests/hour per key)`, { 'retry-after': '60' });
     }
     if (!knownRoute) throw notFound(`no route ${request.url.split('?')[0]}`);
