@@ -37,8 +37,6 @@ export interface ImportReport {
   accepted: number;
   rejected: number;
   errors: Array<{ line: number; reason: string }>;
-  /** Site-local days that received events (for rollup recomputation). */
-  days: string[];
 }
 
 /** Called after an import stored its events, before the import call returns (rollups). */
@@ -105,7 +103,6 @@ export class Ingestor {
     });
     this.pipelineErrors = deps.metrics.counter('svc_pipeline_errors_total', 'Collected events lost to an internal error');
     this.steps = liveSteps({
-      clock: deps.clock,
       sites: this.sites,
       relayKeys: new RelayKeys(deps.meta),
       rateLimiter: new MemorySlidingWindow(deps.collectRateLimit.count, deps.collectRateLimit.windowMs),
@@ -115,11 +112,6 @@ export class Ingestor {
       sessions: this.sessions,
       accept: (event) => this.buffer.add(event),
     });
-  }
-
-  /** Names of the live steps, in order (documentation and tests). */
-  get stepNames(): string[] {
-    return this.steps.map((s) => s.name);
   }
 
   start(): void {
@@ -245,7 +237,7 @@ export class Ingestor {
     this.drops.count('accepted', 'import', accepted.length);
     const touched = [...days].sort();
     for (const listener of this.importListeners) await listener(site, touched);
-    return { accepted: accepted.length, rejected, errors, days: touched };
+    return { accepted: accepted.length, rejected, errors };
   }
 
   /** Writes every accepted event to storage, including those still in the steps. */

@@ -1,7 +1,7 @@
 // The collection pipeline: a list of named steps, each of which may drop the event with a typed
 // reason. Order (DESIGN.md §2): size → JSON → shape → site → origin → GPC → bot → rate limit →
 // enrich → buffer. Size is checked by the HTTP layer while reading the body.
-import { isPromise, type Clock, type MaybePromise } from '../core/clock.js';
+import { isPromise, type MaybePromise } from '../core/clock.js';
 import { localDay } from '../core/localtime.js';
 import type { MetricsRegistry } from '../core/metrics.js';
 import type { StoredEvent } from '../storage/events/schema.js';
@@ -153,7 +153,6 @@ export function locate(c: Candidate, checkHost: boolean): StepResult {
 // ---- Live collection ----
 
 export interface LiveDeps extends Enricher {
-  clock: Clock;
   sites: SiteDirectory;
   relayKeys: RelayKeys;
   rateLimiter: RateLimiter;

@@ -90,8 +90,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     scoped.post<{ Params: { siteId: string } }>('/sites/:siteId/events/import', async (request) => {
       const site = await siteOf(request.params.siteId);
       const stream = (request.body ?? request.raw) as AsyncIterable<Buffer>;
-      const report = await ctx.ingest.importLines(site, stream);
-      return { accepted: report.accepted, rejected: report.rejected, errors: report.errors };
+      return ctx.ingest.importLines(site, stream);
     });
   });
 
