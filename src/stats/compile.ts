@@ -109,9 +109,15 @@ export function needsExit(filters: readonly Filter[], breakdown?: Dimension): bo
   return breakdown === 'exit' || filters.some((f) => f.dimension === 'exit');
 }
 
-/** Day of an event row, as text: the bucket of daily reads (rollups group on the DATE `day` itself). */
-export function dayBucket(d: Dialect): Sql {
-  return trusted(d.dayText('day'));
+/**
+ * Bucket of daily reads: the DATE `day` itself. Formatting it per row (dayText) costs more than the
+ * aggregation; `dayRows` formats once per bucket instead.
+ */
+export const DAY_BUCKET: Sql = trusted('day');
+
+/** The rows of a daily read (bucket `b` a DATE) with `b` as 'YYYY-MM-DD' text, the other columns kept. */
+export function dayRows(d: Dialect, rows: Sql, columns: readonly string[]): Sql {
+  return sql`SELECT ${trusted(d.dayText('b'))} AS b, ${trusted(columns.join(', '))} FROM (${rows}) r`;
 }
 
 /** Index of the hourly bucket of an event row: `starts` ascending, the last bucket ending at `end`. */
@@ -131,7 +137,8 @@ export interface Grouping {
 }
 
 const CUSTOM_EVENT = `name NOT IN (${BUILT_IN_EVENTS.map((n) => `'${n}'`).join(', ')})`;
-const PAGEVIEW_COUNT = `sum(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END)`;
+const IS_PAGEVIEW = `name = 'pageview'`;
+const IS_ENGAGE = `name = 'engage'`;
 
 /**
  * One aggregate per measure over event rows; the metrics of DESIGN.md §3 are ratios of their sums
@@ -140,22 +147,22 @@ const PAGEVIEW_COUNT = `sum(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END)`;
 const EVENT_MEASURES = {
   /** Distinct visitors of the bucket (a day's count is the day's visitors; days are summed). */
   visitors: (d: Dialect) => d.countDistinct('visitor_id'),
-  pageviews: () => PAGEVIEW_COUNT,
+  pageviews: (d: Dialect) => d.countIf(IS_PAGEVIEW),
   /** Every kept event: the `views` of an event breakdown. */
   events: () => 'count(*)',
   /** Sessions whose first event is in the bucket. */
-  sessions: () => 'sum(CASE WHEN session_start THEN 1 ELSE 0 END)',
+  sessions: (d: Dialect) => d.countIf('session_start'),
 } as const;
 
 /** Per-session facts, then one aggregate per session measure over them. */
-const SESSION_FACTS = `${PAGEVIEW_COUNT} AS pageviews,
-    sum(CASE WHEN ${CUSTOM_EVENT} THEN 1 ELSE 0 END) AS customs,
-    sum(CASE WHEN name = 'engage' THEN coalesce(engaged_ms, 0) ELSE 0 END) AS engaged_ms,
-    sum(CASE WHEN name = 'engage' THEN 1 ELSE 0 END) AS engages,
+const sessionFacts = (d: Dialect) => `${d.countIf(IS_PAGEVIEW)} AS pageviews,
+    ${d.countIf(CUSTOM_EVENT)} AS customs,
+    coalesce(${d.sumIf('engaged_ms', IS_ENGAGE)}, 0) AS engaged_ms,
+    ${d.countIf(IS_ENGAGE)} AS engages,
     min(ts) AS first_ts, max(ts) AS last_ts`;
 const SESSION_MEASURES = {
   /** A session bounces unless it has 2+ pageviews, a custom event, or 10+ s of engaged time. */
-  bounces: () => `sum(CASE WHEN pageviews >= 2 OR customs > 0 OR engaged_ms >= ${NON_BOUNCE_ENGAGED_MS} THEN 0 ELSE 1 END)`,
+  bounces: (d: Dialect) => d.countIf(`NOT (pageviews >= 2 OR customs > 0 OR engaged_ms >= ${NON_BOUNCE_ENGAGED_MS})`),
   /** Engaged time, or last − first event without engagement, in ms. */
   duration_ms: () => 'sum(CASE WHEN engages > 0 THEN engaged_ms ELSE last_ts - first_ts END)',
 } as const;
@@ -179,7 +186,7 @@ export function measureEvents(d: Dialect, scope: EventScope, g: Grouping): Sql {
   }
   // Sessions that start in the scope, with facts over their whole length (sessionScope).
   const sessionKey = g.key ? sql`, min(${g.key}) AS sk` : trusted('');
-  const perSession = sql`SELECT session_id, min(CASE WHEN session_start AND ${startsInScope(d, scope)} THEN ${g.bucket} END) AS sb${sessionKey}, ${trusted(SESSION_FACTS)}
+  const perSession = sql`SELECT session_id, min(CASE WHEN session_start AND ${startsInScope(d, scope)} THEN ${g.bucket} END) AS sb${sessionKey}, ${trusted(sessionFacts(d))}
     FROM ${eventsRelation(d, sessionScope(scope))} GROUP BY session_id`;
   const sessions = sql`SELECT sb AS b${trusted(g.key ? ', sk AS k' : '')}, ${selectMeasures(d, SESSION_MEASURES)}
     FROM (${perSession}) x WHERE sb IS NOT NULL GROUP BY sb${trusted(g.key ? ', sk' : '')}`;
@@ -217,7 +224,7 @@ export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Peri
 /** Events matching any funnel step, in the order the funnel walk needs. */
 export function funnelEvents(d: Dialect, siteId: string, days: Period, steps: readonly Matcher[]): Sql {
   const any = joinSql(steps.map((s) => matcherPredicate(d, s)), ' OR ');
-  return sql`SELECT ${dayBucket(d)} AS b, visitor_id, ts, name, page FROM events
+  return sql`SELECT ${trusted(d.dayText('day'))} AS b, visitor_id, ts, name, page FROM events
     WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND (${any})
     ORDER BY b, visitor_id, ts, name, page`;
 }

@@ -6,7 +6,8 @@ import { addDays, localDay } from '../core/localtime.js';
 import { dayBuckets, hourBuckets, type Period } from '../core/period.js';
 import { metricTakesFilters, type Metric, type Query } from '../core/query.js';
 import {
-  dayBucket,
+  DAY_BUCKET,
+  dayRows,
   dayRange,
   eventsRelation,
   funnelEvents,
@@ -53,6 +54,8 @@ interface MeasureRow {
   bounces: unknown;
   duration_ms: unknown;
 }
+
+const MEASURE_COLUMNS = ['visitors', 'pageviews', 'events', 'sessions', 'bounces', 'duration_ms'];
 
 function toMeasures(r: MeasureRow): Measures {
   return {
@@ -126,10 +129,10 @@ export async function dailyMeasures(
   if (sources.raw) {
     const days = sources.raw;
     const measures = measureEvents(d, { siteId: q.siteId, days, filters: q.filters, exit: needsExit(q.filters) }, {
-      bucket: dayBucket(d),
+      bucket: DAY_BUCKET,
       sessions: need.sessions,
     });
-    parts.push(read(events, measures));
+    parts.push(read(events, dayRows(d, measures, MEASURE_COLUMNS)));
   }
   const out = new Map<string, Measures>();
   for (const rows of await Promise.all(parts)) for (const r of rows) out.set(String(r.b), toMeasures(r));
@@ -164,7 +167,10 @@ async function dailyGoals(events: EventStore, q: Query, range: Period, goals: re
       ),
     );
   }
-  if (sources.raw) parts.push(read(events, measureGoals(d, dayBucket(d), q.siteId, sources.raw, goals)));
+  if (sources.raw) {
+    const goalRows = measureGoals(d, DAY_BUCKET, q.siteId, sources.raw, goals);
+    parts.push(read(events, dayRows(d, goalRows, ['goal_id', 'conversions', 'unique_conversions'])));
+  }
   for (const rows of await Promise.all(parts)) {
     for (const r of rows) {
       let day = out.get(r.b);
@@ -330,7 +336,7 @@ export async function computeBreakdown(
     const measures = measureEvents(
       d,
       { siteId: q.siteId, days, filters: q.filters, exit: needsExit(q.filters, bd.dimension) },
-      { bucket: dayBucket(d), key: keyExpr(bd.dimension), sessions: false },
+      { bucket: DAY_BUCKET, key: keyExpr(bd.dimension), sessions: false },
     );
     parts.push(sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`);
   }
@@ -344,15 +350,19 @@ export async function computeBreakdown(
     return { rows: [], totalKeys: 0, totalVisitors: sumDays(days, q.period.from, q.period.to).visitors };
   }
   const union = sql`(${joinSql(parts, ' UNION ALL ')}) u${where}`;
-  const [rows, count, { days }] = await Promise.all([
-    read<{ k: string; visitors: unknown; views: unknown }>(
-      events,
-      sql`SELECT k, sum(visitors) AS visitors, sum(views) AS views FROM ${union} GROUP BY k
-        ORDER BY visitors DESC, views DESC, k ASC LIMIT ${bd.limit} OFFSET ${bd.offset}`,
-    ),
-    read<{ n: unknown }>(events, sql`SELECT ${trusted(d.countDistinct('k'))} AS n FROM ${union}`),
-    totals,
-  ]);
+  // One pass: the key count is a window over the grouped keys, taken before LIMIT cuts them.
+  const page = read<{ k: string; visitors: unknown; views: unknown; total_keys: unknown }>(
+    events,
+    sql`SELECT k, visitors, views, count(*) OVER () AS total_keys
+      FROM (SELECT k, sum(visitors) AS visitors, sum(views) AS views FROM ${union} GROUP BY k) g
+      ORDER BY visitors DESC, views DESC, k ASC LIMIT ${bd.limit} OFFSET ${bd.offset}`,
+  );
+  const [rows, { days }] = await Promise.all([page, totals]);
+  // A page past the last key has no row to carry the count: count apart.
+  const totalKeys =
+    rows.length > 0
+      ? Number(rows[0]!.total_keys)
+      : Number((await read<{ n: unknown }>(events, sql`SELECT ${trusted(d.countDistinct('k'))} AS n FROM ${union}`))[0]?.n ?? 0);
   const totalVisitors = sumDays(days, q.period.from, q.period.to).visitors;
   return {
     rows: rows.map((r) => ({
@@ -361,7 +371,7 @@ export async function computeBreakdown(
       views: Number(r.views),
       pct: totalVisitors > 0 ? round(Number(r.visitors) / totalVisitors, 4) : 0,
     })),
-    totalKeys: Number(count[0]?.n ?? 0),
+    totalKeys,
     totalVisitors,
   };
 }
@@ -498,7 +508,7 @@ export async function computeRealtime(events: EventStore, siteId: string, tz: st
   const top = (key: Sql) =>
     read<{ k: string; visitors: unknown; views: unknown }>(
       events,
-      sql`SELECT ${key} AS k, ${trusted(d.countDistinct('visitor_id'))} AS visitors, sum(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END) AS views
+      sql`SELECT ${key} AS k, ${trusted(d.countDistinct('visitor_id'))} AS visitors, ${trusted(d.countIf("name = 'pageview'"))} AS views
         FROM ${eventsRelation(d, scope)} GROUP BY k ORDER BY visitors DESC, views DESC, k ASC LIMIT ${REALTIME.topSize}`,
     ).then((rows) => rows.map((r) => ({ key: r.k, visitors: Number(r.visitors), views: Number(r.views) })));
   const [current, minutes, topPages, topReferrers, topCountries, feed] = await Promise.all([

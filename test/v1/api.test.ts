@@ -374,6 +374,7 @@ describe('/v1 read API', () => {
     assert.equal(search.body.totalVisitors, all.body.totalVisitors);
     const beyond = await get(sitePath('/breakdown?dimension=page&period=30d&offset=100'));
     assert.deepEqual(beyond.body.rows, []);
+    assert.equal(beyond.body.totalKeys, rows.length, 'a page past the last key still counts the keys');
   });
 
   test('goals of both kinds with conversion rate and delta', async () => {

@@ -6,6 +6,10 @@ export interface Dialect {
   readonly name: 'duckdb' | 'clickhouse';
   /** Exact distinct count. */
   countDistinct(expr: string): string;
+  /** Rows where `cond` holds (an aggregate); cheaper than sum(CASE …) in both engines. */
+  countIf(cond: string): string;
+  /** Sum of `expr` over the rows where `cond` holds (an aggregate; NULL when none). */
+  sumIf(expr: string, cond: string): string;
   /** Value of `expr` on the row where `by` is smallest / largest. */
   argMin(expr: string, by: string): string;
   argMax(expr: string, by: string): string;
@@ -32,6 +36,8 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export const duckdbDialect: Dialect = {
   name: 'duckdb',
   countDistinct: (expr) => `count(DISTINCT ${expr})`,
+  countIf: (cond) => `count(*) FILTER (WHERE ${cond})`,
+  sumIf: (expr, cond) => `sum(${expr}) FILTER (WHERE ${cond})`,
   argMin: (expr, by) => `arg_min(${expr}, ${by})`,
   argMax: (expr, by) => `arg_max(${expr}, ${by})`,
   weekStart: (d) => `CAST(date_trunc('week', ${d}) AS DATE)`,
