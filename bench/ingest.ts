@@ -2,8 +2,14 @@
 // same load generator in the same run. Prints throughput (and the ratio), p99 latency at a fixed
 // 5 000 events/s, peak RSS, checks that every accepted event was stored, and import throughput.
 //
+// Maximum throughput is driven by wrk (Debian package `wrk`, script bench/collect.lua) when it is
+// installed: a C generator in its own process, so that on a 2-core machine the generator's cost
+// does not cap the bare route. Without wrk, autocannon (in this process) drives every run, and the
+// bare route's figure is then partly the generator's limit. The fixed-rate runs use autocannon
+// (wrk has no rate control).
+//
 //   npm run bench:ingest            (BENCH_SECONDS=10 by default)
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +91,18 @@ async function load(url: string, requests: any[], options: { connections: number
   return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, answered: result['2xx'], non2xx: result.non2xx, errors: result.errors };
 }
 
+const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
+
+/** Maximum throughput with wrk: 1 thread (one core), 64 connections, the events of bench/collect.lua. */
+function wrkLoad(url: string, env: Record<string, string>, seconds: number) {
+  const out = execFileSync('wrk', ['-t1', '-c64', `-d${seconds}s`, '-s', 'bench/collect.lua', url], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const line = out.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
+  if (!line) throw new Error(`wrk printed no result:\n${out}`);
+  const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as { requests: number; seconds: number; p50: number; p99: number; socketErrors: number; statuses: Record<string, number> };
+  const answered = r.statuses['202'] ?? 0;
+  return { rps: answered / r.seconds, p99: Number(r.p99.toFixed(1)), p50: Number(r.p50.toFixed(1)), answered, non2xx: r.requests - answered, errors: r.socketErrors };
+}
+
 async function admin(base: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}/admin/v1${path}`, {
     method,
@@ -117,11 +135,13 @@ async function main() {
   const relay = await admin(svcUrl, 'POST', '/relay-keys', { name: 'bench' });
   const requests = () => eventRequests(site.id, relay.key, domain);
 
-  console.log(`ingest bench: ${SECONDS}s per run, 2 servers side by side, autocannon in this process`);
+  const generator = hasWrk ? 'wrk (1 thread, own process)' : 'autocannon in this process (install wrk for a generator that does not cap the bare route)';
+  console.log(`ingest bench: ${SECONDS}s per run, 2 servers side by side; maximum throughput by ${generator}`);
+  const wrkEnv = { BENCH_SITE: site.id, BENCH_RELAY_KEY: relay.key, BENCH_DOMAIN: domain };
+  const max = (url: string) => (hasWrk ? Promise.resolve(wrkLoad(url, wrkEnv, SECONDS)) : load(url, requests(), { connections: 64, seconds: SECONDS }));
   const warm = await load(svcUrl, requests(), { connections: 16, seconds: 2 });
-  void warm;
-  const bareMax = await load(bareUrl, requests(), { connections: 64, seconds: SECONDS });
-  const svcMax = await load(svcUrl, requests(), { connections: 64, seconds: SECONDS });
+  const bareMax = await max(bareUrl);
+  const svcMax = await max(svcUrl);
   const svcAt5k = await load(svcUrl, requests(), { connections: 64, overallRate: 5000, seconds: SECONDS });
   const bareAt5k = await load(bareUrl, requests(), { connections: 64, overallRate: 5000, seconds: SECONDS });
 

@@ -1,14 +1,29 @@
 // Cookieless visitor identity: visitorId = first 8 bytes of SHA-256(salt ‖ site ‖ ip ‖ ua), where the
 // salt belongs to the event's site-local date. Salts are 16 random bytes per calendar date, deleted
 // once that date has ended in every time zone, so no hash can be recomputed later.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { addDays } from '../core/localtime.js';
 import { randomSalt } from '../core/ids.js';
 import type { MaybePromise } from '../core/clock.js';
 
+// The hash input is assembled in one reused buffer and hashed in one call: a Hash object per event
+// with five update() calls cost twice as much on the collection hot path.
+const SALT_BYTES = 16;
+const scratch = Buffer.allocUnsafe(SALT_BYTES + 4096);
+
 export function visitorIdFor(salt: Buffer, sitePublicId: string, ip: string, ua: string): bigint {
-  const digest = createHash('sha256').update(salt).update(sitePublicId).update('\0').update(ip).update('\0').update(ua).digest();
-  return digest.readBigInt64BE(0);
+  const text = `${sitePublicId}\0${ip}\0${ua}`;
+  let input: Buffer;
+  if (salt.length === SALT_BYTES) {
+    salt.copy(scratch);
+    const written = scratch.write(text, SALT_BYTES);
+    // write() stops before a character that does not fit (up to 4 bytes): with less room left than
+    // that, the text may have been cut short, and is assembled whole instead.
+    input = written + 4 <= scratch.length - SALT_BYTES ? scratch.subarray(0, SALT_BYTES + written) : Buffer.concat([salt, Buffer.from(text)]);
+  } else {
+    input = Buffer.concat([salt, Buffer.from(text)]);
+  }
+  return hash('sha256', input, 'buffer').readBigInt64BE(0);
 }
 
 /** Where salts come from: the MetaStore for live traffic, a throwaway map for one import call. */

@@ -188,10 +188,20 @@ async function writeGoalsAndFunnels(events: EventStore, siteId: string, days: Pe
   }
 }
 
+async function hasEvents(events: EventStore, siteId: string, days: Period): Promise<boolean> {
+  const rows = await read(events, sql`SELECT 1 AS found FROM events WHERE site_id = ${siteId} AND ${dayRange(events.dialect, 'day', days)} LIMIT 1`);
+  return rows.length > 0;
+}
+
 /** Rewrites every rollup of a range of days from raw events. */
 async function rewriteDays(events: EventStore, siteId: string, days: Period, defs: Definitions, cap: number): Promise<void> {
   const d = events.dialect;
   await deleteDays(events, ROLLUP_TABLES, siteId, days);
+  // Days without events have no rollup rows: a sparse or new site skips twenty-odd statements.
+  if (!(await hasEvents(events, siteId, days))) {
+    await rewriteMonths(events, siteId, days);
+    return;
+  }
   const site = measureEvents(d, { siteId, days, filters: [], exit: false }, {
     bucket: trusted('day'),
     sessions: true,
