@@ -125,7 +125,9 @@ async function main() {
   const [svcPort, barePort] = [await freePort(), await freePort()];
   const svcUrl = `http://127.0.0.1:${svcPort}`;
   const bareUrl = `http://127.0.0.1:${barePort}`;
-  const svc = spawnNode(['dist/main.js'], { PORT: String(svcPort), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: TOKEN, SVC_LOG_LEVEL: 'warn' });
+  // svc starts as `npm start` starts it (its node flags included), without npm's own process.
+  const startArgs = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).slice(1);
+  const svc = spawnNode(startArgs, { PORT: String(svcPort), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: TOKEN, SVC_LOG_LEVEL: 'warn' });
   const bare = spawnNode(['bench/bare-server.mjs'], { PORT: String(barePort) });
   await Promise.all([waitHealthy(`${svcUrl}/healthz`), new Promise((r) => setTimeout(r, 1500))]);
 
