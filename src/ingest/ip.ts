@@ -45,6 +45,7 @@ export function ipv6ToBigInt(ip: string): bigint {
 
 /** The network a rate limit counts by: IPv4 /24, IPv6 /64. */
 export function truncatedIp(ip: string): string {
-  if (isIP(ip) === 4) return ip.split('.').slice(0, 3).join('.') + '.0/24';
+  // Called per event with a normalized address: a dotted IPv4 has no colon.
+  if (!ip.includes(':')) return `${ip.slice(0, ip.lastIndexOf('.'))}.0/24`;
   return ipv6Hextets(ip).slice(0, 4).map((h) => h.toString(16)).join(':') + '::/64';
 }

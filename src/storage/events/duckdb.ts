@@ -123,11 +123,15 @@ const DUCKDB_TYPES: Record<EventColumnType, DuckDBType> = { VARCHAR, BIGINT, DAT
 const CHUNK_TYPES = EVENT_COLUMNS.map((c) => DUCKDB_TYPES[c.type]);
 
 function eventChunk(rows: readonly StoredEvent[], offset: number, count: number): DuckDBDataChunk {
+  // The rows of a chunk nearly always share their day: its DATE value is computed once.
+  let day = '';
+  let date: DuckDBDateValue | null = null;
+  const dateOf = (text: string) => (text === day ? date! : (date = new DuckDBDateValue(dayToEpochDays((day = text)))));
   const columns = EVENT_COLUMNS.map((column) => {
     const values = new Array<DuckDBValue>(count);
     for (let i = 0; i < count; i++) {
       const v = column.value(rows[offset + i]!);
-      values[i] = column.type === 'DATE' && v !== null ? new DuckDBDateValue(dayToEpochDays(v as string)) : (v as DuckDBValue);
+      values[i] = column.type === 'DATE' && v !== null ? dateOf(v as string) : (v as DuckDBValue);
     }
     return values;
   });
