@@ -350,19 +350,19 @@ export async function computeBreakdown(
     return { rows: [], totalKeys: 0, totalVisitors: sumDays(days, q.period.from, q.period.to).visitors };
   }
   const union = sql`(${joinSql(parts, ' UNION ALL ')}) u${where}`;
-  // One pass: the key count is a window over the grouped keys, taken before LIMIT cuts them.
-  const page = read<{ k: string; visitors: unknown; views: unknown; total_keys: unknown }>(
+  const countAll = d.countOverAll();
+  // Where the engine has window functions, the key count rides along with the page (taken before
+  // LIMIT cuts the keys): one pass instead of two.
+  const page = read<{ k: string; visitors: unknown; views: unknown; total_keys?: unknown }>(
     events,
-    sql`SELECT k, visitors, views, count(*) OVER () AS total_keys
+    sql`SELECT k, visitors, views${trusted(countAll ? `, ${countAll} AS total_keys` : '')}
       FROM (SELECT k, sum(visitors) AS visitors, sum(views) AS views FROM ${union} GROUP BY k) g
       ORDER BY visitors DESC, views DESC, k ASC LIMIT ${bd.limit} OFFSET ${bd.offset}`,
   );
-  const [rows, { days }] = await Promise.all([page, totals]);
-  // A page past the last key has no row to carry the count: count apart.
-  const totalKeys =
-    rows.length > 0
-      ? Number(rows[0]!.total_keys)
-      : Number((await read<{ n: unknown }>(events, sql`SELECT ${trusted(d.countDistinct('k'))} AS n FROM ${union}`))[0]?.n ?? 0);
+  const countApart = () => read<{ n: unknown }>(events, sql`SELECT ${trusted(d.countDistinct('k'))} AS n FROM ${union}`).then((r) => Number(r[0]?.n ?? 0));
+  const [rows, { days }, counted] = await Promise.all([page, totals, countAll ? null : countApart()]);
+  // A page past the last key has no row to carry the count.
+  const totalKeys = counted ?? (rows.length > 0 ? Number(rows[0]!.total_keys) : await countApart());
   const totalVisitors = sumDays(days, q.period.from, q.period.to).visitors;
   return {
     rows: rows.map((r) => ({

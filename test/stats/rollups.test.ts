@@ -167,3 +167,25 @@ test('goals and funnel versions added after a rollup are backfilled for the days
     await close();
   }
 });
+
+test('the breakdown key count is the same with and without a window function in the dialect', async () => {
+  const { events, site, deps, close } = await setup();
+  try {
+    const rows = Array.from({ length: 7 }, (_, i) =>
+      Array.from({ length: 7 - i }, (_, v) => event({ siteId: site.id, ts: Date.parse('2026-03-10T10:00:00Z') + i, page: `/p${i}`, sessionStart: true, visitorId: BigInt(v), sessionId: BigInt(100 * i + v) })),
+    ).flat();
+    await events.append(rows);
+    await rollupSite(deps, site, NOW);
+    // The same store, seen through a dialect without window functions (as ClickHouse 18.16 is).
+    const noWindows = Object.assign(Object.create(events) as DuckDbEventStore, { dialect: { ...events.dialect, countOverAll: () => null } });
+    for (const [limit, offset] of [['3', '0'], ['3', '6'], ['3', '7'], ['2', '50']] as const) {
+      const params = { dimension: 'page', from: '2026-03-10', to: '2026-03-10', limit, offset };
+      const q = planQuery(parseQuery('breakdown', params, site, NOW), { watermark: '2026-03-19', retentionMonths: null });
+      const [withWindow, without] = [await computeBreakdown(events, q), await computeBreakdown(noWindows, q)];
+      assert.deepEqual(without, withWindow, `limit ${limit} offset ${offset}`);
+      assert.equal(withWindow.totalKeys, 7);
+    }
+  } finally {
+    await close();
+  }
+});

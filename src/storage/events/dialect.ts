@@ -1,6 +1,7 @@
 // Everything engine-specific about SQL text lives here, so that queries are written once.
 // DuckDB is the embedded engine; a ClickHouse dialect (18.16: no CTEs, no window functions, no
-// server-side parameters) implements the same object later.
+// server-side parameters) implements the same object later. Shared SQL stays in that subset; an
+// engine's extra (a window count) is offered here, with a fallback where it is missing.
 
 export interface Dialect {
   readonly name: 'duckdb' | 'clickhouse';
@@ -10,6 +11,8 @@ export interface Dialect {
   countIf(cond: string): string;
   /** Sum of `expr` over the rows where `cond` holds (an aggregate; NULL when none). */
   sumIf(expr: string, cond: string): string;
+  /** `count(*)` over every row of a result, as a window; null where the engine has no window functions. */
+  countOverAll(): string | null;
   /** Value of `expr` on the row where `by` is smallest / largest. */
   argMin(expr: string, by: string): string;
   argMax(expr: string, by: string): string;
@@ -38,6 +41,7 @@ export const duckdbDialect: Dialect = {
   countDistinct: (expr) => `count(DISTINCT ${expr})`,
   countIf: (cond) => `count(*) FILTER (WHERE ${cond})`,
   sumIf: (expr, cond) => `sum(${expr}) FILTER (WHERE ${cond})`,
+  countOverAll: () => 'count(*) OVER ()',
   argMin: (expr, by) => `arg_min(${expr}, ${by})`,
   argMax: (expr, by) => `arg_max(${expr}, ${by})`,
   weekStart: (d) => `CAST(date_trunc('week', ${d}) AS DATE)`,
