@@ -101,7 +101,14 @@ export function isCollectRequest(req: IncomingMessage): boolean {
 export function collectFastPath(ctx: AppContext, log: () => FastifyBaseLogger) {
   return (fastify: (req: IncomingMessage, res: ServerResponse) => void, fastifyOptions: Record<string, unknown>): Server => {
     const options = fastifyOptions as unknown as ServerTimeouts; // Fastify passes its resolved options
-    const server = createServer((req, res) => (isCollectRequest(req) ? handleCollect(ctx, req, res, log()) : fastify(req, res)));
+    const server: Server = createServer((req, res) => {
+      if (!isCollectRequest(req)) return fastify(req, res);
+      // Closing only ends idle connections: once the server stops listening, each answer says
+      // `Connection: close` (as Fastify's router does), or a client that always has a request in
+      // flight would hold the graceful stop open.
+      if (!server.listening) res.shouldKeepAlive = false;
+      handleCollect(ctx, req, res, log());
+    });
     // What Fastify sets on the servers it creates itself.
     server.keepAliveTimeout = options.keepAliveTimeout;
     server.requestTimeout = options.requestTimeout;

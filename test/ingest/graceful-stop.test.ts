@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,4 +85,39 @@ test('stop() in process drains the buffer and the pipeline', async () => {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+test('a keep-alive client that always has an event in flight does not hold the stop open', { timeout: 20_000 }, async () => {
+  const server = await startTestServer();
+  const port = Number(new URL(server.url).port);
+  const socket = connect(port, '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  let answers = 0;
+  let closeAnswers = 0;
+  let stopping = false;
+  // Headers first, the body 20 ms later, the next request as soon as an answer arrives: the
+  // connection is never idle, as a relay's keep-alive agent under load is not.
+  const next = () => {
+    const body = '{}';
+    socket.write(`POST /api/e HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n`);
+    setTimeout(() => socket.writable && socket.write(body), 20);
+  };
+  socket.on('data', (chunk) => {
+    const text = chunk.toString('latin1');
+    for (const answer of text.split('HTTP/1.1 ').slice(1)) {
+      answers++;
+      if (/connection: close/i.test(answer)) closeAnswers++;
+    }
+    if (socket.writable) next();
+  });
+  socket.on('error', () => undefined);
+  next();
+  while (answers < 5) await new Promise((r) => setTimeout(r, 10));
+  const started = Date.now();
+  stopping = true;
+  await server.stop();
+  const took = Date.now() - started;
+  socket.destroy();
+  assert.ok(stopping);
+  assert.ok(took < 3_000, `the stop took ${took} ms (${answers} answers, ${closeAnswers} with Connection: close)`);
 });
