@@ -94,7 +94,6 @@ test('a keep-alive client that always has an event in flight does not hold the s
   await new Promise((resolve) => socket.once('connect', resolve));
   let answers = 0;
   let closeAnswers = 0;
-  let stopping = false;
   // Headers first, the body 20 ms later, the next request as soon as an answer arrives: the
   // connection is never idle, as a relay's keep-alive agent under load is not.
   const next = () => {
@@ -114,10 +113,8 @@ test('a keep-alive client that always has an event in flight does not hold the s
   next();
   while (answers < 5) await new Promise((r) => setTimeout(r, 10));
   const started = Date.now();
-  stopping = true;
   await server.stop();
   const took = Date.now() - started;
   socket.destroy();
-  assert.ok(stopping);
   assert.ok(took < 3_000, `the stop took ${took} ms (${answers} answers, ${closeAnswers} with Connection: close)`);
 });
