@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { MaintenanceRegistry } from './core/maintenance.js';
 import { MetricsRegistry } from './core/metrics.js';
-import { MmdbGeoLocator, type GeoLocator } from './ingest/geo.js';
+import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { DuckDbEventStore } from './storage/events/duckdb.js';
 import { createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './storage/events/rollups.js';
@@ -90,7 +90,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     await meta.close();
     throw err;
   }
-  const geo = options.geo ?? MmdbGeoLocator.fromConfig(config.geoipDb).warm();
+  const geo = options.geo ?? GeoDatabases.fromConfig(config.geoipDb).warm();
   const metrics = new MetricsRegistry();
   const memory = metrics.gauge('svc_process_memory_bytes', 'Process memory by kind: rss, heap_used, external (buffers such as the GeoIP database)');
   metrics.onCollect(() => {

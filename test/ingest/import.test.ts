@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { BROWSER_UA, createSite, importEvents, startTestServer, type TestServer } from '../helpers/server.js';
 import { ApiError } from '../../src/core/errors.js';
 import { MetricsRegistry } from '../../src/core/metrics.js';
-import { MmdbGeoLocator } from '../../src/ingest/geo.js';
+import { GeoDatabases } from '../../src/ingest/geo.js';
 import { Ingestor } from '../../src/ingest/ingestor.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
@@ -120,7 +120,7 @@ test('an import over the line limit is refused whole with 413', async () => {
   const meta = await openSqliteMetaStore(':memory:');
   const events = await DuckDbEventStore.open({ path: ':memory:' });
   const ingest = new Ingestor({
-    clock: { now: () => Date.now() }, meta, events, geo: MmdbGeoLocator.fromConfig(undefined), metrics: new MetricsRegistry(),
+    clock: { now: () => Date.now() }, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(),
     collectRateLimit: { count: 100, windowMs: 10_000 }, maxImportLines: 5,
   });
   const org = await meta.createOrg('o', 0);
