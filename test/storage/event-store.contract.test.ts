@@ -46,6 +46,51 @@ for (const adapter of adapters) {
       }
     });
 
+    test('strings of every length and alphabet, empty strings and nulls come back as written', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
+      const store = await adapter.open(dir);
+      try {
+        // Around 12 bytes (DuckDB inlines short strings), non-ASCII of few characters but more bytes,
+        // a lone high code unit's neighbour (é), astral characters, and the empty string.
+        const texts = ['', 'a', 'abcdefghijk', 'abcdefghijkl', 'abcdefghijklm', 'é', 'Île-de-Franc', 'Zürich', '🦆🦆🦆', 'x'.repeat(5000), '日本語のページ'];
+        const nullable = ['entryPage', 'referrer', 'utmSource', 'utmMedium', 'utmCampaign', 'country', 'region', 'city', 'browser', 'os', 'device', 'language', 'props'] as const;
+        const rows = Array.from({ length: 3000 }, (_, i) => {
+          const text = texts[i % texts.length]!;
+          const overrides: Partial<StoredEvent> = { page: text, name: text || 'pageview', screenWidth: i % 7 ? i : null, engagedMs: i % 5 ? null : 86_400_000, scrollDepth: i % 5 ? null : 100 };
+          for (const [k, key] of nullable.entries()) (overrides as Record<string, unknown>)[key] = (i + k) % 3 === 0 ? null : text;
+          return row(i, overrides);
+        });
+        await store.append(rows);
+        const back = await store.query<Record<string, unknown>>('SELECT * FROM events ORDER BY ts');
+        const columns = ['entry_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'country', 'region', 'city', 'browser', 'os', 'device', 'language', 'props'];
+        rows.forEach((e, i) => {
+          const r = back[i]!;
+          assert.deepEqual(
+            [r.page, r.name, r.screen_width, r.engaged_ms, r.scroll_depth, ...columns.map((c) => r[c])],
+            [e.page, e.name, e.screenWidth, e.engagedMs, e.scrollDepth, ...nullable.map((k) => e[k])],
+            `row ${i}`,
+          );
+        });
+      } finally {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('a value a column cannot hold is refused, not wrapped or shifted', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
+      const store = await adapter.open(dir);
+      try {
+        await assert.rejects(store.append([row(0, { screenWidth: 2 ** 31 })]));
+        await assert.rejects(store.append([row(0, { engagedMs: 1.5 })]));
+        await assert.rejects(store.append([row(0, { day: '2026-02-30' })]));
+        assert.deepEqual(await store.query('SELECT count(*) AS n FROM events'), [{ n: 0n }]);
+      } finally {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     test('a batch is atomic: a bad row stores nothing of its batch', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
       const store = await adapter.open(dir);

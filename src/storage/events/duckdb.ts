@@ -1,28 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import {
-  BIGINT,
-  BOOLEAN,
-  DATE,
-  DuckDBConnection,
-  DuckDBDataChunk,
-  DuckDBDateValue,
-  DuckDBInstance,
-  INTEGER,
-  VARCHAR,
-  type DuckDBType,
-  type DuckDBValue,
-} from '@duckdb/node-api';
-import { EVENT_COLUMNS, eventColumnsDdl, type EventColumnType, type StoredEvent } from './schema.js';
+import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { eventColumnsDdl, type StoredEvent } from './schema.js';
+import { eventChunk, MAX_CHUNK_ROWS } from './duckdb-chunk.js';
 import { duckdbDialect } from './dialect.js';
 import type { EventStore, SqlValue } from './types.js';
-
-const DAY_MS = 86_400_000;
-
-export function dayToEpochDays(day: string): number {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return Math.round(Date.UTC(y, m - 1, d) / DAY_MS);
-}
 
 /**
  * Serializes the work of one DuckDB connection: a connection runs one statement at a time, and
@@ -77,11 +59,11 @@ export class DuckDbEventStore implements EventStore {
       await conn.run('BEGIN TRANSACTION');
       try {
         const appender = await conn.createAppender('events');
-        for (let offset = 0; offset < rows.length; offset += CHUNK_ROWS) {
-          appender.appendDataChunk(eventChunk(rows, offset, Math.min(CHUNK_ROWS, rows.length - offset)));
+        for (let offset = 0; offset < rows.length; offset += MAX_CHUNK_ROWS) {
+          appender.appendDataChunk(eventChunk(rows, offset, Math.min(MAX_CHUNK_ROWS, rows.length - offset)));
           // Building and appending a chunk runs on the event loop: let requests through between
           // chunks so a flush never stalls the collection endpoint for long.
-          if (offset + CHUNK_ROWS < rows.length) await new Promise((resolve) => setImmediate(resolve));
+          if (offset + MAX_CHUNK_ROWS < rows.length) await new Promise((resolve) => setImmediate(resolve));
         }
         appender.closeSync(); // flushes into the open transaction
         await conn.run('COMMIT');
@@ -113,29 +95,4 @@ export class DuckDbEventStore implements EventStore {
     for (const c of [this.writer, ...this.readers]) c.conn.closeSync();
     this.instance.closeSync();
   }
-}
-
-// Rows go in column-wise, a chunk at a time: one native call per value and row (the row appender)
-// costs several times more on the ingest hot path. 512 rows take a few milliseconds to build.
-const CHUNK_ROWS = 512;
-
-const DUCKDB_TYPES: Record<EventColumnType, DuckDBType> = { VARCHAR, BIGINT, DATE, BOOLEAN, INTEGER };
-const CHUNK_TYPES = EVENT_COLUMNS.map((c) => DUCKDB_TYPES[c.type]);
-
-function eventChunk(rows: readonly StoredEvent[], offset: number, count: number): DuckDBDataChunk {
-  // The rows of a chunk nearly always share their day: its DATE value is computed once.
-  let day = '';
-  let date: DuckDBDateValue | null = null;
-  const dateOf = (text: string) => (text === day ? date! : (date = new DuckDBDateValue(dayToEpochDays((day = text)))));
-  const columns = EVENT_COLUMNS.map((column) => {
-    const values = new Array<DuckDBValue>(count);
-    for (let i = 0; i < count; i++) {
-      const v = column.value(rows[offset + i]!);
-      values[i] = column.type === 'DATE' && v !== null ? dateOf(v as string) : (v as DuckDBValue);
-    }
-    return values;
-  });
-  const chunk = DuckDBDataChunk.create(CHUNK_TYPES, count);
-  chunk.setColumns(columns);
-  return chunk;
 }
