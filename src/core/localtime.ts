@@ -59,18 +59,29 @@ function formatDay(p: LocalParts): string {
 }
 
 // The hot path asks for the local day of one instant after another, nearly always inside the same
-// local day: each zone remembers the bounds of the last day it computed.
-const lastDay = new Map<string, { start: number; end: number; day: string }>();
+// local day: each zone remembers the span of the last day it computed.
+const lastDay = new Map<string, LocalDaySpan>();
+
+/** A site-local calendar day (YYYY-MM-DD) and the instants it spans, [start, end). */
+export interface LocalDaySpan {
+  readonly day: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The site-local day of an instant, with its bounds. */
+export function localDaySpan(epochMs: number, timeZone: string): LocalDaySpan {
+  const hit = lastDay.get(timeZone);
+  if (hit && epochMs >= hit.start && epochMs < hit.end) return hit;
+  const day = formatDay(localParts(epochMs, timeZone));
+  const span = { day, start: startOfLocalDay(day, timeZone), end: startOfLocalDay(addDays(day, 1), timeZone) };
+  if (epochMs >= span.start && epochMs < span.end) lastDay.set(timeZone, span);
+  return span;
+}
 
 /** The site-local calendar day (YYYY-MM-DD) of an instant. */
 export function localDay(epochMs: number, timeZone: string): string {
-  const hit = lastDay.get(timeZone);
-  if (hit && epochMs >= hit.start && epochMs < hit.end) return hit.day;
-  const day = formatDay(localParts(epochMs, timeZone));
-  const start = startOfLocalDay(day, timeZone);
-  const end = startOfLocalDay(addDays(day, 1), timeZone);
-  if (epochMs >= start && epochMs < end) lastDay.set(timeZone, { start, end, day });
-  return day;
+  return localDaySpan(epochMs, timeZone).day;
 }
 
 /** Offset of the zone from UTC at an instant, in minutes (local = utc + offset). */

@@ -58,8 +58,17 @@ export function parseImportLine(line: string, sitePublicId: string, now: number)
   return { ok: true, candidate };
 }
 
-/** Splits a byte stream into lines; a line over the limit is reported, not buffered. */
-export async function* ndjsonLines(stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<{ line: string; number: number; tooLong: boolean }> {
+export interface ImportLine {
+  line: string;
+  number: number;
+  tooLong: boolean;
+}
+
+/**
+ * Splits a byte stream into lines, handed over a chunk's worth at a time (a step of an async
+ * iterator per line costs more than parsing it); a line over the limit is reported, not buffered.
+ */
+export async function* ndjsonLines(stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<ImportLine[]> {
   let carry = '';
   let skipping = false;
   let number = 0;
@@ -69,21 +78,25 @@ export async function* ndjsonLines(stream: AsyncIterable<Buffer | string> | Iter
     const text = carry + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
     const parts = text.split('\n');
     carry = parts.pop() ?? '';
+    const lines: ImportLine[] = [];
     for (const part of parts) {
       number++;
       if (skipping) {
         skipping = false;
-        yield { line: '', number, tooLong: true };
+        lines.push({ line: '', number, tooLong: true });
         continue;
       }
-      yield { line: part.replace(/\r$/, ''), number, tooLong: Buffer.byteLength(part) > MAX_IMPORT_LINE_BYTES };
+      // A UTF-16 unit takes at most 3 bytes in UTF-8: a line this short needs no byte count.
+      const tooLong = part.length > MAX_IMPORT_LINE_BYTES / 3 && Buffer.byteLength(part) > MAX_IMPORT_LINE_BYTES;
+      lines.push({ line: part.endsWith('\r') ? part.slice(0, -1) : part, number, tooLong });
     }
     if (carry.length > MAX_IMPORT_LINE_BYTES) {
       carry = '';
       skipping = true;
     }
+    if (lines.length > 0) yield lines;
   }
   carry += decoder.end();
-  if (skipping) yield { line: '', number: number + 1, tooLong: true };
-  else if (carry.trim().length > 0) yield { line: carry.replace(/\r$/, ''), number: number + 1, tooLong: false };
+  if (skipping) yield [{ line: '', number: number + 1, tooLong: true }];
+  else if (carry.trim().length > 0) yield [{ line: carry.replace(/\r$/, ''), number: number + 1, tooLong: false }];
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { MaintenanceRegistry } from '../core/maintenance.js';
 import type { MetricsRegistry } from '../core/metrics.js';
 import type { RateLimit } from '../config.js';
-import type { EventStore } from '../storage/events/types.js';
+import type { BulkAppend, EventStore } from '../storage/events/types.js';
 import type { MetaStore, Site } from '../storage/meta/types.js';
 import { MemorySlidingWindow } from '../storage/counters/rate-limiter.js';
 import { HostingNetworks } from './bots.js';
@@ -21,7 +21,9 @@ import {
   locate,
   newCandidate,
   runSteps,
+  type Candidate,
   type CollectRequest,
+  type Enricher,
   type Outcome,
   type Step,
 } from './pipeline.js';
@@ -54,7 +56,6 @@ export interface IngestorDeps {
 }
 
 const MAX_REPORTED_ERRORS = 100;
-const IMPORT_BATCH = 20_000;
 // Accepted lines are held (as text) until they are sorted by time: this bounds that memory.
 export const MAX_IMPORT_LINES = 1_000_000;
 
@@ -165,7 +166,8 @@ export class Ingestor {
   /**
    * Imports NDJSON lines for a site: validated and enriched like live events (origin, rate limit
    * and GPC do not apply; bots are dropped), sessionized in time order with salts that live only
-   * for this call, stored, then handed to the import listeners before returning.
+   * for this call, stored in one bulk write, then handed to the import listeners before returning.
+   * Nothing of a call that fails is stored.
    */
   async importLines(site: Site, stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): Promise<ImportReport> {
     const now = this.deps.clock.now();
@@ -178,65 +180,66 @@ export class Ingestor {
       if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, reason: detail ? `${reason}: ${detail}` : reason });
     };
     const importSteps: Array<Step<unknown>> = [{ name: 'locate', run: (c) => locate(c, false) }, botUaStep, datacenterStep(this.hosting)];
-    // First pass: validate every line, keeping only its text and instant, so memory follows the
-    // size of the input rather than that of parsed objects.
+    // Accepted lines are kept as text with their instant: sessions are only right in time order,
+    // and a file that turns out not to be sorted is enriched again, sorted, from these.
     const accepted: Array<{ ts: number; line: number; text: string }> = [];
-    for await (const { line, number, tooLong } of ndjsonLines(stream)) {
-      if (number > maxLines) {
-        throw new ApiError('PAYLOAD_TOO_LARGE', `an import takes at most ${maxLines} lines: split the file (nothing of this call was stored)`);
+    let writer = new ImportWriter(this.deps.events, site, this.deps.geo, this.hosting);
+    try {
+      let inOrder = true;
+      for await (const lines of ndjsonLines(stream)) {
+        for (const { line, number, tooLong } of lines) {
+          if (number > maxLines) {
+            throw new ApiError('PAYLOAD_TOO_LARGE', `an import takes at most ${maxLines} lines: split the file (nothing of this call was stored)`);
+          }
+          if (tooLong) {
+            reject(number, 'too_large', `a line is limited to ${MAX_IMPORT_LINE_BYTES} bytes`);
+            continue;
+          }
+          if (line.trim() === '') continue;
+          const parsed = parseImportLine(line, site.id, now);
+          if (!parsed.ok) {
+            reject(number, parsed.reason, parsed.detail);
+            continue;
+          }
+          const candidate = parsed.candidate;
+          candidate.site = site;
+          const result = runSteps(importSteps, candidate, undefined);
+          const outcome = isPromise(result) ? await result : result;
+          if (outcome !== 'accepted') {
+            reject(number, outcome);
+            continue;
+          }
+          // While the lines come in time order (ties in file order), they are enriched right away.
+          if (inOrder && accepted.length > 0 && candidate.ts < accepted[accepted.length - 1]!.ts) {
+            inOrder = false;
+            await writer.abandon();
+          }
+          accepted.push({ ts: candidate.ts, line: number, text: line });
+          if (inOrder) {
+            const added = writer.add(candidate);
+            if (added) await added;
+          }
+        }
       }
-      if (tooLong) {
-        reject(number, 'too_large', `a line is limited to ${MAX_IMPORT_LINE_BYTES} bytes`);
-        continue;
+      if (!inOrder) {
+        accepted.sort((a, b) => a.ts - b.ts || a.line - b.line);
+        writer = new ImportWriter(this.deps.events, site, this.deps.geo, this.hosting);
+        for (const { text } of accepted) {
+          // The line passed every check above, so it parses the same way.
+          const parsed = parseImportLine(text, site.id, now);
+          if (!parsed.ok) throw new Error('an accepted import line no longer parses');
+          parsed.candidate.site = site;
+          locate(parsed.candidate, false);
+          const added = writer.add(parsed.candidate);
+          if (added) await added;
+        }
       }
-      if (line.trim() === '') continue;
-      const parsed = parseImportLine(line, site.id, now);
-      if (!parsed.ok) {
-        reject(number, parsed.reason, parsed.detail);
-        continue;
-      }
-      parsed.candidate.site = site;
-      const outcome = await runSteps(importSteps, parsed.candidate, undefined);
-      if (outcome !== 'accepted') reject(number, outcome);
-      else accepted.push({ ts: parsed.candidate.ts, line: number, text: line });
+      await writer.commit();
+    } finally {
+      await writer.abandon();
     }
-
-    // Sessions are only right in time order; ties keep file order.
-    accepted.sort((a, b) => a.ts - b.ts || a.line - b.line);
-    const enricher = {
-      geo: this.deps.geo,
-      hosting: this.hosting,
-      salts: new SaltBook(new EphemeralSalts()),
-      sessions: new SessionCache(Math.max(1000, accepted.length)),
-    };
-    const days = new Set<string>();
-    let batch: StoredEvent[] = [];
-    // One batch is written while the next is enriched; at most one write is under way.
-    let writing: Promise<void> = Promise.resolve();
-    const write = async (rows: StoredEvent[]) => {
-      await writing;
-      writing = this.deps.events.append(rows);
-    };
-    for (const { text } of accepted) {
-      // Second pass, in time order: the line passed every check above, so it parses the same way.
-      const parsed = parseImportLine(text, site.id, now);
-      if (!parsed.ok) throw new Error('an accepted import line no longer parses');
-      const candidate = parsed.candidate;
-      candidate.site = site;
-      locate(candidate, false);
-      const stored = await enrich(candidate, enricher);
-      days.add(stored.day);
-      batch.push(stored);
-      if (batch.length >= IMPORT_BATCH) {
-        await write(batch);
-        batch = [];
-      }
-    }
-    await write(batch);
-    await writing;
     this.drops.count('accepted', 'import', accepted.length);
-    const touched = [...days].sort();
-    for (const listener of this.importListeners) await listener(site, touched);
+    for (const listener of this.importListeners) await listener(site, writer.days());
     return { accepted: accepted.length, rejected, errors };
   }
 
@@ -264,5 +267,74 @@ export class Ingestor {
         this.sessions.sweep(now);
       },
     });
+  }
+}
+
+/** Rows handed to the store at a time: small enough that they never outlive the young generation. */
+const IMPORT_WRITE_ROWS = 2048;
+
+/**
+ * Enriches one import's candidates, in time order, into a bulk write of the EventStore: its own
+ * salts (random per date, never stored) and its own sessions.
+ */
+class ImportWriter {
+  private readonly enricher: Enricher;
+  private readonly touchedDays = new Set<string>();
+  private rows: StoredEvent[] = [];
+  private bulk: Promise<BulkAppend> | null = null;
+  private written: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly site: Site,
+    geo: GeoLocator,
+    hosting: HostingNetworks,
+  ) {
+    // Its sessions are bounded by the import's size (at most MAX_IMPORT_LINES), not the live cap.
+    this.enricher = { geo, hosting, salts: new SaltBook(new EphemeralSalts()), sessions: new SessionCache(MAX_IMPORT_LINES, Infinity) };
+  }
+
+  /** Usually synchronous: it waits only for a new date's salt or for the store to catch up. */
+  add(candidate: Candidate): MaybePromise<void> {
+    const stored = enrich(candidate, this.enricher);
+    return isPromise(stored) ? stored.then((s) => this.keep(s)) : this.keep(stored);
+  }
+
+  private keep(stored: StoredEvent): MaybePromise<void> {
+    this.touchedDays.add(stored.day);
+    this.rows.push(stored);
+    if (this.rows.length < IMPORT_WRITE_ROWS) return;
+    // Sessions idle for longer than the gap can only end: memory follows the sessions open at once.
+    this.enricher.sessions.sweep(stored.ts);
+    return this.write();
+  }
+
+  /** Rows go to the store while the next ones are enriched; at most one write is under way. */
+  private async write(): Promise<void> {
+    const rows = this.rows;
+    this.rows = [];
+    await this.written;
+    this.bulk ??= this.events.beginBulk();
+    const bulk = await this.bulk;
+    this.written = bulk.append(rows);
+  }
+
+  async commit(): Promise<void> {
+    if (this.rows.length > 0) await this.write();
+    await this.written;
+    if (this.bulk) await (await this.bulk).commit();
+  }
+
+  /** Drops what was written so far (nothing, after a commit). */
+  async abandon(): Promise<void> {
+    this.rows = [];
+    await this.written.catch(() => undefined);
+    const bulk = await this.bulk?.catch(() => null);
+    await bulk?.rollback();
+  }
+
+  /** Site-local days the import wrote to, in order. */
+  days(): string[] {
+    return [...this.touchedDays].sort();
   }
 }

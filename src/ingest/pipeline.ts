@@ -2,7 +2,7 @@
 // reason. Order (DESIGN.md §2): size → JSON → shape → site → origin → GPC → bot → rate limit →
 // enrich → buffer. Size is checked by the HTTP layer while reading the body.
 import { isPromise, type MaybePromise } from '../core/clock.js';
-import { localDay } from '../core/localtime.js';
+import { localDaySpan, type LocalDaySpan } from '../core/localtime.js';
 import type { MetricsRegistry } from '../core/metrics.js';
 import type { StoredEvent } from '../storage/events/schema.js';
 import type { Site } from '../storage/meta/types.js';
@@ -13,7 +13,7 @@ import type { GeoLocator, GeoPlace } from './geo.js';
 import { HostingNetworks, isBotUserAgent } from './bots.js';
 import { truncatedIp } from './ip.js';
 import { relayedVisitor, type RelayHeaders, type RelayedVisitor, type RelayKeys } from './relay.js';
-import { SessionCache, type SessionAttributes } from './sessions.js';
+import { SESSION_GAP_MS, SessionCache, type SessionAttributes } from './sessions.js';
 import type { SiteDirectory } from './sites.js';
 import { hostMatchesDomain, originHost, parsePageUrl, referrerValue, utmValues, type PageLocation } from './url-values.js';
 import { deviceClass, parseUserAgent } from './user-agent.js';
@@ -79,6 +79,8 @@ export function datacenterStep(hosting: HostingNetworks): Step<unknown> {
   };
 }
 
+const NO_QUERY = new URLSearchParams();
+
 /** Session attributes of a new session, from its first event. */
 function firstEventAttributes(c: Candidate, geo: GeoLocator): SessionAttributes {
   const site = c.site!;
@@ -86,7 +88,7 @@ function firstEventAttributes(c: Candidate, geo: GeoLocator): SessionAttributes 
   const location = c.location!;
   const place = c.placeOverride ?? (c.ip ? geo.lookup(c.ip) : {});
   const ua = parseUserAgent(c.ua);
-  const query = new URLSearchParams(location.search);
+  const query = location.search ? new URLSearchParams(location.search) : NO_QUERY;
   return {
     referrer: referrerValue(query, event.r, site.domain),
     ...utmValues(query),
@@ -101,21 +103,23 @@ function firstEventAttributes(c: Candidate, geo: GeoLocator): SessionAttributes 
 
 /** Visitor id, session and dimension values: turns a valid candidate into a stored row. */
 export function enrich(c: Candidate, parts: Enricher): MaybePromise<StoredEvent> {
-  const day = localDay(c.ts, c.site!.timezone);
-  const salt = parts.salts.saltFor(day);
-  return isPromise(salt) ? salt.then((s) => enrichWithSalt(c, parts, day, s)) : enrichWithSalt(c, parts, day, salt);
+  const span = localDaySpan(c.ts, c.site!.timezone);
+  const salt = parts.salts.saltFor(span.day);
+  return isPromise(salt) ? salt.then((s) => enrichWithSalt(c, parts, span, s)) : enrichWithSalt(c, parts, span, salt);
 }
 
-function enrichWithSalt(c: Candidate, parts: Enricher, day: string, salt: Buffer): StoredEvent {
+function enrichWithSalt(c: Candidate, parts: Enricher, span: LocalDaySpan, salt: Buffer): StoredEvent {
   const site = c.site!;
   const event = c.event!;
   const location = c.location!;
   const ip = c.ip ?? '';
+  const day = span.day;
   const visitorId = visitorIdFor(salt, site.id, ip, c.ua);
-  const previousSalt = parts.salts.previousSalt(day);
+  // A session under yesterday's visitor id can only go on within the gap after local midnight.
+  const previousSalt = c.ts - span.start < SESSION_GAP_MS ? parts.salts.previousSalt(day) : undefined;
   const previousVisitorId = previousSalt ? visitorIdFor(previousSalt, site.id, ip, c.ua) : undefined;
   const isPageview = event.name === 'pageview';
-  const { session, started } = parts.sessions.touch(site.id, visitorId, previousVisitorId, c.ts, location.path, isPageview, () =>
+  const { session, started } = parts.sessions.touch(visitorId, previousVisitorId, c.ts, location.path, isPageview, () =>
     firstEventAttributes(c, parts.geo),
   );
   const engage = event.name === 'engage' ? event.props : null;

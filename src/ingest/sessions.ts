@@ -1,7 +1,6 @@
 // Live sessions: events of one visitor on one site with gaps under 30 minutes. The cache maps a
 // visitor to its open session; a session carries the attributes of its first event, which every
 // later event of the session is stored with.
-import { LRUCache } from 'lru-cache';
 import { randomId64 } from '../core/ids.js';
 
 export const SESSION_GAP_MS = 30 * 60_000;
@@ -38,17 +37,31 @@ function sessionBytes(s: LiveSession): number {
   return 240 + 2 * chars;
 }
 
+/**
+ * Open sessions by visitor id, least recently seen first. Visitor ids hash the site in, so they
+ * key sessions of every site at once (two sites' visitors share an id only as often as two
+ * visitors of one site do: one chance in 2^64 a pair).
+ */
 export class SessionCache {
-  private readonly live: LRUCache<string, LiveSession>;
+  // A Map iterates in insertion order: a session seen again is moved to the end, so the first
+  // entry is always the least recently seen, the one evicted when a bound is reached.
+  private readonly live = new Map<bigint, LiveSession & { bytes: number }>();
+  private bytes = 0;
 
-  constructor(maxSessions = 200_000, maxBytes = 96 * 1024 * 1024) {
-    // Bounded in count and in (estimated) bytes: under a flood of distinct visitors with long
-    // values the least recently seen sessions are cut short rather than memory running out.
-    this.live = new LRUCache({ max: maxSessions, maxSize: maxBytes, sizeCalculation: sessionBytes });
-  }
+  // Bounded in count and in (estimated) bytes: under a flood of distinct visitors with long values
+  // the least recently seen sessions are cut short rather than memory running out.
+  constructor(
+    private readonly maxSessions = 200_000,
+    private readonly maxBytes = 96 * 1024 * 1024,
+  ) {}
 
   get size(): number {
     return this.live.size;
+  }
+
+  /** Estimated heap held by open sessions. */
+  get heldBytes(): number {
+    return this.bytes;
   }
 
   /**
@@ -57,7 +70,6 @@ export class SessionCache {
    * Enrichment runs only for new sessions: later events reuse the first event's values.
    */
   touch(
-    site: string,
     visitorId: bigint,
     previousVisitorId: bigint | undefined,
     ts: number,
@@ -65,26 +77,54 @@ export class SessionCache {
     isPageview: boolean,
     start: () => SessionAttributes,
   ): SessionDecision {
-    const key = `${site}:${visitorId}`;
+    let key = visitorId;
     let session = this.live.get(key);
     if (!session && previousVisitorId !== undefined) {
-      const prevKey = `${site}:${previousVisitorId}`;
-      session = this.live.get(prevKey);
-      if (session) this.live.delete(prevKey);
+      session = this.live.get(previousVisitorId);
+      if (session) key = previousVisitorId;
     }
     if (session && ts - session.lastTs < SESSION_GAP_MS && session.lastTs - ts < SESSION_GAP_MS) {
       session.lastTs = Math.max(session.lastTs, ts);
-      if (session.entryPage === null && isPageview) session.entryPage = page;
-      this.live.set(key, session);
+      this.live.delete(key);
+      if (session.entryPage === null && isPageview) {
+        session.entryPage = page;
+        this.bytes += 2 * page.length;
+        session.bytes += 2 * page.length;
+      }
+      this.live.set(visitorId, session);
+      this.evict();
       return { session, started: false };
     }
-    const fresh: LiveSession = { sessionId: randomId64(), lastTs: ts, entryPage: isPageview ? page : null, attrs: start() };
-    this.live.set(key, fresh);
+    if (session) this.remove(key, session);
+    const fresh = { sessionId: randomId64(), lastTs: ts, entryPage: isPageview ? page : null, attrs: start(), bytes: 0 };
+    fresh.bytes = sessionBytes(fresh);
+    this.bytes += fresh.bytes;
+    this.live.set(visitorId, fresh);
+    this.evict();
     return { session: fresh, started: true };
   }
 
-  /** Drops sessions idle for longer than the gap (they can only end). */
+  private remove(key: bigint, session: { bytes: number }): void {
+    this.live.delete(key);
+    this.bytes -= session.bytes;
+  }
+
+  private evict(): void {
+    while (this.live.size > this.maxSessions || this.bytes > this.maxBytes) {
+      const [key, oldest] = this.live.entries().next().value!;
+      this.remove(key, oldest);
+    }
+  }
+
+  /**
+   * Drops sessions idle for longer than the gap (they can only end). Events arrive in time order
+   * (the server's clock; an import sorts its lines), so the least recently seen sessions are also
+   * the longest idle: the sweep stops at the first session still open.
+   */
   sweep(now: number): void {
-    for (const [key, s] of this.live.entries()) if (now - s.lastTs >= SESSION_GAP_MS) this.live.delete(key);
+    for (const [key, s] of this.live) {
+      if (now - s.lastTs < SESSION_GAP_MS) break;
+      this.remove(key, s);
+    }
   }
 }

@@ -7,19 +7,31 @@ export function hostMatchesDomain(host: string, domain: string): boolean {
   return h === d || h.endsWith('.' + d);
 }
 
+/**
+ * Results of a parse by input text. Inputs repeat, but scanners and unique URLs may send endless
+ * variants, so the map starts over once it holds `max` entries.
+ */
+class ParseMemo<V> {
+  private readonly results = new Map<string, V>();
+  constructor(private readonly max = 10_000) {}
+  get(input: string, parse: () => V): V {
+    let result = this.results.get(input);
+    if (result === undefined) {
+      result = parse();
+      if (this.results.size >= this.max) this.results.clear();
+      this.results.set(input, result);
+    }
+    return result;
+  }
+}
+
 // Each site's visitors send a handful of distinct Origin values: parse each once.
-const originHosts = new Map<string, string | null>();
+const originHosts = new ParseMemo<string | null>();
 
 /** Host of an Origin header value, or null when it is not a usable http(s) origin. */
 export function originHost(origin: string | undefined): string | null {
   if (!origin || origin === 'null' || origin.length > 300) return null;
-  let host = originHosts.get(origin);
-  if (host === undefined) {
-    host = parseOriginHost(origin);
-    if (originHosts.size >= 10_000) originHosts.clear(); // scanners may send endless variants
-    originHosts.set(origin, host);
-  }
-  return host;
+  return originHosts.get(origin, () => parseOriginHost(origin));
 }
 
 function parseOriginHost(origin: string): string | null {
@@ -94,6 +106,13 @@ export function referrerValue(query: URLSearchParams, referrer: string | null, s
   const tagged = cut(query.get('ref')) ?? cut(query.get('source'));
   if (tagged) return tagged;
   if (!referrer) return null;
+  // Referrers repeat (search engines, social sites, a site's own pages): parse each once per site.
+  return referrerHosts.get(`${siteDomain} ${referrer}`, () => referrerHost(referrer, siteDomain));
+}
+
+const referrerHosts = new ParseMemo<string | null>();
+
+function referrerHost(referrer: string, siteDomain: string): string | null {
   try {
     const url = new URL(referrer);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;

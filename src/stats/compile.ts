@@ -132,8 +132,17 @@ export interface Grouping {
   bucket: Sql;
   /** Dimension key, grouped on as `k`. */
   key?: Sql | undefined;
-  /** Also compute bounces and duration per session (skipped when nobody reads them). */
-  sessions: boolean;
+  /**
+   * Also compute bounces and duration per session (skipped when nobody reads them): from the raw
+   * events (true), or from session facts computed beforehand (rollups of many dimensions).
+   */
+  sessions: boolean | SessionFacts;
+}
+
+/** A relation of session facts (`sessionFactsSelect`) and, for a breakdown, the key on its rows. */
+export interface SessionFacts {
+  relation: Sql;
+  key?: Sql;
 }
 
 const CUSTOM_EVENT = `name NOT IN (${BUILT_IN_EVENTS.map((n) => `'${n}'`).join(', ')})`;
@@ -184,15 +193,32 @@ export function measureEvents(d: Dialect, scope: EventScope, g: Grouping): Sql {
   if (!g.sessions) {
     return sql`SELECT a.b AS b${keyOut}, a.visitors, a.pageviews, a.events, a.sessions, 0 AS bounces, 0 AS duration_ms FROM (${events}) a`;
   }
-  // Sessions that start in the scope, with facts over their whole length (sessionScope).
-  const sessionKey = g.key ? sql`, min(${g.key}) AS sk` : trusted('');
-  const perSession = sql`SELECT session_id, min(CASE WHEN session_start AND ${startsInScope(d, scope)} THEN ${g.bucket} END) AS sb${sessionKey}, ${trusted(sessionFacts(d))}
-    FROM ${eventsRelation(d, sessionScope(scope))} GROUP BY session_id`;
-  const sessions = sql`SELECT sb AS b${trusted(g.key ? ', sk AS k' : '')}, ${selectMeasures(d, SESSION_MEASURES)}
-    FROM (${perSession}) x WHERE sb IS NOT NULL GROUP BY sb${trusted(g.key ? ', sk' : '')}`;
+  const facts = g.sessions === true ? { relation: sql`(${sessionFactsSelect(d, scope, g.bucket, g.key ? [{ name: 'sk', aggregate: sql`min(${g.key})` }] : [])}) x`, key: g.key && trusted('sk') } : g.sessions;
+  const sessions = sql`SELECT sb AS b${facts.key ? sql`, ${facts.key} AS k` : trusted('')}, ${selectMeasures(d, SESSION_MEASURES)}
+    FROM ${facts.relation} GROUP BY b${keyGroup}`;
   return sql`SELECT a.b AS b${keyOut}, a.visitors, a.pageviews, a.events, a.sessions,
     coalesce(s.bounces, 0) AS bounces, coalesce(s.duration_ms, 0) AS duration_ms
     FROM (${events}) a LEFT JOIN (${sessions}) s ON a.b = s.b${trusted(g.key ? ' AND a.k = s.k' : '')}`;
+}
+
+/**
+ * One row per session that starts in the scope, with facts over its whole length (sessionScope):
+ * `session_id`, its start bucket `sb`, one column per given key aggregate, then the facts the
+ * session measures are computed from (pageviews, customs, engaged_ms, engages, first_ts, last_ts).
+ */
+export function sessionFactsSelect(d: Dialect, scope: EventScope, bucket: Sql, keys: ReadonlyArray<{ name: string; aggregate: Sql }>): Sql {
+  const keyColumns = keys.map((k) => sql`${k.aggregate} AS ${trusted(k.name)}`);
+  const perSession = sql`SELECT session_id, min(CASE WHEN session_start AND ${startsInScope(d, scope)} THEN ${bucket} END) AS sb,
+    ${joinSql([...keyColumns, trusted(sessionFacts(d))], ', ')}
+    FROM ${eventsRelation(d, sessionScope(scope))} GROUP BY session_id`;
+  return sql`SELECT * FROM (${perSession}) f WHERE sb IS NOT NULL`;
+}
+
+/** A session's key of a session-scoped dimension, as an aggregate over its events. */
+export function sessionKeyAggregate(d: Dialect, dimension: Dimension): Sql {
+  // The exit page is the last pageview's page, which the events of the session hold no copy of.
+  if (dimension === 'exit') return sql`coalesce(${trusted(d.argMaxIf('page', 'ts', IS_PAGEVIEW))}, ${NONE_KEY})`;
+  return sql`min(${keyExpr(dimension)})`;
 }
 
 /** Matching predicate of a goal or funnel step on an event row. */

@@ -50,6 +50,33 @@ test('a day of events is stored, sessionized per visitor, in the site-local day'
   assert.equal(rows.at(-1)!.local_day, '2026-03-03');
 });
 
+/** Each session as its events' instants and pages: equal across imports whatever the random ids. */
+async function sessionShapes(siteId: string): Promise<string[]> {
+  const sessions = new Map<bigint, string[]>();
+  for (const r of await server.storedEvents(siteId)) {
+    const events = sessions.get(r.session_id) ?? [];
+    events.push(`${r.ts}${r.page}${r.session_start ? '*' : ''}${r.local_day}`);
+    sessions.set(r.session_id, events);
+  }
+  return [...sessions.values()].map((events) => events.join(' ')).sort();
+}
+
+test('sorted, shuffled and nearly sorted files give the same sessions', async () => {
+  const lines = dayOfEvents(1500).sort((a, b) => (a.ts as number) - (b.ts as number));
+  // Sorted but for one early line moved to the end, after several thousand lines were enriched.
+  const late = [...lines.slice(0, 10), ...lines.slice(11), lines[10]!];
+  const shapes: string[][] = [];
+  for (const file of [lines, late, dayOfEvents(1500)]) {
+    const site = await createSite(server, { timezone: 'America/New_York' });
+    const report = await importEvents(server, site.siteId, file);
+    assert.deepEqual(report.body, { accepted: 4500, rejected: 0, errors: [] });
+    shapes.push(await sessionShapes(site.siteId));
+  }
+  assert.equal(shapes[0]!.length, 1500);
+  assert.deepEqual(shapes[1], shapes[0]);
+  assert.deepEqual(shapes[2], shapes[0]);
+});
+
 test('ISO timestamps, geo overrides and custom events', async () => {
   const site = await createSite(server);
   const report = await importEvents(server, site.siteId, [
@@ -119,16 +146,22 @@ test('an unknown site is 404 with the envelope', async () => {
 test('an import over the line limit is refused whole with 413', async () => {
   const meta = await openSqliteMetaStore(':memory:');
   const events = await DuckDbEventStore.open({ path: ':memory:' });
-  const ingest = new Ingestor({
+  const ingestDeps = {
     clock: { now: () => Date.now() }, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(),
-    collectRateLimit: { count: 100, windowMs: 10_000 }, maxImportLines: 5,
-  });
+    collectRateLimit: { count: 100, windowMs: 10_000 },
+  };
+  const ingest = new Ingestor({ ...ingestDeps, maxImportLines: 5 });
   const org = await meta.createOrg('o', 0);
   const site = await meta.createSite(org.id, { domain: 'cap.example', name: 'c', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'CapSite', 0);
   const line = JSON.stringify({ ts: DAY, ua: BROWSER_UA, ip: '203.0.113.1', u: '/' });
   await assert.rejects(ingest.importLines(site, [Array(6).fill(line).join('\n')]), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE');
   assert.deepEqual(await events.query('SELECT count(*) AS n FROM events'), [{ n: 0n }]);
   assert.equal((await ingest.importLines(site, [Array(5).fill(line).join('\n')])).accepted, 5);
+  // Sorted lines are written as they come: those written before the limit is hit are taken back.
+  const big = new Ingestor({ ...ingestDeps, maxImportLines: 9000 });
+  const lines = Array.from({ length: 9001 }, (_, i) => JSON.stringify({ ts: DAY + i, ua: BROWSER_UA, ip: '203.0.113.1', u: '/' }));
+  await assert.rejects(big.importLines(site, [lines.join('\n')]), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE');
+  assert.deepEqual(await events.query('SELECT count(*) AS n FROM events'), [{ n: 5n }]);
   await events.close();
   await meta.close();
 });

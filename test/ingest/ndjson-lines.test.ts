@@ -5,7 +5,7 @@ import { MAX_IMPORT_LINE_BYTES, ndjsonLines } from '../../src/ingest/import.js';
 
 async function collect(chunks: Buffer[]) {
   const out = [];
-  for await (const l of ndjsonLines((async function* () { yield* chunks; })())) out.push(l);
+  for await (const lines of ndjsonLines((async function* () { yield* chunks; })())) out.push(...lines);
   return out;
 }
 

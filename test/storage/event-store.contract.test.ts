@@ -91,6 +91,54 @@ for (const adapter of adapters) {
       }
     });
 
+    test('a bulk write is invisible until commit, while ordinary appends go on beside it', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
+      const store = await adapter.open(dir);
+      const count = async (siteId: string) => (await store.query<{ n: bigint }>('SELECT count(*) AS n FROM events WHERE site_id = ?', [siteId]))[0]!.n;
+      try {
+        const bulk = await store.beginBulk();
+        await bulk.append(Array.from({ length: 5000 }, (_, i) => row(i, { siteId: 'bulk' })));
+        await store.append([row(0, { siteId: 'live' })]);
+        await bulk.append([row(5000, { siteId: 'bulk' })]);
+        assert.equal(await count('bulk'), 0n, 'nothing before commit');
+        assert.equal(await count('live'), 1n, 'a live append is not held up by the bulk write');
+        await bulk.commit();
+        assert.equal(await count('bulk'), 5001n);
+        await assert.rejects(bulk.append([row(1, { siteId: 'bulk' })]), /ended/);
+        await assert.rejects(bulk.commit(), /ended/);
+
+        const abandoned = await store.beginBulk();
+        await abandoned.append(Array.from({ length: 3000 }, (_, i) => row(i, { siteId: 'gone' })));
+        await abandoned.rollback();
+        await abandoned.rollback(); // once over, a rollback does nothing
+        assert.equal(await count('gone'), 0n);
+
+        const failing = await store.beginBulk();
+        await failing.append([row(0, { siteId: 'bad' })]);
+        await assert.rejects(failing.append([row(1, { siteId: 'bad', day: 'not-a-day' })]));
+        await failing.rollback();
+        assert.equal(await count('bad'), 0n);
+      } finally {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('closing the store abandons an open bulk write', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
+      try {
+        let store = await adapter.open(dir);
+        const bulk = await store.beginBulk();
+        await bulk.append([row(0)]);
+        await store.close();
+        store = await adapter.open(dir);
+        assert.deepEqual(await store.query('SELECT count(*) AS n FROM events'), [{ n: 0n }]);
+        await store.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     test('a batch is atomic: a bad row stores nothing of its batch', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
       const store = await adapter.open(dir);

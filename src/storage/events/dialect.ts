@@ -16,6 +16,8 @@ export interface Dialect {
   /** Value of `expr` on the row where `by` is smallest / largest. */
   argMin(expr: string, by: string): string;
   argMax(expr: string, by: string): string;
+  /** `argMax` over the rows where `cond` holds (NULL when none). */
+  argMaxIf(expr: string, by: string, cond: string): string;
   /** Monday of the ISO week of a DATE expression. */
   weekStart(dateExpr: string): string;
   /** First day of the month of a DATE expression. */
@@ -44,6 +46,7 @@ export const duckdbDialect: Dialect = {
   countOverAll: () => 'count(*) OVER ()',
   argMin: (expr, by) => `arg_min(${expr}, ${by})`,
   argMax: (expr, by) => `arg_max(${expr}, ${by})`,
+  argMaxIf: (expr, by, cond) => `arg_max(${expr}, ${by}) FILTER (WHERE ${cond})`,
   weekStart: (d) => `CAST(date_trunc('week', ${d}) AS DATE)`,
   monthStart: (d) => `CAST(date_trunc('month', ${d}) AS DATE)`,
   dateLiteral: (day) => {

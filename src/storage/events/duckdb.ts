@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBAppender, DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { eventColumnsDdl, type StoredEvent } from './schema.js';
 import { eventChunk, MAX_CHUNK_ROWS } from './duckdb-chunk.js';
 import { duckdbDialect } from './dialect.js';
-import type { EventStore, SqlValue } from './types.js';
+import type { BulkAppend, EventStore, SqlValue } from './types.js';
 
 /**
  * Serializes the work of one DuckDB connection: a connection runs one statement at a time, and
@@ -34,6 +34,7 @@ export class DuckDbEventStore implements EventStore {
   private writer!: SerialConnection;
   private readers: SerialConnection[] = [];
   private nextReader = 0;
+  private readonly bulks = new Set<DuckDBConnection>();
 
   private constructor(private readonly instance: DuckDBInstance) {}
 
@@ -59,12 +60,7 @@ export class DuckDbEventStore implements EventStore {
       await conn.run('BEGIN TRANSACTION');
       try {
         const appender = await conn.createAppender('events');
-        for (let offset = 0; offset < rows.length; offset += MAX_CHUNK_ROWS) {
-          appender.appendDataChunk(eventChunk(rows, offset, Math.min(MAX_CHUNK_ROWS, rows.length - offset)));
-          // Building and appending a chunk runs on the event loop: let requests through between
-          // chunks so a flush never stalls the collection endpoint for long.
-          if (offset + MAX_CHUNK_ROWS < rows.length) await new Promise((resolve) => setImmediate(resolve));
-        }
+        await appendChunks(appender, rows);
         appender.closeSync(); // flushes into the open transaction
         await conn.run('COMMIT');
       } catch (err) {
@@ -72,6 +68,51 @@ export class DuckDbEventStore implements EventStore {
         throw err;
       }
     });
+  }
+
+  /**
+   * A bulk write on a connection of its own, in one transaction: live flushes on the writer
+   * connection go on meanwhile (DuckDB lets concurrent transactions append to one table), and
+   * readers see none of the rows until commit.
+   */
+  async beginBulk(): Promise<BulkAppend> {
+    const conn = await this.instance.connect();
+    this.bulks.add(conn);
+    const serial = new SerialConnection(conn);
+    let appender: DuckDBAppender | null = null;
+    let open = true;
+    const end = async (statement: 'COMMIT' | 'ROLLBACK') => {
+      if (!open) {
+        if (statement === 'COMMIT') throw new Error('this bulk write has ended');
+        return;
+      }
+      open = false;
+      try {
+        await serial.run(async () => {
+          // Closing the appender flushes its last rows into the transaction, which then ends.
+          if (statement === 'ROLLBACK') appender?.clear();
+          appender?.closeSync();
+          await conn.run(statement);
+        });
+      } catch (err) {
+        await conn.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        this.bulks.delete(conn);
+        conn.closeSync();
+      }
+    };
+    await conn.run('BEGIN TRANSACTION');
+    return {
+      append: (rows) =>
+        serial.run(async () => {
+          if (!open) throw new Error('this bulk write has ended');
+          appender ??= await conn.createAppender('events');
+          await appendChunks(appender, rows);
+        }),
+      commit: () => end('COMMIT'),
+      rollback: () => end('ROLLBACK'),
+    };
   }
 
   query<T = Record<string, unknown>>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
@@ -89,10 +130,24 @@ export class DuckDbEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    // A bulk write still open is abandoned (its transaction rolls back when its connection closes).
+    for (const conn of this.bulks) conn.closeSync();
+    this.bulks.clear();
     // Wait for queued work, then release the file so another process may open it.
     await this.writer.run(async () => undefined);
     await Promise.all(this.readers.map((r) => r.run(async () => undefined)));
     for (const c of [this.writer, ...this.readers]) c.conn.closeSync();
     this.instance.closeSync();
+  }
+}
+
+/**
+ * Appends rows a data chunk at a time. Building and appending a chunk runs on the event loop: other
+ * requests get through between chunks, so a large write never stalls the collection endpoint.
+ */
+async function appendChunks(appender: DuckDBAppender, rows: readonly StoredEvent[]): Promise<void> {
+  for (let offset = 0; offset < rows.length; offset += MAX_CHUNK_ROWS) {
+    if (offset > 0) await new Promise((resolve) => setImmediate(resolve));
+    appender.appendDataChunk(eventChunk(rows, offset, Math.min(MAX_CHUNK_ROWS, rows.length - offset)));
   }
 }

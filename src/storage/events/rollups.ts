@@ -25,6 +25,8 @@ import {
   measureEvents,
   measureGoals,
   needsExit,
+  sessionFactsSelect,
+  sessionKeyAggregate,
   viewsColumn,
   type GoalRef,
 } from '../../stats/compile.js';
@@ -49,6 +51,9 @@ const SESSION_GAP_MS = 30 * 60_000;
 const CHUNK_DAYS = 31;
 
 const COUNT = 'BIGINT';
+const SESSION_DIMENSIONS = DIMENSIONS.filter((dim) => scopeOf(dim) === 'session');
+/** The column of rollup_sessions holding a session dimension's key. */
+const factsKey = (dimension: Dimension) => `k_${dimension}`;
 const TABLES = [
   `CREATE TABLE IF NOT EXISTS site_daily (site_id VARCHAR NOT NULL, day DATE NOT NULL, visitors ${COUNT}, pageviews ${COUNT}, events ${COUNT}, sessions ${COUNT}, bounces ${COUNT}, duration_ms ${COUNT})`,
   `CREATE TABLE IF NOT EXISTS dim_daily (site_id VARCHAR NOT NULL, day DATE NOT NULL, dimension VARCHAR NOT NULL, key VARCHAR NOT NULL, visitors ${COUNT}, pageviews ${COUNT}, events ${COUNT}, sessions ${COUNT}, bounces ${COUNT}, duration_ms ${COUNT})`,
@@ -58,6 +63,11 @@ const TABLES = [
   'CREATE TABLE IF NOT EXISTS rollup_state (site_id VARCHAR NOT NULL, watermark DATE, definitions VARCHAR NOT NULL)',
   'CREATE TABLE IF NOT EXISTS rollup_pending (site_id VARCHAR NOT NULL, day DATE NOT NULL)',
   'CREATE TABLE IF NOT EXISTS dim_top_keys (site_id VARCHAR NOT NULL, day DATE NOT NULL, dimension VARCHAR NOT NULL, key VARCHAR NOT NULL)',
+  // Scratch rows of one rewrite: the facts of every session, computed once for all dimensions.
+  // Temporary (no log, no disk), which is why every statement that touches it goes through exec.
+  `CREATE TEMPORARY TABLE IF NOT EXISTS rollup_sessions (site_id VARCHAR NOT NULL, session_id BIGINT NOT NULL, sb DATE NOT NULL,
+    ${SESSION_DIMENSIONS.map((dim) => `${factsKey(dim)} VARCHAR`).join(', ')},
+    pageviews ${COUNT}, customs ${COUNT}, engaged_ms ${COUNT}, engages ${COUNT}, first_ts BIGINT, last_ts BIGINT)`,
 ];
 const ROLLUP_TABLES = ['site_daily', 'dim_daily', 'goal_daily', 'funnel_daily'] as const;
 
@@ -129,18 +139,33 @@ async function deleteDays(events: EventStore, tables: readonly string[], siteId:
   }
 }
 
-function insertDimension(events: EventStore, siteId: string, days: Period, dimension: Dimension, key: Sql): Promise<void> {
+/**
+ * Rows of one dimension into dim_daily, each key passed through `fold` (the cap). Session-scoped
+ * dimensions read bounces and duration from rollup_sessions (`writeSessionFacts`, same days).
+ */
+function insertDimension(events: EventStore, siteId: string, days: Period, dimension: Dimension, fold = (key: Sql) => key): Promise<void> {
   const d = events.dialect;
   const exit = needsExit([], dimension);
   const measures = measureEvents(d, { siteId, days, filters: [], exit }, {
     bucket: trusted('day'),
-    key,
-    sessions: scopeOf(dimension) === 'session',
+    key: fold(keyExpr(dimension)),
+    sessions: scopeOf(dimension) === 'session' && { relation: sessionFacts(siteId), key: fold(trusted(factsKey(dimension))) },
   });
   return run(
     events,
     sql`INSERT INTO dim_daily SELECT ${siteId}, b, ${dimension}, k, visitors, pageviews, events, sessions, bounces, duration_ms FROM (${measures}) m`,
   );
+}
+
+const sessionFacts = (siteId: string): Sql => sql`(SELECT * FROM rollup_sessions WHERE site_id = ${siteId}) f`;
+
+/** Computes the facts and keys of every session that starts in the days, once for all dimensions. */
+async function writeSessionFacts(events: EventStore, siteId: string, days: Period): Promise<void> {
+  const d = events.dialect;
+  const keys = SESSION_DIMENSIONS.map((dim) => ({ name: factsKey(dim), aggregate: sessionKeyAggregate(d, dim) }));
+  const facts = sessionFactsSelect(d, { siteId, days, filters: [], exit: false }, trusted('day'), keys);
+  await remove(events, 'rollup_sessions', sql`site_id = ${siteId}`);
+  await run(events, sql`INSERT INTO rollup_sessions SELECT ${siteId}, x.* FROM (${facts}) x`);
 }
 
 /** Folds the keys beyond the cap into `(other)`, recomputing that day and dimension exactly. */
@@ -161,9 +186,9 @@ async function capDimensions(events: EventStore, siteId: string, days: Period, c
         ORDER BY visitors DESC, ${trusted(viewsColumn(dimension))} DESC, key ASC LIMIT ${cap}`,
     );
     await remove(events, 'dim_daily', where);
-    const key = keyExpr(dimension);
-    const capped = sql`(CASE WHEN ${key} IN (SELECT key FROM dim_top_keys WHERE ${where}) THEN ${key} ELSE ${OTHER_KEY} END)`;
-    await insertDimension(events, siteId, { from: day, to: day }, dimension, capped);
+    const top = sql`(SELECT key FROM dim_top_keys WHERE ${where})`;
+    const fold = (key: Sql) => sql`(CASE WHEN ${key} IN ${top} THEN ${key} ELSE ${OTHER_KEY} END)`;
+    await insertDimension(events, siteId, { from: day, to: day }, dimension, fold);
     await remove(events, 'dim_top_keys', where);
   }
 }
@@ -202,16 +227,18 @@ async function rewriteDays(events: EventStore, siteId: string, days: Period, def
     await rewriteMonths(events, siteId, days);
     return;
   }
+  await writeSessionFacts(events, siteId, days);
   const site = measureEvents(d, { siteId, days, filters: [], exit: false }, {
     bucket: trusted('day'),
-    sessions: true,
+    sessions: { relation: sessionFacts(siteId) },
   });
   await run(
     events,
     sql`INSERT INTO site_daily SELECT ${siteId}, b, visitors, pageviews, events, sessions, bounces, duration_ms FROM (${site}) m`,
   );
-  for (const dimension of DIMENSIONS) await insertDimension(events, siteId, days, dimension, keyExpr(dimension));
+  for (const dimension of DIMENSIONS) await insertDimension(events, siteId, days, dimension);
   await capDimensions(events, siteId, days, cap);
+  await remove(events, 'rollup_sessions', sql`site_id = ${siteId}`);
   await rewriteMonths(events, siteId, days);
   await writeGoalsAndFunnels(events, siteId, days, defs);
 }

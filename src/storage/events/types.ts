@@ -14,9 +14,23 @@ export interface EventStore {
   init(): Promise<void>;
   /** Append a batch atomically: either every row is stored or none is (the caller retries). */
   append(rows: readonly StoredEvent[]): Promise<void>;
+  /** Start a bulk write (imports): rows appended over time, stored together at commit or not at all. */
+  beginBulk(): Promise<BulkAppend>;
   /** Run a read query with positional parameters (`?`), rows as plain objects. */
   query<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
-  /** Run a statement that returns nothing of interest. */
+  /**
+   * Run a statement that returns nothing of interest. Every exec runs in one session, in order: a
+   * temporary table one exec creates is there for the next.
+   */
   exec(sql: string, params?: readonly SqlValue[]): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A bulk write in progress. Its rows are invisible to readers until `commit()`. */
+export interface BulkAppend {
+  append(rows: readonly StoredEvent[]): Promise<void>;
+  /** Stores every appended row at once; the bulk write is over (a second commit is refused). */
+  commit(): Promise<void>;
+  /** Stores none of them; the bulk write is over. Does nothing once it is over. */
+  rollback(): Promise<void>;
 }
