@@ -23,11 +23,21 @@ function row(i: number, overrides: Partial<StoredEvent> = {}): StoredEvent {
 }
 
 for (const adapter of adapters) {
+  /** A fresh store in a directory of its own, closed and removed after `body`. */
+  async function withStore(body: (store: EventStore) => Promise<void>): Promise<void> {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
+    const store = await adapter.open(dir);
+    try {
+      await body(store);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
   describe(`EventStore contract: ${adapter.name}`, () => {
     test('append then read back every column exactly (large batches span several chunks)', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
-      const store = await adapter.open(dir);
-      try {
+      await withStore(async (store) => {
         const rows = Array.from({ length: 5000 }, (_, i) => row(i));
         await store.append(rows);
         const back = await store.query<Record<string, any>>('SELECT *, CAST(day AS VARCHAR) AS d FROM events WHERE site_id = ? ORDER BY ts', ['site']);
@@ -40,16 +50,11 @@ for (const adapter of adapters) {
             [BigInt(e.ts), e.day, e.visitorId, e.sessionId, e.sessionStart, e.page, e.referrer, e.screenWidth, e.props, e.region],
           );
         }
-      } finally {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
     });
 
     test('strings of every length and alphabet, empty strings and nulls come back as written', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
-      const store = await adapter.open(dir);
-      try {
+      await withStore(async (store) => {
         // Around 12 bytes (DuckDB inlines short strings), non-ASCII of few characters but more bytes,
         // a lone high code unit's neighbour (é), astral characters, and the empty string.
         const texts = ['', 'a', 'abcdefghijk', 'abcdefghijkl', 'abcdefghijklm', 'é', 'Île-de-Franc', 'Zürich', '🦆🦆🦆', 'x'.repeat(5000), '日本語のページ'];
@@ -59,43 +64,33 @@ for (const adapter of adapters) {
           const overrides: Partial<StoredEvent> = { page: text, name: text || 'pageview', screenWidth: i % 7 ? i : null, engagedMs: i % 5 ? null : 86_400_000, scrollDepth: i % 5 ? null : 100 };
           for (const [k, key] of nullable.entries()) (overrides as Record<string, unknown>)[key] = (i + k) % 3 === 0 ? null : text;
           return row(i, overrides);
-        });
-        await store.append(rows);
-        const back = await store.query<Record<string, unknown>>('SELECT * FROM events ORDER BY ts');
-        const columns = ['entry_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'country', 'region', 'city', 'browser', 'os', 'device', 'language', 'props'];
-        rows.forEach((e, i) => {
-          const r = back[i]!;
-          assert.deepEqual(
-            [r.page, r.name, r.screen_width, r.engaged_ms, r.scroll_depth, ...columns.map((c) => r[c])],
-            [e.page, e.name, e.screenWidth, e.engagedMs, e.scrollDepth, ...nullable.map((k) => e[k])],
-            `row ${i}`,
-          );
-        });
-      } finally {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
+      await store.append(rows);
+      const back = await store.query<Record<string, unknown>>('SELECT * FROM events ORDER BY ts');
+      const columns = ['entry_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'country', 'region', 'city', 'browser', 'os', 'device', 'language', 'props'];
+      rows.forEach((e, i) => {
+        const r = back[i]!;
+        assert.deepEqual(
+          [r.page, r.name, r.screen_width, r.engaged_ms, r.scroll_depth, ...columns.map((c) => r[c])],
+          [e.page, e.name, e.screenWidth, e.engagedMs, e.scrollDepth, ...nullable.map((k) => e[k])],
+          `row ${i}`,
+        );
+      });
+      });
     });
 
     test('a value a column cannot hold is refused, not wrapped or shifted', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
-      const store = await adapter.open(dir);
-      try {
+      await withStore(async (store) => {
         await assert.rejects(store.append([row(0, { screenWidth: 2 ** 31 })]));
         await assert.rejects(store.append([row(0, { engagedMs: 1.5 })]));
         await assert.rejects(store.append([row(0, { day: '2026-02-30' })]));
         assert.deepEqual(await store.query('SELECT count(*) AS n FROM events'), [{ n: 0n }]);
-      } finally {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
     });
 
     test('a bulk write is invisible until commit, while ordinary appends go on beside it', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
-      const store = await adapter.open(dir);
-      const count = async (siteId: string) => (await store.query<{ n: bigint }>('SELECT count(*) AS n FROM events WHERE site_id = ?', [siteId]))[0]!.n;
-      try {
+      await withStore(async (store) => {
+          const count = async (siteId: string) => (await store.query<{ n: bigint }>('SELECT count(*) AS n FROM events WHERE site_id = ?', [siteId]))[0]!.n;
         const bulk = await store.beginBulk();
         await bulk.append(Array.from({ length: 5000 }, (_, i) => row(i, { siteId: 'bulk' })));
         await store.append([row(0, { siteId: 'live' })]);
@@ -118,10 +113,7 @@ for (const adapter of adapters) {
         await assert.rejects(failing.append([row(1, { siteId: 'bad', day: 'not-a-day' })]));
         await failing.rollback();
         assert.equal(await count('bad'), 0n);
-      } finally {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
     });
 
     test('closing the store abandons an open bulk write', async () => {
@@ -140,18 +132,13 @@ for (const adapter of adapters) {
     });
 
     test('a batch is atomic: a bad row stores nothing of its batch', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
-      const store = await adapter.open(dir);
-      try {
+      await withStore(async (store) => {
         const bad = row(1, { day: '2026-02-30x' });
         await assert.rejects(store.append([row(0), bad]));
         assert.deepEqual(await store.query('SELECT count(*) AS n FROM events'), [{ n: 0n }]);
         await store.append([row(0)]);
         assert.deepEqual(await store.query('SELECT count(*) AS n FROM events'), [{ n: 1n }]);
-      } finally {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
     });
 
     test('data survives close and reopen; parameters are bound, never pasted', async () => {

@@ -82,8 +82,9 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return funnel;
   });
 
-  // NDJSON streamed from the request and validated line by line as it arrives; accepted lines are
-  // held as text until sorted by time (at most MAX_IMPORT_LINES per call).
+  // NDJSON streamed from the request, validated and (while in time order) enriched line by line as
+  // it arrives; accepted lines are also held as text in case they must be sorted (at most
+  // MAX_IMPORT_LINES per call).
   app.register(async (scoped) => {
     scoped.removeAllContentTypeParsers();
     scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
