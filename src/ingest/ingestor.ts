@@ -183,7 +183,8 @@ export class Ingestor {
     // Accepted lines are kept as text with their instant: sessions are only right in time order,
     // and a file that turns out not to be sorted is enriched again, sorted, from these.
     const accepted: Array<{ ts: number; line: number; text: string }> = [];
-    let writer = new ImportWriter(this.deps.events, site, this.deps.geo, this.hosting);
+    const newWriter = () => new ImportWriter(this.deps.events, this.deps.geo, this.hosting);
+    let writer = newWriter();
     try {
       let inOrder = true;
       for await (const lines of ndjsonLines(stream)) {
@@ -223,7 +224,7 @@ export class Ingestor {
       }
       if (!inOrder) {
         accepted.sort((a, b) => a.ts - b.ts || a.line - b.line);
-        writer = new ImportWriter(this.deps.events, site, this.deps.geo, this.hosting);
+        writer = newWriter();
         for (const { text } of accepted) {
           // The line passed every check above, so it parses the same way.
           const parsed = parseImportLine(text, site.id, now);
@@ -286,7 +287,6 @@ class ImportWriter {
 
   constructor(
     private readonly events: EventStore,
-    private readonly site: Site,
     geo: GeoLocator,
     hosting: HostingNetworks,
   ) {

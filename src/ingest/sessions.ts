@@ -59,11 +59,6 @@ export class SessionCache {
     return this.live.size;
   }
 
-  /** Estimated heap held by open sessions. */
-  get heldBytes(): number {
-    return this.bytes;
-  }
-
   /**
    * Finds the open session of a visitor (under today's visitor id, or under yesterday's for a
    * session that crosses local midnight), or starts one with the attributes `start()` computes.
