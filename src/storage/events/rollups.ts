@@ -213,17 +213,22 @@ async function writeGoalsAndFunnels(events: EventStore, siteId: string, days: Pe
   }
 }
 
-async function hasEvents(events: EventStore, siteId: string, days: Period): Promise<boolean> {
-  const rows = await read(events, sql`SELECT 1 AS found FROM events WHERE site_id = ${siteId} AND ${dayRange(events.dialect, 'day', days)} LIMIT 1`);
-  return rows.length > 0;
+/** The days of a range that hold raw events of the site, ascending. */
+async function eventDays(events: EventStore, siteId: string, days: Period): Promise<string[]> {
+  const d = events.dialect;
+  const rows = await read<{ day: string }>(
+    events,
+    sql`SELECT DISTINCT ${trusted(d.dayText('day'))} AS day FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} ORDER BY day`,
+  );
+  return rows.map((r) => r.day);
 }
 
-/** Rewrites every rollup of a range of days from raw events. */
-async function rewriteDays(events: EventStore, siteId: string, days: Period, defs: Definitions, cap: number): Promise<void> {
+/** Rewrites every rollup of a range of days from raw events (`hasEvents`: whether it holds any). */
+async function rewriteDays(events: EventStore, siteId: string, days: Period, defs: Definitions, cap: number, hasEvents: boolean): Promise<void> {
   const d = events.dialect;
   await deleteDays(events, ROLLUP_TABLES, siteId, days);
   // Days without events have no rollup rows: a sparse or new site skips twenty-odd statements.
-  if (!(await hasEvents(events, siteId, days))) {
+  if (!hasEvents) {
     await rewriteMonths(events, siteId, days);
     return;
   }
@@ -310,7 +315,8 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: num
     sql`SELECT DISTINCT ${trusted(d.dayText('day'))} AS day FROM rollup_pending WHERE site_id = ${site.id} ORDER BY day`,
   );
   for (const { day } of pending) {
-    await rewriteDays(events, site.id, { from: day, to: day }, defs, cap);
+    const one = { from: day, to: day };
+    await rewriteDays(events, site.id, one, defs, cap, (await eventDays(events, site.id, one)).length > 0);
     await remove(events, 'rollup_pending', sql`site_id = ${site.id} AND day = ${trusted(d.dateLiteral(day))}`);
   }
 
@@ -329,9 +335,16 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: num
     await writeRollupState(events, site.id, state);
     return;
   }
-  for (const chunk of chunks({ from, to: closed })) {
-    await rewriteDays(events, site.id, chunk, defs, cap);
-    state.watermark = chunk.to;
+  const withEvents = await eventDays(events, site.id, { from, to: closed });
+  const holdsEvents = (p: Period) => withEvents.some((day) => day >= p.from && day <= p.to);
+  const all = chunks({ from, to: closed });
+  for (let i = 0; i < all.length; i++) {
+    let range = all[i]!;
+    const hasEvents = holdsEvents(range);
+    // Empty chunks in a row are cleared together: a long quiet stretch costs a few statements.
+    while (!hasEvents && i + 1 < all.length && !holdsEvents(all[i + 1]!)) range = { from: range.from, to: all[++i]!.to };
+    await rewriteDays(events, site.id, range, defs, cap, hasEvents);
+    state.watermark = range.to;
     await writeRollupState(events, site.id, state);
   }
 }
