@@ -31,7 +31,7 @@ import { normalizeIp } from './ip.js';
 import { RelayKeys } from './relay.js';
 import { SessionCache } from './sessions.js';
 import { SiteDirectory } from './sites.js';
-import { EphemeralSalts, SaltBook, VisitorIds, oldestLiveSaltDay } from './visitor.js';
+import { EphemeralSalts, SaltBook, oldestLiveSaltDay } from './visitor.js';
 import { WriteBuffer } from './write-buffer.js';
 import type { StoredEvent } from '../storage/events/schema.js';
 
@@ -111,7 +111,6 @@ export class Ingestor {
       hosting: this.hosting,
       salts: this.salts,
       sessions: this.sessions,
-      visitorIds: new VisitorIds(),
       accept: (event) => this.buffer.add(event),
     });
   }
@@ -292,7 +291,7 @@ class ImportWriter {
     hosting: HostingNetworks,
   ) {
     // Its sessions are bounded by the import's size (at most MAX_IMPORT_LINES), not the live cap.
-    this.enricher = { geo, hosting, salts: new SaltBook(new EphemeralSalts()), sessions: new SessionCache(MAX_IMPORT_LINES, Infinity), visitorIds: new VisitorIds() };
+    this.enricher = { geo, hosting, salts: new SaltBook(new EphemeralSalts()), sessions: new SessionCache(MAX_IMPORT_LINES, Infinity) };
   }
 
   /** Usually synchronous: it waits only for a new date's salt or for the store to catch up. */

@@ -17,7 +17,7 @@ import { SESSION_GAP_MS, SessionCache, type SessionAttributes } from './sessions
 import type { SiteDirectory } from './sites.js';
 import { hostMatchesDomain, originHost, parsePageUrl, referrerValue, utmValues, type PageLocation } from './url-values.js';
 import { deviceClass, parseUserAgent } from './user-agent.js';
-import { SaltBook, VisitorIds, visitorIdFor } from './visitor.js';
+import { SaltBook, visitorIdFor } from './visitor.js';
 
 /** What the HTTP layer hands the pipeline for one POST /api/e. */
 export interface CollectRequest {
@@ -56,7 +56,6 @@ export interface Enricher {
   hosting: HostingNetworks;
   salts: SaltBook;
   sessions: SessionCache;
-  visitorIds: VisitorIds;
 }
 
 // ---- Steps shared by live collection and import ----
@@ -115,7 +114,7 @@ function enrichWithSalt(c: Candidate, parts: Enricher, span: LocalDaySpan, salt:
   const location = c.location!;
   const ip = c.ip ?? '';
   const day = span.day;
-  const visitorId = parts.visitorIds.idFor(salt, site.id, ip, c.ua);
+  const visitorId = visitorIdFor(salt, site.id, ip, c.ua);
   // A session under yesterday's visitor id can only go on within the gap after local midnight.
   const previousSalt = c.ts - span.start < SESSION_GAP_MS ? parts.salts.previousSalt(day) : undefined;
   const previousVisitorId = previousSalt ? visitorIdFor(previousSalt, site.id, ip, c.ua) : undefined;

@@ -22,47 +22,8 @@ function hashInput(salt: Buffer, text: string): Buffer {
   return Buffer.concat([salt, Buffer.from(text)]);
 }
 
-const idOf = (salt: Buffer, identity: string): bigint => hash('sha256', hashInput(salt, identity), 'buffer').readBigInt64BE(0);
-
 export function visitorIdFor(salt: Buffer, sitePublicId: string, ip: string, ua: string): bigint {
-  return idOf(salt, `${sitePublicId}\0${ip}\0${ua}`);
-}
-
-/**
- * Visitor ids of the visitors seen lately, so that a visitor's later events (most events of real
- * traffic) skip the hash. Keyed by the hashed text; an entry remembers the salt it was hashed with,
- * so a new date's salt hashes again. Two generations bound the memory: when the newer one is full,
- * the older one is dropped and the newer takes its place.
- */
-export class VisitorIds {
-  private young = new Map<string, { salt: Buffer; id: bigint }>();
-  private old = new Map<string, { salt: Buffer; id: bigint }>();
-
-  constructor(private readonly perGeneration = 16_384) {}
-
-  idFor(salt: Buffer, sitePublicId: string, ip: string, ua: string): bigint {
-    const identity = `${sitePublicId}\0${ip}\0${ua}`;
-    let known = this.young.get(identity);
-    if (known === undefined) {
-      known = this.old.get(identity);
-      if (known !== undefined) this.keep(identity, known);
-    }
-    if (known !== undefined && known.salt === salt) return known.id;
-    const id = idOf(salt, identity);
-    if (known !== undefined) {
-      known.salt = salt;
-      known.id = id;
-    } else this.keep(identity, { salt, id });
-    return id;
-  }
-
-  private keep(identity: string, entry: { salt: Buffer; id: bigint }): void {
-    if (this.young.size >= this.perGeneration) {
-      this.old = this.young;
-      this.young = new Map();
-    }
-    this.young.set(identity, entry);
-  }
+  return hash('sha256', hashInput(salt, `${sitePublicId}\0${ip}\0${ua}`), 'buffer').readBigInt64BE(0);
 }
 
 /** Where salts come from: the MetaStore for live traffic, a throwaway map for one import call. */
