@@ -84,7 +84,20 @@ for (const adapter of adapters) {
         await assert.rejects(store.append([row(0, { screenWidth: 2 ** 31 })]));
         await assert.rejects(store.append([row(0, { engagedMs: 1.5 })]));
         await assert.rejects(store.append([row(0, { day: '2026-02-30' })]));
+        await assert.rejects(store.append([row(0, { ts: 2 ** 53 })]));
+        await assert.rejects(store.append([row(0, { visitorId: 2n ** 63n })]));
         assert.deepEqual(await store.query('SELECT count(*) AS n FROM events'), [{ n: 0n }]);
+      });
+    });
+
+    test('64-bit values come back exact on both sides of every 32-bit boundary', async () => {
+      await withStore(async (store) => {
+        const instants = [0, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 1_768_435_200_123, 2 ** 53 - 1, -1, -(2 ** 32), -(2 ** 53 - 1)];
+        const ids = [0n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 32n];
+        await store.append(instants.map((ts, i) => row(i, { ts, visitorId: ids[i % ids.length]!, sessionId: -ids[i % ids.length]! - 1n })));
+        const back = await store.query<{ ts: bigint; visitor_id: bigint; session_id: bigint }>('SELECT ts, visitor_id, session_id FROM events ORDER BY ts');
+        const expected = instants.map((ts, i) => ({ ts: BigInt(ts), visitor_id: ids[i % ids.length]!, session_id: -ids[i % ids.length]! - 1n })).sort((a, b) => (a.ts < b.ts ? -1 : 1));
+        assert.deepEqual(back, expected);
       });
     });
 

@@ -6,6 +6,7 @@
 // inline in their 16-byte `duckdb_string_t` (a uint32 length, then the bytes, zero-padded: the
 // layout duckdb.h documents), so only longer strings, or short ones that are not ASCII, take a
 // native call each. Typed arrays use the platform's byte order, as DuckDB's vectors do.
+import { endianness } from 'node:os';
 import duckdb from '@duckdb/node-bindings';
 import { BIGINT, BOOLEAN, DATE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBType } from '@duckdb/node-api';
 import { EVENT_COLUMNS, type EventColumnType, type StoredEvent } from './schema.js';
@@ -47,8 +48,11 @@ class Scratch {
 
 type Value = StoredEvent[keyof StoredEvent];
 
-/** Writes one column of `count` rows into `vector`; null values clear their validity bit. */
-type ColumnWriter = (vector: duckdb.Vector, scratch: Scratch, values: (i: number) => Value, count: number) => void;
+/** Reads a column's value off a row. */
+type ValueOf = (row: StoredEvent) => Value;
+
+/** Writes one column of rows [offset, offset + count) into `vector`; null values clear their validity bit. */
+type ColumnWriter = (vector: duckdb.Vector, scratch: Scratch, rows: readonly StoredEvent[], offset: number, count: number, value: ValueOf) => void;
 
 /**
  * Validity as DuckDB keeps it: bit `i % 64` of uint64 word `i / 64`, set when the row is valid.
@@ -65,19 +69,29 @@ function writeValidity(vector: duckdb.Vector, scratch: Scratch, nulls: readonly 
   duckdb.copy_data_to_vector_validity(vector, 0, scratch.validityBuffer, 0, words * 8);
 }
 
+// A BIGINT given as a JS number is written as two 32-bit halves, which spares a BigInt per value
+// (timestamps, on every row); the halves go in the platform's order.
+const [LOW_HALF, HIGH_HALF] = endianness() === 'LE' ? [0, 1] : [1, 0];
+const TWO_32 = 2 ** 32;
+
 function numberColumn(width: 1 | 4 | 8, toNumber: (v: NonNullable<Value>) => number | bigint): ColumnWriter {
-  return (vector, scratch, values, count) => {
+  return (vector, scratch, rows, offset, count, value) => {
     const nulls: number[] = [];
     const { bytes, int32, int64 } = scratch;
     for (let i = 0; i < count; i++) {
-      const v = values(i);
+      const v = value(rows[offset + i]!);
       if (v === null) {
         nulls.push(i);
         continue;
       }
       const n = toNumber(v);
-      if (width === 8) int64[i] = n as bigint;
-      else if (width === 4) int32[i] = n as number;
+      if (width === 8) {
+        if (typeof n === 'bigint') int64[i] = n;
+        else {
+          int32[2 * i + LOW_HALF] = n % TWO_32 | 0;
+          int32[2 * i + HIGH_HALF] = Math.floor(n / TWO_32);
+        }
+      } else if (width === 4) int32[i] = n as number;
       else bytes[i] = n as number;
     }
     duckdb.copy_data_to_vector(vector, 0, scratch.buffer, 0, count * width);
@@ -92,13 +106,25 @@ const int32Value = (v: NonNullable<Value>): number => {
   return n;
 };
 
-const writeString: ColumnWriter = (vector, scratch, values, count) => {
+const [INT64_MIN, INT64_END] = [-(2n ** 63n), 2n ** 63n];
+const int64Value = (v: NonNullable<Value>): number | bigint => {
+  if (typeof v === 'bigint') {
+    // A BigInt64Array would wrap a value out of range silently.
+    if (v < INT64_MIN || v >= INT64_END) throw new RangeError(`not a 64-bit integer: ${v}`);
+    return v;
+  }
+  // Past 2^53 a number is no longer exact: such a value is a bug upstream, not a row to store.
+  if (!Number.isSafeInteger(v)) throw new RangeError(`not a safe integer: ${v as number}`);
+  return v as number;
+};
+
+const writeString: ColumnWriter = (vector, scratch, rows, offset, count, value) => {
   const nulls: number[] = [];
   const long: number[] = [];
   const { bytes, words } = scratch;
   bytes.fill(0, 0, count * STRING_T_BYTES);
   for (let i = 0; i < count; i++) {
-    const v = values(i) as string | null;
+    const v = value(rows[offset + i]!) as string | null;
     if (v === null) {
       nulls.push(i);
       continue;
@@ -118,7 +144,7 @@ const writeString: ColumnWriter = (vector, scratch, values, count) => {
     }
   }
   duckdb.copy_data_to_vector(vector, 0, scratch.buffer, 0, count * STRING_T_BYTES);
-  for (const i of long) duckdb.vector_assign_string_element(vector, i, values(i) as string);
+  for (const i of long) duckdb.vector_assign_string_element(vector, i, value(rows[offset + i]!) as string);
   writeValidity(vector, scratch, nulls, count);
 };
 
@@ -127,7 +153,7 @@ function writerFor(type: EventColumnType): ColumnWriter {
     case 'VARCHAR':
       return writeString;
     case 'BIGINT':
-      return numberColumn(8, (v) => (typeof v === 'bigint' ? v : BigInt(v as number)));
+      return numberColumn(8, int64Value);
     case 'INTEGER':
       return numberColumn(4, int32Value);
     case 'BOOLEAN':
@@ -143,7 +169,7 @@ function writerFor(type: EventColumnType): ColumnWriter {
 
 const DUCKDB_TYPES: Record<EventColumnType, DuckDBType> = { VARCHAR, BIGINT, DATE, BOOLEAN, INTEGER };
 const CHUNK_TYPES = EVENT_COLUMNS.map((c) => DUCKDB_TYPES[c.type]);
-const COLUMNS = EVENT_COLUMNS.map((c) => ({ value: c.value, write: writerFor(c.type) }));
+const COLUMNS = EVENT_COLUMNS.map((c) => ({ value: c.value as ValueOf, write: writerFor(c.type) }));
 export const MAX_CHUNK_ROWS = duckdb.vector_size();
 const scratch = new Scratch(MAX_CHUNK_ROWS);
 
@@ -153,7 +179,7 @@ export function eventChunk(rows: readonly StoredEvent[], offset: number, count: 
   const chunk = DuckDBDataChunk.create(CHUNK_TYPES, count);
   COLUMNS.forEach((column, c) => {
     const vector = duckdb.data_chunk_get_vector(chunk.chunk, c);
-    column.write(vector, scratch, (i) => column.value(rows[offset + i]!) as Value, count);
+    column.write(vector, scratch, rows, offset, count, column.value);
   });
   return chunk;
 }

@@ -39,7 +39,7 @@ interface EventColumn {
   name: string;
   type: EventColumnType;
   nullable: boolean;
-  value(e: StoredEvent): EventColumnValue; // DATE columns give 'YYYY-MM-DD'
+  value(e: StoredEvent): EventColumnValue; // DATE columns give 'YYYY-MM-DD'; BIGINT a bigint or a safe integer
 }
 
 const col = (name: string, type: EventColumnType, nullable: boolean, value: EventColumn['value']): EventColumn => ({ name, type, nullable, value });
@@ -47,7 +47,7 @@ const col = (name: string, type: EventColumnType, nullable: boolean, value: Even
 /** The `events` table, column by column: name, portable SQL type, and where its value comes from. */
 export const EVENT_COLUMNS: readonly EventColumn[] = [
   col('site_id', 'VARCHAR', false, (e) => e.siteId),
-  col('ts', 'BIGINT', false, (e) => BigInt(e.ts)),
+  col('ts', 'BIGINT', false, (e) => e.ts),
   col('day', 'DATE', false, (e) => e.day),
   col('visitor_id', 'BIGINT', false, (e) => e.visitorId),
   col('session_id', 'BIGINT', false, (e) => e.sessionId),
