@@ -11,7 +11,7 @@ import { isPromise, type MaybePromise } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { DropReason } from './drop-reasons.js';
 import type { GeoLocator } from './geo.js';
-import { MAX_IMPORT_LINE_BYTES, ndjsonLines, parseImportLine } from './import.js';
+import { MAX_IMPORT_LINE_BYTES, ndjsonLines, parseImportLine, type ImportLineResult } from './import.js';
 import {
   DropCounter,
   botUaStep,
@@ -180,14 +180,26 @@ export class Ingestor {
       if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, reason: detail ? `${reason}: ${detail}` : reason });
     };
     const importSteps: Array<Step<unknown>> = [{ name: 'locate', run: (c) => locate(c, false) }, botUaStep, datacenterStep(this.hosting)];
-    // Accepted lines are kept as text with their instant: sessions are only right in time order,
-    // and a file that turns out not to be sorted is enriched again, sorted, from these.
-    const accepted: Array<{ ts: number; line: number; text: string }> = [];
+    /** A line through every check: its candidate, or why it is rejected (usually synchronous). */
+    const check = (line: string): MaybePromise<ImportLineResult> => {
+      const parsed = parseImportLine(line, site.id, now);
+      if (!parsed.ok) return parsed;
+      parsed.candidate.site = site;
+      const result = runSteps(importSteps, parsed.candidate, undefined);
+      const verdict = (outcome: Outcome): ImportLineResult => (outcome === 'accepted' ? parsed : { ok: false, reason: outcome });
+      return isPromise(result) ? result.then(verdict) : verdict(result);
+    };
+    // Sessions are only right in time order. While lines come in time order (ties in file order),
+    // each is enriched right away; the body is kept as it came (its chunks, not a string per line)
+    // so that a file that turns out not to be sorted can be read again, sorted, and enriched anew.
+    const body: Array<Buffer | string> = [];
     const newWriter = () => new ImportWriter(this.deps.events, this.deps.geo, this.hosting);
     let writer = newWriter();
+    let accepted = 0;
     try {
       let inOrder = true;
-      for await (const lines of ndjsonLines(stream)) {
+      let lastTs = -Infinity;
+      for await (const lines of ndjsonLines(keepChunks(stream, body))) {
         for (const { line, number, tooLong } of lines) {
           if (number > maxLines) {
             throw new ApiError('PAYLOAD_TOO_LARGE', `an import takes at most ${maxLines} lines: split the file (nothing of this call was stored)`);
@@ -197,25 +209,19 @@ export class Ingestor {
             continue;
           }
           if (line.trim() === '') continue;
-          const parsed = parseImportLine(line, site.id, now);
-          if (!parsed.ok) {
-            reject(number, parsed.reason, parsed.detail);
+          let checked = check(line);
+          if (isPromise(checked)) checked = await checked;
+          if (!checked.ok) {
+            reject(number, checked.reason, checked.detail);
             continue;
           }
-          const candidate = parsed.candidate;
-          candidate.site = site;
-          const result = runSteps(importSteps, candidate, undefined);
-          const outcome = isPromise(result) ? await result : result;
-          if (outcome !== 'accepted') {
-            reject(number, outcome);
-            continue;
-          }
-          // While the lines come in time order (ties in file order), they are enriched right away.
-          if (inOrder && accepted.length > 0 && candidate.ts < accepted[accepted.length - 1]!.ts) {
+          const candidate = checked.candidate;
+          accepted++;
+          if (inOrder && candidate.ts < lastTs) {
             inOrder = false;
             await writer.abandon();
           }
-          accepted.push({ ts: candidate.ts, line: number, text: line });
+          lastTs = candidate.ts;
           if (inOrder) {
             const added = writer.add(candidate);
             if (added) await added;
@@ -223,15 +229,22 @@ export class Ingestor {
         }
       }
       if (!inOrder) {
-        accepted.sort((a, b) => a.ts - b.ts || a.line - b.line);
+        // The body again: the same lines pass the same checks (nothing in them depends on state).
+        // The accepted ones are kept as text, which takes less memory than their candidates.
+        const kept: Array<{ ts: number; line: number; text: string }> = [];
+        for await (const lines of ndjsonLines(body)) {
+          for (const { line, number, tooLong } of lines) {
+            if (tooLong || line.trim() === '') continue;
+            const checked = await check(line);
+            if (checked.ok) kept.push({ ts: checked.candidate.ts, line: number, text: line });
+          }
+        }
+        kept.sort((a, b) => a.ts - b.ts || a.line - b.line);
         writer = newWriter();
-        for (const { text } of accepted) {
-          // The line passed every check above, so it parses the same way.
-          const parsed = parseImportLine(text, site.id, now);
-          if (!parsed.ok) throw new Error('an accepted import line no longer parses');
-          parsed.candidate.site = site;
-          locate(parsed.candidate, false);
-          const added = writer.add(parsed.candidate);
+        for (const { text } of kept) {
+          const checked = await check(text);
+          if (!checked.ok) throw new Error('an accepted import line no longer passes its checks');
+          const added = writer.add(checked.candidate);
           if (added) await added;
         }
       }
@@ -239,9 +252,9 @@ export class Ingestor {
     } finally {
       await writer.abandon();
     }
-    this.drops.count('accepted', 'import', accepted.length);
+    this.drops.count('accepted', 'import', accepted);
     for (const listener of this.importListeners) await listener(site, writer.days());
-    return { accepted: accepted.length, rejected, errors };
+    return { accepted, rejected, errors };
   }
 
   /** Writes every accepted event to storage, including those still in the steps. */
@@ -268,6 +281,14 @@ export class Ingestor {
         this.sessions.sweep(now);
       },
     });
+  }
+}
+
+/** Passes a stream's chunks through, keeping each in `into`. */
+async function* keepChunks(stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, into: Array<Buffer | string>): AsyncGenerator<Buffer | string> {
+  for await (const chunk of stream) {
+    into.push(chunk);
+    yield chunk;
   }
 }
 
