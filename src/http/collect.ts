@@ -10,11 +10,12 @@ import { MAX_BODY_BYTES } from '../ingest/event-shape.js';
 
 export const MAX_DRAIN_BYTES = 65_536;
 
-export type CollectedBody = { kind: 'ok'; body: Buffer } | { kind: 'too_large' } | { kind: 'overflow' };
+export type CollectedBody = { kind: 'ok'; body: Buffer } | { kind: 'too_large' } | { kind: 'overflow' } | { kind: 'aborted' };
 
 /**
- * Reads at most MAX_BODY_BYTES; past that drains to MAX_DRAIN_BYTES and gives up. Called once per
- * event on the hottest route, so it settles through a callback rather than a promise.
+ * Reads at most MAX_BODY_BYTES; past that drains to MAX_DRAIN_BYTES and gives up. A client that goes
+ * away before the body ends has sent no event: `aborted`, not a drop. Called once per event on the
+ * hottest route, so it settles through a callback rather than a promise.
  */
 export function readCollectedBody(stream: Readable, settle: (body: CollectedBody) => void): void {
   const chunks: Buffer[] = [];
@@ -34,7 +35,7 @@ export function readCollectedBody(stream: Readable, settle: (body: CollectedBody
     } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   });
   stream.on('end', () => once(size > MAX_BODY_BYTES ? { kind: 'too_large' } : { kind: 'ok', body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
-  stream.on('error', () => once({ kind: 'overflow' }));
+  stream.on('error', () => once({ kind: 'aborted' }));
 }
 
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -48,6 +49,11 @@ const EMPTY_202 = { 'content-length': '0' };
 export function handleCollect(ctx: AppContext, req: IncomingMessage, res: ServerResponse, log: FastifyBaseLogger): void {
   readCollectedBody(req, (collected) => {
     try {
+      if (collected.kind === 'aborted') {
+        ctx.ingest.countAborted();
+        req.socket.destroy();
+        return;
+      }
       if (collected.kind === 'overflow') {
         ctx.ingest.countDropped('too_large');
         res.writeHead(202, { ...EMPTY_202, connection: 'close' });

@@ -68,6 +68,7 @@ export class Ingestor {
   private readonly steps: Array<Step<CollectRequest>>;
   private readonly importListeners: ImportListener[] = [];
   private readonly pipelineErrors: ReturnType<MetricsRegistry['counter']>;
+  private readonly aborted: ReturnType<MetricsRegistry['counter']>;
   private readonly hosting = HostingNetworks.load();
   // Events answered 202 but still in the steps: flush and drain wait for them.
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -103,6 +104,7 @@ export class Ingestor {
       liveSessions.set(this.sessions.size);
     });
     this.pipelineErrors = deps.metrics.counter('svc_pipeline_errors_total', 'Collected events lost to an internal error');
+    this.aborted = deps.metrics.counter('svc_collect_aborted_total', 'Collection requests whose client went away before the body ended');
     this.steps = liveSteps({
       sites: this.sites,
       relayKeys: new RelayKeys(deps.meta),
@@ -157,6 +159,11 @@ export class Ingestor {
   /** Counts an event that never reached the steps (body too large). */
   countDropped(reason: DropReason): void {
     this.drops.count(reason, 'collect');
+  }
+
+  /** Counts a collection request whose client went away before its body ended (no event, no drop). */
+  countAborted(): void {
+    this.aborted.inc();
   }
 
   onImported(listener: ImportListener): void {

@@ -213,6 +213,25 @@ describe('each discard rule drops an otherwise valid event', () => {
     assert.match(response, /^HTTP\/1\.1 202/);
     assert.match(response, /connection: close/i);
   });
+
+  test('a client that goes away mid-body sent no event: counted as aborted, not as a drop', async () => {
+    const drops = server.ctx.ingest.drops;
+    const aborted = () => server.ctx.metrics.counter('svc_collect_aborted_total', '').value();
+    const before = { aborted: aborted(), tooLarge: drops.droppedFor('too_large'), accepted: drops.acceptedFor('collect') };
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const body = JSON.stringify(pageview({ u: '/cut-short' }));
+    socket.write(`POST /api/e HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await new Promise((r) => setTimeout(r, 50));
+    socket.destroy();
+    for (let i = 0; i < 100 && aborted() === before.aborted; i++) await new Promise((r) => setTimeout(r, 20));
+    await server.flush();
+    assert.equal(aborted(), before.aborted + 1);
+    assert.equal(drops.droppedFor('too_large'), before.tooLarge);
+    assert.equal(drops.acceptedFor('collect'), before.accepted);
+  });
 });
 
 describe('trusted relay', () => {
