@@ -9,6 +9,7 @@ import { MemorySlidingWindow } from '../storage/counters/rate-limiter.js';
 import { HostingNetworks } from './bots.js';
 import { isPromise, type MaybePromise } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
+import { EventLoopTurns } from '../core/turns.js';
 import type { DropReason } from './drop-reasons.js';
 import type { GeoLocator } from './geo.js';
 import { MAX_IMPORT_LINE_BYTES, ndjsonLines, parseImportLine, type ImportLineResult } from './import.js';
@@ -203,11 +204,14 @@ export class Ingestor {
     const newWriter = () => new ImportWriter(this.deps.events, this.deps.geo, this.hosting);
     let writer = newWriter();
     let accepted = 0;
+    const turns = new EventLoopTurns();
     try {
       let inOrder = true;
       let lastTs = -Infinity;
       for await (const lines of ndjsonLines(keepChunks(stream, body))) {
         for (const { line, number, tooLong } of lines) {
+          const turn = turns.step();
+          if (turn) await turn;
           if (number > maxLines) {
             throw new ApiError('PAYLOAD_TOO_LARGE', `an import takes at most ${maxLines} lines: split the file (nothing of this call was stored)`);
           }
@@ -241,6 +245,7 @@ export class Ingestor {
         const kept: Array<{ ts: number; line: number; text: string }> = [];
         for await (const lines of ndjsonLines(body)) {
           for (const { line, number, tooLong } of lines) {
+            await turns.step();
             if (tooLong || line.trim() === '') continue;
             const checked = await check(line);
             if (checked.ok) kept.push({ ts: checked.candidate.ts, line: number, text: line });
@@ -249,6 +254,7 @@ export class Ingestor {
         kept.sort((a, b) => a.ts - b.ts || a.line - b.line);
         writer = newWriter();
         for (const { text } of kept) {
+          await turns.step();
           const checked = await check(text);
           if (!checked.ok) throw new Error('an accepted import line no longer passes its checks');
           const added = writer.add(checked.candidate);

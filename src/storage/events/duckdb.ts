@@ -109,6 +109,9 @@ export class DuckDbEventStore implements EventStore {
           if (!open) throw new Error('this bulk write has ended');
           appender ??= await conn.createAppender('events');
           await appendChunks(appender, rows);
+          // The appender would otherwise keep the rows until closed, and hand them all to the
+          // transaction in one long synchronous call at commit (over 100 ms for 200 000 rows).
+          appender.flushSync();
         }),
       commit: () => end('COMMIT'),
       rollback: () => end('ROLLBACK'),
