@@ -194,8 +194,9 @@ export class Ingestor {
       if (!parsed.ok) return parsed;
       parsed.candidate.site = site;
       const result = runSteps(importSteps, parsed.candidate, undefined);
-      const verdict = (outcome: Outcome): ImportLineResult => (outcome === 'accepted' ? parsed : { ok: false, reason: outcome });
-      return isPromise(result) ? result.then(verdict) : verdict(result);
+      // No closure on the usual, synchronous path: this runs for every line.
+      if (!isPromise(result)) return result === 'accepted' ? parsed : { ok: false, reason: result };
+      return result.then((outcome): ImportLineResult => (outcome === 'accepted' ? parsed : { ok: false, reason: outcome }));
     };
     // Sessions are only right in time order. While lines come in time order (ties in file order),
     // each is enriched right away; the body is kept as it came (its chunks, not a string per line)
