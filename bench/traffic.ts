@@ -11,7 +11,6 @@ const UAS = [
 ];
 const PAGES = Array.from({ length: 200 }, (_, i) => `/blog/post-${i}`);
 
-
 /**
  * The bench's traffic: each visitor (its own address) makes a session of four events, three
  * pageviews and an engage, on pages of a skewed popularity. Event `n` is step `n & 3` of visitor

@@ -51,7 +51,7 @@ export function handleCollect(ctx: AppContext, req: IncomingMessage, res: Server
     try {
       if (collected.kind === 'aborted') {
         ctx.ingest.countAborted();
-        req.socket.destroy();
+        req.destroy();
         return;
       }
       if (collected.kind === 'overflow') {

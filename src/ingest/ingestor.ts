@@ -53,11 +53,13 @@ export interface IngestorDeps {
   metrics: MetricsRegistry;
   collectRateLimit: RateLimit;
   maxImportLines?: number;
+  /** Bytes of body an unsorted import may be sorted from (tests lower it). */
+  maxSortBytes?: number;
   log?: { error(obj: unknown, msg: string): void };
 }
 
 const MAX_REPORTED_ERRORS = 100;
-// Accepted lines are held (as text) until they are sorted by time: this bounds that memory.
+// Lines of one call: bounds the numbers kept per accepted line and the import's sessions.
 export const MAX_IMPORT_LINES = 1_000_000;
 
 export class Ingestor {
@@ -105,7 +107,7 @@ export class Ingestor {
       liveSessions.set(this.sessions.size);
     });
     this.pipelineErrors = deps.metrics.counter('svc_pipeline_errors_total', 'Collected events lost to an internal error');
-    this.aborted = deps.metrics.counter('svc_collect_aborted_total', 'Collection requests whose client went away before the body ended');
+    this.aborted = deps.metrics.counter('svc_collect_aborted_total', 'Collection requests whose body never ended: the client went away, or the request timed out');
     this.steps = liveSteps({
       sites: this.sites,
       relayKeys: new RelayKeys(deps.meta),
@@ -199,17 +201,18 @@ export class Ingestor {
       return result.then((outcome): ImportLineResult => (outcome === 'accepted' ? parsed : { ok: false, reason: outcome }));
     };
     // Sessions are only right in time order. While lines come in time order (ties in file order),
-    // each is enriched right away; the body is kept as it came (its chunks, not a string per line)
-    // so that a file that turns out not to be sorted can be read again, sorted, and enriched anew.
-    const body: Array<Buffer | string> = [];
+    // each is enriched right away. The body is kept as it came (its chunks, up to a bound) and each
+    // accepted line's number and instant, so that a file that turns out not to be sorted can be read
+    // again, its accepted lines sorted and enriched anew.
+    const body = new KeptBody(this.deps.maxSortBytes ?? MAX_SORT_BYTES);
+    const acceptedLines: number[] = [];
+    const acceptedTs: number[] = [];
     const newWriter = () => new ImportWriter(this.deps.events, this.deps.geo, this.hosting);
     let writer = newWriter();
-    let accepted = 0;
     const turns = new EventLoopTurns();
     try {
       let inOrder = true;
-      let lastTs = -Infinity;
-      for await (const lines of ndjsonLines(keepChunks(stream, body))) {
+      for await (const lines of ndjsonLines(body.keep(stream))) {
         for (const { line, number, tooLong } of lines) {
           const turn = turns.step();
           if (turn) await turn;
@@ -228,12 +231,12 @@ export class Ingestor {
             continue;
           }
           const candidate = checked.candidate;
-          accepted++;
-          if (inOrder && candidate.ts < lastTs) {
+          if (inOrder && acceptedTs.length > 0 && candidate.ts < acceptedTs[acceptedTs.length - 1]!) {
             inOrder = false;
             await writer.abandon();
           }
-          lastTs = candidate.ts;
+          acceptedLines.push(number);
+          acceptedTs.push(candidate.ts);
           if (inOrder) {
             const added = writer.add(candidate);
             if (added) await added;
@@ -241,31 +244,31 @@ export class Ingestor {
         }
       }
       if (!inOrder) {
-        // The body again: the same lines pass the same checks (nothing in them depends on state).
-        // The accepted ones are kept as text, which takes less memory than their candidates.
-        const kept: Array<{ ts: number; line: number; text: string }> = [];
-        for await (const lines of ndjsonLines(body)) {
-          for (const { line, number, tooLong } of lines) {
-            await turns.step();
-            if (tooLong || line.trim() === '') continue;
-            const checked = await check(line);
-            if (checked.ok) kept.push({ ts: checked.candidate.ts, line: number, text: line });
-          }
+        if (body.overflowed) {
+          throw new ApiError(
+            'PAYLOAD_TOO_LARGE',
+            `an import that is not sorted by time is limited to ${body.limit} bytes: sort the file by ts, or split it (nothing of this call was stored)`,
+          );
         }
-        kept.sort((a, b) => a.ts - b.ts || a.line - b.line);
         writer = newWriter();
-        for (const { text } of kept) {
-          await turns.step();
-          const checked = await check(text);
-          if (!checked.ok) throw new Error('an accepted import line no longer passes its checks');
-          const added = writer.add(checked.candidate);
+        for (const text of await sortedTexts(body.chunks, acceptedLines, acceptedTs)) {
+          const turn = turns.step();
+          if (turn) await turn;
+          // The line passed every check above, so it parses the same way.
+          const parsed = parseImportLine(text, site.id, now);
+          if (!parsed.ok) throw new Error('an accepted import line no longer parses');
+          parsed.candidate.site = site;
+          locate(parsed.candidate, false);
+          const added = writer.add(parsed.candidate);
           if (added) await added;
         }
       }
+      body.release();
       await writer.commit();
     } finally {
       await writer.abandon();
     }
+    const accepted = acceptedLines.length;
     this.drops.count('accepted', 'import', accepted);
     for (const listener of this.importListeners) await listener(site, writer.days());
     return { accepted, rejected, errors };
@@ -298,12 +301,54 @@ export class Ingestor {
   }
 }
 
-/** Passes a stream's chunks through, keeping each in `into`. */
-async function* keepChunks(stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, into: Array<Buffer | string>): AsyncGenerator<Buffer | string> {
-  for await (const chunk of stream) {
-    into.push(chunk);
-    yield chunk;
+/** Unsorted imports are sorted from their kept body, which is kept up to this size. */
+export const MAX_SORT_BYTES = 512 * 1024 * 1024;
+
+/**
+ * The chunks of an import's body, kept while they stream through (for a second reading), until
+ * they pass `limit` bytes: then none is kept, and the body is known to be over.
+ */
+class KeptBody {
+  chunks: Array<Buffer | string> = [];
+  overflowed = false;
+  private bytes = 0;
+
+  constructor(readonly limit: number) {}
+
+  async *keep(stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<Buffer | string> {
+    for await (const chunk of stream) {
+      if (!this.overflowed) {
+        this.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+        if (this.bytes > this.limit) this.release();
+        else this.chunks.push(chunk);
+      }
+      yield chunk;
+    }
   }
+
+  /** Lets go of the chunks (once read again, or when not needed). */
+  release(): void {
+    this.overflowed ||= this.bytes > this.limit;
+    this.chunks = [];
+  }
+}
+
+/**
+ * The accepted lines of a body, read again, in time order (ties in file order). The instants and
+ * line numbers come from the first reading; only the texts are taken from this one. Reading and
+ * sorting hold the event loop in one stretch: about 0.15 s for 200 000 lines.
+ */
+async function sortedTexts(chunks: ReadonlyArray<Buffer | string>, lines: readonly number[], instants: readonly number[]): Promise<string[]> {
+  const texts: string[] = new Array(lines.length);
+  let next = 0;
+  for await (const batch of ndjsonLines(chunks)) {
+    for (const { line, number } of batch) {
+      if (next < lines.length && number === lines[next]) texts[next++] = line;
+    }
+  }
+  if (next !== lines.length) throw new Error('the import body read again lacks accepted lines');
+  const order = Array.from(texts.keys()).sort((a, b) => instants[a]! - instants[b]! || lines[a]! - lines[b]!);
+  return order.map((i) => texts[i]!);
 }
 
 /** Rows handed to the store at a time: small enough that they never outlive the young generation. */
@@ -352,6 +397,9 @@ class ImportWriter {
     this.bulk ??= this.events.beginBulk();
     const bulk = await this.bulk;
     this.written = bulk.append(rows);
+    // Awaited by the next write or by commit; until then a failure must not count as unhandled
+    // (the import gives the event loop turns meanwhile, and an unhandled rejection ends the process).
+    this.written.catch(() => undefined);
   }
 
   async commit(): Promise<void> {

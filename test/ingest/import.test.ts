@@ -65,16 +65,62 @@ test('sorted, shuffled and nearly sorted files give the same sessions', async ()
   const lines = dayOfEvents(1500).sort((a, b) => (a.ts as number) - (b.ts as number));
   // Sorted but for one early line moved to the end, after several thousand lines were enriched.
   const late = [...lines.slice(0, 10), ...lines.slice(11), lines[10]!];
+  // Shuffled, with CRLF endings, blank lines and rejected lines of every kind among the accepted ones:
+  // the second reading must find the accepted lines again, and only them.
+  const noise = ['', 'not json', JSON.stringify({ ts: DAY, ua: 'Googlebot/2.1', ip: '10.9.9.9', u: '/bot' }), JSON.stringify({ ts: DAY, ua: BROWSER_UA, u: '/x', pad: 'x'.repeat(70_000) })];
+  const noisy: string[] = [];
+  const noiseLines = new Map<number, number>();
+  dayOfEvents(1500).forEach((line, i) => {
+    if (i % 500 === 7) {
+      const kind = (i / 500) | 0;
+      noisy.push(noise[kind % noise.length]!);
+      noiseLines.set(noisy.length, kind % noise.length);
+    }
+    noisy.push(`${JSON.stringify(line)}\r`);
+  });
   const shapes: string[][] = [];
-  for (const file of [lines, late, dayOfEvents(1500)]) {
+  const reports = [];
+  for (const file of [lines, late, dayOfEvents(1500), noisy]) {
     const site = await createSite(server, { timezone: 'America/New_York' });
     const report = await importEvents(server, site.siteId, file);
-    assert.deepEqual(report.body, { accepted: 4500, rejected: 0, errors: [] });
+    reports.push(report.body);
     shapes.push(await sessionShapes(site.siteId));
+    assert.equal((await server.storedEvents(site.siteId)).length, 4500);
   }
+  for (const report of reports.slice(0, 3)) assert.deepEqual(report, { accepted: 4500, rejected: 0, errors: [] });
+  // Blank lines are skipped; the others are rejected where they stand.
+  const rejectedLines = [...noiseLines].filter(([, kind]) => kind !== 0).map(([line]) => line);
+  assert.equal(rejectedLines.length, 6);
+  assert.deepEqual(
+    reports[3]!.errors.map((e) => [e.line, e.reason.split(':')[0]]),
+    rejectedLines.map((line) => [line, ['', 'bad_json', 'bot_ua', 'too_large'][noiseLines.get(line)!]]),
+  );
+  assert.deepEqual([reports[3]!.accepted, reports[3]!.rejected], [4500, 6]);
   assert.equal(shapes[0]!.length, 1500);
   assert.deepEqual(shapes[1], shapes[0]);
   assert.deepEqual(shapes[2], shapes[0]);
+  assert.deepEqual(shapes[3], shapes[0]);
+});
+
+test('an unsorted import is sorted from its body up to a bound; a sorted one has none', async () => {
+  const meta = await openSqliteMetaStore(':memory:');
+  const events = await DuckDbEventStore.open({ path: ':memory:' });
+  const ingest = new Ingestor({
+    clock: { now: () => Date.now() }, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(),
+    collectRateLimit: { count: 100, windowMs: 10_000 }, maxSortBytes: 50_000,
+  });
+  const org = await meta.createOrg('o', 0);
+  const site = await meta.createSite(org.id, { domain: 'sort.example', name: 's', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'SortSite', 0);
+  const lines = Array.from({ length: 1000 }, (_, i) => JSON.stringify({ ts: DAY + i * 1000, ua: BROWSER_UA, ip: '203.0.113.1', u: `/p${i}` }));
+  const chunks = (file: string[]) => file.map((l) => `${l}\n`);
+  assert.ok(lines.join('\n').length > 50_000);
+  assert.equal((await ingest.importLines(site, chunks(lines))).accepted, 1000);
+  const unsorted = [...lines.slice(1), lines[0]!];
+  await assert.rejects(ingest.importLines(site, chunks(unsorted)), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE' && /not sorted/.test(err.message));
+  assert.deepEqual(await events.query('SELECT count(*) AS n FROM events'), [{ n: 1000n }]);
+  assert.equal((await ingest.importLines(site, chunks(unsorted.slice(-40)))).accepted, 40);
+  await events.close();
+  await meta.close();
 });
 
 test('ISO timestamps, geo overrides and custom events', async () => {

@@ -140,6 +140,34 @@ test('a long stretch without events is cleared in one pass, half-written rows in
   }
 });
 
+test('an import that lands on a day a run under way took for empty is still rolled up', async () => {
+  const { events, site, deps, close } = await setup();
+  try {
+    await events.append(dataset({ seed: 5, siteId: site.id, days: days('2025-06-01', 2), dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 4, visitorsPerDay: 3, timeZone: TZ }));
+    const day = '2026-01-15';
+    let imported: Promise<void> | null = null;
+    // The run reads which days hold events, then the import commits a day it saw empty and asks
+    // for its rollups, all before the run clears that stretch and moves its watermark past it.
+    const racing: RollupDeps = { ...deps, events: Object.assign(Object.create(events), {
+      query: async (text: string, params?: never[]) => {
+        const rows = await events.query(text, params);
+        if (!imported && text.startsWith('SELECT DISTINCT') && text.includes('FROM events')) {
+          await events.append([event({ siteId: site.id, ts: Date.parse(`${day}T10:00:00Z`), day, visitorId: 77n, sessionId: 77n, sessionStart: true })]);
+          imported = recomputeRollups(racing, site.id, [day], NOW);
+        }
+        return rows;
+      },
+    }) };
+    await rollupSite(racing, site, NOW);
+    assert.ok(imported, 'the import came in during the run');
+    await imported;
+    const [row] = await events.query<{ visitors: bigint }>(`SELECT visitors FROM site_daily WHERE site_id = ? AND day = DATE '${day}'`, [site.id]);
+    assert.equal(row?.visitors, 1n);
+  } finally {
+    await close();
+  }
+});
+
 test('retention: raw events go after the raw window once rolled up; everything goes past retentionMonths', async () => {
   const { events, site, deps, close } = await setup(2);
   try {

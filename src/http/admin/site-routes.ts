@@ -83,8 +83,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
   });
 
   // NDJSON streamed from the request, validated and (while in time order) enriched line by line as
-  // it arrives; accepted lines are also held as text in case they must be sorted (at most
-  // MAX_IMPORT_LINES per call).
+  // it arrives; the body is also kept (up to MAX_SORT_BYTES) in case its lines must be sorted.
   app.register(async (scoped) => {
     scoped.removeAllContentTypeParsers();
     scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));

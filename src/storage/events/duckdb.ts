@@ -89,7 +89,7 @@ export class DuckDbEventStore implements EventStore {
       open = false;
       try {
         await serial.run(async () => {
-          // Closing the appender flushes its last rows into the transaction, which then ends.
+          // Each append has flushed its rows into the transaction already; closing frees the appender.
           if (statement === 'ROLLBACK') appender?.clear();
           appender?.closeSync();
           await conn.run(statement);

@@ -356,14 +356,18 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: num
 export async function recomputeRollups(deps: RollupDeps, siteId: string, days: readonly string[], now: number, options: RollupOptions = {}): Promise<void> {
   const site = await deps.meta.getSite(siteId);
   if (!site) return;
-  const state = await readRollupState(deps.events, siteId);
-  const d = deps.events.dialect;
-  const stale = [...new Set(days)].filter((day) => state?.watermark != null && day <= state.watermark);
-  if (stale.length > 0) {
-    const rows = stale.map((day) => sql`(${siteId}, ${trusted(d.dateLiteral(day))})`);
-    await run(deps.events, sql`INSERT INTO rollup_pending VALUES ${joinSql(rows, ', ')}`);
-  }
-  await rollupSite(deps, site, now, options);
+  // Under the site's lock: a run under way may move the watermark past these days (even clear them
+  // as empty, having looked before the events arrived), so the watermark is read once it is done.
+  await exclusive(deps.events, siteId, async () => {
+    const state = await readRollupState(deps.events, siteId);
+    const d = deps.events.dialect;
+    const stale = [...new Set(days)].filter((day) => state?.watermark != null && day <= state.watermark);
+    if (stale.length > 0) {
+      const rows = stale.map((day) => sql`(${siteId}, ${trusted(d.dateLiteral(day))})`);
+      await run(deps.events, sql`INSERT INTO rollup_pending VALUES ${joinSql(rows, ', ')}`);
+    }
+    await rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP);
+  });
 }
 
 export async function runRollups(deps: RollupDeps, now: number, options: RollupOptions = {}): Promise<void> {
