@@ -250,8 +250,10 @@ export class Ingestor {
             `an import that is not sorted by time is limited to ${body.limit} bytes: sort the file by ts, or split it (nothing of this call was stored)`,
           );
         }
+        const texts = await sortedTexts(body.chunks, acceptedLines, acceptedTs);
+        body.release();
         writer = newWriter();
-        for (const text of await sortedTexts(body.chunks, acceptedLines, acceptedTs)) {
+        for (const text of texts) {
           const turn = turns.step();
           if (turn) await turn;
           // The line passed every check above, so it parses the same way.
