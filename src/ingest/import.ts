@@ -58,6 +58,8 @@ export function parseImportLine(line: string, sitePublicId: string, now: number)
   return { ok: true, candidate };
 }
 
+const withoutCr = (text: string) => (text.endsWith('\r') ? text.slice(0, -1) : text);
+
 export interface ImportLine {
   line: string;
   number: number;
@@ -88,7 +90,7 @@ export async function* ndjsonLines(stream: AsyncIterable<Buffer | string> | Iter
       }
       // A UTF-16 unit takes at most 3 bytes in UTF-8: a line this short needs no byte count.
       const tooLong = part.length > MAX_IMPORT_LINE_BYTES / 3 && Buffer.byteLength(part) > MAX_IMPORT_LINE_BYTES;
-      lines.push({ line: part.endsWith('\r') ? part.slice(0, -1) : part, number, tooLong });
+      lines.push({ line: withoutCr(part), number, tooLong });
     }
     if (carry.length > MAX_IMPORT_LINE_BYTES) {
       carry = '';
@@ -98,5 +100,5 @@ export async function* ndjsonLines(stream: AsyncIterable<Buffer | string> | Iter
   }
   carry += decoder.end();
   if (skipping) yield [{ line: '', number: number + 1, tooLong: true }];
-  else if (carry.trim().length > 0) yield [{ line: carry.replace(/\r$/, ''), number: number + 1, tooLong: false }];
+  else if (carry.trim().length > 0) yield [{ line: withoutCr(carry), number: number + 1, tooLong: false }];
 }

@@ -312,16 +312,19 @@ export const MAX_SORT_BYTES = 512 * 1024 * 1024;
  */
 class KeptBody {
   chunks: Array<Buffer | string> = [];
-  overflowed = false;
   private bytes = 0;
 
   constructor(readonly limit: number) {}
+
+  get overflowed(): boolean {
+    return this.bytes > this.limit;
+  }
 
   async *keep(stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<Buffer | string> {
     for await (const chunk of stream) {
       if (!this.overflowed) {
         this.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-        if (this.bytes > this.limit) this.release();
+        if (this.overflowed) this.release();
         else this.chunks.push(chunk);
       }
       yield chunk;
@@ -330,7 +333,6 @@ class KeptBody {
 
   /** Lets go of the chunks (once read again, or when not needed). */
   release(): void {
-    this.overflowed ||= this.bytes > this.limit;
     this.chunks = [];
   }
 }
