@@ -183,7 +183,11 @@ describe('webhook deliveries', () => {
       await busy.alerts.start();
       while (receiver.requestsTo('/healthy').length === 0 && Date.now() - started < 1_200) await new Promise((r) => setTimeout(r, 20));
       assert.equal(receiver.requestsTo('/healthy').length, 1, 'healthy receiver served while the other hangs');
-      assert.ok(busy.alerts.engine.inFlightCount <= 2, 'the stuck host holds at most its own slots');
+      // The healthy attempt holds a slot until its answer is recorded; only then is every slot in flight a stuck one.
+      while ((await busy.alerts.history(healthy.id))[0]!.status !== 'succeeded' && Date.now() - started < 1_400) await new Promise((r) => setTimeout(r, 10));
+      assert.equal((await busy.alerts.history(healthy.id))[0]!.status, 'succeeded');
+      assert.ok(busy.alerts.engine.inFlightCount <= 2, `the stuck host holds at most its own slots (${busy.alerts.engine.inFlightCount} in flight)`);
+      assert.ok(receiver.requestsTo('/stuck').length <= 2, 'no third request to the stuck host while two hang');
     } finally {
       await busy.close();
     }
