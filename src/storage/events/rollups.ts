@@ -140,21 +140,21 @@ async function deleteDays(events: EventStore, tables: readonly string[], siteId:
 }
 
 /**
- * Rows of one dimension into dim_daily, each key passed through `fold` (the cap). Session-scoped
- * dimensions read bounces and duration from rollup_sessions (`writeSessionFacts`, same days).
+ * Rows of dimensions into dim_daily, in one statement, each key passed through `fold` (the cap).
+ * Session-scoped dimensions read bounces and duration from rollup_sessions (`writeSessionFacts`,
+ * same days).
  */
-function insertDimension(events: EventStore, siteId: string, days: Period, dimension: Dimension, fold = (key: Sql) => key): Promise<void> {
+function insertDimensions(events: EventStore, siteId: string, days: Period, dimensions: readonly Dimension[], fold = (key: Sql) => key): Promise<void> {
   const d = events.dialect;
-  const exit = needsExit([], dimension);
-  const measures = measureEvents(d, { siteId, days, filters: [], exit }, {
-    bucket: trusted('day'),
-    key: fold(keyExpr(dimension)),
-    sessions: scopeOf(dimension) === 'session' && { relation: sessionFacts(siteId), key: fold(trusted(factsKey(dimension))) },
+  const parts = dimensions.map((dimension) => {
+    const measures = measureEvents(d, { siteId, days, filters: [], exit: needsExit([], dimension) }, {
+      bucket: trusted('day'),
+      key: fold(keyExpr(dimension)),
+      sessions: scopeOf(dimension) === 'session' && { relation: sessionFacts(siteId), key: fold(trusted(factsKey(dimension))) },
+    });
+    return sql`SELECT ${siteId}, b, ${dimension}, k, visitors, pageviews, events, sessions, bounces, duration_ms FROM (${measures}) m`;
   });
-  return run(
-    events,
-    sql`INSERT INTO dim_daily SELECT ${siteId}, b, ${dimension}, k, visitors, pageviews, events, sessions, bounces, duration_ms FROM (${measures}) m`,
-  );
+  return run(events, sql`INSERT INTO dim_daily ${joinSql(parts, ' UNION ALL ')}`);
 }
 
 const sessionFacts = (siteId: string): Sql => sql`(SELECT * FROM rollup_sessions WHERE site_id = ${siteId}) f`;
@@ -188,7 +188,7 @@ async function capDimensions(events: EventStore, siteId: string, days: Period, c
     await remove(events, 'dim_daily', where);
     const top = sql`(SELECT key FROM dim_top_keys WHERE ${where})`;
     const fold = (key: Sql) => sql`(CASE WHEN ${key} IN ${top} THEN ${key} ELSE ${OTHER_KEY} END)`;
-    await insertDimension(events, siteId, { from: day, to: day }, dimension, fold);
+    await insertDimensions(events, siteId, { from: day, to: day }, [dimension], fold);
     await remove(events, 'dim_top_keys', where);
   }
 }
@@ -241,7 +241,7 @@ async function rewriteDays(events: EventStore, siteId: string, days: Period, def
     events,
     sql`INSERT INTO site_daily SELECT ${siteId}, b, visitors, pageviews, events, sessions, bounces, duration_ms FROM (${site}) m`,
   );
-  for (const dimension of DIMENSIONS) await insertDimension(events, siteId, days, dimension);
+  await insertDimensions(events, siteId, days, DIMENSIONS);
   await capDimensions(events, siteId, days, cap);
   await remove(events, 'rollup_sessions', sql`site_id = ${siteId}`);
   await rewriteMonths(events, siteId, days);
