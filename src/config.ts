@@ -20,6 +20,7 @@ export interface Config {
   smtpUrl: string | undefined;
   logLevel: string;
   duckdbMemoryLimit: string; // SVC_DUCKDB_MEMORY_LIMIT
+  alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
 }
 
 export class ConfigError extends Error {
@@ -36,6 +37,9 @@ export function parseRateLimit(text: string): RateLimit | undefined {
   if (count < 1 || seconds < 1) return undefined;
   return { count, windowMs: seconds * 1000 };
 }
+
+/** Days a closed webhook delivery stays in its rule's history. */
+export const DEFAULT_ALERT_HISTORY_DAYS = 90;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -79,6 +83,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const duckdbMemoryLimit = value('SVC_DUCKDB_MEMORY_LIMIT') ?? '512MB';
   if (!/^\d{1,6}(MB|GB)$/.test(duckdbMemoryLimit)) problems.push(`SVC_DUCKDB_MEMORY_LIMIT must look like 512MB or 2GB, got ${JSON.stringify(duckdbMemoryLimit)}`);
 
+  const historyText = value('SVC_ALERT_HISTORY_DAYS') ?? String(DEFAULT_ALERT_HISTORY_DAYS);
+  const alertHistoryDays = Number(historyText);
+  if (!/^\d{1,4}$/.test(historyText) || alertHistoryDays < 1 || alertHistoryDays > 3650) {
+    problems.push(`SVC_ALERT_HISTORY_DAYS must be a number of days 1..3650, got ${JSON.stringify(historyText)}`);
+  }
+
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -95,5 +105,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl,
     logLevel,
     duckdbMemoryLimit,
+    alertHistoryDays,
   };
 }

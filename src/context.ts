@@ -108,12 +108,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
     events,
     clock,
     policy: { allowPrivate: config.webhookAllowPrivate },
+    historyDays: config.alertHistoryDays,
     mail: config.smtpUrl ? smtpMailSender(config.smtpUrl) : undefined,
     metrics,
     warn: (message) => log.warn({}, message),
     ...options.alerts,
   });
-  maintenance.register(alerts.maintenanceTask());
+  for (const task of alerts.maintenanceTasks()) maintenance.register(task);
 
   // Daily rollups: their tables, the `rollup` and `retention` tasks, and recomputation of the
   // closed days an import touched before the import call returns.

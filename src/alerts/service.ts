@@ -2,6 +2,7 @@
 // the per-minute evaluation, and delivered by the durable queue (DeliveryEngine) and, when
 // configured, by mail. The two channels share nothing but the payload.
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_ALERT_HISTORY_DAYS } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError, invalidParams, notFound } from '../core/errors.js';
 import { localDay } from '../core/localtime.js';
@@ -49,6 +50,8 @@ export interface AlertServiceOptions {
   maxConcurrent?: number;
   maxPerHost?: number;
   pollMs?: number;
+  /** Days a closed delivery stays in its rule's history (SVC_ALERT_HISTORY_DAYS). */
+  historyDays?: number;
   metrics?: MetricsRegistry;
   warn?: (message: string) => void;
 }
@@ -122,9 +125,15 @@ export class AlertService {
     this.mailTotal = options.metrics?.counter('svc_alert_mails_total', 'Alert mails by outcome (sent, failed)');
   }
 
-  /** Evaluates every rule once a minute, as a worker maintenance task. */
-  maintenanceTask(): MaintenanceTask {
-    return { name: 'alerts', everyMs: EVALUATION_INTERVAL_MS, run: async (now) => void (await this.evaluate(now)) };
+  /**
+   * Worker maintenance tasks: `alerts` evaluates every rule once a minute; `alert-history` deletes
+   * closed deliveries older than the history's retention, hourly.
+   */
+  maintenanceTasks(): MaintenanceTask[] {
+    return [
+      { name: 'alerts', everyMs: EVALUATION_INTERVAL_MS, run: async (now) => void (await this.evaluate(now)) },
+      { name: 'alert-history', everyMs: 60 * 60_000, run: async (now) => void (await this.options.store.pruneHistory(now - (this.options.historyDays ?? DEFAULT_ALERT_HISTORY_DAYS) * 86_400_000)) },
+    ];
   }
 
   start(): Promise<void> {

@@ -143,6 +143,8 @@ export interface AlertStore {
   releaseAllLeases(): Promise<number>;
   nextDueAt(): Promise<number | undefined>;
   history(ruleId: number): Promise<DeliveryHistory[]>;
+  /** Deletes closed deliveries created before `before`, with their attempts; returns how many. */
+  pruneHistory(before: number): Promise<number>;
   /** Definitions of the given goals (rules refer to goals by id). */
   goals(goalIds: readonly number[]): Promise<Map<number, GoalDefinition>>;
 }
@@ -344,6 +346,16 @@ export class KyselyAlertStore implements AlertStore {
         })
         .where('seq', '=', seq)
         .execute();
+    });
+  }
+
+  async pruneHistory(before: number): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      // A pending delivery is kept whatever its age: it is still owed to its receiver.
+      const closed = trx.selectFrom('webhook_deliveries').select('seq').where('created_at', '<', before).where('status', '!=', 'pending');
+      await trx.deleteFrom('webhook_attempts').where('delivery_seq', 'in', closed).execute();
+      const result = await trx.deleteFrom('webhook_deliveries').where('created_at', '<', before).where('status', '!=', 'pending').executeTakeFirst();
+      return Number(result.numDeletedRows);
     });
   }
 

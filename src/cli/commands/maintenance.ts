@@ -4,11 +4,11 @@ import type { Noun } from '../types.js';
 
 export const maintenance: Noun = {
   name: 'maintenance',
-  summary: 'periodic jobs (rollup, retention, salts)',
+  summary: 'periodic jobs (rollup, retention, salts, alerts, alert-history)',
   commands: [
     {
       verb: 'run',
-      usage: 'svc maintenance run [--task rollup|retention|salts ...]',
+      usage: 'svc maintenance run [--task rollup|retention|salts|alerts|alert-history ...]',
       summary: 'run the periodic jobs now (all of them without --task)',
       options: { task: { type: 'string', multiple: true } },
       example: 'svc maintenance run --task rollup --task retention',

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { loadConfig } from '../../src/config.js';
+import type { AlertService } from '../../src/alerts/service.js';
+import { startReceiver, type Receiver } from './helpers/receiver.js';
+import { alertHarness, type AlertHarness } from './helpers/service.js';
+
+const SECRET = 'whsec_test_0123456789';
+const DAY_MS = 86_400_000;
+
+/** Runs the `alert-history` task of a service as the worker would, at `now`. */
+async function runHistoryTask(alerts: AlertService, now: number): Promise<void> {
+  const task = alerts.maintenanceTasks().find((t) => t.name === 'alert-history');
+  assert.ok(task, 'the service registers an alert-history task');
+  await task.run(now);
+}
+
+describe('alert history retention', () => {
+  let receiver: Receiver;
+  let h: AlertHarness;
+
+  before(async () => {
+    receiver = await startReceiver();
+    h = await alertHarness({ timeoutMs: 400, historyDays: 30 });
+  });
+  after(async () => {
+    await h.close();
+    await receiver.close();
+  });
+
+  it('deletes closed deliveries older than the retention with their attempts, and keeps the rest', async () => {
+    receiver.answer('/down', 500);
+    const old = await h.alerts.createRule(h.site.id, { type: 'spike', threshold: 1, url: receiver.url('/ok-old'), secret: SECRET });
+    const owed = await h.alerts.createRule(h.site.id, { type: 'drop', threshold: 1, url: receiver.url('/down'), secret: SECRET });
+    // Day 0: one delivery that succeeds, one whose receiver fails (retried, still pending).
+    await h.alerts.sendTest(old.id);
+    await h.alerts.sendTest(owed.id);
+    await h.alerts.engine.runDue();
+    assert.equal((await h.alerts.history(old.id))[0]!.status, 'succeeded');
+    assert.equal((await h.alerts.history(owed.id))[0]!.status, 'pending');
+
+    // Day 20: a second delivery of the first rule, younger than the retention at day 31.
+    h.clock.advance(20 * DAY_MS);
+    await h.alerts.sendTest(old.id);
+    await h.alerts.engine.runDue();
+
+    await runHistoryTask(h.alerts, h.clock.now() + 11 * DAY_MS + 1);
+    const kept = await h.alerts.history(old.id);
+    assert.equal(kept.length, 1, 'the 31-day-old delivery is gone, the 11-day-old one stays');
+    assert.equal(kept[0]!.createdAt, h.clock.now());
+    assert.deepEqual(kept[0]!.attempts.map((a) => a.status), ['succeeded']);
+    assert.equal((await h.alerts.history(owed.id)).length, 1, 'a pending delivery is owed to its receiver whatever its age');
+
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM webhook_attempts`.execute(h.meta.db);
+    // Left: the kept delivery's attempt and the pending delivery's failed attempts.
+    const pendingAttempts = (await h.alerts.history(owed.id))[0]!.attempts.length;
+    assert.equal(Number(rows[0]!.n), 1 + pendingAttempts, 'attempts of deleted deliveries are deleted with them');
+  });
+
+  it('is the default 90 days, and SVC_ALERT_HISTORY_DAYS is validated at start', () => {
+    assert.equal(loadConfig({}).alertHistoryDays, 90);
+    assert.equal(loadConfig({ SVC_ALERT_HISTORY_DAYS: '365' }).alertHistoryDays, 365);
+    for (const bad of ['0', '-1', '3651', '7d', '1.5']) {
+      assert.throws(() => loadConfig({ SVC_ALERT_HISTORY_DAYS: bad }), /SVC_ALERT_HISTORY_DAYS must be a number of days 1\.\.3650/, bad);
+    }
+  });
+});
