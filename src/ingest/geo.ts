@@ -87,8 +87,25 @@ export class Ipv4PlaceTable {
       return view;
     };
     const table = new Ipv4PlaceTable(take(ranges), take(ranges), take(3 * places), take(names + 1), bytes.subarray(4 * at));
-    if (table.starts[0] !== 0) throw notATable();
+    if (!table.consistent()) throw notATable();
     return table;
+  }
+
+  /**
+   * Every index in bounds and every range after the one before, checked once at load, so that a
+   * damaged or mismatched file is refused at start rather than read out of bounds on traffic.
+   */
+  private consistent(): boolean {
+    const { starts, placeIds, places, offsets, text } = this;
+    if (starts.length === 0 || starts[0] !== 0) return false;
+    const placeCount = places.length / 3;
+    for (let i = 0; i < starts.length; i++) {
+      if (placeIds[i]! >= placeCount || (i > 0 && starts[i]! <= starts[i - 1]!)) return false;
+    }
+    const nameCount = offsets.length - 1;
+    for (let i = 0; i < places.length; i++) if (places[i]! >= nameCount) return false;
+    for (let i = 0; i < nameCount; i++) if (offsets[i]! > offsets[i + 1]!) return false;
+    return offsets[nameCount] === text.length;
   }
 
   lookup(address: number): GeoPlace {

