@@ -53,7 +53,8 @@ test('SIGTERM on the real process flushes buffered events; a restart finds them 
     assert.ok(statuses.every((s) => s === 202));
     // Right away: the buffer flushes every second, so most events are still in memory now.
     child.kill('SIGTERM');
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // 'close', not 'exit': only then has everything the child wrote to its stdout been read into logs.
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     assert.equal(code, 0, logs);
     assert.match(logs, /SIGTERM: draining/);
 
@@ -76,6 +77,8 @@ test('stop() in process drains the buffer and the pipeline', async () => {
     const server = await startTestServer({ dataDir });
     const site = await createSite(server, { domain: 'drain.example' });
     const relayKey = await createRelayKey(server);
+    // No timed flush: on a slow machine one could write every event before the stop, leaving it nothing to drain.
+    server.ctx.ingest.buffer.stop();
     await Promise.all(Array.from({ length: 200 }, (_, i) => send(server.url, site.siteId, site.domain, relayKey, i)));
     assert.ok(server.ctx.ingest.buffer.size > 0 || server.ctx.ingest.drops.acceptedFor('collect') < 200, 'events are still buffered');
     await server.stop({ keepData: true });
