@@ -66,7 +66,8 @@ describe('tracker stands down', () => {
     }
     attributes = 'data-site="local_site" data-dev data-engage="off"';
     for (const host of hosts) await page.goto(`http://${host}:9/dev`);
-    await page.waitForTimeout(200);
+    // Beacons reach the route handler after the load event, at their own pace.
+    for (const deadline = Date.now() + 10_000; posted.length < hosts.length && Date.now() < deadline; ) await page.waitForTimeout(50);
     assert.deepEqual(
       posted,
       hosts.map((host) => ({ url: `http://${host}:9/api/e`, body: '{"s":"local_site","u":"/dev","w":1920,"l":"fr-FR"}' })),
