@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startReceiver, type Receiver } from './helpers/receiver.js';
 import { testCertificates } from './helpers/tls.js';
-import { freePort } from '../helpers/ports.js';
 
 const TOKEN = 'crash-test-admin-token-0123456789';
 
@@ -21,20 +20,39 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
   }
 }
 
-/** `npm start`'s entry point as a separate process, trusting the test CA the standard way. */
-function spawnService(dataDir: string, port: number): ChildProcess {
+/**
+ * `npm start`'s entry point as a separate process, trusting the test CA the standard way. It picks
+ * its own port (PORT=0) and says which in its log: a port found free beforehand could be taken by
+ * another process before the child binds it.
+ */
+function spawnService(dataDir: string): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: {
       ...process.env,
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
       SVC_DATA_DIR: dataDir,
       SVC_ADMIN_TOKEN: TOKEN,
       SVC_WEBHOOK_ALLOW_PRIVATE: '1',
-      SVC_LOG_LEVEL: 'warn',
+      SVC_LOG_LEVEL: 'info',
       NODE_EXTRA_CA_CERTS: testCertificates().caFile,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+/** The URL a child from spawnService listens on, read from its log (which is drained meanwhile). */
+function listeningUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let logs = '';
+    child.stdout!.on('data', (d) => {
+      if (logs.length < 100_000) logs += d;
+      const m = /svc listening on (http:\/\/[\d.:]+)/.exec(logs);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code} before listening:\n${logs}`)));
+    // Starting through tsx compiles the whole service: over 10 s on a loaded machine.
+    setTimeout(() => reject(new Error(`not listening after 60 s:\n${logs}`)), 60_000).unref();
   });
 }
 
@@ -54,20 +72,20 @@ describe('webhook deliveries across kill -9', () => {
   });
 
   it('resumes pending and in-flight deliveries after a crash and completes each once', async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}/admin/v1`;
+    let base = '';
     const admin = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(base + path, {
+      const res = await fetch(`${base}/admin/v1${path}`, {
         method,
         headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return (await res.json()) as any;
     };
-    const healthy = () => until('the service', () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => (r.ok ? true : undefined), () => undefined));
+    const healthy = () => until('the service', () => fetch(`${base}/healthz`).then((r) => (r.ok ? true : undefined), () => undefined));
 
-    const first = spawnService(dataDir, port);
+    const first = spawnService(dataDir);
     children.push(first);
+    base = await listeningUrl(first);
     await healthy();
     const org = await admin('POST', '/orgs', { name: 'crash' });
     const site = await admin('POST', `/orgs/${org.id}/sites`, { domain: 'crash.example', name: 'Crash', timezone: 'UTC' });
@@ -84,8 +102,9 @@ describe('webhook deliveries across kill -9', () => {
 
     const beforeRestart = receiver.requestsTo('/crash').length;
     receiver.answer('/crash', 200);
-    const second = spawnService(dataDir, port);
+    const second = spawnService(dataDir);
     children.push(second);
+    base = await listeningUrl(second);
     await healthy();
     const history = await until('every delivery to succeed', async () => {
       const h = await admin('GET', `/alerts/${rule.id}/history`);
