@@ -108,6 +108,7 @@ export class AlertService {
   private readonly pendingMail = new Set<Promise<void>>();
   private evaluation: Promise<unknown> = Promise.resolve();
   private readonly mailTotal;
+  private readonly prunedTotal;
 
   constructor(private readonly options: AlertServiceOptions) {
     const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
@@ -123,6 +124,7 @@ export class AlertService {
       warn: options.warn,
     });
     this.mailTotal = options.metrics?.counter('svc_alert_mails_total', 'Alert mails by outcome (sent, failed)');
+    this.prunedTotal = options.metrics?.counter('svc_alert_deliveries_pruned_total', 'Finished webhook deliveries deleted from history after SVC_ALERT_HISTORY_DAYS');
   }
 
   /**
@@ -132,8 +134,14 @@ export class AlertService {
   maintenanceTasks(): MaintenanceTask[] {
     return [
       { name: 'alerts', everyMs: EVALUATION_INTERVAL_MS, run: async (now) => void (await this.evaluate(now)) },
-      { name: 'alert-history', everyMs: 60 * 60_000, run: async (now) => void (await this.options.store.pruneHistory(now - (this.options.historyDays ?? DEFAULT_ALERT_HISTORY_DAYS) * 86_400_000)) },
+      { name: 'alert-history', everyMs: 60 * 60_000, run: (now) => this.pruneHistory(now) },
     ];
+  }
+
+  /** Deletes finished deliveries older than the history's retention, counted in svc_alert_deliveries_pruned_total. */
+  private async pruneHistory(now: number): Promise<void> {
+    const deleted = await this.options.store.pruneHistory(now - (this.options.historyDays ?? DEFAULT_ALERT_HISTORY_DAYS) * 86_400_000);
+    this.prunedTotal?.inc({}, deleted);
   }
 
   start(): Promise<void> {

@@ -149,6 +149,9 @@ export interface AlertStore {
   goals(goalIds: readonly number[]): Promise<Map<number, GoalDefinition>>;
 }
 
+/** Deliveries deleted per transaction by pruneHistory. */
+const PRUNE_BATCH = 500;
+
 function toRule(row: Selectable<AlertRulesTable>): AlertRule {
   return {
     id: row.id,
@@ -350,13 +353,30 @@ export class KyselyAlertStore implements AlertStore {
   }
 
   async pruneHistory(before: number): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      // A pending delivery is kept whatever its age: it is still owed to its receiver.
-      const closed = trx.selectFrom('webhook_deliveries').select('seq').where('created_at', '<', before).where('status', '!=', 'pending');
-      await trx.deleteFrom('webhook_attempts').where('delivery_seq', 'in', closed).execute();
-      const result = await trx.deleteFrom('webhook_deliveries').where('created_at', '<', before).where('status', '!=', 'pending').executeTakeFirst();
-      return Number(result.numDeletedRows);
-    });
+    let deleted = 0;
+    // In batches, each its own transaction: a first run on an old install does not hold the
+    // database for one long stretch. The batch's seqs are read once, so attempts and deliveries
+    // are deleted for the same rows even if a delivery closes meanwhile.
+    for (;;) {
+      const batch = await this.db.transaction().execute(async (trx) => {
+        // A pending delivery is kept whatever its age: it is still owed to its receiver.
+        const rows = await trx
+          .selectFrom('webhook_deliveries')
+          .select('seq')
+          .where('created_at', '<', before)
+          .where('status', '!=', 'pending')
+          .orderBy('seq')
+          .limit(PRUNE_BATCH)
+          .execute();
+        const seqs = rows.map((r) => r.seq);
+        if (seqs.length === 0) return 0;
+        await trx.deleteFrom('webhook_attempts').where('delivery_seq', 'in', seqs).execute();
+        await trx.deleteFrom('webhook_deliveries').where('seq', 'in', seqs).execute();
+        return seqs.length;
+      });
+      deleted += batch;
+      if (batch < PRUNE_BATCH) return deleted;
+    }
   }
 
   async releaseAllLeases(): Promise<number> {

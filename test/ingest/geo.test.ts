@@ -67,12 +67,17 @@ test('a geo table with an index out of bounds or ranges out of order is refused 
     ['a range whose place is past the last place', 4 + ranges + 7, places],
     ['a range that starts before the one before it', 4 + 8, 0],
     ['a place whose name is past the last name', 4 + 2 * ranges + 5, names],
+    ['a name that ends before it starts', 4 + 2 * ranges + 3 * places + 5, 0xfffffff0],
+    ['names that end past the text', 4 + 2 * ranges + 3 * places + names, 0xfffffff0],
   ];
-  for (const [what, word, value] of cases) {
-    assert.throws(() => Ipv4PlaceTable.load(damaged(word, value)), /is not a geo table/, what);
+  try {
+    for (const [what, word, value] of cases) {
+      assert.throws(() => Ipv4PlaceTable.load(damaged(word, value)), /is not a geo table/, what);
+    }
+    const unchanged = new Uint32Array(good.buffer.slice(good.byteOffset, good.byteOffset + 4 * (4 + ranges + 8)))[4 + ranges + 7]!;
+    assert.equal(Ipv4PlaceTable.load(damaged(4 + ranges + 7, unchanged)).lookup(0x08080808).country, 'US', 'an unchanged copy loads');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  const unchanged = new Uint32Array(good.buffer.slice(good.byteOffset, good.byteOffset + 4 * (4 + ranges + 8)))[4 + ranges + 7]!;
-  assert.equal(Ipv4PlaceTable.load(damaged(4 + ranges + 7, unchanged)).lookup(0x08080808).country, 'US', 'an unchanged copy loads');
-  rmSync(dir, { recursive: true, force: true });
 });
 

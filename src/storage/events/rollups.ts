@@ -145,6 +145,7 @@ async function deleteDays(events: EventStore, tables: readonly string[], siteId:
  * same days).
  */
 function insertDimensions(events: EventStore, siteId: string, days: Period, dimensions: readonly Dimension[], fold = (key: Sql) => key): Promise<void> {
+  if (dimensions.length === 0) return Promise.resolve();
   const d = events.dialect;
   const parts = dimensions.map((dimension) => {
     const measures = measureEvents(d, { siteId, days, filters: [], exit: needsExit([], dimension) }, {
