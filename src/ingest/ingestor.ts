@@ -250,7 +250,7 @@ export class Ingestor {
             `an import that is not sorted by time is limited to ${body.limit} bytes: sort the file by ts, or split it (nothing of this call was stored)`,
           );
         }
-        const texts = await sortedTexts(body.chunks, acceptedLines, acceptedTs);
+        const texts = await sortedTexts(body.chunks, acceptedLines, acceptedTs, turns);
         body.release();
         writer = newWriter();
         for (const text of texts) {
@@ -339,14 +339,21 @@ class KeptBody {
 
 /**
  * The accepted lines of a body, read again, in time order (ties in file order). The instants and
- * line numbers come from the first reading; only the texts are taken from this one. Reading and
- * sorting hold the event loop in one stretch: about 0.15 s for 200 000 lines.
+ * line numbers come from the first reading; only the texts are taken from this one. Reading gives
+ * the event loop its turns; the sort holds it in one stretch (about 70 ms for 200 000 lines).
  */
-async function sortedTexts(chunks: ReadonlyArray<Buffer | string>, lines: readonly number[], instants: readonly number[]): Promise<string[]> {
+async function sortedTexts(
+  chunks: ReadonlyArray<Buffer | string>,
+  lines: readonly number[],
+  instants: readonly number[],
+  turns: EventLoopTurns,
+): Promise<string[]> {
   const texts: string[] = new Array(lines.length);
   let next = 0;
   for await (const batch of ndjsonLines(chunks)) {
     for (const { line, number } of batch) {
+      const turn = turns.step();
+      if (turn) await turn;
       if (next < lines.length && number === lines[next]) texts[next++] = line;
     }
   }
