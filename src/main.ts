@@ -25,7 +25,10 @@ async function main(): Promise<void> {
     signalled = true;
     log.info(`${signal}: draining`);
     service.stop().then(
-      () => process.exit(0),
+      () => {
+        log.info(`${signal}: drained; every buffered event is stored`);
+        process.exit(0);
+      },
       (err) => {
         log.error({ err }, 'shutdown failed');
         process.exit(1);

@@ -63,7 +63,7 @@ export class DeliveryEngine {
     this.maxPerHost = options.maxPerHost ?? 4;
     // Long enough that a live attempt (DNS + timeout) always finishes inside its lease.
     this.leaseMs = 2 * options.sender.timeoutMs + 30_000;
-    this.attemptsTotal = options.metrics?.counter('svc_webhook_attempts_total', 'Webhook attempts by outcome (succeeded, failed, rejected)');
+    this.attemptsTotal = options.metrics?.counter('svc_webhook_attempts_total', 'Webhook attempts by outcome (succeeded, failed, rejected)', { labelled: true });
   }
 
   /** Reclaims leases left by a crashed predecessor (this process is the only sender) and polls. */

@@ -123,7 +123,7 @@ export class AlertService {
       metrics: options.metrics,
       warn: options.warn,
     });
-    this.mailTotal = options.metrics?.counter('svc_alert_mails_total', 'Alert mails by outcome (sent, failed)');
+    this.mailTotal = options.metrics?.counter('svc_alert_mails_total', 'Alert mails by outcome (sent, failed)', { labelled: true });
     this.prunedTotal = options.metrics?.counter('svc_alert_deliveries_pruned_total', 'Finished webhook deliveries deleted from history after SVC_ALERT_HISTORY_DAYS');
   }
 

@@ -1,7 +1,7 @@
 // The registry of CLI nouns. Each noun lives in one file under ./commands and exports a `Noun`:
 // its name, a one-line summary, and its commands (verb, usage line, options, positional args, run).
 //
-// To add a noun, e.g. `svc alert add|list|rm|test|history`:
+// To add a noun (this is how `svc alert add|list|rm|test|history` was added):
 //   1. create src/cli/commands/alert.ts exporting `export const alert: Noun = { name: 'alert', summary, commands: [...] }`
 //      (copy commands/goal.ts as a model: options in node:util parseArgs form, `required(inv, 'site')`
 //      for mandatory options, `inv.client().request(method, path, body)` for the admin API,

@@ -32,8 +32,14 @@ export class MetricsRegistry {
     return s;
   }
 
-  counter(name: string, help: string) {
+  /**
+   * A counter. One without labels is shown from the start, at 0, so that a rule such as
+   * `svc_pipeline_errors_total == 0` has a sample to read; a labelled one (`labelled: true`) shows
+   * each label set from its first increment.
+   */
+  counter(name: string, help: string, options: { labelled?: boolean } = {}) {
     const s = this.get(name, 'counter', help);
+    if (!options.labelled && !s.values.has('')) s.values.set('', { labels: {}, value: 0 });
     return {
       inc: (labels: Labels = {}, by = 1) => {
         const key = labelKey(labels);

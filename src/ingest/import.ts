@@ -19,7 +19,8 @@ function parseTimestamp(ts: unknown, now: number): number | null {
   if (typeof ts === 'number') ms = ts;
   else if (typeof ts === 'string' && ISO_INSTANT.test(ts)) ms = Date.parse(ts);
   else return null;
-  // Far future or prehistoric instants are typing mistakes (seconds for milliseconds, say).
+  // Far future or prehistoric instants are typing mistakes (seconds for milliseconds, say). A day
+  // ahead is allowed: exporters that write local wall time as UTC run up to 14 hours early.
   if (!Number.isFinite(ms) || ms < EARLIEST || ms > now + 86_400_000) return null;
   return Math.floor(ms);
 }
@@ -37,7 +38,9 @@ export function parseImportLine(line: string, sitePublicId: string, now: number)
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'bad_shape', detail: 'not an object' };
   const o = raw as Record<string, unknown>;
   const ts = parseTimestamp(o.ts, now);
-  if (ts === null) return { ok: false, reason: 'bad_shape', detail: 'ts must be epoch milliseconds or an ISO 8601 instant, not in the future' };
+  if (ts === null) {
+    return { ok: false, reason: 'bad_shape', detail: 'ts must be epoch milliseconds or an ISO 8601 instant, from 2000 on and at most a day ahead of the server clock' };
+  }
   if (typeof o.ua !== 'string' || o.ua.length > 1024) return { ok: false, reason: 'bad_shape', detail: 'ua must be a string' };
   let ip: string | null = null;
   if (o.ip !== undefined && o.ip !== null) {

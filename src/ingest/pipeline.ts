@@ -286,8 +286,8 @@ export class DropCounter {
   private readonly accepted;
   private readonly dropped;
   constructor(metrics: MetricsRegistry) {
-    this.accepted = metrics.counter('svc_events_accepted_total', 'Events accepted by the collection endpoint and import');
-    this.dropped = metrics.counter('svc_events_dropped_total', 'Events discarded, by reason');
+    this.accepted = metrics.counter('svc_events_accepted_total', 'Events accepted by the collection endpoint and import', { labelled: true });
+    this.dropped = metrics.counter('svc_events_dropped_total', 'Events discarded, by reason', { labelled: true });
   }
   count(outcome: Outcome, source: 'collect' | 'import', events = 1): void {
     if (outcome === 'accepted') this.accepted.inc({ source }, events);

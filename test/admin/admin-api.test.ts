@@ -510,6 +510,13 @@ test('/metrics: Prometheus text with accepted and dropped counters after traffic
   assert.match(text, /# TYPE svc_events_dropped_total counter/);
   assert.match(text, /^svc_buffer_events /m);
   assert.match(text, /^svc_buffer_(last_)?flush/m);
+  // Counters without labels have a sample from the start, so a rule like `== 0` can read them.
+  for (const name of ['svc_pipeline_errors_total', 'svc_buffer_flush_errors_total', 'svc_collect_aborted_total', 'svc_buffer_overflow_total']) {
+    assert.equal(value(new RegExp(`^${name} `)), 0, `${name} 0 before any increment`);
+  }
+  // A labelled counter shows only the label sets it has counted, never an unlabelled sample.
+  assert.doesNotMatch(text, /^svc_events_dropped_total /m);
+  assert.doesNotMatch(text, /^svc_webhook_attempts_total /m);
 });
 
 test('time zones are stored as given, in their usual letter case', async () => {

@@ -57,6 +57,7 @@ test('SIGTERM on the real process flushes buffered events; a restart finds them 
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     assert.equal(code, 0, logs);
     assert.match(logs, /SIGTERM: draining/);
+    assert.match(logs, /SIGTERM: drained; every buffered event is stored/);
 
     const restarted = await startTestServer({ dataDir });
     try {
