@@ -2,7 +2,8 @@
 // (DESIGN.md §5) and rejects what cannot be answered.
 //
 // - at most one filter, and no breakdown or a breakdown of that filter's own dimension → rollups
-//   up to the site's watermark, raw events after it;
+//   up to the site's watermark, raw events after it (or from the first day in the raw window on
+//   which the filter's key was folded into `(other)`, which rollups cannot count);
 // - two or more filters, or a filter with another dimension's breakdown → raw events only, and the
 //   whole period must lie in the raw window (the last 30 local days);
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null).
@@ -15,6 +16,8 @@ export interface PlanInputs {
   /** Last day the site's rollups cover; null when none. */
   watermark: string | null;
   retentionMonths: number | null;
+  /** The first rolled-up day on which the single filter's key was folded into `(other)`, if any. */
+  firstFoldedDay?: string | null;
 }
 
 export function rawWindowStart(today: string): string {
@@ -52,15 +55,27 @@ export function planQuery(q: Query, inputs: PlanInputs): Query {
       `two or more filters, or a filter with another dimension's breakdown, need a period within the last ${RAW_WINDOW_DAYS} days`,
     );
   }
+  const path = needsRawEvents(q) ? ('raw' as const) : ('rollup' as const);
   return Object.freeze({
     ...q,
     plan: Object.freeze({
-      path: needsRawEvents(q) ? ('raw' as const) : ('rollup' as const),
-      watermark: inputs.watermark,
+      path,
+      watermark: path === 'rollup' ? rollupWatermark(inputs, windowStart) : inputs.watermark,
       rawWindowStart: windowStart,
       retentionStart: retentionStart(q.today, inputs.retentionMonths),
     }),
   });
+}
+
+/**
+ * The last day read from rollups. Rollups cannot count a filter's key on a day it was folded into
+ * `(other)`: from the first such day inside the raw window on, raw events answer instead (they are
+ * kept for those days). A folded day before the window has only its rollup, which reads 0 for the key.
+ */
+function rollupWatermark(inputs: PlanInputs, windowStart: string): string | null {
+  const { watermark, firstFoldedDay: folded } = inputs;
+  if (watermark === null || !folded || folded < windowStart || folded > watermark) return watermark;
+  return addDays(folded, -1);
 }
 
 /** Where the days of a range come from under a plan; days in neither part are not computable. */

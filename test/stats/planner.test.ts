@@ -87,3 +87,20 @@ test('rolled-up days split into whole months and the days around them', () => {
   assert.deepEqual(splitMonths({ from: '2026-01-02', to: '2026-01-31' }), { head: { from: '2026-01-02', to: '2026-01-31' }, months: null, tail: null });
   assert.deepEqual(splitMonths({ from: '2024-02-01', to: '2024-02-29' }).months, { from: '2024-02-01', to: '2024-02-01' });
 });
+
+test('a filter key folded into (other) inside the raw window: raw events from that day on', () => {
+  const folded = (firstFoldedDay: string | null, params: RawParams = { from: '2026-03-01', to: '2026-03-19', filter: 'page:/rare' }) =>
+    planQuery(parseQuery('stats', params, SITE, NOW), { watermark: '2026-03-19', retentionMonths: null, firstFoldedDay });
+  const cases: Array<[string | null, string | null, string]> = [
+    [null, '2026-03-19', 'nothing folded: rollups up to the watermark'],
+    ['2026-03-10', '2026-03-09', 'folded on the 10th: rollups up to the 9th, raw events from the 10th'],
+    ['2026-02-19', '2026-02-18', 'folded on the first day of the raw window'],
+    ['2026-02-18', '2026-03-19', 'folded before the raw window: only rollups hold that day'],
+    ['2026-03-20', '2026-03-19', 'after the watermark: raw events already'],
+  ];
+  for (const [day, watermark, what] of cases) assert.equal(folded(day).plan?.watermark, watermark, what);
+  const sources = daySources(folded('2026-03-10'), { from: '2026-03-01', to: '2026-03-19' });
+  assert.deepEqual([sources.rollup, sources.raw], [{ from: '2026-03-01', to: '2026-03-09' }, { from: '2026-03-10', to: '2026-03-19' }]);
+  // Raw-only queries keep the watermark they were given (it is not read).
+  assert.equal(folded('2026-03-10', { period: '7d', filter: ['page:/rare', 'country:FR'] }).plan?.path, 'raw');
+});

@@ -6,6 +6,7 @@ import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import {
   createRollupTables,
+  planInputs,
   readRollupState,
   recomputeRollups,
   rollupSite,
@@ -68,6 +69,31 @@ test('keys beyond the cap fold into (other), counted exactly', async () => {
     const other = await answer(deps, site, { from: '2026-03-10', to: '2026-03-10', filter: 'referrer:(other)' }, '2026-03-19');
     assert.ok('sessions' in other);
     assert.deepEqual([other.visitors.value, other.bounceRate.value], [7, 1]);
+  } finally {
+    await close();
+  }
+});
+
+test('a filter on a key folded into (other) is answered from raw events inside the raw window', async () => {
+  const { events, site, deps, close } = await setup();
+  try {
+    // Page /pN has 12 − N visitors on the 10th; a cap of 5 keeps /p0../p4 and folds the rest.
+    const rows = Array.from({ length: 12 }, (_, i) =>
+      Array.from({ length: 12 - i }, (_, v) => event({ siteId: site.id, ts: Date.parse('2026-03-10T10:00:00Z') + i, page: `/p${i}`, sessionStart: true, visitorId: BigInt(v), sessionId: BigInt(100 * i + v) })),
+    ).flat();
+    await events.append(rows);
+    await rollupSite(deps, site, NOW, { dimensionKeyCap: 5 });
+    const visitors = async (params: RawParams) => {
+      const q = parseQuery('stats', params, site, NOW);
+      const planned = planQuery(q, await planInputs(events, site, q));
+      const stats = await computeStats(events, planned, []);
+      return { visitors: stats.visitors.value, watermark: planned.plan?.watermark };
+    };
+    const week = { from: '2026-03-08', to: '2026-03-14' };
+    assert.deepEqual(await visitors({ ...week, filter: 'page:/p7' }), { visitors: 5, watermark: '2026-03-09' }, 'folded on the 10th: raw from then');
+    assert.deepEqual(await visitors({ ...week, filter: 'page:/p2' }), { visitors: 10, watermark: '2026-03-19' }, 'a kept key reads rollups');
+    assert.deepEqual(await visitors({ ...week, filter: 'page:(other)' }), { visitors: 7, watermark: '2026-03-19' }, '(other) itself reads rollups');
+    assert.deepEqual(await visitors({ ...week, filter: 'page:/nowhere' }), { visitors: 0, watermark: '2026-03-09' }, 'a key never seen is 0 either way');
   } finally {
     await close();
   }

@@ -15,6 +15,7 @@ import type { MaintenanceRegistry } from '../../core/maintenance.js';
 import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
 import { addMonths, firstOfMonth, MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
 import { DIMENSIONS, OTHER_KEY, scopeOf, type Dimension } from '../../core/dimensions.js';
+import type { Filter, Query } from '../../core/query.js';
 import type { Matcher } from '../../core/patterns.js';
 import {
   dayRange,
@@ -31,7 +32,7 @@ import {
   type GoalRef,
 } from '../../stats/compile.js';
 import { walkFunnel, type FunnelEventRow } from '../../stats/funnel.js';
-import { rawWindowStart, retentionStart } from '../../stats/planner.js';
+import { rawWindowStart, retentionStart, type PlanInputs } from '../../stats/planner.js';
 import { joinSql, sql, trusted, type Sql } from '../../stats/sql.js';
 
 export interface RollupDeps {
@@ -90,6 +91,39 @@ function read<T>(events: EventStore, query: Sql): Promise<T[]> {
 export interface RollupState {
   watermark: string | null;
   definitions: string;
+}
+
+/**
+ * The first day of `days` on which a filter's key was folded into `(other)` (the dimension has an
+ * `(other)` row that day and the key none), or null. On such a day the rollups cannot answer the
+ * filter: the key's own counts are inside `(other)`.
+ */
+export async function firstFoldedDay(events: EventStore, siteId: string, filter: Filter, days: Period): Promise<string | null> {
+  const d = events.dialect;
+  const rows = await read<{ day: string | null }>(
+    events,
+    sql`SELECT ${trusted(d.dayText('min(day)'))} AS day FROM dim_daily WHERE site_id = ${siteId} AND dimension = ${filter.dimension}
+      AND key = ${OTHER_KEY} AND ${dayRange(d, 'day', days)}
+      AND day NOT IN (SELECT day FROM dim_daily WHERE site_id = ${siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND ${dayRange(d, 'day', days)})`,
+  );
+  return rows[0]?.day ?? null;
+}
+
+/**
+ * What the planner needs to know of a site's rollups for a query: the watermark, and for a single
+ * filter (other than on `(other)` itself) the first day of the raw window, up to the watermark and
+ * within the period or its previous one, on which the filter's key was folded.
+ */
+export async function planInputs(events: EventStore, site: Site, q: Query): Promise<PlanInputs> {
+  const watermark = (await readRollupState(events, site.id))?.watermark ?? null;
+  const inputs: PlanInputs = { watermark, retentionMonths: site.retentionMonths };
+  const [filter] = q.filters;
+  if (q.filters.length !== 1 || filter!.value === OTHER_KEY || watermark === null) return inputs;
+  const earliest = q.previous.from < q.period.from ? q.previous.from : q.period.from;
+  const windowStart = rawWindowStart(q.today);
+  const from = earliest > windowStart ? earliest : windowStart;
+  const to = watermark < q.period.to ? watermark : q.period.to;
+  return from <= to ? { ...inputs, firstFoldedDay: await firstFoldedDay(events, site.id, filter!, { from, to }) } : inputs;
 }
 
 export async function readRollupState(events: EventStore, siteId: string): Promise<RollupState | null> {
