@@ -46,15 +46,22 @@ async function answer(deps: RollupDeps, site: Site, params: RawParams, watermark
   return params.dimension ? computeBreakdown(deps.events, q('breakdown')) : computeStats(deps.events, q('stats'), []);
 }
 
+/**
+ * On 2026-03-10, page /pN (and referrer rN.example) has 12 − N visitors; rolled up with a cap of 5,
+ * which keeps /p0../p4 and folds the rest into (other).
+ */
+async function rolledUpOverTheCap(deps: RollupDeps, site: Site): Promise<void> {
+  const rows = Array.from({ length: 12 }, (_, i) =>
+    Array.from({ length: 12 - i }, (_, v) => event({ siteId: site.id, ts: Date.parse('2026-03-10T10:00:00Z') + i, page: `/p${i}`, referrer: `r${i}.example`, sessionStart: true, visitorId: BigInt(v), sessionId: BigInt(100 * i + v) })),
+  ).flat();
+  await deps.events.append(rows);
+  await rollupSite(deps, site, NOW, { dimensionKeyCap: 5 });
+}
+
 test('keys beyond the cap fold into (other), counted exactly', async () => {
-  const { events, site, deps, close } = await setup();
+  const { site, deps, close } = await setup();
   try {
-    const rows = Array.from({ length: 12 }, (_, i) =>
-      // Page /p0 has 12 visitors, /p1 11, … /p11 1: a cap of 5 keeps /p0../p4.
-      Array.from({ length: 12 - i }, (_, v) => event({ siteId: site.id, ts: Date.parse('2026-03-10T10:00:00Z') + i, page: `/p${i}`, referrer: `r${i}.example`, sessionStart: true, visitorId: BigInt(v), sessionId: BigInt(100 * i + v) })),
-    ).flat();
-    await events.append(rows);
-    await rollupSite(deps, site, NOW, { dimensionKeyCap: 5 });
+    await rolledUpOverTheCap(deps, site);
     const result = await answer(deps, site, { dimension: 'page', from: '2026-03-10', to: '2026-03-10' }, '2026-03-19');
     assert.ok('rows' in result);
     assert.deepEqual(
@@ -77,12 +84,7 @@ test('keys beyond the cap fold into (other), counted exactly', async () => {
 test('a filter on a key folded into (other) is answered from raw events inside the raw window', async () => {
   const { events, site, deps, close } = await setup();
   try {
-    // Page /pN has 12 − N visitors on the 10th; a cap of 5 keeps /p0../p4 and folds the rest.
-    const rows = Array.from({ length: 12 }, (_, i) =>
-      Array.from({ length: 12 - i }, (_, v) => event({ siteId: site.id, ts: Date.parse('2026-03-10T10:00:00Z') + i, page: `/p${i}`, sessionStart: true, visitorId: BigInt(v), sessionId: BigInt(100 * i + v) })),
-    ).flat();
-    await events.append(rows);
-    await rollupSite(deps, site, NOW, { dimensionKeyCap: 5 });
+    await rolledUpOverTheCap(deps, site);
     const visitors = async (params: RawParams) => {
       const q = parseQuery('stats', params, site, NOW);
       const planned = planQuery(q, await planInputs(events, site, q));
