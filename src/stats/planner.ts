@@ -33,7 +33,8 @@ function rawOnlyByFilters(q: Query): boolean {
   return q.filters.length >= 2 || (filter !== undefined && q.breakdown !== null && q.breakdown.dimension !== filter.dimension);
 }
 
-function needsRawEvents(q: Query): boolean {
+/** Whether a query reads raw events only, whatever the rollups hold. */
+export function needsRawEvents(q: Query): boolean {
   return (q.kind === 'timeseries' && q.grain === 'hour') || rawOnlyByFilters(q);
 }
 

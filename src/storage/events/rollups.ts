@@ -32,7 +32,7 @@ import {
   type GoalRef,
 } from '../../stats/compile.js';
 import { walkFunnel, type FunnelEventRow } from '../../stats/funnel.js';
-import { rawWindowStart, retentionStart, type PlanInputs } from '../../stats/planner.js';
+import { needsRawEvents, rawWindowStart, retentionStart, type PlanInputs } from '../../stats/planner.js';
 import { joinSql, sql, trusted, type Sql } from '../../stats/sql.js';
 
 export interface RollupDeps {
@@ -111,14 +111,15 @@ export async function firstFoldedDay(events: EventStore, siteId: string, filter:
 
 /**
  * What the planner needs to know of a site's rollups for a query: the watermark, and for a single
- * filter (other than on `(other)` itself) the first day of the raw window, up to the watermark and
- * within the period or its previous one, on which the filter's key was folded.
+ * filter (other than on `(other)` itself) of a query that may read rollups, the first day of the raw
+ * window, up to the watermark and within the period or its previous one, on which the filter's key
+ * was folded.
  */
 export async function planInputs(events: EventStore, site: Site, q: Query): Promise<PlanInputs> {
   const watermark = (await readRollupState(events, site.id))?.watermark ?? null;
   const inputs: PlanInputs = { watermark, retentionMonths: site.retentionMonths };
   const [filter] = q.filters;
-  if (q.filters.length !== 1 || filter!.value === OTHER_KEY || watermark === null) return inputs;
+  if (q.filters.length !== 1 || filter!.value === OTHER_KEY || watermark === null || needsRawEvents(q)) return inputs;
   const earliest = q.previous.from < q.period.from ? q.previous.from : q.period.from;
   const windowStart = rawWindowStart(q.today);
   const from = earliest > windowStart ? earliest : windowStart;
