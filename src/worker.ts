@@ -6,7 +6,7 @@ import type { AppContext } from './context.js';
  * A task first runs this long after start, or after its period if that is shorter: a process
  * restarted more often than an hourly task's period (a crash loop, frequent deploys) still runs it.
  */
-export const FIRST_RUN_AFTER_MS = 5 * 60_000;
+const FIRST_RUN_AFTER_MS = 5 * 60_000;
 
 export class Worker {
   private readonly timers: NodeJS.Timeout[] = [];

@@ -118,13 +118,13 @@ export async function firstFoldedDay(events: EventStore, siteId: string, filter:
 export async function planInputs(events: EventStore, site: Site, q: Query): Promise<PlanInputs> {
   const watermark = (await readRollupState(events, site.id))?.watermark ?? null;
   const inputs: PlanInputs = { watermark, retentionMonths: site.retentionMonths };
-  const [filter] = q.filters;
-  if (q.filters.length !== 1 || filter!.value === OTHER_KEY || watermark === null || needsRawEvents(q)) return inputs;
+  const filter = q.filters.length === 1 ? q.filters[0]! : null;
+  if (filter === null || filter.value === OTHER_KEY || watermark === null || needsRawEvents(q)) return inputs;
   const earliest = q.previous.from < q.period.from ? q.previous.from : q.period.from;
   const windowStart = rawWindowStart(q.today);
   const from = earliest > windowStart ? earliest : windowStart;
   const to = watermark < q.period.to ? watermark : q.period.to;
-  return from <= to ? { ...inputs, firstFoldedDay: await firstFoldedDay(events, site.id, filter!, { from, to }) } : inputs;
+  return from <= to ? { ...inputs, firstFoldedDay: await firstFoldedDay(events, site.id, filter, { from, to }) } : inputs;
 }
 
 export async function readRollupState(events: EventStore, siteId: string): Promise<RollupState | null> {
