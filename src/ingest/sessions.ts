@@ -2,8 +2,7 @@
 // visitor to its open session; a session carries the attributes of its first event, which every
 // later event of the session is stored with.
 import { randomId64 } from '../core/ids.js';
-
-export const SESSION_GAP_MS = 30 * 60_000;
+import { SESSION_GAP_MS } from '../core/session-gap.js';
 
 export interface SessionAttributes {
   referrer: string | null;

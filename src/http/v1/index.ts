@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { ApiKeyRecord, Site } from '../../storage/meta/types.js';
-import { ApiError, invalidParams, notFound, unauthorized } from '../../core/errors.js';
+import { ApiError, invalidParams, notFound } from '../../core/errors.js';
 import { isValidTimeZone } from '../../core/localtime.js';
 import { parseQuery, type Query, type QueryKind, type RawParams } from '../../core/query.js';
 import { planQuery } from '../../stats/planner.js';

@@ -13,13 +13,13 @@ import type { EventStore } from './types.js';
 import type { MetaStore, Site } from '../meta/types.js';
 import type { MaintenanceRegistry } from '../../core/maintenance.js';
 import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
+import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import { addMonths, firstOfMonth, MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
 import { DIMENSIONS, OTHER_KEY, scopeOf, type Dimension } from '../../core/dimensions.js';
 import type { Filter, Query } from '../../core/query.js';
 import type { Matcher } from '../../core/patterns.js';
 import {
   dayRange,
-  eventsRelation,
   funnelEvents,
   integerLiteral,
   keyExpr,
@@ -46,8 +46,6 @@ export interface RollupOptions {
 }
 
 export const DEFAULT_DIMENSION_KEY_CAP = 10_000;
-/** A day is rolled up once it has ended and its last sessions (30-minute gap) have too. */
-const SESSION_GAP_MS = 30 * 60_000;
 /** Days rewritten per pass; bounds statement size while catching up on long histories. */
 const CHUNK_DAYS = 31;
 
@@ -165,6 +163,7 @@ export async function loadDefinitions(meta: MetaStore, site: Site): Promise<Defi
 /** The last site-local day that has ended, sessions included. */
 export function lastClosedDay(now: number, timeZone: string): string {
   const today = localDay(now, timeZone);
+  // A day is rolled up once it has ended and its last sessions have too.
   return now >= startOfLocalDay(today, timeZone) + SESSION_GAP_MS ? addDays(today, -1) : addDays(today, -2);
 }
 
