@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';
-import { installErrorHandler } from './errors.js';
+import { clientErrorHandler, installErrorHandler } from './errors.js';
 import { healthRoutes } from './health.js';
 import { trackerRoutes } from './tracker.js';
 import { apiKeyFrom } from './v1/auth.js';
@@ -26,6 +26,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // the envelope elsewhere); Fastify's raw 503 would break both contracts.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    clientErrorHandler,
     // Bug fix: a path parameter with broken percent-encoding (`/admin/v1/sites/%ZZ/goals`) was
     // answered by Fastify's own `{"error":"Bad Request","code":"FST_ERR_BAD_URL",...}` body, which
     // bypasses the error handler; answer with the error envelope instead.

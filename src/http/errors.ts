@@ -1,4 +1,6 @@
 // Turns anything thrown in a route into the error envelope, without leaking internals.
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError, envelope } from '../core/errors.js';
 
@@ -12,6 +14,31 @@ function fromFastify(err: FastifyError): ApiError | undefined {
     return new ApiError('INVALID_PARAMS', message);
   }
   return undefined;
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any route sees them (a malformed request line or
+ * header, headers over Node's 16 KB, a request that never finished arriving): answered with the
+ * error envelope instead of Fastify's own body (`no-store`, like every read-API answer: the path
+ * is unknown), and the connection closed, as Node does.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // A connection reset has nothing left to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const apiError =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError('HEADERS_TOO_LARGE', 'request headers too large')
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError('REQUEST_TIMEOUT', 'the request did not arrive in time')
+        : new ApiError('INVALID_PARAMS', 'malformed HTTP request');
+  const body = JSON.stringify(envelope(apiError));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 export function installErrorHandler(app: FastifyInstance): void {
