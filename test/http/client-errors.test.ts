@@ -2,7 +2,7 @@
 // real socket, the connection closed, and the server still serving.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { rawRequest } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -12,22 +12,6 @@ before(async () => {
 after(async () => {
   await server?.stop();
 });
-
-/** Sends raw bytes and reads everything the server writes until it closes the connection. */
-function rawExchange(request: string): Promise<{ status: number; headers: string; body: string }> {
-  const { hostname, port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(request));
-    let answer = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk) => (answer += chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [head = '', body = ''] = answer.split('\r\n\r\n');
-      resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body });
-    });
-  });
-}
 
 const cases = [
   { kind: 'a request line that is not HTTP', request: 'NOT A REQUEST\r\n\r\n', status: 400, code: 'INVALID_PARAMS' },
@@ -43,13 +27,14 @@ const cases = [
 
 for (const c of cases) {
   test(`client error: ${c.kind} → ${c.status} with the error envelope`, async () => {
-    const answer = await rawExchange(c.request);
+    const answer = await rawRequest(Number(new URL(server.url).port), c.request, null);
+    const headers = answer.head.toLowerCase();
     assert.equal(answer.status, c.status);
-    assert.match(answer.headers, /content-type: application\/json/);
-    assert.match(answer.headers, /connection: close/);
-    assert.match(answer.headers, /cache-control: no-store/);
-    assert.equal(Number(/content-length: (\d+)/.exec(answer.headers)?.[1]), Buffer.byteLength(answer.body));
-    const parsed = JSON.parse(answer.body);
+    assert.match(headers, /content-type: application\/json/);
+    assert.match(headers, /connection: close/);
+    assert.match(headers, /cache-control: no-store/);
+    assert.equal(Number(/content-length: (\d+)/.exec(headers)?.[1]), answer.body.length);
+    const parsed = JSON.parse(answer.body.toString('utf8'));
     assert.equal(parsed.error.code, c.code);
     assert.equal(typeof parsed.error.message, 'string');
     // The process is still up and answering.
