@@ -13,14 +13,24 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export async function startService(config: Config, options: ContextOptions & { logger?: FastifyBaseLogger } = {}): Promise<RunningService> {
+export interface ServiceOptions extends ContextOptions {
+  logger?: FastifyBaseLogger;
+  /**
+   * Whether the worker role runs the maintenance tasks on their timers (default true). Tests on a
+   * manual clock turn it off and run the tasks themselves: a timer fires in real time, and would
+   * act on the manual clock's instant in the middle of a test.
+   */
+  maintenanceTimers?: boolean;
+}
+
+export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
   const ctx = await createContext(config, { log: options.logger, ...options });
   const app = await buildApp(ctx, { logger: options.logger });
   const worker = new Worker(ctx);
   await app.listen({ port: config.port, host: config.host });
   ctx.ingest.start();
   await ctx.alerts.start();
-  worker.start();
+  if (options.maintenanceTimers ?? true) worker.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;

@@ -56,7 +56,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const quiet = { info() {}, warn() {}, error() {} };
-  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, log: quiet });
+  // Tests run maintenance themselves (admin API or ctx.maintenance), at their clock's instant.
+  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, log: quiet, maintenanceTimers: false });
   const url = service.url;
 
   const request = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {
