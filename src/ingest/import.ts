@@ -4,26 +4,13 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { DropReason } from './drop-reasons.js';
 import { validateEvent } from './event-shape.js';
+import { parseImportTimestamp } from './import-contract.js';
 import { normalizeIp } from './ip.js';
 import { newCandidate, type Candidate } from './pipeline.js';
 
 export const MAX_IMPORT_LINE_BYTES = 65_536;
 
 export type ImportLineResult = { ok: true; candidate: Candidate } | { ok: false; reason: DropReason; detail?: string };
-
-const EARLIEST = Date.UTC(2000, 0, 1);
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
-
-function parseTimestamp(ts: unknown, now: number): number | null {
-  let ms: number;
-  if (typeof ts === 'number') ms = ts;
-  else if (typeof ts === 'string' && ISO_INSTANT.test(ts)) ms = Date.parse(ts);
-  else return null;
-  // Far future or prehistoric instants are typing mistakes (seconds for milliseconds, say). A day
-  // ahead is allowed: exporters that write local wall time as UTC run up to 14 hours early.
-  if (!Number.isFinite(ms) || ms < EARLIEST || ms > now + 86_400_000) return null;
-  return Math.floor(ms);
-}
 
 const optionalText = (v: unknown, max: number): string | null | undefined =>
   v === undefined || v === null ? null : typeof v === 'string' && v.length <= max ? v.trim() || null : undefined;
@@ -37,7 +24,7 @@ export function parseImportLine(line: string, sitePublicId: string, now: number)
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'bad_shape', detail: 'not an object' };
   const o = raw as Record<string, unknown>;
-  const ts = parseTimestamp(o.ts, now);
+  const ts = parseImportTimestamp(o.ts, now);
   if (ts === null) {
     return { ok: false, reason: 'bad_shape', detail: 'ts must be epoch milliseconds or an ISO 8601 instant, from 2000 on and at most a day ahead of the server clock' };
   }

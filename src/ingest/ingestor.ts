@@ -12,6 +12,7 @@ import { ApiError } from '../core/errors.js';
 import { EventLoopTurns } from '../core/turns.js';
 import type { DropReason } from './drop-reasons.js';
 import type { GeoLocator } from './geo.js';
+import { MAX_IMPORT_LINES } from './import-contract.js';
 import { MAX_IMPORT_LINE_BYTES, ndjsonLines, parseImportLine, type ImportLineResult } from './import.js';
 import {
   DropCounter,
@@ -59,8 +60,6 @@ export interface IngestorDeps {
 }
 
 const MAX_REPORTED_ERRORS = 100;
-// Lines of one call: bounds the numbers kept per accepted line and the import's sessions.
-export const MAX_IMPORT_LINES = 1_000_000;
 
 export class Ingestor {
   readonly sites: SiteDirectory;

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -242,6 +243,126 @@ describe('import', { concurrency: true }, () => {
     const noSite = await svc(['import', file, '--site', 'no-such-site']);
     assert.equal(noSite.code, 1);
     assert.equal(noSite.stderr, 'svc: NOT_FOUND: site not found\n');
+  });
+});
+
+describe('import of a file over a call', { concurrency: true }, () => {
+  // Three New York days of 20 lines: ten visitors, each twice a day (an hour apart, so sessions of
+  // their own), never near midnight; line 25 is broken.
+  const NEW_YORK_NOON = Date.UTC(2026, 2, 3, 17);
+  const linesOfThreeDays = () => {
+    const lines: string[] = [];
+    for (let d = 0; d < 3; d++) {
+      for (let i = 0; i < 20; i++) {
+        const visitor = i % 10;
+        const ts = NEW_YORK_NOON + d * 86_400_000 + (i >= 10 ? 3_600_000 : 0) + visitor * 60_000;
+        lines.push(JSON.stringify({ ts, ua: BROWSER_UA, ip: `203.0.113.${visitor + 1}`, u: `/day/${d}` }));
+      }
+    }
+    lines[24] = '{broken';
+    return lines;
+  };
+  const newSite = async (name: string) => {
+    const org = await server.admin('POST', '/orgs', { name });
+    const site = await server.admin('POST', `/orgs/${org.body.id}/sites`, { domain: uniqueDomain(), name, timezone: 'America/New_York' });
+    return site.body.id as string;
+  };
+  /** Per local day: events, visitors, sessions. */
+  const figures = async (siteId: string) => {
+    const byDay = new Map<string, { events: number; visitors: Set<string>; sessions: Set<string> }>();
+    for (const e of await server.storedEvents(siteId)) {
+      const day = byDay.get(e.local_day) ?? { events: 0, visitors: new Set(), sessions: new Set() };
+      day.events++;
+      day.visitors.add(String(e.visitor_id));
+      day.sessions.add(String(e.session_id));
+      byDay.set(e.local_day, day);
+    }
+    return [...byDay].sort().map(([day, f]) => ({ day, events: f.events, visitors: f.visitors.size, sessions: f.sessions.size }));
+  };
+
+  test('goes in calls cut at the site-local midnights, with the figures of one call', async () => {
+    const file = join(scratch, 'three-days.ndjson');
+    writeFileSync(file, linesOfThreeDays().join('\n') + '\n');
+    const [split, whole] = [await newSite('Split'), await newSite('Whole')];
+
+    const run = ok(await svc(['import', file, '--site', split, '--lines-per-call', '45']));
+    assert.equal(field(run.stdout, 'accepted'), '59');
+    assert.equal(field(run.stdout, 'calls'), "2 (cut at the site's midnights)");
+    assert.match(run.stdout, /first errors:\nLINE\s+REASON\n25\s+bad_json\n/, 'line numbers are the file\'s');
+    ok(await svc(['import', file, '--site', whole]));
+    const expected = ['2026-03-03', '2026-03-04', '2026-03-05'].map((day, d) => ({ day, events: d === 1 ? 19 : 20, visitors: 10, sessions: d === 1 ? 19 : 20 }));
+    assert.deepEqual(await figures(whole), expected);
+    assert.deepEqual(await figures(split), expected, 'visitors, sessions and events as in one call');
+
+    const again = await newSite('Json');
+    const json = JSON.parse(ok(await svc(['import', file, '--site', again, '--lines-per-call', '20', '--json'])).stdout);
+    assert.deepEqual(json, {
+      accepted: 59,
+      rejected: 1,
+      errors: [{ line: 25, reason: 'bad_json' }],
+      calls: [
+        { firstLine: 1, lastLine: 20, accepted: 20, rejected: 0 },
+        { firstLine: 21, lastLine: 40, accepted: 19, rejected: 1 },
+        { firstLine: 41, lastLine: 60, accepted: 20, rejected: 0 },
+      ],
+    });
+  });
+
+  test('--from-line resumes; files that cannot be split are refused before anything is sent', async () => {
+    const lines = linesOfThreeDays();
+    const file = join(scratch, 'resume.ndjson');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const siteId = await newSite('Resume');
+    const resumed = JSON.parse(ok(await svc(['import', file, '--site', siteId, '--from-line', '41', '--json'])).stdout);
+    assert.deepEqual(resumed, { accepted: 20, rejected: 0, errors: [] });
+    assert.deepEqual((await figures(siteId)).map((f) => f.day), ['2026-03-05']);
+
+    const unsorted = join(scratch, 'unsorted.ndjson');
+    writeFileSync(unsorted, [...lines.slice(40), ...lines.slice(0, 40)].join('\n') + '\n');
+    const refusedSite = await newSite('Refused');
+    const refused = await svc(['import', unsorted, '--site', refusedSite, '--lines-per-call', '30']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^svc: .*unsorted\.ndjson is not in time order \(line 21 is on 2026-03-03, after lines on 2026-03-05\).*sort it by ts first\n$/);
+    const crowded = await svc(['import', file, '--site', refusedSite, '--lines-per-call', '19']);
+    assert.equal(crowded.code, 1);
+    assert.match(crowded.stderr, /^svc: 2026-03-03 has 20 lines from line 1 on, more than one import call takes \(19\)/);
+    assert.equal((await server.storedEvents(refusedSite)).length, 0);
+
+    const usage = await svc(['import', '-', '--site', siteId, '--from-line', '2'], {}, '');
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /--from-line and --lines-per-call need a FILE/);
+  });
+
+  test('a call that fails after others were stored says what is stored and how to go on', async () => {
+    // A server whose second import call fails: a real listening one, standing in for an outage.
+    let calls = 0;
+    const failing = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        if (req.url === '/admin/v1/orgs') return void res.end(JSON.stringify({ orgs: [{ id: 'o1' }] }));
+        if (req.url === '/admin/v1/orgs/o1/sites') return void res.end(JSON.stringify({ sites: [{ id: 's1', timezone: 'America/New_York' }] }));
+        calls++;
+        if (calls === 1) return void res.end(JSON.stringify({ accepted: 20, rejected: 0, errors: [] }));
+        res.statusCode = 503;
+        res.end(JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'storage is down' } }));
+      });
+    });
+    await new Promise<void>((ready) => failing.listen(0, '127.0.0.1', ready));
+    try {
+      const file = join(scratch, 'outage.ndjson');
+      writeFileSync(file, linesOfThreeDays().join('\n') + '\n');
+      const { port } = failing.address() as { port: number };
+      const run = await svc(['import', file, '--site', 's1', '--lines-per-call', '20'], { SVC_URL: `http://127.0.0.1:${port}` });
+      assert.equal(run.code, 1);
+      assert.equal(
+        run.stderr,
+        `svc: call 2 of 3 (lines 21-40) failed: UNAVAILABLE: storage is down; lines 1-20 are stored, none after; go on with: svc import ${file} --site s1 --from-line 21\n`,
+      );
+      assert.equal(calls, 2, 'no call after the failed one');
+    } finally {
+      failing.close();
+    }
   });
 });
 

@@ -1,8 +1,12 @@
-// svc import FILE --site ID: streams an NDJSON file to the import endpoint, with a progress bar.
+// svc import FILE --site ID: streams an NDJSON file to the import endpoint, with a progress bar;
+// a file over the server's lines per call goes in several calls, cut at site-local midnights
+// (src/cli/import-plan.ts says why there).
 import { createReadStream, statSync } from 'node:fs';
-import { required } from '../args.js';
-import { seg } from '../client.js';
+import { MAX_IMPORT_LINES } from '../../ingest/import-contract.js';
+import { integer, optional, required } from '../args.js';
+import { seg, type AdminClient } from '../client.js';
 import { CliError } from '../errors.js';
+import { planImport, type ImportCall } from '../import-plan.js';
 import { formatFields, formatTable, ProgressBar } from '../output.js';
 import type { Noun } from '../types.js';
 
@@ -10,7 +14,12 @@ interface ImportReport {
   accepted: number;
   rejected: number;
   errors: Array<{ line: number; reason: string }>;
+  /** Present when the file went in several calls: each call's lines and counts. */
+  calls?: Array<{ firstLine: number; lastLine: number; accepted: number; rejected: number }>;
 }
+
+/** As many errors as one call's report lists. */
+const REPORTED_ERRORS = 100;
 
 /** How many of the report's errors the readable output lists. */
 const SHOWN_ERRORS = 10;
@@ -25,7 +34,9 @@ async function* counted(source: AsyncIterable<Buffer>, bar: ProgressBar | undefi
 }
 
 export function formatReport(report: ImportReport): string {
-  let text = formatFields([['accepted', report.accepted], ['rejected', report.rejected]]);
+  const fields: Array<[string, string | number]> = [['accepted', report.accepted], ['rejected', report.rejected]];
+  if (report.calls) fields.push(['calls', `${report.calls.length} (cut at the site's midnights)`]);
+  let text = formatFields(fields);
   if (report.errors.length > 0) {
     const shown = report.errors.slice(0, SHOWN_ERRORS);
     text += `\nfirst errors:\n` + formatTable(['LINE', 'REASON'], shown.map((e) => [e.line, e.reason]));
@@ -35,47 +46,106 @@ export function formatReport(report: ImportReport): string {
   return text;
 }
 
+/** The site's time zone, found through its organisation (the admin API lists sites by organisation). */
+async function siteTimeZone(client: AdminClient, siteId: string): Promise<string> {
+  const { orgs } = await client.request<{ orgs: Array<{ id: string }> }>('GET', '/orgs');
+  for (const org of orgs) {
+    const { sites } = await client.request<{ sites: Array<{ id: string; timezone: string }> }>('GET', `/orgs/${seg(org.id)}/sites`);
+    const site = sites.find((s) => s.id === siteId);
+    if (site) return site.timezone;
+  }
+  throw new CliError('NOT_FOUND: site not found');
+}
+
+function fileSize(file: string): number {
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) throw new CliError(`cannot read ${file}: not a regular file`);
+    return stat.size;
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code ?? String(err)}`);
+  }
+}
+
+async function* nothing(): AsyncGenerator<Buffer> {}
+
+const sendCall = (client: AdminClient, siteId: string, source: AsyncIterable<Buffer>, bar: ProgressBar | undefined) =>
+  client.request<ImportReport>('POST', `/sites/${seg(siteId)}/events/import`, undefined, {
+    rawBody: counted(source, bar),
+    contentType: 'application/x-ndjson',
+  });
+
+/** One report for the whole file: counts summed, line numbers the file's, the first 100 errors. */
+function fileReport(calls: readonly ImportCall[], reports: readonly ImportReport[]): ImportReport {
+  const errors = calls.flatMap((call, i) => reports[i]!.errors.map((e) => ({ line: call.firstLine + e.line - 1, reason: e.reason })));
+  const report: ImportReport = {
+    accepted: reports.reduce((n, r) => n + r.accepted, 0),
+    rejected: reports.reduce((n, r) => n + r.rejected, 0),
+    errors: errors.slice(0, REPORTED_ERRORS),
+  };
+  if (calls.length > 1) {
+    report.calls = calls.map((c, i) => ({ firstLine: c.firstLine, lastLine: c.lastLine, accepted: reports[i]!.accepted, rejected: reports[i]!.rejected }));
+  }
+  return report;
+}
+
+/** A call that failed after others were stored: what is stored, and how to go on from there. */
+function stoppedAt(err: unknown, calls: readonly ImportCall[], failed: number, file: string, siteId: string): CliError {
+  const call = calls[failed]!;
+  const what = `call ${failed + 1} of ${calls.length} (lines ${call.firstLine}-${call.lastLine}) failed: ${err instanceof Error ? err.message : String(err)}`;
+  if (failed === 0) return new CliError(`${what}; nothing of the file was stored`);
+  return new CliError(
+    `${what}; lines ${calls[0]!.firstLine}-${call.firstLine - 1} are stored, none after; go on with: svc import ${file} --site ${siteId} --from-line ${call.firstLine}`,
+  );
+}
+
 export const importNoun: Noun = {
   name: 'import',
   summary: 'import historical events from an NDJSON file',
   commands: [
     {
-      usage: 'svc import FILE --site ID',
+      usage: 'svc import FILE --site ID [--from-line N] [--lines-per-call N]',
       summary:
-        'stream an NDJSON file (one event a line: {ts, ua, u, ip?, r?, w?, l?, e?, p?, country?, region?, city?}; FILE - reads stdin); returns once the events are queryable',
-      options: { site: { type: 'string' } },
+        'stream an NDJSON file (one event a line: {ts, ua, u, ip?, r?, w?, l?, e?, p?, country?, region?, city?}; FILE - reads stdin); returns once the events are queryable. ' +
+        `A file over ${MAX_IMPORT_LINES.toLocaleString('en-US')} lines (--lines-per-call) goes in several calls cut at the site's midnights, its days in time order; --from-line resumes a stopped import`,
+      options: { site: { type: 'string' }, 'from-line': { type: 'string' }, 'lines-per-call': { type: 'string' } },
       args: ['FILE'],
       example: 'svc import events-2024-05.ndjson --site k3f9a1b2c4d5',
       async run(inv) {
         const file = inv.positionals[0]!;
         const siteId = required(inv, 'site');
-        let source: AsyncIterable<Buffer>;
-        let bar: ProgressBar | undefined;
+        const fromText = optional(inv, 'from-line');
+        const perCallText = optional(inv, 'lines-per-call');
+        const fromLine = fromText === undefined ? 1 : integer(inv, 'from-line', fromText, 1, Number.MAX_SAFE_INTEGER);
+        const linesPerCall = perCallText === undefined ? MAX_IMPORT_LINES : integer(inv, 'lines-per-call', perCallText, 1, MAX_IMPORT_LINES);
+        const client = inv.client();
         if (file === '-') {
-          source = process.stdin;
-        } else {
-          let size: number;
-          try {
-            const stat = statSync(file);
-            if (!stat.isFile()) throw new CliError(`cannot read ${file}: not a regular file`);
-            size = stat.size;
-          } catch (err) {
-            if (err instanceof CliError) throw err;
-            const code = (err as NodeJS.ErrnoException).code;
-            throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code ?? String(err)}`);
-          }
-          source = createReadStream(file, { highWaterMark: 256 * 1024 });
-          bar = new ProgressBar(inv.out.stderr, size, 'importing ');
+          if (fromText !== undefined || perCallText !== undefined) inv.usage('--from-line and --lines-per-call need a FILE: standard input goes in one call');
+          const report = await sendCall(client, siteId, process.stdin, undefined);
+          inv.out.result(report, () => formatReport(report));
+          return;
         }
-        let report: ImportReport;
+        fileSize(file);
+        const calls = await planImport(file, { linesPerCall, fromLine, siteTimeZone: () => siteTimeZone(client, siteId), now: Date.now() });
+        const bar = new ProgressBar(inv.out.stderr, calls.reduce((n, c) => n + c.end - c.start, 0), 'importing ');
+        const reports: ImportReport[] = [];
         try {
-          report = await inv.client().request<ImportReport>('POST', `/sites/${seg(siteId)}/events/import`, undefined, {
-            rawBody: counted(source, bar),
-            contentType: 'application/x-ndjson',
-          });
+          for (const [i, call] of calls.entries()) {
+            // An empty file is one empty call (createReadStream's `end` is inclusive: it cannot say "nothing").
+            const source = call.end > call.start ? createReadStream(file, { start: call.start, end: call.end - 1, highWaterMark: 256 * 1024 }) : nothing();
+            try {
+              reports.push(await sendCall(client, siteId, source, bar));
+            } catch (err) {
+              if (calls.length === 1) throw err;
+              throw stoppedAt(err, calls, i, file, siteId);
+            }
+          }
         } finally {
-          bar?.finish();
+          bar.finish();
         }
+        const report = fromLine === 1 && calls.length === 1 ? reports[0]! : fileReport(calls, reports);
         inv.out.result(report, () => formatReport(report));
       },
     },
