@@ -2,7 +2,7 @@
 // turned into a one-line CliError (the API envelope's `code: message`, unreachable server, 401).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CliError } from './errors.js';
+import { CliError, ServerRefusal } from './errors.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8000';
 
@@ -92,8 +92,9 @@ export class AdminClient {
     }
     if (!res.ok) {
       const error = json?.error;
-      if (error && typeof error.code === 'string') throw new CliError(`${error.code}: ${error.message ?? ''}`.trim());
-      throw new CliError(`unexpected answer from ${this.connection.url}: HTTP ${res.status}${text ? ` ${text.slice(0, 200)}` : ''}`);
+      if (error && typeof error.code === 'string') throw new ServerRefusal(res.status, `${error.code}: ${error.message ?? ''}`.trim());
+      // One line, whatever answered (a proxy's HTML page, say).
+      throw new CliError(`unexpected answer from ${this.connection.url}: HTTP ${res.status}${text ? ` ${text.slice(0, 200).replace(/\s+/g, ' ')}` : ''}`);
     }
     if (!text) return undefined as T;
     if (json === undefined) throw new CliError(`unexpected answer from ${this.connection.url}: not JSON (is this an svc server?)`);

@@ -1,5 +1,5 @@
-// The CLI's two failure kinds: a usage error (exit 2, with the command's usage line) and any other
-// failure explained in one line (exit 1).
+// The CLI's failure kinds: a usage error (exit 2, with the command's usage line) and any other
+// failure explained in one line (exit 1), of which a server's refusal (its error envelope) is one.
 
 export class CliError extends Error {
   readonly exitCode: number;
@@ -16,5 +16,16 @@ export class UsageError extends CliError {
     super(problem, 2);
     this.name = 'UsageError';
     this.usage = usage;
+  }
+}
+
+/** The server answered with its error envelope: it handled the request, and refused it. */
+export class ServerRefusal extends CliError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ServerRefusal';
   }
 }

@@ -1,9 +1,12 @@
-// What one import call takes (ADMIN_API.md "Import lines"): how a line's `ts` reads, and how many
-// lines a call may have. Its own module, free of the enrichment's imports, because `svc import`
-// reads both too (to split a large file at site-local midnights).
+// What one import call takes (ADMIN_API.md "Import lines"): how a line's `ts` reads, how long a
+// line and how many lines a call may have. Its own module, free of the enrichment's imports,
+// because `svc import` reads them too (to split a large file at site-local midnights).
 
 /** Lines of one call: bounds the numbers kept per accepted line and the import's sessions. */
 export const MAX_IMPORT_LINES = 1_000_000;
+
+/** Bytes of one line (without its newline); a longer line is rejected as `too_large`, unread. */
+export const MAX_IMPORT_LINE_BYTES = 65_536;
 
 const EARLIEST = Date.UTC(2000, 0, 1);
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;

@@ -4,11 +4,9 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { DropReason } from './drop-reasons.js';
 import { validateEvent } from './event-shape.js';
-import { parseImportTimestamp } from './import-contract.js';
+import { MAX_IMPORT_LINE_BYTES, parseImportTimestamp } from './import-contract.js';
 import { normalizeIp } from './ip.js';
 import { newCandidate, type Candidate } from './pipeline.js';
-
-export const MAX_IMPORT_LINE_BYTES = 65_536;
 
 export type ImportLineResult = { ok: true; candidate: Candidate } | { ok: false; reason: DropReason; detail?: string };
 

@@ -12,8 +12,8 @@ import { ApiError } from '../core/errors.js';
 import { EventLoopTurns } from '../core/turns.js';
 import type { DropReason } from './drop-reasons.js';
 import type { GeoLocator } from './geo.js';
-import { MAX_IMPORT_LINES } from './import-contract.js';
-import { MAX_IMPORT_LINE_BYTES, ndjsonLines, parseImportLine, type ImportLineResult } from './import.js';
+import { MAX_IMPORT_LINE_BYTES, MAX_IMPORT_LINES } from './import-contract.js';
+import { ndjsonLines, parseImportLine, type ImportLineResult } from './import.js';
 import {
   DropCounter,
   botUaStep,

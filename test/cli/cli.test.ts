@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -313,19 +313,22 @@ describe('import of a file over a call', { concurrency: true }, () => {
     const file = join(scratch, 'resume.ndjson');
     writeFileSync(file, lines.join('\n') + '\n');
     const siteId = await newSite('Resume');
-    const resumed = JSON.parse(ok(await svc(['import', file, '--site', siteId, '--from-line', '41', '--json'])).stdout);
-    assert.deepEqual(resumed, { accepted: 20, rejected: 0, errors: [] });
-    assert.deepEqual((await figures(siteId)).map((f) => f.day), ['2026-03-05']);
+    const resumed = JSON.parse(ok(await svc(['import', file, '--site', siteId, '--from-line', '21', '--json'])).stdout);
+    assert.deepEqual(resumed, { accepted: 39, rejected: 1, errors: [{ line: 25, reason: 'bad_json' }] });
+    assert.deepEqual((await figures(siteId)).map((f) => f.day), ['2026-03-04', '2026-03-05']);
+    const midDay = await svc(['import', file, '--site', siteId, '--from-line', '30']);
+    assert.equal(midDay.code, 1);
+    assert.match(midDay.stderr, /^svc: --from-line 30 would split a site-local day/);
 
     const unsorted = join(scratch, 'unsorted.ndjson');
     writeFileSync(unsorted, [...lines.slice(40), ...lines.slice(0, 40)].join('\n') + '\n');
     const refusedSite = await newSite('Refused');
     const refused = await svc(['import', unsorted, '--site', refusedSite, '--lines-per-call', '30']);
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /^svc: .*unsorted\.ndjson is not in time order \(line 21 is on 2026-03-03, after lines on 2026-03-05\).*sort it by ts first\n$/);
+    assert.match(refused.stderr, /^svc: lines 1-30 hold no place to end a call .*\(lines up to 30 reach 2026-03-05, lines after go back to 2026-03-03\).*sort the file by ts first\n$/);
     const crowded = await svc(['import', file, '--site', refusedSite, '--lines-per-call', '19']);
     assert.equal(crowded.code, 1);
-    assert.match(crowded.stderr, /^svc: 2026-03-03 has 20 lines from line 1 on, more than one import call takes \(19\)/);
+    assert.match(crowded.stderr, /^svc: lines 1-19 hold no place .*one day has more than 19 lines/);
     assert.equal((await server.storedEvents(refusedSite)).length, 0);
 
     const usage = await svc(['import', '-', '--site', siteId, '--from-line', '2'], {}, '');
@@ -333,38 +336,63 @@ describe('import of a file over a call', { concurrency: true }, () => {
     assert.match(usage.stderr, /--from-line and --lines-per-call need a FILE/);
   });
 
-  test('a call that fails after others were stored says what is stored and how to go on', async () => {
-    // A server whose second import call fails: a real listening one, standing in for an outage.
-    let calls = 0;
-    const failing = createHttpServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        res.setHeader('content-type', 'application/json');
-        if (req.url === '/admin/v1/orgs') return void res.end(JSON.stringify({ orgs: [{ id: 'o1' }] }));
-        if (req.url === '/admin/v1/orgs/o1/sites') return void res.end(JSON.stringify({ sites: [{ id: 's1', timezone: 'America/New_York' }] }));
-        calls++;
-        if (calls === 1) return void res.end(JSON.stringify({ accepted: 20, rejected: 0, errors: [] }));
-        res.statusCode = 503;
-        res.end(JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'storage is down' } }));
+  // Servers whose second import call fails: real listening ones, standing in for an outage.
+  for (const { name, fail, expected } of [
+    {
+      name: 'a refusal (an envelope below 500): the call stored nothing',
+      fail: (res: ServerResponse) => answer(res, 413, { error: { code: 'PAYLOAD_TOO_LARGE', message: 'too big' } }),
+      expected: 'PAYLOAD_TOO_LARGE: too big; lines 1-20 are stored; nothing from line 21 on was stored: to go on, run the same command with --from-line 21',
+    },
+    {
+      name: 'a server error: whether the call was stored is not known',
+      fail: (res: ServerResponse) => answer(res, 503, { error: { code: 'UNAVAILABLE', message: 'storage is down' } }),
+      expected: 'UNAVAILABLE: storage is down; lines 1-20 are stored; whether this call was stored is not known: look at 2026-03-04 to 2026-03-04 before running the same command with --from-line 21 (or --from-line 41 if it was stored)',
+    },
+    {
+      name: 'a dropped connection: whether the call was stored is not known',
+      fail: (res: ServerResponse) => res.socket!.destroy(),
+      expected: /^cannot reach svc at .*; lines 1-20 are stored; whether this call was stored is not known: .* --from-line 21 \(or --from-line 41 if it was stored\)$/,
+    },
+  ]) {
+    test(`a call that fails after others were stored, ${name}`, async () => {
+      let calls = 0;
+      const failing = createHttpServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          if (req.url === '/admin/v1/orgs') return answer(res, 200, { orgs: [{ id: 'o1' }] });
+          if (req.url === '/admin/v1/orgs/o1/sites') return answer(res, 200, { sites: [{ id: 's1', timezone: 'America/New_York' }] });
+          calls++;
+          if (calls === 1) return answer(res, 200, { accepted: 20, rejected: 0, errors: [] });
+          fail(res);
+        });
       });
+      await new Promise<void>((ready) => failing.listen(0, '127.0.0.1', ready));
+      try {
+        const file = join(scratch, `outage-${calls}-${name.length}.ndjson`);
+        writeFileSync(file, linesOfThreeDays().join('\n') + '\n');
+        const { port } = failing.address() as { port: number };
+        const run = await svc(['import', file, '--site', 's1', '--lines-per-call', '20'], { SVC_URL: `http://127.0.0.1:${port}` });
+        assert.equal(run.code, 1);
+        assert.equal(field(run.stdout, 'accepted'), '20', 'what was stored is reported');
+        assert.equal(field(run.stdout, 'calls'), "1 of 3 (cut at the site's midnights)");
+        const message = run.stderr.replace(/^svc: call 2 of 3 \(lines 21-40\) failed: /, '').replace(/\n$/, '');
+        assert.ok(run.stderr.startsWith('svc: call 2 of 3 (lines 21-40) failed: ') && run.stderr.split('\n').length === 2, run.stderr);
+        if (typeof expected === 'string') assert.equal(message, expected);
+        else assert.match(message, expected);
+        assert.equal(calls, 2, 'no call after the failed one');
+      } finally {
+        failing.close();
+      }
     });
-    await new Promise<void>((ready) => failing.listen(0, '127.0.0.1', ready));
-    try {
-      const file = join(scratch, 'outage.ndjson');
-      writeFileSync(file, linesOfThreeDays().join('\n') + '\n');
-      const { port } = failing.address() as { port: number };
-      const run = await svc(['import', file, '--site', 's1', '--lines-per-call', '20'], { SVC_URL: `http://127.0.0.1:${port}` });
-      assert.equal(run.code, 1);
-      assert.equal(
-        run.stderr,
-        `svc: call 2 of 3 (lines 21-40) failed: UNAVAILABLE: storage is down; lines 1-20 are stored, none after; go on with: svc import ${file} --site s1 --from-line 21\n`,
-      );
-      assert.equal(calls, 2, 'no call after the failed one');
-    } finally {
-      failing.close();
-    }
-  });
+  }
 });
+
+/** A JSON answer from a stand-in server. */
+function answer(res: ServerResponse, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify(body));
+}
 
 describe('errors', { concurrency: true }, () => {
   test('API errors print the envelope code and message', async () => {

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forEachLine, planImport, type ImportCall, type PlanOptions } from '../../src/cli/import-plan.js';
 import { CliError } from '../../src/cli/errors.js';
+import { MAX_IMPORT_LINE_BYTES } from '../../src/ingest/import-contract.js';
+import { ndjsonLines } from '../../src/ingest/import.js';
 
 let scratch: string;
 let files = 0;
@@ -64,11 +66,16 @@ describe('a file that fits in one call', () => {
     assert.equal(asked, false);
   });
 
-  test('from a line on: the call starts at that line', async () => {
-    const path = fileOf([at(NOW - 2 * HOUR), at(NOW - HOUR), at(NOW)]);
+  test('from a line on: the call starts at that line, which must begin a day', async () => {
+    const lines = [at(Date.UTC(2026, 2, 10, 9)), at(Date.UTC(2026, 2, 11, 9)), at(Date.UTC(2026, 2, 11, 10)), at(Date.UTC(2026, 2, 12, 9))];
+    const path = fileOf(lines);
     const calls = await plan(path, { fromLine: 2 });
-    assert.deepEqual(ranges(calls), [[2, 3]]);
-    assert.equal(readFileSync(path).subarray(calls[0]!.start, calls[0]!.end).toString(), [at(NOW - HOUR), at(NOW)].map((l) => JSON.stringify(l) + '\n').join(''));
+    assert.deepEqual(ranges(calls), [[2, 4]]);
+    assert.equal(readFileSync(path).subarray(calls[0]!.start, calls[0]!.end).toString(), lines.slice(1).map((l) => JSON.stringify(l) + '\n').join(''));
+    assert.deepEqual(calls[0]!.days, ['2026-03-11', '2026-03-12']);
+    await assert.rejects(plan(path, { fromLine: 3 }), (err: unknown) =>
+      err instanceof CliError && /^--from-line 3 would split a site-local day \(lines before it reach 2026-03-11, lines from it on go back to 2026-03-11\)/.test(err.message),
+    );
   });
 
   test('an empty file is one empty call', async () => {
@@ -104,7 +111,7 @@ describe('a file over a call is cut at the site-local midnights', () => {
     assert.deepEqual(ranges(await plan(path, { linesPerCall: 2, timeZone: 'America/New_York' })), [[1, 2], [3, 4]]);
   });
 
-  test('lines the server will reject travel with their neighbours; ISO instants and CRLF are read', async () => {
+  test('lines the server will reject are no day of their own; ISO instants and CRLF are read', async () => {
     const lines = [at('2026-03-10T10:00:00Z'), '', '{broken', at('2026-03-10T11:00:00+01:00'), at('yesterday'), at('2026-03-11T10:00:00.5Z'), at(NOW + 5 * 86_400_000)];
     const path = fileOf(lines, '\r\n', false);
     const calls = await plan(path, { linesPerCall: 5 });
@@ -118,6 +125,23 @@ describe('a file over a call is cut at the site-local midnights', () => {
     assert.deepEqual(ranges(calls), [[4, 5], [6, 9]]);
     assertBytesCover(path, calls);
   });
+
+  test('a line that strays over midnight stays with its day: the cut waits until no day is on both sides', async () => {
+    const [a, b, c] = [Date.UTC(2026, 2, 10, 23, 59, 59), Date.UTC(2026, 2, 11, 0, 0, 1), Date.UTC(2026, 2, 12, 12)];
+    const path = fileOf([a - 2000, a - 1000, a - 500, b, a, b + 1000, b + 2000, c, c + 1000].map((ts) => at(ts)));
+    const calls = await plan(path, { linesPerCall: 7 });
+    assert.deepEqual(ranges(calls), [[1, 7], [8, 9]]);
+    assert.deepEqual(calls.map((call) => call.days), [['2026-03-10', '2026-03-11'], ['2026-03-12', '2026-03-12']]);
+    assertBytesCover(path, calls);
+  });
+
+  test('lines with no day the server reads can be cut anywhere', async () => {
+    // ts in seconds: every line will be rejected, none is stored, so no cut can split a day.
+    const path = fileOf([1, 2, 3, 4, 5].map((i) => at(1_773_000_000 + i)));
+    const calls = await plan(path, { linesPerCall: 2 });
+    assert.deepEqual(ranges(calls), [[1, 2], [3, 4], [5, 5]]);
+    assert.equal(calls[0]!.days, undefined);
+  });
 });
 
 describe('a file that cannot be split is refused before anything is sent', () => {
@@ -127,7 +151,7 @@ describe('a file that cannot be split is refused before anything is sent', () =>
 
   test('days out of order', async () => {
     const path = fileOf([at(Date.UTC(2026, 2, 11)), at(Date.UTC(2026, 2, 12)), at(Date.UTC(2026, 2, 11, 5))]);
-    await refused(plan(path, { linesPerCall: 2 }), /is not in time order \(line 3 is on 2026-03-11, after lines on 2026-03-12\).*sort it by ts/);
+    await refused(plan(path, { linesPerCall: 2 }), /^lines 1-2 hold no place to end a call without putting a site-local day in two calls \(lines up to 2 reach 2026-03-12, lines after go back to 2026-03-11\).*sort the file by ts first$/);
     // Out of order within a day is the server's to sort.
     const sameDay = fileOf([at(Date.UTC(2026, 2, 11, 9)), at(Date.UTC(2026, 2, 11, 8)), at(Date.UTC(2026, 2, 12))]);
     assert.deepEqual(ranges(await plan(sameDay, { linesPerCall: 2 })), [[1, 2], [3, 3]]);
@@ -135,7 +159,7 @@ describe('a file that cannot be split is refused before anything is sent', () =>
 
   test('a day with more lines than a call', async () => {
     const path = fileOf([at(Date.UTC(2026, 2, 11)), at(Date.UTC(2026, 2, 12, 1)), at(Date.UTC(2026, 2, 12, 2)), at(Date.UTC(2026, 2, 12, 3))]);
-    await refused(plan(path, { linesPerCall: 2 }), /^2026-03-12 has 3 lines from line 2 on, more than one import call takes \(2\)/);
+    await refused(plan(path, { linesPerCall: 2 }), /^lines 2-3 hold no place .*\(lines up to 3 reach 2026-03-12, lines after go back to 2026-03-12\).*one day has more than 2 lines/);
   });
 
   test('a first line past the end', async () => {
@@ -143,18 +167,47 @@ describe('a file that cannot be split is refused before anything is sent', () =>
   });
 });
 
-test('forEachLine numbers lines and their byte ranges across read chunks', async () => {
-  // Lines longer than a read chunk (1 MiB) still come out whole.
-  const long = 'x'.repeat(1_500_000);
-  const path = fileOf(['a', long, '', 'é', 'last'], '\n', false);
-  const seen: Array<[number, number, string]> = [];
-  const { lines, bytes } = await forEachLine(path, (n, start, line) => seen.push([n, start, line.length > 10 ? `${line.length}` : line.toString()]));
+test('forEachLine numbers lines and their byte ranges across read chunks; a line too long for the server is not gathered', async () => {
+  const long = 'x'.repeat(1_500_000); // longer than a read chunk (1 MiB)
+  const kept = 'k'.repeat(MAX_IMPORT_LINE_BYTES + 1); // the limit, and a CR the server ignores
+  const path = fileOf(['a', long, '', 'é', kept, kept + 'k', 'last'], '\n', false);
+  const seen: Array<[number, number, string | null]> = [];
+  const { lines, bytes } = await forEachLine(path, (n, start, line) => seen.push([n, start, line === null ? null : line.length > 10 ? `${line.length}` : line.toString()]));
+  const after = 1_500_007 + kept.length + 1;
   assert.deepEqual(seen, [
     [1, 0, 'a'],
-    [2, 2, '1500000'],
+    [2, 2, null],
     [3, 1_500_003, ''],
     [4, 1_500_004, 'é'],
-    [5, 1_500_007, 'last'],
+    [5, 1_500_007, `${kept.length}`],
+    [6, after, null],
+    [7, after + kept.length + 2, 'last'],
   ]);
-  assert.deepEqual({ lines, bytes }, { lines: 5, bytes: readFileSync(path).length });
+  assert.deepEqual({ lines, bytes }, { lines: 7, bytes: readFileSync(path).length });
+});
+
+test('forEachLine numbers lines as the server does, whatever the bytes', async () => {
+  // Random bodies of newlines, CRs, spaces, multi-byte and invalid UTF-8: the line the server
+  // reports as N is the CLI's line N (so a report's line numbers translate exactly).
+  let seed = 7;
+  const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648), seed % n);
+  const alphabet = [Buffer.from('\n'), Buffer.from('\r\n'), Buffer.from(' '), Buffer.from('{"ts":1}'), Buffer.from('é'), Buffer.from([0xff]), Buffer.from([0xe2, 0x82]), Buffer.from('x')];
+  for (let round = 0; round < 200; round++) {
+    const body = Buffer.concat(Array.from({ length: random(60) }, () => alphabet[random(alphabet.length)]!));
+    const path = join(scratch, `random${round}.ndjson`);
+    writeFileSync(path, body);
+    const cli = new Map<number, string>();
+    const { lines } = await forEachLine(path, (n, _start, line) => cli.set(n, line!.toString('utf8').replace(/\r$/, '')));
+    let serverLines = 0;
+    // The server decodes chunk by chunk: split the body at a random place to cover that too.
+    const cut = random(body.length + 1);
+    for await (const batch of ndjsonLines([body.subarray(0, cut), body.subarray(cut)])) {
+      for (const { line, number } of batch) {
+        assert.equal(cli.get(number), line, `round ${round}, line ${number}`);
+        serverLines = number;
+      }
+    }
+    // The CLI may count one more: a final line of only blanks, which the server skips.
+    assert.ok(lines === serverLines || (lines === serverLines + 1 && cli.get(lines)!.trim() === ''), `round ${round}: ${lines} vs ${serverLines}`);
+  }
 });

@@ -86,8 +86,9 @@ test('svc import shows the progress bar on a terminal stderr, then the summary o
   assert.equal(code, 0, stderr.text);
   assert.equal(stdout.text, 'accepted  20000\nrejected  0\n');
   const frames = stderr.text.split('\r\x1b[2K').filter(Boolean);
-  assert.ok(frames.length >= 2, JSON.stringify(frames));
-  assert.match(frames[0]!, /^importing \[[#-]{30}\]\s+\d+%/);
+  assert.ok(frames.length >= 3, JSON.stringify(frames));
+  assert.equal(frames[0], `reading ${file}…`, 'a status while the file is read to plan the calls');
+  assert.match(frames[1]!, /^importing \[[#-]{30}\]\s+\d+%/);
   assert.ok(frames.some((f) => / 100%  /.test(f)), JSON.stringify(frames));
   assert.match(frames.at(-1)!, /waiting for the server/);
   assert.ok(stderr.text.endsWith('\r\x1b[2K'), 'the bar is cleared before the summary');

@@ -1,7 +1,8 @@
 // Splitting an NDJSON byte stream into lines, whatever the chunk boundaries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_IMPORT_LINE_BYTES, ndjsonLines } from '../../src/ingest/import.js';
+import { MAX_IMPORT_LINE_BYTES } from '../../src/ingest/import-contract.js';
+import { ndjsonLines } from '../../src/ingest/import.js';
 
 async function collect(chunks: Buffer[]) {
   const out = [];

@@ -5,7 +5,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { MAX_IMPORT_LINES } from '../../ingest/import-contract.js';
 import { integer, optional, required } from '../args.js';
 import { seg, type AdminClient } from '../client.js';
-import { CliError } from '../errors.js';
+import { CliError, ServerRefusal } from '../errors.js';
 import { planImport, type ImportCall } from '../import-plan.js';
 import { formatFields, formatTable, ProgressBar } from '../output.js';
 import type { Noun } from '../types.js';
@@ -33,9 +33,13 @@ async function* counted(source: AsyncIterable<Buffer>, bar: ProgressBar | undefi
   bar?.status('sent; waiting for the server to store the events…');
 }
 
-export function formatReport(report: ImportReport): string {
+/** The report as text; `plannedCalls`, when more calls were planned than the report covers (an import that stopped). */
+export function formatReport(report: ImportReport, plannedCalls?: number): string {
   const fields: Array<[string, string | number]> = [['accepted', report.accepted], ['rejected', report.rejected]];
-  if (report.calls) fields.push(['calls', `${report.calls.length} (cut at the site's midnights)`]);
+  if (report.calls) {
+    const made = plannedCalls !== undefined && plannedCalls > report.calls.length ? `${report.calls.length} of ${plannedCalls}` : `${report.calls.length}`;
+    fields.push(['calls', `${made} (cut at the site's midnights)`]);
+  }
   let text = formatFields(fields);
   if (report.errors.length > 0) {
     const shown = report.errors.slice(0, SHOWN_ERRORS);
@@ -77,27 +81,35 @@ const sendCall = (client: AdminClient, siteId: string, source: AsyncIterable<Buf
     contentType: 'application/x-ndjson',
   });
 
-/** One report for the whole file: counts summed, line numbers the file's, the first 100 errors. */
+/** One report for the calls made: counts summed, line numbers the file's, the first 100 errors. */
 function fileReport(calls: readonly ImportCall[], reports: readonly ImportReport[]): ImportReport {
-  const errors = calls.flatMap((call, i) => reports[i]!.errors.map((e) => ({ line: call.firstLine + e.line - 1, reason: e.reason })));
+  const errors = reports.flatMap((report, i) => report.errors.map((e) => ({ line: calls[i]!.firstLine + e.line - 1, reason: e.reason })));
   const report: ImportReport = {
     accepted: reports.reduce((n, r) => n + r.accepted, 0),
     rejected: reports.reduce((n, r) => n + r.rejected, 0),
     errors: errors.slice(0, REPORTED_ERRORS),
   };
   if (calls.length > 1) {
-    report.calls = calls.map((c, i) => ({ firstLine: c.firstLine, lastLine: c.lastLine, accepted: reports[i]!.accepted, rejected: reports[i]!.rejected }));
+    report.calls = reports.map((r, i) => ({ firstLine: calls[i]!.firstLine, lastLine: calls[i]!.lastLine, accepted: r.accepted, rejected: r.rejected }));
   }
   return report;
 }
 
-/** A call that failed after others were stored: what is stored, and how to go on from there. */
-function stoppedAt(err: unknown, calls: readonly ImportCall[], failed: number, file: string, siteId: string): CliError {
+/**
+ * A call that failed: which lines are stored, and from which line to go on. A refusal the server
+ * answered with its envelope below 500 stored nothing of the call; after anything else (a dropped
+ * connection, a proxy's answer, a server error) the call may have been stored or not.
+ */
+function stoppedAt(err: unknown, calls: readonly ImportCall[], failed: number): CliError {
   const call = calls[failed]!;
+  const before = failed === 0 ? '' : `lines ${calls[0]!.firstLine}-${call.firstLine - 1} are stored; `;
   const what = `call ${failed + 1} of ${calls.length} (lines ${call.firstLine}-${call.lastLine}) failed: ${err instanceof Error ? err.message : String(err)}`;
-  if (failed === 0) return new CliError(`${what}; nothing of the file was stored`);
+  if (err instanceof ServerRefusal && err.status < 500) {
+    return new CliError(`${what}; ${before}nothing from line ${call.firstLine} on was stored: to go on, run the same command with --from-line ${call.firstLine}`);
+  }
+  const next = call.lastLine + 1 <= calls[calls.length - 1]!.lastLine ? ` (or --from-line ${call.lastLine + 1} if it was stored)` : '';
   return new CliError(
-    `${what}; lines ${calls[0]!.firstLine}-${call.firstLine - 1} are stored, none after; go on with: svc import ${file} --site ${siteId} --from-line ${call.firstLine}`,
+    `${what}; ${before}whether this call was stored is not known: look at ${call.days ? `${call.days[0]} to ${call.days[1]}` : 'its days'} before running the same command with --from-line ${call.firstLine}${next}`,
   );
 }
 
@@ -109,7 +121,7 @@ export const importNoun: Noun = {
       usage: 'svc import FILE --site ID [--from-line N] [--lines-per-call N]',
       summary:
         'stream an NDJSON file (one event a line: {ts, ua, u, ip?, r?, w?, l?, e?, p?, country?, region?, city?}; FILE - reads stdin); returns once the events are queryable. ' +
-        `A file over ${MAX_IMPORT_LINES.toLocaleString('en-US')} lines (--lines-per-call) goes in several calls cut at the site's midnights, its days in time order; --from-line resumes a stopped import`,
+        `A file over ${MAX_IMPORT_LINES} lines (--lines-per-call) goes in several calls, cut where no site-local day is on both sides; --from-line goes on with a stopped import`,
       options: { site: { type: 'string' }, 'from-line': { type: 'string' }, 'lines-per-call': { type: 'string' } },
       args: ['FILE'],
       example: 'svc import events-2024-05.ndjson --site k3f9a1b2c4d5',
@@ -128,22 +140,27 @@ export const importNoun: Noun = {
           return;
         }
         fileSize(file);
-        const calls = await planImport(file, { linesPerCall, fromLine, siteTimeZone: () => siteTimeZone(client, siteId), now: Date.now() });
-        const bar = new ProgressBar(inv.out.stderr, calls.reduce((n, c) => n + c.end - c.start, 0), 'importing ');
+        const planning = new ProgressBar(inv.out.stderr, 1);
+        planning.status(`reading ${file}…`);
+        const calls = await planImport(file, { linesPerCall, fromLine, siteTimeZone: () => siteTimeZone(client, siteId), now: Date.now() }).finally(() => planning.finish());
         const reports: ImportReport[] = [];
-        try {
-          for (const [i, call] of calls.entries()) {
-            // An empty file is one empty call (createReadStream's `end` is inclusive: it cannot say "nothing").
-            const source = call.end > call.start ? createReadStream(file, { start: call.start, end: call.end - 1, highWaterMark: 256 * 1024 }) : nothing();
-            try {
-              reports.push(await sendCall(client, siteId, source, bar));
-            } catch (err) {
-              if (calls.length === 1) throw err;
-              throw stoppedAt(err, calls, i, file, siteId);
+        for (const [i, call] of calls.entries()) {
+          const bar = new ProgressBar(inv.out.stderr, call.end - call.start, calls.length > 1 ? `call ${i + 1}/${calls.length} ` : 'importing ');
+          // An empty file is one empty call (createReadStream's `end` is inclusive: it cannot say "nothing").
+          const source = call.end > call.start ? createReadStream(file, { start: call.start, end: call.end - 1, highWaterMark: 256 * 1024 }) : nothing();
+          try {
+            reports.push(await sendCall(client, siteId, source, bar));
+          } catch (err) {
+            if (calls.length === 1 && fromLine === 1) throw err;
+            // What was stored is reported before the error (on stdout, in the usual form).
+            if (reports.length > 0) {
+              const stored = fileReport(calls, reports);
+              inv.out.result(stored, () => formatReport(stored, calls.length));
             }
+            throw stoppedAt(err, calls, i);
+          } finally {
+            bar.finish();
           }
-        } finally {
-          bar.finish();
         }
         const report = fromLine === 1 && calls.length === 1 ? reports[0]! : fileReport(calls, reports);
         inv.out.result(report, () => formatReport(report));
