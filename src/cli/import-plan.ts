@@ -2,10 +2,10 @@
 //
 // An import call hashes visitors with salts of its own, one per site-local day, so the same visitor
 // on the same day in two calls would count as two. A cut between two lines is therefore made only
-// where every day before it is earlier than every day after it: each day stays in one call, and every
-// figure is what one call would give, except a session that crosses the cut (it counts as two).
-// Lines whose `ts` the server will reject have no day and never hold a cut back. The plan is made,
-// and checked, before anything is sent, so a file that cannot be split is refused whole.
+// where no site-local day has lines on both sides: each day stays in one call, and every figure is
+// what one call would give, except a session that crosses the cut (it counts as two). Lines whose
+// `ts` the server will reject have no day and never hold a cut back. The plan is made, and checked,
+// before anything is sent, so a file that cannot be split is refused whole.
 import { createReadStream } from 'node:fs';
 import { localDay } from '../core/localtime.js';
 import { MAX_IMPORT_LINE_BYTES, parseImportTimestamp } from '../ingest/import-contract.js';
@@ -22,38 +22,41 @@ export interface ImportCall {
 }
 
 const NEWLINE = 0x0a;
-// A line the server takes may end with a CR it ignores.
-const KEPT_LINE_BYTES = MAX_IMPORT_LINE_BYTES + 1;
 
 /**
  * Calls `onLine` for every line of a file with its number and byte offset, and its bytes (newline
- * excluded), or null for a line too long for the server (its bytes are not gathered: a file that is
- * one huge line costs no more than its reading). A final line without a newline counts; the empty
- * remainder after a final newline does not, as for the server. Synchronous per line: a step of an
- * async iterator per line would cost more than the line.
+ * excluded), or null for a line the server rejects as too long, measured as it does (a CR included;
+ * its bytes are not gathered, so a file that is one huge line costs no more than its reading).
+ * Lines are numbered as the server numbers them: a final line without a newline counts unless it is
+ * only blanks. Synchronous per line: a step of an async iterator per line would cost more than the
+ * line. `chunkBytes` is the read size (tests make it small to cut lines across reads).
  */
-export async function forEachLine(path: string, onLine: (number: number, start: number, line: Buffer | null) => void): Promise<{ lines: number; bytes: number }> {
+export async function forEachLine(
+  path: string,
+  onLine: (number: number, start: number, line: Buffer | null) => void,
+  chunkBytes = 1 << 20,
+): Promise<{ lines: number; bytes: number }> {
   let number = 0;
   let offset = 0; // file offset of the chunk being read
   let lineStart = 0;
   let pending: Buffer[] = []; // the bytes of the current line from earlier chunks
   let pendingBytes = 0;
   let tooLong = false;
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>;
+  const stream = createReadStream(path, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>;
   try {
     for await (const chunk of stream) {
       let from = 0;
       for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
         const tail = chunk.subarray(from, nl);
         let line: Buffer | null = null;
-        if (!tooLong && pendingBytes + tail.length <= KEPT_LINE_BYTES) line = pendingBytes === 0 ? tail : Buffer.concat([...pending, tail]);
+        if (!tooLong && pendingBytes + tail.length <= MAX_IMPORT_LINE_BYTES) line = pendingBytes === 0 ? tail : Buffer.concat([...pending, tail]);
         onLine(++number, lineStart, line);
         [pending, pendingBytes, tooLong] = [[], 0, false];
         from = nl + 1;
         lineStart = offset + from;
       }
       const rest = chunk.subarray(from);
-      if (!tooLong && pendingBytes + rest.length > KEPT_LINE_BYTES) [pending, pendingBytes, tooLong] = [[], 0, true];
+      if (!tooLong && pendingBytes + rest.length > MAX_IMPORT_LINE_BYTES) [pending, pendingBytes, tooLong] = [[], 0, true];
       else if (!tooLong && rest.length > 0) {
         pending.push(rest);
         pendingBytes += rest.length;
@@ -65,12 +68,14 @@ export async function forEachLine(path: string, onLine: (number: number, start: 
     const code = (err as NodeJS.ErrnoException).code;
     throw new CliError(`cannot read ${path}: ${code ?? String(err)}`);
   }
-  if (lineStart < offset) onLine(++number, lineStart, tooLong ? null : Buffer.concat(pending));
+  if (lineStart < offset) {
+    const last = tooLong ? null : Buffer.concat(pending);
+    if (last === null || last.toString('utf8').trim() !== '') onLine(++number, lineStart, last);
+  }
   return { lines: number, bytes: offset };
 }
 
-const NO_DAY = -2147483648; // below every day: never raises a maximum
-const NO_LATER_DAY = 2147483647;
+const NO_DAY = -1;
 const DAY_MS = 86_400_000;
 const dayText = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
@@ -96,7 +101,12 @@ export interface PlanOptions {
   /** The site's time zone, asked for only when the days must be read (several calls, or --from-line). */
   siteTimeZone: () => Promise<string>;
   now: number;
+  /** Read size (tests make it small). */
+  chunkBytes?: number;
 }
+
+/** Where a day's lines are: the indexes (line - 1) of its first and last line. */
+type DaySpans = Map<number, { first: number; last: number }>;
 
 /**
  * The calls that import lines fromLine… of a file: one when they fit, else the fewest the cuts
@@ -104,61 +114,76 @@ export interface PlanOptions {
  * call's size with no place to cut (days out of order, or one day over a call).
  */
 export async function planImport(path: string, options: PlanOptions): Promise<ImportCall[]> {
-  const { linesPerCall, fromLine } = options;
-  // A first, cheap pass: how many lines.
-  const { lines, bytes } = await forEachLine(path, () => undefined);
+  const { linesPerCall, fromLine, chunkBytes } = options;
+  // A first, cheap pass: how many lines. The file is read again below: it must not have changed.
+  const { lines, bytes } = await forEachLine(path, () => undefined, chunkBytes);
+  const read = async (onLine: Parameters<typeof forEachLine>[1]) => {
+    const seen = await forEachLine(path, onLine, chunkBytes);
+    if (seen.lines !== lines || seen.bytes !== bytes) throw new CliError(`${path} changed while it was read: import it once it no longer changes`);
+  };
   if (lines === 0 && fromLine === 1) return [{ firstLine: 1, lastLine: 0, start: 0, end: 0 }];
   if (fromLine > lines) throw new CliError(`--from-line ${fromLine} is past the end of ${path} (${lines} line${lines === 1 ? '' : 's'})`);
   if (fromLine === 1 && lines <= linesPerCall) return [{ firstLine: 1, lastLine: lines, start: 0, end: bytes }];
 
-  // The second pass reads every line's day (index = line - 1) and where it starts.
   const timeZone = await options.siteTimeZone();
+  // The server judges "at most a day ahead" by its own clock, later: a line it may take must have
+  // its day here (a day given to a line it then rejects only adds a constraint).
+  const dayOf = (line: Buffer | null) => lineDay(line, timeZone, options.now + DAY_MS);
+  // Second pass: each line's day, and where each day's lines are (4 bytes a line: reading the
+  // days once more in the third pass would double the time planning takes).
   const days = new Int32Array(lines);
-  const starts = new Float64Array(lines + 1);
-  starts[lines] = bytes;
-  await forEachLine(path, (number, start, line) => {
-    starts[number - 1] = start;
-    days[number - 1] = lineDay(line, timeZone, options.now);
+  const spans: DaySpans = new Map();
+  await read((number, _start, line) => {
+    const day = (days[number - 1] = dayOf(line));
+    if (day === NO_DAY) return;
+    const span = spans.get(day);
+    if (span) span.last = number - 1;
+    else spans.set(day, { first: number - 1, last: number - 1 });
   });
-  // earliestFrom[i]: the earliest day of lines i… (a cut before line i needs every day before it earlier).
-  const earliestFrom = new Int32Array(lines + 1);
-  earliestFrom[lines] = NO_LATER_DAY;
-  for (let i = lines - 1; i >= 0; i--) earliestFrom[i] = days[i] === NO_DAY ? earliestFrom[i + 1]! : Math.min(days[i]!, earliestFrom[i + 1]!);
-
-  let first = fromLine - 1; // index of the next call's first line
-  let latest = NO_DAY; // the latest day before it
-  for (let i = 0; i < first; i++) latest = Math.max(latest, days[i]!);
-  if (latest >= earliestFrom[first]!) {
-    throw new CliError(
-      `--from-line ${fromLine} would split a site-local day (lines before it reach ${dayText(latest)}, lines from it on go back to ${dayText(earliestFrom[first]!)}): go on from the line a stopped import named`,
-    );
-  }
+  // Third pass: the cuts. A cut before line index i is possible when no day of the lines before it
+  // has a line at i or after: when `reach`, the last line index of the days seen so far, is below i.
   const calls: ImportCall[] = [];
-  const call = (from: number, to: number): ImportCall => {
-    const planned: ImportCall = { firstLine: from + 1, lastLine: to, start: starts[from]!, end: starts[to]! };
-    let [earliest, latestDay] = [NO_LATER_DAY, NO_DAY];
-    for (let i = from; i < to; i++) if (days[i] !== NO_DAY) [earliest, latestDay] = [Math.min(earliest, days[i]!), Math.max(latestDay, days[i]!)];
-    if (latestDay !== NO_DAY) planned.days = [dayText(earliest), dayText(latestDay)];
-    return planned;
+  let call = { first: fromLine - 1, start: 0 };
+  let possible: { at: number; start: number } | null = null; // the furthest possible cut inside the call
+  let reach = -1;
+  let reachDay = NO_DAY;
+  const close = (at: number, end: number) => {
+    calls.push(withDays({ firstLine: call.first + 1, lastLine: at, start: call.start, end }, spans));
+    call = { first: at, start: end };
+    possible = null;
   };
-  while (lines - first > linesPerCall) {
-    // The furthest cut within a call's reach.
-    let cut = -1;
-    let latestAtCut = latest;
-    let running = latest;
-    for (let next = first + 1; next <= first + linesPerCall; next++) {
-      running = Math.max(running, days[next - 1]!);
-      if (running < earliestFrom[next]!) [cut, latestAtCut] = [next, running];
+  await read((number, start) => {
+    const i = number - 1;
+    if (i === fromLine - 1) {
+      if (reach >= i) {
+        throw new CliError(
+          `--from-line ${fromLine} would split a site-local day (${dayText(reachDay)} has lines before it and from it on): go on from the line a stopped import named`,
+        );
+      }
+      call.start = start;
+    } else if (i > call.first && reach < i) possible = { at: i, start };
+    if (i >= fromLine - 1 && i - call.first === linesPerCall) {
+      const cut: { at: number; start: number } | null = possible;
+      if (!cut) {
+        const span = spans.get(reachDay)!;
+        throw new CliError(
+          `lines ${call.first + 1}-${i} hold no place to end a call without putting a site-local day in two calls (${dayText(reachDay)} runs from line ${span.first + 1} to ${span.last + 1}): the file's days are out of order there, or one day has more than ${linesPerCall} lines; sort the file by ts first`,
+        );
+      }
+      close(cut.at, cut.start);
     }
-    if (cut === -1) {
-      const limit = first + linesPerCall;
-      throw new CliError(
-        `lines ${first + 1}-${limit} hold no place to end a call without putting a site-local day in two calls (lines up to ${limit} reach ${dayText(running)}, lines after go back to ${dayText(earliestFrom[limit]!)}): the file's days are out of order there, or one day has more than ${linesPerCall} lines; sort the file by ts first`,
-      );
-    }
-    calls.push(call(first, cut));
-    [first, latest] = [cut, latestAtCut];
-  }
-  calls.push(call(first, lines));
+    const day = days[i]!;
+    if (day !== NO_DAY && spans.get(day)!.last > reach) [reach, reachDay] = [spans.get(day)!.last, day];
+  });
+  close(lines, bytes);
   return calls;
+}
+
+/** A call with the range of its site-local days (no day spans two calls, so a day is in the call where its first line is). */
+function withDays(call: ImportCall, spans: DaySpans): ImportCall {
+  let [earliest, latest] = [Infinity, -Infinity];
+  for (const [day, { first }] of spans) {
+    if (first >= call.firstLine - 1 && first < call.lastLine) [earliest, latest] = [Math.min(earliest, day), Math.max(latest, day)];
+  }
+  return latest === -Infinity ? call : { ...call, days: [dayText(earliest), dayText(latest)] };
 }

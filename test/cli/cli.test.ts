@@ -320,12 +320,18 @@ describe('import of a file over a call', { concurrency: true }, () => {
     assert.equal(midDay.code, 1);
     assert.match(midDay.stderr, /^svc: --from-line 30 would split a site-local day/);
 
-    const unsorted = join(scratch, 'unsorted.ndjson');
-    writeFileSync(unsorted, [...lines.slice(40), ...lines.slice(0, 40)].join('\n') + '\n');
+    // Whole days in another order can still be cut; days interleaved cannot.
+    const reordered = join(scratch, 'reordered.ndjson');
+    writeFileSync(reordered, [...lines.slice(40), ...lines.slice(0, 40)].join('\n') + '\n');
+    const reorderedSite = await newSite('Reordered');
+    assert.equal(field(ok(await svc(['import', reordered, '--site', reorderedSite, '--lines-per-call', '30'])).stdout, 'calls'), "3 (cut at the site's midnights)");
+    assert.deepEqual((await figures(reorderedSite)).map((f) => f.visitors), [10, 10, 10]);
+    const interleaved = join(scratch, 'interleaved.ndjson');
+    writeFileSync(interleaved, [...lines.slice(0, 20).flatMap((line, i) => [line, lines[20 + i]!]), ...lines.slice(40)].join('\n') + '\n');
     const refusedSite = await newSite('Refused');
-    const refused = await svc(['import', unsorted, '--site', refusedSite, '--lines-per-call', '30']);
+    const refused = await svc(['import', interleaved, '--site', refusedSite, '--lines-per-call', '30']);
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /^svc: lines 1-30 hold no place to end a call .*\(lines up to 30 reach 2026-03-05, lines after go back to 2026-03-03\).*sort the file by ts first\n$/);
+    assert.match(refused.stderr, /^svc: lines 1-30 hold no place to end a call without putting a site-local day in two calls \(2026-03-0[34] runs from line \d+ to \d+\).*sort the file by ts first\n$/);
     const crowded = await svc(['import', file, '--site', refusedSite, '--lines-per-call', '19']);
     assert.equal(crowded.code, 1);
     assert.match(crowded.stderr, /^svc: lines 1-19 hold no place .*one day has more than 19 lines/);
