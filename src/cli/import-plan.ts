@@ -111,7 +111,7 @@ type DaySpans = Map<number, { first: number; last: number }>;
 /**
  * The calls that import lines fromLine… of a file: one when they fit, else the fewest the cuts
  * allow, each as full as it can be. Refuses a first line that would split a day, and a stretch of a
- * call's size with no place to cut (days out of order, or one day over a call).
+ * call's size with no place to cut (days interleaved, or one day over a call).
  */
 export async function planImport(path: string, options: PlanOptions): Promise<ImportCall[]> {
   const { linesPerCall, fromLine, chunkBytes } = options;
@@ -167,7 +167,7 @@ export async function planImport(path: string, options: PlanOptions): Promise<Im
       if (!cut) {
         const span = spans.get(reachDay)!;
         throw new CliError(
-          `lines ${call.first + 1}-${i} hold no place to end a call without putting a site-local day in two calls (${dayText(reachDay)} runs from line ${span.first + 1} to ${span.last + 1}): the file's days are out of order there, or one day has more than ${linesPerCall} lines; sort the file by ts first`,
+          `lines ${call.first + 1}-${i} hold no place to end a call without putting a site-local day in two calls (${dayText(reachDay)} runs from line ${span.first + 1} to ${span.last + 1}): days are interleaved there, or one day has more than ${linesPerCall} lines; sort the file by ts first`,
         );
       }
       close(cut.at, cut.start);
