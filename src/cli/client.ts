@@ -92,7 +92,7 @@ export class AdminClient {
     }
     if (!res.ok) {
       const error = json?.error;
-      if (error && typeof error.code === 'string') throw new ServerRefusal(res.status, `${error.code}: ${error.message ?? ''}`.trim());
+      if (error && typeof error.code === 'string') throw new ServerRefusal(res.status, error.code, String(error.message ?? ''));
       // One line, whatever answered (a proxy's HTML page, say).
       throw new CliError(`unexpected answer from ${this.connection.url}: HTTP ${res.status}${text ? ` ${text.slice(0, 200).replace(/\s+/g, ' ')}` : ''}`);
     }

@@ -19,13 +19,14 @@ export class UsageError extends CliError {
   }
 }
 
-/** The server answered with its error envelope: it handled the request, and refused it. */
+/** The server answered with its error envelope (`code: message`): it handled the request, and refused it. */
 export class ServerRefusal extends CliError {
   constructor(
     readonly status: number,
-    message: string,
+    readonly code: string,
+    detail: string,
   ) {
-    super(message);
+    super(`${code}: ${detail}`.trim());
     this.name = 'ServerRefusal';
   }
 }

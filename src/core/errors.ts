@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
+  // An import whose events are stored, but whose rollups failed after: the rollup task finishes them.
+  IMPORT_ROLLUPS_PENDING: 500,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

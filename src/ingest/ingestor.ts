@@ -43,7 +43,7 @@ export interface ImportReport {
   errors: Array<{ line: number; reason: string }>;
 }
 
-/** Called after an import stored its events, before the import call returns (rollups). */
+/** Told the site-local days an import adds to: before its events are committed, or once they are (rollups). */
 export type ImportListener = (site: Site, days: string[]) => Promise<void>;
 
 export interface IngestorDeps {
@@ -69,6 +69,7 @@ export class Ingestor {
   readonly salts: SaltBook;
   private readonly steps: Array<Step<CollectRequest>>;
   private readonly importListeners: ImportListener[] = [];
+  private readonly committingListeners: ImportListener[] = [];
   private readonly pipelineErrors: ReturnType<MetricsRegistry['counter']>;
   private readonly aborted: ReturnType<MetricsRegistry['counter']>;
   private readonly hosting = HostingNetworks.load();
@@ -168,8 +169,14 @@ export class Ingestor {
     this.aborted.inc();
   }
 
+  /** Runs after an import stored its events, before the call returns; a failure fails the call, its events stored. */
   onImported(listener: ImportListener): void {
     this.importListeners.push(listener);
+  }
+
+  /** Runs before an import's events are committed; a failure fails the call, nothing stored. */
+  onImportCommitting(listener: ImportListener): void {
+    this.committingListeners.push(listener);
   }
 
   /**
@@ -265,13 +272,24 @@ export class Ingestor {
         }
       }
       body.release();
+      for (const listener of this.committingListeners) await listener(site, writer.days());
       await writer.commit();
     } finally {
       await writer.abandon();
     }
     const accepted = acceptedLines.length;
     this.drops.count('accepted', 'import', accepted);
-    for (const listener of this.importListeners) await listener(site, writer.days());
+    try {
+      for (const listener of this.importListeners) await listener(site, writer.days());
+    } catch (err) {
+      // The events are stored: the caller must not send them again, and learns how they complete.
+      this.deps.log?.error({ err, site: site.id }, 'rollups after an import failed; the rollup task completes them');
+      throw new ApiError(
+        'IMPORT_ROLLUPS_PENDING',
+        // The cause's first line only (a database error goes on with its statement; the log has it all).
+        `the ${accepted} accepted events are stored, but rolling up their days failed (${(err instanceof Error ? err.message : String(err)).split('\n')[0]}): the rollup task completes them (every 10 minutes, or POST /admin/v1/maintenance/run); do not send this import again`,
+      );
+    }
     return { accepted, rejected, errors };
   }
 

@@ -355,6 +355,11 @@ describe('import of a file over a call', { concurrency: true }, () => {
       expected: 'UNAVAILABLE: storage is down; lines 1-20 are stored; whether this call was stored is not known: look at 2026-03-04 to 2026-03-04 before running the same command with --from-line 21 (or --from-line 41 if it was stored)',
     },
     {
+      name: 'stored events whose rollups failed: the call is stored',
+      fail: (res: ServerResponse) => answer(res, 500, { error: { code: 'IMPORT_ROLLUPS_PENDING', message: 'the 19 accepted events are stored, but …' } }),
+      expected: 'IMPORT_ROLLUPS_PENDING: the 19 accepted events are stored, but …; lines 1-40 are stored: to go on, run the same command with --from-line 41',
+    },
+    {
       name: 'a dropped connection: whether the call was stored is not known',
       fail: (res: ServerResponse) => res.socket!.destroy(),
       expected: /^cannot reach svc at .*; lines 1-20 are stored; whether this call was stored is not known: .* --from-line 21 \(or --from-line 41 if it was stored\)$/,

@@ -97,13 +97,18 @@ function fileReport(calls: readonly ImportCall[], reports: readonly ImportReport
 
 /**
  * A call that failed: which lines are stored, and from which line to go on. A refusal the server
- * answered with its envelope below 500 stored nothing of the call; after anything else (a dropped
- * connection, a proxy's answer, a server error) the call may have been stored or not.
+ * answered with its envelope below 500 stored nothing of the call; IMPORT_ROLLUPS_PENDING stored
+ * all of it; after anything else (a dropped connection, a proxy's answer, a server error) the call
+ * may have been stored or not.
  */
 function stoppedAt(err: unknown, calls: readonly ImportCall[], failed: number): CliError {
   const call = calls[failed]!;
   const before = failed === 0 ? '' : `lines ${calls[0]!.firstLine}-${call.firstLine - 1} are stored; `;
   const what = `call ${failed + 1} of ${calls.length} (lines ${call.firstLine}-${call.lastLine}) failed: ${err instanceof Error ? err.message : String(err)}`;
+  if (err instanceof ServerRefusal && err.code === 'IMPORT_ROLLUPS_PENDING') {
+    const rest = call.lastLine < calls[calls.length - 1]!.lastLine ? `: to go on, run the same command with --from-line ${call.lastLine + 1}` : '';
+    return new CliError(`${what}; lines ${calls[0]!.firstLine}-${call.lastLine} are stored${rest}`);
+  }
   if (err instanceof ServerRefusal && err.status < 500) {
     return new CliError(`${what}; ${before}nothing from line ${call.firstLine} on was stored: to go on, run the same command with --from-line ${call.firstLine}`);
   }

@@ -385,6 +385,21 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: num
 }
 
 /**
+ * Marks the rolled-up days (under the watermark) among the days an import adds to as pending: the
+ * next run rewrites them. Called before the import's events are committed too, so that if the
+ * process stops between the commit and their rewrite, the next run still rewrites them (if the
+ * commit fails instead, they are rewritten for nothing, which changes nothing).
+ */
+export async function markImportedDays(deps: RollupDeps, siteId: string, days: readonly string[]): Promise<void> {
+  const { events } = deps;
+  const state = await readRollupState(events, siteId);
+  const stale = [...new Set(days)].filter((day) => state?.watermark != null && day <= state.watermark);
+  if (stale.length === 0) return;
+  const rows = stale.map((day) => sql`(${siteId}, ${trusted(events.dialect.dateLiteral(day))})`);
+  await run(events, sql`INSERT INTO rollup_pending VALUES ${joinSql(rows, ', ')}`);
+}
+
+/**
  * Makes the given days' rollups exact again after events were added to them (imports): days under
  * the watermark are marked pending and rewritten, later closed days are rolled up as usual.
  */
@@ -394,13 +409,7 @@ export async function recomputeRollups(deps: RollupDeps, siteId: string, days: r
   // Under the site's lock: a run under way may move the watermark past these days (even clear them
   // as empty, having looked before the events arrived), so the watermark is read once it is done.
   await exclusive(deps.events, siteId, async () => {
-    const state = await readRollupState(deps.events, siteId);
-    const d = deps.events.dialect;
-    const stale = [...new Set(days)].filter((day) => state?.watermark != null && day <= state.watermark);
-    if (stale.length > 0) {
-      const rows = stale.map((day) => sql`(${siteId}, ${trusted(d.dateLiteral(day))})`);
-      await run(deps.events, sql`INSERT INTO rollup_pending VALUES ${joinSql(rows, ', ')}`);
-    }
+    await markImportedDays(deps, siteId, days);
     await rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP);
   });
 }
