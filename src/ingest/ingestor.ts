@@ -223,7 +223,7 @@ export class Ingestor {
           const turn = turns.step();
           if (turn) await turn;
           if (number > maxLines) {
-            throw new ApiError('PAYLOAD_TOO_LARGE', `an import takes at most ${maxLines} lines: split the file (nothing of this call was stored)`);
+            throw new ApiError('PAYLOAD_TOO_LARGE', `an import takes at most ${maxLines} lines: split the file, where no site-local day has lines on both sides (svc import does this itself; nothing of this call was stored)`);
           }
           if (tooLong) {
             reject(number, 'too_large', `a line is limited to ${MAX_IMPORT_LINE_BYTES} bytes`);
