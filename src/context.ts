@@ -13,7 +13,7 @@ import { MetricsRegistry } from './core/metrics.js';
 import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { DuckDbEventStore } from './storage/events/duckdb.js';
-import { createRollupTables, markImportedDays, recomputeRollups, registerRollupTasks, rollupSite } from './storage/events/rollups.js';
+import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './storage/events/rollups.js';
 import type { Site } from './storage/meta/types.js';
 import type { EventStore } from './storage/events/types.js';
 import type { KyselyMetaStore } from './storage/meta/kysely-store.js';
@@ -121,7 +121,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   await createRollupTables(events);
   const rollupDeps = { events, meta };
   registerRollupTasks(maintenance, rollupDeps);
-  ingest.onImportCommitting((site, days) => markImportedDays(rollupDeps, site.id, days));
+  ingest.wrapImportCommit((site, days, commit) => commitImport(rollupDeps, site.id, days, commit));
   ingest.onImported((site, days) => recomputeRollups(rollupDeps, site.id, days, clock.now()));
   const rollups = { refresh: (site: Site) => rollupSite(rollupDeps, site, clock.now()) };
 

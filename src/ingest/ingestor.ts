@@ -43,8 +43,14 @@ export interface ImportReport {
   errors: Array<{ line: number; reason: string }>;
 }
 
-/** Told the site-local days an import adds to: before its events are committed, or once they are (rollups). */
+/** Called after an import stored its events, before the call returns (rollups), with the site-local days it added to. */
 export type ImportListener = (site: Site, days: string[]) => Promise<void>;
+
+/**
+ * Runs an import's commit (`commit`), with what must surround it: the rollups mark the days it
+ * adds to pending and hold the site's rollup lock around the commit. A failure stores nothing.
+ */
+export type ImportCommit = (site: Site, days: string[], commit: () => Promise<void>) => Promise<void>;
 
 export interface IngestorDeps {
   clock: Clock;
@@ -69,7 +75,7 @@ export class Ingestor {
   readonly salts: SaltBook;
   private readonly steps: Array<Step<CollectRequest>>;
   private readonly importListeners: ImportListener[] = [];
-  private readonly committingListeners: ImportListener[] = [];
+  private importCommit: ImportCommit = (_site, _days, commit) => commit();
   private readonly pipelineErrors: ReturnType<MetricsRegistry['counter']>;
   private readonly aborted: ReturnType<MetricsRegistry['counter']>;
   private readonly hosting = HostingNetworks.load();
@@ -174,9 +180,9 @@ export class Ingestor {
     this.importListeners.push(listener);
   }
 
-  /** Runs before an import's events are committed; a failure fails the call, nothing stored. */
-  onImportCommitting(listener: ImportListener): void {
-    this.committingListeners.push(listener);
+  /** Sets what surrounds an import's commit (one at a time: the rollups'). */
+  wrapImportCommit(importCommit: ImportCommit): void {
+    this.importCommit = importCommit;
   }
 
   /**
@@ -272,8 +278,7 @@ export class Ingestor {
         }
       }
       body.release();
-      for (const listener of this.committingListeners) await listener(site, writer.days());
-      await writer.commit();
+      await this.importCommit(site, writer.days(), () => writer.commit());
     } finally {
       await writer.abandon();
     }
@@ -286,8 +291,8 @@ export class Ingestor {
       this.deps.log?.error({ err, site: site.id }, 'rollups after an import failed; the rollup task completes them');
       throw new ApiError(
         'IMPORT_ROLLUPS_PENDING',
-        // The cause's first line only (a database error goes on with its statement; the log has it all).
-        `the ${accepted} accepted events are stored, but rolling up their days failed (${(err instanceof Error ? err.message : String(err)).split('\n')[0]}): the rollup task completes them (every 10 minutes, or POST /admin/v1/maintenance/run); do not send this import again`,
+        // The start of the cause's first line only (a database error goes on with its statement; the log has it all).
+        `the ${accepted} accepted events are stored, but rolling up their days failed (${(err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200)}): the rollup task completes them (every 10 minutes, or POST /admin/v1/maintenance/run); do not send this import again`,
       );
     }
     return { accepted, rejected, errors };

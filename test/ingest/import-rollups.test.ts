@@ -1,7 +1,8 @@
 // An import into days already rolled up: the days are marked pending before its events are
-// committed (a process that stops between the commit and the rewrite leaves them to the next
-// rollup run), and a rewrite that fails after the commit is answered IMPORT_ROLLUPS_PENDING,
-// the events stored, never a plain 500 that would invite sending them again.
+// committed, under the site's rollup lock (a process that stops between the commit and the rewrite
+// leaves them to the next rollup run, and no run comes in between), and a rewrite that fails after
+// the commit is answered IMPORT_ROLLUPS_PENDING, the events stored, never a plain 500 that would
+// invite sending them again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
@@ -9,7 +10,7 @@ import { MetricsRegistry } from '../../src/core/metrics.js';
 import { GeoDatabases } from '../../src/ingest/geo.js';
 import { Ingestor } from '../../src/ingest/ingestor.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
-import { createRollupTables, markImportedDays, rollupSite } from '../../src/storage/events/rollups.js';
+import { commitImport, createRollupTables, rollupSite } from '../../src/storage/events/rollups.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer } from '../helpers/server.js';
 
@@ -22,7 +23,7 @@ const OLD = Date.parse(`${OLD_DAY}T10:00:00Z`);
 const visitors = (first: number, count: number) =>
   Array.from({ length: count }, (_, i) => ({ ts: OLD + (first + i) * 60_000, ua: BROWSER_UA, ip: `203.0.113.${first + i + 1}`, u: '/docs' }));
 
-test('the rolled-up days of an import are marked pending before its events are committed', async () => {
+test('the rolled-up days of an import are marked pending before its events are committed, under the rollup lock', async () => {
   const clock = new ManualClock(NOW);
   const meta = await openSqliteMetaStore(':memory:');
   const events = await DuckDbEventStore.open({ path: ':memory:' });
@@ -31,23 +32,37 @@ test('the rolled-up days of an import are marked pending before its events are c
     const deps = { events, meta };
     const org = await meta.createOrg('o', 0);
     const site = await meta.createSite(org.id, { domain: 'pending.example', name: 'p', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'PendingSite', 0);
-    // The service's wiring of the first step only: as if the process stopped right after the commit.
+    const count = async (table: string) => (await events.query<{ n: bigint }>(`SELECT count(*) AS n FROM ${table} WHERE site_id = ?`, [site.id]))[0]!.n;
+    // The service's commit, and no rewrite after it: as if the process stopped right after the commit.
+    // At the commit, what is pending and stored is noted, and a rollup run is asked for: it must
+    // wait for the commit (the lock), or it could clear the mark before the events are there.
+    const seen: string[] = [];
+    let run: Promise<void> | undefined;
     const ingest = new Ingestor({ clock, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(), collectRateLimit: { count: 100, windowMs: 10_000 } });
-    ingest.onImportCommitting((s, days) => markImportedDays(deps, s.id, days));
+    ingest.wrapImportCommit((s, days, commit) =>
+      commitImport(deps, s.id, days, async () => {
+        seen.push(`pending ${await count('rollup_pending')}, stored ${await count('events')}`);
+        run = rollupSite(deps, site, clock.now()).then(() => void seen.push('rollup run'));
+        // Time enough for the run to finish, were it not waiting for the lock.
+        await Promise.race([run, new Promise((resolve) => setTimeout(resolve, 300))]);
+        await commit();
+        seen.push('committed');
+      }),
+    );
     const body = (lines: Array<Record<string, unknown>>) => [lines.map((l) => JSON.stringify(l)).join('\n')];
     const siteVisitors = async () => (await events.query<{ v: bigint }>('SELECT visitors AS v FROM site_daily WHERE site_id = ? AND day = ?', [site.id, OLD_DAY]))[0]?.v;
 
     assert.equal((await ingest.importLines(site, body(visitors(0, 3)))).accepted, 3);
-    assert.deepEqual(await events.query('SELECT count(*) AS n FROM rollup_pending'), [{ n: 0n }], 'a day not rolled up yet is not pending');
-    await rollupSite(deps, site, clock.now());
+    await run;
+    assert.deepEqual(seen, ['pending 0, stored 0', 'committed', 'rollup run'], 'a day not rolled up yet is not marked');
     assert.equal(await siteVisitors(), 3n);
 
+    seen.length = 0;
     assert.equal((await ingest.importLines(site, body(visitors(3, 2)))).accepted, 2);
-    assert.deepEqual(await events.query("SELECT CAST(day AS VARCHAR) AS day FROM rollup_pending WHERE site_id = ?", [site.id]), [{ day: OLD_DAY }]);
-    assert.equal(await siteVisitors(), 3n, 'stale until the next run');
-    await rollupSite(deps, site, clock.now());
-    assert.equal(await siteVisitors(), 5n, 'the next run rewrites the day');
-    assert.deepEqual(await events.query('SELECT count(*) AS n FROM rollup_pending'), [{ n: 0n }]);
+    await run;
+    assert.deepEqual(seen, ['pending 1, stored 3', 'committed', 'rollup run'], 'marked before the commit; the run waits for it');
+    assert.equal(await siteVisitors(), 5n, 'the run after the commit rewrote the day');
+    assert.equal(await count('rollup_pending'), 0n);
   } finally {
     await events.close();
     await meta.close();
@@ -76,6 +91,15 @@ test('rollups that fail after the commit: IMPORT_ROLLUPS_PENDING, the events sto
     assert.equal((await server.storedEvents(site.siteId)).length, 5);
 
     await server.ctx.events.exec('ALTER TABLE dim_daily_away RENAME TO dim_daily');
+
+    // A failure before the commit (the marking cannot read the watermark) stores nothing.
+    await server.ctx.events.exec('ALTER TABLE rollup_state RENAME TO rollup_state_away');
+    const refused = await importEvents(server, site.siteId, visitors(5, 2));
+    assert.equal(refused.status, 500);
+    assert.equal((refused.body as unknown as { error: { code: string } }).error.code, 'INTERNAL');
+    assert.equal((await server.storedEvents(site.siteId)).length, 5);
+    await server.ctx.events.exec('ALTER TABLE rollup_state_away RENAME TO rollup_state');
+
     assert.deepEqual((await server.admin('POST', '/maintenance/run', { tasks: ['rollup'] })).body, { ran: ['rollup'] });
     assert.equal(await visitorsOnOldDay(), 5);
   } finally {

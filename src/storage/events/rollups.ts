@@ -384,19 +384,27 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: num
   }
 }
 
-/**
- * Marks the rolled-up days (under the watermark) among the days an import adds to as pending: the
- * next run rewrites them. Called before the import's events are committed too, so that if the
- * process stops between the commit and their rewrite, the next run still rewrites them (if the
- * commit fails instead, they are rewritten for nothing, which changes nothing).
- */
-export async function markImportedDays(deps: RollupDeps, siteId: string, days: readonly string[]): Promise<void> {
-  const { events } = deps;
+/** Marks the rolled-up days (under the watermark) among `days` pending: the next run rewrites them. */
+async function markImportedDays(events: EventStore, siteId: string, days: readonly string[]): Promise<void> {
   const state = await readRollupState(events, siteId);
   const stale = [...new Set(days)].filter((day) => state?.watermark != null && day <= state.watermark);
   if (stale.length === 0) return;
   const rows = stale.map((day) => sql`(${siteId}, ${trusted(events.dialect.dateLiteral(day))})`);
   await run(events, sql`INSERT INTO rollup_pending VALUES ${joinSql(rows, ', ')}`);
+}
+
+/**
+ * An import's commit, under the site's rollup lock, its rolled-up days marked pending first: if the
+ * process stops between the commit and their rewrite (`recomputeRollups`), the next run still
+ * rewrites them, and no run can come between the marking and the commit (to clear the mark, or
+ * move the watermark past an unmarked day, before the events are there). If the commit fails, the
+ * days are rewritten for nothing, which changes nothing.
+ */
+export function commitImport(deps: RollupDeps, siteId: string, days: readonly string[], commit: () => Promise<void>): Promise<void> {
+  return exclusive(deps.events, siteId, async () => {
+    await markImportedDays(deps.events, siteId, days);
+    await commit();
+  });
 }
 
 /**
@@ -409,7 +417,7 @@ export async function recomputeRollups(deps: RollupDeps, siteId: string, days: r
   // Under the site's lock: a run under way may move the watermark past these days (even clear them
   // as empty, having looked before the events arrived), so the watermark is read once it is done.
   await exclusive(deps.events, siteId, async () => {
-    await markImportedDays(deps, siteId, days);
+    await markImportedDays(deps.events, siteId, days);
     await rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP);
   });
 }
