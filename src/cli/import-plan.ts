@@ -77,20 +77,19 @@ export async function forEachLine(
 
 const NO_DAY = -1;
 const DAY_MS = 86_400_000;
-const dayText = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
-/** The site-local day of a line (days since 1970-01-01), or NO_DAY when the server will reject its `ts`. */
-function lineDay(line: Buffer | null, timeZone: string, now: number): number {
-  if (line === null) return NO_DAY;
+/** The site-local day of a line ('YYYY-MM-DD'), or null when the server will reject its `ts`. */
+function lineDay(line: Buffer | null, timeZone: string, now: number): string | null {
+  if (line === null) return null;
   let parsed: unknown;
   try {
     parsed = JSON.parse(line.toString('utf8'));
   } catch {
-    return NO_DAY;
+    return null;
   }
-  if (typeof parsed !== 'object' || parsed === null) return NO_DAY;
+  if (typeof parsed !== 'object' || parsed === null) return null;
   const ts = parseImportTimestamp((parsed as { ts?: unknown }).ts, now);
-  return ts === null ? NO_DAY : Date.parse(`${localDay(ts, timeZone)}T00:00:00Z`) / DAY_MS;
+  return ts === null ? null : localDay(ts, timeZone);
 }
 
 export interface PlanOptions {
@@ -105,8 +104,12 @@ export interface PlanOptions {
   chunkBytes?: number;
 }
 
-/** Where a day's lines are: the indexes (line - 1) of its first and last line. */
-type DaySpans = Map<number, { first: number; last: number }>;
+/** A day of the file ('YYYY-MM-DD') and where its lines are: the indexes (line - 1) of its first and last line. */
+interface DaySpan {
+  day: string;
+  first: number;
+  last: number;
+}
 
 /**
  * The calls that import lines fromLine… of a file: one when they fit, else the fewest the cuts
@@ -128,17 +131,22 @@ export async function planImport(path: string, options: PlanOptions): Promise<Im
   const timeZone = await options.siteTimeZone();
   // The server judges "at most a day ahead" by its own clock, later: a line it may take must have
   // its day here (a day given to a line it then rejects only adds a constraint).
-  const dayOf = (line: Buffer | null) => lineDay(line, timeZone, options.now + DAY_MS);
-  // Second pass: each line's day, and where each day's lines are (4 bytes a line: reading the
-  // days once more in the third pass would double the time planning takes).
+  const serverNow = options.now + DAY_MS;
+  // Second pass: each line's day, as an index into `spans` (4 bytes a line: reading the days once
+  // more in the third pass would double the time planning takes), and where each day's lines are.
   const days = new Int32Array(lines);
-  const spans: DaySpans = new Map();
+  const spans: DaySpan[] = [];
+  const spanOf = new Map<string, number>();
   await read((number, _start, line) => {
-    const day = (days[number - 1] = dayOf(line));
-    if (day === NO_DAY) return;
-    const span = spans.get(day);
-    if (span) span.last = number - 1;
-    else spans.set(day, { first: number - 1, last: number - 1 });
+    const day = lineDay(line, timeZone, serverNow);
+    if (day === null) {
+      days[number - 1] = NO_DAY;
+      return;
+    }
+    let id = spanOf.get(day);
+    if (id === undefined) spanOf.set(day, (id = spans.push({ day, first: number - 1, last: number - 1 }) - 1));
+    else spans[id]!.last = number - 1;
+    days[number - 1] = id;
   });
   // Third pass: the cuts. A cut before line index i is possible when no day of the lines before it
   // has a line at i or after: when `reach`, the last line index of the days seen so far, is below i.
@@ -146,7 +154,7 @@ export async function planImport(path: string, options: PlanOptions): Promise<Im
   let call = { first: fromLine - 1, start: 0 };
   let possible: { at: number; start: number } | null = null; // the furthest possible cut inside the call
   let reach = -1;
-  let reachDay = NO_DAY;
+  let reachSpan: DaySpan | undefined; // the day whose last line is `reach`
   const close = (at: number, end: number) => {
     calls.push(withDays({ firstLine: call.first + 1, lastLine: at, start: call.start, end }, spans));
     call = { first: at, start: end };
@@ -157,7 +165,7 @@ export async function planImport(path: string, options: PlanOptions): Promise<Im
     if (i === fromLine - 1) {
       if (reach >= i) {
         throw new CliError(
-          `--from-line ${fromLine} would split a site-local day (${dayText(reachDay)} has lines before it and from it on): go on from the line a stopped import named`,
+          `--from-line ${fromLine} would split a site-local day (${reachSpan!.day} has lines before it and from it on): go on from the line a stopped import named`,
         );
       }
       call.start = start;
@@ -165,25 +173,23 @@ export async function planImport(path: string, options: PlanOptions): Promise<Im
     if (i >= fromLine - 1 && i - call.first === linesPerCall) {
       const cut: { at: number; start: number } | null = possible;
       if (!cut) {
-        const span = spans.get(reachDay)!;
+        const span = reachSpan!;
         throw new CliError(
-          `lines ${call.first + 1}-${i} hold no place to end a call without putting a site-local day in two calls (${dayText(reachDay)} runs from line ${span.first + 1} to ${span.last + 1}): days are interleaved there, or one day has more than ${linesPerCall} lines; sort the file by ts first`,
+          `lines ${call.first + 1}-${i} hold no place to end a call without putting a site-local day in two calls (${span.day} runs from line ${span.first + 1} to ${span.last + 1}): days are interleaved there, or one day has more than ${linesPerCall} lines; sort the file by ts first`,
         );
       }
       close(cut.at, cut.start);
     }
-    const day = days[i]!;
-    if (day !== NO_DAY && spans.get(day)!.last > reach) [reach, reachDay] = [spans.get(day)!.last, day];
+    const span = days[i] === NO_DAY ? undefined : spans[days[i]!]!;
+    if (span && span.last > reach) [reach, reachSpan] = [span.last, span];
   });
   close(lines, bytes);
   return calls;
 }
 
 /** A call with the range of its site-local days (no day spans two calls, so a day is in the call where its first line is). */
-function withDays(call: ImportCall, spans: DaySpans): ImportCall {
-  let [earliest, latest] = [Infinity, -Infinity];
-  for (const [day, { first }] of spans) {
-    if (first >= call.firstLine - 1 && first < call.lastLine) [earliest, latest] = [Math.min(earliest, day), Math.max(latest, day)];
-  }
-  return latest === -Infinity ? call : { ...call, days: [dayText(earliest), dayText(latest)] };
+function withDays(call: ImportCall, spans: readonly DaySpan[]): ImportCall {
+  // 'YYYY-MM-DD' texts sort as the days do.
+  const inCall = spans.filter(({ first }) => first >= call.firstLine - 1 && first < call.lastLine).map(({ day }) => day).sort();
+  return inCall.length === 0 ? call : { ...call, days: [inCall[0]!, inCall[inCall.length - 1]!] };
 }

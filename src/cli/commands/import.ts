@@ -61,11 +61,10 @@ async function siteTimeZone(client: AdminClient, siteId: string): Promise<string
   throw new CliError('NOT_FOUND: site not found');
 }
 
-function fileSize(file: string): number {
+/** Refuses, in one line, a path that is not a file one can read. */
+function checkRegularFile(file: string): void {
   try {
-    const stat = statSync(file);
-    if (!stat.isFile()) throw new CliError(`cannot read ${file}: not a regular file`);
-    return stat.size;
+    if (!statSync(file).isFile()) throw new CliError(`cannot read ${file}: not a regular file`);
   } catch (err) {
     if (err instanceof CliError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
@@ -144,7 +143,7 @@ export const importNoun: Noun = {
           inv.out.result(report, () => formatReport(report));
           return;
         }
-        fileSize(file);
+        checkRegularFile(file);
         const planning = new ProgressBar(inv.out.stderr, 1);
         planning.status(`reading ${file}…`);
         const calls = await planImport(file, { linesPerCall, fromLine, siteTimeZone: () => siteTimeZone(client, siteId), now: Date.now() }).finally(() => planning.finish());
