@@ -1,6 +1,6 @@
 // The collection pipeline: a list of named steps, each of which may drop the event with a typed
-// reason. Order (DESIGN.md §2): size → JSON → shape → site → origin → GPC → bot → rate limit →
-// enrich → buffer. Size is checked by the HTTP layer while reading the body.
+// reason. Order of the live steps: parse (JSON, then shape) → site → origin → gpc → relay → bot_ua →
+// datacenter → rate_limit → enrich → buffer. Size is checked by the HTTP layer while reading the body.
 import { isPromise, type MaybePromise } from '../core/clock.js';
 import { localDaySpan, type LocalDaySpan } from '../core/localtime.js';
 import type { MetricsRegistry } from '../core/metrics.js';
