@@ -95,6 +95,38 @@ for (const adapter of adapters) {
       assert.equal(await store.getFunnel(other.internalId, funnel.id), undefined, 'funnels belong to their site');
     });
 
+    withStore('funnels read back with every version, and delete with them', async (store) => {
+      const org = await store.createOrg('Acme', 1);
+      const s = await store.createSite(org.id, site('fd.example'), 'FDpub', 1);
+      const other = await store.createSite(org.id, site('fd-other.example'), 'FDother', 1);
+      const v1 = [{ kind: 'page' as const, pattern: '/' }, { kind: 'event' as const, pattern: 'signup' }];
+      const v2 = [{ kind: 'page' as const, pattern: '/**' }, { kind: 'page' as const, pattern: '/welcome' }];
+      const funnel = await store.createFunnel(s.internalId, { name: 'Onboarding', windowMinutes: 60, steps: v1 }, 5);
+      const kept = await store.createFunnel(s.internalId, { name: 'Kept', windowMinutes: 5, steps: v2 }, 6);
+      await store.replaceFunnelSteps(s.internalId, funnel.id, v2, 7);
+      assert.deepEqual(await store.funnelHistory(s.internalId, funnel.id), {
+        id: funnel.id,
+        name: 'Onboarding',
+        windowMinutes: 60,
+        version: 2,
+        createdAt: 5,
+        versions: [
+          { version: 1, createdAt: 5, steps: v1 },
+          { version: 2, createdAt: 7, steps: v2 },
+        ],
+      });
+      assert.equal(await store.funnelHistory(other.internalId, funnel.id), undefined, 'funnels belong to their site');
+      assert.equal(await store.deleteFunnel(other.internalId, funnel.id), false, 'not through another site');
+      assert.equal(await store.deleteFunnel(s.internalId, funnel.id), true);
+      assert.equal(await store.deleteFunnel(s.internalId, funnel.id), false, 'gone');
+      assert.equal(await store.funnelHistory(s.internalId, funnel.id), undefined);
+      assert.equal(await store.getFunnel(s.internalId, funnel.id, 1), undefined, 'no version stays readable');
+      assert.deepEqual((await store.listFunnels(s.internalId)).map((f) => f.id), [kept.id]);
+      assert.equal(await store.deleteFunnel(s.internalId, kept.id), true);
+      const next = await store.createFunnel(s.internalId, { name: 'Next', windowMinutes: 5, steps: v1 }, 8);
+      assert.ok(next.id > kept.id, 'a deleted funnel id is never given again (its old rollup rows stay its own)');
+    });
+
     withStore('salts: one per date, stable, deletable', async (store) => {
       const [a, b] = await Promise.all([store.saltFor('2026-01-01'), store.saltFor('2026-01-01')]);
       assert.equal(a.length, 16);
