@@ -6,7 +6,7 @@ import { DEFAULT_DATA_DIR, SERVER_URL_FILE, writeWhole } from './core/data-files
 /** Frames lines (each one line of text) in a block a person notices among log lines. */
 export function noticeBlock(lines: string[]): string {
   const rule = '='.repeat(Math.min(100, Math.max(40, ...lines.map((l) => l.length + 4))));
-  return ['', rule, ...lines.map((l) => `  ${l}`), rule, ''].join('\n');
+  return ['', rule, ...lines.map((l) => (l === '' ? '' : `  ${l}`)), rule, ''].join('\n');
 }
 
 export interface FirstStart {
