@@ -279,13 +279,13 @@ export class KyselyMetaStore implements MetaStore {
     }));
   }
 
+  /** The funnels row of a site's funnel; a funnel of another site is not found. */
+  private funnelRow(siteInternalId: number, funnelId: number) {
+    return this.db.selectFrom('funnels').selectAll().where('site_id', '=', siteInternalId).where('id', '=', funnelId).executeTakeFirst();
+  }
+
   async getFunnel(siteInternalId: number, funnelId: number, version?: number): Promise<FunnelVersion | undefined> {
-    const funnel = await this.db
-      .selectFrom('funnels')
-      .selectAll()
-      .where('site_id', '=', siteInternalId)
-      .where('id', '=', funnelId)
-      .executeTakeFirst();
+    const funnel = await this.funnelRow(siteInternalId, funnelId);
     if (!funnel) return undefined;
     const wanted = version !== undefined && Number.isInteger(version) && version >= 1 && version <= funnel.version ? version : funnel.version;
     const row = await this.db
@@ -305,12 +305,7 @@ export class KyselyMetaStore implements MetaStore {
   }
 
   async funnelHistory(siteInternalId: number, funnelId: number): Promise<FunnelHistory | undefined> {
-    const funnel = await this.db
-      .selectFrom('funnels')
-      .selectAll()
-      .where('site_id', '=', siteInternalId)
-      .where('id', '=', funnelId)
-      .executeTakeFirst();
+    const funnel = await this.funnelRow(siteInternalId, funnelId);
     if (!funnel) return undefined;
     const rows = await this.db
       .selectFrom('funnel_versions')
