@@ -1,4 +1,6 @@
 // The HTTP application: one Fastify instance serving /v1, /api/e, /js/t.js, /admin/v1, /healthz.
+import { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
@@ -13,6 +15,23 @@ import { v1Routes } from './v1/index.js';
 export interface AppOptions {
   /** The process logger (pino); without one, Fastify logs nothing (tests). */
   logger?: FastifyBaseLogger;
+}
+
+/**
+ * CONNECT asks Node for a tunnel, so it never reaches the router by itself (Node would close the
+ * connection unanswered): it is answered like any other request (under /v1: the key first, then
+ * 405), on a response of its own, and the connection closed after it.
+ */
+function routeConnectRequests(app: FastifyInstance): void {
+  app.server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    // Node has taken its own listeners off the socket: a reset must not become an unhandled error.
+    socket.on('error', () => socket.destroy());
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.on('finish', () => socket.end());
+    app.routing(req, res);
+  });
 }
 
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -49,6 +68,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     },
   });
   installErrorHandler(app);
+  routeConnectRequests(app);
   await app.register(async (scoped) => healthRoutes(scoped, ctx));
   await app.register(async (scoped) => collectRoutes(scoped, ctx));
   await app.register(async (scoped) => trackerRoutes(scoped));

@@ -22,11 +22,8 @@ import { MemorySlidingWindow } from '../../storage/counters/rate-limiter.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
 import { openApiDocument } from '../openapi.js';
 
-/**
- * Every method Node's parser accepts (CONNECT aside: Node hands it to the server's 'connect' event),
- * so that each one reaches the /v1 guard: the key is checked first, then 405 with `allow: GET`.
- */
-const ALL_METHODS = METHODS.filter((m) => m !== 'CONNECT') as HTTPMethods[];
+/** Every method Node's parser accepts, so that each one reaches the /v1 guard: the key is checked first, then 405 with `allow: GET`. */
+const ALL_METHODS = METHODS as HTTPMethods[];
 
 function periodOut(q: Query) {
   return { from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz };
