@@ -103,5 +103,26 @@ for (const adapter of adapters) {
       assert.equal(await store.deleteSaltsBefore('2026-01-02'), 1);
       assert.notDeepEqual(await store.saltFor('2026-01-01'), a, 'a deleted salt is never seen again');
     });
+
+    withStore('leases: one holder at a time until released or expired', async (store) => {
+      assert.equal(await store.acquireLease('rollup:s1', 'a', 100, 200), true);
+      assert.equal(await store.acquireLease('rollup:s1', 'b', 150, 250), false, 'held by a until 200');
+      assert.equal(await store.acquireLease('rollup:s2', 'b', 150, 250), true, 'names are independent');
+      assert.equal(await store.acquireLease('rollup:s1', 'a', 150, 300), true, 'the holder takes it again');
+      assert.equal(await store.renewLease('rollup:s1', 'a', 400), true);
+      assert.equal(await store.acquireLease('rollup:s1', 'b', 399, 500), false, 'renewed until 400');
+      assert.equal(await store.acquireLease('rollup:s1', 'b', 400, 500), true, 'expired at 400: taken over');
+      assert.equal(await store.renewLease('rollup:s1', 'a', 600), false, 'a lost it');
+      await store.releaseLease('rollup:s1', 'a');
+      assert.equal(await store.acquireLease('rollup:s1', 'c', 401, 500), false, "a's release leaves b's lease");
+      await store.releaseLease('rollup:s1', 'b');
+      assert.equal(await store.acquireLease('rollup:s1', 'c', 401, 500), true, 'released: free at once');
+    });
+
+    withStore('leases: of simultaneous acquirers exactly one wins', async (store) => {
+      const holders = Array.from({ length: 8 }, (_, i) => `h${i}`);
+      const won = await Promise.all(holders.map((h) => store.acquireLease('race', h, 1_000, 2_000)));
+      assert.equal(won.filter(Boolean).length, 1);
+    });
   });
 }
