@@ -21,6 +21,7 @@ export interface Config {
   logLevel: string;
   duckdbMemoryLimit: string; // SVC_DUCKDB_MEMORY_LIMIT
   alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
+  databaseUrl: string | undefined; // SVC_DATABASE_URL: metadata in PostgreSQL instead of SQLite
 }
 
 export class ConfigError extends Error {
@@ -89,6 +90,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`SVC_ALERT_HISTORY_DAYS must be a number of days 1..3650, got ${JSON.stringify(historyText)}`);
   }
 
+  const databaseUrl = value('SVC_DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./.test(databaseUrl)) {
+    problems.push('SVC_DATABASE_URL must be a PostgreSQL URL (postgres://user@host:port/database)');
+  }
+
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -106,5 +112,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     duckdbMemoryLimit,
     alertHistoryDays,
+    databaseUrl,
   };
 }

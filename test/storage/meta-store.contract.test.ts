@@ -1,20 +1,29 @@
-// The MetaStore contract, written once and run against every adapter (only SQLite exists today;
-// PostgreSQL joins this table of adapters with the same Kysely code).
+// The MetaStore contract, written once and run against every adapter: SQLite (embedded) and
+// PostgreSQL (SVC_DATABASE_URL), each on a fresh database per test.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
+import { openMetaStores } from '../../src/storage/meta/open.js';
 import { DuplicateDomain, type MetaStore } from '../../src/storage/meta/types.js';
+import { createTestDatabase } from '../helpers/postgres.js';
 
-const adapters: Array<{ name: string; open(): Promise<{ store: MetaStore; dispose(): void }> }> = [
+const adapters: Array<{ name: string; open(): Promise<{ store: MetaStore; dispose(): Promise<void> }> }> = [
   {
     name: 'sqlite',
     async open() {
       const dir = mkdtempSync(join(tmpdir(), 'svc-meta-'));
-      const store = await openSqliteMetaStore(join(dir, 'meta.sqlite'));
-      return { store, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+      const { meta } = await openMetaStores({ sqlitePath: join(dir, 'meta.sqlite') });
+      return { store: meta, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'postgres',
+    async open() {
+      const database = await createTestDatabase();
+      const { meta } = await openMetaStores({ databaseUrl: database.url });
+      return { store: meta, dispose: () => database.drop() };
     },
   },
 ];
@@ -30,7 +39,7 @@ for (const adapter of adapters) {
           await body(store);
         } finally {
           await store.close();
-          dispose();
+          await dispose();
         }
       });
 

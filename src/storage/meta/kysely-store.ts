@@ -59,7 +59,7 @@ function isUniqueViolation(err: unknown): boolean {
 
 /** MetaStore on any Kysely dialect that runs the shared migrations (SQLite, PostgreSQL). */
 export class KyselyMetaStore implements MetaStore {
-  constructor(readonly db: Kysely<MetaDatabase>) {}
+  constructor(private readonly db: Kysely<MetaDatabase>) {}
 
   async createOrg(name: string, now: number): Promise<Org> {
     const row = await this.db

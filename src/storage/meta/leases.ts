@@ -18,9 +18,13 @@ export interface LeaseOptions {
 export const DEFAULT_LEASE_TTL_MS = 60_000;
 const DEFAULT_RETRY_MS = 100;
 
-/** Identifies this process in lease rows: host, pid and a per-process random part. */
 const PROCESS_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-let acquisitions = 0;
+let holders = 0;
+
+/** A holder name no other holder has, in any process: host, pid, a per-process random part, a count. */
+export function newHolderId(): string {
+  return `${PROCESS_ID}:${++holders}`;
+}
 
 // The in-process queue in front of the database lease: one chain per store and lease name.
 const queues = new WeakMap<MetaStore, Map<string, Promise<unknown>>>();
@@ -43,7 +47,7 @@ export function withLease<T>(meta: MetaStore, name: string, work: () => Promise<
 
 async function holding<T>(meta: MetaStore, name: string, work: () => Promise<T>, options: LeaseOptions): Promise<T> {
   const ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS;
-  const holder = `${PROCESS_ID}:${++acquisitions}`;
+  const holder = newHolderId();
   for (;;) {
     const now = Date.now();
     if (await meta.acquireLease(name, holder, now, now + ttlMs)) break;
