@@ -23,6 +23,7 @@ export interface Config {
   alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
   /** SVC_PUBLIC_URL: where browsers and people reach the service (the snippet, printed links); no trailing slash. */
   publicUrl: string | undefined;
+  databaseUrl: string | undefined; // SVC_DATABASE_URL: metadata in PostgreSQL instead of SQLite
 }
 
 export class ConfigError extends Error {
@@ -96,6 +97,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrlProblem = publicUrl === undefined ? undefined : checkPublicUrl(publicUrl);
   if (publicUrlProblem) problems.push(`SVC_PUBLIC_URL ${publicUrlProblem}, got ${JSON.stringify(publicUrl)}`);
   // ---- end SVC_PUBLIC_URL ----
+  const databaseUrl = value('SVC_DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./.test(databaseUrl)) {
+    problems.push('SVC_DATABASE_URL must be a PostgreSQL URL (postgres://user@host:port/database)');
+  }
 
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -115,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     duckdbMemoryLimit,
     alertHistoryDays,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
+    databaseUrl,
   };
 }
 

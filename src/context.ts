@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
 import { AlertService, type AlertServiceOptions } from './alerts/service.js';
-import { KyselyAlertStore } from './alerts/store.js';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { MaintenanceRegistry } from './core/maintenance.js';
@@ -14,10 +13,9 @@ import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { DuckDbEventStore } from './storage/events/duckdb.js';
 import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './storage/events/rollups.js';
-import type { Site } from './storage/meta/types.js';
+import type { MetaStore, Site } from './storage/meta/types.js';
 import type { EventStore } from './storage/events/types.js';
-import type { KyselyMetaStore } from './storage/meta/kysely-store.js';
-import { openSqliteMetaStore } from './storage/meta/sqlite.js';
+import { metaLocationOf, openMetaStores } from './storage/meta/open.js';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -32,7 +30,7 @@ export interface AppContext {
   adminToken: string;
   /** The file this start generated the admin token into (startService shows it once), else undefined. */
   adminTokenFile: string | undefined;
-  meta: KyselyMetaStore;
+  meta: MetaStore;
   events: EventStore;
   geo: GeoLocator;
   metrics: MetricsRegistry;
@@ -58,7 +56,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const log = options.log ?? console;
   mkdirSync(config.dataDir, { recursive: true });
   const { token: adminToken, generatedFile: adminTokenFile } = resolveAdminToken(config);
-  const meta = await openSqliteMetaStore(join(config.dataDir, 'meta.sqlite'));
+  const { meta, alerts: alertStore } = await openMetaStores(metaLocationOf(config));
   let events: EventStore;
   try {
     events = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });
@@ -80,7 +78,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   ingest.registerMaintenance(maintenance);
   const alerts = new AlertService({
     meta,
-    store: new KyselyAlertStore(meta.db),
+    store: alertStore,
     events,
     clock,
     policy: { allowPrivate: config.webhookAllowPrivate },
