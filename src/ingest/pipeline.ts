@@ -1,5 +1,5 @@
 // The collection pipeline: a list of named steps, each of which may drop the event with a typed
-// reason. Order (DESIGN.md §2): size → JSON → shape → site → origin → GPC → bot → rate limit →
+// reason. Order (docs/operations.md, "Collection pipeline"): size → JSON → shape → site → origin → GPC → bot → rate limit →
 // enrich → buffer. Size is checked by the HTTP layer while reading the body.
 import { isPromise, type MaybePromise } from '../core/clock.js';
 import { localDaySpan, type LocalDaySpan } from '../core/localtime.js';
@@ -156,7 +156,7 @@ function enrichWithSalt(c: Candidate, parts: Enricher, span: LocalDaySpan, salt:
 
 /**
  * `u` must parse; for live traffic an absolute `u` must also be on the site (part of the origin
- * check, which ADMIN_API.md lifts for imports). Only its path and query are kept.
+ * check, which imports skip: docs/admin-api.md). Only its path and query are kept.
  */
 export function locate(c: Candidate, checkHost: boolean): StepResult {
   const location = parsePageUrl(c.event!.u);
