@@ -11,7 +11,7 @@ import { sendWebhook, type AttemptStatus, type SenderOptions } from './sender.js
 import { deliveryHeaders } from './signing.js';
 import type { AlertStore, AttemptOutcome, ClaimedDelivery } from '../storage/meta/alert-store.js';
 
-/** Waits after the 1st, 2nd and 3rd failed attempt; the 4th failure is final (SPEC.md). */
+/** Waits after the 1st, 2nd and 3rd failed attempt; the 4th failure is final (docs/webhooks.md). */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 25 * 60_000] as const;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** How long a claim outlives its last renewal: how long a crashed engine's deliveries wait. */

@@ -46,9 +46,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     clientErrorHandler,
-    // Bug fix: a path parameter with broken percent-encoding (`/admin/v1/sites/%ZZ/goals`) was
-    // answered by Fastify's own `{"error":"Bad Request","code":"FST_ERR_BAD_URL",...}` body, which
-    // bypasses the error handler; answer with the error envelope instead.
+    // Every refusal carries the error envelope, including a path parameter with broken
+    // percent-encoding (`/admin/v1/sites/%ZZ/goals`), which Fastify answers with a body of its own
+    // (`FST_ERR_BAD_URL`) outside the error handler.
     frameworkErrors: (err, request, rawReply) => {
       const reply = rawReply as unknown as FastifyReply;
       const apiError = err.code === 'FST_ERR_BAD_URL' ? invalidParams('malformed URL') : new ApiError('INVALID_PARAMS', 'invalid request');
