@@ -34,6 +34,15 @@ test('rate limits parse as <count>/<seconds>s', () => {
   assert.equal(loadConfig({ SVC_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivate, true);
 });
 
+test('SVC_PUBLIC_URL: an http(s) URL kept without its trailing slash, anything else refused', () => {
+  assert.equal(loadConfig({}).publicUrl, undefined);
+  assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://stats.example.com/' }).publicUrl, 'https://stats.example.com');
+  assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://example.com/stats/' }).publicUrl, 'https://example.com/stats');
+  for (const bad of ['stats.example.com', 'ftp://stats.example.com', 'https://u:p@stats.example.com', 'https://stats.example.com/?a=1', 'https://stats.example.com/#x']) {
+    assert.throws(() => loadConfig({ SVC_PUBLIC_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems.length === 1 && err.problems[0]!.startsWith('SVC_PUBLIC_URL'), bad);
+  }
+});
+
 test('SVC_DATABASE_URL: unset keeps SQLite; a PostgreSQL URL is taken; anything else is refused', () => {
   assert.equal(loadConfig({}).databaseUrl, undefined);
   assert.equal(loadConfig({ SVC_DATABASE_URL: 'postgres://svc@db:5432/svc' }).databaseUrl, 'postgres://svc@db:5432/svc');
