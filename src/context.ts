@@ -56,7 +56,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const log = options.log ?? console;
   mkdirSync(config.dataDir, { recursive: true });
   const { token: adminToken, generatedFile: adminTokenFile } = resolveAdminToken(config);
-  const { meta, alerts: alertStore } = await openMetaStores(metaLocationOf(config));
+  const { meta, alerts: alertStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
   let events: EventStore;
   try {
     events = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });

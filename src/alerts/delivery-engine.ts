@@ -119,9 +119,10 @@ export class DeliveryEngine {
   async drain(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    clearInterval(this.renewTimer);
     await this.pumping;
     await Promise.all(this.inFlight.values());
+    // Renewed until the last attempt is recorded: no other engine may take an attempt still running.
+    clearInterval(this.renewTimer);
   }
 
   get inFlightCount(): number {
