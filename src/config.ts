@@ -21,6 +21,18 @@ export interface Config {
   logLevel: string;
   duckdbMemoryLimit: string; // SVC_DUCKDB_MEMORY_LIMIT
   alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
+  http: ConnectionLimits;
+  stopTimeoutMs: number; // SVC_STOP_TIMEOUT_MS: a graceful stop ends within it
+  flushIntervalMs: number; // SVC_FLUSH_INTERVAL_MS: the write buffer's period, what kill -9 can lose
+}
+
+/** How long a client may take and how many connections may be open (docs/operations.md). */
+export interface ConnectionLimits {
+  headersTimeoutMs: number; // SVC_HEADERS_TIMEOUT_MS: a request's headers, from its first byte (or the connection's start)
+  bodyTimeoutMs: number; // SVC_BODY_TIMEOUT_MS: a request's body, from its headers (an import call's: requestTimeoutMs)
+  requestTimeoutMs: number; // SVC_REQUEST_TIMEOUT_MS: any whole request, an import call's body included
+  keepAliveTimeoutMs: number; // SVC_KEEP_ALIVE_TIMEOUT_MS: an idle connection between requests
+  maxConnections: number; // SVC_MAX_CONNECTIONS: connections past it are closed on accept
 }
 
 export class ConfigError extends Error {
@@ -89,6 +101,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`SVC_ALERT_HISTORY_DAYS must be a number of days 1..3650, got ${JSON.stringify(historyText)}`);
   }
 
+  const integer = (name: string, fallback: number, min: number, max: number) => {
+    const text = value(name) ?? String(fallback);
+    const parsed = Number(text);
+    if (/^\d{1,9}$/.test(text) && parsed >= min && parsed <= max) return parsed;
+    problems.push(`${name} must be a whole number ${min}..${max}, got ${JSON.stringify(text)}`);
+    return fallback;
+  };
+  const http: ConnectionLimits = {
+    headersTimeoutMs: integer('SVC_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    bodyTimeoutMs: integer('SVC_BODY_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestTimeoutMs: integer('SVC_REQUEST_TIMEOUT_MS', 300_000, 100, 3_600_000),
+    keepAliveTimeoutMs: integer('SVC_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    maxConnections: integer('SVC_MAX_CONNECTIONS', 4096, 1, 1_000_000),
+  };
+  if (http.headersTimeoutMs > http.requestTimeoutMs) problems.push('SVC_HEADERS_TIMEOUT_MS must not exceed SVC_REQUEST_TIMEOUT_MS');
+  if (http.bodyTimeoutMs > http.requestTimeoutMs) problems.push('SVC_BODY_TIMEOUT_MS must not exceed SVC_REQUEST_TIMEOUT_MS');
+  const stopTimeoutMs = integer('SVC_STOP_TIMEOUT_MS', 10_000, 1_000, 600_000);
+  const flushIntervalMs = integer('SVC_FLUSH_INTERVAL_MS', 1_000, 10, 60_000);
+
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -106,5 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     duckdbMemoryLimit,
     alertHistoryDays,
+    http,
+    stopTimeoutMs,
+    flushIntervalMs,
   };
 }

@@ -24,6 +24,11 @@ async function main(): Promise<void> {
     if (signalled) return;
     signalled = true;
     log.info(`${signal}: draining`);
+    // The stop gives requests half of the deadline (server.ts); what overruns the rest is abandoned.
+    setTimeout(() => {
+      log.error(`${signal}: not drained within SVC_STOP_TIMEOUT_MS (${config.stopTimeoutMs} ms); exiting with ${service.ctx.ingest.buffer.size} events unwritten`);
+      process.exit(1);
+    }, config.stopTimeoutMs).unref();
     service.stop().then(
       () => {
         log.info(`${signal}: drained; every buffered event is stored`);

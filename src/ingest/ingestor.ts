@@ -59,6 +59,8 @@ export interface IngestorDeps {
   geo: GeoLocator;
   metrics: MetricsRegistry;
   collectRateLimit: RateLimit;
+  /** The write buffer's period: events answered 202 within it are what a crash loses. */
+  flushIntervalMs?: number;
   maxImportLines?: number;
   /** Bytes of body an unsorted import may be sorted from (tests lower it). */
   maxSortBytes?: number;
@@ -92,6 +94,7 @@ export class Ingestor {
     const flushErrors = deps.metrics.counter('svc_buffer_flush_errors_total', 'Failed flushes (the batch is kept and retried)');
     const overflow = deps.metrics.counter('svc_buffer_overflow_total', 'Events refused because the buffer was full while storage failed');
     this.buffer = new WriteBuffer(deps.events, {
+      intervalMs: deps.flushIntervalMs,
       onFlush: (_n, ms) => {
         flushes.inc();
         flushSeconds.inc({}, ms / 1000);
