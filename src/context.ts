@@ -1,6 +1,6 @@
 // The composition root: builds every service of the process from the configuration. Route modules
 // and workers receive this object; tests build it with a temp dir and a manual clock.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { smtpMailSender } from './alerts/email.js';
@@ -12,6 +12,7 @@ import { MaintenanceRegistry } from './core/maintenance.js';
 import { MetricsRegistry } from './core/metrics.js';
 import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
+import { prepareDataDir } from './storage/data-dir.js';
 import { DuckDbEventStore } from './storage/events/duckdb.js';
 import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './storage/events/rollups.js';
 import type { Site } from './storage/meta/types.js';
@@ -80,7 +81,8 @@ function resolveAdminToken(config: Config, log: Logger): string {
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? console;
-  mkdirSync(config.dataDir, { recursive: true });
+  const tightened = prepareDataDir(config.dataDir);
+  if (tightened.length > 0) log.warn({ tightened }, 'the data folder was readable by other users: tightened (only svc\'s user may read it)');
   const adminToken = resolveAdminToken(config, log);
   const meta = await openSqliteMetaStore(join(config.dataDir, 'meta.sqlite'));
   let events: EventStore;

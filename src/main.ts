@@ -4,6 +4,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { startService } from './server.js';
 
 async function main(): Promise<void> {
+  // Every file the process creates (SQLite's and DuckDB's among them) is its user's only: 0600, folders 0700.
+  process.umask(0o077);
   let config;
   try {
     config = loadConfig();
