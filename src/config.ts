@@ -1,5 +1,5 @@
-// Configuration from the environment (ADMIN_API.md), validated at start with one clear message per
-// bad value. Every variable has a default that works on a laptop.
+// Configuration from the environment, validated at start with one clear message per bad value.
+// Every variable has a default that works on a laptop; docs/configuration.md lists them all.
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -21,6 +21,8 @@ export interface Config {
   logLevel: string;
   duckdbMemoryLimit: string; // SVC_DUCKDB_MEMORY_LIMIT
   alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
+  /** SVC_PUBLIC_URL: where browsers and people reach the service (the snippet, printed links); no trailing slash. */
+  publicUrl: string | undefined;
   http: ConnectionLimits;
   stopTimeoutMs: number; // SVC_STOP_TIMEOUT_MS: a graceful stop ends within it
   flushIntervalMs: number; // SVC_FLUSH_INTERVAL_MS: the write buffer's period, what kill -9 can lose
@@ -119,6 +121,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (http.bodyTimeoutMs > http.requestTimeoutMs) problems.push('SVC_BODY_TIMEOUT_MS must not exceed SVC_REQUEST_TIMEOUT_MS');
   const stopTimeoutMs = integer('SVC_STOP_TIMEOUT_MS', 10_000, 1_000, 600_000);
   const flushIntervalMs = integer('SVC_FLUSH_INTERVAL_MS', 1_000, 10, 60_000);
+  // ---- SVC_PUBLIC_URL ----
+  const publicUrl = value('SVC_PUBLIC_URL');
+  const publicUrlProblem = publicUrl === undefined ? undefined : checkPublicUrl(publicUrl);
+  if (publicUrlProblem) problems.push(`SVC_PUBLIC_URL ${publicUrlProblem}, got ${JSON.stringify(publicUrl)}`);
+  // ---- end SVC_PUBLIC_URL ----
 
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -140,5 +147,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http,
     stopTimeoutMs,
     flushIntervalMs,
+    publicUrl: publicUrl?.replace(/\/+$/, ''),
   };
+}
+
+/** Why a public URL is unusable (an http(s) origin with an optional path, nothing else), or undefined. */
+function checkPublicUrl(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'must be an absolute URL such as https://stats.example.com';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://';
+  if (url.username || url.password || url.search || url.hash) return 'must not carry credentials, a query or a fragment';
+  return undefined;
 }

@@ -1,8 +1,7 @@
 // The composition root: builds every service of the process from the configuration. Route modules
 // and workers receive this object; tests build it with a temp dir and a manual clock.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
 import { AlertService, type AlertServiceOptions } from './alerts/service.js';
 import { KyselyAlertStore } from './alerts/store.js';
@@ -31,6 +30,8 @@ export interface AppContext {
   clock: Clock;
   log: Logger;
   adminToken: string;
+  /** The file this start generated the admin token into (startService shows it once), else undefined. */
+  adminTokenFile: string | undefined;
   meta: KyselyMetaStore;
   events: EventStore;
   geo: GeoLocator;
@@ -52,38 +53,12 @@ export interface ContextOptions {
   alerts?: Partial<Pick<AlertServiceOptions, 'resolve' | 'ca' | 'timeoutMs' | 'mail'>>;
 }
 
-const MIN_ADMIN_TOKEN = 16;
-
-/**
- * The admin token: from SVC_ADMIN_TOKEN, else generated once and kept in the data dir. A token file
- * that is empty or short (truncated by hand, a crash) stops the start: it must never match the
- * empty credential of a request without a header.
- */
-function resolveAdminToken(config: Config, log: Logger): string {
-  if (config.adminToken) return config.adminToken;
-  const file = join(config.dataDir, 'admin-token');
-  if (existsSync(file)) {
-    const stored = readFileSync(file, 'utf8').trim();
-    if (stored.length < MIN_ADMIN_TOKEN) {
-      throw new Error(`${file} holds no usable admin token (under ${MIN_ADMIN_TOKEN} characters): delete it to generate a new one, or set SVC_ADMIN_TOKEN`);
-    }
-    return stored;
-  }
-  const token = 'svcadm_' + randomBytes(24).toString('base64url');
-  // Written whole or not at all: a temp file renamed into place.
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, token + '\n', { mode: 0o600 });
-  renameSync(temp, file);
-  log.warn({ file }, `generated admin token (shown once; also stored in ${file}): ${token}`);
-  return token;
-}
-
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? console;
   const tightened = prepareDataDir(config.dataDir);
   if (tightened.length > 0) log.warn({ tightened }, 'the data folder was readable by other users: tightened (only svc\'s user may read it)');
-  const adminToken = resolveAdminToken(config, log);
+  const { token: adminToken, generatedFile: adminTokenFile } = resolveAdminToken(config);
   const meta = await openSqliteMetaStore(join(config.dataDir, 'meta.sqlite'));
   let events: EventStore;
   try {
@@ -132,6 +107,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     clock,
     log,
     adminToken,
+    adminTokenFile,
     meta,
     events,
     geo,

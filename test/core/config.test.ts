@@ -33,3 +33,29 @@ test('rate limits parse as <count>/<seconds>s', () => {
   for (const bad of ['10/60', '/60s', '10/0s', '-1/60s', '1e3/60s']) assert.equal(parseRateLimit(bad), undefined, bad);
   assert.equal(loadConfig({ SVC_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivate, true);
 });
+
+test('SVC_PUBLIC_URL: an http(s) URL kept without its trailing slash, anything else refused', () => {
+  assert.equal(loadConfig({}).publicUrl, undefined);
+  assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://stats.example.com/' }).publicUrl, 'https://stats.example.com');
+  assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://example.com/stats/' }).publicUrl, 'https://example.com/stats');
+  for (const bad of ['stats.example.com', 'ftp://stats.example.com', 'https://u:p@stats.example.com', 'https://stats.example.com/?a=1', 'https://stats.example.com/#x']) {
+    assert.throws(() => loadConfig({ SVC_PUBLIC_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems.length === 1 && err.problems[0]!.startsWith('SVC_PUBLIC_URL'), bad);
+  }
+});
+
+test('connection limits, the stop deadline and the flush interval: defaults, and out-of-range values refused', () => {
+  const c = loadConfig({});
+  assert.deepEqual(c.http, { headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000, maxConnections: 4096 });
+  assert.equal(c.stopTimeoutMs, 10_000);
+  assert.equal(c.flushIntervalMs, 1_000);
+  assert.equal(loadConfig({ SVC_FLUSH_INTERVAL_MS: '200' }).flushIntervalMs, 200);
+  const bad = { SVC_HEADERS_TIMEOUT_MS: '10s', SVC_BODY_TIMEOUT_MS: '0', SVC_KEEP_ALIVE_TIMEOUT_MS: '-1', SVC_MAX_CONNECTIONS: '0', SVC_STOP_TIMEOUT_MS: '999', SVC_FLUSH_INTERVAL_MS: '1.5' };
+  assert.throws(
+    () => loadConfig(bad),
+    (err: unknown) => err instanceof ConfigError && Object.keys(bad).every((name) => err.problems.some((p) => p.startsWith(`${name} must be a whole number`))),
+  );
+  assert.throws(
+    () => loadConfig({ SVC_HEADERS_TIMEOUT_MS: '20000', SVC_REQUEST_TIMEOUT_MS: '15000' }),
+    (err: unknown) => err instanceof ConfigError && err.problems.length === 1 && err.problems[0]!.startsWith('SVC_HEADERS_TIMEOUT_MS must not exceed'),
+  );
+});

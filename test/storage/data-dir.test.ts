@@ -36,7 +36,7 @@ test('the process creates its data folder 0700 and every file in it 0600', async
       const site = await fetch(`${service.url}/admin/v1/orgs/${id}/sites`, { method: 'POST', headers: auth, body: JSON.stringify({ domain: 'modes.example', name: 'Modes', timezone: 'UTC' }) });
       assert.equal(site.status, 201);
       const found = modes(dataDir);
-      for (const name of ['admin-token', 'meta.sqlite', 'meta.sqlite-wal', 'meta.sqlite-shm', 'events.duckdb']) assert.ok(`./${name}` in found, `${name} exists: ${JSON.stringify(found)}`);
+      for (const name of ['admin-token', 'server-url', 'meta.sqlite', 'meta.sqlite-wal', 'meta.sqlite-shm', 'events.duckdb']) assert.ok(`./${name}` in found, `${name} exists: ${JSON.stringify(found)}`);
       for (const [name, mode] of Object.entries(found)) {
         const isDir = statSync(join(dataDir, name)).isDirectory();
         assert.equal(mode, isDir ? '700' : '600', `${name} is ${mode}: ${JSON.stringify(found)}`);
