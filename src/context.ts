@@ -77,7 +77,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     memory.set(m.external, { kind: 'external' });
   });
   const maintenance = new MaintenanceRegistry();
-  const ingest = new Ingestor({ clock, meta, events, geo, metrics, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, log });
+  const ingest = new Ingestor({ clock, meta, events, geo, metrics, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, sessionCacheBytes: config.sessionCacheBytes, log });
   ingest.registerMaintenance(maintenance);
   const alerts = new AlertService({
     meta,

@@ -61,6 +61,8 @@ export interface IngestorDeps {
   geo: GeoLocator;
   metrics: MetricsRegistry;
   collectRateLimit: RateLimit;
+  /** The live-session cache's bound: its share of SVC_MEMORY_BUDGET_MB. */
+  sessionCacheBytes: number;
   /** The write buffer's period: events answered 202 within it are what a crash loses. */
   flushIntervalMs?: number;
   maxImportLines?: number;
@@ -75,7 +77,7 @@ export class Ingestor {
   readonly sites: SiteDirectory;
   readonly buffer: WriteBuffer;
   readonly drops: DropCounter;
-  readonly sessions = new SessionCache();
+  readonly sessions: SessionCache;
   readonly salts: SaltBook;
   /** Each site's last collection outcomes, for installation verification. */
   readonly recent = new RecentOutcomes();
@@ -89,6 +91,7 @@ export class Ingestor {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: IngestorDeps) {
+    this.sessions = new SessionCache({ maxBytes: deps.sessionCacheBytes });
     this.sites = new SiteDirectory(deps.meta);
     this.salts = new SaltBook(deps.meta);
     this.drops = new DropCounter(deps.metrics);
@@ -416,7 +419,7 @@ class ImportWriter {
     hosting: HostingNetworks,
   ) {
     // Its sessions are bounded by the import's size (at most MAX_IMPORT_LINES), not the live cap.
-    this.enricher = { geo, hosting, salts: new SaltBook(new EphemeralSalts()), sessions: new SessionCache(MAX_IMPORT_LINES, Infinity) };
+    this.enricher = { geo, hosting, salts: new SaltBook(new EphemeralSalts()), sessions: new SessionCache({ maxSessions: MAX_IMPORT_LINES }) };
   }
 
   /** Usually synchronous: it waits only for a new date's salt or for the store to catch up. */
