@@ -11,7 +11,10 @@ export interface RunningService {
   app: FastifyInstance;
   /** The local address it listens on. */
   url: string;
-  /** Graceful stop: stop accepting, finish requests, flush every buffered event, close storage. */
+  /**
+   * Graceful stop: stop accepting, close connections waiting for their client, give requests being
+   * handled half of SVC_STOP_TIMEOUT_MS, flush every buffered event, close storage.
+   */
   stop(): Promise<void>;
 }
 
@@ -53,7 +56,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     url,
     stop() {
       stopping ??= (async () => {
-        await app.close();
+        await app.connections.stop(() => app.close(), config.stopTimeoutMs / 2);
         await worker.stop();
         await ctx.close();
       })();

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';
+import { Connections } from './connections.js';
 import { clientErrorHandler, installErrorHandler } from './errors.js';
 import { healthRoutes } from './health.js';
 import { trackerRoutes } from './tracker.js';
@@ -35,9 +36,11 @@ function routeConnectRequests(app: FastifyInstance): void {
 }
 
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const dropped = ctx.metrics.counter('svc_connections_dropped_total', 'Connections closed on accept: SVC_MAX_CONNECTIONS were open');
+  const connections = new Connections(ctx.config.http, () => dropped.inc());
   const app: FastifyInstance = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    serverFactory: collectFastPath(ctx, () => app.log),
+    serverFactory: (fastify) => connections.serve(collectFastPath(ctx, () => app.log, fastify, connections)),
     // X-Forwarded-For is never read: the client is the socket peer (or a trusted relay's header).
     trustProxy: false,
     bodyLimit: 1_048_576,
@@ -67,6 +70,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       );
     },
   });
+  app.decorate('connections', connections);
   installErrorHandler(app);
   routeConnectRequests(app);
   await app.register(async (scoped) => healthRoutes(scoped, ctx));
