@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';
+import { Connections } from './connections.js';
 import { clientErrorHandler, installErrorHandler } from './errors.js';
 import { healthRoutes } from './health.js';
 import { trackerRoutes } from './tracker.js';
@@ -35,9 +36,11 @@ function routeConnectRequests(app: FastifyInstance): void {
 }
 
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const dropped = ctx.metrics.counter('svc_connections_dropped_total', 'Connections closed on accept: SVC_MAX_CONNECTIONS were open');
+  const connections = new Connections(ctx.config.http, () => dropped.inc());
   const app: FastifyInstance = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    serverFactory: collectFastPath(ctx, () => app.log),
+    serverFactory: (fastify) => connections.serve(collectFastPath(ctx, () => app.log, fastify, connections)),
     // X-Forwarded-For is never read: the client is the socket peer (or a trusted relay's header).
     trustProxy: false,
     bodyLimit: 1_048_576,
@@ -46,9 +49,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     clientErrorHandler,
-    // Bug fix: a path parameter with broken percent-encoding (`/admin/v1/sites/%ZZ/goals`) was
-    // answered by Fastify's own `{"error":"Bad Request","code":"FST_ERR_BAD_URL",...}` body, which
-    // bypasses the error handler; answer with the error envelope instead.
+    // Every refusal carries the error envelope, including a path parameter with broken
+    // percent-encoding (`/admin/v1/sites/%ZZ/goals`), which Fastify answers with a body of its own
+    // (`FST_ERR_BAD_URL`) outside the error handler.
     frameworkErrors: (err, request, rawReply) => {
       const reply = rawReply as unknown as FastifyReply;
       const apiError = err.code === 'FST_ERR_BAD_URL' ? invalidParams('malformed URL') : new ApiError('INVALID_PARAMS', 'invalid request');
@@ -67,6 +70,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       );
     },
   });
+  app.decorate('connections', connections);
   installErrorHandler(app);
   routeConnectRequests(app);
   await app.register(async (scoped) => healthRoutes(scoped, ctx));

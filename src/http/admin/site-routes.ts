@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
+import { Connections } from '../connections.js';
 import type { FunnelStep, MatchKind, Site } from '../../storage/meta/types.js';
 import { idParam, objectBody, oneOf, requiredInt, requiredString, type Body } from '../validate.js';
 
@@ -111,10 +112,14 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
   });
 
   // NDJSON streamed from the request, validated and (while in time order) enriched line by line as
-  // it arrives; the body is also kept (up to MAX_SORT_BYTES) in case its lines must be sorted.
+  // it arrives; the body is also kept (up to MAX_SORT_BYTES) in case its lines must be sorted. Once
+  // the token is checked (parsers run after it), the body has until the request timeout to arrive.
   app.register(async (scoped) => {
     scoped.removeAllContentTypeParsers();
-    scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    scoped.addContentTypeParser('*', (request, payload, done) => {
+      Connections.allowLongBody(request.raw);
+      done(null, payload);
+    });
     scoped.post<{ Params: { siteId: string } }>('/sites/:siteId/events/import', async (request) => {
       const site = await siteOf(request.params.siteId);
       const stream = (request.body ?? request.raw) as AsyncIterable<Buffer>;

@@ -83,8 +83,9 @@ export interface FunnelHistory {
 
 /**
  * The MetaStore port: configuration and small mutable state. One Kysely implementation serves
- * SQLite (embedded) and PostgreSQL (scale-out); other modules add their own tables through
- * migrations and their own Kysely-based stores over the same database handle.
+ * SQLite (embedded) and PostgreSQL (SVC_DATABASE_URL); the other stores of the same database (the
+ * AlertStore) add their tables through migrations, and the factory (open.ts) builds them over the
+ * same handle.
  */
 export interface MetaStore {
   createOrg(name: string, now: number): Promise<Org>;
