@@ -27,6 +27,7 @@ export interface Config {
   http: ConnectionLimits;
   stopTimeoutMs: number; // SVC_STOP_TIMEOUT_MS: a graceful stop ends within it
   flushIntervalMs: number; // SVC_FLUSH_INTERVAL_MS: the write buffer's period, what kill -9 can lose
+  databaseUrl: string | undefined; // SVC_DATABASE_URL: metadata in PostgreSQL instead of SQLite
 }
 
 /** How long a client may take and how many connections may be open (docs/operations.md). */
@@ -142,6 +143,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrlProblem = publicUrl === undefined ? undefined : checkPublicUrl(publicUrl);
   if (publicUrlProblem) problems.push(`SVC_PUBLIC_URL ${publicUrlProblem}, got ${JSON.stringify(publicUrl)}`);
   // ---- end SVC_PUBLIC_URL ----
+  const databaseUrl = value('SVC_DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./.test(databaseUrl)) {
+    problems.push('SVC_DATABASE_URL must be a PostgreSQL URL (postgres://user@host:port/database)');
+  }
 
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -165,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stopTimeoutMs,
     flushIntervalMs,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
+    databaseUrl,
   };
 }
 

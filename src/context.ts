@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
 import { AlertService, type AlertServiceOptions } from './alerts/service.js';
-import { KyselyAlertStore } from './alerts/store.js';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { MaintenanceRegistry } from './core/maintenance.js';
@@ -14,10 +13,9 @@ import { Ingestor } from './ingest/ingestor.js';
 import { prepareDataDir } from './storage/data-dir.js';
 import { DuckDbEventStore } from './storage/events/duckdb.js';
 import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './storage/events/rollups.js';
-import type { Site } from './storage/meta/types.js';
+import type { MetaStore, Site } from './storage/meta/types.js';
 import type { EventStore } from './storage/events/types.js';
-import type { KyselyMetaStore } from './storage/meta/kysely-store.js';
-import { openSqliteMetaStore } from './storage/meta/sqlite.js';
+import { metaLocationOf, openMetaStores } from './storage/meta/open.js';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -32,7 +30,7 @@ export interface AppContext {
   adminToken: string;
   /** The file this start generated the admin token into (startService shows it once), else undefined. */
   adminTokenFile: string | undefined;
-  meta: KyselyMetaStore;
+  meta: MetaStore;
   events: EventStore;
   geo: GeoLocator;
   metrics: MetricsRegistry;
@@ -59,7 +57,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const tightened = prepareDataDir(config.dataDir);
   if (tightened.length > 0) log.warn({ tightened }, 'the data folder was readable by other users: tightened (only svc\'s user may read it)');
   const { token: adminToken, generatedFile: adminTokenFile } = resolveAdminToken(config);
-  const meta = await openSqliteMetaStore(join(config.dataDir, 'meta.sqlite'));
+  const { meta, alerts: alertStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
   let events: EventStore;
   try {
     events = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });
@@ -81,7 +79,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   ingest.registerMaintenance(maintenance);
   const alerts = new AlertService({
     meta,
-    store: new KyselyAlertStore(meta.db),
+    store: alertStore,
     events,
     clock,
     policy: { allowPrivate: config.webhookAllowPrivate },

@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   const service = await startService(config, { logger: pino({ level: config.logLevel }) });
   const log = service.app.log;
   if (config.webhookAllowPrivate) log.warn('SVC_WEBHOOK_ALLOW_PRIVATE is on: webhooks may target private addresses (development only)');
-  log.info(`svc listening on ${service.url} (data in ${config.dataDir})`);
+  const metadata = config.databaseUrl === undefined ? '' : ', metadata in PostgreSQL';
+  log.info(`svc listening on ${service.url} (data in ${config.dataDir}${metadata})`);
 
   let signalled = false;
   const shutdown = (signal: string) => {

@@ -1,10 +1,10 @@
-// What each rule type watches and when it fires (DESIGN.md §6). A rule fires once when its
+// What each rule type watches and when it fires (docs/webhooks.md, Rules). A rule fires once when its
 // condition becomes true and re-arms only after the condition was false at an evaluation; a goal
 // rule fires at most once per site-local day.
 import { localDay } from '../core/localtime.js';
 import type { EventStore } from '../storage/events/types.js';
 import { goalConversionsOnDay, lastEventTimes, RAW_WINDOW_MS, visitorsInWindow, type GoalCount } from './rule-metrics.js';
-import type { GoalDefinition, RuleType, RuleWithSite } from './store.js';
+import type { GoalDefinition, RuleType, RuleWithSite } from '../storage/meta/alert-store.js';
 
 export const SPIKE_WINDOW_MS = 5 * 60_000;
 export const DROP_WINDOW_MS = 12 * 3_600_000;

@@ -128,9 +128,9 @@ export async function collectRoutes(app: FastifyInstance, ctx: AppContext): Prom
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-  // Bug fix: Fastify answers 415 (with a JSON body) before any parser runs when the Content-Type
-  // header does not parse as a media type (e.g. `;;;=== garbage`), which broke "always 202 with an
-  // empty body". Any content type is accepted here, so the header is replaced before parsing.
+  // The endpoint answers 202 with an empty body whatever the Content-Type, even one that does not
+  // parse as a media type (`;;;=== garbage`), which Fastify would answer 415 before any parser
+  // runs: the header is replaced before parsing.
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.headers['content-type'] !== undefined) request.headers['content-type'] = 'application/octet-stream';
     done();

@@ -59,3 +59,12 @@ test('connection limits, the stop deadline and the flush interval: defaults, and
     (err: unknown) => err instanceof ConfigError && err.problems.length === 1 && err.problems[0]!.startsWith('SVC_HEADERS_TIMEOUT_MS must not exceed'),
   );
 });
+
+test('SVC_DATABASE_URL: unset keeps SQLite; a PostgreSQL URL is taken; anything else is refused', () => {
+  assert.equal(loadConfig({}).databaseUrl, undefined);
+  assert.equal(loadConfig({ SVC_DATABASE_URL: 'postgres://svc@db:5432/svc' }).databaseUrl, 'postgres://svc@db:5432/svc');
+  assert.equal(loadConfig({ SVC_DATABASE_URL: 'postgresql://db/svc' }).databaseUrl, 'postgresql://db/svc');
+  for (const bad of ['mysql://db/svc', 'db:5432', 'postgres://']) {
+    assert.throws(() => loadConfig({ SVC_DATABASE_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_DATABASE_URL'), bad);
+  }
+});

@@ -5,6 +5,7 @@ import type { MetaDatabase, SitesTable } from './schema.js';
 import {
   DuplicateDomain,
   type ApiKeyRecord,
+  type FunnelHistory,
   type FunnelStep,
   type FunnelSummary,
   type FunnelVersion,
@@ -59,7 +60,7 @@ function isUniqueViolation(err: unknown): boolean {
 
 /** MetaStore on any Kysely dialect that runs the shared migrations (SQLite, PostgreSQL). */
 export class KyselyMetaStore implements MetaStore {
-  constructor(readonly db: Kysely<MetaDatabase>) {}
+  constructor(private readonly db: Kysely<MetaDatabase>) {}
 
   async createOrg(name: string, now: number): Promise<Org> {
     const row = await this.db
@@ -278,13 +279,13 @@ export class KyselyMetaStore implements MetaStore {
     }));
   }
 
+  /** The funnels row of a site's funnel; a funnel of another site is not found. */
+  private funnelRow(siteInternalId: number, funnelId: number) {
+    return this.db.selectFrom('funnels').selectAll().where('site_id', '=', siteInternalId).where('id', '=', funnelId).executeTakeFirst();
+  }
+
   async getFunnel(siteInternalId: number, funnelId: number, version?: number): Promise<FunnelVersion | undefined> {
-    const funnel = await this.db
-      .selectFrom('funnels')
-      .selectAll()
-      .where('site_id', '=', siteInternalId)
-      .where('id', '=', funnelId)
-      .executeTakeFirst();
+    const funnel = await this.funnelRow(siteInternalId, funnelId);
     if (!funnel) return undefined;
     const wanted = version !== undefined && Number.isInteger(version) && version >= 1 && version <= funnel.version ? version : funnel.version;
     const row = await this.db
@@ -303,6 +304,35 @@ export class KyselyMetaStore implements MetaStore {
     };
   }
 
+  async funnelHistory(siteInternalId: number, funnelId: number): Promise<FunnelHistory | undefined> {
+    const funnel = await this.funnelRow(siteInternalId, funnelId);
+    if (!funnel) return undefined;
+    const rows = await this.db
+      .selectFrom('funnel_versions')
+      .select(['version', 'created_at', 'steps'])
+      .where('funnel_id', '=', funnelId)
+      .orderBy('version')
+      .execute();
+    return {
+      id: funnel.id,
+      name: funnel.name,
+      windowMinutes: funnel.window_minutes,
+      version: funnel.version,
+      createdAt: Number(funnel.created_at),
+      versions: rows.map((r) => ({ version: r.version, createdAt: Number(r.created_at), steps: JSON.parse(r.steps) as FunnelStep[] })),
+    };
+  }
+
+  async deleteFunnel(siteInternalId: number, funnelId: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const funnel = await trx.selectFrom('funnels').select('id').where('site_id', '=', siteInternalId).where('id', '=', funnelId).executeTakeFirst();
+      if (!funnel) return false;
+      await trx.deleteFrom('funnel_versions').where('funnel_id', '=', funnelId).execute();
+      await trx.deleteFrom('funnels').where('id', '=', funnelId).execute();
+      return true;
+    });
+  }
+
   async saltFor(day: string): Promise<Buffer> {
     const existing = await this.db.selectFrom('salts').select('salt').where('day', '=', day).executeTakeFirst();
     if (existing) return Buffer.from(existing.salt);
@@ -315,6 +345,32 @@ export class KyselyMetaStore implements MetaStore {
   async deleteSaltsBefore(day: string): Promise<number> {
     const result = await this.db.deleteFrom('salts').where('day', '<', day).executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  async acquireLease(name: string, holder: string, now: number, expiresAt: number): Promise<boolean> {
+    // One statement: an insert, or a takeover of a row that expired or is already the holder's.
+    // Concurrent callers serialize on the row, and only one sees its holder returned.
+    const row = await this.db
+      .insertInto('leases')
+      .values({ name, holder, expires_at: expiresAt })
+      .onConflict((oc) =>
+        oc
+          .column('name')
+          .doUpdateSet({ holder, expires_at: expiresAt })
+          .where((eb) => eb.or([eb('leases.expires_at', '<=', now), eb('leases.holder', '=', holder)])),
+      )
+      .returning('holder')
+      .executeTakeFirst();
+    return row?.holder === holder;
+  }
+
+  async renewLease(name: string, holder: string, expiresAt: number): Promise<boolean> {
+    const result = await this.db.updateTable('leases').set({ expires_at: expiresAt }).where('name', '=', name).where('holder', '=', holder).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async releaseLease(name: string, holder: string): Promise<void> {
+    await this.db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute();
   }
 
   async close(): Promise<void> {
