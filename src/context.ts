@@ -13,7 +13,7 @@ import { MetricsRegistry } from './core/metrics.js';
 import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { DuckDbEventStore } from './storage/events/duckdb.js';
-import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './storage/events/rollups.js';
+import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './stats/rollups/job.js';
 import type { Site } from './storage/meta/types.js';
 import type { EventStore } from './storage/events/types.js';
 import type { KyselyMetaStore } from './storage/meta/kysely-store.js';

@@ -13,6 +13,7 @@ import {
   type MetaStore,
   type NewSite,
   type Org,
+  type RollupState,
   type Site,
   type SitePatch,
 } from './types.js';
@@ -315,6 +316,37 @@ export class KyselyMetaStore implements MetaStore {
   async deleteSaltsBefore(day: string): Promise<number> {
     const result = await this.db.deleteFrom('salts').where('day', '<', day).executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  async getRollupState(siteId: string): Promise<RollupState | undefined> {
+    const row = await this.db.selectFrom('rollup_state').select(['watermark', 'definitions']).where('site_id', '=', siteId).executeTakeFirst();
+    return row && { watermark: row.watermark, definitions: row.definitions };
+  }
+
+  async setRollupState(siteId: string, state: RollupState): Promise<void> {
+    await this.db
+      .insertInto('rollup_state')
+      .values({ site_id: siteId, ...state })
+      .onConflict((oc) => oc.column('site_id').doUpdateSet(state))
+      .execute();
+  }
+
+  async addRollupPending(siteId: string, days: readonly string[]): Promise<void> {
+    if (days.length === 0) return;
+    await this.db
+      .insertInto('rollup_pending')
+      .values([...new Set(days)].map((day) => ({ site_id: siteId, day })))
+      .onConflict((oc) => oc.columns(['site_id', 'day']).doNothing())
+      .execute();
+  }
+
+  async listRollupPending(siteId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('rollup_pending').select('day').where('site_id', '=', siteId).orderBy('day').execute();
+    return rows.map((r) => r.day);
+  }
+
+  async clearRollupPending(siteId: string, day: string): Promise<void> {
+    await this.db.deleteFrom('rollup_pending').where('site_id', '=', siteId).where('day', '=', day).execute();
   }
 
   async close(): Promise<void> {

@@ -66,6 +66,17 @@ export interface SaltsTable {
   salt: Buffer;
 }
 
+export interface RollupStateTable {
+  site_id: string; // public id
+  watermark: string | null;
+  definitions: string;
+}
+
+export interface RollupPendingTable {
+  site_id: string;
+  day: string;
+}
+
 export interface MetaDatabase {
   orgs: OrgsTable;
   sites: SitesTable;
@@ -75,4 +86,6 @@ export interface MetaDatabase {
   funnels: FunnelsTable;
   funnel_versions: FunnelVersionsTable;
   salts: SaltsTable;
+  rollup_state: RollupStateTable;
+  rollup_pending: RollupPendingTable;
 }

@@ -113,7 +113,24 @@ export interface MetaStore {
   /** Deletes the salts of dates before `day`; returns how many. */
   deleteSaltsBefore(day: string): Promise<number>;
 
+  /** A site's rollup progress (by public id); undefined before its first rollup run. */
+  getRollupState(siteId: string): Promise<RollupState | undefined>;
+  setRollupState(siteId: string, state: RollupState): Promise<void>;
+  /** Records rolled-up days whose rollups must be rewritten (a day already recorded stays once). */
+  addRollupPending(siteId: string, days: readonly string[]): Promise<void>;
+  /** The site's pending days, ascending. */
+  listRollupPending(siteId: string): Promise<string[]>;
+  clearRollupPending(siteId: string, day: string): Promise<void>;
+
   close(): Promise<void>;
+}
+
+/** What the rollup job (src/stats/rollups) keeps of a site between runs. */
+export interface RollupState {
+  /** The last site-local day (YYYY-MM-DD) the rollups cover; null when none. */
+  watermark: string | null;
+  /** The goal and funnel definitions the goal and funnel rollups were computed for (JSON). */
+  definitions: string;
 }
 
 export class DuplicateDomain extends Error {
