@@ -20,9 +20,10 @@ import { org } from './commands/org.js';
 import { relayKey } from './commands/relay-key.js';
 import { site } from './commands/site.js';
 import { snippet } from './commands/snippet.js';
+import { watch } from './commands/watch.js';
 import type { Noun } from './types.js';
 
-export const NOUNS: Noun[] = [org, site, key, relayKey, goal, funnel, alert, importNoun, maintenance, snippet];
+export const NOUNS: Noun[] = [org, site, key, relayKey, goal, funnel, alert, importNoun, maintenance, snippet, watch];
 
 export function findNoun(name: string): Noun | undefined {
   return NOUNS.find((n) => n.name === name);

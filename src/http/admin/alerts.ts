@@ -26,6 +26,7 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext): Promis
   });
 
   app.post<{ Params: { ruleId: string } }>('/alerts/:ruleId/test', async (request, reply) => {
+    objectBody(request.body, []);
     reply.code(202).send(await ctx.alerts.sendTest(idParam(request.params.ruleId)));
   });
 

@@ -3,14 +3,18 @@ import { envelope, notFound } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { alertRoutes } from './alerts.js';
 import { requireAdmin } from './auth.js';
+import { installationRoutes } from './installation-routes.js';
+import { acceptEmptyJsonBody } from './json-body.js';
 import { orgRoutes } from './org-routes.js';
 import { siteRoutes } from './site-routes.js';
 
 /** /admin/v1: every route behind the operator token (checked before anything else). */
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.addHook('onRequest', requireAdmin(ctx));
+  acceptEmptyJsonBody(app);
   await orgRoutes(app, ctx);
   await siteRoutes(app, ctx);
+  await installationRoutes(app, ctx);
   await alertRoutes(app, ctx);
   // Bug fix: an unknown path under /admin/v1 skipped the token check and answered 404 to anyone,
   // letting an unauthenticated caller tell existing admin routes (401) from missing ones (404).

@@ -109,6 +109,7 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   });
 
   app.post<{ Params: { keyId: string } }>('/keys/:keyId/revoke', async (request) => {
+    objectBody(request.body, []);
     const key = await ctx.meta.revokeApiKey(idParam(request.params.keyId), ctx.clock.now());
     if (!key) throw notFound('key not found');
     return { id: key.id, revokedAt: key.revokedAt };

@@ -1,4 +1,4 @@
-// Per-site configuration (goals, funnels), event import and maintenance (ADMIN_API.md).
+// Per-site configuration (goals, funnels), event import and maintenance (docs/admin-api.md).
 import type { FastifyInstance } from 'fastify';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
@@ -26,14 +26,17 @@ function funnelSteps(body: Body): FunnelStep[] {
   });
 }
 
+/** The site of a path's `:siteId` (its public id), or 404. */
+export async function findSite(ctx: AppContext, publicId: string): Promise<Site> {
+  const site = await ctx.meta.getSite(publicId);
+  if (!site) throw notFound('site not found');
+  return site;
+}
+
 // Goal and funnel changes refresh the site's rollups before answering, so that the read API counts
 // a new definition over the days still backed by raw events right away.
 export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const siteOf = async (publicId: string): Promise<Site> => {
-    const site = await ctx.meta.getSite(publicId);
-    if (!site) throw notFound('site not found');
-    return site;
-  };
+  const siteOf = (publicId: string): Promise<Site> => findSite(ctx, publicId);
 
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/goals', async (request, reply) => {
     const site = await siteOf(request.params.siteId);

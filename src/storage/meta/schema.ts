@@ -1,4 +1,4 @@
-// Kysely table types of the MetaStore. The same definitions serve SQLite and (later) PostgreSQL.
+// Kysely table types of the MetaStore. The same definitions serve SQLite and PostgreSQL.
 import type { Generated } from 'kysely';
 
 export interface OrgsTable {
@@ -66,6 +66,12 @@ export interface SaltsTable {
   salt: Buffer;
 }
 
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number; // epoch ms
+}
+
 export interface RollupStateTable {
   site_id: string; // public id
   watermark: string | null;
@@ -86,6 +92,7 @@ export interface MetaDatabase {
   funnels: FunnelsTable;
   funnel_versions: FunnelVersionsTable;
   salts: SaltsTable;
+  leases: LeasesTable;
   rollup_state: RollupStateTable;
   rollup_pending: RollupPendingTable;
 }
