@@ -3,7 +3,7 @@
 // paths of the planner count alike.
 //
 // Every per-bucket row has the columns `b`, [`k`,] and one per traffic measure, in the registry's
-// order; every metric of DESIGN.md §3 is a sum of such rows over days, or a ratio of sums.
+// order; every metric of docs/api.md is a sum of such rows over days, or a ratio of sums.
 import { addDays } from '../core/localtime.js';
 import type { Dialect } from '../sql/dialect.js';
 import type { Period } from '../core/period.js';

@@ -5,7 +5,7 @@
 //
 // Every measure is a sum over days of a daily value (visitors are a day's distinct count, summed),
 // which is what lets the planner take some days from rollups and the rest from raw events; the
-// metrics of DESIGN.md §3 are those sums or ratios of them (`METRIC_VALUES`).
+// metrics of docs/api.md are those sums or ratios of them (`METRIC_VALUES`).
 import type { Metric } from '../core/query.js';
 import { BUILT_IN_EVENTS } from '../ingest/event-shape.js';
 import type { Dialect } from '../sql/dialect.js';

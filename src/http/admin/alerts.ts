@@ -1,5 +1,4 @@
-// Alert rules and their webhook history (ADMIN_API.md, plus list, change and delete as documented
-// in docs/webhooks.md). Validation of the rule itself lives in AlertService, shared with the CLI.
+// Alert rules and their webhook history (docs/admin-api.md, "Alert rules"). Validation of the rule itself lives in AlertService, shared with the CLI.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { idParam, objectBody } from '../validate.js';

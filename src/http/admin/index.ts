@@ -16,9 +16,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   await siteRoutes(app, ctx);
   await installationRoutes(app, ctx);
   await alertRoutes(app, ctx);
-  // Bug fix: an unknown path under /admin/v1 skipped the token check and answered 404 to anyone,
-  // letting an unauthenticated caller tell existing admin routes (401) from missing ones (404).
-  // ADMIN_API.md: every request without the token gets 401.
+  // Every request without the token gets 401, unknown paths included: an unauthenticated caller
+  // cannot tell existing admin routes from missing ones.
   app.setNotFoundHandler({ preHandler: requireAdmin(ctx) }, (request, reply) => {
     reply.code(404).send(envelope(notFound(`no route ${request.method} ${request.url.split('?')[0]}`)));
   });

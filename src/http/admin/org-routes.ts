@@ -1,4 +1,4 @@
-// Organisations, sites, API keys and relay keys (ADMIN_API.md).
+// Organisations, sites, API keys and relay keys (docs/admin-api.md).
 import type { FastifyInstance } from 'fastify';
 import { conflict, notFound, invalidParams } from '../../core/errors.js';
 import { newApiKey, newRelayKey, newSitePublicId, sha256Hex } from '../../core/ids.js';

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
+import { Connections } from '../connections.js';
 import type { FunnelStep, MatchKind, Site } from '../../storage/meta/types.js';
 import { idParam, objectBody, oneOf, requiredInt, requiredString, type Body } from '../validate.js';
 
@@ -85,11 +86,40 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return funnel;
   });
 
+  app.get<{ Params: { siteId: string } }>('/sites/:siteId/funnels', async (request) => {
+    const site = await siteOf(request.params.siteId);
+    const funnels = [];
+    for (const f of await ctx.meta.listFunnels(site.internalId)) {
+      const current = await ctx.meta.getFunnel(site.internalId, f.id);
+      if (current) funnels.push({ id: f.id, name: f.name, windowMinutes: f.windowMinutes, version: f.version, createdAt: f.createdAt, steps: current.steps });
+    }
+    return { funnels };
+  });
+
+  app.get<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId', async (request) => {
+    const site = await siteOf(request.params.siteId);
+    const funnel = await ctx.meta.funnelHistory(site.internalId, idParam(request.params.funnelId));
+    if (!funnel) throw notFound('funnel not found');
+    return funnel;
+  });
+
+  // A deleted funnel is gone with every version: the read API no longer lists or reads it.
+  app.delete<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId', async (request, reply) => {
+    const site = await siteOf(request.params.siteId);
+    if (!(await ctx.meta.deleteFunnel(site.internalId, idParam(request.params.funnelId)))) throw notFound('funnel not found');
+    await ctx.rollups.refresh(site);
+    reply.code(204).send();
+  });
+
   // NDJSON streamed from the request, validated and (while in time order) enriched line by line as
-  // it arrives; the body is also kept (up to MAX_SORT_BYTES) in case its lines must be sorted.
+  // it arrives; the body is also kept (up to MAX_SORT_BYTES) in case its lines must be sorted. Once
+  // the token is checked (parsers run after it), the body has until the request timeout to arrive.
   app.register(async (scoped) => {
     scoped.removeAllContentTypeParsers();
-    scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    scoped.addContentTypeParser('*', (request, payload, done) => {
+      Connections.allowLongBody(request.raw);
+      done(null, payload);
+    });
     scoped.post<{ Params: { siteId: string } }>('/sites/:siteId/events/import', async (request) => {
       const site = await siteOf(request.params.siteId);
       const stream = (request.body ?? request.raw) as AsyncIterable<Buffer>;

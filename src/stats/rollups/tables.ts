@@ -1,4 +1,4 @@
-// The rollup tables (DESIGN.md §5), owned by the read side: declared here in engine-neutral terms,
+// The rollup tables (docs/api.md, "How answers are computed"), owned by the read side: declared here in engine-neutral terms,
 // created by the EventStore adapter (`EventStore.createTables`), written only by the rollup job
 // (./job.ts) and read only by the engine (src/stats/engine.ts) and the planner's inputs
 // (./plan-inputs.ts). Their measure columns come from the registry (src/stats/measures.ts).
