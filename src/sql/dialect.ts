@@ -6,7 +6,6 @@
 // it says so (a CASE without ELSE, a Dialect member documented as NULL when none).
 
 export interface Dialect {
-  readonly name: 'duckdb' | 'clickhouse';
   /** Exact distinct count. */
   countDistinct(expr: string): string;
   /** Rows where `cond` holds (an aggregate); cheaper than sum(CASE …) in both engines. */

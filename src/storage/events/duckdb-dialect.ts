@@ -1,7 +1,6 @@
 import { checkedDay, type Dialect } from '../../sql/dialect.js';
 
 export const duckdbDialect: Dialect = {
-  name: 'duckdb',
   countDistinct: (expr) => `count(DISTINCT ${expr})`,
   countIf: (cond) => `count(*) FILTER (WHERE ${cond})`,
   sumIf: (expr, cond) => `sum(${expr}) FILTER (WHERE ${cond})`,
