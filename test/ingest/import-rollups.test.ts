@@ -10,7 +10,7 @@ import { MetricsRegistry } from '../../src/core/metrics.js';
 import { GeoDatabases } from '../../src/ingest/geo.js';
 import { Ingestor } from '../../src/ingest/ingestor.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
-import { commitImport, createRollupTables, rollupSite } from '../../src/stats/rollups/job.js';
+import { commitImport, createRollupTables, rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { sql } from '../../src/sql/sql.js';
@@ -37,7 +37,7 @@ test('the rolled-up days of an import are marked pending before its events are c
     const org = await meta.createOrg('o', 0);
     const site = await meta.createSite(org.id, { domain: 'pending.example', name: 'p', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'PendingSite', 0);
     const stored = async () => (await events.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${site.id}`))[0]!.n;
-    const pending = async () => (await meta.listRollupPending(site.id)).length;
+    const pending = async () => (await meta.listRollupPending(rollupKey(events, site.id))).length;
     // The service's commit, and no rewrite after it: as if the process stopped right after the commit.
     // At the commit, what is pending and stored is noted, and a rollup run is asked for: it must
     // wait for the commit (the lock), or it could clear the mark before the events are there.

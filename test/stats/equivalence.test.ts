@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
-import { createRollupTables, rollupSite } from '../../src/stats/rollups/job.js';
+import { createRollupTables, rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
 import { startOfLocalDay } from '../../src/core/localtime.js';
 import { parseQuery, METRICS, type QueryKind, type RawParams } from '../../src/core/query.js';
 import { DIMENSIONS, NONE_KEY } from '../../src/core/dimensions.js';
@@ -35,7 +35,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
       const rows = dataset({ seed, siteId: site.id, days: DAYS, dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 60, visitorsPerDay: 40, timeZone: TZ });
       await events.append(rows);
       await rollupSite({ events, meta }, site, NOW, { dimensionKeyCap: 1000 });
-      const watermark = (await meta.getRollupState(site.id))?.watermark ?? null;
+      const watermark = (await meta.getRollupState(rollupKey(events, site.id)))?.watermark ?? null;
       assert.equal(watermark, '2026-03-07');
 
       const both = (kind: QueryKind, params: RawParams) => {

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
-import { createRollupTables, recomputeRollups, rollupSite, runRetention, type RollupDeps } from '../../src/stats/rollups/job.js';
+import { createRollupTables, recomputeRollups, rollupKey, rollupSite, runRetention, type RollupDeps } from '../../src/stats/rollups/job.js';
 import { planInputs } from '../../src/stats/rollups/plan-inputs.js';
 import { SITE_DAILY } from '../../src/stats/rollups/tables.js';
 import { sql, trusted, type Sql } from '../../src/sql/sql.js';
@@ -35,7 +35,7 @@ async function setup(adapter: EventStoreAdapter, retentionMonths: number | null 
   return { events, meta, site, deps, close };
 }
 
-const watermarkOf = async (deps: RollupDeps, site: Site) => (await deps.meta.getRollupState(site.id))?.watermark;
+const watermarkOf = async (deps: RollupDeps, site: Site) => (await deps.meta.getRollupState(rollupKey(deps.events, site.id)))?.watermark;
 /** A row a crashed run left in site_daily on a day past the watermark. */
 const strayRow = (events: EventStore, site: Site, day: string) =>
   events.replaceRows(SITE_DAILY, { siteId: site.id, days: { from: day, to: day } }, sql`SELECT ${site.id}, CAST(${day} AS DATE), 999, 999, 999, 999, 999, 999`);

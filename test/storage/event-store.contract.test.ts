@@ -174,13 +174,17 @@ for (const adapter of adapters) {
       });
     });
 
-    test('data survives close and reopen; parameters are bound, never pasted', async () => {
+    test('data and the store id survive close and reopen; parameters are bound, never pasted', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
       try {
         let store = await adapter.open(dir);
+        const id = store.id;
+        await withStore(async (other) => assert.notEqual(other.id, id, 'another store has another id'));
         await store.append([row(0, { siteId: "it's" })]);
         await store.close();
         store = await adapter.open(dir);
+        assert.equal(store.id, id);
+        assert.ok(id.length > 0);
         assert.deepEqual(await store.query(sql`SELECT page FROM events WHERE site_id = ${"it's"}`), [{ page: '/p/0' }]);
         assert.deepEqual(await store.query(sql`SELECT page FROM events WHERE site_id = ${"x' OR '1'='1"}`), []);
         await store.close();

@@ -12,7 +12,7 @@
 // first recorded as pending, and cleared only once rewritten. The watermark and the pending days
 // are the MetaStore's (small transactional state); the rollup rows are the EventStore's.
 import type { EventStore } from '../../storage/events/types.js';
-import type { MetaStore, RollupState, Site } from '../../storage/meta/types.js';
+import type { MetaStore, RollupKey, RollupState, Site } from '../../storage/meta/types.js';
 import { withLease } from '../../storage/meta/leases.js';
 import type { MaintenanceRegistry } from '../../core/maintenance.js';
 import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
@@ -264,18 +264,22 @@ export function rollupSite(deps: RollupDeps, site: Site, now: number, options: R
   return exclusive(deps.meta, site.id, () => rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP));
 }
 
+/** The key of a site's rollup bookkeeping in the MetaStore: the site in this event store. */
+export const rollupKey = (events: EventStore, siteId: string): RollupKey => ({ storeId: events.id, siteId });
+
 async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: number): Promise<void> {
   const { events, meta } = deps;
+  const key = rollupKey(events, site.id);
   const defs = await loadDefinitions(meta, site);
   const definitions = JSON.stringify(defs);
   const today = localDay(now, site.timezone);
   const closed = lastClosedDay(now, site.timezone);
-  const state: RollupState = (await meta.getRollupState(site.id)) ?? { watermark: null, definitions };
+  const state: RollupState = (await meta.getRollupState(key)) ?? { watermark: null, definitions };
 
-  for (const day of await meta.listRollupPending(site.id)) {
+  for (const day of await meta.listRollupPending(key)) {
     const one = { from: day, to: day };
     await rewriteDays(events, site.id, one, defs, cap, (await eventDays(events, site.id, one)).length > 0);
-    await meta.clearRollupPending(site.id, day);
+    await meta.clearRollupPending(key, day);
   }
 
   const firstRaw = await earliestRawDay(events, site.id, today);
@@ -288,7 +292,7 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: num
   if (from === null || from > closed) {
     // Nothing to roll up: the watermark still moves to the last closed day (those days are empty).
     if (state.watermark === null || state.watermark < closed) state.watermark = closed;
-    await meta.setRollupState(site.id, state);
+    await meta.setRollupState(key, state);
     return;
   }
   const withEvents = await eventDays(events, site.id, { from, to: closed });
@@ -301,15 +305,16 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: num
     while (!hasEvents && i + 1 < all.length && !holdsEvents(all[i + 1]!)) range = { from: range.from, to: all[++i]!.to };
     await rewriteDays(events, site.id, range, defs, cap, hasEvents);
     state.watermark = range.to;
-    await meta.setRollupState(site.id, state);
+    await meta.setRollupState(key, state);
   }
 }
 
 /** Marks the rolled-up days (under the watermark) among `days` pending: the next run rewrites them. */
-async function markImportedDays(meta: MetaStore, siteId: string, days: readonly string[]): Promise<void> {
-  const watermark = (await meta.getRollupState(siteId))?.watermark ?? null;
+async function markImportedDays(deps: RollupDeps, siteId: string, days: readonly string[]): Promise<void> {
+  const key = rollupKey(deps.events, siteId);
+  const watermark = (await deps.meta.getRollupState(key))?.watermark ?? null;
   if (watermark === null) return;
-  await meta.addRollupPending(siteId, days.filter((day) => day <= watermark));
+  await deps.meta.addRollupPending(key, days.filter((day) => day <= watermark));
 }
 
 /**
@@ -321,7 +326,7 @@ async function markImportedDays(meta: MetaStore, siteId: string, days: readonly 
  */
 export function commitImport(deps: RollupDeps, siteId: string, days: readonly string[], commit: () => Promise<void>): Promise<void> {
   return exclusive(deps.meta, siteId, async () => {
-    await markImportedDays(deps.meta, siteId, days);
+    await markImportedDays(deps, siteId, days);
     await commit();
   });
 }
@@ -336,7 +341,7 @@ export async function recomputeRollups(deps: RollupDeps, siteId: string, days: r
   // Under the site's lease: a run under way may move the watermark past these days (even clear them
   // as empty, having looked before the events arrived), so the watermark is read once it is done.
   await exclusive(deps.meta, siteId, async () => {
-    await markImportedDays(deps.meta, siteId, days);
+    await markImportedDays(deps, siteId, days);
     await rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP);
   });
 }
@@ -355,7 +360,7 @@ export async function runRetention(deps: RollupDeps, now: number): Promise<void>
     await exclusive(meta, site.id, async () => {
       const before = (day: string) => ({ siteId: site.id, days: { from: null, to: addDays(day, -1) } });
       const today = localDay(now, site.timezone);
-      const watermark = (await meta.getRollupState(site.id))?.watermark;
+      const watermark = (await meta.getRollupState(rollupKey(events, site.id)))?.watermark;
       if (watermark) {
         const windowStart = rawWindowStart(today);
         const afterWatermark = addDays(watermark, 1);

@@ -8,6 +8,7 @@ import type { MetaStore, Site } from '../../storage/meta/types.js';
 import { sql, trusted } from '../../sql/sql.js';
 import { dayRange } from '../compile.js';
 import { needsRawEvents, rawWindowStart, type PlanInputs } from '../planner.js';
+import { rollupKey } from './job.js';
 import { DIM_DAILY } from './tables.js';
 
 /**
@@ -32,7 +33,7 @@ async function firstFoldedDay(events: EventStore, siteId: string, filter: Filter
  * previous one, on which the filter's key was folded.
  */
 export async function planInputs(deps: { events: EventStore; meta: MetaStore }, site: Site, q: Query): Promise<PlanInputs> {
-  const watermark = (await deps.meta.getRollupState(site.id))?.watermark ?? null;
+  const watermark = (await deps.meta.getRollupState(rollupKey(deps.events, site.id)))?.watermark ?? null;
   const inputs: PlanInputs = { watermark, retentionMonths: site.retentionMonths };
   const filter = q.filters.length === 1 ? q.filters[0]! : null;
   if (filter === null || filter.value === OTHER_KEY || watermark === null || needsRawEvents(q)) return inputs;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type DuckDBAppender, DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
@@ -32,6 +33,7 @@ export interface DuckDbEventStoreOptions {
 
 export class DuckDbEventStore implements EventStore {
   readonly dialect = duckdbDialect;
+  private identity = '';
   private writer!: SerialConnection;
   private readers: SerialConnection[] = [];
   private nextReader = 0;
@@ -51,8 +53,17 @@ export class DuckDbEventStore implements EventStore {
     return store;
   }
 
-  init(): Promise<void> {
-    return this.createTables([EVENTS_TABLE]);
+  get id(): string {
+    return this.identity;
+  }
+
+  async init(): Promise<void> {
+    await this.createTables([EVENTS_TABLE]);
+    // The file's identity: drawn once, at its first start.
+    await this.write(trusted('CREATE TABLE IF NOT EXISTS store_identity (id VARCHAR NOT NULL)'));
+    await this.write(sql`INSERT INTO store_identity SELECT ${randomUUID()} WHERE NOT EXISTS (SELECT 1 FROM store_identity)`);
+    const [row] = await this.query<{ id: string }>(sql`SELECT id FROM store_identity`);
+    this.identity = row!.id;
   }
 
   async createTables(specs: readonly TableSpec[]): Promise<void> {

@@ -21,7 +21,14 @@ export type { ColumnSpec, ColumnType, RowScope, TableSpec } from './table-spec.j
  */
 export interface EventStore {
   readonly dialect: Dialect;
-  /** Creates the events table if it does not exist yet. */
+  /**
+   * The identity of the stored rows, kept across restarts: stores that hold the same rows share it
+   * (every process on one ClickHouse database), a store of its own has its own (each process's
+   * DuckDB file). What is kept about these rows elsewhere (the rollups' bookkeeping, in the
+   * MetaStore) is keyed by it.
+   */
+  readonly id: string;
+  /** Creates the events table (and whatever keeps `id`) if it does not exist yet. */
   init(): Promise<void>;
   /**
    * Creates the tables of `specs` that do not exist yet (an existing table is left as it is). The

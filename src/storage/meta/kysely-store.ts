@@ -14,6 +14,7 @@ import {
   type MetaStore,
   type NewSite,
   type Org,
+  type RollupKey,
   type RollupState,
   type Site,
   type SitePatch,
@@ -374,35 +375,46 @@ export class KyselyMetaStore implements MetaStore {
     await this.db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute();
   }
 
-  async getRollupState(siteId: string): Promise<RollupState | undefined> {
-    const row = await this.db.selectFrom('rollup_state').select(['watermark', 'definitions']).where('site_id', '=', siteId).executeTakeFirst();
+  async getRollupState(key: RollupKey): Promise<RollupState | undefined> {
+    const row = await this.db
+      .selectFrom('rollup_state')
+      .select(['watermark', 'definitions'])
+      .where('store_id', '=', key.storeId)
+      .where('site_id', '=', key.siteId)
+      .executeTakeFirst();
     return row && { watermark: row.watermark, definitions: row.definitions };
   }
 
-  async setRollupState(siteId: string, state: RollupState): Promise<void> {
+  async setRollupState(key: RollupKey, state: RollupState): Promise<void> {
     await this.db
       .insertInto('rollup_state')
-      .values({ site_id: siteId, ...state })
-      .onConflict((oc) => oc.column('site_id').doUpdateSet(state))
+      .values({ store_id: key.storeId, site_id: key.siteId, ...state })
+      .onConflict((oc) => oc.columns(['store_id', 'site_id']).doUpdateSet(state))
       .execute();
   }
 
-  async addRollupPending(siteId: string, days: readonly string[]): Promise<void> {
+  async addRollupPending(key: RollupKey, days: readonly string[]): Promise<void> {
     if (days.length === 0) return;
     await this.db
       .insertInto('rollup_pending')
-      .values([...new Set(days)].map((day) => ({ site_id: siteId, day })))
-      .onConflict((oc) => oc.columns(['site_id', 'day']).doNothing())
+      .values([...new Set(days)].map((day) => ({ store_id: key.storeId, site_id: key.siteId, day })))
+      .onConflict((oc) => oc.columns(['store_id', 'site_id', 'day']).doNothing())
       .execute();
   }
 
-  async listRollupPending(siteId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('rollup_pending').select('day').where('site_id', '=', siteId).orderBy('day').execute();
+  async listRollupPending(key: RollupKey): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('rollup_pending')
+      .select('day')
+      .where('store_id', '=', key.storeId)
+      .where('site_id', '=', key.siteId)
+      .orderBy('day')
+      .execute();
     return rows.map((r) => r.day);
   }
 
-  async clearRollupPending(siteId: string, day: string): Promise<void> {
-    await this.db.deleteFrom('rollup_pending').where('site_id', '=', siteId).where('day', '=', day).execute();
+  async clearRollupPending(key: RollupKey, day: string): Promise<void> {
+    await this.db.deleteFrom('rollup_pending').where('store_id', '=', key.storeId).where('site_id', '=', key.siteId).where('day', '=', day).execute();
   }
 
   async close(): Promise<void> {

@@ -73,12 +73,14 @@ export interface LeasesTable {
 }
 
 export interface RollupStateTable {
+  store_id: string; // EventStore.id
   site_id: string; // public id
   watermark: string | null;
   definitions: string;
 }
 
 export interface RollupPendingTable {
+  store_id: string;
   site_id: string;
   day: string;
 }

@@ -137,16 +137,25 @@ export interface MetaStore {
   /** Gives the lease up if the holder still has it. */
   releaseLease(name: string, holder: string): Promise<void>;
 
-  /** A site's rollup progress (by public id); undefined before its first rollup run. */
-  getRollupState(siteId: string): Promise<RollupState | undefined>;
-  setRollupState(siteId: string, state: RollupState): Promise<void>;
+  /** A site's rollup progress in one event store; undefined before its first rollup run there. */
+  getRollupState(key: RollupKey): Promise<RollupState | undefined>;
+  setRollupState(key: RollupKey, state: RollupState): Promise<void>;
   /** Records rolled-up days whose rollups must be rewritten (a day already recorded stays once). */
-  addRollupPending(siteId: string, days: readonly string[]): Promise<void>;
-  /** The site's pending days, ascending. */
-  listRollupPending(siteId: string): Promise<string[]>;
-  clearRollupPending(siteId: string, day: string): Promise<void>;
+  addRollupPending(key: RollupKey, days: readonly string[]): Promise<void>;
+  /** The pending days, ascending. */
+  listRollupPending(key: RollupKey): Promise<string[]>;
+  clearRollupPending(key: RollupKey, day: string): Promise<void>;
 
   close(): Promise<void>;
+}
+
+/**
+ * Whose rollups: a site (public id) in one event store (`EventStore.id`). Processes that share the
+ * metadata but each keep their own event store keep their own bookkeeping.
+ */
+export interface RollupKey {
+  storeId: string;
+  siteId: string;
 }
 
 /** What the rollup job (src/stats/rollups) keeps of a site between runs. */
