@@ -63,4 +63,3 @@ export interface BulkAppend {
   /** Stores none of them; the bulk write is over. Does nothing once it is over. */
   rollback(): Promise<void>;
 }
-

@@ -24,4 +24,3 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('rollup_pending_pk', ['store_id', 'site_id', 'day'])
     .execute();
 }
-
