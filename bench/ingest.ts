@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import { freePort } from '../test/helpers/ports.js';
 import { eventRequests, importFile, load, singleEventVisitorsFile } from './traffic.js';
+import { sql } from '../src/sql/sql.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TOKEN = 'bench-admin-token-0123456789';
@@ -154,7 +155,7 @@ async function main() {
   bare.kill('SIGTERM');
 
   const store = await DuckDbEventStore.open({ path: join(dataDir, 'events.duckdb'), readers: 1 });
-  const [{ n } = { n: 0n }] = await store.query<{ n: bigint }>("SELECT count(*) AS n FROM events WHERE site_id = ? AND page <> '' ", [site.id]);
+  const [{ n } = { n: 0n }] = await store.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${site.id} AND page <> ''`);
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
 

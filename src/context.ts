@@ -12,7 +12,7 @@ import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { prepareDataDir } from './storage/data-dir.js';
 import { DuckDbEventStore } from './storage/events/duckdb.js';
-import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './storage/events/rollups.js';
+import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './stats/rollups/job.js';
 import type { MetaStore, Site } from './storage/meta/types.js';
 import type { EventStore } from './storage/events/types.js';
 import { metaLocationOf, openMetaStores } from './storage/meta/open.js';

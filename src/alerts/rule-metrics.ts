@@ -6,6 +6,7 @@
 // the same raw-event columns and the same goal matcher (core/patterns) as the read API.
 import { compileMatcher, type Matcher } from '../core/patterns.js';
 import { RAW_WINDOW_DAYS } from '../core/period.js';
+import { joinSql, sql, trusted, type Sql } from '../sql/sql.js';
 import type { EventStore } from '../storage/events/types.js';
 
 /**
@@ -14,8 +15,9 @@ import type { EventStore } from '../storage/events/types.js';
  */
 export const RAW_WINDOW_MS = RAW_WINDOW_DAYS * 86_400_000;
 
-function placeholders(n: number): string {
-  return new Array(n).fill('?').join(', ');
+/** `site_id IN (…)` over the given sites, each a parameter. */
+function ofSites(siteIds: readonly string[]): Sql {
+  return sql`site_id IN (${joinSql(siteIds.map((id) => sql`${id}`), ', ')})`;
 }
 
 /**
@@ -26,10 +28,9 @@ export async function visitorsInWindow(events: EventStore, siteIds: readonly str
   const totals = new Map<string, number>();
   if (siteIds.length === 0) return totals;
   const rows = await events.query<{ site_id: string; visitors: bigint | number }>(
-    `SELECT site_id, ${events.dialect.countDistinct('visitor_id')} AS visitors FROM events
-     WHERE site_id IN (${placeholders(siteIds.length)}) AND ts >= ? AND ts <= ?
+    sql`SELECT site_id, ${trusted(events.dialect.countDistinct('visitor_id'))} AS visitors FROM events
+     WHERE ${ofSites(siteIds)} AND ts >= ${from} AND ts <= ${to}
      GROUP BY site_id, day`,
-    [...siteIds, from, to],
   );
   for (const r of rows) totals.set(r.site_id, (totals.get(r.site_id) ?? 0) + Number(r.visitors));
   return totals;
@@ -40,10 +41,9 @@ export async function lastEventTimes(events: EventStore, siteIds: readonly strin
   const result = new Map<string, number>();
   if (siteIds.length === 0) return result;
   const rows = await events.query<{ site_id: string; last_ts: bigint | number }>(
-    `SELECT site_id, max(ts) AS last_ts FROM events
-     WHERE site_id IN (${placeholders(siteIds.length)}) AND ts >= ? AND ts <= ?
+    sql`SELECT site_id, max(ts) AS last_ts FROM events
+     WHERE ${ofSites(siteIds)} AND ts >= ${now - RAW_WINDOW_MS} AND ts <= ${now}
      GROUP BY site_id`,
-    [...siteIds, now - RAW_WINDOW_MS, now],
   );
   for (const r of rows) result.set(r.site_id, Number(r.last_ts));
   return result;
@@ -63,10 +63,9 @@ export async function goalConversionsOnDay(events: EventStore, day: string, goal
   const siteIds = [...new Set(goals.map((g) => g.siteId))];
   if (siteIds.length === 0) return counts;
   const rows = await events.query<{ site_id: string; name: string; page: string; n: bigint | number }>(
-    `SELECT site_id, name, page, count(*) AS n FROM events
-     WHERE site_id IN (${placeholders(siteIds.length)}) AND day = ${events.dialect.dateLiteral(day)}
+    sql`SELECT site_id, name, page, count(*) AS n FROM events
+     WHERE ${ofSites(siteIds)} AND day = ${trusted(events.dialect.dateLiteral(day))}
      GROUP BY site_id, name, page`,
-    siteIds,
   );
   const bySite = new Map<string, Array<{ goalId: number; matches: (name: string, page: string) => boolean }>>();
   for (const g of goals) bySite.set(g.siteId, [...(bySite.get(g.siteId) ?? []), { goalId: g.goalId, matches: compileMatcher(g) }]);

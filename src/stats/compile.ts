@@ -1,21 +1,17 @@
-// Query compilation: one builder per measure, written once against the Dialect. The same builders
-// answer raw-event reads and fill the rollup tables, so that both paths of the planner count alike.
+// Query compilation: the measures of src/stats/measures.ts over raw events, written once against
+// the Dialect. The same builders answer raw-event reads and fill the rollup tables, so that both
+// paths of the planner count alike.
 //
-// Every per-bucket row has the columns of `MeasureRow`; every metric of docs/api.md is a sum of
-// such rows over days (visitors are daily distinct counts, summed), which is what lets the planner
-// take some days from rollups and the rest from raw events.
+// Every per-bucket row has the columns `b`, [`k`,] and one per traffic measure, in the registry's
+// order; every metric of docs/api.md is a sum of such rows over days, or a ratio of sums.
 import { addDays } from '../core/localtime.js';
-import type { Dialect } from '../storage/events/dialect.js';
+import type { Dialect } from '../sql/dialect.js';
 import type { Period } from '../core/period.js';
 import type { Filter } from '../core/query.js';
 import { NONE_KEY, type Dimension } from '../core/dimensions.js';
 import { pagePatternRegex, type Matcher } from '../core/patterns.js';
-import { joinSql, sql, trusted, withParams, type Sql } from './sql.js';
-
-/** Built-in event names; any other name is a custom event (which prevents a bounce). */
-export const BUILT_IN_EVENTS = ['pageview', 'engage', 'outbound', 'download'] as const;
-/** Engaged time from which a session does not bounce. */
-export const NON_BOUNCE_ENGAGED_MS = 10_000;
+import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
+import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, TRAFFIC_MEASURES } from './measures.js';
 
 const COLUMN: Record<Dimension, string> = {
   page: 'page',
@@ -95,10 +91,12 @@ function startsInScope(d: Dialect, s: EventScope): Sql {
  */
 export function eventsRelation(d: Dialect, s: EventScope): Sql {
   const where = scopeBounds(d, s);
+  // An event of a session without a pageview has no exit page: `x.matched` tells, since engines
+  // differ on what an unmatched LEFT JOIN row holds (NULL in DuckDB, the type's default in ClickHouse).
   const base = s.exit
-    ? sql`(SELECT e.*, x.exit_page FROM (SELECT * FROM events WHERE ${where}) e LEFT JOIN (SELECT session_id, ${trusted(
-        d.argMax('page', 'ts'),
-      )} AS exit_page FROM events WHERE ${scopeBounds(d, sessionScope(s))} AND name = 'pageview' GROUP BY session_id) x ON e.session_id = x.session_id)`
+    ? sql`(SELECT e.*, CASE WHEN x.matched = 1 THEN x.exit_page END AS exit_page FROM (SELECT * FROM events WHERE ${where}) e
+      LEFT JOIN (SELECT session_id, ${trusted(d.argMax('page', 'ts'))} AS exit_page, 1 AS matched FROM events
+      WHERE ${scopeBounds(d, sessionScope(s))} AND ${trusted(IS_PAGEVIEW)} GROUP BY session_id) x ON e.session_id = x.session_id)`
     : sql`(SELECT * FROM events WHERE ${where})`;
   if (s.filters.length === 0) return sql`${base} ev`;
   const predicates = s.filters.map((f) => sql`${keyExpr(f.dimension)} = ${f.value}`);
@@ -145,59 +143,30 @@ export interface SessionFacts {
   key?: Sql;
 }
 
-const CUSTOM_EVENT = `name NOT IN (${BUILT_IN_EVENTS.map((n) => `'${n}'`).join(', ')})`;
-export const IS_PAGEVIEW = `name = 'pageview'`;
-const IS_ENGAGE = `name = 'engage'`;
+const EVENT_COLUMNS = measureColumns(TRAFFIC_MEASURES, 'events');
+const SESSION_COLUMNS = measureColumns(TRAFFIC_MEASURES, 'sessions');
+/** The measure columns of the events part `a` of a measure row, prefixed. */
+const fromEvents = trusted(EVENT_COLUMNS.map((c) => `a.${c}`).join(', '));
 
 /**
- * One aggregate per measure over event rows; the metrics of docs/api.md are ratios of their sums
- * (src/stats/engine.ts `metricValue`).
- */
-const EVENT_MEASURES = {
-  /** Distinct visitors of the bucket (a day's count is the day's visitors; days are summed). */
-  visitors: (d: Dialect) => d.countDistinct('visitor_id'),
-  pageviews: (d: Dialect) => d.countIf(IS_PAGEVIEW),
-  /** Every kept event: the `views` of an event breakdown. */
-  events: () => 'count(*)',
-  /** Sessions whose first event is in the bucket. */
-  sessions: (d: Dialect) => d.countIf('session_start'),
-} as const;
-
-/** Per-session facts, then one aggregate per session measure over them. */
-const sessionFacts = (d: Dialect) => `${d.countIf(IS_PAGEVIEW)} AS pageviews,
-    ${d.countIf(CUSTOM_EVENT)} AS customs,
-    coalesce(${d.sumIf('engaged_ms', IS_ENGAGE)}, 0) AS engaged_ms,
-    ${d.countIf(IS_ENGAGE)} AS engages,
-    min(ts) AS first_ts, max(ts) AS last_ts`;
-const SESSION_MEASURES = {
-  /** A session bounces unless it has 2+ pageviews, a custom event, or 10+ s of engaged time. */
-  bounces: (d: Dialect) => d.countIf(`NOT (pageviews >= 2 OR customs > 0 OR engaged_ms >= ${NON_BOUNCE_ENGAGED_MS})`),
-  /** Engaged time, or last − first event without engagement, in ms. */
-  duration_ms: () => 'sum(CASE WHEN engages > 0 THEN engaged_ms ELSE last_ts - first_ts END)',
-} as const;
-
-function selectMeasures(d: Dialect, measures: Record<string, (d: Dialect) => string>): Sql {
-  return trusted(Object.entries(measures).map(([name, aggregate]) => `${aggregate(d)} AS ${name}`).join(', '));
-}
-
-/**
- * Per bucket (and key): visitors (distinct), pageviews, events, sessions started, bounces and the
- * duration sum (ms) of those sessions. Columns: b, [k,] visitors, pageviews, events, sessions,
- * bounces, duration_ms.
+ * Per bucket (and key), every traffic measure (src/stats/measures.ts); the per-session ones count
+ * the sessions that start in the bucket. Columns: b, [k,] then the measures in registry order.
  */
 export function measureEvents(d: Dialect, scope: EventScope, g: Grouping): Sql {
   const keySelect = g.key ? sql`, ${g.key} AS k` : trusted('');
   const keyGroup = trusted(g.key ? ', k' : '');
-  const events = sql`SELECT ${g.bucket} AS b${keySelect}, ${selectMeasures(d, EVENT_MEASURES)} FROM ${eventsRelation(d, scope)} GROUP BY b${keyGroup}`;
+  const events = sql`SELECT ${g.bucket} AS b${keySelect}, ${trusted(measureAggregates(d, TRAFFIC_MEASURES, 'events'))}
+    FROM ${eventsRelation(d, scope)} GROUP BY b${keyGroup}`;
   const keyOut = trusted(g.key ? ', a.k AS k' : '');
   if (!g.sessions) {
-    return sql`SELECT a.b AS b${keyOut}, a.visitors, a.pageviews, a.events, a.sessions, 0 AS bounces, 0 AS duration_ms FROM (${events}) a`;
+    return sql`SELECT a.b AS b${keyOut}, ${fromEvents}, ${trusted(SESSION_COLUMNS.map((c) => `0 AS ${c}`).join(', '))} FROM (${events}) a`;
   }
   const facts = g.sessions === true ? { relation: sql`(${sessionFactsSelect(d, scope, g.bucket, g.key ? [{ name: 'sk', aggregate: sql`min(${g.key})` }] : [])}) x`, key: g.key && trusted('sk') } : g.sessions;
-  const sessions = sql`SELECT sb AS b${facts.key ? sql`, ${facts.key} AS k` : trusted('')}, ${selectMeasures(d, SESSION_MEASURES)}
+  const sessions = sql`SELECT sb AS b${facts.key ? sql`, ${facts.key} AS k` : trusted('')}, ${trusted(measureAggregates(d, TRAFFIC_MEASURES, 'sessions'))}
     FROM ${facts.relation} GROUP BY b${keyGroup}`;
-  return sql`SELECT a.b AS b${keyOut}, a.visitors, a.pageviews, a.events, a.sessions,
-    coalesce(s.bounces, 0) AS bounces, coalesce(s.duration_ms, 0) AS duration_ms
+  // A bucket without a starting session has no row in `s`: its per-session measures are 0 (the
+  // coalesce covers an engine that gives NULL there, and one that gives the type's default).
+  return sql`SELECT a.b AS b${keyOut}, ${fromEvents}, ${trusted(SESSION_COLUMNS.map((c) => `coalesce(s.${c}, 0) AS ${c}`).join(', '))}
     FROM (${events}) a LEFT JOIN (${sessions}) s ON a.b = s.b${trusted(g.key ? ' AND a.k = s.k' : '')}`;
 }
 
@@ -209,7 +178,7 @@ export function measureEvents(d: Dialect, scope: EventScope, g: Grouping): Sql {
 export function sessionFactsSelect(d: Dialect, scope: EventScope, bucket: Sql, keys: ReadonlyArray<{ name: string; aggregate: Sql }>): Sql {
   const keyColumns = keys.map((k) => sql`${k.aggregate} AS ${trusted(k.name)}`);
   const perSession = sql`SELECT session_id, min(CASE WHEN session_start AND ${startsInScope(d, scope)} THEN ${bucket} END) AS sb,
-    ${joinSql([...keyColumns, trusted(sessionFacts(d))], ', ')}
+    ${joinSql([...keyColumns, ...SESSION_FACTS.map((f) => trusted(`${f.aggregate(d)} AS ${f.column}`))], ', ')}
     FROM ${eventsRelation(d, sessionScope(scope))} GROUP BY session_id`;
   return sql`SELECT * FROM (${perSession}) f WHERE sb IS NOT NULL`;
 }
@@ -237,13 +206,13 @@ export function integerLiteral(n: number): Sql {
   return trusted(String(n));
 }
 
-/** Per day and goal: conversions and converting visitors. Columns: b, goal_id, conversions, unique_conversions. */
+/** Per day and goal, the goal measures. Columns: b, goal_id, then the measures in registry order. */
 export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[]): Sql {
   const parts = goals.map(
     (goal) => sql`SELECT ${bucket} AS b, visitor_id, ${integerLiteral(goal.goalId)} AS goal_id FROM events
       WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${matcherPredicate(d, goal)}`,
   );
-  return sql`SELECT b, goal_id, count(*) AS conversions, ${trusted(d.countDistinct('visitor_id'))} AS unique_conversions
+  return sql`SELECT b, goal_id, ${trusted(measureAggregates(d, GOAL_MEASURES, 'events'))}
     FROM (${joinSql(parts, ' UNION ALL ')}) g GROUP BY b, goal_id`;
 }
 

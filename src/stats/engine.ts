@@ -13,7 +13,6 @@ import {
   funnelEvents,
   hourBucket,
   integerLiteral,
-  IS_PAGEVIEW,
   keyExpr,
   measureEvents,
   measureGoals,
@@ -21,62 +20,35 @@ import {
   viewsColumn,
 } from './compile.js';
 import { walkFunnel, type FunnelEventRow } from './funnel.js';
+import {
+  addMeasures,
+  GOAL_MEASURES,
+  IS_PAGEVIEW,
+  measureColumns,
+  measuresOf,
+  METRIC_VALUES,
+  round,
+  TRAFFIC_MEASURES,
+  ZERO_MEASURES,
+  zeroOf,
+  type GoalCounts,
+  type Measures,
+  type TrafficMetric,
+} from './measures.js';
 import { daySources, fullyComputable, splitMonths, type DaySources } from './planner.js';
-import { joinSql, sql, trusted, withParams, type Sql } from './sql.js';
+import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, SITE_DAILY } from './rollups/tables.js';
+import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
 
-export interface Measures {
-  visitors: number;
-  pageviews: number;
-  events: number;
-  sessions: number;
-  bounces: number;
-  durationMs: number;
-}
+/** A measure row of a read: its bucket (day text or hour index) and the traffic measure columns. */
+type MeasureRow = { b: string | number | null } & Record<string, unknown>;
 
-const ZERO: Measures = Object.freeze({ visitors: 0, pageviews: 0, events: 0, sessions: 0, bounces: 0, durationMs: 0 });
-
-function add(a: Measures, b: Measures): Measures {
-  return {
-    visitors: a.visitors + b.visitors,
-    pageviews: a.pageviews + b.pageviews,
-    events: a.events + b.events,
-    sessions: a.sessions + b.sessions,
-    bounces: a.bounces + b.bounces,
-    durationMs: a.durationMs + b.durationMs,
-  };
-}
-
-interface MeasureRow {
-  b: string | number | null;
-  visitors: unknown;
-  pageviews: unknown;
-  events: unknown;
-  sessions: unknown;
-  bounces: unknown;
-  duration_ms: unknown;
-}
-
-const MEASURE_COLUMNS = ['visitors', 'pageviews', 'events', 'sessions', 'bounces', 'duration_ms'];
-
-function toMeasures(r: MeasureRow): Measures {
-  return {
-    visitors: Number(r.visitors),
-    pageviews: Number(r.pageviews),
-    events: Number(r.events),
-    sessions: Number(r.sessions),
-    bounces: Number(r.bounces),
-    durationMs: Number(r.duration_ms),
-  };
-}
+const MEASURE_COLUMNS = measureColumns(TRAFFIC_MEASURES);
+const GOAL_COLUMNS = measureColumns(GOAL_MEASURES);
+const toMeasures = (r: MeasureRow): Measures => measuresOf(TRAFFIC_MEASURES, r);
 
 function read<T>(events: EventStore, q: Sql): Promise<T[]> {
-  return events.query<T>(q.text, q.params);
+  return events.query<T>(q);
 }
-
-export const round = (x: number, digits: number) => {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-};
 
 /** Rounded to 1 decimal; 0 when both are 0 or either is null; 100 from a zero base. */
 export function deltaPct(value: number | null, prev: number | null): number {
@@ -86,19 +58,8 @@ export function deltaPct(value: number | null, prev: number | null): number {
 }
 
 /** Metric value of summed measures; null where it is not computable. */
-export function metricValue(metric: Exclude<Metric, 'conversions'>, m: Measures): number | null {
-  switch (metric) {
-    case 'visitors':
-      return m.visitors;
-    case 'pageviews':
-      return m.pageviews;
-    case 'sessions':
-      return m.sessions;
-    case 'bounceRate':
-      return m.sessions > 0 ? round(m.bounces / m.sessions, 4) : null;
-    case 'avgDuration':
-      return m.sessions > 0 ? round(m.durationMs / m.sessions / 1000, 1) : null;
-  }
+function metricValue(metric: TrafficMetric, m: Measures): number | null {
+  return METRIC_VALUES[metric].value(m);
 }
 
 /**
@@ -117,8 +78,8 @@ export async function dailyMeasures(
   if (sources.rollup) {
     const [filter] = q.filters;
     const table = filter
-      ? sql`dim_daily WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND`
-      : sql`site_daily WHERE site_id = ${q.siteId} AND`;
+      ? sql`${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND`
+      : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
     parts.push(
       read(
         events,
@@ -141,14 +102,9 @@ export async function dailyMeasures(
 }
 
 function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {
-  let total = ZERO;
-  for (const [day, m] of days) if (day >= from && day <= to) total = add(total, m);
+  let total = ZERO_MEASURES;
+  for (const [day, m] of days) if (day >= from && day <= to) total = addMeasures(total, m);
   return total;
-}
-
-export interface GoalCounts {
-  conversions: number;
-  unique: number;
 }
 
 /** Per-day conversions of each goal. */
@@ -157,39 +113,37 @@ async function dailyGoals(events: EventStore, q: Query, range: Period, goals: re
   if (goals.length === 0) return out;
   const d = events.dialect;
   const sources = daySources(q, range);
-  const parts: Array<Promise<Array<{ b: string; goal_id: unknown; conversions: unknown; unique_conversions: unknown }>>> = [];
+  const parts: Array<Promise<Array<{ b: string; goal_id: unknown } & Record<string, unknown>>>> = [];
   if (sources.rollup) {
     const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
     parts.push(
       read(
         events,
-        sql`SELECT ${trusted(d.dayText('day'))} AS b, goal_id, conversions, unique_conversions FROM goal_daily
+        sql`SELECT ${trusted(d.dayText('day'))} AS b, goal_id, ${trusted(GOAL_COLUMNS.join(', '))} FROM ${trusted(GOAL_DAILY.name)}
           WHERE site_id = ${q.siteId} AND ${dayRange(d, 'day', sources.rollup)} AND goal_id IN (${ids})`,
       ),
     );
   }
   if (sources.raw) {
     const goalRows = measureGoals(d, DAY_BUCKET, q.siteId, sources.raw, goals);
-    parts.push(read(events, dayRows(d, goalRows, ['goal_id', 'conversions', 'unique_conversions'])));
+    parts.push(read(events, dayRows(d, goalRows, ['goal_id', ...GOAL_COLUMNS])));
   }
   for (const rows of await Promise.all(parts)) {
     for (const r of rows) {
       let day = out.get(r.b);
       if (!day) out.set(r.b, (day = new Map()));
-      day.set(Number(r.goal_id), { conversions: Number(r.conversions), unique: Number(r.unique_conversions) });
+      day.set(Number(r.goal_id), measuresOf(GOAL_MEASURES, r));
     }
   }
   return out;
 }
 
 function sumGoal(daily: Map<string, Map<number, GoalCounts>>, from: string, to: string, goalId?: number): GoalCounts {
-  const total = { conversions: 0, unique: 0 };
+  let total = zeroOf(GOAL_MEASURES);
   for (const [day, goals] of daily) {
     if (day < from || day > to) continue;
     for (const [id, c] of goals) {
-      if (goalId !== undefined && id !== goalId) continue;
-      total.conversions += c.conversions;
-      total.unique += c.unique;
+      if (goalId === undefined || id === goalId) total = addMeasures(total, c);
     }
   }
   return total;
@@ -217,7 +171,7 @@ export async function computeStats(events: EventStore, q: Query, goals: readonly
   const previous = fullyComputable(q, q.previous);
   const now = sumDays(days, q.period.from, q.period.to);
   const before = sumDays(days, q.previous.from, q.previous.to);
-  const pick = (metric: Exclude<Metric, 'conversions'>): Kpi => {
+  const pick = (metric: TrafficMetric): Kpi => {
     if (!metricTakesFilters(metric, q.filters)) return kpi(null, null);
     return kpi(current ? metricValue(metric, now) : null, previous ? metricValue(metric, before) : null);
   };
@@ -255,8 +209,8 @@ async function dayPoints(events: EventStore, q: Query, period: Period, goals: re
           return (from: string, to: string) => sumGoal(daily, from, to).conversions;
         })()
       : await (async () => {
-          const { days } = await dailyMeasures(events, q, period, { sessions: q.metric === 'bounceRate' || q.metric === 'avgDuration' });
-          const metric = q.metric as Exclude<Metric, 'conversions'>;
+          const metric = q.metric as TrafficMetric;
+          const { days } = await dailyMeasures(events, q, period, { sessions: METRIC_VALUES[metric].perSession });
           return (from: string, to: string) => metricValue(metric, sumDays(days, from, to));
         })();
   return buckets.map((b) => {
@@ -282,11 +236,11 @@ async function hourPoints(events: EventStore, q: Query, period: Period): Promise
   const rows = await read<MeasureRow>(events, measureEvents(d, scope, { bucket: hourBucket(starts, end), sessions: true }));
   const byBucket = new Map<number, Measures>();
   for (const r of rows) if (r.b !== null) byBucket.set(Number(r.b), toMeasures(r));
-  const metric = q.metric as Exclude<Metric, 'conversions'>;
+  const metric = q.metric as TrafficMetric;
   return starts.map((t, i) => {
     const day = localDay(t, q.tz);
     if (t > q.now || firstComputable === null || day < firstComputable) return { t, value: null };
-    return { t, value: metricValue(metric, byBucket.get(i) ?? ZERO) };
+    return { t, value: metricValue(metric, byBucket.get(i) ?? ZERO_MEASURES) };
   });
 }
 
@@ -320,14 +274,14 @@ export async function computeBreakdown(
     for (const days of [head, tail]) {
       if (days) {
         parts.push(
-          sql`SELECT key AS k, visitors, ${views} AS views FROM dim_daily WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension}
+          sql`SELECT key AS k, visitors, ${views} AS views FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension}
             AND ${dayRange(d, 'day', days)}${only}`,
         );
       }
     }
     if (months) {
       parts.push(
-        sql`SELECT key AS k, visitors, ${views} AS views FROM dim_monthly WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension}
+        sql`SELECT key AS k, visitors, ${views} AS views FROM ${trusted(DIM_MONTHLY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension}
           AND ${dayRange(d, 'month', months)}${only}`,
       );
     }
@@ -402,8 +356,8 @@ export async function computeGoals(events: EventStore, q: Query, goals: readonly
       kind: g.kind,
       pattern: g.pattern,
       conversions: now.conversions,
-      uniqueConversions: now.unique,
-      conversionRate: visitors > 0 ? round(now.unique / visitors, 4) : 0,
+      uniqueConversions: now.uniqueConversions,
+      conversionRate: visitors > 0 ? round(now.uniqueConversions / visitors, 4) : 0,
       delta: before > 0 ? deltaPct(now.conversions, before) : null,
     };
   });
@@ -417,7 +371,7 @@ async function funnelSteps(events: EventStore, q: Query, period: Period, funnel:
   const rollup = sources.rollup
     ? read<{ step: unknown; visitors: unknown }>(
         events,
-        sql`SELECT step, sum(visitors) AS visitors FROM funnel_daily WHERE site_id = ${q.siteId} AND funnel_id = ${integerLiteral(funnel.id)}
+        sql`SELECT step, sum(visitors) AS visitors FROM ${trusted(FUNNEL_DAILY.name)} WHERE site_id = ${q.siteId} AND funnel_id = ${integerLiteral(funnel.id)}
           AND version = ${integerLiteral(funnel.version)} AND ${dayRange(d, 'day', sources.rollup)} GROUP BY step`,
       )
     : Promise.resolve([]);
@@ -509,17 +463,17 @@ export async function computeRealtime(events: EventStore, siteId: string, tz: st
   const top = (key: Sql) =>
     read<{ k: string; visitors: unknown; views: unknown }>(
       events,
-      sql`SELECT ${key} AS k, ${trusted(d.countDistinct('visitor_id'))} AS visitors, ${trusted(d.countIf(IS_PAGEVIEW))} AS views
+      sql`SELECT ${key} AS k, ${trusted(TRAFFIC_MEASURES.visitors.aggregate(d))} AS visitors, ${trusted(TRAFFIC_MEASURES.pageviews.aggregate(d))} AS views
         FROM ${eventsRelation(d, scope)} GROUP BY k ORDER BY visitors DESC, views DESC, k ASC LIMIT ${REALTIME.topSize}`,
     ).then((rows) => rows.map((r) => ({ key: r.k, visitors: Number(r.visitors), views: Number(r.views) })));
   const [current, minutes, topPages, topReferrers, topCountries, feed] = await Promise.all([
     read<{ n: unknown }>(
       events,
-      sql`SELECT ${trusted(d.countDistinct('visitor_id'))} AS n FROM ${eventsRelation(d, scope)} WHERE ts >= ${now - REALTIME.currentMs} AND ts <= ${now}`,
+      sql`SELECT ${trusted(TRAFFIC_MEASURES.visitors.aggregate(d))} AS n FROM ${eventsRelation(d, scope)} WHERE ts >= ${now - REALTIME.currentMs} AND ts <= ${now}`,
     ),
     read<{ m: unknown; n: unknown }>(
       events,
-      sql`SELECT floor((ts - ${from}) / 60000) AS m, count(*) AS n FROM ${eventsRelation(d, scope)} WHERE name = 'pageview' GROUP BY m`,
+      sql`SELECT floor((ts - ${from}) / 60000) AS m, count(*) AS n FROM ${eventsRelation(d, scope)} WHERE ${trusted(IS_PAGEVIEW)} GROUP BY m`,
     ),
     top(keyExpr('page')),
     top(keyExpr('referrer')),

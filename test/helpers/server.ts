@@ -8,6 +8,7 @@ import type { Clock } from '../../src/core/clock.js';
 import type { ContextOptions } from '../../src/context.js';
 import type { GeoLocator } from '../../src/ingest/geo.js';
 import { startService, type RunningService } from '../../src/server.js';
+import { sql } from '../../src/sql/sql.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const BROWSER_UA =
@@ -92,10 +93,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     flush: () => service.ctx.ingest.flush(),
     async storedEvents(siteId) {
       await service.ctx.ingest.flush();
-      return service.ctx.events.query(
-        'SELECT *, CAST(day AS VARCHAR) AS local_day FROM events WHERE site_id = ? ORDER BY ts, session_id',
-        [siteId],
-      );
+      return service.ctx.events.query(sql`SELECT *, CAST(day AS VARCHAR) AS local_day FROM events WHERE site_id = ${siteId} ORDER BY ts, session_id`);
     },
     async stop(stopOptions = {}) {
       await service.stop();

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { rawRequest } from '../helpers/raw-http.js';
 import fc from 'fast-check';
 import { browserHeaders, createRelayKey, createSite, startTestServer, BROWSER_UA, type TestServer } from '../helpers/server.js';
+import { sql } from '../../src/sql/sql.js';
 
 const SEED = 20261122;
 
@@ -666,7 +667,7 @@ test('hostile input: /api/e always 202, admin API always 4xx envelope, nothing i
 
     // 5. Storage: exactly the valid events, every row within the invariants.
     await server.flush();
-    const rows = await server.ctx.events.query<Record<string, any>>('SELECT site_id, name, page, props FROM events');
+    const rows = await server.ctx.events.query<Record<string, any>>(sql`SELECT site_id, name, page, props FROM events`);
     const siteIds = new Set([site.siteId, importSite.siteId]);
     const bad = rows.map((r) => [checkRow(r, siteIds), r] as const).filter(([problem]) => problem !== null);
     assert.deepEqual(bad.slice(0, 5).map(([p, r]) => `${p}: ${JSON.stringify(r).slice(0, 300)}`), [], `${bad.length} stored rows break the invariants`);

@@ -10,7 +10,10 @@ import { MetricsRegistry } from '../../src/core/metrics.js';
 import { GeoDatabases } from '../../src/ingest/geo.js';
 import { Ingestor } from '../../src/ingest/ingestor.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
-import { commitImport, createRollupTables, rollupSite } from '../../src/storage/events/rollups.js';
+import { commitImport, createRollupTables, rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { sql } from '../../src/sql/sql.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer } from '../helpers/server.js';
 import { loadConfig } from '../../src/config.js';
@@ -33,7 +36,8 @@ test('the rolled-up days of an import are marked pending before its events are c
     const deps = { events, meta };
     const org = await meta.createOrg('o', 0);
     const site = await meta.createSite(org.id, { domain: 'pending.example', name: 'p', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'PendingSite', 0);
-    const count = async (table: string) => (await events.query<{ n: bigint }>(`SELECT count(*) AS n FROM ${table} WHERE site_id = ?`, [site.id]))[0]!.n;
+    const stored = async () => (await events.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${site.id}`))[0]!.n;
+    const pending = async () => (await meta.listRollupPending(rollupKey(events, site.id))).length;
     // The service's commit, and no rewrite after it: as if the process stopped right after the commit.
     // At the commit, what is pending and stored is noted, and a rollup run is asked for: it must
     // wait for the commit (the lock), or it could clear the mark before the events are there.
@@ -42,7 +46,7 @@ test('the rolled-up days of an import are marked pending before its events are c
     const ingest = new Ingestor({ clock, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(), collectRateLimit: { count: 100, windowMs: 10_000 }, sessionCacheBytes: loadConfig({}).sessionCacheBytes });
     ingest.wrapImportCommit((s, days, commit) =>
       commitImport(deps, s.id, days, async () => {
-        seen.push(`pending ${await count('rollup_pending')}, stored ${await count('events')}`);
+        seen.push(`pending ${await pending()}, stored ${await stored()}`);
         run = rollupSite(deps, site, clock.now()).then(() => void seen.push('rollup run'));
         // Time enough for the run to finish, were it not waiting for the lock.
         await Promise.race([run, new Promise((resolve) => setTimeout(resolve, 300))]);
@@ -51,7 +55,7 @@ test('the rolled-up days of an import are marked pending before its events are c
       }),
     );
     const body = (lines: Array<Record<string, unknown>>) => [lines.map((l) => JSON.stringify(l)).join('\n')];
-    const siteVisitors = async () => (await events.query<{ v: bigint }>('SELECT visitors AS v FROM site_daily WHERE site_id = ? AND day = ?', [site.id, OLD_DAY]))[0]?.v;
+    const siteVisitors = async () => (await events.query<{ v: bigint }>(sql`SELECT visitors AS v FROM site_daily WHERE site_id = ${site.id} AND day = CAST(${OLD_DAY} AS DATE)`))[0]?.v;
 
     assert.equal((await ingest.importLines(site, body(visitors(0, 3)))).accepted, 3);
     await run;
@@ -63,7 +67,7 @@ test('the rolled-up days of an import are marked pending before its events are c
     await run;
     assert.deepEqual(seen, ['pending 1, stored 3', 'committed', 'rollup run'], 'marked before the commit; the run waits for it');
     assert.equal(await siteVisitors(), 5n, 'the run after the commit rewrote the day');
-    assert.equal(await count('rollup_pending'), 0n);
+    assert.equal(await pending(), 0);
   } finally {
     await events.close();
     await meta.close();
@@ -82,8 +86,17 @@ test('rollups that fail after the commit: IMPORT_ROLLUPS_PENDING, the events sto
     assert.equal((await importEvents(server, site.siteId, visitors(0, 3))).status, 200);
     assert.equal(await visitorsOnOldDay(), 3);
 
-    // A real failure of the rewrite: one of its tables is gone.
-    await server.ctx.events.exec('ALTER TABLE dim_daily RENAME TO dim_daily_away');
+    // A real failure of the rewrite: a table it reads the site's definitions from is gone.
+    // Renamed through a connection of its own to the service's metadata file.
+    const rename = (from: string, to: string) => {
+      const db = new Database(join(server.dataDir, 'meta.sqlite'));
+      try {
+        db.exec(`ALTER TABLE ${from} RENAME TO ${to}`);
+      } finally {
+        db.close();
+      }
+    };
+    rename('funnels', 'funnels_away');
     const failed = await importEvents(server, site.siteId, visitors(3, 2));
     assert.equal(failed.status, 500);
     const { error } = failed.body as unknown as { error: { code: string; message: string } };
@@ -91,15 +104,15 @@ test('rollups that fail after the commit: IMPORT_ROLLUPS_PENDING, the events sto
     assert.match(error.message, /^the 2 accepted events are stored, but rolling up their days failed \(.+\): the rollup task completes them .*do not send this import again$/);
     assert.equal((await server.storedEvents(site.siteId)).length, 5);
 
-    await server.ctx.events.exec('ALTER TABLE dim_daily_away RENAME TO dim_daily');
+    rename('funnels_away', 'funnels');
 
     // A failure before the commit (the marking cannot read the watermark) stores nothing.
-    await server.ctx.events.exec('ALTER TABLE rollup_state RENAME TO rollup_state_away');
+    rename('rollup_state', 'rollup_state_away');
     const refused = await importEvents(server, site.siteId, visitors(5, 2));
     assert.equal(refused.status, 500);
     assert.equal((refused.body as unknown as { error: { code: string } }).error.code, 'INTERNAL');
     assert.equal((await server.storedEvents(site.siteId)).length, 5);
-    await server.ctx.events.exec('ALTER TABLE rollup_state_away RENAME TO rollup_state');
+    rename('rollup_state_away', 'rollup_state');
 
     assert.deepEqual((await server.admin('POST', '/maintenance/run', { tasks: ['rollup'] })).body, { ran: ['rollup'] });
     assert.equal(await visitorsOnOldDay(), 5);

@@ -10,6 +10,7 @@ import { Ingestor } from '../../src/ingest/ingestor.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { loadConfig } from '../../src/config.js';
+import { sql } from '../../src/sql/sql.js';
 
 let server: TestServer;
 before(async () => {
@@ -118,7 +119,7 @@ test('an unsorted import is sorted from its body up to a bound; a sorted one has
   assert.equal((await ingest.importLines(site, chunks(lines))).accepted, 1000);
   const unsorted = [...lines.slice(1), lines[0]!];
   await assert.rejects(ingest.importLines(site, chunks(unsorted)), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE' && /not sorted/.test(err.message));
-  assert.deepEqual(await events.query('SELECT count(*) AS n FROM events'), [{ n: 1000n }]);
+  assert.deepEqual(await events.query(sql`SELECT count(*) AS n FROM events`), [{ n: 1000n }]);
   assert.equal((await ingest.importLines(site, chunks(unsorted.slice(-40)))).accepted, 40);
   await events.close();
   await meta.close();
@@ -202,13 +203,13 @@ test('an import over the line limit is refused whole with 413', async () => {
   const site = await meta.createSite(org.id, { domain: 'cap.example', name: 'c', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'CapSite', 0);
   const line = JSON.stringify({ ts: DAY, ua: BROWSER_UA, ip: '203.0.113.1', u: '/' });
   await assert.rejects(ingest.importLines(site, [Array(6).fill(line).join('\n')]), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE');
-  assert.deepEqual(await events.query('SELECT count(*) AS n FROM events'), [{ n: 0n }]);
+  assert.deepEqual(await events.query(sql`SELECT count(*) AS n FROM events`), [{ n: 0n }]);
   assert.equal((await ingest.importLines(site, [Array(5).fill(line).join('\n')])).accepted, 5);
   // Sorted lines are written as they come: those written before the limit is hit are taken back.
   const big = new Ingestor({ ...ingestDeps, maxImportLines: 9000 });
   const lines = Array.from({ length: 9001 }, (_, i) => JSON.stringify({ ts: DAY + i, ua: BROWSER_UA, ip: '203.0.113.1', u: '/' }));
   await assert.rejects(big.importLines(site, [lines.join('\n')]), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE');
-  assert.deepEqual(await events.query('SELECT count(*) AS n FROM events'), [{ n: 5n }]);
+  assert.deepEqual(await events.query(sql`SELECT count(*) AS n FROM events`), [{ n: 5n }]);
   await events.close();
   await meta.close();
 });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { SHARED_VALUES_BYTES, SessionCache, type SessionAttributes } from '../../src/ingest/sessions.js';
 import { startTestServer } from '../helpers/server.js';
+import { sql } from '../../src/sql/sql.js';
 
 const MB = 1024 * 1024;
 
@@ -52,7 +53,7 @@ test('the running service gives DuckDB its memory_limit and the session cache it
   const server = await startTestServer({ env: { SVC_MEMORY_BUDGET_MB: '256' } });
   try {
     assert.equal(server.ctx.ingest.sessions.maxBytes, 32 * MB);
-    const [row] = await server.ctx.events.query<{ limit: string }>("SELECT current_setting('memory_limit') AS \"limit\"");
+    const [row] = await server.ctx.events.query<{ limit: string }>(sql`SELECT current_setting('memory_limit') AS "limit"`);
     // Both in MiB (DuckDB's own "MB" is a million bytes): 256 - 32.
     assert.equal(row!.limit, '224.0 MiB');
   } finally {

@@ -7,7 +7,7 @@ import { localToEpoch, localParts } from '../../src/core/localtime.js';
 import { parseQuery } from '../../src/core/query.js';
 import { planQuery } from '../../src/stats/planner.js';
 import { computeTimeseries } from '../../src/stats/engine.js';
-import { createRollupTables, rollupSite } from '../../src/storage/events/rollups.js';
+import { createRollupTables, rollupSite } from '../../src/stats/rollups/job.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { event } from '../helpers/events.js';
 

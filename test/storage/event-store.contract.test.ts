@@ -4,13 +4,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
-import type { StoredEvent } from '../../src/storage/events/schema.js';
-import type { EventStore } from '../../src/storage/events/types.js';
-
-const adapters: Array<{ name: string; open(path: string): Promise<EventStore> }> = [
-  { name: 'duckdb', open: (dir) => DuckDbEventStore.open({ path: join(dir, 'events.duckdb') }) },
-];
+import { EVENTS_TABLE, type StoredEvent } from '../../src/storage/events/schema.js';
+import type { EventStore, TableSpec } from '../../src/storage/events/types.js';
+import { sql, trusted } from '../../src/sql/sql.js';
+import { EVENT_STORE_ADAPTERS as adapters } from '../helpers/event-stores.js';
 
 function row(i: number, overrides: Partial<StoredEvent> = {}): StoredEvent {
   return {
@@ -21,6 +18,29 @@ function row(i: number, overrides: Partial<StoredEvent> = {}): StoredEvent {
     props: i % 2 ? JSON.stringify({ quote: '"\',\n', emoji: '🦆' }) : null, engagedMs: null, scrollDepth: null, ...overrides,
   };
 }
+
+/** A table of the kind the read side owns: per site and day, a key and a count. */
+const TALLY: TableSpec = {
+  name: 'tally',
+  columns: [
+    { name: 'site_id', type: 'VARCHAR', nullable: false },
+    { name: 'day', type: 'DATE', nullable: false },
+    { name: 'kind', type: 'VARCHAR', nullable: false },
+    { name: 'n', type: 'BIGINT', nullable: false },
+    { name: 'note', type: 'VARCHAR', nullable: true },
+  ],
+  dayColumn: 'day',
+  key: ['kind'],
+};
+
+type TallyRow = { site_id: string; day: string; kind: string; n: bigint; note: string | null };
+
+/** Rows as a query (the form replaceRows takes), in the table's column order. */
+const rowsOf = (rows: ReadonlyArray<[string, string, string, number, string | null]>) =>
+  rows.map(([site, day, kind, n, note]) => sql`SELECT ${site}, CAST(${day} AS DATE), ${kind}, ${n}, ${note}`).reduce((a, b) => sql`${a} UNION ALL ${b}`);
+
+const tally = (store: EventStore) =>
+  store.query<TallyRow>(sql`SELECT site_id, CAST(day AS VARCHAR) AS day, kind, n, note FROM tally ORDER BY site_id, day, kind`);
 
 for (const adapter of adapters) {
   /** A fresh store in a directory of its own, closed and removed after `body`. */
@@ -40,7 +60,7 @@ for (const adapter of adapters) {
       await withStore(async (store) => {
         const rows = Array.from({ length: 5000 }, (_, i) => row(i));
         await store.append(rows);
-        const back = await store.query<Record<string, any>>('SELECT *, CAST(day AS VARCHAR) AS d FROM events WHERE site_id = ? ORDER BY ts', ['site']);
+        const back = await store.query<Record<string, any>>(sql`SELECT *, CAST(day AS VARCHAR) AS d FROM events WHERE site_id = ${'site'} ORDER BY ts`);
         assert.equal(back.length, 5000);
         for (const i of [0, 1, 2047, 2048, 4999]) {
           const r = back[i]!;
@@ -66,7 +86,7 @@ for (const adapter of adapters) {
           return row(i, overrides);
       });
       await store.append(rows);
-      const back = await store.query<Record<string, unknown>>('SELECT * FROM events ORDER BY ts');
+      const back = await store.query<Record<string, unknown>>(sql`SELECT * FROM events ORDER BY ts`);
       const columns = ['entry_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'country', 'region', 'city', 'browser', 'os', 'device', 'language', 'props'];
       rows.forEach((e, i) => {
         const r = back[i]!;
@@ -86,7 +106,7 @@ for (const adapter of adapters) {
         await assert.rejects(store.append([row(0, { day: '2026-02-30' })]));
         await assert.rejects(store.append([row(0, { ts: 2 ** 53 })]));
         await assert.rejects(store.append([row(0, { visitorId: 2n ** 63n })]));
-        assert.deepEqual(await store.query('SELECT count(*) AS n FROM events'), [{ n: 0n }]);
+        assert.deepEqual(await store.query(sql`SELECT count(*) AS n FROM events`), [{ n: 0n }]);
       });
     });
 
@@ -95,7 +115,7 @@ for (const adapter of adapters) {
         const instants = [0, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 1_768_435_200_123, 2 ** 53 - 1, -1, -(2 ** 32), -(2 ** 53 - 1)];
         const ids = [0n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 32n];
         await store.append(instants.map((ts, i) => row(i, { ts, visitorId: ids[i % ids.length]!, sessionId: -ids[i % ids.length]! - 1n })));
-        const back = await store.query<{ ts: bigint; visitor_id: bigint; session_id: bigint }>('SELECT ts, visitor_id, session_id FROM events ORDER BY ts');
+        const back = await store.query<{ ts: bigint; visitor_id: bigint; session_id: bigint }>(sql`SELECT ts, visitor_id, session_id FROM events ORDER BY ts`);
         const expected = instants.map((ts, i) => ({ ts: BigInt(ts), visitor_id: ids[i % ids.length]!, session_id: -ids[i % ids.length]! - 1n })).sort((a, b) => (a.ts < b.ts ? -1 : 1));
         assert.deepEqual(back, expected);
       });
@@ -103,7 +123,7 @@ for (const adapter of adapters) {
 
     test('a bulk write is invisible until commit, while ordinary appends go on beside it', async () => {
       await withStore(async (store) => {
-          const count = async (siteId: string) => (await store.query<{ n: bigint }>('SELECT count(*) AS n FROM events WHERE site_id = ?', [siteId]))[0]!.n;
+          const count = async (siteId: string) => (await store.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${siteId}`))[0]!.n;
         const bulk = await store.beginBulk();
         await bulk.append(Array.from({ length: 5000 }, (_, i) => row(i, { siteId: 'bulk' })));
         await store.append([row(0, { siteId: 'live' })]);
@@ -137,7 +157,7 @@ for (const adapter of adapters) {
         await bulk.append([row(0)]);
         await store.close();
         store = await adapter.open(dir);
-        assert.deepEqual(await store.query('SELECT count(*) AS n FROM events'), [{ n: 0n }]);
+        assert.deepEqual(await store.query(sql`SELECT count(*) AS n FROM events`), [{ n: 0n }]);
         await store.close();
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -148,25 +168,123 @@ for (const adapter of adapters) {
       await withStore(async (store) => {
         const bad = row(1, { day: '2026-02-30x' });
         await assert.rejects(store.append([row(0), bad]));
-        assert.deepEqual(await store.query('SELECT count(*) AS n FROM events'), [{ n: 0n }]);
+        assert.deepEqual(await store.query(sql`SELECT count(*) AS n FROM events`), [{ n: 0n }]);
         await store.append([row(0)]);
-        assert.deepEqual(await store.query('SELECT count(*) AS n FROM events'), [{ n: 1n }]);
+        assert.deepEqual(await store.query(sql`SELECT count(*) AS n FROM events`), [{ n: 1n }]);
       });
     });
 
-    test('data survives close and reopen; parameters are bound, never pasted', async () => {
+    test('data and the store id survive close and reopen; parameters are bound, never pasted', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
       try {
         let store = await adapter.open(dir);
+        const id = store.id;
+        await withStore(async (other) => assert.notEqual(other.id, id, 'another store has another id'));
         await store.append([row(0, { siteId: "it's" })]);
         await store.close();
         store = await adapter.open(dir);
-        assert.deepEqual(await store.query('SELECT page FROM events WHERE site_id = ?', ["it's"]), [{ page: '/p/0' }]);
-        assert.deepEqual(await store.query('SELECT page FROM events WHERE site_id = ?', ["x' OR '1'='1"]), []);
+        assert.equal(store.id, id);
+        assert.ok(id.length > 0);
+        assert.deepEqual(await store.query(sql`SELECT page FROM events WHERE site_id = ${"it's"}`), [{ page: '/p/0' }]);
+        assert.deepEqual(await store.query(sql`SELECT page FROM events WHERE site_id = ${"x' OR '1'='1"}`), []);
         await store.close();
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    });
+
+    test('createTables creates what is missing, keeps what exists, and refuses a malformed spec', async () => {
+      await withStore(async (store) => {
+        await store.createTables([TALLY]);
+        await store.replaceRows(TALLY, { siteId: 's', days: { from: '2026-01-01', to: '2026-01-01' } }, rowsOf([['s', '2026-01-01', 'a', 1, null]]));
+        await store.createTables([TALLY]);
+        assert.equal((await tally(store)).length, 1, 'an existing table keeps its rows');
+        const column = (name: string) => TALLY.columns.find((c) => c.name === name)!;
+        const refused = [
+          { ...TALLY, name: 'bad_site', columns: [{ ...column('site_id'), nullable: true }, ...TALLY.columns.slice(1)] },
+          { ...TALLY, name: 'bad_day', dayColumn: 'kind' },
+          { ...TALLY, name: 'bad_key', key: ['nowhere'] },
+          { ...TALLY, name: 'bad name; DROP TABLE events' },
+        ];
+        for (const spec of refused) await assert.rejects(store.createTables([spec]), Error, spec.name);
+        await assert.rejects(store.query(sql`SELECT * FROM bad_key`), 'nothing of a refused spec is created');
+        // A column said never NULL refuses NULL; one said nullable holds it.
+        await assert.rejects(store.replaceRows(TALLY, { siteId: 's', days: { from: '2026-01-02', to: '2026-01-02' } }, sql`SELECT 's', DATE '2026-01-02', 'a', NULL, NULL`));
+        assert.deepEqual(await tally(store), [{ site_id: 's', day: '2026-01-01', kind: 'a', n: 1n, note: null }]);
+      });
+    });
+
+    test('replaceRows replaces one site\'s rows of a range of days, and nothing else', async () => {
+      await withStore(async (store) => {
+        await store.createTables([TALLY]);
+        const all = (site: string) => ({ siteId: site, days: { from: '2026-01-01', to: '2026-01-31' } });
+        await store.replaceRows(TALLY, all('s'), rowsOf([['s', '2026-01-01', 'a', 1, 'x'], ['s', '2026-01-02', 'a', 2, null], ['s', '2026-01-02', 'b', 3, null], ['s', '2026-01-03', 'a', 4, null]]));
+        await store.replaceRows(TALLY, all('t'), rowsOf([['t', '2026-01-02', 'a', 5, null]]));
+        // Rows of the query outside the scope (another site, another day) are dropped.
+        await store.replaceRows(
+          TALLY,
+          { siteId: 's', days: { from: '2026-01-02', to: '2026-01-02' } },
+          rowsOf([['s', '2026-01-02', 'c', 6, null], ['t', '2026-01-02', 'z', 7, null], ['s', '2026-01-03', 'z', 8, null]]),
+        );
+        assert.deepEqual((await tally(store)).map((r) => [r.site_id, r.day, r.kind, Number(r.n)]), [
+          ['s', '2026-01-01', 'a', 1], ['s', '2026-01-02', 'c', 6], ['s', '2026-01-03', 'a', 4], ['t', '2026-01-02', 'a', 5],
+        ]);
+        // A scope narrowed by a column; then removal only (null); then everything up to a day.
+        await store.replaceRows(TALLY, { siteId: 's', days: { from: '2026-01-01', to: '2026-01-03' }, where: { kind: 'a' } }, rowsOf([['s', '2026-01-03', 'a', 9, null]]));
+        assert.deepEqual((await tally(store)).map((r) => [r.site_id, r.day, r.kind, Number(r.n)]), [
+          ['s', '2026-01-02', 'c', 6], ['s', '2026-01-03', 'a', 9], ['t', '2026-01-02', 'a', 5],
+        ]);
+        await store.replaceRows(TALLY, { siteId: 's', days: { from: '2026-01-03', to: '2026-01-03' } }, null);
+        await store.replaceRows(TALLY, { siteId: 't', days: { from: null, to: '2026-01-02' } }, null);
+        assert.deepEqual((await tally(store)).map((r) => [r.site_id, r.day, r.kind]), [['s', '2026-01-02', 'c']]);
+        await assert.rejects(store.replaceRows(TALLY, { siteId: 's', days: { from: '2026-01-01', to: '2026-01-31' }, where: { nowhere: 'x' } }, null));
+      });
+    });
+
+    test('replaceRows is all or nothing: a failing query leaves the old rows, readers never see a mix', async () => {
+      await withStore(async (store) => {
+        await store.createTables([TALLY]);
+        const scope = { siteId: 's', days: { from: '2026-01-01', to: '2026-01-01' } };
+        const digits = trusted(`(${Array.from({ length: 10 }, (_, i) => `SELECT ${i} AS d`).join(' UNION ALL ')})`);
+        // 1000 rows of one day, all worth n.
+        const generation = (n: number) =>
+          sql`SELECT 's', DATE '2026-01-01', 'k' || CAST(a.d * 100 + b.d * 10 + c.d AS VARCHAR), ${n}, NULL FROM ${digits} a CROSS JOIN ${digits} b CROSS JOIN ${digits} c`;
+        await store.replaceRows(TALLY, scope, generation(1));
+        await assert.rejects(store.replaceRows(TALLY, scope, sql`SELECT 's', DATE '2026-01-01', 'k', CAST('not a number' AS BIGINT), NULL`));
+        const seen = () => store.query<{ rows: bigint; total: bigint }>(sql`SELECT count(*) AS rows, sum(n) AS total FROM tally WHERE site_id = ${'s'}`);
+        assert.deepEqual(await seen(), [{ rows: 1000n, total: 1000n }]);
+        for (let n = 2; n <= 6; n++) {
+          const reads = Array.from({ length: 4 }, () => seen());
+          await store.replaceRows(TALLY, scope, generation(n));
+          for (const [read] of await Promise.all(reads)) {
+            assert.equal(read!.rows, 1000n);
+            assert.ok(read!.total === BigInt(1000 * n) || read!.total === BigInt(1000 * (n - 1)), `a read saw ${read!.total}`);
+          }
+        }
+      });
+    });
+
+    test('a scratch table holds rows for the next replaceRows to read', async () => {
+      await withStore(async (store) => {
+        const scratch: TableSpec = { ...TALLY, name: 'tally_scratch', scratch: true };
+        await store.createTables([TALLY, scratch]);
+        const scope = { siteId: 's', days: { from: '2026-01-01', to: '2026-01-02' } };
+        await store.replaceRows(scratch, scope, rowsOf([['s', '2026-01-01', 'a', 1, null], ['s', '2026-01-02', 'b', 2, 'n']]));
+        await store.replaceRows(TALLY, scope, sql`SELECT site_id, day, kind, n * 10, note FROM tally_scratch WHERE site_id = ${'s'}`);
+        await store.replaceRows(scratch, scope, null);
+        assert.deepEqual((await tally(store)).map((r) => [r.day, r.kind, Number(r.n), r.note]), [['2026-01-01', 'a', 10, null], ['2026-01-02', 'b', 20, 'n']]);
+        await store.replaceRows(TALLY, scope, sql`SELECT site_id, day, kind, n, note FROM tally_scratch`);
+        assert.deepEqual(await tally(store), [], 'the scratch rows were removed');
+      });
+    });
+
+    test('the events table is one of the tables: its rows go by site and day', async () => {
+      await withStore(async (store) => {
+        await store.append([row(0, { day: '2026-01-01' }), row(1, { day: '2026-01-02' }), row(2, { day: '2026-01-03', siteId: 'other' })]);
+        await store.replaceRows(EVENTS_TABLE, { siteId: 'site', days: { from: null, to: '2026-01-01' } }, null);
+        const left = await store.query<{ site_id: string; day: string }>(sql`SELECT site_id, CAST(day AS VARCHAR) AS day FROM ${trusted(EVENTS_TABLE.name)} ORDER BY ts`);
+        assert.deepEqual(left, [{ site_id: 'site', day: '2026-01-02' }, { site_id: 'other', day: '2026-01-03' }]);
+      });
     });
   });
 }

@@ -140,6 +140,30 @@ for (const adapter of adapters) {
       assert.ok(next.id > kept.id, 'a deleted funnel id is never given again (its old rollup rows stay its own)');
     });
 
+    withStore('rollup bookkeeping: a state per event store and site, pending days once each, ascending', async (store) => {
+      const A = { storeId: 'store-1', siteId: 'A' };
+      const B = { storeId: 'store-1', siteId: 'B' };
+      const elsewhere = { storeId: 'store-2', siteId: 'A' };
+      assert.equal(await store.getRollupState(A), undefined);
+      const long = JSON.stringify({ goals: Array.from({ length: 500 }, (_, i) => ({ goalId: i, kind: 'page', pattern: `/p/${i}/**` })), funnels: [] });
+      await store.setRollupState(A, { watermark: null, definitions: '{}' });
+      await store.setRollupState(A, { watermark: '2026-03-19', definitions: long });
+      await store.setRollupState(B, { watermark: '2026-01-01', definitions: '{}' });
+      assert.deepEqual(await store.getRollupState(A), { watermark: '2026-03-19', definitions: long });
+      assert.deepEqual(await store.getRollupState(B), { watermark: '2026-01-01', definitions: '{}' });
+      await store.addRollupPending(A, ['2026-03-03', '2026-03-01', '2026-03-03']);
+      await store.addRollupPending(A, ['2026-03-01', '2026-02-28']);
+      await store.addRollupPending(A, []);
+      await store.addRollupPending(B, ['2026-03-02']);
+      assert.deepEqual(await store.listRollupPending(A), ['2026-02-28', '2026-03-01', '2026-03-03']);
+      await store.clearRollupPending(A, '2026-03-01');
+      await store.clearRollupPending(A, '2026-03-09');
+      assert.deepEqual(await store.listRollupPending(A), ['2026-02-28', '2026-03-03']);
+      assert.deepEqual(await store.listRollupPending(B), ['2026-03-02']);
+      assert.equal(await store.getRollupState(elsewhere), undefined, 'the same site in another event store has its own');
+      assert.deepEqual(await store.listRollupPending(elsewhere), []);
+    });
+
     withStore('salts: one per date, stable, deletable', async (store) => {
       const [a, b] = await Promise.all([store.saltFor('2026-01-01'), store.saltFor('2026-01-01')]);
       assert.equal(a.length, 16);

@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
+import { sql } from '../../src/sql/sql.js';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0);
 const DAY3 = Date.UTC(2026, 5, 12, 10, 0);
@@ -70,7 +71,7 @@ test('funnels: listed with their steps, read with every version, deleted from th
   });
   assert.equal((await get(`/funnels/${id}?version=1&period=7d`)).funnel.version, 1, 'older versions are readable while the funnel exists');
   const countRollups = async () =>
-    Number((await server.ctx.events.query<{ n: bigint }>('SELECT count(*) AS n FROM funnel_daily WHERE funnel_id = ?', [id]))[0]!.n);
+    Number((await server.ctx.events.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM funnel_daily WHERE funnel_id = ${id}`))[0]!.n);
   assert.ok((await countRollups()) > 0);
 
   const deleted = await fetch(`${server.url}/admin/v1/sites/${site.siteId}/funnels/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${server.adminToken}` } });

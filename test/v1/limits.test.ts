@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { startTestServer, createSite, createApiKey, importEvents, BROWSER_UA } from '../helpers/server.js';
+import { sql } from '../../src/sql/sql.js';
 
 test('sliding-window rate limit per key: 429, retry-after: 60 and the configured rate in the message', async () => {
   const clock = new ManualClock(Date.UTC(2026, 2, 20, 12));
@@ -65,7 +66,7 @@ test('retention: days older than retentionMonths are null in timeseries and excl
     assert.deepEqual(series.points.map((p: { value: number | null }) => p.value), [null, null, 1, 1, 1]);
     const stats = await get('/stats?period=90d');
     assert.equal(stats.stats.visitors.value, 28);
-    const [row] = await server.ctx.events.query<{ n: bigint }>(`SELECT count(*) AS n FROM events WHERE site_id = ? AND day < DATE '2026-02-20'`, [site.siteId]);
+    const [row] = await server.ctx.events.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${site.siteId} AND day < DATE '2026-02-20'`);
     assert.equal(Number(row?.n), 0);
   } finally {
     await server.stop();

@@ -16,7 +16,7 @@ import {
   computeStats,
   computeTimeseries,
 } from '../../stats/engine.js';
-import { planInputs } from '../../storage/events/rollups.js';
+import { planInputs } from '../../stats/rollups/plan-inputs.js';
 import { apiKeyFrom } from './auth.js';
 import { MemorySlidingWindow } from '../../storage/counters/rate-limiter.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
@@ -61,7 +61,7 @@ export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<v
 
   async function planned(kind: QueryKind, request: FastifyRequest, site: Site): Promise<Query> {
     const q = parseQuery(kind, request.query as RawParams, site, ctx.clock.now());
-    return planQuery(q, await planInputs(ctx.events, site, q));
+    return planQuery(q, await planInputs(ctx, site, q));
   }
 
   const handlers: Record<RouteDoc['operationId'], Handler> = {

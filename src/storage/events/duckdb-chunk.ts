@@ -9,7 +9,8 @@
 import { endianness } from 'node:os';
 import duckdb from '@duckdb/node-bindings';
 import { BIGINT, BOOLEAN, DATE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBType } from '@duckdb/node-api';
-import { EVENT_COLUMNS, type EventColumnType, type StoredEvent } from './schema.js';
+import { EVENT_COLUMNS, type StoredEvent } from './schema.js';
+import type { ColumnType } from './table-spec.js';
 
 const DAY_MS = 86_400_000;
 const STRING_T_BYTES = 16;
@@ -148,7 +149,7 @@ const writeString: ColumnWriter = (vector, scratch, rows, offset, count, value) 
   writeValidity(vector, scratch, nulls, count);
 };
 
-function writerFor(type: EventColumnType): ColumnWriter {
+function writerFor(type: ColumnType): ColumnWriter {
   switch (type) {
     case 'VARCHAR':
       return writeString;
@@ -167,7 +168,7 @@ function writerFor(type: EventColumnType): ColumnWriter {
   }
 }
 
-const DUCKDB_TYPES: Record<EventColumnType, DuckDBType> = { VARCHAR, BIGINT, DATE, BOOLEAN, INTEGER };
+const DUCKDB_TYPES: Record<ColumnType, DuckDBType> = { VARCHAR, BIGINT, DATE, BOOLEAN, INTEGER };
 const CHUNK_TYPES = EVENT_COLUMNS.map((c) => DUCKDB_TYPES[c.type]);
 const COLUMNS = EVENT_COLUMNS.map((c) => ({ value: c.value as ValueOf, write: writerFor(c.type) }));
 export const MAX_CHUNK_ROWS = duckdb.vector_size();

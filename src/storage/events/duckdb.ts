@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type DuckDBAppender, DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
-import { eventColumnsDdl, type StoredEvent } from './schema.js';
+import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
+import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { eventChunk, MAX_CHUNK_ROWS } from './duckdb-chunk.js';
-import { duckdbDialect } from './dialect.js';
-import type { BulkAppend, EventStore, SqlValue } from './types.js';
+import { duckdbDialect } from './duckdb-dialect.js';
+import type { BulkAppend, EventStore, RowScope, TableSpec } from './types.js';
 
 /**
  * Serializes the work of one DuckDB connection: a connection runs one statement at a time, and
@@ -31,6 +33,7 @@ export interface DuckDbEventStoreOptions {
 
 export class DuckDbEventStore implements EventStore {
   readonly dialect = duckdbDialect;
+  private identity = '';
   private writer!: SerialConnection;
   private readers: SerialConnection[] = [];
   private nextReader = 0;
@@ -50,8 +53,27 @@ export class DuckDbEventStore implements EventStore {
     return store;
   }
 
+  get id(): string {
+    return this.identity;
+  }
+
   async init(): Promise<void> {
-    await this.exec(`CREATE TABLE IF NOT EXISTS events (${eventColumnsDdl()})`);
+    await this.createTables([EVENTS_TABLE]);
+    // The file's identity: drawn once, at its first start.
+    await this.write(trusted('CREATE TABLE IF NOT EXISTS store_identity (id VARCHAR NOT NULL)'));
+    await this.write(sql`INSERT INTO store_identity SELECT ${randomUUID()} WHERE NOT EXISTS (SELECT 1 FROM store_identity)`);
+    const [row] = await this.query<{ id: string }>(sql`SELECT id FROM store_identity`);
+    this.identity = row!.id;
+  }
+
+  async createTables(specs: readonly TableSpec[]): Promise<void> {
+    // DuckDB keeps no sort order or engine per table: the spec's key only has to name columns.
+    // Scratch tables are temporary tables of the writer connection, where replaceRows runs.
+    for (const spec of specs) {
+      const columns = spec.columns.map((c) => `${checkedName(c.name)} ${c.type}${c.nullable ? '' : ' NOT NULL'}`);
+      const kind = spec.scratch ? 'TEMPORARY TABLE' : 'TABLE';
+      await this.write(trusted(`CREATE ${kind} IF NOT EXISTS ${checkedSpec(spec).name} (${columns.join(', ')})`));
+    }
   }
 
   append(rows: readonly StoredEvent[]): Promise<void> {
@@ -118,17 +140,38 @@ export class DuckDbEventStore implements EventStore {
     };
   }
 
-  query<T = Record<string, unknown>>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+  query<T = Record<string, unknown>>(query: Sql): Promise<T[]> {
     const reader = this.readers[this.nextReader++ % this.readers.length]!;
     return reader.run(async (conn) => {
-      const result = await conn.runAndReadAll(sql, params as DuckDBValue[]);
+      const result = await conn.runAndReadAll(query.text, query.params as DuckDBValue[]);
       return result.getRowObjectsJS() as T[];
     });
   }
 
-  exec(sql: string, params: readonly SqlValue[] = []): Promise<void> {
+  /** A DELETE and an INSERT in one transaction of the writer connection. */
+  async replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void> {
+    const spec = checkedSpec(table);
+    const inScope = scopePredicate(spec, scope);
+    const statements = [sql`DELETE FROM ${trusted(spec.name)} WHERE ${inScope}`];
+    if (rows !== null) {
+      const names = trusted(spec.columns.map((c) => c.name).join(', '));
+      statements.push(sql`INSERT INTO ${trusted(spec.name)} (${names}) SELECT * FROM (${rows}) AS r(${names}) WHERE ${inScope}`);
+    }
+    await this.writer.run(async (conn) => {
+      await conn.run('BEGIN TRANSACTION');
+      try {
+        for (const s of statements) await conn.run(s.text, s.params as DuckDBValue[]);
+        await conn.run('COMMIT');
+      } catch (err) {
+        await conn.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  private write(statement: Sql): Promise<void> {
     return this.writer.run(async (conn) => {
-      await conn.run(sql, params as DuckDBValue[]);
+      await conn.run(statement.text, statement.params as DuckDBValue[]);
     });
   }
 
@@ -142,6 +185,38 @@ export class DuckDbEventStore implements EventStore {
     for (const c of [this.writer, ...this.readers]) c.conn.closeSync();
     this.instance.closeSync();
   }
+}
+
+const NAME = /^[a-z_][a-z0-9_]*$/;
+
+/** A table or column name of a spec: written by us, checked before it becomes SQL text. */
+function checkedName(name: string): string {
+  if (!NAME.test(name)) throw new Error(`not a table or column name: ${JSON.stringify(name)}`);
+  return name;
+}
+
+/** A spec as the port defines it: a not-null VARCHAR site_id, a not-null DATE day column, key columns it has. */
+function checkedSpec(spec: TableSpec): TableSpec {
+  checkedName(spec.name);
+  const column = (name: string) => spec.columns.find((c) => c.name === name);
+  const site = column('site_id');
+  const day = column(spec.dayColumn);
+  if (site?.type !== 'VARCHAR' || site.nullable) throw new Error(`table ${spec.name}: site_id must be a VARCHAR that is never NULL`);
+  if (day?.type !== 'DATE' || day.nullable) throw new Error(`table ${spec.name}: its day column ${spec.dayColumn} must be a DATE that is never NULL`);
+  const unknown = spec.key.filter((name) => !column(name));
+  if (unknown.length > 0) throw new Error(`table ${spec.name}: key columns ${unknown.join(', ')} are not among its columns`);
+  return spec;
+}
+
+function scopePredicate(spec: TableSpec, scope: RowScope): Sql {
+  const day = trusted(spec.dayColumn);
+  const to = trusted(duckdbDialect.dateLiteral(scope.days.to));
+  const parts = [sql`site_id = ${scope.siteId}`, scope.days.from === null ? sql`${day} <= ${to}` : sql`${day} BETWEEN ${trusted(duckdbDialect.dateLiteral(scope.days.from))} AND ${to}`];
+  for (const [name, value] of Object.entries(scope.where ?? {})) {
+    if (!spec.columns.some((c) => c.name === name)) throw new Error(`table ${spec.name} has no column ${name}`);
+    parts.push(sql`${trusted(name)} = ${value}`);
+  }
+  return joinSql(parts, ' AND ');
 }
 
 /**

@@ -4,6 +4,7 @@
 // session's first event onto every event of the session at ingest, so that a filter on a
 // session-scoped dimension is a plain column predicate on raw events. Only `exit` (the session's
 // last pageview) cannot be known at ingest; it is derived at query time.
+import type { ColumnSpec, ColumnType, TableSpec } from './table-spec.js';
 
 export interface StoredEvent {
   siteId: string; // public id of the site
@@ -32,17 +33,13 @@ export interface StoredEvent {
   scrollDepth: number | null; // engage only, percent
 }
 
-export type EventColumnType = 'VARCHAR' | 'BIGINT' | 'DATE' | 'BOOLEAN' | 'INTEGER';
 export type EventColumnValue = string | number | bigint | boolean | null;
 
-interface EventColumn {
-  name: string;
-  type: EventColumnType;
-  nullable: boolean;
+interface EventColumn extends ColumnSpec {
   value(e: StoredEvent): EventColumnValue; // DATE columns give 'YYYY-MM-DD'; BIGINT a bigint or a safe integer
 }
 
-const col = (name: string, type: EventColumnType, nullable: boolean, value: EventColumn['value']): EventColumn => ({ name, type, nullable, value });
+const col = (name: string, type: ColumnType, nullable: boolean, value: EventColumn['value']): EventColumn => ({ name, type, nullable, value });
 
 /** The `events` table, column by column: name, portable SQL type, and where its value comes from. */
 export const EVENT_COLUMNS: readonly EventColumn[] = [
@@ -72,7 +69,5 @@ export const EVENT_COLUMNS: readonly EventColumn[] = [
   col('scroll_depth', 'INTEGER', true, (e) => e.scrollDepth),
 ];
 
-/** CREATE TABLE column list in the portable subset. */
-export function eventColumnsDdl(): string {
-  return EVENT_COLUMNS.map((c) => `${c.name} ${c.type}${c.nullable ? '' : ' NOT NULL'}`).join(', ');
-}
+/** The `events` table, which every adapter creates itself (`EventStore.init`); sorted by instant. */
+export const EVENTS_TABLE: TableSpec = { name: 'events', columns: EVENT_COLUMNS, dayColumn: 'day', key: ['ts'] };

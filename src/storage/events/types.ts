@@ -1,28 +1,57 @@
+import type { Dialect } from '../../sql/dialect.js';
+import type { Sql } from '../../sql/sql.js';
 import type { StoredEvent } from './schema.js';
-import type { Dialect } from './dialect.js';
+import type { RowScope, TableSpec } from './table-spec.js';
 
-export type SqlValue = string | number | bigint | boolean | null;
+export type { ColumnSpec, ColumnType, RowScope, TableSpec } from './table-spec.js';
 
 /**
- * The EventStore port: raw events and (later) rollups. Queries are compiled elsewhere through the
- * adapter's `dialect`; the adapter only runs them. Every query over `events` must be bounded by
- * site and time (see src/stats).
+ * The EventStore port: raw events, and the tables the read side keeps beside them (rollups). It is
+ * defined by what its callers need done, not by SQL statements, so that an engine without
+ * multi-statement transactions, with no temporary tables bound to a connection and with mutations
+ * that apply in the background (ClickHouse) implements it as well as DuckDB does:
+ *
+ * - the events table belongs to the adapter (`init`); every other table is described by its owner
+ *   (`TableSpec`) and created by the adapter in the engine's own terms (`createTables`);
+ * - rows are added whole (`append`, `beginBulk`), or replaced for one site and a range of days
+ *   (`replaceRows`): never updated or deleted row by row;
+ * - reads are `Sql` values built with the `sql` tag against `dialect` (`query`).
+ *
+ * Every query over `events` must be bounded by site and time (see src/stats).
  */
 export interface EventStore {
   readonly dialect: Dialect;
-  /** Create tables that do not exist yet. */
-  init(): Promise<void>;
-  /** Append a batch atomically: either every row is stored or none is (the caller retries). */
-  append(rows: readonly StoredEvent[]): Promise<void>;
-  /** Start a bulk write (imports): rows appended over time, stored together at commit or not at all. */
-  beginBulk(): Promise<BulkAppend>;
-  /** Run a read query with positional parameters (`?`), rows as plain objects. */
-  query<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /**
-   * Run a statement that returns nothing of interest. Every exec runs in one session, in order: a
-   * temporary table one exec creates is there for the next.
+   * The identity of the stored rows, kept across restarts: stores that hold the same rows share it
+   * (every process on one ClickHouse database), a store of its own has its own (each process's
+   * DuckDB file). What is kept about these rows elsewhere (the rollups' bookkeeping, in the
+   * MetaStore) is keyed by it.
    */
-  exec(sql: string, params?: readonly SqlValue[]): Promise<void>;
+  readonly id: string;
+  /** Creates the events table (and whatever keeps `id`) if it does not exist yet. */
+  init(): Promise<void>;
+  /**
+   * Creates the tables of `specs` that do not exist yet (an existing table is left as it is). The
+   * adapter chooses the engine, sort key and partitioning from the spec (ClickHouse: a MergeTree
+   * ordered by site, day column and `key`, partitioned by site and month). Refuses a spec that is
+   * not well formed (see `TableSpec`).
+   */
+  createTables(specs: readonly TableSpec[]): Promise<void>;
+  /** Appends a batch atomically: either every row is stored or none is (the caller retries). */
+  append(rows: readonly StoredEvent[]): Promise<void>;
+  /** Starts a bulk write (imports): rows appended over time, stored together at commit or not at all. */
+  beginBulk(): Promise<BulkAppend>;
+  /** Runs a read query, rows as plain objects (counts may come back as bigints). */
+  query<T = Record<string, unknown>>(query: Sql): Promise<T[]>;
+  /**
+   * Replaces the rows of `table` in `scope` by the rows of `rows` (a query whose columns are the
+   * table's, in order), or only removes them when `rows` is null. When the call returns, readers see
+   * the new rows and none of the old ones; while it runs they see one or the other, never a mix
+   * (DuckDB: one transaction; ClickHouse: the new rows built in a staging table and swapped in by
+   * partition). `rows` must not read `table` itself: engines differ on whether it would see the old
+   * rows. Rows of `rows` outside the scope are dropped, never stored.
+   */
+  replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void>;
   close(): Promise<void>;
 }
 

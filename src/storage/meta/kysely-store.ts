@@ -14,6 +14,8 @@ import {
   type MetaStore,
   type NewSite,
   type Org,
+  type RollupKey,
+  type RollupState,
   type Site,
   type SitePatch,
 } from './types.js';
@@ -371,6 +373,48 @@ export class KyselyMetaStore implements MetaStore {
 
   async releaseLease(name: string, holder: string): Promise<void> {
     await this.db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute();
+  }
+
+  async getRollupState(key: RollupKey): Promise<RollupState | undefined> {
+    const row = await this.db
+      .selectFrom('rollup_state')
+      .select(['watermark', 'definitions'])
+      .where('store_id', '=', key.storeId)
+      .where('site_id', '=', key.siteId)
+      .executeTakeFirst();
+    return row && { watermark: row.watermark, definitions: row.definitions };
+  }
+
+  async setRollupState(key: RollupKey, state: RollupState): Promise<void> {
+    await this.db
+      .insertInto('rollup_state')
+      .values({ store_id: key.storeId, site_id: key.siteId, ...state })
+      .onConflict((oc) => oc.columns(['store_id', 'site_id']).doUpdateSet(state))
+      .execute();
+  }
+
+  async addRollupPending(key: RollupKey, days: readonly string[]): Promise<void> {
+    if (days.length === 0) return;
+    await this.db
+      .insertInto('rollup_pending')
+      .values([...new Set(days)].map((day) => ({ store_id: key.storeId, site_id: key.siteId, day })))
+      .onConflict((oc) => oc.columns(['store_id', 'site_id', 'day']).doNothing())
+      .execute();
+  }
+
+  async listRollupPending(key: RollupKey): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('rollup_pending')
+      .select('day')
+      .where('store_id', '=', key.storeId)
+      .where('site_id', '=', key.siteId)
+      .orderBy('day')
+      .execute();
+    return rows.map((r) => r.day);
+  }
+
+  async clearRollupPending(key: RollupKey, day: string): Promise<void> {
+    await this.db.deleteFrom('rollup_pending').where('store_id', '=', key.storeId).where('site_id', '=', key.siteId).where('day', '=', day).execute();
   }
 
   async close(): Promise<void> {

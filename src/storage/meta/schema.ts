@@ -72,6 +72,19 @@ export interface LeasesTable {
   expires_at: number; // epoch ms
 }
 
+export interface RollupStateTable {
+  store_id: string; // EventStore.id
+  site_id: string; // public id
+  watermark: string | null;
+  definitions: string;
+}
+
+export interface RollupPendingTable {
+  store_id: string;
+  site_id: string;
+  day: string;
+}
+
 export interface MetaDatabase {
   orgs: OrgsTable;
   sites: SitesTable;
@@ -82,4 +95,6 @@ export interface MetaDatabase {
   funnel_versions: FunnelVersionsTable;
   salts: SaltsTable;
   leases: LeasesTable;
+  rollup_state: RollupStateTable;
+  rollup_pending: RollupPendingTable;
 }

@@ -137,7 +137,33 @@ export interface MetaStore {
   /** Gives the lease up if the holder still has it. */
   releaseLease(name: string, holder: string): Promise<void>;
 
+  /** A site's rollup progress in one event store; undefined before its first rollup run there. */
+  getRollupState(key: RollupKey): Promise<RollupState | undefined>;
+  setRollupState(key: RollupKey, state: RollupState): Promise<void>;
+  /** Records rolled-up days whose rollups must be rewritten (a day already recorded stays once). */
+  addRollupPending(key: RollupKey, days: readonly string[]): Promise<void>;
+  /** The pending days, ascending. */
+  listRollupPending(key: RollupKey): Promise<string[]>;
+  clearRollupPending(key: RollupKey, day: string): Promise<void>;
+
   close(): Promise<void>;
+}
+
+/**
+ * Whose rollups: a site (public id) in one event store (`EventStore.id`). Processes that share the
+ * metadata but each keep their own event store keep their own bookkeeping.
+ */
+export interface RollupKey {
+  storeId: string;
+  siteId: string;
+}
+
+/** What the rollup job (src/stats/rollups) keeps of a site between runs. */
+export interface RollupState {
+  /** The last site-local day (YYYY-MM-DD) the rollups cover; null when none. */
+  watermark: string | null;
+  /** The goal and funnel definitions the goal and funnel rollups were computed for (JSON). */
+  definitions: string;
 }
 
 export class DuplicateDomain extends Error {

@@ -1,7 +1,10 @@
 // SQL fragments that carry their parameters. Interpolating a value into `sql` makes it a `?`
 // parameter; only `Sql` fragments (from `trusted`, i.e. constants and Dialect output) are spliced as
-// text. So no user input can ever become SQL text.
-import type { SqlValue } from '../storage/events/types.js';
+// text. So no user input can ever become SQL text. This folder imports nothing of the service: the
+// stores (src/storage) and the read side (src/stats) both speak it.
+
+/** A value bound to a `?` parameter. */
+export type SqlValue = string | number | bigint | boolean | null;
 
 export class Sql {
   constructor(

@@ -1,0 +1,39 @@
+// Everything engine-specific about SQL text lives here, so that queries are written once.
+// DuckDB is the embedded engine (src/storage/events/duckdb-dialect.ts); a ClickHouse dialect
+// implements the same object later. Shared SQL stays in the subset both engines read alike: no
+// CTEs, no window functions outside the Dialect, and no reliance on what an engine fills in for a
+// missing value (an unmatched LEFT JOIN row, an aggregate over no rows): where a query needs NULL,
+// it says so (a CASE without ELSE, a Dialect member documented as NULL when none).
+
+export interface Dialect {
+  /** Exact distinct count. */
+  countDistinct(expr: string): string;
+  /** Rows where `cond` holds (an aggregate); cheaper than sum(CASE …) in both engines. */
+  countIf(cond: string): string;
+  /** Sum of `expr` over the rows where `cond` holds (an aggregate; NULL when none). */
+  sumIf(expr: string, cond: string): string;
+  /** `count(*)` over every row of a result, as a window; null where the engine has no window functions. */
+  countOverAll(): string | null;
+  /** Value of `expr` on the row where `by` is largest. */
+  argMax(expr: string, by: string): string;
+  /** `argMax` over the rows where `cond` holds (NULL when none). */
+  argMaxIf(expr: string, by: string, cond: string): string;
+  /** First day of the month of a DATE expression. */
+  monthStart(dateExpr: string): string;
+  /** A DATE literal from a trusted 'YYYY-MM-DD' string (validated here, never user text). */
+  dateLiteral(day: string): string;
+  /** Case-insensitive substring test with a `?` placeholder for the needle. */
+  containsInsensitive(expr: string): string;
+  /** A DATE expression as 'YYYY-MM-DD' text. */
+  dayText(dateExpr: string): string;
+  /** Regular-expression test of `expr` against a `?` placeholder (anchors in the pattern). */
+  regexMatches(expr: string): string;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Checks that a day literal's text is a 'YYYY-MM-DD' day, for every dialect's `dateLiteral`. */
+export function checkedDay(day: string): string {
+  if (!DAY.test(day)) throw new Error(`not a day: ${JSON.stringify(day)}`);
+  return day;
+}

@@ -1,0 +1,129 @@
+// The measure registry: every number the statistics are made of, declared once with the aggregate
+// that computes it and the column that holds it. The compiler's select lists (src/stats/compile.ts),
+// the row type and row addition of the engine (src/stats/engine.ts), and the rollup tables' columns
+// and insert lists (src/stats/rollups) are generated from these declarations.
+//
+// Every measure is a sum over days of a daily value (visitors are a day's distinct count, summed),
+// which is what lets the planner take some days from rollups and the rest from raw events; the
+// metrics of docs/api.md are those sums or ratios of them (`METRIC_VALUES`).
+import type { Metric } from '../core/query.js';
+import { BUILT_IN_EVENTS } from '../ingest/event-shape.js';
+import type { Dialect } from '../sql/dialect.js';
+
+/** Engaged time from which a session does not bounce. */
+export const NON_BOUNCE_ENGAGED_MS = 10_000;
+
+export const IS_PAGEVIEW = `name = 'pageview'`;
+const IS_ENGAGE = `name = 'engage'`;
+/** Any name but the built-in ones is a custom event (which prevents a bounce). */
+const CUSTOM_EVENT = `name NOT IN (${BUILT_IN_EVENTS.map((n) => `'${n}'`).join(', ')})`;
+
+export interface MeasureSpec {
+  /** The column of measure rows and rollup tables that holds it. */
+  readonly column: string;
+  /** What it is aggregated over: event rows, or one row of facts per session (`SESSION_FACTS`). */
+  readonly over: 'events' | 'sessions';
+  /** The aggregate, as SQL text of the dialect. */
+  aggregate(d: Dialect): string;
+}
+
+/** The traffic measures, in the column order of measure rows and rollup tables. */
+export const TRAFFIC_MEASURES = {
+  /** Distinct visitors of the bucket (a day's count is the day's visitors; days are summed). */
+  visitors: { column: 'visitors', over: 'events', aggregate: (d) => d.countDistinct('visitor_id') },
+  pageviews: { column: 'pageviews', over: 'events', aggregate: (d) => d.countIf(IS_PAGEVIEW) },
+  /** Every kept event: the `views` of an event breakdown. */
+  events: { column: 'events', over: 'events', aggregate: () => 'count(*)' },
+  /** Sessions whose first event is in the bucket. */
+  sessions: { column: 'sessions', over: 'events', aggregate: (d) => d.countIf('session_start') },
+  /** A session bounces unless it has 2+ pageviews, a custom event, or 10+ s of engaged time. */
+  bounces: {
+    column: 'bounces',
+    over: 'sessions',
+    aggregate: (d) => d.countIf(`NOT (pageviews >= 2 OR customs > 0 OR engaged_ms >= ${NON_BOUNCE_ENGAGED_MS})`),
+  },
+  /** Engaged time, or last − first event without engagement, in ms. */
+  durationMs: { column: 'duration_ms', over: 'sessions', aggregate: () => 'sum(CASE WHEN engages > 0 THEN engaged_ms ELSE last_ts - first_ts END)' },
+} as const satisfies Record<string, MeasureSpec>;
+
+export type TrafficMeasure = keyof typeof TRAFFIC_MEASURES;
+/** Summed traffic measures of some days (or one day, or one hour). */
+export type Measures = Record<TrafficMeasure, number>;
+
+/** Conversions of a goal per day: events matching it, and distinct visitors among them. */
+export const GOAL_MEASURES = {
+  conversions: { column: 'conversions', over: 'events', aggregate: () => 'count(*)' },
+  uniqueConversions: { column: 'unique_conversions', over: 'events', aggregate: (d) => d.countDistinct('visitor_id') },
+} as const satisfies Record<string, MeasureSpec>;
+
+export type GoalMeasure = keyof typeof GOAL_MEASURES;
+export type GoalCounts = Record<GoalMeasure, number>;
+
+type Registry = Record<string, MeasureSpec>;
+
+/** The columns of a registry's measures, in order (optionally only those aggregated over `over`). */
+export function measureColumns(registry: Registry, over?: MeasureSpec['over']): string[] {
+  return Object.values(registry)
+    .filter((m) => over === undefined || m.over === over)
+    .map((m) => m.column);
+}
+
+/** `aggregate AS column, …` of a registry's measures aggregated over `over`. */
+export function measureAggregates(d: Dialect, registry: Registry, over: MeasureSpec['over']): string {
+  return Object.values(registry)
+    .filter((m) => m.over === over)
+    .map((m) => `${m.aggregate(d)} AS ${m.column}`)
+    .join(', ');
+}
+
+/** The measures of a result row (engines return counts as bigints or numbers). */
+export function measuresOf<R extends Registry>(registry: R, row: Record<string, unknown>): Record<keyof R, number> {
+  const out = {} as Record<keyof R, number>;
+  for (const [name, m] of Object.entries(registry) as Array<[keyof R, MeasureSpec]>) out[name] = Number(row[m.column]);
+  return out;
+}
+
+export function addMeasures<M extends Record<string, number>>(a: M, b: M): M {
+  const out = { ...a };
+  for (const name of Object.keys(b) as Array<keyof M>) out[name] = (a[name]! + b[name]!) as M[keyof M];
+  return out;
+}
+
+/** Every measure of a registry at 0. */
+export function zeroOf<R extends Registry>(registry: R): Record<keyof R, number> {
+  return Object.fromEntries(Object.keys(registry).map((name) => [name, 0])) as Record<keyof R, number>;
+}
+
+export const ZERO_MEASURES: Measures = Object.freeze(zeroOf(TRAFFIC_MEASURES));
+
+/**
+ * The facts of one session that its measures are aggregated from (`over: 'sessions'`): each an
+ * aggregate over the session's events, in the column order of session-facts rows.
+ */
+export const SESSION_FACTS = [
+  { column: 'pageviews', aggregate: (d: Dialect) => d.countIf(IS_PAGEVIEW) },
+  { column: 'customs', aggregate: (d: Dialect) => d.countIf(CUSTOM_EVENT) },
+  { column: 'engaged_ms', aggregate: (d: Dialect) => `coalesce(${d.sumIf('engaged_ms', IS_ENGAGE)}, 0)` },
+  { column: 'engages', aggregate: (d: Dialect) => d.countIf(IS_ENGAGE) },
+  { column: 'first_ts', aggregate: () => 'min(ts)' },
+  { column: 'last_ts', aggregate: () => 'max(ts)' },
+] as const;
+
+export const round = (x: number, digits: number) => {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+};
+
+export type TrafficMetric = Exclude<Metric, 'conversions'>;
+
+/**
+ * The metrics computed from traffic measures (conversions come from goals): the value of summed
+ * measures (null where not computable), and whether it needs the per-session measures.
+ */
+export const METRIC_VALUES: Record<TrafficMetric, { value(m: Measures): number | null; perSession: boolean }> = {
+  visitors: { value: (m) => m.visitors, perSession: false },
+  pageviews: { value: (m) => m.pageviews, perSession: false },
+  sessions: { value: (m) => m.sessions, perSession: false },
+  bounceRate: { value: (m) => (m.sessions > 0 ? round(m.bounces / m.sessions, 4) : null), perSession: true },
+  avgDuration: { value: (m) => (m.sessions > 0 ? round(m.durationMs / m.sessions / 1000, 1) : null), perSession: true },
+};

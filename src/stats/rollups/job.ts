@@ -1,0 +1,383 @@
+// Daily rollups (docs/api.md, "How answers are computed"): site_daily, dim_daily (capped per site,
+// day and dimension, the rest folded into `(other)`), goal_daily and funnel_daily (per funnel
+// version), written exactly from raw events by the same measure builders that answer raw reads
+// (src/stats/compile.ts). dim_monthly sums
+// dim_daily per calendar month, so that long breakdowns group a few rows per key instead of one per
+// day (every measure is a sum of daily values, so the sums are exact).
+//
+// Crash safety without multi-statement transactions: a range of days is rewritten (each table's
+// rows replaced, `EventStore.replaceRows`) before the site's watermark moves past it, and readers
+// use rollups only up to the watermark, so a half-written range is never read and is simply
+// rewritten on the next run. Days already under the watermark that must be rewritten (imports) are
+// first recorded as pending, and cleared only once rewritten. The watermark and the pending days
+// are the MetaStore's (small transactional state); the rollup rows are the EventStore's.
+import type { EventStore } from '../../storage/events/types.js';
+import type { MetaStore, RollupKey, RollupState, Site } from '../../storage/meta/types.js';
+import { withLease } from '../../storage/meta/leases.js';
+import type { MaintenanceRegistry } from '../../core/maintenance.js';
+import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
+import { SESSION_GAP_MS } from '../../core/session-gap.js';
+import { addMonths, firstOfMonth, MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
+import { DIMENSIONS, OTHER_KEY, scopeOf, type Dimension } from '../../core/dimensions.js';
+import type { Matcher } from '../../core/patterns.js';
+import {
+  dayRange,
+  funnelEvents,
+  integerLiteral,
+  keyExpr,
+  measureEvents,
+  measureGoals,
+  needsExit,
+  sessionFactsSelect,
+  sessionKeyAggregate,
+  viewsColumn,
+  type GoalRef,
+} from '../compile.js';
+import { walkFunnel, type FunnelEventRow } from '../funnel.js';
+import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js';
+import { rawWindowStart, retentionStart } from '../planner.js';
+import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
+import {
+  DAILY_TABLES,
+  DIM_DAILY,
+  DIM_MONTHLY,
+  DIM_TOP_KEYS,
+  factsKey,
+  FUNNEL_DAILY,
+  GOAL_DAILY,
+  ROLLUP_SESSIONS,
+  ROLLUP_TABLES,
+  SESSION_DIMENSIONS,
+  SITE_DAILY,
+} from './tables.js';
+import { EVENTS_TABLE } from '../../storage/events/schema.js';
+
+export interface RollupDeps {
+  events: EventStore;
+  meta: MetaStore;
+}
+
+export interface RollupOptions {
+  /** Keys kept per site, day and dimension; the rest fold into `(other)`. */
+  dimensionKeyCap?: number;
+}
+
+export const DEFAULT_DIMENSION_KEY_CAP = 10_000;
+/** Days rewritten per pass; bounds statement size while catching up on long histories. */
+const CHUNK_DAYS = 31;
+
+const TRAFFIC_COLUMNS = trusted(measureColumns(TRAFFIC_MEASURES).join(', '));
+
+export function createRollupTables(events: EventStore): Promise<void> {
+  return events.createTables(ROLLUP_TABLES);
+}
+
+function read<T>(events: EventStore, query: Sql): Promise<T[]> {
+  return events.query<T>(query);
+}
+
+/** The goals and funnel versions of a site, which goal_daily and funnel_daily are computed for. */
+export interface Definitions {
+  goals: GoalRef[];
+  funnels: Array<{ id: number; version: number; windowMinutes: number; steps: Matcher[] }>;
+}
+
+export async function loadDefinitions(meta: MetaStore, site: Site): Promise<Definitions> {
+  const goals = (await meta.listGoals(site.internalId)).map((g) => ({ goalId: g.goalId, kind: g.kind, pattern: g.pattern }));
+  const funnels: Definitions['funnels'] = [];
+  for (const summary of await meta.listFunnels(site.internalId)) {
+    for (let version = 1; version <= summary.version; version++) {
+      const f = await meta.getFunnel(site.internalId, summary.id, version);
+      if (f) funnels.push({ id: f.id, version: f.version, windowMinutes: f.windowMinutes, steps: f.steps });
+    }
+  }
+  return { goals, funnels };
+}
+
+/** The last site-local day that has ended, sessions included. */
+export function lastClosedDay(now: number, timeZone: string): string {
+  const today = localDay(now, timeZone);
+  // A day is rolled up once it has ended and its last sessions have too.
+  return now >= startOfLocalDay(today, timeZone) + SESSION_GAP_MS ? addDays(today, -1) : addDays(today, -2);
+}
+
+/**
+ * dim_daily rows of dimensions, in one query, each key passed through `fold` (the cap).
+ * Session-scoped dimensions read bounces and duration from rollup_sessions (`writeSessionFacts`,
+ * same days).
+ */
+function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly Dimension[], fold = (key: Sql) => key): Sql {
+  const d = events.dialect;
+  const parts = dimensions.map((dimension) => {
+    const measures = measureEvents(d, { siteId, days, filters: [], exit: needsExit([], dimension) }, {
+      bucket: trusted('day'),
+      key: fold(keyExpr(dimension)),
+      sessions: scopeOf(dimension) === 'session' && { relation: sessionFacts(events, siteId, days), key: fold(trusted(factsKey(dimension))) },
+    });
+    return sql`SELECT ${siteId}, b, ${dimension}, k, ${TRAFFIC_COLUMNS} FROM (${measures}) m`;
+  });
+  return joinSql(parts, ' UNION ALL ');
+}
+
+const sessionFacts = (events: EventStore, siteId: string, days: Period): Sql =>
+  sql`(SELECT * FROM ${trusted(ROLLUP_SESSIONS.name)} WHERE site_id = ${siteId} AND ${dayRange(events.dialect, 'sb', days)}) f`;
+
+/** Computes the facts and keys of every session that starts in the days, once for all dimensions. */
+function writeSessionFacts(events: EventStore, siteId: string, days: Period): Promise<void> {
+  const d = events.dialect;
+  const keys = SESSION_DIMENSIONS.map((dim) => ({ name: factsKey(dim), aggregate: sessionKeyAggregate(d, dim) }));
+  const facts = sessionFactsSelect(d, { siteId, days, filters: [], exit: false }, trusted('day'), keys);
+  return events.replaceRows(ROLLUP_SESSIONS, { siteId, days }, sql`SELECT ${siteId}, x.* FROM (${facts}) x`);
+}
+
+/** Folds the keys beyond the cap into `(other)`, recomputing that day and dimension exactly. */
+async function capDimensions(events: EventStore, siteId: string, days: Period, cap: number): Promise<void> {
+  const d = events.dialect;
+  const crowded = await read<{ day: string; dimension: Dimension }>(
+    events,
+    sql`SELECT ${trusted(d.dayText('day'))} AS day, dimension FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}
+      GROUP BY day, dimension HAVING count(*) > ${cap}`,
+  );
+  for (const { day, dimension } of crowded) {
+    const one = { from: day, to: day };
+    const scope = { siteId, days: one, where: { dimension } };
+    const where = sql`site_id = ${siteId} AND ${dayRange(d, 'day', one)} AND dimension = ${dimension}`;
+    await events.replaceRows(
+      DIM_TOP_KEYS,
+      scope,
+      sql`SELECT site_id, day, dimension, key FROM ${trusted(DIM_DAILY.name)} WHERE ${where}
+        ORDER BY visitors DESC, ${trusted(viewsColumn(dimension))} DESC, key ASC LIMIT ${cap}`,
+    );
+    const top = sql`(SELECT key FROM ${trusted(DIM_TOP_KEYS.name)} WHERE ${where})`;
+    const fold = (key: Sql) => sql`(CASE WHEN ${key} IN ${top} THEN ${key} ELSE ${OTHER_KEY} END)`;
+    await events.replaceRows(DIM_DAILY, scope, dimensionRows(events, siteId, one, [dimension], fold));
+    await events.replaceRows(DIM_TOP_KEYS, scope, null);
+  }
+}
+
+/** The goal_daily rows of the days, or null when the site has no goals. */
+function goalRows(events: EventStore, siteId: string, days: Period, defs: Definitions): Sql | null {
+  if (defs.goals.length === 0) return null;
+  const measures = measureGoals(events.dialect, trusted('day'), siteId, days, defs.goals);
+  return sql`SELECT ${siteId}, b, goal_id, ${trusted(measureColumns(GOAL_MEASURES).join(', '))} FROM (${measures}) g`;
+}
+
+/** The funnel_daily rows of the days (walked here from the matching events), or null when none. */
+async function funnelRows(events: EventStore, siteId: string, days: Period, defs: Definitions): Promise<Sql | null> {
+  const d = events.dialect;
+  const rows: Sql[] = [];
+  for (const funnel of defs.funnels) {
+    const matching = await read<FunnelEventRow>(events, funnelEvents(d, siteId, days, funnel.steps));
+    for (const [day, counts] of walkFunnel(matching, funnel.steps, funnel.windowMinutes)) {
+      counts.forEach((visitors, i) => {
+        rows.push(
+          sql`SELECT ${siteId}, ${trusted(d.dateLiteral(day))}, ${integerLiteral(funnel.id)}, ${integerLiteral(funnel.version)}, ${integerLiteral(i + 1)}, ${visitors}`,
+        );
+      });
+    }
+  }
+  return rows.length > 0 ? joinSql(rows, ' UNION ALL ') : null;
+}
+
+async function writeGoalsAndFunnels(events: EventStore, siteId: string, days: Period, defs: Definitions): Promise<void> {
+  await events.replaceRows(GOAL_DAILY, { siteId, days }, goalRows(events, siteId, days, defs));
+  await events.replaceRows(FUNNEL_DAILY, { siteId, days }, await funnelRows(events, siteId, days, defs));
+}
+
+/** The days of a range that hold raw events of the site, ascending. */
+async function eventDays(events: EventStore, siteId: string, days: Period): Promise<string[]> {
+  const d = events.dialect;
+  const rows = await read<{ day: string }>(
+    events,
+    sql`SELECT DISTINCT ${trusted(d.dayText('day'))} AS day FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} ORDER BY day`,
+  );
+  return rows.map((r) => r.day);
+}
+
+/** Rewrites every rollup of a range of days from raw events (`hasEvents`: whether it holds any). */
+async function rewriteDays(events: EventStore, siteId: string, days: Period, defs: Definitions, cap: number, hasEvents: boolean): Promise<void> {
+  const scope = { siteId, days };
+  // Days without events have no rollup rows: a sparse or new site skips twenty-odd statements.
+  if (!hasEvents) {
+    for (const table of DAILY_TABLES) await events.replaceRows(table, scope, null);
+    await rewriteMonths(events, siteId, days);
+    return;
+  }
+  await writeSessionFacts(events, siteId, days);
+  const site = measureEvents(events.dialect, { siteId, days, filters: [], exit: false }, {
+    bucket: trusted('day'),
+    sessions: { relation: sessionFacts(events, siteId, days) },
+  });
+  await events.replaceRows(SITE_DAILY, scope, sql`SELECT ${siteId}, b, ${TRAFFIC_COLUMNS} FROM (${site}) m`);
+  await events.replaceRows(DIM_DAILY, scope, dimensionRows(events, siteId, days, DIMENSIONS));
+  await capDimensions(events, siteId, days, cap);
+  await events.replaceRows(ROLLUP_SESSIONS, scope, null);
+  await rewriteMonths(events, siteId, days);
+  await writeGoalsAndFunnels(events, siteId, days, defs);
+}
+
+/** Re-sums dim_monthly for the months a range of days touches (a month only read once complete). */
+function rewriteMonths(events: EventStore, siteId: string, days: Period): Promise<void> {
+  const d = events.dialect;
+  const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
+  const allDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
+  const sums = trusted(measureColumns(TRAFFIC_MEASURES).map((c) => `sum(${c})`).join(', '));
+  return events.replaceRows(
+    DIM_MONTHLY,
+    { siteId, days: months },
+    sql`SELECT ${siteId}, ${trusted(d.monthStart('day'))} AS month, dimension, key, ${sums}
+      FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', allDays)} GROUP BY month, dimension, key`,
+  );
+}
+
+function chunks(range: Period): Period[] {
+  const out: Period[] = [];
+  for (let from = range.from; from <= range.to; from = addDays(from, CHUNK_DAYS)) {
+    const end = addDays(from, CHUNK_DAYS - 1);
+    out.push({ from, to: end < range.to ? end : range.to });
+  }
+  return out;
+}
+
+async function earliestRawDay(events: EventStore, siteId: string, today: string): Promise<string | null> {
+  const d = events.dialect;
+  const rows = await read<{ day: string | null }>(
+    events,
+    sql`SELECT ${trusted(d.dayText('min(day)'))} AS day FROM events WHERE site_id = ${siteId}
+      AND ${dayRange(d, 'day', { from: addDays(today, -MAX_PERIOD_DAYS), to: today })}`,
+  );
+  return rows[0]?.day ?? null;
+}
+
+// One run per site at a time, across every process on the MetaStore: the maintenance worker and
+// imports may both ask.
+function exclusive<T>(meta: MetaStore, siteId: string, work: () => Promise<T>): Promise<T> {
+  return withLease(meta, `rollup:${siteId}`, work);
+}
+
+/**
+ * Brings a site's rollups up to date: pending days first, then goal and funnel rollups of the days
+ * still backed by raw events when their definitions changed, then every closed day after the
+ * watermark, advancing it chunk by chunk. Idempotent; an interrupted run resumes where it stopped.
+ */
+export function rollupSite(deps: RollupDeps, site: Site, now: number, options: RollupOptions = {}): Promise<void> {
+  return exclusive(deps.meta, site.id, () => rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP));
+}
+
+/** The key of a site's rollup bookkeeping in the MetaStore: the site in this event store. */
+export const rollupKey = (events: EventStore, siteId: string): RollupKey => ({ storeId: events.id, siteId });
+
+async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: number): Promise<void> {
+  const { events, meta } = deps;
+  const key = rollupKey(events, site.id);
+  const defs = await loadDefinitions(meta, site);
+  const definitions = JSON.stringify(defs);
+  const today = localDay(now, site.timezone);
+  const closed = lastClosedDay(now, site.timezone);
+  const state: RollupState = (await meta.getRollupState(key)) ?? { watermark: null, definitions };
+
+  for (const day of await meta.listRollupPending(key)) {
+    const one = { from: day, to: day };
+    await rewriteDays(events, site.id, one, defs, cap, (await eventDays(events, site.id, one)).length > 0);
+    await meta.clearRollupPending(key, day);
+  }
+
+  const firstRaw = await earliestRawDay(events, site.id, today);
+  if (state.definitions !== definitions && state.watermark !== null && firstRaw !== null && firstRaw <= state.watermark) {
+    await writeGoalsAndFunnels(events, site.id, { from: firstRaw, to: state.watermark }, defs);
+  }
+  state.definitions = definitions;
+
+  const from = state.watermark === null ? firstRaw : addDays(state.watermark, 1);
+  if (from === null || from > closed) {
+    // Nothing to roll up: the watermark still moves to the last closed day (those days are empty).
+    if (state.watermark === null || state.watermark < closed) state.watermark = closed;
+    await meta.setRollupState(key, state);
+    return;
+  }
+  const withEvents = await eventDays(events, site.id, { from, to: closed });
+  const holdsEvents = (p: Period) => withEvents.some((day) => day >= p.from && day <= p.to);
+  const all = chunks({ from, to: closed });
+  for (let i = 0; i < all.length; i++) {
+    let range = all[i]!;
+    const hasEvents = holdsEvents(range);
+    // Empty chunks in a row are cleared together: a long quiet stretch costs a few statements.
+    while (!hasEvents && i + 1 < all.length && !holdsEvents(all[i + 1]!)) range = { from: range.from, to: all[++i]!.to };
+    await rewriteDays(events, site.id, range, defs, cap, hasEvents);
+    state.watermark = range.to;
+    await meta.setRollupState(key, state);
+  }
+}
+
+/** Marks the rolled-up days (under the watermark) among `days` pending: the next run rewrites them. */
+async function markImportedDays(deps: RollupDeps, siteId: string, days: readonly string[]): Promise<void> {
+  const key = rollupKey(deps.events, siteId);
+  const watermark = (await deps.meta.getRollupState(key))?.watermark ?? null;
+  if (watermark === null) return;
+  await deps.meta.addRollupPending(key, days.filter((day) => day <= watermark));
+}
+
+/**
+ * An import's commit, under the site's rollup lease, its rolled-up days marked pending first: if the
+ * process stops between the commit and their rewrite (`recomputeRollups`), the next run still
+ * rewrites them, and no run can come between the marking and the commit (to clear the mark, or
+ * move the watermark past an unmarked day, before the events are there). If the commit fails, the
+ * days are rewritten for nothing, which changes nothing.
+ */
+export function commitImport(deps: RollupDeps, siteId: string, days: readonly string[], commit: () => Promise<void>): Promise<void> {
+  return exclusive(deps.meta, siteId, async () => {
+    await markImportedDays(deps, siteId, days);
+    await commit();
+  });
+}
+
+/**
+ * Makes the given days' rollups exact again after events were added to them (imports): days under
+ * the watermark are marked pending and rewritten, later closed days are rolled up as usual.
+ */
+export async function recomputeRollups(deps: RollupDeps, siteId: string, days: readonly string[], now: number, options: RollupOptions = {}): Promise<void> {
+  const site = await deps.meta.getSite(siteId);
+  if (!site) return;
+  // Under the site's lease: a run under way may move the watermark past these days (even clear them
+  // as empty, having looked before the events arrived), so the watermark is read once it is done.
+  await exclusive(deps.meta, siteId, async () => {
+    await markImportedDays(deps, siteId, days);
+    await rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP);
+  });
+}
+
+export async function runRollups(deps: RollupDeps, now: number, options: RollupOptions = {}): Promise<void> {
+  for (const site of await deps.meta.listAllActiveSites()) await rollupSite(deps, site, now, options);
+}
+
+/**
+ * Raw events older than the raw window (and already rolled up) are deleted; with a retention
+ * setting, every row of the days before it goes.
+ */
+export async function runRetention(deps: RollupDeps, now: number): Promise<void> {
+  const { events, meta } = deps;
+  for (const site of await meta.listAllActiveSites()) {
+    await exclusive(meta, site.id, async () => {
+      const before = (day: string) => ({ siteId: site.id, days: { from: null, to: addDays(day, -1) } });
+      const today = localDay(now, site.timezone);
+      const watermark = (await meta.getRollupState(rollupKey(events, site.id)))?.watermark;
+      if (watermark) {
+        const windowStart = rawWindowStart(today);
+        const afterWatermark = addDays(watermark, 1);
+        await events.replaceRows(EVENTS_TABLE, before(afterWatermark < windowStart ? afterWatermark : windowStart), null);
+      }
+      const keepFrom = retentionStart(today, site.retentionMonths);
+      if (keepFrom !== null) {
+        for (const table of [EVENTS_TABLE, ...DAILY_TABLES]) await events.replaceRows(table, before(keepFrom), null);
+        // A month that began before the cut is partly erased: its sum goes too.
+        await events.replaceRows(DIM_MONTHLY, before(keepFrom), null);
+      }
+    });
+  }
+}
+
+/** Registers the `rollup` (every 10 minutes) and `retention` (hourly) maintenance tasks. */
+export function registerRollupTasks(maintenance: MaintenanceRegistry, deps: RollupDeps, options: RollupOptions = {}): void {
+  maintenance.register({ name: 'rollup', everyMs: 10 * 60_000, run: (now) => runRollups(deps, now, options) });
+  maintenance.register({ name: 'retention', everyMs: 60 * 60_000, run: (now) => runRetention(deps, now) });
+}

@@ -1,0 +1,15 @@
+import { checkedDay, type Dialect } from '../../sql/dialect.js';
+
+export const duckdbDialect: Dialect = {
+  countDistinct: (expr) => `count(DISTINCT ${expr})`,
+  countIf: (cond) => `count(*) FILTER (WHERE ${cond})`,
+  sumIf: (expr, cond) => `sum(${expr}) FILTER (WHERE ${cond})`,
+  countOverAll: () => 'count(*) OVER ()',
+  argMax: (expr, by) => `arg_max(${expr}, ${by})`,
+  argMaxIf: (expr, by, cond) => `arg_max(${expr}, ${by}) FILTER (WHERE ${cond})`,
+  monthStart: (d) => `CAST(date_trunc('month', ${d}) AS DATE)`,
+  dateLiteral: (day) => `DATE '${checkedDay(day)}'`,
+  containsInsensitive: (expr) => `contains(lower(${expr}), lower(?))`,
+  dayText: (d) => `strftime(${d}, '%Y-%m-%d')`,
+  regexMatches: (expr) => `regexp_matches(${expr}, ?)`,
+};

@@ -1,0 +1,31 @@
+// The top-level folders of src/ import each other without a cycle (docs/architecture.md "Folders").
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+// @ts-expect-error: a plain ES module of scripts/, without type declarations
+import { findCycle, folderGraph } from '../../scripts/check-folder-cycles.mjs';
+
+type Graph = Map<string, Map<string, string>>;
+
+test('no import cycle between the folders of src/', () => {
+  const graph = folderGraph() as Graph;
+  assert.equal(findCycle(graph), null);
+  // The edges the ports are about, read from the real imports.
+  assert.ok(graph.get('stats')?.has('storage'), 'the read side uses the storage ports');
+  assert.ok(!graph.get('storage')?.has('stats'), 'storage knows nothing of the read side (rollups are its)');
+  assert.deepEqual([...(graph.get('sql')?.keys() ?? [])], [], 'the SQL vocabulary imports nothing');
+});
+
+test('a cycle is found, however long, and named', () => {
+  const graph = (edges: Array<[string, string]>): Graph => {
+    const g: Graph = new Map();
+    for (const [from, to] of edges) {
+      if (!g.has(from)) g.set(from, new Map());
+      if (!g.has(to)) g.set(to, new Map());
+      g.get(from)!.set(to, `${from}/x.ts -> ../${to}/y.js`);
+    }
+    return g;
+  };
+  assert.deepEqual(findCycle(graph([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd']])), ['a', 'b', 'c', 'a']);
+  assert.deepEqual(findCycle(graph([['x', 'storage'], ['storage', 'stats'], ['stats', 'storage']])), ['storage', 'stats', 'storage']);
+  assert.equal(findCycle(graph([['a', 'b'], ['a', 'c'], ['b', 'c']])), null);
+});
