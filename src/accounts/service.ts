@@ -89,6 +89,12 @@ export class AccountService {
     if (!(await this.store.deleteUser(userId))) throw notFound('user not found');
   }
 
+  /** Sets a new password; every session of the user ends. */
+  async changePassword(userId: number, password: unknown): Promise<void> {
+    const hash = await hashPassword(checkPasswordPolicy(password));
+    if (!(await this.store.setPasswordHash(userId, hash))) throw notFound('user not found');
+  }
+
   async user(userId: number): Promise<User> {
     const user = await this.store.getUser(userId);
     if (!user) throw notFound('user not found');

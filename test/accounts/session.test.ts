@@ -70,6 +70,21 @@ describe('setup and sign-in', () => {
     assert.equal(unknown.text, wrong.text);
   });
 
+  test('an unknown email takes as long to refuse as a wrong password', async () => {
+    const median = async (email: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const start = performance.now();
+        await new AppClient(server).signIn(email, 'not the password', { 'x-forwarded-for': `198.51.100.${60 + times.length}` });
+        times.push(performance.now() - start);
+      }
+      return times.sort((a, b) => a - b)[2]!;
+    };
+    const [known, unknown] = [await median('ana@example.com'), await median('nobody-else@example.com')];
+    // Both spend one scrypt verification; without the dummy hash an unknown email answers in ~1 ms.
+    assert.ok(unknown > known * 0.5 && unknown < known * 2, `wrong password ${known.toFixed(0)} ms, unknown email ${unknown.toFixed(0)} ms`);
+  });
+
   test('sign-out deletes the session: the old cookie gets 401', async () => {
     const client = new AppClient(server);
     await client.signIn('ana@example.com', PASSWORD);

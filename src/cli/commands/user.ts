@@ -3,7 +3,7 @@ import { flag, numericId, optional, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable, time } from '../output.js';
 import { passwordFromStdin, passwordFromTerminal } from '../password-input.js';
-import type { Noun } from '../types.js';
+import type { Invocation, Noun } from '../types.js';
 
 interface User {
   id: number;
@@ -11,6 +11,8 @@ interface User {
   name: string;
   createdAt: number;
 }
+
+const newPassword = (inv: Invocation) => (flag(inv, 'password-stdin') ? passwordFromStdin() : passwordFromTerminal());
 
 export const user: Noun = {
   name: 'user',
@@ -25,7 +27,7 @@ export const user: Noun = {
       async run(inv) {
         const email = required(inv, 'email');
         const name = optional(inv, 'name');
-        const password = flag(inv, 'password-stdin') ? await passwordFromStdin() : await passwordFromTerminal();
+        const password = await newPassword(inv);
         const created = await inv.client().request<User>('POST', '/users', { email, password, ...(name === undefined ? {} : { name }) });
         inv.out.result(created, () => formatFields([['id', created.id], ['email', created.email], ['name', created.name]]));
       },
@@ -38,6 +40,19 @@ export const user: Noun = {
       async run(inv) {
         const answer = await inv.client().request<{ users: User[] }>('GET', '/users');
         inv.out.result(answer, () => formatTable(['ID', 'EMAIL', 'NAME', 'CREATED'], answer.users.map((u) => [u.id, u.email, u.name, time(u.createdAt)])));
+      },
+    },
+    {
+      verb: 'password',
+      usage: 'svc user password USER_ID [--password-stdin]',
+      summary: "set a user's password (asked twice at the terminal, or read from standard input); the user's sessions end",
+      args: ['USER_ID'],
+      options: { 'password-stdin': { type: 'boolean' } },
+      example: 'svc user password 3',
+      async run(inv) {
+        const id = numericId(inv, 'USER_ID', inv.positionals[0]!);
+        await inv.client().request('PUT', `/users/${seg(id)}/password`, { password: await newPassword(inv) });
+        inv.out.result({ id, passwordChanged: true }, () => `password of user ${id} changed; its sessions ended\n`);
       },
     },
     {
