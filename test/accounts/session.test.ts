@@ -154,6 +154,27 @@ describe('setup and sign-in', () => {
   });
 });
 
+describe('behind an HTTPS public URL', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { SVC_PUBLIC_URL: 'https://stats.example.com' } });
+  });
+  after(() => server.stop());
+
+  test('the cookie is Secure, and the public URL is the only own Origin', async () => {
+    const setupBody = { setupToken: ADMIN_TOKEN, organisation: 'Acme', email: 'ana@example.com', password: PASSWORD };
+    const fromLocal = await new AppClient(server).request('POST', '/app/v1/setup', setupBody);
+    assert.equal(fromLocal.status, 403, 'the local address is not the public origin');
+    const client = new AppClient(server);
+    const res = await client.request('POST', '/app/v1/setup', setupBody, { origin: 'https://stats.example.com' });
+    assert.equal(res.status, 201, res.text);
+    assert.match(res.headers.get('set-cookie')!, /; Secure$/);
+    const out = await client.request('DELETE', '/app/v1/session', undefined, { origin: 'https://stats.example.com' });
+    assert.equal(out.status, 204);
+    assert.match(out.headers.get('set-cookie')!, /Max-Age=0; Secure$/);
+  });
+});
+
 describe('client address without a declared proxy', () => {
   let server: TestServer;
   before(async () => {
