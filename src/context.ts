@@ -1,6 +1,7 @@
 // The composition root: builds every service of the process from the configuration. Route modules
 // and workers receive this object; tests build it with a temp dir and a manual clock.
 import { join } from 'node:path';
+import { AccountService } from './accounts/service.js';
 import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
 import { AlertService, type AlertServiceOptions } from './alerts/service.js';
@@ -39,6 +40,7 @@ export interface AppContext {
   /** Brings a site's rollups up to date now (after its goals or funnels changed). */
   rollups: { refresh(site: Site): Promise<void> };
   alerts: AlertService;
+  accounts: AccountService;
   /** Stops background work and releases storage, in reverse order of start. */
   close(): Promise<void>;
 }
@@ -57,7 +59,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const tightened = prepareDataDir(config.dataDir);
   if (tightened.length > 0) log.warn({ tightened }, 'the data folder was readable by other users: tightened (only svc\'s user may read it)');
   const { token: adminToken, generatedFile: adminTokenFile } = resolveAdminToken(config);
-  const { meta, alerts: alertStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
+  const { meta, alerts: alertStore, accounts: accountStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
   let events: EventStore;
   try {
     events = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });
@@ -90,6 +92,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ...options.alerts,
   });
   for (const task of alerts.maintenanceTasks()) maintenance.register(task);
+  const accounts = new AccountService(meta, accountStore, clock);
+  for (const task of accounts.maintenanceTasks()) maintenance.register(task);
 
   // Daily rollups: their tables, the `rollup` and `retention` tasks, and recomputation of the
   // closed days an import touched before the import call returns.
@@ -114,6 +118,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ingest,
     rollups,
     alerts,
+    accounts,
     async close() {
       await ingest.drain();
       await alerts.drain();

@@ -29,6 +29,9 @@ export function firstStartLines(start: FirstStart): string[] {
     `Admin token (shown once):  ${start.token}`,
     `Stored in:                 ${start.tokenFile}`,
     '',
+    'Create the first dashboard account there (the admin token is the setup token):',
+    `  ${start.publicUrl}/setup`,
+    '',
     'Next, create an organisation with the svc command line:',
     `  ${dataDirPrefix}npx svc org add "My organisation"`,
   ];

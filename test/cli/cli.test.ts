@@ -265,6 +265,79 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
   });
 });
 
+describe('users and members', () => {
+  test('user add from standard input, user list, member set by email and by id, member list and rm', async () => {
+    const org = JSON.parse(ok(await svc(['org', 'add', 'Members Inc', '--json'])).stdout);
+    const added = ok(await svc(['user', 'add', '--email', 'cli-ana@example.com', '--name', 'Ana', '--password-stdin'], {}, 'a long enough secret\n'));
+    const userId = field(added.stdout, 'id');
+    assert.equal(field(added.stdout, 'email'), 'cli-ana@example.com');
+    // The password is the input less its final line break.
+    const signIn = await fetch(`${server.url}/app/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'cli-ana@example.com', password: 'a long enough secret' }),
+    });
+    assert.equal(signIn.status, 200);
+
+    const list = ok(await svc(['user', 'list']));
+    assert.match(list.stdout, /^ID\s+EMAIL\s+NAME\s+CREATED\n/);
+    assert.match(list.stdout, new RegExp(`\\n${userId}\\s+cli-ana@example\\.com\\s+Ana\\s`));
+    assert.ok(!list.stdout.includes('scrypt'));
+
+    const byEmail = ok(await svc(['member', 'set', '--org', String(org.id), '--user', 'CLI-ANA@example.com', '--role', 'admin']));
+    assert.equal(field(byEmail.stdout, 'role'), 'admin');
+    assert.equal(field(byEmail.stdout, 'user'), userId);
+    ok(await svc(['member', 'set', '--org', String(org.id), '--user', userId, '--role', 'owner']));
+    const members = JSON.parse(ok(await svc(['member', 'list', '--org', String(org.id), '--json'])).stdout);
+    assert.deepEqual(members, { members: [{ userId: Number(userId), email: 'cli-ana@example.com', name: 'Ana', role: 'owner' }] });
+
+    const badRole = await svc(['member', 'set', '--org', String(org.id), '--user', userId, '--role', 'king']);
+    assert.equal(badRole.code, 2);
+    const short = await svc(['user', 'add', '--email', 'cli-bob@example.com', '--password-stdin'], {}, 'short\n');
+    assert.equal(short.code, 1);
+    assert.equal(short.stderr, 'svc: INVALID_PARAMS: password must be at least 10 characters\n');
+    const duplicate = await svc(['user', 'add', '--email', 'Cli-Ana@Example.com', '--password-stdin'], {}, 'a long enough secret');
+    assert.match(duplicate.stderr, /^svc: CONFLICT: /);
+    const noTerminal = await svc(['user', 'add', '--email', 'cli-bob@example.com']);
+    assert.equal(noTerminal.code, 1);
+    assert.match(noTerminal.stderr, /no terminal to ask the password on: pass it on standard input with --password-stdin/);
+
+    const lastOwner = await svc(['member', 'rm', '--org', String(org.id), '--user', userId]);
+    assert.match(lastOwner.stderr, /^svc: CONFLICT: an organisation keeps at least one owner/);
+    ok(await svc(['user', 'rm', userId]));
+    assert.ok(!ok(await svc(['user', 'list'])).stdout.includes('cli-ana@example.com'));
+  });
+
+  test('user add asks for the password twice at a terminal, without echo', async () => {
+    const command = [process.execPath, '--import', 'tsx', ENTRY, 'user', 'add', '--email', 'cli-tty@example.com'].map((a) => `'${a}'`).join(' ');
+    const env: Record<string, string | undefined> = { ...process.env, SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken, SVC_DATA_DIR: scratch };
+    for (const k of Object.keys(env)) if (k.startsWith('NODE_TEST')) delete env[k];
+    // script(1) runs the CLI on a pseudo-terminal fed by this pipe.
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    const answered = new Set<string>();
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      output += d;
+      for (const prompt of ['Password: ', 'Repeat password: ']) {
+        if (output.includes(prompt) && !answered.has(prompt)) {
+          answered.add(prompt);
+          child.stdin.write('typed secret 123\r');
+        }
+      }
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    assert.equal(code, 0, output);
+    assert.ok(!output.includes('typed secret'), `the password was echoed:\n${output}`);
+    assert.match(output, /email\s+cli-tty@example\.com/);
+    const signIn = await fetch(`${server.url}/app/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'cli-tty@example.com', password: 'typed secret 123' }),
+    });
+    assert.equal(signIn.status, 200);
+  });
+});
+
 describe('import', { concurrency: true }, () => {
   test('streams an NDJSON file and prints the summary with the first errors', async () => {
     const org = await server.admin('POST', '/orgs', { name: 'Import org' });

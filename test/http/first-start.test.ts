@@ -30,6 +30,7 @@ test('the generated token is shown once in a block with its file and the next co
     assert.ok(block.includes(`Admin token (shown once):  ${token}\n`), block);
     assert.ok(block.includes(`Stored in:                 ${join(dataDir, 'admin-token')}\n`), block);
     assert.ok(block.includes('svc is running at https://stats.example.com\n'), block);
+    assert.ok(block.includes('  https://stats.example.com/setup\n'), block);
     // The data dir is not ./data of the working directory: the command names it.
     assert.ok(block.includes(`  SVC_DATA_DIR=${dataDir} npx svc org add "My organisation"\n`), block);
     assert.ok(!logged.some((line) => line.includes(token)), 'the token is in no log line');

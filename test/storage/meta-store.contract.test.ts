@@ -3,34 +3,13 @@
 // test.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openMetaStores, type MetaLocation, type MetaStores } from '../../src/storage/meta/open.js';
+import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js';
 import { DuplicateDomain, type MetaStore } from '../../src/storage/meta/types.js';
-import { createTestDatabase } from '../helpers/postgres.js';
-
-/** A fresh, empty database of each engine; `dispose` removes it. */
-const adapters: Array<{ name: string; create(): Promise<{ location: MetaLocation; dispose(): Promise<void> }> }> = [
-  {
-    name: 'sqlite',
-    async create() {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-meta-'));
-      return { location: { sqlitePath: join(dir, 'meta.sqlite') }, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  },
-  {
-    name: 'postgres',
-    async create() {
-      const database = await createTestDatabase();
-      return { location: { databaseUrl: database.url }, dispose: () => database.drop() };
-    },
-  },
-];
+import { META_DATABASES } from '../helpers/meta-adapters.js';
 
 const site = (domain: string) => ({ domain, name: domain, timezone: 'Europe/Paris', retentionMonths: null, honorGpc: true });
 
-for (const adapter of adapters) {
+for (const adapter of META_DATABASES) {
   describe(`MetaStore contract: ${adapter.name}`, () => {
     /** `connections` sets of stores on one fresh database, each over a connection of its own (as processes have). */
     const withStores = (name: string, connections: number, body: (stores: MetaStores[]) => Promise<void>) =>

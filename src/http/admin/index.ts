@@ -1,21 +1,33 @@
 import type { FastifyInstance } from 'fastify';
+import { operatorAccess, type OrgAccess } from '../../accounts/authorization.js';
 import { envelope, notFound } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { alertRoutes } from './alerts.js';
 import { requireAdmin } from './auth.js';
 import { installationRoutes } from './installation-routes.js';
 import { acceptEmptyJsonBody } from './json-body.js';
+import { memberRoutes } from './members.js';
+import { operatorRoutes } from './operator-routes.js';
 import { orgRoutes } from './org-routes.js';
 import { siteRoutes } from './site-routes.js';
+import { userRoutes } from './users.js';
+
+/** The admin routes scoped to one organisation, site, key or alert rule, authorised by `access`. */
+export async function orgScopedRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
+  await orgRoutes(app, ctx, access);
+  await siteRoutes(app, ctx, access);
+  await installationRoutes(app, ctx, access);
+  await alertRoutes(app, ctx, access);
+  await memberRoutes(app, ctx, access);
+}
 
 /** /admin/v1: every route behind the operator token (checked before anything else). */
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.addHook('onRequest', requireAdmin(ctx));
   acceptEmptyJsonBody(app);
-  await orgRoutes(app, ctx);
-  await siteRoutes(app, ctx);
-  await installationRoutes(app, ctx);
-  await alertRoutes(app, ctx);
+  await operatorRoutes(app, ctx);
+  await userRoutes(app, ctx);
+  await orgScopedRoutes(app, ctx, operatorAccess);
   // Every request without the token gets 401, unknown paths included: an unauthenticated caller
   // cannot tell existing admin routes from missing ones.
   app.setNotFoundHandler({ preHandler: requireAdmin(ctx) }, (request, reply) => {

@@ -2,6 +2,7 @@
 // PostgreSQL, else SQLite in SVC_DATA_DIR), and every store on the metadata database is built over
 // one connection to it. The rest of the code sees only the port interfaces.
 import { join } from 'node:path';
+import { KyselyAccountStore } from '../../accounts/store.js';
 import type { Config } from '../../config.js';
 import { KyselyAlertStore, type AlertStore } from './alert-store.js';
 import { KyselyMetaStore } from './kysely-store.js';
@@ -13,6 +14,7 @@ export interface MetaStores {
   /** Closing it closes the database connection the other stores share. */
   meta: MetaStore;
   alerts: AlertStore;
+  accounts: KyselyAccountStore;
 }
 
 /** A PostgreSQL URL, or a SQLite file path (`:memory:` included). */
@@ -26,5 +28,5 @@ export function metaLocationOf(config: Pick<Config, 'dataDir' | 'databaseUrl'>):
 /** `warn` hears of connection trouble the stores recover from by themselves (PostgreSQL). */
 export async function openMetaStores(location: MetaLocation, warn: (message: string) => void = () => undefined): Promise<MetaStores> {
   const db = 'databaseUrl' in location ? await openPostgresDatabase(location.databaseUrl, warn) : await openSqliteDatabase(location.sqlitePath);
-  return { meta: new KyselyMetaStore(db), alerts: new KyselyAlertStore(db) };
+  return { meta: new KyselyMetaStore(db), alerts: new KyselyAlertStore(db), accounts: new KyselyAccountStore(db) };
 }

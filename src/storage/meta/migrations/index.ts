@@ -3,6 +3,7 @@ import * as foundation from './001_foundation.js';
 import * as alerts from './002_alerts.js';
 import * as leases from './003_leases.js';
 import * as rollupBookkeeping from './004_rollup_bookkeeping.js';
+import * as accounts from './005_accounts.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '002_alerts': alerts,
   '003_leases': leases,
   '004_rollup_bookkeeping': rollupBookkeeping,
+  '005_accounts': accounts,
 };
