@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';
+import { dashboardRoutes } from './dashboard/index.js';
 import { clientErrorHandler, installErrorHandler } from './errors.js';
 import { healthRoutes } from './health.js';
 import { trackerRoutes } from './tracker.js';
@@ -54,5 +55,12 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(async (scoped) => trackerRoutes(scoped));
   await app.register(async (scoped) => adminRoutes(scoped, ctx), { prefix: '/admin/v1' });
   await app.register(async (scoped) => v1Routes(scoped, ctx));
+  await app.register(async (scoped) =>
+    dashboardRoutes(scoped, {
+      // Until the accounts module answers these, every page is served and checks its session itself.
+      signedIn: async () => true,
+      setupNeeded: async () => true,
+    }),
+  );
   return app;
 }
