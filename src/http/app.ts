@@ -1,8 +1,10 @@
-// The HTTP application: one Fastify instance serving /v1, /api/e, /js/t.js, /admin/v1, /healthz.
+// The HTTP application: one Fastify instance serving /v1, /api/e, /js/t.js, /admin/v1, /app/v1, /healthz.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { sessionUser } from '../accounts/http.js';
 import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
+import { appRoutes } from './app-v1/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';
 import { dashboardRoutes } from './dashboard/index.js';
 import { clientErrorHandler, installErrorHandler } from './errors.js';
@@ -50,16 +52,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     },
   });
   installErrorHandler(app);
+  app.decorate('accounts', ctx.accounts);
   await app.register(async (scoped) => healthRoutes(scoped, ctx));
   await app.register(async (scoped) => collectRoutes(scoped, ctx));
   await app.register(async (scoped) => trackerRoutes(scoped));
   await app.register(async (scoped) => adminRoutes(scoped, ctx), { prefix: '/admin/v1' });
   await app.register(async (scoped) => v1Routes(scoped, ctx));
+  await app.register(async (scoped) => appRoutes(scoped, ctx), { prefix: '/app/v1' });
   await app.register(async (scoped) =>
     dashboardRoutes(scoped, {
-      // Until the accounts module answers these, every page is served and checks its session itself.
-      signedIn: async () => true,
-      setupNeeded: async () => true,
+      signedIn: async (request) => (await sessionUser(request)) !== undefined,
+      setupNeeded: () => ctx.accounts.setupNeeded(),
     }),
   );
   return app;
