@@ -20,7 +20,7 @@ describe('dashboard roles in the browser', () => {
     await createUser(dashboard.server, 'viewer@example.com', [{ orgId: site.orgId, role: 'viewer' }]);
     await createUser(dashboard.server, 'stranger@example.com');
   });
-  after(() => dashboard.close());
+  after(() => dashboard?.close());
 
   it('a viewer sees the site in the list but no settings, and the settings pages say why', async () => {
     const { server } = dashboard;
