@@ -75,7 +75,16 @@ describe('dashboard pages: accessibility and screenshots', () => {
       await check(page, `org-settings-confirm-${look.name}`);
       await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
+      // A slow answer shows the loading state until it arrives.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/app/v1/manage/sites/*/funnels', async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.goto(`${server.url}/sites/${site.siteId}/settings`);
+      await page.locator('#funnels').getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
+      release();
       await page.getByText('version 1').waitFor();
       await page.getByRole('heading', { name: 'Tracker snippet' }).waitFor();
       await page.locator('#snippet code').waitFor();
