@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Folders and files, relative to the project root, that the build reads. */
-export const BUILD_INPUTS = ['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+export const BUILD_INPUTS = ['src', 'web', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 
 export const STAMP_FILE = join('dist', '.build-inputs');
 

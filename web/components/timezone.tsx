@@ -1,0 +1,47 @@
+// A time-zone field: type to search the IANA zones the service lists (a native datalist, so the
+// browser's own keyboard handling applies). A name not in the list (UTC, an alias) is left for the
+// server to judge: its answer shows next to the form.
+import { useId } from 'preact/hooks';
+import { api } from '../lib/api.js';
+import { useLoad } from '../lib/hooks.js';
+
+let zonesOnce: Promise<string[]> | undefined;
+function timezones(): Promise<string[]> {
+  zonesOnce ??= api<{ timezones: string[] }>('GET', '/timezones').then((body) => body.timezones);
+  return zonesOnce;
+}
+
+export function TimezoneField({ value, onValue, label = 'Time zone' }: { value: string; onValue(value: string): void; label?: string }) {
+  const id = useId();
+  const zones = useLoad(timezones);
+  const lower = value.toLowerCase();
+  const listed = zones.data === undefined || zones.data.some((zone) => zone.toLowerCase() === lower);
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        list={`${id}-zones`}
+        value={value}
+        autoComplete="off"
+        spellcheck={false}
+        required
+        aria-describedby={`${id}-hint`}
+        onInput={(event) => onValue(event.currentTarget.value)}
+      />
+      <datalist id={`${id}-zones`}>
+        {(zones.data ?? []).map((zone) => (
+          <option key={zone} value={zone} />
+        ))}
+      </datalist>
+      <small id={`${id}-hint`} class="hint">
+        {zones.error ?? (listed ? 'Type to search, for example Europe/Paris.' : 'Not in the list of zones: the service checks it when you save.')}
+      </small>
+    </div>
+  );
+}
+
+/** The browser's own zone, a good default for a new site. */
+export function browserTimezone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
