@@ -1,6 +1,7 @@
 // The dashboard's pure modules: CSV export text, the address <-> view state, locale formatting.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { chartGeometry, nearestIndex, niceStep } from '../../web/lib/chart.js';
 import { csvField, toCsv } from '../../web/lib/csv.js';
 import { changeIsGood, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatRatio } from '../../web/lib/format.js';
 import { parseViewState, queryParams, viewSearch, withFilter, withMetric, withoutFilter, withPeriod } from '../../web/lib/view-state.js';
@@ -95,5 +96,33 @@ describe('format', () => {
     assert.match(formatBucket(t, 'day', 'America/New_York', 'en-GB'), /1 Mar 2026/);
     assert.match(formatBucket(t, 'hour', 'Europe/Paris', 'en-GB'), /Mon 2 Mar, 0?0:30/);
     assert.equal(formatBucket(t, 'month', 'Europe/Paris', 'en-GB'), 'March 2026');
+  });
+});
+
+describe('chart geometry', () => {
+  const box = { width: 300, height: 120, left: 40, right: 10, top: 10, bottom: 20 };
+
+  test('round y ticks above the highest value, buckets spread over the width', () => {
+    assert.equal(niceStep(87, 4), 50);
+    assert.equal(niceStep(1234, 4), 500);
+    const g = chartGeometry([{ t: 0, value: 0 }, { t: 1, value: 87 }, { t: 2, value: 40 }], [{ t: -3, value: 10 }, { t: -2, value: 20 }, { t: -1, value: 30 }], box);
+    assert.deepEqual(g.yTicks.map((t) => t.value), [0, 50, 100]);
+    assert.deepEqual(g.xs, [40, 165, 290]);
+    assert.equal(g.ys[0], g.baseline);
+    assert.equal(g.line, 'M40.0,100.0L165.0,21.7L290.0,64.0');
+    assert.equal(g.prevLine, 'M40.0,91.0L165.0,82.0L290.0,73.0');
+    assert.match(g.area, /Z$/);
+  });
+
+  test('a null value breaks the line; a previous period shorter than the current one ends early', () => {
+    const g = chartGeometry([{ t: 0, value: 5 }, { t: 1, value: null }, { t: 2, value: 5 }, { t: 3, value: 5 }], [{ t: -1, value: 5 }], box);
+    assert.equal(g.line.split('M').length - 1, 2);
+    assert.equal(g.prevLine.split(/[ML]/).length - 1, 1);
+  });
+
+  test('the pointer picks the nearest bucket', () => {
+    assert.equal(nearestIndex([40, 165, 290], 100), 0);
+    assert.equal(nearestIndex([40, 165, 290], 110), 1);
+    assert.equal(nearestIndex([40, 165, 290], 1000), 2);
   });
 });
