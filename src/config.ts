@@ -15,6 +15,11 @@ export interface Config {
   adminToken: string | undefined; // undefined: generated and stored in dataDir on first start
   apiRateLimit: RateLimit;
   collectRateLimit: RateLimit;
+  appRateLimit: RateLimit; // SVC_APP_RATE_LIMIT: the dashboard's /app/v1, per user
+  /** SVC_PUBLIC_URL: the origin browsers reach the service at (cookies' Secure, the CSRF origin check). */
+  publicUrl: string | undefined;
+  /** SVC_TRUSTED_PROXIES: socket peers whose X-Forwarded-For names the client (sign-in lockout). */
+  trustedProxies: string[];
   webhookAllowPrivate: boolean;
   geoipDb: string | undefined; // SVC_GEOIP_DB: a MaxMind/DB-IP City .mmdb file
   smtpUrl: string | undefined;
@@ -71,6 +76,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const apiRateLimit = rate('SVC_API_RATE_LIMIT', '10/60s');
   const collectRateLimit = rate('SVC_COLLECT_RATE_LIMIT', '100/10s');
+  const appRateLimit = rate('SVC_APP_RATE_LIMIT', '600/60s');
+
+  const publicUrlText = value('SVC_PUBLIC_URL');
+  let publicUrl: string | undefined;
+  if (publicUrlText !== undefined) {
+    const parsed = URL.canParse(publicUrlText) ? new URL(publicUrlText) : undefined;
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.username || parsed.password) {
+      problems.push(`SVC_PUBLIC_URL must be an http(s) URL such as https://stats.example.com, got ${JSON.stringify(publicUrlText)}`);
+    } else publicUrl = publicUrlText.replace(/\/+$/, '');
+  }
+
+  const trustedProxies = (value('SVC_TRUSTED_PROXIES') ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  for (const proxy of trustedProxies) {
+    if (isIP(proxy) === 0) problems.push(`SVC_TRUSTED_PROXIES must be a comma list of IP addresses, got ${JSON.stringify(proxy)}`);
+  }
 
   const allowText = value('SVC_WEBHOOK_ALLOW_PRIVATE');
   if (allowText !== undefined && !['0', '1', 'true', 'false'].includes(allowText)) {
@@ -100,6 +120,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken,
     apiRateLimit,
     collectRateLimit,
+    appRateLimit,
+    publicUrl,
+    trustedProxies,
     webhookAllowPrivate: allowText === '1' || allowText === 'true',
     geoipDb: value('SVC_GEOIP_DB'),
     smtpUrl,

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { AccountService } from './accounts/service.js';
 import { smtpMailSender } from './alerts/email.js';
 import { AlertService, type AlertServiceOptions } from './alerts/service.js';
 import { KyselyAlertStore } from './alerts/store.js';
@@ -39,6 +40,7 @@ export interface AppContext {
   /** Brings a site's rollups up to date now (after its goals or funnels changed). */
   rollups: { refresh(site: Site): Promise<void> };
   alerts: AlertService;
+  accounts: AccountService;
   /** Stops background work and releases storage, in reverse order of start. */
   close(): Promise<void>;
 }
@@ -52,6 +54,12 @@ export interface ContextOptions {
 }
 
 const MIN_ADMIN_TOKEN = 16;
+
+/** Where a person creates the first dashboard account: the public URL's /setup, else the local port's. */
+function setupUrl(config: Config): string {
+  const local = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
+  return `${config.publicUrl ?? local}/setup`;
+}
 
 /**
  * The admin token: from SVC_ADMIN_TOKEN, else generated once and kept in the data dir. A token file
@@ -73,7 +81,7 @@ function resolveAdminToken(config: Config, log: Logger): string {
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, token + '\n', { mode: 0o600 });
   renameSync(temp, file);
-  log.warn({ file }, `generated admin token (shown once; also stored in ${file}): ${token}`);
+  log.warn({ file, setupUrl: setupUrl(config) }, `generated admin token (shown once; also stored in ${file}): ${token}; create the first dashboard account at ${setupUrl(config)} with it as the setup token`);
   return token;
 }
 
@@ -115,6 +123,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ...options.alerts,
   });
   for (const task of alerts.maintenanceTasks()) maintenance.register(task);
+  const accounts = new AccountService(meta, clock);
+  for (const task of accounts.maintenanceTasks()) maintenance.register(task);
 
   // Daily rollups: their tables, the `rollup` and `retention` tasks, and recomputation of the
   // closed days an import touched before the import call returns.
@@ -138,6 +148,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ingest,
     rollups,
     alerts,
+    accounts,
     async close() {
       await ingest.drain();
       await alerts.drain();

@@ -168,6 +168,12 @@ export class AlertService {
     return rule;
   }
 
+  /** The organisation a rule belongs to (through its site); 404 for an unknown rule. */
+  async orgOfRule(ruleId: number): Promise<number> {
+    const rule = await this.rule(ruleId);
+    return (await this.site(rule.sitePublicId)).orgId;
+  }
+
   private async readUrl(value: unknown): Promise<string> {
     if (typeof value !== 'string' || value.length === 0 || value.length > MAX_URL_LENGTH) {
       throw invalidParams(`url must be a string of 1 to ${MAX_URL_LENGTH} characters`);

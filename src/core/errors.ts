@@ -3,6 +3,7 @@
 
 export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   INVALID_PARAMS: 400,
@@ -42,6 +43,7 @@ export class ApiError extends Error {
 export const invalidParams = (message: string) => new ApiError('INVALID_PARAMS', message);
 export const notFound = (message = 'not found') => new ApiError('NOT_FOUND', message);
 export const unauthorized = () => new ApiError('UNAUTHORIZED', 'missing or invalid credentials');
+export const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
 export const conflict = (message: string) => new ApiError('CONFLICT', message);
 
 export interface ErrorEnvelope {

@@ -1,8 +1,9 @@
-// The HTTP application: one Fastify instance serving /v1, /api/e, /js/t.js, /admin/v1, /healthz.
+// The HTTP application: one Fastify instance serving /v1, /api/e, /js/t.js, /admin/v1, /app/v1, /healthz.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
+import { appRoutes } from './app-v1/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';
 import { clientErrorHandler, installErrorHandler } from './errors.js';
 import { healthRoutes } from './health.js';
@@ -49,10 +50,12 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     },
   });
   installErrorHandler(app);
+  app.decorate('accounts', ctx.accounts);
   await app.register(async (scoped) => healthRoutes(scoped, ctx));
   await app.register(async (scoped) => collectRoutes(scoped, ctx));
   await app.register(async (scoped) => trackerRoutes(scoped));
   await app.register(async (scoped) => adminRoutes(scoped, ctx), { prefix: '/admin/v1' });
   await app.register(async (scoped) => v1Routes(scoped, ctx));
+  await app.register(async (scoped) => appRoutes(scoped, ctx), { prefix: '/app/v1' });
   return app;
 }

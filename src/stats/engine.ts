@@ -552,3 +552,12 @@ export async function computeRealtime(events: EventStore, siteId: string, tz: st
     })),
   };
 }
+
+/** Unique visitors of a site over the `windowMs` before `now` (the dashboard's list of sites: 24 hours). */
+export async function computeRecentVisitors(events: EventStore, siteId: string, tz: string, now: number, windowMs: number): Promise<number> {
+  const d = events.dialect;
+  const from = now - windowMs;
+  const scope = { siteId, days: { from: addDays(localDay(from, tz), -1), to: localDay(now, tz) }, instants: { from, to: now + 1 }, filters: [], exit: false };
+  const rows = await read<{ n: unknown }>(events, sql`SELECT ${trusted(d.countDistinct('visitor_id'))} AS n FROM ${eventsRelation(d, scope)}`);
+  return Number(rows[0]?.n ?? 0);
+}

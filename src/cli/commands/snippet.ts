@@ -1,11 +1,6 @@
 // svc snippet SITE_ID: the tracker tag to paste into a site's pages.
+import { snippetTag } from '../../tracker/snippet.js';
 import type { Noun } from '../types.js';
-
-/** The tag of SPEC.md for a site, loading the tracker from the server at `url`. */
-export function snippetTag(url: string, siteId: string): string {
-  const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  return `<script defer src="${attr(url)}/js/t.js" data-site="${attr(siteId)}"></script>`;
-}
 
 export const snippet: Noun = {
   name: 'snippet',

@@ -1,35 +1,47 @@
 // Alert rules and their webhook history (ADMIN_API.md, plus list, change and delete as documented
-// in docs/webhooks.md). Validation of the rule itself lives in AlertService, shared with the CLI.
-import type { FastifyInstance } from 'fastify';
+// in docs/webhooks.md), for the operator and, through OrgAccess, for the site's organisation's admins
+// and owners. Validation of the rule itself lives in AlertService, shared with the CLI.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OrgAccess } from '../../accounts/authorization.js';
 import type { AppContext } from '../../context.js';
 import { idParam, objectBody } from '../validate.js';
+import { siteFor } from './org-routes.js';
 
 const RULE_FIELDS = ['type', 'threshold', 'url', 'secret', 'goalId', 'emails'];
 
-export async function alertRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function alertRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
+  /** A rule's id from the path, once the request may act on the rule's organisation as admin. */
+  const ruleFor = async (request: FastifyRequest, param: string): Promise<number> => {
+    const ruleId = idParam(param);
+    await access.require(request, await ctx.alerts.orgOfRule(ruleId), 'admin', 'alert rule not found');
+    return ruleId;
+  };
+
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/alerts', async (request, reply) => {
-    const rule = await ctx.alerts.createRule(request.params.siteId, objectBody(request.body, RULE_FIELDS));
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    const rule = await ctx.alerts.createRule(site.id, objectBody(request.body, RULE_FIELDS));
     reply.code(201).send(rule);
   });
 
-  app.get<{ Params: { siteId: string } }>('/sites/:siteId/alerts', async (request) => ({
-    alerts: await ctx.alerts.listRules(request.params.siteId),
-  }));
+  app.get<{ Params: { siteId: string } }>('/sites/:siteId/alerts', async (request) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    return { alerts: await ctx.alerts.listRules(site.id) };
+  });
 
   app.patch<{ Params: { ruleId: string } }>('/alerts/:ruleId', async (request) =>
-    ctx.alerts.updateRule(idParam(request.params.ruleId), objectBody(request.body, RULE_FIELDS)),
+    ctx.alerts.updateRule(await ruleFor(request, request.params.ruleId), objectBody(request.body, RULE_FIELDS)),
   );
 
   app.delete<{ Params: { ruleId: string } }>('/alerts/:ruleId', async (request, reply) => {
-    await ctx.alerts.deleteRule(idParam(request.params.ruleId));
+    await ctx.alerts.deleteRule(await ruleFor(request, request.params.ruleId));
     reply.code(204).send();
   });
 
   app.post<{ Params: { ruleId: string } }>('/alerts/:ruleId/test', async (request, reply) => {
-    reply.code(202).send(await ctx.alerts.sendTest(idParam(request.params.ruleId)));
+    reply.code(202).send(await ctx.alerts.sendTest(await ruleFor(request, request.params.ruleId)));
   });
 
   app.get<{ Params: { ruleId: string } }>('/alerts/:ruleId/history', async (request) => ({
-    deliveries: await ctx.alerts.history(idParam(request.params.ruleId)),
+    deliveries: await ctx.alerts.history(await ruleFor(request, request.params.ruleId)),
   }));
 }

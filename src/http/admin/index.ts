@@ -1,20 +1,31 @@
 import type { FastifyInstance } from 'fastify';
+import { operatorAccess, type OrgAccess } from '../../accounts/authorization.js';
 import { envelope, notFound } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { alertRoutes } from './alerts.js';
 import { requireAdmin } from './auth.js';
+import { memberRoutes } from './members.js';
+import { operatorRoutes } from './operator-routes.js';
 import { orgRoutes } from './org-routes.js';
 import { siteRoutes } from './site-routes.js';
+import { userRoutes } from './users.js';
+
+/** The admin routes scoped to one organisation, site, key or alert rule, authorised by `access`. */
+export async function orgScopedRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
+  await orgRoutes(app, ctx, access);
+  await siteRoutes(app, ctx, access);
+  await alertRoutes(app, ctx, access);
+  await memberRoutes(app, ctx, access);
+}
 
 /** /admin/v1: every route behind the operator token (checked before anything else). */
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.addHook('onRequest', requireAdmin(ctx));
-  await orgRoutes(app, ctx);
-  await siteRoutes(app, ctx);
-  await alertRoutes(app, ctx);
-  // Bug fix: an unknown path under /admin/v1 skipped the token check and answered 404 to anyone,
-  // letting an unauthenticated caller tell existing admin routes (401) from missing ones (404).
-  // ADMIN_API.md: every request without the token gets 401.
+  await operatorRoutes(app, ctx);
+  await userRoutes(app, ctx);
+  await orgScopedRoutes(app, ctx, operatorAccess);
+  // An unknown path under /admin/v1 answers 401 without the token like every other (ADMIN_API.md),
+  // so that a caller without it cannot tell existing routes from missing ones.
   app.setNotFoundHandler({ preHandler: requireAdmin(ctx) }, (request, reply) => {
     reply.code(404).send(envelope(notFound(`no route ${request.method} ${request.url.split('?')[0]}`)));
   });

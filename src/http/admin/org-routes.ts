@@ -1,10 +1,14 @@
-// Organisations, sites, API keys and relay keys (ADMIN_API.md).
-import type { FastifyInstance } from 'fastify';
+// An organisation's sites and API keys (ADMIN_API.md), for the operator and, through OrgAccess, for
+// the organisation's admins and owners (/app/v1/manage).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OrgAccess } from '../../accounts/authorization.js';
+import { ownOrigin } from '../../accounts/http.js';
 import { conflict, notFound, invalidParams } from '../../core/errors.js';
-import { newApiKey, newRelayKey, newSitePublicId, sha256Hex } from '../../core/ids.js';
+import { newApiKey, newSitePublicId, sha256Hex } from '../../core/ids.js';
 import { isValidTimeZone } from '../../core/localtime.js';
 import type { AppContext } from '../../context.js';
-import { DuplicateDomain, type ApiKeyRecord, type Site } from '../../storage/meta/types.js';
+import { snippetTag } from '../../tracker/snippet.js';
+import { DuplicateDomain, type ApiKeyRecord, type Org, type Site } from '../../storage/meta/types.js';
 import { idParam, objectBody, oneOf, optionalBoolean, optionalNullableInt, optionalString, requiredString } from '../validate.js';
 import { parseDomain } from './domain.js';
 
@@ -22,8 +26,11 @@ export function siteView(site: Site) {
 
 const keyView = (k: ApiKeyRecord) => ({ id: k.id, name: k.name, createdAt: k.createdAt, revokedAt: k.revokedAt });
 
+/** The IANA zone names a site's `timezone` accepts (in their canonical letter case). */
+export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
+
 // Known zone names by lower case, to restore the letter case of a name typed in another one.
-const ZONE_SPELLING = new Map(Intl.supportedValuesOf('timeZone').map((zone) => [zone.toLowerCase(), zone]));
+const ZONE_SPELLING = new Map(TIME_ZONES.map((zone) => [zone.toLowerCase(), zone]));
 
 /**
  * An IANA zone, stored as given except for letter case (`europe/paris` → `Europe/Paris`). Never
@@ -35,23 +42,25 @@ function timezoneField(value: string): string {
   return ZONE_SPELLING.get(value.toLowerCase()) ?? value;
 }
 
-export async function orgRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const orgOf = async (param: string | undefined) => {
-    const org = await ctx.meta.getOrg(idParam(param));
-    if (!org) throw notFound('organisation not found');
-    return org;
-  };
+/** The organisation of a path id, once the request may act on it as admin; else 404 / 403. */
+export async function orgFor(ctx: AppContext, access: OrgAccess, request: FastifyRequest, param: string | undefined): Promise<Org> {
+  const org = await ctx.meta.getOrg(idParam(param));
+  if (!org) throw notFound('organisation not found');
+  await access.require(request, org.id, 'admin', 'organisation not found');
+  return org;
+}
 
-  app.post('/orgs', async (request, reply) => {
-    const body = objectBody(request.body, ['name']);
-    const org = await ctx.meta.createOrg(requiredString(body, 'name'), ctx.clock.now());
-    reply.code(201).send(org);
-  });
+/** The site of a public id, once the request may act on its organisation as admin; else 404 / 403. */
+export async function siteFor(ctx: AppContext, access: OrgAccess, request: FastifyRequest, publicId: string): Promise<Site> {
+  const site = await ctx.meta.getSite(publicId);
+  if (!site) throw notFound('site not found');
+  await access.require(request, site.orgId, 'admin', 'site not found');
+  return site;
+}
 
-  app.get('/orgs', async () => ({ orgs: await ctx.meta.listOrgs() }));
-
+export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/sites', async (request, reply) => {
-    const org = await orgOf(request.params.orgId);
+    const org = await orgFor(ctx, access, request, request.params.orgId);
     const body = objectBody(request.body, ['domain', 'name', 'timezone', 'retentionMonths', 'honorGpc']);
     const input = {
       domain: parseDomain(requiredString(body, 'domain', 253)),
@@ -70,11 +79,14 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   });
 
   app.get<{ Params: { orgId: string } }>('/orgs/:orgId/sites', async (request) => {
-    const org = await orgOf(request.params.orgId);
+    const org = await orgFor(ctx, access, request, request.params.orgId);
     return { sites: (await ctx.meta.listSites(org.id)).map(siteView) };
   });
 
+  app.get<{ Params: { siteId: string } }>('/sites/:siteId', async (request) => siteView(await siteFor(ctx, access, request, request.params.siteId)));
+
   app.patch<{ Params: { siteId: string } }>('/sites/:siteId', async (request) => {
+    await siteFor(ctx, access, request, request.params.siteId);
     const body = objectBody(request.body, ['name', 'timezone', 'retentionMonths', 'honorGpc', 'status']);
     const timezone = optionalString(body, 'timezone', 64);
     const patch = {
@@ -95,8 +107,13 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     }
   });
 
+  app.get<{ Params: { siteId: string } }>('/sites/:siteId/snippet', async (request) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    return { snippet: snippetTag(ctx.config.publicUrl ?? ownOrigin(request, ctx.config), site.id) };
+  });
+
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/keys', async (request, reply) => {
-    const org = await orgOf(request.params.orgId);
+    const org = await orgFor(ctx, access, request, request.params.orgId);
     const body = objectBody(request.body, ['name']);
     const key = newApiKey();
     const record = await ctx.meta.createApiKey(org.id, optionalString(body, 'name') ?? '', sha256Hex(key), ctx.clock.now());
@@ -104,20 +121,15 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   });
 
   app.get<{ Params: { orgId: string } }>('/orgs/:orgId/keys', async (request) => {
-    const org = await orgOf(request.params.orgId);
+    const org = await orgFor(ctx, access, request, request.params.orgId);
     return { keys: (await ctx.meta.listApiKeys(org.id)).map(keyView) };
   });
 
   app.post<{ Params: { keyId: string } }>('/keys/:keyId/revoke', async (request) => {
-    const key = await ctx.meta.revokeApiKey(idParam(request.params.keyId), ctx.clock.now());
-    if (!key) throw notFound('key not found');
+    const existing = await ctx.meta.getApiKey(idParam(request.params.keyId));
+    if (!existing) throw notFound('key not found');
+    await access.require(request, existing.orgId, 'admin', 'key not found');
+    const key = (await ctx.meta.revokeApiKey(existing.id, ctx.clock.now()))!;
     return { id: key.id, revokedAt: key.revokedAt };
-  });
-
-  app.post('/relay-keys', async (request, reply) => {
-    const body = objectBody(request.body, ['name']);
-    const key = newRelayKey();
-    const record = await ctx.meta.createRelayKey(optionalString(body, 'name') ?? '', sha256Hex(key), ctx.clock.now());
-    reply.code(201).send({ id: record.id, key });
   });
 }

@@ -1,10 +1,13 @@
-// Per-site configuration (goals, funnels), event import and maintenance (ADMIN_API.md).
+// A site's goals and funnels (ADMIN_API.md), for the operator and, through OrgAccess, for the site's
+// organisation's admins and owners (/app/v1/manage).
 import type { FastifyInstance } from 'fastify';
+import type { OrgAccess } from '../../accounts/authorization.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
-import type { FunnelStep, MatchKind, Site } from '../../storage/meta/types.js';
+import type { FunnelStep, MatchKind } from '../../storage/meta/types.js';
 import { idParam, objectBody, oneOf, requiredInt, requiredString, type Body } from '../validate.js';
+import { siteFor } from './org-routes.js';
 
 const KINDS = ['page', 'event'] as const;
 const MAX_FUNNEL_WINDOW_MINUTES = 30 * 24 * 60;
@@ -28,15 +31,9 @@ function funnelSteps(body: Body): FunnelStep[] {
 
 // Goal and funnel changes refresh the site's rollups before answering, so that the read API counts
 // a new definition over the days still backed by raw events right away.
-export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const siteOf = async (publicId: string): Promise<Site> => {
-    const site = await ctx.meta.getSite(publicId);
-    if (!site) throw notFound('site not found');
-    return site;
-  };
-
+export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/goals', async (request, reply) => {
-    const site = await siteOf(request.params.siteId);
+    const site = await siteFor(ctx, access, request, request.params.siteId);
     const body = objectBody(request.body, ['name', 'kind', 'pattern']);
     const kind = oneOf(body, 'kind', KINDS);
     const goal = await ctx.meta.createGoal(
@@ -49,20 +46,20 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
   });
 
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/goals', async (request) => {
-    const site = await siteOf(request.params.siteId);
+    const site = await siteFor(ctx, access, request, request.params.siteId);
     const goals = await ctx.meta.listGoals(site.internalId);
     return { goals: goals.map((g) => ({ goalId: g.goalId, name: g.name, kind: g.kind, pattern: g.pattern })) };
   });
 
   app.delete<{ Params: { siteId: string; goalId: string } }>('/sites/:siteId/goals/:goalId', async (request, reply) => {
-    const site = await siteOf(request.params.siteId);
+    const site = await siteFor(ctx, access, request, request.params.siteId);
     if (!(await ctx.meta.deleteGoal(site.internalId, idParam(request.params.goalId)))) throw notFound('goal not found');
     await ctx.rollups.refresh(site);
     reply.code(204).send();
   });
 
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/funnels', async (request, reply) => {
-    const site = await siteOf(request.params.siteId);
+    const site = await siteFor(ctx, access, request, request.params.siteId);
     const body = objectBody(request.body, ['name', 'windowMinutes', 'steps']);
     const funnel = await ctx.meta.createFunnel(
       site.internalId,
@@ -73,8 +70,17 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     reply.code(201).send(funnel);
   });
 
+  app.get<{ Params: { siteId: string } }>('/sites/:siteId/funnels', async (request) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    const summaries = await ctx.meta.listFunnels(site.internalId);
+    const funnels = await Promise.all(
+      summaries.map(async (summary) => ({ ...summary, steps: (await ctx.meta.getFunnel(site.internalId, summary.id))!.steps })),
+    );
+    return { funnels };
+  });
+
   app.put<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId/steps', async (request) => {
-    const site = await siteOf(request.params.siteId);
+    const site = await siteFor(ctx, access, request, request.params.siteId);
     const body = objectBody(request.body, ['steps']);
     const funnel = await ctx.meta.replaceFunnelSteps(site.internalId, idParam(request.params.funnelId), funnelSteps(body), ctx.clock.now());
     if (!funnel) throw notFound('funnel not found');
@@ -82,28 +88,9 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return funnel;
   });
 
-  // NDJSON streamed from the request, validated and (while in time order) enriched line by line as
-  // it arrives; the body is also kept (up to MAX_SORT_BYTES) in case its lines must be sorted.
-  app.register(async (scoped) => {
-    scoped.removeAllContentTypeParsers();
-    scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    scoped.post<{ Params: { siteId: string } }>('/sites/:siteId/events/import', async (request) => {
-      const site = await siteOf(request.params.siteId);
-      const stream = (request.body ?? request.raw) as AsyncIterable<Buffer>;
-      return ctx.ingest.importLines(site, stream);
-    });
-  });
-
-  app.post('/maintenance/run', async (request) => {
-    const body = objectBody(request.body, ['tasks']);
-    const known = ctx.maintenance.names();
-    let tasks: string[] | undefined;
-    if (body.tasks !== undefined) {
-      if (!Array.isArray(body.tasks) || body.tasks.some((t) => typeof t !== 'string' || !known.includes(t))) {
-        throw invalidParams(`tasks must be an array of: ${known.join(', ')}`);
-      }
-      tasks = body.tasks as string[];
-    }
-    return { ran: await ctx.maintenance.run(ctx.clock.now(), tasks) };
+  app.delete<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId', async (request, reply) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    if (!(await ctx.meta.deleteFunnel(site.internalId, idParam(request.params.funnelId)))) throw notFound('funnel not found');
+    reply.code(204).send();
   });
 }

@@ -1,8 +1,9 @@
 // The statistics read API (/v1): routes only — authenticate, rate-limit, parse, plan, run, serialize.
 // Every /v1 request is authenticated first, so 401 comes before 404 and 405 (DESIGN.md §5).
+// The same route code serves the dashboard's /app/v1 with another authentication step.
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
-import type { ApiKeyRecord, Site } from '../../storage/meta/types.js';
+import type { Site } from '../../storage/meta/types.js';
 import { ApiError, invalidParams, notFound } from '../../core/errors.js';
 import { isValidTimeZone } from '../../core/localtime.js';
 import { parseQuery, type Query, type QueryKind, type RawParams } from '../../core/query.js';
@@ -28,30 +29,43 @@ function periodOut(q: Query) {
   return { from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz };
 }
 
-type Handler = (request: FastifyRequest, key: ApiKeyRecord) => Promise<unknown>;
+/** Who reads: the organisations whose sites it sees. */
+export interface Reader {
+  orgIds: readonly number[];
+}
 
-export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const limiter = new MemorySlidingWindow(ctx.config.apiRateLimit.count, ctx.config.apiRateLimit.windowMs);
-  const perHour = Math.round((ctx.config.apiRateLimit.count * 3_600_000) / ctx.config.apiRateLimit.windowMs);
-  const keys = new WeakMap<FastifyRequest, ApiKeyRecord>();
+type OperationId = RouteDoc['operationId'];
+type Handler = (request: FastifyRequest, reader: Reader) => Promise<unknown>;
+
+/** One mount of the statistics routes. */
+export interface StatsMount {
+  /** Replaces the routes' `/v1` (the read API's own mount keeps it). */
+  prefix: string;
+  /** The request's reader; throws 401 (before anything else is checked), then 429 over its rate limit. */
+  authenticate(request: FastifyRequest): Promise<Reader>;
+  operations: readonly OperationId[];
+  /** Paths answered 404 after authentication (the read API's own unknown paths). */
+  catchAll: readonly string[];
+}
+
+/** The statistics routes of `mount`, answering the same bytes on every mount for the same site. */
+export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: StatsMount): Promise<void> {
+  const readers = new WeakMap<FastifyRequest, Reader>();
 
   const guard = (knownRoute: boolean) => async (request: FastifyRequest) => {
-    const key = await apiKeyFrom(ctx, request.headers.authorization);
-    if (!limiter.hit(String(key.id), ctx.clock.now())) {
-      throw new ApiError('RATE_LIMITED', `rate limit exceeded (${perHour} requests/hour per key)`, { 'retry-after': '60' });
-    }
+    const reader = await mount.authenticate(request);
     if (!knownRoute) throw notFound(`no route ${request.url.split('?')[0]}`);
     if (request.method !== 'GET') {
       throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed; use GET`, { allow: 'GET' });
     }
-    keys.set(request, key);
+    readers.set(request, reader);
   };
 
-  /** The key's organisation's active site, else the same 404 for unknown, archived and foreign. */
-  async function siteFor(request: FastifyRequest, key: ApiKeyRecord): Promise<Site> {
+  /** An active site of the reader's organisations, else the same 404 for unknown, archived and foreign. */
+  async function siteFor(request: FastifyRequest, reader: Reader): Promise<Site> {
     const { siteId } = request.params as { siteId: string };
     const site = await ctx.meta.getSite(siteId);
-    if (!site || site.status !== 'active' || site.orgId !== key.orgId) throw notFound('site not found');
+    if (!site || site.status !== 'active' || !reader.orgIds.includes(site.orgId)) throw notFound('site not found');
     return site;
   }
 
@@ -60,46 +74,46 @@ export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<v
     return planQuery(q, await planInputs(ctx.events, site, q));
   }
 
-  const handlers: Record<RouteDoc['operationId'], Handler> = {
-    async sites(_request, key) {
-      const sites = await ctx.meta.listSites(key.orgId, { activeOnly: true });
+  const handlers: Record<OperationId, Handler> = {
+    async sites(_request, reader) {
+      const sites = (await Promise.all(reader.orgIds.map((orgId) => ctx.meta.listSites(orgId, { activeOnly: true })))).flat();
       return {
         sites: sites.map((s) => ({ id: s.id, domain: s.domain, name: s.name, timezone: s.timezone, retentionMonths: s.retentionMonths })),
       };
     },
-    async stats(request, key) {
-      const site = await siteFor(request, key);
+    async stats(request, reader) {
+      const site = await siteFor(request, reader);
       const q = await planned('stats', request, site);
       return { period: periodOut(q), stats: await computeStats(ctx.events, q, await ctx.meta.listGoals(site.internalId)) };
     },
-    async timeseries(request, key) {
-      const site = await siteFor(request, key);
+    async timeseries(request, reader) {
+      const site = await siteFor(request, reader);
       const q = await planned('timeseries', request, site);
       const { points, prev } = await computeTimeseries(ctx.events, q, await ctx.meta.listGoals(site.internalId));
       return { period: periodOut(q), grain: q.grain, tz: q.tz, points, ...(prev ? { prev } : {}) };
     },
-    async breakdown(request, key) {
-      const site = await siteFor(request, key);
+    async breakdown(request, reader) {
+      const site = await siteFor(request, reader);
       const q = await planned('breakdown', request, site);
       return { period: periodOut(q), dimension: q.breakdown!.dimension, ...(await computeBreakdown(ctx.events, q)) };
     },
-    async realtime(request, key) {
-      const site = await siteFor(request, key);
+    async realtime(request, reader) {
+      const site = await siteFor(request, reader);
       if (!isValidTimeZone(site.timezone)) throw new ApiError('INVALID_TIMEZONE', 'the site has an invalid time zone');
       return computeRealtime(ctx.events, site.id, site.timezone, ctx.clock.now());
     },
-    async goals(request, key) {
-      const site = await siteFor(request, key);
+    async goals(request, reader) {
+      const site = await siteFor(request, reader);
       const q = await planned('goals', request, site);
       const goals = await computeGoals(ctx.events, q, await ctx.meta.listGoals(site.internalId));
       return { period: { from: q.period.from, to: q.period.to }, goals };
     },
-    async funnels(request, key) {
-      const site = await siteFor(request, key);
+    async funnels(request, reader) {
+      const site = await siteFor(request, reader);
       return { funnels: await ctx.meta.listFunnels(site.internalId) };
     },
-    async funnel(request, key) {
-      const site = await siteFor(request, key);
+    async funnel(request, reader) {
+      const site = await siteFor(request, reader);
       const { funnelId } = request.params as { funnelId: string };
       const version = (request.query as RawParams).version;
       if (version !== undefined && (typeof version !== 'string' || !/^-?\d+$/.test(version))) {
@@ -124,22 +138,40 @@ export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<v
     scope.addHook('onSend', async (_request, reply) => {
       reply.header('cache-control', 'no-store');
     });
-    for (const route of ROUTES) {
+    for (const route of ROUTES.filter((r) => mount.operations.includes(r.operationId))) {
       const handle = handlers[route.operationId];
       scope.route({
         method: ALL_METHODS,
-        url: route.path,
+        url: mount.prefix + route.path.slice('/v1'.length),
         exposeHeadRoute: false,
         schema: { response: { 200: responses[route.operationId] } },
         onRequest: guard(true),
-        handler: (request) => handle(request, keys.get(request)!),
+        handler: (request) => handle(request, readers.get(request)!),
       });
     }
-    for (const url of ['/v1', '/v1/*']) {
+    for (const url of mount.catchAll) {
       scope.route({ method: ALL_METHODS, url, exposeHeadRoute: false, onRequest: guard(false), handler: async () => undefined });
     }
   });
+}
 
+/** The read API: every statistics route, authenticated by an API key, rate-limited per key. */
+export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const limit = ctx.config.apiRateLimit;
+  const limiter = new MemorySlidingWindow(limit.count, limit.windowMs);
+  const perHour = Math.round((limit.count * 3_600_000) / limit.windowMs);
+  await statsRoutes(app, ctx, {
+    prefix: '/v1',
+    async authenticate(request) {
+      const key = await apiKeyFrom(ctx, request.headers.authorization);
+      if (!limiter.hit(String(key.id), ctx.clock.now())) {
+        throw new ApiError('RATE_LIMITED', `rate limit exceeded (${perHour} requests/hour per key)`, { 'retry-after': '60' });
+      }
+      return { orgIds: [key.orgId] };
+    },
+    operations: ROUTES.map((r) => r.operationId),
+    catchAll: ['/v1', '/v1/*'],
+  });
   const document = openApiDocument();
   app.get('/openapi.json', async () => document);
 }

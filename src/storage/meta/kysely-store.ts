@@ -278,6 +278,16 @@ export class KyselyMetaStore implements MetaStore {
     }));
   }
 
+  async deleteFunnel(siteInternalId: number, funnelId: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const funnel = await trx.selectFrom('funnels').select('id').where('site_id', '=', siteInternalId).where('id', '=', funnelId).executeTakeFirst();
+      if (!funnel) return false;
+      await trx.deleteFrom('funnel_versions').where('funnel_id', '=', funnelId).execute();
+      await trx.deleteFrom('funnels').where('id', '=', funnelId).execute();
+      return true;
+    });
+  }
+
   async getFunnel(siteInternalId: number, funnelId: number, version?: number): Promise<FunnelVersion | undefined> {
     const funnel = await this.db
       .selectFrom('funnels')

@@ -105,6 +105,8 @@ export interface MetaStore {
   createFunnel(siteInternalId: number, funnel: { name: string; windowMinutes: number; steps: FunnelStep[] }, now: number): Promise<FunnelSummary>;
   replaceFunnelSteps(siteInternalId: number, funnelId: number, steps: FunnelStep[], now: number): Promise<FunnelSummary | undefined>;
   listFunnels(siteInternalId: number): Promise<FunnelSummary[]>;
+  /** Deletes a funnel with all its versions; false when the site has no such funnel. */
+  deleteFunnel(siteInternalId: number, funnelId: number): Promise<boolean>;
   /** A version's steps; `version` out of 1..current (or absent) selects the current one. */
   getFunnel(siteInternalId: number, funnelId: number, version?: number): Promise<FunnelVersion | undefined>;
 

@@ -1,0 +1,33 @@
+// Per-route authorisation of the organisation-scoped admin routes. The same handlers serve the
+// operator (/admin/v1, whose token the whole scope checks first) and signed-in members
+// (/app/v1/manage), each through its own OrgAccess.
+import type { FastifyRequest } from 'fastify';
+import { forbidden, notFound } from '../core/errors.js';
+import { requireSession } from './http.js';
+import { roleAtLeast, type Role } from './roles.js';
+import type { AccountService } from './service.js';
+
+export interface OrgAccess {
+  /**
+   * Lets the request act on organisation `orgId` with at least role `needed`, else throws: 404 with
+   * `notFoundMessage` (the resource's own "not found") for a non-member, 403 for a lower role.
+   */
+  require(request: FastifyRequest, orgId: number, needed: Role, notFoundMessage: string): Promise<void>;
+}
+
+/** The operator: the admin token was checked for the whole scope; every organisation is its own. */
+export const operatorAccess: OrgAccess = {
+  async require() {},
+};
+
+/** A signed-in user, by its membership as stored now (a changed role counts on the next request). */
+export function memberAccess(accounts: AccountService): OrgAccess {
+  return {
+    async require(request, orgId, needed, notFoundMessage) {
+      const { user } = await requireSession(request);
+      const role = await accounts.roleIn(orgId, user.id);
+      if (role === undefined) throw notFound(notFoundMessage);
+      if (!roleAtLeast(role, needed)) throw forbidden(`this needs the ${needed} role in the organisation; yours is ${role}`);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+// The accounts' HTTP plumbing: the session cookie, the client address, the service's own origin, and
+// `sessionUser(request)` for any route that needs the signed-in user (the dashboard's pages, /app/v1).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { unauthorized } from '../core/errors.js';
+import { normalizeIp } from '../ingest/ip.js';
+import type { AccountService, SignedIn } from './service.js';
+import { SESSION_IDLE_MS } from './sessions.js';
+
+export const SESSION_COOKIE = 'svc_session';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set once on the root instance by buildApp. */
+    accounts: AccountService;
+  }
+}
+
+/** One cookie's value from a Cookie header, or undefined. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** Whether cookies must be Secure: the request came over HTTPS or the public URL is https. */
+function secureCookies(request: FastifyRequest, config: Config): boolean {
+  return request.protocol === 'https' || (config.publicUrl?.startsWith('https:') ?? false);
+}
+
+export function setSessionCookie(reply: FastifyReply, config: Config, secret: string): void {
+  const secure = secureCookies(reply.request, config) ? '; Secure' : '';
+  reply.header('set-cookie', `${SESSION_COOKIE}=${secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_IDLE_MS / 1000}${secure}`);
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: Config): void {
+  const secure = secureCookies(reply.request, config) ? '; Secure' : '';
+  reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`);
+}
+
+/**
+ * The connecting client's address: the socket peer, or, when the peer is a proxy declared in
+ * SVC_TRUSTED_PROXIES, the address that proxy appended last to X-Forwarded-For.
+ */
+export function clientAddress(request: FastifyRequest, config: Config): string {
+  const peer = normalizeIp(request.socket.remoteAddress) ?? 'unknown';
+  if (!config.trustedProxies.some((proxy) => normalizeIp(proxy) === peer)) return peer;
+  const forwarded = request.headers['x-forwarded-for'];
+  const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded ?? '').split(',').pop();
+  return normalizeIp(last) ?? peer;
+}
+
+/** The origin browsers use for the service: the public URL's, else the request's own. */
+export function ownOrigin(request: FastifyRequest, config: Config): string {
+  return config.publicUrl ? new URL(config.publicUrl).origin : `${request.protocol}://${request.host}`;
+}
+
+const resolved = new WeakMap<FastifyRequest, Promise<SignedIn | undefined>>();
+
+/** The signed-in user and session of a request (looked up once per request), or undefined. */
+export function sessionUser(request: FastifyRequest): Promise<SignedIn | undefined> {
+  let found = resolved.get(request);
+  if (!found) {
+    const cookie = request.headers.cookie;
+    found = request.server.accounts.resume(cookieValue(Array.isArray(cookie) ? cookie.join('; ') : cookie, SESSION_COOKIE));
+    resolved.set(request, found);
+  }
+  return found;
+}
+
+/** The signed-in user and session, or 401. */
+export async function requireSession(request: FastifyRequest): Promise<SignedIn> {
+  const signedIn = await sessionUser(request);
+  if (!signedIn) throw unauthorized();
+  return signedIn;
+}

@@ -1,0 +1,200 @@
+// AccountService: the one implementation of users, memberships, sign-in and first-run setup, shared
+// by the admin API, the CLI (through it) and the dashboard's /app/v1 endpoints.
+import type { Clock } from '../core/clock.js';
+import { ApiError, conflict, invalidParams, notFound, unauthorized } from '../core/errors.js';
+import type { MaintenanceTask } from '../core/maintenance.js';
+import type { KyselyMetaStore } from '../storage/meta/kysely-store.js';
+import { Lockout, type AttemptSubject } from './lockout.js';
+import { checkPasswordPolicy, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
+import type { Role } from './roles.js';
+import { Sessions, tokensEqual, type NewSession } from './sessions.js';
+import { DuplicateEmail, KyselyAccountStore, type Member, type Membership, type SessionRecord, type User } from './store.js';
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const MAX_EMAIL_LENGTH = 254;
+export const WRONG_CREDENTIALS = 'Wrong email or password.';
+
+export function checkEmail(email: unknown): string {
+  if (typeof email !== 'string' || email.trim().length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(email.trim())) {
+    throw invalidParams('email must be an email address such as ana@example.com');
+  }
+  return email.trim();
+}
+
+export interface NewUser {
+  email: unknown;
+  password: unknown;
+  name?: string;
+}
+
+/** A signed-in request's session and user. */
+export interface SignedIn {
+  session: SessionRecord;
+  user: User;
+}
+
+/** What GET /app/v1/session answers. */
+export interface SessionView {
+  user: { id: number; email: string; name: string };
+  csrfToken: string;
+  memberships: Membership[];
+}
+
+export class AccountService {
+  readonly store: KyselyAccountStore;
+  private readonly sessions: Sessions;
+  private readonly lockout: Lockout;
+
+  constructor(
+    private readonly meta: KyselyMetaStore,
+    private readonly clock: Clock,
+  ) {
+    this.store = new KyselyAccountStore(meta.db);
+    this.sessions = new Sessions(this.store);
+    this.lockout = new Lockout(this.store);
+  }
+
+  maintenanceTasks(): MaintenanceTask[] {
+    return [
+      {
+        name: 'sessions',
+        everyMs: 3_600_000,
+        run: async (now) => {
+          await this.sessions.prune(now);
+          await this.store.deleteLocksBefore(now);
+        },
+      },
+    ];
+  }
+
+  // --- users ---------------------------------------------------------------------------------
+
+  async createUser(input: NewUser): Promise<User> {
+    const email = checkEmail(input.email);
+    const password = checkPasswordPolicy(input.password);
+    const name = input.name ?? email.slice(0, email.indexOf('@'));
+    try {
+      return await this.store.createUser({ email, name, passwordHash: await hashPassword(password) }, this.clock.now());
+    } catch (err) {
+      if (err instanceof DuplicateEmail) throw conflict(err.message);
+      throw err;
+    }
+  }
+
+  listUsers(): Promise<User[]> {
+    return this.store.listUsers();
+  }
+
+  async deleteUser(userId: number): Promise<void> {
+    if (!(await this.store.deleteUser(userId))) throw notFound('user not found');
+  }
+
+  async user(userId: number): Promise<User> {
+    const user = await this.store.getUser(userId);
+    if (!user) throw notFound('user not found');
+    return user;
+  }
+
+  // --- memberships ---------------------------------------------------------------------------
+
+  roleIn(orgId: number, userId: number): Promise<Role | undefined> {
+    return this.store.roleIn(orgId, userId);
+  }
+
+  memberships(userId: number): Promise<Membership[]> {
+    return this.store.membershipsOf(userId);
+  }
+
+  members(orgId: number): Promise<Member[]> {
+    return this.store.members(orgId);
+  }
+
+  /** Creates or changes a membership; the organisation's last owner keeps the role. */
+  async setMember(orgId: number, userId: number, role: Role): Promise<void> {
+    await this.user(userId);
+    if (role !== 'owner') await this.keepAnOwner(orgId, userId);
+    await this.store.setMembership(orgId, userId, role, this.clock.now());
+  }
+
+  async removeMember(orgId: number, userId: number): Promise<void> {
+    await this.keepAnOwner(orgId, userId);
+    if (!(await this.store.removeMembership(orgId, userId))) throw notFound('membership not found');
+  }
+
+  async userByEmail(email: unknown): Promise<User> {
+    const user = await this.store.findUserByEmail(checkEmail(email));
+    if (!user) throw notFound('no user has this email');
+    return { id: user.id, email: user.email, name: user.name, createdAt: user.createdAt };
+  }
+
+  /** Refuses to take the owner role from the organisation's only owner. */
+  private async keepAnOwner(orgId: number, userId: number): Promise<void> {
+    const owners = (await this.store.members(orgId)).filter((m) => m.role === 'owner');
+    if (owners.length === 1 && owners[0]!.userId === userId) throw conflict('an organisation keeps at least one owner; make another member owner first');
+  }
+
+  // --- sign-in -------------------------------------------------------------------------------
+
+  /**
+   * Checks a credential. Wrong password and unknown email give the same 401 after the same work
+   * (an unknown email is verified against a dummy hash); a locked email or address gives 429.
+   */
+  async signIn(attempt: AttemptSubject & { password: string }): Promise<{ user: User; session: NewSession }> {
+    await this.lockout.check(attempt, this.clock.now());
+    const found = await this.store.findUserByEmail(attempt.email);
+    const valid = found ? await verifyPassword(attempt.password, found.passwordHash) : await verifyAgainstDummy(attempt.password);
+    if (!found || !valid) {
+      await this.lockout.fail(attempt, this.clock.now());
+      throw new ApiError('UNAUTHORIZED', WRONG_CREDENTIALS);
+    }
+    await this.lockout.succeed(attempt);
+    const user = { id: found.id, email: found.email, name: found.name, createdAt: found.createdAt };
+    return { user, session: await this.sessions.create(user.id, this.clock.now()) };
+  }
+
+  /** The signed-in user of a session cookie's value, if the session is live. */
+  async resume(secret: string | undefined): Promise<SignedIn | undefined> {
+    const session = await this.sessions.resume(secret, this.clock.now());
+    if (!session) return undefined;
+    const user = await this.store.getUser(session.userId);
+    return user && { session, user };
+  }
+
+  signOut(session: SessionRecord): Promise<void> {
+    return this.sessions.end(session);
+  }
+
+  async view(user: User, csrfToken: string): Promise<SessionView> {
+    return { user: { id: user.id, email: user.email, name: user.name }, csrfToken, memberships: await this.memberships(user.id) };
+  }
+
+  // --- first run -----------------------------------------------------------------------------
+
+  setupNeeded(): Promise<boolean> {
+    return this.store.hasUsers().then((has) => !has);
+  }
+
+  /** 404 once any user exists: setup is for the first account only. */
+  async assertSetupNeeded(): Promise<void> {
+    if (!(await this.setupNeeded())) throw notFound('setup is done: sign in instead');
+  }
+
+  /**
+   * The first account: the setup token (the admin token) proves the operator; creates the user, an
+   * organisation of the given name (or takes the only existing one) and an owner membership.
+   */
+  async setup(input: { setupToken: string; email: unknown; password: unknown; organisation: string; name?: string }, adminToken: string) {
+    await this.assertSetupNeeded();
+    if (!tokensEqual(input.setupToken, adminToken)) throw unauthorized();
+    const user = await this.createUser(input);
+    // Two setups racing past the check above: the first user created keeps the setup.
+    if ((await this.store.listUsers())[0]?.id !== user.id) {
+      await this.store.deleteUser(user.id);
+      throw notFound('setup is done: sign in instead');
+    }
+    const orgs = await this.meta.listOrgs();
+    const org = orgs.length === 1 ? orgs[0]! : await this.meta.createOrg(input.organisation, this.clock.now());
+    await this.store.setMembership(org.id, user.id, 'owner', this.clock.now());
+    return { user, session: await this.sessions.create(user.id, this.clock.now()) };
+  }
+}

@@ -1,0 +1,283 @@
+// AccountStore: users, memberships, sessions and failed sign-ins in the MetaStore database (migration
+// 005_accounts), through the MetaStore's Kysely handle so SQLite and PostgreSQL share one implementation.
+import type { Generated, Kysely, Selectable } from 'kysely';
+import type { MetaDatabase } from '../storage/meta/schema.js';
+import type { Role } from './roles.js';
+
+interface UsersTable {
+  id: Generated<number>;
+  email: string; // as first given
+  email_key: string; // lower case: the unique, case-insensitive identity
+  name: string;
+  password_hash: string;
+  created_at: number;
+}
+
+interface MembershipsTable {
+  org_id: number;
+  user_id: number;
+  role: Role;
+  created_at: number;
+}
+
+interface UserSessionsTable {
+  id: string; // SHA-256 hex of the cookie's secret
+  user_id: number;
+  csrf_token: string;
+  created_at: number;
+  last_used_at: number;
+}
+
+interface LoginFailuresTable {
+  id: Generated<number>;
+  email_key: string;
+  address: string;
+  at: number;
+}
+
+interface LoginLocksTable {
+  subject: string;
+  locked_until: number;
+}
+
+export interface AccountDatabase extends MetaDatabase {
+  users: UsersTable;
+  memberships: MembershipsTable;
+  user_sessions: UserSessionsTable;
+  login_failures: LoginFailuresTable;
+  login_locks: LoginLocksTable;
+}
+
+export interface User {
+  id: number;
+  email: string;
+  name: string;
+  createdAt: number;
+}
+
+export interface Membership {
+  orgId: number;
+  orgName: string;
+  role: Role;
+}
+
+export interface Member {
+  userId: number;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+export interface SessionRecord {
+  id: string;
+  userId: number;
+  csrfToken: string;
+  lastUsedAt: number;
+}
+
+export class DuplicateEmail extends Error {
+  constructor() {
+    super('a user with this email already exists');
+  }
+}
+
+export const emailKey = (email: string) => email.trim().toLowerCase();
+
+const toUser = (row: Pick<Selectable<UsersTable>, 'id' | 'email' | 'name' | 'created_at'>): User => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  createdAt: Number(row.created_at),
+});
+
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+export class KyselyAccountStore {
+  private readonly db: Kysely<AccountDatabase>;
+
+  constructor(db: Kysely<MetaDatabase>) {
+    this.db = db as unknown as Kysely<AccountDatabase>;
+  }
+
+  // --- users ---------------------------------------------------------------------------------
+
+  /** Throws DuplicateEmail when the email (in any letter case) exists. */
+  async createUser(user: { email: string; name: string; passwordHash: string }, now: number): Promise<User> {
+    try {
+      const row = await this.db
+        .insertInto('users')
+        .values({ email: user.email.trim(), email_key: emailKey(user.email), name: user.name, password_hash: user.passwordHash, created_at: now })
+        .returning(['id', 'email', 'name', 'created_at'])
+        .executeTakeFirstOrThrow();
+      return toUser(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DuplicateEmail();
+      throw err;
+    }
+  }
+
+  async listUsers(): Promise<User[]> {
+    const rows = await this.db.selectFrom('users').select(['id', 'email', 'name', 'created_at']).orderBy('id').execute();
+    return rows.map(toUser);
+  }
+
+  async hasUsers(): Promise<boolean> {
+    return (await this.db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  async getUser(id: number): Promise<User | undefined> {
+    const row = await this.db.selectFrom('users').select(['id', 'email', 'name', 'created_at']).where('id', '=', id).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async findUserByEmail(email: string): Promise<(User & { passwordHash: string }) | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('email_key', '=', emailKey(email)).executeTakeFirst();
+    return row && { ...toUser(row), passwordHash: row.password_hash };
+  }
+
+  /** Deletes the user with its memberships and sessions; false when there was none. */
+  async deleteUser(id: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('user_sessions').where('user_id', '=', id).execute();
+      await trx.deleteFrom('memberships').where('user_id', '=', id).execute();
+      const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  /** Sets the password hash and ends every session of the user. */
+  async setPasswordHash(id: number, passwordHash: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).executeTakeFirst();
+      await trx.deleteFrom('user_sessions').where('user_id', '=', id).execute();
+      return Number(result.numUpdatedRows) > 0;
+    });
+  }
+
+  // --- memberships ---------------------------------------------------------------------------
+
+  async setMembership(orgId: number, userId: number, role: Role, now: number): Promise<void> {
+    await this.db
+      .insertInto('memberships')
+      .values({ org_id: orgId, user_id: userId, role, created_at: now })
+      .onConflict((oc) => oc.columns(['org_id', 'user_id']).doUpdateSet({ role }))
+      .execute();
+  }
+
+  async removeMembership(orgId: number, userId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async roleIn(orgId: number, userId: number): Promise<Role | undefined> {
+    const row = await this.db
+      .selectFrom('memberships')
+      .select('role')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.role;
+  }
+
+  async membershipsOf(userId: number): Promise<Membership[]> {
+    const rows = await this.db
+      .selectFrom('memberships')
+      .innerJoin('orgs', 'orgs.id', 'memberships.org_id')
+      .select(['memberships.org_id', 'orgs.name', 'memberships.role'])
+      .where('memberships.user_id', '=', userId)
+      .orderBy('memberships.org_id')
+      .execute();
+    return rows.map((r) => ({ orgId: r.org_id, orgName: r.name, role: r.role }));
+  }
+
+  async members(orgId: number): Promise<Member[]> {
+    const rows = await this.db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .select(['users.id', 'users.email', 'users.name', 'memberships.role'])
+      .where('memberships.org_id', '=', orgId)
+      .orderBy('users.id')
+      .execute();
+    return rows.map((r) => ({ userId: r.id, email: r.email, name: r.name, role: r.role }));
+  }
+
+  // --- sessions ------------------------------------------------------------------------------
+
+  async createSession(session: { id: string; userId: number; csrfToken: string }, now: number): Promise<void> {
+    await this.db
+      .insertInto('user_sessions')
+      .values({ id: session.id, user_id: session.userId, csrf_token: session.csrfToken, created_at: now, last_used_at: now })
+      .execute();
+  }
+
+  async getSession(id: string): Promise<SessionRecord | undefined> {
+    const row = await this.db.selectFrom('user_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, lastUsedAt: Number(row.last_used_at) };
+  }
+
+  async touchSession(id: string, now: number): Promise<void> {
+    await this.db.updateTable('user_sessions').set({ last_used_at: now }).where('id', '=', id).execute();
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.db.deleteFrom('user_sessions').where('id', '=', id).execute();
+  }
+
+  async deleteSessionsIdleSince(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('user_sessions').where('last_used_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  // --- failed sign-ins -----------------------------------------------------------------------
+
+  /** Records a failure and answers how many each of its email and address have since `since`. */
+  async recordFailure(key: { emailKey: string; address: string }, now: number, since: number): Promise<{ byEmail: number; byAddress: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('login_failures').where('at', '<', since).execute();
+      await trx.insertInto('login_failures').values({ email_key: key.emailKey, address: key.address, at: now }).execute();
+      const count = async (column: 'email_key' | 'address', value: string) => {
+        const row = await trx
+          .selectFrom('login_failures')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where(column, '=', value)
+          .where('at', '>=', since)
+          .executeTakeFirstOrThrow();
+        return Number(row.n);
+      };
+      return { byEmail: await count('email_key', key.emailKey), byAddress: await count('address', key.address) };
+    });
+  }
+
+  async clearFailures(emailKeyValue: string): Promise<void> {
+    await this.db.deleteFrom('login_failures').where('email_key', '=', emailKeyValue).execute();
+  }
+
+  async lock(subjects: readonly string[], until: number): Promise<void> {
+    for (const subject of subjects) {
+      await this.db
+        .insertInto('login_locks')
+        .values({ subject, locked_until: until })
+        .onConflict((oc) => oc.column('subject').doUpdateSet({ locked_until: until }))
+        .execute();
+    }
+  }
+
+  /** True when any of the subjects is locked at `now`. */
+  async isLocked(subjects: readonly string[], now: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('login_locks')
+      .select('subject')
+      .where('subject', 'in', subjects)
+      .where('locked_until', '>', now)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async deleteLocksBefore(now: number): Promise<number> {
+    const result = await this.db.deleteFrom('login_locks').where('locked_until', '<=', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

@@ -1,0 +1,50 @@
+// The operator's own admin routes (ADMIN_API.md): organisations, relay keys, event import and
+// maintenance. Never mounted for dashboard users.
+import type { FastifyInstance } from 'fastify';
+import { invalidParams, notFound } from '../../core/errors.js';
+import { newRelayKey, sha256Hex } from '../../core/ids.js';
+import type { AppContext } from '../../context.js';
+import { objectBody, optionalString, requiredString } from '../validate.js';
+
+export async function operatorRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.post('/orgs', async (request, reply) => {
+    const body = objectBody(request.body, ['name']);
+    const org = await ctx.meta.createOrg(requiredString(body, 'name'), ctx.clock.now());
+    reply.code(201).send(org);
+  });
+
+  app.get('/orgs', async () => ({ orgs: await ctx.meta.listOrgs() }));
+
+  app.post('/relay-keys', async (request, reply) => {
+    const body = objectBody(request.body, ['name']);
+    const key = newRelayKey();
+    const record = await ctx.meta.createRelayKey(optionalString(body, 'name') ?? '', sha256Hex(key), ctx.clock.now());
+    reply.code(201).send({ id: record.id, key });
+  });
+
+  // NDJSON streamed from the request, validated and (while in time order) enriched line by line as
+  // it arrives; the body is also kept (up to MAX_SORT_BYTES) in case its lines must be sorted.
+  app.register(async (scoped) => {
+    scoped.removeAllContentTypeParsers();
+    scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    scoped.post<{ Params: { siteId: string } }>('/sites/:siteId/events/import', async (request) => {
+      const site = await ctx.meta.getSite(request.params.siteId);
+      if (!site) throw notFound('site not found');
+      const stream = (request.body ?? request.raw) as AsyncIterable<Buffer>;
+      return ctx.ingest.importLines(site, stream);
+    });
+  });
+
+  app.post('/maintenance/run', async (request) => {
+    const body = objectBody(request.body, ['tasks']);
+    const known = ctx.maintenance.names();
+    let tasks: string[] | undefined;
+    if (body.tasks !== undefined) {
+      if (!Array.isArray(body.tasks) || body.tasks.some((t) => typeof t !== 'string' || !known.includes(t))) {
+        throw invalidParams(`tasks must be an array of: ${known.join(', ')}`);
+      }
+      tasks = body.tasks as string[];
+    }
+    return { ran: await ctx.maintenance.run(ctx.clock.now(), tasks) };
+  });
+}

@@ -1,0 +1,19 @@
+// Dashboard users (DASHBOARD.md): created, listed and deleted by the operator only.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { idParam, objectBody, optionalString } from '../validate.js';
+
+export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.post('/users', async (request, reply) => {
+    const body = objectBody(request.body, ['email', 'password', 'name']);
+    const user = await ctx.accounts.createUser({ email: body.email, password: body.password, name: optionalString(body, 'name') });
+    reply.code(201).send(user);
+  });
+
+  app.get('/users', async () => ({ users: await ctx.accounts.listUsers() }));
+
+  app.delete<{ Params: { userId: string } }>('/users/:userId', async (request, reply) => {
+    await ctx.accounts.deleteUser(idParam(request.params.userId));
+    reply.code(204).send();
+  });
+}

@@ -1,0 +1,56 @@
+// The dashboard's JSON endpoints (/app/v1): authorised by the session cookie and the user's
+// memberships. Every answer is no-store; every request passes the Origin check, and every one but
+// sign-in and setup needs a session, its rate limit and (when it changes state) its CSRF token.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../core/errors.js';
+import { checkCsrfToken, checkOrigin } from '../../accounts/csrf.js';
+import { requireSession } from '../../accounts/http.js';
+import { MemorySlidingWindow } from '../../storage/counters/rate-limiter.js';
+import { memberAccess } from '../../accounts/authorization.js';
+import { orgScopedRoutes } from '../admin/index.js';
+import { statsRoutes } from '../v1/index.js';
+import { sessionRoutes } from './session.js';
+import { siteListRoutes } from './sites.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route makes a session (sign-in, setup): no session, rate limit or CSRF token needed. */
+    withoutSession?: boolean;
+  }
+}
+
+export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { count, windowMs } = ctx.config.appRateLimit;
+  const limiter = new MemorySlidingWindow(count, windowMs);
+  const perMinute = Math.round((count * 60_000) / windowMs);
+
+  app.addHook('onRequest', async (request) => {
+    checkOrigin(request, ctx.config);
+    if (request.routeOptions.config.withoutSession) return;
+    const signedIn = await requireSession(request);
+    if (!limiter.hit(String(signedIn.user.id), ctx.clock.now())) {
+      throw new ApiError('RATE_LIMITED', `rate limit exceeded (${perMinute} requests/minute per user)`, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
+    }
+    checkCsrfToken(request, signedIn);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  await sessionRoutes(app, ctx);
+  await siteListRoutes(app, ctx);
+  // The read API's statistics routes by their own code: a member of the site's organisation reads
+  // what a key of that organisation reads on /v1, byte for byte.
+  await statsRoutes(app, ctx, {
+    prefix: '',
+    async authenticate(request) {
+      const { user } = await requireSession(request);
+      return { orgIds: (await ctx.accounts.memberships(user.id)).map((m) => m.orgId) };
+    },
+    operations: ['stats', 'timeseries', 'breakdown', 'realtime', 'goals', 'funnels', 'funnel'],
+    catchAll: [],
+  });
+  // The admin API's organisation-scoped routes by their own code, for admins and owners.
+  await app.register(async (manage) => orgScopedRoutes(manage, ctx, memberAccess(ctx.accounts)), { prefix: '/manage' });
+}
