@@ -1,14 +1,17 @@
 // The demo's generated traffic: deterministic from its seed, and, imported into a real server the
 // way `svc demo` imports it (several calls cut at midnights), read back through /v1 with the exact
-// visitors, sessions and pageviews generated and a non-empty answer for every panel.
+// visitors, sessions and pageviews generated and a non-empty answer for every panel; `svc demo`
+// itself run as a child process, its user signed in to see the figures.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AdminClient } from '../../src/cli/client.js';
 import { importFile } from '../../src/cli/commands/import.js';
 import { DEMO_FUNNEL, DEMO_GOALS, generateDemoTraffic } from '../../src/cli/demo-traffic.js';
+import { AppClient } from '../helpers/app-client.js';
 import { createApiKey, createSite, startTestServer, type TestServer } from '../helpers/server.js';
 
 const NOW = Date.parse('2026-03-12T15:30:00Z');
@@ -95,5 +98,53 @@ describe('demo traffic imported', () => {
     assert.equal(signup.conversions, totals.events.signup);
     const reading = await get(`/funnels/${funnel.body.id}?${range}`);
     assert.ok(reading.steps[0].visitors > 0 && reading.steps[1].visitors > 0, JSON.stringify(reading.steps));
+  });
+});
+
+describe('svc demo', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { SVC_API_RATE_LIMIT: '100000/60s' } });
+  });
+  after(() => server.stop());
+
+  const svc = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries({ ...process.env, SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken })) if (v !== undefined && !k.startsWith('NODE_TEST')) env[k] = v;
+      const child = spawn(process.execPath, ['--import', 'tsx', resolve('src/cli/svc.ts'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+      child.on('error', fail);
+      child.on('close', (code) => done({ code, stdout, stderr }));
+    });
+
+  test('creates a user who signs in and sees the generated figures; the same email again is refused before anything is created', async () => {
+    const run = await svc(['demo', '--email', 'newcomer@example.com', '--days', '3', '--visitors', '25', '--timezone', 'Asia/Tokyo', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout);
+    assert.equal(result.email, 'newcomer@example.com');
+    assert.match(result.password, /^[A-Za-z0-9_-]{20}$/);
+    assert.equal(result.dashboard, `${server.url}/sites/${result.siteId}`);
+    assert.equal(result.imported.rejected, 0);
+
+    const user = new AppClient(server);
+    assert.equal((await user.signIn('newcomer@example.com', result.password)).status, 200);
+    const sites = await user.request('GET', '/app/v1/sites');
+    assert.deepEqual(sites.body.sites.map((s: { id: string; timezone: string; role: string }) => [s.id, s.timezone, s.role]), [[result.siteId, 'Asia/Tokyo', 'owner']]);
+    const { generated } = result;
+    const stats = await user.request('GET', `/app/v1/sites/${result.siteId}/stats?from=${generated.from}&to=${generated.to}`);
+    assert.equal(stats.status, 200, stats.text);
+    assert.deepEqual([stats.body.stats.visitors.value, stats.body.stats.pageviews.value], [generated.visitors, generated.pageviews]);
+    const funnels = await user.request('GET', `/app/v1/sites/${result.siteId}/funnels`);
+    assert.deepEqual(funnels.body.funnels.map((f: { id: number }) => f.id), [result.funnelId]);
+
+    const orgs = (await server.admin('GET', '/orgs')).body.orgs.length;
+    const again = await svc(['demo', '--email', 'NEWCOMER@example.com', '--days', '1']);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /a user NEWCOMER@example.com exists already: pass another --email/);
+    assert.equal((await server.admin('GET', '/orgs')).body.orgs.length, orgs);
   });
 });
