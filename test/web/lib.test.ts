@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chartGeometry, nearestIndex, niceStep } from '../../web/lib/chart.js';
 import { csvField, toCsv } from '../../web/lib/csv.js';
-import { changeIsGood, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatRatio } from '../../web/lib/format.js';
+import { bucketStamp, changeIsGood, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatRatio } from '../../web/lib/format.js';
 import { parseViewState, queryParams, viewSearch, withFilter, withMetric, withoutFilter, withPeriod } from '../../web/lib/view-state.js';
 import { parseCsv } from '../helpers/csv.js';
 
@@ -96,6 +96,8 @@ describe('format', () => {
     assert.match(formatBucket(t, 'day', 'America/New_York', 'en-GB'), /1 Mar 2026/);
     assert.match(formatBucket(t, 'hour', 'Europe/Paris', 'en-GB'), /Mon 2 Mar, 0?0:30/);
     assert.equal(formatBucket(t, 'month', 'Europe/Paris', 'en-GB'), 'March 2026');
+    assert.equal(bucketStamp(t, 'day', 'Europe/Paris'), '2026-03-02');
+    assert.equal(bucketStamp(t, 'hour', 'America/New_York'), '2026-03-01 18:30');
   });
 });
 

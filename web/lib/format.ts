@@ -2,7 +2,7 @@
 // (`locale` undefined) or a given one, dates in the site's time zone.
 import type { Metric } from './view-state.js';
 
-type Grain = 'hour' | 'day' | 'week' | 'month';
+export type Grain = 'hour' | 'day' | 'week' | 'month';
 
 // Intl formatters are costly to build and a dashboard formats hundreds of numbers.
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
@@ -86,4 +86,13 @@ export function formatAxisLabel(t: number, grain: Grain, timeZone: string, local
 /** A site-local day `YYYY-MM-DD` as the locale writes a date. */
 export function formatDay(day: string, locale?: string): string {
   return dateFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(`${day}T00:00:00Z`));
+}
+
+/** A bucket's start as a sortable site-local stamp for CSV: `2026-03-02`, or `2026-03-02 14:00` for hours. */
+export function bucketStamp(t: number, grain: Grain, timeZone: string): string {
+  const parts: Record<string, string> = {};
+  const options: Intl.DateTimeFormatOptions = { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+  for (const p of dateFormat('en-US', options).formatToParts(new Date(t))) parts[p.type] = p.value;
+  const day = `${parts.year}-${parts.month}-${parts.day}`;
+  return grain === 'hour' ? `${day} ${parts.hour}:${parts.minute}` : day;
 }
