@@ -2,9 +2,11 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
+import { sessionUser } from '../accounts/http.js';
 import { adminRoutes } from './admin/index.js';
 import { appRoutes } from './app-v1/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';
+import { dashboardRoutes } from './dashboard/index.js';
 import { clientErrorHandler, installErrorHandler } from './errors.js';
 import { healthRoutes } from './health.js';
 import { trackerRoutes } from './tracker.js';
@@ -57,5 +59,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(async (scoped) => adminRoutes(scoped, ctx), { prefix: '/admin/v1' });
   await app.register(async (scoped) => v1Routes(scoped, ctx));
   await app.register(async (scoped) => appRoutes(scoped, ctx), { prefix: '/app/v1' });
+  await app.register(async (scoped) =>
+    dashboardRoutes(scoped, {
+      signedIn: async (request) => (await sessionUser(request)) !== undefined,
+      setupNeeded: () => ctx.accounts.setupNeeded(),
+    }),
+  );
   return app;
 }

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { preferredEncoding } from './encodings.js';
 
 interface Variant {
   body: Buffer;
@@ -48,17 +49,6 @@ function loadTrackerAsset(): Promise<TrackerAsset> {
   return assetOnce;
 }
 
-/** Encodings the client accepts, ignoring those it refuses with q=0. */
-function acceptedEncodings(header: string | undefined): Set<string> {
-  const accepted = new Set<string>();
-  for (const part of (header ?? '').split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param));
-    if (name && !refused) accepted.add(name);
-  }
-  return accepted;
-}
-
 /**
  * If-None-Match uses weak comparison (RFC 9110 §13.1.2): it matches when it lists the ETag of any
  * variant (they all decode to the same script), with or without W/, or is `*`.
@@ -76,8 +66,8 @@ export async function trackerRoutes(app: FastifyInstance): Promise<void> {
   const asset = await loadTrackerAsset();
 
   app.get('/js/t.js', async (request, reply) => {
-    const accepted = acceptedEncodings(request.headers['accept-encoding']);
-    const variant = accepted.has('br') ? asset.brotli : accepted.has('gzip') ? asset.gzip : asset.identity;
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    const variant = encoding === 'br' ? asset.brotli : encoding === 'gzip' ? asset.gzip : asset.identity;
     reply
       .header('content-type', 'text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=86400, stale-while-revalidate=604800')

@@ -82,11 +82,13 @@ describe('GET /js/t.js', () => {
     // The layout tsc and the tracker build produce, with a marker script instead of the real one.
     const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'));
     try {
-      const source = readFileSync(new URL('../../src/http/tracker.ts', import.meta.url), 'utf8');
-      const compiled = await transform(source, { loader: 'ts', format: 'esm' });
       mkdirSync(join(dist, 'http'));
       mkdirSync(join(dist, 'tracker'));
-      writeFileSync(join(dist, 'http/tracker.js'), compiled.code);
+      for (const name of ['tracker', 'encodings']) {
+        const source = readFileSync(new URL(`../../src/http/${name}.ts`, import.meta.url), 'utf8');
+        const compiled = await transform(source, { loader: 'ts', format: 'esm' });
+        writeFileSync(join(dist, `http/${name}.js`), compiled.code);
+      }
       writeFileSync(join(dist, 'tracker/t.js'), 'console.log("built")');
       const module = (await import(pathToFileURL(join(dist, 'http/tracker.js')).href)) as { trackerRoutes: typeof trackerRoutes };
       const distApp = Fastify();

@@ -1,0 +1,113 @@
+// Builds the dashboard front end (web/: Preact + TSX) with esbuild into dist/web/: one entry per page
+// under web/pages/ plus the shared stylesheet web/styles.css, code shared between pages split into
+// chunks, every file named by its content hash with .gz and .br beside it, and manifest.json naming,
+// per page, its script, the chunks it imports and the stylesheet. Prints what each page loads (raw,
+// gzip, brotli) and fails when a page loads more than the gzip budget.
+// Also imported by src/http/dashboard/assets.ts to build in memory when the server runs from src.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const webDir = join(root, 'web');
+/** Everything one page loads (script, chunks, stylesheet), gzipped, stays under this. */
+export const PAGE_GZIP_BUDGET_BYTES = 40 * 1024;
+
+function compress(body) {
+  return {
+    gzip: gzipSync(body, { level: 9 }),
+    brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  };
+}
+
+/**
+ * Builds the front end in memory. Returns `{ files, manifest }`: `files` maps each asset name to
+ * `{ body, gzip, brotli }` (Buffers); `manifest.pages[page]` is `{ script, preload, styles }` (asset
+ * names, preload being every chunk the script imports, transitively).
+ */
+export async function buildWeb() {
+  const pages = readdirSync(join(webDir, 'pages'))
+    .filter((name) => name.endsWith('.tsx'))
+    .sort();
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [...pages.map((name) => join(webDir, 'pages', name)), join(webDir, 'styles.css')],
+    outdir: join(root, 'dist/web/assets'),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    minify: true,
+    // Browsers with native ES modules, optional chaining and nullish coalescing.
+    target: 'es2020',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    tsconfig: join(webDir, 'tsconfig.json'),
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    legalComments: 'none',
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  const files = new Map();
+  for (const output of result.outputFiles) {
+    const body = Buffer.from(output.contents);
+    files.set(basename(output.path), { body, ...compress(body) });
+  }
+  const outputs = result.metafile.outputs;
+  const nameOf = (outputPath) => basename(outputPath);
+  const stylesOutput = Object.keys(outputs).find((path) => outputs[path].entryPoint === 'web/styles.css');
+  const manifest = { pages: {} };
+  for (const [path, output] of Object.entries(outputs)) {
+    if (!output.entryPoint?.startsWith('web/pages/')) continue;
+    const preload = new Set();
+    const visit = (outputPath) => {
+      for (const imported of outputs[outputPath].imports) {
+        if (imported.external || preload.has(nameOf(imported.path))) continue;
+        preload.add(nameOf(imported.path));
+        visit(imported.path);
+      }
+    };
+    visit(path);
+    const page = basename(output.entryPoint, '.tsx');
+    manifest.pages[page] = { script: nameOf(path), preload: [...preload].sort(), styles: [nameOf(stylesOutput)] };
+  }
+  return { files, manifest };
+}
+
+/** Per page: the bytes it loads, summed over its files, raw, gzip and brotli. */
+export function pageSizes({ files, manifest }) {
+  return Object.entries(manifest.pages).map(([page, entry]) => {
+    const names = [entry.script, ...entry.preload, ...entry.styles];
+    const sum = (pick) => names.reduce((total, name) => total + pick(files.get(name)), 0);
+    return { page, files: names.length, raw: sum((f) => f.body.length), gzip: sum((f) => f.gzip.length), brotli: sum((f) => f.brotli.length) };
+  });
+}
+
+export function sizeTable(sizes) {
+  const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`.padStart(9);
+  const lines = [`${'page'.padEnd(16)} files       raw      gzip    brotli`];
+  for (const row of sizes) lines.push(`${row.page.padEnd(16)} ${String(row.files).padStart(5)} ${kb(row.raw)} ${kb(row.gzip)} ${kb(row.brotli)}`);
+  return lines.join('\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const built = await buildWeb();
+  const outDir = join(root, 'dist/web');
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(join(outDir, 'assets'), { recursive: true });
+  for (const [name, file] of built.files) {
+    writeFileSync(join(outDir, 'assets', name), file.body);
+    writeFileSync(join(outDir, 'assets', `${name}.gz`), file.gzip);
+    writeFileSync(join(outDir, 'assets', `${name}.br`), file.brotli);
+  }
+  writeFileSync(join(outDir, 'manifest.json'), JSON.stringify(built.manifest, null, 2) + '\n');
+  const sizes = pageSizes(built);
+  console.log(`dashboard: ${relative(root, outDir)}/ (${built.files.size} assets), what each page loads:`);
+  console.log(sizeTable(sizes));
+  const over = sizes.filter((row) => row.gzip > PAGE_GZIP_BUDGET_BYTES);
+  for (const row of over) console.error(`dashboard: page ${row.page} loads ${row.gzip} B gzip, over the budget of ${PAGE_GZIP_BUDGET_BYTES} B`);
+  if (over.length > 0) process.exit(1);
+}

@@ -1,0 +1,97 @@
+// The dashboard's HTML pages: one small shell per page that loads the page's hashed script and
+// stylesheet. The pages themselves read everything through /app/v1.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound } from '../../core/errors.js';
+import type { PageEntry, WebBuild } from './assets.js';
+
+export interface PageRoute {
+  path: string;
+  /** The module under web/pages/ (without .tsx). */
+  page: string;
+  /** The title shown until the page sets its own. */
+  title: string;
+  /** An anonymous browser is sent to /login?next=<this address>. */
+  signedIn: boolean;
+}
+
+/** Every page of the dashboard; a page whose module is not in the build is not served. */
+export const PAGE_ROUTES: PageRoute[] = [
+  { path: '/', page: 'home', title: 'Sites', signedIn: true },
+  { path: '/login', page: 'login', title: 'Sign in', signedIn: false },
+  { path: '/setup', page: 'setup', title: 'Set up svc', signedIn: false },
+  { path: '/orgs/:orgId/settings', page: 'org-settings', title: 'Organisation settings', signedIn: true },
+  { path: '/sites/:siteId', page: 'site', title: 'Site', signedIn: true },
+  { path: '/sites/:siteId/realtime', page: 'realtime', title: 'Realtime', signedIn: true },
+  { path: '/sites/:siteId/goals', page: 'goals', title: 'Goals', signedIn: true },
+  { path: '/sites/:siteId/funnels/:funnelId', page: 'funnel', title: 'Funnel', signedIn: true },
+  { path: '/sites/:siteId/settings', page: 'site-settings', title: 'Site settings', signedIn: true },
+];
+
+// No inline script or style anywhere: scripts and stylesheets come from /assets only.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface PageOptions {
+  /** Whether the request carries a valid session. */
+  signedIn(request: FastifyRequest): Promise<boolean>;
+  /** Whether no user exists yet (`/setup` answers 404 otherwise). */
+  setupNeeded(): Promise<boolean>;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function pageShell(title: string, entry: PageEntry): string {
+  const asset = (name: string) => `/assets/${encodeURIComponent(name)}`;
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    `<title>${escapeHtml(title)} · svc</title>`,
+    ...entry.styles.map((name) => `<link rel="stylesheet" href="${asset(name)}">`),
+    ...entry.preload.map((name) => `<link rel="modulepreload" href="${asset(name)}">`),
+    `<script type="module" src="${asset(entry.script)}"></script>`,
+    '</head><body><div id="app"><p class="loading" role="status"><span class="spinner" aria-hidden="true"></span>Loading…</p></div>',
+    '<noscript><p>The dashboard needs JavaScript.</p></noscript></body></html>',
+  ].join('');
+}
+
+function sendHtml(reply: FastifyReply, html: string): FastifyReply {
+  return reply
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('content-security-policy', CONTENT_SECURITY_POLICY)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'same-origin')
+    .send(html);
+}
+
+/** `/login?next=<the request's path and query>`; an address that is not a plain path comes back to `/`. */
+export function loginRedirect(url: string): string {
+  return url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\') ? `/login?next=${encodeURIComponent(url)}` : '/login';
+}
+
+export function pageRoutes(app: FastifyInstance, build: WebBuild, options: PageOptions): void {
+  for (const route of PAGE_ROUTES) {
+    const entry = build.manifest.pages[route.page];
+    if (!entry) continue;
+    const html = pageShell(route.title, entry);
+    app.get(route.path, async (request, reply) => {
+      if (route.page === 'setup' && !(await options.setupNeeded())) {
+        reply.header('cache-control', 'no-store');
+        throw notFound('setup is done: sign in at /login');
+      }
+      if (route.signedIn && !(await options.signedIn(request))) {
+        return reply.code(302).header('cache-control', 'no-store').header('location', loginRedirect(request.url)).send();
+      }
+      return sendHtml(reply, html);
+    });
+  }
+}

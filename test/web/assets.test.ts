@@ -1,0 +1,105 @@
+// The dashboard's build and how its pages and files are served: hashed names, precompressed
+// variants, immutable caching, the page shell's CSP and the sign-in redirect.
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { installErrorHandler } from '../../src/http/errors.js';
+import { dashboardRoutes } from '../../src/http/dashboard/index.js';
+import { loadWebBuild, type WebBuild } from '../../src/http/dashboard/assets.js';
+
+interface Sizes {
+  page: string;
+  files: number;
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+const buildScript = new URL('../../scripts/build-web.mjs', import.meta.url).href;
+
+describe('dashboard build and serving', () => {
+  let build: WebBuild;
+  let app: FastifyInstance;
+  let signedIn = false;
+  let setupNeeded = true;
+
+  before(async () => {
+    build = await loadWebBuild();
+    app = Fastify();
+    installErrorHandler(app);
+    await app.register(async (scoped) =>
+      dashboardRoutes(scoped, { signedIn: async () => signedIn, setupNeeded: async () => setupNeeded }),
+    );
+  });
+
+  it('names every file by its content hash and lists each page with its chunks and stylesheet', () => {
+    for (const name of build.files.keys()) assert.match(name, /^[a-z-]+-[A-Z0-9]{8}\.(js|css)$/, name);
+    for (const page of ['login', 'setup', 'home']) {
+      const entry = build.manifest.pages[page];
+      assert.ok(entry, `page ${page} is built`);
+      for (const name of [entry.script, ...entry.preload, ...entry.styles]) assert.ok(build.files.has(name), name);
+    }
+  });
+
+  it('keeps everything a page loads under 40 KB gzip', async () => {
+    const { pageSizes } = (await import(buildScript)) as { pageSizes: (built: WebBuild) => Sizes[] };
+    for (const row of pageSizes(build)) assert.ok(row.gzip < 40 * 1024, `${row.page}: ${row.gzip} B gzip`);
+  });
+
+  it('serves a file for a year, immutable, in brotli, gzip or as is, by Accept-Encoding', async () => {
+    const name = build.manifest.pages.login!.script;
+    const file = build.files.get(name)!;
+    const plain = await app.inject({ url: `/assets/${name}` });
+    assert.equal(plain.statusCode, 200);
+    assert.equal(plain.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(plain.headers['content-type'], 'text/javascript; charset=utf-8');
+    assert.equal(plain.headers.vary, 'accept-encoding');
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.deepEqual(plain.rawPayload, file.body);
+    const br = await app.inject({ url: `/assets/${name}`, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.deepEqual(brotliDecompressSync(br.rawPayload), file.body);
+    const gzip = await app.inject({ url: `/assets/${name}`, headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    assert.equal(gzip.headers['content-encoding'], 'gzip');
+    assert.deepEqual(gunzipSync(gzip.rawPayload), file.body);
+    const css = await app.inject({ url: `/assets/${build.manifest.pages.login!.styles[0]}` });
+    assert.equal(css.headers['content-type'], 'text/css; charset=utf-8');
+  });
+
+  it('answers 404 in the error envelope for an unknown asset', async () => {
+    const response = await app.inject({ url: '/assets/nope-AAAAAAAA.js' });
+    assert.equal(response.statusCode, 404);
+    assert.equal(response.json().error.code, 'NOT_FOUND');
+  });
+
+  it('serves a page shell that loads only hashed assets, never cached, under a CSP without inline script', async () => {
+    const response = await app.inject({ url: '/login' });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers['cache-control'], 'no-store');
+    const csp = String(response.headers['content-security-policy']);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline/);
+    const entry = build.manifest.pages.login!;
+    assert.ok(response.body.includes(`<script type="module" src="/assets/${entry.script}">`));
+    assert.doesNotMatch(response.body, /<script>|<script [^>]*>[^<]/);
+  });
+
+  it('sends an anonymous browser to /login with the page as next, and serves a signed-in one', async () => {
+    signedIn = false;
+    const anonymous = await app.inject({ url: '/?tab=keys&x=1' });
+    assert.equal(anonymous.statusCode, 302);
+    assert.equal(anonymous.headers.location, '/login?next=%2F%3Ftab%3Dkeys%26x%3D1');
+    assert.equal((await app.inject({ url: '/login' })).statusCode, 200);
+    signedIn = true;
+    assert.equal((await app.inject({ url: '/?tab=keys&x=1' })).statusCode, 200);
+  });
+
+  it('answers 404 for /setup once a user exists', async () => {
+    setupNeeded = true;
+    assert.equal((await app.inject({ url: '/setup' })).statusCode, 200);
+    setupNeeded = false;
+    const done = await app.inject({ url: '/setup' });
+    assert.equal(done.statusCode, 404);
+    assert.equal(done.json().error.code, 'NOT_FOUND');
+  });
+});

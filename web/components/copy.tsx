@@ -1,0 +1,33 @@
+// A block of text to copy (tracker snippet, a new API key) with a Copy button.
+import { useRef, useState } from 'preact/hooks';
+
+export function CopyBlock({ text, label }: { text: string; label: string }) {
+  const code = useRef<HTMLElement>(null);
+  const [copied, setCopied] = useState<'yes' | 'no' | undefined>(undefined);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('yes');
+    } catch {
+      // No clipboard permission (an http:// origin that is not localhost): select it for Ctrl+C.
+      const selection = window.getSelection();
+      if (selection && code.current) selection.selectAllChildren(code.current);
+      setCopied('no');
+    }
+  };
+  return (
+    <div class="copy-block">
+      <pre tabIndex={0} aria-label={label}>
+        <code ref={code}>{text}</code>
+      </pre>
+      <div class="actions">
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
+        <span role="status" class="hint">
+          {copied === 'yes' ? 'Copied.' : copied === 'no' ? 'Selected: press Ctrl+C (⌘C) to copy.' : ''}
+        </span>
+      </div>
+    </div>
+  );
+}

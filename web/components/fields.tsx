@@ -1,0 +1,90 @@
+// Labelled form controls: the visible label is the control's accessible name.
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
+import { useId } from 'preact/hooks';
+
+interface InputProps {
+  label: string;
+  value: string;
+  onValue(value: string): void;
+  hint?: string;
+  type?: 'text' | 'email' | 'password' | 'number' | 'url';
+  autoComplete?: string;
+  required?: boolean;
+  minLength?: number;
+  min?: number;
+  max?: number;
+  placeholder?: string;
+  spellcheck?: boolean;
+}
+
+export function TextField({ label, value, onValue, hint, type = 'text', ...input }: InputProps) {
+  const id = useId();
+  // Preact types each input type's attributes apart; these props fit every type listed above.
+  const attributes = { ...input, type } as InputHTMLAttributes<HTMLInputElement>;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input id={id} value={value} onInput={(event) => onValue(event.currentTarget.value)} aria-describedby={hint ? `${id}-hint` : undefined} {...attributes} />
+      {hint && (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
+export function SelectField<T extends string>({ label, value, onValue, options }: { label: string; value: T; onValue(value: T): void; options: Array<[T, string]> }) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(event) => onValue(event.currentTarget.value as T)}>
+        {options.map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function CheckboxField({ label, checked, onChecked, hint }: { label: string; checked: boolean; onChecked(checked: boolean): void; hint?: string }) {
+  const id = useId();
+  return (
+    <div class="field checkbox">
+      <input id={id} type="checkbox" checked={checked} onChange={(event) => onChecked(event.currentTarget.checked)} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <label for={id}>{label}</label>
+      {hint && (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** A form that calls `onSubmit` without reloading the page. */
+export function Form({ onSubmit, children, class: className, label }: { onSubmit(): void; children: ComponentChildren; class?: string; label?: string }) {
+  return (
+    <form
+      class={className ?? 'form'}
+      aria-label={label}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
+export function SubmitButton({ busy, children, busyLabel }: { busy: boolean; children: ComponentChildren; busyLabel?: string }) {
+  return (
+    <button type="submit" class="primary" disabled={busy} aria-busy={busy}>
+      {busy ? (busyLabel ?? 'Working…') : children}
+    </button>
+  );
+}

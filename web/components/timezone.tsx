@@ -1,0 +1,46 @@
+// A time-zone field: type to search the IANA zones the service accepts (a native datalist, so the
+// browser's own keyboard handling applies); anything not in the list is flagged before sending.
+import { useId } from 'preact/hooks';
+import { api } from '../lib/api.js';
+import { useLoad } from '../lib/hooks.js';
+
+let zonesOnce: Promise<string[]> | undefined;
+function timezones(): Promise<string[]> {
+  zonesOnce ??= api<{ timezones: string[] }>('GET', '/timezones').then((body) => body.timezones);
+  return zonesOnce;
+}
+
+export function TimezoneField({ value, onValue, label = 'Time zone' }: { value: string; onValue(value: string): void; label?: string }) {
+  const id = useId();
+  const zones = useLoad(timezones);
+  const known = zones.data === undefined || zones.data.includes(value);
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        list={`${id}-zones`}
+        value={value}
+        autoComplete="off"
+        spellcheck={false}
+        required
+        aria-invalid={!known}
+        aria-describedby={`${id}-hint`}
+        onInput={(event) => onValue(event.currentTarget.value)}
+      />
+      <datalist id={`${id}-zones`}>
+        {(zones.data ?? []).map((zone) => (
+          <option key={zone} value={zone} />
+        ))}
+      </datalist>
+      <small id={`${id}-hint`} class={known ? 'hint' : 'hint error'}>
+        {zones.error ?? (known ? 'Type to search, for example Europe/Paris.' : 'Not a time zone of the list: pick one of its names.')}
+      </small>
+    </div>
+  );
+}
+
+/** The browser's own zone, a good default for a new site. */
+export function browserTimezone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}

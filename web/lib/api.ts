@@ -1,0 +1,71 @@
+// The dashboard's client of /app/v1: JSON in and out, the session's CSRF token on every change, and
+// every failure (error envelope, non-JSON answer, no network) turned into an ApiError whose message
+// a page can show as it is.
+import { loginPath } from './next.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  /**
+   * Set on the requests made before a session exists (sign-in, setup): a 401 is then the answer to
+   * show, not a sign that the session ended (which sends the browser to sign in again).
+   */
+  anonymous?: boolean;
+}
+
+let csrfToken = '';
+
+/** Remembers the session's token, sent as `x-csrf-token` on every request that changes something. */
+export function setCsrfToken(token: string): void {
+  csrfToken = token;
+}
+
+async function errorOf(response: Response): Promise<ApiError> {
+  try {
+    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+    const { code, message } = body.error ?? {};
+    if (typeof code === 'string' && typeof message === 'string') return new ApiError(response.status, code, message);
+  } catch {
+    // Not the error envelope (a proxy's page, a cut answer): described by its status below.
+  }
+  return new ApiError(response.status, `HTTP_${response.status}`, `The server answered ${response.status} ${response.statusText}. Try again in a moment.`);
+}
+
+export async function api<T = unknown>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  let response: Response;
+  try {
+    response = await fetch(`/app/v1${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check the connection and try again.');
+  }
+  if (response.status === 401 && !options.anonymous) {
+    window.location.assign(loginPath(window.location.pathname + window.location.search));
+  }
+  if (!response.ok) throw await errorOf(response);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+/** A message for any failure: the server's own words for an ApiError. */
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}

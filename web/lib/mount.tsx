@@ -1,0 +1,37 @@
+// Starts a page: renders it into #app (the shell's loading text stays until then).
+import { render, type ComponentChildren, type VNode } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { messageOf } from './api.js';
+import { loadSession, type Session } from './session.js';
+import { ErrorText, Loading } from '../components/feedback.js';
+
+export function mountPage(page: VNode): void {
+  const root = document.getElementById('app');
+  if (!root) throw new Error('the page shell has no #app element');
+  root.textContent = '';
+  render(page, root);
+}
+
+/** Loads the session, then renders `children(session)`; without a session the api client sends the browser to sign in. */
+export function SignedIn({ children }: { children(session: Session): ComponentChildren }) {
+  const [session, setSession] = useState<Session | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    loadSession().then(setSession, (failure: unknown) => setError(messageOf(failure)));
+  }, []);
+  if (error) {
+    return (
+      <main id="content" class="narrow">
+        <ErrorText message={error} />
+      </main>
+    );
+  }
+  if (!session) return <Loading />;
+  return <>{children(session)}</>;
+}
+
+/** The path segment at `index` of the current address (`/orgs/3/settings`: 1 is `3`), decoded. */
+export function pathSegment(index: number): string {
+  const segment = window.location.pathname.split('/').filter(Boolean)[index] ?? '';
+  return decodeURIComponent(segment);
+}

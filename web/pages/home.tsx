@@ -1,0 +1,82 @@
+// /: the sites the user can see, grouped by organisation, with visitors of the last 24 hours.
+import { api } from '../lib/api.js';
+import { useLoad } from '../lib/hooks.js';
+import { Layout } from '../lib/layout.js';
+import { mountPage, SignedIn } from '../lib/mount.js';
+import { canManage, type Membership, type Session } from '../lib/session.js';
+import { LoadState } from '../components/feedback.js';
+
+export interface SiteRow {
+  id: string;
+  domain: string;
+  name: string;
+  timezone: string;
+  status: string;
+  orgId: number;
+  orgName: string;
+  role: Membership['role'];
+  visitors24h: number;
+}
+
+function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRow[] }) {
+  const manage = canManage(membership.role);
+  return (
+    <section class="card" aria-labelledby={`org-${membership.orgId}`}>
+      <div class="card-head">
+        <h2 id={`org-${membership.orgId}`}>{membership.orgName}</h2>
+        <span class="actions">
+          <span class="badge">{membership.role}</span>
+          {manage && <a href={`/orgs/${membership.orgId}/settings`}>Organisation settings</a>}
+        </span>
+      </div>
+      {sites.length === 0 ? (
+        <p class="muted">
+          No sites yet.{manage && <> <a href={`/orgs/${membership.orgId}/settings#sites`}>Add a site</a>.</>}
+        </p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Site</th>
+                <th scope="col">Domain</th>
+                <th scope="col" class="num">
+                  Visitors (24 h)
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sites.map((site) => (
+                <tr key={site.id}>
+                  <td>
+                    <a href={`/sites/${encodeURIComponent(site.id)}`}>{site.name}</a>
+                  </td>
+                  <td class="muted">{site.domain}</td>
+                  <td class="num">{site.visitors24h.toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Home({ session }: { session: Session }) {
+  const sites = useLoad(() => api<{ sites: SiteRow[] }>('GET', '/sites'));
+  return (
+    <Layout session={session} title="Sites">
+      {session.memberships.length === 0 && <p>You are not a member of any organisation yet: ask an owner to add you.</p>}
+      <LoadState state={sites}>
+        {({ sites: rows }) =>
+          session.memberships.map((membership) => (
+            <OrgSites key={membership.orgId} membership={membership} sites={rows.filter((site) => site.orgId === membership.orgId)} />
+          ))
+        }
+      </LoadState>
+    </Layout>
+  );
+}
+
+mountPage(<SignedIn>{(session) => <Home session={session} />}</SignedIn>);

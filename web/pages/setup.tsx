@@ -1,0 +1,56 @@
+// /setup: the first account. The setup token is the admin token printed at first start.
+import { useState } from 'preact/hooks';
+import { api } from '../lib/api.js';
+import { useAction, useLoad } from '../lib/hooks.js';
+import { PlainLayout } from '../lib/layout.js';
+import { mountPage } from '../lib/mount.js';
+import { ErrorText, LoadState } from '../components/feedback.js';
+import { Form, SubmitButton, TextField } from '../components/fields.js';
+
+function SetupForm() {
+  const [setupToken, setSetupToken] = useState('');
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [organisation, setOrganisation] = useState('');
+  const create = useAction();
+  const submit = () =>
+    create.run(async () => {
+      await api('POST', '/setup', { setupToken, email, password, organisation, ...(name ? { name } : {}) }, { anonymous: true });
+      window.location.assign('/');
+    });
+  return (
+    <Form onSubmit={submit} label="Create the first account">
+      <TextField label="Setup token" type="password" autoComplete="off" required value={setupToken} onValue={setSetupToken} hint="The admin token the service printed when it first started." />
+      <TextField label="Email" type="email" autoComplete="username" required value={email} onValue={setEmail} />
+      <TextField label="Your name" autoComplete="name" value={name} onValue={setName} hint="Optional." />
+      <TextField label="Password" type="password" autoComplete="new-password" required minLength={10} value={password} onValue={setPassword} hint="At least 10 characters." />
+      <TextField label="Organisation" autoComplete="organization" required value={organisation} onValue={setOrganisation} hint="Sites and API keys belong to it; you become its owner." />
+      <ErrorText message={create.error} />
+      <SubmitButton busy={create.busy} busyLabel="Creating…">
+        Create account
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function SetupPage() {
+  const setup = useLoad(() => api<{ needed: boolean }>('GET', '/setup', undefined, { anonymous: true }));
+  return (
+    <PlainLayout title="Set up svc">
+      <LoadState state={setup}>
+        {({ needed }) =>
+          needed ? (
+            <SetupForm />
+          ) : (
+            <p>
+              This service is set up. <a href="/login">Sign in</a>.
+            </p>
+          )
+        }
+      </LoadState>
+    </PlainLayout>
+  );
+}
+
+mountPage(<SetupPage />);
