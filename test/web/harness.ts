@@ -1,0 +1,94 @@
+// Shared fixtures of the dashboard's browser tests: a real listening svc, the system Chromium, users
+// made through the admin API, sign-in through the page, axe-core run inside a page, screenshots.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/server.js';
+import { launchBrowser } from '../tracker/harness.js';
+
+export const PASSWORD = 'correct horse battery';
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface Dashboard {
+  server: TestServer;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startDashboard(options: TestServerOptions = {}): Promise<Dashboard> {
+  const [server, browser] = await Promise.all([startTestServer(options), launchBrowser({ automation: true })]);
+  return {
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.stop();
+    },
+  };
+}
+
+/** A fresh browser profile (own cookies) and a page in it. */
+export async function openPage(dashboard: Dashboard, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await dashboard.browser.newContext({ viewport, locale: 'en-GB' });
+  // tsx compiles with keepNames, which wraps functions in __name(): functions passed to
+  // page.evaluate carry that call into the page.
+  await context.addInitScript('globalThis.__name = (fn) => fn');
+  return { context, page: await context.newPage() };
+}
+
+/** A user made by the operator (admin API), with memberships. */
+export async function createUser(server: TestServer, email: string, memberships: Array<{ orgId: number; role: string }> = []): Promise<number> {
+  const created = await server.admin('POST', '/users', { email, password: PASSWORD, name: email.split('@')[0] });
+  if (created.status !== 201) throw new Error(`user creation failed: ${JSON.stringify(created.body)}`);
+  for (const m of memberships) {
+    const set = await server.admin('PUT', `/orgs/${m.orgId}/members/${created.body.id}`, { role: m.role });
+    if (set.status !== 200) throw new Error(`membership failed: ${JSON.stringify(set.body)}`);
+  }
+  return created.body.id as number;
+}
+
+/** Fills the sign-in form at /login (with `next` when given) and submits it. */
+export async function submitSignIn(page: Page, server: TestServer, email: string, password = PASSWORD, next?: string): Promise<void> {
+  await page.goto(`${server.url}/login${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in through the page and waits for the landing page. */
+export async function signIn(page: Page, server: TestServer, email: string, next?: string): Promise<void> {
+  await submitSignIn(page, server, email, PASSWORD, next);
+  await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: string[];
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (globalThis as any).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(' ')) }));
+  });
+}
+
+let shotsDir: string | undefined;
+/** Where this run's screenshots go (one temp dir per test process). */
+export function screenshotDir(): string {
+  shotsDir ??= mkdtempSync(join(tmpdir(), 'svc-dashboard-shots-'));
+  return shotsDir;
+}

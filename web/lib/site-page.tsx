@@ -1,0 +1,17 @@
+// Starts a page of one site (/sites/:siteId/...): the session, then the site, then the page.
+import type { VNode } from 'preact';
+import { LoadState } from '../components/feedback.js';
+import { useLoad } from './hooks.js';
+import { mountPage, pathSegment, SignedIn } from './mount.js';
+import type { Session } from './session.js';
+import { loadSite, type SiteInfo } from './site.js';
+
+function WithSite({ render }: { render(site: SiteInfo): VNode }) {
+  const siteId = pathSegment(1);
+  const site = useLoad(() => loadSite(siteId), [siteId]);
+  return <LoadState state={site}>{render}</LoadState>;
+}
+
+export function mountSitePage(render: (session: Session, site: SiteInfo) => VNode): void {
+  mountPage(<SignedIn>{(session) => <WithSite render={(site) => render(session, site)} />}</SignedIn>);
+}
