@@ -21,6 +21,13 @@ export const MAX_PERIOD_DAYS = 3660;
 /** Raw events are kept for this many local days, today included. */
 export const RAW_WINDOW_DAYS = 30;
 
+/**
+ * The days a period may name. A period's exclusive end (the day after `to`) must itself be a
+ * four-digit-year day, since day texts are compared as strings: 9999-12-31 has no such next day.
+ */
+export const FIRST_DAY = '1970-01-01';
+export const LAST_DAY = '9999-12-30';
+
 const DAY_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export function isValidDay(text: string): boolean {
@@ -28,7 +35,7 @@ export function isValidDay(text: string): boolean {
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && y >= 1970;
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && text >= FIRST_DAY && text <= LAST_DAY;
 }
 
 function parts(day: string): [number, number, number] {
@@ -103,8 +110,9 @@ export function resolvePeriod(params: PeriodParams, today: string): Period {
   const { from, to } = params;
   if (from !== undefined || to !== undefined) {
     if (from === undefined || to === undefined) throw invalidParams('from and to must be given together');
-    if (!isValidDay(from)) throw invalidParams('from must be a day YYYY-MM-DD');
-    if (!isValidDay(to)) throw invalidParams('to must be a day YYYY-MM-DD');
+    for (const [name, day] of [['from', from], ['to', to]] as const) {
+      if (!isValidDay(day)) throw invalidParams(`${name} must be a day YYYY-MM-DD from ${FIRST_DAY} to ${LAST_DAY}`);
+    }
     if (from > to) throw new ApiError('INVALID_PERIOD', 'from is later than to');
     if (periodDays({ from, to }) > MAX_PERIOD_DAYS) {
       throw new ApiError('INVALID_PERIOD', `the period is longer than ${MAX_PERIOD_DAYS} days`);

@@ -1,8 +1,8 @@
 // The HTTP application: one Fastify instance serving /v1, /api/e, /js/t.js, /admin/v1, /app/v1, /healthz.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { sessionUser } from '../accounts/http.js';
 import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
-import { sessionUser } from '../accounts/http.js';
 import { adminRoutes } from './admin/index.js';
 import { appRoutes } from './app-v1/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';

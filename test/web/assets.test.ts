@@ -34,7 +34,7 @@ describe('dashboard build and serving', () => {
 
   it('names every file by its content hash and lists each page with its chunks and stylesheet', () => {
     for (const name of build.files.keys()) assert.match(name, /^[a-z-]+-[A-Z0-9]{8}\.(js|css)$/, name);
-    for (const page of ['login', 'setup', 'home']) {
+    for (const page of ['login', 'setup', 'home', 'org-settings', 'site-settings']) {
       const entry = build.manifest.pages[page];
       assert.ok(entry, `page ${page} is built`);
       for (const name of [entry.script, ...entry.preload, ...entry.styles]) assert.ok(build.files.has(name), name);

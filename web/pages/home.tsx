@@ -4,19 +4,8 @@ import { useLoad } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, SignedIn } from '../lib/mount.js';
 import { canManage, type Membership, type Session } from '../lib/session.js';
+import type { SiteRow } from '../lib/sites.js';
 import { LoadState } from '../components/feedback.js';
-
-export interface SiteRow {
-  id: string;
-  domain: string;
-  name: string;
-  timezone: string;
-  status: string;
-  orgId: number;
-  orgName: string;
-  role: Membership['role'];
-  visitors24h: number;
-}
 
 function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRow[] }) {
   const manage = canManage(membership.role);

@@ -1,6 +1,7 @@
 // The statistics read API (/v1): routes only — authenticate, rate-limit, parse, plan, run, serialize.
 // Every /v1 request is authenticated first, so 401 comes before 404 and 405 (DESIGN.md §5).
 // The same route code serves the dashboard's /app/v1 with another authentication step.
+import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Site } from '../../storage/meta/types.js';
@@ -22,8 +23,11 @@ import { MemorySlidingWindow } from '../../storage/counters/rate-limiter.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
 import { openApiDocument } from '../openapi.js';
 
-const OTHER_METHODS: HTTPMethods[] = ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-const ALL_METHODS: HTTPMethods[] = ['GET', ...OTHER_METHODS];
+/**
+ * Every method Node's parser accepts (CONNECT aside: Node hands it to the server's 'connect' event),
+ * so that each one reaches the /v1 guard: the key is checked first, then 405 with `allow: GET`.
+ */
+const ALL_METHODS = METHODS.filter((m) => m !== 'CONNECT') as HTTPMethods[];
 
 function periodOut(q: Query) {
   return { from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz };
@@ -50,6 +54,9 @@ export interface StatsMount {
 
 /** The statistics routes of `mount`, answering the same bytes on every mount for the same site. */
 export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: StatsMount): Promise<void> {
+  // Fastify routes GET, HEAD, TRACE, DELETE, OPTIONS, PATCH, PUT and POST unless told of the others;
+  // they carry no body the read API would read.
+  for (const method of ALL_METHODS) if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
   const readers = new WeakMap<FastifyRequest, Reader>();
 
   const guard = (knownRoute: boolean) => async (request: FastifyRequest) => {

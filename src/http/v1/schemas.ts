@@ -3,7 +3,7 @@
 // contract and the bytes on the wire cannot drift apart.
 import { DIMENSIONS } from '../../core/dimensions.js';
 import type { ErrorCode } from '../../core/errors.js';
-import { PRESETS } from '../../core/period.js';
+import { FIRST_DAY, LAST_DAY, PRESETS } from '../../core/period.js';
 import { BREAKDOWN_LIMIT, METRICS, SEARCH_MAX_LENGTH } from '../../core/query.js';
 
 type Schema = Record<string, unknown>;
@@ -150,8 +150,8 @@ export interface ParameterDoc {
 const siteId: ParameterDoc = { name: 'siteId', in: 'path', required: true, description: "The site's public id", schema: string };
 const periodParams: ParameterDoc[] = [
   { name: 'period', in: 'query', description: 'Preset in the site zone; default 30d', schema: { type: 'string', enum: [...PRESETS] } },
-  { name: 'from', in: 'query', description: 'First day, inclusive; with `to`, takes priority over `period`', schema: day },
-  { name: 'to', in: 'query', description: 'Last day, inclusive; with `from`', schema: day },
+  { name: 'from', in: 'query', description: `First day, inclusive, ${FIRST_DAY} to ${LAST_DAY}; with \`to\`, takes priority over \`period\``, schema: day },
+  { name: 'to', in: 'query', description: `Last day, inclusive, ${FIRST_DAY} to ${LAST_DAY}; with \`from\``, schema: day },
 ];
 const filter: ParameterDoc = {
   name: 'filter',

@@ -1,0 +1,224 @@
+// The role matrix of /app/v1/manage: every route refused to a viewer (403) and a non-member (404)
+// with nothing changed, allowed to admins (but members routes) and owners; CSRF and Origin checks.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AppClient, signedInUser } from '../helpers/app-client.js';
+import { createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
+import { startReceiver, type Receiver } from '../alerts/helpers/receiver.js';
+import { loopbackResolver } from '../alerts/helpers/service.js';
+import { testCertificates } from '../alerts/helpers/tls.js';
+
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+interface ManageRoute {
+  name: string;
+  ownerOnly?: boolean;
+  /** The call, with fresh fixtures (made through the admin API) when the call consumes one. */
+  make(): Promise<Call>;
+}
+
+describe('/app/v1/manage role matrix', () => {
+  let server: TestServer;
+  let receiver: Receiver;
+  let site: SiteFixture;
+  let other: SiteFixture;
+  const clients: Record<'owner' | 'admin' | 'viewer' | 'outsider', AppClient> = {} as never;
+  let spareUser: { id: number; email: string };
+  let counter = 0;
+
+  before(async () => {
+    receiver = await startReceiver();
+    server = await startTestServer({
+      env: { SVC_WEBHOOK_ALLOW_PRIVATE: '1' },
+      alerts: { resolve: loopbackResolver, ca: testCertificates().ca, timeoutMs: 1_000 },
+    });
+    site = await createSite(server);
+    other = await createSite(server);
+    for (const role of ['owner', 'admin', 'viewer'] as const) {
+      clients[role] = (await signedInUser(server, `${role}@example.com`, [{ orgId: site.orgId, role }])).client;
+    }
+    // The outsider owns another organisation: owning something is no key to this one.
+    clients.outsider = (await signedInUser(server, 'outsider@example.com', [{ orgId: other.orgId, role: 'owner' }])).client;
+    const spare = await server.admin('POST', '/users', { email: 'spare@example.com', password: 'a long enough secret' });
+    spareUser = spare.body;
+  });
+  after(async () => {
+    await server.stop();
+    await receiver.close();
+  });
+
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const res = await server.admin(method, path, body);
+    assert.ok(res.status < 300, `${method} ${path}: ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const newGoal = () => admin('POST', `/sites/${site.siteId}/goals`, { name: `g${++counter}`, kind: 'event', pattern: 'signup' });
+  const newFunnel = () =>
+    admin('POST', `/sites/${site.siteId}/funnels`, { name: `f${++counter}`, windowMinutes: 60, steps: [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/buy' }] });
+  const newRule = () => admin('POST', `/sites/${site.siteId}/alerts`, { type: 'spike', threshold: 5, url: receiver.url('/hook'), secret: 'shh' });
+  const newKey = () => admin('POST', `/orgs/${site.orgId}/keys`, { name: `k${++counter}` });
+
+  const routes: ManageRoute[] = [
+    { name: 'list sites', make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/sites` }) },
+    {
+      name: 'create site',
+      make: async () => ({ method: 'POST', path: `/orgs/${site.orgId}/sites`, body: { domain: `new${++counter}.example`, name: 'New', timezone: 'UTC' } }),
+    },
+    { name: 'read site', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}` }) },
+    { name: 'change site', make: async () => ({ method: 'PATCH', path: `/sites/${site.siteId}`, body: { name: `Renamed ${++counter}` } }) },
+    { name: 'snippet', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/snippet` }) },
+    { name: 'list keys', make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/keys` }) },
+    { name: 'create key', make: async () => ({ method: 'POST', path: `/orgs/${site.orgId}/keys`, body: { name: 'dash' } }) },
+    { name: 'revoke key', make: async () => ({ method: 'POST', path: `/keys/${(await newKey()).id}/revoke` }) },
+    { name: 'list goals', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/goals` }) },
+    { name: 'create goal', make: async () => ({ method: 'POST', path: `/sites/${site.siteId}/goals`, body: { name: 'Buy', kind: 'page', pattern: '/buy' } }) },
+    { name: 'delete goal', make: async () => ({ method: 'DELETE', path: `/sites/${site.siteId}/goals/${(await newGoal()).goalId}` }) },
+    { name: 'list funnels', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/funnels` }) },
+    {
+      name: 'create funnel',
+      make: async () => ({
+        method: 'POST',
+        path: `/sites/${site.siteId}/funnels`,
+        body: { name: 'F', windowMinutes: 30, steps: [{ kind: 'page', pattern: '/a' }, { kind: 'page', pattern: '/b' }] },
+      }),
+    },
+    {
+      name: 'replace funnel steps',
+      make: async () => ({
+        method: 'PUT',
+        path: `/sites/${site.siteId}/funnels/${(await newFunnel()).id}/steps`,
+        body: { steps: [{ kind: 'page', pattern: '/x' }, { kind: 'event', pattern: 'paid' }] },
+      }),
+    },
+    { name: 'delete funnel', make: async () => ({ method: 'DELETE', path: `/sites/${site.siteId}/funnels/${(await newFunnel()).id}` }) },
+    { name: 'list alert rules', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/alerts` }) },
+    {
+      name: 'create alert rule',
+      make: async () => ({ method: 'POST', path: `/sites/${site.siteId}/alerts`, body: { type: 'drop', threshold: 3, url: receiver.url('/hook'), secret: 's' } }),
+    },
+    { name: 'change alert rule', make: async () => ({ method: 'PATCH', path: `/alerts/${(await newRule()).id}`, body: { threshold: 9 } }) },
+    { name: 'delete alert rule', make: async () => ({ method: 'DELETE', path: `/alerts/${(await newRule()).id}` }) },
+    { name: 'test alert rule', make: async () => ({ method: 'POST', path: `/alerts/${(await newRule()).id}/test` }) },
+    { name: 'alert history', make: async () => ({ method: 'GET', path: `/alerts/${(await newRule()).id}/history` }) },
+    { name: 'list members', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/members` }) },
+    { name: 'set member', ownerOnly: true, make: async () => ({ method: 'PUT', path: `/orgs/${site.orgId}/members/${spareUser.id}`, body: { role: 'viewer' } }) },
+    { name: 'add member by email', ownerOnly: true, make: async () => ({ method: 'POST', path: `/orgs/${site.orgId}/members`, body: { email: spareUser.email, role: 'admin' } }) },
+    {
+      name: 'remove member',
+      ownerOnly: true,
+      make: async () => {
+        await admin('PUT', `/orgs/${site.orgId}/members/${spareUser.id}`, { role: 'viewer' });
+        return { method: 'DELETE', path: `/orgs/${site.orgId}/members/${spareUser.id}` };
+      },
+    },
+  ];
+
+  /** Everything the routes can change, read through the admin API. */
+  const snapshot = async () => {
+    const rules = (await server.admin('GET', `/sites/${site.siteId}/alerts`)).body.alerts as Array<{ id: number }>;
+    return {
+      sites: (await server.admin('GET', `/orgs/${site.orgId}/sites`)).body,
+      keys: (await server.admin('GET', `/orgs/${site.orgId}/keys`)).body,
+      goals: (await server.admin('GET', `/sites/${site.siteId}/goals`)).body,
+      funnels: (await server.admin('GET', `/sites/${site.siteId}/funnels`)).body,
+      rules,
+      history: await Promise.all(rules.map(async (r) => (await server.admin('GET', `/alerts/${r.id}/history`)).body)),
+      members: (await server.admin('GET', `/orgs/${site.orgId}/members`)).body,
+    };
+  };
+  const send = (client: AppClient, call: Call) => client.request(call.method, `/app/v1/manage${call.path}`, call.body);
+
+  test('a viewer gets 403 and a non-member 404 on every route, and nothing changes', async () => {
+    for (const route of routes) {
+      const call = await route.make();
+      const before = await snapshot();
+      const viewer = await send(clients.viewer, call);
+      assert.equal(viewer.status, 403, `viewer, ${route.name}: ${viewer.text}`);
+      assert.equal(viewer.body.error.code, 'FORBIDDEN');
+      const outsider = await send(clients.outsider, call);
+      assert.equal(outsider.status, 404, `outsider, ${route.name}: ${outsider.text}`);
+      assert.equal(outsider.body.error.code, 'NOT_FOUND');
+      assert.deepEqual(await snapshot(), before, route.name);
+    }
+  });
+
+  test('an admin may use every route but the members ones (403, nothing changed)', async () => {
+    for (const route of routes) {
+      const call = await route.make();
+      const before = route.ownerOnly ? await snapshot() : undefined;
+      const res = await send(clients.admin, call);
+      if (route.ownerOnly) {
+        assert.equal(res.status, 403, `${route.name}: ${res.text}`);
+        assert.deepEqual(await snapshot(), before, route.name);
+      } else assert.ok(res.status >= 200 && res.status < 300, `${route.name}: ${res.status} ${res.text}`);
+    }
+  });
+
+  test('an owner may use every route; answers equal the admin API', async () => {
+    for (const route of routes) {
+      const call = await route.make();
+      const res = await send(clients.owner, call);
+      assert.ok(res.status >= 200 && res.status < 300, `${route.name}: ${res.status} ${res.text}`);
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      if (call.method === 'GET' && route.name !== 'snippet') {
+        assert.deepEqual(res.body, (await server.admin('GET', call.path)).body, route.name);
+      }
+    }
+  });
+
+  test('the operator-only routes are not mounted', async () => {
+    for (const [method, path] of [
+      ['GET', '/orgs'],
+      ['POST', '/orgs'],
+      ['POST', '/relay-keys'],
+      ['GET', '/users'],
+      ['POST', '/maintenance/run'],
+      ['POST', `/sites/${site.siteId}/events/import`],
+    ] as const) {
+      assert.equal((await clients.owner.request(method, `/app/v1/manage${path}`, method === 'GET' ? undefined : {})).status, 404, `${method} ${path}`);
+    }
+  });
+
+  test('a changed role and a removed membership count from the next request', async () => {
+    const { client, userId } = await signedInUser(server, 'mover@example.com', [{ orgId: site.orgId, role: 'viewer' }]);
+    assert.equal((await client.request('GET', `/app/v1/manage/sites/${site.siteId}`)).status, 403);
+    await admin('PUT', `/orgs/${site.orgId}/members/${userId}`, { role: 'admin' });
+    assert.equal((await client.request('GET', `/app/v1/manage/sites/${site.siteId}`)).status, 200);
+    await server.admin('DELETE', `/orgs/${site.orgId}/members/${userId}`);
+    assert.equal((await client.request('GET', `/app/v1/manage/sites/${site.siteId}`)).status, 404);
+    assert.equal((await client.request('GET', `/app/v1/sites/${site.siteId}/stats`)).status, 404);
+  });
+
+  test('CSRF: a missing or wrong token, or a foreign Origin, is refused (403) and changes nothing', async () => {
+    const call = { method: 'PATCH', path: `/sites/${site.siteId}`, body: { name: 'Hijacked' } };
+    const before = await snapshot();
+    const owner = clients.owner;
+    const token = owner.csrfToken;
+    const refusals: Array<Record<string, string>> = [{ 'x-csrf-token': '' }, { 'x-csrf-token': token + 'x' }, { origin: 'https://evil.example' }, { origin: 'null' }];
+    for (const headers of refusals) {
+      const res = await owner.request(call.method, `/app/v1/manage${call.path}`, call.body, headers);
+      assert.equal(res.status, 403, JSON.stringify(headers));
+      assert.equal(res.body.error.code, 'FORBIDDEN');
+    }
+    // Another user's token is no token for this session.
+    const res = await owner.request(call.method, `/app/v1/manage${call.path}`, call.body, { 'x-csrf-token': clients.admin.csrfToken! });
+    assert.equal(res.status, 403);
+    assert.match(res.body.error.message, /x-csrf-token/);
+    assert.deepEqual(await snapshot(), before);
+    // Without a session: 401 before anything else.
+    const anonymous = await new AppClient(server).request(call.method, `/app/v1/manage${call.path}`, call.body);
+    assert.equal(anonymous.status, 401);
+  });
+
+  test('the last owner cannot be removed or demoted', async () => {
+    const members = (await server.admin('GET', `/orgs/${site.orgId}/members`)).body.members as Array<{ userId: number; role: string }>;
+    const owner = members.find((m) => m.role === 'owner')!;
+    const demote = await clients.owner.request('PUT', `/app/v1/manage/orgs/${site.orgId}/members/${owner.userId}`, { role: 'admin' });
+    assert.equal(demote.status, 409);
+    assert.equal((await clients.owner.request('DELETE', `/app/v1/manage/orgs/${site.orgId}/members/${owner.userId}`)).status, 409);
+  });
+});

@@ -1,0 +1,193 @@
+// A site's alert rules in its settings: list, new rule, `Send test`, the delivery history, delete.
+import { useState } from 'preact/hooks';
+import { api } from '../lib/api.js';
+import { formatInstant } from '../lib/dates.js';
+import { useAction, useLoad } from '../lib/hooks.js';
+import { ConfirmButton } from './confirm.js';
+import { ErrorText, LoadState, Notice } from './feedback.js';
+import { Form, SelectField, SubmitButton, TextField } from './fields.js';
+
+type RuleType = 'spike' | 'drop' | 'silence' | 'goal';
+
+interface Rule {
+  id: number;
+  type: RuleType;
+  threshold: number;
+  url: string;
+  goalId: number | null;
+}
+
+interface Delivery {
+  id: number;
+  createdAt: number | string;
+  test: boolean;
+  status: string;
+  attempts: Array<{ at: number | string; status: string }>;
+}
+
+export interface GoalOption {
+  goalId: number;
+  name: string;
+}
+
+const TYPES: Array<[RuleType, string]> = [
+  ['spike', 'Spike: visitors of the last 5 minutes reach the threshold'],
+  ['drop', 'Drop: visitors of the last 12 hours fall to the threshold'],
+  ['silence', 'Silence: hours without any event reach the threshold'],
+  ['goal', 'Goal: conversions today reach the threshold'],
+];
+
+function describe(rule: Rule, goals: GoalOption[]): string {
+  switch (rule.type) {
+    case 'spike':
+      return `Spike: ≥ ${rule.threshold} visitors in 5 minutes`;
+    case 'drop':
+      return `Drop: ≤ ${rule.threshold} visitors in 12 hours`;
+    case 'silence':
+      return `Silence: ≥ ${rule.threshold} hours without events`;
+    case 'goal':
+      return `Goal “${goals.find((goal) => goal.goalId === rule.goalId)?.name ?? rule.goalId}”: ≥ ${rule.threshold} conversions today`;
+  }
+}
+
+function statusClass(status: string): string {
+  if (status === 'succeeded') return 'badge ok';
+  if (status === 'pending') return 'badge';
+  return 'badge bad';
+}
+
+function History({ ruleId, round }: { ruleId: number; round: number }) {
+  const history = useLoad(() => api<{ deliveries: Delivery[] }>('GET', `/manage/alerts/${ruleId}/history`), [ruleId, round]);
+  return (
+    <LoadState state={history}>
+      {({ deliveries }) =>
+        deliveries.length === 0 ? (
+          <p class="muted">No deliveries yet.</p>
+        ) : (
+          <div class="table-wrap">
+            <table aria-label="Delivery history">
+              <thead>
+                <tr>
+                  <th scope="col">Queued</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Attempts</th>
+                </tr>
+              </thead>
+              <tbody>
+                {deliveries.map((delivery) => (
+                  <tr key={delivery.id}>
+                    <td>{formatInstant(delivery.createdAt)}</td>
+                    <td>{delivery.test ? 'test' : 'alert'}</td>
+                    <td>
+                      <span class={statusClass(delivery.status)}>{delivery.status}</span>
+                    </td>
+                    <td class="muted">{delivery.attempts.map((attempt) => `${formatInstant(attempt.at)}: ${attempt.status}`).join('; ')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      }
+    </LoadState>
+  );
+}
+
+function RuleItem({ rule, goals, reload }: { rule: Rule; goals: GoalOption[]; reload(): void }) {
+  const [round, setRound] = useState(0);
+  const [sent, setSent] = useState(false);
+  const test = useAction();
+  const remove = useAction();
+  const sendTest = () =>
+    test.run(() => api('POST', `/manage/alerts/${rule.id}/test`)).then((queued) => {
+      setSent(queued);
+      setRound((n) => n + 1);
+      // The delivery runs in the background: look again once it has had time to finish.
+      if (queued) setTimeout(() => setRound((n) => n + 1), 1500);
+    });
+  return (
+    <li class="rule">
+      <div class="card-head">
+        <h3>{describe(rule, goals)}</h3>
+        <span class="actions">
+          <button type="button" aria-label={`Send test of rule ${rule.id}`} onClick={sendTest} disabled={test.busy}>
+            Send test
+          </button>
+          <ConfirmButton label={`Delete rule ${rule.id}`} question="Delete this alert rule and its history?" confirmLabel="Delete" onConfirm={() => remove.run(() => api('DELETE', `/manage/alerts/${rule.id}`)).then(reload)}>
+            Delete
+          </ConfirmButton>
+        </span>
+      </div>
+      <p class="muted url">{rule.url}</p>
+      <ErrorText message={test.error ?? remove.error} />
+      {sent && <Notice>Test queued: its delivery shows below.</Notice>}
+      <details open={round > 0}>
+        <summary>Delivery history</summary>
+        <History ruleId={rule.id} round={round} />
+        <button type="button" class="link" onClick={() => setRound((n) => n + 1)}>
+          Refresh
+        </button>
+      </details>
+    </li>
+  );
+}
+
+export function AlertRules({ siteId, goals }: { siteId: string; goals: GoalOption[] }) {
+  const path = `/manage/sites/${encodeURIComponent(siteId)}/alerts`;
+  const rules = useLoad(() => api<{ alerts: Rule[] }>('GET', path), [siteId]);
+  const [type, setType] = useState<RuleType>('spike');
+  const [threshold, setThreshold] = useState('100');
+  const [goalId, setGoalId] = useState('');
+  const [url, setUrl] = useState('');
+  const [secret, setSecret] = useState('');
+  const create = useAction();
+  const submit = () =>
+    create.run(async () => {
+      const body = { type, threshold: Number(threshold), url, secret, ...(type === 'goal' ? { goalId: Number(goalId) } : {}) };
+      await api('POST', path, body);
+      setUrl('');
+      setSecret('');
+      rules.reload();
+    });
+  return (
+    <section class="card" id="alerts" aria-labelledby="alerts-title">
+      <h2 id="alerts-title">Alert rules</h2>
+      <p class="muted">A rule that fires sends a signed webhook (HTTPS) to its URL.</p>
+      <LoadState state={rules}>
+        {({ alerts }) =>
+          alerts.length === 0 ? (
+            <p class="muted">No alert rules yet.</p>
+          ) : (
+            <ul class="plain">
+              {alerts.map((rule) => (
+                <RuleItem key={rule.id} rule={rule} goals={goals} reload={rules.reload} />
+              ))}
+            </ul>
+          )
+        }
+      </LoadState>
+      <h3>New rule</h3>
+      <Form onSubmit={submit} class="form inline" label="New alert rule">
+        <SelectField<RuleType> label="Type" value={type} onValue={setType} options={TYPES} />
+        <TextField label="Threshold" type="number" min={0} required value={threshold} onValue={setThreshold} />
+        {type === 'goal' && (
+          <SelectField
+            label="Goal"
+            value={goalId}
+            onValue={setGoalId}
+            options={[['', 'Choose a goal'], ...goals.map((goal): [string, string] => [String(goal.goalId), goal.name])]}
+          />
+        )}
+        <TextField label="Webhook URL" type="url" required placeholder="https://hooks.example.com/svc" spellcheck={false} value={url} onValue={setUrl} />
+        <TextField label="Signing secret" type="password" autoComplete="off" required value={secret} onValue={setSecret} hint="Signs each webhook; never shown again." />
+        <div>
+          <SubmitButton busy={create.busy} busyLabel="Adding…">
+            Add rule
+          </SubmitButton>
+        </div>
+      </Form>
+      <ErrorText message={create.error} />
+    </section>
+  );
+}

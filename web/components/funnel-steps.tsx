@@ -1,0 +1,86 @@
+// Editing a funnel's steps (2 to 8, each a page path pattern or an event name). Saving new steps
+// makes a new version of the funnel; older versions stay readable.
+import { useState } from 'preact/hooks';
+import { ErrorText } from './feedback.js';
+import { SubmitButton } from './fields.js';
+
+export type StepKind = 'page' | 'event';
+
+export interface Step {
+  kind: StepKind;
+  pattern: string;
+}
+
+export const MIN_STEPS = 2;
+export const MAX_STEPS = 8;
+
+export function StepsEditor({
+  initial,
+  submitLabel,
+  busy,
+  error,
+  onSave,
+  onCancel,
+  name,
+}: {
+  initial: Step[];
+  submitLabel: string;
+  busy: boolean;
+  error: string | undefined;
+  onSave(steps: Step[]): void;
+  onCancel?: () => void;
+  /** Names the form for assistive technology ("Steps of Checkout"). */
+  name: string;
+}) {
+  const [steps, setSteps] = useState<Step[]>(initial);
+  const update = (index: number, change: Partial<Step>) => setSteps(steps.map((step, i) => (i === index ? { ...step, ...change } : step)));
+  return (
+    <form
+      class="form"
+      aria-label={name}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSave(steps);
+      }}
+    >
+      <ol class="steps">
+        {steps.map((step, index) => (
+          <li key={index}>
+            <span class="n" aria-hidden="true">
+              {index + 1}.
+            </span>
+            <select aria-label={`Step ${index + 1} kind`} value={step.kind} onChange={(event) => update(index, { kind: event.currentTarget.value as StepKind })}>
+              <option value="page">Page</option>
+              <option value="event">Event</option>
+            </select>
+            <input
+              aria-label={`Step ${index + 1} pattern`}
+              required
+              spellcheck={false}
+              placeholder={step.kind === 'page' ? '/pricing or /blog/*' : 'signup'}
+              value={step.pattern}
+              onInput={(event) => update(index, { pattern: event.currentTarget.value })}
+            />
+            <button type="button" aria-label={`Remove step ${index + 1}`} disabled={steps.length <= MIN_STEPS} onClick={() => setSteps(steps.filter((_, i) => i !== index))}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ol>
+      <div class="actions">
+        <button type="button" disabled={steps.length >= MAX_STEPS} onClick={() => setSteps([...steps, { kind: 'page', pattern: '' }])}>
+          Add step
+        </button>
+        <SubmitButton busy={busy} busyLabel="Saving…">
+          {submitLabel}
+        </SubmitButton>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+      <ErrorText message={error} />
+    </form>
+  );
+}

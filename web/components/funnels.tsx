@@ -1,0 +1,122 @@
+// A site's funnels in its settings: list with steps, new funnel, step editing (a new version), delete.
+import { useState } from 'preact/hooks';
+import { api } from '../lib/api.js';
+import { useAction, useLoad } from '../lib/hooks.js';
+import { ConfirmButton } from './confirm.js';
+import { ErrorText, LoadState } from './feedback.js';
+import { TextField } from './fields.js';
+import { StepsEditor, type Step } from './funnel-steps.js';
+
+export interface FunnelRow {
+  id: number;
+  name: string;
+  windowMinutes: number;
+  version: number;
+  steps: Step[];
+}
+
+function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: FunnelRow; reload(): void }) {
+  const [editing, setEditing] = useState(false);
+  const save = useAction();
+  const remove = useAction();
+  const base = `/manage/sites/${encodeURIComponent(siteId)}/funnels/${funnel.id}`;
+  return (
+    <li class="funnel">
+      <div class="card-head">
+        <h3>
+          <a href={`/sites/${encodeURIComponent(siteId)}/funnels/${funnel.id}`}>{funnel.name}</a>{' '}
+          <span class="badge">version {funnel.version}</span>
+        </h3>
+        <span class="actions">
+          {!editing && (
+            <button type="button" aria-label={`Edit steps of ${funnel.name}`} onClick={() => setEditing(true)}>
+              Edit steps
+            </button>
+          )}
+          <ConfirmButton label={`Delete funnel ${funnel.name}`} question={`Delete the funnel “${funnel.name}” and all its versions?`} confirmLabel="Delete" onConfirm={() => remove.run(() => api('DELETE', base)).then(reload)}>
+            Delete
+          </ConfirmButton>
+        </span>
+      </div>
+      <p class="muted">Within {funnel.windowMinutes} minutes.</p>
+      {editing ? (
+        <StepsEditor
+          name={`Steps of ${funnel.name}`}
+          initial={funnel.steps}
+          submitLabel="Save as a new version"
+          busy={save.busy}
+          error={save.error}
+          onCancel={() => setEditing(false)}
+          onSave={(steps) =>
+            save.run(() => api('PUT', `${base}/steps`, { steps })).then((saved) => {
+              if (!saved) return;
+              setEditing(false);
+              reload();
+            })
+          }
+        />
+      ) : (
+        <ol class="muted">
+          {funnel.steps.map((step, index) => (
+            <li key={index}>
+              {step.kind === 'page' ? 'Page' : 'Event'} <code>{step.pattern}</code>
+            </li>
+          ))}
+        </ol>
+      )}
+      <ErrorText message={remove.error} />
+    </li>
+  );
+}
+
+export function Funnels({ siteId }: { siteId: string }) {
+  const path = `/manage/sites/${encodeURIComponent(siteId)}/funnels`;
+  const funnels = useLoad(() => api<{ funnels: FunnelRow[] }>('GET', path), [siteId]);
+  const [name, setName] = useState('');
+  const [windowMinutes, setWindowMinutes] = useState('60');
+  const [round, setRound] = useState(0);
+  const create = useAction();
+  return (
+    <section class="card" id="funnels" aria-labelledby="funnels-title">
+      <h2 id="funnels-title">Funnels</h2>
+      <p class="muted">Editing the steps of a funnel makes a new version; the figures of older versions stay readable.</p>
+      <LoadState state={funnels}>
+        {({ funnels: rows }) =>
+          rows.length === 0 ? (
+            <p class="muted">No funnels yet.</p>
+          ) : (
+            <ul class="plain">
+              {rows.map((funnel) => (
+                <FunnelItem key={`${funnel.id}-${funnel.version}`} siteId={siteId} funnel={funnel} reload={funnels.reload} />
+              ))}
+            </ul>
+          )
+        }
+      </LoadState>
+      <h3>New funnel</h3>
+      <div class="form inline">
+        <TextField label="Funnel name" required value={name} onValue={setName} />
+        <TextField label="Window (minutes)" type="number" min={1} required value={windowMinutes} onValue={setWindowMinutes} hint="From the first step to the last." />
+      </div>
+      <StepsEditor
+        key={round}
+        name="Steps of the new funnel"
+        initial={[
+          { kind: 'page', pattern: '' },
+          { kind: 'page', pattern: '' },
+        ]}
+        submitLabel="Create funnel"
+        busy={create.busy}
+        error={create.error}
+        onSave={(steps) =>
+          create.run(() => api('POST', path, { name, windowMinutes: Number(windowMinutes), steps })).then((created) => {
+            if (!created) return;
+            setName('');
+            setRound(round + 1);
+            funnels.reload();
+          })
+        }
+      />
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+// A site's goals in its settings: list, new goal, delete.
+import { useState } from 'preact/hooks';
+import { api } from '../lib/api.js';
+import { useAction } from '../lib/hooks.js';
+import { ConfirmButton } from './confirm.js';
+import { ErrorText } from './feedback.js';
+import { Form, SelectField, SubmitButton, TextField } from './fields.js';
+import type { StepKind } from './funnel-steps.js';
+
+export interface Goal {
+  goalId: number;
+  name: string;
+  kind: StepKind;
+  pattern: string;
+}
+
+export function Goals({ siteId, goals, reload }: { siteId: string; goals: Goal[]; reload(): void }) {
+  const path = `/manage/sites/${encodeURIComponent(siteId)}/goals`;
+  const [name, setName] = useState('');
+  const [kind, setKind] = useState<StepKind>('page');
+  const [pattern, setPattern] = useState('');
+  const create = useAction();
+  const remove = useAction();
+  const submit = () =>
+    create.run(async () => {
+      await api('POST', path, { name, kind, pattern });
+      setName('');
+      setPattern('');
+      reload();
+    });
+  return (
+    <section class="card" id="goals" aria-labelledby="goals-title">
+      <h2 id="goals-title">Goals</h2>
+      {goals.length === 0 ? (
+        <p class="muted">No goals yet.</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Goal</th>
+                <th scope="col">Matches</th>
+                <th scope="col">Delete</th>
+              </tr>
+            </thead>
+            <tbody>
+              {goals.map((goal) => (
+                <tr key={goal.goalId}>
+                  <td>{goal.name}</td>
+                  <td>
+                    {goal.kind === 'page' ? 'Page' : 'Event'} <code>{goal.pattern}</code>
+                  </td>
+                  <td>
+                    <ConfirmButton label={`Delete goal ${goal.name}`} question={`Delete the goal “${goal.name}”?`} confirmLabel="Delete" onConfirm={() => remove.run(() => api('DELETE', `${path}/${goal.goalId}`)).then(reload)}>
+                      Delete
+                    </ConfirmButton>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ErrorText message={remove.error} />
+      <h3>New goal</h3>
+      <Form onSubmit={submit} class="form inline" label="New goal">
+        <TextField label="Goal name" required value={name} onValue={setName} />
+        <SelectField<StepKind>
+          label="Kind"
+          value={kind}
+          onValue={setKind}
+          options={[
+            ['page', 'Page visited'],
+            ['event', 'Event sent'],
+          ]}
+        />
+        <TextField label="Pattern" required spellcheck={false} placeholder={kind === 'page' ? '/thanks or /blog/**' : 'signup'} value={pattern} onValue={setPattern} />
+        <div>
+          <SubmitButton busy={create.busy} busyLabel="Adding…">
+            Add goal
+          </SubmitButton>
+        </div>
+      </Form>
+      <ErrorText message={create.error} />
+    </section>
+  );
+}

@@ -1,0 +1,309 @@
+// /orgs/:orgId/settings: the organisation's sites (add), API keys (created and shown once, revoked
+// after confirmation) and, for owners, its members.
+import { useState } from 'preact/hooks';
+import { api } from '../lib/api.js';
+import { formatInstant } from '../lib/dates.js';
+import { useAction, useLoad } from '../lib/hooks.js';
+import { Layout } from '../lib/layout.js';
+import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
+import { canManage, membershipOf, type Role, type Session } from '../lib/session.js';
+import { ConfirmButton } from '../components/confirm.js';
+import { CopyBlock } from '../components/copy.js';
+import { ErrorText, LoadState, Notice } from '../components/feedback.js';
+import { Form, SelectField, SubmitButton, TextField } from '../components/fields.js';
+import { browserTimezone, TimezoneField } from '../components/timezone.js';
+
+interface ManagedSite {
+  id: string;
+  domain: string;
+  name: string;
+  timezone: string;
+  status: 'active' | 'archived';
+}
+
+interface KeyRow {
+  id: number;
+  name: string;
+  createdAt: number | string;
+  revokedAt: number | string | null;
+}
+
+interface Member {
+  userId: number;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+const ROLE_OPTIONS: Array<[Role, string]> = [
+  ['viewer', 'Viewer: sees the dashboards'],
+  ['admin', 'Admin: also manages sites and keys'],
+  ['owner', 'Owner: also manages members'],
+];
+
+function Sites({ orgId }: { orgId: number }) {
+  const sites = useLoad(() => api<{ sites: ManagedSite[] }>('GET', `/manage/orgs/${orgId}/sites`), [orgId]);
+  const [domain, setDomain] = useState('');
+  const [name, setName] = useState('');
+  const [timezone, setTimezone] = useState(browserTimezone);
+  const [added, setAdded] = useState<ManagedSite | undefined>(undefined);
+  const add = useAction();
+  const submit = () =>
+    add.run(async () => {
+      const site = await api<ManagedSite>('POST', `/manage/orgs/${orgId}/sites`, { domain, name: name || domain, timezone });
+      setAdded(site);
+      setDomain('');
+      setName('');
+      sites.reload();
+    });
+  return (
+    <section class="card" id="sites" aria-labelledby="sites-title">
+      <h2 id="sites-title">Sites</h2>
+      <LoadState state={sites}>
+        {({ sites: rows }) =>
+          rows.length === 0 ? (
+            <p class="muted">No sites yet: add the first one below.</p>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Site</th>
+                    <th scope="col">Domain</th>
+                    <th scope="col">Time zone</th>
+                    <th scope="col">Settings</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((site) => (
+                    <tr key={site.id}>
+                      <td>
+                        {site.status === 'active' ? <a href={`/sites/${encodeURIComponent(site.id)}`}>{site.name}</a> : site.name}{' '}
+                        {site.status === 'archived' && <span class="badge">archived</span>}
+                      </td>
+                      <td class="muted">{site.domain}</td>
+                      <td class="muted">{site.timezone}</td>
+                      <td>
+                        <a href={`/sites/${encodeURIComponent(site.id)}/settings`} aria-label={`Settings of ${site.name}`}>
+                          Settings
+                        </a>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </LoadState>
+      <h3>Add a site</h3>
+      <Form onSubmit={submit} class="form inline" label="Add a site">
+        <TextField label="Domain" required placeholder="example.com" spellcheck={false} value={domain} onValue={setDomain} />
+        <TextField label="Name" placeholder="Same as the domain" value={name} onValue={setName} />
+        <TimezoneField value={timezone} onValue={setTimezone} />
+        <div>
+          <SubmitButton busy={add.busy} busyLabel="Adding…">
+            Add site
+          </SubmitButton>
+        </div>
+      </Form>
+      <ErrorText message={add.error} />
+      {added && (
+        <Notice>
+          Added {added.domain}. Its <a href={`/sites/${encodeURIComponent(added.id)}/settings#snippet`}>tracker snippet</a> is in its settings.
+        </Notice>
+      )}
+    </section>
+  );
+}
+
+function Keys({ orgId }: { orgId: number }) {
+  const keys = useLoad(() => api<{ keys: KeyRow[] }>('GET', `/manage/orgs/${orgId}/keys`), [orgId]);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<{ name: string; key: string } | undefined>(undefined);
+  const create = useAction();
+  const revoke = useAction();
+  const submit = () =>
+    create.run(async () => {
+      const key = await api<{ name: string; key: string }>('POST', `/manage/orgs/${orgId}/keys`, name ? { name } : {});
+      setCreated(key);
+      setName('');
+      keys.reload();
+    });
+  return (
+    <section class="card" id="keys" aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      <p class="muted">A key reads the statistics of every site of this organisation through /v1.</p>
+      {created && (
+        <div class="secret" role="region" aria-label="New API key">
+          <p>
+            <strong>Copy the key {created.name ? `“${created.name}”` : ''} now:</strong> it is shown only this once.
+          </p>
+          <CopyBlock text={created.key} label="The new API key" />
+          <button type="button" onClick={() => setCreated(undefined)}>
+            Done
+          </button>
+        </div>
+      )}
+      <LoadState state={keys}>
+        {({ keys: rows }) =>
+          rows.length === 0 ? (
+            <p class="muted">No keys yet.</p>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">State</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((key) => (
+                    <tr key={key.id}>
+                      <td>{key.name || <span class="muted">(unnamed)</span>}</td>
+                      <td class="muted">{formatInstant(key.createdAt)}</td>
+                      <td>
+                        {key.revokedAt ? (
+                          <span class="badge">revoked {formatInstant(key.revokedAt)}</span>
+                        ) : (
+                          <ConfirmButton
+                            label={`Revoke key ${key.name || key.id}`}
+                            question={`Revoke the key ${key.name ? `“${key.name}”` : key.id}? Requests with it stop working at once.`}
+                            confirmLabel="Revoke"
+                            disabled={revoke.busy}
+                            onConfirm={() => revoke.run(() => api('POST', `/manage/keys/${key.id}/revoke`)).then(keys.reload)}
+                          >
+                            Revoke
+                          </ConfirmButton>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </LoadState>
+      <ErrorText message={revoke.error} />
+      <h3>Create a key</h3>
+      <Form onSubmit={submit} class="form inline" label="Create an API key">
+        <TextField label="Key name" placeholder="reporting" value={name} onValue={setName} />
+        <div>
+          <SubmitButton busy={create.busy} busyLabel="Creating…">
+            Create key
+          </SubmitButton>
+        </div>
+      </Form>
+      <ErrorText message={create.error} />
+    </section>
+  );
+}
+
+function Members({ orgId, session }: { orgId: number; session: Session }) {
+  const members = useLoad(() => api<{ members: Member[] }>('GET', `/manage/orgs/${orgId}/members`), [orgId]);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const add = useAction();
+  const change = useAction();
+  const submit = () =>
+    add.run(async () => {
+      await api('POST', `/manage/orgs/${orgId}/members`, { email, role });
+      setEmail('');
+      members.reload();
+    });
+  const setMemberRole = (member: Member, next: Role) => change.run(() => api('PUT', `/manage/orgs/${orgId}/members/${member.userId}`, { role: next })).then(members.reload);
+  return (
+    <section class="card" id="members" aria-labelledby="members-title">
+      <h2 id="members-title">Members</h2>
+      <LoadState state={members}>
+        {({ members: rows }) => (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Member</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Remove</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((member) => (
+                  <tr key={member.userId}>
+                    <td>
+                      {member.name || member.email}
+                      {member.name && <div class="muted">{member.email}</div>}
+                    </td>
+                    <td>
+                      <select aria-label={`Role of ${member.email}`} value={member.role} disabled={change.busy} onChange={(event) => setMemberRole(member, event.currentTarget.value as Role)}>
+                        {ROLE_OPTIONS.map(([value]) => (
+                          <option key={value} value={value}>
+                            {value}
+                          </option>
+                        ))}
+                      </select>
+                    </td>
+                    <td>
+                      {member.userId === session.user.id ? (
+                        <span class="muted">you</span>
+                      ) : (
+                        <ConfirmButton
+                          label={`Remove ${member.email}`}
+                          question={`Remove ${member.email} from this organisation?`}
+                          confirmLabel="Remove"
+                          disabled={change.busy}
+                          onConfirm={() => change.run(() => api('DELETE', `/manage/orgs/${orgId}/members/${member.userId}`)).then(members.reload)}
+                        >
+                          Remove
+                        </ConfirmButton>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </LoadState>
+      <ErrorText message={change.error} />
+      <h3>Add a member</h3>
+      <Form onSubmit={submit} class="form inline" label="Add a member">
+        <TextField label="Member email" type="email" required value={email} onValue={setEmail} hint="Someone who already has an account." />
+        <SelectField<Role> label="Role" value={role} onValue={setRole} options={ROLE_OPTIONS} />
+        <div>
+          <SubmitButton busy={add.busy} busyLabel="Adding…">
+            Add member
+          </SubmitButton>
+        </div>
+      </Form>
+      <ErrorText message={add.error} />
+    </section>
+  );
+}
+
+function OrgSettings({ session }: { session: Session }) {
+  const orgId = Number(pathSegment(1));
+  const membership = membershipOf(session, orgId);
+  const title = membership ? `${membership.orgName} settings` : 'Organisation settings';
+  return (
+    <Layout session={session} title={title}>
+      {!membership ? (
+        <ErrorText message="There is no such organisation, or you are not one of its members." />
+      ) : !canManage(membership.role) ? (
+        <p class="error" role="alert">
+          Your role in {membership.orgName} is viewer: settings are for admins and owners. <a href="/">Back to the sites</a>.
+        </p>
+      ) : (
+        <>
+          <Sites orgId={orgId} />
+          <Keys orgId={orgId} />
+          {membership.role === 'owner' && <Members orgId={orgId} session={session} />}
+        </>
+      )}
+    </Layout>
+  );
+}
+
+mountPage(<SignedIn>{(session) => <OrgSettings session={session} />}</SignedIn>);

@@ -1,0 +1,145 @@
+// /sites/:siteId/settings: name, time zone, retention and GPC; the tracker snippet; goals; funnels;
+// alert rules; archive. Admins and owners only (the server refuses the rest with 403).
+import { useState } from 'preact/hooks';
+import { api } from '../lib/api.js';
+import { useAction, useLoad } from '../lib/hooks.js';
+import { Layout, type Crumb } from '../lib/layout.js';
+import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
+import { canManage, type Session } from '../lib/session.js';
+import type { SiteRow } from '../lib/sites.js';
+import { AlertRules } from '../components/alert-rules.js';
+import { ConfirmButton } from '../components/confirm.js';
+import { CopyBlock } from '../components/copy.js';
+import { ErrorText, LoadState, Notice } from '../components/feedback.js';
+import { CheckboxField, Form, SubmitButton, TextField } from '../components/fields.js';
+import { Funnels } from '../components/funnels.js';
+import { Goals, type Goal } from '../components/goals.js';
+import { TimezoneField } from '../components/timezone.js';
+
+interface ManagedSite {
+  id: string;
+  domain: string;
+  name: string;
+  timezone: string;
+  retentionMonths: number | null;
+  honorGpc: boolean;
+  status: 'active' | 'archived';
+}
+
+function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSite): void }) {
+  const [name, setName] = useState(site.name);
+  const [timezone, setTimezone] = useState(site.timezone);
+  const [retention, setRetention] = useState(site.retentionMonths === null ? '' : String(site.retentionMonths));
+  const [honorGpc, setHonorGpc] = useState(site.honorGpc);
+  const [saved, setSaved] = useState(false);
+  const save = useAction();
+  const submit = () =>
+    save.run(async () => {
+      setSaved(false);
+      const retentionMonths = retention.trim() === '' ? null : Number(retention);
+      onSaved(await api<ManagedSite>('PATCH', `/manage/sites/${encodeURIComponent(site.id)}`, { name, timezone, retentionMonths, honorGpc }));
+      setSaved(true);
+    });
+  return (
+    <section class="card" id="general" aria-labelledby="general-title">
+      <h2 id="general-title">General</h2>
+      <Form onSubmit={submit} label="General settings">
+        <TextField label="Name" required value={name} onValue={setName} />
+        <TimezoneField value={timezone} onValue={setTimezone} />
+        <TextField label="Retention (months)" type="number" min={1} value={retention} onValue={setRetention} hint="Raw events older than this are deleted. Empty keeps them." />
+        <CheckboxField label="Honour Global Privacy Control" checked={honorGpc} onChecked={setHonorGpc} hint="Visits from browsers that send Sec-GPC: 1 are not recorded." />
+        <div class="actions">
+          <SubmitButton busy={save.busy} busyLabel="Saving…">
+            Save
+          </SubmitButton>
+          {saved && <Notice>Saved.</Notice>}
+        </div>
+        <ErrorText message={save.error} />
+      </Form>
+    </section>
+  );
+}
+
+function Snippet({ siteId }: { siteId: string }) {
+  const snippet = useLoad(() => api<{ snippet: string }>('GET', `/manage/sites/${encodeURIComponent(siteId)}/snippet`), [siteId]);
+  return (
+    <section class="card" id="snippet" aria-labelledby="snippet-title">
+      <h2 id="snippet-title">Tracker snippet</h2>
+      <p class="muted">Paste it into the &lt;head&gt; of every page of the site.</p>
+      <LoadState state={snippet}>{({ snippet: text }) => <CopyBlock text={text} label="Tracker snippet" />}</LoadState>
+    </section>
+  );
+}
+
+function Archive({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSite): void }) {
+  const change = useAction();
+  const setStatus = (status: ManagedSite['status']) => change.run(async () => onSaved(await api<ManagedSite>('PATCH', `/manage/sites/${encodeURIComponent(site.id)}`, { status })));
+  return (
+    <section class="card" id="archive" aria-labelledby="archive-title">
+      <h2 id="archive-title">Archive</h2>
+      {site.status === 'active' ? (
+        <>
+          <p class="muted">An archived site stops collecting and leaves the site list; its data stays until you restore it.</p>
+          <ConfirmButton question={`Archive ${site.domain}? It stops collecting events at once.`} confirmLabel="Archive site" onConfirm={() => setStatus('archived')} disabled={change.busy}>
+            Archive site
+          </ConfirmButton>
+        </>
+      ) : (
+        <>
+          <p>This site is archived: it collects nothing.</p>
+          <button type="button" onClick={() => setStatus('active')} disabled={change.busy}>
+            Restore site
+          </button>
+        </>
+      )}
+      <ErrorText message={change.error} />
+    </section>
+  );
+}
+
+function Settings({ session, siteId }: { session: Session; siteId: string }) {
+  const loaded = useLoad(async () => {
+    const sitePath = `/manage/sites/${encodeURIComponent(siteId)}`;
+    const listed = (await api<{ sites: SiteRow[] }>('GET', '/sites')).sites.find((row) => row.id === siteId);
+    if (listed && !canManage(listed.role)) return { listed, denied: true as const };
+    const [site, { goals }] = await Promise.all([api<ManagedSite>('GET', sitePath), api<{ goals: Goal[] }>('GET', `${sitePath}/goals`)]);
+    return { site, listed, goals, denied: false as const };
+  }, [siteId]);
+  const [site, setSite] = useState<ManagedSite | undefined>(undefined);
+  const current = site ?? (loaded.data?.denied === false ? loaded.data.site : undefined);
+  const listed = loaded.data?.listed;
+  const crumbs: Crumb[] = [];
+  if (listed) {
+    if (canManage(listed.role)) crumbs.push({ href: `/orgs/${listed.orgId}/settings`, label: listed.orgName });
+    crumbs.push({ href: `/sites/${encodeURIComponent(siteId)}`, label: listed.name });
+  }
+  return (
+    <Layout session={session} title={current ? `${current.name} settings` : 'Site settings'} crumbs={crumbs}>
+      <LoadState state={loaded}>
+        {(data) =>
+          data.denied ? (
+            <p class="error" role="alert">
+              Your role in {data.listed.orgName} is viewer: settings are for admins and owners. <a href={`/sites/${encodeURIComponent(siteId)}`}>Back to the dashboard</a>.
+            </p>
+          ) : (
+            current && (
+            <>
+              <p class="muted">
+                {current.domain} · site id <code>{current.id}</code>
+              </p>
+              <General site={current} onSaved={setSite} />
+              <Snippet siteId={siteId} />
+              <Goals siteId={siteId} goals={data.goals} reload={loaded.reload} />
+              <Funnels siteId={siteId} />
+              <AlertRules siteId={siteId} goals={data.goals} />
+              <Archive site={current} onSaved={setSite} />
+            </>
+            )
+          )
+        }
+      </LoadState>
+    </Layout>
+  );
+}
+
+mountPage(<SignedIn>{(session) => <Settings session={session} siteId={pathSegment(1)} />}</SignedIn>);
