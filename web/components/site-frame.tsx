@@ -3,11 +3,12 @@
 import type { ComponentChildren } from 'preact';
 import { Layout } from '../lib/layout.js';
 import { canManage, type Session } from '../lib/session.js';
-import type { SiteInfo } from '../lib/site.js';
+import type { SiteRow } from '../lib/sites.js';
+
 
 type SitePage = 'dashboard' | 'realtime' | 'goals' | 'funnel';
 
-export function SiteFrame({ session, site, current, children }: { session: Session; site: SiteInfo; current: SitePage; children: ComponentChildren }) {
+export function SiteFrame({ session, site, current, children }: { session: Session; site: SiteRow; current: SitePage; children: ComponentChildren }) {
   const base = `/sites/${encodeURIComponent(site.id)}`;
   const link = (page: SitePage, href: string, label: string) => (
     <a href={href} aria-current={current === page ? 'page' : undefined}>

@@ -4,14 +4,15 @@ import { LoadState } from '../components/feedback.js';
 import { useLoad } from './hooks.js';
 import { mountPage, pathSegment, SignedIn } from './mount.js';
 import type { Session } from './session.js';
-import { loadSite, type SiteInfo } from './site.js';
+import { loadSite } from './site.js';
+import type { SiteRow } from './sites.js';
 
-function WithSite({ render }: { render(site: SiteInfo): VNode }) {
+function WithSite({ render }: { render(site: SiteRow): VNode }) {
   const siteId = pathSegment(1);
   const site = useLoad(() => loadSite(siteId), [siteId]);
   return <LoadState state={site}>{render}</LoadState>;
 }
 
-export function mountSitePage(render: (session: Session, site: SiteInfo) => VNode): void {
+export function mountSitePage(render: (session: Session, site: SiteRow) => VNode): void {
   mountPage(<SignedIn>{(session) => <WithSite render={(site) => render(session, site)} />}</SignedIn>);
 }

@@ -2,21 +2,11 @@
 // under /app/v1/sites/:siteId.
 import { api, ApiError } from './api.js';
 import { readableError } from './read-errors.js';
-import type { Role } from './session.js';
-
-export interface SiteInfo {
-  id: string;
-  domain: string;
-  name: string;
-  timezone: string;
-  orgId: number;
-  orgName: string;
-  role: Role;
-}
+import type { SiteRow } from './sites.js';
 
 /** The site among those the user can see; NOT_FOUND (as the server says it) when it is not one of them. */
-export async function loadSite(siteId: string): Promise<SiteInfo> {
-  const { sites } = await api<{ sites: SiteInfo[] }>('GET', '/sites');
+export async function loadSite(siteId: string): Promise<SiteRow> {
+  const { sites } = await api<{ sites: SiteRow[] }>('GET', '/sites');
   const site = sites.find((s) => s.id === siteId);
   if (!site) throw new ApiError(404, 'NOT_FOUND', 'site not found');
   return site;

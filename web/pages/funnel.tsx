@@ -9,10 +9,11 @@ import { changeIsGood, formatChange, formatCount, formatDay, formatRatio } from 
 import { useLoad } from '../lib/hooks.js';
 import { pathSegment } from '../lib/mount.js';
 import type { Session } from '../lib/session.js';
-import { readSite, type SiteInfo } from '../lib/site.js';
+import { readSite } from '../lib/site.js';
 import { mountSitePage } from '../lib/site-page.js';
 import { queryParams, withPeriod } from '../lib/view-state.js';
 import { useEffect, useState } from 'preact/hooks';
+import type { SiteRow } from '../lib/sites.js';
 
 interface Reading {
   period: { from: string; to: string };
@@ -27,7 +28,7 @@ interface Reading {
 
 const addressVersion = () => new URLSearchParams(window.location.search).get('version') ?? '';
 
-function FunnelView({ session, site }: { session: Session; site: SiteInfo }) {
+function FunnelView({ session, site }: { session: Session; site: SiteRow }) {
   const funnelId = pathSegment(3);
   const [state, go] = useViewState();
   const [version, setVersion] = useState(addressVersion);

@@ -7,9 +7,10 @@ import { useViewState } from '../lib/address.js';
 import { changeIsGood, formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
 import type { Session } from '../lib/session.js';
-import { readSite, type SiteInfo } from '../lib/site.js';
+import { readSite } from '../lib/site.js';
 import { mountSitePage } from '../lib/site-page.js';
 import { queryParams, withPeriod } from '../lib/view-state.js';
+import type { SiteRow } from '../lib/sites.js';
 
 interface Goal {
   goalId: number;
@@ -30,7 +31,7 @@ interface FunnelSummary {
   version: number;
 }
 
-function GoalsView({ session, site }: { session: Session; site: SiteInfo }) {
+function GoalsView({ session, site }: { session: Session; site: SiteRow }) {
   const [state, go] = useViewState();
   const view = queryParams(state, { filters: false });
   const goals = useLoad(() => readSite<{ period: { from: string; to: string }; goals: Goal[] }>(site.id, '/goals', view), [view.toString()]);

@@ -8,8 +8,9 @@ import { formatCount } from '../lib/format.js';
 import { keyLabel } from '../lib/labels.js';
 import { mountSitePage } from '../lib/site-page.js';
 import type { Session } from '../lib/session.js';
-import { readSite, type SiteInfo } from '../lib/site.js';
+import { readSite } from '../lib/site.js';
 import type { Dimension } from '../lib/view-state.js';
+import type { SiteRow } from '../lib/sites.js';
 
 const REFRESH_MS = 5000;
 
@@ -104,7 +105,7 @@ function TopList({ title, dimension, rows }: { title: string; dimension: Dimensi
   );
 }
 
-function Live({ session, site }: { session: Session; site: SiteInfo }) {
+function Live({ session, site }: { session: Session; site: SiteRow }) {
   const { data, error } = useRealtime(site.id);
   const time = (ts: number) => new Date(ts).toLocaleTimeString(undefined, { timeZone: site.timezone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
   return (

@@ -15,15 +15,16 @@ import { useLoad } from '../lib/hooks.js';
 import { mountSitePage } from '../lib/site-page.js';
 import { readTimeseries, seriesCsv } from '../lib/series.js';
 import type { Session } from '../lib/session.js';
-import { readSite, type SiteInfo } from '../lib/site.js';
+import { readSite } from '../lib/site.js';
 import { queryParams, withFilter, withMetric, withoutFilter, withPeriod, type Metric, type Period } from '../lib/view-state.js';
+import type { SiteRow } from '../lib/sites.js';
 
 interface StatsAnswer {
   period: { from: string; to: string; tz: string };
   stats: Record<Metric, Kpi>;
 }
 
-function Dashboard({ session, site }: { session: Session; site: SiteInfo }) {
+function Dashboard({ session, site }: { session: Session; site: SiteRow }) {
   const [state, go] = useViewState();
   const [customRequested, setCustomRequested] = useState(0);
   const view = useMemo(() => queryParams(state), [state]);
