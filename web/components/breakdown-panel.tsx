@@ -28,7 +28,7 @@ export const PANELS: readonly PanelSpec[] = [
   { id: 'events', title: 'Events', tabs: [{ dimension: 'event', label: 'Events' }] },
 ];
 
-const PANEL_ROWS = 10;
+export const PANEL_ROWS = 10;
 const DETAILS_ROWS = 25;
 
 interface PanelProps {

@@ -2,7 +2,7 @@
 // CSV text of rows (the same columns for every dimension).
 import { toCsv } from './csv.js';
 import { DIMENSION_LABELS } from './labels.js';
-import { readSite } from './site.js';
+import { readSite, type SiteRead } from './site.js';
 import type { Dimension } from './view-state.js';
 
 export interface BreakdownRow {
@@ -20,13 +20,17 @@ export interface Breakdown {
   totalVisitors: number;
 }
 
-export function readBreakdown(siteId: string, view: URLSearchParams, dimension: Dimension, page: { limit: number; offset?: number; search?: string }): Promise<Breakdown> {
+export function breakdownRead(view: URLSearchParams, dimension: Dimension, page: { limit: number; offset?: number; search?: string }): SiteRead {
   const params = new URLSearchParams(view);
   params.set('dimension', dimension);
   params.set('limit', String(page.limit));
   if (page.offset) params.set('offset', String(page.offset));
   if (page.search) params.set('search', page.search);
-  return readSite<Breakdown>(siteId, '/breakdown', params);
+  return { path: '/breakdown', params };
+}
+
+export function readBreakdown(siteId: string, view: URLSearchParams, dimension: Dimension, page: { limit: number; offset?: number; search?: string }): Promise<Breakdown> {
+  return readSite<Breakdown>(siteId, breakdownRead(view, dimension, page));
 }
 
 /** Most rows an export holds (ten pages of the API's largest). */

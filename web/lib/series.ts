@@ -3,7 +3,7 @@
 import type { Point } from './chart.js';
 import { toCsv } from './csv.js';
 import { bucketStamp, type Grain } from './format.js';
-import { readSite } from './site.js';
+import { readSite, type SiteRead } from './site.js';
 import type { Metric } from './view-state.js';
 
 export interface Timeseries {
@@ -14,11 +14,15 @@ export interface Timeseries {
   prev?: Point[];
 }
 
-export function readTimeseries(siteId: string, view: URLSearchParams, metric: Metric): Promise<Timeseries> {
+export function timeseriesRead(view: URLSearchParams, metric: Metric): SiteRead {
   const params = new URLSearchParams(view);
   params.set('metric', metric);
   params.set('compare', 'true');
-  return readSite<Timeseries>(siteId, '/timeseries', params);
+  return { path: '/timeseries', params };
+}
+
+export function readTimeseries(siteId: string, view: URLSearchParams, metric: Metric): Promise<Timeseries> {
+  return readSite<Timeseries>(siteId, timeseriesRead(view, metric));
 }
 
 export function seriesCsv(series: Timeseries, metric: Metric): string {

@@ -4,7 +4,7 @@ import { LoadState } from '../components/feedback.js';
 import { useLoad } from './hooks.js';
 import { mountPage, pathSegment, SignedIn } from './mount.js';
 import type { Session } from './session.js';
-import { loadSite } from './site.js';
+import { loadSite, readEarly, type SiteRead } from './site.js';
 import type { SiteRow } from './sites.js';
 
 function WithSite({ render }: { render(site: SiteRow): VNode }) {
@@ -13,6 +13,8 @@ function WithSite({ render }: { render(site: SiteRow): VNode }) {
   return <LoadState state={site}>{render}</LoadState>;
 }
 
-export function mountSitePage(render: (session: Session, site: SiteRow) => VNode): void {
+/** `early`: the reads the page makes first, started with the site list before anything is known. */
+export function mountSitePage(render: (session: Session, site: SiteRow) => VNode, early: readonly SiteRead[] = []): void {
+  readEarly(pathSegment(1), early);
   mountPage(<SignedIn>{(session) => <WithSite render={(site) => render(session, site)} />}</SignedIn>);
 }

@@ -39,9 +39,9 @@ function FunnelView({ session, site }: { session: Session; site: SiteRow }) {
   }, []);
   const params = queryParams(state, { filters: false });
   if (version) params.set('version', version);
-  const reading = useLoad(() => readSite<Reading>(site.id, `/funnels/${encodeURIComponent(funnelId)}`, params), [params.toString()]);
+  const reading = useLoad(() => readSite<Reading>(site.id, { path: `/funnels/${encodeURIComponent(funnelId)}`, params }), [params.toString()]);
   // The summary says how many versions there are.
-  const summary = useLoad(() => readSite<{ funnels: Array<{ id: number; version: number }> }>(site.id, '/funnels'), [site.id]);
+  const summary = useLoad(() => readSite<{ funnels: Array<{ id: number; version: number }> }>(site.id, { path: '/funnels' }), [site.id]);
   const latest = summary.data?.funnels.find((f) => String(f.id) === funnelId)?.version ?? reading.data?.funnel.version ?? 1;
   const chooseVersion = (value: string) => {
     const query = new URLSearchParams(window.location.search);

@@ -34,8 +34,8 @@ interface FunnelSummary {
 function GoalsView({ session, site }: { session: Session; site: SiteRow }) {
   const [state, go] = useViewState();
   const view = queryParams(state, { filters: false });
-  const goals = useLoad(() => readSite<{ period: { from: string; to: string }; goals: Goal[] }>(site.id, '/goals', view), [view.toString()]);
-  const funnels = useLoad(() => readSite<{ funnels: FunnelSummary[] }>(site.id, '/funnels'), [site.id]);
+  const goals = useLoad(() => readSite<{ period: { from: string; to: string }; goals: Goal[] }>(site.id, { path: '/goals', params: view }), [view.toString()]);
+  const funnels = useLoad(() => readSite<{ funnels: FunnelSummary[] }>(site.id, { path: '/funnels' }), [site.id]);
   return (
     <SiteFrame session={session} site={site} current="goals">
       <div class="toolbar">

@@ -39,7 +39,7 @@ function useRealtime(siteId: string): { data?: Realtime; error?: string } {
     const read = async () => {
       clearTimeout(timer);
       try {
-        const data = await readSite<Realtime>(siteId, '/realtime');
+        const data = await readSite<Realtime>(siteId, { path: '/realtime' });
         if (!stopped) setState({ data });
       } catch (error) {
         if (!stopped) setState((previous) => ({ data: previous.data, error: error instanceof Error ? error.message : String(error) }));

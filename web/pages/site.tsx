@@ -1,7 +1,8 @@
 // /sites/:siteId: the site dashboard. The view (period, filters, chart metric) lives in the
 // address, so a view is a link; every figure is read from /app/v1 with the view's parameters.
 import { useCallback, useMemo, useState } from 'preact/hooks';
-import { BreakdownPanel, PANELS } from '../components/breakdown-panel.js';
+import { BreakdownPanel, PANEL_ROWS, PANELS } from '../components/breakdown-panel.js';
+import { breakdownRead } from '../lib/breakdown.js';
 import { Chart } from '../components/chart.js';
 import { ErrorText, Loading } from '../components/feedback.js';
 import { FilterChips } from '../components/filter-chips.js';
@@ -13,10 +14,10 @@ import { useViewState } from '../lib/address.js';
 import { downloadText } from '../lib/download.js';
 import { useLoad } from '../lib/hooks.js';
 import { mountSitePage } from '../lib/site-page.js';
-import { readTimeseries, seriesCsv } from '../lib/series.js';
+import { readTimeseries, seriesCsv, timeseriesRead } from '../lib/series.js';
 import type { Session } from '../lib/session.js';
-import { readSite } from '../lib/site.js';
-import { queryParams, withFilter, withMetric, withoutFilter, withPeriod, type Metric, type Period } from '../lib/view-state.js';
+import { readSite, type SiteRead } from '../lib/site.js';
+import { parseViewState, queryParams, withFilter, withMetric, withoutFilter, withPeriod, type Metric, type Period } from '../lib/view-state.js';
 import type { SiteRow } from '../lib/sites.js';
 
 interface StatsAnswer {
@@ -29,7 +30,7 @@ function Dashboard({ session, site }: { session: Session; site: SiteRow }) {
   const [customRequested, setCustomRequested] = useState(0);
   const view = useMemo(() => queryParams(state), [state]);
   const key = view.toString();
-  const stats = useLoad(() => readSite<StatsAnswer>(site.id, '/stats', view), [key]);
+  const stats = useLoad(() => readSite<StatsAnswer>(site.id, { path: '/stats', params: view }), [key]);
   const series = useLoad(() => readTimeseries(site.id, view, state.metric), [key, state.metric]);
   const onPeriod = useCallback((preset: Period) => go(withPeriod(state, { preset })), [state, go]);
   const onCustom = useCallback(() => setCustomRequested((n) => n + 1), []);
@@ -75,4 +76,15 @@ function Dashboard({ session, site }: { session: Session; site: SiteRow }) {
   );
 }
 
-mountSitePage((session, site) => <Dashboard session={session} site={site} />);
+/** Every figure of the view in the address. */
+function firstReads(): SiteRead[] {
+  const initial = parseViewState(window.location.search);
+  const view = queryParams(initial);
+  return [
+    { path: '/stats', params: view },
+    timeseriesRead(view, initial.metric),
+    ...PANELS.map((spec) => breakdownRead(view, spec.tabs[0]!.dimension, { limit: PANEL_ROWS })),
+  ];
+}
+
+mountSitePage((session, site) => <Dashboard session={session} site={site} />, firstReads());
