@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { KyselyAlertStore, RULE_TYPES } from '../src/alerts/store.js';
+import { RULE_TYPES } from '../src/storage/meta/alert-store.js';
 import type { Resolver } from '../src/alerts/url-safety.js';
 import { ManualClock } from '../src/core/clock.js';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import type { StoredEvent } from '../src/storage/events/schema.js';
-import { openSqliteMetaStore } from '../src/storage/meta/sqlite.js';
+import { openMetaStores } from '../src/storage/meta/open.js';
 import { event as storedEvent } from '../test/helpers/events.js';
 import { startReceiver } from '../test/alerts/helpers/receiver.js';
 import { loopbackAlertService } from '../test/alerts/helpers/service.js';
@@ -36,9 +36,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-alerts-'));
   const now = Date.now();
   const clock = new ManualClock(now);
-  const meta = await openSqliteMetaStore(join(dir, 'meta.sqlite'));
+  const { meta, alerts: store } = await openMetaStores({ sqlitePath: join(dir, 'meta.sqlite') });
   const events = await DuckDbEventStore.open({ path: join(dir, 'events.duckdb') });
-  const store = new KyselyAlertStore(meta.db);
   const receiver = await startReceiver();
   // Every receiver host of the bench resolves to the local receiver.
   const toLocalReceiver: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];

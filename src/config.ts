@@ -1,5 +1,5 @@
-// Configuration from the environment (ADMIN_API.md), validated at start with one clear message per
-// bad value. Every variable has a default that works on a laptop.
+// Configuration from the environment, validated at start with one clear message per bad value.
+// Every variable has a default that works on a laptop; docs/configuration.md lists them all.
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -16,8 +16,6 @@ export interface Config {
   apiRateLimit: RateLimit;
   collectRateLimit: RateLimit;
   appRateLimit: RateLimit; // SVC_APP_RATE_LIMIT: the dashboard's /app/v1, per user
-  /** SVC_PUBLIC_URL: the origin browsers reach the service at (cookies' Secure, the CSRF origin check). */
-  publicUrl: string | undefined;
   /** SVC_TRUSTED_PROXIES: socket peers whose X-Forwarded-For names the client (sign-in lockout). */
   trustedProxies: string[];
   webhookAllowPrivate: boolean;
@@ -26,6 +24,9 @@ export interface Config {
   logLevel: string;
   duckdbMemoryLimit: string; // SVC_DUCKDB_MEMORY_LIMIT
   alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
+  /** SVC_PUBLIC_URL: where browsers and people reach the service (the snippet, printed links); no trailing slash. */
+  publicUrl: string | undefined;
+  databaseUrl: string | undefined; // SVC_DATABASE_URL: metadata in PostgreSQL instead of SQLite
 }
 
 export class ConfigError extends Error {
@@ -78,15 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const collectRateLimit = rate('SVC_COLLECT_RATE_LIMIT', '100/10s');
   const appRateLimit = rate('SVC_APP_RATE_LIMIT', '600/60s');
 
-  const publicUrlText = value('SVC_PUBLIC_URL');
-  let publicUrl: string | undefined;
-  if (publicUrlText !== undefined) {
-    const parsed = URL.canParse(publicUrlText) ? new URL(publicUrlText) : undefined;
-    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.username || parsed.password) {
-      problems.push(`SVC_PUBLIC_URL must be an http(s) URL such as https://stats.example.com, got ${JSON.stringify(publicUrlText)}`);
-    } else publicUrl = publicUrlText.replace(/\/+$/, '');
-  }
-
   const trustedProxies = (value('SVC_TRUSTED_PROXIES') ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
   for (const proxy of trustedProxies) {
     if (isIP(proxy) === 0) problems.push(`SVC_TRUSTED_PROXIES must be a comma list of IP addresses, got ${JSON.stringify(proxy)}`);
@@ -109,6 +101,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`SVC_ALERT_HISTORY_DAYS must be a number of days 1..3650, got ${JSON.stringify(historyText)}`);
   }
 
+  // ---- SVC_PUBLIC_URL ----
+  const publicUrl = value('SVC_PUBLIC_URL');
+  const publicUrlProblem = publicUrl === undefined ? undefined : checkPublicUrl(publicUrl);
+  if (publicUrlProblem) problems.push(`SVC_PUBLIC_URL ${publicUrlProblem}, got ${JSON.stringify(publicUrl)}`);
+  // ---- end SVC_PUBLIC_URL ----
+  const databaseUrl = value('SVC_DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./.test(databaseUrl)) {
+    problems.push('SVC_DATABASE_URL must be a PostgreSQL URL (postgres://user@host:port/database)');
+  }
+
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -121,7 +123,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiRateLimit,
     collectRateLimit,
     appRateLimit,
-    publicUrl,
     trustedProxies,
     webhookAllowPrivate: allowText === '1' || allowText === 'true',
     geoipDb: value('SVC_GEOIP_DB'),
@@ -129,5 +130,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     duckdbMemoryLimit,
     alertHistoryDays,
+    publicUrl: publicUrl?.replace(/\/+$/, ''),
+    databaseUrl,
   };
+}
+
+/** Why a public URL is unusable (an http(s) origin with an optional path, nothing else), or undefined. */
+function checkPublicUrl(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'must be an absolute URL such as https://stats.example.com';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://';
+  if (url.username || url.password || url.search || url.hash) return 'must not carry credentials, a query or a fragment';
+  return undefined;
 }

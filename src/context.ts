@@ -1,12 +1,11 @@
 // The composition root: builds every service of the process from the configuration. Route modules
 // and workers receive this object; tests build it with a temp dir and a manual clock.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { AccountService } from './accounts/service.js';
+import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
 import { AlertService, type AlertServiceOptions } from './alerts/service.js';
-import { KyselyAlertStore } from './alerts/store.js';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { MaintenanceRegistry } from './core/maintenance.js';
@@ -15,10 +14,9 @@ import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { DuckDbEventStore } from './storage/events/duckdb.js';
 import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './storage/events/rollups.js';
-import type { Site } from './storage/meta/types.js';
+import type { MetaStore, Site } from './storage/meta/types.js';
 import type { EventStore } from './storage/events/types.js';
-import type { KyselyMetaStore } from './storage/meta/kysely-store.js';
-import { openSqliteMetaStore } from './storage/meta/sqlite.js';
+import { metaLocationOf, openMetaStores } from './storage/meta/open.js';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -31,7 +29,9 @@ export interface AppContext {
   clock: Clock;
   log: Logger;
   adminToken: string;
-  meta: KyselyMetaStore;
+  /** The file this start generated the admin token into (startService shows it once), else undefined. */
+  adminTokenFile: string | undefined;
+  meta: MetaStore;
   events: EventStore;
   geo: GeoLocator;
   metrics: MetricsRegistry;
@@ -53,44 +53,12 @@ export interface ContextOptions {
   alerts?: Partial<Pick<AlertServiceOptions, 'resolve' | 'ca' | 'timeoutMs' | 'mail'>>;
 }
 
-const MIN_ADMIN_TOKEN = 16;
-
-/** Where a person creates the first dashboard account: the public URL's /setup, else the local port's. */
-function setupUrl(config: Config): string {
-  const local = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
-  return `${config.publicUrl ?? local}/setup`;
-}
-
-/**
- * The admin token: from SVC_ADMIN_TOKEN, else generated once and kept in the data dir. A token file
- * that is empty or short (truncated by hand, a crash) stops the start: it must never match the
- * empty credential of a request without a header.
- */
-function resolveAdminToken(config: Config, log: Logger): string {
-  if (config.adminToken) return config.adminToken;
-  const file = join(config.dataDir, 'admin-token');
-  if (existsSync(file)) {
-    const stored = readFileSync(file, 'utf8').trim();
-    if (stored.length < MIN_ADMIN_TOKEN) {
-      throw new Error(`${file} holds no usable admin token (under ${MIN_ADMIN_TOKEN} characters): delete it to generate a new one, or set SVC_ADMIN_TOKEN`);
-    }
-    return stored;
-  }
-  const token = 'svcadm_' + randomBytes(24).toString('base64url');
-  // Written whole or not at all: a temp file renamed into place.
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, token + '\n', { mode: 0o600 });
-  renameSync(temp, file);
-  log.warn({ file, setupUrl: setupUrl(config) }, `generated admin token (shown once; also stored in ${file}): ${token}; create the first dashboard account at ${setupUrl(config)} with it as the setup token`);
-  return token;
-}
-
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? console;
   mkdirSync(config.dataDir, { recursive: true });
-  const adminToken = resolveAdminToken(config, log);
-  const meta = await openSqliteMetaStore(join(config.dataDir, 'meta.sqlite'));
+  const { token: adminToken, generatedFile: adminTokenFile } = resolveAdminToken(config);
+  const { meta, alerts: alertStore, accounts: accountStore } = await openMetaStores(metaLocationOf(config));
   let events: EventStore;
   try {
     events = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });
@@ -112,7 +80,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   ingest.registerMaintenance(maintenance);
   const alerts = new AlertService({
     meta,
-    store: new KyselyAlertStore(meta.db),
+    store: alertStore,
     events,
     clock,
     policy: { allowPrivate: config.webhookAllowPrivate },
@@ -123,7 +91,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ...options.alerts,
   });
   for (const task of alerts.maintenanceTasks()) maintenance.register(task);
-  const accounts = new AccountService(meta, clock);
+  const accounts = new AccountService(meta, accountStore, clock);
   for (const task of accounts.maintenanceTasks()) maintenance.register(task);
 
   // Daily rollups: their tables, the `rollup` and `retention` tasks, and recomputation of the
@@ -140,6 +108,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     clock,
     log,
     adminToken,
+    adminTokenFile,
     meta,
     events,
     geo,

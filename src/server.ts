@@ -2,13 +2,17 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { createContext, type AppContext, type ContextOptions } from './context.js';
+import { firstStartLines, noticeBlock, writeServerUrl } from './first-start.js';
 import { buildApp } from './http/app.js';
 import { Worker } from './worker.js';
 
 export interface RunningService {
   ctx: AppContext;
   app: FastifyInstance;
+  /** The local address it listens on. */
   url: string;
+  /** Where people reach it: SVC_PUBLIC_URL, else `url`. Every link the service prints starts with it. */
+  publicUrl: string;
   /** Graceful stop: stop accepting, finish requests, flush every buffered event, close storage. */
   stop(): Promise<void>;
 }
@@ -21,6 +25,8 @@ export interface ServiceOptions extends ContextOptions {
    * act on the manual clock's instant in the middle of a test.
    */
   maintenanceTimers?: boolean;
+  /** Where the block for a person goes (the generated admin token); default stderr. */
+  notice?: (text: string) => void;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
@@ -34,11 +40,19 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const publicUrl = config.publicUrl ?? url;
+  writeServerUrl(config.dataDir, url);
+  if (ctx.adminTokenFile !== undefined) {
+    const lines = firstStartLines({ token: ctx.adminToken, tokenFile: ctx.adminTokenFile, dataDir: config.dataDir, publicUrl, cwd: process.cwd() });
+    (options.notice ?? ((text) => process.stderr.write(text)))(noticeBlock(lines));
+  }
   let stopping: Promise<void> | undefined;
   return {
     ctx,
     app,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
+    publicUrl,
     stop() {
       stopping ??= (async () => {
         await app.close();

@@ -3,12 +3,12 @@
 import type { Clock } from '../core/clock.js';
 import { ApiError, conflict, invalidParams, notFound, unauthorized } from '../core/errors.js';
 import type { MaintenanceTask } from '../core/maintenance.js';
-import type { KyselyMetaStore } from '../storage/meta/kysely-store.js';
+import type { MetaStore } from '../storage/meta/types.js';
 import { Lockout, type AttemptSubject } from './lockout.js';
 import { checkPasswordPolicy, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import type { Role } from './roles.js';
 import { Sessions, tokensEqual, type NewSession } from './sessions.js';
-import { DuplicateEmail, KyselyAccountStore, type Member, type Membership, type SessionRecord, type User } from './store.js';
+import { DuplicateEmail, type KyselyAccountStore, type Member, type Membership, type SessionRecord, type User } from './store.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAIL_LENGTH = 254;
@@ -41,15 +41,14 @@ export interface SessionView {
 }
 
 export class AccountService {
-  readonly store: KyselyAccountStore;
   private readonly sessions: Sessions;
   private readonly lockout: Lockout;
 
   constructor(
-    private readonly meta: KyselyMetaStore,
+    private readonly meta: MetaStore,
+    readonly store: KyselyAccountStore,
     private readonly clock: Clock,
   ) {
-    this.store = new KyselyAccountStore(meta.db);
     this.sessions = new Sessions(this.store);
     this.lockout = new Lockout(this.store);
   }
@@ -87,6 +86,12 @@ export class AccountService {
 
   async deleteUser(userId: number): Promise<void> {
     if (!(await this.store.deleteUser(userId))) throw notFound('user not found');
+  }
+
+  /** Sets a new password; every session of the user ends. */
+  async changePassword(userId: number, password: unknown): Promise<void> {
+    const hash = await hashPassword(checkPasswordPolicy(password));
+    if (!(await this.store.setPasswordHash(userId, hash))) throw notFound('user not found');
   }
 
   async user(userId: number): Promise<User> {

@@ -1,16 +1,21 @@
-// The durable webhook queue's sender. Deliveries live in the MetaStore; this engine leases the due
+// The durable webhook queue's sender. Deliveries live in the MetaStore; this engine claims the due
 // ones, attempts them with bounded concurrency (overall and per receiver host, so a stuck receiver
-// holds at most its own slots), and records every attempt. A crash leaves leased rows pending: the
-// next start sends them again (at-least-once; receivers deduplicate on svc-delivery-id).
+// holds at most its own slots), and records every attempt. Claims expire unless renewed, so any
+// number of engines, in any number of processes, share one queue: a delivery is attempted by one
+// engine at a time. A crash leaves its claimed rows pending: once their claims expire, an engine
+// sends them again (at-least-once; receivers deduplicate on svc-delivery-id).
 import type { Clock } from '../core/clock.js';
 import type { MetricsRegistry } from '../core/metrics.js';
+import { newHolderId } from '../storage/meta/leases.js';
 import { sendWebhook, type AttemptStatus, type SenderOptions } from './sender.js';
 import { deliveryHeaders } from './signing.js';
-import type { AlertStore, AttemptOutcome, ClaimedDelivery } from './store.js';
+import type { AlertStore, AttemptOutcome, ClaimedDelivery } from '../storage/meta/alert-store.js';
 
 /** Waits after the 1st, 2nd and 3rd failed attempt; the 4th failure is final (SPEC.md). */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 25 * 60_000] as const;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** How long a claim outlives its last renewal: how long a crashed engine's deliveries wait. */
+export const CLAIM_TTL_MS = 15_000;
 
 export interface DeliveryEngineOptions {
   store: AlertStore;
@@ -47,12 +52,14 @@ export class DeliveryEngine {
   private readonly clock: Clock;
   private readonly maxConcurrent: number;
   private readonly maxPerHost: number;
-  private readonly leaseMs: number;
+  /** Names this engine in the claims it makes. */
+  private readonly holder = newHolderId();
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly hostLoad = new Map<string, number>();
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
   private timer: NodeJS.Timeout | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly attemptsTotal;
 
@@ -61,17 +68,23 @@ export class DeliveryEngine {
     this.clock = options.clock;
     this.maxConcurrent = options.maxConcurrent ?? 32;
     this.maxPerHost = options.maxPerHost ?? 4;
-    // Long enough that a live attempt (DNS + timeout) always finishes inside its lease.
-    this.leaseMs = 2 * options.sender.timeoutMs + 30_000;
     this.attemptsTotal = options.metrics?.counter('svc_webhook_attempts_total', 'Webhook attempts by outcome (succeeded, failed, rejected)', { labelled: true });
   }
 
-  /** Reclaims leases left by a crashed predecessor (this process is the only sender) and polls. */
-  async start(): Promise<void> {
-    await this.store.releaseAllLeases();
+  /** Polls for due deliveries, and keeps the claims of attempts in flight from expiring. */
+  start(): void {
     this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
     this.timer.unref();
+    this.renewTimer = setInterval(() => this.renewClaims(), CLAIM_TTL_MS / 3);
+    this.renewTimer.unref();
     this.wake();
+  }
+
+  private renewClaims(): void {
+    if (this.inFlight.size === 0) return;
+    this.store
+      .renewClaims([...this.inFlight.keys()], this.holder, this.clock.now() + CLAIM_TTL_MS)
+      .catch((err: unknown) => this.options.warn?.(`webhook queue: renewing claims: ${String(err)}`));
   }
 
   /** Looks for due deliveries now (after an enqueue, or when a slot frees up). */
@@ -106,6 +119,7 @@ export class DeliveryEngine {
   async drain(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearInterval(this.renewTimer);
     await this.pumping;
     await Promise.all(this.inFlight.values());
   }
@@ -130,7 +144,7 @@ export class DeliveryEngine {
       load.set(host, (load.get(host) ?? 0) + 1);
       chosen.push(c.seq);
     }
-    const claimed = await this.store.lease(chosen, now, now + this.leaseMs);
+    const claimed = await this.store.claim(chosen, this.holder, now, now + CLAIM_TTL_MS);
     for (const delivery of claimed) this.launch(delivery);
   }
 
@@ -161,6 +175,7 @@ export class DeliveryEngine {
       this.options.sender,
     );
     this.attemptsTotal?.inc({ outcome: status.split(':')[0]! });
-    await this.store.recordAttempt(delivery.seq, attempt, startedAt, status, outcomeOf(status, attempt, this.clock.now()));
+    const recorded = await this.store.recordAttempt(delivery.seq, this.holder, attempt, startedAt, status, outcomeOf(status, attempt, this.clock.now()));
+    if (!recorded) this.options.warn?.(`webhook delivery ${delivery.id}: attempt ${attempt} (${status}) not recorded: its rule was deleted or its claim expired`);
   }
 }

@@ -1,6 +1,6 @@
 // The webhook body of SPEC.md (Events → Alert webhook). Serialized once, when the delivery is
 // created: every retry sends these exact bytes, only the signature headers change.
-import type { RuleType } from './store.js';
+import type { RuleType } from '../storage/meta/alert-store.js';
 
 export interface AlertPayload {
   type: RuleType;

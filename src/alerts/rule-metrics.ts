@@ -5,10 +5,14 @@
 // 10 000 rules a minute that is tens of thousands of queries, so these are the batched forms, over
 // the same raw-event columns and the same goal matcher (core/patterns) as the read API.
 import { compileMatcher, type Matcher } from '../core/patterns.js';
+import { RAW_WINDOW_DAYS } from '../core/period.js';
 import type { EventStore } from '../storage/events/types.js';
 
-/** Raw events are kept 30 days: nothing older can be looked at. */
-export const RAW_WINDOW_MS = 30 * 86_400_000;
+/**
+ * How far back raw events can reach: the raw window is RAW_WINDOW_DAYS site-local days, today
+ * included, which start less than this many 24-hour days before now (give or take a DST hour).
+ */
+export const RAW_WINDOW_MS = RAW_WINDOW_DAYS * 86_400_000;
 
 function placeholders(n: number): string {
   return new Array(n).fill('?').join(', ');

@@ -24,7 +24,7 @@ import {
   type RulePatch,
   type RuleType,
   type RuleWithSite,
-} from './store.js';
+} from '../storage/meta/alert-store.js';
 import { checkUrlAtConfiguration, resolverWithTimeout, systemResolver, type Resolver, type UrlPolicy } from './url-safety.js';
 
 export const EVALUATION_INTERVAL_MS = 60_000;
@@ -144,8 +144,8 @@ export class AlertService {
     this.prunedTotal?.inc({}, deleted);
   }
 
-  start(): Promise<void> {
-    return this.engine.start();
+  start(): void {
+    this.engine.start();
   }
 
   /** Finishes in-flight webhook attempts and mails; takes no new work. */

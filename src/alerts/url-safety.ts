@@ -5,7 +5,16 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { classifyAddress, isRelaxable } from './addresses.js';
 
-export type RejectionReason = 'scheme' | 'credentials' | 'localhost' | 'internal' | 'ip-literal' | 'private-address' | 'dns';
+export type RejectionReason =
+  | 'control-character'
+  | 'scheme'
+  | 'credentials'
+  | 'port'
+  | 'localhost'
+  | 'internal'
+  | 'ip-literal'
+  | 'private-address'
+  | 'dns';
 
 export interface ResolvedAddress {
   address: string;
@@ -53,6 +62,8 @@ export type TargetCheck = { ok: true; url: URL; host: string; target: ResolvedAd
 // ICANN's reserved .internal, and common intranet suffixes).
 const INTERNAL_SUFFIXES = ['internal', 'local', 'localdomain', 'home.arpa', 'lan', 'intranet', 'corp', 'private'];
 
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
 function hasSuffix(host: string, suffix: string): boolean {
   return host === suffix || host.endsWith(`.${suffix}`);
 }
@@ -63,6 +74,9 @@ function hasSuffix(host: string, suffix: string): boolean {
  * one `isIP` test after parsing catches them all.
  */
 export function checkUrlStatic(text: string, policy: UrlPolicy): StaticCheck {
+  // The URL parser drops tabs and line breaks, so the text stored and shown would differ from the
+  // URL requested: any C0 or C1 control character, or DEL, is refused in the text itself.
+  if (CONTROL_CHARACTER.test(text)) return { ok: false, reason: 'control-character' };
   let url: URL;
   try {
     url = new URL(text);
@@ -71,6 +85,7 @@ export function checkUrlStatic(text: string, policy: UrlPolicy): StaticCheck {
   }
   if (url.protocol !== 'https:') return { ok: false, reason: 'scheme' };
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'credentials' };
+  if (url.port === '0') return { ok: false, reason: 'port' };
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
   if (host === '') return { ok: false, reason: 'scheme' };
 

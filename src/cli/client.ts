@@ -1,7 +1,8 @@
-// A small client of the admin API (ADMIN_API.md): bearer token, JSON in and out, and every failure
-// turned into a one-line CliError (the API envelope's `code: message`, unreachable server, 401).
+// A small client of the admin API (docs/admin-api.md): bearer token, JSON in and out, and every
+// failure turned into a one-line CliError (the API envelope's `code: message`, unreachable server, 401).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ADMIN_TOKEN_FILE, DEFAULT_DATA_DIR, SERVER_URL_FILE } from '../core/data-files.js';
 import { CliError, ServerRefusal } from './errors.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8000';
@@ -11,9 +12,23 @@ export interface Connection {
   token: string | undefined;
 }
 
-/** Server URL and admin token: flags first, then SVC_URL / SVC_ADMIN_TOKEN, then the data dir's token file. */
+/** The first line of a data-dir file, or undefined when it is missing or empty. */
+function readDataFile(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  try {
+    return readFileSync(join(env.SVC_DATA_DIR || DEFAULT_DATA_DIR, name), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Server URL and admin token, each from the first of these that gives one (docs/cli.md):
+ * URL: --url, SVC_URL, the data dir's server-url file (the running server's address), PORT on
+ * 127.0.0.1, else http://127.0.0.1:8000. Token: --token, SVC_ADMIN_TOKEN, the data dir's admin-token
+ * file. The data dir is SVC_DATA_DIR, else ./data: the same variables as the server's.
+ */
 export function resolveConnection(flags: { url?: string; token?: string }, env: NodeJS.ProcessEnv): Connection {
-  const rawUrl = flags.url ?? (env.SVC_URL || undefined) ?? DEFAULT_URL;
+  const rawUrl = flags.url ?? (env.SVC_URL || undefined) ?? readDataFile(env, SERVER_URL_FILE) ?? (env.PORT ? `http://127.0.0.1:${env.PORT}` : DEFAULT_URL);
   let parsed: URL;
   try {
     parsed = new URL(rawUrl);
@@ -24,16 +39,7 @@ export function resolveConnection(flags: { url?: string; token?: string }, env: 
     throw new CliError(`invalid server URL ${JSON.stringify(rawUrl)}: use http:// or https://`, 2);
   }
   const url = rawUrl.replace(/\/+$/, '');
-  let token = flags.token ?? (env.SVC_ADMIN_TOKEN || undefined);
-  if (token === undefined) {
-    // The server writes its generated token here on first start (ADMIN_API.md).
-    const file = join(env.SVC_DATA_DIR || './data', 'admin-token');
-    try {
-      token = readFileSync(file, 'utf8').trim() || undefined;
-    } catch {
-      token = undefined;
-    }
-  }
+  const token = flags.token ?? (env.SVC_ADMIN_TOKEN || undefined) ?? readDataFile(env, ADMIN_TOKEN_FILE);
   return { url, token };
 }
 

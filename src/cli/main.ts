@@ -39,7 +39,7 @@ function overallHelp(): string {
     '  svc help [NOUN]',
     '',
     'global options:',
-    `  --url URL      server address (env SVC_URL, default ${DEFAULT_URL})`,
+    `  --url URL      server address (env SVC_URL, else <SVC_DATA_DIR or ./data>/server-url, else 127.0.0.1:$PORT, else ${DEFAULT_URL})`,
     '  --token TOKEN  admin token (env SVC_ADMIN_TOKEN, else the file <SVC_DATA_DIR or ./data>/admin-token)',
     '  --json         print the raw JSON answer instead of a table',
     '  -h, --help     help for a command, e.g. `svc site --help`',
@@ -167,7 +167,6 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   const inv: Invocation = {
     values,
     positionals: parsed.positionals,
-    url: connection.url,
     client: () => (client ??= new AdminClient(connection)),
     out: new Output(values.json === true, io.stdout, io.stderr),
     usage: fail,

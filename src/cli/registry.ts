@@ -17,13 +17,16 @@ import { goal } from './commands/goal.js';
 import { importNoun } from './commands/import.js';
 import { key } from './commands/key.js';
 import { maintenance } from './commands/maintenance.js';
+import { member } from './commands/member.js';
 import { org } from './commands/org.js';
 import { relayKey } from './commands/relay-key.js';
 import { site } from './commands/site.js';
 import { snippet } from './commands/snippet.js';
+import { user } from './commands/user.js';
+import { watch } from './commands/watch.js';
 import type { Noun } from './types.js';
 
-export const NOUNS: Noun[] = [org, site, key, relayKey, goal, funnel, alert, importNoun, maintenance, snippet, demo];
+export const NOUNS: Noun[] = [org, site, key, relayKey, goal, funnel, alert, user, member, importNoun, maintenance, snippet, watch, demo];
 
 export function findNoun(name: string): Noun | undefined {
   return NOUNS.find((n) => n.name === name);

@@ -13,9 +13,7 @@ export interface Invocation {
   /** Option values by long name (strings, booleans, or arrays for `multiple`). */
   values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
-  /** Server base URL without a trailing slash. */
-  url: string;
-  /** The admin client, created on first use (so `snippet` or `help` never need a token). */
+  /** The admin client, created on first use (so `help` never needs a token). */
   client(): AdminClient;
   out: Output;
   /** Throws a UsageError carrying this command's usage line. */

@@ -37,3 +37,12 @@ export function scopeOf(d: Dimension): DimensionScope {
 export const NONE_KEY = '(none)';
 /** The key under which rollups fold the long tail beyond the per-day cap. */
 export const OTHER_KEY = '(other)';
+
+/**
+ * A client's text as stored: one that spells a reserved key keeps its word but trades the
+ * parentheses for brackets (`(none)` → `[none]`, `(other)` → `[other]`), so that it is counted as
+ * a value of its own, never in the bucket of absent values or of the folded long tail.
+ */
+export function clientValue(text: string | null): string | null {
+  return text === NONE_KEY || text === OTHER_KEY ? `[${text.slice(1, -1)}]` : text;
+}

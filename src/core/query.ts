@@ -55,6 +55,7 @@ export interface Query {
 export type RawParams = Record<string, string | string[] | undefined>;
 
 export const BREAKDOWN_LIMIT = { min: 1, max: 1000, default: 100 } as const;
+export const BREAKDOWN_OFFSET_MAX = 1_000_000_000;
 export const SEARCH_MAX_LENGTH = 256;
 const FILTER_VALUE_MAX_LENGTH = 2048;
 
@@ -73,11 +74,12 @@ function list(params: RawParams, name: string): string[] {
   return Array.isArray(v) ? v : [v];
 }
 
+/** A decimal integer in min..max; the bounds quoted in the error are both accepted. */
 function integer(text: string | undefined, name: string, min: number, max: number, fallback: number): number {
   if (text === undefined) return fallback;
-  if (!/^\d{1,9}$/.test(text)) throw invalidParams(`${name} must be an integer between ${min} and ${max}`);
-  const n = Number(text);
-  if (n < min || n > max) throw invalidParams(`${name} must be an integer between ${min} and ${max}`);
+  const digits = text.replace(/^0+(?=\d)/, '');
+  const n = /^\d+$/.test(digits) && digits.length <= String(max).length ? Number(digits) : NaN;
+  if (!(n >= min && n <= max)) throw invalidParams(`${name} must be an integer between ${min} and ${max}`);
   return n;
 }
 
@@ -136,7 +138,7 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
     breakdown = Object.freeze({
       dimension,
       limit: integer(single(params, 'limit'), 'limit', BREAKDOWN_LIMIT.min, BREAKDOWN_LIMIT.max, BREAKDOWN_LIMIT.default),
-      offset: integer(single(params, 'offset'), 'offset', 0, 1e9, 0),
+      offset: integer(single(params, 'offset'), 'offset', 0, BREAKDOWN_OFFSET_MAX, 0),
       search: search === undefined || search === '' ? null : search,
     });
   }

@@ -8,7 +8,10 @@ export function objectBody(body: unknown, allowed: readonly string[]): Body {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) throw invalidParams('body must be a JSON object');
   const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (unknown.length > 0) throw invalidParams(`unknown field ${JSON.stringify(unknown[0])}; allowed: ${allowed.join(', ')}`);
+  if (unknown.length > 0) {
+    const expected = allowed.length > 0 ? `allowed: ${allowed.join(', ')}` : 'this request takes no body';
+    throw invalidParams(`unknown field ${JSON.stringify(unknown[0])}; ${expected}`);
+  }
   return body as Body;
 }
 

@@ -14,6 +14,7 @@ import type { DropReason } from './drop-reasons.js';
 import type { GeoLocator } from './geo.js';
 import { MAX_IMPORT_LINE_BYTES, MAX_IMPORT_LINES } from './import-contract.js';
 import { ndjsonLines, parseImportLine, type ImportLineResult } from './import.js';
+import { parsePageUrl } from './url-values.js';
 import {
   DropCounter,
   botUaStep,
@@ -30,6 +31,7 @@ import {
   type Step,
 } from './pipeline.js';
 import { normalizeIp } from './ip.js';
+import { RecentOutcomes } from './recent-outcomes.js';
 import { RelayKeys } from './relay.js';
 import { SessionCache } from './sessions.js';
 import { SiteDirectory } from './sites.js';
@@ -73,6 +75,8 @@ export class Ingestor {
   readonly drops: DropCounter;
   readonly sessions = new SessionCache();
   readonly salts: SaltBook;
+  /** Each site's last collection outcomes, for installation verification. */
+  readonly recent = new RecentOutcomes();
   private readonly steps: Array<Step<CollectRequest>>;
   private readonly importListeners: ImportListener[] = [];
   private importCommit: ImportCommit = (_site, _days, commit) => commit();
@@ -142,20 +146,25 @@ export class Ingestor {
     } catch (err) {
       return this.failed(err);
     }
-    if (!isPromise(result)) {
-      this.drops.count(result, 'collect');
-      return result;
-    }
+    if (!isPromise(result)) return this.settled(candidate, result);
     const run = result.then(
-      (outcome) => {
-        this.drops.count(outcome, 'collect');
-        return outcome;
-      },
+      (outcome) => this.settled(candidate, outcome),
       (err: unknown) => this.failed(err),
     );
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run)).catch(() => undefined);
     return run;
+  }
+
+  /** Counts a collected event's outcome, and keeps it in its site's recent outcomes once the site is known. */
+  private settled(candidate: Candidate, outcome: Outcome): Outcome {
+    this.drops.count(outcome, 'collect');
+    if (candidate.site !== undefined) {
+      // A drop before the page was located (origin mismatch) still shows the path the event named.
+      const path = candidate.location?.path ?? (candidate.event ? (parsePageUrl(candidate.event.u)?.path ?? null) : null);
+      this.recent.record(candidate.site.internalId, candidate.ts, outcome, path, candidate.ua);
+    }
+    return outcome;
   }
 
   // A failing look-up (storage down) must not lose an event silently: it is logged and counted.

@@ -1,7 +1,8 @@
 // The collection pipeline: a list of named steps, each of which may drop the event with a typed
-// reason. Order (DESIGN.md §2): size → JSON → shape → site → origin → GPC → bot → rate limit →
-// enrich → buffer. Size is checked by the HTTP layer while reading the body.
+// reason. Order of the live steps: parse (JSON, then shape) → site → origin → gpc → relay → bot_ua →
+// datacenter → rate_limit → enrich → buffer. Size is checked by the HTTP layer while reading the body.
 import { isPromise, type MaybePromise } from '../core/clock.js';
+import { clientValue } from '../core/dimensions.js';
 import { localDaySpan, type LocalDaySpan } from '../core/localtime.js';
 import type { MetricsRegistry } from '../core/metrics.js';
 import type { StoredEvent } from '../storage/events/schema.js';
@@ -90,14 +91,18 @@ function firstEventAttributes(c: Candidate, geo: GeoLocator): SessionAttributes 
   const place = c.placeOverride ?? (c.ip ? geo.lookup(c.ip) : {});
   const ua = parseUserAgent(c.ua);
   const query = location.search ? new URLSearchParams(location.search) : NO_QUERY;
+  const utm = utmValues(query);
+  // Every text a client can choose goes through clientValue (country is two letters, device a class).
   return {
-    referrer: referrerValue(query, event.r, site.domain),
-    ...utmValues(query),
+    referrer: clientValue(referrerValue(query, event.r, site.domain)),
+    utmSource: clientValue(utm.utmSource),
+    utmMedium: clientValue(utm.utmMedium),
+    utmCampaign: clientValue(utm.utmCampaign),
     country: place.country ?? null,
-    region: place.region ?? null,
-    city: place.city ?? null,
-    browser: ua.browser,
-    os: ua.os,
+    region: clientValue(place.region ?? null),
+    city: clientValue(place.city ?? null),
+    browser: clientValue(ua.browser),
+    os: clientValue(ua.os),
     device: deviceClass(event.w, ua.parserDevice),
   };
 }

@@ -59,11 +59,6 @@ export interface EventScope {
   exit: boolean;
 }
 
-/**
- * The raw events of a site and time range with the filters applied, as a relation named `ev`.
- * Session-scoped filters keep whole sessions because their values are copied onto every event; the
- * exit page is the one session value derived here.
- */
 /** Rows of the site inside the scope's days (and instants, for hourly reads). */
 function scopeBounds(d: Dialect, s: EventScope): Sql {
   const bounds = [sql`site_id = ${s.siteId}`, dayRange(d, 'day', s.days)];
@@ -93,6 +88,11 @@ function startsInScope(d: Dialect, s: EventScope): Sql {
   return s.instants ? sql`${end} AND ts < ${s.instants.to}` : end;
 }
 
+/**
+ * The raw events of a site and time range with the filters applied, as a relation named `ev`.
+ * Session-scoped filters keep whole sessions because their values are copied onto every event; the
+ * exit page is the one session value derived here.
+ */
 export function eventsRelation(d: Dialect, s: EventScope): Sql {
   const where = scopeBounds(d, s);
   const base = s.exit

@@ -70,6 +70,21 @@ describe('setup and sign-in', () => {
     assert.equal(unknown.text, wrong.text);
   });
 
+  test('an unknown email takes as long to refuse as a wrong password', async () => {
+    const median = async (email: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const start = performance.now();
+        await new AppClient(server).signIn(email, 'not the password', { 'x-forwarded-for': `198.51.100.${60 + times.length}` });
+        times.push(performance.now() - start);
+      }
+      return times.sort((a, b) => a - b)[2]!;
+    };
+    const [known, unknown] = [await median('ana@example.com'), await median('nobody-else@example.com')];
+    // Both spend one scrypt verification; without the dummy hash an unknown email answers in ~1 ms.
+    assert.ok(unknown > known * 0.5 && unknown < known * 2, `wrong password ${known.toFixed(0)} ms, unknown email ${unknown.toFixed(0)} ms`);
+  });
+
   test('sign-out deletes the session: the old cookie gets 401', async () => {
     const client = new AppClient(server);
     await client.signIn('ana@example.com', PASSWORD);
@@ -136,6 +151,27 @@ describe('setup and sign-in', () => {
     assert.equal(res.status, 403);
     assert.equal(res.body.error.code, 'FORBIDDEN');
     assert.equal(res.headers.get('set-cookie'), null);
+  });
+});
+
+describe('behind an HTTPS public URL', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { SVC_PUBLIC_URL: 'https://stats.example.com' } });
+  });
+  after(() => server.stop());
+
+  test('the cookie is Secure, and the public URL is the only own Origin', async () => {
+    const setupBody = { setupToken: ADMIN_TOKEN, organisation: 'Acme', email: 'ana@example.com', password: PASSWORD };
+    const fromLocal = await new AppClient(server).request('POST', '/app/v1/setup', setupBody);
+    assert.equal(fromLocal.status, 403, 'the local address is not the public origin');
+    const client = new AppClient(server);
+    const res = await client.request('POST', '/app/v1/setup', setupBody, { origin: 'https://stats.example.com' });
+    assert.equal(res.status, 201, res.text);
+    assert.match(res.headers.get('set-cookie')!, /; Secure$/);
+    const out = await client.request('DELETE', '/app/v1/session', undefined, { origin: 'https://stats.example.com' });
+    assert.equal(out.status, 204);
+    assert.match(out.headers.get('set-cookie')!, /Max-Age=0; Secure$/);
   });
 });
 

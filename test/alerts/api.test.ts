@@ -76,6 +76,8 @@ describe('alert rules through the admin API and live traffic', () => {
       [{ type: 'spike', threshold: 1, url: 'http://hooks.example.com/x' }, 400, 'INVALID_WEBHOOK_URL', 'rejected:scheme'],
       [{ type: 'spike', threshold: 1, url: 'https://u:p@hooks.example.com/x' }, 400, 'INVALID_WEBHOOK_URL', 'rejected:credentials'],
       [{ type: 'spike', threshold: 1, url: 'https://metadata.google.internal/x' }, 400, 'INVALID_WEBHOOK_URL', 'rejected:internal'],
+      [{ type: 'spike', threshold: 1, url: `${receiver.url()}\r\nX-Injected: 1` }, 400, 'INVALID_WEBHOOK_URL', 'rejected:control-character'],
+      [{ type: 'spike', threshold: 1, url: 'https://hooks.example.com:0/x' }, 400, 'INVALID_WEBHOOK_URL', 'rejected:port'],
       [{ type: 'nope', threshold: 1, url: receiver.url() }, 400, 'INVALID_PARAMS'],
       [{ type: 'spike', threshold: -1, url: receiver.url() }, 400, 'INVALID_PARAMS'],
       [{ type: 'goal', threshold: 1, url: receiver.url() }, 400, 'INVALID_PARAMS'],

@@ -1,60 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startReceiver, type Receiver } from './helpers/receiver.js';
-import { testCertificates } from './helpers/tls.js';
+import { CLAIM_TTL_MS } from '../../src/alerts/delivery-engine.js';
+import { listeningUrl, spawnService, until } from './helpers/process.js';
 
 const TOKEN = 'crash-test-admin-token-0123456789';
-
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/**
- * `npm start`'s entry point as a separate process, trusting the test CA the standard way. It picks
- * its own port (PORT=0) and says which in its log: a port found free beforehand could be taken by
- * another process before the child binds it.
- */
-function spawnService(dataDir: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SVC_DATA_DIR: dataDir,
-      SVC_ADMIN_TOKEN: TOKEN,
-      SVC_WEBHOOK_ALLOW_PRIVATE: '1',
-      SVC_LOG_LEVEL: 'info',
-      NODE_EXTRA_CA_CERTS: testCertificates().caFile,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-}
-
-/** The URL a child from spawnService listens on, read from its log (which is drained meanwhile). */
-function listeningUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let logs = '';
-    child.stdout!.on('data', (d) => {
-      if (logs.length < 100_000) logs += d;
-      const m = /svc listening on (http:\/\/[\d.:]+)/.exec(logs);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code} before listening:\n${logs}`)));
-    // Starting through tsx compiles the whole service: over 10 s on a loaded machine.
-    setTimeout(() => reject(new Error(`not listening after 60 s:\n${logs}`)), 60_000).unref();
-  });
-}
 
 describe('webhook deliveries across kill -9', () => {
   let receiver: Receiver;
@@ -83,7 +37,7 @@ describe('webhook deliveries across kill -9', () => {
     };
     const healthy = () => until('the service', () => fetch(`${base}/healthz`).then((r) => (r.ok ? true : undefined), () => undefined));
 
-    const first = spawnService(dataDir);
+    const first = spawnService(dataDir, TOKEN);
     children.push(first);
     base = await listeningUrl(first);
     await healthy();
@@ -102,14 +56,14 @@ describe('webhook deliveries across kill -9', () => {
 
     const beforeRestart = receiver.requestsTo('/crash').length;
     receiver.answer('/crash', 200);
-    const second = spawnService(dataDir);
+    const second = spawnService(dataDir, TOKEN);
     children.push(second);
     base = await listeningUrl(second);
     await healthy();
     const history = await until('every delivery to succeed', async () => {
       const h = await admin('GET', `/alerts/${rule.id}/history`);
       return h.deliveries.every((d: { status: string }) => d.status === 'succeeded') ? h.deliveries : undefined;
-    });
+    }, 20_000 + CLAIM_TTL_MS); // the killed process's claims expire first
 
     assert.deepEqual(history.map((d: { id: string }) => d.id).sort(), [...deliveryIds].sort());
     const answered = receiver.requestsTo('/crash').slice(beforeRestart);

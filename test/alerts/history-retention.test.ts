@@ -55,7 +55,7 @@ describe('alert history retention', () => {
     assert.deepEqual(kept[0]!.attempts.map((a) => a.status), ['succeeded']);
     assert.equal((await h.alerts.history(owed.id)).length, 1, 'a pending delivery is owed to its receiver whatever its age');
 
-    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM webhook_attempts`.execute(h.meta.db);
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM webhook_attempts`.execute(h.db);
     // Left: the kept delivery's attempt and the pending delivery's failed attempts.
     const pendingAttempts = (await h.alerts.history(owed.id))[0]!.attempts.length;
     assert.equal(Number(rows[0]!.n), 1 + pendingAttempts, 'attempts of deleted deliveries are deleted with them');
@@ -67,7 +67,9 @@ describe('alert history retention', () => {
     // More than two batches of the store's deletes (500 each), all finished: written straight to
     // the store, as the engine records them, rather than sent 1 201 times.
     for (let i = 0; i < 1_201; i++) await h.store.createDelivery({ id: `many-${i}`, ruleId: r.id, test: true, body: '{}' }, createdAt);
-    for (const { seq } of await h.store.dueCandidates(createdAt, 2_000)) await h.store.recordAttempt(seq, 1, createdAt, 'succeeded', { next: 'done' });
+    const due = await h.store.dueCandidates(createdAt, 2_000);
+    const claimed = await h.store.claim(due.map((d) => d.seq), 'history-test', createdAt, createdAt + 1_000);
+    for (const { seq } of claimed) await h.store.recordAttempt(seq, 'history-test', 1, createdAt, 'succeeded', { next: 'done' });
     assert.equal((await h.alerts.history(r.id)).filter((d) => d.status === 'succeeded').length, 1_201);
     await runHistoryTask(h.alerts, createdAt + 30 * DAY_MS);
     assert.equal((await h.alerts.history(r.id)).length, 1_201, 'created exactly at the cutoff: kept');

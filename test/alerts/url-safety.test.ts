@@ -47,6 +47,20 @@ const HOSTILE: Array<[string, RejectionReason]> = [
   ['ws://hooks.example.com/x', 'scheme'],
   ['not a url', 'scheme'],
   ['//hooks.example.com/x', 'scheme'],
+  // control characters, which the URL parser would silently drop (CR, LF, tab) or keep
+  ['https://hooks.example.com/x\r\nX-Injected: 1', 'control-character'],
+  ['https://hooks.example.com/x\ny', 'control-character'],
+  ['https://hooks.example.com/x\ty', 'control-character'],
+  ['https://hooks.exa\nmple.com/x', 'control-character'],
+  ['https://hooks.example.com/x\u0000', 'control-character'],
+  ['https://hooks.example.com/x?a=\u001b[31m', 'control-character'],
+  ['https://hooks.example.com/x\u007f', 'control-character'],
+  ['https://hooks.example.com/x\u0085', 'control-character'],
+  ['\nhttps://hooks.example.com/x', 'control-character'],
+  // port 0, which no receiver listens on
+  ['https://hooks.example.com:0/x', 'port'],
+  ['https://hooks.example.com:00/x', 'port'],
+  ['https://public.example.com:0/x', 'port'],
   // credentials
   ['https://user:pass@hooks.example.com/x', 'credentials'],
   ['https://user@hooks.example.com/x', 'credentials'],

@@ -30,11 +30,20 @@ interface Run {
   stderr: string;
 }
 
+/** This process's environment without the test runner's variables nor any of svc's own. */
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith('NODE_TEST') && !k.startsWith('SVC_') && k !== 'PORT') env[k] = v;
+  }
+  return env;
+}
+
 /** Runs `svc ARGS` against the test server (overridable through `env`; undefined removes a variable). */
 function svc(args: string[], env: Record<string, string | undefined> = {}, input?: string): Promise<Run> {
   const childEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...process.env, SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken, SVC_DATA_DIR: scratch, ...env })) {
-    if (v !== undefined && !k.startsWith('NODE_TEST')) childEnv[k] = v;
+  for (const [k, v] of Object.entries({ ...cleanEnv(), SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken, SVC_DATA_DIR: scratch, ...env })) {
+    if (v !== undefined) childEnv[k] = v;
   }
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { env: childEnv, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
@@ -153,9 +162,11 @@ describe('organisations, sites and keys', () => {
 
 describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
   let siteId: string;
+  let domain: string;
   before(async () => {
     const org = await server.admin('POST', '/orgs', { name: 'Goals org' });
-    const site = await server.admin('POST', `/orgs/${org.body.id}/sites`, { domain: uniqueDomain(), name: 'G', timezone: 'UTC' });
+    domain = uniqueDomain();
+    const site = await server.admin('POST', `/orgs/${org.body.id}/sites`, { domain, name: 'G', timezone: 'UTC' });
     siteId = site.body.id;
   });
 
@@ -193,11 +204,117 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     assert.ok(Array.isArray(all.ran) && all.ran.includes('salts'), JSON.stringify(all));
   });
 
-  test('snippet for the server URL, needing no token', async () => {
-    const run = ok(await svc(['snippet', siteId, '--url', 'https://stats.example.com/'], { SVC_ADMIN_TOKEN: undefined }));
-    assert.equal(run.stdout, `<script defer src="https://stats.example.com/js/t.js" data-site="${siteId}"></script>\n`);
-    const env = ok(await svc(['snippet', siteId]));
-    assert.equal(env.stdout, `<script defer src="${server.url}/js/t.js" data-site="${siteId}"></script>\n`);
+  test("snippet: the tag the server builds from its public URL, with a note when it has none", async () => {
+    const run = ok(await svc(['snippet', siteId]));
+    assert.equal(run.stdout, `<script defer src="${server.url}/js/t.js" data-site="${siteId}"></script>\n`);
+    assert.equal(run.stderr, `svc: the server has no SVC_PUBLIC_URL, so this tag loads ${server.url}/js/t.js; set SVC_PUBLIC_URL to the address browsers reach\n`);
+    const json = JSON.parse(ok(await svc(['snippet', siteId, '--json'])).stdout);
+    assert.equal(json.publicUrlSet, false);
+    const missing = await svc(['snippet', 'no-such-site']);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr, 'svc: NOT_FOUND: site not found\n');
+  });
+
+  test('watch prints the kept outcomes, then each new one as it comes', async () => {
+    const headers = { origin: `https://${domain}`, 'user-agent': BROWSER_UA };
+    assert.equal(await server.collect({ s: siteId, u: '/before-watch' }, headers), 202);
+    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'watch', siteId, '--interval', '1'], {
+      env: { ...cleanEnv(), SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
+    const waitFor = async (pattern: RegExp) => {
+      for (let i = 0; i < 200 && !pattern.test(stdout); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.match(stdout, pattern, `stderr: ${stderr}`);
+    };
+    try {
+      await waitFor(/\/before-watch\n/);
+      assert.equal(await server.collect({ s: siteId, u: '/after-watch' }, { ...headers, origin: 'https://elsewhere.example' }), 202);
+      await waitFor(/\/after-watch\n/);
+    } finally {
+      child.kill();
+    }
+    const lines = stdout.trimEnd().split('\n');
+    assert.match(lines.find((l) => l.endsWith('/before-watch'))!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ  accepted         Chrome  \/before-watch$/);
+    assert.match(lines.at(-1)!, /^\S+Z  origin_mismatch  Chrome  \/after-watch$/);
+    assert.equal(lines.filter((l) => l.endsWith('/before-watch')).length, 1, 'an outcome is printed once');
+    assert.match(stderr, /^svc: watching /);
+  });
+});
+
+describe('users and members', () => {
+  test('user add from standard input, user list, member set by email and by id, member list and rm', async () => {
+    const org = JSON.parse(ok(await svc(['org', 'add', 'Members Inc', '--json'])).stdout);
+    const added = ok(await svc(['user', 'add', '--email', 'cli-ana@example.com', '--name', 'Ana', '--password-stdin'], {}, 'a long enough secret\n'));
+    const userId = field(added.stdout, 'id');
+    assert.equal(field(added.stdout, 'email'), 'cli-ana@example.com');
+    // The password is the input less its final line break.
+    const signIn = await fetch(`${server.url}/app/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'cli-ana@example.com', password: 'a long enough secret' }),
+    });
+    assert.equal(signIn.status, 200);
+
+    const list = ok(await svc(['user', 'list']));
+    assert.match(list.stdout, /^ID\s+EMAIL\s+NAME\s+CREATED\n/);
+    assert.match(list.stdout, new RegExp(`\\n${userId}\\s+cli-ana@example\\.com\\s+Ana\\s`));
+    assert.ok(!list.stdout.includes('scrypt'));
+
+    const byEmail = ok(await svc(['member', 'set', '--org', String(org.id), '--user', 'CLI-ANA@example.com', '--role', 'admin']));
+    assert.equal(field(byEmail.stdout, 'role'), 'admin');
+    assert.equal(field(byEmail.stdout, 'user'), userId);
+    ok(await svc(['member', 'set', '--org', String(org.id), '--user', userId, '--role', 'owner']));
+    const members = JSON.parse(ok(await svc(['member', 'list', '--org', String(org.id), '--json'])).stdout);
+    assert.deepEqual(members, { members: [{ userId: Number(userId), email: 'cli-ana@example.com', name: 'Ana', role: 'owner' }] });
+
+    const badRole = await svc(['member', 'set', '--org', String(org.id), '--user', userId, '--role', 'king']);
+    assert.equal(badRole.code, 2);
+    const short = await svc(['user', 'add', '--email', 'cli-bob@example.com', '--password-stdin'], {}, 'short\n');
+    assert.equal(short.code, 1);
+    assert.equal(short.stderr, 'svc: INVALID_PARAMS: password must be at least 10 characters\n');
+    const duplicate = await svc(['user', 'add', '--email', 'Cli-Ana@Example.com', '--password-stdin'], {}, 'a long enough secret');
+    assert.match(duplicate.stderr, /^svc: CONFLICT: /);
+    const noTerminal = await svc(['user', 'add', '--email', 'cli-bob@example.com']);
+    assert.equal(noTerminal.code, 1);
+    assert.match(noTerminal.stderr, /no terminal to ask the password on: pass it on standard input with --password-stdin/);
+
+    const lastOwner = await svc(['member', 'rm', '--org', String(org.id), '--user', userId]);
+    assert.match(lastOwner.stderr, /^svc: CONFLICT: an organisation keeps at least one owner/);
+    ok(await svc(['user', 'rm', userId]));
+    assert.ok(!ok(await svc(['user', 'list'])).stdout.includes('cli-ana@example.com'));
+  });
+
+  test('user add asks for the password twice at a terminal, without echo', async () => {
+    const command = [process.execPath, '--import', 'tsx', ENTRY, 'user', 'add', '--email', 'cli-tty@example.com'].map((a) => `'${a}'`).join(' ');
+    const env: Record<string, string | undefined> = { ...process.env, SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken, SVC_DATA_DIR: scratch };
+    for (const k of Object.keys(env)) if (k.startsWith('NODE_TEST')) delete env[k];
+    // script(1) runs the CLI on a pseudo-terminal fed by this pipe.
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    const answered = new Set<string>();
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      output += d;
+      for (const prompt of ['Password: ', 'Repeat password: ']) {
+        if (output.includes(prompt) && !answered.has(prompt)) {
+          answered.add(prompt);
+          child.stdin.write('typed secret 123\r');
+        }
+      }
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    assert.equal(code, 0, output);
+    assert.ok(!output.includes('typed secret'), `the password was echoed:\n${output}`);
+    assert.match(output, /email\s+cli-tty@example\.com/);
+    const signIn = await fetch(`${server.url}/app/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'cli-tty@example.com', password: 'typed secret 123' }),
+    });
+    assert.equal(signIn.status, 200);
   });
 });
 
@@ -448,6 +565,14 @@ describe('errors', { concurrency: true }, () => {
     const dataDir = mkdtempSync(join(scratch, 'data-'));
     writeFileSync(join(dataDir, 'admin-token'), server.adminToken + '\n');
     ok(await svc(['org', 'list'], { SVC_ADMIN_TOKEN: undefined, SVC_DATA_DIR: dataDir }));
+  });
+
+  test("the server's address from its data dir, whatever PORT it listens on", async () => {
+    // The test server listens on a random port and wrote it to its data dir's server-url file.
+    ok(await svc(['org', 'list'], { SVC_URL: undefined, SVC_DATA_DIR: server.dataDir }));
+    const port = new URL(server.url).port;
+    // Without that file: PORT on 127.0.0.1, as the server reads it.
+    ok(await svc(['org', 'list'], { SVC_URL: undefined, PORT: port }));
   });
 
   test('usage errors name the problem and print the usage line', async () => {

@@ -33,3 +33,21 @@ test('rate limits parse as <count>/<seconds>s', () => {
   for (const bad of ['10/60', '/60s', '10/0s', '-1/60s', '1e3/60s']) assert.equal(parseRateLimit(bad), undefined, bad);
   assert.equal(loadConfig({ SVC_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivate, true);
 });
+
+test('SVC_PUBLIC_URL: an http(s) URL kept without its trailing slash, anything else refused', () => {
+  assert.equal(loadConfig({}).publicUrl, undefined);
+  assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://stats.example.com/' }).publicUrl, 'https://stats.example.com');
+  assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://example.com/stats/' }).publicUrl, 'https://example.com/stats');
+  for (const bad of ['stats.example.com', 'ftp://stats.example.com', 'https://u:p@stats.example.com', 'https://stats.example.com/?a=1', 'https://stats.example.com/#x']) {
+    assert.throws(() => loadConfig({ SVC_PUBLIC_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems.length === 1 && err.problems[0]!.startsWith('SVC_PUBLIC_URL'), bad);
+  }
+});
+
+test('SVC_DATABASE_URL: unset keeps SQLite; a PostgreSQL URL is taken; anything else is refused', () => {
+  assert.equal(loadConfig({}).databaseUrl, undefined);
+  assert.equal(loadConfig({ SVC_DATABASE_URL: 'postgres://svc@db:5432/svc' }).databaseUrl, 'postgres://svc@db:5432/svc');
+  assert.equal(loadConfig({ SVC_DATABASE_URL: 'postgresql://db/svc' }).databaseUrl, 'postgresql://db/svc');
+  for (const bad of ['mysql://db/svc', 'db:5432', 'postgres://']) {
+    assert.throws(() => loadConfig({ SVC_DATABASE_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_DATABASE_URL'), bad);
+  }
+});

@@ -2,6 +2,8 @@
 // minutes, and continues across local midnight although the visitor id changes with the salt.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { ManualClock } from '../../src/core/clock.js';
 import { oldestLiveSaltDay } from '../../src/ingest/visitor.js';
 import { browserHeaders, createRelayKey, createSite, startTestServer, type TestServer } from '../helpers/server.js';
@@ -76,7 +78,14 @@ test('different visitors never share a session', async () => {
 });
 
 test('salts are deleted once their date has ended in every time zone', async () => {
-  const salts = () => server.ctx.meta.db.selectFrom('salts').select('day').orderBy('day').execute();
+  const salts = async () => {
+    const db = new Database(join(server.dataDir, 'meta.sqlite'), { readonly: true });
+    try {
+      return db.prepare('SELECT day FROM salts ORDER BY day').all() as Array<{ day: string }>;
+    } finally {
+      db.close();
+    }
+  };
   const days = (await salts()).map((r) => r.day);
   assert.ok(days.includes('2026-06-11'));
   // 2026-06-11 ends in UTC−12 at 2026-06-12T12:00Z; its salt is kept 30 minutes longer.

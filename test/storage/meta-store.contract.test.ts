@@ -1,36 +1,23 @@
-// The MetaStore contract, written once and run against every adapter (only SQLite exists today;
-// PostgreSQL joins this table of adapters with the same Kysely code).
+// The MetaStore contract, written once and run against every adapter: SQLite (embedded) and
+// PostgreSQL (SVC_DATABASE_URL), each on a fresh database per test.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { DuplicateDomain, type MetaStore } from '../../src/storage/meta/types.js';
-
-const adapters: Array<{ name: string; open(): Promise<{ store: MetaStore; dispose(): void }> }> = [
-  {
-    name: 'sqlite',
-    async open() {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-meta-'));
-      const store = await openSqliteMetaStore(join(dir, 'meta.sqlite'));
-      return { store, dispose: () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  },
-];
+import { META_ADAPTERS } from '../helpers/meta-adapters.js';
 
 const site = (domain: string) => ({ domain, name: domain, timezone: 'Europe/Paris', retentionMonths: null, honorGpc: true });
 
-for (const adapter of adapters) {
+for (const adapter of META_ADAPTERS) {
   describe(`MetaStore contract: ${adapter.name}`, () => {
     const withStore = (name: string, body: (store: MetaStore) => Promise<void>) =>
       test(name, async () => {
-        const { store, dispose } = await adapter.open();
+        const { stores, dispose } = await adapter.open();
+        const store = stores.meta;
         try {
           await body(store);
         } finally {
           await store.close();
-          dispose();
+          await dispose();
         }
       });
 
@@ -93,6 +80,11 @@ for (const adapter of adapters) {
       assert.equal(await store.replaceFunnelSteps(s.internalId, 999, v2, 7), undefined);
       const other = await store.createSite(org.id, site('other.example'), 'Opub', 1);
       assert.equal(await store.getFunnel(other.internalId, funnel.id), undefined, 'funnels belong to their site');
+      assert.equal(await store.deleteFunnel(other.internalId, funnel.id), false, 'nor can another site delete them');
+      assert.equal(await store.deleteFunnel(s.internalId, funnel.id), true);
+      assert.equal(await store.getFunnel(s.internalId, funnel.id), undefined);
+      assert.deepEqual(await store.listFunnels(s.internalId), []);
+      assert.equal(await store.deleteFunnel(s.internalId, funnel.id), false);
     });
 
     withStore('salts: one per date, stable, deletable', async (store) => {
@@ -102,6 +94,27 @@ for (const adapter of adapters) {
       assert.notDeepEqual(await store.saltFor('2026-01-02'), a);
       assert.equal(await store.deleteSaltsBefore('2026-01-02'), 1);
       assert.notDeepEqual(await store.saltFor('2026-01-01'), a, 'a deleted salt is never seen again');
+    });
+
+    withStore('leases: one holder at a time until released or expired', async (store) => {
+      assert.equal(await store.acquireLease('rollup:s1', 'a', 100, 200), true);
+      assert.equal(await store.acquireLease('rollup:s1', 'b', 150, 250), false, 'held by a until 200');
+      assert.equal(await store.acquireLease('rollup:s2', 'b', 150, 250), true, 'names are independent');
+      assert.equal(await store.acquireLease('rollup:s1', 'a', 150, 300), true, 'the holder takes it again');
+      assert.equal(await store.renewLease('rollup:s1', 'a', 400), true);
+      assert.equal(await store.acquireLease('rollup:s1', 'b', 399, 500), false, 'renewed until 400');
+      assert.equal(await store.acquireLease('rollup:s1', 'b', 400, 500), true, 'expired at 400: taken over');
+      assert.equal(await store.renewLease('rollup:s1', 'a', 600), false, 'a lost it');
+      await store.releaseLease('rollup:s1', 'a');
+      assert.equal(await store.acquireLease('rollup:s1', 'c', 401, 500), false, "a's release leaves b's lease");
+      await store.releaseLease('rollup:s1', 'b');
+      assert.equal(await store.acquireLease('rollup:s1', 'c', 401, 500), true, 'released: free at once');
+    });
+
+    withStore('leases: of simultaneous acquirers exactly one wins', async (store) => {
+      const holders = Array.from({ length: 8 }, (_, i) => `h${i}`);
+      const won = await Promise.all(holders.map((h) => store.acquireLease('race', h, 1_000, 2_000)));
+      assert.equal(won.filter(Boolean).length, 1);
     });
   });
 }

@@ -74,7 +74,7 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Goal[]
             ['event', 'Event sent'],
           ]}
         />
-        <TextField label="Pattern" required spellcheck={false} placeholder={kind === 'page' ? '/thanks or /blog/**' : 'signup'} value={pattern} onValue={setPattern} />
+        <TextField label="Goal pattern" required spellcheck={false} placeholder={kind === 'page' ? '/thanks or /blog/**' : 'signup'} value={pattern} onValue={setPattern} />
         <div>
           <SubmitButton busy={create.busy} busyLabel="Adding…">
             Add goal

@@ -1,6 +1,14 @@
-// svc snippet SITE_ID: the tracker tag to paste into a site's pages.
-import { snippetTag } from '../../tracker/snippet.js';
+// svc snippet SITE_ID: the tracker tag to paste into a site's pages, as the server builds it from
+// its public URL (SVC_PUBLIC_URL).
+import { seg } from '../client.js';
 import type { Noun } from '../types.js';
+
+interface SnippetAnswer {
+  siteId: string;
+  scriptUrl: string;
+  snippet: string;
+  publicUrlSet: boolean;
+}
 
 export const snippet: Noun = {
   name: 'snippet',
@@ -8,12 +16,15 @@ export const snippet: Noun = {
   commands: [
     {
       usage: 'svc snippet SITE_ID',
-      summary: "print the <script> tag to place once in the <head> of every page (uses --url / SVC_URL, so give the server's public address)",
+      summary: "print the <script> tag to place once in the <head> of every page (loading the tracker from the server's SVC_PUBLIC_URL)",
       args: ['SITE_ID'],
-      example: 'svc snippet k3f9a1b2c4d5 --url https://stats.example.com',
+      example: 'svc snippet k3f9a1b2c4d5',
       async run(inv) {
-        const tag = snippetTag(inv.url, inv.positionals[0]!);
-        inv.out.result({ snippet: tag }, () => tag + '\n');
+        const answer = await inv.client().request<SnippetAnswer>('GET', `/sites/${seg(inv.positionals[0]!)}/snippet`);
+        if (!answer.publicUrlSet) {
+          inv.out.note(`svc: the server has no SVC_PUBLIC_URL, so this tag loads ${answer.scriptUrl}; set SVC_PUBLIC_URL to the address browsers reach`);
+        }
+        inv.out.result(answer, () => answer.snippet + '\n');
       },
     },
   ],

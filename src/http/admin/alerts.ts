@@ -1,5 +1,4 @@
-// Alert rules and their webhook history (ADMIN_API.md, plus list, change and delete as documented
-// in docs/webhooks.md), for the operator and, through OrgAccess, for the site's organisation's admins
+// Alert rules and their webhook history (docs/admin-api.md, and docs/webhooks.md), for the operator and, through OrgAccess, for the site's organisation's admins
 // and owners. Validation of the rule itself lives in AlertService, shared with the CLI.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OrgAccess } from '../../accounts/authorization.js';
@@ -38,6 +37,7 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext, access:
   });
 
   app.post<{ Params: { ruleId: string } }>('/alerts/:ruleId/test', async (request, reply) => {
+    objectBody(request.body, []);
     reply.code(202).send(await ctx.alerts.sendTest(await ruleFor(request, request.params.ruleId)));
   });
 

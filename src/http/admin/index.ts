@@ -4,6 +4,8 @@ import { envelope, notFound } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { alertRoutes } from './alerts.js';
 import { requireAdmin } from './auth.js';
+import { installationRoutes } from './installation-routes.js';
+import { acceptEmptyJsonBody } from './json-body.js';
 import { memberRoutes } from './members.js';
 import { operatorRoutes } from './operator-routes.js';
 import { orgRoutes } from './org-routes.js';
@@ -14,6 +16,7 @@ import { userRoutes } from './users.js';
 export async function orgScopedRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   await orgRoutes(app, ctx, access);
   await siteRoutes(app, ctx, access);
+  await installationRoutes(app, ctx, access);
   await alertRoutes(app, ctx, access);
   await memberRoutes(app, ctx, access);
 }
@@ -21,6 +24,7 @@ export async function orgScopedRoutes(app: FastifyInstance, ctx: AppContext, acc
 /** /admin/v1: every route behind the operator token (checked before anything else). */
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.addHook('onRequest', requireAdmin(ctx));
+  acceptEmptyJsonBody(app);
   await operatorRoutes(app, ctx);
   await userRoutes(app, ctx);
   await orgScopedRoutes(app, ctx, operatorAccess);

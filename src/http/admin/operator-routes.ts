@@ -1,10 +1,12 @@
 // The operator's own admin routes (ADMIN_API.md): organisations, relay keys, event import and
 // maintenance. Never mounted for dashboard users.
 import type { FastifyInstance } from 'fastify';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { operatorAccess } from '../../accounts/authorization.js';
+import { invalidParams } from '../../core/errors.js';
 import { newRelayKey, sha256Hex } from '../../core/ids.js';
 import type { AppContext } from '../../context.js';
 import { objectBody, optionalString, requiredString } from '../validate.js';
+import { siteFor } from './org-routes.js';
 
 export async function operatorRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post('/orgs', async (request, reply) => {
@@ -28,8 +30,7 @@ export async function operatorRoutes(app: FastifyInstance, ctx: AppContext): Pro
     scoped.removeAllContentTypeParsers();
     scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     scoped.post<{ Params: { siteId: string } }>('/sites/:siteId/events/import', async (request) => {
-      const site = await ctx.meta.getSite(request.params.siteId);
-      if (!site) throw notFound('site not found');
+      const site = await siteFor(ctx, operatorAccess, request, request.params.siteId);
       const stream = (request.body ?? request.raw) as AsyncIterable<Buffer>;
       return ctx.ingest.importLines(site, stream);
     });

@@ -2,12 +2,10 @@
 // the organisation's admins and owners (/app/v1/manage).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OrgAccess } from '../../accounts/authorization.js';
-import { ownOrigin } from '../../accounts/http.js';
 import { conflict, notFound, invalidParams } from '../../core/errors.js';
 import { newApiKey, newSitePublicId, sha256Hex } from '../../core/ids.js';
 import { isValidTimeZone } from '../../core/localtime.js';
 import type { AppContext } from '../../context.js';
-import { snippetTag } from '../../tracker/snippet.js';
 import { DuplicateDomain, type ApiKeyRecord, type Org, type Site } from '../../storage/meta/types.js';
 import { idParam, objectBody, oneOf, optionalBoolean, optionalNullableInt, optionalString, requiredString } from '../validate.js';
 import { parseDomain } from './domain.js';
@@ -107,10 +105,6 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
     }
   });
 
-  app.get<{ Params: { siteId: string } }>('/sites/:siteId/snippet', async (request) => {
-    const site = await siteFor(ctx, access, request, request.params.siteId);
-    return { snippet: snippetTag(ctx.config.publicUrl ?? ownOrigin(request, ctx.config), site.id) };
-  });
 
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/keys', async (request, reply) => {
     const org = await orgFor(ctx, access, request, request.params.orgId);
@@ -126,6 +120,7 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
   });
 
   app.post<{ Params: { keyId: string } }>('/keys/:keyId/revoke', async (request) => {
+    objectBody(request.body, []);
     const existing = await ctx.meta.getApiKey(idParam(request.params.keyId));
     if (!existing) throw notFound('key not found');
     await access.require(request, existing.orgId, 'admin', 'key not found');

@@ -1,4 +1,4 @@
-// A site's goals and funnels (ADMIN_API.md), for the operator and, through OrgAccess, for the site's
+// A site's goals and funnels (docs/admin-api.md), for the operator and, through OrgAccess, for the site's
 // organisation's admins and owners (/app/v1/manage).
 import type { FastifyInstance } from 'fastify';
 import type { OrgAccess } from '../../accounts/authorization.js';

@@ -12,6 +12,12 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.get('/users', async () => ({ users: await ctx.accounts.listUsers() }));
 
+  app.put<{ Params: { userId: string } }>('/users/:userId/password', async (request, reply) => {
+    const body = objectBody(request.body, ['password']);
+    await ctx.accounts.changePassword(idParam(request.params.userId), body.password);
+    reply.code(204).send();
+  });
+
   app.delete<{ Params: { userId: string } }>('/users/:userId', async (request, reply) => {
     await ctx.accounts.deleteUser(idParam(request.params.userId));
     reply.code(204).send();

@@ -9,6 +9,7 @@ import { requireSession } from '../../accounts/http.js';
 import { MemorySlidingWindow } from '../../storage/counters/rate-limiter.js';
 import { memberAccess } from '../../accounts/authorization.js';
 import { orgScopedRoutes } from '../admin/index.js';
+import { acceptEmptyJsonBody } from '../admin/json-body.js';
 import { statsRoutes } from '../v1/index.js';
 import { sessionRoutes } from './session.js';
 import { siteListRoutes } from './sites.js';
@@ -37,6 +38,7 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
+  acceptEmptyJsonBody(app);
 
   await sessionRoutes(app, ctx);
   await siteListRoutes(app, ctx);

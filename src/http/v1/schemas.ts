@@ -4,7 +4,7 @@
 import { DIMENSIONS } from '../../core/dimensions.js';
 import type { ErrorCode } from '../../core/errors.js';
 import { FIRST_DAY, LAST_DAY, PRESETS } from '../../core/period.js';
-import { BREAKDOWN_LIMIT, METRICS, SEARCH_MAX_LENGTH } from '../../core/query.js';
+import { BREAKDOWN_LIMIT, BREAKDOWN_OFFSET_MAX, METRICS, SEARCH_MAX_LENGTH } from '../../core/query.js';
 
 type Schema = Record<string, unknown>;
 
@@ -191,7 +191,7 @@ export const ROUTES: RouteDoc[] = [
       siteId,
       { name: 'dimension', in: 'query', required: true, description: 'Dimension to rank', schema: { type: 'string', enum: [...DIMENSIONS] } },
       { name: 'limit', in: 'query', description: `Default ${BREAKDOWN_LIMIT.default}`, schema: { type: 'integer', minimum: BREAKDOWN_LIMIT.min, maximum: BREAKDOWN_LIMIT.max } },
-      { name: 'offset', in: 'query', description: 'Default 0', schema: { type: 'integer', minimum: 0 } },
+      { name: 'offset', in: 'query', description: 'Default 0', schema: { type: 'integer', minimum: 0, maximum: BREAKDOWN_OFFSET_MAX } },
       { name: 'search', in: 'query', description: 'Case-insensitive substring of the key', schema: { type: 'string', maxLength: SEARCH_MAX_LENGTH } },
       ...periodParams,
       filter,

@@ -11,6 +11,7 @@
 // `rollup_pending`, and cleared only once rewritten.
 import type { EventStore } from './types.js';
 import type { MetaStore, Site } from '../meta/types.js';
+import { withLease } from '../meta/leases.js';
 import type { MaintenanceRegistry } from '../../core/maintenance.js';
 import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
@@ -316,15 +317,10 @@ async function earliestRawDay(events: EventStore, siteId: string, today: string)
   return rows[0]?.day ?? null;
 }
 
-// One run per site at a time: the maintenance worker and imports may both ask.
-const siteLocks = new WeakMap<EventStore, Map<string, Promise<unknown>>>();
-
-function exclusive<T>(events: EventStore, siteId: string, work: () => Promise<T>): Promise<T> {
-  let locks = siteLocks.get(events);
-  if (!locks) siteLocks.set(events, (locks = new Map()));
-  const next = (locks.get(siteId) ?? Promise.resolve()).then(work);
-  locks.set(siteId, next.catch(() => undefined));
-  return next;
+// One run per site at a time, across every process on the MetaStore: the maintenance worker and
+// imports may both ask.
+function exclusive<T>(meta: MetaStore, siteId: string, work: () => Promise<T>): Promise<T> {
+  return withLease(meta, `rollup:${siteId}`, work);
 }
 
 /**
@@ -333,7 +329,7 @@ function exclusive<T>(events: EventStore, siteId: string, work: () => Promise<T>
  * watermark, advancing it chunk by chunk. Idempotent; an interrupted run resumes where it stopped.
  */
 export function rollupSite(deps: RollupDeps, site: Site, now: number, options: RollupOptions = {}): Promise<void> {
-  return exclusive(deps.events, site.id, () => rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP));
+  return exclusive(deps.meta, site.id, () => rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP));
 }
 
 async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: number): Promise<void> {
@@ -394,14 +390,14 @@ async function markImportedDays(events: EventStore, siteId: string, days: readon
 }
 
 /**
- * An import's commit, under the site's rollup lock, its rolled-up days marked pending first: if the
+ * An import's commit, under the site's rollup lease, its rolled-up days marked pending first: if the
  * process stops between the commit and their rewrite (`recomputeRollups`), the next run still
  * rewrites them, and no run can come between the marking and the commit (to clear the mark, or
  * move the watermark past an unmarked day, before the events are there). If the commit fails, the
  * days are rewritten for nothing, which changes nothing.
  */
 export function commitImport(deps: RollupDeps, siteId: string, days: readonly string[], commit: () => Promise<void>): Promise<void> {
-  return exclusive(deps.events, siteId, async () => {
+  return exclusive(deps.meta, siteId, async () => {
     await markImportedDays(deps.events, siteId, days);
     await commit();
   });
@@ -414,9 +410,9 @@ export function commitImport(deps: RollupDeps, siteId: string, days: readonly st
 export async function recomputeRollups(deps: RollupDeps, siteId: string, days: readonly string[], now: number, options: RollupOptions = {}): Promise<void> {
   const site = await deps.meta.getSite(siteId);
   if (!site) return;
-  // Under the site's lock: a run under way may move the watermark past these days (even clear them
+  // Under the site's lease: a run under way may move the watermark past these days (even clear them
   // as empty, having looked before the events arrived), so the watermark is read once it is done.
-  await exclusive(deps.events, siteId, async () => {
+  await exclusive(deps.meta, siteId, async () => {
     await markImportedDays(deps.events, siteId, days);
     await rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP);
   });
@@ -434,7 +430,7 @@ export async function runRetention(deps: RollupDeps, now: number): Promise<void>
   const { events } = deps;
   const d = events.dialect;
   for (const site of await deps.meta.listAllActiveSites()) {
-    await exclusive(events, site.id, async () => {
+    await exclusive(deps.meta, site.id, async () => {
       const today = localDay(now, site.timezone);
       const state = await readRollupState(events, site.id);
       if (state?.watermark) {

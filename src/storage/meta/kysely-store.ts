@@ -59,7 +59,7 @@ function isUniqueViolation(err: unknown): boolean {
 
 /** MetaStore on any Kysely dialect that runs the shared migrations (SQLite, PostgreSQL). */
 export class KyselyMetaStore implements MetaStore {
-  constructor(readonly db: Kysely<MetaDatabase>) {}
+  constructor(private readonly db: Kysely<MetaDatabase>) {}
 
   async createOrg(name: string, now: number): Promise<Org> {
     const row = await this.db
@@ -325,6 +325,32 @@ export class KyselyMetaStore implements MetaStore {
   async deleteSaltsBefore(day: string): Promise<number> {
     const result = await this.db.deleteFrom('salts').where('day', '<', day).executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  async acquireLease(name: string, holder: string, now: number, expiresAt: number): Promise<boolean> {
+    // One statement: an insert, or a takeover of a row that expired or is already the holder's.
+    // Concurrent callers serialize on the row, and only one sees its holder returned.
+    const row = await this.db
+      .insertInto('leases')
+      .values({ name, holder, expires_at: expiresAt })
+      .onConflict((oc) =>
+        oc
+          .column('name')
+          .doUpdateSet({ holder, expires_at: expiresAt })
+          .where((eb) => eb.or([eb('leases.expires_at', '<=', now), eb('leases.holder', '=', holder)])),
+      )
+      .returning('holder')
+      .executeTakeFirst();
+    return row?.holder === holder;
+  }
+
+  async renewLease(name: string, holder: string, expiresAt: number): Promise<boolean> {
+    const result = await this.db.updateTable('leases').set({ expires_at: expiresAt }).where('name', '=', name).where('holder', '=', holder).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async releaseLease(name: string, holder: string): Promise<void> {
+    await this.db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute();
   }
 
   async close(): Promise<void> {

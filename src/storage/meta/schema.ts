@@ -1,4 +1,4 @@
-// Kysely table types of the MetaStore. The same definitions serve SQLite and (later) PostgreSQL.
+// Kysely table types of the MetaStore. The same definitions serve SQLite and PostgreSQL.
 import type { Generated } from 'kysely';
 
 export interface OrgsTable {
@@ -66,6 +66,12 @@ export interface SaltsTable {
   salt: Buffer;
 }
 
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number; // epoch ms
+}
+
 export interface MetaDatabase {
   orgs: OrgsTable;
   sites: SitesTable;
@@ -75,4 +81,5 @@ export interface MetaDatabase {
   funnels: FunnelsTable;
   funnel_versions: FunnelVersionsTable;
   salts: SaltsTable;
+  leases: LeasesTable;
 }

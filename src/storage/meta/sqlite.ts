@@ -4,9 +4,10 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { KyselyMetaStore, migrateToLatest } from './kysely-store.js';
 import type { MetaDatabase } from './schema.js';
+import type { MetaStore } from './types.js';
 
-/** The embedded MetaStore: one SQLite file in WAL mode, migrated to the latest version. */
-export async function openSqliteMetaStore(path: string): Promise<KyselyMetaStore> {
+/** The embedded MetaStore database: one SQLite file in WAL mode, migrated to the latest version. */
+export async function openSqliteDatabase(path: string): Promise<Kysely<MetaDatabase>> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
   sqlite.pragma('journal_mode = WAL');
@@ -15,5 +16,10 @@ export async function openSqliteMetaStore(path: string): Promise<KyselyMetaStore
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<MetaDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
   await migrateToLatest(db);
-  return new KyselyMetaStore(db);
+  return db;
+}
+
+/** The MetaStore alone on a SQLite file (or `:memory:`), for code that needs no other store. */
+export async function openSqliteMetaStore(path: string): Promise<MetaStore> {
+  return new KyselyMetaStore(await openSqliteDatabase(path));
 }

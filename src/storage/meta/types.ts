@@ -115,6 +115,16 @@ export interface MetaStore {
   /** Deletes the salts of dates before `day`; returns how many. */
   deleteSaltsBefore(day: string): Promise<number>;
 
+  /**
+   * Takes the named lease for `holder` until `expiresAt` (epoch ms) when it is free, expired at
+   * `now`, or already the holder's; says whether the holder now has it. Atomic across processes.
+   */
+  acquireLease(name: string, holder: string, now: number, expiresAt: number): Promise<boolean>;
+  /** Moves the expiry of a lease the holder still has; false when it was taken over meanwhile. */
+  renewLease(name: string, holder: string, expiresAt: number): Promise<boolean>;
+  /** Gives the lease up if the holder still has it. */
+  releaseLease(name: string, holder: string): Promise<void>;
+
   close(): Promise<void>;
 }
 

@@ -1,13 +1,15 @@
 // An AlertService on in-memory storage with a manual clock, a test CA and a resolver that maps
 // receiver.test to the loopback receiver: the code under test is the production code, only the
 // outside world (time, DNS, trust) is injected.
+import type { Kysely } from 'kysely';
 import { ManualClock } from '../../../src/core/clock.js';
 import { AlertService, type AlertServiceOptions } from '../../../src/alerts/service.js';
-import { KyselyAlertStore } from '../../../src/alerts/store.js';
+import { KyselyAlertStore } from '../../../src/storage/meta/alert-store.js';
 import type { Resolver } from '../../../src/alerts/url-safety.js';
 import { DuckDbEventStore } from '../../../src/storage/events/duckdb.js';
-import type { KyselyMetaStore } from '../../../src/storage/meta/kysely-store.js';
-import { openSqliteMetaStore } from '../../../src/storage/meta/sqlite.js';
+import { KyselyMetaStore } from '../../../src/storage/meta/kysely-store.js';
+import type { MetaDatabase } from '../../../src/storage/meta/schema.js';
+import { openSqliteDatabase } from '../../../src/storage/meta/sqlite.js';
 import type { Site } from '../../../src/storage/meta/types.js';
 import { testCertificates } from './tls.js';
 
@@ -28,6 +30,8 @@ export function loopbackAlertService(
 
 export interface AlertHarness {
   clock: ManualClock;
+  /** The metadata database itself, for assertions on rows no port returns. */
+  db: Kysely<MetaDatabase>;
   meta: KyselyMetaStore;
   events: DuckDbEventStore;
   store: KyselyAlertStore;
@@ -38,14 +42,16 @@ export interface AlertHarness {
 
 export async function alertHarness(overrides: Partial<AlertServiceOptions> = {}, metaPath = ':memory:'): Promise<AlertHarness> {
   const clock = new ManualClock(T0);
-  const meta = await openSqliteMetaStore(metaPath);
+  const db = await openSqliteDatabase(metaPath);
+  const meta = new KyselyMetaStore(db);
   const events = await DuckDbEventStore.open({ path: ':memory:', readers: 1 });
   const org = await meta.createOrg('acme', T0);
   const site = await meta.createSite(org.id, { domain: 'shop.example', name: 'Shop', timezone: 'Europe/Paris', retentionMonths: null, honorGpc: true }, 'sShop0000001', T0);
-  const store = new KyselyAlertStore(meta.db);
+  const store = new KyselyAlertStore(db);
   const alerts = loopbackAlertService({ meta, store, events, clock }, overrides);
   return {
     clock,
+    db,
     meta,
     events,
     store,

@@ -1,17 +1,20 @@
 import { sql, type Kysely } from 'kysely';
+import { bytesType, serialPrimaryKey } from './columns.js';
 
-// Written in the SQL subset SQLite and PostgreSQL share through Kysely's schema builder.
+// Written in the SQL SQLite and PostgreSQL share through Kysely's schema builder; the column
+// definitions that differ between them come from ./columns.ts.
 export async function up(db: Kysely<any>): Promise<void> {
+  const serialKey = serialPrimaryKey(db);
   await db.schema
     .createTable('orgs')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', serialKey)
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
 
   await db.schema
     .createTable('sites')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', serialKey)
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('org_id', 'integer', (c) => c.notNull().references('orgs.id'))
     .addColumn('domain', 'text', (c) => c.notNull())
@@ -34,7 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('api_keys')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', serialKey)
     .addColumn('org_id', 'integer', (c) => c.notNull().references('orgs.id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('fingerprint', 'text', (c) => c.notNull().unique())
@@ -44,7 +47,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('relay_keys')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', serialKey)
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('fingerprint', 'text', (c) => c.notNull().unique())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -52,7 +55,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('goals')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', serialKey)
     .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
@@ -63,7 +66,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('funnels')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', serialKey)
     .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('window_minutes', 'integer', (c) => c.notNull())
@@ -84,6 +87,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('salts')
     .addColumn('day', 'text', (c) => c.primaryKey())
-    .addColumn('salt', 'blob', (c) => c.notNull())
+    .addColumn('salt', bytesType(db), (c) => c.notNull())
     .execute();
 }

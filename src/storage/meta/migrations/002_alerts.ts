@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
+import { serialPrimaryKey } from './columns.js';
 
 // Alert rules, webhook deliveries and their attempts (src/alerts/store.ts). Deliveries are the
 // durable queue: a row is due when `status = 'pending'` and `next_attempt_at` has passed, and is
 // owned by one sender while `lease_until` lies in the future.
 export async function up(db: Kysely<any>): Promise<void> {
+  const serialKey = serialPrimaryKey(db);
   await db.schema
     .createTable('alert_rules')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', serialKey)
     .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id'))
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('threshold', 'double precision', (c) => c.notNull())
@@ -23,7 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('webhook_deliveries')
-    .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('seq', 'integer', serialKey)
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('rule_id', 'integer', (c) => c.notNull().references('alert_rules.id'))
     .addColumn('test', 'integer', (c) => c.notNull())

@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
+import { serialPrimaryKey } from './columns.js';
 
 // Dashboard accounts (src/accounts/store.ts): users, their memberships of organisations, server-side
 // sessions and the failed sign-ins the lockout counts. `email_key` is the lower-cased email, so the
 // unique index compares emails case-insensitively on every dialect.
 export async function up(db: Kysely<any>): Promise<void> {
+  const serialKey = serialPrimaryKey(db);
   await db.schema
     .createTable('users')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', serialKey)
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('email_key', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
@@ -37,7 +39,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('login_failures')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', serialKey)
     .addColumn('email_key', 'text', (c) => c.notNull())
     .addColumn('address', 'text', (c) => c.notNull())
     .addColumn('at', 'bigint', (c) => c.notNull())

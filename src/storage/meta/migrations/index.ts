@@ -1,11 +1,13 @@
 import type { Migration } from 'kysely';
 import * as foundation from './001_foundation.js';
 import * as alerts from './002_alerts.js';
+import * as leases from './003_leases.js';
 import * as accounts from './005_accounts.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
   '001_foundation': foundation,
   '002_alerts': alerts,
+  '003_leases': leases,
   '005_accounts': accounts,
 };

@@ -1,5 +1,6 @@
-// Every day a YYYY-MM-DD can hold, at the edges of the calendar: each read endpoint that takes a
-// period answers 200 or a 400 envelope, never 500 (periods, previous periods and buckets included).
+// Parameters at their bounds. Every day a YYYY-MM-DD can hold, at the edges of the calendar: each
+// read endpoint that takes a period answers 200 or a 400 envelope, never 500 (periods, previous
+// periods and buckets included). And the bounds an error message quotes are themselves accepted.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
@@ -63,6 +64,23 @@ describe('periods at the edges of the calendar', () => {
         assert.equal(res.status, status, `${path}: ${JSON.stringify(body)}`);
         if (status === 200) assert.deepEqual([body.period.from, body.period.to], [from, to], path);
         else if (body.error.code === 'INVALID_PARAMS') assert.match(body.error.message, /must be a day YYYY-MM-DD from 1970-01-01 to 9999-12-30$/, path);
+      }
+    }
+  });
+
+  test('the bounds quoted by the limit and offset errors are accepted, one step beyond is refused', async () => {
+    const breakdown = (query: string) =>
+      fetch(`${server.url}/v1/sites/${site.siteId}/breakdown?dimension=page&${query}`, { headers: { authorization: `Bearer ${key}` } });
+    for (const name of ['limit', 'offset']) {
+      const refused = await breakdown(`${name}=x`);
+      assert.equal(refused.status, 400, name);
+      const message = ((await refused.json()) as any).error.message as string;
+      const bounds = /^(\w+) must be an integer between (\d+) and (\d+)$/.exec(message);
+      assert.ok(bounds && bounds[1] === name, message);
+      const [min, max] = [BigInt(bounds[2]!), BigInt(bounds[3]!)];
+      for (const accepted of [min, max]) assert.equal((await breakdown(`${name}=${accepted}`)).status, 200, `${name}=${accepted}`);
+      for (const beyond of [min - 1n, max + 1n].filter((n) => n >= 0n)) {
+        assert.equal((await breakdown(`${name}=${beyond}`)).status, 400, `${name}=${beyond}`);
       }
     }
   });

@@ -1,7 +1,10 @@
-// AlertStore: rules, deliveries and attempts in the MetaStore database (migration 002_alerts),
-// through the same Kysely handle as the MetaStore so SQLite and PostgreSQL share one implementation.
+// AlertStore: rules, deliveries and attempts in the MetaStore database (migrations 002_alerts and
+// 003_leases), through the same Kysely handle as the MetaStore so SQLite and PostgreSQL share one
+// implementation. Deliveries are claimed by one sender at a time with an expiring claim, so any
+// number of worker processes may send from one queue.
 import type { Generated, Kysely, Selectable } from 'kysely';
-import type { MetaDatabase } from '../storage/meta/schema.js';
+import { metaDialectOf, type MetaDialect } from './dialect.js';
+import type { MetaDatabase } from './schema.js';
 
 export const RULE_TYPES = ['spike', 'drop', 'silence', 'goal'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
@@ -30,7 +33,8 @@ interface WebhookDeliveriesTable {
   status: string; // 'pending' or the last attempt's status
   attempts: number;
   next_attempt_at: number | null;
-  lease_until: number | null;
+  lease_until: number | null; // the claim's expiry
+  claimed_by: string | null; // the sender that claimed it last
   created_at: number;
 }
 
@@ -84,7 +88,7 @@ export interface EpisodeUpdate {
   lastFiredDay: string | null;
 }
 
-/** A delivery leased to one sender for one attempt. */
+/** A delivery claimed by one sender for one attempt. */
 export interface ClaimedDelivery {
   seq: number;
   id: string;
@@ -133,14 +137,22 @@ export interface AlertStore {
   recordEvaluation(updates: readonly EpisodeUpdate[], deliveries: readonly NewDelivery[], now: number): Promise<void>;
   createDelivery(delivery: NewDelivery, now: number): Promise<void>;
 
-  /** Due, unleased deliveries, oldest due first. */
+  /** Due deliveries whose claim is absent or expired, oldest due first. */
   dueCandidates(now: number, limit: number): Promise<DueCandidate[]>;
-  /** Leases the given deliveries that are still due and free; returns those now owned. */
-  lease(seqs: readonly number[], now: number, until: number): Promise<ClaimedDelivery[]>;
-  /** Records attempt number `attempt` and either schedules the next or closes the delivery. */
-  recordAttempt(seq: number, attempt: number, at: number, status: string, outcome: AttemptOutcome): Promise<void>;
-  /** Frees every lease: at start, when this process is the only sender (embedded SQLite). */
-  releaseAllLeases(): Promise<number>;
+  /**
+   * Claims for `holder` until `until` the given deliveries that are still pending and unclaimed
+   * (or whose claim expired) at `now`; returns those it now owns. Of concurrent claimers, in any
+   * process, each delivery goes to one.
+   */
+  claim(seqs: readonly number[], holder: string, now: number, until: number): Promise<ClaimedDelivery[]>;
+  /** Extends the holder's claims on the given deliveries; returns how many it still had. */
+  renewClaims(seqs: readonly number[], holder: string, until: number): Promise<number>;
+  /**
+   * Records attempt number `attempt` and either schedules the next or closes the delivery, if
+   * `holder` still has its claim; false when it does not (the rule was deleted, or the claim
+   * expired and another sender took it).
+   */
+  recordAttempt(seq: number, holder: string, attempt: number, at: number, status: string, outcome: AttemptOutcome): Promise<boolean>;
   nextDueAt(): Promise<number | undefined>;
   history(ruleId: number): Promise<DeliveryHistory[]>;
   /** Deletes closed deliveries created before `before`, with their attempts; returns how many. */
@@ -169,10 +181,12 @@ function toRule(row: Selectable<AlertRulesTable>): AlertRule {
 
 export class KyselyAlertStore implements AlertStore {
   private readonly db: Kysely<AlertDatabase>;
+  private readonly dialect: MetaDialect;
 
   constructor(db: Kysely<MetaDatabase>) {
     // Same database, wider table set: migration 002_alerts added these tables.
     this.db = db as unknown as Kysely<AlertDatabase>;
+    this.dialect = metaDialectOf(db);
   }
 
   async createRule(rule: NewRule, now: number): Promise<AlertRule> {
@@ -283,6 +297,7 @@ export class KyselyAlertStore implements AlertStore {
       attempts: 0,
       next_attempt_at: now,
       lease_until: null,
+      claimed_by: null,
       created_at: now,
     };
   }
@@ -301,17 +316,24 @@ export class KyselyAlertStore implements AlertStore {
       .execute();
   }
 
-  async lease(seqs: readonly number[], now: number, until: number): Promise<ClaimedDelivery[]> {
+  async claim(seqs: readonly number[], holder: string, now: number, until: number): Promise<ClaimedDelivery[]> {
     if (seqs.length === 0) return [];
-    const leased = await this.db
-      .updateTable('webhook_deliveries')
-      .set({ lease_until: until })
+    const claimable = this.db
+      .selectFrom('webhook_deliveries')
+      .select('seq')
       .where('seq', 'in', seqs)
       .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]));
+    // PostgreSQL: the claimable rows are locked as they are read (the condition checked on their
+    // latest version), skipping those another sender is claiming right now rather than waiting
+    // for it. SQLite runs one writer at a time, so the update's own condition makes it atomic.
+    const claimed = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_until: until, claimed_by: holder })
+      .where('seq', 'in', this.dialect === 'postgres' ? claimable.forUpdate().skipLocked() : claimable)
       .returning(['seq'])
       .execute();
-    if (leased.length === 0) return [];
+    if (claimed.length === 0) return [];
     return this.db
       .selectFrom('webhook_deliveries')
       .innerJoin('alert_rules', 'alert_rules.id', 'webhook_deliveries.rule_id')
@@ -327,28 +349,44 @@ export class KyselyAlertStore implements AlertStore {
       .where(
         'webhook_deliveries.seq',
         'in',
-        leased.map((r) => r.seq),
+        claimed.map((r) => r.seq),
       )
       .orderBy('webhook_deliveries.seq')
       .execute();
   }
 
-  async recordAttempt(seq: number, attempt: number, at: number, status: string, outcome: AttemptOutcome): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      // A rule deleted while its attempt was in flight took the delivery with it: nothing to record.
-      const exists = await trx.selectFrom('webhook_deliveries').select('seq').where('seq', '=', seq).executeTakeFirst();
-      if (!exists) return;
-      await trx.insertInto('webhook_attempts').values({ delivery_seq: seq, attempt, at, status }).execute();
-      await trx
+  async renewClaims(seqs: readonly number[], holder: string, until: number): Promise<number> {
+    if (seqs.length === 0) return 0;
+    const result = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_until: until })
+      .where('seq', 'in', seqs)
+      .where('claimed_by', '=', holder)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async recordAttempt(seq: number, holder: string, attempt: number, at: number, status: string, outcome: AttemptOutcome): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      // Releasing the claim is the first write: of a sender whose claim was taken over and the one
+      // that took it, only the holder records (a deleted rule took the delivery with it).
+      const released = await trx
         .updateTable('webhook_deliveries')
         .set({
           attempts: attempt,
           lease_until: null,
+          claimed_by: null,
           status: outcome.next === 'retry' ? 'pending' : status,
           next_attempt_at: outcome.next === 'retry' ? outcome.at : null,
         })
         .where('seq', '=', seq)
-        .execute();
+        .where('claimed_by', '=', holder)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(released.numUpdatedRows) === 0) return false;
+      await trx.insertInto('webhook_attempts').values({ delivery_seq: seq, attempt, at, status }).execute();
+      return true;
     });
   }
 
@@ -377,11 +415,6 @@ export class KyselyAlertStore implements AlertStore {
       deleted += batch;
       if (batch < PRUNE_BATCH) return deleted;
     }
-  }
-
-  async releaseAllLeases(): Promise<number> {
-    const result = await this.db.updateTable('webhook_deliveries').set({ lease_until: null }).where('lease_until', 'is not', null).executeTakeFirst();
-    return Number(result.numUpdatedRows);
   }
 
   async nextDueAt(): Promise<number | undefined> {

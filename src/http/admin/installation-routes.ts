@@ -1,0 +1,34 @@
+// Installing the tracker on a site: the tag to paste, and the site's last collection outcomes to
+// check that its events arrive (docs/admin-api.md, "Installation").
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OrgAccess } from '../../accounts/authorization.js';
+import { invalidParams } from '../../core/errors.js';
+import type { AppContext } from '../../context.js';
+import { snippetTag } from '../../tracker/snippet.js';
+import { siteFor } from './org-routes.js';
+
+/** Where browsers load the tracker from: SVC_PUBLIC_URL, else the address this request reached. */
+function publicUrlOf(ctx: AppContext, request: FastifyRequest): string {
+  return ctx.config.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+function afterParam(value: string | undefined): number {
+  if (value === undefined) return 0;
+  if (!/^\d{1,15}$/.test(value)) throw invalidParams('after must be a whole number (the seq of the last outcome seen)');
+  return Number(value);
+}
+
+export async function installationRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
+  app.get<{ Params: { siteId: string } }>('/sites/:siteId/snippet', async (request) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    const baseUrl = publicUrlOf(ctx, request);
+    return { siteId: site.id, scriptUrl: `${baseUrl}/js/t.js`, snippet: snippetTag(baseUrl, site.id), publicUrlSet: ctx.config.publicUrl !== undefined };
+  });
+
+  app.get<{ Params: { siteId: string }; Querystring: { after?: string } }>('/sites/:siteId/recent-events', async (request) => {
+    const after = afterParam(request.query.after);
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    const events = ctx.ingest.recent.list(site.internalId, after);
+    return { events, lastSeq: ctx.ingest.recent.lastSeq() };
+  });
+}

@@ -1,0 +1,31 @@
+// The MetaStore factory: the adapter comes from the configuration (SVC_DATABASE_URL selects
+// PostgreSQL, else SQLite in SVC_DATA_DIR), and every store on the metadata database is built over
+// one connection to it. The rest of the code sees only the port interfaces.
+import { join } from 'node:path';
+import { KyselyAccountStore } from '../../accounts/store.js';
+import type { Config } from '../../config.js';
+import { KyselyAlertStore, type AlertStore } from './alert-store.js';
+import { KyselyMetaStore } from './kysely-store.js';
+import { openPostgresDatabase } from './postgres.js';
+import { openSqliteDatabase } from './sqlite.js';
+import type { MetaStore } from './types.js';
+
+export interface MetaStores {
+  /** Closing it closes the database connection the other stores share. */
+  meta: MetaStore;
+  alerts: AlertStore;
+  accounts: KyselyAccountStore;
+}
+
+/** A PostgreSQL URL, or a SQLite file path (`:memory:` included). */
+export type MetaLocation = { databaseUrl: string } | { sqlitePath: string };
+
+/** SVC_DATABASE_URL when set, else `meta.sqlite` in SVC_DATA_DIR. */
+export function metaLocationOf(config: Pick<Config, 'dataDir' | 'databaseUrl'>): MetaLocation {
+  return config.databaseUrl !== undefined ? { databaseUrl: config.databaseUrl } : { sqlitePath: join(config.dataDir, 'meta.sqlite') };
+}
+
+export async function openMetaStores(location: MetaLocation): Promise<MetaStores> {
+  const db = 'databaseUrl' in location ? await openPostgresDatabase(location.databaseUrl) : await openSqliteDatabase(location.sqlitePath);
+  return { meta: new KyselyMetaStore(db), alerts: new KyselyAlertStore(db), accounts: new KyselyAccountStore(db) };
+}

@@ -1,0 +1,56 @@
+// Applied migrations never change what they produce: on SQLite, 001 and 002 create exactly the
+// schema of the snapshot taken before their column helpers became dialect-aware. On PostgreSQL the
+// same migrations give identity columns and bytea, and run once however many processes start.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
+import { migrations } from '../../src/storage/meta/migrations/index.js';
+import { openPostgresDatabase } from '../../src/storage/meta/postgres.js';
+import { createTestDatabase } from '../helpers/postgres.js';
+
+const snapshot = JSON.parse(readFileSync(new URL('./fixtures/sqlite-schema-001-002.json', import.meta.url), 'utf8'));
+
+test('SQLite schema of migrations 001 and 002 is byte-identical to the snapshot', async () => {
+  const sqlite = new Database(':memory:');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+  try {
+    const provider = { getMigrations: async () => ({ '001_foundation': migrations['001_foundation']!, '002_alerts': migrations['002_alerts']! }) };
+    const { error } = await new Migrator({ db, provider }).migrateToLatest();
+    assert.equal(error, undefined);
+    const schema = sqlite
+      .prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'kysely_%' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+      .all();
+    assert.deepEqual(schema, snapshot);
+  } finally {
+    await db.destroy();
+  }
+});
+
+test('PostgreSQL: identity keys and bytea; migrators started together apply each migration once', async () => {
+  const database = await createTestDatabase();
+  try {
+    // Six processes' worth of connection pools, started at the same instant on an empty database.
+    const opened = await Promise.all(Array.from({ length: 6 }, () => openPostgresDatabase(database.url)));
+    const db = opened[0]!;
+    try {
+      const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
+      assert.deepEqual(
+        applied.rows.map((r) => r.name),
+        Object.keys(migrations).sort(),
+      );
+      const columns = await sql<{ name: string; data_type: string }>`
+        SELECT table_name || '.' || column_name AS name, data_type FROM information_schema.columns
+        WHERE table_schema = 'public' AND (is_identity = 'YES' OR data_type = 'bytea') ORDER BY 1`.execute(db);
+      const types = new Map(columns.rows.map((c) => [c.name, c.data_type]));
+      const serials = ['orgs.id', 'sites.id', 'api_keys.id', 'relay_keys.id', 'goals.id', 'funnels.id', 'alert_rules.id', 'webhook_deliveries.seq'];
+      for (const name of serials) assert.equal(types.get(name), 'integer', `${name} is an integer identity column`);
+      assert.equal(types.get('salts.salt'), 'bytea');
+    } finally {
+      await Promise.all(opened.map((d) => d.destroy()));
+    }
+  } finally {
+    await database.drop();
+  }
+});

@@ -1,0 +1,123 @@
+// The settings pages doing real work: an API key created in the page works on /v1 and is shown once;
+// a funnel edited in the page makes version 2 while version 1 stays readable; an alert rule's
+// `Send test` reaches a local HTTPS receiver and its delivery history shows it.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createSite, type SiteFixture } from '../helpers/server.js';
+import { startReceiver, type Receiver } from '../alerts/helpers/receiver.js';
+import { loopbackResolver } from '../alerts/helpers/service.js';
+import { testCertificates } from '../alerts/helpers/tls.js';
+import { createUser, openPage, signIn, startDashboard, type Dashboard } from './harness.js';
+
+describe('dashboard settings pages in the browser', () => {
+  let dashboard: Dashboard;
+  let site: SiteFixture;
+  let receiver: Receiver;
+  before(async () => {
+    [dashboard, receiver] = await Promise.all([
+      startDashboard({ env: { SVC_WEBHOOK_ALLOW_PRIVATE: '1' }, alerts: { resolve: loopbackResolver, ca: testCertificates().ca, timeoutMs: 2_000 } }),
+      startReceiver(),
+    ]);
+    site = await createSite(dashboard.server);
+    await createUser(dashboard.server, 'admin@example.com', [{ orgId: site.orgId, role: 'admin' }]);
+  });
+  after(async () => {
+    await dashboard.close();
+    await receiver.close();
+  });
+
+  it('creates an API key that is shown once and reads /v1', async () => {
+    const { server } = dashboard;
+    const { context, page } = await openPage(dashboard);
+    await signIn(page, server, 'admin@example.com', `/orgs/${site.orgId}/settings`);
+    await page.getByLabel('Key name').fill('reporting');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByRole('region', { name: 'New API key' });
+    await shown.waitFor();
+    const key = String(await shown.locator('code').textContent()).trim();
+    assert.ok(key.length >= 20, `a key: ${key}`);
+
+    const read = await fetch(`${server.url}/v1/sites/${site.siteId}/stats?period=7d`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(read.status, 200, await read.clone().text());
+
+    await page.reload();
+    await page.getByRole('cell', { name: 'reporting', exact: true }).waitFor();
+    assert.equal(await page.getByRole('region', { name: 'New API key' }).count(), 0);
+    assert.equal((await page.content()).includes(key), false, 'the key is not shown again');
+
+    // Revoked after confirmation, it stops working.
+    await page.getByRole('button', { name: 'Revoke key reporting' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText(/^revoked /).waitFor();
+    const after = await fetch(`${server.url}/v1/sites/${site.siteId}/stats?period=7d`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(after.status, 401);
+    await context.close();
+  });
+
+  it('edits the steps of a funnel into version 2; version 1 stays readable through /v1', async () => {
+    const { server } = dashboard;
+    const { context, page } = await openPage(dashboard);
+    await signIn(page, server, 'admin@example.com', `/sites/${site.siteId}/settings`);
+    await page.getByLabel('Funnel name').fill('Checkout');
+    const steps = page.getByRole('form', { name: 'Steps of the new funnel' });
+    await steps.getByLabel('Step 1 pattern').fill('/cart');
+    await steps.getByLabel('Step 2 pattern').fill('/pay');
+    await steps.getByRole('button', { name: 'Create funnel' }).click();
+    await page.getByText('version 1').waitFor();
+
+    await page.getByRole('button', { name: 'Edit steps of Checkout' }).click();
+    const editor = page.getByRole('form', { name: 'Steps of Checkout' });
+    await editor.getByRole('button', { name: 'Add step' }).click();
+    await editor.getByLabel('Step 3 kind').selectOption('event');
+    await editor.getByLabel('Step 3 pattern').fill('purchase');
+    await editor.getByRole('button', { name: 'Save as a new version' }).click();
+    await page.getByText('version 2').waitFor();
+
+    const key = (await server.admin('POST', `/orgs/${site.orgId}/keys`, { name: 'check' })).body.key as string;
+    const read = async (query: string) => {
+      const funnels = await (await fetch(`${server.url}/v1/sites/${site.siteId}/funnels`, { headers: { authorization: `Bearer ${key}` } })).json();
+      const id = funnels.funnels.find((f: { name: string }) => f.name === 'Checkout').id;
+      const response = await fetch(`${server.url}/v1/sites/${site.siteId}/funnels/${id}?period=7d${query}`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(response.status, 200);
+      return response.json();
+    };
+    const current = await read('');
+    assert.equal(current.funnel.version, 2);
+    assert.equal(current.steps.length, 3);
+    const first = await read('&version=1');
+    assert.equal(first.funnel.version, 1);
+    assert.equal(first.steps.length, 2);
+    await context.close();
+  });
+
+  it("sends a test of an alert rule to an HTTPS receiver and shows it in the rule's history", async () => {
+    const { server } = dashboard;
+    const { context, page } = await openPage(dashboard);
+    await signIn(page, server, 'admin@example.com', `/sites/${site.siteId}/settings`);
+    const form = page.getByRole('form', { name: 'New alert rule' });
+    await form.getByLabel('Type').selectOption('spike');
+    await form.getByLabel('Threshold').fill('50');
+    await form.getByLabel('Webhook URL').fill(receiver.url('/dashboard-hook'));
+    await form.getByLabel('Signing secret').fill('a shared secret');
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByRole('heading', { name: /Spike: ≥ 50 visitors/ }).waitFor();
+
+    // A URL the service refuses: its reason shows next to the form.
+    await form.getByLabel('Webhook URL').fill('http://plain.example/hook');
+    await form.getByLabel('Signing secret').fill('another secret');
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    await page.locator('#alerts .error').waitFor();
+
+    await page.getByRole('button', { name: /^Send test of rule/ }).click();
+    await page.getByText('Test queued').waitFor();
+    const deadline = Date.now() + 10_000;
+    while (receiver.requestsTo('/dashboard-hook').length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const [delivered] = receiver.requestsTo('/dashboard-hook');
+    assert.ok(delivered, 'the receiver got the test');
+    assert.equal(JSON.parse(delivered.body).test, true);
+    const history = page.getByRole('table', { name: 'Delivery history' });
+    await history.getByText('succeeded', { exact: true }).waitFor({ timeout: 15_000 });
+    assert.equal(await history.getByRole('cell', { name: 'test', exact: true }).count(), 1);
+    await context.close();
+  });
+});

@@ -1,0 +1,116 @@
+// First-run setup, sign-in and sign-out through the pages, in Chromium against a listening svc.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AppClient } from '../helpers/app-client.js';
+import { createUser, openPage, PASSWORD, signIn, startDashboard, submitSignIn, type Dashboard } from './harness.js';
+
+describe('dashboard sign-in in the browser', () => {
+  let dashboard: Dashboard;
+  before(async () => {
+    dashboard = await startDashboard();
+  });
+  after(() => dashboard.close());
+
+  it('creates the first account at /setup, signs it in, and /setup is gone after', async () => {
+    const { server } = dashboard;
+    const { context, page } = await openPage(dashboard);
+    await page.goto(`${server.url}/setup`);
+    await page.getByLabel('Setup token').fill('not the token at all');
+    await page.getByLabel('Email').fill('first@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Organisation').fill('Acme');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('alert').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/setup', 'a wrong token keeps the form');
+    assert.equal((await server.admin('GET', '/users')).body.users.length, 0);
+
+    await page.getByLabel('Setup token').fill(server.adminToken);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${server.url}/`);
+    await page.getByRole('heading', { name: 'Acme' }).waitFor();
+    assert.ok(await page.getByRole('button', { name: 'Sign out' }).isVisible());
+    const users = (await server.admin('GET', '/users')).body.users;
+    assert.deepEqual(users.map((u: { email: string }) => u.email), ['first@example.com']);
+
+    const again = await fetch(`${server.url}/setup`);
+    assert.equal(again.status, 404);
+    await context.close();
+  });
+
+  it('signs in, and sends a wrong password and an unknown email to the same message', async () => {
+    const { server } = dashboard;
+    await createUser(server, 'signin@example.com');
+    const { context, page } = await openPage(dashboard);
+    for (const [email, password] of [
+      ['signin@example.com', 'wrong password here'],
+      ['nobody@example.com', PASSWORD],
+    ]) {
+      await submitSignIn(page, server, email!, password);
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      assert.equal(await alert.textContent(), 'Wrong email or password.');
+      assert.equal(new URL(page.url()).pathname, '/login');
+    }
+    await signIn(page, server, 'signin@example.com');
+    assert.equal(new URL(page.url()).pathname, '/');
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await context.close();
+
+  });
+
+  it('sends an anonymous browser to /login?next= and back after sign-in, but never off the origin', async () => {
+    const { server } = dashboard;
+    const site = await server.admin('POST', '/orgs', { name: 'Next org' });
+    await createUser(server, 'next@example.com', [{ orgId: site.body.id, role: 'admin' }]);
+    const { context, page } = await openPage(dashboard);
+    await page.goto(`${server.url}/orgs/${site.body.id}/settings?tab=keys`);
+    assert.equal(page.url(), `${server.url}/login?next=${encodeURIComponent(`/orgs/${site.body.id}/settings?tab=keys`)}`);
+    await page.getByLabel('Email').fill('next@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.url}/orgs/${site.body.id}/settings?tab=keys`);
+    await context.close();
+
+    for (const next of ['https://evil.example/', '//evil.example/', '/\\evil.example/', 'javascript:alert(1)', '/\t/evil.example']) {
+      const attempt = await openPage(dashboard);
+      await signIn(attempt.page, server, 'next@example.com', next);
+      assert.equal(attempt.page.url(), `${server.url}/`, next);
+      await attempt.context.close();
+    }
+  });
+
+  it('signs out: the session ends on the server and the pages ask to sign in again', async () => {
+    const { server } = dashboard;
+    await createUser(server, 'leaver@example.com');
+    const { context, page } = await openPage(dashboard);
+    await signIn(page, server, 'leaver@example.com');
+    const cookie = (await context.cookies()).find((c) => c.name === 'svc_session');
+    assert.ok(cookie, 'signed in with svc_session');
+    assert.equal(cookie.httpOnly, true);
+    assert.equal(cookie.sameSite, 'Lax');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${server.url}/login`);
+    const replay = new AppClient(server);
+    replay.cookie = cookie.value;
+    assert.equal((await replay.request('GET', '/app/v1/session')).status, 401, 'the old cookie no longer works');
+    await page.goto(`${server.url}/`);
+    assert.equal(page.url(), `${server.url}/login?next=%2F`);
+    await context.close();
+  });
+
+  // Last: the lockout also covers the client address (127.0.0.1), so no sign-in works after it.
+  it('refuses sign-in after 10 failures with a message that says so', async () => {
+    const { server } = dashboard;
+    await createUser(server, 'locked@example.com');
+    const locked = await openPage(dashboard);
+    for (let i = 0; i < 10; i++) {
+      await submitSignIn(locked.page, server, 'locked@example.com', `wrong password ${i}`);
+      await locked.page.getByRole('alert').waitFor();
+    }
+    await submitSignIn(locked.page, server, 'locked@example.com', PASSWORD);
+    const alert = locked.page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(String(await alert.textContent()), /Too many failed attempts\. Try again in 15 minutes\./);
+    await locked.context.close();
+  });
+});
