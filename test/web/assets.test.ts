@@ -2,7 +2,12 @@
 // variants, immutable caching, the page shell's CSP and the sign-in redirect.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { transform } from 'esbuild';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { installErrorHandler } from '../../src/http/errors.js';
 import { dashboardRoutes } from '../../src/http/dashboard/index.js';
@@ -101,5 +106,29 @@ describe('dashboard build and serving', () => {
     const done = await app.inject({ url: '/setup' });
     assert.equal(done.statusCode, 404);
     assert.equal(done.json().error.code, 'NOT_FOUND');
+  });
+
+  it('compiled (dist/http/dashboard/assets.js), reads the built dist/web/ next door', async () => {
+    // The layout tsc and the web build produce, with one marker page instead of the real ones.
+    const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'));
+    try {
+      mkdirSync(join(dist, 'http/dashboard'), { recursive: true });
+      mkdirSync(join(dist, 'web/assets'), { recursive: true });
+      const source = readFileSync(new URL('../../src/http/dashboard/assets.ts', import.meta.url), 'utf8');
+      writeFileSync(join(dist, 'http/dashboard/assets.js'), (await transform(source, { loader: 'ts', format: 'esm' })).code);
+      const body = Buffer.from('console.log("built")');
+      writeFileSync(join(dist, 'web/assets/marker-AAAAAAAA.js'), body);
+      writeFileSync(join(dist, 'web/assets/marker-AAAAAAAA.js.gz'), gzipSync(body));
+      writeFileSync(join(dist, 'web/assets/marker-AAAAAAAA.js.br'), brotliCompressSync(body));
+      const manifest = { pages: { marker: { script: 'marker-AAAAAAAA.js', preload: [], styles: [] } } };
+      writeFileSync(join(dist, 'web/manifest.json'), JSON.stringify(manifest));
+      const module = (await import(pathToFileURL(join(dist, 'http/dashboard/assets.js')).href)) as { loadWebBuild: typeof loadWebBuild };
+      const built = await module.loadWebBuild();
+      assert.deepEqual(built.manifest, manifest);
+      assert.deepEqual([...built.files.keys()], ['marker-AAAAAAAA.js']);
+      assert.deepEqual(gunzipSync(built.files.get('marker-AAAAAAAA.js')!.gzip), body);
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
   });
 });

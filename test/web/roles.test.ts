@@ -20,7 +20,7 @@ describe('dashboard roles in the browser', () => {
     await createUser(dashboard.server, 'viewer@example.com', [{ orgId: site.orgId, role: 'viewer' }]);
     await createUser(dashboard.server, 'stranger@example.com');
   });
-  after(() => dashboard.close());
+  after(() => dashboard?.close());
 
   it('a viewer sees the site in the list but no settings, and the settings pages say why', async () => {
     const { server } = dashboard;
@@ -53,10 +53,21 @@ describe('dashboard roles in the browser', () => {
     // The owner makes the viewer an admin from the page.
     const changed = owner.page.waitForResponse((r) => r.url().includes('/members/') && r.request().method() === 'PUT');
     await owner.page.getByLabel('Role of viewer@example.com').selectOption('admin');
-    assert.equal((await changed).status(), 200);
+    const response = await changed;
+    assert.equal(response.status(), 200);
     const members = (await server.admin('GET', `/orgs/${site.orgId}/members`)).body.members;
+    const viewerId = members.find((m: { email: string }) => m.email === 'viewer@example.com').userId;
     assert.equal(members.find((m: { email: string }) => m.email === 'viewer@example.com').role, 'admin');
-    await server.admin('PUT', `/orgs/${site.orgId}/members/${members.find((m: { email: string }) => m.email === 'viewer@example.com').userId}`, { role: 'viewer' });
+    await server.admin('PUT', `/orgs/${site.orgId}/members/${viewerId}`, { role: 'viewer' });
+
+    // The owner's request, replayed by an admin, is refused: members are the owner's alone.
+    const admin2 = new AppClient(server);
+    assert.equal((await admin2.signIn('admin@example.com', PASSWORD)).status, 200);
+    const replayed = await admin2.request('PUT', new URL(response.url()).pathname, response.request().postDataJSON());
+    assert.equal(replayed.status, 403);
+    assert.equal(replayed.body.error.code, 'FORBIDDEN');
+    const after = (await server.admin('GET', `/orgs/${site.orgId}/members`)).body.members;
+    assert.equal(after.find((m: { userId: number }) => m.userId === viewerId).role, 'viewer');
     await owner.context.close();
   });
 

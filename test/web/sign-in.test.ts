@@ -9,7 +9,7 @@ describe('dashboard sign-in in the browser', () => {
   before(async () => {
     dashboard = await startDashboard();
   });
-  after(() => dashboard.close());
+  after(() => dashboard?.close());
 
   it('creates the first account at /setup, signs it in, and /setup is gone after', async () => {
     const { server } = dashboard;

@@ -31,11 +31,18 @@ export interface GoalOption {
 }
 
 const TYPES: Array<[RuleType, string]> = [
-  ['spike', 'Spike: visitors of the last 5 minutes reach the threshold'],
-  ['drop', 'Drop: visitors of the last 12 hours fall to the threshold'],
-  ['silence', 'Silence: hours without any event reach the threshold'],
-  ['goal', 'Goal: conversions today reach the threshold'],
+  ['spike', 'Spike'],
+  ['drop', 'Drop'],
+  ['silence', 'Silence'],
+  ['goal', 'Goal'],
 ];
+
+const WHEN: Record<RuleType, string> = {
+  spike: 'Fires when the visitors of the last 5 minutes reach the threshold.',
+  drop: 'Fires when the visitors of the last 12 hours fall to the threshold.',
+  silence: 'Fires when the hours without any event reach the threshold.',
+  goal: "Fires when the goal's conversions today (site time) reach the threshold.",
+};
 
 function describe(rule: Rule, goals: GoalOption[]): string {
   switch (rule.type) {
@@ -181,12 +188,13 @@ export function AlertRules({ siteId, goals }: { siteId: string; goals: GoalOptio
         )}
         <TextField label="Webhook URL" type="url" required placeholder="https://hooks.example.com/svc" spellcheck={false} value={url} onValue={setUrl} />
         <TextField label="Signing secret" type="password" autoComplete="off" required value={secret} onValue={setSecret} hint="Signs each webhook; never shown again." />
-        <div>
+        <div class="submit-cell">
           <SubmitButton busy={create.busy} busyLabel="Adding…">
             Add rule
           </SubmitButton>
         </div>
       </Form>
+      <p class="hint">{WHEN[type]}</p>
       <ErrorText message={create.error} />
     </section>
   );

@@ -75,7 +75,7 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Goal[]
           ]}
         />
         <TextField label="Goal pattern" required spellcheck={false} placeholder={kind === 'page' ? '/thanks or /blog/**' : 'signup'} value={pattern} onValue={setPattern} />
-        <div>
+        <div class="submit-cell">
           <SubmitButton busy={create.busy} busyLabel="Adding…">
             Add goal
           </SubmitButton>

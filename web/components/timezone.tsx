@@ -1,5 +1,6 @@
-// A time-zone field: type to search the IANA zones the service accepts (a native datalist, so the
-// browser's own keyboard handling applies); anything not in the list is flagged before sending.
+// A time-zone field: type to search the IANA zones the service lists (a native datalist, so the
+// browser's own keyboard handling applies). A name not in the list (UTC, an alias) is left for the
+// server to judge: its answer shows next to the form.
 import { useId } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { useLoad } from '../lib/hooks.js';
@@ -13,7 +14,8 @@ function timezones(): Promise<string[]> {
 export function TimezoneField({ value, onValue, label = 'Time zone' }: { value: string; onValue(value: string): void; label?: string }) {
   const id = useId();
   const zones = useLoad(timezones);
-  const known = zones.data === undefined || zones.data.includes(value);
+  const lower = value.toLowerCase();
+  const listed = zones.data === undefined || zones.data.some((zone) => zone.toLowerCase() === lower);
   return (
     <div class="field">
       <label for={id}>{label}</label>
@@ -24,7 +26,6 @@ export function TimezoneField({ value, onValue, label = 'Time zone' }: { value: 
         autoComplete="off"
         spellcheck={false}
         required
-        aria-invalid={!known}
         aria-describedby={`${id}-hint`}
         onInput={(event) => onValue(event.currentTarget.value)}
       />
@@ -33,8 +34,8 @@ export function TimezoneField({ value, onValue, label = 'Time zone' }: { value: 
           <option key={zone} value={zone} />
         ))}
       </datalist>
-      <small id={`${id}-hint`} class={known ? 'hint' : 'hint error'}>
-        {zones.error ?? (known ? 'Type to search, for example Europe/Paris.' : 'Not a time zone of the list: pick one of its names.')}
+      <small id={`${id}-hint`} class="hint">
+        {zones.error ?? (listed ? 'Type to search, for example Europe/Paris.' : 'Not in the list of zones: the service checks it when you save.')}
       </small>
     </div>
   );

@@ -101,7 +101,7 @@ function Sites({ orgId }: { orgId: number }) {
         <TextField label="Domain" required placeholder="example.com" spellcheck={false} value={domain} onValue={setDomain} />
         <TextField label="Name" placeholder="Same as the domain" value={name} onValue={setName} />
         <TimezoneField value={timezone} onValue={setTimezone} />
-        <div>
+        <div class="submit-cell">
           <SubmitButton busy={add.busy} busyLabel="Adding…">
             Add site
           </SubmitButton>
@@ -191,7 +191,7 @@ function Keys({ orgId }: { orgId: number }) {
       <h3>Create a key</h3>
       <Form onSubmit={submit} class="form inline" label="Create an API key">
         <TextField label="Key name" placeholder="reporting" value={name} onValue={setName} />
-        <div>
+        <div class="submit-cell">
           <SubmitButton busy={create.busy} busyLabel="Creating…">
             Create key
           </SubmitButton>
@@ -272,7 +272,7 @@ function Members({ orgId, session }: { orgId: number; session: Session }) {
       <Form onSubmit={submit} class="form inline" label="Add a member">
         <TextField label="Member email" type="email" required value={email} onValue={setEmail} hint="Someone who already has an account." />
         <SelectField<Role> label="Role" value={role} onValue={setRole} options={ROLE_OPTIONS} />
-        <div>
+        <div class="submit-cell">
           <SubmitButton busy={add.busy} busyLabel="Adding…">
             Add member
           </SubmitButton>
