@@ -7,10 +7,10 @@ import { integer, optional, required } from '../args.js';
 import { seg, type AdminClient } from '../client.js';
 import { CliError, ServerRefusal } from '../errors.js';
 import { planImport, type ImportCall } from '../import-plan.js';
-import { formatFields, formatTable, ProgressBar } from '../output.js';
+import { formatFields, formatTable, ProgressBar, type Stream } from '../output.js';
 import type { Noun } from '../types.js';
 
-interface ImportReport {
+export interface ImportReport {
   accepted: number;
   rejected: number;
   errors: Array<{ line: number; reason: string }>;
@@ -117,6 +117,44 @@ function stoppedAt(err: unknown, calls: readonly ImportCall[], failed: number): 
   );
 }
 
+export interface ImportFileOptions {
+  linesPerCall: number;
+  fromLine: number;
+  /** Where the progress bars are drawn (a TTY only). */
+  progress: Stream;
+  /** Called with what was stored when a call of several fails, before the error is thrown. */
+  onStopped?: (stored: ImportReport, plannedCalls: number) => void;
+}
+
+/**
+ * Imports lines fromLine… of an NDJSON file into a site: in one call when they fit, else in the
+ * calls planImport cuts at the site's midnights, one after another. Resolves with one report.
+ */
+export async function importFile(client: AdminClient, siteId: string, file: string, options: ImportFileOptions): Promise<ImportReport> {
+  const { linesPerCall, fromLine } = options;
+  checkRegularFile(file);
+  const planning = new ProgressBar(options.progress, 1);
+  planning.status(`reading ${file}…`);
+  const calls = await planImport(file, { linesPerCall, fromLine, siteTimeZone: () => siteTimeZone(client, siteId), now: Date.now() }).finally(() => planning.finish());
+  const reports: ImportReport[] = [];
+  for (const [i, call] of calls.entries()) {
+    const bar = new ProgressBar(options.progress, call.end - call.start, calls.length > 1 ? `call ${i + 1}/${calls.length} ` : 'importing ');
+    // An empty file is one empty call (createReadStream's `end` is inclusive: it cannot say "nothing").
+    const source = call.end > call.start ? createReadStream(file, { start: call.start, end: call.end - 1, highWaterMark: 256 * 1024 }) : nothing();
+    try {
+      reports.push(await sendCall(client, siteId, source, bar));
+    } catch (err) {
+      if (calls.length === 1 && fromLine === 1) throw err;
+      // What was stored is reported before the error (on stdout, in the usual form).
+      if (reports.length > 0) options.onStopped?.(fileReport(calls, reports), calls.length);
+      throw stoppedAt(err, calls, i);
+    } finally {
+      bar.finish();
+    }
+  }
+  return fromLine === 1 && calls.length === 1 ? reports[0]! : fileReport(calls, reports);
+}
+
 export const importNoun: Noun = {
   name: 'import',
   summary: 'import historical events from an NDJSON file',
@@ -143,30 +181,12 @@ export const importNoun: Noun = {
           inv.out.result(report, () => formatReport(report));
           return;
         }
-        checkRegularFile(file);
-        const planning = new ProgressBar(inv.out.stderr, 1);
-        planning.status(`reading ${file}…`);
-        const calls = await planImport(file, { linesPerCall, fromLine, siteTimeZone: () => siteTimeZone(client, siteId), now: Date.now() }).finally(() => planning.finish());
-        const reports: ImportReport[] = [];
-        for (const [i, call] of calls.entries()) {
-          const bar = new ProgressBar(inv.out.stderr, call.end - call.start, calls.length > 1 ? `call ${i + 1}/${calls.length} ` : 'importing ');
-          // An empty file is one empty call (createReadStream's `end` is inclusive: it cannot say "nothing").
-          const source = call.end > call.start ? createReadStream(file, { start: call.start, end: call.end - 1, highWaterMark: 256 * 1024 }) : nothing();
-          try {
-            reports.push(await sendCall(client, siteId, source, bar));
-          } catch (err) {
-            if (calls.length === 1 && fromLine === 1) throw err;
-            // What was stored is reported before the error (on stdout, in the usual form).
-            if (reports.length > 0) {
-              const stored = fileReport(calls, reports);
-              inv.out.result(stored, () => formatReport(stored, calls.length));
-            }
-            throw stoppedAt(err, calls, i);
-          } finally {
-            bar.finish();
-          }
-        }
-        const report = fromLine === 1 && calls.length === 1 ? reports[0]! : fileReport(calls, reports);
+        const report = await importFile(client, siteId, file, {
+          linesPerCall,
+          fromLine,
+          progress: inv.out.stderr,
+          onStopped: (stored, plannedCalls) => inv.out.result(stored, () => formatReport(stored, plannedCalls)),
+        });
         inv.out.result(report, () => formatReport(report));
       },
     },

@@ -1,0 +1,106 @@
+// The site of bench/query and bench/dashboard: a year of traffic (pageviewsPerDay pageviews a day,
+// realistic sessions, long-tail pages, referrers, countries, devices, utm campaigns, custom
+// events), the last half hour of today for realtime, two goals, rollups done. Events are appended
+// to storage directly: the service is measured, not the loader.
+import { addDays, localDay, startOfLocalDay } from '../src/core/localtime.js';
+import type { RunningService } from '../src/server.js';
+import type { StoredEvent } from '../src/storage/events/schema.js';
+import { prng, session, type SessionShape } from '../test/stats/fixtures.js';
+
+export const TZ = 'Europe/Paris';
+
+/** Zipf-like sampling table: index i drawn with weight 1/(i+1). */
+function longTail<T>(names: (i: number) => T, distinct: number, size: number, rand: () => number): T[] {
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let i = 0; i < distinct; i++) cumulative.push((total += 1 / (i + 1)));
+  return Array.from({ length: size }, () => {
+    const x = rand() * total;
+    let lo = 0;
+    let hi = distinct - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return names(lo);
+  });
+}
+
+function shape(rand: () => number): SessionShape {
+  const countries: Array<[string, string, string]> = [
+    ['US', 'California', 'San Francisco'], ['US', 'New York', 'New York'], ['FR', 'Île-de-France', 'Paris'], ['DE', 'Berlin', 'Berlin'],
+    ['GB', 'England', 'London'], ['IN', 'Karnataka', 'Bengaluru'], ['BR', 'São Paulo', 'São Paulo'], ['JP', 'Tokyo', 'Tokyo'],
+    ['CA', 'Ontario', 'Toronto'], ['NL', 'North Holland', 'Amsterdam'], ['ES', 'Madrid', 'Madrid'], ['AU', 'New South Wales', 'Sydney'],
+  ];
+  return {
+    pages: longTail((i) => (i === 0 ? '/' : i < 50 ? `/docs/section-${i}` : `/blog/${2000 + (i % 25)}/post-${i}`), 8000, 50_000, rand),
+    referrers: [null, null, null, ...longTail((i) => `ref${i}.example`, 400, 2000, rand), 'google.com', 'google.com', 'news.ycombinator.com'],
+    countries: [...longTail((i) => countries[i]!, countries.length, 500, rand), null],
+    browsers: [['Chrome', 'Windows', 'desktop'], ['Chrome', 'Android', 'mobile'], ['Safari', 'iOS', 'mobile'], ['Safari', 'macOS', 'desktop'], ['Firefox', 'Linux', 'desktop'], ['Edge', 'Windows', 'desktop'], ['Safari', 'iOS', 'tablet']],
+    utm: [null, null, null, null, ['newsletter', 'email', 'weekly'], ['google', 'cpc', 'brand'], ['twitter', 'social', 'launch']],
+    customEvents: ['signup', 'trial', 'download_pdf'],
+  };
+}
+
+export interface YearSite {
+  orgId: number;
+  siteId: string;
+  /** A read-API key of the site's organisation. */
+  key: string;
+  rows: number;
+  pageviews: number;
+  /** Milliseconds spent appending events, then computing rollups. */
+  loadMs: number;
+  rollupMs: number;
+}
+
+/** Loads the year into a fresh organisation and site of `service` through `admin` (the admin API). */
+export async function loadYearSite(
+  service: RunningService,
+  admin: (method: string, path: string, body?: unknown) => Promise<any>,
+  options: { pageviewsPerDay: number; days: number },
+): Promise<YearSite> {
+  const { ctx } = service;
+  const { pageviewsPerDay, days } = options;
+  const org = await admin('POST', '/orgs', { name: 'Bench' });
+  const site = await admin('POST', `/orgs/${org.id}/sites`, { domain: 'bench.example', name: 'Bench', timezone: TZ });
+  const key: string = (await admin('POST', `/orgs/${org.id}/keys`, { name: 'bench' })).key;
+
+  const now = Date.now();
+  const today = localDay(now, TZ);
+  const rand = prng(42);
+  const traffic = shape(rand);
+  const loadStart = performance.now();
+  let pageviews = 0;
+  let rows = 0;
+  for (let n = days - 1; n >= 0; n--) {
+    const day = addDays(today, -n);
+    const start = startOfLocalDay(day, TZ);
+    const span = n === 0 ? Math.max(60_000, now - start - 30 * 60_000) : 22 * 3_600_000;
+    const batch: StoredEvent[] = [];
+    let dayViews = 0;
+    const visitors = Math.round(pageviewsPerDay / 3);
+    while (dayViews < pageviewsPerDay) {
+      const visitor = BigInt(Math.floor(rand() * visitors)) + 1_000_000n * BigInt(n);
+      const events = session(rand, site.id, start + Math.floor(rand() * span), visitor, traffic, TZ);
+      dayViews += events.filter((e) => e.name === 'pageview').length;
+      batch.push(...events);
+    }
+    if (n === 0) {
+      // Realtime: the last half hour of today.
+      for (let i = 0; i < 300; i++) batch.push(...session(rand, site.id, now - Math.floor(rand() * 30 * 60_000), BigInt(9e15) + BigInt(i), traffic, TZ).filter((e) => e.ts <= now));
+    }
+    await ctx.events.append(batch);
+    pageviews += dayViews;
+    rows += batch.length;
+  }
+  const loaded = performance.now();
+  // Goals are defined once the year is in, as an operator adding them later would: defining one
+  // refreshes the site's rollups (the first time, the whole year), then the periodic task runs.
+  await admin('POST', `/sites/${site.id}/goals`, { name: 'Signup', kind: 'event', pattern: 'signup' });
+  await admin('POST', `/sites/${site.id}/goals`, { name: 'Docs', kind: 'page', pattern: '/docs/*' });
+  await ctx.maintenance.run(now, ['rollup']);
+  const rolled = performance.now();
+  return { orgId: org.id, siteId: site.id, key, rows, pageviews, loadMs: loaded - loadStart, rollupMs: rolled - loaded };
+}

@@ -1,0 +1,150 @@
+// The demo's generated traffic: deterministic from its seed, and, imported into a real server the
+// way `svc demo` imports it (several calls cut at midnights), read back through /v1 with the exact
+// visitors, sessions and pageviews generated and a non-empty answer for every panel; `svc demo`
+// itself run as a child process, its user signed in to see the figures.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { AdminClient } from '../../src/cli/client.js';
+import { importFile } from '../../src/cli/commands/import.js';
+import { DEMO_FUNNEL, DEMO_GOALS, generateDemoTraffic } from '../../src/cli/demo-traffic.js';
+import { AppClient } from '../helpers/app-client.js';
+import { createApiKey, createSite, startTestServer, type TestServer } from '../helpers/server.js';
+
+const NOW = Date.parse('2026-03-12T15:30:00Z');
+const TZ = 'America/New_York';
+
+describe('demo traffic', () => {
+  test('the same seed gives the same lines; another seed other lines', () => {
+    const options = { seed: 7, days: 3, visitorsPerDay: 30, timeZone: TZ, now: NOW };
+    const a = generateDemoTraffic(options);
+    assert.deepEqual(generateDemoTraffic(options), a);
+    assert.notDeepEqual(generateDemoTraffic({ ...options, seed: 8 }).lines, a.lines);
+  });
+
+  test('lines are in time order, within the days, and the totals count them', () => {
+    const { lines, totals } = generateDemoTraffic({ seed: 1, days: 14, visitorsPerDay: 60, timeZone: TZ, now: NOW });
+    for (let i = 1; i < lines.length; i++) assert.ok(lines[i]!.ts >= lines[i - 1]!.ts, `line ${i + 1} is earlier than line ${i}`);
+    assert.ok(lines[lines.length - 1]!.ts < NOW);
+    assert.equal(totals.pageviews, lines.filter((l) => l.e === undefined).length);
+    for (const [name, n] of Object.entries(totals.events)) assert.equal(n, lines.filter((l) => l.e === name).length, name);
+    assert.equal(totals.from, '2026-02-27');
+    assert.equal(totals.to, '2026-03-12');
+    // Shapes: weekdays busier than weekends, afternoons busier than nights.
+    const byHour = new Array(24).fill(0);
+    for (const l of lines) if (l.e === undefined) byHour[Number(new Intl.DateTimeFormat('en-US', { timeZone: TZ, hour: 'numeric', hourCycle: 'h23' }).format(l.ts))]++;
+    assert.ok(byHour[15] > 3 * byHour[3], `hours: ${byHour.join(',')}`);
+    assert.ok(new Set(lines.map((l) => l.country)).size >= 10);
+    assert.ok(new Set(lines.map((l) => l.ua)).size >= 6);
+  });
+});
+
+describe('demo traffic imported', () => {
+  let server: TestServer;
+  let scratch: string;
+  before(async () => {
+    // One key reads every panel: more requests at once than the default limit's burst.
+    server = await startTestServer({ env: { SVC_API_RATE_LIMIT: '100000/60s' } });
+    scratch = mkdtempSync(join(tmpdir(), 'svc-demo-test-'));
+  });
+  after(async () => {
+    await server.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  test('/v1 reports the generated figures, and every panel has rows', async () => {
+    const now = Date.now();
+    const site = await createSite(server, { timezone: TZ });
+    const key = await createApiKey(server, site.orgId);
+    for (const goal of DEMO_GOALS) assert.equal((await server.admin('POST', `/sites/${site.siteId}/goals`, goal)).status, 201);
+    const funnel = await server.admin('POST', `/sites/${site.siteId}/funnels`, DEMO_FUNNEL);
+    assert.equal(funnel.status, 201);
+
+    const { lines, totals } = generateDemoTraffic({ seed: 3, days: 6, visitorsPerDay: 80, timeZone: TZ, now });
+    const file = join(scratch, 'demo.ndjson');
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const client = new AdminClient({ url: server.url, token: server.adminToken });
+    // A call per two days or so: the import is cut at the site's midnights.
+    const report = await importFile(client, site.siteId, file, { linesPerCall: Math.ceil(lines.length / 3), fromLine: 1, progress: { write: () => true } });
+    assert.deepEqual([report.accepted, report.rejected], [lines.length, 0]);
+    assert.ok((report.calls?.length ?? 1) >= 3);
+
+    const get = async (path: string) => {
+      const res = await fetch(`${server.url}/v1/sites/${site.siteId}${path}`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
+      return (await res.json()) as any;
+    };
+    const range = `from=${totals.from}&to=${totals.to}`;
+    const { stats } = await get(`/stats?${range}`);
+    assert.equal(stats.visitors.value, totals.visitors);
+    assert.equal(stats.sessions.value, totals.sessions);
+    assert.equal(stats.pageviews.value, totals.pageviews);
+    assert.ok(stats.bounceRate.value > 0 && stats.bounceRate.value < 1, `bounce rate ${stats.bounceRate.value}`);
+    assert.ok(stats.avgDuration.value > 0);
+    assert.ok(stats.conversions.value > 0);
+
+    const series = await get(`/timeseries?${range}&metric=pageviews`);
+    assert.equal(series.points.reduce((n: number, p: { value: number }) => n + p.value, 0), totals.pageviews);
+    for (const dimension of ['page', 'entry', 'exit', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'country', 'region', 'city', 'browser', 'os', 'device', 'event']) {
+      const { rows } = await get(`/breakdown?${range}&dimension=${dimension}`);
+      assert.ok(rows.length >= 2, `${dimension}: ${JSON.stringify(rows)}`);
+    }
+    const { goals } = await get(`/goals?${range}`);
+    assert.deepEqual(goals.map((g: { name: string }) => g.name).sort(), DEMO_GOALS.map((g) => g.name).sort());
+    const signup = goals.find((g: { name: string }) => g.name === 'Signup');
+    assert.equal(signup.conversions, totals.events.signup);
+    const reading = await get(`/funnels/${funnel.body.id}?${range}`);
+    assert.ok(reading.steps[0].visitors > 0 && reading.steps[1].visitors > 0, JSON.stringify(reading.steps));
+  });
+});
+
+describe('svc demo', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { SVC_API_RATE_LIMIT: '100000/60s' } });
+  });
+  after(() => server.stop());
+
+  const svc = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries({ ...process.env, SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken })) if (v !== undefined && !k.startsWith('NODE_TEST')) env[k] = v;
+      const child = spawn(process.execPath, ['--import', 'tsx', resolve('src/cli/svc.ts'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+      child.on('error', fail);
+      child.on('close', (code) => done({ code, stdout, stderr }));
+    });
+
+  test('creates a user who signs in and sees the generated figures; the same email again is refused before anything is created', async () => {
+    const run = await svc(['demo', '--email', 'newcomer@example.com', '--days', '3', '--visitors', '25', '--timezone', 'Asia/Tokyo', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout);
+    assert.equal(result.email, 'newcomer@example.com');
+    assert.match(result.password, /^[A-Za-z0-9_-]{20}$/);
+    assert.equal(result.dashboard, `${server.url}/sites/${result.siteId}`);
+    assert.equal(result.imported.rejected, 0);
+
+    const user = new AppClient(server);
+    assert.equal((await user.signIn('newcomer@example.com', result.password)).status, 200);
+    const sites = await user.request('GET', '/app/v1/sites');
+    assert.deepEqual(sites.body.sites.map((s: { id: string; timezone: string; role: string }) => [s.id, s.timezone, s.role]), [[result.siteId, 'Asia/Tokyo', 'owner']]);
+    const { generated } = result;
+    const stats = await user.request('GET', `/app/v1/sites/${result.siteId}/stats?from=${generated.from}&to=${generated.to}`);
+    assert.equal(stats.status, 200, stats.text);
+    assert.deepEqual([stats.body.stats.visitors.value, stats.body.stats.pageviews.value], [generated.visitors, generated.pageviews]);
+    const funnels = await user.request('GET', `/app/v1/sites/${result.siteId}/funnels`);
+    assert.deepEqual(funnels.body.funnels.map((f: { id: number }) => f.id), [result.funnelId]);
+
+    const orgs = (await server.admin('GET', '/orgs')).body.orgs.length;
+    const again = await svc(['demo', '--email', 'NEWCOMER@example.com', '--days', '1']);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /a user NEWCOMER@example.com exists already: pass another --email/);
+    assert.equal((await server.admin('GET', '/orgs')).body.orgs.length, orgs);
+  });
+});

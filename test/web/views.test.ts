@@ -1,0 +1,285 @@
+// The site's analytics views in real Chromium, against a real server holding imported events of
+// known figures: KPI tiles, panels, click filters and their chips, the address as the view,
+// readable API errors, CSV exports, realtime refresh, goals, funnels, the viewer role, axe-core
+// and screenshots at desktop and phone width.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { formatMetric } from '../../web/lib/format.js';
+import { METRICS } from '../../web/lib/view-state.js';
+import { parseCsv } from '../helpers/csv.js';
+import { browserHeaders, BROWSER_UA, createApiKey, createSite, importEvents, type SiteFixture } from '../helpers/server.js';
+import { axeViolations, createUser, DESKTOP, openPage, PHONE, screenshotDir, signIn, startDashboard, type Dashboard } from './harness.js';
+
+const TZ = 'Europe/Paris';
+const LOCALE = 'en-GB';
+const MAC_SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15';
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
+const FORMULA_CAMPAIGN = '=HYPERLINK("http://evil.example","x")';
+
+let dashboard: Dashboard;
+let site: SiteFixture;
+let funnelId: number;
+let read: (path: string) => Promise<any>;
+
+/** Five visitors three days ago: 7 pageviews, one signup, known pages, places, sources and devices. */
+function knownEvents(day: number) {
+  const at = (hour: number, minute = 0) => day + hour * 3_600_000 + minute * 60_000;
+  const v = (ip: string, ua: string, country: string) => ({ ip, ua, country });
+  const a = v('10.1.0.1', BROWSER_UA, 'FR');
+  const b = v('10.1.0.2', IPHONE, 'FR');
+  const c = v('10.1.0.3', FIREFOX, 'DE');
+  const d = v('10.1.0.4', BROWSER_UA, 'US');
+  const e = v('10.1.0.5', MAC_SAFARI, 'US');
+  return [
+    { ...a, ts: at(9), u: '/', r: 'https://www.google.com/' },
+    { ...a, ts: at(9, 2), u: '/pricing' },
+    { ...b, ts: at(10), u: '/' },
+    { ...c, ts: at(11), u: `/blog?utm_source=newsletter&utm_medium=email&utm_campaign=${encodeURIComponent(FORMULA_CAMPAIGN)}` },
+    { ...d, ts: at(12), u: '/pricing', r: 'https://news.ycombinator.com/' },
+    { ...d, ts: at(12, 3), u: '/signup' },
+    { ...d, ts: at(12, 4), u: '/signup', e: 'signup' },
+    { ...e, ts: at(13), u: '/' },
+  ];
+}
+
+before(async () => {
+  dashboard = await startDashboard({ env: { SVC_API_RATE_LIMIT: '100000/60s', SVC_APP_RATE_LIMIT: '100000/60s' } });
+  const { server } = dashboard;
+  site = await createSite(server, { timezone: TZ });
+  await server.admin('POST', `/sites/${site.siteId}/goals`, { name: 'Signup', kind: 'event', pattern: 'signup' });
+  const funnel = await server.admin('POST', `/sites/${site.siteId}/funnels`, { name: 'Pricing to signup', windowMinutes: 60, steps: [{ kind: 'page', pattern: '/pricing' }, { kind: 'event', pattern: 'signup' }] });
+  funnelId = funnel.body.id;
+  // A second version of the funnel: the version selector offers both.
+  await server.admin('PUT', `/sites/${site.siteId}/funnels/${funnelId}/steps`, { steps: [{ kind: 'page', pattern: '/pricing' }, { kind: 'page', pattern: '/signup' }] });
+  const threeDaysAgo = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - 3);
+  const report = await importEvents(server, site.siteId, knownEvents(threeDaysAgo));
+  assert.equal(report.body.accepted, 8, JSON.stringify(report));
+  await createUser(server, 'owner@example.com', [{ orgId: site.orgId, role: 'owner' }]);
+  await createUser(server, 'viewer@example.com', [{ orgId: site.orgId, role: 'viewer' }]);
+  const key = await createApiKey(server, site.orgId);
+  read = async (path) => (await fetch(`${server.url}/v1/sites/${site.siteId}${path}`, { headers: { authorization: `Bearer ${key}` } })).json();
+});
+after(() => dashboard?.close());
+
+async function signedIn(email = 'owner@example.com', viewport = DESKTOP) {
+  const opened = await openPage(dashboard, viewport);
+  await signIn(opened.page, dashboard.server, email);
+  return opened;
+}
+
+/** Waits until the overview, the chart and every panel hold their answers (or an error). */
+async function filled(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const parts = Array.from(document.querySelectorAll('[data-panel]'));
+    return parts.length >= 7 && parts.every((p) => p.getAttribute('data-state') !== 'loading');
+  });
+}
+
+const tile = (page: Page, label: string) => page.locator('.kpi', { has: page.locator('.kpi-label', { hasText: label }) });
+const panel = (page: Page, id: string) => page.locator(`[data-panel="${id}"]`);
+
+/** The panel's rows as [key as shown, visitors as shown]. */
+async function panelRows(page: Page, id: string): Promise<string[][]> {
+  return panel(page, id).locator('tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent!.trim())));
+}
+
+describe('site dashboard', () => {
+  test('the KPI tiles show the figures of the read API and every panel its rows', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+    await filled(page);
+    const { stats } = await read('/stats?period=30d');
+    assert.equal(stats.visitors.value, 5);
+    assert.equal(stats.pageviews.value, 7);
+    const labels = ['Visitors', 'Pageviews', 'Sessions', 'Bounce rate', 'Visit duration', 'Conversions'];
+    for (const [i, metric] of METRICS.entries()) {
+      assert.equal(await tile(page, labels[i]!).locator('.kpi-value').textContent(), formatMetric(metric, stats[metric].value, LOCALE), labels[i]);
+    }
+    assert.deepEqual(await panelRows(page, 'pages'), [['/', '3'], ['/pricing', '2'], ['/blog', '1'], ['/signup', '1']]);
+    assert.deepEqual(await panelRows(page, 'locations'), [['France', '2'], ['United States', '2'], ['Germany', '1']]);
+    assert.deepEqual((await panelRows(page, 'sources')).map((r) => r[0]), ['(none)', 'google.com', 'news.ycombinator.com']);
+    assert.equal((await panelRows(page, 'devices')).length >= 3, true);
+    assert.deepEqual(await panelRows(page, 'events'), [['pageview', '5'], ['signup', '1']]);
+    assert.equal(await page.locator('.zone .tz').textContent(), TZ);
+    await context.close();
+  });
+
+  test('a row click filters every figure and the address; removing the chip restores them', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+    await filled(page);
+    await panel(page, 'pages').getByRole('button', { name: '/pricing', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'page:/pricing');
+    await filled(page);
+    assert.equal(await tile(page, 'Visitors').locator('.kpi-value').textContent(), '2');
+    assert.deepEqual(await panelRows(page, 'locations'), [['France', '1'], ['United States', '1']]);
+    const chip = page.getByRole('button', { name: 'Remove filter page' });
+    await chip.click();
+    await page.waitForURL((url) => url.search === '');
+    await filled(page);
+    assert.equal(await tile(page, 'Visitors').locator('.kpi-value').textContent(), '5');
+    assert.equal(await page.getByRole('button', { name: 'Remove filter page' }).count(), 0);
+    await context.close();
+  });
+
+  test('period and metric in the address select the picker and the chart, and a reload keeps them', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?period=7d&metric=pageviews`);
+    await filled(page);
+    for (let round = 0; round < 2; round++) {
+      assert.equal(await page.getByLabel('Period', { exact: true }).inputValue(), '7d');
+      assert.equal(await tile(page, 'Pageviews').getAttribute('aria-pressed'), 'true');
+      assert.equal(await tile(page, 'Visitors').getAttribute('aria-pressed'), 'false');
+      assert.match((await page.locator('.chart svg').getAttribute('aria-label'))!, /^Pageviews over the period, 7 days/);
+      await page.reload();
+      await filled(page);
+    }
+    // A tile click and a preset change write the address.
+    await tile(page, 'Bounce rate').click();
+    await page.waitForURL((url) => url.searchParams.get('metric') === 'bounceRate');
+    await page.getByLabel('Period', { exact: true }).selectOption('90d');
+    await page.waitForURL((url) => url.searchParams.get('period') === '90d' && url.searchParams.get('metric') === 'bounceRate');
+    // Hovering the chart shows a bucket's date in the site's zone and its value.
+    await filled(page);
+    const box = (await page.locator('.chart svg').boundingBox())!;
+    // The right margin of the plot is 12 px: the last bucket is there.
+    await page.mouse.move(box.x + box.width - 12, box.y + box.height / 2);
+    const tooltip = page.locator('.chart .tooltip');
+    await tooltip.waitFor();
+    const today = new Intl.DateTimeFormat(LOCALE, { timeZone: TZ, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(new Date());
+    assert.equal(await tooltip.locator('strong').textContent(), today);
+    assert.match((await tooltip.textContent())!, /Bounce rate: /);
+    // Keyboard: `w` picks the last 7 days; `?` lists the shortcuts.
+    await page.locator('body').press('w');
+    await page.waitForURL((url) => url.searchParams.get('period') === '7d');
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await context.close();
+  });
+
+  test('two filters over a year show the read API error as a readable message', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?period=year&filter=country:FR&filter=device:mobile`);
+    await filled(page);
+    const message = 'These filters need the detailed events, which are kept for 30 days: choose a period of 30 days or less, or remove a filter.';
+    assert.equal(await panel(page, 'overview').locator('.error').first().textContent(), message);
+    assert.equal(await panel(page, 'pages').locator('.error').textContent(), message);
+    assert.equal(await page.getByRole('button', { name: 'Remove filter country' }).count(), 1);
+    await context.close();
+  });
+
+  test('Export CSV downloads what the panel shows; a formula is neutralised', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+    await filled(page);
+    const download = async (trigger: () => Promise<void>) => {
+      const [file] = await Promise.all([page.waitForEvent('download'), trigger()]);
+      return parseCsv(readFileSync((await file.path())!, 'utf8'));
+    };
+    const pages = await download(() => panel(page, 'pages').getByRole('link', { name: 'Export CSV' }).click());
+    assert.deepEqual(pages[0], ['Page', 'Visitors', 'Views', 'Share of visitors']);
+    assert.deepEqual(pages.slice(1).map((r) => [r[0], r[1]]), await panelRows(page, 'pages'));
+    assert.deepEqual(pages.slice(1).map((r) => r[2]), ['3', '2', '1', '1']);
+
+    await panel(page, 'sources').getByRole('tab', { name: 'UTM campaigns' }).click();
+    await filled(page);
+    assert.deepEqual(await panelRows(page, 'sources'), [['(none)', '4'], [FORMULA_CAMPAIGN, '1']]);
+    const campaigns = await download(() => panel(page, 'sources').getByRole('link', { name: 'Export CSV' }).click());
+    assert.deepEqual(campaigns[2]!.slice(0, 2), [`'${FORMULA_CAMPAIGN}`, '1']);
+
+    const series = await download(() => panel(page, 'chart').getByRole('link', { name: 'Export CSV' }).click());
+    assert.deepEqual(series[0], ['Bucket', 'visitors', 'Previous bucket', 'Previous visitors']);
+    assert.equal(series.length, 31);
+    assert.equal(series.slice(1).reduce((n, r) => n + Number(r[1]), 0), 5);
+    await context.close();
+  });
+
+  test('Details lists every row with search and pages', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+    await filled(page);
+    await panel(page, 'pages').getByRole('button', { name: /Details/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Page: details' });
+    await dialog.getByText('1–4 of 4').waitFor();
+    await dialog.getByLabel('Search').fill('pric');
+    await dialog.getByText('1–1 of 1').waitFor();
+    assert.deepEqual(await dialog.locator('tbody tr td:first-child').allTextContents(), ['/pricing']);
+    await dialog.getByRole('button', { name: '/pricing' }).click();
+    await page.waitForURL((url) => url.searchParams.get('filter') === 'page:/pricing');
+    await context.close();
+  });
+});
+
+describe('other views', () => {
+  test('goals and funnels: conversions, steps with the rate from the previous step, the version selector', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}/goals`);
+    const row = page.locator('[data-panel="goals"] tbody tr');
+    await row.first().waitFor();
+    assert.deepEqual((await row.first().locator('td').allTextContents()).slice(1, 4), ['1', '1', '20%']);
+    await page.getByRole('link', { name: 'Pricing to signup' }).click();
+    await page.waitForURL(`**/funnels/${funnelId}`);
+    const steps = page.locator('.funnel-steps li');
+    await steps.first().waitFor();
+    assert.deepEqual(await page.getByLabel('Version').locator('option').allTextContents(), ['2 (current)', '1']);
+    assert.match((await steps.nth(0).textContent())!, /Step 1\s*2 visitors/);
+    assert.match((await steps.nth(1).textContent())!, /Step 2\s*1 visitor · 50% from step 1/);
+    await page.getByLabel('Version').selectOption('1');
+    await page.waitForURL((url) => url.searchParams.get('version') === '1');
+    await page.waitForFunction(() => document.querySelector('[data-panel="funnel"]')?.getAttribute('data-state') === 'ready');
+    assert.match((await steps.nth(1).textContent())!, /1 visitor · 50% from step 1/);
+    await context.close();
+  });
+
+  test('realtime shows a new event without a reload', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}/realtime`);
+    const current = page.locator('.current-visitors');
+    await current.waitFor();
+    const before = Number(await current.textContent());
+    assert.equal(await dashboard.server.collect({ s: site.siteId, u: '/live' }, browserHeaders(site.domain)), 202);
+    await dashboard.server.flush();
+    await page.waitForFunction((n) => Number(document.querySelector('.current-visitors')?.textContent) > n, before, { timeout: 12_000 });
+    await page.locator('.feed', { hasText: '/live' }).waitFor();
+    await context.close();
+  });
+
+  test('a viewer sees every view and no settings link', async () => {
+    const { context, page } = await signedIn('viewer@example.com');
+    for (const path of ['', '/realtime', '/goals', `/funnels/${funnelId}`]) {
+      await page.goto(`${dashboard.server.url}/sites/${site.siteId}${path}`);
+      await page.getByRole('navigation', { name: 'Site' }).waitFor();
+      await page.locator('[data-state="ready"], .current-visitors').first().waitFor();
+      assert.equal(await page.getByRole('link', { name: /settings/i }).count(), 0, path);
+    }
+    await context.close();
+  });
+
+  test('axe-core finds no serious or critical violation; screenshots at desktop and phone width', async () => {
+    const shots = screenshotDir();
+    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      const { context, page } = await signedIn('owner@example.com', viewport);
+      for (const [view, path] of [['dashboard', ''], ['realtime', '/realtime'], ['goals', '/goals'], ['funnel', `/funnels/${funnelId}`]] as const) {
+        await page.goto(`${dashboard.server.url}/sites/${site.siteId}${path}`);
+        if (view === 'dashboard') await filled(page);
+        else await page.locator('[data-state="ready"], .current-visitors').first().waitFor();
+        assert.deepEqual(await axeViolations(page), [], `${view} at ${name} width`);
+        await page.screenshot({ path: join(shots, `${view}-${name}.png`), fullPage: true });
+      }
+      if (name === 'desktop') {
+        await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+        await filled(page);
+        await panel(page, 'pages').getByRole('button', { name: /Details/ }).click();
+        await page.getByRole('dialog').locator('tbody tr').first().waitFor();
+        assert.deepEqual(await axeViolations(page), [], 'details dialog');
+        await page.screenshot({ path: join(shots, 'details-desktop.png') });
+      }
+      await context.close();
+    }
+    console.log(`screenshots in ${shots}`);
+  });
+});

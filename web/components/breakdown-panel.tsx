@@ -1,0 +1,225 @@
+// A breakdown panel: tabs over related dimensions, the top rows with their visitors (a row click
+// filters the whole view by it), `Details` (every row, search, pages) and `Export CSV`.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { breakdownCsv, readAllRows, readBreakdown, type Breakdown, type BreakdownRow } from '../lib/breakdown.js';
+import { downloadText, fileSlug } from '../lib/download.js';
+import { formatCount, formatRatio } from '../lib/format.js';
+import { useLoad } from '../lib/hooks.js';
+import { DIMENSION_LABELS, isAggregateKey, keyLabel } from '../lib/labels.js';
+import type { Dimension } from '../lib/view-state.js';
+import { readableError } from '../lib/read-errors.js';
+import { ErrorText, Loading } from './feedback.js';
+
+export interface PanelSpec {
+  id: string;
+  title: string;
+  tabs: ReadonlyArray<{ dimension: Dimension; label: string }>;
+}
+
+export const PANELS: readonly PanelSpec[] = [
+  { id: 'pages', title: 'Pages', tabs: [{ dimension: 'page', label: 'Top pages' }, { dimension: 'entry', label: 'Entry pages' }, { dimension: 'exit', label: 'Exit pages' }] },
+  {
+    id: 'sources',
+    title: 'Sources',
+    tabs: [{ dimension: 'referrer', label: 'Referrers' }, { dimension: 'utm_source', label: 'UTM sources' }, { dimension: 'utm_medium', label: 'UTM mediums' }, { dimension: 'utm_campaign', label: 'UTM campaigns' }],
+  },
+  { id: 'locations', title: 'Locations', tabs: [{ dimension: 'country', label: 'Countries' }, { dimension: 'region', label: 'Regions' }, { dimension: 'city', label: 'Cities' }] },
+  { id: 'devices', title: 'Devices', tabs: [{ dimension: 'browser', label: 'Browsers' }, { dimension: 'os', label: 'Systems' }, { dimension: 'device', label: 'Devices' }] },
+  { id: 'events', title: 'Events', tabs: [{ dimension: 'event', label: 'Events' }] },
+];
+
+export const PANEL_ROWS = 10;
+const DETAILS_ROWS = 25;
+
+interface PanelProps {
+  spec: PanelSpec;
+  siteId: string;
+  /** The view's period and filters as API parameters. */
+  view: URLSearchParams;
+  onFilter(dimension: Dimension, key: string): void;
+}
+
+/** A table of rows; a row whose key is one value is a button that filters by it. */
+function Rows({ dimension, rows, onFilter }: { dimension: Dimension; rows: readonly BreakdownRow[]; onFilter(key: string): void }) {
+  if (rows.length === 0) return <p class="muted empty">No data for this period.</p>;
+  return (
+    <table class="rows">
+      <thead>
+        <tr>
+          <th scope="col">{DIMENSION_LABELS[dimension]}</th>
+          <th scope="col" class="num">
+            Visitors
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.key}>
+            <td class="key">
+              <span class="bar" aria-hidden="true" style={{ width: `${Math.min(100, row.pct * 100)}%` }} />
+              {isAggregateKey(row.key) ? (
+                <span class="label">{row.key}</span>
+              ) : (
+                <button type="button" class="row-filter" title={`Filter by ${DIMENSION_LABELS[dimension]}: ${row.key}`} onClick={() => onFilter(row.key)}>
+                  {keyLabel(dimension, row.key)}
+                </button>
+              )}
+            </td>
+            <td class="num" title={formatRatio(row.pct)}>
+              {formatCount(row.visitors)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function ExportLink({ siteId, view, dimension, search }: { siteId: string; view: URLSearchParams; dimension: Dimension; search?: string }) {
+  const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  return (
+    <>
+      <a
+        href="#"
+        class="export"
+        aria-disabled={state.busy}
+        onClick={async (event) => {
+          event.preventDefault();
+          if (state.busy) return;
+          setState({ busy: true });
+          try {
+            const rows = await readAllRows(siteId, view, dimension, search);
+            downloadText(`${dimension}${search ? `-${fileSlug(search)}` : ''}-${fileSlug(view.toString())}.csv`, breakdownCsv(dimension, rows));
+            setState({ busy: false });
+          } catch (error) {
+            setState({ busy: false, error: readableError(error) });
+          }
+        }}
+      >
+        Export CSV
+      </a>
+      <ErrorText message={state.error} />
+    </>
+  );
+}
+
+function Details({ siteId, view, dimension, onFilter, onClose }: { siteId: string; view: URLSearchParams; dimension: Dimension; onFilter(key: string): void; onClose(): void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [search, setSearch] = useState('');
+  const [typed, setTyped] = useState('');
+  const [offset, setOffset] = useState(0);
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  useEffect(() => {
+    const wait = setTimeout(() => {
+      setSearch(typed.trim());
+      setOffset(0);
+    }, 250);
+    return () => clearTimeout(wait);
+  }, [typed]);
+  const page = useLoad(() => readBreakdown(siteId, view, dimension, { limit: DETAILS_ROWS, offset, search }), [siteId, view.toString(), dimension, offset, search]);
+  const total = page.data?.totalKeys ?? 0;
+  const title = `${DIMENSION_LABELS[dimension]}: details`;
+  return (
+    <dialog ref={dialog} class="details" aria-labelledby="details-title" onClose={onClose}>
+      <div class="card-head">
+        <h2 id="details-title">{title}</h2>
+        <button type="button" onClick={() => dialog.current?.close()}>
+          Close
+        </button>
+      </div>
+      <div class="details-tools">
+        <div class="field">
+          <label for="details-search">Search</label>
+          <input id="details-search" type="search" value={typed} onInput={(e) => setTyped((e.target as HTMLInputElement).value)} autoFocus />
+        </div>
+        <ExportLink siteId={siteId} view={view} dimension={dimension} search={search || undefined} />
+      </div>
+      <div aria-busy={page.loading} class="details-rows">
+        {page.error ? (
+          <ErrorText message={page.error} />
+        ) : page.data ? (
+          <Rows
+            dimension={dimension}
+            rows={page.data.rows}
+            onFilter={(key) => {
+              dialog.current?.close();
+              onFilter(key);
+            }}
+          />
+        ) : (
+          <Loading />
+        )}
+      </div>
+      <nav class="pager" aria-label="Pages of rows">
+        <button type="button" disabled={offset === 0 || page.loading} onClick={() => setOffset(Math.max(0, offset - DETAILS_ROWS))}>
+          Previous
+        </button>
+        <span>
+          {total === 0 ? '0' : `${formatCount(offset + 1)}–${formatCount(Math.min(total, offset + DETAILS_ROWS))}`} of {formatCount(total)}
+        </span>
+        <button type="button" disabled={offset + DETAILS_ROWS >= total || page.loading} onClick={() => setOffset(offset + DETAILS_ROWS)}>
+          Next
+        </button>
+      </nav>
+    </dialog>
+  );
+}
+
+export function BreakdownPanel({ spec, siteId, view, onFilter }: PanelProps) {
+  const [tab, setTab] = useState(0);
+  const [details, setDetails] = useState(false);
+  const dimension = spec.tabs[tab]!.dimension;
+  const data = useLoad<Breakdown>(() => readBreakdown(siteId, view, dimension, { limit: PANEL_ROWS }), [siteId, view.toString(), dimension]);
+  const state = data.error ? 'error' : data.loading || !data.data ? 'loading' : 'ready';
+  const headingId = `panel-${spec.id}`;
+  return (
+    <section class="card panel" aria-labelledby={headingId} data-panel={spec.id} data-state={state} aria-busy={state === 'loading'}>
+      <div class="card-head">
+        <h2 id={headingId}>{spec.title}</h2>
+        {spec.tabs.length > 1 && (
+          <div role="tablist" aria-label={`${spec.title} by`} class="panel-tabs">
+            {spec.tabs.map((t, i) => (
+              <button
+                key={t.dimension}
+                type="button"
+                role="tab"
+                id={`${spec.id}-tab-${t.dimension}`}
+                aria-selected={i === tab}
+                aria-controls={`${spec.id}-rows`}
+                tabIndex={i === tab ? 0 : -1}
+                onClick={() => setTab(i)}
+                onKeyDown={(event) => {
+                  const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+                  if (!step) return;
+                  const next = (i + step + spec.tabs.length) % spec.tabs.length;
+                  setTab(next);
+                  document.getElementById(`${spec.id}-tab-${spec.tabs[next]!.dimension}`)?.focus();
+                }}
+              >
+                {t.label}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      <div id={`${spec.id}-rows`} role={spec.tabs.length > 1 ? 'tabpanel' : undefined} aria-labelledby={spec.tabs.length > 1 ? `${spec.id}-tab-${dimension}` : headingId} class="panel-body">
+        {data.error ? (
+          <ErrorText message={data.error} />
+        ) : data.data ? (
+          <Rows dimension={dimension} rows={data.data.rows} onFilter={(key) => onFilter(dimension, key)} />
+        ) : (
+          <Loading />
+        )}
+      </div>
+      <div class="panel-foot actions">
+        <button type="button" class="link" onClick={() => setDetails(true)} aria-label={`Details: ${DIMENSION_LABELS[dimension]}`}>
+          Details
+        </button>
+        <ExportLink siteId={siteId} view={view} dimension={dimension} />
+      </div>
+      {details && <Details siteId={siteId} view={view} dimension={dimension} onFilter={(key) => onFilter(dimension, key)} onClose={() => setDetails(false)} />}
+    </section>
+  );
+}

@@ -1,0 +1,112 @@
+// The chart of the selected metric over the period, the previous period dashed behind it; the
+// pointer (or the arrow keys, once focused) shows a bucket's date in the site's zone and its value.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { chartGeometry, nearestIndex, type Point } from '../lib/chart.js';
+import { formatAxisLabel, formatBucket, formatMetric, type Grain } from '../lib/format.js';
+import type { Metric } from '../lib/view-state.js';
+import { METRIC_LABELS } from './kpi-tiles.js';
+
+const MARGINS = { height: 240, left: 64, right: 12, top: 12, bottom: 28 };
+
+/** The width of an element in CSS pixels, followed as it changes (the chart is drawn at its real size: text is never stretched). */
+function useWidth(element: { current: Element | null }, initial: number): number {
+  const [width, setWidth] = useState(initial);
+  useEffect(() => {
+    const target = element.current;
+    if (!target) return;
+    const observer = new ResizeObserver(([entry]) => entry && setWidth(Math.max(240, Math.round(entry.contentRect.width))));
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, []);
+  return width;
+}
+
+export interface Series {
+  grain: Grain;
+  tz: string;
+  points: Point[];
+  prev?: Point[];
+}
+
+export function Chart({ series, metric }: { series: Series; metric: Metric }) {
+  const [active, setActive] = useState<number | null>(null);
+  const svg = useRef<SVGSVGElement>(null);
+  const figure = useRef<HTMLElement>(null);
+  const width = useWidth(figure, 960);
+  const BOX = { ...MARGINS, width };
+  const g = useMemo(() => chartGeometry(series.points, series.prev, BOX, Math.max(2, Math.floor(width / 110))), [series, width]);
+  const label = METRIC_LABELS[metric];
+  const format = (v: number | null) => formatMetric(metric, v);
+  const point = (event: PointerEvent) => {
+    const rect = svg.current!.getBoundingClientRect();
+    setActive(nearestIndex(g.xs, ((event.clientX - rect.left) / rect.width) * BOX.width));
+  };
+  const keys = (event: KeyboardEvent) => {
+    const last = series.points.length - 1;
+    if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+      event.preventDefault();
+      const from = active ?? (event.key === 'ArrowRight' ? -1 : last + 1);
+      setActive(Math.max(0, Math.min(last, from + (event.key === 'ArrowRight' ? 1 : -1))));
+    }
+  };
+  const at = active === null ? undefined : series.points[active];
+  const prevAt = active === null ? undefined : series.prev?.[active];
+  const total = series.points.length;
+  return (
+    <figure class="chart" ref={figure}>
+      <svg
+        ref={svg}
+        viewBox={`0 0 ${BOX.width} ${BOX.height}`}
+        width={BOX.width}
+        height={BOX.height}
+        role="img"
+        aria-label={`${label} over the period, ${total} ${series.grain}s, with the previous period dashed`}
+        tabIndex={0}
+        onPointerMove={point}
+        onPointerLeave={() => setActive(null)}
+        onKeyDown={keys}
+        onBlur={() => setActive(null)}
+      >
+        {g.yTicks.map((t) => (
+          <g key={t.value} class="grid">
+            <line x1={BOX.left} x2={BOX.width - BOX.right} y1={t.y} y2={t.y} />
+            <text x={BOX.left - 8} y={t.y + 4} text-anchor="end">
+              {format(t.value)}
+            </text>
+          </g>
+        ))}
+        {g.xTicks.map((t) => (
+          <text key={t.index} class="x-label" x={t.x} y={BOX.height - 8} text-anchor="middle">
+            {formatAxisLabel(series.points[t.index]!.t, series.grain, series.tz)}
+          </text>
+        ))}
+        {g.area && <path class="area" d={g.area} />}
+        {g.prevLine && <path class="prev-line" d={g.prevLine} />}
+        <path class="line" d={g.line} />
+        {active !== null && (
+          <g class="cursor">
+            <line x1={g.xs[active]} x2={g.xs[active]} y1={BOX.top} y2={g.baseline} />
+            {g.ys[active] !== null && <circle cx={g.xs[active]} cy={g.ys[active]!} r={4} />}
+          </g>
+        )}
+      </svg>
+      {at && (
+        <div class="tooltip" role="status" style={{ left: `${(g.xs[active!]! / BOX.width) * 100}%` }}>
+          <strong>{formatBucket(at.t, series.grain, series.tz)}</strong>
+          <span>
+            {label}: {format(at.value)}
+          </span>
+          {prevAt && (
+            <span class="muted">
+              Previous ({formatBucket(prevAt.t, series.grain, series.tz)}): {format(prevAt.value)}
+            </span>
+          )}
+        </div>
+      )}
+      <figcaption class="legend">
+        <span class="key current">{label}</span>
+        {series.prev && <span class="key previous">Previous period</span>}
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,35 @@
+// The frame of a site's pages: the layout titled with the site, and links between its pages
+// (Settings only for the roles that may change it).
+import type { ComponentChildren } from 'preact';
+import { Layout } from '../lib/layout.js';
+import { canManage, type Session } from '../lib/session.js';
+import type { SiteRow } from '../lib/sites.js';
+
+
+type SitePage = 'dashboard' | 'realtime' | 'goals' | 'funnel';
+
+export function SiteFrame({ session, site, current, children }: { session: Session; site: SiteRow; current: SitePage; children: ComponentChildren }) {
+  const base = `/sites/${encodeURIComponent(site.id)}`;
+  const link = (page: SitePage, href: string, label: string) => (
+    <a href={href} aria-current={current === page ? 'page' : undefined}>
+      {label}
+    </a>
+  );
+  return (
+    <Layout
+      session={session}
+      title={site.name}
+      crumbs={[{ href: base, label: site.domain }]}
+      tabs={
+        <nav class="tabs" aria-label="Site">
+          {link('dashboard', base, 'Dashboard')}
+          {link('realtime', `${base}/realtime`, 'Realtime')}
+          {link(current === 'funnel' ? 'funnel' : 'goals', `${base}/goals`, 'Goals and funnels')}
+          {canManage(site.role) && <a href={`${base}/settings`}>Settings</a>}
+        </nav>
+      }
+    >
+      {children}
+    </Layout>
+  );
+}

@@ -1,0 +1,55 @@
+// Reading breakdowns: a page of rows for a panel or the details, every row for an export, and the
+// CSV text of rows (the same columns for every dimension).
+import { toCsv } from './csv.js';
+import { DIMENSION_LABELS } from './labels.js';
+import { readSite, type SiteRead } from './site.js';
+import type { Dimension } from './view-state.js';
+
+export interface BreakdownRow {
+  key: string;
+  visitors: number;
+  views: number;
+  pct: number;
+}
+
+export interface Breakdown {
+  period: { from: string; to: string; tz: string };
+  dimension: Dimension;
+  rows: BreakdownRow[];
+  totalKeys: number;
+  totalVisitors: number;
+}
+
+export function breakdownRead(view: URLSearchParams, dimension: Dimension, page: { limit: number; offset?: number; search?: string }): SiteRead {
+  const params = new URLSearchParams(view);
+  params.set('dimension', dimension);
+  params.set('limit', String(page.limit));
+  if (page.offset) params.set('offset', String(page.offset));
+  if (page.search) params.set('search', page.search);
+  return { path: '/breakdown', params };
+}
+
+export function readBreakdown(siteId: string, view: URLSearchParams, dimension: Dimension, page: { limit: number; offset?: number; search?: string }): Promise<Breakdown> {
+  return readSite<Breakdown>(siteId, breakdownRead(view, dimension, page));
+}
+
+/** Most rows an export holds (ten pages of the API's largest). */
+const EXPORT_MAX_ROWS = 10_000;
+const EXPORT_PAGE = 1000;
+
+/** Every row of a breakdown (up to EXPORT_MAX_ROWS), in the API's order. */
+export async function readAllRows(siteId: string, view: URLSearchParams, dimension: Dimension, search?: string): Promise<BreakdownRow[]> {
+  const rows: BreakdownRow[] = [];
+  for (;;) {
+    const page = await readBreakdown(siteId, view, dimension, { limit: EXPORT_PAGE, offset: rows.length, search });
+    rows.push(...page.rows);
+    if (page.rows.length < EXPORT_PAGE || rows.length >= page.totalKeys || rows.length >= EXPORT_MAX_ROWS) return rows;
+  }
+}
+
+export function breakdownCsv(dimension: Dimension, rows: readonly BreakdownRow[]): string {
+  return toCsv(
+    [DIMENSION_LABELS[dimension], 'Visitors', 'Views', 'Share of visitors'],
+    rows.map((r) => [r.key, r.visitors, r.views, r.pct]),
+  );
+}

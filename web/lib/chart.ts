@@ -1,0 +1,89 @@
+// The geometry of the dashboard's line chart: the selected metric's buckets as an SVG path, the
+// previous period's drawn over the same x positions (bucket i against bucket i), y ticks on round
+// values and a few x labels. Pure: the component draws it and handles the pointer.
+
+export interface Point {
+  t: number;
+  value: number | null;
+}
+
+export interface ChartBox {
+  width: number;
+  height: number;
+  /** Room left for the y labels and below for the x labels. */
+  left: number;
+  bottom: number;
+  top: number;
+  right: number;
+}
+
+export interface ChartGeometry {
+  /** x of each bucket. */
+  xs: number[];
+  /** y of each bucket's value (null where the value is). */
+  ys: Array<number | null>;
+  prevYs: Array<number | null>;
+  /** SVG path data; a null value breaks the line. */
+  line: string;
+  prevLine: string;
+  /** The area under the line, closed on the baseline. */
+  area: string;
+  yTicks: Array<{ y: number; value: number }>;
+  xTicks: Array<{ x: number; index: number }>;
+  baseline: number;
+}
+
+/** A round step (1, 2 or 5 times a power of ten) giving about `count` ticks up to `max`. */
+export function niceStep(max: number, count: number): number {
+  if (!(max > 0)) return 1;
+  const raw = max / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const scaled = raw / power;
+  return (scaled <= 1 ? 1 : scaled <= 2 ? 2 : scaled <= 5 ? 5 : 10) * power;
+}
+
+function path(xs: readonly number[], ys: ReadonlyArray<number | null>): string {
+  let d = '';
+  let drawing = false;
+  for (let i = 0; i < xs.length; i++) {
+    const y = ys[i];
+    if (y === null || y === undefined) {
+      drawing = false;
+      continue;
+    }
+    d += `${drawing ? 'L' : 'M'}${xs[i]!.toFixed(1)},${y.toFixed(1)}`;
+    drawing = true;
+  }
+  return d;
+}
+
+export function chartGeometry(points: readonly Point[], prev: readonly Point[] | undefined, box: ChartBox, xLabels = 6): ChartGeometry {
+  const plotWidth = box.width - box.left - box.right;
+  const plotHeight = box.height - box.top - box.bottom;
+  const baseline = box.top + plotHeight;
+  const values = [...points, ...(prev ?? [])].map((p) => p.value).filter((v): v is number => v !== null);
+  const step = niceStep(Math.max(0, ...values), 4);
+  const top = Math.max(step, Math.ceil(Math.max(0, ...values) / step) * step);
+  const yOf = (v: number | null) => (v === null ? null : baseline - (v / top) * plotHeight);
+  const n = points.length;
+  const xs = points.map((_, i) => box.left + (n <= 1 ? plotWidth / 2 : (i / (n - 1)) * plotWidth));
+  const ys = points.map((p) => yOf(p.value));
+  const prevYs = points.map((_, i) => yOf(prev?.[i]?.value ?? null));
+  const line = path(xs, ys);
+  const first = ys.findIndex((y) => y !== null);
+  let last = -1;
+  ys.forEach((y, i) => y !== null && (last = i));
+  const area = first === -1 ? '' : `${path(xs.slice(first, last + 1), ys.slice(first, last + 1))}L${xs[last]!.toFixed(1)},${baseline}L${xs[first]!.toFixed(1)},${baseline}Z`;
+  const yTicks: ChartGeometry['yTicks'] = [];
+  for (let v = 0; v <= top + step / 2; v += step) yTicks.push({ value: v, y: yOf(v)! });
+  const every = Math.max(1, Math.ceil(n / xLabels));
+  const xTicks = xs.flatMap((x, index) => (index % every === 0 ? [{ x, index }] : []));
+  return { xs, ys, prevYs, line, prevLine: path(xs, prevYs), area, yTicks, xTicks, baseline };
+}
+
+/** The bucket under a pointer at `x`: the nearest one. */
+export function nearestIndex(xs: readonly number[], x: number): number {
+  let best = 0;
+  for (let i = 1; i < xs.length; i++) if (Math.abs(xs[i]! - x) < Math.abs(xs[best]! - x)) best = i;
+  return best;
+}

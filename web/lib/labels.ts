@@ -1,0 +1,35 @@
+// Names shown for the breakdown dimensions and their keys.
+import type { Dimension } from './view-state.js';
+
+export const DIMENSION_LABELS: Record<Dimension, string> = {
+  page: 'Page',
+  entry: 'Entry page',
+  exit: 'Exit page',
+  referrer: 'Referrer',
+  utm_source: 'UTM source',
+  utm_medium: 'UTM medium',
+  utm_campaign: 'UTM campaign',
+  country: 'Country',
+  region: 'Region',
+  city: 'City',
+  browser: 'Browser',
+  os: 'Operating system',
+  device: 'Device',
+  event: 'Event',
+};
+
+let regionNames: Intl.DisplayNames | undefined;
+
+/** A key as shown: a country code as its name in the browser's language, anything else as it is. */
+export function keyLabel(dimension: Dimension, key: string): string {
+  if (dimension !== 'country' || !/^[A-Z]{2}$/.test(key)) return key;
+  try {
+    regionNames ??= new Intl.DisplayNames(undefined, { type: 'region' });
+    return regionNames.of(key) ?? key;
+  } catch {
+    return key;
+  }
+}
+
+/** Keys that name no single value (`(none)`, `(other)`): shown, never a filter. */
+export const isAggregateKey = (key: string): boolean => key === '(none)' || key === '(other)';

@@ -1,0 +1,20 @@
+// Starts a page of one site (/sites/:siteId/...): the session, then the site, then the page.
+import type { VNode } from 'preact';
+import { LoadState } from '../components/feedback.js';
+import { useLoad } from './hooks.js';
+import { mountPage, pathSegment, SignedIn } from './mount.js';
+import type { Session } from './session.js';
+import { loadSite, readEarly, type SiteRead } from './site.js';
+import type { SiteRow } from './sites.js';
+
+function WithSite({ render }: { render(site: SiteRow): VNode }) {
+  const siteId = pathSegment(1);
+  const site = useLoad(() => loadSite(siteId), [siteId]);
+  return <LoadState state={site}>{render}</LoadState>;
+}
+
+/** `early`: the reads the page makes first, started with the site list before anything is known. */
+export function mountSitePage(render: (session: Session, site: SiteRow) => VNode, early: readonly SiteRead[] = []): void {
+  readEarly(pathSegment(1), early);
+  mountPage(<SignedIn>{(session) => <WithSite render={(site) => render(session, site)} />}</SignedIn>);
+}

@@ -1,0 +1,45 @@
+// The site a page is about (name, zone, the user's role in its organisation) and its read endpoints
+// under /app/v1/sites/:siteId.
+import { ApiError } from './api.js';
+import { askEarly, readPath } from './early.js';
+import { readableError } from './read-errors.js';
+import type { SiteRow } from './sites.js';
+
+const SITES = '/sites';
+
+/** The site among those the user can see; NOT_FOUND (as the server says it) when it is not one of them. */
+export async function loadSite(siteId: string): Promise<SiteRow> {
+  const { sites } = await readPath<{ sites: SiteRow[] }>(SITES);
+  const site = sites.find((s) => s.id === siteId);
+  if (!site) throw new ApiError(404, 'NOT_FOUND', 'site not found');
+  return site;
+}
+
+/** A read of one site: its path under /app/v1 and its parameters. */
+export interface SiteRead {
+  path: string;
+  params?: URLSearchParams;
+}
+
+const sitePath = (siteId: string, read: SiteRead) => {
+  const query = read.params && read.params.toString() !== '' ? `?${read.params}` : '';
+  return `/sites/${encodeURIComponent(siteId)}${read.path}${query}`;
+};
+
+/** Starts the site list and these reads now (see early.ts). */
+export function readEarly(siteId: string, reads: readonly SiteRead[]): void {
+  askEarly(SITES);
+  for (const read of reads) askEarly(sitePath(siteId, read));
+}
+
+/**
+ * GET /app/v1/sites/:siteId<path>?<params>: the read API's answer for the signed-in member; a
+ * refusal keeps its code and carries a sentence the page shows in place of the figures.
+ */
+export async function readSite<T>(siteId: string, read: SiteRead): Promise<T> {
+  try {
+    return await readPath<T>(sitePath(siteId, read));
+  } catch (error) {
+    throw error instanceof ApiError ? new ApiError(error.status, error.code, readableError(error)) : error;
+  }
+}
