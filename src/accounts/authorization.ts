@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import { forbidden, notFound } from '../core/errors.js';
 import { requireSession } from './http.js';
-import { roleAtLeast, type Role } from './roles.js';
+import { roleAtLeast, type Role } from '../core/roles.js';
 import type { AccountService } from './service.js';
 
 export interface OrgAccess {

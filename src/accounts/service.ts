@@ -6,9 +6,9 @@ import type { MaintenanceTask } from '../core/maintenance.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import { Lockout, type AttemptSubject } from './lockout.js';
 import { checkPasswordPolicy, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
-import type { Role } from './roles.js';
+import type { Role } from '../core/roles.js';
 import { Sessions, tokensEqual, type NewSession } from './sessions.js';
-import { DuplicateEmail, type KyselyAccountStore, type Member, type Membership, type SessionRecord, type User } from './store.js';
+import { DuplicateEmail, type KyselyAccountStore, type Member, type Membership, type SessionRecord, type User } from '../storage/meta/account-store.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAIL_LENGTH = 254;

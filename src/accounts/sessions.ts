@@ -2,7 +2,7 @@
 // ends 30 days after its last use, at sign-out, when its user is deleted or changes password.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Hex } from '../core/ids.js';
-import type { KyselyAccountStore, SessionRecord } from './store.js';
+import type { KyselyAccountStore, SessionRecord } from '../storage/meta/account-store.js';
 
 export const SESSION_IDLE_MS = 30 * 24 * 3_600_000;
 /** Last use is written at most this often, so reads do not each write. */

@@ -2,7 +2,7 @@
 // memberships, sessions, failed sign-ins and locks.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DuplicateEmail, type KyselyAccountStore } from '../../src/accounts/store.js';
+import { DuplicateEmail, type KyselyAccountStore } from '../../src/storage/meta/account-store.js';
 import type { MetaStore } from '../../src/storage/meta/types.js';
 import { openMetaStores } from '../../src/storage/meta/open.js';
 import { META_DATABASES } from '../helpers/meta-adapters.js';

@@ -1,7 +1,7 @@
 // An organisation's members (DASHBOARD.md): the operator's and the organisation owners' routes.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OrgAccess } from '../../accounts/authorization.js';
-import { isRole, ROLES, type Role } from '../../accounts/roles.js';
+import { isRole, ROLES, type Role } from '../../core/roles.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Org } from '../../storage/meta/types.js';

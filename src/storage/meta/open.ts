@@ -2,7 +2,7 @@
 // PostgreSQL, else SQLite in SVC_DATA_DIR), and every store on the metadata database is built over
 // one connection to it. The rest of the code sees only the port interfaces.
 import { join } from 'node:path';
-import { KyselyAccountStore } from '../../accounts/store.js';
+import { KyselyAccountStore } from './account-store.js';
 import type { Config } from '../../config.js';
 import { KyselyAlertStore, type AlertStore } from './alert-store.js';
 import { KyselyMetaStore } from './kysely-store.js';

@@ -1,8 +1,8 @@
 // AccountStore: users, memberships, sessions and failed sign-ins in the MetaStore database (migration
 // 005_accounts), through the MetaStore's Kysely handle so SQLite and PostgreSQL share one implementation.
 import type { Generated, Kysely, Selectable } from 'kysely';
-import type { MetaDatabase } from '../storage/meta/schema.js';
-import type { Role } from './roles.js';
+import type { MetaDatabase } from './schema.js';
+import type { Role } from '../../core/roles.js';
 
 interface UsersTable {
   id: Generated<number>;

@@ -1,4 +1,4 @@
-// Roles of a membership and what each allows (DASHBOARD.md "Accounts and roles"): every role reads
+// Roles of a membership and what each allows (docs/accounts.md): every role reads
 // the organisation's sites; admin also changes its sites, goals, funnels, alert rules and API keys;
 // owner also manages its members.
 export const ROLES = ['viewer', 'admin', 'owner'] as const;
