@@ -1,0 +1,58 @@
+// The README and docs/ stand alone: every relative link reaches a file of the repository (and a
+// heading of it when the link names one), and nothing sends the reader to documents a clone lacks.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const DOCUMENTS = ['README.md', ...readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[`*_]/g, '')
+    .replace(/[^\p{L}\p{N} -]/gu, '')
+    .replace(/ /g, '-');
+}
+
+function anchorsOf(path: string): Set<string> {
+  const headings = readFileSync(path, 'utf8').split('\n').filter((line) => /^#{1,6} /.test(line));
+  return new Set(headings.map((line) => anchorOf(line.replace(/^#+ /, '').trim())));
+}
+
+test('every relative link in the README and docs/ reaches a file, and its heading', () => {
+  const broken: string[] = [];
+  for (const document of DOCUMENTS) {
+    const text = readFileSync(document, 'utf8').replace(/```[\s\S]*?```/g, '');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target!)) continue;
+      const [file, anchor] = target!.split('#');
+      const path = file === '' ? document : join(dirname(document), file!);
+      if (!existsSync(path)) broken.push(`${document}: ${target} (no such file)`);
+      else if (anchor && statSync(path).isFile() && path.endsWith('.md') && !anchorsOf(path).has(anchor)) {
+        broken.push(`${document}: ${target} (no such heading)`);
+      }
+    }
+  }
+  assert.deepEqual(broken, []);
+});
+
+test('nothing in the repository points at documents outside it', () => {
+  const outside = /\b(SPEC|ADMIN_API|DESIGN|DASHBOARD)\.md\b|\bshared\//;
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(md|ts|mjs|js|json|sh)$/.test(name)) {
+        readFileSync(path, 'utf8').split('\n').forEach((line, i) => {
+          if (outside.test(line)) found.push(`${path}:${i + 1}`);
+        });
+      }
+    }
+  };
+  for (const dir of ['docs', 'src', 'test', 'bench', 'scripts']) walk(dir);
+  for (const file of ['README.md', 'package.json']) if (outside.test(readFileSync(file, 'utf8'))) found.push(file);
+  assert.deepEqual(found, []);
+});
