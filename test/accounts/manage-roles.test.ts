@@ -95,6 +95,7 @@ describe('/app/v1/manage role matrix', () => {
         body: { steps: [{ kind: 'page', pattern: '/x' }, { kind: 'event', pattern: 'paid' }] },
       }),
     },
+    { name: 'funnel history', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/funnels/${(await newFunnel()).id}` }) },
     { name: 'delete funnel', make: async () => ({ method: 'DELETE', path: `/sites/${site.siteId}/funnels/${(await newFunnel()).id}` }) },
     { name: 'list alert rules', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/alerts` }) },
     {
