@@ -22,11 +22,24 @@ export interface Config {
   geoipDb: string | undefined; // SVC_GEOIP_DB: a MaxMind/DB-IP City .mmdb file
   smtpUrl: string | undefined;
   logLevel: string;
-  duckdbMemoryLimit: string; // SVC_DUCKDB_MEMORY_LIMIT
+  duckdbMemoryLimit: string; // DuckDB's memory_limit: its share of SVC_MEMORY_BUDGET_MB, or SVC_DUCKDB_MEMORY_LIMIT
+  sessionCacheBytes: number; // the live-session cache's bound: the rest of SVC_MEMORY_BUDGET_MB
   alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
   /** SVC_PUBLIC_URL: where browsers and people reach the service (the snippet, printed links); no trailing slash. */
   publicUrl: string | undefined;
   databaseUrl: string | undefined; // SVC_DATABASE_URL: metadata in PostgreSQL instead of SQLite
+  http: ConnectionLimits;
+  stopTimeoutMs: number; // SVC_STOP_TIMEOUT_MS: a graceful stop ends within it
+  flushIntervalMs: number; // SVC_FLUSH_INTERVAL_MS: the write buffer's period, what kill -9 can lose
+}
+
+/** How long a client may take and how many connections may be open (docs/operations.md). */
+export interface ConnectionLimits {
+  headersTimeoutMs: number; // SVC_HEADERS_TIMEOUT_MS: a request's headers, from its first byte (or the connection's start)
+  bodyTimeoutMs: number; // SVC_BODY_TIMEOUT_MS: a request's body, from its headers (an import call's: requestTimeoutMs)
+  requestTimeoutMs: number; // SVC_REQUEST_TIMEOUT_MS: any whole request, an import call's body included
+  keepAliveTimeoutMs: number; // SVC_KEEP_ALIVE_TIMEOUT_MS: an idle connection between requests
+  maxConnections: number; // SVC_MAX_CONNECTIONS: connections past it are closed on accept
 }
 
 export class ConfigError extends Error {
@@ -46,6 +59,9 @@ export function parseRateLimit(text: string): RateLimit | undefined {
 
 /** Days a closed webhook delivery stays in its rule's history. */
 export const DEFAULT_ALERT_HISTORY_DAYS = 90;
+
+/** The least of the memory budget the live-session cache may have (about 50 000 sessions). */
+const MIN_SESSION_CACHE_MB = 16;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -92,8 +108,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const smtpUrl = value('SVC_SMTP_URL');
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SVC_SMTP_URL must start with smtp:// or smtps://');
 
-  const duckdbMemoryLimit = value('SVC_DUCKDB_MEMORY_LIMIT') ?? '512MB';
-  if (!/^\d{1,6}(MB|GB)$/.test(duckdbMemoryLimit)) problems.push(`SVC_DUCKDB_MEMORY_LIMIT must look like 512MB or 2GB, got ${JSON.stringify(duckdbMemoryLimit)}`);
 
   const historyText = value('SVC_ALERT_HISTORY_DAYS') ?? String(DEFAULT_ALERT_HISTORY_DAYS);
   const alertHistoryDays = Number(historyText);
@@ -101,6 +115,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`SVC_ALERT_HISTORY_DAYS must be a number of days 1..3650, got ${JSON.stringify(historyText)}`);
   }
 
+  const integer = (name: string, fallback: number, min: number, max: number) => {
+    const text = value(name) ?? String(fallback);
+    const parsed = Number(text);
+    if (/^\d{1,9}$/.test(text) && parsed >= min && parsed <= max) return parsed;
+    problems.push(`${name} must be a whole number ${min}..${max}, got ${JSON.stringify(text)}`);
+    return fallback;
+  };
+  const http: ConnectionLimits = {
+    headersTimeoutMs: integer('SVC_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    bodyTimeoutMs: integer('SVC_BODY_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestTimeoutMs: integer('SVC_REQUEST_TIMEOUT_MS', 300_000, 100, 3_600_000),
+    keepAliveTimeoutMs: integer('SVC_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    maxConnections: integer('SVC_MAX_CONNECTIONS', 4096, 1, 1_000_000),
+  };
+  if (http.headersTimeoutMs > http.requestTimeoutMs) problems.push('SVC_HEADERS_TIMEOUT_MS must not exceed SVC_REQUEST_TIMEOUT_MS');
+  if (http.bodyTimeoutMs > http.requestTimeoutMs) problems.push('SVC_BODY_TIMEOUT_MS must not exceed SVC_REQUEST_TIMEOUT_MS');
+  // SVC_MEMORY_BUDGET_MB (MiB) is shared by the two holders of memory that grow with traffic: DuckDB
+  // (seven eighths, or SVC_DUCKDB_MEMORY_LIMIT) and the live-session cache (the rest).
+  const budgetMb = integer('SVC_MEMORY_BUDGET_MB', 512, 64, 1_048_576);
+  let duckdbMb = budgetMb - Math.floor(budgetMb / 8);
+  const duckdbText = value('SVC_DUCKDB_MEMORY_LIMIT');
+  if (duckdbText !== undefined) {
+    const m = /^(\d{1,7})(MB|GB)$/.exec(duckdbText);
+    if (!m) problems.push(`SVC_DUCKDB_MEMORY_LIMIT must look like 512MB or 2GB, got ${JSON.stringify(duckdbText)}`);
+    else duckdbMb = Number(m[1]) * (m[2] === 'GB' ? 1024 : 1);
+  }
+  const sessionCacheMb = budgetMb - duckdbMb;
+  if (sessionCacheMb < MIN_SESSION_CACHE_MB) {
+    problems.push(`SVC_DUCKDB_MEMORY_LIMIT (${duckdbMb} MB) leaves ${sessionCacheMb} MB of SVC_MEMORY_BUDGET_MB (${budgetMb}) for live sessions; they need ${MIN_SESSION_CACHE_MB}: raise the budget or lower the limit`);
+  }
+  const stopTimeoutMs = integer('SVC_STOP_TIMEOUT_MS', 10_000, 1_000, 600_000);
+  const flushIntervalMs = integer('SVC_FLUSH_INTERVAL_MS', 1_000, 10, 60_000);
   // ---- SVC_PUBLIC_URL ----
   const publicUrl = value('SVC_PUBLIC_URL');
   const publicUrlProblem = publicUrl === undefined ? undefined : checkPublicUrl(publicUrl);
@@ -128,8 +174,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geoipDb: value('SVC_GEOIP_DB'),
     smtpUrl,
     logLevel,
-    duckdbMemoryLimit,
+    duckdbMemoryLimit: `${duckdbMb}MiB`,
+    sessionCacheBytes: sessionCacheMb * 1024 * 1024,
     alertHistoryDays,
+    http,
+    stopTimeoutMs,
+    flushIntervalMs,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     databaseUrl,
   };

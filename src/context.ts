@@ -1,6 +1,5 @@
 // The composition root: builds every service of the process from the configuration. Route modules
 // and workers receive this object; tests build it with a temp dir and a manual clock.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AccountService } from './accounts/service.js';
 import { resolveAdminToken } from './admin-token.js';
@@ -12,6 +11,7 @@ import { MaintenanceRegistry } from './core/maintenance.js';
 import { MetricsRegistry } from './core/metrics.js';
 import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
+import { prepareDataDir } from './storage/data-dir.js';
 import { DuckDbEventStore } from './storage/events/duckdb.js';
 import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './storage/events/rollups.js';
 import type { MetaStore, Site } from './storage/meta/types.js';
@@ -56,9 +56,10 @@ export interface ContextOptions {
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? console;
-  mkdirSync(config.dataDir, { recursive: true });
+  const tightened = prepareDataDir(config.dataDir);
+  if (tightened.length > 0) log.warn({ tightened }, 'the data folder was readable by other users: tightened (only svc\'s user may read it)');
   const { token: adminToken, generatedFile: adminTokenFile } = resolveAdminToken(config);
-  const { meta, alerts: alertStore, accounts: accountStore } = await openMetaStores(metaLocationOf(config));
+  const { meta, alerts: alertStore, accounts: accountStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
   let events: EventStore;
   try {
     events = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });
@@ -76,7 +77,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     memory.set(m.external, { kind: 'external' });
   });
   const maintenance = new MaintenanceRegistry();
-  const ingest = new Ingestor({ clock, meta, events, geo, metrics, collectRateLimit: config.collectRateLimit, log });
+  const ingest = new Ingestor({ clock, meta, events, geo, metrics, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, sessionCacheBytes: config.sessionCacheBytes, log });
   ingest.registerMaintenance(maintenance);
   const alerts = new AlertService({
     meta,

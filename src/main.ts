@@ -4,6 +4,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { startService } from './server.js';
 
 async function main(): Promise<void> {
+  // Every file the process creates (SQLite's and DuckDB's among them) is its user's only: 0600, folders 0700.
+  process.umask(0o077);
   let config;
   try {
     config = loadConfig();
@@ -17,13 +19,19 @@ async function main(): Promise<void> {
   const service = await startService(config, { logger: pino({ level: config.logLevel }) });
   const log = service.app.log;
   if (config.webhookAllowPrivate) log.warn('SVC_WEBHOOK_ALLOW_PRIVATE is on: webhooks may target private addresses (development only)');
-  log.info(`svc listening on ${service.url} (data in ${config.dataDir})`);
+  const metadata = config.databaseUrl === undefined ? '' : ', metadata in PostgreSQL';
+  log.info(`svc listening on ${service.url} (data in ${config.dataDir}${metadata})`);
 
   let signalled = false;
   const shutdown = (signal: string) => {
     if (signalled) return;
     signalled = true;
     log.info(`${signal}: draining`);
+    // The stop gives requests half of the deadline (server.ts); what overruns the rest is abandoned.
+    setTimeout(() => {
+      log.error(`${signal}: not drained within SVC_STOP_TIMEOUT_MS (${config.stopTimeoutMs} ms); exiting with ${service.ctx.ingest.buffer.size} events unwritten`);
+      process.exit(1);
+    }, config.stopTimeoutMs).unref();
     service.stop().then(
       () => {
         log.info(`${signal}: drained; every buffered event is stored`);

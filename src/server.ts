@@ -11,9 +11,10 @@ export interface RunningService {
   app: FastifyInstance;
   /** The local address it listens on. */
   url: string;
-  /** Where people reach it: SVC_PUBLIC_URL, else `url`. Every link the service prints starts with it. */
-  publicUrl: string;
-  /** Graceful stop: stop accepting, finish requests, flush every buffered event, close storage. */
+  /**
+   * Graceful stop: stop accepting, close connections waiting for their client, give requests being
+   * handled half of SVC_STOP_TIMEOUT_MS, flush every buffered event, close storage.
+   */
   stop(): Promise<void>;
 }
 
@@ -41,6 +42,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // Every link the service prints starts with where people reach it.
   const publicUrl = config.publicUrl ?? url;
   writeServerUrl(config.dataDir, url);
   if (ctx.adminTokenFile !== undefined) {
@@ -52,10 +54,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ctx,
     app,
     url,
-    publicUrl,
     stop() {
       stopping ??= (async () => {
-        await app.close();
+        await app.connections.stop(() => app.close(), config.stopTimeoutMs / 2);
         await worker.stop();
         await ctx.close();
       })();

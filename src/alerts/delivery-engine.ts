@@ -11,7 +11,7 @@ import { sendWebhook, type AttemptStatus, type SenderOptions } from './sender.js
 import { deliveryHeaders } from './signing.js';
 import type { AlertStore, AttemptOutcome, ClaimedDelivery } from '../storage/meta/alert-store.js';
 
-/** Waits after the 1st, 2nd and 3rd failed attempt; the 4th failure is final (SPEC.md). */
+/** Waits after the 1st, 2nd and 3rd failed attempt; the 4th failure is final (docs/webhooks.md). */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 25 * 60_000] as const;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** How long a claim outlives its last renewal: how long a crashed engine's deliveries wait. */
@@ -119,9 +119,10 @@ export class DeliveryEngine {
   async drain(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    clearInterval(this.renewTimer);
     await this.pumping;
     await Promise.all(this.inFlight.values());
+    // Renewed until the last attempt is recorded: no other engine may take an attempt still running.
+    clearInterval(this.renewTimer);
   }
 
   get inFlightCount(): number {

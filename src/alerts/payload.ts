@@ -1,4 +1,4 @@
-// The webhook body of SPEC.md (Events → Alert webhook). Serialized once, when the delivery is
+// The webhook body (docs/webhooks.md). Serialized once, when the delivery is
 // created: every retry sends these exact bytes, only the signature headers change.
 import type { RuleType } from '../storage/meta/alert-store.js';
 

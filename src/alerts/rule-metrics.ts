@@ -1,5 +1,5 @@
 // The measurements alert rules watch, computed for many sites in one query each so that evaluating
-// every rule each minute stays cheap. Definitions follow DESIGN.md §3: visitors are distinct
+// every rule each minute stays cheap. Definitions are the read API's (docs/api.md): visitors are distinct
 // visitor ids per site-local day summed over days; conversions are events matching the goal.
 // src/stats computes the same measures one site at a time (computeRealtime, measureGoals); at
 // 10 000 rules a minute that is tens of thousands of queries, so these are the batched forms, over

@@ -1,4 +1,4 @@
-// What each rule type watches and when it fires (DESIGN.md §6). A rule fires once when its
+// What each rule type watches and when it fires (docs/webhooks.md, Rules). A rule fires once when its
 // condition becomes true and re-arms only after the condition was false at an evaluation; a goal
 // rule fires at most once per site-local day.
 import { localDay } from '../core/localtime.js';

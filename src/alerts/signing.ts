@@ -1,4 +1,4 @@
-// The webhook signature scheme of SPEC.md: `svc-signature: v1=<hex HMAC-SHA256(secret, "<ts>.<body>")>`
+// The webhook signature scheme (docs/webhooks.md): `svc-signature: v1=<hex HMAC-SHA256(secret, "<ts>.<body>")>`
 // over the exact body bytes, with `svc-timestamp` in Unix seconds so receivers can refuse replays.
 import { createHmac } from 'node:crypto';
 

@@ -1,4 +1,4 @@
-// Webhook URL rules (DESIGN.md §6): checked at configuration and again at every send. The static
+// Webhook URL rules (docs/webhooks.md): checked at configuration and again at every send. The static
 // check judges the URL text; the DNS check resolves the host once and returns the address the
 // connection must be pinned to, so a second lookup (DNS rebinding) can never pick another one.
 import { lookup } from 'node:dns/promises';

@@ -1,4 +1,4 @@
-// The 14 dimensions of filters and breakdowns, and how each is scoped (DESIGN.md §5).
+// The 14 dimensions of filters and breakdowns, and how each is scoped (docs/api.md, Dimensions).
 //
 // Event-scoped dimensions (page, event) describe one event; a filter on them keeps matching events.
 // Session-scoped ones describe a whole session (copied onto each of its events at ingest, except

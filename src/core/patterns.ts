@@ -1,4 +1,4 @@
-// Goal and funnel-step patterns (DESIGN.md §3): a `page` pattern matches a path with `*` standing for
+// Goal and funnel-step patterns (docs/admin-api.md, Goals): a `page` pattern matches a path with `*` standing for
 // one path segment and `**` for any run of characters; an `event` pattern is an exact event name.
 // The regular expression is the same for SQL engines (RE2/PCRE subset) and JavaScript.
 

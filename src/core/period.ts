@@ -1,4 +1,4 @@
-// Periods, grains and buckets in a site's local calendar (DESIGN.md §4). Pure: the caller passes
+// Periods, grains and buckets in a site's local calendar (docs/api.md, Parameters). Pure: the caller passes
 // "today" (the site-local day of the clock) and the zone.
 import { addDays, localParts, localToEpoch, startOfLocalDay } from './localtime.js';
 import { ApiError, invalidParams } from './errors.js';

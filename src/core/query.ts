@@ -160,7 +160,7 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
   });
 }
 
-/** Which filters a metric takes (DESIGN.md §5). */
+/** Which filters a metric takes (docs/api.md, Metrics). */
 export function metricTakesFilters(metric: Metric, filters: readonly Filter[]): boolean {
   if (filters.length === 0) return true;
   switch (metric) {

@@ -1,4 +1,6 @@
 // The HTTP application: one Fastify instance serving /v1, /api/e, /js/t.js, /admin/v1, /app/v1, /healthz.
+import { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { sessionUser } from '../accounts/http.js';
 import type { AppContext } from '../context.js';
@@ -6,6 +8,7 @@ import { ApiError, envelope, invalidParams } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
 import { appRoutes } from './app-v1/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';
+import { Connections } from './connections.js';
 import { dashboardRoutes } from './dashboard/index.js';
 import { clientErrorHandler, installErrorHandler } from './errors.js';
 import { healthRoutes } from './health.js';
@@ -18,10 +21,29 @@ export interface AppOptions {
   logger?: FastifyBaseLogger;
 }
 
+/**
+ * CONNECT asks Node for a tunnel, so it never reaches the router by itself (Node would close the
+ * connection unanswered): it is answered like any other request (under /v1: the key first, then
+ * 405), on a response of its own, and the connection closed after it.
+ */
+function routeConnectRequests(app: FastifyInstance): void {
+  app.server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    // Node has taken its own listeners off the socket: a reset must not become an unhandled error.
+    socket.on('error', () => socket.destroy());
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.on('finish', () => socket.end());
+    app.routing(req, res);
+  });
+}
+
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const dropped = ctx.metrics.counter('svc_connections_dropped_total', 'Connections closed on accept: SVC_MAX_CONNECTIONS were open');
+  const connections = new Connections(ctx.config.http, () => dropped.inc());
   const app: FastifyInstance = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    serverFactory: collectFastPath(ctx, () => app.log),
+    serverFactory: (fastify) => connections.serve(collectFastPath(ctx, () => app.log, fastify, connections)),
     // X-Forwarded-For is never read: the client is the socket peer (or a trusted relay's header).
     trustProxy: false,
     bodyLimit: 1_048_576,
@@ -30,9 +52,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     clientErrorHandler,
-    // Bug fix: a path parameter with broken percent-encoding (`/admin/v1/sites/%ZZ/goals`) was
-    // answered by Fastify's own `{"error":"Bad Request","code":"FST_ERR_BAD_URL",...}` body, which
-    // bypasses the error handler; answer with the error envelope instead.
+    // Every refusal carries the error envelope, including a path parameter with broken
+    // percent-encoding (`/admin/v1/sites/%ZZ/goals`), which Fastify answers with a body of its own
+    // (`FST_ERR_BAD_URL`) outside the error handler.
     frameworkErrors: (err, request, rawReply) => {
       const reply = rawReply as unknown as FastifyReply;
       const apiError = err.code === 'FST_ERR_BAD_URL' ? invalidParams('malformed URL') : new ApiError('INVALID_PARAMS', 'invalid request');
@@ -51,8 +73,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       );
     },
   });
+  app.decorate('connections', connections);
   installErrorHandler(app);
   app.decorate('accounts', ctx.accounts);
+  routeConnectRequests(app);
   await app.register(async (scoped) => healthRoutes(scoped, ctx));
   await app.register(async (scoped) => collectRoutes(scoped, ctx));
   await app.register(async (scoped) => trackerRoutes(scoped));

@@ -2,11 +2,12 @@
 // read no further than the limits: over 4096 bytes it is discarded; drained up to 64 KB, then 202;
 // beyond 64 KB, 202 and the connection closed.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.js';
 import { isPromise } from '../core/clock.js';
 import { MAX_BODY_BYTES } from '../ingest/event-shape.js';
+import type { Connections } from './connections.js';
 
 export const MAX_DRAIN_BYTES = 65_536;
 
@@ -14,18 +15,21 @@ export type CollectedBody = { kind: 'ok'; body: Buffer } | { kind: 'too_large' }
 
 /**
  * Reads at most MAX_BODY_BYTES; past that drains to MAX_DRAIN_BYTES and gives up. A client that goes
- * away before the body ends has sent no event: `aborted`, not a drop. Called once per event on the
- * hottest route, so it settles through a callback rather than a promise.
+ * away before the body ends, or does not send it all within `timeoutMs`, has sent no event:
+ * `aborted`, not a drop. Called once per event on the hottest route, so it settles through a
+ * callback rather than a promise.
  */
-export function readCollectedBody(stream: Readable, settle: (body: CollectedBody) => void): void {
+export function readCollectedBody(stream: Readable, timeoutMs: number, settle: (body: CollectedBody) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let settled = false;
   const once = (result: CollectedBody) => {
     if (settled) return;
     settled = true;
+    clearTimeout(deadline);
     settle(result);
   };
+  const deadline = setTimeout(() => once({ kind: 'aborted' }), timeoutMs);
   stream.on('data', (chunk: Buffer) => {
     if (settled) return;
     size += chunk.length;
@@ -47,7 +51,7 @@ const EMPTY_202 = { 'content-length': '0' };
  * hand the event to the ingestor. The Fastify route and the server's fast path (below) both call it.
  */
 export function handleCollect(ctx: AppContext, req: IncomingMessage, res: ServerResponse, log: FastifyBaseLogger): void {
-  readCollectedBody(req, (collected) => {
+  readCollectedBody(req, ctx.config.http.bodyTimeoutMs, (collected) => {
     try {
       if (collected.kind === 'aborted') {
         ctx.ingest.countAborted();
@@ -101,34 +105,22 @@ export function isCollectRequest(req: IncomingMessage): boolean {
 
 /**
  * The server's request listener: collection requests go straight to `handleCollect`, everything
- * else to Fastify. Routing, hooks and the reply object cost about 15 µs a request, as much as the
- * rest of the collection path's HTTP handling (bench/ingest); the hottest route skips them.
+ * else to Fastify, under the body deadline. Routing, hooks and the reply object cost about 15 µs a
+ * request, as much as the rest of the collection path's HTTP handling (bench/ingest); the hottest
+ * route skips them.
  */
-export function collectFastPath(ctx: AppContext, log: () => FastifyBaseLogger) {
-  return (fastify: (req: IncomingMessage, res: ServerResponse) => void, fastifyOptions: Record<string, unknown>): Server => {
-    const options = fastifyOptions as unknown as ServerTimeouts; // Fastify passes its resolved options
-    const server: Server = createServer((req, res) => {
-      if (!isCollectRequest(req)) return fastify(req, res);
-      // Closing only ends idle connections: once the server stops listening, each answer says
-      // `Connection: close` (as Fastify's router does), or a client that always has a request in
-      // flight would hold the graceful stop open.
-      if (!server.listening) res.shouldKeepAlive = false;
-      handleCollect(ctx, req, res, log());
-    });
-    // What Fastify sets on the servers it creates itself.
-    server.keepAliveTimeout = options.keepAliveTimeout;
-    server.requestTimeout = options.requestTimeout;
-    server.setTimeout(options.connectionTimeout);
-    if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
-    return server;
+export function collectFastPath(ctx: AppContext, log: () => FastifyBaseLogger, fastify: RequestListener, connections: Connections): RequestListener {
+  return (req, res) => {
+    if (!isCollectRequest(req)) {
+      connections.bodyDeadline(req, res);
+      return fastify(req, res);
+    }
+    // Closing only ends idle connections: once the server stops listening, each answer says
+    // `Connection: close` (as Fastify's router does), or a client that always has a request in
+    // flight would hold the graceful stop open.
+    if (!connections.listening) res.shouldKeepAlive = false;
+    handleCollect(ctx, req, res, log());
   };
-}
-
-interface ServerTimeouts {
-  keepAliveTimeout: number;
-  requestTimeout: number;
-  connectionTimeout: number;
-  maxRequestsPerSocket: number;
 }
 
 export async function collectRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -136,9 +128,9 @@ export async function collectRoutes(app: FastifyInstance, ctx: AppContext): Prom
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-  // Bug fix: Fastify answers 415 (with a JSON body) before any parser runs when the Content-Type
-  // header does not parse as a media type (e.g. `;;;=== garbage`), which broke "always 202 with an
-  // empty body". Any content type is accepted here, so the header is replaced before parsing.
+  // The endpoint answers 202 with an empty body whatever the Content-Type, even one that does not
+  // parse as a media type (`;;;=== garbage`), which Fastify would answer 415 before any parser
+  // runs: the header is replaced before parsing.
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.headers['content-type'] !== undefined) request.headers['content-type'] = 'application/octet-stream';
     done();

@@ -19,18 +19,26 @@ function fromFastify(err: FastifyError): ApiError | undefined {
 /**
  * Requests Node's HTTP parser refuses before any route sees them (a malformed request line or
  * header, headers over Node's 16 KB, a request that never finished arriving): answered with the
- * error envelope instead of Fastify's own body (`no-store`, like every read-API answer: the path
- * is unknown), and the connection closed, as Node does.
+ * error envelope instead of Fastify's own body, and the connection closed, as Node does.
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
   // A connection reset has nothing left to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const apiError =
+  answerAndClose(
+    socket,
     err.code === 'HPE_HEADER_OVERFLOW'
       ? new ApiError('HEADERS_TOO_LARGE', 'request headers too large')
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new ApiError('REQUEST_TIMEOUT', 'the request did not arrive in time')
-        : new ApiError('INVALID_PARAMS', 'malformed HTTP request');
+        : new ApiError('INVALID_PARAMS', 'malformed HTTP request'),
+  );
+}
+
+/**
+ * Writes the error envelope straight to a socket nothing has been answered on (`no-store`, like
+ * every read-API answer: the path may be unknown), then closes it.
+ */
+export function answerAndClose(socket: Duplex, apiError: ApiError): void {
   const body = JSON.stringify(envelope(apiError));
   if (socket.writable) {
     socket.write(
@@ -38,7 +46,7 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
         `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   }
-  socket.destroy(err);
+  socket.destroy();
 }
 
 export function installErrorHandler(app: FastifyInstance): void {

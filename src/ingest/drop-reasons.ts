@@ -1,4 +1,4 @@
-// Typed reasons for discarding a collected event (DESIGN.md §2). Counted per reason in /metrics.
+// Typed reasons for discarding a collected event (docs/operations.md). Counted per reason in /metrics.
 export const DROP_REASONS = [
   'too_large',
   'bad_json',

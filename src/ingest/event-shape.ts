@@ -1,4 +1,4 @@
-// Validation of the tracker event body (SPEC.md "Tracker event" and its constraints), shared by the
+// Validation of the tracker event body (docs/tracker.md, "What is sent"), shared by the
 // collection endpoint and the import route. Pure functions: input in, a clean event or a reason out.
 import type { DropReason } from './drop-reasons.js';
 
@@ -29,7 +29,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A string cut to `max` (SPEC has no drop rule for long values), null when absent, undefined when not a string. */
+/** A string cut to `max` (a long value is cut, never a reason to drop), null when absent, undefined when not a string. */
 function optionalString(v: unknown, max: number): string | null | undefined {
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string') return undefined; // undefined: invalid
@@ -37,8 +37,8 @@ function optionalString(v: unknown, max: number): string | null | undefined {
 }
 
 /**
- * Bug fix: a plain slice(0, 500) could cut an emoji (a surrogate pair) in half and store a lone
- * high surrogate that the client never sent; the dangling half is dropped instead.
+ * A cut never splits a surrogate pair (an emoji): stored text holds no lone high surrogate the
+ * client never sent, the dangling half is dropped.
  */
 function truncate(v: string, max: number): string {
   const cut = v.slice(0, max);

@@ -1,4 +1,4 @@
-// What one import call takes (ADMIN_API.md "Import lines"): how a line's `ts` reads, how long a
+// What one import call takes (docs/admin-api.md, "Import lines"): how a line's `ts` reads, how long a
 // line and how many lines a call may have. Its own module, free of the enrichment's imports,
 // because `svc import` reads them too (to split a large file at site-local midnights).
 

@@ -1,4 +1,4 @@
-// Import lines (ADMIN_API.md "Import lines"): `{ts, ua, u, ip?, r?, w?, l?, e?, p?, country?,
+// Import lines (docs/admin-api.md, "Import lines"): `{ts, ua, u, ip?, r?, w?, l?, e?, p?, country?,
 // region?, city?}`. Validated with the tracker's own rules; country/region/city override
 // geolocation as a trusted relay would.
 import { StringDecoder } from 'node:string_decoder';

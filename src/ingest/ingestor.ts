@@ -61,6 +61,10 @@ export interface IngestorDeps {
   geo: GeoLocator;
   metrics: MetricsRegistry;
   collectRateLimit: RateLimit;
+  /** The live-session cache's bound: its share of SVC_MEMORY_BUDGET_MB. */
+  sessionCacheBytes: number;
+  /** The write buffer's period: events answered 202 within it are what a crash loses. */
+  flushIntervalMs?: number;
   maxImportLines?: number;
   /** Bytes of body an unsorted import may be sorted from (tests lower it). */
   maxSortBytes?: number;
@@ -73,7 +77,7 @@ export class Ingestor {
   readonly sites: SiteDirectory;
   readonly buffer: WriteBuffer;
   readonly drops: DropCounter;
-  readonly sessions = new SessionCache();
+  readonly sessions: SessionCache;
   readonly salts: SaltBook;
   /** Each site's last collection outcomes, for installation verification. */
   readonly recent = new RecentOutcomes();
@@ -87,6 +91,7 @@ export class Ingestor {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: IngestorDeps) {
+    this.sessions = new SessionCache({ maxBytes: deps.sessionCacheBytes });
     this.sites = new SiteDirectory(deps.meta);
     this.salts = new SaltBook(deps.meta);
     this.drops = new DropCounter(deps.metrics);
@@ -96,6 +101,7 @@ export class Ingestor {
     const flushErrors = deps.metrics.counter('svc_buffer_flush_errors_total', 'Failed flushes (the batch is kept and retried)');
     const overflow = deps.metrics.counter('svc_buffer_overflow_total', 'Events refused because the buffer was full while storage failed');
     this.buffer = new WriteBuffer(deps.events, {
+      intervalMs: deps.flushIntervalMs,
       onFlush: (_n, ms) => {
         flushes.inc();
         flushSeconds.inc({}, ms / 1000);
@@ -413,7 +419,7 @@ class ImportWriter {
     hosting: HostingNetworks,
   ) {
     // Its sessions are bounded by the import's size (at most MAX_IMPORT_LINES), not the live cap.
-    this.enricher = { geo, hosting, salts: new SaltBook(new EphemeralSalts()), sessions: new SessionCache(MAX_IMPORT_LINES, Infinity) };
+    this.enricher = { geo, hosting, salts: new SaltBook(new EphemeralSalts()), sessions: new SessionCache({ maxSessions: MAX_IMPORT_LINES }) };
   }
 
   /** Usually synchronous: it waits only for a new date's salt or for the store to catch up. */

@@ -161,7 +161,7 @@ function enrichWithSalt(c: Candidate, parts: Enricher, span: LocalDaySpan, salt:
 
 /**
  * `u` must parse; for live traffic an absolute `u` must also be on the site (part of the origin
- * check, which ADMIN_API.md lifts for imports). Only its path and query are kept.
+ * check, which imports skip: docs/admin-api.md). Only its path and query are kept.
  */
 export function locate(c: Candidate, checkHost: boolean): StepResult {
   const location = parsePageUrl(c.event!.u);

@@ -24,19 +24,44 @@ export interface RecentOutcome {
   browser: string | null;
 }
 
+/** A site's last outcomes: a fixed ring whose entries are overwritten in place once it is full (no allocation per event). */
+class Ring {
+  readonly entries: Entry[] = [];
+  /** Where the next outcome goes once the ring is full: also the oldest entry. */
+  next = 0;
+
+  add(seq: number, ts: number, outcome: Outcome, path: string | null, ua: string): void {
+    if (this.entries.length < RECENT_OUTCOMES_PER_SITE) {
+      this.entries.push({ seq, ts, outcome, path, ua });
+      return;
+    }
+    const entry = this.entries[this.next]!;
+    entry.seq = seq;
+    entry.ts = ts;
+    entry.outcome = outcome;
+    entry.path = path;
+    entry.ua = ua;
+    this.next = (this.next + 1) % RECENT_OUTCOMES_PER_SITE;
+  }
+
+  /** The entries, oldest first. */
+  inOrder(): Entry[] {
+    return [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
+  }
+}
+
 export class RecentOutcomes {
-  private readonly bySite = new Map<number, Entry[]>();
+  private readonly bySite = new Map<number, Ring>();
   private seq = 0;
 
   /** Records one outcome of a site's collection (by the site's internal id). */
   record(siteInternalId: number, ts: number, outcome: Outcome, path: string | null, ua: string): void {
-    let entries = this.bySite.get(siteInternalId);
-    if (entries === undefined) {
-      entries = [];
-      this.bySite.set(siteInternalId, entries);
+    let ring = this.bySite.get(siteInternalId);
+    if (ring === undefined) {
+      ring = new Ring();
+      this.bySite.set(siteInternalId, ring);
     }
-    entries.push({ seq: ++this.seq, ts, outcome, path, ua });
-    if (entries.length > RECENT_OUTCOMES_PER_SITE) entries.shift();
+    ring.add(++this.seq, ts, outcome, path, ua);
   }
 
   /**
@@ -45,7 +70,7 @@ export class RecentOutcomes {
    */
   list(siteInternalId: number, afterSeq = 0): RecentOutcome[] {
     const after = afterSeq > this.seq ? 0 : afterSeq;
-    const entries = this.bySite.get(siteInternalId) ?? [];
+    const entries = this.bySite.get(siteInternalId)?.inOrder() ?? [];
     return entries
       .filter((e) => e.seq > after)
       .map((e) => ({ seq: e.seq, ts: e.ts, outcome: e.outcome, path: e.path, browser: e.ua ? parseUserAgent(e.ua).browser : null }));

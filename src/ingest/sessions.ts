@@ -29,11 +29,68 @@ export interface SessionDecision {
   started: boolean;
 }
 
-/** Rough heap size of a live session: fixed part plus its strings (UTF-16). */
+/**
+ * Heap a live session holds besides its strings: its entry in the cache's Map, the visitor-id key,
+ * the session object, its id and its attributes object. bench/session-memory measures 268 bytes
+ * with the strings shared; the Map's table grows by doubling, so the share of it varies.
+ */
+const SESSION_FIXED_BYTES = 300;
+
+/**
+ * What the byte bound counts for a session: the fixed part, and its strings as if it held them
+ * alone (one byte a character, as V8 keeps Latin-1 text). Values shared with other sessions are
+ * counted for each, so the bound overstates the memory rather than understating it.
+ */
 function sessionBytes(s: LiveSession): number {
   let chars = s.entryPage?.length ?? 0;
   for (const v of Object.values(s.attrs)) chars += v?.length ?? 0;
-  return 240 + 2 * chars;
+  return SESSION_FIXED_BYTES + chars;
+}
+
+/** Distinct attribute values kept for sharing, and their characters; past either the table starts over. */
+const MAX_SHARED_VALUES = 50_000;
+const MAX_SHARED_CHARS = 2 * 1024 * 1024;
+/** The most the shared-values table holds: its strings, and about 40 bytes an entry. */
+export const SHARED_VALUES_BYTES = MAX_SHARED_CHARS + 40 * MAX_SHARED_VALUES;
+
+/**
+ * One copy of each attribute value for every session that has it: a country, a browser, a referrer
+ * host repeat across visitors, and each lookup or parse makes a new string.
+ */
+class SharedValues {
+  private readonly values = new Map<string, string>();
+  private chars = 0;
+
+  share(value: string | null): string | null {
+    if (value === null) return null;
+    const kept = this.values.get(value);
+    if (kept !== undefined) return kept;
+    if (this.values.size >= MAX_SHARED_VALUES || this.chars + value.length > MAX_SHARED_CHARS) {
+      this.values.clear();
+      this.chars = 0;
+    }
+    // A value longer than the whole table is not kept.
+    if (value.length <= MAX_SHARED_CHARS) {
+      this.values.set(value, value);
+      this.chars += value.length;
+    }
+    return value;
+  }
+
+  attributes(a: SessionAttributes): SessionAttributes {
+    return {
+      referrer: this.share(a.referrer),
+      utmSource: this.share(a.utmSource),
+      utmMedium: this.share(a.utmMedium),
+      utmCampaign: this.share(a.utmCampaign),
+      country: this.share(a.country),
+      region: this.share(a.region),
+      city: this.share(a.city),
+      browser: this.share(a.browser),
+      os: this.share(a.os),
+      device: this.share(a.device),
+    };
+  }
 }
 
 /**
@@ -45,17 +102,32 @@ export class SessionCache {
   // A Map iterates in insertion order: a session seen again is moved to the end, so the first
   // entry is always the least recently seen, the one evicted when a bound is reached.
   private readonly live = new Map<bigint, LiveSession & { bytes: number }>();
+  private readonly shared = new SharedValues();
   private bytes = 0;
 
-  // Bounded in count and in (estimated) bytes: under a flood of distinct visitors with long values
-  // the least recently seen sessions are cut short rather than memory running out.
-  constructor(
-    private readonly maxSessions = 200_000,
-    private readonly maxBytes = 96 * 1024 * 1024,
-  ) {}
+  /**
+   * Bounded in count and in (estimated) bytes: past either, the least recently seen sessions are cut
+   * short. The live cache has its share of SVC_MEMORY_BUDGET_MB (less the shared-values table), an
+   * import's cache its number of lines.
+   */
+  constructor(bounds: { maxBytes?: number; maxSessions?: number }) {
+    this.maxBytes = bounds.maxBytes ?? Infinity;
+    this.maxSessions = bounds.maxSessions ?? Infinity;
+    this.maxSessionBytes = this.maxBytes - SHARED_VALUES_BYTES;
+  }
+
+  /** The byte bound (Infinity: none), the shared-values table included. */
+  readonly maxBytes: number;
+  private readonly maxSessions: number;
+  private readonly maxSessionBytes: number;
 
   get size(): number {
     return this.live.size;
+  }
+
+  /** What the byte bound counts: the estimated heap of the open sessions. */
+  get estimatedBytes(): number {
+    return this.bytes;
   }
 
   /**
@@ -81,7 +153,7 @@ export class SessionCache {
       session.lastTs = Math.max(session.lastTs, ts);
       this.live.delete(key);
       if (session.entryPage === null && isPageview) {
-        session.entryPage = page;
+        session.entryPage = this.shared.share(page);
         this.bytes += 2 * page.length;
         session.bytes += 2 * page.length;
       }
@@ -90,7 +162,7 @@ export class SessionCache {
       return { session, started: false };
     }
     if (session) this.remove(key, session);
-    const fresh = { sessionId: randomId64(), lastTs: ts, entryPage: isPageview ? page : null, attrs: start(), bytes: 0 };
+    const fresh = { sessionId: randomId64(), lastTs: ts, entryPage: isPageview ? this.shared.share(page) : null, attrs: this.shared.attributes(start()), bytes: 0 };
     fresh.bytes = sessionBytes(fresh);
     this.bytes += fresh.bytes;
     this.live.set(visitorId, fresh);
@@ -104,7 +176,7 @@ export class SessionCache {
   }
 
   private evict(): void {
-    while (this.live.size > this.maxSessions || this.bytes > this.maxBytes) {
+    while (this.live.size > this.maxSessions || this.bytes > this.maxSessionBytes) {
       const [key, oldest] = this.live.entries().next().value!;
       this.remove(key, oldest);
     }

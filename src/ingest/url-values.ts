@@ -1,4 +1,4 @@
-// Dimension values derived from the event's URL and referrer (DESIGN.md §2 "Dimension values").
+// Dimension values derived from the event's URL and referrer (docs/api.md, Dimensions).
 
 /** Hostname match: equal to the site's domain or a subdomain of it; case-insensitive. */
 export function hostMatchesDomain(host: string, domain: string): boolean {

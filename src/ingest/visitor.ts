@@ -31,7 +31,7 @@ export interface SaltSource {
   saltFor(day: string): Promise<Buffer>;
 }
 
-/** Salts of one import call: random per date, never stored (DESIGN.md §2 "Imports"). */
+/** Salts of one import call: random per date, never stored, so an imported visitor never matches a live one. */
 export class EphemeralSalts implements SaltSource {
   private readonly salts = new Map<string, Buffer>();
   async saltFor(day: string): Promise<Buffer> {

@@ -1,5 +1,6 @@
-// In-memory write buffer in front of the EventStore: flushed every second or every 10 000 events,
-// and by `flush()` (tests, import, shutdown). A failed flush keeps its batch and is retried with
+// In-memory write buffer in front of the EventStore: flushed every interval (1 s by default) or
+// every 10 000 events, and by `flush()` (tests, import, shutdown). What a crash or `kill -9` loses
+// is what it holds: the events of the last interval. A failed flush keeps its batch and is retried with
 // backoff; nothing is dropped silently. While storage stays down the buffer grows up to a cap, past
 // which new events are refused and counted (the process must not run out of memory instead).
 import type { StoredEvent } from '../storage/events/schema.js';

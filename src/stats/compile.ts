@@ -1,7 +1,7 @@
 // Query compilation: one builder per measure, written once against the Dialect. The same builders
 // answer raw-event reads and fill the rollup tables, so that both paths of the planner count alike.
 //
-// Every per-bucket row has the columns of `MeasureRow`; every metric of DESIGN.md §3 is a sum of
+// Every per-bucket row has the columns of `MeasureRow`; every metric of docs/api.md is a sum of
 // such rows over days (visitors are daily distinct counts, summed), which is what lets the planner
 // take some days from rollups and the rest from raw events.
 import { addDays } from '../core/localtime.js';
@@ -150,7 +150,7 @@ export const IS_PAGEVIEW = `name = 'pageview'`;
 const IS_ENGAGE = `name = 'engage'`;
 
 /**
- * One aggregate per measure over event rows; the metrics of DESIGN.md §3 are ratios of their sums
+ * One aggregate per measure over event rows; the metrics of docs/api.md are ratios of their sums
  * (src/stats/engine.ts `metricValue`).
  */
 const EVENT_MEASURES = {

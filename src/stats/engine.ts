@@ -78,7 +78,7 @@ export const round = (x: number, digits: number) => {
   return Math.round(x * f) / f;
 };
 
-/** DESIGN.md §3: rounded to 1 decimal; 0 when both are 0 or either is null; 100 from a zero base. */
+/** Rounded to 1 decimal; 0 when both are 0 or either is null; 100 from a zero base. */
 export function deltaPct(value: number | null, prev: number | null): number {
   if (value === null || prev === null) return 0;
   if (prev === 0) return value > 0 ? 100 : 0;
@@ -494,7 +494,7 @@ export interface Realtime {
 
 export const REALTIME = { currentMs: 5 * 60_000, minutes: 30, topSize: 10, feedSize: 50 } as const;
 
-/** The realtime panel (DESIGN.md §5): raw events of the last 30 minutes, bounded by site and time. */
+/** The realtime panel: raw events of the last 30 minutes, bounded by site and time. */
 export async function computeRealtime(events: EventStore, siteId: string, tz: string, now: number): Promise<Realtime> {
   const d = events.dialect;
   const lastMinute = Math.floor(now / 60_000) * 60_000;

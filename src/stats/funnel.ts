@@ -1,4 +1,4 @@
-// The funnel walk (DESIGN.md §3), in memory so that it is the same on every engine: per day and
+// The funnel walk (docs/api.md, funnels), in memory so that it is the same on every engine: per day and
 // visitor, the first step-1 event enters; step k is reached by the first later event matching it,
 // while less than `windowMinutes` have passed since the step-1 event.
 import { compileMatcher, type Matcher } from '../core/patterns.js';

@@ -1,5 +1,5 @@
 // The planner: a pure step Query → Query that decides where each day's numbers come from
-// (DESIGN.md §5) and rejects what cannot be answered.
+// (docs/api.md, "How answers are computed") and rejects what cannot be answered.
 //
 // - at most one filter, and no breakdown or a breakdown of that filter's own dimension → rollups
 //   up to the site's watermark, raw events after it (or from the first day in the raw window on
@@ -49,7 +49,7 @@ export function planQuery(q: Query, inputs: PlanInputs): Query {
   }
   const windowStart = rawWindowStart(q.today);
   // Raw events are kept 30 days: the period must start inside that window and, reaching into the
-  // future or not, last at most 30 days (SPEC: "the period is then limited to 30 days").
+  // future or not, last at most 30 days (docs/api.md: the period is then limited to 30 days).
   if (rawOnlyByFilters(q) && (q.period.from < windowStart || periodDays(q.period) > RAW_WINDOW_DAYS)) {
     throw new ApiError(
       'RAW_WINDOW_EXCEEDED',

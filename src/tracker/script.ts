@@ -1,6 +1,6 @@
 // The browser tracker served as /js/t.js. Written for size: plain functions and short code paths,
 // because every byte is downloaded by every visitor of every tracked page (budget: 3 KB gzipped).
-// The behaviour is specified in SPEC.md, "Tracker (browser script) behaviour".
+// Its behaviour is documented in docs/tracker.md.
 
 type Props = Record<string, string | number | boolean>;
 type Svc = ((name: unknown, props?: unknown) => void) & { q?: ArrayLike<unknown>[] };

@@ -1,4 +1,4 @@
-// The admin API (ADMIN_API.md), table-driven through a real listening server: authentication on
+// The admin API (docs/admin-api.md), table-driven through a real listening server: authentication on
 // every route, org/site/key lifecycle, validation, goals, funnels, maintenance, import report and
 // /metrics.
 import { after, before, test } from 'node:test';

@@ -31,7 +31,7 @@ describe('webhook deliveries', () => {
 
   const rule = (path: string, type = 'spike') => h.alerts.createRule(h.site.id, { type, threshold: 3, url: receiver.url(path), secret: SECRET });
 
-  it('sends a signed test delivery with the SPEC headers and body', async () => {
+  it('sends a signed test delivery with the documented headers and body', async () => {
     const r = await rule('/ok');
     const { deliveryId } = await h.alerts.sendTest(r.id);
     await h.alerts.engine.runDue();

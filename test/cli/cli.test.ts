@@ -197,6 +197,26 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     assert.equal(replaced.stepCount, 2);
   });
 
+  test('funnel list, show and rm', async () => {
+    const added = ok(await svc(['funnel', 'add', '--site', siteId, '--name', 'Trial', '--window', '15', '--step', 'page:/', '--step', 'event:trial']));
+    const funnelId = field(added.stdout, 'id');
+    ok(await svc(['funnel', 'steps', '--site', siteId, funnelId, '--step', 'page:/**', '--step', 'page:/welcome', '--step', 'event:trial']));
+    const listed = ok(await svc(['funnel', 'list', '--site', siteId])).stdout.split('\n');
+    assert.match(listed[0]!, /^ID\s+NAME\s+WINDOW\s+VERSION\s+STEPS$/);
+    assert.ok(listed.some((l) => new RegExp(`^${funnelId}\\s+Trial\\s+15 min\\s+2\\s+page:/\\*\\* → page:/welcome → event:trial$`).test(l)), listed.join('\n'));
+    const shown = ok(await svc(['funnel', 'show', '--site', siteId, funnelId])).stdout;
+    assert.equal(field(shown, 'name'), 'Trial');
+    assert.equal(field(shown, 'version'), '2');
+    assert.match(shown, /\nVERSION\s+CREATED\s+STEPS\n1\s+\S+Z\s+page:\/ → event:trial\n2\s+\S+Z\s+page:\/\*\* → page:\/welcome → event:trial\n$/);
+    const json = JSON.parse(ok(await svc(['funnel', 'show', '--site', siteId, funnelId, '--json'])).stdout);
+    assert.deepEqual(json.versions[0].steps, [{ kind: 'page', pattern: '/' }, { kind: 'event', pattern: 'trial' }]);
+    assert.equal(ok(await svc(['funnel', 'rm', '--site', siteId, funnelId])).stdout, `funnel ${funnelId} deleted\n`);
+    const again = await svc(['funnel', 'show', '--site', siteId, funnelId]);
+    assert.equal(again.code, 1);
+    assert.equal(again.stderr, 'svc: NOT_FOUND: funnel not found\n');
+    assert.ok(!ok(await svc(['funnel', 'list', '--site', siteId])).stdout.includes('Trial'));
+  });
+
   test('maintenance run', async () => {
     const one = ok(await svc(['maintenance', 'run', '--task', 'salts']));
     assert.equal(one.stdout, 'ran: salts\n');

@@ -1,32 +1,30 @@
-// The MetaStore's adapters for contract tests: SQLite (embedded) and PostgreSQL (SVC_DATABASE_URL),
-// each opened on a fresh database.
+// A fresh, empty metadata database of each engine, for contract tests: SQLite (embedded) and
+// PostgreSQL (SVC_DATABASE_URL).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js';
+import type { MetaLocation } from '../../src/storage/meta/open.js';
 import { createTestDatabase } from './postgres.js';
 
-export interface MetaAdapter {
+export interface MetaDatabaseKind {
   name: string;
-  /** Fresh stores; `dispose` removes their database once `meta.close()` has closed it. */
-  open(): Promise<{ stores: MetaStores; dispose(): Promise<void> }>;
+  /** A fresh database; `dispose` removes it once every store on it is closed. */
+  create(): Promise<{ location: MetaLocation; dispose(): Promise<void> }>;
 }
 
-export const META_ADAPTERS: MetaAdapter[] = [
+export const META_DATABASES: MetaDatabaseKind[] = [
   {
     name: 'sqlite',
-    async open() {
+    async create() {
       const dir = mkdtempSync(join(tmpdir(), 'svc-meta-'));
-      const stores = await openMetaStores({ sqlitePath: join(dir, 'meta.sqlite') });
-      return { stores, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+      return { location: { sqlitePath: join(dir, 'meta.sqlite') }, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
     },
   },
   {
     name: 'postgres',
-    async open() {
+    async create() {
       const database = await createTestDatabase();
-      const stores = await openMetaStores({ databaseUrl: database.url });
-      return { stores, dispose: () => database.drop() };
+      return { location: { databaseUrl: database.url }, dispose: () => database.drop() };
     },
   },
 ];

@@ -1,6 +1,6 @@
 // HTTP/1.1 requests written byte for byte on a fresh socket: for what fetch refuses to send
 // (malformed requests, oversized headers, cut-short or chunked uploads).
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 export /** An HTTP/1.1 request on a fresh socket; resolves with the status, raw headers, body and whether the server closed. */
 function rawRequest(port: number, head: string, body: Buffer | null, chunked = false): Promise<{ status: number; head: string; body: Buffer; closedByServer: boolean }> {
@@ -50,6 +50,40 @@ function rawRequest(port: number, head: string, body: Buffer | null, chunked = f
           socket.write('0\r\n\r\n');
         } else socket.write(body);
       }
+    });
+  });
+}
+
+export interface HeldConnection {
+  socket: Socket;
+  /** Resolves when the connection closes: after how long (from connect) and what the server sent. */
+  closed: Promise<{ afterMs: number; received: string }>;
+}
+
+/**
+ * A client that holds a connection open: sends `first` once connected, then (with `dripMs`) one
+ * byte of body every `dripMs` until the connection closes. Resolves once connected.
+ */
+export function holdConnection(port: number, first = '', dripMs?: number): Promise<HeldConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    let drip: NodeJS.Timeout | undefined;
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.on('error', () => undefined); // a reset is a close too
+    socket.once('error', reject);
+    socket.once('connect', () => {
+      const started = Date.now();
+      socket.off('error', reject);
+      if (first) socket.write(first, 'latin1');
+      if (dripMs) drip = setInterval(() => socket.writable && socket.write('a'), dripMs);
+      const closed = new Promise<{ afterMs: number; received: string }>((done) =>
+        socket.once('close', () => {
+          clearInterval(drip);
+          done({ afterMs: Date.now() - started, received });
+        }),
+      );
+      resolve({ socket, closed });
     });
   });
 }

@@ -1,5 +1,5 @@
 // POST /api/e through a real listening server: what is stored for a valid event, and every discard
-// rule of SPEC.md and DESIGN.md §2, each applied to an event that would otherwise be accepted.
+// rule of the collection pipeline (docs/operations.md), each applied to an event that would otherwise be accepted.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';

@@ -2,11 +2,12 @@
 // pipeline) are stored before the process exits, and a restart on the same data finds them all.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnService } from '../helpers/child.js';
+import { holdConnection } from '../helpers/raw-http.js';
 import { ADMIN_TOKEN, BROWSER_UA, createRelayKey, createSite, startTestServer } from '../helpers/server.js';
 
 const EVENTS = 600;
@@ -25,7 +26,9 @@ function send(url: string, siteId: string, domain: string, relayKey: string, i: 
   }).then((r) => r.status);
 }
 
-test('SIGTERM on the real process flushes buffered events; a restart finds them all', async () => {
+const STOP_TIMEOUT_MS = 4_000;
+
+test('SIGTERM on the real process closes stalled connections, ends within its deadline and stores every buffered event', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-stop-'));
   try {
     // Set up the site on an in-process server, then hand the data dir to a real process.
@@ -34,28 +37,29 @@ test('SIGTERM on the real process flushes buffered events; a restart finds them 
     const relayKey = await createRelayKey(setup);
     await setup.stop();
 
-    const child = spawn(process.execPath, ['dist/main.js'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let logs = '';
-    child.stderr.on('data', (d) => (logs += d));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        logs += d;
-        const m = /svc listening on (http:\/\/[\d.:]+)/.exec(logs);
-        if (m) resolve(m[1]!);
-      });
-      child.once('exit', (code) => reject(new Error(`exited ${code} before listening:\n${logs}`)));
-    });
+    // No timed flush during the test: every event is still buffered at the signal. The header and
+    // body timeouts (10 s) are longer than the stop's deadline: only the stop can close the stalls.
+    const service = await spawnService(dataDir, { SVC_FLUSH_INTERVAL_MS: '60000', SVC_STOP_TIMEOUT_MS: String(STOP_TIMEOUT_MS) });
+    const url = service.url;
+    const port = Number(new URL(url).port);
 
     const statuses = await Promise.all(Array.from({ length: EVENTS }, (_, i) => send(url, site.siteId, site.domain, relayKey, i)));
     assert.ok(statuses.every((s) => s === 202));
-    // Right away: the buffer flushes every second, so most events are still in memory now.
-    child.kill('SIGTERM');
-    // 'close', not 'exit': only then has everything the child wrote to its stdout been read into logs.
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    const stalled = await Promise.all([
+      holdConnection(port),
+      holdConnection(port, 'POST /api/e HTTP/1.1\r\nHost: x\r\nContent-'),
+      holdConnection(port, 'POST /api/e HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 500\r\n\r\n', 200),
+      holdConnection(port, 'POST /admin/v1/orgs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n', 200),
+      holdConnection(port, `POST /admin/v1/orgs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n`, 200),
+    ]);
+    const signalled = Date.now();
+    service.child.kill('SIGTERM');
+    const { code } = await service.exited;
+    const took = Date.now() - signalled;
+    const logs = service.logs();
     assert.equal(code, 0, logs);
+    assert.ok(took < STOP_TIMEOUT_MS, `the stop took ${took} ms`);
+    await Promise.all(stalled.map((h) => h.closed));
     assert.match(logs, /SIGTERM: draining/);
     assert.match(logs, /SIGTERM: drained; every buffered event is stored/);
 

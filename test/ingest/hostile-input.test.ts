@@ -170,7 +170,7 @@ function collectCase(rng: Rng, fx: Fixture, i: number): CollectCase {
     case 5: {
       const { event } = validEvent(rng, fx);
       const mutation = rng.int(0, 9);
-      // Long u, r and l are cut, not dropped (SPEC has no such drop rule): only a body past the
+      // Long u, r and l are cut, not dropped (no drop reason is about length): only a body past the
       // 4096-byte limit drops them.
       if (mutation === 0) event.u = '/' + 'u'.repeat(rng.int(4100, 6000));
       else if (mutation === 1) event.s = 's'.repeat(rng.int(65, 3000));

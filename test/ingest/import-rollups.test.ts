@@ -13,6 +13,7 @@ import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import { commitImport, createRollupTables, rollupSite } from '../../src/storage/events/rollups.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer } from '../helpers/server.js';
+import { loadConfig } from '../../src/config.js';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0);
 // Older than the raw window: only rollups answer for it.
@@ -38,7 +39,7 @@ test('the rolled-up days of an import are marked pending before its events are c
     // wait for the commit (the lock), or it could clear the mark before the events are there.
     const seen: string[] = [];
     let run: Promise<void> | undefined;
-    const ingest = new Ingestor({ clock, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(), collectRateLimit: { count: 100, windowMs: 10_000 } });
+    const ingest = new Ingestor({ clock, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(), collectRateLimit: { count: 100, windowMs: 10_000 }, sessionCacheBytes: loadConfig({}).sessionCacheBytes });
     ingest.wrapImportCommit((s, days, commit) =>
       commitImport(deps, s.id, days, async () => {
         seen.push(`pending ${await count('rollup_pending')}, stored ${await count('events')}`);

@@ -4,13 +4,15 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DuplicateEmail, type KyselyAccountStore } from '../../src/accounts/store.js';
 import type { MetaStore } from '../../src/storage/meta/types.js';
-import { META_ADAPTERS } from '../helpers/meta-adapters.js';
+import { openMetaStores } from '../../src/storage/meta/open.js';
+import { META_DATABASES } from '../helpers/meta-adapters.js';
 
-for (const adapter of META_ADAPTERS) {
+for (const adapter of META_DATABASES) {
   describe(`account store contract: ${adapter.name}`, () => {
     const withStores = (name: string, body: (accounts: KyselyAccountStore, meta: MetaStore) => Promise<void>) =>
       test(name, async () => {
-        const { stores, dispose } = await adapter.open();
+        const { location, dispose } = await adapter.create();
+        const stores = await openMetaStores(location);
         try {
           await body(stores.accounts, stores.meta);
         } finally {

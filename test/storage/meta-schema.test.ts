@@ -32,7 +32,7 @@ test('PostgreSQL: identity keys and bytea; migrators started together apply each
   const database = await createTestDatabase();
   try {
     // Six processes' worth of connection pools, started at the same instant on an empty database.
-    const opened = await Promise.all(Array.from({ length: 6 }, () => openPostgresDatabase(database.url)));
+    const opened = await Promise.all(Array.from({ length: 6 }, () => openPostgresDatabase(database.url, assert.fail)));
     const db = opened[0]!;
     try {
       const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);

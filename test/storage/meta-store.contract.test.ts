@@ -1,25 +1,30 @@
-// The MetaStore contract, written once and run against every adapter: SQLite (embedded) and
-// PostgreSQL (SVC_DATABASE_URL), each on a fresh database per test.
+// The MetaStore contract (with the AlertStore's delivery claims), written once and run against
+// every adapter: SQLite (embedded) and PostgreSQL (SVC_DATABASE_URL), each on a fresh database per
+// test.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js';
 import { DuplicateDomain, type MetaStore } from '../../src/storage/meta/types.js';
-import { META_ADAPTERS } from '../helpers/meta-adapters.js';
+import { META_DATABASES } from '../helpers/meta-adapters.js';
 
 const site = (domain: string) => ({ domain, name: domain, timezone: 'Europe/Paris', retentionMonths: null, honorGpc: true });
 
-for (const adapter of META_ADAPTERS) {
+for (const adapter of META_DATABASES) {
   describe(`MetaStore contract: ${adapter.name}`, () => {
-    const withStore = (name: string, body: (store: MetaStore) => Promise<void>) =>
+    /** `connections` sets of stores on one fresh database, each over a connection of its own (as processes have). */
+    const withStores = (name: string, connections: number, body: (stores: MetaStores[]) => Promise<void>) =>
       test(name, async () => {
-        const { stores, dispose } = await adapter.open();
-        const store = stores.meta;
+        const { location, dispose } = await adapter.create();
+        const stores: MetaStores[] = [];
         try {
-          await body(store);
+          for (let i = 0; i < connections; i++) stores.push(await openMetaStores(location));
+          await body(stores);
         } finally {
-          await store.close();
+          for (const { meta } of stores) await meta.close();
           await dispose();
         }
       });
+    const withStore = (name: string, body: (store: MetaStore) => Promise<void>) => withStores(name, 1, ([stores]) => body(stores!.meta));
 
     withStore('orgs and sites; one active site per domain', async (store) => {
       const org = await store.createOrg('Acme', 1);
@@ -80,11 +85,38 @@ for (const adapter of META_ADAPTERS) {
       assert.equal(await store.replaceFunnelSteps(s.internalId, 999, v2, 7), undefined);
       const other = await store.createSite(org.id, site('other.example'), 'Opub', 1);
       assert.equal(await store.getFunnel(other.internalId, funnel.id), undefined, 'funnels belong to their site');
-      assert.equal(await store.deleteFunnel(other.internalId, funnel.id), false, 'nor can another site delete them');
+    });
+
+    withStore('funnels read back with every version, and delete with them', async (store) => {
+      const org = await store.createOrg('Acme', 1);
+      const s = await store.createSite(org.id, site('fd.example'), 'FDpub', 1);
+      const other = await store.createSite(org.id, site('fd-other.example'), 'FDother', 1);
+      const v1 = [{ kind: 'page' as const, pattern: '/' }, { kind: 'event' as const, pattern: 'signup' }];
+      const v2 = [{ kind: 'page' as const, pattern: '/**' }, { kind: 'page' as const, pattern: '/welcome' }];
+      const funnel = await store.createFunnel(s.internalId, { name: 'Onboarding', windowMinutes: 60, steps: v1 }, 5);
+      const kept = await store.createFunnel(s.internalId, { name: 'Kept', windowMinutes: 5, steps: v2 }, 6);
+      await store.replaceFunnelSteps(s.internalId, funnel.id, v2, 7);
+      assert.deepEqual(await store.funnelHistory(s.internalId, funnel.id), {
+        id: funnel.id,
+        name: 'Onboarding',
+        windowMinutes: 60,
+        version: 2,
+        createdAt: 5,
+        versions: [
+          { version: 1, createdAt: 5, steps: v1 },
+          { version: 2, createdAt: 7, steps: v2 },
+        ],
+      });
+      assert.equal(await store.funnelHistory(other.internalId, funnel.id), undefined, 'funnels belong to their site');
+      assert.equal(await store.deleteFunnel(other.internalId, funnel.id), false, 'not through another site');
       assert.equal(await store.deleteFunnel(s.internalId, funnel.id), true);
-      assert.equal(await store.getFunnel(s.internalId, funnel.id), undefined);
-      assert.deepEqual(await store.listFunnels(s.internalId), []);
-      assert.equal(await store.deleteFunnel(s.internalId, funnel.id), false);
+      assert.equal(await store.deleteFunnel(s.internalId, funnel.id), false, 'gone');
+      assert.equal(await store.funnelHistory(s.internalId, funnel.id), undefined);
+      assert.equal(await store.getFunnel(s.internalId, funnel.id, 1), undefined, 'no version stays readable');
+      assert.deepEqual((await store.listFunnels(s.internalId)).map((f) => f.id), [kept.id]);
+      assert.equal(await store.deleteFunnel(s.internalId, kept.id), true);
+      const next = await store.createFunnel(s.internalId, { name: 'Next', windowMinutes: 5, steps: v1 }, 8);
+      assert.ok(next.id > kept.id, 'a deleted funnel id is never given again (its old rollup rows stay its own)');
     });
 
     withStore('salts: one per date, stable, deletable', async (store) => {
@@ -109,6 +141,32 @@ for (const adapter of META_ADAPTERS) {
       assert.equal(await store.acquireLease('rollup:s1', 'c', 401, 500), false, "a's release leaves b's lease");
       await store.releaseLease('rollup:s1', 'b');
       assert.equal(await store.acquireLease('rollup:s1', 'c', 401, 500), true, 'released: free at once');
+    });
+
+    withStores('delivery claims: of two connections claiming at once, each delivery goes to one; only its holder records', 2, async ([a, b]) => {
+      const org = await a!.meta.createOrg('Acme', 1);
+      const s = await a!.meta.createSite(org.id, site('d.example'), 'Dpub', 1);
+      const rule = await a!.alerts.createRule({ siteId: s.internalId, type: 'spike', threshold: 5, goalId: null, url: 'https://d.example/hook', secret: 'x', emails: [] }, 1);
+      const ids = Array.from({ length: 40 }, (_, i) => `d${i}`);
+      await a!.alerts.recordEvaluation([], ids.map((id) => ({ id, ruleId: rule.id, test: false, body: '{}' })), 10);
+      const seqs = (await a!.alerts.dueCandidates(10, 100)).map((c) => c.seq);
+      assert.equal(seqs.length, 40);
+      const rounds = await Promise.all([0, 1, 2, 3].map((i) => [a!, b!][i % 2]!.alerts.claim(seqs, `sender${i}`, 10, 1_000)));
+      const claimed = rounds.flat().map((d) => d.id).sort();
+      assert.deepEqual(claimed, [...ids].sort(), 'every delivery claimed exactly once');
+      assert.deepEqual(await b!.alerts.dueCandidates(999, 100), [], 'claimed: not due to anyone else until the claim expires');
+
+      const first = rounds.findIndex((round) => round.length > 0);
+      const [owner, other, mine] = [`sender${first}`, `sender${(first + 1) % 4}`, rounds[first]![0]!];
+      assert.equal(await b!.alerts.renewClaims([mine.seq], other, 2_000), 0, 'only the holder renews');
+      assert.equal(await b!.alerts.renewClaims([mine.seq], owner, 2_000), 1);
+      assert.equal((await a!.alerts.claim([mine.seq], 'late', 1_999, 3_000)).length, 0, 'renewed until 2000');
+      const taken = await a!.alerts.claim([mine.seq], 'late', 2_000, 3_000);
+      assert.equal(taken.length, 1, 'expired at 2000: claimed again');
+      assert.equal(await a!.alerts.recordAttempt(mine.seq, owner, 1, 2_500, 'succeeded', { next: 'done' }), false, 'the first holder lost it');
+      assert.equal(await a!.alerts.recordAttempt(mine.seq, 'late', 1, 2_500, 'succeeded', { next: 'done' }), true);
+      const history = (await b!.alerts.history(rule.id)).find((d) => d.id === mine.id);
+      assert.deepEqual(history?.attempts, [{ at: 2_500, status: 'succeeded' }]);
     });
 
     withStore('leases: of simultaneous acquirers exactly one wins', async (store) => {

@@ -75,3 +75,10 @@ test('admin API, collection, import, rollups and /v1 reads run on PostgreSQL met
   }
   assert.equal(existsSync(join(server.dataDir, 'meta.sqlite')), false);
 });
+
+test('a database that cannot be reached stops the start with its name, without the password', async () => {
+  await assert.rejects(
+    startTestServer({ env: { SVC_DATABASE_URL: 'postgres://svc:hunter2@127.0.0.1:1/svc_missing' } }),
+    (err: Error) => err.message.includes('127.0.0.1:1/svc_missing') && !err.message.includes('hunter2'),
+  );
+});

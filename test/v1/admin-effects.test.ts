@@ -1,5 +1,6 @@
 // Effects across the admin API and /v1: goals and funnels defined after their days were rolled up
-// count at once (the admin call refreshes the rollups), and framework-level URL errors under /v1.
+// count at once (the admin call refreshes the rollups), funnels read back and deleted, and
+// framework-level URL errors under /v1.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
@@ -44,6 +45,49 @@ test('a funnel and a new version of its steps read right away', async () => {
   const v2 = await get(`/funnels/${created.body.id}?period=7d`);
   assert.equal(v2.funnel.version, 2);
   assert.deepEqual([v2.entered, v2.completed], [2, 0]);
+});
+
+test('funnels: listed with their steps, read with every version, deleted from the admin API and /v1', async () => {
+  const a = [{ kind: 'page', pattern: '/pricing' }, { kind: 'page', pattern: '/buy' }];
+  const b = [{ kind: 'page', pattern: '/**' }, { kind: 'event', pattern: 'signup' }];
+  const created = await server.admin('POST', `/sites/${site.siteId}/funnels`, { name: 'To delete', windowMinutes: 10, steps: a });
+  const id: number = created.body.id;
+  assert.equal((await server.admin('PUT', `/sites/${site.siteId}/funnels/${id}/steps`, { steps: b })).status, 200);
+  const listed = await server.admin('GET', `/sites/${site.siteId}/funnels`);
+  assert.equal(listed.status, 200);
+  assert.deepEqual(listed.body.funnels.find((f: { id: number }) => f.id === id), { id, name: 'To delete', windowMinutes: 10, version: 2, createdAt: NOW, steps: b });
+  const shown = await server.admin('GET', `/sites/${site.siteId}/funnels/${id}`);
+  assert.deepEqual(shown.body, {
+    id,
+    name: 'To delete',
+    windowMinutes: 10,
+    version: 2,
+    createdAt: NOW,
+    versions: [
+      { version: 1, createdAt: NOW, steps: a },
+      { version: 2, createdAt: NOW, steps: b },
+    ],
+  });
+  assert.equal((await get(`/funnels/${id}?version=1&period=7d`)).funnel.version, 1, 'older versions are readable while the funnel exists');
+  const countRollups = async () =>
+    Number((await server.ctx.events.query<{ n: bigint }>('SELECT count(*) AS n FROM funnel_daily WHERE funnel_id = ?', [id]))[0]!.n);
+  assert.ok((await countRollups()) > 0);
+
+  const deleted = await fetch(`${server.url}/admin/v1/sites/${site.siteId}/funnels/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${server.adminToken}` } });
+  assert.equal(deleted.status, 204);
+  assert.ok(!(await get('/funnels')).funnels.some((f: { id: number }) => f.id === id), 'gone from the read API list');
+  for (const version of ['', '?version=1', '?version=2']) assert.equal((await get(`/funnels/${id}${version}`)).error.code, 'NOT_FOUND', version);
+  assert.ok(!(await server.admin('GET', `/sites/${site.siteId}/funnels`)).body.funnels.some((f: { id: number }) => f.id === id));
+  assert.equal(await countRollups(), 0, 'its rollups over the raw window are removed');
+  for (const [method, path] of [
+    ['GET', `/sites/${site.siteId}/funnels/${id}`],
+    ['DELETE', `/sites/${site.siteId}/funnels/${id}`],
+    ['GET', `/sites/${site.siteId}/funnels/abc`],
+    ['GET', `/sites/nosuchsite/funnels`],
+  ] as const) {
+    const res = await server.admin(method, path);
+    assert.deepEqual([res.status, res.body.error.code], [404, 'NOT_FOUND'], `${method} ${path}`);
+  }
 });
 
 test('a malformed URL under /v1 is authenticated first and never cacheable', async () => {

@@ -1,5 +1,5 @@
 // The read API end to end: a real listening server, fixtures imported through the admin API,
-// table-driven checks of every endpoint, parameter, error code and header of SPEC.md.
+// table-driven checks of every endpoint, parameter, error code and header of docs/api.md.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';

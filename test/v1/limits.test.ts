@@ -30,7 +30,7 @@ test('sliding-window rate limit per key: 429, retry-after: 60 and the configured
   }
 });
 
-test('default limit reads as in SPEC.md', async () => {
+test('default limit reads as in docs/api.md', async () => {
   const server = await startTestServer();
   try {
     const site = await createSite(server);

@@ -11,10 +11,10 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 }
 
 /** A failure message, announced to screen readers; renders nothing without a message. */
-export function ErrorText({ message, id }: { message: string | undefined; id?: string }) {
+export function ErrorText({ message }: { message: string | undefined }) {
   if (!message) return null;
   return (
-    <p class="error" role="alert" id={id}>
+    <p class="error" role="alert">
       {message}
     </p>
   );

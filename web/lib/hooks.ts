@@ -24,7 +24,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): Loaded
     return () => {
       current = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, round]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { data: state.data, error: state.error, loading: state.loading, reload };
@@ -36,7 +35,6 @@ export interface Action {
   error: string | undefined;
   /** Runs `change`; returns whether it succeeded. */
   run(change: () => Promise<unknown>): Promise<boolean>;
-  clear(): void;
 }
 
 export function useAction(): Action {
@@ -55,5 +53,5 @@ export function useAction(): Action {
       setBusy(false);
     }
   }, []);
-  return { busy, error, run, clear: () => setError(undefined) };
+  return { busy, error, run };
 }

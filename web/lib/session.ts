@@ -15,14 +15,11 @@ export interface Session {
   memberships: Membership[];
 }
 
-/** Adopts a session body (from GET /session, sign-in or setup) for the requests that follow. */
-export function adoptSession(session: Session): Session {
+/** The signed-in session; its CSRF token goes with every change that follows. */
+export async function loadSession(): Promise<Session> {
+  const session = await api<Session>('GET', '/session');
   setCsrfToken(session.csrfToken);
   return session;
-}
-
-export async function loadSession(): Promise<Session> {
-  return adoptSession(await api<Session>('GET', '/session'));
 }
 
 export function membershipOf(session: Session, orgId: number): Membership | undefined {

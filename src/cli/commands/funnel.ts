@@ -1,8 +1,26 @@
-// svc funnel add|steps: ordered funnels of a site.
+// svc funnel add|steps|list|show|rm: ordered funnels of a site.
 import { integer, many, numericId, required } from '../args.js';
 import { seg } from '../client.js';
-import { formatFields } from '../output.js';
+import { formatFields, formatTable, time } from '../output.js';
 import type { Invocation, Noun } from '../types.js';
+
+interface Step {
+  kind: 'page' | 'event';
+  pattern: string;
+}
+
+interface FunnelDefinition {
+  id: number;
+  name: string;
+  windowMinutes: number;
+  version: number;
+  createdAt: number;
+  steps: Step[];
+}
+
+interface FunnelHistory extends Omit<FunnelDefinition, 'steps'> {
+  versions: Array<{ version: number; createdAt: number; steps: Step[] }>;
+}
 
 interface FunnelSummary {
   id: number;
@@ -14,7 +32,7 @@ interface FunnelSummary {
 }
 
 /** `--step page:/pricing` and `--step event:signup` as API steps. */
-function parseSteps(inv: Invocation): Array<{ kind: 'page' | 'event'; pattern: string }> {
+function parseSteps(inv: Invocation): Step[] {
   const raw = many(inv, 'step');
   if (raw.length < 2 || raw.length > 8) inv.usage(`a funnel has 2 to 8 --step options, got ${raw.length}`);
   return raw.map((text) => {
@@ -30,6 +48,16 @@ function parseSteps(inv: Invocation): Array<{ kind: 'page' | 'event'; pattern: s
 
 const summary = (f: FunnelSummary) =>
   formatFields([['id', f.id], ['name', f.name], ['steps', f.stepCount], ['window', `${f.windowMinutes} min`], ['version', f.version]]);
+
+/** Steps written as the --step options that define them, in order. */
+const stepsText = (steps: Step[]) => steps.map((s) => `${s.kind}:${s.pattern}`).join(' → ');
+
+/** The FUNNEL_ID of a command on one funnel, and the funnel's API path under its --site. */
+function oneFunnel(inv: Invocation): { funnelId: number; path: string } {
+  const siteId = required(inv, 'site');
+  const funnelId = numericId(inv, 'FUNNEL_ID', inv.positionals[0]!);
+  return { funnelId, path: `/sites/${seg(siteId)}/funnels/${funnelId}` };
+}
 
 export const funnel: Noun = {
   name: 'funnel',
@@ -63,6 +91,51 @@ export const funnel: Noun = {
         const steps = parseSteps(inv);
         const updated = await inv.client().request<FunnelSummary>('PUT', `/sites/${seg(siteId)}/funnels/${funnelId}/steps`, { steps });
         inv.out.result(updated, () => summary(updated));
+      },
+    },
+    {
+      verb: 'list',
+      usage: 'svc funnel list --site ID',
+      summary: "list a site's funnels with their current steps",
+      options: { site: { type: 'string' } },
+      example: 'svc funnel list --site k3f9a1b2c4d5',
+      async run(inv) {
+        const answer = await inv.client().request<{ funnels: FunnelDefinition[] }>('GET', `/sites/${seg(required(inv, 'site'))}/funnels`);
+        inv.out.result(answer, () =>
+          formatTable(
+            ['ID', 'NAME', 'WINDOW', 'VERSION', 'STEPS'],
+            answer.funnels.map((f) => [f.id, f.name, `${f.windowMinutes} min`, f.version, stepsText(f.steps)]),
+          ),
+        );
+      },
+    },
+    {
+      verb: 'show',
+      usage: 'svc funnel show --site ID FUNNEL_ID',
+      summary: 'show a funnel and the steps of every version',
+      options: { site: { type: 'string' } },
+      args: ['FUNNEL_ID'],
+      example: 'svc funnel show --site k3f9a1b2c4d5 2',
+      async run(inv) {
+        const f = await inv.client().request<FunnelHistory>('GET', oneFunnel(inv).path);
+        inv.out.result(f, () => {
+          const fields = formatFields([['id', f.id], ['name', f.name], ['window', `${f.windowMinutes} min`], ['version', f.version], ['created', time(f.createdAt)]]);
+          const versions = formatTable(['VERSION', 'CREATED', 'STEPS'], f.versions.map((v) => [v.version, time(v.createdAt), stepsText(v.steps)]));
+          return `${fields}\n${versions}`;
+        });
+      },
+    },
+    {
+      verb: 'rm',
+      usage: 'svc funnel rm --site ID FUNNEL_ID',
+      summary: 'delete a funnel and every version of it (the read API no longer lists or reads it)',
+      options: { site: { type: 'string' } },
+      args: ['FUNNEL_ID'],
+      example: 'svc funnel rm --site k3f9a1b2c4d5 2',
+      async run(inv) {
+        const { funnelId, path } = oneFunnel(inv);
+        await inv.client().request('DELETE', path);
+        inv.out.result({ funnelId, deleted: true }, () => `funnel ${funnelId} deleted\n`);
       },
     },
   ],

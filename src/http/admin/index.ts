@@ -28,8 +28,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   await operatorRoutes(app, ctx);
   await userRoutes(app, ctx);
   await orgScopedRoutes(app, ctx, operatorAccess);
-  // An unknown path under /admin/v1 answers 401 without the token like every other (ADMIN_API.md),
-  // so that a caller without it cannot tell existing routes from missing ones.
+  // Every request without the token gets 401, unknown paths included: an unauthenticated caller
+  // cannot tell existing admin routes from missing ones.
   app.setNotFoundHandler({ preHandler: requireAdmin(ctx) }, (request, reply) => {
     reply.code(404).send(envelope(notFound(`no route ${request.method} ${request.url.split('?')[0]}`)));
   });

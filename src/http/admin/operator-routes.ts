@@ -5,6 +5,7 @@ import { operatorAccess } from '../../accounts/authorization.js';
 import { invalidParams } from '../../core/errors.js';
 import { newRelayKey, sha256Hex } from '../../core/ids.js';
 import type { AppContext } from '../../context.js';
+import { Connections } from '../connections.js';
 import { objectBody, optionalString, requiredString } from '../validate.js';
 import { siteFor } from './org-routes.js';
 
@@ -25,10 +26,14 @@ export async function operatorRoutes(app: FastifyInstance, ctx: AppContext): Pro
   });
 
   // NDJSON streamed from the request, validated and (while in time order) enriched line by line as
-  // it arrives; the body is also kept (up to MAX_SORT_BYTES) in case its lines must be sorted.
+  // it arrives; the body is also kept (up to MAX_SORT_BYTES) in case its lines must be sorted. Once
+  // the token is checked (parsers run after it), the body has until the request timeout to arrive.
   app.register(async (scoped) => {
     scoped.removeAllContentTypeParsers();
-    scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    scoped.addContentTypeParser('*', (request, payload, done) => {
+      Connections.allowLongBody(request.raw);
+      done(null, payload);
+    });
     scoped.post<{ Params: { siteId: string } }>('/sites/:siteId/events/import', async (request) => {
       const site = await siteFor(ctx, operatorAccess, request, request.params.siteId);
       const stream = (request.body ?? request.raw) as AsyncIterable<Buffer>;

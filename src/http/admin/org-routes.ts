@@ -1,4 +1,4 @@
-// An organisation's sites and API keys (ADMIN_API.md), for the operator and, through OrgAccess, for
+// An organisation's sites and API keys (docs/admin-api.md), for the operator and, through OrgAccess, for
 // the organisation's admins and owners (/app/v1/manage).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OrgAccess } from '../../accounts/authorization.js';

@@ -70,15 +70,6 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: 
     reply.code(201).send(funnel);
   });
 
-  app.get<{ Params: { siteId: string } }>('/sites/:siteId/funnels', async (request) => {
-    const site = await siteFor(ctx, access, request, request.params.siteId);
-    const summaries = await ctx.meta.listFunnels(site.internalId);
-    const funnels = await Promise.all(
-      summaries.map(async (summary) => ({ ...summary, steps: (await ctx.meta.getFunnel(site.internalId, summary.id))!.steps })),
-    );
-    return { funnels };
-  });
-
   app.put<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId/steps', async (request) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
     const body = objectBody(request.body, ['steps']);
@@ -88,9 +79,28 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: 
     return funnel;
   });
 
+  app.get<{ Params: { siteId: string } }>('/sites/:siteId/funnels', async (request) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    const funnels = [];
+    for (const f of await ctx.meta.listFunnels(site.internalId)) {
+      const current = await ctx.meta.getFunnel(site.internalId, f.id);
+      if (current) funnels.push({ id: f.id, name: f.name, windowMinutes: f.windowMinutes, version: f.version, createdAt: f.createdAt, steps: current.steps });
+    }
+    return { funnels };
+  });
+
+  app.get<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId', async (request) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    const funnel = await ctx.meta.funnelHistory(site.internalId, idParam(request.params.funnelId));
+    if (!funnel) throw notFound('funnel not found');
+    return funnel;
+  });
+
+  // A deleted funnel is gone with every version: the read API no longer lists or reads it.
   app.delete<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
     if (!(await ctx.meta.deleteFunnel(site.internalId, idParam(request.params.funnelId)))) throw notFound('funnel not found');
+    await ctx.rollups.refresh(site);
     reply.code(204).send();
   });
 }

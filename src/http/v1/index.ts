@@ -1,5 +1,5 @@
 // The statistics read API (/v1): routes only — authenticate, rate-limit, parse, plan, run, serialize.
-// Every /v1 request is authenticated first, so 401 comes before 404 and 405 (DESIGN.md §5).
+// Every /v1 request is authenticated first, so 401 comes before 404 and 405.
 // The same route code serves the dashboard's /app/v1 with another authentication step.
 import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
@@ -23,11 +23,8 @@ import { MemorySlidingWindow } from '../../storage/counters/rate-limiter.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
 import { openApiDocument } from '../openapi.js';
 
-/**
- * Every method Node's parser accepts (CONNECT aside: Node hands it to the server's 'connect' event),
- * so that each one reaches the /v1 guard: the key is checked first, then 405 with `allow: GET`.
- */
-const ALL_METHODS = METHODS.filter((m) => m !== 'CONNECT') as HTTPMethods[];
+/** Every method Node's parser accepts, so that each one reaches the /v1 guard: the key is checked first, then 405 with `allow: GET`. */
+const ALL_METHODS = METHODS as HTTPMethods[];
 
 function periodOut(q: Query) {
   return { from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz };
@@ -128,7 +125,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
       }
       const q = await planned('funnel', request, site);
       const funnel = /^\d{1,9}$/.test(funnelId)
-        ? // Any integer outside 1..current (however large) selects the current version (SPEC).
+        ? // Any integer outside 1..current (however large) selects the current version (docs/api.md).
           await ctx.meta.getFunnel(site.internalId, Number(funnelId), version === undefined ? undefined : Number(version))
         : undefined;
       if (!funnel) throw notFound('funnel not found');

@@ -19,7 +19,7 @@ const object = (properties: Record<string, Schema>, required = Object.keys(prope
   additionalProperties: false,
 });
 const array = (items: Schema): Schema => ({ type: 'array', items });
-/** The error codes the read API can answer with (SPEC.md Errors, plus 405 of DESIGN.md §5). */
+/** The error codes the read API can answer with (docs/api.md, Conventions). */
 export const V1_ERROR_CODES = [
   'UNAUTHORIZED',
   'NOT_FOUND',

@@ -21,10 +21,11 @@ export class MemorySlidingWindow implements RateLimiter {
 
   hit(key: string, now: number): boolean {
     this.sweep(now);
-    let entry = this.hits.get(key);
+    const entry = this.hits.get(key);
     if (!entry) {
-      entry = { ring: [], next: 0 };
-      this.hits.set(key, entry);
+      // A ring of one: most networks hit once a window, and an empty array grows to 17 slots on its first push.
+      this.hits.set(key, { ring: [now], next: 0 });
+      return true;
     }
     if (entry.ring.length < this.limit) {
       entry.ring.push(now);

@@ -1,4 +1,4 @@
-// Daily rollups (DESIGN.md §5): site_daily, dim_daily (capped per site, day and dimension, the rest
+// Daily rollups (docs/api.md, "How answers are computed"): site_daily, dim_daily (capped per site, day and dimension, the rest
 // folded into `(other)`), goal_daily and funnel_daily (per funnel version), written exactly from raw
 // events by the same measure builders that answer raw reads (src/stats/compile.ts). dim_monthly sums
 // dim_daily per calendar month, so that long breakdowns group a few rows per key instead of one per

@@ -5,6 +5,7 @@ import type { MetaDatabase, SitesTable } from './schema.js';
 import {
   DuplicateDomain,
   type ApiKeyRecord,
+  type FunnelHistory,
   type FunnelStep,
   type FunnelSummary,
   type FunnelVersion,
@@ -278,23 +279,13 @@ export class KyselyMetaStore implements MetaStore {
     }));
   }
 
-  async deleteFunnel(siteInternalId: number, funnelId: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const funnel = await trx.selectFrom('funnels').select('id').where('site_id', '=', siteInternalId).where('id', '=', funnelId).executeTakeFirst();
-      if (!funnel) return false;
-      await trx.deleteFrom('funnel_versions').where('funnel_id', '=', funnelId).execute();
-      await trx.deleteFrom('funnels').where('id', '=', funnelId).execute();
-      return true;
-    });
+  /** The funnels row of a site's funnel; a funnel of another site is not found. */
+  private funnelRow(siteInternalId: number, funnelId: number) {
+    return this.db.selectFrom('funnels').selectAll().where('site_id', '=', siteInternalId).where('id', '=', funnelId).executeTakeFirst();
   }
 
   async getFunnel(siteInternalId: number, funnelId: number, version?: number): Promise<FunnelVersion | undefined> {
-    const funnel = await this.db
-      .selectFrom('funnels')
-      .selectAll()
-      .where('site_id', '=', siteInternalId)
-      .where('id', '=', funnelId)
-      .executeTakeFirst();
+    const funnel = await this.funnelRow(siteInternalId, funnelId);
     if (!funnel) return undefined;
     const wanted = version !== undefined && Number.isInteger(version) && version >= 1 && version <= funnel.version ? version : funnel.version;
     const row = await this.db
@@ -311,6 +302,35 @@ export class KyselyMetaStore implements MetaStore {
       currentVersion: funnel.version,
       steps: JSON.parse(row.steps) as FunnelStep[],
     };
+  }
+
+  async funnelHistory(siteInternalId: number, funnelId: number): Promise<FunnelHistory | undefined> {
+    const funnel = await this.funnelRow(siteInternalId, funnelId);
+    if (!funnel) return undefined;
+    const rows = await this.db
+      .selectFrom('funnel_versions')
+      .select(['version', 'created_at', 'steps'])
+      .where('funnel_id', '=', funnelId)
+      .orderBy('version')
+      .execute();
+    return {
+      id: funnel.id,
+      name: funnel.name,
+      windowMinutes: funnel.window_minutes,
+      version: funnel.version,
+      createdAt: Number(funnel.created_at),
+      versions: rows.map((r) => ({ version: r.version, createdAt: Number(r.created_at), steps: JSON.parse(r.steps) as FunnelStep[] })),
+    };
+  }
+
+  async deleteFunnel(siteInternalId: number, funnelId: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const funnel = await trx.selectFrom('funnels').select('id').where('site_id', '=', siteInternalId).where('id', '=', funnelId).executeTakeFirst();
+      if (!funnel) return false;
+      await trx.deleteFrom('funnel_versions').where('funnel_id', '=', funnelId).execute();
+      await trx.deleteFrom('funnels').where('id', '=', funnelId).execute();
+      return true;
+    });
   }
 
   async saltFor(day: string): Promise<Buffer> {

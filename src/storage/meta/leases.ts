@@ -15,7 +15,7 @@ export interface LeaseOptions {
   onLost?: (name: string) => void;
 }
 
-export const DEFAULT_LEASE_TTL_MS = 60_000;
+const DEFAULT_LEASE_TTL_MS = 30_000;
 const DEFAULT_RETRY_MS = 100;
 
 const PROCESS_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;

@@ -25,7 +25,8 @@ export function metaLocationOf(config: Pick<Config, 'dataDir' | 'databaseUrl'>):
   return config.databaseUrl !== undefined ? { databaseUrl: config.databaseUrl } : { sqlitePath: join(config.dataDir, 'meta.sqlite') };
 }
 
-export async function openMetaStores(location: MetaLocation): Promise<MetaStores> {
-  const db = 'databaseUrl' in location ? await openPostgresDatabase(location.databaseUrl) : await openSqliteDatabase(location.sqlitePath);
+/** `warn` hears of connection trouble the stores recover from by themselves (PostgreSQL). */
+export async function openMetaStores(location: MetaLocation, warn: (message: string) => void = () => undefined): Promise<MetaStores> {
+  const db = 'databaseUrl' in location ? await openPostgresDatabase(location.databaseUrl, warn) : await openSqliteDatabase(location.sqlitePath);
   return { meta: new KyselyMetaStore(db), alerts: new KyselyAlertStore(db), accounts: new KyselyAccountStore(db) };
 }

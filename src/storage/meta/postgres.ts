@@ -21,8 +21,10 @@ const types: pg.CustomTypesConfig = {
  * lock, so processes starting together apply each migration once: the first migrates, the others
  * wait and then find nothing to do.
  */
-export async function openPostgresDatabase(url: string): Promise<Kysely<MetaDatabase>> {
+export async function openPostgresDatabase(url: string, warn: (message: string) => void): Promise<Kysely<MetaDatabase>> {
   const pool = new pg.Pool({ connectionString: url, types, max: 10 });
+  // An idle connection that breaks (a server restart) leaves the pool; the next query opens another.
+  pool.on('error', (err) => warn(`metadata database ${databaseName(url)}: idle connection lost: ${err.message}`));
   const db = new Kysely<MetaDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
     await db.connection().execute(async (locked) => {
@@ -35,7 +37,13 @@ export async function openPostgresDatabase(url: string): Promise<Kysely<MetaData
     });
   } catch (err) {
     await db.destroy();
-    throw err;
+    throw new Error(`metadata database ${databaseName(url)} on PostgreSQL could not be opened and migrated: ${err instanceof Error ? err.message : String(err)}`);
   }
   return db;
+}
+
+/** host:port/database of a PostgreSQL URL, without its credentials, for messages. */
+function databaseName(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
 }

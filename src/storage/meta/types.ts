@@ -71,10 +71,21 @@ export interface FunnelVersion {
   steps: FunnelStep[];
 }
 
+/** A funnel with every version of its steps, oldest first. */
+export interface FunnelHistory {
+  id: number;
+  name: string;
+  windowMinutes: number;
+  version: number; // the current version
+  createdAt: number;
+  versions: Array<{ version: number; createdAt: number; steps: FunnelStep[] }>;
+}
+
 /**
  * The MetaStore port: configuration and small mutable state. One Kysely implementation serves
- * SQLite (embedded) and PostgreSQL (scale-out); other modules add their own tables through
- * migrations and their own Kysely-based stores over the same database handle.
+ * SQLite (embedded) and PostgreSQL (SVC_DATABASE_URL); the other stores of the same database (the
+ * AlertStore) add their tables through migrations, and the factory (open.ts) builds them over the
+ * same handle.
  */
 export interface MetaStore {
   createOrg(name: string, now: number): Promise<Org>;
@@ -105,10 +116,11 @@ export interface MetaStore {
   createFunnel(siteInternalId: number, funnel: { name: string; windowMinutes: number; steps: FunnelStep[] }, now: number): Promise<FunnelSummary>;
   replaceFunnelSteps(siteInternalId: number, funnelId: number, steps: FunnelStep[], now: number): Promise<FunnelSummary | undefined>;
   listFunnels(siteInternalId: number): Promise<FunnelSummary[]>;
-  /** Deletes a funnel with all its versions; false when the site has no such funnel. */
-  deleteFunnel(siteInternalId: number, funnelId: number): Promise<boolean>;
   /** A version's steps; `version` out of 1..current (or absent) selects the current one. */
   getFunnel(siteInternalId: number, funnelId: number, version?: number): Promise<FunnelVersion | undefined>;
+  funnelHistory(siteInternalId: number, funnelId: number): Promise<FunnelHistory | undefined>;
+  /** Deletes a funnel with every version of its steps; false when the site has no such funnel. */
+  deleteFunnel(siteInternalId: number, funnelId: number): Promise<boolean>;
 
   /** The salt of a calendar date, created on first use. */
   saltFor(day: string): Promise<Buffer>;

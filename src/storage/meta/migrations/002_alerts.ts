@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { serialPrimaryKey } from './columns.js';
 
-// Alert rules, webhook deliveries and their attempts (src/alerts/store.ts). Deliveries are the
-// durable queue: a row is due when `status = 'pending'` and `next_attempt_at` has passed, and is
-// owned by one sender while `lease_until` lies in the future.
+// Alert rules, webhook deliveries and their attempts (src/storage/meta/alert-store.ts). Deliveries
+// are the durable queue: a row is due when `status = 'pending'` and `next_attempt_at` has passed,
+// and is owned by one sender while `lease_until` lies in the future.
 export async function up(db: Kysely<any>): Promise<void> {
   const serialKey = serialPrimaryKey(db);
   await db.schema

@@ -1,0 +1,61 @@
+// SVC_MEMORY_BUDGET_MB is split between DuckDB's memory_limit and the live-session cache's bound:
+// the two add up to it, DuckDB gets its share as its setting, and the cache evicts past its own.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { SHARED_VALUES_BYTES, SessionCache, type SessionAttributes } from '../../src/ingest/sessions.js';
+import { startTestServer } from '../helpers/server.js';
+
+const MB = 1024 * 1024;
+
+test('the budget is split: DuckDB seven eighths (or SVC_DUCKDB_MEMORY_LIMIT), live sessions the rest', () => {
+  const split = (env: Record<string, string>) => {
+    const c = loadConfig(env);
+    return [c.duckdbMemoryLimit, c.sessionCacheBytes / MB];
+  };
+  assert.deepEqual(split({}), ['448MiB', 64]);
+  assert.deepEqual(split({ SVC_MEMORY_BUDGET_MB: '1024' }), ['896MiB', 128]);
+  assert.deepEqual(split({ SVC_MEMORY_BUDGET_MB: '2048', SVC_DUCKDB_MEMORY_LIMIT: '1GB' }), ['1024MiB', 1024]);
+  assert.throws(
+    () => loadConfig({ SVC_DUCKDB_MEMORY_LIMIT: '500MB' }),
+    (err: unknown) => err instanceof ConfigError && /SVC_DUCKDB_MEMORY_LIMIT \(500 MB\) leaves 12 MB of SVC_MEMORY_BUDGET_MB \(512\)/.test(err.problems.join('\n')),
+  );
+  assert.throws(() => loadConfig({ SVC_MEMORY_BUDGET_MB: '32' }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_MEMORY_BUDGET_MB'));
+});
+
+const attrs = (i: number): SessionAttributes => ({
+  referrer: `referrer-${i % 50}.example`,
+  utmSource: null,
+  utmMedium: null,
+  utmCampaign: null,
+  country: 'DE',
+  region: 'Bavaria',
+  city: 'Munich',
+  browser: 'Chrome',
+  os: 'Windows',
+  device: 'desktop',
+});
+
+test('the session cache evicts the least recently seen sessions past its byte bound', () => {
+  const room = 200_000; // bytes for sessions, beyond the shared-values table
+  const cache = new SessionCache({ maxBytes: SHARED_VALUES_BYTES + room });
+  const now = Date.now();
+  for (let i = 0; i < 2000; i++) cache.touch(BigInt(i), undefined, now + i, `/page/${i % 10}`, true, () => attrs(i));
+  assert.ok(cache.estimatedBytes <= room, `${cache.estimatedBytes} bytes kept`);
+  assert.ok(cache.size > 400 && cache.size < 2000, `${cache.size} sessions kept`);
+  // The newest is still open; the oldest was evicted and starts anew.
+  assert.equal(cache.touch(1999n, undefined, now + 3000, '/page/9', true, () => attrs(1999)).started, false);
+  assert.equal(cache.touch(0n, undefined, now + 3000, '/page/0', true, () => attrs(0)).started, true);
+});
+
+test('the running service gives DuckDB its memory_limit and the session cache its bound', async () => {
+  const server = await startTestServer({ env: { SVC_MEMORY_BUDGET_MB: '256' } });
+  try {
+    assert.equal(server.ctx.ingest.sessions.maxBytes, 32 * MB);
+    const [row] = await server.ctx.events.query<{ limit: string }>("SELECT current_setting('memory_limit') AS \"limit\"");
+    // Both in MiB (DuckDB's own "MB" is a million bytes): 256 - 32.
+    assert.equal(row!.limit, '224.0 MiB');
+  } finally {
+    await server.stop();
+  }
+});
