@@ -27,10 +27,10 @@ export interface Config {
   alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
   /** SVC_PUBLIC_URL: where browsers and people reach the service (the snippet, printed links); no trailing slash. */
   publicUrl: string | undefined;
-  databaseUrl: string | undefined; // SVC_DATABASE_URL: metadata in PostgreSQL instead of SQLite
   http: ConnectionLimits;
   stopTimeoutMs: number; // SVC_STOP_TIMEOUT_MS: a graceful stop ends within it
   flushIntervalMs: number; // SVC_FLUSH_INTERVAL_MS: the write buffer's period, what kill -9 can lose
+  databaseUrl: string | undefined; // SVC_DATABASE_URL: metadata in PostgreSQL instead of SQLite
 }
 
 /** How long a client may take and how many connections may be open (docs/operations.md). */

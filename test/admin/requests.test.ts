@@ -60,6 +60,8 @@ test('otherwise each request body problem is named', async () => {
     ['POST', revoke, json, '{"reason":"x"}', 400, 'unknown field "reason"; this request takes no body'],
     ['POST', revoke, json, '[]', 400, 'body must be a JSON object'],
     ['POST', revoke, json, '{', 400, 'body is not valid JSON'],
+    ['POST', revoke, json, '{"__proto__":{"admin":true}}', 400, 'body must not have a __proto__ or constructor.prototype key'],
+    ['POST', '/admin/v1/orgs', json, '{"name":"x","constructor":{"prototype":{"admin":true}}}', 400, 'body must not have a __proto__ or constructor.prototype key'],
     ['POST', revoke, { 'content-type': 'text/plain' }, 'x', 400, 'body must be a JSON object'],
     ['POST', revoke, { 'content-type': 'application/xml' }, '<x/>', 415, 'unsupported content type: send application/json'],
     ['POST', '/admin/v1/alerts/999999/test', json, '{"dry":true}', 400, 'unknown field "dry"; this request takes no body'],

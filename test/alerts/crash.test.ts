@@ -1,26 +1,25 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startReceiver, type Receiver } from './helpers/receiver.js';
 import { CLAIM_TTL_MS } from '../../src/alerts/delivery-engine.js';
-import { listeningUrl, spawnService, until } from './helpers/process.js';
-
-const TOKEN = 'crash-test-admin-token-0123456789';
+import { spawnService, type ServiceProcess } from '../helpers/child.js';
+import { ADMIN_TOKEN } from '../helpers/server.js';
+import { until, webhookReceiverEnv } from './helpers/process.js';
+import { startReceiver, type Receiver } from './helpers/receiver.js';
 
 describe('webhook deliveries across kill -9', () => {
   let receiver: Receiver;
   let dataDir: string;
-  const children: ChildProcess[] = [];
+  const children: ServiceProcess[] = [];
 
   before(async () => {
     receiver = await startReceiver();
     dataDir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
   });
   after(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await receiver.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -30,16 +29,16 @@ describe('webhook deliveries across kill -9', () => {
     const admin = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${base}/admin/v1${path}`, {
         method,
-        headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return (await res.json()) as any;
     };
     const healthy = () => until('the service', () => fetch(`${base}/healthz`).then((r) => (r.ok ? true : undefined), () => undefined));
 
-    const first = spawnService(dataDir, TOKEN);
+    const first = await spawnService(dataDir, webhookReceiverEnv());
     children.push(first);
-    base = await listeningUrl(first);
+    base = first.url;
     await healthy();
     const org = await admin('POST', '/orgs', { name: 'crash' });
     const site = await admin('POST', `/orgs/${org.id}/sites`, { domain: 'crash.example', name: 'Crash', timezone: 'UTC' });
@@ -51,14 +50,14 @@ describe('webhook deliveries across kill -9', () => {
     const deliveryIds: string[] = [];
     for (let i = 0; i < 8; i++) deliveryIds.push((await admin('POST', `/alerts/${rule.id}/test`)).deliveryId);
     await until('attempts in flight', () => (receiver.requestsTo('/crash').length >= 4 ? true : undefined));
-    first.kill('SIGKILL');
-    await new Promise((resolve) => first.once('exit', resolve));
+    first.child.kill('SIGKILL');
+    await first.exited;
 
     const beforeRestart = receiver.requestsTo('/crash').length;
     receiver.answer('/crash', 200);
-    const second = spawnService(dataDir, TOKEN);
+    const second = await spawnService(dataDir, webhookReceiverEnv());
     children.push(second);
-    base = await listeningUrl(second);
+    base = second.url;
     await healthy();
     const history = await until('every delivery to succeed', async () => {
       const h = await admin('GET', `/alerts/${rule.id}/history`);
@@ -72,7 +71,7 @@ describe('webhook deliveries across kill -9', () => {
       [...deliveryIds].sort(),
       'each delivery answered 200 exactly once after the restart',
     );
-    second.kill('SIGTERM');
-    assert.equal(await new Promise((resolve) => second.once('exit', resolve)), 0, 'SIGTERM drains and exits 0');
+    second.child.kill('SIGTERM');
+    assert.equal((await second.exited).code, 0, 'SIGTERM drains and exits 0');
   });
 });

@@ -1,27 +1,27 @@
 // Two worker processes on one PostgreSQL database share the webhook queue: every delivery is sent
 // exactly once, including the ones the first process had in flight when the second started.
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { AlertRule } from '../../src/storage/meta/alert-store.js';
 import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js';
+import { spawnService, type ServiceProcess } from '../helpers/child.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { listeningUrl, spawnService, until } from './helpers/process.js';
+import { ADMIN_TOKEN } from '../helpers/server.js';
+import { until, webhookReceiverEnv } from './helpers/process.js';
 import { startReceiver, type Receiver } from './helpers/receiver.js';
 
-const TOKEN = 'workers-test-admin-token-0123456789';
 // The first process alone would take DELIVERIES / (4 * RECEIVERS) * ANSWER_MS = 20 s: the second
-// starts (about 10 s through tsx) while it is still sending.
+// starts (a few seconds on a loaded machine) while it is still sending.
 const DELIVERIES = 320;
 const RECEIVERS = 4; // one host each: an engine sends to at most 4 at a time per host
 const ANSWER_MS = 1_000;
 
 /** Successful attempts a process made, from its /metrics. */
 async function succeededAttempts(base: string): Promise<number> {
-  const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   const line = (await res.text()).split('\n').find((l) => l.startsWith('svc_webhook_attempts_total{outcome="succeeded"}'));
   return line ? Number(line.split(' ').pop()) : 0;
 }
@@ -31,7 +31,7 @@ describe('two worker processes on one PostgreSQL database', () => {
   let stores: MetaStores;
   const receivers: Receiver[] = [];
   const dirs: string[] = [];
-  const children: ChildProcess[] = [];
+  const children: ServiceProcess[] = [];
 
   before(async () => {
     database = await createTestDatabase();
@@ -39,7 +39,7 @@ describe('two worker processes on one PostgreSQL database', () => {
     for (let i = 0; i < RECEIVERS; i++) receivers.push(await startReceiver());
   });
   after(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await Promise.all(receivers.map((r) => r.close()));
     await stores?.meta.close();
     await database?.drop();
@@ -50,9 +50,9 @@ describe('two worker processes on one PostgreSQL database', () => {
     // Each process its own data dir: events stay embedded, the metadata is shared.
     const dir = mkdtempSync(join(tmpdir(), 'svc-workers-'));
     dirs.push(dir);
-    const child = spawnService(dir, TOKEN, { SVC_DATABASE_URL: database.url });
-    children.push(child);
-    return { child, base: await listeningUrl(child) };
+    const service = await spawnService(dir, { ...webhookReceiverEnv(), SVC_DATABASE_URL: database.url });
+    children.push(service);
+    return service;
   };
 
   it('sends each due delivery exactly once', async () => {
@@ -87,13 +87,13 @@ describe('two worker processes on one PostgreSQL database', () => {
     assert.deepEqual([...counts].filter(([, n]) => n > 1), [], 'none sent twice');
     assert.equal(history.length, DELIVERIES);
     assert.ok(history.every((d) => d.attempts.length === 1), 'one attempt recorded each');
-    const [byFirst, bySecond] = [await succeededAttempts(first.base), await succeededAttempts(second.base)];
+    const [byFirst, bySecond] = [await succeededAttempts(first.url), await succeededAttempts(second.url)];
     assert.equal(byFirst + bySecond, DELIVERIES);
     assert.ok(byFirst > 0 && bySecond > 0, `both processes sent (${byFirst} and ${bySecond})`);
 
-    for (const { child } of [first, second]) {
-      child.kill('SIGTERM');
-      assert.equal(await new Promise((resolve) => child.once('exit', resolve)), 0);
+    for (const service of [first, second]) {
+      service.child.kill('SIGTERM');
+      assert.equal((await service.exited).code, 0);
     }
   });
 });

@@ -43,15 +43,6 @@ test('SVC_PUBLIC_URL: an http(s) URL kept without its trailing slash, anything e
   }
 });
 
-test('SVC_DATABASE_URL: unset keeps SQLite; a PostgreSQL URL is taken; anything else is refused', () => {
-  assert.equal(loadConfig({}).databaseUrl, undefined);
-  assert.equal(loadConfig({ SVC_DATABASE_URL: 'postgres://svc@db:5432/svc' }).databaseUrl, 'postgres://svc@db:5432/svc');
-  assert.equal(loadConfig({ SVC_DATABASE_URL: 'postgresql://db/svc' }).databaseUrl, 'postgresql://db/svc');
-  for (const bad of ['mysql://db/svc', 'db:5432', 'postgres://']) {
-    assert.throws(() => loadConfig({ SVC_DATABASE_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_DATABASE_URL'), bad);
-  }
-});
-
 test('connection limits, the stop deadline and the flush interval: defaults, and out-of-range values refused', () => {
   const c = loadConfig({});
   assert.deepEqual(c.http, { headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000, maxConnections: 4096 });
@@ -67,4 +58,13 @@ test('connection limits, the stop deadline and the flush interval: defaults, and
     () => loadConfig({ SVC_HEADERS_TIMEOUT_MS: '20000', SVC_REQUEST_TIMEOUT_MS: '15000' }),
     (err: unknown) => err instanceof ConfigError && err.problems.length === 1 && err.problems[0]!.startsWith('SVC_HEADERS_TIMEOUT_MS must not exceed'),
   );
+});
+
+test('SVC_DATABASE_URL: unset keeps SQLite; a PostgreSQL URL is taken; anything else is refused', () => {
+  assert.equal(loadConfig({}).databaseUrl, undefined);
+  assert.equal(loadConfig({ SVC_DATABASE_URL: 'postgres://svc@db:5432/svc' }).databaseUrl, 'postgres://svc@db:5432/svc');
+  assert.equal(loadConfig({ SVC_DATABASE_URL: 'postgresql://db/svc' }).databaseUrl, 'postgresql://db/svc');
+  for (const bad of ['mysql://db/svc', 'db:5432', 'postgres://']) {
+    assert.throws(() => loadConfig({ SVC_DATABASE_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_DATABASE_URL'), bad);
+  }
 });

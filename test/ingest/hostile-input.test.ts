@@ -334,7 +334,7 @@ function adminCase(rng: Rng, token: string, ids: { orgId: number; siteId: string
 
   switch (i % 16) {
     case 0: {
-      // Without or with a wrong token, on any route.
+      // Without or with a wrong token, on any route (the scheme's letter case alone is no fault).
       const routes: Array<[AdminCase['method'], string]> = [
         ['POST', '/orgs'], ['GET', '/orgs'], ['POST', `/orgs/${ids.orgId}/sites`], ['GET', `/orgs/${ids.orgId}/sites`], ['PATCH', `/sites/${ids.siteId}`],
         ['POST', `/orgs/${ids.orgId}/keys`], ['GET', `/orgs/${ids.orgId}/keys`], ['POST', `/keys/${ids.keyId}/revoke`], ['POST', '/relay-keys'],
@@ -342,7 +342,7 @@ function adminCase(rng: Rng, token: string, ids: { orgId: number; siteId: string
         ['PUT', `/sites/${ids.siteId}/funnels/${ids.funnelId}/steps`], ['POST', `/sites/${ids.siteId}/events/import`], ['POST', '/maintenance/run'],
       ];
       const [method, url] = rng.pick(routes);
-      const authHeader = rng.pick([undefined, '', 'Bearer', 'Bearer ', `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, `bearer ${token}`, `Basic ${token}`, `Bearer  ${token} x`, token, 'Bearer ' + 'x'.repeat(5000)]);
+      const authHeader = rng.pick([undefined, '', 'Bearer', 'Bearer ', `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, `bearer ${token}x`, `Basic ${token}`, `Bearer  ${token} x`, token, 'Bearer ' + 'x'.repeat(5000)]);
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (authHeader !== undefined) headers.authorization = authHeader;
       return c(method, url, 'unauthorized', method === 'GET' || method === 'DELETE' ? undefined : '{"name":"x"}', headers);

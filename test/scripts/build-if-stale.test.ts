@@ -3,10 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { missingPackages, SYSTEM_PACKAGES } from '../../scripts/system-packages.mjs';
+import { listening, missingPackages, missingServers, SYSTEM_PACKAGES, TEST_SERVERS } from '../../scripts/system-packages.mjs';
 
 const BUILD_IF_STALE = resolve('scripts/build-if-stale.mjs');
 const BUILD_INPUTS = resolve('scripts/build-inputs.mjs');
@@ -52,13 +54,14 @@ test('builds when there is no build, when an input changed or appeared, or after
   }
 });
 
-test('the system packages the tests need: one list, each found by the file the tests use', () => {
+test('what the tests need: one list of packages, each found by the file the tests use, and one of servers', async () => {
   assert.deepEqual(
     SYSTEM_PACKAGES.map((p) => [p.package, p.file]),
     [
       ['chromium', '/usr/bin/chromium'],
       ['nginx-light', '/usr/sbin/nginx'],
       ['openssl', '/usr/bin/openssl'],
+      ['postgresql', '/usr/bin/pg_ctlcluster'],
     ],
   );
   assert.deepEqual(missingPackages(() => true), []);
@@ -66,4 +69,15 @@ test('the system packages the tests need: one list, each found by the file the t
     missingPackages((file: string) => file !== '/usr/sbin/nginx').map((p) => p.package),
     ['nginx-light'],
   );
+  assert.deepEqual(TEST_SERVERS.map((s) => [s.name, s.port]), [['PostgreSQL', 5432]]);
+  assert.deepEqual(await missingServers(async () => true), []);
+  assert.deepEqual((await missingServers(async (port) => port !== 5432)).map((s) => s.name), ['PostgreSQL']);
+
+  // A listening port, then the same port once closed.
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  assert.equal(await listening(port), true);
+  await new Promise((done) => server.close(done));
+  assert.equal(await listening(port), false);
 });

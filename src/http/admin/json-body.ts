@@ -3,12 +3,26 @@
 // each route then says which fields it needs. Anything else is parsed as Fastify does by default
 // (`__proto__` and `constructor.prototype` keys refused).
 import type { FastifyInstance } from 'fastify';
+import { invalidParams } from '../../core/errors.js';
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export function acceptEmptyJsonBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if ((body as string).trim() === '') done(null, undefined);
-    else parseJson(request, body as string, done);
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, (err, value) => {
+      if (err && isJson(text)) done(invalidParams('body must not have a __proto__ or constructor.prototype key'), undefined);
+      else done(err, value);
+    });
   });
 }
