@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { breakdownCsv, readAllRows, readBreakdown, type Breakdown, type BreakdownRow } from '../lib/breakdown.js';
 import { downloadText, fileSlug } from '../lib/download.js';
 import { formatCount, formatRatio } from '../lib/format.js';
-import { useLoad } from '../lib/hooks.js';
+import { useRead } from '../lib/read.js';
 import { DIMENSION_LABELS, isAggregateKey, keyLabel } from '../lib/labels.js';
 import type { Dimension } from '../lib/view-state.js';
 import { readableError } from '../lib/read-errors.js';
@@ -118,7 +118,7 @@ function Details({ siteId, view, dimension, onFilter, onClose }: { siteId: strin
     }, 250);
     return () => clearTimeout(wait);
   }, [typed]);
-  const page = useLoad(() => readBreakdown(siteId, view, dimension, { limit: DETAILS_ROWS, offset, search }), [siteId, view.toString(), dimension, offset, search]);
+  const page = useRead(() => readBreakdown(siteId, view, dimension, { limit: DETAILS_ROWS, offset, search }), [siteId, view, dimension, offset, search].join('|'));
   const total = page.data?.totalKeys ?? 0;
   const title = `${DIMENSION_LABELS[dimension]}: details`;
   return (
@@ -171,7 +171,7 @@ export function BreakdownPanel({ spec, siteId, view, onFilter }: PanelProps) {
   const [tab, setTab] = useState(0);
   const [details, setDetails] = useState(false);
   const dimension = spec.tabs[tab]!.dimension;
-  const data = useLoad<Breakdown>(() => readBreakdown(siteId, view, dimension, { limit: PANEL_ROWS }), [siteId, view.toString(), dimension]);
+  const data = useRead<Breakdown>(() => readBreakdown(siteId, view, dimension, { limit: PANEL_ROWS }), [siteId, view, dimension].join('|'));
   const state = data.error ? 'error' : data.loading || !data.data ? 'loading' : 'ready';
   const headingId = `panel-${spec.id}`;
   return (
