@@ -1,4 +1,4 @@
-// Sign-in lockout (DASHBOARD.md): after 10 failed attempts for one email or from one client address
+// Sign-in lockout (docs/accounts.md): after 10 failed attempts for one email or from one client address
 // within 15 minutes, attempts for that email or from that address are refused for 15 minutes.
 import { ApiError } from '../core/errors.js';
 import { emailKey, type KyselyAccountStore } from '../storage/meta/account-store.js';

@@ -1,5 +1,5 @@
 // Generated traffic for `svc demo`: days of visits to a small product site, deterministic from a
-// seed, written as import lines (ADMIN_API.md "Import lines") in time order.
+// seed, written as import lines (docs/admin-api.md, "Import lines") in time order.
 //
 // Every visitor of a day has an address of its own that day (10.<day>.<n>), so the service's
 // visitors of a day are the visitors generated for it; a visitor's second visit of the day starts

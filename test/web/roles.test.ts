@@ -1,4 +1,4 @@
-// What each role sees and can do in the pages (DASHBOARD.md), the same requests replayed as a lower
+// What each role sees and can do in the pages (docs/dashboard.md), the same requests replayed as a lower
 // role, and cross-origin pages that try to use a signed-in browser's session.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

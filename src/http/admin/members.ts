@@ -1,4 +1,4 @@
-// An organisation's members (DASHBOARD.md): the operator's and the organisation owners' routes.
+// An organisation's members (docs/accounts.md): the operator's and the organisation owners' routes.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OrgAccess } from '../../accounts/authorization.js';
 import { isRole, ROLES, type Role } from '../../core/roles.js';

@@ -1,4 +1,4 @@
-// The operator's own admin routes (ADMIN_API.md): organisations, relay keys, event import and
+// The operator's own admin routes (docs/admin-api.md): organisations, relay keys, event import and
 // maintenance. Never mounted for dashboard users.
 import type { FastifyInstance } from 'fastify';
 import { operatorAccess } from '../../accounts/authorization.js';

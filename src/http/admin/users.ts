@@ -1,4 +1,4 @@
-// Dashboard users (DASHBOARD.md): created, listed and deleted by the operator only.
+// Dashboard users (docs/accounts.md): created, listed and deleted by the operator only.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { idParam, objectBody, optionalString } from '../validate.js';
