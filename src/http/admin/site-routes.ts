@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
-import { Connections } from '../connections.js';
 import type { FunnelStep, MatchKind, Site } from '../../storage/meta/types.js';
 import { idParam, objectBody, oneOf, requiredInt, requiredString, type Body } from '../validate.js';
 
@@ -113,12 +112,12 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   // NDJSON streamed from the request, validated and (while in time order) enriched line by line as
   // it arrives; the body is also kept (up to MAX_SORT_BYTES) in case its lines must be sorted. Once
-  // the token is checked (parsers run after it), the body has until the request timeout to arrive.
+  // the token is checked (parsers run after it), the body is timed by the client's pace only: the
+  // time spent waiting for its bytes, summed, up to the request timeout.
   app.register(async (scoped) => {
     scoped.removeAllContentTypeParsers();
     scoped.addContentTypeParser('*', (request, payload, done) => {
-      Connections.allowLongBody(request.raw);
-      done(null, payload);
+      done(null, scoped.connections.clientPacedBody(request.raw, payload as AsyncIterable<Buffer>));
     });
     scoped.post<{ Params: { siteId: string } }>('/sites/:siteId/events/import', async (request) => {
       const site = await siteOf(request.params.siteId);
