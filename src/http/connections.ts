@@ -99,10 +99,11 @@ export class Connections {
    * slowness, while a client that trickles its bytes is.
    */
   clientPacedBody(req: TimedRequest, body: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
-    clearTimeout(req[DEADLINE]);
     const res = (req.socket as TrackedSocket)[CURRENT];
     const budgetMs = this.limits.requestTimeoutMs;
     return (async function* () {
+      // Until the route reads (a request refused before, say an unknown site), the body deadline runs.
+      clearTimeout(req[DEADLINE]);
       let waitedMs = 0;
       let done = false;
       const chunks = body[Symbol.asyncIterator]();

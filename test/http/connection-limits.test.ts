@@ -133,6 +133,16 @@ describe('timeouts', () => {
     assert.match(received, /"code":"REQUEST_TIMEOUT"/);
   });
 
+  test('an import call refused before its body is read (unknown site) is answered 404 and cut after the body timeout', async () => {
+    const head =
+      `POST /admin/v1/sites/no-such-site/events/import HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n` +
+      'Content-Type: application/x-ndjson\r\nContent-Length: 1000\r\n\r\n';
+    const { closed } = await holdConnection(port, head, 100);
+    const { afterMs, received } = await closed;
+    within(afterMs, BODY_MS, 'a refused import body');
+    assert.match(received, /^HTTP\/1\.1 404 /);
+  });
+
   test('an authorized import call may send its body for longer than the body timeout', async () => {
     const site = await createSite(server);
     const line = JSON.stringify({ ts: Date.now() - 60_000, n: 'pageview', u: '/slow', ip: '198.51.100.7', ua: 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0' }) + '\n';
