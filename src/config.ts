@@ -37,7 +37,7 @@ export interface Config {
 export interface ConnectionLimits {
   headersTimeoutMs: number; // SVC_HEADERS_TIMEOUT_MS: a request's headers, from its first byte (or the connection's start)
   bodyTimeoutMs: number; // SVC_BODY_TIMEOUT_MS: a request's body, from its headers (an import call's: requestTimeoutMs)
-  requestTimeoutMs: number; // SVC_REQUEST_TIMEOUT_MS: any whole request, an import call's body included
+  requestTimeoutMs: number; // SVC_REQUEST_TIMEOUT_MS: an import call's body: the time spent waiting for its bytes, summed
   keepAliveTimeoutMs: number; // SVC_KEEP_ALIVE_TIMEOUT_MS: an idle connection between requests
   maxConnections: number; // SVC_MAX_CONNECTIONS: connections past it are closed on accept
 }

@@ -17,11 +17,18 @@ type TrackedSocket = Socket & { [CURRENT]?: ServerResponse };
 type TimedRequest = IncomingMessage & { [DEADLINE]?: NodeJS.Timeout };
 
 /**
- * Node checks header and request deadlines on an interval (30 s by default); a tenth of the shorter
- * deadline keeps the cut within 10 % of it (at most once a second: the check walks the connections).
+ * Node checks header deadlines on an interval (30 s by default); a tenth of the deadline keeps the
+ * cut within 10 % of it (at most once a second: the check walks the connections).
  */
 function checkingIntervalMs(limits: ConnectionLimits): number {
-  return Math.max(10, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 10)));
+  return Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 10)));
+}
+
+/** Closes a request whose body is late: 408 if nothing was answered yet. */
+function cutBody(req: IncomingMessage, res: ServerResponse | undefined): void {
+  if (req.complete) return;
+  if (res?.headersSent) req.socket.destroy();
+  else answerAndClose(req.socket, new ApiError('REQUEST_TIMEOUT', 'the request body did not arrive in time'));
 }
 
 export class Connections {
@@ -35,10 +42,12 @@ export class Connections {
     onDropped: () => void,
   ) {
     this.server = createServer({ connectionsCheckingInterval: checkingIntervalMs(limits) });
-    // Headers (and a new connection's first byte) within headersTimeout, the whole request within
-    // requestTimeout: past either, Node answers 408 through the clientError handler and closes.
+    // Headers (and a new connection's first byte) within headersTimeout: past it, Node answers 408
+    // through the clientError handler and closes. Node's whole-request deadline is off: it runs
+    // while the server itself is slow to read (an import stored as it streams), so bodies are timed
+    // here instead (bodyDeadline, clientPacedBody), and headers plus body bound every request.
     this.server.headersTimeout = limits.headersTimeoutMs;
-    this.server.requestTimeout = limits.requestTimeoutMs;
+    this.server.requestTimeout = 0;
     this.server.keepAliveTimeout = limits.keepAliveTimeoutMs;
     // Past the cap, Node closes a new connection as soon as it is accepted ('drop').
     this.server.maxConnections = limits.maxConnections;
@@ -71,15 +80,11 @@ export class Connections {
 
   /**
    * Cuts a request whose body has not arrived within the body timeout (408 if nothing was answered
-   * yet). Only requests that announce a body are timed; `allowLongBody` lifts the deadline.
+   * yet). Only requests that announce a body are timed; `clientPacedBody` replaces the deadline.
    */
   bodyDeadline(req: TimedRequest, res: ServerResponse): void {
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return;
-    const timer = setTimeout(() => {
-      if (req.complete) return;
-      if (res.headersSent) req.socket.destroy();
-      else answerAndClose(req.socket, new ApiError('REQUEST_TIMEOUT', 'the request body did not arrive in time'));
-    }, this.limits.bodyTimeoutMs);
+    const timer = setTimeout(() => cutBody(req, res), this.limits.bodyTimeoutMs);
     req[DEADLINE] = timer;
     const clear = () => clearTimeout(timer);
     req.once('end', clear);
@@ -87,11 +92,40 @@ export class Connections {
   }
 
   /**
-   * For a route that reads a long body as it streams (an import call, once authorized): its body
-   * has until the request timeout instead.
+   * For a route that reads a long body as it streams (an import call, once authorized): `body`
+   * (the request's payload) as the route reads it, cut once the time the route has spent waiting
+   * for the client's bytes adds up to the request timeout. Time the route spends on what it has
+   * read does not count, so a body read at the server's pace is never cut for the server's
+   * slowness, while a client that trickles its bytes is.
    */
-  static allowLongBody(req: IncomingMessage): void {
-    clearTimeout((req as TimedRequest)[DEADLINE]);
+  clientPacedBody(req: TimedRequest, body: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+    const res = (req.socket as TrackedSocket)[CURRENT];
+    const budgetMs = this.limits.requestTimeoutMs;
+    return (async function* () {
+      // Until the route reads (a request refused before, say an unknown site), the body deadline runs.
+      clearTimeout(req[DEADLINE]);
+      let waitedMs = 0;
+      let done = false;
+      const chunks = body[Symbol.asyncIterator]();
+      try {
+        while (!done) {
+          const asked = performance.now();
+          const timer = setTimeout(() => cutBody(req, res), budgetMs - waitedMs);
+          let next: IteratorResult<Buffer>;
+          try {
+            next = await chunks.next();
+          } finally {
+            clearTimeout(timer);
+          }
+          waitedMs += performance.now() - asked;
+          done = next.done === true;
+          if (!done) yield next.value;
+        }
+      } finally {
+        // A reader that stops early lets go of the request as if it had read it directly.
+        if (!done) await chunks.return?.();
+      }
+    })();
   }
 
   /**

@@ -1,6 +1,7 @@
 // Connection limits over real sockets: a client that sends nothing, half its headers, or a body a
-// byte at a time is cut within the configured timeouts; an import call's body may take longer once
-// authorized; connections past the cap are closed on accept.
+// byte at a time is cut within the configured timeouts; an import call's body, once authorized, is
+// timed by the client's pace only (not by how long the server takes to store it); connections past
+// the cap are closed on accept.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { holdConnection } from '../helpers/raw-http.js';
@@ -83,6 +84,63 @@ describe('timeouts', () => {
     const { afterMs, received } = await closed;
     within(afterMs, KEEP_ALIVE_MS + 1000, 'a kept-alive connection');
     assert.match(received, /^HTTP\/1\.1 200 /);
+  });
+
+  test('an import read at the pace of a slow store is accepted whole, though it takes longer than the request timeout', async () => {
+    const site = await createSite(server);
+    // Every bulk append waits: the server reads the body far slower than the client sends it.
+    const events = server.ctx.events;
+    const beginBulk = events.beginBulk.bind(events);
+    events.beginBulk = async () => {
+      const bulk = await beginBulk();
+      const append = bulk.append.bind(bulk);
+      bulk.append = async (rows) => {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        return append(rows);
+      };
+      return bulk;
+    };
+    const lines = 60_000;
+    const start = Date.now() - 3_600_000;
+    const body = Array.from({ length: lines }, (_, i) =>
+      JSON.stringify({ ts: start + i, n: 'pageview', u: `/slow/${i}`, ip: `198.51.100.${i % 250}`, ua: 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0' }),
+    ).join('\n');
+    const started = Date.now();
+    try {
+      const res = await fetch(`${server.url}/admin/v1/sites/${site.siteId}/events/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+        body,
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      assert.deepEqual(await res.json(), { accepted: lines, rejected: 0, errors: [] });
+    } finally {
+      events.beginBulk = beginBulk;
+    }
+    const tookMs = Date.now() - started;
+    assert.ok(tookMs > REQUEST_MS, `the import took ${tookMs} ms: it must outlast the ${REQUEST_MS} ms request timeout to show anything`);
+  });
+
+  test('an authorized import whose client trickles its body is answered 408 once it has waited the request timeout', async () => {
+    const site = await createSite(server);
+    const head =
+      `POST /admin/v1/sites/${site.siteId}/events/import HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n` +
+      'Content-Type: application/x-ndjson\r\nContent-Length: 1000\r\n\r\n';
+    const { closed } = await holdConnection(port, head, 100);
+    const { afterMs, received } = await closed;
+    within(afterMs, REQUEST_MS, 'a trickled import body');
+    assert.match(received, /^HTTP\/1\.1 408 /);
+    assert.match(received, /"code":"REQUEST_TIMEOUT"/);
+  });
+
+  test('an import call refused before its body is read (unknown site) is answered 404 and cut after the body timeout', async () => {
+    const head =
+      `POST /admin/v1/sites/no-such-site/events/import HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n` +
+      'Content-Type: application/x-ndjson\r\nContent-Length: 1000\r\n\r\n';
+    const { closed } = await holdConnection(port, head, 100);
+    const { afterMs, received } = await closed;
+    within(afterMs, BODY_MS, 'a refused import body');
+    assert.match(received, /^HTTP\/1\.1 404 /);
   });
 
   test('an authorized import call may send its body for longer than the body timeout', async () => {

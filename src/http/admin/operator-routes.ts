@@ -5,7 +5,6 @@ import { operatorAccess } from '../../accounts/authorization.js';
 import { invalidParams } from '../../core/errors.js';
 import { newRelayKey, sha256Hex } from '../../core/ids.js';
 import type { AppContext } from '../../context.js';
-import { Connections } from '../connections.js';
 import { objectBody, optionalString, requiredString } from '../validate.js';
 import { siteFor } from './org-routes.js';
 
@@ -27,12 +26,12 @@ export async function operatorRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
   // NDJSON streamed from the request, validated and (while in time order) enriched line by line as
   // it arrives; the body is also kept (up to MAX_SORT_BYTES) in case its lines must be sorted. Once
-  // the token is checked (parsers run after it), the body has until the request timeout to arrive.
+  // the token is checked (parsers run after it), the body is timed by the client's pace only: the
+  // time spent waiting for its bytes, summed, up to the request timeout.
   app.register(async (scoped) => {
     scoped.removeAllContentTypeParsers();
     scoped.addContentTypeParser('*', (request, payload, done) => {
-      Connections.allowLongBody(request.raw);
-      done(null, payload);
+      done(null, scoped.connections.clientPacedBody(request.raw, payload as AsyncIterable<Buffer>));
     });
     scoped.post<{ Params: { siteId: string } }>('/sites/:siteId/events/import', async (request) => {
       const site = await siteFor(ctx, operatorAccess, request, request.params.siteId);
