@@ -32,7 +32,7 @@ export function firstStartLines(start: FirstStart): string[] {
     'Create the first dashboard account there (the admin token is the setup token):',
     `  ${start.publicUrl}/setup`,
     '',
-    'Next, create an organisation with the svc command line:',
+    'Or, without a browser, create an organisation with the svc command line:',
     `  ${dataDirPrefix}npx svc org add "My organisation"`,
   ];
 }
