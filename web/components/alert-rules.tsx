@@ -5,7 +5,9 @@ import { formatInstant } from '../lib/dates.js';
 import { useAction, useLoad } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState, Notice } from './feedback.js';
-import { Form, SelectField, SubmitButton, TextField } from './fields.js';
+import { SelectField, TextField } from './fields.js';
+import { FormSection } from './form-section.js';
+import { WideTable } from './table.js';
 
 type RuleType = 'spike' | 'drop' | 'silence' | 'goal';
 
@@ -67,36 +69,24 @@ function History({ ruleId, round }: { ruleId: number; round: number }) {
   const history = useLoad(() => api<{ deliveries: Delivery[] }>('GET', `/manage/alerts/${ruleId}/history`), [ruleId, round]);
   return (
     <LoadState state={history}>
-      {({ deliveries }) =>
-        deliveries.length === 0 ? (
-          <p class="muted">No deliveries yet.</p>
-        ) : (
-          <div class="table-wrap">
-            <table aria-label="Delivery history">
-              <thead>
-                <tr>
-                  <th scope="col">Queued</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.map((delivery) => (
-                  <tr key={delivery.id}>
-                    <td>{formatInstant(delivery.createdAt)}</td>
-                    <td>{delivery.test ? 'test' : 'alert'}</td>
-                    <td>
-                      <span class={statusClass(delivery.status)}>{delivery.status}</span>
-                    </td>
-                    <td class="muted">{delivery.attempts.map((attempt) => `${formatInstant(attempt.at)}: ${attempt.status}`).join('; ')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )
-      }
+      {({ deliveries }) => (
+        <WideTable
+          label="Delivery history"
+          columns={['Queued', 'Kind', 'Status', 'Attempts']}
+          rows={deliveries}
+          empty={<p class="muted">No deliveries yet.</p>}
+          row={(delivery) => (
+            <tr key={delivery.id}>
+              <td>{formatInstant(delivery.createdAt)}</td>
+              <td>{delivery.test ? 'test' : 'alert'}</td>
+              <td>
+                <span class={statusClass(delivery.status)}>{delivery.status}</span>
+              </td>
+              <td class="muted">{delivery.attempts.map((attempt) => `${formatInstant(attempt.at)}: ${attempt.status}`).join('; ')}</td>
+            </tr>
+          )}
+        />
+      )}
     </LoadState>
   );
 }
@@ -174,8 +164,7 @@ export function AlertRules({ siteId, goals }: { siteId: string; goals: GoalOptio
           )
         }
       </LoadState>
-      <h3>New rule</h3>
-      <Form onSubmit={submit} class="form inline" label="New alert rule">
+      <FormSection title="New rule" label="New alert rule" action={create} onSubmit={submit} submitLabel="Add rule" busyLabel="Adding…" hint={<p class="hint">{WHEN[type]}</p>}>
         <SelectField<RuleType> label="Type" value={type} onValue={setType} options={TYPES} />
         <TextField label="Threshold" type="number" min={0} required value={threshold} onValue={setThreshold} />
         {type === 'goal' && (
@@ -188,14 +177,7 @@ export function AlertRules({ siteId, goals }: { siteId: string; goals: GoalOptio
         )}
         <TextField label="Webhook URL" type="url" required placeholder="https://hooks.example.com/svc" spellcheck={false} value={url} onValue={setUrl} />
         <TextField label="Signing secret" type="password" autoComplete="off" required value={secret} onValue={setSecret} hint="Signs each webhook; never shown again." />
-        <div class="submit-cell">
-          <SubmitButton busy={create.busy} busyLabel="Adding…">
-            Add rule
-          </SubmitButton>
-        </div>
-      </Form>
-      <p class="hint">{WHEN[type]}</p>
-      <ErrorText message={create.error} />
+      </FormSection>
     </section>
   );
 }

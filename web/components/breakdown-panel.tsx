@@ -9,6 +9,7 @@ import { DIMENSION_LABELS, isAggregateKey, keyLabel } from '../lib/labels.js';
 import type { Dimension } from '../lib/view-state.js';
 import { readableError } from '../lib/read-errors.js';
 import { ErrorText, Loading } from './feedback.js';
+import { Table } from './table.js';
 
 export interface PanelSpec {
   id: string;
@@ -41,37 +42,30 @@ interface PanelProps {
 
 /** A table of rows; a row whose key is one value is a button that filters by it. */
 function Rows({ dimension, rows, onFilter }: { dimension: Dimension; rows: readonly BreakdownRow[]; onFilter(key: string): void }) {
-  if (rows.length === 0) return <p class="muted empty">No data for this period.</p>;
   return (
-    <table class="rows">
-      <thead>
-        <tr>
-          <th scope="col">{DIMENSION_LABELS[dimension]}</th>
-          <th scope="col" class="num">
-            Visitors
-          </th>
+    <Table
+      class="rows"
+      columns={[DIMENSION_LABELS[dimension], { label: 'Visitors', numeric: true }]}
+      rows={rows}
+      empty={<p class="muted empty">No data for this period.</p>}
+      row={(row) => (
+        <tr key={row.key}>
+          <td class="key">
+            <span class="bar" aria-hidden="true" style={{ width: `${Math.min(100, row.pct * 100)}%` }} />
+            {isAggregateKey(row.key) ? (
+              <span class="label">{row.key}</span>
+            ) : (
+              <button type="button" class="row-filter" title={`Filter by ${DIMENSION_LABELS[dimension]}: ${row.key}`} onClick={() => onFilter(row.key)}>
+                {keyLabel(dimension, row.key)}
+              </button>
+            )}
+          </td>
+          <td class="num" title={formatRatio(row.pct)}>
+            {formatCount(row.visitors)}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.key}>
-            <td class="key">
-              <span class="bar" aria-hidden="true" style={{ width: `${Math.min(100, row.pct * 100)}%` }} />
-              {isAggregateKey(row.key) ? (
-                <span class="label">{row.key}</span>
-              ) : (
-                <button type="button" class="row-filter" title={`Filter by ${DIMENSION_LABELS[dimension]}: ${row.key}`} onClick={() => onFilter(row.key)}>
-                  {keyLabel(dimension, row.key)}
-                </button>
-              )}
-            </td>
-            <td class="num" title={formatRatio(row.pct)}>
-              {formatCount(row.visitors)}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      )}
+    />
   );
 }
 

@@ -4,7 +4,9 @@ import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText } from './feedback.js';
-import { Form, SelectField, SubmitButton, TextField } from './fields.js';
+import { SelectField, TextField } from './fields.js';
+import { FormSection } from './form-section.js';
+import { WideTable } from './table.js';
 import type { StepKind } from './funnel-steps.js';
 
 export interface Goal {
@@ -31,39 +33,26 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Goal[]
   return (
     <section class="card" id="goals" aria-labelledby="goals-title">
       <h2 id="goals-title">Goals</h2>
-      {goals.length === 0 ? (
-        <p class="muted">No goals yet.</p>
-      ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Goal</th>
-                <th scope="col">Matches</th>
-                <th scope="col">Delete</th>
-              </tr>
-            </thead>
-            <tbody>
-              {goals.map((goal) => (
-                <tr key={goal.goalId}>
-                  <td>{goal.name}</td>
-                  <td>
-                    {goal.kind === 'page' ? 'Page' : 'Event'} <code>{goal.pattern}</code>
-                  </td>
-                  <td>
-                    <ConfirmButton label={`Delete goal ${goal.name}`} question={`Delete the goal “${goal.name}”?`} confirmLabel="Delete" onConfirm={() => remove.run(() => api('DELETE', `${path}/${goal.goalId}`)).then(reload)}>
-                      Delete
-                    </ConfirmButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <WideTable
+        columns={['Goal', 'Matches', 'Delete']}
+        rows={goals}
+        empty={<p class="muted">No goals yet.</p>}
+        row={(goal) => (
+          <tr key={goal.goalId}>
+            <td>{goal.name}</td>
+            <td>
+              {goal.kind === 'page' ? 'Page' : 'Event'} <code>{goal.pattern}</code>
+            </td>
+            <td>
+              <ConfirmButton label={`Delete goal ${goal.name}`} question={`Delete the goal “${goal.name}”?`} confirmLabel="Delete" onConfirm={() => remove.run(() => api('DELETE', `${path}/${goal.goalId}`)).then(reload)}>
+                Delete
+              </ConfirmButton>
+            </td>
+          </tr>
+        )}
+      />
       <ErrorText message={remove.error} />
-      <h3>New goal</h3>
-      <Form onSubmit={submit} class="form inline" label="New goal">
+      <FormSection title="New goal" action={create} onSubmit={submit} submitLabel="Add goal" busyLabel="Adding…">
         <TextField label="Goal name" required value={name} onValue={setName} />
         <SelectField<StepKind>
           label="Kind"
@@ -75,13 +64,7 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Goal[]
           ]}
         />
         <TextField label="Goal pattern" required spellcheck={false} placeholder={kind === 'page' ? '/thanks or /blog/**' : 'signup'} value={pattern} onValue={setPattern} />
-        <div class="submit-cell">
-          <SubmitButton busy={create.busy} busyLabel="Adding…">
-            Add goal
-          </SubmitButton>
-        </div>
-      </Form>
-      <ErrorText message={create.error} />
+      </FormSection>
     </section>
   );
 }

@@ -3,6 +3,7 @@
 import { ErrorText, Loading } from '../components/feedback.js';
 import { PeriodPicker } from '../components/period-picker.js';
 import { SiteFrame } from '../components/site-frame.js';
+import { WideTable } from '../components/table.js';
 import { useViewState } from '../lib/address.js';
 import { changeIsGood, formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
@@ -52,43 +53,24 @@ function GoalsView({ session, site }: { session: Session; site: SiteRow }) {
           <ErrorText message={goals.error} />
         ) : !goals.data ? (
           <Loading />
-        ) : goals.data.goals.length === 0 ? (
-          <p class="muted">This site has no goals yet.</p>
         ) : (
-          <div class="table-wrap" tabIndex={0} role="region" aria-label="Goals and their conversions">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Goal</th>
-                  <th scope="col" class="num">
-                    Conversions
-                  </th>
-                  <th scope="col" class="num">
-                    Unique conversions
-                  </th>
-                  <th scope="col" class="num">
-                    Conversion rate
-                  </th>
-                  <th scope="col" class="num">
-                    Change
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {goals.data.goals.map((g) => (
-                  <tr key={g.goalId}>
-                    <td>
-                      {g.name} <span class="muted">({g.kind === 'page' ? 'page' : 'event'} {g.pattern})</span>
-                    </td>
-                    <td class="num">{formatCount(g.conversions)}</td>
-                    <td class="num">{formatCount(g.uniqueConversions)}</td>
-                    <td class="num">{formatRatio(g.conversionRate)}</td>
-                    <td class={`num ${g.delta === null || g.delta === 0 ? '' : changeIsGood('conversions', g.delta) ? 'up' : 'down'}`}>{g.delta === null ? '–' : formatChange(g.delta)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <WideTable
+            region="Goals and their conversions"
+            columns={['Goal', { label: 'Conversions', numeric: true }, { label: 'Unique conversions', numeric: true }, { label: 'Conversion rate', numeric: true }, { label: 'Change', numeric: true }]}
+            rows={goals.data.goals}
+            empty={<p class="muted">This site has no goals yet.</p>}
+            row={(g) => (
+              <tr key={g.goalId}>
+                <td>
+                  {g.name} <span class="muted">({g.kind === 'page' ? 'page' : 'event'} {g.pattern})</span>
+                </td>
+                <td class="num">{formatCount(g.conversions)}</td>
+                <td class="num">{formatCount(g.uniqueConversions)}</td>
+                <td class="num">{formatRatio(g.conversionRate)}</td>
+                <td class={`num ${g.delta === null || g.delta === 0 ? '' : changeIsGood('conversions', g.delta) ? 'up' : 'down'}`}>{g.delta === null ? '–' : formatChange(g.delta)}</td>
+              </tr>
+            )}
+          />
         )}
       </section>
       <section class="card" aria-labelledby="funnels-title">

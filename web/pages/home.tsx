@@ -6,6 +6,7 @@ import { mountPage, SignedIn } from '../lib/mount.js';
 import { canManage, type Membership, type Session } from '../lib/session.js';
 import type { SiteRow } from '../lib/sites.js';
 import { LoadState } from '../components/feedback.js';
+import { WideTable } from '../components/table.js';
 
 function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRow[] }) {
   const manage = canManage(membership.role);
@@ -18,36 +19,24 @@ function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRo
           {manage && <a href={`/orgs/${membership.orgId}/settings`}>Organisation settings</a>}
         </span>
       </div>
-      {sites.length === 0 ? (
-        <p class="muted">
-          No sites yet.{manage && <> <a href={`/orgs/${membership.orgId}/settings#sites`}>Add a site</a>.</>}
-        </p>
-      ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Site</th>
-                <th scope="col">Domain</th>
-                <th scope="col" class="num">
-                  Visitors (24 h)
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sites.map((site) => (
-                <tr key={site.id}>
-                  <td>
-                    <a href={`/sites/${encodeURIComponent(site.id)}`}>{site.name}</a>
-                  </td>
-                  <td class="muted">{site.domain}</td>
-                  <td class="num">{site.visitors24h.toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <WideTable
+        columns={['Site', 'Domain', { label: 'Visitors (24 h)', numeric: true }]}
+        rows={sites}
+        empty={
+          <p class="muted">
+            No sites yet.{manage && <> <a href={`/orgs/${membership.orgId}/settings#sites`}>Add a site</a>.</>}
+          </p>
+        }
+        row={(site) => (
+          <tr key={site.id}>
+            <td>
+              <a href={`/sites/${encodeURIComponent(site.id)}`}>{site.name}</a>
+            </td>
+            <td class="muted">{site.domain}</td>
+            <td class="num">{site.visitors24h.toLocaleString()}</td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

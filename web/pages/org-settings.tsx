@@ -10,7 +10,9 @@ import { canManage, membershipOf, type Role, type Session } from '../lib/session
 import { ConfirmButton } from '../components/confirm.js';
 import { CopyBlock } from '../components/copy.js';
 import { ErrorText, LoadState, Notice } from '../components/feedback.js';
-import { Form, SelectField, SubmitButton, TextField } from '../components/fields.js';
+import { SelectField, TextField } from '../components/fields.js';
+import { FormSection } from '../components/form-section.js';
+import { WideTable } from '../components/table.js';
 import { browserTimezone, TimezoneField } from '../components/timezone.js';
 
 interface ManagedSite {
@@ -60,54 +62,34 @@ function Sites({ orgId }: { orgId: number }) {
     <section class="card" id="sites" aria-labelledby="sites-title">
       <h2 id="sites-title">Sites</h2>
       <LoadState state={sites}>
-        {({ sites: rows }) =>
-          rows.length === 0 ? (
-            <p class="muted">No sites yet: add the first one below.</p>
-          ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Site</th>
-                    <th scope="col">Domain</th>
-                    <th scope="col">Time zone</th>
-                    <th scope="col">Settings</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((site) => (
-                    <tr key={site.id}>
-                      <td>
-                        {site.status === 'active' ? <a href={`/sites/${encodeURIComponent(site.id)}`}>{site.name}</a> : site.name}{' '}
-                        {site.status === 'archived' && <span class="badge">archived</span>}
-                      </td>
-                      <td class="muted">{site.domain}</td>
-                      <td class="muted">{site.timezone}</td>
-                      <td>
-                        <a href={`/sites/${encodeURIComponent(site.id)}/settings`} aria-label={`Settings of ${site.name}`}>
-                          Settings
-                        </a>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {({ sites: rows }) => (
+          <WideTable
+            columns={['Site', 'Domain', 'Time zone', 'Settings']}
+            rows={rows}
+            empty={<p class="muted">No sites yet: add the first one below.</p>}
+            row={(site) => (
+              <tr key={site.id}>
+                <td>
+                  {site.status === 'active' ? <a href={`/sites/${encodeURIComponent(site.id)}`}>{site.name}</a> : site.name}{' '}
+                  {site.status === 'archived' && <span class="badge">archived</span>}
+                </td>
+                <td class="muted">{site.domain}</td>
+                <td class="muted">{site.timezone}</td>
+                <td>
+                  <a href={`/sites/${encodeURIComponent(site.id)}/settings`} aria-label={`Settings of ${site.name}`}>
+                    Settings
+                  </a>
+                </td>
+              </tr>
+            )}
+          />
+        )}
       </LoadState>
-      <h3>Add a site</h3>
-      <Form onSubmit={submit} class="form inline" label="Add a site">
+      <FormSection title="Add a site" action={add} onSubmit={submit} submitLabel="Add site" busyLabel="Adding…">
         <TextField label="Domain" required placeholder="example.com" spellcheck={false} value={domain} onValue={setDomain} />
         <TextField label="Name" placeholder="Same as the domain" value={name} onValue={setName} />
         <TimezoneField value={timezone} onValue={setTimezone} />
-        <div class="submit-cell">
-          <SubmitButton busy={add.busy} busyLabel="Adding…">
-            Add site
-          </SubmitButton>
-        </div>
-      </Form>
-      <ErrorText message={add.error} />
+      </FormSection>
       {added && (
         <Notice>
           Added {added.domain}. Its <a href={`/sites/${encodeURIComponent(added.id)}/settings#snippet`}>tracker snippet</a> is in its settings.
@@ -146,58 +128,39 @@ function Keys({ orgId }: { orgId: number }) {
         </div>
       )}
       <LoadState state={keys}>
-        {({ keys: rows }) =>
-          rows.length === 0 ? (
-            <p class="muted">No keys yet.</p>
-          ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">State</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((key) => (
-                    <tr key={key.id}>
-                      <td>{key.name || <span class="muted">(unnamed)</span>}</td>
-                      <td class="muted">{formatInstant(key.createdAt)}</td>
-                      <td>
-                        {key.revokedAt ? (
-                          <span class="badge">revoked {formatInstant(key.revokedAt)}</span>
-                        ) : (
-                          <ConfirmButton
-                            label={`Revoke key ${key.name || key.id}`}
-                            question={`Revoke the key ${key.name ? `“${key.name}”` : key.id}? Requests with it stop working at once.`}
-                            confirmLabel="Revoke"
-                            disabled={revoke.busy}
-                            onConfirm={() => revoke.run(() => api('POST', `/manage/keys/${key.id}/revoke`)).then(keys.reload)}
-                          >
-                            Revoke
-                          </ConfirmButton>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {({ keys: rows }) => (
+          <WideTable
+            columns={['Name', 'Created', 'State']}
+            rows={rows}
+            empty={<p class="muted">No keys yet.</p>}
+            row={(key) => (
+              <tr key={key.id}>
+                <td>{key.name || <span class="muted">(unnamed)</span>}</td>
+                <td class="muted">{formatInstant(key.createdAt)}</td>
+                <td>
+                  {key.revokedAt ? (
+                    <span class="badge">revoked {formatInstant(key.revokedAt)}</span>
+                  ) : (
+                    <ConfirmButton
+                      label={`Revoke key ${key.name || key.id}`}
+                      question={`Revoke the key ${key.name ? `“${key.name}”` : key.id}? Requests with it stop working at once.`}
+                      confirmLabel="Revoke"
+                      disabled={revoke.busy}
+                      onConfirm={() => revoke.run(() => api('POST', `/manage/keys/${key.id}/revoke`)).then(keys.reload)}
+                    >
+                      Revoke
+                    </ConfirmButton>
+                  )}
+                </td>
+              </tr>
+            )}
+          />
+        )}
       </LoadState>
       <ErrorText message={revoke.error} />
-      <h3>Create a key</h3>
-      <Form onSubmit={submit} class="form inline" label="Create an API key">
+      <FormSection title="Create a key" label="Create an API key" action={create} onSubmit={submit} submitLabel="Create key" busyLabel="Creating…">
         <TextField label="Key name" placeholder="reporting" value={name} onValue={setName} />
-        <div class="submit-cell">
-          <SubmitButton busy={create.busy} busyLabel="Creating…">
-            Create key
-          </SubmitButton>
-        </div>
-      </Form>
-      <ErrorText message={create.error} />
+      </FormSection>
     </section>
   );
 }
@@ -220,65 +183,49 @@ function Members({ orgId, session }: { orgId: number; session: Session }) {
       <h2 id="members-title">Members</h2>
       <LoadState state={members}>
         {({ members: rows }) => (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Member</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Remove</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((member) => (
-                  <tr key={member.userId}>
-                    <td>
-                      {member.name || member.email}
-                      {member.name && <div class="muted">{member.email}</div>}
-                    </td>
-                    <td>
-                      <select aria-label={`Role of ${member.email}`} value={member.role} disabled={change.busy} onChange={(event) => setMemberRole(member, event.currentTarget.value as Role)}>
-                        {ROLE_OPTIONS.map(([value]) => (
-                          <option key={value} value={value}>
-                            {value}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                    <td>
-                      {member.userId === session.user.id ? (
-                        <span class="muted">you</span>
-                      ) : (
-                        <ConfirmButton
-                          label={`Remove ${member.email}`}
-                          question={`Remove ${member.email} from this organisation?`}
-                          confirmLabel="Remove"
-                          disabled={change.busy}
-                          onConfirm={() => change.run(() => api('DELETE', `/manage/orgs/${orgId}/members/${member.userId}`)).then(members.reload)}
-                        >
-                          Remove
-                        </ConfirmButton>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <WideTable
+            columns={['Member', 'Role', 'Remove']}
+            rows={rows}
+            row={(member) => (
+              <tr key={member.userId}>
+                <td>
+                  {member.name || member.email}
+                  {member.name && <div class="muted">{member.email}</div>}
+                </td>
+                <td>
+                  <select aria-label={`Role of ${member.email}`} value={member.role} disabled={change.busy} onChange={(event) => setMemberRole(member, event.currentTarget.value as Role)}>
+                    {ROLE_OPTIONS.map(([value]) => (
+                      <option key={value} value={value}>
+                        {value}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  {member.userId === session.user.id ? (
+                    <span class="muted">you</span>
+                  ) : (
+                    <ConfirmButton
+                      label={`Remove ${member.email}`}
+                      question={`Remove ${member.email} from this organisation?`}
+                      confirmLabel="Remove"
+                      disabled={change.busy}
+                      onConfirm={() => change.run(() => api('DELETE', `/manage/orgs/${orgId}/members/${member.userId}`)).then(members.reload)}
+                    >
+                      Remove
+                    </ConfirmButton>
+                  )}
+                </td>
+              </tr>
+            )}
+          />
         )}
       </LoadState>
       <ErrorText message={change.error} />
-      <h3>Add a member</h3>
-      <Form onSubmit={submit} class="form inline" label="Add a member">
+      <FormSection title="Add a member" action={add} onSubmit={submit} submitLabel="Add member" busyLabel="Adding…">
         <TextField label="Member email" type="email" required value={email} onValue={setEmail} hint="Someone who already has an account." />
         <SelectField<Role> label="Role" value={role} onValue={setRole} options={ROLE_OPTIONS} />
-        <div class="submit-cell">
-          <SubmitButton busy={add.busy} busyLabel="Adding…">
-            Add member
-          </SubmitButton>
-        </div>
-      </Form>
-      <ErrorText message={add.error} />
+      </FormSection>
     </section>
   );
 }

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorText, Loading } from '../components/feedback.js';
 import { SiteFrame } from '../components/site-frame.js';
+import { Table } from '../components/table.js';
 import { formatCount } from '../lib/format.js';
 import { keyLabel } from '../lib/labels.js';
 import { mountSitePage } from '../lib/site-page.js';
@@ -79,28 +80,18 @@ function TopList({ title, dimension, rows }: { title: string; dimension: Dimensi
   return (
     <section class="card panel" aria-label={title}>
       <h2>{title}</h2>
-      {rows.length === 0 ? (
-        <p class="muted empty">Nobody right now.</p>
-      ) : (
-        <table class="rows">
-          <thead>
-            <tr>
-              <th scope="col">{title}</th>
-              <th scope="col" class="num">
-                Visitors
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.key}>
-                <td class="key">{keyLabel(dimension, row.key)}</td>
-                <td class="num">{formatCount(row.visitors)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Table
+        class="rows"
+        columns={[title, { label: 'Visitors', numeric: true }]}
+        rows={rows}
+        empty={<p class="muted empty">Nobody right now.</p>}
+        row={(row) => (
+          <tr key={row.key}>
+            <td class="key">{keyLabel(dimension, row.key)}</td>
+            <td class="num">{formatCount(row.visitors)}</td>
+          </tr>
+        )}
+      />
     </section>
   );
 }
