@@ -7,6 +7,7 @@ import { useAction, useLoad } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
 import { canManage, membershipOf, type Role, type Session } from '../lib/session.js';
+import type { ManagedSite } from '../lib/sites.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { CopyBlock } from '../components/copy.js';
 import { ErrorText, LoadState, Notice } from '../components/feedback.js';
@@ -14,14 +15,6 @@ import { SelectField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
 import { WideTable } from '../components/table.js';
 import { browserTimezone, TimezoneField } from '../components/timezone.js';
-
-interface ManagedSite {
-  id: string;
-  domain: string;
-  name: string;
-  timezone: string;
-  status: 'active' | 'archived';
-}
 
 interface KeyRow {
   id: number;

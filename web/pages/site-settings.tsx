@@ -6,7 +6,7 @@ import { useAction, useLoad } from '../lib/hooks.js';
 import { Layout, type Crumb } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
 import { canManage, type Session } from '../lib/session.js';
-import type { SiteRow } from '../lib/sites.js';
+import type { ManagedSite, SiteRow } from '../lib/sites.js';
 import { AlertRules } from '../components/alert-rules.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { CopyBlock } from '../components/copy.js';
@@ -15,16 +15,6 @@ import { CheckboxField, Form, SubmitButton, TextField } from '../components/fiel
 import { Funnels } from '../components/funnels.js';
 import { Goals, type Goal } from '../components/goals.js';
 import { TimezoneField } from '../components/timezone.js';
-
-interface ManagedSite {
-  id: string;
-  domain: string;
-  name: string;
-  timezone: string;
-  retentionMonths: number | null;
-  honorGpc: boolean;
-  status: 'active' | 'archived';
-}
 
 function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSite): void }) {
   const [name, setName] = useState(site.name);
