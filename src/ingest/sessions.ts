@@ -185,7 +185,7 @@ export class SessionCache {
   /**
    * Drops sessions idle for longer than the gap (they can only end). Events arrive in time order
    * (the server's clock; an import sorts its lines), so the least recently seen sessions are also
-   * the longest idle: the sweep stops at the first session still open.
+   * the longest idle: the sweep stops at the oldest session still open.
    */
   sweep(now: number): void {
     for (const [key, s] of this.live) {
