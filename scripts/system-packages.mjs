@@ -12,6 +12,8 @@ export const SYSTEM_PACKAGES = [
   { package: 'nginx-light', file: '/usr/sbin/nginx', for: 'the first-party proxy test' },
   { package: 'openssl', file: '/usr/bin/openssl', for: 'the test certificate authority of the webhook tests' },
   { package: 'postgresql', file: '/usr/bin/pg_ctlcluster', for: 'the PostgreSQL metadata tests' },
+  { package: 'redis-server', file: '/usr/bin/redis-server', for: 'the shared sessions and rate limits of the scale-out profile' },
+  { package: 'clickhouse-server', file: '/usr/sbin/clickhouse-server', for: 'the ClickHouse event store (the tests start private servers of it)' },
 ];
 
 // Debian's newest PostgreSQL cluster, created if missing, letting user postgres in from 127.0.0.1
@@ -23,8 +25,12 @@ hba=/etc/postgresql/$v/main/pg_hba.conf
 grep -q '^host all postgres 127.0.0.1/32 trust' "$hba" || sed -i '1i host all postgres 127.0.0.1/32 trust' "$hba"
 pg_ctlcluster "$v" main start || pg_ctlcluster "$v" main reload`;
 
+// Redis as the tests use it: loopback only, nothing kept on disk.
+const START_REDIS = ['redis-server', '--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'];
+
 export const TEST_SERVERS = [
   { name: 'PostgreSQL', port: 5432, how: 'user postgres without a password from 127.0.0.1', start: ['bash', '-c', START_POSTGRESQL] },
+  { name: 'Redis', port: 6379, how: 'without a password', start: START_REDIS },
 ];
 
 /** The packages whose file is missing. */

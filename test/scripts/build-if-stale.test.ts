@@ -62,6 +62,8 @@ test('what the tests need: one list of packages, each found by the file the test
       ['nginx-light', '/usr/sbin/nginx'],
       ['openssl', '/usr/bin/openssl'],
       ['postgresql', '/usr/bin/pg_ctlcluster'],
+      ['redis-server', '/usr/bin/redis-server'],
+      ['clickhouse-server', '/usr/sbin/clickhouse-server'],
     ],
   );
   assert.deepEqual(missingPackages(() => true), []);
@@ -69,7 +71,7 @@ test('what the tests need: one list of packages, each found by the file the test
     missingPackages((file: string) => file !== '/usr/sbin/nginx').map((p) => p.package),
     ['nginx-light'],
   );
-  assert.deepEqual(TEST_SERVERS.map((s) => [s.name, s.port]), [['PostgreSQL', 5432]]);
+  assert.deepEqual(TEST_SERVERS.map((s) => [s.name, s.port]), [['PostgreSQL', 5432], ['Redis', 6379]]);
   assert.deepEqual(await missingServers(async () => true), []);
   assert.deepEqual((await missingServers(async (port) => port !== 5432)).map((s) => s.name), ['PostgreSQL']);
 
