@@ -3,33 +3,47 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { ADMIN_TOKEN } from './server.js';
 
-export interface ServiceProcess {
+export interface LoggedProcess {
   child: ChildProcessWithoutNullStreams;
-  url: string;
   /** Everything the process wrote to stdout and stderr so far. */
   logs(): string;
   /** Resolves with the exit code (or signal) once the process's output is all read. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `node dist/main.js` on `dataDir` (any port, the test admin token) and waits until it listens. */
-export async function spawnService(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['dist/main.js'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_LOG_LEVEL: 'info', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+export interface ServiceProcess extends LoggedProcess {
+  url: string;
+}
+
+/** Starts `argv` (argv[0] the program) with exactly `env`, keeping what it writes. */
+export function spawnLogged(argv: string[], env: Record<string, string | undefined>, cwd?: string): LoggedProcess {
+  const child = spawn(argv[0]!, argv.slice(1), { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let logs = '';
   child.stderr.on('data', (d) => (logs += d));
   child.stdout.on('data', (d) => (logs += d));
   // 'close', not 'exit': only then has everything the child wrote been read into logs.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  return { child, logs: () => logs, exited };
+}
+
+/** Starts `node dist/main.js` on `dataDir` (any port, the test admin token) and waits until it listens. */
+export async function spawnService(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const started = spawnLogged([process.execPath, 'dist/main.js'], {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_TOKEN: ADMIN_TOKEN,
+    SVC_LOG_LEVEL: 'info',
+    ...env,
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const look = () => {
-      const m = /svc listening on (http:\/\/[\d.:]+)/.exec(logs);
+      const m = /svc listening on (http:\/\/[\d.:]+)/.exec(started.logs());
       if (m) resolve(m[1]!);
     };
-    child.stdout.on('data', look);
-    exited.then(({ code }) => reject(new Error(`exited ${code} before listening:\n${logs}`)));
+    started.child.stdout.on('data', look);
+    started.exited.then(({ code }) => reject(new Error(`exited ${code} before listening:\n${started.logs()}`)));
   });
-  return { child, url, logs: () => logs, exited };
+  return { ...started, url };
 }

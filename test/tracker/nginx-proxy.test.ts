@@ -3,18 +3,17 @@
 // the relay variant passes the visitor's IP (and only the relay's own X-Svc-Client-* headers).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { GeoLocator } from '../../src/ingest/geo.js';
+import { startNginx, type NginxProcess } from '../helpers/nginx.js';
+import { freePort } from '../helpers/ports.js';
+import { postFrom } from '../helpers/post-from.js';
 import { BROWSER_UA, createRelayKey, createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
 import { launchBrowser, visitorContext, waitForStoredEvents } from './harness.js';
 
-const NGINX = '/usr/sbin/nginx';
 const DOC = new URL('../../docs/tracker.md', import.meta.url);
 
 /** The nginx block that follows `<!-- nginx-proxy: <name> -->` in docs/tracker.md, verbatim. */
@@ -23,48 +22,6 @@ function snippetFromDoc(name: string): string {
   const match = new RegExp(`<!-- nginx-proxy: ${name} -->\\n\`\`\`nginx\\n([\\s\\S]*?)\\n\`\`\``).exec(doc);
   assert.ok(match, `docs/tracker.md has no nginx block marked "${name}"`);
   return match[1]!;
-}
-
-/** A free TCP port on the loopback interface. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1')
-        .once('connect', () => {
-          socket.destroy();
-          resolve(true);
-        })
-        .once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** POST /stats/e to the proxy from a chosen loopback source address, as a visitor there would. */
-function postFrom(localAddress: string, port: number, body: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      { host: '127.0.0.1', port, path: '/stats/e', method: 'POST', localAddress, headers: { 'content-type': 'text/plain', ...headers } },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
 }
 
 // Visitors at 127.0.0.2 and 127.0.0.3 are placed by this stand-in geolocation; the proxy's own
@@ -81,8 +38,8 @@ describe('first-party proxy through nginx, configured as docs/tracker.md says', 
   let service: TestServer;
   let site: SiteFixture;
   let browser: Browser;
-  let nginx: ChildProcess;
-  let workDir: string;
+  let nginx: NginxProcess;
+  let wwwDir: string;
   let basicPort: number;
   let relayPort: number;
 
@@ -92,59 +49,32 @@ describe('first-party proxy through nginx, configured as docs/tracker.md says', 
     const relayKey = await createRelayKey(service);
     [basicPort, relayPort, browser] = await Promise.all([freePort(), freePort(), launchBrowser()]);
 
-    workDir = mkdtempSync(join(tmpdir(), 'svc-nginx-'));
-    chmodSync(workDir, 0o755);
-    mkdirSync(join(workDir, 'www'));
+    wwwDir = mkdtempSync(join(tmpdir(), 'svc-www-'));
+    chmodSync(wwwDir, 0o755);
     writeFileSync(
-      join(workDir, 'www/index.html'),
+      join(wwwDir, 'index.html'),
       `<!doctype html><html><head><script defer src="/stats/t.js" data-site="${site.siteId}" data-api="/stats/e"></script></head><body>shop</body></html>`,
     );
     const upstream = (snippet: string) => snippet.replaceAll('https://collect.example.com', service.url);
-    const conf = `
-daemon off;
-master_process off;
-pid ${workDir}/nginx.pid;
-error_log ${workDir}/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${workDir}/client_body;
-  proxy_temp_path ${workDir}/proxy;
-  fastcgi_temp_path ${workDir}/fastcgi;
-  uwsgi_temp_path ${workDir}/uwsgi;
-  scgi_temp_path ${workDir}/scgi;
+    const servers = `
   server {
     listen 127.0.0.1:${basicPort};
-    root ${workDir}/www;
+    root ${wwwDir};
 ${upstream(snippetFromDoc('basic'))}
   }
   server {
     listen 127.0.0.1:${relayPort};
 ${upstream(snippetFromDoc('relay')).replace('RELAY_KEY', relayKey)}
   }
-}
 `;
-    writeFileSync(join(workDir, 'nginx.conf'), conf);
-    nginx = spawn(NGINX, ['-p', workDir, '-c', join(workDir, 'nginx.conf'), '-e', join(workDir, 'error.log')], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    nginx.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
-    await Promise.race([
-      Promise.all([waitForPort(basicPort), waitForPort(relayPort)]),
-      new Promise((_, reject) => nginx.once('exit', (code) => reject(new Error(`nginx exited ${code}: ${stderr}`)))),
-    ]);
+    nginx = await startNginx(servers, [basicPort, relayPort]);
   });
 
   after(async () => {
-    if (nginx.exitCode === null) {
-      const exited = new Promise((resolve) => nginx.once('exit', resolve));
-      nginx.kill('SIGTERM');
-      await exited;
-    }
+    await nginx.stop();
     await browser.close();
     await service.stop();
-    rmSync(workDir, { recursive: true, force: true });
+    rmSync(wwwDir, { recursive: true, force: true });
   });
 
   it('serves t.js and accepts a pageview of a page on the tracked domain, proxied as /stats/t.js and /stats/e', async () => {
@@ -173,11 +103,11 @@ ${upstream(snippetFromDoc('relay')).replace('RELAY_KEY', relayKey)}
       'x-svc-client-city': 'Spoofville',
       'x-svc-client-ip': '203.0.113.9',
     };
-    assert.equal(await postFrom('127.0.0.2', relayPort, body('/relayed-fr'), headers), 202);
-    assert.equal(await postFrom('127.0.0.3', relayPort, body('/relayed-de'), headers), 202);
+    assert.equal(await postFrom('127.0.0.2', relayPort, '/stats/e', body('/relayed-fr'), headers), 202);
+    assert.equal(await postFrom('127.0.0.3', relayPort, '/stats/e', body('/relayed-de'), headers), 202);
     // The same visitors through the plain proxy: no key, so the relay headers are ignored.
-    assert.equal(await postFrom('127.0.0.2', basicPort, body('/plain-2'), headers), 202);
-    assert.equal(await postFrom('127.0.0.3', basicPort, body('/plain-3'), headers), 202);
+    assert.equal(await postFrom('127.0.0.2', basicPort, '/stats/e', body('/plain-2'), headers), 202);
+    assert.equal(await postFrom('127.0.0.3', basicPort, '/stats/e', body('/plain-3'), headers), 202);
 
     const pages = ['/relayed-fr', '/relayed-de', '/plain-2', '/plain-3'];
     const events = await waitForStoredEvents(service, site.siteId, (stored) =>
