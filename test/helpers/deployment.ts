@@ -53,7 +53,7 @@ export interface Deployment {
   clickhouseGate: TcpGate;
   /** `/admin/v1` through the proxy. */
   admin<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
-  /** A counter's value in one process's /metrics (0 when absent). */
+  /** The sum of the samples of one process's /metrics whose line `line` matches (0 when none does). */
   metric(instance: SvcInstance, line: RegExp): Promise<number>;
   /** Raw events in the deployment's ClickHouse database, read from the server itself. */
   storedEvents(): Promise<{ events: number; sessions: number; visitors: number }>;
@@ -224,8 +224,8 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
     },
     async metric(instance, line) {
       const res = await fetch(`${instance.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-      const found = (await res.text()).split('\n').find((l) => line.test(l));
-      return found ? Number(found.split(' ').pop()) : 0;
+      const samples = (await res.text()).split('\n').filter((l) => !l.startsWith('#') && line.test(l));
+      return samples.reduce((sum, sample) => sum + Number(sample.split(' ').pop()), 0);
     },
     async storedEvents() {
       const [row] = await clickhouseRows(
