@@ -88,6 +88,14 @@ describe('deploy/compose.yml', () => {
     for (const store of ['postgres', 'clickhouse', 'redis', 'proxy']) assert.ok(compose.services.get(store)!.healthcheck, `${store} has a health check`);
   });
 
+  it('gives the proxy and every svc process a fixed address of its network, which nginx resolves once', () => {
+    const subnet = compose.declared.networks.svc.ipam.config[0].subnet as string;
+    const prefix = subnet.replace(/\.0\/24$/, '.');
+    const addresses = [...svc, compose.services.get('proxy')!].map((service) => service.declared.networks?.svc?.ipv4_address as string | undefined);
+    for (const address of addresses) assert.ok(address?.startsWith(prefix), `${address} in ${subnet}`);
+    assert.equal(new Set(addresses).size, addresses.length);
+  });
+
   it('publishes only the proxy, whose fixed address is the trusted proxy of every svc process', () => {
     for (const service of compose.services.values()) {
       if (service.name !== 'proxy') assert.deepEqual(service.ports, [], `${service.name} publishes no port`);
