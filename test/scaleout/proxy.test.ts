@@ -20,7 +20,9 @@ interface Seen {
 describe('deploy/nginx.conf', () => {
   const compose = readCompose({ POSTGRES_PASSWORD: 'p', CLICKHOUSE_PASSWORD: 'c', SVC_ADMIN_TOKEN: 'admin-token-0123456789', SVC_RELAY_KEY: RELAY_KEY });
   const seen: Seen[] = [];
-  const upstreams: Server[] = [];
+  const upstreams = new Map<string, Server>();
+  /** Stand-ins that reset the connection once a request has arrived, instead of answering. */
+  const resetting = new Set<string>();
   let nginx: NginxProcess;
   let port: number;
 
@@ -31,10 +33,13 @@ describe('deploy/nginx.conf', () => {
       const server = createServer((req, res) => {
         seen.push({ service: service.name, path: req.url ?? '', headers: req.headers });
         req.resume();
-        req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end(service.name));
+        req.on('end', () => {
+          if (resetting.has(service.name)) req.socket.resetAndDestroy();
+          else res.writeHead(200, { 'content-type': 'text/plain' }).end(service.name);
+        });
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      upstreams.push(server);
+      upstreams.set(service.name, server);
       const { port: upstreamPort } = server.address() as { port: number };
       addresses.set(`${service.name}:${service.environment.PORT}`, `127.0.0.1:${upstreamPort}`);
     }
@@ -43,7 +48,8 @@ describe('deploy/nginx.conf', () => {
 
   after(async () => {
     await nginx?.stop();
-    await Promise.all(upstreams.map((server) => new Promise((resolve) => server.close(resolve))));
+    for (const server of upstreams.values()) server.closeAllConnections();
+    await Promise.all([...upstreams.values()].map((server) => new Promise((resolve) => server.close(resolve))));
   });
 
   const get = async (path: string) => {
@@ -90,5 +96,27 @@ describe('deploy/nginx.conf', () => {
     assert.equal(login.service, 'api');
     assert.equal(login.headers['x-forwarded-for'], '198.51.100.1, 127.0.4.9');
     assert.equal(login.headers.host, `127.0.0.1:${port}`);
+  });
+
+  it('never sends an event twice: a POST a collect process received is not retried on the other', async () => {
+    resetting.add('collect-1');
+    const before = seen.length;
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await fetch(`http://127.0.0.1:${port}/api/e`, { method: 'POST', body: `{"i":${i}}` })).status);
+    resetting.delete('collect-1');
+    const received = seen.slice(before).map((s) => s.service);
+    assert.equal(received.length, 4, `each POST reached one process once: ${received.join(' ')}`);
+    assert.ok(received.includes('collect-1'), 'a POST reached the process that resets');
+    assert.deepEqual(statuses.filter((s) => s !== 200), received.filter((s) => s === 'collect-1').map(() => 502));
+  });
+
+  it('sends to the other collect process while one refuses connections', async () => {
+    const stopped = upstreams.get('collect-1')!;
+    stopped.closeAllConnections();
+    await new Promise((resolve) => stopped.close(resolve));
+    for (let i = 0; i < 4; i++) {
+      const res = await fetch(`http://127.0.0.1:${port}/api/e`, { method: 'POST', body: '{}' });
+      assert.equal(await res.text(), 'collect-2');
+    }
   });
 });
