@@ -203,6 +203,6 @@ export class WriteBuffer {
     while (this.inFlight) await this.inFlight.catch(() => undefined);
     const batch = this.takeBatch();
     if (batch) await this.toSpool(batch, undefined);
-    await this.replayNow().catch(() => undefined);
+    await this.replayed().catch(() => undefined);
   }
 }
