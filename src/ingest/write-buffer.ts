@@ -36,6 +36,8 @@ const MAX_BACKOFF_MS = 30_000;
 export class WriteBuffer {
   private pending: StoredEvent[] = [];
   private inFlight: Promise<void> | null = null;
+  /** The batch whose append to the store is under way, and whether a stop spooled it meanwhile. */
+  private toStoreNow: { batch: SpooledBatch; spooled: boolean } | null = null;
   private replaying: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private failures = 0;
@@ -122,13 +124,20 @@ export class WriteBuffer {
 
   private async toStore(batch: SpooledBatch): Promise<void> {
     const started = performance.now();
+    const current = { batch, spooled: false };
+    this.toStoreNow = current;
     try {
       await this.store.append(batch.rows);
     } catch (err) {
+      if (current.spooled) return void this.failed(err);
       if (this.spool) return this.toSpool(batch, err);
       this.keep(batch);
       throw this.failed(err);
+    } finally {
+      this.toStoreNow = null;
     }
+    // A stop spooled it while the store was taking it: the spool's oldest batch is stored.
+    if (current.spooled) this.spool!.replayed(batch.id);
     this.failures = 0;
     this.retryAt = 0;
     this.options.onFlush?.(batch.rows.length, performance.now() - started);
@@ -159,8 +168,9 @@ export class WriteBuffer {
     return err;
   }
 
+  /** A replay unless the spool is empty, a flush is under way (it may be storing a spooled batch) or a failure asked to wait. */
   private replayWhenDue(): void {
-    if (!this.spool || this.spool.empty || this.now() < this.retryAt) return;
+    if (!this.spool || this.spool.empty || this.inFlight || this.now() < this.retryAt) return;
     this.replayNow().catch(() => undefined); // reported through onError, retried at a later tick
   }
 
@@ -193,16 +203,21 @@ export class WriteBuffer {
   }
 
   /**
-   * Graceful stop: the timer stops and the flush under way ends. Without a spool, what is buffered
-   * goes to the store. With one, it goes to the spool (on disk, whatever the store does), and the
-   * spool is replayed while the store takes it: what is left waits there for the next start.
+   * Graceful stop: the timer stops. Without a spool, what is buffered goes to the store. With one,
+   * it goes to the spool first, on disk whatever the store does: the batch whose append is under
+   * way (it is the oldest), then the rest. Then the spool is replayed while the store takes it;
+   * what is left waits there for the next start.
    */
   async drain(): Promise<void> {
     this.stop();
     if (!this.spool) return this.flush();
-    while (this.inFlight) await this.inFlight.catch(() => undefined);
+    if (this.toStoreNow && !this.toStoreNow.spooled) {
+      this.spool.append(this.toStoreNow.batch);
+      this.toStoreNow.spooled = true;
+    }
     const batch = this.takeBatch();
     if (batch) await this.toSpool(batch, undefined);
+    while (this.inFlight) await this.inFlight.catch(() => undefined);
     await this.replayed().catch(() => undefined);
   }
 }

@@ -187,3 +187,46 @@ test(
     second.close();
   }),
 );
+
+test(
+  'a stop while the store is slow to answer an append spools that batch first, then the rest: on disk whatever the store does, stored once when it answers',
+  withDir(async (dir) => {
+    const stored: StoredEvent[] = [];
+    const answers: Array<() => void> = [];
+    // Appends wait until the test answers them, then store.
+    const slowStore = {
+      append: (rows: readonly StoredEvent[]) =>
+        new Promise<void>((resolve) =>
+          answers.push(() => {
+            stored.push(...rows);
+            resolve();
+          }),
+        ),
+    } as unknown as EventStore;
+    const spool = Spool.open(dir);
+    const buffer = new WriteBuffer(slowStore, { spool });
+    for (let i = 0; i < 3; i++) buffer.add(event(i));
+    const flushing = buffer.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(answers.length, 1, 'the first batch is on its way to the store');
+    for (let i = 3; i < 5; i++) buffer.add(event(i));
+    const draining = buffer.drain();
+    await new Promise((resolve) => setImmediate(resolve));
+
+    // What a process killed at this point (the stop deadline passed) leaves on disk: both batches, in order.
+    const onDisk = Spool.open(dir);
+    assert.deepEqual([onDisk.batches, onDisk.events], [2, 5]);
+    assert.deepEqual(onDisk.oldest()!.rows.map((e) => e.page), ['/p/0', '/p/1', '/p/2']);
+    onDisk.close();
+
+    // The store takes the first batch after all: it leaves the spool, and the second is replayed behind it.
+    answers[0]!();
+    await flushing;
+    while (answers.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    answers[1]!();
+    await draining;
+    assert.deepEqual(stored.map((e) => e.page), ['/p/0', '/p/1', '/p/2', '/p/3', '/p/4']);
+    assert.ok(spool.empty);
+    spool.close();
+  }),
+);
