@@ -9,7 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type ProcessRole } from '../../src/config.js';
-import { startService, type RunningService } from '../../src/server.js';
+import { startService, type RunningService, type ServiceOptions } from '../../src/server.js';
+import { until } from '../alerts/helpers/process.js';
+import { startReceiver } from '../alerts/helpers/receiver.js';
+import { loopbackResolver } from '../alerts/helpers/service.js';
+import { testCertificates } from '../alerts/helpers/tls.js';
 import { spawnService } from '../helpers/child.js';
 import { createTestDatabase } from '../helpers/postgres.js';
 import { ADMIN_TOKEN, BROWSER_UA } from '../helpers/server.js';
@@ -17,10 +21,15 @@ import { ADMIN_TOKEN, BROWSER_UA } from '../helpers/server.js';
 const quiet = { info() {}, warn() {}, error() {} };
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
-async function startRole(role: ProcessRole, databaseUrl: string): Promise<{ service: RunningService; dataDir: string }> {
+async function startRole(role: ProcessRole, databaseUrl: string, env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<{ service: RunningService; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), `svc-${role}-`));
-  const config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_DATABASE_URL: databaseUrl }), role: [role] };
-  return { service: await startService(config, { log: quiet, maintenanceTimers: false }), dataDir };
+  const config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_DATABASE_URL: databaseUrl, ...env }), role: [role] };
+  return { service: await startService(config, { log: quiet, maintenanceTimers: false, ...options }), dataDir };
+}
+
+async function adminPost<T>(base: string, path: string, body: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${base}/admin/v1${path}`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as T };
 }
 
 interface Answer {
@@ -100,16 +109,11 @@ test('each role serves its routes and answers 404 NOT_FOUND to the routes of the
     assert.equal((await call(api.url, 'GET', '/openapi.json')).status, 200);
 
     // The api process runs the admin API, imports included (with their rollups), on the shared metadata.
-    const org = await fetch(`${api.url}/admin/v1/orgs`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Roles' }) });
+    const org = await adminPost<{ id: number }>(api.url, '/orgs', { name: 'Roles' });
     assert.equal(org.status, 201);
-    const { id: orgId } = (await org.json()) as { id: number };
-    const created = await fetch(`${api.url}/admin/v1/orgs/${orgId}/sites`, {
-      method: 'POST',
-      headers: { ...admin, 'content-type': 'application/json' },
-      body: JSON.stringify({ domain: 'roles.example', name: 'Roles', timezone: 'UTC' }),
-    });
+    const created = await adminPost<{ id: string }>(api.url, `/orgs/${org.body.id}/sites`, { domain: 'roles.example', name: 'Roles', timezone: 'UTC' });
     assert.equal(created.status, 201);
-    const { id: siteId } = (await created.json()) as { id: string };
+    const siteId = created.body.id;
     const ts = Date.now() - 3 * 86_400_000;
     const lines = [0, 1, 2].map((i) => JSON.stringify({ ts: ts + i * 60_000, ua: BROWSER_UA, ip: `203.0.113.${i + 1}`, u: '/imported' }));
     const imported = await fetch(`${api.url}/admin/v1/sites/${siteId}/events/import`, {
@@ -126,6 +130,39 @@ test('each role serves its routes and answers 404 NOT_FOUND to the routes of the
       await service.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
+    await db.drop();
+  }
+});
+
+test('webhook deliveries are sent by the worker process: a test send queued by the api process waits for it', { timeout: 90_000 }, async () => {
+  const db = await createTestDatabase();
+  const receiver = await startReceiver();
+  const started: Array<{ service: RunningService; dataDir: string }> = [];
+  // Loopback receivers: private addresses allowed, the test CA, receiver.test resolved to 127.0.0.1.
+  const env = { SVC_WEBHOOK_ALLOW_PRIVATE: '1' };
+  const options: ServiceOptions = { alerts: { resolve: loopbackResolver, ca: testCertificates().ca } };
+  try {
+    started.push(await startRole('api', db.url, env, options));
+    const api = started[0]!.service;
+    const org = await adminPost<{ id: number }>(api.url, '/orgs', { name: 'Hooks' });
+    const site = await adminPost<{ id: string }>(api.url, `/orgs/${org.body.id}/sites`, { domain: 'hooks.example', name: 'Hooks', timezone: 'UTC' });
+    const rule = await adminPost<{ id: number }>(api.url, `/sites/${site.body.id}/alerts`, { type: 'spike', threshold: 100, url: receiver.url('/roles'), secret: 'roles-shared-secret' });
+    assert.equal(rule.status, 201);
+    assert.equal((await adminPost(api.url, `/alerts/${rule.body.id}/test`, {})).status, 202);
+    // The delivery engine polls every second where it runs: three seconds without a request.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    assert.equal(receiver.requestsTo('/roles').length, 0, 'the api process sends no webhook');
+
+    started.push(await startRole('worker', db.url, env, options));
+    await until('the worker to send the test delivery', () => (receiver.requestsTo('/roles').length > 0 ? true : undefined), 30_000);
+    assert.equal(receiver.requestsTo('/roles').length, 1);
+    assert.equal((JSON.parse(receiver.requestsTo('/roles')[0]!.body) as { test: boolean }).test, true);
+  } finally {
+    for (const { service, dataDir } of started) {
+      await service.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    await receiver.close();
     await db.drop();
   }
 });
