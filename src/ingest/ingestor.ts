@@ -76,6 +76,9 @@ export interface IngestorDeps {
 
 const MAX_REPORTED_ERRORS = 100;
 
+/** The period of the `salts` task, and of a collecting process's own forgetting of ended salts. */
+const SALTS_EVERY_MS = 10 * 60_000;
+
 export class Ingestor {
   readonly sites: SiteDirectory;
   readonly buffer: WriteBuffer;
@@ -92,6 +95,7 @@ export class Ingestor {
   private readonly hosting = HostingNetworks.load();
   // Events answered 202 but still in the steps: flush and drain wait for them.
   private readonly inFlight = new Set<Promise<unknown>>();
+  private forgetting: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: IngestorDeps) {
     this.sessions = new SessionCache({ maxBytes: deps.sessionCacheBytes });
@@ -161,8 +165,21 @@ export class Ingestor {
     });
   }
 
+  /**
+   * Starts collecting: the write buffer's timer, and this process's own forgetting of ended dates'
+   * salts and idle sessions (the `salts` task does it too, where the worker runs; a process that
+   * only collects must not keep an ended date's salt in memory).
+   */
   start(): void {
     this.buffer.start();
+    this.forgetting ??= setInterval(() => this.forgetEnded(this.deps.clock.now()), SALTS_EVERY_MS);
+    this.forgetting.unref();
+  }
+
+  /** Forgets the cached salts of dates that have ended everywhere, and sessions idle past the gap. */
+  private forgetEnded(now: number): void {
+    this.salts.forgetBefore(oldestLiveSaltDay(now));
+    this.sessions.sweep(now);
   }
 
   /**
@@ -346,6 +363,8 @@ export class Ingestor {
 
   /** Stops the timer and writes every buffered event to the store, or to the spool (graceful shutdown). */
   async drain(): Promise<void> {
+    clearInterval(this.forgetting ?? undefined);
+    this.forgetting = null;
     await Promise.allSettled([...this.inFlight]);
     await this.buffer.drain();
   }
@@ -354,12 +373,10 @@ export class Ingestor {
   registerMaintenance(registry: MaintenanceRegistry): void {
     registry.register({
       name: 'salts',
-      everyMs: 10 * 60_000,
+      everyMs: SALTS_EVERY_MS,
       run: async (now) => {
-        const keepFrom = oldestLiveSaltDay(now);
-        await this.deps.meta.deleteSaltsBefore(keepFrom);
-        this.salts.forgetBefore(keepFrom);
-        this.sessions.sweep(now);
+        await this.deps.meta.deleteSaltsBefore(oldestLiveSaltDay(now));
+        this.forgetEnded(now);
       },
     });
   }
