@@ -54,6 +54,13 @@ export class Spool {
     const path = join(dir, SPOOL_FILE);
     const spool = new Spool(path, openSync(path, 'a+', 0o600));
     spool.load(torn);
+    // The folder's entry for the file is durable too (a power cut right after it was created).
+    const folder = openSync(dir, 'r');
+    try {
+      fsyncSync(folder);
+    } finally {
+      closeSync(folder);
+    }
     return spool;
   }
 
