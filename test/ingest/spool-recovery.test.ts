@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SPOOL_FILE } from '../../src/ingest/spool.js';
+import { Spool, SPOOL_FILE } from '../../src/ingest/spool.js';
 import { sql } from '../../src/sql/sql.js';
 import { spawnService } from '../helpers/child.js';
 import { ADMIN_TOKEN, browserHeaders, createSite, startTestServer, type TestServer } from '../helpers/server.js';
@@ -87,26 +87,38 @@ test('a stop while the store refuses writes keeps the events in the spool; a cra
     const first = await startTestServer({ dataDir, events: (store) => storeSwitch.wrap(store), env: { SVC_COLLECT_RATE_LIMIT: '10000/10s' } });
     const site = await createSite(first);
     storeSwitch.failing = true;
-    // Batches of 5 events: 60 batches in the spool.
-    for (let batch = 0; batch < 60; batch++) {
+    // Batches of 5 events (or fewer, when the buffer's own timer flushes first): 120 or more in the spool.
+    for (let batch = 0; batch < 120; batch++) {
       for (const page of pages(batch * 5, 5)) assert.equal(await first.collect({ s: site.siteId, u: page }, browserHeaders(site.domain)), 202);
       await first.flush();
     }
-    for (const page of pages(300, 3)) assert.equal(await first.collect({ s: site.siteId, u: page }, browserHeaders(site.domain)), 202);
+    for (const page of pages(600, 3)) assert.equal(await first.collect({ s: site.siteId, u: page }, browserHeaders(site.domain)), 202);
     // The graceful stop writes what is still buffered behind them, and tries the store in vain.
     await first.stop({ keepData: true });
+    const spooled = Spool.open(dataDir);
+    const spooledBatches = spooled.batches;
+    assert.equal(spooled.events, 603);
+    spooled.close();
     // A crash in the middle of writing a record (never answered as written): a header and part of its payload.
     const header = Buffer.alloc(8);
     header.writeUInt32BE(4_000, 0);
     appendFileSync(join(dataDir, SPOOL_FILE), Buffer.concat([header, Buffer.from('{"batch":"torn","rows":[{"sit')]));
 
-    // A real process starts on the spool, replays it, and is killed while (or after) it does.
+    // A real process starts on the spool, replays it, and is killed once it has stored part of it
+    // (or, on a machine fast enough, all of it).
     const child = await spawnService(dataDir);
+    await until('the child to replay a batch', async () => {
+      const spool = (await health(child.url)).spool!;
+      return spool.batches < spooledBatches ? true : undefined;
+    });
     child.child.kill('SIGKILL');
     assert.equal((await child.exited).signal, 'SIGKILL');
     assert.match(child.logs(), /cut short/);
     assert.match(child.logs(), /the spool holds events an earlier run could not store: replaying them/);
 
+    const left = Spool.open(dataDir);
+    const leftBatches = left.batches;
+    left.close();
     const restarted = await startTestServer({ dataDir });
     try {
       await restarted.ctx.ingest.buffer.replayed();
@@ -116,10 +128,10 @@ test('a stop while the store refuses writes keeps the events in the spool; a cra
       // store whose append of the same batch is idempotent (ClickHouse's) stores it once; DuckDB's
       // stores it twice.
       const firstSeen = [...new Set(stored)];
-      assert.deepEqual(firstSeen, pages(0, 303));
+      assert.deepEqual(firstSeen, pages(0, 603));
       const repeated = stored.length - firstSeen.length;
       assert.ok(repeated <= 5, `${repeated} events stored twice: at most the one batch the kill interrupted`);
-      console.log(`# ${stored.length} events stored, ${repeated} twice (the batch in flight at the kill, if any)`);
+      console.log(`# the kill left ${leftBatches} of ${spooledBatches} batches in the spool; ${stored.length} events stored, ${repeated} twice (the batch in flight at the kill, if any)`);
       assert.equal((await health(restarted.url)).spool?.events, 0);
     } finally {
       await restarted.stop();
