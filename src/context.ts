@@ -65,16 +65,18 @@ export async function createContext(config: Config, options: ContextOptions = {}
   if (tightened.length > 0) log.warn({ tightened }, 'the data folder was readable by other users: tightened (only svc\'s user may read it)');
   const { token: adminToken, generatedFile: adminTokenFile } = resolveAdminToken(config);
   const { meta, alerts: alertStore, accounts: accountStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
-  let events: EventStore;
+  let events: EventStore | undefined;
   let spool: Spool | undefined;
   try {
     const opened = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });
     events = options.events?.(opened) ?? opened;
     if (runsRole(config, 'collect')) {
-      spool = Spool.open(config.dataDir, (bytes) => log.warn({ bytes }, 'the spool ended in a record cut short (a crash while writing it, before it was answered): dropped'));
+      // A torn record's events were still in the write buffer when the process died: the crash lost them, as it would without a spool.
+      spool = Spool.open(config.dataDir, (bytes) => log.warn({ bytes }, 'the spool ended in a record cut short by a crash while it was written: dropped'));
       if (!spool.empty) log.warn({ events: spool.events, batches: spool.batches }, 'the spool holds events an earlier run could not store: replaying them');
     }
   } catch (err) {
+    await events?.close();
     await meta.close();
     throw err;
   }
