@@ -31,7 +31,27 @@ export interface Config {
   stopTimeoutMs: number; // SVC_STOP_TIMEOUT_MS: a graceful stop ends within it
   flushIntervalMs: number; // SVC_FLUSH_INTERVAL_MS: the write buffer's period, what kill -9 can lose
   databaseUrl: string | undefined; // SVC_DATABASE_URL: metadata in PostgreSQL instead of SQLite
+  clickhouseUrl: string | undefined; // SVC_CLICKHOUSE_URL: raw events and rollups in ClickHouse instead of DuckDB
+  redisUrl: string | undefined; // SVC_REDIS_URL: live sessions, rate-limit counters and caches in Redis
+  /** SVC_ROLE: the parts of the service this process runs, each once, in PROCESS_ROLES order. */
+  role: readonly ProcessRole[];
 }
+
+/**
+ * What a process runs (SVC_ROLE): `collect` the tracker and the collection endpoint, `api` the read
+ * API, the admin API, the dashboard and its API, `worker` the maintenance tasks and webhook
+ * deliveries. `all` is the three.
+ */
+export const PROCESS_ROLES = ['collect', 'api', 'worker'] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
+
+/** Whether the process runs `role`. */
+export function runsRole(config: Pick<Config, 'role'>, role: ProcessRole): boolean {
+  return config.role.includes(role);
+}
+
+/** The variables of the shared stores, which every process of a split deployment needs. */
+const SHARED_STORE_VARIABLES = ['SVC_DATABASE_URL', 'SVC_CLICKHOUSE_URL', 'SVC_REDIS_URL'] as const;
 
 /** How long a client may take and how many connections may be open (docs/operations.md). */
 export interface ConnectionLimits {
@@ -157,6 +177,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('SVC_DATABASE_URL must be a PostgreSQL URL (postgres://user@host:port/database)');
   }
 
+  const clickhouseUrl = value('SVC_CLICKHOUSE_URL');
+  if (clickhouseUrl !== undefined && !/^https?:\/\/./.test(clickhouseUrl)) {
+    problems.push('SVC_CLICKHOUSE_URL must be an http(s) URL (http://user:password@host:8123/database)');
+  }
+  const redisUrl = value('SVC_REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\/./.test(redisUrl)) problems.push('SVC_REDIS_URL must be a Redis URL (redis://host:6379 or rediss://…)');
+  const role = parseRole(value('SVC_ROLE') ?? 'all', problems);
+  // A process that runs only some roles shares its stores with the processes that run the others.
+  if (role.length < PROCESS_ROLES.length) {
+    const missing = SHARED_STORE_VARIABLES.filter((name) => value(name) === undefined);
+    if (missing.length > 0) {
+      problems.push(`SVC_ROLE=${role.join(',')} runs part of the service, whose other processes share its stores: set ${missing.join(', ')} (every process of a split deployment needs SVC_DATABASE_URL, SVC_CLICKHOUSE_URL and SVC_REDIS_URL)`);
+    }
+  }
+
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -182,7 +217,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     flushIntervalMs,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     databaseUrl,
+    clickhouseUrl,
+    redisUrl,
+    role,
   };
+}
+
+/** SVC_ROLE: a comma list of process roles or `all`; an unknown name or an empty list is a problem. */
+function parseRole(text: string, problems: string[]): ProcessRole[] {
+  const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const unknown = names.filter((name) => name !== 'all' && !(PROCESS_ROLES as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    problems.push(`SVC_ROLE must be a comma list of ${PROCESS_ROLES.join(', ')}, or all, got ${JSON.stringify(text)}`);
+    return [...PROCESS_ROLES];
+  }
+  return PROCESS_ROLES.filter((role) => names.includes('all') || names.includes(role));
 }
 
 /** Why a public URL is unusable (an http(s) origin with an optional path, nothing else), or undefined. */

@@ -5,12 +5,13 @@ import { AccountService } from './accounts/service.js';
 import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
 import { AlertService, type AlertServiceOptions } from './alerts/service.js';
-import type { Config } from './config.js';
+import { runsRole, type Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { MaintenanceRegistry } from './core/maintenance.js';
 import { MetricsRegistry } from './core/metrics.js';
 import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
+import { Spool } from './ingest/spool.js';
 import { prepareDataDir } from './storage/data-dir.js';
 import { DuckDbEventStore } from './storage/events/duckdb.js';
 import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './stats/rollups/job.js';
@@ -37,6 +38,8 @@ export interface AppContext {
   metrics: MetricsRegistry;
   maintenance: MaintenanceRegistry;
   ingest: Ingestor;
+  /** Collected events the EventStore refused, on local disk until it takes them (collect role only). */
+  spool: Spool | undefined;
   /** Brings a site's rollups up to date now (after its goals or funnels changed). */
   rollups: { refresh(site: Site): Promise<void> };
   alerts: AlertService;
@@ -51,6 +54,8 @@ export interface ContextOptions {
   geo?: GeoLocator;
   /** What tests inject into webhook delivery: DNS, a test CA, a shorter timeout, a mail sender. */
   alerts?: Partial<Pick<AlertServiceOptions, 'resolve' | 'ca' | 'timeoutMs' | 'mail'>>;
+  /** What the process's EventStore is seen through (tests: a store whose writes fail on demand). */
+  events?: (store: EventStore) => EventStore;
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
@@ -60,10 +65,18 @@ export async function createContext(config: Config, options: ContextOptions = {}
   if (tightened.length > 0) log.warn({ tightened }, 'the data folder was readable by other users: tightened (only svc\'s user may read it)');
   const { token: adminToken, generatedFile: adminTokenFile } = resolveAdminToken(config);
   const { meta, alerts: alertStore, accounts: accountStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
-  let events: EventStore;
+  let events: EventStore | undefined;
+  let spool: Spool | undefined;
   try {
-    events = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });
+    const opened = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });
+    events = options.events?.(opened) ?? opened;
+    if (runsRole(config, 'collect')) {
+      // A torn record's events were still in the write buffer when the process died: the crash lost them, as it would without a spool.
+      spool = Spool.open(config.dataDir, (bytes) => log.warn({ bytes }, 'the spool ended in a record cut short by a crash while it was written: dropped'));
+      if (!spool.empty) log.warn({ events: spool.events, batches: spool.batches }, 'the spool holds events an earlier run could not store: replaying them');
+    }
   } catch (err) {
+    await events?.close();
     await meta.close();
     throw err;
   }
@@ -77,7 +90,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     memory.set(m.external, { kind: 'external' });
   });
   const maintenance = new MaintenanceRegistry();
-  const ingest = new Ingestor({ clock, meta, events, geo, metrics, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, sessionCacheBytes: config.sessionCacheBytes, log });
+  const ingest = new Ingestor({ clock, meta, events, geo, metrics, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, spool, sessionCacheBytes: config.sessionCacheBytes, log });
   ingest.registerMaintenance(maintenance);
   const alerts = new AlertService({
     meta,
@@ -116,11 +129,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
     metrics,
     maintenance,
     ingest,
+    spool,
     rollups,
     alerts,
     accounts,
     async close() {
       await ingest.drain();
+      spool?.close();
       await alerts.drain();
       await events.close();
       await meta.close();

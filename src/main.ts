@@ -1,4 +1,4 @@
-// `npm start`: every role in one process on embedded storage.
+// `npm start`: the service's process, with the roles of SVC_ROLE (every role by default).
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { startService } from './server.js';
@@ -20,8 +20,13 @@ async function main(): Promise<void> {
   const log = service.app.log;
   if (config.webhookAllowPrivate) log.warn('SVC_WEBHOOK_ALLOW_PRIVATE is on: webhooks may target private addresses (development only)');
   const metadata = config.databaseUrl === undefined ? '' : ', metadata in PostgreSQL';
-  log.info(`svc listening on ${service.url} (data in ${config.dataDir}${metadata})`);
+  log.info(`svc listening on ${service.url} (roles ${config.role.join(', ')}; data in ${config.dataDir}${metadata})`);
 
+  // Spooled events are on disk: the next start on this data folder stores them.
+  const spooled = () => {
+    const events = service.ctx.spool?.events ?? 0;
+    return events === 0 ? '' : `; ${events} events wait in the spool for the event store`;
+  };
   let signalled = false;
   const shutdown = (signal: string) => {
     if (signalled) return;
@@ -29,12 +34,12 @@ async function main(): Promise<void> {
     log.info(`${signal}: draining`);
     // The stop gives requests half of the deadline (server.ts); what overruns the rest is abandoned.
     setTimeout(() => {
-      log.error(`${signal}: not drained within SVC_STOP_TIMEOUT_MS (${config.stopTimeoutMs} ms); exiting with ${service.ctx.ingest.buffer.size} events unwritten`);
+      log.error(`${signal}: not drained within SVC_STOP_TIMEOUT_MS (${config.stopTimeoutMs} ms); exiting with ${service.ctx.ingest.buffer.size} events unwritten${spooled()}`);
       process.exit(1);
     }, config.stopTimeoutMs).unref();
     service.stop().then(
       () => {
-        log.info(`${signal}: drained; every buffered event is stored`);
+        log.info(`${signal}: drained; every buffered event is stored or spooled${spooled()}`);
         process.exit(0);
       },
       (err) => {

@@ -1,6 +1,7 @@
-// Starting and stopping the whole service in one process (every role), shared by main.ts and tests.
+// Starting and stopping the service in one process, with the roles of its configuration (SVC_ROLE),
+// shared by main.ts and tests.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Config } from './config.js';
+import { runsRole, type Config } from './config.js';
 import { createContext, type AppContext, type ContextOptions } from './context.js';
 import { firstStartLines, noticeBlock, writeServerUrl } from './first-start.js';
 import { buildApp } from './http/app.js';
@@ -35,9 +36,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const app = await buildApp(ctx, { logger: options.logger });
   const worker = new Worker(ctx);
   await app.listen({ port: config.port, host: config.host });
-  ctx.ingest.start();
-  await ctx.alerts.start();
-  if (options.maintenanceTimers ?? true) worker.start();
+  if (runsRole(config, 'collect')) ctx.ingest.start();
+  if (runsRole(config, 'worker')) {
+    ctx.alerts.start();
+    if (options.maintenanceTimers ?? true) worker.start();
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;

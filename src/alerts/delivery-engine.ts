@@ -60,6 +60,7 @@ export class DeliveryEngine {
   private pumpAgain = false;
   private timer: NodeJS.Timeout | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
+  private started = false;
   private stopped = false;
   private readonly attemptsTotal;
 
@@ -73,6 +74,7 @@ export class DeliveryEngine {
 
   /** Polls for due deliveries, and keeps the claims of attempts in flight from expiring. */
   start(): void {
+    this.started = true;
     this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
     this.timer.unref();
     this.renewTimer = setInterval(() => this.renewClaims(), CLAIM_TTL_MS / 3);
@@ -87,9 +89,13 @@ export class DeliveryEngine {
       .catch((err: unknown) => this.options.warn?.(`webhook queue: renewing claims: ${String(err)}`));
   }
 
-  /** Looks for due deliveries now (after an enqueue, or when a slot frees up). */
+  /**
+   * Looks for due deliveries now (after an enqueue, or when a slot frees up). An engine that was
+   * never started (a process without the worker role) sends nothing: the worker's poll finds the
+   * deliveries this process queued.
+   */
   wake(): void {
-    if (this.stopped) return;
+    if (!this.started || this.stopped) return;
     if (this.pumping) {
       this.pumpAgain = true;
       return;

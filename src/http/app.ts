@@ -1,8 +1,11 @@
-// The HTTP application: one Fastify instance serving /v1, /api/e, /js/t.js, /admin/v1, /app/v1, /healthz.
-import { IncomingMessage, ServerResponse } from 'node:http';
+// The HTTP application: one Fastify instance serving /healthz and /metrics, and the routes of the
+// process's roles (SVC_ROLE): collect's /api/e and /js/t.js; api's /v1, /openapi.json, /admin/v1,
+// /app/v1 and the dashboard. A route of a role the process does not run is unknown to it: 404 NOT_FOUND.
+import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { sessionUser } from '../accounts/http.js';
+import { runsRole } from '../config.js';
 import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
@@ -43,7 +46,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const connections = new Connections(ctx.config.http, () => dropped.inc());
   const app: FastifyInstance = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    serverFactory: (fastify) => connections.serve(collectFastPath(ctx, () => app.log, fastify, connections)),
+    serverFactory: (fastify) => {
+      const routed: RequestListener = (req, res) => {
+        connections.bodyDeadline(req, res);
+        fastify(req, res);
+      };
+      return connections.serve(runsRole(ctx.config, 'collect') ? collectFastPath(ctx, () => app.log, routed, connections) : routed);
+    },
     // X-Forwarded-For is never read: the client is the socket peer (or a trusted relay's header).
     trustProxy: false,
     bodyLimit: 1_048_576,
@@ -78,8 +87,16 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.decorate('accounts', ctx.accounts);
   routeConnectRequests(app);
   await app.register(async (scoped) => healthRoutes(scoped, ctx));
-  await app.register(async (scoped) => collectRoutes(scoped, ctx));
-  await app.register(async (scoped) => trackerRoutes(scoped));
+  if (runsRole(ctx.config, 'collect')) {
+    await app.register(async (scoped) => collectRoutes(scoped, ctx));
+    await app.register(async (scoped) => trackerRoutes(scoped));
+  }
+  if (runsRole(ctx.config, 'api')) await apiRoutes(app, ctx);
+  return app;
+}
+
+/** The routes of the `api` role: the read API and its OpenAPI document, the admin API, the dashboard and its API. */
+async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scoped) => adminRoutes(scoped, ctx), { prefix: '/admin/v1' });
   await app.register(async (scoped) => v1Routes(scoped, ctx));
   await app.register(async (scoped) => appRoutes(scoped, ctx), { prefix: '/app/v1' });
@@ -89,5 +106,4 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       setupNeeded: () => ctx.accounts.setupNeeded(),
     }),
   );
-  return app;
 }

@@ -36,6 +36,7 @@ import { RelayKeys } from './relay.js';
 import { SessionCache } from './sessions.js';
 import { SiteDirectory } from './sites.js';
 import { EphemeralSalts, SaltBook, oldestLiveSaltDay } from './visitor.js';
+import type { Spool } from './spool.js';
 import { WriteBuffer } from './write-buffer.js';
 import type { StoredEvent } from '../storage/events/schema.js';
 
@@ -65,13 +66,18 @@ export interface IngestorDeps {
   sessionCacheBytes: number;
   /** The write buffer's period: events answered 202 within it are what a crash loses. */
   flushIntervalMs?: number;
+  /** Where collected events wait while the EventStore refuses them (the collect role). */
+  spool?: Spool;
   maxImportLines?: number;
   /** Bytes of body an unsorted import may be sorted from (tests lower it). */
   maxSortBytes?: number;
-  log?: { error(obj: unknown, msg: string): void };
+  log?: { error(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
 }
 
 const MAX_REPORTED_ERRORS = 100;
+
+/** The period of the `salts` task, and of a collecting process's own forgetting of ended salts. */
+const SALTS_EVERY_MS = 10 * 60_000;
 
 export class Ingestor {
   readonly sites: SiteDirectory;
@@ -89,6 +95,7 @@ export class Ingestor {
   private readonly hosting = HostingNetworks.load();
   // Events answered 202 but still in the steps: flush and drain wait for them.
   private readonly inFlight = new Set<Promise<unknown>>();
+  private forgetting: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: IngestorDeps) {
     this.sessions = new SessionCache({ maxBytes: deps.sessionCacheBytes });
@@ -100,8 +107,19 @@ export class Ingestor {
     const lastFlush = deps.metrics.gauge('svc_buffer_last_flush_seconds', 'Duration of the last write-buffer flush');
     const flushErrors = deps.metrics.counter('svc_buffer_flush_errors_total', 'Failed flushes (the batch is kept and retried)');
     const overflow = deps.metrics.counter('svc_buffer_overflow_total', 'Events refused because the buffer was full while storage failed');
+    const spooled = deps.metrics.counter('svc_spool_events_total', 'Collected events written to the spool on local disk (the EventStore refused them, or older ones wait there)');
+    const replayed = deps.metrics.counter('svc_spool_replayed_events_total', 'Spooled events the EventStore took');
     this.buffer = new WriteBuffer(deps.events, {
       intervalMs: deps.flushIntervalMs,
+      spool: deps.spool,
+      onSpooled: (n) => {
+        if (deps.spool?.batches === 1) deps.log?.error({ events: n }, 'the event store refuses events: spooling them on local disk until it takes them');
+        spooled.inc({}, n);
+      },
+      onReplayed: (n) => {
+        if (deps.spool?.empty) deps.log?.info({}, 'the event store took every spooled event; the spool is empty');
+        replayed.inc({}, n);
+      },
       onFlush: (_n, ms) => {
         flushes.inc();
         flushSeconds.inc({}, ms / 1000);
@@ -109,7 +127,7 @@ export class Ingestor {
       },
       onError: (err, retryInMs) => {
         flushErrors.inc();
-        deps.log?.error({ err, retryInMs }, 'event flush failed; the batch is kept and retried');
+        deps.log?.error({ err, retryInMs }, deps.spool ? 'event flush failed; the batch is spooled and retried' : 'event flush failed; the batch is kept and retried');
       },
       onOverflow: () => {
         if (overflow.value() % 10_000 === 0) deps.log?.error({}, 'write buffer full while storage fails: refusing events');
@@ -117,6 +135,17 @@ export class Ingestor {
       },
     });
     const bufferSize = deps.metrics.gauge('svc_buffer_events', 'Events waiting in the write buffer');
+    const spool = deps.spool;
+    if (spool) {
+      const spoolEvents = deps.metrics.gauge('svc_spool_events', 'Collected events in the spool on local disk, waiting for the EventStore');
+      const spoolBatches = deps.metrics.gauge('svc_spool_batches', 'Batches in the spool, waiting for the EventStore');
+      const spoolBytes = deps.metrics.gauge('svc_spool_bytes', 'Size of the spool file');
+      deps.metrics.onCollect(() => {
+        spoolEvents.set(spool.events);
+        spoolBatches.set(spool.batches);
+        spoolBytes.set(spool.bytes);
+      });
+    }
     const liveSessions = deps.metrics.gauge('svc_live_sessions', 'Sessions open in the live-session cache');
     deps.metrics.onCollect(() => {
       bufferSize.set(this.buffer.size);
@@ -136,8 +165,21 @@ export class Ingestor {
     });
   }
 
+  /**
+   * Starts collecting: the write buffer's timer, and this process's own forgetting of ended dates'
+   * salts and idle sessions (the `salts` task does it too, where the worker runs; a process that
+   * only collects must not keep an ended date's salt in memory).
+   */
   start(): void {
     this.buffer.start();
+    this.forgetting ??= setInterval(() => this.forgetEnded(this.deps.clock.now()), SALTS_EVERY_MS);
+    this.forgetting.unref();
+  }
+
+  /** Forgets the cached salts of dates that have ended everywhere, and sessions idle past the gap. */
+  private forgetEnded(now: number): void {
+    this.salts.forgetBefore(oldestLiveSaltDay(now));
+    this.sessions.sweep(now);
   }
 
   /**
@@ -319,22 +361,22 @@ export class Ingestor {
     await this.buffer.flush();
   }
 
-  /** Stops the timer and writes every buffered event (graceful shutdown). */
+  /** Stops the timer and writes every buffered event to the store, or to the spool (graceful shutdown). */
   async drain(): Promise<void> {
-    this.buffer.stop();
-    await this.flush();
+    clearInterval(this.forgetting ?? undefined);
+    this.forgetting = null;
+    await Promise.allSettled([...this.inFlight]);
+    await this.buffer.drain();
   }
 
   /** Registers the `salts` task: delete salts of dates that have ended everywhere. */
   registerMaintenance(registry: MaintenanceRegistry): void {
     registry.register({
       name: 'salts',
-      everyMs: 10 * 60_000,
+      everyMs: SALTS_EVERY_MS,
       run: async (now) => {
-        const keepFrom = oldestLiveSaltDay(now);
-        await this.deps.meta.deleteSaltsBefore(keepFrom);
-        this.salts.forgetBefore(keepFrom);
-        this.sessions.sweep(now);
+        await this.deps.meta.deleteSaltsBefore(oldestLiveSaltDay(now));
+        this.forgetEnded(now);
       },
     });
   }

@@ -68,3 +68,51 @@ test('SVC_DATABASE_URL: unset keeps SQLite; a PostgreSQL URL is taken; anything 
     assert.throws(() => loadConfig({ SVC_DATABASE_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_DATABASE_URL'), bad);
   }
 });
+
+test('SVC_CLICKHOUSE_URL and SVC_REDIS_URL: unset keeps the embedded stores; http(s) and redis(s) URLs are taken; anything else is refused', () => {
+  assert.equal(loadConfig({}).clickhouseUrl, undefined);
+  assert.equal(loadConfig({}).redisUrl, undefined);
+  assert.equal(loadConfig({ SVC_CLICKHOUSE_URL: 'https://svc:pw@ch:8443/svc' }).clickhouseUrl, 'https://svc:pw@ch:8443/svc');
+  assert.equal(loadConfig({ SVC_REDIS_URL: 'rediss://cache:6380' }).redisUrl, 'rediss://cache:6380');
+  for (const [name, bad] of [['SVC_CLICKHOUSE_URL', 'tcp://ch:9000'], ['SVC_CLICKHOUSE_URL', 'ch:8123'], ['SVC_REDIS_URL', 'http://cache:6379'], ['SVC_REDIS_URL', 'redis://']] as const) {
+    assert.throws(() => loadConfig({ [name]: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith(name), bad);
+  }
+});
+
+const SHARED_STORES = { SVC_DATABASE_URL: 'postgres://svc@db/svc', SVC_CLICKHOUSE_URL: 'http://ch:8123/svc', SVC_REDIS_URL: 'redis://cache:6379' };
+
+test('SVC_ROLE: all by default; a comma list of collect, api and worker, in that order, each once; all is the three', () => {
+  assert.deepEqual(loadConfig({}).role, ['collect', 'api', 'worker']);
+  assert.deepEqual(loadConfig({ SVC_ROLE: 'all' }).role, ['collect', 'api', 'worker']);
+  assert.deepEqual(loadConfig({ SVC_ROLE: 'worker, collect,worker', ...SHARED_STORES }).role, ['collect', 'worker']);
+  assert.deepEqual(loadConfig({ SVC_ROLE: 'api', ...SHARED_STORES }).role, ['api']);
+  assert.deepEqual(loadConfig({ SVC_ROLE: 'api,all' }).role, ['collect', 'api', 'worker']);
+  for (const bad of ['collector', 'api,workers', ',', ' , ']) {
+    assert.throws(
+      () => loadConfig({ SVC_ROLE: bad, ...SHARED_STORES }),
+      (err: unknown) => err instanceof ConfigError && err.problems.length === 1 && err.problems[0]!.startsWith('SVC_ROLE must be a comma list of collect, api, worker, or all'),
+      bad,
+    );
+  }
+});
+
+test('a role other than all needs the three shared stores, and the message names every one missing', () => {
+  const problemsOf = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+      return [];
+    } catch (err) {
+      assert.ok(err instanceof ConfigError);
+      return err.problems;
+    }
+  };
+  const [problem, ...others] = problemsOf({ SVC_ROLE: 'collect' });
+  assert.deepEqual(others, []);
+  assert.match(problem!, /^SVC_ROLE=collect .*set SVC_DATABASE_URL, SVC_CLICKHOUSE_URL, SVC_REDIS_URL \(/);
+  assert.match(problemsOf({ SVC_ROLE: 'api,worker', SVC_DATABASE_URL: SHARED_STORES.SVC_DATABASE_URL })[0]!, /^SVC_ROLE=api,worker .*set SVC_CLICKHOUSE_URL, SVC_REDIS_URL \(/);
+  assert.match(problemsOf({ SVC_ROLE: 'worker', SVC_DATABASE_URL: SHARED_STORES.SVC_DATABASE_URL, SVC_CLICKHOUSE_URL: SHARED_STORES.SVC_CLICKHOUSE_URL })[0]!, /set SVC_REDIS_URL \(/);
+  assert.deepEqual(problemsOf({ SVC_ROLE: 'worker', ...SHARED_STORES }), []);
+  // The embedded profile keeps working alone, and with metadata alone in PostgreSQL.
+  assert.deepEqual(problemsOf({ SVC_DATABASE_URL: SHARED_STORES.SVC_DATABASE_URL }), []);
+  assert.deepEqual(problemsOf({ SVC_ROLE: 'collect,api,worker' }), []);
+});

@@ -1,0 +1,34 @@
+// An EventStore seen through a switch: while `failing` is set, appends fail as an unreachable
+// store's do; everything else goes to the real store underneath.
+import type { EventStore } from '../../src/storage/events/types.js';
+
+export class StoreSwitch {
+  failing = false;
+  /** Appends refused while failing. */
+  refused = 0;
+
+  wrap(store: EventStore): EventStore {
+    const appendWhileUp: EventStore['append'] = async (rows) => {
+      if (this.failing) {
+        this.refused++;
+        throw new Error('connect ECONNREFUSED (the test switched the event store off)');
+      }
+      return store.append(rows);
+    };
+    return {
+      get dialect() {
+        return store.dialect;
+      },
+      get id() {
+        return store.id;
+      },
+      init: () => store.init(),
+      createTables: (specs) => store.createTables(specs),
+      append: appendWhileUp,
+      beginBulk: () => store.beginBulk(),
+      query: (query) => store.query(query),
+      replaceRows: (table, scope, rows) => store.replaceRows(table, scope, rows),
+      close: () => store.close(),
+    };
+  }
+}
