@@ -31,6 +31,7 @@ export interface Config {
   stopTimeoutMs: number; // SVC_STOP_TIMEOUT_MS: a graceful stop ends within it
   flushIntervalMs: number; // SVC_FLUSH_INTERVAL_MS: the write buffer's period, what kill -9 can lose
   databaseUrl: string | undefined; // SVC_DATABASE_URL: metadata in PostgreSQL instead of SQLite
+  redisUrl: string | undefined; // SVC_REDIS_URL: live sessions, rate limits and cache invalidations shared in Redis
 }
 
 /** How long a client may take and how many connections may be open (docs/operations.md). */
@@ -157,6 +158,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('SVC_DATABASE_URL must be a PostgreSQL URL (postgres://user@host:port/database)');
   }
 
+  const redisUrl = value('SVC_REDIS_URL');
+  if (redisUrl !== undefined && !isRedisUrl(redisUrl)) {
+    problems.push('SVC_REDIS_URL must be a Redis URL (redis://[user:password@]host:port[/db] or rediss://… for TLS)');
+  }
+
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -182,7 +188,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     flushIntervalMs,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     databaseUrl,
+    redisUrl,
   };
+}
+
+/** A redis:// or rediss:// URL with a host (and a database number, if any). */
+function isRedisUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' && /^(\/\d{0,2})?$/.test(url.pathname);
 }
 
 /** Why a public URL is unusable (an http(s) origin with an optional path, nothing else), or undefined. */

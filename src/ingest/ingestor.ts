@@ -5,7 +5,9 @@ import type { MetricsRegistry } from '../core/metrics.js';
 import type { RateLimit } from '../config.js';
 import type { BulkAppend, EventStore } from '../storage/events/types.js';
 import type { MetaStore, Site } from '../storage/meta/types.js';
-import { MemorySlidingWindow } from '../storage/counters/rate-limiter.js';
+import type { Counters } from '../storage/counters/open.js';
+import type { LiveSessionStore } from '../storage/counters/live-sessions.js';
+import { SessionCache } from '../storage/counters/memory-sessions.js';
 import { HostingNetworks } from './bots.js';
 import { isPromise, type MaybePromise } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
@@ -33,7 +35,6 @@ import {
 import { normalizeIp } from './ip.js';
 import { RecentOutcomes } from './recent-outcomes.js';
 import { RelayKeys } from './relay.js';
-import { SessionCache } from './sessions.js';
 import { SiteDirectory } from './sites.js';
 import { EphemeralSalts, SaltBook, oldestLiveSaltDay } from './visitor.js';
 import { WriteBuffer } from './write-buffer.js';
@@ -61,8 +62,8 @@ export interface IngestorDeps {
   geo: GeoLocator;
   metrics: MetricsRegistry;
   collectRateLimit: RateLimit;
-  /** The live-session cache's bound: its share of SVC_MEMORY_BUDGET_MB. */
-  sessionCacheBytes: number;
+  /** Live sessions, the collection rate limit and the site directory's invalidations. */
+  counters: Counters;
   /** The write buffer's period: events answered 202 within it are what a crash loses. */
   flushIntervalMs?: number;
   maxImportLines?: number;
@@ -77,7 +78,7 @@ export class Ingestor {
   readonly sites: SiteDirectory;
   readonly buffer: WriteBuffer;
   readonly drops: DropCounter;
-  readonly sessions: SessionCache;
+  readonly sessions: LiveSessionStore;
   readonly salts: SaltBook;
   /** Each site's last collection outcomes, for installation verification. */
   readonly recent = new RecentOutcomes();
@@ -91,8 +92,8 @@ export class Ingestor {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: IngestorDeps) {
-    this.sessions = new SessionCache({ maxBytes: deps.sessionCacheBytes });
-    this.sites = new SiteDirectory(deps.meta);
+    this.sessions = deps.counters.liveSessions;
+    this.sites = new SiteDirectory(deps.meta, deps.counters.invalidations);
     this.salts = new SaltBook(deps.meta);
     this.drops = new DropCounter(deps.metrics);
     const flushes = deps.metrics.counter('svc_buffer_flushes_total', 'Write-buffer flushes to the EventStore');
@@ -117,17 +118,17 @@ export class Ingestor {
       },
     });
     const bufferSize = deps.metrics.gauge('svc_buffer_events', 'Events waiting in the write buffer');
-    const liveSessions = deps.metrics.gauge('svc_live_sessions', 'Sessions open in the live-session cache');
+    const liveSessions = deps.metrics.gauge('svc_live_sessions', 'Sessions open in the live-session cache (in process; not shown with Redis)');
     deps.metrics.onCollect(() => {
       bufferSize.set(this.buffer.size);
-      liveSessions.set(this.sessions.size);
+      if (this.sessions.size !== undefined) liveSessions.set(this.sessions.size);
     });
     this.pipelineErrors = deps.metrics.counter('svc_pipeline_errors_total', 'Collected events lost to an internal error');
     this.aborted = deps.metrics.counter('svc_collect_aborted_total', 'Collection requests whose body never ended: the client went away, or the request timed out');
     this.steps = liveSteps({
       sites: this.sites,
       relayKeys: new RelayKeys(deps.meta),
-      rateLimiter: new MemorySlidingWindow(deps.collectRateLimit.count, deps.collectRateLimit.windowMs),
+      rateLimiter: deps.counters.rateLimiter('collect', deps.collectRateLimit.count, deps.collectRateLimit.windowMs),
       geo: deps.geo,
       hosting: this.hosting,
       salts: this.salts,

@@ -18,6 +18,8 @@ export interface TestServerOptions {
   clock?: Clock;
   geo?: GeoLocator;
   alerts?: ContextOptions['alerts'];
+  /** With SVC_REDIS_URL in `env`: the service's own Redis keys (helpers/counters.ts testKeyPrefix). */
+  counterKeyPrefix?: string;
   env?: Record<string, string>;
   /** Reuse a data dir (restart tests); a fresh temp dir otherwise. */
   dataDir?: string;
@@ -58,7 +60,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const quiet = { info() {}, warn() {}, error() {} };
   // Tests run maintenance themselves (admin API or ctx.maintenance), at their clock's instant.
-  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, log: quiet, maintenanceTimers: false });
+  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, counterKeyPrefix: options.counterKeyPrefix, log: quiet, maintenanceTimers: false });
   const url = service.url;
 
   const request = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {
