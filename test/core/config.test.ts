@@ -68,3 +68,13 @@ test('SVC_DATABASE_URL: unset keeps SQLite; a PostgreSQL URL is taken; anything 
     assert.throws(() => loadConfig({ SVC_DATABASE_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_DATABASE_URL'), bad);
   }
 });
+
+test('SVC_REDIS_URL: unset keeps the counters in process; a redis:// or rediss:// URL is taken; anything else is refused', () => {
+  assert.equal(loadConfig({}).redisUrl, undefined);
+  for (const good of ['redis://127.0.0.1:6379', 'rediss://user:secret@cache.example:6380/2', 'redis://cache']) {
+    assert.equal(loadConfig({ SVC_REDIS_URL: good }).redisUrl, good);
+  }
+  for (const bad of ['http://cache:6379', 'cache:6379', 'redis://', 'redis://cache/db', 'redis://cache:6379/0/1']) {
+    assert.throws(() => loadConfig({ SVC_REDIS_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_REDIS_URL'), bad);
+  }
+});
