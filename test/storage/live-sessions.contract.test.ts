@@ -62,6 +62,11 @@ for (const kind of COUNTER_KINDS) {
       const next = await touch(store, 2n, T0 + 2 * MIN, '/c');
       assert.deepEqual([next.session.entryPage, next.session.attrs.referrer, typeof next.session.sessionId], ['/b', 'first', 'bigint']);
       assert.equal(next.session.sessionId, click.session.sessionId);
+      // An earlier pageview that arrives late is the entry page all the same, and lastTs stays.
+      await store.touch(20n, undefined, T0 + 5000, '/later', false, () => attrs('x'));
+      const late = await touch(store, 20n, T0 + 1000, '/first');
+      assert.deepEqual([late.started, late.session.entryPage, late.session.lastTs], [false, '/first', T0 + 5000]);
+      assert.equal((await touch(store, 20n, T0 + 6000, '/next')).session.entryPage, '/first');
     });
 
     withStore('an out-of-order event within the gap joins the session without moving lastTs back', async (store) => {

@@ -48,11 +48,18 @@ for i = 1, #KEYS / 2 do
     id, last, attrs, started = ARGV[a + 4], ts, ARGV[a + 5], 1
     entry = pageview and page or false
   end
-  if s[1] then redis.call('DEL', from) end
-  if entry then
-    redis.call('HSET', key, 'id', id, 'last', last, 'entry', entry, 'attrs', attrs)
+  if started == 0 and from == key then
+    -- The session goes on under its key: only what changed is written.
+    if last ~= s[2] and entry ~= s[3] then redis.call('HSET', key, 'last', last, 'entry', entry)
+    elseif last ~= s[2] then redis.call('HSET', key, 'last', last)
+    elseif entry ~= s[3] then redis.call('HSET', key, 'entry', entry) end
   else
-    redis.call('HSET', key, 'id', id, 'last', last, 'attrs', attrs)
+    if s[1] then redis.call('DEL', from) end
+    if entry then
+      redis.call('HSET', key, 'id', id, 'last', last, 'entry', entry, 'attrs', attrs)
+    else
+      redis.call('HSET', key, 'id', id, 'last', last, 'attrs', attrs)
+    end
   end
   redis.call('PEXPIRE', key, expiry)
   out[i] = { started, id, last, entry, attrs }
