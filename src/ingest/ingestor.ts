@@ -94,7 +94,7 @@ export class Ingestor {
   constructor(private readonly deps: IngestorDeps) {
     this.sessions = deps.counters.liveSessions;
     this.sites = new SiteDirectory(deps.meta, deps.counters.invalidations);
-    this.salts = new SaltBook(deps.meta);
+    this.salts = new SaltBook(deps.meta, deps.counters.shared);
     this.drops = new DropCounter(deps.metrics);
     const flushes = deps.metrics.counter('svc_buffer_flushes_total', 'Write-buffer flushes to the EventStore');
     const flushSeconds = deps.metrics.counter('svc_buffer_flush_seconds_total', 'Time spent flushing the write buffer');

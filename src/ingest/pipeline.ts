@@ -115,11 +115,15 @@ export function enrich(c: Candidate, parts: Enricher): MaybePromise<StoredEvent>
 }
 
 function enrichWithSalt(c: Candidate, parts: Enricher, span: LocalDaySpan, salt: Buffer): MaybePromise<StoredEvent> {
+  // A session under yesterday's visitor id can only go on within the gap after local midnight.
+  const previousSalt = c.ts - span.start < SESSION_GAP_MS ? parts.salts.previousSalt(span.day) : undefined;
+  return isPromise(previousSalt) ? previousSalt.then((p) => enrichWithSalts(c, parts, span, salt, p)) : enrichWithSalts(c, parts, span, salt, previousSalt);
+}
+
+function enrichWithSalts(c: Candidate, parts: Enricher, span: LocalDaySpan, salt: Buffer, previousSalt: Buffer | undefined): MaybePromise<StoredEvent> {
   const site = c.site!;
   const ip = c.ip ?? '';
   const visitorId = visitorIdFor(salt, site.id, ip, c.ua);
-  // A session under yesterday's visitor id can only go on within the gap after local midnight.
-  const previousSalt = c.ts - span.start < SESSION_GAP_MS ? parts.salts.previousSalt(span.day) : undefined;
   const previousVisitorId = previousSalt ? visitorIdFor(previousSalt, site.id, ip, c.ua) : undefined;
   const decision = parts.sessions.touch(visitorId, previousVisitorId, c.ts, c.location!.path, c.event!.name === 'pageview', () =>
     firstEventAttributes(c, parts.geo),

@@ -83,6 +83,21 @@ describe('two collect processes sharing one Redis', () => {
     assert.deepEqual(fallbacks, []);
   });
 
+  test('a session crosses local midnight from one to the other, which never used yesterday\'s salt', async () => {
+    clock.set(Date.UTC(2026, 5, 11, 23, 50));
+    assert.equal(await collect(ingestors[0]!, '/before', '198.51.100.80'), 'accepted');
+    clock.set(Date.UTC(2026, 5, 12, 0, 10));
+    assert.equal(await collect(ingestors[1]!, '/after', '198.51.100.80'), 'accepted');
+    for (const ingest of ingestors) await ingest.flush();
+    const rows = await events.query<{ session_id: bigint; session_start: boolean; visitor_id: bigint }>(
+      sql`SELECT session_id, session_start, visitor_id FROM events WHERE site_id = ${site.id} AND ts >= ${Date.UTC(2026, 5, 11, 23, 50)} ORDER BY ts`,
+    );
+    assert.equal(rows.length, 2);
+    assert.equal(rows[0]!.session_id, rows[1]!.session_id, 'one session across midnight');
+    assert.notEqual(rows[0]!.visitor_id, rows[1]!.visitor_id, 'a new daily visitor id');
+    assert.deepEqual(rows.map((r) => r.session_start), [true, false]);
+  });
+
   test('a site archived through one is refused by the other at once (its clock never moves past the cache\'s TTL)', async () => {
     assert.equal(await collect(ingestors[1]!, '/', '192.0.2.1'), 'accepted');
     await meta.updateSite(site.id, { status: 'archived' });

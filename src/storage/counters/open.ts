@@ -14,6 +14,8 @@ import { RedisLiveSessions } from './redis-sessions.js';
 export type CounterFallback = 'connection' | 'sessions' | 'rate_limit' | 'invalidation';
 
 export interface Counters {
+  /** True when other processes share these counters (Redis). */
+  shared: boolean;
   liveSessions: LiveSessionStore;
   /**
    * A sliding window of `count` hits per `windowMs`; `name` keeps its keys apart from other
@@ -45,6 +47,7 @@ export async function openCounters(redisUrl: string | undefined, options: Counte
   if (redisUrl === undefined) {
     const windows = new Map<string, MemorySlidingWindow>();
     return {
+      shared: false,
       liveSessions: fallbackSessions,
       rateLimiter(name, count, windowMs) {
         let window = windows.get(name);
@@ -71,6 +74,7 @@ export async function openCounters(redisUrl: string | undefined, options: Counte
     unavailable('connection', err);
   }
   return {
+    shared: true,
     liveSessions: new RedisLiveSessions(redis, `${prefix}ls:`, fallbackSessions, (err) => unavailable('sessions', err), options.maxBatch),
     rateLimiter: (name, count, windowMs) =>
       new RedisSlidingWindow(redis, `${prefix}rl:${name}:`, count, windowMs, (err) => unavailable('rate_limit', err), options.maxBatch),
