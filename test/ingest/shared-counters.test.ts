@@ -16,7 +16,7 @@ import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import type { MetaStore, Site } from '../../src/storage/meta/types.js';
 import { openCounters, type CounterFallback, type Counters } from '../../src/storage/counters/open.js';
-import { BROWSER_UA, browserHeaders, createSite, startTestServer } from '../helpers/server.js';
+import { BROWSER_UA, browserHeaders, createApiKey, createSite, startTestServer } from '../helpers/server.js';
 import { deleteKeys, TEST_REDIS_URL, testKeyPrefix, testRedis } from '../helpers/counters.js';
 import { freePort } from '../helpers/ports.js';
 
@@ -120,7 +120,7 @@ async function fallbackCounts(url: string, token: string): Promise<Record<string
   return counts;
 }
 
-test('Redis unreachable from the start: collection goes on in process, and /metrics counts the fallbacks', async () => {
+test('Redis unreachable from the start: collection and the read API go on in process, and /metrics counts the fallbacks', async () => {
   const port = await freePort();
   const clock = new ManualClock(Date.UTC(2026, 5, 10, 10, 0));
   const server = await startTestServer({ clock, env: { SVC_REDIS_URL: `redis://127.0.0.1:${port}` } });
@@ -133,10 +133,15 @@ test('Redis unreachable from the start: collection goes on in process, and /metr
     const rows = await server.storedEvents(site.siteId);
     assert.equal(rows.length, 2);
     assert.equal(rows[0]!.session_id, rows[1]!.session_id, 'this process\'s own sessions carry on');
-    const counts = await fallbackCounts(server.url, server.adminToken);
+    let counts = await fallbackCounts(server.url, server.adminToken);
     assert.ok(counts.connection! >= 1, JSON.stringify(counts));
     assert.equal(counts.sessions, 2);
     assert.equal(counts.rate_limit, 2);
+    // The read API's per-key limit lets requests through too.
+    const key = await createApiKey(server, site.orgId);
+    assert.equal((await fetch(`${server.url}/v1/sites`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
+    counts = await fallbackCounts(server.url, server.adminToken);
+    assert.equal(counts.rate_limit, 3);
   } finally {
     await server.stop();
   }
@@ -172,7 +177,11 @@ describe('Redis going away mid-run', () => {
     const server = await startTestServer({ clock, env: { SVC_REDIS_URL: `redis://127.0.0.1:${port}` } });
     try {
       const site = await createSite(server, { domain: 'midrun.example', timezone: 'UTC' });
-      const send = async () => assert.equal(await server.collect({ s: site.siteId, u: '/' }, browserHeaders(site.domain)), 202);
+      // 202 comes before the steps run: flushing waits for them, so their fallbacks are counted.
+      const send = async () => {
+        assert.equal(await server.collect({ s: site.siteId, u: '/' }, browserHeaders(site.domain)), 202);
+        await server.flush();
+      };
       await send();
       assert.deepEqual(await fallbackCounts(server.url, server.adminToken), {});
       await stopRedis();
