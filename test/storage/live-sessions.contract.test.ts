@@ -129,3 +129,17 @@ for (const kind of COUNTER_KINDS) {
     });
   });
 }
+
+test('Redis: touches past the batch size go in further batches, in the order made', async () => {
+  const redis = COUNTER_KINDS.find((k) => k.name === 'redis')!;
+  const { counters, dispose } = await redis.open(1, { maxBatch: 2 });
+  try {
+    const store = counters[0]!.liveSessions;
+    const decisions = await Promise.all([0, 1, 2, 3, 4].map((i) => store.touch(5n, undefined, T0 + i, `/p${i}`, true, () => attrs(`/p${i}`))));
+    assert.deepEqual(decisions.map((d) => d.started), [true, false, false, false, false]);
+    assert.equal(new Set(decisions.map((d) => d.session.sessionId)).size, 1);
+    assert.deepEqual(decisions.map((d) => d.session.attrs.referrer), Array(5).fill('/p0'));
+  } finally {
+    await dispose();
+  }
+});

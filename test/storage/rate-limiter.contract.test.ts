@@ -76,3 +76,15 @@ test('Redis: a window key expires a window after its newest counted hit', async 
     await dispose();
   }
 });
+
+test('Redis: calls past the batch size go in further batches, in the order made', async () => {
+  const redis = COUNTER_KINDS.find((k) => k.name === 'redis')!;
+  const { counters, dispose } = await redis.open(1, { maxBatch: 2 });
+  try {
+    const limiter = counters[0]!.rateLimiter('batches', 3, WINDOW);
+    const hits = await Promise.all([0, 1, 2, 3, 4].map((i) => limiter.hit('k', T0 + i)));
+    assert.deepEqual(hits, [true, true, true, false, false]);
+  } finally {
+    await dispose();
+  }
+});
