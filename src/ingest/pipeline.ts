@@ -128,10 +128,12 @@ function enrichWithSalts(c: Candidate, parts: Enricher, span: LocalDaySpan, salt
   const decision = parts.sessions.touch(visitorId, previousVisitorId, c.ts, c.location!.path, c.event!.name === 'pageview', () =>
     firstEventAttributes(c, parts.geo),
   );
-  return isPromise(decision) ? decision.then((d) => storedRow(c, span.day, visitorId, d)) : storedRow(c, span.day, visitorId, decision);
+  if (isPromise(decision)) return decision.then((d) => storedRow(c, span.day, visitorId, d));
+  return storedRow(c, span.day, visitorId, decision);
 }
 
-function storedRow(c: Candidate, day: string, visitorId: bigint, { session, started }: SessionDecision): StoredEvent {
+function storedRow(c: Candidate, day: string, visitorId: bigint, decision: SessionDecision): StoredEvent {
+  const { session, started } = decision;
   const site = c.site!;
   const event = c.event!;
   const location = c.location!;
@@ -249,7 +251,7 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
       run(c) {
         const key = `${c.site!.id}|${c.ip ? truncatedIp(c.ip) : '-'}`;
         const counted = deps.rateLimiter.hit(key, c.ts);
-        return isPromise(counted) ? counted.then(rateLimitResult) : rateLimitResult(counted);
+        return typeof counted === 'boolean' ? rateLimitResult(counted) : counted.then(rateLimitResult);
       },
     },
     {
