@@ -53,14 +53,26 @@ async function rate(count: number, inFlight: number, one: (i: number) => unknown
   return count / ((performance.now() - start) / 1000);
 }
 
-async function storeRates(mode: Mode, prefix: string): Promise<{ touches: number; hits: number }> {
+/** Redis's CPU seconds so far (user and system). */
+async function redisCpuSeconds(): Promise<number> {
+  const info = await redis.info('cpu');
+  return Number(/used_cpu_user:([\d.]+)/.exec(info)![1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)![1]);
+}
+
+async function storeRates(mode: Mode, prefix: string): Promise<{ touches: number; hits: number; benchCpu: number; redisCpuPerTouch: number }> {
   const counters = await mode.open(prefix);
   try {
     // Each visitor's four events a few seconds apart, visitors interleaved as in live traffic.
+    const cpu = process.cpuUsage();
+    const redisCpu = await redisCpuSeconds();
+    const start = performance.now();
     const touches = await rate(EVENTS, mode.inFlight, (i) => counters.liveSessions.touch(BigInt(i % VISITORS), undefined, T0 + i, `/p${i % 7}`, true, () => attrs));
+    const elapsedMs = performance.now() - start;
+    const used = process.cpuUsage(cpu);
+    const redisCpuPerTouch = ((await redisCpuSeconds()) - redisCpu) / EVENTS;
     const limiter = counters.rateLimiter('bench', 100, 10_000);
     const hits = await rate(EVENTS, mode.inFlight, (i) => limiter.hit(`site|198.51.${i % 250}.0`, T0 + i));
-    return { touches, hits };
+    return { touches, hits, benchCpu: (used.user + used.system) / 1000 / elapsedMs, redisCpuPerTouch };
   } finally {
     await counters.close();
   }
@@ -100,13 +112,19 @@ const prefix = `svc-bench:${randomBytes(4).toString('hex')}:`;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US').replace(/,/g, ' ');
 try {
   console.log(`${EVENTS} events, ${VISITORS} visitors; Redis ${(await redis.info('server')).match(/redis_version:(\S+)/)?.[1]} at ${REDIS_URL}`);
-  console.log('| Counters | session touches/s | rate-limit hits/s | events/s through the collection steps |');
-  console.log('|---|---|---|---|');
+  console.log('| Counters | session touches/s | rate-limit hits/s | events/s through the collection steps | touches: the bench\'s CPU (cores), Redis CPU µs a touch |');
+  console.log('|---|---|---|---|---|');
   for (const [i, mode] of MODES.entries()) {
     const stores = await storeRates(mode, `${prefix}${i}s:`);
     const collected = await collectRate(mode, `${prefix}${i}c:`);
-    console.log(`| ${mode.name} | ${fmt(stores.touches)} | ${fmt(stores.hits)} | ${fmt(collected)} |`);
+    const cpu = `${stores.benchCpu.toFixed(2)}, ${(stores.redisCpuPerTouch * 1e6).toFixed(1)}`;
+    console.log(`| ${mode.name} | ${fmt(stores.touches)} | ${fmt(stores.hits)} | ${fmt(collected)} | ${cpu} |`);
   }
+  // What Redis holds: the session hashes the last store run left, and a network's full window.
+  const sessionKeys = (await redis.scan('0', 'MATCH', `${prefix}${MODES.length - 1}s:ls:*`, 'COUNT', 1000))[1].slice(0, 100);
+  const sessionBytes = await Promise.all(sessionKeys.map((key) => redis.memory('USAGE', key)));
+  const windowBytes = await redis.memory('USAGE', `${prefix}${MODES.length - 1}s:rl:bench:site|198.51.0.0`);
+  console.log(`Redis memory: ${fmt(sessionBytes.reduce((a, b) => a! + b!, 0)! / sessionBytes.length)} bytes a session (mean of ${sessionBytes.length}), ${fmt(windowBytes!)} bytes a network's window of 100 hits`);
 } finally {
   let cursor = '0';
   do {
