@@ -7,6 +7,7 @@ import type { BulkAppend, EventStore } from '../storage/events/types.js';
 import type { MetaStore, Site } from '../storage/meta/types.js';
 import type { Counters } from '../storage/counters/open.js';
 import type { LiveSessionStore } from '../storage/counters/live-sessions.js';
+import type { RecentOutcomeLog } from '../storage/counters/recent-outcomes.js';
 import { SessionCache } from '../storage/counters/memory-sessions.js';
 import { HostingNetworks } from './bots.js';
 import { isPromise, type MaybePromise } from '../core/clock.js';
@@ -33,7 +34,6 @@ import {
   type Step,
 } from './pipeline.js';
 import { normalizeIp } from './ip.js';
-import { RecentOutcomes } from './recent-outcomes.js';
 import { RelayKeys } from './relay.js';
 import { SiteDirectory } from './sites.js';
 import { EphemeralSalts, SaltBook, oldestLiveSaltDay } from './visitor.js';
@@ -81,7 +81,7 @@ export class Ingestor {
   readonly sessions: LiveSessionStore;
   readonly salts: SaltBook;
   /** Each site's last collection outcomes, for installation verification. */
-  readonly recent = new RecentOutcomes();
+  readonly recent: RecentOutcomeLog;
   private readonly steps: Array<Step<CollectRequest>>;
   private readonly importListeners: ImportListener[] = [];
   private importCommit: ImportCommit = (_site, _days, commit) => commit();
@@ -93,6 +93,7 @@ export class Ingestor {
 
   constructor(private readonly deps: IngestorDeps) {
     this.sessions = deps.counters.liveSessions;
+    this.recent = deps.counters.recentOutcomes;
     this.sites = new SiteDirectory(deps.meta, deps.counters.invalidations);
     this.salts = new SaltBook(deps.meta, deps.counters.shared);
     this.drops = new DropCounter(deps.metrics);

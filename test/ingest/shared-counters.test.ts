@@ -73,6 +73,10 @@ describe('two collect processes sharing one Redis', () => {
     assert.equal(new Set(rows.map((r) => r.session_id)).size, 1, 'one session id');
     assert.deepEqual(rows.map((r) => r.session_start), [true, false, false, false, false]);
     assert.deepEqual(new Set(rows.map((r) => r.entry_page)), new Set(['/a']));
+    // Either lists the outcomes both recorded (installation verification on an api process).
+    await ingestors[0]!.recent.list(site.internalId, 0);
+    const listed = await ingestors[1]!.recent.list(site.internalId, 0);
+    assert.deepEqual(listed.outcomes.map((o) => o.path), pages);
     assert.deepEqual(fallbacks, []);
   });
 

@@ -6,12 +6,14 @@ import { LocalInvalidations, type Invalidations } from './invalidations.js';
 import type { LiveSessionStore } from './live-sessions.js';
 import { SessionCache } from './memory-sessions.js';
 import { MemorySlidingWindow, type RateLimiter } from './rate-limiter.js';
+import { MemoryRecentOutcomes, type RecentOutcomeLog } from './recent-outcomes.js';
 import { RedisInvalidations } from './redis-invalidations.js';
+import { RedisRecentOutcomes } from './redis-recent-outcomes.js';
 import { RedisSlidingWindow } from './redis-rate-limiter.js';
 import { RedisLiveSessions } from './redis-sessions.js';
 
 /** What did without Redis: a connection attempt, or a call that fell back. */
-export type CounterFallback = 'connection' | 'sessions' | 'rate_limit' | 'invalidation';
+export type CounterFallback = 'connection' | 'sessions' | 'rate_limit' | 'invalidation' | 'recent_outcomes';
 
 export interface Counters {
   /** True when other processes share these counters (Redis). */
@@ -23,6 +25,8 @@ export interface Counters {
    */
   rateLimiter(name: string, count: number, windowMs: number): RateLimiter;
   invalidations: Invalidations;
+  /** Each site's last collection outcomes (installation verification). */
+  recentOutcomes: RecentOutcomeLog;
   close(): Promise<void>;
 }
 
@@ -31,7 +35,10 @@ export interface CountersOptions {
   sessionCacheBytes: number;
   /** Every Redis key and channel starts with it (tests give each theirs). */
   keyPrefix?: string;
-  /** Redis did not answer: sessions fell back to this process's own, a rate limit let the hit through. */
+  /**
+   * Redis did not answer: sessions fell back to this process's own, a rate limit let the hit
+   * through, an invalidation reached this process only, outcomes were listed from this process's own.
+   */
   onUnavailable?: (what: CounterFallback, err: unknown) => void;
   /** The most calls of one script that travel in one EVALSHA (1: each on its own). */
   maxBatch?: number;
@@ -55,6 +62,7 @@ export async function openCounters(redisUrl: string | undefined, options: Counte
         return window;
       },
       invalidations: new LocalInvalidations(),
+      recentOutcomes: new MemoryRecentOutcomes(),
       close: async () => undefined,
     };
   }
@@ -79,6 +87,7 @@ export async function openCounters(redisUrl: string | undefined, options: Counte
     rateLimiter: (name, count, windowMs) =>
       new RedisSlidingWindow(redis, `${prefix}rl:${name}:`, count, windowMs, (err) => unavailable('rate_limit', err), options.maxBatch),
     invalidations: new RedisInvalidations(redis, subscriber, `${prefix}inv:`, (err) => unavailable('invalidation', err)),
+    recentOutcomes: new RedisRecentOutcomes(redis, `${prefix}ro:`, (err) => unavailable('recent_outcomes', err), options.maxBatch),
     async close() {
       for (const connection of [redis, subscriber]) {
         if (connection.status === 'ready') await connection.quit().catch(() => connection.disconnect());
