@@ -1,14 +1,16 @@
 // bench/ingest-cpu: the CPU time svc's process spends per event, on collection and on import, the
 // figure bench/ingest's throughput rests on but which, unlike throughput, other processes on the
-// machine barely move. With BENCH_BASELINE (the folder of another built checkout, e.g. a
-// `git worktree` of an earlier commit), both run in interleaved rounds (A B, then B A, ...) and the
-// bench prints each one's median and range, and the ratio of the medians.
+// machine barely move. With BENCH_BASELINE (the folders of other built checkouts, separated by
+// `:`, e.g. a `git worktree` of an earlier commit), all run in interleaved rounds (each round in
+// another order) and the bench prints each one's median and range, and the ratio of the current
+// checkout's median to each baseline's.
 //
 // A round starts the checkout's svc as `npm start` does (an empty data folder), warms it up with 2 s
 // of collection, then times: collection by wrk (1 thread, 64 connections, bench/collect.lua) for
 // BENCH_SECONDS, the write buffer's last flush included; the import of bench/ingest's 200 000
 // lines; its worst case (every line a new visitor). CPU time is the process's user + system time
-// (/proc/<pid>/stat), its threads (DuckDB's, the GC's) included.
+// (/proc/<pid>/stat), its threads (DuckDB's, the GC's) included; the system part of collection's is
+// printed apart. Needs wrk (Debian package `wrk`) and Linux's /proc.
 //
 //   npm run bench:ingest-cpu                                   (BENCH_ROUNDS=5, BENCH_SECONDS=6)
 //   BENCH_BASELINE=../old npm run bench:ingest-cpu             (the other checkout built: npm run build)
@@ -24,12 +26,13 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const TOKEN = 'bench-admin-token-0123456789';
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 
-/** User + system CPU seconds of a process so far, its threads included. */
-function cpuSeconds(pid: number): number {
+/** CPU seconds of a process so far, its threads included: user, system, and their sum. */
+function cpuSeconds(pid: number): { user: number; system: number; total: number } {
   // Fields after the command (which may hold spaces) start at the state, field 3; utime and stime are 14 and 15.
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  const [user, system] = [Number(fields[11]) / TICKS_PER_SECOND, Number(fields[12]) / TICKS_PER_SECOND];
+  return { user, system, total: user + system };
 }
 
 async function waitHealthy(url: string): Promise<void> {
@@ -66,6 +69,8 @@ function wrkAnswered(url: string, env: Record<string, string>, seconds: number):
 interface RoundFigures {
   /** CPU µs per event. */
   collect: number;
+  /** The system (kernel) part of `collect`. */
+  collectSystem: number;
   import: number;
   importWorst: number;
   /** Events a second, wall clock: what other processes on the machine move. */
@@ -99,7 +104,9 @@ async function round(checkout: string, files: { traffic: string; worst: string }
     const answered = wrkAnswered(url, env, SECONDS);
     const collectRate = answered / ((performance.now() - wall) / 1000);
     await new Promise((r) => setTimeout(r, 1500)); // the write buffer flushes every second
-    const collect = ((cpuSeconds(pid) - cpu) * 1e6) / answered;
+    const after = cpuSeconds(pid);
+    const collect = ((after.total - cpu.total) * 1e6) / answered;
+    const collectSystem = ((after.system - cpu.system) * 1e6) / answered;
 
     const timeImport = async (siteId: string, body: string) => {
       cpu = cpuSeconds(pid);
@@ -110,12 +117,12 @@ async function round(checkout: string, files: { traffic: string; worst: string }
         body,
       });
       const { accepted } = (await res.json()) as { accepted: number };
-      return { cpuPerEvent: ((cpuSeconds(pid) - cpu) * 1e6) / accepted, rate: accepted / ((performance.now() - wall) / 1000) };
+      return { cpuPerEvent: ((cpuSeconds(pid).total - cpu.total) * 1e6) / accepted, rate: accepted / ((performance.now() - wall) / 1000) };
     };
     const traffic = await timeImport(site.id, files.traffic);
     const worstSite = await admin(url, 'POST', `/orgs/${org.id}/sites`, { domain: 'worst.example', name: 'Worst case', timezone: 'Europe/Paris' });
     const worst = await timeImport(worstSite.id, files.worst);
-    return { collect, import: traffic.cpuPerEvent, importWorst: worst.cpuPerEvent, collectRate, importRate: traffic.rate };
+    return { collect, collectSystem, import: traffic.cpuPerEvent, importWorst: worst.cpuPerEvent, collectRate, importRate: traffic.rate };
   } finally {
     svc.kill('SIGTERM');
     await new Promise((r) => svc.once('exit', r));
@@ -128,41 +135,47 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/** Round `r`'s order: the checkouts rotated by `r`, and reversed every other round. */
+function order<T>(items: T[], r: number): T[] {
+  const rotated = [...items.slice(r % items.length), ...items.slice(0, r % items.length)];
+  return Math.floor(r / items.length) % 2 === 0 ? rotated : rotated.reverse();
+}
+
 async function main() {
   const current = process.cwd();
-  const baseline = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
-  const checkouts = baseline ? [current, baseline] : [current];
+  const baselines = (process.env.BENCH_BASELINE ?? '').split(':').filter((p) => p !== '').map((p) => resolve(p));
+  const checkouts = [current, ...baselines];
   const files = { traffic: importFile(), worst: singleEventVisitorsFile() };
   console.log(`ingest CPU bench: ${ROUNDS} rounds, collection ${SECONDS} s by wrk, imports of 200 000 lines; CPU time of svc's process per event`);
-  if (baseline) console.log(`current ${current}\nbaseline ${baseline}\n(interleaved: odd rounds current first, even rounds baseline first)`);
+  checkouts.forEach((c, i) => console.log(`${i === 0 ? 'current' : `baseline ${i}`}: ${c}`));
   const figures = new Map<string, RoundFigures[]>(checkouts.map((c) => [c, []]));
   for (let r = 0; r < ROUNDS; r++) {
-    for (const checkout of r % 2 === 0 ? checkouts : [...checkouts].reverse()) {
+    for (const checkout of order(checkouts, r)) {
       const f = await round(checkout, files);
       figures.get(checkout)!.push(f);
-      const name = checkout === current ? 'current' : 'baseline';
+      const index = checkouts.indexOf(checkout);
       console.log(
-        `round ${r + 1} ${name.padEnd(8)} collect ${f.collect.toFixed(1)} µs/event (${Math.round(f.collectRate)}/s), import ${f.import.toFixed(2)} µs/event (${Math.round(f.importRate)}/s), worst case ${f.importWorst.toFixed(2)} µs/event`,
+        `round ${r + 1} ${(index === 0 ? 'current' : `baseline ${index}`).padEnd(10)} collect ${f.collect.toFixed(1)} µs/event (system ${f.collectSystem.toFixed(1)}; ${Math.round(f.collectRate)}/s), import ${f.import.toFixed(2)} µs/event (${Math.round(f.importRate)}/s), worst case ${f.importWorst.toFixed(2)} µs/event`,
       );
     }
   }
   const measures: Array<[keyof RoundFigures, string, number]> = [
     ['collect', 'collection, CPU µs/event', 1],
+    ['collectSystem', '  of which system', 1],
     ['import', 'import, CPU µs/event', 2],
     ['importWorst', 'import worst case, CPU µs/event', 2],
     ['collectRate', 'collection, events/s (wall)', 0],
     ['importRate', 'import, events/s (wall)', 0],
   ];
-  console.log(`\n${'measure'.padEnd(34)} ${'current: median (range)'.padEnd(30)} ${baseline ? 'baseline: median (range)'.padEnd(30) + ' current / baseline' : ''}`);
-  for (const [key, label, digits] of measures) {
-    const cell = (checkout: string) => {
+  const medianOf = (checkout: string, key: keyof RoundFigures) => median(figures.get(checkout)!.map((f) => f[key]));
+  checkouts.forEach((checkout, i) => {
+    console.log(`\n${i === 0 ? 'current' : `baseline ${i}`}: median (range)${i === 0 ? '' : '; current / this baseline, of the medians'}`);
+    for (const [key, label, digits] of measures) {
       const xs = figures.get(checkout)!.map((f) => f[key]);
-      return { median: median(xs), text: `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)} – ${Math.max(...xs).toFixed(digits)})` };
-    };
-    const a = cell(current);
-    const b = baseline ? cell(baseline) : undefined;
-    console.log(`${label.padEnd(34)} ${a.text.padEnd(30)} ${b ? `${b.text.padEnd(30)} ${(a.median / b.median).toFixed(3)}` : ''}`);
-  }
+      const text = `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)} – ${Math.max(...xs).toFixed(digits)})`;
+      console.log(`  ${label.padEnd(34)} ${text.padEnd(30)} ${i === 0 ? '' : (medianOf(current, key) / median(xs)).toFixed(3)}`);
+    }
+  });
 }
 
 await main();
