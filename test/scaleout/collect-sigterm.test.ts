@@ -1,5 +1,7 @@
 // SIGTERM to one collect process under load: it drains and exits 0, the proxy sends the rest of the
-// traffic to the other one, and every event answered 202 is stored.
+// traffic to the other one, and every event answered 202 is stored. A request nginx sends on a
+// kept-alive connection at the instant the stopping process closes it is answered 502, never 202,
+// and is not resent (nginx resends no POST): a few such requests are allowed, none is lost.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startCollectLoad } from '../helpers/collect-load.js';
@@ -18,7 +20,7 @@ describe('deploy/compose.yml: SIGTERM to a collect process under load', () => {
     await deployment?.stop();
   });
 
-  it('loses nothing that was answered', async () => {
+  it('loses nothing that was answered', async (t) => {
     const site = await createSite(deployment);
     const load = startCollectLoad({ port: Number(new URL(deployment.url).port), siteId: site.siteId, domain: site.domain, networks: 8, perSecond: 5 });
     await sleep(5_000);
@@ -33,6 +35,7 @@ describe('deploy/compose.yml: SIGTERM to a collect process under load', () => {
     const tally = await load.stop();
     assert.ok(tally.answered - atSignal > 100, `collection went on through collect-2 (${tally.answered - atSignal} events)`);
 
+    t.diagnostic(`answered 202: ${tally.answered}; other answers: ${JSON.stringify(tally.failed)}`);
     const failed = Object.values(tally.failed).reduce((a, b) => a + b, 0);
     assert.ok(failed <= tally.answered / 100, `at most 1 % of requests failed while collect-1 stopped: ${JSON.stringify(tally.failed)}`);
 

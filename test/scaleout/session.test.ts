@@ -2,6 +2,7 @@
 // session: the live session is shared through Redis, not kept in either process.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { until } from '../alerts/helpers/process.js';
 import { startDeployment, type Deployment } from '../helpers/deployment.js';
 import { postFrom } from '../helpers/post-from.js';
 import { browserHeaders } from '../helpers/server.js';
@@ -26,7 +27,11 @@ describe('deploy/compose.yml: one visitor across the two collect processes', () 
       const status = await postFrom('127.0.9.1', port, '/api/e', JSON.stringify({ s: site.siteId, u: `/page-${i}` }), browserHeaders(site.domain));
       assert.equal(status, 202, `pageview ${i}`);
     }
-    const byProcess = await Promise.all(['collect-1', 'collect-2'].map((name) => deployment.metric(deployment.instance(name), ACCEPTED_BY_COLLECTION)));
+    // 202 comes before the steps run: the counts follow once every event went through them.
+    const byProcess = await until('every pageview through the steps', async () => {
+      const counts = await Promise.all(['collect-1', 'collect-2'].map((name) => deployment.metric(deployment.instance(name), ACCEPTED_BY_COLLECTION)));
+      return counts[0]! + counts[1]! >= PAGEVIEWS ? counts : undefined;
+    });
     assert.deepEqual(byProcess, [PAGEVIEWS / 2, PAGEVIEWS / 2], 'the proxy alternated between the two collect processes');
 
     const stored = await storedAtLeast(deployment, PAGEVIEWS);
