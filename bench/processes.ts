@@ -47,6 +47,12 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** CPU seconds the whole machine has been busy so far (every core, every process: /proc/stat). */
+export function machineBusySeconds(): number {
+  const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  return (user! + nice! + system! + irq! + softirq! + steal!) / 100;
+}
+
 export const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
 
 export interface WrkResult {

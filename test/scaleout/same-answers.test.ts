@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
-import { freshDatabaseUrl } from '../helpers/clickhouse.js';
+import { clickhouseServer, freshDatabaseUrl } from '../helpers/clickhouse.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { NOW, runScenario, type ScenarioAnswers } from './scenario.js';
@@ -33,6 +33,8 @@ before(async () => {
 after(async () => {
   for (const server of servers) await server.stop();
   await database?.drop();
+  // The server is a child process of this one: stopping it lets the test process end.
+  await (await clickhouseServer()).stop();
 });
 
 test('both profiles store the same number of events per site', () => {
