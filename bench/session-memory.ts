@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { ManualClock } from '../src/core/clock.js';
 import { SESSION_GAP_MS } from '../src/core/session-gap.js';
 import { startService } from '../src/server.js';
+import { SessionCache } from '../src/storage/counters/memory-sessions.js';
 import { visitEvent } from './traffic.js';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100_000);
@@ -37,6 +38,8 @@ try {
   const domain = 'bench.example';
   const site = await admin(`/orgs/${org.id}/sites`, { domain, name: 'Bench', timezone: 'UTC' });
   const ingest = service.ctx.ingest;
+  const sessions = ingest.sessions;
+  if (!(sessions instanceof SessionCache)) throw new Error('bench/session-memory measures the in-process session cache (no SVC_REDIS_URL)');
   const collect = (visitor: number) => {
     const { ip, ua, event } = visitEvent(visitor * 4);
     return ingest.collect({ body: Buffer.from(JSON.stringify({ s: site.id, ...event })), origin: `https://${domain}`, userAgent: ua, socketIp: ip, relay: {} });
@@ -44,7 +47,7 @@ try {
   // Warm: the site, the day's salt, the parsers' caches; then an empty cache to start from.
   await collect(SESSIONS + 1);
   await ingest.flush();
-  ingest.sessions.sweep(clock.now() + SESSION_GAP_MS);
+  sessions.sweep(clock.now() + SESSION_GAP_MS);
   const empty = heapAfterGc();
 
   for (let v = 0; v < SESSIONS; v++) {
@@ -53,8 +56,8 @@ try {
     if (v % 10_000 === 0) await ingest.flush();
   }
   await ingest.flush();
-  const live = ingest.sessions.size;
-  const estimate = ingest.sessions.estimatedBytes;
+  const live = sessions.size;
+  const estimate = sessions.estimatedBytes;
   const loaded = heapAfterGc();
 
   // The rate limiter forgets a network a window after its last hit (swept on a hit).
@@ -62,7 +65,7 @@ try {
   await collect(SESSIONS + 2);
   await ingest.flush();
   const withoutLimiter = heapAfterGc();
-  ingest.sessions.sweep(clock.now() + SESSION_GAP_MS);
+  sessions.sweep(clock.now() + SESSION_GAP_MS);
   const withoutSessions = heapAfterGc();
 
   const per = (bytes: number) => (bytes / live).toFixed(0);

@@ -182,7 +182,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('SVC_CLICKHOUSE_URL must be an http(s) URL (http://user:password@host:8123/database)');
   }
   const redisUrl = value('SVC_REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:\/\/./.test(redisUrl)) problems.push('SVC_REDIS_URL must be a Redis URL (redis://host:6379 or rediss://…)');
+  if (redisUrl !== undefined && !isRedisUrl(redisUrl)) {
+    problems.push('SVC_REDIS_URL must be a Redis URL (redis://[user:password@]host:port[/db] or rediss://… for TLS)');
+  }
   const role = parseRole(value('SVC_ROLE') ?? 'all', problems);
   // A process that runs only some roles shares its stores with the processes that run the others.
   if (role.length < PROCESS_ROLES.length) {
@@ -232,6 +234,17 @@ function parseRole(text: string, problems: string[]): ProcessRole[] {
     return [...PROCESS_ROLES];
   }
   return PROCESS_ROLES.filter((role) => names.includes('all') || names.includes(role));
+}
+
+/** A redis:// or rediss:// URL with a host (and a database number, if any). */
+function isRedisUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' && /^(\/\d{0,2})?$/.test(url.pathname);
 }
 
 /** Why a public URL is unusable (an http(s) origin with an optional path, nothing else), or undefined. */

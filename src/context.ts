@@ -11,6 +11,7 @@ import { MetricsRegistry } from './core/metrics.js';
 import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { Spool } from './ingest/spool.js';
+import { openCounters, type CounterFallback, type Counters } from './storage/counters/open.js';
 import { prepareDataDir } from './storage/data-dir.js';
 import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './stats/rollups/job.js';
 import type { MetaStore, Site } from './storage/meta/types.js';
@@ -35,6 +36,8 @@ export interface AppContext {
   events: EventStore;
   geo: GeoLocator;
   metrics: MetricsRegistry;
+  /** Live sessions, rate limits and cache invalidations: in process, or shared in Redis (SVC_REDIS_URL). */
+  counters: Counters;
   maintenance: MaintenanceRegistry;
   ingest: Ingestor;
   /** Collected events the EventStore refused, on local disk until it takes them (collect role only). */
@@ -55,6 +58,8 @@ export interface ContextOptions {
   alerts?: Partial<Pick<AlertServiceOptions, 'resolve' | 'ca' | 'timeoutMs' | 'mail'>>;
   /** What the process's EventStore is seen through (tests: a store whose writes fail on demand). */
   events?: (store: EventStore) => EventStore;
+  /** What the Counters' Redis keys start with (tests that share one Redis give each service its own). */
+  counterKeyPrefix?: string;
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
@@ -88,8 +93,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
     memory.set(m.heapUsed, { kind: 'heap_used' });
     memory.set(m.external, { kind: 'external' });
   });
+  const counters = await openCounters(config.redisUrl, { sessionCacheBytes: config.sessionCacheBytes, keyPrefix: options.counterKeyPrefix, onUnavailable: counterFallbacks(metrics, log) });
   const maintenance = new MaintenanceRegistry();
-  const ingest = new Ingestor({ clock, meta, events, geo, metrics, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, spool, sessionCacheBytes: config.sessionCacheBytes, log });
+  const ingest = new Ingestor({ clock, meta, events, geo, metrics, counters, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, spool, log });
   ingest.registerMaintenance(maintenance);
   const alerts = new AlertService({
     meta,
@@ -126,6 +132,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     events,
     geo,
     metrics,
+    counters,
     maintenance,
     ingest,
     spool,
@@ -138,7 +145,27 @@ export async function createContext(config: Config, options: ContextOptions = {}
       await alerts.drain();
       await events.close();
       await meta.close();
+      await counters.close();
     },
   };
   return ctx;
+}
+
+/** A warning at most once a minute for each kind of fallback. */
+const FALLBACK_WARNING_EVERY_MS = 60_000;
+
+/**
+ * Counts what did without Redis in /metrics (`svc_counter_fallbacks_total`): connection failures,
+ * sessions kept by this process alone, rate-limit hits let through, invalidations not sent.
+ */
+function counterFallbacks(metrics: MetricsRegistry, log: Logger): (what: CounterFallback, err: unknown) => void {
+  const fallbacks = metrics.counter('svc_counter_fallbacks_total', 'Redis did not answer: connection failures, sessions kept by this process alone, rate-limit hits let through, invalidations not sent', { labelled: true });
+  const warnedAt = new Map<CounterFallback, number>();
+  return (what, err) => {
+    fallbacks.inc({ what });
+    const now = Date.now();
+    if (now - (warnedAt.get(what) ?? -Infinity) < FALLBACK_WARNING_EVERY_MS) return;
+    warnedAt.set(what, now);
+    log.warn({ err: err instanceof Error ? err.message : String(err), what }, 'Redis did not answer: falling back (svc_counter_fallbacks_total counts it)');
+  };
 }

@@ -5,7 +5,10 @@ import type { MetricsRegistry } from '../core/metrics.js';
 import type { RateLimit } from '../config.js';
 import type { BulkAppend, EventStore } from '../storage/events/types.js';
 import type { MetaStore, Site } from '../storage/meta/types.js';
-import { MemorySlidingWindow } from '../storage/counters/rate-limiter.js';
+import type { Counters } from '../storage/counters/open.js';
+import type { LiveSessionStore } from '../storage/counters/live-sessions.js';
+import type { RecentOutcomeLog } from '../storage/counters/recent-outcomes.js';
+import { SessionCache } from '../storage/counters/memory-sessions.js';
 import { HostingNetworks } from './bots.js';
 import { isPromise, type MaybePromise } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
@@ -31,9 +34,7 @@ import {
   type Step,
 } from './pipeline.js';
 import { normalizeIp } from './ip.js';
-import { RecentOutcomes } from './recent-outcomes.js';
 import { RelayKeys } from './relay.js';
-import { SessionCache } from './sessions.js';
 import { SiteDirectory } from './sites.js';
 import { EphemeralSalts, SaltBook, oldestLiveSaltDay } from './visitor.js';
 import type { Spool } from './spool.js';
@@ -62,8 +63,8 @@ export interface IngestorDeps {
   geo: GeoLocator;
   metrics: MetricsRegistry;
   collectRateLimit: RateLimit;
-  /** The live-session cache's bound: its share of SVC_MEMORY_BUDGET_MB. */
-  sessionCacheBytes: number;
+  /** Live sessions, the collection rate limit and the site directory's invalidations. */
+  counters: Counters;
   /** The write buffer's period: events answered 202 within it are what a crash loses. */
   flushIntervalMs?: number;
   /** Where collected events wait while the EventStore refuses them (the collect role). */
@@ -83,10 +84,10 @@ export class Ingestor {
   readonly sites: SiteDirectory;
   readonly buffer: WriteBuffer;
   readonly drops: DropCounter;
-  readonly sessions: SessionCache;
+  readonly sessions: LiveSessionStore;
   readonly salts: SaltBook;
   /** Each site's last collection outcomes, for installation verification. */
-  readonly recent = new RecentOutcomes();
+  readonly recent: RecentOutcomeLog;
   private readonly steps: Array<Step<CollectRequest>>;
   private readonly importListeners: ImportListener[] = [];
   private importCommit: ImportCommit = (_site, _days, commit) => commit();
@@ -98,9 +99,10 @@ export class Ingestor {
   private forgetting: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: IngestorDeps) {
-    this.sessions = new SessionCache({ maxBytes: deps.sessionCacheBytes });
-    this.sites = new SiteDirectory(deps.meta);
-    this.salts = new SaltBook(deps.meta);
+    this.sessions = deps.counters.liveSessions;
+    this.recent = deps.counters.recentOutcomes;
+    this.sites = new SiteDirectory(deps.meta, deps.counters.invalidations);
+    this.salts = new SaltBook(deps.meta, deps.counters.shared);
     this.drops = new DropCounter(deps.metrics);
     const flushes = deps.metrics.counter('svc_buffer_flushes_total', 'Write-buffer flushes to the EventStore');
     const flushSeconds = deps.metrics.counter('svc_buffer_flush_seconds_total', 'Time spent flushing the write buffer');
@@ -146,17 +148,17 @@ export class Ingestor {
         spoolBytes.set(spool.bytes);
       });
     }
-    const liveSessions = deps.metrics.gauge('svc_live_sessions', 'Sessions open in the live-session cache');
+    const liveSessions = deps.metrics.gauge('svc_live_sessions', 'Sessions open in the live-session cache (in process; not shown with Redis)');
     deps.metrics.onCollect(() => {
       bufferSize.set(this.buffer.size);
-      liveSessions.set(this.sessions.size);
+      if (this.sessions.size !== undefined) liveSessions.set(this.sessions.size);
     });
     this.pipelineErrors = deps.metrics.counter('svc_pipeline_errors_total', 'Collected events lost to an internal error');
     this.aborted = deps.metrics.counter('svc_collect_aborted_total', 'Collection requests whose body never ended: the client went away, or the request timed out');
     this.steps = liveSteps({
       sites: this.sites,
       relayKeys: new RelayKeys(deps.meta),
-      rateLimiter: new MemorySlidingWindow(deps.collectRateLimit.count, deps.collectRateLimit.windowMs),
+      rateLimiter: deps.counters.rateLimiter('collect', deps.collectRateLimit.count, deps.collectRateLimit.windowMs),
       geo: deps.geo,
       hosting: this.hosting,
       salts: this.salts,

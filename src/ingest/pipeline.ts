@@ -7,6 +7,7 @@ import { localDaySpan, type LocalDaySpan } from '../core/localtime.js';
 import type { MetricsRegistry } from '../core/metrics.js';
 import type { StoredEvent } from '../storage/events/schema.js';
 import type { Site } from '../storage/meta/types.js';
+import type { LiveSessionStore, SessionAttributes, SessionDecision } from '../storage/counters/live-sessions.js';
 import type { RateLimiter } from '../storage/counters/rate-limiter.js';
 import type { DropReason } from './drop-reasons.js';
 import { parseEventBody, type TrackerEvent } from './event-shape.js';
@@ -15,7 +16,6 @@ import { HostingNetworks, isBotUserAgent } from './bots.js';
 import { truncatedIp } from './ip.js';
 import { relayedVisitor, type RelayHeaders, type RelayedVisitor, type RelayKeys } from './relay.js';
 import { SESSION_GAP_MS } from '../core/session-gap.js';
-import { SessionCache, type SessionAttributes } from './sessions.js';
 import type { SiteDirectory } from './sites.js';
 import { hostMatchesDomain, originHost, parsePageUrl, referrerValue, utmValues, type PageLocation } from './url-values.js';
 import { deviceClass, parseUserAgent } from './user-agent.js';
@@ -57,7 +57,7 @@ export interface Enricher {
   geo: GeoLocator;
   hosting: HostingNetworks;
   salts: SaltBook;
-  sessions: SessionCache;
+  sessions: LiveSessionStore;
 }
 
 // ---- Steps shared by live collection and import ----
@@ -114,20 +114,29 @@ export function enrich(c: Candidate, parts: Enricher): MaybePromise<StoredEvent>
   return isPromise(salt) ? salt.then((s) => enrichWithSalt(c, parts, span, s)) : enrichWithSalt(c, parts, span, salt);
 }
 
-function enrichWithSalt(c: Candidate, parts: Enricher, span: LocalDaySpan, salt: Buffer): StoredEvent {
+function enrichWithSalt(c: Candidate, parts: Enricher, span: LocalDaySpan, salt: Buffer): MaybePromise<StoredEvent> {
+  // A session under yesterday's visitor id can only go on within the gap after local midnight.
+  const previousSalt = c.ts - span.start < SESSION_GAP_MS ? parts.salts.previousSalt(span.day) : undefined;
+  return isPromise(previousSalt) ? previousSalt.then((p) => enrichWithSalts(c, parts, span, salt, p)) : enrichWithSalts(c, parts, span, salt, previousSalt);
+}
+
+function enrichWithSalts(c: Candidate, parts: Enricher, span: LocalDaySpan, salt: Buffer, previousSalt: Buffer | undefined): MaybePromise<StoredEvent> {
+  const site = c.site!;
+  const ip = c.ip ?? '';
+  const visitorId = visitorIdFor(salt, site.id, ip, c.ua);
+  const previousVisitorId = previousSalt ? visitorIdFor(previousSalt, site.id, ip, c.ua) : undefined;
+  const decision = parts.sessions.touch(visitorId, previousVisitorId, c.ts, c.location!.path, c.event!.name === 'pageview', () =>
+    firstEventAttributes(c, parts.geo),
+  );
+  if (isPromise(decision)) return decision.then((d) => storedRow(c, span.day, visitorId, d));
+  return storedRow(c, span.day, visitorId, decision);
+}
+
+function storedRow(c: Candidate, day: string, visitorId: bigint, decision: SessionDecision): StoredEvent {
+  const { session, started } = decision;
   const site = c.site!;
   const event = c.event!;
   const location = c.location!;
-  const ip = c.ip ?? '';
-  const day = span.day;
-  const visitorId = visitorIdFor(salt, site.id, ip, c.ua);
-  // A session under yesterday's visitor id can only go on within the gap after local midnight.
-  const previousSalt = c.ts - span.start < SESSION_GAP_MS ? parts.salts.previousSalt(day) : undefined;
-  const previousVisitorId = previousSalt ? visitorIdFor(previousSalt, site.id, ip, c.ua) : undefined;
-  const isPageview = event.name === 'pageview';
-  const { session, started } = parts.sessions.touch(visitorId, previousVisitorId, c.ts, location.path, isPageview, () =>
-    firstEventAttributes(c, parts.geo),
-  );
   const engage = event.name === 'engage' ? event.props : null;
   const attrs = session.attrs;
   // Spelled out rather than spread: every row gets the same shape, which the chunk writer reads fast.
@@ -241,7 +250,8 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
       name: 'rate_limit',
       run(c) {
         const key = `${c.site!.id}|${c.ip ? truncatedIp(c.ip) : '-'}`;
-        return deps.rateLimiter.hit(key, c.ts) ? undefined : 'rate_limited';
+        const counted = deps.rateLimiter.hit(key, c.ts);
+        return typeof counted === 'boolean' ? rateLimitResult(counted) : counted.then(rateLimitResult);
       },
     },
     {
@@ -267,6 +277,8 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
     },
   ];
 }
+
+const rateLimitResult = (counted: boolean): StepResult => (counted ? undefined : 'rate_limited');
 
 // Real User-Agents are a few hundred characters; the cap bounds every cache keyed by them.
 const MAX_USER_AGENT = 512;

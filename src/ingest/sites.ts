@@ -1,15 +1,24 @@
-// Site look-ups on the collection hot path, cached briefly; admin writes invalidate at once.
+// Site look-ups on the collection hot path, cached briefly; admin writes invalidate at once, in
+// every process that shares the Counters' invalidations (Redis pub/sub with SVC_REDIS_URL). A
+// process that misses an invalidation (Redis unreachable at the time) keeps an entry at most TTL_MS.
 import type { MaybePromise } from '../core/clock.js';
+import type { Invalidations } from '../storage/counters/invalidations.js';
 import type { MetaStore, Site } from '../storage/meta/types.js';
 
 const TTL_MS = 5000;
+const TOPIC = 'sites';
 
 export class SiteDirectory {
   private readonly cache = new Map<string, { site: Site | undefined; at: number }>();
   // Bumped by every invalidation: a look-up that started before one must not cache its answer.
   private generation = 0;
 
-  constructor(private readonly meta: MetaStore) {}
+  constructor(
+    private readonly meta: MetaStore,
+    private readonly invalidations: Invalidations,
+  ) {
+    invalidations.subscribe(TOPIC, (publicId) => this.forget(publicId));
+  }
 
   get(publicId: string, now: number): MaybePromise<Site | undefined> {
     const hit = this.cache.get(publicId);
@@ -26,7 +35,12 @@ export class SiteDirectory {
     return site;
   }
 
+  /** A site changed: every process's directory forgets it. */
   invalidate(publicId: string): void {
+    this.invalidations.publish(TOPIC, publicId);
+  }
+
+  private forget(publicId: string): void {
     this.generation++;
     this.cache.delete(publicId);
   }

@@ -52,7 +52,14 @@ export class SaltBook {
   private readonly cache = new Map<string, Buffer>();
   private readonly pending = new Map<string, Promise<Buffer>>();
 
-  constructor(private readonly source: SaltSource) {}
+  /**
+   * `sharedSessions`: the live sessions are shared with other processes, which may have opened a
+   * session under a date's salt this process never used.
+   */
+  constructor(
+    private readonly source: SaltSource,
+    private readonly sharedSessions = false,
+  ) {}
 
   saltFor(day: string): MaybePromise<Buffer> {
     const hit = this.cache.get(day);
@@ -72,10 +79,13 @@ export class SaltBook {
 
   private previousDay = { of: '', is: '' };
 
-  /** The previous date's salt if it is in use here (sessions that cross local midnight). */
-  previousSalt(day: string): Buffer | undefined {
+  /**
+   * The previous date's salt, for sessions that cross local midnight: if it is in use here (only
+   * this process's sessions can be under it), or, with shared sessions, from the source.
+   */
+  previousSalt(day: string): MaybePromise<Buffer | undefined> {
     if (this.previousDay.of !== day) this.previousDay = { of: day, is: addDays(day, -1) };
-    return this.cache.get(this.previousDay.is);
+    return this.cache.get(this.previousDay.is) ?? (this.sharedSessions ? this.saltFor(this.previousDay.is) : undefined);
   }
 
   /** Forgets cached salts of dates before `day` (after the store deleted them). */

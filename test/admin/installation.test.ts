@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserHeaders, createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
-import { RECENT_OUTCOMES_PER_SITE } from '../../src/ingest/recent-outcomes.js';
+import { RECENT_OUTCOMES_PER_SITE } from '../../src/storage/counters/recent-outcomes.js';
 
 const FIREFOX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
 

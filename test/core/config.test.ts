@@ -116,3 +116,13 @@ test('a role other than all needs the three shared stores, and the message names
   assert.deepEqual(problemsOf({ SVC_DATABASE_URL: SHARED_STORES.SVC_DATABASE_URL }), []);
   assert.deepEqual(problemsOf({ SVC_ROLE: 'collect,api,worker' }), []);
 });
+
+test('SVC_REDIS_URL: unset keeps the counters in process; a redis:// or rediss:// URL is taken; anything else is refused', () => {
+  assert.equal(loadConfig({}).redisUrl, undefined);
+  for (const good of ['redis://127.0.0.1:6379', 'rediss://user:secret@cache.example:6380/2', 'redis://cache']) {
+    assert.equal(loadConfig({ SVC_REDIS_URL: good }).redisUrl, good);
+  }
+  for (const bad of ['http://cache:6379', 'cache:6379', 'redis://', 'redis://cache/db', 'redis://cache:6379/0/1']) {
+    assert.throws(() => loadConfig({ SVC_REDIS_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_REDIS_URL'), bad);
+  }
+});

@@ -20,6 +20,8 @@ export interface TestServerOptions {
   alerts?: ContextOptions['alerts'];
   /** What the service's EventStore is seen through (a store whose writes fail on demand). */
   events?: ContextOptions['events'];
+  /** With SVC_REDIS_URL in `env`: the service's own Redis keys (helpers/counters.ts testKeyPrefix). */
+  counterKeyPrefix?: string;
   env?: Record<string, string>;
   /** Reuse a data dir (restart tests); a fresh temp dir otherwise. */
   dataDir?: string;
@@ -60,7 +62,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const quiet = { info() {}, warn() {}, error() {} };
   // Tests run maintenance themselves (admin API or ctx.maintenance), at their clock's instant.
-  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, events: options.events, log: quiet, maintenanceTimers: false });
+  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, events: options.events, counterKeyPrefix: options.counterKeyPrefix, log: quiet, maintenanceTimers: false });
   const url = service.url;
 
   const request = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {

@@ -9,6 +9,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { MetricsRegistry } from '../../src/core/metrics.js';
 import { GeoDatabases } from '../../src/ingest/geo.js';
 import { Ingestor } from '../../src/ingest/ingestor.js';
+import { openCounters } from '../../src/storage/counters/open.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import { commitImport, createRollupTables, rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
 import Database from 'better-sqlite3';
@@ -43,7 +44,7 @@ test('the rolled-up days of an import are marked pending before its events are c
     // wait for the commit (the lock), or it could clear the mark before the events are there.
     const seen: string[] = [];
     let run: Promise<void> | undefined;
-    const ingest = new Ingestor({ clock, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(), collectRateLimit: { count: 100, windowMs: 10_000 }, sessionCacheBytes: loadConfig({}).sessionCacheBytes });
+    const ingest = new Ingestor({ clock, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(), collectRateLimit: { count: 100, windowMs: 10_000 }, counters: await openCounters(undefined, { sessionCacheBytes: loadConfig({}).sessionCacheBytes }) });
     ingest.wrapImportCommit((s, days, commit) =>
       commitImport(deps, s.id, days, async () => {
         seen.push(`pending ${await pending()}, stored ${await stored()}`);

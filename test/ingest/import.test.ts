@@ -7,6 +7,7 @@ import { ApiError } from '../../src/core/errors.js';
 import { MetricsRegistry } from '../../src/core/metrics.js';
 import { GeoDatabases } from '../../src/ingest/geo.js';
 import { Ingestor } from '../../src/ingest/ingestor.js';
+import { openCounters } from '../../src/storage/counters/open.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { loadConfig } from '../../src/config.js';
@@ -109,7 +110,7 @@ test('an unsorted import is sorted from its body up to a bound; a sorted one has
   const events = await DuckDbEventStore.open({ path: ':memory:' });
   const ingest = new Ingestor({
     clock: { now: () => Date.now() }, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(),
-    collectRateLimit: { count: 100, windowMs: 10_000 }, sessionCacheBytes: loadConfig({}).sessionCacheBytes, maxSortBytes: 50_000,
+    collectRateLimit: { count: 100, windowMs: 10_000 }, counters: await openCounters(undefined, { sessionCacheBytes: loadConfig({}).sessionCacheBytes }), maxSortBytes: 50_000,
   });
   const org = await meta.createOrg('o', 0);
   const site = await meta.createSite(org.id, { domain: 'sort.example', name: 's', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'SortSite', 0);
@@ -196,7 +197,7 @@ test('an import over the line limit is refused whole with 413', async () => {
   const events = await DuckDbEventStore.open({ path: ':memory:' });
   const ingestDeps = {
     clock: { now: () => Date.now() }, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(),
-    collectRateLimit: { count: 100, windowMs: 10_000 }, sessionCacheBytes: loadConfig({}).sessionCacheBytes,
+    collectRateLimit: { count: 100, windowMs: 10_000 }, counters: await openCounters(undefined, { sessionCacheBytes: loadConfig({}).sessionCacheBytes }),
   };
   const ingest = new Ingestor({ ...ingestDeps, maxImportLines: 5 });
   const org = await meta.createOrg('o', 0);

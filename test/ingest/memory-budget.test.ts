@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { SHARED_VALUES_BYTES, SessionCache, type SessionAttributes } from '../../src/ingest/sessions.js';
+import type { SessionAttributes } from '../../src/storage/counters/live-sessions.js';
+import { SHARED_VALUES_BYTES, SessionCache } from '../../src/storage/counters/memory-sessions.js';
 import { startTestServer } from '../helpers/server.js';
 import { sql } from '../../src/sql/sql.js';
 
@@ -52,7 +53,9 @@ test('the session cache evicts the least recently seen sessions past its byte bo
 test('the running service gives DuckDB its memory_limit and the session cache its bound', async () => {
   const server = await startTestServer({ env: { SVC_MEMORY_BUDGET_MB: '256' } });
   try {
-    assert.equal(server.ctx.ingest.sessions.maxBytes, 32 * MB);
+    const sessions = server.ctx.ingest.sessions;
+    assert.ok(sessions instanceof SessionCache, 'without SVC_REDIS_URL, sessions are kept in process');
+    assert.equal(sessions.maxBytes, 32 * MB);
     const [row] = await server.ctx.events.query<{ limit: string }>(sql`SELECT current_setting('memory_limit') AS "limit"`);
     // Both in MiB (DuckDB's own "MB" is a million bytes): 256 - 32.
     assert.equal(row!.limit, '224.0 MiB');

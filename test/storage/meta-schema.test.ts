@@ -31,8 +31,14 @@ test('SQLite schema of migrations 001 and 002 is byte-identical to the snapshot'
 test('PostgreSQL: identity keys and bytea; migrators started together apply each migration once', async () => {
   const database = await createTestDatabase();
   try {
-    // Six processes' worth of connection pools, started at the same instant on an empty database.
-    const opened = await Promise.all(Array.from({ length: 6 }, () => openPostgresDatabase(database.url, assert.fail)));
+    // Six processes' worth of connection pools, started at the same instant on an empty database. A
+    // connection lost while they are open fails the test; once they are closed, dropping the
+    // database may still end one that a pool was opening, which is no failure.
+    let closing = false;
+    const warn = (message: string) => {
+      if (!closing) assert.fail(message);
+    };
+    const opened = await Promise.all(Array.from({ length: 6 }, () => openPostgresDatabase(database.url, warn)));
     const db = opened[0]!;
     try {
       const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
@@ -48,6 +54,7 @@ test('PostgreSQL: identity keys and bytea; migrators started together apply each
       for (const name of serials) assert.equal(types.get(name), 'integer', `${name} is an integer identity column`);
       assert.equal(types.get('salts.salt'), 'bytea');
     } finally {
+      closing = true;
       await Promise.all(opened.map((d) => d.destroy()));
     }
   } finally {

@@ -5,31 +5,41 @@ import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { startTestServer, createSite, createApiKey, importEvents, BROWSER_UA } from '../helpers/server.js';
 import { sql } from '../../src/sql/sql.js';
+import { deleteKeys, TEST_REDIS_URL, testKeyPrefix, testRedis } from '../helpers/counters.js';
 
-test('sliding-window rate limit per key: 429, retry-after: 60 and the configured rate in the message', async () => {
-  const clock = new ManualClock(Date.UTC(2026, 2, 20, 12));
-  const server = await startTestServer({ clock, env: { SVC_API_RATE_LIMIT: '3/60s' } });
-  try {
-    const site = await createSite(server);
-    const key = await createApiKey(server, site.orgId);
-    const otherKey = await createApiKey(server, site.orgId);
-    const get = (apiKey: string | null, path = '/v1/sites') =>
-      fetch(server.url + path, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
-    for (let i = 0; i < 3; i++) assert.equal((await get(key)).status, 200);
-    clock.advance(30_000);
-    const limited = await get(key, '/v1/nope');
-    assert.equal(limited.status, 429);
-    assert.equal(limited.headers.get('retry-after'), '60');
-    assert.equal(limited.headers.get('cache-control'), 'no-store');
-    assert.deepEqual(await limited.json(), { error: { code: 'RATE_LIMITED', message: 'rate limit exceeded (180 requests/hour per key)' } });
-    assert.equal((await get(otherKey)).status, 200, 'the limit is per key');
-    assert.equal((await get(null)).status, 401, 'unauthenticated requests are refused before the limit');
-    clock.advance(30_001);
-    assert.equal((await get(key)).status, 200, 'the window slides');
-  } finally {
-    await server.stop();
-  }
-});
+// The same answers with the window in process and in Redis (SVC_REDIS_URL, a key prefix of the test's own).
+for (const counters of ['memory', 'redis'] as const) {
+  test(`sliding-window rate limit per key: 429, retry-after: 60 and the configured rate in the message (${counters})`, async () => {
+    const clock = new ManualClock(Date.UTC(2026, 2, 20, 12));
+    const redis = counters === 'redis' ? await testRedis() : undefined;
+    const counterKeyPrefix = testKeyPrefix();
+    const server = await startTestServer({ clock, counterKeyPrefix, env: { SVC_API_RATE_LIMIT: '3/60s', ...(redis ? { SVC_REDIS_URL: TEST_REDIS_URL } : {}) } });
+    try {
+      const site = await createSite(server);
+      const key = await createApiKey(server, site.orgId);
+      const otherKey = await createApiKey(server, site.orgId);
+      const get = (apiKey: string | null, path = '/v1/sites') =>
+        fetch(server.url + path, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
+      for (let i = 0; i < 3; i++) assert.equal((await get(key)).status, 200);
+      clock.advance(30_000);
+      const limited = await get(key, '/v1/nope');
+      assert.equal(limited.status, 429);
+      assert.equal(limited.headers.get('retry-after'), '60');
+      assert.equal(limited.headers.get('cache-control'), 'no-store');
+      assert.deepEqual(await limited.json(), { error: { code: 'RATE_LIMITED', message: 'rate limit exceeded (180 requests/hour per key)' } });
+      assert.equal((await get(otherKey)).status, 200, 'the limit is per key');
+      assert.equal((await get(null)).status, 401, 'unauthenticated requests are refused before the limit');
+      clock.advance(30_001);
+      assert.equal((await get(key)).status, 200, 'the window slides');
+    } finally {
+      await server.stop();
+      if (redis) {
+        await deleteKeys(redis, counterKeyPrefix);
+        redis.disconnect();
+      }
+    }
+  });
+}
 
 test('default limit reads as in docs/api.md', async () => {
   const server = await startTestServer();

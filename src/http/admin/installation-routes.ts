@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OrgAccess } from '../../accounts/authorization.js';
 import { invalidParams } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
+import { parseUserAgent } from '../../ingest/user-agent.js';
 import { snippetTag } from '../../tracker/snippet.js';
 import { siteFor } from './org-routes.js';
 
@@ -28,7 +29,8 @@ export async function installationRoutes(app: FastifyInstance, ctx: AppContext, 
   app.get<{ Params: { siteId: string }; Querystring: { after?: string } }>('/sites/:siteId/recent-events', async (request) => {
     const after = afterParam(request.query.after);
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const events = ctx.ingest.recent.list(site.internalId, after);
-    return { events, lastSeq: ctx.ingest.recent.lastSeq() };
+    const { outcomes, lastSeq } = await ctx.ingest.recent.list(site.internalId, after);
+    const events = outcomes.map((o) => ({ seq: o.seq, ts: o.ts, outcome: o.outcome, path: o.path, browser: o.ua ? parseUserAgent(o.ua).browser : null }));
+    return { events, lastSeq };
   });
 }

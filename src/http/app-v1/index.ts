@@ -6,7 +6,6 @@ import type { AppContext } from '../../context.js';
 import { ApiError } from '../../core/errors.js';
 import { checkCsrfToken, checkOrigin } from '../../accounts/csrf.js';
 import { requireSession } from '../../accounts/http.js';
-import { MemorySlidingWindow } from '../../storage/counters/rate-limiter.js';
 import { memberAccess } from '../../accounts/authorization.js';
 import { orgScopedRoutes } from '../admin/index.js';
 import { acceptEmptyJsonBody } from '../admin/json-body.js';
@@ -23,14 +22,14 @@ declare module 'fastify' {
 
 export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { count, windowMs } = ctx.config.appRateLimit;
-  const limiter = new MemorySlidingWindow(count, windowMs);
+  const limiter = ctx.counters.rateLimiter('app', count, windowMs);
   const perMinute = Math.round((count * 60_000) / windowMs);
 
   app.addHook('onRequest', async (request) => {
     checkOrigin(request, ctx.config);
     if (request.routeOptions.config.withoutSession) return;
     const signedIn = await requireSession(request);
-    if (!limiter.hit(String(signedIn.user.id), ctx.clock.now())) {
+    if (!(await limiter.hit(String(signedIn.user.id), ctx.clock.now()))) {
       throw new ApiError('RATE_LIMITED', `rate limit exceeded (${perMinute} requests/minute per user)`, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
     }
     checkCsrfToken(request, signedIn);

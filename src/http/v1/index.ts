@@ -19,7 +19,6 @@ import {
 } from '../../stats/engine.js';
 import { planInputs } from '../../stats/rollups/plan-inputs.js';
 import { apiKeyFrom } from './auth.js';
-import { MemorySlidingWindow } from '../../storage/counters/rate-limiter.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
 import { openApiDocument } from '../openapi.js';
 
@@ -162,13 +161,13 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
 /** The read API: every statistics route, authenticated by an API key, rate-limited per key. */
 export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const limit = ctx.config.apiRateLimit;
-  const limiter = new MemorySlidingWindow(limit.count, limit.windowMs);
+  const limiter = ctx.counters.rateLimiter('api', limit.count, limit.windowMs);
   const perHour = Math.round((limit.count * 3_600_000) / limit.windowMs);
   await statsRoutes(app, ctx, {
     prefix: '/v1',
     async authenticate(request) {
       const key = await apiKeyFrom(ctx, request.headers.authorization);
-      if (!limiter.hit(String(key.id), ctx.clock.now())) {
+      if (!(await limiter.hit(String(key.id), ctx.clock.now()))) {
         throw new ApiError('RATE_LIMITED', `rate limit exceeded (${perHour} requests/hour per key)`, { 'retry-after': '60' });
       }
       return { orgIds: [key.orgId] };

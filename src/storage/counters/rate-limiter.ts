@@ -1,9 +1,13 @@
-// Sliding-window rate limiting, in process (the embedded Counters adapter; Redis comes later behind
-// the same interface).
+// Sliding-window rate limiting: the port, and its in-process implementation. The Redis one is
+// redis-rate-limiter.ts; test/storage/rate-limiter.contract.test.ts holds both to one semantics.
+import type { MaybePromise } from '../../core/clock.js';
 
 export interface RateLimiter {
-  /** Records a hit for `key` at `now`; false when the key is over its limit (the hit is not counted). */
-  hit(key: string, now: number): boolean;
+  /**
+   * Records a hit for `key` at `now`; false when the key is over its limit (the hit is not counted).
+   * A key is over its limit when the oldest of its last `limit` counted hits is younger than the window.
+   */
+  hit(key: string, now: number): MaybePromise<boolean>;
 }
 
 /**

@@ -1,33 +1,9 @@
-// Live sessions: events of one visitor on one site with gaps under 30 minutes. The cache maps a
-// visitor to its open session; a session carries the attributes of its first event, which every
-// later event of the session is stored with.
-import { randomId64 } from '../core/ids.js';
-import { SESSION_GAP_MS } from '../core/session-gap.js';
-
-export interface SessionAttributes {
-  referrer: string | null;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  country: string | null;
-  region: string | null;
-  city: string | null;
-  browser: string | null;
-  os: string | null;
-  device: string | null;
-}
-
-export interface LiveSession {
-  sessionId: bigint;
-  lastTs: number;
-  entryPage: string | null;
-  attrs: SessionAttributes;
-}
-
-export interface SessionDecision {
-  session: LiveSession;
-  started: boolean;
-}
+// Live sessions in process: events of one visitor on one site with gaps under 30 minutes. The cache
+// maps a visitor to its open session; a session carries the attributes of its first event, which
+// every later event of the session is stored with.
+import { randomId64 } from '../../core/ids.js';
+import { SESSION_GAP_MS } from '../../core/session-gap.js';
+import type { LiveSession, LiveSessionStore, SessionAttributes, SessionDecision } from './live-sessions.js';
 
 /**
  * Heap a live session holds besides its strings: its entry in the cache's Map, the visitor-id key,
@@ -98,7 +74,7 @@ class SharedValues {
  * key sessions of every site at once (two sites' visitors share an id only as often as two
  * visitors of one site do: one chance in 2^64 a pair).
  */
-export class SessionCache {
+export class SessionCache implements LiveSessionStore {
   // A Map iterates in insertion order: a session seen again is moved to the end, so the first
   // entry is always the least recently seen, the one evicted when a bound is reached.
   private readonly live = new Map<bigint, LiveSession & { bytes: number }>();

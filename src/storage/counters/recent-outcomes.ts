@@ -1,0 +1,78 @@
+// Installation verification: the last collection outcomes of each site (the port, and its
+// in-process implementation, lost on restart; the Redis one is redis-recent-outcomes.ts). An
+// entry holds the time, the outcome (accepted or the drop reason), the page path and the
+// User-Agent the browser family is read from when listed; never an address or a visitor id.
+import type { MaybePromise } from '../../core/clock.js';
+
+/** Outcomes kept per site; older ones are forgotten. */
+export const RECENT_OUTCOMES_PER_SITE = 100;
+
+export interface RecordedOutcome {
+  /** Increases with every outcome recorded, over all sites (in process: this process's; with Redis: every process's). */
+  seq: number;
+  ts: number;
+  outcome: string;
+  path: string | null;
+  ua: string;
+}
+
+export interface RecentOutcomeLog {
+  /** Records one outcome of a site's collection (by the site's internal id). */
+  record(siteInternalId: number, ts: number, outcome: string, path: string | null, ua: string): void;
+  /**
+   * A site's kept outcomes recorded after `afterSeq`, oldest first, and the last sequence number
+   * given out (0 before any). An `afterSeq` past that number comes from before a restart: everything
+   * kept is listed.
+   */
+  list(siteInternalId: number, afterSeq: number): MaybePromise<{ outcomes: RecordedOutcome[]; lastSeq: number }>;
+}
+
+/** Keeps the outcomes `afterSeq` asks for, oldest first, of a site's kept ones (newest first). */
+export function outcomesAfter(newestFirst: readonly RecordedOutcome[], afterSeq: number, lastSeq: number): RecordedOutcome[] {
+  const after = afterSeq > lastSeq ? 0 : afterSeq;
+  return newestFirst.filter((o) => o.seq > after).reverse();
+}
+
+/** A site's last outcomes: a fixed ring whose entries are overwritten in place once it is full (no allocation per event). */
+class Ring {
+  readonly entries: RecordedOutcome[] = [];
+  /** Where the next outcome goes once the ring is full: also the oldest entry. */
+  next = 0;
+
+  add(seq: number, ts: number, outcome: string, path: string | null, ua: string): void {
+    if (this.entries.length < RECENT_OUTCOMES_PER_SITE) {
+      this.entries.push({ seq, ts, outcome, path, ua });
+      return;
+    }
+    const entry = this.entries[this.next]!;
+    entry.seq = seq;
+    entry.ts = ts;
+    entry.outcome = outcome;
+    entry.path = path;
+    entry.ua = ua;
+    this.next = (this.next + 1) % RECENT_OUTCOMES_PER_SITE;
+  }
+
+  /** Copies of the entries, newest first. */
+  newestFirst(): RecordedOutcome[] {
+    return [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)].reverse().map((e) => ({ ...e }));
+  }
+}
+
+export class MemoryRecentOutcomes implements RecentOutcomeLog {
+  private readonly bySite = new Map<number, Ring>();
+  private seq = 0;
+
+  record(siteInternalId: number, ts: number, outcome: string, path: string | null, ua: string): void {
+    let ring = this.bySite.get(siteInternalId);
+    if (ring === undefined) {
+      ring = new Ring();
+      this.bySite.set(siteInternalId, ring);
+    }
+    ring.add(++this.seq, ts, outcome, path, ua);
+  }
+
+  list(siteInternalId: number, afterSeq: number): { outcomes: RecordedOutcome[]; lastSeq: number } {
+    return { outcomes: outcomesAfter(this.bySite.get(siteInternalId)?.newestFirst() ?? [], afterSeq, this.seq), lastSeq: this.seq };
+  }
+}

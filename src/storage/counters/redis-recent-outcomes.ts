@@ -1,0 +1,72 @@
+// The last collection outcomes of each site in Redis, so that an api process lists what every
+// collect process recorded: a list per site of its last RECENT_OUTCOMES_PER_SITE outcomes, newest
+// first ("<seq> <JSON>"), numbered by one counter shared by every process. Records of one turn of
+// the event loop travel in one EVALSHA, and nothing waits for them.
+import type { Redis } from 'ioredis';
+import { MemoryRecentOutcomes, outcomesAfter, RECENT_OUTCOMES_PER_SITE, type RecentOutcomeLog, type RecordedOutcome } from './recent-outcomes.js';
+import { ScriptBatch, type BatchScript } from './script-batch.js';
+
+/** A site without outcomes for this long lets go of its list. */
+const EXPIRY_MS = 7 * 24 * 3_600_000;
+
+/**
+ * KEYS per record: the sequence counter, the site's list. ARGV: how many a list keeps and its
+ * expiry (ms), then per record the entry as JSON (the script puts its number in front).
+ */
+const RECORD_OUTCOMES: BatchScript = {
+  name: 'svcRecordOutcomes',
+  lua: `
+local keep, expiry = tonumber(ARGV[1]), ARGV[2]
+for i = 1, #KEYS / 2 do
+  local seq = redis.call('INCR', KEYS[2 * i - 1])
+  redis.call('LPUSH', KEYS[2 * i], seq .. ' ' .. ARGV[2 + i])
+  redis.call('LTRIM', KEYS[2 * i], 0, keep - 1)
+  redis.call('PEXPIRE', KEYS[2 * i], expiry)
+end
+return {}
+`,
+};
+
+export class RedisRecentOutcomes implements RecentOutcomeLog {
+  private readonly batch: ScriptBatch<unknown>;
+  private readonly seqKey: string;
+  /** What this process recorded: listed while Redis does not answer. */
+  private readonly local = new MemoryRecentOutcomes();
+  /** This process's last record, settled: a list waits for it, so it lists what was recorded before it. */
+  private recorded: Promise<void> = Promise.resolve();
+
+  /** Keys are `prefix` + `seq` and `prefix` + the site's internal id. */
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly onUnavailable: (err: unknown) => void,
+    maxBatch?: number,
+  ) {
+    this.seqKey = `${prefix}seq`;
+    this.batch = new ScriptBatch(redis, RECORD_OUTCOMES, [RECENT_OUTCOMES_PER_SITE, EXPIRY_MS], maxBatch);
+  }
+
+  record(siteInternalId: number, ts: number, outcome: string, path: string | null, ua: string): void {
+    this.local.record(siteInternalId, ts, outcome, path, ua);
+    this.recorded = this.batch.call([this.seqKey, this.prefix + siteInternalId], [JSON.stringify({ ts, outcome, path, ua })]).then(() => undefined, this.onUnavailable);
+  }
+
+  async list(siteInternalId: number, afterSeq: number): Promise<{ outcomes: RecordedOutcome[]; lastSeq: number }> {
+    let replies: Array<[Error | null, unknown]> | null;
+    await this.recorded;
+    try {
+      replies = await this.redis.multi().get(this.seqKey).lrange(this.prefix + siteInternalId, 0, -1).exec();
+      if (!replies || replies.some(([err]) => err)) throw replies?.find(([err]) => err)?.[0] ?? new Error('MULTI was discarded');
+    } catch (err) {
+      this.onUnavailable(err);
+      return this.local.list(siteInternalId, afterSeq);
+    }
+    const lastSeq = Number(replies[0]![1] ?? 0);
+    const newestFirst = (replies[1]![1] as string[]).map((text): RecordedOutcome => {
+      const space = text.indexOf(' ');
+      const entry = JSON.parse(text.slice(space + 1)) as Omit<RecordedOutcome, 'seq'>;
+      return { seq: Number(text.slice(0, space)), ts: entry.ts, outcome: entry.outcome, path: entry.path, ua: entry.ua };
+    });
+    return { outcomes: outcomesAfter(newestFirst, afterSeq, lastSeq), lastSeq };
+  }
+}

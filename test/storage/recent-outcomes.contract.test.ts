@@ -1,0 +1,57 @@
+// The RecentOutcomeLog contract, written once and run against every implementation: in process and
+// Redis (each test on a key prefix of its own). Records are not awaited: a list may follow them at once.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Counters } from '../../src/storage/counters/open.js';
+import { RECENT_OUTCOMES_PER_SITE } from '../../src/storage/counters/recent-outcomes.js';
+import { COUNTER_KINDS } from '../helpers/counters.js';
+
+const UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+
+for (const kind of COUNTER_KINDS) {
+  describe(`RecentOutcomeLog contract: ${kind.name}`, () => {
+    const withCounters = (name: string, processes: number, body: (counters: Counters[]) => Promise<void>) =>
+      test(name, async () => {
+        const opened = await kind.open(processes);
+        try {
+          await body(opened.counters);
+        } finally {
+          await opened.dispose();
+        }
+      });
+
+    withCounters('a site\'s outcomes, oldest first, numbered; after a number, only the later ones', 1, async ([counters]) => {
+      const log = counters!.recentOutcomes;
+      assert.deepEqual(await log.list(1, 0), { outcomes: [], lastSeq: 0 });
+      log.record(1, 1000, 'accepted', '/a', UA);
+      log.record(2, 1001, 'gpc', null, '');
+      log.record(1, 1002, 'bot_ua', '/b', 'curl/8');
+      const { outcomes, lastSeq } = await log.list(1, 0);
+      assert.deepEqual(outcomes.map((o) => [o.ts, o.outcome, o.path, o.ua]), [[1000, 'accepted', '/a', UA], [1002, 'bot_ua', '/b', 'curl/8']]);
+      assert.equal(lastSeq, 3);
+      assert.ok(outcomes[0]!.seq < outcomes[1]!.seq);
+      assert.deepEqual((await log.list(1, outcomes[0]!.seq)).outcomes.map((o) => o.path), ['/b']);
+      assert.deepEqual((await log.list(1, lastSeq)).outcomes, []);
+      // A number past the last one (from before a restart) lists everything kept.
+      assert.equal((await log.list(1, lastSeq + 100)).outcomes.length, 2);
+      assert.deepEqual((await log.list(2, 0)).outcomes.map((o) => o.outcome), ['gpc']);
+    });
+
+    withCounters(`a site keeps its last ${RECENT_OUTCOMES_PER_SITE}`, 1, async ([counters]) => {
+      const log = counters!.recentOutcomes;
+      for (let i = 0; i < RECENT_OUTCOMES_PER_SITE + 5; i++) log.record(7, i, 'accepted', `/p${i}`, UA);
+      const { outcomes } = await log.list(7, 0);
+      assert.equal(outcomes.length, RECENT_OUTCOMES_PER_SITE);
+      assert.deepEqual([outcomes[0]!.path, outcomes.at(-1)!.path], ['/p5', `/p${RECENT_OUTCOMES_PER_SITE + 4}`]);
+    });
+
+    withCounters('what one process records, another lists', 2, async ([collect, api]) => {
+      collect!.recentOutcomes.record(3, 1, 'accepted', '/from-collect', UA);
+      // Once the collect process's record is answered (its own list waits for it).
+      await collect!.recentOutcomes.list(3, 0);
+      api!.recentOutcomes.record(3, 2, 'rate_limited', '/from-api', UA);
+      const listed = await api!.recentOutcomes.list(3, 0);
+      assert.deepEqual(listed.outcomes.map((o) => o.path), ['/from-collect', '/from-api']);
+    });
+  });
+}
