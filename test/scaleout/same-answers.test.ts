@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { clickhouseServer, freshDatabaseUrl } from '../helpers/clickhouse.js';
+import { TEST_REDIS_URL, testKeyPrefix } from '../helpers/counters.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { NOW, runScenario, type ScenarioAnswers } from './scenario.js';
@@ -14,20 +15,23 @@ const LIMITS = { SVC_API_RATE_LIMIT: '1000000/60s', SVC_COLLECT_RATE_LIMIT: '100
 let database: TestDatabase;
 const servers: TestServer[] = [];
 
-async function answersOf(env: Record<string, string>): Promise<ScenarioAnswers> {
+/** The scenario's answers, and the lines of svc_counter_fallbacks_total (calls Redis did not answer) at its end. */
+async function answersOf(env: Record<string, string>, counterKeyPrefix?: string): Promise<ScenarioAnswers & { fallbacks: string[] }> {
   const clock = new ManualClock(NOW);
-  const server = await startTestServer({ clock, env: { ...LIMITS, ...env } });
+  const server = await startTestServer({ clock, env: { ...LIMITS, ...env }, counterKeyPrefix });
   servers.push(server);
-  return runScenario(server, clock);
+  const answers = await runScenario(server, clock);
+  const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${server.adminToken}` } })).text();
+  return { ...answers, fallbacks: metrics.split('\n').filter((l) => /^svc_counter_fallbacks_total\{.*\} [1-9]/.test(l)) };
 }
 
 let embedded: ScenarioAnswers;
-let scaleOut: ScenarioAnswers;
+let scaleOut: ScenarioAnswers & { fallbacks: string[] };
 
 before(async () => {
   database = await createTestDatabase();
   embedded = await answersOf({});
-  scaleOut = await answersOf({ SVC_DATABASE_URL: database.url, SVC_CLICKHOUSE_URL: await freshDatabaseUrl(), SVC_REDIS_URL: 'redis://127.0.0.1:6379/11' });
+  scaleOut = await answersOf({ SVC_DATABASE_URL: database.url, SVC_CLICKHOUSE_URL: await freshDatabaseUrl(), SVC_REDIS_URL: TEST_REDIS_URL }, testKeyPrefix());
 });
 
 after(async () => {
@@ -40,6 +44,10 @@ after(async () => {
 test('both profiles store the same number of events per site', () => {
   assert.ok(Object.values(embedded.stored).every((n) => n > 1000), JSON.stringify(embedded.stored));
   assert.deepEqual(scaleOut.stored, embedded.stored);
+});
+
+test('the scale-out profile kept its live sessions and rate limits in Redis throughout (no fallback)', () => {
+  assert.deepEqual(scaleOut.fallbacks, []);
 });
 
 test('the scenario reads answers with data, not only errors', () => {
