@@ -5,7 +5,7 @@
 // generator of its own, 64 connections split between them, visitors disjoint.
 //
 // Beside events/s, each run prints the CPU seconds every process used per second of the run (svc
-// processes, ClickHouse, and the whole machine: wrk, PostgreSQL, Redis and anything else running), the figures that say what limits the ratio on this machine, and
+// processes, ClickHouse, Redis, and the whole machine: wrk, PostgreSQL, Redis and anything else running), the figures that say what limits the ratio on this machine, and
 // checks that every event the collect processes accepted is stored.
 //
 //   npm run bench:ingest:scaleout       (BENCH_SECONDS=10 by default)
@@ -34,19 +34,30 @@ interface Run {
   cpu: Record<string, number>;
 }
 
-/** The PID of this process's ClickHouse server (a child of this process: the bench started it). */
-function clickhousePid(): number {
+/** PIDs of the processes that `matches` (their /proc stat line and command line), read from /proc. */
+function pidsWhere(matches: (stat: string, cmdline: string) => boolean): number[] {
+  const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.split(') ')[1]!.split(' ')[1]);
-      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('clickhouse-server')) return Number(entry);
+      if (matches(readFileSync(`/proc/${entry}/stat`, 'utf8'), readFileSync(`/proc/${entry}/cmdline`, 'utf8'))) pids.push(Number(entry));
     } catch {
       // the process ended meanwhile
     }
   }
-  throw new Error('the bench\'s ClickHouse server is not among its child processes');
+  return pids;
+}
+
+/** The PID of this process's ClickHouse server (a child of this process: the bench started it). */
+function clickhousePid(): number {
+  const [pid] = pidsWhere((stat, cmdline) => Number(stat.split(') ')[1]!.split(' ')[1]) === process.pid && cmdline.includes('clickhouse-server'));
+  if (pid === undefined) throw new Error('the bench\'s ClickHouse server is not among its child processes');
+  return pid;
+}
+
+/** The machine's Redis server (shared: its CPU includes whatever else uses it meanwhile). */
+function redisPid(): number | undefined {
+  return pidsWhere((stat) => stat.includes('(redis-server)'))[0];
 }
 
 async function started(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
@@ -128,6 +139,8 @@ async function scaleOutRun(collectProcesses: number, clickhouseUrl: string): Pro
       collectors.push(c);
     }
     const pids: Record<string, number> = { clickhouse: clickhousePid() };
+    const redis = redisPid();
+    if (redis !== undefined) pids.redis = redis;
     collectors.forEach((c, i) => (pids[`collect ${i + 1}`] = c.child.pid!));
     const { result, cpu } = await drive(collectors.map((c) => c.url), setup, pids);
     await new Promise((r) => setTimeout(r, 1500));
@@ -157,7 +170,7 @@ async function main(): Promise<void> {
     await clickhouse.stop();
   }
   const base = runs[0]!.result.rps;
-  console.log(`\n${'profile'.padEnd(24)}${'events/s'.padStart(10)}${'ratio'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}  CPU s per s (svc, ClickHouse, whole machine)            stored = accepted`);
+  console.log(`\n${'profile'.padEnd(24)}${'events/s'.padStart(10)}${'ratio'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}  CPU s per s (svc, ClickHouse, Redis, whole machine)            stored = accepted`);
   let ok = true;
   for (const run of runs) {
     const r = run.result;
