@@ -31,6 +31,7 @@ export interface Config {
   stopTimeoutMs: number; // SVC_STOP_TIMEOUT_MS: a graceful stop ends within it
   flushIntervalMs: number; // SVC_FLUSH_INTERVAL_MS: the write buffer's period, what kill -9 can lose
   databaseUrl: string | undefined; // SVC_DATABASE_URL: metadata in PostgreSQL instead of SQLite
+  clickhouseUrl: string | undefined; // SVC_CLICKHOUSE_URL: raw events and rollups in ClickHouse instead of DuckDB
 }
 
 /** How long a client may take and how many connections may be open (docs/operations.md). */
@@ -156,6 +157,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./.test(databaseUrl)) {
     problems.push('SVC_DATABASE_URL must be a PostgreSQL URL (postgres://user@host:port/database)');
   }
+  const clickhouseUrl = value('SVC_CLICKHOUSE_URL');
+  if (clickhouseUrl !== undefined && !isClickHouseUrl(clickhouseUrl)) {
+    problems.push('SVC_CLICKHOUSE_URL must be a ClickHouse HTTP URL naming its database (http(s)://[user:password@]host:port/database)');
+  }
 
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -182,7 +187,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     flushIntervalMs,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     databaseUrl,
+    clickhouseUrl,
   };
+}
+
+/** An http(s) URL whose path is one database name (letters, digits, _), without query or fragment. */
+function isClickHouseUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && /^\/[A-Za-z_][A-Za-z0-9_]*$/.test(url.pathname) && url.search === '' && url.hash === '';
+  } catch {
+    return false;
+  }
 }
 
 /** Why a public URL is unusable (an http(s) origin with an optional path, nothing else), or undefined. */

@@ -1,6 +1,5 @@
 // The composition root: builds every service of the process from the configuration. Route modules
 // and workers receive this object; tests build it with a temp dir and a manual clock.
-import { join } from 'node:path';
 import { AccountService } from './accounts/service.js';
 import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
@@ -12,7 +11,7 @@ import { MetricsRegistry } from './core/metrics.js';
 import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { prepareDataDir } from './storage/data-dir.js';
-import { DuckDbEventStore } from './storage/events/duckdb.js';
+import { openEventStore } from './storage/events/open.js';
 import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './stats/rollups/job.js';
 import type { MetaStore, Site } from './storage/meta/types.js';
 import type { EventStore } from './storage/events/types.js';
@@ -62,7 +61,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const { meta, alerts: alertStore, accounts: accountStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
   let events: EventStore;
   try {
-    events = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });
+    events = await openEventStore({ dataDir: config.dataDir, duckdbMemoryLimit: config.duckdbMemoryLimit, clickhouseUrl: config.clickhouseUrl });
   } catch (err) {
     await meta.close();
     throw err;
