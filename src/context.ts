@@ -13,9 +13,9 @@ import { Ingestor } from './ingest/ingestor.js';
 import { Spool } from './ingest/spool.js';
 import { openCounters, type CounterFallback, type Counters } from './storage/counters/open.js';
 import { prepareDataDir } from './storage/data-dir.js';
+import { openEventStore } from './storage/events/open.js';
 import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './stats/rollups/job.js';
 import type { MetaStore, Site } from './storage/meta/types.js';
-import { openEventStore } from './storage/events/open.js';
 import type { EventStore } from './storage/events/types.js';
 import { metaLocationOf, openMetaStores } from './storage/meta/open.js';
 
@@ -72,7 +72,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   let events: EventStore | undefined;
   let spool: Spool | undefined;
   try {
-    const opened = await openEventStore(config);
+    const opened = await openEventStore({ dataDir: config.dataDir, duckdbMemoryLimit: config.duckdbMemoryLimit, clickhouseUrl: config.clickhouseUrl });
     events = options.events?.(opened) ?? opened;
     if (runsRole(config, 'collect')) {
       // A torn record's events were still in the write buffer when the process died: the crash lost them, as it would without a spool.

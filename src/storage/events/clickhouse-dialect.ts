@@ -3,11 +3,11 @@ import { checkedDay, type Dialect } from '../../sql/dialect.js';
 /**
  * ClickHouse (18.16 and later). No window functions there: `countOverAll` is null, and callers
  * count apart. Aggregates documented as NULL over no rows are made so explicitly: ClickHouse gives
- * the type's default.
+ * the type's default. Counts are made Int64 (ClickHouse's are UInt64).
  */
 export const clickhouseDialect: Dialect = {
-  countDistinct: (expr) => `uniqExact(${expr})`,
-  countIf: (cond) => `countIf(${cond})`,
+  countDistinct: (expr) => `toInt64(uniqExact(${expr}))`,
+  countIf: (cond) => `toInt64(countIf(${cond}))`,
   sumIf: (expr, cond) => `if(countIf(${cond}) > 0, sumIf(${expr}, ${cond}), NULL)`,
   countOverAll: () => null,
   argMax: (expr, by) => `argMax(${expr}, ${by})`,

@@ -22,7 +22,12 @@ function stringLiteral(s: string): string {
   return `'${s.replace(/[\\'\u0000-\u001f\u007f]/g, (c) => SHORT_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
 }
 
-/** A value as a ClickHouse literal; a number that is not finite, or an integer beyond 64 bits, is refused. */
+const MIN_NORMAL = 2.2250738585072014e-308;
+
+/** A negative number in parentheses: after a `-` of the text, `--5` would open a comment. */
+const signed = (text: string) => (text.startsWith('-') ? `(${text})` : text);
+
+/** A value as a ClickHouse literal; a number that is not finite or is subnormal, or an integer beyond 64 bits, is refused. */
 export function clickhouseLiteral(value: SqlValue): string {
   if (value === null) return 'NULL';
   switch (typeof value) {
@@ -32,11 +37,13 @@ export function clickhouseLiteral(value: SqlValue): string {
       return value ? '1' : '0';
     case 'bigint':
       if (value < INT64_MIN || value > INT64_MAX) throw new Error(`an integer parameter is outside 64 bits: ${value}`);
-      return value.toString();
+      return signed(value.toString());
     case 'number':
       if (!Number.isFinite(value)) throw new Error(`a number parameter is not finite: ${value}`);
-      // Integers beyond 2^53 are not exact in a number; the text is the value the number holds.
-      return Number.isInteger(value) ? BigInt(value).toString() : String(value);
+      // The server's parser reads a subnormal as 0: refused rather than changed.
+      if (value !== 0 && Math.abs(value) < MIN_NORMAL) throw new Error(`a number parameter is subnormal: ${value}`);
+      // An integer's text is the value the number holds (beyond 2^53 too); others, the shortest exact form.
+      return signed(Number.isInteger(value) ? BigInt(value).toString() : String(value));
     default:
       throw new Error(`not a SQL value: ${typeof value}`);
   }

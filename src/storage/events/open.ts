@@ -1,12 +1,18 @@
-// Chooses the EventStore adapter from the configuration: ClickHouse when SVC_CLICKHOUSE_URL is set
-// (every process of a deployment on one database), else the process's own DuckDB file in the data folder.
+// The EventStore a process runs on: DuckDB in its data folder, or ClickHouse when given its URL.
 import { join } from 'node:path';
-import type { Config } from '../../config.js';
 import { ClickHouseEventStore } from './clickhouse.js';
 import { DuckDbEventStore } from './duckdb.js';
 import type { EventStore } from './types.js';
 
-export function openEventStore(config: Pick<Config, 'clickhouseUrl' | 'dataDir' | 'duckdbMemoryLimit'>): Promise<EventStore> {
-  if (config.clickhouseUrl !== undefined) return ClickHouseEventStore.open({ url: config.clickhouseUrl });
-  return DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });
+export interface EventStoreLocation {
+  dataDir: string;
+  /** DuckDB's memory_limit (e.g. '512MiB'). */
+  duckdbMemoryLimit?: string;
+  /** `http(s)://[user:password@]host:port/database`: ClickHouse (the database is created if missing); unset, DuckDB. */
+  clickhouseUrl?: string | undefined;
+}
+
+export function openEventStore(location: EventStoreLocation): Promise<EventStore> {
+  if (location.clickhouseUrl !== undefined) return ClickHouseEventStore.open({ url: location.clickhouseUrl });
+  return DuckDbEventStore.open({ path: join(location.dataDir, 'events.duckdb'), ...(location.duckdbMemoryLimit ? { memoryLimit: location.duckdbMemoryLimit } : {}) });
 }
