@@ -61,6 +61,10 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   async init(): Promise<void> {
+    // 18.16 is the oldest server whose SQL this adapter and the shared queries keep to; nothing newer is used.
+    const [server] = await this.query<{ v: string }>(sql`SELECT version() AS v`);
+    const [major = 0, minor = 0] = (server?.v ?? '').split('.').map(Number);
+    if (major < 18 || (major === 18 && minor < 16)) throw new Error(`ClickHouse ${server?.v} is older than 18.16, the oldest svc runs on`);
     await this.createTables([EVENTS_TABLE]);
     await run(this.client, `CREATE TABLE IF NOT EXISTS store_identity (id String DEFAULT ${clickhouseLiteral(randomUUID())}) ENGINE = TinyLog`);
     const [row] = await this.query<{ d: string }>(
