@@ -89,6 +89,9 @@ export async function startClickHouse(timeoutMs = 60_000): Promise<ClickHouseSer
   const child: ChildProcess = spawn(BINARY, [`--config-file=${join(dir, 'config.xml')}`], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-8000)));
+  // The server never keeps the test process alive: it is stopped, or killed at the process's exit.
+  child.unref();
+  (child.stderr as unknown as { unref(): void }).unref();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let gone = false;
   void exited.then(() => (gone = true));
