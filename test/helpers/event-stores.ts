@@ -1,5 +1,5 @@
 // The EventStore adapters every storage-level suite runs over (the EventStore contract, the rollup
-// suite, the rollup == raw equivalence test). An adapter joins all of them with one line here.
+// suite, the rollup == raw equivalence test, the alert rule metrics). An adapter joins all of them with one line here.
 import { join } from 'node:path';
 import { ClickHouseEventStore } from '../../src/storage/events/clickhouse.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
