@@ -189,6 +189,8 @@ async function collectRecent(server: TestServer, clock: ManualClock, sites: read
     };
     const body = { s: hit.site.siteId, u: `https://${hit.site.domain}${hit.url}`, r: hit.referrer || undefined, w: hit.width, e: hit.event, p: hit.props };
     assert.equal(await server.collect(body, headers), 202);
+    // Each hit leaves the steps before the next is sent, so both profiles see the same order.
+    await server.ctx.ingest.settle();
   }
   clock.set(NOW);
   await server.flush();
