@@ -5,6 +5,7 @@ import { clickhouseDialect } from './clickhouse-dialect.js';
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
 import type { BulkAppend, ColumnSpec, ColumnType, EventStore, RowScope, TableSpec } from './types.js';
+import { checkedSpec } from './table-spec.js';
 
 export interface ClickHouseEventStoreOptions {
   /** `http(s)://[user:password@]host:port/database`; the database is created if missing. */
@@ -12,7 +13,6 @@ export interface ClickHouseEventStoreOptions {
 }
 
 const TYPES: Record<ColumnType, string> = { VARCHAR: 'String', BIGINT: 'Int64', DATE: 'Date', BOOLEAN: 'UInt8', INTEGER: 'Int32' };
-const NAME = /^[a-z_][a-z0-9_]*$/;
 const DATABASE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The column of `events` naming the append batch of each row (see `append`); not a column of the spec. */
 const BATCH_COLUMN = 'batch_id';
@@ -317,23 +317,7 @@ function decoderOf(name: string, type: string, booleans: ReadonlySet<string>): D
   return (v) => v;
 }
 
-function checkedSpec(spec: TableSpec): TableSpec {
-  checkedName(spec.name);
-  for (const c of spec.columns) checkedName(c.name);
-  const column = (name: string) => spec.columns.find((c) => c.name === name);
-  const site = column('site_id');
-  const day = column(spec.dayColumn);
-  if (site?.type !== 'VARCHAR' || site.nullable) throw new Error(`table ${spec.name}: site_id must be a VARCHAR that is never NULL`);
-  if (day?.type !== 'DATE' || day.nullable) throw new Error(`table ${spec.name}: its day column ${spec.dayColumn} must be a DATE that is never NULL`);
-  const unknown = spec.key.filter((name) => !column(name));
-  if (unknown.length > 0) throw new Error(`table ${spec.name}: key columns ${unknown.join(', ')} are not among its columns`);
-  return spec;
-}
 
-function checkedName(name: string): string {
-  if (!NAME.test(name)) throw new Error(`not a table or column name: ${JSON.stringify(name)}`);
-  return name;
-}
 
 function scopePredicate(spec: TableSpec, scope: RowScope): Sql {
   const day = trusted(spec.dayColumn);
