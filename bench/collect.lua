@@ -4,6 +4,8 @@
 local site = os.getenv("BENCH_SITE")
 local relay = os.getenv("BENCH_RELAY_KEY")
 local domain = os.getenv("BENCH_DOMAIN")
+-- Concurrent generators each start from a visitor base of their own, so that no visitor is shared.
+local base = tonumber(os.getenv("BENCH_VISITOR_BASE") or "0")
 local uas = {
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15",
@@ -16,7 +18,7 @@ local threads = {}
 local counter = 0
 
 function setup(thread)
-  thread:set("first", #threads * 10000000)
+  thread:set("first", base + #threads * 10000000)
   table.insert(threads, thread)
 end
 

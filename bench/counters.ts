@@ -16,6 +16,7 @@ import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import { openSqliteMetaStore } from '../src/storage/meta/sqlite.js';
 import type { SessionAttributes } from '../src/storage/counters/live-sessions.js';
 import { openCounters, type Counters } from '../src/storage/counters/open.js';
+import { deleteKeys } from '../test/helpers/counters.js';
 import { visitEvent } from './traffic.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -128,11 +129,6 @@ try {
   const windowBytes = await redis.memory('USAGE', `${prefix}${MODES.length - 1}s:rl:bench:site|198.51.0.0`);
   console.log(`Redis memory: ${fmt(sessionBytes.reduce((a, b) => a! + b!, 0)! / sessionBytes.length)} bytes a session (mean of ${sessionBytes.length}), ${fmt(windowBytes!)} bytes a network's window of 100 hits`);
 } finally {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
+  await deleteKeys(redis, prefix);
   redis.disconnect();
 }

@@ -66,7 +66,8 @@ async function main(): Promise<void> {
     SVC_APP_RATE_LIMIT: '1000000/60s',
     SVC_LOG_LEVEL: 'silent',
   });
-  const service = await startService(config, { log: { info() {}, warn() {}, error() {} } });
+  // No maintenance timers: the loader runs the rollups once the year is in (a timer firing mid-load would roll up, then drop, raw days of a year half loaded).
+  const service = await startService(config, { log: { info() {}, warn() {}, error() {} }, maintenanceTimers: false });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   try {
     const admin = async (method: string, path: string, body?: unknown) => {

@@ -11,51 +11,17 @@
 // so that sending the import does not delay the requests it times.
 //
 //   npm run bench:ingest            (BENCH_SECONDS=10 by default)
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import { freePort } from '../test/helpers/ports.js';
+import { admin, hasWrk, metric, rssMb, spawnNode, spawnSvc, TOKEN, waitHealthy, wrkLoad } from './processes.js';
 import { eventRequests, importFile, load, singleEventVisitorsFile } from './traffic.js';
 import { sql } from '../src/sql/sql.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const TOKEN = 'bench-admin-token-0123456789';
-async function waitHealthy(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never became healthy`);
-}
-
-function spawnNode(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-/** Resident memory of a process: now (VmRSS) or at its peak so far (VmHWM), in MB. */
-function rssMb(pid: number, which: 'VmRSS' | 'VmHWM'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
-}
-
-const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
-
-/** Maximum throughput with wrk: 1 thread (one core), 64 connections, the events of bench/collect.lua. */
-function wrkLoad(url: string, env: Record<string, string>, seconds: number) {
-  const out = execFileSync('wrk', ['-t1', '-c64', `-d${seconds}s`, '-s', 'bench/collect.lua', url], { env: { ...process.env, ...env }, encoding: 'utf8' });
-  const line = out.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
-  if (!line) throw new Error(`wrk printed no result:\n${out}`);
-  const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as { requests: number; seconds: number; p50: number; p99: number; socketErrors: number; statuses: Record<string, number> };
-  const answered = r.statuses['202'] ?? 0;
-  return { rps: answered / r.seconds, p99: Number(r.p99.toFixed(1)), p50: Number(r.p50.toFixed(1)), answered, non2xx: r.requests - answered, errors: r.socketErrors };
-}
-
 /** bench/rate-load.ts in a child process: the fixed-rate run's figures. */
 function rateLoadProcess(env: Record<string, string>): Promise<Awaited<ReturnType<typeof load>>> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/rate-load.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -70,31 +36,12 @@ function rateLoadProcess(env: Record<string, string>): Promise<Awaited<ReturnTyp
   );
 }
 
-async function admin(base: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}/admin/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.json() as Promise<any>;
-}
-
-async function metric(base: string, name: string): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-  return text
-    .split('\n')
-    .filter((l) => l.startsWith(name) && (!l.includes('source=') || l.includes('source="collect"')))
-    .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
-}
-
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const [svcPort, barePort] = [await freePort(), await freePort()];
   const svcUrl = `http://127.0.0.1:${svcPort}`;
   const bareUrl = `http://127.0.0.1:${barePort}`;
-  // svc starts as `npm start` starts it (its node flags included), without npm's own process.
-  const startArgs = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).slice(1);
-  const svc = spawnNode(startArgs, { PORT: String(svcPort), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: TOKEN, SVC_LOG_LEVEL: 'warn' });
+  const svc = spawnSvc({ PORT: String(svcPort), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir });
   const bare = spawnNode(['bench/bare-server.mjs'], { PORT: String(barePort) });
   await Promise.all([waitHealthy(`${svcUrl}/healthz`), new Promise((r) => setTimeout(r, 1500))]);
 
@@ -107,7 +54,7 @@ async function main() {
   const generator = hasWrk ? 'wrk (1 thread, own process)' : 'autocannon in this process (install wrk for a generator that does not cap the bare route)';
   console.log(`ingest bench: ${SECONDS}s per run, 2 servers side by side; maximum throughput by ${generator}`);
   const wrkEnv = { BENCH_SITE: site.id, BENCH_RELAY_KEY: relay.key, BENCH_DOMAIN: domain };
-  const max = (url: string) => (hasWrk ? Promise.resolve(wrkLoad(url, wrkEnv, SECONDS)) : load(url, requests(), { connections: 64, seconds: SECONDS }));
+  const max = (url: string) => (hasWrk ? wrkLoad(url, wrkEnv, SECONDS) : load(url, requests(), { connections: 64, seconds: SECONDS }));
   const warm = await load(svcUrl, requests(), { connections: 16, seconds: 2 });
   const bareMax = await max(bareUrl);
   const svcMax = await max(svcUrl);

@@ -4,7 +4,13 @@
 // realtime, and, side by side, the year questions answered by scanning raw events kept for the whole
 // year (what a system without rollups does), with the ratio.
 //
-//   npm run bench:query        (BENCH_PAGEVIEWS_PER_DAY, BENCH_DAYS, BENCH_REPEAT to scale)
+// BENCH_PROFILES lists the event stores measured one after the other in the run, each loaded with
+// the same generated year: `embedded` (DuckDB in the data folder) and `clickhouse` (a private
+// ClickHouse server the bench starts, as the tests do, through SVC_CLICKHOUSE_URL). With both, a last
+// table puts them side by side.
+//
+//   npm run bench:query             (embedded only; BENCH_PAGEVIEWS_PER_DAY, BENCH_DAYS, BENCH_REPEAT to scale)
+//   npm run bench:query:scaleout    (embedded, then clickhouse)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +19,7 @@ import { startService } from '../src/server.js';
 import { parseQuery, type QueryKind, type RawParams } from '../src/core/query.js';
 import { planQuery } from '../src/stats/planner.js';
 import { computeBreakdown, computeStats, computeTimeseries } from '../src/stats/engine.js';
+import { startClickHouse, type ClickHouseServer } from '../test/helpers/clickhouse.js';
 import { loadYearSite, TZ } from './year-site.js';
 
 const PAGEVIEWS_PER_DAY = Number(process.env.BENCH_PAGEVIEWS_PER_DAY ?? 20_000);
@@ -20,7 +27,16 @@ const DAYS = Number(process.env.BENCH_DAYS ?? 365);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 30);
 /** The raw-scan baseline takes seconds per answer: fewer repetitions keep the run short. */
 const RAW_REPEAT = Number(process.env.BENCH_RAW_REPEAT ?? 5);
+const PROFILES = (process.env.BENCH_PROFILES ?? 'embedded').split(',').map((p) => p.trim());
 const TOKEN = 'bench-admin-token-0123456789';
+
+/** What one profile's run measured: per request, p50 and p95 (ms), and for the year questions the raw scan's. */
+interface Measured {
+  label: string;
+  p50: number;
+  p95: number;
+  raw?: { p50: number; p95: number };
+}
 
 async function timeIt(run: () => Promise<unknown>, repeat = REPEAT): Promise<{ p50: number; p95: number }> {
   await run();
@@ -35,11 +51,13 @@ async function timeIt(run: () => Promise<unknown>, repeat = REPEAT): Promise<{ p
   return { p50: at(0.5), p95: at(0.95) };
 }
 
-async function main(): Promise<void> {
+/** Loads the year into a fresh service on the profile's stores and measures it. */
+async function measure(profile: string, env: Record<string, string>): Promise<Measured[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-query-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: TOKEN, SVC_API_RATE_LIMIT: '1000000/60s', SVC_LOG_LEVEL: 'silent' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: TOKEN, SVC_API_RATE_LIMIT: '1000000/60s', SVC_LOG_LEVEL: 'silent', ...env });
   const quiet = { info() {}, warn() {}, error() {} };
-  const service = await startService(config, { log: quiet });
+  // No maintenance timers: the year's raw events stay whole (the raw-scan baseline reads them) and its rollups are the loader's.
+  const service = await startService(config, { log: quiet, maintenanceTimers: false });
   const { ctx } = service;
   try {
     const admin = async (method: string, path: string, body?: unknown) => {
@@ -52,7 +70,7 @@ async function main(): Promise<void> {
     // The service is measured, not the loader: ten million generated rows of garbage would otherwise
     // be collected during the first measurements (npm run bench:query passes --expose-gc).
     (globalThis as { gc?: () => void }).gc?.();
-    console.log(`loaded ${rows.toLocaleString()} events (${pageviews.toLocaleString()} pageviews, ${DAYS} days) in ${(loaded.loadMs / 1000).toFixed(1)} s; rollups in ${(loaded.rollupMs / 1000).toFixed(1)} s`);
+    console.log(`\n== ${profile}: loaded ${rows.toLocaleString()} events (${pageviews.toLocaleString()} pageviews, ${DAYS} days) in ${(loaded.loadMs / 1000).toFixed(1)} s; rollups in ${(loaded.rollupMs / 1000).toFixed(1)} s`);
 
     const get = async (path: string) => {
       const res = await fetch(`${service.url}/v1/sites/${site.id}${path}`, { headers: { authorization: `Bearer ${key}` } });
@@ -93,20 +111,58 @@ async function main(): Promise<void> {
       console.log(`raw scan: ${JSON.stringify(kpiValues(fromRaw))}`);
       process.exitCode = 1;
     }
+    const measured: Measured[] = [];
     for (const [label, path, kind, params] of year) {
       const api = await timeIt(() => get(path));
       const raw = await timeIt(() => rawScan(kind, params), RAW_REPEAT);
       console.log(`${label.padEnd(32)}${fmt(api.p50)}${fmt(api.p95)}  ${fmt(raw.p50)}${fmt(raw.p95)}  ${(raw.p95 / api.p95).toFixed(1)}×`);
+      measured.push({ label, ...api, raw });
     }
     for (const [label, path] of others) {
       const api = await timeIt(() => get(path));
       console.log(`${label.padEnd(32)}${fmt(api.p50)}${fmt(api.p95)}`);
+      measured.push({ label, ...api });
     }
     console.log(`\ntargets: year p95 < 50 ms and ≥ 10× faster than the raw scan; 30-day raw p95 < 300 ms (${REPEAT} requests each, ${RAW_REPEAT} raw scans)`);
+    return measured;
   } finally {
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The side-by-side table: each request's p95 on every profile, its raw-scan ratio, and the profiles' ratio to the first. */
+function printSideBySide(results: ReadonlyArray<[string, Measured[]]>): void {
+  const [first] = results;
+  console.log(`\n== side by side (p95 ms; raw-scan ratio in brackets; last column: ${results.slice(1).map(([p]) => p).join(', ')} / ${first![0]})`);
+  console.log(`${'request'.padEnd(32)}${results.map(([p]) => p.padStart(20)).join('')}${'ratio'.padStart(10)}`);
+  first![1].forEach((row, i) => {
+    const cells = results.map(([, m]) => {
+      const r = m[i]!;
+      return `${r.p95.toFixed(1)}${r.raw ? ` (${(r.raw.p95 / r.p95).toFixed(0)}×)` : ''}`.padStart(20);
+    });
+    const ratios = results.slice(1).map(([, m]) => (m[i]!.p95 / row.p95).toFixed(2)).join(', ');
+    console.log(`${row.label.padEnd(32)}${cells.join('')}${ratios.padStart(10)}`);
+  });
+}
+
+async function main(): Promise<void> {
+  const results: Array<[string, Measured[]]> = [];
+  for (const profile of PROFILES) {
+    if (profile === 'embedded') {
+      results.push([profile, await measure(profile, {})]);
+    } else if (profile === 'clickhouse') {
+      const server: ClickHouseServer = await startClickHouse();
+      try {
+        results.push([profile, await measure(profile, { SVC_CLICKHOUSE_URL: `${server.url}/svc_bench` })]);
+      } finally {
+        await server.stop();
+      }
+    } else {
+      throw new Error(`BENCH_PROFILES: unknown profile ${profile} (embedded, clickhouse)`);
+    }
+  }
+  if (results.length > 1) printSideBySide(results);
 }
 
 await main();

@@ -176,10 +176,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./.test(databaseUrl)) {
     problems.push('SVC_DATABASE_URL must be a PostgreSQL URL (postgres://user@host:port/database)');
   }
-
   const clickhouseUrl = value('SVC_CLICKHOUSE_URL');
-  if (clickhouseUrl !== undefined && !/^https?:\/\/./.test(clickhouseUrl)) {
-    problems.push('SVC_CLICKHOUSE_URL must be an http(s) URL (http://user:password@host:8123/database)');
+  if (clickhouseUrl !== undefined && !isClickHouseUrl(clickhouseUrl)) {
+    problems.push('SVC_CLICKHOUSE_URL must be a ClickHouse HTTP URL naming its database (http(s)://[user:password@]host:port/database)');
   }
   const redisUrl = value('SVC_REDIS_URL');
   if (redisUrl !== undefined && !isRedisUrl(redisUrl)) {
@@ -245,6 +244,16 @@ function isRedisUrl(text: string): boolean {
     return false;
   }
   return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' && /^(\/\d{0,2})?$/.test(url.pathname);
+}
+
+/** An http(s) URL whose path is one database name (letters, digits, _), without query or fragment. */
+function isClickHouseUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && /^\/[A-Za-z_][A-Za-z0-9_]*$/.test(url.pathname) && url.search === '' && url.hash === '';
+  } catch {
+    return false;
+  }
 }
 
 /** Why a public URL is unusable (an http(s) origin with an optional path, nothing else), or undefined. */

@@ -1,6 +1,5 @@
 // The composition root: builds every service of the process from the configuration. Route modules
 // and workers receive this object; tests build it with a temp dir and a manual clock.
-import { join } from 'node:path';
 import { AccountService } from './accounts/service.js';
 import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
@@ -14,7 +13,7 @@ import { Ingestor } from './ingest/ingestor.js';
 import { Spool } from './ingest/spool.js';
 import { openCounters, type CounterFallback, type Counters } from './storage/counters/open.js';
 import { prepareDataDir } from './storage/data-dir.js';
-import { DuckDbEventStore } from './storage/events/duckdb.js';
+import { openEventStore } from './storage/events/open.js';
 import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './stats/rollups/job.js';
 import type { MetaStore, Site } from './storage/meta/types.js';
 import type { EventStore } from './storage/events/types.js';
@@ -73,7 +72,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   let events: EventStore | undefined;
   let spool: Spool | undefined;
   try {
-    const opened = await DuckDbEventStore.open({ path: join(config.dataDir, 'events.duckdb'), memoryLimit: config.duckdbMemoryLimit });
+    const opened = await openEventStore({ dataDir: config.dataDir, duckdbMemoryLimit: config.duckdbMemoryLimit, clickhouseUrl: config.clickhouseUrl });
     events = options.events?.(opened) ?? opened;
     if (runsRole(config, 'collect')) {
       // A torn record's events were still in the write buffer when the process died: the crash lost them, as it would without a spool.

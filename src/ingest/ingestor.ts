@@ -357,9 +357,18 @@ export class Ingestor {
     return { accepted, rejected, errors };
   }
 
+  /**
+   * Resolves once every event answered so far has left the steps (buffered or dropped). Events of
+   * one visitor answered one after the other can finish their steps in another order while a step
+   * waits on a shared store (Redis); a caller that needs arrival order kept waits here in between.
+   */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
   /** Writes every accepted event to storage, including those still in the steps. */
   async flush(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
+    await this.settle();
     await this.buffer.flush();
   }
 
@@ -367,7 +376,7 @@ export class Ingestor {
   async drain(): Promise<void> {
     clearInterval(this.forgetting ?? undefined);
     this.forgetting = null;
-    await Promise.allSettled([...this.inFlight]);
+    await this.settle();
     await this.buffer.drain();
   }
 

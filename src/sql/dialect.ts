@@ -1,10 +1,12 @@
 // Everything engine-specific about SQL text lives here, so that queries are written once.
-// DuckDB is the embedded engine (src/storage/events/duckdb-dialect.ts); a ClickHouse dialect
-// implements the same object later. Shared SQL stays in the subset both engines read alike: no
+// DuckDB is the embedded engine (src/storage/events/duckdb-dialect.ts), ClickHouse the scale-out one
+// (src/storage/events/clickhouse-dialect.ts). Shared SQL stays in the subset both engines read alike: no
 // CTEs, no window functions outside the Dialect, and no reliance on what an engine fills in for a
 // missing value (an unmatched LEFT JOIN row, an aggregate over no rows): where a query needs NULL,
-// it says so (a CASE without ELSE, a Dialect member documented as NULL when none).
+// it says so (a CASE without ELSE, a Dialect member documented as NULL when none). An alias never takes
+// the name of a column the query reads (ClickHouse resolves the name to the alias in WHERE too).
 
+// Counts (countDistinct, countIf) are signed 64-bit integers on every engine.
 export interface Dialect {
   /** Exact distinct count. */
   countDistinct(expr: string): string;

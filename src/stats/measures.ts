@@ -15,6 +15,11 @@ export const NON_BOUNCE_ENGAGED_MS = 10_000;
 
 export const IS_PAGEVIEW = `name = 'pageview'`;
 const IS_ENGAGE = `name = 'engage'`;
+/**
+ * Rows counted as a signed 64-bit integer, as every count of the Dialect is: measure rows of rollups
+ * (BIGINT) and of raw events are unioned, and ClickHouse's own count (UInt64) unions with no signed type.
+ */
+const COUNT_ROWS = 'CAST(count(*) AS BIGINT)';
 /** Any name but the built-in ones is a custom event (which prevents a bounce). */
 const CUSTOM_EVENT = `name NOT IN (${BUILT_IN_EVENTS.map((n) => `'${n}'`).join(', ')})`;
 
@@ -33,7 +38,7 @@ export const TRAFFIC_MEASURES = {
   visitors: { column: 'visitors', over: 'events', aggregate: (d) => d.countDistinct('visitor_id') },
   pageviews: { column: 'pageviews', over: 'events', aggregate: (d) => d.countIf(IS_PAGEVIEW) },
   /** Every kept event: the `views` of an event breakdown. */
-  events: { column: 'events', over: 'events', aggregate: () => 'count(*)' },
+  events: { column: 'events', over: 'events', aggregate: () => COUNT_ROWS },
   /** Sessions whose first event is in the bucket. */
   sessions: { column: 'sessions', over: 'events', aggregate: (d) => d.countIf('session_start') },
   /** A session bounces unless it has 2+ pageviews, a custom event, or 10+ s of engaged time. */
@@ -52,7 +57,7 @@ export type Measures = Record<TrafficMeasure, number>;
 
 /** Conversions of a goal per day: events matching it, and distinct visitors among them. */
 export const GOAL_MEASURES = {
-  conversions: { column: 'conversions', over: 'events', aggregate: () => 'count(*)' },
+  conversions: { column: 'conversions', over: 'events', aggregate: () => COUNT_ROWS },
   uniqueConversions: { column: 'unique_conversions', over: 'events', aggregate: (d) => d.countDistinct('visitor_id') },
 } as const satisfies Record<string, MeasureSpec>;
 

@@ -126,3 +126,12 @@ test('SVC_REDIS_URL: unset keeps the counters in process; a redis:// or rediss:/
     assert.throws(() => loadConfig({ SVC_REDIS_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_REDIS_URL'), bad);
   }
 });
+
+test('SVC_CLICKHOUSE_URL: unset keeps DuckDB; an http(s) URL naming a database is taken; anything else is refused', () => {
+  assert.equal(loadConfig({}).clickhouseUrl, undefined);
+  assert.equal(loadConfig({ SVC_CLICKHOUSE_URL: 'http://ch:8123/svc' }).clickhouseUrl, 'http://ch:8123/svc');
+  assert.equal(loadConfig({ SVC_CLICKHOUSE_URL: 'https://svc:secret@ch.example.com:8443/events_db' }).clickhouseUrl, 'https://svc:secret@ch.example.com:8443/events_db');
+  for (const bad of ['clickhouse://ch:9000/svc', 'http://ch:8123', 'http://ch:8123/', 'http://ch:8123/a/b', 'http://ch:8123/svc?x=1', 'http://ch:8123/bad-name', 'ch:8123/svc']) {
+    assert.throws(() => loadConfig({ SVC_CLICKHOUSE_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_CLICKHOUSE_URL'), bad);
+  }
+});

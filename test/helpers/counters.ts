@@ -3,6 +3,7 @@
 // keys; an unreachable Redis fails the test that asked for it, and so does any fallback (a call
 // Redis did not answer), which would otherwise hide behind the in-process behaviour.
 import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.js';
 import { openCounters, type CounterFallback, type Counters, type CountersOptions } from '../../src/storage/counters/open.js';
@@ -81,3 +82,15 @@ export const COUNTER_KINDS: CountersKind[] = [
     },
   },
 ];
+
+/** A test over `processes` Counters of `kind`, disposed (and checked for fallbacks) after it. */
+export function testWithCounters(kind: CountersKind, name: string, processes: number, body: (counters: Counters[]) => Promise<void>): void {
+  test(name, async () => {
+    const opened = await kind.open(processes);
+    try {
+      await body(opened.counters);
+    } finally {
+      await opened.dispose();
+    }
+  });
+}

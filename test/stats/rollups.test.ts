@@ -38,7 +38,7 @@ async function setup(adapter: EventStoreAdapter, retentionMonths: number | null 
 const watermarkOf = async (deps: RollupDeps, site: Site) => (await deps.meta.getRollupState(rollupKey(deps.events, site.id)))?.watermark;
 /** A row a crashed run left in site_daily on a day past the watermark. */
 const strayRow = (events: EventStore, site: Site, day: string) =>
-  events.replaceRows(SITE_DAILY, { siteId: site.id, days: { from: day, to: day } }, sql`SELECT ${site.id}, CAST(${day} AS DATE), 999, 999, 999, 999, 999, 999`);
+  events.replaceRows(SITE_DAILY, { siteId: site.id, days: { from: day, to: day } }, sql`SELECT ${site.id} AS s, CAST(${day} AS DATE) AS d, 999 AS m1, 999 AS m2, 999 AS m3, 999 AS m4, 999 AS m5, 999 AS m6`);
 const countOn = async (events: EventStore, table: string, site: Site, day: string) =>
   Number((await events.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM ${trusted(table)} WHERE site_id = ${site.id} AND day = CAST(${day} AS DATE)`))[0]!.n);
 

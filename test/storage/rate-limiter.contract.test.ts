@@ -4,22 +4,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Counters } from '../../src/storage/counters/open.js';
-import { COUNTER_KINDS } from '../helpers/counters.js';
+import { COUNTER_KINDS, testWithCounters } from '../helpers/counters.js';
 
 const T0 = Date.now();
 const WINDOW = 60_000;
 
 for (const kind of COUNTER_KINDS) {
   describe(`RateLimiter contract: ${kind.name}`, () => {
-    const withCounters = (name: string, processes: number, body: (counters: Counters[]) => Promise<void>) =>
-      test(name, async () => {
-        const opened = await kind.open(processes);
-        try {
-          await body(opened.counters);
-        } finally {
-          await opened.dispose();
-        }
-      });
+    const withCounters = (name: string, processes: number, body: (counters: Counters[]) => Promise<void>) => testWithCounters(kind, name, processes, body);
 
     withCounters('exact window: the limit, its edges, refused hits not counted', 1, async ([counters]) => {
       const limiter = counters!.rateLimiter('edges', 3, WINDOW);

@@ -4,21 +4,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Counters } from '../../src/storage/counters/open.js';
 import { RECENT_OUTCOMES_PER_SITE } from '../../src/storage/counters/recent-outcomes.js';
-import { COUNTER_KINDS } from '../helpers/counters.js';
+import { COUNTER_KINDS, testWithCounters } from '../helpers/counters.js';
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
 for (const kind of COUNTER_KINDS) {
   describe(`RecentOutcomeLog contract: ${kind.name}`, () => {
-    const withCounters = (name: string, processes: number, body: (counters: Counters[]) => Promise<void>) =>
-      test(name, async () => {
-        const opened = await kind.open(processes);
-        try {
-          await body(opened.counters);
-        } finally {
-          await opened.dispose();
-        }
-      });
+    const withCounters = (name: string, processes: number, body: (counters: Counters[]) => Promise<void>) => testWithCounters(kind, name, processes, body);
 
     withCounters('a site\'s outcomes, oldest first, numbered; after a number, only the later ones', 1, async ([counters]) => {
       const log = counters!.recentOutcomes;

@@ -5,6 +5,9 @@
 // dim_daily per calendar month, so that long breakdowns group a few rows per key instead of one per
 // day (every measure is a sum of daily values, so the sums are exact).
 //
+// Every column of a `rows` query carries a name of its own: ClickHouse merges two columns of one
+// unnamed expression text (two equal literals) into one.
+//
 // Crash safety without multi-statement transactions: a range of days is rewritten (each table's
 // rows replaced, `EventStore.replaceRows`) before the site's watermark moves past it, and readers
 // use rollups only up to the watermark, so a half-written range is never read and is simply
@@ -114,7 +117,7 @@ function dimensionRows(events: EventStore, siteId: string, days: Period, dimensi
       key: fold(keyExpr(dimension)),
       sessions: scopeOf(dimension) === 'session' && { relation: sessionFacts(events, siteId, days), key: fold(trusted(factsKey(dimension))) },
     });
-    return sql`SELECT ${siteId}, b, ${dimension}, k, ${TRAFFIC_COLUMNS} FROM (${measures}) m`;
+    return sql`SELECT ${siteId} AS site, b, ${dimension} AS dim, k, ${TRAFFIC_COLUMNS} FROM (${measures}) m`;
   });
   return joinSql(parts, ' UNION ALL ');
 }
@@ -127,18 +130,19 @@ function writeSessionFacts(events: EventStore, siteId: string, days: Period): Pr
   const d = events.dialect;
   const keys = SESSION_DIMENSIONS.map((dim) => ({ name: factsKey(dim), aggregate: sessionKeyAggregate(d, dim) }));
   const facts = sessionFactsSelect(d, { siteId, days, filters: [], exit: false }, trusted('day'), keys);
-  return events.replaceRows(ROLLUP_SESSIONS, { siteId, days }, sql`SELECT ${siteId}, x.* FROM (${facts}) x`);
+  return events.replaceRows(ROLLUP_SESSIONS, { siteId, days }, sql`SELECT ${siteId} AS site, x.* FROM (${facts}) x`);
 }
 
 /** Folds the keys beyond the cap into `(other)`, recomputing that day and dimension exactly. */
 async function capDimensions(events: EventStore, siteId: string, days: Period, cap: number): Promise<void> {
   const d = events.dialect;
-  const crowded = await read<{ day: string; dimension: Dimension }>(
+  // Aliases never take a column's name: ClickHouse resolves the name to the alias in WHERE too.
+  const crowded = await read<{ d: string; dimension: Dimension }>(
     events,
-    sql`SELECT ${trusted(d.dayText('day'))} AS day, dimension FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}
+    sql`SELECT ${trusted(d.dayText('day'))} AS d, dimension FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}
       GROUP BY day, dimension HAVING count(*) > ${cap}`,
   );
-  for (const { day, dimension } of crowded) {
+  for (const { d: day, dimension } of crowded) {
     const one = { from: day, to: day };
     const scope = { siteId, days: one, where: { dimension } };
     const where = sql`site_id = ${siteId} AND ${dayRange(d, 'day', one)} AND dimension = ${dimension}`;
@@ -159,7 +163,7 @@ async function capDimensions(events: EventStore, siteId: string, days: Period, c
 function goalRows(events: EventStore, siteId: string, days: Period, defs: Definitions): Sql | null {
   if (defs.goals.length === 0) return null;
   const measures = measureGoals(events.dialect, trusted('day'), siteId, days, defs.goals);
-  return sql`SELECT ${siteId}, b, goal_id, ${trusted(measureColumns(GOAL_MEASURES).join(', '))} FROM (${measures}) g`;
+  return sql`SELECT ${siteId} AS site, b, goal_id, ${trusted(measureColumns(GOAL_MEASURES).join(', '))} FROM (${measures}) g`;
 }
 
 /** The funnel_daily rows of the days (walked here from the matching events), or null when none. */
@@ -171,7 +175,7 @@ async function funnelRows(events: EventStore, siteId: string, days: Period, defs
     for (const [day, counts] of walkFunnel(matching, funnel.steps, funnel.windowMinutes)) {
       counts.forEach((visitors, i) => {
         rows.push(
-          sql`SELECT ${siteId}, ${trusted(d.dateLiteral(day))}, ${integerLiteral(funnel.id)}, ${integerLiteral(funnel.version)}, ${integerLiteral(i + 1)}, ${visitors}`,
+          sql`SELECT ${siteId} AS site, ${trusted(d.dateLiteral(day))} AS d, ${integerLiteral(funnel.id)} AS funnel, ${integerLiteral(funnel.version)} AS v, ${integerLiteral(i + 1)} AS s, ${visitors} AS n`,
         );
       });
     }
@@ -187,11 +191,11 @@ async function writeGoalsAndFunnels(events: EventStore, siteId: string, days: Pe
 /** The days of a range that hold raw events of the site, ascending. */
 async function eventDays(events: EventStore, siteId: string, days: Period): Promise<string[]> {
   const d = events.dialect;
-  const rows = await read<{ day: string }>(
+  const rows = await read<{ d: string }>(
     events,
-    sql`SELECT DISTINCT ${trusted(d.dayText('day'))} AS day FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} ORDER BY day`,
+    sql`SELECT DISTINCT ${trusted(d.dayText('day'))} AS d FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} ORDER BY d`,
   );
-  return rows.map((r) => r.day);
+  return rows.map((r) => r.d);
 }
 
 /** Rewrites every rollup of a range of days from raw events (`hasEvents`: whether it holds any). */
@@ -208,7 +212,7 @@ async function rewriteDays(events: EventStore, siteId: string, days: Period, def
     bucket: trusted('day'),
     sessions: { relation: sessionFacts(events, siteId, days) },
   });
-  await events.replaceRows(SITE_DAILY, scope, sql`SELECT ${siteId}, b, ${TRAFFIC_COLUMNS} FROM (${site}) m`);
+  await events.replaceRows(SITE_DAILY, scope, sql`SELECT ${siteId} AS site, b, ${TRAFFIC_COLUMNS} FROM (${site}) m`);
   await events.replaceRows(DIM_DAILY, scope, dimensionRows(events, siteId, days, DIMENSIONS));
   await capDimensions(events, siteId, days, cap);
   await events.replaceRows(ROLLUP_SESSIONS, scope, null);
@@ -225,7 +229,7 @@ function rewriteMonths(events: EventStore, siteId: string, days: Period): Promis
   return events.replaceRows(
     DIM_MONTHLY,
     { siteId, days: months },
-    sql`SELECT ${siteId}, ${trusted(d.monthStart('day'))} AS month, dimension, key, ${sums}
+    sql`SELECT ${siteId} AS site, ${trusted(d.monthStart('day'))} AS month, dimension, key, ${sums}
       FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', allDays)} GROUP BY month, dimension, key`,
   );
 }
@@ -241,12 +245,13 @@ function chunks(range: Period): Period[] {
 
 async function earliestRawDay(events: EventStore, siteId: string, today: string): Promise<string | null> {
   const d = events.dialect;
-  const rows = await read<{ day: string | null }>(
+  // The first row, not min(): engines differ on what an aggregate over no rows gives.
+  const rows = await read<{ d: string }>(
     events,
-    sql`SELECT ${trusted(d.dayText('min(day)'))} AS day FROM events WHERE site_id = ${siteId}
-      AND ${dayRange(d, 'day', { from: addDays(today, -MAX_PERIOD_DAYS), to: today })}`,
+    sql`SELECT ${trusted(d.dayText('day'))} AS d FROM events WHERE site_id = ${siteId}
+      AND ${dayRange(d, 'day', { from: addDays(today, -MAX_PERIOD_DAYS), to: today })} ORDER BY day LIMIT 1`,
   );
-  return rows[0]?.day ?? null;
+  return rows[0]?.d ?? null;
 }
 
 // One run per site at a time, across every process on the MetaStore: the maintenance worker and

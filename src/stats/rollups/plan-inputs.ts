@@ -19,12 +19,15 @@ import { DIM_DAILY } from './tables.js';
 async function firstFoldedDay(events: EventStore, siteId: string, filter: Filter, days: Period): Promise<string | null> {
   const d = events.dialect;
   const table = trusted(DIM_DAILY.name);
-  const rows = await events.query<{ day: string | null }>(
-    sql`SELECT ${trusted(d.dayText('min(day)'))} AS day FROM ${table} WHERE site_id = ${siteId} AND dimension = ${filter.dimension}
+  // The first row, not min(): engines differ on what an aggregate over no rows gives (and an alias
+  // never takes a column's name: ClickHouse resolves the name to the alias in WHERE too).
+  const rows = await events.query<{ d: string }>(
+    sql`SELECT ${trusted(d.dayText('day'))} AS d FROM ${table} WHERE site_id = ${siteId} AND dimension = ${filter.dimension}
       AND key = ${OTHER_KEY} AND ${dayRange(d, 'day', days)}
-      AND day NOT IN (SELECT day FROM ${table} WHERE site_id = ${siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND ${dayRange(d, 'day', days)})`,
+      AND day NOT IN (SELECT day FROM ${table} WHERE site_id = ${siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND ${dayRange(d, 'day', days)})
+      ORDER BY day LIMIT 1`,
   );
-  return rows[0]?.day ?? null;
+  return rows[0]?.d ?? null;
 }
 
 /**

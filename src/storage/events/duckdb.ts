@@ -7,6 +7,7 @@ import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { eventChunk, MAX_CHUNK_ROWS } from './duckdb-chunk.js';
 import { duckdbDialect } from './duckdb-dialect.js';
 import type { BulkAppend, EventStore, RowScope, TableSpec } from './types.js';
+import { checkedName, checkedSpec } from './table-spec.js';
 
 /**
  * Serializes the work of one DuckDB connection: a connection runs one statement at a time, and
@@ -187,26 +188,9 @@ export class DuckDbEventStore implements EventStore {
   }
 }
 
-const NAME = /^[a-z_][a-z0-9_]*$/;
 
 /** A table or column name of a spec: written by us, checked before it becomes SQL text. */
-function checkedName(name: string): string {
-  if (!NAME.test(name)) throw new Error(`not a table or column name: ${JSON.stringify(name)}`);
-  return name;
-}
 
-/** A spec as the port defines it: a not-null VARCHAR site_id, a not-null DATE day column, key columns it has. */
-function checkedSpec(spec: TableSpec): TableSpec {
-  checkedName(spec.name);
-  const column = (name: string) => spec.columns.find((c) => c.name === name);
-  const site = column('site_id');
-  const day = column(spec.dayColumn);
-  if (site?.type !== 'VARCHAR' || site.nullable) throw new Error(`table ${spec.name}: site_id must be a VARCHAR that is never NULL`);
-  if (day?.type !== 'DATE' || day.nullable) throw new Error(`table ${spec.name}: its day column ${spec.dayColumn} must be a DATE that is never NULL`);
-  const unknown = spec.key.filter((name) => !column(name));
-  if (unknown.length > 0) throw new Error(`table ${spec.name}: key columns ${unknown.join(', ')} are not among its columns`);
-  return spec;
-}
 
 function scopePredicate(spec: TableSpec, scope: RowScope): Sql {
   const day = trusted(spec.dayColumn);

@@ -39,3 +39,25 @@ export interface RowScope {
   readonly days: { readonly from: string | null; readonly to: string };
   readonly where?: Readonly<Record<string, string>>;
 }
+
+const NAME = /^[a-z_][a-z0-9_]*$/;
+
+/** A table or column name as every adapter writes it into DDL: lower-case letters, digits and `_`. */
+export function checkedName(name: string): string {
+  if (!NAME.test(name)) throw new Error(`not a table or column name: ${JSON.stringify(name)}`);
+  return name;
+}
+
+/** A spec as the port defines it: well-formed names, a not-null VARCHAR site_id, a not-null DATE day column, key columns it has. */
+export function checkedSpec(spec: TableSpec): TableSpec {
+  checkedName(spec.name);
+  for (const c of spec.columns) checkedName(c.name);
+  const column = (name: string) => spec.columns.find((c) => c.name === name);
+  const site = column('site_id');
+  const day = column(spec.dayColumn);
+  if (site?.type !== 'VARCHAR' || site.nullable) throw new Error(`table ${spec.name}: site_id must be a VARCHAR that is never NULL`);
+  if (day?.type !== 'DATE' || day.nullable) throw new Error(`table ${spec.name}: its day column ${spec.dayColumn} must be a DATE that is never NULL`);
+  const unknown = spec.key.filter((name) => !column(name));
+  if (unknown.length > 0) throw new Error(`table ${spec.name}: key columns ${unknown.join(', ')} are not among its columns`);
+  return spec;
+}

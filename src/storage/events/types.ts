@@ -49,7 +49,8 @@ export interface EventStore {
    * the new rows and none of the old ones; while it runs they see one or the other, never a mix
    * (DuckDB: one transaction; ClickHouse: the new rows built in a staging table and swapped in by
    * partition). `rows` must not read `table` itself: engines differ on whether it would see the old
-   * rows. Rows of `rows` outside the scope are dropped, never stored.
+   * rows. Its columns are taken by position and carry distinct names (ClickHouse merges columns of
+   * one unnamed expression, such as two equal literals, into one). Rows of `rows` outside the scope are dropped, never stored.
    */
   replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void>;
   close(): Promise<void>;

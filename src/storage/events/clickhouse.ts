@@ -1,0 +1,380 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createClient, ClickHouseLogLevel, type ClickHouseClient } from '@clickhouse/client';
+import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
+import { clickhouseDialect } from './clickhouse-dialect.js';
+import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
+import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
+import type { BulkAppend, ColumnSpec, ColumnType, EventStore, RowScope, TableSpec } from './types.js';
+import { checkedSpec } from './table-spec.js';
+
+export interface ClickHouseEventStoreOptions {
+  /** `http(s)://[user:password@]host:port/database`; the database is created if missing. */
+  url: string;
+}
+
+const TYPES: Record<ColumnType, string> = { VARCHAR: 'String', BIGINT: 'Int64', DATE: 'Date', BOOLEAN: 'UInt8', INTEGER: 'Int32' };
+const DATABASE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The column of `events` naming the append batch of each row (see `append`); not a column of the spec. */
+const BATCH_COLUMN = 'batch_id';
+
+/**
+ * The EventStore on ClickHouse, over HTTP. ClickHouse has no transactions: what the port promises
+ * rests on inserts being atomic per part and on partitions being swapped whole.
+ *
+ * - `events`: a MergeTree partitioned by month (`toYYYYMM(day)`), ordered by (site_id, day, ts),
+ *   with a `batch_id` column that makes `append` idempotent.
+ * - Other tables: a MergeTree per spec, partitioned by (site_id, month of its day column), ordered by
+ *   site, day and the spec's key. `replaceRows` builds the partitions it touches anew in a staging
+ *   table and swaps each in with `ALTER TABLE … REPLACE PARTITION`.
+ * - `id`: drawn by the first process to create the `store_identity` table, as the default of its
+ *   one column (so every process on the database reads the same one, whoever created it).
+ */
+export class ClickHouseEventStore implements EventStore {
+  readonly dialect = clickhouseDialect;
+  private identity = '';
+  /** BOOLEAN columns of the tables this store created: results of that name and type UInt8 read as booleans. */
+  private readonly booleanColumns = new Set<string>();
+  private readonly bulkTables = new Set<string>();
+
+  private constructor(private readonly client: ClickHouseClient) {}
+
+  static async open(options: ClickHouseEventStoreOptions): Promise<ClickHouseEventStore> {
+    const { server, database } = parseClickHouseUrl(options.url);
+    const admin = clientOf(server, undefined);
+    try {
+      await run(admin, `CREATE DATABASE IF NOT EXISTS ${database}`);
+    } finally {
+      await admin.close();
+    }
+    const store = new ClickHouseEventStore(clientOf(server, database));
+    try {
+      await store.init();
+    } catch (err) {
+      await store.client.close();
+      throw err;
+    }
+    return store;
+  }
+
+  get id(): string {
+    return this.identity;
+  }
+
+  async init(): Promise<void> {
+    // 18.16 is the oldest server whose SQL this adapter and the shared queries keep to; nothing newer is used.
+    const [server] = await this.query<{ v: string }>(sql`SELECT version() AS v`);
+    const [major = 0, minor = 0] = (server?.v ?? '').split('.').map(Number);
+    if (major < 18 || (major === 18 && minor < 16)) throw new Error(`ClickHouse ${server?.v} is older than 18.16, the oldest svc runs on`);
+    await this.createTables([EVENTS_TABLE]);
+    await run(this.client, `CREATE TABLE IF NOT EXISTS store_identity (id String DEFAULT ${clickhouseLiteral(randomUUID())}) ENGINE = TinyLog`);
+    const [row] = await this.query<{ d: string }>(
+      sql`SELECT default_expression AS d FROM system.columns WHERE database = currentDatabase() AND table = 'store_identity' AND name = 'id'`,
+    );
+    this.identity = /^'([0-9a-f-]{36})'$/.exec(row?.d ?? '')?.[1] ?? '';
+    if (this.identity === '') throw new Error(`store_identity holds no identity (${JSON.stringify(row?.d)})`);
+  }
+
+  async createTables(specs: readonly TableSpec[]): Promise<void> {
+    for (const spec of specs) {
+      checkedSpec(spec);
+      for (const c of spec.columns) if (c.type === 'BOOLEAN') this.booleanColumns.add(c.name);
+      const columns = spec.columns.map((c) => `${c.name} ${columnType(c)}`);
+      // The sort key leaves out nullable key columns (a MergeTree sort key refuses them).
+      const key = ['site_id', spec.dayColumn, ...spec.key.filter((k) => !spec.columns.find((c) => c.name === k)!.nullable)];
+      const isEvents = spec.name === EVENTS_TABLE.name;
+      if (isEvents) columns.push(`${BATCH_COLUMN} Int64`);
+      const partition = isEvents ? `toYYYYMM(${spec.dayColumn})` : `(site_id, toYYYYMM(${spec.dayColumn}))`;
+      await run(
+        this.client,
+        `CREATE TABLE IF NOT EXISTS ${spec.name} (${columns.join(', ')}) ENGINE = MergeTree PARTITION BY ${partition} ORDER BY (${[...new Set(key)].join(', ')})`,
+      );
+    }
+  }
+
+  /**
+   * Idempotent: the batch's id is a hash of its rows, stored on each of them; a month of the batch
+   * whose rows are stored already (a retry after a lost answer) is not inserted again. Each month's
+   * rows go in one INSERT (one part: all or nothing), under a query id of the batch and month, so a
+   * retry that overlaps the first attempt still running is refused by the server instead of doubling.
+   */
+  async append(rows: readonly StoredEvent[]): Promise<void> {
+    if (rows.length === 0) return;
+    const byMonth = rowsByMonth(rows);
+    const batch = createHash('sha256');
+    for (const [, lines] of byMonth) for (const line of lines) batch.update(line).update('\n');
+    const batchId = batch.digest().readBigInt64BE(0);
+    const sites = [...new Set(rows.map((r) => r.siteId))];
+    const days = rows.map((r) => r.day).sort();
+    const stored = await this.query<{ m: number }>(
+      sql`SELECT DISTINCT toYYYYMM(day) AS m FROM events WHERE site_id IN (${joinSql(sites.map((s) => sql`${s}`), ', ')})
+        AND day BETWEEN ${trusted(this.dialect.dateLiteral(days[0]!))} AND ${trusted(this.dialect.dateLiteral(days[days.length - 1]!))} AND ${trusted(BATCH_COLUMN)} = ${batchId}`,
+    );
+    const done = new Set(stored.map((r) => Number(r.m)));
+    for (const [month, lines] of byMonth) {
+      if (done.has(month)) continue;
+      await this.insertLines('events', lines, batchId, `svc-append-${batchId.toString(16)}-${month}`);
+    }
+  }
+
+  private async insertLines(table: string, lines: readonly string[], batchId: bigint, queryId?: string): Promise<void> {
+    const names = [...EVENT_COLUMNS.map((c) => c.name), BATCH_COLUMN].join(', ');
+    const suffix = `\t${batchId}\n`;
+    const body = lines.join(suffix) + suffix;
+    await guarded(() =>
+      this.client.exec({ query: `INSERT INTO ${table} (${names}) FORMAT TabSeparated\n${body}`, ...(queryId ? { query_id: queryId } : {}) }).then((r) => r.stream.resume()),
+    );
+  }
+
+  /**
+   * A staging table of its own (the events table's structure), moved into `events` month by month
+   * at commit (`ATTACH PARTITION … FROM`, each month whole), dropped at rollback.
+   */
+  async beginBulk(): Promise<BulkAppend> {
+    const table = `events_bulk_${randomBytes(8).toString('hex')}`;
+    await run(this.client, `CREATE TABLE ${table} AS events`);
+    this.bulkTables.add(table);
+    let open = true;
+    let tail: Promise<unknown> = Promise.resolve();
+    const serial = <T>(work: () => Promise<T>): Promise<T> => {
+      const next = tail.then(work);
+      tail = next.catch(() => undefined);
+      return next;
+    };
+    const end = async (commit: boolean) => {
+      if (!open) {
+        if (commit) throw new Error('this bulk write has ended');
+        return;
+      }
+      open = false;
+      await serial(async () => {
+        try {
+          if (commit) {
+            const months = await this.query<{ m: number }>(sql`SELECT DISTINCT toYYYYMM(day) AS m FROM ${trusted(table)} ORDER BY m`);
+            for (const { m } of months) await run(this.client, `ALTER TABLE events ATTACH PARTITION ${checkedMonth(m)} FROM ${table}`);
+          }
+        } finally {
+          this.bulkTables.delete(table);
+          await run(this.client, `DROP TABLE IF EXISTS ${table}`);
+        }
+      });
+    };
+    return {
+      append: (rows) =>
+        serial(async () => {
+          if (!open) throw new Error('this bulk write has ended');
+          if (rows.length === 0) return;
+          const lines = [...rowsByMonth(rows).values()].flat();
+          await this.insertLines(table, lines, 0n);
+        }),
+      commit: () => end(true),
+      rollback: () => end(false),
+    };
+  }
+
+  async query<T = Record<string, unknown>>(query: Sql): Promise<T[]> {
+    const text = inlineParams(query);
+    const result = await guarded(() => this.client.query({ query: text, format: 'JSON' }).then((r) => r.json<Record<string, unknown>>()));
+    const decoders = (result.meta ?? []).map((m) => [m.name, decoderOf(m.name, m.type, this.booleanColumns)] as const);
+    return result.data.map((row) => {
+      const out: Record<string, unknown> = {};
+      for (const [name, decode] of decoders) out[name] = decode(row[name]);
+      return out as T;
+    });
+  }
+
+  async replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void> {
+    const spec = checkedSpec(table);
+    const inScope = scopePredicate(spec, scope);
+    if (spec.name === EVENTS_TABLE.name) {
+      if (rows !== null) throw new Error('the events table takes rows by append only: replaceRows only removes them');
+      return this.removeEvents(inScope);
+    }
+    const month = trusted(`toYYYYMM(${spec.dayColumn})`);
+    const suffix = randomBytes(8).toString('hex');
+    const fresh = `${spec.name}_new_${suffix}`;
+    const staging = `${spec.name}_replace_${suffix}`;
+    try {
+      const sources = [sql`SELECT DISTINCT ${month} AS m FROM ${trusted(spec.name)} WHERE ${inScope}`];
+      if (rows !== null) {
+        // The new rows by position into a table of the spec's columns, where the scope can name them.
+        await run(this.client, `CREATE TABLE ${fresh} AS ${spec.name} ENGINE = Memory`);
+        await this.command(sql`INSERT INTO ${trusted(fresh)} SELECT * FROM (${rows})`);
+        sources.push(sql`SELECT DISTINCT ${month} AS m FROM ${trusted(fresh)} WHERE ${inScope}`);
+      }
+      const months = (await this.query<{ m: number }>(sql`SELECT DISTINCT m FROM (${joinSql(sources, ' UNION ALL ')}) ORDER BY m`)).map((r) => checkedMonth(r.m));
+      if (months.length === 0) return;
+      const touched = sql`site_id = ${scope.siteId} AND ${month} IN (${trusted(months.join(', '))})`;
+      await run(this.client, `CREATE TABLE ${staging} AS ${spec.name}`);
+      await this.command(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(spec.name)} WHERE ${touched} AND NOT (${inScope})`);
+      if (rows !== null) await this.command(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(fresh)} WHERE ${inScope}`);
+      // Each partition (site, month) is swapped whole: a reader sees all of its old rows or all of its new.
+      for (const m of months) await this.command(sql`ALTER TABLE ${trusted(spec.name)} REPLACE PARTITION (${scope.siteId}, ${trusted(m)}) FROM ${trusted(staging)}`);
+    } finally {
+      await run(this.client, `DROP TABLE IF EXISTS ${fresh}`);
+      await run(this.client, `DROP TABLE IF EXISTS ${staging}`);
+    }
+  }
+
+  /**
+   * Removes events: months holding no other rows are dropped whole (`DROP PARTITION`); the rest goes
+   * by a mutation, waited for. Removal only ever reaches days that readers no longer read raw
+   * (retention), so a reader meeting a mutation half-applied reads the same answers.
+   */
+  private async removeEvents(inScope: Sql): Promise<void> {
+    const months = await this.query<{ m: number; inside: bigint; total: bigint }>(
+      sql`SELECT toYYYYMM(day) AS m, countIf(${inScope}) AS inside, count() AS total FROM events
+        WHERE toYYYYMM(day) IN (SELECT DISTINCT toYYYYMM(day) FROM events WHERE ${inScope}) GROUP BY m`,
+    );
+    let partial = false;
+    for (const { m, inside, total } of months) {
+      if (inside === total) await run(this.client, `ALTER TABLE events DROP PARTITION ${checkedMonth(m)}`);
+      else partial = true;
+    }
+    if (!partial) return;
+    await this.command(sql`ALTER TABLE events DELETE WHERE ${inScope}`);
+    for (;;) {
+      const [left] = await this.query<{ n: bigint }>(sql`SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND table = 'events' AND is_done = 0`);
+      if (left!.n === 0n) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  private command(statement: Sql): Promise<void> {
+    return run(this.client, inlineParams(statement));
+  }
+
+  async close(): Promise<void> {
+    // A bulk write still open is abandoned: its staging table goes.
+    for (const table of this.bulkTables) await run(this.client, `DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+    this.bulkTables.clear();
+    await this.client.close();
+  }
+}
+
+/** The server and database of a ClickHouse URL (`http(s)://[user:password@]host:port/database`). */
+export function parseClickHouseUrl(url: string): { server: URL; database: string } {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`a ClickHouse URL is http(s)://…, not ${parsed.protocol}`);
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  if (!DATABASE.test(database)) throw new Error(`a ClickHouse URL names its database as the path (letters, digits, _): ${JSON.stringify(database)}`);
+  return { server: parsed, database };
+}
+
+function clientOf(server: URL, database: string | undefined): ClickHouseClient {
+  return createClient({
+    url: `${server.protocol}//${server.host}`,
+    username: decodeURIComponent(server.username) || 'default',
+    password: decodeURIComponent(server.password),
+    ...(database ? { database } : {}),
+    // Failures reach the caller as errors; the client's own log would only repeat them.
+    log: { level: ClickHouseLogLevel.OFF },
+    request_timeout: 300_000,
+  });
+}
+
+/**
+ * A ClickHouse error as an Error that says what failed: 18.16 answers `Code: N, e.displayText() =
+ * DB::Exception: message, e.what() = …`, which the client passes on unparsed.
+ */
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const text = err instanceof Error ? err.message : String(err);
+    const old = /Code: (\d+), e\.displayText\(\) = (?:DB::Exception: )?([\s\S]*?)(?:, e\.what\(\) = [\s\S]*)?$/.exec(text.trim());
+    if (old) throw new Error(`ClickHouse error ${old[1]}: ${old[2]!.trim()}`, { cause: err });
+    throw err;
+  }
+}
+
+function run(client: ClickHouseClient, statement: string): Promise<void> {
+  return guarded(() => client.command({ query: statement }).then(() => undefined));
+}
+
+function columnType(c: ColumnSpec): string {
+  return c.nullable ? `Nullable(${TYPES[c.type]})` : TYPES[c.type];
+}
+
+/** A month partition value (YYYYMM) read back from the server, checked before it becomes SQL text. */
+function checkedMonth(m: unknown): string {
+  const text = String(m);
+  if (!/^\d{6}$/.test(text)) throw new Error(`not a month partition: ${text}`);
+  return text;
+}
+
+type Decoder = (value: unknown) => unknown;
+
+/** How a result column of a type reads in JavaScript, as the DuckDB adapter gives it. */
+function decoderOf(name: string, type: string, booleans: ReadonlySet<string>): Decoder {
+  const nullable = /^Nullable\((.*)\)$/.exec(type);
+  if (nullable) {
+    const inner = decoderOf(name, nullable[1]!, booleans);
+    return (v) => (v === null ? null : inner(v));
+  }
+  // 64-bit integers come as JSON strings; counts and sums read as bigints, as from DuckDB.
+  if (/^U?Int(64|128)$/.test(type)) return (v) => BigInt(v as string);
+  if (type === 'UInt8' && booleans.has(name)) return (v) => v === 1 || v === '1';
+  return (v) => v;
+}
+
+
+
+function scopePredicate(spec: TableSpec, scope: RowScope): Sql {
+  const day = trusted(spec.dayColumn);
+  const to = trusted(clickhouseDialect.dateLiteral(scope.days.to));
+  const parts = [
+    sql`site_id = ${scope.siteId}`,
+    scope.days.from === null ? sql`${day} <= ${to}` : sql`${day} BETWEEN ${trusted(clickhouseDialect.dateLiteral(scope.days.from))} AND ${to}`,
+  ];
+  for (const [name, value] of Object.entries(scope.where ?? {})) {
+    if (!spec.columns.some((c) => c.name === name)) throw new Error(`table ${spec.name} has no column ${name}`);
+    parts.push(sql`${trusted(name)} = ${value}`);
+  }
+  return joinSql(parts, ' AND ');
+}
+
+/** The events as TabSeparated lines (without the batch column), grouped by month of their day, every value checked. */
+function rowsByMonth(rows: readonly StoredEvent[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const row of rows) {
+    const line = EVENT_COLUMNS.map((c) => tsvValue(c, c.value(row))).join('\t');
+    const month = Number(row.day.slice(0, 4) + row.day.slice(5, 7));
+    let lines = out.get(month);
+    if (!lines) out.set(month, (lines = []));
+    lines.push(line);
+  }
+  return out;
+}
+
+const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0', '\b': '\\b', '\f': '\\f' };
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A value as a TabSeparated field of its column, refused when the column cannot hold it exactly. */
+function tsvValue(c: ColumnSpec, v: EventColumnValue): string {
+  if (v === null) {
+    if (!c.nullable) throw new Error(`column ${c.name} is never NULL`);
+    return '\\N';
+  }
+  const refuse = () => new RangeError(`column ${c.name} (${c.type}) cannot hold ${String(v)}`);
+  switch (c.type) {
+    case 'VARCHAR':
+      if (typeof v !== 'string') throw refuse();
+      return v.replace(/[\\\t\n\r\0\b\f]/g, (ch) => TSV_ESCAPES[ch]!);
+    case 'BOOLEAN':
+      if (typeof v !== 'boolean') throw refuse();
+      return v ? '1' : '0';
+    case 'INTEGER':
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) throw refuse();
+      return String(v);
+    case 'BIGINT':
+      if (typeof v === 'bigint' ? v < INT64_MIN || v > INT64_MAX : typeof v !== 'number' || !Number.isSafeInteger(v)) throw refuse();
+      return String(v);
+    case 'DATE': {
+      const ms = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T00:00:00Z`) : NaN;
+      // ClickHouse's Date runs from 1970 to 2105; Date.parse also takes a day past its month's end.
+      if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== v || v < '1970-01-01' || v > '2105-12-31') throw refuse();
+      return v as string;
+    }
+  }
+}

@@ -1,0 +1,18 @@
+// The EventStore a process runs on: DuckDB in its data folder, or ClickHouse when given its URL.
+import { join } from 'node:path';
+import { ClickHouseEventStore } from './clickhouse.js';
+import { DuckDbEventStore } from './duckdb.js';
+import type { EventStore } from './types.js';
+
+export interface EventStoreLocation {
+  dataDir: string;
+  /** DuckDB's memory_limit (e.g. '512MiB'). */
+  duckdbMemoryLimit?: string;
+  /** `http(s)://[user:password@]host:port/database`: ClickHouse (the database is created if missing); unset, DuckDB. */
+  clickhouseUrl?: string | undefined;
+}
+
+export function openEventStore(location: EventStoreLocation): Promise<EventStore> {
+  if (location.clickhouseUrl !== undefined) return ClickHouseEventStore.open({ url: location.clickhouseUrl });
+  return DuckDbEventStore.open({ path: join(location.dataDir, 'events.duckdb'), ...(location.duckdbMemoryLimit ? { memoryLimit: location.duckdbMemoryLimit } : {}) });
+}

@@ -1,0 +1,138 @@
+// A private ClickHouse server for the tests of one file: a child process of the test, in a temporary
+// directory of its own, listening on 127.0.0.1 only (HTTP on a free port; the native TCP port is
+// also free-chosen, the server needs one). A missing binary fails the test that asked: it never skips.
+//
+// `clickhouseServer()` starts one server per test process (node --test runs each file in its own), on
+// first call, and kills it (its own PID) when the process exits; each caller takes fresh databases from it (`freshDatabaseUrl`).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './ports.js';
+
+const BINARY = '/usr/sbin/clickhouse-server';
+
+export interface ClickHouseServer {
+  /** `http://127.0.0.1:port` of the server, user `default` without password. */
+  url: string;
+  stop(): Promise<void>;
+  /** Stops it at once (SIGKILL to its own PID) and removes its directory: for the process's exit. */
+  kill(): void;
+}
+
+/**
+ * The server's configuration, tuned to start fast and stay small: no query or part log, small
+ * caches, no background pools beyond what MergeTree needs, loopback only.
+ */
+function configXml(dir: string, httpPort: number, tcpPort: number): string {
+  return `<?xml version="1.0"?>
+<yandex>
+  <logger><level>warning</level><console>1</console></logger>
+  <listen_host>127.0.0.1</listen_host>
+  <http_port>${httpPort}</http_port>
+  <tcp_port>${tcpPort}</tcp_port>
+  <path>${dir}/data/</path>
+  <tmp_path>${dir}/tmp/</tmp_path>
+  <user_files_path>${dir}/user_files/</user_files_path>
+  <format_schema_path>${dir}/format_schemas/</format_schema_path>
+  <users_config>${dir}/users.xml</users_config>
+  <default_profile>default</default_profile>
+  <default_database>default</default_database>
+  <timezone>UTC</timezone>
+  <mark_cache_size>67108864</mark_cache_size>
+  <uncompressed_cache_size>67108864</uncompressed_cache_size>
+  <max_concurrent_queries>64</max_concurrent_queries>
+  <background_pool_size>2</background_pool_size>
+  <mlock_executable>false</mlock_executable>
+  <builtin_dictionaries_reload_interval>0</builtin_dictionaries_reload_interval>
+  <max_session_timeout>3600</max_session_timeout>
+  <default_session_timeout>60</default_session_timeout>
+</yandex>
+`;
+}
+
+const USERS_XML = `<?xml version="1.0"?>
+<yandex>
+  <profiles><default><max_threads>2</max_threads><log_queries>0</log_queries></default></profiles>
+  <users>
+    <default>
+      <password></password>
+      <networks><ip>127.0.0.1</ip></networks>
+      <profile>default</profile>
+      <quota>default</quota>
+    </default>
+  </users>
+  <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors><result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time></interval></default></quotas>
+</yandex>
+`;
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/?query=SELECT%201`, { signal: AbortSignal.timeout(1000) });
+    return res.ok && (await res.text()).trim() === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** Starts a server of its own and waits until it answers a query (at most `timeoutMs`). */
+export async function startClickHouse(timeoutMs = 60_000): Promise<ClickHouseServer> {
+  if (!existsSync(BINARY)) {
+    throw new Error(`ClickHouse server binary ${BINARY} is missing: these tests need it (Debian package clickhouse-server)`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'svc-clickhouse-'));
+  for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub));
+  const [httpPort, tcpPort] = [await freePort(), await freePort()];
+  writeFileSync(join(dir, 'config.xml'), configXml(dir, httpPort, tcpPort));
+  writeFileSync(join(dir, 'users.xml'), USERS_XML);
+  const child: ChildProcess = spawn(BINARY, [`--config-file=${join(dir, 'config.xml')}`], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-8000)));
+  // The server never keeps the test process alive: it is stopped, or killed at the process's exit.
+  child.unref();
+  (child.stderr as unknown as { unref(): void }).unref();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const url = `http://127.0.0.1:${httpPort}`;
+  const stop = async () => {
+    if (!gone) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const kill = () => {
+    if (!gone) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (!(await answers(url))) {
+    if (gone || Date.now() > deadline) {
+      await stop();
+      throw new Error(`ClickHouse did not start (${gone ? 'exited' : 'timed out'}):\n${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, stop, kill };
+}
+
+let shared: Promise<ClickHouseServer> | null = null;
+
+/** The server of this test process (so of one test file), started on first call, stopped at exit. */
+export function clickhouseServer(): Promise<ClickHouseServer> {
+  if (shared === null) {
+    shared = startClickHouse();
+    void shared.then((server) => process.once('exit', () => server.kill()), () => undefined);
+  }
+  return shared;
+}
+
+/** The URL of a new, not yet created database on the process's server (the store creates it). */
+export async function freshDatabaseUrl(): Promise<string> {
+  const server = await clickhouseServer();
+  return `${server.url}/svc_test_${randomBytes(6).toString('hex')}`;
+}

@@ -1,0 +1,104 @@
+// What only the ClickHouse adapter promises beyond the EventStore contract: an append retried after
+// a lost answer (the rows stored, the caller told it failed) stores its rows once; a batch that
+// failed half-way (one month stored, the next not) is completed by its retry, not doubled.
+// The answers are lost by a proxy between the store and its private server.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, request, type Server } from 'node:http';
+import { ClickHouseEventStore, parseClickHouseUrl } from '../../src/storage/events/clickhouse.js';
+import type { StoredEvent } from '../../src/storage/events/schema.js';
+import { sql } from '../../src/sql/sql.js';
+import { clickhouseServer, freshDatabaseUrl } from '../helpers/clickhouse.js';
+
+function event(i: number, day = '2026-01-31'): StoredEvent {
+  return {
+    siteId: 'site', ts: Date.parse(`${day}T12:00:00Z`) + i, day, visitorId: BigInt(i), sessionId: BigInt(i), sessionStart: true, name: 'pageview',
+    page: `/p/${i}`, entryPage: null, referrer: null, utmSource: null, utmMedium: null, utmCampaign: null, country: null, region: null, city: null,
+    browser: null, os: null, device: null, screenWidth: null, language: null, props: null, engagedMs: null, scrollDepth: null,
+  };
+}
+
+/** What the proxy does to the next INSERT into events: pass it, store it and lose the answer, or refuse it unsent. */
+type InsertFate = 'pass' | 'lose-answer' | 'refuse';
+
+/** An HTTP proxy to the ClickHouse server; `fates` decide the INSERTs into events, in order. */
+async function lossyProxy(target: string, fates: InsertFate[]): Promise<{ url: string; server: Server }> {
+  const upstream = new URL(target);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const fate = body.subarray(0, 40).toString().startsWith('INSERT INTO events') ? (fates.shift() ?? 'pass') : 'pass';
+      if (fate === 'refuse') {
+        res.writeHead(500).end('Code: 999, e.displayText() = DB::Exception: refused by the test proxy, e.what() = DB::Exception');
+        return;
+      }
+      const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+        const answer: Buffer[] = [];
+        up.on('data', (c: Buffer) => answer.push(c));
+        up.on('end', () => {
+          // The server has stored the rows; the client never hears so.
+          if (fate === 'lose-answer') req.socket.destroy();
+          else res.writeHead(up.statusCode ?? 500, up.headers).end(Buffer.concat(answer));
+        });
+      });
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server };
+}
+
+describe('ClickHouse EventStore: idempotent appends', () => {
+  let direct: ClickHouseEventStore;
+  let databaseUrl: string;
+  before(async () => {
+    databaseUrl = await freshDatabaseUrl();
+    direct = await ClickHouseEventStore.open({ url: databaseUrl });
+  });
+  after(() => direct.close());
+
+  const count = async () => (await direct.query<{ n: bigint }>(sql`SELECT count() AS n FROM events`))[0]!.n;
+
+  test('the same batch appended twice is stored once; another batch beside it is not mistaken for it', async () => {
+    const batch = Array.from({ length: 100 }, (_, i) => event(i));
+    await direct.append(batch);
+    await direct.append(batch);
+    assert.equal(await count(), 100n);
+    await direct.append(batch.slice(0, 99));
+    assert.equal(await count(), 199n, 'a batch of other rows is a batch of its own');
+  });
+
+  test('a retry after a lost answer, and after a batch stored half-way, stores every row once', async () => {
+    const { database } = parseClickHouseUrl(databaseUrl);
+    const server = await clickhouseServer();
+    const fates: InsertFate[] = [];
+    const proxy = await lossyProxy(server.url, fates);
+    const store = await ClickHouseEventStore.open({ url: `${proxy.url}/${database}` });
+    try {
+      const before = await count();
+      const lost = Array.from({ length: 50 }, (_, i) => event(1000 + i, '2026-02-10'));
+      fates.push('lose-answer');
+      await assert.rejects(store.append(lost), 'the caller is told the append failed');
+      assert.equal(await count(), before + 50n, 'the server stored the rows');
+      await store.append(lost);
+      assert.equal(await count(), before + 50n, 'the retry stored nothing more');
+
+      // January then February: the first month goes in, the second is refused; the retry adds February only.
+      const spanning = [...Array.from({ length: 30 }, (_, i) => event(2000 + i, '2026-01-31')), ...Array.from({ length: 20 }, (_, i) => event(3000 + i, '2026-02-01'))];
+      fates.push('pass', 'refuse');
+      await assert.rejects(store.append(spanning), /refused by the test proxy/);
+      assert.equal(await count(), before + 80n, 'January stored, February not');
+      await store.append(spanning);
+      assert.equal(await count(), before + 100n);
+      const perDay = await direct.query<{ d: string; n: bigint }>(
+        sql`SELECT toString(day) AS d, count() AS n FROM events WHERE site_id = ${'site'} AND ts >= ${Date.parse('2026-01-31T12:00:02Z')} GROUP BY day ORDER BY day`,
+      );
+      assert.deepEqual(perDay, [{ d: '2026-01-31', n: 30n }, { d: '2026-02-01', n: 20n }, { d: '2026-02-10', n: 50n }]);
+    } finally {
+      await store.close();
+      await new Promise((resolve) => proxy.server.close(resolve));
+    }
+  });
+});
