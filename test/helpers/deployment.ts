@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../../src/core/paths.js';
 import { until } from '../alerts/helpers/process.js';
 import { spawnLogged, type LoggedProcess } from './child.js';
+import { clickhouseServer } from './clickhouse.js';
 import { NGINX_CONF, readCompose, svcServices, type ComposeFile, type ComposeService } from './compose.js';
 import { startNginx, type NginxProcess } from './nginx.js';
 import { freePort } from './ports.js';
@@ -95,8 +96,6 @@ export function renderProxyConfig(proxy: ComposeService, addresses: Map<string, 
 }
 
 export async function startDeployment(options: DeploymentOptions = {}): Promise<Deployment> {
-  // test/helpers/clickhouse.ts: the test process's private ClickHouse server.
-  const { clickhouseServer } = (await import('./clickhouse.js' as string)) as { clickhouseServer(): Promise<{ url: string }> };
   const clickhouse = await clickhouseServer();
   const clickhousePort = Number(new URL(clickhouse.url).port);
   const clickhouseDatabase = `svc_scaleout_${randomBytes(6).toString('hex')}`;
