@@ -46,9 +46,10 @@ export interface EventStore {
   /**
    * Replaces the rows of `table` in `scope` by the rows of `rows` (a query whose columns are the
    * table's, in order), or only removes them when `rows` is null. When the call returns, readers see
-   * the new rows and none of the old ones; while it runs they see one or the other, never a mix
-   * (DuckDB: one transaction; ClickHouse: the new rows built in a staging table and swapped in by
-   * partition). `rows` must not read `table` itself: engines differ on whether it would see the old
+   * the new rows and none of the old ones. While it runs, DuckDB's readers see one or the other for
+   * the whole scope (one transaction); ClickHouse's see one or the other for each month (each
+   * (site, month) partition is built in a staging table and swapped in whole, one after another), so
+   * a read across months may see one month rewritten and the next not yet. `rows` must not read `table` itself: engines differ on whether it would see the old
    * rows. Its columns are taken by position and carry distinct names (ClickHouse merges columns of
    * one unnamed expression, such as two equal literals, into one). Rows of `rows` outside the scope are dropped, never stored.
    */
