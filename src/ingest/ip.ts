@@ -49,3 +49,12 @@ export function truncatedIp(ip: string): string {
   if (!ip.includes(':')) return `${ip.slice(0, ip.lastIndexOf('.'))}.0/24`;
   return ipv6Hextets(ip).slice(0, 4).map((h) => h.toString(16)).join(':') + '::/64';
 }
+
+/**
+ * The client a per-client limit counts by (open connections, sign-in attempts, sign-in rate): an IPv4
+ * address alone, an IPv6 address by its /64, the smallest block one subscriber is usually given.
+ * Takes a normalized address (normalizeIp); anything else is its own group.
+ */
+export function clientGroup(ip: string): string {
+  return ip.includes(':') ? truncatedIp(ip) : ip;
+}

@@ -1,7 +1,7 @@
 // Page URLs: the hand-written fast path for plain paths must give what the URL parser gives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ipv4ToNumber, truncatedIp } from '../../src/ingest/ip.js';
+import { clientGroup, ipv4ToNumber, truncatedIp } from '../../src/ingest/ip.js';
 import { hostMatchesDomain, originHost, parsePageUrl, referrerValue } from '../../src/ingest/url-values.js';
 
 /** The reference: the WHATWG URL parser, as the slow path uses it. */
@@ -68,4 +68,11 @@ test('IPv4 as a number, and the networks the rate limit counts by', () => {
   assert.equal(truncatedIp('81.2.69.160'), '81.2.69.0/24');
   assert.equal(truncatedIp('2001:db8:1:2:3:4:5:6'), '2001:db8:1:2::/64');
   assert.equal(truncatedIp('2001:db8::1'), '2001:db8:0:0::/64');
+});
+
+test('a client for per-client limits: an IPv4 address alone, an IPv6 address by its /64', () => {
+  assert.equal(clientGroup('81.2.69.160'), '81.2.69.160');
+  assert.equal(clientGroup('2001:db8:1:2:3:4:5:6'), '2001:db8:1:2::/64');
+  assert.equal(clientGroup('2001:db8:1:2:ffff::9'), clientGroup('2001:db8:1:2::1'));
+  assert.notEqual(clientGroup('2001:db8:1:3::1'), clientGroup('2001:db8:1:2::1'));
 });
