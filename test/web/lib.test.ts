@@ -16,7 +16,20 @@ describe('csv', () => {
 
   test('text that a spreadsheet reads as a formula is neutralised; numbers are not', () => {
     assert.equal(csvField('=HYPERLINK("http://x","y")'), `"'=HYPERLINK(""http://x"",""y"")"`);
-    for (const start of ['=', '+', '-', '@', '\t', '\r']) assert.equal(csvField(`${start}1+1`).replace(/^"/, '')[0], "'", JSON.stringify(start));
+    for (const [cell, field] of [
+      ['=1+1', "'=1+1"],
+      ['+1+1', "'+1+1"],
+      ['-1+1', "'-1+1"],
+      ['@SUM(A1)', "'@SUM(A1)"],
+      ['\t=1+1', "'\t=1+1"],
+      ['\r=1+1', `"'\r=1+1"`],
+      ['\n=1+1', `"'\n=1+1"`],
+      ['\r\n=1+1', `"'\r\n=1+1"`],
+      ['a=1', 'a=1'],
+      [' =1', ' =1'],
+    ]) {
+      assert.equal(csvField(cell), field, JSON.stringify(cell));
+    }
     assert.equal(csvField(-12.5), '-12.5');
     assert.equal(csvField('/pricing'), '/pricing');
     assert.equal(csvField(Number.NaN), '');
