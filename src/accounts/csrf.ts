@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import { forbidden } from '../core/errors.js';
 import { ownOrigin } from './http.js';
 import type { SignedIn } from './service.js';
-import { tokensEqual } from './sessions.js';
+import { tokensEqual } from '../core/secrets.js';
 
 export const CSRF_HEADER = 'x-csrf-token';
 

@@ -7,7 +7,8 @@ import type { MetaStore } from '../storage/meta/types.js';
 import { Lockout, type AttemptSubject } from './lockout.js';
 import { checkPasswordPolicy, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import type { Role } from '../core/roles.js';
-import { Sessions, tokensEqual, type NewSession } from './sessions.js';
+import { tokensEqual } from '../core/secrets.js';
+import { Sessions, type NewSession } from './sessions.js';
 import { DuplicateEmail, type KyselyAccountStore, type Member, type Membership, type SessionRecord, type User } from '../storage/meta/account-store.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,6 +1,6 @@
 // Server-side sessions: the cookie holds a random secret, the store holds only its SHA-256. A session
 // ends 30 days after its last use, at sign-out, when its user is deleted or changes password.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../core/ids.js';
 import type { KyselyAccountStore, SessionRecord } from '../storage/meta/account-store.js';
 
@@ -46,11 +46,4 @@ export class Sessions {
   prune(now: number): Promise<number> {
     return this.store.deleteSessionsIdleSince(now - SESSION_IDLE_MS);
   }
-}
-
-/** Constant-time equality of two tokens of any length. */
-export function tokensEqual(given: string, expected: string): boolean {
-  const a = Buffer.from(sha256Hex(given), 'hex');
-  const b = Buffer.from(sha256Hex(expected), 'hex');
-  return timingSafeEqual(a, b);
 }

@@ -1,7 +1,9 @@
 // How the admin API reads a request before any route logic: the Bearer scheme in any letter case
 // (as /v1 reads it), and bodiless actions sent with `content-type: application/json` and no body.
-import { after, before, test } from 'node:test';
+import { after, before, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
 import { createApiKey, createSite, startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -28,6 +30,28 @@ test('the Bearer scheme name is case-insensitive on the admin API and /metrics, 
   for (const authorization of [`bearer${server.adminToken}`, `Bearer: ${server.adminToken}`, `Bearerx ${server.adminToken}`]) {
     const res = await fetch(server.url + '/admin/v1/orgs', { headers: { authorization } });
     assert.equal(res.status, 401, authorization);
+  }
+});
+
+test('the admin token is compared as two SHA-256 digests in constant time, whatever length is given', async () => {
+  const token = server.adminToken;
+  const compare = mock.method(crypto, 'timingSafeEqual');
+  syncBuiltinESMExports();
+  try {
+    for (const given of [token.slice(0, -1), token.slice(0, 1), `${token}x`, token.replace(/.$/, '!'), 'x'.repeat(4096)]) {
+      for (const path of ['/admin/v1/orgs', '/metrics']) {
+        compare.mock.resetCalls();
+        const res = await fetch(server.url + path, { headers: { authorization: `Bearer ${given}` } });
+        assert.equal(res.status, 401, `${given.length} characters on ${path}`);
+        assert.ok(compare.mock.callCount() >= 1, `${given.length} characters on ${path}: compared`);
+        for (const call of compare.mock.calls) assert.deepEqual(call.arguments.map((side) => (side as Buffer).length), [32, 32]);
+      }
+    }
+    const res = await fetch(server.url + '/admin/v1/orgs', { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(res.status, 200);
+  } finally {
+    compare.mock.restore();
+    syncBuiltinESMExports();
   }
 });
 

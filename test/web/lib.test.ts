@@ -27,7 +27,7 @@ describe('csv', () => {
       ['\r\n=1+1', `"'\r\n=1+1"`],
       ['a=1', 'a=1'],
       [' =1', ' =1'],
-    ]) {
+    ] as const) {
       assert.equal(csvField(cell), field, JSON.stringify(cell));
     }
     assert.equal(csvField(-12.5), '-12.5');
