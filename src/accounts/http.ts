@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { unauthorized } from '../core/errors.js';
 import { normalizeIp } from '../ingest/ip.js';
 import type { AccountService, SignedIn } from './service.js';
-import { SESSION_IDLE_MS } from './sessions.js';
+import { SESSION_LIFETIME_MS } from './sessions.js';
 
 export const SESSION_COOKIE = 'svc_session';
 
@@ -26,14 +26,35 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined;
 }
 
-/** Whether cookies must be Secure: the request came over HTTPS or the public URL is https. */
-function secureCookies(request: FastifyRequest, config: Config): boolean {
-  return request.protocol === 'https' || (config.publicUrl?.startsWith('https:') ?? false);
+/** Whether the connecting peer is a reverse proxy declared in SVC_TRUSTED_PROXIES. */
+function fromTrustedProxy(request: FastifyRequest, config: Config): boolean {
+  const peer = normalizeIp(request.socket.remoteAddress);
+  return peer !== null && config.trustedProxies.some((proxy) => normalizeIp(proxy) === peer);
 }
 
+/** The last value of a header a trusted proxy appends to (its own is the last). */
+function lastForwarded(value: string | string[] | undefined): string | undefined {
+  return (Array.isArray(value) ? value.join(',') : value ?? '').split(',').pop()?.trim();
+}
+
+/**
+ * The scheme the browser used: https over TLS, or when a proxy declared in SVC_TRUSTED_PROXIES says
+ * so in X-Forwarded-Proto. From any other peer the header is ignored: a client could send anything.
+ */
+function browserScheme(request: FastifyRequest, config: Config): 'http' | 'https' {
+  if (request.protocol === 'https') return 'https';
+  return fromTrustedProxy(request, config) && lastForwarded(request.headers['x-forwarded-proto'])?.toLowerCase() === 'https' ? 'https' : 'http';
+}
+
+/** Whether cookies must be Secure: the browser reached the service over HTTPS, or the public URL is https. */
+function secureCookies(request: FastifyRequest, config: Config): boolean {
+  return browserScheme(request, config) === 'https' || (config.publicUrl?.startsWith('https:') ?? false);
+}
+
+/** The cookie lives as long as the session may (its absolute lifetime); the server ends an idle one sooner. */
 export function setSessionCookie(reply: FastifyReply, config: Config, secret: string): void {
   const secure = secureCookies(reply.request, config) ? '; Secure' : '';
-  reply.header('set-cookie', `${SESSION_COOKIE}=${secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_IDLE_MS / 1000}${secure}`);
+  reply.header('set-cookie', `${SESSION_COOKIE}=${secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_LIFETIME_MS / 1000}${secure}`);
 }
 
 export function clearSessionCookie(reply: FastifyReply, config: Config): void {
@@ -47,15 +68,13 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
  */
 export function clientAddress(request: FastifyRequest, config: Config): string {
   const peer = normalizeIp(request.socket.remoteAddress) ?? 'unknown';
-  if (!config.trustedProxies.some((proxy) => normalizeIp(proxy) === peer)) return peer;
-  const forwarded = request.headers['x-forwarded-for'];
-  const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded ?? '').split(',').pop();
-  return normalizeIp(last) ?? peer;
+  if (!fromTrustedProxy(request, config)) return peer;
+  return normalizeIp(lastForwarded(request.headers['x-forwarded-for'])) ?? peer;
 }
 
-/** The origin browsers use for the service: the public URL's, else the request's own. */
+/** The origin browsers use for the service: the public URL's, else the request's own (scheme as the browser used it, and Host). */
 export function ownOrigin(request: FastifyRequest, config: Config): string {
-  return config.publicUrl ? new URL(config.publicUrl).origin : `${request.protocol}://${request.host}`;
+  return config.publicUrl ? new URL(config.publicUrl).origin : `${browserScheme(request, config)}://${request.host}`;
 }
 
 const resolved = new WeakMap<FastifyRequest, Promise<SignedIn | undefined>>();

@@ -1,10 +1,12 @@
 // Server-side sessions: the cookie holds a random secret, the store holds only its SHA-256. A session
-// ends 30 days after its last use, at sign-out, when its user is deleted or changes password.
+// ends 30 days after its last use, 90 days after sign-in however often it is used (a stolen cookie
+// does not stay good forever by being used), at sign-out, when its user is deleted or changes password.
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../core/ids.js';
 import type { KyselyAccountStore, SessionRecord } from '../storage/meta/account-store.js';
 
 export const SESSION_IDLE_MS = 30 * 24 * 3_600_000;
+export const SESSION_LIFETIME_MS = 90 * 24 * 3_600_000;
 /** Last use is written at most this often, so reads do not each write. */
 const TOUCH_EVERY_MS = 60_000;
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -25,12 +27,12 @@ export class Sessions {
     return { secret, csrfToken };
   }
 
-  /** The live session of a cookie value, its last use moved to `now`; an idle one is deleted. */
+  /** The live session of a cookie value, its last use moved to `now`; an idle or too old one is deleted. */
   async resume(secret: string | undefined, now: number): Promise<SessionRecord | undefined> {
     if (secret === undefined || !SECRET_PATTERN.test(secret)) return undefined;
     const session = await this.store.getSession(sha256Hex(secret));
     if (!session) return undefined;
-    if (now - session.lastUsedAt >= SESSION_IDLE_MS) {
+    if (now - session.lastUsedAt >= SESSION_IDLE_MS || now - session.createdAt >= SESSION_LIFETIME_MS) {
       await this.store.deleteSession(session.id);
       return undefined;
     }
@@ -42,8 +44,8 @@ export class Sessions {
     return this.store.deleteSession(session.id);
   }
 
-  /** Deletes the sessions idle for 30 days (their rows; resume already refuses them). */
+  /** Deletes the sessions idle for 30 days or created 90 days ago (their rows; resume already refuses them). */
   prune(now: number): Promise<number> {
-    return this.store.deleteSessionsIdleSince(now - SESSION_IDLE_MS);
+    return this.store.deleteExpiredSessions({ lastUsedBefore: now - SESSION_IDLE_MS, createdBefore: now - SESSION_LIFETIME_MS });
   }
 }

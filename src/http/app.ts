@@ -4,7 +4,7 @@
 import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import { sessionUser } from '../accounts/http.js';
+import { ownOrigin, sessionUser } from '../accounts/http.js';
 import { runsRole } from '../config.js';
 import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
@@ -104,6 +104,7 @@ async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
     dashboardRoutes(scoped, {
       signedIn: async (request) => (await sessionUser(request)) !== undefined,
       setupNeeded: () => ctx.accounts.setupNeeded(),
+      ownOrigin: (request) => ownOrigin(request, ctx.config),
     }),
   );
 }

@@ -57,6 +57,21 @@ describe('setup and sign-in', () => {
     const attributes = cookie.split('; ').slice(1);
     assert.ok(attributes.includes('HttpOnly') && attributes.includes('SameSite=Lax') && attributes.includes('Path=/'), cookie);
     assert.ok(!attributes.includes('Secure'), cookie);
+    assert.ok(attributes.includes('Max-Age=7776000'), `the cookie lives the session's 90 days: ${cookie}`);
+  });
+
+  test('X-Forwarded-Proto: https from the declared proxy makes the cookie Secure and the own origin https', async () => {
+    const https = new URL(server.url);
+    https.protocol = 'https:';
+    const client = new AppClient(server);
+    const res = await client.signIn('ana@example.com', PASSWORD, { 'x-forwarded-proto': 'https', origin: https.origin });
+    assert.equal(res.status, 200, res.text);
+    assert.match(res.headers.get('set-cookie')!, /; Secure$/);
+    const out = await client.request('DELETE', '/app/v1/session', undefined, { 'x-forwarded-proto': 'https', origin: https.origin });
+    assert.equal(out.status, 204, out.text);
+    assert.match(out.headers.get('set-cookie')!, /Max-Age=0; Secure$/);
+    const plain = await new AppClient(server).signIn('ana@example.com', PASSWORD, { 'x-forwarded-proto': 'http' });
+    assert.doesNotMatch(plain.headers.get('set-cookie')!, /Secure/);
   });
 
   test('email is matched in any letter case; a wrong password and an unknown email get the same answer', async () => {
@@ -110,6 +125,21 @@ describe('setup and sign-in', () => {
     assert.equal((await client.request('GET', '/app/v1/session')).status, 200, 'each use restarts the 30 days');
     clock.advance(30 * 86_400_000);
     assert.equal((await client.request('GET', '/app/v1/session')).status, 401);
+  });
+
+  test('a session ends 90 days after sign-in, however recently it was used', async () => {
+    const client = new AppClient(server);
+    await client.signIn('ana@example.com', PASSWORD);
+    for (let i = 0; i < 3; i++) {
+      clock.advance(29 * 86_400_000);
+      assert.equal((await client.request('GET', '/app/v1/session')).status, 200, `day ${29 * (i + 1)}`);
+    }
+    clock.advance(2 * 86_400_000 + 23 * 3_600_000);
+    assert.equal((await client.request('GET', '/app/v1/session')).status, 200, '89 days and 23 hours after sign-in');
+    clock.advance(3_600_000);
+    assert.equal((await client.request('GET', '/app/v1/session')).status, 401, '90 days after sign-in, used an hour ago');
+    assert.equal((await client.signIn('ana@example.com', PASSWORD)).status, 200, 'signing in again starts a new session');
+    assert.equal((await client.request('GET', '/app/v1/session')).status, 200);
   });
 
   test('10 failures for one email lock it for 15 minutes, from every address', async () => {
@@ -182,9 +212,18 @@ describe('client address without a declared proxy', () => {
   });
   after(() => server.stop());
 
-  test('X-Forwarded-For from an undeclared source is ignored: the socket peer is locked', async () => {
+  test('X-Forwarded-Proto from an undeclared source is ignored: the cookie is not Secure, the own origin stays http', async () => {
     const client = new AppClient(server);
-    await client.request('POST', '/app/v1/setup', { setupToken: ADMIN_TOKEN, organisation: 'Acme', email: 'ana@example.com', password: PASSWORD });
+    const setup = await client.request('POST', '/app/v1/setup', { setupToken: ADMIN_TOKEN, organisation: 'Acme', email: 'ana@example.com', password: PASSWORD }, { 'x-forwarded-proto': 'https' });
+    assert.equal(setup.status, 201, setup.text);
+    assert.doesNotMatch(setup.headers.get('set-cookie')!, /Secure/);
+    const https = new URL(server.url);
+    https.protocol = 'https:';
+    const res = await new AppClient(server).signIn('ana@example.com', PASSWORD, { 'x-forwarded-proto': 'https', origin: https.origin });
+    assert.equal(res.status, 403, 'an https Origin is not this service’s own when no declared proxy says so');
+  });
+
+  test('X-Forwarded-For from an undeclared source is ignored: the socket peer is locked', async () => {
     for (let i = 0; i < 10; i++) {
       await new AppClient(server).signIn(`guess${i}@example.com`, 'wrong password', { 'x-forwarded-for': `203.0.113.${i + 1}` });
     }

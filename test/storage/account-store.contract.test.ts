@@ -36,7 +36,7 @@ for (const adapter of META_DATABASES) {
       assert.deepEqual(await accounts.membershipsOf(ana.id), [{ orgId: org.id, orgName: 'Acme', role: 'owner' }]);
       assert.deepEqual(await accounts.members(org.id), [{ userId: ana.id, email: 'Ana@Example.com', name: 'Ana', role: 'owner' }]);
       await accounts.createSession({ id: 's1', userId: ana.id, csrfToken: 'c1' }, 14);
-      assert.deepEqual(await accounts.getSession('s1'), { id: 's1', userId: ana.id, csrfToken: 'c1', lastUsedAt: 14 });
+      assert.deepEqual(await accounts.getSession('s1'), { id: 's1', userId: ana.id, csrfToken: 'c1', createdAt: 14, lastUsedAt: 14 });
 
       assert.equal(await accounts.setPasswordHash(ana.id, 'h3'), true);
       assert.equal(await accounts.getSession('s1'), undefined, 'a password change ends the sessions');
@@ -47,14 +47,17 @@ for (const adapter of META_DATABASES) {
       assert.equal(await accounts.deleteUser(ana.id), false);
     });
 
-    withStores('sessions: touched, pruned when idle, deleted', async (accounts) => {
+    withStores('sessions: touched, pruned when idle or too old, deleted', async (accounts) => {
       const user = await accounts.createUser({ email: 'b@example.com', name: 'B', passwordHash: 'h' }, 1);
       await accounts.createSession({ id: 'old', userId: user.id, csrfToken: 'c' }, 100);
       await accounts.createSession({ id: 'new', userId: user.id, csrfToken: 'c' }, 100);
+      await accounts.createSession({ id: 'first', userId: user.id, csrfToken: 'c' }, 10);
       await accounts.touchSession('new', 500);
-      assert.equal((await accounts.getSession('new'))?.lastUsedAt, 500);
-      assert.equal(await accounts.deleteSessionsIdleSince(200), 1);
-      assert.equal(await accounts.getSession('old'), undefined);
+      await accounts.touchSession('first', 500);
+      assert.deepEqual(await accounts.getSession('new'), { id: 'new', userId: user.id, csrfToken: 'c', createdAt: 100, lastUsedAt: 500 });
+      assert.equal(await accounts.deleteExpiredSessions({ lastUsedBefore: 200, createdBefore: 50 }), 2);
+      assert.equal(await accounts.getSession('old'), undefined, 'idle');
+      assert.equal(await accounts.getSession('first'), undefined, 'created too long ago');
       await accounts.deleteSession('new');
       assert.equal(await accounts.getSession('new'), undefined);
     });

@@ -33,7 +33,7 @@ describe('dashboard build and serving', () => {
     app = Fastify();
     installErrorHandler(app);
     await app.register(async (scoped) =>
-      dashboardRoutes(scoped, { signedIn: async () => signedIn, setupNeeded: async () => setupNeeded }),
+      dashboardRoutes(scoped, { signedIn: async () => signedIn, setupNeeded: async () => setupNeeded, ownOrigin: () => 'http://svc.test' }),
     );
   });
 
@@ -94,6 +94,14 @@ describe('dashboard build and serving', () => {
     const anonymous = await app.inject({ url: '/?tab=keys&x=1' });
     assert.equal(anonymous.statusCode, 302);
     assert.equal(anonymous.headers.location, '/login?next=%2F%3Ftab%3Dkeys%26x%3D1');
+    // next is the request's address as a browser normalises it (the same rule as the sign-in page's).
+    for (const [url, location] of [
+      ['/sites/%2e%2e/', '/login'],
+      ['/sites/abc?a=/../', '/login?next=%2Fsites%2Fabc%3Fa%3D%2F..%2F'],
+      ['/sites/%2F%2Fevil.example', '/login?next=%2Fsites%2F%252F%252Fevil.example'],
+    ]) {
+      assert.equal((await app.inject({ url })).headers.location, location, url);
+    }
     assert.equal((await app.inject({ url: '/login' })).statusCode, 200);
     signedIn = true;
     assert.equal((await app.inject({ url: '/?tab=keys&x=1' })).statusCode, 200);

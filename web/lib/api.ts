@@ -1,7 +1,7 @@
 // The dashboard's client of /app/v1: JSON in and out, the session's CSRF token on every change, and
 // every failure (error envelope, non-JSON answer, no network) turned into an ApiError whose message
 // a page can show as it is.
-import { loginPath } from './next.js';
+import { loginPath } from '../../src/core/next-path.js';
 
 export class ApiError extends Error {
   constructor(
@@ -57,7 +57,7 @@ export async function api<T = unknown>(method: Method, path: string, body?: unkn
     throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check the connection and try again.');
   }
   if (response.status === 401 && !options.anonymous) {
-    window.location.assign(loginPath(window.location.pathname + window.location.search));
+    window.location.assign(loginPath(window.location.pathname + window.location.search, window.location.origin));
   }
   if (!response.ok) throw await errorOf(response);
   if (response.status === 204) return undefined as T;

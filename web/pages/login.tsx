@@ -4,7 +4,7 @@ import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage } from '../lib/mount.js';
-import { safeNext } from '../lib/next.js';
+import { safeNext } from '../../src/core/next-path.js';
 import { ErrorText } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
 
@@ -15,7 +15,7 @@ function LoginPage() {
   const submit = () =>
     signIn.run(async () => {
       await api('POST', '/session', { email, password }, { anonymous: true });
-      window.location.assign(safeNext(new URLSearchParams(window.location.search).get('next')));
+      window.location.assign(safeNext(new URLSearchParams(window.location.search).get('next'), window.location.origin));
     });
   return (
     <PlainLayout title="Sign in">

@@ -2,6 +2,7 @@
 // stylesheet. The pages themselves read everything through /app/v1.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../core/errors.js';
+import { loginPath } from '../../core/next-path.js';
 import type { PageEntry, WebBuild } from './assets.js';
 
 export interface PageRoute {
@@ -44,6 +45,8 @@ export interface PageOptions {
   signedIn(request: FastifyRequest): Promise<boolean>;
   /** Whether no user exists yet (`/setup` answers 404 otherwise). */
   setupNeeded(): Promise<boolean>;
+  /** The service's own origin, as browsers reach it (what `next` may point into). */
+  ownOrigin(request: FastifyRequest): string;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -73,11 +76,6 @@ function sendHtml(reply: FastifyReply, html: string): FastifyReply {
     .send(html);
 }
 
-/** `/login?next=<the request's path and query>`; an address that is not a plain path comes back to `/`. */
-export function loginRedirect(url: string): string {
-  return url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\') ? `/login?next=${encodeURIComponent(url)}` : '/login';
-}
-
 export function pageRoutes(app: FastifyInstance, build: WebBuild, options: PageOptions): void {
   for (const route of PAGE_ROUTES) {
     const entry = build.manifest.pages[route.page];
@@ -89,7 +87,7 @@ export function pageRoutes(app: FastifyInstance, build: WebBuild, options: PageO
         throw notFound('setup is done: sign in at /login');
       }
       if (route.signedIn && !(await options.signedIn(request))) {
-        return reply.code(302).header('cache-control', 'no-store').header('location', loginRedirect(request.url)).send();
+        return reply.code(302).header('cache-control', 'no-store').header('location', loginPath(request.url, options.ownOrigin(request))).send();
       }
       return sendHtml(reply, html);
     });

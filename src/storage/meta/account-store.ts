@@ -72,6 +72,7 @@ export interface SessionRecord {
   id: string;
   userId: number;
   csrfToken: string;
+  createdAt: number;
   lastUsedAt: number;
 }
 
@@ -215,7 +216,7 @@ export class KyselyAccountStore {
 
   async getSession(id: string): Promise<SessionRecord | undefined> {
     const row = await this.db.selectFrom('user_sessions').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, lastUsedAt: Number(row.last_used_at) };
+    return row && { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, createdAt: Number(row.created_at), lastUsedAt: Number(row.last_used_at) };
   }
 
   async touchSession(id: string, now: number): Promise<void> {
@@ -226,8 +227,12 @@ export class KyselyAccountStore {
     await this.db.deleteFrom('user_sessions').where('id', '=', id).execute();
   }
 
-  async deleteSessionsIdleSince(before: number): Promise<number> {
-    const result = await this.db.deleteFrom('user_sessions').where('last_used_at', '<', before).executeTakeFirst();
+  /** Deletes the sessions last used before `lastUsedBefore` or created before `createdBefore`. */
+  async deleteExpiredSessions(bounds: { lastUsedBefore: number; createdBefore: number }): Promise<number> {
+    const result = await this.db
+      .deleteFrom('user_sessions')
+      .where((eb) => eb.or([eb('last_used_at', '<', bounds.lastUsedBefore), eb('created_at', '<', bounds.createdBefore)]))
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
