@@ -5,7 +5,7 @@ import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { ownOrigin, sessionUser } from '../accounts/http.js';
-import { runsRole } from '../config.js';
+import { runsRole, type Config } from '../config.js';
 import type { AppContext } from '../context.js';
 import { ApiError, envelope, invalidParams } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
@@ -84,6 +84,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
   app.decorate('connections', connections);
   installErrorHandler(app);
+  strictTransportSecurity(app, ctx.config);
   app.decorate('accounts', ctx.accounts);
   routeConnectRequests(app);
   await app.register(async (scoped) => healthRoutes(scoped, ctx));
@@ -93,6 +94,25 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   }
   if (runsRole(ctx.config, 'api')) await apiRoutes(app, ctx);
   return app;
+}
+
+/** A year: how long browsers keep to https for the host once told. */
+const HSTS = 'max-age=31536000';
+
+/**
+ * With an https SVC_PUBLIC_URL, every answer Fastify sends (pages, assets, /app/v1, /v1, /admin/v1,
+ * /js/t.js, errors) carries Strict-Transport-Security, so a browser never again tries the host over
+ * plain http, where a network attacker could answer in its place. Browsers ignore the header on a
+ * plain-http answer, so it is sent whatever scheme reached svc (a TLS proxy forwards it). Not
+ * includeSubDomains: other hosts of the operator's domain are not svc's to decide. /api/e's empty
+ * 202 (answered before Fastify on the hottest path) goes without: the host's other answers set it.
+ */
+function strictTransportSecurity(app: FastifyInstance, config: Config): void {
+  if (!config.publicUrl?.startsWith('https:')) return;
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    reply.header('strict-transport-security', HSTS);
+    done(null, payload);
+  });
 }
 
 /** The routes of the `api` role: the read API and its OpenAPI document, the admin API, the dashboard and its API. */

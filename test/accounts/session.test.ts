@@ -49,8 +49,14 @@ describe('setup and sign-in', () => {
     assert.equal((await server.ctx.accounts.listUsers()).length, 1);
   });
 
-  test('the session cookie is HttpOnly, SameSite=Lax, Path=/ and not Secure over plain HTTP', async () => {
+  test('the session cookie is HttpOnly, SameSite=Lax, Path=/ and not Secure over plain HTTP; no HSTS without an https public URL', async () => {
     const res = await new AppClient(server).signIn('ana@example.com', PASSWORD);
+    assert.equal(res.headers.get('strict-transport-security'), null);
+    for (const path of ['/login', '/js/t.js']) {
+      const page = await fetch(server.url + path);
+      await page.arrayBuffer();
+      assert.equal(page.headers.get('strict-transport-security'), null, path);
+    }
     assert.equal(res.status, 200);
     const cookie = res.headers.get('set-cookie')!;
     assert.match(cookie, /^svc_session=[\w-]{43}; /);
@@ -202,6 +208,17 @@ describe('behind an HTTPS public URL', () => {
     const out = await client.request('DELETE', '/app/v1/session', undefined, { origin: 'https://stats.example.com' });
     assert.equal(out.status, 204);
     assert.match(out.headers.get('set-cookie')!, /Max-Age=0; Secure$/);
+  });
+
+  test('every page, asset and API answer carries Strict-Transport-Security; /api/e does not', async () => {
+    for (const path of ['/login', '/', '/app/v1/session', '/js/t.js', '/healthz', '/admin/v1/orgs', '/no-such-page']) {
+      const res = await fetch(server.url + path, { redirect: 'manual' });
+      await res.arrayBuffer();
+      assert.equal(res.headers.get('strict-transport-security'), 'max-age=31536000', path);
+    }
+    const collect = await fetch(server.url + '/api/e', { method: 'POST', body: '{}' });
+    assert.equal(collect.status, 202);
+    assert.equal(collect.headers.get('strict-transport-security'), null);
   });
 });
 
