@@ -1,6 +1,8 @@
 // First-run setup, sign-in and sign-out through the pages, in Chromium against a listening svc.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { AppClient } from '../helpers/app-client.js';
 import { createUser, openPage, PASSWORD, signIn, startDashboard, submitSignIn, type Dashboard } from './harness.js';
 
@@ -70,12 +72,46 @@ describe('dashboard sign-in in the browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${server.url}/orgs/${site.body.id}/settings?tab=keys`);
     await context.close();
+  });
 
-    for (const next of ['https://evil.example/', '//evil.example/', '/\\evil.example/', 'javascript:alert(1)', '/\t/evil.example']) {
-      const attempt = await openPage(dashboard);
-      await signIn(attempt.page, server, 'next@example.com', next);
-      assert.equal(attempt.page.url(), `${server.url}/`, next);
-      await attempt.context.close();
+  it('after sign-in never leaves the origin, whatever next= normalises to', async () => {
+    const { server } = dashboard;
+    await createUser(server, 'stay@example.com');
+    // Another origin on this machine: any request it receives is a navigation off the service.
+    const visits: string[] = [];
+    const evil = createServer((request, response) => {
+      visits.push(request.url ?? '');
+      response.end('evil');
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(evil.address() as AddressInfo).port}`;
+    try {
+      for (const [next, landing] of [
+        [`/.//${host}/`, '/'],
+        [`/..//${host}`, '/'],
+        [`/%2e//${host}`, '/'],
+        [`/a/..//${host}`, '/'],
+        [`//${host}/`, '/'],
+        [`/\\${host}/`, '/'],
+        [`\\/${host}/`, '/'],
+        [`http://${host}/`, '/'],
+        ['https://evil.example/', '/'],
+        ['javascript:alert(1)', '/'],
+        [`/\t/${host}`, '/'],
+        [`/\n/${host}`, '/'],
+        [`/%09/${host}`, `/%09/${host}`],
+        ['/ok?x=1#y', '/ok?x=1#y'],
+      ]) {
+        const attempt = await openPage(dashboard);
+        await signIn(attempt.page, server, 'stay@example.com', next);
+        const url = new URL(attempt.page.url());
+        assert.equal(url.origin, server.url, JSON.stringify(next));
+        assert.equal(url.pathname + url.search + url.hash, landing, JSON.stringify(next));
+        await attempt.context.close();
+      }
+      assert.deepEqual(visits, [], 'no sign-in sent the browser to the other origin');
+    } finally {
+      await new Promise((resolve) => evil.close(resolve));
     }
   });
 
@@ -94,7 +130,7 @@ describe('dashboard sign-in in the browser', () => {
     replay.cookie = cookie.value;
     assert.equal((await replay.request('GET', '/app/v1/session')).status, 401, 'the old cookie no longer works');
     await page.goto(`${server.url}/`);
-    assert.equal(page.url(), `${server.url}/login?next=%2F`);
+    assert.equal(page.url(), `${server.url}/login`, '/ is where sign-in goes anyway');
     await context.close();
   });
 
