@@ -184,6 +184,9 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     const again = await svc(['goal', 'rm', '--site', siteId, goalId]);
     assert.equal(again.code, 1);
     assert.equal(again.stderr, 'svc: NOT_FOUND: goal not found\n');
+    const tooWild = await svc(['goal', 'add', '--site', siteId, '--name', 'Deep', '--kind', 'page', '--pattern', `/${'*/'.repeat(17)}`]);
+    assert.equal(tooWild.code, 1);
+    assert.equal(tooWild.stderr, 'svc: INVALID_PARAMS: pattern: a page pattern has at most 16 wildcards (* or **), this one has 17\n');
   });
 
   test('funnel add and steps', async () => {

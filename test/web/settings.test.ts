@@ -1,13 +1,18 @@
 // The settings pages doing real work: an API key created in the page works on /v1 and is shown once;
-// a funnel edited in the page makes version 2 while version 1 stays readable; an alert rule's
+// a funnel edited in the page makes version 2 while version 1 stays readable (page pattern fields
+// state their syntax and limits, and show why a pattern is refused); an alert rule's
 // `Send test` reaches a local HTTPS receiver and its delivery history shows it.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Locator } from 'playwright-core';
 import { createSite, type SiteFixture } from '../helpers/server.js';
 import { startReceiver, type Receiver } from '../alerts/helpers/receiver.js';
 import { loopbackResolver } from '../alerts/helpers/service.js';
 import { testCertificates } from '../alerts/helpers/tls.js';
 import { createUser, openPage, signIn, startDashboard, type Dashboard } from './harness.js';
+
+/** The text of a control's accessible description (its `aria-describedby` element). */
+const description = (control: Locator) => control.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
 
 describe('dashboard settings pages in the browser', () => {
   let dashboard: Dashboard;
@@ -60,8 +65,15 @@ describe('dashboard settings pages in the browser', () => {
     await signIn(page, server, 'admin@example.com', `/sites/${site.siteId}/settings`);
     await page.getByLabel('Funnel name').fill('Checkout');
     const steps = page.getByRole('form', { name: 'Steps of the new funnel' });
-    await steps.getByLabel('Step 1 pattern').fill('/cart');
+    // Page patterns state their syntax and limits; a pattern past them is refused with the reason.
+    for (const field of [steps.getByLabel('Step 1 pattern'), page.getByLabel('Goal pattern')]) {
+      assert.match(await description(field), /^Pages: \* is any text without \/, \*\* any text\. At most 512 characters and 16 wildcards\.$/);
+    }
+    await steps.getByLabel('Step 1 pattern').fill(`/${'*/'.repeat(17)}`);
     await steps.getByLabel('Step 2 pattern').fill('/pay');
+    await steps.getByRole('button', { name: 'Create funnel' }).click();
+    await steps.getByText('steps[0].pattern: a page pattern has at most 16 wildcards (* or **), this one has 17').waitFor();
+    await steps.getByLabel('Step 1 pattern').fill('/cart');
     await steps.getByRole('button', { name: 'Create funnel' }).click();
     await page.getByText('version 1').waitFor();
 

@@ -11,6 +11,7 @@ interface InputProps {
   autoComplete?: string;
   required?: boolean;
   minLength?: number;
+  maxLength?: number;
   min?: number;
   max?: number;
   placeholder?: string;

@@ -1,6 +1,6 @@
 // Editing a funnel's steps (2 to 8, each a page path pattern or an event name). Saving new steps
 // makes a new version of the funnel; older versions stay readable.
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { ErrorText } from './feedback.js';
 import { SubmitButton } from './fields.js';
 
@@ -13,6 +13,10 @@ export interface Step {
 
 export const MIN_STEPS = 2;
 export const MAX_STEPS = 8;
+
+/** The page pattern syntax and the limits the service enforces (docs/admin-api.md, Goals). */
+export const PAGE_PATTERN_MAX_LENGTH = 512;
+export const PAGE_PATTERN_HINT = 'Pages: * is any text without /, ** any text. At most 512 characters and 16 wildcards.';
 
 export function StepsEditor({
   initial,
@@ -33,6 +37,7 @@ export function StepsEditor({
   name: string;
 }) {
   const [steps, setSteps] = useState<Step[]>(initial);
+  const hintId = useId();
   const update = (index: number, change: Partial<Step>) => setSteps(steps.map((step, i) => (i === index ? { ...step, ...change } : step)));
   return (
     <form
@@ -57,6 +62,8 @@ export function StepsEditor({
               aria-label={`Step ${index + 1} pattern`}
               required
               spellcheck={false}
+              maxLength={PAGE_PATTERN_MAX_LENGTH}
+              aria-describedby={step.kind === 'page' ? hintId : undefined}
               placeholder={step.kind === 'page' ? '/pricing or /blog/*' : 'signup'}
               value={step.pattern}
               onInput={(event) => update(index, { pattern: event.currentTarget.value })}
@@ -67,6 +74,9 @@ export function StepsEditor({
           </li>
         ))}
       </ol>
+      <small id={hintId} class="hint">
+        {PAGE_PATTERN_HINT}
+      </small>
       <div class="actions">
         <button type="button" disabled={steps.length >= MAX_STEPS} onClick={() => setSteps([...steps, { kind: 'page', pattern: '' }])}>
           Add step

@@ -7,7 +7,7 @@ import { ErrorText } from './feedback.js';
 import { SelectField, TextField } from './fields.js';
 import { FormSection } from './form-section.js';
 import { WideTable } from './table.js';
-import type { StepKind } from './funnel-steps.js';
+import { PAGE_PATTERN_HINT, PAGE_PATTERN_MAX_LENGTH, type StepKind } from './funnel-steps.js';
 
 export interface Goal {
   goalId: number;
@@ -63,7 +63,16 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Goal[]
             ['event', 'Event sent'],
           ]}
         />
-        <TextField label="Goal pattern" required spellcheck={false} placeholder={kind === 'page' ? '/thanks or /blog/**' : 'signup'} value={pattern} onValue={setPattern} />
+        <TextField
+          label="Goal pattern"
+          required
+          spellcheck={false}
+          maxLength={PAGE_PATTERN_MAX_LENGTH}
+          placeholder={kind === 'page' ? '/thanks or /blog/**' : 'signup'}
+          hint={kind === 'page' ? PAGE_PATTERN_HINT : undefined}
+          value={pattern}
+          onValue={setPattern}
+        />
       </FormSection>
     </section>
   );

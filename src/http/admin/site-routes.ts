@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { OrgAccess } from '../../accounts/authorization.js';
 import { invalidParams, notFound } from '../../core/errors.js';
+import { PAGE_PATTERN_LIMITS, pagePatternProblem } from '../../core/patterns.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
 import type { FunnelStep, MatchKind } from '../../storage/meta/types.js';
@@ -14,7 +15,8 @@ const MAX_FUNNEL_WINDOW_MINUTES = 30 * 24 * 60;
 
 /** A goal or funnel-step pattern: a path pattern (`*`, `**` wildcards) or an event name. */
 function matchPattern(kind: MatchKind, pattern: string, field: string): string {
-  if (kind === 'page' && !pattern.startsWith('/')) throw invalidParams(`${field}: a page pattern starts with / (wildcards * and **)`);
+  const problem = kind === 'page' ? pagePatternProblem(pattern) : null;
+  if (problem) throw invalidParams(`${field}: ${problem}`);
   if (kind === 'event' && !EVENT_NAME.test(pattern)) throw invalidParams(`${field}: an event pattern is an event name matching ${EVENT_NAME}`);
   return pattern;
 }
@@ -25,7 +27,7 @@ function funnelSteps(body: Body): FunnelStep[] {
   return steps.map((raw, i) => {
     const step = objectBody(raw, ['kind', 'pattern']);
     const kind = oneOf(step, 'kind', KINDS);
-    return { kind, pattern: matchPattern(kind, requiredString(step, 'pattern', 512), `steps[${i}].pattern`) };
+    return { kind, pattern: matchPattern(kind, requiredString(step, 'pattern', PAGE_PATTERN_LIMITS.maxLength), `steps[${i}].pattern`) };
   });
 }
 
@@ -38,7 +40,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: 
     const kind = oneOf(body, 'kind', KINDS);
     const goal = await ctx.meta.createGoal(
       site.internalId,
-      { name: requiredString(body, 'name'), kind, pattern: matchPattern(kind, requiredString(body, 'pattern', 512), 'pattern') },
+      { name: requiredString(body, 'name'), kind, pattern: matchPattern(kind, requiredString(body, 'pattern', PAGE_PATTERN_LIMITS.maxLength), 'pattern') },
       ctx.clock.now(),
     );
     await ctx.rollups.refresh(site);
