@@ -3,13 +3,13 @@
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { formatInstant } from '../lib/dates.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useLoad, type Action } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
 import { canManage, membershipOf, type Role, type Session } from '../lib/session.js';
 import type { ManagedSite } from '../lib/sites.js';
 import { ConfirmButton } from '../components/confirm.js';
-import { CopyBlock } from '../components/copy.js';
+import { ShownOnce } from '../components/copy.js';
 import { ErrorText, LoadState, Notice } from '../components/feedback.js';
 import { SelectField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
@@ -122,15 +122,9 @@ function Keys({ orgId }: { orgId: number }) {
       <h2 id="keys-title">API keys</h2>
       <p class="muted">A key reads the statistics of every site of this organisation through /v1.</p>
       {created && (
-        <div class="secret" role="region" aria-label="New API key">
-          <p>
-            <strong>Copy the key {created.name ? `“${created.name}”` : ''} now:</strong> it is shown only this once.
-          </p>
-          <CopyBlock text={created.key} label="The new API key" />
-          <button type="button" onClick={() => setCreated(undefined)}>
-            Done
-          </button>
-        </div>
+        <ShownOnce region="New API key" text={created.key} label="The new API key" onDone={() => setCreated(undefined)}>
+          <strong>Copy the key {created.name ? `“${created.name}”` : ''} now:</strong> it is shown only this once.
+        </ShownOnce>
       )}
       <LoadState state={keys}>
         {({ keys: rows }) => (
@@ -223,6 +217,21 @@ function Members({ orgId, session }: { orgId: number; session: Session }) {
   );
 }
 
+function PendingInvitation({ invitation, revoke, onRevoke }: { invitation: InvitationRow; revoke: Action; onRevoke(): Promise<void> }) {
+  return (
+    <tr>
+      <td>{invitation.email}</td>
+      <td>{invitation.role}</td>
+      <td class="muted">{formatInstant(invitation.expiresAt)}</td>
+      <td>
+        <ConfirmButton label={`Revoke the invitation of ${invitation.email}`} question={`Revoke the invitation of ${invitation.email}? Its link stops working at once.`} confirmLabel="Revoke" disabled={revoke.busy} onConfirm={() => revoke.run(onRevoke)}>
+          Revoke
+        </ConfirmButton>
+      </td>
+    </tr>
+  );
+}
+
 /** Invite member: the link is shown once (and mailed when the service sends mail); pending ones are revoked here. */
 function Invitations({ orgId }: { orgId: number }) {
   const pending = useLoad(() => api<{ invitations: InvitationRow[] }>('GET', `/manage/orgs/${orgId}/invitations`), [orgId]);
@@ -244,16 +253,10 @@ function Invitations({ orgId }: { orgId: number }) {
         <SelectField<Role> label="Role" value={role} onValue={setRole} options={ROLE_OPTIONS} />
       </FormSection>
       {sent && (
-        <div class="secret" role="region" aria-label="Invitation link">
-          <p>
-            <strong>Copy the invitation link for {sent.email} now:</strong> it is shown only this once. It works once, until {formatInstant(sent.expiresAt)}.
-            {sent.emailed ? ' It was also emailed to them.' : ''}
-          </p>
-          <CopyBlock text={sent.url} label={`Invitation link for ${sent.email}`} />
-          <button type="button" onClick={() => setSent(undefined)}>
-            Done
-          </button>
-        </div>
+        <ShownOnce region="Invitation link" text={sent.url} label={`Invitation link for ${sent.email}`} onDone={() => setSent(undefined)}>
+          <strong>Copy the invitation link for {sent.email} now:</strong> it is shown only this once. It works once, until {formatInstant(sent.expiresAt)}.
+          {sent.emailed ? ' It was also emailed to them.' : ''}
+        </ShownOnce>
       )}
       <h3>Pending invitations</h3>
       <LoadState state={pending}>
@@ -262,24 +265,7 @@ function Invitations({ orgId }: { orgId: number }) {
             columns={['Email', 'Role', 'Expires', 'Revoke']}
             rows={rows}
             empty={<p class="muted">No pending invitations.</p>}
-            row={(invitation) => (
-              <tr key={invitation.invitationId}>
-                <td>{invitation.email}</td>
-                <td>{invitation.role}</td>
-                <td class="muted">{formatInstant(invitation.expiresAt)}</td>
-                <td>
-                  <ConfirmButton
-                    label={`Revoke the invitation of ${invitation.email}`}
-                    question={`Revoke the invitation of ${invitation.email}? Its link stops working at once.`}
-                    confirmLabel="Revoke"
-                    disabled={revoke.busy}
-                    onConfirm={() => revoke.run(() => api('DELETE', `/manage/orgs/${orgId}/invitations/${invitation.invitationId}`)).then(pending.reload)}
-                  >
-                    Revoke
-                  </ConfirmButton>
-                </td>
-              </tr>
-            )}
+            row={(invitation) => <PendingInvitation key={invitation.invitationId} invitation={invitation} revoke={revoke} onRevoke={() => api('DELETE', `/manage/orgs/${orgId}/invitations/${invitation.invitationId}`).then(pending.reload)} />}
           />
         )}
       </LoadState>
