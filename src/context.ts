@@ -110,7 +110,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ...options.alerts,
   });
   for (const task of alerts.maintenanceTasks()) maintenance.register(task);
-  const accounts = new AccountService(meta, accountStore, clock);
+  const accounts = new AccountService(meta, accountStore, clock, {
+    mail: config.smtpUrl ? smtpMailSender(config.smtpUrl, 'svc <invitations@localhost>', INVITATION_MAIL_TIMEOUT_MS) : undefined,
+    warn: (message) => log.warn({}, message),
+  });
   for (const task of accounts.maintenanceTasks()) maintenance.register(task);
 
   // Daily rollups: their tables, the `rollup` and `retention` tasks, and recomputation of the
@@ -150,6 +153,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
   };
   return ctx;
 }
+
+/** An owner waits on the invitation mail's sending: an SMTP server that hangs fails it after this. */
+const INVITATION_MAIL_TIMEOUT_MS = 10_000;
 
 /** A warning at most once a minute for each kind of fallback. */
 const FALLBACK_WARNING_EVERY_MS = 60_000;

@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, conflict, invalidParams, notFound, unauthorized } from '../core/errors.js';
 import type { MaintenanceTask } from '../core/maintenance.js';
 import type { MetaStore } from '../storage/meta/types.js';
+import { Invitations, type SendMail } from './invitations.js';
 import { Lockout, type AttemptSubject } from './lockout.js';
 import { checkPasswordPolicy, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import type { Role } from '../core/roles.js';
@@ -14,6 +15,7 @@ import { DuplicateEmail, type KyselyAccountStore, type Member, type Membership, 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAIL_LENGTH = 254;
 export const WRONG_CREDENTIALS = 'Wrong email or password.';
+const LAST_OWNER = 'an organisation keeps at least one owner; make another member owner first';
 
 export function checkEmail(email: unknown): string {
   if (typeof email !== 'string' || email.trim().length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(email.trim())) {
@@ -41,17 +43,26 @@ export interface SessionView {
   memberships: Membership[];
 }
 
+export interface AccountServiceOptions {
+  /** Mails invitation links (SVC_SMTP_URL); without it the link is only answered to the owner. */
+  mail?: SendMail;
+  warn?: (message: string) => void;
+}
+
 export class AccountService {
   private readonly sessions: Sessions;
   private readonly lockout: Lockout;
+  readonly invitations: Invitations;
 
   constructor(
     private readonly meta: MetaStore,
     readonly store: KyselyAccountStore,
     private readonly clock: Clock,
+    options: AccountServiceOptions = {},
   ) {
     this.sessions = new Sessions(this.store);
     this.lockout = new Lockout(this.store);
+    this.invitations = new Invitations(this.store, this.meta, this.clock, options.mail, options.warn ?? (() => undefined));
   }
 
   maintenanceTasks(): MaintenanceTask[] {
@@ -62,6 +73,7 @@ export class AccountService {
         run: async (now) => {
           await this.sessions.prune(now);
           await this.store.deleteLocksBefore(now);
+          await this.invitations.prune(now);
         },
       },
     ];
@@ -118,25 +130,33 @@ export class AccountService {
   /** Creates or changes a membership; the organisation's last owner keeps the role. */
   async setMember(orgId: number, userId: number, role: Role): Promise<void> {
     await this.user(userId);
-    if (role !== 'owner') await this.keepAnOwner(orgId, userId);
-    await this.store.setMembership(orgId, userId, role, this.clock.now());
+    if ((await this.store.changeMembership(orgId, userId, role, this.clock.now())) === 'last-owner') throw conflict(LAST_OWNER);
   }
 
   async removeMember(orgId: number, userId: number): Promise<void> {
-    await this.keepAnOwner(orgId, userId);
-    if (!(await this.store.removeMembership(orgId, userId))) throw notFound('membership not found');
+    const outcome = await this.store.changeMembership(orgId, userId, null, this.clock.now());
+    if (outcome === 'last-owner') throw conflict(LAST_OWNER);
+    if (outcome === 'no-membership') throw notFound('membership not found');
   }
 
+  /** The user of an email, for the operator only: to anyone else it would tell which accounts exist. */
   async userByEmail(email: unknown): Promise<User> {
     const user = await this.store.findUserByEmail(checkEmail(email));
     if (!user) throw notFound('no user has this email');
     return { id: user.id, email: user.email, name: user.name, createdAt: user.createdAt };
   }
 
-  /** Refuses to take the owner role from the organisation's only owner. */
-  private async keepAnOwner(orgId: number, userId: number): Promise<void> {
-    const owners = (await this.store.members(orgId)).filter((m) => m.role === 'owner');
-    if (owners.length === 1 && owners[0]!.userId === userId) throw conflict('an organisation keeps at least one owner; make another member owner first');
+  // --- invitations ---------------------------------------------------------------------------
+
+  /**
+   * Creates the account of an invitation's email (the email is the invitation's, never the
+   * caller's) and signs it in; the invitation stays pending until accepted. An email that has an
+   * account gets 409: sign in instead.
+   */
+  async createInvitedUser(token: string, input: { password: unknown; name?: string; address: string }): Promise<{ user: User; session: NewSession }> {
+    const invitation = await this.invitations.pending(token);
+    await this.createUser({ email: invitation.email, password: input.password, name: input.name });
+    return this.signIn({ email: invitation.email, password: input.password as string, address: input.address });
   }
 
   // --- sign-in -------------------------------------------------------------------------------

@@ -3,11 +3,16 @@
 import { createTransport } from 'nodemailer';
 import type { AlertPayload } from './payload.js';
 
-/** Sends one alert mail; rejects on failure. */
+/** Sends one mail; rejects on failure. */
 export type MailSender = (message: { to: string[]; subject: string; text: string }) => Promise<void>;
 
-export function smtpMailSender(smtpUrl: string, from = 'svc alerts <alerts@localhost>'): MailSender {
-  const transport = createTransport(smtpUrl);
+/**
+ * A sender through the SMTP server of `smtpUrl`. `timeoutMs` bounds connecting, the greeting and
+ * each wait on the socket, for a sender someone waits on (an invitation's answer).
+ */
+export function smtpMailSender(smtpUrl: string, from = 'svc alerts <alerts@localhost>', timeoutMs?: number): MailSender {
+  const timeouts = timeoutMs === undefined ? {} : { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
+  const transport = createTransport({ url: smtpUrl, ...timeouts });
   return async ({ to, subject, text }) => {
     await transport.sendMail({ from, to, subject, text });
   };

@@ -1,5 +1,6 @@
 // The role matrix of /app/v1/manage: every route refused to a viewer (403) and a non-member (404)
-// with nothing changed, allowed to admins (but members routes) and owners; CSRF and Origin checks.
+// with nothing changed, allowed to admins (but members and invitations routes) and owners; CSRF and
+// Origin checks.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppClient, signedInUser } from '../helpers/app-client.js';
@@ -61,6 +62,7 @@ describe('/app/v1/manage role matrix', () => {
     admin('POST', `/sites/${site.siteId}/funnels`, { name: `f${++counter}`, windowMinutes: 60, steps: [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/buy' }] });
   const newRule = () => admin('POST', `/sites/${site.siteId}/alerts`, { type: 'spike', threshold: 5, url: receiver.url('/hook'), secret: 'shh' });
   const newKey = () => admin('POST', `/orgs/${site.orgId}/keys`, { name: `k${++counter}` });
+  const newInvitation = () => admin('POST', `/orgs/${site.orgId}/invitations`, { email: `pending${++counter}@example.com`, role: 'viewer' });
 
   const routes: ManageRoute[] = [
     { name: 'list sites', make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/sites` }) },
@@ -108,7 +110,17 @@ describe('/app/v1/manage role matrix', () => {
     { name: 'alert history', make: async () => ({ method: 'GET', path: `/alerts/${(await newRule()).id}/history` }) },
     { name: 'list members', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/members` }) },
     { name: 'set member', ownerOnly: true, make: async () => ({ method: 'PUT', path: `/orgs/${site.orgId}/members/${spareUser.id}`, body: { role: 'viewer' } }) },
-    { name: 'add member by email', ownerOnly: true, make: async () => ({ method: 'POST', path: `/orgs/${site.orgId}/members`, body: { email: spareUser.email, role: 'admin' } }) },
+    {
+      name: 'invite',
+      ownerOnly: true,
+      make: async () => ({ method: 'POST', path: `/orgs/${site.orgId}/invitations`, body: { email: `invitee${++counter}@example.com`, role: 'admin' } }),
+    },
+    { name: 'list invitations', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/invitations` }) },
+    {
+      name: 'revoke invitation',
+      ownerOnly: true,
+      make: async () => ({ method: 'DELETE', path: `/orgs/${site.orgId}/invitations/${(await newInvitation()).invitationId}` }),
+    },
     {
       name: 'remove member',
       ownerOnly: true,
@@ -130,6 +142,7 @@ describe('/app/v1/manage role matrix', () => {
       rules,
       history: await Promise.all(rules.map(async (r) => (await server.admin('GET', `/alerts/${r.id}/history`)).body)),
       members: (await server.admin('GET', `/orgs/${site.orgId}/members`)).body,
+      invitations: (await server.admin('GET', `/orgs/${site.orgId}/invitations`)).body,
     };
   };
   const send = (client: AppClient, call: Call) => client.request(call.method, `/app/v1/manage${call.path}`, call.body);
@@ -148,7 +161,7 @@ describe('/app/v1/manage role matrix', () => {
     }
   });
 
-  test('an admin may use every route but the members ones (403, nothing changed)', async () => {
+  test('an admin may use every route but the members and invitations ones (403, nothing changed)', async () => {
     for (const route of routes) {
       const call = await route.make();
       const before = route.ownerOnly ? await snapshot() : undefined;
@@ -180,6 +193,8 @@ describe('/app/v1/manage role matrix', () => {
       ['GET', '/users'],
       ['POST', '/maintenance/run'],
       ['POST', `/sites/${site.siteId}/events/import`],
+      // Adding an existing user by email would tell an owner which accounts exist: owners invite.
+      ['POST', `/orgs/${site.orgId}/members`],
     ] as const) {
       assert.equal((await clients.owner.request(method, `/app/v1/manage${path}`, method === 'GET' ? undefined : {})).status, 404, `${method} ${path}`);
     }

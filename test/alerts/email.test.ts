@@ -1,63 +1,10 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { smtpMailSender } from '../../src/alerts/email.js';
 import { MetricsRegistry } from '../../src/core/metrics.js';
 import { startReceiver, type Receiver } from './helpers/receiver.js';
 import { alertHarness } from './helpers/service.js';
-
-interface Mail {
-  to: string[];
-  data: string;
-}
-
-/** Just enough SMTP for nodemailer: plain text, no STARTTLS, no auth. */
-async function startSmtp(): Promise<{ port: number; mails: Mail[]; close(): Promise<void> }> {
-  const mails: Mail[] = [];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    let to: string[] = [];
-    let data: string | undefined;
-    let buffer = '';
-    socket.write('220 test ESMTP\r\n');
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      let end: number;
-      while ((end = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (data !== undefined) {
-          if (line === '.') {
-            mails.push({ to, data });
-            data = undefined;
-            to = [];
-            socket.write('250 queued\r\n');
-          } else data += line + '\n';
-        } else if (/^(EHLO|HELO)/i.test(line)) socket.write('250 test\r\n');
-        else if (/^RCPT TO:/i.test(line)) {
-          to.push(line.replace(/^RCPT TO:\s*<?([^>]*)>?.*$/i, '$1'));
-          socket.write('250 ok\r\n');
-        } else if (/^DATA/i.test(line)) {
-          data = '';
-          socket.write('354 go ahead\r\n');
-        } else if (/^QUIT/i.test(line)) socket.end('221 bye\r\n');
-        else socket.write('250 ok\r\n');
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as { port: number }).port,
-    mails,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { startSmtp, type SmtpListener } from '../helpers/smtp.js';
 
 async function until(probe: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -69,7 +16,7 @@ async function until(probe: () => boolean, timeoutMs = 5_000): Promise<void> {
 
 describe('email channel', () => {
   let receiver: Receiver;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: SmtpListener;
 
   before(async () => {
     receiver = await startReceiver();

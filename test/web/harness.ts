@@ -1,5 +1,6 @@
 // Shared fixtures of the dashboard's browser tests: a real listening svc, the system Chromium, users
 // made through the admin API, sign-in through the page, axe-core run inside a page, screenshots.
+import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,12 @@ import { launchBrowser } from '../tracker/harness.js';
 export const PASSWORD = 'correct horse battery';
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
+/** The looks every page is checked in: desktop and phone width, light and dark. */
+export const LOOKS = [
+  { name: 'desktop', viewport: DESKTOP, colorScheme: 'light' },
+  { name: 'phone', viewport: PHONE, colorScheme: 'light' },
+  { name: 'desktop-dark', viewport: DESKTOP, colorScheme: 'dark' },
+] as const;
 
 export interface Dashboard {
   server: TestServer;
@@ -91,4 +98,14 @@ let shotsDir: string | undefined;
 export function screenshotDir(): string {
   shotsDir ??= mkdtempSync(join(tmpdir(), 'svc-dashboard-shots-'));
   return shotsDir;
+}
+
+/** axe-core finds no serious or critical violation, nothing scrolls sideways; a screenshot is saved. */
+export async function checkPage(page: Page, label: string): Promise<void> {
+  const violations = await axeViolations(page);
+  assert.deepEqual(violations, [], `${label}: ${JSON.stringify(violations, null, 1)}`);
+  // No part of the page may need horizontal scrolling of the whole document.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `${label}: the page is ${overflow} px wider than the window`);
+  await page.screenshot({ path: join(screenshotDir(), `${label}.png`), fullPage: true });
 }

@@ -2,25 +2,8 @@
 // finds no serious or critical violation, and a screenshot of each is saved to look at.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { createSite, type SiteFixture } from '../helpers/server.js';
-import { axeViolations, createUser, DESKTOP, openPage, PHONE, screenshotDir, signIn, startDashboard, type Dashboard } from './harness.js';
-
-const LOOKS = [
-  { name: 'desktop', viewport: DESKTOP, colorScheme: 'light' },
-  { name: 'phone', viewport: PHONE, colorScheme: 'light' },
-  { name: 'desktop-dark', viewport: DESKTOP, colorScheme: 'dark' },
-] as const;
-
-async function check(page: Page, label: string): Promise<void> {
-  const violations = await axeViolations(page);
-  assert.deepEqual(violations, [], `${label}: ${JSON.stringify(violations, null, 1)}`);
-  // No part of the page may need horizontal scrolling of the whole document.
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.ok(overflow <= 0, `${label}: the page is ${overflow} px wider than the window`);
-  await page.screenshot({ path: join(screenshotDir(), `${label}.png`), fullPage: true });
-}
+import { checkPage as check, createUser, LOOKS, openPage, screenshotDir, signIn, startDashboard, type Dashboard } from './harness.js';
 
 describe('dashboard pages: accessibility and screenshots', () => {
   let dashboard: Dashboard;

@@ -1,4 +1,6 @@
-// A block of text to copy (tracker snippet, a new API key) with a Copy button.
+// A block of text to copy (tracker snippet, a new API key, an invitation link) with a Copy button,
+// and the frame of a secret shown only once.
+import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 
 export function CopyBlock({ text, label }: { text: string; label: string }) {
@@ -28,6 +30,19 @@ export function CopyBlock({ text, label }: { text: string; label: string }) {
           {copied === 'yes' ? 'Copied.' : copied === 'no' ? 'Selected: press Ctrl+C (⌘C) to copy.' : ''}
         </span>
       </div>
+    </div>
+  );
+}
+
+/** A secret the server answers once (an API key, an invitation link): what it is, the text to copy, `Done`. */
+export function ShownOnce({ region, text, label, onDone, children }: { region: string; text: string; label: string; onDone(): void; children: ComponentChildren }) {
+  return (
+    <div class="secret" role="region" aria-label={region}>
+      <p>{children}</p>
+      <CopyBlock text={text} label={label} />
+      <button type="button" onClick={onDone}>
+        Done
+      </button>
     </div>
   );
 }

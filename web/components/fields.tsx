@@ -10,6 +10,8 @@ interface InputProps {
   type?: 'text' | 'email' | 'password' | 'number' | 'url';
   autoComplete?: string;
   required?: boolean;
+  /** Shown and sent, never edited (an invitation's email). */
+  readOnly?: boolean;
   minLength?: number;
   maxLength?: number;
   min?: number;

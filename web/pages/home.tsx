@@ -45,7 +45,7 @@ function Home({ session }: { session: Session }) {
   const sites = useLoad(() => api<{ sites: SiteRow[] }>('GET', '/sites'));
   return (
     <Layout session={session} title="Sites">
-      {session.memberships.length === 0 && <p>You are not a member of any organisation yet: ask an owner to add you.</p>}
+      {session.memberships.length === 0 && <p>You are not a member of any organisation yet: ask an owner for an invitation.</p>}
       <LoadState state={sites}>
         {({ sites: rows }) =>
           session.memberships.map((membership) => (

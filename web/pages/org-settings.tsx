@@ -1,15 +1,15 @@
 // /orgs/:orgId/settings: the organisation's sites (add), API keys (created and shown once, revoked
-// after confirmation) and, for owners, its members.
+// after confirmation) and, for owners, its members and invitations (the link shown once).
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { formatInstant } from '../lib/dates.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useLoad, type Action } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
 import { canManage, membershipOf, type Role, type Session } from '../lib/session.js';
 import type { ManagedSite } from '../lib/sites.js';
 import { ConfirmButton } from '../components/confirm.js';
-import { CopyBlock } from '../components/copy.js';
+import { ShownOnce } from '../components/copy.js';
 import { ErrorText, LoadState, Notice } from '../components/feedback.js';
 import { SelectField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
@@ -28,6 +28,18 @@ interface Member {
   email: string;
   name: string;
   role: Role;
+}
+
+interface InvitationRow {
+  invitationId: number;
+  email: string;
+  role: Role;
+  expiresAt: number;
+}
+
+interface SentInvitation extends InvitationRow {
+  url: string;
+  emailed: boolean;
 }
 
 const ROLE_OPTIONS: Array<[Role, string]> = [
@@ -110,15 +122,9 @@ function Keys({ orgId }: { orgId: number }) {
       <h2 id="keys-title">API keys</h2>
       <p class="muted">A key reads the statistics of every site of this organisation through /v1.</p>
       {created && (
-        <div class="secret" role="region" aria-label="New API key">
-          <p>
-            <strong>Copy the key {created.name ? `“${created.name}”` : ''} now:</strong> it is shown only this once.
-          </p>
-          <CopyBlock text={created.key} label="The new API key" />
-          <button type="button" onClick={() => setCreated(undefined)}>
-            Done
-          </button>
-        </div>
+        <ShownOnce region="New API key" text={created.key} label="The new API key" onDone={() => setCreated(undefined)}>
+          <strong>Copy the key {created.name ? `“${created.name}”` : ''} now:</strong> it is shown only this once.
+        </ShownOnce>
       )}
       <LoadState state={keys}>
         {({ keys: rows }) => (
@@ -160,16 +166,7 @@ function Keys({ orgId }: { orgId: number }) {
 
 function Members({ orgId, session }: { orgId: number; session: Session }) {
   const members = useLoad(() => api<{ members: Member[] }>('GET', `/manage/orgs/${orgId}/members`), [orgId]);
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('viewer');
-  const add = useAction();
   const change = useAction();
-  const submit = () =>
-    add.run(async () => {
-      await api('POST', `/manage/orgs/${orgId}/members`, { email, role });
-      setEmail('');
-      members.reload();
-    });
   const setMemberRole = (member: Member, next: Role) => change.run(() => api('PUT', `/manage/orgs/${orgId}/members/${member.userId}`, { role: next })).then(members.reload);
   return (
     <section class="card" id="members" aria-labelledby="members-title">
@@ -215,11 +212,65 @@ function Members({ orgId, session }: { orgId: number; session: Session }) {
         )}
       </LoadState>
       <ErrorText message={change.error} />
-      <FormSection title="Add a member" action={add} onSubmit={submit} submitLabel="Add member" busyLabel="Adding…">
-        <TextField label="Member email" type="email" required value={email} onValue={setEmail} hint="Someone who already has an account." />
+      <Invitations orgId={orgId} />
+    </section>
+  );
+}
+
+function PendingInvitation({ invitation, revoke, onRevoke }: { invitation: InvitationRow; revoke: Action; onRevoke(): Promise<void> }) {
+  return (
+    <tr>
+      <td>{invitation.email}</td>
+      <td>{invitation.role}</td>
+      <td class="muted">{formatInstant(invitation.expiresAt)}</td>
+      <td>
+        <ConfirmButton label={`Revoke the invitation of ${invitation.email}`} question={`Revoke the invitation of ${invitation.email}? Its link stops working at once.`} confirmLabel="Revoke" disabled={revoke.busy} onConfirm={() => revoke.run(onRevoke)}>
+          Revoke
+        </ConfirmButton>
+      </td>
+    </tr>
+  );
+}
+
+/** Invite member: the link is shown once (and mailed when the service sends mail); pending ones are revoked here. */
+function Invitations({ orgId }: { orgId: number }) {
+  const pending = useLoad(() => api<{ invitations: InvitationRow[] }>('GET', `/manage/orgs/${orgId}/invitations`), [orgId]);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const [sent, setSent] = useState<SentInvitation | undefined>(undefined);
+  const send = useAction();
+  const revoke = useAction();
+  const submit = () =>
+    send.run(async () => {
+      setSent(await api<SentInvitation>('POST', `/manage/orgs/${orgId}/invitations`, { email, role }));
+      setEmail('');
+      pending.reload();
+    });
+  return (
+    <>
+      <FormSection title="Invite member" action={send} onSubmit={submit} submitLabel="Send invitation" busyLabel="Sending…">
+        <TextField label="Email" type="email" required value={email} onValue={setEmail} />
         <SelectField<Role> label="Role" value={role} onValue={setRole} options={ROLE_OPTIONS} />
       </FormSection>
-    </section>
+      {sent && (
+        <ShownOnce region="Invitation link" text={sent.url} label={`Invitation link for ${sent.email}`} onDone={() => setSent(undefined)}>
+          <strong>Copy the invitation link for {sent.email} now:</strong> it is shown only this once. It works once, until {formatInstant(sent.expiresAt)}.
+          {sent.emailed ? ' It was also emailed to them.' : ''}
+        </ShownOnce>
+      )}
+      <h3>Pending invitations</h3>
+      <LoadState state={pending}>
+        {({ invitations: rows }) => (
+          <WideTable
+            columns={['Email', 'Role', 'Expires', 'Revoke']}
+            rows={rows}
+            empty={<p class="muted">No pending invitations.</p>}
+            row={(invitation) => <PendingInvitation key={invitation.invitationId} invitation={invitation} revoke={revoke} onRevoke={() => api('DELETE', `/manage/orgs/${orgId}/invitations/${invitation.invitationId}`).then(pending.reload)} />}
+          />
+        )}
+      </LoadState>
+      <ErrorText message={revoke.error} />
+    </>
   );
 }
 

@@ -1,19 +1,30 @@
-// An organisation's members (docs/accounts.md): the operator's and the organisation owners' routes.
+// An organisation's members and invitations (docs/accounts.md): the operator's and the organisation
+// owners' routes. Owners add people by invitation only; adding an existing user by email is the
+// operator's (users.ts), since its answer tells whether an account exists.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OrgAccess } from '../../accounts/authorization.js';
+import { ownOrigin } from '../../accounts/http.js';
+import { checkEmail } from '../../accounts/service.js';
 import { isRole, ROLES, type Role } from '../../core/roles.js';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { ApiError, invalidParams, notFound } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
+import type { Invitation } from '../../storage/meta/account-store.js';
 import type { Org } from '../../storage/meta/types.js';
 import { idParam, objectBody, type Body } from '../validate.js';
 
-function roleField(body: Body): Role {
+export function roleField(body: Body): Role {
   if (!isRole(body.role)) throw invalidParams(`role must be one of ${ROLES.join(', ')}`);
   return body.role;
 }
 
+/** Invitations an organisation may send in an hour: each one is a link its owners can hand out. */
+const INVITATIONS_PER_HOUR = 50;
+
+const invitationView = (i: Invitation) => ({ invitationId: i.id, email: i.email, role: i.role, createdAt: i.createdAt, expiresAt: i.expiresAt });
+
 export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   const accounts = ctx.accounts;
+  const invitationLimiter = ctx.counters.rateLimiter('invitations', INVITATIONS_PER_HOUR, 3_600_000);
   const ownedOrg = async (request: FastifyRequest, param: string): Promise<Org> => {
     const org = await ctx.meta.getOrg(idParam(param));
     if (!org) throw notFound('organisation not found');
@@ -34,18 +45,32 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
     return { orgId: org.id, userId, role };
   });
 
-  app.post<{ Params: { orgId: string } }>('/orgs/:orgId/members', async (request) => {
-    const org = await ownedOrg(request, request.params.orgId);
-    const body = objectBody(request.body, ['email', 'role']);
-    const role = roleField(body);
-    const user = await accounts.userByEmail(body.email);
-    await accounts.setMember(org.id, user.id, role);
-    return { orgId: org.id, userId: user.id, role };
-  });
-
   app.delete<{ Params: { orgId: string; userId: string } }>('/orgs/:orgId/members/:userId', async (request, reply) => {
     const org = await ownedOrg(request, request.params.orgId);
     await accounts.removeMember(org.id, idParam(request.params.userId));
+    reply.code(204).send();
+  });
+
+  app.post<{ Params: { orgId: string } }>('/orgs/:orgId/invitations', async (request, reply) => {
+    const org = await ownedOrg(request, request.params.orgId);
+    const body = objectBody(request.body, ['email', 'role']);
+    const email = checkEmail(body.email);
+    const role = roleField(body);
+    if (!(await invitationLimiter.hit(String(org.id), ctx.clock.now()))) {
+      throw new ApiError('RATE_LIMITED', `an organisation sends at most ${INVITATIONS_PER_HOUR} invitations an hour`, { 'retry-after': '3600' });
+    }
+    const sent = await accounts.invitations.create(org.id, email, role, ownOrigin(request, ctx.config));
+    reply.code(201).send({ ...invitationView(sent.invitation), url: sent.url, emailed: sent.emailed });
+  });
+
+  app.get<{ Params: { orgId: string } }>('/orgs/:orgId/invitations', async (request) => {
+    const org = await ownedOrg(request, request.params.orgId);
+    return { invitations: (await accounts.invitations.list(org.id)).map(invitationView) };
+  });
+
+  app.delete<{ Params: { orgId: string; invitationId: string } }>('/orgs/:orgId/invitations/:invitationId', async (request, reply) => {
+    const org = await ownedOrg(request, request.params.orgId);
+    await accounts.invitations.revoke(org.id, idParam(request.params.invitationId));
     reply.code(204).send();
   });
 }

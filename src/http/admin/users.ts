@@ -1,7 +1,10 @@
-// Dashboard users (docs/accounts.md): created, listed and deleted by the operator only.
+// Dashboard users (docs/accounts.md): created, listed and deleted by the operator only, who may also
+// give a user a role by email (an owner invites instead: members.ts).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { notFound } from '../../core/errors.js';
 import { idParam, objectBody, optionalString } from '../validate.js';
+import { roleField } from './members.js';
 
 export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post('/users', async (request, reply) => {
@@ -21,5 +24,15 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
   app.delete<{ Params: { userId: string } }>('/users/:userId', async (request, reply) => {
     await ctx.accounts.deleteUser(idParam(request.params.userId));
     reply.code(204).send();
+  });
+
+  app.post<{ Params: { orgId: string } }>('/orgs/:orgId/members', async (request) => {
+    const org = await ctx.meta.getOrg(idParam(request.params.orgId));
+    if (!org) throw notFound('organisation not found');
+    const body = objectBody(request.body, ['email', 'role']);
+    const role = roleField(body);
+    const user = await ctx.accounts.userByEmail(body.email);
+    await ctx.accounts.setMember(org.id, user.id, role);
+    return { orgId: org.id, userId: user.id, role };
   });
 }

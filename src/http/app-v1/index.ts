@@ -10,6 +10,7 @@ import { memberAccess } from '../../accounts/authorization.js';
 import { orgScopedRoutes } from '../admin/index.js';
 import { acceptEmptyJsonBody } from '../admin/json-body.js';
 import { statsRoutes } from '../v1/index.js';
+import { invitationRoutes } from './invitations.js';
 import { sessionRoutes } from './session.js';
 import { siteListRoutes } from './sites.js';
 
@@ -40,6 +41,7 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   acceptEmptyJsonBody(app);
 
   await sessionRoutes(app, ctx);
+  await invitationRoutes(app, ctx);
   await siteListRoutes(app, ctx);
   // The read API's statistics routes by their own code: a member of the site's organisation reads
   // what a key of that organisation reads on /v1, byte for byte.

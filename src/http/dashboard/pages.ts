@@ -20,6 +20,8 @@ export const PAGE_ROUTES: PageRoute[] = [
   { path: '/', page: 'home', title: 'Sites', signedIn: true },
   { path: '/login', page: 'login', title: 'Sign in', signedIn: false },
   { path: '/setup', page: 'setup', title: 'Set up svc', signedIn: false },
+  // Signed out, the page offers to sign in or to create the invited email's account.
+  { path: '/invitations/:token', page: 'invitation', title: 'Invitation', signedIn: false },
   { path: '/orgs/:orgId/settings', page: 'org-settings', title: 'Organisation settings', signedIn: true },
   { path: '/sites/:siteId', page: 'site', title: 'Site', signedIn: true },
   { path: '/sites/:siteId/realtime', page: 'realtime', title: 'Realtime', signedIn: true },

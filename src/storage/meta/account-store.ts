@@ -1,8 +1,10 @@
-// AccountStore: users, memberships, sessions and failed sign-ins in the MetaStore database (migration
-// 005_accounts), through the MetaStore's Kysely handle so SQLite and PostgreSQL share one implementation.
-import type { Generated, Kysely, Selectable } from 'kysely';
+// AccountStore: users, memberships, invitations, sessions and failed sign-ins in the MetaStore
+// database (migrations 005_accounts, 007_invitations), through the MetaStore's Kysely handle so SQLite
+// and PostgreSQL share one implementation.
+import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
+import { metaDialectOf } from './dialect.js';
 import type { MetaDatabase } from './schema.js';
-import type { Role } from '../../core/roles.js';
+import { roleAtLeast, type Role } from '../../core/roles.js';
 
 interface UsersTable {
   id: Generated<number>;
@@ -18,6 +20,17 @@ interface MembershipsTable {
   user_id: number;
   role: Role;
   created_at: number;
+}
+
+interface InvitationsTable {
+  id: Generated<number>;
+  org_id: number;
+  email: string; // as the owner typed it
+  email_key: string; // lower case, compared with users.email_key
+  role: Role;
+  token_hash: string; // SHA-256 hex of the link's secret
+  created_at: number;
+  expires_at: number;
 }
 
 interface UserSessionsTable {
@@ -43,6 +56,7 @@ interface LoginLocksTable {
 export interface AccountDatabase extends MetaDatabase {
   users: UsersTable;
   memberships: MembershipsTable;
+  invitations: InvitationsTable;
   user_sessions: UserSessionsTable;
   login_failures: LoginFailuresTable;
   login_locks: LoginLocksTable;
@@ -68,6 +82,22 @@ export interface Member {
   role: Role;
 }
 
+/** A pending invitation (accepting or revoking one deletes it). */
+export interface Invitation {
+  id: number;
+  orgId: number;
+  email: string;
+  role: Role;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** What changeMembership did: `last-owner` when it refused to leave the organisation without an owner. */
+export type MembershipChange = 'changed' | 'last-owner' | 'no-membership';
+
+/** What acceptInvitation did: the membership it gave (or kept, when already higher), or why none. */
+export type InvitationAcceptance = { role: Role; invitation: Invitation } | 'not-found' | 'wrong-email';
+
 export interface SessionRecord {
   id: string;
   userId: number;
@@ -89,6 +119,15 @@ const toUser = (row: Pick<Selectable<UsersTable>, 'id' | 'email' | 'name' | 'cre
   email: row.email,
   name: row.name,
   createdAt: Number(row.created_at),
+});
+
+const toInvitation = (row: Selectable<InvitationsTable>): Invitation => ({
+  id: row.id,
+  orgId: row.org_id,
+  email: row.email,
+  role: row.role,
+  createdAt: Number(row.created_at),
+  expiresAt: Number(row.expires_at),
 });
 
 function isUniqueViolation(err: unknown): boolean {
@@ -168,9 +207,33 @@ export class KyselyAccountStore {
       .execute();
   }
 
-  async removeMembership(orgId: number, userId: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  /**
+   * Gives the user `role` in the organisation (`null`: removes the membership), unless that leaves
+   * the organisation without an owner. The owner check and the write are one transaction, and on
+   * PostgreSQL the organisation's row is locked first, so two owners demoting each other at once
+   * leave one owner: the second sees the first's change. SQLite runs one transaction at a time.
+   */
+  async changeMembership(orgId: number, userId: number, role: Role | null, now: number): Promise<MembershipChange> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.lockOrg(trx, orgId);
+      const owners = await trx.selectFrom('memberships').select('user_id').where('org_id', '=', orgId).where('role', '=', 'owner').execute();
+      if (role !== 'owner' && owners.length === 1 && owners[0]!.user_id === userId) return 'last-owner';
+      if (role === null) {
+        const result = await trx.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).executeTakeFirst();
+        return Number(result.numDeletedRows) > 0 ? 'changed' : 'no-membership';
+      }
+      await trx
+        .insertInto('memberships')
+        .values({ org_id: orgId, user_id: userId, role, created_at: now })
+        .onConflict((oc) => oc.columns(['org_id', 'user_id']).doUpdateSet({ role }))
+        .execute();
+      return 'changed';
+    });
+  }
+
+  /** Holds the organisation's row until the transaction ends (PostgreSQL; SQLite transactions are serial). */
+  private async lockOrg(trx: Transaction<AccountDatabase>, orgId: number): Promise<void> {
+    if (metaDialectOf(this.db) === 'postgres') await trx.selectFrom('orgs').select('id').where('id', '=', orgId).forUpdate().execute();
   }
 
   async roleIn(orgId: number, userId: number): Promise<Role | undefined> {
@@ -203,6 +266,82 @@ export class KyselyAccountStore {
       .orderBy('users.id')
       .execute();
     return rows.map((r) => ({ userId: r.id, email: r.email, name: r.name, role: r.role }));
+  }
+
+  // --- invitations ---------------------------------------------------------------------------
+
+  /** A pending invitation; one already pending for the same organisation and email is replaced. */
+  async createInvitation(invitation: { orgId: number; email: string; role: Role; tokenHash: string; expiresAt: number }, now: number): Promise<Invitation> {
+    return this.db.transaction().execute(async (trx) => {
+      const key = emailKey(invitation.email);
+      await trx.deleteFrom('invitations').where('org_id', '=', invitation.orgId).where('email_key', '=', key).execute();
+      const row = await trx
+        .insertInto('invitations')
+        .values({
+          org_id: invitation.orgId,
+          email: invitation.email.trim(),
+          email_key: key,
+          role: invitation.role,
+          token_hash: invitation.tokenHash,
+          created_at: now,
+          expires_at: invitation.expiresAt,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toInvitation(row);
+    });
+  }
+
+  /** The organisation's invitations still valid at `now`, oldest first. */
+  async invitations(orgId: number, now: number): Promise<Invitation[]> {
+    const rows = await this.db.selectFrom('invitations').selectAll().where('org_id', '=', orgId).where('expires_at', '>', now).orderBy('id').execute();
+    return rows.map(toInvitation);
+  }
+
+  /** The invitation of a link's token hash, with its organisation's name, if valid at `now`. */
+  async invitationByToken(tokenHash: string, now: number): Promise<(Invitation & { orgName: string }) | undefined> {
+    const row = await this.db
+      .selectFrom('invitations')
+      .innerJoin('orgs', 'orgs.id', 'invitations.org_id')
+      .selectAll('invitations')
+      .select('orgs.name as org_name')
+      .where('invitations.token_hash', '=', tokenHash)
+      .where('invitations.expires_at', '>', now)
+      .executeTakeFirst();
+    return row && { ...toInvitation(row), orgName: row.org_name };
+  }
+
+  async revokeInvitation(orgId: number, invitationId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('invitations').where('org_id', '=', orgId).where('id', '=', invitationId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Uses the invitation of a link for a user whose email is the invited one: deletes it and gives the
+   * invited role (a membership already at least as high is kept), in one transaction. Of two
+   * acceptances at once, the one that deletes the row wins; the other finds nothing.
+   */
+  async acceptInvitation(tokenHash: string, user: { id: number; email: string }, now: number): Promise<InvitationAcceptance> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('invitations').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
+      if (!row) return 'not-found';
+      if (row.email_key !== emailKey(user.email)) return 'wrong-email';
+      const deleted = await trx.deleteFrom('invitations').where('id', '=', row.id).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) return 'not-found';
+      const current = await trx.selectFrom('memberships').select('role').where('org_id', '=', row.org_id).where('user_id', '=', user.id).executeTakeFirst();
+      if (current && roleAtLeast(current.role, row.role)) return { role: current.role, invitation: toInvitation(row) };
+      await trx
+        .insertInto('memberships')
+        .values({ org_id: row.org_id, user_id: user.id, role: row.role, created_at: now })
+        .onConflict((oc) => oc.columns(['org_id', 'user_id']).doUpdateSet({ role: row.role }))
+        .execute();
+      return { role: row.role, invitation: toInvitation(row) };
+    });
+  }
+
+  async deleteInvitationsExpiredBy(now: number): Promise<number> {
+    const result = await this.db.deleteFrom('invitations').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   // --- sessions ------------------------------------------------------------------------------

@@ -1,0 +1,119 @@
+// Invitations to an organisation: an owner invites an email with a role; the link
+// (`/invitations/<token>`) is answered once and, when SMTP is configured, mailed; it works once,
+// for 7 days. The store keeps only the token's SHA-256, as sessions do. Nothing here tells whether an
+// account has the invited email: the answer to an invitation is the same either way.
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import { conflict, forbidden, notFound } from '../core/errors.js';
+import { sha256Hex } from '../core/ids.js';
+import type { Role } from '../core/roles.js';
+import type { Invitation, KyselyAccountStore } from '../storage/meta/account-store.js';
+import { emailKey } from '../storage/meta/account-store.js';
+import type { MetaStore } from '../storage/meta/types.js';
+
+export const INVITATION_VALID_MS = 7 * 24 * 3_600_000;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+export const INVITATION_GONE = 'this invitation link is not valid: it was used or revoked, or it expired. Ask an owner of the organisation for a new one';
+
+/** Sends one mail; rejects on failure. */
+export type SendMail = (message: { to: string[]; subject: string; text: string }) => Promise<void>;
+
+/** What an owner gets back: the link, shown once. */
+export interface SentInvitation {
+  invitation: Invitation;
+  url: string;
+  /** Whether the link was also mailed to the invited email. */
+  emailed: boolean;
+}
+
+/** What the link's page shows before acceptance. */
+export interface InvitationView {
+  orgName: string;
+  email: string;
+  role: Role;
+  expiresAt: number;
+}
+
+const invitationUrl = (origin: string, token: string) => `${origin}/invitations/${token}`;
+
+/** Control characters (a line break in an organisation's name) never reach a mail header. */
+const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+
+export class Invitations {
+  constructor(
+    private readonly store: KyselyAccountStore,
+    private readonly meta: MetaStore,
+    private readonly clock: Clock,
+    private readonly mail: SendMail | undefined,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /**
+   * Invites `email` to the organisation with `role`; a pending invitation of that email is
+   * replaced. Refused (409) only for an email that is already a member's, which the owner sees in
+   * the members list anyway.
+   */
+  async create(orgId: number, email: string, role: Role, origin: string): Promise<SentInvitation> {
+    const org = await this.meta.getOrg(orgId);
+    if (!org) throw notFound('organisation not found');
+    if ((await this.store.members(orgId)).some((member) => emailKey(member.email) === emailKey(email))) {
+      throw conflict('this email is already a member of the organisation');
+    }
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    const invitation = await this.store.createInvitation({ orgId, email, role, tokenHash: sha256Hex(token), expiresAt: now + INVITATION_VALID_MS }, now);
+    const url = invitationUrl(origin, token);
+    return { invitation, url, emailed: await this.send(invitation, org.name, url) };
+  }
+
+  private async send(invitation: Invitation, orgName: string, url: string): Promise<boolean> {
+    if (!this.mail) return false;
+    try {
+      await this.mail({
+        to: [invitation.email],
+        subject: oneLine(`You are invited to ${orgName} on svc`),
+        text: [
+          `You are invited to join ${oneLine(orgName)} on svc as ${invitation.role}.`,
+          `Open this link to accept (it works once, until ${new Date(invitation.expiresAt).toISOString()}):`,
+          url,
+          'If you did not expect this invitation, ignore this mail.',
+        ].join('\n\n'),
+      });
+      return true;
+    } catch (err) {
+      this.warn(`the invitation mail for organisation ${invitation.orgId} could not be sent: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    }
+  }
+
+  list(orgId: number): Promise<Invitation[]> {
+    return this.store.invitations(orgId, this.clock.now());
+  }
+
+  async revoke(orgId: number, invitationId: number): Promise<void> {
+    if (!(await this.store.revokeInvitation(orgId, invitationId))) throw notFound('invitation not found');
+  }
+
+  /** The invitation of a link, or 404 when it was used, revoked or expired (or never was). */
+  async pending(token: string): Promise<InvitationView & { id: number }> {
+    const found = TOKEN_PATTERN.test(token) ? await this.store.invitationByToken(sha256Hex(token), this.clock.now()) : undefined;
+    if (!found) throw notFound(INVITATION_GONE);
+    return { id: found.id, orgName: found.orgName, email: found.email, role: found.role, expiresAt: found.expiresAt };
+  }
+
+  /**
+   * Makes the signed-in user a member with the invited role. The user's email must be the invited
+   * one (403 otherwise, the invitation left pending for its addressee).
+   */
+  async accept(token: string, user: { id: number; email: string }): Promise<{ orgId: number; role: Role }> {
+    const outcome = TOKEN_PATTERN.test(token) ? await this.store.acceptInvitation(sha256Hex(token), user, this.clock.now()) : 'not-found';
+    if (outcome === 'not-found') throw notFound(INVITATION_GONE);
+    if (outcome === 'wrong-email') throw forbidden(`this invitation is for another email than yours (${user.email}): sign out, then sign in with the invited email or create its account`);
+    return { orgId: outcome.invitation.orgId, role: outcome.role };
+  }
+
+  /** Deletes the expired invitations' rows (pending() already refuses them). */
+  prune(now: number): Promise<number> {
+    return this.store.deleteInvitationsExpiredBy(now);
+  }
+}

@@ -1,0 +1,219 @@
+// Invitations over HTTP, against a real listening server on a manual clock: an owner's answer is the
+// same whether the email has an account; the link works once, for 7 days, for the invited email; it
+// is mailed when SMTP is configured; owners list and revoke pending ones.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ManualClock } from '../../src/core/clock.js';
+import { AppClient, signedInUser } from '../helpers/app-client.js';
+import { createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
+import { startSmtp, type SmtpListener } from '../helpers/smtp.js';
+
+const DAY_MS = 86_400_000;
+const PASSWORD = 'a long enough secret';
+const PUBLIC_URL = 'https://stats.example.com';
+
+/** The link's token: the last segment of its URL. */
+const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
+
+describe('invitations', () => {
+  const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
+  let server: TestServer;
+  let site: SiteFixture;
+  let owner: AppClient;
+  let counter = 0;
+
+  before(async () => {
+    server = await startTestServer({ clock });
+    site = await createSite(server);
+    owner = (await signedInUser(server, 'owner@example.com', [{ orgId: site.orgId, role: 'owner' }])).client;
+  });
+  after(() => server.stop());
+
+  const invite = (email: string, role = 'viewer') => owner.request('POST', `/app/v1/manage/orgs/${site.orgId}/invitations`, { email, role });
+  const invited = async (email: string, role = 'viewer') => {
+    const res = await invite(email, role);
+    assert.equal(res.status, 201, res.text);
+    return res.body as { invitationId: number; email: string; role: string; url: string; createdAt: number; expiresAt: number; emailed: boolean };
+  };
+  const fresh = () => `person${++counter}@example.com`;
+
+  test('the answer is the same whether an account has the email', async () => {
+    const existing = fresh();
+    await server.admin('POST', '/users', { email: existing, password: PASSWORD });
+    const nobody = fresh();
+    const answers = [await invite(existing, 'admin'), await invite(nobody, 'admin')];
+    const shape = (res: (typeof answers)[number], email: string) => {
+      assert.equal(res.status, 201, res.text);
+      assert.equal(res.body.email, email);
+      assert.match(res.body.url, new RegExp(`^${server.url}/invitations/[\\w-]{43}$`), 'the link is on the request\'s origin without SVC_PUBLIC_URL');
+      const { invitationId, url, email: _email, ...rest } = res.body;
+      assert.equal(typeof invitationId, 'number');
+      return { status: res.status, keys: Object.keys(res.body).sort(), rest, contentType: res.headers.get('content-type') };
+    };
+    assert.deepEqual(shape(answers[0]!, existing), shape(answers[1]!, nobody));
+    assert.equal(answers[0]!.body.expiresAt, clock.now() + 7 * DAY_MS);
+    assert.equal(answers[0]!.body.emailed, false, 'no SMTP configured');
+    // The link's page tells nothing either: the same fields for both.
+    const views = await Promise.all(answers.map((a) => new AppClient(server).request('GET', `/app/v1/invitations/${tokenOf(a.body.url)}`)));
+    assert.deepEqual(views.map((v) => Object.keys(v.body).sort()), [['email', 'expiresAt', 'orgName', 'role'], ['email', 'expiresAt', 'orgName', 'role']]);
+  });
+
+  test('the operator admin API invites with the same answer', async () => {
+    const res = await server.admin('POST', `/orgs/${site.orgId}/invitations`, { email: fresh(), role: 'viewer' });
+    assert.equal(res.status, 201);
+    assert.deepEqual(Object.keys(res.body).sort(), ['createdAt', 'email', 'emailed', 'expiresAt', 'invitationId', 'role', 'url']);
+    const listed = await server.admin('GET', `/orgs/${site.orgId}/invitations`);
+    assert.ok(listed.body.invitations.some((i: { invitationId: number }) => i.invitationId === res.body.invitationId));
+    assert.equal(listed.body.invitations[0].url, undefined, 'a link is answered once, never listed');
+  });
+
+  test('bad input: email, role, an existing member', async () => {
+    const cases: Array<[unknown, number, string]> = [
+      [{ email: 'not an email', role: 'viewer' }, 400, 'INVALID_PARAMS'],
+      [{ email: fresh(), role: 'boss' }, 400, 'INVALID_PARAMS'],
+      [{ email: fresh() }, 400, 'INVALID_PARAMS'],
+      [{ email: fresh(), role: 'viewer', extra: 1 }, 400, 'INVALID_PARAMS'],
+      [{ email: 'OWNER@example.com', role: 'viewer' }, 409, 'CONFLICT'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await owner.request('POST', `/app/v1/manage/orgs/${site.orgId}/invitations`, body);
+      assert.equal(res.status, status, JSON.stringify(body));
+      assert.equal(res.body.error.code, code);
+    }
+  });
+
+  test('signed out: create the account of the invited email, then accept; only then a member', async () => {
+    const email = fresh();
+    const { url } = await invited(email, 'admin');
+    const invitee = new AppClient(server);
+    const view = await invitee.request('GET', `/app/v1/invitations/${tokenOf(url)}`);
+    assert.deepEqual(view.body, { orgName: (await server.admin('GET', '/orgs')).body.orgs.find((o: { id: number }) => o.id === site.orgId).name, email, role: 'admin', expiresAt: clock.now() + 7 * DAY_MS });
+
+    const short = await invitee.request('POST', `/app/v1/invitations/${tokenOf(url)}/account`, { password: 'short' });
+    assert.deepEqual(short.body, { error: { code: 'INVALID_PARAMS', message: 'password must be at least 10 characters' } });
+    const emailField = await invitee.request('POST', `/app/v1/invitations/${tokenOf(url)}/account`, { password: PASSWORD, email: 'other@example.com' });
+    assert.equal(emailField.status, 400, 'the email is the invitation\'s, never the caller\'s');
+
+    const created = await invitee.request('POST', `/app/v1/invitations/${tokenOf(url)}/account`, { password: PASSWORD });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.user.email, email);
+    assert.deepEqual(created.body.memberships, [], 'not a member before accepting');
+    assert.equal((await invitee.request('GET', `/app/v1/manage/orgs/${site.orgId}/sites`)).status, 404);
+
+    const again = await new AppClient(server).request('POST', `/app/v1/invitations/${tokenOf(url)}/account`, { password: PASSWORD });
+    assert.equal(again.status, 409, 'the account exists now: sign in instead');
+
+    const accepted = await invitee.request('POST', `/app/v1/invitations/${tokenOf(url)}/accept`);
+    assert.equal(accepted.status, 200, accepted.text);
+    assert.deepEqual(accepted.body, { orgId: site.orgId, role: 'admin' });
+    const sites = await invitee.request('GET', '/app/v1/sites');
+    assert.deepEqual(sites.body.sites.map((s: { id: string }) => s.id), [site.siteId]);
+    assert.equal((await invitee.request('GET', `/app/v1/manage/orgs/${site.orgId}/sites`)).status, 200);
+    // Used: the link is dead.
+    assert.equal((await invitee.request('GET', `/app/v1/invitations/${tokenOf(url)}`)).status, 404);
+    assert.equal((await invitee.request('POST', `/app/v1/invitations/${tokenOf(url)}/accept`)).status, 404);
+  });
+
+  test('signed in: the invited email accepts; another email is refused and the invitation stays', async () => {
+    const email = fresh();
+    const { client: invitee, userId } = await signedInUser(server, email);
+    const { client: stranger } = await signedInUser(server, fresh());
+    const { url } = await invited(email.toUpperCase(), 'viewer');
+    const wrong = await stranger.request('POST', `/app/v1/invitations/${tokenOf(url)}/accept`);
+    assert.equal(wrong.status, 403);
+    assert.match(wrong.body.error.message, /another email/);
+    assert.equal((await new AppClient(server).request('POST', `/app/v1/invitations/${tokenOf(url)}/accept`, undefined, { origin: server.url })).status, 401);
+    const accepted = await invitee.request('POST', `/app/v1/invitations/${tokenOf(url)}/accept`);
+    assert.deepEqual(accepted.body, { orgId: site.orgId, role: 'viewer' });
+    const members = (await server.admin('GET', `/orgs/${site.orgId}/members`)).body.members;
+    assert.ok(members.some((m: { userId: number; role: string }) => m.userId === userId && m.role === 'viewer'));
+  });
+
+  test('a link is valid 7 days by the service clock', async () => {
+    const email = fresh();
+    const { url } = await invited(email);
+    const token = tokenOf(url);
+    const { client } = await signedInUser(server, email);
+    clock.advance(7 * DAY_MS - 1);
+    assert.equal((await client.request('GET', `/app/v1/invitations/${token}`)).status, 200);
+    clock.advance(1);
+    try {
+      const gone = await client.request('GET', `/app/v1/invitations/${token}`);
+      assert.equal(gone.status, 404);
+      assert.match(gone.body.error.message, /used or revoked, or it expired/);
+      assert.equal((await client.request('POST', `/app/v1/invitations/${token}/accept`)).status, 404);
+      assert.equal((await new AppClient(server).request('POST', `/app/v1/invitations/${token}/account`, { password: PASSWORD })).status, 404);
+      const listed = (await owner.request('GET', `/app/v1/manage/orgs/${site.orgId}/invitations`)).body.invitations;
+      assert.ok(!listed.some((i: { email: string }) => i.email === email), 'an expired invitation is not pending');
+    } finally {
+      clock.advance(-7 * DAY_MS);
+    }
+  });
+
+  test('owners list and revoke pending invitations; a revoked link is dead', async () => {
+    const email = fresh();
+    const sent = await invited(email, 'admin');
+    const list = await owner.request('GET', `/app/v1/manage/orgs/${site.orgId}/invitations`);
+    const row = list.body.invitations.find((i: { invitationId: number }) => i.invitationId === sent.invitationId);
+    assert.deepEqual(row, { invitationId: sent.invitationId, email, role: 'admin', createdAt: sent.createdAt, expiresAt: sent.expiresAt });
+    const revoked = await owner.request('DELETE', `/app/v1/manage/orgs/${site.orgId}/invitations/${sent.invitationId}`);
+    assert.equal(revoked.status, 204);
+    assert.equal((await owner.request('DELETE', `/app/v1/manage/orgs/${site.orgId}/invitations/${sent.invitationId}`)).status, 404);
+    assert.equal((await new AppClient(server).request('GET', `/app/v1/invitations/${tokenOf(sent.url)}`)).status, 404);
+    // Inviting the email again replaces a pending invitation: only the newest link works.
+    const first = await invited(email);
+    const second = await invited(email);
+    assert.equal((await new AppClient(server).request('GET', `/app/v1/invitations/${tokenOf(first.url)}`)).status, 404);
+    assert.equal((await new AppClient(server).request('GET', `/app/v1/invitations/${tokenOf(second.url)}`)).status, 200);
+  });
+
+  test('a token that is not one answers 404', async () => {
+    for (const token of ['x', 'A'.repeat(43), 'A'.repeat(44), '%2e%2e', 'a.b']) {
+      assert.equal((await new AppClient(server).request('GET', `/app/v1/invitations/${token}`)).status, 404, token);
+    }
+  });
+
+  test('the add-member-by-email path is the operator\'s only', async () => {
+    const res = await owner.request('POST', `/app/v1/manage/orgs/${site.orgId}/members`, { email: 'owner@example.com', role: 'viewer' });
+    assert.equal(res.status, 404);
+  });
+});
+
+describe('invitation mail', () => {
+  let smtp: SmtpListener;
+  let server: TestServer;
+
+  before(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer({ env: { SVC_SMTP_URL: smtp.url, SVC_PUBLIC_URL: PUBLIC_URL } });
+  });
+  after(async () => {
+    await server.stop();
+    await smtp.close();
+  });
+
+  test('with SMTP configured, the link is also mailed to the invited email', async () => {
+    const site = await createSite(server);
+    const res = await server.admin('POST', `/orgs/${site.orgId}/invitations`, { email: 'Cy@Example.com', role: 'admin' });
+    assert.equal(res.status, 201);
+    assert.equal(res.body.emailed, true);
+    assert.equal(smtp.mails.length, 1);
+    const mail = smtp.mails[0]!;
+    assert.deepEqual(mail.to.map((to) => to.toLowerCase()), ['cy@example.com']);
+    // Quoted-printable soft line breaks joined again.
+    const text = mail.data.replace(/=\n/g, '').replace(/=3D/g, '=');
+    assert.match(text, /Subject: You are invited to Org \d+ on svc/);
+    assert.ok(text.includes(res.body.url), text);
+    assert.match(res.body.url, new RegExp(`^${PUBLIC_URL}/invitations/[\\w-]{43}$`), 'the link is on SVC_PUBLIC_URL');
+  });
+
+  test('an organisation sends at most 50 invitations an hour', async () => {
+    const site = await createSite(server);
+    const before = smtp.mails.length;
+    for (let i = 0; i < 50; i++) assert.equal((await server.admin('POST', `/orgs/${site.orgId}/invitations`, { email: `p${i}@example.com`, role: 'viewer' })).status, 201);
+    const over = await server.admin('POST', `/orgs/${site.orgId}/invitations`, { email: 'one-more@example.com', role: 'viewer' });
+    assert.equal(over.status, 429);
+    assert.equal(over.body.error.code, 'RATE_LIMITED');
+    assert.equal(smtp.mails.length, before + 50);
+  });
+});
