@@ -7,7 +7,7 @@ import { formatInstant } from '../lib/dates.js';
 import { useAction, useLoad } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage, pathSegment } from '../lib/mount.js';
-import { loginPath } from '../lib/next.js';
+import { loginPath } from '../../src/core/next-path.js';
 import type { Role, Session } from '../lib/session.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
@@ -114,7 +114,7 @@ function InvitationPage() {
               ) : (
                 <>
                   <p>
-                    Have an account with {invitation.email}? <a href={loginPath(window.location.pathname)}>Sign in</a>: you come back here to accept.
+                    Have an account with {invitation.email}? <a href={loginPath(window.location.pathname, window.location.origin)}>Sign in</a>: you come back here to accept.
                   </p>
                   <CreateAccount token={token} invitation={invitation} onSignedIn={setCreated} />
                 </>
