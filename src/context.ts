@@ -1,5 +1,6 @@
 // The composition root: builds every service of the process from the configuration. Route modules
 // and workers receive this object; tests build it with a temp dir and a manual clock.
+import { SIGNIN_RATE_LIMIT } from './accounts/lockout.js';
 import { AccountService } from './accounts/service.js';
 import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
@@ -110,7 +111,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ...options.alerts,
   });
   for (const task of alerts.maintenanceTasks()) maintenance.register(task);
-  const accounts = new AccountService(meta, accountStore, clock, {
+  const accounts = new AccountService(meta, accountStore, clock, counters.rateLimiter('signin', SIGNIN_RATE_LIMIT.count, SIGNIN_RATE_LIMIT.windowMs), {
     mail: config.smtpUrl ? smtpMailSender(config.smtpUrl, 'svc <invitations@localhost>', INVITATION_MAIL_TIMEOUT_MS) : undefined,
     warn: (message) => log.warn({}, message),
   });

@@ -1,11 +1,20 @@
-// Sign-in lockout (docs/accounts.md): after 10 failed attempts for one email or from one client address
-// within 15 minutes, attempts for that email or from that address are refused for 15 minutes.
+// Sign-in lockout (docs/accounts.md): after 10 attempts for one email or from one client within 15
+// minutes, attempts for that email or from that client are refused; the 10th failure locks them for
+// 15 minutes. An attempt is counted before its password is checked (AccountStore.reserveAttempt,
+// atomic on every engine), so attempts sent together cannot all pass a check made before any of them
+// failed. A client is its clientGroup: an IPv4 address, an IPv6 /64.
 import { ApiError } from '../core/errors.js';
-import { emailKey, type KyselyAccountStore } from '../storage/meta/account-store.js';
+import { clientGroup } from '../ingest/ip.js';
+import type { RateLimiter } from '../storage/counters/rate-limiter.js';
+import { emailKey, type AttemptKey, type KyselyAccountStore, type Reservation } from '../storage/meta/account-store.js';
 
 export const LOCKOUT = { failures: 10, windowMs: 15 * 60_000, lockMs: 15 * 60_000 } as const;
+/** Sign-in attempts a client may make a minute, checked before anything else (the lockout's database included). */
+export const SIGNIN_RATE_LIMIT = { count: 20, windowMs: 60_000 } as const;
 
 export const lockedOut = () => new ApiError('RATE_LIMITED', 'Too many failed attempts. Try again in 15 minutes.', { 'retry-after': String(LOCKOUT.lockMs / 1000) });
+const tooManyAttempts = () =>
+  new ApiError('RATE_LIMITED', 'Too many sign-in attempts from this address. Try again in a minute.', { 'retry-after': String(SIGNIN_RATE_LIMIT.windowMs / 1000) });
 
 /** What one sign-in attempt is counted against. */
 export interface AttemptSubject {
@@ -14,30 +23,51 @@ export interface AttemptSubject {
   address: string;
 }
 
-const subjects = (attempt: AttemptSubject) => [`email:${emailKey(attempt.email)}`, `address:${attempt.address}`];
+/** An attempt counted by `reserve`, whose password is yet to be checked. */
+export interface ReservedAttempt extends Reservation {
+  key: AttemptKey;
+}
 
 export class Lockout {
-  constructor(private readonly store: KyselyAccountStore) {}
+  constructor(
+    private readonly store: KyselyAccountStore,
+    private readonly rateLimiter: RateLimiter,
+  ) {}
 
-  /** Throws RATE_LIMITED while the email or the address is locked. */
-  async check(attempt: AttemptSubject, now: number): Promise<void> {
-    if (await this.store.isLocked(subjects(attempt), now)) throw lockedOut();
+  /**
+   * Counts an attempt before its password is checked. Throws RATE_LIMITED when its client is over
+   * the rate limit, or its email or client is locked or has had 10 attempts in the window.
+   */
+  async reserve(attempt: AttemptSubject, now: number): Promise<ReservedAttempt> {
+    const key = { emailKey: emailKey(attempt.email), clientGroup: clientGroup(attempt.address) };
+    if (!(await this.rateLimiter.hit(key.clientGroup, now))) throw tooManyAttempts();
+    const reservation = await this.store.reserveAttempt(key, now, now - LOCKOUT.windowMs, LOCKOUT.failures);
+    if (!reservation) throw lockedOut();
+    return { ...reservation, key };
   }
 
-  /** Counts a failure; the 10th within the window locks its email, its address, or both. */
-  async fail(attempt: AttemptSubject, now: number): Promise<void> {
-    const key = { emailKey: emailKey(attempt.email), address: attempt.address };
-    const counts = await this.store.recordFailure(key, now, now - LOCKOUT.windowMs);
-    const [emailSubject, addressSubject] = subjects(attempt) as [string, string];
-    const locked = [
-      ...(counts.byEmail >= LOCKOUT.failures ? [emailSubject] : []),
-      ...(counts.byAddress >= LOCKOUT.failures ? [addressSubject] : []),
-    ];
-    if (locked.length > 0) await this.store.lock(locked, now + LOCKOUT.lockMs);
+  /** The password was wrong: the attempt stays counted, and the 10th locks its email, its client, or both. */
+  async fail(attempt: ReservedAttempt, now: number): Promise<void> {
+    const lock: Partial<AttemptKey> = {
+      ...(attempt.byEmail >= LOCKOUT.failures ? { emailKey: attempt.key.emailKey } : {}),
+      ...(attempt.byClient >= LOCKOUT.failures ? { clientGroup: attempt.key.clientGroup } : {}),
+    };
+    if (Object.keys(lock).length > 0) await this.store.lock(lock, now + LOCKOUT.lockMs);
   }
 
-  /** A successful sign-in forgets the email's earlier failures (the address's stay counted). */
-  succeed(attempt: AttemptSubject): Promise<void> {
-    return this.store.clearFailures(emailKey(attempt.email));
+  /** The password was never checked (no room to hash it, or an error): the attempt does not count. */
+  release(attempt: ReservedAttempt): Promise<void> {
+    return this.store.releaseAttempt(attempt.id);
+  }
+
+  /** A successful sign-in forgets the email's attempts, this one included (the client's for other emails stay counted). */
+  succeed(attempt: ReservedAttempt): Promise<void> {
+    return this.store.clearAttempts(attempt.key.emailKey);
+  }
+
+  /** Forgets expired locks and attempts older than the window. */
+  async prune(now: number): Promise<void> {
+    await this.store.deleteLocksBefore(now);
+    await this.store.deleteAttemptsBefore(now - LOCKOUT.windowMs);
   }
 }

@@ -5,8 +5,9 @@ import { ApiError, conflict, invalidParams, notFound, unauthorized } from '../co
 import type { MaintenanceTask } from '../core/maintenance.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import { Invitations, type SendMail } from './invitations.js';
+import type { RateLimiter } from '../storage/counters/rate-limiter.js';
 import { Lockout, type AttemptSubject } from './lockout.js';
-import { checkPasswordPolicy, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
+import { checkPasswordPolicy, hashNeedsUpgrade, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import type { Role } from '../core/roles.js';
 import { tokensEqual } from '../core/secrets.js';
 import { Sessions, type NewSession } from './sessions.js';
@@ -58,10 +59,12 @@ export class AccountService {
     private readonly meta: MetaStore,
     readonly store: KyselyAccountStore,
     private readonly clock: Clock,
+    /** Sign-in attempts per client (SIGNIN_RATE_LIMIT). */
+    signInRateLimiter: RateLimiter,
     options: AccountServiceOptions = {},
   ) {
     this.sessions = new Sessions(this.store);
-    this.lockout = new Lockout(this.store);
+    this.lockout = new Lockout(this.store, signInRateLimiter);
     this.invitations = new Invitations(this.store, this.meta, this.clock, options.mail, options.warn ?? (() => undefined));
   }
 
@@ -72,7 +75,7 @@ export class AccountService {
         everyMs: 3_600_000,
         run: async (now) => {
           await this.sessions.prune(now);
-          await this.store.deleteLocksBefore(now);
+          await this.lockout.prune(now);
           await this.invitations.prune(now);
         },
       },
@@ -162,20 +165,46 @@ export class AccountService {
   // --- sign-in -------------------------------------------------------------------------------
 
   /**
-   * Checks a credential. Wrong password and unknown email give the same 401 after the same work
-   * (an unknown email is verified against a dummy hash); a locked email or address gives 429.
+   * Checks a credential. The attempt is counted first (429 past a limit, before any hashing); a
+   * wrong password and an unknown email then give the same 401 after the same work (an unknown
+   * email is verified against a dummy hash).
    */
   async signIn(attempt: AttemptSubject & { password: string }): Promise<{ user: User; session: NewSession }> {
-    await this.lockout.check(attempt, this.clock.now());
-    const found = await this.store.findUserByEmail(attempt.email);
-    const valid = found ? await verifyPassword(attempt.password, found.passwordHash) : await verifyAgainstDummy(attempt.password);
-    if (!found || !valid) {
-      await this.lockout.fail(attempt, this.clock.now());
+    const reserved = await this.lockout.reserve(attempt, this.clock.now());
+    const found = await this.verifiedUser(attempt).catch(async (err: unknown) => {
+      // The password was not checked: the attempt does not count (should the release fail too, it
+      // stays counted, as a wrong password would).
+      await this.lockout.release(reserved).catch(() => undefined);
+      throw err;
+    });
+    if (!found) {
+      await this.lockout.fail(reserved, this.clock.now());
       throw new ApiError('UNAUTHORIZED', WRONG_CREDENTIALS);
     }
-    await this.lockout.succeed(attempt);
+    await this.lockout.succeed(reserved);
+    await this.upgradeHash(found.id, found.passwordHash, attempt.password);
     const user = { id: found.id, email: found.email, name: found.name, createdAt: found.createdAt };
     return { user, session: await this.sessions.create(user.id, this.clock.now()) };
+  }
+
+  /** The user whose email and password these are, or undefined; an unknown email costs a verification too. */
+  private async verifiedUser(attempt: { email: string; password: string }) {
+    const found = await this.store.findUserByEmail(attempt.email);
+    if (!found) return verifyAgainstDummy(attempt.password).then(() => undefined);
+    return (await verifyPassword(attempt.password, found.passwordHash)) ? found : undefined;
+  }
+
+  /**
+   * Hashes the password again with the current parameters when its stored hash has others, while the
+   * password is at hand. With no room in the hashing queue, the next sign-in does it.
+   */
+  private async upgradeHash(userId: number, stored: string, password: string): Promise<void> {
+    if (!hashNeedsUpgrade(stored)) return;
+    try {
+      await this.store.replacePasswordHash(userId, stored, await hashPassword(password));
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'RATE_LIMITED')) throw err;
+    }
   }
 
   /** The signed-in user of a session cookie's value, if the session is live. */

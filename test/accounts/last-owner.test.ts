@@ -7,6 +7,8 @@ import { AccountService } from '../../src/accounts/service.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { ApiError } from '../../src/core/errors.js';
 import { openMetaStores } from '../../src/storage/meta/open.js';
+import { MemorySlidingWindow } from '../../src/storage/counters/rate-limiter.js';
+import { SIGNIN_RATE_LIMIT } from '../../src/accounts/lockout.js';
 import { META_DATABASES } from '../helpers/meta-adapters.js';
 
 const ROUNDS = 20;
@@ -18,7 +20,8 @@ for (const adapter of META_DATABASES) {
         const { location, dispose } = await adapter.create();
         const stores = await openMetaStores(location);
         try {
-          const accounts = new AccountService(stores.meta, stores.accounts, new ManualClock(Date.UTC(2026, 0, 1)));
+          const clock = new ManualClock(Date.UTC(2026, 0, 1));
+          const accounts = new AccountService(stores.meta, stores.accounts, clock, new MemorySlidingWindow(SIGNIN_RATE_LIMIT.count, SIGNIN_RATE_LIMIT.windowMs));
           const ana = await accounts.createUser({ email: 'ana@example.com', password: 'a long enough secret' });
           const bob = await accounts.createUser({ email: 'bob@example.com', password: 'a long enough secret' });
           for (let round = 0; round < ROUNDS; round++) {

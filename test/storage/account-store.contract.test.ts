@@ -1,20 +1,23 @@
 // The account store's contract on every MetaStore adapter: users (email unique in any letter case),
-// memberships (the last owner kept), invitations, sessions, failed sign-ins and locks.
+// memberships (the last owner kept), invitations, sessions, sign-in attempts (reserved atomically,
+// from any number of processes) and locks.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DuplicateEmail, type KyselyAccountStore } from '../../src/storage/meta/account-store.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { DuplicateEmail, type AttemptKey, type KyselyAccountStore } from '../../src/storage/meta/account-store.js';
 import type { MetaStore } from '../../src/storage/meta/types.js';
-import { openMetaStores } from '../../src/storage/meta/open.js';
+import { openMetaStores, type MetaLocation } from '../../src/storage/meta/open.js';
 import { META_DATABASES } from '../helpers/meta-adapters.js';
 
 for (const adapter of META_DATABASES) {
   describe(`account store contract: ${adapter.name}`, () => {
-    const withStores = (name: string, body: (accounts: KyselyAccountStore, meta: MetaStore) => Promise<void>) =>
+    const withStores = (name: string, body: (accounts: KyselyAccountStore, meta: MetaStore, location: MetaLocation) => Promise<void>) =>
       test(name, async () => {
         const { location, dispose } = await adapter.create();
         const stores = await openMetaStores(location);
         try {
-          await body(stores.accounts, stores.meta);
+          await body(stores.accounts, stores.meta, location);
         } finally {
           await stores.meta.close();
           await dispose();
@@ -62,18 +65,34 @@ for (const adapter of META_DATABASES) {
       assert.equal(await accounts.getSession('new'), undefined);
     });
 
-    withStores('failed sign-ins are counted per email and per address within the window; locks expire', async (accounts) => {
-      for (let i = 0; i < 3; i++) await accounts.recordFailure({ emailKey: 'a@x.io', address: '192.0.2.1' }, 100 + i, 0);
-      const counts = await accounts.recordFailure({ emailKey: 'b@x.io', address: '192.0.2.1' }, 200, 101);
-      assert.deepEqual(counts, { byEmail: 1, byAddress: 3 }, 'the failure at 100 is out of the window');
-      await accounts.clearFailures('a@x.io');
-      assert.deepEqual(await accounts.recordFailure({ emailKey: 'a@x.io', address: '192.0.2.9' }, 300, 0), { byEmail: 1, byAddress: 1 });
+    const key = (emailKey: string, clientGroup: string): AttemptKey => ({ emailKey, clientGroup });
 
-      await accounts.lock(['email:a@x.io'], 1000);
-      await accounts.lock(['email:a@x.io'], 2000);
-      assert.equal(await accounts.isLocked(['email:a@x.io', 'address:192.0.2.1'], 1999), true);
-      assert.equal(await accounts.isLocked(['email:a@x.io'], 2000), false);
-      assert.equal(await accounts.isLocked(['address:192.0.2.1'], 0), false);
+    withStores('sign-in attempts are counted per email and per client group after `since`, up to `max`', async (accounts) => {
+      for (let i = 0; i < 3; i++) assert.ok(await accounts.reserveAttempt(key('a@x.io', '192.0.2.1'), 100 + i, 0, 10));
+      const b = await accounts.reserveAttempt(key('b@x.io', '192.0.2.1'), 200, 100, 10);
+      assert.deepEqual(b && { byEmail: b.byEmail, byClient: b.byClient }, { byEmail: 1, byClient: 3 }, 'the attempt at 100 is not after `since`');
+      assert.equal(await accounts.reserveAttempt(key('c@x.io', '192.0.2.1'), 201, 100, 3), undefined, 'the client group has 3 of 3');
+      assert.equal(await accounts.reserveAttempt(key('b@x.io', '192.0.2.2'), 201, 100, 1), undefined, 'the email has 1 of 1');
+      assert.equal(await accounts.reserveAttempt(key('c@x.io', '192.0.2.1'), 201, 100, 4) !== undefined, true, 'a larger max grants it');
+
+      await accounts.releaseAttempt(b!.id);
+      assert.equal((await accounts.reserveAttempt(key('b@x.io', '192.0.2.2'), 202, 100, 1))?.byEmail, 1, 'a released attempt counts no more');
+      await accounts.clearAttempts('a@x.io');
+      assert.equal((await accounts.reserveAttempt(key('a@x.io', '192.0.2.1'), 203, 0, 10))?.byClient, 2, 'the email\'s attempts are forgotten, from every client group');
+      assert.equal(await accounts.deleteAttemptsBefore(203), 2);
+      assert.equal((await accounts.reserveAttempt(key('d@x.io', '192.0.2.1'), 204, 0, 10))?.byClient, 2);
+    });
+
+    withStores('a locked email or client group is refused until its lock ends; locks expire', async (accounts) => {
+      await accounts.lock({ emailKey: 'a@x.io' }, 1000);
+      await accounts.lock({ emailKey: 'a@x.io' }, 2000);
+      await accounts.lock({ emailKey: 'b@x.io', clientGroup: '2001:db8::/64' }, 1500);
+      assert.equal(await accounts.reserveAttempt(key('a@x.io', '192.0.2.1'), 1999, 0, 10), undefined, 'the later lock holds');
+      assert.ok(await accounts.reserveAttempt(key('a@x.io', '192.0.2.1'), 2000, 0, 10));
+      assert.equal(await accounts.reserveAttempt(key('c@x.io', '2001:db8::/64'), 1499, 0, 10), undefined);
+      assert.equal(await accounts.reserveAttempt(key('b@x.io', '192.0.2.3'), 1499, 0, 10), undefined);
+      assert.ok(await accounts.reserveAttempt(key('c@x.io', '2001:db8::/64'), 1500, 0, 10));
+      assert.equal(await accounts.deleteLocksBefore(1500), 2);
       assert.equal(await accounts.deleteLocksBefore(2000), 1);
     });
 
@@ -130,6 +149,27 @@ for (const adapter of META_DATABASES) {
 
       assert.equal(await accounts.deleteInvitationsExpiredBy(500), 1, 'the expired invitation of dee');
       assert.deepEqual(await accounts.invitations(org.id, 0), []);
+    });
+
+    withStores('50 reservations at once for one email, and 50 for one client group: exactly 10 granted each', async (accounts) => {
+      const reserveAll = (keys: AttemptKey[]) => Promise.all(keys.map((k) => accounts.reserveAttempt(k, 1000, 0, 10)));
+      const byEmail = await reserveAll(Array.from({ length: 50 }, (_, i) => key('a@x.io', `192.0.2.${i}`)));
+      assert.equal(byEmail.filter(Boolean).length, 10);
+      assert.deepEqual(byEmail.filter(Boolean).map((r) => r!.byEmail).sort((x, y) => x - y), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      const byClient = await reserveAll(Array.from({ length: 50 }, (_, i) => key(`user${i}@x.io`, '198.51.100.1')));
+      assert.equal(byClient.filter(Boolean).length, 10);
+    });
+
+    withStores('reservations from two processes at once: exactly 10 granted in all', async (accounts, _meta, location) => {
+      const run = promisify(execFile);
+      const startAt = Date.now() + 5000; // both processes started and connected by then
+      const job = (attempts: AttemptKey[]) => JSON.stringify({ location, attempts, now: 1000, since: 0, max: 10, startAt });
+      const clients = Array.from({ length: 25 }, (_, i) => key('a@x.io', `192.0.2.${i}`));
+      const granted = await Promise.all(
+        [0, 1].map((n) => run(process.execPath, ['--import', 'tsx', 'test/helpers/reserve-attempts.ts', job(clients.map((c) => ({ ...c, clientGroup: `${n}.${c.clientGroup}` })))])),
+      );
+      assert.equal(granted.reduce((sum, out) => sum + Number(out.stdout), 0), 10);
+      assert.equal((await accounts.reserveAttempt(key('a@x.io', '203.0.113.1'), 1001, 0, 11))?.byEmail, 11, 'exactly 10 stored');
     });
   });
 }

@@ -37,9 +37,9 @@ export async function startDashboard(options: TestServerOptions = {}): Promise<D
   };
 }
 
-/** A fresh browser profile (own cookies) and a page in it. */
-export async function openPage(dashboard: Dashboard, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await dashboard.browser.newContext({ viewport, locale: 'en-GB' });
+/** A fresh browser profile (own cookies) and a page in it; `headers` go with every request it makes. */
+export async function openPage(dashboard: Dashboard, viewport = DESKTOP, headers?: Record<string, string>): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await dashboard.browser.newContext({ viewport, locale: 'en-GB', extraHTTPHeaders: headers });
   // tsx compiles with keepNames, which wraps functions in __name(): functions passed to
   // page.evaluate carry that call into the page.
   await context.addInitScript('globalThis.__name = (fn) => fn');

@@ -4,12 +4,13 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppClient } from '../helpers/app-client.js';
-import { createUser, openPage, PASSWORD, signIn, startDashboard, submitSignIn, type Dashboard } from './harness.js';
+import { createUser, DESKTOP, openPage, PASSWORD, signIn, startDashboard, submitSignIn, type Dashboard } from './harness.js';
 
 describe('dashboard sign-in in the browser', () => {
   let dashboard: Dashboard;
   before(async () => {
-    dashboard = await startDashboard();
+    // 127.0.0.1 is declared a trusted proxy: a page that sends X-Forwarded-For is another client.
+    dashboard = await startDashboard({ env: { SVC_TRUSTED_PROXIES: '127.0.0.1' } });
   });
   after(() => dashboard?.close());
 
@@ -134,11 +135,12 @@ describe('dashboard sign-in in the browser', () => {
     await context.close();
   });
 
-  // Last: the lockout also covers the client address (127.0.0.1), so no sign-in works after it.
+  // Last: the lockout also covers the client address, so no sign-in from it works after. The page is
+  // a client of its own, which the other tests' sign-ins (from 127.0.0.1) count nothing against.
   it('refuses sign-in after 10 failures with a message that says so', async () => {
     const { server } = dashboard;
     await createUser(server, 'locked@example.com');
-    const locked = await openPage(dashboard);
+    const locked = await openPage(dashboard, DESKTOP, { 'x-forwarded-for': '203.0.113.10' });
     for (let i = 0; i < 10; i++) {
       await submitSignIn(locked.page, server, 'locked@example.com', `wrong password ${i}`);
       await locked.page.getByRole('alert').waitFor();

@@ -1,7 +1,7 @@
-// AccountStore: users, memberships, invitations, sessions and failed sign-ins in the MetaStore
-// database (migrations 005_accounts, 007_invitations), through the MetaStore's Kysely handle so SQLite
-// and PostgreSQL share one implementation.
-import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
+// AccountStore: users, memberships, invitations, sessions, sign-in attempts and locks in the MetaStore
+// database (migrations 005_accounts, 006_signin_attempts, 007_invitations), through the MetaStore's
+// Kysely handle so SQLite and PostgreSQL share one implementation.
+import { sql, type Generated, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { metaDialectOf } from './dialect.js';
 import type { MetaDatabase } from './schema.js';
 import { roleAtLeast, type Role } from '../../core/roles.js';
@@ -41,15 +41,15 @@ interface UserSessionsTable {
   last_used_at: number;
 }
 
-interface LoginFailuresTable {
+interface SigninAttemptsTable {
   id: Generated<number>;
   email_key: string;
-  address: string;
+  client_group: string;
   at: number;
 }
 
 interface LoginLocksTable {
-  subject: string;
+  subject: string; // `email:<email key>` or `address:<client group>`
   locked_until: number;
 }
 
@@ -58,7 +58,7 @@ export interface AccountDatabase extends MetaDatabase {
   memberships: MembershipsTable;
   invitations: InvitationsTable;
   user_sessions: UserSessionsTable;
-  login_failures: LoginFailuresTable;
+  signin_attempts: SigninAttemptsTable;
   login_locks: LoginLocksTable;
 }
 
@@ -105,6 +105,28 @@ export interface SessionRecord {
   createdAt: number;
   lastUsedAt: number;
 }
+
+/** What a sign-in attempt is counted against: its email and its client group (clientGroup in src/ingest/ip.ts). */
+export interface AttemptKey {
+  emailKey: string;
+  clientGroup: string;
+}
+
+/** A counted attempt: its id, and the attempts in the window of its email and of its client group, itself included. */
+export interface Reservation {
+  id: number;
+  byEmail: number;
+  byClient: number;
+}
+
+const lockSubjects = (key: Partial<AttemptKey>) => [
+  ...(key.emailKey !== undefined ? [`email:${key.emailKey}`] : []),
+  ...(key.clientGroup !== undefined ? [`address:${key.clientGroup}`] : []),
+];
+
+/** Advisory-lock key spaces (the first int4 of pg_advisory_xact_lock) of an email and of a client group. */
+const EMAIL_LOCK_SPACE = 0x5347_4e45; // any fixed int4, distinct from the other
+const CLIENT_LOCK_SPACE = 0x5347_4e43;
 
 export class DuplicateEmail extends Error {
   constructor() {
@@ -195,6 +217,15 @@ export class KyselyAccountStore {
       await trx.deleteFrom('user_sessions').where('user_id', '=', id).execute();
       return Number(result.numUpdatedRows) > 0;
     });
+  }
+
+  /**
+   * Replaces the hash `expected` with `next` (the same password hashed with other parameters); the
+   * sessions stay. False when the hash is no longer `expected` (the password changed meanwhile).
+   */
+  async replacePasswordHash(id: number, expected: string, next: string): Promise<boolean> {
+    const result = await this.db.updateTable('users').set({ password_hash: next }).where('id', '=', id).where('password_hash', '=', expected).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   // --- memberships ---------------------------------------------------------------------------
@@ -375,49 +406,102 @@ export class KyselyAccountStore {
     return Number(result.numDeletedRows);
   }
 
-  // --- failed sign-ins -----------------------------------------------------------------------
+  // --- sign-in attempts and locks -----------------------------------------------------------
 
-  /** Records a failure and answers how many each of its email and address have since `since`. */
-  async recordFailure(key: { emailKey: string; address: string }, now: number, since: number): Promise<{ byEmail: number; byAddress: number }> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('login_failures').where('at', '<', since).execute();
-      await trx.insertInto('login_failures').values({ email_key: key.emailKey, address: key.address, at: now }).execute();
-      const count = async (column: 'email_key' | 'address', value: string) => {
+  /**
+   * Counts a sign-in attempt before its password is checked. Refuses (undefined) while the email or
+   * the client group is locked at `now`, or when either has `max` attempts after `since`; otherwise
+   * records the attempt at `now` and answers it with both counts. Atomic across processes: however
+   * many reservations for one email or one client group run together, at most `max` are granted in
+   * a window.
+   */
+  async reserveAttempt(key: AttemptKey, now: number, since: number, max: number): Promise<Reservation | undefined> {
+    return this.serializedByAttempt(key, async (trx) => {
+      const locked = await trx
+        .selectFrom('login_locks')
+        .select('subject')
+        .where('subject', 'in', lockSubjects(key))
+        .where('locked_until', '>', now)
+        .executeTakeFirst();
+      if (locked) return undefined;
+      const count = async (column: 'email_key' | 'client_group', value: string) => {
         const row = await trx
-          .selectFrom('login_failures')
+          .selectFrom('signin_attempts')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where(column, '=', value)
-          .where('at', '>=', since)
+          .where('at', '>', since)
           .executeTakeFirstOrThrow();
         return Number(row.n);
       };
-      return { byEmail: await count('email_key', key.emailKey), byAddress: await count('address', key.address) };
+      const byEmail = (await count('email_key', key.emailKey)) + 1;
+      const byClient = (await count('client_group', key.clientGroup)) + 1;
+      if (byEmail > max || byClient > max) return undefined;
+      const row = await trx
+        .insertInto('signin_attempts')
+        .values({ email_key: key.emailKey, client_group: key.clientGroup, at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: row.id, byEmail, byClient };
     });
   }
 
-  async clearFailures(emailKeyValue: string): Promise<void> {
-    await this.db.deleteFrom('login_failures').where('email_key', '=', emailKeyValue).execute();
+  /**
+   * One transaction that no other reservation for the same email or client group interleaves with,
+   * from any process.
+   * - SQLite: BEGIN IMMEDIATE takes the database's write lock before the first read (another
+   *   process waits for it, up to busy_timeout; in this process Kysely's one connection already
+   *   serializes), so the counts read are still true when the insert commits.
+   * - PostgreSQL: READ COMMITTED with transaction-scoped advisory locks on the email and on the
+   *   client group, each in its own key space (hashtext; a collision only serializes two keys
+   *   more). A holder commits before its locks go, so each statement after the locks sees every
+   *   attempt reserved before; every reservation takes the email's lock first, so none wait on
+   *   each other in a cycle.
+   */
+  private async serializedByAttempt<T>(key: AttemptKey, work: (trx: Kysely<AccountDatabase>) => Promise<T>): Promise<T> {
+    if (metaDialectOf(this.db) === 'postgres') {
+      return this.db.transaction().execute(async (trx: Transaction<AccountDatabase>) => {
+        await sql`SELECT pg_advisory_xact_lock(${EMAIL_LOCK_SPACE}, hashtext(${key.emailKey}))`.execute(trx);
+        await sql`SELECT pg_advisory_xact_lock(${CLIENT_LOCK_SPACE}, hashtext(${key.clientGroup}))`.execute(trx);
+        return work(trx);
+      });
+    }
+    return this.db.connection().execute(async (connection) => {
+      await sql`BEGIN IMMEDIATE`.execute(connection);
+      try {
+        const result = await work(connection);
+        await sql`COMMIT`.execute(connection);
+        return result;
+      } catch (err) {
+        await sql`ROLLBACK`.execute(connection);
+        throw err;
+      }
+    });
   }
 
-  async lock(subjects: readonly string[], until: number): Promise<void> {
-    for (const subject of subjects) {
+  /** Forgets a reserved attempt whose password was never checked. */
+  async releaseAttempt(id: number): Promise<void> {
+    await this.db.deleteFrom('signin_attempts').where('id', '=', id).execute();
+  }
+
+  /** Forgets every attempt for the email (a successful sign-in). */
+  async clearAttempts(emailKeyValue: string): Promise<void> {
+    await this.db.deleteFrom('signin_attempts').where('email_key', '=', emailKeyValue).execute();
+  }
+
+  async deleteAttemptsBefore(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('signin_attempts').where('at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Locks the email and the client group that `key` names until `until`. */
+  async lock(key: Partial<AttemptKey>, until: number): Promise<void> {
+    for (const subject of lockSubjects(key)) {
       await this.db
         .insertInto('login_locks')
         .values({ subject, locked_until: until })
         .onConflict((oc) => oc.column('subject').doUpdateSet({ locked_until: until }))
         .execute();
     }
-  }
-
-  /** True when any of the subjects is locked at `now`. */
-  async isLocked(subjects: readonly string[], now: number): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('login_locks')
-      .select('subject')
-      .where('subject', 'in', subjects)
-      .where('locked_until', '>', now)
-      .executeTakeFirst();
-    return row !== undefined;
   }
 
   async deleteLocksBefore(now: number): Promise<number> {

@@ -4,6 +4,7 @@ import * as alerts from './002_alerts.js';
 import * as leases from './003_leases.js';
 import * as rollupBookkeeping from './004_rollup_bookkeeping.js';
 import * as accounts from './005_accounts.js';
+import * as signinAttempts from './006_signin_attempts.js';
 import * as invitations from './007_invitations.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
@@ -13,5 +14,6 @@ export const migrations: Record<string, Migration> = {
   '003_leases': leases,
   '004_rollup_bookkeeping': rollupBookkeeping,
   '005_accounts': accounts,
+  '006_signin_attempts': signinAttempts,
   '007_invitations': invitations,
 };
