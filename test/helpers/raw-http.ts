@@ -62,11 +62,12 @@ export interface HeldConnection {
 
 /**
  * A client that holds a connection open: sends `first` once connected, then (with `dripMs`) one
- * byte of body every `dripMs` until the connection closes. Resolves once connected.
+ * byte of body every `dripMs` until the connection closes. Resolves once connected. `from` is the
+ * local address the client connects from (another loopback address is another client).
  */
-export function holdConnection(port: number, first = '', dripMs?: number): Promise<HeldConnection> {
+export function holdConnection(port: number, first = '', dripMs?: number, from?: string): Promise<HeldConnection> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from });
     let received = '';
     let drip: NodeJS.Timeout | undefined;
     socket.on('data', (chunk) => (received += chunk.toString('latin1')));
