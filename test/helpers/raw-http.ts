@@ -1,5 +1,6 @@
 // HTTP/1.1 requests written byte for byte on a fresh socket: for what fetch refuses to send
 // (malformed requests, oversized headers, cut-short or chunked uploads).
+import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 
 export /** An HTTP/1.1 request on a fresh socket; resolves with the status, raw headers, body and whether the server closed. */
@@ -87,4 +88,20 @@ export function holdConnection(port: number, first = '', dripMs?: number, from?:
       resolve({ socket, closed });
     });
   });
+}
+
+/** The service's connection timeouts (milliseconds) as its environment sets them. */
+export function timeoutsEnv(ms: { headers: number; body: number; keepAlive: number; request?: number }): Record<string, string> {
+  return {
+    SVC_HEADERS_TIMEOUT_MS: String(ms.headers),
+    SVC_BODY_TIMEOUT_MS: String(ms.body),
+    SVC_KEEP_ALIVE_TIMEOUT_MS: String(ms.keepAlive),
+    ...(ms.request === undefined ? {} : { SVC_REQUEST_TIMEOUT_MS: String(ms.request) }),
+  };
+}
+
+/** Asserts that `what` was closed after its limit, and at most `slackMs` later. */
+export function assertClosedWithin(afterMs: number, limitMs: number, slackMs: number, what: string): void {
+  assert.ok(afterMs >= limitMs - 50, `${what} closed after ${afterMs} ms, before its ${limitMs} ms`);
+  assert.ok(afterMs <= limitMs + slackMs, `${what} closed after ${afterMs} ms, limit ${limitMs} ms`);
 }
