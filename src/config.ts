@@ -60,6 +60,7 @@ export interface ConnectionLimits {
   requestTimeoutMs: number; // SVC_REQUEST_TIMEOUT_MS: an import call's body: the time spent waiting for its bytes, summed
   keepAliveTimeoutMs: number; // SVC_KEEP_ALIVE_TIMEOUT_MS: an idle connection between requests
   maxConnections: number; // SVC_MAX_CONNECTIONS: connections past it are closed on accept
+  maxConnectionsPerAddress: number; // SVC_MAX_CONNECTIONS_PER_ADDRESS: the same, per client (clientGroup); SVC_TRUSTED_PROXIES are exempt
 }
 
 export class ConfigError extends Error {
@@ -142,13 +143,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`${name} must be a whole number ${min}..${max}, got ${JSON.stringify(text)}`);
     return fallback;
   };
+  const maxConnections = integer('SVC_MAX_CONNECTIONS', 4096, 1, 1_000_000);
   const http: ConnectionLimits = {
     headersTimeoutMs: integer('SVC_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     bodyTimeoutMs: integer('SVC_BODY_TIMEOUT_MS', 10_000, 100, 600_000),
     requestTimeoutMs: integer('SVC_REQUEST_TIMEOUT_MS', 300_000, 100, 3_600_000),
     keepAliveTimeoutMs: integer('SVC_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
-    maxConnections: integer('SVC_MAX_CONNECTIONS', 4096, 1, 1_000_000),
+    maxConnections,
+    // A thirty-second of the default cap: one address cannot take every slot, while a few hundred
+    // browsers behind one NAT still fit (each holds one connection for the keep-alive timeout).
+    maxConnectionsPerAddress: integer('SVC_MAX_CONNECTIONS_PER_ADDRESS', Math.min(128, maxConnections), 1, 1_000_000),
   };
+  if (http.maxConnectionsPerAddress > maxConnections) problems.push('SVC_MAX_CONNECTIONS_PER_ADDRESS must not exceed SVC_MAX_CONNECTIONS');
   if (http.headersTimeoutMs > http.requestTimeoutMs) problems.push('SVC_HEADERS_TIMEOUT_MS must not exceed SVC_REQUEST_TIMEOUT_MS');
   if (http.bodyTimeoutMs > http.requestTimeoutMs) problems.push('SVC_BODY_TIMEOUT_MS must not exceed SVC_REQUEST_TIMEOUT_MS');
   // SVC_MEMORY_BUDGET_MB (MiB) is shared by the two holders of memory that grow with traffic: DuckDB

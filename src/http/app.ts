@@ -29,21 +29,27 @@ export interface AppOptions {
  * connection unanswered): it is answered like any other request (under /v1: the key first, then
  * 405), on a response of its own, and the connection closed after it.
  */
-function routeConnectRequests(app: FastifyInstance): void {
+function routeConnectRequests(app: FastifyInstance, connections: Connections): void {
   app.server.on('connect', (req: IncomingMessage, socket: Socket) => {
     // Node has taken its own listeners off the socket: a reset must not become an unhandled error.
     socket.on('error', () => socket.destroy());
     const res = new ServerResponse(req);
     res.shouldKeepAlive = false;
     res.assignSocket(socket);
-    res.on('finish', () => socket.end());
+    connections.answering(res);
+    // Node's timeouts no longer watch the socket, and its client may never close its side: the
+    // answer sent, the connection is closed.
+    res.on('finish', () => socket.end(() => socket.destroy()));
     app.routing(req, res);
   });
 }
 
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
-  const dropped = ctx.metrics.counter('svc_connections_dropped_total', 'Connections closed on accept: SVC_MAX_CONNECTIONS were open');
-  const connections = new Connections(ctx.config.http, () => dropped.inc());
+  const dropped = {
+    total: ctx.metrics.counter('svc_connections_dropped_total', 'Connections closed on accept: SVC_MAX_CONNECTIONS were open'),
+    address: ctx.metrics.counter('svc_connections_dropped_per_address_total', 'Connections closed on accept: SVC_MAX_CONNECTIONS_PER_ADDRESS were open from their client'),
+  };
+  const connections = new Connections(ctx.config.http, { exempt: ctx.config.trustedProxies, onDropped: (cap) => dropped[cap].inc() });
   const app: FastifyInstance = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     serverFactory: (fastify) => {
@@ -86,7 +92,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   installErrorHandler(app);
   strictTransportSecurity(app, ctx.config);
   app.decorate('accounts', ctx.accounts);
-  routeConnectRequests(app);
+  routeConnectRequests(app, connections);
   await app.register(async (scoped) => healthRoutes(scoped, ctx));
   if (runsRole(ctx.config, 'collect')) {
     await app.register(async (scoped) => collectRoutes(scoped, ctx));

@@ -1,24 +1,49 @@
 // The HTTP server's connections: how long a client may take to send a request, how many connections
-// may be open, and a stop that ends every connection within its deadline. A client that sends
-// nothing, half its headers, or a body a byte at a time holds a socket and a parser; these limits
-// bound how long, and how many.
+// may be open (in all and per client), and a stop that ends every connection within its deadline.
+// A client that sends nothing, half its headers, or a body a byte at a time holds a socket and a
+// parser; these limits bound how long, and how many.
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionLimits } from '../config.js';
 import { ApiError } from '../core/errors.js';
+import { clientGroup, normalizeIp } from '../ingest/ip.js';
 import { answerAndClose } from './errors.js';
 
-/** The response a socket is on (its latest request), kept to tell at stop what the socket waits for. */
+/**
+ * The response a socket is on (its latest request), kept to tell what the socket waits for: at
+ * stop, and in the sweep.
+ */
 const CURRENT = Symbol('svc.currentResponse');
+/** When the socket was accepted (performance.now()). */
+const ACCEPTED = Symbol('svc.acceptedAt');
+/** The client the socket counts against (clientGroup), unless its peer is exempt. */
+const CLIENT = Symbol('svc.client');
+/** When the sweep first saw a response finished (performance.now()): the connection idles since. */
+const IDLE_SINCE = Symbol('svc.idleSince');
 /** The body deadline of a request. */
 const DEADLINE = Symbol('svc.bodyDeadline');
 
-type TrackedSocket = Socket & { [CURRENT]?: ServerResponse };
+type AnsweredResponse = ServerResponse & { [IDLE_SINCE]?: number };
+type TrackedSocket = Socket & { [CURRENT]?: AnsweredResponse; [ACCEPTED]: number; [CLIENT]?: string };
 type TimedRequest = IncomingMessage & { [DEADLINE]?: NodeJS.Timeout };
 
+/** Node closes an idle kept-alive connection this long after its announced timeout. */
+const KEEP_ALIVE_MARGIN_MS = 1000;
+
+/** Which cap closed a connection on accept. */
+export type ConnectionCap = 'total' | 'address';
+
+export interface ConnectionOptions {
+  /** Peers never capped per address: reverse proxies, through which every visitor comes (SVC_TRUSTED_PROXIES). */
+  exempt: readonly string[];
+  /** Counts a connection closed on accept for being over a cap. */
+  onDropped: (cap: ConnectionCap) => void;
+}
+
 /**
- * Node checks header deadlines on an interval (30 s by default); a tenth of the deadline keeps the
- * cut within 10 % of it (at most once a second: the check walks the connections).
+ * Node checks header deadlines on an interval (30 s by default), and the sweep (Connections) on
+ * the same one; a tenth of the deadline keeps the cut within 10 % of it (at most once a second:
+ * each check walks the connections).
  */
 function checkingIntervalMs(limits: ConnectionLimits): number {
   return Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 10)));
@@ -34,14 +59,20 @@ function cutBody(req: IncomingMessage, res: ServerResponse | undefined): void {
 export class Connections {
   private readonly server: Server;
   private readonly sockets = new Set<TrackedSocket>();
+  /** Open connections per client (clientGroup), for the exempt peers' never. */
+  private readonly perClient = new Map<string, number>();
+  private readonly exempt: ReadonlySet<string>;
+  private sweeper: NodeJS.Timeout | undefined;
   private stopping = false;
 
-  /** An HTTP server under `limits`; `onDropped` counts connections closed for being over the cap. */
+  /** An HTTP server under `limits`. */
   constructor(
     private readonly limits: ConnectionLimits,
-    onDropped: () => void,
+    options: ConnectionOptions,
   ) {
-    this.server = createServer({ connectionsCheckingInterval: checkingIntervalMs(limits) });
+    this.exempt = new Set(options.exempt.map((ip) => normalizeIp(ip) ?? ip));
+    const checkingInterval = checkingIntervalMs(limits);
+    this.server = createServer({ connectionsCheckingInterval: checkingInterval });
     // Headers (and a new connection's first byte) within headersTimeout: past it, Node answers 408
     // through the clientError handler and closes. Node's whole-request deadline is off: it runs
     // while the server itself is slow to read (an import stored as it streams), so bodies are timed
@@ -51,15 +82,72 @@ export class Connections {
     this.server.keepAliveTimeout = limits.keepAliveTimeoutMs;
     // Past the cap, Node closes a new connection as soon as it is accepted ('drop').
     this.server.maxConnections = limits.maxConnections;
-    this.server.on('drop', onDropped);
-    this.server.on('connection', (socket: TrackedSocket) => {
-      if (this.stopping) {
+    this.server.on('drop', () => options.onDropped('total'));
+    // Before Node's own listener, so that a connection over its client's cap gets no parser.
+    this.server.prependListener('connection', (socket: TrackedSocket) => {
+      if (this.stopping || !this.admit(socket)) {
+        if (!this.stopping) options.onDropped('address');
         socket.destroy();
         return;
       }
+      socket[ACCEPTED] = performance.now();
       this.sockets.add(socket);
-      socket.once('close', () => this.sockets.delete(socket));
+      socket.once('close', () => this.release(socket));
     });
+    this.server.on('listening', () => {
+      clearInterval(this.sweeper);
+      this.sweeper = setInterval(() => this.sweep(), checkingInterval).unref();
+    });
+    this.server.on('close', () => clearInterval(this.sweeper));
+  }
+
+  /** Counts `socket` against its client's cap; false when the client already holds as many. */
+  private admit(socket: TrackedSocket): boolean {
+    const ip = normalizeIp(socket.remoteAddress);
+    // A socket reset before it was accepted has no address left, and closes at once.
+    if (ip === null) return false;
+    if (this.exempt.has(ip)) return true;
+    const client = clientGroup(ip);
+    const open = this.perClient.get(client) ?? 0;
+    if (open >= this.limits.maxConnectionsPerAddress) return false;
+    this.perClient.set(client, open + 1);
+    socket[CLIENT] = client;
+    return true;
+  }
+
+  private release(socket: TrackedSocket): void {
+    this.sockets.delete(socket);
+    const client = socket[CLIENT];
+    if (client === undefined) return;
+    const open = this.perClient.get(client)! - 1;
+    if (open === 0) this.perClient.delete(client);
+    else this.perClient.set(client, open);
+  }
+
+  /**
+   * Bounds every open connection from what it has been seen doing, whatever else is open and
+   * whatever Node's own header check holds (a list of parsers ordered by their message's start,
+   * which restarts the deadline at a new connection's first byte):
+   * - no request yet: answered 408 and closed once the header timeout has passed since it was
+   *   accepted, so a client cannot double it by sending its first byte late;
+   * - its last response sent (idle, or its next request's headers arriving): closed once the
+   *   keep-alive timeout (as Node applies it) and the header timeout have passed, the most Node
+   *   itself allows;
+   * - a request being handled is the server's work; its body has deadlines of its own (bodyDeadline).
+   * It walks the connections once per checking interval and allocates nothing per request.
+   */
+  private sweep(): void {
+    const now = performance.now();
+    const { headersTimeoutMs, keepAliveTimeoutMs } = this.limits;
+    for (const socket of this.sockets) {
+      const res = socket[CURRENT];
+      if (res === undefined) {
+        if (now - socket[ACCEPTED] > headersTimeoutMs) answerAndClose(socket, new ApiError('REQUEST_TIMEOUT', 'the request did not arrive in time'));
+      } else if (res.writableFinished) {
+        res[IDLE_SINCE] ??= now;
+        if (now - res[IDLE_SINCE] > keepAliveTimeoutMs + KEEP_ALIVE_MARGIN_MS + headersTimeoutMs) socket.destroy();
+      }
+    }
   }
 
   get listening(): boolean {
@@ -72,10 +160,18 @@ export class Connections {
    */
   serve(listener: RequestListener): Server {
     this.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      (req.socket as TrackedSocket)[CURRENT] = res;
+      this.answering(res);
       listener(req, res);
     });
     return this.server;
+  }
+
+  /**
+   * Notes that `res` is what its socket waits for now: every request's response, and the answer to
+   * a request Node hands over whole (CONNECT).
+   */
+  answering(res: ServerResponse): void {
+    (res.req.socket as TrackedSocket)[CURRENT] = res;
   }
 
   /**

@@ -45,11 +45,11 @@ test('SVC_PUBLIC_URL: an http(s) URL kept without its trailing slash, anything e
 
 test('connection limits, the stop deadline and the flush interval: defaults, and out-of-range values refused', () => {
   const c = loadConfig({});
-  assert.deepEqual(c.http, { headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000, maxConnections: 4096 });
+  assert.deepEqual(c.http, { headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000, maxConnections: 4096, maxConnectionsPerAddress: 128 });
   assert.equal(c.stopTimeoutMs, 10_000);
   assert.equal(c.flushIntervalMs, 1_000);
   assert.equal(loadConfig({ SVC_FLUSH_INTERVAL_MS: '200' }).flushIntervalMs, 200);
-  const bad = { SVC_HEADERS_TIMEOUT_MS: '10s', SVC_BODY_TIMEOUT_MS: '0', SVC_KEEP_ALIVE_TIMEOUT_MS: '-1', SVC_MAX_CONNECTIONS: '0', SVC_STOP_TIMEOUT_MS: '999', SVC_FLUSH_INTERVAL_MS: '1.5' };
+  const bad = { SVC_HEADERS_TIMEOUT_MS: '10s', SVC_BODY_TIMEOUT_MS: '0', SVC_KEEP_ALIVE_TIMEOUT_MS: '-1', SVC_MAX_CONNECTIONS: '0', SVC_MAX_CONNECTIONS_PER_ADDRESS: '1e3', SVC_STOP_TIMEOUT_MS: '999', SVC_FLUSH_INTERVAL_MS: '1.5' };
   assert.throws(
     () => loadConfig(bad),
     (err: unknown) => err instanceof ConfigError && Object.keys(bad).every((name) => err.problems.some((p) => p.startsWith(`${name} must be a whole number`))),
@@ -58,6 +58,23 @@ test('connection limits, the stop deadline and the flush interval: defaults, and
     () => loadConfig({ SVC_HEADERS_TIMEOUT_MS: '20000', SVC_REQUEST_TIMEOUT_MS: '15000' }),
     (err: unknown) => err instanceof ConfigError && err.problems.length === 1 && err.problems[0]!.startsWith('SVC_HEADERS_TIMEOUT_MS must not exceed'),
   );
+});
+
+test('SVC_MAX_CONNECTIONS_PER_ADDRESS: 128 or SVC_MAX_CONNECTIONS if lower by default; above SVC_MAX_CONNECTIONS refused', () => {
+  const cases: Array<[Record<string, string>, number]> = [
+    [{}, 128],
+    [{ SVC_MAX_CONNECTIONS: '50' }, 50],
+    [{ SVC_MAX_CONNECTIONS_PER_ADDRESS: '16' }, 16],
+    [{ SVC_MAX_CONNECTIONS: '100', SVC_MAX_CONNECTIONS_PER_ADDRESS: '100' }, 100],
+  ];
+  for (const [env, perAddress] of cases) assert.equal(loadConfig(env).http.maxConnectionsPerAddress, perAddress, JSON.stringify(env));
+  for (const [env, problem] of [
+    [{ SVC_MAX_CONNECTIONS_PER_ADDRESS: '0' }, 'SVC_MAX_CONNECTIONS_PER_ADDRESS must be a whole number 1..1000000, got "0"'],
+    [{ SVC_MAX_CONNECTIONS_PER_ADDRESS: 'many' }, 'SVC_MAX_CONNECTIONS_PER_ADDRESS must be a whole number 1..1000000, got "many"'],
+    [{ SVC_MAX_CONNECTIONS: '100', SVC_MAX_CONNECTIONS_PER_ADDRESS: '200' }, 'SVC_MAX_CONNECTIONS_PER_ADDRESS must not exceed SVC_MAX_CONNECTIONS'],
+  ] as const) {
+    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.problems.length === 1 && err.problems[0] === problem, JSON.stringify(env));
+  }
 });
 
 test('SVC_DATABASE_URL: unset keeps SQLite; a PostgreSQL URL is taken; anything else is refused', () => {

@@ -1,7 +1,7 @@
 // svc as a real process (dist/main.js, so `npm run build` first), for what only a process shows:
 // signals, kill -9, the modes of the files it creates.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { ADMIN_TOKEN } from './server.js';
+import { ADMIN_TOKEN, perAddressCap } from './server.js';
 
 export interface LoggedProcess {
   child: ChildProcessWithoutNullStreams;
@@ -36,6 +36,7 @@ export async function spawnService(dataDir: string, env: Record<string, string> 
     SVC_ADMIN_TOKEN: ADMIN_TOKEN,
     SVC_LOG_LEVEL: 'info',
     ...env,
+    ...perAddressCap(env),
   });
   const url = await new Promise<string>((resolve, reject) => {
     const look = () => {

@@ -1,5 +1,6 @@
 // HTTP/1.1 requests written byte for byte on a fresh socket: for what fetch refuses to send
 // (malformed requests, oversized headers, cut-short or chunked uploads).
+import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 
 export /** An HTTP/1.1 request on a fresh socket; resolves with the status, raw headers, body and whether the server closed. */
@@ -62,11 +63,12 @@ export interface HeldConnection {
 
 /**
  * A client that holds a connection open: sends `first` once connected, then (with `dripMs`) one
- * byte of body every `dripMs` until the connection closes. Resolves once connected.
+ * byte of body every `dripMs` until the connection closes. Resolves once connected. `from` is the
+ * local address the client connects from (another loopback address is another client).
  */
-export function holdConnection(port: number, first = '', dripMs?: number): Promise<HeldConnection> {
+export function holdConnection(port: number, first = '', dripMs?: number, from?: string): Promise<HeldConnection> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from });
     let received = '';
     let drip: NodeJS.Timeout | undefined;
     socket.on('data', (chunk) => (received += chunk.toString('latin1')));
@@ -86,4 +88,20 @@ export function holdConnection(port: number, first = '', dripMs?: number): Promi
       resolve({ socket, closed });
     });
   });
+}
+
+/** The service's connection timeouts (milliseconds) as its environment sets them. */
+export function timeoutsEnv(ms: { headers: number; body: number; keepAlive: number; request?: number }): Record<string, string> {
+  return {
+    SVC_HEADERS_TIMEOUT_MS: String(ms.headers),
+    SVC_BODY_TIMEOUT_MS: String(ms.body),
+    SVC_KEEP_ALIVE_TIMEOUT_MS: String(ms.keepAlive),
+    ...(ms.request === undefined ? {} : { SVC_REQUEST_TIMEOUT_MS: String(ms.request) }),
+  };
+}
+
+/** Asserts that `what` was closed after its limit, and at most `slackMs` later. */
+export function assertClosedWithin(afterMs: number, limitMs: number, slackMs: number, what: string): void {
+  assert.ok(afterMs >= limitMs - 50, `${what} closed after ${afterMs} ms, before its ${limitMs} ms`);
+  assert.ok(afterMs <= limitMs + slackMs, `${what} closed after ${afterMs} ms, limit ${limitMs} ms`);
 }

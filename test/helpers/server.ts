@@ -51,6 +51,14 @@ export interface TestServer {
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
+/**
+ * SVC_MAX_CONNECTIONS_PER_ADDRESS for a test's service: every test client connects from 127.0.0.1,
+ * one client as the per-address cap counts, so the cap is the total one unless the test sets it.
+ */
+export function perAddressCap(env: Record<string, string> = {}): Record<string, string> {
+  return { SVC_MAX_CONNECTIONS_PER_ADDRESS: env.SVC_MAX_CONNECTIONS_PER_ADDRESS ?? env.SVC_MAX_CONNECTIONS ?? '4096' };
+}
+
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
   const config = loadConfig({
@@ -59,6 +67,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SVC_DATA_DIR: dataDir,
     SVC_ADMIN_TOKEN: ADMIN_TOKEN,
     ...options.env,
+    ...perAddressCap(options.env),
   });
   const quiet = { info() {}, warn() {}, error() {} };
   // Tests run maintenance themselves (admin API or ctx.maintenance), at their clock's instant.

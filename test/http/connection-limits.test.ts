@@ -4,7 +4,7 @@
 // the cap are closed on accept.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { holdConnection } from '../helpers/raw-http.js';
+import { assertClosedWithin, holdConnection, timeoutsEnv } from '../helpers/raw-http.js';
 import { ADMIN_TOKEN, createSite, startTestServer, type TestServer } from '../helpers/server.js';
 
 const HEADERS_MS = 400;
@@ -19,12 +19,7 @@ describe('timeouts', () => {
   let port: number;
   before(async () => {
     server = await startTestServer({
-      env: {
-        SVC_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
-        SVC_BODY_TIMEOUT_MS: String(BODY_MS),
-        SVC_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS),
-        SVC_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
-      },
+      env: timeoutsEnv({ headers: HEADERS_MS, body: BODY_MS, keepAlive: KEEP_ALIVE_MS, request: REQUEST_MS }),
     });
     port = Number(new URL(server.url).port);
   });
@@ -32,10 +27,7 @@ describe('timeouts', () => {
     await server?.stop();
   });
 
-  const within = (afterMs: number, limitMs: number, what: string) => {
-    assert.ok(afterMs >= limitMs - 50, `${what} closed after ${afterMs} ms, before its ${limitMs} ms`);
-    assert.ok(afterMs <= limitMs + SLACK_MS, `${what} closed after ${afterMs} ms, limit ${limitMs} ms`);
-  };
+  const within = (afterMs: number, limitMs: number, what: string) => assertClosedWithin(afterMs, limitMs, SLACK_MS, what);
 
   test('a connection that sends nothing is answered 408 and closed after the header timeout', async () => {
     const { closed } = await holdConnection(port);
