@@ -1,6 +1,7 @@
 // A real listening svc on a temp data dir, for end-to-end tests. Small factory functions build the
 // fixtures each test needs (org, site, key) through the admin API, as an operator would.
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -25,6 +26,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Reuse a data dir (restart tests); a fresh temp dir otherwise. */
   dataDir?: string;
+  /** Fastify's request logger (the process logger of main.ts); none by default. */
+  logger?: FastifyBaseLogger;
 }
 
 export interface HttpResult<T = any> {
@@ -71,7 +74,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const quiet = { info() {}, warn() {}, error() {} };
   // Tests run maintenance themselves (admin API or ctx.maintenance), at their clock's instant.
-  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, events: options.events, counterKeyPrefix: options.counterKeyPrefix, log: quiet, maintenanceTimers: false });
+  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, events: options.events, counterKeyPrefix: options.counterKeyPrefix, logger: options.logger, log: quiet, maintenanceTimers: false });
   const url = service.url;
 
   const request = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {
