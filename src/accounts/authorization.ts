@@ -13,11 +13,18 @@ export interface OrgAccess {
    * `notFoundMessage` (the resource's own "not found") for a non-member, 403 for a lower role.
    */
   require(request: FastifyRequest, orgId: number, needed: Role, notFoundMessage: string): Promise<void>;
+  /**
+   * Whether the caller may make any user a member directly (the operator). Owners may only change
+   * the role of a member: people join by invitation, so an owner cannot add, and so learn of, an
+   * account outside the organisation.
+   */
+  readonly addsMembers: boolean;
 }
 
 /** The operator: the admin token was checked for the whole scope; every organisation is its own. */
 export const operatorAccess: OrgAccess = {
   async require() {},
+  addsMembers: true,
 };
 
 /** A signed-in user, by its membership as stored now (a changed role counts on the next request). */
@@ -29,5 +36,6 @@ export function memberAccess(accounts: AccountService): OrgAccess {
       if (role === undefined) throw notFound(notFoundMessage);
       if (!roleAtLeast(role, needed)) throw forbidden(`this needs the ${needed} role in the organisation; yours is ${role}`);
     },
+    addsMembers: false,
   };
 }

@@ -109,7 +109,14 @@ describe('/app/v1/manage role matrix', () => {
     { name: 'test alert rule', make: async () => ({ method: 'POST', path: `/alerts/${(await newRule()).id}/test` }) },
     { name: 'alert history', make: async () => ({ method: 'GET', path: `/alerts/${(await newRule()).id}/history` }) },
     { name: 'list members', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/members` }) },
-    { name: 'set member', ownerOnly: true, make: async () => ({ method: 'PUT', path: `/orgs/${site.orgId}/members/${spareUser.id}`, body: { role: 'viewer' } }) },
+    {
+      name: 'change member role',
+      ownerOnly: true,
+      make: async () => {
+        await admin('PUT', `/orgs/${site.orgId}/members/${spareUser.id}`, { role: 'viewer' });
+        return { method: 'PUT', path: `/orgs/${site.orgId}/members/${spareUser.id}`, body: { role: 'admin' } };
+      },
+    },
     {
       name: 'invite',
       ownerOnly: true,
@@ -183,6 +190,21 @@ describe('/app/v1/manage role matrix', () => {
         assert.deepEqual(res.body, (await server.admin('GET', call.path)).body, route.name);
       }
     }
+  });
+
+  test('an owner changes the role of members only: a user outside the organisation and an unknown id get the same 404, and nobody is added', async () => {
+    const outsider = await server.admin('POST', '/users', { email: `outside${++counter}@example.com`, password: 'a long enough secret' });
+    const before = await snapshot();
+    const answers = [];
+    for (const userId of [outsider.body.id, 999_999]) {
+      const res = await send(clients.owner, { method: 'PUT', path: `/orgs/${site.orgId}/members/${userId}`, body: { role: 'viewer' } });
+      assert.equal(res.status, 404, res.text);
+      answers.push(res.body);
+    }
+    assert.deepEqual(answers[0], answers[1], 'the same answer whether an account exists');
+    assert.deepEqual(await snapshot(), before);
+    // The operator still adds any user directly.
+    assert.equal((await server.admin('PUT', `/orgs/${site.orgId}/members/${outsider.body.id}`, { role: 'viewer' })).status, 200);
   });
 
   test('the operator-only routes are not mounted', async () => {

@@ -41,6 +41,8 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
     const org = await ownedOrg(request, request.params.orgId);
     const role = roleField(objectBody(request.body, ['role']));
     const userId = idParam(request.params.userId);
+    // One answer for an unknown user and for a user outside the organisation: an owner learns nothing of accounts that are not members.
+    if (!access.addsMembers && (await accounts.roleIn(org.id, userId)) === undefined) throw notFound('membership not found');
     await accounts.setMember(org.id, userId, role);
     return { orgId: org.id, userId, role };
   });
