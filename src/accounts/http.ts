@@ -74,7 +74,15 @@ export function clientAddress(request: FastifyRequest, config: Config): string {
 
 /** The origin browsers use for the service: the public URL's, else the request's own (scheme as the browser used it, and Host). */
 export function ownOrigin(request: FastifyRequest, config: Config): string {
-  return config.publicUrl ? new URL(config.publicUrl).origin : `${browserScheme(request, config)}://${request.host}`;
+  return config.publicUrl ? new URL(config.publicUrl).origin : requestBase(request, config);
+}
+
+/** The address this request reached, as the browser sees it (scheme from a trusted proxy). */
+const requestBase = (request: FastifyRequest, config: Config) => `${browserScheme(request, config)}://${request.host}`;
+
+/** Where every link svc hands out starts: SVC_PUBLIC_URL (path included), else the address this request reached. */
+export function publicBase(request: FastifyRequest, config: Config): string {
+  return config.publicUrl ?? requestBase(request, config);
 }
 
 const resolved = new WeakMap<FastifyRequest, Promise<SignedIn | undefined>>();

@@ -34,7 +34,7 @@ export interface InvitationView {
   expiresAt: number;
 }
 
-const invitationUrl = (origin: string, token: string) => `${origin}/invitations/${token}`;
+const invitationUrl = (base: string, token: string) => `${base}/invitations/${token}`;
 
 /** Control characters (a line break in an organisation's name) never reach a mail header. */
 const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
@@ -53,7 +53,12 @@ export class Invitations {
    * replaced. Refused (409) only for an email that is already a member's, which the owner sees in
    * the members list anyway.
    */
-  async create(orgId: number, email: string, role: Role, origin: string): Promise<SentInvitation> {
+  /**
+   * `link.base` starts the link (http.ts publicBase). Only a link from the operator's SVC_PUBLIC_URL
+   * is mailed: one built from the request's Host header would let a caller have svc mail a link to a
+   * host of its choosing.
+   */
+  async create(orgId: number, email: string, role: Role, link: { base: string; fromPublicUrl: boolean }): Promise<SentInvitation> {
     const org = await this.meta.getOrg(orgId);
     if (!org) throw notFound('organisation not found');
     if ((await this.store.members(orgId)).some((member) => emailKey(member.email) === emailKey(email))) {
@@ -62,8 +67,8 @@ export class Invitations {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     const invitation = await this.store.createInvitation({ orgId, email, role, tokenHash: sha256Hex(token), expiresAt: now + INVITATION_VALID_MS }, now);
-    const url = invitationUrl(origin, token);
-    return { invitation, url, emailed: await this.send(invitation, org.name, url) };
+    const url = invitationUrl(link.base, token);
+    return { invitation, url, emailed: link.fromPublicUrl && (await this.send(invitation, org.name, url)) };
   }
 
   private async send(invitation: Invitation, orgName: string, url: string): Promise<boolean> {

@@ -1,17 +1,13 @@
 // Installing the tracker on a site: the tag to paste, and the site's last collection outcomes to
 // check that its events arrive (docs/admin-api.md, "Installation").
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { OrgAccess } from '../../accounts/authorization.js';
+import { publicBase } from '../../accounts/http.js';
 import { invalidParams } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { parseUserAgent } from '../../ingest/user-agent.js';
 import { snippetTag } from '../../tracker/snippet.js';
 import { siteFor } from './org-routes.js';
-
-/** Where browsers load the tracker from: SVC_PUBLIC_URL, else the address this request reached. */
-function publicUrlOf(ctx: AppContext, request: FastifyRequest): string {
-  return ctx.config.publicUrl ?? `${request.protocol}://${request.host}`;
-}
 
 function afterParam(value: string | undefined): number {
   if (value === undefined) return 0;
@@ -22,7 +18,7 @@ function afterParam(value: string | undefined): number {
 export async function installationRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/snippet', async (request) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const baseUrl = publicUrlOf(ctx, request);
+    const baseUrl = publicBase(request, ctx.config); // where browsers load the tracker from
     return { siteId: site.id, scriptUrl: `${baseUrl}/js/t.js`, snippet: snippetTag(baseUrl, site.id), publicUrlSet: ctx.config.publicUrl !== undefined };
   });
 

@@ -3,7 +3,7 @@
 // operator's (users.ts), since its answer tells whether an account exists.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OrgAccess } from '../../accounts/authorization.js';
-import { ownOrigin } from '../../accounts/http.js';
+import { publicBase } from '../../accounts/http.js';
 import { checkEmail } from '../../accounts/service.js';
 import { isRole, ROLES, type Role } from '../../core/roles.js';
 import { ApiError, invalidParams, notFound } from '../../core/errors.js';
@@ -61,7 +61,7 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
     if (!(await invitationLimiter.hit(String(org.id), ctx.clock.now()))) {
       throw new ApiError('RATE_LIMITED', `an organisation sends at most ${INVITATIONS_PER_HOUR} invitations an hour`, { 'retry-after': '3600' });
     }
-    const sent = await accounts.invitations.create(org.id, email, role, ownOrigin(request, ctx.config));
+    const sent = await accounts.invitations.create(org.id, email, role, { base: publicBase(request, ctx.config), fromPublicUrl: ctx.config.publicUrl !== undefined });
     reply.code(201).send({ ...invitationView(sent.invitation), url: sent.url, emailed: sent.emailed });
   });
 
