@@ -16,6 +16,8 @@ test('the segment after /invitations/ is logged as [secret]; other URLs are kept
     ['/app/v1/manage/orgs/1/invitations', '/app/v1/manage/orgs/1/invitations'],
     ['/app/v1/manage/orgs/1/invitations/7', '/app/v1/manage/orgs/1/invitations/[secret]'],
     ['/v1/sites/abc/breakdown?dimension=page&search=invitations', '/v1/sites/abc/breakdown?dimension=page&search=invitations'],
+    ['/login?next=%2Finvitations%2Fk3J9-abc', '/login?next=%2Finvitations%2F[secret]'],
+    ['/login?next=%2finvitations%2fk3J9&x=1', '/login?next=%2finvitations%2f[secret]&x=1'],
   ];
   for (const [url, logged] of cases) assert.equal(redactSecrets(url), logged, url);
 });
@@ -31,7 +33,7 @@ test('a service with the process logger logs no invitation token', async () => {
   const server = await startTestServer({ logger: pino({ level: 'info', serializers: requestLogSerializers }, sink) });
   try {
     const token = 'Zm9vYmFyLXNlY3JldC10b2tlbi1vZi00My1jaGFycw';
-    for (const path of [`/invitations/${token}`, `/app/v1/invitations/${token}`]) await fetch(`${server.url}${path}`);
+    for (const path of [`/invitations/${token}`, `/app/v1/invitations/${token}`, `/login?next=${encodeURIComponent(`/invitations/${token}`)}`]) await fetch(`${server.url}${path}`);
     const logged = lines.join('');
     assert.match(logged, /\/invitations\/\[secret\]/, 'the requests are logged');
     assert.ok(!logged.includes(token), 'the token is not');
