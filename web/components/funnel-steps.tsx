@@ -3,6 +3,7 @@
 import { useId, useState } from 'preact/hooks';
 import { ErrorText } from './feedback.js';
 import { SubmitButton } from './fields.js';
+import { PAGE_PATTERN_LIMITS } from '../../src/core/patterns.js';
 
 export type StepKind = 'page' | 'event';
 
@@ -15,8 +16,8 @@ export const MIN_STEPS = 2;
 export const MAX_STEPS = 8;
 
 /** The page pattern syntax and the limits the service enforces (docs/admin-api.md, Goals). */
-export const PAGE_PATTERN_MAX_LENGTH = 512;
-export const PAGE_PATTERN_HINT = 'Pages: * is any text without /, ** any text. At most 512 characters and 16 wildcards.';
+export const PAGE_PATTERN_MAX_LENGTH = PAGE_PATTERN_LIMITS.maxLength;
+export const PAGE_PATTERN_HINT = `Pages: * is any text without /, ** any text. At most ${PAGE_PATTERN_LIMITS.maxLength} characters and ${PAGE_PATTERN_LIMITS.maxWildcards} wildcards.`;
 
 export function StepsEditor({
   initial,
