@@ -35,12 +35,19 @@ export class Lockout {
   ) {}
 
   /**
-   * Counts an attempt before its password is checked. Throws RATE_LIMITED when its client is over
-   * the rate limit, or its email or client is locked or has had 10 attempts in the window.
+   * Counts a request against its client's sign-in rate limit, before anything else is looked at;
+   * throws RATE_LIMITED past it.
+   */
+  async admit(address: string, now: number): Promise<void> {
+    if (!(await this.rateLimiter.hit(clientGroup(address), now))) throw tooManyAttempts();
+  }
+
+  /**
+   * Counts an attempt before its password is checked (or hashed). Throws RATE_LIMITED when its email
+   * or client is locked or has had 10 attempts in the window.
    */
   async reserve(attempt: AttemptSubject, now: number): Promise<ReservedAttempt> {
     const key = { emailKey: emailKey(attempt.email), clientGroup: clientGroup(attempt.address) };
-    if (!(await this.rateLimiter.hit(key.clientGroup, now))) throw tooManyAttempts();
     const reservation = await this.store.reserveAttempt(key, now, now - LOCKOUT.windowMs, LOCKOUT.failures);
     if (!reservation) throw lockedOut();
     return { ...reservation, key };
@@ -55,7 +62,10 @@ export class Lockout {
     if (Object.keys(lock).length > 0) await this.store.lock(lock, now + LOCKOUT.lockMs);
   }
 
-  /** The password was never checked (no room to hash it, or an error): the attempt does not count. */
+  /**
+   * The password was never checked (no room to hash it, or an error), or it made an account: the
+   * attempt does not count.
+   */
   release(attempt: ReservedAttempt): Promise<void> {
     return this.store.releaseAttempt(attempt.id);
   }

@@ -6,12 +6,12 @@ import type { MaintenanceTask } from '../core/maintenance.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import { Invitations, type SendMail } from './invitations.js';
 import type { RateLimiter } from '../storage/counters/rate-limiter.js';
-import { Lockout, type AttemptSubject } from './lockout.js';
+import { Lockout, type AttemptSubject, type ReservedAttempt } from './lockout.js';
 import { checkPasswordPolicy, hashNeedsUpgrade, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import type { Role } from '../core/roles.js';
 import { tokensEqual } from '../core/secrets.js';
 import { Sessions, type NewSession } from './sessions.js';
-import { DuplicateEmail, type KyselyAccountStore, type Member, type Membership, type SessionRecord, type User } from '../storage/meta/account-store.js';
+import { DUPLICATE_EMAIL, DuplicateEmail, type KyselyAccountStore, type Member, type Membership, type SessionRecord, type User } from '../storage/meta/account-store.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAIL_LENGTH = 254;
@@ -87,9 +87,13 @@ export class AccountService {
   async createUser(input: NewUser): Promise<User> {
     const email = checkEmail(input.email);
     const password = checkPasswordPolicy(input.password);
-    const name = input.name ?? email.slice(0, email.indexOf('@'));
+    return this.insertUser(email, input.name, await hashPassword(password));
+  }
+
+  /** Stores a user of a checked email (its name defaults to the email's local part); 409 when the email has one. */
+  private async insertUser(email: string, name: string | undefined, passwordHash: string): Promise<User> {
     try {
-      return await this.store.createUser({ email, name, passwordHash: await hashPassword(password) }, this.clock.now());
+      return await this.store.createUser({ email, name: name ?? email.slice(0, email.indexOf('@')), passwordHash }, this.clock.now());
     } catch (err) {
       if (err instanceof DuplicateEmail) throw conflict(err.message);
       throw err;
@@ -154,12 +158,22 @@ export class AccountService {
   /**
    * Creates the account of an invitation's email (the email is the invitation's, never the
    * caller's) and signs it in; the invitation stays pending until accepted. An email that has an
-   * account gets 409: sign in instead.
+   * account gets 409: sign in instead. The link needs no session, so it is bounded as a sign-in is,
+   * before any hashing: the client's sign-in rate limit, then the invitation and the email checked,
+   * then an attempt reserved for the email and the client (the lockout's count). The password is
+   * hashed once; the attempt is released when the account is made, and stays counted when another
+   * creation made it first.
    */
   async createInvitedUser(token: string, input: { password: unknown; name?: string; address: string }): Promise<{ user: User; session: NewSession }> {
-    const invitation = await this.invitations.pending(token);
-    await this.createUser({ email: invitation.email, password: input.password, name: input.name });
-    return this.signIn({ email: invitation.email, password: input.password as string, address: input.address });
+    const password = checkPasswordPolicy(input.password);
+    await this.lockout.admit(input.address, this.clock.now());
+    const { email } = await this.invitations.pending(token);
+    if (await this.store.findUserByEmail(email)) throw conflict(DUPLICATE_EMAIL);
+    const reserved = await this.lockout.reserve({ email, address: input.address }, this.clock.now());
+    const passwordHash = await this.releasedOnError(reserved, hashPassword(password));
+    const user = await this.insertUser(email, input.name, passwordHash);
+    await this.lockout.release(reserved);
+    return { user, session: await this.sessions.create(user.id, this.clock.now()) };
   }
 
   // --- sign-in -------------------------------------------------------------------------------
@@ -170,13 +184,9 @@ export class AccountService {
    * email is verified against a dummy hash).
    */
   async signIn(attempt: AttemptSubject & { password: string }): Promise<{ user: User; session: NewSession }> {
+    await this.lockout.admit(attempt.address, this.clock.now());
     const reserved = await this.lockout.reserve(attempt, this.clock.now());
-    const found = await this.verifiedUser(attempt).catch(async (err: unknown) => {
-      // The password was not checked: the attempt does not count (should the release fail too, it
-      // stays counted, as a wrong password would).
-      await this.lockout.release(reserved).catch(() => undefined);
-      throw err;
-    });
+    const found = await this.releasedOnError(reserved, this.verifiedUser(attempt));
     if (!found) {
       await this.lockout.fail(reserved, this.clock.now());
       throw new ApiError('UNAUTHORIZED', WRONG_CREDENTIALS);
@@ -185,6 +195,18 @@ export class AccountService {
     await this.upgradeHash(found.id, found.passwordHash, attempt.password);
     const user = { id: found.id, email: found.email, name: found.name, createdAt: found.createdAt };
     return { user, session: await this.sessions.create(user.id, this.clock.now()) };
+  }
+
+  /**
+   * The outcome of a reserved attempt's hashing; when it fails (no room in the hashing queue, an
+   * error) the password was not used, so the attempt does not count (should the release fail too, it
+   * stays counted, as a wrong password would).
+   */
+  private releasedOnError<T>(reserved: ReservedAttempt, work: Promise<T>): Promise<T> {
+    return work.catch(async (err: unknown) => {
+      await this.lockout.release(reserved).catch(() => undefined);
+      throw err;
+    });
   }
 
   /** The user whose email and password these are, or undefined; an unknown email costs a verification too. */

@@ -1,9 +1,10 @@
 // Invitations over HTTP, against a real listening server on a manual clock: an owner's answer is the
 // same whether the email has an account; the link works once, for 7 days, for the invited email; it
 // is mailed when SMTP is configured; owners list and revoke pending ones.
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, mock, test, type Mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
+import { passwordHashing } from '../../src/accounts/passwords.js';
 import { AppClient, signedInUser } from '../helpers/app-client.js';
 import { createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
 import { startSmtp, type SmtpListener } from '../helpers/smtp.js';
@@ -176,6 +177,66 @@ describe('invitations', () => {
   test('the add-member-by-email path is the operator\'s only', async () => {
     const res = await owner.request('POST', `/app/v1/manage/orgs/${site.orgId}/members`, { email: 'owner@example.com', role: 'viewer' });
     assert.equal(res.status, 404);
+  });
+});
+
+describe('creating the account from a link: bounded before any hashing', () => {
+  const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
+  let server: TestServer;
+  let site: SiteFixture;
+  let counter = 0;
+  /** Every scrypt derivation runs through the hashing queue: its runs are the derivations. */
+  let derivations: Mock<typeof passwordHashing.run>;
+
+  before(async () => {
+    server = await startTestServer({ clock, env: { SVC_TRUSTED_PROXIES: '127.0.0.1' } });
+    site = await createSite(server);
+    derivations = mock.method(passwordHashing, 'run');
+  });
+  beforeEach(() => derivations.mock.resetCalls());
+  after(async () => {
+    derivations.mock.restore();
+    await server.stop();
+  });
+
+  const linkFor = async (email: string) => {
+    const res = await server.admin('POST', `/orgs/${site.orgId}/invitations`, { email, role: 'viewer' });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return tokenOf(res.body.url);
+  };
+  const createAccount = (token: string, client: string) =>
+    new AppClient(server).request('POST', `/app/v1/invitations/${token}/account`, { password: PASSWORD }, { 'x-forwarded-for': client });
+  const statusCounts = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+
+  test('a successful creation hashes the password once and signs in', async () => {
+    const email = `made${++counter}@example.com`;
+    const created = await createAccount(await linkFor(email), '192.0.2.10');
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.user.email, email);
+    assert.equal(derivations.mock.callCount(), 1);
+    assert.equal((await new AppClient(server).signIn(email, PASSWORD, { 'x-forwarded-for': '192.0.2.11' })).status, 200, 'the password is the one hashed');
+  });
+
+  test('30 replays at once for an email that has an account: nothing hashed, 409 within the rate limit, 429 past it', async () => {
+    const email = `replayed${++counter}@example.com`;
+    const token = await linkFor(email);
+    assert.equal((await createAccount(token, '192.0.2.20')).status, 201);
+    derivations.mock.resetCalls();
+    const answers = await Promise.all(Array.from({ length: 30 }, () => createAccount(token, '198.51.100.7')));
+    assert.equal(derivations.mock.callCount(), 0);
+    assert.deepEqual(statusCounts(answers.map((a) => a.status)), { 409: 20, 429: 10 }, 'the sign-in rate limit: 20 a minute per client');
+    assert.ok(answers.filter((a) => a.status === 429).every((a) => a.body.error.message.startsWith('Too many sign-in attempts from this address')));
+  });
+
+  test('30 creations at once for a new email from 30 clients: one account, at most 10 hashes (the lockout\'s count per email)', async () => {
+    const email = `raced${++counter}@example.com`;
+    const token = await linkFor(email);
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => createAccount(token, `203.0.113.${i + 1}`)));
+    const counts = statusCounts(answers.map((a) => a.status));
+    assert.equal(counts[201], 1, JSON.stringify(counts));
+    assert.equal((counts[201] ?? 0) + (counts[409] ?? 0) + (counts[429] ?? 0), 30, JSON.stringify(counts));
+    assert.ok(derivations.mock.callCount() <= 10, `${derivations.mock.callCount()} derivations`);
+    assert.equal((await createAccount(token, '203.0.113.99')).status, 409);
   });
 });
 

@@ -151,6 +151,23 @@ for (const adapter of META_DATABASES) {
       assert.deepEqual(await accounts.invitations(org.id, 0), []);
     });
 
+    withStores('10 invitations of one email at once: all made, one pending, only the last link works', async (accounts, meta) => {
+      const org = await meta.createOrg('Acme', 1);
+      const made = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          accounts.createInvitation({ orgId: org.id, email: i % 2 ? 'Eve@example.com' : 'eve@example.com', role: 'viewer', tokenHash: `t${i}`, expiresAt: 1000 }, 100 + i),
+        ),
+      );
+      assert.equal(new Set(made.map((m) => m.id)).size, 1, 'one row, replaced in place');
+      const pending = await accounts.invitations(org.id, 0);
+      assert.equal(pending.length, 1);
+      // The last written is the one whose creation time the row holds.
+      const last = pending[0]!.createdAt - 100;
+      const working = [];
+      for (let i = 0; i < 10; i++) if (await accounts.invitationByToken(`t${i}`, 0)) working.push(i);
+      assert.deepEqual(working, [last]);
+    });
+
     withStores('50 reservations at once for one email, and 50 for one client group: exactly 10 granted each', async (accounts) => {
       const reserveAll = (keys: AttemptKey[]) => Promise.all(keys.map((k) => accounts.reserveAttempt(k, 1000, 0, 10)));
       const byEmail = await reserveAll(Array.from({ length: 50 }, (_, i) => key('a@x.io', `192.0.2.${i}`)));

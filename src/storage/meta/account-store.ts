@@ -1,7 +1,7 @@
 // AccountStore: users, memberships, invitations, sessions, sign-in attempts and locks in the MetaStore
 // database (migrations 005_accounts, 006_signin_attempts, 007_invitations), through the MetaStore's
 // Kysely handle so SQLite and PostgreSQL share one implementation.
-import { sql, type Generated, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
 import { metaDialectOf } from './dialect.js';
 import type { MetaDatabase } from './schema.js';
 import { roleAtLeast, type Role } from '../../core/roles.js';
@@ -128,9 +128,11 @@ const lockSubjects = (key: Partial<AttemptKey>) => [
 const EMAIL_LOCK_SPACE = 0x5347_4e45; // any fixed int4, distinct from the other
 const CLIENT_LOCK_SPACE = 0x5347_4e43;
 
+export const DUPLICATE_EMAIL = 'a user with this email already exists';
+
 export class DuplicateEmail extends Error {
   constructor() {
-    super('a user with this email already exists');
+    super(DUPLICATE_EMAIL);
   }
 }
 
@@ -240,13 +242,13 @@ export class KyselyAccountStore {
 
   /**
    * Gives the user `role` in the organisation (`null`: removes the membership), unless that leaves
-   * the organisation without an owner. The owner check and the write are one transaction, and on
-   * PostgreSQL the organisation's row is locked first, so two owners demoting each other at once
-   * leave one owner: the second sees the first's change. SQLite runs one transaction at a time.
+   * the organisation without an owner. The owner check and the write are one serialized write
+   * transaction, on PostgreSQL with the organisation's row locked first, so two owners demoting each
+   * other at once leave one owner: the second sees the first's change.
    */
   async changeMembership(orgId: number, userId: number, role: Role | null, now: number): Promise<MembershipChange> {
-    return this.db.transaction().execute(async (trx) => {
-      await this.lockOrg(trx, orgId);
+    const lockOrg = (trx: Kysely<AccountDatabase>) => trx.selectFrom('orgs').select('id').where('id', '=', orgId).forUpdate().execute();
+    return this.serializedWrite(lockOrg, async (trx) => {
       const owners = await trx.selectFrom('memberships').select('user_id').where('org_id', '=', orgId).where('role', '=', 'owner').execute();
       if (role !== 'owner' && owners.length === 1 && owners[0]!.user_id === userId) return 'last-owner';
       if (role === null) {
@@ -260,11 +262,6 @@ export class KyselyAccountStore {
         .execute();
       return 'changed';
     });
-  }
-
-  /** Holds the organisation's row until the transaction ends (PostgreSQL; SQLite transactions are serial). */
-  private async lockOrg(trx: Transaction<AccountDatabase>, orgId: number): Promise<void> {
-    if (metaDialectOf(this.db) === 'postgres') await trx.selectFrom('orgs').select('id').where('id', '=', orgId).forUpdate().execute();
   }
 
   async roleIn(orgId: number, userId: number): Promise<Role | undefined> {
@@ -301,26 +298,20 @@ export class KyselyAccountStore {
 
   // --- invitations ---------------------------------------------------------------------------
 
-  /** A pending invitation; one already pending for the same organisation and email is replaced. */
+  /**
+   * A pending invitation; one already pending for the same organisation and email is replaced in
+   * place (its id stays, its link dies). One upsert, so invitations of one email sent at once all
+   * succeed and the last one written holds.
+   */
   async createInvitation(invitation: { orgId: number; email: string; role: Role; tokenHash: string; expiresAt: number }, now: number): Promise<Invitation> {
-    return this.db.transaction().execute(async (trx) => {
-      const key = emailKey(invitation.email);
-      await trx.deleteFrom('invitations').where('org_id', '=', invitation.orgId).where('email_key', '=', key).execute();
-      const row = await trx
-        .insertInto('invitations')
-        .values({
-          org_id: invitation.orgId,
-          email: invitation.email.trim(),
-          email_key: key,
-          role: invitation.role,
-          token_hash: invitation.tokenHash,
-          created_at: now,
-          expires_at: invitation.expiresAt,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toInvitation(row);
-    });
+    const replaced = { email: invitation.email.trim(), role: invitation.role, token_hash: invitation.tokenHash, created_at: now, expires_at: invitation.expiresAt };
+    const row = await this.db
+      .insertInto('invitations')
+      .values({ org_id: invitation.orgId, email_key: emailKey(invitation.email), ...replaced })
+      .onConflict((oc) => oc.columns(['org_id', 'email_key']).doUpdateSet(replaced))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toInvitation(row);
   }
 
   /** The organisation's invitations still valid at `now`, oldest first. */
@@ -349,15 +340,16 @@ export class KyselyAccountStore {
 
   /**
    * Uses the invitation of a link for a user whose email is the invited one: deletes it and gives the
-   * invited role (a membership already at least as high is kept), in one transaction. Of two
-   * acceptances at once, the one that deletes the row wins; the other finds nothing.
+   * invited role (a membership already at least as high is kept), in one serialized write
+   * transaction. Of two acceptances at once, the one that deletes the row wins; the other finds
+   * nothing, as does one whose link was replaced meanwhile (the delete is by id and token).
    */
   async acceptInvitation(tokenHash: string, user: { id: number; email: string }, now: number): Promise<InvitationAcceptance> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.serializedWrite(undefined, async (trx) => {
       const row = await trx.selectFrom('invitations').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
       if (!row) return 'not-found';
       if (row.email_key !== emailKey(user.email)) return 'wrong-email';
-      const deleted = await trx.deleteFrom('invitations').where('id', '=', row.id).executeTakeFirst();
+      const deleted = await trx.deleteFrom('invitations').where('id', '=', row.id).where('token_hash', '=', tokenHash).executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) return 'not-found';
       const current = await trx.selectFrom('memberships').select('role').where('org_id', '=', row.org_id).where('user_id', '=', user.id).executeTakeFirst();
       if (current && roleAtLeast(current.role, row.role)) return { role: current.role, invitation: toInvitation(row) };
@@ -416,7 +408,12 @@ export class KyselyAccountStore {
    * a window.
    */
   async reserveAttempt(key: AttemptKey, now: number, since: number, max: number): Promise<Reservation | undefined> {
-    return this.serializedByAttempt(key, async (trx) => {
+    const lockAttemptKey = async (trx: Kysely<AccountDatabase>) => {
+      // Every reservation takes the email's lock first, so none wait on each other in a cycle.
+      await sql`SELECT pg_advisory_xact_lock(${EMAIL_LOCK_SPACE}, hashtext(${key.emailKey}))`.execute(trx);
+      await sql`SELECT pg_advisory_xact_lock(${CLIENT_LOCK_SPACE}, hashtext(${key.clientGroup}))`.execute(trx);
+    };
+    return this.serializedWrite(lockAttemptKey, async (trx) => {
       const locked = await trx
         .selectFrom('login_locks')
         .select('subject')
@@ -446,22 +443,24 @@ export class KyselyAccountStore {
   }
 
   /**
-   * One transaction that no other reservation for the same email or client group interleaves with,
-   * from any process.
-   * - SQLite: BEGIN IMMEDIATE takes the database's write lock before the first read (another
-   *   process waits for it, up to busy_timeout; in this process Kysely's one connection already
-   *   serializes), so the counts read are still true when the insert commits.
-   * - PostgreSQL: READ COMMITTED with transaction-scoped advisory locks on the email and on the
-   *   client group, each in its own key space (hashtext; a collision only serializes two keys
-   *   more). A holder commits before its locks go, so each statement after the locks sees every
-   *   attempt reserved before; every reservation takes the email's lock first, so none wait on
-   *   each other in a cycle.
+   * A write transaction that reads and then writes, which no other one that conflicts with it
+   * interleaves with, from any process.
+   * - SQLite: BEGIN IMMEDIATE takes the database's write lock before the first read: another
+   *   process waits for it (up to busy_timeout) instead of failing with SQLITE_BUSY when a deferred
+   *   transaction's read lock would have to become a write lock; in this process Kysely's one
+   *   connection already serializes. What was read is still true when the write commits.
+   * - PostgreSQL: READ COMMITTED, with `lockOnPostgres` first taking the locks its caller's
+   *   conflicts need (row locks, or transaction-scoped advisory locks, each in its own key space:
+   *   hashtext, where a collision only serializes two keys more). A holder commits before its
+   *   locks go, so each statement after them sees what the holder wrote.
    */
-  private async serializedByAttempt<T>(key: AttemptKey, work: (trx: Kysely<AccountDatabase>) => Promise<T>): Promise<T> {
+  private async serializedWrite<T>(
+    lockOnPostgres: ((trx: Kysely<AccountDatabase>) => Promise<unknown>) | undefined,
+    work: (trx: Kysely<AccountDatabase>) => Promise<T>,
+  ): Promise<T> {
     if (metaDialectOf(this.db) === 'postgres') {
-      return this.db.transaction().execute(async (trx: Transaction<AccountDatabase>) => {
-        await sql`SELECT pg_advisory_xact_lock(${EMAIL_LOCK_SPACE}, hashtext(${key.emailKey}))`.execute(trx);
-        await sql`SELECT pg_advisory_xact_lock(${CLIENT_LOCK_SPACE}, hashtext(${key.clientGroup}))`.execute(trx);
+      return this.db.transaction().execute(async (trx) => {
+        await lockOnPostgres?.(trx);
         return work(trx);
       });
     }
