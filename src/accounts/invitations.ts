@@ -10,13 +10,11 @@ import type { Role } from '../core/roles.js';
 import type { Invitation, KyselyAccountStore } from '../storage/meta/account-store.js';
 import { emailKey } from '../storage/meta/account-store.js';
 import type { MetaStore } from '../storage/meta/types.js';
+import type { MailSender } from '../alerts/email.js';
 
 export const INVITATION_VALID_MS = 7 * 24 * 3_600_000;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export const INVITATION_GONE = 'this invitation link is not valid: it was used or revoked, or it expired. Ask an owner of the organisation for a new one';
-
-/** Sends one mail; rejects on failure. */
-export type SendMail = (message: { to: string[]; subject: string; text: string }) => Promise<void>;
 
 /** What an owner gets back: the link, shown once. */
 export interface SentInvitation {
@@ -44,7 +42,7 @@ export class Invitations {
     private readonly store: KyselyAccountStore,
     private readonly meta: MetaStore,
     private readonly clock: Clock,
-    private readonly mail: SendMail | undefined,
+    private readonly mail: MailSender | undefined,
     private readonly warn: (message: string) => void,
   ) {}
 

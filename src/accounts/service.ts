@@ -4,7 +4,8 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, conflict, invalidParams, notFound, unauthorized } from '../core/errors.js';
 import type { MaintenanceTask } from '../core/maintenance.js';
 import type { MetaStore } from '../storage/meta/types.js';
-import { Invitations, type SendMail } from './invitations.js';
+import type { MailSender } from '../alerts/email.js';
+import { Invitations } from './invitations.js';
 import type { RateLimiter } from '../storage/counters/rate-limiter.js';
 import { Lockout, type AttemptSubject, type ReservedAttempt } from './lockout.js';
 import { checkPasswordPolicy, hashNeedsUpgrade, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
@@ -46,7 +47,7 @@ export interface SessionView {
 
 export interface AccountServiceOptions {
   /** Mails invitation links (SVC_SMTP_URL); without it the link is only answered to the owner. */
-  mail?: SendMail;
+  mail?: MailSender;
   warn?: (message: string) => void;
 }
 

@@ -278,3 +278,29 @@ describe('invitation mail', () => {
     assert.equal(smtp.mails.length, before + 50);
   });
 });
+
+describe('invitation mail without a public URL', () => {
+  test('SMTP alone mails nothing: the link would start with the Host header the caller chose; it starts with the public URL and its path when set', async () => {
+    const smtp = await startSmtp();
+    const server = await startTestServer({ env: { SVC_SMTP_URL: smtp.url } });
+    const withPath = await startTestServer({ env: { SVC_PUBLIC_URL: 'https://example.com/stats' } });
+    try {
+      const site = await createSite(server);
+      const res = await fetch(`${server.url}/admin/v1/orgs/${site.orgId}/invitations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json', host: 'evil.example' },
+        body: JSON.stringify({ email: 'cy@example.com', role: 'viewer' }),
+      });
+      const body = (await res.json()) as { url: string; emailed: boolean };
+      assert.equal(res.status, 201);
+      assert.equal(body.emailed, false);
+      assert.equal(smtp.mails.length, 0, 'nothing mailed');
+      const other = await createSite(withPath);
+      const linked = await withPath.admin('POST', `/orgs/${other.orgId}/invitations`, { email: 'cy@example.com', role: 'viewer' });
+      assert.match(linked.body.url, /^https:\/\/example\.com\/stats\/invitations\/[\w-]{43}$/);
+    } finally {
+      await Promise.all([server.stop(), withPath.stop()]);
+      await smtp.close();
+    }
+  });
+});
