@@ -2,7 +2,7 @@
 // database (migrations 005_accounts, 006_signin_attempts, 007_invitations), through the MetaStore's
 // Kysely handle so SQLite and PostgreSQL share one implementation.
 import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
-import { metaDialectOf } from './dialect.js';
+import { isUniqueViolation, metaDialectOf } from './dialect.js';
 import type { MetaDatabase } from './schema.js';
 import { roleAtLeast, type Role } from '../../core/roles.js';
 
@@ -153,11 +153,6 @@ const toInvitation = (row: Selectable<InvitationsTable>): Invitation => ({
   createdAt: Number(row.created_at),
   expiresAt: Number(row.expires_at),
 });
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: string } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
-}
 
 export class KyselyAccountStore {
   private readonly db: Kysely<AccountDatabase>;

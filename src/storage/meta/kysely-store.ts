@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type MigrationProvider, type Selectable } from 'kysely';
 import { randomSalt } from '../../core/ids.js';
+import { isUniqueViolation } from './dialect.js';
 import { migrations } from './migrations/index.js';
 import type { MetaDatabase, SitesTable } from './schema.js';
 import {
@@ -53,11 +54,6 @@ function toKey(row: { id: number; org_id: number; name: string; created_at: numb
     createdAt: Number(row.created_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
   };
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === '23505';
 }
 
 /** MetaStore on any Kysely dialect that runs the shared migrations (SQLite, PostgreSQL). */
