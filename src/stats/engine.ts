@@ -478,10 +478,11 @@ export async function computeRealtime(events: EventStore, siteId: string, tz: st
     top(keyExpr('page')),
     top(keyExpr('referrer')),
     top(keyExpr('country')),
+    // Events of one millisecond are ordered by their fields, so every engine answers the same feed.
     read<Record<string, unknown>>(
       events,
       sql`SELECT ts, name, page, referrer, country, city, browser, os, device FROM ${eventsRelation(d, scope)}
-        WHERE name <> 'engage' ORDER BY ts DESC LIMIT ${REALTIME.feedSize}`,
+        WHERE name <> 'engage' ORDER BY ts DESC, name, page, referrer, country, city, browser, os, device LIMIT ${REALTIME.feedSize}`,
     ),
   ]);
   const perMinute = new Map(minutes.map((r) => [Number(r.m), Number(r.n)]));
