@@ -59,7 +59,7 @@ function cutBody(req: IncomingMessage, res: ServerResponse | undefined): void {
 export class Connections {
   private readonly server: Server;
   private readonly sockets = new Set<TrackedSocket>();
-  /** Open connections per client (clientGroup), for the exempt peers' never. */
+  /** Open connections per client (clientGroup); exempt peers are not counted. */
   private readonly perClient = new Map<string, number>();
   private readonly exempt: ReadonlySet<string>;
   private sweeper: NodeJS.Timeout | undefined;
@@ -83,7 +83,7 @@ export class Connections {
     // Past the cap, Node closes a new connection as soon as it is accepted ('drop').
     this.server.maxConnections = limits.maxConnections;
     this.server.on('drop', () => options.onDropped('total'));
-    // Before Node's own listener, so that a connection over its client's cap gets no parser.
+    // Before Node's own listener, so that a connection over its client's cap is closed before it is read from.
     this.server.prependListener('connection', (socket: TrackedSocket) => {
       if (this.stopping || !this.admit(socket)) {
         if (!this.stopping) options.onDropped('address');
