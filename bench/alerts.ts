@@ -5,15 +5,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { RULE_TYPES } from '../src/storage/meta/alert-store.js';
+import { RULE_TYPES } from '../src/entities/alerts.js';
 import type { Resolver } from '../src/alerts/url-safety.js';
 import { ManualClock } from '../src/core/clock.js';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import type { StoredEvent } from '../src/storage/events/schema.js';
 import { openMetaStores } from '../src/storage/meta/open.js';
-import { event as storedEvent } from '../test/helpers/events.js';
-import { startReceiver } from '../test/alerts/helpers/receiver.js';
-import { loopbackAlertService } from '../test/alerts/helpers/service.js';
+import { event as storedEvent } from '../support/events.js';
+import { startReceiver } from '../support/alert-receiver.js';
+import { loopbackAlertService } from '../support/alert-service.js';
 
 const SITES = 1_000;
 const RULES = 10_000;
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     const goals = [];
     for (let s = 0; s < SITES; s++) {
       const zone = ZONES[s % ZONES.length]!;
-      const site = await meta.createSite(org.id, { domain: `site${s}.example`, name: `Site ${s}`, timezone: zone, retentionMonths: null, honorGpc: true }, `bench${String(s).padStart(7, '0')}`, now);
+      const site = await meta.createSite(org.id, { domain: `site${s}.example`, name: `Site ${s}`, timezone: zone, retentionMonths: null, rawDays: 30, honorGpc: true }, `bench${String(s).padStart(7, '0')}`, now);
       sites.push(site);
       goals.push(await meta.createGoal(site.internalId, { name: 'Thanks', kind: 'page', pattern: '/thanks/*' }, now));
       const batch: StoredEvent[] = [];

@@ -1,5 +1,5 @@
 // bench/clickhouse-replace: the two ways ClickHouse 18.16 can replace a site's rollup rows without a
-// synchronous DELETE, on a private server (test/helpers/clickhouse.ts), for one rollup rewrite of
+// synchronous DELETE, on a private server (support/clickhouse.ts), for one rollup rewrite of
 // dim_daily (31 days across two months, BENCH_KEYS keys a day, beside 9 other sites of the same size):
 //
 // - partition swap (what the adapter does): `EventStore.replaceRows`, partitions (site, month)
@@ -15,7 +15,7 @@ import { ClickHouseEventStore } from '../src/storage/events/clickhouse.js';
 import { inlineParams } from '../src/storage/events/clickhouse-literal.js';
 import { DIM_DAILY } from '../src/stats/rollups/tables.js';
 import { sql, trusted, type Sql } from '../src/sql/sql.js';
-import { startClickHouse } from '../test/helpers/clickhouse.js';
+import { startClickHouse } from '../support/clickhouse.js';
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 3000);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 7);

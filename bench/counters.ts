@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ManualClock } from '../src/core/clock.js';
-import { MetricsRegistry } from '../src/core/metrics.js';
+import { PrometheusRegistry } from '../src/core/prometheus.js';
 import { GeoDatabases } from '../src/ingest/geo.js';
 import { Ingestor } from '../src/ingest/ingestor.js';
 import { loadConfig } from '../src/config.js';
@@ -16,7 +16,7 @@ import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import { openSqliteMetaStore } from '../src/storage/meta/sqlite.js';
 import type { SessionAttributes } from '../src/storage/counters/live-sessions.js';
 import { openCounters, type Counters } from '../src/storage/counters/open.js';
-import { deleteKeys } from '../test/helpers/counters.js';
+import { deleteKeys } from '../support/counters.js';
 import { visitEvent } from './traffic.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -89,8 +89,8 @@ async function collectRate(mode: Mode, prefix: string): Promise<number> {
   try {
     const org = await meta.createOrg('Bench', 0);
     const domain = 'bench.example';
-    const site = await meta.createSite(org.id, { domain, name: 'Bench', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'BenchSite', 0);
-    const ingest = new Ingestor({ clock, meta, events, geo: GeoDatabases.fromConfig(undefined).warm(), metrics: new MetricsRegistry(), counters, collectRateLimit: { count: 1_000_000, windowMs: 10_000 } });
+    const site = await meta.createSite(org.id, { domain, name: 'Bench', timezone: 'UTC', retentionMonths: null, rawDays: 30, honorGpc: true }, 'BenchSite', 0);
+    const ingest = new Ingestor({ clock, meta, events, geo: GeoDatabases.fromConfig(undefined).warm(), metrics: new PrometheusRegistry(), counters, collectRateLimit: { count: 1_000_000, windowMs: 10_000 } });
     const bodies = Array.from({ length: EVENTS }, (_, i) => {
       // bench/ingest's visitors, each one's four events a quarter of the run apart.
       const { ip, ua, event } = visitEvent((i % VISITORS) * 4 + Math.floor(i / VISITORS));

@@ -18,7 +18,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../test/helpers/ports.js';
+import { freePort } from '../support/ports.js';
 import { importFile, singleEventVisitorsFile } from './traffic.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

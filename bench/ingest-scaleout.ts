@@ -15,9 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import { sql } from '../src/sql/sql.js';
-import { startClickHouse } from '../test/helpers/clickhouse.js';
-import { freePort } from '../test/helpers/ports.js';
-import { createTestDatabase } from '../test/helpers/postgres.js';
+import { startClickHouse } from '../support/clickhouse.js';
+import { freePort } from '../support/ports.js';
+import { createTestDatabase } from '../support/postgres.js';
 import { admin, cpuSeconds, hasWrk, machineBusySeconds, metric, spawnSvc, stopProcess, waitHealthy, wrkLoad, type WrkResult } from './processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
-import { freePort } from '../test/helpers/ports.js';
+import { freePort } from '../support/ports.js';
 import { admin, hasWrk, metric, rssMb, spawnNode, spawnSvc, TOKEN, waitHealthy, wrkLoad } from './processes.js';
 import { eventRequests, importFile, load, singleEventVisitorsFile } from './traffic.js';
 import { sql } from '../src/sql/sql.js';

@@ -18,8 +18,10 @@ import { loadConfig } from '../src/config.js';
 import { startService } from '../src/server.js';
 import { parseQuery, type QueryKind, type RawParams } from '../src/core/query.js';
 import { planQuery } from '../src/stats/planner.js';
-import { computeBreakdown, computeStats, computeTimeseries } from '../src/stats/engine.js';
-import { startClickHouse, type ClickHouseServer } from '../test/helpers/clickhouse.js';
+import { computeBreakdown } from '../src/stats/read/breakdown.js';
+import { computeStats } from '../src/stats/read/stats.js';
+import { computeTimeseries } from '../src/stats/read/timeseries.js';
+import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
 import { loadYearSite, TZ } from './year-site.js';
 
 const PAGEVIEWS_PER_DAY = Number(process.env.BENCH_PAGEVIEWS_PER_DAY ?? 20_000);
@@ -81,7 +83,7 @@ async function measure(profile: string, env: Record<string, string>): Promise<Me
     const siteRecord = { id: site.id, timezone: TZ };
     // The baseline: the same questions from raw events only (no watermark), raw events kept all year.
     const rawScan = (kind: QueryKind, params: RawParams) => {
-      const q = planQuery(parseQuery(kind, params, siteRecord, Date.now()), { watermark: null, retentionMonths: null });
+      const q = planQuery(parseQuery(kind, params, siteRecord, Date.now()), { watermark: null, retentionMonths: null, rawDays: 30 });
       if (kind === 'stats') return computeStats(ctx.events, q, goals);
       if (kind === 'timeseries') return computeTimeseries(ctx.events, q, goals);
       return computeBreakdown(ctx.events, q);

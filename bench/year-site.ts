@@ -5,7 +5,8 @@
 import { addDays, localDay, startOfLocalDay } from '../src/core/localtime.js';
 import type { RunningService } from '../src/server.js';
 import type { StoredEvent } from '../src/storage/events/schema.js';
-import { prng, session, type SessionShape } from '../test/stats/fixtures.js';
+import { seededRandom } from '../src/core/seeded-random.js';
+import { session, type SessionShape } from '../support/datasets.js';
 
 export const TZ = 'Europe/Paris';
 
@@ -69,7 +70,7 @@ export async function loadYearSite(
 
   const now = Date.now();
   const today = localDay(now, TZ);
-  const rand = prng(42);
+  const rand = seededRandom(42);
   const traffic = shape(rand);
   const loadStart = performance.now();
   let pageviews = 0;

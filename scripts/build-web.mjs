@@ -1,10 +1,12 @@
 // Builds the dashboard front end (web/: Preact + TSX) with esbuild into dist/web/: one entry per page
 // under web/pages/ plus the shared stylesheet web/styles.css, code shared between pages split into
 // chunks, every file named by its content hash with .gz and .br beside it, and manifest.json naming,
-// per page, its script, the chunks it imports and the stylesheet. Prints what each page loads (raw,
+// per page, its script, the chunks it imports, the stylesheet and the icon (web/favicon.svg, hashed
+// like the rest). Prints what each page loads (raw,
 // gzip, brotli) and fails when a page loads more than the gzip budget.
 // Also imported by src/http/dashboard/assets.ts to build in memory when the server runs from src.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -12,7 +14,7 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const webDir = join(root, 'web');
-/** Everything one page loads (script, chunks, stylesheet), gzipped, stays under this. */
+/** Everything one page loads (script, chunks, stylesheet, icon), gzipped, stays under this. */
 export const PAGE_GZIP_BUDGET_BYTES = 40 * 1024;
 
 function compress(body) {
@@ -25,7 +27,7 @@ function compress(body) {
 /**
  * Builds the front end in memory. Returns `{ files, manifest }`: `files` maps each asset name to
  * `{ body, gzip, brotli }` (Buffers); `manifest.pages[page]` is `{ script, preload, styles }` (asset
- * names, preload being every chunk the script imports, transitively).
+ * names, preload being every chunk the script imports, transitively) and its `icon`.
  */
 export async function buildWeb() {
   const pages = readdirSync(join(webDir, 'pages'))
@@ -56,6 +58,10 @@ export async function buildWeb() {
     const body = Buffer.from(output.contents);
     files.set(basename(output.path), { body, ...compress(body) });
   }
+  // The icon is named by its content hash as esbuild names the rest, so it is cached for good too.
+  const iconBody = readFileSync(join(webDir, 'favicon.svg'));
+  const icon = `favicon-${createHash('sha256').update(iconBody).digest('hex').slice(0, 8).toUpperCase()}.svg`;
+  files.set(icon, { body: iconBody, ...compress(iconBody) });
   const outputs = result.metafile.outputs;
   const nameOf = (outputPath) => basename(outputPath);
   const stylesOutput = Object.keys(outputs).find((path) => outputs[path].entryPoint === 'web/styles.css');
@@ -72,7 +78,7 @@ export async function buildWeb() {
     };
     visit(path);
     const page = basename(output.entryPoint, '.tsx');
-    manifest.pages[page] = { script: nameOf(path), preload: [...preload].sort(), styles: [nameOf(stylesOutput)] };
+    manifest.pages[page] = { script: nameOf(path), preload: [...preload].sort(), styles: [nameOf(stylesOutput)], icon };
   }
   return { files, manifest };
 }
@@ -80,7 +86,7 @@ export async function buildWeb() {
 /** Per page: the bytes it loads, summed over its files, raw, gzip and brotli. */
 export function pageSizes({ files, manifest }) {
   return Object.entries(manifest.pages).map(([page, entry]) => {
-    const names = [entry.script, ...entry.preload, ...entry.styles];
+    const names = [entry.script, ...entry.preload, ...entry.styles, entry.icon];
     const sum = (pick) => names.reduce((total, name) => total + pick(files.get(name)), 0);
     return { page, files: names.length, raw: sum((f) => f.body.length), gzip: sum((f) => f.gzip.length), brotli: sum((f) => f.brotli.length) };
   });

@@ -22,12 +22,15 @@ export interface Config {
   geoipDb: string | undefined; // SVC_GEOIP_DB: a MaxMind/DB-IP City .mmdb file
   smtpUrl: string | undefined;
   logLevel: string;
+  /** SVC_LOG_FORMAT: JSON lines, one readable line per request, or (undefined) by whether stdout is a terminal. */
+  logFormat: LogFormat | undefined;
   duckdbMemoryLimit: string; // DuckDB's memory_limit: its share of SVC_MEMORY_BUDGET_MB, or SVC_DUCKDB_MEMORY_LIMIT
   sessionCacheBytes: number; // the live-session cache's bound: the rest of SVC_MEMORY_BUDGET_MB
   alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
   /** SVC_PUBLIC_URL: where browsers and people reach the service (the snippet, printed links); no trailing slash. */
   publicUrl: string | undefined;
   http: ConnectionLimits;
+  reads: ReadLimits;
   stopTimeoutMs: number; // SVC_STOP_TIMEOUT_MS: a graceful stop ends within it
   flushIntervalMs: number; // SVC_FLUSH_INTERVAL_MS: the write buffer's period, what kill -9 can lose
   databaseUrl: string | undefined; // SVC_DATABASE_URL: metadata in PostgreSQL instead of SQLite
@@ -63,6 +66,12 @@ export interface ConnectionLimits {
   maxConnectionsPerAddress: number; // SVC_MAX_CONNECTIONS_PER_ADDRESS: the same, per client (clientGroup); SVC_TRUSTED_PROXIES are exempt
 }
 
+/** How much one statistics request may take of the event store (docs/configuration.md). */
+export interface ReadLimits {
+  statementTimeoutMs: number; // SVC_STATEMENT_TIMEOUT_MS: a read statement is cancelled past it
+  longReadsPerReader: number; // SVC_LONG_READS_PER_READER: long raw reads one key or user may run at once
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -85,6 +94,8 @@ export const DEFAULT_ALERT_HISTORY_DAYS = 90;
 const MIN_SESSION_CACHE_MB = 16;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
@@ -154,6 +165,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // browsers behind one NAT still fit (each holds one connection for the keep-alive timeout).
     maxConnectionsPerAddress: integer('SVC_MAX_CONNECTIONS_PER_ADDRESS', Math.min(128, maxConnections), 1, 1_000_000),
   };
+  const reads: ReadLimits = {
+    statementTimeoutMs: integer('SVC_STATEMENT_TIMEOUT_MS', 15_000, 100, 600_000),
+    longReadsPerReader: integer('SVC_LONG_READS_PER_READER', 2, 1, 1000),
+  };
   if (http.maxConnectionsPerAddress > maxConnections) problems.push('SVC_MAX_CONNECTIONS_PER_ADDRESS must not exceed SVC_MAX_CONNECTIONS');
   if (http.headersTimeoutMs > http.requestTimeoutMs) problems.push('SVC_HEADERS_TIMEOUT_MS must not exceed SVC_REQUEST_TIMEOUT_MS');
   if (http.bodyTimeoutMs > http.requestTimeoutMs) problems.push('SVC_BODY_TIMEOUT_MS must not exceed SVC_REQUEST_TIMEOUT_MS');
@@ -201,6 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = value('SVC_LOG_FORMAT');
+  const isLogFormat = (text: string): text is LogFormat => (LOG_FORMATS as readonly string[]).includes(text);
+  if (logFormat !== undefined && !isLogFormat(logFormat)) problems.push(`SVC_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}`);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -216,10 +234,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geoipDb: value('SVC_GEOIP_DB'),
     smtpUrl,
     logLevel,
+    logFormat: logFormat !== undefined && isLogFormat(logFormat) ? logFormat : undefined,
     duckdbMemoryLimit: `${duckdbMb}MiB`,
     sessionCacheBytes: sessionCacheMb * 1024 * 1024,
     alertHistoryDays,
     http,
+    reads,
     stopTimeoutMs,
     flushIntervalMs,
     publicUrl: publicUrl?.replace(/\/+$/, ''),

@@ -8,15 +8,15 @@ import { AlertService, type AlertServiceOptions } from './alerts/service.js';
 import { runsRole, type Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { MaintenanceRegistry } from './core/maintenance.js';
-import { MetricsRegistry } from './core/metrics.js';
+import { PrometheusRegistry } from './core/prometheus.js';
 import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
 import { Spool } from './ingest/spool.js';
 import { openCounters, type CounterFallback, type Counters } from './storage/counters/open.js';
 import { prepareDataDir } from './storage/data-dir.js';
 import { openEventStore } from './storage/events/open.js';
-import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, rollupSite } from './stats/rollups/job.js';
-import type { MetaStore, Site } from './storage/meta/types.js';
+import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks } from './stats/rollups/job.js';
+import type { MetaStore } from './storage/meta/types.js';
 import type { EventStore } from './storage/events/types.js';
 import { metaLocationOf, openMetaStores } from './storage/meta/open.js';
 
@@ -36,15 +36,13 @@ export interface AppContext {
   meta: MetaStore;
   events: EventStore;
   geo: GeoLocator;
-  metrics: MetricsRegistry;
+  metrics: PrometheusRegistry;
   /** Live sessions, rate limits and cache invalidations: in process, or shared in Redis (SVC_REDIS_URL). */
   counters: Counters;
   maintenance: MaintenanceRegistry;
   ingest: Ingestor;
   /** Collected events the EventStore refused, on local disk until it takes them (collect role only). */
   spool: Spool | undefined;
-  /** Brings a site's rollups up to date now (after its goals or funnels changed). */
-  rollups: { refresh(site: Site): Promise<void> };
   alerts: AlertService;
   accounts: AccountService;
   /** Stops background work and releases storage, in reverse order of start. */
@@ -86,7 +84,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     throw err;
   }
   const geo = options.geo ?? GeoDatabases.fromConfig(config.geoipDb).warm();
-  const metrics = new MetricsRegistry();
+  const metrics = new PrometheusRegistry();
   const memory = metrics.gauge('svc_process_memory_bytes', 'Process memory by kind: rss, heap_used, external (buffers such as the GeoIP database)');
   metrics.onCollect(() => {
     const m = process.memoryUsage();
@@ -122,9 +120,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
   await createRollupTables(events);
   const rollupDeps = { events, meta };
   registerRollupTasks(maintenance, rollupDeps);
-  ingest.wrapImportCommit((site, days, commit) => commitImport(rollupDeps, site.id, days, commit));
-  ingest.onImported((site, days) => recomputeRollups(rollupDeps, site.id, days, clock.now()));
-  const rollups = { refresh: (site: Site) => rollupSite(rollupDeps, site, clock.now()) };
+  ingest.imports.wrapImportCommit((site, days, commit) => commitImport(rollupDeps, site.id, days, commit));
+  ingest.imports.onImported((site, days) => recomputeRollups(rollupDeps, site.id, days, clock.now()));
 
   const ctx: AppContext = {
     config,
@@ -140,7 +137,6 @@ export async function createContext(config: Config, options: ContextOptions = {}
     maintenance,
     ingest,
     spool,
-    rollups,
     alerts,
     accounts,
     async close() {
@@ -165,7 +161,7 @@ const FALLBACK_WARNING_EVERY_MS = 60_000;
  * Counts what did without Redis in /metrics (`svc_counter_fallbacks_total`): connection failures,
  * sessions kept by this process alone, rate-limit hits let through, invalidations not sent.
  */
-function counterFallbacks(metrics: MetricsRegistry, log: Logger): (what: CounterFallback, err: unknown) => void {
+function counterFallbacks(metrics: PrometheusRegistry, log: Logger): (what: CounterFallback, err: unknown) => void {
   const fallbacks = metrics.counter('svc_counter_fallbacks_total', 'Redis did not answer: connection failures, sessions kept by this process alone, rate-limit hits let through, invalidations not sent', { labelled: true });
   const warnedAt = new Map<CounterFallback, number>();
   return (what, err) => {

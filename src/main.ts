@@ -1,7 +1,6 @@
 // `npm start`: the service's process, with the roles of SVC_ROLE (every role by default).
-import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
-import { requestLogSerializers } from './http/request-log.js';
+import { processLogger, resolveLogFormat } from './http/request-log.js';
 import { startService } from './server.js';
 
 async function main(): Promise<void> {
@@ -17,7 +16,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const service = await startService(config, { logger: pino({ level: config.logLevel, serializers: requestLogSerializers }) });
+  const logger = processLogger(config.logLevel, resolveLogFormat(config.logFormat, process.stdout.isTTY === true));
+  const service = await startService(config, { logger });
   const log = service.app.log;
   if (config.webhookAllowPrivate) log.warn('SVC_WEBHOOK_ALLOW_PRIVATE is on: webhooks may target private addresses (development only)');
   const metadata = config.databaseUrl === undefined ? '' : ', metadata in PostgreSQL';

@@ -4,17 +4,16 @@
 // account has the invited email: the answer to an invitation is the same either way.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
-import { conflict, forbidden, notFound } from '../core/errors.js';
+import { apiError } from '../core/errors.js';
 import { sha256Hex } from '../core/ids.js';
-import type { Role } from '../core/roles.js';
-import type { Invitation, KyselyAccountStore } from '../storage/meta/account-store.js';
-import { emailKey } from '../storage/meta/account-store.js';
+import type { Role } from '../core/vocabulary.js';
+import { emailKey, type Invitation } from '../entities/accounts.js';
+import type { AccountStore } from '../storage/meta/account-types.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import type { MailSender } from '../alerts/email.js';
 
 export const INVITATION_VALID_MS = 7 * 24 * 3_600_000;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-export const INVITATION_GONE = 'this invitation link is not valid: it was used or revoked, or it expired. Ask an owner of the organisation for a new one';
 
 /** What an owner gets back: the link, shown once. */
 export interface SentInvitation {
@@ -39,7 +38,7 @@ const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
 
 export class Invitations {
   constructor(
-    private readonly store: KyselyAccountStore,
+    private readonly store: AccountStore,
     private readonly meta: MetaStore,
     private readonly clock: Clock,
     private readonly mail: MailSender | undefined,
@@ -58,9 +57,9 @@ export class Invitations {
    */
   async create(orgId: number, email: string, role: Role, link: { base: string; fromPublicUrl: boolean }): Promise<SentInvitation> {
     const org = await this.meta.getOrg(orgId);
-    if (!org) throw notFound('organisation not found');
+    if (!org) throw apiError('NOT_FOUND', 'organisation');
     if ((await this.store.members(orgId)).some((member) => emailKey(member.email) === emailKey(email))) {
-      throw conflict('this email is already a member of the organisation');
+      throw apiError('CONFLICT', 'member');
     }
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
@@ -94,13 +93,13 @@ export class Invitations {
   }
 
   async revoke(orgId: number, invitationId: number): Promise<void> {
-    if (!(await this.store.revokeInvitation(orgId, invitationId))) throw notFound('invitation not found');
+    if (!(await this.store.revokeInvitation(orgId, invitationId))) throw apiError('NOT_FOUND', 'invitation');
   }
 
   /** The invitation of a link, or 404 when it was used, revoked or expired (or never was). */
   async pending(token: string): Promise<InvitationView & { id: number }> {
     const found = TOKEN_PATTERN.test(token) ? await this.store.invitationByToken(sha256Hex(token), this.clock.now()) : undefined;
-    if (!found) throw notFound(INVITATION_GONE);
+    if (!found) throw apiError('NOT_FOUND', 'invitationGone');
     return { id: found.id, orgName: found.orgName, email: found.email, role: found.role, expiresAt: found.expiresAt };
   }
 
@@ -110,8 +109,8 @@ export class Invitations {
    */
   async accept(token: string, user: { id: number; email: string }): Promise<{ orgId: number; role: Role }> {
     const outcome = TOKEN_PATTERN.test(token) ? await this.store.acceptInvitation(sha256Hex(token), user, this.clock.now()) : 'not-found';
-    if (outcome === 'not-found') throw notFound(INVITATION_GONE);
-    if (outcome === 'wrong-email') throw forbidden(`this invitation is for another email than yours (${user.email}): sign out, then sign in with the invited email or create its account`);
+    if (outcome === 'not-found') throw apiError('NOT_FOUND', 'invitationGone');
+    if (outcome === 'wrong-email') throw apiError('FORBIDDEN', 'otherEmail', { email: user.email });
     return { orgId: outcome.invitation.orgId, role: outcome.role };
   }
 

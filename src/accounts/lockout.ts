@@ -3,18 +3,19 @@
 // 15 minutes. An attempt is counted before its password is checked (AccountStore.reserveAttempt,
 // atomic on every engine), so attempts sent together cannot all pass a check made before any of them
 // failed. A client is its clientGroup: an IPv4 address, an IPv6 /64.
-import { ApiError } from '../core/errors.js';
+import { apiError } from '../core/errors.js';
 import { clientGroup } from '../ingest/ip.js';
 import type { RateLimiter } from '../storage/counters/rate-limiter.js';
-import { emailKey, type AttemptKey, type KyselyAccountStore, type Reservation } from '../storage/meta/account-store.js';
+import { emailKey, type AttemptKey, type Reservation } from '../entities/accounts.js';
+import type { AccountStore } from '../storage/meta/account-types.js';
 
 export const LOCKOUT = { failures: 10, windowMs: 15 * 60_000, lockMs: 15 * 60_000 } as const;
 /** Sign-in attempts a client may make a minute, checked before anything else (the lockout's database included). */
 export const SIGNIN_RATE_LIMIT = { count: 20, windowMs: 60_000 } as const;
 
-export const lockedOut = () => new ApiError('RATE_LIMITED', 'Too many failed attempts. Try again in 15 minutes.', { 'retry-after': String(LOCKOUT.lockMs / 1000) });
+export const lockedOut = () => apiError('RATE_LIMITED', 'lockedOut', {}, { 'retry-after': String(LOCKOUT.lockMs / 1000) });
 const tooManyAttempts = () =>
-  new ApiError('RATE_LIMITED', 'Too many sign-in attempts from this address. Try again in a minute.', { 'retry-after': String(SIGNIN_RATE_LIMIT.windowMs / 1000) });
+  apiError('RATE_LIMITED', 'signIns', {}, { 'retry-after': String(SIGNIN_RATE_LIMIT.windowMs / 1000) });
 
 /** What one sign-in attempt is counted against. */
 export interface AttemptSubject {
@@ -30,7 +31,7 @@ export interface ReservedAttempt extends Reservation {
 
 export class Lockout {
   constructor(
-    private readonly store: KyselyAccountStore,
+    private readonly store: AccountStore,
     private readonly rateLimiter: RateLimiter,
   ) {}
 

@@ -3,7 +3,7 @@
 // re-hashed with the current ones at the next sign-in).
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { BoundedQueue } from '../core/bounded-queue.js';
-import { ApiError, invalidParams } from '../core/errors.js';
+import { apiError } from '../core/errors.js';
 
 /** N = 2^17, r = 8, p = 1 (OWASP's floor for scrypt): 128 MiB of memory and about 0.4 s of one core per hash. */
 export const SCRYPT_PARAMS = { N: 131_072, r: 8, p: 1, keyLength: 32, saltBytes: 16 } as const;
@@ -23,7 +23,7 @@ export const MAX_PASSWORD_LENGTH = 1024;
 export const passwordHashing = new BoundedQueue(
   1,
   16,
-  () => new ApiError('RATE_LIMITED', 'Too many passwords are being checked at once. Try again in a few seconds.', { 'retry-after': '5' }),
+  () => apiError('RATE_LIMITED', 'passwordChecks', {}, { 'retry-after': '5' }),
 );
 
 function derive(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
@@ -40,9 +40,9 @@ function derive(password: string, salt: Buffer, keyLength: number, options: Scry
 /** A new password's policy: 10 to 1024 characters. */
 export function checkPasswordPolicy(password: unknown): string {
   if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH) {
-    throw invalidParams(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+    throw apiError('INVALID_PARAMS', 'tooShort', { name: 'password', min: MIN_PASSWORD_LENGTH });
   }
-  if (password.length > MAX_PASSWORD_LENGTH) throw invalidParams(`password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+  if (password.length > MAX_PASSWORD_LENGTH) throw apiError('INVALID_PARAMS', 'tooLong', { name: 'password', max: MAX_PASSWORD_LENGTH });
   return password;
 }
 

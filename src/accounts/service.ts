@@ -1,7 +1,7 @@
 // AccountService: the one implementation of users, memberships, sign-in and first-run setup, shared
 // by the admin API, the CLI (through it) and the dashboard's /app/v1 endpoints.
 import type { Clock } from '../core/clock.js';
-import { ApiError, conflict, invalidParams, notFound, unauthorized } from '../core/errors.js';
+import { ApiError, apiError } from '../core/errors.js';
 import type { MaintenanceTask } from '../core/maintenance.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import type { MailSender } from '../alerts/email.js';
@@ -9,19 +9,18 @@ import { Invitations } from './invitations.js';
 import type { RateLimiter } from '../storage/counters/rate-limiter.js';
 import { Lockout, type AttemptSubject, type ReservedAttempt } from './lockout.js';
 import { checkPasswordPolicy, hashNeedsUpgrade, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
-import type { Role } from '../core/roles.js';
+import type { Membership, Role, SessionView } from '../core/vocabulary.js';
 import { tokensEqual } from '../core/secrets.js';
 import { Sessions, type NewSession } from './sessions.js';
-import { DUPLICATE_EMAIL, DuplicateEmail, type KyselyAccountStore, type Member, type Membership, type SessionRecord, type User } from '../storage/meta/account-store.js';
+import type { Member, SessionRecord, User } from '../entities/accounts.js';
+import { DuplicateEmail, type AccountStore } from '../storage/meta/account-types.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAIL_LENGTH = 254;
-export const WRONG_CREDENTIALS = 'Wrong email or password.';
-const LAST_OWNER = 'an organisation keeps at least one owner; make another member owner first';
 
 export function checkEmail(email: unknown): string {
   if (typeof email !== 'string' || email.trim().length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(email.trim())) {
-    throw invalidParams('email must be an email address such as ana@example.com');
+    throw apiError('INVALID_PARAMS', 'email');
   }
   return email.trim();
 }
@@ -38,13 +37,6 @@ export interface SignedIn {
   user: User;
 }
 
-/** What GET /app/v1/session answers. */
-export interface SessionView {
-  user: { id: number; email: string; name: string };
-  csrfToken: string;
-  memberships: Membership[];
-}
-
 export interface AccountServiceOptions {
   /** Mails invitation links (SVC_SMTP_URL); without it the link is only answered to the owner. */
   mail?: MailSender;
@@ -58,7 +50,7 @@ export class AccountService {
 
   constructor(
     private readonly meta: MetaStore,
-    readonly store: KyselyAccountStore,
+    readonly store: AccountStore,
     private readonly clock: Clock,
     /** Sign-in attempts per client (SIGNIN_RATE_LIMIT). */
     signInRateLimiter: RateLimiter,
@@ -96,7 +88,7 @@ export class AccountService {
     try {
       return await this.store.createUser({ email, name: name ?? email.slice(0, email.indexOf('@')), passwordHash }, this.clock.now());
     } catch (err) {
-      if (err instanceof DuplicateEmail) throw conflict(err.message);
+      if (err instanceof DuplicateEmail) throw apiError('CONFLICT', 'email');
       throw err;
     }
   }
@@ -106,18 +98,18 @@ export class AccountService {
   }
 
   async deleteUser(userId: number): Promise<void> {
-    if (!(await this.store.deleteUser(userId))) throw notFound('user not found');
+    if (!(await this.store.deleteUser(userId))) throw apiError('NOT_FOUND', 'user');
   }
 
   /** Sets a new password; every session of the user ends. */
   async changePassword(userId: number, password: unknown): Promise<void> {
     const hash = await hashPassword(checkPasswordPolicy(password));
-    if (!(await this.store.setPasswordHash(userId, hash))) throw notFound('user not found');
+    if (!(await this.store.setPasswordHash(userId, hash))) throw apiError('NOT_FOUND', 'user');
   }
 
   async user(userId: number): Promise<User> {
     const user = await this.store.getUser(userId);
-    if (!user) throw notFound('user not found');
+    if (!user) throw apiError('NOT_FOUND', 'user');
     return user;
   }
 
@@ -138,19 +130,19 @@ export class AccountService {
   /** Creates or changes a membership; the organisation's last owner keeps the role. */
   async setMember(orgId: number, userId: number, role: Role): Promise<void> {
     await this.user(userId);
-    if ((await this.store.changeMembership(orgId, userId, role, this.clock.now())) === 'last-owner') throw conflict(LAST_OWNER);
+    if ((await this.store.changeMembership(orgId, userId, role, this.clock.now())) === 'last-owner') throw apiError('CONFLICT', 'lastOwner');
   }
 
   async removeMember(orgId: number, userId: number): Promise<void> {
     const outcome = await this.store.changeMembership(orgId, userId, null, this.clock.now());
-    if (outcome === 'last-owner') throw conflict(LAST_OWNER);
-    if (outcome === 'no-membership') throw notFound('membership not found');
+    if (outcome === 'last-owner') throw apiError('CONFLICT', 'lastOwner');
+    if (outcome === 'no-membership') throw apiError('NOT_FOUND', 'membership');
   }
 
   /** The user of an email, for the operator only: to anyone else it would tell which accounts exist. */
   async userByEmail(email: unknown): Promise<User> {
     const user = await this.store.findUserByEmail(checkEmail(email));
-    if (!user) throw notFound('no user has this email');
+    if (!user) throw apiError('NOT_FOUND', 'userByEmail');
     return { id: user.id, email: user.email, name: user.name, createdAt: user.createdAt };
   }
 
@@ -169,7 +161,7 @@ export class AccountService {
     const password = checkPasswordPolicy(input.password);
     await this.lockout.admit(input.address, this.clock.now());
     const { email } = await this.invitations.pending(token);
-    if (await this.store.findUserByEmail(email)) throw conflict(DUPLICATE_EMAIL);
+    if (await this.store.findUserByEmail(email)) throw apiError('CONFLICT', 'email');
     const reserved = await this.lockout.reserve({ email, address: input.address }, this.clock.now());
     const passwordHash = await this.releasedOnError(reserved, hashPassword(password));
     const user = await this.insertUser(email, input.name, passwordHash);
@@ -190,7 +182,7 @@ export class AccountService {
     const found = await this.releasedOnError(reserved, this.verifiedUser(attempt));
     if (!found) {
       await this.lockout.fail(reserved, this.clock.now());
-      throw new ApiError('UNAUTHORIZED', WRONG_CREDENTIALS);
+      throw apiError('UNAUTHORIZED', 'wrongPassword');
     }
     await this.lockout.succeed(reserved);
     await this.upgradeHash(found.id, found.passwordHash, attempt.password);
@@ -254,7 +246,7 @@ export class AccountService {
 
   /** 404 once any user exists: setup is for the first account only. */
   async assertSetupNeeded(): Promise<void> {
-    if (!(await this.setupNeeded())) throw notFound('setup is done: sign in instead');
+    if (!(await this.setupNeeded())) throw apiError('NOT_FOUND', 'setupDone');
   }
 
   /**
@@ -263,12 +255,12 @@ export class AccountService {
    */
   async setup(input: { setupToken: string; email: unknown; password: unknown; organisation: string; name?: string }, adminToken: string) {
     await this.assertSetupNeeded();
-    if (!tokensEqual(input.setupToken, adminToken)) throw unauthorized();
+    if (!tokensEqual(input.setupToken, adminToken)) throw apiError('UNAUTHORIZED', 'credentials');
     const user = await this.createUser(input);
     // Two setups racing past the check above: the first user created keeps the setup.
     if ((await this.store.listUsers())[0]?.id !== user.id) {
       await this.store.deleteUser(user.id);
-      throw notFound('setup is done: sign in instead');
+      throw apiError('NOT_FOUND', 'setupDone');
     }
     const orgs = await this.meta.listOrgs();
     const org = orgs.length === 1 ? orgs[0]! : await this.meta.createOrg(input.organisation, this.clock.now());

@@ -3,7 +3,8 @@
 // does not stay good forever by being used), at sign-out, when its user is deleted or changes password.
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../core/ids.js';
-import type { KyselyAccountStore, SessionRecord } from '../storage/meta/account-store.js';
+import type { SessionRecord } from '../entities/accounts.js';
+import type { AccountStore } from '../storage/meta/account-types.js';
 
 export const SESSION_IDLE_MS = 30 * 24 * 3_600_000;
 export const SESSION_LIFETIME_MS = 90 * 24 * 3_600_000;
@@ -18,7 +19,7 @@ export interface NewSession {
 }
 
 export class Sessions {
-  constructor(private readonly store: KyselyAccountStore) {}
+  constructor(private readonly store: AccountStore) {}
 
   async create(userId: number, now: number): Promise<NewSession> {
     const secret = randomBytes(32).toString('base64url');

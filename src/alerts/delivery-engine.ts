@@ -5,11 +5,12 @@
 // engine at a time. A crash leaves its claimed rows pending: once their claims expire, an engine
 // sends them again (at-least-once; receivers deduplicate on svc-delivery-id).
 import type { Clock } from '../core/clock.js';
-import type { MetricsRegistry } from '../core/metrics.js';
+import type { PrometheusRegistry } from '../core/prometheus.js';
 import { newHolderId } from '../storage/meta/leases.js';
 import { sendWebhook, type AttemptStatus, type SenderOptions } from './sender.js';
 import { deliveryHeaders } from './signing.js';
-import type { AlertStore, AttemptOutcome, ClaimedDelivery } from '../storage/meta/alert-store.js';
+import type { AttemptOutcome, ClaimedDelivery } from '../entities/alerts.js';
+import type { AlertStore } from '../storage/meta/alert-types.js';
 
 /** Waits after the 1st, 2nd and 3rd failed attempt; the 4th failure is final (docs/webhooks.md). */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 25 * 60_000] as const;
@@ -25,7 +26,7 @@ export interface DeliveryEngineOptions {
   maxPerHost?: number;
   /** How often due deliveries are looked for when nothing wakes the engine. */
   pollMs?: number;
-  metrics?: MetricsRegistry;
+  metrics?: PrometheusRegistry;
   warn?: (message: string) => void;
 }
 

@@ -1,6 +1,6 @@
 // The webhook body (docs/webhooks.md). Serialized once, when the delivery is
 // created: every retry sends these exact bytes, only the signature headers change.
-import type { RuleType } from '../storage/meta/alert-store.js';
+import type { RuleType } from '../entities/alerts.js';
 
 export interface AlertPayload {
   type: RuleType;

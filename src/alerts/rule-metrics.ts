@@ -5,15 +5,15 @@
 // 10 000 rules a minute that is tens of thousands of queries, so these are the batched forms, over
 // the same raw-event columns and the same goal matcher (core/patterns) as the read API.
 import { compileMatcher, type Matcher } from '../core/patterns.js';
-import { RAW_WINDOW_DAYS } from '../core/period.js';
+import { RAW_DAYS } from '../core/vocabulary.js';
 import { joinSql, sql, trusted, type Sql } from '../sql/sql.js';
 import type { EventStore } from '../storage/events/types.js';
 
 /**
- * How far back raw events can reach: the raw window is RAW_WINDOW_DAYS site-local days, today
- * included, which start less than this many 24-hour days before now (give or take a DST hour).
+ * How far back raw events reach on every site: the raw window is at least RAW_DAYS.min site-local
+ * days, today included, which start less than this many 24-hour days before now (give or take a DST hour).
  */
-export const RAW_WINDOW_MS = RAW_WINDOW_DAYS * 86_400_000;
+export const RAW_WINDOW_MS = RAW_DAYS.min * 86_400_000;
 
 /** `site_id IN (…)` over the given sites, each a parameter. */
 function ofSites(siteIds: readonly string[]): Sql {

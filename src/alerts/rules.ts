@@ -4,7 +4,7 @@
 import { localDay } from '../core/localtime.js';
 import type { EventStore } from '../storage/events/types.js';
 import { goalConversionsOnDay, lastEventTimes, RAW_WINDOW_MS, visitorsInWindow, type GoalCount } from './rule-metrics.js';
-import type { GoalDefinition, RuleType, RuleWithSite } from '../storage/meta/alert-store.js';
+import type { GoalDefinition, RuleType, RuleWithSite } from '../entities/alerts.js';
 
 export const SPIKE_WINDOW_MS = 5 * 60_000;
 export const DROP_WINDOW_MS = 12 * 3_600_000;

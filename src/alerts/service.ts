@@ -4,12 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_ALERT_HISTORY_DAYS } from '../config.js';
 import type { Clock } from '../core/clock.js';
-import { ApiError, invalidParams, notFound } from '../core/errors.js';
+import { apiError } from '../core/errors.js';
 import { localDay } from '../core/localtime.js';
 import type { MaintenanceTask } from '../core/maintenance.js';
-import type { MetricsRegistry } from '../core/metrics.js';
+import type { PrometheusRegistry } from '../core/prometheus.js';
 import type { EventStore } from '../storage/events/types.js';
-import type { MetaStore, Site } from '../storage/meta/types.js';
+import type { Site } from '../entities/sites.js';
+import type { MetaStore } from '../storage/meta/types.js';
 import { DeliveryEngine, WEBHOOK_TIMEOUT_MS } from './delivery-engine.js';
 import { alertMail, type MailSender } from './email.js';
 import { alertPayload, type AlertPayload } from './payload.js';
@@ -17,14 +18,14 @@ import { conditionHolds, decide, ruleValues } from './rules.js';
 import {
   RULE_TYPES,
   type AlertRule,
-  type AlertStore,
   type DeliveryHistory,
   type EpisodeUpdate,
   type NewDelivery,
   type RulePatch,
   type RuleType,
   type RuleWithSite,
-} from '../storage/meta/alert-store.js';
+} from '../entities/alerts.js';
+import type { AlertStore } from '../storage/meta/alert-types.js';
 import { checkUrlAtConfiguration, resolverWithTimeout, systemResolver, type Resolver, type UrlPolicy } from './url-safety.js';
 
 export const EVALUATION_INTERVAL_MS = 60_000;
@@ -52,7 +53,7 @@ export interface AlertServiceOptions {
   pollMs?: number;
   /** Days a closed delivery stays in its rule's history (SVC_ALERT_HISTORY_DAYS). */
   historyDays?: number;
-  metrics?: MetricsRegistry;
+  metrics?: PrometheusRegistry;
   warn?: (message: string) => void;
 }
 
@@ -77,14 +78,14 @@ function view(rule: AlertRule): RuleView {
 
 function readThreshold(value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_THRESHOLD) {
-    throw invalidParams(`threshold must be a number between 0 and ${MAX_THRESHOLD}`);
+    throw apiError('INVALID_PARAMS', 'threshold', { max: MAX_THRESHOLD });
   }
   return value;
 }
 
 function readSecret(value: unknown): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_SECRET_LENGTH) {
-    throw invalidParams(`secret must be a string of 1 to ${MAX_SECRET_LENGTH} characters`);
+    throw apiError('INVALID_PARAMS', 'stringLength', { name: 'secret', max: MAX_SECRET_LENGTH });
   }
   return value;
 }
@@ -92,13 +93,13 @@ function readSecret(value: unknown): string {
 function readEmails(value: unknown): string[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || value.length > MAX_EMAILS || !value.every((e) => typeof e === 'string' && e.length <= 254 && EMAIL.test(e))) {
-    throw invalidParams(`emails must be an array of at most ${MAX_EMAILS} email addresses`);
+    throw apiError('INVALID_PARAMS', 'emails', { max: MAX_EMAILS });
   }
   return value as string[];
 }
 
 function asObject(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidParams('body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError('INVALID_PARAMS', 'notObject');
   return body as Record<string, unknown>;
 }
 
@@ -158,13 +159,13 @@ export class AlertService {
 
   private async site(publicId: string): Promise<Site> {
     const site = await this.options.meta.getSite(publicId);
-    if (!site) throw notFound('site not found');
+    if (!site) throw apiError('NOT_FOUND', 'site');
     return site;
   }
 
   private async rule(ruleId: number): Promise<RuleWithSite> {
     const rule = await this.options.store.getRuleWithSite(ruleId);
-    if (!rule) throw notFound('alert rule not found');
+    if (!rule) throw apiError('NOT_FOUND', 'alertRule');
     return rule;
   }
 
@@ -176,22 +177,22 @@ export class AlertService {
 
   private async readUrl(value: unknown): Promise<string> {
     if (typeof value !== 'string' || value.length === 0 || value.length > MAX_URL_LENGTH) {
-      throw invalidParams(`url must be a string of 1 to ${MAX_URL_LENGTH} characters`);
+      throw apiError('INVALID_PARAMS', 'stringLength', { name: 'url', max: MAX_URL_LENGTH });
     }
     const resolve = resolverWithTimeout(this.resolve, CONFIGURATION_DNS_TIMEOUT_MS);
     const reason = await checkUrlAtConfiguration(value, this.options.policy, resolve);
-    if (reason) throw new ApiError('INVALID_WEBHOOK_URL', `rejected:${reason}: the webhook URL breaks a URL rule`);
+    if (reason) throw apiError('INVALID_WEBHOOK_URL', 'rejected', { reason });
     return value;
   }
 
   private async readGoalId(type: RuleType, value: unknown, siteInternalId: number): Promise<number | null> {
     if (type !== 'goal') {
-      if (value !== undefined && value !== null) throw invalidParams('goalId applies to goal rules only');
+      if (value !== undefined && value !== null) throw apiError('INVALID_PARAMS', 'goalIdOfOtherRule');
       return null;
     }
-    if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw invalidParams('goal rules need an integer goalId');
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw apiError('INVALID_PARAMS', 'goalIdMissing');
     const goal = (await this.options.store.goals([value])).get(value);
-    if (!goal || goal.siteId !== siteInternalId) throw invalidParams(`goal ${value} is not a goal of this site`);
+    if (!goal || goal.siteId !== siteInternalId) throw apiError('INVALID_PARAMS', 'foreignGoal', { goalId: value });
     return value;
   }
 
@@ -200,7 +201,7 @@ export class AlertService {
     const input = asObject(body);
     const type = input.type;
     if (typeof type !== 'string' || !(RULE_TYPES as readonly string[]).includes(type)) {
-      throw invalidParams(`type must be one of ${RULE_TYPES.join(', ')}`);
+      throw apiError('INVALID_PARAMS', 'oneOf', { name: 'type', values: RULE_TYPES.join(', ') });
     }
     const ruleType = type as RuleType;
     const threshold = readThreshold(input.threshold);
@@ -220,7 +221,7 @@ export class AlertService {
   async updateRule(ruleId: number, body: unknown): Promise<RuleView> {
     const rule = await this.rule(ruleId);
     const input = asObject(body);
-    if (input.type !== undefined && input.type !== rule.type) throw invalidParams('the type of a rule cannot change; create a new rule');
+    if (input.type !== undefined && input.type !== rule.type) throw apiError('INVALID_PARAMS', 'ruleType');
     const patch: RulePatch = {};
     if (input.threshold !== undefined) patch.threshold = readThreshold(input.threshold);
     if (input.secret !== undefined) patch.secret = readSecret(input.secret);
@@ -228,13 +229,13 @@ export class AlertService {
     if (input.goalId !== undefined) patch.goalId = await this.readGoalId(rule.type, input.goalId, rule.siteId);
     if (input.url !== undefined) patch.url = await this.readUrl(input.url);
     const updated = await this.options.store.updateRule(rule.id, patch, this.options.clock.now());
-    if (!updated) throw notFound('alert rule not found');
+    if (!updated) throw apiError('NOT_FOUND', 'alertRule');
     return view(updated);
   }
 
   async deleteRule(ruleId: number): Promise<void> {
     const deleted = await this.options.store.deleteRule(ruleId);
-    if (!deleted) throw notFound('alert rule not found');
+    if (!deleted) throw apiError('NOT_FOUND', 'alertRule');
   }
 
   async history(ruleId: number): Promise<DeliveryHistory[]> {

@@ -1,6 +1,7 @@
 // Webhook URL rules (docs/webhooks.md): checked at configuration and again at every send. The static
 // check judges the URL text; the DNS check resolves the host once and returns the address the
 // connection must be pinned to, so a second lookup (DNS rebinding) can never pick another one.
+// The same address rules tell when the tracker snippet loads from an address only local browsers reach.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { classifyAddress, isRelaxable } from './addresses.js';
@@ -68,6 +69,22 @@ function hasSuffix(host: string, suffix: string): boolean {
   return host === suffix || host.endsWith(`.${suffix}`);
 }
 
+/** Whether a host name (lower case, no trailing dot) only means something inside a private network. */
+export function isInternalName(host: string): boolean {
+  // A single-label name is completed by the resolver's search domains: an intranet host.
+  return !host.includes('.') || INTERNAL_SUFFIXES.some((s) => hasSuffix(host, s));
+}
+
+/**
+ * Whether browsers outside the machine or its network cannot reach `url`'s host: localhost, an
+ * intranet name, or an address that is not public (loopback, private, link-local…).
+ */
+export function isLocalUrl(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  if (isIP(host) !== 0) return classifyAddress(host) !== undefined;
+  return hasSuffix(host, 'localhost') || isInternalName(host);
+}
+
 /**
  * The rules that need no network. The WHATWG parser already rewrites every IPv4 notation
  * (decimal `2130706433`, octal `0177.0.0.1`, hex `0x7f.1`, short `127.1`) to a dotted quad, so
@@ -99,8 +116,7 @@ export function checkUrlStatic(text: string, policy: UrlPolicy): StaticCheck {
   if (hasSuffix(host, 'localhost')) {
     return policy.allowPrivate ? { ok: true, url, host, literal: undefined } : { ok: false, reason: 'localhost' };
   }
-  // A single-label name is completed by the resolver's search domains: an intranet host.
-  if (!host.includes('.') || INTERNAL_SUFFIXES.some((s) => hasSuffix(host, s))) return { ok: false, reason: 'internal' };
+  if (isInternalName(host)) return { ok: false, reason: 'internal' };
   return { ok: true, url, host, literal: undefined };
 }
 

@@ -6,6 +6,7 @@
 // more than 30 minutes after its first ends and before the day's end, so sessions are the visits
 // generated. The totals below are therefore exactly what the read API reports for the days.
 import { addDays, localDay, startOfLocalDay } from '../core/localtime.js';
+import { seededRandom } from '../core/seeded-random.js';
 
 export interface ImportLine {
   ts: number;
@@ -58,18 +59,6 @@ export const DEMO_FUNNEL = {
     { kind: 'event', pattern: 'signup' },
   ],
 } as const;
-
-/** mulberry32: a small, fast generator; the same seed gives the same traffic. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One of `choices`, drawn with their weights. */
 function weighted<T>(rand: () => number, choices: ReadonlyArray<readonly [T, number]>): T {

@@ -1,5 +1,6 @@
 // The CLI's failure kinds: a usage error (exit 2, with the command's usage line) and any other
 // failure explained in one line (exit 1), of which a server's refusal (its error envelope) is one.
+import type { ErrorCode } from '../core/errors.js';
 
 export class CliError extends Error {
   readonly exitCode: number;
@@ -23,7 +24,7 @@ export class UsageError extends CliError {
 export class ServerRefusal extends CliError {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     detail: string,
   ) {
     super(`${code}: ${detail}`.trim());

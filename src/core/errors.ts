@@ -1,50 +1,232 @@
-// The error catalogue: every error a client can see, with its HTTP status.
-// Handlers throw `ApiError`; the HTTP layer turns it into `{ error: { code, message } }`.
+// The error catalogue: every error a client can see, with its HTTP status and the templates of its
+// messages. Handlers throw `apiError(code, message, params)`; the HTTP layer turns it into
+// `{ error: { code, message } }`. docs/api.md's error table lists every code (test/docs/errors.test.ts).
 
-export const ERROR_STATUS = {
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  INVALID_PARAMS: 400,
-  INVALID_PERIOD: 400,
-  INVALID_TIMEZONE: 400,
-  RAW_WINDOW_EXCEEDED: 400,
-  METRIC_NOT_FILTERABLE: 400,
-  HOURLY_CONVERSIONS_UNSUPPORTED: 400,
-  INVALID_WEBHOOK_URL: 400,
-  REQUEST_TIMEOUT: 408,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  HEADERS_TOO_LARGE: 431,
-  INTERNAL: 500,
+export const ERRORS = {
+  UNAUTHORIZED: {
+    status: 401,
+    messages: {
+      credentials: 'missing or invalid credentials',
+      wrongPassword: 'Wrong email or password.',
+    },
+  },
+  FORBIDDEN: {
+    status: 403,
+    messages: {
+      crossOrigin: 'cross-origin request refused: Origin {origin} is not this service',
+      csrfToken: 'missing or wrong {header} header: send the csrfToken of GET /app/v1/session',
+      role: 'this needs the {needed} role in the organisation; yours is {role}',
+      otherEmail:
+        'this invitation is for another email than yours ({email}): sign out, then sign in with the invited email or create its account',
+    },
+  },
+  NOT_FOUND: {
+    status: 404,
+    messages: {
+      default: 'not found',
+      route: 'no route {method} {path}',
+      unknownPath: 'no route {path}',
+      asset: 'no such asset',
+      organisation: 'organisation not found',
+      site: 'site not found',
+      key: 'key not found',
+      goal: 'goal not found',
+      funnel: 'funnel not found',
+      alertRule: 'alert rule not found',
+      user: 'user not found',
+      userByEmail: 'no user has this email',
+      membership: 'membership not found',
+      invitation: 'invitation not found',
+      invitationGone:
+        'this invitation link is not valid: it was used or revoked, or it expired. Ask an owner of the organisation for a new one',
+      setupDone: 'setup is done: sign in instead',
+      setupPageDone: 'setup is done: sign in at /login',
+    },
+  },
+  METHOD_NOT_ALLOWED: { status: 405, messages: { getOnly: '{method} is not allowed; use GET' } },
+  INVALID_PARAMS: {
+    status: 400,
+    messages: {
+      // The request itself
+      invalidRequest: 'invalid request',
+      malformedRequest: 'malformed HTTP request',
+      malformedUrl: 'malformed URL',
+      notJson: 'body is not valid JSON',
+      notObject: 'body must be a JSON object',
+      prototypeKey: 'body must not have a __proto__ or constructor.prototype key',
+      unknownField: 'unknown field {field}; allowed: {allowed}',
+      unexpectedField: 'unknown field {field}; this request takes no body',
+      // One field or query parameter, named
+      required: '{name} is required',
+      nonEmptyString: '{name} is required and must be a non-empty string',
+      tooShort: '{name} must be at least {min} characters',
+      tooLong: '{name} must be at most {max} characters',
+      stringLength: '{name} must be a string of 1 to {max} characters',
+      boolean: '{name} must be true or false',
+      integer: '{name} must be an integer',
+      integerFrom: '{name} must be an integer from {min} to {max}',
+      outOfRange: '{name} must be an integer between {min} and {max}',
+      oneOf: '{name} must be one of {values}',
+      repeated: '{name} must be given at most once',
+      // The read API's query
+      period: 'unknown period; expected one of {presets}',
+      periodBounds: 'from and to must be given together',
+      day: '{name} must be a day YYYY-MM-DD from {first} to {last}',
+      filterDimension: 'unknown filter dimension; expected one of {dimensions}',
+      filterEmpty: 'filter {dimension} has an empty value',
+      filterTooLong: 'filter {dimension} value is too long',
+      filterTwice: 'filter {dimension} is given twice',
+      filtersRefused: 'filters are not accepted here',
+      metric: 'unknown metric; expected one of {metrics}',
+      dimension: 'unknown dimension; expected one of {dimensions}',
+      compareOff: 'compare=true needs a compared period; comparison is off',
+      // The admin and dashboard APIs' bodies
+      domain: 'domain must be a host name such as example.com (no scheme, port or path)',
+      email: 'email must be an email address such as ana@example.com',
+      password: 'password is required and must be a string of at most 1024 characters',
+      timezone: 'timezone {value} is not an IANA time zone',
+      tasks: 'tasks must be an array of: {tasks}',
+      outcomeSeq: 'after must be a whole number (the seq of the last outcome seen)',
+      funnelSteps: 'steps must be an array of {min} to {max} steps',
+      pagePatternStart: '{field}: a page pattern starts with / (wildcards * and **)',
+      pagePatternLength: '{field}: a page pattern has at most {max} characters',
+      pagePatternWildcards: '{field}: a page pattern has at most {max} wildcards (* or **), this one has {wildcards}',
+      eventPattern: '{field}: an event pattern is an event name matching {pattern}',
+      threshold: 'threshold must be a number between 0 and {max}',
+      emails: 'emails must be an array of at most {max} email addresses',
+      goalIdOfOtherRule: 'goalId applies to goal rules only',
+      goalIdMissing: 'goal rules need an integer goalId',
+      foreignGoal: 'goal {goalId} is not a goal of this site',
+      ruleType: 'the type of a rule cannot change; create a new rule',
+    },
+  },
+  INVALID_PERIOD: {
+    status: 400,
+    messages: {
+      reversed: 'from is later than to',
+      tooLong: 'the period is longer than {max} days',
+    },
+  },
+  INVALID_TIMEZONE: { status: 400, messages: { site: 'the site has an invalid time zone' } },
+  RAW_WINDOW_EXCEEDED: {
+    status: 400,
+    messages: {
+      filters: "two or more filters, or a filter with another dimension's breakdown, need a period within the last {days} days",
+    },
+  },
+  METRIC_NOT_FILTERABLE: { status: 400, messages: { metric: 'the {metric} metric does not take the given filters' } },
+  HOURLY_CONVERSIONS_UNSUPPORTED: {
+    status: 400,
+    messages: { conversions: 'conversions are not available per hour; use a period of 3 days or more' },
+  },
+  INVALID_WEBHOOK_URL: { status: 400, messages: { rejected: 'rejected:{reason}: the webhook URL breaks a URL rule' } },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    messages: {
+      request: 'the request did not arrive in time',
+      body: 'the request body did not arrive in time',
+    },
+  },
+  CONFLICT: {
+    status: 409,
+    messages: {
+      domain: 'an active site already uses the domain {domain}',
+      email: 'a user with this email already exists',
+      member: 'this email is already a member of the organisation',
+      lastOwner: 'an organisation keeps at least one owner; make another member owner first',
+      goal: 'a goal with this kind and pattern already exists on this site (goal {goalId})',
+    },
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    messages: {
+      body: 'request body too large',
+      importLines:
+        'an import takes at most {max} lines: split the file, where no site-local day has lines on both sides (svc import does this itself; nothing of this call was stored)',
+      unsortedImport:
+        'an import that is not sorted by time is limited to {max} bytes: sort the file by ts, or split it (nothing of this call was stored)',
+    },
+  },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, messages: { json: 'unsupported content type: send application/json' } },
+  RATE_LIMITED: {
+    status: 429,
+    messages: {
+      readApi: 'rate limit exceeded ({perHour} requests/hour per key)',
+      dashboard: 'rate limit exceeded ({perMinute} requests/minute per user)',
+      invitations: 'an organisation sends at most {perHour} invitations an hour',
+      passwordChecks: 'Too many passwords are being checked at once. Try again in a few seconds.',
+      lockedOut: 'Too many failed attempts. Try again in 15 minutes.',
+      signIns: 'Too many sign-in attempts from this address. Try again in a minute.',
+      longReads: 'at most {limit} long reads (raw events of more than {days} days) run at once per key or user, and {waiting} wait: retry when one has finished',
+    },
+  },
+  HEADERS_TOO_LARGE: { status: 431, messages: { headers: 'request headers too large' } },
+  INTERNAL: { status: 500, messages: { internal: 'internal error; retrying is advised' } },
+  // A read statement the event store cancelled at its deadline (SVC_STATEMENT_TIMEOUT_MS).
+  QUERY_TIMEOUT: {
+    status: 503,
+    messages: { deadline: 'the query ran longer than {seconds} s and was cancelled: choose a shorter period or fewer filters' },
+  },
   // An import whose events are stored, but whose rollups failed after: the rollup task finishes them.
-  IMPORT_ROLLUPS_PENDING: 500,
-} as const;
+  IMPORT_ROLLUPS_PENDING: {
+    status: 500,
+    messages: {
+      rollups:
+        'the {accepted} accepted events are stored, but rolling up their days failed ({cause}): the rollup task completes them (every 10 minutes, or POST /admin/v1/maintenance/run); do not send this import again',
+    },
+  },
+} as const satisfies Record<string, { status: number; messages: Record<string, string> }>;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = keyof typeof ERRORS;
+
+/** The names of a code's message templates. */
+export type MessageName<C extends ErrorCode> = keyof (typeof ERRORS)[C]['messages'] & string;
+
+type Template<C extends ErrorCode, M extends MessageName<C>> = (typeof ERRORS)[C]['messages'][M] & string;
+
+/** The `{name}` placeholders of a template. */
+type Placeholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
+
+/** The names of a code's templates without placeholders: one a function takes from its caller, as OrgAccess.require takes its not-found. */
+export type FixedMessageName<C extends ErrorCode> = {
+  [M in MessageName<C>]: [Placeholders<Template<C, M>>] extends [never] ? M : never;
+}[MessageName<C>];
+
+type Headers = Record<string, string>;
+
+/** A template without placeholders takes no parameters; one with them takes a value for each. */
+type MessageArgs<C extends ErrorCode, M extends MessageName<C>> = [Placeholders<Template<C, M>>] extends [never]
+  ? [params?: Record<string, never>, headers?: Headers]
+  : [params: Record<Placeholders<Template<C, M>>, string | number>, headers?: Headers];
+
+// Set by ApiError's static block: the one way to its private constructor.
+let create: (code: ErrorCode, message: string, headers: Headers) => ApiError;
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
-  readonly headers: Record<string, string>;
+  readonly headers: Headers;
 
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+  // Private so that every message a client sees is built from the catalogue, by apiError.
+  private constructor(code: ErrorCode, message: string, headers: Headers) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
-    this.status = ERROR_STATUS[code];
+    this.status = ERRORS[code].status;
     this.headers = headers;
+  }
+
+  static {
+    create = (code, message, headers) => new ApiError(code, message, headers);
   }
 }
 
-export const invalidParams = (message: string) => new ApiError('INVALID_PARAMS', message);
-export const notFound = (message = 'not found') => new ApiError('NOT_FOUND', message);
-export const unauthorized = () => new ApiError('UNAUTHORIZED', 'missing or invalid credentials');
-export const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
-export const conflict = (message: string) => new ApiError('CONFLICT', message);
+/** The error of a code, its message filled in from the named template (`{name}` → `params.name`). */
+export function apiError<C extends ErrorCode, M extends MessageName<C>>(code: C, message: M, ...[params, headers = {}]: MessageArgs<C, M>): ApiError {
+  const template: string = (ERRORS[code].messages as Record<string, string>)[message]!;
+  const values: Record<string, string | number> = params ?? {};
+  return create(code, template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name])), headers);
+}
 
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string };

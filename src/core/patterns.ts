@@ -53,15 +53,21 @@ function tokenize(pattern: string): Tokens {
   return tokens;
 }
 
+/** The rule of PAGE_PATTERN_LIMITS a page pattern breaks (the HTTP layer words it for the client). */
+export type PagePatternProblem = { rule: 'start' } | { rule: 'length' } | { rule: 'wildcards'; wildcards: number };
+
 /** Why a page pattern is refused where goals and funnel steps are defined, or null when it is fine. */
-export function pagePatternProblem(pattern: string): string | null {
-  if (!pattern.startsWith('/')) return 'a page pattern starts with / (wildcards * and **)';
-  if (pattern.length > PAGE_PATTERN_LIMITS.maxLength) return `a page pattern has at most ${PAGE_PATTERN_LIMITS.maxLength} characters`;
+export function pagePatternProblem(pattern: string): PagePatternProblem | null {
+  if (!pattern.startsWith('/')) return { rule: 'start' };
+  if (pattern.length > PAGE_PATTERN_LIMITS.maxLength) return { rule: 'length' };
   const wildcards = tokenize(pattern).tail.length;
-  if (wildcards > PAGE_PATTERN_LIMITS.maxWildcards) {
-    return `a page pattern has at most ${PAGE_PATTERN_LIMITS.maxWildcards} wildcards (* or **), this one has ${wildcards}`;
-  }
+  if (wildcards > PAGE_PATTERN_LIMITS.maxWildcards) return { rule: 'wildcards', wildcards };
   return null;
+}
+
+/** Whether a page pattern has no wildcard: it matches one path, itself. */
+export function pagePatternIsLiteral(pattern: string): boolean {
+  return tokenize(pattern).tail.length === 0;
 }
 
 const escapeRegex = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');

@@ -1,13 +1,8 @@
 // Periods, grains and buckets in a site's local calendar (docs/api.md, Parameters). Pure: the caller passes
 // "today" (the site-local day of the clock) and the zone.
 import { addDays, localParts, localToEpoch, startOfLocalDay } from './localtime.js';
-import { ApiError, invalidParams } from './errors.js';
-
-export const PRESETS = ['today', 'yesterday', '7d', '30d', '90d', 'month', 'last_month', 'year'] as const;
-export type Preset = (typeof PRESETS)[number];
-export const DEFAULT_PRESET: Preset = '30d';
-
-export type Grain = 'hour' | 'day' | 'week' | 'month';
+import { apiError } from './errors.js';
+import { DEFAULT_PRESET, PRESETS, type Comparison, type Grain, type Preset } from './vocabulary.js';
 
 /** Inclusive range of site-local days. */
 export interface Period {
@@ -17,9 +12,6 @@ export interface Period {
 
 /** Longest period accepted, so that bucket lists and scans stay bounded. */
 export const MAX_PERIOD_DAYS = 3660;
-
-/** Raw events are kept for this many local days, today included. */
-export const RAW_WINDOW_DAYS = 30;
 
 /**
  * The days a period may name. A period's exclusive end (the day after `to`) must itself be a
@@ -109,19 +101,19 @@ export interface PeriodParams {
 export function resolvePeriod(params: PeriodParams, today: string): Period {
   const { from, to } = params;
   if (from !== undefined || to !== undefined) {
-    if (from === undefined || to === undefined) throw invalidParams('from and to must be given together');
+    if (from === undefined || to === undefined) throw apiError('INVALID_PARAMS', 'periodBounds');
     for (const [name, day] of [['from', from], ['to', to]] as const) {
-      if (!isValidDay(day)) throw invalidParams(`${name} must be a day YYYY-MM-DD from ${FIRST_DAY} to ${LAST_DAY}`);
+      if (!isValidDay(day)) throw apiError('INVALID_PARAMS', 'day', { name, first: FIRST_DAY, last: LAST_DAY });
     }
-    if (from > to) throw new ApiError('INVALID_PERIOD', 'from is later than to');
+    if (from > to) throw apiError('INVALID_PERIOD', 'reversed');
     if (periodDays({ from, to }) > MAX_PERIOD_DAYS) {
-      throw new ApiError('INVALID_PERIOD', `the period is longer than ${MAX_PERIOD_DAYS} days`);
+      throw apiError('INVALID_PERIOD', 'tooLong', { max: MAX_PERIOD_DAYS });
     }
     return { from, to };
   }
   const preset = params.period ?? DEFAULT_PRESET;
   if (!(PRESETS as readonly string[]).includes(preset)) {
-    throw invalidParams(`unknown period; expected one of ${PRESETS.join(', ')}`);
+    throw apiError('INVALID_PARAMS', 'period', { presets: PRESETS.join(', ') });
   }
   return presetPeriod(preset as Preset, today);
 }
@@ -130,6 +122,56 @@ export function resolvePeriod(params: PeriodParams, today: string): Period {
 export function previousPeriod(p: Period): Period {
   const n = periodDays(p);
   return { from: addDays(p.from, -n), to: addDays(p.from, -1) };
+}
+
+/**
+ * The same local days one year before, over the same number of days: the first day moves back a
+ * year (29 February to 28 February) and the period keeps its length.
+ */
+export function yearEarlier(p: Period): Period {
+  const from = addMonths(p.from, -12);
+  return { from, to: addDays(from, periodDays(p) - 1) };
+}
+
+/** The period a comparison reads; null when comparison is off. */
+export function comparedPeriod(p: Period, comparison: Comparison): Period | null {
+  if (comparison === 'off') return null;
+  return comparison === 'year' ? yearEarlier(p) : previousPeriod(p);
+}
+
+/**
+ * The last day of an elapsed part, counted up to `until` (exclusive, epoch ms): the same local
+ * time of day as the request's clock. `share` is the part of that day's length before `until`, for
+ * sources that keep whole days only.
+ */
+export interface DayCut {
+  readonly day: string;
+  readonly until: number;
+  readonly share: number;
+}
+
+export interface ElapsedPart {
+  readonly period: Period;
+  readonly cut: DayCut;
+}
+
+/**
+ * The part of a compared period that matches the elapsed part of a period running today: as many
+ * days from its start as have begun in the period, the last one up to the same local time of day
+ * (the wall clock, so that a day of 23 or 25 hours is cut at the same hour). Null when the period
+ * does not contain today (it is over, or has not begun): it is compared whole.
+ */
+export function elapsedPart(period: Period, compared: Period, now: number, timeZone: string): ElapsedPart | null {
+  const local = localParts(now, timeZone);
+  const today = format(local.year, local.month, local.day);
+  if (today < period.from || today > period.to) return null;
+  const day = addDays(compared.from, dayDiff(period.from, today));
+  const [y, m, d] = parts(day);
+  const start = startOfLocalDay(day, timeZone);
+  const end = startOfLocalDay(addDays(day, 1), timeZone);
+  const wall = localToEpoch(y, m, d, local.hour, local.minute, timeZone) + local.second * 1000;
+  const until = Math.min(end, Math.max(start, wall));
+  return { period: { from: compared.from, to: day }, cut: { day, until, share: (until - start) / (end - start) } };
 }
 
 /** Grain by local days, so that two days across a DST change still count as 48 hours. */

@@ -1,38 +1,32 @@
 // The immutable Query value: one statistics request, parsed and validated, in the site's calendar.
 // Everything a client can get wrong is rejected here with the catalogue's codes; later stages
 // (planner, compiler) only see well-formed values.
-import { ApiError, invalidParams } from './errors.js';
-import { DIMENSIONS, isDimension, type Dimension } from './dimensions.js';
-import { grainFor, previousPeriod, resolvePeriod, type Grain, type Period } from './period.js';
+import { apiError } from './errors.js';
+import { comparedPeriod, elapsedPart, grainFor, previousPeriod, resolvePeriod, type DayCut, type Period } from './period.js';
 import { isValidTimeZone, localDay } from './localtime.js';
-
-export const METRICS = ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions'] as const;
-export type Metric = (typeof METRICS)[number];
+import {
+  COMPARISONS,
+  DEFAULT_COMPARISON,
+  DEFAULT_METRIC,
+  DIMENSIONS,
+  isComparison,
+  isDimension,
+  isMetric,
+  METRICS,
+  type Comparison,
+  type Dimension,
+  type Filter,
+  type Grain,
+  type Metric,
+} from './vocabulary.js';
 
 export type QueryKind = 'stats' | 'timeseries' | 'breakdown' | 'goals' | 'funnel';
-
-export interface Filter {
-  readonly dimension: Dimension;
-  readonly value: string;
-}
 
 export interface BreakdownParams {
   readonly dimension: Dimension;
   readonly limit: number;
   readonly offset: number;
   readonly search: string | null;
-}
-
-/** What the planner decided (see src/stats/planner.ts); absent until planned. */
-export interface Plan {
-  /** `rollup`: rollups up to the watermark, raw events after it. `raw`: raw events only. */
-  readonly path: 'rollup' | 'raw';
-  /** Last day covered by rollups; null when none yet. */
-  readonly watermark: string | null;
-  /** First day of the raw-event window (today − 29). */
-  readonly rawWindowStart: string;
-  /** First day kept by the site's retention; null for unlimited. */
-  readonly retentionStart: string | null;
 }
 
 export interface Query {
@@ -43,13 +37,20 @@ export interface Query {
   readonly today: string;
   readonly now: number;
   readonly period: Period;
+  /** What the period is compared with (stats and timeseries choose; other kinds compare with the previous period). */
+  readonly comparison: Comparison;
+  /**
+   * The compared period: the previous one or the same days a year earlier, cut to the period's
+   * elapsed part when asked. Under comparison `off`, the previous period, which the plan leaves unread.
+   */
   readonly previous: Period;
+  /** Where the compared period is an elapsed part, how much of its last day counts; null otherwise. */
+  readonly previousCut: DayCut | null;
   readonly grain: Grain;
   readonly filters: readonly Filter[];
   readonly metric: Metric;
   readonly compare: boolean;
   readonly breakdown: BreakdownParams | null;
-  readonly plan: Plan | null;
 }
 
 export type RawParams = Record<string, string | string[] | undefined>;
@@ -64,7 +65,7 @@ const FILTERABLE: Record<QueryKind, boolean> = { stats: true, timeseries: true, 
 
 function single(params: RawParams, name: string): string | undefined {
   const v = params[name];
-  if (Array.isArray(v)) throw invalidParams(`${name} must be given at most once`);
+  if (Array.isArray(v)) throw apiError('INVALID_PARAMS', 'repeated', { name });
   return v;
 }
 
@@ -79,7 +80,7 @@ function integer(text: string | undefined, name: string, min: number, max: numbe
   if (text === undefined) return fallback;
   const digits = text.replace(/^0+(?=\d)/, '');
   const n = /^\d+$/.test(digits) && digits.length <= String(max).length ? Number(digits) : NaN;
-  if (!(n >= min && n <= max)) throw invalidParams(`${name} must be an integer between ${min} and ${max}`);
+  if (!(n >= min && n <= max)) throw apiError('INVALID_PARAMS', 'outOfRange', { name, min, max });
   return n;
 }
 
@@ -88,11 +89,11 @@ export function parseFilters(texts: readonly string[]): Filter[] {
   for (const text of texts) {
     const colon = text.indexOf(':');
     const dimension = colon < 0 ? text : text.slice(0, colon);
-    if (!isDimension(dimension)) throw invalidParams(`unknown filter dimension; expected one of ${DIMENSIONS.join(', ')}`);
+    if (!isDimension(dimension)) throw apiError('INVALID_PARAMS', 'filterDimension', { dimensions: DIMENSIONS.join(', ') });
     const value = colon < 0 ? '' : text.slice(colon + 1);
-    if (value === '') throw invalidParams(`filter ${dimension} has an empty value`);
-    if (value.length > FILTER_VALUE_MAX_LENGTH) throw invalidParams(`filter ${dimension} value is too long`);
-    if (filters.some((f) => f.dimension === dimension)) throw invalidParams(`filter ${dimension} is given twice`);
+    if (value === '') throw apiError('INVALID_PARAMS', 'filterEmpty', { dimension });
+    if (value.length > FILTER_VALUE_MAX_LENGTH) throw apiError('INVALID_PARAMS', 'filterTooLong', { dimension });
+    if (filters.some((f) => f.dimension === dimension)) throw apiError('INVALID_PARAMS', 'filterTwice', { dimension });
     filters.push(Object.freeze({ dimension, value }));
   }
   return filters;
@@ -105,35 +106,51 @@ export interface QuerySite {
 
 /** Parses a request of one kind against a site and the current instant. */
 export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, now: number): Query {
-  if (!isValidTimeZone(site.timezone)) throw new ApiError('INVALID_TIMEZONE', 'the site has an invalid time zone');
+  if (!isValidTimeZone(site.timezone)) throw apiError('INVALID_TIMEZONE', 'site');
   const today = localDay(now, site.timezone);
   const period = resolvePeriod(
     { period: single(params, 'period'), from: single(params, 'from'), to: single(params, 'to') },
     today,
   );
   const filterTexts = list(params, 'filter');
-  if (!FILTERABLE[kind] && filterTexts.length > 0) throw invalidParams(`filters are not accepted here`);
+  if (!FILTERABLE[kind] && filterTexts.length > 0) throw apiError('INVALID_PARAMS', 'filtersRefused');
   const filters = parseFilters(filterTexts);
 
-  let metric: Metric = 'visitors';
+  let metric: Metric = DEFAULT_METRIC;
   let compare = false;
   if (kind === 'timeseries') {
-    const m = single(params, 'metric') ?? 'visitors';
-    if (!(METRICS as readonly string[]).includes(m)) throw invalidParams(`unknown metric; expected one of ${METRICS.join(', ')}`);
-    metric = m as Metric;
+    const m = single(params, 'metric') ?? DEFAULT_METRIC;
+    if (!isMetric(m)) throw apiError('INVALID_PARAMS', 'metric', { metrics: METRICS.join(', ') });
+    metric = m;
     const c = single(params, 'compare') ?? 'false';
-    if (c !== 'true' && c !== 'false') throw invalidParams('compare must be true or false');
+    if (c !== 'true' && c !== 'false') throw apiError('INVALID_PARAMS', 'boolean', { name: 'compare' });
     compare = c === 'true';
   }
+
+  let comparison: Comparison = DEFAULT_COMPARISON;
+  let elapsed = false;
+  if (kind === 'stats' || kind === 'timeseries') {
+    const c = single(params, 'comparison') ?? DEFAULT_COMPARISON;
+    if (!isComparison(c)) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'comparison', values: COMPARISONS.join(', ') });
+    comparison = c;
+    if (compare && comparison === 'off') throw apiError('INVALID_PARAMS', 'compareOff');
+  }
+  if (kind === 'stats') {
+    const e = single(params, 'elapsed') ?? 'false';
+    if (e !== 'true' && e !== 'false') throw apiError('INVALID_PARAMS', 'boolean', { name: 'elapsed' });
+    elapsed = e === 'true' && comparison !== 'off';
+  }
+  const compared = comparedPeriod(period, comparison) ?? previousPeriod(period);
+  const part = elapsed ? elapsedPart(period, compared, now, site.timezone) : null;
 
   let breakdown: BreakdownParams | null = null;
   if (kind === 'breakdown') {
     const dimension = single(params, 'dimension');
-    if (dimension === undefined) throw invalidParams('dimension is required');
-    if (!isDimension(dimension)) throw invalidParams(`unknown dimension; expected one of ${DIMENSIONS.join(', ')}`);
+    if (dimension === undefined) throw apiError('INVALID_PARAMS', 'required', { name: 'dimension' });
+    if (!isDimension(dimension)) throw apiError('INVALID_PARAMS', 'dimension', { dimensions: DIMENSIONS.join(', ') });
     const search = single(params, 'search');
     if (search !== undefined && search.length > SEARCH_MAX_LENGTH) {
-      throw invalidParams(`search must be at most ${SEARCH_MAX_LENGTH} characters`);
+      throw apiError('INVALID_PARAMS', 'tooLong', { name: 'search', max: SEARCH_MAX_LENGTH });
     }
     breakdown = Object.freeze({
       dimension,
@@ -150,28 +167,13 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
     today,
     now,
     period: Object.freeze(period),
-    previous: Object.freeze(previousPeriod(period)),
+    comparison,
+    previous: Object.freeze(part?.period ?? compared),
+    previousCut: part && Object.freeze(part.cut),
     grain: grainFor(period),
     filters: Object.freeze(filters),
     metric,
     compare,
     breakdown,
-    plan: null,
   });
-}
-
-/** Which filters a metric takes (docs/api.md, Metrics). */
-export function metricTakesFilters(metric: Metric, filters: readonly Filter[]): boolean {
-  if (filters.length === 0) return true;
-  switch (metric) {
-    case 'visitors':
-    case 'pageviews':
-      return true;
-    case 'bounceRate':
-    case 'avgDuration':
-      return filters.every((f) => f.dimension !== 'page' && f.dimension !== 'event');
-    case 'sessions':
-    case 'conversions':
-      return false;
-  }
 }

@@ -4,10 +4,10 @@
 import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import { ownOrigin, sessionUser } from '../accounts/http.js';
+import { ownOrigin, sessionUser } from './auth/session-cookie.js';
 import { runsRole, type Config } from '../config.js';
 import type { AppContext } from '../context.js';
-import { ApiError, envelope, invalidParams } from '../core/errors.js';
+import { ApiError, apiError, envelope } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
 import { appRoutes } from './app-v1/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';
@@ -16,7 +16,7 @@ import { dashboardRoutes } from './dashboard/index.js';
 import { clientErrorHandler, installErrorHandler } from './errors.js';
 import { healthRoutes } from './health.js';
 import { trackerRoutes } from './tracker.js';
-import { apiKeyFrom } from './v1/auth.js';
+import { apiKeyFrom } from './auth/api-key.js';
 import { v1Routes } from './v1/index.js';
 
 export interface AppOptions {
@@ -72,17 +72,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // (`FST_ERR_BAD_URL`) outside the error handler.
     frameworkErrors: (err, request, rawReply) => {
       const reply = rawReply as unknown as FastifyReply;
-      const apiError = err.code === 'FST_ERR_BAD_URL' ? invalidParams('malformed URL') : new ApiError('INVALID_PARAMS', 'invalid request');
+      const refusal = apiError('INVALID_PARAMS', err.code === 'FST_ERR_BAD_URL' ? 'malformedUrl' : 'invalidRequest');
       if (!request.url.startsWith('/v1')) {
-        reply.code(apiError.status).send(envelope(apiError));
+        reply.code(refusal.status).send(envelope(refusal));
         return;
       }
       // The read API authenticates every request first and never lets an answer be cached.
       reply.header('cache-control', 'no-store');
       apiKeyFrom(ctx, request.headers.authorization).then(
-        () => reply.code(apiError.status).send(envelope(apiError)),
+        () => reply.code(refusal.status).send(envelope(refusal)),
         (err: unknown) => {
-          const denied = err instanceof ApiError ? err : new ApiError('INTERNAL', 'internal error; retrying is advised');
+          const denied = err instanceof ApiError ? err : apiError('INTERNAL', 'internal');
           reply.code(denied.status).send(envelope(denied));
         },
       );

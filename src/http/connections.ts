@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionLimits } from '../config.js';
-import { ApiError } from '../core/errors.js';
+import { apiError } from '../core/errors.js';
 import { clientGroup, normalizeIp } from '../ingest/ip.js';
 import { answerAndClose } from './errors.js';
 
@@ -53,7 +53,7 @@ function checkingIntervalMs(limits: ConnectionLimits): number {
 function cutBody(req: IncomingMessage, res: ServerResponse | undefined): void {
   if (req.complete) return;
   if (res?.headersSent) req.socket.destroy();
-  else answerAndClose(req.socket, new ApiError('REQUEST_TIMEOUT', 'the request body did not arrive in time'));
+  else answerAndClose(req.socket, apiError('REQUEST_TIMEOUT', 'body'));
 }
 
 export class Connections {
@@ -142,7 +142,7 @@ export class Connections {
     for (const socket of this.sockets) {
       const res = socket[CURRENT];
       if (res === undefined) {
-        if (now - socket[ACCEPTED] > headersTimeoutMs) answerAndClose(socket, new ApiError('REQUEST_TIMEOUT', 'the request did not arrive in time'));
+        if (now - socket[ACCEPTED] > headersTimeoutMs) answerAndClose(socket, apiError('REQUEST_TIMEOUT', 'request'));
       } else if (res.writableFinished) {
         res[IDLE_SINCE] ??= now;
         if (now - res[IDLE_SINCE] > keepAliveTimeoutMs + KEEP_ALIVE_MARGIN_MS + headersTimeoutMs) socket.destroy();

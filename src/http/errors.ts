@@ -2,16 +2,15 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, envelope } from '../core/errors.js';
+import { ApiError, apiError, envelope } from '../core/errors.js';
 
 /** Fastify's own client errors (bad JSON, wrong content type, body too large) in our catalogue. */
 function fromFastify(err: FastifyError): ApiError | undefined {
   const status = err.statusCode ?? 500;
-  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'request body too large');
-  if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'unsupported content type: send application/json');
+  if (status === 413) return apiError('PAYLOAD_TOO_LARGE', 'body');
+  if (status === 415) return apiError('UNSUPPORTED_MEDIA_TYPE', 'json');
   if (status >= 400 && status < 500) {
-    const message = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'body is not valid JSON' : 'invalid request';
-    return new ApiError('INVALID_PARAMS', message);
+    return apiError('INVALID_PARAMS', err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'notJson' : 'invalidRequest');
   }
   return undefined;
 }
@@ -27,10 +26,10 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
   answerAndClose(
     socket,
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? new ApiError('HEADERS_TOO_LARGE', 'request headers too large')
+      ? apiError('HEADERS_TOO_LARGE', 'headers')
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? new ApiError('REQUEST_TIMEOUT', 'the request did not arrive in time')
-        : new ApiError('INVALID_PARAMS', 'malformed HTTP request'),
+        ? apiError('REQUEST_TIMEOUT', 'request')
+        : apiError('INVALID_PARAMS', 'malformedRequest'),
   );
 }
 
@@ -51,15 +50,15 @@ export function answerAndClose(socket: Duplex, apiError: ApiError): void {
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    const apiError = err instanceof ApiError ? err : fromFastify(err);
-    if (apiError) {
-      reply.code(apiError.status).headers(apiError.headers).send(envelope(apiError));
+    const refusal = err instanceof ApiError ? err : fromFastify(err);
+    if (refusal) {
+      reply.code(refusal.status).headers(refusal.headers).send(envelope(refusal));
       return;
     }
     request.log.error({ err }, 'unhandled error');
-    reply.code(500).send(envelope(new ApiError('INTERNAL', 'internal error; retrying is advised')));
+    reply.code(500).send(envelope(apiError('INTERNAL', 'internal')));
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(envelope(new ApiError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`)));
+    reply.code(404).send(envelope(apiError('NOT_FOUND', 'route', { method: request.method, path: request.url.split('?')[0]! })));
   });
 }

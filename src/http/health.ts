@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { requireAdmin } from './admin/auth.js';
+import { requireAdmin } from './auth/admin-token.js';
 
 export async function healthRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // The process's roles, and, where it collects, the events waiting in the spool for the EventStore.

@@ -1,10 +1,10 @@
 // The OpenAPI 3.1 document of /v1, generated from the route table and the response schemas the
 // routes serialize with (src/http/v1/schemas.ts). docs/openapi.json is this output, checked by a test.
-import { ERROR_STATUS } from '../core/errors.js';
+import { ERRORS } from '../core/errors.js';
 import { ROUTES, V1_ERROR_CODES, responses, schemas } from './v1/schemas.js';
 
 const ERRORS_BY_STATUS: Record<string, string[]> = {};
-for (const code of V1_ERROR_CODES) (ERRORS_BY_STATUS[String(ERROR_STATUS[code])] ??= []).push(code);
+for (const code of V1_ERROR_CODES) (ERRORS_BY_STATUS[String(ERRORS[code].status)] ??= []).push(code);
 
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, unknown> = {};

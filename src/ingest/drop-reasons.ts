@@ -1,4 +1,5 @@
 // Typed reasons for discarding a collected event (docs/operations.md). Counted per reason in /metrics.
+// No Node API: the dashboard shows each outcome in words from this module.
 export const DROP_REASONS = [
   'too_large',
   'bad_json',
@@ -14,3 +15,22 @@ export const DROP_REASONS = [
 ] as const;
 
 export type DropReason = (typeof DROP_REASONS)[number];
+
+/** What became of a collected event: stored, or dropped for a reason. */
+export type Outcome = DropReason | 'accepted';
+
+/** Each outcome in words, for a site owner checking an installation (docs/admin-api.md, "Recent collection outcomes"). */
+export const OUTCOME_WORDS: Readonly<Record<Outcome, string>> = {
+  accepted: 'accepted',
+  too_large: 'dropped: the event is over 4 KB',
+  bad_json: 'dropped: the event is not JSON',
+  bad_shape: "dropped: the event breaks the tracker's rules",
+  unknown_site: 'dropped: no active site has this id',
+  origin_mismatch: "dropped: sent from a page outside the site's domain",
+  gpc: 'dropped: the browser asks not to be tracked (Global Privacy Control) and the site honours it',
+  bot_ua: 'dropped: the browser says it is a bot or an automated browser',
+  bot_datacenter: 'dropped: sent from a hosting network, as bots are',
+  rate_limited: 'dropped: too many events from one network',
+  bad_name: 'dropped: the event name is not allowed',
+  bad_props: "dropped: the event's properties break the tracker's rules",
+};

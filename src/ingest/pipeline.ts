@@ -2,14 +2,14 @@
 // reason. Order of the live steps: parse (JSON, then shape) → site → origin → gpc → relay → bot_ua →
 // datacenter → rate_limit → enrich → buffer. Size is checked by the HTTP layer while reading the body.
 import { isPromise, type MaybePromise } from '../core/clock.js';
-import { clientValue } from '../core/dimensions.js';
+import { clientValue } from '../core/vocabulary.js';
 import { localDaySpan, type LocalDaySpan } from '../core/localtime.js';
-import type { MetricsRegistry } from '../core/metrics.js';
+import type { PrometheusRegistry } from '../core/prometheus.js';
 import type { StoredEvent } from '../storage/events/schema.js';
-import type { Site } from '../storage/meta/types.js';
+import type { Site } from '../entities/sites.js';
 import type { LiveSessionStore, SessionAttributes, SessionDecision } from '../storage/counters/live-sessions.js';
 import type { RateLimiter } from '../storage/counters/rate-limiter.js';
-import type { DropReason } from './drop-reasons.js';
+import type { DropReason, Outcome } from './drop-reasons.js';
 import { parseEventBody, type TrackerEvent } from './event-shape.js';
 import type { GeoLocator, GeoPlace } from './geo.js';
 import { HostingNetworks, isBotUserAgent } from './bots.js';
@@ -45,7 +45,6 @@ export interface Candidate {
 }
 
 export type StepResult = DropReason | undefined;
-export type Outcome = DropReason | 'accepted';
 
 export interface Step<I> {
   name: string;
@@ -303,7 +302,7 @@ export function runSteps<I>(steps: ReadonlyArray<Step<I>>, candidate: Candidate,
 export class DropCounter {
   private readonly accepted;
   private readonly dropped;
-  constructor(metrics: MetricsRegistry) {
+  constructor(metrics: PrometheusRegistry) {
     this.accepted = metrics.counter('svc_events_accepted_total', 'Events accepted by the collection endpoint and import', { labelled: true });
     this.dropped = metrics.counter('svc_events_dropped_total', 'Events discarded, by reason', { labelled: true });
   }

@@ -3,7 +3,8 @@
 // process that misses an invalidation (Redis unreachable at the time) keeps an entry at most TTL_MS.
 import type { MaybePromise } from '../core/clock.js';
 import type { Invalidations } from '../storage/counters/invalidations.js';
-import type { MetaStore, Site } from '../storage/meta/types.js';
+import type { Site } from '../entities/sites.js';
+import type { MetaStore } from '../storage/meta/types.js';
 
 const TTL_MS = 5000;
 const TOPIC = 'sites';

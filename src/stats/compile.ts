@@ -1,17 +1,20 @@
 // Query compilation: the measures of src/stats/measures.ts over raw events, written once against
 // the Dialect. The same builders answer raw-event reads and fill the rollup tables, so that both
-// paths of the planner count alike.
+// paths of the planner count alike. Every statement of the read path is written here: the planner's
+// inputs ask for one, and the endpoints of src/stats/read for theirs, from the plan.
 //
 // Every per-bucket row has the columns `b`, [`k`,] and one per traffic measure, in the registry's
 // order; every metric of docs/api.md is a sum of such rows over days, or a ratio of sums.
-import { addDays } from '../core/localtime.js';
+import { addDays, localDay, startOfLocalDay } from '../core/localtime.js';
 import type { Dialect } from '../sql/dialect.js';
-import type { Period } from '../core/period.js';
-import type { Filter } from '../core/query.js';
-import { NONE_KEY, type Dimension } from '../core/dimensions.js';
+import type { DayCut, Period } from '../core/period.js';
+import type { Query } from '../core/query.js';
+import { NONE_KEY, OTHER_KEY, type Dimension, type Filter } from '../core/vocabulary.js';
 import { pagePatternRegex, type Matcher } from '../core/patterns.js';
 import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
 import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, TRAFFIC_MEASURES } from './measures.js';
+import type { DaySources, PlannedQuery } from './planner.js';
+import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, SITE_DAILY } from './rollups/tables.js';
 
 const COLUMN: Record<Dimension, string> = {
   page: 'page',
@@ -111,15 +114,15 @@ export function needsExit(filters: readonly Filter[], breakdown?: Dimension): bo
  * Bucket of daily reads: the DATE `day` itself. Formatting it per row (dayText) costs more than the
  * aggregation; `dayRows` formats once per bucket instead.
  */
-export const DAY_BUCKET: Sql = trusted('day');
+const DAY_BUCKET: Sql = trusted('day');
 
 /** The rows of a daily read (bucket `b` a DATE) with `b` as 'YYYY-MM-DD' text, the other columns kept. */
-export function dayRows(d: Dialect, rows: Sql, columns: readonly string[]): Sql {
+function dayRows(d: Dialect, rows: Sql, columns: readonly string[]): Sql {
   return sql`SELECT ${trusted(d.dayText('b'))} AS b, ${trusted(columns.join(', '))} FROM (${rows}) r`;
 }
 
 /** Index of the hourly bucket of an event row: `starts` ascending, the last bucket ending at `end`. */
-export function hourBucket(starts: readonly number[], end: number): Sql {
+function hourBucket(starts: readonly number[], end: number): Sql {
   const bounds = [...starts.slice(1), end];
   const cases = bounds.map((b, i) => sql`WHEN ts < ${b} THEN ${trusted(String(i))} `);
   return sql`(CASE WHEN ts < ${starts[0] ?? end} THEN NULL ${joinSql(cases, '')}ELSE NULL END)`;
@@ -207,10 +210,11 @@ export function integerLiteral(n: number): Sql {
 }
 
 /** Per day and goal, the goal measures. Columns: b, goal_id, then the measures in registry order. */
-export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[]): Sql {
+export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], until?: number): Sql {
+  const before = until === undefined ? trusted('') : sql` AND ts < ${until}`;
   const parts = goals.map(
     (goal) => sql`SELECT ${bucket} AS b, visitor_id, ${integerLiteral(goal.goalId)} AS goal_id FROM events
-      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${matcherPredicate(d, goal)}`,
+      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${matcherPredicate(d, goal)}${before}`,
   );
   return sql`SELECT b, goal_id, ${trusted(measureAggregates(d, GOAL_MEASURES, 'events'))}
     FROM (${joinSql(parts, ' UNION ALL ')}) g GROUP BY b, goal_id`;
@@ -222,4 +226,212 @@ export function funnelEvents(d: Dialect, siteId: string, days: Period, steps: re
   return sql`SELECT ${trusted(d.dayText('day'))} AS b, visitor_id, ts, name, page FROM events
     WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND (${any})
     ORDER BY b, visitor_id, ts, name, page`;
+}
+
+// The statements of the read path. Rollups answer the days of a plan up to its watermark, raw events
+// the days after it; each statement's rows have the same columns whichever source it reads.
+
+const MEASURE_COLUMNS = measureColumns(TRAFFIC_MEASURES);
+const GOAL_COLUMNS = measureColumns(GOAL_MEASURES);
+
+/**
+ * The first day of `days` on which a filter's key was folded into `(other)` (the dimension has an
+ * `(other)` row that day and the key none), as the column `d` of at most one row. On such a day the
+ * rollups cannot answer the filter: the key's own counts are inside `(other)`.
+ */
+export function firstFoldedDayStatement(d: Dialect, siteId: string, filter: Filter, days: Period): Sql {
+  const table = trusted(DIM_DAILY.name);
+  // The first row, not min(): engines differ on what an aggregate over no rows gives (and an alias
+  // never takes a column's name: ClickHouse resolves the name to the alias in WHERE too).
+  return sql`SELECT ${trusted(d.dayText('day'))} AS d FROM ${table} WHERE site_id = ${siteId} AND dimension = ${filter.dimension}
+      AND key = ${OTHER_KEY} AND ${dayRange(d, 'day', days)}
+      AND day NOT IN (SELECT day FROM ${table} WHERE site_id = ${siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND ${dayRange(d, 'day', days)})
+      ORDER BY day LIMIT 1`;
+}
+
+/**
+ * Per day, the traffic measures of a query's days, one statement per source. Columns: b (day text),
+ * then the measures in registry order; `sessions: false` leaves the per-session ones at 0 on raw days.
+ */
+export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean): Sql[] {
+  const statements: Sql[] = [];
+  if (days.rollup) {
+    const [filter] = q.filters;
+    const table = filter
+      ? sql`${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND`
+      : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
+    statements.push(
+      sql`SELECT ${trusted(d.dayText('day'))} AS b, ${trusted(MEASURE_COLUMNS.join(', '))}
+          FROM ${table} ${dayRange(d, 'day', days.rollup)}`,
+    );
+  }
+  if (days.raw) {
+    const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
+    statements.push(dayRows(d, measures, MEASURE_COLUMNS));
+  }
+  return statements;
+}
+
+/** Per day and goal, the goal measures of some days, one statement per source (none without goals). Columns: b, goal_id, the measures. */
+export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[]): Sql[] {
+  const statements: Sql[] = [];
+  if (goals.length === 0) return statements;
+  if (days.rollup) {
+    const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
+    statements.push(
+      sql`SELECT ${trusted(d.dayText('day'))} AS b, goal_id, ${trusted(GOAL_COLUMNS.join(', '))} FROM ${trusted(GOAL_DAILY.name)}
+          WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})`,
+    );
+  }
+  if (days.raw) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, goals), ['goal_id', ...GOAL_COLUMNS]));
+  return statements;
+}
+
+/**
+ * The raw events of one day up to a cut (the last day of an elapsed compared part): its traffic
+ * measures (columns b, the measures) and, with goals, its goal measures (columns b, goal_id, the measures).
+ */
+export function cutDayStatements(d: Dialect, q: Query, cut: DayCut, goals: readonly GoalRef[]): { measures: Sql; goals: Sql | null } {
+  const days = { from: cut.day, to: cut.day };
+  const scope = { siteId: q.siteId, days, instants: { from: startOfLocalDay(cut.day, q.tz), to: cut.until }, filters: q.filters, exit: needsExit(q.filters) };
+  return {
+    measures: dayRows(d, measureEvents(d, scope, { bucket: DAY_BUCKET, sessions: true }), MEASURE_COLUMNS),
+    goals: goals.length === 0 ? null : dayRows(d, measureGoals(d, DAY_BUCKET, q.siteId, days, goals, cut.until), ['goal_id', ...GOAL_COLUMNS]),
+  };
+}
+
+/** Per hour of `starts` (the last ending at `end`), the traffic measures from raw events. Columns: b (hour index, null outside), the measures. */
+export function hourlyMeasures(d: Dialect, q: Query, period: Period, starts: readonly number[], end: number): Sql {
+  const scope = {
+    siteId: q.siteId,
+    days: { from: addDays(period.from, -1), to: period.to },
+    instants: { from: starts[0] ?? end, to: end },
+    filters: q.filters,
+    exit: needsExit(q.filters),
+  };
+  return measureEvents(d, scope, { bucket: hourBucket(starts, end), sessions: true });
+}
+
+/** A breakdown's statements: its page of keys, and the count of all its keys. */
+export interface BreakdownStatements {
+  /** Columns k, visitors, views, and `total_keys` when `countedOnPage`. */
+  page: Sql;
+  /** Column n: the number of keys, where the page does not carry it (or has no row to carry it on). */
+  keyCount: Sql;
+  countedOnPage: boolean;
+}
+
+/** The statements of a planned breakdown; null when none of its days is computable. */
+export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownStatements | null {
+  const bd = q.breakdown;
+  if (!bd) throw new Error('breakdownStatements needs a breakdown query');
+  const parts: Sql[] = [];
+  const views = trusted(viewsColumn(bd.dimension));
+  const split = q.plan.breakdownMonths;
+  if (split) {
+    const [filter] = q.filters; // on the rollup path, a filter is on the broken-down dimension
+    const only = filter ? sql` AND key = ${filter.value}` : trusted('');
+    for (const days of [split.head, split.tail]) {
+      if (days) {
+        parts.push(
+          sql`SELECT key AS k, visitors, ${views} AS views FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension}
+            AND ${dayRange(d, 'day', days)}${only}`,
+        );
+      }
+    }
+    if (split.months) {
+      parts.push(
+        sql`SELECT key AS k, visitors, ${views} AS views FROM ${trusted(DIM_MONTHLY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension}
+          AND ${dayRange(d, 'month', split.months)}${only}`,
+      );
+    }
+  }
+  if (q.plan.period.raw) {
+    const measures = measureEvents(
+      d,
+      { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension) },
+      { bucket: DAY_BUCKET, key: keyExpr(bd.dimension), sessions: false },
+    );
+    parts.push(sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`);
+  }
+  if (parts.length === 0) return null;
+  const conditions: Sql[] = [];
+  if (bd.dimension === 'event') conditions.push(trusted(`k <> 'engage'`));
+  if (bd.search !== null) conditions.push(withParams(d.containsInsensitive('k'), bd.search));
+  const where = conditions.length > 0 ? sql` WHERE ${joinSql(conditions, ' AND ')}` : trusted('');
+  const union = sql`(${joinSql(parts, ' UNION ALL ')}) u${where}`;
+  const countAll = d.countOverAll();
+  // Where the engine has window functions, the key count rides along with the page (taken before
+  // LIMIT cuts the keys): one pass instead of two.
+  return {
+    page: sql`SELECT k, visitors, views${trusted(countAll ? `, ${countAll} AS total_keys` : '')}
+      FROM (SELECT k, sum(visitors) AS visitors, sum(views) AS views FROM ${union} GROUP BY k) g
+      ORDER BY visitors DESC, views DESC, k ASC LIMIT ${bd.limit} OFFSET ${bd.offset}`,
+    keyCount: sql`SELECT ${trusted(d.countDistinct('k'))} AS n FROM ${union}`,
+    countedOnPage: countAll !== null,
+  };
+}
+
+/** A funnel version's statements over some days: rollup rows (step, visitors) and raw events for the walk. */
+export function funnelStatements(
+  d: Dialect,
+  siteId: string,
+  days: DaySources,
+  funnel: { id: number; version: number; steps: readonly Matcher[] },
+): { rollup: Sql | null; raw: Sql | null } {
+  return {
+    rollup: days.rollup
+      ? sql`SELECT step, sum(visitors) AS visitors FROM ${trusted(FUNNEL_DAILY.name)} WHERE site_id = ${siteId} AND funnel_id = ${integerLiteral(funnel.id)}
+          AND version = ${integerLiteral(funnel.version)} AND ${dayRange(d, 'day', days.rollup)} GROUP BY step`
+      : null,
+    raw: days.raw ? funnelEvents(d, siteId, days.raw, funnel.steps) : null,
+  };
+}
+
+/** Raw events of a site between two instants [from, to), over the local days from the day before `from` to today. */
+function recentEvents(d: Dialect, siteId: string, tz: string, now: number, instants: { from: number; to: number }): Sql {
+  return eventsRelation(d, { siteId, days: { from: addDays(localDay(instants.from, tz), -1), to: localDay(now, tz) }, instants, filters: [], exit: false });
+}
+
+/** The realtime panel's sizes: minutes of the per-minute series, what counts as current, list lengths. */
+export interface RealtimePanel {
+  readonly currentMs: number;
+  readonly minutes: number;
+  readonly topSize: number;
+  readonly feedSize: number;
+}
+
+/** The realtime panel's statements over the minutes from `from` (a minute's start), bounded by site and time. */
+export function realtimeStatements(d: Dialect, siteId: string, tz: string, now: number, from: number, panel: RealtimePanel) {
+  const relation = recentEvents(d, siteId, tz, now, { from, to: from + panel.minutes * 60_000 });
+  const visitors = trusted(TRAFFIC_MEASURES.visitors.aggregate(d));
+  const top = (key: Sql) =>
+    sql`SELECT ${key} AS k, ${visitors} AS visitors, ${trusted(TRAFFIC_MEASURES.pageviews.aggregate(d))} AS views
+        FROM ${relation} GROUP BY k ORDER BY visitors DESC, views DESC, k ASC LIMIT ${panel.topSize}`;
+  return {
+    /** Column n: visitors of the last `currentMs`. */
+    current: sql`SELECT ${visitors} AS n FROM ${relation} WHERE ts >= ${now - panel.currentMs} AND ts <= ${now}`,
+    /** Columns m (minute index), n (pageviews). */
+    perMinute: sql`SELECT floor((ts - ${from}) / 60000) AS m, count(*) AS n FROM ${relation} WHERE ${trusted(IS_PAGEVIEW)} GROUP BY m`,
+    /** Columns k, visitors, views. */
+    topPages: top(keyExpr('page')),
+    topReferrers: top(keyExpr('referrer')),
+    topCountries: top(keyExpr('country')),
+    // Events of one millisecond are ordered by their fields, so every engine answers the same feed.
+    feed: sql`SELECT ts, name, page, referrer, country, city, browser, os, device FROM ${relation}
+        WHERE name <> 'engage' ORDER BY ts DESC, name, page, referrer, country, city, browser, os, device LIMIT ${panel.feedSize}`,
+  };
+}
+
+/** Column n: unique visitors of a site over the `windowMs` before `now`. */
+export function recentVisitorsStatement(d: Dialect, siteId: string, tz: string, now: number, windowMs: number): Sql {
+  return sql`SELECT ${trusted(d.countDistinct('visitor_id'))} AS n FROM ${recentEvents(d, siteId, tz, now, { from: now - windowMs, to: now + 1 })}`;
+}
+
+/**
+ * Column one: one row when the site holds an event on a day of `days`, none otherwise. The first
+ * row found, bounded by site and day (the events' sort key), never a count over them.
+ */
+export function anyEventStatement(d: Dialect, siteId: string, days: Period): Sql {
+  return sql`SELECT 1 AS one FROM events WHERE ${scopeBounds(d, { siteId, days, filters: [], exit: false })} LIMIT 1`;
 }

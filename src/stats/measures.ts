@@ -1,12 +1,13 @@
 // The measure registry: every number the statistics are made of, declared once with the aggregate
 // that computes it and the column that holds it. The compiler's select lists (src/stats/compile.ts),
-// the row type and row addition of the engine (src/stats/engine.ts), and the rollup tables' columns
-// and insert lists (src/stats/rollups) are generated from these declarations.
+// the row addition of the read modules (src/stats/read), and the rollup tables' columns and insert
+// lists (src/stats/rollups) are generated from these declarations.
 //
 // Every measure is a sum over days of a daily value (visitors are a day's distinct count, summed),
 // which is what lets the planner take some days from rollups and the rest from raw events; the
-// metrics of docs/api.md are those sums or ratios of them (`METRIC_VALUES`).
-import type { Metric } from '../core/query.js';
+// metrics of docs/api.md are those sums or ratios of them, as the metric registry
+// (src/core/vocabulary.ts) declares and `metricValue` computes.
+import type { GoalMeasureName, TrafficComputation, TrafficMeasureName } from '../core/vocabulary.js';
 import { BUILT_IN_EVENTS } from '../ingest/event-shape.js';
 import type { Dialect } from '../sql/dialect.js';
 
@@ -49,7 +50,7 @@ export const TRAFFIC_MEASURES = {
   },
   /** Engaged time, or last − first event without engagement, in ms. */
   durationMs: { column: 'duration_ms', over: 'sessions', aggregate: () => 'sum(CASE WHEN engages > 0 THEN engaged_ms ELSE last_ts - first_ts END)' },
-} as const satisfies Record<string, MeasureSpec>;
+} as const satisfies Record<TrafficMeasureName, MeasureSpec>;
 
 export type TrafficMeasure = keyof typeof TRAFFIC_MEASURES;
 /** Summed traffic measures of some days (or one day, or one hour). */
@@ -59,7 +60,7 @@ export type Measures = Record<TrafficMeasure, number>;
 export const GOAL_MEASURES = {
   conversions: { column: 'conversions', over: 'events', aggregate: () => COUNT_ROWS },
   uniqueConversions: { column: 'unique_conversions', over: 'events', aggregate: (d) => d.countDistinct('visitor_id') },
-} as const satisfies Record<string, MeasureSpec>;
+} as const satisfies Record<GoalMeasureName, MeasureSpec>;
 
 export type GoalMeasure = keyof typeof GOAL_MEASURES;
 export type GoalCounts = Record<GoalMeasure, number>;
@@ -119,16 +120,14 @@ export const round = (x: number, digits: number) => {
   return Math.round(x * f) / f;
 };
 
-export type TrafficMetric = Exclude<Metric, 'conversions'>;
+/** A traffic metric's value over summed measures; null where it is not computable. */
+export function metricValue(c: TrafficComputation, m: Measures): number | null {
+  if (c.kind === 'count') return m[c.measure];
+  return m[c.denominator] > 0 ? round(m[c.numerator] / m[c.denominator] / c.divideBy, c.digits) : null;
+}
 
-/**
- * The metrics computed from traffic measures (conversions come from goals): the value of summed
- * measures (null where not computable), and whether it needs the per-session measures.
- */
-export const METRIC_VALUES: Record<TrafficMetric, { value(m: Measures): number | null; perSession: boolean }> = {
-  visitors: { value: (m) => m.visitors, perSession: false },
-  pageviews: { value: (m) => m.pageviews, perSession: false },
-  sessions: { value: (m) => m.sessions, perSession: false },
-  bounceRate: { value: (m) => (m.sessions > 0 ? round(m.bounces / m.sessions, 4) : null), perSession: true },
-  avgDuration: { value: (m) => (m.sessions > 0 ? round(m.durationMs / m.sessions / 1000, 1) : null), perSession: true },
-};
+/** Whether a traffic metric needs the per-session measures (those aggregated over session facts). */
+export function needsSessions(c: TrafficComputation): boolean {
+  const measures = c.kind === 'count' ? [c.measure] : [c.numerator, c.denominator];
+  return measures.some((name) => TRAFFIC_MEASURES[name].over === 'sessions');
+}

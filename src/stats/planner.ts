@@ -1,69 +1,123 @@
-// The planner: a pure step Query → Query that decides where each day's numbers come from
-// (docs/api.md, "How answers are computed") and rejects what cannot be answered.
+// The planner: a pure step Query → PlannedQuery that decides where each day's numbers come from
+// (docs/api.md, "How answers are computed") and rejects what cannot be answered. Its inputs
+// (./inputs.ts) are gathered before it runs; its plan carries the day sources of every range an
+// endpoint reads, so that nothing after it plans again.
 //
 // - at most one filter, and no breakdown or a breakdown of that filter's own dimension → rollups
 //   up to the site's watermark, raw events after it (or from the first day in the raw window on
 //   which the filter's key was folded into `(other)`, which rollups cannot count);
 // - two or more filters, or a filter with another dimension's breakdown → raw events only, and the
-//   whole period must lie in the raw window (the last 30 local days);
+//   whole period must lie in the raw window (the site's last `rawDays` local days, 30 by default);
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null).
 import { addDays } from '../core/localtime.js';
-import { ApiError } from '../core/errors.js';
-import { addMonths, firstOfMonth, periodDays, RAW_WINDOW_DAYS, type Period } from '../core/period.js';
-import { metricTakesFilters, type Query } from '../core/query.js';
+import { apiError } from '../core/errors.js';
+import { addMonths, firstOfMonth, periodDays, type Period } from '../core/period.js';
+import type { Query } from '../core/query.js';
+import { METRIC_REGISTRY, metricTakesFilters, RAW_DAYS } from '../core/vocabulary.js';
+import { needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart } from './windows.js';
 
+/** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
   /** Last day the site's rollups cover; null when none. */
   watermark: string | null;
   retentionMonths: number | null;
+  /** How many local days, today included, the site keeps its raw events (`rawDays`). */
+  rawDays: number;
   /** The first rolled-up day on which the single filter's key was folded into `(other)`, if any. */
   firstFoldedDay?: string | null;
 }
 
-export function rawWindowStart(today: string): string {
-  return addDays(today, -(RAW_WINDOW_DAYS - 1));
+/** Where the days of a range come from under a plan; days in neither part are not computable. */
+export interface DaySources {
+  readonly rollup: Period | null;
+  readonly raw: Period | null;
+  /** The first computable day of the range, or null when none is. */
+  readonly firstComputable: string | null;
 }
 
-export function retentionStart(today: string, retentionMonths: number | null): string | null {
-  return retentionMonths === null ? null : addMonths(today, -retentionMonths);
+/** A range of rolled-up days as whole calendar months (read from monthly sums) and the days around them. */
+export interface MonthSplit {
+  readonly head: Period | null;
+  readonly months: Period | null; // first days of the first and last whole months
+  readonly tail: Period | null;
 }
 
-function rawOnlyByFilters(q: Query): boolean {
-  const [filter] = q.filters;
-  return q.filters.length >= 2 || (filter !== undefined && q.breakdown !== null && q.breakdown.dimension !== filter.dimension);
+/** What the planner decided, once per request: every read module takes its days from here. */
+export interface Plan {
+  /** `rollup`: rollups up to the watermark, raw events after it. `raw`: raw events only. */
+  readonly path: 'rollup' | 'raw';
+  /** Last day read from rollups (on the raw path, the site's watermark, unread); null when none. */
+  readonly watermark: string | null;
+  /** The days of the period. */
+  readonly period: DaySources;
+  /** The days of the compared period (none under comparison `off`). */
+  readonly previous: DaySources;
+  /**
+   * The days of previous.from..period.to, which stats and goals read in one statement (the
+   * period's own days under comparison `off`).
+   */
+  readonly span: DaySources;
+  /**
+   * How the last day of an elapsed compared part (`previousCut`) is counted: `raw`, its raw events up
+   * to the cut; `share`, its whole-day figures in proportion to the cut (raw events of that day are
+   * no longer kept); null without a cut.
+   */
+  readonly previousCut: 'raw' | 'share' | null;
+  /** Whether every day of the compared period is computable: a comparison needs them all. */
+  readonly previousComplete: boolean;
+  /**
+   * How many days of raw events the request reads at most: the span's raw days that can hold events
+   * (inside the raw window, up to today). Past the default raw window it is a long read (`isLongRead`).
+   */
+  readonly rawDaysRead: number;
+  /** A breakdown's rolled-up days of the period, split for the monthly sums; null for other kinds. */
+  readonly breakdownMonths: MonthSplit | null;
 }
 
-/** Whether a query reads raw events only, whatever the rollups hold. */
-export function needsRawEvents(q: Query): boolean {
-  return (q.kind === 'timeseries' && q.grain === 'hour') || rawOnlyByFilters(q);
+/** A query with its plan: what the read modules (src/stats/read) take. */
+export interface PlannedQuery extends Query {
+  readonly plan: Plan;
 }
 
-export function planQuery(q: Query, inputs: PlanInputs): Query {
+export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
   if (q.kind === 'timeseries') {
     if (!metricTakesFilters(q.metric, q.filters)) {
-      throw new ApiError('METRIC_NOT_FILTERABLE', `the ${q.metric} metric does not take the given filters`);
+      throw apiError('METRIC_NOT_FILTERABLE', 'metric', { metric: q.metric });
     }
-    if (q.metric === 'conversions' && q.grain === 'hour') {
-      throw new ApiError('HOURLY_CONVERSIONS_UNSUPPORTED', 'conversions are not available per hour; use a period of 3 days or more');
+    // Goals are counted per day (goal_daily and the raw goal reads): a metric summed over goals has no hourly value.
+    if (METRIC_REGISTRY[q.metric].computation.kind === 'goals' && q.grain === 'hour') {
+      throw apiError('HOURLY_CONVERSIONS_UNSUPPORTED', 'conversions');
     }
   }
-  const windowStart = rawWindowStart(q.today);
-  // Raw events are kept 30 days: the period must start inside that window and, reaching into the
-  // future or not, last at most 30 days (docs/api.md: the period is then limited to 30 days).
-  if (rawOnlyByFilters(q) && (q.period.from < windowStart || periodDays(q.period) > RAW_WINDOW_DAYS)) {
-    throw new ApiError(
-      'RAW_WINDOW_EXCEEDED',
-      `two or more filters, or a filter with another dimension's breakdown, need a period within the last ${RAW_WINDOW_DAYS} days`,
-    );
+  const windowStart = rawWindowStart(q.today, inputs.rawDays);
+  // Raw events are kept `rawDays` days: the period must start inside that window and, reaching into
+  // the future or not, last at most that many days (docs/api.md: the period is then limited to them).
+  if (rawOnlyByFilters(q) && (q.period.from < windowStart || periodDays(q.period) > inputs.rawDays)) {
+    throw apiError('RAW_WINDOW_EXCEEDED', 'filters', { days: inputs.rawDays });
   }
   const path = needsRawEvents(q) ? ('raw' as const) : ('rollup' as const);
+  const bounds: Bounds = {
+    path,
+    watermark: path === 'rollup' ? rollupWatermark(inputs, windowStart) : inputs.watermark,
+    rawWindowStart: windowStart,
+    retentionStart: retentionStart(q.today, inputs.retentionMonths),
+  };
+  const period = daySources(bounds, q.period);
+  const compared = q.comparison !== 'off';
+  const previous = compared ? daySources(bounds, q.previous) : NO_DAYS;
+  const span = compared ? daySources(bounds, { from: q.previous.from, to: q.period.to }) : period;
   return Object.freeze({
     ...q,
     plan: Object.freeze({
       path,
-      watermark: path === 'rollup' ? rollupWatermark(inputs, windowStart) : inputs.watermark,
-      rawWindowStart: windowStart,
-      retentionStart: retentionStart(q.today, inputs.retentionMonths),
+      watermark: bounds.watermark,
+      period,
+      previous,
+      span,
+      rawDaysRead: span.raw ? Math.max(0, periodDays({ from: span.raw.from > windowStart ? span.raw.from : windowStart, to: span.raw.to < q.today ? span.raw.to : q.today })) : 0,
+      previousCut: q.previousCut && (keptRaw(bounds, q.previousCut.day) ? 'raw' : 'share'),
+      previousComplete: compared && previous.firstComputable === q.previous.from,
+      breakdownMonths: q.kind === 'breakdown' && period.rollup ? splitMonths(period.rollup) : null,
     }),
   });
 }
@@ -79,45 +133,43 @@ function rollupWatermark(inputs: PlanInputs, windowStart: string): string | null
   return addDays(folded, -1);
 }
 
-/** Where the days of a range come from under a plan; days in neither part are not computable. */
-export interface DaySources {
-  rollup: Period | null;
-  raw: Period | null;
-  /** The first computable day of the range, or null when none is. */
-  firstComputable: string | null;
+/** What the days of any range are cut by: the path, the watermark, the raw window and retention. */
+interface Bounds {
+  path: Plan['path'];
+  watermark: string | null;
+  rawWindowStart: string;
+  retentionStart: string | null;
 }
+
+/** Whether a day's raw events are kept: inside the raw window and not before retention. */
+function keptRaw(bounds: Bounds, day: string): boolean {
+  return day >= bounds.rawWindowStart && (bounds.retentionStart === null || day >= bounds.retentionStart);
+}
+
+const NO_DAYS: DaySources = Object.freeze({ rollup: null, raw: null, firstComputable: null });
 
 function clip(from: string, to: string): Period | null {
   return from <= to ? { from, to } : null;
 }
 
-export function daySources(q: Query, range: Period): DaySources {
-  const plan = q.plan;
-  if (plan === null) throw new Error('daySources needs a planned query');
+function daySources(bounds: Bounds, range: Period): DaySources {
   let from = range.from;
-  if (plan.retentionStart !== null && plan.retentionStart > from) from = plan.retentionStart;
-  if (plan.path === 'raw') {
-    if (plan.rawWindowStart > from) from = plan.rawWindowStart;
+  if (bounds.retentionStart !== null && bounds.retentionStart > from) from = bounds.retentionStart;
+  if (bounds.path === 'raw') {
+    if (bounds.rawWindowStart > from) from = bounds.rawWindowStart;
     const raw = clip(from, range.to);
-    return { rollup: null, raw, firstComputable: raw?.from ?? null };
+    return Object.freeze({ rollup: null, raw, firstComputable: raw?.from ?? null });
   }
-  const wm = plan.watermark;
+  const wm = bounds.watermark;
   const rollup = wm === null ? null : clip(from, wm < range.to ? wm : range.to);
   const rawFrom = wm !== null && addDays(wm, 1) > from ? addDays(wm, 1) : from;
   const raw = clip(rawFrom, range.to);
-  return { rollup, raw, firstComputable: rollup?.from ?? raw?.from ?? null };
+  return Object.freeze({ rollup, raw, firstComputable: rollup?.from ?? raw?.from ?? null });
 }
 
-/** A previous period is comparable only when every one of its days is computable. */
-export function fullyComputable(q: Query, range: Period): boolean {
-  return daySources(q, range).firstComputable === range.from;
-}
-
-/** A range of rolled-up days as whole calendar months (read from monthly sums) and the days around them. */
-export interface MonthSplit {
-  head: Period | null;
-  months: Period | null; // first days of the first and last whole months
-  tail: Period | null;
+/** Whether a plan reads raw events of more days than the default raw window: the routes bound such reads per reader. */
+export function isLongRead(plan: Plan): boolean {
+  return plan.rawDaysRead > RAW_DAYS.default;
 }
 
 export function splitMonths(range: Period): MonthSplit {

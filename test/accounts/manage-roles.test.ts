@@ -5,9 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppClient, signedInUser } from '../helpers/app-client.js';
 import { createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
-import { startReceiver, type Receiver } from '../alerts/helpers/receiver.js';
-import { loopbackResolver } from '../alerts/helpers/service.js';
-import { testCertificates } from '../alerts/helpers/tls.js';
+import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
+import { loopbackResolver } from '../../support/alert-service.js';
+import { testCertificates } from '../../support/test-certificates.js';
 
 interface Call {
   method: string;
@@ -57,7 +57,7 @@ describe('/app/v1/manage role matrix', () => {
     assert.ok(res.status < 300, `${method} ${path}: ${JSON.stringify(res.body)}`);
     return res.body;
   };
-  const newGoal = () => admin('POST', `/sites/${site.siteId}/goals`, { name: `g${++counter}`, kind: 'event', pattern: 'signup' });
+  const newGoal = () => admin('POST', `/sites/${site.siteId}/goals`, { name: `g${++counter}`, kind: 'event', pattern: `signup${counter}` });
   const newFunnel = () =>
     admin('POST', `/sites/${site.siteId}/funnels`, { name: `f${++counter}`, windowMinutes: 60, steps: [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/buy' }] });
   const newRule = () => admin('POST', `/sites/${site.siteId}/alerts`, { type: 'spike', threshold: 5, url: receiver.url('/hook'), secret: 'shh' });
@@ -78,7 +78,7 @@ describe('/app/v1/manage role matrix', () => {
     { name: 'create key', make: async () => ({ method: 'POST', path: `/orgs/${site.orgId}/keys`, body: { name: 'dash' } }) },
     { name: 'revoke key', make: async () => ({ method: 'POST', path: `/keys/${(await newKey()).id}/revoke` }) },
     { name: 'list goals', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/goals` }) },
-    { name: 'create goal', make: async () => ({ method: 'POST', path: `/sites/${site.siteId}/goals`, body: { name: 'Buy', kind: 'page', pattern: '/buy' } }) },
+    { name: 'create goal', make: async () => ({ method: 'POST', path: `/sites/${site.siteId}/goals`, body: { name: 'Buy', kind: 'page', pattern: `/buy/${++counter}` } }) },
     { name: 'delete goal', make: async () => ({ method: 'DELETE', path: `/sites/${site.siteId}/goals/${(await newGoal()).goalId}` }) },
     { name: 'list funnels', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/funnels` }) },
     {
@@ -190,6 +190,13 @@ describe('/app/v1/manage role matrix', () => {
         assert.deepEqual(res.body, (await server.admin('GET', call.path)).body, route.name);
       }
     }
+  });
+
+  test('an admin creating a goal identical to one of the site (kind and pattern) gets 409 CONFLICT', async () => {
+    const first = await newGoal();
+    const twin = await clients.admin.request('POST', `/app/v1/manage/sites/${site.siteId}/goals`, { name: 'Same events', kind: first.kind, pattern: first.pattern });
+    assert.equal(twin.status, 409);
+    assert.deepEqual(twin.body, { error: { code: 'CONFLICT', message: `a goal with this kind and pattern already exists on this site (goal ${first.goalId})` } });
   });
 
   test('an owner changes the role of members only: a user outside the organisation and an unknown id get the same 404, and nobody is added', async () => {

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { AppClient } from '../helpers/app-client.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const PASSWORD = 'a long enough secret';

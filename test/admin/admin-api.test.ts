@@ -138,16 +138,24 @@ test('sites: creation, defaults and domain/timezone validation', async () => {
   const created = await server.admin('POST', `/orgs/${org.id}/sites`, { domain: `${domain.toUpperCase()}.`, name: 'Shop', timezone: 'America/New_York' });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const site = created.body;
-  assert.deepEqual(Object.keys(site).sort(), ['domain', 'honorGpc', 'id', 'name', 'retentionMonths', 'status', 'timezone']);
+  assert.deepEqual(Object.keys(site).sort(), ['domain', 'honorGpc', 'id', 'name', 'rawDays', 'retentionMonths', 'status', 'timezone']);
   assert.equal(site.domain, domain.toLowerCase(), 'stored lowercase, without the trailing dot');
   assert.equal(site.honorGpc, true);
   assert.equal(site.retentionMonths, null);
+  assert.equal(site.rawDays, 30, 'raw events are kept 30 days unless asked');
   assert.equal(site.status, 'active');
   assert.match(site.id, /^[A-Za-z0-9_-]+$/, 'URL-safe');
   assert.doesNotMatch(site.id, /^\d+$/, 'not numeric');
-  const explicit = await newSite(org.id, { retentionMonths: 13, honorGpc: false });
+  const explicit = await newSite(org.id, { retentionMonths: 13, rawDays: 400, honorGpc: false });
   assert.equal(explicit.retentionMonths, 13);
+  assert.equal(explicit.rawDays, 400);
   assert.equal(explicit.honorGpc, false);
+  const patched = await server.admin('PATCH', `/sites/${explicit.id}`, { rawDays: 800 });
+  assert.equal(patched.status, 200, JSON.stringify(patched.body));
+  assert.equal(patched.body.rawDays, 800);
+  for (const rawDays of [29, 801, 90.5, '90', null]) {
+    assertError(await server.admin('PATCH', `/sites/${explicit.id}`, { rawDays }), 400, 'INVALID_PARAMS', `rawDays ${rawDays}`);
+  }
 
   const badDomains = [
     'https://example.com',
@@ -183,6 +191,8 @@ test('sites: creation, defaults and domain/timezone validation', async () => {
     { domain: uniqueDomain(), name: 'x', timezone: 'UTC', retentionMonths: 1.5 },
     { domain: uniqueDomain(), name: 'x', timezone: 'UTC', retentionMonths: '12' },
     { domain: uniqueDomain(), name: 'x', timezone: 'UTC', honorGpc: 'yes' },
+    { domain: uniqueDomain(), name: 'x', timezone: 'UTC', rawDays: 29 },
+    { domain: uniqueDomain(), name: 'x', timezone: 'UTC', rawDays: 801 },
     { domain: uniqueDomain(), name: 'x', timezone: 'UTC', status: 'archived' },
     { domain: uniqueDomain(), name: 'x', timezone: 'UTC', id: 'mine' },
   ];
@@ -247,7 +257,7 @@ test('PATCH /sites/:id: each field, invalid values, unknown fields and unknown s
     assert.equal(res.body.domain, site.domain);
   }
   const listed = (await server.admin('GET', `/orgs/${org.id}/sites`)).body.sites[0];
-  assert.deepEqual(listed, { ...site, name: 'Renamed', timezone: 'Asia/Tokyo', retentionMonths: null, honorGpc: true, status: 'active' });
+  assert.deepEqual(listed, { ...site, name: 'Renamed', timezone: 'Asia/Tokyo', retentionMonths: null, rawDays: 30, honorGpc: true, status: 'active' });
 
   const invalid: Array<Record<string, unknown>> = [
     { name: '' },
@@ -348,6 +358,11 @@ test('goals: patterns validated by kind; delete answers 204 then 404', async () 
   const event = await server.admin('POST', `/sites/${site.id}/goals`, { name: 'Signup', kind: 'event', pattern: 'signup_done' });
   assert.equal(event.status, 201);
   assert.equal(event.body.kind, 'event');
+  // The same kind and pattern again, under any name, is the same goal: refused, naming the first.
+  const twin = await server.admin('POST', `/sites/${site.id}/goals`, { name: 'Another name', kind: 'event', pattern: 'signup_done' });
+  assertError(twin, 409, 'CONFLICT', 'identical goal');
+  assert.equal(twin.body.error.message, `a goal with this kind and pattern already exists on this site (goal ${event.body.goalId})`);
+  assert.equal((await server.admin('POST', `/sites/${(await newSite(org.id)).id}/goals`, { name: 'Signup', kind: 'event', pattern: 'signup_done' })).status, 201, 'another site');
 
   const invalid: Array<Record<string, unknown>> = [
     { name: 'x', kind: 'page', pattern: 'pricing' },

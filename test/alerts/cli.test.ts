@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli/main.js';
 import { createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
-import { startReceiver, type Receiver } from './helpers/receiver.js';
-import { loopbackResolver } from './helpers/service.js';
-import { testCertificates } from './helpers/tls.js';
+import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
+import { loopbackResolver } from '../../support/alert-service.js';
+import { testCertificates } from '../../support/test-certificates.js';
 
 describe('svc alert add|list|rm|test|history', () => {
   let server: TestServer;

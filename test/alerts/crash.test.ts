@@ -7,7 +7,7 @@ import { CLAIM_TTL_MS } from '../../src/alerts/delivery-engine.js';
 import { spawnService, type ServiceProcess } from '../helpers/child.js';
 import { ADMIN_TOKEN } from '../helpers/server.js';
 import { until, webhookReceiverEnv } from './helpers/process.js';
-import { startReceiver, type Receiver } from './helpers/receiver.js';
+import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
 
 describe('webhook deliveries across kill -9', () => {
   let receiver: Receiver;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Resolver } from '../../src/alerts/url-safety.js';
-import { startReceiver, type ReceivedRequest, type Receiver } from './helpers/receiver.js';
-import { alertHarness, loopbackResolver, T0, type AlertHarness } from './helpers/service.js';
-import { freePort } from '../helpers/ports.js';
+import { startReceiver, type ReceivedRequest, type Receiver } from '../../support/alert-receiver.js';
+import { alertHarness, loopbackResolver, T0, type AlertHarness } from '../../support/alert-service.js';
+import { freePort } from '../../support/ports.js';
 
 const SECRET = 'whsec_test_0123456789';
 

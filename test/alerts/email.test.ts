@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { smtpMailSender } from '../../src/alerts/email.js';
-import { MetricsRegistry } from '../../src/core/metrics.js';
-import { startReceiver, type Receiver } from './helpers/receiver.js';
-import { alertHarness } from './helpers/service.js';
+import { PrometheusRegistry } from '../../src/core/prometheus.js';
+import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
+import { alertHarness } from '../../support/alert-service.js';
 import { startSmtp, type SmtpListener } from '../helpers/smtp.js';
 
 async function until(probe: () => boolean, timeoutMs = 5_000): Promise<void> {
@@ -51,7 +51,7 @@ describe('email channel', () => {
   it('delivers the webhook when the SMTP server is down', async () => {
     const closed = await startSmtp();
     await closed.close();
-    const metrics = new MetricsRegistry();
+    const metrics = new PrometheusRegistry();
     const h = await alertHarness({ mail: smtpMailSender(`smtp://127.0.0.1:${closed.port}`), metrics });
     try {
       const rule = await h.alerts.createRule(h.site.id, { type: 'spike', threshold: 1, url: receiver.url('/mail-down'), secret: 's', emails: ['ops@shop.example'] });

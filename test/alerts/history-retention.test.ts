@@ -4,10 +4,10 @@ import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createSite, startTestServer } from '../helpers/server.js';
-import { testCertificates } from './helpers/tls.js';
+import { testCertificates } from '../../support/test-certificates.js';
 import type { AlertService } from '../../src/alerts/service.js';
-import { startReceiver, type Receiver } from './helpers/receiver.js';
-import { alertHarness, loopbackResolver, type AlertHarness } from './helpers/service.js';
+import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
+import { alertHarness, loopbackResolver, type AlertHarness } from '../../support/alert-service.js';
 
 const SECRET = 'whsec_test_0123456789';
 const DAY_MS = 86_400_000;

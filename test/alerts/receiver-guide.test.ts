@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 // The example of docs/webhooks.md, exactly as a receiver would copy it.
 import { SeenDeliveries, verifySvcWebhook } from '../../docs/examples/verify.mjs';
-import { startReceiver, type Receiver } from './helpers/receiver.js';
-import { alertHarness, T0, type AlertHarness } from './helpers/service.js';
+import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
+import { alertHarness, T0, type AlertHarness } from '../../support/alert-service.js';
 
 const SECRET = 'guide-secret';
 

@@ -7,9 +7,9 @@ import { goalConversionsOnDay, lastEventTimes, RAW_WINDOW_MS, visitorsInWindow }
 import { DROP_WINDOW_MS, ruleValues, SPIKE_WINDOW_MS } from '../../src/alerts/rules.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
 import type { EventStore } from '../../src/storage/events/types.js';
-import type { GoalDefinition, RuleType } from '../../src/storage/meta/alert-store.js';
+import type { GoalDefinition, RuleType } from '../../src/entities/alerts.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
-import { event } from '../helpers/events.js';
+import { event } from '../../support/events.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

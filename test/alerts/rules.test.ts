@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { decide } from '../../src/alerts/rules.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
-import { event as storedEvent } from '../helpers/events.js';
-import { startReceiver, type Receiver } from './helpers/receiver.js';
-import { alertHarness, T0, type AlertHarness } from './helpers/service.js';
+import { event as storedEvent } from '../../support/events.js';
+import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
+import { alertHarness, T0, type AlertHarness } from '../../support/alert-service.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { classifyAddress } from '../../src/alerts/addresses.js';
-import { checkUrlAtConfiguration, checkUrlStatic, checkUrlTarget, type RejectionReason, type Resolver } from '../../src/alerts/url-safety.js';
+import { checkUrlAtConfiguration, checkUrlStatic, checkUrlTarget, isLocalUrl, type RejectionReason, type Resolver } from '../../src/alerts/url-safety.js';
 
 const strict = { allowPrivate: false };
 const relaxed = { allowPrivate: true };
@@ -182,5 +182,16 @@ describe('webhook URL safety', () => {
       ['fe80::1%eth0', 'link-local'],
     ];
     for (const [address, cls] of cases) assert.equal(classifyAddress(address), cls, address);
+  });
+});
+
+describe('isLocalUrl (the tracker snippet’s warning)', () => {
+  it('is true for localhost, intranet names and addresses that are not public', () => {
+    for (const url of ['http://127.0.0.1:8000', 'http://localhost:8000', 'http://app.localhost', 'http://[::1]:8000', 'http://10.0.0.5', 'http://192.168.1.20:8000', 'http://svc', 'http://stats.internal', 'http://nas.local', 'http://0.0.0.0:8000']) {
+      assert.equal(isLocalUrl(new URL(url)), true, url);
+    }
+  });
+  it('is false for public names and addresses', () => {
+    for (const url of ['https://stats.example.com', 'http://93.184.216.34:8000', 'https://[2606:4700::1111]']) assert.equal(isLocalUrl(new URL(url)), false, url);
   });
 });

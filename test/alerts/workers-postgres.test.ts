@@ -5,13 +5,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { AlertRule } from '../../src/storage/meta/alert-store.js';
+import type { AlertRule } from '../../src/entities/alerts.js';
 import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js';
 import { spawnService, type ServiceProcess } from '../helpers/child.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { ADMIN_TOKEN } from '../helpers/server.js';
 import { until, webhookReceiverEnv } from './helpers/process.js';
-import { startReceiver, type Receiver } from './helpers/receiver.js';
+import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
 
 // The first process alone would take DELIVERIES / (4 * RECEIVERS) * ANSWER_MS = 20 s: the second
 // starts (a few seconds on a loaded machine) while it is still sending.
@@ -59,7 +59,7 @@ describe('two worker processes on one PostgreSQL database', () => {
     const first = await start();
     const now = Date.now();
     const org = await stores.meta.createOrg('workers', now);
-    const site = await stores.meta.createSite(org.id, { domain: 'workers.example', name: 'Workers', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'sWorkers0001', now);
+    const site = await stores.meta.createSite(org.id, { domain: 'workers.example', name: 'Workers', timezone: 'UTC', retentionMonths: null, rawDays: 30, honorGpc: true }, 'sWorkers0001', now);
     const rules: AlertRule[] = [];
     for (const receiver of receivers) {
       receiver.answer('/workers', { status: 200, afterMs: ANSWER_MS });

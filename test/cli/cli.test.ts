@@ -103,13 +103,15 @@ describe('organisations, sites and keys', () => {
     assert.equal(field(added.stdout, 'domain'), domain);
     assert.equal(field(added.stdout, 'timezone'), 'Europe/Paris');
     assert.equal(field(added.stdout, 'retention'), 'forever');
+    assert.equal(field(added.stdout, 'raw events'), '30 days');
     assert.equal(field(added.stdout, 'honor GPC'), 'yes');
     assert.equal(field(added.stdout, 'status'), 'active');
 
     const second = JSON.parse(
-      ok(await svc(['site', 'add', '--org', orgId, '--domain', uniqueDomain(), '--name', 'Shop', '--timezone', 'UTC', '--retention-months', '12', '--no-gpc', '--json'])).stdout,
+      ok(await svc(['site', 'add', '--org', orgId, '--domain', uniqueDomain(), '--name', 'Shop', '--timezone', 'UTC', '--retention-months', '12', '--raw-days', '90', '--no-gpc', '--json'])).stdout,
     );
     assert.equal(second.retentionMonths, 12);
+    assert.equal(second.rawDays, 90);
     assert.equal(second.honorGpc, false);
     assert.equal(typeof second.id, 'string');
 
@@ -117,11 +119,11 @@ describe('organisations, sites and keys', () => {
     assert.equal(field(archived.stdout, 'status'), 'archived');
 
     const table = ok(await svc(['site', 'list', '--org', orgId])).stdout.trimEnd().split('\n');
-    assert.match(table[0]!, /^ID\s+DOMAIN\s+NAME\s+TIMEZONE\s+RETENTION\s+GPC\s+STATUS$/);
+    assert.match(table[0]!, /^ID\s+DOMAIN\s+NAME\s+TIMEZONE\s+RETENTION\s+RAW DAYS\s+GPC\s+STATUS$/);
     const row = table.find((l) => l.startsWith(siteId));
     assert.ok(row, table.join('\n'));
-    assert.match(row, new RegExp(`${domain.replace(/\./g, '\\.')}\\s+Main site\\s+Europe/Paris\\s+forever\\s+honored\\s+archived$`));
-    assert.match(table.find((l) => l.startsWith(second.id))!, /12 months\s+ignored\s+active$/);
+    assert.match(row, new RegExp(`${domain.replace(/\./g, '\\.')}\\s+Main site\\s+Europe/Paris\\s+forever\\s+30\\s+honored\\s+archived$`));
+    assert.match(table.find((l) => l.startsWith(second.id))!, /12 months\s+90\s+ignored\s+active$/);
     // Aligned: the STATUS column starts at the same offset on every line.
     const statusAt = table[0]!.indexOf('STATUS');
     assert.ok(table.slice(1).every((l) => /^(active|archived)$/.test(l.slice(statusAt))), table.join('\n'));
@@ -176,6 +178,9 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     assert.equal(field(added.stdout, 'kind'), 'event');
     const page = JSON.parse(ok(await svc(['goal', 'add', '--site', siteId, '--name', 'Docs', '--kind', 'page', '--pattern', '/docs/**', '--json'])).stdout);
     assert.equal(page.pattern, '/docs/**');
+    const twin = await svc(['goal', 'add', '--site', siteId, '--name', 'Signup again', '--kind', 'event', '--pattern', 'signup']);
+    assert.equal(twin.code, 1);
+    assert.equal(twin.stderr, `svc: CONFLICT: a goal with this kind and pattern already exists on this site (goal ${goalId})\n`);
     const listed = ok(await svc(['goal', 'list', '--site', siteId])).stdout.split('\n');
     assert.match(listed[0]!, /^ID\s+NAME\s+KIND\s+PATTERN/);
     assert.ok(listed.some((l) => /Signup\s+event\s+signup/.test(l)) && listed.some((l) => /Docs\s+page\s+\/docs\/\*\*/.test(l)));

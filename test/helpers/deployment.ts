@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { projectRoot } from '../../src/core/paths.js';
 import { until } from '../alerts/helpers/process.js';
 import { spawnLogged, type LoggedProcess } from './child.js';
-import { clickhouseServer } from './clickhouse.js';
+import { clickhouseServer } from '../../support/clickhouse.js';
 import { NGINX_CONF, readCompose, svcServices, type ComposeFile, type ComposeService } from './compose.js';
 import { startNginx, type NginxProcess } from './nginx.js';
-import { freePort } from './ports.js';
-import { createTestDatabase, type TestDatabase } from './postgres.js';
+import { freePort } from '../../support/ports.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { ADMIN_TOKEN } from './server.js';
 import { startTcpGate, type TcpGate } from './tcp-gate.js';
 

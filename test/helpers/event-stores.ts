@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ClickHouseEventStore } from '../../src/storage/events/clickhouse.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import type { EventStore } from '../../src/storage/events/types.js';
-import { freshDatabaseUrl } from './clickhouse.js';
+import { freshDatabaseUrl } from '../../support/clickhouse.js';
 
 export interface EventStoreAdapter {
   name: string;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MetaLocation } from '../../src/storage/meta/open.js';
-import { createTestDatabase } from './postgres.js';
+import { createTestDatabase } from '../../support/postgres.js';
 
 export interface MetaDatabaseKind {
   name: string;

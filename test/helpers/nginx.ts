@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitForPort } from './ports.js';
+import { waitForPort } from '../../support/ports.js';
 
 const NGINX = '/usr/sbin/nginx';
 

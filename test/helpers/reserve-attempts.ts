@@ -3,7 +3,7 @@
 // [{emailKey, clientGroup}], now, since, max, startAt} reserves them all at once, at the wall-clock
 // instant `startAt` (so that processes started together overlap), and prints how many were granted.
 import { openMetaStores, type MetaLocation } from '../../src/storage/meta/open.js';
-import type { AttemptKey } from '../../src/storage/meta/account-store.js';
+import type { AttemptKey } from '../../src/entities/accounts.js';
 
 const job = JSON.parse(process.argv[2]!) as { location: MetaLocation; attempts: AttemptKey[]; now: number; since: number; max: number; startAt: number };
 const stores = await openMetaStores(job.location);

@@ -21,7 +21,7 @@ export interface TestServerOptions {
   alerts?: ContextOptions['alerts'];
   /** What the service's EventStore is seen through (a store whose writes fail on demand). */
   events?: ContextOptions['events'];
-  /** With SVC_REDIS_URL in `env`: the service's own Redis keys (helpers/counters.ts testKeyPrefix). */
+  /** With SVC_REDIS_URL in `env`: the service's own Redis keys (support/counters.ts testKeyPrefix). */
   counterKeyPrefix?: string;
   env?: Record<string, string>;
   /** Reuse a data dir (restart tests); a fresh temp dir otherwise. */
@@ -130,7 +130,7 @@ let fixtureCounter = 0;
 /** A new org with one site (unique domain unless given). */
 export async function createSite(
   server: TestServer,
-  site: { domain?: string; timezone?: string; honorGpc?: boolean; retentionMonths?: number | null } = {},
+  site: { domain?: string; timezone?: string; honorGpc?: boolean; retentionMonths?: number | null; rawDays?: number } = {},
 ): Promise<SiteFixture> {
   const org = await server.admin('POST', '/orgs', { name: `Org ${++fixtureCounter}` });
   const domain = site.domain ?? `site${fixtureCounter}-${process.pid}.example`;

@@ -26,7 +26,7 @@ export class StoreSwitch {
       createTables: (specs) => store.createTables(specs),
       append: appendWhileUp,
       beginBulk: () => store.beginBulk(),
-      query: (query) => store.query(query),
+      query: (query, options) => store.query(query, options),
       replaceRows: (table, scope, rows) => store.replaceRows(table, scope, rows),
       close: () => store.close(),
     };

@@ -2,7 +2,7 @@
 // the open ones, which is what the clients of a stopped server see; opened again, it forwards
 // on the same port.
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { freePort } from './ports.js';
+import { freePort } from '../../support/ports.js';
 
 export interface TcpGate {
   port: number;

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { loadConfig, type ProcessRole } from '../../src/config.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/server.js';
 import { until } from '../alerts/helpers/process.js';
-import { startReceiver } from '../alerts/helpers/receiver.js';
-import { loopbackResolver } from '../alerts/helpers/service.js';
-import { testCertificates } from '../alerts/helpers/tls.js';
+import { startReceiver } from '../../support/alert-receiver.js';
+import { loopbackResolver } from '../../support/alert-service.js';
+import { testCertificates } from '../../support/test-certificates.js';
 import { spawnService } from '../helpers/child.js';
-import { createTestDatabase } from '../helpers/postgres.js';
+import { createTestDatabase } from '../../support/postgres.js';
 import { ADMIN_TOKEN, BROWSER_UA } from '../helpers/server.js';
 
 const quiet = { info() {}, warn() {}, error() {} };

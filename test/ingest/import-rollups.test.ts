@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
-import { MetricsRegistry } from '../../src/core/metrics.js';
+import { PrometheusRegistry } from '../../src/core/prometheus.js';
 import { GeoDatabases } from '../../src/ingest/geo.js';
 import { Ingestor } from '../../src/ingest/ingestor.js';
 import { openCounters } from '../../src/storage/counters/open.js';
@@ -36,7 +36,7 @@ test('the rolled-up days of an import are marked pending before its events are c
     await createRollupTables(events);
     const deps = { events, meta };
     const org = await meta.createOrg('o', 0);
-    const site = await meta.createSite(org.id, { domain: 'pending.example', name: 'p', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'PendingSite', 0);
+    const site = await meta.createSite(org.id, { domain: 'pending.example', name: 'p', timezone: 'UTC', retentionMonths: null, rawDays: 30, honorGpc: true }, 'PendingSite', 0);
     const stored = async () => (await events.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${site.id}`))[0]!.n;
     const pending = async () => (await meta.listRollupPending(rollupKey(events, site.id))).length;
     // The service's commit, and no rewrite after it: as if the process stopped right after the commit.
@@ -44,8 +44,8 @@ test('the rolled-up days of an import are marked pending before its events are c
     // wait for the commit (the lock), or it could clear the mark before the events are there.
     const seen: string[] = [];
     let run: Promise<void> | undefined;
-    const ingest = new Ingestor({ clock, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(), collectRateLimit: { count: 100, windowMs: 10_000 }, counters: await openCounters(undefined, { sessionCacheBytes: loadConfig({}).sessionCacheBytes }) });
-    ingest.wrapImportCommit((s, days, commit) =>
+    const ingest = new Ingestor({ clock, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new PrometheusRegistry(), collectRateLimit: { count: 100, windowMs: 10_000 }, counters: await openCounters(undefined, { sessionCacheBytes: loadConfig({}).sessionCacheBytes }) });
+    ingest.imports.wrapImportCommit((s, days, commit) =>
       commitImport(deps, s.id, days, async () => {
         seen.push(`pending ${await pending()}, stored ${await stored()}`);
         run = rollupSite(deps, site, clock.now()).then(() => void seen.push('rollup run'));
@@ -58,13 +58,13 @@ test('the rolled-up days of an import are marked pending before its events are c
     const body = (lines: Array<Record<string, unknown>>) => [lines.map((l) => JSON.stringify(l)).join('\n')];
     const siteVisitors = async () => (await events.query<{ v: bigint }>(sql`SELECT visitors AS v FROM site_daily WHERE site_id = ${site.id} AND day = CAST(${OLD_DAY} AS DATE)`))[0]?.v;
 
-    assert.equal((await ingest.importLines(site, body(visitors(0, 3)))).accepted, 3);
+    assert.equal((await ingest.imports.importLines(site, body(visitors(0, 3)))).accepted, 3);
     await run;
     assert.deepEqual(seen, ['pending 0, stored 0', 'committed', 'rollup run'], 'a day not rolled up yet is not marked');
     assert.equal(await siteVisitors(), 3n);
 
     seen.length = 0;
-    assert.equal((await ingest.importLines(site, body(visitors(3, 2)))).accepted, 2);
+    assert.equal((await ingest.imports.importLines(site, body(visitors(3, 2)))).accepted, 2);
     await run;
     assert.deepEqual(seen, ['pending 1, stored 3', 'committed', 'rollup run'], 'marked before the commit; the run waits for it');
     assert.equal(await siteVisitors(), 5n, 'the run after the commit rewrote the day');

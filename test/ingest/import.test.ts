@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BROWSER_UA, createSite, importEvents, startTestServer, type TestServer } from '../helpers/server.js';
 import { ApiError } from '../../src/core/errors.js';
-import { MetricsRegistry } from '../../src/core/metrics.js';
+import { PrometheusRegistry } from '../../src/core/prometheus.js';
 import { GeoDatabases } from '../../src/ingest/geo.js';
 import { Ingestor } from '../../src/ingest/ingestor.js';
 import { openCounters } from '../../src/storage/counters/open.js';
@@ -109,19 +109,19 @@ test('an unsorted import is sorted from its body up to a bound; a sorted one has
   const meta = await openSqliteMetaStore(':memory:');
   const events = await DuckDbEventStore.open({ path: ':memory:' });
   const ingest = new Ingestor({
-    clock: { now: () => Date.now() }, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(),
+    clock: { now: () => Date.now() }, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new PrometheusRegistry(),
     collectRateLimit: { count: 100, windowMs: 10_000 }, counters: await openCounters(undefined, { sessionCacheBytes: loadConfig({}).sessionCacheBytes }), maxSortBytes: 50_000,
   });
   const org = await meta.createOrg('o', 0);
-  const site = await meta.createSite(org.id, { domain: 'sort.example', name: 's', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'SortSite', 0);
+  const site = await meta.createSite(org.id, { domain: 'sort.example', name: 's', timezone: 'UTC', retentionMonths: null, rawDays: 30, honorGpc: true }, 'SortSite', 0);
   const lines = Array.from({ length: 1000 }, (_, i) => JSON.stringify({ ts: DAY + i * 1000, ua: BROWSER_UA, ip: '203.0.113.1', u: `/p${i}` }));
   const chunks = (file: string[]) => file.map((l) => `${l}\n`);
   assert.ok(lines.join('\n').length > 50_000);
-  assert.equal((await ingest.importLines(site, chunks(lines))).accepted, 1000);
+  assert.equal((await ingest.imports.importLines(site, chunks(lines))).accepted, 1000);
   const unsorted = [...lines.slice(1), lines[0]!];
-  await assert.rejects(ingest.importLines(site, chunks(unsorted)), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE' && /not sorted/.test(err.message));
+  await assert.rejects(ingest.imports.importLines(site, chunks(unsorted)), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE' && /not sorted/.test(err.message));
   assert.deepEqual(await events.query(sql`SELECT count(*) AS n FROM events`), [{ n: 1000n }]);
-  assert.equal((await ingest.importLines(site, chunks(unsorted.slice(-40)))).accepted, 40);
+  assert.equal((await ingest.imports.importLines(site, chunks(unsorted.slice(-40)))).accepted, 40);
   await events.close();
   await meta.close();
 });
@@ -196,20 +196,20 @@ test('an import over the line limit is refused whole with 413', async () => {
   const meta = await openSqliteMetaStore(':memory:');
   const events = await DuckDbEventStore.open({ path: ':memory:' });
   const ingestDeps = {
-    clock: { now: () => Date.now() }, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(),
+    clock: { now: () => Date.now() }, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new PrometheusRegistry(),
     collectRateLimit: { count: 100, windowMs: 10_000 }, counters: await openCounters(undefined, { sessionCacheBytes: loadConfig({}).sessionCacheBytes }),
   };
   const ingest = new Ingestor({ ...ingestDeps, maxImportLines: 5 });
   const org = await meta.createOrg('o', 0);
-  const site = await meta.createSite(org.id, { domain: 'cap.example', name: 'c', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'CapSite', 0);
+  const site = await meta.createSite(org.id, { domain: 'cap.example', name: 'c', timezone: 'UTC', retentionMonths: null, rawDays: 30, honorGpc: true }, 'CapSite', 0);
   const line = JSON.stringify({ ts: DAY, ua: BROWSER_UA, ip: '203.0.113.1', u: '/' });
-  await assert.rejects(ingest.importLines(site, [Array(6).fill(line).join('\n')]), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE');
+  await assert.rejects(ingest.imports.importLines(site, [Array(6).fill(line).join('\n')]), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE');
   assert.deepEqual(await events.query(sql`SELECT count(*) AS n FROM events`), [{ n: 0n }]);
-  assert.equal((await ingest.importLines(site, [Array(5).fill(line).join('\n')])).accepted, 5);
+  assert.equal((await ingest.imports.importLines(site, [Array(5).fill(line).join('\n')])).accepted, 5);
   // Sorted lines are written as they come: those written before the limit is hit are taken back.
   const big = new Ingestor({ ...ingestDeps, maxImportLines: 9000 });
   const lines = Array.from({ length: 9001 }, (_, i) => JSON.stringify({ ts: DAY + i, ua: BROWSER_UA, ip: '203.0.113.1', u: '/' }));
-  await assert.rejects(big.importLines(site, [lines.join('\n')]), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE');
+  await assert.rejects(big.imports.importLines(site, [lines.join('\n')]), (err: unknown) => err instanceof ApiError && err.code === 'PAYLOAD_TOO_LARGE');
   assert.deepEqual(await events.query(sql`SELECT count(*) AS n FROM events`), [{ n: 5n }]);
   await events.close();
   await meta.close();

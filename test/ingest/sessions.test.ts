@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { ManualClock } from '../../src/core/clock.js';
 import { oldestLiveSaltDay } from '../../src/ingest/visitor.js';
 import { browserHeaders, createRelayKey, createSite, startTestServer, type TestServer } from '../helpers/server.js';
-import { deleteKeys, TEST_REDIS_URL, testKeyPrefix, testRedis } from '../helpers/counters.js';
+import { deleteKeys, TEST_REDIS_URL, testKeyPrefix, testRedis } from '../../support/counters.js';
 
 for (const counters of ['memory', 'redis'] as const) {
   describe(`sessions (${counters})`, () => {

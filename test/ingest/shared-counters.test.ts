@@ -7,18 +7,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '../../src/core/clock.js';
-import { MetricsRegistry } from '../../src/core/metrics.js';
+import { PrometheusRegistry } from '../../src/core/prometheus.js';
 import { GeoDatabases } from '../../src/ingest/geo.js';
 import { Ingestor } from '../../src/ingest/ingestor.js';
 import { loadConfig } from '../../src/config.js';
 import { sql } from '../../src/sql/sql.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
-import type { MetaStore, Site } from '../../src/storage/meta/types.js';
+import type { Site } from '../../src/entities/sites.js';
+import type { MetaStore } from '../../src/storage/meta/types.js';
 import { openCounters, type CounterFallback, type Counters } from '../../src/storage/counters/open.js';
 import { BROWSER_UA, browserHeaders, createApiKey, createSite, startTestServer } from '../helpers/server.js';
-import { deleteKeys, TEST_REDIS_URL, testKeyPrefix, testRedis } from '../helpers/counters.js';
-import { freePort } from '../helpers/ports.js';
+import { deleteKeys, TEST_REDIS_URL, testKeyPrefix, testRedis } from '../../support/counters.js';
+import { freePort } from '../../support/ports.js';
 
 const sessionCacheBytes = loadConfig({}).sessionCacheBytes;
 const MIN = 60_000;
@@ -39,12 +40,12 @@ describe('two collect processes sharing one Redis', () => {
     meta = await openSqliteMetaStore(':memory:');
     events = await DuckDbEventStore.open({ path: ':memory:' });
     const org = await meta.createOrg('o', 0);
-    site = await meta.createSite(org.id, { domain: 'shared.example', name: 's', timezone: 'UTC', retentionMonths: null, honorGpc: true }, 'SharedSite', 0);
+    site = await meta.createSite(org.id, { domain: 'shared.example', name: 's', timezone: 'UTC', retentionMonths: null, rawDays: 30, honorGpc: true }, 'SharedSite', 0);
     prefix = testKeyPrefix();
     for (let i = 0; i < 2; i++) {
       const c = await openCounters(TEST_REDIS_URL, { sessionCacheBytes, keyPrefix: prefix, onUnavailable: (what) => fallbacks.push(what) });
       counters.push(c);
-      ingestors.push(new Ingestor({ clock, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new MetricsRegistry(), counters: c, collectRateLimit: { count: 5, windowMs: 10_000 } }));
+      ingestors.push(new Ingestor({ clock, meta, events, geo: GeoDatabases.fromConfig(undefined), metrics: new PrometheusRegistry(), counters: c, collectRateLimit: { count: 5, windowMs: 10_000 } }));
     }
   });
   after(async () => {

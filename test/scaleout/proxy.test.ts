@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { readCompose, svcServices } from '../helpers/compose.js';
 import { renderProxyConfig } from '../helpers/deployment.js';
 import { startNginx, type NginxProcess } from '../helpers/nginx.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../support/ports.js';
 import { postFrom } from '../helpers/post-from.js';
 
 const RELAY_KEY = 'svcrelay_0123456789abcdefghijklmnopqrstuv';

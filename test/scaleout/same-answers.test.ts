@@ -4,9 +4,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
-import { clickhouseServer, freshDatabaseUrl } from '../helpers/clickhouse.js';
-import { TEST_REDIS_URL, testKeyPrefix } from '../helpers/counters.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { clickhouseServer, freshDatabaseUrl } from '../../support/clickhouse.js';
+import { TEST_REDIS_URL, testKeyPrefix } from '../../support/counters.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { NOW, runScenario, type ScenarioAnswers } from './scenario.js';
 

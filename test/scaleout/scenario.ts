@@ -6,8 +6,7 @@
 // (site ids) replaced by the site's name, so that two profiles' answers compare with deepEqual.
 import assert from 'node:assert/strict';
 import type { ManualClock } from '../../src/core/clock.js';
-import { DIMENSIONS } from '../../src/core/dimensions.js';
-import { PRESETS } from '../../src/core/period.js';
+import { DIMENSIONS, PRESETS } from '../../src/core/vocabulary.js';
 import { sql } from '../../src/sql/sql.js';
 import { BROWSER_UA, createApiKey, createRelayKey, importEvents, type TestServer } from '../helpers/server.js';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CLAIM_TTL_MS } from '../../src/alerts/delivery-engine.js';
 import { until, webhookReceiverEnv } from '../alerts/helpers/process.js';
-import { startReceiver, type Receiver } from '../alerts/helpers/receiver.js';
+import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
 import { startDeployment, type Deployment } from '../helpers/deployment.js';
 import { createSite } from './fixtures.js';
 

@@ -5,11 +5,15 @@ import assert from 'node:assert/strict';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { createRollupTables, rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
 import { startOfLocalDay } from '../../src/core/localtime.js';
-import { parseQuery, METRICS, type QueryKind, type RawParams } from '../../src/core/query.js';
-import { DIMENSIONS, NONE_KEY } from '../../src/core/dimensions.js';
+import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
+import { DIMENSIONS, METRICS, NONE_KEY } from '../../src/core/vocabulary.js';
 import { planQuery } from '../../src/stats/planner.js';
-import { computeBreakdown, computeFunnel, computeGoals, computeStats, computeTimeseries } from '../../src/stats/engine.js';
-import { dataset } from './fixtures.js';
+import { computeBreakdown } from '../../src/stats/read/breakdown.js';
+import { computeFunnel } from '../../src/stats/read/funnels.js';
+import { computeGoals } from '../../src/stats/read/goals.js';
+import { computeStats } from '../../src/stats/read/stats.js';
+import { computeTimeseries } from '../../src/stats/read/timeseries.js';
+import { dataset } from '../../support/datasets.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
 
 const TZ = 'Asia/Kolkata';
@@ -24,7 +28,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
     try {
       await createRollupTables(events);
       const org = await meta.createOrg('o', 0);
-      const site = await meta.createSite(org.id, { domain: `s${seed}.test`, name: 's', timezone: TZ, retentionMonths: null, honorGpc: true }, `site${seed}`, 0);
+      const site = await meta.createSite(org.id, { domain: `s${seed}.test`, name: 's', timezone: TZ, retentionMonths: null, rawDays: 30, honorGpc: true }, `site${seed}`, 0);
       const goals = [
         await meta.createGoal(site.internalId, { name: 'pricing', kind: 'page', pattern: '/pricing' }, 0),
         await meta.createGoal(site.internalId, { name: 'blog', kind: 'page', pattern: '/blog/*' }, 0),
@@ -40,11 +44,11 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
 
       const both = (kind: QueryKind, params: RawParams) => {
         const q = parseQuery(kind, { from: DAYS[2], to: DAYS[5], ...params }, site, NOW);
-        return [planQuery(q, { watermark: null, retentionMonths: null }), planQuery(q, { watermark, retentionMonths: null })] as const;
+        return [planQuery(q, { watermark: null, retentionMonths: null, rawDays: 30 }), planQuery(q, { watermark, retentionMonths: null, rawDays: 30 })] as const;
       };
       const same = async <T>(label: string, run: (q: ReturnType<typeof both>[0]) => Promise<T>, kind: QueryKind, params: RawParams = {}) => {
         const [raw, rolled] = both(kind, params);
-        assert.equal(raw.plan?.watermark, null);
+        assert.equal(raw.plan.watermark, null);
         assert.deepEqual(await run(rolled), await run(raw), `seed ${seed}: ${label}`);
       };
 
@@ -57,7 +61,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
       }
       for (const dimension of DIMENSIONS) {
         await same(`breakdown ${dimension}`, (q) => computeBreakdown(events, q), 'breakdown', { dimension, limit: '1000' });
-        const top = await computeBreakdown(events, planQuery(parseQuery('breakdown', { dimension, from: DAYS[2], to: DAYS[5] }, site, NOW), { watermark, retentionMonths: null }));
+        const top = await computeBreakdown(events, planQuery(parseQuery('breakdown', { dimension, from: DAYS[2], to: DAYS[5] }, site, NOW), { watermark, retentionMonths: null, rawDays: 30 }));
         for (const value of [top.rows[0]?.key ?? NONE_KEY, NONE_KEY]) {
           const filter = `${dimension}:${value}`;
           await same(`stats ${filter}`, (q) => computeStats(events, q, goals), 'stats', { filter });

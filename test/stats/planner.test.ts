@@ -2,13 +2,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
-import { daySources, fullyComputable, planQuery, splitMonths } from '../../src/stats/planner.js';
+import { isLongRead, planQuery, splitMonths, type DaySources } from '../../src/stats/planner.js';
 
 const NOW = Date.UTC(2026, 2, 20, 12); // today 2026-03-20 in UTC; raw window from 2026-02-19
 const SITE = { id: 's', timezone: 'UTC' };
 
-function plan(kind: QueryKind, params: RawParams, watermark: string | null = '2026-03-19', retentionMonths: number | null = null) {
-  return planQuery(parseQuery(kind, params, SITE, NOW), { watermark, retentionMonths });
+function plan(kind: QueryKind, params: RawParams, watermark: string | null = '2026-03-19', retentionMonths: number | null = null, rawDays = 30) {
+  return planQuery(parseQuery(kind, params, SITE, NOW), { watermark, retentionMonths, rawDays });
 }
 
 function errorCode(fn: () => unknown): string | undefined {
@@ -32,7 +32,7 @@ test('path choice', () => {
     ['goals', { period: 'year' }, 'rollup'],
     ['funnel', { period: '90d' }, 'rollup'],
   ];
-  for (const [kind, params, path] of cases) assert.equal(plan(kind, params).plan?.path, path, `${kind} ${JSON.stringify(params)}`);
+  for (const [kind, params, path] of cases) assert.equal(plan(kind, params).plan.path, path, `${kind} ${JSON.stringify(params)}`);
 });
 
 test('refusals', () => {
@@ -56,25 +56,119 @@ test('refusals', () => {
   for (const [kind, params, code] of cases) assert.equal(errorCode(() => plan(kind, params)), code, `${kind} ${JSON.stringify(params)}`);
 });
 
-test('day sources: rollups up to the watermark, raw after, retention and raw window cut', () => {
-  const q = plan('stats', { from: '2026-03-01', to: '2026-03-25' }, '2026-03-19');
-  assert.deepEqual(daySources(q, q.period), {
-    rollup: { from: '2026-03-01', to: '2026-03-19' },
-    raw: { from: '2026-03-20', to: '2026-03-25' },
-    firstComputable: '2026-03-01',
+test("the raw window follows a site's rawDays: raw-only queries may span that many days, and the refusal names them", () => {
+  const twoFilters = ['country:FR', 'page:/'];
+  const cases: Array<[number, RawParams, string | undefined]> = [
+    [30, { period: '90d', filter: twoFilters }, 'RAW_WINDOW_EXCEEDED'],
+    [90, { period: '90d', filter: twoFilters }, undefined],
+    [90, { period: 'year', filter: twoFilters }, undefined], // 2026-01-01 to today: 79 days
+    [90, { from: '2025-09-01', to: '2026-03-20', filter: twoFilters }, 'RAW_WINDOW_EXCEEDED'],
+    [90, { from: '2025-12-21', to: '2026-03-20', filter: twoFilters }, undefined], // the window's first day
+    [90, { from: '2025-12-20', to: '2026-03-20', filter: twoFilters }, 'RAW_WINDOW_EXCEEDED'],
+    [800, { from: '2025-01-01', to: '2026-03-20', filter: twoFilters }, undefined],
+  ];
+  for (const [rawDays, params, code] of cases) {
+    assert.equal(errorCode(() => plan('stats', params, '2026-03-19', null, rawDays)), code, `${rawDays} ${JSON.stringify(params)}`);
+  }
+  assert.throws(() => plan('stats', { from: '2025-09-01', to: '2026-03-20', filter: twoFilters }, '2026-03-19', null, 90), /within the last 90 days/);
+  // Long reads: raw events of more days than the default window, counting only days that can hold events.
+  const long = (params: RawParams, rawDays: number) => isLongRead(plan('stats', params, '2026-03-19', null, rawDays).plan);
+  assert.equal(long({ period: '30d', filter: twoFilters }, 30), false, 'the default window is never long');
+  assert.equal(long({ period: 'month', filter: twoFilters }, 30), false, 'days after today hold no events');
+  assert.equal(long({ period: '30d', filter: twoFilters }, 90), true, 'with its previous period: 60 raw days');
+  assert.equal(long({ period: '7d', filter: twoFilters }, 90), false);
+  assert.equal(long({ period: '90d' }, 90), false, 'rollups answer one or no filter');
+  // A raw-only plan reads every day of a 90-day window from raw events.
+  assert.deepEqual(plan('stats', { period: '90d', filter: twoFilters }, '2026-03-19', null, 90).plan.period, sources(null, ['2025-12-21', '2026-03-20']));
+});
+
+/** Day sources from [from, to] pairs; the first computable day is the first day read. */
+function sources(rollup: [string, string] | null, raw: [string, string] | null): DaySources {
+  const period = (r: [string, string] | null) => r && { from: r[0], to: r[1] };
+  return { rollup: period(rollup), raw: period(raw), firstComputable: (rollup ?? raw)?.[0] ?? null };
+}
+
+test('day sources of the period, the previous period and the span: rollups up to the watermark, raw after, retention and raw window cut', () => {
+  type Expected = { period: DaySources; previous: DaySources; span: DaySources; previousComplete: boolean };
+  const cases: Array<[string, QueryKind, RawParams, string | null, number | null, Expected]> = [
+    [
+      'rollups up to the watermark, raw events after it',
+      'stats',
+      { from: '2026-03-01', to: '2026-03-25' },
+      '2026-03-19',
+      null,
+      {
+        period: sources(['2026-03-01', '2026-03-19'], ['2026-03-20', '2026-03-25']),
+        previous: sources(['2026-02-04', '2026-02-28'], null),
+        span: sources(['2026-02-04', '2026-03-19'], ['2026-03-20', '2026-03-25']),
+        previousComplete: true,
+      },
+    ],
+    [
+      'no watermark: raw events only',
+      'stats',
+      { period: '7d' },
+      null,
+      null,
+      {
+        period: sources(null, ['2026-03-14', '2026-03-20']),
+        previous: sources(null, ['2026-03-07', '2026-03-13']),
+        span: sources(null, ['2026-03-07', '2026-03-20']),
+        previousComplete: true,
+      },
+    ],
+    [
+      'retention of 1 month cuts the period, and the previous period away',
+      'stats',
+      { period: '90d' },
+      '2026-03-19',
+      1,
+      {
+        period: sources(['2026-02-20', '2026-03-19'], ['2026-03-20', '2026-03-20']),
+        previous: sources(null, null),
+        span: sources(['2026-02-20', '2026-03-19'], ['2026-03-20', '2026-03-20']),
+        previousComplete: false,
+      },
+    ],
+    [
+      'raw path: the previous period is outside the raw window',
+      'stats',
+      { period: '30d', filter: ['country:FR', 'page:/'] },
+      '2026-03-19',
+      null,
+      {
+        period: sources(null, ['2026-02-19', '2026-03-20']),
+        previous: sources(null, null),
+        span: sources(null, ['2026-02-19', '2026-03-20']),
+        previousComplete: false,
+      },
+    ],
+    [
+      'old hours are not computable',
+      'timeseries',
+      { from: '2025-01-01', to: '2025-01-02' },
+      '2026-03-19',
+      null,
+      { period: sources(null, null), previous: sources(null, null), span: sources(null, null), previousComplete: false },
+    ],
+  ];
+  for (const [what, kind, params, watermark, retentionMonths, expected] of cases) {
+    const { period, previous, span, previousComplete } = plan(kind, params, watermark, retentionMonths).plan;
+    assert.deepEqual({ period, previous, span, previousComplete }, expected, what);
+  }
+  const q = plan('stats', { period: '7d' });
+  assert.ok(Object.isFrozen(q) && Object.isFrozen(q.plan) && Object.isFrozen(q.plan.period));
+});
+
+test("a breakdown's rolled-up days of the period, split for the monthly sums", () => {
+  const split = (params: RawParams) => plan('breakdown', { dimension: 'page', ...params }).plan.breakdownMonths;
+  assert.deepEqual(split({ from: '2026-01-15', to: '2026-03-20' }), {
+    head: { from: '2026-01-15', to: '2026-01-31' },
+    months: { from: '2026-02-01', to: '2026-02-01' },
+    tail: { from: '2026-03-01', to: '2026-03-19' },
   });
-  const noWatermark = plan('stats', { period: '7d' }, null);
-  assert.deepEqual(daySources(noWatermark, noWatermark.period).rollup, null);
-  assert.deepEqual(daySources(noWatermark, noWatermark.period).raw, { from: '2026-03-14', to: '2026-03-20' });
-  const retained = plan('stats', { period: '90d' }, '2026-03-19', 1);
-  assert.equal(daySources(retained, retained.period).firstComputable, '2026-02-20');
-  assert.equal(fullyComputable(retained, retained.previous), false);
-  const raw = plan('stats', { period: '30d', filter: ['country:FR', 'page:/'] });
-  assert.equal(fullyComputable(raw, raw.period), true);
-  assert.equal(fullyComputable(raw, raw.previous), false, 'the previous period is outside the raw window');
-  const hourly = plan('timeseries', { from: '2025-01-01', to: '2025-01-02' });
-  assert.equal(daySources(hourly, hourly.period).firstComputable, null, 'old hours are not computable');
-  assert.ok(Object.isFrozen(q) && Object.isFrozen(q.plan));
+  assert.equal(split({ period: '7d', filter: 'country:FR' }), null, 'raw path: no rolled-up days');
+  assert.equal(plan('stats', { period: 'year' }).plan.breakdownMonths, null, 'other kinds read no monthly sums');
 });
 
 test('rolled-up days split into whole months and the days around them', () => {
@@ -90,7 +184,7 @@ test('rolled-up days split into whole months and the days around them', () => {
 
 test('a filter key folded into (other) inside the raw window: raw events from that day on', () => {
   const folded = (firstFoldedDay: string | null, params: RawParams = { from: '2026-03-01', to: '2026-03-19', filter: 'page:/rare' }) =>
-    planQuery(parseQuery('stats', params, SITE, NOW), { watermark: '2026-03-19', retentionMonths: null, firstFoldedDay });
+    planQuery(parseQuery('stats', params, SITE, NOW), { watermark: '2026-03-19', retentionMonths: null, rawDays: 30, firstFoldedDay });
   const cases: Array<[string | null, string | null, string]> = [
     [null, '2026-03-19', 'nothing folded: rollups up to the watermark'],
     ['2026-03-10', '2026-03-09', 'folded on the 10th: rollups up to the 9th, raw events from the 10th'],
@@ -98,9 +192,8 @@ test('a filter key folded into (other) inside the raw window: raw events from th
     ['2026-02-18', '2026-03-19', 'folded before the raw window: only rollups hold that day'],
     ['2026-03-20', '2026-03-19', 'after the watermark: raw events already'],
   ];
-  for (const [day, watermark, what] of cases) assert.equal(folded(day).plan?.watermark, watermark, what);
-  const sources = daySources(folded('2026-03-10'), { from: '2026-03-01', to: '2026-03-19' });
-  assert.deepEqual([sources.rollup, sources.raw], [{ from: '2026-03-01', to: '2026-03-09' }, { from: '2026-03-10', to: '2026-03-19' }]);
+  for (const [day, watermark, what] of cases) assert.equal(folded(day).plan.watermark, watermark, what);
+  assert.deepEqual(folded('2026-03-10').plan.period, sources(['2026-03-01', '2026-03-09'], ['2026-03-10', '2026-03-19']));
   // Raw-only queries keep the watermark they were given (it is not read).
-  assert.equal(folded('2026-03-10', { period: '7d', filter: ['page:/rare', 'country:FR'] }).plan?.path, 'raw');
+  assert.equal(folded('2026-03-10', { period: '7d', filter: ['page:/rare', 'country:FR'] }).plan.path, 'raw');
 });

@@ -4,29 +4,33 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { createRollupTables, recomputeRollups, rollupKey, rollupSite, runRetention, type RollupDeps } from '../../src/stats/rollups/job.js';
-import { planInputs } from '../../src/stats/rollups/plan-inputs.js';
+import { planInputs } from '../../src/stats/inputs.js';
 import { SITE_DAILY } from '../../src/stats/rollups/tables.js';
+import { countedSince, funnelKey, goalKey } from '../../src/stats/rollups/coverage.js';
 import { sql, trusted, type Sql } from '../../src/sql/sql.js';
 import type { EventStore } from '../../src/storage/events/types.js';
 import { EVENT_STORE_ADAPTERS, type EventStoreAdapter } from '../helpers/event-stores.js';
 import { addDays, startOfLocalDay } from '../../src/core/localtime.js';
 import { parseQuery, type RawParams } from '../../src/core/query.js';
 import { planQuery } from '../../src/stats/planner.js';
-import { computeBreakdown, computeFunnel, computeGoals, computeStats } from '../../src/stats/engine.js';
-import type { Site } from '../../src/storage/meta/types.js';
-import { event } from '../helpers/events.js';
-import { dataset } from './fixtures.js';
+import { computeBreakdown } from '../../src/stats/read/breakdown.js';
+import { computeFunnel } from '../../src/stats/read/funnels.js';
+import { computeGoals } from '../../src/stats/read/goals.js';
+import { computeStats } from '../../src/stats/read/stats.js';
+import type { Site } from '../../src/entities/sites.js';
+import { event } from '../../support/events.js';
+import { dataset } from '../../support/datasets.js';
 
 const TZ = 'UTC';
 const TODAY = '2026-03-20';
 const NOW = Date.parse(`${TODAY}T12:00:00Z`);
 
-async function setup(adapter: EventStoreAdapter, retentionMonths: number | null = null) {
+async function setup(adapter: EventStoreAdapter, retentionMonths: number | null = null, rawDays = 30) {
   const events = await adapter.open();
   const meta = await openSqliteMetaStore(':memory:');
   await createRollupTables(events);
   const org = await meta.createOrg('o', 0);
-  const site = await meta.createSite(org.id, { domain: 'r.test', name: 'r', timezone: TZ, retentionMonths, honorGpc: true }, 'rollsite', 0);
+  const site = await meta.createSite(org.id, { domain: 'r.test', name: 'r', timezone: TZ, retentionMonths, rawDays, honorGpc: true }, 'rollsite', 0);
   const deps: RollupDeps = { events, meta };
   const close = async () => {
     await events.close();
@@ -45,7 +49,7 @@ const countOn = async (events: EventStore, table: string, site: Site, day: strin
 const days = (from: string, n: number) => Array.from({ length: n }, (_, i) => addDays(from, i));
 
 async function answer(deps: RollupDeps, site: Site, params: RawParams, watermark: string | null) {
-  const q = (kind: 'stats' | 'breakdown') => planQuery(parseQuery(kind, params, site, NOW), { watermark, retentionMonths: site.retentionMonths });
+  const q = (kind: 'stats' | 'breakdown') => planQuery(parseQuery(kind, params, site, NOW), { watermark, retentionMonths: site.retentionMonths, rawDays: site.rawDays });
   return params.dimension ? computeBreakdown(deps.events, q('breakdown')) : computeStats(deps.events, q('stats'), []);
 }
 
@@ -92,9 +96,9 @@ for (const each of EVENT_STORE_ADAPTERS) {
         await rolledUpOverTheCap(deps, site);
         const visitors = async (params: RawParams) => {
           const q = parseQuery('stats', params, site, NOW);
-          const planned = planQuery(q, await planInputs(deps, site, q));
+          const planned = planQuery(q, await planInputs(events, site, q, await deps.meta.getRollupState(rollupKey(events, site.id))));
           const stats = await computeStats(events, planned, []);
-          return { visitors: stats.visitors.value, watermark: planned.plan?.watermark };
+          return { visitors: stats.visitors.value, watermark: planned.plan.watermark };
         };
         const week = { from: '2026-03-08', to: '2026-03-14' };
         assert.deepEqual(await visitors({ ...week, filter: 'page:/p7' }), { visitors: 5, watermark: '2026-03-09' }, 'folded on the 10th: raw from then');
@@ -218,6 +222,22 @@ for (const each of EVENT_STORE_ADAPTERS) {
       }
     });
 
+    test('retention keeps the raw events of the last rawDays days, and two-filter questions over them answer', async () => {
+      const { events, site, deps, close } = await setup(each, null, 45);
+      try {
+        await events.append(dataset({ seed: 5, siteId: site.id, days: days('2026-01-10', 70), dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 3, visitorsPerDay: 3, timeZone: TZ }));
+        await rollupSite(deps, site, NOW);
+        await runRetention(deps, NOW);
+        const [kept] = await events.query<{ lo: string }>(sql`SELECT CAST(min(day) AS VARCHAR) AS lo FROM events WHERE site_id = ${site.id}`);
+        assert.equal(kept?.lo, addDays(TODAY, -44), 'the last 45 local days stay raw');
+        const twoFilters = { from: addDays(TODAY, -44), to: TODAY, filter: ['country:FR', 'device:desktop'] };
+        const stats = await answer(deps, site, twoFilters, '2026-03-19');
+        assert.ok('visitors' in stats && stats.visitors.value !== null, 'a 45-day two-filter period answers from raw events');
+      } finally {
+        await close();
+      }
+    });
+
     test('breakdowns over whole months read monthly sums that equal the daily rows', async () => {
       const { events, site, deps, close } = await setup(each);
       try {
@@ -245,7 +265,7 @@ for (const each of EVENT_STORE_ADAPTERS) {
         const funnel = await meta.createFunnel(site.internalId, { name: 'f', windowMinutes: 60, steps: [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/pricing' }] }, 0);
         await rollupSite(deps, site, NOW);
         const plan = (kind: 'goals' | 'funnel', watermark: string | null) =>
-          planQuery(parseQuery(kind, { from: '2026-03-10', to: '2026-03-19' }, site, NOW), { watermark, retentionMonths: null });
+          planQuery(parseQuery(kind, { from: '2026-03-10', to: '2026-03-19' }, site, NOW), { watermark, retentionMonths: null, rawDays: 30 });
         const goalsRolled = await computeGoals(events, plan('goals', '2026-03-19'), [goal]);
         assert.deepEqual(goalsRolled, await computeGoals(events, plan('goals', null), [goal]));
         assert.ok(goalsRolled[0]!.conversions > 0);
@@ -253,6 +273,77 @@ for (const each of EVENT_STORE_ADAPTERS) {
         const funnelRolled = await computeFunnel(events, plan('funnel', '2026-03-19'), version);
         assert.deepEqual(funnelRolled, await computeFunnel(events, plan('funnel', null), version));
         assert.ok(funnelRolled.entered > 0);
+      } finally {
+        await close();
+      }
+    });
+
+    test('a goal and a funnel version made after their days were rolled up are backfilled by runs of bounded days, from the raw events kept', async () => {
+      const { events, meta, site, deps, close } = await setup(each);
+      try {
+        // 47 days of events, rolled up; the raw ones before the raw window (from 2026-02-19) are gone.
+        await events.append(dataset({ seed: 7, siteId: site.id, days: days('2026-02-01', 47), dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 20, visitorsPerDay: 15, timeZone: TZ }));
+        await rollupSite(deps, site, NOW);
+        await runRetention(deps, NOW);
+        const goal = await meta.createGoal(site.internalId, { name: 'blog', kind: 'page', pattern: '/blog/**' }, NOW);
+        const funnel = await meta.createFunnel(site.internalId, { name: 'f', windowMinutes: 60, steps: [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/pricing' }] }, NOW);
+        const since = async () => {
+          const state = await meta.getRollupState(rollupKey(events, site.id));
+          return [countedSince(state, goalKey(goal.goalId)), countedSince(state, funnelKey(funnel.id, 1))];
+        };
+        const plan = (kind: 'goals' | 'funnel', from: string, watermark: string | null) =>
+          planQuery(parseQuery(kind, { from, to: '2026-03-19' }, site, NOW), { watermark, retentionMonths: null, rawDays: 30 });
+        const conversions = async (from: string, watermark: string | null) => (await computeGoals(events, plan('goals', from, watermark), [goal]))[0]!.conversions;
+        // Before the worker sees them, only the days after the watermark count them.
+        assert.deepEqual(await since(), ['2026-03-20', '2026-03-20']);
+        assert.equal(await conversions('2026-03-10', '2026-03-19'), 0);
+
+        await rollupSite(deps, site, NOW, { backfillDays: 10 });
+        assert.deepEqual(await since(), ['2026-03-10', '2026-03-10']);
+        assert.equal(await conversions('2026-03-10', '2026-03-19'), await conversions('2026-03-10', null));
+        assert.ok((await conversions('2026-03-10', null)) > 0);
+        // Retention three days later keeps the raw events the backfill still needs.
+        await runRetention(deps, NOW + 3 * 86_400_000);
+        assert.ok((await countOn(events, 'events', site, '2026-02-19')) > 0);
+
+        for (let run = 0; run < 3; run++) await rollupSite(deps, site, NOW, { backfillDays: 10 });
+        assert.deepEqual(await since(), ['2026-02-19', '2026-02-19']);
+        assert.equal(await conversions('2026-02-19', '2026-03-19'), await conversions('2026-02-19', null));
+        const version = (await meta.getFunnel(site.internalId, funnel.id))!;
+        const funnelAt = (watermark: string | null) => computeFunnel(events, plan('funnel', '2026-02-19', watermark), version);
+        assert.deepEqual(await funnelAt('2026-03-19'), await funnelAt(null));
+        assert.ok((await funnelAt('2026-03-19')).entered > 0);
+        // Days older than the raw events kept are not recounted: the goal reads 0 there.
+        const before = planQuery(parseQuery('goals', { from: '2026-02-01', to: '2026-02-18' }, site, NOW), { watermark: '2026-03-19', retentionMonths: null, rawDays: 30 });
+        assert.equal((await computeGoals(events, before, [goal]))[0]!.conversions, 0);
+
+        // Once the backfill is done, retention deletes those raw events; a funnel's new version made
+        // then counts from the raw events left, and the goal made before keeps its day.
+        await runRetention(deps, NOW + 3 * 86_400_000);
+        assert.equal(await countOn(events, 'events', site, '2026-02-21'), 0);
+        await meta.replaceFunnelSteps(site.internalId, funnel.id, [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/docs' }], NOW);
+        await rollupSite(deps, site, NOW);
+        const state = await meta.getRollupState(rollupKey(events, site.id));
+        assert.deepEqual([countedSince(state, goalKey(goal.goalId)), countedSince(state, funnelKey(funnel.id, 2))], ['2026-02-19', '2026-02-22']);
+
+        // A deleted goal or funnel leaves no rollup row behind after the next run, on any day.
+        await meta.deleteGoal(site.internalId, goal.goalId);
+        await meta.deleteFunnel(site.internalId, funnel.id);
+        await rollupSite(deps, site, NOW);
+        const rows = async (table: string) => Number((await events.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM ${trusted(table)} WHERE site_id = ${site.id}`))[0]!.n);
+        assert.deepEqual([await rows('goal_daily'), await rows('funnel_daily')], [0, 0]);
+      } finally {
+        await close();
+      }
+    });
+
+    test('a goal of a site without rolled-up data before it counts every day', async () => {
+      const { events, meta, site, deps, close } = await setup(each);
+      try {
+        await rollupSite(deps, site, NOW);
+        const goal = await meta.createGoal(site.internalId, { name: 'signup', kind: 'event', pattern: 'signup' }, NOW);
+        await rollupSite(deps, site, NOW);
+        assert.equal(countedSince(await meta.getRollupState(rollupKey(events, site.id)), goalKey(goal.goalId)), null);
       } finally {
         await close();
       }
@@ -270,7 +361,7 @@ for (const each of EVENT_STORE_ADAPTERS) {
         const noWindows = Object.assign(Object.create(events) as EventStore, { dialect: { ...events.dialect, countOverAll: () => null } });
         for (const [limit, offset] of [['3', '0'], ['3', '6'], ['3', '7'], ['2', '50']] as const) {
           const params = { dimension: 'page', from: '2026-03-10', to: '2026-03-10', limit, offset };
-          const q = planQuery(parseQuery('breakdown', params, site, NOW), { watermark: '2026-03-19', retentionMonths: null });
+          const q = planQuery(parseQuery('breakdown', params, site, NOW), { watermark: '2026-03-19', retentionMonths: null, rawDays: 30 });
           const [withWindow, without] = [await computeBreakdown(events, q), await computeBreakdown(noWindows, q)];
           assert.deepEqual(without, withWindow, `limit ${limit} offset ${offset}`);
           assert.equal(withWindow.totalKeys, 7);

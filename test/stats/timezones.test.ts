@@ -6,10 +6,10 @@ import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import { localToEpoch, localParts } from '../../src/core/localtime.js';
 import { parseQuery } from '../../src/core/query.js';
 import { planQuery } from '../../src/stats/planner.js';
-import { computeTimeseries } from '../../src/stats/engine.js';
+import { computeTimeseries } from '../../src/stats/read/timeseries.js';
 import { createRollupTables, rollupSite } from '../../src/stats/rollups/job.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
-import { event } from '../helpers/events.js';
+import { event } from '../../support/events.js';
 
 const ZONES: Array<[string, string]> = [
   ['Asia/Kathmandu', '2026-03-20'],
@@ -28,7 +28,7 @@ test('day and hour buckets on the day of the zone, raw and rolled up', async () 
     await createRollupTables(events);
     const org = await meta.createOrg('o', 0);
     for (const [zone, day] of ZONES) {
-      const site = await meta.createSite(org.id, { domain: `${zone}-${day}.test`.replaceAll('/', '-').toLowerCase(), name: zone, timezone: zone, retentionMonths: null, honorGpc: true }, `${zone}${day}`, 0);
+      const site = await meta.createSite(org.id, { domain: `${zone}-${day}.test`.replaceAll('/', '-').toLowerCase(), name: zone, timezone: zone, retentionMonths: null, rawDays: 30, honorGpc: true }, `${zone}${day}`, 0);
       const [y, m, d] = day.split('-').map(Number) as [number, number, number];
       // One pageview just after local midnight, two in the last local hour, one the next morning.
       const instants = [localToEpoch(y, m, d, 0, 5, zone), localToEpoch(y, m, d, 23, 10, zone), localToEpoch(y, m, d, 23, 50, zone), localToEpoch(y, m, d + 1, 0, 5, zone)];
@@ -36,7 +36,7 @@ test('day and hour buckets on the day of the zone, raw and rolled up', async () 
       await events.append(instants.map((ts) => event({ siteId: site.id, ts, visitorId: id, sessionId: id++, sessionStart: true }, zone)));
       const now = localToEpoch(y, m, d + 3, 12, 0, zone);
       const series = async (params: Record<string, string>, watermark: string | null) =>
-        (await computeTimeseries(events, planQuery(parseQuery('timeseries', { metric: 'pageviews', ...params }, site, now), { watermark, retentionMonths: null }), [])).points;
+        (await computeTimeseries(events, planQuery(parseQuery('timeseries', { metric: 'pageviews', ...params }, site, now), { watermark, retentionMonths: null, rawDays: 30 }), [])).points;
 
       const nextDay = `${day.slice(0, 8)}${String(d + 1).padStart(2, '0')}`;
       const days = { from: day, to: `${day.slice(0, 8)}${String(d + 2).padStart(2, '0')}` };

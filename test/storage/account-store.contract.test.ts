@@ -5,14 +5,15 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { DuplicateEmail, type AttemptKey, type KyselyAccountStore } from '../../src/storage/meta/account-store.js';
+import type { AttemptKey } from '../../src/entities/accounts.js';
+import { DuplicateEmail, type AccountStore } from '../../src/storage/meta/account-types.js';
 import type { MetaStore } from '../../src/storage/meta/types.js';
 import { openMetaStores, type MetaLocation } from '../../src/storage/meta/open.js';
 import { META_DATABASES } from '../helpers/meta-adapters.js';
 
 for (const adapter of META_DATABASES) {
   describe(`account store contract: ${adapter.name}`, () => {
-    const withStores = (name: string, body: (accounts: KyselyAccountStore, meta: MetaStore, location: MetaLocation) => Promise<void>) =>
+    const withStores = (name: string, body: (accounts: AccountStore, meta: MetaStore, location: MetaLocation) => Promise<void>) =>
       test(name, async () => {
         const { location, dispose } = await adapter.create();
         const stores = await openMetaStores(location);

@@ -8,7 +8,7 @@ import { createServer, request, type Server } from 'node:http';
 import { ClickHouseEventStore, parseClickHouseUrl } from '../../src/storage/events/clickhouse.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
 import { sql } from '../../src/sql/sql.js';
-import { clickhouseServer, freshDatabaseUrl } from '../helpers/clickhouse.js';
+import { clickhouseServer, freshDatabaseUrl } from '../../support/clickhouse.js';
 
 function event(i: number, day = '2026-01-31'): StoredEvent {
   return {

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { ClickHouseEventStore } from '../../src/storage/events/clickhouse.js';
 import { clickhouseLiteral, inlineParams } from '../../src/storage/events/clickhouse-literal.js';
 import { joinSql, sql, withParams, type SqlValue } from '../../src/sql/sql.js';
-import { freshDatabaseUrl } from '../helpers/clickhouse.js';
+import { freshDatabaseUrl } from '../../support/clickhouse.js';
 
 const SEED = 20261122;
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/core/clock.js';
 import { browserHeaders, createApiKey, createRelayKey, createSite, importEvents, BROWSER_UA, startTestServer, type TestServer } from '../helpers/server.js';
-import { freshDatabaseUrl } from '../helpers/clickhouse.js';
+import { freshDatabaseUrl } from '../../support/clickhouse.js';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0);
 const DAY = 86_400_000;

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVENTS_TABLE, type StoredEvent } from '../../src/storage/events/schema.js';
-import type { EventStore, TableSpec } from '../../src/storage/events/types.js';
+import { StatementTimeout, type EventStore, type TableSpec } from '../../src/storage/events/types.js';
 import { sql, trusted } from '../../src/sql/sql.js';
 import { EVENT_STORE_ADAPTERS as adapters } from '../helpers/event-stores.js';
 
@@ -56,6 +56,24 @@ for (const adapter of adapters) {
   }
 
   describe(`EventStore contract: ${adapter.name}`, () => {
+    test('a read past its deadline is cancelled with StatementTimeout, and every connection reads on', async () => {
+      await withStore(async (store) => {
+        // Billions of rows: no engine finishes this within the deadline.
+        const endless =
+          adapter.name === 'clickhouse'
+            ? sql`SELECT sum(number * 3) AS n FROM numbers(1000000000000)`
+            : sql`SELECT sum(a.range * b.range) AS n FROM range(1000000) a, range(1000000) b`;
+        const started = performance.now();
+        await assert.rejects(store.query(endless, { deadlineMs: 300 }), (err: unknown) => err instanceof StatementTimeout && err.deadlineMs === 300);
+        const took = performance.now() - started;
+        assert.ok(took < 10_000, `cancelled in ${Math.round(took)} ms`);
+        for (let i = 0; i < 4; i++) {
+          const [row] = await store.query<{ n: unknown }>(sql`SELECT 1 + ${i} AS n`, { deadlineMs: 5_000 });
+          assert.equal(Number(row?.n), 1 + i, 'the connections answer after the cancel');
+        }
+      });
+    });
+
     test('append then read back every column exactly (large batches span several chunks)', async () => {
       await withStore(async (store) => {
         const rows = Array.from({ length: 5000 }, (_, i) => row(i));

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SESSION_GAP_MS } from '../../src/core/session-gap.js';
 import type { LiveSessionStore, SessionAttributes, SessionDecision } from '../../src/storage/counters/live-sessions.js';
-import { COUNTER_KINDS } from '../helpers/counters.js';
+import { COUNTER_KINDS } from '../../support/counters.js';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 5, 10, 10, 0);

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { migrations } from '../../src/storage/meta/migrations/index.js';
 import { openPostgresDatabase } from '../../src/storage/meta/postgres.js';
-import { createTestDatabase } from '../helpers/postgres.js';
+import { createTestDatabase } from '../../support/postgres.js';
 
 const snapshot = JSON.parse(readFileSync(new URL('./fixtures/sqlite-schema-001-002.json', import.meta.url), 'utf8'));
 
@@ -59,5 +59,27 @@ test('PostgreSQL: identity keys and bytea; migrators started together apply each
     }
   } finally {
     await database.drop();
+  }
+});
+
+test('SQLite: a database holding twin goals keeps the first of each, its alert rules moved to it, and gains the unique index', async () => {
+  const sqlite = new Database(':memory:');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+  try {
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '008'));
+    assert.equal((await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest()).error, undefined);
+    await db.insertInto('orgs').values({ id: 1, name: 'o', created_at: 0 }).execute();
+    await db.insertInto('sites').values({ id: 1, public_id: 'p', org_id: 1, domain: 'd.example', name: 'd', timezone: 'UTC', created_at: 0 }).execute();
+    const goal = (id: number, pattern: string) => ({ id, site_id: 1, name: `g${id}`, kind: 'event', pattern, created_at: 0 });
+    await db.insertInto('goals').values([goal(1, 'signup'), goal(2, 'signup'), goal(3, 'buy'), goal(4, 'signup')]).execute();
+    const rule = (id: number, goalId: number | null) => ({ id, site_id: 1, type: 'goal', threshold: 1, goal_id: goalId, url: 'https://h.example/', secret: 's', created_at: 0, updated_at: 0 });
+    await db.insertInto('alert_rules').values([rule(1, 4), rule(2, 3), rule(3, null)]).execute();
+
+    assert.equal((await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest()).error, undefined);
+    assert.deepEqual((await db.selectFrom('goals').select(['id', 'pattern']).orderBy('id').execute()), [{ id: 1, pattern: 'signup' }, { id: 3, pattern: 'buy' }]);
+    assert.deepEqual((await db.selectFrom('alert_rules').select(['id', 'goal_id']).orderBy('id').execute()), [{ id: 1, goal_id: 1 }, { id: 2, goal_id: 3 }, { id: 3, goal_id: null }]);
+    await assert.rejects(db.insertInto('goals').values(goal(5, 'buy')).execute(), /UNIQUE/);
+  } finally {
+    await db.destroy();
   }
 });

@@ -4,10 +4,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js';
-import { DuplicateDomain, type MetaStore } from '../../src/storage/meta/types.js';
+import { DuplicateDomain, DuplicateGoal, type MetaStore } from '../../src/storage/meta/types.js';
 import { META_DATABASES } from '../helpers/meta-adapters.js';
 
-const site = (domain: string) => ({ domain, name: domain, timezone: 'Europe/Paris', retentionMonths: null, honorGpc: true });
+const site = (domain: string) => ({ domain, name: domain, timezone: 'Europe/Paris', retentionMonths: null, rawDays: 30, honorGpc: true });
 
 for (const adapter of META_DATABASES) {
   describe(`MetaStore contract: ${adapter.name}`, () => {
@@ -67,6 +67,24 @@ for (const adapter of META_DATABASES) {
       assert.deepEqual(await store.listGoals(s.internalId), [goal]);
       assert.equal(await store.deleteGoal(s.internalId, goal.goalId), true);
       assert.equal(await store.deleteGoal(s.internalId, goal.goalId), false);
+    });
+
+    withStores('one goal per site, kind and pattern, even when two connections create it at once', 2, async ([a, b]) => {
+      const org = await a!.meta.createOrg('Acme', 1);
+      const s = await a!.meta.createSite(org.id, site('d.example'), 'Dpub', 1);
+      const other = await a!.meta.createSite(org.id, site('e.example'), 'Epub', 1);
+      const signup = { name: 'Signup', kind: 'event' as const, pattern: 'signup' };
+      const created = await Promise.allSettled([a!.meta.createGoal(s.internalId, signup, 2), b!.meta.createGoal(s.internalId, { ...signup, name: 'Sign-up' }, 2)]);
+      const kept = created.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      assert.equal(kept.length, 1, 'one creation wins');
+      const refused = created.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      assert.ok(refused.reason instanceof DuplicateGoal && refused.reason.goalId === kept[0]!.goalId, String(refused.reason));
+      // The same pattern of the other kind, or on another site, is another goal.
+      await a!.meta.createGoal(s.internalId, { ...signup, kind: 'page', pattern: '/signup' }, 3);
+      await a!.meta.createGoal(s.internalId, { ...signup, pattern: 'signup2' }, 3);
+      await a!.meta.createGoal(other.internalId, signup, 3);
+      await assert.rejects(a!.meta.createGoal(s.internalId, { name: 'Again', kind: 'page', pattern: '/signup' }, 4), DuplicateGoal);
+      assert.equal((await a!.meta.listGoals(s.internalId)).length, 3);
     });
 
     withStore('funnels keep every version of their steps', async (store) => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { ManualClock } from '../../src/core/clock.js';
 import { browserHeaders, createApiKey, createRelayKey, createSite, importEvents, BROWSER_UA, startTestServer, type TestServer } from '../helpers/server.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0);
 let database: TestDatabase;

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Counters } from '../../src/storage/counters/open.js';
-import { COUNTER_KINDS, testWithCounters } from '../helpers/counters.js';
+import { COUNTER_KINDS, testWithCounters } from '../../support/counters.js';
 
 const T0 = Date.now();
 const WINDOW = 60_000;

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Counters } from '../../src/storage/counters/open.js';
 import { RECENT_OUTCOMES_PER_SITE } from '../../src/storage/counters/recent-outcomes.js';
-import { COUNTER_KINDS, testWithCounters } from '../helpers/counters.js';
+import { COUNTER_KINDS, testWithCounters } from '../../support/counters.js';
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 

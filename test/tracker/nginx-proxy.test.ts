@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { GeoLocator } from '../../src/ingest/geo.js';
 import { startNginx, type NginxProcess } from '../helpers/nginx.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../support/ports.js';
 import { postFrom } from '../helpers/post-from.js';
 import { BROWSER_UA, createRelayKey, createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
 import { launchBrowser, visitorContext, waitForStoredEvents } from './harness.js';

@@ -3,8 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
-import { DIMENSIONS } from '../../src/core/dimensions.js';
-import { PRESETS } from '../../src/core/period.js';
+import { DIMENSIONS, PRESETS } from '../../src/core/vocabulary.js';
 import { startTestServer, createSite, createApiKey, importEvents, BROWSER_UA, type TestServer, type SiteFixture } from '../helpers/server.js';
 
 const NOW = Date.UTC(2026, 2, 20, 12, 0); // Friday 2026-03-20, 12:00 UTC

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { startTestServer, createSite, createApiKey, importEvents, BROWSER_UA } from '../helpers/server.js';
 import { sql } from '../../src/sql/sql.js';
-import { deleteKeys, TEST_REDIS_URL, testKeyPrefix, testRedis } from '../helpers/counters.js';
+import { deleteKeys, TEST_REDIS_URL, testKeyPrefix, testRedis } from '../../support/counters.js';
 
 // The same answers with the window in process and in Redis (SVC_REDIS_URL, a key prefix of the test's own).
 for (const counters of ['memory', 'redis'] as const) {

@@ -37,13 +37,25 @@ describe('dashboard build and serving', () => {
     );
   });
 
-  it('names every file by its content hash and lists each page with its chunks and stylesheet', () => {
-    for (const name of build.files.keys()) assert.match(name, /^[a-z-]+-[A-Z0-9]{8}\.(js|css)$/, name);
+  it('names every file by its content hash and lists each page with its chunks, stylesheet and icon', () => {
+    for (const name of build.files.keys()) assert.match(name, /^[a-z-]+-[A-Z0-9]{8}\.(js|css|svg)$/, name);
     for (const page of ['login', 'setup', 'home', 'org-settings', 'site-settings']) {
       const entry = build.manifest.pages[page];
       assert.ok(entry, `page ${page} is built`);
-      for (const name of [entry.script, ...entry.preload, ...entry.styles]) assert.ok(build.files.has(name), name);
+      for (const name of [entry.script, ...entry.preload, ...entry.styles, entry.icon]) assert.ok(build.files.has(name), name);
     }
+  });
+
+  it('counts the icon among what every page loads, and serves it as SVG', async () => {
+    const { pageSizes } = (await import(buildScript)) as { pageSizes: (built: WebBuild) => Sizes[] };
+    const entry = build.manifest.pages.login!;
+    const files = 1 + entry.preload.length + entry.styles.length + 1;
+    assert.equal(pageSizes(build).find((row) => row.page === 'login')!.files, files);
+    const icon = await app.inject({ url: `/assets/${entry.icon}` });
+    assert.equal(icon.statusCode, 200);
+    assert.equal(icon.headers['content-type'], 'image/svg+xml');
+    assert.match(icon.body, /^<svg /);
+    assert.ok(icon.rawPayload.length < 512, `the icon is ${icon.rawPayload.length} B`);
   });
 
   it('keeps everything a page loads under 40 KB gzip', async () => {
@@ -86,6 +98,7 @@ describe('dashboard build and serving', () => {
     assert.doesNotMatch(csp, /unsafe-inline/);
     const entry = build.manifest.pages.login!;
     assert.ok(response.body.includes(`<script type="module" src="/assets/${entry.script}">`));
+    assert.ok(response.body.includes(`<link rel="icon" type="image/svg+xml" href="/assets/${entry.icon}">`));
     assert.doesNotMatch(response.body, /<script>|<script [^>]*>[^<]/);
   });
 
@@ -128,7 +141,7 @@ describe('dashboard build and serving', () => {
       writeFileSync(join(dist, 'web/assets/marker-AAAAAAAA.js'), body);
       writeFileSync(join(dist, 'web/assets/marker-AAAAAAAA.js.gz'), gzipSync(body));
       writeFileSync(join(dist, 'web/assets/marker-AAAAAAAA.js.br'), brotliCompressSync(body));
-      const manifest = { pages: { marker: { script: 'marker-AAAAAAAA.js', preload: [], styles: [] } } };
+      const manifest = { pages: { marker: { script: 'marker-AAAAAAAA.js', preload: [], styles: [], icon: 'marker-AAAAAAAA.js' } } };
       writeFileSync(join(dist, 'web/manifest.json'), JSON.stringify(manifest));
       const module = (await import(pathToFileURL(join(dist, 'http/dashboard/assets.js')).href)) as { loadWebBuild: typeof loadWebBuild };
       const built = await module.loadWebBuild();

@@ -37,9 +37,12 @@ export async function startDashboard(options: TestServerOptions = {}): Promise<D
   };
 }
 
-/** A fresh browser profile (own cookies) and a page in it; `headers` go with every request it makes. */
-export async function openPage(dashboard: Dashboard, viewport = DESKTOP, headers?: Record<string, string>): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await dashboard.browser.newContext({ viewport, locale: 'en-GB', extraHTTPHeaders: headers });
+/**
+ * A fresh browser profile (own cookies) and a page in it; `headers` go with every request it makes;
+ * `hasTouch` makes it a touch screen (taps through `page.touchscreen`).
+ */
+export async function openPage(dashboard: Dashboard, viewport = DESKTOP, headers?: Record<string, string>, hasTouch = false): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await dashboard.browser.newContext({ viewport, locale: 'en-GB', extraHTTPHeaders: headers, hasTouch });
   // tsx compiles with keepNames, which wraps functions in __name(): functions passed to
   // page.evaluate carry that call into the page.
   await context.addInitScript('globalThis.__name = (fn) => fn');
@@ -90,6 +93,14 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     return result.violations
       .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
       .map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(' ')) }));
+  });
+}
+
+/** Waits until a site dashboard's overview, chart and every panel hold their answers (or an error). */
+export async function filled(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const parts = Array.from(document.querySelectorAll('[data-panel]'));
+    return parts.length >= 7 && parts.every((p) => p.getAttribute('data-state') !== 'loading');
   });
 }
 

@@ -1,10 +1,15 @@
 // The dashboard's pure modules: CSV export text, the address <-> view state, locale formatting.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chartGeometry, nearestIndex, niceStep } from '../../web/lib/chart.js';
+import { chartGeometry, nearestIndex, niceStep, partialBucket } from '../../web/lib/chart.js';
 import { csvField, toCsv } from '../../web/lib/csv.js';
-import { bucketStamp, changeIsGood, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatRatio } from '../../web/lib/format.js';
-import { parseViewState, queryParams, viewSearch, withFilter, withMetric, withoutFilter, withPeriod } from '../../web/lib/view-state.js';
+import { bucketStamp, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatPoints, formatRatio, kpiChange } from '../../web/lib/format.js';
+import { nullReason } from '../../web/lib/kpi-reason.js';
+import { goalFilter, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withMetric, withoutFilter, withPeriod } from '../../web/lib/view-state.js';
+import { timeseriesRead } from '../../web/lib/series.js';
+import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-status.js';
+import type { RejectionReason } from '../../src/alerts/url-safety.js';
+import { changeIsGood, METRIC_REGISTRY, METRICS, type Filter } from '../../src/core/vocabulary.js';
 import { parseCsv } from '../helpers/csv.js';
 
 describe('csv', () => {
@@ -39,14 +44,14 @@ describe('csv', () => {
 describe('view state', () => {
   test('defaults: 30d, no filter, visitors; written back as an empty query', () => {
     const state = parseViewState('');
-    assert.deepEqual(state, { period: { preset: '30d' }, filters: [], metric: 'visitors' });
+    assert.deepEqual(state, { period: { preset: '30d' }, filters: [], metric: 'visitors', comparison: 'previous' });
     assert.equal(viewSearch(state), '');
   });
 
   test('an address round-trips: preset, repeated filters, metric', () => {
     const search = '?period=year&filter=country%3AFR&filter=page%3A%2Fa%3Ab&metric=pageviews';
     const state = parseViewState(search);
-    assert.deepEqual(state, { period: { preset: 'year' }, filters: [{ dimension: 'country', value: 'FR' }, { dimension: 'page', value: '/a:b' }], metric: 'pageviews' });
+    assert.deepEqual(state, { period: { preset: 'year' }, filters: [{ dimension: 'country', value: 'FR' }, { dimension: 'page', value: '/a:b' }], metric: 'pageviews', comparison: 'previous' });
     assert.equal(viewSearch(state), search);
     assert.equal(queryParams(state).toString(), 'period=year&filter=country%3AFR&filter=page%3A%2Fa%3Ab');
     assert.equal(queryParams(state, { filters: false }).toString(), 'period=year');
@@ -59,8 +64,8 @@ describe('view state', () => {
   });
 
   test('what an address cannot mean falls back to the default', () => {
-    const state = parseViewState('period=decade&metric=money&filter=colour:red&filter=page:&filter=nocolon&filter=:x');
-    assert.deepEqual(state, { period: { preset: '30d' }, filters: [], metric: 'visitors' });
+    const state = parseViewState('period=decade&metric=money&filter=colour:red&filter=page:&filter=nocolon&filter=:x&comparison=never');
+    assert.deepEqual(state, { period: { preset: '30d' }, filters: [], metric: 'visitors', comparison: 'previous' });
   });
 
   test('one filter per dimension: adding replaces, removing keeps the others in order', () => {
@@ -71,6 +76,66 @@ describe('view state', () => {
     assert.deepEqual(withoutFilter(state, 'country').filters.map((f) => f.dimension), ['device', 'browser']);
     assert.deepEqual(parseViewState('filter=country:FR&filter=country:DE').filters, [{ dimension: 'country', value: 'DE' }]);
     assert.equal(viewSearch(withMetric(withPeriod(state, { preset: '7d' }), 'bounceRate')), '?period=7d&filter=country%3ADE&filter=device%3Amobile&filter=browser%3AFirefox&metric=bounceRate');
+  });
+
+  test("a goal's filter: its event, its page when the pattern has no wildcard, none otherwise", () => {
+    assert.deepEqual(goalFilter({ kind: 'event', pattern: 'signup' }), { dimension: 'event', value: 'signup' });
+    assert.deepEqual(goalFilter({ kind: 'page', pattern: '/thanks' }), { dimension: 'page', value: '/thanks' });
+    assert.equal(goalFilter({ kind: 'page', pattern: '/blog/*' }), undefined);
+    assert.equal(goalFilter({ kind: 'page', pattern: '/docs/**/intro' }), undefined);
+  });
+});
+
+describe('why a KPI has no value', () => {
+  const page: Filter = { dimension: 'page', value: '/a' };
+  const event: Filter = { dimension: 'event', value: 'signup' };
+  const country: Filter = { dimension: 'country', value: 'FR' };
+
+  test('from the filters each metric takes, as the registry declares them', () => {
+    for (const metric of METRICS) {
+      const expected = { all: undefined, session: { cause: 'filters', text: 'Not available with a page filter' }, none: { cause: 'filters', text: 'Not counted under filters' } }[METRIC_REGISTRY[metric].filters];
+      assert.deepEqual(nullReason(metric, [country, page]), expected, metric);
+    }
+    assert.deepEqual(nullReason('bounceRate', [page, country, event]), { cause: 'filters', text: 'Not available with a page or event filter' });
+    assert.equal(nullReason('bounceRate', [country]), undefined);
+  });
+
+  test('a metric counted over goals without a filter it refuses: no goals yet', () => {
+    assert.deepEqual(nullReason('conversions', []), { cause: 'goals', text: 'No goals yet' });
+    assert.equal(nullReason('bounceRate', []), undefined);
+  });
+});
+
+describe('comparison', () => {
+  test('kept in the address; the KPIs read the elapsed part of the compared period, the series the compared series', () => {
+    const state = parseViewState('period=today&comparison=year');
+    assert.equal(state.comparison, 'year');
+    assert.equal(viewSearch(state), '?period=today&comparison=year');
+    assert.equal(statsParams(state).toString(), 'period=today&comparison=year&elapsed=true');
+    assert.equal(statsParams(withComparison(state, 'previous')).toString(), 'period=today&elapsed=true');
+    assert.equal(statsParams(withComparison(state, 'off')).toString(), 'period=today&comparison=off');
+    assert.equal(viewSearch(withComparison(state, 'previous')), '?period=today');
+    const view = queryParams(state);
+    assert.equal(timeseriesRead(view, 'visitors', 'year').params!.toString(), 'period=today&metric=visitors&compare=true&comparison=year');
+    assert.equal(timeseriesRead(view, 'visitors', 'previous').params!.toString(), 'period=today&metric=visitors&compare=true');
+    assert.equal(timeseriesRead(view, 'visitors', 'off').params!.toString(), 'period=today&metric=visitors&comparison=off');
+  });
+
+  test("a KPI's change: — against nothing, points for a ratio (from the registry's format), percent otherwise", () => {
+    const cases: Array<[Parameters<typeof kpiChange>[0], Parameters<typeof kpiChange>[1], { text: string; good: boolean | null } | null]> = [
+      ['visitors', { value: 12, prev: 0, deltaPct: 100 }, { text: '—', good: null }],
+      ['visitors', { value: 12, prev: null, deltaPct: 0 }, { text: '—', good: null }],
+      ['visitors', { value: null, prev: 3, deltaPct: 0 }, null],
+      ['visitors', { value: 12, prev: 10, deltaPct: 20 }, { text: '+20%', good: true }],
+      ['visitors', { value: 10, prev: 10, deltaPct: 0 }, { text: '0%', good: null }],
+      ['bounceRate', { value: 0.01, prev: 0.007, deltaPct: 42.9 }, { text: '+0.3 pp', good: false }],
+      ['bounceRate', { value: 0.4, prev: 0.52, deltaPct: -23.1 }, { text: '-12 pp', good: true }],
+      ['bounceRate', { value: 0.4, prev: 0.4002, deltaPct: 0 }, { text: '0 pp', good: null }],
+      ['bounceRate', { value: 0.3, prev: 0, deltaPct: 100 }, { text: '—', good: null }],
+      ['avgDuration', { value: 30, prev: 60, deltaPct: -50 }, { text: '-50%', good: false }],
+    ];
+    for (const [metric, kpi, expected] of cases) assert.deepEqual(kpiChange(metric, kpi, 'en-US'), expected, `${metric} ${JSON.stringify(kpi)}`);
+    assert.equal(formatPoints(-0.0125, 'en-US'), '-1.3 pp');
   });
 });
 
@@ -135,9 +200,42 @@ describe('chart geometry', () => {
     assert.equal(g.prevLine.split(/[ML]/).length - 1, 1);
   });
 
+  test('the bucket under way: the last one started, unless it is over', () => {
+    const points = [{ t: 0, value: 5 }, { t: 10, value: 4 }, { t: 20, value: null }];
+    assert.equal(partialBucket(points, 15, true), 1);
+    assert.equal(partialBucket(points, 15, false), 1);
+    assert.equal(partialBucket(points, 25, true), 2);
+    assert.equal(partialBucket(points, 25, false), null);
+    assert.equal(partialBucket(points, -1, true), null);
+  });
+
+  test('the bucket under way is off the line and the area, on a segment of its own', () => {
+    const g = chartGeometry([{ t: 0, value: 5 }, { t: 1, value: 10 }, { t: 2, value: 1 }, { t: 3, value: null }], undefined, box, 6, 0, 2);
+    assert.equal(g.line.split('L').length, 2, 'the line ends at the last complete bucket');
+    assert.equal(g.partialLine, `M${g.xs[1]!.toFixed(1)},${g.ys[1]!.toFixed(1)}L${g.xs[2]!.toFixed(1)},${g.ys[2]!.toFixed(1)}`);
+    assert.ok(g.area.includes(`L${g.xs[1]!.toFixed(1)},${g.baseline}L`), 'the area closes at the last complete bucket');
+    assert.equal(chartGeometry([{ t: 0, value: 5 }], undefined, box).partialLine, '');
+  });
+
   test('the pointer picks the nearest bucket', () => {
     assert.equal(nearestIndex([40, 165, 290], 100), 0);
     assert.equal(nearestIndex([40, 165, 290], 110), 1);
     assert.equal(nearestIndex([40, 165, 290], 1000), 2);
+  });
+});
+
+describe('webhook statuses in words', () => {
+  test('every URL refusal of the server has words; every status reads as a phrase', () => {
+    // A reason the server adds without words here fails the type-check of this line.
+    const words: Record<RejectionReason, string> = REFUSALS;
+    for (const [reason, sentence] of Object.entries(words)) {
+      assert.equal(statusInWords(`rejected:${reason}`), `Refused: ${sentence}`);
+      assert.equal(refusalInWords(`rejected:${reason}: the webhook URL breaks a URL rule`), sentence);
+    }
+    assert.equal(refusalInWords('rejected:ip-literal: the webhook URL breaks a URL rule'), 'The host is an IP address: use the receiver’s DNS name instead.');
+    assert.equal(statusInWords('succeeded'), 'Delivered');
+    assert.equal(statusInWords('failed:http-503'), 'Failed: the receiver answered HTTP 503');
+    assert.equal(statusInWords('failed:timeout'), 'Failed: no answer within 10 s');
+    assert.equal(statusInWords('something-new'), 'something-new');
   });
 });

@@ -6,10 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import { createSite, type SiteFixture } from '../helpers/server.js';
-import { startReceiver, type Receiver } from '../alerts/helpers/receiver.js';
-import { loopbackResolver } from '../alerts/helpers/service.js';
-import { testCertificates } from '../alerts/helpers/tls.js';
-import { createUser, openPage, signIn, startDashboard, type Dashboard } from './harness.js';
+import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
+import { loopbackResolver } from '../../support/alert-service.js';
+import { testCertificates } from '../../support/test-certificates.js';
+import { axeViolations, createUser, openPage, signIn, startDashboard, type Dashboard } from './harness.js';
 
 /** The text of a control's accessible description (its `aria-describedby` element). */
 const description = (control: Locator) => control.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
@@ -29,6 +29,26 @@ describe('dashboard settings pages in the browser', () => {
   after(async () => {
     await dashboard.close();
     await receiver.close();
+  });
+
+  it('shows and edits how many days raw events are kept, and says what retention keeps', async () => {
+    const { server } = dashboard;
+    const { context, page } = await openPage(dashboard);
+    await signIn(page, server, 'admin@example.com', `/sites/${site.siteId}/settings`);
+    const rawDays = page.getByLabel('Raw events (days)');
+    assert.equal(await rawDays.inputValue(), '30');
+    assert.match(await description(rawDays), /any combination of filters/);
+    assert.match(await description(page.getByLabel('Retention (months)')), /events and daily figures alike/);
+    await rawDays.fill('120');
+    await page.getByRole('form', { name: 'General settings' }).getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').waitFor();
+    const stored = await server.admin('GET', `/sites/${site.siteId}`);
+    assert.equal(stored.body.rawDays, 120);
+    // The server's bounds, refused in place.
+    await rawDays.fill('10');
+    await page.getByRole('form', { name: 'General settings' }).getByRole('button', { name: 'Save' }).click();
+    assert.equal((await server.admin('GET', `/sites/${site.siteId}`)).body.rawDays, 120, 'a value under 30 is not saved');
+    await context.close();
   });
 
   it('creates an API key that is shown once and reads /v1', async () => {
@@ -114,11 +134,12 @@ describe('dashboard settings pages in the browser', () => {
     await form.getByRole('button', { name: 'Add rule' }).click();
     await page.getByRole('heading', { name: /Spike: ≥ 50 visitors/ }).waitFor();
 
-    // A URL the service refuses: its reason shows next to the form.
+    // A URL the service refuses: its reason and how to fix it show in words next to the form.
     await form.getByLabel('Webhook URL').fill('http://plain.example/hook');
     await form.getByLabel('Signing secret').fill('another secret');
     await form.getByRole('button', { name: 'Add rule' }).click();
     await page.locator('#alerts .error').waitFor();
+    assert.equal(await page.locator('#alerts .error').textContent(), 'This webhook URL is refused. The URL must start with https:// (plain http and other schemes are refused).');
 
     await page.getByRole('button', { name: /^Send test of rule/ }).click();
     await page.getByText('Test queued').waitFor();
@@ -128,8 +149,13 @@ describe('dashboard settings pages in the browser', () => {
     assert.ok(delivered, 'the receiver got the test');
     assert.equal(JSON.parse(delivered.body).test, true);
     const history = page.getByRole('table', { name: 'Delivery history' });
-    await history.getByText('succeeded', { exact: true }).waitFor({ timeout: 15_000 });
+    await history.getByText('Delivered', { exact: true }).waitFor({ timeout: 15_000 });
     assert.equal(await history.getByRole('cell', { name: 'test', exact: true }).count(), 1);
+    // The open history refreshes itself: a test sent from elsewhere shows without a click.
+    const ruleId = (await page.getByRole('button', { name: /^Send test of rule/ }).getAttribute('aria-label'))!.replace('Send test of rule ', '');
+    assert.equal((await server.admin('POST', `/alerts/${ruleId}/test`)).status, 202);
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Delivery history"] tbody tr').length === 2, undefined, { timeout: 15_000 });
+    assert.deepEqual(await axeViolations(page), []);
     await context.close();
   });
 });

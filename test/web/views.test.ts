@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatMetric } from '../../web/lib/format.js';
-import { METRICS } from '../../web/lib/view-state.js';
+import { METRICS } from '../../src/core/vocabulary.js';
 import { parseCsv } from '../helpers/csv.js';
 import { browserHeaders, BROWSER_UA, createApiKey, createSite, importEvents, type SiteFixture } from '../helpers/server.js';
-import { axeViolations, createUser, DESKTOP, openPage, PHONE, screenshotDir, signIn, startDashboard, type Dashboard } from './harness.js';
+import { axeViolations, createUser, DESKTOP, filled, openPage, PHONE, screenshotDir, signIn, startDashboard, type Dashboard } from './harness.js';
 
 const TZ = 'Europe/Paris';
 const LOCALE = 'en-GB';
@@ -71,14 +71,6 @@ async function signedIn(email = 'owner@example.com', viewport = DESKTOP) {
   return opened;
 }
 
-/** Waits until the overview, the chart and every panel hold their answers (or an error). */
-async function filled(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const parts = Array.from(document.querySelectorAll('[data-panel]'));
-    return parts.length >= 7 && parts.every((p) => p.getAttribute('data-state') !== 'loading');
-  });
-}
-
 const tile = (page: Page, label: string) => page.locator('.kpi', { has: page.locator('.kpi-label', { hasText: label }) });
 const panel = (page: Page, id: string) => page.locator(`[data-panel="${id}"]`);
 
@@ -103,7 +95,8 @@ describe('site dashboard', () => {
     assert.deepEqual(await panelRows(page, 'locations'), [['France', '2'], ['United States', '2'], ['Germany', '1']]);
     assert.deepEqual((await panelRows(page, 'sources')).map((r) => r[0]), ['(none)', 'google.com', 'news.ycombinator.com']);
     assert.equal((await panelRows(page, 'devices')).length >= 3, true);
-    assert.deepEqual(await panelRows(page, 'events'), [['pageview', '5'], ['signup', '1']]);
+    // The signup event is the Signup goal: its conversion rate beside its visitors.
+    assert.deepEqual(await panelRows(page, 'events'), [['pageview', '5', ''], ['signup', '1', '20%']]);
     assert.equal(await page.locator('.zone .tz').textContent(), TZ);
     await context.close();
   });
@@ -165,7 +158,7 @@ describe('site dashboard', () => {
     const { context, page } = await signedIn();
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}?period=year&filter=country:FR&filter=device:mobile`);
     await filled(page);
-    const message = 'These filters need the detailed events, which are kept for 30 days: choose a period of 30 days or less, or remove a filter.';
+    const message = 'These filters need single events, which this site keeps for a limited number of days (Raw events, in its settings): choose a shorter, more recent period, or remove a filter.';
     assert.equal(await panel(page, 'overview').locator('.error').first().textContent(), message);
     assert.equal(await panel(page, 'pages').locator('.error').textContent(), message);
     assert.equal(await page.getByRole('button', { name: 'Remove filter country' }).count(), 1);
@@ -226,11 +219,14 @@ describe('other views', () => {
     const steps = page.locator('.funnel-steps li');
     await steps.first().waitFor();
     assert.deepEqual(await page.getByLabel('Version').locator('option').allTextContents(), ['2 (current)', '1']);
-    assert.match((await steps.nth(0).textContent())!, /Step 1\s*2 visitors/);
-    assert.match((await steps.nth(1).textContent())!, /Step 2\s*1 visitor · 50% from step 1/);
+    // Each step is named by its kind and pattern; the visitors lost come between steps.
+    await steps.first().getByText('Page /pricing').waitFor();
+    assert.match((await steps.nth(0).textContent())!, /^1\. Page \/pricing\s*2 visitors$/);
+    assert.match((await steps.nth(1).textContent())!, /^1 visitor lost \(50%\)2\. Page \/signup\s*1 visitor · 50% from step 1/);
     await page.getByLabel('Version').selectOption('1');
     await page.waitForURL((url) => url.searchParams.get('version') === '1');
     await page.waitForFunction(() => document.querySelector('[data-panel="funnel"]')?.getAttribute('data-state') === 'ready');
+    await steps.nth(1).getByText('Event signup').waitFor();
     assert.match((await steps.nth(1).textContent())!, /1 visitor · 50% from step 1/);
     await context.close();
   });

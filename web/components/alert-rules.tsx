@@ -1,8 +1,11 @@
-// A site's alert rules in its settings: list, new rule, `Send test`, the delivery history, delete.
+// A site's alert rules in its settings: list, new rule, `Send test`, the delivery history (which
+// refreshes itself while it is open), delete. Statuses and refused URLs are said in words.
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
+import { api, ApiError } from '../lib/api.js';
 import { formatInstant } from '../lib/dates.js';
 import { useAction, useLoad } from '../lib/hooks.js';
+import { useLive } from '../lib/live.js';
+import { refusalInWords, statusInWords } from '../lib/webhook-status.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState, Notice } from './feedback.js';
 import { SelectField, TextField } from './fields.js';
@@ -65,10 +68,13 @@ function statusClass(status: string): string {
   return 'badge bad';
 }
 
+const HISTORY_REFRESH_MS = 5000;
+
+/** The rule's deliveries, read again every few seconds while shown; `round` reads them at once. */
 function History({ ruleId, round }: { ruleId: number; round: number }) {
-  const history = useLoad(() => api<{ deliveries: Delivery[] }>('GET', `/manage/alerts/${ruleId}/history`), [ruleId, round]);
+  const history = useLive(() => api<{ deliveries: Delivery[] }>('GET', `/manage/alerts/${ruleId}/history`), HISTORY_REFRESH_MS, [ruleId, round]);
   return (
-    <LoadState state={history}>
+    <LoadState state={{ ...history, data: history.data, error: history.data ? undefined : history.error, loading: !history.data }}>
       {({ deliveries }) => (
         <WideTable
           label="Delivery history"
@@ -80,9 +86,11 @@ function History({ ruleId, round }: { ruleId: number; round: number }) {
               <td>{formatInstant(delivery.createdAt)}</td>
               <td>{delivery.test ? 'test' : 'alert'}</td>
               <td>
-                <span class={statusClass(delivery.status)}>{delivery.status}</span>
+                <span class={statusClass(delivery.status)} title={delivery.status}>
+                  {statusInWords(delivery.status)}
+                </span>
               </td>
-              <td class="muted">{delivery.attempts.map((attempt) => `${formatInstant(attempt.at)}: ${attempt.status}`).join('; ')}</td>
+              <td class="muted">{delivery.attempts.map((attempt) => `${formatInstant(attempt.at)}: ${statusInWords(attempt.status)}`).join('; ')}</td>
             </tr>
           )}
         />
@@ -93,15 +101,15 @@ function History({ ruleId, round }: { ruleId: number; round: number }) {
 
 function RuleItem({ rule, goals, reload }: { rule: Rule; goals: GoalOption[]; reload(): void }) {
   const [round, setRound] = useState(0);
+  const [open, setOpen] = useState(false);
   const [sent, setSent] = useState(false);
   const test = useAction();
   const remove = useAction();
   const sendTest = () =>
     test.run(() => api('POST', `/manage/alerts/${rule.id}/test`)).then((queued) => {
       setSent(queued);
+      if (queued) setOpen(true);
       setRound((n) => n + 1);
-      // The delivery runs in the background: look again once it has had time to finish.
-      if (queued) setTimeout(() => setRound((n) => n + 1), 1500);
     });
   return (
     <li class="rule">
@@ -119,12 +127,9 @@ function RuleItem({ rule, goals, reload }: { rule: Rule; goals: GoalOption[]; re
       <p class="muted url">{rule.url}</p>
       <ErrorText message={test.error ?? remove.error} />
       {sent && <Notice>Test queued: its delivery shows below.</Notice>}
-      <details open={round > 0}>
+      <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary>Delivery history</summary>
-        <History ruleId={rule.id} round={round} />
-        <button type="button" class="link" onClick={() => setRound((n) => n + 1)}>
-          Refresh
-        </button>
+        {open && <History ruleId={rule.id} round={round} />}
       </details>
     </li>
   );
@@ -142,7 +147,12 @@ export function AlertRules({ siteId, goals }: { siteId: string; goals: GoalOptio
   const submit = () =>
     create.run(async () => {
       const body = { type, threshold: Number(threshold), url, secret, ...(type === 'goal' ? { goalId: Number(goalId) } : {}) };
-      await api('POST', path, body);
+      try {
+        await api('POST', path, body);
+      } catch (error) {
+        const words = error instanceof ApiError && error.code === 'INVALID_WEBHOOK_URL' ? refusalInWords(error.message) : undefined;
+        throw words === undefined ? error : new Error(`This webhook URL is refused. ${words}`);
+      }
       setUrl('');
       setSecret('');
       rules.reload();

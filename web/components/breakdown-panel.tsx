@@ -1,20 +1,28 @@
 // A breakdown panel: tabs over related dimensions, the top rows with their visitors (a row click
-// filters the whole view by it), `Details` (every row, search, pages) and `Export CSV`.
+// filters the whole view by it), `Details` (every row, search, pages) and `Export CSV`. A row that
+// is the pattern of a goal shows the goal's conversion rate, as the goals answer gives it.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { breakdownCsv, readAllRows, readBreakdown, type Breakdown, type BreakdownRow } from '../lib/breakdown.js';
+import { breakdownCsv, readAllRows, readBreakdown } from '../lib/breakdown.js';
 import { downloadText, fileSlug } from '../lib/download.js';
 import { formatCount, formatRatio } from '../lib/format.js';
 import { useRead } from '../lib/read.js';
-import { DIMENSION_LABELS, isAggregateKey, keyLabel } from '../lib/labels.js';
-import type { Dimension } from '../lib/view-state.js';
+import { DIMENSION_LABELS, inSentence, isAggregateKey, keyLabel } from '../lib/labels.js';
 import { readableError } from '../lib/read-errors.js';
 import { ErrorText, Loading } from './feedback.js';
 import { Table } from './table.js';
+import type { BreakdownAnswer, BreakdownRow, Dimension, GoalResult, MatchKind } from '../../src/core/vocabulary.js';
+
+interface PanelTab {
+  dimension: Dimension;
+  label: string;
+  /** The kind of goal whose pattern is one of the tab's keys (an event goal's pattern is an event name). */
+  goals?: MatchKind;
+}
 
 export interface PanelSpec {
   id: string;
   title: string;
-  tabs: ReadonlyArray<{ dimension: Dimension; label: string }>;
+  tabs: readonly PanelTab[];
 }
 
 export const PANELS: readonly PanelSpec[] = [
@@ -26,7 +34,7 @@ export const PANELS: readonly PanelSpec[] = [
   },
   { id: 'locations', title: 'Locations', tabs: [{ dimension: 'country', label: 'Countries' }, { dimension: 'region', label: 'Regions' }, { dimension: 'city', label: 'Cities' }] },
   { id: 'devices', title: 'Devices', tabs: [{ dimension: 'browser', label: 'Browsers' }, { dimension: 'os', label: 'Systems' }, { dimension: 'device', label: 'Devices' }] },
-  { id: 'events', title: 'Events', tabs: [{ dimension: 'event', label: 'Events' }] },
+  { id: 'events', title: 'Events', tabs: [{ dimension: 'event', label: 'Events', goals: 'event' }] },
 ];
 
 export const PANEL_ROWS = 10;
@@ -37,17 +45,29 @@ interface PanelProps {
   siteId: string;
   /** The view's period and filters as API parameters. */
   view: URLSearchParams;
+  /** The site's goals over the view's period (undefined until read). */
+  goals: readonly GoalResult[] | undefined;
   onFilter(dimension: Dimension, key: string): void;
 }
 
-/** A table of rows; a row whose key is one value is a button that filters by it. */
-function Rows({ dimension, rows, onFilter }: { dimension: Dimension; rows: readonly BreakdownRow[]; onFilter(key: string): void }) {
+/** The goals of a tab by pattern, when the tab's keys are goal patterns and there are such goals. */
+function goalsByKey(tab: PanelTab, goals: readonly GoalResult[] | undefined): ReadonlyMap<string, GoalResult> | undefined {
+  const matching = goals?.filter((g) => g.kind === tab.goals) ?? [];
+  return tab.goals && matching.length > 0 ? new Map(matching.map((g) => [g.pattern, g])) : undefined;
+}
+
+/**
+ * A table of rows; a row whose key is one value is a button that filters by it. `search`: the rows
+ * are those matching it. `goals`: a column of conversion rates, when some of the rows are goal patterns.
+ */
+function Rows({ dimension, rows, onFilter, search = '', goals: tabGoals }: { dimension: Dimension; rows: readonly BreakdownRow[]; onFilter(key: string): void; search?: string; goals?: ReadonlyMap<string, GoalResult> }) {
+  const goals = tabGoals && rows.some((row) => tabGoals.has(row.key)) ? tabGoals : undefined;
   return (
     <Table
       class="rows"
-      columns={[DIMENSION_LABELS[dimension], { label: 'Visitors', numeric: true }]}
+      columns={[DIMENSION_LABELS[dimension], { label: 'Visitors', numeric: true }, ...(goals ? [{ label: 'Conversion rate', numeric: true } as const] : [])]}
       rows={rows}
-      empty={<p class="muted empty">No data for this period.</p>}
+      empty={<p class="muted empty">{search ? `No ${inSentence(DIMENSION_LABELS[dimension])} matches “${search}”.` : 'No data for this period.'}</p>}
       row={(row) => (
         <tr key={row.key}>
           <td class="key">
@@ -63,9 +83,21 @@ function Rows({ dimension, rows, onFilter }: { dimension: Dimension; rows: reado
           <td class="num" title={formatRatio(row.pct)}>
             {formatCount(row.visitors)}
           </td>
+          {goals && <GoalRate goal={goals.get(row.key)} />}
         </tr>
       )}
     />
+  );
+}
+
+/** A goal's conversion rate: its converted visitors over every visitor of the period (goals take no filters). */
+function GoalRate({ goal }: { goal: GoalResult | undefined }) {
+  if (!goal) return <td class="num" />;
+  const rate = formatRatio(goal.conversionRate);
+  return (
+    <td class="num goal-rate" title={`Goal “${goal.name}”: ${rate} of all the period's visitors converted, whatever the filters`}>
+      {rate}
+    </td>
   );
 }
 
@@ -97,7 +129,21 @@ function ExportLink({ siteId, view, dimension, search }: { siteId: string; view:
   );
 }
 
-function Details({ siteId, view, dimension, onFilter, onClose }: { siteId: string; view: URLSearchParams; dimension: Dimension; onFilter(key: string): void; onClose(): void }) {
+function Details({
+  siteId,
+  view,
+  dimension,
+  goals,
+  onFilter,
+  onClose,
+}: {
+  siteId: string;
+  view: URLSearchParams;
+  dimension: Dimension;
+  goals: ReadonlyMap<string, GoalResult> | undefined;
+  onFilter(key: string): void;
+  onClose(): void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [search, setSearch] = useState('');
   const [typed, setTyped] = useState('');
@@ -137,6 +183,8 @@ function Details({ siteId, view, dimension, onFilter, onClose }: { siteId: strin
           <Rows
             dimension={dimension}
             rows={page.data.rows}
+            search={search}
+            goals={goals}
             onFilter={(key) => {
               dialog.current?.close();
               onFilter(key);
@@ -161,11 +209,12 @@ function Details({ siteId, view, dimension, onFilter, onClose }: { siteId: strin
   );
 }
 
-export function BreakdownPanel({ spec, siteId, view, onFilter }: PanelProps) {
+export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelProps) {
   const [tab, setTab] = useState(0);
   const [details, setDetails] = useState(false);
   const dimension = spec.tabs[tab]!.dimension;
-  const data = useRead<Breakdown>(() => readBreakdown(siteId, view, dimension, { limit: PANEL_ROWS }), [siteId, view, dimension].join('|'));
+  const tabGoals = goalsByKey(spec.tabs[tab]!, goals);
+  const data = useRead<BreakdownAnswer>(() => readBreakdown(siteId, view, dimension, { limit: PANEL_ROWS }), [siteId, view, dimension].join('|'));
   const state = data.error ? 'error' : data.loading || !data.data ? 'loading' : 'ready';
   const headingId = `panel-${spec.id}`;
   return (
@@ -202,7 +251,7 @@ export function BreakdownPanel({ spec, siteId, view, onFilter }: PanelProps) {
         {data.error ? (
           <ErrorText message={data.error} />
         ) : data.data ? (
-          <Rows dimension={dimension} rows={data.data.rows} onFilter={(key) => onFilter(dimension, key)} />
+          <Rows dimension={dimension} rows={data.data.rows} goals={tabGoals} onFilter={(key) => onFilter(dimension, key)} />
         ) : (
           <Loading />
         )}
@@ -213,7 +262,7 @@ export function BreakdownPanel({ spec, siteId, view, onFilter }: PanelProps) {
         </button>
         <ExportLink siteId={siteId} view={view} dimension={dimension} />
       </div>
-      {details && <Details siteId={siteId} view={view} dimension={dimension} onFilter={(key) => onFilter(dimension, key)} onClose={() => setDetails(false)} />}
+      {details && <Details siteId={siteId} view={view} dimension={dimension} goals={tabGoals} onFilter={(key) => onFilter(dimension, key)} onClose={() => setDetails(false)} />}
     </section>
   );
 }

@@ -1,12 +1,16 @@
-// The chart of the selected metric over the period, the previous period dashed behind it; the
-// pointer (or the arrow keys, once focused) shows a bucket's date in the site's zone and its value.
+// The chart of the selected metric over the period, the compared period dashed behind it, the
+// bucket under way dashed at the end of the line (never read as a drop) and buckets yet to come left
+// out; the pointer (a hover, a tap, or the arrow keys once focused) shows a bucket's date in the site's zone and its value.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { chartGeometry, nearestIndex, type Point } from '../lib/chart.js';
-import { formatAxisLabel, formatBucket, formatMetric, type Grain } from '../lib/format.js';
-import type { Metric } from '../lib/view-state.js';
-import { METRIC_LABELS } from './kpi-tiles.js';
+import { chartGeometry, nearestIndex, partialBucket } from '../lib/chart.js';
+import { bucketStamp, formatAxisLabel, formatBucket, formatMetric } from '../lib/format.js';
+import { COMPARISON_LABELS } from './comparison-picker.js';
+import { METRIC_REGISTRY, type Comparison, type Metric, type TimeseriesAnswer } from '../../src/core/vocabulary.js';
 
 const MARGINS = { height: 240, left: 64, right: 12, top: 12, bottom: 28 };
+
+/** The smallest step of the y axis a metric's labels show apart (formatMetric's precision: a ratio to a tenth of a percent, counts and seconds whole). */
+const labelStep = (metric: Metric): number => (METRIC_REGISTRY[metric].format === 'ratio' ? 0.001 : 1);
 
 /** The width of an element in CSS pixels, followed as it changes (the chart is drawn at its real size: text is never stretched). */
 function useWidth(element: { current: Element | null }, initial: number): number {
@@ -21,21 +25,22 @@ function useWidth(element: { current: Element | null }, initial: number): number
   return width;
 }
 
-export interface Series {
-  grain: Grain;
-  tz: string;
-  points: Point[];
-  prev?: Point[];
-}
-
-export function Chart({ series, metric }: { series: Series; metric: Metric }) {
+/** `now`: the instant that decides which bucket is under way (the clock, unless given). */
+export function Chart({ series, metric, comparison, now = Date.now() }: { series: TimeseriesAnswer; metric: Metric; comparison: Comparison; now?: number }) {
   const [active, setActive] = useState<number | null>(null);
   const svg = useRef<SVGSVGElement>(null);
   const figure = useRef<HTMLElement>(null);
   const width = useWidth(figure, 960);
   const BOX = { ...MARGINS, width };
-  const g = useMemo(() => chartGeometry(series.points, series.prev, BOX, Math.max(2, Math.floor(width / 110))), [series, width]);
-  const label = METRIC_LABELS[metric];
+  // The period runs past now while its last day is today or later in the site's zone.
+  const partial = useMemo(() => partialBucket(series.points, now, bucketStamp(now, 'day', series.tz) <= series.period.to), [series]);
+  const g = useMemo(
+    () => chartGeometry(series.points, series.prev, BOX, Math.max(2, Math.floor(width / 110)), labelStep(metric), partial),
+    [series, width, metric, partial],
+  );
+  const label = METRIC_REGISTRY[metric].label;
+  const compared = series.prev ? COMPARISON_LABELS[comparison] : null;
+  const partialY = partial === null ? null : g.ys[partial];
   const format = (v: number | null) => formatMetric(metric, v);
   const point = (event: PointerEvent) => {
     const rect = svg.current!.getBoundingClientRect();
@@ -60,10 +65,13 @@ export function Chart({ series, metric }: { series: Series; metric: Metric }) {
         width={BOX.width}
         height={BOX.height}
         role="img"
-        aria-label={`${label} over the period, ${total} ${series.grain}s, with the previous period dashed`}
+        aria-label={`${label} over the period, ${total} ${series.grain}s${compared ? `, with ${compared.versus} dashed` : ''}${partial === null ? '' : `, the current ${series.grain} still under way`}`}
         tabIndex={0}
         onPointerMove={point}
-        onPointerLeave={() => setActive(null)}
+        onPointerDown={point}
+        // A finger leaves the screen at the end of every tap: the tapped bucket stays shown until
+        // the chart loses focus.
+        onPointerLeave={(event) => event.pointerType !== 'touch' && setActive(null)}
         onKeyDown={keys}
         onBlur={() => setActive(null)}
       >
@@ -83,6 +91,8 @@ export function Chart({ series, metric }: { series: Series; metric: Metric }) {
         {g.area && <path class="area" d={g.area} />}
         {g.prevLine && <path class="prev-line" d={g.prevLine} />}
         <path class="line" d={g.line} />
+        {g.partialLine && <path class="partial-line" d={g.partialLine} />}
+        {partialY != null && <circle class="partial-point" cx={g.xs[partial!]} cy={partialY} r={3} />}
         {active !== null && (
           <g class="cursor">
             <line x1={g.xs[active]} x2={g.xs[active]} y1={BOX.top} y2={g.baseline} />
@@ -95,17 +105,19 @@ export function Chart({ series, metric }: { series: Series; metric: Metric }) {
           <strong>{formatBucket(at.t, series.grain, series.tz)}</strong>
           <span>
             {label}: {format(at.value)}
+            {active === partial && ' so far'}
           </span>
           {prevAt && (
             <span class="muted">
-              Previous ({formatBucket(prevAt.t, series.grain, series.tz)}): {format(prevAt.value)}
+              {compared?.option} ({formatBucket(prevAt.t, series.grain, series.tz)}): {format(prevAt.value)}
             </span>
           )}
         </div>
       )}
       <figcaption class="legend">
         <span class="key current">{label}</span>
-        {series.prev && <span class="key previous">Previous period</span>}
+        {partial !== null && <span class="key partial">Current {series.grain} so far</span>}
+        {compared && <span class="key previous">{compared.option}</span>}
       </figcaption>
     </figure>
   );

@@ -1,6 +1,6 @@
 // Labelled form controls: the visible label is the control's accessible name.
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
-import { useId } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 
 interface InputProps {
   label: string;
@@ -18,16 +18,22 @@ interface InputProps {
   max?: number;
   placeholder?: string;
   spellcheck?: boolean;
+  /** Takes the focus when the field first shows (the first field of a page's only form). */
+  autoFocus?: boolean;
 }
 
-export function TextField({ label, value, onValue, hint, type = 'text', ...input }: InputProps) {
+export function TextField({ label, value, onValue, hint, type = 'text', autoFocus = false, ...input }: InputProps) {
   const id = useId();
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (autoFocus) field.current?.focus();
+  }, []);
   // Preact types each input type's attributes apart; these props fit every type listed above.
   const attributes = { ...input, type } as InputHTMLAttributes<HTMLInputElement>;
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input id={id} value={value} onInput={(event) => onValue(event.currentTarget.value)} aria-describedby={hint ? `${id}-hint` : undefined} {...attributes} />
+      <input ref={field} id={id} value={value} onInput={(event) => onValue(event.currentTarget.value)} aria-describedby={hint ? `${id}-hint` : undefined} {...attributes} />
       {hint && (
         <small id={`${id}-hint`} class="hint">
           {hint}

@@ -4,16 +4,7 @@ import { useId, useState } from 'preact/hooks';
 import { ErrorText } from './feedback.js';
 import { SubmitButton } from './fields.js';
 import { PAGE_PATTERN_LIMITS } from '../../src/core/patterns.js';
-
-export type StepKind = 'page' | 'event';
-
-export interface Step {
-  kind: StepKind;
-  pattern: string;
-}
-
-export const MIN_STEPS = 2;
-export const MAX_STEPS = 8;
+import { FUNNEL_STEPS, type FunnelStep, type MatchKind } from '../../src/core/vocabulary.js';
 
 /** The page pattern syntax and the limits the service enforces (docs/admin-api.md, Goals). */
 export const PAGE_PATTERN_MAX_LENGTH = PAGE_PATTERN_LIMITS.maxLength;
@@ -28,18 +19,18 @@ export function StepsEditor({
   onCancel,
   name,
 }: {
-  initial: Step[];
+  initial: FunnelStep[];
   submitLabel: string;
   busy: boolean;
   error: string | undefined;
-  onSave(steps: Step[]): void;
+  onSave(steps: FunnelStep[]): void;
   onCancel?: () => void;
   /** Names the form for assistive technology ("Steps of Checkout"). */
   name: string;
 }) {
-  const [steps, setSteps] = useState<Step[]>(initial);
+  const [steps, setSteps] = useState<FunnelStep[]>(initial);
   const hintId = useId();
-  const update = (index: number, change: Partial<Step>) => setSteps(steps.map((step, i) => (i === index ? { ...step, ...change } : step)));
+  const update = (index: number, change: Partial<FunnelStep>) => setSteps(steps.map((step, i) => (i === index ? { ...step, ...change } : step)));
   return (
     <form
       class="form"
@@ -55,7 +46,7 @@ export function StepsEditor({
             <span class="n" aria-hidden="true">
               {index + 1}.
             </span>
-            <select aria-label={`Step ${index + 1} kind`} value={step.kind} onChange={(event) => update(index, { kind: event.currentTarget.value as StepKind })}>
+            <select aria-label={`Step ${index + 1} kind`} value={step.kind} onChange={(event) => update(index, { kind: event.currentTarget.value as MatchKind })}>
               <option value="page">Page</option>
               <option value="event">Event</option>
             </select>
@@ -69,7 +60,7 @@ export function StepsEditor({
               value={step.pattern}
               onInput={(event) => update(index, { pattern: event.currentTarget.value })}
             />
-            <button type="button" aria-label={`Remove step ${index + 1}`} disabled={steps.length <= MIN_STEPS} onClick={() => setSteps(steps.filter((_, i) => i !== index))}>
+            <button type="button" aria-label={`Remove step ${index + 1}`} disabled={steps.length <= FUNNEL_STEPS.min} onClick={() => setSteps(steps.filter((_, i) => i !== index))}>
               Remove
             </button>
           </li>
@@ -79,7 +70,7 @@ export function StepsEditor({
         {PAGE_PATTERN_HINT}
       </small>
       <div class="actions">
-        <button type="button" disabled={steps.length >= MAX_STEPS} onClick={() => setSteps([...steps, { kind: 'page', pattern: '' }])}>
+        <button type="button" disabled={steps.length >= FUNNEL_STEPS.max} onClick={() => setSteps([...steps, { kind: 'page', pattern: '' }])}>
           Add step
         </button>
         <SubmitButton busy={busy} busyLabel="Saving…">

@@ -5,17 +5,10 @@ import { useAction, useLoad } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState } from './feedback.js';
 import { TextField } from './fields.js';
-import { StepsEditor, type Step } from './funnel-steps.js';
+import { StepsEditor } from './funnel-steps.js';
+import type { FunnelDefinition } from '../../src/core/vocabulary.js';
 
-export interface FunnelRow {
-  id: number;
-  name: string;
-  windowMinutes: number;
-  version: number;
-  steps: Step[];
-}
-
-function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: FunnelRow; reload(): void }) {
+function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: FunnelDefinition; reload(): void }) {
   const [editing, setEditing] = useState(false);
   const save = useAction();
   const remove = useAction();
@@ -71,7 +64,7 @@ function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: Funnel
 
 export function Funnels({ siteId }: { siteId: string }) {
   const path = `/manage/sites/${encodeURIComponent(siteId)}/funnels`;
-  const funnels = useLoad(() => api<{ funnels: FunnelRow[] }>('GET', path), [siteId]);
+  const funnels = useLoad(() => api<{ funnels: FunnelDefinition[] }>('GET', path), [siteId]);
   const [name, setName] = useState('');
   const [windowMinutes, setWindowMinutes] = useState('60');
   const [round, setRound] = useState(0);

@@ -7,19 +7,13 @@ import { ErrorText } from './feedback.js';
 import { SelectField, TextField } from './fields.js';
 import { FormSection } from './form-section.js';
 import { WideTable } from './table.js';
-import { PAGE_PATTERN_HINT, PAGE_PATTERN_MAX_LENGTH, type StepKind } from './funnel-steps.js';
+import { PAGE_PATTERN_HINT, PAGE_PATTERN_MAX_LENGTH } from './funnel-steps.js';
+import type { ManagedGoal, MatchKind } from '../../src/core/vocabulary.js';
 
-export interface Goal {
-  goalId: number;
-  name: string;
-  kind: StepKind;
-  pattern: string;
-}
-
-export function Goals({ siteId, goals, reload }: { siteId: string; goals: Goal[]; reload(): void }) {
+export function Goals({ siteId, goals, reload }: { siteId: string; goals: ManagedGoal[]; reload(): void }) {
   const path = `/manage/sites/${encodeURIComponent(siteId)}/goals`;
   const [name, setName] = useState('');
-  const [kind, setKind] = useState<StepKind>('page');
+  const [kind, setKind] = useState<MatchKind>('page');
   const [pattern, setPattern] = useState('');
   const create = useAction();
   const remove = useAction();
@@ -54,7 +48,7 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Goal[]
       <ErrorText message={remove.error} />
       <FormSection title="New goal" action={create} onSubmit={submit} submitLabel="Add goal" busyLabel="Adding…">
         <TextField label="Goal name" required value={name} onValue={setName} />
-        <SelectField<StepKind>
+        <SelectField<MatchKind>
           label="Kind"
           value={kind}
           onValue={setKind}

@@ -1,41 +1,64 @@
-// The six KPI tiles: value and change against the previous period; a tile is a toggle that selects
-// its metric for the chart.
-import { changeIsGood, formatChange, formatMetric } from '../lib/format.js';
-import { METRICS, type Metric } from '../lib/view-state.js';
+// The KPI tiles, one per metric: value and change against the compared period; a tile is a toggle
+// that selects its metric for the chart. A tile without a value says why (the filters, or no goals
+// yet), visibly and as its description.
+import { kpiChange, formatMetric } from '../lib/format.js';
+import { nullReason } from '../lib/kpi-reason.js';
+import { inSentence } from '../lib/labels.js';
+import { COMPARISON_LABELS } from './comparison-picker.js';
+import { METRIC_REGISTRY, METRICS, type Comparison, type Filter, type Metric, type Stats } from '../../src/core/vocabulary.js';
 
-export interface Kpi {
-  value: number | null;
-  prev: number | null;
-  deltaPct: number;
-}
-
-export const METRIC_LABELS: Record<Metric, string> = {
-  visitors: 'Visitors',
-  pageviews: 'Pageviews',
-  sessions: 'Sessions',
-  bounceRate: 'Bounce rate',
-  avgDuration: 'Visit duration',
-  conversions: 'Conversions',
-};
-
-export function KpiTiles({ stats, metric, onSelect }: { stats: Record<Metric, Kpi> | undefined; metric: Metric; onSelect(metric: Metric): void }) {
+/**
+ * `busy`: the figures shown are those of the previous view while the new ones load (dimmed).
+ * `goalSettings`: where goals are added, for a user who may manage them (linked when a tile has no
+ * value for want of goals).
+ */
+export function KpiTiles({
+  stats,
+  metric,
+  comparison,
+  onSelect,
+  busy,
+  filters,
+  goalSettings,
+}: {
+  stats: Stats | undefined;
+  metric: Metric;
+  comparison: Comparison;
+  onSelect(metric: Metric): void;
+  busy: boolean;
+  filters: readonly Filter[];
+  goalSettings?: string;
+}) {
+  const reasons = METRICS.map((m) => (stats?.[m].value === null ? nullReason(m, filters) : undefined));
   return (
-    <div class="kpis" role="group" aria-label="Key figures">
-      {METRICS.map((m) => {
+    <div class="kpis" role="group" aria-label="Key figures" aria-busy={busy}>
+      {METRICS.map((m, i) => {
         const kpi = stats?.[m];
-        const good = kpi ? changeIsGood(m, kpi.deltaPct) : false;
+        const reason = reasons[i];
+        const change = kpi && comparison !== 'off' ? kpiChange(m, kpi) : null;
         return (
-          <button key={m} type="button" class="kpi" aria-pressed={m === metric} data-metric={m} onClick={() => onSelect(m)}>
-            <span class="kpi-label">{METRIC_LABELS[m]}</span>
+          <button key={m} type="button" class="kpi" aria-pressed={m === metric} data-metric={m} onClick={() => onSelect(m)} title={reason?.text}>
+            <span class="kpi-label">{METRIC_REGISTRY[m].label}</span>
             <span class="kpi-value">{kpi ? formatMetric(m, kpi.value, undefined) : '…'}</span>
-            {kpi && kpi.value !== null && kpi.prev !== null && (
-              <span class={`kpi-change ${kpi.deltaPct === 0 ? '' : good ? 'up' : 'down'}`}>
-                {formatChange(kpi.deltaPct)} <span class="muted">vs previous</span>
+            {/* Out of the accessible name: the title gives the reason as the tile's description. */}
+            {reason && (
+              <span class="kpi-reason" aria-hidden="true">
+                {reason.text}
+              </span>
+            )}
+            {change && (
+              <span class={`kpi-change ${change.good === null ? '' : change.good ? 'up' : 'down'}`}>
+                {change.text} <span class="muted">vs {COMPARISON_LABELS[comparison].versus}</span>
               </span>
             )}
           </button>
         );
       })}
+      {goalSettings && reasons.some((r) => r?.cause === 'goals') && (
+        <p class="kpi-note">
+          <a href={goalSettings}>Add a goal</a> to count {METRICS.filter((_, i) => reasons[i]?.cause === 'goals').map((m) => inSentence(METRIC_REGISTRY[m].label)).join(' and ')}.
+        </p>
+      )}
     </div>
   );
 }

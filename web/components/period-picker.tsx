@@ -1,9 +1,10 @@
 // The `Period` picker: the eight presets and a custom range of site-local days, with the site's
 // time zone written beside it (every day of the dashboard is a day of that zone).
 import { useEffect, useState } from 'preact/hooks';
-import { PERIODS, type Period, type PeriodChoice } from '../lib/view-state.js';
+import { PRESETS, type Preset } from '../../src/core/vocabulary.js';
+import type { PeriodChoice } from '../lib/view-state.js';
 
-export const PERIOD_LABELS: Record<Period, string> = {
+export const PERIOD_LABELS: Record<Preset, string> = {
   today: 'Today',
   yesterday: 'Yesterday',
   '7d': 'Last 7 days',
@@ -66,11 +67,11 @@ export function PeriodPicker({
             if (value === CUSTOM) openCustom();
             else {
               setCustom(false);
-              onChange({ preset: value as Period });
+              onChange({ preset: value as Preset });
             }
           }}
         >
-          {PERIODS.map((p) => (
+          {PRESETS.map((p) => (
             <option key={p} value={p}>
               {PERIOD_LABELS[p]}
             </option>

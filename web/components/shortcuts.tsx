@@ -1,10 +1,10 @@
 // Keyboard shortcuts for the period (as Plausible has them), and `?` for a help overlay that lists
 // them. A key typed into a field, or with a modifier, is never a shortcut.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Period } from '../lib/view-state.js';
+import type { Preset } from '../../src/core/vocabulary.js';
 import { PERIOD_LABELS } from './period-picker.js';
 
-export const PERIOD_KEYS: ReadonlyArray<readonly [string, Period]> = [
+export const PERIOD_KEYS: ReadonlyArray<readonly [string, Preset]> = [
   ['d', 'today'],
   ['e', 'yesterday'],
   ['w', '7d'],
@@ -20,7 +20,7 @@ function typing(target: EventTarget | null): boolean {
   return !!element && (element.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(element.tagName));
 }
 
-export function Shortcuts({ onPeriod, onCustom }: { onPeriod(period: Period): void; onCustom(): void }) {
+export function Shortcuts({ onPeriod, onCustom }: { onPeriod(period: Preset): void; onCustom(): void }) {
   const [open, setOpen] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {

@@ -2,13 +2,13 @@
 // (Settings only for the roles that may change it).
 import type { ComponentChildren } from 'preact';
 import { Layout } from '../lib/layout.js';
-import { canManage, type Session } from '../lib/session.js';
-import type { SiteRow } from '../lib/sites.js';
+import { canManage } from '../lib/session.js';
+import type { SessionView, SiteRow } from '../../src/core/vocabulary.js';
 
 
 type SitePage = 'dashboard' | 'realtime' | 'goals' | 'funnel';
 
-export function SiteFrame({ session, site, current, children }: { session: Session; site: SiteRow; current: SitePage; children: ComponentChildren }) {
+export function SiteFrame({ session, site, current, children }: { session: SessionView; site: SiteRow; current: SitePage; children: ComponentChildren }) {
   const base = `/sites/${encodeURIComponent(site.id)}`;
   const link = (page: SitePage, href: string, label: string) => (
     <a href={href} aria-current={current === page ? 'page' : undefined}>

@@ -41,7 +41,12 @@ export function TimezoneField({ value, onValue, label = 'Time zone' }: { value: 
   );
 }
 
-/** The browser's own zone, a good default for a new site. */
-export function browserTimezone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/** The browser's own zone when the service lists it (a good default for a new site), else UTC. */
+export async function defaultTimezone(): Promise<string> {
+  const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const listed = await timezones().then(
+    (zones) => zones.includes(own),
+    () => false,
+  );
+  return listed ? own : 'UTC';
 }

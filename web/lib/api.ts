@@ -1,12 +1,16 @@
 // The dashboard's client of /app/v1: JSON in and out, the session's CSRF token on every change, and
 // every failure (error envelope, non-JSON answer, no network) turned into an ApiError whose message
 // a page can show as it is.
+import type { ErrorCode } from '../../src/core/errors.js';
 import { loginPath } from '../../src/core/next-path.js';
+
+/** A code of the server's catalogue, or the dashboard's own for no answer or one without the envelope. */
+export type FailureCode = ErrorCode | 'NETWORK' | `HTTP_${number}`;
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: FailureCode,
     message: string,
   ) {
     super(message);
@@ -34,7 +38,8 @@ async function errorOf(response: Response): Promise<ApiError> {
   try {
     const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
     const { code, message } = body.error ?? {};
-    if (typeof code === 'string' && typeof message === 'string') return new ApiError(response.status, code, message);
+    // The envelope's code is one of the catalogue's: the server builds every refusal from it.
+    if (typeof code === 'string' && typeof message === 'string') return new ApiError(response.status, code as ErrorCode, message);
   } catch {
     // Not the error envelope (a proxy's page, a cut answer): described by its status below.
   }

@@ -3,22 +3,7 @@
 import { toCsv } from './csv.js';
 import { DIMENSION_LABELS } from './labels.js';
 import { readSite, type SiteRead } from './site.js';
-import type { Dimension } from './view-state.js';
-
-export interface BreakdownRow {
-  key: string;
-  visitors: number;
-  views: number;
-  pct: number;
-}
-
-export interface Breakdown {
-  period: { from: string; to: string; tz: string };
-  dimension: Dimension;
-  rows: BreakdownRow[];
-  totalKeys: number;
-  totalVisitors: number;
-}
+import type { BreakdownAnswer, BreakdownRow, Dimension } from '../../src/core/vocabulary.js';
 
 export function breakdownRead(view: URLSearchParams, dimension: Dimension, page: { limit: number; offset?: number; search?: string }): SiteRead {
   const params = new URLSearchParams(view);
@@ -29,8 +14,8 @@ export function breakdownRead(view: URLSearchParams, dimension: Dimension, page:
   return { path: '/breakdown', params };
 }
 
-export function readBreakdown(siteId: string, view: URLSearchParams, dimension: Dimension, page: { limit: number; offset?: number; search?: string }): Promise<Breakdown> {
-  return readSite<Breakdown>(siteId, breakdownRead(view, dimension, page));
+export function readBreakdown(siteId: string, view: URLSearchParams, dimension: Dimension, page: { limit: number; offset?: number; search?: string }): Promise<BreakdownAnswer> {
+  return readSite<BreakdownAnswer>(siteId, breakdownRead(view, dimension, page));
 }
 
 /** Most rows an export holds (ten pages of the API's largest). */

@@ -1,11 +1,8 @@
 // The geometry of the dashboard's line chart: the selected metric's buckets as an SVG path, the
-// previous period's drawn over the same x positions (bucket i against bucket i), y ticks on round
-// values and a few x labels. Pure: the component draws it and handles the pointer.
-
-export interface Point {
-  t: number;
-  value: number | null;
-}
+// compared period's drawn over the same x positions (bucket i against bucket i), the bucket still
+// under way apart, y ticks on round values and a few x labels. Pure: the component draws it and
+// handles the pointer.
+import type { Point } from '../../src/core/vocabulary.js';
 
 export interface ChartBox {
   width: number;
@@ -23,8 +20,10 @@ export interface ChartGeometry {
   /** y of each bucket's value (null where the value is). */
   ys: Array<number | null>;
   prevYs: Array<number | null>;
-  /** SVG path data; a null value breaks the line. */
+  /** SVG path data; a null value breaks the line. The partial bucket is not on it. */
   line: string;
+  /** From the bucket before the partial one to it (drawn dashed: its value is still growing); '' without one. */
+  partialLine: string;
   prevLine: string;
   /** The area under the line, closed on the baseline. */
   area: string;
@@ -57,28 +56,54 @@ function path(xs: readonly number[], ys: ReadonlyArray<number | null>): string {
   return d;
 }
 
-export function chartGeometry(points: readonly Point[], prev: readonly Point[] | undefined, box: ChartBox, xLabels = 6): ChartGeometry {
+/**
+ * The bucket under way at `now` (epoch ms): the last one started, when `now` is before the next
+ * one's start or, for the last bucket, when the period runs past `now`; null when every bucket
+ * started is complete.
+ */
+export function partialBucket(points: readonly Point[], now: number, runsPastNow: boolean): number | null {
+  let index = -1;
+  points.forEach((p, i) => p.t <= now && (index = i));
+  if (index === -1) return null;
+  const next = points[index + 1];
+  return (next ? now < next.t : runsPastNow) ? index : null;
+}
+
+/**
+ * `minStep` is the smallest difference the y labels show apart (1 for counts, whose labels have no
+ * decimals): a smaller step would print the same label twice.
+ */
+export function chartGeometry(
+  points: readonly Point[],
+  prev: readonly Point[] | undefined,
+  box: ChartBox,
+  xLabels = 6,
+  minStep = 0,
+  partial: number | null = null,
+): ChartGeometry {
   const plotWidth = box.width - box.left - box.right;
   const plotHeight = box.height - box.top - box.bottom;
   const baseline = box.top + plotHeight;
   const values = [...points, ...(prev ?? [])].map((p) => p.value).filter((v): v is number => v !== null);
-  const step = niceStep(Math.max(0, ...values), 4);
+  const step = Math.max(minStep, niceStep(Math.max(0, ...values), 4));
   const top = Math.max(step, Math.ceil(Math.max(0, ...values) / step) * step);
   const yOf = (v: number | null) => (v === null ? null : baseline - (v / top) * plotHeight);
   const n = points.length;
   const xs = points.map((_, i) => box.left + (n <= 1 ? plotWidth / 2 : (i / (n - 1)) * plotWidth));
   const ys = points.map((p) => yOf(p.value));
   const prevYs = points.map((_, i) => yOf(prev?.[i]?.value ?? null));
-  const line = path(xs, ys);
-  const first = ys.findIndex((y) => y !== null);
+  const complete = ys.map((y, i) => (i === partial ? null : y));
+  const line = path(xs, complete);
+  const partialLine = partial === null ? '' : path(xs.slice(Math.max(0, partial - 1), partial + 1), ys.slice(Math.max(0, partial - 1), partial + 1));
+  const first = complete.findIndex((y) => y !== null);
   let last = -1;
-  ys.forEach((y, i) => y !== null && (last = i));
-  const area = first === -1 ? '' : `${path(xs.slice(first, last + 1), ys.slice(first, last + 1))}L${xs[last]!.toFixed(1)},${baseline}L${xs[first]!.toFixed(1)},${baseline}Z`;
+  complete.forEach((y, i) => y !== null && (last = i));
+  const area = first === -1 ? '' : `${path(xs.slice(first, last + 1), complete.slice(first, last + 1))}L${xs[last]!.toFixed(1)},${baseline}L${xs[first]!.toFixed(1)},${baseline}Z`;
   const yTicks: ChartGeometry['yTicks'] = [];
   for (let v = 0; v <= top + step / 2; v += step) yTicks.push({ value: v, y: yOf(v)! });
   const every = Math.max(1, Math.ceil(n / xLabels));
   const xTicks = xs.flatMap((x, index) => (index % every === 0 ? [{ x, index }] : []));
-  return { xs, ys, prevYs, line, prevLine: path(xs, prevYs), area, yTicks, xTicks, baseline };
+  return { xs, ys, prevYs, line, partialLine, prevLine: path(xs, prevYs), area, yTicks, xTicks, baseline };
 }
 
 /** The bucket under a pointer at `x`: the nearest one. */

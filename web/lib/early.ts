@@ -20,3 +20,8 @@ export function readPath<T>(path: string): Promise<T> {
   early.delete(path);
   return (answer as Promise<T> | undefined) ?? api<T>('GET', path);
 }
+
+/** Forgets the early answers nobody took: the page shows something else than it first asked for, and they age. */
+export function dropEarly(): void {
+  early.clear();
+}

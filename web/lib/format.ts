@@ -1,8 +1,6 @@
 // Numbers, durations, changes and dates as the dashboard writes them: in the browser's locale
 // (`locale` undefined) or a given one, dates in the site's time zone.
-import type { Metric } from './view-state.js';
-
-export type Grain = 'hour' | 'day' | 'week' | 'month';
+import { changeIsGood, METRIC_REGISTRY, type Grain, type Kpi, type Metric } from '../../src/core/vocabulary.js';
 
 // Intl formatters are costly to build and a dashboard formats hundreds of numbers.
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
@@ -44,9 +42,14 @@ export function formatDuration(seconds: number, locale?: string): string {
 /** A metric's value as its tile and chart show it; '–' when it is not computable. */
 export function formatMetric(metric: Metric, value: number | null, locale?: string): string {
   if (value === null) return '–';
-  if (metric === 'bounceRate') return formatRatio(value, locale);
-  if (metric === 'avgDuration') return formatDuration(value, locale);
-  return formatCount(value, locale);
+  switch (METRIC_REGISTRY[metric].format) {
+    case 'ratio':
+      return formatRatio(value, locale);
+    case 'duration':
+      return formatDuration(value, locale);
+    case 'count':
+      return formatCount(value, locale);
+  }
 }
 
 /** A change in percent (12.5 means +12.5%), signed: +12.5%, −3%, 0%. */
@@ -54,9 +57,32 @@ export function formatChange(deltaPct: number, locale?: string): string {
   return numberFormat(locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(deltaPct / 100);
 }
 
-/** Whether a change is good news: fewer bounces are, more of anything else is. */
-export function changeIsGood(metric: Metric, deltaPct: number): boolean {
-  return metric === 'bounceRate' ? deltaPct < 0 : deltaPct > 0;
+/** A difference of two ratios in percentage points (0.003 means +0.3 pp), signed: +0.3 pp, −1 pp, 0 pp. */
+export function formatPoints(difference: number, locale?: string): string {
+  return `${numberFormat(locale, { maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(difference * 100)} pp`;
+}
+
+/** A KPI's change as its tile writes it, and whether it is good news (null: neither). */
+export interface KpiChange {
+  text: string;
+  good: boolean | null;
+}
+
+/**
+ * A KPI's change: `—` against a previous 0 or no previous value (a percentage of nothing means
+ * nothing); a ratio's in percentage points (0.7% → 1.0% is +0.3 pp, not +42.9%); any other's in
+ * percent. Null when the value itself is not computable.
+ */
+export function kpiChange(metric: Metric, kpi: Kpi, locale?: string): KpiChange | null {
+  if (kpi.value === null) return null;
+  if (kpi.prev === null || kpi.prev === 0) return { text: '—', good: null };
+  const ratio = METRIC_REGISTRY[metric].format === 'ratio';
+  // The points are rounded as they are written, so that a change written 0 pp is coloured as none.
+  const change = ratio ? Math.round((kpi.value - kpi.prev) * 1000) / 10 : kpi.deltaPct;
+  return {
+    text: ratio ? formatPoints(change / 100, locale) : formatChange(change, locale),
+    good: change === 0 ? null : changeIsGood(metric, change),
+  };
 }
 
 /**

@@ -55,3 +55,13 @@ export function useAction(): Action {
   }, []);
   return { busy, error, run };
 }
+
+/** `value` once it has stayed the same for `ms` (a search read when the typing pauses, not on each key). */
+export function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const wait = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(wait);
+  }, [value, ms]);
+  return settled;
+}

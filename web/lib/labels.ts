@@ -1,5 +1,5 @@
 // Names shown for the breakdown dimensions and their keys.
-import type { Dimension } from './view-state.js';
+import { NONE_KEY, OTHER_KEY, type Dimension } from '../../src/core/vocabulary.js';
 
 export const DIMENSION_LABELS: Record<Dimension, string> = {
   page: 'Page',
@@ -31,5 +31,8 @@ export function keyLabel(dimension: Dimension, key: string): string {
   }
 }
 
+/** A label inside a sentence: "Page" as "page", "UTM source" as it is. */
+export const inSentence = (label: string): string => label.replace(/^[A-Z](?=[a-z])/, (initial) => initial.toLowerCase());
+
 /** Keys that name no single value (`(none)`, `(other)`): shown, never a filter. */
-export const isAggregateKey = (key: string): boolean => key === '(none)' || key === '(other)';
+export const isAggregateKey = (key: string): boolean => key === NONE_KEY || key === OTHER_KEY;

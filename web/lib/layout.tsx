@@ -3,8 +3,9 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { useAction } from './hooks.js';
-import { signOut, type Session } from './session.js';
+import { signOut } from './session.js';
 import { ErrorText } from '../components/feedback.js';
+import type { SessionView } from '../../src/core/vocabulary.js';
 
 export interface Crumb {
   href: string;
@@ -18,7 +19,7 @@ export function Layout({
   tabs,
   children,
 }: {
-  session: Session;
+  session: SessionView;
   title: string;
   /** Links to the pages above this one, outermost first. */
   crumbs?: Crumb[];

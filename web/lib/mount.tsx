@@ -2,8 +2,9 @@
 import { render, type ComponentChildren, type VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf } from './api.js';
-import { loadSession, type Session } from './session.js';
+import { loadSession } from './session.js';
 import { ErrorText, Loading } from '../components/feedback.js';
+import type { SessionView } from '../../src/core/vocabulary.js';
 
 export function mountPage(page: VNode): void {
   const root = document.getElementById('app');
@@ -13,8 +14,8 @@ export function mountPage(page: VNode): void {
 }
 
 /** Loads the session, then renders `children(session)`; without a session the api client sends the browser to sign in. */
-export function SignedIn({ children }: { children(session: Session): ComponentChildren }) {
-  const [session, setSession] = useState<Session | undefined>(undefined);
+export function SignedIn({ children }: { children(session: SessionView): ComponentChildren }) {
+  const [session, setSession] = useState<SessionView | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   useEffect(() => {
     loadSession().then(setSession, (failure: unknown) => setError(messageOf(failure)));

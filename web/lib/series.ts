@@ -1,31 +1,23 @@
-// The chart's series: read with the previous period for comparison, and as CSV (a row per bucket:
+// The chart's series: read with the compared period (unless comparison is off), and as CSV (a row per bucket:
 // its site-local start, the value, the previous period's bucket and value).
-import type { Point } from './chart.js';
 import { toCsv } from './csv.js';
-import { bucketStamp, type Grain } from './format.js';
+import { bucketStamp } from './format.js';
 import { readSite, type SiteRead } from './site.js';
-import type { Metric } from './view-state.js';
+import { DEFAULT_COMPARISON, type Comparison, type Metric, type TimeseriesAnswer } from '../../src/core/vocabulary.js';
 
-export interface Timeseries {
-  period: { from: string; to: string };
-  grain: Grain;
-  tz: string;
-  points: Point[];
-  prev?: Point[];
-}
-
-export function timeseriesRead(view: URLSearchParams, metric: Metric): SiteRead {
+export function timeseriesRead(view: URLSearchParams, metric: Metric, comparison: Comparison): SiteRead {
   const params = new URLSearchParams(view);
   params.set('metric', metric);
-  params.set('compare', 'true');
+  if (comparison !== 'off') params.set('compare', 'true');
+  if (comparison !== DEFAULT_COMPARISON) params.set('comparison', comparison);
   return { path: '/timeseries', params };
 }
 
-export function readTimeseries(siteId: string, view: URLSearchParams, metric: Metric): Promise<Timeseries> {
-  return readSite<Timeseries>(siteId, timeseriesRead(view, metric));
+export function readTimeseries(siteId: string, view: URLSearchParams, metric: Metric, comparison: Comparison): Promise<TimeseriesAnswer> {
+  return readSite<TimeseriesAnswer>(siteId, timeseriesRead(view, metric, comparison));
 }
 
-export function seriesCsv(series: Timeseries, metric: Metric): string {
+export function seriesCsv(series: TimeseriesAnswer, metric: Metric): string {
   return toCsv(
     ['Bucket', metric, 'Previous bucket', `Previous ${metric}`],
     series.points.map((p, i) => {

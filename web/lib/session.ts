@@ -1,28 +1,15 @@
 // The signed-in user, its organisations and roles, as GET /app/v1/session reports them.
 import { api, setCsrfToken } from './api.js';
-
-export type Role = 'owner' | 'admin' | 'viewer';
-
-export interface Membership {
-  orgId: number;
-  orgName: string;
-  role: Role;
-}
-
-export interface Session {
-  user: { id: number; email: string; name: string };
-  csrfToken: string;
-  memberships: Membership[];
-}
+import type { Membership, Role, SessionView } from '../../src/core/vocabulary.js';
 
 /** The signed-in session; its CSRF token goes with every change that follows. */
-export async function loadSession(): Promise<Session> {
-  const session = await api<Session>('GET', '/session');
+export async function loadSession(): Promise<SessionView> {
+  const session = await api<SessionView>('GET', '/session');
   setCsrfToken(session.csrfToken);
   return session;
 }
 
-export function membershipOf(session: Session, orgId: number): Membership | undefined {
+export function membershipOf(session: SessionView, orgId: number): Membership | undefined {
   return session.memberships.find((membership) => membership.orgId === orgId);
 }
 

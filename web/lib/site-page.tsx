@@ -3,9 +3,8 @@ import type { VNode } from 'preact';
 import { LoadState } from '../components/feedback.js';
 import { useLoad } from './hooks.js';
 import { mountPage, pathSegment, SignedIn } from './mount.js';
-import type { Session } from './session.js';
 import { loadSite, readEarly, type SiteRead } from './site.js';
-import type { SiteRow } from './sites.js';
+import type { SessionView, SiteRow } from '../../src/core/vocabulary.js';
 
 function WithSite({ render }: { render(site: SiteRow): VNode }) {
   const siteId = pathSegment(1);
@@ -14,7 +13,7 @@ function WithSite({ render }: { render(site: SiteRow): VNode }) {
 }
 
 /** `early`: the reads the page makes first, started with the site list before anything is known. */
-export function mountSitePage(render: (session: Session, site: SiteRow) => VNode, early: readonly SiteRead[] = []): void {
+export function mountSitePage(render: (session: SessionView, site: SiteRow) => VNode, early: readonly SiteRead[] = []): void {
   readEarly(pathSegment(1), early);
   mountPage(<SignedIn>{(session) => <WithSite render={(site) => render(session, site)} />}</SignedIn>);
 }

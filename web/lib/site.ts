@@ -3,7 +3,7 @@
 import { ApiError } from './api.js';
 import { askEarly, readPath } from './early.js';
 import { readableError } from './read-errors.js';
-import type { SiteRow } from './sites.js';
+import type { SiteRow } from '../../src/core/vocabulary.js';
 
 const SITES = '/sites';
 

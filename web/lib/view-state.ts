@@ -1,45 +1,38 @@
 // The site dashboard's view as its address carries it, with the read API's own parameters: `period`
 // (a preset) or `from` + `to` (site-local days), `filter` (repeated, `<dimension>:<value>`) and
-// `metric` (the chart's). A view is a link: parsing an address and writing it back gives the same
+// `metric` (the chart's), `comparison` (what the figures are compared with). A view is a link: parsing an address and writing it back gives the same
 // view, and the figures are read with the same parameters.
-
-export const PERIODS = ['today', 'yesterday', '7d', '30d', '90d', 'month', 'last_month', 'year'] as const;
-export type Period = (typeof PERIODS)[number];
-export const DEFAULT_PERIOD: Period = '30d';
-
-export const METRICS = ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions'] as const;
-export type Metric = (typeof METRICS)[number];
-export const DEFAULT_METRIC: Metric = 'visitors';
-
-export const DIMENSIONS = [
-  'page', 'entry', 'exit',
-  'referrer', 'utm_source', 'utm_medium', 'utm_campaign',
-  'country', 'region', 'city',
-  'browser', 'os', 'device',
-  'event',
-] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
-
-export interface Filter {
-  dimension: Dimension;
-  value: string;
-}
+import { pagePatternIsLiteral } from '../../src/core/patterns.js';
+import {
+  DEFAULT_COMPARISON,
+  DEFAULT_METRIC,
+  DEFAULT_PRESET,
+  isComparison,
+  isDimension,
+  isMetric,
+  PRESETS,
+  type Comparison,
+  type Dimension,
+  type Filter,
+  type ManagedGoal,
+  type Metric,
+  type Preset,
+} from '../../src/core/vocabulary.js';
 
 /** A period: a preset, or a custom range of site-local days (`YYYY-MM-DD`, inclusive). */
-export type PeriodChoice = { preset: Period } | { from: string; to: string };
+export type PeriodChoice = { preset: Preset } | { from: string; to: string };
 
 export interface ViewState {
   period: PeriodChoice;
   /** At most one per dimension, in the order they were added. */
   filters: Filter[];
   metric: Metric;
+  comparison: Comparison;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-const isPeriod = (v: string | null): v is Period => (PERIODS as readonly string[]).includes(v ?? '');
-const isMetric = (v: string | null): v is Metric => (METRICS as readonly string[]).includes(v ?? '');
-export const isDimension = (v: string): v is Dimension => (DIMENSIONS as readonly string[]).includes(v);
+const isPreset = (v: string | null): v is Preset => (PRESETS as readonly string[]).includes(v ?? '');
 
 /**
  * The view of an address's query. What an address cannot mean falls back to the default (an
@@ -52,16 +45,24 @@ export function parseViewState(search: string | URLSearchParams): ViewState {
   const to = query.get('to');
   const preset = query.get('period');
   const period: PeriodChoice =
-    from !== null && to !== null && DAY.test(from) && DAY.test(to) ? { from, to } : { preset: isPeriod(preset) ? preset : DEFAULT_PERIOD };
+    from !== null && to !== null && DAY.test(from) && DAY.test(to) ? { from, to } : { preset: isPreset(preset) ? preset : DEFAULT_PRESET };
   let filters: Filter[] = [];
   for (const text of query.getAll('filter')) {
     const colon = text.indexOf(':');
     const dimension = text.slice(0, colon);
     const value = text.slice(colon + 1);
-    if (colon > 0 && value !== '' && isDimension(dimension)) filters = withFilter({ period, filters, metric: DEFAULT_METRIC }, dimension, value).filters;
+    if (colon > 0 && value !== '' && isDimension(dimension)) {
+      filters = withFilter({ period, filters, metric: DEFAULT_METRIC, comparison: DEFAULT_COMPARISON }, dimension, value).filters;
+    }
   }
   const metric = query.get('metric');
-  return { period, filters, metric: isMetric(metric) ? metric : DEFAULT_METRIC };
+  const comparison = query.get('comparison');
+  return {
+    period,
+    filters,
+    metric: metric !== null && isMetric(metric) ? metric : DEFAULT_METRIC,
+    comparison: isComparison(comparison) ? comparison : DEFAULT_COMPARISON,
+  };
 }
 
 /** The period and filters as read API parameters (what every figure of the view is read with). */
@@ -76,11 +77,24 @@ export function queryParams(state: Pick<ViewState, 'period' | 'filters'>, option
   return params;
 }
 
+/**
+ * The parameters of the view's KPIs: its period and filters, what they are compared with, and,
+ * for a period that contains today, only the elapsed part of the compared period (a whole previous
+ * day against today's first minutes reads as a fall of every figure).
+ */
+export function statsParams(state: Pick<ViewState, 'period' | 'filters' | 'comparison'>): URLSearchParams {
+  const params = queryParams(state);
+  if (state.comparison !== DEFAULT_COMPARISON) params.set('comparison', state.comparison);
+  if (state.comparison !== 'off') params.set('elapsed', 'true');
+  return params;
+}
+
 /** The address query of a view ('' for the default view); defaults are left out. */
 export function viewSearch(state: ViewState): string {
   const params = queryParams(state);
-  if ('preset' in state.period && state.period.preset === DEFAULT_PERIOD) params.delete('period');
+  if ('preset' in state.period && state.period.preset === DEFAULT_PRESET) params.delete('period');
   if (state.metric !== DEFAULT_METRIC) params.set('metric', state.metric);
+  if (state.comparison !== DEFAULT_COMPARISON) params.set('comparison', state.comparison);
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }
@@ -104,4 +118,17 @@ export function withPeriod(state: ViewState, period: PeriodChoice): ViewState {
 
 export function withMetric(state: ViewState, metric: Metric): ViewState {
   return { ...state, metric };
+}
+
+export function withComparison(state: ViewState, comparison: Comparison): ViewState {
+  return { ...state, comparison };
+}
+
+/**
+ * The filter that shows a goal's visitors on the dashboard: its event, or its page when the pattern
+ * is one path; undefined for a page pattern with wildcards (no single page to filter by).
+ */
+export function goalFilter(goal: Pick<ManagedGoal, 'kind' | 'pattern'>): Filter | undefined {
+  if (goal.kind === 'event') return { dimension: 'event', value: goal.pattern };
+  return pagePatternIsLiteral(goal.pattern) ? { dimension: 'page', value: goal.pattern } : undefined;
 }

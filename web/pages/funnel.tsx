@@ -1,34 +1,29 @@
-// /sites/:siteId/funnels/:funnelId: a bar per step with its visitors and the rate from the previous
-// step, the conversion over the period against the previous one, and a version selector (the
-// address's `version`; the current version without it).
+// /sites/:siteId/funnels/:funnelId: a bar per step, named by its kind and pattern, with its visitors,
+// the rate from the previous step and the visitors lost on the way; the conversion over the period
+// against the previous one, and a version selector (the address's `version`; the current version
+// without it).
+import { CountedSince } from '../components/counted-since.js';
 import { ErrorText, Loading } from '../components/feedback.js';
 import { PeriodPicker } from '../components/period-picker.js';
 import { SiteFrame } from '../components/site-frame.js';
 import { useViewState } from '../lib/address.js';
-import { changeIsGood, formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
+import { formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
 import { pathSegment } from '../lib/mount.js';
-import type { Session } from '../lib/session.js';
 import { readSite } from '../lib/site.js';
 import { mountSitePage } from '../lib/site-page.js';
 import { queryParams, withPeriod } from '../lib/view-state.js';
 import { useEffect, useState } from 'preact/hooks';
-import type { SiteRow } from '../lib/sites.js';
+import { api } from '../lib/api.js';
+import { changeIsGood, type AppFunnelAnswer, type FunnelHistory, type MatchKind, type SessionView, type SiteRow } from '../../src/core/vocabulary.js';
 
-interface Reading {
-  period: { from: string; to: string };
-  funnel: { id: number; name: string; version: number; windowMinutes: number };
-  steps: Array<{ step: number; visitors: number; rateFromPrevious: number | null }>;
-  entered: number;
-  completed: number;
-  conversionRate: number;
-  previous: { entered: number; completed: number; conversionRate: number };
-  delta: number;
-}
+const KIND_LABELS: Record<MatchKind, string> = { page: 'Page', event: 'Event' };
+
+const visitorsText = (n: number) => `${formatCount(n)} ${n === 1 ? 'visitor' : 'visitors'}`;
 
 const addressVersion = () => new URLSearchParams(window.location.search).get('version') ?? '';
 
-function FunnelView({ session, site }: { session: Session; site: SiteRow }) {
+function FunnelView({ session, site }: { session: SessionView; site: SiteRow }) {
   const funnelId = pathSegment(3);
   const [state, go] = useViewState();
   const [version, setVersion] = useState(addressVersion);
@@ -39,10 +34,10 @@ function FunnelView({ session, site }: { session: Session; site: SiteRow }) {
   }, []);
   const params = queryParams(state, { filters: false });
   if (version) params.set('version', version);
-  const reading = useLoad(() => readSite<Reading>(site.id, { path: `/funnels/${encodeURIComponent(funnelId)}`, params }), [params.toString()]);
-  // The summary says how many versions there are.
-  const summary = useLoad(() => readSite<{ funnels: Array<{ id: number; version: number }> }>(site.id, { path: '/funnels' }), [site.id]);
-  const latest = summary.data?.funnels.find((f) => String(f.id) === funnelId)?.version ?? reading.data?.funnel.version ?? 1;
+  const reading = useLoad(() => readSite<AppFunnelAnswer>(site.id, { path: `/funnels/${encodeURIComponent(funnelId)}`, params }), [params.toString()]);
+  // The history names the steps of each version and says how many versions there are.
+  const history = useLoad(() => api<FunnelHistory>('GET', `/sites/${encodeURIComponent(site.id)}/funnels/${encodeURIComponent(funnelId)}/versions`), [site.id, funnelId]);
+  const latest = history.data?.version ?? reading.data?.funnel.version ?? 1;
   const chooseVersion = (value: string) => {
     const query = new URLSearchParams(window.location.search);
     if (value === String(latest)) query.delete('version');
@@ -53,6 +48,7 @@ function FunnelView({ session, site }: { session: Session; site: SiteRow }) {
   };
   const data = reading.data;
   const first = data?.steps[0]?.visitors ?? 0;
+  const definitions = history.data?.versions.find((v) => v.version === data?.funnel.version)?.steps;
   return (
     <SiteFrame session={session} site={site} current="funnel">
       <div class="toolbar">
@@ -68,7 +64,7 @@ function FunnelView({ session, site }: { session: Session; site: SiteRow }) {
           </select>
         </div>
       </div>
-      <section class="card" aria-labelledby="funnel-title" data-panel="funnel" data-state={reading.error ? 'error' : data && !reading.loading ? 'ready' : 'loading'}>
+      <section class="card" aria-labelledby="funnel-title" data-panel="funnel" data-state={reading.error ? 'error' : data && !reading.loading ? 'ready' : 'loading'} aria-busy={reading.loading}>
         <h2 id="funnel-title">{data ? data.funnel.name : 'Funnel'}</h2>
         {reading.error ? (
           <ErrorText message={reading.error} />
@@ -79,6 +75,7 @@ function FunnelView({ session, site }: { session: Session; site: SiteRow }) {
             <p class="muted">
               {formatDay(data.period.from)} – {formatDay(data.period.to)}; steps completed within {formatCount(data.funnel.windowMinutes)} min
             </p>
+            <CountedSince since={data.countedSince} period={data.period} />
             <dl class="funnel-totals">
               <div>
                 <dt>Entered</dt>
@@ -97,20 +94,32 @@ function FunnelView({ session, site }: { session: Session; site: SiteRow }) {
               </div>
             </dl>
             <ol class="funnel-steps">
-              {data.steps.map((s) => (
-                <li key={s.step}>
-                  <div class="step-head">
-                    <strong>Step {s.step}</strong>
-                    <span>
-                      {formatCount(s.visitors)} {s.visitors === 1 ? 'visitor' : 'visitors'}
-                      {s.rateFromPrevious !== null && <span class="muted"> · {formatRatio(s.rateFromPrevious)} from step {s.step - 1}</span>}
-                    </span>
-                  </div>
-                  <div class="step-bar" aria-hidden="true">
-                    <span style={{ width: `${first > 0 ? (s.visitors / first) * 100 : 0}%` }} />
-                  </div>
-                </li>
-              ))}
+              {data.steps.map((s, i) => {
+                const definition = definitions?.[i];
+                const before = data.steps[i - 1]?.visitors;
+                const lost = before === undefined ? 0 : Math.max(0, before - s.visitors);
+                return (
+                  <li key={s.step}>
+                    {before !== undefined && (
+                      <p class="drop-off">
+                        {lost === 0 ? 'No visitor lost' : `${visitorsText(lost)} lost (${formatRatio(before > 0 ? lost / before : 0)})`}
+                      </p>
+                    )}
+                    <div class="step-head">
+                      <strong>
+                        {s.step}. {definition ? KIND_LABELS[definition.kind] : 'Step'} {definition && <code>{definition.pattern}</code>}
+                      </strong>
+                      <span>
+                        {visitorsText(s.visitors)}
+                        {s.rateFromPrevious !== null && <span class="muted"> · {formatRatio(s.rateFromPrevious)} from step {s.step - 1}</span>}
+                      </span>
+                    </div>
+                    <div class="step-bar" aria-hidden="true">
+                      <span style={{ width: `${first > 0 ? (s.visitors / first) * 100 : 0}%` }} />
+                    </div>
+                  </li>
+                );
+              })}
             </ol>
           </>
         )}

@@ -1,48 +1,38 @@
 // /sites/:siteId/goals: every goal with its conversions, unique conversions, conversion rate and
-// change over the period, and the site's funnels (each a link to its page).
+// change over the period (labelled with the day it is counted since when that day falls inside the
+// period; each goal a link to the dashboard filtered by its event or its page), and the site's
+// funnels (each a link to its page).
+import { CountedSince } from '../components/counted-since.js';
 import { ErrorText, Loading } from '../components/feedback.js';
 import { PeriodPicker } from '../components/period-picker.js';
 import { SiteFrame } from '../components/site-frame.js';
 import { WideTable } from '../components/table.js';
 import { useViewState } from '../lib/address.js';
-import { changeIsGood, formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
+import { formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
-import type { Session } from '../lib/session.js';
 import { readSite } from '../lib/site.js';
 import { mountSitePage } from '../lib/site-page.js';
-import { queryParams, withPeriod } from '../lib/view-state.js';
-import type { SiteRow } from '../lib/sites.js';
+import { goalFilter, queryParams, viewSearch, withPeriod, type ViewState } from '../lib/view-state.js';
+import { changeIsGood, type FunnelSummary, type AppGoalsAnswer, type GoalResult, type SessionView, type SiteRow } from '../../src/core/vocabulary.js';
 
-interface Goal {
-  goalId: number;
-  name: string;
-  kind: 'page' | 'event';
-  pattern: string;
-  conversions: number;
-  uniqueConversions: number;
-  conversionRate: number;
-  delta: number | null;
+/** A goal's name, a link to the dashboard of the same period filtered by the goal, when one filter shows it. */
+function GoalName({ goal, siteId, state }: { goal: GoalResult; siteId: string; state: ViewState }) {
+  const filter = goalFilter(goal);
+  if (!filter) return <span title="A page pattern with wildcards matches many pages: no single page to filter the dashboard by">{goal.name}</span>;
+  return <a href={`/sites/${encodeURIComponent(siteId)}${viewSearch({ ...state, filters: [filter] })}`}>{goal.name}</a>;
 }
 
-interface FunnelSummary {
-  id: number;
-  name: string;
-  stepCount: number;
-  windowMinutes: number;
-  version: number;
-}
-
-function GoalsView({ session, site }: { session: Session; site: SiteRow }) {
+function GoalsView({ session, site }: { session: SessionView; site: SiteRow }) {
   const [state, go] = useViewState();
   const view = queryParams(state, { filters: false });
-  const goals = useLoad(() => readSite<{ period: { from: string; to: string }; goals: Goal[] }>(site.id, { path: '/goals', params: view }), [view.toString()]);
+  const goals = useLoad(() => readSite<AppGoalsAnswer>(site.id, { path: '/goals', params: view }), [view.toString()]);
   const funnels = useLoad(() => readSite<{ funnels: FunnelSummary[] }>(site.id, { path: '/funnels' }), [site.id]);
   return (
     <SiteFrame session={session} site={site} current="goals">
       <div class="toolbar">
         <PeriodPicker period={state.period} timezone={site.timezone} resolved={goals.data?.period} onChange={(period) => go(withPeriod(state, period))} />
       </div>
-      <section class="card" aria-labelledby="goals-title" data-panel="goals" data-state={goals.error ? 'error' : goals.data && !goals.loading ? 'ready' : 'loading'}>
+      <section class="card" aria-labelledby="goals-title" data-panel="goals" data-state={goals.error ? 'error' : goals.data && !goals.loading ? 'ready' : 'loading'} aria-busy={goals.loading}>
         <h2 id="goals-title">Goals</h2>
         {goals.data && (
           <p class="muted">
@@ -62,7 +52,8 @@ function GoalsView({ session, site }: { session: Session; site: SiteRow }) {
             row={(g) => (
               <tr key={g.goalId}>
                 <td>
-                  {g.name} <span class="muted">({g.kind === 'page' ? 'page' : 'event'} {g.pattern})</span>
+                  <GoalName goal={g} siteId={site.id} state={state} /> <span class="muted">({g.kind === 'page' ? 'page' : 'event'} {g.pattern})</span>
+                  <CountedSince since={g.countedSince} period={goals.data!.period} />
                 </td>
                 <td class="num">{formatCount(g.conversions)}</td>
                 <td class="num">{formatCount(g.uniqueConversions)}</td>

@@ -3,10 +3,10 @@ import { api } from '../lib/api.js';
 import { useLoad } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, SignedIn } from '../lib/mount.js';
-import { canManage, type Membership, type Session } from '../lib/session.js';
-import type { SiteRow } from '../lib/sites.js';
+import { canManage } from '../lib/session.js';
 import { LoadState } from '../components/feedback.js';
 import { WideTable } from '../components/table.js';
+import type { Membership, SessionView, SiteRow } from '../../src/core/vocabulary.js';
 
 function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRow[] }) {
   const manage = canManage(membership.role);
@@ -41,7 +41,7 @@ function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRo
   );
 }
 
-function Home({ session }: { session: Session }) {
+function Home({ session }: { session: SessionView }) {
   const sites = useLoad(() => api<{ sites: SiteRow[] }>('GET', '/sites'));
   return (
     <Layout session={session} title="Sites">

@@ -8,9 +8,9 @@ import { useAction, useLoad } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage, pathSegment } from '../lib/mount.js';
 import { loginPath } from '../../src/core/next-path.js';
-import type { Role, Session } from '../lib/session.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
+import type { Role, SessionView } from '../../src/core/vocabulary.js';
 
 interface InvitationView {
   orgName: string;
@@ -22,9 +22,9 @@ interface InvitationView {
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** The session, or undefined when signed out (a 401 here is an answer, not a reason to leave). */
-async function sessionIfAny(): Promise<Session | undefined> {
+async function sessionIfAny(): Promise<SessionView | undefined> {
   try {
-    const session = await api<Session>('GET', '/session', undefined, { anonymous: true });
+    const session = await api<SessionView>('GET', '/session', undefined, { anonymous: true });
     setCsrfToken(session.csrfToken);
     return session;
   } catch (failure) {
@@ -56,12 +56,12 @@ function Accept({ token, invitation }: { token: string; invitation: InvitationVi
   );
 }
 
-function CreateAccount({ token, invitation, onSignedIn }: { token: string; invitation: InvitationView; onSignedIn(session: Session): void }) {
+function CreateAccount({ token, invitation, onSignedIn }: { token: string; invitation: InvitationView; onSignedIn(session: SessionView): void }) {
   const [password, setPassword] = useState('');
   const create = useAction();
   const submit = () =>
     create.run(async () => {
-      const session = await api<Session>('POST', `/invitations/${encodeURIComponent(token)}/account`, { password }, { anonymous: true });
+      const session = await api<SessionView>('POST', `/invitations/${encodeURIComponent(token)}/account`, { password }, { anonymous: true });
       setCsrfToken(session.csrfToken);
       onSignedIn(session);
     });
@@ -84,7 +84,7 @@ function InvitationPage() {
     const invitation = await api<InvitationView>('GET', `/invitations/${encodeURIComponent(token)}`, undefined, { anonymous: true });
     return { invitation, session: await sessionIfAny() };
   });
-  const [created, setCreated] = useState<Session | undefined>(undefined);
+  const [created, setCreated] = useState<SessionView | undefined>(undefined);
   const leaving = useAction();
   return (
     <PlainLayout title="Invitation">

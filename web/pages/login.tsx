@@ -20,7 +20,7 @@ function LoginPage() {
   return (
     <PlainLayout title="Sign in">
       <Form onSubmit={submit} label="Sign in">
-        <TextField label="Email" type="email" autoComplete="username" required value={email} onValue={setEmail} />
+        <TextField label="Email" type="email" autoComplete="username" required autoFocus value={email} onValue={setEmail} />
         <TextField label="Password" type="password" autoComplete="current-password" required value={password} onValue={setPassword} />
         <ErrorText message={signIn.error} />
         <SubmitButton busy={signIn.busy} busyLabel="Signing in…">

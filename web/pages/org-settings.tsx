@@ -1,20 +1,22 @@
-// /orgs/:orgId/settings: the organisation's sites (add), API keys (created and shown once, revoked
-// after confirmation) and, for owners, its members and invitations (the link shown once).
-import { useState } from 'preact/hooks';
+// /orgs/:orgId/settings: the organisation's sites (add one, then land on its dashboard), API keys
+// (created and shown once, revoked after confirmation) and, for owners, its members and
+// invitations (the link shown once).
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { formatInstant } from '../lib/dates.js';
 import { useAction, useLoad, type Action } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
-import { canManage, membershipOf, type Role, type Session } from '../lib/session.js';
-import type { ManagedSite } from '../lib/sites.js';
+import { canManage, membershipOf } from '../lib/session.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { ShownOnce } from '../components/copy.js';
-import { ErrorText, LoadState, Notice } from '../components/feedback.js';
+import { ErrorText, LoadState } from '../components/feedback.js';
 import { SelectField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
 import { WideTable } from '../components/table.js';
-import { browserTimezone, TimezoneField } from '../components/timezone.js';
+import { defaultTimezone, TimezoneField } from '../components/timezone.js';
+import { siteDomainOf } from '../../src/entities/sites.js';
+import type { ManagedSite, Role, SessionView } from '../../src/core/vocabulary.js';
 
 interface KeyRow {
   id: number;
@@ -50,18 +52,18 @@ const ROLE_OPTIONS: Array<[Role, string]> = [
 
 function Sites({ orgId }: { orgId: number }) {
   const sites = useLoad(() => api<{ sites: ManagedSite[] }>('GET', `/manage/orgs/${orgId}/sites`), [orgId]);
-  const [domain, setDomain] = useState('');
+  const [address, setAddress] = useState('');
   const [name, setName] = useState('');
-  const [timezone, setTimezone] = useState(browserTimezone);
-  const [added, setAdded] = useState<ManagedSite | undefined>(undefined);
+  const [timezone, setTimezone] = useState('');
+  useEffect(() => {
+    defaultTimezone().then((zone) => setTimezone((typed) => typed || zone));
+  }, []);
   const add = useAction();
+  const domain = siteDomainOf(address);
   const submit = () =>
     add.run(async () => {
       const site = await api<ManagedSite>('POST', `/manage/orgs/${orgId}/sites`, { domain, name: name || domain, timezone });
-      setAdded(site);
-      setDomain('');
-      setName('');
-      sites.reload();
+      window.location.assign(`/sites/${encodeURIComponent(site.id)}`);
     });
   return (
     <section class="card" id="sites" aria-labelledby="sites-title">
@@ -91,15 +93,18 @@ function Sites({ orgId }: { orgId: number }) {
         )}
       </LoadState>
       <FormSection title="Add a site" action={add} onSubmit={submit} submitLabel="Add site" busyLabel="Adding…">
-        <TextField label="Domain" required placeholder="example.com" spellcheck={false} value={domain} onValue={setDomain} />
+        <TextField
+          label="Domain"
+          required
+          placeholder="example.com"
+          spellcheck={false}
+          value={address}
+          onValue={setAddress}
+          hint={domain !== '' && domain !== address.trim() ? `Adds the site as ${domain}: events come from it and its subdomains.` : 'A host name, or paste an address of the site.'}
+        />
         <TextField label="Name" placeholder="Same as the domain" value={name} onValue={setName} />
         <TimezoneField value={timezone} onValue={setTimezone} />
       </FormSection>
-      {added && (
-        <Notice>
-          Added {added.domain}. Its <a href={`/sites/${encodeURIComponent(added.id)}/settings#snippet`}>tracker snippet</a> is in its settings.
-        </Notice>
-      )}
     </section>
   );
 }
@@ -164,7 +169,7 @@ function Keys({ orgId }: { orgId: number }) {
   );
 }
 
-function Members({ orgId, session }: { orgId: number; session: Session }) {
+function Members({ orgId, session }: { orgId: number; session: SessionView }) {
   const members = useLoad(() => api<{ members: Member[] }>('GET', `/manage/orgs/${orgId}/members`), [orgId]);
   const change = useAction();
   const setMemberRole = (member: Member, next: Role) => change.run(() => api('PUT', `/manage/orgs/${orgId}/members/${member.userId}`, { role: next })).then(members.reload);
@@ -174,6 +179,7 @@ function Members({ orgId, session }: { orgId: number; session: Session }) {
       <LoadState state={members}>
         {({ members: rows }) => (
           <WideTable
+            class="stack"
             columns={['Member', 'Role', 'Remove']}
             rows={rows}
             row={(member) => (
@@ -274,7 +280,7 @@ function Invitations({ orgId }: { orgId: number }) {
   );
 }
 
-function OrgSettings({ session }: { session: Session }) {
+function OrgSettings({ session }: { session: SessionView }) {
   const orgId = Number(pathSegment(1));
   const membership = membershipOf(session, orgId);
   const title = membership ? `${membership.orgName} settings` : 'Organisation settings';

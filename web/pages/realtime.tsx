@@ -1,63 +1,17 @@
 // /sites/:siteId/realtime: visitors of the last five minutes, pageviews per minute over the last
 // half hour, the top pages, referrers and countries, and the live feed; read again every 5 s
 // while the tab is visible, and at once when it becomes visible again.
-import { useEffect, useState } from 'preact/hooks';
 import { ErrorText, Loading } from '../components/feedback.js';
 import { SiteFrame } from '../components/site-frame.js';
 import { Table } from '../components/table.js';
 import { formatCount } from '../lib/format.js';
 import { keyLabel } from '../lib/labels.js';
+import { useLive } from '../lib/live.js';
 import { mountSitePage } from '../lib/site-page.js';
-import type { Session } from '../lib/session.js';
 import { readSite } from '../lib/site.js';
-import type { Dimension } from '../lib/view-state.js';
-import type { SiteRow } from '../lib/sites.js';
+import type { Dimension, Realtime, RealtimeRow, SessionView, SiteRow } from '../../src/core/vocabulary.js';
 
 const REFRESH_MS = 5000;
-
-interface Top {
-  key: string;
-  visitors: number;
-  views: number;
-}
-
-interface Realtime {
-  generatedAt: number;
-  currentVisitors: number;
-  pageviewsPerMinute: Array<{ t: number; value: number }>;
-  topPages: Top[];
-  topReferrers: Top[];
-  topCountries: Top[];
-  feed: Array<{ ts: number; event: string; path: string; referrer: string; country: string; city: string; browser: string; os: string; device: string }>;
-}
-
-/** Reads the panel now and every REFRESH_MS while the page is visible; the last answer stays while the next is read. */
-function useRealtime(siteId: string): { data?: Realtime; error?: string } {
-  const [state, setState] = useState<{ data?: Realtime; error?: string }>({});
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const read = async () => {
-      clearTimeout(timer);
-      try {
-        const data = await readSite<Realtime>(siteId, { path: '/realtime' });
-        if (!stopped) setState({ data });
-      } catch (error) {
-        if (!stopped) setState((previous) => ({ data: previous.data, error: error instanceof Error ? error.message : String(error) }));
-      }
-      if (!stopped && document.visibilityState === 'visible') timer = setTimeout(read, REFRESH_MS);
-    };
-    const onVisible = () => document.visibilityState === 'visible' && read();
-    document.addEventListener('visibilitychange', onVisible);
-    read();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-      document.removeEventListener('visibilitychange', onVisible);
-    };
-  }, [siteId]);
-  return state;
-}
 
 function Minutes({ points }: { points: Realtime['pageviewsPerMinute'] }) {
   const max = Math.max(1, ...points.map((p) => p.value));
@@ -76,10 +30,15 @@ function Minutes({ points }: { points: Realtime['pageviewsPerMinute'] }) {
   );
 }
 
-function TopList({ title, dimension, rows }: { title: string; dimension: Dimension; rows: Top[] }) {
+/** The minutes the top lists and the feed cover (docs/api.md, realtime). */
+const TOP_WINDOW = 'last 30 minutes';
+
+function TopList({ title, dimension, rows }: { title: string; dimension: Dimension; rows: RealtimeRow[] }) {
   return (
-    <section class="card panel" aria-label={title}>
-      <h2>{title}</h2>
+    <section class="card panel" aria-label={`${title}, ${TOP_WINDOW}`}>
+      <h2>
+        {title} <span class="muted window">· {TOP_WINDOW}</span>
+      </h2>
       <Table
         class="rows"
         columns={[title, { label: 'Visitors', numeric: true }]}
@@ -96,9 +55,12 @@ function TopList({ title, dimension, rows }: { title: string; dimension: Dimensi
   );
 }
 
-function Live({ session, site }: { session: Session; site: SiteRow }) {
-  const { data, error } = useRealtime(site.id);
+function Live({ session, site }: { session: SessionView; site: SiteRow }) {
+  const { data, error } = useLive(() => readSite<Realtime>(site.id, { path: '/realtime' }), REFRESH_MS, [site.id]);
   const time = (ts: number) => new Date(ts).toLocaleTimeString(undefined, { timeZone: site.timezone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
+  const day = (ts: number) => new Date(ts).toLocaleDateString(undefined, { timeZone: site.timezone, day: 'numeric', month: 'short', year: 'numeric' });
+  // A feed entry of another day than the answer's (in the site's zone) says its day too.
+  const when = (ts: number) => (data && day(ts) !== day(data.generatedAt) ? `${day(ts)}, ${time(ts)}` : time(ts));
   return (
     <SiteFrame session={session} site={site} current="realtime">
       <ErrorText message={error} />
@@ -122,14 +84,18 @@ function Live({ session, site }: { session: Session; site: SiteRow }) {
             <TopList title="Countries" dimension="country" rows={data.topCountries} />
           </div>
           <section class="card" aria-labelledby="feed-title">
-            <h2 id="feed-title">Live feed</h2>
+            <h2 id="feed-title">
+              Live feed <span class="muted window">· {TOP_WINDOW}</span>
+            </h2>
             {data.feed.length === 0 ? (
               <p class="muted">No events in the last 30 minutes.</p>
             ) : (
               <ol class="feed">
                 {data.feed.map((e, i) => (
                   <li key={`${e.ts}-${i}`}>
-                    <time class="muted">{time(e.ts)}</time> <strong>{e.event}</strong> <span class="path">{e.path}</span>{' '}
+                    <time class="muted" dateTime={new Date(e.ts).toISOString()}>
+                      {when(e.ts)}
+                    </time> <strong>{e.event}</strong> <span class="path">{e.path}</span>{' '}
                     <span class="muted">
                       {[e.referrer && `from ${e.referrer}`, e.city || keyLabel('country', e.country), e.browser, e.device].filter(Boolean).join(' · ')}
                     </span>

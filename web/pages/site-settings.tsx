@@ -1,25 +1,26 @@
-// /sites/:siteId/settings: name, time zone, retention and GPC; the tracker snippet; goals; funnels;
+// /sites/:siteId/settings: name, time zone, retention, raw events and GPC; the tracker snippet; goals; funnels;
 // alert rules; archive. Admins and owners only (the server refuses the rest with 403).
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { useAction, useLoad } from '../lib/hooks.js';
 import { Layout, type Crumb } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
-import { canManage, type Session } from '../lib/session.js';
-import type { ManagedSite, SiteRow } from '../lib/sites.js';
+import { canManage } from '../lib/session.js';
 import { AlertRules } from '../components/alert-rules.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { CopyBlock } from '../components/copy.js';
 import { ErrorText, LoadState, Notice } from '../components/feedback.js';
 import { CheckboxField, Form, SubmitButton, TextField } from '../components/fields.js';
 import { Funnels } from '../components/funnels.js';
-import { Goals, type Goal } from '../components/goals.js';
+import { Goals } from '../components/goals.js';
 import { TimezoneField } from '../components/timezone.js';
+import { RAW_DAYS, type ManagedGoal, type ManagedSite, type SessionView, type SiteRow } from '../../src/core/vocabulary.js';
 
 function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSite): void }) {
   const [name, setName] = useState(site.name);
   const [timezone, setTimezone] = useState(site.timezone);
   const [retention, setRetention] = useState(site.retentionMonths === null ? '' : String(site.retentionMonths));
+  const [rawDays, setRawDays] = useState(String(site.rawDays));
   const [honorGpc, setHonorGpc] = useState(site.honorGpc);
   const [saved, setSaved] = useState(false);
   const save = useAction();
@@ -27,7 +28,7 @@ function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
     save.run(async () => {
       setSaved(false);
       const retentionMonths = retention.trim() === '' ? null : Number(retention);
-      onSaved(await api<ManagedSite>('PATCH', `/manage/sites/${encodeURIComponent(site.id)}`, { name, timezone, retentionMonths, honorGpc }));
+      onSaved(await api<ManagedSite>('PATCH', `/manage/sites/${encodeURIComponent(site.id)}`, { name, timezone, retentionMonths, rawDays: Number(rawDays), honorGpc }));
       setSaved(true);
     });
   return (
@@ -36,7 +37,24 @@ function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
       <Form onSubmit={submit} label="General settings">
         <TextField label="Name" required value={name} onValue={setName} />
         <TimezoneField value={timezone} onValue={setTimezone} />
-        <TextField label="Retention (months)" type="number" min={1} value={retention} onValue={setRetention} hint="Raw events older than this are deleted. Empty keeps them." />
+        <TextField
+          label="Retention (months)"
+          type="number"
+          min={1}
+          value={retention}
+          onValue={setRetention}
+          hint="Everything older than this is deleted: events and daily figures alike. Empty keeps the daily figures for ever."
+        />
+        <TextField
+          label="Raw events (days)"
+          type="number"
+          required
+          min={RAW_DAYS.min}
+          max={RAW_DAYS.max}
+          value={rawDays}
+          onValue={setRawDays}
+          hint={`Single events are kept this many days (${RAW_DAYS.min} to ${RAW_DAYS.max}), so that any combination of filters answers over them; older days keep their daily figures, which answer one filter at a time. Lowering it deletes the older events within the hour.`}
+        />
         <CheckboxField label="Honour Global Privacy Control" checked={honorGpc} onChecked={setHonorGpc} hint="Visits from browsers that send Sec-GPC: 1 are not recorded." />
         <div class="actions">
           <SubmitButton busy={save.busy} busyLabel="Saving…">
@@ -87,12 +105,12 @@ function Archive({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
   );
 }
 
-function Settings({ session, siteId }: { session: Session; siteId: string }) {
+function Settings({ session, siteId }: { session: SessionView; siteId: string }) {
   const loaded = useLoad(async () => {
     const sitePath = `/manage/sites/${encodeURIComponent(siteId)}`;
     const listed = (await api<{ sites: SiteRow[] }>('GET', '/sites')).sites.find((row) => row.id === siteId);
     if (listed && !canManage(listed.role)) return { listed, denied: true as const };
-    const [site, { goals }] = await Promise.all([api<ManagedSite>('GET', sitePath), api<{ goals: Goal[] }>('GET', `${sitePath}/goals`)]);
+    const [site, { goals }] = await Promise.all([api<ManagedSite>('GET', sitePath), api<{ goals: ManagedGoal[] }>('GET', `${sitePath}/goals`)]);
     return { site, listed, goals, denied: false as const };
   }, [siteId]);
   const [site, setSite] = useState<ManagedSite | undefined>(undefined);

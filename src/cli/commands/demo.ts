@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { isValidTimeZone } from '../../core/localtime.js';
+import { RAW_DAYS } from '../../core/vocabulary.js';
 import { MAX_IMPORT_LINES } from '../../ingest/import-contract.js';
 import { integer, optional } from '../args.js';
 import { seg, type AdminClient } from '../client.js';
@@ -80,7 +81,9 @@ export const demo: Noun = {
         const user = await createUser(client, email, password);
         const org = await client.request<{ id: number }>('POST', '/orgs', { name: 'Demo' });
         await client.request('PUT', `/orgs/${seg(org.id)}/members/${seg(user.id)}`, { role: 'owner' });
-        const site = await client.request<{ id: string }>('POST', `/orgs/${seg(org.id)}/sites`, { domain: 'demo.example', name: 'Demo site', timezone });
+        // Raw events cover the whole demo, so that every filter answers over every period of it.
+        const rawDays = Math.max(RAW_DAYS.min, days);
+        const site = await client.request<{ id: string }>('POST', `/orgs/${seg(org.id)}/sites`, { domain: 'demo.example', name: 'Demo site', timezone, rawDays });
         for (const goal of DEMO_GOALS) await client.request('POST', `/sites/${seg(site.id)}/goals`, goal);
         const funnel = await client.request<{ id: number }>('POST', `/sites/${seg(site.id)}/funnels`, DEMO_FUNNEL);
 

@@ -3,38 +3,12 @@ import { integer, many, numericId, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable, time } from '../output.js';
 import type { Invocation, Noun } from '../types.js';
-
-interface Step {
-  kind: 'page' | 'event';
-  pattern: string;
-}
-
-interface FunnelDefinition {
-  id: number;
-  name: string;
-  windowMinutes: number;
-  version: number;
-  createdAt: number;
-  steps: Step[];
-}
-
-interface FunnelHistory extends Omit<FunnelDefinition, 'steps'> {
-  versions: Array<{ version: number; createdAt: number; steps: Step[] }>;
-}
-
-interface FunnelSummary {
-  id: number;
-  name: string;
-  stepCount: number;
-  windowMinutes: number;
-  version: number;
-  createdAt: number;
-}
+import { FUNNEL_STEPS, type FunnelDefinition, type FunnelHistory, type FunnelStep, type FunnelSummary } from '../../core/vocabulary.js';
 
 /** `--step page:/pricing` and `--step event:signup` as API steps. */
-function parseSteps(inv: Invocation): Step[] {
+function parseSteps(inv: Invocation): FunnelStep[] {
   const raw = many(inv, 'step');
-  if (raw.length < 2 || raw.length > 8) inv.usage(`a funnel has 2 to 8 --step options, got ${raw.length}`);
+  if (raw.length < FUNNEL_STEPS.min || raw.length > FUNNEL_STEPS.max) inv.usage(`a funnel has ${FUNNEL_STEPS.min} to ${FUNNEL_STEPS.max} --step options, got ${raw.length}`);
   return raw.map((text) => {
     const colon = text.indexOf(':');
     const kind = colon < 0 ? '' : text.slice(0, colon);
@@ -50,7 +24,7 @@ const summary = (f: FunnelSummary) =>
   formatFields([['id', f.id], ['name', f.name], ['steps', f.stepCount], ['window', `${f.windowMinutes} min`], ['version', f.version]]);
 
 /** Steps written as the --step options that define them, in order. */
-const stepsText = (steps: Step[]) => steps.map((s) => `${s.kind}:${s.pattern}`).join(' → ');
+const stepsText = (steps: FunnelStep[]) => steps.map((s) => `${s.kind}:${s.pattern}`).join(' → ');
 
 /** The FUNNEL_ID of a command on one funnel, and the funnel's API path under its --site. */
 function oneFunnel(inv: Invocation): { funnelId: number; path: string } {
@@ -61,7 +35,7 @@ function oneFunnel(inv: Invocation): { funnelId: number; path: string } {
 
 export const funnel: Noun = {
   name: 'funnel',
-  summary: 'funnels: 2 to 8 ordered steps completed within a time window',
+  summary: `funnels: ${FUNNEL_STEPS.min} to ${FUNNEL_STEPS.max} ordered steps completed within a time window`,
   commands: [
     {
       verb: 'add',

@@ -3,13 +3,7 @@ import { numericId, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable } from '../output.js';
 import type { Noun } from '../types.js';
-
-interface Goal {
-  goalId: number;
-  name: string;
-  kind: string;
-  pattern: string;
-}
+import type { ManagedGoal } from '../../core/vocabulary.js';
 
 export const goal: Noun = {
   name: 'goal',
@@ -27,7 +21,7 @@ export const goal: Noun = {
         const kind = required(inv, 'kind');
         if (kind !== 'page' && kind !== 'event') inv.usage(`--kind must be page or event, got ${JSON.stringify(kind)}`);
         const pattern = required(inv, 'pattern');
-        const created = await inv.client().request<Goal>('POST', `/sites/${seg(siteId)}/goals`, { name, kind, pattern });
+        const created = await inv.client().request<ManagedGoal>('POST', `/sites/${seg(siteId)}/goals`, { name, kind, pattern });
         inv.out.result(created, () =>
           formatFields([['id', created.goalId], ['name', created.name], ['kind', created.kind], ['pattern', created.pattern]]),
         );
@@ -40,7 +34,7 @@ export const goal: Noun = {
       options: { site: { type: 'string' } },
       example: 'svc goal list --site k3f9a1b2c4d5',
       async run(inv) {
-        const answer = await inv.client().request<{ goals: Goal[] }>('GET', `/sites/${seg(required(inv, 'site'))}/goals`);
+        const answer = await inv.client().request<{ goals: ManagedGoal[] }>('GET', `/sites/${seg(required(inv, 'site'))}/goals`);
         inv.out.result(answer, () => formatTable(['ID', 'NAME', 'KIND', 'PATTERN'], answer.goals.map((g) => [g.goalId, g.name, g.kind, g.pattern])));
       },
     },

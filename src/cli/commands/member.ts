@@ -3,13 +3,12 @@ import { numericId, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable } from '../output.js';
 import type { Invocation, Noun } from '../types.js';
-
-const ROLES = ['viewer', 'admin', 'owner'];
+import { isRole, ROLES, type Role } from '../../core/vocabulary.js';
 
 interface Membership {
   orgId: number;
   userId: number;
-  role: string;
+  role: Role;
 }
 
 function orgOption(inv: Invocation): number {
@@ -30,7 +29,7 @@ export const member: Noun = {
         const orgId = orgOption(inv);
         const userText = required(inv, 'user');
         const role = required(inv, 'role');
-        if (!ROLES.includes(role)) inv.usage(`--role must be one of ${ROLES.join(', ')}, got ${JSON.stringify(role)}`);
+        if (!isRole(role)) inv.usage(`--role must be one of ${ROLES.join(', ')}, got ${JSON.stringify(role)}`);
         const client = inv.client();
         const set = userText.includes('@')
           ? await client.request<Membership>('POST', `/orgs/${seg(orgId)}/members`, { email: userText, role })

@@ -3,26 +3,18 @@ import { flag, integer, optional, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable } from '../output.js';
 import type { Command, Invocation, Noun } from '../types.js';
-
-export interface Site {
-  id: string;
-  domain: string;
-  name: string;
-  timezone: string;
-  retentionMonths: number | null;
-  honorGpc: boolean;
-  status: string;
-}
+import { RAW_DAYS, type ManagedSite } from '../../core/vocabulary.js';
 
 const retention = (months: number | null) => (months === null ? 'forever' : `${months} months`);
 
-export function siteFields(s: Site): string {
+function siteFields(s: ManagedSite): string {
   return formatFields([
     ['id', s.id],
     ['domain', s.domain],
     ['name', s.name],
     ['timezone', s.timezone],
     ['retention', retention(s.retentionMonths)],
+    ['raw events', `${s.rawDays} days`],
     ['honor GPC', s.honorGpc],
     ['status', s.status],
   ]);
@@ -36,7 +28,7 @@ function setStatus(verb: 'archive' | 'activate', status: 'archived' | 'active'):
     args: ['SITE_ID'],
     example: `svc site ${verb} k3f9a1b2c4d5`,
     async run(inv: Invocation) {
-      const site = await inv.client().request<Site>('PATCH', `/sites/${seg(inv.positionals[0]!)}`, { status });
+      const site = await inv.client().request<ManagedSite>('PATCH', `/sites/${seg(inv.positionals[0]!)}`, { status });
       inv.out.result(site, () => siteFields(site));
     },
   };
@@ -48,14 +40,15 @@ export const site: Noun = {
   commands: [
     {
       verb: 'add',
-      usage: 'svc site add --org ID --domain D --name N --timezone TZ [--retention-months N] [--no-gpc]',
-      summary: 'create a site (GPC is honoured unless --no-gpc; data is kept forever unless --retention-months)',
+      usage: 'svc site add --org ID --domain D --name N --timezone TZ [--retention-months N] [--raw-days N] [--no-gpc]',
+      summary: `create a site (GPC is honoured unless --no-gpc; data is kept forever unless --retention-months; raw events ${RAW_DAYS.default} days unless --raw-days, ${RAW_DAYS.min} to ${RAW_DAYS.max})`,
       options: {
         org: { type: 'string' },
         domain: { type: 'string' },
         name: { type: 'string' },
         timezone: { type: 'string' },
         'retention-months': { type: 'string' },
+        'raw-days': { type: 'string' },
         'no-gpc': { type: 'boolean' },
       },
       example: 'svc site add --org 1 --domain example.com --name "Example" --timezone Europe/Paris --retention-months 24',
@@ -68,8 +61,10 @@ export const site: Noun = {
         };
         const months = optional(inv, 'retention-months');
         if (months !== undefined) body.retentionMonths = integer(inv, 'retention-months', months, 1, 1200);
+        const rawDays = optional(inv, 'raw-days');
+        if (rawDays !== undefined) body.rawDays = integer(inv, 'raw-days', rawDays, RAW_DAYS.min, RAW_DAYS.max);
         if (flag(inv, 'no-gpc')) body.honorGpc = false;
-        const created = await inv.client().request<Site>('POST', `/orgs/${seg(orgId)}/sites`, body);
+        const created = await inv.client().request<ManagedSite>('POST', `/orgs/${seg(orgId)}/sites`, body);
         inv.out.result(created, () => siteFields(created));
       },
     },
@@ -80,11 +75,11 @@ export const site: Noun = {
       options: { org: { type: 'string' } },
       example: 'svc site list --org 1',
       async run(inv) {
-        const answer = await inv.client().request<{ sites: Site[] }>('GET', `/orgs/${seg(required(inv, 'org'))}/sites`);
+        const answer = await inv.client().request<{ sites: ManagedSite[] }>('GET', `/orgs/${seg(required(inv, 'org'))}/sites`);
         inv.out.result(answer, () =>
           formatTable(
-            ['ID', 'DOMAIN', 'NAME', 'TIMEZONE', 'RETENTION', 'GPC', 'STATUS'],
-            answer.sites.map((s) => [s.id, s.domain, s.name, s.timezone, retention(s.retentionMonths), s.honorGpc ? 'honored' : 'ignored', s.status]),
+            ['ID', 'DOMAIN', 'NAME', 'TIMEZONE', 'RETENTION', 'RAW DAYS', 'GPC', 'STATUS'],
+            answer.sites.map((s) => [s.id, s.domain, s.name, s.timezone, retention(s.retentionMonths), s.rawDays, s.honorGpc ? 'honored' : 'ignored', s.status]),
           ),
         );
       },

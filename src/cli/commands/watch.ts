@@ -5,9 +5,10 @@ import { integer, optional } from '../args.js';
 import { seg } from '../client.js';
 import { time } from '../output.js';
 import type { Noun } from '../types.js';
+import type { RecentEvent } from '../../core/vocabulary.js';
 
 interface RecentEvents {
-  events: Array<{ seq: number; ts: number; outcome: string; path: string | null; browser: string | null }>;
+  events: RecentEvent[];
   lastSeq: number;
 }
 

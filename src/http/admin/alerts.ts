@@ -1,7 +1,7 @@
 // Alert rules and their webhook history (docs/admin-api.md, and docs/webhooks.md), for the operator and, through OrgAccess, for the site's organisation's admins
 // and owners. Validation of the rule itself lives in AlertService, shared with the CLI.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { OrgAccess } from '../../accounts/authorization.js';
+import type { OrgAccess } from '../auth/authorization.js';
 import type { AppContext } from '../../context.js';
 import { idParam, objectBody } from '../validate.js';
 import { siteFor } from './org-routes.js';
@@ -12,7 +12,7 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext, access:
   /** A rule's id from the path, once the request may act on the rule's organisation as admin. */
   const ruleFor = async (request: FastifyRequest, param: string): Promise<number> => {
     const ruleId = idParam(param);
-    await access.require(request, await ctx.alerts.orgOfRule(ruleId), 'admin', 'alert rule not found');
+    await access.require(request, await ctx.alerts.orgOfRule(ruleId), 'admin', 'alertRule');
     return ruleId;
   };
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { operatorAccess, type OrgAccess } from '../../accounts/authorization.js';
-import { envelope, notFound } from '../../core/errors.js';
+import { operatorAccess, type OrgAccess } from '../auth/authorization.js';
+import { apiError, envelope } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { alertRoutes } from './alerts.js';
-import { requireAdmin } from './auth.js';
+import { requireAdmin } from '../auth/admin-token.js';
 import { installationRoutes } from './installation-routes.js';
 import { acceptEmptyJsonBody } from './json-body.js';
 import { memberRoutes } from './members.js';
@@ -31,6 +31,6 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   // Every request without the token gets 401, unknown paths included: an unauthenticated caller
   // cannot tell existing admin routes from missing ones.
   app.setNotFoundHandler({ preHandler: requireAdmin(ctx) }, (request, reply) => {
-    reply.code(404).send(envelope(notFound(`no route ${request.method} ${request.url.split('?')[0]}`)));
+    reply.code(404).send(envelope(apiError('NOT_FOUND', 'route', { method: request.method, path: request.url.split('?')[0]! })));
   });
 }

@@ -3,7 +3,7 @@
 // each route then says which fields it needs. Anything else is parsed as Fastify does by default
 // (`__proto__` and `constructor.prototype` keys refused).
 import type { FastifyInstance } from 'fastify';
-import { invalidParams } from '../../core/errors.js';
+import { apiError } from '../../core/errors.js';
 
 function isJson(text: string): boolean {
   try {
@@ -21,7 +21,7 @@ export function acceptEmptyJsonBody(app: FastifyInstance): void {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     parseJson(request, text, (err, value) => {
-      if (err && isJson(text)) done(invalidParams('body must not have a __proto__ or constructor.prototype key'), undefined);
+      if (err && isJson(text)) done(apiError('INVALID_PARAMS', 'prototypeKey'), undefined);
       else done(err, value);
     });
   });

@@ -2,18 +2,18 @@
 // owners' routes. Owners add people by invitation only; adding an existing user by email is the
 // operator's (users.ts), since its answer tells whether an account exists.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { OrgAccess } from '../../accounts/authorization.js';
-import { publicBase } from '../../accounts/http.js';
+import type { OrgAccess } from '../auth/authorization.js';
+import { publicBase } from '../auth/session-cookie.js';
 import { checkEmail } from '../../accounts/service.js';
-import { isRole, ROLES, type Role } from '../../core/roles.js';
-import { ApiError, invalidParams, notFound } from '../../core/errors.js';
+import { isRole, ROLES, type Role } from '../../core/vocabulary.js';
+import { apiError } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
-import type { Invitation } from '../../storage/meta/account-store.js';
-import type { Org } from '../../storage/meta/types.js';
+import type { Invitation } from '../../entities/accounts.js';
+import type { Org } from '../../entities/sites.js';
 import { idParam, objectBody, type Body } from '../validate.js';
 
 export function roleField(body: Body): Role {
-  if (!isRole(body.role)) throw invalidParams(`role must be one of ${ROLES.join(', ')}`);
+  if (!isRole(body.role)) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'role', values: ROLES.join(', ') });
   return body.role;
 }
 
@@ -27,8 +27,8 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
   const invitationLimiter = ctx.counters.rateLimiter('invitations', INVITATIONS_PER_HOUR, 3_600_000);
   const ownedOrg = async (request: FastifyRequest, param: string): Promise<Org> => {
     const org = await ctx.meta.getOrg(idParam(param));
-    if (!org) throw notFound('organisation not found');
-    await access.require(request, org.id, 'owner', 'organisation not found');
+    if (!org) throw apiError('NOT_FOUND', 'organisation');
+    await access.require(request, org.id, 'owner', 'organisation');
     return org;
   };
 
@@ -42,7 +42,7 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
     const role = roleField(objectBody(request.body, ['role']));
     const userId = idParam(request.params.userId);
     // One answer for an unknown user and for a user outside the organisation: an owner learns nothing of accounts that are not members.
-    if (!access.addsMembers && (await accounts.roleIn(org.id, userId)) === undefined) throw notFound('membership not found');
+    if (!access.addsMembers && (await accounts.roleIn(org.id, userId)) === undefined) throw apiError('NOT_FOUND', 'membership');
     await accounts.setMember(org.id, userId, role);
     return { orgId: org.id, userId, role };
   });
@@ -59,7 +59,7 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
     const email = checkEmail(body.email);
     const role = roleField(body);
     if (!(await invitationLimiter.hit(String(org.id), ctx.clock.now()))) {
-      throw new ApiError('RATE_LIMITED', `an organisation sends at most ${INVITATIONS_PER_HOUR} invitations an hour`, { 'retry-after': '3600' });
+      throw apiError('RATE_LIMITED', 'invitations', { perHour: INVITATIONS_PER_HOUR }, { 'retry-after': '3600' });
     }
     const sent = await accounts.invitations.create(org.id, email, role, { base: publicBase(request, ctx.config), fromPublicUrl: ctx.config.publicUrl !== undefined });
     reply.code(201).send({ ...invitationView(sent.invitation), url: sent.url, emailed: sent.emailed });

@@ -1,8 +1,8 @@
 // The operator's own admin routes (docs/admin-api.md): organisations, relay keys, event import and
 // maintenance. Never mounted for dashboard users.
 import type { FastifyInstance } from 'fastify';
-import { operatorAccess } from '../../accounts/authorization.js';
-import { invalidParams } from '../../core/errors.js';
+import { operatorAccess } from '../auth/authorization.js';
+import { apiError } from '../../core/errors.js';
 import { newRelayKey, sha256Hex } from '../../core/ids.js';
 import type { AppContext } from '../../context.js';
 import { objectBody, optionalString, requiredString } from '../validate.js';
@@ -36,7 +36,7 @@ export async function operatorRoutes(app: FastifyInstance, ctx: AppContext): Pro
     scoped.post<{ Params: { siteId: string } }>('/sites/:siteId/events/import', async (request) => {
       const site = await siteFor(ctx, operatorAccess, request, request.params.siteId);
       const stream = (request.body ?? request.raw) as AsyncIterable<Buffer>;
-      return ctx.ingest.importLines(site, stream);
+      return ctx.ingest.imports.importLines(site, stream);
     });
   });
 
@@ -46,7 +46,7 @@ export async function operatorRoutes(app: FastifyInstance, ctx: AppContext): Pro
     let tasks: string[] | undefined;
     if (body.tasks !== undefined) {
       if (!Array.isArray(body.tasks) || body.tasks.some((t) => typeof t !== 'string' || !known.includes(t))) {
-        throw invalidParams(`tasks must be an array of: ${known.join(', ')}`);
+        throw apiError('INVALID_PARAMS', 'tasks', { tasks: known.join(', ') });
       }
       tasks = body.tasks as string[];
     }

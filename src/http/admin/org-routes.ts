@@ -1,22 +1,25 @@
 // An organisation's sites and API keys (docs/admin-api.md), for the operator and, through OrgAccess, for
 // the organisation's admins and owners (/app/v1/manage).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { OrgAccess } from '../../accounts/authorization.js';
-import { conflict, notFound, invalidParams } from '../../core/errors.js';
+import type { OrgAccess } from '../auth/authorization.js';
+import { apiError } from '../../core/errors.js';
 import { newApiKey, newSitePublicId, sha256Hex } from '../../core/ids.js';
 import { isValidTimeZone } from '../../core/localtime.js';
 import type { AppContext } from '../../context.js';
-import { DuplicateDomain, type ApiKeyRecord, type Org, type Site } from '../../storage/meta/types.js';
-import { idParam, objectBody, oneOf, optionalBoolean, optionalNullableInt, optionalString, requiredString } from '../validate.js';
+import type { ApiKeyRecord, Org, Site } from '../../entities/sites.js';
+import { DuplicateDomain } from '../../storage/meta/types.js';
+import { idParam, objectBody, oneOf, optionalBoolean, optionalInt, optionalNullableInt, optionalString, requiredString } from '../validate.js';
 import { parseDomain } from './domain.js';
+import { RAW_DAYS, type ManagedSite } from '../../core/vocabulary.js';
 
-export function siteView(site: Site) {
+export function siteView(site: Site): ManagedSite {
   return {
     id: site.id,
     domain: site.domain,
     name: site.name,
     timezone: site.timezone,
     retentionMonths: site.retentionMonths,
+    rawDays: site.rawDays,
     honorGpc: site.honorGpc,
     status: site.status,
   };
@@ -39,42 +42,43 @@ const ZONE_SPELLING = new Map(TIME_ZONES.map((zone) => [zone.toLowerCase(), zone
  * `Asia/Katmandu`, `Asia/Kolkata` → `Asia/Calcutta`), and the API echoes the site's zone.
  */
 function timezoneField(value: string): string {
-  if (!isValidTimeZone(value)) throw invalidParams(`timezone ${JSON.stringify(value)} is not an IANA time zone`);
+  if (!isValidTimeZone(value)) throw apiError('INVALID_PARAMS', 'timezone', { value: JSON.stringify(value) });
   return ZONE_SPELLING.get(value.toLowerCase()) ?? value;
 }
 
 /** The organisation of a path id, once the request may act on it as admin; else 404 / 403. */
 export async function orgFor(ctx: AppContext, access: OrgAccess, request: FastifyRequest, param: string | undefined): Promise<Org> {
   const org = await ctx.meta.getOrg(idParam(param));
-  if (!org) throw notFound('organisation not found');
-  await access.require(request, org.id, 'admin', 'organisation not found');
+  if (!org) throw apiError('NOT_FOUND', 'organisation');
+  await access.require(request, org.id, 'admin', 'organisation');
   return org;
 }
 
 /** The site of a public id, once the request may act on its organisation as admin; else 404 / 403. */
 export async function siteFor(ctx: AppContext, access: OrgAccess, request: FastifyRequest, publicId: string): Promise<Site> {
   const site = await ctx.meta.getSite(publicId);
-  if (!site) throw notFound('site not found');
-  await access.require(request, site.orgId, 'admin', 'site not found');
+  if (!site) throw apiError('NOT_FOUND', 'site');
+  await access.require(request, site.orgId, 'admin', 'site');
   return site;
 }
 
 export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/sites', async (request, reply) => {
     const org = await orgFor(ctx, access, request, request.params.orgId);
-    const body = objectBody(request.body, ['domain', 'name', 'timezone', 'retentionMonths', 'honorGpc']);
+    const body = objectBody(request.body, ['domain', 'name', 'timezone', 'retentionMonths', 'rawDays', 'honorGpc']);
     const input = {
       domain: parseDomain(requiredString(body, 'domain', 253)),
       name: requiredString(body, 'name'),
       timezone: timezoneField(requiredString(body, 'timezone', 64)),
       retentionMonths: optionalNullableInt(body, 'retentionMonths', 1, 1200) ?? null,
+      rawDays: optionalInt(body, 'rawDays', RAW_DAYS.min, RAW_DAYS.max) ?? RAW_DAYS.default,
       honorGpc: optionalBoolean(body, 'honorGpc') ?? true,
     };
     try {
       const site = await ctx.meta.createSite(org.id, input, newSitePublicId(), ctx.clock.now());
       reply.code(201).send(siteView(site));
     } catch (err) {
-      if (err instanceof DuplicateDomain) throw conflict(err.message);
+      if (err instanceof DuplicateDomain) throw apiError('CONFLICT', 'domain', { domain: err.domain });
       throw err;
     }
   });
@@ -88,22 +92,23 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
 
   app.patch<{ Params: { siteId: string } }>('/sites/:siteId', async (request) => {
     await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ['name', 'timezone', 'retentionMonths', 'honorGpc', 'status']);
+    const body = objectBody(request.body, ['name', 'timezone', 'retentionMonths', 'rawDays', 'honorGpc', 'status']);
     const timezone = optionalString(body, 'timezone', 64);
     const patch = {
       name: optionalString(body, 'name'),
       timezone: timezone === undefined ? undefined : timezoneField(timezone),
       retentionMonths: optionalNullableInt(body, 'retentionMonths', 1, 1200),
+      rawDays: optionalInt(body, 'rawDays', RAW_DAYS.min, RAW_DAYS.max),
       honorGpc: optionalBoolean(body, 'honorGpc'),
       status: body.status === undefined ? undefined : oneOf(body, 'status', ['active', 'archived'] as const),
     };
     try {
       const site = await ctx.meta.updateSite(request.params.siteId, patch);
-      if (!site) throw notFound('site not found');
+      if (!site) throw apiError('NOT_FOUND', 'site');
       ctx.ingest.sites.invalidate(site.id);
       return siteView(site);
     } catch (err) {
-      if (err instanceof DuplicateDomain) throw conflict(err.message);
+      if (err instanceof DuplicateDomain) throw apiError('CONFLICT', 'domain', { domain: err.domain });
       throw err;
     }
   });
@@ -125,8 +130,8 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
   app.post<{ Params: { keyId: string } }>('/keys/:keyId/revoke', async (request) => {
     objectBody(request.body, []);
     const existing = await ctx.meta.getApiKey(idParam(request.params.keyId));
-    if (!existing) throw notFound('key not found');
-    await access.require(request, existing.orgId, 'admin', 'key not found');
+    if (!existing) throw apiError('NOT_FOUND', 'key');
+    await access.require(request, existing.orgId, 'admin', 'key');
     const key = (await ctx.meta.revokeApiKey(existing.id, ctx.clock.now()))!;
     return { id: key.id, revokedAt: key.revokedAt };
   });

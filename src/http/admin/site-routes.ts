@@ -1,29 +1,41 @@
 // A site's goals and funnels (docs/admin-api.md), for the operator and, through OrgAccess, for the site's
 // organisation's admins and owners (/app/v1/manage).
 import type { FastifyInstance } from 'fastify';
-import type { OrgAccess } from '../../accounts/authorization.js';
-import { invalidParams, notFound } from '../../core/errors.js';
-import { PAGE_PATTERN_LIMITS, pagePatternProblem } from '../../core/patterns.js';
+import type { OrgAccess } from '../auth/authorization.js';
+import { apiError, type ApiError } from '../../core/errors.js';
+import { PAGE_PATTERN_LIMITS, pagePatternProblem, type PagePatternProblem } from '../../core/patterns.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
-import type { FunnelStep, MatchKind } from '../../storage/meta/types.js';
+import { FUNNEL_STEPS, type FunnelStep, type ManagedGoal, type MatchKind } from '../../core/vocabulary.js';
 import { idParam, objectBody, oneOf, requiredInt, requiredString, type Body } from '../validate.js';
 import { siteFor } from './org-routes.js';
+import { DuplicateGoal } from '../../storage/meta/types.js';
 
 const KINDS = ['page', 'event'] as const;
 const MAX_FUNNEL_WINDOW_MINUTES = 30 * 24 * 60;
 
+function pagePatternError(problem: PagePatternProblem, field: string): ApiError {
+  switch (problem.rule) {
+    case 'start':
+      return apiError('INVALID_PARAMS', 'pagePatternStart', { field });
+    case 'length':
+      return apiError('INVALID_PARAMS', 'pagePatternLength', { field, max: PAGE_PATTERN_LIMITS.maxLength });
+    case 'wildcards':
+      return apiError('INVALID_PARAMS', 'pagePatternWildcards', { field, max: PAGE_PATTERN_LIMITS.maxWildcards, wildcards: problem.wildcards });
+  }
+}
+
 /** A goal or funnel-step pattern: a path pattern (`*`, `**` wildcards) or an event name. */
 function matchPattern(kind: MatchKind, pattern: string, field: string): string {
   const problem = kind === 'page' ? pagePatternProblem(pattern) : null;
-  if (problem) throw invalidParams(`${field}: ${problem}`);
-  if (kind === 'event' && !EVENT_NAME.test(pattern)) throw invalidParams(`${field}: an event pattern is an event name matching ${EVENT_NAME}`);
+  if (problem) throw pagePatternError(problem, field);
+  if (kind === 'event' && !EVENT_NAME.test(pattern)) throw apiError('INVALID_PARAMS', 'eventPattern', { field, pattern: String(EVENT_NAME) });
   return pattern;
 }
 
 function funnelSteps(body: Body): FunnelStep[] {
   const steps = body.steps;
-  if (!Array.isArray(steps) || steps.length < 2 || steps.length > 8) throw invalidParams('steps must be an array of 2 to 8 steps');
+  if (!Array.isArray(steps) || steps.length < FUNNEL_STEPS.min || steps.length > FUNNEL_STEPS.max) throw apiError('INVALID_PARAMS', 'funnelSteps', FUNNEL_STEPS);
   return steps.map((raw, i) => {
     const step = objectBody(raw, ['kind', 'pattern']);
     const kind = oneOf(step, 'kind', KINDS);
@@ -31,32 +43,34 @@ function funnelSteps(body: Body): FunnelStep[] {
   });
 }
 
-// Goal and funnel changes refresh the site's rollups before answering, so that the read API counts
-// a new definition over the days still backed by raw events right away.
+// A new goal or funnel version is counted over the days still backed by raw events by the rollup
+// job (the worker's backfill, src/stats/rollups/job.ts), not by the admin call.
 export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/goals', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
     const body = objectBody(request.body, ['name', 'kind', 'pattern']);
     const kind = oneOf(body, 'kind', KINDS);
-    const goal = await ctx.meta.createGoal(
-      site.internalId,
-      { name: requiredString(body, 'name'), kind, pattern: matchPattern(kind, requiredString(body, 'pattern', PAGE_PATTERN_LIMITS.maxLength), 'pattern') },
-      ctx.clock.now(),
-    );
-    await ctx.rollups.refresh(site);
+    const goal = await ctx.meta
+      .createGoal(
+        site.internalId,
+        { name: requiredString(body, 'name'), kind, pattern: matchPattern(kind, requiredString(body, 'pattern', PAGE_PATTERN_LIMITS.maxLength), 'pattern') },
+        ctx.clock.now(),
+      )
+      .catch((err: unknown) => {
+        throw err instanceof DuplicateGoal ? apiError('CONFLICT', 'goal', { goalId: err.goalId }) : err;
+      });
     reply.code(201).send({ goalId: goal.goalId, name: goal.name, kind: goal.kind, pattern: goal.pattern });
   });
 
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/goals', async (request) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
     const goals = await ctx.meta.listGoals(site.internalId);
-    return { goals: goals.map((g) => ({ goalId: g.goalId, name: g.name, kind: g.kind, pattern: g.pattern })) };
+    return { goals: goals.map((g): ManagedGoal => ({ goalId: g.goalId, name: g.name, kind: g.kind, pattern: g.pattern })) };
   });
 
   app.delete<{ Params: { siteId: string; goalId: string } }>('/sites/:siteId/goals/:goalId', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    if (!(await ctx.meta.deleteGoal(site.internalId, idParam(request.params.goalId)))) throw notFound('goal not found');
-    await ctx.rollups.refresh(site);
+    if (!(await ctx.meta.deleteGoal(site.internalId, idParam(request.params.goalId)))) throw apiError('NOT_FOUND', 'goal');
     reply.code(204).send();
   });
 
@@ -68,7 +82,6 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: 
       { name: requiredString(body, 'name'), windowMinutes: requiredInt(body, 'windowMinutes', 1, MAX_FUNNEL_WINDOW_MINUTES), steps: funnelSteps(body) },
       ctx.clock.now(),
     );
-    await ctx.rollups.refresh(site);
     reply.code(201).send(funnel);
   });
 
@@ -76,8 +89,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: 
     const site = await siteFor(ctx, access, request, request.params.siteId);
     const body = objectBody(request.body, ['steps']);
     const funnel = await ctx.meta.replaceFunnelSteps(site.internalId, idParam(request.params.funnelId), funnelSteps(body), ctx.clock.now());
-    if (!funnel) throw notFound('funnel not found');
-    await ctx.rollups.refresh(site);
+    if (!funnel) throw apiError('NOT_FOUND', 'funnel');
     return funnel;
   });
 
@@ -94,15 +106,14 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: 
   app.get<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId', async (request) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
     const funnel = await ctx.meta.funnelHistory(site.internalId, idParam(request.params.funnelId));
-    if (!funnel) throw notFound('funnel not found');
+    if (!funnel) throw apiError('NOT_FOUND', 'funnel');
     return funnel;
   });
 
   // A deleted funnel is gone with every version: the read API no longer lists or reads it.
   app.delete<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    if (!(await ctx.meta.deleteFunnel(site.internalId, idParam(request.params.funnelId)))) throw notFound('funnel not found');
-    await ctx.rollups.refresh(site);
+    if (!(await ctx.meta.deleteFunnel(site.internalId, idParam(request.params.funnelId)))) throw apiError('NOT_FOUND', 'funnel');
     reply.code(204).send();
   });
 }

@@ -2,7 +2,7 @@
 // give a user a role by email (an owner invites instead: members.ts).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../core/errors.js';
+import { apiError } from '../../core/errors.js';
 import { idParam, objectBody, optionalString } from '../validate.js';
 import { roleField } from './members.js';
 
@@ -28,7 +28,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/members', async (request) => {
     const org = await ctx.meta.getOrg(idParam(request.params.orgId));
-    if (!org) throw notFound('organisation not found');
+    if (!org) throw apiError('NOT_FOUND', 'organisation');
     const body = objectBody(request.body, ['email', 'role']);
     const role = roleField(body);
     const user = await ctx.accounts.userByEmail(body.email);

@@ -3,10 +3,10 @@
 // sign-in and setup needs a session, its rate limit and (when it changes state) its CSRF token.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../core/errors.js';
-import { checkCsrfToken, checkOrigin } from '../../accounts/csrf.js';
-import { requireSession } from '../../accounts/http.js';
-import { memberAccess } from '../../accounts/authorization.js';
+import { apiError } from '../../core/errors.js';
+import { checkCsrfToken, checkOrigin } from '../auth/csrf.js';
+import { requireSession } from '../auth/session-cookie.js';
+import { memberAccess } from '../auth/authorization.js';
 import { orgScopedRoutes } from '../admin/index.js';
 import { acceptEmptyJsonBody } from '../admin/json-body.js';
 import { statsRoutes } from '../v1/index.js';
@@ -31,7 +31,7 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     if (request.routeOptions.config.withoutSession) return;
     const signedIn = await requireSession(request);
     if (!(await limiter.hit(String(signedIn.user.id), ctx.clock.now()))) {
-      throw new ApiError('RATE_LIMITED', `rate limit exceeded (${perMinute} requests/minute per user)`, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
+      throw apiError('RATE_LIMITED', 'dashboard', { perMinute }, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
     }
     checkCsrfToken(request, signedIn);
   });
@@ -44,15 +44,17 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await invitationRoutes(app, ctx);
   await siteListRoutes(app, ctx);
   // The read API's statistics routes by their own code: a member of the site's organisation reads
-  // what a key of that organisation reads on /v1, byte for byte.
+  // what a key of that organisation reads on /v1, byte for byte, and for goals and funnels also the
+  // day each is counted since (the dashboard labels figures that miss earlier days).
   await statsRoutes(app, ctx, {
     prefix: '',
     async authenticate(request) {
       const { user } = await requireSession(request);
-      return { orgIds: (await ctx.accounts.memberships(user.id)).map((m) => m.orgId) };
+      return { id: `user:${user.id}`, orgIds: (await ctx.accounts.memberships(user.id)).map((m) => m.orgId) };
     },
     operations: ['stats', 'timeseries', 'breakdown', 'realtime', 'goals', 'funnels', 'funnel'],
     catchAll: [],
+    countedSince: true,
   });
   // The admin API's organisation-scoped routes by their own code, for admins and owners.
   await app.register(async (manage) => orgScopedRoutes(manage, ctx, memberAccess(ctx.accounts)), { prefix: '/manage' });

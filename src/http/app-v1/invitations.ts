@@ -2,7 +2,7 @@
 // email (created from the link, signed out), and its acceptance (signed in as the invited email).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { clientAddress, requireSession, setSessionCookie } from '../../accounts/http.js';
+import { clientAddress, requireSession, setSessionCookie } from '../auth/session-cookie.js';
 import { objectBody, optionalString } from '../validate.js';
 import { WITHOUT_SESSION } from './session.js';
 

@@ -1,14 +1,14 @@
 // Sign-in, sign-out and the signed-in user (`/app/v1/session`), and first-run setup (`/app/v1/setup`).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { clearSessionCookie, clientAddress, requireSession, setSessionCookie } from '../../accounts/http.js';
-import { invalidParams } from '../../core/errors.js';
+import { clearSessionCookie, clientAddress, requireSession, setSessionCookie } from '../auth/session-cookie.js';
+import { apiError } from '../../core/errors.js';
 import { objectBody, optionalString, requiredString, type Body } from '../validate.js';
 
 /** A password as typed (never trimmed). */
 function passwordField(body: Body): string {
   if (typeof body.password !== 'string' || body.password.length === 0 || body.password.length > 1024) {
-    throw invalidParams('password is required and must be a string of at most 1024 characters');
+    throw apiError('INVALID_PARAMS', 'password');
   }
   return body.password;
 }

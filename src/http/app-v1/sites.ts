@@ -1,9 +1,18 @@
-// The signed-in user's sites across organisations, and the time zones a site may have.
-import type { FastifyInstance } from 'fastify';
+// The signed-in user's sites across organisations, the steps of a site's funnels (which the funnel
+// page names for every role), a site's installation state (the dashboard's first-event panel, for
+// every role) and the time zones a site may have.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { requireSession } from '../../accounts/http.js';
-import { computeRecentVisitors } from '../../stats/engine.js';
+import { memberAccess } from '../auth/authorization.js';
+import { requireSession } from '../auth/session-cookie.js';
+import { apiError } from '../../core/errors.js';
+import { idParam } from '../validate.js';
+import { computeRecentVisitors, siteHasEvents } from '../../stats/read/realtime.js';
+import { isLocalUrl } from '../../alerts/url-safety.js';
+import type { Site } from '../../entities/sites.js';
+import { afterParam, recentEventsOf, snippetOf } from '../admin/installation-routes.js';
 import { TIME_ZONES } from '../admin/org-routes.js';
+import type { Installation, SiteRow } from '../../core/vocabulary.js';
 
 const DAY_MS = 86_400_000;
 
@@ -14,7 +23,7 @@ export async function siteListRoutes(app: FastifyInstance, ctx: AppContext): Pro
     const perOrg = await Promise.all(
       (await ctx.accounts.memberships(user.id)).map(async (m) =>
         Promise.all(
-          (await ctx.meta.listSites(m.orgId, { activeOnly: true })).map(async (site) => ({
+          (await ctx.meta.listSites(m.orgId, { activeOnly: true })).map(async (site): Promise<SiteRow> => ({
             id: site.id,
             domain: site.domain,
             name: site.name,
@@ -29,6 +38,36 @@ export async function siteListRoutes(app: FastifyInstance, ctx: AppContext): Pro
       ),
     );
     return { sites: perOrg.flat() };
+  });
+
+  const access = memberAccess(ctx.accounts);
+  /** An active site of one of the user's organisations, whatever the role. */
+  const memberSite = async (request: FastifyRequest, siteId: string): Promise<Site> => {
+    const site = await ctx.meta.getSite(siteId);
+    if (!site || site.status !== 'active') throw apiError('NOT_FOUND', 'site');
+    await access.require(request, site.orgId, 'viewer', 'site');
+    return site;
+  };
+
+  // Any member may read a funnel's figures, so any member may read what its steps are; changing
+  // them stays with admins (/app/v1/manage).
+  app.get<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId/versions', async (request) => {
+    const site = await memberSite(request, request.params.siteId);
+    const funnel = await ctx.meta.funnelHistory(site.internalId, idParam(request.params.funnelId));
+    if (!funnel) throw apiError('NOT_FOUND', 'funnel');
+    return funnel;
+  });
+
+  // Whether the site holds an event yet, its tracker tag and its recent collection outcomes (as
+  // /admin/v1 answers them to `svc snippet` and `svc watch`). Any member: the tag carries only the
+  // site's public id, found in every page of the site, and an outcome only a time, a path and a
+  // browser family, less than the dashboard shows.
+  app.get<{ Params: { siteId: string }; Querystring: { after?: string } }>('/sites/:siteId/installation', async (request): Promise<Installation> => {
+    const after = afterParam(request.query.after);
+    const site = await memberSite(request, request.params.siteId);
+    const snippet = snippetOf(request, ctx, site);
+    const [hasEvents, recent] = await Promise.all([siteHasEvents(ctx.events, site.id, site.timezone, ctx.clock.now()), recentEventsOf(ctx, site, after)]);
+    return { hasEvents, ...snippet, localScriptUrl: isLocalUrl(new URL(snippet.scriptUrl)), ...recent };
   });
 
   app.get('/timezones', async () => ({ timezones: TIME_ZONES }));

@@ -1,14 +1,14 @@
 // GET /assets/<hashed name>: the dashboard's scripts and stylesheet. A name changes with its content,
 // so an answer is cached for a year and never revalidated; brotli or gzip when the client takes it.
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../core/errors.js';
+import { apiError } from '../../core/errors.js';
 import { preferredEncoding } from '../encodings.js';
 import { contentTypeOf, type WebBuild } from './assets.js';
 
 export function assetRoute(app: FastifyInstance, build: WebBuild): void {
   app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
     const file = build.files.get(request.params.name);
-    if (!file) throw notFound('no such asset');
+    if (!file) throw apiError('NOT_FOUND', 'asset');
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     reply
       .header('content-type', contentTypeOf(request.params.name))

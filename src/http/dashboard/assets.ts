@@ -1,4 +1,4 @@
-// The dashboard's built files (scripts, chunks, stylesheet) and its manifest. Compiled, this module
+// The dashboard's built files (scripts, chunks, stylesheet, icon) and its manifest. Compiled, this module
 // is dist/http/dashboard/assets.js and reads dist/web/, which `npm run build` wrote with .gz and .br
 // beside each file. Run from src through tsx (tests, development), it builds web/ in memory with the
 // build script itself, so the pages served never lag their sources.
@@ -12,10 +12,11 @@ export interface WebFile {
 }
 
 export interface PageEntry {
-  /** Asset names: the page's module script, every chunk it imports, its stylesheets. */
+  /** Asset names: the page's module script, every chunk it imports, its stylesheets, its icon. */
   script: string;
   preload: string[];
   styles: string[];
+  icon: string;
 }
 
 export interface WebBuild {

@@ -1,7 +1,7 @@
 // The dashboard's HTML pages: one small shell per page that loads the page's hashed script and
 // stylesheet. The pages themselves read everything through /app/v1.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { notFound } from '../../core/errors.js';
+import { apiError } from '../../core/errors.js';
 import { loginPath } from '../../core/next-path.js';
 import type { PageEntry, WebBuild } from './assets.js';
 
@@ -60,6 +60,7 @@ export function pageShell(title: string, entry: PageEntry): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="color-scheme" content="light dark">',
     `<title>${escapeHtml(title)} · svc</title>`,
+    `<link rel="icon" type="image/svg+xml" href="${asset(entry.icon)}">`,
     ...entry.styles.map((name) => `<link rel="stylesheet" href="${asset(name)}">`),
     ...entry.preload.map((name) => `<link rel="modulepreload" href="${asset(name)}">`),
     `<script type="module" src="${asset(entry.script)}"></script>`,
@@ -86,7 +87,7 @@ export function pageRoutes(app: FastifyInstance, build: WebBuild, options: PageO
     app.get(route.path, async (request, reply) => {
       if (route.page === 'setup' && !(await options.setupNeeded())) {
         reply.header('cache-control', 'no-store');
-        throw notFound('setup is done: sign in at /login');
+        throw apiError('NOT_FOUND', 'setupPageDone');
       }
       if (route.signedIn && !(await options.signedIn(request))) {
         return reply.code(302).header('cache-control', 'no-store').header('location', loginPath(request.url, options.ownOrigin(request))).send();

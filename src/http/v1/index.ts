@@ -4,33 +4,55 @@
 import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
-import type { Site } from '../../storage/meta/types.js';
-import { ApiError, invalidParams, notFound } from '../../core/errors.js';
+import type { Site } from '../../entities/sites.js';
+import { apiError } from '../../core/errors.js';
 import { isValidTimeZone } from '../../core/localtime.js';
 import { parseQuery, type Query, type QueryKind, type RawParams } from '../../core/query.js';
-import { planQuery } from '../../stats/planner.js';
 import {
-  computeBreakdown,
-  computeFunnel,
-  computeGoals,
-  computeRealtime,
-  computeStats,
-  computeTimeseries,
-} from '../../stats/engine.js';
-import { planInputs } from '../../stats/rollups/plan-inputs.js';
-import { apiKeyFrom } from './auth.js';
-import { ROUTES, responses, type RouteDoc } from './schemas.js';
+  RAW_DAYS,
+  type AnswerPeriod,
+  type AppFunnelAnswer,
+  type AppGoalsAnswer,
+  type CountedSince,
+  type BreakdownAnswer,
+  type FunnelAnswer,
+  type FunnelSummary,
+  type GoalsAnswer,
+  type Realtime,
+  type StatsAnswer,
+  type TimeseriesAnswer,
+} from '../../core/vocabulary.js';
+import { planInputs } from '../../stats/inputs.js';
+import { isLongRead, planQuery, type PlannedQuery } from '../../stats/planner.js';
+import { computeBreakdown } from '../../stats/read/breakdown.js';
+import { computeFunnel } from '../../stats/read/funnels.js';
+import { computeGoals } from '../../stats/read/goals.js';
+import { computeRealtime } from '../../stats/read/realtime.js';
+import { computeStats } from '../../stats/read/stats.js';
+import { computeTimeseries } from '../../stats/read/timeseries.js';
+import { apiKeyFrom } from '../auth/api-key.js';
+import type { RollupState } from '../../storage/meta/types.js';
+import { PerKeySlots } from '../../core/per-key-slots.js';
+import { StatementTimeout, type EventReader } from '../../storage/events/types.js';
+import { dashboardResponses, ROUTES, responses, type RouteDoc } from './schemas.js';
+import { countedSince, funnelKey, goalKey } from '../../stats/rollups/coverage.js';
+import { rollupKey } from '../../stats/rollups/job.js';
 import { openApiDocument } from '../openapi.js';
+
+/** Long reads of one reader that wait for a slot (a dashboard reads about a dozen panels at once); one more is refused. */
+const LONG_READS_WAITING = 32;
 
 /** Every method Node's parser accepts, so that each one reaches the /v1 guard: the key is checked first, then 405 with `allow: GET`. */
 const ALL_METHODS = METHODS as HTTPMethods[];
 
-function periodOut(q: Query) {
+function periodOut(q: Query): AnswerPeriod {
   return { from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz };
 }
 
 /** Who reads: the organisations whose sites it sees. */
 export interface Reader {
+  /** Who reads, for per-reader limits: `key:<id>` or `user:<id>`. */
+  id: string;
   orgIds: readonly number[];
 }
 
@@ -46,20 +68,30 @@ export interface StatsMount {
   operations: readonly OperationId[];
   /** Paths answered 404 after authentication (the read API's own unknown paths). */
   catchAll: readonly string[];
+  /** Whether goals and funnel answers say from which day each is counted (`CountedSince`: the dashboard's mount). */
+  countedSince?: boolean;
 }
 
-/** The statistics routes of `mount`, answering the same bytes on every mount for the same site. */
+/**
+ * The statistics routes of `mount`, answering the same bytes on every mount for the same site, but
+ * for the `countedSince` of the goals and funnel answers where the mount asks for it.
+ */
 export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: StatsMount): Promise<void> {
   // Fastify routes GET, HEAD, TRACE, DELETE, OPTIONS, PATCH, PUT and POST unless told of the others;
   // they carry no body the read API would read.
   for (const method of ALL_METHODS) if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
   const readers = new WeakMap<FastifyRequest, Reader>();
+  // Every read statement runs under the deadline; long raw reads are counted per reader before they start.
+  const { statementTimeoutMs, longReadsPerReader } = ctx.config.reads;
+  const events: EventReader = { dialect: ctx.events.dialect, query: (statement) => ctx.events.query(statement, { deadlineMs: statementTimeoutMs }) };
+  const longReads = new PerKeySlots(longReadsPerReader, LONG_READS_WAITING);
+  const releases = new WeakMap<FastifyRequest, () => void>();
 
   const guard = (knownRoute: boolean) => async (request: FastifyRequest) => {
     const reader = await mount.authenticate(request);
-    if (!knownRoute) throw notFound(`no route ${request.url.split('?')[0]}`);
+    if (!knownRoute) throw apiError('NOT_FOUND', 'unknownPath', { path: request.url.split('?')[0]! });
     if (request.method !== 'GET') {
-      throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed; use GET`, { allow: 'GET' });
+      throw apiError('METHOD_NOT_ALLOWED', 'getOnly', { method: request.method }, { allow: 'GET' });
     }
     readers.set(request, reader);
   };
@@ -68,13 +100,27 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   async function siteFor(request: FastifyRequest, reader: Reader): Promise<Site> {
     const { siteId } = request.params as { siteId: string };
     const site = await ctx.meta.getSite(siteId);
-    if (!site || site.status !== 'active' || !reader.orgIds.includes(site.orgId)) throw notFound('site not found');
+    if (!site || site.status !== 'active' || !reader.orgIds.includes(site.orgId)) throw apiError('NOT_FOUND', 'site');
     return site;
   }
 
-  async function planned(kind: QueryKind, request: FastifyRequest, site: Site): Promise<Query> {
+  /** The day a goal or funnel version (`goalKey`, `funnelKey`) is counted since, on a mount that says it. */
+  /** How goal and funnel figures say the day they are counted since, on the mounts that say it. */
+  function sinceOf(rollup: RollupState | undefined): ((key: string) => CountedSince) | null {
+    return mount.countedSince ? (key) => ({ countedSince: countedSince(rollup, key) }) : null;
+  }
+
+  /** The planned query, and the site's rollup bookkeeping it was planned with (read once). */
+  async function planned(kind: QueryKind, request: FastifyRequest, site: Site): Promise<{ q: PlannedQuery; rollup: RollupState | undefined }> {
     const q = parseQuery(kind, request.query as RawParams, site, ctx.clock.now());
-    return planQuery(q, await planInputs(ctx, site, q));
+    const rollup = await ctx.meta.getRollupState(rollupKey(ctx.events, site.id));
+    const plannedQuery = planQuery(q, await planInputs(events, site, q, rollup));
+    if (isLongRead(plannedQuery.plan)) {
+      const release = await longReads.take(readers.get(request)!.id);
+      if (!release) throw apiError('RATE_LIMITED', 'longReads', { limit: longReadsPerReader, waiting: LONG_READS_WAITING, days: RAW_DAYS.default }, { 'retry-after': '1' });
+      releases.set(request, release);
+    }
+    return { q: plannedQuery, rollup };
   }
 
   const handlers: Record<OperationId, Handler> = {
@@ -84,55 +130,58 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
         sites: sites.map((s) => ({ id: s.id, domain: s.domain, name: s.name, timezone: s.timezone, retentionMonths: s.retentionMonths })),
       };
     },
-    async stats(request, reader) {
+    async stats(request, reader): Promise<StatsAnswer> {
       const site = await siteFor(request, reader);
-      const q = await planned('stats', request, site);
-      return { period: periodOut(q), stats: await computeStats(ctx.events, q, await ctx.meta.listGoals(site.internalId)) };
+      const { q } = await planned('stats', request, site);
+      return { period: periodOut(q), stats: await computeStats(events, q, await ctx.meta.listGoals(site.internalId)) };
     },
-    async timeseries(request, reader) {
+    async timeseries(request, reader): Promise<TimeseriesAnswer> {
       const site = await siteFor(request, reader);
-      const q = await planned('timeseries', request, site);
-      const { points, prev } = await computeTimeseries(ctx.events, q, await ctx.meta.listGoals(site.internalId));
+      const { q } = await planned('timeseries', request, site);
+      const { points, prev } = await computeTimeseries(events, q, await ctx.meta.listGoals(site.internalId));
       return { period: periodOut(q), grain: q.grain, tz: q.tz, points, ...(prev ? { prev } : {}) };
     },
-    async breakdown(request, reader) {
+    async breakdown(request, reader): Promise<BreakdownAnswer> {
       const site = await siteFor(request, reader);
-      const q = await planned('breakdown', request, site);
-      return { period: periodOut(q), dimension: q.breakdown!.dimension, ...(await computeBreakdown(ctx.events, q)) };
+      const { q } = await planned('breakdown', request, site);
+      return { period: periodOut(q), dimension: q.breakdown!.dimension, ...(await computeBreakdown(events, q)) };
     },
-    async realtime(request, reader) {
+    async realtime(request, reader): Promise<Realtime> {
       const site = await siteFor(request, reader);
-      if (!isValidTimeZone(site.timezone)) throw new ApiError('INVALID_TIMEZONE', 'the site has an invalid time zone');
-      return computeRealtime(ctx.events, site.id, site.timezone, ctx.clock.now());
+      if (!isValidTimeZone(site.timezone)) throw apiError('INVALID_TIMEZONE', 'site');
+      return computeRealtime(events, site.id, site.timezone, ctx.clock.now());
     },
-    async goals(request, reader) {
+    async goals(request, reader): Promise<GoalsAnswer | AppGoalsAnswer> {
       const site = await siteFor(request, reader);
-      const q = await planned('goals', request, site);
-      const goals = await computeGoals(ctx.events, q, await ctx.meta.listGoals(site.internalId));
-      return { period: { from: q.period.from, to: q.period.to }, goals };
+      const { q, rollup } = await planned('goals', request, site);
+      const goals = await computeGoals(events, q, await ctx.meta.listGoals(site.internalId));
+      const since = sinceOf(rollup);
+      return { period: { from: q.period.from, to: q.period.to }, goals: since ? goals.map((g) => ({ ...g, ...since(goalKey(g.goalId)) })) : goals };
     },
-    async funnels(request, reader) {
+    async funnels(request, reader): Promise<{ funnels: FunnelSummary[] }> {
       const site = await siteFor(request, reader);
       return { funnels: await ctx.meta.listFunnels(site.internalId) };
     },
-    async funnel(request, reader) {
+    async funnel(request, reader): Promise<FunnelAnswer | AppFunnelAnswer> {
       const site = await siteFor(request, reader);
       const { funnelId } = request.params as { funnelId: string };
       const version = (request.query as RawParams).version;
       if (version !== undefined && (typeof version !== 'string' || !/^-?\d+$/.test(version))) {
-        throw invalidParams('version must be an integer');
+        throw apiError('INVALID_PARAMS', 'integer', { name: 'version' });
       }
-      const q = await planned('funnel', request, site);
+      const { q, rollup } = await planned('funnel', request, site);
       const funnel = /^\d{1,9}$/.test(funnelId)
         ? // Any integer outside 1..current (however large) selects the current version (docs/api.md).
           await ctx.meta.getFunnel(site.internalId, Number(funnelId), version === undefined ? undefined : Number(version))
         : undefined;
-      if (!funnel) throw notFound('funnel not found');
-      const reading = await computeFunnel(ctx.events, q, funnel);
+      if (!funnel) throw apiError('NOT_FOUND', 'funnel');
+      const reading = await computeFunnel(events, q, funnel);
+      const since = sinceOf(rollup);
       return {
         period: { from: q.period.from, to: q.period.to },
         funnel: { id: funnel.id, name: funnel.name, version: funnel.version, windowMinutes: funnel.windowMinutes },
         ...reading,
+        ...(since ? since(funnelKey(funnel.id, funnel.version)) : {}),
       };
     },
   };
@@ -147,9 +196,18 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
         method: ALL_METHODS,
         url: mount.prefix + route.path.slice('/v1'.length),
         exposeHeadRoute: false,
-        schema: { response: { 200: responses[route.operationId] } },
+        schema: { response: { 200: (mount.countedSince && dashboardResponses[route.operationId]) || responses[route.operationId] } },
         onRequest: guard(true),
-        handler: (request) => handle(request, readers.get(request)!),
+        handler: async (request) => {
+          try {
+            return await handle(request, readers.get(request)!);
+          } catch (err) {
+            if (err instanceof StatementTimeout) throw apiError('QUERY_TIMEOUT', 'deadline', { seconds: statementTimeoutMs / 1000 });
+            throw err;
+          } finally {
+            releases.get(request)?.();
+          }
+        },
       });
     }
     for (const url of mount.catchAll) {
@@ -168,9 +226,9 @@ export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<v
     async authenticate(request) {
       const key = await apiKeyFrom(ctx, request.headers.authorization);
       if (!(await limiter.hit(String(key.id), ctx.clock.now()))) {
-        throw new ApiError('RATE_LIMITED', `rate limit exceeded (${perHour} requests/hour per key)`, { 'retry-after': '60' });
+        throw apiError('RATE_LIMITED', 'readApi', { perHour }, { 'retry-after': '60' });
       }
-      return { orgIds: [key.orgId] };
+      return { id: `key:${key.id}`, orgIds: [key.orgId] };
     },
     operations: ROUTES.map((r) => r.operationId),
     catchAll: ['/v1', '/v1/*'],

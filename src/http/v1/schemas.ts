@@ -1,10 +1,10 @@
 // JSON Schemas of the /v1 responses and parameter descriptions. Routes serialize through these
 // schemas and the OpenAPI document (src/http/openapi.ts) is generated from them, so the published
 // contract and the bytes on the wire cannot drift apart.
-import { DIMENSIONS } from '../../core/dimensions.js';
 import type { ErrorCode } from '../../core/errors.js';
-import { FIRST_DAY, LAST_DAY, PRESETS } from '../../core/period.js';
-import { BREAKDOWN_LIMIT, BREAKDOWN_OFFSET_MAX, METRICS, SEARCH_MAX_LENGTH } from '../../core/query.js';
+import { FIRST_DAY, LAST_DAY } from '../../core/period.js';
+import { BREAKDOWN_LIMIT, BREAKDOWN_OFFSET_MAX, SEARCH_MAX_LENGTH } from '../../core/query.js';
+import { COMPARISONS, DIMENSIONS, METRICS, PRESETS } from '../../core/vocabulary.js';
 
 type Schema = Record<string, unknown>;
 
@@ -19,11 +19,12 @@ const object = (properties: Record<string, Schema>, required = Object.keys(prope
   additionalProperties: false,
 });
 const array = (items: Schema): Schema => ({ type: 'array', items });
-/** The error codes the read API can answer with (docs/api.md, Conventions). */
+/** The error codes the read API can answer with (docs/api.md, Errors). */
 export const V1_ERROR_CODES = [
   'UNAUTHORIZED',
   'NOT_FOUND',
   'METHOD_NOT_ALLOWED',
+  'REQUEST_TIMEOUT',
   'INVALID_PARAMS',
   'INVALID_PERIOD',
   'INVALID_TIMEZONE',
@@ -31,7 +32,9 @@ export const V1_ERROR_CODES = [
   'METRIC_NOT_FILTERABLE',
   'HOURLY_CONVERSIONS_UNSUPPORTED',
   'RATE_LIMITED',
+  'HEADERS_TOO_LARGE',
   'INTERNAL',
+  'QUERY_TIMEOUT',
 ] as const satisfies readonly ErrorCode[];
 
 const day: Schema = { type: 'string', format: 'date', description: 'Site-local day YYYY-MM-DD' };
@@ -89,6 +92,15 @@ export const schemas = {
   }),
 } as const;
 
+/** A schema of an object with its `countedSince` (src/core/vocabulary.ts, CountedSince) added. */
+function withCountedSince(schema: Schema): Schema {
+  const { properties, required } = schema as { properties: Record<string, Schema>; required: string[] };
+  return object({ ...properties, countedSince: { ...nullable('string'), description: 'First day the figures are complete; null when they cover every day' } }, [
+    ...required,
+    'countedSince',
+  ]);
+}
+
 export type SchemaName = keyof typeof schemas;
 const ref = (name: SchemaName): Schema => schemas[name];
 
@@ -137,6 +149,12 @@ export const responses = {
   }),
 } as const;
 
+/** The dashboard's mount (/app/v1): the goals and funnel answers also say from which day each is counted. */
+export const dashboardResponses: Partial<Record<keyof typeof responses, Schema>> = {
+  goals: object({ period: ref('DayRange'), goals: array(withCountedSince(ref('Goal'))) }),
+  funnel: withCountedSince(responses.funnel),
+};
+
 export interface ParameterDoc {
   name: string;
   in: 'query' | 'path';
@@ -153,6 +171,12 @@ const periodParams: ParameterDoc[] = [
   { name: 'from', in: 'query', description: `First day, inclusive, ${FIRST_DAY} to ${LAST_DAY}; with \`to\`, takes priority over \`period\``, schema: day },
   { name: 'to', in: 'query', description: `Last day, inclusive, ${FIRST_DAY} to ${LAST_DAY}; with \`from\``, schema: day },
 ];
+const comparison: ParameterDoc = {
+  name: 'comparison',
+  in: 'query',
+  description: 'What prev compares with: the previous period (default), the same days a year earlier, or nothing',
+  schema: { type: 'string', enum: [...COMPARISONS] },
+};
 const filter: ParameterDoc = {
   name: 'filter',
   in: 'query',
@@ -170,7 +194,18 @@ export interface RouteDoc {
 
 export const ROUTES: RouteDoc[] = [
   { operationId: 'sites', path: '/v1/sites', summary: "Active sites of the key's organisation", parameters: [] },
-  { operationId: 'stats', path: '/v1/sites/:siteId/stats', summary: 'KPIs with the previous period', parameters: [siteId, ...periodParams, filter] },
+  {
+    operationId: 'stats',
+    path: '/v1/sites/:siteId/stats',
+    summary: 'KPIs with the previous period, or the one chosen by comparison',
+    parameters: [
+      siteId,
+      comparison,
+      { name: 'elapsed', in: 'query', description: 'true compares a period containing today with the same elapsed part of the compared period', schema: { type: 'string', enum: ['true', 'false'] } },
+      ...periodParams,
+      filter,
+    ],
+  },
   {
     operationId: 'timeseries',
     path: '/v1/sites/:siteId/timeseries',
@@ -178,7 +213,8 @@ export const ROUTES: RouteDoc[] = [
     parameters: [
       siteId,
       { name: 'metric', in: 'query', description: 'Default visitors', schema: { type: 'string', enum: [...METRICS] } },
-      { name: 'compare', in: 'query', description: 'true adds the previous period as `prev`', schema: { type: 'string', enum: ['true', 'false'] } },
+      { name: 'compare', in: 'query', description: 'true adds the compared period as `prev`', schema: { type: 'string', enum: ['true', 'false'] } },
+      comparison,
       ...periodParams,
       filter,
     ],

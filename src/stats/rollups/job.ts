@@ -15,14 +15,14 @@
 // first recorded as pending, and cleared only once rewritten. The watermark and the pending days
 // are the MetaStore's (small transactional state); the rollup rows are the EventStore's.
 import type { EventStore } from '../../storage/events/types.js';
-import type { MetaStore, RollupKey, RollupState, Site } from '../../storage/meta/types.js';
+import type { Site } from '../../entities/sites.js';
+import type { MetaStore, RollupKey, RollupState } from '../../storage/meta/types.js';
 import { withLease } from '../../storage/meta/leases.js';
 import type { MaintenanceRegistry } from '../../core/maintenance.js';
 import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import { addMonths, firstOfMonth, MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
-import { DIMENSIONS, OTHER_KEY, scopeOf, type Dimension } from '../../core/dimensions.js';
-import type { Matcher } from '../../core/patterns.js';
+import { DIMENSIONS, OTHER_KEY, scopeOf, type Dimension } from '../../core/vocabulary.js';
 import {
   dayRange,
   funnelEvents,
@@ -34,11 +34,11 @@ import {
   sessionFactsSelect,
   sessionKeyAggregate,
   viewsColumn,
-  type GoalRef,
 } from '../compile.js';
+import { definitionKeys, funnelKey, goalKey, parseComputed, type Backfill, type ComputedDefinitions, type Definitions } from './coverage.js';
 import { walkFunnel, type FunnelEventRow } from '../funnel.js';
 import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js';
-import { rawWindowStart, retentionStart } from '../planner.js';
+import { rawWindowStart, retentionStart } from '../windows.js';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import {
   DAILY_TABLES,
@@ -63,11 +63,15 @@ export interface RollupDeps {
 export interface RollupOptions {
   /** Keys kept per site, day and dimension; the rest fold into `(other)`. */
   dimensionKeyCap?: number;
+  /** Days a run backfills for new goals and funnel versions (`BACKFILL_DAYS`). */
+  backfillDays?: number;
 }
 
 export const DEFAULT_DIMENSION_KEY_CAP = 10_000;
 /** Days rewritten per pass; bounds statement size while catching up on long histories. */
 const CHUNK_DAYS = 31;
+/** Days of goal and funnel rollups a run recounts for new definitions: the whole raw window at once. */
+export const BACKFILL_DAYS = 31;
 
 const TRAFFIC_COLUMNS = trusted(measureColumns(TRAFFIC_MEASURES).join(', '));
 
@@ -77,12 +81,6 @@ export function createRollupTables(events: EventStore): Promise<void> {
 
 function read<T>(events: EventStore, query: Sql): Promise<T[]> {
   return events.query<T>(query);
-}
-
-/** The goals and funnel versions of a site, which goal_daily and funnel_daily are computed for. */
-export interface Definitions {
-  goals: GoalRef[];
-  funnels: Array<{ id: number; version: number; windowMinutes: number; steps: Matcher[] }>;
 }
 
 export async function loadDefinitions(meta: MetaStore, site: Site): Promise<Definitions> {
@@ -261,25 +259,83 @@ function exclusive<T>(meta: MetaStore, siteId: string, work: () => Promise<T>): 
 }
 
 /**
- * Brings a site's rollups up to date: pending days first, then goal and funnel rollups of the days
- * still backed by raw events when their definitions changed, then every closed day after the
- * watermark, advancing it chunk by chunk. Idempotent; an interrupted run resumes where it stopped.
+ * Brings a site's rollups up to date: pending days first, then a bounded part of the backfill of
+ * new goals and funnel versions, then every closed day after the watermark, advancing it chunk by
+ * chunk. Idempotent; an interrupted run resumes where it stopped.
  */
 export function rollupSite(deps: RollupDeps, site: Site, now: number, options: RollupOptions = {}): Promise<void> {
-  return exclusive(deps.meta, site.id, () => rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP));
+  return exclusive(deps.meta, site.id, () => rollupSiteNow(deps, site, now, options));
 }
 
 /** The key of a site's rollup bookkeeping in the MetaStore: the site in this event store. */
 export const rollupKey = (events: EventStore, siteId: string): RollupKey => ({ storeId: events.id, siteId });
 
-async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: number): Promise<void> {
+/** Whether the site's rollups hold a day with data before `day`. */
+async function rolledUpBefore(events: EventStore, siteId: string, day: string): Promise<boolean> {
+  const d = events.dialect;
+  const rows = await read<{ d: string }>(
+    events,
+    sql`SELECT ${trusted(d.dayText('day'))} AS d FROM ${trusted(SITE_DAILY.name)} WHERE site_id = ${siteId} AND day < ${trusted(d.dateLiteral(day))} LIMIT 1`,
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The bookkeeping of the current definitions, given what the rollups were computed for: the
+ * definitions added since the watermark was set lack its days; those whose raw events the site
+ * still keeps (from `firstRaw`) join the backfill, and the days before them are lost for good where
+ * they hold data (`since`).
+ */
+async function nextComputed(events: EventStore, siteId: string, state: RollupState, defs: Definitions, firstRaw: string | null): Promise<ComputedDefinitions> {
+  const known = parseComputed(state.definitions);
+  const keys = definitionKeys(defs);
+  const live = (key: string) => keys.includes(key);
+  const since = Object.fromEntries(Object.entries(known.since ?? {}).filter(([key]) => live(key)));
+  const old = known.backfill && { ...known.backfill, keys: known.backfill.keys.filter(live) };
+  let backfill = old && old.keys.length > 0 ? old : undefined;
+  const previous = definitionKeys(known);
+  const added = keys.filter((key) => !previous.includes(key));
+  const watermark = state.watermark;
+  if (added.length > 0 && watermark !== null) {
+    const start = firstRaw !== null && firstRaw <= watermark ? firstRaw : addDays(watermark, 1);
+    if (await rolledUpBefore(events, siteId, start)) for (const key of added) since[key] = start;
+    if (start <= watermark) {
+      backfill = backfill
+        ? { from: backfill.from < start ? backfill.from : start, to: watermark, keys: [...backfill.keys, ...added] }
+        : { from: start, to: watermark, keys: added };
+    }
+  }
+  return { ...defs, ...(backfill ? { backfill } : {}), since };
+}
+
+/** Removes every rollup row of the goals and funnel versions the rollups were computed for that are gone. */
+async function dropRemoved(events: EventStore, siteId: string, known: Definitions, defs: Definitions, today: string): Promise<void> {
+  const keys = definitionKeys(defs);
+  const all = { from: null, to: today };
+  for (const g of known.goals.filter((g) => !keys.includes(goalKey(g.goalId)))) {
+    await events.replaceRows(GOAL_DAILY, { siteId, days: all, where: { goal_id: g.goalId } }, null);
+  }
+  for (const f of known.funnels.filter((f) => !keys.includes(funnelKey(f.id, f.version)))) {
+    await events.replaceRows(FUNNEL_DAILY, { siteId, days: all, where: { funnel_id: f.id, version: f.version } }, null);
+  }
+}
+
+/** Recounts the goal and funnel rollups of the backfill's latest `days` days; returns what remains of it. */
+async function backfillPart(events: EventStore, siteId: string, defs: Definitions, backfill: Backfill, days: number): Promise<Backfill | undefined> {
+  const first = addDays(backfill.to, -(days - 1));
+  const from = first > backfill.from ? first : backfill.from;
+  await writeGoalsAndFunnels(events, siteId, { from, to: backfill.to }, defs);
+  return from > backfill.from ? { ...backfill, to: addDays(from, -1) } : undefined;
+}
+
+async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, options: RollupOptions): Promise<void> {
   const { events, meta } = deps;
+  const cap = options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP;
   const key = rollupKey(events, site.id);
   const defs = await loadDefinitions(meta, site);
-  const definitions = JSON.stringify(defs);
   const today = localDay(now, site.timezone);
   const closed = lastClosedDay(now, site.timezone);
-  const state: RollupState = (await meta.getRollupState(key)) ?? { watermark: null, definitions };
+  const state: RollupState = (await meta.getRollupState(key)) ?? { watermark: null, definitions: JSON.stringify(defs) };
 
   for (const day of await meta.listRollupPending(key)) {
     const one = { from: day, to: day };
@@ -288,10 +344,18 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, cap: num
   }
 
   const firstRaw = await earliestRawDay(events, site.id, today);
-  if (state.definitions !== definitions && state.watermark !== null && firstRaw !== null && firstRaw <= state.watermark) {
-    await writeGoalsAndFunnels(events, site.id, { from: firstRaw, to: state.watermark }, defs);
+  const computed = await nextComputed(events, site.id, state, defs, firstRaw);
+  await dropRemoved(events, site.id, parseComputed(state.definitions), defs, today);
+  if (JSON.stringify(computed) !== state.definitions) {
+    state.definitions = JSON.stringify(computed);
+    await meta.setRollupState(key, state);
   }
-  state.definitions = definitions;
+  if (computed.backfill) {
+    computed.backfill = await backfillPart(events, site.id, defs, computed.backfill, options.backfillDays ?? BACKFILL_DAYS);
+    if (!computed.backfill) delete computed.backfill;
+    state.definitions = JSON.stringify(computed);
+    await meta.setRollupState(key, state);
+  }
 
   const from = state.watermark === null ? firstRaw : addDays(state.watermark, 1);
   if (from === null || from > closed) {
@@ -347,7 +411,7 @@ export async function recomputeRollups(deps: RollupDeps, siteId: string, days: r
   // as empty, having looked before the events arrived), so the watermark is read once it is done.
   await exclusive(deps.meta, siteId, async () => {
     await markImportedDays(deps, siteId, days);
-    await rollupSiteNow(deps, site, now, options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP);
+    await rollupSiteNow(deps, site, now, options);
   });
 }
 
@@ -365,11 +429,12 @@ export async function runRetention(deps: RollupDeps, now: number): Promise<void>
     await exclusive(meta, site.id, async () => {
       const before = (day: string) => ({ siteId: site.id, days: { from: null, to: addDays(day, -1) } });
       const today = localDay(now, site.timezone);
-      const watermark = (await meta.getRollupState(rollupKey(events, site.id)))?.watermark;
-      if (watermark) {
-        const windowStart = rawWindowStart(today);
-        const afterWatermark = addDays(watermark, 1);
-        await events.replaceRows(EVENTS_TABLE, before(afterWatermark < windowStart ? afterWatermark : windowStart), null);
+      const state = await meta.getRollupState(rollupKey(events, site.id));
+      if (state?.watermark) {
+        // Raw events are kept while rolled-up days wait for a backfill of new goals or funnel versions.
+        const backfillFrom = parseComputed(state.definitions).backfill?.from;
+        const rawFrom = [addDays(state.watermark, 1), rawWindowStart(today, site.rawDays), ...(backfillFrom ? [backfillFrom] : [])].sort()[0]!;
+        await events.replaceRows(EVENTS_TABLE, before(rawFrom), null);
       }
       const keepFrom = retentionStart(today, site.retentionMonths);
       if (keepFrom !== null) {

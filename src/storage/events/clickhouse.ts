@@ -4,7 +4,7 @@ import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { clickhouseDialect } from './clickhouse-dialect.js';
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
-import type { BulkAppend, ColumnSpec, ColumnType, EventStore, RowScope, TableSpec } from './types.js';
+import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type ReadOptions, type RowScope, type TableSpec } from './types.js';
 import { checkedSpec } from './table-spec.js';
 
 export interface ClickHouseEventStoreOptions {
@@ -171,9 +171,15 @@ export class ClickHouseEventStore implements EventStore {
     };
   }
 
-  async query<T = Record<string, unknown>>(query: Sql): Promise<T[]> {
+  async query<T = Record<string, unknown>>(query: Sql, options: ReadOptions = {}): Promise<T[]> {
     const text = inlineParams(query);
-    const result = await guarded(() => this.client.query({ query: text, format: 'JSON' }).then((r) => r.json<Record<string, unknown>>()));
+    const { deadlineMs } = options;
+    // The server cancels the statement past max_execution_time (whole seconds) with error 159.
+    const settings = deadlineMs === undefined ? {} : { clickhouse_settings: { max_execution_time: Math.ceil(deadlineMs / 1000), timeout_overflow_mode: 'throw' as const } };
+    const result = await guarded(() => this.client.query({ query: text, format: 'JSON', ...settings }).then((r) => r.json<Record<string, unknown>>())).catch((err: unknown) => {
+      if (deadlineMs !== undefined && isTimeoutExceeded(err)) throw new StatementTimeout(deadlineMs, { cause: err });
+      throw err;
+    });
     const decoders = (result.meta ?? []).map((m) => [m.name, decoderOf(m.name, m.type, this.booleanColumns)] as const);
     return result.data.map((row) => {
       const out: Record<string, unknown> = {};
@@ -285,6 +291,11 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
     if (old) throw new Error(`ClickHouse error ${old[1]}: ${old[2]!.trim()}`, { cause: err });
     throw err;
   }
+}
+
+/** ClickHouse's TIMEOUT_EXCEEDED (159), as `guarded` words an older server's error or as the client's own error code. */
+function isTimeoutExceeded(err: unknown): boolean {
+  return err instanceof Error && (err.message.startsWith('ClickHouse error 159:') || (err as { code?: unknown }).code === '159');
 }
 
 function run(client: ClickHouseClient, statement: string): Promise<void> {

@@ -6,7 +6,7 @@ import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { eventChunk, MAX_CHUNK_ROWS } from './duckdb-chunk.js';
 import { duckdbDialect } from './duckdb-dialect.js';
-import type { BulkAppend, EventStore, RowScope, TableSpec } from './types.js';
+import { StatementTimeout, type BulkAppend, type EventStore, type ReadOptions, type RowScope, type TableSpec } from './types.js';
 import { checkedName, checkedSpec } from './table-spec.js';
 
 /**
@@ -141,11 +141,28 @@ export class DuckDbEventStore implements EventStore {
     };
   }
 
-  query<T = Record<string, unknown>>(query: Sql): Promise<T[]> {
+  query<T = Record<string, unknown>>(query: Sql, options: ReadOptions = {}): Promise<T[]> {
     const reader = this.readers[this.nextReader++ % this.readers.length]!;
+    const { deadlineMs } = options;
     return reader.run(async (conn) => {
-      const result = await conn.runAndReadAll(query.text, query.params as DuckDBValue[]);
-      return result.getRowObjectsJS() as T[];
+      let expired = false;
+      // The deadline counts from the statement's start on its connection, not from its wait in the queue.
+      const timer =
+        deadlineMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              expired = true;
+              conn.interrupt();
+            }, deadlineMs);
+      try {
+        const result = await conn.runAndReadAll(query.text, query.params as DuckDBValue[]);
+        return result.getRowObjectsJS() as T[];
+      } catch (err) {
+        if (expired) throw new StatementTimeout(deadlineMs!, { cause: err });
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
     });
   }
 

@@ -37,7 +37,7 @@ export interface RowScope {
   readonly siteId: string;
   /** Days of the table's day column, both ends included; `from: null` reaches back to the first. */
   readonly days: { readonly from: string | null; readonly to: string };
-  readonly where?: Readonly<Record<string, string>>;
+  readonly where?: Readonly<Record<string, string | number>>;
 }
 
 const NAME = /^[a-z_][a-z0-9_]*$/;

@@ -41,8 +41,12 @@ export interface EventStore {
   append(rows: readonly StoredEvent[]): Promise<void>;
   /** Starts a bulk write (imports): rows appended over time, stored together at commit or not at all. */
   beginBulk(): Promise<BulkAppend>;
-  /** Runs a read query, rows as plain objects (counts may come back as bigints). */
-  query<T = Record<string, unknown>>(query: Sql): Promise<T[]>;
+  /**
+   * Runs a read query, rows as plain objects (counts may come back as bigints). With a deadline, the
+   * engine cancels the statement once it has run that long and the call rejects with
+   * `StatementTimeout`; the connection stays usable.
+   */
+  query<T = Record<string, unknown>>(query: Sql, options?: ReadOptions): Promise<T[]>;
   /**
    * Replaces the rows of `table` in `scope` by the rows of `rows` (a query whose columns are the
    * table's, in order), or only removes them when `rows` is null. When the call returns, readers see
@@ -55,6 +59,23 @@ export interface EventStore {
    */
   replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What the read path needs of an event store: its dialect and its reads. */
+export type EventReader = Pick<EventStore, 'dialect' | 'query'>;
+
+/** What bounds one read. */
+export interface ReadOptions {
+  /** How long the statement may run, in milliseconds (ClickHouse counts whole seconds, rounded up). */
+  deadlineMs?: number;
+}
+
+/** A read the engine cancelled at its deadline. */
+export class StatementTimeout extends Error {
+  constructor(readonly deadlineMs: number, options?: ErrorOptions) {
+    super(`the statement ran past its deadline of ${deadlineMs} ms and was cancelled`, options);
+    this.name = 'StatementTimeout';
+  }
 }
 
 /** A bulk write in progress. Its rows are invisible to readers until `commit()`. */

@@ -3,23 +3,10 @@ import { randomSalt } from '../../core/ids.js';
 import { isUniqueViolation } from './dialect.js';
 import { migrations } from './migrations/index.js';
 import type { MetaDatabase, SitesTable } from './schema.js';
-import {
-  DuplicateDomain,
-  type ApiKeyRecord,
-  type FunnelHistory,
-  type FunnelStep,
-  type FunnelSummary,
-  type FunnelVersion,
-  type Goal,
-  type MatchKind,
-  type MetaStore,
-  type NewSite,
-  type Org,
-  type RollupKey,
-  type RollupState,
-  type Site,
-  type SitePatch,
-} from './types.js';
+import type { FunnelHistory, FunnelStep, FunnelSummary, MatchKind } from '../../core/vocabulary.js';
+import type { FunnelVersion, Goal } from '../../entities/goals.js';
+import type { ApiKeyRecord, NewSite, Org, Site, SitePatch } from '../../entities/sites.js';
+import { DuplicateDomain, DuplicateGoal, type MetaStore, type RollupKey, type RollupState } from './types.js';
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
@@ -40,6 +27,7 @@ function toSite(row: Selectable<SitesTable>): Site {
     name: row.name,
     timezone: row.timezone,
     retentionMonths: row.retention_months,
+    rawDays: row.raw_days,
     honorGpc: row.honor_gpc === 1,
     status: row.status,
     createdAt: Number(row.created_at),
@@ -88,6 +76,7 @@ export class KyselyMetaStore implements MetaStore {
           name: site.name,
           timezone: site.timezone,
           retention_months: site.retentionMonths,
+          raw_days: site.rawDays,
           honor_gpc: site.honorGpc ? 1 : 0,
           status: 'active',
           created_at: now,
@@ -122,6 +111,7 @@ export class KyselyMetaStore implements MetaStore {
     if (patch.name !== undefined) values.name = patch.name;
     if (patch.timezone !== undefined) values.timezone = patch.timezone;
     if (patch.retentionMonths !== undefined) values.retention_months = patch.retentionMonths;
+    if (patch.rawDays !== undefined) values.raw_days = patch.rawDays;
     if (patch.honorGpc !== undefined) values.honor_gpc = patch.honorGpc ? 1 : 0;
     if (patch.status !== undefined) values.status = patch.status;
     if (Object.keys(values).length === 0) return this.getSite(publicId);
@@ -199,12 +189,25 @@ export class KyselyMetaStore implements MetaStore {
   }
 
   async createGoal(siteInternalId: number, goal: { name: string; kind: MatchKind; pattern: string }, now: number): Promise<Goal> {
-    const row = await this.db
-      .insertInto('goals')
-      .values({ site_id: siteInternalId, name: goal.name, kind: goal.kind, pattern: goal.pattern, created_at: now })
-      .returning(['id', 'site_id', 'name', 'kind', 'pattern'])
-      .executeTakeFirstOrThrow();
-    return { goalId: row.id, siteId: row.site_id, name: row.name, kind: row.kind, pattern: row.pattern };
+    try {
+      const row = await this.db
+        .insertInto('goals')
+        .values({ site_id: siteInternalId, name: goal.name, kind: goal.kind, pattern: goal.pattern, created_at: now })
+        .returning(['id', 'site_id', 'name', 'kind', 'pattern'])
+        .executeTakeFirstOrThrow();
+      return { goalId: row.id, siteId: row.site_id, name: row.name, kind: row.kind, pattern: row.pattern };
+    } catch (err) {
+      // The unique index (site, kind, pattern) decides, so two concurrent creations cannot both pass.
+      if (!isUniqueViolation(err)) throw err;
+      const existing = await this.db
+        .selectFrom('goals')
+        .select('id')
+        .where('site_id', '=', siteInternalId)
+        .where('kind', '=', goal.kind)
+        .where('pattern', '=', goal.pattern)
+        .executeTakeFirstOrThrow();
+      throw new DuplicateGoal(existing.id);
+    }
   }
 
   async listGoals(siteInternalId: number): Promise<Goal[]> {

@@ -2,9 +2,11 @@
 // PostgreSQL, else SQLite in SVC_DATA_DIR), and every store on the metadata database is built over
 // one connection to it. The rest of the code sees only the port interfaces.
 import { join } from 'node:path';
-import { KyselyAccountStore } from './account-store.js';
 import type { Config } from '../../config.js';
-import { KyselyAlertStore, type AlertStore } from './alert-store.js';
+import type { AccountStore } from './account-types.js';
+import type { AlertStore } from './alert-types.js';
+import { KyselyAccountStore } from './kysely-account-store.js';
+import { KyselyAlertStore } from './kysely-alert-store.js';
 import { KyselyMetaStore } from './kysely-store.js';
 import { openPostgresDatabase } from './postgres.js';
 import { openSqliteDatabase } from './sqlite.js';
@@ -14,7 +16,7 @@ export interface MetaStores {
   /** Closing it closes the database connection the other stores share. */
   meta: MetaStore;
   alerts: AlertStore;
-  accounts: KyselyAccountStore;
+  accounts: AccountStore;
 }
 
 /** A PostgreSQL URL, or a SQLite file path (`:memory:` included). */

@@ -15,6 +15,7 @@ export interface SitesTable {
   name: string;
   timezone: string;
   retention_months: number | null;
+  raw_days: number;
   honor_gpc: number; // 0 | 1
   status: 'active' | 'archived';
   created_at: number;

@@ -1,90 +1,12 @@
-// Domain records of the MetaStore port, as the rest of the code sees them.
-
-export interface Org {
-  id: number;
-  name: string;
-}
-
-export type SiteStatus = 'active' | 'archived';
-
-export interface Site {
-  internalId: number; // never leaves the service
-  id: string; // public id: the tracker's data-site and every API path
-  orgId: number;
-  domain: string;
-  name: string;
-  timezone: string;
-  retentionMonths: number | null;
-  honorGpc: boolean;
-  status: SiteStatus;
-  createdAt: number;
-}
-
-export interface NewSite {
-  domain: string;
-  name: string;
-  timezone: string;
-  retentionMonths: number | null;
-  honorGpc: boolean;
-}
-
-export type SitePatch = Partial<Pick<Site, 'name' | 'timezone' | 'retentionMonths' | 'honorGpc' | 'status'>>;
-
-export interface ApiKeyRecord {
-  id: number;
-  orgId: number;
-  name: string;
-  createdAt: number;
-  revokedAt: number | null;
-}
-
-export type MatchKind = 'page' | 'event';
-
-export interface Goal {
-  goalId: number;
-  siteId: number; // internal
-  name: string;
-  kind: MatchKind;
-  pattern: string;
-}
-
-export interface FunnelStep {
-  kind: MatchKind;
-  pattern: string;
-}
-
-export interface FunnelSummary {
-  id: number;
-  name: string;
-  stepCount: number;
-  windowMinutes: number;
-  version: number;
-  createdAt: number;
-}
-
-export interface FunnelVersion {
-  id: number;
-  name: string;
-  windowMinutes: number;
-  version: number; // the version these steps belong to
-  currentVersion: number;
-  steps: FunnelStep[];
-}
-
-/** A funnel with every version of its steps, oldest first. */
-export interface FunnelHistory {
-  id: number;
-  name: string;
-  windowMinutes: number;
-  version: number; // the current version
-  createdAt: number;
-  versions: Array<{ version: number; createdAt: number; steps: FunnelStep[] }>;
-}
+// The MetaStore port, with the rollup bookkeeping it keeps; the records it stores are src/entities/.
+import type { FunnelHistory, FunnelStep, FunnelSummary, MatchKind } from '../../core/vocabulary.js';
+import type { FunnelVersion, Goal } from '../../entities/goals.js';
+import type { ApiKeyRecord, NewSite, Org, Site, SitePatch } from '../../entities/sites.js';
 
 /**
  * The MetaStore port: configuration and small mutable state. One Kysely implementation serves
  * SQLite (embedded) and PostgreSQL (SVC_DATABASE_URL); the other stores of the same database (the
- * AlertStore) add their tables through migrations, and the factory (open.ts) builds them over the
+ * AlertStore, the AccountStore) add their tables through migrations, and the factory (open.ts) builds them over the
  * same handle.
  */
 export interface MetaStore {
@@ -109,6 +31,7 @@ export interface MetaStore {
   createRelayKey(name: string, fingerprint: string, now: number): Promise<{ id: number; name: string }>;
   relayKeyExists(fingerprint: string): Promise<boolean>;
 
+  /** Throws DuplicateGoal when a goal of the site has the same kind and pattern (whatever its name). */
   createGoal(siteInternalId: number, goal: { name: string; kind: MatchKind; pattern: string }, now: number): Promise<Goal>;
   listGoals(siteInternalId: number): Promise<Goal[]>;
   deleteGoal(siteInternalId: number, goalId: number): Promise<boolean>;
@@ -164,6 +87,13 @@ export interface RollupState {
   watermark: string | null;
   /** The goal and funnel definitions the goal and funnel rollups were computed for (JSON). */
   definitions: string;
+}
+
+/** A goal of the same site already counts these events: same kind and pattern (`goalId`: that goal). */
+export class DuplicateGoal extends Error {
+  constructor(readonly goalId: number) {
+    super(`a goal with this kind and pattern already exists (goal ${goalId})`);
+  }
 }
 
 export class DuplicateDomain extends Error {

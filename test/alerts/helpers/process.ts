@@ -1,6 +1,6 @@
 // For tests that run the service as a separate process (test/helpers/child.ts) and watch it send
 // webhooks to the test receivers.
-import { testCertificates } from './tls.js';
+import { testCertificates } from '../../../support/test-certificates.js';
 
 /** A service process's environment for loopback receivers: private addresses allowed, the test CA trusted the standard way. */
 export function webhookReceiverEnv(): Record<string, string> {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { serialPrimaryKey } from './columns.js';
 
-// Alert rules, webhook deliveries and their attempts (src/storage/meta/alert-store.ts). Deliveries
+// Alert rules, webhook deliveries and their attempts (src/storage/meta/kysely-alert-store.ts). Deliveries
 // are the durable queue: a row is due when `status = 'pending'` and `next_attempt_at` has passed,
 // and is owned by one sender while `lease_until` lies in the future.
 export async function up(db: Kysely<any>): Promise<void> {

@@ -6,6 +6,8 @@ import * as rollupBookkeeping from './004_rollup_bookkeeping.js';
 import * as accounts from './005_accounts.js';
 import * as signinAttempts from './006_signin_attempts.js';
 import * as invitations from './007_invitations.js';
+import * as rawDays from './008_raw_days.js';
+import * as uniqueGoals from './009_unique_goals.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -16,4 +18,6 @@ export const migrations: Record<string, Migration> = {
   '005_accounts': accounts,
   '006_signin_attempts': signinAttempts,
   '007_invitations': invitations,
+  '008_raw_days': rawDays,
+  '009_unique_goals': uniqueGoals,
 };

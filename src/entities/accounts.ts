@@ -1,0 +1,57 @@
+// Dashboard accounts: users, memberships, invitations, sessions and sign-in attempts (the
+// AccountStore stores them: src/storage/meta/account-types.ts).
+import type { Role } from '../core/vocabulary.js';
+
+export interface User {
+  id: number;
+  email: string;
+  name: string;
+  createdAt: number;
+}
+
+export interface Member {
+  userId: number;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+/** A pending invitation (accepting or revoking one deletes it). */
+export interface Invitation {
+  id: number;
+  orgId: number;
+  email: string;
+  role: Role;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** What changeMembership did: `last-owner` when it refused to leave the organisation without an owner. */
+export type MembershipChange = 'changed' | 'last-owner' | 'no-membership';
+
+/** What acceptInvitation did: the membership it gave (or kept, when already higher), or why none. */
+export type InvitationAcceptance = { role: Role; invitation: Invitation } | 'not-found' | 'wrong-email';
+
+export interface SessionRecord {
+  id: string;
+  userId: number;
+  csrfToken: string;
+  createdAt: number;
+  lastUsedAt: number;
+}
+
+/** What a sign-in attempt is counted against: its email and its client group (clientGroup in src/ingest/ip.ts). */
+export interface AttemptKey {
+  emailKey: string;
+  clientGroup: string;
+}
+
+/** A counted attempt: its id, and the attempts in the window of its email and of its client group, itself included. */
+export interface Reservation {
+  id: number;
+  byEmail: number;
+  byClient: number;
+}
+
+/** The unique, case-insensitive identity of an email address. */
+export const emailKey = (email: string) => email.trim().toLowerCase();

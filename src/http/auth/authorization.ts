@@ -1,0 +1,41 @@
+// Per-route authorisation of the organisation-scoped admin routes. The same handlers serve the
+// operator (/admin/v1, whose token the whole scope checks first) and signed-in members
+// (/app/v1/manage), each through its own OrgAccess.
+import type { FastifyRequest } from 'fastify';
+import { apiError, type FixedMessageName } from '../../core/errors.js';
+import { requireSession } from './session-cookie.js';
+import { roleAtLeast, type Role } from '../../core/vocabulary.js';
+import type { AccountService } from '../../accounts/service.js';
+
+export interface OrgAccess {
+  /**
+   * Lets the request act on organisation `orgId` with at least role `needed`, else throws: 404 with
+   * `notFoundMessage` (the name of the resource's own "not found") for a non-member, 403 for a lower role.
+   */
+  require(request: FastifyRequest, orgId: number, needed: Role, notFoundMessage: FixedMessageName<'NOT_FOUND'>): Promise<void>;
+  /**
+   * Whether the caller may make any user a member directly (the operator). Owners may only change
+   * the role of a member: people join by invitation, so an owner cannot add, and so learn of, an
+   * account outside the organisation.
+   */
+  readonly addsMembers: boolean;
+}
+
+/** The operator: the admin token was checked for the whole scope; every organisation is its own. */
+export const operatorAccess: OrgAccess = {
+  async require() {},
+  addsMembers: true,
+};
+
+/** A signed-in user, by its membership as stored now (a changed role counts on the next request). */
+export function memberAccess(accounts: AccountService): OrgAccess {
+  return {
+    async require(request, orgId, needed, notFoundMessage) {
+      const { user } = await requireSession(request);
+      const role = await accounts.roleIn(orgId, user.id);
+      if (role === undefined) throw apiError('NOT_FOUND', notFoundMessage);
+      if (!roleAtLeast(role, needed)) throw apiError('FORBIDDEN', 'role', { needed, role });
+    },
+    addsMembers: false,
+  };
+}

@@ -1,0 +1,30 @@
+// The planner's inputs (`PlanInputs`): what it needs to know of a site's rollups before it decides
+// where a query's days come from, gathered before it runs (the rollup bookkeeping, read once by the
+// caller, which also labels goal coverage with it, and one statement of ./compile.ts). What to gather follows from the query and the calendar alone (./windows.ts).
+import { OTHER_KEY } from '../core/vocabulary.js';
+import type { Query } from '../core/query.js';
+import type { EventReader } from '../storage/events/types.js';
+import type { Site } from '../entities/sites.js';
+import type { RollupState } from '../storage/meta/types.js';
+import { firstFoldedDayStatement } from './compile.js';
+import type { PlanInputs } from './planner.js';
+import { needsRawEvents, rawWindowStart } from './windows.js';
+
+/**
+ * The watermark, and for a single filter (other than on `(other)` itself) of a query that may read
+ * rollups, the first day of the raw window, up to the watermark and within the period or its
+ * compared one, on which the filter's key was folded.
+ */
+export async function planInputs(events: EventReader, site: Site, q: Query, rollup: RollupState | undefined): Promise<PlanInputs> {
+  const watermark = rollup?.watermark ?? null;
+  const inputs: PlanInputs = { watermark, retentionMonths: site.retentionMonths, rawDays: site.rawDays };
+  const filter = q.filters.length === 1 ? q.filters[0]! : null;
+  if (filter === null || filter.value === OTHER_KEY || watermark === null || needsRawEvents(q)) return inputs;
+  const earliest = q.comparison !== 'off' && q.previous.from < q.period.from ? q.previous.from : q.period.from;
+  const windowStart = rawWindowStart(q.today, site.rawDays);
+  const from = earliest > windowStart ? earliest : windowStart;
+  const to = watermark < q.period.to ? watermark : q.period.to;
+  if (from > to) return inputs;
+  const rows = await events.query<{ d: string }>(firstFoldedDayStatement(events.dialect, site.id, filter, { from, to }));
+  return { ...inputs, firstFoldedDay: rows[0]?.d ?? null };
+}

@@ -1,0 +1,72 @@
+// What several endpoints share: running the daily measure and goal statements of some days into
+// per-day maps, summing days, and the percent change of a comparison.
+import type { EventReader } from '../../storage/events/types.js';
+import { dailyGoalStatements, dailyMeasureStatements, type GoalRef } from '../compile.js';
+import {
+  addMeasures,
+  GOAL_MEASURES,
+  measuresOf,
+  round,
+  TRAFFIC_MEASURES,
+  ZERO_MEASURES,
+  zeroOf,
+  type GoalCounts,
+  type Measures,
+} from '../measures.js';
+import type { DaySources, PlannedQuery } from '../planner.js';
+
+/** Rounded to 1 decimal; 0 when both are 0 or either is null; 100 from a zero base. */
+export function deltaPct(value: number | null, prev: number | null): number {
+  if (value === null || prev === null) return 0;
+  if (prev === 0) return value > 0 ? 100 : 0;
+  return round(((value - prev) / prev) * 100, 1);
+}
+
+/**
+ * Per-day measures of some days of a plan, from rollups up to the watermark and raw events after it.
+ * Readers of visitors only skip the per-session part (bounces, duration) of raw reads.
+ */
+export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, need = { sessions: true }): Promise<Map<string, Measures>> {
+  const statements = dailyMeasureStatements(events.dialect, q, days, need.sessions);
+  const out = new Map<string, Measures>();
+  for (const rows of await Promise.all(statements.map((s) => events.query<Record<string, unknown>>(s)))) {
+    for (const r of rows) out.set(String(r.b), measuresOf(TRAFFIC_MEASURES, r));
+  }
+  return out;
+}
+
+export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {
+  let total = ZERO_MEASURES;
+  for (const [day, m] of days) if (day >= from && day <= to) total = addMeasures(total, m);
+  return total;
+}
+
+/** Per-day conversions of each goal. */
+export async function dailyGoals(
+  events: EventReader,
+  q: PlannedQuery,
+  days: DaySources,
+  goals: readonly GoalRef[],
+): Promise<Map<string, Map<number, GoalCounts>>> {
+  const statements = dailyGoalStatements(events.dialect, q.siteId, days, goals);
+  const out = new Map<string, Map<number, GoalCounts>>();
+  for (const rows of await Promise.all(statements.map((s) => events.query<{ b: string; goal_id: unknown } & Record<string, unknown>>(s)))) {
+    for (const r of rows) {
+      let day = out.get(r.b);
+      if (!day) out.set(r.b, (day = new Map()));
+      day.set(Number(r.goal_id), measuresOf(GOAL_MEASURES, r));
+    }
+  }
+  return out;
+}
+
+export function sumGoal(daily: Map<string, Map<number, GoalCounts>>, from: string, to: string, goalId?: number): GoalCounts {
+  let total = zeroOf(GOAL_MEASURES);
+  for (const [day, goals] of daily) {
+    if (day < from || day > to) continue;
+    for (const [id, c] of goals) {
+      if (goalId === undefined || id === goalId) total = addMeasures(total, c);
+    }
+  }
+  return total;
+}

@@ -1,0 +1,27 @@
+// GET /v1/sites/:id/goals: each goal's conversions over the period, its conversion rate among the
+// period's visitors, and its change from the previous period (read with it over the plan's span).
+import type { EventReader } from '../../storage/events/types.js';
+import type { Goal } from '../../entities/goals.js';
+import type { GoalResult } from '../../core/vocabulary.js';
+import { round } from '../measures.js';
+import type { PlannedQuery } from '../planner.js';
+import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
+
+export async function computeGoals(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<GoalResult[]> {
+  const [daily, days] = await Promise.all([dailyGoals(events, q, q.plan.span, goals), dailyMeasures(events, q, q.plan.period, { sessions: false })]);
+  const visitors = sumDays(days, q.period.from, q.period.to).visitors;
+  return goals.map((g) => {
+    const now = sumGoal(daily, q.period.from, q.period.to, g.goalId);
+    const before = q.plan.previousComplete ? sumGoal(daily, q.previous.from, q.previous.to, g.goalId).conversions : 0;
+    return {
+      goalId: g.goalId,
+      name: g.name,
+      kind: g.kind,
+      pattern: g.pattern,
+      conversions: now.conversions,
+      uniqueConversions: now.uniqueConversions,
+      conversionRate: visitors > 0 ? round(now.uniqueConversions / visitors, 4) : 0,
+      delta: before > 0 ? deltaPct(now.conversions, before) : null,
+    };
+  });
+}

@@ -1,0 +1,75 @@
+// GET /v1/sites/:id/stats: the KPIs of the period and of the compared one, read over the plan's span
+// (previous.from..period.to) in one statement per source; the last day of an elapsed compared part
+// is read apart, up to its cut.
+import type { EventReader } from '../../storage/events/types.js';
+import type { Goal } from '../../entities/goals.js';
+import { METRIC_REGISTRY, metricTakesFilters, METRICS, type Kpi, type Metric, type Stats } from '../../core/vocabulary.js';
+import { cutDayStatements } from '../compile.js';
+import { GOAL_MEASURES, measuresOf, metricValue, TRAFFIC_MEASURES, type GoalCounts, type Measures } from '../measures.js';
+import type { PlannedQuery } from '../planner.js';
+import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
+
+function kpi(value: number | null, prev: number | null): Kpi {
+  return { value, prev, deltaPct: deltaPct(value, prev) };
+}
+
+/** Whole-day figures in proportion to a share of the day, as whole numbers. */
+function scaled<M extends Record<string, number>>(m: M, share: number): M {
+  return Object.fromEntries(Object.entries(m).map(([name, v]) => [name, Math.round(v * share)])) as M;
+}
+
+type DailyGoals = Map<string, Map<number, GoalCounts>>;
+
+/**
+ * The per-day figures of the span with the compared period's last day cut (q.previousCut): from its
+ * raw events up to the cut, or its whole-day figures in proportion where raw events are no longer
+ * kept. Copies: on a span longer than a year, the cut day of a year-earlier part lies in the period too.
+ */
+async function cutPrevious(events: EventReader, q: PlannedQuery, days: Map<string, Measures>, goalDays: DailyGoals, goals: readonly Goal[]): Promise<[Map<string, Measures>, DailyGoals]> {
+  const cut = q.previousCut;
+  if (cut === null || q.plan.previousCut === null) return [days, goalDays];
+  const cutDays = new Map(days);
+  const cutGoals = new Map(goalDays);
+  if (q.plan.previousCut === 'share') {
+    const whole = days.get(cut.day);
+    if (whole) cutDays.set(cut.day, scaled(whole, cut.share));
+    const wholeGoals = goalDays.get(cut.day);
+    if (wholeGoals) cutGoals.set(cut.day, new Map([...wholeGoals].map(([id, c]) => [id, scaled(c, cut.share)])));
+    return [cutDays, cutGoals];
+  }
+  const statements = cutDayStatements(events.dialect, q, cut, q.filters.length === 0 ? goals : []);
+  const [measureRows, goalRows] = await Promise.all([
+    events.query<Record<string, unknown>>(statements.measures),
+    statements.goals ? events.query<{ goal_id: unknown } & Record<string, unknown>>(statements.goals) : Promise.resolve([]),
+  ]);
+  cutDays.delete(cut.day);
+  for (const r of measureRows) cutDays.set(cut.day, measuresOf(TRAFFIC_MEASURES, r));
+  const dayGoals = new Map<number, GoalCounts>();
+  for (const r of goalRows) dayGoals.set(Number(r.goal_id), measuresOf(GOAL_MEASURES, r));
+  cutGoals.set(cut.day, dayGoals);
+  return [cutDays, cutGoals];
+}
+
+export async function computeStats(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<Stats> {
+  const { plan } = q;
+  const [days, goalDays] = await Promise.all([
+    dailyMeasures(events, q, plan.span),
+    q.filters.length === 0 ? dailyGoals(events, q, plan.span, goals) : Promise.resolve(new Map()),
+  ]);
+  const [previousDays, previousGoalDays] = plan.previousComplete ? await cutPrevious(events, q, days, goalDays, goals) : [days, goalDays];
+  const current = plan.period.firstComputable !== null;
+  const previous = plan.previousComplete;
+  const now = sumDays(days, q.period.from, q.period.to);
+  const before = sumDays(previousDays, q.previous.from, q.previous.to);
+  const pick = (metric: Metric): Kpi => {
+    if (!metricTakesFilters(metric, q.filters)) return kpi(null, null);
+    const c = METRIC_REGISTRY[metric].computation;
+    if (c.kind !== 'goals') return kpi(current ? metricValue(c, now) : null, previous ? metricValue(c, before) : null);
+    if (goals.length === 0) return kpi(null, null);
+    return kpi(
+      current ? sumGoal(goalDays, q.period.from, q.period.to)[c.measure] : null,
+      previous ? sumGoal(previousGoalDays, q.previous.from, q.previous.to)[c.measure] : null,
+    );
+  };
+  return Object.fromEntries(METRICS.map((metric) => [metric, pick(metric)])) as Stats;
+}

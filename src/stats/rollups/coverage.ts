@@ -1,0 +1,66 @@
+// Which days the goal and funnel rollups cover for each goal and funnel version (docs/api.md, "How
+// answers are computed"). Later runs count a definition added after its site's first rollup for
+// the days after the watermark; the rollup job (./job.ts) backfills the rolled-up days whose raw
+// events the site still keeps, a bounded number of days per run; rolled-up days older than those
+// cannot be recounted. The bookkeeping is part of the site's rollup state (`definitions`, JSON);
+// the read side asks `countedSince`.
+import { addDays } from '../../core/localtime.js';
+import type { Matcher } from '../../core/patterns.js';
+import type { RollupState } from '../../storage/meta/types.js';
+import type { GoalRef } from '../compile.js';
+
+export interface FunnelRef {
+  id: number;
+  version: number;
+  windowMinutes: number;
+  steps: Matcher[];
+}
+
+/** The goals and funnel versions of a site, which goal_daily and funnel_daily are computed for. */
+export interface Definitions {
+  goals: GoalRef[];
+  funnels: FunnelRef[];
+}
+
+/** The rolled-up days still to recount for definitions added after them; the latest days go first (`to` moves back). */
+export interface Backfill {
+  from: string;
+  to: string;
+  /** The definitions (`goalKey`, `funnelKey`) whose figures wait for it. */
+  keys: string[];
+}
+
+/** What a site's goal and funnel rollups were computed for, kept as its rollup state's `definitions`. */
+export interface ComputedDefinitions extends Definitions {
+  backfill?: Backfill;
+  /**
+   * Per definition added after rolled-up days holding data: the first day it covers once
+   * backfilled (the earliest raw day kept when the job first saw it), earlier rolled-up days
+   * lacking it for good.
+   */
+  since?: Record<string, string>;
+}
+
+export const goalKey = (goalId: number): string => `goal:${goalId}`;
+export const funnelKey = (funnelId: number, version: number): string => `funnel:${funnelId}:${version}`;
+
+export function definitionKeys(defs: Definitions): string[] {
+  return [...defs.goals.map((g) => goalKey(g.goalId)), ...defs.funnels.map((f) => funnelKey(f.id, f.version))];
+}
+
+export function parseComputed(definitions: string): ComputedDefinitions {
+  return JSON.parse(definitions) as ComputedDefinitions;
+}
+
+/**
+ * The first day from which a definition's figures are complete, or null when they cover every day
+ * of the site's data. A definition the job has not seen yet lacks every rolled-up day; one being
+ * backfilled lacks the days still to recount.
+ */
+export function countedSince(state: RollupState | undefined, key: string): string | null {
+  if (!state || state.watermark === null) return null;
+  const computed = parseComputed(state.definitions);
+  if (!definitionKeys(computed).includes(key)) return addDays(state.watermark, 1);
+  if (computed.backfill?.keys.includes(key)) return addDays(computed.backfill.to, 1);
+  return computed.since?.[key] ?? null;
+}

@@ -1,0 +1,27 @@
+// What a query may read, known from the query and the calendar alone: the raw-event window, the
+// site's retention, and whether the query's shape forces raw events. Pure; the planner's inputs
+// (./inputs.ts) ask it what to gather, the planner (./planner.ts) decides with it, and the rollup
+// job (./rollups/job.ts) keeps the same windows.
+import { addDays } from '../core/localtime.js';
+import { addMonths } from '../core/period.js';
+import type { Query } from '../core/query.js';
+
+/** The first day of a site's raw-event window: its last `rawDays` local days, today included. */
+export function rawWindowStart(today: string, rawDays: number): string {
+  return addDays(today, -(rawDays - 1));
+}
+
+export function retentionStart(today: string, retentionMonths: number | null): string | null {
+  return retentionMonths === null ? null : addMonths(today, -retentionMonths);
+}
+
+/** Two or more filters, or a filter with another dimension's breakdown: rollups cannot answer them. */
+export function rawOnlyByFilters(q: Query): boolean {
+  const [filter] = q.filters;
+  return q.filters.length >= 2 || (filter !== undefined && q.breakdown !== null && q.breakdown.dimension !== filter.dimension);
+}
+
+/** Whether a query reads raw events only, whatever the rollups hold. */
+export function needsRawEvents(q: Query): boolean {
+  return (q.kind === 'timeseries' && q.grain === 'hour') || rawOnlyByFilters(q);
+}

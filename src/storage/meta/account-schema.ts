@@ -1,0 +1,61 @@
+// Kysely table types of the AccountStore (migrations 005_accounts, 006_signin_attempts and
+// 007_invitations), in the MetaStore's database: the same definitions serve SQLite and PostgreSQL.
+import type { Generated } from 'kysely';
+import type { Role } from '../../core/vocabulary.js';
+import type { MetaDatabase } from './schema.js';
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string; // as first given
+  email_key: string; // lower case: the unique, case-insensitive identity
+  name: string;
+  password_hash: string;
+  created_at: number;
+}
+
+export interface MembershipsTable {
+  org_id: number;
+  user_id: number;
+  role: Role;
+  created_at: number;
+}
+
+export interface InvitationsTable {
+  id: Generated<number>;
+  org_id: number;
+  email: string; // as the owner typed it
+  email_key: string; // lower case, compared with users.email_key
+  role: Role;
+  token_hash: string; // SHA-256 hex of the link's secret
+  created_at: number;
+  expires_at: number;
+}
+
+export interface UserSessionsTable {
+  id: string; // SHA-256 hex of the cookie's secret
+  user_id: number;
+  csrf_token: string;
+  created_at: number;
+  last_used_at: number;
+}
+
+export interface SigninAttemptsTable {
+  id: Generated<number>;
+  email_key: string;
+  client_group: string;
+  at: number;
+}
+
+export interface LoginLocksTable {
+  subject: string; // `email:<email key>` or `address:<client group>`
+  locked_until: number;
+}
+
+export interface AccountDatabase extends MetaDatabase {
+  users: UsersTable;
+  memberships: MembershipsTable;
+  invitations: InvitationsTable;
+  user_sessions: UserSessionsTable;
+  signin_attempts: SigninAttemptsTable;
+  login_locks: LoginLocksTable;
+}

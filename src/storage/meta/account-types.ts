@@ -1,0 +1,103 @@
+// The AccountStore port: users, memberships, invitations, sessions, sign-in attempts and locks (the
+// records are src/entities/accounts.ts).
+import { ERRORS } from '../../core/errors.js';
+import type { Membership, Role } from '../../core/vocabulary.js';
+import type {
+  AttemptKey,
+  Invitation,
+  InvitationAcceptance,
+  Member,
+  MembershipChange,
+  Reservation,
+  SessionRecord,
+  User,
+} from '../../entities/accounts.js';
+
+export class DuplicateEmail extends Error {
+  constructor() {
+    super(ERRORS.CONFLICT.messages.email);
+  }
+}
+
+/**
+ * The AccountStore port: dashboard accounts in the metadata database. One Kysely implementation
+ * (kysely-account-store.ts) serves SQLite and PostgreSQL, over the MetaStore's handle.
+ */
+export interface AccountStore {
+  // users
+  /** Throws DuplicateEmail when the email (in any letter case) exists. */
+  createUser(user: { email: string; name: string; passwordHash: string }, now: number): Promise<User>;
+  listUsers(): Promise<User[]>;
+  hasUsers(): Promise<boolean>;
+  getUser(id: number): Promise<User | undefined>;
+  findUserByEmail(email: string): Promise<(User & { passwordHash: string }) | undefined>;
+  /** Deletes the user with its memberships and sessions; false when there was none. */
+  deleteUser(id: number): Promise<boolean>;
+  /** Sets the password hash and ends every session of the user. */
+  setPasswordHash(id: number, passwordHash: string): Promise<boolean>;
+  /**
+   * Replaces the hash `expected` with `next` (the same password hashed with other parameters); the
+   * sessions stay. False when the hash is no longer `expected` (the password changed meanwhile).
+   */
+  replacePasswordHash(id: number, expected: string, next: string): Promise<boolean>;
+
+  // memberships
+  setMembership(orgId: number, userId: number, role: Role, now: number): Promise<void>;
+  /**
+   * Gives the user `role` in the organisation (`null`: removes the membership), unless that leaves
+   * the organisation without an owner. The owner check and the write are one serialized write
+   * transaction, on PostgreSQL with the organisation's row locked first, so two owners demoting each
+   * other at once leave one owner: the second sees the first's change.
+   */
+  changeMembership(orgId: number, userId: number, role: Role | null, now: number): Promise<MembershipChange>;
+  roleIn(orgId: number, userId: number): Promise<Role | undefined>;
+  membershipsOf(userId: number): Promise<Membership[]>;
+  members(orgId: number): Promise<Member[]>;
+
+  // invitations
+  /**
+   * A pending invitation; one already pending for the same organisation and email is replaced in
+   * place (its id stays, its link dies). One upsert, so invitations of one email sent at once all
+   * succeed and the last one written holds.
+   */
+  createInvitation(invitation: { orgId: number; email: string; role: Role; tokenHash: string; expiresAt: number }, now: number): Promise<Invitation>;
+  /** The organisation's invitations still valid at `now`, oldest first. */
+  invitations(orgId: number, now: number): Promise<Invitation[]>;
+  /** The invitation of a link's token hash, with its organisation's name, if valid at `now`. */
+  invitationByToken(tokenHash: string, now: number): Promise<(Invitation & { orgName: string }) | undefined>;
+  revokeInvitation(orgId: number, invitationId: number): Promise<boolean>;
+  /**
+   * Uses the invitation of a link for a user whose email is the invited one: deletes it and gives the
+   * invited role (a membership already at least as high is kept), in one serialized write
+   * transaction. Of two acceptances at once, the one that deletes the row wins; the other finds
+   * nothing, as does one whose link was replaced meanwhile (the delete is by id and token).
+   */
+  acceptInvitation(tokenHash: string, user: { id: number; email: string }, now: number): Promise<InvitationAcceptance>;
+  deleteInvitationsExpiredBy(now: number): Promise<number>;
+
+  // sessions
+  createSession(session: { id: string; userId: number; csrfToken: string }, now: number): Promise<void>;
+  getSession(id: string): Promise<SessionRecord | undefined>;
+  touchSession(id: string, now: number): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  /** Deletes the sessions last used before `lastUsedBefore` or created before `createdBefore`. */
+  deleteExpiredSessions(bounds: { lastUsedBefore: number; createdBefore: number }): Promise<number>;
+
+  // sign-in attempts and locks
+  /**
+   * Counts a sign-in attempt before its password is checked. Refuses (undefined) while the email or
+   * the client group is locked at `now`, or when either has `max` attempts after `since`; otherwise
+   * records the attempt at `now` and answers it with both counts. Atomic across processes: however
+   * many reservations for one email or one client group run together, at most `max` are granted in
+   * a window.
+   */
+  reserveAttempt(key: AttemptKey, now: number, since: number, max: number): Promise<Reservation | undefined>;
+  /** Forgets a reserved attempt whose password was never checked. */
+  releaseAttempt(id: number): Promise<void>;
+  /** Forgets every attempt for the email (a successful sign-in). */
+  clearAttempts(emailKeyValue: string): Promise<void>;
+  deleteAttemptsBefore(before: number): Promise<number>;
+  /** Locks the email and the client group that `key` names until `until`. */
+  lock(key: Partial<AttemptKey>, until: number): Promise<void>;
+  deleteLocksBefore(now: number): Promise<number>;
+}

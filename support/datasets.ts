@@ -1,0 +1,108 @@
+// Seeded random datasets of raw-event rows, shared by the stats tests and the benchmark. Rows are
+// built directly (not through ingestion) so that tests control every column.
+import type { StoredEvent } from '../src/storage/events/schema.js';
+import { localDay } from '../src/core/localtime.js';
+import { seededRandom } from '../src/core/seeded-random.js';
+import { event } from './events.js';
+
+export interface SessionShape {
+  referrers: ReadonlyArray<string | null>;
+  pages: readonly string[];
+  countries: ReadonlyArray<[string, string, string] | null>;
+  browsers: ReadonlyArray<[string, string, string] | null>;
+  utm: ReadonlyArray<[string, string, string] | null>;
+  customEvents: readonly string[];
+}
+
+export const SMALL_SHAPE: SessionShape = {
+  referrers: [null, null, 'google.com', 'news.ycombinator.com', 'twitter.com'],
+  pages: ['/', '/pricing', '/blog/a', '/blog/b', '/docs/start', '/signup'],
+  countries: [null, ['FR', 'Île-de-France', 'Paris'], ['US', 'California', 'San Francisco'], ['IN', 'Karnataka', 'Bengaluru']],
+  browsers: [null, ['Chrome', 'Windows', 'desktop'], ['Safari', 'iOS', 'mobile'], ['Firefox', 'Linux', 'desktop']],
+  utm: [null, null, ['newsletter', 'email', 'spring'], ['ads', 'cpc', 'launch']],
+  customEvents: ['signup', 'trial'],
+};
+
+let nextId = 1n;
+
+/**
+ * One session's events, `start` its first instant: pageviews, sometimes engagement, an outbound
+ * click or a custom event. Session-scoped columns are copied from the first event, as ingestion does.
+ */
+export function session(
+  rand: () => number,
+  siteId: string,
+  start: number,
+  visitorId: bigint,
+  shape: SessionShape,
+  timeZone: string,
+): StoredEvent[] {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const sessionId = nextId++;
+  const geo = pick(shape.countries);
+  const ua = pick(shape.browsers);
+  const utm = pick(shape.utm);
+  const day = localDay(start, timeZone);
+  const common = {
+    siteId,
+    day,
+    visitorId,
+    sessionId,
+    referrer: pick(shape.referrers),
+    utmSource: utm?.[0] ?? null,
+    utmMedium: utm?.[1] ?? null,
+    utmCampaign: utm?.[2] ?? null,
+    country: geo?.[0] ?? null,
+    region: geo?.[1] ?? null,
+    city: geo?.[2] ?? null,
+    browser: ua?.[0] ?? null,
+    os: ua?.[1] ?? null,
+    device: ua?.[2] ?? null,
+  };
+  const views = 1 + Math.floor(rand() * rand() * 5);
+  const rows: StoredEvent[] = [];
+  let ts = start;
+  const entry = pick(shape.pages);
+  for (let i = 0; i < views; i++) {
+    const page = i === 0 ? entry : pick(shape.pages);
+    rows.push(event({ ...common, ts, name: 'pageview', page, entryPage: entry, sessionStart: i === 0 }));
+    ts += 1000 + Math.floor(rand() * 120_000);
+    const r = rand();
+    if (r < 0.3) {
+      rows.push(event({ ...common, ts, name: 'engage', page, entryPage: entry, engagedMs: Math.floor(rand() * 40_000), scrollDepth: 50 }));
+      ts += 500;
+    } else if (r < 0.4) {
+      rows.push(event({ ...common, ts, name: pick(shape.customEvents), page, entryPage: entry }));
+      ts += 500;
+    } else if (r < 0.45) {
+      rows.push(event({ ...common, ts, name: 'outbound', page, entryPage: entry, props: '{"url":"https://x.test"}' }));
+      ts += 500;
+    }
+  }
+  return rows;
+}
+
+/** Sessions spread over `days` local days starting at `firstDay`'s midnight `dayStart(day)`. */
+export function dataset(options: {
+  seed: number;
+  siteId: string;
+  days: readonly string[];
+  dayStart: (day: string) => number;
+  sessionsPerDay: number;
+  visitorsPerDay: number;
+  timeZone: string;
+  shape?: SessionShape;
+}): StoredEvent[] {
+  const rand = seededRandom(options.seed);
+  const rows: StoredEvent[] = [];
+  for (const day of options.days) {
+    const start = options.dayStart(day);
+    for (let i = 0; i < options.sessionsPerDay; i++) {
+      // Sessions start in the first 20 hours so that they end within their local day.
+      const at = start + Math.floor(rand() * 20 * 3_600_000);
+      const visitor = BigInt(Math.floor(rand() * options.visitorsPerDay)) + 1000n * BigInt(day.replaceAll('-', ''));
+      rows.push(...session(rand, options.siteId, at, visitor, options.shape ?? SMALL_SHAPE, options.timeZone));
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,86 @@
+// The metric registry and what is derived from it: the filters each metric takes, the values the
+// engine computes from summed measures, the dashboard's labels, formats and good direction.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  changeIsGood,
+  DIMENSIONS,
+  METRIC_REGISTRY,
+  metricTakesFilters,
+  METRICS,
+  type Dimension,
+  type Metric,
+  type TrafficComputation,
+} from '../../src/core/vocabulary.js';
+import { metricValue, needsSessions, ZERO_MEASURES } from '../../src/stats/measures.js';
+import { formatMetric } from '../../web/lib/format.js';
+
+const EVENT_SCOPED: readonly Dimension[] = ['page', 'event'];
+
+/** docs/api.md, Metrics: which filters each metric takes. */
+function expectedTakes(metric: Metric, dimensions: readonly Dimension[]): boolean {
+  if (dimensions.length === 0) return true;
+  if (metric === 'visitors' || metric === 'pageviews') return true;
+  if (metric === 'bounceRate' || metric === 'avgDuration') return dimensions.every((d) => !EVENT_SCOPED.includes(d));
+  return false;
+}
+
+const traffic = (metric: Metric) => METRIC_REGISTRY[metric].computation as TrafficComputation;
+
+describe('metric registry', () => {
+  test('the metrics, in the order of the stats answer and the tiles', () => {
+    assert.deepEqual(METRICS, ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions']);
+  });
+
+  test('metricTakesFilters over every metric and every one or two filter dimensions', () => {
+    for (const metric of METRICS) {
+      assert.equal(metricTakesFilters(metric, []), true, metric);
+      for (const a of DIMENSIONS) {
+        assert.equal(metricTakesFilters(metric, [{ dimension: a, value: 'x' }]), expectedTakes(metric, [a]), `${metric} ${a}`);
+        for (const b of DIMENSIONS) {
+          if (a === b) continue;
+          const filters = [
+            { dimension: a, value: 'x' },
+            { dimension: b, value: 'y' },
+          ];
+          assert.equal(metricTakesFilters(metric, filters), expectedTakes(metric, [a, b]), `${metric} ${a} ${b}`);
+        }
+      }
+    }
+  });
+
+  test('traffic metrics computed from summed measures, rounded as the API answers them', () => {
+    const m = { ...ZERO_MEASURES, visitors: 7, pageviews: 19, events: 23, sessions: 9, bounces: 4, durationMs: 123_456 };
+    assert.equal(metricValue(traffic('visitors'), m), 7);
+    assert.equal(metricValue(traffic('pageviews'), m), 19);
+    assert.equal(metricValue(traffic('sessions'), m), 9);
+    assert.equal(metricValue(traffic('bounceRate'), m), 0.4444);
+    assert.equal(metricValue(traffic('avgDuration'), m), 13.7);
+    assert.equal(metricValue(traffic('bounceRate'), ZERO_MEASURES), null);
+    assert.equal(metricValue(traffic('avgDuration'), ZERO_MEASURES), null);
+    assert.deepEqual(
+      (['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration'] as const).map((metric) => needsSessions(traffic(metric))),
+      [false, false, false, true, true],
+    );
+    assert.deepEqual(METRIC_REGISTRY.conversions.computation, { kind: 'goals', measure: 'conversions' });
+  });
+
+  test('every metric has a label, a format and a good direction', () => {
+    assert.deepEqual(
+      METRICS.map((metric) => METRIC_REGISTRY[metric].label),
+      ['Visitors', 'Pageviews', 'Sessions', 'Bounce rate', 'Visit duration', 'Conversions'],
+    );
+    assert.deepEqual(
+      METRICS.map((metric) => formatMetric(metric, 61, 'en-US')),
+      ['61', '61', '61', '6,100%', '1m 1s', '61'],
+    );
+    assert.deepEqual(
+      METRICS.map((metric) => changeIsGood(metric, 5)),
+      [true, true, true, false, true, true],
+    );
+    assert.deepEqual(
+      METRICS.map((metric) => changeIsGood(metric, -5)),
+      [false, false, false, true, false, false],
+    );
+  });
+});

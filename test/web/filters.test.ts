@@ -1,0 +1,206 @@
+// Filters and the figures they stop, in real Chromium against a real server: a KPI tile without a
+// value says why (the filters, or no goals yet), the `Filter` menu adds a filter from a searched
+// value, goal rows link to the dashboard filtered by their event or page, and the Events panel shows
+// the conversion rate of the events that are goals; axe-core at desktop and phone width.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { formatRatio } from '../../web/lib/format.js';
+import { createSite, importEvents, type SiteFixture } from '../helpers/server.js';
+import { checkPage, createUser, DESKTOP, filled, openPage, PHONE, signIn, startDashboard, type Dashboard } from './harness.js';
+
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+let dashboard: Dashboard;
+/** Three visitors, an event goal, a one-page goal and a wildcard page goal. */
+let site: SiteFixture;
+/** One visitor and no goal. */
+let bare: SiteFixture;
+
+before(async () => {
+  dashboard = await startDashboard({ env: { SVC_APP_RATE_LIMIT: '100000/60s' } });
+  const { server } = dashboard;
+  site = await createSite(server, { timezone: 'UTC' });
+  bare = await createSite(server, { timezone: 'UTC' });
+  const day = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - 2);
+  const at = (hour: number, minute = 0) => day + hour * 3_600_000 + minute * 60_000;
+  const a = { ip: '10.3.0.1', ua: FIREFOX, country: 'FR' };
+  const b = { ip: '10.3.0.2', ua: CHROME, country: 'DE' };
+  const c = { ip: '10.3.0.3', ua: CHROME, country: 'US' };
+  const report = await importEvents(server, site.siteId, [
+    { ...a, ts: at(9), u: '/', r: 'https://www.google.com/' },
+    { ...a, ts: at(9, 1), u: '/pricing' },
+    { ...a, ts: at(9, 2), u: '/pricing', e: 'signup' },
+    { ...b, ts: at(10), u: '/blog/first' },
+    { ...c, ts: at(11), u: '/pricing' },
+  ]);
+  assert.equal(report.body.accepted, 5, JSON.stringify(report));
+  for (const goal of [
+    { name: 'Signup', kind: 'event', pattern: 'signup' },
+    { name: 'Saw pricing', kind: 'page', pattern: '/pricing' },
+    { name: 'Read the blog', kind: 'page', pattern: '/blog/**' },
+  ]) {
+    assert.equal((await server.admin('POST', `/sites/${site.siteId}/goals`, goal)).status, 201);
+  }
+  await server.admin('POST', '/maintenance/run', { tasks: ['rollup'] }); // the worker backfills the goals over the imported day
+  assert.equal((await importEvents(server, bare.siteId, [{ ...a, ts: at(9), u: '/' }])).body.accepted, 1);
+  await createUser(server, 'owner@example.com', [site, bare].map((s) => ({ orgId: s.orgId, role: 'owner' })));
+  await createUser(server, 'viewer@example.com', [{ orgId: bare.orgId, role: 'viewer' }]);
+});
+after(() => dashboard?.close());
+
+async function signedIn(viewport = DESKTOP, email = 'owner@example.com') {
+  const opened = await openPage(dashboard, viewport);
+  await signIn(opened.page, dashboard.server, email);
+  return opened;
+}
+
+const tile = (page: Page, label: string) => page.locator('.kpi', { has: page.locator('.kpi-label', { hasText: label }) });
+
+/** A tile's value, its visible reason (null without one) and its description (the tooltip). */
+async function tileText(page: Page, label: string) {
+  const t = tile(page, label);
+  const reason = t.locator('.kpi-reason');
+  return { value: await t.locator('.kpi-value').textContent(), reason: (await reason.count()) === 0 ? null : await reason.textContent(), title: await t.getAttribute('title') };
+}
+
+const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim());
+
+describe('filters and tiles', () => {
+  test('a tile without a value under filters says why, from the filters the metric takes', async () => {
+    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      const { context, page } = await signedIn(viewport);
+      await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=page:/pricing`);
+      await filled(page);
+      assert.deepEqual(await tileText(page, 'Sessions'), { value: '–', reason: 'Not counted under filters', title: 'Not counted under filters' });
+      assert.deepEqual(await tileText(page, 'Bounce rate'), { value: '–', reason: 'Not available with a page filter', title: 'Not available with a page filter' });
+      assert.deepEqual(await tileText(page, 'Conversions'), { value: '–', reason: 'Not counted under filters', title: 'Not counted under filters' });
+      assert.deepEqual(await tileText(page, 'Visitors'), { value: '2', reason: null, title: null });
+      // The reason is the tile's description, its name stays the label and the value.
+      const described = await page.getByRole('button', { name: /^Bounce rate/ }).evaluate((button) => button.getAttribute('title'));
+      assert.equal(described, 'Not available with a page filter');
+      await checkPage(page, `tile-reasons-${name}`);
+      await context.close();
+    }
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=country:FR`);
+    await filled(page);
+    assert.equal((await tileText(page, 'Bounce rate')).reason, null, 'a session filter leaves the bounce rate');
+    assert.equal((await tileText(page, 'Sessions')).reason, 'Not counted under filters');
+    await context.close();
+  });
+
+  test('conversions without goals say so, with a link to add one for those who may', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${bare.siteId}`);
+    await filled(page);
+    assert.deepEqual(await tileText(page, 'Conversions'), { value: '–', reason: 'No goals yet', title: 'No goals yet' });
+    const add = page.getByRole('link', { name: 'Add a goal' });
+    assert.equal(await add.getAttribute('href'), `/sites/${bare.siteId}/settings#goals`);
+    await checkPage(page, 'no-goals-desktop');
+    await context.close();
+    const viewer = await signedIn(PHONE, 'viewer@example.com');
+    await viewer.page.goto(`${dashboard.server.url}/sites/${bare.siteId}`);
+    await filled(viewer.page);
+    assert.equal((await tileText(viewer.page, 'Conversions')).reason, 'No goals yet');
+    assert.equal(await viewer.page.getByRole('link', { name: 'Add a goal' }).count(), 0);
+    await checkPage(viewer.page, 'no-goals-phone-viewer');
+    await viewer.context.close();
+  });
+
+  test('the Filter menu adds a filter from a searched value with the keyboard, replaces one on the same dimension, and Escape returns to the button', async () => {
+    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      const { context, page } = await signedIn(viewport);
+      await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=page:/`);
+      await filled(page);
+      const button = page.getByRole('button', { name: 'Filter', exact: true });
+      await button.click();
+      const dialog = page.getByRole('dialog', { name: 'Add a filter' });
+      assert.equal(await dialog.getByLabel('Dimension').inputValue(), 'page');
+      // Every page of the period is offered, the active page filter aside.
+      const options = dialog.getByRole('listbox').getByRole('option');
+      await options.first().waitFor();
+      assert.deepEqual(await options.locator('.value-key').allTextContents(), ['/pricing', '/', '/blog/first']);
+      assert.equal(await dialog.getByRole('button', { name: 'Apply' }).isDisabled(), true);
+      await checkPage(page, `filter-menu-${name}`);
+      await dialog.getByRole('combobox', { name: 'Value' }).fill('PRIC');
+      await page.waitForFunction(() => document.querySelectorAll('li[role="option"]').length === 1);
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await options.first().getAttribute('aria-selected'), 'true');
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'page:/pricing');
+      assert.equal(await dialog.count(), 0);
+      assert.equal(await focusedText(page), 'Filter');
+      await page.getByRole('button', { name: 'Remove filter page' }).waitFor();
+
+      // Escape closes the menu without a change; the focus returns to the button.
+      await button.click();
+      await dialog.getByRole('combobox', { name: 'Value' }).waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      assert.equal(await focusedText(page), 'Filter');
+      assert.deepEqual(new URL(page.url()).searchParams.getAll('filter'), ['page:/pricing']);
+      await context.close();
+    }
+  });
+
+  test('the Filter menu lists (none) as no filter, and a value picked with the mouse is applied with Apply', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+    await filled(page);
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a filter' });
+    await dialog.getByLabel('Dimension').selectOption({ label: 'Referrer' });
+    const none = dialog.getByRole('option', { name: /\(none\)/ });
+    await none.waitFor();
+    assert.equal(await none.getAttribute('aria-disabled'), 'true');
+    await none.click({ force: true });
+    assert.equal(await dialog.getByRole('button', { name: 'Apply' }).isDisabled(), true);
+    await dialog.getByRole('option', { name: /google\.com/ }).click();
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'referrer:google.com');
+    await page.getByText('Referrer is google.com').waitFor();
+    await context.close();
+  });
+
+  test('goal rows link to the dashboard filtered by their event or page; a wildcard page goal does not link', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}/goals?period=7d`);
+    const goals = page.locator('[data-panel="goals"]');
+    await goals.locator('tbody tr').first().waitFor();
+    const base = `/sites/${site.siteId}`;
+    assert.equal(await goals.getByRole('link', { name: 'Signup' }).getAttribute('href'), `${base}?period=7d&filter=event%3Asignup`);
+    assert.equal(await goals.getByRole('link', { name: 'Saw pricing' }).getAttribute('href'), `${base}?period=7d&filter=page%3A%2Fpricing`);
+    assert.equal(await goals.getByRole('link', { name: 'Read the blog' }).count(), 0);
+    assert.match((await goals.getByText('Read the blog').getAttribute('title'))!, /wildcards/);
+    await checkPage(page, 'goal-links-desktop');
+    await goals.getByRole('link', { name: 'Signup' }).click();
+    await page.waitForURL((url) => url.pathname === base && url.searchParams.getAll('filter').join() === 'event:signup' && url.searchParams.get('period') === '7d');
+    await filled(page);
+    await page.getByText('Event is signup').waitFor();
+    assert.equal(await tile(page, 'Visitors').locator('.kpi-value').textContent(), '1');
+    await context.close();
+  });
+
+  test('the Events panel shows the conversion rate of the events that are goals, as the goals answer gives it', async () => {
+    const { context, page } = await signedIn(PHONE);
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+    await filled(page);
+    const answer = await page.evaluate(async (url) => (await fetch(url)).json(), `/app/v1/sites/${site.siteId}/goals`);
+    const signup = answer.goals.find((g: { name: string }) => g.name === 'Signup');
+    assert.equal(signup.conversionRate, 0.3333);
+    const events = page.locator('[data-panel="events"]');
+    assert.deepEqual(await events.locator('thead th').allTextContents(), ['Event', 'Visitors', 'Conversion rate']);
+    const rows = await events.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent!.trim())));
+    assert.deepEqual(rows, [
+      ['pageview', '3', ''],
+      ['signup', '1', formatRatio(signup.conversionRate, 'en-GB')],
+    ]);
+    assert.match((await events.locator('.goal-rate').getAttribute('title'))!, /^Goal “Signup”: /);
+    // The panels of other dimensions have no such column.
+    assert.equal(await page.locator('[data-panel="pages"] thead th').count(), 2);
+    await checkPage(page, 'events-goal-rates-phone');
+    await context.close();
+  });
+});

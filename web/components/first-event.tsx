@@ -1,0 +1,66 @@
+// The site dashboard of a site without any event: the tracker tag to paste (as the settings page
+// and `svc snippet` give it), a warning when the tag loads the tracker from an address visitors'
+// browsers cannot reach, and the site's collection outcomes as they come (as `svc watch` lists
+// them), read again every 2 s until an event is stored.
+import { useEffect } from 'preact/hooks';
+import { CopyBlock } from './copy.js';
+import { ErrorText } from './feedback.js';
+import { useLive } from '../lib/live.js';
+import { readSite, type SiteRead } from '../lib/site.js';
+import { OUTCOME_WORDS, type Outcome } from '../../src/ingest/drop-reasons.js';
+import type { Installation, RecentEvent, SiteRow } from '../../src/core/vocabulary.js';
+
+export const INSTALLATION: SiteRead = { path: '/installation' };
+const REFRESH_MS = 2000;
+/** The last outcomes listed: enough to follow a test visit. */
+const SHOWN = 10;
+
+const inWords = (outcome: string) => (Object.hasOwn(OUTCOME_WORDS, outcome) ? OUTCOME_WORDS[outcome as Outcome] : outcome);
+
+function Outcomes({ events, timeZone }: { events: RecentEvent[]; timeZone: string }) {
+  const time = (ts: number) => new Date(ts).toLocaleTimeString(undefined, { timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
+  return (
+    <div role="log" aria-label="Events received">
+      {events.length === 0 ? (
+        <p class="muted">None yet: open a page of the site that carries the tag.</p>
+      ) : (
+        <ol class="feed outcomes">
+          {events.slice(-SHOWN).map((e) => (
+            <li key={e.seq}>
+              <time dateTime={new Date(e.ts).toISOString()}>{time(e.ts)}</time>{' '}
+              <strong class={e.outcome === 'accepted' ? 'outcome ok' : 'outcome dropped'}>{inWords(e.outcome)}</strong>
+              {e.browser && <span class="muted"> · {e.browser}</span>}
+              {e.path && <span class="path"> {e.path}</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+/** `first`: the answer that found no event; `onStored` is called once an event is stored. */
+export function FirstEvent({ site, first, onStored }: { site: SiteRow; first: Installation; onStored(): void }) {
+  const live = useLive(() => readSite<Installation>(site.id, INSTALLATION), REFRESH_MS, [site.id]);
+  const installation = live.data ?? first;
+  useEffect(() => {
+    if (installation.hasEvents) onStored();
+  }, [installation.hasEvents]);
+  return (
+    <section class="card first-event" aria-labelledby="first-event-title">
+      <h2 id="first-event-title">Waiting for the first event</h2>
+      <p>
+        Paste this tag into the &lt;head&gt; of every page of {site.domain}. The figures show here once the first event is stored.
+      </p>
+      {installation.localScriptUrl && (
+        <p class="error" role="note">
+          The tag loads the tracker from {installation.scriptUrl}, a local address that visitors' browsers cannot reach. Set SVC_PUBLIC_URL to the address browsers reach this service at, restart it, and copy the tag again.
+        </p>
+      )}
+      <CopyBlock text={installation.snippet} label="Tracker snippet" />
+      <h3>Events received</h3>
+      <Outcomes events={installation.events} timeZone={site.timezone} />
+      <ErrorText message={live.error} />
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+// Why a KPI tile has no value, in words, from what the metric registry declares: the filters a
+// metric takes (its `filters`, against the scopes of the active filters' dimensions) and whether it
+// is counted over goals (null while the site has none).
+import { DIMENSION_LABELS, inSentence } from './labels.js';
+import { METRIC_REGISTRY, metricTakesFilters, type Filter, type Metric } from '../../src/core/vocabulary.js';
+
+export interface NullReason {
+  /** What the filters or the site's goals stop. */
+  cause: 'filters' | 'goals';
+  text: string;
+}
+
+/** The reason a metric's value is null in a view with these filters; undefined when the registry gives none. */
+export function nullReason(metric: Metric, filters: readonly Filter[]): NullReason | undefined {
+  const spec = METRIC_REGISTRY[metric];
+  if (!metricTakesFilters(metric, filters)) {
+    if (spec.filters === 'none') return { cause: 'filters', text: 'Not counted under filters' };
+    const refused = filters.filter((f) => !metricTakesFilters(metric, [f])).map((f) => inSentence(DIMENSION_LABELS[f.dimension]));
+    return { cause: 'filters', text: `Not available with a ${refused.join(' or ')} filter` };
+  }
+  return spec.computation.kind === 'goals' ? { cause: 'goals', text: 'No goals yet' } : undefined;
+}
