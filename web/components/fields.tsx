@@ -1,6 +1,6 @@
 // Labelled form controls: the visible label is the control's accessible name.
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
-import { useEffect, useId, useRef } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef } from 'preact/hooks';
 
 interface InputProps {
   label: string;
@@ -25,7 +25,9 @@ interface InputProps {
 export function TextField({ label, value, onValue, hint, type = 'text', autoFocus = false, ...input }: InputProps) {
   const id = useId();
   const field = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  // A layout effect: the focus lands in the render that shows the field, before the first paint, so
+  // it never moves away from a field the user (or a test) has already started typing into.
+  useLayoutEffect(() => {
     if (autoFocus) field.current?.focus();
   }, []);
   // Preact types each input type's attributes apart; these props fit every type listed above.
