@@ -191,6 +191,8 @@ describe('filters and tiles', () => {
     const signup = answer.goals.find((g: { name: string }) => g.name === 'Signup');
     assert.equal(signup.conversionRate, 0.3333);
     const events = page.locator('[data-panel="events"]');
+    // The rates come from the goals answer, read apart from the panels that filled() waits for.
+    await events.locator('.goal-rate').waitFor();
     assert.deepEqual(await events.locator('thead th').allTextContents(), ['Event', 'Visitors', 'Conversion rate']);
     const rows = await events.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent!.trim())));
     assert.deepEqual(rows, [
