@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSite, importEvents, type SiteFixture } from '../helpers/server.js';
-import { axeViolations, checkPage, createUser, DESKTOP, openPage, PHONE, signIn, startDashboard, type Dashboard } from './harness.js';
+import { axeViolations, checkPage, createUser, DESKTOP, filled, openPage, PHONE, signIn, startDashboard, type Dashboard } from './harness.js';
 
 let dashboard: Dashboard;
 let site: SiteFixture;
@@ -148,9 +148,15 @@ describe("a site owner's first hour", () => {
     });
     await page.getByLabel('Period', { exact: true }).selectOption('7d');
     await page.waitForFunction(() => document.querySelector('.kpis')?.getAttribute('aria-busy') === 'true');
-    const opacity = (selector: string) => page.locator(selector).first().evaluate((element) => Number(getComputedStyle(element).opacity));
-    // Let the dimming's transition end.
-    await page.waitForTimeout(300);
+    // An element's opacity once its transitions (the dimming's) have ended.
+    const opacity = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate(async (element) => {
+          await Promise.all(element.getAnimations().map((animation) => animation.finished));
+          return Number(getComputedStyle(element).opacity);
+        });
     assert.ok((await opacity('.kpi-value')) < 1, 'the tiles are dimmed');
     assert.equal(await page.locator('.chart-area').getAttribute('aria-busy'), 'true');
     assert.ok((await opacity('.chart')) < 1, 'the chart is dimmed');
@@ -158,7 +164,6 @@ describe("a site owner's first hour", () => {
     assert.ok((await opacity('[data-panel="pages"] .rows')) < 1, 'the panels are dimmed');
     release();
     await page.waitForFunction(() => document.querySelector('.kpis')?.getAttribute('aria-busy') === 'false' && document.querySelector('[data-panel="pages"]')?.getAttribute('aria-busy') === 'false');
-    await page.waitForTimeout(300);
     assert.equal(await opacity('.kpi-value'), 1);
     await context.close();
   });
@@ -175,16 +180,22 @@ describe("a site owner's first hour", () => {
   test('a tap on the chart shows its tooltip on a phone', async () => {
     const { context, page } = await signedIn(PHONE, true);
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+    // Every part above the chart holds its answer: the tiles' reasons and the note under them, which
+    // come with theirs, would move the chart after its box is measured.
+    await filled(page);
     const chart = page.locator('.chart svg');
-    await chart.waitFor();
     // A tap lands only inside the window: the chart may start below it on a phone.
     await chart.scrollIntoViewIfNeeded();
     const box = (await chart.boundingBox())!;
+    // The last event of a tap is the click the browser makes of it, after the finger has lifted.
+    await chart.evaluate((svg) => {
+      (globalThis as { tapped?: Promise<void> }).tapped = new Promise((resolve) => svg.addEventListener('click', () => resolve(), { once: true }));
+    });
     await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
     const tooltip = page.locator('.chart .tooltip');
     await tooltip.waitFor();
     // The tooltip stays after the finger lifts.
-    await page.waitForTimeout(300);
+    await page.evaluate(() => (globalThis as { tapped?: Promise<void> }).tapped);
     assert.equal(await tooltip.isVisible(), true);
     assert.match((await tooltip.textContent())!, /Visitors: /);
     assert.deepEqual(await axeViolations(page), []);
