@@ -65,7 +65,8 @@ export async function loadYearSite(
   const { ctx } = service;
   const { pageviewsPerDay, days } = options;
   const org = await admin('POST', '/orgs', { name: 'Bench' });
-  const site = await admin('POST', `/orgs/${org.id}/sites`, { domain: 'bench.example', name: 'Bench', timezone: TZ });
+  // Raw events kept for every loaded day, as a site that answers filters over its whole year does.
+  const site = await admin('POST', `/orgs/${org.id}/sites`, { domain: 'bench.example', name: 'Bench', timezone: TZ, rawDays: Math.max(30, days) });
   const key: string = (await admin('POST', `/orgs/${org.id}/keys`, { name: 'bench' })).key;
 
   const now = Date.now();

@@ -8,8 +8,8 @@
 
 // Counts (countDistinct, countIf) are signed 64-bit integers on every engine.
 export interface Dialect {
-  /** Exact distinct count. */
-  countDistinct(expr: string): string;
+  /** Exact count of the distinct values of an expression, or of distinct tuples of several. */
+  countDistinct(...exprs: string[]): string;
   /** Rows where `cond` holds (an aggregate); cheaper than sum(CASE …) in both engines. */
   countIf(cond: string): string;
   /** Sum of `expr` over the rows where `cond` holds (an aggregate; NULL when none). */

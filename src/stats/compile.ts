@@ -12,31 +12,15 @@ import type { Query } from '../core/query.js';
 import { NONE_KEY, OTHER_KEY, type Dimension, type Filter } from '../core/vocabulary.js';
 import { pagePatternRegex, type Matcher } from '../core/patterns.js';
 import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
-import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, TRAFFIC_MEASURES } from './measures.js';
+import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
 import type { DaySources, PlannedQuery } from './planner.js';
-import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, SITE_DAILY } from './rollups/tables.js';
-
-const COLUMN: Record<Dimension, string> = {
-  page: 'page',
-  entry: 'entry_page',
-  exit: 'exit_page',
-  referrer: 'referrer',
-  utm_source: 'utm_source',
-  utm_medium: 'utm_medium',
-  utm_campaign: 'utm_campaign',
-  country: 'country',
-  region: 'region',
-  city: 'city',
-  browser: 'browser',
-  os: 'os',
-  device: 'device',
-  event: 'name',
-};
+import { dimensionColumn } from './columns.js';
+import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, SESSION_DIMENSIONS, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './rollups/tables.js';
 
 /** The key of a dimension on an event row; absent values read as `(none)`. */
 export function keyExpr(d: Dimension): Sql {
-  if (d === 'page' || d === 'event') return trusted(COLUMN[d]);
-  return trusted(`coalesce(${COLUMN[d]}, '${NONE_KEY}')`);
+  if (d === 'page' || d === 'event') return trusted(dimensionColumn(d));
+  return trusted(`coalesce(${dimensionColumn(d)}, '${NONE_KEY}')`);
 }
 
 /** The column of a measure row that is a breakdown's `views`: occurrences for events, else pageviews. */
@@ -70,11 +54,25 @@ function scopeBounds(d: Dialect, s: EventScope): Sql {
 // of any range) sees the whole session. 25 hours cover a day that gains an hour.
 const SESSION_OVERRUN_MS = 25 * 3_600_000;
 
-export function sessionScope(s: EventScope): EventScope {
+function sessionScope(s: EventScope): EventScope {
   return {
     ...s,
     days: { from: s.days.from, to: addDays(s.days.to, 1) },
     instants: s.instants && { from: s.instants.from, to: s.instants.to + SESSION_OVERRUN_MS },
+  };
+}
+
+/**
+ * The days an exit page is looked for in: the session-extended scope and the day before it, so that
+ * a session that began before the range (across midnight) exits on its last pageview wherever the
+ * range starts, as in the daily rollups and the session rows.
+ */
+function exitScope(s: EventScope): EventScope {
+  const later = sessionScope(s);
+  return {
+    ...later,
+    days: { from: addDays(s.days.from, -1), to: later.days.to },
+    instants: later.instants && { from: later.instants.from - SESSION_OVERRUN_MS, to: later.instants.to },
   };
 }
 
@@ -99,7 +97,7 @@ export function eventsRelation(d: Dialect, s: EventScope): Sql {
   const base = s.exit
     ? sql`(SELECT e.*, CASE WHEN x.matched = 1 THEN x.exit_page END AS exit_page FROM (SELECT * FROM events WHERE ${where}) e
       LEFT JOIN (SELECT session_id, ${trusted(d.argMax('page', 'ts'))} AS exit_page, 1 AS matched FROM events
-      WHERE ${scopeBounds(d, sessionScope(s))} AND ${trusted(IS_PAGEVIEW)} GROUP BY session_id) x ON e.session_id = x.session_id)`
+      WHERE ${scopeBounds(d, exitScope(s))} AND ${trusted(IS_PAGEVIEW)} GROUP BY session_id) x ON e.session_id = x.session_id)`
     : sql`(SELECT * FROM events WHERE ${where})`;
   if (s.filters.length === 0) return sql`${base} ev`;
   const predicates = s.filters.map((f) => sql`${keyExpr(f.dimension)} = ${f.value}`);
@@ -133,17 +131,8 @@ export interface Grouping {
   bucket: Sql;
   /** Dimension key, grouped on as `k`. */
   key?: Sql | undefined;
-  /**
-   * Also compute bounces and duration per session (skipped when nobody reads them): from the raw
-   * events (true), or from session facts computed beforehand (rollups of many dimensions).
-   */
-  sessions: boolean | SessionFacts;
-}
-
-/** A relation of session facts (`sessionFactsSelect`) and, for a breakdown, the key on its rows. */
-export interface SessionFacts {
-  relation: Sql;
-  key?: Sql;
+  /** Also compute bounces and duration per session (skipped when nobody reads them). */
+  sessions: boolean;
 }
 
 const EVENT_COLUMNS = measureColumns(TRAFFIC_MEASURES, 'events');
@@ -164,9 +153,9 @@ export function measureEvents(d: Dialect, scope: EventScope, g: Grouping): Sql {
   if (!g.sessions) {
     return sql`SELECT a.b AS b${keyOut}, ${fromEvents}, ${trusted(SESSION_COLUMNS.map((c) => `0 AS ${c}`).join(', '))} FROM (${events}) a`;
   }
-  const facts = g.sessions === true ? { relation: sql`(${sessionFactsSelect(d, scope, g.bucket, g.key ? [{ name: 'sk', aggregate: sql`min(${g.key})` }] : [])}) x`, key: g.key && trusted('sk') } : g.sessions;
-  const sessions = sql`SELECT sb AS b${facts.key ? sql`, ${facts.key} AS k` : trusted('')}, ${trusted(measureAggregates(d, TRAFFIC_MEASURES, 'sessions'))}
-    FROM ${facts.relation} GROUP BY b${keyGroup}`;
+  const facts = sessionFactsSelect(d, scope, g.bucket, g.key ? [{ name: 'sk', aggregate: sql`min(${g.key})` }] : []);
+  const sessions = sql`SELECT sb AS b${trusted(g.key ? ', sk AS k' : '')}, ${trusted(measureAggregates(d, TRAFFIC_MEASURES, 'sessions'))}
+    FROM (${facts}) x GROUP BY b${keyGroup}`;
   // A bucket without a starting session has no row in `s`: its per-session measures are 0 (the
   // coalesce covers an engine that gives NULL there, and one that gives the type's default).
   return sql`SELECT a.b AS b${keyOut}, ${fromEvents}, ${trusted(SESSION_COLUMNS.map((c) => `coalesce(s.${c}, 0) AS ${c}`).join(', '))}
@@ -178,7 +167,7 @@ export function measureEvents(d: Dialect, scope: EventScope, g: Grouping): Sql {
  * `session_id`, its start bucket `sb`, one column per given key aggregate, then the facts the
  * session measures are computed from (pageviews, customs, engaged_ms, engages, first_ts, last_ts).
  */
-export function sessionFactsSelect(d: Dialect, scope: EventScope, bucket: Sql, keys: ReadonlyArray<{ name: string; aggregate: Sql }>): Sql {
+function sessionFactsSelect(d: Dialect, scope: EventScope, bucket: Sql, keys: ReadonlyArray<{ name: string; aggregate: Sql }>): Sql {
   const keyColumns = keys.map((k) => sql`${k.aggregate} AS ${trusted(k.name)}`);
   const perSession = sql`SELECT session_id, min(CASE WHEN session_start AND ${startsInScope(d, scope)} THEN ${bucket} END) AS sb,
     ${joinSql([...keyColumns, ...SESSION_FACTS.map((f) => trusted(`${f.aggregate(d)} AS ${f.column}`))], ', ')}
@@ -186,11 +175,54 @@ export function sessionFactsSelect(d: Dialect, scope: EventScope, bucket: Sql, k
   return sql`SELECT * FROM (${perSession}) f WHERE sb IS NOT NULL`;
 }
 
-/** A session's key of a session-scoped dimension, as an aggregate over its events. */
-export function sessionKeyAggregate(d: Dialect, dimension: Dimension): Sql {
-  // The exit page is the last pageview's page, which the events of the session hold no copy of.
-  if (dimension === 'exit') return sql`coalesce(${trusted(d.argMaxIf('page', 'ts', IS_PAGEVIEW))}, ${NONE_KEY})`;
-  return sql`min(${keyExpr(dimension)})`;
+/**
+ * The parts of sessions (SESSION_PARTS) over some days, in the table's column order: one per
+ * session, day and visitor hash, from one pass over raw events.
+ */
+export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period): Sql {
+  const keys = SESSION_DIMENSIONS.map((dim) => (dim === 'exit' ? d.argMaxIf('page', 'ts', IS_PAGEVIEW) : `min(${dimensionColumn(dim)})`) + ` AS p_${dim}`);
+  const facts = SESSION_FACTS.map((f) => `${f.aggregate(d)} AS p_${f.column}`);
+  return sql`SELECT ${siteId} AS p_site, day AS p_day, session_id AS p_session, visitor_id AS p_visitor, ${trusted(d.countIf('session_start'))} AS p_starts,
+      CAST(count(*) AS BIGINT) AS p_events, ${trusted([...keys, ...facts].join(', '))}, max(CASE WHEN ${trusted(IS_PAGEVIEW)} THEN ts END) AS p_last_pageview_ts
+    FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} GROUP BY day, session_id, visitor_id`;
+}
+
+/**
+ * The session rows (SESSION_ROWS) of some days, in the table's column order, from the parts of
+ * sessions written for them (`sessionPartsOfEvents` over the days and one day either side): each
+ * row its part's counts and keys, the session's exit page (its last pageview, as `eventsRelation`
+ * finds it), and on the starting day's row the session's facts (over its parts, as `sessionFactsSelect`).
+ */
+export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period): Sql {
+  const parts = (range: Period) => sql`(SELECT * FROM ${trusted(SESSION_PARTS.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', range)})`;
+  const sessionFacts = SESSION_FACTS.map((f) => `${f.combine}(${f.column}) AS s_${f.column}`);
+  const keys = SESSION_DIMENSIONS.map((dim) => (dim === 'exit' ? 'x.s_exit AS o_exit' : `p.${dimensionColumn(dim)} AS o_${dim}`));
+  // Facts go on the starting day's row only; the coalesce covers an engine's unmatched join row.
+  const onStart = SESSION_FACTS.map((f) => `CASE WHEN p.starts > 0 THEN coalesce(x.s_${f.column}, 0) ELSE 0 END AS o_session_${f.column}`);
+  return sql`SELECT ${siteId} AS o_site, p.day AS o_day, p.session_id AS o_session, p.visitor_id AS o_visitor, p.starts AS o_starts, p.pageviews AS o_pageviews,
+      p.events AS o_events, ${trusted([...keys, ...onStart].join(', '))}
+    FROM ${parts(days)} p
+    LEFT JOIN (SELECT session_id AS s_session, ${trusted(sessionFacts.join(', '))}, ${trusted(d.argMaxIf('exit_page', 'last_pageview_ts', 'pageviews > 0'))} AS s_exit
+      FROM ${parts({ from: addDays(days.from, -1), to: addDays(days.to, 1) })} q GROUP BY session_id) x
+    ON p.session_id = x.s_session`;
+}
+
+/** The session rows of a site, days and filters (every one session-scoped), as a relation named `ev`. */
+function sessionRowsRelation(d: Dialect, siteId: string, days: Period, filters: readonly Filter[]): Sql {
+  const bounds = [sql`site_id = ${siteId}`, dayRange(d, 'day', days), ...filters.map((f) => sql`${keyExpr(f.dimension)} = ${f.value}`)];
+  return sql`(SELECT * FROM ${trusted(SESSION_ROWS.name)} WHERE ${joinSql(bounds, ' AND ')}) ev`;
+}
+
+/** Per day (and key), every traffic measure over session rows. Columns: b (a DATE), [k,] then the measures in registry order. */
+export function measureSessionRows(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], key?: Sql): Sql {
+  const keySelect = key ? sql`, ${key} AS k` : trusted('');
+  return sql`SELECT ${DAY_BUCKET} AS b${keySelect}, ${trusted(sessionRowAggregates(d, 'day'))}
+    FROM ${sessionRowsRelation(d, siteId, days, filters)} GROUP BY b${trusted(key ? ', k' : '')}`;
+}
+
+/** Per key, every traffic measure over the session rows of all the days at once. Columns: k, then the measures in registry order. */
+function measureSessionRowsByKey(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], key: Sql): Sql {
+  return sql`SELECT ${key} AS k, ${trusted(sessionRowAggregates(d, 'days'))} FROM ${sessionRowsRelation(d, siteId, days, filters)} GROUP BY k`;
 }
 
 /** Matching predicate of a goal or funnel step on an event row. */
@@ -265,6 +297,7 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
           FROM ${table} ${dayRange(d, 'day', days.rollup)}`,
     );
   }
+  if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters), MEASURE_COLUMNS));
   if (days.raw) {
     const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
     statements.push(dayRows(d, measures, MEASURE_COLUMNS));
@@ -345,6 +378,10 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
           AND ${dayRange(d, 'month', split.months)}${only}`,
       );
     }
+  }
+  if (q.plan.period.sessions) {
+    const measures = measureSessionRowsByKey(d, q.siteId, q.plan.period.sessions, q.filters, keyExpr(bd.dimension));
+    parts.push(sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`);
   }
   if (q.plan.period.raw) {
     const measures = measureEvents(

@@ -42,15 +42,46 @@ export const TRAFFIC_MEASURES = {
   events: { column: 'events', over: 'events', aggregate: () => COUNT_ROWS },
   /** Sessions whose first event is in the bucket. */
   sessions: { column: 'sessions', over: 'events', aggregate: (d) => d.countIf('session_start') },
-  /** A session bounces unless it has 2+ pageviews, a custom event, or 10+ s of engaged time. */
-  bounces: {
-    column: 'bounces',
-    over: 'sessions',
-    aggregate: (d) => d.countIf(`NOT (pageviews >= 2 OR customs > 0 OR engaged_ms >= ${NON_BOUNCE_ENGAGED_MS})`),
-  },
-  /** Engaged time, or last − first event without engagement, in ms. */
-  durationMs: { column: 'duration_ms', over: 'sessions', aggregate: () => 'sum(CASE WHEN engages > 0 THEN engaged_ms ELSE last_ts - first_ts END)' },
+  bounces: { column: 'bounces', over: 'sessions', aggregate: (d) => d.countIf(bounced('')) },
+  durationMs: { column: 'duration_ms', over: 'sessions', aggregate: () => `sum(${sessionDuration('')})` },
 } as const satisfies Record<TrafficMeasureName, MeasureSpec>;
+
+/**
+ * Whether a session bounces, over its facts (SESSION_FACTS, their columns named with `prefix`): it
+ * does unless it has 2+ pageviews, a custom event, or 10+ s of engaged time.
+ */
+function bounced(prefix: string): string {
+  return `NOT (${prefix}pageviews >= 2 OR ${prefix}customs > 0 OR ${prefix}engaged_ms >= ${NON_BOUNCE_ENGAGED_MS})`;
+}
+
+/** A session's duration over its facts: engaged time, or last − first event without engagement, in ms. */
+function sessionDuration(prefix: string): string {
+  return `CASE WHEN ${prefix}engages > 0 THEN ${prefix}engaged_ms ELSE ${prefix}last_ts - ${prefix}first_ts END`;
+}
+
+/** The prefix of the session facts' columns on session rows (SESSION_ROWS), apart from the day's own counts. */
+export const SESSION_FACT_PREFIX = 'session_';
+
+/**
+ * Every traffic measure over session rows (src/stats/rollups/tables.ts, SESSION_ROWS): one row per
+ * session and local day it has events on, holding that day's visitor hash and counts, and, on the
+ * row of the day it starts (`starts` 1), the session's facts. The same sums as over raw events,
+ * per day (`bucket` 'day') or over all the days read at once ('days').
+ */
+export const SESSION_ROW_AGGREGATES: Record<TrafficMeasure, (d: Dialect, bucket: 'day' | 'days') => string> = {
+  // Over several days, the distinct (day, visitor hash) pairs: the sum of the days' distinct visitors.
+  visitors: (d, bucket) => (bucket === 'day' ? d.countDistinct('visitor_id') : d.countDistinct('day', 'visitor_id')),
+  pageviews: () => 'sum(pageviews)',
+  events: () => 'sum(events)',
+  sessions: () => 'sum(starts)',
+  bounces: (d) => d.countIf(`starts > 0 AND ${bounced(SESSION_FACT_PREFIX)}`),
+  durationMs: () => `sum(CASE WHEN starts > 0 THEN ${sessionDuration(SESSION_FACT_PREFIX)} ELSE 0 END)`,
+};
+
+/** `aggregate AS column, …` of every traffic measure over session rows, in registry order. */
+export function sessionRowAggregates(d: Dialect, bucket: 'day' | 'days'): string {
+  return (Object.entries(TRAFFIC_MEASURES) as Array<[TrafficMeasure, MeasureSpec]>).map(([name, m]) => `${SESSION_ROW_AGGREGATES[name](d, bucket)} AS ${m.column}`).join(', ');
+}
 
 export type TrafficMeasure = keyof typeof TRAFFIC_MEASURES;
 /** Summed traffic measures of some days (or one day, or one hour). */
@@ -107,13 +138,13 @@ export const ZERO_MEASURES: Measures = Object.freeze(zeroOf(TRAFFIC_MEASURES));
  * aggregate over the session's events, in the column order of session-facts rows.
  */
 export const SESSION_FACTS = [
-  { column: 'pageviews', aggregate: (d: Dialect) => d.countIf(IS_PAGEVIEW) },
-  { column: 'customs', aggregate: (d: Dialect) => d.countIf(CUSTOM_EVENT) },
-  { column: 'engaged_ms', aggregate: (d: Dialect) => `coalesce(${d.sumIf('engaged_ms', IS_ENGAGE)}, 0)` },
-  { column: 'engages', aggregate: (d: Dialect) => d.countIf(IS_ENGAGE) },
-  { column: 'first_ts', aggregate: () => 'min(ts)' },
-  { column: 'last_ts', aggregate: () => 'max(ts)' },
-] as const;
+  { column: 'pageviews', aggregate: (d: Dialect) => d.countIf(IS_PAGEVIEW), combine: 'sum' },
+  { column: 'customs', aggregate: (d: Dialect) => d.countIf(CUSTOM_EVENT), combine: 'sum' },
+  { column: 'engaged_ms', aggregate: (d: Dialect) => `coalesce(${d.sumIf('engaged_ms', IS_ENGAGE)}, 0)`, combine: 'sum' },
+  { column: 'engages', aggregate: (d: Dialect) => d.countIf(IS_ENGAGE), combine: 'sum' },
+  { column: 'first_ts', aggregate: () => 'min(ts)', combine: 'min' },
+  { column: 'last_ts', aggregate: () => 'max(ts)', combine: 'max' },
+] as const satisfies ReadonlyArray<{ column: string; aggregate(d: Dialect): string; /** How the facts of a session's parts (one per day) make the session's. */ combine: 'sum' | 'min' | 'max' }>;
 
 export const round = (x: number, digits: number) => {
   const f = 10 ** digits;

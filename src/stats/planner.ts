@@ -6,15 +6,18 @@
 // - at most one filter, and no breakdown or a breakdown of that filter's own dimension → rollups
 //   up to the site's watermark, raw events after it (or from the first day in the raw window on
 //   which the filter's key was folded into `(other)`, which rollups cannot count);
-// - two or more filters, or a filter with another dimension's breakdown → raw events only, and the
-//   whole period must lie in the raw window (the site's last `rawDays` local days, 30 by default);
+// - two or more filters, or a filter with another dimension's breakdown → the raw path: the whole
+//   period must lie in the raw window (the site's last `rawDays` local days, 30 by default); where
+//   every filter and the broken-down dimension are session-scoped, session rows answer the days up
+//   to the watermark (once they cover them all) and raw events the days after it, else raw events
+//   answer every day;
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null).
 import { addDays } from '../core/localtime.js';
 import { apiError } from '../core/errors.js';
 import { addMonths, firstOfMonth, periodDays, type Period } from '../core/period.js';
 import type { Query } from '../core/query.js';
 import { METRIC_REGISTRY, metricTakesFilters, RAW_DAYS } from '../core/vocabulary.js';
-import { needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart } from './windows.js';
+import { needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
@@ -25,11 +28,18 @@ export interface PlanInputs {
   rawDays: number;
   /** The first rolled-up day on which the single filter's key was folded into `(other)`, if any. */
   firstFoldedDay?: string | null;
+  /**
+   * The first rolled-up day from which session rows are written, up to the watermark (absent or
+   * null: every rolled-up day's): days before it are still to be backfilled.
+   */
+  sessionRowsFrom?: string | null;
 }
 
 /** Where the days of a range come from under a plan; days in neither part are not computable. */
 export interface DaySources {
   readonly rollup: Period | null;
+  /** Days read from session rows (the raw path's days up to the watermark, where they answer). */
+  readonly sessions: Period | null;
   readonly raw: Period | null;
   /** The first computable day of the range, or null when none is. */
   readonly firstComputable: string | null;
@@ -66,10 +76,11 @@ export interface Plan {
   /** Whether every day of the compared period is computable: a comparison needs them all. */
   readonly previousComplete: boolean;
   /**
-   * How many days of raw events the request reads at most: the span's raw days that can hold events
-   * (inside the raw window, up to today). Past the default raw window it is a long read (`isLongRead`).
+   * How many days of raw events or session rows the request reads at most: the span's days from
+   * either that can hold data (inside the raw window, up to today). Past the default raw window it
+   * is a long read (`isLongRead`).
    */
-  readonly rawDaysRead: number;
+  readonly detailDaysRead: number;
   /** A breakdown's rolled-up days of the period, split for the monthly sums; null for other kinds. */
   readonly breakdownMonths: MonthSplit | null;
 }
@@ -101,6 +112,7 @@ export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
     watermark: path === 'rollup' ? rollupWatermark(inputs, windowStart) : inputs.watermark,
     rawWindowStart: windowStart,
     retentionStart: retentionStart(q.today, inputs.retentionMonths),
+    sessionRows: path === 'raw' && sessionRowsAnswer(q) ? { from: inputs.sessionRowsFrom ?? null } : null,
   };
   const period = daySources(bounds, q.period);
   const compared = q.comparison !== 'off';
@@ -114,7 +126,7 @@ export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
       period,
       previous,
       span,
-      rawDaysRead: span.raw ? Math.max(0, periodDays({ from: span.raw.from > windowStart ? span.raw.from : windowStart, to: span.raw.to < q.today ? span.raw.to : q.today })) : 0,
+      detailDaysRead: daysHoldingData(span.sessions, windowStart, q.today) + daysHoldingData(span.raw, windowStart, q.today),
       previousCut: q.previousCut && (keptRaw(bounds, q.previousCut.day) ? 'raw' : 'share'),
       previousComplete: compared && previous.firstComputable === q.previous.from,
       breakdownMonths: q.kind === 'breakdown' && period.rollup ? splitMonths(period.rollup) : null,
@@ -133,12 +145,20 @@ function rollupWatermark(inputs: PlanInputs, windowStart: string): string | null
   return addDays(folded, -1);
 }
 
-/** What the days of any range are cut by: the path, the watermark, the raw window and retention. */
+/** The days of a range that can hold data: inside the raw window, up to today. */
+function daysHoldingData(days: Period | null, windowStart: string, today: string): number {
+  if (!days) return 0;
+  return Math.max(0, periodDays({ from: days.from > windowStart ? days.from : windowStart, to: days.to < today ? days.to : today }));
+}
+
+/** What the days of any range are cut by: the path, the watermark, the raw window, retention and the session rows. */
 interface Bounds {
   path: Plan['path'];
   watermark: string | null;
   rawWindowStart: string;
   retentionStart: string | null;
+  /** On the raw path of a query session rows answer, the first day they are written from (`from` null: every day); else null. */
+  sessionRows: { from: string | null } | null;
 }
 
 /** Whether a day's raw events are kept: inside the raw window and not before retention. */
@@ -146,7 +166,7 @@ function keptRaw(bounds: Bounds, day: string): boolean {
   return day >= bounds.rawWindowStart && (bounds.retentionStart === null || day >= bounds.retentionStart);
 }
 
-const NO_DAYS: DaySources = Object.freeze({ rollup: null, raw: null, firstComputable: null });
+const NO_DAYS: DaySources = Object.freeze({ rollup: null, sessions: null, raw: null, firstComputable: null });
 
 function clip(from: string, to: string): Period | null {
   return from <= to ? { from, to } : null;
@@ -155,21 +175,24 @@ function clip(from: string, to: string): Period | null {
 function daySources(bounds: Bounds, range: Period): DaySources {
   let from = range.from;
   if (bounds.retentionStart !== null && bounds.retentionStart > from) from = bounds.retentionStart;
-  if (bounds.path === 'raw') {
-    if (bounds.rawWindowStart > from) from = bounds.rawWindowStart;
-    const raw = clip(from, range.to);
-    return Object.freeze({ rollup: null, raw, firstComputable: raw?.from ?? null });
-  }
+  if (bounds.path === 'raw' && bounds.rawWindowStart > from) from = bounds.rawWindowStart;
   const wm = bounds.watermark;
-  const rollup = wm === null ? null : clip(from, wm < range.to ? wm : range.to);
-  const rawFrom = wm !== null && addDays(wm, 1) > from ? addDays(wm, 1) : from;
+  // Rolled-up days: from rollups on the rollup path; on the raw path, from session rows where they
+  // answer the query and are written for every such day, else from raw events like the rest.
+  const rolledUp = wm === null ? null : clip(from, wm < range.to ? wm : range.to);
+  const rows = bounds.sessionRows;
+  const byRows = bounds.path === 'rollup' || (rows !== null && rolledUp !== null && (rows.from === null || rows.from <= rolledUp.from));
+  const before = byRows ? rolledUp : null;
+  const rawFrom = before ? addDays(before.to, 1) : from;
   const raw = clip(rawFrom, range.to);
-  return Object.freeze({ rollup, raw, firstComputable: rollup?.from ?? raw?.from ?? null });
+  const rollup = bounds.path === 'rollup' ? before : null;
+  const sessions = bounds.path === 'raw' ? before : null;
+  return Object.freeze({ rollup, sessions, raw, firstComputable: before?.from ?? raw?.from ?? null });
 }
 
-/** Whether a plan reads raw events of more days than the default raw window: the routes bound such reads per reader. */
+/** Whether a plan reads raw events or session rows of more days than the default raw window: the routes bound such reads per reader. */
 export function isLongRead(plan: Plan): boolean {
-  return plan.rawDaysRead > RAW_DAYS.default;
+  return plan.detailDaysRead > RAW_DAYS.default;
 }
 
 export function splitMonths(range: Period): MonthSplit {

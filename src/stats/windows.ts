@@ -5,6 +5,7 @@
 import { addDays } from '../core/localtime.js';
 import { addMonths } from '../core/period.js';
 import type { Query } from '../core/query.js';
+import { scopeOf } from '../core/vocabulary.js';
 
 /** The first day of a site's raw-event window: its last `rawDays` local days, today included. */
 export function rawWindowStart(today: string, rawDays: number): string {
@@ -24,4 +25,14 @@ export function rawOnlyByFilters(q: Query): boolean {
 /** Whether a query reads raw events only, whatever the rollups hold. */
 export function needsRawEvents(q: Query): boolean {
   return (q.kind === 'timeseries' && q.grain === 'hour') || rawOnlyByFilters(q);
+}
+
+/**
+ * Whether session rows answer a query's raw-path days: a daily read (stats, day-or-longer
+ * timeseries, breakdown) whose filters and broken-down dimension are all session-scoped.
+ */
+export function sessionRowsAnswer(q: Query): boolean {
+  if (q.kind !== 'stats' && q.kind !== 'breakdown' && !(q.kind === 'timeseries' && q.grain !== 'hour')) return false;
+  if (q.breakdown && scopeOf(q.breakdown.dimension) !== 'session') return false;
+  return q.filters.every((f) => scopeOf(f.dimension) === 'session');
 }

@@ -83,9 +83,9 @@ test("the raw window follows a site's rawDays: raw-only queries may span that ma
 });
 
 /** Day sources from [from, to] pairs; the first computable day is the first day read. */
-function sources(rollup: [string, string] | null, raw: [string, string] | null): DaySources {
+function sources(rollup: [string, string] | null, raw: [string, string] | null, sessions: [string, string] | null = null): DaySources {
   const period = (r: [string, string] | null) => r && { from: r[0], to: r[1] };
-  return { rollup: period(rollup), raw: period(raw), firstComputable: (rollup ?? raw)?.[0] ?? null };
+  return { rollup: period(rollup), sessions: period(sessions), raw: period(raw), firstComputable: (rollup ?? sessions ?? raw)?.[0] ?? null };
 }
 
 test('day sources of the period, the previous period and the span: rollups up to the watermark, raw after, retention and raw window cut', () => {
@@ -196,4 +196,33 @@ test('a filter key folded into (other) inside the raw window: raw events from th
   assert.deepEqual(folded('2026-03-10').plan.period, sources(['2026-03-01', '2026-03-09'], ['2026-03-10', '2026-03-19']));
   // Raw-only queries keep the watermark they were given (it is not read).
   assert.equal(folded('2026-03-10', { period: '7d', filter: ['page:/rare', 'country:FR'] }).plan.path, 'raw');
+});
+
+test('session rows answer the raw-path days up to the watermark where every filter and the breakdown are session-scoped', () => {
+  const sessionFilters = ['country:FR', 'device:mobile'];
+  const at = (kind: QueryKind, params: RawParams, sessionRowsFrom: string | null = null, watermark: string | null = '2026-03-19') =>
+    planQuery(parseQuery(kind, { period: '90d', ...params }, SITE, NOW), { watermark, retentionMonths: null, rawDays: 90, sessionRowsFrom }).plan;
+  const window: [string, string] = ['2025-12-21', '2026-03-19'];
+  const today: [string, string] = ['2026-03-20', '2026-03-20'];
+  const cases: Array<[string, QueryKind, RawParams, string | null, string | null, DaySources]> = [
+    ['two session filters', 'stats', { filter: sessionFilters }, null, '2026-03-19', sources(null, today, window)],
+    ['a breakdown of a third session dimension', 'breakdown', { filter: sessionFilters, dimension: 'referrer' }, null, '2026-03-19', sources(null, today, window)],
+    ['the exit page is session-scoped', 'breakdown', { filter: ['exit:/'], dimension: 'entry' }, null, '2026-03-19', sources(null, today, window)],
+    ['a daily timeseries', 'timeseries', { filter: sessionFilters, metric: 'bounceRate' }, null, '2026-03-19', sources(null, today, window)],
+    ['an event-scoped filter needs the events', 'stats', { filter: ['country:FR', 'page:/'] }, null, '2026-03-19', sources(null, ['2025-12-21', '2026-03-20'])],
+    ['a breakdown of pages needs the events', 'breakdown', { filter: 'country:FR', dimension: 'page' }, null, '2026-03-19', sources(null, ['2025-12-21', '2026-03-20'])],
+    ['an hourly timeseries needs the events', 'timeseries', { filter: sessionFilters, period: 'today' }, null, '2026-03-19', sources(null, today)],
+    ['session rows written from a day inside the period: events answer it all', 'stats', { filter: sessionFilters }, '2026-01-10', '2026-03-19', sources(null, ['2025-12-21', '2026-03-20'])],
+    ['session rows written from the first day read', 'stats', { filter: sessionFilters }, '2025-12-21', '2026-03-19', sources(null, today, window)],
+    ['no rollups yet', 'stats', { filter: sessionFilters }, null, null, sources(null, ['2025-12-21', '2026-03-20'])],
+    ['the watermark two days back', 'stats', { filter: sessionFilters }, null, '2026-03-18', sources(null, ['2026-03-19', '2026-03-20'], ['2025-12-21', '2026-03-18'])],
+  ];
+  for (const [what, kind, params, sessionRowsFrom, watermark, expected] of cases) {
+    assert.deepEqual(at(kind, params, sessionRowsFrom, watermark).period, expected, what);
+  }
+  // A year read from session rows is a long read like one from raw events.
+  assert.equal(isLongRead(at('stats', { filter: sessionFilters })), true);
+  assert.equal(at('stats', { filter: sessionFilters, period: '7d', comparison: 'off' }).detailDaysRead, 7);
+  // One filter or none: rollups, whatever the session rows.
+  assert.equal(at('breakdown', { filter: 'country:FR', dimension: 'country' }).period.sessions, null);
 });

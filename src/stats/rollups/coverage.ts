@@ -1,5 +1,5 @@
-// Which days the goal and funnel rollups cover for each goal and funnel version (docs/api.md, "How
-// answers are computed"). Later runs count a definition added after its site's first rollup for
+// Which days the goal and funnel rollups cover for each goal and funnel version, and the session
+// rows for the site (docs/api.md, "How answers are computed"). Later runs count a definition added after its site's first rollup for
 // the days after the watermark; the rollup job (./job.ts) backfills the rolled-up days whose raw
 // events the site still keeps, a bounded number of days per run; rolled-up days older than those
 // cannot be recounted. The bookkeeping is part of the site's rollup state (`definitions`, JSON);
@@ -16,10 +16,15 @@ export interface FunnelRef {
   steps: Matcher[];
 }
 
-/** The goals and funnel versions of a site, which goal_daily and funnel_daily are computed for. */
+/**
+ * The goals and funnel versions of a site, which goal_daily and funnel_daily are computed for, and
+ * whether session rows are (`sessionRows`: rollups computed before they existed lack it, so their
+ * days are backfilled as a new definition's).
+ */
 export interface Definitions {
   goals: GoalRef[];
   funnels: FunnelRef[];
+  sessionRows?: true;
 }
 
 /** The rolled-up days still to recount for definitions added after them; the latest days go first (`to` moves back). */
@@ -43,9 +48,10 @@ export interface ComputedDefinitions extends Definitions {
 
 export const goalKey = (goalId: number): string => `goal:${goalId}`;
 export const funnelKey = (funnelId: number, version: number): string => `funnel:${funnelId}:${version}`;
+export const SESSION_ROWS_KEY = 'session-rows';
 
 export function definitionKeys(defs: Definitions): string[] {
-  return [...defs.goals.map((g) => goalKey(g.goalId)), ...defs.funnels.map((f) => funnelKey(f.id, f.version))];
+  return [...defs.goals.map((g) => goalKey(g.goalId)), ...defs.funnels.map((f) => funnelKey(f.id, f.version)), ...(defs.sessionRows ? [SESSION_ROWS_KEY] : [])];
 }
 
 export function parseComputed(definitions: string): ComputedDefinitions {
@@ -58,9 +64,19 @@ export function parseComputed(definitions: string): ComputedDefinitions {
  * backfilled lacks the days still to recount.
  */
 export function countedSince(state: RollupState | undefined, key: string): string | null {
+  return writtenFrom(state, key) ?? (state ? parseComputed(state.definitions).since?.[key] ?? null : null);
+}
+
+/**
+ * The first rolled-up day from which a definition's rollups (or the session rows) are written up
+ * to the watermark, or null when every rolled-up day's are: days before it wait for the backfill,
+ * or for the job's next run if it has not seen the definition yet. Days lost for good, which hold
+ * no raw events either, do not count.
+ */
+export function writtenFrom(state: RollupState | undefined, key: string): string | null {
   if (!state || state.watermark === null) return null;
   const computed = parseComputed(state.definitions);
   if (!definitionKeys(computed).includes(key)) return addDays(state.watermark, 1);
   if (computed.backfill?.keys.includes(key)) return addDays(computed.backfill.to, 1);
-  return computed.since?.[key] ?? null;
+  return null;
 }

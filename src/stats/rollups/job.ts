@@ -30,29 +30,17 @@ import {
   keyExpr,
   measureEvents,
   measureGoals,
-  needsExit,
-  sessionFactsSelect,
-  sessionKeyAggregate,
+  measureSessionRows,
+  sessionPartsOfEvents,
+  sessionRowsOfParts,
   viewsColumn,
 } from '../compile.js';
-import { definitionKeys, funnelKey, goalKey, parseComputed, type Backfill, type ComputedDefinitions, type Definitions } from './coverage.js';
+import { definitionKeys, funnelKey, goalKey, parseComputed, SESSION_ROWS_KEY, type Backfill, type ComputedDefinitions, type Definitions } from './coverage.js';
 import { walkFunnel, type FunnelEventRow } from '../funnel.js';
 import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js';
 import { rawWindowStart, retentionStart } from '../windows.js';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
-import {
-  DAILY_TABLES,
-  DIM_DAILY,
-  DIM_MONTHLY,
-  DIM_TOP_KEYS,
-  factsKey,
-  FUNNEL_DAILY,
-  GOAL_DAILY,
-  ROLLUP_SESSIONS,
-  ROLLUP_TABLES,
-  SESSION_DIMENSIONS,
-  SITE_DAILY,
-} from './tables.js';
+import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, ROLLUP_TABLES, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './tables.js';
 import { EVENTS_TABLE } from '../../storage/events/schema.js';
 
 export interface RollupDeps {
@@ -92,7 +80,7 @@ export async function loadDefinitions(meta: MetaStore, site: Site): Promise<Defi
       if (f) funnels.push({ id: f.id, version: f.version, windowMinutes: f.windowMinutes, steps: f.steps });
     }
   }
-  return { goals, funnels };
+  return { goals, funnels, sessionRows: true };
 }
 
 /** The last site-local day that has ended, sessions included. */
@@ -104,31 +92,32 @@ export function lastClosedDay(now: number, timeZone: string): string {
 
 /**
  * dim_daily rows of dimensions, in one query, each key passed through `fold` (the cap).
- * Session-scoped dimensions read bounces and duration from rollup_sessions (`writeSessionFacts`,
- * same days).
+ * Session-scoped dimensions are counted over the session rows of the same days
+ * (`writeSessionRows`), event-scoped ones over raw events.
  */
 function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly Dimension[], fold = (key: Sql) => key): Sql {
   const d = events.dialect;
   const parts = dimensions.map((dimension) => {
-    const measures = measureEvents(d, { siteId, days, filters: [], exit: needsExit([], dimension) }, {
-      bucket: trusted('day'),
-      key: fold(keyExpr(dimension)),
-      sessions: scopeOf(dimension) === 'session' && { relation: sessionFacts(events, siteId, days), key: fold(trusted(factsKey(dimension))) },
-    });
+    const key = fold(keyExpr(dimension));
+    const measures =
+      scopeOf(dimension) === 'session'
+        ? measureSessionRows(d, siteId, days, [], key)
+        : measureEvents(d, { siteId, days, filters: [], exit: false }, { bucket: trusted('day'), key, sessions: false });
     return sql`SELECT ${siteId} AS site, b, ${dimension} AS dim, k, ${TRAFFIC_COLUMNS} FROM (${measures}) m`;
   });
   return joinSql(parts, ' UNION ALL ');
 }
 
-const sessionFacts = (events: EventStore, siteId: string, days: Period): Sql =>
-  sql`(SELECT * FROM ${trusted(ROLLUP_SESSIONS.name)} WHERE site_id = ${siteId} AND ${dayRange(events.dialect, 'sb', days)}) f`;
-
-/** Computes the facts and keys of every session that starts in the days, once for all dimensions. */
-function writeSessionFacts(events: EventStore, siteId: string, days: Period): Promise<void> {
+/**
+ * Writes the session rows of the days, from the parts of their sessions over the days and one day
+ * either side: the site's and the session-scoped dimensions' rollups are counted over them.
+ */
+async function writeSessionRows(events: EventStore, siteId: string, days: Period): Promise<void> {
   const d = events.dialect;
-  const keys = SESSION_DIMENSIONS.map((dim) => ({ name: factsKey(dim), aggregate: sessionKeyAggregate(d, dim) }));
-  const facts = sessionFactsSelect(d, { siteId, days, filters: [], exit: false }, trusted('day'), keys);
-  return events.replaceRows(ROLLUP_SESSIONS, { siteId, days }, sql`SELECT ${siteId} AS site, x.* FROM (${facts}) x`);
+  const around = { siteId, days: { from: addDays(days.from, -1), to: addDays(days.to, 1) } };
+  await events.replaceRows(SESSION_PARTS, around, sessionPartsOfEvents(d, siteId, around.days));
+  await events.replaceRows(SESSION_ROWS, { siteId, days }, sessionRowsOfParts(d, siteId, days));
+  await events.replaceRows(SESSION_PARTS, around, null);
 }
 
 /** Folds the keys beyond the cap into `(other)`, recomputing that day and dimension exactly. */
@@ -205,15 +194,11 @@ async function rewriteDays(events: EventStore, siteId: string, days: Period, def
     await rewriteMonths(events, siteId, days);
     return;
   }
-  await writeSessionFacts(events, siteId, days);
-  const site = measureEvents(events.dialect, { siteId, days, filters: [], exit: false }, {
-    bucket: trusted('day'),
-    sessions: { relation: sessionFacts(events, siteId, days) },
-  });
+  await writeSessionRows(events, siteId, days);
+  const site = measureSessionRows(events.dialect, siteId, days, []);
   await events.replaceRows(SITE_DAILY, scope, sql`SELECT ${siteId} AS site, b, ${TRAFFIC_COLUMNS} FROM (${site}) m`);
   await events.replaceRows(DIM_DAILY, scope, dimensionRows(events, siteId, days, DIMENSIONS));
   await capDimensions(events, siteId, days, cap);
-  await events.replaceRows(ROLLUP_SESSIONS, scope, null);
   await rewriteMonths(events, siteId, days);
   await writeGoalsAndFunnels(events, siteId, days, defs);
 }
@@ -320,10 +305,11 @@ async function dropRemoved(events: EventStore, siteId: string, known: Definition
   }
 }
 
-/** Recounts the goal and funnel rollups of the backfill's latest `days` days; returns what remains of it. */
+/** Recounts the goal and funnel rollups (and session rows) of the backfill's latest `days` days; returns what remains of it. */
 async function backfillPart(events: EventStore, siteId: string, defs: Definitions, backfill: Backfill, days: number): Promise<Backfill | undefined> {
   const first = addDays(backfill.to, -(days - 1));
   const from = first > backfill.from ? first : backfill.from;
+  if (backfill.keys.includes(SESSION_ROWS_KEY)) await writeSessionRows(events, siteId, { from, to: backfill.to });
   await writeGoalsAndFunnels(events, siteId, { from, to: backfill.to }, defs);
   return from > backfill.from ? { ...backfill, to: addDays(from, -1) } : undefined;
 }
@@ -420,8 +406,8 @@ export async function runRollups(deps: RollupDeps, now: number, options: RollupO
 }
 
 /**
- * Raw events older than the raw window (and already rolled up) are deleted; with a retention
- * setting, every row of the days before it goes.
+ * Raw events and session rows older than the raw window (and already rolled up) are deleted; with
+ * a retention setting, every row of the days before it goes.
  */
 export async function runRetention(deps: RollupDeps, now: number): Promise<void> {
   const { events, meta } = deps;
@@ -434,7 +420,7 @@ export async function runRetention(deps: RollupDeps, now: number): Promise<void>
         // Raw events are kept while rolled-up days wait for a backfill of new goals or funnel versions.
         const backfillFrom = parseComputed(state.definitions).backfill?.from;
         const rawFrom = [addDays(state.watermark, 1), rawWindowStart(today, site.rawDays), ...(backfillFrom ? [backfillFrom] : [])].sort()[0]!;
-        await events.replaceRows(EVENTS_TABLE, before(rawFrom), null);
+        for (const table of [EVENTS_TABLE, SESSION_ROWS]) await events.replaceRows(table, before(rawFrom), null);
       }
       const keepFrom = retentionStart(today, site.retentionMonths);
       if (keepFrom !== null) {

@@ -4,7 +4,8 @@
 // measure columns come from the registry (src/stats/measures.ts).
 import { DIMENSIONS, scopeOf, type Dimension } from '../../core/vocabulary.js';
 import type { ColumnSpec, ColumnType, TableSpec } from '../../storage/events/types.js';
-import { GOAL_MEASURES, measureColumns, SESSION_FACTS, TRAFFIC_MEASURES } from '../measures.js';
+import { GOAL_MEASURES, measureColumns, SESSION_FACT_PREFIX, SESSION_FACTS, TRAFFIC_MEASURES } from '../measures.js';
+import { dimensionColumn } from '../columns.js';
 
 const column = (name: string, type: ColumnType): ColumnSpec => ({ name, type, nullable: false });
 /** Counts and sums of measures: 64-bit, never NULL (a measure with nothing to count is 0). */
@@ -47,28 +48,56 @@ export const FUNNEL_DAILY: TableSpec = {
 /** Scratch rows of a cap: the keys kept for one site, day and dimension while it is refolded. */
 export const DIM_TOP_KEYS: TableSpec = { name: 'dim_top_keys', columns: [SITE, DAY, ...DIMENSION_KEY], dayColumn: 'day', key: ['dimension', 'key'], scratch: true };
 
+/** The session-scoped dimensions: their keys are the same on every event of a session. */
 export const SESSION_DIMENSIONS = DIMENSIONS.filter((dim) => scopeOf(dim) === 'session');
-/** The column of rollup_sessions holding a session dimension's key. */
-export const factsKey = (dimension: Dimension) => `k_${dimension}`;
 
 /**
- * Scratch rows of one rewrite: the facts of every session that starts in its days (`sb`, the start
- * day), computed once for all dimensions, and cleared once the rewrite is done.
+ * Session rows: one per session and local day it has events on (a session across midnight has a
+ * row on each day, each with that day's visitor hash, the only visitor identifier kept). A row holds
+ * the day's counts (`starts` 1 on the day the session starts, its pageviews and events that day),
+ * the session-scoped keys under the events table's column names (so that a filter or a key reads
+ * the same on both), and on the starting day's row the session's facts (SESSION_FACTS, prefixed
+ * `session_`; 0 on the other rows). Written by the rollup job with the daily rollups, kept as long
+ * as raw events; the planner reads them for long filtered reads (docs/api.md, "How answers are computed").
  */
-export const ROLLUP_SESSIONS: TableSpec = {
-  name: 'rollup_sessions',
+export const SESSION_ROWS: TableSpec = {
+  name: 'session_days',
   columns: [
     SITE,
+    DAY,
     column('session_id', 'BIGINT'),
-    column('sb', 'DATE'),
-    ...SESSION_DIMENSIONS.map((dim) => column(factsKey(dim), 'VARCHAR')),
-    ...counts(SESSION_FACTS.map((f) => f.column)),
+    column('visitor_id', 'BIGINT'),
+    ...counts(['starts', 'pageviews', 'events']),
+    ...SESSION_DIMENSIONS.map((dim) => ({ name: dimensionColumn(dim), type: 'VARCHAR' as const, nullable: true })),
+    ...counts(SESSION_FACTS.map((f) => `${SESSION_FACT_PREFIX}${f.column}`)),
   ],
-  dayColumn: 'sb',
-  key: ['session_id'],
+  dayColumn: 'day',
+  key: ['session_id', 'visitor_id'],
+};
+
+/**
+ * Scratch rows of one rewrite: the parts of sessions, one per session, day and visitor hash, over
+ * the rewritten days and one day either side, each with that day's counts, keys, facts
+ * (SESSION_FACTS), and its last pageview (`exit_page`, at `last_pageview_ts`; NULL without one).
+ * The session rows are made from them: one pass over raw events for every session's facts.
+ */
+export const SESSION_PARTS: TableSpec = {
+  name: 'session_parts',
+  columns: [
+    SITE,
+    DAY,
+    column('session_id', 'BIGINT'),
+    column('visitor_id', 'BIGINT'),
+    ...counts(['starts', 'events']),
+    ...SESSION_DIMENSIONS.map((dim) => ({ name: dimensionColumn(dim), type: 'VARCHAR' as const, nullable: true })),
+    ...counts(SESSION_FACTS.map((f) => f.column)),
+    { name: 'last_pageview_ts', type: 'BIGINT', nullable: true },
+  ],
+  dayColumn: 'day',
+  key: ['session_id', 'visitor_id'],
   scratch: true,
 };
 
 /** The tables a day's rewrite replaces from raw events. */
-export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY] as const;
-export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, ROLLUP_SESSIONS];
+export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS] as const;
+export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS];

@@ -6,7 +6,7 @@ import { checkedDay, type Dialect } from '../../sql/dialect.js';
  * the type's default. Counts are made Int64 (ClickHouse's are UInt64).
  */
 export const clickhouseDialect: Dialect = {
-  countDistinct: (expr) => `toInt64(uniqExact(${expr}))`,
+  countDistinct: (...exprs) => `toInt64(uniqExact(${exprs.join(', ')}))`,
   countIf: (cond) => `toInt64(countIf(${cond}))`,
   sumIf: (expr, cond) => `if(countIf(${cond}) > 0, sumIf(${expr}, ${cond}), NULL)`,
   countOverAll: () => null,

@@ -1,7 +1,7 @@
 import { checkedDay, type Dialect } from '../../sql/dialect.js';
 
 export const duckdbDialect: Dialect = {
-  countDistinct: (expr) => `count(DISTINCT ${expr})`,
+  countDistinct: (...exprs) => `count(DISTINCT ${exprs.length === 1 ? exprs[0] : `(${exprs.join(', ')})`})`,
   countIf: (cond) => `count(*) FILTER (WHERE ${cond})`,
   sumIf: (expr, cond) => `sum(${expr}) FILTER (WHERE ${cond})`,
   countOverAll: () => 'count(*) OVER ()',

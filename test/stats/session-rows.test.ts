@@ -1,0 +1,162 @@
+// Session rows answer the raw path's rolled-up days: on seeded random datasets with sessions across
+// local midnight, every answer read from session rows (and raw events after the watermark) equals the
+// same answer read from raw events alone, for every metric and session-scoped dimension, on every
+// EventStore; the rows of an older deployment are backfilled, and go with raw events at retention.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
+import { createRollupTables, rollupKey, rollupSite, runRetention } from '../../src/stats/rollups/job.js';
+import { addDays, startOfLocalDay } from '../../src/core/localtime.js';
+import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
+import { METRICS, metricTakesFilters, NONE_KEY, type Dimension } from '../../src/core/vocabulary.js';
+import { planQuery, type PlannedQuery } from '../../src/stats/planner.js';
+import { planInputs } from '../../src/stats/inputs.js';
+import { computeBreakdown } from '../../src/stats/read/breakdown.js';
+import { computeStats } from '../../src/stats/read/stats.js';
+import { computeTimeseries } from '../../src/stats/read/timeseries.js';
+import { SESSION_DIMENSIONS, SESSION_ROWS } from '../../src/stats/rollups/tables.js';
+import { SMALL_SHAPE, dataset, session } from '../../support/datasets.js';
+import { seededRandom } from '../../src/core/seeded-random.js';
+import type { StoredEvent } from '../../src/storage/events/schema.js';
+import type { EventStore } from '../../src/storage/events/types.js';
+import type { MetaStore } from '../../src/storage/meta/types.js';
+import type { Site } from '../../src/entities/sites.js';
+import { sql, trusted } from '../../src/sql/sql.js';
+import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
+
+const TZ = 'America/New_York';
+const DAYS = ['2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09', '2026-03-10']; // 03-08 gains no hour: it loses one (DST)
+const NOW = startOfLocalDay('2026-03-11', TZ) + 12 * 3_600_000;
+
+/**
+ * Sessions that start in the last minutes of each day and go on past midnight: their events after it
+ * belong to the next local day, under that day's visitor hash, as ingestion stores them.
+ */
+function acrossMidnight(seed: number, siteId: string): StoredEvent[] {
+  const rand = seededRandom(seed * 7919);
+  const rows: StoredEvent[] = [];
+  for (const day of DAYS.slice(0, -1)) {
+    const midnight = startOfLocalDay(addDays(day, 1), TZ);
+    for (let i = 0; i < 12; i++) {
+      const visitor = BigInt(i % 8) + 1000n * BigInt(day.replaceAll('-', ''));
+      const next = BigInt(i % 8) + 1000n * BigInt(addDays(day, 1).replaceAll('-', ''));
+      for (const e of session(rand, siteId, midnight - Math.floor(rand() * 4 * 60_000) - 1, visitor, SMALL_SHAPE, TZ)) {
+        rows.push(e.ts >= midnight ? { ...e, day: addDays(day, 1), visitorId: next } : e);
+      }
+    }
+  }
+  return rows;
+}
+
+async function openSite(events: EventStore, meta: MetaStore, seed: number): Promise<Site> {
+  await createRollupTables(events);
+  const org = await meta.createOrg('o', 0);
+  const site = await meta.createSite(org.id, { domain: `s${seed}.test`, name: 's', timezone: TZ, retentionMonths: null, rawDays: 30, honorGpc: true }, `site${seed}`, 0);
+  const rows = dataset({ seed, siteId: site.id, days: DAYS, dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 70, visitorsPerDay: 45, timeZone: TZ });
+  await events.append([...rows, ...acrossMidnight(seed, site.id)].sort((a, b) => a.ts - b.ts));
+  return site;
+}
+
+/** The plan of a query from the site's own inputs (session rows where they answer), and the raw-events-only plan. */
+async function plans(events: EventStore, meta: MetaStore, site: Site, kind: QueryKind, params: RawParams): Promise<{ rows: PlannedQuery; raw: PlannedQuery }> {
+  const q = parseQuery(kind, params, site, NOW);
+  const state = await meta.getRollupState(rollupKey(events, site.id));
+  return { rows: planQuery(q, await planInputs(events, site, q, state)), raw: planQuery(q, { watermark: null, retentionMonths: null, rawDays: 30 }) };
+}
+
+const countRows = async (events: EventStore, siteId: string) =>
+  Number((await events.query<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${trusted(SESSION_ROWS.name)} WHERE site_id = ${siteId}`))[0]!.n);
+
+for (const adapter of EVENT_STORE_ADAPTERS) {
+  test(`session rows answer as raw events do: ${adapter.name}`, async () => {
+    for (const seed of [1, 2, 3]) {
+      const events = await adapter.open();
+      const meta = await openSqliteMetaStore(':memory:');
+      try {
+        const site = await openSite(events, meta, seed);
+        await rollupSite({ events, meta }, site, NOW, { dimensionKeyCap: 1000 });
+        const same = async <T>(label: string, kind: QueryKind, params: RawParams, run: (q: PlannedQuery) => Promise<T>) => {
+          const { rows, raw } = await plans(events, meta, site, kind, params);
+          assert.ok(rows.plan.period.sessions, `seed ${seed}: ${label} reads session rows`);
+          assert.equal(raw.plan.period.sessions, null);
+          assert.deepEqual(await run(rows), await run(raw), `seed ${seed}: ${label}`);
+        };
+        // The busiest keys, so that two filters still match sessions.
+        const top = async (dimension: Dimension) => {
+          const { raw } = await plans(events, meta, site, 'breakdown', { dimension, from: DAYS[0], to: DAYS[5] });
+          return (await computeBreakdown(events, raw)).rows[0]?.key ?? NONE_KEY;
+        };
+        const pairs: Array<[Dimension, Dimension]> = [['country', 'device'], ['referrer', 'browser'], ['exit', 'os'], ['entry', 'utm_source']];
+        for (const [from, to] of [[DAYS[1], DAYS[4]], [DAYS[3], DAYS[3]], [DAYS[2], DAYS[3]], [DAYS[0], DAYS[5]]] as const) {
+          for (const [a, b] of pairs) {
+            const filter = [`${a}:${await top(a)}`, `${b}:${await top(b)}`];
+            const period = { from, to, filter };
+            await same(`stats ${filter} ${from}..${to}`, 'stats', period, (q) => computeStats(events, q, []));
+            await same(`stats ${filter} against the previous period`, 'stats', { ...period, comparison: 'previous' }, (q) => computeStats(events, q, []));
+            // A period of two days or less is read by the hour, from raw events.
+            const daily = parseQuery('timeseries', period, site, NOW).grain !== 'hour';
+            for (const metric of daily ? METRICS.filter((m) => metricTakesFilters(m, parseQuery('stats', period, site, NOW).filters)) : []) {
+              await same(`timeseries ${metric} ${filter}`, 'timeseries', { ...period, metric, grain: 'day' }, (q) => computeTimeseries(events, q, []));
+            }
+            for (const dimension of SESSION_DIMENSIONS) {
+              await same(`breakdown ${dimension} by ${filter}`, 'breakdown', { ...period, dimension, limit: '1000' }, (q) => computeBreakdown(events, q));
+            }
+          }
+        }
+        await same('a filter on (none) and one breakdown', 'breakdown', { from: DAYS[0], to: DAYS[5], filter: [`utm_campaign:${NONE_KEY}`, `region:${NONE_KEY}`], dimension: 'city', search: 'a' }, (q) =>
+          computeBreakdown(events, q),
+        );
+        // Sanity: sessions cross midnight, and the filtered answers count something.
+        const crossing = await events.query<{ n: unknown }>(
+          sql`SELECT count(*) AS n FROM (SELECT session_id FROM ${trusted(SESSION_ROWS.name)} WHERE site_id = ${site.id} GROUP BY session_id HAVING count(*) > 1) s`,
+        );
+        assert.ok(Number(crossing[0]!.n) >= 20, `seed ${seed}: sessions across midnight`);
+        const { rows } = await plans(events, meta, site, 'stats', { from: DAYS[0], to: DAYS[5], filter: ['country:US', 'device:desktop'] });
+        const stats = await computeStats(events, rows, []);
+        assert.ok((stats.visitors.value ?? 0) > 10 && (stats.bounceRate.value ?? 0) > 0 && (stats.avgDuration.value ?? 0) > 0, JSON.stringify(stats));
+      } finally {
+        await events.close();
+        await meta.close();
+      }
+    }
+  });
+
+  test(`session rows of days rolled up before they existed are backfilled, and retention takes them with raw events: ${adapter.name}`, async () => {
+    const events = await adapter.open();
+    const meta = await openSqliteMetaStore(':memory:');
+    try {
+      const site = await openSite(events, meta, 9);
+      const key = rollupKey(events, site.id);
+      await rollupSite({ events, meta }, site, NOW);
+      const rowsAtFirst = await countRows(events, site.id);
+      assert.ok(rowsAtFirst > 400);
+      // Rollups of an older deployment: bookkeeping without session rows, and none written.
+      const state = (await meta.getRollupState(key))!;
+      const { sessionRows: _, ...older } = JSON.parse(state.definitions);
+      await meta.setRollupState(key, { ...state, definitions: JSON.stringify(older) });
+      await events.replaceRows(SESSION_ROWS, { siteId: site.id, days: { from: null, to: DAYS[5]! } }, null);
+      const params = { from: DAYS[0], to: DAYS[5], filter: ['country:US', 'device:desktop'] };
+      const before = await plans(events, meta, site, 'stats', params);
+      assert.equal(before.rows.plan.period.sessions, null, 'raw events answer until the rows are written');
+      const answer = await computeStats(events, before.rows, []);
+      // Two days a run: the latest first, the rest at the next runs.
+      await rollupSite({ events, meta }, site, NOW, { backfillDays: 2 });
+      assert.equal((await plans(events, meta, site, 'stats', params)).rows.plan.period.sessions, null, 'a part written: still raw events');
+      for (let run = 0; run < 3; run++) await rollupSite({ events, meta }, site, NOW, { backfillDays: 2 });
+      assert.equal(await countRows(events, site.id), rowsAtFirst);
+      const after = await plans(events, meta, site, 'stats', params);
+      assert.ok(after.rows.plan.period.sessions);
+      assert.deepEqual(await computeStats(events, after.rows, []), answer);
+
+      // 40 days later, the raw window (30 days) has left every day: raw events and session rows go.
+      const later = NOW + 40 * 86_400_000;
+      await rollupSite({ events, meta }, site, later);
+      await runRetention({ events, meta }, later);
+      assert.equal(await countRows(events, site.id), 0);
+      assert.equal(Number((await events.query<{ n: unknown }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${site.id}`))[0]!.n), 0);
+    } finally {
+      await events.close();
+      await meta.close();
+    }
+  });
+}
