@@ -196,7 +196,7 @@ export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period): 
 export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period): Sql {
   const parts = (range: Period) => sql`(SELECT * FROM ${trusted(SESSION_PARTS.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', range)})`;
   const sessionFacts = SESSION_FACTS.map((f) => `${f.combine}(${f.column}) AS s_${f.column}`);
-  const keys = SESSION_DIMENSIONS.map((dim) => (dim === 'exit' ? 'x.s_exit AS o_exit' : `p.${dimensionColumn(dim)} AS o_${dim}`));
+  const keys = SESSION_DIMENSIONS.map((dim) => `coalesce(${dim === 'exit' ? 'x.s_exit' : `p.${dimensionColumn(dim)}`}, '${NONE_KEY}') AS o_${dim}`);
   // Facts go on the starting day's row only; the coalesce covers an engine's unmatched join row.
   const onStart = SESSION_FACTS.map((f) => `CASE WHEN p.starts > 0 THEN coalesce(x.s_${f.column}, 0) ELSE 0 END AS o_session_${f.column}`);
   return sql`SELECT ${siteId} AS o_site, p.day AS o_day, p.session_id AS o_session, p.visitor_id AS o_visitor, p.starts AS o_starts, p.pageviews AS o_pageviews,
@@ -207,22 +207,30 @@ export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period): Sq
     ON p.session_id = x.s_session`;
 }
 
+/** The key of a session-scoped dimension on a session row, which holds an absent value as `(none)`. */
+export function sessionRowKey(dimension: Dimension): Sql {
+  return trusted(dimensionColumn(dimension));
+}
+
 /** The session rows of a site, days and filters (every one session-scoped), as a relation named `ev`. */
 function sessionRowsRelation(d: Dialect, siteId: string, days: Period, filters: readonly Filter[]): Sql {
-  const bounds = [sql`site_id = ${siteId}`, dayRange(d, 'day', days), ...filters.map((f) => sql`${keyExpr(f.dimension)} = ${f.value}`)];
+  const bounds = [sql`site_id = ${siteId}`, dayRange(d, 'day', days), ...filters.map((f) => sql`${sessionRowKey(f.dimension)} = ${f.value}`)];
   return sql`(SELECT * FROM ${trusted(SESSION_ROWS.name)} WHERE ${joinSql(bounds, ' AND ')}) ev`;
 }
 
-/** Per day (and key), every traffic measure over session rows. Columns: b (a DATE), [k,] then the measures in registry order. */
-export function measureSessionRows(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], key?: Sql): Sql {
+/**
+ * Per day (and key), every traffic measure over session rows; `sessions: false` leaves the
+ * per-session ones at 0, as on raw days. Columns: b (a DATE), [k,] then the measures in registry order.
+ */
+export function measureSessionRows(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], key?: Sql, sessions = true): Sql {
   const keySelect = key ? sql`, ${key} AS k` : trusted('');
-  return sql`SELECT ${DAY_BUCKET} AS b${keySelect}, ${trusted(sessionRowAggregates(d, 'day'))}
+  return sql`SELECT ${DAY_BUCKET} AS b${keySelect}, ${trusted(sessionRowAggregates(d, 'day', sessions))}
     FROM ${sessionRowsRelation(d, siteId, days, filters)} GROUP BY b${trusted(key ? ', k' : '')}`;
 }
 
-/** Per key, every traffic measure over the session rows of all the days at once. Columns: k, then the measures in registry order. */
+/** Per key, the traffic measures over the session rows of all the days at once, the per-session ones at 0 (a breakdown reads visitors and views). Columns: k, then the measures in registry order. */
 function measureSessionRowsByKey(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], key: Sql): Sql {
-  return sql`SELECT ${key} AS k, ${trusted(sessionRowAggregates(d, 'days'))} FROM ${sessionRowsRelation(d, siteId, days, filters)} GROUP BY k`;
+  return sql`SELECT ${key} AS k, ${trusted(sessionRowAggregates(d, 'days', false))} FROM ${sessionRowsRelation(d, siteId, days, filters)} GROUP BY k`;
 }
 
 /** Matching predicate of a goal or funnel step on an event row. */
@@ -297,7 +305,7 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
           FROM ${table} ${dayRange(d, 'day', days.rollup)}`,
     );
   }
-  if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters), MEASURE_COLUMNS));
+  if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
   if (days.raw) {
     const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
     statements.push(dayRows(d, measures, MEASURE_COLUMNS));
@@ -358,53 +366,45 @@ export interface BreakdownStatements {
 export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownStatements | null {
   const bd = q.breakdown;
   if (!bd) throw new Error('breakdownStatements needs a breakdown query');
-  const parts: Sql[] = [];
+  // Each source's rows (k, visitors, views) and, apart, its keys alone: where the key count takes a
+  // statement of its own, it reads keys without counting visitors again.
+  const parts: Array<{ rows: Sql; keys: Sql }> = [];
   const views = trusted(viewsColumn(bd.dimension));
   const split = q.plan.breakdownMonths;
   if (split) {
     const [filter] = q.filters; // on the rollup path, a filter is on the broken-down dimension
     const only = filter ? sql` AND key = ${filter.value}` : trusted('');
-    for (const days of [split.head, split.tail]) {
-      if (days) {
-        parts.push(
-          sql`SELECT key AS k, visitors, ${views} AS views FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension}
-            AND ${dayRange(d, 'day', days)}${only}`,
-        );
-      }
-    }
-    if (split.months) {
-      parts.push(
-        sql`SELECT key AS k, visitors, ${views} AS views FROM ${trusted(DIM_MONTHLY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension}
-          AND ${dayRange(d, 'month', split.months)}${only}`,
-      );
-    }
+    const rolledUp = (table: string, column: string, days: Period) => {
+      const from = sql`FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, column, days)}${only}`;
+      return { rows: sql`SELECT key AS k, visitors, ${views} AS views ${from}`, keys: sql`SELECT key AS k ${from}` };
+    };
+    for (const days of [split.head, split.tail]) if (days) parts.push(rolledUp(DIM_DAILY.name, 'day', days));
+    if (split.months) parts.push(rolledUp(DIM_MONTHLY.name, 'month', split.months));
   }
   if (q.plan.period.sessions) {
-    const measures = measureSessionRowsByKey(d, q.siteId, q.plan.period.sessions, q.filters, keyExpr(bd.dimension));
-    parts.push(sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`);
+    const key = sessionRowKey(bd.dimension);
+    const measures = measureSessionRowsByKey(d, q.siteId, q.plan.period.sessions, q.filters, key);
+    parts.push({ rows: sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`, keys: sql`SELECT ${key} AS k FROM ${sessionRowsRelation(d, q.siteId, q.plan.period.sessions, q.filters)}` });
   }
   if (q.plan.period.raw) {
-    const measures = measureEvents(
-      d,
-      { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension) },
-      { bucket: DAY_BUCKET, key: keyExpr(bd.dimension), sessions: false },
-    );
-    parts.push(sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`);
+    const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension) };
+    const measures = measureEvents(d, scope, { bucket: DAY_BUCKET, key: keyExpr(bd.dimension), sessions: false });
+    parts.push({ rows: sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`, keys: sql`SELECT ${keyExpr(bd.dimension)} AS k FROM ${eventsRelation(d, scope)}` });
   }
   if (parts.length === 0) return null;
   const conditions: Sql[] = [];
   if (bd.dimension === 'event') conditions.push(trusted(`k <> 'engage'`));
   if (bd.search !== null) conditions.push(withParams(d.containsInsensitive('k'), bd.search));
   const where = conditions.length > 0 ? sql` WHERE ${joinSql(conditions, ' AND ')}` : trusted('');
-  const union = sql`(${joinSql(parts, ' UNION ALL ')}) u${where}`;
+  const union = (of: 'rows' | 'keys') => sql`(${joinSql(parts.map((p) => p[of]), ' UNION ALL ')}) u${where}`;
   const countAll = d.countOverAll();
   // Where the engine has window functions, the key count rides along with the page (taken before
   // LIMIT cuts the keys): one pass instead of two.
   return {
     page: sql`SELECT k, visitors, views${trusted(countAll ? `, ${countAll} AS total_keys` : '')}
-      FROM (SELECT k, sum(visitors) AS visitors, sum(views) AS views FROM ${union} GROUP BY k) g
+      FROM (SELECT k, sum(visitors) AS visitors, sum(views) AS views FROM ${union('rows')} GROUP BY k) g
       ORDER BY visitors DESC, views DESC, k ASC LIMIT ${bd.limit} OFFSET ${bd.offset}`,
-    keyCount: sql`SELECT ${trusted(d.countDistinct('k'))} AS n FROM ${union}`,
+    keyCount: sql`SELECT ${trusted(d.countDistinct('k'))} AS n FROM ${union('keys')}`,
     countedOnPage: countAll !== null,
   };
 }

@@ -78,9 +78,11 @@ export const SESSION_ROW_AGGREGATES: Record<TrafficMeasure, (d: Dialect, bucket:
   durationMs: () => `sum(CASE WHEN starts > 0 THEN ${sessionDuration(SESSION_FACT_PREFIX)} ELSE 0 END)`,
 };
 
-/** `aggregate AS column, …` of every traffic measure over session rows, in registry order. */
-export function sessionRowAggregates(d: Dialect, bucket: 'day' | 'days'): string {
-  return (Object.entries(TRAFFIC_MEASURES) as Array<[TrafficMeasure, MeasureSpec]>).map(([name, m]) => `${SESSION_ROW_AGGREGATES[name](d, bucket)} AS ${m.column}`).join(', ');
+/** `aggregate AS column, …` of every traffic measure over session rows, in registry order; the per-session ones 0 without `sessions`. */
+export function sessionRowAggregates(d: Dialect, bucket: 'day' | 'days', sessions: boolean): string {
+  return (Object.entries(TRAFFIC_MEASURES) as Array<[TrafficMeasure, MeasureSpec]>)
+    .map(([name, m]) => `${sessions || m.over === 'events' ? SESSION_ROW_AGGREGATES[name](d, bucket) : '0'} AS ${m.column}`)
+    .join(', ');
 }
 
 export type TrafficMeasure = keyof typeof TRAFFIC_MEASURES;

@@ -206,7 +206,7 @@ test('session rows answer the raw-path days up to the watermark where every filt
   const today: [string, string] = ['2026-03-20', '2026-03-20'];
   const cases: Array<[string, QueryKind, RawParams, string | null, string | null, DaySources]> = [
     ['two session filters', 'stats', { filter: sessionFilters }, null, '2026-03-19', sources(null, today, window)],
-    ['a breakdown of a third session dimension', 'breakdown', { filter: sessionFilters, dimension: 'referrer' }, null, '2026-03-19', sources(null, today, window)],
+    ['two session filters and a breakdown of another session dimension', 'breakdown', { filter: sessionFilters, dimension: 'referrer' }, null, '2026-03-19', sources(null, today, window)],
     ['the exit page is session-scoped', 'breakdown', { filter: ['exit:/'], dimension: 'entry' }, null, '2026-03-19', sources(null, today, window)],
     ['a daily timeseries', 'timeseries', { filter: sessionFilters, metric: 'bounceRate' }, null, '2026-03-19', sources(null, today, window)],
     ['an event-scoped filter needs the events', 'stats', { filter: ['country:FR', 'page:/'] }, null, '2026-03-19', sources(null, ['2025-12-21', '2026-03-20'])],

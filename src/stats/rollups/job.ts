@@ -32,6 +32,7 @@ import {
   measureGoals,
   measureSessionRows,
   sessionPartsOfEvents,
+  sessionRowKey,
   sessionRowsOfParts,
   viewsColumn,
 } from '../compile.js';
@@ -98,11 +99,10 @@ export function lastClosedDay(now: number, timeZone: string): string {
 function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly Dimension[], fold = (key: Sql) => key): Sql {
   const d = events.dialect;
   const parts = dimensions.map((dimension) => {
-    const key = fold(keyExpr(dimension));
     const measures =
       scopeOf(dimension) === 'session'
-        ? measureSessionRows(d, siteId, days, [], key)
-        : measureEvents(d, { siteId, days, filters: [], exit: false }, { bucket: trusted('day'), key, sessions: false });
+        ? measureSessionRows(d, siteId, days, [], fold(sessionRowKey(dimension)))
+        : measureEvents(d, { siteId, days, filters: [], exit: false }, { bucket: trusted('day'), key: fold(keyExpr(dimension)), sessions: false });
     return sql`SELECT ${siteId} AS site, b, ${dimension} AS dim, k, ${TRAFFIC_COLUMNS} FROM (${measures}) m`;
   });
   return joinSql(parts, ' UNION ALL ');

@@ -55,8 +55,8 @@ export const SESSION_DIMENSIONS = DIMENSIONS.filter((dim) => scopeOf(dim) === 's
  * Session rows: one per session and local day it has events on (a session across midnight has a
  * row on each day, each with that day's visitor hash, the only visitor identifier kept). A row holds
  * the day's counts (`starts` 1 on the day the session starts, its pageviews and events that day),
- * the session-scoped keys under the events table's column names (so that a filter or a key reads
- * the same on both), and on the starting day's row the session's facts (SESSION_FACTS, prefixed
+ * the session-scoped keys under the events table's column names (an absent value as `(none)`, so
+ * that a filter or a key is a plain comparison), and on the starting day's row the session's facts (SESSION_FACTS, prefixed
  * `session_`; 0 on the other rows). Written by the rollup job with the daily rollups, kept as long
  * as raw events; the planner reads them for long filtered reads (docs/api.md, "How answers are computed").
  */
@@ -68,7 +68,7 @@ export const SESSION_ROWS: TableSpec = {
     column('session_id', 'BIGINT'),
     column('visitor_id', 'BIGINT'),
     ...counts(['starts', 'pageviews', 'events']),
-    ...SESSION_DIMENSIONS.map((dim) => ({ name: dimensionColumn(dim), type: 'VARCHAR' as const, nullable: true })),
+    ...SESSION_DIMENSIONS.map((dim) => column(dimensionColumn(dim), 'VARCHAR')),
     ...counts(SESSION_FACTS.map((f) => `${SESSION_FACT_PREFIX}${f.column}`)),
   ],
   dayColumn: 'day',
