@@ -12,7 +12,7 @@ import type { Query } from '../core/query.js';
 import { NONE_KEY, OTHER_KEY, type Dimension, type Filter } from '../core/vocabulary.js';
 import { pagePatternRegex, type Matcher } from '../core/patterns.js';
 import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
-import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
+import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
 import type { DaySources, PlannedQuery } from './planner.js';
 import { dimensionColumn } from './columns.js';
 import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, SESSION_DIMENSIONS, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './rollups/tables.js';
@@ -191,14 +191,18 @@ export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period): 
  * The session rows (SESSION_ROWS) of some days, in the table's column order, from the parts of
  * sessions written for them (`sessionPartsOfEvents` over the days and one day either side): each
  * row its part's counts and keys, the session's exit page (its last pageview, as `eventsRelation`
- * finds it), and on the starting day's row the session's facts (over its parts, as `sessionFactsSelect`).
+ * finds it), and on the starting day's row whether the session bounced and its duration, from its
+ * facts over its parts (as `sessionFactsSelect` counts them).
  */
 export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period): Sql {
   const parts = (range: Period) => sql`(SELECT * FROM ${trusted(SESSION_PARTS.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', range)})`;
   const sessionFacts = SESSION_FACTS.map((f) => `${f.combine}(${f.column}) AS s_${f.column}`);
   const keys = SESSION_DIMENSIONS.map((dim) => `coalesce(${dim === 'exit' ? 'x.s_exit' : `p.${dimensionColumn(dim)}`}, '${NONE_KEY}') AS o_${dim}`);
-  // Facts go on the starting day's row only; the coalesce covers an engine's unmatched join row.
-  const onStart = SESSION_FACTS.map((f) => `CASE WHEN p.starts > 0 THEN coalesce(x.s_${f.column}, 0) ELSE 0 END AS o_session_${f.column}`);
+  // The session's bounce and duration go on its starting day's row only (where its facts always join).
+  const onStart = [
+    `CASE WHEN p.starts > 0 AND ${sessionBounced('x.s_')} THEN 1 ELSE 0 END AS o_bounces`,
+    `CASE WHEN p.starts > 0 THEN coalesce(${sessionDuration('x.s_')}, 0) ELSE 0 END AS o_duration_ms`,
+  ];
   return sql`SELECT ${siteId} AS o_site, p.day AS o_day, p.session_id AS o_session, p.visitor_id AS o_visitor, p.starts AS o_starts, p.pageviews AS o_pageviews,
       p.events AS o_events, ${trusted([...keys, ...onStart].join(', '))}
     FROM ${parts(days)} p

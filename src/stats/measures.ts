@@ -42,7 +42,7 @@ export const TRAFFIC_MEASURES = {
   events: { column: 'events', over: 'events', aggregate: () => COUNT_ROWS },
   /** Sessions whose first event is in the bucket. */
   sessions: { column: 'sessions', over: 'events', aggregate: (d) => d.countIf('session_start') },
-  bounces: { column: 'bounces', over: 'sessions', aggregate: (d) => d.countIf(bounced('')) },
+  bounces: { column: 'bounces', over: 'sessions', aggregate: (d) => d.countIf(sessionBounced('')) },
   durationMs: { column: 'duration_ms', over: 'sessions', aggregate: () => `sum(${sessionDuration('')})` },
 } as const satisfies Record<TrafficMeasureName, MeasureSpec>;
 
@@ -50,23 +50,20 @@ export const TRAFFIC_MEASURES = {
  * Whether a session bounces, over its facts (SESSION_FACTS, their columns named with `prefix`): it
  * does unless it has 2+ pageviews, a custom event, or 10+ s of engaged time.
  */
-function bounced(prefix: string): string {
+export function sessionBounced(prefix: string): string {
   return `NOT (${prefix}pageviews >= 2 OR ${prefix}customs > 0 OR ${prefix}engaged_ms >= ${NON_BOUNCE_ENGAGED_MS})`;
 }
 
 /** A session's duration over its facts: engaged time, or last − first event without engagement, in ms. */
-function sessionDuration(prefix: string): string {
+export function sessionDuration(prefix: string): string {
   return `CASE WHEN ${prefix}engages > 0 THEN ${prefix}engaged_ms ELSE ${prefix}last_ts - ${prefix}first_ts END`;
 }
-
-/** The prefix of the session facts' columns on session rows (SESSION_ROWS), apart from the day's own counts. */
-export const SESSION_FACT_PREFIX = 'session_';
 
 /**
  * Every traffic measure over session rows (src/stats/rollups/tables.ts, SESSION_ROWS): one row per
  * session and local day it has events on, holding that day's visitor hash and counts, and, on the
- * row of the day it starts (`starts` 1), the session's facts. The same sums as over raw events,
- * per day (`bucket` 'day') or over all the days read at once ('days').
+ * row of the day it starts (`starts` 1), whether the session bounced and its duration. The same
+ * sums as over raw events, per day (`bucket` 'day') or over all the days read at once ('days').
  */
 export const SESSION_ROW_AGGREGATES: Record<TrafficMeasure, (d: Dialect, bucket: 'day' | 'days') => string> = {
   // Over several days, the distinct (day, visitor hash) pairs: the sum of the days' distinct visitors.
@@ -74,8 +71,8 @@ export const SESSION_ROW_AGGREGATES: Record<TrafficMeasure, (d: Dialect, bucket:
   pageviews: () => 'sum(pageviews)',
   events: () => 'sum(events)',
   sessions: () => 'sum(starts)',
-  bounces: (d) => d.countIf(`starts > 0 AND ${bounced(SESSION_FACT_PREFIX)}`),
-  durationMs: () => `sum(CASE WHEN starts > 0 THEN ${sessionDuration(SESSION_FACT_PREFIX)} ELSE 0 END)`,
+  bounces: () => 'sum(bounces)',
+  durationMs: () => 'sum(duration_ms)',
 };
 
 /** `aggregate AS column, …` of every traffic measure over session rows, in registry order; the per-session ones 0 without `sessions`. */

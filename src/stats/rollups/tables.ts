@@ -4,7 +4,7 @@
 // measure columns come from the registry (src/stats/measures.ts).
 import { DIMENSIONS, scopeOf, type Dimension } from '../../core/vocabulary.js';
 import type { ColumnSpec, ColumnType, TableSpec } from '../../storage/events/types.js';
-import { GOAL_MEASURES, measureColumns, SESSION_FACT_PREFIX, SESSION_FACTS, TRAFFIC_MEASURES } from '../measures.js';
+import { GOAL_MEASURES, measureColumns, SESSION_FACTS, TRAFFIC_MEASURES } from '../measures.js';
 import { dimensionColumn } from '../columns.js';
 
 const column = (name: string, type: ColumnType): ColumnSpec => ({ name, type, nullable: false });
@@ -56,8 +56,9 @@ export const SESSION_DIMENSIONS = DIMENSIONS.filter((dim) => scopeOf(dim) === 's
  * row on each day, each with that day's visitor hash, the only visitor identifier kept). A row holds
  * the day's counts (`starts` 1 on the day the session starts, its pageviews and events that day),
  * the session-scoped keys under the events table's column names (an absent value as `(none)`, so
- * that a filter or a key is a plain comparison), and on the starting day's row the session's facts (SESSION_FACTS, prefixed
- * `session_`; 0 on the other rows). Written by the rollup job with the daily rollups, kept as long
+ * that a filter or a key is a plain comparison), and on the starting day's row whether the session
+ * bounced (`bounces` 1) and its duration (`duration_ms`), from its facts over its whole length (0
+ * on the other rows). Written by the rollup job with the daily rollups, kept as long
  * as raw events; the planner reads them for long filtered reads (docs/api.md, "How answers are computed").
  */
 export const SESSION_ROWS: TableSpec = {
@@ -69,7 +70,7 @@ export const SESSION_ROWS: TableSpec = {
     column('visitor_id', 'BIGINT'),
     ...counts(['starts', 'pageviews', 'events']),
     ...SESSION_DIMENSIONS.map((dim) => column(dimensionColumn(dim), 'VARCHAR')),
-    ...counts(SESSION_FACTS.map((f) => `${SESSION_FACT_PREFIX}${f.column}`)),
+    ...counts([TRAFFIC_MEASURES.bounces.column, TRAFFIC_MEASURES.durationMs.column]),
   ],
   dayColumn: 'day',
   key: ['session_id', 'visitor_id'],
