@@ -132,9 +132,16 @@ export function zeroOf<R extends Registry>(registry: R): Record<keyof R, number>
 
 export const ZERO_MEASURES: Measures = Object.freeze(zeroOf(TRAFFIC_MEASURES));
 
+/** A fact of one session: an aggregate over its events, and how the facts of its parts (one per day) make the session's. */
+interface SessionFact {
+  readonly column: string;
+  aggregate(d: Dialect): string;
+  readonly combine: 'sum' | 'min' | 'max';
+}
+
 /**
- * The facts of one session that its measures are aggregated from (`over: 'sessions'`): each an
- * aggregate over the session's events, in the column order of session-facts rows.
+ * The facts of one session that its measures are aggregated from (`over: 'sessions'`), in the
+ * column order of session-facts rows.
  */
 export const SESSION_FACTS = [
   { column: 'pageviews', aggregate: (d: Dialect) => d.countIf(IS_PAGEVIEW), combine: 'sum' },
@@ -143,7 +150,7 @@ export const SESSION_FACTS = [
   { column: 'engages', aggregate: (d: Dialect) => d.countIf(IS_ENGAGE), combine: 'sum' },
   { column: 'first_ts', aggregate: () => 'min(ts)', combine: 'min' },
   { column: 'last_ts', aggregate: () => 'max(ts)', combine: 'max' },
-] as const satisfies ReadonlyArray<{ column: string; aggregate(d: Dialect): string; /** How the facts of a session's parts (one per day) make the session's. */ combine: 'sum' | 'min' | 'max' }>;
+] as const satisfies readonly SessionFact[];
 
 export const round = (x: number, digits: number) => {
   const f = 10 ** digits;

@@ -64,7 +64,9 @@ export function parseComputed(definitions: string): ComputedDefinitions {
  * backfilled lacks the days still to recount.
  */
 export function countedSince(state: RollupState | undefined, key: string): string | null {
-  return writtenFrom(state, key) ?? (state ? parseComputed(state.definitions).since?.[key] ?? null : null);
+  if (!state || state.watermark === null) return null;
+  const computed = parseComputed(state.definitions);
+  return pendingFrom(state.watermark, computed, key) ?? computed.since?.[key] ?? null;
 }
 
 /**
@@ -75,8 +77,12 @@ export function countedSince(state: RollupState | undefined, key: string): strin
  */
 export function writtenFrom(state: RollupState | undefined, key: string): string | null {
   if (!state || state.watermark === null) return null;
-  const computed = parseComputed(state.definitions);
-  if (!definitionKeys(computed).includes(key)) return addDays(state.watermark, 1);
+  return pendingFrom(state.watermark, parseComputed(state.definitions), key);
+}
+
+/** The first rolled-up day a definition still lacks (`writtenFrom`), from the parsed bookkeeping. */
+function pendingFrom(watermark: string, computed: ComputedDefinitions, key: string): string | null {
+  if (!definitionKeys(computed).includes(key)) return addDays(watermark, 1);
   if (computed.backfill?.keys.includes(key)) return addDays(computed.backfill.to, 1);
   return null;
 }

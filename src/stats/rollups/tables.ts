@@ -8,6 +8,7 @@ import { GOAL_MEASURES, measureColumns, SESSION_FACTS, TRAFFIC_MEASURES } from '
 import { dimensionColumn } from '../columns.js';
 
 const column = (name: string, type: ColumnType): ColumnSpec => ({ name, type, nullable: false });
+const nullable = (name: string, type: ColumnType): ColumnSpec => ({ name, type, nullable: true });
 /** Counts and sums of measures: 64-bit, never NULL (a measure with nothing to count is 0). */
 const counts = (columns: readonly string[]) => columns.map((name) => column(name, 'BIGINT'));
 const SITE = column('site_id', 'VARCHAR');
@@ -90,9 +91,9 @@ export const SESSION_PARTS: TableSpec = {
     column('session_id', 'BIGINT'),
     column('visitor_id', 'BIGINT'),
     ...counts(['starts', 'events']),
-    ...SESSION_DIMENSIONS.map((dim) => ({ name: dimensionColumn(dim), type: 'VARCHAR' as const, nullable: true })),
+    ...SESSION_DIMENSIONS.map((dim) => nullable(dimensionColumn(dim), 'VARCHAR')),
     ...counts(SESSION_FACTS.map((f) => f.column)),
-    { name: 'last_pageview_ts', type: 'BIGINT', nullable: true },
+    nullable('last_pageview_ts', 'BIGINT'),
   ],
   dayColumn: 'day',
   key: ['session_id', 'visitor_id'],
