@@ -15,7 +15,7 @@ import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
 import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
 import type { DaySources, PlannedQuery } from './planner.js';
 import { dimensionColumn } from './columns.js';
-import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, SESSION_DIMENSIONS, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './rollups/tables.js';
+import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, IMPORTED_DAILY, IMPORTED_DIM_DAILY, SESSION_DIMENSIONS, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './rollups/tables.js';
 
 /** The key of a dimension on an event row; absent values read as `(none)`. */
 export function keyExpr(d: Dimension): Sql {
@@ -310,6 +310,7 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
     );
   }
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
+  if (days.imported) statements.push(importedDailyMeasures(d, q.siteId, days.imported, q.filters[0]));
   if (days.raw) {
     const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
     statements.push(dayRows(d, measures, MEASURE_COLUMNS));
@@ -329,7 +330,55 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
     );
   }
   if (days.raw) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, goals), ['goal_id', ...GOAL_COLUMNS]));
+  if (days.imported) statements.push(importedGoals(d, siteId, days.imported, goals));
   return statements;
+}
+
+// Imported aggregates (IMPORTED_DAILY, IMPORTED_DIM_DAILY): the days the plan reads from them hold
+// nothing else, and several imports never hold one day (a later one replaces the earlier's days),
+// but the rows of a day are summed all the same, so that each source gives one row per day and key.
+
+const summedMeasures = trusted(MEASURE_COLUMNS.map((c) => `CAST(sum(${c}) AS BIGINT) AS ${c}`).join(', '));
+
+/** The imported rows of a site and days: its own figures, or one dimension's (and key's). */
+function importedRows(d: Dialect, siteId: string, days: Period, dimension?: Dimension, key?: string): Sql {
+  if (dimension === undefined) return sql`${trusted(IMPORTED_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}`;
+  const only = key === undefined ? trusted('') : sql` AND key = ${key}`;
+  return sql`${trusted(IMPORTED_DIM_DAILY.name)} WHERE site_id = ${siteId} AND dimension = ${dimension} AND ${dayRange(d, 'day', days)}${only}`;
+}
+
+/** Per day, the imported traffic measures, of the site or of one filter's key. Columns: b (day text), the measures. */
+function importedDailyMeasures(d: Dialect, siteId: string, days: Period, filter: Filter | undefined): Sql {
+  const rows = importedRows(d, siteId, days, filter?.dimension, filter?.value);
+  return dayRows(d, sql`SELECT day AS b, ${summedMeasures} FROM ${rows} GROUP BY day`, MEASURE_COLUMNS);
+}
+
+/**
+ * Per day and goal, the goal measures from imported aggregates: an event goal's from the custom
+ * events of its name (conversions its occurrences), a page goal's from the pages matching it
+ * (conversions their pageviews); unique conversions are the rows' visitors, summed per day.
+ */
+function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[]): Sql {
+  const parts = goals.map((goal) => {
+    const id = integerLiteral(goal.goalId);
+    if (goal.kind === 'event') {
+      return sql`SELECT day AS b, ${id} AS goal_id, events AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'event', goal.pattern)}`;
+    }
+    return sql`SELECT day AS b, ${id} AS goal_id, pageviews AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'page')} AND ${withParams(d.regexMatches('key'), pagePatternRegex(goal.pattern))}`;
+  });
+  const [conversions, unique] = GOAL_COLUMNS;
+  const summed = sql`SELECT b, goal_id, CAST(sum(c) AS BIGINT) AS ${trusted(conversions!)}, CAST(sum(u) AS BIGINT) AS ${trusted(unique!)}
+    FROM (${joinSql(parts, ' UNION ALL ')}) g GROUP BY b, goal_id`;
+  return dayRows(d, summed, ['goal_id', ...GOAL_COLUMNS]);
+}
+
+/**
+ * Columns f and l: the first and last day (text) of a site's imported aggregates, as at most one
+ * row (none without any: engines differ on what min() and max() give over no rows).
+ */
+export function importedDaysStatement(d: Dialect, siteId: string): Sql {
+  return sql`SELECT ${trusted(d.dayText('f'))} AS f, ${trusted(d.dayText('l'))} AS l
+    FROM (SELECT min(day) AS f, max(day) AS l, count(*) AS n FROM ${trusted(IMPORTED_DAILY.name)} WHERE site_id = ${siteId}) m WHERE n > 0`;
 }
 
 /**
@@ -389,6 +438,10 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
     const key = sessionRowKey(bd.dimension);
     const measures = measureSessionRowsByKey(d, q.siteId, q.plan.period.sessions, q.filters, key);
     parts.push({ rows: sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`, keys: sql`SELECT ${key} AS k FROM ${sessionRowsRelation(d, q.siteId, q.plan.period.sessions, q.filters)}` });
+  }
+  if (q.plan.period.imported) {
+    const from = importedRows(d, q.siteId, q.plan.period.imported, bd.dimension, q.filters[0]?.value);
+    parts.push({ rows: sql`SELECT key AS k, visitors, ${views} AS views FROM ${from}`, keys: sql`SELECT key AS k FROM ${from}` });
   }
   if (q.plan.period.raw) {
     const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension) };
