@@ -6,7 +6,7 @@ import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { eventChunk, MAX_CHUNK_ROWS } from './duckdb-chunk.js';
 import { duckdbDialect } from './duckdb-dialect.js';
-import { StatementTimeout, type BulkAppend, type EventStore, type ReadOptions, type RowScope, type TableSpec } from './types.js';
+import { StatementTimeout, type BulkAppend, type EventStore, type ReadOptions, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { checkedName, checkedSpec } from './table-spec.js';
 
 /**
@@ -90,6 +90,19 @@ export class DuckDbEventStore implements EventStore {
         await conn.run('ROLLBACK').catch(() => undefined);
         throw err;
       }
+    });
+  }
+
+  /** One INSERT of VALUES per call on the writer connection (one statement: all rows or none). */
+  async appendRows(table: TableSpec, rows: readonly TableRow[]): Promise<void> {
+    const spec = checkedSpec(table);
+    if (spec.name === EVENTS_TABLE.name) throw new Error('events are appended with append()');
+    if (rows.length === 0) return;
+    const row = `(${spec.columns.map((c) => (c.type === 'DATE' ? 'CAST(? AS DATE)' : '?')).join(', ')})`;
+    const text = `INSERT INTO ${spec.name} (${spec.columns.map((c) => c.name).join(', ')}) VALUES ${rows.map(() => row).join(', ')}`;
+    const params = rows.flatMap((r) => spec.columns.map((c, i) => (c.type === 'BIGINT' ? BigInt(r[i] as number) : r[i]!)));
+    await this.writer.run(async (conn) => {
+      await conn.run(text, params as DuckDBValue[]);
     });
   }
 
