@@ -31,6 +31,7 @@ export const ERRORS = {
       site: 'site not found',
       key: 'key not found',
       goal: 'goal not found',
+      import: 'import not found',
       funnel: 'funnel not found',
       alertRule: 'alert rule not found',
       user: 'user not found',
@@ -108,6 +109,13 @@ export const ERRORS = {
     },
   },
   INVALID_TIMEZONE: { status: 400, messages: { site: 'the site has an invalid time zone' } },
+  INVALID_IMPORT: {
+    status: 400,
+    messages: {
+      file: 'the file is not an export svc reads: {reason}',
+      source: 'source must be one of {sources}',
+    },
+  },
   RAW_WINDOW_EXCEEDED: {
     status: 400,
     messages: {
@@ -141,6 +149,7 @@ export const ERRORS = {
     status: 413,
     messages: {
       body: 'request body too large',
+      importFile: 'an import file is at most {max} bytes (nothing of it was kept)',
       importLines:
         'an import takes at most {max} lines: split the file, where no site-local day has lines on both sides (svc import does this itself; nothing of this call was stored)',
       unsortedImport:

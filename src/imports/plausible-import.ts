@@ -11,7 +11,7 @@ import { IMPORT_STAGING, IMPORTED_DAILY, IMPORTED_DIM_DAILY, SITE_DAILY } from '
 import { dayRange } from '../stats/compile.js';
 import { sql, trusted, type Sql } from '../sql/sql.js';
 import type { EventStore, TableRow } from '../storage/events/types.js';
-import { csvRecords } from './csv.js';
+import { csvRecords, type CsvRecord } from './csv.js';
 import { BadLine, missingColumns, plausibleFileName, rowsOfLine, tableOfHeader, type ImportedRow, type PlausibleTable } from './plausible.js';
 import { isZipFile, openZipEntry, readZipDirectory, ZipRefused } from './zip.js';
 
@@ -83,6 +83,44 @@ async function sourcesOf(path: string, name: string): Promise<{ csvs: CsvSource[
 }
 
 /**
+ * Refuses (ImportRefused) a file that is not Plausible's export: a ZIP that is malformed, a bomb or
+ * holds an unsafe name, or a CSV whose header lacks a column of its table. Reads the archive's
+ * directory and each CSV's first line only.
+ */
+export async function checkPlausibleExport(path: string, name: string): Promise<void> {
+  const { csvs, ignored } = await sourcesOf(path, name).catch((err: unknown) => {
+    throw err instanceof ZipRefused ? new ImportRefused(err.message, { cause: err }) : err;
+  });
+  let tables = 0;
+  for (const csv of csvs) {
+    for await (const record of csvRecords(await csv.open())) {
+      if (tableOfRecord(csv.name, record, csvs.length === 1 && ignored.length === 0) !== null) tables++;
+      break;
+    }
+  }
+  if (tables === 0) throw new ImportRefused("the file holds none of the tables of Plausible's export");
+}
+
+/**
+ * The table and column positions a CSV's header gives (its name's table first); null for a file
+ * that is no table of the export, refused when `alone` (the upload itself), else ignored.
+ */
+function tableOfRecord(name: string, record: CsvRecord, alone: boolean): { table: PlausibleTable; positions: Map<string, number> } | null {
+  if ('tooLong' in record) throw new ImportRefused(`${name}: the header line is too long`);
+  const header = record.fields.map((h) => h.trim());
+  const table = plausibleFileName(name)?.table ?? tableOfHeader(header);
+  if (table === null) {
+    if (alone) throw new ImportRefused(`${name}: not a file of Plausible's export (its header matches no table)`);
+    return null;
+  }
+  const missing = missingColumns(table, header);
+  if (missing.length > 0) throw new ImportRefused(`${name}: the ${table} table has no column ${missing.join(', ')}`);
+  const positions = new Map(header.map((h, i) => [h, i]));
+  if (positions.size !== header.length) throw new ImportRefused(`${name}: the header names a column twice`);
+  return { table, positions };
+}
+
+/**
  * Reads the export at `path` (`name`: the uploaded file's name, which gives a single CSV its table
  * and days) into the site's imported aggregates. `progress` hears the fraction done now and then.
  */
@@ -126,7 +164,7 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
       else report.days = { from: named.from < report.days.from ? named.from : report.days.from, to: named.to > report.days.to ? named.to : report.days.to };
     }
     let positions: Map<string, number> | null = null;
-    let table: PlausibleTable | null = named?.table ?? null;
+    let table: PlausibleTable | null = null;
     const skip = (line: number, reason: string) => {
       file.skippedRows++;
       report.skippedRows++;
@@ -134,19 +172,10 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
     };
     for await (const record of csvRecords(await csv.open())) {
       if (positions === null) {
-        if ('tooLong' in record) throw new ImportRefused(`${csv.name}: the header line is too long`);
-        const header = record.fields.map((h) => h.trim());
-        table ??= tableOfHeader(header);
-        if (table === null) {
-          // A file named as no table of the export: ignored when inside a ZIP, refused when it is the upload itself.
-          if (csvs.length === 1 && ignored.length === 0) throw new ImportRefused(`${csv.name}: not a file of Plausible's export (its header matches no table)`);
-          break;
-        }
+        const found = tableOfRecord(csv.name, record, csvs.length === 1 && ignored.length === 0);
+        if (found === null) break;
+        ({ table, positions } = found);
         file.table = table;
-        const missing = missingColumns(table, header);
-        if (missing.length > 0) throw new ImportRefused(`${csv.name}: the ${table} table has no column ${missing.join(', ')}`);
-        positions = new Map(header.map((h, i) => [h, i]));
-        if (positions.size !== header.length) throw new ImportRefused(`${csv.name}: the header names a column twice`);
         continue;
       }
       if ('tooLong' in record) {
