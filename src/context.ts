@@ -126,7 +126,16 @@ export async function createContext(config: Config, options: ContextOptions = {}
   ingest.imports.wrapImportCommit((site, days, commit) => commitImport(rollupDeps, site.id, days, commit));
   ingest.imports.onImported((site, days) => recomputeRollups(rollupDeps, site.id, days, clock.now()));
 
-  const imports = new ImportService({ events, jobs: importStore, clock, dataDir: config.dataDir, runsJobs: runsRole(config, 'worker'), warn: (obj, message) => log.warn(obj, message) });
+  const imports = new ImportService({
+    events,
+    jobs: importStore,
+    clock,
+    dataDir: config.dataDir,
+    runsJobs: runsRole(config, 'worker'),
+    warn: (obj, message) => log.warn(obj, message),
+    getSite: (siteId) => meta.getSite(siteId),
+    importLines: (site, lines) => ingest.imports.importLines(site, lines),
+  });
   // The worker takes jobs queued by other processes, and those whose worker stopped, on this schedule.
   maintenance.register({ name: 'imports', everyMs: 15_000, run: () => imports.runNow() });
 

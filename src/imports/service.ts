@@ -5,15 +5,18 @@
 // runs out and starts again from its file; the file goes when the job ends or is deleted.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
-import { apiError } from '../core/errors.js';
+import { ApiError, apiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { Site } from '../entities/sites.js';
 import type { EventStore } from '../storage/events/types.js';
 import type { ImportJob, ImportJobStore, ImportSource } from '../storage/meta/import-types.js';
+import type { ImportReport as NdjsonReport } from '../ingest/importer.js';
+import { csvRecords } from './csv.js';
+import { checkGoatcounterExport, goatcounterLines, newSkips, openCsvFile } from './goatcounter.js';
 import { checkPlausibleExport, importPlausible, ImportRefused, removeImport, type ImportReport } from './plausible-import.js';
 
 /** The largest upload an import takes: 2 GiB. */
@@ -36,6 +39,8 @@ export interface ImportView {
   progress: number;
   rows: number;
   skippedRows: number;
+  /** Rows the export marks as bots (GoatCounter's), counted in `skippedRows`. */
+  skippedBots: number;
   skippedDays: string[];
   /** The files the upload held, with their table (null: not part of the export, ignored) and counts. */
   files: ImportReport['files'];
@@ -56,6 +61,7 @@ export function importView(job: ImportJob): ImportView {
     progress: job.progress,
     rows: report?.rows ?? 0,
     skippedRows: report?.skippedRows ?? 0,
+    skippedBots: report?.skippedBots ?? 0,
     skippedDays: report?.skippedDays ?? [],
     files: report?.files ?? [],
     skippedLines: report?.skippedLines ?? [],
@@ -72,6 +78,10 @@ export interface ImportServiceOptions {
   runsJobs: boolean;
   maxBytes?: number;
   warn(obj: unknown, message: string): void;
+  /** The site of a job (GoatCounter's rows become its events). */
+  getSite(siteId: string): Promise<Site | undefined>;
+  /** The NDJSON import path (src/ingest/importer.ts), which GoatCounter's rows go through. */
+  importLines(site: Site, lines: AsyncIterable<string>): Promise<NdjsonReport>;
 }
 
 /** Thrown out of a job's progress report when its worker stops. */
@@ -111,6 +121,7 @@ export class ImportService {
     try {
       await pipeline(Readable.from(body), counted, createWriteStream(path, { mode: 0o600 }));
       if (source === 'plausible') await checkPlausibleExport(path, name);
+      else await checkGoatcounterExport(path);
     } catch (err) {
       await rm(path, { force: true });
       if (err instanceof ImportRefused) throw apiError('INVALID_IMPORT', 'file', { reason: err.message });
@@ -170,6 +181,35 @@ export class ImportService {
     }
   }
 
+  /**
+   * GoatCounter's rows through the NDJSON import path, in one call (atomic: all its events are
+   * stored or none), with its bots and bad rows counted apart.
+   */
+  private async importGoatcounter(job: ImportJob, progress: (done: number) => void): Promise<ImportReport> {
+    const site = await this.options.getSite(job.siteId);
+    if (!site) throw new ImportRefused('the site no longer exists');
+    const { size } = await stat(job.filePath);
+    let read = 0;
+    const bytes = await openCsvFile(job.filePath, (n) => {
+      read += n;
+      progress((0.9 * read) / Math.max(size, 1));
+    });
+    const skips = newSkips();
+    const result = await this.options.importLines(site, goatcounterLines(csvRecords(bytes), site.domain, skips)).catch((err: unknown) => {
+      throw err instanceof ApiError ? new ImportRefused(err.message, { cause: err }) : err;
+    });
+    const rejected = result.errors.map((e) => ({ file: job.fileName, line: skips.sourceLines[e.line - 1] ?? e.line, reason: e.reason }));
+    return {
+      days: skips.first && skips.last ? { from: skips.first, to: skips.last } : null,
+      rows: result.accepted,
+      skippedRows: skips.bots + skips.badRows + result.rejected,
+      skippedBots: skips.bots,
+      skippedLines: [...skips.lines.map((l) => ({ file: job.fileName, ...l })), ...rejected].sort((a, b) => a.line - b.line).slice(0, 100),
+      skippedDays: [],
+      files: [{ name: job.fileName, table: null, rows: result.accepted, skippedRows: skips.bots + skips.badRows + result.rejected }],
+    };
+  }
+
   private async runJob(job: ImportJob): Promise<void> {
     const { events, jobs, clock } = this.options;
     const target = { siteId: job.siteId, importId: job.id };
@@ -188,8 +228,7 @@ export class ImportService {
     try {
       // A job taken again after a restart starts from its file: what its first run staged goes first.
       await removeImport(events, target);
-      if (job.source !== 'plausible') throw new ImportRefused(`${job.source} imports are not read by this version`);
-      const report = await importPlausible(events, target, job.filePath, job.fileName, progress);
+      const report = job.source === 'plausible' ? await importPlausible(events, target, job.filePath, job.fileName, progress) : await this.importGoatcounter(job, progress);
       outcome = { status: 'done', report: JSON.stringify(report), error: null };
     } catch (err) {
       if (err instanceof JobStopped) {

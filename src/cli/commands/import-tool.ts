@@ -8,6 +8,7 @@ import { seg, type AdminClient } from '../client.js';
 import { CliError } from '../errors.js';
 import { formatFields, formatTable, ProgressBar, renderProgress, type Stream } from '../output.js';
 import type { Command } from '../types.js';
+import type { ImportSource } from '../../storage/meta/import-types.js';
 
 /** How often the job is asked for its progress. */
 const POLL_MS = 500;
@@ -20,7 +21,7 @@ export function formatImportReport(job: ImportView): string {
     ['status', job.status],
     ['days', job.from ? `${job.from} to ${job.to}` : '-'],
     ['rows', job.rows],
-    ['skipped rows', job.skippedRows],
+    ['skipped rows', job.skippedBots > 0 ? `${job.skippedRows} (${job.skippedBots} bots)` : job.skippedRows],
     ['skipped days', job.skippedDays.length === 0 ? 0 : `${job.skippedDays.length} (the site holds events on them): ${job.skippedDays.slice(0, SHOWN).join(', ')}${job.skippedDays.length > SHOWN ? ', …' : ''}`],
   ];
   if (job.error) fields.push(['error', job.error]);
@@ -41,7 +42,7 @@ async function* counted(file: string, bar: ProgressBar): AsyncGenerator<Uint8Arr
 }
 
 /** Uploads `file` as an import of `source`, then follows its job to its end. */
-export async function importToolFile(client: AdminClient, source: 'plausible', siteId: string, file: string, progress: Stream): Promise<ImportView> {
+export async function importToolFile(client: AdminClient, source: ImportSource, siteId: string, file: string, progress: Stream): Promise<ImportView> {
   let size: number;
   try {
     const stat = statSync(file);
@@ -71,17 +72,30 @@ export async function importToolFile(client: AdminClient, source: 'plausible', s
   }
 }
 
-export const plausibleImportCommand: Command = {
-  verb: 'plausible',
-  usage: 'svc import plausible FILE --site ID',
-  summary:
-    "import Plausible's CSV export (the ZIP, or one of its CSV files) as daily aggregates; waits for the job and prints its report (days holding events are skipped; a later import replaces the days it covers)",
-  options: { site: { type: 'string' } },
-  args: ['FILE'],
-  example: 'svc import plausible plausible-export.zip --site k3f9a1b2c4d5',
-  async run(inv) {
-    const job = await importToolFile(inv.client(), 'plausible', required(inv, 'site'), inv.positionals[0]!, inv.out.stderr);
-    inv.out.result(job, () => formatImportReport(job));
-    if (job.status === 'failed') throw new CliError(`the import failed: ${job.error}`);
-  },
-};
+function importCommand(source: ImportSource, summary: string, example: string): Command {
+  return {
+    verb: source,
+    usage: `svc import ${source} FILE --site ID`,
+    summary,
+    options: { site: { type: 'string' } },
+    args: ['FILE'],
+    example,
+    async run(inv) {
+      const job = await importToolFile(inv.client(), source, required(inv, 'site'), inv.positionals[0]!, inv.out.stderr);
+      inv.out.result(job, () => formatImportReport(job));
+      if (job.status === 'failed') throw new CliError(`the import failed: ${job.error}`);
+    },
+  };
+}
+
+export const plausibleImportCommand = importCommand(
+  'plausible',
+  "import Plausible's CSV export (the ZIP, or one of its CSV files) as daily aggregates; waits for the job and prints its report (days holding events are skipped; a later import replaces the days it covers)",
+  'svc import plausible plausible-export.zip --site k3f9a1b2c4d5',
+);
+
+export const goatcounterImportCommand = importCommand(
+  'goatcounter',
+  "import GoatCounter's CSV export (format 2, .csv or .csv.gz) as events, through the NDJSON import; waits for the job and prints its report (bot rows skipped)",
+  'svc import goatcounter goatcounter-export.csv.gz --site k3f9a1b2c4d5',
+);

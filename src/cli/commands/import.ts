@@ -9,7 +9,7 @@ import { CliError, ServerRefusal } from '../errors.js';
 import { planImport, type ImportCall } from '../import-plan.js';
 import { formatFields, formatTable, ProgressBar, type Stream } from '../output.js';
 import type { Noun } from '../types.js';
-import { plausibleImportCommand } from './import-tool.js';
+import { goatcounterImportCommand, plausibleImportCommand } from './import-tool.js';
 
 export interface ImportReport {
   accepted: number;
@@ -192,5 +192,6 @@ export const importNoun: Noun = {
       },
     },
     plausibleImportCommand,
+    goatcounterImportCommand,
   ],
 };
