@@ -12,7 +12,7 @@ import { dayRange } from '../stats/compile.js';
 import { sql, trusted, type Sql } from '../sql/sql.js';
 import type { EventStore, TableRow } from '../storage/events/types.js';
 import { csvRecords, type CsvRecord } from './csv.js';
-import { BadLine, missingColumns, plausibleFileName, rowsOfLine, tableOfHeader, type ImportedRow, type PlausibleTable } from './plausible.js';
+import { BadLine, SVC_DIMENSIONS_TABLE, missingColumns, plausibleFileName, rowsOfLine, tableOfHeader, type ImportedRow, type PlausibleTable } from './plausible.js';
 import { isZipFile, openZipEntry, readZipDirectory, ZipRefused } from './zip.js';
 
 /** An import refused whole (not one of the formats, a bomb, a header without a column): the reason is the user's answer. */
@@ -156,6 +156,8 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
     if (first === null || row.day < first) first = row.day;
     if (last === null || row.day > last) last = row.day;
   };
+  // An export of svc's own gives every dimension's figures in its own table: Plausible's tables then give the site's only.
+  const ownDimensions = csvs.some((c) => plausibleFileName(c.name)?.table === SVC_DIMENSIONS_TABLE);
   let read = 0;
   for (const csv of csvs) {
     const named = plausibleFileName(csv.name);
@@ -185,7 +187,9 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
         continue;
       }
       try {
-        for (const row of rowsOfLine(table!, positions, record.fields, named && { from: named.from, to: named.to })) stage(row);
+        for (const row of rowsOfLine(table!, positions, record.fields, named && { from: named.from, to: named.to })) {
+          if (!ownDimensions || row.dimension === null || table === SVC_DIMENSIONS_TABLE) stage(row);
+        }
         file.rows++;
         report.rows++;
       } catch (err) {

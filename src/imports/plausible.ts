@@ -1,7 +1,14 @@
 // Plausible's CSV export (docs/imports.md): which table a file holds, its columns, and how each of
 // its lines becomes rows of imported aggregates (the site's own figures, or a dimension's key).
-import { NONE_KEY, type Dimension } from '../core/vocabulary.js';
+import { isDimension, NONE_KEY, type Dimension } from '../core/vocabulary.js';
 import { BROWSER_NAMES, cityKey, DEVICE_NAMES, mappedName, OS_NAMES, plainKey, referrerKey } from './names.js';
+
+/**
+ * svc's own table of an export (./export.ts): every dimension's figures per day and key, which the
+ * joint rows of Plausible's `sources` and `locations` cannot give back; when an upload holds it, its
+ * rows stand for the dimensions and Plausible's tables give the site's figures only.
+ */
+export const SVC_DIMENSIONS_TABLE = 'svc_dimensions';
 
 export const PLAUSIBLE_TABLES = [
   'visitors',
@@ -14,6 +21,7 @@ export const PLAUSIBLE_TABLES = [
   'browsers',
   'operating_systems',
   'custom_events',
+  SVC_DIMENSIONS_TABLE,
 ] as const;
 export type PlausibleTable = (typeof PLAUSIBLE_TABLES)[number];
 
@@ -113,6 +121,15 @@ export const PLAUSIBLE_FORMATS: Readonly<Record<PlausibleTable, TableFormat>> = 
   operating_systems: {
     columns: ['date', 'operating_system', ...SESSION_COLUMNS],
     rows: (line) => [['os', mappedName(OS_NAMES, line.text('operating_system')), sessionCounts(line, 'visits')]],
+  },
+  svc_dimensions: {
+    columns: ['date', 'dimension', 'key', 'visitors', 'pageviews', 'events', 'visits', 'bounces', 'visit_duration'],
+    rows: (line) => {
+      const dimension = line.text('dimension');
+      if (!isDimension(dimension)) throw new BadLine(`dimension ${JSON.stringify(dimension.slice(0, 40))} is not one of svc's`);
+      const counts = { visitors: line.count('visitors'), pageviews: line.count('pageviews'), events: line.count('events'), sessions: line.count('visits'), bounces: line.count('bounces'), durationMs: seconds(line) };
+      return [[dimension, line.text('key'), counts]];
+    },
   },
   custom_events: {
     columns: ['date', 'name', 'visitors', 'events'],

@@ -80,6 +80,22 @@ test('import jobs through the admin API: queued, run, listed, refused with a rea
     assert.match(over.body, /PAYLOAD_TOO_LARGE/);
     assert.deepEqual(readdirSync(join(server.dataDir, 'imports')), []);
 
+    // Exported in Plausible's format (all of its data, or a period), and read back into another site.
+    const exported = await fetch(`${server.url}/admin/v1/sites/${site.siteId}/export`, { headers: { authorization: `Bearer ${server.adminToken}` } });
+    assert.equal(exported.status, 200);
+    assert.equal(exported.headers.get('content-type'), 'application/zip');
+    assert.match(exported.headers.get('content-disposition') ?? '', /^attachment; filename="svc-export-.*-2025-06-01-2025-06-03\.zip"$/);
+    const copy = await createSite(server);
+    const back = await upload(server, copy.siteId, new Uint8Array(await exported.arrayBuffer()), 'source=plausible&name=svc-export.zip');
+    assert.equal((await finished(server, copy.siteId, back.body.importId)).status, 'done');
+    const copyKey = await createApiKey(server, copy.orgId);
+    const copied = await fetch(`${server.url}/v1/sites/${copy.siteId}/stats?from=2025-06-01&to=2025-06-03`, { headers: { authorization: `Bearer ${copyKey}` } });
+    assert.deepEqual(((await copied.json()) as any).stats, stats.body.stats);
+    const bad = await server.admin('GET', `/sites/${site.siteId}/export?from=2025-06-31`);
+    assert.deepEqual([bad.status, bad.body.error.code], [400, 'INVALID_PARAMS']);
+    const reversed = await server.admin('GET', `/sites/${site.siteId}/export?from=2025-06-03&to=2025-06-01`);
+    assert.deepEqual([reversed.status, reversed.body.error.code], [400, 'INVALID_PERIOD']);
+
     // Deleted: its days read as before it.
     assert.equal((await server.admin('DELETE', `/sites/${site.siteId}/imports/nope`)).status, 404);
     const other = await createSite(server);
@@ -108,6 +124,9 @@ test("/app/v1/manage: an organisation's admins and owners import, its viewers do
     const refused = await upload(server, site.siteId, zip, 'source=plausible', as(viewer.client), '/app/v1/manage');
     assert.equal(refused.status, 403);
     assert.equal((await viewer.client.request('GET', `/app/v1/manage/sites/${site.siteId}/imports`)).status, 403);
+    const exported = await fetch(`${server.url}/app/v1/manage/sites/${site.siteId}/export?from=2025-06-01&to=2025-06-02`, { headers: { cookie: `svc_session=${owner.client.cookie}` } });
+    assert.deepEqual([exported.status, exported.headers.get('content-type')], [200, 'application/zip']);
+    assert.equal((await fetch(`${server.url}/app/v1/manage/sites/${site.siteId}/export`, { headers: { cookie: `svc_session=${viewer.client.cookie}` } })).status, 403);
     assert.equal((await owner.client.request('DELETE', `/app/v1/manage/sites/${site.siteId}/imports/${created.body.importId}`)).status, 204);
   } finally {
     await server.stop();

@@ -7,6 +7,16 @@ import type { AppContext } from '../../context.js';
 import { IMPORT_SOURCES, MAX_IMPORT_BYTES } from '../../imports/service.js';
 import type { ImportSource } from '../../storage/meta/import-types.js';
 import { siteFor } from './org-routes.js';
+import { Readable } from 'node:stream';
+import { isValidDay } from '../../core/period.js';
+import { localDay } from '../../core/localtime.js';
+import type { Site } from '../../entities/sites.js';
+import { exportPlausible } from '../../imports/export.js';
+import { IMPORT_DAYS } from '../../imports/plausible.js';
+import { exportDaysStatement } from '../../stats/compile.js';
+import { rollupKey } from '../../stats/rollups/job.js';
+
+const todayOf = (ctx: AppContext, site: Site) => localDay(ctx.clock.now(), site.timezone);
 
 /** The name an upload is known by (`name`, the file's own name): its last path segment, printable, bounded. */
 function uploadName(raw: unknown): string {
@@ -38,6 +48,27 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext, access
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/imports', async (request) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
     return { imports: await ctx.imports.list(site) };
+  });
+
+  // The site's rolled-up and imported days as Plausible's export, streamed (docs/imports.md, "Export").
+  app.get<{ Params: { siteId: string }; Querystring: { from?: string; to?: string } }>('/sites/:siteId/export', async (request, reply) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    const { from, to } = request.query;
+    for (const [name, value] of [['from', from], ['to', to]] as const) {
+      if (value !== undefined && !(isValidDay(value) && value >= IMPORT_DAYS.from && value <= IMPORT_DAYS.to)) {
+        throw apiError('INVALID_PARAMS', 'day', { name, first: IMPORT_DAYS.from, last: IMPORT_DAYS.to });
+      }
+    }
+    const rollup = await ctx.meta.getRollupState(rollupKey(ctx.events, site.id));
+    const watermark = rollup?.watermark ?? null;
+    const [held] = await ctx.events.query<{ f: string; l: string }>(exportDaysStatement(ctx.events.dialect, site.id));
+    const days = { from: from ?? held?.f ?? todayOf(ctx, site), to: to ?? held?.l ?? todayOf(ctx, site) };
+    if (days.from > days.to) throw apiError('INVALID_PERIOD', 'reversed');
+    reply
+      .type('application/zip')
+      .header('content-disposition', `attachment; filename="svc-export-${site.domain.replace(/[^A-Za-z0-9.-]/g, '_')}-${days.from}-${days.to}.zip"`)
+      .send(Readable.from(exportPlausible(ctx.events, { siteId: site.id, domain: site.domain, days, watermark })));
+    return reply;
   });
 
   app.delete<{ Params: { siteId: string; importId: string } }>('/sites/:siteId/imports/:importId', async (request, reply) => {
