@@ -440,3 +440,34 @@ export interface FunnelDefinition extends Omit<FunnelSummary, 'stepCount'> {
 export interface FunnelHistory extends Omit<FunnelSummary, 'stepCount'> {
   versions: Array<{ version: number; createdAt: number; steps: FunnelStep[] }>;
 }
+
+// ---- Imports (docs/imports.md) ------------------------------------------------------------------
+
+/** The tools whose exports svc imports. */
+export const IMPORT_SOURCES = ['plausible', 'goatcounter'] as const;
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+export type ImportStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/** An import as the admin API and /app/v1/manage list it. */
+export interface ImportView {
+  importId: string;
+  source: ImportSource;
+  status: ImportStatus;
+  createdAt: number;
+  /** The export's first and last day. */
+  from: string | null;
+  to: string | null;
+  /** 0 to 1. */
+  progress: number;
+  rows: number;
+  skippedRows: number;
+  /** Rows the export marks as bots (GoatCounter's), counted in `skippedRows`. */
+  skippedBots: number;
+  /** Days not written because the site holds events on them. */
+  skippedDays: string[];
+  /** The upload's files with their table (null: not part of the export, ignored) and counts. */
+  files: Array<{ name: string; table: string | null; rows: number; skippedRows: number }>;
+  /** The first skipped lines and why. */
+  skippedLines: Array<{ file: string; line: number; reason: string }>;
+  error: string | null;
+}

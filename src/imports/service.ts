@@ -13,7 +13,8 @@ import { ApiError, apiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { Site } from '../entities/sites.js';
 import type { EventStore } from '../storage/events/types.js';
-import type { ImportJob, ImportJobStore, ImportSource } from '../storage/meta/import-types.js';
+import type { ImportJob, ImportJobStore } from '../storage/meta/import-types.js';
+import type { ImportSource, ImportView } from '../core/vocabulary.js';
 import type { ImportReport as NdjsonReport } from '../ingest/importer.js';
 import { csvRecords } from './csv.js';
 import { checkGoatcounterExport, goatcounterLines, newSkips, openCsvFile } from './goatcounter.js';
@@ -25,29 +26,6 @@ export const MAX_IMPORT_BYTES = 2 * 1024 ** 3;
 const LEASE_MS = 5 * 60_000;
 /** Progress is written at most this often. */
 const PROGRESS_EVERY_MS = 1_000;
-
-export const IMPORT_SOURCES = ['plausible', 'goatcounter'] as const satisfies readonly ImportSource[];
-
-/** An import as the API lists it. */
-export interface ImportView {
-  importId: string;
-  source: ImportSource;
-  status: ImportJob['status'];
-  createdAt: number;
-  from: string | null;
-  to: string | null;
-  progress: number;
-  rows: number;
-  skippedRows: number;
-  /** Rows the export marks as bots (GoatCounter's), counted in `skippedRows`. */
-  skippedBots: number;
-  skippedDays: string[];
-  /** The files the upload held, with their table (null: not part of the export, ignored) and counts. */
-  files: ImportReport['files'];
-  /** The first skipped lines and why. */
-  skippedLines: ImportReport['skippedLines'];
-  error: string | null;
-}
 
 export function importView(job: ImportJob): ImportView {
   const report = job.report === null ? null : (JSON.parse(job.report) as ImportReport);
@@ -163,6 +141,12 @@ export class ImportService {
   /** Waits for the jobs started in the background. */
   async drain(): Promise<void> {
     while (this.running) await this.running.catch(() => undefined);
+  }
+
+  /** Takes jobs again after `stop()`. */
+  start(): void {
+    this.stopping = false;
+    this.kick();
   }
 
   /** Stops the job running (back to the queue, what it wrote removed) and takes no other. */

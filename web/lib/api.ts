@@ -69,6 +69,23 @@ export async function api<T = unknown>(method: Method, path: string, body?: unkn
   return (await response.json()) as T;
 }
 
+/** Sends a file as the raw body of a POST (an import), with the session's CSRF token; JSON back. */
+export async function upload<T = unknown>(path: string, file: Blob): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`/app/v1${path}`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': file.type || 'application/octet-stream', 'x-csrf-token': csrfToken },
+      body: file,
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check the connection and try again.');
+  }
+  if (!response.ok) throw await errorOf(response);
+  return (await response.json()) as T;
+}
+
 /** A message for any failure: the server's own words for an ApiError. */
 export function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.message;

@@ -1,7 +1,8 @@
 // The ImportJobStore port: import jobs in the metadata database (migration 011_imports).
 
-export type ImportSource = 'plausible' | 'goatcounter';
-export type ImportStatus = 'queued' | 'running' | 'done' | 'failed';
+import type { ImportSource, ImportStatus } from '../../core/vocabulary.js';
+
+export type { ImportSource, ImportStatus };
 
 export interface ImportJob {
   id: string;
