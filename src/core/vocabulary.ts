@@ -394,6 +394,7 @@ export interface RecentEvent {
 
 /** GET /app/v1/sites/:siteId/installation: what the dashboard shows a site waiting for its first event. */
 export interface Installation {
+  /** Whether the site holds an event, or figures imported from another tool. */
   hasEvents: boolean;
   siteId: string;
   scriptUrl: string;

@@ -63,3 +63,42 @@ describe('the Imports section of site settings', () => {
     await context.close();
   });
 });
+
+describe('the dashboard with imported days', () => {
+  let dashboard: Dashboard;
+  let site: SiteFixture;
+  before(async () => {
+    dashboard = await startDashboard();
+    site = await createSite(dashboard.server);
+    await createUser(dashboard.server, 'viewer@example.com', [{ orgId: site.orgId, role: 'viewer' }]);
+    const zip = await zipOf(plausibleExport(['2025-02-01', '2025-02-02', '2025-02-03']));
+    const res = await fetch(`${dashboard.server.url}/admin/v1/sites/${site.siteId}/imports?source=plausible&name=export.zip`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${dashboard.server.adminToken}`, 'content-type': 'application/zip' },
+      body: new Uint8Array(zip),
+    });
+    assert.equal(res.status, 202);
+    await dashboard.server.ctx.imports.runNow();
+  });
+  after(async () => {
+    await dashboard.close();
+  });
+
+  it('shows imported figures, and a one-line note where a view leaves them out', async () => {
+    const { server } = dashboard;
+    const { context, page } = await openPage(dashboard);
+    // Three days: read by day, imported days included, no note.
+    await signIn(page, server, 'viewer@example.com', `/sites/${site.siteId}?from=2025-02-01&to=2025-02-03`);
+    const overview = page.getByRole('region', { name: 'Overview' });
+    await page.locator('[data-panel="overview"][data-state="ready"]').waitFor();
+    await page.locator('[data-panel="chart"][data-state="ready"]').waitFor();
+    assert.match(await overview.innerText(), /30/);
+    assert.equal(await page.getByRole('note').count(), 0);
+    // One day: its hours cannot come from daily totals.
+    await page.goto(`${server.url}/sites/${site.siteId}?from=2025-02-02&to=2025-02-02`);
+    await page.getByRole('note').waitFor();
+    assert.match(await page.getByRole('note').innerText(), /Imported history is left out/);
+    assert.deepEqual(await axeViolations(page), []);
+    await context.close();
+  });
+});

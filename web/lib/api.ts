@@ -29,6 +29,16 @@ export interface RequestOptions {
 
 let csrfToken = '';
 
+/**
+ * The `Svc-Imported` header of the latest answer to each path read: whether the figures include
+ * imported days, leave them out, or have none to read (what the dashboard's note says).
+ */
+const importedByPath = new Map<string, string>();
+
+export function importedOf(path: string): string | undefined {
+  return importedByPath.get(path);
+}
+
 /** Remembers the session's token, sent as `x-csrf-token` on every request that changes something. */
 export function setCsrfToken(token: string): void {
   csrfToken = token;
@@ -66,6 +76,8 @@ export async function api<T = unknown>(method: Method, path: string, body?: unkn
   }
   if (!response.ok) throw await errorOf(response);
   if (response.status === 204) return undefined as T;
+  const imported = response.headers.get('svc-imported');
+  if (method === 'GET' && imported) importedByPath.set(path, imported);
   return (await response.json()) as T;
 }
 

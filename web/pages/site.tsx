@@ -22,7 +22,7 @@ import { useRead } from '../lib/read.js';
 import { mountSitePage } from '../lib/site-page.js';
 import { readTimeseries, seriesCsv, timeseriesRead } from '../lib/series.js';
 import { canManage } from '../lib/session.js';
-import { readSite, type SiteRead } from '../lib/site.js';
+import { importedAnswer, readSite, type SiteRead } from '../lib/site.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../lib/view-state.js';
 import type { Comparison, GoalsAnswer, Installation, Preset, SiteRow, StatsAnswer } from '../../src/core/vocabulary.js';
 import type { SessionView } from '../../src/core/vocabulary.js';
@@ -30,6 +30,11 @@ import type { SessionView } from '../../src/core/vocabulary.js';
 /** An answer with the comparison it was read with: figures still shown while others load keep their own words. */
 function readWith<T>(answer: Promise<T>, comparison: Comparison): Promise<T & { comparison: Comparison }> {
   return answer.then((a) => ({ ...a, comparison }));
+}
+
+/** An answer with what it did with imported days (its `Svc-Imported` header). */
+function withImported<T>(siteId: string, read: SiteRead, answer: Promise<T>): Promise<T & { imported: string | undefined }> {
+  return answer.then((a) => ({ ...a, imported: importedAnswer(siteId, read) }));
 }
 
 /** The goals over the view's period (goals take no filters), for the conversion rates of the Events panel. */
@@ -41,8 +46,11 @@ function Dashboard({ session, site }: { session: SessionView; site: SiteRow }) {
   const view = useMemo(() => queryParams(state), [state]);
   const key = view.toString();
   const kpiParams = useMemo(() => statsParams(state), [state]);
-  const stats = useRead(() => readWith(readSite<StatsAnswer>(site.id, { path: '/stats', params: kpiParams }), state.comparison), kpiParams.toString());
-  const series = useRead(() => readWith(readTimeseries(site.id, view, state.metric, state.comparison), state.comparison), `${key}|${state.metric}|${state.comparison}`);
+  const statsRead = { path: '/stats', params: kpiParams };
+  const stats = useRead(() => readWith(withImported(site.id, statsRead, readSite<StatsAnswer>(site.id, statsRead)), state.comparison), kpiParams.toString());
+  const seriesRead = timeseriesRead(view, state.metric, state.comparison);
+  const series = useRead(() => readWith(withImported(site.id, seriesRead, readTimeseries(site.id, view, state.metric, state.comparison)), state.comparison), `${key}|${state.metric}|${state.comparison}`);
+  const leftOut = stats.data?.imported === 'excluded' || series.data?.imported === 'excluded';
   const goalSettings = canManage(site.role) ? `/sites/${encodeURIComponent(site.id)}/settings#goals` : undefined;
   const goalsView = goalsRead(state);
   const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), goalsView.params!.toString());
@@ -61,6 +69,11 @@ function Dashboard({ session, site }: { session: SessionView; site: SiteRow }) {
         <FilterMenu siteId={site.id} state={state} onApply={onFilter} />
         <FilterChips filters={state.filters} onRemove={(dimension) => go(withoutFilter(state, dimension))} emptyFocusId="period" />
       </div>
+      {leftOut && (
+        <p class="note" role="note">
+          Imported history is left out of some of these figures: daily totals from another tool cannot answer this view (hours, or these filters together).
+        </p>
+      )}
       <section class="card overview" aria-label="Overview" data-panel="overview" data-state={stats.error ? 'error' : stats.data && !stats.loading ? 'ready' : 'loading'}>
         {stats.error ? (
           <ErrorText message={stats.error} />
