@@ -166,6 +166,7 @@ export const ERRORS = {
       passwordChecks: 'Too many passwords are being checked at once. Try again in a few seconds.',
       lockedOut: 'Too many failed attempts. Try again in 15 minutes.',
       signIns: 'Too many sign-in attempts from this address. Try again in a minute.',
+      imports: 'a site has at most {max} imports uploading, queued or running at once: wait for one to end',
       longReads: 'at most {limit} long reads (raw events of more than {days} days) run at once per key or user, and {waiting} wait: retry when one has finished',
     },
   },

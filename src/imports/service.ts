@@ -22,6 +22,11 @@ import { checkPlausibleExport, importPlausible, ImportRefused, removeImport, typ
 
 /** The largest upload an import takes: 2 GiB. */
 export const MAX_IMPORT_BYTES = 2 * 1024 ** 3;
+/**
+ * Imports of one site uploading, queued or running at once: each holds up to 2 GiB of disk until
+ * it ends, so a site cannot fill the disk with uploads.
+ */
+export const MAX_PENDING_IMPORTS = 3;
 /** How long a worker holds a job between two progress reports before another may take it. */
 const LEASE_MS = 5 * 60_000;
 /** Progress is written at most this often. */
@@ -70,6 +75,8 @@ export class ImportService {
   private running: Promise<void> | null = null;
   private stopping = false;
   private readonly maxBytes: number;
+  /** Uploads of each site this process is receiving, counted before a byte is written. */
+  private readonly uploading = new Map<string, number>();
 
   constructor(private readonly options: ImportServiceOptions) {
     this.maxBytes = options.maxBytes ?? MAX_IMPORT_BYTES;
@@ -84,6 +91,21 @@ export class ImportService {
    * of the formats, and queues its job. `name`: the file's own name, which gives a single CSV its table.
    */
   async upload(site: Site, source: ImportSource, name: string, body: AsyncIterable<Buffer>): Promise<{ importId: string }> {
+    // Counted before anything is read or written; the jobs of other processes are in the queue.
+    const receiving = (this.uploading.get(site.id) ?? 0) + 1;
+    this.uploading.set(site.id, receiving);
+    try {
+      const pending = (await this.options.jobs.listImportJobs(site.id)).filter((j) => j.status === 'queued' || j.status === 'running').length;
+      if (pending + receiving > MAX_PENDING_IMPORTS) throw apiError('RATE_LIMITED', 'imports', { max: MAX_PENDING_IMPORTS }, { 'retry-after': '60' });
+      return await this.receive(site, source, name, body);
+    } finally {
+      const left = (this.uploading.get(site.id) ?? 1) - 1;
+      if (left === 0) this.uploading.delete(site.id);
+      else this.uploading.set(site.id, left);
+    }
+  }
+
+  private async receive(site: Site, source: ImportSource, name: string, body: AsyncIterable<Buffer>): Promise<{ importId: string }> {
     const id = `imp_${randomBytes(9).toString('base64url')}`;
     await mkdir(this.folder, { recursive: true, mode: 0o700 });
     const path = join(this.folder, `${id}.upload`);

@@ -144,6 +144,12 @@ test('a job still queued when its process stops runs at the next start on the sa
     await new Promise((resolve) => setTimeout(resolve, 100));
     const queued = (await api.admin('GET', `/sites/${site.siteId}/imports`)).body.imports[0];
     assert.deepEqual([queued.status, queued.progress], ['queued', 0]);
+    // A site holds at most 3 imports queued or running: a fourth is refused before it is read.
+    for (const expected of [202, 202, 429]) {
+      const next = await upload(api, site.siteId, await zipOf(plausibleExport(['2025-07-01'])));
+      assert.equal(next.status, expected, JSON.stringify(next.body));
+      if (expected === 429) assert.match(next.body.error.message, /at most 3 imports uploading, queued or running at once/);
+    }
     await api.stop();
     const worker = await startTestServer({ dataDir });
     try {

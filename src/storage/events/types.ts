@@ -68,7 +68,7 @@ export interface EventStore {
 }
 
 /** One row of a table, its values in the spec's column order. */
-export type TableRow = ReadonlyArray<string | number>;
+export type TableRow = ReadonlyArray<string | number | null>;
 
 /** What the read path needs of an event store: its dialect and its reads. */
 export type EventReader = Pick<EventStore, 'dialect' | 'query'>;
