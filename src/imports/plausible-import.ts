@@ -9,6 +9,7 @@ import type { Period } from '../core/period.js';
 import { measureColumns, TRAFFIC_MEASURES } from '../stats/measures.js';
 import { IMPORT_STAGING, IMPORTED_DAILY, IMPORTED_DIM_DAILY, SITE_DAILY } from '../stats/rollups/tables.js';
 import { dayRange } from '../stats/compile.js';
+import { forgetImportedDays } from '../stats/imported-days.js';
 import { sql, trusted, type Sql } from '../sql/sql.js';
 import type { EventStore, TableRow } from '../storage/events/types.js';
 import { csvRecords, type CsvRecord } from './csv.js';
@@ -235,8 +236,12 @@ async function writeImport(events: EventStore, target: ImportTarget, days: Perio
   const site: Sql = sql`SELECT site_id AS o_site, day AS o_day, import_id AS o_import, ${summed} ${staged('site')} GROUP BY site_id, day, import_id`;
   const keys: Sql = sql`SELECT site_id AS o_site, day AS o_day, import_id AS o_import, dimension AS o_dimension, key AS o_key, ${summed} ${staged('keys')}
     GROUP BY site_id, day, import_id, dimension, key`;
-  await events.replaceRows(IMPORTED_DAILY, scope, site);
-  await events.replaceRows(IMPORTED_DIM_DAILY, scope, keys);
+  try {
+    await events.replaceRows(IMPORTED_DAILY, scope, site);
+    await events.replaceRows(IMPORTED_DIM_DAILY, scope, keys);
+  } finally {
+    forgetImportedDays(siteId);
+  }
   await clearStaging(events, target);
   return skipped.map((r) => r.d);
 }
@@ -256,5 +261,9 @@ function clearStaging(events: EventStore, target: ImportTarget): Promise<void> {
 /** Removes an import's rows: staged, and written (its days read as they would without it). */
 export async function removeImport(events: EventStore, target: ImportTarget): Promise<void> {
   await clearStaging(events, target);
-  for (const table of [IMPORTED_DAILY, IMPORTED_DIM_DAILY]) await events.replaceRows(table, allOf(target), null);
+  try {
+    for (const table of [IMPORTED_DAILY, IMPORTED_DIM_DAILY]) await events.replaceRows(table, allOf(target), null);
+  } finally {
+    forgetImportedDays(target.siteId);
+  }
 }

@@ -299,18 +299,21 @@ export function firstFoldedDayStatement(d: Dialect, siteId: string, filter: Filt
  */
 export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean): Sql[] {
   const statements: Sql[] = [];
+  // Rolled-up and imported days in one statement: one round trip for both.
+  const summed: Sql[] = [];
   if (days.rollup) {
     const [filter] = q.filters;
     const table = filter
       ? sql`${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND`
       : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
-    statements.push(
+    summed.push(
       sql`SELECT ${trusted(d.dayText('day'))} AS b, ${trusted(MEASURE_COLUMNS.join(', '))}
           FROM ${table} ${dayRange(d, 'day', days.rollup)}`,
     );
   }
+  if (days.imported) summed.push(importedDailyMeasures(d, q.siteId, days.imported, q.filters[0]));
+  if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
-  if (days.imported) statements.push(importedDailyMeasures(d, q.siteId, days.imported, q.filters[0]));
   if (days.raw) {
     const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
     statements.push(dayRows(d, measures, MEASURE_COLUMNS));
@@ -322,15 +325,17 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
 export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[]): Sql[] {
   const statements: Sql[] = [];
   if (goals.length === 0) return statements;
+  const summed: Sql[] = [];
   if (days.rollup) {
     const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
-    statements.push(
+    summed.push(
       sql`SELECT ${trusted(d.dayText('day'))} AS b, goal_id, ${trusted(GOAL_COLUMNS.join(', '))} FROM ${trusted(GOAL_DAILY.name)}
           WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})`,
     );
   }
+  if (days.imported) summed.push(importedGoals(d, siteId, days.imported, goals));
+  if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.raw) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, goals), ['goal_id', ...GOAL_COLUMNS]));
-  if (days.imported) statements.push(importedGoals(d, siteId, days.imported, goals));
   return statements;
 }
 

@@ -6,7 +6,8 @@ import type { Query } from '../core/query.js';
 import type { EventReader } from '../storage/events/types.js';
 import type { Site } from '../entities/sites.js';
 import type { RollupState } from '../storage/meta/types.js';
-import { firstFoldedDayStatement, importedDaysStatement } from './compile.js';
+import { firstFoldedDayStatement } from './compile.js';
+import { importedDaysOf } from './imported-days.js';
 import { SESSION_ROWS_KEY, writtenFrom } from './rollups/coverage.js';
 import type { PlanInputs } from './planner.js';
 import { needsRawEvents, rawWindowStart } from './windows.js';
@@ -19,13 +20,13 @@ import { needsRawEvents, rawWindowStart } from './windows.js';
  */
 export async function planInputs(events: EventReader, site: Site, q: Query, rollup: RollupState | undefined): Promise<PlanInputs> {
   const watermark = rollup?.watermark ?? null;
-  const [held] = await events.query<{ f: string; l: string }>(importedDaysStatement(events.dialect, site.id));
+  const importedDays = await importedDaysOf(events, site.id);
   const inputs: PlanInputs = {
     watermark,
     retentionMonths: site.retentionMonths,
     rawDays: site.rawDays,
     sessionRowsFrom: writtenFrom(rollup, SESSION_ROWS_KEY),
-    importedDays: held ? { from: held.f, to: held.l } : null,
+    importedDays,
   };
   const filter = q.filters.length === 1 ? q.filters[0]! : null;
   if (filter === null || filter.value === OTHER_KEY || watermark === null || needsRawEvents(q)) return inputs;

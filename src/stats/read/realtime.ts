@@ -4,9 +4,10 @@
 import type { EventReader } from '../../storage/events/types.js';
 import type { Realtime } from '../../core/vocabulary.js';
 import type { Sql } from '../../sql/sql.js';
+import { importedDaysOf } from '../imported-days.js';
 import { addDays, localDay } from '../../core/localtime.js';
 import { MAX_PERIOD_DAYS } from '../../core/period.js';
-import { anyEventStatement, importedDaysStatement, realtimeStatements, recentVisitorsStatement, type RealtimePanel } from '../compile.js';
+import { anyEventStatement, realtimeStatements, recentVisitorsStatement, type RealtimePanel } from '../compile.js';
 
 const REALTIME: RealtimePanel = { currentMs: 5 * 60_000, minutes: 30, topSize: 10, feedSize: 50 };
 
@@ -65,5 +66,5 @@ export async function siteHasEvents(events: EventReader, siteId: string, tz: str
   const today = localDay(now, tz);
   const rows = await events.query(anyEventStatement(events.dialect, siteId, { from: addDays(today, -MAX_PERIOD_DAYS), to: addDays(today, 1) }));
   if (rows.length > 0) return true;
-  return (await events.query(importedDaysStatement(events.dialect, siteId))).length > 0;
+  return (await importedDaysOf(events, siteId)) !== null;
 }
