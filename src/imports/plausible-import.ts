@@ -7,7 +7,9 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Period } from '../core/period.js';
 import { measureColumns, TRAFFIC_MEASURES } from '../stats/measures.js';
-import { IMPORT_STAGING, IMPORTED_DAILY, IMPORTED_DIM_DAILY, SITE_DAILY } from '../stats/rollups/tables.js';
+import { IMPORT_STAGING, IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY, SITE_DAILY } from '../stats/rollups/tables.js';
+import { addMonths, firstOfMonth } from '../core/period.js';
+import { addDays } from '../core/localtime.js';
 import { dayRange } from '../stats/compile.js';
 import { forgetImportedDays } from '../stats/imported-days.js';
 import { sql, trusted, type Sql } from '../sql/sql.js';
@@ -239,11 +241,25 @@ async function writeImport(events: EventStore, target: ImportTarget, days: Perio
   try {
     await events.replaceRows(IMPORTED_DAILY, scope, site);
     await events.replaceRows(IMPORTED_DIM_DAILY, scope, keys);
+    await resumMonths(events, siteId, days);
   } finally {
     forgetImportedDays(siteId);
   }
   await clearStaging(events, target);
   return skipped.map((r) => r.d);
+}
+
+/** Re-sums imported_dim_monthly, per import, for the months a range of days touches. */
+function resumMonths(events: EventStore, siteId: string, days: Period): Promise<void> {
+  const d = events.dialect;
+  const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
+  const allDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
+  return events.replaceRows(
+    IMPORTED_DIM_MONTHLY,
+    { siteId, days: months },
+    sql`SELECT site_id AS o_site, ${trusted(d.monthStart('day'))} AS o_month, import_id AS o_import, dimension AS o_dimension, key AS o_key, ${summed}
+      FROM ${trusted(IMPORTED_DIM_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', allDays)} GROUP BY site_id, o_month, import_id, dimension, key`,
+  );
 }
 
 /** A day after any an import holds, inside every engine's DATE range (ClickHouse's Date reads 2149-06-06 as 1970). */
@@ -262,7 +278,7 @@ function clearStaging(events: EventStore, target: ImportTarget): Promise<void> {
 export async function removeImport(events: EventStore, target: ImportTarget): Promise<void> {
   await clearStaging(events, target);
   try {
-    for (const table of [IMPORTED_DAILY, IMPORTED_DIM_DAILY]) await events.replaceRows(table, allOf(target), null);
+    for (const table of [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY]) await events.replaceRows(table, allOf(target), null);
   } finally {
     forgetImportedDays(target.siteId);
   }

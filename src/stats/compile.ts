@@ -15,7 +15,7 @@ import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
 import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
 import type { DaySources, PlannedQuery } from './planner.js';
 import { dimensionColumn } from './columns.js';
-import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, IMPORTED_DAILY, IMPORTED_DIM_DAILY, SESSION_DIMENSIONS, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './rollups/tables.js';
+import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY, SESSION_DIMENSIONS, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './rollups/tables.js';
 
 /** The key of a dimension on an event row; absent values read as `(none)`. */
 export function keyExpr(d: Dimension): Sql {
@@ -340,8 +340,8 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
 }
 
 // Imported aggregates (IMPORTED_DAILY, IMPORTED_DIM_DAILY): the days the plan reads from them hold
-// nothing else, and several imports never hold one day (a later one replaces the earlier's days),
-// but the rows of a day are summed all the same, so that each source gives one row per day and key.
+// nothing else, and an import replaces every earlier import's rows of the days it writes, so a day
+// (and key) has one row, read like a rollup's (the read modules add a day's rows all the same).
 
 const summedMeasures = trusted(MEASURE_COLUMNS.map((c) => `CAST(sum(${c}) AS BIGINT) AS ${c}`).join(', '));
 
@@ -354,8 +354,7 @@ function importedRows(d: Dialect, siteId: string, days: Period, dimension?: Dime
 
 /** Per day, the imported traffic measures, of the site or of one filter's key. Columns: b (day text), the measures. */
 function importedDailyMeasures(d: Dialect, siteId: string, days: Period, filter: Filter | undefined): Sql {
-  const rows = importedRows(d, siteId, days, filter?.dimension, filter?.value);
-  return dayRows(d, sql`SELECT day AS b, ${summedMeasures} FROM ${rows} GROUP BY day`, MEASURE_COLUMNS);
+  return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${importedRows(d, siteId, days, filter?.dimension, filter?.value)}`;
 }
 
 /**
@@ -364,17 +363,17 @@ function importedDailyMeasures(d: Dialect, siteId: string, days: Period, filter:
  * (conversions their pageviews); unique conversions are the rows' visitors, summed per day.
  */
 function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[]): Sql {
+  const [conversions, unique] = GOAL_COLUMNS;
   const parts = goals.map((goal) => {
     const id = integerLiteral(goal.goalId);
-    if (goal.kind === 'event') {
-      return sql`SELECT day AS b, ${id} AS goal_id, events AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'event', goal.pattern)}`;
-    }
-    return sql`SELECT day AS b, ${id} AS goal_id, pageviews AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'page')} AND ${withParams(d.regexMatches('key'), pagePatternRegex(goal.pattern))}`;
+    const rows =
+      goal.kind === 'event'
+        ? sql`SELECT day, events AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'event', goal.pattern)}`
+        : sql`SELECT day, pageviews AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'page')} AND ${withParams(d.regexMatches('key'), pagePatternRegex(goal.pattern))}`;
+    return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${id} AS goal_id, CAST(sum(c) AS BIGINT) AS ${trusted(conversions!)}, CAST(sum(u) AS BIGINT) AS ${trusted(unique!)}
+      FROM (${rows}) g GROUP BY day`;
   });
-  const [conversions, unique] = GOAL_COLUMNS;
-  const summed = sql`SELECT b, goal_id, CAST(sum(c) AS BIGINT) AS ${trusted(conversions!)}, CAST(sum(u) AS BIGINT) AS ${trusted(unique!)}
-    FROM (${joinSql(parts, ' UNION ALL ')}) g GROUP BY b, goal_id`;
-  return dayRows(d, summed, ['goal_id', ...GOAL_COLUMNS]);
+  return joinSql(parts, ' UNION ALL ');
 }
 
 /**
@@ -444,9 +443,14 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
     const measures = measureSessionRowsByKey(d, q.siteId, q.plan.period.sessions, q.filters, key);
     parts.push({ rows: sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`, keys: sql`SELECT ${key} AS k FROM ${sessionRowsRelation(d, q.siteId, q.plan.period.sessions, q.filters)}` });
   }
-  if (q.plan.period.imported) {
-    const from = importedRows(d, q.siteId, q.plan.period.imported, bd.dimension, q.filters[0]?.value);
-    parts.push({ rows: sql`SELECT key AS k, visitors, ${views} AS views FROM ${from}`, keys: sql`SELECT key AS k FROM ${from}` });
+  const imported = q.plan.importedMonths;
+  if (imported) {
+    const only = q.filters[0] ? sql` AND key = ${q.filters[0].value}` : trusted('');
+    const part = (from: Sql) => ({ rows: sql`SELECT key AS k, visitors, ${views} AS views FROM ${from}`, keys: sql`SELECT key AS k FROM ${from}` });
+    for (const days of [imported.head, imported.tail]) if (days) parts.push(part(importedRows(d, q.siteId, days, bd.dimension, q.filters[0]?.value)));
+    if (imported.months) {
+      parts.push(part(sql`${trusted(IMPORTED_DIM_MONTHLY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, 'month', imported.months)}${only}`));
+    }
   }
   if (q.plan.period.raw) {
     const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension) };

@@ -91,6 +91,8 @@ export interface Plan {
   readonly detailDaysRead: number;
   /** A breakdown's rolled-up days of the period, split for the monthly sums; null for other kinds. */
   readonly breakdownMonths: MonthSplit | null;
+  /** A breakdown's imported days of the period, split for their monthly sums; null for other kinds. */
+  readonly importedMonths: MonthSplit | null;
   /**
    * What the answer does with imported aggregates (the `Svc-Imported` header): `included`,
    * `excluded` (the read is one they cannot answer exactly), or `none` (no day read holds any).
@@ -149,6 +151,7 @@ export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
       previousCut: q.previousCut && (keptRaw(bounds, q.previousCut.day) ? 'raw' : 'share'),
       previousComplete: compared && previous.firstComputable === q.previous.from,
       breakdownMonths: q.kind === 'breakdown' && period.rollup ? splitMonths(period.rollup) : null,
+      importedMonths: q.kind === 'breakdown' && period.imported ? splitMonths(period.imported) : null,
       imported: importedAnswer(q, inputs.importedDays ?? null, compared ? { from: q.previous.from, to: q.period.to } : q.period, bounds.retentionStart),
     }),
   });

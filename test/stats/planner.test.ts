@@ -266,6 +266,18 @@ test('imported aggregates: read where they answer exactly, left out otherwise, a
   assert.equal(at('stats', lastYear, null).imported, 'none');
   assert.equal(at('stats', { from: '2025-01-01', to: '2026-03-20' }, held, 1).imported, 'none');
   assert.equal(at('stats', { from: '2025-01-01', to: '2026-03-20' }, held, 1).period.imported, null);
+  // A breakdown reads the whole months of its imported days from their monthly sums.
+  assert.deepEqual(at('breakdown', { ...lastYear, dimension: 'page' }).importedMonths, {
+    head: null,
+    months: { from: '2025-06-01', to: '2025-12-01' },
+    tail: null,
+  });
+  assert.deepEqual(at('breakdown', { from: '2025-11-15', to: '2026-01-31', dimension: 'page' }).importedMonths, {
+    head: { from: '2025-11-15', to: '2025-11-30' },
+    months: { from: '2025-12-01', to: '2025-12-01' },
+    tail: null,
+  });
+  assert.equal(at('stats', lastYear).importedMonths, null);
   // Days read from imported aggregates are computable: a period that holds only them has figures.
   assert.equal(at('stats', { from: '2025-03-01', to: '2025-03-31' }).period.firstComputable, '2025-03-01');
 });

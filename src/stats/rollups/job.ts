@@ -425,6 +425,7 @@ export async function runRetention(deps: RollupDeps, now: number): Promise<void>
       }
       const keepFrom = retentionStart(today, site.retentionMonths);
       if (keepFrom !== null) {
+        // A month that began before the cut is partly erased: its sums (dim_monthly, imported_dim_monthly) go too.
         for (const table of [EVENTS_TABLE, ...DAILY_TABLES, ...IMPORTED_TABLES]) await events.replaceRows(table, before(keepFrom), null);
         forgetImportedDays(site.id);
         // A month that began before the cut is partly erased: its sum goes too.

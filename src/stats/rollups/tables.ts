@@ -117,6 +117,17 @@ export const IMPORTED_DIM_DAILY: TableSpec = {
 };
 
 /**
+ * imported_dim_daily summed per import and calendar month (`month`: its first day), read for the
+ * whole months of long breakdowns as dim_monthly is.
+ */
+export const IMPORTED_DIM_MONTHLY: TableSpec = {
+  name: 'imported_dim_monthly',
+  columns: [SITE, column('month', 'DATE'), IMPORT_ID, ...DIMENSION_KEY, ...TRAFFIC],
+  dayColumn: 'month',
+  key: ['dimension', 'key', 'import_id'],
+};
+
+/**
  * The rows of an import being read, as parsed (dimension `''`: the site's own figures; keys of one
  * day may repeat and add up): kept until the import is written whole into the two tables above,
  * so that a job that stops half-way leaves nothing those tables show.
@@ -128,7 +139,7 @@ export const IMPORT_STAGING: TableSpec = {
   key: ['import_id', 'dimension', 'key'],
 };
 
-export const IMPORTED_TABLES = [IMPORTED_DAILY, IMPORTED_DIM_DAILY] as const;
+export const IMPORTED_TABLES = [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY] as const;
 
 /** The tables a day's rewrite replaces from raw events. */
 export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS] as const;
