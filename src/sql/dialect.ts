@@ -16,6 +16,11 @@ export interface Dialect {
   sumIf(expr: string, cond: string): string;
   /** `count(*)` over every row of a result, as a window; null where the engine has no window functions. */
   countOverAll(): string | null;
+  /**
+   * The clause after GROUP BY that adds a totals row over every group, HAVING aside (ClickHouse's
+   * `WITH TOTALS`, read through `queryPage`); null where the engine has none.
+   */
+  groupTotals(): string | null;
   /** Value of `expr` on the row where `by` is largest. */
   argMax(expr: string, by: string): string;
   /** `argMax` over the rows where `cond` holds (NULL when none). */

@@ -1,8 +1,8 @@
 import { checkedDay, type Dialect } from '../../sql/dialect.js';
 
 /**
- * ClickHouse (18.16 and later). No window functions there: `countOverAll` is null, and callers
- * count apart. Aggregates documented as NULL over no rows are made so explicitly: ClickHouse gives
+ * ClickHouse (18.16 and later). No window functions there: `countOverAll` is null; a page's rows
+ * before LIMIT and its totals row come with the page instead (`groupTotals`, EventStore.queryPage). Aggregates documented as NULL over no rows are made so explicitly: ClickHouse gives
  * the type's default. Counts are made Int64 (ClickHouse's are UInt64).
  */
 export const clickhouseDialect: Dialect = {
@@ -10,6 +10,7 @@ export const clickhouseDialect: Dialect = {
   countIf: (cond) => `toInt64(countIf(${cond}))`,
   sumIf: (expr, cond) => `if(countIf(${cond}) > 0, sumIf(${expr}, ${cond}), NULL)`,
   countOverAll: () => null,
+  groupTotals: () => 'WITH TOTALS',
   argMax: (expr, by) => `argMax(${expr}, ${by})`,
   argMaxIf: (expr, by, cond) => `if(countIf(${cond}) > 0, argMaxIf(${expr}, ${by}, ${cond}), NULL)`,
   monthStart: (d) => `toStartOfMonth(${d})`,

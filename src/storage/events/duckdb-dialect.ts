@@ -5,6 +5,7 @@ export const duckdbDialect: Dialect = {
   countIf: (cond) => `count(*) FILTER (WHERE ${cond})`,
   sumIf: (expr, cond) => `sum(${expr}) FILTER (WHERE ${cond})`,
   countOverAll: () => 'count(*) OVER ()',
+  groupTotals: () => null,
   argMax: (expr, by) => `arg_max(${expr}, ${by})`,
   argMaxIf: (expr, by, cond) => `arg_max(${expr}, ${by}) FILTER (WHERE ${cond})`,
   monthStart: (d) => `CAST(date_trunc('month', ${d}) AS DATE)`,
