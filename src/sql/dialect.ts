@@ -8,8 +8,13 @@
 
 // Counts (countDistinct, countIf) are signed 64-bit integers on every engine.
 export interface Dialect {
-  /** Exact count of the distinct values of an expression, or of distinct tuples of several. */
-  countDistinct(...exprs: string[]): string;
+  /** Exact count of the distinct values of an expression. */
+  countDistinct(expr: string): string;
+  /**
+   * Count of the distinct (day, visitor hash) pairs of the rows: visitors over several days, each
+   * day's counted apart (a visitor hash belongs to one day: its salt is the day's).
+   */
+  countVisitorDays(day: string, visitor: string): string;
   /** Rows where `cond` holds (an aggregate); cheaper than sum(CASE …) in both engines. */
   countIf(cond: string): string;
   /** Sum of `expr` over the rows where `cond` holds (an aggregate; NULL when none). */

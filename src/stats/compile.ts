@@ -427,7 +427,7 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
   const totals = d.groupTotals();
   const visits = parts.flatMap((p) => (p.visits ? [p.visits] : []));
   if (totals !== null && visits.length === parts.length) {
-    const page = sql`SELECT k, ${trusted(d.countDistinct('vd', 'vv'))} AS visitors, sum(v) AS views FROM (${joinSql(visits, ' UNION ALL ')}) u
+    const page = sql`SELECT k, ${trusted(d.countVisitorDays('vd', 'vv'))} AS visitors, sum(v) AS views FROM (${joinSql(visits, ' UNION ALL ')}) u
       GROUP BY k ${trusted(totals)}${chosen('HAVING')} ${order}`;
     return { page, keyCount, countedOnPage: false, visitorsInTotals: true };
   }

@@ -1,7 +1,8 @@
 import { checkedDay, type Dialect } from '../../sql/dialect.js';
 
 export const duckdbDialect: Dialect = {
-  countDistinct: (...exprs) => `count(DISTINCT ${exprs.length === 1 ? exprs[0] : `(${exprs.join(', ')})`})`,
+  countDistinct: (expr) => `count(DISTINCT ${expr})`,
+  countVisitorDays: (day, visitor) => `count(DISTINCT (${day}, ${visitor}))`,
   countIf: (cond) => `count(*) FILTER (WHERE ${cond})`,
   sumIf: (expr, cond) => `sum(${expr}) FILTER (WHERE ${cond})`,
   countOverAll: () => 'count(*) OVER ()',
