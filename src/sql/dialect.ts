@@ -36,6 +36,11 @@ export interface Dialect {
   dateLiteral(day: string): string;
   /** Case-insensitive substring test with a `?` placeholder for the needle. */
   containsInsensitive(expr: string): string;
+  /**
+   * A text expression as the type of a `repeated` column's values, so that both can meet in one
+   * UNION or CASE (ClickHouse 18.16 finds no common type for String and LowCardinality(String)).
+   */
+  asRepeated(expr: string): string;
   /** A DATE expression as 'YYYY-MM-DD' text. */
   dayText(dateExpr: string): string;
   /** Regular-expression test of `expr` against a `?` placeholder (anchors in the pattern). */

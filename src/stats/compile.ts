@@ -23,6 +23,14 @@ export function keyExpr(d: Dimension): Sql {
   return trusted(`coalesce(${dimensionColumn(d)}, '${NONE_KEY}')`);
 }
 
+/**
+ * The key of a dimension on an event row, typed as session rows hold theirs (the dialect's
+ * `asRepeated`): for a UNION of both, on an engine whose types of the two do not mix.
+ */
+export function repeatedKeyExpr(d: Dialect, dimension: Dimension): Sql {
+  return trusted(d.asRepeated(keyExpr(dimension).text));
+}
+
 /** The column of a measure row that is a breakdown's `views`: occurrences for events, else pageviews. */
 export function viewsColumn(dimension: Dimension): string {
   return dimension === 'event' ? 'events' : 'pageviews';
@@ -404,12 +412,14 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
   }
   if (q.plan.period.raw) {
     const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension) };
-    const measures = measureEvents(d, scope, { bucket: DAY_BUCKET, key: keyExpr(bd.dimension), sessions: false });
+    // Beside session rows, the raw days' keys are typed as theirs (rollups, on the other path, hold plain text).
+    const key = q.plan.period.sessions ? repeatedKeyExpr(d, bd.dimension) : keyExpr(bd.dimension);
+    const measures = measureEvents(d, scope, { bucket: DAY_BUCKET, key, sessions: false });
     const relation = eventsRelation(d, scope);
     parts.push({
       rows: sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`,
-      keys: sql`SELECT ${keyExpr(bd.dimension)} AS k FROM ${relation}`,
-      visits: sql`SELECT ${keyExpr(bd.dimension)} AS k, day AS vd, visitor_id AS vv, ${viewsOfEvent(bd.dimension)} AS v FROM ${relation}`,
+      keys: sql`SELECT ${key} AS k FROM ${relation}`,
+      visits: sql`SELECT ${key} AS k, day AS vd, visitor_id AS vv, ${viewsOfEvent(bd.dimension)} AS v FROM ${relation}`,
     });
   }
   if (parts.length === 0) return null;

@@ -26,6 +26,7 @@ export const clickhouseDialect: Dialect = {
   dateLiteral: (day) => `toDate('${checkedDay(day)}')`,
   // Lower-cased on both sides (18.16 has no ILIKE, and `(?i)` in a pattern matches nothing there).
   containsInsensitive: (expr) => `position(lowerUTF8(${expr}), lowerUTF8(?)) > 0`,
+  asRepeated: (expr) => `toLowCardinality(${expr})`,
   dayText: (d) => `toString(${d})`,
   regexMatches: (expr) => `match(${expr}, ?)`,
 };

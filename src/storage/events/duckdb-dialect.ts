@@ -12,6 +12,7 @@ export const duckdbDialect: Dialect = {
   monthStart: (d) => `CAST(date_trunc('month', ${d}) AS DATE)`,
   dateLiteral: (day) => `DATE '${checkedDay(day)}'`,
   containsInsensitive: (expr) => `contains(lower(${expr}), lower(?))`,
+  asRepeated: (expr) => expr,
   dayText: (d) => `strftime(${d}, '%Y-%m-%d')`,
   regexMatches: (expr) => `regexp_matches(${expr}, ?)`,
 };
