@@ -8,6 +8,8 @@ export const ERRORS = {
     messages: {
       credentials: 'missing or invalid credentials',
       wrongPassword: 'Wrong email or password.',
+      wrongCode: 'Wrong code.',
+      wrongCurrentPassword: 'The current password is wrong.',
     },
   },
   FORBIDDEN: {
@@ -16,6 +18,9 @@ export const ERRORS = {
       crossOrigin: 'cross-origin request refused: Origin {origin} is not this service',
       csrfToken: 'missing or wrong {header} header: send the csrfToken of GET /app/v1/session',
       role: 'this needs the {needed} role in the organisation; yours is {role}',
+      twoFactorRequired:
+        'an organisation of yours requires two-factor sign-in: enable it on /account/security to use the dashboard',
+      twoFactorFirst: 'enable two-factor sign-in on your own account before requiring it of every member',
       otherEmail:
         'this invitation is for another email than yours ({email}): sign out, then sign in with the invited email or create its account',
     },
@@ -40,6 +45,7 @@ export const ERRORS = {
       invitationGone:
         'this invitation link is not valid: it was used or revoked, or it expired. Ask an owner of the organisation for a new one',
       setupDone: 'setup is done: sign in instead',
+      twoFactor: 'two-factor sign-in is not enabled for this user',
       setupPageDone: 'setup is done: sign in at /login',
     },
   },
@@ -79,6 +85,7 @@ export const ERRORS = {
       filtersRefused: 'filters are not accepted here',
       metric: 'unknown metric; expected one of {metrics}',
       dimension: 'unknown dimension; expected one of {dimensions}',
+      code: 'code must be the 6 digits of the authenticator app or a recovery code',
       compareOff: 'compare=true needs a compared period; comparison is off',
       // The admin and dashboard APIs' bodies
       domain: 'domain must be a host name such as example.com (no scheme, port or path)',
@@ -134,6 +141,10 @@ export const ERRORS = {
       email: 'a user with this email already exists',
       member: 'this email is already a member of the organisation',
       lastOwner: 'an organisation keeps at least one owner; make another member owner first',
+      lastOwnerLeaving:
+        'you are the last owner of {orgs}: make another member owner (or have the operator remove the organisation) before deleting your account',
+      twoFactorEnabled: 'two-factor sign-in is already enabled: disable it first to set up a new authenticator',
+      twoFactorNotPending: 'no two-factor set-up is pending: start with POST /app/v1/account/two-factor/setup',
       goal: 'a goal with this kind and pattern already exists on this site (goal {goalId})',
     },
   },

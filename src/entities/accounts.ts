@@ -40,6 +40,14 @@ export interface SessionRecord {
   lastUsedAt: number;
 }
 
+/** A user's two-factor sign-in: the TOTP secret, when a code enabled it (undefined while pending), the last step used. */
+export interface TwoFactorRecord {
+  secret: string;
+  enabledAt: number | undefined;
+  lastStep: number;
+  recoveryCodesLeft: number;
+}
+
 /** What a sign-in attempt is counted against: its email and its client group (clientGroup in src/ingest/ip.ts). */
 export interface AttemptKey {
   emailKey: string;

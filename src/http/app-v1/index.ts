@@ -10,6 +10,7 @@ import { memberAccess } from '../auth/authorization.js';
 import { orgScopedRoutes } from '../admin/index.js';
 import { acceptEmptyJsonBody } from '../admin/json-body.js';
 import { statsRoutes } from '../v1/index.js';
+import { accountRoutes } from './account.js';
 import { invitationRoutes } from './invitations.js';
 import { sessionRoutes } from './session.js';
 import { siteListRoutes } from './sites.js';
@@ -18,6 +19,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route makes a session (sign-in, setup): no session, rate limit or CSRF token needed. */
     withoutSession?: boolean;
+    /** The route serves a user whom an organisation requires to enable two-factor sign-in first (its session and account). */
+    beforeTwoFactor?: boolean;
   }
 }
 
@@ -34,6 +37,9 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       throw apiError('RATE_LIMITED', 'dashboard', { perMinute }, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
     }
     checkCsrfToken(request, signedIn);
+    if (!request.routeOptions.config.beforeTwoFactor && (await ctx.accounts.orgsAwaitingTwoFactor(signedIn.user.id)).length > 0) {
+      throw apiError('FORBIDDEN', 'twoFactorRequired');
+    }
   });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -41,6 +47,7 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   acceptEmptyJsonBody(app);
 
   await sessionRoutes(app, ctx);
+  await accountRoutes(app, ctx);
   await invitationRoutes(app, ctx);
   await siteListRoutes(app, ctx);
   // The read API's statistics routes by their own code: a member of the site's organisation reads

@@ -1,5 +1,6 @@
-// AccountStore: users, memberships, invitations, sessions, sign-in attempts and locks in the MetaStore
-// database (migrations 005_accounts, 006_signin_attempts, 007_invitations), through the MetaStore's
+// AccountStore: users, memberships, invitations, sessions, sign-in attempts, locks and two-factor
+// sign-in in the MetaStore database (migrations 005_accounts, 006_signin_attempts, 007_invitations,
+// 010_two_factor), through the MetaStore's
 // Kysely handle so SQLite and PostgreSQL share one implementation.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { roleAtLeast, type Membership, type Role } from '../../core/vocabulary.js';
@@ -13,6 +14,7 @@ import {
   type MembershipChange,
   type Reservation,
   type SessionRecord,
+  type TwoFactorRecord,
   type User,
 } from '../../entities/accounts.js';
 import { DuplicateEmail, type AccountStore } from './account-types.js';
@@ -87,12 +89,152 @@ export class KyselyAccountStore implements AccountStore {
   }
 
   async deleteUser(id: number): Promise<boolean> {
+    return this.db.transaction().execute((trx) => this.deleteUserRows(trx, id));
+  }
+
+  /** Deletes a user and every row that names it. */
+  private async deleteUserRows(trx: Kysely<AccountDatabase>, id: number): Promise<boolean> {
+    await trx.deleteFrom('user_sessions').where('user_id', '=', id).execute();
+    await trx.deleteFrom('memberships').where('user_id', '=', id).execute();
+    await trx.deleteFrom('recovery_codes').where('user_id', '=', id).execute();
+    await trx.deleteFrom('user_two_factor').where('user_id', '=', id).execute();
+    const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async deleteUserUnlessLastOwner(id: number): Promise<'deleted' | 'last-owner' | 'not-found'> {
+    const ownedOrgs = (trx: Kysely<AccountDatabase>) =>
+      trx.selectFrom('memberships').select('org_id').where('user_id', '=', id).where('role', '=', 'owner').orderBy('org_id');
+    const lockOwnedOrgs = (trx: Kysely<AccountDatabase>) =>
+      trx.selectFrom('orgs').select('id').where('id', 'in', ownedOrgs(trx)).orderBy('id').forUpdate().execute();
+    return this.serializedWrite(lockOwnedOrgs, async (trx) => {
+      const lastOwned = await trx
+        .selectFrom('memberships')
+        .select('org_id')
+        .where('role', '=', 'owner')
+        .where('org_id', 'in', ownedOrgs(trx))
+        .groupBy('org_id')
+        .having((eb) => eb.fn.countAll(), '=', 1)
+        .executeTakeFirst();
+      if (lastOwned) return 'last-owner';
+      return (await this.deleteUserRows(trx, id)) ? 'deleted' : 'not-found';
+    });
+  }
+
+  async setEmail(id: number, email: string): Promise<boolean> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const result = await trx.updateTable('users').set({ email: email.trim(), email_key: emailKey(email) }).where('id', '=', id).executeTakeFirst();
+        await trx.deleteFrom('user_sessions').where('user_id', '=', id).execute();
+        return Number(result.numUpdatedRows) > 0;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DuplicateEmail();
+      throw err;
+    }
+  }
+
+  // --- two-factor sign-in --------------------------------------------------------------------
+
+  async twoFactorOf(userId: number): Promise<TwoFactorRecord | undefined> {
+    const row = await this.db.selectFrom('user_two_factor').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    if (!row) return undefined;
+    const codes = await this.db
+      .selectFrom('recovery_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return {
+      secret: row.secret,
+      enabledAt: row.enabled_at === null ? undefined : Number(row.enabled_at),
+      lastStep: Number(row.last_step),
+      recoveryCodesLeft: Number(codes.n),
+    };
+  }
+
+  async beginTwoFactor(userId: number, secret: string): Promise<boolean> {
+    const result = await this.db
+      .insertInto('user_two_factor')
+      .values({ user_id: userId, secret, enabled_at: null })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ secret }).where('user_two_factor.enabled_at', 'is', null))
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async enableTwoFactor(userId: number, step: number, codeHashes: string[], now: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('user_sessions').where('user_id', '=', id).execute();
-      await trx.deleteFrom('memberships').where('user_id', '=', id).execute();
-      const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      const result = await trx
+        .updateTable('user_two_factor')
+        .set({ enabled_at: now, last_step: step })
+        .where('user_id', '=', userId)
+        .where('enabled_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+      await trx
+        .insertInto('recovery_codes')
+        .values(codeHashes.map((code_hash) => ({ user_id: userId, code_hash })))
+        .execute();
+      return true;
+    });
+  }
+
+  async useTotpStep(userId: number, step: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('user_two_factor')
+      .set({ last_step: step })
+      .where('user_id', '=', userId)
+      .where('enabled_at', 'is not', null)
+      .where('last_step', '<', step)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async useRecoveryCode(userId: number, codeHash: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('recovery_codes').where('user_id', '=', userId).where('code_hash', '=', codeHash).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async deleteTwoFactor(userId: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+      const result = await trx.deleteFrom('user_two_factor').where('user_id', '=', userId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
+  }
+
+  async setOrgTwoFactor(orgId: number, required: boolean, now: number): Promise<void> {
+    if (!required) {
+      await this.db.deleteFrom('org_two_factor').where('org_id', '=', orgId).execute();
+      return;
+    }
+    await this.db
+      .insertInto('org_two_factor')
+      .values({ org_id: orgId, required_since: now })
+      .onConflict((oc) => oc.column('org_id').doNothing())
+      .execute();
+  }
+
+  async orgRequiresTwoFactor(orgId: number): Promise<boolean> {
+    return (await this.db.selectFrom('org_two_factor').select('org_id').where('org_id', '=', orgId).executeTakeFirst()) !== undefined;
+  }
+
+  async orgsAwaitingTwoFactor(userId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('memberships')
+      .innerJoin('org_two_factor', 'org_two_factor.org_id', 'memberships.org_id')
+      .select('memberships.org_id')
+      .where('memberships.user_id', '=', userId)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('user_two_factor').select('user_id').where('user_two_factor.user_id', '=', userId).where('user_two_factor.enabled_at', 'is not', null),
+          ),
+        ),
+      )
+      .orderBy('memberships.org_id')
+      .execute();
+    return rows.map((r) => r.org_id);
   }
 
   async setPasswordHash(id: number, passwordHash: string): Promise<boolean> {
