@@ -22,6 +22,8 @@ export const PAGE_ROUTES: PageRoute[] = [
   { path: '/setup', page: 'setup', title: 'Set up svc', signedIn: false },
   // Signed out, the page offers to sign in or to create the invited email's account.
   { path: '/invitations/:token', page: 'invitation', title: 'Invitation', signedIn: false },
+  { path: '/account', page: 'account', title: 'Account', signedIn: true },
+  { path: '/account/security', page: 'account-security', title: 'Security', signedIn: true },
   { path: '/orgs/:orgId/settings', page: 'org-settings', title: 'Organisation settings', signedIn: true },
   { path: '/sites/:siteId', page: 'site', title: 'Site', signedIn: true },
   { path: '/sites/:siteId/realtime', page: 'realtime', title: 'Realtime', signedIn: true },
