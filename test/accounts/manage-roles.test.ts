@@ -122,6 +122,9 @@ describe('/app/v1/manage role matrix', () => {
       ownerOnly: true,
       make: async () => ({ method: 'POST', path: `/orgs/${site.orgId}/invitations`, body: { email: `invitee${++counter}@example.com`, role: 'admin' } }),
     },
+    { name: 'read the two-factor requirement', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/two-factor` }) },
+    // `required: true` needs the owner's own two-factor sign-in: two-factor.test.ts covers it.
+    { name: 'set the two-factor requirement', ownerOnly: true, make: async () => ({ method: 'PUT', path: `/orgs/${site.orgId}/two-factor`, body: { required: false } }) },
     { name: 'list invitations', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/invitations` }) },
     {
       name: 'revoke invitation',
