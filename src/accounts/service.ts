@@ -15,6 +15,7 @@ import { Sessions, type NewSession } from './sessions.js';
 import type { Member, SessionRecord, User } from '../entities/accounts.js';
 import { DuplicateEmail, type AccountStore } from '../storage/meta/account-types.js';
 import { TwoFactor } from './two-factor.js';
+import { SharedLinks } from './shared-links.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAIL_LENGTH = 254;
@@ -52,6 +53,7 @@ export class AccountService {
   private readonly lockout: Lockout;
   readonly invitations: Invitations;
   readonly twoFactor: TwoFactor;
+  readonly sharedLinks: SharedLinks;
 
   constructor(
     private readonly meta: MetaStore,
@@ -64,6 +66,12 @@ export class AccountService {
     this.sessions = new Sessions(this.store);
     this.lockout = new Lockout(this.store, signInRateLimiter);
     this.twoFactor = new TwoFactor(this.store, this.clock);
+    this.sharedLinks = new SharedLinks(
+      this.store,
+      this.clock,
+      (subject, check, refusal) => this.countedCheck(subject, check, refusal),
+      (address) => this.lockout.admit(address, this.clock.now()),
+    );
     this.invitations = new Invitations(this.store, this.meta, this.clock, options.mail, options.warn ?? (() => undefined));
   }
 
@@ -76,6 +84,7 @@ export class AccountService {
           await this.sessions.prune(now);
           await this.lockout.prune(now);
           await this.invitations.prune(now);
+          await this.sharedLinks.prune(now);
         },
       },
     ];

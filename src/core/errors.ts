@@ -9,6 +9,7 @@ export const ERRORS = {
       credentials: 'missing or invalid credentials',
       wrongPassword: 'Wrong email or password.',
       wrongCode: 'Wrong code.',
+      wrongSharePassword: 'Wrong password.',
       wrongCurrentPassword: 'The current password is wrong.',
     },
   },
@@ -20,6 +21,8 @@ export const ERRORS = {
       role: 'this needs the {needed} role in the organisation; yours is {role}',
       twoFactorRequired:
         'an organisation of yours requires two-factor sign-in: enable it on /account/security to use the dashboard',
+      shareScope: 'a shared link reads the statistics of its own site only',
+      shareLocked: 'this shared link is locked to filters: {endpoint} takes no filters, so it is not shared',
       twoFactorFirst: 'enable two-factor sign-in on your own account before requiring it of every member',
       otherEmail:
         'this invitation is for another email than yours ({email}): sign out, then sign in with the invited email or create its account',
@@ -46,6 +49,7 @@ export const ERRORS = {
         'this invitation link is not valid: it was used or revoked, or it expired. Ask an owner of the organisation for a new one',
       setupDone: 'setup is done: sign in instead',
       twoFactor: 'two-factor sign-in is not enabled for this user',
+      sharedLink: 'this shared link is not valid: it was revoked or it expired. Ask the site\'s admin for a new one',
       setupPageDone: 'setup is done: sign in at /login',
     },
   },
@@ -85,6 +89,9 @@ export const ERRORS = {
       filtersRefused: 'filters are not accepted here',
       metric: 'unknown metric; expected one of {metrics}',
       dimension: 'unknown dimension; expected one of {dimensions}',
+      sharedLinkFilters: 'filters must be an array of at most {max} filters <dimension>:<value>',
+      sharedLinkExpired: 'expiresOn must be today or a later day (YYYY-MM-DD, in the site\'s time zone)',
+      embedDomains: 'embedDomains must be an array of at most {max} host names such as example.com',
       code: 'code must be the 6 digits of the authenticator app or a recovery code',
       compareOff: 'compare=true needs a compared period; comparison is off',
       // The admin and dashboard APIs' bodies

@@ -131,6 +131,7 @@ async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
       signedIn: async (request) => (await sessionUser(request)) !== undefined,
       setupNeeded: () => ctx.accounts.setupNeeded(),
       ownOrigin: (request) => ownOrigin(request, ctx.config),
+      sharedLinkEmbedDomains: async (token) => (await ctx.accounts.sharedLinks.byToken(token)).embedDomains,
     }),
   );
 }

@@ -13,6 +13,7 @@ import { statsRoutes } from '../v1/index.js';
 import { accountRoutes } from './account.js';
 import { invitationRoutes } from './invitations.js';
 import { sessionRoutes } from './session.js';
+import { SHARE_ACCESS_HEADER, shareRoutes } from './share.js';
 import { siteListRoutes } from './sites.js';
 
 declare module 'fastify' {
@@ -21,6 +22,8 @@ declare module 'fastify' {
     withoutSession?: boolean;
     /** The route serves a user whom an organisation requires to enable two-factor sign-in first (its session and account). */
     beforeTwoFactor?: boolean;
+    /** A statistics route a shared link's page reads (with `x-share-access`, no session). */
+    shareable?: boolean;
   }
 }
 
@@ -31,6 +34,11 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
 
   app.addHook('onRequest', async (request) => {
     checkOrigin(request, ctx.config);
+    // A shared link's page reads statistics only; the stats mount authenticates its access token.
+    if (request.headers[SHARE_ACCESS_HEADER] !== undefined) {
+      if (!request.routeOptions.config.shareable) throw apiError('FORBIDDEN', 'shareScope');
+      return;
+    }
     if (request.routeOptions.config.withoutSession) return;
     const signedIn = await requireSession(request);
     if (!(await limiter.hit(String(signedIn.user.id), ctx.clock.now()))) {
@@ -48,6 +56,7 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
 
   await sessionRoutes(app, ctx);
   await accountRoutes(app, ctx);
+  await shareRoutes(app, ctx);
   await invitationRoutes(app, ctx);
   await siteListRoutes(app, ctx);
   // The read API's statistics routes by their own code: a member of the site's organisation reads
@@ -56,12 +65,23 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await statsRoutes(app, ctx, {
     prefix: '',
     async authenticate(request) {
+      const access = request.headers[SHARE_ACCESS_HEADER];
+      if (access !== undefined) {
+        const link = typeof access === 'string' ? await ctx.accounts.sharedLinks.byAccess(access) : undefined;
+        if (!link) throw apiError('NOT_FOUND', 'sharedLink');
+        if (!(await limiter.hit(`share:${link.id}`, ctx.clock.now()))) {
+          throw apiError('RATE_LIMITED', 'dashboard', { perMinute }, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
+        }
+        const site = await ctx.meta.getSite(link.sitePublicId);
+        return { id: `share:${link.id}`, orgIds: site ? [site.orgId] : [], share: { siteId: link.sitePublicId, lockedFilters: link.filters } };
+      }
       const { user } = await requireSession(request);
       return { id: `user:${user.id}`, orgIds: (await ctx.accounts.memberships(user.id)).map((m) => m.orgId) };
     },
     operations: ['stats', 'timeseries', 'breakdown', 'realtime', 'goals', 'funnels', 'funnel'],
     catchAll: [],
     countedSince: true,
+    shareable: true,
   });
   // The admin API's organisation-scoped routes by their own code, for admins and owners.
   await app.register(async (manage) => orgScopedRoutes(manage, ctx, memberAccess(ctx.accounts)), { prefix: '/manage' });

@@ -1,5 +1,5 @@
 // Kysely table types of the AccountStore (migrations 005_accounts, 006_signin_attempts,
-// 007_invitations and 010_two_factor), in the MetaStore's database: the same definitions serve SQLite and PostgreSQL.
+// 007_invitations, 010_two_factor and 011_shared_links), in the MetaStore's database: the same definitions serve SQLite and PostgreSQL.
 import type { Generated } from 'kysely';
 import type { Role } from '../../core/vocabulary.js';
 import type { MetaDatabase } from './schema.js';
@@ -68,7 +68,27 @@ export interface OrgTwoFactorTable {
   required_since: number;
 }
 
+export interface SharedLinksTable {
+  id: Generated<number>;
+  site_id: number; // sites.id (the internal id)
+  token_hash: string;
+  password_hash: string | null;
+  expires_at: number | null;
+  filters: string; // JSON array of `<dimension>:<value>`
+  embed_domains: string; // JSON array of host names
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface SharedLinkGrantsTable {
+  id: string; // SHA-256 hex of the access token
+  link_id: number;
+  expires_at: number;
+}
+
 export interface AccountDatabase extends MetaDatabase {
+  shared_links: SharedLinksTable;
+  shared_link_grants: SharedLinkGrantsTable;
   user_two_factor: UserTwoFactorTable;
   recovery_codes: RecoveryCodesTable;
   org_two_factor: OrgTwoFactorTable;

@@ -10,6 +10,7 @@ import type {
   MembershipChange,
   Reservation,
   SessionRecord,
+  SharedLink,
   TwoFactorRecord,
   User,
 } from '../../entities/accounts.js';
@@ -70,6 +71,20 @@ export interface AccountStore {
   orgRequiresTwoFactor(orgId: number): Promise<boolean>;
   /** The organisations of the user's memberships that require two-factor sign-in, when the user has not enabled it. */
   orgsAwaitingTwoFactor(userId: number): Promise<number[]>;
+
+  // shared links
+  createSharedLink(link: Omit<SharedLink, 'id' | 'createdAt' | 'lastUsedAt'> & { tokenHash: string }, now: number): Promise<SharedLink>;
+  sharedLinks(siteId: number): Promise<SharedLink[]>;
+  /** The link of a token hash, if it has not expired at `now`. */
+  sharedLinkByToken(tokenHash: string, now: number): Promise<SharedLink | undefined>;
+  /** Deletes the link and its grants; false when the site has no such link. */
+  revokeSharedLink(siteId: number, linkId: number): Promise<boolean>;
+  /** Records an opening of the link: a grant until `expiresAt`, and the link's last use. */
+  grantSharedLink(grant: { id: string; linkId: number; expiresAt: number }, now: number): Promise<void>;
+  /** The link of a live grant (neither the grant nor the link expired at `now`, the link not revoked). */
+  sharedLinkByGrant(grantId: string, now: number): Promise<SharedLink | undefined>;
+  touchSharedLink(linkId: number, now: number): Promise<void>;
+  deleteSharedLinkGrantsExpiredBy(now: number): Promise<number>;
 
   // memberships
   setMembership(orgId: number, userId: number, role: Role, now: number): Promise<void>;
