@@ -108,6 +108,12 @@ describe('/app/v1/manage role matrix', () => {
     { name: 'delete alert rule', make: async () => ({ method: 'DELETE', path: `/alerts/${(await newRule()).id}` }) },
     { name: 'test alert rule', make: async () => ({ method: 'POST', path: `/alerts/${(await newRule()).id}/test` }) },
     { name: 'alert history', make: async () => ({ method: 'GET', path: `/alerts/${(await newRule()).id}/history` }) },
+    { name: 'list shared links', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/shared-links` }) },
+    { name: 'create shared link', make: async () => ({ method: 'POST', path: `/sites/${site.siteId}/shared-links`, body: { filters: ['page:/'] } }) },
+    {
+      name: 'revoke shared link',
+      make: async () => ({ method: 'DELETE', path: `/sites/${site.siteId}/shared-links/${(await admin('POST', `/sites/${site.siteId}/shared-links`, {})).id}` }),
+    },
     { name: 'list members', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/members` }) },
     {
       name: 'change member role',
