@@ -51,7 +51,7 @@ function PasswordForm({ onOpen }: { onOpen(password: string): Promise<void> }) {
   const action = useAction();
   return (
     <PlainLayout title="Shared dashboard">
-      <Form onSubmit={() => action.run(() => onOpen(password))} label="Shared dashboard password">
+      <Form onSubmit={() => action.run(() => onOpen(password))} label="Open the shared dashboard">
         <TextField label="Password" type="password" autoComplete="current-password" required autoFocus value={password} onValue={setPassword} />
         <ErrorText message={action.error} />
         <SubmitButton busy={action.busy} busyLabel="Opening…">
