@@ -49,6 +49,7 @@ export const ERRORS = {
         'this invitation link is not valid: it was used or revoked, or it expired. Ask an owner of the organisation for a new one',
       setupDone: 'setup is done: sign in instead',
       twoFactor: 'two-factor sign-in is not enabled for this user',
+      unsubscribe: 'this unsubscribe link is not valid',
       sharedLink: 'this shared link is not valid: it was revoked or it expired. Ask the site\'s admin for a new one',
       setupPageDone: 'setup is done: sign in at /login',
     },

@@ -111,6 +111,8 @@ export class KyselyAccountStore implements AccountStore {
     await trx.deleteFrom('memberships').where('user_id', '=', id).execute();
     await trx.deleteFrom('recovery_codes').where('user_id', '=', id).execute();
     await trx.deleteFrom('user_two_factor').where('user_id', '=', id).execute();
+    // The user's digest choices (KyselyDigestStore's table): its planned sends find no user and end.
+    await sql`DELETE FROM digest_subscriptions WHERE user_id = ${id}`.execute(trx);
     const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }

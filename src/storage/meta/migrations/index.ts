@@ -10,6 +10,7 @@ import * as rawDays from './008_raw_days.js';
 import * as uniqueGoals from './009_unique_goals.js';
 import * as twoFactor from './010_two_factor.js';
 import * as sharedLinks from './011_shared_links.js';
+import * as digests from './012_digests.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '009_unique_goals': uniqueGoals,
   '010_two_factor': twoFactor,
   '011_shared_links': sharedLinks,
+  '012_digests': digests,
 };

@@ -1,0 +1,175 @@
+// Email digests (docs/accounts.md#email-reports): members choose weekly and monthly reports per site;
+// the worker's `digests` task plans each due period's sends (one row per member, site, kind and
+// period: the row's key makes a second plan, by another worker or after a restart, add nothing),
+// then claims due sends and mails them, marking each sent once the SMTP server took it. A failed
+// attempt is tried again after 1, 5 and 25 minutes, 2 and 6 hours, then given up; the site's
+// settings show the last mail sent and the last error.
+import { createHmac } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import { apiError } from '../core/errors.js';
+import type { MaintenanceTask } from '../core/maintenance.js';
+import { tokensEqual } from '../core/secrets.js';
+import type { MailSender } from '../alerts/email.js';
+import type { Site } from '../entities/sites.js';
+import type { EventStore } from '../storage/events/types.js';
+import type { AccountStore } from '../storage/meta/account-types.js';
+import { DIGEST_KINDS, type DigestKind, type DigestKey, type DigestSend, type DigestSiteStatus, type DigestStore } from '../storage/meta/digest-types.js';
+import { newHolderId } from '../storage/meta/leases.js';
+import type { MetaStore } from '../storage/meta/types.js';
+import { digestHtml, digestSubject, digestText, readDigest } from './content.js';
+import { duePeriod } from './schedule.js';
+
+/** Waits after each failed attempt; after the last, the send is given up (its error stays shown). */
+export const DIGEST_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 25 * 60_000, 2 * 3_600_000, 6 * 3_600_000] as const;
+/** How long a worker holds a claimed send: longer than one SMTP exchange may take (DIGEST_SMTP_TIMEOUT_MS per wait). */
+export const DIGEST_CLAIM_MS = 5 * 60_000;
+export const DIGEST_SMTP_TIMEOUT_MS = 30_000;
+/** Sends claimed at a time by one worker. */
+const BATCH = 20;
+
+export interface DigestServiceOptions {
+  store: DigestStore;
+  accounts: AccountStore;
+  meta: MetaStore;
+  events: EventStore;
+  clock: Clock;
+  /** SVC_SMTP_URL's sender; without it (or without the public URL) no digest is planned. */
+  mail: MailSender | undefined;
+  /** SVC_PUBLIC_URL's origin: the links in a digest must reach the service from a mail reader. */
+  publicBase: string | undefined;
+  /** The key of the unsubscribe links' signatures. */
+  signingKey: string;
+  warn(message: string): void;
+}
+
+export interface DigestChoice {
+  weekly: boolean;
+  monthly: boolean;
+}
+
+export class DigestService {
+  /** Names this worker in its claims. */
+  private readonly holder = newHolderId();
+
+  constructor(private readonly options: DigestServiceOptions) {}
+
+  /** Whether digests can be sent at all: SMTP and the public URL are both configured. */
+  get configured(): boolean {
+    return this.options.mail !== undefined && this.options.publicBase !== undefined;
+  }
+
+  maintenanceTasks(): MaintenanceTask[] {
+    return [{ name: 'digests', everyMs: 60_000, run: (now) => this.run(now) }];
+  }
+
+  /** Plans the due periods' sends, then sends what is due. */
+  async run(now: number): Promise<void> {
+    if (!this.configured) return;
+    await this.plan(now);
+    await this.sendDue(now);
+  }
+
+  async plan(now: number): Promise<number> {
+    let planned = 0;
+    for (const siteId of await this.options.store.subscribedSites()) {
+      const site = await this.options.meta.getSite(siteId);
+      if (!site || site.status !== 'active') continue;
+      for (const kind of DIGEST_KINDS) {
+        const period = duePeriod(kind, now, site.timezone);
+        if (!period) continue;
+        const users = await this.options.store.subscribers(site.internalId, site.orgId, kind);
+        planned += await this.options.store.planSends(
+          users.map((userId) => ({ userId, siteId: site.internalId, kind, periodFrom: period.from, periodTo: period.to })),
+          now,
+        );
+      }
+    }
+    return planned;
+  }
+
+  /** Claims and sends due digests until none is left; answers how many were sent. */
+  async sendDue(now: number): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const claimed = await this.options.store.claimDue(this.holder, now, now + DIGEST_CLAIM_MS, BATCH);
+      if (claimed.length === 0) return sent;
+      for (const send of claimed) if (await this.deliver(send, now)) sent++;
+    }
+  }
+
+  private async deliver(send: DigestSend, now: number): Promise<boolean> {
+    const { store, accounts, meta, events, clock } = this.options;
+    const user = await accounts.getUser(send.userId);
+    const site = await meta.getSite(send.sitePublicId);
+    if (!user || !site || site.status !== 'active' || (await accounts.roleIn(site.orgId, user.id)) === undefined) {
+      await store.markFailed(send, this.holder, clock.now(), 'the member or the site is gone', undefined);
+      return false;
+    }
+    try {
+      const base = this.options.publicBase!;
+      const digest = await readDigest({ events, meta }, site, send.kind, { from: send.periodFrom, to: send.periodTo }, now, base);
+      const unsubscribeUrl = `${base}/unsubscribe/${this.unsubscribeToken(send)}`;
+      await this.options.mail!({
+        to: [user.email],
+        subject: digestSubject(digest),
+        text: digestText(digest, unsubscribeUrl),
+        html: digestHtml(digest, unsubscribeUrl),
+        // One Message-ID per member, site, kind and period: a mail reader shows one, whatever happened.
+        messageId: `<digest-${send.userId}-${send.siteId}-${send.kind}-${send.periodFrom}@svc>`,
+        headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      });
+    } catch (err) {
+      const delay = DIGEST_RETRY_DELAYS_MS[send.attempts];
+      const message = err instanceof Error ? err.message : String(err);
+      await store.markFailed(send, this.holder, clock.now(), message, delay === undefined ? undefined : clock.now() + delay);
+      this.options.warn(`digest ${send.kind} ${send.periodFrom} of site ${site.id} to user ${user.id} failed: ${message}`);
+      return false;
+    }
+    return store.markSent(send, this.holder, clock.now());
+  }
+
+  // --- members' choices and the unsubscribe link ----------------------------------------------
+
+  async choices(userId: number): Promise<Map<number, DigestChoice>> {
+    return new Map((await this.options.store.subscriptionsOf(userId)).map((s) => [s.siteId, { weekly: s.weekly, monthly: s.monthly }]));
+  }
+
+  setChoice(userId: number, site: Site, choice: DigestChoice): Promise<void> {
+    return this.options.store.setSubscription(userId, site.internalId, choice);
+  }
+
+  status(site: Site): Promise<DigestSiteStatus> {
+    return this.options.store.siteStatus(site.internalId);
+  }
+
+  send(key: DigestKey): Promise<DigestSend | undefined> {
+    return this.options.store.send(key);
+  }
+
+  private signature(payload: string): string {
+    return createHmac('sha256', this.options.signingKey).update(`svc digest unsubscribe ${payload}`).digest('base64url');
+  }
+
+  /** `<userId>.<siteId>.<kind>.<signature>`: works without signing in, for this member, site and kind only. */
+  unsubscribeToken(key: Pick<DigestKey, 'userId' | 'siteId' | 'kind'>): string {
+    const payload = `${key.userId}.${key.siteId}.${key.kind}`;
+    return `${payload}.${this.signature(payload)}`;
+  }
+
+  /** What an unsubscribe token stops, or 404 for a token this service did not sign. */
+  private unsubscribeTarget(token: string): { userId: number; siteId: number; kind: DigestKind } {
+    const match = /^(\d{1,12})\.(\d{1,12})\.(weekly|monthly)\.([\w-]{43})$/.exec(token);
+    if (!match || !tokensEqual(match[4]!, this.signature(`${match[1]}.${match[2]}.${match[3]}`))) throw apiError('NOT_FOUND', 'unsubscribe');
+    return { userId: Number(match[1]), siteId: Number(match[2]), kind: match[3] as DigestKind };
+  }
+
+  /** Stops one kind of report for the token's member and site (the other kind stays as chosen). */
+  async unsubscribe(token: string): Promise<{ kind: DigestKind }> {
+    const target = this.unsubscribeTarget(token);
+    const current = (await this.options.store.subscriptionsOf(target.userId)).find((s) => s.siteId === target.siteId);
+    if (current) {
+      await this.options.store.setSubscription(target.userId, target.siteId, { ...current, [target.kind]: false });
+    }
+    return { kind: target.kind };
+  }
+}
