@@ -163,6 +163,15 @@ export class DigestService {
     return { userId: Number(match[1]), siteId: Number(match[2]), kind: match[3] as DigestKind };
   }
 
+  validUnsubscribeToken(token: string): boolean {
+    try {
+      this.unsubscribeTarget(token);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Stops one kind of report for the token's member and site (the other kind stays as chosen). */
   async unsubscribe(token: string): Promise<{ kind: DigestKind }> {
     const target = this.unsubscribeTarget(token);

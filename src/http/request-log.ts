@@ -1,7 +1,8 @@
 // The process log and what it says of a request. Links that carry a secret in their path (an
-// invitation's `/invitations/<token>`, and the read side's of it; a shared link's `/share/<token>`)
+// invitation's `/invitations/<token>`, and the read side's of it; a shared link's `/share/<token>`; a
+// report's `/unsubscribe/<token>`)
 // must not leave it in the log, where anyone who reads the log could use it: the path segment after
-// `/invitations/` or `/share/` (also URL-encoded) is logged as `[secret]`. The log is JSON lines for log collectors, or, for a person
+// `/invitations/`, `/share/` or `/unsubscribe/` (also URL-encoded) is logged as `[secret]`. The log is JSON lines for log collectors, or, for a person
 // at a terminal, one readable line per request (time, method, path, status, milliseconds).
 import { Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -13,7 +14,7 @@ import type { LogFormat } from '../config.js';
  * shared link's page, and the same paths encoded in a query (the sign-in link's
  * `next=%2Finvitations%2F<token>`).
  */
-const SECRET_SEGMENT = /((?:\/|%2F)(?:invitations|share)(?:\/|%2F))[^/?#&%]+/gi;
+const SECRET_SEGMENT = /((?:\/|%2F)(?:invitations|share|unsubscribe)(?:\/|%2F))[^/?#&%]+/gi;
 
 export function redactSecrets(url: string): string {
   return url.replace(SECRET_SEGMENT, '$1[secret]');

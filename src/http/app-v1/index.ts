@@ -11,6 +11,7 @@ import { orgScopedRoutes } from '../admin/index.js';
 import { acceptEmptyJsonBody } from '../admin/json-body.js';
 import { statsRoutes } from '../v1/index.js';
 import { accountRoutes } from './account.js';
+import { digestRoutes } from './digests.js';
 import { invitationRoutes } from './invitations.js';
 import { sessionRoutes } from './session.js';
 import { SHARE_ACCESS_HEADER, shareRoutes } from './share.js';
@@ -56,6 +57,7 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
 
   await sessionRoutes(app, ctx);
   await accountRoutes(app, ctx);
+  await digestRoutes(app, ctx);
   await shareRoutes(app, ctx);
   await invitationRoutes(app, ctx);
   await siteListRoutes(app, ctx);
