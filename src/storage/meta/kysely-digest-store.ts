@@ -161,7 +161,7 @@ export class KyselyDigestStore implements DigestStore {
 
   async markSent(key: DigestKey, holder: string, now: number): Promise<boolean> {
     const result = await this.byKey(key)
-      .set((eb) => ({ status: 'sent' as const, sent_at: now, last_attempt_at: now, attempts: eb('attempts', '+', 1), claimed_by: null, claimed_until: null }))
+      .set((eb) => ({ status: 'sent' as const, sent_at: now, last_attempt_at: now, last_error: null, attempts: eb('attempts', '+', 1), claimed_by: null, claimed_until: null }))
       .where('claimed_by', '=', holder)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
