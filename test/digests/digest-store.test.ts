@@ -2,7 +2,7 @@
 // per member, and workers claiming at once never share a send.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openMetaStores } from '../../src/storage/meta/open.js';
+import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js';
 import { META_DATABASES } from '../helpers/meta-adapters.js';
 
 for (const adapter of META_DATABASES) {
@@ -10,7 +10,7 @@ for (const adapter of META_DATABASES) {
     test('planned once however many plan at once; each claimed by one worker; sent once', async () => {
       const { location, dispose } = await adapter.create();
       // One at a time: the first opening migrates the database.
-      const workers = [];
+      const workers: MetaStores[] = [];
       for (let i = 0; i < 3; i++) workers.push(await openMetaStores(location));
       try {
         const [first] = workers;
