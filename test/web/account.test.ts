@@ -150,6 +150,28 @@ describe('account pages in the browser', () => {
     await context.close();
   });
 
+  it('Email reports: per site, Weekly report and Monthly report, saved at once; the site settings show the reports state', async () => {
+    const { server } = dashboard;
+    await createUser(server, 'reports@example.com', [{ orgId: site.orgId, role: 'admin' }]);
+    const { context, page } = await openPage(dashboard);
+    await signIn(page, server, 'reports@example.com', '/account');
+    const group = page.getByRole('group', { name: /account-shop\.example/ });
+    await group.getByLabel('Weekly report').waitFor();
+    await checkPage(page, 'account-email-reports');
+    const saved = page.waitForResponse((r) => r.url().includes('/account/digests/') && r.request().method() === 'PUT');
+    await group.getByLabel('Weekly report').focus();
+    await page.keyboard.press('Space');
+    assert.equal((await saved).status(), 200);
+    await page.reload();
+    assert.equal(await page.getByRole('group', { name: /account-shop\.example/ }).getByLabel('Weekly report').isChecked(), true);
+    assert.equal(await page.getByRole('group', { name: /account-shop\.example/ }).getByLabel('Monthly report').isChecked(), false);
+    await page.goto(`${server.url}/sites/${site.siteId}/settings`);
+    await page.getByRole('heading', { name: 'Email reports' }).waitFor();
+    await page.getByText('not configured (SVC_SMTP_URL and SVC_PUBLIC_URL)').waitFor();
+    await checkPage(page, 'site-settings-email-reports');
+    await context.close();
+  });
+
   it('an organisation that requires two-factor sign-in sends a member without it to the security page', async () => {
     const { server } = dashboard;
     const strict = await createSite(server, { domain: 'strict-shop.example' });

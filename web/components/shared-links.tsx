@@ -1,4 +1,4 @@
-// A site's shared links on its settings page: `Create link` (optional `Password`, `Expires` day,
+// A site's shared links and the state of its email reports on its settings page. Shared links: `Create link` (optional `Password`, `Expires` day,
 // `Filters` locked on the link, `Embed domains`) shows the new link once with `Copy`; each link is
 // listed with its filters, expiry and last use, and `Revoke`.
 import { useId, useState } from 'preact/hooks';
@@ -91,6 +91,40 @@ function CreateLink({ siteId, onCreated }: { siteId: string; onCreated(): void }
         </SubmitButton>
       </Form>
     </>
+  );
+}
+
+interface DigestState {
+  configured: boolean;
+  lastSentAt: number | null;
+  lastError: { at: number; message: string } | null;
+  pending: number;
+}
+
+/** The state of the site's email reports: the last one mailed, the last failure, those waiting. */
+export function EmailReportsState({ siteId }: { siteId: string }) {
+  const state = useLoad(() => api<DigestState>('GET', `/manage/sites/${encodeURIComponent(siteId)}/digests`), [siteId]);
+  return (
+    <section class="card" id="email-reports" aria-labelledby="email-reports-title">
+      <h2 id="email-reports-title">Email reports</h2>
+      <LoadState state={state}>
+        {(s) => (
+          <dl class="facts">
+            <dt>Mail</dt>
+            <dd>{s.configured ? 'configured' : 'not configured (SVC_SMTP_URL and SVC_PUBLIC_URL)'}</dd>
+            <dt>Last sent</dt>
+            <dd>{s.lastSentAt === null ? 'never' : formatInstant(s.lastSentAt)}</dd>
+            <dt>Last error</dt>
+            <dd>{s.lastError === null ? 'none' : `${formatInstant(s.lastError.at)}: ${s.lastError.message}`}</dd>
+            <dt>Waiting</dt>
+            <dd>{s.pending}</dd>
+          </dl>
+        )}
+      </LoadState>
+      <p class="muted">
+        Members choose their reports on their <a href="/account">account page</a>.
+      </p>
+    </section>
   );
 }
 

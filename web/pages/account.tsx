@@ -1,13 +1,14 @@
-// /account: the signed-in user's own password, email and account; every change asks for the current
-// password, and a changed password or email ends the user's other sessions.
+// /account: the signed-in user's own password, email and account (every change asks for the current
+// password, and a changed password or email ends the user's other sessions), and its email reports:
+// per site, `Weekly report` and `Monthly report`.
 import { useState } from 'preact/hooks';
 import { api, setCsrfToken } from '../lib/api.js';
-import { useAction } from '../lib/hooks.js';
+import { useAction, useLoad } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, SignedIn } from '../lib/mount.js';
 import { ConfirmButton } from '../components/confirm.js';
-import { ErrorText, Notice } from '../components/feedback.js';
-import { TextField } from '../components/fields.js';
+import { ErrorText, LoadState, Notice } from '../components/feedback.js';
+import { CheckboxField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
 import type { SessionView } from '../../src/core/vocabulary.js';
 
@@ -90,6 +91,52 @@ function DeleteAccount() {
   );
 }
 
+interface DigestRow {
+  siteId: string;
+  name: string;
+  domain: string;
+  orgName: string;
+  weekly: boolean;
+  monthly: boolean;
+}
+
+function SiteReports({ row }: { row: DigestRow }) {
+  const [choice, setChoice] = useState({ weekly: row.weekly, monthly: row.monthly });
+  const save = useAction();
+  const change = (next: typeof choice) =>
+    save.run(async () => {
+      setChoice(next);
+      setChoice(await api<typeof choice>('PUT', `/account/digests/${encodeURIComponent(row.siteId)}`, next));
+    });
+  return (
+    <fieldset class="reports">
+      <legend>
+        {row.name} <span class="muted">{row.domain}</span>
+      </legend>
+      <CheckboxField label="Weekly report" hint="Mondays at 08:00, for the previous week." checked={choice.weekly} onChecked={(weekly) => change({ ...choice, weekly })} />
+      <CheckboxField label="Monthly report" hint="The 1st at 08:00, for the previous month." checked={choice.monthly} onChecked={(monthly) => change({ ...choice, monthly })} />
+      <ErrorText message={save.error} />
+    </fieldset>
+  );
+}
+
+function EmailReports() {
+  const reports = useLoad(() => api<{ configured: boolean; sites: DigestRow[] }>('GET', '/account/digests'));
+  return (
+    <section class="card" aria-labelledby="reports-title">
+      <h2 id="reports-title">Email reports</h2>
+      <LoadState state={reports}>
+        {({ configured, sites }) => (
+          <>
+            {!configured && <p class="muted">This service sends no mail yet: its operator sets SVC_SMTP_URL and SVC_PUBLIC_URL. Your choices are kept.</p>}
+            {sites.length === 0 ? <p class="muted">No sites yet.</p> : sites.map((row) => <SiteReports key={row.siteId} row={row} />)}
+          </>
+        )}
+      </LoadState>
+    </section>
+  );
+}
+
 function AccountPage({ session: initial }: { session: SessionView }) {
   const [session, setSession] = useState(initial);
   return (
@@ -99,6 +146,7 @@ function AccountPage({ session: initial }: { session: SessionView }) {
       </p>
       <ChangePassword />
       <ChangeEmail session={session} onChanged={setSession} />
+      <EmailReports />
       <DeleteAccount />
     </Layout>
   );
