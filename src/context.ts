@@ -126,6 +126,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     publicBase: config.publicUrl,
     // The unsubscribe links' key: the admin token's secret is the service's own, and it stays.
     signingKey: adminToken,
+    webhookSender: alerts.sender,
+    checkWebhookUrl: (url) => alerts.readUrl(url),
     warn: (message) => log.warn({}, message),
   });
   for (const task of digests.maintenanceTasks()) maintenance.register(task);

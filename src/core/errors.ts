@@ -50,6 +50,7 @@ export const ERRORS = {
       setupDone: 'setup is done: sign in instead',
       twoFactor: 'two-factor sign-in is not enabled for this user',
       unsubscribe: 'this unsubscribe link is not valid',
+      digestWebhook: 'report webhook not found',
       sharedLink: 'this shared link is not valid: it was revoked or it expired. Ask the site\'s admin for a new one',
       setupPageDone: 'setup is done: sign in at /login',
     },

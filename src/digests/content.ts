@@ -128,3 +128,43 @@ export function digestHtml(digest: Digest, unsubscribeUrl: string): string {
     '</body></html>',
   ].join('');
 }
+
+/** The webhook body of a digest: its figures as JSON, `type: "digest"`. */
+export function digestPayload(digest: Digest, at: number): string {
+  return JSON.stringify({
+    type: 'digest',
+    kind: digest.kind,
+    site: digest.site.domain,
+    siteId: digest.site.id,
+    period: digest.period,
+    at: new Date(at).toISOString(),
+    kpis: digest.kpis,
+    top: { pages: digest.top.page, referrers: digest.top.referrer, countries: digest.top.country },
+    dashboardUrl: digest.dashboardUrl,
+  });
+}
+
+/** Whether a webhook URL is a Slack incoming webhook's, which takes Slack's message format. */
+export const isSlackWebhook = (url: string) => new URL(url).hostname === 'hooks.slack.com';
+
+/** Slack's markup escapes only these three characters. */
+const escapeSlack = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The digest as a Slack incoming-webhook message: a text fallback and blocks (mrkdwn). */
+export function slackMessage(digest: Digest): string {
+  const title = `${digestSubject(digest)}, ${periodText(digest)}`;
+  const kpis = METRICS.map((metric) => `*${METRIC_REGISTRY[metric].label}*: ${formatValue(metric, digest.kpis[metric].value)} (${formatChange(digest.kpis[metric])})`).join('\n');
+  const tops = TOP_DIMENSIONS.map(([dimension, name]) => {
+    const rows = digest.top[dimension];
+    return `*${name}*\n${rows.length === 0 ? 'none' : rows.map((row) => `${escapeSlack(row.key)}: ${count(row.visitors)}`).join('\n')}`;
+  });
+  return JSON.stringify({
+    text: escapeSlack(title),
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: title.slice(0, 150) } },
+      { type: 'section', text: { type: 'mrkdwn', text: kpis } },
+      ...tops.map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } })),
+      { type: 'section', text: { type: 'mrkdwn', text: `<${digest.dashboardUrl}|Open the dashboard of this period>` } },
+    ],
+  });
+}

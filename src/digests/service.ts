@@ -1,4 +1,5 @@
-// Email digests (docs/accounts.md#email-reports): members choose weekly and monthly reports per site;
+// Digests (docs/accounts.md#email-reports): members choose weekly and monthly reports per site, and
+// admins add webhooks that receive them;
 // the worker's `digests` task plans each due period's sends (one row per member, site, kind and
 // period: the row's key makes a second plan, by another worker or after a restart, add nothing),
 // then claims due sends and mails them, marking each sent once the SMTP server took it. A failed
@@ -13,10 +14,12 @@ import type { MailSender } from '../alerts/email.js';
 import type { Site } from '../entities/sites.js';
 import type { EventStore } from '../storage/events/types.js';
 import type { AccountStore } from '../storage/meta/account-types.js';
-import { DIGEST_KINDS, type DigestKind, type DigestKey, type DigestSend, type DigestSiteStatus, type DigestStore } from '../storage/meta/digest-types.js';
+import { DIGEST_KINDS, type DigestKind, type DigestKey, type DigestSend, type DigestSiteStatus, type DigestStore, type DigestWebhook } from '../storage/meta/digest-types.js';
 import { newHolderId } from '../storage/meta/leases.js';
 import type { MetaStore } from '../storage/meta/types.js';
-import { digestHtml, digestSubject, digestText, readDigest } from './content.js';
+import { deliveryHeaders } from '../alerts/signing.js';
+import { sendWebhook, type SenderOptions } from '../alerts/sender.js';
+import { digestHtml, digestPayload, digestSubject, digestText, isSlackWebhook, readDigest, slackMessage, type Digest } from './content.js';
 import { duePeriod } from './schedule.js';
 
 /** Waits after each failed attempt; after the last, the send is given up (its error stays shown). */
@@ -39,6 +42,10 @@ export interface DigestServiceOptions {
   publicBase: string | undefined;
   /** The key of the unsubscribe links' signatures. */
   signingKey: string;
+  /** How webhooks are sent: the alert webhooks' sender (URL policy, DNS, timeout). */
+  webhookSender: SenderOptions;
+  /** Checks a webhook URL as an alert rule's is. */
+  checkWebhookUrl(url: unknown): Promise<string>;
   warn(message: string): void;
 }
 
@@ -78,8 +85,10 @@ export class DigestService {
         const period = duePeriod(kind, now, site.timezone);
         if (!period) continue;
         const users = await this.options.store.subscribers(site.internalId, site.orgId, kind);
+        const hooks = (await this.options.store.webhooks(site.internalId)).filter((hook) => hook[kind]);
+        const sends = [...users.map((userId) => ({ userId, webhookId: 0 })), ...hooks.map((hook) => ({ userId: 0, webhookId: hook.id }))];
         planned += await this.options.store.planSends(
-          users.map((userId) => ({ userId, siteId: site.internalId, kind, periodFrom: period.from, periodTo: period.to })),
+          sends.map((recipient) => ({ ...recipient, siteId: site.internalId, kind, periodFrom: period.from, periodTo: period.to })),
           now,
         );
       }
@@ -98,34 +107,77 @@ export class DigestService {
   }
 
   private async deliver(send: DigestSend, now: number): Promise<boolean> {
-    const { store, accounts, meta, events, clock } = this.options;
-    const user = await accounts.getUser(send.userId);
-    const site = await meta.getSite(send.sitePublicId);
-    if (!user || !site || site.status !== 'active' || (await accounts.roleIn(site.orgId, user.id)) === undefined) {
-      await store.markFailed(send, this.holder, clock.now(), 'the member or the site is gone', undefined);
-      return false;
-    }
+    const site = await this.options.meta.getSite(send.sitePublicId);
+    if (!site || site.status !== 'active') return this.giveUp(send, 'the site is gone');
     try {
-      const base = this.options.publicBase!;
-      const digest = await readDigest({ events, meta }, site, send.kind, { from: send.periodFrom, to: send.periodTo }, now, base);
-      const unsubscribeUrl = `${base}/unsubscribe/${this.unsubscribeToken(send)}`;
-      await this.options.mail!({
-        to: [user.email],
-        subject: digestSubject(digest),
-        text: digestText(digest, unsubscribeUrl),
-        html: digestHtml(digest, unsubscribeUrl),
-        // One Message-ID per member, site, kind and period: a mail reader shows one, whatever happened.
-        messageId: `<digest-${send.userId}-${send.siteId}-${send.kind}-${send.periodFrom}@svc>`,
-        headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-      });
+      const digest = await readDigest({ events: this.options.events, meta: this.options.meta }, site, send.kind, { from: send.periodFrom, to: send.periodTo }, now, this.options.publicBase!);
+      const failure = send.webhookId > 0 ? await this.post(send, digest) : await this.mail(send, site, digest);
+      if (failure === 'gone') return this.giveUp(send, send.webhookId > 0 ? 'the webhook was deleted' : 'the member left');
+      if (failure !== undefined) return this.failed(send, failure.message, failure.retry);
     } catch (err) {
-      const delay = DIGEST_RETRY_DELAYS_MS[send.attempts];
-      const message = err instanceof Error ? err.message : String(err);
-      await store.markFailed(send, this.holder, clock.now(), message, delay === undefined ? undefined : clock.now() + delay);
-      this.options.warn(`digest ${send.kind} ${send.periodFrom} of site ${site.id} to user ${user.id} failed: ${message}`);
-      return false;
+      return this.failed(send, err instanceof Error ? err.message : String(err), true);
     }
-    return store.markSent(send, this.holder, clock.now());
+    return this.options.store.markSent(send, this.holder, this.options.clock.now());
+  }
+
+  /** Mails a member's report; 'gone' when it is no longer a member. */
+  private async mail(send: DigestSend, site: Site, digest: Digest): Promise<'gone' | undefined> {
+    const user = await this.options.accounts.getUser(send.userId);
+    if (!user || (await this.options.accounts.roleIn(site.orgId, user.id)) === undefined) return 'gone';
+    const unsubscribeUrl = `${this.options.publicBase!}/unsubscribe/${this.unsubscribeToken(send)}`;
+    await this.options.mail!({
+      to: [user.email],
+      subject: digestSubject(digest),
+      text: digestText(digest, unsubscribeUrl),
+      html: digestHtml(digest, unsubscribeUrl),
+      // One Message-ID per member, site, kind and period: a mail reader shows one, whatever happened.
+      messageId: `<digest-${send.userId}-${send.siteId}-${send.kind}-${send.periodFrom}@svc>`,
+      headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    });
+    return undefined;
+  }
+
+  /**
+   * Posts a webhook's report, signed as alert webhooks are (svc-signature over the body,
+   * svc-delivery-id the same on every attempt), in Slack's format for a Slack URL. A URL the policy
+   * refuses is not tried again (but a failed DNS look-up is).
+   */
+  private async post(send: DigestSend, digest: Digest): Promise<'gone' | { message: string; retry: boolean } | undefined> {
+    const hook = await this.options.store.webhook(send.webhookId);
+    if (!hook) return 'gone';
+    const body = isSlackWebhook(hook.url) ? slackMessage(digest) : digestPayload(digest, this.options.clock.now());
+    const deliveryId = `digest-${hook.id}-${send.kind}-${send.periodFrom}`;
+    const status = await sendWebhook({ url: hook.url, body, headers: () => deliveryHeaders(hook.secret, deliveryId, body, this.options.clock.now()) }, this.options.webhookSender);
+    if (status === 'succeeded') return undefined;
+    return { message: status, retry: !status.startsWith('rejected:') || status === 'rejected:dns' };
+  }
+
+  private async giveUp(send: DigestSend, reason: string): Promise<false> {
+    await this.options.store.markFailed(send, this.holder, this.options.clock.now(), reason, undefined);
+    return false;
+  }
+
+  private async failed(send: DigestSend, message: string, retry: boolean): Promise<false> {
+    const delay = retry ? DIGEST_RETRY_DELAYS_MS[send.attempts] : undefined;
+    const now = this.options.clock.now();
+    await this.options.store.markFailed(send, this.holder, now, message, delay === undefined ? undefined : now + delay);
+    this.options.warn(`digest ${send.kind} ${send.periodFrom} of site ${send.sitePublicId} to ${send.webhookId > 0 ? `webhook ${send.webhookId}` : `user ${send.userId}`} failed: ${message}`);
+    return false;
+  }
+
+  // --- a site's webhooks ---------------------------------------------------------------------
+
+  async addWebhook(site: Site, input: { url: unknown; secret: string; weekly: boolean; monthly: boolean }): Promise<DigestWebhook> {
+    const url = await this.options.checkWebhookUrl(input.url);
+    return this.options.store.createWebhook({ siteId: site.internalId, url, secret: input.secret, weekly: input.weekly, monthly: input.monthly }, this.options.clock.now());
+  }
+
+  webhooks(site: Site): Promise<DigestWebhook[]> {
+    return this.options.store.webhooks(site.internalId);
+  }
+
+  async deleteWebhook(site: Site, id: number): Promise<void> {
+    if (!(await this.options.store.deleteWebhook(site.internalId, id))) throw apiError('NOT_FOUND', 'digestWebhook');
   }
 
   // --- members' choices and the unsubscribe link ----------------------------------------------

@@ -16,7 +16,7 @@ for (const adapter of META_DATABASES) {
         const [first] = workers;
         const org = await first!.meta.createOrg('Org', 1);
         const site = await first!.meta.createSite(org.id, { domain: 'digest.example', name: 'Digest', timezone: 'UTC', retentionMonths: null, honorGpc: true, rawDays: 30 }, 'digestSite01', 1);
-        const sends = Array.from({ length: 30 }, (_, i) => ({ userId: i + 1, siteId: site.internalId, kind: 'weekly' as const, periodFrom: '2026-03-16', periodTo: '2026-03-22' }));
+        const sends = Array.from({ length: 30 }, (_, i) => ({ userId: i + 1, webhookId: 0, siteId: site.internalId, kind: 'weekly' as const, periodFrom: '2026-03-16', periodTo: '2026-03-22' }));
         const planned = await Promise.all(workers.map((w) => w.digests.planSends(sends, 10)));
         assert.equal(planned.reduce((a, b) => a + b, 0), 30, `planned: ${planned}`);
         const claimed = await Promise.all(workers.map((w, i) => w.digests.claimDue(`worker ${i}`, 20, 1_000, 30)));

@@ -98,6 +98,8 @@ describe('email digests', () => {
       mail: smtpMailSender(smtp.url, 'svc reports <reports@localhost>', 2_000),
       publicBase: PUBLIC_URL,
       signingKey: server.adminToken,
+      webhookSender: server.ctx.alerts.sender,
+      checkWebhookUrl: (url) => server.ctx.alerts.readUrl(url),
       warn: () => undefined,
     });
   });

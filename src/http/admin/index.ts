@@ -8,6 +8,7 @@ import { installationRoutes } from './installation-routes.js';
 import { acceptEmptyJsonBody } from './json-body.js';
 import { memberRoutes } from './members.js';
 import { sharedLinkRoutes } from './shared-links.js';
+import { digestAdminRoutes } from './digests.js';
 import { operatorRoutes } from './operator-routes.js';
 import { orgRoutes } from './org-routes.js';
 import { siteRoutes } from './site-routes.js';
@@ -21,6 +22,7 @@ export async function orgScopedRoutes(app: FastifyInstance, ctx: AppContext, acc
   await alertRoutes(app, ctx, access);
   await memberRoutes(app, ctx, access);
   await sharedLinkRoutes(app, ctx, access);
+  await digestAdminRoutes(app, ctx, access);
 }
 
 /** /admin/v1: every route behind the operator token (checked before anything else). */

@@ -1,6 +1,5 @@
 // Shared links of a site (docs/accounts.md#shared-links): created, listed and revoked by the
-// operator and by the organisation's admins and owners. The link is answered once. Also the state of
-// the site's email reports, which its settings show beside its links.
+// operator and by the organisation's admins and owners. The link is answered once.
 import type { FastifyInstance } from 'fastify';
 import type { OrgAccess } from '../auth/authorization.js';
 import { publicBase } from '../auth/session-cookie.js';
@@ -50,12 +49,6 @@ export async function sharedLinkRoutes(app: FastifyInstance, ctx: AppContext, ac
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/shared-links', async (request) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
     return { sharedLinks: (await links.list(site)).map(sharedLinkView) };
-  });
-
-  // The site's email reports, for its settings: whether mail is configured, the last sent, the last error.
-  app.get<{ Params: { siteId: string } }>('/sites/:siteId/digests', async (request) => {
-    const site = await siteFor(ctx, access, request, request.params.siteId);
-    return { configured: ctx.digests.configured, ...(await ctx.digests.status(site)) };
   });
 
   app.delete<{ Params: { siteId: string; linkId: string } }>('/sites/:siteId/shared-links/:linkId', async (request, reply) => {

@@ -3,9 +3,12 @@
 export type DigestKind = 'weekly' | 'monthly';
 export const DIGEST_KINDS: readonly DigestKind[] = ['weekly', 'monthly'];
 
-/** One digest: a member, a site (internal id), a kind and its period of site-local days. */
+/** One digest: a recipient (a member, or a webhook), a site (internal id), a kind and its period of site-local days. */
 export interface DigestKey {
+  /** The member it is mailed to; 0 for a webhook's. */
   userId: number;
+  /** The webhook it is posted to; 0 for a member's. */
+  webhookId: number;
   siteId: number;
   kind: DigestKind;
   periodFrom: string;
@@ -30,13 +33,29 @@ export interface DigestSiteStatus {
   pending: number;
 }
 
+/** A site's webhook that receives its reports. */
+export interface DigestWebhook {
+  id: number;
+  siteId: number;
+  url: string;
+  secret: string;
+  weekly: boolean;
+  monthly: boolean;
+  createdAt: number;
+}
+
 export interface DigestStore {
+  createWebhook(webhook: Omit<DigestWebhook, 'id' | 'createdAt'>, now: number): Promise<DigestWebhook>;
+  webhooks(siteId: number): Promise<DigestWebhook[]>;
+  webhook(id: number): Promise<DigestWebhook | undefined>;
+  /** Deletes the webhook; its planned sends find no webhook and end. */
+  deleteWebhook(siteId: number, id: number): Promise<boolean>;
   /** The member's choice for a site; both false deletes it. */
   setSubscription(userId: number, siteId: number, choice: { weekly: boolean; monthly: boolean }): Promise<void>;
   subscriptionsOf(userId: number): Promise<Array<{ siteId: number; weekly: boolean; monthly: boolean }>>;
   /** The users who chose `kind` for the site and are still members of its organisation. */
   subscribers(siteId: number, orgId: number, kind: DigestKind): Promise<number[]>;
-  /** The sites (public ids) with at least one subscription. */
+  /** The sites (public ids) with at least one subscription or webhook. */
   subscribedSites(): Promise<string[]>;
   /** Adds the sends not planned yet (a planned one, whatever its state, stays as it is); answers how many were added. */
   planSends(sends: Array<DigestKey & { periodTo: string }>, now: number): Promise<number>;

@@ -1,9 +1,9 @@
 // DigestStore over the MetaStore's Kysely handle (migration 012_digests): SQLite and PostgreSQL share
 // it. Claims are conditional updates of one row each, so any number of workers share the sends.
-import type { Kysely, Selectable } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
 import type { MetaDatabase } from './schema.js';
 import type { AccountDatabase } from './account-schema.js';
-import type { DigestKey, DigestKind, DigestSend, DigestSiteStatus, DigestStore } from './digest-types.js';
+import type { DigestKey, DigestKind, DigestSend, DigestSiteStatus, DigestStore, DigestWebhook } from './digest-types.js';
 
 interface DigestSubscriptionsTable {
   user_id: number;
@@ -12,8 +12,19 @@ interface DigestSubscriptionsTable {
   monthly: number;
 }
 
+interface DigestWebhooksTable {
+  id: Generated<number>;
+  site_id: number;
+  url: string;
+  secret: string;
+  weekly: number;
+  monthly: number;
+  created_at: number;
+}
+
 interface DigestSendsTable {
   user_id: number;
+  webhook_id: number;
   site_id: number;
   kind: DigestKind;
   period_from: string;
@@ -32,10 +43,22 @@ interface DigestSendsTable {
 interface DigestDatabase extends AccountDatabase {
   digest_subscriptions: DigestSubscriptionsTable;
   digest_sends: DigestSendsTable;
+  digest_webhooks: DigestWebhooksTable;
 }
+
+const toWebhook = (row: Selectable<DigestWebhooksTable>): DigestWebhook => ({
+  id: row.id,
+  siteId: row.site_id,
+  url: row.url,
+  secret: row.secret,
+  weekly: row.weekly === 1,
+  monthly: row.monthly === 1,
+  createdAt: Number(row.created_at),
+});
 
 const toSend = (row: Selectable<DigestSendsTable> & { site_public_id: string }): DigestSend => ({
   userId: row.user_id,
+  webhookId: row.webhook_id,
   sitePublicId: row.site_public_id,
   siteId: row.site_id,
   kind: row.kind,
@@ -60,9 +83,33 @@ export class KyselyDigestStore implements DigestStore {
     return this.db
       .updateTable('digest_sends')
       .where('user_id', '=', key.userId)
+      .where('webhook_id', '=', key.webhookId)
       .where('site_id', '=', key.siteId)
       .where('kind', '=', key.kind)
       .where('period_from', '=', key.periodFrom);
+  }
+
+  async createWebhook(webhook: Omit<DigestWebhook, 'id' | 'createdAt'>, now: number): Promise<DigestWebhook> {
+    const row = await this.db
+      .insertInto('digest_webhooks')
+      .values({ site_id: webhook.siteId, url: webhook.url, secret: webhook.secret, weekly: webhook.weekly ? 1 : 0, monthly: webhook.monthly ? 1 : 0, created_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toWebhook(row);
+  }
+
+  async webhooks(siteId: number): Promise<DigestWebhook[]> {
+    return (await this.db.selectFrom('digest_webhooks').selectAll().where('site_id', '=', siteId).orderBy('id').execute()).map(toWebhook);
+  }
+
+  async webhook(id: number): Promise<DigestWebhook | undefined> {
+    const row = await this.db.selectFrom('digest_webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toWebhook(row);
+  }
+
+  async deleteWebhook(siteId: number, id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('digest_webhooks').where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   async setSubscription(userId: number, siteId: number, choice: { weekly: boolean; monthly: boolean }): Promise<void> {
@@ -96,12 +143,13 @@ export class KyselyDigestStore implements DigestStore {
   }
 
   async subscribedSites(): Promise<string[]> {
+    const members = this.db.selectFrom('digest_subscriptions').select('site_id');
+    const hooks = this.db.selectFrom('digest_webhooks').select('site_id');
     const rows = await this.db
-      .selectFrom('digest_subscriptions')
-      .innerJoin('sites', 'sites.id', 'digest_subscriptions.site_id')
-      .select('sites.public_id')
-      .distinct()
-      .orderBy('sites.public_id')
+      .selectFrom('sites')
+      .select('public_id')
+      .where((eb) => eb.or([eb('id', 'in', members), eb('id', 'in', hooks)]))
+      .orderBy('public_id')
       .execute();
     return rows.map((r) => r.public_id);
   }
@@ -118,6 +166,7 @@ export class KyselyDigestStore implements DigestStore {
       .values(
         sends.map((s) => ({
           user_id: s.userId,
+          webhook_id: s.webhookId,
           site_id: s.siteId,
           kind: s.kind,
           period_from: s.periodFrom,
@@ -133,7 +182,7 @@ export class KyselyDigestStore implements DigestStore {
           created_at: now,
         })),
       )
-      .onConflict((oc) => oc.columns(['user_id', 'site_id', 'kind', 'period_from']).doNothing())
+      .onConflict((oc) => oc.columns(['user_id', 'webhook_id', 'site_id', 'kind', 'period_from']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0);
   }
@@ -210,6 +259,7 @@ export class KyselyDigestStore implements DigestStore {
   async send(key: DigestKey): Promise<DigestSend | undefined> {
     const row = await this.selectSends()
       .where('digest_sends.user_id', '=', key.userId)
+      .where('digest_sends.webhook_id', '=', key.webhookId)
       .where('digest_sends.site_id', '=', key.siteId)
       .where('digest_sends.kind', '=', key.kind)
       .where('digest_sends.period_from', '=', key.periodFrom)
