@@ -16,6 +16,11 @@ import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js'
 import { AppClient, signedInUser } from '../helpers/app-client.js';
 import { BROWSER_UA, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
 import { startSmtp, type Mail, type SmtpListener } from '../helpers/smtp.js';
+import { signatureHex } from '../../src/alerts/signing.js';
+import { isSlackWebhook, slackMessage, type Digest } from '../../src/digests/content.js';
+import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
+import { loopbackResolver } from '../../support/alert-service.js';
+import { testCertificates } from '../../support/test-certificates.js';
 
 /** A free port of this machine, for a server whose public URL must be known before it starts. */
 async function freePort(): Promise<number> {
@@ -67,13 +72,19 @@ describe('email digests', () => {
   let second: MetaStores;
   let secondWorker: DigestService;
   let PUBLIC_URL: string;
+  let receiver: Receiver;
   const users: Record<string, { client: AppClient; userId: number }> = {};
 
   before(async () => {
     smtp = await startSmtp();
     const port = await freePort();
     PUBLIC_URL = `http://127.0.0.1:${port}`;
-    server = await startTestServer({ clock, env: { PORT: String(port), SVC_SMTP_URL: smtp.url, SVC_PUBLIC_URL: PUBLIC_URL } });
+    receiver = await startReceiver();
+    server = await startTestServer({
+      clock,
+      env: { PORT: String(port), SVC_SMTP_URL: smtp.url, SVC_PUBLIC_URL: PUBLIC_URL, SVC_WEBHOOK_ALLOW_PRIVATE: '1' },
+      alerts: { resolve: loopbackResolver, ca: testCertificates().ca, timeoutMs: 2_000 },
+    });
     site = await createSite(server, { timezone: 'Europe/Paris' });
     const lines = [];
     for (let day = 9; day <= 22; day++) {
@@ -107,6 +118,7 @@ describe('email digests', () => {
     await second?.meta.close();
     await server?.stop();
     await smtp?.close();
+    await receiver?.close();
   });
 
   const choose = (role: string, body: unknown) => users[role]!.client.request('PUT', `/app/v1/account/digests/${site.siteId}`, body);
@@ -219,5 +231,58 @@ describe('email digests', () => {
     assert.deepEqual(smtp.mails.slice(before).map((m) => m.to[0]).sort(), ['digest-owner@example.com', 'digest-quiet@example.com']);
     await secondWorker.run(clock.now() + 60_000);
     assert.equal(smtp.mails.length, before + 2);
+  });
+
+  test('a report webhook gets the digest once a period, signed as alert webhooks are, again after a failure', async () => {
+    const path = `/app/v1/manage/sites/${site.siteId}/digest-webhooks`;
+    const refused = await users.owner!.client.request('POST', path, { url: 'http://receiver.test/x', secret: 's', weekly: true, monthly: false });
+    assert.equal(refused.body.error.code, 'INVALID_WEBHOOK_URL');
+    assert.equal((await users.viewer!.client.request('POST', path, { url: receiver.url('/digest'), secret: 's', weekly: true, monthly: false })).status, 403);
+    const created = await users.owner!.client.request('POST', path, { url: receiver.url('/digest'), secret: 'digest secret', weekly: true, monthly: false });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual((await users.owner!.client.request('GET', path)).body, { webhooks: [{ id: created.body.id, url: receiver.url('/digest'), weekly: true, monthly: false, createdAt: created.body.createdAt }] });
+    receiver.answer('/digest', 503, 200);
+    clock.set(Date.parse('2026-04-13T06:00:30Z'));
+    await Promise.all([server.ctx.digests.run(clock.now()), secondWorker.run(clock.now())]);
+    assert.equal(receiver.requestsTo('/digest').length, 1);
+    assert.match((await status()).lastError.message, /failed:http-503/);
+    clock.advance(60_000);
+    await Promise.all([server.ctx.digests.run(clock.now()), secondWorker.run(clock.now())]);
+    await server.ctx.digests.run(clock.now() + 60_000);
+    const received = receiver.requestsTo('/digest');
+    assert.equal(received.length, 2, 'the failed attempt, then one success');
+    assert.equal(received[0]!.headers['svc-delivery-id'], received[1]!.headers['svc-delivery-id']);
+    const last = received[1]!;
+    assert.equal(last.headers['svc-signature'], `v1=${signatureHex('digest secret', Number(last.headers['svc-timestamp']), last.body)}`);
+    const payload = JSON.parse(last.body);
+    assert.equal(payload.type, 'digest');
+    assert.equal(payload.kind, 'weekly');
+    assert.deepEqual(payload.period, { from: '2026-04-06', to: '2026-04-12' });
+    assert.deepEqual(Object.keys(payload.kpis), ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions']);
+    assert.equal(payload.dashboardUrl, `${PUBLIC_URL}/sites/${site.siteId}?from=2026-04-06&to=2026-04-12`);
+    assert.equal((await users.owner!.client.request('DELETE', `${path}/${created.body.id}`)).status, 204);
+  });
+
+  test("a Slack URL gets Slack's incoming-webhook message format", () => {
+    assert.equal(isSlackWebhook('https://hooks.slack.com/services/T0/B0/x'), true);
+    assert.equal(isSlackWebhook('https://hooks.slack.com.evil.example/services'), false);
+    const kpi = { value: 10, prev: 5, deltaPct: 100 };
+    const digest: Digest = {
+      site: { id: 'abc', name: 'Shop <1>', domain: 'shop.example' },
+      kind: 'weekly',
+      period: { from: '2026-03-16', to: '2026-03-22' },
+      kpis: { visitors: kpi, pageviews: kpi, sessions: kpi, bounceRate: { value: 0.5, prev: null, deltaPct: 0 }, avgDuration: { value: 75, prev: 75, deltaPct: 0 }, conversions: { value: null, prev: null, deltaPct: 0 } },
+      top: { page: [{ key: '/a&b', visitors: 4, views: 5, pct: 40 }], referrer: [], country: [{ key: 'DE', visitors: 10, views: 10, pct: 100 }] },
+      dashboardUrl: 'https://svc.example/sites/abc?from=2026-03-16&to=2026-03-22',
+    };
+    const message = JSON.parse(slackMessage(digest));
+    assert.equal(message.text, 'Shop &lt;1&gt;: weekly report, 2026-03-16 to 2026-03-22');
+    assert.equal(message.blocks[0].type, 'header');
+    assert.match(message.blocks[1].text.text, /^\*Visitors\*: 10 \(\+100\.0 %\)\n/);
+    assert.match(message.blocks[1].text.text, /\*Bounce rate\*: 50\.0 % \(—\)/);
+    assert.match(message.blocks[1].text.text, /\*Visit duration\*: 1 min 15 s \(±0\.0 %\)/);
+    assert.equal(message.blocks[2].text.text, '*Top pages*\n/a&amp;b: 4');
+    assert.equal(message.blocks[3].text.text, '*Top referrers*\nnone');
+    assert.equal(message.blocks.at(-1).text.text, '<https://svc.example/sites/abc?from=2026-03-16&to=2026-03-22|Open the dashboard of this period>');
   });
 });
