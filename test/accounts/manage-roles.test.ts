@@ -115,6 +115,18 @@ describe('/app/v1/manage role matrix', () => {
       make: async () => ({ method: 'DELETE', path: `/sites/${site.siteId}/shared-links/${(await admin('POST', `/sites/${site.siteId}/shared-links`, {})).id}` }),
     },
     { name: 'email reports state', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/digests` }) },
+    { name: 'list report webhooks', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/digest-webhooks` }) },
+    {
+      name: 'add report webhook',
+      make: async () => ({ method: 'POST', path: `/sites/${site.siteId}/digest-webhooks`, body: { url: receiver.url('/digest'), secret: 's', weekly: true, monthly: false } }),
+    },
+    {
+      name: 'delete report webhook',
+      make: async () => {
+        const hook = await admin('POST', `/sites/${site.siteId}/digest-webhooks`, { url: receiver.url('/digest'), secret: 's', weekly: true, monthly: true });
+        return { method: 'DELETE', path: `/sites/${site.siteId}/digest-webhooks/${hook.id}` };
+      },
+    },
     { name: 'list members', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/members` }) },
     {
       name: 'change member role',
