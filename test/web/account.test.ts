@@ -168,6 +168,12 @@ describe('account pages in the browser', () => {
     await page.goto(`${server.url}/sites/${site.siteId}/settings`);
     await page.getByRole('heading', { name: 'Email reports' }).waitFor();
     await page.getByText('not configured (SVC_SMTP_URL and SVC_PUBLIC_URL)').waitFor();
+    await page.getByText('No report webhooks.').waitFor();
+    const form = page.getByRole('form', { name: 'Add a report webhook' });
+    await form.getByLabel('Webhook URL').fill('http://not-https.example/hook');
+    await form.getByLabel('Signing secret').fill('a secret');
+    await form.getByRole('button', { name: 'Add webhook' }).click();
+    await page.getByText(/the webhook URL breaks a URL rule/).waitFor();
     await checkPage(page, 'site-settings-email-reports');
     await context.close();
   });

@@ -8,7 +8,7 @@ import { useAction, useLoad } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
 import { ShownOnce } from './copy.js';
 import { ErrorText, LoadState } from './feedback.js';
-import { Form, SubmitButton, TextField } from './fields.js';
+import { CheckboxField, Form, SubmitButton, TextField } from './fields.js';
 import { WideTable } from './table.js';
 
 interface SharedLinkRow {
@@ -124,7 +124,72 @@ export function EmailReportsState({ siteId }: { siteId: string }) {
       <p class="muted">
         Members choose their reports on their <a href="/account">account page</a>.
       </p>
+      <ReportWebhooks siteId={siteId} />
     </section>
+  );
+}
+
+interface ReportWebhook {
+  id: number;
+  url: string;
+  weekly: boolean;
+  monthly: boolean;
+  createdAt: number;
+}
+
+/** Webhooks that receive the site's reports: signed JSON, or Slack's format for a Slack URL. */
+function ReportWebhooks({ siteId }: { siteId: string }) {
+  const base = `/manage/sites/${encodeURIComponent(siteId)}/digest-webhooks`;
+  const hooks = useLoad(() => api<{ webhooks: ReportWebhook[] }>('GET', base), [siteId]);
+  const [url, setUrl] = useState('');
+  const [secret, setSecret] = useState('');
+  const [weekly, setWeekly] = useState(true);
+  const [monthly, setMonthly] = useState(false);
+  const add = useAction();
+  const remove = useAction();
+  const submit = () =>
+    add.run(async () => {
+      await api('POST', base, { url, secret, weekly, monthly });
+      setUrl('');
+      setSecret('');
+      hooks.reload();
+    });
+  return (
+    <>
+      <h3>Report webhooks</h3>
+      <LoadState state={hooks}>
+        {({ webhooks }) => (
+          <WideTable
+            class="stack"
+            columns={['Webhook', 'Reports', 'Delete']}
+            rows={webhooks}
+            empty={<p class="muted">No report webhooks.</p>}
+            row={(hook) => (
+              <tr key={hook.id}>
+                <td class="wrap">{hook.url}</td>
+                <td>{[hook.weekly && 'weekly', hook.monthly && 'monthly'].filter(Boolean).join(', ') || 'none'}</td>
+                <td>
+                  <ConfirmButton label={`Delete webhook ${hook.id}`} question={`Delete the report webhook ${hook.url}?`} confirmLabel="Delete" disabled={remove.busy} onConfirm={() => remove.run(() => api('DELETE', `${base}/${hook.id}`)).then(hooks.reload)}>
+                    Delete
+                  </ConfirmButton>
+                </td>
+              </tr>
+            )}
+          />
+        )}
+      </LoadState>
+      <ErrorText message={remove.error} />
+      <Form onSubmit={submit} class="form" label="Add a report webhook">
+        <TextField label="Webhook URL" type="url" required hint="HTTPS; a Slack incoming webhook gets Slack's message format, any other URL signed JSON." value={url} onValue={setUrl} />
+        <TextField label="Signing secret" type="password" autoComplete="off" required value={secret} onValue={setSecret} />
+        <CheckboxField label="Weekly report" checked={weekly} onChecked={setWeekly} />
+        <CheckboxField label="Monthly report" checked={monthly} onChecked={setMonthly} />
+        <ErrorText message={add.error} />
+        <SubmitButton busy={add.busy} busyLabel="Adding…">
+          Add webhook
+        </SubmitButton>
+      </Form>
+    </>
   );
 }
 
