@@ -1,12 +1,13 @@
-// Two-factor sign-in and account deletion on both MetaStore engines, under concurrency: one TOTP code
-// sent twice at once signs in once, one recovery code used twice at once works once, and two last
-// owners deleting their accounts at once leave one of them.
+// Two-factor sign-in, account deletion and shared links on both MetaStore engines: one TOTP code
+// sent twice at once signs in once, one recovery code used twice at once works once, two last owners
+// deleting their accounts at once leave one of them, and a shared link's grants end with it.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AccountService } from '../../src/accounts/service.js';
 import { totpCode } from '../../src/accounts/totp.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { openMetaStores } from '../../src/storage/meta/open.js';
+import { sha256Hex } from '../../src/core/ids.js';
 import { MemorySlidingWindow } from '../../src/storage/counters/rate-limiter.js';
 import { SIGNIN_RATE_LIMIT } from '../../src/accounts/lockout.js';
 import { META_DATABASES } from '../helpers/meta-adapters.js';
@@ -68,6 +69,33 @@ for (const adapter of META_DATABASES) {
           const owners = (await accounts.members(org.id)).filter((m) => m.role === 'owner');
           assert.equal(owners.length, 1, `round ${round}: one owner left`);
         }
+      } finally {
+        await stores.meta.close();
+        await dispose();
+      }
+    });
+
+    test("a shared link: found by its token until it expires, its grants read until they or it end, revoked with them", async () => {
+      const { location, dispose } = await adapter.create();
+      const stores = await openMetaStores(location);
+      try {
+        const org = await stores.meta.createOrg('Org', 1);
+        const site = await stores.meta.createSite(org.id, { domain: 'share.example', name: 'Share', timezone: 'UTC', retentionMonths: null, honorGpc: true, rawDays: 30 }, 'shareSite001', 1);
+        const link = await stores.accounts.createSharedLink(
+          { siteId: site.internalId, sitePublicId: site.id, tokenHash: sha256Hex('token'), passwordHash: undefined, expiresAt: 5_000, filters: ['page:/a'], embedDomains: ['x.example'] },
+          100,
+        );
+        assert.deepEqual(await stores.accounts.sharedLinkByToken(sha256Hex('token'), 4_999), link);
+        assert.equal(await stores.accounts.sharedLinkByToken(sha256Hex('token'), 5_000), undefined, 'expired');
+        await stores.accounts.grantSharedLink({ id: 'grant', linkId: link.id, expiresAt: 3_000 }, 200);
+        assert.equal((await stores.accounts.sharedLinkByGrant('grant', 2_999))?.lastUsedAt, 200);
+        assert.equal(await stores.accounts.sharedLinkByGrant('grant', 3_000), undefined, 'the grant expired');
+        assert.deepEqual((await stores.accounts.sharedLinks(site.internalId)).map((l) => [l.id, l.sitePublicId, l.filters, l.embedDomains]), [[link.id, site.id, ['page:/a'], ['x.example']]]);
+        await stores.accounts.grantSharedLink({ id: 'second', linkId: link.id, expiresAt: 4_000 }, 300);
+        assert.equal(await stores.accounts.revokeSharedLink(site.internalId + 1, link.id), false, 'another site');
+        assert.equal(await stores.accounts.revokeSharedLink(site.internalId, link.id), true);
+        assert.equal(await stores.accounts.sharedLinkByGrant('second', 301), undefined);
+        assert.equal(await stores.accounts.deleteSharedLinkGrantsExpiredBy(10_000), 0, 'revoking deleted the grants');
       } finally {
         await stores.meta.close();
         await dispose();

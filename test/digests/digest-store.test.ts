@@ -28,6 +28,25 @@ for (const adapter of META_DATABASES) {
         assert.equal(await first!.digests.markSent(sends[0]!, 'worker 0', 40), false, 'a send is marked once');
         assert.deepEqual(await Promise.all(workers.map((w) => w.digests.claimDue('late', 2_000, 3_000, 30))), [[], [], []]);
         assert.equal((await first!.digests.siteStatus(site.internalId)).lastSentAt, 30);
+
+        // Subscribers are members of the site's organisation; webhooks make a site planned too.
+        const ana = await first!.accounts.createUser({ email: 'ana@example.com', name: 'Ana', passwordHash: 'x' }, 1);
+        const bob = await first!.accounts.createUser({ email: 'bob@example.com', name: 'Bob', passwordHash: 'x' }, 1);
+        await first!.accounts.setMembership(org.id, ana.id, 'viewer', 1);
+        await first!.digests.setSubscription(ana.id, site.internalId, { weekly: true, monthly: false });
+        await first!.digests.setSubscription(bob.id, site.internalId, { weekly: true, monthly: true });
+        assert.deepEqual(await first!.digests.subscribers(site.internalId, org.id, 'weekly'), [ana.id]);
+        assert.deepEqual(await first!.digests.subscribers(site.internalId, org.id, 'monthly'), []);
+        assert.deepEqual(await first!.digests.subscribedSites(), [site.id]);
+        await first!.digests.setSubscription(ana.id, site.internalId, { weekly: false, monthly: false });
+        await first!.digests.setSubscription(bob.id, site.internalId, { weekly: false, monthly: false });
+        assert.deepEqual(await first!.digests.subscribedSites(), []);
+        const hook = await first!.digests.createWebhook({ siteId: site.internalId, url: 'https://hooks.example/x', secret: 's', weekly: false, monthly: true }, 5);
+        assert.deepEqual(await first!.digests.subscribedSites(), [site.id]);
+        assert.deepEqual(await first!.digests.webhook(hook.id), hook);
+        assert.equal(await first!.digests.deleteWebhook(site.internalId, hook.id), true);
+        assert.deepEqual(await first!.digests.webhooks(site.internalId), []);
+        await first!.accounts.deleteUser(ana.id);
       } finally {
         for (const w of workers) await w.meta.close();
         await dispose();
