@@ -78,6 +78,7 @@ describe('shared links in the browser', () => {
       await page.getByRole('button', { name: /^Visitors/ }).first().waitFor();
       assert.equal(await page.getByRole('button', { name: 'Sign out' }).count(), 0);
       assert.equal(await page.getByRole('link', { name: 'Settings' }).count(), 0);
+      assert.equal(await page.getByRole('link', { name: 'Realtime' }).count(), 0, 'a link locked to filters shares no realtime');
       await checkPage(page, `share-dashboard-${look.name}`);
       await context.close();
     }
@@ -92,6 +93,13 @@ describe('shared links in the browser', () => {
     assert.equal(created.status, 201);
     const { context, page } = await openPage(dashboard);
     await page.goto(created.body.url);
+    await filled(page);
+    // A link without locked filters shares the realtime view too, switched in the page.
+    await page.getByRole('link', { name: 'Realtime' }).click();
+    await page.getByText(/in the last 5 minutes/).waitFor();
+    assert.match(page.url(), /[?&]view=realtime$/);
+    await checkPage(page, 'share-realtime');
+    await page.goBack();
     await filled(page);
     await page.evaluate((target) => {
       const a = document.createElement('a');
