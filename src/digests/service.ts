@@ -1,10 +1,10 @@
 // Digests (docs/accounts.md#email-reports): members choose weekly and monthly reports per site, and
-// admins add webhooks that receive them;
-// the worker's `digests` task plans each due period's sends (one row per member, site, kind and
-// period: the row's key makes a second plan, by another worker or after a restart, add nothing),
-// then claims due sends and mails them, marking each sent once the SMTP server took it. A failed
-// attempt is tried again after 1, 5 and 25 minutes, 2 and 6 hours, then given up; the site's
-// settings show the last mail sent and the last error.
+// admins add webhooks that receive them. The worker's `digests` task plans each due period's sends
+// (one row per recipient, site, kind and period: the row's key makes a second plan, by another
+// worker or after a restart, add nothing), then claims due sends and mails or posts them, marking
+// each sent once the SMTP server or the webhook took it. A failed attempt is tried again after 1, 5
+// and 25 minutes, 2 and 6 hours, then given up; the site's settings show the last report sent and
+// the last error.
 import { createHmac } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { apiError } from '../core/errors.js';
@@ -36,9 +36,9 @@ export interface DigestServiceOptions {
   meta: MetaStore;
   events: EventStore;
   clock: Clock;
-  /** SVC_SMTP_URL's sender; without it (or without the public URL) no digest is planned. */
+  /** SVC_SMTP_URL's sender; without it (or without the public URL) no member's report is planned. */
   mail: MailSender | undefined;
-  /** SVC_PUBLIC_URL's origin: the links in a digest must reach the service from a mail reader. */
+  /** SVC_PUBLIC_URL: the links in a report must reach the service from a mail reader; without it nothing is planned. */
   publicBase: string | undefined;
   /** The key of the unsubscribe links' signatures. */
   signingKey: string;
@@ -60,7 +60,7 @@ export class DigestService {
 
   constructor(private readonly options: DigestServiceOptions) {}
 
-  /** Whether digests can be sent at all: SMTP and the public URL are both configured. */
+  /** Whether members' reports can be mailed: SMTP and the public URL are both configured. */
   get configured(): boolean {
     return this.options.mail !== undefined && this.options.publicBase !== undefined;
   }
@@ -71,7 +71,7 @@ export class DigestService {
 
   /** Plans the due periods' sends, then sends what is due. */
   async run(now: number): Promise<void> {
-    if (!this.configured) return;
+    if (this.options.publicBase === undefined) return;
     await this.plan(now);
     await this.sendDue(now);
   }
@@ -84,7 +84,7 @@ export class DigestService {
       for (const kind of DIGEST_KINDS) {
         const period = duePeriod(kind, now, site.timezone);
         if (!period) continue;
-        const users = await this.options.store.subscribers(site.internalId, site.orgId, kind);
+        const users = this.configured ? await this.options.store.subscribers(site.internalId, site.orgId, kind) : [];
         const hooks = (await this.options.store.webhooks(site.internalId)).filter((hook) => hook[kind]);
         const sends = [...users.map((userId) => ({ userId, webhookId: 0 })), ...hooks.map((hook) => ({ userId: 0, webhookId: hook.id }))];
         planned += await this.options.store.planSends(
@@ -124,8 +124,9 @@ export class DigestService {
   private async mail(send: DigestSend, site: Site, digest: Digest): Promise<'gone' | undefined> {
     const user = await this.options.accounts.getUser(send.userId);
     if (!user || (await this.options.accounts.roleIn(site.orgId, user.id)) === undefined) return 'gone';
+    if (!this.options.mail) throw new Error('SVC_SMTP_URL is not set');
     const unsubscribeUrl = `${this.options.publicBase!}/unsubscribe/${this.unsubscribeToken(send)}`;
-    await this.options.mail!({
+    await this.options.mail({
       to: [user.email],
       subject: digestSubject(digest),
       text: digestText(digest, unsubscribeUrl),
@@ -192,10 +193,6 @@ export class DigestService {
 
   status(site: Site): Promise<DigestSiteStatus> {
     return this.options.store.siteStatus(site.internalId);
-  }
-
-  send(key: DigestKey): Promise<DigestSend | undefined> {
-    return this.options.store.send(key);
   }
 
   private signature(payload: string): string {

@@ -70,5 +70,4 @@ export interface DigestStore {
   /** Records a failed attempt: pending again at `retryAt`, or failed for good without one. */
   markFailed(key: DigestKey, holder: string, now: number, error: string, retryAt: number | undefined): Promise<void>;
   siteStatus(siteId: number): Promise<DigestSiteStatus>;
-  send(key: DigestKey): Promise<DigestSend | undefined>;
 }

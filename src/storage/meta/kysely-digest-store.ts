@@ -255,15 +255,4 @@ export class KyselyDigestStore implements DigestStore {
     const lastError = failed && failed.last_attempt_at !== null ? { at: Number(failed.last_attempt_at), message: failed.last_error! } : null;
     return { lastSentAt, lastError: lastError && (lastSentAt === null || lastError.at >= lastSentAt) ? lastError : null, pending: Number(pending.n) };
   }
-
-  async send(key: DigestKey): Promise<DigestSend | undefined> {
-    const row = await this.selectSends()
-      .where('digest_sends.user_id', '=', key.userId)
-      .where('digest_sends.webhook_id', '=', key.webhookId)
-      .where('digest_sends.site_id', '=', key.siteId)
-      .where('digest_sends.kind', '=', key.kind)
-      .where('digest_sends.period_from', '=', key.periodFrom)
-      .executeTakeFirst();
-    return row && toSend(row);
-  }
 }
