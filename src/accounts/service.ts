@@ -278,9 +278,16 @@ export class AccountService {
     if (outcome === 'not-found') throw apiError('NOT_FOUND', 'user');
   }
 
-  /** Turns the user's own two-factor sign-in off, after a current code (TOTP or recovery), counted as a sign-in attempt. */
+  /**
+   * Turns the user's own two-factor sign-in off, after a current code (TOTP or recovery), counted as
+   * a sign-in attempt; refused while an organisation of the user requires it (the operator's reset
+   * still turns it off).
+   */
   async disableTwoFactor(user: User, input: { code: string; address: string }): Promise<void> {
     if (!(await this.twoFactor.enabled(user.id))) throw apiError('NOT_FOUND', 'twoFactor');
+    const requiring: string[] = [];
+    for (const m of await this.memberships(user.id)) if (await this.store.orgRequiresTwoFactor(m.orgId)) requiring.push(m.orgName);
+    if (requiring.length > 0) throw apiError('CONFLICT', 'twoFactorRequiredBy', { orgs: requiring.join(', ') });
     await this.countedCheck({ email: user.email, address: input.address }, () => this.twoFactor.verify(user.id, input.code), () => apiError('UNAUTHORIZED', 'wrongCode'));
     await this.twoFactor.remove(user.id);
   }

@@ -153,6 +153,7 @@ export const ERRORS = {
       lastOwnerLeaving:
         'you are the last owner of {orgs}: make another member owner (or have the operator remove the organisation) before deleting your account',
       twoFactorEnabled: 'two-factor sign-in is already enabled: disable it first to set up a new authenticator',
+      twoFactorRequiredBy: '{orgs} requires two-factor sign-in of every member: it stays on while you are a member',
       twoFactorNotPending: 'no two-factor set-up is pending: start with POST /app/v1/account/two-factor/setup',
       goal: 'a goal with this kind and pattern already exists on this site (goal {goalId})',
     },

@@ -187,6 +187,10 @@ describe('two-factor sign-in', () => {
     assert.equal((await member.client.request('POST', '/app/v1/account/two-factor/confirm', { code: totpCode(setupMember.body.secret, clock.now()) })).status, 200);
     assert.equal((await member.client.request('GET', '/app/v1/sites')).status, 200);
     assert.equal((await owner.client.request('GET', '/app/v1/sites')).status, 200);
+    clock.advance(30_000);
+    const keep = await member.client.request('DELETE', '/app/v1/account/two-factor', { code: totpCode(setupMember.body.secret, clock.now()) });
+    assert.equal(keep.status, 409, 'it stays on while an organisation requires it');
+    assert.match(keep.body.error.message, /requires two-factor sign-in of every member: it stays on while you are a member/);
     // The operator's admin API sets it too (no own account to check).
     assert.equal((await server.admin('PUT', `/orgs/${site.orgId}/two-factor`, { required: false })).status, 200);
     assert.deepEqual((await server.admin('GET', `/orgs/${site.orgId}/two-factor`)).body, { orgId: site.orgId, required: false });
