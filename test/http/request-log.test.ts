@@ -41,6 +41,7 @@ test('the segment after /invitations/ is logged as [secret]; other URLs are kept
     ['/app/v1/manage/orgs/1/invitations/7', '/app/v1/manage/orgs/1/invitations/[secret]'],
     ['/share/k3J9-abc_DEF?embed=1', '/share/[secret]?embed=1'],
     ['/app/v1/share', '/app/v1/share'],
+    ['/unsubscribe/3.7.weekly.k3J9-abc_DEF', '/unsubscribe/[secret]'],
     ['/app/v1/manage/sites/abc/shared-links/3', '/app/v1/manage/sites/abc/shared-links/3'],
     ['/v1/sites/abc/breakdown?dimension=page&search=invitations', '/v1/sites/abc/breakdown?dimension=page&search=invitations'],
     ['/login?next=%2Finvitations%2Fk3J9-abc', '/login?next=%2Finvitations%2F[secret]'],
