@@ -27,6 +27,7 @@ export class StoreSwitch {
       append: appendWhileUp,
       beginBulk: () => store.beginBulk(),
       query: (query, options) => store.query(query, options),
+      queryPage: (query, options) => store.queryPage(query, options),
       replaceRows: (table, scope, rows) => store.replaceRows(table, scope, rows),
       close: () => store.close(),
     };

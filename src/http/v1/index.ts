@@ -91,7 +91,12 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   const readers = new WeakMap<FastifyRequest, Reader>();
   // Every read statement runs under the deadline; long raw reads are counted per reader before they start.
   const { statementTimeoutMs, longReadsPerReader } = ctx.config.reads;
-  const events: EventReader = { dialect: ctx.events.dialect, query: (statement) => ctx.events.query(statement, { deadlineMs: statementTimeoutMs }) };
+  const deadline = { deadlineMs: statementTimeoutMs };
+  const events: EventReader = {
+    dialect: ctx.events.dialect,
+    query: (statement) => ctx.events.query(statement, deadline),
+    queryPage: (statement) => ctx.events.queryPage(statement, deadline),
+  };
   const longReads = new PerKeySlots(longReadsPerReader, LONG_READS_WAITING);
   const releases = new WeakMap<FastifyRequest, () => void>();
 

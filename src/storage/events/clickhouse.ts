@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createClient, ClickHouseLogLevel, type ClickHouseClient } from '@clickhouse/client';
+import { createClient, ClickHouseLogLevel, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { clickhouseDialect } from './clickhouse-dialect.js';
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
-import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type ReadOptions, type RowScope, type TableSpec } from './types.js';
+import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowScope, type TableSpec } from './types.js';
 import { checkedSpec } from './table-spec.js';
 
 export interface ClickHouseEventStoreOptions {
@@ -172,20 +172,38 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   async query<T = Record<string, unknown>>(query: Sql, options: ReadOptions = {}): Promise<T[]> {
+    return (await this.read<T>(query, options)).rows;
+  }
+
+  async queryPage<T = Record<string, unknown>>(query: Sql, options: ReadOptions = {}): Promise<Page<T>> {
+    // Totals over every group, HAVING aside: a page's HAVING picks the keys shown, not what they are a share of.
+    return this.read<T>(query, options, { totals_mode: 'before_having' });
+  }
+
+  /** A read in the JSON format, whose answer carries the rows before LIMIT and the totals row besides the rows. */
+  private async read<T>(query: Sql, options: ReadOptions, extra: ClickHouseSettings = {}): Promise<Page<T>> {
     const text = inlineParams(query);
     const { deadlineMs } = options;
     // The server cancels the statement past max_execution_time (whole seconds) with error 159.
-    const settings = deadlineMs === undefined ? {} : { clickhouse_settings: { max_execution_time: Math.ceil(deadlineMs / 1000), timeout_overflow_mode: 'throw' as const } };
-    const result = await guarded(() => this.client.query({ query: text, format: 'JSON', ...settings }).then((r) => r.json<Record<string, unknown>>())).catch((err: unknown) => {
+    const deadline: ClickHouseSettings = deadlineMs === undefined ? {} : { max_execution_time: Math.ceil(deadlineMs / 1000), timeout_overflow_mode: 'throw' };
+    const result = await guarded(() =>
+      this.client.query({ query: text, format: 'JSON', clickhouse_settings: { ...deadline, ...extra } }).then((r) => r.json<Record<string, unknown>>()),
+    ).catch((err: unknown) => {
       if (deadlineMs !== undefined && isTimeoutExceeded(err)) throw new StatementTimeout(deadlineMs, { cause: err });
       throw err;
     });
     const decoders = (result.meta ?? []).map((m) => [m.name, decoderOf(m.name, m.type, this.booleanColumns)] as const);
-    return result.data.map((row) => {
+    const decode = (row: Record<string, unknown>): T => {
       const out: Record<string, unknown> = {};
-      for (const [name, decode] of decoders) out[name] = decode(row[name]);
+      for (const [name, decodeColumn] of decoders) out[name] = decodeColumn(row[name]);
       return out as T;
-    });
+    };
+    const totals = (result as { totals?: Record<string, unknown> }).totals;
+    return {
+      rows: result.data.map(decode),
+      rowsBeforeLimit: result.rows_before_limit_at_least ?? null,
+      totals: totals === undefined ? null : decode(totals),
+    };
   }
 
   async replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void> {
