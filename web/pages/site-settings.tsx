@@ -13,6 +13,7 @@ import { ErrorText, LoadState, Notice } from '../components/feedback.js';
 import { CheckboxField, Form, SubmitButton, TextField } from '../components/fields.js';
 import { Funnels } from '../components/funnels.js';
 import { Goals } from '../components/goals.js';
+import { EmailReportsState, SharedLinks } from '../components/shared-links.js';
 import { TimezoneField } from '../components/timezone.js';
 import { RAW_DAYS, type ManagedGoal, type ManagedSite, type SessionView, type SiteRow } from '../../src/core/vocabulary.js';
 
@@ -140,6 +141,8 @@ function Settings({ session, siteId }: { session: SessionView; siteId: string })
               <Goals siteId={siteId} goals={data.goals} reload={loaded.reload} />
               <Funnels siteId={siteId} />
               <AlertRules siteId={siteId} goals={data.goals} />
+              <SharedLinks siteId={siteId} />
+              <EmailReportsState siteId={siteId} />
               <Archive site={current} onSaved={setSite} />
             </>
             )

@@ -7,6 +7,8 @@ import { requireAdmin } from '../auth/admin-token.js';
 import { installationRoutes } from './installation-routes.js';
 import { acceptEmptyJsonBody } from './json-body.js';
 import { memberRoutes } from './members.js';
+import { sharedLinkRoutes } from './shared-links.js';
+import { digestAdminRoutes } from './digests.js';
 import { operatorRoutes } from './operator-routes.js';
 import { orgRoutes } from './org-routes.js';
 import { siteRoutes } from './site-routes.js';
@@ -19,6 +21,8 @@ export async function orgScopedRoutes(app: FastifyInstance, ctx: AppContext, acc
   await installationRoutes(app, ctx, access);
   await alertRoutes(app, ctx, access);
   await memberRoutes(app, ctx, access);
+  await sharedLinkRoutes(app, ctx, access);
+  await digestAdminRoutes(app, ctx, access);
 }
 
 /** /admin/v1: every route behind the operator token (checked before anything else). */

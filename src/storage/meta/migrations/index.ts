@@ -8,6 +8,9 @@ import * as signinAttempts from './006_signin_attempts.js';
 import * as invitations from './007_invitations.js';
 import * as rawDays from './008_raw_days.js';
 import * as uniqueGoals from './009_unique_goals.js';
+import * as twoFactor from './010_two_factor.js';
+import * as sharedLinks from './011_shared_links.js';
+import * as digests from './012_digests.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -20,4 +23,7 @@ export const migrations: Record<string, Migration> = {
   '007_invitations': invitations,
   '008_raw_days': rawDays,
   '009_unique_goals': uniqueGoals,
+  '010_two_factor': twoFactor,
+  '011_shared_links': sharedLinks,
+  '012_digests': digests,
 };
