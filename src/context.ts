@@ -4,6 +4,7 @@ import { SIGNIN_RATE_LIMIT } from './accounts/lockout.js';
 import { AccountService } from './accounts/service.js';
 import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
+import { DIGEST_SMTP_TIMEOUT_MS, DigestService } from './digests/service.js';
 import { AlertService, type AlertServiceOptions } from './alerts/service.js';
 import { runsRole, type Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
@@ -46,6 +47,7 @@ export interface AppContext {
   spool: Spool | undefined;
   alerts: AlertService;
   accounts: AccountService;
+  digests: DigestService;
   /** Import jobs: uploads, their queue and the worker that runs them. */
   imports: ImportService;
   /** Stops background work and releases storage, in reverse order of start. */
@@ -70,7 +72,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const tightened = prepareDataDir(config.dataDir);
   if (tightened.length > 0) log.warn({ tightened }, 'the data folder was readable by other users: tightened (only svc\'s user may read it)');
   const { token: adminToken, generatedFile: adminTokenFile } = resolveAdminToken(config);
-  const { meta, alerts: alertStore, accounts: accountStore, imports: importStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
+  const { meta, alerts: alertStore, accounts: accountStore, digests: digestStore, imports: importStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
   let events: EventStore | undefined;
   let spool: Spool | undefined;
   try {
@@ -117,6 +119,21 @@ export async function createContext(config: Config, options: ContextOptions = {}
     warn: (message) => log.warn({}, message),
   });
   for (const task of accounts.maintenanceTasks()) maintenance.register(task);
+  const digests = new DigestService({
+    store: digestStore,
+    accounts: accountStore,
+    meta,
+    events,
+    clock,
+    mail: config.smtpUrl ? smtpMailSender(config.smtpUrl, 'svc reports <reports@localhost>', DIGEST_SMTP_TIMEOUT_MS) : undefined,
+    publicBase: config.publicUrl,
+    // The unsubscribe links' key: the admin token's secret is the service's own, and it stays.
+    signingKey: adminToken,
+    webhookSender: alerts.sender,
+    checkWebhookUrl: (url) => alerts.readUrl(url),
+    warn: (message) => log.warn({}, message),
+  });
+  for (const task of digests.maintenanceTasks()) maintenance.register(task);
 
   // Daily rollups: their tables, the `rollup` and `retention` tasks, and recomputation of the
   // closed days an import touched before the import call returns.
@@ -155,6 +172,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     spool,
     alerts,
     accounts,
+    digests,
     imports,
     async close() {
       await imports.stop();

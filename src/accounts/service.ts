@@ -14,6 +14,8 @@ import { tokensEqual } from '../core/secrets.js';
 import { Sessions, type NewSession } from './sessions.js';
 import type { Member, SessionRecord, User } from '../entities/accounts.js';
 import { DuplicateEmail, type AccountStore } from '../storage/meta/account-types.js';
+import { TwoFactor } from './two-factor.js';
+import { SharedLinks } from './shared-links.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAIL_LENGTH = 254;
@@ -31,6 +33,9 @@ export interface NewUser {
   name?: string;
 }
 
+/** A sign-in's outcome: a session, or (right password, two-factor sign-in enabled, no code sent) the code asked for. */
+export type SignInOutcome = { user: User; session: NewSession } | { twoFactorRequired: true };
+
 /** A signed-in request's session and user. */
 export interface SignedIn {
   session: SessionRecord;
@@ -47,6 +52,8 @@ export class AccountService {
   private readonly sessions: Sessions;
   private readonly lockout: Lockout;
   readonly invitations: Invitations;
+  readonly twoFactor: TwoFactor;
+  readonly sharedLinks: SharedLinks;
 
   constructor(
     private readonly meta: MetaStore,
@@ -58,6 +65,13 @@ export class AccountService {
   ) {
     this.sessions = new Sessions(this.store);
     this.lockout = new Lockout(this.store, signInRateLimiter);
+    this.twoFactor = new TwoFactor(this.store, this.clock);
+    this.sharedLinks = new SharedLinks(
+      this.store,
+      this.clock,
+      (subject, check, refusal) => this.countedCheck(subject, check, refusal),
+      (address) => this.lockout.admit(address, this.clock.now()),
+    );
     this.invitations = new Invitations(this.store, this.meta, this.clock, options.mail, options.warn ?? (() => undefined));
   }
 
@@ -70,6 +84,7 @@ export class AccountService {
           await this.sessions.prune(now);
           await this.lockout.prune(now);
           await this.invitations.prune(now);
+          await this.sharedLinks.prune(now);
         },
       },
     ];
@@ -174,9 +189,11 @@ export class AccountService {
   /**
    * Checks a credential. The attempt is counted first (429 past a limit, before any hashing); a
    * wrong password and an unknown email then give the same 401 after the same work (an unknown
-   * email is verified against a dummy hash).
+   * email is verified against a dummy hash). A user with two-factor sign-in also needs `code`: a
+   * right password without one answers that the code is needed (the attempt released: the password
+   * was right), a wrong code counts as a failed attempt, as a wrong password does.
    */
-  async signIn(attempt: AttemptSubject & { password: string }): Promise<{ user: User; session: NewSession }> {
+  async signIn(attempt: AttemptSubject & { password: string; code?: string }): Promise<SignInOutcome> {
     await this.lockout.admit(attempt.address, this.clock.now());
     const reserved = await this.lockout.reserve(attempt, this.clock.now());
     const found = await this.releasedOnError(reserved, this.verifiedUser(attempt));
@@ -184,10 +201,119 @@ export class AccountService {
       await this.lockout.fail(reserved, this.clock.now());
       throw apiError('UNAUTHORIZED', 'wrongPassword');
     }
+    if (await this.releasedOnError(reserved, this.twoFactor.enabled(found.id))) {
+      if (attempt.code === undefined) {
+        await this.lockout.release(reserved);
+        return { twoFactorRequired: true };
+      }
+      if (!(await this.releasedOnError(reserved, this.twoFactor.verify(found.id, attempt.code)))) {
+        await this.lockout.fail(reserved, this.clock.now());
+        throw apiError('UNAUTHORIZED', 'wrongCode');
+      }
+    }
     await this.lockout.succeed(reserved);
     await this.upgradeHash(found.id, found.passwordHash, attempt.password);
     const user = { id: found.id, email: found.email, name: found.name, createdAt: found.createdAt };
     return { user, session: await this.sessions.create(user.id, this.clock.now()) };
+  }
+
+  /**
+   * A secret a signed-in user presents to change its account (its current password, a two-factor
+   * code), counted as a sign-in attempt of its email and client: a stolen session cannot guess the
+   * password or a code faster than sign-in allows. `refusal` is thrown when `check` answers false.
+   */
+  private async countedCheck(subject: AttemptSubject, check: () => Promise<boolean>, refusal: () => ApiError): Promise<void> {
+    await this.lockout.admit(subject.address, this.clock.now());
+    const reserved = await this.lockout.reserve(subject, this.clock.now());
+    if (!(await this.releasedOnError(reserved, check()))) {
+      await this.lockout.fail(reserved, this.clock.now());
+      throw refusal();
+    }
+    await this.lockout.succeed(reserved);
+  }
+
+  private async checkCurrentPassword(user: User, password: string, address: string): Promise<void> {
+    await this.countedCheck(
+      { email: user.email, address },
+      async () => (await this.verifiedUser({ email: user.email, password }))?.id === user.id,
+      () => apiError('UNAUTHORIZED', 'wrongCurrentPassword'),
+    );
+  }
+
+  // --- self-service --------------------------------------------------------------------------
+
+  /** The user's own new password, after its current one: every session ends, and this browser gets a new one. */
+  async changeOwnPassword(user: User, input: { currentPassword: string; newPassword: unknown; address: string }): Promise<NewSession> {
+    const password = checkPasswordPolicy(input.newPassword);
+    await this.checkCurrentPassword(user, input.currentPassword, input.address);
+    await this.changePassword(user.id, password);
+    return this.sessions.create(user.id, this.clock.now());
+  }
+
+  /** The user's own new email, after its current password: every session ends, and this browser gets a new one. */
+  async changeOwnEmail(user: User, input: { currentPassword: string; email: unknown; address: string }): Promise<{ user: User; session: NewSession }> {
+    const email = checkEmail(input.email);
+    await this.checkCurrentPassword(user, input.currentPassword, input.address);
+    try {
+      if (!(await this.store.setEmail(user.id, email))) throw apiError('NOT_FOUND', 'user');
+    } catch (err) {
+      if (err instanceof DuplicateEmail) throw apiError('CONFLICT', 'email');
+      throw err;
+    }
+    return { user: await this.user(user.id), session: await this.sessions.create(user.id, this.clock.now()) };
+  }
+
+  /** Deletes the user's own account, after its current password; refused while it is an organisation's last owner. */
+  async deleteOwnAccount(user: User, input: { currentPassword: string; address: string }): Promise<void> {
+    await this.checkCurrentPassword(user, input.currentPassword, input.address);
+    const outcome = await this.store.deleteUserUnlessLastOwner(user.id);
+    if (outcome === 'last-owner') {
+      const owned = (await this.memberships(user.id)).filter((m) => m.role === 'owner');
+      const lastOwned: string[] = [];
+      for (const m of owned) {
+        if ((await this.members(m.orgId)).filter((member) => member.role === 'owner').length === 1) lastOwned.push(m.orgName);
+      }
+      throw apiError('CONFLICT', 'lastOwnerLeaving', { orgs: lastOwned.join(', ') });
+    }
+    if (outcome === 'not-found') throw apiError('NOT_FOUND', 'user');
+  }
+
+  /**
+   * Turns the user's own two-factor sign-in off, after a current code (TOTP or recovery), counted as
+   * a sign-in attempt; refused while an organisation of the user requires it (the operator's reset
+   * still turns it off).
+   */
+  async disableTwoFactor(user: User, input: { code: string; address: string }): Promise<void> {
+    if (!(await this.twoFactor.enabled(user.id))) throw apiError('NOT_FOUND', 'twoFactor');
+    const requiring: string[] = [];
+    for (const m of await this.memberships(user.id)) if (await this.store.orgRequiresTwoFactor(m.orgId)) requiring.push(m.orgName);
+    if (requiring.length > 0) throw apiError('CONFLICT', 'twoFactorRequiredBy', { orgs: requiring.join(', ') });
+    await this.countedCheck({ email: user.email, address: input.address }, () => this.twoFactor.verify(user.id, input.code), () => apiError('UNAUTHORIZED', 'wrongCode'));
+    await this.twoFactor.remove(user.id);
+  }
+
+  /** The operator's reset of a user's two-factor sign-in (a lost phone and lost recovery codes). */
+  async resetTwoFactor(userId: number): Promise<void> {
+    await this.user(userId);
+    if (!(await this.twoFactor.remove(userId))) throw apiError('NOT_FOUND', 'twoFactor');
+  }
+
+  /**
+   * Requires (or not) two-factor sign-in of every member of an organisation. An owner must have it
+   * enabled first (`actingUserId`), so requiring it never locks out the one who asked.
+   */
+  async requireTwoFactor(orgId: number, required: boolean, actingUserId?: number): Promise<void> {
+    if (required && actingUserId !== undefined && !(await this.twoFactor.enabled(actingUserId))) throw apiError('FORBIDDEN', 'twoFactorFirst');
+    await this.store.setOrgTwoFactor(orgId, required, this.clock.now());
+  }
+
+  orgRequiresTwoFactor(orgId: number): Promise<boolean> {
+    return this.store.orgRequiresTwoFactor(orgId);
+  }
+
+  /** The user's organisations that require two-factor sign-in it has not enabled: until it does, only its account pages work. */
+  orgsAwaitingTwoFactor(userId: number): Promise<number[]> {
+    return this.store.orgsAwaitingTwoFactor(userId);
   }
 
   /**
@@ -235,7 +361,12 @@ export class AccountService {
   }
 
   async view(user: User, csrfToken: string): Promise<SessionView> {
-    return { user: { id: user.id, email: user.email, name: user.name }, csrfToken, memberships: await this.memberships(user.id) };
+    return {
+      user: { id: user.id, email: user.email, name: user.name },
+      csrfToken,
+      memberships: await this.memberships(user.id),
+      twoFactor: { enabled: await this.twoFactor.enabled(user.id), requiredBy: await this.orgsAwaitingTwoFactor(user.id) },
+    };
   }
 
   // --- first run -----------------------------------------------------------------------------

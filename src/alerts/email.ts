@@ -3,8 +3,8 @@
 import { createTransport } from 'nodemailer';
 import type { AlertPayload } from './payload.js';
 
-/** Sends one mail; rejects on failure. */
-export type MailSender = (message: { to: string[]; subject: string; text: string }) => Promise<void>;
+/** Sends one mail (an HTML part and headers besides the text when given); rejects on failure. */
+export type MailSender = (message: { to: string[]; subject: string; text: string; html?: string; headers?: Record<string, string>; messageId?: string }) => Promise<void>;
 
 /**
  * A sender through the SMTP server of `smtpUrl`. `timeoutMs` bounds connecting, the greeting and
@@ -13,8 +13,8 @@ export type MailSender = (message: { to: string[]; subject: string; text: string
 export function smtpMailSender(smtpUrl: string, from = 'svc alerts <alerts@localhost>', timeoutMs?: number): MailSender {
   const timeouts = timeoutMs === undefined ? {} : { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
   const transport = createTransport({ url: smtpUrl, ...timeouts });
-  return async ({ to, subject, text }) => {
-    await transport.sendMail({ from, to, subject, text });
+  return async ({ to, subject, text, html, headers, messageId }) => {
+    await transport.sendMail({ from, to, subject, text, ...(html === undefined ? {} : { html }), ...(headers === undefined ? {} : { headers }), ...(messageId === undefined ? {} : { messageId }) });
   };
 }
 

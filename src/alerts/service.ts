@@ -11,6 +11,7 @@ import type { PrometheusRegistry } from '../core/prometheus.js';
 import type { EventStore } from '../storage/events/types.js';
 import type { Site } from '../entities/sites.js';
 import type { MetaStore } from '../storage/meta/types.js';
+import type { SenderOptions } from './sender.js';
 import { DeliveryEngine, WEBHOOK_TIMEOUT_MS } from './delivery-engine.js';
 import { alertMail, type MailSender } from './email.js';
 import { alertPayload, type AlertPayload } from './payload.js';
@@ -105,6 +106,8 @@ function asObject(body: unknown): Record<string, unknown> {
 
 export class AlertService {
   readonly engine: DeliveryEngine;
+  /** How the engine sends one webhook (URL policy, DNS, timeout, CAs): digests by webhook send the same way. */
+  readonly sender: SenderOptions;
   private readonly resolve: Resolver;
   private readonly pendingMail = new Set<Promise<void>>();
   private evaluation: Promise<unknown> = Promise.resolve();
@@ -114,10 +117,11 @@ export class AlertService {
   constructor(private readonly options: AlertServiceOptions) {
     const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
     this.resolve = options.resolve ?? systemResolver;
+    this.sender = { policy: options.policy, resolve: resolverWithTimeout(this.resolve, timeoutMs), timeoutMs, ca: options.ca };
     this.engine = new DeliveryEngine({
       store: options.store,
       clock: options.clock,
-      sender: { policy: options.policy, resolve: resolverWithTimeout(this.resolve, timeoutMs), timeoutMs, ca: options.ca },
+      sender: this.sender,
       maxConcurrent: options.maxConcurrent,
       maxPerHost: options.maxPerHost,
       pollMs: options.pollMs,
@@ -175,7 +179,8 @@ export class AlertService {
     return (await this.site(rule.sitePublicId)).orgId;
   }
 
-  private async readUrl(value: unknown): Promise<string> {
+  /** A webhook URL checked as a rule's is (scheme, host, port, addresses after DNS); INVALID_WEBHOOK_URL says why not. */
+  async readUrl(value: unknown): Promise<string> {
     if (typeof value !== 'string' || value.length === 0 || value.length > MAX_URL_LENGTH) {
       throw apiError('INVALID_PARAMS', 'stringLength', { name: 'url', max: MAX_URL_LENGTH });
     }

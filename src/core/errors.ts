@@ -8,6 +8,9 @@ export const ERRORS = {
     messages: {
       credentials: 'missing or invalid credentials',
       wrongPassword: 'Wrong email or password.',
+      wrongCode: 'Wrong code.',
+      wrongSharePassword: 'Wrong password.',
+      wrongCurrentPassword: 'The current password is wrong.',
     },
   },
   FORBIDDEN: {
@@ -16,6 +19,11 @@ export const ERRORS = {
       crossOrigin: 'cross-origin request refused: Origin {origin} is not this service',
       csrfToken: 'missing or wrong {header} header: send the csrfToken of GET /app/v1/session',
       role: 'this needs the {needed} role in the organisation; yours is {role}',
+      twoFactorRequired:
+        'an organisation of yours requires two-factor sign-in: enable it on /account/security to use the dashboard',
+      shareScope: 'a shared link reads the statistics of its own site only',
+      shareLocked: 'this shared link is locked to filters: {endpoint} takes no filters, so it is not shared',
+      twoFactorFirst: 'enable two-factor sign-in on your own account before requiring it of every member',
       otherEmail:
         'this invitation is for another email than yours ({email}): sign out, then sign in with the invited email or create its account',
     },
@@ -41,6 +49,10 @@ export const ERRORS = {
       invitationGone:
         'this invitation link is not valid: it was used or revoked, or it expired. Ask an owner of the organisation for a new one',
       setupDone: 'setup is done: sign in instead',
+      twoFactor: 'two-factor sign-in is not enabled for this user',
+      unsubscribe: 'this unsubscribe link is not valid',
+      digestWebhook: 'report webhook not found',
+      sharedLink: 'this shared link is not valid: it was revoked or it expired. Ask the site\'s admin for a new one',
       setupPageDone: 'setup is done: sign in at /login',
     },
   },
@@ -80,6 +92,10 @@ export const ERRORS = {
       filtersRefused: 'filters are not accepted here',
       metric: 'unknown metric; expected one of {metrics}',
       dimension: 'unknown dimension; expected one of {dimensions}',
+      sharedLinkFilters: 'filters must be an array of at most {max} filters <dimension>:<value>',
+      sharedLinkExpired: 'expiresOn must be today or a later day (YYYY-MM-DD, in the site\'s time zone)',
+      embedDomains: 'embedDomains must be an array of at most {max} host names such as example.com',
+      code: 'code must be the 6 digits of the authenticator app or a recovery code',
       compareOff: 'compare=true needs a compared period; comparison is off',
       // The admin and dashboard APIs' bodies
       domain: 'domain must be a host name such as example.com (no scheme, port or path)',
@@ -142,6 +158,11 @@ export const ERRORS = {
       email: 'a user with this email already exists',
       member: 'this email is already a member of the organisation',
       lastOwner: 'an organisation keeps at least one owner; make another member owner first',
+      lastOwnerLeaving:
+        'you are the last owner of {orgs}: make another member owner (or have the operator remove the organisation) before deleting your account',
+      twoFactorEnabled: 'two-factor sign-in is already enabled: disable it first to set up a new authenticator',
+      twoFactorRequiredBy: '{orgs} requires two-factor sign-in of every member: it stays on while you are a member',
+      twoFactorNotPending: 'no two-factor set-up is pending: start with POST /app/v1/account/two-factor/setup',
       goal: 'a goal with this kind and pattern already exists on this site (goal {goalId})',
     },
   },

@@ -207,6 +207,8 @@ export interface SessionView {
   user: { id: number; email: string; name: string };
   csrfToken: string;
   memberships: Membership[];
+  /** Whether the user signs in with a second factor; `requiredBy`: the organisations that require it while it is off. */
+  twoFactor: { enabled: boolean; requiredBy: number[] };
 }
 
 // ---- Answers of the read API (/v1, and /app/v1 for the dashboard) ----------------------------

@@ -40,6 +40,31 @@ export interface SessionRecord {
   lastUsedAt: number;
 }
 
+/** A user's two-factor sign-in: the TOTP secret, when a code enabled it (undefined while pending), the last step used. */
+export interface TwoFactorRecord {
+  secret: string;
+  enabledAt: number | undefined;
+  lastStep: number;
+  recoveryCodesLeft: number;
+}
+
+/** A link that shows one site's dashboard to whoever holds it (its token is never stored, only its SHA-256). */
+export interface SharedLink {
+  id: number;
+  /** The site's internal id. */
+  siteId: number;
+  /** The site's public id (the one in its addresses). */
+  sitePublicId: string;
+  passwordHash: string | undefined;
+  expiresAt: number | undefined;
+  /** `<dimension>:<value>` filters applied to every read through the link. */
+  filters: string[];
+  /** The host names whose pages may show the link in an iframe. */
+  embedDomains: string[];
+  createdAt: number;
+  lastUsedAt: number | undefined;
+}
+
 /** What a sign-in attempt is counted against: its email and its client group (clientGroup in src/ingest/ip.ts). */
 export interface AttemptKey {
   emailKey: string;

@@ -13,6 +13,7 @@ import { appRoutes } from './app-v1/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';
 import { Connections } from './connections.js';
 import { dashboardRoutes } from './dashboard/index.js';
+import { unsubscribeRoutes } from './unsubscribe.js';
 import { clientErrorHandler, installErrorHandler } from './errors.js';
 import { healthRoutes } from './health.js';
 import { trackerRoutes } from './tracker.js';
@@ -126,11 +127,13 @@ async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scoped) => adminRoutes(scoped, ctx), { prefix: '/admin/v1' });
   await app.register(async (scoped) => v1Routes(scoped, ctx));
   await app.register(async (scoped) => appRoutes(scoped, ctx), { prefix: '/app/v1' });
+  await app.register(async (scoped) => unsubscribeRoutes(scoped, ctx));
   await app.register(async (scoped) =>
     dashboardRoutes(scoped, {
       signedIn: async (request) => (await sessionUser(request)) !== undefined,
       setupNeeded: () => ctx.accounts.setupNeeded(),
       ownOrigin: (request) => ownOrigin(request, ctx.config),
+      sharedLinkEmbedDomains: async (token) => (await ctx.accounts.sharedLinks.byToken(token)).embedDomains,
     }),
   );
 }

@@ -1,7 +1,8 @@
 // The process log and what it says of a request. Links that carry a secret in their path (an
-// invitation's `/invitations/<token>`, and the read side's of it) must not leave it in the log,
-// where anyone who reads the log could use it: the path segment after `/invitations/` (also
-// URL-encoded) is logged as `[secret]`. The log is JSON lines for log collectors, or, for a person
+// invitation's `/invitations/<token>`, and the read side's of it; a shared link's `/share/<token>`; a
+// report's `/unsubscribe/<token>`)
+// must not leave it in the log, where anyone who reads the log could use it: the path segment after
+// `/invitations/`, `/share/` or `/unsubscribe/` (also URL-encoded) is logged as `[secret]`. The log is JSON lines for log collectors, or, for a person
 // at a terminal, one readable line per request (time, method, path, status, milliseconds).
 import { Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,10 +10,11 @@ import { pino, type Logger } from 'pino';
 import type { LogFormat } from '../config.js';
 
 /**
- * The routes whose next path segment is a secret: the invitation page and its /app/v1 endpoints, and
- * the same path encoded in a query (the sign-in link's `next=%2Finvitations%2F<token>`).
+ * The routes whose next path segment is a secret: the invitation page and its /app/v1 endpoints, the
+ * shared link's page, and the same paths encoded in a query (the sign-in link's
+ * `next=%2Finvitations%2F<token>`).
  */
-const SECRET_SEGMENT = /((?:\/|%2F)invitations(?:\/|%2F))[^/?#&%]+/gi;
+const SECRET_SEGMENT = /((?:\/|%2F)(?:invitations|share|unsubscribe)(?:\/|%2F))[^/?#&%]+/gi;
 
 export function redactSecrets(url: string): string {
   return url.replace(SECRET_SEGMENT, '$1[secret]');

@@ -8,14 +8,24 @@
 
 // Counts (countDistinct, countIf) are signed 64-bit integers on every engine.
 export interface Dialect {
-  /** Exact count of the distinct values of an expression, or of distinct tuples of several. */
-  countDistinct(...exprs: string[]): string;
+  /** Exact count of the distinct values of an expression. */
+  countDistinct(expr: string): string;
+  /**
+   * Count of the distinct (day, visitor hash) pairs of the rows: visitors over several days, each
+   * day's counted apart (a visitor hash belongs to one day: its salt is the day's).
+   */
+  countVisitorDays(day: string, visitor: string): string;
   /** Rows where `cond` holds (an aggregate); cheaper than sum(CASE …) in both engines. */
   countIf(cond: string): string;
   /** Sum of `expr` over the rows where `cond` holds (an aggregate; NULL when none). */
   sumIf(expr: string, cond: string): string;
   /** `count(*)` over every row of a result, as a window; null where the engine has no window functions. */
   countOverAll(): string | null;
+  /**
+   * The clause after GROUP BY that adds a totals row over every group, HAVING aside (ClickHouse's
+   * `WITH TOTALS`, read through `queryPage`); null where the engine has none.
+   */
+  groupTotals(): string | null;
   /** Value of `expr` on the row where `by` is largest. */
   argMax(expr: string, by: string): string;
   /** `argMax` over the rows where `cond` holds (NULL when none). */
@@ -26,6 +36,11 @@ export interface Dialect {
   dateLiteral(day: string): string;
   /** Case-insensitive substring test with a `?` placeholder for the needle. */
   containsInsensitive(expr: string): string;
+  /**
+   * A text expression as the type of a `repeated` column's values, so that both can meet in one
+   * UNION or CASE (ClickHouse 18.16 finds no common type for String and LowCardinality(String)).
+   */
+  asRepeated(expr: string): string;
   /** A DATE expression as 'YYYY-MM-DD' text. */
   dayText(dateExpr: string): string;
   /** Regular-expression test of `expr` against a `?` placeholder (anchors in the pattern). */

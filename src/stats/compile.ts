@@ -23,6 +23,14 @@ export function keyExpr(d: Dimension): Sql {
   return trusted(`coalesce(${dimensionColumn(d)}, '${NONE_KEY}')`);
 }
 
+/**
+ * The key of a dimension on an event row, typed as session rows hold theirs (the dialect's
+ * `asRepeated`): for a UNION of both, on an engine whose types of the two do not mix.
+ */
+export function repeatedKeyExpr(d: Dialect, dimension: Dimension): Sql {
+  return trusted(d.asRepeated(keyExpr(dimension).text));
+}
+
 /** The column of a measure row that is a breakdown's `views`: occurrences for events, else pageviews. */
 export function viewsColumn(dimension: Dimension): string {
   return dimension === 'event' ? 'events' : 'pageviews';
@@ -412,20 +420,28 @@ export function hourlyMeasures(d: Dialect, q: Query, period: Period, starts: rea
 
 /** A breakdown's statements: its page of keys, and the count of all its keys. */
 export interface BreakdownStatements {
-  /** Columns k, visitors, views, and `total_keys` when `countedOnPage`. */
+  /** Columns k, visitors, views, and `total_keys` when `countedOnPage`; run with `queryPage`. */
   page: Sql;
-  /** Column n: the number of keys, where the page does not carry it (or has no row to carry it on). */
+  /** Column n: the number of keys, where neither the page nor the engine tells it. */
   keyCount: Sql;
   countedOnPage: boolean;
+  /** Whether the page's totals row holds the period's visitors (else they are read apart). */
+  visitorsInTotals: boolean;
+}
+
+/** Views of one raw event in a breakdown of `dimension`: every event for events, else its pageview. */
+function viewsOfEvent(dimension: Dimension): Sql {
+  return trusted(viewsColumn(dimension) === 'events' ? 'CAST(1 AS BIGINT)' : `CAST(CASE WHEN ${IS_PAGEVIEW} THEN 1 ELSE 0 END AS BIGINT)`);
 }
 
 /** The statements of a planned breakdown; null when none of its days is computable. */
 export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownStatements | null {
   const bd = q.breakdown;
   if (!bd) throw new Error('breakdownStatements needs a breakdown query');
-  // Each source's rows (k, visitors, views) and, apart, its keys alone: where the key count takes a
-  // statement of its own, it reads keys without counting visitors again.
-  const parts: Array<{ rows: Sql; keys: Sql }> = [];
+  // Each source's rows (k, visitors, views), apart its keys alone (where the key count takes a
+  // statement of its own, it reads keys without counting visitors again), and, for session rows and
+  // raw events, its visits: one row per session row or event (k, vd the day, vv the visitor hash, v views).
+  const parts: Array<{ rows: Sql; keys: Sql; visits?: Sql }> = [];
   const views = trusted(viewsColumn(bd.dimension));
   const split = q.plan.breakdownMonths;
   if (split) {
@@ -440,8 +456,12 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
   }
   if (q.plan.period.sessions) {
     const key = sessionRowKey(bd.dimension);
-    const measures = measureSessionRowsByKey(d, q.siteId, q.plan.period.sessions, q.filters, key);
-    parts.push({ rows: sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`, keys: sql`SELECT ${key} AS k FROM ${sessionRowsRelation(d, q.siteId, q.plan.period.sessions, q.filters)}` });
+    const relation = sessionRowsRelation(d, q.siteId, q.plan.period.sessions, q.filters);
+    parts.push({
+      rows: sql`SELECT k, visitors, ${views} AS views FROM (${measureSessionRowsByKey(d, q.siteId, q.plan.period.sessions, q.filters, key)}) r`,
+      keys: sql`SELECT ${key} AS k FROM ${relation}`,
+      visits: sql`SELECT ${key} AS k, day AS vd, visitor_id AS vv, ${views} AS v FROM ${relation}`,
+    });
   }
   const imported = q.plan.importedMonths;
   if (imported) {
@@ -454,24 +474,44 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
   }
   if (q.plan.period.raw) {
     const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension) };
-    const measures = measureEvents(d, scope, { bucket: DAY_BUCKET, key: keyExpr(bd.dimension), sessions: false });
-    parts.push({ rows: sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`, keys: sql`SELECT ${keyExpr(bd.dimension)} AS k FROM ${eventsRelation(d, scope)}` });
+    // Beside session rows, the raw days' keys are typed as theirs (rollups, on the other path, hold plain text).
+    const key = q.plan.period.sessions ? repeatedKeyExpr(d, bd.dimension) : keyExpr(bd.dimension);
+    const measures = measureEvents(d, scope, { bucket: DAY_BUCKET, key, sessions: false });
+    const relation = eventsRelation(d, scope);
+    parts.push({
+      rows: sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`,
+      keys: sql`SELECT ${key} AS k FROM ${relation}`,
+      visits: sql`SELECT ${key} AS k, day AS vd, visitor_id AS vv, ${viewsOfEvent(bd.dimension)} AS v FROM ${relation}`,
+    });
   }
   if (parts.length === 0) return null;
   const conditions: Sql[] = [];
   if (bd.dimension === 'event') conditions.push(trusted(`k <> 'engage'`));
   if (bd.search !== null) conditions.push(withParams(d.containsInsensitive('k'), bd.search));
-  const where = conditions.length > 0 ? sql` WHERE ${joinSql(conditions, ' AND ')}` : trusted('');
-  const union = (of: 'rows' | 'keys') => sql`(${joinSql(parts.map((p) => p[of]), ' UNION ALL ')}) u${where}`;
-  const countAll = d.countOverAll();
+  const chosen = (clause: string) => (conditions.length > 0 ? sql` ${trusted(clause)} ${joinSql(conditions, ' AND ')}` : trusted(''));
+  const order = sql`ORDER BY visitors DESC, views DESC, k ASC LIMIT ${bd.limit} OFFSET ${bd.offset}`;
+  const union = (of: 'rows' | 'keys') => sql`(${joinSql(parts.map((p) => p[of]), ' UNION ALL ')}) u${chosen('WHERE')}`;
+  const keyCount = sql`SELECT ${trusted(d.countDistinct('k'))} AS n FROM ${union('keys')}`;
+  // Where the engine adds a totals row, and every source has its visits (the raw path), one GROUP BY
+  // over the visits counts the page, every key (the rows before LIMIT) and, in the totals, the
+  // period's visitors (its distinct day and visitor pairs, HAVING aside): one pass over the session
+  // rows where three would read them.
+  const totals = d.groupTotals();
+  const visits = parts.flatMap((p) => (p.visits ? [p.visits] : []));
+  if (totals !== null && visits.length === parts.length) {
+    const page = sql`SELECT k, ${trusted(d.countVisitorDays('vd', 'vv'))} AS visitors, sum(v) AS views FROM (${joinSql(visits, ' UNION ALL ')}) u
+      GROUP BY k ${trusted(totals)}${chosen('HAVING')} ${order}`;
+    return { page, keyCount, countedOnPage: false, visitorsInTotals: true };
+  }
   // Where the engine has window functions, the key count rides along with the page (taken before
   // LIMIT cuts the keys): one pass instead of two.
+  const countAll = d.countOverAll();
   return {
     page: sql`SELECT k, visitors, views${trusted(countAll ? `, ${countAll} AS total_keys` : '')}
-      FROM (SELECT k, sum(visitors) AS visitors, sum(views) AS views FROM ${union('rows')} GROUP BY k) g
-      ORDER BY visitors DESC, views DESC, k ASC LIMIT ${bd.limit} OFFSET ${bd.offset}`,
-    keyCount: sql`SELECT ${trusted(d.countDistinct('k'))} AS n FROM ${union('keys')}`,
+      FROM (SELECT k, sum(visitors) AS visitors, sum(views) AS views FROM ${union('rows')} GROUP BY k) g ${order}`,
+    keyCount,
     countedOnPage: countAll !== null,
+    visitorsInTotals: false,
   };
 }
 

@@ -67,7 +67,7 @@ export function sessionDuration(prefix: string): string {
  */
 export const SESSION_ROW_AGGREGATES: Record<TrafficMeasure, (d: Dialect, bucket: 'day' | 'days') => string> = {
   // Over several days, the distinct (day, visitor hash) pairs: the sum of the days' distinct visitors.
-  visitors: (d, bucket) => (bucket === 'day' ? d.countDistinct('visitor_id') : d.countDistinct('day', 'visitor_id')),
+  visitors: (d, bucket) => (bucket === 'day' ? d.countDistinct('visitor_id') : d.countVisitorDays('day', 'visitor_id')),
   pageviews: () => 'sum(pageviews)',
   events: () => 'sum(events)',
   sessions: () => 'sum(starts)',

@@ -108,6 +108,25 @@ describe('/app/v1/manage role matrix', () => {
     { name: 'delete alert rule', make: async () => ({ method: 'DELETE', path: `/alerts/${(await newRule()).id}` }) },
     { name: 'test alert rule', make: async () => ({ method: 'POST', path: `/alerts/${(await newRule()).id}/test` }) },
     { name: 'alert history', make: async () => ({ method: 'GET', path: `/alerts/${(await newRule()).id}/history` }) },
+    { name: 'list shared links', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/shared-links` }) },
+    { name: 'create shared link', make: async () => ({ method: 'POST', path: `/sites/${site.siteId}/shared-links`, body: { filters: ['page:/'] } }) },
+    {
+      name: 'revoke shared link',
+      make: async () => ({ method: 'DELETE', path: `/sites/${site.siteId}/shared-links/${(await admin('POST', `/sites/${site.siteId}/shared-links`, {})).id}` }),
+    },
+    { name: 'email reports state', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/digests` }) },
+    { name: 'list report webhooks', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/digest-webhooks` }) },
+    {
+      name: 'add report webhook',
+      make: async () => ({ method: 'POST', path: `/sites/${site.siteId}/digest-webhooks`, body: { url: receiver.url('/digest'), secret: 's', weekly: true, monthly: false } }),
+    },
+    {
+      name: 'delete report webhook',
+      make: async () => {
+        const hook = await admin('POST', `/sites/${site.siteId}/digest-webhooks`, { url: receiver.url('/digest'), secret: 's', weekly: true, monthly: true });
+        return { method: 'DELETE', path: `/sites/${site.siteId}/digest-webhooks/${hook.id}` };
+      },
+    },
     { name: 'list members', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/members` }) },
     {
       name: 'change member role',
@@ -122,6 +141,9 @@ describe('/app/v1/manage role matrix', () => {
       ownerOnly: true,
       make: async () => ({ method: 'POST', path: `/orgs/${site.orgId}/invitations`, body: { email: `invitee${++counter}@example.com`, role: 'admin' } }),
     },
+    { name: 'read the two-factor requirement', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/two-factor` }) },
+    // `required: true` needs the owner's own two-factor sign-in: two-factor.test.ts covers it.
+    { name: 'set the two-factor requirement', ownerOnly: true, make: async () => ({ method: 'PUT', path: `/orgs/${site.orgId}/two-factor`, body: { required: false } }) },
     { name: 'list invitations', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/invitations` }) },
     {
       name: 'revoke invitation',

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BROWSER_UA, startTestServer, type TestServer } from '../helpers/server.js';
+import { totpCode } from '../../src/accounts/totp.js';
 
 const ENTRY = resolve('src/cli/svc.ts');
 
@@ -314,6 +315,21 @@ describe('users and members', () => {
     assert.match(lastOwner.stderr, /^svc: CONFLICT: an organisation keeps at least one owner/);
     ok(await svc(['user', 'rm', userId]));
     assert.ok(!ok(await svc(['user', 'list'])).stdout.includes('cli-ana@example.com'));
+  });
+
+  test("user reset-2fa turns a user's two-factor sign-in off by email", async () => {
+    const user = await server.ctx.accounts.createUser({ email: 'cli-2fa@example.com', password: 'a long enough secret' });
+    const { secret } = await server.ctx.accounts.twoFactor.begin(user);
+    await server.ctx.accounts.twoFactor.confirm(user.id, totpCode(secret, Date.now()));
+    const reset = ok(await svc(['user', 'reset-2fa', '--email', 'CLI-2FA@example.com']));
+    assert.equal(reset.stdout, `two-factor sign-in of cli-2fa@example.com (user ${user.id}) turned off\n`);
+    assert.deepEqual(await server.ctx.accounts.twoFactor.status(user.id), { enabled: false, recoveryCodesLeft: 0 });
+    const none = await svc(['user', 'reset-2fa', '--email', 'cli-2fa@example.com']);
+    assert.equal(none.code, 1);
+    assert.equal(none.stderr, 'svc: NOT_FOUND: two-factor sign-in is not enabled for this user\n');
+    const unknown = await svc(['user', 'reset-2fa', '--email', 'nobody@example.com']);
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stderr, 'svc: NOT_FOUND: no user has the email nobody@example.com\n');
   });
 
   test('user add asks for the password twice at a terminal, without echo', async () => {

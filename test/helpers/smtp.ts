@@ -1,5 +1,5 @@
-// A real SMTP listener for tests of the mail the service sends (alerts, invitations): it takes every
-// message and keeps its recipients and data.
+// A real SMTP listener for tests of the mail the service sends (alerts, invitations, digests): it
+// takes every message and keeps its recipients and data, or misbehaves as a test sets `mode`.
 import { createServer, type Server, type Socket } from 'node:net';
 
 export interface Mail {
@@ -7,8 +7,15 @@ export interface Mail {
   data: string;
 }
 
+/**
+ * How the listener treats the next connections: `accept` every message; `refuse` each at its end of
+ * DATA (550); `hang` (no greeting, ever); `close` the connection in the middle of the message.
+ */
+export type SmtpMode = 'accept' | 'refuse' | 'hang' | 'close';
+
 export interface SmtpListener {
   port: number;
+  mode: SmtpMode;
   /** `smtp://127.0.0.1:<port>`, for SVC_SMTP_URL. */
   url: string;
   mails: Mail[];
@@ -19,12 +26,15 @@ export interface SmtpListener {
 export async function startSmtp(): Promise<SmtpListener> {
   const mails: Mail[] = [];
   const sockets = new Set<Socket>();
+  const listener = { mode: 'accept' as SmtpMode };
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     let to: string[] = [];
     let data: string | undefined;
     let buffer = '';
+    const mode = listener.mode;
+    if (mode === 'hang') return;
     socket.write('220 test ESMTP\r\n');
     socket.on('data', (chunk) => {
       buffer += chunk.toString('utf8');
@@ -33,7 +43,15 @@ export async function startSmtp(): Promise<SmtpListener> {
         const line = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         if (data !== undefined) {
-          if (line === '.') {
+          if (mode === 'close' && data.length > 0) {
+            socket.destroy();
+            return;
+          }
+          if (line === '.' && mode === 'refuse') {
+            data = undefined;
+            to = [];
+            socket.write('550 5.7.1 message refused by policy\r\n');
+          } else if (line === '.') {
             mails.push({ to, data });
             data = undefined;
             to = [];
@@ -55,6 +73,12 @@ export async function startSmtp(): Promise<SmtpListener> {
   const port = (server.address() as { port: number }).port;
   return {
     port,
+    get mode() {
+      return listener.mode;
+    },
+    set mode(next: SmtpMode) {
+      listener.mode = next;
+    },
     url: `smtp://127.0.0.1:${port}`,
     mails,
     close: () =>

@@ -62,6 +62,8 @@ const ROUTES: Record<ProcessRole, Array<[method: string, path: string]>> = {
     ['GET', '/app/v1/setup'],
     ['GET', '/login'],
     ['GET', '/'],
+    ['GET', '/account/security'],
+    ['GET', '/app/v1/account/two-factor'],
   ],
   worker: [],
 };

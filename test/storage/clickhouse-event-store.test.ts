@@ -1,12 +1,14 @@
 // What only the ClickHouse adapter promises beyond the EventStore contract: an append retried after
 // a lost answer (the rows stored, the caller told it failed) stores its rows once; a batch that
 // failed half-way (one month stored, the next not) is completed by its retry, not doubled.
-// The answers are lost by a proxy between the store and its private server.
+// The answers are lost by a proxy between the store and its private server. A column the spec says
+// is repeated is a LowCardinality column, also in a table made before it was.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import { ClickHouseEventStore, parseClickHouseUrl } from '../../src/storage/events/clickhouse.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
+import type { TableSpec } from '../../src/storage/events/types.js';
 import { sql } from '../../src/sql/sql.js';
 import { clickhouseServer, freshDatabaseUrl } from '../../support/clickhouse.js';
 
@@ -100,5 +102,19 @@ describe('ClickHouse EventStore: idempotent appends', () => {
       await store.close();
       await new Promise((resolve) => proxy.server.close(resolve));
     }
+  });
+
+  test('a repeated column is kept as a dictionary, and a table made with it plain is converted with its rows kept', async () => {
+    const plain = { name: 'keyed', columns: [{ name: 'site_id', type: 'VARCHAR', nullable: false }, { name: 'day', type: 'DATE', nullable: false }, { name: 'k', type: 'VARCHAR', nullable: false }], dayColumn: 'day', key: [] } as const satisfies TableSpec;
+    const repeated = { ...plain, columns: [plain.columns[0], plain.columns[1], { ...plain.columns[2], repeated: true }] } satisfies TableSpec;
+    const typeOfK = async () => (await direct.query<{ t: string }>(sql`SELECT type AS t FROM system.columns WHERE database = currentDatabase() AND table = 'keyed' AND name = 'k'`))[0]!.t;
+    await direct.createTables([plain]);
+    assert.equal(await typeOfK(), 'String');
+    await direct.replaceRows(plain, { siteId: 'site', days: { from: '2026-01-01', to: '2026-01-02' } }, sql`SELECT 'site', toDate('2026-01-01'), 'a' UNION ALL SELECT 'site', toDate('2026-01-02'), 'b'`);
+    await direct.createTables([repeated]);
+    assert.equal(await typeOfK(), 'LowCardinality(String)');
+    // Rows replaced through the converted table, and read back as plain strings.
+    await direct.replaceRows(repeated, { siteId: 'site', days: { from: '2026-01-02', to: '2026-01-02' } }, sql`SELECT 'site', toDate('2026-01-02'), 'c'`);
+    assert.deepEqual(await direct.query(sql`SELECT toString(day) AS d, k FROM keyed ORDER BY d`), [{ d: '2026-01-01', k: 'a' }, { d: '2026-01-02', k: 'c' }]);
   });
 });

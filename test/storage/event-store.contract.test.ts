@@ -74,6 +74,32 @@ for (const adapter of adapters) {
       });
     });
 
+    test('visitor days count each day\'s hashes apart, and a page tells its rows before LIMIT and totals where the dialect says so', async () => {
+      await withStore(async (store) => {
+        const d = store.dialect;
+        // The same hashes on two days count twice; the extremes of 64 bits and small values included.
+        const hashes = [-(2n ** 63n), 2n ** 63n - 1n, 0n, 1n, 2n, 1n];
+        const rows = ['2026-01-01', '2026-01-02', '2026-12-31'].flatMap((day, di) =>
+          hashes.map((visitorId, i) => row(di * 10 + i, { day, ts: Date.parse(`${day}T12:00:00Z`) + i, visitorId, page: `/p/${i % 2}` })),
+        );
+        await store.append(rows);
+        const [pairs] = await store.query<{ n: unknown }>(sql`SELECT ${trusted(d.countVisitorDays('day', 'visitor_id'))} AS n FROM events WHERE site_id = 'site'`);
+        assert.equal(Number(pairs!.n), 3 * 5);
+        const totals = d.groupTotals();
+        const page = await store.queryPage<{ k: string; n: unknown }>(
+          sql`SELECT page AS k, ${trusted(d.countVisitorDays('day', 'visitor_id'))} AS n FROM events WHERE site_id = 'site'
+            GROUP BY k ${trusted(totals ?? '')} HAVING k <> '/p/0' ORDER BY k LIMIT 1 OFFSET 5`,
+        );
+        assert.deepEqual(page.rows, [], 'past the last key');
+        if (totals === null) {
+          assert.deepEqual([page.rowsBeforeLimit, page.totals], [null, null]);
+        } else {
+          assert.equal(page.rowsBeforeLimit, 1, 'the keys HAVING keeps');
+          assert.equal(Number(page.totals!.n), 3 * 5, 'totals over every key, HAVING aside');
+        }
+      });
+    });
+
     test('append then read back every column exactly (large batches span several chunks)', async () => {
       await withStore(async (store) => {
         const rows = Array.from({ length: 5000 }, (_, i) => row(i));

@@ -2,6 +2,7 @@
 // variants, immutable caching, the page shell's CSP and the sign-in redirect.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { apiError } from '../../src/core/errors.js';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +34,14 @@ describe('dashboard build and serving', () => {
     app = Fastify();
     installErrorHandler(app);
     await app.register(async (scoped) =>
-      dashboardRoutes(scoped, { signedIn: async () => signedIn, setupNeeded: async () => setupNeeded, ownOrigin: () => 'http://svc.test' }),
+      dashboardRoutes(scoped, {
+        signedIn: async () => signedIn,
+        setupNeeded: async () => setupNeeded,
+        ownOrigin: () => 'http://svc.test',
+        sharedLinkEmbedDomains: async () => {
+          throw apiError('NOT_FOUND', 'sharedLink');
+        },
+      }),
     );
   });
 

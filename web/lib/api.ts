@@ -28,6 +28,8 @@ export interface RequestOptions {
 }
 
 let csrfToken = '';
+/** A shared link's access token: the page's reads go with it instead of a session. */
+let shareAccess: string | undefined;
 
 /**
  * The `Svc-Imported` header of the latest answer to each path read: whether the figures include
@@ -42,6 +44,11 @@ export function importedOf(path: string): string | undefined {
 /** Remembers the session's token, sent as `x-csrf-token` on every request that changes something. */
 export function setCsrfToken(token: string): void {
   csrfToken = token;
+}
+
+/** Makes every read of the page a shared link's (the `x-share-access` header), never a session's. */
+export function setShareAccess(access: string): void {
+  shareAccess = access;
 }
 
 async function errorOf(response: Response): Promise<ApiError> {
@@ -60,6 +67,7 @@ export async function api<T = unknown>(method: Method, path: string, body?: unkn
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  if (shareAccess !== undefined) headers['x-share-access'] = shareAccess;
   let response: Response;
   try {
     response = await fetch(`/app/v1${path}`, {
@@ -71,7 +79,7 @@ export async function api<T = unknown>(method: Method, path: string, body?: unkn
   } catch {
     throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check the connection and try again.');
   }
-  if (response.status === 401 && !options.anonymous) {
+  if (response.status === 401 && !options.anonymous && shareAccess === undefined) {
     window.location.assign(loginPath(window.location.pathname + window.location.search, window.location.origin));
   }
   if (!response.ok) throw await errorOf(response);

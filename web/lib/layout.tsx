@@ -51,9 +51,9 @@ export function Layout({
           ))}
         </nav>
         <div class="user">
-          <span class="email" title={session.user.email}>
+          <a class="email" href="/account" title={`Account of ${session.user.email}`}>
             {session.user.name || session.user.email}
-          </span>
+          </a>
           <button type="button" onClick={() => leaving.run(signOut)} disabled={leaving.busy}>
             Sign out
           </button>

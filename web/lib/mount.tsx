@@ -28,6 +28,11 @@ export function SignedIn({ children }: { children(session: SessionView): Compone
     );
   }
   if (!session) return <Loading />;
+  // An organisation requires two-factor sign-in the user has not enabled: only its account pages work.
+  if (session.twoFactor.requiredBy.length > 0 && !window.location.pathname.startsWith('/account')) {
+    window.location.assign('/account/security');
+    return <Loading />;
+  }
   return <>{children(session)}</>;
 }
 

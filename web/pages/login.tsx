@@ -1,4 +1,5 @@
-// /login: Email, Password, `Sign in`; then the same-origin path of `next`, or `/`.
+// /login: Email, Password, `Sign in`; for a user with two-factor sign-in, then `Code` and `Verify`;
+// then the same-origin path of `next`, or `/`.
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
@@ -11,12 +12,42 @@ import { Form, SubmitButton, TextField } from '../components/fields.js';
 function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  // The password was right and the account asks for a second factor: the same request again, with the code.
+  const [codeAsked, setCodeAsked] = useState(false);
   const signIn = useAction();
   const submit = () =>
     signIn.run(async () => {
-      await api('POST', '/session', { email, password }, { anonymous: true });
+      const answer = await api<{ twoFactorRequired?: true }>('POST', '/session', { email, password, ...(codeAsked ? { code } : {}) }, { anonymous: true });
+      if (answer.twoFactorRequired) {
+        setCodeAsked(true);
+        return;
+      }
       window.location.assign(safeNext(new URLSearchParams(window.location.search).get('next'), window.location.origin));
     });
+  if (codeAsked) {
+    return (
+      <PlainLayout title="Two-factor sign-in">
+        <Form onSubmit={submit} label="Two-factor sign-in">
+          <TextField
+            label="Code"
+            hint="The 6 digits your authenticator app shows for svc, or one of your recovery codes."
+            autoComplete="one-time-code"
+            required
+            autoFocus
+            maxLength={64}
+            spellcheck={false}
+            value={code}
+            onValue={setCode}
+          />
+          <ErrorText message={signIn.error} />
+          <SubmitButton busy={signIn.busy} busyLabel="Verifying…">
+            Verify
+          </SubmitButton>
+        </Form>
+      </PlainLayout>
+    );
+  }
   return (
     <PlainLayout title="Sign in">
       <Form onSubmit={submit} label="Sign in">

@@ -11,7 +11,7 @@ import { canManage, membershipOf } from '../lib/session.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { ShownOnce } from '../components/copy.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
-import { SelectField, TextField } from '../components/fields.js';
+import { CheckboxField, SelectField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
 import { WideTable } from '../components/table.js';
 import { defaultTimezone, TimezoneField } from '../components/timezone.js';
@@ -169,6 +169,27 @@ function Keys({ orgId }: { orgId: number }) {
   );
 }
 
+/** The owner's switch: every member must sign in with two factors (the owner's own enabled first). */
+function RequireTwoFactor({ orgId }: { orgId: number }) {
+  const policy = useLoad(() => api<{ required: boolean }>('GET', `/manage/orgs/${orgId}/two-factor`), [orgId]);
+  const change = useAction();
+  return (
+    <LoadState state={policy}>
+      {({ required }) => (
+        <>
+          <CheckboxField
+            label="Require two-factor sign-in for every member"
+            hint="Members without it reach only their account pages until they enable it."
+            checked={required}
+            onChecked={(next) => change.run(() => api('PUT', `/manage/orgs/${orgId}/two-factor`, { required: next })).then(policy.reload)}
+          />
+          <ErrorText message={change.error} />
+        </>
+      )}
+    </LoadState>
+  );
+}
+
 function Members({ orgId, session }: { orgId: number; session: SessionView }) {
   const members = useLoad(() => api<{ members: Member[] }>('GET', `/manage/orgs/${orgId}/members`), [orgId]);
   const change = useAction();
@@ -218,6 +239,7 @@ function Members({ orgId, session }: { orgId: number; session: SessionView }) {
         )}
       </LoadState>
       <ErrorText message={change.error} />
+      <RequireTwoFactor orgId={orgId} />
       <Invitations orgId={orgId} />
     </section>
   );

@@ -14,6 +14,7 @@ import { CheckboxField, Form, SubmitButton, TextField } from '../components/fiel
 import { Funnels } from '../components/funnels.js';
 import { Goals } from '../components/goals.js';
 import { Imports } from '../components/imports.js';
+import { EmailReportsState, SharedLinks } from '../components/shared-links.js';
 import { TimezoneField } from '../components/timezone.js';
 import { RAW_DAYS, type ManagedGoal, type ManagedSite, type SessionView, type SiteRow } from '../../src/core/vocabulary.js';
 
@@ -141,6 +142,8 @@ function Settings({ session, siteId }: { session: SessionView; siteId: string })
               <Goals siteId={siteId} goals={data.goals} reload={loaded.reload} />
               <Funnels siteId={siteId} />
               <AlertRules siteId={siteId} goals={data.goals} />
+              <SharedLinks siteId={siteId} />
+              <EmailReportsState siteId={siteId} />
               <Imports siteId={siteId} />
               <Archive site={current} onSaved={setSite} />
             </>

@@ -1,123 +1,20 @@
 // /sites/:siteId: the site dashboard. The view (period, filters, chart metric) lives in the
 // address, so a view is a link; every figure is read from /app/v1 with the view's parameters. A
 // site without any event shows, in place of the figures, what it takes to get the first one.
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { BreakdownPanel, PANEL_ROWS, PANELS } from '../components/breakdown-panel.js';
+import { useEffect, useState } from 'preact/hooks';
+import { PANEL_ROWS, PANELS } from '../components/breakdown-panel.js';
 import { breakdownRead } from '../lib/breakdown.js';
-import { Chart } from '../components/chart.js';
-import { ErrorText, Loading } from '../components/feedback.js';
+import { Loading } from '../components/feedback.js';
 import { FirstEvent, INSTALLATION } from '../components/first-event.js';
-import { FilterChips } from '../components/filter-chips.js';
-import { ComparisonPicker } from '../components/comparison-picker.js';
-import { FilterMenu } from '../components/filter-menu.js';
-import { KpiTiles } from '../components/kpi-tiles.js';
-import { PeriodPicker } from '../components/period-picker.js';
-import { Shortcuts } from '../components/shortcuts.js';
+import { Dashboard, goalsRead } from '../components/site-dashboard.js';
 import { SiteFrame } from '../components/site-frame.js';
-import { useViewState } from '../lib/address.js';
-import { downloadText } from '../lib/download.js';
 import { dropEarly } from '../lib/early.js';
 import { useLoad } from '../lib/hooks.js';
-import { useRead } from '../lib/read.js';
 import { mountSitePage } from '../lib/site-page.js';
-import { readTimeseries, seriesCsv, timeseriesRead } from '../lib/series.js';
-import { canManage } from '../lib/session.js';
-import { importedAnswer, readSite, type SiteRead } from '../lib/site.js';
-import { parseViewState, queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../lib/view-state.js';
-import type { Comparison, GoalsAnswer, Installation, Preset, SiteRow, StatsAnswer } from '../../src/core/vocabulary.js';
-import type { SessionView } from '../../src/core/vocabulary.js';
-
-/** An answer with the comparison it was read with: figures still shown while others load keep their own words. */
-function readWith<T>(answer: Promise<T>, comparison: Comparison): Promise<T & { comparison: Comparison }> {
-  return answer.then((a) => ({ ...a, comparison }));
-}
-
-/** An answer with what it did with imported days (its `Svc-Imported` header). */
-function withImported<T>(siteId: string, read: SiteRead, answer: Promise<T>): Promise<T & { imported: string | undefined }> {
-  return answer.then((a) => ({ ...a, imported: importedAnswer(siteId, read) }));
-}
-
-/** The goals over the view's period (goals take no filters), for the conversion rates of the Events panel. */
-const goalsRead = (state: ViewState): SiteRead => ({ path: '/goals', params: queryParams(state, { filters: false }) });
-
-function Dashboard({ session, site }: { session: SessionView; site: SiteRow }) {
-  const [state, go] = useViewState();
-  const [customRequested, setCustomRequested] = useState(0);
-  const view = useMemo(() => queryParams(state), [state]);
-  const key = view.toString();
-  const kpiParams = useMemo(() => statsParams(state), [state]);
-  const statsRead = { path: '/stats', params: kpiParams };
-  const stats = useRead(() => readWith(withImported(site.id, statsRead, readSite<StatsAnswer>(site.id, statsRead)), state.comparison), kpiParams.toString());
-  const seriesRead = timeseriesRead(view, state.metric, state.comparison);
-  const series = useRead(() => readWith(withImported(site.id, seriesRead, readTimeseries(site.id, view, state.metric, state.comparison)), state.comparison), `${key}|${state.metric}|${state.comparison}`);
-  const leftOut = stats.data?.imported === 'excluded' || series.data?.imported === 'excluded';
-  const goalSettings = canManage(site.role) ? `/sites/${encodeURIComponent(site.id)}/settings#goals` : undefined;
-  const goalsView = goalsRead(state);
-  const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), goalsView.params!.toString());
-  const onPeriod = useCallback((preset: Preset) => go(withPeriod(state, { preset })), [state, go]);
-  const onCustom = useCallback(() => setCustomRequested((n) => n + 1), []);
-  const onFilter = useCallback((dimension: Parameters<typeof withFilter>[1], value: string) => go(withFilter(state, dimension, value)), [state, go]);
-  const chartState = series.error ? 'error' : series.loading || !series.data ? 'loading' : 'ready';
-  return (
-    <SiteFrame session={session} site={site} current="dashboard">
-      <div class="toolbar">
-        <PeriodPicker period={state.period} timezone={site.timezone} resolved={stats.data?.period} onChange={(period) => go(withPeriod(state, period))} customRequested={customRequested} />
-        <ComparisonPicker comparison={state.comparison} onChange={(comparison) => go(withComparison(state, comparison))} />
-        <Shortcuts onPeriod={onPeriod} onCustom={onCustom} />
-      </div>
-      <div class="filter-bar">
-        <FilterMenu siteId={site.id} state={state} onApply={onFilter} />
-        <FilterChips filters={state.filters} onRemove={(dimension) => go(withoutFilter(state, dimension))} emptyFocusId="period" />
-      </div>
-      {leftOut && (
-        <p class="note" role="note">
-          Imported history is left out of some of these figures: daily totals from another tool cannot answer this view (hours, or these filters together).
-        </p>
-      )}
-      <section class="card overview" aria-label="Overview" data-panel="overview" data-state={stats.error ? 'error' : stats.data && !stats.loading ? 'ready' : 'loading'}>
-        {stats.error ? (
-          <ErrorText message={stats.error} />
-        ) : (
-          <KpiTiles
-            stats={stats.data?.stats}
-            metric={state.metric}
-            comparison={stats.data?.comparison ?? state.comparison}
-            onSelect={(metric) => go(withMetric(state, metric))}
-            busy={stats.loading}
-            filters={state.filters}
-            goalSettings={goalSettings}
-          />
-        )}
-        <div class="chart-area" data-panel="chart" data-state={chartState} aria-busy={chartState === 'loading'}>
-          {series.error ? (
-            <ErrorText message={series.error} />
-          ) : series.data ? (
-            <>
-              <Chart series={series.data} metric={state.metric} comparison={series.data.comparison} />
-              <a
-                href="#"
-                class="export"
-                onClick={(event) => {
-                  event.preventDefault();
-                  downloadText(`${state.metric}-${series.data!.period.from}-${series.data!.period.to}.csv`, seriesCsv(series.data!, state.metric));
-                }}
-              >
-                Export CSV
-              </a>
-            </>
-          ) : (
-            <Loading />
-          )}
-        </div>
-      </section>
-      <div class="panels">
-        {PANELS.map((spec) => (
-          <BreakdownPanel key={spec.id} spec={spec} siteId={site.id} view={view} goals={goals.data?.goals} onFilter={onFilter} />
-        ))}
-      </div>
-    </SiteFrame>
-  );
-}
+import { timeseriesRead } from '../lib/series.js';
+import { readSite, type SiteRead } from '../lib/site.js';
+import { parseViewState, queryParams, statsParams } from '../lib/view-state.js';
+import type { Installation, SessionView, SiteRow } from '../../src/core/vocabulary.js';
 
 /** The figures, or the first-event panel while the site holds no event (an unanswered check shows the figures). */
 function SiteDashboard({ session, site }: { session: SessionView; site: SiteRow }) {
@@ -135,7 +32,7 @@ function SiteDashboard({ session, site }: { session: SessionView; site: SiteRow 
       </SiteFrame>
     );
   }
-  return <Dashboard session={session} site={site} />;
+  return <Dashboard site={site} frame={(children) => <SiteFrame session={session} site={site} current="dashboard">{children}</SiteFrame>} />;
 }
 
 /** Whether the site holds an event, and every figure of the view in the address. */

@@ -1,6 +1,7 @@
-// svc user add|list|rm: dashboard users (their memberships: svc member).
+// svc user add|list|password|reset-2fa|rm: dashboard users (their memberships: svc member).
 import { flag, numericId, optional, required } from '../args.js';
 import { seg } from '../client.js';
+import { CliError } from '../errors.js';
 import { formatFields, formatTable, time } from '../output.js';
 import { passwordFromStdin, passwordFromTerminal } from '../password-input.js';
 import type { Invocation, Noun } from '../types.js';
@@ -53,6 +54,21 @@ export const user: Noun = {
         const id = numericId(inv, 'USER_ID', inv.positionals[0]!);
         await inv.client().request('PUT', `/users/${seg(id)}/password`, { password: await newPassword(inv) });
         inv.out.result({ id, passwordChanged: true }, () => `password of user ${id} changed; its sessions ended\n`);
+      },
+    },
+    {
+      verb: 'reset-2fa',
+      usage: 'svc user reset-2fa --email E',
+      summary: "turn a user's two-factor sign-in off (a lost authenticator and lost recovery codes): the password alone signs in again",
+      options: { email: { type: 'string' } },
+      example: 'svc user reset-2fa --email ana@example.com',
+      async run(inv) {
+        const email = required(inv, 'email');
+        const { users } = await inv.client().request<{ users: User[] }>('GET', '/users');
+        const found = users.find((u) => u.email.toLowerCase() === email.trim().toLowerCase());
+        if (!found) throw new CliError(`NOT_FOUND: no user has the email ${email}`);
+        await inv.client().request('DELETE', `/users/${seg(found.id)}/2fa`);
+        inv.out.result({ id: found.id, email: found.email, twoFactorReset: true }, () => `two-factor sign-in of ${found.email} (user ${found.id}) turned off\n`);
       },
     },
     {

@@ -8,6 +8,8 @@ import { importRoutes } from './import-routes.js';
 import { installationRoutes } from './installation-routes.js';
 import { acceptEmptyJsonBody } from './json-body.js';
 import { memberRoutes } from './members.js';
+import { sharedLinkRoutes } from './shared-links.js';
+import { digestAdminRoutes } from './digests.js';
 import { operatorRoutes } from './operator-routes.js';
 import { orgRoutes } from './org-routes.js';
 import { siteRoutes } from './site-routes.js';
@@ -20,6 +22,8 @@ export async function orgScopedRoutes(app: FastifyInstance, ctx: AppContext, acc
   await installationRoutes(app, ctx, access);
   await alertRoutes(app, ctx, access);
   await memberRoutes(app, ctx, access);
+  await sharedLinkRoutes(app, ctx, access);
+  await digestAdminRoutes(app, ctx, access);
   await importRoutes(app, ctx, access);
 }
 

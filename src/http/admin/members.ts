@@ -53,6 +53,21 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
     reply.code(204).send();
   });
 
+  app.get<{ Params: { orgId: string } }>('/orgs/:orgId/two-factor', async (request) => {
+    const org = await ownedOrg(request, request.params.orgId);
+    return { orgId: org.id, required: await accounts.orgRequiresTwoFactor(org.id) };
+  });
+
+  // An owner requires two-factor sign-in of every member (its own enabled first); members without
+  // it then reach only their account pages until they enable it.
+  app.put<{ Params: { orgId: string } }>('/orgs/:orgId/two-factor', async (request) => {
+    const org = await ownedOrg(request, request.params.orgId);
+    const body = objectBody(request.body, ['required']);
+    if (typeof body.required !== 'boolean') throw apiError('INVALID_PARAMS', 'boolean', { name: 'required' });
+    await accounts.requireTwoFactor(org.id, body.required, await access.actingUserId(request));
+    return { orgId: org.id, required: body.required };
+  });
+
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/invitations', async (request, reply) => {
     const org = await ownedOrg(request, request.params.orgId);
     const body = objectBody(request.body, ['email', 'role']);

@@ -26,6 +26,12 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     reply.code(204).send();
   });
 
+  // A user who lost both its authenticator and its recovery codes signs in with its password again.
+  app.delete<{ Params: { userId: string } }>('/users/:userId/2fa', async (request, reply) => {
+    await ctx.accounts.resetTwoFactor(idParam(request.params.userId));
+    reply.code(204).send();
+  });
+
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/members', async (request) => {
     const org = await ctx.meta.getOrg(idParam(request.params.orgId));
     if (!org) throw apiError('NOT_FOUND', 'organisation');

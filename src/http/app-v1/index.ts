@@ -10,14 +10,21 @@ import { memberAccess } from '../auth/authorization.js';
 import { orgScopedRoutes } from '../admin/index.js';
 import { acceptEmptyJsonBody } from '../admin/json-body.js';
 import { statsRoutes } from '../v1/index.js';
+import { accountRoutes } from './account.js';
+import { digestRoutes } from './digests.js';
 import { invitationRoutes } from './invitations.js';
 import { sessionRoutes } from './session.js';
+import { SHARE_ACCESS_HEADER, shareRoutes } from './share.js';
 import { siteListRoutes } from './sites.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route makes a session (sign-in, setup): no session, rate limit or CSRF token needed. */
     withoutSession?: boolean;
+    /** The route serves a user whom an organisation requires to enable two-factor sign-in first (its session and account). */
+    beforeTwoFactor?: boolean;
+    /** A statistics route a shared link's page reads (with `x-share-access`, no session). */
+    shareable?: boolean;
   }
 }
 
@@ -28,12 +35,20 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
 
   app.addHook('onRequest', async (request) => {
     checkOrigin(request, ctx.config);
+    // A shared link's page reads statistics only; the stats mount authenticates its access token.
+    if (request.headers[SHARE_ACCESS_HEADER] !== undefined) {
+      if (!request.routeOptions.config.shareable) throw apiError('FORBIDDEN', 'shareScope');
+      return;
+    }
     if (request.routeOptions.config.withoutSession) return;
     const signedIn = await requireSession(request);
     if (!(await limiter.hit(String(signedIn.user.id), ctx.clock.now()))) {
       throw apiError('RATE_LIMITED', 'dashboard', { perMinute }, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
     }
     checkCsrfToken(request, signedIn);
+    if (!request.routeOptions.config.beforeTwoFactor && (await ctx.accounts.orgsAwaitingTwoFactor(signedIn.user.id)).length > 0) {
+      throw apiError('FORBIDDEN', 'twoFactorRequired');
+    }
   });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -41,6 +56,9 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   acceptEmptyJsonBody(app);
 
   await sessionRoutes(app, ctx);
+  await accountRoutes(app, ctx);
+  await digestRoutes(app, ctx);
+  await shareRoutes(app, ctx);
   await invitationRoutes(app, ctx);
   await siteListRoutes(app, ctx);
   // The read API's statistics routes by their own code: a member of the site's organisation reads
@@ -49,12 +67,23 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await statsRoutes(app, ctx, {
     prefix: '',
     async authenticate(request) {
+      const access = request.headers[SHARE_ACCESS_HEADER];
+      if (access !== undefined) {
+        const link = typeof access === 'string' ? await ctx.accounts.sharedLinks.byAccess(access) : undefined;
+        if (!link) throw apiError('NOT_FOUND', 'sharedLink');
+        if (!(await limiter.hit(`share:${link.id}`, ctx.clock.now()))) {
+          throw apiError('RATE_LIMITED', 'dashboard', { perMinute }, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
+        }
+        const site = await ctx.meta.getSite(link.sitePublicId);
+        return { id: `share:${link.id}`, orgIds: site ? [site.orgId] : [], share: { siteId: link.sitePublicId, lockedFilters: link.filters } };
+      }
       const { user } = await requireSession(request);
       return { id: `user:${user.id}`, orgIds: (await ctx.accounts.memberships(user.id)).map((m) => m.orgId) };
     },
     operations: ['stats', 'timeseries', 'breakdown', 'realtime', 'goals', 'funnels', 'funnel'],
     catchAll: [],
     countedSince: true,
+    shareable: true,
   });
   // The admin API's organisation-scoped routes by their own code, for admins and owners.
   await app.register(async (manage) => orgScopedRoutes(manage, ctx, memberAccess(ctx.accounts)), { prefix: '/manage' });

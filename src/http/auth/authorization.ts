@@ -19,12 +19,17 @@ export interface OrgAccess {
    * account outside the organisation.
    */
   readonly addsMembers: boolean;
+  /** The signed-in user acting, or undefined for the operator. */
+  actingUserId(request: FastifyRequest): Promise<number | undefined>;
 }
 
 /** The operator: the admin token was checked for the whole scope; every organisation is its own. */
 export const operatorAccess: OrgAccess = {
   async require() {},
   addsMembers: true,
+  async actingUserId() {
+    return undefined;
+  },
 };
 
 /** A signed-in user, by its membership as stored now (a changed role counts on the next request). */
@@ -37,5 +42,8 @@ export function memberAccess(accounts: AccountService): OrgAccess {
       if (!roleAtLeast(role, needed)) throw apiError('FORBIDDEN', 'role', { needed, role });
     },
     addsMembers: false,
+    async actingUserId(request) {
+      return (await requireSession(request)).user.id;
+    },
   };
 }

@@ -13,6 +13,8 @@ export interface PageRoute {
   title: string;
   /** An anonymous browser is sent to /login?next=<this address>. */
   signedIn: boolean;
+  /** A shared link's page (`:token`): served only for a live link, framed only where the link allows. */
+  sharedLink?: boolean;
 }
 
 /** Every page of the dashboard; a page whose module is not in the build is not served. */
@@ -22,7 +24,11 @@ export const PAGE_ROUTES: PageRoute[] = [
   { path: '/setup', page: 'setup', title: 'Set up svc', signedIn: false },
   // Signed out, the page offers to sign in or to create the invited email's account.
   { path: '/invitations/:token', page: 'invitation', title: 'Invitation', signedIn: false },
+  { path: '/account', page: 'account', title: 'Account', signedIn: true },
+  { path: '/account/security', page: 'account-security', title: 'Security', signedIn: true },
   { path: '/orgs/:orgId/settings', page: 'org-settings', title: 'Organisation settings', signedIn: true },
+  // The token is a secret in the address: no Referer leaves the page, the log shows `[secret]`.
+  { path: '/share/:token', page: 'share', title: 'Shared dashboard', signedIn: false, sharedLink: true },
   { path: '/sites/:siteId', page: 'site', title: 'Site', signedIn: true },
   { path: '/sites/:siteId/realtime', page: 'realtime', title: 'Realtime', signedIn: true },
   { path: '/sites/:siteId/goals', page: 'goals', title: 'Goals', signedIn: true },
@@ -30,17 +36,19 @@ export const PAGE_ROUTES: PageRoute[] = [
   { path: '/sites/:siteId/settings', page: 'site-settings', title: 'Site settings', signedIn: true },
 ];
 
-// No inline script or style anywhere: scripts and stylesheets come from /assets only.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+// No inline script or style anywhere: scripts and stylesheets come from /assets only. Framing is
+// refused but for a shared link's embed, on the domains its admin listed.
+const contentSecurityPolicy = (frameAncestors: readonly string[] = []) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
+  ].join('; ');
 
 export interface PageOptions {
   /** Whether the request carries a valid session. */
@@ -49,6 +57,8 @@ export interface PageOptions {
   setupNeeded(): Promise<boolean>;
   /** The service's own origin, as browsers reach it (what `next` may point into). */
   ownOrigin(request: FastifyRequest): string;
+  /** The domains that may frame a shared link's page; throws 404 for a revoked, expired or unknown link. */
+  sharedLinkEmbedDomains(token: string): Promise<string[]>;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -69,13 +79,13 @@ export function pageShell(title: string, entry: PageEntry): string {
   ].join('');
 }
 
-function sendHtml(reply: FastifyReply, html: string): FastifyReply {
+function sendHtml(reply: FastifyReply, html: string, options: { frameAncestors?: readonly string[]; referrerPolicy?: string } = {}): FastifyReply {
   return reply
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('content-security-policy', CONTENT_SECURITY_POLICY)
+    .header('content-security-policy', contentSecurityPolicy(options.frameAncestors))
     .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'same-origin')
+    .header('referrer-policy', options.referrerPolicy ?? 'same-origin')
     .send(html);
 }
 
@@ -88,6 +98,13 @@ export function pageRoutes(app: FastifyInstance, build: WebBuild, options: PageO
       if (route.page === 'setup' && !(await options.setupNeeded())) {
         reply.header('cache-control', 'no-store');
         throw apiError('NOT_FOUND', 'setupPageDone');
+      }
+      if (route.sharedLink) {
+        const { token } = request.params as { token: string };
+        const domains = await options.sharedLinkEmbedDomains(token);
+        const embed = (request.query as Record<string, unknown>).embed === '1';
+        // A shared page (its address holds the token) sends no Referer, not even to the service.
+        return sendHtml(reply, html, { referrerPolicy: 'no-referrer', frameAncestors: embed ? domains.map((domain) => `https://${domain}`) : [] });
       }
       if (route.signedIn && !(await options.signedIn(request))) {
         return reply.code(302).header('cache-control', 'no-store').header('location', loginPath(request.url, options.ownOrigin(request))).send();

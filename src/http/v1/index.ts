@@ -38,6 +38,7 @@ import { dashboardResponses, ROUTES, responses, type RouteDoc } from './schemas.
 import { countedSince, funnelKey, goalKey } from '../../stats/rollups/coverage.js';
 import { rollupKey } from '../../stats/rollups/job.js';
 import { openApiDocument } from '../openapi.js';
+import { withLockedFilters } from '../../accounts/shared-links.js';
 
 /** Long reads of one reader that wait for a slot (a dashboard reads about a dozen panels at once); one more is refused. */
 const LONG_READS_WAITING = 32;
@@ -54,7 +55,12 @@ export interface Reader {
   /** Who reads, for per-reader limits: `key:<id>` or `user:<id>`. */
   id: string;
   orgIds: readonly number[];
+  /** A shared link's reader: its one site (public id), and the filters every read applies. */
+  share?: { siteId: string; lockedFilters: readonly string[] };
 }
+
+/** The operations whose reads take filters: the only ones a link locked to filters shares. */
+const FILTERED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'timeseries', 'breakdown']);
 
 type OperationId = RouteDoc['operationId'];
 type Handler = (request: FastifyRequest, reader: Reader) => Promise<unknown>;
@@ -70,6 +76,8 @@ export interface StatsMount {
   catchAll: readonly string[];
   /** Whether goals and funnel answers say from which day each is counted (`CountedSince`: the dashboard's mount). */
   countedSince?: boolean;
+  /** Whether a shared link's reader may use the routes (the dashboard's mount). */
+  shareable?: boolean;
 }
 
 /**
@@ -83,7 +91,12 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   const readers = new WeakMap<FastifyRequest, Reader>();
   // Every read statement runs under the deadline; long raw reads are counted per reader before they start.
   const { statementTimeoutMs, longReadsPerReader } = ctx.config.reads;
-  const events: EventReader = { dialect: ctx.events.dialect, query: (statement) => ctx.events.query(statement, { deadlineMs: statementTimeoutMs }) };
+  const deadline = { deadlineMs: statementTimeoutMs };
+  const events: EventReader = {
+    dialect: ctx.events.dialect,
+    query: (statement) => ctx.events.query(statement, deadline),
+    queryPage: (statement) => ctx.events.queryPage(statement, deadline),
+  };
   const longReads = new PerKeySlots(longReadsPerReader, LONG_READS_WAITING);
   const releases = new WeakMap<FastifyRequest, () => void>();
   const importedAnswers = new WeakMap<FastifyRequest, ImportedAnswer>();
@@ -102,6 +115,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     const { siteId } = request.params as { siteId: string };
     const site = await ctx.meta.getSite(siteId);
     if (!site || site.status !== 'active' || !reader.orgIds.includes(site.orgId)) throw apiError('NOT_FOUND', 'site');
+    if (reader.share && reader.share.siteId !== site.id) throw apiError('NOT_FOUND', 'site');
     return site;
   }
 
@@ -113,7 +127,9 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
 
   /** The planned query, and the site's rollup bookkeeping it was planned with (read once). */
   async function planned(kind: QueryKind, request: FastifyRequest, site: Site): Promise<{ q: PlannedQuery; rollup: RollupState | undefined }> {
-    const q = parseQuery(kind, request.query as RawParams, site, ctx.clock.now());
+    const share = readers.get(request)!.share;
+    const params = share ? withLockedFilters(request.query as RawParams, share.lockedFilters) : (request.query as RawParams);
+    const q = parseQuery(kind, params, site, ctx.clock.now());
     const rollup = await ctx.meta.getRollupState(rollupKey(ctx.events, site.id));
     const plannedQuery = planQuery(q, await planInputs(events, site, q, rollup));
     importedAnswers.set(request, plannedQuery.plan.imported);
@@ -203,9 +219,14 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
         exposeHeadRoute: false,
         schema: { response: { 200: (mount.countedSince && dashboardResponses[route.operationId]) || responses[route.operationId] } },
         onRequest: guard(true),
+        ...(mount.shareable ? { config: { shareable: true } } : {}),
         handler: async (request) => {
+          const reader = readers.get(request)!;
+          if (reader.share && reader.share.lockedFilters.length > 0 && !FILTERED_OPERATIONS.has(route.operationId)) {
+            throw apiError('FORBIDDEN', 'shareLocked', { endpoint: route.operationId });
+          }
           try {
-            return await handle(request, readers.get(request)!);
+            return await handle(request, reader);
           } catch (err) {
             if (err instanceof StatementTimeout) throw apiError('QUERY_TIMEOUT', 'deadline', { seconds: statementTimeoutMs / 1000 });
             throw err;

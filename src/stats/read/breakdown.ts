@@ -9,15 +9,20 @@ import { dailyMeasures, sumDays } from './days.js';
 
 export async function computeBreakdown(events: EventReader, q: PlannedQuery): Promise<Omit<BreakdownAnswer, 'period' | 'dimension'>> {
   const statements = breakdownStatements(events.dialect, q);
-  const totals = dailyMeasures(events, q, q.plan.period, { sessions: false }).then((days) => sumDays(days, q.period.from, q.period.to).visitors);
-  if (statements === null) return { rows: [], totalKeys: 0, totalVisitors: await totals };
-  const page = events.query<{ k: string; visitors: unknown; views: unknown; total_keys?: unknown }>(statements.page);
-  const countApart = () => events.query<{ n: unknown }>(statements.keyCount).then((r) => Number(r[0]?.n ?? 0));
-  const [rows, totalVisitors, counted] = await Promise.all([page, totals, statements.countedOnPage ? null : countApart()]);
-  // A page past the last key has no row to carry the count.
-  const totalKeys = counted ?? (rows.length > 0 ? Number(rows[0]!.total_keys) : await countApart());
+  const periodVisitors = () => dailyMeasures(events, q, q.plan.period, { sessions: false }).then((days) => sumDays(days, q.period.from, q.period.to).visitors);
+  if (statements === null) return { rows: [], totalKeys: 0, totalVisitors: await periodVisitors() };
+  const [page, visitorsApart] = await Promise.all([
+    events.queryPage<{ k: string; visitors: unknown; views: unknown; total_keys?: unknown }>(statements.page),
+    statements.visitorsInTotals ? null : periodVisitors(),
+  ]);
+  if (visitorsApart === null && page.totals === null) throw new Error('the engine answered a breakdown page without its totals row');
+  const totalVisitors = visitorsApart ?? Number(page.totals!.visitors);
+  // The count of keys as the engine tells it, else as the page's rows carry it (a page past the last
+  // key has no row to carry it), else counted apart.
+  const onPage = statements.countedOnPage && page.rows.length > 0 ? Number(page.rows[0]!.total_keys) : null;
+  const totalKeys = page.rowsBeforeLimit ?? onPage ?? Number((await events.query<{ n: unknown }>(statements.keyCount))[0]?.n ?? 0);
   return {
-    rows: rows.map((r) => ({
+    rows: page.rows.map((r) => ({
       key: r.k,
       visitors: Number(r.visitors),
       views: Number(r.views),

@@ -27,7 +27,7 @@ import {
   dayRange,
   funnelEvents,
   integerLiteral,
-  keyExpr,
+  repeatedKeyExpr,
   measureEvents,
   measureGoals,
   measureSessionRows,
@@ -95,7 +95,7 @@ export function lastClosedDay(now: number, timeZone: string): string {
 /**
  * dim_daily rows of dimensions, in one query, each key passed through `fold` (the cap).
  * Session-scoped dimensions are counted over the session rows of the same days
- * (`writeSessionRows`), event-scoped ones over raw events.
+ * (`writeSessionRows`), event-scoped ones over raw events, their keys typed as the session rows'.
  */
 function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly Dimension[], fold = (key: Sql) => key): Sql {
   const d = events.dialect;
@@ -103,7 +103,7 @@ function dimensionRows(events: EventStore, siteId: string, days: Period, dimensi
     const measures =
       scopeOf(dimension) === 'session'
         ? measureSessionRows(d, siteId, days, [], fold(sessionRowKey(dimension)))
-        : measureEvents(d, { siteId, days, filters: [], exit: false }, { bucket: trusted('day'), key: fold(keyExpr(dimension)), sessions: false });
+        : measureEvents(d, { siteId, days, filters: [], exit: false }, { bucket: trusted('day'), key: fold(repeatedKeyExpr(d, dimension)), sessions: false });
     return sql`SELECT ${siteId} AS site, b, ${dimension} AS dim, k, ${TRAFFIC_COLUMNS} FROM (${measures}) m`;
   });
   return joinSql(parts, ' UNION ALL ');

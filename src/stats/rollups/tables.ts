@@ -70,7 +70,8 @@ export const SESSION_ROWS: TableSpec = {
     column('session_id', 'BIGINT'),
     column('visitor_id', 'BIGINT'),
     ...counts(['starts', 'pageviews', 'events']),
-    ...SESSION_DIMENSIONS.map((dim) => column(dimensionColumn(dim), 'VARCHAR')),
+    // Long filtered reads compare and group these keys over every session row of their period.
+    ...SESSION_DIMENSIONS.map((dim) => ({ ...column(dimensionColumn(dim), 'VARCHAR'), repeated: true })),
     ...counts([TRAFFIC_MEASURES.bounces.column, TRAFFIC_MEASURES.durationMs.column]),
   ],
   dayColumn: 'day',

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createClient, ClickHouseLogLevel, type ClickHouseClient } from '@clickhouse/client';
+import { createClient, ClickHouseLogLevel, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { clickhouseDialect } from './clickhouse-dialect.js';
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
-import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type ReadOptions, type RowScope, type TableRow, type TableSpec } from './types.js';
+import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { checkedSpec } from './table-spec.js';
 
 export interface ClickHouseEventStoreOptions {
@@ -35,6 +35,8 @@ export class ClickHouseEventStore implements EventStore {
   /** BOOLEAN columns of the tables this store created: results of that name and type UInt8 read as booleans. */
   private readonly booleanColumns = new Set<string>();
   private readonly bulkTables = new Set<string>();
+  /** Settings of the statements that create or alter tables: what the server needs to allow `LowCardinality` columns. */
+  private ddlSettings: ClickHouseSettings = {};
 
   private constructor(private readonly client: ClickHouseClient) {}
 
@@ -65,6 +67,9 @@ export class ClickHouseEventStore implements EventStore {
     const [server] = await this.query<{ v: string }>(sql`SELECT version() AS v`);
     const [major = 0, minor = 0] = (server?.v ?? '').split('.').map(Number);
     if (major < 18 || (major === 18 && minor < 16)) throw new Error(`ClickHouse ${server?.v} is older than 18.16, the oldest svc runs on`);
+    // Servers before 19 create LowCardinality columns only when told to; later ones know the type without the setting.
+    const [lowCardinality] = await this.query<{ v: string }>(sql`SELECT value AS v FROM system.settings WHERE name = 'allow_experimental_low_cardinality_type'`);
+    if (lowCardinality?.v === '0') this.ddlSettings = { allow_experimental_low_cardinality_type: 1 } as ClickHouseSettings;
     await this.createTables([EVENTS_TABLE]);
     await run(this.client, `CREATE TABLE IF NOT EXISTS store_identity (id String DEFAULT ${clickhouseLiteral(randomUUID())}) ENGINE = TinyLog`);
     const [row] = await this.query<{ d: string }>(
@@ -84,11 +89,26 @@ export class ClickHouseEventStore implements EventStore {
       const isEvents = spec.name === EVENTS_TABLE.name;
       if (isEvents) columns.push(`${BATCH_COLUMN} Int64`);
       const partition = isEvents ? `toYYYYMM(${spec.dayColumn})` : `(site_id, toYYYYMM(${spec.dayColumn}))`;
-      await run(
-        this.client,
-        `CREATE TABLE IF NOT EXISTS ${spec.name} (${columns.join(', ')}) ENGINE = MergeTree PARTITION BY ${partition} ORDER BY (${[...new Set(key)].join(', ')})`,
-      );
+      await this.define(`CREATE TABLE IF NOT EXISTS ${spec.name} (${columns.join(', ')}) ENGINE = MergeTree PARTITION BY ${partition} ORDER BY (${[...new Set(key)].join(', ')})`);
+      await this.keepAsDictionaries(spec);
     }
+  }
+
+  /** Converts the `repeated` columns of an existing table that holds them plain (made before they were repeated) into LowCardinality. */
+  private async keepAsDictionaries(spec: TableSpec): Promise<void> {
+    const repeated = spec.columns.filter((c) => c.repeated);
+    if (repeated.length === 0) return;
+    const stored = await this.query<{ name: string; type: string }>(
+      sql`SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = ${spec.name}`,
+    );
+    for (const c of repeated) {
+      if (stored.find((s) => s.name === c.name)?.type !== columnType(c)) await this.define(`ALTER TABLE ${spec.name} MODIFY COLUMN ${c.name} ${columnType(c)}`);
+    }
+  }
+
+  /** Runs a statement that creates or alters a table, with the settings its column types need. */
+  private define(statement: string): Promise<void> {
+    return guarded(() => this.client.command({ query: statement, clickhouse_settings: this.ddlSettings }).then(() => undefined));
   }
 
   /**
@@ -140,7 +160,7 @@ export class ClickHouseEventStore implements EventStore {
    */
   async beginBulk(): Promise<BulkAppend> {
     const table = `events_bulk_${randomBytes(8).toString('hex')}`;
-    await run(this.client, `CREATE TABLE ${table} AS events`);
+    await this.define(`CREATE TABLE ${table} AS events`);
     this.bulkTables.add(table);
     let open = true;
     let tail: Promise<unknown> = Promise.resolve();
@@ -181,20 +201,38 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   async query<T = Record<string, unknown>>(query: Sql, options: ReadOptions = {}): Promise<T[]> {
+    return (await this.read<T>(query, options)).rows;
+  }
+
+  async queryPage<T = Record<string, unknown>>(query: Sql, options: ReadOptions = {}): Promise<Page<T>> {
+    // Totals over every group, HAVING aside: a page's HAVING picks the keys shown, not what they are a share of.
+    return this.read<T>(query, options, { totals_mode: 'before_having' });
+  }
+
+  /** A read in the JSON format, whose answer carries the rows before LIMIT and the totals row besides the rows. */
+  private async read<T>(query: Sql, options: ReadOptions, extra: ClickHouseSettings = {}): Promise<Page<T>> {
     const text = inlineParams(query);
     const { deadlineMs } = options;
     // The server cancels the statement past max_execution_time (whole seconds) with error 159.
-    const settings = deadlineMs === undefined ? {} : { clickhouse_settings: { max_execution_time: Math.ceil(deadlineMs / 1000), timeout_overflow_mode: 'throw' as const } };
-    const result = await guarded(() => this.client.query({ query: text, format: 'JSON', ...settings }).then((r) => r.json<Record<string, unknown>>())).catch((err: unknown) => {
+    const deadline: ClickHouseSettings = deadlineMs === undefined ? {} : { max_execution_time: Math.ceil(deadlineMs / 1000), timeout_overflow_mode: 'throw' };
+    const result = await guarded(() =>
+      this.client.query({ query: text, format: 'JSON', clickhouse_settings: { ...deadline, ...extra } }).then((r) => r.json<Record<string, unknown>>()),
+    ).catch((err: unknown) => {
       if (deadlineMs !== undefined && isTimeoutExceeded(err)) throw new StatementTimeout(deadlineMs, { cause: err });
       throw err;
     });
     const decoders = (result.meta ?? []).map((m) => [m.name, decoderOf(m.name, m.type, this.booleanColumns)] as const);
-    return result.data.map((row) => {
+    const decode = (row: Record<string, unknown>): T => {
       const out: Record<string, unknown> = {};
-      for (const [name, decode] of decoders) out[name] = decode(row[name]);
+      for (const [name, decodeColumn] of decoders) out[name] = decodeColumn(row[name]);
       return out as T;
-    });
+    };
+    const totals = (result as { totals?: Record<string, unknown> }).totals;
+    return {
+      rows: result.data.map(decode),
+      rowsBeforeLimit: result.rows_before_limit_at_least ?? null,
+      totals: totals === undefined ? null : decode(totals),
+    };
   }
 
   async replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void> {
@@ -212,14 +250,14 @@ export class ClickHouseEventStore implements EventStore {
       const sources = [sql`SELECT DISTINCT ${month} AS m FROM ${trusted(spec.name)} WHERE ${inScope}`];
       if (rows !== null) {
         // The new rows by position into a table of the spec's columns, where the scope can name them.
-        await run(this.client, `CREATE TABLE ${fresh} AS ${spec.name} ENGINE = Memory`);
+        await this.define(`CREATE TABLE ${fresh} AS ${spec.name} ENGINE = Memory`);
         await this.command(sql`INSERT INTO ${trusted(fresh)} SELECT * FROM (${rows})`);
         sources.push(sql`SELECT DISTINCT ${month} AS m FROM ${trusted(fresh)} WHERE ${inScope}`);
       }
       const months = (await this.query<{ m: number }>(sql`SELECT DISTINCT m FROM (${joinSql(sources, ' UNION ALL ')}) ORDER BY m`)).map((r) => checkedMonth(r.m));
       if (months.length === 0) return;
       const touched = sql`site_id = ${scope.siteId} AND ${month} IN (${trusted(months.join(', '))})`;
-      await run(this.client, `CREATE TABLE ${staging} AS ${spec.name}`);
+      await this.define(`CREATE TABLE ${staging} AS ${spec.name}`);
       await this.command(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(spec.name)} WHERE ${touched} AND NOT (${inScope})`);
       if (rows !== null) await this.command(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(fresh)} WHERE ${inScope}`);
       // Each partition (site, month) is swapped whole: a reader sees all of its old rows or all of its new.
@@ -312,7 +350,8 @@ function run(client: ClickHouseClient, statement: string): Promise<void> {
 }
 
 function columnType(c: ColumnSpec): string {
-  return c.nullable ? `Nullable(${TYPES[c.type]})` : TYPES[c.type];
+  const type = c.nullable ? `Nullable(${TYPES[c.type]})` : TYPES[c.type];
+  return c.repeated ? `LowCardinality(${type})` : type;
 }
 
 /** A month partition value (YYYYMM) read back from the server, checked before it becomes SQL text. */
@@ -326,6 +365,8 @@ type Decoder = (value: unknown) => unknown;
 
 /** How a result column of a type reads in JavaScript, as the DuckDB adapter gives it. */
 function decoderOf(name: string, type: string, booleans: ReadonlySet<string>): Decoder {
+  const dictionary = /^LowCardinality\((.*)\)$/.exec(type);
+  if (dictionary) return decoderOf(name, dictionary[1]!, booleans);
   const nullable = /^Nullable\((.*)\)$/.exec(type);
   if (nullable) {
     const inner = decoderOf(name, nullable[1]!, booleans);

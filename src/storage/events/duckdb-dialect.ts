@@ -1,15 +1,18 @@
 import { checkedDay, type Dialect } from '../../sql/dialect.js';
 
 export const duckdbDialect: Dialect = {
-  countDistinct: (...exprs) => `count(DISTINCT ${exprs.length === 1 ? exprs[0] : `(${exprs.join(', ')})`})`,
+  countDistinct: (expr) => `count(DISTINCT ${expr})`,
+  countVisitorDays: (day, visitor) => `count(DISTINCT (${day}, ${visitor}))`,
   countIf: (cond) => `count(*) FILTER (WHERE ${cond})`,
   sumIf: (expr, cond) => `sum(${expr}) FILTER (WHERE ${cond})`,
   countOverAll: () => 'count(*) OVER ()',
+  groupTotals: () => null,
   argMax: (expr, by) => `arg_max(${expr}, ${by})`,
   argMaxIf: (expr, by, cond) => `arg_max(${expr}, ${by}) FILTER (WHERE ${cond})`,
   monthStart: (d) => `CAST(date_trunc('month', ${d}) AS DATE)`,
   dateLiteral: (day) => `DATE '${checkedDay(day)}'`,
   containsInsensitive: (expr) => `contains(lower(${expr}), lower(?))`,
+  asRepeated: (expr) => expr,
   dayText: (d) => `strftime(${d}, '%Y-%m-%d')`,
   regexMatches: (expr) => `regexp_matches(${expr}, ?)`,
 };

@@ -6,7 +6,7 @@ import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { eventChunk, MAX_CHUNK_ROWS } from './duckdb-chunk.js';
 import { duckdbDialect } from './duckdb-dialect.js';
-import { StatementTimeout, type BulkAppend, type EventStore, type ReadOptions, type RowScope, type TableRow, type TableSpec } from './types.js';
+import { StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { checkedName, checkedSpec } from './table-spec.js';
 
 /**
@@ -186,6 +186,11 @@ export class DuckDbEventStore implements EventStore {
         clearTimeout(timer);
       }
     });
+  }
+
+  /** DuckDB tells nothing besides the rows: a page's count rides on it as a window (`countOverAll`). */
+  async queryPage<T = Record<string, unknown>>(query: Sql, options: ReadOptions = {}): Promise<Page<T>> {
+    return { rows: await this.query<T>(query, options), rowsBeforeLimit: null, totals: null };
   }
 
   /** A DELETE and an INSERT in one transaction of the writer connection. */

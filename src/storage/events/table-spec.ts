@@ -7,6 +7,12 @@ export interface ColumnSpec {
   readonly type: ColumnType;
   /** Whether the column holds NULLs (said for every column: engines differ on the default). */
   readonly nullable: boolean;
+  /**
+   * Whether the column holds few distinct values, each repeated over many rows (a dimension's keys):
+   * an engine may keep it as a dictionary of its values (ClickHouse: `LowCardinality`), which makes
+   * comparing and grouping them cheaper. DuckDB chooses its encodings itself.
+   */
+  readonly repeated?: boolean;
 }
 
 /**

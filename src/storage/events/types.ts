@@ -54,6 +54,12 @@ export interface EventStore {
    */
   query<T = Record<string, unknown>>(query: Sql, options?: ReadOptions): Promise<T[]>;
   /**
+   * Runs a read query that ends in LIMIT, as `query` does, with what the engine tells of it besides
+   * its rows: how many rows there were before the LIMIT, and the totals row of a `groupTotals`
+   * statement (over every group, HAVING aside). Each is null where the engine does not tell it.
+   */
+  queryPage<T = Record<string, unknown>>(query: Sql, options?: ReadOptions): Promise<Page<T>>;
+  /**
    * Replaces the rows of `table` in `scope` by the rows of `rows` (a query whose columns are the
    * table's, in order), or only removes them when `rows` is null. When the call returns, readers see
    * the new rows and none of the old ones. While it runs, DuckDB's readers see one or the other for
@@ -71,7 +77,14 @@ export interface EventStore {
 export type TableRow = ReadonlyArray<string | number | null>;
 
 /** What the read path needs of an event store: its dialect and its reads. */
-export type EventReader = Pick<EventStore, 'dialect' | 'query'>;
+export type EventReader = Pick<EventStore, 'dialect' | 'query' | 'queryPage'>;
+
+/** The rows of a statement ending in LIMIT, with the engine's count of its rows before the LIMIT and its totals row, where it gives them. */
+export interface Page<T> {
+  rows: T[];
+  rowsBeforeLimit: number | null;
+  totals: T | null;
+}
 
 /** What bounds one read. */
 export interface ReadOptions {

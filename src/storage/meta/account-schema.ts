@@ -1,5 +1,5 @@
-// Kysely table types of the AccountStore (migrations 005_accounts, 006_signin_attempts and
-// 007_invitations), in the MetaStore's database: the same definitions serve SQLite and PostgreSQL.
+// Kysely table types of the AccountStore (migrations 005_accounts, 006_signin_attempts,
+// 007_invitations, 010_two_factor and 011_shared_links), in the MetaStore's database: the same definitions serve SQLite and PostgreSQL.
 import type { Generated } from 'kysely';
 import type { Role } from '../../core/vocabulary.js';
 import type { MetaDatabase } from './schema.js';
@@ -51,7 +51,47 @@ export interface LoginLocksTable {
   locked_until: number;
 }
 
+export interface UserTwoFactorTable {
+  user_id: number;
+  secret: string; // base32 TOTP secret
+  enabled_at: number | null; // null while set-up waits for its first code
+  last_step: Generated<number>; // the last 30-second step whose code was accepted
+}
+
+export interface RecoveryCodesTable {
+  user_id: number;
+  code_hash: string; // SHA-256 hex of the normalised code
+}
+
+export interface OrgTwoFactorTable {
+  org_id: number;
+  required_since: number;
+}
+
+export interface SharedLinksTable {
+  id: Generated<number>;
+  site_id: number; // sites.id (the internal id)
+  token_hash: string;
+  password_hash: string | null;
+  expires_at: number | null;
+  filters: string; // JSON array of `<dimension>:<value>`
+  embed_domains: string; // JSON array of host names
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface SharedLinkGrantsTable {
+  id: string; // SHA-256 hex of the access token
+  link_id: number;
+  expires_at: number;
+}
+
 export interface AccountDatabase extends MetaDatabase {
+  shared_links: SharedLinksTable;
+  shared_link_grants: SharedLinkGrantsTable;
+  user_two_factor: UserTwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
+  org_two_factor: OrgTwoFactorTable;
   users: UsersTable;
   memberships: MembershipsTable;
   invitations: InvitationsTable;

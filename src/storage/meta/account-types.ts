@@ -10,6 +10,8 @@ import type {
   MembershipChange,
   Reservation,
   SessionRecord,
+  SharedLink,
+  TwoFactorRecord,
   User,
 } from '../../entities/accounts.js';
 
@@ -40,6 +42,49 @@ export interface AccountStore {
    * sessions stay. False when the hash is no longer `expected` (the password changed meanwhile).
    */
   replacePasswordHash(id: number, expected: string, next: string): Promise<boolean>;
+
+  /** Changes the email and ends every session of the user; throws DuplicateEmail when another user has it. */
+  setEmail(id: number, email: string): Promise<boolean>;
+  /**
+   * Deletes the user (as deleteUser) unless it is the last owner of an organisation, checked and
+   * done in one serialized write transaction (on PostgreSQL the user's owned organisations' rows
+   * locked first, as changeMembership locks them), so two last owners cannot both leave.
+   */
+  deleteUserUnlessLastOwner(id: number): Promise<'deleted' | 'last-owner' | 'not-found'>;
+
+  // two-factor sign-in
+  twoFactorOf(userId: number): Promise<TwoFactorRecord | undefined>;
+  /** Stores a new secret awaiting its first code; false (nothing changed) when two-factor sign-in is enabled. */
+  beginTwoFactor(userId: number, secret: string): Promise<boolean>;
+  /**
+   * Enables the pending secret (its code of `step` used) and replaces the recovery codes with
+   * `codeHashes`, in one transaction; false when no secret was pending.
+   */
+  enableTwoFactor(userId: number, step: number, codeHashes: string[], now: number): Promise<boolean>;
+  /** Records `step` as used, only if it is after the last one used: false when another request used it (or a later one) first. */
+  useTotpStep(userId: number, step: number): Promise<boolean>;
+  /** Deletes an unused recovery code: false when there was none (never issued, or used already). */
+  useRecoveryCode(userId: number, codeHash: string): Promise<boolean>;
+  /** Removes the secret and the recovery codes; false when there were none. */
+  deleteTwoFactor(userId: number): Promise<boolean>;
+  setOrgTwoFactor(orgId: number, required: boolean, now: number): Promise<void>;
+  orgRequiresTwoFactor(orgId: number): Promise<boolean>;
+  /** The organisations of the user's memberships that require two-factor sign-in, when the user has not enabled it. */
+  orgsAwaitingTwoFactor(userId: number): Promise<number[]>;
+
+  // shared links
+  createSharedLink(link: Omit<SharedLink, 'id' | 'createdAt' | 'lastUsedAt'> & { tokenHash: string }, now: number): Promise<SharedLink>;
+  sharedLinks(siteId: number): Promise<SharedLink[]>;
+  /** The link of a token hash, if it has not expired at `now`. */
+  sharedLinkByToken(tokenHash: string, now: number): Promise<SharedLink | undefined>;
+  /** Deletes the link and its grants; false when the site has no such link. */
+  revokeSharedLink(siteId: number, linkId: number): Promise<boolean>;
+  /** Records an opening of the link: a grant until `expiresAt`, and the link's last use. */
+  grantSharedLink(grant: { id: string; linkId: number; expiresAt: number }, now: number): Promise<void>;
+  /** The link of a live grant (neither the grant nor the link expired at `now`, the link not revoked). */
+  sharedLinkByGrant(grantId: string, now: number): Promise<SharedLink | undefined>;
+  touchSharedLink(linkId: number, now: number): Promise<void>;
+  deleteSharedLinkGrantsExpiredBy(now: number): Promise<number>;
 
   // memberships
   setMembership(orgId: number, userId: number, role: Role, now: number): Promise<void>;

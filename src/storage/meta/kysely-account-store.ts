@@ -1,9 +1,10 @@
-// AccountStore: users, memberships, invitations, sessions, sign-in attempts and locks in the MetaStore
-// database (migrations 005_accounts, 006_signin_attempts, 007_invitations), through the MetaStore's
+// AccountStore: users, memberships, invitations, sessions, sign-in attempts, locks and two-factor
+// sign-in in the MetaStore database (migrations 005_accounts, 006_signin_attempts, 007_invitations,
+// 010_two_factor), through the MetaStore's
 // Kysely handle so SQLite and PostgreSQL share one implementation.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { roleAtLeast, type Membership, type Role } from '../../core/vocabulary.js';
-import type { AccountDatabase, InvitationsTable, UsersTable } from './account-schema.js';
+import type { AccountDatabase, InvitationsTable, SharedLinksTable, UsersTable } from './account-schema.js';
 import {
   emailKey,
   type AttemptKey,
@@ -13,6 +14,8 @@ import {
   type MembershipChange,
   type Reservation,
   type SessionRecord,
+  type SharedLink,
+  type TwoFactorRecord,
   type User,
 } from '../../entities/accounts.js';
 import { DuplicateEmail, type AccountStore } from './account-types.js';
@@ -42,6 +45,18 @@ const toInvitation = (row: Selectable<InvitationsTable>): Invitation => ({
   role: row.role,
   createdAt: Number(row.created_at),
   expiresAt: Number(row.expires_at),
+});
+
+const toSharedLink = (row: Selectable<SharedLinksTable>, sitePublicId: string): SharedLink => ({
+  id: row.id,
+  siteId: row.site_id,
+  sitePublicId,
+  passwordHash: row.password_hash ?? undefined,
+  expiresAt: row.expires_at === null ? undefined : Number(row.expires_at),
+  filters: JSON.parse(row.filters) as string[],
+  embedDomains: JSON.parse(row.embed_domains) as string[],
+  createdAt: Number(row.created_at),
+  lastUsedAt: row.last_used_at === null ? undefined : Number(row.last_used_at),
 });
 
 export class KyselyAccountStore implements AccountStore {
@@ -87,12 +102,228 @@ export class KyselyAccountStore implements AccountStore {
   }
 
   async deleteUser(id: number): Promise<boolean> {
+    return this.db.transaction().execute((trx) => this.deleteUserRows(trx, id));
+  }
+
+  /** Deletes a user and every row that names it. */
+  private async deleteUserRows(trx: Kysely<AccountDatabase>, id: number): Promise<boolean> {
+    await trx.deleteFrom('user_sessions').where('user_id', '=', id).execute();
+    await trx.deleteFrom('memberships').where('user_id', '=', id).execute();
+    await trx.deleteFrom('recovery_codes').where('user_id', '=', id).execute();
+    await trx.deleteFrom('user_two_factor').where('user_id', '=', id).execute();
+    // The user's digest choices (KyselyDigestStore's table): its planned sends find no user and end.
+    await sql`DELETE FROM digest_subscriptions WHERE user_id = ${id}`.execute(trx);
+    const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async deleteUserUnlessLastOwner(id: number): Promise<'deleted' | 'last-owner' | 'not-found'> {
+    const ownedOrgs = (trx: Kysely<AccountDatabase>) =>
+      trx.selectFrom('memberships').select('org_id').where('user_id', '=', id).where('role', '=', 'owner').orderBy('org_id');
+    const lockOwnedOrgs = (trx: Kysely<AccountDatabase>) =>
+      trx.selectFrom('orgs').select('id').where('id', 'in', ownedOrgs(trx)).orderBy('id').forUpdate().execute();
+    return this.serializedWrite(lockOwnedOrgs, async (trx) => {
+      const lastOwned = await trx
+        .selectFrom('memberships')
+        .select('org_id')
+        .where('role', '=', 'owner')
+        .where('org_id', 'in', ownedOrgs(trx))
+        .groupBy('org_id')
+        .having((eb) => eb.fn.countAll(), '=', 1)
+        .executeTakeFirst();
+      if (lastOwned) return 'last-owner';
+      return (await this.deleteUserRows(trx, id)) ? 'deleted' : 'not-found';
+    });
+  }
+
+  async setEmail(id: number, email: string): Promise<boolean> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const result = await trx.updateTable('users').set({ email: email.trim(), email_key: emailKey(email) }).where('id', '=', id).executeTakeFirst();
+        await trx.deleteFrom('user_sessions').where('user_id', '=', id).execute();
+        return Number(result.numUpdatedRows) > 0;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DuplicateEmail();
+      throw err;
+    }
+  }
+
+  // --- shared links --------------------------------------------------------------------------
+
+  async createSharedLink(link: Omit<SharedLink, 'id' | 'createdAt' | 'lastUsedAt'> & { tokenHash: string }, now: number): Promise<SharedLink> {
+    const row = await this.db
+      .insertInto('shared_links')
+      .values({
+        site_id: link.siteId,
+        token_hash: link.tokenHash,
+        password_hash: link.passwordHash ?? null,
+        expires_at: link.expiresAt ?? null,
+        filters: JSON.stringify(link.filters),
+        embed_domains: JSON.stringify(link.embedDomains),
+        created_at: now,
+        last_used_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toSharedLink(row, link.sitePublicId);
+  }
+
+  /** Shared links with their site's public id. */
+  private selectSharedLinks() {
+    return this.db.selectFrom('shared_links').innerJoin('sites', 'sites.id', 'shared_links.site_id').selectAll('shared_links').select('sites.public_id as site_public_id');
+  }
+
+  async sharedLinks(siteId: number): Promise<SharedLink[]> {
+    const rows = await this.selectSharedLinks().where('shared_links.site_id', '=', siteId).orderBy('shared_links.id').execute();
+    return rows.map((row) => toSharedLink(row, row.site_public_id));
+  }
+
+  async sharedLinkByToken(tokenHash: string, now: number): Promise<SharedLink | undefined> {
+    const row = await this.selectSharedLinks()
+      .where('shared_links.token_hash', '=', tokenHash)
+      .where((eb) => eb.or([eb('shared_links.expires_at', 'is', null), eb('shared_links.expires_at', '>', now)]))
+      .executeTakeFirst();
+    return row && toSharedLink(row, row.site_public_id);
+  }
+
+  async revokeSharedLink(siteId: number, linkId: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('user_sessions').where('user_id', '=', id).execute();
-      await trx.deleteFrom('memberships').where('user_id', '=', id).execute();
-      const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      const link = await trx.selectFrom('shared_links').select('id').where('id', '=', linkId).where('site_id', '=', siteId).executeTakeFirst();
+      if (!link) return false;
+      await trx.deleteFrom('shared_link_grants').where('link_id', '=', linkId).execute();
+      await trx.deleteFrom('shared_links').where('id', '=', linkId).execute();
+      return true;
+    });
+  }
+
+  async grantSharedLink(grant: { id: string; linkId: number; expiresAt: number }, now: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('shared_link_grants').values({ id: grant.id, link_id: grant.linkId, expires_at: grant.expiresAt }).execute();
+      await trx.updateTable('shared_links').set({ last_used_at: now }).where('id', '=', grant.linkId).execute();
+    });
+  }
+
+  async sharedLinkByGrant(grantId: string, now: number): Promise<SharedLink | undefined> {
+    const row = await this.selectSharedLinks()
+      .innerJoin('shared_link_grants', 'shared_link_grants.link_id', 'shared_links.id')
+      .where('shared_link_grants.id', '=', grantId)
+      .where('shared_link_grants.expires_at', '>', now)
+      .where((eb) => eb.or([eb('shared_links.expires_at', 'is', null), eb('shared_links.expires_at', '>', now)]))
+      .executeTakeFirst();
+    return row && toSharedLink(row, row.site_public_id);
+  }
+
+  async touchSharedLink(linkId: number, now: number): Promise<void> {
+    await this.db.updateTable('shared_links').set({ last_used_at: now }).where('id', '=', linkId).execute();
+  }
+
+  async deleteSharedLinkGrantsExpiredBy(now: number): Promise<number> {
+    const result = await this.db.deleteFrom('shared_link_grants').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  // --- two-factor sign-in --------------------------------------------------------------------
+
+  async twoFactorOf(userId: number): Promise<TwoFactorRecord | undefined> {
+    const row = await this.db.selectFrom('user_two_factor').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    if (!row) return undefined;
+    const codes = await this.db
+      .selectFrom('recovery_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return {
+      secret: row.secret,
+      enabledAt: row.enabled_at === null ? undefined : Number(row.enabled_at),
+      lastStep: Number(row.last_step),
+      recoveryCodesLeft: Number(codes.n),
+    };
+  }
+
+  async beginTwoFactor(userId: number, secret: string): Promise<boolean> {
+    const result = await this.db
+      .insertInto('user_two_factor')
+      .values({ user_id: userId, secret, enabled_at: null })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ secret }).where('user_two_factor.enabled_at', 'is', null))
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async enableTwoFactor(userId: number, step: number, codeHashes: string[], now: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('user_two_factor')
+        .set({ enabled_at: now, last_step: step })
+        .where('user_id', '=', userId)
+        .where('enabled_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+      await trx
+        .insertInto('recovery_codes')
+        .values(codeHashes.map((code_hash) => ({ user_id: userId, code_hash })))
+        .execute();
+      return true;
+    });
+  }
+
+  async useTotpStep(userId: number, step: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('user_two_factor')
+      .set({ last_step: step })
+      .where('user_id', '=', userId)
+      .where('enabled_at', 'is not', null)
+      .where('last_step', '<', step)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async useRecoveryCode(userId: number, codeHash: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('recovery_codes').where('user_id', '=', userId).where('code_hash', '=', codeHash).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async deleteTwoFactor(userId: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+      const result = await trx.deleteFrom('user_two_factor').where('user_id', '=', userId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
+  }
+
+  async setOrgTwoFactor(orgId: number, required: boolean, now: number): Promise<void> {
+    if (!required) {
+      await this.db.deleteFrom('org_two_factor').where('org_id', '=', orgId).execute();
+      return;
+    }
+    await this.db
+      .insertInto('org_two_factor')
+      .values({ org_id: orgId, required_since: now })
+      .onConflict((oc) => oc.column('org_id').doNothing())
+      .execute();
+  }
+
+  async orgRequiresTwoFactor(orgId: number): Promise<boolean> {
+    return (await this.db.selectFrom('org_two_factor').select('org_id').where('org_id', '=', orgId).executeTakeFirst()) !== undefined;
+  }
+
+  async orgsAwaitingTwoFactor(userId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('memberships')
+      .innerJoin('org_two_factor', 'org_two_factor.org_id', 'memberships.org_id')
+      .select('memberships.org_id')
+      .where('memberships.user_id', '=', userId)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('user_two_factor').select('user_id').where('user_two_factor.user_id', '=', userId).where('user_two_factor.enabled_at', 'is not', null),
+          ),
+        ),
+      )
+      .orderBy('memberships.org_id')
+      .execute();
+    return rows.map((r) => r.org_id);
   }
 
   async setPasswordHash(id: number, passwordHash: string): Promise<boolean> {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import type { AccountStore } from './account-types.js';
 import type { AlertStore } from './alert-types.js';
+import type { DigestStore } from './digest-types.js';
+import { KyselyDigestStore } from './kysely-digest-store.js';
 import { KyselyAccountStore } from './kysely-account-store.js';
 import { KyselyAlertStore } from './kysely-alert-store.js';
 import { KyselyImportStore } from './kysely-import-store.js';
@@ -19,6 +21,7 @@ export interface MetaStores {
   meta: MetaStore;
   alerts: AlertStore;
   accounts: AccountStore;
+  digests: DigestStore;
   imports: ImportJobStore;
 }
 
@@ -33,5 +36,5 @@ export function metaLocationOf(config: Pick<Config, 'dataDir' | 'databaseUrl'>):
 /** `warn` hears of connection trouble the stores recover from by themselves (PostgreSQL). */
 export async function openMetaStores(location: MetaLocation, warn: (message: string) => void = () => undefined): Promise<MetaStores> {
   const db = 'databaseUrl' in location ? await openPostgresDatabase(location.databaseUrl, warn) : await openSqliteDatabase(location.sqlitePath);
-  return { meta: new KyselyMetaStore(db), alerts: new KyselyAlertStore(db), accounts: new KyselyAccountStore(db), imports: new KyselyImportStore(db) };
+  return { meta: new KyselyMetaStore(db), alerts: new KyselyAlertStore(db), accounts: new KyselyAccountStore(db), digests: new KyselyDigestStore(db), imports: new KyselyImportStore(db) };
 }

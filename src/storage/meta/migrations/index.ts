@@ -8,7 +8,10 @@ import * as signinAttempts from './006_signin_attempts.js';
 import * as invitations from './007_invitations.js';
 import * as rawDays from './008_raw_days.js';
 import * as uniqueGoals from './009_unique_goals.js';
-import * as imports from './011_imports.js';
+import * as twoFactor from './010_two_factor.js';
+import * as sharedLinks from './011_shared_links.js';
+import * as digests from './012_digests.js';
+import * as imports from './013_imports.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -21,5 +24,8 @@ export const migrations: Record<string, Migration> = {
   '007_invitations': invitations,
   '008_raw_days': rawDays,
   '009_unique_goals': uniqueGoals,
-  '011_imports': imports,
+  '010_two_factor': twoFactor,
+  '011_shared_links': sharedLinks,
+  '012_digests': digests,
+  '013_imports': imports,
 };

@@ -1,0 +1,170 @@
+// What a digest says: the six KPIs of its period with their change against the previous period, the
+// top 5 pages, referrers and countries, read by the read API's own code (parse, plan, compute), so a
+// digest's figures are the dashboard's; and the mail and webhook bodies that carry them.
+import { parseQuery, type RawParams } from '../core/query.js';
+import { METRIC_REGISTRY, METRICS, type BreakdownRow, type Dimension, type Kpi, type Metric } from '../core/vocabulary.js';
+import type { Site } from '../entities/sites.js';
+import { planInputs } from '../stats/inputs.js';
+import { planQuery } from '../stats/planner.js';
+import { computeBreakdown } from '../stats/read/breakdown.js';
+import { computeStats } from '../stats/read/stats.js';
+import { rollupKey } from '../stats/rollups/job.js';
+import type { EventStore } from '../storage/events/types.js';
+import type { DigestKind } from '../storage/meta/digest-types.js';
+import type { MetaStore } from '../storage/meta/types.js';
+
+export const TOP_ROWS = 5;
+export const TOP_DIMENSIONS = [
+  ['page', 'Top pages'],
+  ['referrer', 'Top referrers'],
+  ['country', 'Top countries'],
+] as const satisfies ReadonlyArray<readonly [Dimension, string]>;
+
+export interface Digest {
+  site: { id: string; name: string; domain: string };
+  kind: DigestKind;
+  period: { from: string; to: string };
+  kpis: Record<Metric, Kpi>;
+  top: Record<(typeof TOP_DIMENSIONS)[number][0], BreakdownRow[]>;
+  /** The dashboard's view of the period. */
+  dashboardUrl: string;
+}
+
+/** Reads a digest's figures for a site and a period of its days. */
+export async function readDigest(deps: { events: EventStore; meta: MetaStore }, site: Site, kind: DigestKind, period: { from: string; to: string }, now: number, baseUrl: string): Promise<Digest> {
+  const rollup = await deps.meta.getRollupState(rollupKey(deps.events, site.id));
+  const planned = async (kind: 'stats' | 'breakdown', params: RawParams) => {
+    const q = parseQuery(kind, { from: period.from, to: period.to, ...params }, site, now);
+    return planQuery(q, await planInputs(deps.events, site, q, rollup));
+  };
+  const goals = await deps.meta.listGoals(site.internalId);
+  const kpis = await computeStats(deps.events, await planned('stats', { comparison: 'previous' }), goals);
+  const top = {} as Digest['top'];
+  for (const [dimension] of TOP_DIMENSIONS) {
+    top[dimension] = (await computeBreakdown(deps.events, await planned('breakdown', { dimension, limit: String(TOP_ROWS) }))).rows;
+  }
+  const view = new URLSearchParams({ from: period.from, to: period.to });
+  return {
+    site: { id: site.id, name: site.name, domain: site.domain },
+    kind,
+    period,
+    kpis,
+    top,
+    dashboardUrl: `${baseUrl}/sites/${encodeURIComponent(site.id)}?${view}`,
+  };
+}
+
+const count = (n: number) => Math.round(n).toLocaleString('en-GB');
+
+function formatValue(metric: Metric, value: number | null): string {
+  if (value === null) return '—';
+  switch (METRIC_REGISTRY[metric].format) {
+    case 'ratio':
+      return `${(value * 100).toFixed(1)} %`;
+    case 'duration': {
+      const seconds = Math.round(value);
+      return seconds >= 60 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s` : `${seconds} s`;
+    }
+    default:
+      return count(value);
+  }
+}
+
+/** The change against the previous period: `—` when the previous period has no figure or 0. */
+function formatChange(kpi: Kpi): string {
+  if (kpi.prev === null || kpi.prev === 0 || kpi.value === null) return '—';
+  const sign = kpi.deltaPct > 0 ? '+' : kpi.deltaPct < 0 ? '−' : '±';
+  return `${sign}${Math.abs(kpi.deltaPct).toFixed(1)} %`;
+}
+
+export const digestSubject = (digest: Digest) => `${digest.site.name}: ${digest.kind === 'weekly' ? 'weekly' : 'monthly'} report`;
+
+const periodText = (digest: Digest) => `${digest.period.from} to ${digest.period.to}`;
+
+/** The plain-text part. */
+export function digestText(digest: Digest, unsubscribeUrl: string): string {
+  const lines = [`${digestSubject(digest)} for ${digest.site.domain}, ${periodText(digest)}`, ''];
+  for (const metric of METRICS) {
+    const kpi = digest.kpis[metric];
+    lines.push(`${METRIC_REGISTRY[metric].label}: ${formatValue(metric, kpi.value)} (${formatChange(kpi)} against the previous period)`);
+  }
+  for (const [dimension, title] of TOP_DIMENSIONS) {
+    lines.push('', `${title}:`);
+    const rows = digest.top[dimension];
+    if (rows.length === 0) lines.push('  none');
+    for (const row of rows) lines.push(`  ${row.key}: ${count(row.visitors)} visitors`);
+  }
+  lines.push('', `The dashboard of this period: ${digest.dashboardUrl}`, '', `Stop these reports: ${unsubscribeUrl}`);
+  return lines.join('\n') + '\n';
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The HTML part: tables and text only, no image, readable with images off or styles stripped. */
+export function digestHtml(digest: Digest, unsubscribeUrl: string): string {
+  const cell = 'style="padding:4px 12px 4px 0;text-align:left"';
+  const kpiRows = METRICS.map((metric) => {
+    const kpi = digest.kpis[metric];
+    return `<tr><th scope="row" ${cell}>${escapeHtml(METRIC_REGISTRY[metric].label)}</th><td ${cell}>${escapeHtml(formatValue(metric, kpi.value))}</td><td ${cell}>${escapeHtml(formatChange(kpi))}</td></tr>`;
+  }).join('');
+  const tops = TOP_DIMENSIONS.map(([dimension, title]) => {
+    const rows = digest.top[dimension];
+    const body =
+      rows.length === 0
+        ? `<tr><td ${cell} colspan="2">none</td></tr>`
+        : rows.map((row) => `<tr><td ${cell}>${escapeHtml(row.key)}</td><td ${cell}>${escapeHtml(count(row.visitors))}</td></tr>`).join('');
+    return `<h2>${escapeHtml(title)}</h2><table><thead><tr><th scope="col" ${cell}>${dimension === 'page' ? 'Page' : dimension === 'referrer' ? 'Referrer' : 'Country'}</th><th scope="col" ${cell}>Visitors</th></tr></thead><tbody>${body}</tbody></table>`;
+  }).join('');
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>',
+    escapeHtml(digestSubject(digest)),
+    '</title></head><body style="font-family:sans-serif;color:#1a1a1a;background:#fff">',
+    `<h1>${escapeHtml(digestSubject(digest))}</h1>`,
+    `<p>${escapeHtml(digest.site.domain)}, ${escapeHtml(periodText(digest))}</p>`,
+    `<table><thead><tr><th scope="col" ${cell}>Figure</th><th scope="col" ${cell}>Value</th><th scope="col" ${cell}>Change against the previous period</th></tr></thead><tbody>${kpiRows}</tbody></table>`,
+    tops,
+    `<p><a href="${escapeHtml(digest.dashboardUrl)}">Open the dashboard of this period</a></p>`,
+    `<p style="color:#555">You receive this because you chose it for this site. <a href="${escapeHtml(unsubscribeUrl)}">Stop these reports</a>.</p>`,
+    '</body></html>',
+  ].join('');
+}
+
+/** The webhook body of a digest: its figures as JSON, `type: "digest"`. */
+export function digestPayload(digest: Digest, at: number): string {
+  return JSON.stringify({
+    type: 'digest',
+    kind: digest.kind,
+    site: digest.site.domain,
+    siteId: digest.site.id,
+    period: digest.period,
+    at: new Date(at).toISOString(),
+    kpis: digest.kpis,
+    top: { pages: digest.top.page, referrers: digest.top.referrer, countries: digest.top.country },
+    dashboardUrl: digest.dashboardUrl,
+  });
+}
+
+/** Whether a webhook URL is a Slack incoming webhook's, which takes Slack's message format. */
+export const isSlackWebhook = (url: string) => new URL(url).hostname === 'hooks.slack.com';
+
+/** Slack's markup escapes only these three characters. */
+const escapeSlack = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The digest as a Slack incoming-webhook message: a text fallback and blocks (mrkdwn). */
+export function slackMessage(digest: Digest): string {
+  const title = `${digestSubject(digest)}, ${periodText(digest)}`;
+  const kpis = METRICS.map((metric) => `*${METRIC_REGISTRY[metric].label}*: ${formatValue(metric, digest.kpis[metric].value)} (${formatChange(digest.kpis[metric])})`).join('\n');
+  const tops = TOP_DIMENSIONS.map(([dimension, name]) => {
+    const rows = digest.top[dimension];
+    return `*${name}*\n${rows.length === 0 ? 'none' : rows.map((row) => `${escapeSlack(row.key)}: ${count(row.visitors)}`).join('\n')}`;
+  });
+  return JSON.stringify({
+    text: escapeSlack(title),
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: title.slice(0, 150) } },
+      { type: 'section', text: { type: 'mrkdwn', text: kpis } },
+      ...tops.map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } })),
+      { type: 'section', text: { type: 'mrkdwn', text: `<${digest.dashboardUrl}|Open the dashboard of this period>` } },
+    ],
+  });
+}

@@ -1,0 +1,59 @@
+// Shared links of a site (docs/accounts.md#shared-links): created, listed and revoked by the
+// operator and by the organisation's admins and owners. The link is answered once.
+import type { FastifyInstance } from 'fastify';
+import type { OrgAccess } from '../auth/authorization.js';
+import { publicBase } from '../auth/session-cookie.js';
+import { apiError } from '../../core/errors.js';
+import { isValidDay } from '../../core/period.js';
+import type { AppContext } from '../../context.js';
+import type { SharedLink } from '../../entities/accounts.js';
+import { MAX_EMBED_DOMAINS, MAX_LINK_FILTERS } from '../../accounts/shared-links.js';
+import { idParam, objectBody, type Body } from '../validate.js';
+import { parseDomain } from './domain.js';
+import { siteFor } from './org-routes.js';
+
+export const sharedLinkView = (link: SharedLink) => ({
+  id: link.id,
+  filters: link.filters,
+  expiresAt: link.expiresAt ?? null,
+  hasPassword: link.passwordHash !== undefined,
+  embedDomains: link.embedDomains,
+  createdAt: link.createdAt,
+  lastUsedAt: link.lastUsedAt ?? null,
+});
+
+/** An optional array of strings, each at most `maxLength` characters. */
+function stringList(body: Body, field: string, max: number, refusal: () => Error): string[] {
+  const value = body[field];
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length > max || !value.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 2100)) throw refusal();
+  return value as string[];
+}
+
+export async function sharedLinkRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
+  const links = ctx.accounts.sharedLinks;
+
+  app.post<{ Params: { siteId: string } }>('/sites/:siteId/shared-links', async (request, reply) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    const body = objectBody(request.body, ['password', 'expiresOn', 'filters', 'embedDomains']);
+    const expiresOn = body.expiresOn ?? undefined;
+    if (expiresOn !== undefined && (typeof expiresOn !== 'string' || !isValidDay(expiresOn))) throw apiError('INVALID_PARAMS', 'sharedLinkExpired');
+    const filters = stringList(body, 'filters', MAX_LINK_FILTERS, () => apiError('INVALID_PARAMS', 'sharedLinkFilters', { max: MAX_LINK_FILTERS }));
+    const embedDomains = stringList(body, 'embedDomains', MAX_EMBED_DOMAINS, () => apiError('INVALID_PARAMS', 'embedDomains', { max: MAX_EMBED_DOMAINS })).map(parseDomain);
+    const password = body.password === null || body.password === '' ? undefined : body.password;
+    const { link, token } = await links.create(site, { password, expiresOn, filters, embedDomains: [...new Set(embedDomains)] });
+    const url = `${publicBase(request, ctx.config)}/share/${token}`;
+    reply.code(201).send({ ...sharedLinkView(link), url, embedUrl: `${url}?embed=1` });
+  });
+
+  app.get<{ Params: { siteId: string } }>('/sites/:siteId/shared-links', async (request) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    return { sharedLinks: (await links.list(site)).map(sharedLinkView) };
+  });
+
+  app.delete<{ Params: { siteId: string; linkId: string } }>('/sites/:siteId/shared-links/:linkId', async (request, reply) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    await links.revoke(site, idParam(request.params.linkId));
+    reply.code(204).send();
+  });
+}

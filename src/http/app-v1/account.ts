@@ -1,0 +1,68 @@
+// The signed-in user's own account (`/app/v1/account`): password, email, deletion and two-factor
+// sign-in. Every change asks for a secret only the user knows (the current password, or a current
+// code to turn two-factor sign-in off), counted as a sign-in attempt.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { clearSessionCookie, clientAddress, requireSession, setSessionCookie } from '../auth/session-cookie.js';
+import { objectBody } from '../validate.js';
+import { BEFORE_TWO_FACTOR, codeField, passwordField } from './session.js';
+
+export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const accounts = ctx.accounts;
+  const options = { config: BEFORE_TWO_FACTOR };
+
+  app.put('/account/password', options, async (request, reply) => {
+    const { user } = await requireSession(request);
+    const body = objectBody(request.body, ['currentPassword', 'newPassword']);
+    const session = await accounts.changeOwnPassword(user, {
+      currentPassword: passwordField(body, 'currentPassword'),
+      newPassword: body.newPassword,
+      address: clientAddress(request, ctx.config),
+    });
+    setSessionCookie(reply, ctx.config, session.secret);
+    return accounts.view(user, session.csrfToken);
+  });
+
+  app.put('/account/email', options, async (request, reply) => {
+    const { user } = await requireSession(request);
+    const body = objectBody(request.body, ['currentPassword', 'email']);
+    const changed = await accounts.changeOwnEmail(user, {
+      currentPassword: passwordField(body, 'currentPassword'),
+      email: body.email,
+      address: clientAddress(request, ctx.config),
+    });
+    setSessionCookie(reply, ctx.config, changed.session.secret);
+    return accounts.view(changed.user, changed.session.csrfToken);
+  });
+
+  app.delete('/account', options, async (request, reply) => {
+    const { user } = await requireSession(request);
+    const body = objectBody(request.body, ['currentPassword']);
+    await accounts.deleteOwnAccount(user, { currentPassword: passwordField(body, 'currentPassword'), address: clientAddress(request, ctx.config) });
+    clearSessionCookie(reply, ctx.config);
+    reply.code(204).send();
+  });
+
+  app.get('/account/two-factor', options, async (request) => {
+    const { user } = await requireSession(request);
+    return accounts.twoFactor.status(user.id);
+  });
+
+  app.post('/account/two-factor/setup', options, async (request) => {
+    const { user } = await requireSession(request);
+    return accounts.twoFactor.begin(user);
+  });
+
+  app.post('/account/two-factor/confirm', options, async (request) => {
+    const { user } = await requireSession(request);
+    const code = codeField(objectBody(request.body, ['code']));
+    return { recoveryCodes: await accounts.twoFactor.confirm(user.id, code) };
+  });
+
+  app.delete('/account/two-factor', options, async (request, reply) => {
+    const { user } = await requireSession(request);
+    const code = codeField(objectBody(request.body, ['code']));
+    await accounts.disableTwoFactor(user, { code, address: clientAddress(request, ctx.config) });
+    reply.code(204).send();
+  });
+}

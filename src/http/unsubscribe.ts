@@ -1,0 +1,39 @@
+// The unsubscribe link of an email report (`/unsubscribe/<signed token>`): works without signing in.
+// GET shows a page with one button (so that a mail scanner following links unsubscribes no one);
+// POST, from that button or from a mail reader's one-click List-Unsubscribe (RFC 8058), stops that
+// kind of report for that member and site.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../context.js';
+
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+} as const;
+
+function page(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply
+    .code(status)
+    .headers(PAGE_HEADERS)
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>Email reports · svc</title></head><body><main><h1>Email reports</h1>${body}</main></body></html>`,
+    );
+}
+
+export async function unsubscribeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // A one-click POST sends `List-Unsubscribe=One-Click` as a form.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
+
+  app.get<{ Params: { token: string } }>('/unsubscribe/:token', async (request, reply) => {
+    if (!ctx.digests.validUnsubscribeToken(request.params.token)) return page(reply, 404, '<p>This unsubscribe link is not valid.</p>');
+    return page(reply, 200, '<p>Stop receiving this report for this site?</p><form method="post"><button type="submit">Unsubscribe</button></form>');
+  });
+
+  app.post<{ Params: { token: string } }>('/unsubscribe/:token', async (request, reply) => {
+    if (!ctx.digests.validUnsubscribeToken(request.params.token)) return page(reply, 404, '<p>This unsubscribe link is not valid.</p>');
+    const { kind } = await ctx.digests.unsubscribe(request.params.token);
+    return page(reply, 200, `<p role="status">Done: you will no longer receive the ${kind} report of this site. Choose reports again on your account page.</p>`);
+  });
+}

@@ -1,0 +1,132 @@
+// Shared links in the browser, with the names on screen: an admin creates one on the site's settings
+// (`Create link`, `Password`, `Filters`) and sees it once with `Copy`; a visitor without an account
+// gives the password (`View dashboard`) and sees the site's figures with the locked filter, no
+// settings and no `Sign out`; a link followed from the page carries no Referer; a page of another
+// site cannot frame the link; `Revoke` ends it. Each view is axe-clean at desktop and phone width,
+// light and dark.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { BROWSER_UA, createSite, importEvents, type SiteFixture } from '../helpers/server.js';
+import { checkPage, createUser, filled, LOOKS, openPage, signIn, startDashboard, type Dashboard } from './harness.js';
+
+describe('shared links in the browser', () => {
+  let dashboard: Dashboard;
+  let site: SiteFixture;
+  let elsewhere: Server;
+  let elsewhereUrl: string;
+  const seen: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
+  let framingPage = '';
+
+  before(async () => {
+    dashboard = await startDashboard();
+    site = await createSite(dashboard.server, { domain: 'shared-shop.example' });
+    const now = Date.now();
+    const lines = [];
+    for (let i = 0; i < 6; i++) {
+      lines.push({ ts: now - (i + 1) * 3_600_000, ua: BROWSER_UA, ip: `198.51.100.${i + 1}`, u: '/', country: 'DE' });
+      lines.push({ ts: now - (i + 1) * 3_600_000 + 60_000, ua: BROWSER_UA, ip: `198.51.100.${i + 1}`, u: '/pricing', country: 'DE' });
+    }
+    assert.equal((await importEvents(dashboard.server, site.siteId, lines)).body.rejected, 0);
+    await createUser(dashboard.server, 'sharer@example.com', [{ orgId: site.orgId, role: 'admin' }]);
+    elsewhere = createServer((request, response) => {
+      seen.push({ url: request.url ?? '', headers: request.headers });
+      response.setHeader('content-type', 'text/html');
+      response.end(request.url === '/frame' ? framingPage : '<!doctype html><title>elsewhere</title><p>elsewhere</p>');
+    });
+    await new Promise<void>((done) => elsewhere.listen(0, '127.0.0.1', done));
+    elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await dashboard?.close();
+    await new Promise((done) => elsewhere?.close(done));
+  });
+
+  it('an admin shares the dashboard locked to a page, behind a password; a visitor reads it, nothing more', async () => {
+    const { server } = dashboard;
+    const admin = await openPage(dashboard);
+    await signIn(admin.page, server, 'sharer@example.com', `/sites/${site.siteId}/settings`);
+    await admin.page.getByRole('heading', { name: 'Shared links' }).waitFor();
+    await admin.page.getByText('No shared links.').waitFor();
+    const form = admin.page.getByRole('form', { name: 'Create a shared link' });
+    await form.getByLabel('Password').fill('a shared secret here');
+    await form.getByLabel('Filters').fill('page:/pricing');
+    await form.getByRole('button', { name: 'Create link' }).click();
+    const shown = admin.page.getByRole('region', { name: 'Shared link' });
+    await shown.waitFor();
+    await shown.getByRole('button', { name: 'Copy' }).waitFor();
+    const url = String(await shown.locator('pre code').textContent()).trim();
+    assert.match(url, new RegExp(`^${server.url}/share/[\\w-]{43}$`));
+    await admin.page.getByRole('cell', { name: 'page:/pricing' }).waitFor();
+    await admin.page.getByRole('cell', { name: 'never used' }).waitFor();
+    await checkPage(admin.page, 'site-settings-shared-link');
+
+    for (const look of LOOKS) {
+      const context = await dashboard.browser.newContext({ viewport: look.viewport, colorScheme: look.colorScheme, locale: 'en-GB' });
+      await context.addInitScript('globalThis.__name = (fn) => fn');
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.getByLabel('Password', { exact: true }).fill('not the password');
+      await page.getByRole('button', { name: 'View dashboard' }).click();
+      await page.getByText('Wrong password.').waitFor();
+      await checkPage(page, `share-password-${look.name}`);
+      await page.getByLabel('Password', { exact: true }).fill('a shared secret here');
+      await page.getByRole('button', { name: 'View dashboard' }).click();
+      await page.getByText('Every figure here is limited to').waitFor();
+      await filled(page);
+      await page.getByRole('button', { name: /^Visitors/ }).first().waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Sign out' }).count(), 0);
+      assert.equal(await page.getByRole('link', { name: 'Settings' }).count(), 0);
+      assert.equal(await page.getByRole('link', { name: 'Realtime' }).count(), 0, 'a link locked to filters shares no realtime');
+      await checkPage(page, `share-dashboard-${look.name}`);
+      await context.close();
+    }
+    await admin.page.reload();
+    await admin.page.getByRole('cell', { name: 'never used' }).waitFor({ state: 'detached' });
+    await admin.context.close();
+  });
+
+  it('a link followed from the shared page carries no Referer; another site cannot frame it; Revoke ends it', async () => {
+    const { server } = dashboard;
+    const created = await server.admin('POST', `/sites/${site.siteId}/shared-links`, { embedDomains: ['client.example'] });
+    assert.equal(created.status, 201);
+    const { context, page } = await openPage(dashboard);
+    await page.goto(created.body.url);
+    await filled(page);
+    // A link without locked filters shares the realtime view too, switched in the page.
+    await page.getByRole('link', { name: 'Realtime' }).click();
+    await page.getByText(/in the last 5 minutes/).waitFor();
+    assert.match(page.url(), /[?&]view=realtime$/);
+    await checkPage(page, 'share-realtime');
+    await page.goBack();
+    await filled(page);
+    await page.evaluate((target) => {
+      const a = document.createElement('a');
+      a.href = target;
+      a.textContent = 'away';
+      document.body.append(a);
+      a.click();
+    }, `${elsewhereUrl}/landing`);
+    await page.waitForURL(`${elsewhereUrl}/landing`);
+    const landing = seen.find((r) => r.url === '/landing')!;
+    assert.equal(landing.headers.referer, undefined, 'no Referer leaves the shared page');
+
+    framingPage = `<!doctype html><title>framer</title><iframe title="shared" src="${created.body.embedUrl}"></iframe>`;
+    const refused = new Promise<string>((done) => page.on('console', (message) => message.text().includes('frame-ancestors') && done(message.text())));
+    await page.goto(`${elsewhereUrl}/frame`);
+    assert.match(await refused, /frame-ancestors/, 'the browser refuses to frame the link on a page of another site');
+
+    await page.goto(created.body.url);
+    await filled(page);
+    const admin = await openPage(dashboard);
+    await signIn(admin.page, server, 'sharer@example.com', `/sites/${site.siteId}/settings`);
+    await admin.page.getByRole('button', { name: `Revoke link ${created.body.id}` }).click();
+    await admin.page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await admin.page.getByRole('button', { name: `Revoke link ${created.body.id}` }).waitFor({ state: 'detached' });
+    const gone = await page.goto(created.body.url);
+    assert.equal(gone!.status(), 404);
+    await admin.context.close();
+    await context.close();
+  });
+});

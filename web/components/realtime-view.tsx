@@ -1,0 +1,112 @@
+// The realtime view of a site: visitors of the last five minutes, pageviews per minute over the last
+// half hour, the top pages, referrers and countries, and the live feed; read again every 5 s while
+// the tab is visible, and at once when it becomes visible again.
+import type { ComponentChildren, VNode } from 'preact';
+import { ErrorText, Loading } from './feedback.js';
+import { Table } from './table.js';
+import { formatCount } from '../lib/format.js';
+import { keyLabel } from '../lib/labels.js';
+import { useLive } from '../lib/live.js';
+import { readSite } from '../lib/site.js';
+import type { Dimension, Realtime, RealtimeRow, SiteRow } from '../../src/core/vocabulary.js';
+
+const REFRESH_MS = 5000;
+
+function Minutes({ points }: { points: Realtime['pageviewsPerMinute'] }) {
+  const max = Math.max(1, ...points.map((p) => p.value));
+  const total = points.reduce((n, p) => n + p.value, 0);
+  return (
+    <figure class="minutes">
+      <div class="minute-bars" role="img" aria-label={`${formatCount(total)} pageviews in the last ${points.length} minutes`}>
+        {points.map((p) => (
+          <span key={p.t} class="minute" title={`${new Date(p.t).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' })}: ${formatCount(p.value)}`} style={{ height: `${(p.value / max) * 100}%` }} />
+        ))}
+      </div>
+      <figcaption class="muted">
+        Pageviews per minute, last {points.length} minutes ({formatCount(total)} in all)
+      </figcaption>
+    </figure>
+  );
+}
+
+/** The minutes the top lists and the feed cover (docs/api.md, realtime). */
+const TOP_WINDOW = 'last 30 minutes';
+
+function TopList({ title, dimension, rows }: { title: string; dimension: Dimension; rows: RealtimeRow[] }) {
+  return (
+    <section class="card panel" aria-label={`${title}, ${TOP_WINDOW}`}>
+      <h2>
+        {title} <span class="muted window">· {TOP_WINDOW}</span>
+      </h2>
+      <Table
+        class="rows"
+        columns={[title, { label: 'Visitors', numeric: true }]}
+        rows={rows}
+        empty={<p class="muted empty">Nobody right now.</p>}
+        row={(row) => (
+          <tr key={row.key}>
+            <td class="key">{keyLabel(dimension, row.key)}</td>
+            <td class="num">{formatCount(row.visitors)}</td>
+          </tr>
+        )}
+      />
+    </section>
+  );
+}
+
+/** The live view of a site inside the frame a page gives it (the site's own pages, or a shared link's). */
+export function RealtimeView({ site, frame }: { site: SiteRow; frame(children: ComponentChildren): VNode }) {
+  const { data, error } = useLive(() => readSite<Realtime>(site.id, { path: '/realtime' }), REFRESH_MS, [site.id]);
+  const time = (ts: number) => new Date(ts).toLocaleTimeString(undefined, { timeZone: site.timezone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
+  const day = (ts: number) => new Date(ts).toLocaleDateString(undefined, { timeZone: site.timezone, day: 'numeric', month: 'short', year: 'numeric' });
+  // A feed entry of another day than the answer's (in the site's zone) says its day too.
+  const when = (ts: number) => (data && day(ts) !== day(data.generatedAt) ? `${day(ts)}, ${time(ts)}` : time(ts));
+  return frame(
+    <>
+      <ErrorText message={error} />
+      {!data ? (
+        !error && <Loading />
+      ) : (
+        <>
+          <section class="card live-head" aria-label="Now">
+            <p class="current">
+              <span class="pulse" aria-hidden="true" />
+              <strong class="current-visitors">{formatCount(data.currentVisitors)}</strong> {data.currentVisitors === 1 ? 'visitor' : 'visitors'} in the last 5 minutes
+            </p>
+            <Minutes points={data.pageviewsPerMinute} />
+            <p class="muted updated">
+              Updated {time(data.generatedAt)} ({site.timezone}); refreshes every {REFRESH_MS / 1000} s
+            </p>
+          </section>
+          <div class="panels">
+            <TopList title="Pages" dimension="page" rows={data.topPages} />
+            <TopList title="Referrers" dimension="referrer" rows={data.topReferrers} />
+            <TopList title="Countries" dimension="country" rows={data.topCountries} />
+          </div>
+          <section class="card" aria-labelledby="feed-title">
+            <h2 id="feed-title">
+              Live feed <span class="muted window">· {TOP_WINDOW}</span>
+            </h2>
+            {data.feed.length === 0 ? (
+              <p class="muted">No events in the last 30 minutes.</p>
+            ) : (
+              <ol class="feed">
+                {data.feed.map((e, i) => (
+                  <li key={`${e.ts}-${i}`}>
+                    <time class="muted" dateTime={new Date(e.ts).toISOString()}>
+                      {when(e.ts)}
+                    </time> <strong>{e.event}</strong> <span class="path">{e.path}</span>{' '}
+                    <span class="muted">
+                      {[e.referrer && `from ${e.referrer}`, e.city || keyLabel('country', e.country), e.browser, e.device].filter(Boolean).join(' · ')}
+                    </span>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+        </>
+      )}
+    </>,
+  );
+}
+

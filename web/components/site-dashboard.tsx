@@ -1,0 +1,125 @@
+// The figures of a site's dashboard view (KPIs, chart, breakdown panels, period and filters), inside
+// the frame a page gives them: the site's own pages (SiteFrame) or a shared link's page.
+import type { ComponentChildren, VNode } from 'preact';
+import { useCallback, useMemo, useState } from 'preact/hooks';
+import { BreakdownPanel, PANELS } from './breakdown-panel.js';
+import { Chart } from './chart.js';
+import { ErrorText, Loading } from './feedback.js';
+import { FilterChips } from './filter-chips.js';
+import { ComparisonPicker } from './comparison-picker.js';
+import { FilterMenu } from './filter-menu.js';
+import { KpiTiles } from './kpi-tiles.js';
+import { PeriodPicker } from './period-picker.js';
+import { Shortcuts } from './shortcuts.js';
+import { useViewState } from '../lib/address.js';
+import { downloadText } from '../lib/download.js';
+import { useRead } from '../lib/read.js';
+import { readTimeseries, seriesCsv, timeseriesRead } from '../lib/series.js';
+import { canManage } from '../lib/session.js';
+import { importedAnswer, readSite, type SiteRead } from '../lib/site.js';
+import { queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../lib/view-state.js';
+import type { Comparison, GoalsAnswer, Preset, SiteRow, StatsAnswer } from '../../src/core/vocabulary.js';
+
+/** An answer with what it did with imported days (its `Svc-Imported` header). */
+function withImported<T>(siteId: string, read: SiteRead, answer: Promise<T>): Promise<T & { imported: string | undefined }> {
+  return answer.then((a) => ({ ...a, imported: importedAnswer(siteId, read) }));
+}
+
+/** An answer with the comparison it was read with: figures still shown while others load keep their own words. */
+function readWith<T>(answer: Promise<T>, comparison: Comparison): Promise<T & { comparison: Comparison }> {
+  return answer.then((a) => ({ ...a, comparison }));
+}
+
+/** The goals over the view's period (goals take no filters), for the conversion rates of the Events panel. */
+export const goalsRead = (state: ViewState): SiteRead => ({ path: '/goals', params: queryParams(state, { filters: false }) });
+
+export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; frame(children: ComponentChildren): VNode; lockedFilters?: readonly string[] }) {
+  const [state, go] = useViewState();
+  const [customRequested, setCustomRequested] = useState(0);
+  const view = useMemo(() => queryParams(state), [state]);
+  const key = view.toString();
+  const kpiParams = useMemo(() => statsParams(state), [state]);
+  const statsRead = { path: '/stats', params: kpiParams };
+  const stats = useRead(() => readWith(withImported(site.id, statsRead, readSite<StatsAnswer>(site.id, statsRead)), state.comparison), kpiParams.toString());
+  const seriesRead = timeseriesRead(view, state.metric, state.comparison);
+  const series = useRead(() => readWith(withImported(site.id, seriesRead, readTimeseries(site.id, view, state.metric, state.comparison)), state.comparison), `${key}|${state.metric}|${state.comparison}`);
+  const leftOut = stats.data?.imported === 'excluded' || series.data?.imported === 'excluded';
+  const goalSettings = canManage(site.role) ? `/sites/${encodeURIComponent(site.id)}/settings#goals` : undefined;
+  const goalsView = goalsRead(state);
+  const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), goalsView.params!.toString());
+  const onPeriod = useCallback((preset: Preset) => go(withPeriod(state, { preset })), [state, go]);
+  const onCustom = useCallback(() => setCustomRequested((n) => n + 1), []);
+  const onFilter = useCallback((dimension: Parameters<typeof withFilter>[1], value: string) => go(withFilter(state, dimension, value)), [state, go]);
+  const chartState = series.error ? 'error' : series.loading || !series.data ? 'loading' : 'ready';
+  return frame(
+    <>
+      <div class="toolbar">
+        <PeriodPicker period={state.period} timezone={site.timezone} resolved={stats.data?.period} onChange={(period) => go(withPeriod(state, period))} customRequested={customRequested} />
+        <ComparisonPicker comparison={state.comparison} onChange={(comparison) => go(withComparison(state, comparison))} />
+        <Shortcuts onPeriod={onPeriod} onCustom={onCustom} />
+      </div>
+      {lockedFilters.length > 0 && (
+        <p class="notice locked-filters">
+          Every figure here is limited to {lockedFilters.map((filter, i) => (
+            <span key={filter}>
+              {i > 0 && ', '}
+              <code>{filter}</code>
+            </span>
+          ))}
+          .
+        </p>
+      )}
+      <div class="filter-bar">
+        <FilterMenu siteId={site.id} state={state} onApply={onFilter} />
+        <FilterChips filters={state.filters} onRemove={(dimension) => go(withoutFilter(state, dimension))} emptyFocusId="period" />
+      </div>
+      {leftOut && (
+        <p class="note" role="note">
+          Imported history is left out of some of these figures: daily totals from another tool cannot answer this view (hours, or these filters together).
+        </p>
+      )}
+      <section class="card overview" aria-label="Overview" data-panel="overview" data-state={stats.error ? 'error' : stats.data && !stats.loading ? 'ready' : 'loading'}>
+        {stats.error ? (
+          <ErrorText message={stats.error} />
+        ) : (
+          <KpiTiles
+            stats={stats.data?.stats}
+            metric={state.metric}
+            comparison={stats.data?.comparison ?? state.comparison}
+            onSelect={(metric) => go(withMetric(state, metric))}
+            busy={stats.loading}
+            filters={state.filters}
+            goalSettings={goalSettings}
+          />
+        )}
+        <div class="chart-area" data-panel="chart" data-state={chartState} aria-busy={chartState === 'loading'}>
+          {series.error ? (
+            <ErrorText message={series.error} />
+          ) : series.data ? (
+            <>
+              <Chart series={series.data} metric={state.metric} comparison={series.data.comparison} />
+              <a
+                href="#"
+                class="export"
+                onClick={(event) => {
+                  event.preventDefault();
+                  downloadText(`${state.metric}-${series.data!.period.from}-${series.data!.period.to}.csv`, seriesCsv(series.data!, state.metric));
+                }}
+              >
+                Export CSV
+              </a>
+            </>
+          ) : (
+            <Loading />
+          )}
+        </div>
+      </section>
+      <div class="panels">
+        {PANELS.map((spec) => (
+          <BreakdownPanel key={spec.id} spec={spec} siteId={site.id} view={view} goals={goals.data?.goals} onFilter={onFilter} />
+        ))}
+      </div>
+    </>,
+  );
+}
+

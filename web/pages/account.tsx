@@ -1,0 +1,155 @@
+// /account: the signed-in user's own password, email and account (every change asks for the current
+// password, and a changed password or email ends the user's other sessions), and its email reports:
+// per site, `Weekly report` and `Monthly report`.
+import { useState } from 'preact/hooks';
+import { api, setCsrfToken } from '../lib/api.js';
+import { useAction, useLoad } from '../lib/hooks.js';
+import { Layout } from '../lib/layout.js';
+import { mountPage, SignedIn } from '../lib/mount.js';
+import { ConfirmButton } from '../components/confirm.js';
+import { ErrorText, LoadState, Notice } from '../components/feedback.js';
+import { CheckboxField, TextField } from '../components/fields.js';
+import { FormSection } from '../components/form-section.js';
+import type { SessionView } from '../../src/core/vocabulary.js';
+
+/** A change answered with the new session (password, email): its CSRF token serves the changes that follow. */
+async function changeAccount(path: string, body: unknown): Promise<SessionView> {
+  const session = await api<SessionView>('PUT', path, body);
+  setCsrfToken(session.csrfToken);
+  return session;
+}
+
+function ChangePassword() {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [done, setDone] = useState(false);
+  const action = useAction();
+  const submit = () =>
+    action.run(async () => {
+      setDone(false);
+      await changeAccount('/account/password', { currentPassword: current, newPassword: next });
+      setCurrent('');
+      setNext('');
+      setDone(true);
+    });
+  return (
+    <section class="card" aria-labelledby="password-title">
+      <h2 id="password-title">Password</h2>
+      <FormSection title="Change password" action={action} onSubmit={submit} submitLabel="Change password" busyLabel="Changing…" hint={done && <Notice>Password changed. Your other sessions ended.</Notice>}>
+        <TextField label="Current password" type="password" autoComplete="current-password" required value={current} onValue={setCurrent} />
+        <TextField label="New password" type="password" autoComplete="new-password" required minLength={10} maxLength={1024} hint="At least 10 characters." value={next} onValue={setNext} />
+      </FormSection>
+    </section>
+  );
+}
+
+function ChangeEmail({ session, onChanged }: { session: SessionView; onChanged(session: SessionView): void }) {
+  const [email, setEmail] = useState(session.user.email);
+  const [current, setCurrent] = useState('');
+  const [done, setDone] = useState(false);
+  const action = useAction();
+  const submit = () =>
+    action.run(async () => {
+      setDone(false);
+      onChanged(await changeAccount('/account/email', { currentPassword: current, email }));
+      setCurrent('');
+      setDone(true);
+    });
+  return (
+    <section class="card" aria-labelledby="email-title">
+      <h2 id="email-title">Email</h2>
+      <FormSection title="Change email" action={action} onSubmit={submit} submitLabel="Change email" busyLabel="Changing…" hint={done && <Notice>Email changed. Your other sessions ended.</Notice>}>
+        <TextField label="Email" type="email" autoComplete="email" required value={email} onValue={setEmail} />
+        <TextField label="Current password" type="password" autoComplete="current-password" required value={current} onValue={setCurrent} />
+      </FormSection>
+    </section>
+  );
+}
+
+function DeleteAccount() {
+  const [current, setCurrent] = useState('');
+  const action = useAction();
+  const remove = () =>
+    action.run(async () => {
+      await api('DELETE', '/account', { currentPassword: current });
+      window.location.assign('/login');
+    });
+  return (
+    <section class="card" aria-labelledby="delete-title">
+      <h2 id="delete-title">Delete account</h2>
+      <p class="muted">Your memberships and sessions end at once. The last owner of an organisation makes another member owner first.</p>
+      <div class="form inline">
+        <TextField label="Current password" type="password" autoComplete="current-password" value={current} onValue={setCurrent} />
+        <div class="submit-cell">
+          <ConfirmButton question="Delete your account? This cannot be undone." confirmLabel="Delete account" disabled={action.busy || current === ''} onConfirm={remove}>
+            Delete account
+          </ConfirmButton>
+        </div>
+      </div>
+      <ErrorText message={action.error} />
+    </section>
+  );
+}
+
+interface DigestRow {
+  siteId: string;
+  name: string;
+  domain: string;
+  orgName: string;
+  weekly: boolean;
+  monthly: boolean;
+}
+
+function SiteReports({ row }: { row: DigestRow }) {
+  const [choice, setChoice] = useState({ weekly: row.weekly, monthly: row.monthly });
+  const save = useAction();
+  const change = (next: typeof choice) =>
+    save.run(async () => {
+      setChoice(next);
+      setChoice(await api<typeof choice>('PUT', `/account/digests/${encodeURIComponent(row.siteId)}`, next));
+    });
+  return (
+    <fieldset class="reports">
+      <legend>
+        {row.name} <span class="muted">{row.domain}</span>
+      </legend>
+      <CheckboxField label="Weekly report" hint="Mondays at 08:00, for the previous week." checked={choice.weekly} onChecked={(weekly) => change({ ...choice, weekly })} />
+      <CheckboxField label="Monthly report" hint="The 1st at 08:00, for the previous month." checked={choice.monthly} onChecked={(monthly) => change({ ...choice, monthly })} />
+      <ErrorText message={save.error} />
+    </fieldset>
+  );
+}
+
+function EmailReports() {
+  const reports = useLoad(() => api<{ configured: boolean; sites: DigestRow[] }>('GET', '/account/digests'));
+  return (
+    <section class="card" aria-labelledby="reports-title">
+      <h2 id="reports-title">Email reports</h2>
+      <LoadState state={reports}>
+        {({ configured, sites }) => (
+          <>
+            {!configured && <p class="muted">This service sends no mail yet: its operator sets SVC_SMTP_URL and SVC_PUBLIC_URL. Your choices are kept.</p>}
+            {sites.length === 0 ? <p class="muted">No sites yet.</p> : sites.map((row) => <SiteReports key={row.siteId} row={row} />)}
+          </>
+        )}
+      </LoadState>
+    </section>
+  );
+}
+
+function AccountPage({ session: initial }: { session: SessionView }) {
+  const [session, setSession] = useState(initial);
+  return (
+    <Layout session={session} title="Account">
+      <p>
+        Signed in as <strong>{session.user.email}</strong>. Two-factor sign-in is {session.twoFactor.enabled ? 'on' : 'off'}: <a href="/account/security">Security</a>.
+      </p>
+      <ChangePassword />
+      <ChangeEmail session={session} onChanged={setSession} />
+      <EmailReports />
+      <DeleteAccount />
+    </Layout>
+  );
+}
+
+mountPage(<SignedIn>{(session) => <AccountPage session={session} />}</SignedIn>);
