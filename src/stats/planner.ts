@@ -91,7 +91,11 @@ export interface Plan {
   readonly detailDaysRead: number;
   /** A breakdown's rolled-up days of the period, split for the monthly sums; null for other kinds. */
   readonly breakdownMonths: MonthSplit | null;
-  /** A breakdown's imported days of the period, split for their monthly sums; null for other kinds. */
+  /**
+   * A breakdown's period (after retention) split for the monthly sums of imported days, when it
+   * reads any: a month whole in the period is read from them however few of its days were imported
+   * (they hold only those), so that an import ending mid-month costs no days of daily rows.
+   */
   readonly importedMonths: MonthSplit | null;
   /**
    * What the answer does with imported aggregates (the `Svc-Imported` header): `included`,
@@ -151,7 +155,7 @@ export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
       previousCut: q.previousCut && (keptRaw(bounds, q.previousCut.day) ? 'raw' : 'share'),
       previousComplete: compared && previous.firstComputable === q.previous.from,
       breakdownMonths: q.kind === 'breakdown' && period.rollup ? splitMonths(period.rollup) : null,
-      importedMonths: q.kind === 'breakdown' && period.imported ? splitMonths(period.imported) : null,
+      importedMonths: q.kind === 'breakdown' && period.imported ? splitMonths(keptDays(q.period, bounds.retentionStart)) : null,
       imported: importedAnswer(q, inputs.importedDays ?? null, compared ? { from: q.previous.from, to: q.period.to } : q.period, bounds.retentionStart),
     }),
   });
@@ -186,6 +190,11 @@ function importedAnswer(q: Query, importedDays: Period | null, requested: Period
   const to = requested.to < importedDays.to ? requested.to : importedDays.to;
   if (from > to) return 'none';
   return importedAnswers(q) ? 'included' : 'excluded';
+}
+
+/** A range from the retention's first day on. */
+function keptDays(range: Period, retention: string | null): Period {
+  return retention !== null && retention > range.from ? { from: retention, to: range.to } : range;
 }
 
 /** The days of a range that can hold data: inside the raw window, up to today. */

@@ -267,16 +267,24 @@ test('imported aggregates: read where they answer exactly, left out otherwise, a
   assert.equal(at('stats', { from: '2025-01-01', to: '2026-03-20' }, held, 1).imported, 'none');
   assert.equal(at('stats', { from: '2025-01-01', to: '2026-03-20' }, held, 1).period.imported, null);
   // A breakdown reads the whole months of its imported days from their monthly sums.
+  // Whole months of the period, though the imported days end in December: their sums hold only those.
   assert.deepEqual(at('breakdown', { ...lastYear, dimension: 'page' }).importedMonths, {
     head: null,
-    months: { from: '2025-06-01', to: '2025-12-01' },
+    months: { from: '2025-06-01', to: '2026-01-01' },
     tail: null,
   });
-  assert.deepEqual(at('breakdown', { from: '2025-11-15', to: '2026-01-31', dimension: 'page' }).importedMonths, {
+  assert.deepEqual(at('breakdown', { from: '2025-11-15', to: '2026-01-20', dimension: 'page' }).importedMonths, {
     head: { from: '2025-11-15', to: '2025-11-30' },
     months: { from: '2025-12-01', to: '2025-12-01' },
+    tail: { from: '2026-01-01', to: '2026-01-20' },
+  });
+  // Retention cuts the period first: a month it cuts into is read by day.
+  assert.deepEqual(at('breakdown', { from: '2025-01-01', to: '2025-12-31', dimension: 'page' }, held, 14).importedMonths, {
+    head: { from: '2025-01-20', to: '2025-01-31' },
+    months: { from: '2025-02-01', to: '2025-12-01' },
     tail: null,
   });
+  assert.equal(at('breakdown', { period: '7d', dimension: 'page' }).importedMonths, null, 'no imported day in the period');
   assert.equal(at('stats', lastYear).importedMonths, null);
   // Days read from imported aggregates are computable: a period that holds only them has figures.
   assert.equal(at('stats', { from: '2025-03-01', to: '2025-03-31' }).period.firstComputable, '2025-03-01');
