@@ -27,8 +27,6 @@ export const DIGEST_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 25 * 60_000, 2 * 3_60
 /** How long a worker holds a claimed send: longer than one SMTP exchange may take (DIGEST_SMTP_TIMEOUT_MS per wait). */
 export const DIGEST_CLAIM_MS = 5 * 60_000;
 export const DIGEST_SMTP_TIMEOUT_MS = 30_000;
-/** Sends claimed at a time by one worker. */
-const BATCH = 20;
 
 export interface DigestServiceOptions {
   store: DigestStore;
@@ -96,13 +94,20 @@ export class DigestService {
     return planned;
   }
 
-  /** Claims and sends due digests until none is left; answers how many were sent. */
+  /**
+   * Claims and sends due digests until none is left; answers how many were sent. One send is claimed
+   * at a time, as its turn comes, and its claim runs from the time it is made (`now` moved on by the
+   * time the earlier sends took): a claim covers one SMTP exchange or webhook post, never the sends
+   * queued before it, so it cannot expire while it waits and let another worker send it too.
+   */
   async sendDue(now: number): Promise<number> {
+    const started = this.options.clock.now();
     let sent = 0;
     for (;;) {
-      const claimed = await this.options.store.claimDue(this.holder, now, now + DIGEST_CLAIM_MS, BATCH);
-      if (claimed.length === 0) return sent;
-      for (const send of claimed) if (await this.deliver(send, now)) sent++;
+      const at = now + (this.options.clock.now() - started);
+      const [send] = await this.options.store.claimDue(this.holder, at, at + DIGEST_CLAIM_MS, 1);
+      if (!send) return sent;
+      if (await this.deliver(send, at)) sent++;
     }
   }
 

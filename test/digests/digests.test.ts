@@ -263,6 +263,33 @@ describe('email digests', () => {
     assert.equal((await users.owner!.client.request('DELETE', `${path}/${created.body.id}`)).status, 204);
   });
 
+  test('a worker whose sends are slow claims each send as its turn comes: another worker never sends one of them too', async () => {
+    clock.set(Date.parse('2026-04-20T06:00:30Z'));
+    const slowMails: string[] = [];
+    // Each mail takes almost a claim's length; during the second, the other worker runs.
+    const slowWorker = new DigestService({
+      store: second.digests,
+      accounts: second.accounts,
+      meta: second.meta,
+      events: server.ctx.events,
+      clock,
+      mail: async (message) => {
+        slowMails.push(message.to[0]!);
+        clock.advance(DIGEST_CLAIM_MS - 1_000);
+        if (slowMails.length === 2) await secondWorker.sendDue(clock.now());
+      },
+      publicBase: PUBLIC_URL,
+      signingKey: server.adminToken,
+      webhookSender: server.ctx.alerts.sender,
+      checkWebhookUrl: (url) => server.ctx.alerts.readUrl(url),
+      warn: () => undefined,
+    });
+    const before = smtp.mails.length;
+    await slowWorker.run(clock.now());
+    const sent = [...slowMails, ...smtp.mails.slice(before).map((m) => m.to[0]!)];
+    assert.deepEqual(sent.sort(), ['digest-owner@example.com', 'digest-quiet@example.com']);
+  });
+
   test("a Slack URL gets Slack's incoming-webhook message format", () => {
     assert.equal(isSlackWebhook('https://hooks.slack.com/services/T0/B0/x'), true);
     assert.equal(isSlackWebhook('https://hooks.slack.com.evil.example/services'), false);
