@@ -188,6 +188,17 @@ describe('email digests', () => {
     assert.equal((await fetch(local.replace('weekly', 'monthly'))).status, 404, 'a signature is for one kind');
   });
 
+  test("a mail reader's one-click unsubscribe sent as multipart/form-data (RFC 8058's recommended form) unsubscribes too", async () => {
+    const mail = smtp.mails.find((m) => m.to[0] === 'digest-viewer@example.com')!;
+    const link = /^List-Unsubscribe: <([^>]+)>$/m.exec(decoded(mail))![1]!;
+    assert.equal((await choose('viewer', { weekly: true, monthly: false })).status, 200);
+    const form = new FormData();
+    form.set('List-Unsubscribe', 'One-Click');
+    const oneClick = await fetch(link, { method: 'POST', body: form });
+    assert.equal(oneClick.status, 200);
+    assert.equal((await users.viewer!.client.request('GET', '/app/v1/account/digests')).body.sites[0].weekly, false);
+  });
+
   test('an SMTP server that refuses, closes mid-message or hangs: the report is tried again later, sent once, the error shown meanwhile', async () => {
     // Monday 6 April... the monthly report of March is due on Wednesday 1 April at 08:00 in Paris.
     clock.set(Date.parse('2026-04-01T06:00:30Z'));
