@@ -18,7 +18,7 @@ import { DIGEST_KINDS, type DigestKind, type DigestKey, type DigestSend, type Di
 import { newHolderId } from '../storage/meta/leases.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import { deliveryHeaders } from '../alerts/signing.js';
-import { sendWebhook, type SenderOptions } from '../alerts/sender.js';
+import { isRetryable, sendWebhook, type SenderOptions } from '../alerts/sender.js';
 import { digestHtml, digestPayload, digestSubject, digestText, isSlackWebhook, readDigest, slackMessage, type Digest } from './content.js';
 import { duePeriod } from './schedule.js';
 
@@ -155,7 +155,7 @@ export class DigestService {
     const deliveryId = `digest-${hook.id}-${send.kind}-${send.periodFrom}`;
     const status = await sendWebhook({ url: hook.url, body, headers: () => deliveryHeaders(hook.secret, deliveryId, body, this.options.clock.now()) }, this.options.webhookSender);
     if (status === 'succeeded') return undefined;
-    return { message: status, retry: !status.startsWith('rejected:') || status === 'rejected:dns' };
+    return { message: status, retry: isRetryable(status) };
   }
 
   private async giveUp(send: DigestSend, reason: string): Promise<false> {
