@@ -117,7 +117,7 @@ export class DigestService {
     try {
       const digest = await readDigest({ events: this.options.events, meta: this.options.meta }, site, send.kind, { from: send.periodFrom, to: send.periodTo }, now, this.options.publicBase!);
       const failure = send.webhookId > 0 ? await this.post(send, digest) : await this.mail(send, site, digest);
-      if (failure === 'gone') return this.giveUp(send, send.webhookId > 0 ? 'the webhook was deleted' : 'the member left');
+      if (typeof failure === 'string') return this.giveUp(send, failure);
       if (failure !== undefined) return this.failed(send, failure.message, failure.retry);
     } catch (err) {
       return this.failed(send, err instanceof Error ? err.message : String(err), true);
@@ -125,10 +125,14 @@ export class DigestService {
     return this.options.store.markSent(send, this.holder, this.options.clock.now());
   }
 
-  /** Mails a member's report; 'gone' when it is no longer a member. */
-  private async mail(send: DigestSend, site: Site, digest: Digest): Promise<'gone' | undefined> {
+  /** Mails a member's report; answers why it is given up instead when the member may no longer have it. */
+  private async mail(send: DigestSend, site: Site, digest: Digest): Promise<string | undefined> {
     const user = await this.options.accounts.getUser(send.userId);
-    if (!user || (await this.options.accounts.roleIn(site.orgId, user.id)) === undefined) return 'gone';
+    if (!user || (await this.options.accounts.roleIn(site.orgId, user.id)) === undefined) return 'the member left';
+    // An organisation that requires two-factor sign-in shows its figures to no member without it, by mail neither.
+    if ((await this.options.accounts.orgsAwaitingTwoFactor(user.id)).includes(site.orgId)) {
+      return 'the member has not enabled the two-factor sign-in its organisation requires';
+    }
     if (!this.options.mail) throw new Error('SVC_SMTP_URL is not set');
     const unsubscribeUrl = `${this.options.publicBase!}/unsubscribe/${this.unsubscribeToken(send)}`;
     await this.options.mail({
@@ -146,11 +150,12 @@ export class DigestService {
   /**
    * Posts a webhook's report, signed as alert webhooks are (svc-signature over the body,
    * svc-delivery-id the same on every attempt), in Slack's format for a Slack URL. A URL the policy
-   * refuses is not tried again (but a failed DNS look-up is).
+   * refuses is not tried again (but a failed DNS look-up is). A deleted webhook's send is given up,
+   * with the reason answered.
    */
-  private async post(send: DigestSend, digest: Digest): Promise<'gone' | { message: string; retry: boolean } | undefined> {
+  private async post(send: DigestSend, digest: Digest): Promise<string | { message: string; retry: boolean } | undefined> {
     const hook = await this.options.store.webhook(send.webhookId);
-    if (!hook) return 'gone';
+    if (!hook) return 'the webhook was deleted';
     const body = isSlackWebhook(hook.url) ? slackMessage(digest) : digestPayload(digest, this.options.clock.now());
     const deliveryId = `digest-${hook.id}-${send.kind}-${send.periodFrom}`;
     const status = await sendWebhook({ url: hook.url, body, headers: () => deliveryHeaders(hook.secret, deliveryId, body, this.options.clock.now()) }, this.options.webhookSender);

@@ -301,6 +301,19 @@ describe('email digests', () => {
     assert.deepEqual(sent.sort(), ['digest-owner@example.com', 'digest-quiet@example.com']);
   });
 
+  test('a member whose organisation requires two-factor sign-in it has not enabled gets no report until it does', async () => {
+    assert.equal((await server.admin('PUT', `/orgs/${site.orgId}/two-factor`, { required: true })).status, 200);
+    try {
+      clock.set(Date.parse('2026-04-27T06:00:30Z'));
+      const before = smtp.mails.length;
+      await server.ctx.digests.run(clock.now());
+      assert.equal(smtp.mails.length, before, 'no figure by mail past the requirement');
+      assert.match((await server.ctx.digests.status(await server.ctx.meta.getSite(site.siteId).then((s) => s!))).lastError!.message, /two-factor/);
+    } finally {
+      assert.equal((await server.admin('PUT', `/orgs/${site.orgId}/two-factor`, { required: false })).status, 200);
+    }
+  });
+
   test("a Slack URL gets Slack's incoming-webhook message format", () => {
     assert.equal(isSlackWebhook('https://hooks.slack.com/services/T0/B0/x'), true);
     assert.equal(isSlackWebhook('https://hooks.slack.com.evil.example/services'), false);
