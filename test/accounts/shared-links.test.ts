@@ -84,7 +84,7 @@ describe('shared links', () => {
     const opened = await open(tokenOf(created.body.url));
     assert.equal(opened.status, 200, opened.text);
     assert.equal(opened.headers.get('set-cookie'), null, 'a shared link sets no cookie');
-    assert.deepEqual(opened.body.site, { id: site.siteId, name: opened.body.site.name, domain: site.domain, timezone: 'UTC' });
+    assert.deepEqual(opened.body.site, { id: site.siteId, name: opened.body.site.name, domain: site.domain, timezone: 'UTC', rawDays: 30 });
     const access: string = opened.body.access;
     for (const path of ['/stats?period=30d', '/timeseries?period=7d', '/breakdown?period=30d&dimension=page', '/goals?period=30d', '/realtime']) {
       const shared = await read(access, `/sites/${site.siteId}${path}`);
