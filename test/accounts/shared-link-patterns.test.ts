@@ -2,11 +2,12 @@
 // through it counts only the events on matching pages, a client's own page filter cannot widen it,
 // its answers equal the read API's with the exact filter where one page is all that matches, reads
 // past the raw window are refused with their reason, and a pattern the goals' rules refuse is
-// refused at creation.
+// refused at creation. On DuckDB and on ClickHouse (the service's events there, SVC_CLICKHOUSE_URL).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { AppClient, signedInUser } from '../helpers/app-client.js';
+import { freshDatabaseUrl } from '../../support/clickhouse.js';
 import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
 
 const NOW = Date.UTC(2026, 2, 20, 12, 0);
@@ -32,7 +33,12 @@ const BLOG_SITE = (i: number): string[] =>
 /** One blog page: the pattern `/blog/**` and the exact filter `page:/blog/a` select the same events. */
 const ONE_POST_SITE = (i: number): string[] => (i < 5 ? ['/blog/a', '/pricing'] : i < 7 ? ['/blog/a', '/blog/a'] : ['/pricing']);
 
-describe('shared links locked to a page pattern', () => {
+const ENGINES: ReadonlyArray<{ name: string; env(): Promise<Record<string, string>> }> = [
+  { name: 'duckdb', env: async () => ({}) },
+  { name: 'clickhouse', env: async () => ({ SVC_CLICKHOUSE_URL: await freshDatabaseUrl() }) },
+];
+
+for (const engine of ENGINES) describe(`shared links locked to a page pattern (${engine.name})`, () => {
   const clock = new ManualClock(NOW);
   let server: TestServer;
   let blog: SiteFixture;
@@ -41,9 +47,9 @@ describe('shared links locked to a page pattern', () => {
   let admin: AppClient;
 
   before(async () => {
-    server = await startTestServer({ clock, env: { SVC_TRUSTED_PROXIES: '127.0.0.1' } });
+    server = await startTestServer({ clock, env: { SVC_TRUSTED_PROXIES: '127.0.0.1', ...(await engine.env()) } });
     blog = await createSite(server);
-    onePost = await createSite(server, { domain: `one-post-${process.pid}.example` });
+    onePost = await createSite(server);
     key = await createApiKey(server, onePost.orgId);
     assert.equal((await importEvents(server, blog.siteId, visits(BLOG_SITE))).body.rejected, 0);
     assert.equal((await importEvents(server, onePost.siteId, visits(ONE_POST_SITE))).body.rejected, 0);

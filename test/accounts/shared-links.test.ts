@@ -127,7 +127,7 @@ describe('shared links', () => {
 
   test("a funnel's steps read through a link without locked filters, not through a locked one", async () => {
     const funnel = await server.admin('POST', `/sites/${site.siteId}/funnels`, { name: 'To pricing', windowMinutes: 60, steps: [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/pricing' }] });
-    assert.equal(funnel.status, 201, funnel.text);
+    assert.equal(funnel.status, 201, JSON.stringify(funnel.body));
     const versions = `/sites/${site.siteId}/funnels/${funnel.body.id}/versions`;
     const unlocked = (await open(tokenOf((await create({})).body.url))).body.access;
     const shared = await read(unlocked, versions);
