@@ -123,8 +123,8 @@ export interface QuerySite {
 
 /**
  * Parses a request of one kind against a site and the current instant. `locked` are a shared link's
- * filters (`parseLockedFilters`): the request's own filters on a locked dimension give way to them,
- * those on other dimensions add to them.
+ * filters (`parseLockedFilters`): the request's own filter on a dimension locked to a value gives way
+ * to it; the others (on other dimensions, or on `page` under a page pattern) add to them.
  */
 export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, now: number, locked: readonly string[] = []): Query {
   if (!isValidTimeZone(site.timezone)) throw apiError('INVALID_TIMEZONE', 'site');
@@ -134,7 +134,9 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
     today,
   );
   const lockedFilters = parseLockedFilters(locked);
-  const lockedDimensions = new Set<string>(lockedFilters.map((f) => f.dimension));
+  // A filter on a dimension locked to a value would replace it: it gives way. Under a page pattern,
+  // the request's own page filter applies too (both must match), so it can only narrow the pattern.
+  const lockedDimensions = new Set<string>(lockedFilters.filter((f) => !f.pattern).map((f) => f.dimension));
   const filterTexts = list(params, 'filter').filter((text) => !lockedDimensions.has(dimensionOf(text)));
   if (!FILTERABLE[kind] && filterTexts.length + lockedFilters.length > 0) throw apiError('INVALID_PARAMS', 'filtersRefused');
   const filters = [...parseFilters(filterTexts), ...lockedFilters];

@@ -1,7 +1,7 @@
 // Shared links' views in the browser, with the names on screen: an admin locks a link to the page
 // pattern `/blog/**` in the site's settings (a pattern the goals' rules refuse is refused there, with
-// its message); the link shows only blog traffic and says why it shares no goals, funnels or
-// realtime, and which periods it answers. A link without locked filters shows the goals and a
+// its message); the link shows only blog traffic (a page row narrows it to that post) and says why
+// it shares no goals, funnels or realtime, and which periods it answers. A link without locked filters shows the goals and a
 // funnel's steps, switched in the page (the link is not opened again). Each view is axe-clean.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -77,6 +77,12 @@ describe('shared links: a page pattern, goals and funnels', () => {
     assert.deepEqual((await pages.allTextContents()).sort(), ['/blog/a', '/blog/x/y']);
     for (const name of ['Realtime', 'Goals']) assert.equal(await page.getByRole('link', { name }).count(), 0, name);
     await checkPage(page, 'share-pattern-dashboard');
+    // A row of the pages narrows the figures to that post, within the lock.
+    await page.locator('[data-panel="pages"]').getByRole('button', { name: '/blog/a', exact: true }).click();
+    await page.waitForURL((address) => address.searchParams.getAll('filter').join() === 'page:/blog/a');
+    await filled(page);
+    await page.waitForFunction(() => document.querySelector('.kpi[data-metric="pageviews"] .kpi-value')?.textContent === '3');
+    assert.deepEqual(await pages.allTextContents(), ['/blog/a']);
     await context.close();
   });
 
