@@ -1,6 +1,6 @@
 // The signed-in user's sites across organisations, the steps of a site's funnels (which the funnel
-// page names for every role and for a shared link without locked filters), a site's installation state (the dashboard's first-event panel, for
-// every role) and the time zones a site may have.
+// view names for every role and for a shared link without locked filters), a site's installation
+// state (the dashboard's first-event panel, for every role) and the time zones a site may have.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { memberAccess } from '../auth/authorization.js';
