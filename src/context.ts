@@ -18,6 +18,7 @@ import { prepareDataDir } from './storage/data-dir.js';
 import { openEventStore } from './storage/events/open.js';
 import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks } from './stats/rollups/job.js';
 import type { MetaStore } from './storage/meta/types.js';
+import { ImportService } from './imports/service.js';
 import type { EventStore } from './storage/events/types.js';
 import { metaLocationOf, openMetaStores } from './storage/meta/open.js';
 
@@ -47,6 +48,8 @@ export interface AppContext {
   alerts: AlertService;
   accounts: AccountService;
   digests: DigestService;
+  /** Import jobs: uploads, their queue and the worker that runs them. */
+  imports: ImportService;
   /** Stops background work and releases storage, in reverse order of start. */
   close(): Promise<void>;
 }
@@ -69,7 +72,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const tightened = prepareDataDir(config.dataDir);
   if (tightened.length > 0) log.warn({ tightened }, 'the data folder was readable by other users: tightened (only svc\'s user may read it)');
   const { token: adminToken, generatedFile: adminTokenFile } = resolveAdminToken(config);
-  const { meta, alerts: alertStore, accounts: accountStore, digests: digestStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
+  const { meta, alerts: alertStore, accounts: accountStore, digests: digestStore, imports: importStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
   let events: EventStore | undefined;
   let spool: Spool | undefined;
   try {
@@ -140,6 +143,19 @@ export async function createContext(config: Config, options: ContextOptions = {}
   ingest.imports.wrapImportCommit((site, days, commit) => commitImport(rollupDeps, site.id, days, commit));
   ingest.imports.onImported((site, days) => recomputeRollups(rollupDeps, site.id, days, clock.now()));
 
+  const imports = new ImportService({
+    events,
+    jobs: importStore,
+    clock,
+    dataDir: config.dataDir,
+    runsJobs: runsRole(config, 'worker'),
+    warn: (obj, message) => log.warn(obj, message),
+    getSite: (siteId) => meta.getSite(siteId),
+    importLines: (site, lines) => ingest.imports.importLines(site, lines),
+  });
+  // The worker takes jobs queued by other processes, and those whose worker stopped, on this schedule.
+  maintenance.register({ name: 'imports', everyMs: 15_000, run: () => imports.runNow() });
+
   const ctx: AppContext = {
     config,
     clock,
@@ -157,7 +173,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
     alerts,
     accounts,
     digests,
+    imports,
     async close() {
+      await imports.stop();
       await ingest.drain();
       spool?.close();
       await alerts.drain();

@@ -39,6 +39,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   if (runsRole(config, 'collect')) ctx.ingest.start();
   if (runsRole(config, 'worker')) {
     ctx.alerts.start();
+    // Jobs left queued, or put back by a worker that stopped, start again at once.
+    ctx.imports.kick();
     if (options.maintenanceTimers ?? true) worker.start();
   }
   const address = app.server.address();

@@ -279,6 +279,17 @@ export class AccountService {
   }
 
   /**
+   * Turns the user's own two-factor sign-in on, after its current password (counted as a sign-in
+   * attempt) and a right code of the pending secret; answers the ten recovery codes. The password
+   * keeps a stolen session from putting its own authenticator on the account, which would shut the
+   * user out of it.
+   */
+  async enableTwoFactor(user: User, input: { code: string; currentPassword: string; address: string }): Promise<string[]> {
+    await this.checkCurrentPassword(user, input.currentPassword, input.address);
+    return this.twoFactor.confirm(user.id, input.code);
+  }
+
+  /**
    * Turns the user's own two-factor sign-in off, after a current code (TOTP or recovery), counted as
    * a sign-in attempt; refused while an organisation of the user requires it (the operator's reset
    * still turns it off).

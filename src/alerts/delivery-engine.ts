@@ -7,7 +7,7 @@
 import type { Clock } from '../core/clock.js';
 import type { PrometheusRegistry } from '../core/prometheus.js';
 import { newHolderId } from '../storage/meta/leases.js';
-import { sendWebhook, type AttemptStatus, type SenderOptions } from './sender.js';
+import { isRetryable, sendWebhook, type AttemptStatus, type SenderOptions } from './sender.js';
 import { deliveryHeaders } from './signing.js';
 import type { AttemptOutcome, ClaimedDelivery } from '../entities/alerts.js';
 import type { AlertStore } from '../storage/meta/alert-types.js';
@@ -28,11 +28,6 @@ export interface DeliveryEngineOptions {
   pollMs?: number;
   metrics?: PrometheusRegistry;
   warn?: (message: string) => void;
-}
-
-/** Whether a failed attempt is worth repeating: URL-policy refusals will not change, DNS may. */
-function isRetryable(status: AttemptStatus): boolean {
-  return status !== 'succeeded' && (!status.startsWith('rejected:') || status === 'rejected:dns');
 }
 
 export function outcomeOf(status: AttemptStatus, attempt: number, finishedAt: number): AttemptOutcome {

@@ -30,6 +30,11 @@ function pinnedLookup(target: ResolvedAddress): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
+/** Whether a failed attempt is worth repeating: URL-policy refusals will not change, DNS may. */
+export function isRetryable(status: AttemptStatus): boolean {
+  return status !== 'succeeded' && (!status.startsWith('rejected:') || status === 'rejected:dns');
+}
+
 export async function sendWebhook(req: WebhookRequest, options: SenderOptions): Promise<AttemptStatus> {
   const checked = await checkUrlTarget(req.url, options.policy, options.resolve);
   if (!checked.ok) return `rejected:${checked.reason}`;

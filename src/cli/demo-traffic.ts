@@ -39,6 +39,8 @@ export interface DemoTotals {
   to: string;
   visitors: number;
   sessions: number;
+  /** Sessions that bounce by svc's rule: one pageview, no custom event, under 10 s of engaged time. */
+  bounces: number;
   pageviews: number;
   /** Custom and built-in events other than pageviews, by name. */
   events: Record<string, number>;
@@ -110,6 +112,8 @@ const PLACES: ReadonlyArray<readonly [readonly [string, string, string, string],
 ];
 
 interface Source {
+  /** The share of its visits that read the landing page briefly and leave. */
+  bounce: number;
   referrer?: string;
   /** Query string the landing page carries. */
   utm?: string;
@@ -121,19 +125,21 @@ const BLOG = ['/blog/privacy-first-analytics', '/blog/cookieless-tracking', '/bl
 const DOCS = ['/docs', '/docs/getting-started', '/docs/tracker', '/docs/api', '/docs/goals', '/docs/funnels'];
 
 const HOME = [['/', 1]] as const;
+// Bounce shares as real sites see them: direct and paid visits stay longer, social and forum ones
+// leave after one page more often (about 52 % over all sources).
 const SOURCES: ReadonlyArray<readonly [Source, number]> = [
-  [{ landing: [['/', 6], ['/pricing', 2], ['/docs', 1]] }, 30],
-  [{ referrer: 'https://www.google.com/', landing: [['/', 3], [BLOG[0]!, 2], [BLOG[1]!, 2], [DOCS[1]!, 1], ['/features', 1]] }, 26],
-  [{ referrer: 'https://duckduckgo.com/', landing: [['/', 2], [BLOG[1]!, 1]] }, 5],
-  [{ referrer: 'https://www.bing.com/', landing: HOME }, 3],
-  [{ referrer: 'https://news.ycombinator.com/item?id=40123456', landing: [[BLOG[3]!, 4], ['/', 1]] }, 8],
-  [{ referrer: 'https://github.com/svc/svc', landing: [[DOCS[1]!, 2], ['/', 1]] }, 6],
-  [{ referrer: 'https://t.co/x1y2z3', landing: [[BLOG[3]!, 1], ['/', 1]] }, 4],
-  [{ referrer: 'https://www.reddit.com/r/selfhosted/', landing: [[BLOG[4]!, 2], ['/', 1]] }, 4],
-  [{ referrer: 'https://www.linkedin.com/', landing: [[BLOG[0]!, 1]] }, 2],
-  [{ utm: 'utm_source=newsletter&utm_medium=email&utm_campaign=monthly-digest', landing: [[BLOG[2]!, 2], ['/features', 1]] }, 5],
-  [{ referrer: 'https://www.google.com/', utm: 'utm_source=google&utm_medium=cpc&utm_campaign=brand', landing: [['/pricing', 2], ['/', 1]] }, 5],
-  [{ referrer: 'https://t.co/launch', utm: 'utm_source=twitter&utm_medium=social&utm_campaign=launch-week', landing: [[BLOG[3]!, 1], ['/', 1]] }, 2],
+  [{ bounce: 0.45, landing: [['/', 6], ['/pricing', 2], ['/docs', 1]] }, 30],
+  [{ bounce: 0.52, referrer: 'https://www.google.com/', landing: [['/', 3], [BLOG[0]!, 2], [BLOG[1]!, 2], [DOCS[1]!, 1], ['/features', 1]] }, 26],
+  [{ bounce: 0.5, referrer: 'https://duckduckgo.com/', landing: [['/', 2], [BLOG[1]!, 1]] }, 5],
+  [{ bounce: 0.55, referrer: 'https://www.bing.com/', landing: HOME }, 3],
+  [{ bounce: 0.68, referrer: 'https://news.ycombinator.com/item?id=40123456', landing: [[BLOG[3]!, 4], ['/', 1]] }, 8],
+  [{ bounce: 0.4, referrer: 'https://github.com/svc/svc', landing: [[DOCS[1]!, 2], ['/', 1]] }, 6],
+  [{ bounce: 0.7, referrer: 'https://t.co/x1y2z3', landing: [[BLOG[3]!, 1], ['/', 1]] }, 4],
+  [{ bounce: 0.62, referrer: 'https://www.reddit.com/r/selfhosted/', landing: [[BLOG[4]!, 2], ['/', 1]] }, 4],
+  [{ bounce: 0.6, referrer: 'https://www.linkedin.com/', landing: [[BLOG[0]!, 1]] }, 2],
+  [{ bounce: 0.42, utm: 'utm_source=newsletter&utm_medium=email&utm_campaign=monthly-digest', landing: [[BLOG[2]!, 2], ['/features', 1]] }, 5],
+  [{ bounce: 0.48, referrer: 'https://www.google.com/', utm: 'utm_source=google&utm_medium=cpc&utm_campaign=brand', landing: [['/pricing', 2], ['/', 1]] }, 5],
+  [{ bounce: 0.66, referrer: 'https://t.co/launch', utm: 'utm_source=twitter&utm_medium=social&utm_campaign=launch-week', landing: [[BLOG[3]!, 1], ['/', 1]] }, 2],
 ];
 
 /** Where a visitor goes from a page: the next path, or null to leave. */
@@ -162,8 +168,21 @@ function visit(rand: () => number, start: number, end: number, who: { ua: string
   const base = { ua: who.ua, ip: who.ip, w: who.w, l: language, country, region, city };
   const lines: ImportLine[] = [];
   let path: string | null = weighted(rand, source.landing);
+  if (rand() < source.bounce) {
+    // A bounce: the landing page read for 2 to 9 seconds, then left.
+    const readMs = Math.round((2 + rand() * 7.5) * 1000);
+    const line: ImportLine = { ...base, ts: start, u: source.utm ? `${path}?${source.utm}` : path };
+    if (source.referrer) line.r = source.referrer;
+    lines.push(line, { ...base, ts: Math.min(end - 1, start + readMs), u: path, e: 'engage', p: { t: readMs, d: Math.round(rand() * 40) } });
+    totals.pageviews++;
+    count(totals, 'engage');
+    totals.bounces++;
+    return lines;
+  }
   let ts = start;
   let first = true;
+  let engagedMs = 0;
+  let customs = 0;
   while (path !== null && ts < end) {
     const line: ImportLine = { ...base, ts, u: first && source.utm ? `${path}?${source.utm}` : path };
     if (first && source.referrer) line.r = source.referrer;
@@ -174,22 +193,28 @@ function visit(rand: () => number, start: number, end: number, who: { ua: string
     // A bounce is a single page left quickly; longer single-page reads still count as engaged.
     lines.push({ ...base, ts: Math.min(end - 1, ts + readMs), u: path, e: 'engage', p: { t: readMs, d: Math.round(rand() * 100) } });
     count(totals, 'engage');
+    engagedMs += readMs;
     if (path === '/signup' && rand() < 0.6) {
       lines.push({ ...base, ts: Math.min(end - 1, ts + readMs - 1000), u: path, e: 'signup', p: { plan: weighted(rand, [['starter', 5], ['team', 3], ['business', 1]]) } });
       count(totals, 'signup');
+      customs++;
     }
     if (path.startsWith('/blog/') && rand() < 0.08) {
       lines.push({ ...base, ts: Math.min(end - 1, ts + readMs - 500), u: path, e: 'newsletter' });
       count(totals, 'newsletter');
+      customs++;
     }
     if (path.startsWith('/docs') && rand() < 0.1) {
       lines.push({ ...base, ts: Math.min(end - 1, ts + 2000), u: path, e: 'download', p: { url: `https://${'cdn.example'}/svc-guide.pdf` } });
       count(totals, 'download');
+      customs++;
     }
     ts += readMs + 2000;
     path = next;
     first = false;
   }
+  // A visit that was to go on may still end as a bounce (one page, read under 10 s, no event).
+  if (lines.filter((l) => l.e === undefined).length === 1 && customs === 0 && engagedMs < 10_000) totals.bounces++;
   return lines;
 }
 
@@ -207,7 +232,7 @@ export function generateDemoTraffic(options: DemoTrafficOptions): { lines: Impor
   const rand = seededRandom(seed);
   const today = localDay(now, timeZone);
   const first = addDays(today, -(days - 1));
-  const totals: DemoTotals = { from: first, to: today, visitors: 0, sessions: 0, pageviews: 0, events: {} };
+  const totals: DemoTotals = { from: first, to: today, visitors: 0, sessions: 0, bounces: 0, pageviews: 0, events: {} };
   const lines: ImportLine[] = [];
   for (let n = 0; n < days; n++) {
     const day = addDays(first, n);
@@ -232,7 +257,7 @@ export function generateDemoTraffic(options: DemoTrafficOptions): { lines: Impor
       const lastTs = firstVisit[firstVisit.length - 1]!.ts;
       const again = lastTs + 45 * MINUTE + Math.floor(rand() * 180 * MINUTE);
       if (rand() < 0.15 && again < dayEnd - 10 * MINUTE) {
-        dayLines.push(...visit(rand, again, dayEnd, who, { landing: HOME }, totals));
+        dayLines.push(...visit(rand, again, dayEnd, who, { bounce: 0.35, landing: HOME }, totals));
         totals.sessions++;
       }
     }

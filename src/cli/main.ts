@@ -83,9 +83,13 @@ function splitWords(argv: string[]): { noun?: string; verb?: string; rest: strin
       nounObj = findNoun(token);
       continue;
     }
+    // A noun whose own command takes arguments (`svc import FILE`) reads a word as a verb only when it names one.
     if (verb === undefined && nounObj !== undefined && nounObj.commands.some((c) => c.verb !== undefined)) {
-      verb = token;
-      continue;
+      const bare = nounObj.commands.some((c) => c.verb === undefined);
+      if (!bare || nounObj.commands.some((c) => c.verb === token)) {
+        verb = token;
+        continue;
+      }
     }
     rest.push(token);
   }
@@ -125,7 +129,10 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   if (!noun) throw new UsageError(`unknown command ${JSON.stringify(nounName)}: see \`svc help\``);
 
   let command: Command | undefined;
-  if (noun.commands.some((c) => c.verb !== undefined)) {
+  const bare = noun.commands.find((c) => c.verb === undefined);
+  if (verb === undefined && bare) {
+    command = bare;
+  } else if (noun.commands.some((c) => c.verb !== undefined)) {
     if (verb === undefined) {
       if (wantsHelp) {
         io.stdout.write(nounHelp(noun));
@@ -145,7 +152,8 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     command = noun.commands[0]!;
   }
   if (wantsHelp) {
-    io.stdout.write(noun.commands.length > 1 || command.verb ? commandHelp(command) : nounHelp(noun));
+    const whole = command === bare && verb === undefined;
+    io.stdout.write(!whole && (noun.commands.length > 1 || command.verb) ? commandHelp(command) : nounHelp(noun));
     return EXIT_OK;
   }
 

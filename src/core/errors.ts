@@ -39,6 +39,7 @@ export const ERRORS = {
       site: 'site not found',
       key: 'key not found',
       goal: 'goal not found',
+      import: 'import not found',
       funnel: 'funnel not found',
       alertRule: 'alert rule not found',
       user: 'user not found',
@@ -124,6 +125,13 @@ export const ERRORS = {
     },
   },
   INVALID_TIMEZONE: { status: 400, messages: { site: 'the site has an invalid time zone' } },
+  INVALID_IMPORT: {
+    status: 400,
+    messages: {
+      file: 'the file is not an export svc reads: {reason}',
+      source: 'source must be one of {sources}',
+    },
+  },
   RAW_WINDOW_EXCEEDED: {
     status: 400,
     messages: {
@@ -163,6 +171,7 @@ export const ERRORS = {
     status: 413,
     messages: {
       body: 'request body too large',
+      importFile: 'an import file is at most {max} bytes (nothing of it was kept)',
       importLines:
         'an import takes at most {max} lines: split the file, where no site-local day has lines on both sides (svc import does this itself; nothing of this call was stored)',
       unsortedImport:
@@ -179,6 +188,7 @@ export const ERRORS = {
       passwordChecks: 'Too many passwords are being checked at once. Try again in a few seconds.',
       lockedOut: 'Too many failed attempts. Try again in 15 minutes.',
       signIns: 'Too many sign-in attempts from this address. Try again in a minute.',
+      imports: 'a site has at most {max} imports uploading, queued or running at once: wait for one to end',
       longReads: 'at most {limit} long reads (raw events of more than {days} days) run at once per key or user, and {waiting} wait: retry when one has finished',
     },
   },

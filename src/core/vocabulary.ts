@@ -401,6 +401,7 @@ export interface RecentEvent {
 
 /** GET /app/v1/sites/:siteId/installation: what the dashboard shows a site waiting for its first event. */
 export interface Installation {
+  /** Whether the site holds an event, or figures imported from another tool. */
   hasEvents: boolean;
   siteId: string;
   scriptUrl: string;
@@ -446,4 +447,35 @@ export interface FunnelDefinition extends Omit<FunnelSummary, 'stepCount'> {
 /** A funnel with every version of its steps, oldest first. */
 export interface FunnelHistory extends Omit<FunnelSummary, 'stepCount'> {
   versions: Array<{ version: number; createdAt: number; steps: FunnelStep[] }>;
+}
+
+// ---- Imports (docs/imports.md) ------------------------------------------------------------------
+
+/** The tools whose exports svc imports. */
+export const IMPORT_SOURCES = ['plausible', 'goatcounter'] as const;
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+export type ImportStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/** An import as the admin API and /app/v1/manage list it. */
+export interface ImportView {
+  importId: string;
+  source: ImportSource;
+  status: ImportStatus;
+  createdAt: number;
+  /** The export's first and last day. */
+  from: string | null;
+  to: string | null;
+  /** 0 to 1. */
+  progress: number;
+  rows: number;
+  skippedRows: number;
+  /** Rows the export marks as bots (GoatCounter's), counted in `skippedRows`. */
+  skippedBots: number;
+  /** Days not written because the site holds events on them. */
+  skippedDays: string[];
+  /** The upload's files with their table (null: not part of the export, ignored) and counts. */
+  files: Array<{ name: string; table: string | null; rows: number; skippedRows: number }>;
+  /** The first skipped lines and why. */
+  skippedLines: Array<{ file: string; line: number; reason: string }>;
+  error: string | null;
 }

@@ -12,6 +12,7 @@ import { rollupKey } from '../stats/rollups/job.js';
 import type { EventStore } from '../storage/events/types.js';
 import type { DigestKind } from '../storage/meta/digest-types.js';
 import type { MetaStore } from '../storage/meta/types.js';
+import { escapeHtml } from '../core/html.js';
 
 export const TOP_ROWS = 5;
 export const TOP_DIMENSIONS = [
@@ -97,8 +98,6 @@ export function digestText(digest: Digest, unsubscribeUrl: string): string {
   lines.push('', `The dashboard of this period: ${digest.dashboardUrl}`, '', `Stop these reports: ${unsubscribeUrl}`);
   return lines.join('\n') + '\n';
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The HTML part: tables and text only, no image, readable with images off or styles stripped. */
 export function digestHtml(digest: Digest, unsubscribeUrl: string): string {

@@ -14,8 +14,6 @@ export interface DigestPeriod {
   kind: DigestKind;
   from: string;
   to: string;
-  /** The instant it became due: 08:00 of the day after the period, in the site's zone. */
-  dueAt: number;
 }
 
 const at8 = (day: string, timeZone: string) => {
@@ -33,5 +31,5 @@ export function duePeriod(kind: DigestKind, now: number, timeZone: string): Dige
   const dueAt = at8(day, timeZone);
   if (now - dueAt >= CATCH_UP_MS) return undefined;
   const from = kind === 'weekly' ? addDays(day, -7) : addMonths(day, -1);
-  return { kind, from, to: addDays(day, -1), dueAt };
+  return { kind, from, to: addDays(day, -1) };
 }

@@ -18,7 +18,7 @@ import { DIGEST_KINDS, type DigestKind, type DigestKey, type DigestSend, type Di
 import { newHolderId } from '../storage/meta/leases.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import { deliveryHeaders } from '../alerts/signing.js';
-import { sendWebhook, type SenderOptions } from '../alerts/sender.js';
+import { isRetryable, sendWebhook, type SenderOptions } from '../alerts/sender.js';
 import { digestHtml, digestPayload, digestSubject, digestText, isSlackWebhook, readDigest, slackMessage, type Digest } from './content.js';
 import { duePeriod } from './schedule.js';
 
@@ -27,8 +27,6 @@ export const DIGEST_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 25 * 60_000, 2 * 3_60
 /** How long a worker holds a claimed send: longer than one SMTP exchange may take (DIGEST_SMTP_TIMEOUT_MS per wait). */
 export const DIGEST_CLAIM_MS = 5 * 60_000;
 export const DIGEST_SMTP_TIMEOUT_MS = 30_000;
-/** Sends claimed at a time by one worker. */
-const BATCH = 20;
 
 export interface DigestServiceOptions {
   store: DigestStore;
@@ -96,13 +94,20 @@ export class DigestService {
     return planned;
   }
 
-  /** Claims and sends due digests until none is left; answers how many were sent. */
+  /**
+   * Claims and sends due digests until none is left; answers how many were sent. One send is claimed
+   * at a time, as its turn comes, and its claim runs from the time it is made (`now` moved on by the
+   * time the earlier sends took): a claim covers one SMTP exchange or webhook post, never the sends
+   * queued before it, so it cannot expire while it waits and let another worker send it too.
+   */
   async sendDue(now: number): Promise<number> {
+    const started = this.options.clock.now();
     let sent = 0;
     for (;;) {
-      const claimed = await this.options.store.claimDue(this.holder, now, now + DIGEST_CLAIM_MS, BATCH);
-      if (claimed.length === 0) return sent;
-      for (const send of claimed) if (await this.deliver(send, now)) sent++;
+      const at = now + (this.options.clock.now() - started);
+      const [send] = await this.options.store.claimDue(this.holder, at, at + DIGEST_CLAIM_MS, 1);
+      if (!send) return sent;
+      if (await this.deliver(send, at)) sent++;
     }
   }
 
@@ -112,7 +117,7 @@ export class DigestService {
     try {
       const digest = await readDigest({ events: this.options.events, meta: this.options.meta }, site, send.kind, { from: send.periodFrom, to: send.periodTo }, now, this.options.publicBase!);
       const failure = send.webhookId > 0 ? await this.post(send, digest) : await this.mail(send, site, digest);
-      if (failure === 'gone') return this.giveUp(send, send.webhookId > 0 ? 'the webhook was deleted' : 'the member left');
+      if (typeof failure === 'string') return this.giveUp(send, failure);
       if (failure !== undefined) return this.failed(send, failure.message, failure.retry);
     } catch (err) {
       return this.failed(send, err instanceof Error ? err.message : String(err), true);
@@ -120,10 +125,14 @@ export class DigestService {
     return this.options.store.markSent(send, this.holder, this.options.clock.now());
   }
 
-  /** Mails a member's report; 'gone' when it is no longer a member. */
-  private async mail(send: DigestSend, site: Site, digest: Digest): Promise<'gone' | undefined> {
+  /** Mails a member's report; answers why it is given up instead when the member may no longer have it. */
+  private async mail(send: DigestSend, site: Site, digest: Digest): Promise<string | undefined> {
     const user = await this.options.accounts.getUser(send.userId);
-    if (!user || (await this.options.accounts.roleIn(site.orgId, user.id)) === undefined) return 'gone';
+    if (!user || (await this.options.accounts.roleIn(site.orgId, user.id)) === undefined) return 'the member left';
+    // An organisation that requires two-factor sign-in shows its figures to no member without it, by mail neither.
+    if ((await this.options.accounts.orgsAwaitingTwoFactor(user.id)).includes(site.orgId)) {
+      return 'the member has not enabled the two-factor sign-in its organisation requires';
+    }
     if (!this.options.mail) throw new Error('SVC_SMTP_URL is not set');
     const unsubscribeUrl = `${this.options.publicBase!}/unsubscribe/${this.unsubscribeToken(send)}`;
     await this.options.mail({
@@ -141,16 +150,17 @@ export class DigestService {
   /**
    * Posts a webhook's report, signed as alert webhooks are (svc-signature over the body,
    * svc-delivery-id the same on every attempt), in Slack's format for a Slack URL. A URL the policy
-   * refuses is not tried again (but a failed DNS look-up is).
+   * refuses is not tried again (but a failed DNS look-up is). A deleted webhook's send is given up,
+   * with the reason answered.
    */
-  private async post(send: DigestSend, digest: Digest): Promise<'gone' | { message: string; retry: boolean } | undefined> {
+  private async post(send: DigestSend, digest: Digest): Promise<string | { message: string; retry: boolean } | undefined> {
     const hook = await this.options.store.webhook(send.webhookId);
-    if (!hook) return 'gone';
+    if (!hook) return 'the webhook was deleted';
     const body = isSlackWebhook(hook.url) ? slackMessage(digest) : digestPayload(digest, this.options.clock.now());
     const deliveryId = `digest-${hook.id}-${send.kind}-${send.periodFrom}`;
     const status = await sendWebhook({ url: hook.url, body, headers: () => deliveryHeaders(hook.secret, deliveryId, body, this.options.clock.now()) }, this.options.webhookSender);
     if (status === 'succeeded') return undefined;
-    return { message: status, retry: !status.startsWith('rejected:') || status === 'rejected:dns' };
+    return { message: status, retry: isRetryable(status) };
   }
 
   private async giveUp(send: DigestSend, reason: string): Promise<false> {

@@ -3,6 +3,13 @@
 import { ERRORS } from '../core/errors.js';
 import { ROUTES, V1_ERROR_CODES, responses, schemas } from './v1/schemas.js';
 
+/** The routes whose answers are planned, and say what they did with imported days (docs/api.md). */
+const PLANNED = new Set(['stats', 'timeseries', 'breakdown', 'goals', 'funnel']);
+const IMPORTED_HEADER_DOC = {
+  description: 'What the answer did with days imported from another tool: included, excluded (this read cannot use them), or none (no day read holds any).',
+  schema: { type: 'string', enum: ['included', 'excluded', 'none'] },
+};
+
 const ERRORS_BY_STATUS: Record<string, string[]> = {};
 for (const code of V1_ERROR_CODES) (ERRORS_BY_STATUS[String(ERRORS[code].status)] ??= []).push(code);
 
@@ -39,7 +46,10 @@ export function openApiDocument(): Record<string, unknown> {
         responses: {
           200: {
             description: 'OK',
-            headers: { 'cache-control': { schema: { type: 'string', const: 'no-store' } } },
+            headers: {
+              'cache-control': { schema: { type: 'string', const: 'no-store' } },
+              ...(PLANNED.has(route.operationId) ? { 'svc-imported': IMPORTED_HEADER_DOC } : {}),
+            },
             content: { 'application/json': { schema: responses[route.operationId] } },
           },
           ...errors,

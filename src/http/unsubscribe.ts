@@ -23,8 +23,9 @@ function page(reply: FastifyReply, status: number, body: string): FastifyReply {
 }
 
 export async function unsubscribeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  // A one-click POST sends `List-Unsubscribe=One-Click` as a form.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
+  // A one-click POST sends `List-Unsubscribe=One-Click` as a form: multipart/form-data (RFC 8058's
+  // SHOULD) or urlencoded. The token alone says what stops, so the body is read (bounded) and unused.
+  app.addContentTypeParser(['application/x-www-form-urlencoded', 'multipart/form-data'], { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
 
   app.get<{ Params: { token: string } }>('/unsubscribe/:token', async (request, reply) => {
     if (!ctx.digests.validUnsubscribeToken(request.params.token)) return page(reply, 404, '<p>This unsubscribe link is not valid.</p>');

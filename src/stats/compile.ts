@@ -15,7 +15,7 @@ import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
 import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
 import type { DaySources, PlannedQuery } from './planner.js';
 import { dimensionColumn } from './columns.js';
-import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, SESSION_DIMENSIONS, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './rollups/tables.js';
+import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY, SESSION_DIMENSIONS, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './rollups/tables.js';
 
 /** The key of a dimension on an event row; absent values read as `(none)`. */
 export function keyExpr(d: Dimension): Sql {
@@ -312,16 +312,20 @@ export function firstFoldedDayStatement(d: Dialect, siteId: string, filter: Filt
  */
 export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean): Sql[] {
   const statements: Sql[] = [];
+  // Rolled-up and imported days in one statement: one round trip for both.
+  const summed: Sql[] = [];
   if (days.rollup) {
     const [filter] = q.filters;
     const table = filter
       ? sql`${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND`
       : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
-    statements.push(
+    summed.push(
       sql`SELECT ${trusted(d.dayText('day'))} AS b, ${trusted(MEASURE_COLUMNS.join(', '))}
           FROM ${table} ${dayRange(d, 'day', days.rollup)}`,
     );
   }
+  if (days.imported) summed.push(importedDailyMeasures(d, q.siteId, days.imported, q.filters[0]));
+  if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
   if (days.raw) {
     const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
@@ -334,15 +338,64 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
 export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[]): Sql[] {
   const statements: Sql[] = [];
   if (goals.length === 0) return statements;
+  const summed: Sql[] = [];
   if (days.rollup) {
     const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
-    statements.push(
+    summed.push(
       sql`SELECT ${trusted(d.dayText('day'))} AS b, goal_id, ${trusted(GOAL_COLUMNS.join(', '))} FROM ${trusted(GOAL_DAILY.name)}
           WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})`,
     );
   }
+  if (days.imported) summed.push(importedGoals(d, siteId, days.imported, goals));
+  if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.raw) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, goals), ['goal_id', ...GOAL_COLUMNS]));
   return statements;
+}
+
+// Imported aggregates (IMPORTED_DAILY, IMPORTED_DIM_DAILY): the days the plan reads from them hold
+// nothing else, and an import replaces every earlier import's rows of the days it writes, so a day
+// (and key) has one row, read like a rollup's (the read modules add a day's rows all the same).
+
+const summedMeasures = trusted(MEASURE_COLUMNS.map((c) => `CAST(sum(${c}) AS BIGINT) AS ${c}`).join(', '));
+
+/** The imported rows of a site and days: its own figures, or one dimension's (and key's). */
+function importedRows(d: Dialect, siteId: string, days: Period, dimension?: Dimension, key?: string): Sql {
+  if (dimension === undefined) return sql`${trusted(IMPORTED_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}`;
+  const only = key === undefined ? trusted('') : sql` AND key = ${key}`;
+  return sql`${trusted(IMPORTED_DIM_DAILY.name)} WHERE site_id = ${siteId} AND dimension = ${dimension} AND ${dayRange(d, 'day', days)}${only}`;
+}
+
+/** Per day, the imported traffic measures, of the site or of one filter's key. Columns: b (day text), the measures. */
+function importedDailyMeasures(d: Dialect, siteId: string, days: Period, filter: Filter | undefined): Sql {
+  return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${importedRows(d, siteId, days, filter?.dimension, filter?.value)}`;
+}
+
+/**
+ * Per day and goal, the goal measures from imported aggregates: an event goal's from the custom
+ * events of its name (conversions its occurrences), a page goal's from the pages matching it
+ * (conversions their pageviews); unique conversions are the rows' visitors, summed per day.
+ */
+function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[]): Sql {
+  const [conversions, unique] = GOAL_COLUMNS;
+  const parts = goals.map((goal) => {
+    const id = integerLiteral(goal.goalId);
+    const rows =
+      goal.kind === 'event'
+        ? sql`SELECT day, events AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'event', goal.pattern)}`
+        : sql`SELECT day, pageviews AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'page')} AND ${withParams(d.regexMatches('key'), pagePatternRegex(goal.pattern))}`;
+    return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${id} AS goal_id, CAST(sum(c) AS BIGINT) AS ${trusted(conversions!)}, CAST(sum(u) AS BIGINT) AS ${trusted(unique!)}
+      FROM (${rows}) g GROUP BY day`;
+  });
+  return joinSql(parts, ' UNION ALL ');
+}
+
+/**
+ * Columns f and l: the first and last day (text) of a site's imported aggregates, as at most one
+ * row (none without any: engines differ on what min() and max() give over no rows).
+ */
+export function importedDaysStatement(d: Dialect, siteId: string): Sql {
+  return sql`SELECT ${trusted(d.dayText('f'))} AS f, ${trusted(d.dayText('l'))} AS l
+    FROM (SELECT min(day) AS f, max(day) AS l, count(*) AS n FROM ${trusted(IMPORTED_DAILY.name)} WHERE site_id = ${siteId}) m WHERE n > 0`;
 }
 
 /**
@@ -414,6 +467,15 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
       keys: sql`SELECT ${key} AS k FROM ${relation}`,
       visits: sql`SELECT ${key} AS k, day AS vd, visitor_id AS vv, ${views} AS v FROM ${relation}`,
     });
+  }
+  const imported = q.plan.importedMonths;
+  if (imported) {
+    const only = q.filters[0] ? sql` AND key = ${q.filters[0].value}` : trusted('');
+    const part = (from: Sql) => ({ rows: sql`SELECT key AS k, visitors, ${views} AS views FROM ${from}`, keys: sql`SELECT key AS k FROM ${from}` });
+    for (const days of [imported.head, imported.tail]) if (days) parts.push(part(importedRows(d, q.siteId, days, bd.dimension, q.filters[0]?.value)));
+    if (imported.months) {
+      parts.push(part(sql`${trusted(IMPORTED_DIM_MONTHLY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, 'month', imported.months)}${only}`));
+    }
   }
   if (q.plan.period.raw) {
     const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension) };
@@ -520,4 +582,38 @@ export function recentVisitorsStatement(d: Dialect, siteId: string, tz: string, 
  */
 export function anyEventStatement(d: Dialect, siteId: string, days: Period): Sql {
   return sql`SELECT 1 AS one FROM events WHERE ${scopeBounds(d, { siteId, days, filters: [], exit: false })} LIMIT 1`;
+}
+
+/**
+ * The export's site rows (Plausible's `visitors` table): per day of `days` that rollups hold (up to
+ * `watermark`) or imported aggregates hold, the traffic measures. Columns: b (day text), the measures; ordered by day.
+ */
+export function exportSiteStatement(d: Dialect, siteId: string, days: Period, watermark: string | null): Sql {
+  const parts = [sql`SELECT day, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${importedRows(d, siteId, days)}`];
+  const rolled = watermark === null ? null : clipPeriod(days, watermark);
+  if (rolled) parts.push(sql`SELECT day, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${trusted(SITE_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', rolled)}`);
+  return dayRows(d, sql`SELECT day AS b, ${summedMeasures} FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY day ORDER BY day`, MEASURE_COLUMNS);
+}
+
+/** The export's rows of one dimension, like `exportSiteStatement`. Columns: b, k, the measures; ordered by day and key. */
+export function exportDimensionStatement(d: Dialect, siteId: string, days: Period, watermark: string | null, dimension: Dimension): Sql {
+  const parts = [sql`SELECT day, key, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${importedRows(d, siteId, days, dimension)}`];
+  const rolled = watermark === null ? null : clipPeriod(days, watermark);
+  if (rolled) {
+    parts.push(sql`SELECT day, key, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${siteId} AND dimension = ${dimension} AND ${dayRange(d, 'day', rolled)}`);
+  }
+  const grouped = sql`SELECT day AS b, key AS k, ${summedMeasures} FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY day, key ORDER BY day, key`;
+  return sql`SELECT ${trusted(d.dayText('b'))} AS b, k, ${trusted(MEASURE_COLUMNS.join(', '))} FROM (${grouped}) r ORDER BY b, k`;
+}
+
+function clipPeriod(days: Period, last: string): Period | null {
+  const to = days.to < last ? days.to : last;
+  return days.from <= to ? { from: days.from, to } : null;
+}
+
+/** Columns f and l: the first and last day a site's rollups or imported aggregates hold, as at most one row. */
+export function exportDaysStatement(d: Dialect, siteId: string): Sql {
+  const days = sql`SELECT day FROM ${trusted(IMPORTED_DAILY.name)} WHERE site_id = ${siteId} UNION ALL SELECT day FROM ${trusted(SITE_DAILY.name)} WHERE site_id = ${siteId}`;
+  return sql`SELECT ${trusted(d.dayText('f'))} AS f, ${trusted(d.dayText('l'))} AS l
+    FROM (SELECT min(day) AS f, max(day) AS l, count(*) AS n FROM (${days}) u) m WHERE n > 0`;
 }

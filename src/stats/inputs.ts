@@ -7,18 +7,27 @@ import type { EventReader } from '../storage/events/types.js';
 import type { Site } from '../entities/sites.js';
 import type { RollupState } from '../storage/meta/types.js';
 import { firstFoldedDayStatement } from './compile.js';
+import { importedDaysOf } from './imported-days.js';
 import { SESSION_ROWS_KEY, writtenFrom } from './rollups/coverage.js';
 import type { PlanInputs } from './planner.js';
 import { needsRawEvents, rawWindowStart } from './windows.js';
 
 /**
- * The watermark, the first day session rows are written from, and for a single filter (other than on `(other)` itself) of a query that may read
+ * The watermark, the first day session rows are written from, the days of the site's imported
+ * aggregates, and for a single filter (other than on `(other)` itself) of a query that may read
  * rollups, the first day of the raw window, up to the watermark and within the period or its
  * compared one, on which the filter's key was folded.
  */
 export async function planInputs(events: EventReader, site: Site, q: Query, rollup: RollupState | undefined): Promise<PlanInputs> {
   const watermark = rollup?.watermark ?? null;
-  const inputs: PlanInputs = { watermark, retentionMonths: site.retentionMonths, rawDays: site.rawDays, sessionRowsFrom: writtenFrom(rollup, SESSION_ROWS_KEY) };
+  const importedDays = await importedDaysOf(events, site.id);
+  const inputs: PlanInputs = {
+    watermark,
+    retentionMonths: site.retentionMonths,
+    rawDays: site.rawDays,
+    sessionRowsFrom: writtenFrom(rollup, SESSION_ROWS_KEY),
+    importedDays,
+  };
   const filter = q.filters.length === 1 ? q.filters[0]! : null;
   if (filter === null || filter.value === OTHER_KEY || watermark === null || needsRawEvents(q)) return inputs;
   const earliest = q.comparison !== 'off' && q.previous.from < q.period.from ? q.previous.from : q.period.from;

@@ -13,7 +13,11 @@
 //   answer every day;
 // - a page pattern (a shared link's lock on `page:/blog/**`) → the raw path too, on raw events only
 //   (session rows hold no page), within the raw window likewise;
-// - hourly timeseries → raw events only (earlier hours are not computable and come out null).
+// - hourly timeseries → raw events only (earlier hours are not computable and come out null);
+// - imported aggregates (daily figures of another tool's export) answer their days where they are
+//   exact: a daily read (stats, day-or-longer timeseries, breakdown, goals) with no filter, or one
+//   filter and no breakdown or a breakdown of that filter's own dimension; any other read leaves
+//   them out, and the plan says which (`imported`: included, excluded, or none in the days read).
 import { addDays } from '../core/localtime.js';
 import { apiError } from '../core/errors.js';
 import { addMonths, firstOfMonth, periodDays, type Period } from '../core/period.js';
@@ -35,6 +39,8 @@ export interface PlanInputs {
    * null: every rolled-up day's): days before it are still to be backfilled.
    */
   sessionRowsFrom?: string | null;
+  /** The first and last day of the site's imported aggregates; absent or null when it has none. */
+  importedDays?: Period | null;
 }
 
 /** Where the days of a range come from under a plan; days in neither part are not computable. */
@@ -43,6 +49,8 @@ export interface DaySources {
   /** Days read from session rows (the raw path's days up to the watermark, where they answer). */
   readonly sessions: Period | null;
   readonly raw: Period | null;
+  /** Days read from imported aggregates (they hold no day that rollups or raw events hold). */
+  readonly imported: Period | null;
   /** The first computable day of the range, or null when none is. */
   readonly firstComputable: string | null;
 }
@@ -85,7 +93,23 @@ export interface Plan {
   readonly detailDaysRead: number;
   /** A breakdown's rolled-up days of the period, split for the monthly sums; null for other kinds. */
   readonly breakdownMonths: MonthSplit | null;
+  /**
+   * A breakdown's period (after retention) split for the monthly sums of imported days, when it
+   * reads any: a month whole in the period is read from them however few of its days were imported
+   * (they hold only those), so that an import ending mid-month costs no days of daily rows.
+   */
+  readonly importedMonths: MonthSplit | null;
+  /**
+   * What the answer does with imported aggregates (the `Svc-Imported` header): `included`,
+   * `excluded` (the read is one they cannot answer exactly), or `none` (no day read holds any).
+   */
+  readonly imported: ImportedAnswer;
 }
+
+export type ImportedAnswer = 'included' | 'excluded' | 'none';
+
+/** The response header of every planned read that carries `Plan.imported`. */
+export const IMPORTED_HEADER = 'svc-imported';
 
 /** A query with its plan: what the read modules (src/stats/read) take. */
 export interface PlannedQuery extends Query {
@@ -115,6 +139,7 @@ export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
     rawWindowStart: windowStart,
     retentionStart: retentionStart(q.today, inputs.retentionMonths),
     sessionRows: path === 'raw' && sessionRowsAnswer(q) ? { from: inputs.sessionRowsFrom ?? null } : null,
+    imported: importedAnswers(q) ? (inputs.importedDays ?? null) : null,
   };
   const period = daySources(bounds, q.period);
   const compared = q.comparison !== 'off';
@@ -132,6 +157,8 @@ export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
       previousCut: q.previousCut && (keptRaw(bounds, q.previousCut.day) ? 'raw' : 'share'),
       previousComplete: compared && previous.firstComputable === q.previous.from,
       breakdownMonths: q.kind === 'breakdown' && period.rollup ? splitMonths(period.rollup) : null,
+      importedMonths: q.kind === 'breakdown' && period.imported ? splitMonths(keptDays(q.period, bounds.retentionStart)) : null,
+      imported: importedAnswer(q, inputs.importedDays ?? null, compared ? { from: q.previous.from, to: q.period.to } : q.period, bounds.retentionStart),
     }),
   });
 }
@@ -145,6 +172,31 @@ function rollupWatermark(inputs: PlanInputs, windowStart: string): string | null
   const { watermark, firstFoldedDay: folded } = inputs;
   if (watermark === null || !folded || folded < windowStart || folded > watermark) return watermark;
   return addDays(folded, -1);
+}
+
+/**
+ * Whether imported aggregates answer a query exactly: they hold whole days per table (the site's
+ * figures, and per dimension key), so a daily read with no filter, or with one filter and at most a
+ * breakdown of that filter's own dimension (the table that holds the filter's keys). Funnels walk
+ * visitors' events, hourly grains cut days: neither can be told from daily sums.
+ */
+export function importedAnswers(q: Query): boolean {
+  if (q.kind === 'funnel' || (q.kind === 'timeseries' && q.grain === 'hour')) return false;
+  return !rawOnlyByFilters(q);
+}
+
+/** `none` when no day of the requested days (cut by retention) holds imported aggregates; else whether the plan reads them. */
+function importedAnswer(q: Query, importedDays: Period | null, requested: Period, keptFrom: string | null): ImportedAnswer {
+  if (importedDays === null) return 'none';
+  const from = [requested.from, importedDays.from, keptFrom ?? requested.from].sort()[2]!;
+  const to = requested.to < importedDays.to ? requested.to : importedDays.to;
+  if (from > to) return 'none';
+  return importedAnswers(q) ? 'included' : 'excluded';
+}
+
+/** A range from the retention's first day on. */
+function keptDays(range: Period, retention: string | null): Period {
+  return retention !== null && retention > range.from ? { from: retention, to: range.to } : range;
 }
 
 /** The days of a range that can hold data: inside the raw window, up to today. */
@@ -161,6 +213,8 @@ interface Bounds {
   retentionStart: string | null;
   /** On the raw path of a query session rows answer, the first day they are written from (`from` null: every day); else null. */
   sessionRows: { from: string | null } | null;
+  /** The days holding imported aggregates where the query reads them; else null. */
+  imported: Period | null;
 }
 
 /** Whether a day's raw events are kept: inside the raw window and not before retention. */
@@ -168,7 +222,7 @@ function keptRaw(bounds: Bounds, day: string): boolean {
   return day >= bounds.rawWindowStart && (bounds.retentionStart === null || day >= bounds.retentionStart);
 }
 
-const NO_DAYS: DaySources = Object.freeze({ rollup: null, sessions: null, raw: null, firstComputable: null });
+const NO_DAYS: DaySources = Object.freeze({ rollup: null, sessions: null, raw: null, imported: null, firstComputable: null });
 
 function clip(from: string, to: string): Period | null {
   return from <= to ? { from, to } : null;
@@ -189,7 +243,11 @@ function daySources(bounds: Bounds, range: Period): DaySources {
   const raw = clip(rawFrom, range.to);
   const rollup = bounds.path === 'rollup' ? before : null;
   const sessions = bounds.path === 'raw' ? before : null;
-  return Object.freeze({ rollup, sessions, raw, firstComputable: before?.from ?? raw?.from ?? null });
+  const held = bounds.imported;
+  const imported = held && clip(held.from > from ? held.from : from, held.to < range.to ? held.to : range.to);
+  const firstRead = before?.from ?? raw?.from ?? null;
+  const firstComputable = imported && (firstRead === null || imported.from < firstRead) ? imported.from : firstRead;
+  return Object.freeze({ rollup, sessions, raw, imported, firstComputable });
 }
 
 /** Whether a plan reads raw events or session rows of more days than the default raw window: the routes bound such reads per reader. */

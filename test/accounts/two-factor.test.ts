@@ -75,9 +75,9 @@ describe('two-factor sign-in', () => {
     assert.match(secret, /^[A-Z2-7]{32}$/);
     assert.equal(setup.body.otpauthUri, `otpauth://totp/svc:${encodeURIComponent(email)}?secret=${secret}&issuer=svc&algorithm=SHA1&digits=6&period=30`);
     assert.match(setup.body.qrSvg, /^<svg[\s\S]*<\/svg>\s*$/);
-    const wrong = await client.request('POST', '/app/v1/account/two-factor/confirm', { code: String((Number(totpCode(secret, clock.now())) + 1) % 1e6).padStart(6, '0') });
+    const wrong = await client.request('POST', '/app/v1/account/two-factor/confirm', { code: String((Number(totpCode(secret, clock.now())) + 1) % 1e6).padStart(6, '0'), currentPassword: password });
     assert.deepEqual(wrong.body, { error: { code: 'UNAUTHORIZED', message: 'Wrong code.' } });
-    const confirmed = await client.request('POST', '/app/v1/account/two-factor/confirm', { code: totpCode(secret, clock.now()) });
+    const confirmed = await client.request('POST', '/app/v1/account/two-factor/confirm', { code: totpCode(secret, clock.now()), currentPassword: password });
     assert.equal(confirmed.status, 200, confirmed.text);
     const codes: string[] = confirmed.body.recoveryCodes;
     assert.equal(codes.length, 10);
@@ -141,6 +141,18 @@ describe('two-factor sign-in', () => {
     assert.equal((await signIn('tf-lock@example.com', password, totpCode(secret, clock.now()), '198.51.100.99')).status, 200);
   });
 
+  test('enabling asks for the current password: a stolen session cannot put its own authenticator on the account', async () => {
+    const { client, password } = await signedInUser(server, 'tf-thief@example.com', [{ orgId, role: 'viewer' }]);
+    const { secret } = (await client.request('POST', '/app/v1/account/two-factor/setup')).body;
+    const code = totpCode(secret, clock.now());
+    assert.equal((await client.request('POST', '/app/v1/account/two-factor/confirm', { code })).status, 400, 'no password');
+    const wrong = await client.request('POST', '/app/v1/account/two-factor/confirm', { code, currentPassword: 'not the password' });
+    assert.deepEqual(wrong.body, { error: { code: 'UNAUTHORIZED', message: 'The current password is wrong.' } });
+    assert.deepEqual((await client.request('GET', '/app/v1/account/two-factor')).body, { enabled: false, recoveryCodesLeft: 0 });
+    assert.equal((await signIn('tf-thief@example.com', password)).status, 200, 'the password alone still signs in');
+    assert.equal((await client.request('POST', '/app/v1/account/two-factor/confirm', { code, currentPassword: password })).status, 200);
+  });
+
   test('disabling asks for a current code; the operator resets it by user id', async () => {
     const { client, userId, password, secret } = await enrolled('tf-off@example.com');
     clock.advance(30_000);
@@ -174,7 +186,7 @@ describe('two-factor sign-in', () => {
 
     const setup = await owner.client.request('POST', '/app/v1/account/two-factor/setup');
     clock.advance(30_000);
-    assert.equal((await owner.client.request('POST', '/app/v1/account/two-factor/confirm', { code: totpCode(setup.body.secret, clock.now()) })).status, 200);
+    assert.equal((await owner.client.request('POST', '/app/v1/account/two-factor/confirm', { code: totpCode(setup.body.secret, clock.now()), currentPassword: owner.password })).status, 200);
     assert.deepEqual((await owner.client.request('PUT', path, { required: true })).body, { orgId: site.orgId, required: true });
 
     const refused = await member.client.request('GET', '/app/v1/sites');
@@ -184,7 +196,7 @@ describe('two-factor sign-in', () => {
     assert.deepEqual((await member.client.request('GET', '/app/v1/session')).body.twoFactor, { enabled: false, requiredBy: [site.orgId] });
     const setupMember = await member.client.request('POST', '/app/v1/account/two-factor/setup');
     assert.equal(setupMember.status, 200);
-    assert.equal((await member.client.request('POST', '/app/v1/account/two-factor/confirm', { code: totpCode(setupMember.body.secret, clock.now()) })).status, 200);
+    assert.equal((await member.client.request('POST', '/app/v1/account/two-factor/confirm', { code: totpCode(setupMember.body.secret, clock.now()), currentPassword: member.password })).status, 200);
     assert.equal((await member.client.request('GET', '/app/v1/sites')).status, 200);
     assert.equal((await owner.client.request('GET', '/app/v1/sites')).status, 200);
     clock.advance(30_000);

@@ -82,7 +82,9 @@ describe('demo traffic imported', () => {
     assert.equal(stats.visitors.value, totals.visitors);
     assert.equal(stats.sessions.value, totals.sessions);
     assert.equal(stats.pageviews.value, totals.pageviews);
-    assert.ok(stats.bounceRate.value > 0 && stats.bounceRate.value < 1, `bounce rate ${stats.bounceRate.value}`);
+    assert.equal(stats.sessions.value, totals.sessions);
+    assert.equal(stats.bounceRate.value, Math.round((totals.bounces / totals.sessions) * 10_000) / 10_000);
+    assert.ok(stats.bounceRate.value >= 0.4 && stats.bounceRate.value <= 0.7, `bounce rate ${stats.bounceRate.value}`);
     assert.ok(stats.avgDuration.value > 0);
     assert.ok(stats.conversions.value > 0);
 
@@ -134,11 +136,31 @@ describe('svc demo', () => {
     const user = new AppClient(server);
     assert.equal((await user.signIn('newcomer@example.com', result.password)).status, 200);
     const sites = await user.request('GET', '/app/v1/sites');
-    assert.deepEqual(sites.body.sites.map((s: { id: string; timezone: string; role: string }) => [s.id, s.timezone, s.role]), [[result.siteId, 'Asia/Tokyo', 'owner']]);
+    assert.deepEqual(
+      sites.body.sites.map((s: { id: string; timezone: string; role: string }) => [s.id, s.timezone, s.role]).sort(),
+      [[result.siteId, 'Asia/Tokyo', 'owner'], [result.importedSite.siteId, 'Asia/Tokyo', 'owner']].sort(),
+    );
     const { generated } = result;
     const stats = await user.request('GET', `/app/v1/sites/${result.siteId}/stats?from=${generated.from}&to=${generated.to}`);
     assert.equal(stats.status, 200, stats.text);
     assert.deepEqual([stats.body.stats.visitors.value, stats.body.stats.pageviews.value], [generated.visitors, generated.pageviews]);
+    const rate = (bounces: number, sessions: number) => Math.round((bounces / sessions) * 10_000) / 10_000;
+    assert.equal(stats.body.stats.bounceRate.value, rate(generated.bounces, generated.sessions));
+    // The second site: a year of imported aggregates, then collected days; both read as printed.
+    const { importedSite } = result;
+    assert.equal(importedSite.export.status, 'done');
+    const year = await user.request('GET', `/app/v1/sites/${importedSite.siteId}/stats?from=${importedSite.export.from}&to=${importedSite.export.to}&comparison=off`);
+    assert.equal(year.headers.get('svc-imported'), 'included');
+    assert.deepEqual(
+      [year.body.stats.visitors.value, year.body.stats.pageviews.value, year.body.stats.sessions.value, year.body.stats.bounceRate.value],
+      [importedSite.export.visitors, importedSite.export.pageviews, importedSite.export.sessions, rate(importedSite.export.bounces, importedSite.export.sessions)],
+    );
+    const recent = await user.request('GET', `/app/v1/sites/${importedSite.siteId}/stats?from=${importedSite.generated.from}&to=${importedSite.generated.to}&comparison=off`);
+    assert.equal(recent.body.stats.visitors.value, importedSite.generated.visitors);
+    for (const [bounces, sessions] of [[generated.bounces, generated.sessions], [importedSite.export.bounces, importedSite.export.sessions]]) {
+      assert.ok(bounces / sessions >= 0.4 && bounces / sessions <= 0.7, `bounce rate ${bounces / sessions}`);
+    }
+    assert.match(run.stdout, /"importedSite"/);
     const funnels = await user.request('GET', `/app/v1/sites/${result.siteId}/funnels`);
     assert.deepEqual(funnels.body.funnels.map((f: { id: number }) => f.id), [result.funnelId]);
 

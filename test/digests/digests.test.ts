@@ -188,6 +188,17 @@ describe('email digests', () => {
     assert.equal((await fetch(local.replace('weekly', 'monthly'))).status, 404, 'a signature is for one kind');
   });
 
+  test("a mail reader's one-click unsubscribe sent as multipart/form-data (RFC 8058's recommended form) unsubscribes too", async () => {
+    const mail = smtp.mails.find((m) => m.to[0] === 'digest-viewer@example.com')!;
+    const link = /^List-Unsubscribe: <([^>]+)>$/m.exec(decoded(mail))![1]!;
+    assert.equal((await choose('viewer', { weekly: true, monthly: false })).status, 200);
+    const form = new FormData();
+    form.set('List-Unsubscribe', 'One-Click');
+    const oneClick = await fetch(link, { method: 'POST', body: form });
+    assert.equal(oneClick.status, 200);
+    assert.equal((await users.viewer!.client.request('GET', '/app/v1/account/digests')).body.sites[0].weekly, false);
+  });
+
   test('an SMTP server that refuses, closes mid-message or hangs: the report is tried again later, sent once, the error shown meanwhile', async () => {
     // Monday 6 April... the monthly report of March is due on Wednesday 1 April at 08:00 in Paris.
     clock.set(Date.parse('2026-04-01T06:00:30Z'));
@@ -261,6 +272,46 @@ describe('email digests', () => {
     assert.deepEqual(Object.keys(payload.kpis), ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions']);
     assert.equal(payload.dashboardUrl, `${PUBLIC_URL}/sites/${site.siteId}?from=2026-04-06&to=2026-04-12`);
     assert.equal((await users.owner!.client.request('DELETE', `${path}/${created.body.id}`)).status, 204);
+  });
+
+  test('a worker whose sends are slow claims each send as its turn comes: another worker never sends one of them too', async () => {
+    clock.set(Date.parse('2026-04-20T06:00:30Z'));
+    const slowMails: string[] = [];
+    // Each mail takes almost a claim's length; during the second, the other worker runs.
+    const slowWorker = new DigestService({
+      store: second.digests,
+      accounts: second.accounts,
+      meta: second.meta,
+      events: server.ctx.events,
+      clock,
+      mail: async (message) => {
+        slowMails.push(message.to[0]!);
+        clock.advance(DIGEST_CLAIM_MS - 1_000);
+        if (slowMails.length === 2) await secondWorker.sendDue(clock.now());
+      },
+      publicBase: PUBLIC_URL,
+      signingKey: server.adminToken,
+      webhookSender: server.ctx.alerts.sender,
+      checkWebhookUrl: (url) => server.ctx.alerts.readUrl(url),
+      warn: () => undefined,
+    });
+    const before = smtp.mails.length;
+    await slowWorker.run(clock.now());
+    const sent = [...slowMails, ...smtp.mails.slice(before).map((m) => m.to[0]!)];
+    assert.deepEqual(sent.sort(), ['digest-owner@example.com', 'digest-quiet@example.com']);
+  });
+
+  test('a member whose organisation requires two-factor sign-in it has not enabled gets no report until it does', async () => {
+    assert.equal((await server.admin('PUT', `/orgs/${site.orgId}/two-factor`, { required: true })).status, 200);
+    try {
+      clock.set(Date.parse('2026-04-27T06:00:30Z'));
+      const before = smtp.mails.length;
+      await server.ctx.digests.run(clock.now());
+      assert.equal(smtp.mails.length, before, 'no figure by mail past the requirement');
+      assert.match((await server.ctx.digests.status(await server.ctx.meta.getSite(site.siteId).then((s) => s!))).lastError!.message, /two-factor/);
+    } finally {
+      assert.equal((await server.admin('PUT', `/orgs/${site.orgId}/two-factor`, { required: false })).status, 200);
+    }
   });
 
   test("a Slack URL gets Slack's incoming-webhook message format", () => {

@@ -25,6 +25,7 @@ export class StoreSwitch {
       init: () => store.init(),
       createTables: (specs) => store.createTables(specs),
       append: appendWhileUp,
+      appendRows: (table, rows) => store.appendRows(table, rows),
       beginBulk: () => store.beginBulk(),
       query: (query, options) => store.query(query, options),
       queryPage: (query, options) => store.queryPage(query, options),

@@ -83,9 +83,10 @@ test("the raw window follows a site's rawDays: raw-only queries may span that ma
 });
 
 /** Day sources from [from, to] pairs; the first computable day is the first day read. */
-function sources(rollup: [string, string] | null, raw: [string, string] | null, sessions: [string, string] | null = null): DaySources {
+function sources(rollup: [string, string] | null, raw: [string, string] | null, sessions: [string, string] | null = null, imported: [string, string] | null = null): DaySources {
   const period = (r: [string, string] | null) => r && { from: r[0], to: r[1] };
-  return { rollup: period(rollup), sessions: period(sessions), raw: period(raw), firstComputable: (rollup ?? sessions ?? raw)?.[0] ?? null };
+  const firstComputable = [imported, rollup ?? sessions ?? raw].flatMap((r) => (r ? [r[0]] : [])).sort()[0] ?? null;
+  return { rollup: period(rollup), sessions: period(sessions), raw: period(raw), imported: period(imported), firstComputable };
 }
 
 test('day sources of the period, the previous period and the span: rollups up to the watermark, raw after, retention and raw window cut', () => {
@@ -247,4 +248,74 @@ test("a shared link's page pattern: raw events on every day read, within the raw
   for (const params of [{ period: '90d' }, { from: '2026-02-18', to: '2026-03-01' }]) {
     assert.throws(() => locked('stats', params), { code: 'RAW_WINDOW_EXCEEDED', message: 'a page pattern (this shared link is limited to matching pages) needs a period within the last 30 days' });
   }
+  // Imported aggregates hold each page's own figures, as rollups do: a pattern leaves them out, and says so.
+  const imported = planQuery(parseQuery('stats', { period: '30d' }, SITE, NOW, ['page:/blog/**']), {
+    watermark: '2026-03-19',
+    retentionMonths: null,
+    rawDays: 30,
+    importedDays: { from: '2026-03-01', to: '2026-03-05' },
+  }).plan;
+  assert.deepEqual([imported.imported, imported.period.imported], ['excluded', null]);
+});
+
+test('imported aggregates: read where they answer exactly, left out otherwise, and the plan says which', () => {
+  const held = { from: '2025-01-01', to: '2025-12-31' };
+  const at = (kind: QueryKind, params: RawParams, importedDays: { from: string; to: string } | null = held, retentionMonths: number | null = null) =>
+    planQuery(parseQuery(kind, params, SITE, NOW), { watermark: '2026-03-19', retentionMonths, rawDays: 30, importedDays }).plan;
+  const lastYear = { from: '2025-06-01', to: '2026-01-31' };
+  const cases: Array<[string, QueryKind, RawParams, 'included' | 'excluded' | 'none', [string, string] | null]> = [
+    ['stats, no filter', 'stats', lastYear, 'included', ['2025-06-01', '2025-12-31']],
+    ['stats, one filter', 'stats', { ...lastYear, filter: 'page:/pricing' }, 'included', ['2025-06-01', '2025-12-31']],
+    ['daily timeseries', 'timeseries', lastYear, 'included', ['2025-06-01', '2025-12-31']],
+    ['monthly timeseries', 'timeseries', { ...lastYear, grain: 'month' }, 'included', ['2025-06-01', '2025-12-31']],
+    ['breakdown', 'breakdown', { ...lastYear, dimension: 'referrer' }, 'included', ['2025-06-01', '2025-12-31']],
+    ['breakdown of the filter own dimension', 'breakdown', { ...lastYear, dimension: 'country', filter: 'country:FR' }, 'included', ['2025-06-01', '2025-12-31']],
+    ['goals', 'goals', lastYear, 'included', ['2025-06-01', '2025-12-31']],
+    ['hourly timeseries', 'timeseries', { from: '2025-12-30', to: '2025-12-31', grain: 'hour' }, 'excluded', null],
+    ['funnel', 'funnel', lastYear, 'excluded', null],
+    ['a period after the imported days', 'stats', { period: '7d' }, 'none', null],
+    ['a period before them', 'stats', { from: '2024-01-01', to: '2024-01-31', comparison: 'off' }, 'none', null],
+  ];
+  for (const [what, kind, params, answer, period] of cases) {
+    const plan = at(kind, params);
+    assert.equal(plan.imported, answer, what);
+    assert.deepEqual(plan.period.imported, period && { from: period[0], to: period[1] }, what);
+  }
+  // Two filters, or a filter with another dimension's breakdown, need raw events: inside the raw
+  // window only, which a site's imported days may reach when the import is recent.
+  const recent = { from: '2026-02-20', to: '2026-03-01' };
+  assert.equal(at('stats', { period: '30d', filter: ['country:FR', 'page:/'] }, recent).imported, 'excluded');
+  assert.equal(at('breakdown', { period: '30d', dimension: 'page', filter: 'country:FR' }, recent).imported, 'excluded');
+  assert.equal(at('breakdown', { period: '30d', dimension: 'page', filter: 'country:FR' }, recent).period.imported, null);
+  // The compared period reads them too, and says so though the period itself holds none.
+  const compared = at('stats', { from: '2026-01-01', to: '2026-01-31', comparison: 'year' });
+  assert.equal(compared.imported, 'included');
+  assert.deepEqual(compared.previous.imported, { from: '2025-01-01', to: '2025-01-31' });
+  assert.equal(compared.previousComplete, true);
+  // No imported data at all, and retention that has cut them away: none.
+  assert.equal(at('stats', lastYear, null).imported, 'none');
+  assert.equal(at('stats', { from: '2025-01-01', to: '2026-03-20' }, held, 1).imported, 'none');
+  assert.equal(at('stats', { from: '2025-01-01', to: '2026-03-20' }, held, 1).period.imported, null);
+  // A breakdown reads the whole months of its imported days from their monthly sums.
+  // Whole months of the period, though the imported days end in December: their sums hold only those.
+  assert.deepEqual(at('breakdown', { ...lastYear, dimension: 'page' }).importedMonths, {
+    head: null,
+    months: { from: '2025-06-01', to: '2026-01-01' },
+    tail: null,
+  });
+  assert.deepEqual(at('breakdown', { from: '2025-11-15', to: '2026-01-20', dimension: 'page' }).importedMonths, {
+    head: { from: '2025-11-15', to: '2025-11-30' },
+    months: { from: '2025-12-01', to: '2025-12-01' },
+    tail: { from: '2026-01-01', to: '2026-01-20' },
+  });
+  // Retention cuts the period first: a month it cuts into is read by day.
+  assert.deepEqual(at('breakdown', { from: '2025-01-01', to: '2025-12-31', dimension: 'page' }, held, 14).importedMonths, {
+    head: { from: '2025-01-20', to: '2025-01-31' },
+    months: { from: '2025-02-01', to: '2025-12-01' },
+    tail: null,
+  });
+  assert.equal(at('breakdown', { period: '7d', dimension: 'page' }).importedMonths, null, 'no imported day in the period');
+  assert.equal(at('stats', lastYear).importedMonths, null);
+  // Days read from imported aggregates are computable: a period that holds only them has figures.
+  assert.equal(at('stats', { from: '2025-03-01', to: '2025-03-31' }).period.firstComputable, '2025-03-01');
 });

@@ -258,6 +258,22 @@ for (const adapter of adapters) {
       });
     });
 
+    test('appendRows adds rows to a table of the read side, values in column order, text kept as sent', async () => {
+      await withStore(async (store) => {
+        await store.createTables([TALLY]);
+        await store.appendRows(TALLY, [['s', '2026-01-02', 'a', 2 ** 40, null], ['s', '2026-01-01', 'b, "quoted"\n🦆', 0, 'x']]);
+        await store.appendRows(TALLY, []);
+        await store.appendRows(TALLY, [['t', '2026-01-01', 'a', 3, null]]);
+        assert.deepEqual((await tally(store)).map((r) => [r.site_id, r.day, r.kind, Number(r.n), r.note]), [
+          ['s', '2026-01-01', 'b, "quoted"\n🦆', 0, 'x'], ['s', '2026-01-02', 'a', 2 ** 40, null], ['t', '2026-01-01', 'a', 3, null],
+        ]);
+        // Appended rows are replaced like any other.
+        await store.replaceRows(TALLY, { siteId: 's', days: { from: '2026-01-01', to: '2026-01-31' } }, null);
+        assert.deepEqual((await tally(store)).map((r) => r.site_id), ['t']);
+        await assert.rejects(store.appendRows(EVENTS_TABLE, [['s']]));
+      });
+    });
+
     test('replaceRows replaces one site\'s rows of a range of days, and nothing else', async () => {
       await withStore(async (store) => {
         await store.createTables([TALLY]);

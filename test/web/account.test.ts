@@ -80,6 +80,8 @@ describe('account pages in the browser', () => {
 
     await tabTo(page, 'Code');
     await page.keyboard.type(totpCode(key, Date.now()));
+    await tabTo(page, 'Current password');
+    await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
     const shown = page.getByRole('region', { name: 'Recovery codes' });
     await shown.waitFor();

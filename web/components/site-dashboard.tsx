@@ -14,11 +14,16 @@ import { Shortcuts } from './shortcuts.js';
 import { useViewState } from '../lib/address.js';
 import { downloadText } from '../lib/download.js';
 import { useRead } from '../lib/read.js';
-import { readTimeseries, seriesCsv } from '../lib/series.js';
+import { readTimeseries, seriesCsv, timeseriesRead } from '../lib/series.js';
 import { canManage } from '../lib/session.js';
-import { readSite, type SiteRead } from '../lib/site.js';
+import { importedAnswer, readSite, type SiteRead } from '../lib/site.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../lib/view-state.js';
 import type { Comparison, GoalsAnswer, Preset, SiteRow, StatsAnswer } from '../../src/core/vocabulary.js';
+
+/** An answer with what it did with imported days (its `Svc-Imported` header). */
+function withImported<T>(siteId: string, read: SiteRead, answer: Promise<T>): Promise<T & { imported: string | undefined }> {
+  return answer.then((a) => ({ ...a, imported: importedAnswer(siteId, read) }));
+}
 
 /** An answer with the comparison it was read with: figures still shown while others load keep their own words. */
 function readWith<T>(answer: Promise<T>, comparison: Comparison): Promise<T & { comparison: Comparison }> {
@@ -34,8 +39,11 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
   const view = useMemo(() => queryParams(state), [state]);
   const key = view.toString();
   const kpiParams = useMemo(() => statsParams(state), [state]);
-  const stats = useRead(() => readWith(readSite<StatsAnswer>(site.id, { path: '/stats', params: kpiParams }), state.comparison), kpiParams.toString());
-  const series = useRead(() => readWith(readTimeseries(site.id, view, state.metric, state.comparison), state.comparison), `${key}|${state.metric}|${state.comparison}`);
+  const statsRead = { path: '/stats', params: kpiParams };
+  const stats = useRead(() => readWith(withImported(site.id, statsRead, readSite<StatsAnswer>(site.id, statsRead)), state.comparison), kpiParams.toString());
+  const seriesRead = timeseriesRead(view, state.metric, state.comparison);
+  const series = useRead(() => readWith(withImported(site.id, seriesRead, readTimeseries(site.id, view, state.metric, state.comparison)), state.comparison), `${key}|${state.metric}|${state.comparison}`);
+  const leftOut = stats.data?.imported === 'excluded' || series.data?.imported === 'excluded';
   const goalSettings = canManage(site.role) ? `/sites/${encodeURIComponent(site.id)}/settings#goals` : undefined;
   const goalsView = goalsRead(state);
   const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), goalsView.params!.toString());
@@ -67,6 +75,11 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
         <FilterMenu siteId={site.id} state={state} onApply={onFilter} />
         <FilterChips filters={state.filters} onRemove={(dimension) => go(withoutFilter(state, dimension))} emptyFocusId="period" />
       </div>
+      {leftOut && (
+        <p class="note" role="note">
+          Imported history is left out of some of these figures: daily totals from another tool cannot answer this view (hours, or these filters together).
+        </p>
+      )}
       <section class="card overview" aria-label="Overview" data-panel="overview" data-state={stats.error ? 'error' : stats.data && !stats.loading ? 'ready' : 'loading'}>
         {stats.error ? (
           <ErrorText message={stats.error} />

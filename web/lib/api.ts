@@ -31,6 +31,16 @@ let csrfToken = '';
 /** A shared link's access token: the page's reads go with it instead of a session. */
 let shareAccess: string | undefined;
 
+/**
+ * The `Svc-Imported` header of the latest answer to each path read: whether the figures include
+ * imported days, leave them out, or have none to read (what the dashboard's note says).
+ */
+const importedByPath = new Map<string, string>();
+
+export function importedOf(path: string): string | undefined {
+  return importedByPath.get(path);
+}
+
 /** Remembers the session's token, sent as `x-csrf-token` on every request that changes something. */
 export function setCsrfToken(token: string): void {
   csrfToken = token;
@@ -74,6 +84,25 @@ export async function api<T = unknown>(method: Method, path: string, body?: unkn
   }
   if (!response.ok) throw await errorOf(response);
   if (response.status === 204) return undefined as T;
+  const imported = response.headers.get('svc-imported');
+  if (method === 'GET' && imported) importedByPath.set(path, imported);
+  return (await response.json()) as T;
+}
+
+/** Sends a file as the raw body of a POST (an import), with the session's CSRF token; JSON back. */
+export async function upload<T = unknown>(path: string, file: Blob): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`/app/v1${path}`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': file.type || 'application/octet-stream', 'x-csrf-token': csrfToken },
+      body: file,
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check the connection and try again.');
+  }
+  if (!response.ok) throw await errorOf(response);
   return (await response.json()) as T;
 }
 

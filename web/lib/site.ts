@@ -1,6 +1,6 @@
 // The site a page is about (name, zone, the user's role in its organisation) and its read endpoints
 // under /app/v1/sites/:siteId.
-import { ApiError } from './api.js';
+import { ApiError, importedOf } from './api.js';
 import { askEarly, readPath } from './early.js';
 import { readableError } from './read-errors.js';
 import type { SiteRow } from '../../src/core/vocabulary.js';
@@ -42,4 +42,9 @@ export async function readSite<T>(siteId: string, read: SiteRead): Promise<T> {
   } catch (error) {
     throw error instanceof ApiError ? new ApiError(error.status, error.code, readableError(error)) : error;
   }
+}
+
+/** What the latest answer of a site read did with imported days (its `Svc-Imported` header), once it has come. */
+export function importedAnswer(siteId: string, read: SiteRead): string | undefined {
+  return importedOf(sitePath(siteId, read));
 }

@@ -1,5 +1,6 @@
 // /account/security: two-factor sign-in. `Enable two-factor sign-in` shows the QR code (drawn by the
-// server, never by a remote service) and the same secret as text, then `Code` and `Confirm`; the ten
+// server, never by a remote service) and the same secret as text, then `Code`, `Current password` (a
+// stolen session cannot put its own authenticator on the account) and `Confirm`; the ten
 // recovery codes are shown once. `Disable two-factor sign-in` asks for a current code.
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
@@ -44,6 +45,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
 function Enable({ onEnabled }: { onEnabled(codes: string[]): void }) {
   const [setup, setSetup] = useState<Setup | undefined>(undefined);
   const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
   const start = useAction();
   const confirm = useAction();
   if (!setup) {
@@ -57,7 +59,8 @@ function Enable({ onEnabled }: { onEnabled(codes: string[]): void }) {
       </>
     );
   }
-  const submit = () => confirm.run(async () => onEnabled((await api<{ recoveryCodes: string[] }>('POST', '/account/two-factor/confirm', { code })).recoveryCodes));
+  const submit = () =>
+    confirm.run(async () => onEnabled((await api<{ recoveryCodes: string[] }>('POST', '/account/two-factor/confirm', { code, currentPassword: password })).recoveryCodes));
   return (
     <>
       <p>Scan this QR code with an authenticator app, or type the key below into it; then enter the 6-digit code it shows.</p>
@@ -67,6 +70,7 @@ function Enable({ onEnabled }: { onEnabled(codes: string[]): void }) {
       </p>
       <FormSection title="Confirm the code" label="Confirm two-factor sign-in" action={confirm} onSubmit={submit} submitLabel="Confirm" busyLabel="Confirming…">
         <TextField label="Code" autoComplete="one-time-code" required maxLength={6} spellcheck={false} value={code} onValue={setCode} />
+        <TextField label="Current password" type="password" autoComplete="current-password" required value={password} onValue={setPassword} />
       </FormSection>
     </>
   );

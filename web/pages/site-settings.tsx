@@ -1,5 +1,5 @@
 // /sites/:siteId/settings: name, time zone, retention, raw events and GPC; the tracker snippet; goals; funnels;
-// alert rules; archive. Admins and owners only (the server refuses the rest with 403).
+// alert rules; imports and export; archive. Admins and owners only (the server refuses the rest with 403).
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { useAction, useLoad } from '../lib/hooks.js';
@@ -13,6 +13,7 @@ import { ErrorText, LoadState, Notice } from '../components/feedback.js';
 import { CheckboxField, Form, SubmitButton, TextField } from '../components/fields.js';
 import { Funnels } from '../components/funnels.js';
 import { Goals } from '../components/goals.js';
+import { Imports } from '../components/imports.js';
 import { EmailReportsState, SharedLinks } from '../components/shared-links.js';
 import { TimezoneField } from '../components/timezone.js';
 import { RAW_DAYS, type ManagedGoal, type ManagedSite, type SessionView, type SiteRow } from '../../src/core/vocabulary.js';
@@ -143,6 +144,7 @@ function Settings({ session, siteId }: { session: SessionView; siteId: string })
               <AlertRules siteId={siteId} goals={data.goals} />
               <SharedLinks siteId={siteId} />
               <EmailReportsState siteId={siteId} />
+              <Imports siteId={siteId} />
               <Archive site={current} onSaved={setSite} />
             </>
             )

@@ -16,6 +16,12 @@ import { DEMO_FUNNEL, DEMO_GOALS, generateDemoTraffic, type DemoTotals, type Imp
 import { formatFields } from '../output.js';
 import type { Noun } from '../types.js';
 import { importFile, type ImportReport } from './import.js';
+import { importToolFile } from './import-tool.js';
+import { generatePlausibleExport, type ExportTotals } from '../demo-export.js';
+import { addDays, localDay } from '../../core/localtime.js';
+import { zipStream } from '../../imports/zip.js';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 export interface DemoResult {
   dashboard: string;
@@ -27,7 +33,22 @@ export interface DemoResult {
   funnelId: number;
   generated: DemoTotals;
   imported: { accepted: number; rejected: number };
+  /** The second site: a year from a generated Plausible export, then the same days of traffic as the first. */
+  importedSite: {
+    dashboard: string;
+    siteId: string;
+    /** The export's year, as imported aggregates. */
+    export: ExportTotals & { importId: string; status: string };
+    /** The collected days after it. */
+    generated: DemoTotals;
+    imported: { accepted: number; rejected: number };
+  };
 }
+
+/** Days of the second site's generated Plausible export. */
+const EXPORT_DAYS = 365;
+
+const percent = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(1)} %` : '-');
 
 /** Writes the lines as NDJSON; resolves once the file is complete. */
 async function writeLines(file: string, lines: readonly ImportLine[]): Promise<void> {
@@ -83,21 +104,36 @@ export const demo: Noun = {
         await client.request('PUT', `/orgs/${seg(org.id)}/members/${seg(user.id)}`, { role: 'owner' });
         // Raw events cover the whole demo, so that every filter answers over every period of it.
         const rawDays = Math.max(RAW_DAYS.min, days);
-        const site = await client.request<{ id: string }>('POST', `/orgs/${seg(org.id)}/sites`, { domain: 'demo.example', name: 'Demo site', timezone, rawDays });
-        for (const goal of DEMO_GOALS) await client.request('POST', `/sites/${seg(site.id)}/goals`, goal);
-        const funnel = await client.request<{ id: number }>('POST', `/sites/${seg(site.id)}/funnels`, DEMO_FUNNEL);
-
-        const { lines, totals } = generateDemoTraffic({ seed, days, visitorsPerDay, timeZone: timezone, now: Date.now() });
-        inv.out.note(`importing ${lines.length} generated events (${totals.pageviews} pageviews, ${totals.from} to ${totals.to})…`);
         const scratch = mkdtempSync(join(tmpdir(), 'svc-demo-'));
-        let report: ImportReport;
         try {
-          const file = join(scratch, 'demo.ndjson');
-          await writeLines(file, lines);
-          report = await importFile(client, site.id, file, { linesPerCall: MAX_IMPORT_LINES, fromLine: 1, progress: inv.out.stderr });
-        } finally {
-          rmSync(scratch, { recursive: true, force: true });
-        }
+          const newSite = async (domain: string, name: string) => {
+            const site = await client.request<{ id: string }>('POST', `/orgs/${seg(org.id)}/sites`, { domain, name, timezone, rawDays });
+            for (const goal of DEMO_GOALS) await client.request('POST', `/sites/${seg(site.id)}/goals`, goal);
+            const funnel = await client.request<{ id: number }>('POST', `/sites/${seg(site.id)}/funnels`, DEMO_FUNNEL);
+            return { id: site.id, funnelId: funnel.id };
+          };
+          const collect = async (siteId: string, trafficSeed: number) => {
+            const { lines, totals } = generateDemoTraffic({ seed: trafficSeed, days, visitorsPerDay, timeZone: timezone, now });
+            inv.out.note(`importing ${lines.length} generated events (${totals.pageviews} pageviews, ${totals.from} to ${totals.to})…`);
+            const file = join(scratch, `${siteId}.ndjson`);
+            await writeLines(file, lines);
+            const report: ImportReport = await importFile(client, siteId, file, { linesPerCall: MAX_IMPORT_LINES, fromLine: 1, progress: inv.out.stderr });
+            return { totals, report };
+          };
+          const now = Date.now();
+          const site = await newSite('demo.example', 'Demo site');
+          const { totals, report } = await collect(site.id, seed);
+
+          // The second site: its first year from another tool's export, the days since collected.
+          const second = await newSite('imported.example', 'Imported history');
+          const exported = generatePlausibleExport({ seed, days: EXPORT_DAYS, last: addDays(localDay(now, timezone), -days), visitorsPerDay });
+          const zip = join(scratch, 'plausible-export.zip');
+          const sources = Object.entries(exported.files).map(([name, text]) => ({ name, bytes: Readable.from([text]) }));
+          await pipeline(Readable.from(zipStream(sources)), createWriteStream(zip));
+          inv.out.note(`importing a generated Plausible export (${exported.totals.from} to ${exported.totals.to}) into the second site…`);
+          const job = await importToolFile(client, 'plausible', second.id, zip, inv.out.stderr);
+          if (job.status !== 'done') throw new CliError(`the generated export's import failed: ${job.error}`);
+          const collected = await collect(second.id, seed + 1);
 
         const result: DemoResult = {
           dashboard: `${client.url}/sites/${site.id}`,
@@ -106,9 +142,16 @@ export const demo: Noun = {
           orgId: org.id,
           siteId: site.id,
           timezone,
-          funnelId: funnel.id,
+          funnelId: site.funnelId,
           generated: totals,
           imported: { accepted: report.accepted, rejected: report.rejected },
+          importedSite: {
+            dashboard: `${client.url}/sites/${second.id}`,
+            siteId: second.id,
+            export: { ...exported.totals, importId: job.importId, status: job.status },
+            generated: collected.totals,
+            imported: { accepted: collected.report.accepted, rejected: collected.report.rejected },
+          },
         };
         inv.out.result(result, () =>
           formatFields([
@@ -120,9 +163,17 @@ export const demo: Noun = {
             ['days', `${totals.from} to ${totals.to}`],
             ['visitors', totals.visitors],
             ['pageviews', totals.pageviews],
+            ['sessions', totals.sessions],
+            ['bounce rate', percent(totals.bounces, totals.sessions)],
             ['imported', `${report.accepted} events, ${report.rejected} rejected`],
+            ['second site', `${result.importedSite.dashboard} (imported and collected data side by side)`],
+            ['imported year', `${exported.totals.from} to ${exported.totals.to} from a Plausible export: ${exported.totals.visitors} visitors, ${exported.totals.pageviews} pageviews, ${exported.totals.sessions} sessions, bounce rate ${percent(exported.totals.bounces, exported.totals.sessions)}`],
+            ['collected', `${collected.totals.from} to ${collected.totals.to}: ${collected.totals.visitors} visitors, ${collected.totals.pageviews} pageviews, bounce rate ${percent(collected.totals.bounces, collected.totals.sessions)}`],
           ]),
         );
+        } finally {
+          rmSync(scratch, { recursive: true, force: true });
+        }
       },
     },
   ],

@@ -9,6 +9,7 @@ import { CliError, ServerRefusal } from '../errors.js';
 import { planImport, type ImportCall } from '../import-plan.js';
 import { formatFields, formatTable, ProgressBar, type Stream } from '../output.js';
 import type { Noun } from '../types.js';
+import { goatcounterImportCommand, plausibleImportCommand } from './import-tool.js';
 
 export interface ImportReport {
   accepted: number;
@@ -157,7 +158,7 @@ export async function importFile(client: AdminClient, siteId: string, file: stri
 
 export const importNoun: Noun = {
   name: 'import',
-  summary: 'import historical events from an NDJSON file',
+  summary: "import historical events from an NDJSON file, or another tool's export",
   commands: [
     {
       usage: 'svc import FILE --site ID [--from-line N] [--lines-per-call N]',
@@ -190,5 +191,7 @@ export const importNoun: Noun = {
         inv.out.result(report, () => formatReport(report));
       },
     },
+    plausibleImportCommand,
+    goatcounterImportCommand,
   ],
 };

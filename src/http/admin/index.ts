@@ -4,6 +4,7 @@ import { apiError, envelope } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { alertRoutes } from './alerts.js';
 import { requireAdmin } from '../auth/admin-token.js';
+import { importRoutes } from './import-routes.js';
 import { installationRoutes } from './installation-routes.js';
 import { acceptEmptyJsonBody } from './json-body.js';
 import { memberRoutes } from './members.js';
@@ -23,6 +24,7 @@ export async function orgScopedRoutes(app: FastifyInstance, ctx: AppContext, acc
   await memberRoutes(app, ctx, access);
   await sharedLinkRoutes(app, ctx, access);
   await digestAdminRoutes(app, ctx, access);
+  await importRoutes(app, ctx, access);
 }
 
 /** /admin/v1: every route behind the operator token (checked before anything else). */

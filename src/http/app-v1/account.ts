@@ -1,6 +1,6 @@
 // The signed-in user's own account (`/app/v1/account`): password, email, deletion and two-factor
-// sign-in. Every change asks for a secret only the user knows (the current password, or a current
-// code to turn two-factor sign-in off), counted as a sign-in attempt.
+// sign-in. Every change asks for a secret only the user knows (the current password, also to turn
+// two-factor sign-in on; or a current code to turn it off), counted as a sign-in attempt.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { clearSessionCookie, clientAddress, requireSession, setSessionCookie } from '../auth/session-cookie.js';
@@ -55,8 +55,9 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   app.post('/account/two-factor/confirm', options, async (request) => {
     const { user } = await requireSession(request);
-    const code = codeField(objectBody(request.body, ['code']));
-    return { recoveryCodes: await accounts.twoFactor.confirm(user.id, code) };
+    const body = objectBody(request.body, ['code', 'currentPassword']);
+    const input = { code: codeField(body), currentPassword: passwordField(body, 'currentPassword'), address: clientAddress(request, ctx.config) };
+    return { recoveryCodes: await accounts.enableTwoFactor(user, input) };
   });
 
   app.delete('/account/two-factor', options, async (request, reply) => {

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../../core/errors.js';
 import { loginPath } from '../../core/next-path.js';
 import type { PageEntry, WebBuild } from './assets.js';
+import { escapeHtml } from '../../core/html.js';
 
 export interface PageRoute {
   path: string;
@@ -60,8 +61,6 @@ export interface PageOptions {
   /** The domains that may frame a shared link's page; throws 404 for a revoked, expired or unknown link. */
   sharedLinkEmbedDomains(token: string): Promise<string[]>;
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function pageShell(title: string, entry: PageEntry): string {
   const asset = (name: string) => `/assets/${encodeURIComponent(name)}`;

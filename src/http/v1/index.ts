@@ -23,7 +23,7 @@ import {
   type TimeseriesAnswer,
 } from '../../core/vocabulary.js';
 import { planInputs } from '../../stats/inputs.js';
-import { isLongRead, planQuery, type PlannedQuery } from '../../stats/planner.js';
+import { IMPORTED_HEADER, isLongRead, planQuery, type ImportedAnswer, type PlannedQuery } from '../../stats/planner.js';
 import { computeBreakdown } from '../../stats/read/breakdown.js';
 import { computeFunnel } from '../../stats/read/funnels.js';
 import { computeGoals } from '../../stats/read/goals.js';
@@ -98,6 +98,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   };
   const longReads = new PerKeySlots(longReadsPerReader, LONG_READS_WAITING);
   const releases = new WeakMap<FastifyRequest, () => void>();
+  const importedAnswers = new WeakMap<FastifyRequest, ImportedAnswer>();
 
   const guard = (knownRoute: boolean) => async (request: FastifyRequest) => {
     const reader = await mount.authenticate(request);
@@ -129,6 +130,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     const q = parseQuery(kind, request.query as RawParams, site, ctx.clock.now(), share?.lockedFilters);
     const rollup = await ctx.meta.getRollupState(rollupKey(ctx.events, site.id));
     const plannedQuery = planQuery(q, await planInputs(events, site, q, rollup));
+    importedAnswers.set(request, plannedQuery.plan.imported);
     if (isLongRead(plannedQuery.plan)) {
       const release = await longReads.take(readers.get(request)!.id);
       if (!release) throw apiError('RATE_LIMITED', 'longReads', { limit: longReadsPerReader, waiting: LONG_READS_WAITING, days: RAW_DAYS.default }, { 'retry-after': '1' });
@@ -201,8 +203,11 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   };
 
   await app.register(async (scope) => {
-    scope.addHook('onSend', async (_request, reply) => {
+    scope.addHook('onSend', async (request, reply) => {
       reply.header('cache-control', 'no-store');
+      // Every planned read says what it did with imported aggregates (realtime never reads them).
+      const imported = importedAnswers.get(request);
+      if (imported && reply.statusCode === 200) reply.header(IMPORTED_HEADER, imported);
     });
     for (const route of ROUTES.filter((r) => mount.operations.includes(r.operationId))) {
       const handle = handlers[route.operationId];

@@ -23,14 +23,20 @@ export function deltaPct(value: number | null, prev: number | null): number {
 }
 
 /**
- * Per-day measures of some days of a plan, from rollups up to the watermark and raw events after it.
+ * Per-day measures of some days of a plan, from rollups up to the watermark and raw events after it,
+ * and imported aggregates on the days they hold (a day's rows of several sources add up).
  * Readers of visitors only skip the per-session part (bounces, duration) of raw reads.
  */
 export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, need = { sessions: true }): Promise<Map<string, Measures>> {
   const statements = dailyMeasureStatements(events.dialect, q, days, need.sessions);
   const out = new Map<string, Measures>();
   for (const rows of await Promise.all(statements.map((s) => events.query<Record<string, unknown>>(s)))) {
-    for (const r of rows) out.set(String(r.b), measuresOf(TRAFFIC_MEASURES, r));
+    for (const r of rows) {
+      const day = String(r.b);
+      const m = measuresOf(TRAFFIC_MEASURES, r);
+      const before = out.get(day);
+      out.set(day, before ? addMeasures(before, m) : m);
+    }
   }
   return out;
 }
@@ -54,7 +60,10 @@ export async function dailyGoals(
     for (const r of rows) {
       let day = out.get(r.b);
       if (!day) out.set(r.b, (day = new Map()));
-      day.set(Number(r.goal_id), measuresOf(GOAL_MEASURES, r));
+      const id = Number(r.goal_id);
+      const counts = measuresOf(GOAL_MEASURES, r);
+      const before = day.get(id);
+      day.set(id, before ? addMeasures(before, counts) : counts);
     }
   }
   return out;

@@ -4,6 +4,7 @@
 import type { EventReader } from '../../storage/events/types.js';
 import type { Realtime } from '../../core/vocabulary.js';
 import type { Sql } from '../../sql/sql.js';
+import { importedDaysOf } from '../imported-days.js';
 import { addDays, localDay } from '../../core/localtime.js';
 import { MAX_PERIOD_DAYS } from '../../core/period.js';
 import { anyEventStatement, realtimeStatements, recentVisitorsStatement, type RealtimePanel } from '../compile.js';
@@ -58,10 +59,12 @@ export async function computeRecentVisitors(events: EventReader, siteId: string,
 
 /**
  * Whether the site holds any event a period can show: on a day from the longest period back to
- * tomorrow (imports accept events up to a day ahead of the clock).
+ * tomorrow (imports accept events up to a day ahead of the clock), or imported figures (a site whose
+ * history came from another tool shows it before its first collected event).
  */
 export async function siteHasEvents(events: EventReader, siteId: string, tz: string, now: number): Promise<boolean> {
   const today = localDay(now, tz);
   const rows = await events.query(anyEventStatement(events.dialect, siteId, { from: addDays(today, -MAX_PERIOD_DAYS), to: addDays(today, 1) }));
-  return rows.length > 0;
+  if (rows.length > 0) return true;
+  return (await importedDaysOf(events, siteId)) !== null;
 }

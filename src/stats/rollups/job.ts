@@ -40,8 +40,9 @@ import { definitionKeys, funnelKey, goalKey, parseComputed, SESSION_ROWS_KEY, ty
 import { walkFunnel, type FunnelEventRow } from '../funnel.js';
 import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js';
 import { rawWindowStart, retentionStart } from '../windows.js';
+import { forgetImportedDays } from '../imported-days.js';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
-import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, ROLLUP_TABLES, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './tables.js';
+import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, IMPORTED_TABLES, ROLLUP_TABLES, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './tables.js';
 import { EVENTS_TABLE } from '../../storage/events/schema.js';
 
 export interface RollupDeps {
@@ -424,7 +425,9 @@ export async function runRetention(deps: RollupDeps, now: number): Promise<void>
       }
       const keepFrom = retentionStart(today, site.retentionMonths);
       if (keepFrom !== null) {
-        for (const table of [EVENTS_TABLE, ...DAILY_TABLES]) await events.replaceRows(table, before(keepFrom), null);
+        // A month that began before the cut is partly erased: its sums (dim_monthly, imported_dim_monthly) go too.
+        for (const table of [EVENTS_TABLE, ...DAILY_TABLES, ...IMPORTED_TABLES]) await events.replaceRows(table, before(keepFrom), null);
+        forgetImportedDays(site.id);
         // A month that began before the cut is partly erased: its sum goes too.
         await events.replaceRows(DIM_MONTHLY, before(keepFrom), null);
       }

@@ -101,6 +101,47 @@ export const SESSION_PARTS: TableSpec = {
   scratch: true,
 };
 
+// Imported aggregates (docs/imports.md): another tool's daily figures, per site, day and import,
+// with the rollups' measure columns (a measure the export has no column for is 0). An import never
+// writes a day that holds events or rollups, so a read adds them to the other sources' days.
+const IMPORT_ID = column('import_id', 'VARCHAR');
+
+/** Per site, day and import, the site's traffic measures. */
+export const IMPORTED_DAILY: TableSpec = { name: 'imported_daily', columns: [SITE, DAY, IMPORT_ID, ...TRAFFIC], dayColumn: 'day', key: ['import_id'] };
+
+/** Per site, day, import, dimension and key (never capped), the traffic measures. */
+export const IMPORTED_DIM_DAILY: TableSpec = {
+  name: 'imported_dim_daily',
+  columns: [SITE, DAY, IMPORT_ID, ...DIMENSION_KEY, ...TRAFFIC],
+  dayColumn: 'day',
+  key: ['dimension', 'key', 'import_id'],
+};
+
+/**
+ * imported_dim_daily summed per import and calendar month (`month`: its first day), read for the
+ * whole months of long breakdowns as dim_monthly is.
+ */
+export const IMPORTED_DIM_MONTHLY: TableSpec = {
+  name: 'imported_dim_monthly',
+  columns: [SITE, column('month', 'DATE'), IMPORT_ID, ...DIMENSION_KEY, ...TRAFFIC],
+  dayColumn: 'month',
+  key: ['dimension', 'key', 'import_id'],
+};
+
+/**
+ * The rows of an import being read, as parsed (dimension `''`: the site's own figures; keys of one
+ * day may repeat and add up): kept until the import is written whole into the two tables above,
+ * so that a job that stops half-way leaves nothing those tables show.
+ */
+export const IMPORT_STAGING: TableSpec = {
+  name: 'import_staging',
+  columns: [SITE, DAY, IMPORT_ID, ...DIMENSION_KEY, ...TRAFFIC],
+  dayColumn: 'day',
+  key: ['import_id', 'dimension', 'key'],
+};
+
+export const IMPORTED_TABLES = [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY] as const;
+
 /** The tables a day's rewrite replaces from raw events. */
 export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS] as const;
-export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS];
+export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, IMPORT_STAGING];

@@ -4,7 +4,7 @@ import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { clickhouseDialect } from './clickhouse-dialect.js';
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
-import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowScope, type TableSpec } from './types.js';
+import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { checkedSpec } from './table-spec.js';
 
 export interface ClickHouseEventStoreOptions {
@@ -143,6 +143,15 @@ export class ClickHouseEventStore implements EventStore {
     await guarded(() =>
       this.client.exec({ query: `INSERT INTO ${table} (${names}) FORMAT TabSeparated\n${body}`, ...(queryId ? { query_id: queryId } : {}) }).then((r) => r.stream.resume()),
     );
+  }
+
+  /** One INSERT per call (one part: all rows or none), the rows as JSON objects. */
+  async appendRows(table: TableSpec, rows: readonly TableRow[]): Promise<void> {
+    const spec = checkedSpec(table);
+    if (spec.name === EVENTS_TABLE.name) throw new Error('events are appended with append()');
+    if (rows.length === 0) return;
+    const values = rows.map((r) => Object.fromEntries(spec.columns.map((c, i) => [c.name, r[i]])));
+    await guarded(() => this.client.insert({ table: spec.name, values, format: 'JSONEachRow' }).then(() => undefined));
   }
 
   /**

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type DuckDBAppender, DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { eventChunk, MAX_CHUNK_ROWS } from './duckdb-chunk.js';
 import { duckdbDialect } from './duckdb-dialect.js';
-import { StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowScope, type TableSpec } from './types.js';
+import { StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { checkedName, checkedSpec } from './table-spec.js';
 
 /**
@@ -84,6 +84,28 @@ export class DuckDbEventStore implements EventStore {
       try {
         const appender = await conn.createAppender('events');
         await appendChunks(appender, rows);
+        appender.closeSync(); // flushes into the open transaction
+        await conn.run('COMMIT');
+      } catch (err) {
+        await conn.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  /** Through an appender in one transaction of the writer connection: all rows or none. */
+  async appendRows(table: TableSpec, rows: readonly TableRow[]): Promise<void> {
+    const spec = checkedSpec(table);
+    if (spec.name === EVENTS_TABLE.name) throw new Error('events are appended with append()');
+    if (rows.length === 0) return;
+    await this.writer.run(async (conn) => {
+      await conn.run('BEGIN TRANSACTION');
+      try {
+        const appender = await conn.createAppender(spec.name);
+        for (const row of rows) {
+          spec.columns.forEach((c, i) => appendValue(appender, c.type, row[i] ?? null));
+          appender.endRow();
+        }
         appender.closeSync(); // flushes into the open transaction
         await conn.run('COMMIT');
       } catch (err) {
@@ -223,6 +245,25 @@ function scopePredicate(spec: TableSpec, scope: RowScope): Sql {
     parts.push(sql`${trusted(name)} = ${value}`);
   }
   return joinSql(parts, ' AND ');
+}
+
+const DAY_MS = 86_400_000;
+
+/** One value of a row in its column's type (days as 'YYYY-MM-DD'). */
+function appendValue(appender: DuckDBAppender, type: TableSpec['columns'][number]['type'], value: string | number | null): void {
+  if (value === null) return appender.appendNull();
+  switch (type) {
+    case 'VARCHAR':
+      return appender.appendVarchar(String(value));
+    case 'BIGINT':
+      return appender.appendBigInt(BigInt(value));
+    case 'INTEGER':
+      return appender.appendInteger(Number(value));
+    case 'BOOLEAN':
+      return appender.appendBoolean(Boolean(value));
+    case 'DATE':
+      return appender.appendDate(new DuckDBDateValue(Math.round(Date.parse(`${value}T00:00:00Z`) / DAY_MS)));
+  }
 }
 
 /**

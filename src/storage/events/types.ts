@@ -39,6 +39,12 @@ export interface EventStore {
   createTables(specs: readonly TableSpec[]): Promise<void>;
   /** Appends a batch atomically: either every row is stored or none is (the caller retries). */
   append(rows: readonly StoredEvent[]): Promise<void>;
+  /**
+   * Appends rows (values in the spec's column order: strings, numbers, days as 'YYYY-MM-DD') to a
+   * table other than `events`, atomically per call. For tables whose rows a later `replaceRows`
+   * moves where readers see them (an import's staging rows).
+   */
+  appendRows(table: TableSpec, rows: readonly TableRow[]): Promise<void>;
   /** Starts a bulk write (imports): rows appended over time, stored together at commit or not at all. */
   beginBulk(): Promise<BulkAppend>;
   /**
@@ -66,6 +72,9 @@ export interface EventStore {
   replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void>;
   close(): Promise<void>;
 }
+
+/** One row of a table, its values in the spec's column order. */
+export type TableRow = ReadonlyArray<string | number | null>;
 
 /** What the read path needs of an event store: its dialect and its reads. */
 export type EventReader = Pick<EventStore, 'dialect' | 'query' | 'queryPage'>;

@@ -14,16 +14,13 @@ export interface DigestKey {
   periodFrom: string;
 }
 
+/** A claimed send: what its delivery needs. */
 export interface DigestSend extends DigestKey {
   /** The site's public id. */
   sitePublicId: string;
   periodTo: string;
-  status: 'pending' | 'sent' | 'failed';
+  /** Attempts made before this one (its retry delay if it fails). */
   attempts: number;
-  nextAttemptAt: number;
-  lastError: string | undefined;
-  lastAttemptAt: number | undefined;
-  sentAt: number | undefined;
 }
 
 /** What a site's settings show of its digests. */

@@ -64,12 +64,7 @@ const toSend = (row: Selectable<DigestSendsTable> & { site_public_id: string }):
   kind: row.kind,
   periodFrom: row.period_from,
   periodTo: row.period_to,
-  status: row.status,
   attempts: row.attempts,
-  nextAttemptAt: Number(row.next_attempt_at),
-  lastError: row.last_error ?? undefined,
-  lastAttemptAt: row.last_attempt_at === null ? undefined : Number(row.last_attempt_at),
-  sentAt: row.sent_at === null ? undefined : Number(row.sent_at),
 });
 
 export class KyselyDigestStore implements DigestStore {

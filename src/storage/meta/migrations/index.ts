@@ -11,6 +11,7 @@ import * as uniqueGoals from './009_unique_goals.js';
 import * as twoFactor from './010_two_factor.js';
 import * as sharedLinks from './011_shared_links.js';
 import * as digests from './012_digests.js';
+import * as imports from './013_imports.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '010_two_factor': twoFactor,
   '011_shared_links': sharedLinks,
   '012_digests': digests,
+  '013_imports': imports,
 };

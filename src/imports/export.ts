@@ -1,0 +1,166 @@
+// Export in Plausible's format (docs/imports.md, "Export"): a ZIP of one CSV per table of
+// Plausible's export, computed from the site's rollups (their rolled-up days) and its imported
+// aggregates, written as it is read (a month of one table in memory at a time).
+//
+// Plausible's `sources` and `locations` tables hold joint rows (a referrer with its UTM values, a
+// country with its region and city), which svc does not keep: they carry each key's own figures
+// (referrers alone, countries alone). The figures of every dimension are also written, per key, to
+// `svc_dimensions_<from>_<to>.csv`, which svc's import reads instead of the tables when it is
+// present: an export imported into svc answers as the site did.
+import type { Period } from '../core/period.js';
+import { addMonths, firstOfMonth } from '../core/period.js';
+import { addDays } from '../core/localtime.js';
+import { DIMENSIONS, NONE_KEY, type Dimension } from '../core/vocabulary.js';
+import { exportDimensionStatement, exportSiteStatement } from '../stats/compile.js';
+import { measuresOf, TRAFFIC_MEASURES, type Measures } from '../stats/measures.js';
+import type { EventReader } from '../storage/events/types.js';
+import { BROWSER_NAMES, DEVICE_NAMES, OS_NAMES } from './names.js';
+import { SVC_DIMENSIONS_TABLE } from './plausible.js';
+import { zipStream, type ZipSource } from './zip.js';
+
+/** One field of a CSV line, quoted when it must be. */
+function field(value: string | number): string {
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const line = (values: ReadonlyArray<string | number>) => values.map(field).join(',') + '\n';
+
+/** Seconds from milliseconds: whole when they are, else to the millisecond (svc's import keeps them exact). */
+const seconds = (ms: number) => (ms % 1000 === 0 ? String(ms / 1000) : (ms / 1000).toFixed(3));
+
+/** An absent key as Plausible writes it. */
+const plain = (key: string) => (key === NONE_KEY ? '' : key);
+
+/** svc's names back to Plausible's (the first Plausible name of each), unknown ones as they are. */
+function reverse(table: Readonly<Record<string, string>>): (key: string) => string {
+  const back = new Map<string, string>();
+  for (const [theirs, ours] of Object.entries(table)) if (!back.has(ours)) back.set(ours, theirs);
+  return (key) => (key === NONE_KEY ? '' : (back.get(key) ?? key));
+}
+
+interface DimensionTable {
+  table: string;
+  dimension: Dimension;
+  header: string;
+  row(day: string, key: string, m: Measures): ReadonlyArray<string | number>;
+}
+
+function tables(domain: string): DimensionTable[] {
+  const device = reverse(DEVICE_NAMES);
+  const browser = reverse(BROWSER_NAMES);
+  const os = reverse(OS_NAMES);
+  const session = (m: Measures) => [m.visitors, m.sessions, seconds(m.durationMs), m.bounces, m.pageviews];
+  return [
+    {
+      table: 'sources',
+      dimension: 'referrer',
+      header: 'date,source,referrer,utm_source,utm_medium,utm_campaign,utm_content,utm_term,pageviews,visitors,visits,visit_duration,bounces',
+      row: (day, key, m) => [day, key === NONE_KEY ? 'Direct / None' : key, '', '', '', '', '', '', m.pageviews, m.visitors, m.sessions, seconds(m.durationMs), m.bounces],
+    },
+    { table: 'pages', dimension: 'page', header: 'date,hostname,page,visits,visitors,pageviews,scroll_depth,pageleave_visitors', row: (day, key, m) => [day, domain, key, m.sessions, m.visitors, m.pageviews, '', ''] },
+    {
+      table: 'entry_pages',
+      dimension: 'entry',
+      header: 'date,entry_page,visitors,entrances,visit_duration,bounces,pageviews',
+      row: (day, key, m) => [day, plain(key), m.visitors, m.sessions, seconds(m.durationMs), m.bounces, m.pageviews],
+    },
+    {
+      table: 'exit_pages',
+      dimension: 'exit',
+      header: 'date,exit_page,visitors,visit_duration,exits,bounces,pageviews',
+      row: (day, key, m) => [day, plain(key), m.visitors, seconds(m.durationMs), m.sessions, m.bounces, m.pageviews],
+    },
+    {
+      table: 'locations',
+      dimension: 'country',
+      header: 'date,country,region,city,visitors,visits,visit_duration,bounces,pageviews',
+      row: (day, key, m) => [day, plain(key), '', 0, ...session(m)],
+    },
+    { table: 'devices', dimension: 'device', header: 'date,device,visitors,visits,visit_duration,bounces,pageviews', row: (day, key, m) => [day, device(key), ...session(m)] },
+    {
+      table: 'browsers',
+      dimension: 'browser',
+      header: 'date,browser,browser_version,visitors,visits,visit_duration,bounces,pageviews',
+      row: (day, key, m) => [day, browser(key), '', ...session(m)],
+    },
+    {
+      table: 'operating_systems',
+      dimension: 'os',
+      header: 'date,operating_system,operating_system_version,visitors,visits,visit_duration,bounces,pageviews',
+      row: (day, key, m) => [day, os(key), '', ...session(m)],
+    },
+  ];
+}
+
+/** The months of a period, each as the days of it inside the period. */
+function months(days: Period): Period[] {
+  const out: Period[] = [];
+  for (let start = days.from; start <= days.to; ) {
+    const end = addDays(addMonths(firstOfMonth(start), 1), -1);
+    out.push({ from: start, to: end < days.to ? end : days.to });
+    start = addDays(end, 1);
+  }
+  return out;
+}
+
+export interface ExportScope {
+  siteId: string;
+  domain: string;
+  days: Period;
+  /** The last rolled-up day: later days are not exported (they are not rolled up yet). */
+  watermark: string | null;
+}
+
+/** The file names of an export: Plausible's, with its first and last day. */
+export function exportFileName(table: string, days: Period): string {
+  return `imported_${table}_${days.from.replaceAll('-', '')}_${days.to.replaceAll('-', '')}.csv`;
+}
+
+/** The export as ZIP bytes, produced as they are read. */
+export function exportPlausible(events: EventReader, scope: ExportScope): AsyncGenerator<Buffer> {
+  const { siteId, days, watermark } = scope;
+  const d = events.dialect;
+  async function* dimensionLines(dimension: Dimension, row: (day: string, key: string, m: Measures) => ReadonlyArray<string | number> | null): AsyncGenerator<string> {
+    for (const month of months(days)) {
+      const rows = await events.query<{ b: string; k: string } & Record<string, unknown>>(exportDimensionStatement(d, siteId, month, watermark, dimension));
+      let chunk = '';
+      for (const r of rows) {
+        const values = row(r.b, r.k, measuresOf(TRAFFIC_MEASURES, r));
+        if (values) chunk += line(values);
+      }
+      if (chunk) yield chunk;
+    }
+  }
+  async function* visitors(): AsyncGenerator<string> {
+    yield 'date,visitors,pageviews,bounces,visits,visit_duration\n';
+    for (const month of months(days)) {
+      const rows = await events.query<{ b: string } & Record<string, unknown>>(exportSiteStatement(d, siteId, month, watermark));
+      yield rows.map((r) => {
+        const m = measuresOf(TRAFFIC_MEASURES, r);
+        return line([r.b, m.visitors, m.pageviews, m.bounces, m.sessions, seconds(m.durationMs)]);
+      }).join('');
+    }
+  }
+  async function* table(t: DimensionTable): AsyncGenerator<string> {
+    yield t.header + '\n';
+    yield* dimensionLines(t.dimension, t.row);
+  }
+  async function* customEvents(): AsyncGenerator<string> {
+    yield 'date,name,link_url,path,visitors,events\n';
+    yield* dimensionLines('event', (day, key, m) => (key === 'pageview' || key === 'engage' ? null : [day, key, '', '', m.visitors, m.events]));
+  }
+  async function* svcDimensions(): AsyncGenerator<string> {
+    yield 'date,dimension,key,visitors,pageviews,events,visits,bounces,visit_duration\n';
+    for (const dimension of DIMENSIONS) {
+      yield* dimensionLines(dimension, (day, key, m) => [day, dimension, key, m.visitors, m.pageviews, m.events, m.sessions, m.bounces, seconds(m.durationMs)]);
+    }
+  }
+  const sources: ZipSource[] = [
+    { name: exportFileName('visitors', days), bytes: visitors() },
+    ...tables(scope.domain).map((t) => ({ name: exportFileName(t.table, days), bytes: table(t) })),
+    { name: exportFileName('custom_events', days), bytes: customEvents() },
+    { name: `${SVC_DIMENSIONS_TABLE}_${days.from.replaceAll('-', '')}_${days.to.replaceAll('-', '')}.csv`, bytes: svcDimensions() },
+  ];
+  return zipStream(sources);
+}

@@ -1,0 +1,84 @@
+// How the names of Plausible's export become svc's keys (docs/imports.md, "Mapping"): one table per
+// dimension, unknown names kept as they are.
+import { NONE_KEY } from '../core/vocabulary.js';
+
+/** Plausible's device classes → svc's. */
+export const DEVICE_NAMES: Readonly<Record<string, string>> = { Desktop: 'desktop', Laptop: 'desktop', Mobile: 'mobile', Tablet: 'tablet' };
+
+/** Plausible's browser names → svc's browser families (src/ingest/user-agent.ts). */
+export const BROWSER_NAMES: Readonly<Record<string, string>> = {
+  'Mobile Safari': 'Safari',
+  'Chrome Webview': 'Chrome',
+  'Chrome WebView': 'Chrome',
+  'Firefox Mobile': 'Firefox',
+  'Microsoft Edge': 'Edge',
+  'Opera Mini': 'Opera',
+  'Samsung Browser': 'Samsung Internet',
+  'Yandex Browser': 'Yandex',
+  'Brave Browser': 'Brave',
+  'DuckDuckGo Privacy Browser': 'DuckDuckGo',
+  'Internet Explorer': 'Internet Explorer',
+  'UC Browser': 'UC Browser',
+};
+
+/** Plausible's operating system names → svc's OS families (src/ingest/user-agent.ts). */
+export const OS_NAMES: Readonly<Record<string, string>> = {
+  Mac: 'macOS',
+  'Mac OS': 'macOS',
+  'GNU/Linux': 'Linux',
+  Ubuntu: 'Linux',
+  Fedora: 'Linux',
+  Debian: 'Linux',
+  'Chrome OS': 'ChromeOS',
+  'Chromium OS': 'ChromeOS',
+  iPadOS: 'iOS',
+  'Windows Phone': 'Windows',
+  HarmonyOS: 'Android',
+};
+
+/** Plausible's way of writing an absent value. */
+const ABSENT = new Set(['', '(not set)', 'Direct / None']);
+
+/** A name of `table` as svc's key: absent values as `(none)`, known names mapped, others kept. */
+export function mappedName(table: Readonly<Record<string, string>>, name: string): string {
+  const trimmed = name.trim();
+  if (ABSENT.has(trimmed)) return NONE_KEY;
+  return table[trimmed] ?? trimmed;
+}
+
+/** A plain value (utm fields, pages): `(none)` when absent, else as it is. */
+export function plainKey(value: string): string {
+  return ABSENT.has(value.trim()) ? NONE_KEY : value;
+}
+
+/**
+ * The referrer key of a `sources` row: the host of the `referrer` column without `www.` when it is
+ * a URL or a host name, else the `source` column; `(none)` for direct traffic.
+ */
+export function referrerKey(source: string, referrer: string): string {
+  const host = hostOf(referrer.trim());
+  if (host !== null) return host;
+  return plainKey(source);
+}
+
+const HOST = /^[a-z0-9](?:[a-z0-9-]{0,62}\.)+[a-z0-9-]{1,63}$/;
+
+function hostOf(text: string): string | null {
+  if (text === '') return null;
+  let host = text.toLowerCase();
+  if (/^[a-z][a-z0-9+.-]*:\/\//.test(host)) {
+    try {
+      host = new URL(host).hostname;
+    } catch {
+      return null;
+    }
+  } else host = host.split('/')[0]!;
+  if (!HOST.test(host)) return null;
+  return host.startsWith('www.') ? host.slice(4) : host;
+}
+
+/** A city of Plausible's export (a GeoNames id) as svc's key: `geonames:<id>`, `(none)` for 0 or empty. */
+export function cityKey(id: string): string {
+  const trimmed = id.trim();
+  return trimmed === '' || trimmed === '0' ? NONE_KEY : `geonames:${trimmed}`;
+}

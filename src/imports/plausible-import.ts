@@ -1,0 +1,285 @@
+// Reading one Plausible export into a site's imported aggregates (docs/imports.md): its lines are
+// parsed as they stream out of the file (or out of each entry of the ZIP) and staged per import;
+// once every file is read, the staged rows of the days the site holds no events or rollups for
+// replace, in one write per table, what earlier imports held on the export's days. A refusal, or
+// any failure, removes what the import had staged or written: never partial.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Period } from '../core/period.js';
+import { measureColumns, TRAFFIC_MEASURES } from '../stats/measures.js';
+import { IMPORT_STAGING, IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY, SITE_DAILY } from '../stats/rollups/tables.js';
+import { addMonths, firstOfMonth } from '../core/period.js';
+import { addDays } from '../core/localtime.js';
+import { dayRange } from '../stats/compile.js';
+import { forgetImportedDays } from '../stats/imported-days.js';
+import { sql, trusted, type Sql } from '../sql/sql.js';
+import type { EventStore, TableRow } from '../storage/events/types.js';
+import { csvRecords, type CsvRecord } from './csv.js';
+import { BadLine, SVC_DIMENSIONS_TABLE, missingColumns, plausibleFileName, rowsOfLine, tableOfHeader, type ImportedRow, type PlausibleTable } from './plausible.js';
+import { isZipFile, openZipEntry, readZipDirectory, ZipRefused } from './zip.js';
+
+/** An import refused whole (not one of the formats, a bomb, a header without a column): the reason is the user's answer. */
+export class ImportRefused extends Error {}
+
+/** How many skipped lines the report lists (all are counted). */
+export const REPORTED_LINES = 100;
+/** Rows staged per write. */
+const STAGED_PER_WRITE = 5_000;
+
+export interface SkippedLine {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface ImportFile {
+  name: string;
+  /** The export's table it holds; null for a file that is not part of the export (ignored). */
+  table: PlausibleTable | null;
+  rows: number;
+  skippedRows: number;
+}
+
+export interface ImportReport {
+  /** The days the export covers (from its files' names, else its lines); null when it holds none. */
+  days: Period | null;
+  /** Lines read into aggregates. */
+  rows: number;
+  skippedRows: number;
+  /** The first skipped lines and why (REPORTED_LINES at most). */
+  skippedLines: SkippedLine[];
+  /** Rows the export marks as bots, left out (GoatCounter's). */
+  skippedBots?: number;
+  /** Days not written because the site holds collected or imported events on them. */
+  skippedDays: string[];
+  files: ImportFile[];
+}
+
+export interface ImportTarget {
+  siteId: string;
+  importId: string;
+}
+
+/** One CSV to read: its name (the table comes from it, else from its header) and its bytes. */
+interface CsvSource {
+  name: string;
+  open(): Promise<AsyncIterable<Buffer>>;
+  /** Its share of the work, for progress (compressed bytes). */
+  weight: number;
+}
+
+/** The CSVs of a file on disk: the entries of a ZIP, or the file itself (named `name`). */
+async function sourcesOf(path: string, name: string): Promise<{ csvs: CsvSource[]; ignored: string[] }> {
+  if (await isZipFile(path)) {
+    const entries = await readZipDirectory(path).catch((err: unknown) => {
+      throw err instanceof ZipRefused ? new ImportRefused(err.message) : err;
+    });
+    const csvs: CsvSource[] = [];
+    const ignored: string[] = [];
+    for (const entry of entries) {
+      if (entry.name.endsWith('/')) continue;
+      if (entry.name.toLowerCase().endsWith('.csv')) csvs.push({ name: entry.name, open: () => openZipEntry(path, entry), weight: entry.compressedSize });
+      else ignored.push(entry.name);
+    }
+    return { csvs, ignored };
+  }
+  const { size } = await stat(path);
+  return { csvs: [{ name, open: async () => createReadStream(path, { highWaterMark: 256 * 1024 }), weight: size }], ignored: [] };
+}
+
+/**
+ * Refuses (ImportRefused) a file that is not Plausible's export: a ZIP that is malformed, a bomb or
+ * holds an unsafe name, or a CSV whose header lacks a column of its table. Reads the archive's
+ * directory and each CSV's first line only.
+ */
+export async function checkPlausibleExport(path: string, name: string): Promise<void> {
+  const { csvs, ignored } = await sourcesOf(path, name).catch((err: unknown) => {
+    throw err instanceof ZipRefused ? new ImportRefused(err.message, { cause: err }) : err;
+  });
+  let tables = 0;
+  for (const csv of csvs) {
+    for await (const record of csvRecords(await csv.open())) {
+      if (tableOfRecord(csv.name, record, csvs.length === 1 && ignored.length === 0) !== null) tables++;
+      break;
+    }
+  }
+  if (tables === 0) throw new ImportRefused("the file holds none of the tables of Plausible's export");
+}
+
+/**
+ * The table and column positions a CSV's header gives (its name's table first); null for a file
+ * that is no table of the export, refused when `alone` (the upload itself), else ignored.
+ */
+function tableOfRecord(name: string, record: CsvRecord, alone: boolean): { table: PlausibleTable; positions: Map<string, number> } | null {
+  if ('tooLong' in record) throw new ImportRefused(`${name}: the header line is too long`);
+  const header = record.fields.map((h) => h.trim());
+  const table = plausibleFileName(name)?.table ?? tableOfHeader(header);
+  if (table === null) {
+    if (alone) throw new ImportRefused(`${name}: not a file of Plausible's export (its header matches no table)`);
+    return null;
+  }
+  const missing = missingColumns(table, header);
+  if (missing.length > 0) throw new ImportRefused(`${name}: the ${table} table has no column ${missing.join(', ')}`);
+  const positions = new Map(header.map((h, i) => [h, i]));
+  if (positions.size !== header.length) throw new ImportRefused(`${name}: the header names a column twice`);
+  return { table, positions };
+}
+
+/**
+ * Reads the export at `path` (`name`: the uploaded file's name, which gives a single CSV its table
+ * and days) into the site's imported aggregates. `progress` hears the fraction done now and then.
+ */
+export async function importPlausible(events: EventStore, target: ImportTarget, path: string, name: string, progress: (done: number) => void = () => {}): Promise<ImportReport> {
+  try {
+    return await readAndWrite(events, target, path, name, progress);
+  } catch (err) {
+    await removeImport(events, target);
+    if (err instanceof ZipRefused) throw new ImportRefused(err.message, { cause: err });
+    throw err;
+  }
+}
+
+async function readAndWrite(events: EventStore, target: ImportTarget, path: string, name: string, progress: (done: number) => void): Promise<ImportReport> {
+  const { csvs, ignored } = await sourcesOf(path, name);
+  const report: ImportReport = { days: null, rows: 0, skippedRows: 0, skippedLines: [], skippedDays: [], files: ignored.map((n) => ({ name: n, table: null, rows: 0, skippedRows: 0 })) };
+  const totalWeight = csvs.reduce((sum, c) => sum + c.weight, 0) || 1;
+  let doneWeight = 0;
+  let staged: TableRow[] = [];
+  let first: string | null = null;
+  let last: string | null = null;
+  const flush = async () => {
+    if (staged.length === 0) return;
+    const rows = staged;
+    staged = [];
+    await events.appendRows(IMPORT_STAGING, rows);
+  };
+  const stage = (row: ImportedRow) => {
+    const c = row.counts;
+    staged.push([target.siteId, row.day, target.importId, row.dimension ?? '', row.key, c.visitors, c.pageviews, c.events, c.sessions, c.bounces, c.durationMs]);
+    if (first === null || row.day < first) first = row.day;
+    if (last === null || row.day > last) last = row.day;
+  };
+  // An export of svc's own gives every dimension's figures in its own table: Plausible's tables then give the site's only.
+  const ownDimensions = csvs.some((c) => plausibleFileName(c.name)?.table === SVC_DIMENSIONS_TABLE);
+  let read = 0;
+  for (const csv of csvs) {
+    const named = plausibleFileName(csv.name);
+    const file: ImportFile = { name: csv.name, table: named?.table ?? null, rows: 0, skippedRows: 0 };
+    report.files.push(file);
+    if (named) {
+      if (report.days === null) report.days = { from: named.from, to: named.to };
+      else report.days = { from: named.from < report.days.from ? named.from : report.days.from, to: named.to > report.days.to ? named.to : report.days.to };
+    }
+    let positions: Map<string, number> | null = null;
+    let table: PlausibleTable | null = null;
+    const skip = (line: number, reason: string) => {
+      file.skippedRows++;
+      report.skippedRows++;
+      if (report.skippedLines.length < REPORTED_LINES) report.skippedLines.push({ file: csv.name, line, reason });
+    };
+    for await (const record of csvRecords(await csv.open())) {
+      if (positions === null) {
+        const found = tableOfRecord(csv.name, record, csvs.length === 1 && ignored.length === 0);
+        if (found === null) break;
+        ({ table, positions } = found);
+        file.table = table;
+        continue;
+      }
+      if ('tooLong' in record) {
+        skip(record.line, 'the line is too long');
+        continue;
+      }
+      try {
+        for (const row of rowsOfLine(table!, positions, record.fields, named && { from: named.from, to: named.to })) {
+          if (!ownDimensions || row.dimension === null || table === SVC_DIMENSIONS_TABLE) stage(row);
+        }
+        file.rows++;
+        report.rows++;
+      } catch (err) {
+        if (!(err instanceof BadLine)) throw err;
+        skip(record.line, err.message);
+      }
+      if (staged.length >= STAGED_PER_WRITE) await flush();
+      if (++read % 10_000 === 0) progress((0.9 * doneWeight) / totalWeight);
+    }
+    await flush();
+    doneWeight += csv.weight;
+    progress((0.9 * doneWeight) / totalWeight);
+  }
+  if (!report.files.some((f) => f.table !== null)) throw new ImportRefused('the file holds none of the tables of Plausible\'s export');
+  report.days ??= first !== null && last !== null ? { from: first, to: last } : null;
+  if (report.days === null) return report;
+  report.skippedDays = await writeImport(events, target, report.days);
+  progress(1);
+  return report;
+}
+
+const COLUMNS = measureColumns(TRAFFIC_MEASURES);
+const summed = trusted(COLUMNS.map((c) => `CAST(sum(${c}) AS BIGINT) AS o_${c}`).join(', '));
+
+/**
+ * Writes the staged rows into the imported aggregates, for the export's days but those the site
+ * holds events or rollups on (returned, ascending); each table's rows of those days, whichever
+ * import wrote them, are replaced in one write.
+ */
+async function writeImport(events: EventStore, target: ImportTarget, days: Period): Promise<string[]> {
+  const d = events.dialect;
+  const { siteId, importId } = target;
+  const native = sql`SELECT day FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}
+    UNION ALL SELECT day FROM ${trusted(SITE_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}`;
+  const staged = (dimension: 'site' | 'keys') =>
+    sql`FROM ${trusted(IMPORT_STAGING.name)} WHERE site_id = ${siteId} AND import_id = ${importId} AND ${dayRange(d, 'day', days)}
+      AND dimension ${trusted(dimension === 'site' ? '=' : '<>')} '' AND day NOT IN (${native})`;
+  const skipped = await events.query<{ d: string }>(
+    sql`SELECT DISTINCT ${trusted(d.dayText('day'))} AS d FROM ${trusted(IMPORT_STAGING.name)} WHERE site_id = ${siteId} AND import_id = ${importId}
+      AND ${dayRange(d, 'day', days)} AND day IN (${native}) ORDER BY d`,
+  );
+  const scope = { siteId, days };
+  const site: Sql = sql`SELECT site_id AS o_site, day AS o_day, import_id AS o_import, ${summed} ${staged('site')} GROUP BY site_id, day, import_id`;
+  const keys: Sql = sql`SELECT site_id AS o_site, day AS o_day, import_id AS o_import, dimension AS o_dimension, key AS o_key, ${summed} ${staged('keys')}
+    GROUP BY site_id, day, import_id, dimension, key`;
+  try {
+    await events.replaceRows(IMPORTED_DAILY, scope, site);
+    await events.replaceRows(IMPORTED_DIM_DAILY, scope, keys);
+    await resumMonths(events, siteId, days);
+  } finally {
+    forgetImportedDays(siteId);
+  }
+  await clearStaging(events, target);
+  return skipped.map((r) => r.d);
+}
+
+/** Re-sums imported_dim_monthly, per import, for the months a range of days touches. */
+function resumMonths(events: EventStore, siteId: string, days: Period): Promise<void> {
+  const d = events.dialect;
+  const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
+  const allDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
+  return events.replaceRows(
+    IMPORTED_DIM_MONTHLY,
+    { siteId, days: months },
+    sql`SELECT site_id AS o_site, ${trusted(d.monthStart('day'))} AS o_month, import_id AS o_import, dimension AS o_dimension, key AS o_key, ${summed}
+      FROM ${trusted(IMPORTED_DIM_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', allDays)} GROUP BY site_id, o_month, import_id, dimension, key`,
+  );
+}
+
+/** A day after any an import holds, inside every engine's DATE range (ClickHouse's Date reads 2149-06-06 as 1970). */
+const LAST_DAY = '2105-12-31';
+
+/** Everything of one import in the table, whatever its days. */
+function allOf(target: ImportTarget) {
+  return { siteId: target.siteId, days: { from: null, to: LAST_DAY }, where: { import_id: target.importId } };
+}
+
+function clearStaging(events: EventStore, target: ImportTarget): Promise<void> {
+  return events.replaceRows(IMPORT_STAGING, allOf(target), null);
+}
+
+/** Removes an import's rows: staged, and written (its days read as they would without it). */
+export async function removeImport(events: EventStore, target: ImportTarget): Promise<void> {
+  await clearStaging(events, target);
+  try {
+    for (const table of [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY]) await events.replaceRows(table, allOf(target), null);
+  } finally {
+    forgetImportedDays(target.siteId);
+  }
+}

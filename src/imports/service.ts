@@ -1,0 +1,252 @@
+// Import jobs (docs/imports.md): an upload is streamed to a file of the data folder, checked to be
+// one of the formats (refused at once otherwise), and queued; a worker process takes the queued
+// jobs one at a time, reports their progress, and ends each done (with its report) or failed
+// (having removed whatever it wrote). A job whose worker stopped is taken again once its lease
+// runs out and starts again from its file; the file goes when the job ends or is deleted.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable, Transform } from 'node:stream';
+import { ApiError, apiError } from '../core/errors.js';
+import type { Clock } from '../core/clock.js';
+import type { Site } from '../entities/sites.js';
+import type { EventStore } from '../storage/events/types.js';
+import type { ImportJob, ImportJobStore } from '../storage/meta/import-types.js';
+import type { ImportSource, ImportView } from '../core/vocabulary.js';
+import type { ImportReport as NdjsonReport } from '../ingest/importer.js';
+import { csvRecords } from './csv.js';
+import { checkGoatcounterExport, goatcounterLines, newSkips, openCsvFile } from './goatcounter.js';
+import { checkPlausibleExport, importPlausible, ImportRefused, removeImport, type ImportReport } from './plausible-import.js';
+
+/** The largest upload an import takes: 2 GiB. */
+export const MAX_IMPORT_BYTES = 2 * 1024 ** 3;
+/**
+ * Imports of one site uploading, queued or running at once: each holds up to 2 GiB of disk until
+ * it ends, so a site cannot fill the disk with uploads.
+ */
+export const MAX_PENDING_IMPORTS = 3;
+/** How long a worker holds a job between two progress reports before another may take it. */
+const LEASE_MS = 5 * 60_000;
+/** Progress is written at most this often. */
+const PROGRESS_EVERY_MS = 1_000;
+
+export function importView(job: ImportJob): ImportView {
+  const report = job.report === null ? null : (JSON.parse(job.report) as ImportReport);
+  return {
+    importId: job.id,
+    source: job.source,
+    status: job.status,
+    createdAt: job.createdAt,
+    from: report?.days?.from ?? null,
+    to: report?.days?.to ?? null,
+    progress: job.progress,
+    rows: report?.rows ?? 0,
+    skippedRows: report?.skippedRows ?? 0,
+    skippedBots: report?.skippedBots ?? 0,
+    skippedDays: report?.skippedDays ?? [],
+    files: report?.files ?? [],
+    skippedLines: report?.skippedLines ?? [],
+    error: job.error,
+  };
+}
+
+export interface ImportServiceOptions {
+  events: EventStore;
+  jobs: ImportJobStore;
+  clock: Clock;
+  dataDir: string;
+  /** Whether this process runs jobs (the worker role): an upload then starts at once. */
+  runsJobs: boolean;
+  maxBytes?: number;
+  warn(obj: unknown, message: string): void;
+  /** The site of a job (GoatCounter's rows become its events). */
+  getSite(siteId: string): Promise<Site | undefined>;
+  /** The NDJSON import path (src/ingest/importer.ts), which GoatCounter's rows go through. */
+  importLines(site: Site, lines: AsyncIterable<string>): Promise<NdjsonReport>;
+}
+
+/** Thrown out of a job's progress report when its worker stops. */
+class JobStopped extends Error {}
+
+export class ImportService {
+  private readonly holder = `${randomUUID()}`;
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  private readonly maxBytes: number;
+  /** Uploads of each site this process is receiving, counted before a byte is written. */
+  private readonly uploading = new Map<string, number>();
+
+  constructor(private readonly options: ImportServiceOptions) {
+    this.maxBytes = options.maxBytes ?? MAX_IMPORT_BYTES;
+  }
+
+  private get folder(): string {
+    return join(this.options.dataDir, 'imports');
+  }
+
+  /**
+   * Streams an upload to disk (refused past the size limit before more is read), checks it is one
+   * of the formats, and queues its job. `name`: the file's own name, which gives a single CSV its table.
+   */
+  async upload(site: Site, source: ImportSource, name: string, body: AsyncIterable<Buffer>): Promise<{ importId: string }> {
+    // Counted before anything is read or written; the jobs of other processes are in the queue.
+    const receiving = (this.uploading.get(site.id) ?? 0) + 1;
+    this.uploading.set(site.id, receiving);
+    try {
+      const pending = (await this.options.jobs.listImportJobs(site.id)).filter((j) => j.status === 'queued' || j.status === 'running').length;
+      if (pending + receiving > MAX_PENDING_IMPORTS) throw apiError('RATE_LIMITED', 'imports', { max: MAX_PENDING_IMPORTS }, { 'retry-after': '60' });
+      return await this.receive(site, source, name, body);
+    } finally {
+      const left = (this.uploading.get(site.id) ?? 1) - 1;
+      if (left === 0) this.uploading.delete(site.id);
+      else this.uploading.set(site.id, left);
+    }
+  }
+
+  private async receive(site: Site, source: ImportSource, name: string, body: AsyncIterable<Buffer>): Promise<{ importId: string }> {
+    const id = `imp_${randomBytes(9).toString('base64url')}`;
+    await mkdir(this.folder, { recursive: true, mode: 0o700 });
+    const path = join(this.folder, `${id}.upload`);
+    let size = 0;
+    const max = this.maxBytes;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (size > max) done(apiError('PAYLOAD_TOO_LARGE', 'importFile', { max }));
+        else done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(Readable.from(body), counted, createWriteStream(path, { mode: 0o600 }));
+      if (source === 'plausible') await checkPlausibleExport(path, name);
+      else await checkGoatcounterExport(path);
+    } catch (err) {
+      await rm(path, { force: true });
+      if (err instanceof ImportRefused) throw apiError('INVALID_IMPORT', 'file', { reason: err.message });
+      throw err;
+    }
+    await this.options.jobs.createImportJob({ id, siteId: site.id, source, createdAt: this.options.clock.now(), filePath: path, fileName: name });
+    this.kick();
+    return { importId: id };
+  }
+
+  async list(site: Site): Promise<ImportView[]> {
+    return (await this.options.jobs.listImportJobs(site.id)).map(importView);
+  }
+
+  /** Removes an import's data, its job and its file; 404 for another site's or an unknown id. */
+  async remove(site: Site, importId: string): Promise<void> {
+    const job = await this.options.jobs.getImportJob(importId);
+    if (!job || job.siteId !== site.id) throw apiError('NOT_FOUND', 'import');
+    await this.options.jobs.deleteImportJob(job.id);
+    // A worker running it finds the job gone at its next report, and removes what it wrote too.
+    await removeImport(this.options.events, { siteId: site.id, importId: job.id });
+    await rm(job.filePath, { force: true });
+  }
+
+  /** Starts running queued jobs in the background, on a process that runs them. */
+  kick(): void {
+    if (!this.options.runsJobs) return;
+    this.runNow().catch((err: unknown) => this.options.warn({ err: String(err) }, 'import jobs stopped on an error: the next run takes them again'));
+  }
+
+  /** Runs the queued jobs, or waits for the run already going on in this process. */
+  runNow(): Promise<void> {
+    this.running ??= this.runQueued().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** Waits for the jobs started in the background. */
+  async drain(): Promise<void> {
+    while (this.running) await this.running.catch(() => undefined);
+  }
+
+  /** Takes jobs again after `stop()`. */
+  start(): void {
+    this.stopping = false;
+    this.kick();
+  }
+
+  /** Stops the job running (back to the queue, what it wrote removed) and takes no other. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.drain();
+  }
+
+  /** Runs every job that is queued or whose worker stopped, one after another. */
+  async runQueued(): Promise<void> {
+    while (!this.stopping) {
+      const now = this.options.clock.now();
+      const job = await this.options.jobs.claimImportJob(this.holder, now, now + LEASE_MS);
+      if (!job) return;
+      await this.runJob(job);
+    }
+  }
+
+  /**
+   * GoatCounter's rows through the NDJSON import path, in one call (atomic: all its events are
+   * stored or none), with its bots and bad rows counted apart.
+   */
+  private async importGoatcounter(job: ImportJob, progress: (done: number) => void): Promise<ImportReport> {
+    const site = await this.options.getSite(job.siteId);
+    if (!site) throw new ImportRefused('the site no longer exists');
+    const { size } = await stat(job.filePath);
+    let read = 0;
+    const bytes = await openCsvFile(job.filePath, (n) => {
+      read += n;
+      progress((0.9 * read) / Math.max(size, 1));
+    });
+    const skips = newSkips();
+    const result = await this.options.importLines(site, goatcounterLines(csvRecords(bytes), site.domain, skips)).catch((err: unknown) => {
+      throw err instanceof ApiError ? new ImportRefused(err.message, { cause: err }) : err;
+    });
+    const rejected = result.errors.map((e) => ({ file: job.fileName, line: skips.sourceLines[e.line - 1] ?? e.line, reason: e.reason }));
+    return {
+      days: skips.first && skips.last ? { from: skips.first, to: skips.last } : null,
+      rows: result.accepted,
+      skippedRows: skips.bots + skips.badRows + result.rejected,
+      skippedBots: skips.bots,
+      skippedLines: [...skips.lines.map((l) => ({ file: job.fileName, ...l })), ...rejected].sort((a, b) => a.line - b.line).slice(0, 100),
+      skippedDays: [],
+      files: [{ name: job.fileName, table: null, rows: result.accepted, skippedRows: skips.bots + skips.badRows + result.rejected }],
+    };
+  }
+
+  private async runJob(job: ImportJob): Promise<void> {
+    const { events, jobs, clock } = this.options;
+    const target = { siteId: job.siteId, importId: job.id };
+    let lastReport = 0;
+    let deleted = false;
+    const progress = (done: number) => {
+      if (this.stopping) throw new JobStopped();
+      const now = clock.now();
+      if (now - lastReport < PROGRESS_EVERY_MS && done < 1) return;
+      lastReport = now;
+      void jobs.reportImportProgress(job.id, this.holder, Math.min(done, 0.99), now + LEASE_MS).then((held) => {
+        if (!held) deleted = true;
+      });
+    };
+    let outcome: { status: 'done' | 'failed'; report: string | null; error: string | null };
+    try {
+      // A job taken again after a restart starts from its file: what its first run staged goes first.
+      await removeImport(events, target);
+      const report = job.source === 'plausible' ? await importPlausible(events, target, job.filePath, job.fileName, progress) : await this.importGoatcounter(job, progress);
+      outcome = { status: 'done', report: JSON.stringify(report), error: null };
+    } catch (err) {
+      if (err instanceof JobStopped) {
+        await jobs.releaseImportJob(job.id, this.holder);
+        return;
+      }
+      if (!(err instanceof ImportRefused)) this.options.warn({ err: String(err), importId: job.id }, 'an import job failed');
+      outcome = { status: 'failed', report: null, error: err instanceof ImportRefused ? err.message : `the import failed: ${String(err)}` };
+    }
+    const finished = !deleted && (await jobs.finishImportJob(job.id, this.holder, outcome));
+    // Deleted while it ran: nothing of it stays.
+    if (!finished && (await jobs.getImportJob(job.id)) === undefined) await removeImport(events, target);
+    if (finished || outcome.status === 'failed') await rm(job.filePath, { force: true });
+  }
+}

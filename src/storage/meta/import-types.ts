@@ -1,0 +1,39 @@
+// The ImportJobStore port: import jobs in the metadata database (migration 011_imports).
+
+import type { ImportSource, ImportStatus } from '../../core/vocabulary.js';
+
+export type { ImportSource, ImportStatus };
+
+export interface ImportJob {
+  id: string;
+  siteId: string;
+  source: ImportSource;
+  status: ImportStatus;
+  createdAt: number;
+  /** The uploaded file on disk, and the name it was sent under. */
+  filePath: string;
+  fileName: string;
+  progress: number;
+  /** The job's report as JSON, once it has one. */
+  report: string | null;
+  error: string | null;
+}
+
+export interface ImportJobStore {
+  createImportJob(job: Pick<ImportJob, 'id' | 'siteId' | 'source' | 'createdAt' | 'filePath' | 'fileName'>): Promise<void>;
+  /** A site's jobs, newest first. */
+  listImportJobs(siteId: string): Promise<ImportJob[]>;
+  getImportJob(id: string): Promise<ImportJob | undefined>;
+  /**
+   * Takes the oldest job that is queued, or running under a lease that expired (its worker
+   * stopped), for `holder` until `leaseUntil`; one caller gets each.
+   */
+  claimImportJob(holder: string, now: number, leaseUntil: number): Promise<ImportJob | undefined>;
+  /** Records progress and renews the lease; false when the job is no longer the holder's (deleted, or taken over). */
+  reportImportProgress(id: string, holder: string, progress: number, leaseUntil: number): Promise<boolean>;
+  /** Ends a job the holder runs: done with its report, or failed with its error (and report, if any). */
+  finishImportJob(id: string, holder: string, outcome: { status: 'done' | 'failed'; report: string | null; error: string | null }): Promise<boolean>;
+  /** Puts a job the holder runs back in the queue (its worker stops): the next worker starts it again. */
+  releaseImportJob(id: string, holder: string): Promise<void>;
+  deleteImportJob(id: string): Promise<void>;
+}

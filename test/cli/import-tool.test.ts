@@ -1,0 +1,73 @@
+// `svc import plausible FILE --site ID` against a real server: the upload, the job followed to its
+// end, the report (readable and JSON), and a refused file's reason with a failing exit status.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createSite, startTestServer, type TestServer } from '../helpers/server.js';
+import { plausibleExport, zipOf } from '../helpers/plausible-export.js';
+
+const ENTRY = resolve('src/cli/svc.ts');
+let server: TestServer;
+let scratch: string;
+
+before(async () => {
+  server = await startTestServer();
+  scratch = mkdtempSync(join(tmpdir(), 'svc-cli-import-'));
+});
+after(async () => {
+  await server.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function svc(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('NODE_TEST') && !k.startsWith('SVC_')) env[k] = v;
+  Object.assign(env, { SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken, SVC_DATA_DIR: scratch });
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+test('svc import plausible: the export read, the report printed', async () => {
+  const site = await createSite(server);
+  const zip = join(scratch, 'plausible-export.zip');
+  writeFileSync(zip, await zipOf({ ...plausibleExport(['2025-05-01', '2025-05-02']), 'notes.txt': 'x' }));
+  const run = await svc(['import', 'plausible', zip, '--site', site.siteId]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^status\s+done$/m);
+  assert.match(run.stdout, /^days\s+2025-05-01 to 2025-05-02$/m);
+  assert.match(run.stdout, /^rows\s+42$/m);
+  assert.match(run.stdout, /^skipped rows\s+0$/m);
+  assert.match(run.stdout, /imported_browsers_20250501_20250502\.csv\s+browsers\s+6\s+0/);
+  assert.match(run.stdout, /notes\.txt\s+\(ignored\)/);
+  const json = await svc(['import', 'plausible', zip, '--site', site.siteId, '--json']);
+  assert.equal(json.code, 0, json.stderr);
+  const report = JSON.parse(json.stdout);
+  assert.deepEqual([report.status, report.rows, report.skippedDays], ['done', 42, []]);
+  const listed = await server.admin('GET', `/sites/${site.siteId}/imports`);
+  assert.equal(listed.body.imports.length, 2);
+});
+
+test('svc import plausible: a refused file says why and fails', async () => {
+  const site = await createSite(server);
+  const csv = join(scratch, 'imported_visitors_20250501_20250502.csv');
+  writeFileSync(csv, 'date,visitors,pageviews,visits\n2025-05-01,1,1,1\n');
+  const run = await svc(['import', 'plausible', csv, '--site', site.siteId]);
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /INVALID_IMPORT: the file is not an export svc reads: imported_visitors_20250501_20250502\.csv: the visitors table has no column bounces, visit_duration/);
+  const missing = await svc(['import', 'plausible', join(scratch, 'nope.zip'), '--site', site.siteId]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /cannot read .*nope\.zip: no such file/);
+  const help = await svc(['import', '--help']);
+  assert.match(help.stdout, /usage: svc import FILE --site ID/);
+  assert.match(help.stdout, /usage: svc import plausible FILE --site ID/);
+});

@@ -1,0 +1,53 @@
+// A Plausible export written for the tests from the documented columns (in Plausible's order):
+// per day a few sources, pages, locations, devices, browsers, systems and custom events whose
+// figures agree with the day's totals, as CSV texts named as Plausible names them.
+import { zipStream, type ZipSource } from '../../src/imports/zip.js';
+
+export type ExportFiles = Record<string, string>;
+
+const HEADERS = {
+  visitors: 'date,visitors,pageviews,bounces,visits,visit_duration',
+  sources: 'date,source,referrer,utm_source,utm_medium,utm_campaign,utm_content,utm_term,pageviews,visitors,visits,visit_duration,bounces',
+  pages: 'date,hostname,page,visits,visitors,pageviews,scroll_depth,pageleave_visitors',
+  entry_pages: 'date,entry_page,visitors,entrances,visit_duration,bounces,pageviews',
+  exit_pages: 'date,exit_page,visitors,visit_duration,exits,bounces,pageviews',
+  locations: 'date,country,region,city,visitors,visits,visit_duration,bounces,pageviews',
+  devices: 'date,device,visitors,visits,visit_duration,bounces,pageviews',
+  browsers: 'date,browser,browser_version,visitors,visits,visit_duration,bounces,pageviews',
+  operating_systems: 'date,operating_system,operating_system_version,visitors,visits,visit_duration,bounces,pageviews',
+  custom_events: 'date,name,link_url,path,visitors,events',
+} as const;
+
+/** The day's figures of the fixture: `scale` multiplies every count (a day of scale 1 has 10 visitors). */
+export function plausibleExport(days: readonly string[], scale = (_day: string) => 1): ExportFiles {
+  const lines: Record<keyof typeof HEADERS, string[]> = Object.fromEntries(Object.entries(HEADERS).map(([t, h]) => [t, [h]])) as never;
+  for (const day of days) {
+    const k = scale(day);
+    // 10 visitors, 12 visits, 30 pageviews, 6 bounces, 600 s.
+    lines.visitors.push(`${day},${10 * k},${30 * k},${6 * k},${12 * k},${600 * k}`);
+    lines.sources.push(
+      `${day},Direct / None,,,,,,,${10 * k},${4 * k},${5 * k},${200 * k},${3 * k}`,
+      `${day},Google,https://www.google.com/,,,,,,${8 * k},${3 * k},${3 * k},${150 * k},${1 * k}`,
+      `${day},Newsletter,,newsletter,email,"spring, sale",,,${12 * k},${3 * k},${4 * k},${250 * k},${2 * k}`,
+    );
+    lines.pages.push(`${day},example.com,/,${8 * k},${7 * k},${14 * k},,`, `${day},example.com,/pricing,${5 * k},${4 * k},${10 * k},,`, `${day},example.com,/blog/a,${3 * k},${3 * k},${6 * k},,`);
+    lines.entry_pages.push(`${day},/,${7 * k},${8 * k},${400 * k},${4 * k},${20 * k}`, `${day},/blog/a,${3 * k},${4 * k},${200 * k},${2 * k},${10 * k}`);
+    lines.exit_pages.push(`${day},/pricing,${6 * k},${300 * k},${7 * k},${3 * k},${18 * k}`, `${day},/,${4 * k},${300 * k},${5 * k},${3 * k},${12 * k}`);
+    lines.locations.push(`${day},FR,FR-IDF,2988507,${6 * k},${7 * k},${360 * k},${4 * k},${18 * k}`, `${day},DE,,0,${4 * k},${5 * k},${240 * k},${2 * k},${12 * k}`);
+    lines.devices.push(`${day},Desktop,${6 * k},${7 * k},${400 * k},${3 * k},${20 * k}`, `${day},Mobile,${4 * k},${5 * k},${200 * k},${3 * k},${10 * k}`);
+    lines.browsers.push(`${day},Chrome,120.0,${5 * k},${6 * k},${300 * k},${3 * k},${15 * k}`, `${day},Chrome,121.0,${1 * k},${1 * k},${50 * k},${0},${3 * k}`, `${day},Mobile Safari,17.1,${4 * k},${5 * k},${250 * k},${3 * k},${12 * k}`);
+    lines.operating_systems.push(`${day},Mac,14,${6 * k},${7 * k},${400 * k},${3 * k},${20 * k}`, `${day},GNU/Linux,,${4 * k},${5 * k},${200 * k},${3 * k},${10 * k}`);
+    lines.custom_events.push(`${day},Signup,,,${2 * k},${3 * k}`);
+  }
+  const from = days[0]!.replaceAll('-', '');
+  const to = days[days.length - 1]!.replaceAll('-', '');
+  return Object.fromEntries(Object.entries(lines).map(([table, rows]) => [`imported_${table}_${from}_${to}.csv`, rows.join('\n') + '\n']));
+}
+
+/** A ZIP of files (written by svc's own ZIP writer), as one buffer. */
+export async function zipOf(files: ExportFiles): Promise<Buffer> {
+  const sources: ZipSource[] = Object.entries(files).map(([name, text]) => ({ name, bytes: (async function* () { yield text; })() }));
+  const parts: Buffer[] = [];
+  for await (const part of zipStream(sources)) parts.push(part);
+  return Buffer.concat(parts);
+}

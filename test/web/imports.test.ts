@@ -1,0 +1,104 @@
+// The site settings' Imports section in the browser: a file picked and imported, its progress bar
+// while it is queued and running, the import listed when done, deleted after confirmation, and
+// the export link; keyboard-named controls and no axe violations.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createSite, type SiteFixture } from '../helpers/server.js';
+import { plausibleExport, zipOf } from '../helpers/plausible-export.js';
+import { axeViolations, createUser, openPage, signIn, startDashboard, type Dashboard } from './harness.js';
+
+describe('the Imports section of site settings', () => {
+  let dashboard: Dashboard;
+  let site: SiteFixture;
+  before(async () => {
+    dashboard = await startDashboard();
+    site = await createSite(dashboard.server);
+    await createUser(dashboard.server, 'owner@example.com', [{ orgId: site.orgId, role: 'owner' }]);
+  });
+  after(async () => {
+    await dashboard.close();
+  });
+
+  it('imports a picked file with a progress bar, lists it, deletes it, and links the export', async () => {
+    const { server } = dashboard;
+    const { context, page } = await openPage(dashboard);
+    await signIn(page, server, 'owner@example.com', `/sites/${site.siteId}/settings`);
+    const section = page.getByRole('region', { name: 'Imports' }).first();
+    await page.getByRole('heading', { name: 'Imports' }).waitFor();
+    await section.getByText('No imports yet.').waitFor();
+    // Held in the queue, so that its bar can be seen before it runs.
+    await server.ctx.imports.stop();
+    await page.getByLabel('Import file').setInputFiles({ name: 'plausible-export.zip', mimeType: 'application/zip', buffer: await zipOf(plausibleExport(['2025-02-01', '2025-02-02'])) });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('plausible-export.zip is uploaded').waitFor();
+    const bar = page.getByRole('progressbar');
+    await bar.waitFor();
+    assert.match((await bar.getAttribute('aria-label')) ?? '', /Queued/);
+    assert.deepEqual(await axeViolations(page), []);
+    server.ctx.imports.start();
+    await page.getByRole('cell', { name: 'Done' }).waitFor();
+    assert.equal(await page.getByRole('progressbar').count(), 0);
+    assert.ok(await page.getByRole('cell', { name: '2025-02-01 to 2025-02-02' }).isVisible());
+    assert.ok(await page.getByRole('cell', { name: '42' }).isVisible());
+    // The export of all data, in Plausible's format.
+    const link = page.getByRole('link', { name: 'Export all data' });
+    assert.equal(await link.getAttribute('href'), `/app/v1/manage/sites/${encodeURIComponent(site.siteId)}/export`);
+    const exported = await page.evaluate(async (href) => {
+      const res = await fetch(href!);
+      return { status: res.status, type: res.headers.get('content-type'), bytes: (await res.arrayBuffer()).byteLength };
+    }, await link.getAttribute('href'));
+    assert.equal(exported.status, 200);
+    assert.equal(exported.type, 'application/zip');
+    assert.ok(exported.bytes > 1000);
+    assert.deepEqual(await axeViolations(page), []);
+    // Deleted after confirmation: gone from the list and from the statistics.
+    await page.getByRole('button', { name: /^Delete the plausible import of / }).click();
+    await page.getByRole('button', { name: 'Delete import' }).click();
+    await page.getByText('No imports yet.').waitFor();
+    assert.deepEqual((await server.admin('GET', `/sites/${site.siteId}/imports`)).body.imports, []);
+    // A file that is not an export: the server's reason in place.
+    await page.getByLabel('Import file').setInputFiles({ name: 'notes.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b\n1,2\n') });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText(/not a file of Plausible's export/).waitFor();
+    await context.close();
+  });
+});
+
+describe('the dashboard with imported days', () => {
+  let dashboard: Dashboard;
+  let site: SiteFixture;
+  before(async () => {
+    dashboard = await startDashboard();
+    site = await createSite(dashboard.server);
+    await createUser(dashboard.server, 'viewer@example.com', [{ orgId: site.orgId, role: 'viewer' }]);
+    const zip = await zipOf(plausibleExport(['2025-02-01', '2025-02-02', '2025-02-03']));
+    const res = await fetch(`${dashboard.server.url}/admin/v1/sites/${site.siteId}/imports?source=plausible&name=export.zip`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${dashboard.server.adminToken}`, 'content-type': 'application/zip' },
+      body: new Uint8Array(zip),
+    });
+    assert.equal(res.status, 202);
+    await dashboard.server.ctx.imports.runNow();
+  });
+  after(async () => {
+    await dashboard.close();
+  });
+
+  it('shows imported figures, and a one-line note where a view leaves them out', async () => {
+    const { server } = dashboard;
+    const { context, page } = await openPage(dashboard);
+    // Three days: read by day, imported days included, no note.
+    await signIn(page, server, 'viewer@example.com', `/sites/${site.siteId}?from=2025-02-01&to=2025-02-03`);
+    const overview = page.getByRole('region', { name: 'Overview' });
+    await page.locator('[data-panel="overview"][data-state="ready"]').waitFor();
+    await page.locator('[data-panel="chart"][data-state="ready"]').waitFor();
+    assert.match(await overview.innerText(), /30/);
+    assert.equal(await page.getByRole('note').count(), 0);
+    // One day: its hours cannot come from daily totals.
+    await page.goto(`${server.url}/sites/${site.siteId}?from=2025-02-02&to=2025-02-02`);
+    await page.getByRole('note').waitFor();
+    assert.match(await page.getByRole('note').innerText(), /Imported history is left out/);
+    assert.deepEqual(await axeViolations(page), []);
+    await context.close();
+  });
+});
