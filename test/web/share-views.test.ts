@@ -1,6 +1,7 @@
 // Shared links' views in the browser, with the names on screen: an admin locks a link to the page
 // pattern `/blog/**` in the site's settings (a pattern the goals' rules refuse is refused there, with
-// its message); the link shows only blog traffic (a page row narrows it to that post) and says why
+// its message); the link shows only blog traffic (a page row narrows it to that post; a period past
+// the raw-event days says why it has no figures) and says why
 // it shares no goals, funnels or realtime, and which periods it answers. A link without locked filters shows the goals and a
 // funnel's steps, switched in the page (the link is not opened again). Each view is axe-clean.
 import { after, before, describe, it } from 'node:test';
@@ -83,6 +84,9 @@ describe('shared links: a page pattern, goals and funnels', () => {
     await filled(page);
     await page.waitForFunction(() => document.querySelector('.kpi[data-metric="pageviews"] .kpi-value')?.textContent === '3');
     assert.deepEqual(await pages.allTextContents(), ['/blog/a']);
+    // A period past the raw-event days shows why it has no figures, in place of them.
+    await page.locator('select').first().selectOption('90d');
+    await page.locator('[data-panel="overview"]').getByText(/single events, which this site keeps for a limited number of days/).first().waitFor();
     await context.close();
   });
 
