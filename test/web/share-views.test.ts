@@ -1,8 +1,8 @@
 // Shared links' views in the browser, with the names on screen: an admin locks a link to the page
 // pattern `/blog/**` in the site's settings (a pattern the goals' rules refuse is refused there, with
 // its message); the link shows only blog traffic (a page row narrows it to that post; a period past
-// the raw-event days says why it has no figures) and says why
-// it shares no goals, funnels or realtime, and which periods it answers. A link without locked filters shows the goals and a
+// the raw-event days says why it has no figures) and says why it shares no goals, funnels or
+// realtime, and which periods it answers. A link without locked filters shows the goals and a
 // funnel's steps, switched in the page (the link is not opened again). Each view is axe-clean.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
