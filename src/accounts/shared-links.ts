@@ -9,7 +9,7 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, apiError } from '../core/errors.js';
 import { sha256Hex } from '../core/ids.js';
 import { addDays, startOfLocalDay } from '../core/localtime.js';
-import { parseFilters, parseQuery } from '../core/query.js';
+import { parseLockedFilters } from '../core/query.js';
 import type { SharedLink } from '../entities/accounts.js';
 import type { Site } from '../entities/sites.js';
 import type { AccountStore } from '../storage/meta/account-types.js';
@@ -48,13 +48,13 @@ export class SharedLinks {
 
   /**
    * A new link of `site`, and its token (answered this once). The filters are checked by the read
-   * API's own parser (a filter it refuses is refused here, with its error); the expiry day must not
-   * be past.
+   * API's own parser, a `page` pattern by the goals' rules (a filter they refuse is refused here,
+   * with its error); the expiry day must not be past.
    */
   async create(site: Site, input: NewSharedLink): Promise<{ link: SharedLink; token: string }> {
     const now = this.clock.now();
     if (input.filters.length > MAX_LINK_FILTERS) throw apiError('INVALID_PARAMS', 'sharedLinkFilters', { max: MAX_LINK_FILTERS });
-    parseQuery('stats', { period: '30d', filter: input.filters }, site, now);
+    parseLockedFilters(input.filters);
     const expiresAt = input.expiresOn === undefined ? undefined : startOfLocalDay(addDays(input.expiresOn, 1), site.timezone);
     if (expiresAt !== undefined && expiresAt <= now) throw apiError('INVALID_PARAMS', 'sharedLinkExpired');
     const passwordHash = input.password === undefined ? undefined : await hashPassword(checkPasswordPolicy(input.password));
@@ -112,17 +112,4 @@ export class SharedLinks {
   prune(now: number): Promise<number> {
     return this.store.deleteSharedLinkGrantsExpiredBy(now);
   }
-}
-
-/**
- * A read's query parameters under a link's locked filters: the request's own filters on other
- * dimensions stay, those on a locked dimension give way to the locked ones.
- */
-export function withLockedFilters<T extends Record<string, string | string[] | undefined>>(params: T, locked: readonly string[]): T {
-  if (locked.length === 0) return params;
-  const lockedDimensions = new Set<string>(parseFilters(locked).map((f) => f.dimension));
-  const dimensionOf = (text: string) => (text.includes(':') ? text.slice(0, text.indexOf(':')) : text);
-  const given = params.filter === undefined ? [] : Array.isArray(params.filter) ? params.filter : [params.filter];
-  const kept = given.filter((text) => !lockedDimensions.has(dimensionOf(text)));
-  return { ...params, filter: [...kept, ...locked] };
 }

@@ -4,6 +4,7 @@
 import { apiError } from './errors.js';
 import { comparedPeriod, elapsedPart, grainFor, previousPeriod, resolvePeriod, type DayCut, type Period } from './period.js';
 import { isValidTimeZone, localDay } from './localtime.js';
+import { pagePatternError, pagePatternIsLiteral, pagePatternProblem } from './patterns.js';
 import {
   COMPARISONS,
   DEFAULT_COMPARISON,
@@ -99,22 +100,46 @@ export function parseFilters(texts: readonly string[]): Filter[] {
   return filters;
 }
 
+/**
+ * A shared link's locked filters (docs/accounts.md, Shared links): the read API's filters, but for a
+ * `page` value with wildcards, which is a page pattern of the goals' syntax, checked by its rules.
+ */
+export function parseLockedFilters(texts: readonly string[]): Filter[] {
+  return parseFilters(texts).map((filter, i) => {
+    if (filter.dimension !== 'page' || pagePatternIsLiteral(filter.value)) return filter;
+    const problem = pagePatternProblem(filter.value);
+    if (problem) throw pagePatternError(problem, `filters[${i}]`);
+    return Object.freeze({ ...filter, pattern: true as const });
+  });
+}
+
+/** The dimension a filter's text names (everything before its first `:`). */
+const dimensionOf = (text: string) => (text.includes(':') ? text.slice(0, text.indexOf(':')) : text);
+
 export interface QuerySite {
   id: string;
   timezone: string;
 }
 
-/** Parses a request of one kind against a site and the current instant. */
-export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, now: number): Query {
+/**
+ * Parses a request of one kind against a site and the current instant. `locked` are a shared link's
+ * filters (`parseLockedFilters`): the request's own filter on a dimension locked to a value gives way
+ * to it; the others (on other dimensions, or on `page` under a page pattern) add to them.
+ */
+export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, now: number, locked: readonly string[] = []): Query {
   if (!isValidTimeZone(site.timezone)) throw apiError('INVALID_TIMEZONE', 'site');
   const today = localDay(now, site.timezone);
   const period = resolvePeriod(
     { period: single(params, 'period'), from: single(params, 'from'), to: single(params, 'to') },
     today,
   );
-  const filterTexts = list(params, 'filter');
-  if (!FILTERABLE[kind] && filterTexts.length > 0) throw apiError('INVALID_PARAMS', 'filtersRefused');
-  const filters = parseFilters(filterTexts);
+  const lockedFilters = parseLockedFilters(locked);
+  // A filter on a dimension locked to a value would replace it: it gives way. Under a page pattern,
+  // the request's own page filter applies too (both must match), so it can only narrow the pattern.
+  const lockedDimensions = new Set<string>(lockedFilters.filter((f) => !f.pattern).map((f) => f.dimension));
+  const filterTexts = list(params, 'filter').filter((text) => !lockedDimensions.has(dimensionOf(text)));
+  if (!FILTERABLE[kind] && filterTexts.length + lockedFilters.length > 0) throw apiError('INVALID_PARAMS', 'filtersRefused');
+  const filters = [...parseFilters(filterTexts), ...lockedFilters];
 
   let metric: Metric = DEFAULT_METRIC;
   let compare = false;

@@ -79,6 +79,11 @@ export function clientValue(text: string | null): string | null {
 export interface Filter {
   readonly dimension: Dimension;
   readonly value: string;
+  /**
+   * The value is a page pattern (`*`, `**`; docs/api.md, Goals' syntax), matched as goals match
+   * pages: only a shared link's lock on `page` holds one (the read API's own filters are exact).
+   */
+  readonly pattern?: true;
 }
 
 // ---- Metrics (docs/api.md, Metrics) ----------------------------------------------------------

@@ -108,7 +108,7 @@ export function eventsRelation(d: Dialect, s: EventScope): Sql {
       WHERE ${scopeBounds(d, exitScope(s))} AND ${trusted(IS_PAGEVIEW)} GROUP BY session_id) x ON e.session_id = x.session_id)`
     : sql`(SELECT * FROM events WHERE ${where})`;
   if (s.filters.length === 0) return sql`${base} ev`;
-  const predicates = s.filters.map((f) => sql`${keyExpr(f.dimension)} = ${f.value}`);
+  const predicates = s.filters.map((f) => (f.pattern ? pagePatternPredicate(d, f.value) : sql`${keyExpr(f.dimension)} = ${f.value}`));
   return sql`(SELECT * FROM ${base} f WHERE ${joinSql(predicates, ' AND ')}) ev`;
 }
 
@@ -245,10 +245,15 @@ function measureSessionRowsByKey(d: Dialect, siteId: string, days: Period, filte
   return sql`SELECT ${key} AS k, ${trusted(sessionRowAggregates(d, 'days', false))} FROM ${sessionRowsRelation(d, siteId, days, filters)} GROUP BY k`;
 }
 
+/** Whether an event row's page matches a page pattern (RE2 in the engine: linear time, no backtracking). */
+function pagePatternPredicate(d: Dialect, pattern: string): Sql {
+  return withParams(d.regexMatches('page'), pagePatternRegex(pattern));
+}
+
 /** Matching predicate of a goal or funnel step on an event row. */
 export function matcherPredicate(d: Dialect, m: Matcher): Sql {
   if (m.kind === 'event') return sql`name = ${m.pattern}`;
-  return sql`(name = 'pageview' AND ${withParams(d.regexMatches('page'), pagePatternRegex(m.pattern))})`;
+  return sql`(name = 'pageview' AND ${pagePatternPredicate(d, m.pattern)})`;
 }
 
 export interface GoalRef extends Matcher {

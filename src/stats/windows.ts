@@ -16,10 +16,19 @@ export function retentionStart(today: string, retentionMonths: number | null): s
   return retentionMonths === null ? null : addMonths(today, -retentionMonths);
 }
 
-/** Two or more filters, or a filter with another dimension's breakdown: rollups cannot answer them. */
+/**
+ * Two or more filters, a filter with another dimension's breakdown, or a page pattern (a shared
+ * link's lock): rollups cannot answer them. Rollups hold each page's own figures, and a visitor of
+ * two matching pages would count twice in their sum; session rows hold no page but the entry and exit.
+ */
 export function rawOnlyByFilters(q: Query): boolean {
   const [filter] = q.filters;
-  return q.filters.length >= 2 || (filter !== undefined && q.breakdown !== null && q.breakdown.dimension !== filter.dimension);
+  return q.filters.length >= 2 || hasPagePattern(q) || (filter !== undefined && q.breakdown !== null && q.breakdown.dimension !== filter.dimension);
+}
+
+/** Whether a query's filters hold a page pattern. */
+export function hasPagePattern(q: Query): boolean {
+  return q.filters.some((f) => f.pattern);
 }
 
 /** Whether a query reads raw events only, whatever the rollups hold. */

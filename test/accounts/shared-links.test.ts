@@ -1,7 +1,7 @@
 // Shared links through the admin routes and /app/v1 on a real listening server and a manual clock:
 // the link answered once, opened (with its password, limited as sign-in) into an access token that
-// reads the site's statistics under the link's locked filters and nothing else, its last use, its
-// expiry and revocation (404), filters the read API refuses, the page's headers (no Referer,
+// reads the site's statistics under the link's locked filters (and, without them, its funnels'
+// steps) and nothing else, its last use, its expiry and revocation (404), filters the read API refuses, the page's headers (no Referer,
 // frame-ancestors from the embed domains) and a log without the token.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -84,7 +84,7 @@ describe('shared links', () => {
     const opened = await open(tokenOf(created.body.url));
     assert.equal(opened.status, 200, opened.text);
     assert.equal(opened.headers.get('set-cookie'), null, 'a shared link sets no cookie');
-    assert.deepEqual(opened.body.site, { id: site.siteId, name: opened.body.site.name, domain: site.domain, timezone: 'UTC' });
+    assert.deepEqual(opened.body.site, { id: site.siteId, name: opened.body.site.name, domain: site.domain, timezone: 'UTC', rawDays: 30 });
     const access: string = opened.body.access;
     for (const path of ['/stats?period=30d', '/timeseries?period=7d', '/breakdown?period=30d&dimension=page', '/goals?period=30d', '/realtime']) {
       const shared = await read(access, `/sites/${site.siteId}${path}`);
@@ -123,6 +123,22 @@ describe('shared links', () => {
       assert.equal(refused.status, 403, path);
       assert.match(refused.text, /locked to filters/);
     }
+  });
+
+  test("a funnel's steps read through a link without locked filters, not through a locked one", async () => {
+    const funnel = await server.admin('POST', `/sites/${site.siteId}/funnels`, { name: 'To pricing', windowMinutes: 60, steps: [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/pricing' }] });
+    assert.equal(funnel.status, 201, JSON.stringify(funnel.body));
+    const versions = `/sites/${site.siteId}/funnels/${funnel.body.id}/versions`;
+    const unlocked = (await open(tokenOf((await create({})).body.url))).body.access;
+    const shared = await read(unlocked, versions);
+    assert.equal(shared.status, 200, shared.text);
+    assert.deepEqual(JSON.parse(shared.text), (await viewer.request('GET', `/app/v1${versions}`)).body, 'the steps a member reads');
+    assert.equal((await read(unlocked, `/sites/${other.siteId}/funnels/${funnel.body.id}/versions`)).status, 404, 'no other site');
+    const locked = (await open(tokenOf((await create({ filters: ['country:DE'] })).body.url))).body.access;
+    const refused = await read(locked, versions);
+    assert.equal(refused.status, 403);
+    assert.match(refused.text, /locked to filters: funnels takes no filters/);
+    assert.equal((await read('y'.repeat(43), versions)).status, 404);
   });
 
   test('a filter the read API refuses is refused at creation, with its error', async () => {

@@ -228,6 +228,36 @@ test('session rows answer the raw-path days up to the watermark where every filt
   assert.equal(at('breakdown', { filter: 'country:FR', dimension: 'country' }).period.sessions, null);
 });
 
+test("a shared link's page pattern: raw events on every day read, within the raw window, or refused naming the pattern", () => {
+  const locked = (kind: QueryKind, params: RawParams, filters: string[] = ['page:/blog/**']) =>
+    planQuery(parseQuery(kind, params, SITE, NOW, filters), { watermark: '2026-03-19', retentionMonths: null, rawDays: 30, sessionRowsFrom: null });
+  const raw30: [string, string] = ['2026-02-19', '2026-03-20'];
+  const cases: Array<[string, QueryKind, RawParams, DaySources]> = [
+    ['stats', 'stats', { period: '30d' }, sources(null, raw30)],
+    ['a breakdown of its own dimension', 'breakdown', { period: '30d', dimension: 'page' }, sources(null, raw30)],
+    ['with a session filter, still no session rows (they hold no page)', 'stats', { period: '30d', filter: 'country:FR' }, sources(null, raw30)],
+    ['a daily timeseries', 'timeseries', { period: '30d' }, sources(null, raw30)],
+  ];
+  for (const [what, kind, params, expected] of cases) {
+    const planned = locked(kind, params);
+    assert.equal(planned.plan.path, 'raw', what);
+    assert.deepEqual(planned.plan.period, expected, what);
+  }
+  // A literal page is the read API's exact filter, which rollups answer.
+  assert.equal(locked('stats', { period: 'year' }, ['page:/blog/a']).plan.path, 'rollup');
+  for (const params of [{ period: '90d' }, { from: '2026-02-18', to: '2026-03-01' }]) {
+    assert.throws(() => locked('stats', params), { code: 'RAW_WINDOW_EXCEEDED', message: 'a page pattern (this shared link is limited to matching pages) needs a period within the last 30 days' });
+  }
+  // Imported aggregates hold each page's own figures, as rollups do: a pattern leaves them out, and says so.
+  const imported = planQuery(parseQuery('stats', { period: '30d' }, SITE, NOW, ['page:/blog/**']), {
+    watermark: '2026-03-19',
+    retentionMonths: null,
+    rawDays: 30,
+    importedDays: { from: '2026-03-01', to: '2026-03-05' },
+  }).plan;
+  assert.deepEqual([imported.imported, imported.period.imported], ['excluded', null]);
+});
+
 test('imported aggregates: read where they answer exactly, left out otherwise, and the plan says which', () => {
   const held = { from: '2025-01-01', to: '2025-12-31' };
   const at = (kind: QueryKind, params: RawParams, importedDays: { from: string; to: string } | null = held, retentionMonths: number | null = null) =>

@@ -83,7 +83,7 @@ function CreateLink({ siteId, onCreated }: { siteId: string; onCreated(): void }
             Optional: the last day the link works, in the site's time zone.
           </small>
         </div>
-        <LinesField label="Filters" hint="Optional, one a line: <dimension>:<value>, such as page:/pricing or country:FR (exact values, as the read API filters). Locked on the link." value={filters} onValue={setFilters} />
+        <LinesField label="Filters" hint="Optional, one a line: <dimension>:<value>, such as page:/pricing or country:FR (exact values, as the read API filters), or a page pattern such as page:/blog/** (* within a path segment, ** across segments; read from single events, so periods within the site's raw-event days). Locked on the link." value={filters} onValue={setFilters} />
         <LinesField label="Embed domains" hint="Optional, one a line: the sites whose pages may show the link in an iframe, such as example.com." value={domains} onValue={setDomains} />
         <ErrorText message={create.error} />
         <SubmitButton busy={create.busy} busyLabel="Creating…">

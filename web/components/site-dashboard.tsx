@@ -17,7 +17,7 @@ import { useRead } from '../lib/read.js';
 import { readTimeseries, seriesCsv, timeseriesRead } from '../lib/series.js';
 import { canManage } from '../lib/session.js';
 import { importedAnswer, readSite, type SiteRead } from '../lib/site.js';
-import { queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../lib/view-state.js';
+import { parseViewState, queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../lib/view-state.js';
 import type { Comparison, GoalsAnswer, Preset, SiteRow, StatsAnswer } from '../../src/core/vocabulary.js';
 
 /** An answer with what it did with imported days (its `Svc-Imported` header). */
@@ -50,6 +50,8 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
   const onPeriod = useCallback((preset: Preset) => go(withPeriod(state, { preset })), [state, go]);
   const onCustom = useCallback(() => setCustomRequested((n) => n + 1), []);
   const onFilter = useCallback((dimension: Parameters<typeof withFilter>[1], value: string) => go(withFilter(state, dimension, value)), [state, go]);
+  // The tiles say why a figure is missing under every filter the reads apply: the view's and a shared link's locked ones.
+  const appliedFilters = useMemo(() => [...state.filters, ...parseViewState(new URLSearchParams(lockedFilters.map((f) => ['filter', f]))).filters], [state.filters, lockedFilters]);
   const chartState = series.error ? 'error' : series.loading || !series.data ? 'loading' : 'ready';
   return frame(
     <>
@@ -88,7 +90,7 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
             comparison={stats.data?.comparison ?? state.comparison}
             onSelect={(metric) => go(withMetric(state, metric))}
             busy={stats.loading}
-            filters={state.filters}
+            filters={appliedFilters}
             goalSettings={goalSettings}
           />
         )}

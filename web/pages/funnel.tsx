@@ -1,131 +1,17 @@
-// /sites/:siteId/funnels/:funnelId: a bar per step, named by its kind and pattern, with its visitors,
-// the rate from the previous step and the visitors lost on the way; the conversion over the period
-// against the previous one, and a version selector (the address's `version`; the current version
-// without it).
-import { CountedSince } from '../components/counted-since.js';
-import { ErrorText, Loading } from '../components/feedback.js';
-import { PeriodPicker } from '../components/period-picker.js';
+// /sites/:siteId/funnels/:funnelId: the funnel's view (components/funnel-view.tsx) in the site's pages' frame.
+import { FunnelView } from '../components/funnel-view.js';
 import { SiteFrame } from '../components/site-frame.js';
-import { useViewState } from '../lib/address.js';
-import { formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
-import { useLoad } from '../lib/hooks.js';
 import { pathSegment } from '../lib/mount.js';
-import { readSite } from '../lib/site.js';
 import { mountSitePage } from '../lib/site-page.js';
-import { queryParams, withPeriod } from '../lib/view-state.js';
-import { useEffect, useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
-import { changeIsGood, type AppFunnelAnswer, type FunnelHistory, type MatchKind, type SessionView, type SiteRow } from '../../src/core/vocabulary.js';
 
-const KIND_LABELS: Record<MatchKind, string> = { page: 'Page', event: 'Event' };
-
-const visitorsText = (n: number) => `${formatCount(n)} ${n === 1 ? 'visitor' : 'visitors'}`;
-
-const addressVersion = () => new URLSearchParams(window.location.search).get('version') ?? '';
-
-function FunnelView({ session, site }: { session: SessionView; site: SiteRow }) {
-  const funnelId = pathSegment(3);
-  const [state, go] = useViewState();
-  const [version, setVersion] = useState(addressVersion);
-  useEffect(() => {
-    const follow = () => setVersion(addressVersion());
-    window.addEventListener('popstate', follow);
-    return () => window.removeEventListener('popstate', follow);
-  }, []);
-  const params = queryParams(state, { filters: false });
-  if (version) params.set('version', version);
-  const reading = useLoad(() => readSite<AppFunnelAnswer>(site.id, { path: `/funnels/${encodeURIComponent(funnelId)}`, params }), [params.toString()]);
-  // The history names the steps of each version and says how many versions there are.
-  const history = useLoad(() => api<FunnelHistory>('GET', `/sites/${encodeURIComponent(site.id)}/funnels/${encodeURIComponent(funnelId)}/versions`), [site.id, funnelId]);
-  const latest = history.data?.version ?? reading.data?.funnel.version ?? 1;
-  const chooseVersion = (value: string) => {
-    const query = new URLSearchParams(window.location.search);
-    if (value === String(latest)) query.delete('version');
-    else query.set('version', value);
-    const text = query.toString();
-    window.history.pushState(null, '', window.location.pathname + (text ? `?${text}` : ''));
-    setVersion(query.get('version') ?? '');
-  };
-  const data = reading.data;
-  const first = data?.steps[0]?.visitors ?? 0;
-  const definitions = history.data?.versions.find((v) => v.version === data?.funnel.version)?.steps;
-  return (
-    <SiteFrame session={session} site={site} current="funnel">
-      <div class="toolbar">
-        <PeriodPicker period={state.period} timezone={site.timezone} resolved={data?.period} onChange={(period) => go(withPeriod(state, period))} />
-        <div class="field version">
-          <label for="version">Version</label>
-          <select id="version" value={String(data?.funnel.version ?? (version || latest))} onChange={(e) => chooseVersion((e.target as HTMLSelectElement).value)}>
-            {Array.from({ length: latest }, (_, i) => latest - i).map((v) => (
-              <option key={v} value={String(v)}>
-                {v === latest ? `${v} (current)` : String(v)}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
-      <section class="card" aria-labelledby="funnel-title" data-panel="funnel" data-state={reading.error ? 'error' : data && !reading.loading ? 'ready' : 'loading'} aria-busy={reading.loading}>
-        <h2 id="funnel-title">{data ? data.funnel.name : 'Funnel'}</h2>
-        {reading.error ? (
-          <ErrorText message={reading.error} />
-        ) : !data ? (
-          <Loading />
-        ) : (
-          <>
-            <p class="muted">
-              {formatDay(data.period.from)} – {formatDay(data.period.to)}; steps completed within {formatCount(data.funnel.windowMinutes)} min
-            </p>
-            <CountedSince since={data.countedSince} period={data.period} />
-            <dl class="funnel-totals">
-              <div>
-                <dt>Entered</dt>
-                <dd>{formatCount(data.entered)}</dd>
-              </div>
-              <div>
-                <dt>Completed</dt>
-                <dd>{formatCount(data.completed)}</dd>
-              </div>
-              <div>
-                <dt>Conversion rate</dt>
-                <dd>
-                  {formatRatio(data.conversionRate)}{' '}
-                  <span class={data.delta === 0 ? 'muted' : changeIsGood('conversions', data.delta) ? 'up' : 'down'}>{formatChange(data.delta)}</span>
-                </dd>
-              </div>
-            </dl>
-            <ol class="funnel-steps">
-              {data.steps.map((s, i) => {
-                const definition = definitions?.[i];
-                const before = data.steps[i - 1]?.visitors;
-                const lost = before === undefined ? 0 : Math.max(0, before - s.visitors);
-                return (
-                  <li key={s.step}>
-                    {before !== undefined && (
-                      <p class="drop-off">
-                        {lost === 0 ? 'No visitor lost' : `${visitorsText(lost)} lost (${formatRatio(before > 0 ? lost / before : 0)})`}
-                      </p>
-                    )}
-                    <div class="step-head">
-                      <strong>
-                        {s.step}. {definition ? KIND_LABELS[definition.kind] : 'Step'} {definition && <code>{definition.pattern}</code>}
-                      </strong>
-                      <span>
-                        {visitorsText(s.visitors)}
-                        {s.rateFromPrevious !== null && <span class="muted"> · {formatRatio(s.rateFromPrevious)} from step {s.step - 1}</span>}
-                      </span>
-                    </div>
-                    <div class="step-bar" aria-hidden="true">
-                      <span style={{ width: `${first > 0 ? (s.visitors / first) * 100 : 0}%` }} />
-                    </div>
-                  </li>
-                );
-              })}
-            </ol>
-          </>
-        )}
-      </section>
-    </SiteFrame>
-  );
-}
-
-mountSitePage((session, site) => <FunnelView session={session} site={site} />);
+mountSitePage((session, site) => (
+  <FunnelView
+    site={site}
+    funnelId={pathSegment(3)}
+    frame={(children) => (
+      <SiteFrame session={session} site={site} current="funnel">
+        {children}
+      </SiteFrame>
+    )}
+  />
+));

@@ -1,92 +1,20 @@
-// /sites/:siteId/goals: every goal with its conversions, unique conversions, conversion rate and
-// change over the period (labelled with the day it is counted since when that day falls inside the
-// period; each goal a link to the dashboard filtered by its event or its page), and the site's
-// funnels (each a link to its page).
-import { CountedSince } from '../components/counted-since.js';
-import { ErrorText, Loading } from '../components/feedback.js';
-import { PeriodPicker } from '../components/period-picker.js';
+// /sites/:siteId/goals: the site's goals and funnels (components/goals-view.tsx) in its pages' frame.
+import { GoalsView } from '../components/goals-view.js';
 import { SiteFrame } from '../components/site-frame.js';
-import { WideTable } from '../components/table.js';
-import { useViewState } from '../lib/address.js';
-import { formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
-import { useLoad } from '../lib/hooks.js';
-import { readSite } from '../lib/site.js';
 import { mountSitePage } from '../lib/site-page.js';
-import { goalFilter, queryParams, viewSearch, withPeriod, type ViewState } from '../lib/view-state.js';
-import { changeIsGood, type FunnelSummary, type AppGoalsAnswer, type GoalResult, type SessionView, type SiteRow } from '../../src/core/vocabulary.js';
+import { viewSearch } from '../lib/view-state.js';
 
-/** A goal's name, a link to the dashboard of the same period filtered by the goal, when one filter shows it. */
-function GoalName({ goal, siteId, state }: { goal: GoalResult; siteId: string; state: ViewState }) {
-  const filter = goalFilter(goal);
-  if (!filter) return <span title="A page pattern with wildcards matches many pages: no single page to filter the dashboard by">{goal.name}</span>;
-  return <a href={`/sites/${encodeURIComponent(siteId)}${viewSearch({ ...state, filters: [filter] })}`}>{goal.name}</a>;
-}
-
-function GoalsView({ session, site }: { session: SessionView; site: SiteRow }) {
-  const [state, go] = useViewState();
-  const view = queryParams(state, { filters: false });
-  const goals = useLoad(() => readSite<AppGoalsAnswer>(site.id, { path: '/goals', params: view }), [view.toString()]);
-  const funnels = useLoad(() => readSite<{ funnels: FunnelSummary[] }>(site.id, { path: '/funnels' }), [site.id]);
+mountSitePage((session, site) => {
+  const base = `/sites/${encodeURIComponent(site.id)}`;
   return (
-    <SiteFrame session={session} site={site} current="goals">
-      <div class="toolbar">
-        <PeriodPicker period={state.period} timezone={site.timezone} resolved={goals.data?.period} onChange={(period) => go(withPeriod(state, period))} />
-      </div>
-      <section class="card" aria-labelledby="goals-title" data-panel="goals" data-state={goals.error ? 'error' : goals.data && !goals.loading ? 'ready' : 'loading'} aria-busy={goals.loading}>
-        <h2 id="goals-title">Goals</h2>
-        {goals.data && (
-          <p class="muted">
-            {formatDay(goals.data.period.from)} – {formatDay(goals.data.period.to)}
-          </p>
-        )}
-        {goals.error ? (
-          <ErrorText message={goals.error} />
-        ) : !goals.data ? (
-          <Loading />
-        ) : (
-          <WideTable
-            region="Goals and their conversions"
-            columns={['Goal', { label: 'Conversions', numeric: true }, { label: 'Unique conversions', numeric: true }, { label: 'Conversion rate', numeric: true }, { label: 'Change', numeric: true }]}
-            rows={goals.data.goals}
-            empty={<p class="muted">This site has no goals yet.</p>}
-            row={(g) => (
-              <tr key={g.goalId}>
-                <td>
-                  <GoalName goal={g} siteId={site.id} state={state} /> <span class="muted">({g.kind === 'page' ? 'page' : 'event'} {g.pattern})</span>
-                  <CountedSince since={g.countedSince} period={goals.data!.period} />
-                </td>
-                <td class="num">{formatCount(g.conversions)}</td>
-                <td class="num">{formatCount(g.uniqueConversions)}</td>
-                <td class="num">{formatRatio(g.conversionRate)}</td>
-                <td class={`num ${g.delta === null || g.delta === 0 ? '' : changeIsGood('conversions', g.delta) ? 'up' : 'down'}`}>{g.delta === null ? '–' : formatChange(g.delta)}</td>
-              </tr>
-            )}
-          />
-        )}
-      </section>
-      <section class="card" aria-labelledby="funnels-title">
-        <h2 id="funnels-title">Funnels</h2>
-        {funnels.error ? (
-          <ErrorText message={funnels.error} />
-        ) : !funnels.data ? (
-          <Loading />
-        ) : funnels.data.funnels.length === 0 ? (
-          <p class="muted">This site has no funnels yet.</p>
-        ) : (
-          <ul class="funnel-list">
-            {funnels.data.funnels.map((f) => (
-              <li key={f.id}>
-                <a href={`/sites/${encodeURIComponent(site.id)}/funnels/${f.id}${window.location.search}`}>{f.name}</a>{' '}
-                <span class="muted">
-                  {f.stepCount} steps within {formatCount(f.windowMinutes)} min, version {f.version}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-    </SiteFrame>
+    <GoalsView
+      site={site}
+      links={{ dashboard: (state) => base + viewSearch(state), funnel: (id) => `${base}/funnels/${id}${window.location.search}` }}
+      frame={(children) => (
+        <SiteFrame session={session} site={site} current="goals">
+          {children}
+        </SiteFrame>
+      )}
+    />
   );
-}
-
-mountSitePage((session, site) => <GoalsView session={session} site={site} />);
+});

@@ -1,7 +1,8 @@
 // /share/<token>: a site's dashboard shown through a shared link, without an account: no settings,
 // no other site, no `Sign out`. The token goes to POST /app/v1/share in a body (with the link's
-// password when it has one); the answer's access token then goes with every read. `Dashboard` and
-// (for a link without locked filters) `Realtime` switch views in the page. `?embed=1` drops the
+// password when it has one); the answer's access token then goes with every read. `Dashboard` and,
+// for a link without locked filters, `Realtime` and `Goals` (with each funnel's view) switch views in
+// the page; a link locked to filters says why it shares the dashboard alone. `?embed=1` drops the
 // page's header for an iframe.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -10,7 +11,11 @@ import { useAction } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage, pathSegment } from '../lib/mount.js';
 import { Dashboard } from '../components/site-dashboard.js';
+import { FunnelView } from '../components/funnel-view.js';
+import { GoalsView } from '../components/goals-view.js';
 import { RealtimeView } from '../components/realtime-view.js';
+import { pagePatternIsLiteral } from '../../src/core/patterns.js';
+import { viewSearch } from '../lib/view-state.js';
 import { ErrorText, Loading } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
 import type { SiteRow } from '../../src/core/vocabulary.js';
@@ -18,36 +23,64 @@ import type { SiteRow } from '../../src/core/vocabulary.js';
 interface Opened {
   access: string;
   expiresAt: number;
-  site: { id: string; name: string; domain: string; timezone: string };
+  site: { id: string; name: string; domain: string; timezone: string; rawDays: number };
   filters: string[];
 }
 
 const embedded = new URLSearchParams(window.location.search).get('embed') === '1';
-type View = 'dashboard' | 'realtime';
-/** The view in the address: the dashboard, or (for a link without locked filters, which realtime cannot apply) `?view=realtime`. */
-const viewInAddress = (): View => (new URLSearchParams(window.location.search).get('view') === 'realtime' ? 'realtime' : 'dashboard');
+const VIEWS = ['dashboard', 'realtime', 'goals', 'funnel'] as const;
+type View = (typeof VIEWS)[number];
+/** The view in the address (`?view=`; the dashboard without it), and for `funnel` its `?funnel=` id. */
+const viewInAddress = (): View => {
+  const view = new URLSearchParams(window.location.search).get('view');
+  return (VIEWS as readonly string[]).includes(view ?? '') ? (view as View) : 'dashboard';
+};
+const funnelInAddress = () => new URLSearchParams(window.location.search).get('funnel') ?? '';
 
-/** The address of a view of this link, with the address's other parameters (embed, period, filters). */
-function viewHref(view: View): string {
-  const params = new URLSearchParams(window.location.search);
-  params.delete('view');
-  if (view === 'realtime') params.set('view', 'realtime');
+/** The address of this link's page with `params` and, from the current address, whether it is embedded. */
+function shareHref(params: URLSearchParams): string {
+  if (embedded) params.set('embed', '1');
   const query = params.toString();
   return window.location.pathname + (query ? `?${query}` : '');
 }
 
-/** Links between the views, followed in the page: the link is not opened again (nor its password asked). */
-function Tabs({ current, onView }: { current: View; onView(view: View): void }) {
+/** The address of a view of this link, with the address's other parameters (embed, period, filters). */
+function viewHref(view: View): string {
+  const params = new URLSearchParams(window.location.search);
+  for (const name of ['view', 'funnel', 'version']) params.delete(name);
+  if (view !== 'dashboard') params.set('view', view);
+  return shareHref(params);
+}
+
+/** The goals view's links, to the views of this link's page. */
+const goalsLinks = {
+  dashboard: (state: Parameters<typeof viewSearch>[0]) => shareHref(new URLSearchParams(viewSearch(state))),
+  funnel: (funnelId: number) => {
+    const params = new URLSearchParams(window.location.search);
+    params.delete('view');
+    params.set('view', 'funnel');
+    params.set('funnel', String(funnelId));
+    return shareHref(params);
+  },
+};
+
+/**
+ * Follows, in the page, a link to another address of the same page (a view, a goal's dashboard, a
+ * funnel): the link is not opened again (nor its password asked). Listeners of the address
+ * (the views' state) hear it as Back and Forward.
+ */
+function followInPage(event: MouseEvent): void {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const anchor = (event.target as Element | null)?.closest?.('a[href]');
+  if (!(anchor instanceof HTMLAnchorElement) || anchor.target !== '' || anchor.origin !== window.location.origin || anchor.pathname !== window.location.pathname) return;
+  event.preventDefault();
+  window.history.pushState(null, '', anchor.pathname + anchor.search);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+}
+
+function Tabs({ current }: { current: View }) {
   const link = (view: View, label: string) => (
-    <a
-      href={viewHref(view)}
-      aria-current={current === view ? 'page' : undefined}
-      onClick={(event) => {
-        event.preventDefault();
-        window.history.pushState(null, '', viewHref(view));
-        onView(view);
-      }}
-    >
+    <a href={viewHref(view)} aria-current={current === view ? 'page' : undefined}>
       {label}
     </a>
   );
@@ -55,7 +88,26 @@ function Tabs({ current, onView }: { current: View; onView(view: View): void }) 
     <nav class="tabs" aria-label="Views">
       {link('dashboard', 'Dashboard')}
       {link('realtime', 'Realtime')}
+      {link('goals', 'Goals')}
     </nav>
+  );
+}
+
+/** Why a link locked to filters shows the dashboard alone, and, for a page pattern, which periods it answers. */
+function LockedScope({ filters, rawDays }: { filters: readonly string[]; rawDays: number }) {
+  const pattern = filters.find((f) => f.startsWith('page:') && !pagePatternIsLiteral(f.slice('page:'.length)));
+  return (
+    <div class="notice share-scope" role="note">
+      <p>
+        Goals, funnels and realtime are not shared through this link: it is limited to filters, and they count every visitor of the site, whatever the filters.
+      </p>
+      {pattern && (
+        <p>
+          Pages matching <code>{pattern.slice('page:'.length)}</code> are counted from single events, which this site keeps for its last {rawDays} days: the period must lie within them, and a
+          comparison with days before them shows no previous figures.
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -105,10 +157,18 @@ function SharePage() {
   const [passwordAsked, setPasswordAsked] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [view, setView] = useState<View>(viewInAddress);
+  const [funnelId, setFunnelId] = useState(funnelInAddress);
   useEffect(() => {
-    const back = () => setView(viewInAddress());
-    window.addEventListener('popstate', back);
-    return () => window.removeEventListener('popstate', back);
+    const follow = () => {
+      setView(viewInAddress());
+      setFunnelId(funnelInAddress());
+    };
+    window.addEventListener('popstate', follow);
+    document.addEventListener('click', followInPage);
+    return () => {
+      window.removeEventListener('popstate', follow);
+      document.removeEventListener('click', followInPage);
+    };
   }, []);
   const open = async (password?: string) => {
     const answer = await api<Opened | { passwordRequired: true }>('POST', '/share', { token, ...(password === undefined ? {} : { password }) }, { anonymous: true });
@@ -131,15 +191,25 @@ function SharePage() {
   }
   if (opened) {
     const locked = opened.filters.length > 0;
-    const current: View = locked ? 'dashboard' : view;
+    // A link locked to filters shares the dashboard alone; a funnel view needs its funnel.
+    const current: View = locked || (view === 'funnel' && funnelId === '') ? 'dashboard' : view;
     const frame = (children: ComponentChildren) => (
       <Frame site={opened.site}>
-        {!locked && <Tabs current={current} onView={setView} />}
+        {locked ? <LockedScope filters={opened.filters} rawDays={opened.site.rawDays} /> : <Tabs current={current === 'funnel' ? 'goals' : current} />}
         {children}
       </Frame>
     );
     const site = sharedSite(opened.site);
-    return current === 'realtime' ? <RealtimeView site={site} frame={frame} /> : <Dashboard site={site} lockedFilters={opened.filters} frame={frame} />;
+    switch (current) {
+      case 'realtime':
+        return <RealtimeView site={site} frame={frame} />;
+      case 'goals':
+        return <GoalsView site={site} frame={frame} links={goalsLinks} />;
+      case 'funnel':
+        return <FunnelView site={site} funnelId={funnelId} frame={frame} />;
+      case 'dashboard':
+        return <Dashboard site={site} lockedFilters={opened.filters} frame={frame} />;
+    }
   }
   if (passwordAsked) return <PasswordForm onOpen={open} />;
   return <Loading />;

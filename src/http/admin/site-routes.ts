@@ -2,8 +2,8 @@
 // organisation's admins and owners (/app/v1/manage).
 import type { FastifyInstance } from 'fastify';
 import type { OrgAccess } from '../auth/authorization.js';
-import { apiError, type ApiError } from '../../core/errors.js';
-import { PAGE_PATTERN_LIMITS, pagePatternProblem, type PagePatternProblem } from '../../core/patterns.js';
+import { apiError } from '../../core/errors.js';
+import { PAGE_PATTERN_LIMITS, pagePatternError, pagePatternProblem } from '../../core/patterns.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
 import { FUNNEL_STEPS, type FunnelStep, type ManagedGoal, type MatchKind } from '../../core/vocabulary.js';
@@ -13,17 +13,6 @@ import { DuplicateGoal } from '../../storage/meta/types.js';
 
 const KINDS = ['page', 'event'] as const;
 const MAX_FUNNEL_WINDOW_MINUTES = 30 * 24 * 60;
-
-function pagePatternError(problem: PagePatternProblem, field: string): ApiError {
-  switch (problem.rule) {
-    case 'start':
-      return apiError('INVALID_PARAMS', 'pagePatternStart', { field });
-    case 'length':
-      return apiError('INVALID_PARAMS', 'pagePatternLength', { field, max: PAGE_PATTERN_LIMITS.maxLength });
-    case 'wildcards':
-      return apiError('INVALID_PARAMS', 'pagePatternWildcards', { field, max: PAGE_PATTERN_LIMITS.maxWildcards, wildcards: problem.wildcards });
-  }
-}
 
 /** A goal or funnel-step pattern: a path pattern (`*`, `**` wildcards) or an event name. */
 function matchPattern(kind: MatchKind, pattern: string, field: string): string {

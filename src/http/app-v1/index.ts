@@ -1,7 +1,8 @@
 // The dashboard's JSON endpoints (/app/v1): authorised by the session cookie and the user's
 // memberships. Every answer is no-store; every request passes the Origin check, and every one but
 // sign-in and setup needs a session, its rate limit and (when it changes state) its CSRF token.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SharedLink } from '../../entities/accounts.js';
 import type { AppContext } from '../../context.js';
 import { apiError } from '../../core/errors.js';
 import { checkCsrfToken, checkOrigin } from '../auth/csrf.js';
@@ -23,7 +24,7 @@ declare module 'fastify' {
     withoutSession?: boolean;
     /** The route serves a user whom an organisation requires to enable two-factor sign-in first (its session and account). */
     beforeTwoFactor?: boolean;
-    /** A statistics route a shared link's page reads (with `x-share-access`, no session). */
+    /** A route a shared link's page reads (with `x-share-access`, no session): statistics, funnel steps. */
     shareable?: boolean;
   }
 }
@@ -35,7 +36,7 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
 
   app.addHook('onRequest', async (request) => {
     checkOrigin(request, ctx.config);
-    // A shared link's page reads statistics only; the stats mount authenticates its access token.
+    // A shared link's page reads statistics and funnel steps only; those routes authenticate its access token.
     if (request.headers[SHARE_ACCESS_HEADER] !== undefined) {
       if (!request.routeOptions.config.shareable) throw apiError('FORBIDDEN', 'shareScope');
       return;
@@ -55,25 +56,31 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   });
   acceptEmptyJsonBody(app);
 
+  /** The shared link whose access token a request carries (404 when it reads no more), within the link's rate limit. */
+  async function sharedLinkOf(request: FastifyRequest): Promise<SharedLink> {
+    const access = request.headers[SHARE_ACCESS_HEADER];
+    const link = typeof access === 'string' ? await ctx.accounts.sharedLinks.byAccess(access) : undefined;
+    if (!link) throw apiError('NOT_FOUND', 'sharedLink');
+    if (!(await limiter.hit(`share:${link.id}`, ctx.clock.now()))) {
+      throw apiError('RATE_LIMITED', 'dashboard', { perMinute }, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
+    }
+    return link;
+  }
+
   await sessionRoutes(app, ctx);
   await accountRoutes(app, ctx);
   await digestRoutes(app, ctx);
   await shareRoutes(app, ctx);
   await invitationRoutes(app, ctx);
-  await siteListRoutes(app, ctx);
+  await siteListRoutes(app, ctx, sharedLinkOf);
   // The read API's statistics routes by their own code: a member of the site's organisation reads
   // what a key of that organisation reads on /v1, byte for byte, and for goals and funnels also the
   // day each is counted since (the dashboard labels figures that miss earlier days).
   await statsRoutes(app, ctx, {
     prefix: '',
     async authenticate(request) {
-      const access = request.headers[SHARE_ACCESS_HEADER];
-      if (access !== undefined) {
-        const link = typeof access === 'string' ? await ctx.accounts.sharedLinks.byAccess(access) : undefined;
-        if (!link) throw apiError('NOT_FOUND', 'sharedLink');
-        if (!(await limiter.hit(`share:${link.id}`, ctx.clock.now()))) {
-          throw apiError('RATE_LIMITED', 'dashboard', { perMinute }, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
-        }
+      if (request.headers[SHARE_ACCESS_HEADER] !== undefined) {
+        const link = await sharedLinkOf(request);
         const site = await ctx.meta.getSite(link.sitePublicId);
         return { id: `share:${link.id}`, orgIds: site ? [site.orgId] : [], share: { siteId: link.sitePublicId, lockedFilters: link.filters } };
       }

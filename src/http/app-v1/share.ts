@@ -22,7 +22,7 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return {
       access: opened.access,
       expiresAt: opened.grantExpiresAt,
-      site: { id: site.id, name: site.name, domain: site.domain, timezone: site.timezone },
+      site: { id: site.id, name: site.name, domain: site.domain, timezone: site.timezone, rawDays: site.rawDays },
       filters: opened.link.filters,
     };
   });

@@ -1,6 +1,6 @@
 // The signed-in user's sites across organisations, the steps of a site's funnels (which the funnel
-// page names for every role), a site's installation state (the dashboard's first-event panel, for
-// every role) and the time zones a site may have.
+// view names for every role and for a shared link without locked filters), a site's installation
+// state (the dashboard's first-event panel, for every role) and the time zones a site may have.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { memberAccess } from '../auth/authorization.js';
@@ -10,13 +10,15 @@ import { idParam } from '../validate.js';
 import { computeRecentVisitors, siteHasEvents } from '../../stats/read/realtime.js';
 import { isLocalUrl } from '../../alerts/url-safety.js';
 import type { Site } from '../../entities/sites.js';
+import type { SharedLink } from '../../entities/accounts.js';
+import { SHARE_ACCESS_HEADER } from './share.js';
 import { afterParam, recentEventsOf, snippetOf } from '../admin/installation-routes.js';
 import { TIME_ZONES } from '../admin/org-routes.js';
 import type { Installation, SiteRow } from '../../core/vocabulary.js';
 
 const DAY_MS = 86_400_000;
 
-export async function siteListRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function siteListRoutes(app: FastifyInstance, ctx: AppContext, sharedLinkOf: (request: FastifyRequest) => Promise<SharedLink>): Promise<void> {
   app.get('/sites', async (request) => {
     const { user } = await requireSession(request);
     const now = ctx.clock.now();
@@ -49,10 +51,19 @@ export async function siteListRoutes(app: FastifyInstance, ctx: AppContext): Pro
     return site;
   };
 
-  // Any member may read a funnel's figures, so any member may read what its steps are; changing
-  // them stays with admins (/app/v1/manage).
-  app.get<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId/versions', async (request) => {
-    const site = await memberSite(request, request.params.siteId);
+  /** The site of a shared link's request: its own, and only while the link shares funnels (no locked filters). */
+  const sharedSite = async (request: FastifyRequest, siteId: string): Promise<Site> => {
+    const link = await sharedLinkOf(request);
+    const site = link.sitePublicId === siteId ? await ctx.meta.getSite(siteId) : undefined;
+    if (!site || site.status !== 'active') throw apiError('NOT_FOUND', 'site');
+    if (link.filters.length > 0) throw apiError('FORBIDDEN', 'shareLocked', { endpoint: 'funnels' });
+    return site;
+  };
+
+  // Any member may read a funnel's figures, so any member may read what its steps are, and so may a
+  // shared link that reads them; changing them stays with admins (/app/v1/manage).
+  app.get<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId/versions', { config: { shareable: true } }, async (request) => {
+    const site = request.headers[SHARE_ACCESS_HEADER] === undefined ? await memberSite(request, request.params.siteId) : await sharedSite(request, request.params.siteId);
     const funnel = await ctx.meta.funnelHistory(site.internalId, idParam(request.params.funnelId));
     if (!funnel) throw apiError('NOT_FOUND', 'funnel');
     return funnel;

@@ -38,7 +38,6 @@ import { dashboardResponses, ROUTES, responses, type RouteDoc } from './schemas.
 import { countedSince, funnelKey, goalKey } from '../../stats/rollups/coverage.js';
 import { rollupKey } from '../../stats/rollups/job.js';
 import { openApiDocument } from '../openapi.js';
-import { withLockedFilters } from '../../accounts/shared-links.js';
 
 /** Long reads of one reader that wait for a slot (a dashboard reads about a dozen panels at once); one more is refused. */
 const LONG_READS_WAITING = 32;
@@ -128,8 +127,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   /** The planned query, and the site's rollup bookkeeping it was planned with (read once). */
   async function planned(kind: QueryKind, request: FastifyRequest, site: Site): Promise<{ q: PlannedQuery; rollup: RollupState | undefined }> {
     const share = readers.get(request)!.share;
-    const params = share ? withLockedFilters(request.query as RawParams, share.lockedFilters) : (request.query as RawParams);
-    const q = parseQuery(kind, params, site, ctx.clock.now());
+    const q = parseQuery(kind, request.query as RawParams, site, ctx.clock.now(), share?.lockedFilters);
     const rollup = await ctx.meta.getRollupState(rollupKey(ctx.events, site.id));
     const plannedQuery = planQuery(q, await planInputs(events, site, q, rollup));
     importedAnswers.set(request, plannedQuery.plan.imported);

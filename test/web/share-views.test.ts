@@ -1,0 +1,124 @@
+// Shared links' views in the browser, with the names on screen: an admin locks a link to the page
+// pattern `/blog/**` in the site's settings (a pattern the goals' rules refuse is refused there, with
+// its message); the link shows only blog traffic (a page row narrows it to that post; a period past
+// the raw-event days says why it has no figures) and says why it shares no goals, funnels or
+// realtime, and which periods it answers. A link without locked filters shows the goals and a
+// funnel's steps, switched in the page (the link is not opened again). Each view is axe-clean.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { BROWSER_UA, createSite, importEvents, type SiteFixture } from '../helpers/server.js';
+import { checkPage, createUser, filled, openPage, signIn, startDashboard, type Dashboard } from './harness.js';
+
+describe('shared links: a page pattern, goals and funnels', () => {
+  let dashboard: Dashboard;
+  let site: SiteFixture;
+  let funnelId: number;
+
+  before(async () => {
+    dashboard = await startDashboard();
+    site = await createSite(dashboard.server, { domain: 'shared-blog.example' });
+    const now = Date.now();
+    const lines = [];
+    // Six visitors view `/` then `/pricing`; the first three also `/blog/a`, the first one `/blog/x/y` too.
+    for (let i = 0; i < 6; i++) {
+      const visitor = { ua: BROWSER_UA, ip: `198.51.100.${i + 1}`, country: 'DE' };
+      const ts = now - (i + 1) * 3_600_000;
+      lines.push({ ts, u: '/', ...visitor }, { ts: ts + 60_000, u: '/pricing', ...visitor });
+      if (i < 3) lines.push({ ts: ts + 120_000, u: '/blog/a', ...visitor });
+      if (i < 1) lines.push({ ts: ts + 180_000, u: '/blog/x/y', ...visitor });
+    }
+    assert.equal((await importEvents(dashboard.server, site.siteId, lines)).body.rejected, 0);
+    await dashboard.server.admin('POST', `/sites/${site.siteId}/goals`, { name: 'Read the blog', kind: 'page', pattern: '/blog/**' });
+    const funnel = await dashboard.server.admin('POST', `/sites/${site.siteId}/funnels`, {
+      name: 'Home to blog',
+      windowMinutes: 60,
+      steps: [
+        { kind: 'page', pattern: '/' },
+        { kind: 'page', pattern: '/blog/**' },
+      ],
+    });
+    assert.equal(funnel.status, 201);
+    funnelId = funnel.body.id;
+    await createUser(dashboard.server, 'blog-sharer@example.com', [{ orgId: site.orgId, role: 'admin' }]);
+  });
+  after(() => dashboard?.close());
+
+  it('an admin locks a link to /blog/**; it shows only blog traffic and says what it does not share', async () => {
+    const { server } = dashboard;
+    const admin = await openPage(dashboard);
+    await signIn(admin.page, server, 'blog-sharer@example.com', `/sites/${site.siteId}/settings`);
+    const form = admin.page.getByRole('form', { name: 'Create a shared link' });
+    await form.getByLabel('Filters').fill('page:blog/**');
+    await form.getByRole('button', { name: 'Create link' }).click();
+    await form.getByText('filters[0]: a page pattern starts with / (wildcards * and **)').waitFor();
+    await form.getByLabel('Filters').fill('page:/blog/**');
+    await form.getByRole('button', { name: 'Create link' }).click();
+    const shown = admin.page.getByRole('region', { name: 'Shared link', exact: true });
+    await shown.waitFor();
+    const url = String(await shown.locator('pre code').textContent()).trim();
+    await admin.page.getByRole('cell', { name: 'page:/blog/**' }).waitFor();
+    await admin.context.close();
+
+    const { context, page } = await openPage(dashboard);
+    await page.goto(url);
+    await page.getByText('Every figure here is limited to').waitFor();
+    await filled(page);
+    const note = page.getByRole('note');
+    await note.getByText('Goals, funnels and realtime are not shared through this link').waitFor();
+    await note.getByText(/Pages matching \/blog\/\*\* are counted from single events, which this site keeps for its last 30 days/).waitFor();
+    // Four blog pageviews by three visitors; none of / or /pricing.
+    const kpi = (metric: string) => page.locator(`.kpi[data-metric="${metric}"] .kpi-value`);
+    await page.waitForFunction(() => document.querySelector('.kpi[data-metric="pageviews"] .kpi-value')?.textContent !== '…');
+    assert.equal(await kpi('pageviews').textContent(), '4');
+    assert.equal(await kpi('visitors').textContent(), '3');
+    // The tiles without a figure say why: the link's page filter, not a lack of goals.
+    assert.equal(await page.locator('.kpi[data-metric="conversions"]').getAttribute('title'), 'Not counted under filters');
+    assert.match((await page.locator('.kpi[data-metric="bounceRate"]').getAttribute('title'))!, /^Not available with a page filter$/i);
+    const pages = page.locator('[data-panel="pages"] tbody tr td:first-child');
+    assert.deepEqual((await pages.allTextContents()).sort(), ['/blog/a', '/blog/x/y']);
+    for (const name of ['Realtime', 'Goals']) assert.equal(await page.getByRole('link', { name }).count(), 0, name);
+    await checkPage(page, 'share-pattern-dashboard');
+    // A row of the pages narrows the figures to that post, within the lock.
+    await page.locator('[data-panel="pages"]').getByRole('button', { name: '/blog/a', exact: true }).click();
+    await page.waitForURL((address) => address.searchParams.getAll('filter').join() === 'page:/blog/a');
+    await filled(page);
+    await page.waitForFunction(() => document.querySelector('.kpi[data-metric="pageviews"] .kpi-value')?.textContent === '3');
+    assert.deepEqual(await pages.allTextContents(), ['/blog/a']);
+    // A period past the raw-event days shows why it has no figures, in place of them.
+    await page.locator('select').first().selectOption('90d');
+    await page.locator('[data-panel="overview"]').getByText(/single events, which this site keeps for a limited number of days/).first().waitFor();
+    await context.close();
+  });
+
+  it('a link without locked filters shows the goals and a funnel, switched in the page', async () => {
+    const { server } = dashboard;
+    const created = await server.admin('POST', `/sites/${site.siteId}/shared-links`, { password: 'a shared secret here' });
+    assert.equal(created.status, 201);
+    const { context, page } = await openPage(dashboard);
+    await page.goto(created.body.url);
+    await page.getByLabel('Password', { exact: true }).fill('a shared secret here');
+    await page.getByRole('button', { name: 'View dashboard' }).click();
+    await filled(page);
+    await page.getByRole('link', { name: 'Goals' }).click();
+    assert.match(page.url(), /[?&]view=goals$/);
+    const row = page.locator('[data-panel="goals"] tbody tr');
+    await row.first().waitFor();
+    assert.match((await row.first().locator('td').first().textContent())!, /^Read the blog/);
+    assert.deepEqual((await row.first().locator('td').allTextContents()).slice(1, 3), ['4', '3']);
+    await checkPage(page, 'share-goals');
+    await page.getByRole('link', { name: 'Home to blog' }).click();
+    await page.waitForURL((address) => address.searchParams.get('view') === 'funnel' && address.searchParams.get('funnel') === String(funnelId));
+    const steps = page.locator('.funnel-steps li');
+    await steps.nth(1).getByText('Page /blog/**').waitFor();
+    assert.match((await steps.nth(0).textContent())!, /^1\. Page \/\s*6 visitors$/);
+    assert.match((await steps.nth(1).textContent())!, /3 visitors · 50% from step 1/);
+    await checkPage(page, 'share-funnel');
+    // Followed in the page: the password is not asked again, and Back returns to the goals.
+    assert.equal(await page.getByRole('button', { name: 'View dashboard' }).count(), 0);
+    await page.goBack();
+    await row.first().waitFor();
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await filled(page);
+    await context.close();
+  });
+});
