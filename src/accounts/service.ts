@@ -69,7 +69,7 @@ export class AccountService {
     this.sharedLinks = new SharedLinks(
       this.store,
       this.clock,
-      (subject, check, refusal) => this.countedCheck(subject, check, refusal),
+      (subject, check, refusal) => this.admittedCheck(subject, check, refusal),
       (address) => this.lockout.admit(address, this.clock.now()),
     );
     this.invitations = new Invitations(this.store, this.meta, this.clock, options.mail, options.warn ?? (() => undefined));
@@ -224,6 +224,14 @@ export class AccountService {
    */
   private async countedCheck(subject: AttemptSubject, check: () => Promise<boolean>, refusal: () => ApiError): Promise<void> {
     await this.lockout.admit(subject.address, this.clock.now());
+    await this.admittedCheck(subject, check, refusal);
+  }
+
+  /**
+   * countedCheck for a client already counted against its sign-in rate limit by the same request (a
+   * shared link's opening is counted before its link is looked up): one attempt counts once.
+   */
+  private async admittedCheck(subject: AttemptSubject, check: () => Promise<boolean>, refusal: () => ApiError): Promise<void> {
     const reserved = await this.lockout.reserve(subject, this.clock.now());
     if (!(await this.releasedOnError(reserved, check()))) {
       await this.lockout.fail(reserved, this.clock.now());

@@ -16,7 +16,7 @@ import type { AccountStore } from '../storage/meta/account-types.js';
 import type { AttemptSubject } from './lockout.js';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.js';
 
-/** How long one opening of a link reads before the page opens it again (its password asked again). */
+/** How long one opening of a link reads; then its page opens it again (asking its password again when it has one). */
 export const GRANT_MS = 12 * 3_600_000;
 /** Last use is written at most this often, so reads do not each write. */
 const TOUCH_EVERY_MS = 60_000;
@@ -32,7 +32,10 @@ export interface NewSharedLink {
   embedDomains: string[];
 }
 
-/** Counts a presented secret as a sign-in attempt (AccountService.countedCheck). */
+/**
+ * Counts a presented secret as a sign-in attempt of a client the opening already counted against its
+ * sign-in rate limit (AccountService.admittedCheck): the lockout's reservation, then the check.
+ */
 export type CountedCheck = (subject: AttemptSubject, check: () => Promise<boolean>, refusal: () => ApiError) => Promise<void>;
 
 export type LinkOpening = { passwordRequired: true } | { access: string; link: SharedLink; grantExpiresAt: number };
@@ -82,8 +85,9 @@ export class SharedLinks {
   }
 
   /**
-   * Opens a link: with a password, it must come and is checked as a sign-in attempt of the link
-   * (10 wrong ones in 15 minutes lock the link, or the client, for 15 minutes); then a grant.
+   * Opens a link: counted once against its client's sign-in rate limit, before the link is looked
+   * up; with a password, it must come and is checked as a sign-in attempt of the link (10 wrong ones
+   * in 15 minutes lock the link, or the client, for 15 minutes); then a grant.
    */
   async open(token: string, password: string | undefined, address: string): Promise<LinkOpening> {
     await this.admit(address);

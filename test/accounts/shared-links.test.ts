@@ -187,6 +187,18 @@ describe('shared links', () => {
     clock.set(NOW);
   });
 
+  test("an opening counts once against its client's sign-in rate limit (20 a minute), its password check included", async () => {
+    const token = tokenOf((await create({ password: 'a shared secret here' })).body.url);
+    const address = '203.0.113.77';
+    for (let i = 1; i <= 11; i++) assert.equal((await open(token, 'a shared secret here', address)).status, 200, `opening ${i} with the password`);
+    for (let i = 12; i <= 20; i++) assert.equal((await open(token, undefined, address)).status, 202, `opening ${i} without it`);
+    const refused = await open(token, 'a shared secret here', address);
+    assert.equal(refused.status, 429, refused.text);
+    assert.equal(refused.body.error.message, 'Too many sign-in attempts from this address. Try again in a minute.');
+    assert.equal((await open('z'.repeat(43), undefined, address)).status, 429, 'an unknown link past the limit is refused before it is looked up');
+    assert.equal((await open(token, 'a shared secret here', '203.0.113.78')).status, 200, 'another client has its own limit');
+  });
+
   test('the page sends no Referer, is framed only on the embed domains, and the token stays out of the log', async () => {
     const created = await create({ embedDomains: ['Client.Example', 'agency.example'] });
     const page = await fetch(created.body.url);
@@ -205,5 +217,50 @@ describe('shared links', () => {
     const log = logLines.join('');
     assert.match(log, /\/share\/\[secret\]/);
     assert.equal(log.includes(token), false, 'the token is not in the log');
+  });
+});
+
+describe("shared links' reads are counted per client before the access token is looked up", () => {
+  const clock = new ManualClock(NOW);
+  let server: TestServer;
+  let siteId: string;
+
+  before(async () => {
+    server = await startTestServer({ clock, env: { SVC_TRUSTED_PROXIES: '127.0.0.1', SVC_APP_RATE_LIMIT: '10/60s' } });
+    siteId = (await createSite(server)).siteId;
+  });
+  after(() => server.stop());
+
+  test('unknown access tokens cost no more than a known one: past the limit, a client is refused without a lookup', async () => {
+    const created = await server.admin('POST', `/sites/${siteId}/shared-links`, {});
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const opened = await new AppClient(server).request('POST', '/app/v1/share', { token: new URL(created.body.url).pathname.split('/')[2] });
+    const access: string = opened.body.access;
+    const read = async (token: string, address: string) =>
+      (await fetch(`${server.url}/app/v1/sites/${siteId}/stats?period=7d`, { headers: { 'x-share-access': token, 'x-forwarded-for': address } })).status;
+    // The real store, its grant look-ups counted.
+    const store = server.ctx.accounts.store;
+    const lookUp = store.sharedLinkByGrant.bind(store);
+    let lookups = 0;
+    store.sharedLinkByGrant = (grantId, now) => {
+      lookups++;
+      return lookUp(grantId, now);
+    };
+    try {
+      const unknown = (i: number) => String(i).padStart(43, 'u');
+      for (let i = 1; i <= 10; i++) assert.equal(await read(unknown(i), '198.51.100.10'), 404, `unknown token ${i}`);
+      assert.equal(lookups, 10);
+      assert.equal(await read(unknown(11), '198.51.100.10'), 429, 'the 11th unknown token of the minute');
+      assert.equal(await read(access, '198.51.100.10'), 429, 'and a known one, from that client');
+      assert.equal(lookups, 10, 'refused before any lookup');
+
+      for (let i = 1; i <= 10; i++) assert.equal(await read(access, '198.51.100.11'), 200, `another client's known token, read ${i}`);
+      assert.equal(await read(access, '198.51.100.11'), 429, 'its 11th read of the minute');
+      assert.equal(lookups, 20);
+      clock.advance(60_000);
+      assert.equal(await read(unknown(12), '198.51.100.10'), 404, 'a minute later');
+    } finally {
+      store.sharedLinkByGrant = lookUp;
+    }
   });
 });

@@ -2,12 +2,14 @@
 // (`Create link`, `Password`, `Filters`) and sees it once with `Copy`; a visitor without an account
 // gives the password (`View dashboard`) and sees the site's figures with the locked filter, no
 // settings and no `Sign out`; a link followed from the page carries no Referer; a page of another
-// site cannot frame the link; `Revoke` ends it. Each view is axe-clean at desktop and phone width,
-// light and dark.
+// site cannot frame the link; `Revoke` ends it; a page left open past its access token's 12 hours
+// (the service's clock moved on) opens the link again, asking its password again when it has one.
+// Each view is axe-clean at desktop and phone width, light and dark.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Clock } from '../../src/core/clock.js';
 import { BROWSER_UA, createSite, importEvents, type SiteFixture } from '../helpers/server.js';
 import { checkPage, createUser, filled, LOOKS, openPage, signIn, startDashboard, type Dashboard } from './harness.js';
 
@@ -18,9 +20,12 @@ describe('shared links in the browser', () => {
   let elsewhereUrl: string;
   const seen: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
   let framingPage = '';
+  /** The service's clock: the real one, moved forward by `ahead` (past an access token's 12 hours). */
+  let ahead = 0;
+  const clock: Clock = { now: () => Date.now() + ahead };
 
   before(async () => {
-    dashboard = await startDashboard();
+    dashboard = await startDashboard({ clock });
     site = await createSite(dashboard.server, { domain: 'shared-shop.example' });
     const now = Date.now();
     const lines = [];
@@ -127,6 +132,60 @@ describe('shared links in the browser', () => {
     const gone = await page.goto(created.body.url);
     assert.equal(gone!.status(), 404);
     await admin.context.close();
+    await context.close();
+  });
+
+  it("a page left open past its access token's 12 hours opens the link again: without a password it reads on, with one it asks it again", async () => {
+    const { server } = dashboard;
+    const plain = await server.admin('POST', `/sites/${site.siteId}/shared-links`, {});
+    assert.equal(plain.status, 201);
+    const { context, page } = await openPage(dashboard);
+    let openings = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/app/v1/share') openings++;
+    });
+    const realtime = (status: number, accepted: (access: string | undefined) => boolean = () => true) =>
+      page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/realtime') && response.status() === status && accepted(response.request().headers()['x-share-access']), {
+        timeout: 30_000,
+      });
+    const firstRead = realtime(200);
+    await page.goto(`${plain.body.url}?view=realtime`);
+    const firstAccess = (await firstRead).request().headers()['x-share-access'];
+    assert.match(String(firstAccess), /^[\w-]{43}$/);
+    await page.getByText(/in the last 5 minutes/).waitFor();
+    assert.equal(openings, 1);
+
+    // The view reads again within 10 s: with the ended access (404), then with the next opening's.
+    const ended = realtime(404, (access) => access === firstAccess);
+    const readOn = realtime(200, (access) => access !== firstAccess);
+    ahead += 12 * 3_600_000 + 1_000;
+    await ended;
+    await readOn;
+    assert.equal(openings, 2, 'the link is opened again once');
+    await page.getByText(/in the last 5 minutes/).waitFor();
+    assert.equal(await page.getByText(/revoked or it expired/).count(), 0, 'no error shown');
+    assert.equal(await page.getByLabel('Password', { exact: true }).count(), 0, 'no password asked');
+    // The dashboard view's reads, sent together with an ended access, open the link again once.
+    ahead += 12 * 3_600_000 + 1_000;
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await filled(page);
+    assert.equal(openings, 3, 'the reads that failed together opened the link once');
+    assert.equal(await page.getByText(/revoked or it expired/).count(), 0, 'no error shown');
+
+    const secret = await server.admin('POST', `/sites/${site.siteId}/shared-links`, { password: 'a shared secret here' });
+    assert.equal(secret.status, 201);
+    await page.goto(secret.body.url);
+    await page.getByLabel('Password', { exact: true }).fill('a shared secret here');
+    await page.getByRole('button', { name: 'View dashboard' }).click();
+    await filled(page);
+    ahead += 12 * 3_600_000 + 1_000;
+    // Switching to the realtime view reads with the ended access: the password is asked again.
+    await page.getByRole('link', { name: 'Realtime' }).click();
+    await page.getByLabel('Password', { exact: true }).fill('a shared secret here');
+    await page.getByRole('button', { name: 'View dashboard' }).click();
+    await page.getByText(/in the last 5 minutes/).waitFor();
+    assert.match(page.url(), /[?&]view=realtime$/);
+    assert.equal(await page.getByText(/revoked or it expired/).count(), 0, 'no error shown');
     await context.close();
   });
 });

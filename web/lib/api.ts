@@ -21,8 +21,9 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestOptions {
   /**
-   * Set on the requests made before a session exists (sign-in, setup): a 401 is then the answer to
-   * show, not a sign that the session ended (which sends the browser to sign in again).
+   * Set on the requests made before a session or a shared link's access exists (sign-in, setup,
+   * opening the link): a 401 is then the answer to show, not a sign that the session ended (which
+   * sends the browser to sign in again), and no `x-share-access` goes with it.
    */
   anonymous?: boolean;
 }
@@ -30,6 +31,13 @@ export interface RequestOptions {
 let csrfToken = '';
 /** A shared link's access token: the page's reads go with it instead of a session. */
 let shareAccess: string | undefined;
+/**
+ * Opens the shared link again when `failure` says its access ended (after 12 hours): true when
+ * `shareAccess` is new, false when the failure is another one (or the page asks the password).
+ */
+let renewShareAccess: ((failure: ApiError) => Promise<boolean>) | undefined;
+/** The renewal under way: reads that fail together open the link once. */
+let renewing: Promise<boolean> | undefined;
 
 /**
  * The `Svc-Imported` header of the latest answer to each path read: whether the figures include
@@ -46,9 +54,23 @@ export function setCsrfToken(token: string): void {
   csrfToken = token;
 }
 
-/** Makes every read of the page a shared link's (the `x-share-access` header), never a session's. */
-export function setShareAccess(access: string): void {
+/**
+ * Makes every read of the page a shared link's (the `x-share-access` header), never a session's;
+ * a read refused by `renew`'s judgement is sent once more with the access it makes.
+ */
+export function setShareAccess(access: string, renew?: (failure: ApiError) => Promise<boolean>): void {
   shareAccess = access;
+  renewShareAccess = renew;
+}
+
+/** Whether a read sent with `sentAccess` and refused with `failure` goes again, with a newer access. */
+async function renewedShareAccess(sentAccess: string, failure: ApiError): Promise<boolean> {
+  if (shareAccess !== sentAccess) return true;
+  if (!renewShareAccess) return false;
+  renewing ??= renewShareAccess(failure).finally(() => {
+    renewing = undefined;
+  });
+  return renewing;
 }
 
 async function errorOf(response: Response): Promise<ApiError> {
@@ -64,10 +86,22 @@ async function errorOf(response: Response): Promise<ApiError> {
 }
 
 export async function api<T = unknown>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  const access = options.anonymous ? undefined : shareAccess;
+  try {
+    return await send<T>(method, path, body, options, access);
+  } catch (failure) {
+    // A shared link's access ends after 12 hours while its page stays open: the read goes once more
+    // with a new one when the page could open the link again.
+    if (access === undefined || !(failure instanceof ApiError) || failure.status !== 404 || !(await renewedShareAccess(access, failure))) throw failure;
+    return send<T>(method, path, body, options, shareAccess);
+  }
+}
+
+async function send<T>(method: Method, path: string, body: unknown, options: RequestOptions, access: string | undefined): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
-  if (shareAccess !== undefined) headers['x-share-access'] = shareAccess;
+  if (access !== undefined) headers['x-share-access'] = access;
   let response: Response;
   try {
     response = await fetch(`/app/v1${path}`, {
@@ -79,7 +113,7 @@ export async function api<T = unknown>(method: Method, path: string, body?: unkn
   } catch {
     throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check the connection and try again.');
   }
-  if (response.status === 401 && !options.anonymous && shareAccess === undefined) {
+  if (response.status === 401 && !options.anonymous && access === undefined) {
     window.location.assign(loginPath(window.location.pathname + window.location.search, window.location.origin));
   }
   if (!response.ok) throw await errorOf(response);

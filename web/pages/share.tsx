@@ -3,10 +3,12 @@
 // password when it has one); the answer's access token then goes with every read. `Dashboard` and,
 // for a link without locked filters, `Realtime` and `Goals` (with each funnel's view) switch views in
 // the page; a link locked to filters says why it shares the dashboard alone. `?embed=1` drops the
-// page's header for an iframe.
+// page's header for an iframe. An access token reads for 12 hours: when a read says it ended, the
+// page opens the link again (asking its password again when it has one) and reads on.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf, setShareAccess } from '../lib/api.js';
+import { api, type ApiError, messageOf, setShareAccess } from '../lib/api.js';
+import { ERRORS } from '../../src/core/errors.js';
 import { useAction } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage, pathSegment } from '../lib/mount.js';
@@ -135,7 +137,7 @@ function Frame({ site, children }: { site: Opened['site']; children: ComponentCh
   );
 }
 
-function PasswordForm({ onOpen }: { onOpen(password: string): Promise<void> }) {
+function PasswordForm({ onOpen }: { onOpen(password: string): Promise<unknown> }) {
   const [password, setPassword] = useState('');
   const action = useAction();
   return (
@@ -170,15 +172,26 @@ function SharePage() {
       document.removeEventListener('click', followInPage);
     };
   }, []);
-  const open = async (password?: string) => {
+  /**
+   * Opens the link: its access set (the page as it is when opened again), or its password asked
+   * (the page's views closed). True when it reads.
+   */
+  const open = async (password?: string): Promise<boolean> => {
     const answer = await api<Opened | { passwordRequired: true }>('POST', '/share', { token, ...(password === undefined ? {} : { password }) }, { anonymous: true });
     if ('passwordRequired' in answer) {
+      setOpened(undefined);
       setPasswordAsked(true);
-      return;
+      return false;
     }
-    setShareAccess(answer.access);
-    setOpened(answer);
+    setShareAccess(answer.access, reopen);
+    setOpened((shown) => shown ?? answer);
+    return true;
   };
+  /**
+   * A read refused with the 404 of an ended access (after 12 hours; a revoked or expired link's is
+   * the same): the link is opened again, and a revoked or expired one answers that 404 again.
+   */
+  const reopen = async (failure: ApiError): Promise<boolean> => failure.code === 'NOT_FOUND' && failure.message === ERRORS.NOT_FOUND.messages.sharedLink && open();
   useEffect(() => {
     open().catch((failure: unknown) => setError(messageOf(failure)));
   }, []);

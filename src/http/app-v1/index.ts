@@ -5,8 +5,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SharedLink } from '../../entities/accounts.js';
 import type { AppContext } from '../../context.js';
 import { apiError } from '../../core/errors.js';
+import { clientGroup } from '../../ingest/ip.js';
 import { checkCsrfToken, checkOrigin } from '../auth/csrf.js';
-import { requireSession } from '../auth/session-cookie.js';
+import { clientAddress, requireSession } from '../auth/session-cookie.js';
 import { memberAccess } from '../auth/authorization.js';
 import { orgScopedRoutes } from '../admin/index.js';
 import { acceptEmptyJsonBody } from '../admin/json-body.js';
@@ -33,19 +34,21 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   const { count, windowMs } = ctx.config.appRateLimit;
   const limiter = ctx.counters.rateLimiter('app', count, windowMs);
   const perMinute = Math.round((count * 60_000) / windowMs);
+  const rateLimited = () => apiError('RATE_LIMITED', 'dashboard', { perMinute }, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
 
   app.addHook('onRequest', async (request) => {
     checkOrigin(request, ctx.config);
     // A shared link's page reads statistics and funnel steps only; those routes authenticate its access token.
     if (request.headers[SHARE_ACCESS_HEADER] !== undefined) {
       if (!request.routeOptions.config.shareable) throw apiError('FORBIDDEN', 'shareScope');
+      // Counted per client before its access token is looked up: an unknown token (one lookup,
+      // then 404) costs what a known one costs, and a client cannot make lookups past the limit.
+      if (!(await limiter.hit(`share-client:${clientGroup(clientAddress(request, ctx.config))}`, ctx.clock.now()))) throw rateLimited();
       return;
     }
     if (request.routeOptions.config.withoutSession) return;
     const signedIn = await requireSession(request);
-    if (!(await limiter.hit(String(signedIn.user.id), ctx.clock.now()))) {
-      throw apiError('RATE_LIMITED', 'dashboard', { perMinute }, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
-    }
+    if (!(await limiter.hit(String(signedIn.user.id), ctx.clock.now()))) throw rateLimited();
     checkCsrfToken(request, signedIn);
     if (!request.routeOptions.config.beforeTwoFactor && (await ctx.accounts.orgsAwaitingTwoFactor(signedIn.user.id)).length > 0) {
       throw apiError('FORBIDDEN', 'twoFactorRequired');
@@ -56,14 +59,15 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   });
   acceptEmptyJsonBody(app);
 
-  /** The shared link whose access token a request carries (404 when it reads no more), within the link's rate limit. */
+  /**
+   * The shared link whose access token a request carries (404 when it reads no more), within the
+   * link's rate limit (its client's was counted by the onRequest hook, before this lookup).
+   */
   async function sharedLinkOf(request: FastifyRequest): Promise<SharedLink> {
     const access = request.headers[SHARE_ACCESS_HEADER];
     const link = typeof access === 'string' ? await ctx.accounts.sharedLinks.byAccess(access) : undefined;
     if (!link) throw apiError('NOT_FOUND', 'sharedLink');
-    if (!(await limiter.hit(`share:${link.id}`, ctx.clock.now()))) {
-      throw apiError('RATE_LIMITED', 'dashboard', { perMinute }, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
-    }
+    if (!(await limiter.hit(`share:${link.id}`, ctx.clock.now()))) throw rateLimited();
     return link;
   }
 
