@@ -34,6 +34,7 @@ import type { Site } from '../src/entities/sites.js';
 import { dataset } from '../support/datasets.js';
 import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
 import { seededRandom } from '../src/core/seeded-random.js';
+import { timeIt } from './timing.js';
 
 const IMPORT_DAYS = Number(process.env.BENCH_IMPORT_DAYS ?? 1095);
 const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
@@ -79,19 +80,6 @@ function* exportTables(days: number): Generator<ZipSource> {
     ['Windows', 'Mac', 'iOS', 'Android', 'GNU/Linux'].map((o) => `${day},${o},1,${n(r, 900)},${n(r, 1000)},${n(r, 90000)},${n(r, 500)},${n(r, 3000)}\n`),
   );
   yield perDay('custom_events|date,name,link_url,path,visitors,events', (day, r) => ['Signup', 'Download'].map((e) => `${day},${e},,,${n(r, 50)},${n(r, 80)}\n`));
-}
-
-async function timeIt(run: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  await run();
-  const samples: number[] = [];
-  for (let i = 0; i < REPEAT; i++) {
-    const start = performance.now();
-    await run();
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
-  return { p50: at(0.5), p95: at(0.95) };
 }
 
 async function measure(profile: string, open: () => Promise<EventStore>): Promise<void> {
@@ -142,8 +130,8 @@ async function measure(profile: string, open: () => Promise<EventStore>): Promis
     ];
     console.log(`[${profile}] a year of ${SESSIONS} sessions a day; p50/p95 of ${REPEAT} reads (ms):`);
     for (const [label, kind, params] of questions) {
-      const alone = await timeIt(() => read(collected, kind, params));
-      const halfImported = await timeIt(() => read(mixed, kind, params));
+      const alone = await timeIt(() => read(collected, kind, params), REPEAT);
+      const halfImported = await timeIt(() => read(mixed, kind, params), REPEAT);
       console.log(`  ${label.padEnd(28)} collected ${alone.p50.toFixed(1)}/${alone.p95.toFixed(1)}   half imported ${halfImported.p50.toFixed(1)}/${halfImported.p95.toFixed(1)}   p95 ratio ${(halfImported.p95 / alone.p95).toFixed(2)}x`);
     }
   } finally {

@@ -25,6 +25,7 @@ import { computeStats } from '../src/stats/read/stats.js';
 import { computeTimeseries } from '../src/stats/read/timeseries.js';
 import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
 import { loadYearSite, TZ } from './year-site.js';
+import { timeIt } from './timing.js';
 
 const PAGEVIEWS_PER_DAY = Number(process.env.BENCH_PAGEVIEWS_PER_DAY ?? 20_000);
 const DAYS = Number(process.env.BENCH_DAYS ?? 365);
@@ -40,19 +41,6 @@ interface Measured {
   p50: number;
   p95: number;
   raw?: { p50: number; p95: number };
-}
-
-async function timeIt(run: () => Promise<unknown>, repeat = REPEAT): Promise<{ p50: number; p95: number }> {
-  await run();
-  const samples: number[] = [];
-  for (let i = 0; i < repeat; i++) {
-    const start = performance.now();
-    await run();
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
-  return { p50: at(0.5), p95: at(0.95) };
 }
 
 /** Loads the year into a fresh service on the profile's stores and measures it. */
@@ -131,13 +119,13 @@ async function measure(profile: string, env: Record<string, string>): Promise<Me
     }
     const measured: Measured[] = [];
     for (const [label, path, kind, params] of year) {
-      const api = await timeIt(() => get(path));
+      const api = await timeIt(() => get(path), REPEAT);
       const raw = await timeIt(() => rawScan(kind, params), RAW_REPEAT);
       console.log(`${label.padEnd(32)}${fmt(api.p50)}${fmt(api.p95)}  ${fmt(raw.p50)}${fmt(raw.p95)}  ${(raw.p95 / api.p95).toFixed(1)}×`);
       measured.push({ label, ...api, raw });
     }
     for (const [label, path] of others) {
-      const api = await timeIt(() => get(path));
+      const api = await timeIt(() => get(path), REPEAT);
       console.log(`${label.padEnd(32)}${fmt(api.p50)}${fmt(api.p95)}`);
       measured.push({ label, ...api });
     }

@@ -6,15 +6,10 @@
 import { addDays } from '../core/localtime.js';
 import { seededRandom } from '../core/seeded-random.js';
 import { exportFileName } from '../imports/export.js';
+import type { DemoTotals } from './demo-traffic.js';
 
-export interface ExportTotals {
-  from: string;
-  to: string;
-  visitors: number;
-  sessions: number;
-  bounces: number;
-  pageviews: number;
-}
+/** The figures of a generated export, as the demo prints them (no custom events: they are not in its visitors table). */
+export type ExportTotals = Omit<DemoTotals, 'events'>;
 
 /** Integers summing to `total`, in proportion to `weights` (largest remainders). */
 function shares(total: number, weights: readonly number[]): number[] {
