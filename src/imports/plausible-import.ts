@@ -219,8 +219,10 @@ const summed = trusted(COLUMNS.map((c) => `CAST(sum(${c}) AS BIGINT) AS o_${c}`)
 
 /**
  * Writes the staged rows into the imported aggregates, for the export's days but those the site
- * holds events or rollups on (returned, ascending); each table's rows of those days, whichever
- * import wrote them, are replaced in one write.
+ * holds events or rollups on (returned, ascending). The rows of those days, whichever import wrote
+ * them, are replaced in the three tables together (`replaceTogether`): a failure leaves the earlier
+ * figures, or, on ClickHouse, some months rewritten, which `WriteInterrupted` tells the job to mend by
+ * writing again.
  */
 async function writeImport(events: EventStore, target: ImportTarget, days: Period): Promise<string[]> {
   const d = events.dialect;
@@ -238,10 +240,23 @@ async function writeImport(events: EventStore, target: ImportTarget, days: Perio
   const site: Sql = sql`SELECT site_id AS o_site, day AS o_day, import_id AS o_import, ${summed} ${staged('site')} GROUP BY site_id, day, import_id`;
   const keys: Sql = sql`SELECT site_id AS o_site, day AS o_day, import_id AS o_import, dimension AS o_dimension, key AS o_key, ${summed} ${staged('keys')}
     GROUP BY site_id, day, import_id, dimension, key`;
+  // The months' sums from the new key rows and the daily rows the replacement leaves (outside its days).
+  const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
+  const monthDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
+  const kept = sql`SELECT site_id, day, import_id, dimension, key, ${trusted(COLUMNS.join(', '))} FROM ${trusted(IMPORTED_DIM_DAILY.name)}
+    WHERE site_id = ${siteId} AND ${dayRange(d, 'day', monthDays)} AND NOT (${dayRange(d, 'day', days)})`;
+  const outputs = [['o_site', 'site_id'], ['o_day', 'day'], ['o_import', 'import_id'], ['o_dimension', 'dimension'], ['o_key', 'key'], ...COLUMNS.map((c) => [`o_${c}`, c])];
+  const renamed = trusted(outputs.map(([from, to]) => `${from} AS ${to}`).join(', '));
+  const monthly: Sql = sql`SELECT site_id AS o_site, ${trusted(d.monthStart('day'))} AS o_month, import_id AS o_import, dimension AS o_dimension, key AS o_key, ${summed}
+    FROM (${kept} UNION ALL SELECT ${renamed} FROM (${keys}) k) GROUP BY site_id, o_month, import_id, dimension, key`;
   try {
-    await events.replaceRows(IMPORTED_DAILY, scope, site);
-    await events.replaceRows(IMPORTED_DIM_DAILY, scope, keys);
-    await resumMonths(events, siteId, days);
+    await events.replaceTogether([
+      { table: IMPORTED_DAILY, scope, rows: site },
+      { table: IMPORTED_DIM_DAILY, scope, rows: keys },
+      { table: IMPORTED_DIM_MONTHLY, scope: { siteId, days: months }, rows: monthly },
+    ]);
+  } catch (err) {
+    throw new WriteInterrupted(err);
   } finally {
     forgetImportedDays(siteId);
   }
@@ -249,17 +264,14 @@ async function writeImport(events: EventStore, target: ImportTarget, days: Perio
   return skipped.map((r) => r.d);
 }
 
-/** Re-sums imported_dim_monthly, per import, for the months a range of days touches. */
-function resumMonths(events: EventStore, siteId: string, days: Period): Promise<void> {
-  const d = events.dialect;
-  const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
-  const allDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
-  return events.replaceRows(
-    IMPORTED_DIM_MONTHLY,
-    { siteId, days: months },
-    sql`SELECT site_id AS o_site, ${trusted(d.monthStart('day'))} AS o_month, import_id AS o_import, dimension AS o_dimension, key AS o_key, ${summed}
-      FROM ${trusted(IMPORTED_DIM_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', allDays)} GROUP BY site_id, o_month, import_id, dimension, key`,
-  );
+/**
+ * The write of an import's rows failed: DuckDB left the site's figures as they were, ClickHouse may
+ * have rewritten some months. The job is taken again from its file, which writes the same rows.
+ */
+export class WriteInterrupted extends Error {
+  constructor(cause: unknown) {
+    super(`writing the import's figures failed: ${String(cause)}`, { cause });
+  }
 }
 
 /** A day after any an import holds, inside every engine's DATE range (ClickHouse's Date reads 2149-06-06 as 1970). */

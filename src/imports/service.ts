@@ -1,8 +1,9 @@
 // Import jobs (docs/imports.md): an upload is streamed to a file of the data folder, checked to be
 // one of the formats (refused at once otherwise), and queued; a worker process takes the queued
 // jobs one at a time, reports their progress, and ends each done (with its report) or failed
-// (having removed whatever it wrote). A job whose worker stopped is taken again once its lease
-// runs out and starts again from its file; the file goes when the job ends or is deleted.
+// (having removed whatever it wrote). A job whose worker stopped, or whose write into the store
+// failed, is taken again once its lease runs out and starts again from its file; the file goes when
+// the job ends or is deleted.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
@@ -18,7 +19,7 @@ import type { ImportSource, ImportView } from '../core/vocabulary.js';
 import type { ImportReport as NdjsonReport } from '../ingest/importer.js';
 import { csvRecords } from './csv.js';
 import { checkGoatcounterExport, goatcounterLines, newSkips, openCsvFile } from './goatcounter.js';
-import { checkPlausibleExport, importPlausible, ImportRefused, removeImport, type ImportReport } from './plausible-import.js';
+import { checkPlausibleExport, importPlausible, ImportRefused, removeImport, WriteInterrupted, type ImportReport } from './plausible-import.js';
 
 /** The largest upload an import takes: 2 GiB. */
 export const MAX_IMPORT_BYTES = 2 * 1024 ** 3;
@@ -29,6 +30,8 @@ export const MAX_IMPORT_BYTES = 2 * 1024 ** 3;
 export const MAX_PENDING_IMPORTS = 3;
 /** How long a worker holds a job between two progress reports before another may take it. */
 const LEASE_MS = 5 * 60_000;
+/** How long a job whose write failed waits before it is taken again from its file. */
+const WRITE_RETRY_MS = 60_000;
 /** Progress is written at most this often. */
 const PROGRESS_EVERY_MS = 1_000;
 
@@ -239,6 +242,12 @@ export class ImportService {
     } catch (err) {
       if (err instanceof JobStopped) {
         await jobs.releaseImportJob(job.id, this.holder);
+        return;
+      }
+      if (err instanceof WriteInterrupted) {
+        // Failing would leave the earlier import's days rewritten in part: the job runs again instead.
+        this.options.warn({ err: String(err), importId: job.id }, 'an import job is taken again in a minute: its write failed');
+        await jobs.reportImportProgress(job.id, this.holder, 0.99, clock.now() + WRITE_RETRY_MS);
         return;
       }
       if (!(err instanceof ImportRefused)) this.options.warn({ err: String(err), importId: job.id }, 'an import job failed');

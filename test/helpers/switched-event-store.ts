@@ -30,6 +30,7 @@ export class StoreSwitch {
       query: (query, options) => store.query(query, options),
       queryPage: (query, options) => store.queryPage(query, options),
       replaceRows: (table, scope, rows) => store.replaceRows(table, scope, rows),
+      replaceTogether: (replacements) => store.replaceTogether(replacements),
       close: () => store.close(),
     };
   }

@@ -326,6 +326,26 @@ for (const adapter of adapters) {
       });
     });
 
+    test('replaceTogether changes several tables as one: a failing part leaves every table as it was', async () => {
+      await withStore(async (store) => {
+        const other: TableSpec = { ...TALLY, name: 'tally_other' };
+        await store.createTables([TALLY, other]);
+        const scope = { siteId: 's', days: { from: '2026-01-30', to: '2026-02-02' } };
+        const both = async () => [await tally(store), await store.query<TallyRow>(sql`SELECT kind, n FROM tally_other ORDER BY kind`)];
+        // Two months: ClickHouse swaps a partition of each.
+        const rows = (n: number) => rowsOf([['s', '2026-01-31', 'a', n, null], ['s', '2026-02-01', 'b', n, null]]);
+        await store.replaceTogether([{ table: TALLY, scope, rows: rows(1) }, { table: other, scope, rows: rows(1) }]);
+        const before = await both();
+        assert.deepEqual(before[1]!.map((r) => [r.kind, Number(r.n)]), [['a', 1], ['b', 1]]);
+        await assert.rejects(store.replaceTogether([{ table: TALLY, scope, rows: rows(2) }, { table: other, scope, rows: sql`SELECT 's', ${trusted(store.dialect.dateLiteral('2026-01-31'))}, 'a', CAST('not a number' AS BIGINT), NULL` }]));
+        assert.deepEqual(await both(), before);
+        await store.replaceTogether([{ table: TALLY, scope, rows: rows(3) }, { table: other, scope, rows: null }]);
+        assert.deepEqual((await tally(store)).map((r) => Number(r.n)), [3, 3]);
+        assert.deepEqual((await both())[1], []);
+        await assert.rejects(store.replaceTogether([{ table: EVENTS_TABLE, scope, rows: null }]), /append only/, 'events are removed by replaceRows alone');
+      });
+    });
+
     test('a scratch table holds rows for the next replaceRows to read', async () => {
       await withStore(async (store) => {
         const scratch: TableSpec = { ...TALLY, name: 'tally_scratch', scratch: true };

@@ -4,7 +4,7 @@ import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { clickhouseDialect } from './clickhouse-dialect.js';
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
-import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowScope, type TableRow, type TableSpec } from './types.js';
+import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { checkedSpec } from './table-spec.js';
 
 export interface ClickHouseEventStoreOptions {
@@ -237,35 +237,53 @@ export class ClickHouseEventStore implements EventStore {
 
   async replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void> {
     const spec = checkedSpec(table);
-    const inScope = scopePredicate(spec, scope);
-    if (spec.name === EVENTS_TABLE.name) {
-      if (rows !== null) throw new Error('the events table takes rows by append only: replaceRows only removes them');
-      return this.removeEvents(inScope);
+    if (spec.name !== EVENTS_TABLE.name) return this.replaceTogether([{ table, scope, rows }]);
+    if (rows !== null) throw new Error('the events table takes rows by append only: replaceRows only removes them');
+    return this.removeEvents(scopePredicate(spec, scope));
+  }
+
+  /** Every replacement's partitions built in staging tables first, then swapped in one after another. */
+  async replaceTogether(replacements: readonly RowReplacement[]): Promise<void> {
+    const scratch: string[] = [];
+    try {
+      const swaps: Sql[] = [];
+      for (const replacement of replacements) swaps.push(...(await this.stagePartitions(replacement, scratch)));
+      // Each partition (site, month) is swapped whole: a reader sees all of its old rows or all of its new.
+      for (const swap of swaps) await this.command(swap);
+    } finally {
+      for (const table of scratch) await run(this.client, `DROP TABLE IF EXISTS ${table}`);
     }
+  }
+
+  /**
+   * Builds, in a staging table, the partitions (site, month) a replacement touches as they are to
+   * be, and returns the statements that swap them in (`ALTER TABLE … REPLACE PARTITION`). Names the
+   * tables it creates in `scratch`, for the caller to drop.
+   */
+  private async stagePartitions({ table, scope, rows }: RowReplacement, scratch: string[]): Promise<Sql[]> {
+    const spec = checkedSpec(table);
+    if (spec.name === EVENTS_TABLE.name) throw new Error('the events table takes rows by append only: replaceRows only removes them');
+    const inScope = scopePredicate(spec, scope);
     const month = trusted(`toYYYYMM(${spec.dayColumn})`);
     const suffix = randomBytes(8).toString('hex');
     const fresh = `${spec.name}_new_${suffix}`;
     const staging = `${spec.name}_replace_${suffix}`;
-    try {
-      const sources = [sql`SELECT DISTINCT ${month} AS m FROM ${trusted(spec.name)} WHERE ${inScope}`];
-      if (rows !== null) {
-        // The new rows by position into a table of the spec's columns, where the scope can name them.
-        await this.define(`CREATE TABLE ${fresh} AS ${spec.name} ENGINE = Memory`);
-        await this.command(sql`INSERT INTO ${trusted(fresh)} SELECT * FROM (${rows})`);
-        sources.push(sql`SELECT DISTINCT ${month} AS m FROM ${trusted(fresh)} WHERE ${inScope}`);
-      }
-      const months = (await this.query<{ m: number }>(sql`SELECT DISTINCT m FROM (${joinSql(sources, ' UNION ALL ')}) ORDER BY m`)).map((r) => checkedMonth(r.m));
-      if (months.length === 0) return;
-      const touched = sql`site_id = ${scope.siteId} AND ${month} IN (${trusted(months.join(', '))})`;
-      await this.define(`CREATE TABLE ${staging} AS ${spec.name}`);
-      await this.command(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(spec.name)} WHERE ${touched} AND NOT (${inScope})`);
-      if (rows !== null) await this.command(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(fresh)} WHERE ${inScope}`);
-      // Each partition (site, month) is swapped whole: a reader sees all of its old rows or all of its new.
-      for (const m of months) await this.command(sql`ALTER TABLE ${trusted(spec.name)} REPLACE PARTITION (${scope.siteId}, ${trusted(m)}) FROM ${trusted(staging)}`);
-    } finally {
-      await run(this.client, `DROP TABLE IF EXISTS ${fresh}`);
-      await run(this.client, `DROP TABLE IF EXISTS ${staging}`);
+    const sources = [sql`SELECT DISTINCT ${month} AS m FROM ${trusted(spec.name)} WHERE ${inScope}`];
+    if (rows !== null) {
+      // The new rows by position into a table of the spec's columns, where the scope can name them.
+      scratch.push(fresh);
+      await this.define(`CREATE TABLE ${fresh} AS ${spec.name} ENGINE = Memory`);
+      await this.command(sql`INSERT INTO ${trusted(fresh)} SELECT * FROM (${rows})`);
+      sources.push(sql`SELECT DISTINCT ${month} AS m FROM ${trusted(fresh)} WHERE ${inScope}`);
     }
+    const months = (await this.query<{ m: number }>(sql`SELECT DISTINCT m FROM (${joinSql(sources, ' UNION ALL ')}) ORDER BY m`)).map((r) => checkedMonth(r.m));
+    if (months.length === 0) return [];
+    const touched = sql`site_id = ${scope.siteId} AND ${month} IN (${trusted(months.join(', '))})`;
+    scratch.push(staging);
+    await this.define(`CREATE TABLE ${staging} AS ${spec.name}`);
+    await this.command(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(spec.name)} WHERE ${touched} AND NOT (${inScope})`);
+    if (rows !== null) await this.command(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(fresh)} WHERE ${inScope}`);
+    return months.map((m) => sql`ALTER TABLE ${trusted(spec.name)} REPLACE PARTITION (${scope.siteId}, ${trusted(m)}) FROM ${trusted(staging)}`);
   }
 
   /**

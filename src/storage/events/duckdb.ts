@@ -6,7 +6,7 @@ import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { eventChunk, MAX_CHUNK_ROWS } from './duckdb-chunk.js';
 import { duckdbDialect } from './duckdb-dialect.js';
-import { StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowScope, type TableRow, type TableSpec } from './types.js';
+import { StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { checkedName, checkedSpec } from './table-spec.js';
 
 /**
@@ -194,14 +194,26 @@ export class DuckDbEventStore implements EventStore {
   }
 
   /** A DELETE and an INSERT in one transaction of the writer connection. */
-  async replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void> {
-    const spec = checkedSpec(table);
-    const inScope = scopePredicate(spec, scope);
-    const statements = [sql`DELETE FROM ${trusted(spec.name)} WHERE ${inScope}`];
-    if (rows !== null) {
+  replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void> {
+    return this.replaceInOneTransaction([{ table, scope, rows }]);
+  }
+
+  async replaceTogether(replacements: readonly RowReplacement[]): Promise<void> {
+    if (replacements.some((r) => r.table.name === EVENTS_TABLE.name)) throw new Error('the events table takes rows by append only: replaceRows only removes them');
+    return this.replaceInOneTransaction(replacements);
+  }
+
+  /** Every replacement's DELETE and INSERT in one transaction of the writer connection. */
+  private async replaceInOneTransaction(replacements: readonly RowReplacement[]): Promise<void> {
+    const statements = replacements.flatMap(({ table, scope, rows }) => {
+      const spec = checkedSpec(table);
+      const inScope = scopePredicate(spec, scope);
       const names = trusted(spec.columns.map((c) => c.name).join(', '));
-      statements.push(sql`INSERT INTO ${trusted(spec.name)} (${names}) SELECT * FROM (${rows}) AS r(${names}) WHERE ${inScope}`);
-    }
+      return [
+        sql`DELETE FROM ${trusted(spec.name)} WHERE ${inScope}`,
+        ...(rows === null ? [] : [sql`INSERT INTO ${trusted(spec.name)} (${names}) SELECT * FROM (${rows}) AS r(${names}) WHERE ${inScope}`]),
+      ];
+    });
     await this.writer.run(async (conn) => {
       await conn.run('BEGIN TRANSACTION');
       try {

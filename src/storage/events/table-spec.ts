@@ -1,4 +1,5 @@
 // Tables and row scopes of the EventStore port (src/storage/events/types.ts), in engine-neutral terms.
+import type { Sql } from '../../sql/sql.js';
 
 export type ColumnType = 'VARCHAR' | 'BIGINT' | 'DATE' | 'BOOLEAN' | 'INTEGER';
 
@@ -44,6 +45,13 @@ export interface RowScope {
   /** Days of the table's day column, both ends included; `from: null` reaches back to the first. */
   readonly days: { readonly from: string | null; readonly to: string };
   readonly where?: Readonly<Record<string, string | number>>;
+}
+
+/** One table's part of `EventStore.replaceTogether`: the rows of `table` in `scope` become `rows` (none when null). */
+export interface RowReplacement {
+  readonly table: TableSpec;
+  readonly scope: RowScope;
+  readonly rows: Sql | null;
 }
 
 const NAME = /^[a-z_][a-z0-9_]*$/;

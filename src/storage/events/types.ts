@@ -1,9 +1,9 @@
 import type { Dialect } from '../../sql/dialect.js';
 import type { Sql } from '../../sql/sql.js';
 import type { StoredEvent } from './schema.js';
-import type { RowScope, TableSpec } from './table-spec.js';
+import type { RowReplacement, RowScope, TableSpec } from './table-spec.js';
 
-export type { ColumnSpec, ColumnType, RowScope, TableSpec } from './table-spec.js';
+export type { ColumnSpec, ColumnType, RowReplacement, RowScope, TableSpec } from './table-spec.js';
 
 /**
  * The EventStore port: raw events, and the tables the read side keeps beside them (rollups). It is
@@ -70,6 +70,15 @@ export interface EventStore {
    * one unnamed expression, such as two equal literals, into one). Rows of `rows` outside the scope are dropped, never stored.
    */
   replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void>;
+  /**
+   * `replaceRows` over several tables (never `events`) as one change. DuckDB runs every replacement
+   * in one transaction: readers see all the old rows or all the new. ClickHouse builds every table's
+   * new partitions before it swaps any, then swaps them one after another: a failure while building
+   * changes nothing; a failure among the swaps leaves the partitions swapped so far (the caller writes
+   * again). A replacement's `rows` may read another table of the call only outside that table's
+   * scope, where every engine sees the same rows.
+   */
+  replaceTogether(replacements: readonly RowReplacement[]): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-// The ImportJobStore port: import jobs in the metadata database (migration 011_imports).
+// The ImportJobStore port: import jobs in the metadata database (migration 013_imports).
 
 import type { ImportSource, ImportStatus } from '../../core/vocabulary.js';
 
