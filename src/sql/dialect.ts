@@ -26,6 +26,11 @@ export interface Dialect {
    * `WITH TOTALS`, read through `queryPage`); null where the engine has none.
    */
   groupTotals(): string | null;
+  /**
+   * The clause that selects rows by `filters` before the columns of the rest of the statement are
+   * read (ClickHouse's `PREWHERE`); null where the engine plans it alone (a `WHERE` does).
+   */
+  readFirst(): string | null;
   /** Value of `expr` on the row where `by` is largest. */
   argMax(expr: string, by: string): string;
   /** `argMax` over the rows where `cond` holds (NULL when none). */

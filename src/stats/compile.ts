@@ -226,8 +226,11 @@ export function sessionRowKey(dimension: Dimension): Sql {
 
 /** The session rows of a site, days and filters (every one session-scoped), as a relation named `ev`. */
 function sessionRowsRelation(d: Dialect, siteId: string, days: Period, filters: readonly Filter[]): Sql {
-  const bounds = [sql`site_id = ${siteId}`, dayRange(d, 'day', days), ...filters.map((f) => sql`${sessionRowKey(f.dimension)} = ${f.value}`)];
-  return sql`(SELECT * FROM ${trusted(SESSION_ROWS.name)} WHERE ${joinSql(bounds, ' AND ')}) ev`;
+  const bounds = [sql`site_id = ${siteId}`, dayRange(d, 'day', days)];
+  const chosen = filters.map((f) => sql`${sessionRowKey(f.dimension)} = ${f.value}`);
+  const first = d.readFirst();
+  if (first === null || chosen.length === 0) return sql`(SELECT * FROM ${trusted(SESSION_ROWS.name)} WHERE ${joinSql([...bounds, ...chosen], ' AND ')}) ev`;
+  return sql`(SELECT * FROM ${trusted(SESSION_ROWS.name)} ${trusted(first)} ${joinSql(chosen, ' AND ')} WHERE ${joinSql(bounds, ' AND ')}) ev`;
 }
 
 /**

@@ -9,7 +9,7 @@ import { createServer, request, type Server } from 'node:http';
 import { ClickHouseEventStore, parseClickHouseUrl } from '../../src/storage/events/clickhouse.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
 import type { TableSpec } from '../../src/storage/events/types.js';
-import { sql } from '../../src/sql/sql.js';
+import { sql, trusted } from '../../src/sql/sql.js';
 import { clickhouseServer, freshDatabaseUrl } from '../../support/clickhouse.js';
 
 function event(i: number, day = '2026-01-31'): StoredEvent {
@@ -116,5 +116,20 @@ describe('ClickHouse EventStore: idempotent appends', () => {
     // Rows replaced through the converted table, and read back as plain strings.
     await direct.replaceRows(repeated, { siteId: 'site', days: { from: '2026-01-02', to: '2026-01-02' } }, sql`SELECT 'site', toDate('2026-01-02'), 'c'`);
     assert.deepEqual(await direct.query(sql`SELECT toString(day) AS d, k FROM keyed ORDER BY d`), [{ d: '2026-01-01', k: 'a' }, { d: '2026-01-02', k: 'c' }]);
+
+    // A repeated key column (the site) cannot be altered: a table made with it plain keeps it so.
+    const siteRepeated = { ...repeated, columns: [{ ...plain.columns[0], repeated: true }, plain.columns[1], repeated.columns[2]] } satisfies TableSpec;
+    const typeOfSite = async (table: string) => (await direct.query<{ t: string }>(sql`SELECT type AS t FROM system.columns WHERE database = currentDatabase() AND table = ${table} AND name = 'site_id'`))[0]!.t;
+    await direct.createTables([siteRepeated]);
+    assert.equal(await typeOfSite('keyed'), 'String');
+    const fresh = { ...siteRepeated, name: 'keyed_by_site' } satisfies TableSpec;
+    await direct.createTables([fresh]);
+    assert.equal(await typeOfSite('keyed_by_site'), 'LowCardinality(String)');
+    for (const table of [siteRepeated, fresh]) {
+      await direct.replaceRows(table, { siteId: 'site', days: { from: '2026-01-01', to: '2026-01-31' } }, sql`SELECT 'site', toDate('2026-01-03'), 'd' UNION ALL SELECT 'site', toDate('2026-02-01'), 'e'`);
+      await direct.replaceRows(table, { siteId: 'other', days: { from: '2026-01-01', to: '2026-01-31' } }, sql`SELECT 'other', toDate('2026-01-03'), 'f'`);
+      const rows = await direct.query(sql`SELECT site_id AS s, toString(day) AS d, k FROM ${trusted(table.name)} WHERE site_id = ${'site'} ORDER BY d`);
+      assert.deepEqual(rows, [{ s: 'site', d: '2026-01-03', k: 'd' }], table.name);
+    }
   });
 });

@@ -65,7 +65,8 @@ export const SESSION_DIMENSIONS = DIMENSIONS.filter((dim) => scopeOf(dim) === 's
 export const SESSION_ROWS: TableSpec = {
   name: 'session_days',
   columns: [
-    SITE,
+    // Compared on every session row a long read selects: as a dictionary, once per part.
+    { ...SITE, repeated: true },
     DAY,
     column('session_id', 'BIGINT'),
     column('visitor_id', 'BIGINT'),

@@ -94,9 +94,14 @@ export class ClickHouseEventStore implements EventStore {
     }
   }
 
-  /** Converts the `repeated` columns of an existing table that holds them plain (made before they were repeated) into LowCardinality. */
+  /**
+   * Converts the `repeated` columns of an existing table that holds them plain (made before they
+   * were repeated) into LowCardinality. Columns of the sort or partition key cannot be altered: an
+   * existing table keeps them plain, which reads the same answers.
+   */
   private async keepAsDictionaries(spec: TableSpec): Promise<void> {
-    const repeated = spec.columns.filter((c) => c.repeated);
+    const keys = new Set(['site_id', spec.dayColumn, ...spec.key]);
+    const repeated = spec.columns.filter((c) => c.repeated && !keys.has(c.name));
     if (repeated.length === 0) return;
     const stored = await this.query<{ name: string; type: string }>(
       sql`SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = ${spec.name}`,

@@ -7,6 +7,7 @@ export const duckdbDialect: Dialect = {
   sumIf: (expr, cond) => `sum(${expr}) FILTER (WHERE ${cond})`,
   countOverAll: () => 'count(*) OVER ()',
   groupTotals: () => null,
+  readFirst: () => null,
   argMax: (expr, by) => `arg_max(${expr}, ${by})`,
   argMaxIf: (expr, by, cond) => `arg_max(${expr}, ${by}) FILTER (WHERE ${cond})`,
   monthStart: (d) => `CAST(date_trunc('month', ${d}) AS DATE)`,
