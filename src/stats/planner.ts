@@ -11,8 +11,11 @@
 //   every filter and the broken-down dimension are session-scoped, session rows answer the days up
 //   to the watermark (once they cover them all) and raw events the days after it, else raw events
 //   answer every day;
-// - a page pattern (a shared link's lock on `page:/blog/**`) → the raw path too, on raw events only
-//   (session rows hold no page), within the raw window likewise;
+// - a page pattern (a shared link's lock on `page:/blog/**`), or a property filter on `(none)` →
+//   the raw path too, on raw events only (session rows hold neither pages nor properties, property
+//   rollups only the events that carry the property), within the raw window likewise;
+// - custom properties (`prop.<key>`) are event-scoped dimensions like `page`: their rollups are
+//   dim_daily's rows of dimension `prop.<key>`, capped and folded alike;
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null);
 // - imported aggregates (daily figures of another tool's export) answer their days where they are
 //   exact: a daily read (stats, day-or-longer timeseries, breakdown, goals) with no filter, or one
