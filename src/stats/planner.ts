@@ -26,7 +26,7 @@ import { apiError } from '../core/errors.js';
 import { addMonths, firstOfMonth, periodDays, type Period } from '../core/period.js';
 import type { Query } from '../core/query.js';
 import { METRIC_REGISTRY, metricTakesFilters, RAW_DAYS } from '../core/vocabulary.js';
-import { hasPagePattern, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
+import { hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
@@ -133,7 +133,8 @@ export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
   // Raw events are kept `rawDays` days: the period must start inside that window and, reaching into
   // the future or not, last at most that many days (docs/api.md: the period is then limited to them).
   if (rawOnlyByFilters(q) && (q.period.from < windowStart || periodDays(q.period) > inputs.rawDays)) {
-    throw apiError('RAW_WINDOW_EXCEEDED', hasPagePattern(q) ? 'pagePattern' : 'filters', { days: inputs.rawDays });
+    const reason = hasPagePattern(q) ? 'pagePattern' : q.filters.length === 1 && hasPropertyNone(q) ? 'propertyNone' : 'filters';
+    throw apiError('RAW_WINDOW_EXCEEDED', reason, { days: inputs.rawDays });
   }
   const path = needsRawEvents(q) ? ('raw' as const) : ('rollup' as const);
   const bounds: Bounds = {

@@ -28,8 +28,13 @@ export function rawOnlyByFilters(q: Query): boolean {
     q.filters.length >= 2 ||
     hasPagePattern(q) ||
     (filter !== undefined && q.breakdown !== null && q.breakdown.dimension !== filter.dimension) ||
-    q.filters.some((f) => isPropertyDimension(f.dimension) && f.value === NONE_KEY)
+    hasPropertyNone(q)
   );
+}
+
+/** Whether a query filters on the events without a property (`prop.<key>:(none)`). */
+export function hasPropertyNone(q: Query): boolean {
+  return q.filters.some((f) => isPropertyDimension(f.dimension) && f.value === NONE_KEY);
 }
 
 /** Whether a query's filters hold a page pattern. */
