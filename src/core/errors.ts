@@ -108,6 +108,8 @@ export const ERRORS = {
       tasks: 'tasks must be an array of: {tasks}',
       outcomeSeq: 'after must be a whole number (the seq of the last outcome seen)',
       funnelSteps: 'steps must be an array of {min} to {max} steps',
+      goalProps: 'props must be an object of at most {maxKeys} custom property keys ({min} to {max} characters each) and string values (at most {maxValue} characters)',
+      goalPropsKind: 'props are required property values of an event goal; a page goal takes none',
       pagePatternStart: '{field}: a page pattern starts with / (wildcards * and **)',
       pagePatternLength: '{field}: a page pattern has at most {max} characters',
       pagePatternWildcards: '{field}: a page pattern has at most {max} wildcards (* or **), this one has {wildcards}',

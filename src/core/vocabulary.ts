@@ -309,6 +309,8 @@ export interface GoalResult {
   name: string;
   kind: MatchKind;
   pattern: string;
+  /** Present on an event goal that requires property values. */
+  props?: GoalProps;
   conversions: number;
   uniqueConversions: number;
   conversionRate: number;
@@ -450,12 +452,21 @@ export interface FunnelStep {
 /** How many steps a funnel has. */
 export const FUNNEL_STEPS = { min: 2, max: 8 } as const;
 
+/**
+ * The custom property values an event goal also requires (all must match, each as a filter
+ * `prop.<key>:<value>` matches); absent from a goal without any.
+ */
+export type GoalProps = Readonly<Record<string, string>>;
+/** How many property values a goal may require, and the length of each value. */
+export const GOAL_PROPS = { maxKeys: 10, maxValueLength: 500 } as const;
+
 /** A goal as the management API (/admin/v1, /app/v1/manage) answers it. */
 export interface ManagedGoal {
   goalId: number;
   name: string;
   kind: MatchKind;
   pattern: string;
+  props?: GoalProps;
 }
 
 /** A funnel as the read API lists it and as creating it or replacing its steps answers. */

@@ -9,7 +9,7 @@ import { addDays, localDay, startOfLocalDay } from '../core/localtime.js';
 import type { Dialect } from '../sql/dialect.js';
 import type { DayCut, Period } from '../core/period.js';
 import type { Query } from '../core/query.js';
-import { isPropertyDimension, NONE_KEY, OTHER_KEY, type Dimension, type Filter, type PropertyDimension, type QueryDimension } from '../core/vocabulary.js';
+import { isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, type Dimension, type Filter, type GoalProps, type PropertyDimension, type QueryDimension } from '../core/vocabulary.js';
 import { pagePatternRegex, type Matcher } from '../core/patterns.js';
 import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
 import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
@@ -299,6 +299,14 @@ export function matcherPredicate(d: Dialect, m: Matcher): Sql {
 
 export interface GoalRef extends Matcher {
   goalId: number;
+  /** The property values an event goal also requires (absent or null: none). */
+  props?: GoalProps | null | undefined;
+}
+
+/** Matching predicate of a goal on an event row: its matcher, and each property value it requires, as a filter matches it. */
+export function goalPredicate(d: Dialect, goal: GoalRef): Sql {
+  const props = Object.entries(goal.props ?? {}).map(([key, value]) => propertyFilterPredicate(d, `${PROPERTY_PREFIX}${key}`, value));
+  return joinSql([matcherPredicate(d, goal), ...props], ' AND ');
 }
 
 /** A literal for an id we issued ourselves (goal ids, funnel ids), never client text. */
@@ -312,7 +320,7 @@ export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Peri
   const before = until === undefined ? trusted('') : sql` AND ts < ${until}`;
   const parts = goals.map(
     (goal) => sql`SELECT ${bucket} AS b, visitor_id, ${integerLiteral(goal.goalId)} AS goal_id FROM events
-      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${matcherPredicate(d, goal)}${before}`,
+      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${goalPredicate(d, goal)}${before}`,
   );
   return sql`SELECT b, goal_id, ${trusted(measureAggregates(d, GOAL_MEASURES, 'events'))}
     FROM (${joinSql(parts, ' UNION ALL ')}) g GROUP BY b, goal_id`;
@@ -387,7 +395,8 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
           WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})`,
     );
   }
-  if (days.imported) summed.push(importedGoals(d, siteId, days.imported, goals));
+  const imported = days.imported && importedGoals(d, siteId, days.imported, goals);
+  if (imported) summed.push(imported);
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.raw) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, goals), ['goal_id', ...GOAL_COLUMNS]));
   return statements;
@@ -414,11 +423,14 @@ function importedDailyMeasures(d: Dialect, siteId: string, days: Period, filter:
 /**
  * Per day and goal, the goal measures from imported aggregates: an event goal's from the custom
  * events of its name (conversions its occurrences), a page goal's from the pages matching it
- * (conversions their pageviews); unique conversions are the rows' visitors, summed per day.
+ * (conversions their pageviews); unique conversions are the rows' visitors, summed per day. A goal
+ * requiring property values has none there (imported aggregates hold no property); null when no goal has any.
  */
-function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[]): Sql {
+function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[]): Sql | null {
   const [conversions, unique] = GOAL_COLUMNS;
-  const parts = goals.map((goal) => {
+  const counted = goals.filter((goal) => !goal.props);
+  if (counted.length === 0) return null;
+  const parts = counted.map((goal) => {
     const id = integerLiteral(goal.goalId);
     const rows =
       goal.kind === 'event'

@@ -80,16 +80,24 @@ export const schemas = {
     os: string,
     device: string,
   }),
-  Goal: object({
-    goalId: integer,
-    name: string,
-    kind: { type: 'string', enum: ['page', 'event'] },
-    pattern: string,
-    conversions: integer,
-    uniqueConversions: integer,
-    conversionRate: number,
-    delta: nullable('number'),
-  }),
+  Goal: object(
+    {
+      goalId: integer,
+      name: string,
+      kind: { type: 'string', enum: ['page', 'event'] },
+      pattern: string,
+      props: {
+        type: 'object',
+        additionalProperties: string,
+        description: 'Present on an event goal that also requires custom property values (all must match)',
+      },
+      conversions: integer,
+      uniqueConversions: integer,
+      conversionRate: number,
+      delta: nullable('number'),
+    },
+    ['goalId', 'name', 'kind', 'pattern', 'conversions', 'uniqueConversions', 'conversionRate', 'delta'],
+  ),
   FunnelSummary: object({ id: integer, name: string, stepCount: integer, windowMinutes: integer, version: integer, createdAt: integer }),
   Error: object({
     error: object({

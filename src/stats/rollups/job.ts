@@ -16,6 +16,7 @@
 // are the MetaStore's (small transactional state); the rollup rows are the EventStore's.
 import type { EventStore } from '../../storage/events/types.js';
 import type { Site } from '../../entities/sites.js';
+import { goalPropsField } from '../../entities/goals.js';
 import type { MetaStore, RollupKey, RollupState } from '../../storage/meta/types.js';
 import { withLease } from '../../storage/meta/leases.js';
 import type { MaintenanceRegistry } from '../../core/maintenance.js';
@@ -77,7 +78,7 @@ function read<T>(events: EventStore, query: Sql): Promise<T[]> {
 }
 
 export async function loadDefinitions(meta: MetaStore, site: Site): Promise<Definitions> {
-  const goals = (await meta.listGoals(site.internalId)).map((g) => ({ goalId: g.goalId, kind: g.kind, pattern: g.pattern }));
+  const goals = (await meta.listGoals(site.internalId)).map((g) => ({ goalId: g.goalId, kind: g.kind, pattern: g.pattern, ...goalPropsField(g.props) }));
   const funnels: Definitions['funnels'] = [];
   for (const summary of await meta.listFunnels(site.internalId)) {
     for (let version = 1; version <= summary.version; version++) {
