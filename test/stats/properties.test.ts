@@ -10,6 +10,8 @@ import { planQuery } from '../../src/stats/planner.js';
 import { planInputs } from '../../src/stats/inputs.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';
 import { computeStats } from '../../src/stats/read/stats.js';
+import { computeGoals } from '../../src/stats/read/goals.js';
+import { countedSince, goalKey } from '../../src/stats/rollups/coverage.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
 import { event } from '../../support/events.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
@@ -139,6 +141,37 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
           combined: await stats(['prop.plan:3', 'page:/']),
         };
         assert.deepEqual(after, before, 'rollups answer a single property filter as raw events do');
+      } finally {
+        await close();
+      }
+    });
+
+    test('a goal requiring property values counts the events carrying them all, from raw events, rollups and its backfill alike', async () => {
+      const { events, meta, site, close } = await setupSite(adapter.name)();
+      try {
+        const goals = [
+          await meta.createGoal(site.internalId, { name: 'three', kind: 'event', pattern: 'signup', props: { plan: '3' } }, 0),
+          await meta.createGoal(site.internalId, { name: 'any signup', kind: 'event', pattern: 'signup' }, 0),
+        ];
+        const read = async (all: typeof goals) => {
+          const q = parseQuery('goals', { from: DAY, to: DAY }, site, NOW);
+          const state = await meta.getRollupState(rollupKey(events, site.id));
+          const planned = planQuery(q, await planInputs(events, site, q, state));
+          return (await computeGoals(events, planned, all)).map((g) => [g.name, g.props ?? null, g.conversions, g.uniqueConversions]);
+        };
+        const expected = [
+          ['three', { plan: '3' }, 1, 1],
+          ['any signup', null, 1, 1],
+        ];
+        assert.deepEqual(await read(goals), expected, 'raw events');
+        await rollupSite({ events, meta }, site, NOW);
+        assert.deepEqual(await read(goals), expected, 'rollups');
+        // Made after the days were rolled up: backfilled from the raw events still kept.
+        const late = await meta.createGoal(site.internalId, { name: 'pro page', kind: 'event', pattern: 'pageview', props: { plan: '3' } }, 0);
+        await rollupSite({ events, meta }, site, NOW);
+        const state = await meta.getRollupState(rollupKey(events, site.id));
+        assert.equal(countedSince(state, goalKey(late.goalId)), null, 'backfilled whole');
+        assert.deepEqual((await read([late]))[0], ['pro page', { plan: '3' }, 2, 2]);
       } finally {
         await close();
       }

@@ -120,4 +120,40 @@ describe('custom properties over HTTP', () => {
     assert.equal(colon.status, 200);
     assert.equal(colon.body.stats.visitors.value, 0);
   });
+
+  test('an event goal may require property values: part of its identity, counted on /v1 goals, refused on page goals', async () => {
+    const goals = `/sites/${site.siteId}/goals`;
+    const pro = await server.admin('POST', goals, { name: 'Pro signup', kind: 'event', pattern: 'signup', props: { plan: 'pro', seats: '3' } });
+    assert.equal(pro.status, 201);
+    assert.deepEqual(pro.body, { goalId: pro.body.goalId, name: 'Pro signup', kind: 'event', pattern: 'signup', props: { plan: 'pro', seats: '3' } });
+    const plain = await server.admin('POST', goals, { name: 'Signup', kind: 'event', pattern: 'signup' });
+    assert.deepEqual(plain.body, { goalId: plain.body.goalId, name: 'Signup', kind: 'event', pattern: 'signup' }, 'a goal without props answers as it always has');
+    const twin = await server.admin('POST', goals, { name: 'Again', kind: 'event', pattern: 'signup', props: { seats: '3', plan: 'pro' } });
+    assert.equal(twin.status, 409);
+    assert.equal(twin.body.error.code, 'CONFLICT');
+    assert.equal((await server.admin('POST', goals, { name: 'Empty', kind: 'event', pattern: 'signup', props: {} })).status, 409, 'no props is the plain goal');
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ name: 'P', kind: 'page', pattern: '/', props: { plan: 'pro' } }, 'props are required property values of an event goal; a page goal takes none'],
+      [{ name: 'P', kind: 'event', pattern: 'signup', props: { plan: 3 } }, 'props must be an object of at most 10 custom property keys (1 to 64 characters each) and string values (at most 500 characters)'],
+      [{ name: 'P', kind: 'event', pattern: 'signup', props: ['plan'] }, 'props must be an object of at most 10 custom property keys (1 to 64 characters each) and string values (at most 500 characters)'],
+      [{ name: 'P', kind: 'event', pattern: 'signup', props: { ['k'.repeat(65)]: 'v' } }, 'props must be an object of at most 10 custom property keys (1 to 64 characters each) and string values (at most 500 characters)'],
+      [{ name: 'P', kind: 'event', pattern: 'signup', props: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, 'v'])) }, 'props must be an object of at most 10 custom property keys (1 to 64 characters each) and string values (at most 500 characters)'],
+    ];
+    for (const [body, message] of refusals) {
+      const res = await server.admin('POST', goals, body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.deepEqual(res.body.error, { code: 'INVALID_PARAMS', message }, JSON.stringify(body));
+    }
+    const listed = await server.admin('GET', goals);
+    assert.deepEqual(listed.body.goals.map((g: { name: string; props?: unknown }) => [g.name, g.props ?? null]), [['Pro signup', { plan: 'pro', seats: '3' }], ['Signup', null]]);
+    await server.admin('POST', '/maintenance/run', { tasks: ['rollup'] });
+    const from = addDays(TODAY, -10);
+    // The dashboard's mount adds countedSince to each goal: /v1 alone here.
+    const res = await fetch(`${server.url}/v1/sites/${site.siteId}/goals?from=${from}&to=${addDays(TODAY, -1)}`, { headers: { authorization: `Bearer ${key}` } });
+    const answer = { body: await res.json() };
+    assert.deepEqual(
+      answer.body.goals.map((g: { name: string; props?: unknown; conversions: number }) => [g.name, g.props ?? null, g.conversions]),
+      [['Pro signup', { plan: 'pro', seats: '3' }, 10], ['Signup', null, 15]],
+    );
+  });
 });
