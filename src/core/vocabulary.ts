@@ -293,6 +293,12 @@ export interface BreakdownRow {
   pct: number;
 }
 
+/** The dashboard's list of the custom property keys a site's events carry over a period, most events first. */
+export interface PropertyKeysAnswer {
+  period: AnswerDays;
+  keys: Array<{ key: string; events: number }>;
+}
+
 export interface BreakdownAnswer {
   period: AnswerPeriod;
   dimension: QueryDimension;

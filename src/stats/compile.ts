@@ -576,6 +576,22 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
   };
 }
 
+/**
+ * Columns k (a custom property key) and n (the events carrying it): the keys a site's events carry
+ * on the rolled-up and raw days of a plan, most events first, at most `limit`; null when no day is read.
+ */
+export function propertyKeysStatement(d: Dialect, siteId: string, days: DaySources, limit: number): Sql | null {
+  const key = (column: string) => trusted(`substring(${column}, ${PROPERTY_PREFIX.length + 1}, 1000)`);
+  const parts: Sql[] = [];
+  if (days.rollup) {
+    parts.push(sql`SELECT ${key('dimension')} AS k, events AS n FROM ${trusted(DIM_DAILY.name)}
+      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND dimension LIKE ${`${PROPERTY_PREFIX}%`}`);
+  }
+  if (days.raw) parts.push(sql`SELECT ${key('dim')} AS k, events AS n FROM (${measurePropertyPairs(d, siteId, days.raw)}) p`);
+  if (parts.length === 0) return null;
+  return sql`SELECT k, sum(n) AS n FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY k ORDER BY n DESC, k ASC LIMIT ${limit}`;
+}
+
 /** A funnel version's statements over some days: rollup rows (step, visitors) and raw events for the walk. */
 export function funnelStatements(
   d: Dialect,
