@@ -112,15 +112,21 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
           const s = await computeStats(events, planned, []);
           return [s.visitors.value, s.pageviews.value];
         };
-        const before = {
-          three: await stats('prop.plan:3'),
-          quoted: await stats('prop.plan:say "hi"'),
-          control: await stats('prop.plan:line\nbreak\t\u0001\u0002end'),
-          reserved: await stats('prop.plan:[none]'),
-          none: await stats('prop.plan:(none)'),
-          truth: await stats('prop.plan:true'),
-          combined: await stats(['prop.plan:3', 'page:/']),
+        const filters: Record<string, string | string[]> = {
+          three: 'prop.plan:3',
+          quoted: 'prop.plan:say "hi"',
+          control: 'prop.plan:line\nbreak\t\u0001\u0002end',
+          reserved: 'prop.plan:[none]',
+          none: 'prop.plan:(none)',
+          truth: 'prop.plan:true',
+          combined: ['prop.plan:3', 'page:/'],
         };
+        const figures = async () => {
+          const out: Record<string, unknown> = {};
+          for (const [name, filter] of Object.entries(filters)) out[name] = await stats(filter);
+          return out;
+        };
+        const before = await figures();
         assert.deepEqual(before, {
           three: [2, 2], // a pageview each (and visitor 21's signup)
           quoted: [1, 1],
@@ -131,15 +137,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
           combined: [2, 2],
         });
         await rollupSite({ events, meta }, site, NOW, { dimensionKeyCap: 1000 });
-        const after = {
-          three: await stats('prop.plan:3'),
-          quoted: await stats('prop.plan:say "hi"'),
-          control: await stats('prop.plan:line\nbreak\t\u0001\u0002end'),
-          reserved: await stats('prop.plan:[none]'),
-          none: await stats('prop.plan:(none)'),
-          truth: await stats('prop.plan:true'),
-          combined: await stats(['prop.plan:3', 'page:/']),
-        };
+        const after = await figures();
         assert.deepEqual(after, before, 'rollups answer a single property filter as raw events do');
       } finally {
         await close();

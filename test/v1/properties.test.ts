@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { addDays } from '../../src/core/localtime.js';
-import { AppClient, signedInUser } from '../helpers/app-client.js';
+import { AppClient, readOnBothMounts, signedInUser } from '../helpers/app-client.js';
 import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
 
 const NOW = Date.UTC(2026, 2, 20, 12, 0);
@@ -45,14 +45,7 @@ describe('custom properties over HTTP', () => {
   after(() => server.stop());
 
   /** The same path on both mounts: equal bytes, and the parsed answer. */
-  const read = async (path: string) => {
-    const res = await fetch(`${server.url}/v1/sites/${site.siteId}${path}`, { headers: { authorization: `Bearer ${key}` } });
-    const text = await res.text();
-    const app = await member.request('GET', `/app/v1/sites/${site.siteId}${path}`);
-    assert.equal(app.status, res.status, path);
-    assert.equal(app.text, text, path);
-    return { status: res.status, body: JSON.parse(text) };
-  };
+  const read = (path: string) => readOnBothMounts(server, site.siteId, key, member, path);
 
   test('a property breakdown over a year, its raw events long gone, ranks the values of the events that carry the key', async () => {
     const res = await read(`/breakdown?period=year&dimension=prop.plan`);
@@ -155,5 +148,24 @@ describe('custom properties over HTTP', () => {
       answer.body.goals.map((g: { name: string; props?: unknown; conversions: number }) => [g.name, g.props ?? null, g.conversions]),
       [['Pro signup', { plan: 'pro', seats: '3' }, 10], ['Signup', null, 15]],
     );
+  });
+
+  test("the dashboard's property keys: those the period's events carry, most events first, from rollups and raw events", async () => {
+    const first = `${TODAY.slice(0, 4)}-01-01`;
+    const days = Array.from({ length: 200 }, (_, i) => i + 1).filter((i) => addDays(TODAY, -i) >= first);
+    const res = await member.request('GET', `/app/v1/sites/${site.siteId}/properties?period=year`);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, {
+      period: { from: first, to: TODAY },
+      keys: [
+        { key: 'plan', events: days.length + days.filter((i) => i % 2 === 0).length },
+        { key: 'seats', events: days.length },
+      ],
+    });
+    const week = await member.request('GET', `/app/v1/sites/${site.siteId}/properties?period=7d`);
+    assert.deepEqual(week.body.keys, [{ key: 'plan', events: 9 }, { key: 'seats', events: 6 }], 'the last 7 days: raw events after the watermark, rollups before');
+    const filtered = await member.request('GET', `/app/v1/sites/${site.siteId}/properties?period=7d&filter=prop.plan:pro`);
+    assert.equal(filtered.status, 400);
+    assert.equal((await fetch(`${server.url}/v1/sites/${site.siteId}/properties`, { headers: { authorization: `Bearer ${key}` } })).status, 404, 'not a route of the read API');
   });
 });
