@@ -47,7 +47,6 @@ export function scopedPropertyKey(d: Dialect): Sql {
   return decodeValue(d, trusted('prop_token'));
 }
 
-
 export function dayRange(d: Dialect, column: string, p: Period): Sql {
   return trusted(`${column} BETWEEN ${d.dateLiteral(p.from)} AND ${d.dateLiteral(p.to)}`);
 }
