@@ -123,7 +123,7 @@ export function eventsRelation(d: Dialect, s: EventScope): Sql {
   const predicates = s.filters.map((f) => filterPredicate(d, f));
   const filtered = predicates.length === 0 ? base : sql`(SELECT * FROM ${base} f WHERE ${joinSql(predicates, ' AND ')})`;
   if (!s.property) return sql`${filtered} ev`;
-  const carrying = sql`(SELECT *, ${propertyToken(d, s.property)} AS prop_token FROM ${filtered} c WHERE NOT ${trusted(CARRIES_NO_PROPERTIES)})`;
+  const carrying = sql`(SELECT *, ${propertyToken(d, s.property)} AS prop_token FROM ${filtered} c WHERE props IS NOT NULL AND NOT ${trusted(CARRIES_NO_PROPERTIES)})`;
   return sql`(SELECT * FROM ${carrying} p WHERE prop_token <> '') ev`;
 }
 
