@@ -3,14 +3,16 @@
 // year. Prints p50/p95 over repeated HTTP requests of the year questions (rollups), the year with two
 // filters (session rows, and a breakdown of a third dimension), the 30-day two-filter questions
 // and realtime, and, side by side, the year questions answered by scanning raw events (what a
-// system without rollups or session rows does), with the ratio.
+// system without rollups or session rows does), with the ratio; a year's breakdown of a custom
+// property against the year's page breakdown; and the rollup job's time per site-day.
 //
 // BENCH_PROFILES lists the event stores measured one after the other in the run, each loaded with
 // the same generated year: `embedded` (DuckDB in the data folder) and `clickhouse` (a private
 // ClickHouse server the bench starts, as the tests do, through SVC_CLICKHOUSE_URL). With both, a last
 // table puts them side by side.
 //
-//   npm run bench:query             (embedded only; BENCH_PAGEVIEWS_PER_DAY, BENCH_DAYS, BENCH_REPEAT to scale)
+//   npm run bench:query             (embedded only; BENCH_PAGEVIEWS_PER_DAY, BENCH_DAYS, BENCH_REPEAT to scale;
+//                                    BENCH_CASES=page,prop measures only the requests whose label holds one of the words)
 //   npm run bench:query:scaleout    (embedded, then clickhouse)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +35,8 @@ const REPEAT = Number(process.env.BENCH_REPEAT ?? 30);
 /** The raw-scan baseline takes seconds per answer: fewer repetitions keep the run short. */
 const RAW_REPEAT = Number(process.env.BENCH_RAW_REPEAT ?? 5);
 const PROFILES = (process.env.BENCH_PROFILES ?? 'embedded').split(',').map((p) => p.trim());
+const CASES = process.env.BENCH_CASES?.split(',').map((c) => c.trim());
+const measured = (label: string) => CASES === undefined || CASES.some((c) => label.includes(c));
 const TOKEN = 'bench-admin-token-0123456789';
 
 /** What one profile's run measured: per request, p50 and p95 (ms), and for the year questions the raw scan's. */
@@ -62,7 +66,9 @@ async function measure(profile: string, env: Record<string, string>): Promise<Me
     // The service is measured, not the loader: ten million generated rows of garbage would otherwise
     // be collected during the first measurements (npm run bench:query passes --expose-gc).
     (globalThis as { gc?: () => void }).gc?.();
-    console.log(`\n== ${profile}: loaded ${rows.toLocaleString()} events (${pageviews.toLocaleString()} pageviews, ${DAYS} days) in ${(loaded.loadMs / 1000).toFixed(1)} s; rollups in ${(loaded.rollupMs / 1000).toFixed(1)} s`);
+    console.log(
+      `\n== ${profile}: loaded ${rows.toLocaleString()} events (${pageviews.toLocaleString()} pageviews, ${DAYS} days) in ${(loaded.loadMs / 1000).toFixed(1)} s; rollups in ${(loaded.rollupMs / 1000).toFixed(1)} s (${(loaded.rollupMs / DAYS).toFixed(1)} ms per site-day)`,
+    );
 
     const get = async (path: string) => {
       const res = await fetch(`${service.url}/v1/sites/${site.id}${path}`, { headers: { authorization: `Bearer ${key}` } });
@@ -89,6 +95,7 @@ async function measure(profile: string, env: Record<string, string>): Promise<Me
       ['stats year', '/stats?period=year', 'stats', { period: 'year' }],
       ['timeseries year', '/timeseries?period=year', 'timeseries', { period: 'year' }],
       ['breakdown page year', '/breakdown?dimension=page&period=year', 'breakdown', { period: 'year', dimension: 'page' }],
+      ['breakdown prop.plan year', '/breakdown?dimension=prop.plan&period=year', 'breakdown', { period: 'year', dimension: 'prop.plan' }],
       ['stats year, 2 filters', `/stats?${filteredYear}`, 'stats', { ...loadedDays, filter: twoFilters }],
       ['timeseries year, 2 filters', `/timeseries?${filteredYear}`, 'timeseries', { ...loadedDays, filter: twoFilters }],
       ['breakdown referrer year, 2 filters', `/breakdown?dimension=referrer&${filteredYear}`, 'breakdown', { ...loadedDays, filter: twoFilters, dimension: 'referrer' }],
@@ -117,20 +124,23 @@ async function measure(profile: string, env: Record<string, string>): Promise<Me
         process.exitCode = 1;
       }
     }
-    const measured: Measured[] = [];
-    for (const [label, path, kind, params] of year) {
+    const results: Measured[] = [];
+    for (const [label, path, kind, params] of year.filter(([label]) => measured(label))) {
       const api = await timeIt(() => get(path), REPEAT);
       const raw = await timeIt(() => rawScan(kind, params), RAW_REPEAT);
       console.log(`${label.padEnd(32)}${fmt(api.p50)}${fmt(api.p95)}  ${fmt(raw.p50)}${fmt(raw.p95)}  ${(raw.p95 / api.p95).toFixed(1)}×`);
-      measured.push({ label, ...api, raw });
+      results.push({ label, ...api, raw });
     }
-    for (const [label, path] of others) {
+    for (const [label, path] of others.filter(([label]) => measured(label))) {
       const api = await timeIt(() => get(path), REPEAT);
       console.log(`${label.padEnd(32)}${fmt(api.p50)}${fmt(api.p95)}`);
-      measured.push({ label, ...api });
+      results.push({ label, ...api });
     }
+    const p95Of = (label: string) => results.find((r) => r.label === label)?.p95;
+    const [property, page] = [p95Of('breakdown prop.plan year'), p95Of('breakdown page year')];
+    if (property !== undefined && page !== undefined) console.log(`\nbreakdown prop.plan year / breakdown page year, p95: ${(property / page).toFixed(2)}× (target ≤ 1.5×)`);
     console.log(`\ntargets: year p95 < 50 ms and ≥ 10× faster than the raw scan; year with 2 filters (and a breakdown) p95 ≤ 300 ms; 30-day raw p95 < 300 ms (${REPEAT} requests each, ${RAW_REPEAT} raw scans)`);
-    return measured;
+    return results;
   } finally {
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });

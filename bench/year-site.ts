@@ -1,6 +1,7 @@
 // The site of bench/query and bench/dashboard: a year of traffic (pageviewsPerDay pageviews a day,
 // realistic sessions, long-tail pages, referrers, countries, devices, utm campaigns, custom
-// events), the last half hour of today for realtime, two goals, rollups done. Events are appended
+// events, custom properties on 30 % of the pageviews and custom events), the last half hour of
+// today for realtime, two goals, rollups done. Events are appended
 // to storage directly: the service is measured, not the loader.
 import { addDays, localDay, startOfLocalDay } from '../src/core/localtime.js';
 import type { RunningService } from '../src/server.js';
@@ -41,8 +42,18 @@ function shape(rand: () => number): SessionShape {
     browsers: [['Chrome', 'Windows', 'desktop'], ['Chrome', 'Android', 'mobile'], ['Safari', 'iOS', 'mobile'], ['Safari', 'macOS', 'desktop'], ['Firefox', 'Linux', 'desktop'], ['Edge', 'Windows', 'desktop'], ['Safari', 'iOS', 'tablet']],
     utm: [null, null, null, null, ['newsletter', 'email', 'weekly'], ['google', 'cpc', 'brand'], ['twitter', 'social', 'launch']],
     customEvents: ['signup', 'trial', 'download_pdf'],
+    props: PROPS,
   };
 }
+
+const PLANS = ['free', 'pro', 'team', 'enterprise', 'trial'];
+/**
+ * Three in ten pageviews and custom events carry properties (taken in turn, no random draw): a
+ * `plan` of five values, an `author` of 17 and, on some, a numeric `step`.
+ */
+const PROPS: Array<string | null> = Array.from({ length: 100 }, (_, i) =>
+  i % 10 < 3 ? JSON.stringify({ plan: PLANS[i % PLANS.length], author: `author-${i % 17}`, ...(i % 3 === 0 ? { step: i % 7 } : {}) }) : null,
+);
 
 export interface YearSite {
   orgId: number;

@@ -12,6 +12,11 @@ export interface SessionShape {
   browsers: ReadonlyArray<[string, string, string] | null>;
   utm: ReadonlyArray<[string, string, string] | null>;
   customEvents: readonly string[];
+  /**
+   * Props (their stored JSON text, or null) of pageviews and custom events, taken in turn by
+   * session and event: no draw of the random stream, so that adding some changes no other column.
+   */
+  props?: ReadonlyArray<string | null>;
 }
 
 export const SMALL_SHAPE: SessionShape = {
@@ -21,6 +26,17 @@ export const SMALL_SHAPE: SessionShape = {
   browsers: [null, ['Chrome', 'Windows', 'desktop'], ['Safari', 'iOS', 'mobile'], ['Firefox', 'Linux', 'desktop']],
   utm: [null, null, ['newsletter', 'email', 'spring'], ['ads', 'cpc', 'launch']],
   customEvents: ['signup', 'trial'],
+  // Values that need decoding (quotes, backslashes, control characters, a reserved key's spelling),
+  // numbers and booleans beside strings that read the same, and a key that has a `:`.
+  props: [
+    null,
+    JSON.stringify({ plan: 'pro', seats: 3 }),
+    JSON.stringify({ plan: 'free' }),
+    null,
+    JSON.stringify({ plan: 'say "hi"\\\n\u0001', flag: true, 'a:b': 'x' }),
+    JSON.stringify({ seats: '3', plan: '(none)' }),
+    JSON.stringify({ 'pl\"an': 'pro', plan: 'pro' }),
+  ],
 };
 
 let nextId = 1n;
@@ -63,16 +79,17 @@ export function session(
   const rows: StoredEvent[] = [];
   let ts = start;
   const entry = pick(shape.pages);
+  const props = (i: number) => (shape.props ? shape.props[(Number(sessionId) + i) % shape.props.length]! : null);
   for (let i = 0; i < views; i++) {
     const page = i === 0 ? entry : pick(shape.pages);
-    rows.push(event({ ...common, ts, name: 'pageview', page, entryPage: entry, sessionStart: i === 0 }));
+    rows.push(event({ ...common, ts, name: 'pageview', page, entryPage: entry, sessionStart: i === 0, props: props(i) }));
     ts += 1000 + Math.floor(rand() * 120_000);
     const r = rand();
     if (r < 0.3) {
       rows.push(event({ ...common, ts, name: 'engage', page, entryPage: entry, engagedMs: Math.floor(rand() * 40_000), scrollDepth: 50 }));
       ts += 500;
     } else if (r < 0.4) {
-      rows.push(event({ ...common, ts, name: pick(shape.customEvents), page, entryPage: entry }));
+      rows.push(event({ ...common, ts, name: pick(shape.customEvents), page, entryPage: entry, props: props(i + 1) }));
       ts += 500;
     } else if (r < 0.45) {
       rows.push(event({ ...common, ts, name: 'outbound', page, entryPage: entry, props: '{"url":"https://x.test"}' }));

@@ -5,7 +5,8 @@
 // 10 000 rules a minute that is tens of thousands of queries, so these are the batched forms, over
 // the same raw-event columns and the same goal matcher (core/patterns) as the read API.
 import { compileMatcher, type Matcher } from '../core/patterns.js';
-import { RAW_DAYS } from '../core/vocabulary.js';
+import { RAW_DAYS, type GoalProps } from '../core/vocabulary.js';
+import { goalPredicate, integerLiteral } from '../stats/compile.js';
 import { joinSql, sql, trusted, type Sql } from '../sql/sql.js';
 import type { EventStore } from '../storage/events/types.js';
 
@@ -52,15 +53,27 @@ export async function lastEventTimes(events: EventStore, siteIds: readonly strin
 export interface GoalCount extends Matcher {
   goalId: number;
   siteId: string;
+  props?: GoalProps | null | undefined;
 }
 
 /**
  * Conversions of each goal on one site-local day. Events are grouped by (name, page) in SQL and
- * matched in JavaScript with the same matcher the funnels use, so no engine needs regexes.
+ * matched in JavaScript with the same matcher the funnels use, so no engine needs regexes; a goal
+ * requiring property values is counted in SQL, with the read API's predicate (src/stats/compile.ts).
  */
 export async function goalConversionsOnDay(events: EventStore, day: string, goals: readonly GoalCount[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>(goals.map((g) => [g.goalId, 0]));
-  const siteIds = [...new Set(goals.map((g) => g.siteId))];
+  const withProps = goals.filter((g) => g.props);
+  if (withProps.length > 0) {
+    const parts = withProps.map(
+      (g) => sql`SELECT ${integerLiteral(g.goalId)} AS goal_id, count(*) AS n FROM events
+        WHERE site_id = ${g.siteId} AND day = ${trusted(events.dialect.dateLiteral(day))} AND ${goalPredicate(events.dialect, g)}`,
+    );
+    const rows = await events.query<{ goal_id: bigint | number; n: bigint | number }>(joinSql(parts, ' UNION ALL '));
+    for (const r of rows) counts.set(Number(r.goal_id), Number(r.n));
+  }
+  const byName = goals.filter((g) => !g.props);
+  const siteIds = [...new Set(byName.map((g) => g.siteId))];
   if (siteIds.length === 0) return counts;
   const rows = await events.query<{ site_id: string; name: string; page: string; n: bigint | number }>(
     sql`SELECT site_id, name, page, count(*) AS n FROM events
@@ -68,7 +81,7 @@ export async function goalConversionsOnDay(events: EventStore, day: string, goal
      GROUP BY site_id, name, page`,
   );
   const bySite = new Map<string, Array<{ goalId: number; matches: (name: string, page: string) => boolean }>>();
-  for (const g of goals) bySite.set(g.siteId, [...(bySite.get(g.siteId) ?? []), { goalId: g.goalId, matches: compileMatcher(g) }]);
+  for (const g of byName) bySite.set(g.siteId, [...(bySite.get(g.siteId) ?? []), { goalId: g.goalId, matches: compileMatcher(g) }]);
   for (const r of rows) {
     for (const g of bySite.get(r.site_id) ?? []) {
       if (g.matches(r.name, r.page)) counts.set(g.goalId, counts.get(g.goalId)! + Number(r.n));

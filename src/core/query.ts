@@ -11,11 +11,13 @@ import {
   DEFAULT_METRIC,
   DIMENSIONS,
   isComparison,
-  isDimension,
   isMetric,
+  isQueryDimension,
   METRICS,
+  PROPERTY_KEY_LENGTH,
+  PROPERTY_PREFIX,
   type Comparison,
-  type Dimension,
+  type QueryDimension,
   type Filter,
   type Grain,
   type Metric,
@@ -24,7 +26,7 @@ import {
 export type QueryKind = 'stats' | 'timeseries' | 'breakdown' | 'goals' | 'funnel';
 
 export interface BreakdownParams {
-  readonly dimension: Dimension;
+  readonly dimension: QueryDimension;
   readonly limit: number;
   readonly offset: number;
   readonly search: string | null;
@@ -90,7 +92,10 @@ export function parseFilters(texts: readonly string[]): Filter[] {
   for (const text of texts) {
     const colon = text.indexOf(':');
     const dimension = colon < 0 ? text : text.slice(0, colon);
-    if (!isDimension(dimension)) throw apiError('INVALID_PARAMS', 'filterDimension', { dimensions: DIMENSIONS.join(', ') });
+    if (!isQueryDimension(dimension)) {
+      if (dimension.startsWith(PROPERTY_PREFIX)) throw apiError('INVALID_PARAMS', 'filterPropertyKey', PROPERTY_KEY_LENGTH);
+      throw apiError('INVALID_PARAMS', 'filterDimension', { dimensions: DIMENSIONS.join(', ') });
+    }
     const value = colon < 0 ? '' : text.slice(colon + 1);
     if (value === '') throw apiError('INVALID_PARAMS', 'filterEmpty', { dimension });
     if (value.length > FILTER_VALUE_MAX_LENGTH) throw apiError('INVALID_PARAMS', 'filterTooLong', { dimension });
@@ -172,7 +177,10 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
   if (kind === 'breakdown') {
     const dimension = single(params, 'dimension');
     if (dimension === undefined) throw apiError('INVALID_PARAMS', 'required', { name: 'dimension' });
-    if (!isDimension(dimension)) throw apiError('INVALID_PARAMS', 'dimension', { dimensions: DIMENSIONS.join(', ') });
+    if (!isQueryDimension(dimension)) {
+      if (dimension.startsWith(PROPERTY_PREFIX)) throw apiError('INVALID_PARAMS', 'propertyDimension', PROPERTY_KEY_LENGTH);
+      throw apiError('INVALID_PARAMS', 'dimension', { dimensions: DIMENSIONS.join(', ') });
+    }
     const search = single(params, 'search');
     if (search !== undefined && search.length > SEARCH_MAX_LENGTH) {
       throw apiError('INVALID_PARAMS', 'tooLong', { name: 'search', max: SEARCH_MAX_LENGTH });

@@ -55,10 +55,39 @@ export function isDimension(text: string): text is Dimension {
   return (DIMENSIONS as readonly string[]).includes(text);
 }
 
+/**
+ * A custom property as a dimension: `prop.<key>`, the key as the tracker sends it (1 to 64
+ * characters, case-sensitive). Its value on an event is the property's (a number or boolean as its
+ * JSON text); `engage` events carry none (their props are the tracker's measurements).
+ */
+export type PropertyDimension = `prop.${string}`;
+/** A dimension a breakdown or a filter names: one of DIMENSIONS, or a custom property. */
+export type QueryDimension = Dimension | PropertyDimension;
+
+export const PROPERTY_PREFIX = 'prop.';
+/** The length of a property key, as the tracker keeps them (src/ingest/event-shape.ts). */
+export const PROPERTY_KEY_LENGTH = { min: 1, max: 64 } as const;
+
+export function isPropertyDimension(text: string): text is PropertyDimension {
+  if (!text.startsWith(PROPERTY_PREFIX)) return false;
+  const length = text.length - PROPERTY_PREFIX.length;
+  return length >= PROPERTY_KEY_LENGTH.min && length <= PROPERTY_KEY_LENGTH.max;
+}
+
+export function isQueryDimension(text: string): text is QueryDimension {
+  return isDimension(text) || isPropertyDimension(text);
+}
+
+/** The property key of a `prop.<key>` dimension. */
+export function propertyKey(d: PropertyDimension): string {
+  return d.slice(PROPERTY_PREFIX.length);
+}
+
 export type DimensionScope = 'event' | 'session';
 
-export function scopeOf(d: Dimension): DimensionScope {
-  return d === 'page' || d === 'event' ? 'event' : 'session';
+/** Custom properties describe one event, like `page` and `event`. */
+export function scopeOf(d: QueryDimension): DimensionScope {
+  return d === 'page' || d === 'event' || isPropertyDimension(d) ? 'event' : 'session';
 }
 
 /** The key reported for an absent value, which a filter value `(none)` also matches. */
@@ -77,7 +106,7 @@ export function clientValue(text: string | null): string | null {
 
 /** One `filter` parameter: `<dimension>:<value>`. */
 export interface Filter {
-  readonly dimension: Dimension;
+  readonly dimension: QueryDimension;
   readonly value: string;
   /**
    * The value is a page pattern (`*`, `**`; docs/api.md, Goals' syntax), matched as goals match
@@ -264,9 +293,15 @@ export interface BreakdownRow {
   pct: number;
 }
 
+/** The dashboard's list of the custom property keys a site's events carry over a period, most events first. */
+export interface PropertyKeysAnswer {
+  period: AnswerDays;
+  keys: Array<{ key: string; events: number }>;
+}
+
 export interface BreakdownAnswer {
   period: AnswerPeriod;
-  dimension: Dimension;
+  dimension: QueryDimension;
   rows: BreakdownRow[];
   totalKeys: number;
   totalVisitors: number;
@@ -280,6 +315,8 @@ export interface GoalResult {
   name: string;
   kind: MatchKind;
   pattern: string;
+  /** Present on an event goal that requires property values. */
+  props?: GoalProps;
   conversions: number;
   uniqueConversions: number;
   conversionRate: number;
@@ -421,12 +458,21 @@ export interface FunnelStep {
 /** How many steps a funnel has. */
 export const FUNNEL_STEPS = { min: 2, max: 8 } as const;
 
+/**
+ * The custom property values an event goal also requires (all must match, each as a filter
+ * `prop.<key>:<value>` matches); absent from a goal without any.
+ */
+export type GoalProps = Readonly<Record<string, string>>;
+/** How many property values a goal may require, and the length of each value. */
+export const GOAL_PROPS = { maxKeys: 10, maxValueLength: 500 } as const;
+
 /** A goal as the management API (/admin/v1, /app/v1/manage) answers it. */
 export interface ManagedGoal {
   goalId: number;
   name: string;
   kind: MatchKind;
   pattern: string;
+  props?: GoalProps;
 }
 
 /** A funnel as the read API lists it and as creating it or replacing its steps answers. */

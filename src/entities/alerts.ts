@@ -1,5 +1,6 @@
 // Alert rules, their webhook deliveries and the attempts of each (the AlertStore stores them:
 // src/storage/meta/alert-types.ts).
+import type { GoalProps } from '../core/vocabulary.js';
 
 export const RULE_TYPES = ['spike', 'drop', 'silence', 'goal'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
@@ -64,6 +65,8 @@ export interface GoalDefinition {
   siteId: number; // internal
   kind: 'page' | 'event';
   pattern: string;
+  /** The property values an event goal requires; absent or null when none. */
+  props?: GoalProps | null;
 }
 
 export interface DeliveryHistory {

@@ -50,6 +50,14 @@ export interface Dialect {
   dayText(dateExpr: string): string;
   /** Regular-expression test of `expr` against a `?` placeholder (anchors in the pattern). */
   regexMatches(expr: string): string;
+  /** The text of the first group of a `?` pattern's first match in `expr`; '' when none. */
+  regexExtract(expr: string): string;
+  /** The texts of the first group of a `?` pattern's every match in `expr`, as an array (list). */
+  regexExtractAll(expr: string): string;
+  /** One row per element of an array (list) expression, in a select list. */
+  unnest(expr: string): string;
+  /** `expr` with every occurrence of a `?` text replaced by a `?` text. */
+  replaceAll(expr: string): string;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -9,12 +9,13 @@ import { addDays, localDay, startOfLocalDay } from '../core/localtime.js';
 import type { Dialect } from '../sql/dialect.js';
 import type { DayCut, Period } from '../core/period.js';
 import type { Query } from '../core/query.js';
-import { NONE_KEY, OTHER_KEY, type Dimension, type Filter } from '../core/vocabulary.js';
+import { isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, type Dimension, type Filter, type GoalProps, type PropertyDimension, type QueryDimension } from '../core/vocabulary.js';
 import { pagePatternRegex, type Matcher } from '../core/patterns.js';
 import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
 import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
 import type { DaySources, PlannedQuery } from './planner.js';
 import { dimensionColumn } from './columns.js';
+import { CARRIES_NO_PROPERTIES, decodeValue, keyDimension, pairKeyToken, pairValueToken, propertyFilterPredicate, propertyPairs, propertyToken } from './properties.js';
 import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY, SESSION_DIMENSIONS, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './rollups/tables.js';
 
 /** The key of a dimension on an event row; absent values read as `(none)`. */
@@ -28,12 +29,22 @@ export function keyExpr(d: Dimension): Sql {
  * `asRepeated`): for a UNION of both, on an engine whose types of the two do not mix.
  */
 export function repeatedKeyExpr(d: Dialect, dimension: Dimension): Sql {
-  return trusted(d.asRepeated(keyExpr(dimension).text));
+  return asRepeated(d, keyExpr(dimension));
 }
 
-/** The column of a measure row that is a breakdown's `views`: occurrences for events, else pageviews. */
-export function viewsColumn(dimension: Dimension): string {
-  return dimension === 'event' ? 'events' : 'pageviews';
+/** A text expression typed as `repeated` columns' values (the dialect's `asRepeated`), its parameters kept. */
+export function asRepeated(d: Dialect, expr: Sql): Sql {
+  return withParams(d.asRepeated(expr.text), ...expr.params);
+}
+
+/** The column of a measure row that is a breakdown's `views`: occurrences for events and properties, else pageviews. */
+export function viewsColumn(dimension: QueryDimension): string {
+  return dimension === 'event' || isPropertyDimension(dimension) ? 'events' : 'pageviews';
+}
+
+/** The key of a property on the rows of an `EventScope` with that `property`: its value's text. */
+export function scopedPropertyKey(d: Dialect): Sql {
+  return decodeValue(d, trusted('prop_token'));
 }
 
 export function dayRange(d: Dialect, column: string, p: Period): Sql {
@@ -48,6 +59,8 @@ export interface EventScope {
   filters: readonly Filter[];
   /** Derive each session's exit page (the last pageview's page) as `exit_page`. */
   exit: boolean;
+  /** Keep only the events carrying this property, its value's JSON text as `prop_token` (a property breakdown's events). */
+  property?: PropertyDimension | undefined;
 }
 
 /** Rows of the site inside the scope's days (and instants, for hourly reads). */
@@ -107,12 +120,21 @@ export function eventsRelation(d: Dialect, s: EventScope): Sql {
       LEFT JOIN (SELECT session_id, ${trusted(d.argMax('page', 'ts'))} AS exit_page, 1 AS matched FROM events
       WHERE ${scopeBounds(d, exitScope(s))} AND ${trusted(IS_PAGEVIEW)} GROUP BY session_id) x ON e.session_id = x.session_id)`
     : sql`(SELECT * FROM events WHERE ${where})`;
-  if (s.filters.length === 0) return sql`${base} ev`;
-  const predicates = s.filters.map((f) => (f.pattern ? pagePatternPredicate(d, f.value) : sql`${keyExpr(f.dimension)} = ${f.value}`));
-  return sql`(SELECT * FROM ${base} f WHERE ${joinSql(predicates, ' AND ')}) ev`;
+  const predicates = s.filters.map((f) => filterPredicate(d, f));
+  const filtered = predicates.length === 0 ? base : sql`(SELECT * FROM ${base} f WHERE ${joinSql(predicates, ' AND ')})`;
+  if (!s.property) return sql`${filtered} ev`;
+  const carrying = sql`(SELECT *, ${propertyToken(d, s.property)} AS prop_token FROM ${filtered} c WHERE props IS NOT NULL AND NOT ${trusted(CARRIES_NO_PROPERTIES)})`;
+  return sql`(SELECT * FROM ${carrying} p WHERE prop_token <> '') ev`;
 }
 
-export function needsExit(filters: readonly Filter[], breakdown?: Dimension): boolean {
+/** Whether an event row matches a filter. */
+function filterPredicate(d: Dialect, f: Filter): Sql {
+  if (f.pattern) return pagePatternPredicate(d, f.value);
+  if (isPropertyDimension(f.dimension)) return propertyFilterPredicate(d, f.dimension, f.value);
+  return sql`${keyExpr(f.dimension)} = ${f.value}`;
+}
+
+export function needsExit(filters: readonly Filter[], breakdown?: QueryDimension): boolean {
   return breakdown === 'exit' || filters.some((f) => f.dimension === 'exit');
 }
 
@@ -147,6 +169,22 @@ const EVENT_COLUMNS = measureColumns(TRAFFIC_MEASURES, 'events');
 const SESSION_COLUMNS = measureColumns(TRAFFIC_MEASURES, 'sessions');
 /** The measure columns of the events part `a` of a measure row, prefixed. */
 const fromEvents = trusted(EVENT_COLUMNS.map((c) => `a.${c}`).join(', '));
+
+/**
+ * Per day, property and value, the traffic measures of the events that carry the property (the
+ * per-session ones at 0, as for every event-scoped dimension's rollups). Columns: b (a DATE), dim
+ * (`prop.<key>`), k (typed as `asRepeated`), then the measures in registry order.
+ */
+export function measurePropertyPairs(d: Dialect, siteId: string, days: Period): Sql {
+  const facts = 'day, visitor_id, name, session_start';
+  const pairs = sql`SELECT ${trusted(facts)}, ${propertyPairs(d)} AS pair FROM events
+    WHERE ${scopeBounds(d, { siteId, days, filters: [], exit: false })} AND props IS NOT NULL AND NOT ${trusted(CARRIES_NO_PROPERTIES)}`;
+  const tokens = sql`SELECT ${trusted(facts)}, ${pairKeyToken(d, 'pair')} AS key_token, ${pairValueToken(d, 'pair')} AS value_token FROM (${pairs}) p`;
+  const keyed = sql`SELECT ${trusted(facts)}, ${keyDimension(d, trusted('key_token'))} AS dim, ${asRepeated(d, decodeValue(d, trusted('value_token')))} AS k
+    FROM (${tokens}) t`;
+  return sql`SELECT day AS b, dim, k, ${trusted(measureAggregates(d, TRAFFIC_MEASURES, 'events'))}, ${trusted(SESSION_COLUMNS.map((c) => `0 AS ${c}`).join(', '))}
+    FROM (${keyed}) x GROUP BY b, dim, k`;
+}
 
 /**
  * Per bucket (and key), every traffic measure (src/stats/measures.ts); the per-session ones count
@@ -220,7 +258,9 @@ export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period): Sq
 }
 
 /** The key of a session-scoped dimension on a session row, which holds an absent value as `(none)`. */
-export function sessionRowKey(dimension: Dimension): Sql {
+export function sessionRowKey(dimension: QueryDimension): Sql {
+  // The planner reads session rows for session-scoped dimensions only.
+  if (isPropertyDimension(dimension)) throw new Error(`session rows hold no ${dimension}`);
   return trusted(dimensionColumn(dimension));
 }
 
@@ -261,6 +301,14 @@ export function matcherPredicate(d: Dialect, m: Matcher): Sql {
 
 export interface GoalRef extends Matcher {
   goalId: number;
+  /** The property values an event goal also requires (absent or null: none). */
+  props?: GoalProps | null | undefined;
+}
+
+/** Matching predicate of a goal on an event row: its matcher, and each property value it requires, as a filter matches it. */
+export function goalPredicate(d: Dialect, goal: GoalRef): Sql {
+  const props = Object.entries(goal.props ?? {}).map(([key, value]) => propertyFilterPredicate(d, `${PROPERTY_PREFIX}${key}`, value));
+  return joinSql([matcherPredicate(d, goal), ...props], ' AND ');
 }
 
 /** A literal for an id we issued ourselves (goal ids, funnel ids), never client text. */
@@ -274,7 +322,7 @@ export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Peri
   const before = until === undefined ? trusted('') : sql` AND ts < ${until}`;
   const parts = goals.map(
     (goal) => sql`SELECT ${bucket} AS b, visitor_id, ${integerLiteral(goal.goalId)} AS goal_id FROM events
-      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${matcherPredicate(d, goal)}${before}`,
+      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${goalPredicate(d, goal)}${before}`,
   );
   return sql`SELECT b, goal_id, ${trusted(measureAggregates(d, GOAL_MEASURES, 'events'))}
     FROM (${joinSql(parts, ' UNION ALL ')}) g GROUP BY b, goal_id`;
@@ -349,7 +397,8 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
           WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})`,
     );
   }
-  if (days.imported) summed.push(importedGoals(d, siteId, days.imported, goals));
+  const imported = days.imported && importedGoals(d, siteId, days.imported, goals);
+  if (imported) summed.push(imported);
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.raw) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, goals), ['goal_id', ...GOAL_COLUMNS]));
   return statements;
@@ -362,7 +411,7 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
 const summedMeasures = trusted(MEASURE_COLUMNS.map((c) => `CAST(sum(${c}) AS BIGINT) AS ${c}`).join(', '));
 
 /** The imported rows of a site and days: its own figures, or one dimension's (and key's). */
-function importedRows(d: Dialect, siteId: string, days: Period, dimension?: Dimension, key?: string): Sql {
+function importedRows(d: Dialect, siteId: string, days: Period, dimension?: QueryDimension, key?: string): Sql {
   if (dimension === undefined) return sql`${trusted(IMPORTED_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}`;
   const only = key === undefined ? trusted('') : sql` AND key = ${key}`;
   return sql`${trusted(IMPORTED_DIM_DAILY.name)} WHERE site_id = ${siteId} AND dimension = ${dimension} AND ${dayRange(d, 'day', days)}${only}`;
@@ -376,11 +425,14 @@ function importedDailyMeasures(d: Dialect, siteId: string, days: Period, filter:
 /**
  * Per day and goal, the goal measures from imported aggregates: an event goal's from the custom
  * events of its name (conversions its occurrences), a page goal's from the pages matching it
- * (conversions their pageviews); unique conversions are the rows' visitors, summed per day.
+ * (conversions their pageviews); unique conversions are the rows' visitors, summed per day. A goal
+ * requiring property values has none there (imported aggregates hold no property); null when no goal has any.
  */
-function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[]): Sql {
+function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[]): Sql | null {
   const [conversions, unique] = GOAL_COLUMNS;
-  const parts = goals.map((goal) => {
+  const counted = goals.filter((goal) => !goal.props);
+  if (counted.length === 0) return null;
+  const parts = counted.map((goal) => {
     const id = integerLiteral(goal.goalId);
     const rows =
       goal.kind === 'event'
@@ -438,7 +490,7 @@ export interface BreakdownStatements {
 }
 
 /** Views of one raw event in a breakdown of `dimension`: every event for events, else its pageview. */
-function viewsOfEvent(dimension: Dimension): Sql {
+function viewsOfEvent(dimension: QueryDimension): Sql {
   return trusted(viewsColumn(dimension) === 'events' ? 'CAST(1 AS BIGINT)' : `CAST(CASE WHEN ${IS_PAGEVIEW} THEN 1 ELSE 0 END AS BIGINT)`);
 }
 
@@ -481,9 +533,11 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
     }
   }
   if (q.plan.period.raw) {
-    const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension) };
-    // Beside session rows, the raw days' keys are typed as theirs (rollups, on the other path, hold plain text).
-    const key = q.plan.period.sessions ? repeatedKeyExpr(d, bd.dimension) : keyExpr(bd.dimension);
+    const property = isPropertyDimension(bd.dimension) ? bd.dimension : undefined;
+    const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension), property };
+    // Beside session rows, the raw days' keys are typed as theirs (rollups, on the other path, hold
+    // plain text); session rows never meet a property breakdown (event-scoped).
+    const key = property ? scopedPropertyKey(d) : q.plan.period.sessions ? repeatedKeyExpr(d, bd.dimension as Dimension) : keyExpr(bd.dimension as Dimension);
     const measures = measureEvents(d, scope, { bucket: DAY_BUCKET, key, sessions: false });
     const relation = eventsRelation(d, scope);
     parts.push({
@@ -506,7 +560,8 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
   // rows where three would read them.
   const totals = d.groupTotals();
   const visits = parts.flatMap((p) => (p.visits ? [p.visits] : []));
-  if (totals !== null && visits.length === parts.length) {
+  // A property's visits are those of the events carrying it: the period's visitors are read apart.
+  if (totals !== null && visits.length === parts.length && !isPropertyDimension(bd.dimension)) {
     const page = sql`SELECT k, ${trusted(d.countVisitorDays('vd', 'vv'))} AS visitors, sum(v) AS views FROM (${joinSql(visits, ' UNION ALL ')}) u
       GROUP BY k ${trusted(totals)}${chosen('HAVING')} ${order}`;
     return { page, keyCount, countedOnPage: false, visitorsInTotals: true };
@@ -521,6 +576,22 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
     countedOnPage: countAll !== null,
     visitorsInTotals: false,
   };
+}
+
+/**
+ * Columns k (a custom property key) and n (the events carrying it): the keys a site's events carry
+ * on the rolled-up and raw days of a plan, most events first, at most `limit`; null when no day is read.
+ */
+export function propertyKeysStatement(d: Dialect, siteId: string, days: DaySources, limit: number): Sql | null {
+  const key = (column: string) => trusted(`substring(${column}, ${PROPERTY_PREFIX.length + 1}, 1000)`);
+  const parts: Sql[] = [];
+  if (days.rollup) {
+    parts.push(sql`SELECT ${key('dimension')} AS k, events AS n FROM ${trusted(DIM_DAILY.name)}
+      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND dimension LIKE ${`${PROPERTY_PREFIX}%`}`);
+  }
+  if (days.raw) parts.push(sql`SELECT ${key('dim')} AS k, events AS n FROM (${measurePropertyPairs(d, siteId, days.raw)}) p`);
+  if (parts.length === 0) return null;
+  return sql`SELECT k, sum(n) AS n FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY k ORDER BY n DESC, k ASC LIMIT ${limit}`;
 }
 
 /** A funnel version's statements over some days: rollup rows (step, visitors) and raw events for the walk. */

@@ -11,8 +11,11 @@
 //   every filter and the broken-down dimension are session-scoped, session rows answer the days up
 //   to the watermark (once they cover them all) and raw events the days after it, else raw events
 //   answer every day;
-// - a page pattern (a shared link's lock on `page:/blog/**`) → the raw path too, on raw events only
-//   (session rows hold no page), within the raw window likewise;
+// - a page pattern (a shared link's lock on `page:/blog/**`), or a property filter on `(none)` →
+//   the raw path too, on raw events only (session rows hold neither pages nor properties, property
+//   rollups only the events that carry the property), within the raw window likewise;
+// - custom properties (`prop.<key>`) are event-scoped dimensions like `page`: their rollups are
+//   dim_daily's rows of dimension `prop.<key>`, capped and folded alike;
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null);
 // - imported aggregates (daily figures of another tool's export) answer their days where they are
 //   exact: a daily read (stats, day-or-longer timeseries, breakdown, goals) with no filter, or one
@@ -23,7 +26,7 @@ import { apiError } from '../core/errors.js';
 import { addMonths, firstOfMonth, periodDays, type Period } from '../core/period.js';
 import type { Query } from '../core/query.js';
 import { METRIC_REGISTRY, metricTakesFilters, RAW_DAYS } from '../core/vocabulary.js';
-import { hasPagePattern, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
+import { hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
@@ -130,7 +133,8 @@ export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
   // Raw events are kept `rawDays` days: the period must start inside that window and, reaching into
   // the future or not, last at most that many days (docs/api.md: the period is then limited to them).
   if (rawOnlyByFilters(q) && (q.period.from < windowStart || periodDays(q.period) > inputs.rawDays)) {
-    throw apiError('RAW_WINDOW_EXCEEDED', hasPagePattern(q) ? 'pagePattern' : 'filters', { days: inputs.rawDays });
+    const reason = hasPagePattern(q) ? 'pagePattern' : q.filters.length === 1 && hasPropertyNone(q) ? 'propertyNone' : 'filters';
+    throw apiError('RAW_WINDOW_EXCEEDED', reason, { days: inputs.rawDays });
   }
   const path = needsRawEvents(q) ? ('raw' as const) : ('rollup' as const);
   const bounds: Bounds = {

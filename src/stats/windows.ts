@@ -5,7 +5,7 @@
 import { addDays } from '../core/localtime.js';
 import { addMonths } from '../core/period.js';
 import type { Query } from '../core/query.js';
-import { scopeOf } from '../core/vocabulary.js';
+import { isPropertyDimension, NONE_KEY, scopeOf } from '../core/vocabulary.js';
 
 /** The first day of a site's raw-event window: its last `rawDays` local days, today included. */
 export function rawWindowStart(today: string, rawDays: number): string {
@@ -17,13 +17,24 @@ export function retentionStart(today: string, retentionMonths: number | null): s
 }
 
 /**
- * Two or more filters, a filter with another dimension's breakdown, or a page pattern (a shared
- * link's lock): rollups cannot answer them. Rollups hold each page's own figures, and a visitor of
- * two matching pages would count twice in their sum; session rows hold no page but the entry and exit.
+ * Two or more filters, a filter with another dimension's breakdown, a page pattern (a shared
+ * link's lock), or a property filter on `(none)`: rollups cannot answer them. Rollups hold each
+ * page's own figures, and a visitor of two matching pages would count twice in their sum; session
+ * rows hold no page but the entry and exit; a property's rollups hold the events that carry it only.
  */
 export function rawOnlyByFilters(q: Query): boolean {
   const [filter] = q.filters;
-  return q.filters.length >= 2 || hasPagePattern(q) || (filter !== undefined && q.breakdown !== null && q.breakdown.dimension !== filter.dimension);
+  return (
+    q.filters.length >= 2 ||
+    hasPagePattern(q) ||
+    (filter !== undefined && q.breakdown !== null && q.breakdown.dimension !== filter.dimension) ||
+    hasPropertyNone(q)
+  );
+}
+
+/** Whether a query filters on the events without a property (`prop.<key>:(none)`). */
+export function hasPropertyNone(q: Query): boolean {
+  return q.filters.some((f) => isPropertyDimension(f.dimension) && f.value === NONE_KEY);
 }
 
 /** Whether a query's filters hold a page pattern. */

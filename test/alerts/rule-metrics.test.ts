@@ -24,9 +24,11 @@ const LA = 'America/Los_Angeles';
 const QUIET_SITE = 'metrics-quiet';
 /** No event at all. */
 const NEW_SITE = 'metrics-new';
+/** Signups with custom properties, for goals that require property values. */
+const PROPS_SITE = 'metrics-props';
 
-function hit(siteId: string, timeZone: string, ts: number, visitor: number, page: string, name = 'pageview'): StoredEvent {
-  return event({ siteId, ts, visitorId: BigInt(visitor), sessionId: BigInt(visitor), sessionStart: true, name, page, entryPage: page }, timeZone);
+function hit(siteId: string, timeZone: string, ts: number, visitor: number, page: string, name = 'pageview', props: Record<string, unknown> | null = null): StoredEvent {
+  return event({ siteId, ts, visitorId: BigInt(visitor), sessionId: BigInt(visitor), sessionStart: true, name, page, entryPage: page, props: props && JSON.stringify(props) }, timeZone);
 }
 
 const EVENTS: StoredEvent[] = [
@@ -46,6 +48,11 @@ const EVENTS: StoredEvent[] = [
   hit(LA_SITE, LA, NOW - 3 * MIN, 2, '/checkout'),
   hit(LA_SITE, LA, NOW + 2 * HOUR, 9, '/checkout'), // 2026-03-20 local: tomorrow there
   hit(QUIET_SITE, 'UTC', NOW - RAW_WINDOW_MS - DAY, 1, '/'),
+  hit(PROPS_SITE, 'UTC', NOW - 9 * MIN, 1, '/', 'signup', { plan: 'pro', seats: 3 }),
+  hit(PROPS_SITE, 'UTC', NOW - 8 * MIN, 2, '/', 'signup', { plan: 'pro' }),
+  hit(PROPS_SITE, 'UTC', NOW - 7 * MIN, 3, '/', 'signup', { plan: 'free', seats: 3 }),
+  hit(PROPS_SITE, 'UTC', NOW - 6 * MIN, 4, '/', 'signup'),
+  hit(PROPS_SITE, 'UTC', NOW - 5 * MIN, 5, '/', 'pageview', { plan: 'pro' }),
 ];
 
 const GOALS: GoalDefinition[] = [
@@ -54,8 +61,11 @@ const GOALS: GoalDefinition[] = [
   { goalId: 13, siteId: 1, kind: 'page', pattern: '/blog/*' },
   { goalId: 14, siteId: 2, kind: 'page', pattern: '/checkout' },
   { goalId: 15, siteId: 2, kind: 'event', pattern: 'signup' },
+  { goalId: 16, siteId: 3, kind: 'event', pattern: 'signup', props: { plan: 'pro' } },
+  { goalId: 17, siteId: 3, kind: 'event', pattern: 'signup', props: { plan: 'pro', seats: '3' } },
+  { goalId: 18, siteId: 3, kind: 'event', pattern: 'signup' },
 ];
-const GOAL_SITES = new Map([[1, { siteId: UTC_SITE, day: '2026-03-20' }], [2, { siteId: LA_SITE, day: '2026-03-19' }]]);
+const GOAL_SITES = new Map([[1, { siteId: UTC_SITE, day: '2026-03-20' }], [2, { siteId: LA_SITE, day: '2026-03-19' }], [3, { siteId: PROPS_SITE, day: '2026-03-20' }]]);
 const goalCountsOf = (site: number) => GOALS.filter((g) => g.siteId === site).map((g) => ({ ...g, siteId: GOAL_SITES.get(site)!.siteId }));
 
 const SITE_ZONES: Record<string, { timeZone: string; createdAt: number }> = {
@@ -63,6 +73,7 @@ const SITE_ZONES: Record<string, { timeZone: string; createdAt: number }> = {
   [LA_SITE]: { timeZone: LA, createdAt: NOW - 60 * DAY },
   [QUIET_SITE]: { timeZone: 'UTC', createdAt: NOW - 60 * DAY },
   [NEW_SITE]: { timeZone: 'UTC', createdAt: NOW - 10 * HOUR },
+  [PROPS_SITE]: { timeZone: 'UTC', createdAt: NOW - 60 * DAY },
 };
 let nextRuleId = 1;
 const rule = (type: RuleType, site: string, goalId: number | null = null) => ({
@@ -100,6 +111,9 @@ const EXPECTED_VALUES: Array<[RuleType, string, number | null, number]> = [
   ['goal', UTC_SITE, 13, 1],
   ['goal', LA_SITE, 14, 2],
   ['goal', LA_SITE, 15, 1],
+  ['goal', PROPS_SITE, 16, 2], // every property value required must match
+  ['goal', PROPS_SITE, 17, 1],
+  ['goal', PROPS_SITE, 18, 4],
 ];
 
 const ALL_SITES = [UTC_SITE, LA_SITE, QUIET_SITE, NEW_SITE];
@@ -133,6 +147,8 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
       assert.deepEqual(sorted(await goalConversionsOnDay(events, '2026-03-19', goalCountsOf(2))), [[14, 2], [15, 1]]);
       assert.deepEqual(sorted(await goalConversionsOnDay(events, '2026-03-19', goalCountsOf(1))), [[11, 1], [12, 0], [13, 0]]);
       assert.deepEqual(sorted(await goalConversionsOnDay(events, '2026-03-20', goalCountsOf(2))), [[14, 1], [15, 0]]);
+      assert.deepEqual(sorted(await goalConversionsOnDay(events, '2026-03-20', goalCountsOf(3))), [[16, 2], [17, 1], [18, 4]], 'goals requiring property values');
+      assert.deepEqual(sorted(await goalConversionsOnDay(events, '2026-03-20', [...goalCountsOf(1), ...goalCountsOf(3)])), [[11, 2], [12, 1], [13, 1], [16, 2], [17, 1], [18, 4]]);
     });
 
     test('every rule type has its exact value; a rule on a deleted goal has none', async () => {

@@ -190,6 +190,14 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     const again = await svc(['goal', 'rm', '--site', siteId, goalId]);
     assert.equal(again.code, 1);
     assert.equal(again.stderr, 'svc: NOT_FOUND: goal not found\n');
+    const pro = ok(await svc(['goal', 'add', '--site', siteId, '--name', 'Pro', '--kind', 'event', '--pattern', 'signup', '--prop', 'plan=pro', '--prop', 'ref=a=b']));
+    assert.equal(field(pro.stdout, 'props'), 'plan=pro ref=a=b');
+    const withProps = ok(await svc(['goal', 'list', '--site', siteId])).stdout.split('\n');
+    assert.match(withProps[0]!, /^ID\s+NAME\s+KIND\s+PATTERN\s+PROPS/);
+    assert.ok(withProps.some((l) => /Pro\s+event\s+signup\s+plan=pro ref=a=b/.test(l)));
+    const badProp = await svc(['goal', 'add', '--site', siteId, '--name', 'Bad', '--kind', 'event', '--pattern', 'signup', '--prop', 'plan']);
+    assert.equal(badProp.code, 2);
+    assert.match(badProp.stderr, /--prop must be key=value, got "plan"/);
     const tooWild = await svc(['goal', 'add', '--site', siteId, '--name', 'Deep', '--kind', 'page', '--pattern', `/${'*/'.repeat(17)}`]);
     assert.equal(tooWild.code, 1);
     assert.equal(tooWild.stderr, 'svc: INVALID_PARAMS: pattern: a page pattern has at most 16 wildcards (* or **), this one has 17\n');

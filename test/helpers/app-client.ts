@@ -1,5 +1,6 @@
 // A browser-like client of the dashboard's /app/v1: keeps the svc_session cookie and the session's
 // CSRF token, and sends the service's own Origin on changes, as the dashboard's pages do.
+import assert from 'node:assert/strict';
 import type { TestServer } from './server.js';
 
 export interface AppResult<T = any> {
@@ -47,4 +48,17 @@ export async function signedInUser(server: TestServer, email: string, membership
   const res = await client.signIn(email, password);
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.text}`);
   return { client, userId: created.body.id as number, password };
+}
+
+/**
+ * A read of a site's statistics on both mounts, `/v1` with an API key and `/app/v1` as a member:
+ * the same status and bytes (asserted), and the parsed answer.
+ */
+export async function readOnBothMounts(server: TestServer, siteId: string, key: string, member: AppClient, path: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${server.url}/v1/sites/${siteId}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const text = await res.text();
+  const app = await member.request('GET', `/app/v1/sites/${siteId}${path}`);
+  assert.equal(app.status, res.status, path);
+  assert.equal(app.text, text, path);
+  return { status: res.status, body: JSON.parse(text) };
 }

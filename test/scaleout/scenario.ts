@@ -1,8 +1,8 @@
 // One HTTP scenario that a profile must answer exactly like another: admin calls (orgs, sites in three
-// time zones, API keys, goals, a funnel with two versions), events collected through /api/e at fixed
+// time zones, API keys, goals (one requiring a property value), a funnel with two versions), events collected through /api/e at fixed
 // instants of the service's clock and imported through the admin API, rollups built by the
 // maintenance endpoint, then every /v1 endpoint read over a table of periods, metrics, dimensions
-// and filters. The answers are keyed by request and have the ids the services draw themselves
+// (custom properties among them) and filters. The answers are keyed by request and have the ids the services draw themselves
 // (site ids) replaced by the site's name, so that two profiles' answers compare with deepEqual.
 import assert from 'node:assert/strict';
 import type { ManualClock } from '../../src/core/clock.js';
@@ -82,7 +82,7 @@ function visitsOf(next: () => number, dayStart: number, visitors: number, ipBase
       const url = p === 0 ? pick(ENTRIES) : pick(PAGES);
       hits.push({ ...visitor, ts, url, referrer: p === 0 ? pick(REFERRERS) : '' });
       const roll = next();
-      if (roll < 0.15) hits.push({ ...visitor, ts: ts + 20_000, url, referrer: '', event: pick(EVENTS), props: { plan: pick(['pro', 'free']), url: 'https://example.org/file.pdf' } });
+      if (roll < 0.15) hits.push({ ...visitor, ts: ts + 20_000, url, referrer: '', event: pick(EVENTS), props: { plan: pick(['pro', 'free', 'say "hi" ü']), url: 'https://example.org/file.pdf' } });
       else if (roll < 0.4) hits.push({ ...visitor, ts: ts + 30_000, url, referrer: '', event: 'engage', props: { t: Math.floor(next() * 60_000), d: Math.floor(next() * 100) } });
       ts += Math.floor(next() * 20 * MIN) + MIN;
     }
@@ -126,6 +126,7 @@ async function setUpSites(server: TestServer): Promise<ScenarioSite[]> {
     { name: 'Pricing', kind: 'page', pattern: '/pricing' },
     { name: 'Docs', kind: 'page', pattern: '/docs/*' },
     { name: 'Signup', kind: 'event', pattern: 'signup' },
+    { name: 'Pro signup', kind: 'event', pattern: 'signup', props: { plan: 'pro' } },
   ];
   for (const g of goals) {
     const created = await server.admin('POST', `/sites/${main.siteId}/goals`, g);
@@ -204,7 +205,20 @@ const PERIODS = [
 ];
 /** The periods read with a breakdown of every dimension (the others, of a few). */
 const BROAD_PERIODS = ['period=today', 'period=30d', 'period=year', 'from=2026-03-08&to=2026-03-08'];
-const FILTERS = ['', '&filter=country:FR', '&filter=page:/pricing', '&filter=event:signup', '&filter=utm_source:(none)', '&filter=browser:Firefox&filter=device:desktop', '&filter=referrer:news.ycombinator.com'];
+const FILTERS = [
+  '',
+  '&filter=country:FR',
+  '&filter=page:/pricing',
+  '&filter=event:signup',
+  '&filter=utm_source:(none)',
+  '&filter=browser:Firefox&filter=device:desktop',
+  '&filter=referrer:news.ycombinator.com',
+  '&filter=prop.plan:pro',
+  `&filter=${encodeURIComponent('prop.plan:say "hi" ü')}`,
+  '&filter=prop.plan:(none)',
+];
+/** The custom properties of the traffic, read as breakdowns over the broad periods. */
+const PROPERTIES = ['prop.plan', 'prop.url'];
 const METRICS = ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions'];
 
 /** Every read of the table for one site: path (relative to the site) → what to read. */
@@ -214,7 +228,8 @@ function readsOf(site: ScenarioSite): string[] {
     for (const filter of FILTERS) reads.push(`/stats?${period}${filter}`);
     for (const metric of METRICS) reads.push(`/timeseries?${period}&metric=${metric}${metric === 'visitors' ? '&compare=true' : ''}`);
     reads.push(`/timeseries?${period}&metric=pageviews&filter=country:DE`);
-    for (const dimension of BROAD_PERIODS.includes(period) ? DIMENSIONS : ['page', 'exit', 'referrer', 'country']) reads.push(`/breakdown?${period}&dimension=${dimension}&limit=5`);
+    for (const dimension of BROAD_PERIODS.includes(period) ? [...DIMENSIONS, ...PROPERTIES] : ['page', 'exit', 'referrer', 'country']) reads.push(`/breakdown?${period}&dimension=${dimension}&limit=5`);
+    reads.push(`/breakdown?${period}&dimension=prop.plan&filter=prop.plan:pro`, `/breakdown?${period}&dimension=page&filter=prop.plan:free`);
     reads.push(`/breakdown?${period}&dimension=page&limit=3&offset=2&search=BLOG`, `/breakdown?${period}&dimension=page&filter=country:US`);
     reads.push(`/breakdown?${period}&dimension=entry&filter=browser:Safari`);
     reads.push(`/goals?${period}`);

@@ -6,7 +6,7 @@ import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { createRollupTables, rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
 import { startOfLocalDay } from '../../src/core/localtime.js';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
-import { DIMENSIONS, METRICS, NONE_KEY } from '../../src/core/vocabulary.js';
+import { DIMENSIONS, METRICS, NONE_KEY, type QueryDimension } from '../../src/core/vocabulary.js';
 import { planQuery } from '../../src/stats/planner.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';
 import { computeFunnel } from '../../src/stats/read/funnels.js';
@@ -20,6 +20,8 @@ const TZ = 'Asia/Kolkata';
 const DAYS = ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07'];
 const NOW = startOfLocalDay('2026-03-08', TZ) + 12 * 3_600_000;
 const SEEDS = [1, 2, 3, 4];
+/** The dataset's custom properties (support/datasets.ts), a key with `:` among them. */
+const PROPERTIES: QueryDimension[] = ['prop.plan', 'prop.seats', 'prop.flag', 'prop.a:b', 'prop.pl"an'];
 
 for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answers on random datasets: ${adapter.name}`, async () => {
   for (const seed of SEEDS) {
@@ -59,7 +61,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
         const funnel = (await meta.getFunnel(site.internalId, 1, version))!;
         await same(`funnel v${version}`, (q) => computeFunnel(events, q, funnel), 'funnel');
       }
-      for (const dimension of DIMENSIONS) {
+      for (const dimension of [...DIMENSIONS, ...PROPERTIES]) {
         await same(`breakdown ${dimension}`, (q) => computeBreakdown(events, q), 'breakdown', { dimension, limit: '1000' });
         const top = await computeBreakdown(events, planQuery(parseQuery('breakdown', { dimension, from: DAYS[2], to: DAYS[5] }, site, NOW), { watermark, retentionMonths: null, rawDays: 30 }));
         for (const value of [top.rows[0]?.key ?? NONE_KEY, NONE_KEY]) {

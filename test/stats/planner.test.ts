@@ -319,3 +319,27 @@ test('imported aggregates: read where they answer exactly, left out otherwise, a
   // Days read from imported aggregates are computable: a period that holds only them has figures.
   assert.equal(at('stats', { from: '2025-03-01', to: '2025-03-31' }).period.firstComputable, '2025-03-01');
 });
+
+test('custom properties: event-scoped like page; a filter on (none) reads raw events only, within the raw window', () => {
+  const paths: Array<[QueryKind, RawParams, 'rollup' | 'raw']> = [
+    ['breakdown', { period: 'year', dimension: 'prop.plan' }, 'rollup'],
+    ['breakdown', { period: 'year', dimension: 'prop.plan', filter: 'prop.plan:pro' }, 'rollup'],
+    ['stats', { period: 'year', filter: 'prop.plan:pro' }, 'rollup'],
+    ['timeseries', { period: '90d', filter: 'prop.plan:pro' }, 'rollup'],
+    ['breakdown', { period: '30d', dimension: 'page', filter: 'prop.plan:pro' }, 'raw'],
+    ['breakdown', { period: '30d', dimension: 'prop.plan', filter: 'country:FR' }, 'raw'],
+    ['breakdown', { period: '30d', dimension: 'prop.plan', filter: 'prop.seats:3' }, 'raw'],
+    ['stats', { period: '30d', filter: 'prop.plan:(none)' }, 'raw'],
+  ];
+  for (const [kind, params, path] of paths) assert.equal(plan(kind, params).plan.path, path, `${kind} ${JSON.stringify(params)}`);
+  // Never from session rows, which hold no property.
+  assert.deepEqual(plan('breakdown', { period: '30d', dimension: 'prop.plan', filter: 'country:FR' }).plan.period, sources(null, ['2026-02-19', '2026-03-20']));
+  const refusals: Array<[QueryKind, RawParams, string | undefined]> = [
+    ['stats', { period: 'year', filter: 'prop.plan:(none)' }, 'RAW_WINDOW_EXCEEDED'],
+    ['breakdown', { period: '90d', dimension: 'prop.plan', filter: 'page:/' }, 'RAW_WINDOW_EXCEEDED'],
+    ['timeseries', { metric: 'bounceRate', filter: 'prop.plan:pro' }, 'METRIC_NOT_FILTERABLE'],
+    ['timeseries', { metric: 'pageviews', filter: 'prop.plan:pro' }, undefined],
+  ];
+  for (const [kind, params, code] of refusals) assert.equal(errorCode(() => plan(kind, params)), code, `${kind} ${JSON.stringify(params)}`);
+  assert.throws(() => plan('stats', { period: 'year', filter: 'prop.plan:(none)' }), /prop.<key>:\(none\) .* within the last 30 days/);
+});

@@ -87,6 +87,19 @@ for (const adapter of META_DATABASES) {
       assert.equal((await a!.meta.listGoals(s.internalId)).length, 3);
     });
 
+    withStore("a goal's required property values are part of it: the same values in any order are the same goal", async (store) => {
+      const org = await store.createOrg('Acme', 1);
+      const s = await store.createSite(org.id, site('h.example'), 'Hpub', 1);
+      const plain = await store.createGoal(s.internalId, { name: 'Signup', kind: 'event', pattern: 'signup' }, 2);
+      const pro = await store.createGoal(s.internalId, { name: 'Pro', kind: 'event', pattern: 'signup', props: { plan: 'pro', seats: '3' } }, 2);
+      assert.deepEqual(pro.props, { plan: 'pro', seats: '3' });
+      assert.equal(plain.props, null);
+      await assert.rejects(store.createGoal(s.internalId, { name: 'Pro again', kind: 'event', pattern: 'signup', props: { seats: '3', plan: 'pro' } }, 3), (err) => err instanceof DuplicateGoal && err.goalId === pro.goalId);
+      await assert.rejects(store.createGoal(s.internalId, { name: 'Plain again', kind: 'event', pattern: 'signup', props: null }, 3), (err) => err instanceof DuplicateGoal && err.goalId === plain.goalId);
+      const free = await store.createGoal(s.internalId, { name: 'Free', kind: 'event', pattern: 'signup', props: { plan: 'free' } }, 3);
+      assert.deepEqual(await store.listGoals(s.internalId), [plain, pro, free]);
+    });
+
     withStore('funnels keep every version of their steps', async (store) => {
       const org = await store.createOrg('Acme', 1);
       const s = await store.createSite(org.id, site('f.example'), 'Fpub', 1);

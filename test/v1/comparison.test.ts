@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { addDays } from '../../src/core/localtime.js';
-import { AppClient, signedInUser } from '../helpers/app-client.js';
+import { AppClient, readOnBothMounts, signedInUser } from '../helpers/app-client.js';
 import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
 
 const NOW = Date.UTC(2026, 2, 20, 12, 0);
@@ -51,14 +51,7 @@ describe('comparison parameters', () => {
   after(() => server.stop());
 
   /** The same path on both mounts: equal bytes, and the parsed /v1 answer. */
-  const read = async (path: string) => {
-    const res = await fetch(`${server.url}/v1/sites/${site.siteId}${path}`, { headers: { authorization: `Bearer ${key}` } });
-    const text = await res.text();
-    const app = await member.request('GET', `/app/v1/sites/${site.siteId}${path}`);
-    assert.equal(app.status, res.status, path);
-    assert.equal(app.text, text, path);
-    return { status: res.status, body: JSON.parse(text) };
-  };
+  const read = (path: string) => readOnBothMounts(server, site.siteId, key, member, path);
   const stats = async (query: string) => (await read(`/stats?${query}`)).body.stats as Record<string, Kpi>;
 
   test('the default is the previous period, whole: comparison=previous and elapsed=false change no byte', async () => {

@@ -1,28 +1,40 @@
 // A breakdown panel: tabs over related dimensions, the top rows with their visitors (a row click
 // filters the whole view by it), `Details` (every row, search, pages) and `Export CSV`. A row that
-// is the pattern of a goal shows the goal's conversion rate, as the goals answer gives it.
+// is the pattern of a goal shows the goal's conversion rate, as the goals answer gives it. The
+// Events panel's Properties tab ranks the values of one custom property, picked from the keys the
+// site's events carry over the period.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { breakdownCsv, readAllRows, readBreakdown } from '../lib/breakdown.js';
+import { breakdownCsv, readAllRows, readBreakdown, readPropertyKeys } from '../lib/breakdown.js';
 import { downloadText, fileSlug } from '../lib/download.js';
 import { formatCount, formatRatio } from '../lib/format.js';
 import { useRead } from '../lib/read.js';
-import { DIMENSION_LABELS, inSentence, isAggregateKey, keyLabel } from '../lib/labels.js';
+import { dimensionLabel, inSentence, isAggregateKey, keyLabel } from '../lib/labels.js';
 import { readableError } from '../lib/read-errors.js';
 import { ErrorText, Loading } from './feedback.js';
 import { Table } from './table.js';
-import type { BreakdownAnswer, BreakdownRow, Dimension, GoalResult, MatchKind } from '../../src/core/vocabulary.js';
+import { PROPERTY_PREFIX, type BreakdownAnswer, type BreakdownRow, type Dimension, type GoalResult, type MatchKind, type QueryDimension } from '../../src/core/vocabulary.js';
+import { SelectField } from './fields.js';
 
-interface PanelTab {
+interface DimensionTab {
   dimension: Dimension;
   label: string;
   /** The kind of goal whose pattern is one of the tab's keys (an event goal's pattern is an event name). */
   goals?: MatchKind;
 }
 
+type PanelTab =
+  | DimensionTab
+  /** The values of one custom property, its key picked among the site's. */
+  | { properties: true; label: string };
+
+/** A tab's name in element ids. */
+const tabName = (tab: PanelTab) => ('properties' in tab ? 'properties' : tab.dimension);
+
 export interface PanelSpec {
   id: string;
   title: string;
-  tabs: readonly PanelTab[];
+  /** The first tab, the one shown first, is a dimension's. */
+  tabs: readonly [DimensionTab, ...PanelTab[]];
 }
 
 export const PANELS: readonly PanelSpec[] = [
@@ -34,7 +46,14 @@ export const PANELS: readonly PanelSpec[] = [
   },
   { id: 'locations', title: 'Locations', tabs: [{ dimension: 'country', label: 'Countries' }, { dimension: 'region', label: 'Regions' }, { dimension: 'city', label: 'Cities' }] },
   { id: 'devices', title: 'Devices', tabs: [{ dimension: 'browser', label: 'Browsers' }, { dimension: 'os', label: 'Systems' }, { dimension: 'device', label: 'Devices' }] },
-  { id: 'events', title: 'Events', tabs: [{ dimension: 'event', label: 'Events', goals: 'event' }] },
+  {
+    id: 'events',
+    title: 'Events',
+    tabs: [
+      { dimension: 'event', label: 'Events', goals: 'event' },
+      { properties: true, label: 'Properties' },
+    ],
+  },
 ];
 
 export const PANEL_ROWS = 10;
@@ -47,27 +66,28 @@ interface PanelProps {
   view: URLSearchParams;
   /** The site's goals over the view's period (undefined until read). */
   goals: readonly GoalResult[] | undefined;
-  onFilter(dimension: Dimension, key: string): void;
+  onFilter(dimension: QueryDimension, key: string): void;
 }
 
-/** The goals of a tab by pattern, when the tab's keys are goal patterns and there are such goals. */
+/** The goals of a tab by pattern, when the tab's keys are goal patterns and there are such goals (goals requiring property values aside). */
 function goalsByKey(tab: PanelTab, goals: readonly GoalResult[] | undefined): ReadonlyMap<string, GoalResult> | undefined {
-  const matching = goals?.filter((g) => g.kind === tab.goals) ?? [];
-  return tab.goals && matching.length > 0 ? new Map(matching.map((g) => [g.pattern, g])) : undefined;
+  if ('properties' in tab || !tab.goals) return undefined;
+  const matching = goals?.filter((g) => g.kind === tab.goals && !g.props) ?? [];
+  return matching.length > 0 ? new Map(matching.map((g) => [g.pattern, g])) : undefined;
 }
 
 /**
  * A table of rows; a row whose key is one value is a button that filters by it. `search`: the rows
  * are those matching it. `goals`: a column of conversion rates, when some of the rows are goal patterns.
  */
-function Rows({ dimension, rows, onFilter, search = '', goals: tabGoals }: { dimension: Dimension; rows: readonly BreakdownRow[]; onFilter(key: string): void; search?: string; goals?: ReadonlyMap<string, GoalResult> }) {
+function Rows({ dimension, rows, onFilter, search = '', goals: tabGoals }: { dimension: QueryDimension; rows: readonly BreakdownRow[]; onFilter(key: string): void; search?: string; goals?: ReadonlyMap<string, GoalResult> }) {
   const goals = tabGoals && rows.some((row) => tabGoals.has(row.key)) ? tabGoals : undefined;
   return (
     <Table
       class="rows"
-      columns={[DIMENSION_LABELS[dimension], { label: 'Visitors', numeric: true }, ...(goals ? [{ label: 'Conversion rate', numeric: true } as const] : [])]}
+      columns={[dimensionLabel(dimension), { label: 'Visitors', numeric: true }, ...(goals ? [{ label: 'Conversion rate', numeric: true } as const] : [])]}
       rows={rows}
-      empty={<p class="muted empty">{search ? `No ${inSentence(DIMENSION_LABELS[dimension])} matches “${search}”.` : 'No data for this period.'}</p>}
+      empty={<p class="muted empty">{search ? `No ${inSentence(dimensionLabel(dimension))} matches “${search}”.` : 'No data for this period.'}</p>}
       row={(row) => (
         <tr key={row.key}>
           <td class="key">
@@ -75,7 +95,7 @@ function Rows({ dimension, rows, onFilter, search = '', goals: tabGoals }: { dim
             {isAggregateKey(row.key) ? (
               <span class="label">{row.key}</span>
             ) : (
-              <button type="button" class="row-filter" title={`Filter by ${DIMENSION_LABELS[dimension]}: ${row.key}`} onClick={() => onFilter(row.key)}>
+              <button type="button" class="row-filter" title={`Filter by ${dimensionLabel(dimension)}: ${row.key}`} onClick={() => onFilter(row.key)}>
                 {keyLabel(dimension, row.key)}
               </button>
             )}
@@ -101,7 +121,7 @@ function GoalRate({ goal }: { goal: GoalResult | undefined }) {
   );
 }
 
-function ExportLink({ siteId, view, dimension, search }: { siteId: string; view: URLSearchParams; dimension: Dimension; search?: string }) {
+function ExportLink({ siteId, view, dimension, search }: { siteId: string; view: URLSearchParams; dimension: QueryDimension; search?: string }) {
   const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
   return (
     <>
@@ -139,7 +159,7 @@ function Details({
 }: {
   siteId: string;
   view: URLSearchParams;
-  dimension: Dimension;
+  dimension: QueryDimension;
   goals: ReadonlyMap<string, GoalResult> | undefined;
   onFilter(key: string): void;
   onClose(): void;
@@ -160,7 +180,7 @@ function Details({
   }, [typed]);
   const page = useRead(() => readBreakdown(siteId, view, dimension, { limit: DETAILS_ROWS, offset, search }), [siteId, view, dimension, offset, search].join('|'));
   const total = page.data?.totalKeys ?? 0;
-  const title = `${DIMENSION_LABELS[dimension]}: details`;
+  const title = `${dimensionLabel(dimension)}: details`;
   return (
     <dialog ref={dialog} class="details" aria-labelledby="details-title" onClose={onClose}>
       <div class="card-head">
@@ -212,11 +232,26 @@ function Details({
 export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelProps) {
   const [tab, setTab] = useState(0);
   const [details, setDetails] = useState(false);
-  const dimension = spec.tabs[tab]!.dimension;
-  const tabGoals = goalsByKey(spec.tabs[tab]!, goals);
-  const data = useRead<BreakdownAnswer>(() => readBreakdown(siteId, view, dimension, { limit: PANEL_ROWS }), [siteId, view, dimension].join('|'));
-  const state = data.error ? 'error' : data.loading || !data.data ? 'loading' : 'ready';
+  const [picked, setPicked] = useState<string | null>(null);
+  const current = spec.tabs[tab]!;
+  const properties = 'properties' in current;
+  const unfiltered = new URLSearchParams(view);
+  unfiltered.delete('filter');
+  const keys = useRead(() => (properties ? readPropertyKeys(siteId, view) : Promise.resolve(undefined)), properties ? `${siteId}|${unfiltered}` : '');
+  const keyList = properties && !keys.loading ? (keys.data?.keys.map((k) => k.key) ?? []) : [];
+  // The picked key while the period has it, else the one carried by the most events.
+  const key = picked !== null && keyList.includes(picked) ? picked : (keyList[0] ?? null);
+  const dimension: QueryDimension | null = 'properties' in current ? (key === null ? null : `${PROPERTY_PREFIX}${key}`) : current.dimension;
+  const tabGoals = goalsByKey(current, goals);
+  const data = useRead<BreakdownAnswer | undefined>(
+    () => (dimension === null ? Promise.resolve(undefined) : readBreakdown(siteId, view, dimension, { limit: PANEL_ROWS })),
+    [siteId, view, dimension ?? '', properties && keys.loading].join('|'),
+  );
+  const error = (properties ? keys.error : undefined) ?? data.error;
+  const noKeys = properties && !keys.loading && !keys.error && keyList.length === 0;
+  const state = error ? 'error' : noKeys ? 'ready' : data.loading || !data.data ? 'loading' : 'ready';
   const headingId = `panel-${spec.id}`;
+  const tabId = (t: PanelTab) => `${spec.id}-tab-${tabName(t)}`;
   return (
     <section class="card panel" aria-labelledby={headingId} data-panel={spec.id} data-state={state} aria-busy={state === 'loading'}>
       <div class="card-head">
@@ -225,10 +260,10 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
           <div role="tablist" aria-label={`${spec.title} by`} class="panel-tabs">
             {spec.tabs.map((t, i) => (
               <button
-                key={t.dimension}
+                key={tabName(t)}
                 type="button"
                 role="tab"
-                id={`${spec.id}-tab-${t.dimension}`}
+                id={tabId(t)}
                 aria-selected={i === tab}
                 aria-controls={`${spec.id}-rows`}
                 tabIndex={i === tab ? 0 : -1}
@@ -238,7 +273,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
                   if (!step) return;
                   const next = (i + step + spec.tabs.length) % spec.tabs.length;
                   setTab(next);
-                  document.getElementById(`${spec.id}-tab-${spec.tabs[next]!.dimension}`)?.focus();
+                  document.getElementById(tabId(spec.tabs[next]!))?.focus();
                 }}
               >
                 {t.label}
@@ -247,22 +282,33 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
           </div>
         )}
       </div>
-      <div id={`${spec.id}-rows`} role={spec.tabs.length > 1 ? 'tabpanel' : undefined} aria-labelledby={spec.tabs.length > 1 ? `${spec.id}-tab-${dimension}` : headingId} class="panel-body">
-        {data.error ? (
-          <ErrorText message={data.error} />
-        ) : data.data ? (
-          <Rows dimension={dimension} rows={data.data.rows} goals={tabGoals} onFilter={(key) => onFilter(dimension, key)} />
+      <div id={`${spec.id}-rows`} role={spec.tabs.length > 1 ? 'tabpanel' : undefined} aria-labelledby={spec.tabs.length > 1 ? tabId(current) : headingId} class="panel-body">
+        {key !== null && keyList.length > 0 && (
+          <div class="property-picker">
+            <SelectField label="Property" value={key} onValue={setPicked} options={keyList.map((k) => [k, k])} />
+          </div>
+        )}
+        {error ? (
+          <ErrorText message={error} />
+        ) : noKeys ? (
+          <p class="muted empty">No event carries a custom property in this period.</p>
+        ) : data.data && dimension !== null ? (
+          <Rows dimension={dimension} rows={data.data.rows} goals={tabGoals} onFilter={(value) => onFilter(dimension, value)} />
         ) : (
           <Loading />
         )}
       </div>
-      <div class="panel-foot actions">
-        <button type="button" class="link" onClick={() => setDetails(true)} aria-label={`Details: ${DIMENSION_LABELS[dimension]}`}>
-          Details
-        </button>
-        <ExportLink siteId={siteId} view={view} dimension={dimension} />
-      </div>
-      {details && <Details siteId={siteId} view={view} dimension={dimension} goals={tabGoals} onFilter={(key) => onFilter(dimension, key)} onClose={() => setDetails(false)} />}
+      {dimension !== null && (
+        <div class="panel-foot actions">
+          <button type="button" class="link" onClick={() => setDetails(true)} aria-label={`Details: ${dimensionLabel(dimension)}`}>
+            Details
+          </button>
+          <ExportLink siteId={siteId} view={view} dimension={dimension} />
+        </div>
+      )}
+      {details && dimension !== null && (
+        <Details siteId={siteId} view={view} dimension={dimension} goals={tabGoals} onFilter={(value) => onFilter(dimension, value)} onClose={() => setDetails(false)} />
+      )}
     </section>
   );
 }

@@ -45,6 +45,22 @@ export function TextField({ label, value, onValue, hint, type = 'text', autoFocu
   );
 }
 
+/** A labelled multi-line text control. */
+export function TextAreaField({ label, value, onValue, hint, placeholder, spellcheck }: { label: string; value: string; onValue(value: string): void; hint?: string; placeholder?: string; spellcheck?: boolean }) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea id={id} rows={3} value={value} placeholder={placeholder} spellcheck={spellcheck} onInput={(event) => onValue(event.currentTarget.value)} aria-describedby={hint ? `${id}-hint` : undefined} />
+      {hint && (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
 export function SelectField<T extends string>({ label, value, onValue, options }: { label: string; value: T; onValue(value: T): void; options: Array<[T, string]> }) {
   const id = useId();
   return (

@@ -2,10 +2,10 @@
 // so the focus moves to the chip that takes its place (or the one before it), and to the control
 // named by `emptyFocusId` once no chip is left: never to the page's body.
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import { DIMENSION_LABELS, keyLabel } from '../lib/labels.js';
-import type { Dimension, Filter } from '../../src/core/vocabulary.js';
+import { dimensionLabel, keyLabel } from '../lib/labels.js';
+import type { Filter, QueryDimension } from '../../src/core/vocabulary.js';
 
-export function FilterChips({ filters, onRemove, emptyFocusId }: { filters: readonly Filter[]; onRemove(dimension: Dimension): void; emptyFocusId: string }) {
+export function FilterChips({ filters, onRemove, emptyFocusId }: { filters: readonly Filter[]; onRemove(dimension: QueryDimension): void; emptyFocusId: string }) {
   const list = useRef<HTMLUListElement>(null);
   const removedAt = useRef<number | null>(null);
   // A layout effect: the focus moves in the render that removes the chip, before the browser paints.
@@ -23,7 +23,7 @@ export function FilterChips({ filters, onRemove, emptyFocusId }: { filters: read
       {filters.map((f, index) => (
         <li key={f.dimension} class="chip">
           <span>
-            {DIMENSION_LABELS[f.dimension]} is <strong>{keyLabel(f.dimension, f.value)}</strong>
+            {dimensionLabel(f.dimension)} is <strong>{keyLabel(f.dimension, f.value)}</strong>
           </span>
           <button
             type="button"

@@ -1,27 +1,55 @@
-// A site's goals in its settings: list, new goal, delete.
+// A site's goals in its settings: list, new goal (an event goal may require custom property values,
+// written one `key=value` a line), delete.
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText } from './feedback.js';
-import { SelectField, TextField } from './fields.js';
+import { SelectField, TextAreaField, TextField } from './fields.js';
 import { FormSection } from './form-section.js';
 import { WideTable } from './table.js';
 import { PAGE_PATTERN_HINT, PAGE_PATTERN_MAX_LENGTH } from './funnel-steps.js';
-import type { ManagedGoal, MatchKind } from '../../src/core/vocabulary.js';
+import { GOAL_PROPS, type GoalProps, type ManagedGoal, type MatchKind } from '../../src/core/vocabulary.js';
+
+/**
+ * The property values of the form's lines `key=value` (the key up to the first `=`, both trimmed;
+ * blank lines skipped), or the first line that is not one.
+ */
+export function parsePropLines(text: string): { props: GoalProps | null } | { badLine: string } {
+  const props: Record<string, string> = {};
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '') continue;
+    const at = line.indexOf('=');
+    const key = at < 0 ? '' : line.slice(0, at).trim();
+    if (key === '') return { badLine: line };
+    props[key] = line.slice(at + 1).trim();
+  }
+  return { props: Object.keys(props).length > 0 ? props : null };
+}
+
+/** A goal's required property values as shown: `plan = pro, seats = 3`. */
+const propsText = (props: GoalProps) =>
+  Object.entries(props)
+    .map(([key, value]) => `${key} = ${value}`)
+    .join(', ');
 
 export function Goals({ siteId, goals, reload }: { siteId: string; goals: ManagedGoal[]; reload(): void }) {
   const path = `/manage/sites/${encodeURIComponent(siteId)}/goals`;
   const [name, setName] = useState('');
   const [kind, setKind] = useState<MatchKind>('page');
   const [pattern, setPattern] = useState('');
+  const [propLines, setPropLines] = useState('');
   const create = useAction();
   const remove = useAction();
   const submit = () =>
     create.run(async () => {
-      await api('POST', path, { name, kind, pattern });
+      const parsed = kind === 'event' ? parsePropLines(propLines) : { props: null };
+      if ('badLine' in parsed) throw new Error(`Property values are lines key=value; “${parsed.badLine}” is not one.`);
+      await api('POST', path, { name, kind, pattern, ...(parsed.props ? { props: parsed.props } : {}) });
       setName('');
       setPattern('');
+      setPropLines('');
       reload();
     });
   return (
@@ -36,6 +64,12 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
             <td>{goal.name}</td>
             <td>
               {goal.kind === 'page' ? 'Page' : 'Event'} <code>{goal.pattern}</code>
+              {goal.props && (
+                <>
+                  {' '}
+                  with <code>{propsText(goal.props)}</code>
+                </>
+              )}
             </td>
             <td>
               <ConfirmButton label={`Delete goal ${goal.name}`} question={`Delete the goal “${goal.name}”?`} confirmLabel="Delete" onConfirm={() => remove.run(() => api('DELETE', `${path}/${goal.goalId}`)).then(reload)}>
@@ -67,6 +101,16 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
           value={pattern}
           onValue={setPattern}
         />
+        {kind === 'event' && (
+          <TextAreaField
+            label="Property values (optional)"
+            spellcheck={false}
+            placeholder={'plan=pro'}
+            hint={`One key=value a line, at most ${GOAL_PROPS.maxKeys}: the event must carry them all.`}
+            value={propLines}
+            onValue={setPropLines}
+          />
+        )}
       </FormSection>
     </section>
   );

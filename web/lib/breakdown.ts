@@ -1,11 +1,11 @@
 // Reading breakdowns: a page of rows for a panel or the details, every row for an export, and the
 // CSV text of rows (the same columns for every dimension).
 import { toCsv } from './csv.js';
-import { DIMENSION_LABELS } from './labels.js';
+import { dimensionLabel } from './labels.js';
 import { readSite, type SiteRead } from './site.js';
-import type { BreakdownAnswer, BreakdownRow, Dimension } from '../../src/core/vocabulary.js';
+import type { BreakdownAnswer, BreakdownRow, PropertyKeysAnswer, QueryDimension } from '../../src/core/vocabulary.js';
 
-export function breakdownRead(view: URLSearchParams, dimension: Dimension, page: { limit: number; offset?: number; search?: string }): SiteRead {
+export function breakdownRead(view: URLSearchParams, dimension: QueryDimension, page: { limit: number; offset?: number; search?: string }): SiteRead {
   const params = new URLSearchParams(view);
   params.set('dimension', dimension);
   params.set('limit', String(page.limit));
@@ -14,7 +14,7 @@ export function breakdownRead(view: URLSearchParams, dimension: Dimension, page:
   return { path: '/breakdown', params };
 }
 
-export function readBreakdown(siteId: string, view: URLSearchParams, dimension: Dimension, page: { limit: number; offset?: number; search?: string }): Promise<BreakdownAnswer> {
+export function readBreakdown(siteId: string, view: URLSearchParams, dimension: QueryDimension, page: { limit: number; offset?: number; search?: string }): Promise<BreakdownAnswer> {
   return readSite<BreakdownAnswer>(siteId, breakdownRead(view, dimension, page));
 }
 
@@ -23,7 +23,7 @@ const EXPORT_MAX_ROWS = 10_000;
 const EXPORT_PAGE = 1000;
 
 /** Every row of a breakdown (up to EXPORT_MAX_ROWS), in the API's order. */
-export async function readAllRows(siteId: string, view: URLSearchParams, dimension: Dimension, search?: string): Promise<BreakdownRow[]> {
+export async function readAllRows(siteId: string, view: URLSearchParams, dimension: QueryDimension, search?: string): Promise<BreakdownRow[]> {
   const rows: BreakdownRow[] = [];
   for (;;) {
     const page = await readBreakdown(siteId, view, dimension, { limit: EXPORT_PAGE, offset: rows.length, search });
@@ -32,9 +32,16 @@ export async function readAllRows(siteId: string, view: URLSearchParams, dimensi
   }
 }
 
-export function breakdownCsv(dimension: Dimension, rows: readonly BreakdownRow[]): string {
+export function breakdownCsv(dimension: QueryDimension, rows: readonly BreakdownRow[]): string {
   return toCsv(
-    [DIMENSION_LABELS[dimension], 'Visitors', 'Views', 'Share of visitors'],
+    [dimensionLabel(dimension), 'Visitors', 'Views', 'Share of visitors'],
     rows.map((r) => [r.key, r.visitors, r.views, r.pct]),
   );
+}
+
+/** The custom property keys of the site's events over the view's period (its filters aside: every event's keys). */
+export function readPropertyKeys(siteId: string, view: URLSearchParams): Promise<PropertyKeysAnswer> {
+  const params = new URLSearchParams(view);
+  params.delete('filter');
+  return readSite<PropertyKeysAnswer>(siteId, { path: '/properties', params });
 }

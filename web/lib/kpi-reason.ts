@@ -1,7 +1,7 @@
 // Why a KPI tile has no value, in words, from what the metric registry declares: the filters a
 // metric takes (its `filters`, against the scopes of the active filters' dimensions) and whether it
 // is counted over goals (null while the site has none).
-import { DIMENSION_LABELS, inSentence } from './labels.js';
+import { dimensionLabel, inSentence } from './labels.js';
 import { METRIC_REGISTRY, metricTakesFilters, type Filter, type Metric } from '../../src/core/vocabulary.js';
 
 export interface NullReason {
@@ -15,7 +15,7 @@ export function nullReason(metric: Metric, filters: readonly Filter[]): NullReas
   const spec = METRIC_REGISTRY[metric];
   if (!metricTakesFilters(metric, filters)) {
     if (spec.filters === 'none') return { cause: 'filters', text: 'Not counted under filters' };
-    const refused = filters.filter((f) => !metricTakesFilters(metric, [f])).map((f) => inSentence(DIMENSION_LABELS[f.dimension]));
+    const refused = filters.filter((f) => !metricTakesFilters(metric, [f])).map((f) => inSentence(dimensionLabel(f.dimension)));
     return { cause: 'filters', text: `Not available with a ${refused.join(' or ')} filter` };
   }
   return spec.computation.kind === 'goals' ? { cause: 'goals', text: 'No goals yet' } : undefined;

@@ -1,5 +1,5 @@
 // Names shown for the breakdown dimensions and their keys.
-import { NONE_KEY, OTHER_KEY, type Dimension } from '../../src/core/vocabulary.js';
+import { isPropertyDimension, NONE_KEY, OTHER_KEY, propertyKey, type Dimension, type QueryDimension } from '../../src/core/vocabulary.js';
 
 export const DIMENSION_LABELS: Record<Dimension, string> = {
   page: 'Page',
@@ -18,10 +18,15 @@ export const DIMENSION_LABELS: Record<Dimension, string> = {
   event: 'Event',
 };
 
+/** The name shown for a dimension: a custom property's as `Property <key>`. */
+export function dimensionLabel(dimension: QueryDimension): string {
+  return isPropertyDimension(dimension) ? `Property ${propertyKey(dimension)}` : DIMENSION_LABELS[dimension];
+}
+
 let regionNames: Intl.DisplayNames | undefined;
 
 /** A key as shown: a country code as its name in the browser's language, anything else as it is. */
-export function keyLabel(dimension: Dimension, key: string): string {
+export function keyLabel(dimension: QueryDimension, key: string): string {
   if (dimension !== 'country' || !/^[A-Z]{2}$/.test(key)) return key;
   try {
     regionNames ??= new Intl.DisplayNames(undefined, { type: 'region' });

@@ -8,15 +8,15 @@ import {
   DEFAULT_METRIC,
   DEFAULT_PRESET,
   isComparison,
-  isDimension,
   isMetric,
+  isQueryDimension,
   PRESETS,
   type Comparison,
-  type Dimension,
   type Filter,
   type ManagedGoal,
   type Metric,
   type Preset,
+  type QueryDimension,
 } from '../../src/core/vocabulary.js';
 
 /** A period: a preset, or a custom range of site-local days (`YYYY-MM-DD`, inclusive). */
@@ -51,7 +51,7 @@ export function parseViewState(search: string | URLSearchParams): ViewState {
     const colon = text.indexOf(':');
     const dimension = text.slice(0, colon);
     const value = text.slice(colon + 1);
-    if (colon > 0 && value !== '' && isDimension(dimension)) {
+    if (colon > 0 && value !== '' && isQueryDimension(dimension)) {
       filters = withFilter({ period, filters, metric: DEFAULT_METRIC, comparison: DEFAULT_COMPARISON }, dimension, value).filters;
     }
   }
@@ -100,7 +100,7 @@ export function viewSearch(state: ViewState): string {
 }
 
 /** The view with a filter on `dimension` (replacing one on the same dimension: the API takes one value per dimension). */
-export function withFilter(state: ViewState, dimension: Dimension, value: string): ViewState {
+export function withFilter(state: ViewState, dimension: QueryDimension, value: string): ViewState {
   const at = state.filters.findIndex((f) => f.dimension === dimension);
   const filters = [...state.filters];
   if (at === -1) filters.push({ dimension, value });
@@ -108,7 +108,7 @@ export function withFilter(state: ViewState, dimension: Dimension, value: string
   return { ...state, filters };
 }
 
-export function withoutFilter(state: ViewState, dimension: Dimension): ViewState {
+export function withoutFilter(state: ViewState, dimension: QueryDimension): ViewState {
   return { ...state, filters: state.filters.filter((f) => f.dimension !== dimension) };
 }
 

@@ -1,9 +1,29 @@
 // svc goal add|list|rm: conversion goals of a site.
-import { numericId, required } from '../args.js';
+import { many, numericId, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable } from '../output.js';
 import type { Noun } from '../types.js';
-import type { ManagedGoal } from '../../core/vocabulary.js';
+import type { GoalProps, ManagedGoal } from '../../core/vocabulary.js';
+import type { Invocation } from '../types.js';
+
+/** An event goal's required property values, from `--prop key=value` (the key up to the first `=`); null without any. */
+function goalProps(inv: Invocation): GoalProps | null {
+  const texts = many(inv, 'prop');
+  if (texts.length === 0) return null;
+  return Object.fromEntries(
+    texts.map((text) => {
+      const at = text.indexOf('=');
+      if (at < 1) inv.usage(`--prop must be key=value, got ${JSON.stringify(text)}`);
+      return [text.slice(0, at), text.slice(at + 1)];
+    }),
+  );
+}
+
+/** A goal's property values as one field: `plan=pro seats=3`; '' without any. */
+const propsText = (props: GoalProps | undefined) =>
+  Object.entries(props ?? {})
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
 
 export const goal: Noun = {
   name: 'goal',
@@ -11,9 +31,9 @@ export const goal: Noun = {
   commands: [
     {
       verb: 'add',
-      usage: 'svc goal add --site ID --name N --kind page|event --pattern P',
-      summary: 'create a goal (page patterns start with / and may use * and **)',
-      options: { site: { type: 'string' }, name: { type: 'string' }, kind: { type: 'string' }, pattern: { type: 'string' } },
+      usage: 'svc goal add --site ID --name N --kind page|event --pattern P [--prop KEY=VALUE]...',
+      summary: 'create a goal (page patterns start with / and may use * and **; an event goal may require property values)',
+      options: { site: { type: 'string' }, name: { type: 'string' }, kind: { type: 'string' }, pattern: { type: 'string' }, prop: { type: 'string', multiple: true } },
       example: 'svc goal add --site k3f9a1b2c4d5 --name Signup --kind event --pattern signup',
       async run(inv) {
         const siteId = required(inv, 'site');
@@ -21,9 +41,16 @@ export const goal: Noun = {
         const kind = required(inv, 'kind');
         if (kind !== 'page' && kind !== 'event') inv.usage(`--kind must be page or event, got ${JSON.stringify(kind)}`);
         const pattern = required(inv, 'pattern');
-        const created = await inv.client().request<ManagedGoal>('POST', `/sites/${seg(siteId)}/goals`, { name, kind, pattern });
+        const props = goalProps(inv);
+        const created = await inv.client().request<ManagedGoal>('POST', `/sites/${seg(siteId)}/goals`, { name, kind, pattern, ...(props ? { props } : {}) });
         inv.out.result(created, () =>
-          formatFields([['id', created.goalId], ['name', created.name], ['kind', created.kind], ['pattern', created.pattern]]),
+          formatFields([
+            ['id', created.goalId],
+            ['name', created.name],
+            ['kind', created.kind],
+            ['pattern', created.pattern],
+            ...(created.props ? [['props', propsText(created.props)] as [string, string]] : []),
+          ]),
         );
       },
     },
@@ -35,7 +62,13 @@ export const goal: Noun = {
       example: 'svc goal list --site k3f9a1b2c4d5',
       async run(inv) {
         const answer = await inv.client().request<{ goals: ManagedGoal[] }>('GET', `/sites/${seg(required(inv, 'site'))}/goals`);
-        inv.out.result(answer, () => formatTable(['ID', 'NAME', 'KIND', 'PATTERN'], answer.goals.map((g) => [g.goalId, g.name, g.kind, g.pattern])));
+        const withProps = answer.goals.some((g) => g.props);
+        inv.out.result(answer, () =>
+          formatTable(
+            ['ID', 'NAME', 'KIND', 'PATTERN', ...(withProps ? ['PROPS'] : [])],
+            answer.goals.map((g) => [g.goalId, g.name, g.kind, g.pattern, ...(withProps ? [propsText(g.props)] : [])]),
+          ),
+        );
       },
     },
     {

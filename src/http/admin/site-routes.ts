@@ -6,7 +6,8 @@ import { apiError } from '../../core/errors.js';
 import { PAGE_PATTERN_LIMITS, pagePatternError, pagePatternProblem } from '../../core/patterns.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
-import { FUNNEL_STEPS, type FunnelStep, type ManagedGoal, type MatchKind } from '../../core/vocabulary.js';
+import { FUNNEL_STEPS, GOAL_PROPS, PROPERTY_KEY_LENGTH, type FunnelStep, type GoalProps, type ManagedGoal, type MatchKind } from '../../core/vocabulary.js';
+import { goalPropsField, type Goal } from '../../entities/goals.js';
 import { idParam, objectBody, oneOf, requiredInt, requiredString, type Body } from '../validate.js';
 import { siteFor } from './org-routes.js';
 import { DuplicateGoal } from '../../storage/meta/types.js';
@@ -20,6 +21,27 @@ function matchPattern(kind: MatchKind, pattern: string, field: string): string {
   if (problem) throw pagePatternError(problem, field);
   if (kind === 'event' && !EVENT_NAME.test(pattern)) throw apiError('INVALID_PARAMS', 'eventPattern', { field, pattern: String(EVENT_NAME) });
   return pattern;
+}
+
+/** An event goal's required property values (`props`): null when absent or empty. */
+function goalProps(body: Body, kind: MatchKind): GoalProps | null {
+  const raw = body.props;
+  if (raw === undefined || raw === null) return null;
+  if (kind !== 'event') throw apiError('INVALID_PARAMS', 'goalPropsKind');
+  const refused = () => apiError('INVALID_PARAMS', 'goalProps', { maxKeys: GOAL_PROPS.maxKeys, ...PROPERTY_KEY_LENGTH, maxValue: GOAL_PROPS.maxValueLength });
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw refused();
+  const entries = Object.entries(raw as Record<string, unknown>);
+  if (entries.length > GOAL_PROPS.maxKeys) throw refused();
+  for (const [key, value] of entries) {
+    if (key.length < PROPERTY_KEY_LENGTH.min || key.length > PROPERTY_KEY_LENGTH.max) throw refused();
+    if (typeof value !== 'string' || value.length > GOAL_PROPS.maxValueLength) throw refused();
+  }
+  return entries.length === 0 ? null : Object.fromEntries(entries as Array<[string, string]>);
+}
+
+/** A goal as the management API answers it. */
+function managedGoal(g: Goal): ManagedGoal {
+  return { goalId: g.goalId, name: g.name, kind: g.kind, pattern: g.pattern, ...goalPropsField(g.props) };
 }
 
 function funnelSteps(body: Body): FunnelStep[] {
@@ -37,24 +59,29 @@ function funnelSteps(body: Body): FunnelStep[] {
 export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/goals', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ['name', 'kind', 'pattern']);
+    const body = objectBody(request.body, ['name', 'kind', 'pattern', 'props']);
     const kind = oneOf(body, 'kind', KINDS);
     const goal = await ctx.meta
       .createGoal(
         site.internalId,
-        { name: requiredString(body, 'name'), kind, pattern: matchPattern(kind, requiredString(body, 'pattern', PAGE_PATTERN_LIMITS.maxLength), 'pattern') },
+        {
+          name: requiredString(body, 'name'),
+          kind,
+          pattern: matchPattern(kind, requiredString(body, 'pattern', PAGE_PATTERN_LIMITS.maxLength), 'pattern'),
+          props: goalProps(body, kind),
+        },
         ctx.clock.now(),
       )
       .catch((err: unknown) => {
         throw err instanceof DuplicateGoal ? apiError('CONFLICT', 'goal', { goalId: err.goalId }) : err;
       });
-    reply.code(201).send({ goalId: goal.goalId, name: goal.name, kind: goal.kind, pattern: goal.pattern });
+    reply.code(201).send(managedGoal(goal));
   });
 
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/goals', async (request) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
     const goals = await ctx.meta.listGoals(site.internalId);
-    return { goals: goals.map((g): ManagedGoal => ({ goalId: g.goalId, name: g.name, kind: g.kind, pattern: g.pattern })) };
+    return { goals: goals.map(managedGoal) };
   });
 
   app.delete<{ Params: { siteId: string; goalId: string } }>('/sites/:siteId/goals/:goalId', async (request, reply) => {

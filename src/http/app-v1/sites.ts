@@ -1,6 +1,7 @@
 // The signed-in user's sites across organisations, the steps of a site's funnels (which the funnel
-// view names for every role and for a shared link without locked filters), a site's installation
-// state (the dashboard's first-event panel, for every role) and the time zones a site may have.
+// view names for every role and for a shared link without locked filters), the custom property keys
+// of a site's events (the Events panel's Properties tab, likewise), a site's installation state (the
+// dashboard's first-event panel, for every role) and the time zones a site may have.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { memberAccess } from '../auth/authorization.js';
@@ -14,7 +15,13 @@ import type { SharedLink } from '../../entities/accounts.js';
 import { SHARE_ACCESS_HEADER } from './share.js';
 import { afterParam, recentEventsOf, snippetOf } from '../admin/installation-routes.js';
 import { TIME_ZONES } from '../admin/org-routes.js';
-import type { Installation, SiteRow } from '../../core/vocabulary.js';
+import type { Installation, PropertyKeysAnswer, SiteRow } from '../../core/vocabulary.js';
+import { parseQuery, type RawParams } from '../../core/query.js';
+import { planInputs } from '../../stats/inputs.js';
+import { planQuery } from '../../stats/planner.js';
+import { computePropertyKeys } from '../../stats/read/properties.js';
+import { rollupKey } from '../../stats/rollups/job.js';
+import { readerWithDeadline } from '../v1/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -67,6 +74,16 @@ export async function siteListRoutes(app: FastifyInstance, ctx: AppContext, shar
     const funnel = await ctx.meta.funnelHistory(site.internalId, idParam(request.params.funnelId));
     if (!funnel) throw apiError('NOT_FOUND', 'funnel');
     return funnel;
+  });
+
+  // The keys the Properties tab picks from, over the view's period (`period`, or `from` and `to`, as
+  // the read API takes them; no filter: the keys of every event).
+  app.get<{ Params: { siteId: string } }>('/sites/:siteId/properties', { config: { shareable: true } }, async (request): Promise<PropertyKeysAnswer> => {
+    const site = request.headers[SHARE_ACCESS_HEADER] === undefined ? await memberSite(request, request.params.siteId) : await sharedSite(request, request.params.siteId);
+    const q = parseQuery('goals', request.query as RawParams, site, ctx.clock.now());
+    const events = readerWithDeadline(ctx);
+    const planned = planQuery(q, await planInputs(events, site, q, await ctx.meta.getRollupState(rollupKey(ctx.events, site.id))));
+    return { period: { from: q.period.from, to: q.period.to }, keys: await computePropertyKeys(events, planned) };
   });
 
   // Whether the site holds an event yet, its tracker tag and its recent collection outcomes (as

@@ -49,6 +49,16 @@ function periodOut(q: Query): AnswerPeriod {
   return { from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz };
 }
 
+/** The event store as the read routes read it: every statement under the configured deadline. */
+export function readerWithDeadline(ctx: AppContext): EventReader {
+  const deadline = { deadlineMs: ctx.config.reads.statementTimeoutMs };
+  return {
+    dialect: ctx.events.dialect,
+    query: (statement) => ctx.events.query(statement, deadline),
+    queryPage: (statement) => ctx.events.queryPage(statement, deadline),
+  };
+}
+
 /** Who reads: the organisations whose sites it sees. */
 export interface Reader {
   /** Who reads, for per-reader limits: `key:<id>` or `user:<id>`. */
@@ -90,12 +100,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   const readers = new WeakMap<FastifyRequest, Reader>();
   // Every read statement runs under the deadline; long raw reads are counted per reader before they start.
   const { statementTimeoutMs, longReadsPerReader } = ctx.config.reads;
-  const deadline = { deadlineMs: statementTimeoutMs };
-  const events: EventReader = {
-    dialect: ctx.events.dialect,
-    query: (statement) => ctx.events.query(statement, deadline),
-    queryPage: (statement) => ctx.events.queryPage(statement, deadline),
-  };
+  const events = readerWithDeadline(ctx);
   const longReads = new PerKeySlots(longReadsPerReader, LONG_READS_WAITING);
   const releases = new WeakMap<FastifyRequest, () => void>();
   const importedAnswers = new WeakMap<FastifyRequest, ImportedAnswer>();

@@ -4,7 +4,7 @@
 import type { ErrorCode } from '../../core/errors.js';
 import { FIRST_DAY, LAST_DAY } from '../../core/period.js';
 import { BREAKDOWN_LIMIT, BREAKDOWN_OFFSET_MAX, SEARCH_MAX_LENGTH } from '../../core/query.js';
-import { COMPARISONS, DIMENSIONS, METRICS, PRESETS } from '../../core/vocabulary.js';
+import { COMPARISONS, DIMENSIONS, METRICS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX } from '../../core/vocabulary.js';
 
 type Schema = Record<string, unknown>;
 
@@ -36,6 +36,13 @@ export const V1_ERROR_CODES = [
   'INTERNAL',
   'QUERY_TIMEOUT',
 ] as const satisfies readonly ErrorCode[];
+
+/** A dimension of the read API: one of DIMENSIONS, or a custom property `prop.<key>`. */
+const dimension: Schema = {
+  type: 'string',
+  pattern: `^(?:${DIMENSIONS.join('|')})$|^${PROPERTY_PREFIX.replace('.', '\\.')}[\\s\\S]{${PROPERTY_KEY_LENGTH.min},${PROPERTY_KEY_LENGTH.max}}$`,
+  description: `One of ${DIMENSIONS.join(', ')}, or ${PROPERTY_PREFIX}<key>: a custom property (key of ${PROPERTY_KEY_LENGTH.min} to ${PROPERTY_KEY_LENGTH.max} characters)`,
+};
 
 const day: Schema = { type: 'string', format: 'date', description: 'Site-local day YYYY-MM-DD' };
 
@@ -73,16 +80,24 @@ export const schemas = {
     os: string,
     device: string,
   }),
-  Goal: object({
-    goalId: integer,
-    name: string,
-    kind: { type: 'string', enum: ['page', 'event'] },
-    pattern: string,
-    conversions: integer,
-    uniqueConversions: integer,
-    conversionRate: number,
-    delta: nullable('number'),
-  }),
+  Goal: object(
+    {
+      goalId: integer,
+      name: string,
+      kind: { type: 'string', enum: ['page', 'event'] },
+      pattern: string,
+      props: {
+        type: 'object',
+        additionalProperties: string,
+        description: 'Present on an event goal that also requires custom property values (all must match)',
+      },
+      conversions: integer,
+      uniqueConversions: integer,
+      conversionRate: number,
+      delta: nullable('number'),
+    },
+    ['goalId', 'name', 'kind', 'pattern', 'conversions', 'uniqueConversions', 'conversionRate', 'delta'],
+  ),
   FunnelSummary: object({ id: integer, name: string, stepCount: integer, windowMinutes: integer, version: integer, createdAt: integer }),
   Error: object({
     error: object({
@@ -121,7 +136,7 @@ export const responses = {
   ),
   breakdown: object({
     period: ref('Period'),
-    dimension: { type: 'string', enum: [...DIMENSIONS] },
+    dimension,
     rows: array(ref('BreakdownRow')),
     totalKeys: integer,
     totalVisitors: integer,
@@ -181,7 +196,7 @@ const filter: ParameterDoc = {
   name: 'filter',
   in: 'query',
   repeat: true,
-  description: `<dimension>:<value>, repeatable, combined with AND, one per dimension; dimensions: ${DIMENSIONS.join(', ')}; (none) matches absent values`,
+  description: `<dimension>:<value>, repeatable, combined with AND, one per dimension; dimensions: ${DIMENSIONS.join(', ')}, or ${PROPERTY_PREFIX}<key> (a custom property; the key ends at the first ':', so a key containing ':' cannot be filtered); (none) matches absent values`,
   schema: string,
 };
 
@@ -225,7 +240,7 @@ export const ROUTES: RouteDoc[] = [
     summary: 'Ranking of the keys of one dimension',
     parameters: [
       siteId,
-      { name: 'dimension', in: 'query', required: true, description: 'Dimension to rank', schema: { type: 'string', enum: [...DIMENSIONS] } },
+      { name: 'dimension', in: 'query', required: true, description: `Dimension to rank; ${PROPERTY_PREFIX}<key> ranks the values of a custom property over the events that carry it (views: those events)`, schema: dimension },
       { name: 'limit', in: 'query', description: `Default ${BREAKDOWN_LIMIT.default}`, schema: { type: 'integer', minimum: BREAKDOWN_LIMIT.min, maximum: BREAKDOWN_LIMIT.max } },
       { name: 'offset', in: 'query', description: 'Default 0', schema: { type: 'integer', minimum: 0, maximum: BREAKDOWN_OFFSET_MAX } },
       { name: 'search', in: 'query', description: 'Case-insensitive substring of the key', schema: { type: 'string', maxLength: SEARCH_MAX_LENGTH } },

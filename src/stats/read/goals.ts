@@ -1,7 +1,7 @@
 // GET /v1/sites/:id/goals: each goal's conversions over the period, its conversion rate among the
 // period's visitors, and its change from the previous period (read with it over the plan's span).
 import type { EventReader } from '../../storage/events/types.js';
-import type { Goal } from '../../entities/goals.js';
+import { goalPropsField, type Goal } from '../../entities/goals.js';
 import type { GoalResult } from '../../core/vocabulary.js';
 import { round } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
@@ -18,6 +18,7 @@ export async function computeGoals(events: EventReader, q: PlannedQuery, goals: 
       name: g.name,
       kind: g.kind,
       pattern: g.pattern,
+      ...goalPropsField(g.props),
       conversions: now.conversions,
       uniqueConversions: now.uniqueConversions,
       conversionRate: visitors > 0 ? round(now.uniqueConversions / visitors, 4) : 0,

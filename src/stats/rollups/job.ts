@@ -16,21 +16,25 @@
 // are the MetaStore's (small transactional state); the rollup rows are the EventStore's.
 import type { EventStore } from '../../storage/events/types.js';
 import type { Site } from '../../entities/sites.js';
+import { goalPropsField } from '../../entities/goals.js';
 import type { MetaStore, RollupKey, RollupState } from '../../storage/meta/types.js';
 import { withLease } from '../../storage/meta/leases.js';
 import type { MaintenanceRegistry } from '../../core/maintenance.js';
 import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import { addMonths, firstOfMonth, MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
-import { DIMENSIONS, OTHER_KEY, scopeOf, type Dimension } from '../../core/vocabulary.js';
+import { DIMENSIONS, isPropertyDimension, OTHER_KEY, scopeOf, type QueryDimension } from '../../core/vocabulary.js';
 import {
+  asRepeated,
   dayRange,
   funnelEvents,
   integerLiteral,
   repeatedKeyExpr,
   measureEvents,
   measureGoals,
+  measurePropertyPairs,
   measureSessionRows,
+  scopedPropertyKey,
   sessionPartsOfEvents,
   sessionRowKey,
   sessionRowsOfParts,
@@ -74,7 +78,7 @@ function read<T>(events: EventStore, query: Sql): Promise<T[]> {
 }
 
 export async function loadDefinitions(meta: MetaStore, site: Site): Promise<Definitions> {
-  const goals = (await meta.listGoals(site.internalId)).map((g) => ({ goalId: g.goalId, kind: g.kind, pattern: g.pattern }));
+  const goals = (await meta.listGoals(site.internalId)).map((g) => ({ goalId: g.goalId, kind: g.kind, pattern: g.pattern, ...goalPropsField(g.props) }));
   const funnels: Definitions['funnels'] = [];
   for (const summary of await meta.listFunnels(site.internalId)) {
     for (let version = 1; version <= summary.version; version++) {
@@ -97,16 +101,23 @@ export function lastClosedDay(now: number, timeZone: string): string {
  * Session-scoped dimensions are counted over the session rows of the same days
  * (`writeSessionRows`), event-scoped ones over raw events, their keys typed as the session rows'.
  */
-function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly Dimension[], fold = (key: Sql) => key): Sql {
+function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly QueryDimension[], fold = (key: Sql) => key): Sql {
   const d = events.dialect;
   const parts = dimensions.map((dimension) => {
-    const measures =
-      scopeOf(dimension) === 'session'
+    const scope = { siteId, days, filters: [], exit: false };
+    const measures = isPropertyDimension(dimension)
+      ? measureEvents(d, { ...scope, property: dimension }, { bucket: trusted('day'), key: fold(asRepeated(d, scopedPropertyKey(d))), sessions: false })
+      : scopeOf(dimension) === 'session'
         ? measureSessionRows(d, siteId, days, [], fold(sessionRowKey(dimension)))
-        : measureEvents(d, { siteId, days, filters: [], exit: false }, { bucket: trusted('day'), key: fold(repeatedKeyExpr(d, dimension)), sessions: false });
+        : measureEvents(d, scope, { bucket: trusted('day'), key: fold(repeatedKeyExpr(d, dimension)), sessions: false });
     return sql`SELECT ${siteId} AS site, b, ${dimension} AS dim, k, ${TRAFFIC_COLUMNS} FROM (${measures}) m`;
   });
   return joinSql(parts, ' UNION ALL ');
+}
+
+/** dim_daily rows of every custom property the days' events carry (dimensions `prop.<key>`), uncapped. */
+function propertyRows(events: EventStore, siteId: string, days: Period): Sql {
+  return sql`SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyPairs(events.dialect, siteId, days)}) m`;
 }
 
 /**
@@ -125,7 +136,7 @@ async function writeSessionRows(events: EventStore, siteId: string, days: Period
 async function capDimensions(events: EventStore, siteId: string, days: Period, cap: number): Promise<void> {
   const d = events.dialect;
   // Aliases never take a column's name: ClickHouse resolves the name to the alias in WHERE too.
-  const crowded = await read<{ d: string; dimension: Dimension }>(
+  const crowded = await read<{ d: string; dimension: QueryDimension }>(
     events,
     sql`SELECT ${trusted(d.dayText('day'))} AS d, dimension FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}
       GROUP BY day, dimension HAVING count(*) > ${cap}`,
@@ -198,7 +209,7 @@ async function rewriteDays(events: EventStore, siteId: string, days: Period, def
   await writeSessionRows(events, siteId, days);
   const site = measureSessionRows(events.dialect, siteId, days, []);
   await events.replaceRows(SITE_DAILY, scope, sql`SELECT ${siteId} AS site, b, ${TRAFFIC_COLUMNS} FROM (${site}) m`);
-  await events.replaceRows(DIM_DAILY, scope, dimensionRows(events, siteId, days, DIMENSIONS));
+  await events.replaceRows(DIM_DAILY, scope, sql`${dimensionRows(events, siteId, days, DIMENSIONS)} UNION ALL ${propertyRows(events, siteId, days)}`);
   await capDimensions(events, siteId, days, cap);
   await rewriteMonths(events, siteId, days);
   await writeGoalsAndFunnels(events, siteId, days, defs);

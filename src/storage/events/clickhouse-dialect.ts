@@ -31,4 +31,8 @@ export const clickhouseDialect: Dialect = {
   asRepeated: (expr) => `toLowCardinality(${expr})`,
   dayText: (d) => `toString(${d})`,
   regexMatches: (expr) => `match(${expr}, ?)`,
+  regexExtract: (expr) => `extract(${expr}, ?)`,
+  regexExtractAll: (expr) => `extractAll(${expr}, ?)`,
+  unnest: (expr) => `arrayJoin(${expr})`,
+  replaceAll: (expr) => `replaceAll(${expr}, ?, ?)`,
 };

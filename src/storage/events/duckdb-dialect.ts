@@ -16,4 +16,8 @@ export const duckdbDialect: Dialect = {
   asRepeated: (expr) => expr,
   dayText: (d) => `strftime(${d}, '%Y-%m-%d')`,
   regexMatches: (expr) => `regexp_matches(${expr}, ?)`,
+  regexExtract: (expr) => `regexp_extract(${expr}, ?, 1)`,
+  regexExtractAll: (expr) => `regexp_extract_all(${expr}, ?, 1)`,
+  unnest: (expr) => `unnest(${expr})`,
+  replaceAll: (expr) => `replace(${expr}, ?, ?)`,
 };

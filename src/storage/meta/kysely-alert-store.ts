@@ -18,6 +18,7 @@ import type {
   RuleWithSite,
 } from '../../entities/alerts.js';
 import type { AlertStore } from './alert-types.js';
+import { goalPropsOf } from '../../entities/goals.js';
 import { metaDialectOf, type MetaDialect } from './dialect.js';
 import type { MetaDatabase } from './schema.js';
 
@@ -322,7 +323,7 @@ export class KyselyAlertStore implements AlertStore {
 
   async goals(goalIds: readonly number[]): Promise<Map<number, GoalDefinition>> {
     if (goalIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('goals').select(['id', 'site_id', 'kind', 'pattern']).where('id', 'in', goalIds).execute();
-    return new Map(rows.map((r) => [r.id, { goalId: r.id, siteId: r.site_id, kind: r.kind, pattern: r.pattern }]));
+    const rows = await this.db.selectFrom('goals').select(['id', 'site_id', 'kind', 'pattern', 'props']).where('id', 'in', goalIds).execute();
+    return new Map(rows.map((r) => [r.id, { goalId: r.id, siteId: r.site_id, kind: r.kind, pattern: r.pattern, props: goalPropsOf(r.props) }]));
   }
 }

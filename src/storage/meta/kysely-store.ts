@@ -4,9 +4,13 @@ import { isUniqueViolation } from './dialect.js';
 import { migrations } from './migrations/index.js';
 import type { MetaDatabase, SitesTable } from './schema.js';
 import type { FunnelHistory, FunnelStep, FunnelSummary, MatchKind } from '../../core/vocabulary.js';
-import type { FunnelVersion, Goal } from '../../entities/goals.js';
+import { goalPropsOf, storedGoalProps, type FunnelVersion, type Goal, type NewGoal } from '../../entities/goals.js';
 import type { ApiKeyRecord, NewSite, Org, Site, SitePatch } from '../../entities/sites.js';
 import { DuplicateDomain, DuplicateGoal, type MetaStore, type RollupKey, type RollupState } from './types.js';
+
+function goalOf(r: { id: number; site_id: number; name: string; kind: MatchKind; pattern: string; props: string }): Goal {
+  return { goalId: r.id, siteId: r.site_id, name: r.name, kind: r.kind, pattern: r.pattern, props: goalPropsOf(r.props) };
+}
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
@@ -188,16 +192,17 @@ export class KyselyMetaStore implements MetaStore {
     return row !== undefined;
   }
 
-  async createGoal(siteInternalId: number, goal: { name: string; kind: MatchKind; pattern: string }, now: number): Promise<Goal> {
+  async createGoal(siteInternalId: number, goal: NewGoal, now: number): Promise<Goal> {
+    const props = storedGoalProps(goal.props ?? null);
     try {
       const row = await this.db
         .insertInto('goals')
-        .values({ site_id: siteInternalId, name: goal.name, kind: goal.kind, pattern: goal.pattern, created_at: now })
-        .returning(['id', 'site_id', 'name', 'kind', 'pattern'])
+        .values({ site_id: siteInternalId, name: goal.name, kind: goal.kind, pattern: goal.pattern, props, created_at: now })
+        .returning(['id', 'site_id', 'name', 'kind', 'pattern', 'props'])
         .executeTakeFirstOrThrow();
-      return { goalId: row.id, siteId: row.site_id, name: row.name, kind: row.kind, pattern: row.pattern };
+      return goalOf(row);
     } catch (err) {
-      // The unique index (site, kind, pattern) decides, so two concurrent creations cannot both pass.
+      // The unique index (site, kind, pattern, props) decides, so two concurrent creations cannot both pass.
       if (!isUniqueViolation(err)) throw err;
       const existing = await this.db
         .selectFrom('goals')
@@ -205,6 +210,7 @@ export class KyselyMetaStore implements MetaStore {
         .where('site_id', '=', siteInternalId)
         .where('kind', '=', goal.kind)
         .where('pattern', '=', goal.pattern)
+        .where('props', '=', props)
         .executeTakeFirstOrThrow();
       throw new DuplicateGoal(existing.id);
     }
@@ -213,11 +219,11 @@ export class KyselyMetaStore implements MetaStore {
   async listGoals(siteInternalId: number): Promise<Goal[]> {
     const rows = await this.db
       .selectFrom('goals')
-      .select(['id', 'site_id', 'name', 'kind', 'pattern'])
+      .select(['id', 'site_id', 'name', 'kind', 'pattern', 'props'])
       .where('site_id', '=', siteInternalId)
       .orderBy('id')
       .execute();
-    return rows.map((r) => ({ goalId: r.id, siteId: r.site_id, name: r.name, kind: r.kind, pattern: r.pattern }));
+    return rows.map(goalOf);
   }
 
   async deleteGoal(siteInternalId: number, goalId: number): Promise<boolean> {

@@ -1,5 +1,5 @@
 // Kysely table types of the MetaStore. The same definitions serve SQLite and PostgreSQL.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface OrgsTable {
   id: Generated<number>;
@@ -43,6 +43,8 @@ export interface GoalsTable {
   name: string;
   kind: 'page' | 'event';
   pattern: string;
+  /** The property values an event goal requires, as `storedGoalProps` writes them ('' when none). */
+  props: ColumnType<string, string | undefined, never>;
   created_at: number;
 }
 

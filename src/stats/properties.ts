@@ -1,0 +1,121 @@
+// Custom properties on event rows (docs/api.md, Custom properties). Events keep their props as the
+// JSON text the ingest wrote (JSON.stringify of a flat object of strings, numbers and booleans), read
+// here with RE2 patterns (linear time, in both engines): in that text an unescaped `"` only opens or
+// closes a key or a string value, so `{` or `,` then a key's JSON text and `:` is found nowhere but at
+// that key. A value is compared as its JSON text (a filter's value is turned into the texts that
+// match it) and decoded only where it is shown, as a breakdown's key.
+import { clientValue, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, propertyKey, type PropertyDimension } from '../core/vocabulary.js';
+import type { Dialect } from '../sql/dialect.js';
+import { sql, trusted, withParams, type Sql } from '../sql/sql.js';
+
+/** A JSON string's text, quotes included. */
+const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+/** A value's JSON text: a string, or a number or boolean (up to the next `,` or the end). */
+const VALUE = String.raw`(?:${STRING}|[^,}]*)`;
+/** One `"key":value` pair of the props object, as group 1. */
+const PAIR = String.raw`[{,](${STRING}:${VALUE})`;
+/** Of a pair's text: its key's JSON text (group 1), and its value's (group 1 of the other). */
+const PAIR_KEY = String.raw`^(${STRING}):`;
+const PAIR_VALUE = String.raw`^${STRING}:(.*)$`;
+
+/** The events whose props are the tracker's measurements, never custom properties. */
+export const CARRIES_NO_PROPERTIES = `name = 'engage'`;
+
+const RE2_SPECIAL = /[\\^$.|?*+()[\]{}]/g;
+
+/** The props text of an event row ('' without props). */
+const PROPS = 'coalesce(props, \'\')';
+
+/** The JSON text of a property's value on an event row, '' when the event lacks the key. */
+export function propertyToken(d: Dialect, dimension: PropertyDimension): Sql {
+  const key = JSON.stringify(propertyKey(dimension)).replace(RE2_SPECIAL, '\\$&');
+  return withParams(d.regexExtract(PROPS), `[{,]${key}:(${VALUE})`);
+}
+
+/**
+ * The JSON texts a property value matches: a string's, and for a value that reads as a number or a
+ * boolean, the bare text. A client's text spelling a reserved key (`[none]`) also matches the stored
+ * string that spells the key itself (`(none)`), as `clientValue` stores the other dimensions' values.
+ */
+function tokensOf(value: string): string[] {
+  const strings = [value, ...[NONE_KEY, OTHER_KEY].filter((reserved) => clientValue(reserved) === value)];
+  const tokens = strings.map((s) => JSON.stringify(s));
+  if (value !== '' && !value.startsWith('"') && /^[^,}]*$/.test(value)) tokens.push(value);
+  return tokens;
+}
+
+/**
+ * Whether an event row matches `prop.<key>:<value>`: it carries the key with that value, or, for
+ * `(none)`, it carries no such key (an `engage` event carries no property).
+ */
+export function propertyFilterPredicate(d: Dialect, dimension: PropertyDimension, value: string): Sql {
+  const token = propertyToken(d, dimension);
+  if (value === NONE_KEY) return sql`(${trusted(CARRIES_NO_PROPERTIES)} OR ${token} = '')`;
+  if (value === OTHER_KEY) return trusted('1 = 0');
+  const tokens = tokensOf(value).map((t) => sql`${t}`);
+  return sql`(NOT ${trusted(CARRIES_NO_PROPERTIES)} AND ${token} IN (${joinTokens(tokens)}))`;
+}
+
+function joinTokens(tokens: Sql[]): Sql {
+  return tokens.reduce((all, t, i) => (i === 0 ? t : sql`${all}, ${t}`));
+}
+
+// JSON.stringify escapes `"`, `\` and the characters below U+0020 (some as `\n` and the like, the
+// others as `\u00XX`, lower-case); no other escape is ever stored. Replacing one escape after
+// another must never read a character a replacement wrote: `\\` is set aside first (as U+0001,
+// which stored JSON text never holds raw), so that every backslash left opens an escape; the short
+// escapes follow, then every `\u00` becomes U+0002 (never raw either); the set-aside backslashes are
+// restored, and last each U+0002 XX becomes its character, U+0002 itself the very last (no other
+// replacement writes a U+0002 a later one could read).
+const SET_ASIDE = '\u0001';
+const CONTROL = '\u0002';
+const SHORT_ESCAPES: ReadonlyArray<[string, string]> = [
+  ['\\"', '"'],
+  ['\\b', '\b'],
+  ['\\f', '\f'],
+  ['\\n', '\n'],
+  ['\\r', '\r'],
+  ['\\t', '\t'],
+];
+const hex = (code: number) => code.toString(16).padStart(2, '0');
+const CONTROLS = Array.from({ length: 0x20 }, (_, code) => code)
+  .filter((code) => !SHORT_ESCAPES.some(([, ch]) => ch.charCodeAt(0) === code))
+  .sort((a, b) => Number(a === CONTROL.charCodeAt(0)) - Number(b === CONTROL.charCodeAt(0)))
+  .map((code): [string, string] => [`${CONTROL}${hex(code)}`, String.fromCharCode(code)]);
+const UNESCAPES: ReadonlyArray<[string, string]> = [['\\\\', SET_ASIDE], ...SHORT_ESCAPES, ['\\u00', CONTROL], [SET_ASIDE, '\\'], ...CONTROLS];
+
+/** The text a JSON string's text (quotes included) holds. */
+function decodeString(d: Dialect, json: Sql): Sql {
+  const inner = sql`substring(${json}, 2, length(${json}) - 2)`;
+  return UNESCAPES.reduce((text, [from, to]) => sql`${withParams(d.replaceAll(`${text.text}`), ...text.params, from, to)}`, inner);
+}
+
+/**
+ * A property value's text from its JSON text: a string's text (one spelling a reserved key stored
+ * as `clientValue` stores it), else the bare JSON text of a number or boolean.
+ */
+export function decodeValue(d: Dialect, token: Sql): Sql {
+  const reserved = [NONE_KEY, OTHER_KEY].map((key) => sql`WHEN ${token} = ${JSON.stringify(key)} THEN ${clientValue(key)} `);
+  return sql`(CASE ${reserved[0]!}${reserved[1]!}WHEN substring(${token}, 1, 1) = '"' THEN ${decodeString(d, token)} ELSE ${token} END)`;
+}
+
+/**
+ * Every property of an event row, one row each (in a select list): its `"key":value` text, whose
+ * key's and value's JSON texts `pairKeyToken` and `pairValueToken` take apart.
+ */
+export function propertyPairs(d: Dialect): Sql {
+  return withParams(d.unnest(d.regexExtractAll(PROPS)), PAIR);
+}
+
+export function pairKeyToken(d: Dialect, pair: string): Sql {
+  return withParams(d.regexExtract(pair), PAIR_KEY);
+}
+
+export function pairValueToken(d: Dialect, pair: string): Sql {
+  return withParams(d.regexExtract(pair), PAIR_VALUE);
+}
+
+/** The dimension `prop.<key>` of a key's JSON text. */
+export function keyDimension(d: Dialect, keyToken: Sql): Sql {
+  return sql`concat(${PROPERTY_PREFIX}, ${decodeString(d, keyToken)})`;
+}
