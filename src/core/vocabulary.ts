@@ -262,6 +262,16 @@ export interface BreakdownRow {
   visitors: number;
   views: number;
   pct: number;
+  /** With `include=scrollDepth` (page breakdowns): the mean deepest scroll, in whole percent; null when nobody reported one. */
+  scrollDepth?: number | null;
+}
+
+/** What a breakdown adds to its rows on request (`include=`), and the dimension each applies to. */
+export const BREAKDOWN_INCLUDES = { scrollDepth: 'page' } as const satisfies Record<string, Dimension>;
+export type BreakdownInclude = keyof typeof BREAKDOWN_INCLUDES;
+
+export function isBreakdownInclude(text: string): text is BreakdownInclude {
+  return Object.hasOwn(BREAKDOWN_INCLUDES, text);
 }
 
 export interface BreakdownAnswer {
@@ -284,7 +294,24 @@ export interface GoalResult {
   uniqueConversions: number;
   conversionRate: number;
   delta: number | null;
+  /** Revenue goals only. */
+  revenue?: GoalRevenue;
 }
+
+/**
+ * The revenue of a revenue goal's conversions in its currency: `total` and `average` (over the
+ * conversions that carried revenue in it) in major units, exact to the cent; `otherCurrency` counts
+ * the conversions whose revenue was in another currency (counted as conversions, their revenue left out).
+ */
+export interface GoalRevenue {
+  currency: string;
+  total: number;
+  average: number | null;
+  otherCurrency: number;
+}
+
+/** A currency code as goals and events carry it: three capital letters (ISO 4217 style). */
+export const CURRENCY_CODE = /^[A-Z]{3}$/;
 
 export interface GoalsAnswer {
   period: AnswerDays;
@@ -427,6 +454,8 @@ export interface ManagedGoal {
   name: string;
   kind: MatchKind;
   pattern: string;
+  /** Revenue goals only: the currency their revenue is counted in. */
+  currency?: string;
 }
 
 /** A funnel as the read API lists it and as creating it or replacing its steps answers. */
