@@ -54,9 +54,3 @@ export function parseRevenue(revenue: unknown): Money | null {
 export function majorUnits(minor: number): number {
   return minor / 100;
 }
-
-/** The mean of `count` amounts summing to `totalMinor`, in minor units rounded half up (amounts are ≥ 0). */
-export function averageMinor(totalMinor: number, count: number): number {
-  const [total, n] = [BigInt(totalMinor), BigInt(count)];
-  return Number((2n * total + n) / (2n * n));
-}

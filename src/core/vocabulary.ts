@@ -91,7 +91,7 @@ export interface Filter {
 /** The summed traffic measures metrics are computed from (src/stats/measures.ts aggregates each). */
 export type TrafficMeasureName = 'visitors' | 'pageviews' | 'events' | 'sessions' | 'bounces' | 'durationMs';
 /** The summed conversions of a site's goals. */
-export type GoalMeasureName = 'conversions' | 'uniqueConversions';
+export type GoalMeasureName = 'conversions' | 'uniqueConversions' | 'revenueMinor' | 'revenueConversions' | 'otherCurrency';
 
 /** How a metric is computed from traffic measures summed over its days. */
 export type TrafficComputation =

@@ -8,7 +8,12 @@ export interface Goal {
   name: string;
   kind: MatchKind;
   pattern: string;
+  /** A revenue goal's currency (event goals only), null for other goals. */
+  currency: string | null;
 }
+
+/** What a new goal is made of. */
+export type GoalDefinition = Pick<Goal, 'name' | 'kind' | 'pattern'> & { currency?: string | null };
 
 export interface FunnelVersion {
   id: number;

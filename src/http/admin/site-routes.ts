@@ -6,7 +6,8 @@ import { apiError } from '../../core/errors.js';
 import { PAGE_PATTERN_LIMITS, pagePatternError, pagePatternProblem } from '../../core/patterns.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
-import { FUNNEL_STEPS, type FunnelStep, type ManagedGoal, type MatchKind } from '../../core/vocabulary.js';
+import { CURRENCY_CODE, FUNNEL_STEPS, type FunnelStep, type ManagedGoal, type MatchKind } from '../../core/vocabulary.js';
+import type { Goal } from '../../entities/goals.js';
 import { idParam, objectBody, oneOf, requiredInt, requiredString, type Body } from '../validate.js';
 import { siteFor } from './org-routes.js';
 import { DuplicateGoal } from '../../storage/meta/types.js';
@@ -20,6 +21,21 @@ function matchPattern(kind: MatchKind, pattern: string, field: string): string {
   if (problem) throw pagePatternError(problem, field);
   if (kind === 'event' && !EVENT_NAME.test(pattern)) throw apiError('INVALID_PARAMS', 'eventPattern', { field, pattern: String(EVENT_NAME) });
   return pattern;
+}
+
+/** A revenue goal's currency (`currency`: three capital letters, event goals only), null without one. */
+function goalCurrency(body: Body, kind: MatchKind): string | null {
+  if (body.currency === undefined || body.currency === null) return null;
+  if (typeof body.currency !== 'string' || !CURRENCY_CODE.test(body.currency)) throw apiError('INVALID_PARAMS', 'goalCurrency', { field: 'currency' });
+  if (kind !== 'event') throw apiError('INVALID_PARAMS', 'revenueGoalKind', { field: 'currency' });
+  return body.currency;
+}
+
+/** A goal as the management API answers it: `currency` only on revenue goals. */
+function managedGoal(g: Goal): ManagedGoal {
+  const out: ManagedGoal = { goalId: g.goalId, name: g.name, kind: g.kind, pattern: g.pattern };
+  if (g.currency !== null) out.currency = g.currency;
+  return out;
 }
 
 function funnelSteps(body: Body): FunnelStep[] {
@@ -37,24 +53,21 @@ function funnelSteps(body: Body): FunnelStep[] {
 export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/goals', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ['name', 'kind', 'pattern']);
+    const body = objectBody(request.body, ['name', 'kind', 'pattern', 'currency']);
     const kind = oneOf(body, 'kind', KINDS);
+    const pattern = matchPattern(kind, requiredString(body, 'pattern', PAGE_PATTERN_LIMITS.maxLength), 'pattern');
     const goal = await ctx.meta
-      .createGoal(
-        site.internalId,
-        { name: requiredString(body, 'name'), kind, pattern: matchPattern(kind, requiredString(body, 'pattern', PAGE_PATTERN_LIMITS.maxLength), 'pattern') },
-        ctx.clock.now(),
-      )
+      .createGoal(site.internalId, { name: requiredString(body, 'name'), kind, pattern, currency: goalCurrency(body, kind) }, ctx.clock.now())
       .catch((err: unknown) => {
         throw err instanceof DuplicateGoal ? apiError('CONFLICT', 'goal', { goalId: err.goalId }) : err;
       });
-    reply.code(201).send({ goalId: goal.goalId, name: goal.name, kind: goal.kind, pattern: goal.pattern });
+    reply.code(201).send(managedGoal(goal));
   });
 
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/goals', async (request) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
     const goals = await ctx.meta.listGoals(site.internalId);
-    return { goals: goals.map((g): ManagedGoal => ({ goalId: g.goalId, name: g.name, kind: g.kind, pattern: g.pattern })) };
+    return { goals: goals.map(managedGoal) };
   });
 
   app.delete<{ Params: { siteId: string; goalId: string } }>('/sites/:siteId/goals/:goalId', async (request, reply) => {

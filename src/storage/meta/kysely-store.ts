@@ -4,7 +4,7 @@ import { isUniqueViolation } from './dialect.js';
 import { migrations } from './migrations/index.js';
 import type { MetaDatabase, SitesTable } from './schema.js';
 import type { FunnelHistory, FunnelStep, FunnelSummary, MatchKind } from '../../core/vocabulary.js';
-import type { FunnelVersion, Goal } from '../../entities/goals.js';
+import type { FunnelVersion, Goal, GoalDefinition } from '../../entities/goals.js';
 import type { ApiKeyRecord, NewSite, Org, Site, SitePatch } from '../../entities/sites.js';
 import { DuplicateDomain, DuplicateGoal, type MetaStore, type RollupKey, type RollupState } from './types.js';
 
@@ -188,14 +188,14 @@ export class KyselyMetaStore implements MetaStore {
     return row !== undefined;
   }
 
-  async createGoal(siteInternalId: number, goal: { name: string; kind: MatchKind; pattern: string }, now: number): Promise<Goal> {
+  async createGoal(siteInternalId: number, goal: GoalDefinition, now: number): Promise<Goal> {
     try {
       const row = await this.db
         .insertInto('goals')
-        .values({ site_id: siteInternalId, name: goal.name, kind: goal.kind, pattern: goal.pattern, created_at: now })
-        .returning(['id', 'site_id', 'name', 'kind', 'pattern'])
+        .values({ site_id: siteInternalId, name: goal.name, kind: goal.kind, pattern: goal.pattern, created_at: now, currency: goal.currency ?? null })
+        .returning(['id', 'site_id', 'name', 'kind', 'pattern', 'currency'])
         .executeTakeFirstOrThrow();
-      return { goalId: row.id, siteId: row.site_id, name: row.name, kind: row.kind, pattern: row.pattern };
+      return goalOf(row);
     } catch (err) {
       // The unique index (site, kind, pattern) decides, so two concurrent creations cannot both pass.
       if (!isUniqueViolation(err)) throw err;
@@ -213,11 +213,11 @@ export class KyselyMetaStore implements MetaStore {
   async listGoals(siteInternalId: number): Promise<Goal[]> {
     const rows = await this.db
       .selectFrom('goals')
-      .select(['id', 'site_id', 'name', 'kind', 'pattern'])
+      .select(['id', 'site_id', 'name', 'kind', 'pattern', 'currency'])
       .where('site_id', '=', siteInternalId)
       .orderBy('id')
       .execute();
-    return rows.map((r) => ({ goalId: r.id, siteId: r.site_id, name: r.name, kind: r.kind, pattern: r.pattern }));
+    return rows.map(goalOf);
   }
 
   async deleteGoal(siteInternalId: number, goalId: number): Promise<boolean> {
@@ -419,4 +419,8 @@ export class KyselyMetaStore implements MetaStore {
   async close(): Promise<void> {
     await this.db.destroy();
   }
+}
+
+function goalOf(r: { id: number; site_id: number; name: string; kind: MatchKind; pattern: string; currency: string | null }): Goal {
+  return { goalId: r.id, siteId: r.site_id, name: r.name, kind: r.kind, pattern: r.pattern, currency: r.currency };
 }

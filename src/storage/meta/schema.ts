@@ -44,6 +44,7 @@ export interface GoalsTable {
   kind: 'page' | 'event';
   pattern: string;
   created_at: number;
+  currency: string | null;
 }
 
 export interface FunnelsTable {

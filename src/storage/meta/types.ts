@@ -1,6 +1,6 @@
 // The MetaStore port, with the rollup bookkeeping it keeps; the records it stores are src/entities/.
 import type { FunnelHistory, FunnelStep, FunnelSummary, MatchKind } from '../../core/vocabulary.js';
-import type { FunnelVersion, Goal } from '../../entities/goals.js';
+import type { FunnelVersion, Goal, GoalDefinition } from '../../entities/goals.js';
 import type { ApiKeyRecord, NewSite, Org, Site, SitePatch } from '../../entities/sites.js';
 
 /**
@@ -32,7 +32,7 @@ export interface MetaStore {
   relayKeyExists(fingerprint: string): Promise<boolean>;
 
   /** Throws DuplicateGoal when a goal of the site has the same kind and pattern (whatever its name). */
-  createGoal(siteInternalId: number, goal: { name: string; kind: MatchKind; pattern: string }, now: number): Promise<Goal>;
+  createGoal(siteInternalId: number, goal: GoalDefinition, now: number): Promise<Goal>;
   listGoals(siteInternalId: number): Promise<Goal[]>;
   deleteGoal(siteInternalId: number, goalId: number): Promise<boolean>;
 

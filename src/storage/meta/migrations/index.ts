@@ -12,6 +12,7 @@ import * as twoFactor from './010_two_factor.js';
 import * as sharedLinks from './011_shared_links.js';
 import * as digests from './012_digests.js';
 import * as imports from './013_imports.js';
+import * as revenueGoals from './015_revenue_goals.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '011_shared_links': sharedLinks,
   '012_digests': digests,
   '013_imports': imports,
+  '015_revenue_goals': revenueGoals,
 };
