@@ -1,8 +1,9 @@
 // A breakdown panel: tabs over related dimensions, the top rows with their visitors (a row click
-// filters the whole view by it), `Details` (every row, search, pages) and `Export CSV`. A row that
+// filters the whole view by it), `Details` (every row, search, pages; top pages with their scroll
+// depth when the view has no filter) and `Export CSV`. A row that
 // is the pattern of a goal shows the goal's conversion rate, as the goals answer gives it.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { breakdownCsv, readAllRows, readBreakdown } from '../lib/breakdown.js';
+import { breakdownCsv, includesFor, readAllRows, readBreakdown } from '../lib/breakdown.js';
 import { downloadText, fileSlug } from '../lib/download.js';
 import { formatCount, formatRatio } from '../lib/format.js';
 import { useRead } from '../lib/read.js';
@@ -60,12 +61,32 @@ function goalsByKey(tab: PanelTab, goals: readonly GoalResult[] | undefined): Re
  * A table of rows; a row whose key is one value is a button that filters by it. `search`: the rows
  * are those matching it. `goals`: a column of conversion rates, when some of the rows are goal patterns.
  */
-function Rows({ dimension, rows, onFilter, search = '', goals: tabGoals }: { dimension: Dimension; rows: readonly BreakdownRow[]; onFilter(key: string): void; search?: string; goals?: ReadonlyMap<string, GoalResult> }) {
+function Rows({
+  dimension,
+  rows,
+  onFilter,
+  search = '',
+  goals: tabGoals,
+  scrollDepth = false,
+}: {
+  dimension: Dimension;
+  rows: readonly BreakdownRow[];
+  onFilter(key: string): void;
+  search?: string;
+  goals?: ReadonlyMap<string, GoalResult>;
+  /** Whether the rows carry their scroll depth (a column of it). */
+  scrollDepth?: boolean;
+}) {
   const goals = tabGoals && rows.some((row) => tabGoals.has(row.key)) ? tabGoals : undefined;
   return (
     <Table
       class="rows"
-      columns={[DIMENSION_LABELS[dimension], { label: 'Visitors', numeric: true }, ...(goals ? [{ label: 'Conversion rate', numeric: true } as const] : [])]}
+      columns={[
+        DIMENSION_LABELS[dimension],
+        { label: 'Visitors', numeric: true },
+        ...(goals ? [{ label: 'Conversion rate', numeric: true } as const] : []),
+        ...(scrollDepth ? [{ label: 'Scroll depth', numeric: true } as const] : []),
+      ]}
       rows={rows}
       empty={<p class="muted empty">{search ? `No ${inSentence(DIMENSION_LABELS[dimension])} matches “${search}”.` : 'No data for this period.'}</p>}
       row={(row) => (
@@ -84,6 +105,11 @@ function Rows({ dimension, rows, onFilter, search = '', goals: tabGoals }: { dim
             {formatCount(row.visitors)}
           </td>
           {goals && <GoalRate goal={goals.get(row.key)} />}
+          {scrollDepth && (
+            <td class="num" title="Mean deepest scroll of the page's visitors">
+              {row.scrollDepth === null || row.scrollDepth === undefined ? '–' : formatRatio(row.scrollDepth / 100)}
+            </td>
+          )}
         </tr>
       )}
     />
@@ -158,7 +184,8 @@ function Details({
     }, 250);
     return () => clearTimeout(wait);
   }, [typed]);
-  const page = useRead(() => readBreakdown(siteId, view, dimension, { limit: DETAILS_ROWS, offset, search }), [siteId, view, dimension, offset, search].join('|'));
+  const include = includesFor(view, dimension);
+  const page = useRead(() => readBreakdown(siteId, view, dimension, { limit: DETAILS_ROWS, offset, search, include }), [siteId, view, dimension, offset, search].join('|'));
   const total = page.data?.totalKeys ?? 0;
   const title = `${DIMENSION_LABELS[dimension]}: details`;
   return (
@@ -185,6 +212,7 @@ function Details({
             rows={page.data.rows}
             search={search}
             goals={goals}
+            scrollDepth={include.includes('scrollDepth')}
             onFilter={(key) => {
               dialog.current?.close();
               onFilter(key);

@@ -1,4 +1,4 @@
-// A site's goals in its settings: list, new goal, delete.
+// A site's goals in its settings: list, new goal (a revenue goal with a currency), delete.
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
@@ -15,13 +15,15 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
   const [name, setName] = useState('');
   const [kind, setKind] = useState<MatchKind>('page');
   const [pattern, setPattern] = useState('');
+  const [currency, setCurrency] = useState('');
   const create = useAction();
   const remove = useAction();
   const submit = () =>
     create.run(async () => {
-      await api('POST', path, { name, kind, pattern });
+      await api('POST', path, kind === 'event' && currency ? { name, kind, pattern, currency } : { name, kind, pattern });
       setName('');
       setPattern('');
+      setCurrency('');
       reload();
     });
   return (
@@ -36,6 +38,7 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
             <td>{goal.name}</td>
             <td>
               {goal.kind === 'page' ? 'Page' : 'Event'} <code>{goal.pattern}</code>
+              {goal.currency && <>, revenue in {goal.currency}</>}
             </td>
             <td>
               <ConfirmButton label={`Delete goal ${goal.name}`} question={`Delete the goal “${goal.name}”?`} confirmLabel="Delete" onConfirm={() => remove.run(() => api('DELETE', `${path}/${goal.goalId}`)).then(reload)}>
@@ -67,6 +70,17 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
           value={pattern}
           onValue={setPattern}
         />
+        {kind === 'event' && (
+          <TextField
+            label="Revenue currency (optional)"
+            spellcheck={false}
+            maxLength={3}
+            placeholder="EUR"
+            hint="An ISO 4217 code such as EUR or USD makes this a revenue goal: it sums the revenue its events carry in that currency."
+            value={currency}
+            onValue={(value) => setCurrency(value.toUpperCase())}
+          />
+        )}
       </FormSection>
     </section>
   );
