@@ -11,9 +11,9 @@ export const goal: Noun = {
   commands: [
     {
       verb: 'add',
-      usage: 'svc goal add --site ID --name N --kind page|event --pattern P',
-      summary: 'create a goal (page patterns start with / and may use * and **)',
-      options: { site: { type: 'string' }, name: { type: 'string' }, kind: { type: 'string' }, pattern: { type: 'string' } },
+      usage: 'svc goal add --site ID --name N --kind page|event --pattern P [--currency CODE]',
+      summary: 'create a goal (page patterns start with / and may use * and **; an event goal with a currency counts revenue)',
+      options: { site: { type: 'string' }, name: { type: 'string' }, kind: { type: 'string' }, pattern: { type: 'string' }, currency: { type: 'string' } },
       example: 'svc goal add --site k3f9a1b2c4d5 --name Signup --kind event --pattern signup',
       async run(inv) {
         const siteId = required(inv, 'site');
@@ -21,9 +21,16 @@ export const goal: Noun = {
         const kind = required(inv, 'kind');
         if (kind !== 'page' && kind !== 'event') inv.usage(`--kind must be page or event, got ${JSON.stringify(kind)}`);
         const pattern = required(inv, 'pattern');
-        const created = await inv.client().request<ManagedGoal>('POST', `/sites/${seg(siteId)}/goals`, { name, kind, pattern });
+        const currency = inv.values.currency as string | undefined;
+        const created = await inv.client().request<ManagedGoal>('POST', `/sites/${seg(siteId)}/goals`, { name, kind, pattern, currency });
         inv.out.result(created, () =>
-          formatFields([['id', created.goalId], ['name', created.name], ['kind', created.kind], ['pattern', created.pattern]]),
+          formatFields([
+            ['id', created.goalId],
+            ['name', created.name],
+            ['kind', created.kind],
+            ['pattern', created.pattern],
+            ...(created.currency ? [['currency', created.currency] as [string, string]] : []),
+          ]),
         );
       },
     },
