@@ -39,6 +39,8 @@ export const SMALL_SHAPE: SessionShape = {
   ],
 };
 
+const REVENUE_CURRENCIES = [null, 'EUR', 'EUR', 'USD'] as const;
+
 let nextId = 1n;
 
 /**
@@ -86,10 +88,14 @@ export function session(
     ts += 1000 + Math.floor(rand() * 120_000);
     const r = rand();
     if (r < 0.3) {
-      rows.push(event({ ...common, ts, name: 'engage', page, entryPage: entry, engagedMs: Math.floor(rand() * 40_000), scrollDepth: 50 }));
+      const engagedMs = Math.floor(rand() * 40_000);
+      rows.push(event({ ...common, ts, name: 'engage', page, entryPage: entry, engagedMs, scrollDepth: engagedMs % 101 }));
       ts += 500;
     } else if (r < 0.4) {
-      rows.push(event({ ...common, ts, name: pick(shape.customEvents), page, entryPage: entry, props: props(i + 1) }));
+      // Revenue (from the instant, drawing nothing more from `rand`): none, EUR (most) or USD.
+      const currency = REVENUE_CURRENCIES[ts % REVENUE_CURRENCIES.length]!;
+      const revenue = currency ? { revenueMinor: ts % 100_000, revenueCurrency: currency } : {};
+      rows.push(event({ ...common, ts, name: pick(shape.customEvents), page, entryPage: entry, props: props(i + 1), ...revenue }));
       ts += 500;
     } else if (r < 0.45) {
       rows.push(event({ ...common, ts, name: 'outbound', page, entryPage: entry, props: '{"url":"https://x.test"}' }));

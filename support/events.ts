@@ -27,6 +27,8 @@ export function event(overrides: Partial<StoredEvent> & Pick<StoredEvent, 'siteI
     props: null,
     engagedMs: null,
     scrollDepth: null,
+    revenueMinor: null,
+    revenueCurrency: null,
     ...overrides,
   };
 }

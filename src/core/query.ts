@@ -6,16 +6,19 @@ import { comparedPeriod, elapsedPart, grainFor, previousPeriod, resolvePeriod, t
 import { isValidTimeZone, localDay } from './localtime.js';
 import { pagePatternError, pagePatternIsLiteral, pagePatternProblem } from './patterns.js';
 import {
+  BREAKDOWN_INCLUDES,
   COMPARISONS,
   DEFAULT_COMPARISON,
   DEFAULT_METRIC,
   DIMENSIONS,
+  isBreakdownInclude,
   isComparison,
   isMetric,
   isQueryDimension,
   METRICS,
   PROPERTY_KEY_LENGTH,
   PROPERTY_PREFIX,
+  type BreakdownInclude,
   type Comparison,
   type QueryDimension,
   type Filter,
@@ -30,6 +33,8 @@ export interface BreakdownParams {
   readonly limit: number;
   readonly offset: number;
   readonly search: string | null;
+  /** What the rows add (`include=`, comma-separated), in the order asked. */
+  readonly include: readonly BreakdownInclude[];
 }
 
 export interface Query {
@@ -76,6 +81,20 @@ function list(params: RawParams, name: string): string[] {
   const v = params[name];
   if (v === undefined) return [];
   return Array.isArray(v) ? v : [v];
+}
+
+/**
+ * The additions a breakdown's rows are asked for: each one known, for its dimension, and without
+ * filters (they are read per key from their own rollup, which no filter narrows).
+ */
+function breakdownIncludes(texts: readonly string[], dimension: QueryDimension, filters: readonly Filter[]): BreakdownInclude[] {
+  const names = [...new Set(texts.flatMap((t) => t.split(',')))];
+  for (const name of names) {
+    if (!isBreakdownInclude(name) || BREAKDOWN_INCLUDES[name] !== dimension || filters.length > 0) {
+      throw apiError('INVALID_PARAMS', 'breakdownInclude', { include: name.slice(0, 64) });
+    }
+  }
+  return names as BreakdownInclude[];
 }
 
 /** A decimal integer in min..max; the bounds quoted in the error are both accepted. */
@@ -190,6 +209,7 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
       limit: integer(single(params, 'limit'), 'limit', BREAKDOWN_LIMIT.min, BREAKDOWN_LIMIT.max, BREAKDOWN_LIMIT.default),
       offset: integer(single(params, 'offset'), 'offset', 0, BREAKDOWN_OFFSET_MAX, 0),
       search: search === undefined || search === '' ? null : search,
+      include: Object.freeze(breakdownIncludes(list(params, 'include'), dimension, filters)),
     });
   }
 

@@ -120,7 +120,7 @@ export interface Filter {
 /** The summed traffic measures metrics are computed from (src/stats/measures.ts aggregates each). */
 export type TrafficMeasureName = 'visitors' | 'pageviews' | 'events' | 'sessions' | 'bounces' | 'durationMs';
 /** The summed conversions of a site's goals. */
-export type GoalMeasureName = 'conversions' | 'uniqueConversions';
+export type GoalMeasureName = 'conversions' | 'uniqueConversions' | 'revenueMinor' | 'revenueConversions' | 'otherCurrency';
 
 /** How a metric is computed from traffic measures summed over its days. */
 export type TrafficComputation =
@@ -291,6 +291,16 @@ export interface BreakdownRow {
   visitors: number;
   views: number;
   pct: number;
+  /** With `include=scrollDepth` (page breakdowns): the mean deepest scroll, in whole percent; null when nobody reported one. */
+  scrollDepth?: number | null;
+}
+
+/** What a breakdown adds to its rows on request (`include=`), and the dimension each applies to. */
+export const BREAKDOWN_INCLUDES = { scrollDepth: 'page' } as const satisfies Record<string, Dimension>;
+export type BreakdownInclude = keyof typeof BREAKDOWN_INCLUDES;
+
+export function isBreakdownInclude(text: string): text is BreakdownInclude {
+  return Object.hasOwn(BREAKDOWN_INCLUDES, text);
 }
 
 /** The dashboard's list of the custom property keys a site's events carry over a period, most events first. */
@@ -321,7 +331,24 @@ export interface GoalResult {
   uniqueConversions: number;
   conversionRate: number;
   delta: number | null;
+  /** Revenue goals only. */
+  revenue?: GoalRevenue;
 }
+
+/**
+ * The revenue of a revenue goal's conversions in its currency: `total` and `average` (over the
+ * conversions that carried revenue in it) in major units, exact to the cent; `otherCurrency` counts
+ * the conversions whose revenue was in another currency (counted as conversions, their revenue left out).
+ */
+export interface GoalRevenue {
+  currency: string;
+  total: number;
+  average: number | null;
+  otherCurrency: number;
+}
+
+/** A currency code as goals and events carry it: three capital letters (ISO 4217 style). */
+export const CURRENCY_CODE = /^[A-Z]{3}$/;
 
 export interface GoalsAnswer {
   period: AnswerDays;
@@ -473,6 +500,8 @@ export interface ManagedGoal {
   kind: MatchKind;
   pattern: string;
   props?: GoalProps;
+  /** Revenue goals only: the currency their revenue is counted in. */
+  currency?: string;
 }
 
 /** A funnel as the read API lists it and as creating it or replacing its steps answers. */

@@ -10,10 +10,12 @@ export interface Goal {
   pattern: string;
   /** The property values an event goal also requires; null when none. */
   props: GoalProps | null;
+  /** A revenue goal's currency (event goals only), null for other goals. */
+  currency: string | null;
 }
 
 /** What creating a goal takes. */
-export type NewGoal = Pick<Goal, 'name' | 'kind' | 'pattern'> & { props?: GoalProps | null };
+export type NewGoal = Pick<Goal, 'name' | 'kind' | 'pattern'> & { props?: GoalProps | null; currency?: string | null };
 
 /** A goal's props as stored: JSON with its keys sorted, '' when none (so that equal goals have equal text). */
 export function storedGoalProps(props: GoalProps | null): string {

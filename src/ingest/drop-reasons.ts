@@ -16,12 +16,16 @@ export const DROP_REASONS = [
 
 export type DropReason = (typeof DROP_REASONS)[number];
 
-/** What became of a collected event: stored, or dropped for a reason. */
-export type Outcome = DropReason | 'accepted';
+/** What became of a collected event: stored (without the revenue it came with when that was not valid), or dropped for a reason. */
+export type Outcome = DropReason | 'accepted' | 'accepted_without_revenue';
+
+/** Whether an outcome stores the event. */
+export const isAccepted = (outcome: Outcome): boolean => outcome === 'accepted' || outcome === 'accepted_without_revenue';
 
 /** Each outcome in words, for a site owner checking an installation (docs/admin-api.md, "Recent collection outcomes"). */
 export const OUTCOME_WORDS: Readonly<Record<Outcome, string>> = {
   accepted: 'accepted',
+  accepted_without_revenue: 'accepted without its revenue: the amount is not a number ≥ 0 with at most 2 decimals, the currency not three letters, or the event a built-in one',
   too_large: 'dropped: the event is over 4 KB',
   bad_json: 'dropped: the event is not JSON',
   bad_shape: "dropped: the event breaks the tracker's rules",

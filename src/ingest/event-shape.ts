@@ -1,5 +1,6 @@
 // Validation of the tracker event body (docs/tracker.md, "What is sent"), shared by the
 // collection endpoint and the import route. Pure functions: input in, a clean event or a reason out.
+import { parseRevenue, type Money } from '../core/money.js';
 import type { DropReason } from './drop-reasons.js';
 
 export const MAX_BODY_BYTES = 4096;
@@ -19,6 +20,9 @@ export interface TrackerEvent {
   l: string | null;
   name: string; // 'pageview' when `e` was absent
   props: Record<string, PropValue> | null;
+  revenue: Money | null;
+  /** Whether the event came with revenue that was not valid (or not on a custom event) and is kept without it. */
+  revenueDropped: boolean;
 }
 
 export type ShapeResult = { ok: true; event: TrackerEvent } | { ok: false; reason: DropReason };
@@ -87,10 +91,10 @@ function builtInPropsValid(name: string, props: Record<string, PropValue> | null
   return true;
 }
 
-/** Validates a parsed JSON value as a tracker event. */
+/** Validates a parsed JSON value as a tracker event (`v`: its revenue, `{amount, currency}`). */
 export function validateEvent(body: unknown): ShapeResult {
   if (!isPlainObject(body)) return fail('bad_shape');
-  const { s, u, e, p, w } = body;
+  const { s, u, e, p, w, v } = body;
   if (typeof s !== 'string' || s.length < 1 || s.length > 64) return fail('bad_shape');
   // Live bodies are bounded by the 4096-byte limit; imported lines by this.
   if (typeof u !== 'string' || u.length < 1 || u.length > 8192) return fail('bad_shape');
@@ -119,7 +123,10 @@ export function validateEvent(body: unknown): ShapeResult {
   }
   if (!builtInPropsValid(name, props)) return fail('bad_props');
 
-  return { ok: true, event: { s, u, r, w: width, l, name, props } };
+  // Revenue never costs the event: bad revenue, or revenue on a built-in event, is left out.
+  const sent = v !== undefined && v !== null;
+  const revenue = sent && !(BUILT_IN_EVENTS as readonly string[]).includes(name) ? parseRevenue(v) : null;
+  return { ok: true, event: { s, u, r, w: width, l, name, props, revenue, revenueDropped: sent && revenue === null } };
 }
 
 /** Parses and validates a raw body (already known to be at most MAX_BODY_BYTES). */

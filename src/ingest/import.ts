@@ -1,5 +1,5 @@
-// Import lines (docs/admin-api.md, "Import lines"): `{ts, ua, u, ip?, r?, w?, l?, e?, p?, country?,
-// region?, city?}`. Validated with the tracker's own rules; country/region/city override
+// Import lines (docs/admin-api.md, "Import lines"): `{ts, ua, u, ip?, r?, w?, l?, e?, p?, revenue?,
+// sd?, country?, region?, city?}`. Validated with the tracker's own rules; country/region/city override
 // geolocation as a trusted relay would.
 import { StringDecoder } from 'node:string_decoder';
 import type { DropReason } from './drop-reasons.js';
@@ -38,7 +38,14 @@ export function parseImportLine(line: string, sitePublicId: string, now: number)
   if (country === undefined || region === undefined || city === undefined || (country !== null && !/^[A-Za-z]{2}$/.test(country))) {
     return { ok: false, reason: 'bad_shape', detail: 'country must be ISO 3166-1 alpha-2; region and city strings' };
   }
-  const shape = validateEvent({ s: sitePublicId, u: o.u, r: o.r, w: o.w, l: o.l, e: o.e, p: o.p });
+  // `sd` is an engage event's scroll depth, its `p.d` (checked with the tracker's rules for it).
+  let p = o.p;
+  if (o.sd !== undefined) {
+    if (o.e !== 'engage') return { ok: false, reason: 'bad_shape', detail: 'sd is the scroll depth of an engage event' };
+    if (p === undefined || p === null) p = { d: o.sd };
+    else if (typeof p === 'object' && !Array.isArray(p)) p = { ...p, d: o.sd };
+  }
+  const shape = validateEvent({ s: sitePublicId, u: o.u, r: o.r, w: o.w, l: o.l, e: o.e, p, v: o.revenue });
   if (!shape.ok) return { ok: false, reason: shape.reason };
   const candidate = newCandidate(ts, o.ua, ip);
   candidate.event = shape.event;

@@ -190,7 +190,8 @@ export class Ingestor {
   }
 
   /** Counts a collected event's outcome, and keeps it in its site's recent outcomes once the site is known. */
-  private settled(candidate: Candidate, outcome: Outcome): Outcome {
+  private settled(candidate: Candidate, stepsOutcome: Outcome): Outcome {
+    const outcome = stepsOutcome === 'accepted' && candidate.event?.revenueDropped ? 'accepted_without_revenue' : stepsOutcome;
     this.drops.count(outcome, 'collect');
     if (candidate.site !== undefined) {
       // A drop before the page was located (origin mismatch) still shows the path the event named.

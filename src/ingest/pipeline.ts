@@ -9,7 +9,7 @@ import type { StoredEvent } from '../storage/events/schema.js';
 import type { Site } from '../entities/sites.js';
 import type { LiveSessionStore, SessionAttributes, SessionDecision } from '../storage/counters/live-sessions.js';
 import type { RateLimiter } from '../storage/counters/rate-limiter.js';
-import type { DropReason, Outcome } from './drop-reasons.js';
+import { isAccepted, type DropReason, type Outcome } from './drop-reasons.js';
 import { parseEventBody, type TrackerEvent } from './event-shape.js';
 import type { GeoLocator, GeoPlace } from './geo.js';
 import { HostingNetworks, isBotUserAgent } from './bots.js';
@@ -164,6 +164,8 @@ function storedRow(c: Candidate, day: string, visitorId: bigint, decision: Sessi
     props: event.props ? JSON.stringify(event.props) : null,
     engagedMs: engage ? Math.round(engage.t as number) : null,
     scrollDepth: engage ? Math.round(engage.d as number) : null,
+    revenueMinor: event.revenue ? event.revenue.minor : null,
+    revenueCurrency: event.revenue ? event.revenue.currency : null,
   };
 }
 
@@ -290,7 +292,7 @@ export function newCandidate(ts: number, ua: string | undefined, ip: string | nu
  * Runs a candidate through the steps; the first reason stops it. Synchronous as long as every step
  * answers synchronously (the common case: cache hits), asynchronous from the first step that waits.
  */
-export function runSteps<I>(steps: ReadonlyArray<Step<I>>, candidate: Candidate, input: I, from = 0): MaybePromise<Outcome> {
+export function runSteps<I>(steps: ReadonlyArray<Step<I>>, candidate: Candidate, input: I, from = 0): MaybePromise<DropReason | 'accepted'> {
   for (let i = from; i < steps.length; i++) {
     const reason = steps[i]!.run(candidate, input);
     if (isPromise(reason)) return reason.then((r) => r ?? runSteps(steps, candidate, input, i + 1));
@@ -307,7 +309,7 @@ export class DropCounter {
     this.dropped = metrics.counter('svc_events_dropped_total', 'Events discarded, by reason', { labelled: true });
   }
   count(outcome: Outcome, source: 'collect' | 'import', events = 1): void {
-    if (outcome === 'accepted') this.accepted.inc({ source }, events);
+    if (isAccepted(outcome)) this.accepted.inc({ source }, events);
     else this.dropped.inc({ reason: outcome, source }, events);
   }
   droppedFor(reason: DropReason, source: 'collect' | 'import' = 'collect'): number {

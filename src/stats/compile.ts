@@ -16,7 +16,20 @@ import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_
 import type { DaySources, PlannedQuery } from './planner.js';
 import { dimensionColumn } from './columns.js';
 import { CARRIES_NO_PROPERTIES, decodeValue, keyDimension, pairKeyToken, pairValueToken, propertyFilterPredicate, propertyPairs, propertyToken } from './properties.js';
-import { DIM_DAILY, DIM_MONTHLY, FUNNEL_DAILY, GOAL_DAILY, IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY, SESSION_DIMENSIONS, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './rollups/tables.js';
+import {
+  DIM_DAILY,
+  DIM_MONTHLY,
+  FUNNEL_DAILY,
+  GOAL_DAILY,
+  IMPORTED_DAILY,
+  IMPORTED_DIM_DAILY,
+  IMPORTED_DIM_MONTHLY,
+  SCROLL_DAILY,
+  SESSION_DIMENSIONS,
+  SESSION_PARTS,
+  SESSION_ROWS,
+  SITE_DAILY,
+} from './rollups/tables.js';
 
 /** The key of a dimension on an event row; absent values read as `(none)`. */
 export function keyExpr(d: Dimension): Sql {
@@ -303,12 +316,25 @@ export interface GoalRef extends Matcher {
   goalId: number;
   /** The property values an event goal also requires (absent or null: none). */
   props?: GoalProps | null | undefined;
+  /** A revenue goal's currency (absent in definitions kept before revenue goals existed: none). */
+  currency?: string | null;
 }
 
 /** Matching predicate of a goal on an event row: its matcher, and each property value it requires, as a filter matches it. */
 export function goalPredicate(d: Dialect, goal: GoalRef): Sql {
   const props = Object.entries(goal.props ?? {}).map(([key, value]) => propertyFilterPredicate(d, `${PROPERTY_PREFIX}${key}`, value));
   return joinSql([matcherPredicate(d, goal), ...props], ' AND ');
+}
+
+/**
+ * The revenue columns of a goal's rows (GOAL_MEASURES): the same expressions for every goal, so that
+ * the goals' rows union with one type per column; without a currency ('') nothing matches.
+ */
+function goalRevenueColumns(goal: GoalRef): Sql {
+  const currency = goal.currency ?? '';
+  return sql`CASE WHEN revenue_currency = ${currency} THEN 1 ELSE 0 END AS paid,
+    CASE WHEN revenue_currency = ${currency} THEN revenue_minor ELSE 0 END AS rm,
+    CASE WHEN revenue_currency <> ${currency} AND ${currency} <> '' THEN 1 ELSE 0 END AS other`;
 }
 
 /** A literal for an id we issued ourselves (goal ids, funnel ids), never client text. */
@@ -321,11 +347,43 @@ export function integerLiteral(n: number): Sql {
 export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], until?: number): Sql {
   const before = until === undefined ? trusted('') : sql` AND ts < ${until}`;
   const parts = goals.map(
-    (goal) => sql`SELECT ${bucket} AS b, visitor_id, ${integerLiteral(goal.goalId)} AS goal_id FROM events
+    (goal) => sql`SELECT ${bucket} AS b, visitor_id, ${integerLiteral(goal.goalId)} AS goal_id, ${goalRevenueColumns(goal)} FROM events
       WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${goalPredicate(d, goal)}${before}`,
   );
   return sql`SELECT b, goal_id, ${trusted(measureAggregates(d, GOAL_MEASURES, 'events'))}
     FROM (${joinSql(parts, ' UNION ALL ')}) g GROUP BY b, goal_id`;
+}
+
+/**
+ * Per day (`bucket`) and page (of `pages` only, when given), the deepest scroll of each visitor of the
+ * page, summed, and the number of those visitors. Columns: b, k, depth_sum, depth_visitors.
+ */
+export function measureScrollDepth(d: Dialect, bucket: Sql, siteId: string, days: Period, pages: readonly string[] | null): Sql {
+  const only = pages === null ? trusted('') : sql` AND page IN (${joinSql(pages.map((p) => sql`${p}`), ', ')})`;
+  return sql`SELECT b, k, CAST(coalesce(sum(deepest), 0) AS BIGINT) AS depth_sum, CAST(count(*) AS BIGINT) AS depth_visitors FROM (
+      SELECT ${bucket} AS b, page AS k, visitor_id, max(scroll_depth) AS deepest FROM events
+      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND name = 'engage' AND scroll_depth IS NOT NULL${only}
+      GROUP BY b, k, visitor_id) v GROUP BY b, k`;
+}
+
+/**
+ * The scroll depth sums of some pages over some days, one statement per source: scroll_daily up to
+ * the watermark, raw events after it (imported days have none). Columns: k, depth_sum, depth_visitors.
+ */
+export function scrollDepthStatements(d: Dialect, siteId: string, days: DaySources, pages: readonly string[]): Sql[] {
+  if (pages.length === 0) return [];
+  const sums = trusted('CAST(sum(depth_sum) AS BIGINT) AS s, CAST(sum(depth_visitors) AS BIGINT) AS n');
+  const statements: Sql[] = [];
+  if (days.rollup) {
+    const only = joinSql(pages.map((p) => sql`${p}`), ', ');
+    statements.push(
+      sql`SELECT page AS k, ${sums} FROM ${trusted(SCROLL_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND page IN (${only}) GROUP BY page`,
+    );
+  }
+  for (const raw of [days.sessions, days.raw]) {
+    if (raw) statements.push(sql`SELECT k, ${sums} FROM (${measureScrollDepth(d, trusted('day'), siteId, raw, pages)}) r GROUP BY k`);
+  }
+  return statements;
 }
 
 /** Events matching any funnel step, in the order the funnel walk needs. */
@@ -429,7 +487,9 @@ function importedDailyMeasures(d: Dialect, siteId: string, days: Period, filter:
  * requiring property values has none there (imported aggregates hold no property); null when no goal has any.
  */
 function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[]): Sql | null {
-  const [conversions, unique] = GOAL_COLUMNS;
+  const [conversions, unique, ...revenue] = GOAL_COLUMNS;
+  // Exports carry no revenue.
+  const noRevenue = trusted(revenue.map((c) => `CAST(0 AS BIGINT) AS ${c}`).join(', '));
   const counted = goals.filter((goal) => !goal.props);
   if (counted.length === 0) return null;
   const parts = counted.map((goal) => {
@@ -438,7 +498,7 @@ function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly
       goal.kind === 'event'
         ? sql`SELECT day, events AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'event', goal.pattern)}`
         : sql`SELECT day, pageviews AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'page')} AND ${withParams(d.regexMatches('key'), pagePatternRegex(goal.pattern))}`;
-    return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${id} AS goal_id, CAST(sum(c) AS BIGINT) AS ${trusted(conversions!)}, CAST(sum(u) AS BIGINT) AS ${trusted(unique!)}
+    return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${id} AS goal_id, CAST(sum(c) AS BIGINT) AS ${trusted(conversions!)}, CAST(sum(u) AS BIGINT) AS ${trusted(unique!)}, ${noRevenue}
       FROM (${rows}) g GROUP BY day`;
   });
   return joinSql(parts, ' UNION ALL ');

@@ -86,10 +86,19 @@ export type TrafficMeasure = keyof typeof TRAFFIC_MEASURES;
 /** Summed traffic measures of some days (or one day, or one hour). */
 export type Measures = Record<TrafficMeasure, number>;
 
-/** Conversions of a goal per day: events matching it, and distinct visitors among them. */
+/**
+ * Conversions of a goal per day: events matching it, and distinct visitors among them; for a revenue
+ * goal, the revenue in its currency (minor units), the conversions that carried it, and those whose
+ * revenue was in another currency. Aggregated over goal rows (src/stats/compile.ts, measureGoals):
+ * `paid` 1 for revenue in the goal's currency and `rm` its minor units (else 0), `other` 1 for revenue
+ * in another currency.
+ */
 export const GOAL_MEASURES = {
   conversions: { column: 'conversions', over: 'events', aggregate: () => COUNT_ROWS },
   uniqueConversions: { column: 'unique_conversions', over: 'events', aggregate: (d) => d.countDistinct('visitor_id') },
+  revenueMinor: { column: 'revenue_minor', over: 'events', aggregate: () => 'CAST(coalesce(sum(rm), 0) AS BIGINT)' },
+  revenueConversions: { column: 'revenue_conversions', over: 'events', aggregate: () => 'CAST(sum(paid) AS BIGINT)' },
+  otherCurrency: { column: 'other_currency', over: 'events', aggregate: () => 'CAST(sum(other) AS BIGINT)' },
 } as const satisfies Record<GoalMeasureName, MeasureSpec>;
 
 export type GoalMeasure = keyof typeof GOAL_MEASURES;
@@ -156,6 +165,15 @@ export const round = (x: number, digits: number) => {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 };
+
+/**
+ * The mean of `count` whole numbers ≥ 0 summing to `total`, rounded half up to a whole number, in
+ * integer arithmetic (an average in minor units, a mean scroll depth in percent).
+ */
+export function meanHalfUp(total: number, count: number): number {
+  const [sum, n] = [BigInt(total), BigInt(count)];
+  return Number((2n * sum + n) / (2n * n));
+}
 
 /** A traffic metric's value over summed measures; null where it is not computable. */
 export function metricValue(c: TrafficComputation, m: Measures): number | null {

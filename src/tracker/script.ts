@@ -1,9 +1,15 @@
 // The browser tracker served as /js/t.js. Written for size: plain functions and short code paths,
-// because every byte is downloaded by every visitor of every tracked page (budget: 3 KB gzipped).
+// because every byte is downloaded by every visitor of every tracked page (budget: 1536 B gzipped).
 // Its behaviour is documented in docs/tracker.md.
 
 type Props = Record<string, string | number | boolean>;
-type Svc = ((name: unknown, props?: unknown) => void) & { q?: ArrayLike<unknown>[] };
+type Svc = ((name: unknown, props?: unknown, options?: unknown) => void) & { q?: ArrayLike<unknown>[] };
+
+// Features the build can leave out (scripts/build-tracker.mjs), only to print what each one costs.
+declare const FEATURE_REVENUE: boolean;
+declare const FEATURE_SCROLL_DEPTH: boolean;
+declare const FEATURE_SPA: boolean;
+declare const FEATURE_OUTBOUND: boolean;
 
 const win = window as Window & { svc?: Svc };
 const doc = document;
@@ -61,8 +67,9 @@ if (
     return loc.pathname + (query ? '?' + query : '');
   };
 
-  const send = (name?: string, props?: Props) => {
-    // undefined fields are left out by JSON.stringify: no `e` for pageviews, no `p` without props.
+  const send = (name?: string, props?: Props, revenue?: unknown) => {
+    // undefined fields are left out by JSON.stringify: no `e` for pageviews, no `p` without props,
+    // no `v` without revenue (sent as given: the server checks it and keeps the event without bad revenue).
     const body = JSON.stringify({
       s: site,
       u: currentUrl(),
@@ -71,6 +78,7 @@ if (
       l: nav.language,
       e: name,
       p: props,
+      v: revenue,
     });
     if (byteLength(body) > 4096) return;
     // Sends before the document is parsed wait for DOMContentLoaded; listeners run in the order added.
@@ -78,7 +86,7 @@ if (
     else post(body);
   };
 
-  const track = (rawName: unknown, props?: unknown) => {
+  const track = (rawName: unknown, props?: unknown, options?: unknown) => {
     const name = typeof rawName == 'string' && rawName.toLowerCase();
     if (!name || !/^[a-z0-9_-]{1,64}$/.test(name) || /^(pageview|engage|outbound|download)$/.test(name)) return;
     let kept: Props | undefined;
@@ -90,7 +98,7 @@ if (
       }
       if (kept && byteLength(JSON.stringify(kept)) > 2048) return;
     }
-    send(name, kept);
+    send(name, kept, FEATURE_REVENUE ? ((options || 0) as { revenue?: unknown }).revenue : undefined);
   };
 
   // Engagement of the current pageview: active time stops counting 30 s after the last interaction.
@@ -104,8 +112,7 @@ if (
     const t = now();
     activeMs += Math.max(0, Math.min(t, lastInteraction + 30000) - countedUntil);
     countedUntil = t;
-    const root = doc.documentElement;
-    maxDepth = Math.max(maxDepth, Math.min(100, Math.round(((scrollY + innerHeight) / root.scrollHeight) * 100)) || 0);
+    if (FEATURE_SCROLL_DEPTH) maxDepth = Math.max(maxDepth, Math.min(100, Math.round(((scrollY + innerHeight) / doc.documentElement.scrollHeight) * 100)) || 0);
   };
   const interact = () => {
     measure();
@@ -133,7 +140,7 @@ if (
     send();
   };
 
-  if (attr('spa') != 'off') {
+  if (FEATURE_SPA && attr('spa') != 'off') {
     for (const method of ['pushState', 'replaceState'] as const) {
       const original = history[method];
       history[method] = function (this: History, ...args: Parameters<History['pushState']>) {
@@ -163,7 +170,7 @@ if (
     const named = target.closest('[data-svc-event]');
     if (named && event.type == 'click') track(named.getAttribute('data-svc-event'));
     const link = target.closest('a[href]') as HTMLAnchorElement | null;
-    if (outboundOn && link && link.hostname) {
+    if (FEATURE_OUTBOUND && outboundOn && link && link.hostname) {
       if (link.hostname != loc.hostname) send('outbound', { url: link.href });
       else if (
         /\.(pdf|zip|dmg|exe|pkg|msi|deb|rpm|apk|iso|rar|7z|gz|tgz|tar|csv|docx?|xlsx?|pptx?|txt|mp3|mp4|mov|avi|wmv|wav)$/i.test(
@@ -178,7 +185,7 @@ if (
 
   pageview();
   win.svc = track;
-  if (stub && stub.q) for (const args of stub.q) track(args[0], args[1]);
+  if (stub && stub.q) for (const args of stub.q) track.apply(0, args as Parameters<typeof track>);
 }
 
 export {};

@@ -198,6 +198,10 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     const badProp = await svc(['goal', 'add', '--site', siteId, '--name', 'Bad', '--kind', 'event', '--pattern', 'signup', '--prop', 'plan']);
     assert.equal(badProp.code, 2);
     assert.match(badProp.stderr, /--prop must be key=value, got "plan"/);
+    const revenue = ok(await svc(['goal', 'add', '--site', siteId, '--name', 'Orders', '--kind', 'event', '--pattern', 'order', '--currency', 'EUR']));
+    assert.equal(field(revenue.stdout, 'currency'), 'EUR');
+    const lower = await svc(['goal', 'add', '--site', siteId, '--name', 'Tips', '--kind', 'event', '--pattern', 'tip', '--currency', 'eur']);
+    assert.equal(lower.stderr, 'svc: INVALID_PARAMS: currency: a currency is an ISO 4217 code of three capital letters, such as EUR\n');
     const tooWild = await svc(['goal', 'add', '--site', siteId, '--name', 'Deep', '--kind', 'page', '--pattern', `/${'*/'.repeat(17)}`]);
     assert.equal(tooWild.code, 1);
     assert.equal(tooWild.stderr, 'svc: INVALID_PARAMS: pattern: a page pattern has at most 16 wildcards (* or **), this one has 17\n');
@@ -269,6 +273,8 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     };
     try {
       await waitFor(/\/before-watch\n/);
+      assert.equal(await server.collect({ s: siteId, u: '/bad-revenue', e: 'purchase', v: { amount: 0.1 + 0.2, currency: 'EUR' } }, headers), 202);
+      await waitFor(/\/bad-revenue\n/);
       assert.equal(await server.collect({ s: siteId, u: '/after-watch' }, { ...headers, origin: 'https://elsewhere.example' }), 202);
       await waitFor(/\/after-watch\n/);
     } finally {
@@ -276,6 +282,7 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     }
     const lines = stdout.trimEnd().split('\n');
     assert.match(lines.find((l) => l.endsWith('/before-watch'))!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ  accepted         Chrome  \/before-watch$/);
+    assert.match(lines.find((l) => l.endsWith('/bad-revenue'))!, /^\S+Z  accepted_without_revenue  Chrome  \/bad-revenue$/);
     assert.match(lines.at(-1)!, /^\S+Z  origin_mismatch  Chrome  \/after-watch$/);
     assert.equal(lines.filter((l) => l.endsWith('/before-watch')).length, 1, 'an outcome is printed once');
     assert.match(stderr, /^svc: watching /);

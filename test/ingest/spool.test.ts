@@ -36,6 +36,8 @@ const event = (i: number): StoredEvent => ({
   props: '{"plan":"ü"}',
   engagedMs: null,
   scrollDepth: null,
+  revenueMinor: null,
+  revenueCurrency: null,
 });
 
 const batch = (id: string, from: number, count: number) => ({ id, rows: Array.from({ length: count }, (_, i) => event(from + i)) });

@@ -35,6 +35,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
         await meta.createGoal(site.internalId, { name: 'pricing', kind: 'page', pattern: '/pricing' }, 0),
         await meta.createGoal(site.internalId, { name: 'blog', kind: 'page', pattern: '/blog/*' }, 0),
         await meta.createGoal(site.internalId, { name: 'signup', kind: 'event', pattern: 'signup' }, 0),
+        await meta.createGoal(site.internalId, { name: 'trial', kind: 'event', pattern: 'trial', currency: 'EUR' }, 0),
       ];
       await meta.createFunnel(site.internalId, { name: 'f', windowMinutes: 30, steps: [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/pricing' }, { kind: 'event', pattern: 'signup' }] }, 0);
       await meta.replaceFunnelSteps(site.internalId, 1, [{ kind: 'page', pattern: '/**' }, { kind: 'event', pattern: 'trial' }], 0);
@@ -57,6 +58,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
       await same('stats', (q) => computeStats(events, q, goals), 'stats');
       for (const metric of METRICS) await same(`timeseries ${metric}`, (q) => computeTimeseries(events, q, goals), 'timeseries', { metric, compare: 'true' });
       await same('goals', (q) => computeGoals(events, q, goals), 'goals');
+      await same('scroll depth', (q) => computeBreakdown(events, q), 'breakdown', { dimension: 'page', include: 'scrollDepth', limit: '1000' });
       for (const version of [1, 2]) {
         const funnel = (await meta.getFunnel(site.internalId, 1, version))!;
         await same(`funnel v${version}`, (q) => computeFunnel(events, q, funnel), 'funnel');
@@ -74,6 +76,10 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
       // Sanity: the dataset is not trivially empty.
       const stats = await computeStats(events, both('stats', {})[1], goals);
       assert.ok((stats.visitors.value ?? 0) > 50 && (stats.conversions.value ?? 0) > 0 && stats.bounceRate.value !== null);
+      const trial = (await computeGoals(events, both('goals', {})[1], goals)).find((g) => g.name === 'trial')!;
+      assert.ok(trial.revenue!.total > 0 && trial.revenue!.otherCurrency > 0, `seed ${seed}: ${JSON.stringify(trial.revenue)}`);
+      const pages = await computeBreakdown(events, both('breakdown', { dimension: 'page', include: 'scrollDepth' })[1]);
+      assert.ok(pages.rows.some((r) => typeof r.scrollDepth === 'number' && r.scrollDepth > 0));
     } finally {
       await events.close();
       await meta.close();

@@ -15,7 +15,7 @@ function row(i: number, overrides: Partial<StoredEvent> = {}): StoredEvent {
     sessionStart: i === 0, name: 'pageview', page: `/p/${i}`, entryPage: '/p/0', referrer: i % 2 ? 'example.org' : null,
     utmSource: null, utmMedium: null, utmCampaign: null, country: 'FR', region: 'Île-de-France', city: 'Paris',
     browser: 'Firefox', os: 'Linux', device: 'desktop', screenWidth: i % 3 ? 1280 : null, language: 'fr',
-    props: i % 2 ? JSON.stringify({ quote: '"\',\n', emoji: '🦆' }) : null, engagedMs: null, scrollDepth: null, ...overrides,
+    props: i % 2 ? JSON.stringify({ quote: '"\',\n', emoji: '🦆' }) : null, engagedMs: null, scrollDepth: null, revenueMinor: null, revenueCurrency: null, ...overrides,
   };
 }
 
@@ -56,6 +56,20 @@ for (const adapter of adapters) {
   }
 
   describe(`EventStore contract: ${adapter.name}`, () => {
+    test('createTables gives a table made from an earlier spec the columns added since: NULL, or 0 when never NULL', async () => {
+      await withStore(async (store) => {
+        const earlier: TableSpec = { ...TALLY, columns: TALLY.columns.slice(0, 4) };
+        await store.createTables([earlier]);
+        await store.appendRows(earlier, [['site', '2026-01-01', 'a', 3]]);
+        const extended: TableSpec = { ...TALLY, columns: [...TALLY.columns, { name: 'extra', type: 'BIGINT', nullable: false }] };
+        await store.createTables([extended]);
+        await store.createTables([extended]); // a second start finds nothing to add
+        await store.appendRows(extended, [['site', '2026-01-02', 'b', 4, 'kept', 7]]);
+        const rows = await store.query<{ kind: string; note: string | null; extra: unknown }>(sql`SELECT kind, note, extra FROM tally ORDER BY kind`);
+        assert.deepEqual(rows.map((r) => [r.kind, r.note, Number(r.extra)]), [['a', null, 0], ['b', 'kept', 7]]);
+      });
+    });
+
     test('a read past its deadline is cancelled with StatementTimeout, and every connection reads on', async () => {
       await withStore(async (store) => {
         // Billions of rows: no engine finishes this within the deadline.

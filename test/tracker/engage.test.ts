@@ -68,6 +68,24 @@ describe('tracker engage', () => {
     assert.deepEqual(clicked.p, { t: 50_000, d: 18 });
   });
 
+  it('reports the deepest scroll as a whole percent: 100 at the bottom, 100 on a page shorter than the viewport', async () => {
+    const { server, page } = suite;
+    await openPausedAt('/bottom');
+    await scrollPage(page, 1000); // (1000 + 720) / 4000 = 43 %
+    await scrollPage(page, 3280); // the bottom: 100 %
+    await scrollPage(page, 500); // back up: the deepest stays
+    await setTabVisibility(page, 'hidden');
+    const [bottom] = bodies(await server.next(1)) as [{ p: { d: number } }];
+    assert.equal(bottom.p.d, 100);
+
+    server.page('/short', trackedPage(server, { body: 'short' }));
+    await page.goto(`${server.origin('site')}/short`);
+    await server.next(1);
+    await setTabVisibility(page, 'hidden');
+    const [short] = bodies(await server.next(1)) as [{ p: { d: number } }];
+    assert.equal(short.p.d, 100);
+  });
+
   it('sends engage once per pageview, and again after a single-page navigation', async () => {
     const { server, page } = suite;
     await openPausedAt('/first');

@@ -1,10 +1,10 @@
 // A breakdown panel: tabs over related dimensions, the top rows with their visitors (a row click
-// filters the whole view by it), `Details` (every row, search, pages) and `Export CSV`. A row that
-// is the pattern of a goal shows the goal's conversion rate, as the goals answer gives it. The
-// Events panel's Properties tab ranks the values of one custom property, picked from the keys the
-// site's events carry over the period.
+// filters the whole view by it), `Details` (every row, search, pages; top pages with their scroll
+// depth when the view has no filter) and `Export CSV`. A row that is the pattern of a goal shows
+// the goal's conversion rate, as the goals answer gives it. The Events panel's Properties tab ranks
+// the values of one custom property, picked from the keys the site's events carry over the period.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { breakdownCsv, readAllRows, readBreakdown, readPropertyKeys } from '../lib/breakdown.js';
+import { breakdownCsv, includesFor, readAllRows, readBreakdown, readPropertyKeys } from '../lib/breakdown.js';
 import { downloadText, fileSlug } from '../lib/download.js';
 import { formatCount, formatRatio } from '../lib/format.js';
 import { useRead } from '../lib/read.js';
@@ -80,12 +80,32 @@ function goalsByKey(tab: PanelTab, goals: readonly GoalResult[] | undefined): Re
  * A table of rows; a row whose key is one value is a button that filters by it. `search`: the rows
  * are those matching it. `goals`: a column of conversion rates, when some of the rows are goal patterns.
  */
-function Rows({ dimension, rows, onFilter, search = '', goals: tabGoals }: { dimension: QueryDimension; rows: readonly BreakdownRow[]; onFilter(key: string): void; search?: string; goals?: ReadonlyMap<string, GoalResult> }) {
+function Rows({
+  dimension,
+  rows,
+  onFilter,
+  search = '',
+  goals: tabGoals,
+  scrollDepth = false,
+}: {
+  dimension: QueryDimension;
+  rows: readonly BreakdownRow[];
+  onFilter(key: string): void;
+  search?: string;
+  goals?: ReadonlyMap<string, GoalResult>;
+  /** Whether the rows carry their scroll depth (a column of it). */
+  scrollDepth?: boolean;
+}) {
   const goals = tabGoals && rows.some((row) => tabGoals.has(row.key)) ? tabGoals : undefined;
   return (
     <Table
       class="rows"
-      columns={[dimensionLabel(dimension), { label: 'Visitors', numeric: true }, ...(goals ? [{ label: 'Conversion rate', numeric: true } as const] : [])]}
+      columns={[
+        dimensionLabel(dimension),
+        { label: 'Visitors', numeric: true },
+        ...(goals ? [{ label: 'Conversion rate', numeric: true } as const] : []),
+        ...(scrollDepth ? [{ label: 'Scroll depth', numeric: true } as const] : []),
+      ]}
       rows={rows}
       empty={<p class="muted empty">{search ? `No ${inSentence(dimensionLabel(dimension))} matches “${search}”.` : 'No data for this period.'}</p>}
       row={(row) => (
@@ -104,6 +124,11 @@ function Rows({ dimension, rows, onFilter, search = '', goals: tabGoals }: { dim
             {formatCount(row.visitors)}
           </td>
           {goals && <GoalRate goal={goals.get(row.key)} />}
+          {scrollDepth && (
+            <td class="num" title="Mean deepest scroll of the page's visitors">
+              {row.scrollDepth === null || row.scrollDepth === undefined ? '–' : formatRatio(row.scrollDepth / 100)}
+            </td>
+          )}
         </tr>
       )}
     />
@@ -178,7 +203,8 @@ function Details({
     }, 250);
     return () => clearTimeout(wait);
   }, [typed]);
-  const page = useRead(() => readBreakdown(siteId, view, dimension, { limit: DETAILS_ROWS, offset, search }), [siteId, view, dimension, offset, search].join('|'));
+  const include = includesFor(view, dimension);
+  const page = useRead(() => readBreakdown(siteId, view, dimension, { limit: DETAILS_ROWS, offset, search, include }), [siteId, view, dimension, offset, search].join('|'));
   const total = page.data?.totalKeys ?? 0;
   const title = `${dimensionLabel(dimension)}: details`;
   return (
@@ -205,6 +231,7 @@ function Details({
             rows={page.data.rows}
             search={search}
             goals={goals}
+            scrollDepth={include.includes('scrollDepth')}
             onFilter={(key) => {
               dialog.current?.close();
               onFilter(key);

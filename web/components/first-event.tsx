@@ -7,7 +7,7 @@ import { CopyBlock } from './copy.js';
 import { ErrorText } from './feedback.js';
 import { useLive } from '../lib/live.js';
 import { readSite, type SiteRead } from '../lib/site.js';
-import { OUTCOME_WORDS, type Outcome } from '../../src/ingest/drop-reasons.js';
+import { isAccepted, OUTCOME_WORDS, type Outcome } from '../../src/ingest/drop-reasons.js';
 import type { Installation, RecentEvent, SiteRow } from '../../src/core/vocabulary.js';
 
 export const INSTALLATION: SiteRead = { path: '/installation' };
@@ -15,7 +15,8 @@ const REFRESH_MS = 2000;
 /** The last outcomes listed: enough to follow a test visit. */
 const SHOWN = 10;
 
-const inWords = (outcome: string) => (Object.hasOwn(OUTCOME_WORDS, outcome) ? OUTCOME_WORDS[outcome as Outcome] : outcome);
+const known = (outcome: string): outcome is Outcome => Object.hasOwn(OUTCOME_WORDS, outcome);
+const inWords = (outcome: string) => (known(outcome) ? OUTCOME_WORDS[outcome] : outcome);
 
 function Outcomes({ events, timeZone }: { events: RecentEvent[]; timeZone: string }) {
   const time = (ts: number) => new Date(ts).toLocaleTimeString(undefined, { timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
@@ -28,7 +29,7 @@ function Outcomes({ events, timeZone }: { events: RecentEvent[]; timeZone: strin
           {events.slice(-SHOWN).map((e) => (
             <li key={e.seq}>
               <time dateTime={new Date(e.ts).toISOString()}>{time(e.ts)}</time>{' '}
-              <strong class={e.outcome === 'accepted' ? 'outcome ok' : 'outcome dropped'}>{inWords(e.outcome)}</strong>
+              <strong class={known(e.outcome) && isAccepted(e.outcome) ? 'outcome ok' : 'outcome dropped'}>{inWords(e.outcome)}</strong>
               {e.browser && <span class="muted"> · {e.browser}</span>}
               {e.path && <span class="path"> {e.path}</span>}
             </li>

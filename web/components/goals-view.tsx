@@ -1,5 +1,5 @@
 // A site's goals with their conversions, unique conversions, conversion rate and change over the
-// period (labelled with the day each is counted since when that day falls inside the period; each
+// period, and revenue goals' revenue, average and currency (labelled with the day each is counted since when that day falls inside the period; each
 // goal a link to the dashboard filtered by its event or its page), and its funnels (each a link to
 // its view): on the goals page and through a shared link, in the frame each gives.
 import type { ComponentChildren, VNode } from 'preact';
@@ -8,11 +8,11 @@ import { ErrorText, Loading } from './feedback.js';
 import { PeriodPicker } from './period-picker.js';
 import { WideTable } from './table.js';
 import { useViewState } from '../lib/address.js';
-import { formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
+import { formatAmount, formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
 import { readSite } from '../lib/site.js';
 import { goalFilter, queryParams, withPeriod, type ViewState } from '../lib/view-state.js';
-import { changeIsGood, type FunnelSummary, type AppGoalsAnswer, type GoalResult, type SiteRow } from '../../src/core/vocabulary.js';
+import { changeIsGood, type FunnelSummary, type AppGoalsAnswer, type GoalResult, type GoalRevenue, type SiteRow } from '../../src/core/vocabulary.js';
 
 /** Where the view's links lead: the dashboard of the same period filtered by a goal, a funnel's page. */
 export interface GoalsLinks {
@@ -25,6 +25,31 @@ function GoalName({ goal, links, state }: { goal: GoalResult; links: GoalsLinks;
   const filter = goalFilter(goal);
   if (!filter) return <span title="A page pattern with wildcards matches many pages: no single page to filter the dashboard by">{goal.name}</span>;
   return <a href={links.dashboard({ ...state, filters: [filter] })}>{goal.name}</a>;
+}
+
+const REVENUE_COLUMNS = [{ label: 'Revenue', numeric: true }, { label: 'Average revenue', numeric: true }, 'Currency'] as const;
+
+/** A revenue goal's total, average and currency (dashes for other goals); conversions in another currency said in the total's title. */
+function RevenueCells({ revenue }: { revenue: GoalRevenue | undefined }) {
+  if (!revenue) {
+    return (
+      <>
+        <td class="num">–</td>
+        <td class="num">–</td>
+        <td>–</td>
+      </>
+    );
+  }
+  const other = revenue.otherCurrency > 0 ? `; ${formatCount(revenue.otherCurrency)} conversions in another currency are left out` : '';
+  return (
+    <>
+      <td class="num" title={`Revenue in ${revenue.currency}${other}`}>
+        {formatAmount(revenue.total)}
+      </td>
+      <td class="num">{revenue.average === null ? '–' : formatAmount(revenue.average)}</td>
+      <td>{revenue.currency}</td>
+    </>
+  );
 }
 
 export function GoalsView({ site, frame, links }: { site: SiteRow; frame(children: ComponentChildren): VNode; links: GoalsLinks }) {
@@ -51,7 +76,14 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
         ) : (
           <WideTable
             region="Goals and their conversions"
-            columns={['Goal', { label: 'Conversions', numeric: true }, { label: 'Unique conversions', numeric: true }, { label: 'Conversion rate', numeric: true }, { label: 'Change', numeric: true }]}
+            columns={[
+              'Goal',
+              { label: 'Conversions', numeric: true },
+              { label: 'Unique conversions', numeric: true },
+              { label: 'Conversion rate', numeric: true },
+              { label: 'Change', numeric: true },
+              ...(goals.data.goals.some((g) => g.revenue) ? REVENUE_COLUMNS : []),
+            ]}
             rows={goals.data.goals}
             empty={<p class="muted">This site has no goals yet.</p>}
             row={(g) => (
@@ -64,6 +96,7 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
                 <td class="num">{formatCount(g.uniqueConversions)}</td>
                 <td class="num">{formatRatio(g.conversionRate)}</td>
                 <td class={`num ${g.delta === null || g.delta === 0 ? '' : changeIsGood('conversions', g.delta) ? 'up' : 'down'}`}>{g.delta === null ? '–' : formatChange(g.delta)}</td>
+                {goals.data!.goals.some((goal) => goal.revenue) && <RevenueCells revenue={g.revenue} />}
               </tr>
             )}
           />

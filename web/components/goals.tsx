@@ -1,5 +1,5 @@
 // A site's goals in its settings: list, new goal (an event goal may require custom property values,
-// written one `key=value` a line), delete.
+// written one `key=value` a line, and may be a revenue goal with a currency), delete.
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
@@ -40,16 +40,18 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
   const [kind, setKind] = useState<MatchKind>('page');
   const [pattern, setPattern] = useState('');
   const [propLines, setPropLines] = useState('');
+  const [currency, setCurrency] = useState('');
   const create = useAction();
   const remove = useAction();
   const submit = () =>
     create.run(async () => {
       const parsed = kind === 'event' ? parsePropLines(propLines) : { props: null };
       if ('badLine' in parsed) throw new Error(`Property values are lines key=value; “${parsed.badLine}” is not one.`);
-      await api('POST', path, { name, kind, pattern, ...(parsed.props ? { props: parsed.props } : {}) });
+      await api('POST', path, { name, kind, pattern, ...(parsed.props ? { props: parsed.props } : {}), ...(kind === 'event' && currency ? { currency } : {}) });
       setName('');
       setPattern('');
       setPropLines('');
+      setCurrency('');
       reload();
     });
   return (
@@ -70,6 +72,7 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
                   with <code>{propsText(goal.props)}</code>
                 </>
               )}
+              {goal.currency && <>, revenue in {goal.currency}</>}
             </td>
             <td>
               <ConfirmButton label={`Delete goal ${goal.name}`} question={`Delete the goal “${goal.name}”?`} confirmLabel="Delete" onConfirm={() => remove.run(() => api('DELETE', `${path}/${goal.goalId}`)).then(reload)}>
@@ -102,14 +105,25 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
           onValue={setPattern}
         />
         {kind === 'event' && (
-          <TextAreaField
-            label="Property values (optional)"
-            spellcheck={false}
-            placeholder={'plan=pro'}
-            hint={`One key=value a line, at most ${GOAL_PROPS.maxKeys}: the event must carry them all.`}
-            value={propLines}
-            onValue={setPropLines}
-          />
+          <>
+            <TextAreaField
+              label="Property values (optional)"
+              spellcheck={false}
+              placeholder={'plan=pro'}
+              hint={`One key=value a line, at most ${GOAL_PROPS.maxKeys}: the event must carry them all.`}
+              value={propLines}
+              onValue={setPropLines}
+            />
+            <TextField
+              label="Revenue currency (optional)"
+              spellcheck={false}
+              maxLength={3}
+              placeholder="EUR"
+              hint="An ISO 4217 code such as EUR or USD makes this a revenue goal: it sums the revenue its events carry in that currency."
+              value={currency}
+              onValue={(value) => setCurrency(value.toUpperCase())}
+            />
+          </>
         )}
       </FormSection>
     </section>

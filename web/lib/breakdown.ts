@@ -3,18 +3,36 @@
 import { toCsv } from './csv.js';
 import { dimensionLabel } from './labels.js';
 import { readSite, type SiteRead } from './site.js';
-import type { BreakdownAnswer, BreakdownRow, PropertyKeysAnswer, QueryDimension } from '../../src/core/vocabulary.js';
+import { BREAKDOWN_INCLUDES, type BreakdownAnswer, type BreakdownInclude, type BreakdownRow, type PropertyKeysAnswer, type QueryDimension } from '../../src/core/vocabulary.js';
 
-export function breakdownRead(view: URLSearchParams, dimension: QueryDimension, page: { limit: number; offset?: number; search?: string }): SiteRead {
+/** A page of rows: how many, from which, matching what, and what the rows add (`include`). */
+export interface RowsPage {
+  limit: number;
+  offset?: number;
+  search?: string;
+  include?: readonly BreakdownInclude[];
+}
+
+export function breakdownRead(view: URLSearchParams, dimension: QueryDimension, page: RowsPage): SiteRead {
   const params = new URLSearchParams(view);
   params.set('dimension', dimension);
   params.set('limit', String(page.limit));
   if (page.offset) params.set('offset', String(page.offset));
   if (page.search) params.set('search', page.search);
+  if (page.include?.length) params.set('include', page.include.join(','));
   return { path: '/breakdown', params };
 }
 
-export function readBreakdown(siteId: string, view: URLSearchParams, dimension: QueryDimension, page: { limit: number; offset?: number; search?: string }): Promise<BreakdownAnswer> {
+/**
+ * What a breakdown's rows can add in this view: each addition of the dimension, when the view has no
+ * filter (the API reads them per key, unfiltered).
+ */
+export function includesFor(view: URLSearchParams, dimension: QueryDimension): BreakdownInclude[] {
+  if (view.has('filter')) return [];
+  return (Object.keys(BREAKDOWN_INCLUDES) as BreakdownInclude[]).filter((name) => BREAKDOWN_INCLUDES[name] === dimension);
+}
+
+export function readBreakdown(siteId: string, view: URLSearchParams, dimension: QueryDimension, page: RowsPage): Promise<BreakdownAnswer> {
   return readSite<BreakdownAnswer>(siteId, breakdownRead(view, dimension, page));
 }
 

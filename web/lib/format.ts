@@ -22,6 +22,11 @@ export function formatCount(n: number, locale?: string): string {
   return numberFormat(locale, { maximumFractionDigits: 0 }).format(n);
 }
 
+/** An amount of money in major units with its 2 decimals, grouped as the locale groups digits: 1,234.50 (the currency is said apart). */
+export function formatAmount(amount: number, locale?: string): string {
+  return numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+}
+
 /** A ratio 0..1 as a percentage with at most one decimal: 0.4235 -> 42.4%. */
 export function formatRatio(ratio: number, locale?: string): string {
   return numberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(ratio);

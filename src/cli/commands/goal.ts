@@ -31,9 +31,9 @@ export const goal: Noun = {
   commands: [
     {
       verb: 'add',
-      usage: 'svc goal add --site ID --name N --kind page|event --pattern P [--prop KEY=VALUE]...',
-      summary: 'create a goal (page patterns start with / and may use * and **; an event goal may require property values)',
-      options: { site: { type: 'string' }, name: { type: 'string' }, kind: { type: 'string' }, pattern: { type: 'string' }, prop: { type: 'string', multiple: true } },
+      usage: 'svc goal add --site ID --name N --kind page|event --pattern P [--prop KEY=VALUE]... [--currency CODE]',
+      summary: 'create a goal (page patterns start with / and may use * and **; an event goal may require property values, and with a currency counts revenue)',
+      options: { site: { type: 'string' }, name: { type: 'string' }, kind: { type: 'string' }, pattern: { type: 'string' }, prop: { type: 'string', multiple: true }, currency: { type: 'string' } },
       example: 'svc goal add --site k3f9a1b2c4d5 --name Signup --kind event --pattern signup',
       async run(inv) {
         const siteId = required(inv, 'site');
@@ -42,7 +42,8 @@ export const goal: Noun = {
         if (kind !== 'page' && kind !== 'event') inv.usage(`--kind must be page or event, got ${JSON.stringify(kind)}`);
         const pattern = required(inv, 'pattern');
         const props = goalProps(inv);
-        const created = await inv.client().request<ManagedGoal>('POST', `/sites/${seg(siteId)}/goals`, { name, kind, pattern, ...(props ? { props } : {}) });
+        const currency = inv.values.currency as string | undefined;
+        const created = await inv.client().request<ManagedGoal>('POST', `/sites/${seg(siteId)}/goals`, { name, kind, pattern, ...(props ? { props } : {}), currency });
         inv.out.result(created, () =>
           formatFields([
             ['id', created.goalId],
@@ -50,6 +51,7 @@ export const goal: Noun = {
             ['kind', created.kind],
             ['pattern', created.pattern],
             ...(created.props ? [['props', propsText(created.props)] as [string, string]] : []),
+            ...(created.currency ? [['currency', created.currency] as [string, string]] : []),
           ]),
         );
       },

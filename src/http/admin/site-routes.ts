@@ -6,7 +6,7 @@ import { apiError } from '../../core/errors.js';
 import { PAGE_PATTERN_LIMITS, pagePatternError, pagePatternProblem } from '../../core/patterns.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
-import { FUNNEL_STEPS, GOAL_PROPS, PROPERTY_KEY_LENGTH, type FunnelStep, type GoalProps, type ManagedGoal, type MatchKind } from '../../core/vocabulary.js';
+import { CURRENCY_CODE, FUNNEL_STEPS, GOAL_PROPS, PROPERTY_KEY_LENGTH, type FunnelStep, type GoalProps, type ManagedGoal, type MatchKind } from '../../core/vocabulary.js';
 import { goalPropsField, type Goal } from '../../entities/goals.js';
 import { idParam, objectBody, oneOf, requiredInt, requiredString, type Body } from '../validate.js';
 import { siteFor } from './org-routes.js';
@@ -39,9 +39,19 @@ function goalProps(body: Body, kind: MatchKind): GoalProps | null {
   return entries.length === 0 ? null : Object.fromEntries(entries as Array<[string, string]>);
 }
 
-/** A goal as the management API answers it. */
+/** A revenue goal's currency (`currency`: three capital letters, event goals only), null without one. */
+function goalCurrency(body: Body, kind: MatchKind): string | null {
+  if (body.currency === undefined || body.currency === null) return null;
+  if (typeof body.currency !== 'string' || !CURRENCY_CODE.test(body.currency)) throw apiError('INVALID_PARAMS', 'goalCurrency', { field: 'currency' });
+  if (kind !== 'event') throw apiError('INVALID_PARAMS', 'revenueGoalKind', { field: 'currency' });
+  return body.currency;
+}
+
+/** A goal as the management API answers it: `props` only on goals requiring property values, `currency` only on revenue goals. */
 function managedGoal(g: Goal): ManagedGoal {
-  return { goalId: g.goalId, name: g.name, kind: g.kind, pattern: g.pattern, ...goalPropsField(g.props) };
+  const out: ManagedGoal = { goalId: g.goalId, name: g.name, kind: g.kind, pattern: g.pattern, ...goalPropsField(g.props) };
+  if (g.currency !== null) out.currency = g.currency;
+  return out;
 }
 
 function funnelSteps(body: Body): FunnelStep[] {
@@ -59,19 +69,11 @@ function funnelSteps(body: Body): FunnelStep[] {
 export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/goals', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ['name', 'kind', 'pattern', 'props']);
+    const body = objectBody(request.body, ['name', 'kind', 'pattern', 'props', 'currency']);
     const kind = oneOf(body, 'kind', KINDS);
+    const pattern = matchPattern(kind, requiredString(body, 'pattern', PAGE_PATTERN_LIMITS.maxLength), 'pattern');
     const goal = await ctx.meta
-      .createGoal(
-        site.internalId,
-        {
-          name: requiredString(body, 'name'),
-          kind,
-          pattern: matchPattern(kind, requiredString(body, 'pattern', PAGE_PATTERN_LIMITS.maxLength), 'pattern'),
-          props: goalProps(body, kind),
-        },
-        ctx.clock.now(),
-      )
+      .createGoal(site.internalId, { name: requiredString(body, 'name'), kind, pattern, props: goalProps(body, kind), currency: goalCurrency(body, kind) }, ctx.clock.now())
       .catch((err: unknown) => {
         throw err instanceof DuplicateGoal ? apiError('CONFLICT', 'goal', { goalId: err.goalId }) : err;
       });

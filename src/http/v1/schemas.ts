@@ -4,7 +4,7 @@
 import type { ErrorCode } from '../../core/errors.js';
 import { FIRST_DAY, LAST_DAY } from '../../core/period.js';
 import { BREAKDOWN_LIMIT, BREAKDOWN_OFFSET_MAX, SEARCH_MAX_LENGTH } from '../../core/query.js';
-import { COMPARISONS, DIMENSIONS, METRICS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX } from '../../core/vocabulary.js';
+import { BREAKDOWN_INCLUDES, COMPARISONS, CURRENCY_CODE, DIMENSIONS, METRICS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX } from '../../core/vocabulary.js';
 
 type Schema = Record<string, unknown>;
 
@@ -67,7 +67,20 @@ export const schemas = {
     deltaPct: { type: 'number', description: 'Percent change, 1 decimal; 0 when either side is null' },
   }),
   Point: object({ t: { type: 'integer', description: 'Bucket start, epoch ms' }, value: nullable('number') }),
-  BreakdownRow: object({ key: string, visitors: integer, views: integer, pct: number }),
+  BreakdownRow: object(
+    {
+      key: string,
+      visitors: integer,
+      views: integer,
+      pct: number,
+      scrollDepth: {
+        ...nullable('integer'),
+        description:
+          'With include=scrollDepth: the mean over the page\'s visitors, per day, of their deepest scroll, in whole percent (rounded half up); null when none reported one',
+      },
+    },
+    ['key', 'visitors', 'views', 'pct'],
+  ),
   RealtimeRow: object({ key: string, visitors: integer, views: integer }),
   FeedEntry: object({
     ts: integer,
@@ -80,24 +93,30 @@ export const schemas = {
     os: string,
     device: string,
   }),
-  Goal: object(
-    {
-      goalId: integer,
-      name: string,
-      kind: { type: 'string', enum: ['page', 'event'] },
-      pattern: string,
-      props: {
-        type: 'object',
-        additionalProperties: string,
-        description: 'Present on an event goal that also requires custom property values (all must match)',
-      },
-      conversions: integer,
-      uniqueConversions: integer,
-      conversionRate: number,
-      delta: nullable('number'),
+  Goal: object({
+    goalId: integer,
+    name: string,
+    kind: { type: 'string', enum: ['page', 'event'] },
+    pattern: string,
+    props: {
+      type: 'object',
+      additionalProperties: string,
+      description: 'Present on an event goal that also requires custom property values (all must match)',
     },
-    ['goalId', 'name', 'kind', 'pattern', 'conversions', 'uniqueConversions', 'conversionRate', 'delta'],
-  ),
+    conversions: integer,
+    uniqueConversions: integer,
+    conversionRate: number,
+    delta: nullable('number'),
+    revenue: {
+      ...object({
+        currency: { type: 'string', pattern: CURRENCY_CODE.source, description: "The goal's currency (ISO 4217)" },
+        total: { type: 'number', description: 'Revenue of the conversions in the currency, exact to the cent (at most 2 decimals)' },
+        average: { ...nullable('number'), description: 'total over the conversions that carried revenue in the currency, rounded half up to the cent; null when none did' },
+        otherCurrency: { type: 'integer', description: 'Conversions whose revenue was in another currency: counted as conversions, their revenue left out' },
+      }),
+      description: 'Revenue goals (a goal with a currency) only',
+    },
+  }, ['goalId', 'name', 'kind', 'pattern', 'conversions', 'uniqueConversions', 'conversionRate', 'delta']),
   FunnelSummary: object({ id: integer, name: string, stepCount: integer, windowMinutes: integer, version: integer, createdAt: integer }),
   Error: object({
     error: object({
@@ -244,6 +263,12 @@ export const ROUTES: RouteDoc[] = [
       { name: 'limit', in: 'query', description: `Default ${BREAKDOWN_LIMIT.default}`, schema: { type: 'integer', minimum: BREAKDOWN_LIMIT.min, maximum: BREAKDOWN_LIMIT.max } },
       { name: 'offset', in: 'query', description: 'Default 0', schema: { type: 'integer', minimum: 0, maximum: BREAKDOWN_OFFSET_MAX } },
       { name: 'search', in: 'query', description: 'Case-insensitive substring of the key', schema: { type: 'string', maxLength: SEARCH_MAX_LENGTH } },
+      {
+        name: 'include',
+        in: 'query',
+        description: 'What the rows add: scrollDepth (dimension page, without filter)',
+        schema: { type: 'string', enum: Object.keys(BREAKDOWN_INCLUDES) },
+      },
       ...periodParams,
       filter,
     ],

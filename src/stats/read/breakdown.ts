@@ -1,9 +1,9 @@
 // GET /v1/sites/:id/breakdown: a page of a dimension's keys by visitors over the period, with the
 // number of keys and the period's visitors (each key's share).
 import type { EventReader } from '../../storage/events/types.js';
-import type { BreakdownAnswer } from '../../core/vocabulary.js';
-import { breakdownStatements } from '../compile.js';
-import { round } from '../measures.js';
+import type { BreakdownAnswer, BreakdownRow } from '../../core/vocabulary.js';
+import { breakdownStatements, scrollDepthStatements } from '../compile.js';
+import { meanHalfUp, round } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyMeasures, sumDays } from './days.js';
 
@@ -21,14 +21,31 @@ export async function computeBreakdown(events: EventReader, q: PlannedQuery): Pr
   // key has no row to carry it), else counted apart.
   const onPage = statements.countedOnPage && page.rows.length > 0 ? Number(page.rows[0]!.total_keys) : null;
   const totalKeys = page.rowsBeforeLimit ?? onPage ?? Number((await events.query<{ n: unknown }>(statements.keyCount))[0]?.n ?? 0);
-  return {
-    rows: page.rows.map((r) => ({
-      key: r.k,
-      visitors: Number(r.visitors),
-      views: Number(r.views),
-      pct: totalVisitors > 0 ? round(Number(r.visitors) / totalVisitors, 4) : 0,
-    })),
-    totalKeys,
-    totalVisitors,
-  };
+  const rows: BreakdownRow[] = page.rows.map((r) => ({
+    key: r.k,
+    visitors: Number(r.visitors),
+    views: Number(r.views),
+    pct: totalVisitors > 0 ? round(Number(r.visitors) / totalVisitors, 4) : 0,
+  }));
+  if (q.breakdown!.include.includes('scrollDepth')) await addScrollDepth(events, q, rows);
+  return { rows, totalKeys, totalVisitors };
+}
+
+/**
+ * Adds to each page's row the mean over its visitors (per day) of their deepest scroll, rounded half
+ * up to a whole percent; null when none of them reported one.
+ */
+async function addScrollDepth(events: EventReader, q: PlannedQuery, rows: BreakdownRow[]): Promise<void> {
+  const sums = new Map<string, { s: number; n: number }>();
+  const statements = scrollDepthStatements(events.dialect, q.siteId, q.plan.period, rows.map((r) => r.key));
+  for (const found of await Promise.all(statements.map((s) => events.query<{ k: string; s: unknown; n: unknown }>(s)))) {
+    for (const r of found) {
+      const sum = sums.get(r.k) ?? { s: 0, n: 0 };
+      sums.set(r.k, { s: sum.s + Number(r.s), n: sum.n + Number(r.n) });
+    }
+  }
+  for (const row of rows) {
+    const sum = sums.get(row.key);
+    row.scrollDepth = sum && sum.n > 0 ? meanHalfUp(sum.s, sum.n) : null;
+  }
 }

@@ -2,8 +2,9 @@
 // period's visitors, and its change from the previous period (read with it over the plan's span).
 import type { EventReader } from '../../storage/events/types.js';
 import { goalPropsField, type Goal } from '../../entities/goals.js';
-import type { GoalResult } from '../../core/vocabulary.js';
-import { round } from '../measures.js';
+import type { GoalResult, GoalRevenue } from '../../core/vocabulary.js';
+import { majorUnits } from '../../core/money.js';
+import { meanHalfUp, round, type GoalCounts } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
 
@@ -13,7 +14,7 @@ export async function computeGoals(events: EventReader, q: PlannedQuery, goals: 
   return goals.map((g) => {
     const now = sumGoal(daily, q.period.from, q.period.to, g.goalId);
     const before = q.plan.previousComplete ? sumGoal(daily, q.previous.from, q.previous.to, g.goalId).conversions : 0;
-    return {
+    const result: GoalResult = {
       goalId: g.goalId,
       name: g.name,
       kind: g.kind,
@@ -24,5 +25,17 @@ export async function computeGoals(events: EventReader, q: PlannedQuery, goals: 
       conversionRate: visitors > 0 ? round(now.uniqueConversions / visitors, 4) : 0,
       delta: before > 0 ? deltaPct(now.conversions, before) : null,
     };
+    if (g.currency !== null) result.revenue = goalRevenue(g.currency, now);
+    return result;
   });
+}
+
+/** A revenue goal's revenue over summed goal measures, exact to the cent (docs/api.md, "Revenue"). */
+export function goalRevenue(currency: string, m: GoalCounts): GoalRevenue {
+  return {
+    currency,
+    total: majorUnits(m.revenueMinor),
+    average: m.revenueConversions > 0 ? majorUnits(meanHalfUp(m.revenueMinor, m.revenueConversions)) : null,
+    otherCurrency: m.otherCurrency,
+  };
 }

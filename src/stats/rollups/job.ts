@@ -33,6 +33,7 @@ import {
   measureEvents,
   measureGoals,
   measurePropertyPairs,
+  measureScrollDepth,
   measureSessionRows,
   scopedPropertyKey,
   sessionPartsOfEvents,
@@ -46,7 +47,7 @@ import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js'
 import { rawWindowStart, retentionStart } from '../windows.js';
 import { forgetImportedDays } from '../imported-days.js';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
-import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, IMPORTED_TABLES, ROLLUP_TABLES, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './tables.js';
+import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, IMPORTED_TABLES, ROLLUP_TABLES, SCROLL_DAILY, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './tables.js';
 import { EVENTS_TABLE } from '../../storage/events/schema.js';
 
 export interface RollupDeps {
@@ -78,7 +79,7 @@ function read<T>(events: EventStore, query: Sql): Promise<T[]> {
 }
 
 export async function loadDefinitions(meta: MetaStore, site: Site): Promise<Definitions> {
-  const goals = (await meta.listGoals(site.internalId)).map((g) => ({ goalId: g.goalId, kind: g.kind, pattern: g.pattern, ...goalPropsField(g.props) }));
+  const goals = (await meta.listGoals(site.internalId)).map((g) => ({ goalId: g.goalId, kind: g.kind, pattern: g.pattern, ...goalPropsField(g.props), currency: g.currency }));
   const funnels: Definitions['funnels'] = [];
   for (const summary of await meta.listFunnels(site.internalId)) {
     for (let version = 1; version <= summary.version; version++) {
@@ -212,6 +213,8 @@ async function rewriteDays(events: EventStore, siteId: string, days: Period, def
   await events.replaceRows(DIM_DAILY, scope, sql`${dimensionRows(events, siteId, days, DIMENSIONS)} UNION ALL ${propertyRows(events, siteId, days)}`);
   await capDimensions(events, siteId, days, cap);
   await rewriteMonths(events, siteId, days);
+  const scroll = measureScrollDepth(events.dialect, trusted('day'), siteId, days, null);
+  await events.replaceRows(SCROLL_DAILY, scope, sql`SELECT ${siteId} AS site, b, k, depth_sum, depth_visitors FROM (${scroll}) s`);
   await writeGoalsAndFunnels(events, siteId, days, defs);
 }
 

@@ -38,6 +38,18 @@ export const GOAL_DAILY: TableSpec = {
   key: ['goal_id'],
 };
 
+/**
+ * Per site, day and page, the deepest scroll (engage events' `scroll_depth`) of each of the page's
+ * visitors that day, summed (`depth_sum`), and how many visitors reported one (`depth_visitors`):
+ * their mean over any days is the sums' ratio. Never capped (it is read for given pages only).
+ */
+export const SCROLL_DAILY: TableSpec = {
+  name: 'scroll_daily',
+  columns: [SITE, DAY, column('page', 'VARCHAR'), ...counts(['depth_sum', 'depth_visitors'])],
+  dayColumn: 'day',
+  key: ['page'],
+};
+
 /** Per site, day, funnel version and step, the visitors who reached the step. */
 export const FUNNEL_DAILY: TableSpec = {
   name: 'funnel_daily',
@@ -144,5 +156,5 @@ export const IMPORT_STAGING: TableSpec = {
 export const IMPORTED_TABLES = [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY] as const;
 
 /** The tables a day's rewrite replaces from raw events. */
-export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS] as const;
+export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS, SCROLL_DAILY] as const;
 export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, IMPORT_STAGING];

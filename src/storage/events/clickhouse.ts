@@ -90,24 +90,26 @@ export class ClickHouseEventStore implements EventStore {
       if (isEvents) columns.push(`${BATCH_COLUMN} Int64`);
       const partition = isEvents ? `toYYYYMM(${spec.dayColumn})` : `(site_id, toYYYYMM(${spec.dayColumn}))`;
       await this.define(`CREATE TABLE IF NOT EXISTS ${spec.name} (${columns.join(', ')}) ENGINE = MergeTree PARTITION BY ${partition} ORDER BY (${[...new Set(key)].join(', ')})`);
-      await this.keepAsDictionaries(spec);
+      await this.upgradeColumns(spec);
     }
   }
 
   /**
-   * Converts the `repeated` columns of an existing table that holds them plain (made before they
-   * were repeated) into LowCardinality. Columns of the sort or partition key cannot be altered: an
-   * existing table keeps them plain, which reads the same answers.
+   * Brings an existing table made from an earlier spec to this one: adds the columns it lacks, each
+   * after the one the spec puts before it (a staging table swapped in must match it column by
+   * column), and converts the `repeated` columns it holds plain into LowCardinality, but for columns
+   * of the sort or partition key, which ClickHouse cannot alter: an existing table keeps them plain,
+   * which reads the same answers.
    */
-  private async keepAsDictionaries(spec: TableSpec): Promise<void> {
+  private async upgradeColumns(spec: TableSpec): Promise<void> {
     const keys = new Set(['site_id', spec.dayColumn, ...spec.key]);
-    const repeated = spec.columns.filter((c) => c.repeated && !keys.has(c.name));
-    if (repeated.length === 0) return;
     const stored = await this.query<{ name: string; type: string }>(
       sql`SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = ${spec.name}`,
     );
-    for (const c of repeated) {
-      if (stored.find((s) => s.name === c.name)?.type !== columnType(c)) await this.define(`ALTER TABLE ${spec.name} MODIFY COLUMN ${c.name} ${columnType(c)}`);
+    for (const [i, c] of spec.columns.entries()) {
+      const type = stored.find((s) => s.name === c.name)?.type;
+      if (type === undefined) await this.define(`ALTER TABLE ${spec.name} ADD COLUMN ${c.name} ${columnType(c)}${i > 0 ? ` AFTER ${spec.columns[i - 1]!.name}` : ''}`);
+      else if (c.repeated && !keys.has(c.name) && type !== columnType(c)) await this.define(`ALTER TABLE ${spec.name} MODIFY COLUMN ${c.name} ${columnType(c)}`);
     }
   }
 

@@ -74,6 +74,13 @@ export class DuckDbEventStore implements EventStore {
       const columns = spec.columns.map((c) => `${checkedName(c.name)} ${c.type}${c.nullable ? '' : ' NOT NULL'}`);
       const kind = spec.scratch ? 'TEMPORARY TABLE' : 'TABLE';
       await this.write(trusted(`CREATE ${kind} IF NOT EXISTS ${checkedSpec(spec).name} (${columns.join(', ')})`));
+      // A table made from an earlier spec gains the columns added to it since (at the end, as the
+      // spec adds them: the appender writes columns in table order); NOT NULL ones default to 0.
+      if (spec.scratch) continue;
+      const stored = await this.query<{ c: string }>(sql`SELECT column_name AS c FROM information_schema.columns WHERE table_name = ${spec.name}`);
+      for (const c of spec.columns.filter((c) => !stored.some((s) => s.c === c.name))) {
+        await this.write(trusted(`ALTER TABLE ${spec.name} ADD COLUMN ${c.name} ${c.type}${c.nullable ? '' : ' DEFAULT 0'}`));
+      }
     }
   }
 

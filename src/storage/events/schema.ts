@@ -31,6 +31,8 @@ export interface StoredEvent {
   props: string | null; // JSON text of the cleaned props, null when none
   engagedMs: number | null; // engage only
   scrollDepth: number | null; // engage only, percent
+  revenueMinor: number | null; // custom events only: revenue in minor units (cents) of revenueCurrency
+  revenueCurrency: string | null; // three capital letters, with revenueMinor
 }
 
 export type EventColumnValue = string | number | bigint | boolean | null;
@@ -67,6 +69,8 @@ export const EVENT_COLUMNS: readonly EventColumn[] = [
   col('props', 'VARCHAR', true, (e) => e.props),
   col('engaged_ms', 'INTEGER', true, (e) => e.engagedMs),
   col('scroll_depth', 'INTEGER', true, (e) => e.scrollDepth),
+  col('revenue_minor', 'BIGINT', true, (e) => e.revenueMinor ?? null), // ?? null: rows spooled before the column existed
+  col('revenue_currency', 'VARCHAR', true, (e) => e.revenueCurrency ?? null),
 ];
 
 /** The `events` table, which every adapter creates itself (`EventStore.init`); sorted by instant. */

@@ -8,8 +8,8 @@ import { goalPropsOf, storedGoalProps, type FunnelVersion, type Goal, type NewGo
 import type { ApiKeyRecord, NewSite, Org, Site, SitePatch } from '../../entities/sites.js';
 import { DuplicateDomain, DuplicateGoal, type MetaStore, type RollupKey, type RollupState } from './types.js';
 
-function goalOf(r: { id: number; site_id: number; name: string; kind: MatchKind; pattern: string; props: string }): Goal {
-  return { goalId: r.id, siteId: r.site_id, name: r.name, kind: r.kind, pattern: r.pattern, props: goalPropsOf(r.props) };
+function goalOf(r: { id: number; site_id: number; name: string; kind: MatchKind; pattern: string; props: string; currency: string | null }): Goal {
+  return { goalId: r.id, siteId: r.site_id, name: r.name, kind: r.kind, pattern: r.pattern, props: goalPropsOf(r.props), currency: r.currency };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -197,8 +197,8 @@ export class KyselyMetaStore implements MetaStore {
     try {
       const row = await this.db
         .insertInto('goals')
-        .values({ site_id: siteInternalId, name: goal.name, kind: goal.kind, pattern: goal.pattern, props, created_at: now })
-        .returning(['id', 'site_id', 'name', 'kind', 'pattern', 'props'])
+        .values({ site_id: siteInternalId, name: goal.name, kind: goal.kind, pattern: goal.pattern, props, currency: goal.currency ?? null, created_at: now })
+        .returning(['id', 'site_id', 'name', 'kind', 'pattern', 'props', 'currency'])
         .executeTakeFirstOrThrow();
       return goalOf(row);
     } catch (err) {
@@ -219,7 +219,7 @@ export class KyselyMetaStore implements MetaStore {
   async listGoals(siteInternalId: number): Promise<Goal[]> {
     const rows = await this.db
       .selectFrom('goals')
-      .select(['id', 'site_id', 'name', 'kind', 'pattern', 'props'])
+      .select(['id', 'site_id', 'name', 'kind', 'pattern', 'props', 'currency'])
       .where('site_id', '=', siteInternalId)
       .orderBy('id')
       .execute();
@@ -426,3 +426,4 @@ export class KyselyMetaStore implements MetaStore {
     await this.db.destroy();
   }
 }
+

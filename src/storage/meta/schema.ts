@@ -46,6 +46,7 @@ export interface GoalsTable {
   /** The property values an event goal requires, as `storedGoalProps` writes them ('' when none). */
   props: ColumnType<string, string | undefined, never>;
   created_at: number;
+  currency: string | null;
 }
 
 export interface FunnelsTable {

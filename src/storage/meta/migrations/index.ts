@@ -13,6 +13,7 @@ import * as sharedLinks from './011_shared_links.js';
 import * as digests from './012_digests.js';
 import * as imports from './013_imports.js';
 import * as goalProps from './014_goal_props.js';
+import * as revenueGoals from './015_revenue_goals.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '012_digests': digests,
   '013_imports': imports,
   '014_goal_props': goalProps,
+  '015_revenue_goals': revenueGoals,
 };
