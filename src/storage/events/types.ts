@@ -37,7 +37,11 @@ export interface EventStore {
    * not well formed (see `TableSpec`).
    */
   createTables(specs: readonly TableSpec[]): Promise<void>;
-  /** Appends a batch atomically: either every row is stored or none is (the caller retries). */
+  /**
+   * Appends a batch atomically: either every row is stored or none is (the caller retries).
+   * Idempotent: a batch with the same rows in the same order as one stored lately (a retry after a
+   * lost answer, a replay after a crash) is not stored again.
+   */
   append(rows: readonly StoredEvent[]): Promise<void>;
   /**
    * Appends rows (values in the spec's column order: strings, numbers, days as 'YYYY-MM-DD') to a
