@@ -18,7 +18,7 @@ import { closeSync, fstatSync, fsyncSync, openSync, readdirSync, unlinkSync } fr
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoredEvent } from '../storage/events/schema.js';
-import { decodeRow, encodeRow, framedRecord, readRecord } from './framed-records.js';
+import { BIGINT_FIELDS, framedRecord, readRecord } from './framed-records.js';
 
 export const EVENT_LOG_PREFIX = 'events.log.';
 const SEGMENT = /^events\.log\.(\d{1,15})$/;
@@ -145,7 +145,7 @@ export class EventLog {
         segment.handle = await open(join(this.dir, `${EVENT_LOG_PREFIX}${segment.n}`), 'w', 0o600);
         syncFolder(this.dir); // the new file's entry survives a power cut too
       }
-      const record = framedRecord(rows.map(encodeRow));
+      const record = framedRecord(encodeGroup(rows));
       let written = 0;
       while (written < record.length) {
         written += (await segment.handle.write(record, written, record.length - written, segment.size + written)).bytesWritten;
@@ -164,6 +164,38 @@ export class EventLog {
   }
 }
 
+/**
+ * A record of the log: the events of one sync, as the field names once and each event's values in
+ * that order (half the bytes of an object per event, and faster to write), bigints as decimal strings.
+ */
+interface LoggedGroup {
+  fields: string[];
+  rows: unknown[][];
+}
+
+/** Every collected row has the same fields in the same order (the pipeline spells them out): the first names them for all. */
+function encodeGroup(rows: readonly StoredEvent[]): LoggedGroup {
+  const fields = Object.keys(rows[0]!);
+  const bigints = BIGINT_FIELDS.map((field) => fields.indexOf(field));
+  const values = new Array<unknown[]>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = Object.values(rows[i]!);
+    for (const at of bigints) row[at] = String(row[at]);
+    values[i] = row;
+  }
+  return { fields, rows: values };
+}
+
+function decodeGroup(group: LoggedGroup, into: StoredEvent[]): void {
+  const { fields } = group;
+  for (const values of group.rows) {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < fields.length; i++) row[fields[i]!] = values[i];
+    for (const field of BIGINT_FIELDS) row[field] = BigInt(row[field] as string);
+    into.push(row as unknown as StoredEvent);
+  }
+}
+
 /** The events of a segment's whole records; a torn tail is left out (the segment is deleted once its batch is stored). */
 function readSegment(path: string, torn: (bytes: number) => void): StoredEvent[] {
   const fd = openSync(path, 'r');
@@ -171,8 +203,8 @@ function readSegment(path: string, torn: (bytes: number) => void): StoredEvent[]
     const fileSize = fstatSync(fd).size;
     const rows: StoredEvent[] = [];
     let offset = 0;
-    for (let record = readRecord<Array<Record<string, unknown>>>(fd, 0, fileSize); record; record = readRecord(fd, offset, fileSize - offset)) {
-      for (const row of record.payload) rows.push(decodeRow(row));
+    for (let record = readRecord<LoggedGroup>(fd, 0, fileSize); record; record = readRecord(fd, offset, fileSize - offset)) {
+      decodeGroup(record.payload, rows);
       offset += record.length;
     }
     if (offset < fileSize) torn(fileSize - offset);

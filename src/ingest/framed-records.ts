@@ -10,7 +10,7 @@ export const HEADER_BYTES = 8;
 /** Larger than any record svc writes (10 000 events of at most a few KB): a bigger length is a torn header. */
 const MAX_RECORD_BYTES = 1 << 30;
 /** The fields of StoredEvent that are bigints, written as decimal strings. */
-const BIGINT_FIELDS = ['visitorId', 'sessionId'] as const;
+export const BIGINT_FIELDS = ['visitorId', 'sessionId'] as const;
 
 /** One framed record of `payload`. */
 export function framedRecord(payload: unknown): Buffer {
