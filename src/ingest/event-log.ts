@@ -3,7 +3,7 @@
 // write buffer's whole flush interval.
 //
 // The log is a series of segment files in SVC_DATA_DIR, `events.log.<n>`, one per batch of the write
-// buffer. Events accepted since the last sync are written to the open segment as one framed record
+// buffer; a segment's first record names its batch's id, drawn when the segment is. Events accepted since the last sync are written to the open segment as one framed record
 // (framed-records.ts) and `fdatasync`'d together, every sync period; one write and one sync are under
 // way at a time, and what arrives meanwhile goes in the next. When the write buffer takes a batch, the
 // open segment is sealed (its last events written and synced) and a new one is opened: the sealed
@@ -11,9 +11,10 @@
 // spool, which is synced too) its segment is deleted.
 //
 // At start, the segments left by a crash are read back (a torn last record ends a segment) and their
-// batches go to the store again, each segment as one batch with the same rows in the same order: the
-// store's append recognizes a batch it holds already by a digest of its rows, so a crash between the
-// store's commit and the segment's deletion does not count the batch twice.
+// batches go to the store again, each segment as one batch under its id: the store's append
+// recognizes a batch it holds already by its id, so a crash between the store's commit and the
+// segment's deletion does not count the batch twice.
+import { randomUUID } from 'node:crypto';
 import { closeSync, fstatSync, fsyncSync, openSync, readdirSync, unlinkSync } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ const SEGMENT = /^events\.log\.(\d{1,15})$/;
 /** A batch of events left in the log by an earlier run, and the segment that holds it. */
 export interface LoggedBatch {
   segment: number;
+  id: string;
   rows: StoredEvent[];
 }
 
@@ -38,6 +40,8 @@ export interface EventLogOptions {
 
 interface Segment {
   n: number;
+  /** The id of the batch the segment holds. */
+  id: string;
   /** Events added and not yet handed to a write. */
   unwritten: StoredEvent[];
   handle: FileHandle | null;
@@ -59,7 +63,7 @@ export class EventLog {
     readonly recovered: LoggedBatch[],
     next: number,
   ) {
-    this.active = { n: next, unwritten: [], handle: null, size: 0 };
+    this.active = newSegment(next);
   }
 
   /** Opens the log in `dir`: reads back what an earlier run left; `torn` hears the bytes of a record cut short. */
@@ -71,8 +75,8 @@ export class EventLog {
       .sort((a, b) => a - b);
     const recovered: LoggedBatch[] = [];
     for (const n of numbers) {
-      const rows = readSegment(join(dir, `${EVENT_LOG_PREFIX}${n}`), torn);
-      if (rows.length > 0) recovered.push({ segment: n, rows });
+      const { id, rows } = readSegment(join(dir, `${EVENT_LOG_PREFIX}${n}`), torn);
+      if (id !== undefined && rows.length > 0) recovered.push({ segment: n, id, rows });
       else unlinkSync(join(dir, `${EVENT_LOG_PREFIX}${n}`));
     }
     return new EventLog(dir, options, recovered, (numbers.at(-1) ?? 0) + 1);
@@ -95,15 +99,15 @@ export class EventLog {
    * next batch), and opens the next. `written` resolves once all of the sealed segment is on disk
    * (or its write failed, reported through onError): the batch may then go to the store.
    */
-  seal(): { segment: number; written: Promise<void> } {
+  seal(): { segment: number; id: string; written: Promise<void> } {
     const sealed = this.active;
     this.writeUnwritten(sealed);
     this.enqueue(async () => {
       await sealed.handle?.close();
       sealed.handle = null;
     });
-    this.active = { n: sealed.n + 1, unwritten: [], handle: null, size: 0 };
-    return { segment: sealed.n, written: this.tail };
+    this.active = newSegment(sealed.n + 1);
+    return { segment: sealed.n, id: sealed.id, written: this.tail };
   }
 
   /** The batch of segment `n` is in the store or the spool: its segment is deleted. */
@@ -145,12 +149,14 @@ export class EventLog {
         segment.handle = await open(join(this.dir, `${EVENT_LOG_PREFIX}${segment.n}`), 'w', 0o600);
         syncFolder(this.dir); // the new file's entry survives a power cut too
       }
-      const record = framedRecord(encodeGroup(rows));
+      // A segment's first write starts with its batch id.
+      const group = framedRecord(encodeGroup(rows));
+      const records = segment.size === 0 ? Buffer.concat([framedRecord({ batch: segment.id }), group]) : group;
       let written = 0;
-      while (written < record.length) {
-        written += (await segment.handle.write(record, written, record.length - written, segment.size + written)).bytesWritten;
+      while (written < records.length) {
+        written += (await segment.handle.write(records, written, records.length - written, segment.size + written)).bytesWritten;
       }
-      segment.size += record.length;
+      segment.size += records.length;
       await segment.handle.datasync();
     });
   }
@@ -196,19 +202,23 @@ function decodeGroup(group: LoggedGroup, into: StoredEvent[]): void {
   }
 }
 
-/** The events of a segment's whole records; a torn tail is left out (the segment is deleted once its batch is stored). */
-function readSegment(path: string, torn: (bytes: number) => void): StoredEvent[] {
+const newSegment = (n: number): Segment => ({ n, id: randomUUID(), unwritten: [], handle: null, size: 0 });
+
+/** A segment's batch id and the events of its whole records; a torn tail is left out (the segment is deleted once its batch is stored). */
+function readSegment(path: string, torn: (bytes: number) => void): { id: string | undefined; rows: StoredEvent[] } {
   const fd = openSync(path, 'r');
   try {
     const fileSize = fstatSync(fd).size;
     const rows: StoredEvent[] = [];
+    let id: string | undefined;
     let offset = 0;
-    for (let record = readRecord<LoggedGroup>(fd, 0, fileSize); record; record = readRecord(fd, offset, fileSize - offset)) {
-      decodeGroup(record.payload, rows);
+    for (let record = readRecord<LoggedGroup | { batch: string }>(fd, 0, fileSize); record; record = readRecord(fd, offset, fileSize - offset)) {
+      if ('batch' in record.payload) id = record.payload.batch;
+      else decodeGroup(record.payload, rows);
       offset += record.length;
     }
     if (offset < fileSize) torn(fileSize - offset);
-    return rows;
+    return { id, rows };
   } finally {
     closeSync(fd);
   }

@@ -10,8 +10,8 @@
 // order they were collected); a replay takes the oldest spooled batch to the store, again and again,
 // backing off while the store fails, until the spool is empty. Memory stays bounded however long
 // the store is down. Without a spool (or when the spool cannot be written) a failed flush keeps its
-// batch in memory, whole and in front of later ones (a batch keeps its rows and their order: the
-// store recognizes one it holds already by them), and is retried with backoff; the buffer grows up to a cap, past which new events
+// batch in memory, whole and in front of later ones (a batch keeps its id, by which the store
+// recognizes one it holds already), and is retried with backoff; the buffer grows up to a cap, past which new events
 // are refused and counted (the process must not run out of memory instead). Nothing is dropped
 // silently.
 import { randomUUID } from 'node:crypto';
@@ -75,7 +75,7 @@ export class WriteBuffer {
     this.now = options.now ?? Date.now;
     this.spool = options.spool;
     this.log = options.log;
-    for (const { segment, rows } of this.log?.recovered ?? []) this.hold({ id: randomUUID(), rows, segment });
+    for (const { segment, id, rows } of this.log?.recovered ?? []) this.hold({ id, rows, segment });
   }
 
   /** Events waiting in memory. */
@@ -138,7 +138,7 @@ export class WriteBuffer {
     }
   }
 
-  /** The oldest held batch, else everything buffered as one batch under a new id (a sealed segment of the log); undefined when nothing is. */
+  /** The oldest held batch, else everything buffered as one batch under a new id (a sealed segment of the log, and its id); undefined when nothing is. */
   private takeBatch(): Batch | undefined {
     const held = this.held.shift();
     if (held) {
@@ -146,7 +146,7 @@ export class WriteBuffer {
       return held;
     }
     if (this.pending.length === 0) return undefined;
-    const batch: Batch = { id: randomUUID(), rows: this.pending, ...this.log?.seal() };
+    const batch: Batch = this.log ? { rows: this.pending, ...this.log.seal() } : { id: randomUUID(), rows: this.pending };
     this.pending = [];
     return batch;
   }
@@ -158,7 +158,7 @@ export class WriteBuffer {
     try {
       // Stored before its segment is whole on disk, a batch a crash cut short would be stored twice: in full, then its logged part.
       await batch.written;
-      await this.store.append(batch.rows);
+      await this.store.append(batch.rows, batch.id);
     } catch (err) {
       if (current.spooled) return void this.failed(err);
       if (this.spool) return this.toSpool(batch, err);
@@ -230,7 +230,7 @@ export class WriteBuffer {
     const spool = this.spool!;
     for (let batch = spool.oldest(); batch; batch = spool.oldest()) {
       try {
-        await this.store.append(batch.rows);
+        await this.store.append(batch.rows, batch.id);
       } catch (err) {
         throw this.failed(err);
       }

@@ -18,6 +18,12 @@ import { storedEvent as event } from '../helpers/stored-event.js';
 const SYNC_MS = 20;
 const events = (from: number, count: number) => Array.from({ length: count }, (_, i) => event(from + i));
 const segmentPath = (dir: string, n: number) => join(dir, `${EVENT_LOG_PREFIX}${n}`);
+/** Recovered batches without their ids, which are checked to be drawn apart (UUIDs, each its own). */
+function withoutIds(batches: ReadonlyArray<{ segment: number; id: string; rows: StoredEvent[] }>) {
+  for (const { id } of batches) assert.match(id, /^[0-9a-f-]{36}$/);
+  assert.equal(new Set(batches.map((b) => b.id)).size, batches.length);
+  return batches.map(({ segment, rows }) => ({ segment, rows }));
+}
 const segments = (dir: string) => readdirSync(dir).filter((name) => name.startsWith(EVENT_LOG_PREFIX)).sort();
 
 /** Waits (at most 10 s: a loaded machine) until `done` holds. */
@@ -55,7 +61,8 @@ test(
     await grown(dir, 1);
     // The process dies here: nothing closes the log.
     const reopened = EventLog.open(dir, { syncMs: SYNC_MS });
-    assert.deepEqual(reopened.recovered, [{ segment: 1, rows: events(0, 5) }]);
+    assert.deepEqual(withoutIds(reopened.recovered), [{ segment: 1, rows: events(0, 5) }]);
+    assert.equal(EventLog.open(dir, { syncMs: SYNC_MS }).recovered[0]!.id, reopened.recovered[0]!.id, 'the batch keeps its id across starts');
   }),
 );
 
@@ -74,7 +81,7 @@ test(
       assert.deepEqual(segments(dir), [`${EVENT_LOG_PREFIX}2`]);
 
       const afterCrash = EventLog.open(dir, { syncMs: SYNC_MS });
-      assert.deepEqual(afterCrash.recovered, [{ segment: 2, rows: events(3, 2) }]);
+      assert.deepEqual(withoutIds(afterCrash.recovered), [{ segment: 2, rows: events(3, 2) }]);
       const restarted = new WriteBuffer(store, { log: afterCrash });
       assert.equal(restarted.size, 2, 'the recovered events wait in the buffer');
       restarted.add(event(5));
@@ -100,13 +107,13 @@ test(
 
     truncateSync(segmentPath(dir, 1), whole - 7); // the crash cut the second record's write short
     const torn: number[] = [];
-    assert.deepEqual(EventLog.open(dir, { syncMs: SYNC_MS }, (bytes) => torn.push(bytes)).recovered, [{ segment: 1, rows: events(0, 3) }]);
+    assert.deepEqual(withoutIds(EventLog.open(dir, { syncMs: SYNC_MS }, (bytes) => torn.push(bytes)).recovered), [{ segment: 1, rows: events(0, 3) }]);
     assert.deepEqual(torn, [whole - 7 - firstRecord]);
 
     truncateSync(segmentPath(dir, 1), firstRecord);
     appendFileSync(segmentPath(dir, 1), Buffer.from([0, 0, 0, 4, 1, 2, 3, 4, 9, 9, 9, 9])); // a header whose checksum does not match
     torn.length = 0;
-    assert.deepEqual(EventLog.open(dir, { syncMs: SYNC_MS }, (bytes) => torn.push(bytes)).recovered, [{ segment: 1, rows: events(0, 3) }]);
+    assert.deepEqual(withoutIds(EventLog.open(dir, { syncMs: SYNC_MS }, (bytes) => torn.push(bytes)).recovered), [{ segment: 1, rows: events(0, 3) }]);
     assert.deepEqual(torn, [12]);
   }),
 );
@@ -118,8 +125,8 @@ test(
     try {
       // The store commits, then the process dies before the answer comes back (the append never settles for the buffer).
       const dying = {
-        async append(rows: readonly StoredEvent[]) {
-          await store.append(rows);
+        async append(rows: readonly StoredEvent[], batchId?: string) {
+          await store.append(rows, batchId);
           return new Promise<void>(() => undefined);
         },
       } as unknown as EventStore;
@@ -144,17 +151,19 @@ test(
 );
 
 test(
-  'a failed flush keeps its batch whole: the retry stores the same rows as one batch, and later events as another',
+  'a failed flush keeps its batch whole: the retry stores the same rows as one batch under its id, and later events as another',
   withDir(async (dir) => {
     const store = await DuckDbEventStore.open({ path: join(dir, 'events.duckdb'), readers: 1 });
     try {
       const appended: string[][] = [];
+      const ids: Array<string | undefined> = [];
       let down = true;
       const flaky = {
-        async append(rows: readonly StoredEvent[]) {
+        async append(rows: readonly StoredEvent[], batchId?: string) {
           appended.push(rows.map((r) => r.page));
+          ids.push(batchId);
           if (down) throw new Error('disk full');
-          return store.append(rows);
+          return store.append(rows, batchId);
         },
       } as unknown as EventStore;
       const log = EventLog.open(dir, { syncMs: SYNC_MS });
@@ -166,6 +175,7 @@ test(
       down = false;
       await buffer.flush();
       assert.deepEqual(appended, [['/p/0', '/p/1'], ['/p/0', '/p/1'], ['/p/2']]);
+      assert.ok(ids[0] !== undefined && ids[0] === ids[1] && ids[2] !== ids[0], 'the retry appends under the batch\'s id, the next batch under its own');
       await buffer.drain();
       assert.deepEqual(segments(dir), []);
     } finally {

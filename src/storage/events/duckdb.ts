@@ -4,7 +4,6 @@ import { dirname } from 'node:path';
 import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { EVENTS_TABLE, type StoredEvent } from './schema.js';
-import { batchDigest } from './batch-digest.js';
 import { eventChunk, MAX_CHUNK_ROWS } from './duckdb-chunk.js';
 import { duckdbDialect } from './duckdb-dialect.js';
 import { StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowScope, type TableRow, type TableSpec } from './types.js';
@@ -34,9 +33,9 @@ export interface DuckDbEventStoreOptions {
 }
 
 /**
- * The digests of the batches `append` stored lately (batch-digest.ts), each with when: a batch
- * appended again (a replay after a crash between the store's commit and the log's or spool's record
- * of it) is recognized and skipped. Kept for a week; pruned at most once an hour.
+ * The ids of the batches `append` stored lately, each with when: a batch appended again under its
+ * id (a replay after a crash between the store's commit and the event log's or the spool's record of
+ * it) is recognized and skipped. Kept for a week; pruned at most once an hour.
  */
 const APPENDED_BATCHES = 'appended_batches';
 const APPENDED_BATCHES_KEPT_MS = 7 * 86_400_000;
@@ -71,7 +70,7 @@ export class DuckDbEventStore implements EventStore {
 
   async init(): Promise<void> {
     await this.createTables([EVENTS_TABLE]);
-    await this.write(trusted(`CREATE TABLE IF NOT EXISTS ${APPENDED_BATCHES} (digest BIGINT NOT NULL, stored_at BIGINT NOT NULL)`));
+    await this.write(trusted(`CREATE TABLE IF NOT EXISTS ${APPENDED_BATCHES} (batch_id VARCHAR NOT NULL, stored_at BIGINT NOT NULL)`));
     // The file's identity: drawn once, at its first start.
     await this.write(trusted('CREATE TABLE IF NOT EXISTS store_identity (id VARCHAR NOT NULL)'));
     await this.write(sql`INSERT INTO store_identity SELECT ${randomUUID()} WHERE NOT EXISTS (SELECT 1 FROM store_identity)`);
@@ -89,23 +88,24 @@ export class DuckDbEventStore implements EventStore {
     }
   }
 
-  /** Idempotent: a batch whose digest is among the appended batches' is not stored again. */
-  append(rows: readonly StoredEvent[]): Promise<void> {
+  /** Idempotent by `batchId`: a batch whose id is among the appended batches' is not stored again. */
+  append(rows: readonly StoredEvent[], batchId?: string): Promise<void> {
     if (rows.length === 0) return Promise.resolve();
-    const digest = batchDigest(rows);
     return this.writer.run(async (conn) => {
       await conn.run('BEGIN TRANSACTION');
       try {
-        const seen = await conn.runAndReadAll(`SELECT 1 FROM ${APPENDED_BATCHES} WHERE digest = $1`, [digest]);
-        if (seen.currentRowCount > 0) {
-          await conn.run('ROLLBACK');
-          return;
+        if (batchId !== undefined) {
+          const seen = await conn.runAndReadAll(`SELECT 1 FROM ${APPENDED_BATCHES} WHERE batch_id = $1`, [batchId]);
+          if (seen.currentRowCount > 0) {
+            await conn.run('ROLLBACK');
+            return;
+          }
         }
         const appender = await conn.createAppender('events');
         await appendChunks(appender, rows);
         appender.closeSync(); // flushes into the open transaction
         const now = Date.now();
-        await conn.run(`INSERT INTO ${APPENDED_BATCHES} VALUES ($1, $2)`, [digest, now]);
+        if (batchId !== undefined) await conn.run(`INSERT INTO ${APPENDED_BATCHES} VALUES ($1, $2)`, [batchId, now]);
         if (now - this.prunedAt >= PRUNE_EVERY_MS) {
           await conn.run(`DELETE FROM ${APPENDED_BATCHES} WHERE stored_at < $1`, [now - APPENDED_BATCHES_KEPT_MS]);
           this.prunedAt = now;
