@@ -123,18 +123,20 @@ export class EventLog {
   }
 
   /**
-   * Graceful stop, once every batch is stored or spooled: the open segment (empty by then) is
-   * deleted. Events added after close are not logged.
+   * Graceful stop, once every batch is stored or spooled: the open segment, empty by then, is
+   * deleted (one that holds events is written and kept, for the next start). Events added after
+   * close are not logged.
    */
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.closed = true;
     const last = this.active;
+    this.writeUnwritten(last);
     this.enqueue(async () => {
       await last.handle?.close();
       last.handle = null;
-      if (last.unwritten.length === 0) await this.unlink(last.n);
+      if (last.size === 0) await this.unlink(last.n);
     });
     await this.tail;
   }

@@ -183,3 +183,17 @@ test(
     }
   }),
 );
+
+test(
+  'closing the log with events in no batch yet writes them and keeps them for the next start; an empty log leaves no file',
+  withDir(async (dir) => {
+    const log = EventLog.open(dir, { syncMs: 60_000 });
+    for (const e of events(0, 2)) log.add(e);
+    await log.close();
+    const reopened = EventLog.open(dir, { syncMs: SYNC_MS });
+    assert.deepEqual(withoutIds(reopened.recovered), [{ segment: 1, rows: events(0, 2) }]);
+    reopened.release(1);
+    await reopened.close();
+    assert.deepEqual(segments(dir), []);
+  }),
+);
