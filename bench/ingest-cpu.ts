@@ -14,6 +14,8 @@
 //
 //   npm run bench:ingest-cpu                                   (BENCH_ROUNDS=5, BENCH_SECONDS=6)
 //   BENCH_BASELINE=../old npm run bench:ingest-cpu             (the other checkout built: npm run build)
+//   BENCH_BASELINE=. BENCH_BASELINE_ENV=SVC_EVENT_LOG_SYNC_MS=0 npm run bench:ingest-cpu
+//                                                              (the baselines run with these variables: here, this checkout without its event log)
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,14 +80,20 @@ interface RoundFigures {
   importRate: number;
 }
 
-async function round(checkout: string, files: { traffic: string; worst: string }): Promise<RoundFigures> {
+/** A checkout's folder, and the variables it runs with. */
+interface Checkout {
+  dir: string;
+  env: Record<string, string>;
+}
+
+async function round({ dir: checkout, env: checkoutEnv }: Checkout, files: { traffic: string; worst: string }): Promise<RoundFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-cpu-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const startArgs = (JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).slice(1);
   const svc: ChildProcess = spawn(process.execPath, startArgs, {
     cwd: checkout,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: TOKEN, SVC_LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: TOKEN, SVC_LOG_LEVEL: 'warn', ...checkoutEnv },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
@@ -142,13 +150,14 @@ function order<T>(items: T[], r: number): T[] {
 }
 
 async function main() {
-  const current = process.cwd();
-  const baselines = (process.env.BENCH_BASELINE ?? '').split(':').filter((p) => p !== '').map((p) => resolve(p));
+  const baselineEnv = Object.fromEntries((process.env.BENCH_BASELINE_ENV ?? '').split(/\s+/).filter((v) => v.includes('=')).map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)]));
+  const current: Checkout = { dir: process.cwd(), env: {} };
+  const baselines = (process.env.BENCH_BASELINE ?? '').split(':').filter((p) => p !== '').map((p): Checkout => ({ dir: resolve(p), env: baselineEnv }));
   const checkouts = [current, ...baselines];
   const files = { traffic: importFile(), worst: singleEventVisitorsFile() };
   console.log(`ingest CPU bench: ${ROUNDS} rounds, collection ${SECONDS} s by wrk, imports of 200 000 lines; CPU time of svc's process per event`);
-  checkouts.forEach((c, i) => console.log(`${i === 0 ? 'current' : `baseline ${i}`}: ${c}`));
-  const figures = new Map<string, RoundFigures[]>(checkouts.map((c) => [c, []]));
+  checkouts.forEach((c, i) => console.log(`${i === 0 ? 'current' : `baseline ${i}`}: ${c.dir}${Object.keys(c.env).length ? ` with ${JSON.stringify(c.env)}` : ''}`));
+  const figures = new Map<Checkout, RoundFigures[]>(checkouts.map((c) => [c, []]));
   for (let r = 0; r < ROUNDS; r++) {
     for (const checkout of order(checkouts, r)) {
       const f = await round(checkout, files);
@@ -167,7 +176,7 @@ async function main() {
     ['collectRate', 'collection, events/s (wall)', 0],
     ['importRate', 'import, events/s (wall)', 0],
   ];
-  const medianOf = (checkout: string, key: keyof RoundFigures) => median(figures.get(checkout)!.map((f) => f[key]));
+  const medianOf = (checkout: Checkout, key: keyof RoundFigures) => median(figures.get(checkout)!.map((f) => f[key]));
   checkouts.forEach((checkout, i) => {
     console.log(`\n${i === 0 ? 'current' : `baseline ${i}`}: median (range)${i === 0 ? '' : '; current / this baseline, of the medians'}`);
     for (const [key, label, digits] of measures) {

@@ -32,7 +32,8 @@ export interface Config {
   http: ConnectionLimits;
   reads: ReadLimits;
   stopTimeoutMs: number; // SVC_STOP_TIMEOUT_MS: a graceful stop ends within it
-  flushIntervalMs: number; // SVC_FLUSH_INTERVAL_MS: the write buffer's period, what kill -9 can lose
+  flushIntervalMs: number; // SVC_FLUSH_INTERVAL_MS: the write buffer's period, what kill -9 loses without the event log
+  eventLogSyncMs: number; // SVC_EVENT_LOG_SYNC_MS: the event log's sync period, what kill -9 can lose; 0 = no event log
   databaseUrl: string | undefined; // SVC_DATABASE_URL: metadata in PostgreSQL instead of SQLite
   clickhouseUrl: string | undefined; // SVC_CLICKHOUSE_URL: raw events and rollups in ClickHouse instead of DuckDB
   redisUrl: string | undefined; // SVC_REDIS_URL: live sessions, rate-limit counters and caches in Redis
@@ -188,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const stopTimeoutMs = integer('SVC_STOP_TIMEOUT_MS', 10_000, 1_000, 600_000);
   const flushIntervalMs = integer('SVC_FLUSH_INTERVAL_MS', 1_000, 10, 60_000);
+  const eventLogSyncMs = integer('SVC_EVENT_LOG_SYNC_MS', 100, 0, 1_000);
   // ---- SVC_PUBLIC_URL ----
   const publicUrl = value('SVC_PUBLIC_URL');
   const publicUrlProblem = publicUrl === undefined ? undefined : checkPublicUrl(publicUrl);
@@ -242,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reads,
     stopTimeoutMs,
     flushIntervalMs,
+    eventLogSyncMs,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     databaseUrl,
     clickhouseUrl,

@@ -12,6 +12,7 @@ import { MaintenanceRegistry } from './core/maintenance.js';
 import { PrometheusRegistry } from './core/prometheus.js';
 import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
 import { Ingestor } from './ingest/ingestor.js';
+import { EventLog } from './ingest/event-log.js';
 import { Spool } from './ingest/spool.js';
 import { openCounters, type CounterFallback, type Counters } from './storage/counters/open.js';
 import { prepareDataDir } from './storage/data-dir.js';
@@ -75,6 +76,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const { meta, alerts: alertStore, accounts: accountStore, digests: digestStore, imports: importStore } = await openMetaStores(metaLocationOf(config), (message) => log.warn({}, message));
   let events: EventStore | undefined;
   let spool: Spool | undefined;
+  let eventLog: EventLog | undefined;
   try {
     const opened = await openEventStore({ dataDir: config.dataDir, duckdbMemoryLimit: config.duckdbMemoryLimit, clickhouseUrl: config.clickhouseUrl });
     events = options.events?.(opened) ?? opened;
@@ -82,6 +84,16 @@ export async function createContext(config: Config, options: ContextOptions = {}
       // A torn record's events were still in the write buffer when the process died: the crash lost them, as it would without a spool.
       spool = Spool.open(config.dataDir, (bytes) => log.warn({ bytes }, 'the spool ended in a record cut short by a crash while it was written: dropped'));
       if (!spool.empty) log.warn({ events: spool.events, batches: spool.batches }, 'the spool holds events an earlier run could not store: replaying them');
+      if (config.eventLogSyncMs > 0) {
+        // A torn record holds the events of the last sync period before the crash: lost, as the period promises.
+        eventLog = EventLog.open(
+          config.dataDir,
+          { syncMs: config.eventLogSyncMs, onError: (err) => log.error({ err }, 'the event log could not be written: a crash now loses the events of the write buffer') },
+          (bytes) => log.warn({ bytes }, 'the event log ended in a record cut short by a crash while it was written: dropped'),
+        );
+        const recovered = eventLog.recovered.reduce((n, batch) => n + batch.rows.length, 0);
+        if (recovered > 0) log.warn({ events: recovered, batches: eventLog.recovered.length }, 'the event log holds events an earlier run answered and did not store: storing them');
+      }
     }
   } catch (err) {
     await events?.close();
@@ -99,7 +111,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   });
   const counters = await openCounters(config.redisUrl, { sessionCacheBytes: config.sessionCacheBytes, keyPrefix: options.counterKeyPrefix, onUnavailable: counterFallbacks(metrics, log) });
   const maintenance = new MaintenanceRegistry();
-  const ingest = new Ingestor({ clock, meta, events, geo, metrics, counters, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, spool, log });
+  const ingest = new Ingestor({ clock, meta, events, geo, metrics, counters, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, spool, eventLog, log });
   ingest.registerMaintenance(maintenance);
   const alerts = new AlertService({
     meta,

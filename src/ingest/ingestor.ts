@@ -28,6 +28,7 @@ import { normalizeIp } from './ip.js';
 import { RelayKeys } from './relay.js';
 import { SiteDirectory } from './sites.js';
 import { SaltBook, oldestLiveSaltDay } from './visitor.js';
+import type { EventLog } from './event-log.js';
 import type { Spool } from './spool.js';
 import { WriteBuffer } from './write-buffer.js';
 
@@ -44,6 +45,8 @@ export interface IngestorDeps {
   flushIntervalMs?: number;
   /** Where collected events wait while the EventStore refuses them (the collect role). */
   spool?: Spool;
+  /** Where collected events are written ahead of the store (the collect role, unless SVC_EVENT_LOG_SYNC_MS=0). */
+  eventLog?: EventLog;
   maxImportLines?: number;
   /** Bytes of body an unsorted import may be sorted from (tests lower it). */
   maxSortBytes?: number;
@@ -97,6 +100,7 @@ export class Ingestor {
     this.buffer = new WriteBuffer(deps.events, {
       intervalMs: deps.flushIntervalMs,
       spool: deps.spool,
+      log: deps.eventLog,
       onSpooled: (n) => {
         if (deps.spool?.batches === 1) deps.log?.error({ events: n }, 'the event store refuses events: spooling them on local disk until it takes them');
         spooled.inc({}, n);

@@ -6,22 +6,16 @@
 //   replayed  {"replayed": id}               the batch `id`, and every batch before it, is stored
 //
 // Each record is framed as [payload length: u32 BE][CRC-32 of the payload: u32 BE][payload, UTF-8
-// JSON]. A record cut short by a crash (a length past the end of the file, or a checksum that does
-// not match) ends the readable part: it and anything after it are dropped when the file is opened,
+// JSON] (framed-records.ts). A record cut short by a crash (a length past the end of the file, or a
+// checksum that does not match) ends the readable part: it and anything after it are dropped when the file is opened,
 // so the next append follows the last whole record. Once every batch is replayed the file is
 // emptied. Batches are replayed oldest first, each under its own stable id.
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import type { StoredEvent } from '../storage/events/schema.js';
+import { decodeRow, encodeRow, framedRecord, readRecord } from './framed-records.js';
 
 export const SPOOL_FILE = 'events.spool';
-
-const HEADER_BYTES = 8;
-/** Larger than any batch the write buffer makes (10 000 events of at most a few KB): a bigger length is a torn header. */
-const MAX_RECORD_BYTES = 1 << 30;
-/** The fields of StoredEvent that are bigints, written as decimal strings. */
-const BIGINT_FIELDS = ['visitorId', 'sessionId'] as const;
 
 export interface SpooledBatch {
   id: string;
@@ -85,13 +79,8 @@ export class Spool {
 
   /** Adds a batch behind the others; on disk when it returns. */
   append(batch: SpooledBatch): void {
-    const rows = batch.rows.map((row) => {
-      const out: Record<string, unknown> = { ...row };
-      for (const field of BIGINT_FIELDS) out[field] = String(row[field]);
-      return out;
-    });
     const offset = this.size;
-    const length = this.write({ batch: batch.id, rows });
+    const length = this.write({ batch: batch.id, rows: batch.rows.map(encodeRow) });
     this.pending.push({ id: batch.id, offset, length, events: batch.rows.length });
     this.pendingEvents += batch.rows.length;
   }
@@ -131,11 +120,7 @@ export class Spool {
 
   /** Writes one framed record at the end of the file and syncs it; returns its whole length. */
   private write(payload: Payload): number {
-    const body = Buffer.from(JSON.stringify(payload));
-    const record = Buffer.allocUnsafe(HEADER_BYTES + body.length);
-    record.writeUInt32BE(body.length, 0);
-    record.writeUInt32BE(crc32(body), 4);
-    body.copy(record, HEADER_BYTES);
+    const record = framedRecord(payload);
     let written = 0;
     while (written < record.length) written += writeSync(this.fd, record, written, record.length - written, this.size + written);
     fsyncSync(this.fd);
@@ -143,21 +128,9 @@ export class Spool {
     return record.length;
   }
 
-  /** The record at `offset` if it is whole (within `limit` bytes of the file): its payload and length; else undefined. */
+  /** The record at `offset` if it is whole (within `limit` bytes of the file). */
   private read(offset: number, limit: number): { payload: Payload; length: number } | undefined {
-    if (limit < HEADER_BYTES) return undefined;
-    const header = Buffer.alloc(HEADER_BYTES);
-    if (readSync(this.fd, header, 0, HEADER_BYTES, offset) < HEADER_BYTES) return undefined;
-    const bodyLength = header.readUInt32BE(0);
-    if (bodyLength > MAX_RECORD_BYTES || HEADER_BYTES + bodyLength > limit) return undefined;
-    const body = Buffer.alloc(bodyLength);
-    if (readSync(this.fd, body, 0, bodyLength, offset + HEADER_BYTES) < bodyLength) return undefined;
-    if (crc32(body) !== header.readUInt32BE(4)) return undefined;
-    try {
-      return { payload: JSON.parse(body.toString('utf8')) as Payload, length: HEADER_BYTES + bodyLength };
-    } catch {
-      return undefined;
-    }
+    return readRecord<Payload>(this.fd, offset, limit);
   }
 
   /** Reads the file's whole records: the batches not replayed yet; a torn tail is cut off. */
@@ -183,10 +156,4 @@ export class Spool {
     }
     this.size = offset;
   }
-}
-
-function decodeRow(row: Record<string, unknown>): StoredEvent {
-  const event = { ...row } as unknown as StoredEvent;
-  for (const field of BIGINT_FIELDS) event[field] = BigInt(row[field] as string);
-  return event;
 }

@@ -1,18 +1,23 @@
 // In-memory write buffer in front of the EventStore: flushed every interval (1 s by default) or
-// every 10 000 events, and by `flush()` (tests, import, shutdown). What a crash or `kill -9` loses
-// is what it holds: the events of the last interval.
+// every 10 000 events, and by `flush()` (tests, import, shutdown). Without an event log, what a crash
+// or `kill -9` loses is what it holds: the events of the last interval. With one (event-log.ts), every
+// event added is also written to the log, each batch taken is a sealed segment of it, on disk before
+// it goes to the store, and released once the store or the spool has it: a crash loses only the
+// events of the log's last sync period, and the next start stores the batches the log still holds.
 //
 // With a spool (the collect role), a batch the store refuses goes to the spool on local disk, and
 // while the spool holds batches every later batch goes behind them (events reach the store in the
 // order they were collected); a replay takes the oldest spooled batch to the store, again and again,
 // backing off while the store fails, until the spool is empty. Memory stays bounded however long
 // the store is down. Without a spool (or when the spool cannot be written) a failed flush keeps its
-// batch in memory and is retried with backoff; the buffer grows up to a cap, past which new events
+// batch in memory, whole and in front of later ones (a batch keeps its id, by which the store
+// recognizes one it holds already), and is retried with backoff; the buffer grows up to a cap, past which new events
 // are refused and counted (the process must not run out of memory instead). Nothing is dropped
 // silently.
 import { randomUUID } from 'node:crypto';
 import type { StoredEvent } from '../storage/events/schema.js';
 import type { EventStore } from '../storage/events/types.js';
+import type { EventLog } from './event-log.js';
 import type { Spool, SpooledBatch } from './spool.js';
 
 export interface WriteBufferOptions {
@@ -22,6 +27,8 @@ export interface WriteBufferOptions {
   now?: () => number;
   /** Where batches the store refuses wait for it (collect role); without one they wait in memory. */
   spool?: Spool;
+  /** Where every event added is written ahead of its batch; the batches it recovered are stored first. */
+  log?: EventLog;
   onFlush?: (events: number, ms: number) => void;
   onError?: (err: unknown, retryInMs: number) => void;
   onOverflow?: () => void;
@@ -33,8 +40,17 @@ export interface WriteBufferOptions {
 
 const MAX_BACKOFF_MS = 30_000;
 
+/** A batch, and with an event log the segment that holds it and its write to disk. */
+interface Batch extends SpooledBatch {
+  segment?: number;
+  written?: Promise<void>;
+}
+
 export class WriteBuffer {
   private pending: StoredEvent[] = [];
+  /** Batches taken and not stored (a failed flush, or recovered from the event log), oldest first. */
+  private held: Batch[] = [];
+  private heldEvents = 0;
   private inFlight: Promise<void> | null = null;
   /** The batch whose append to the store is under way, and whether a stop spooled it meanwhile. */
   private toStoreNow: { batch: SpooledBatch; spooled: boolean } | null = null;
@@ -47,6 +63,7 @@ export class WriteBuffer {
   private readonly capacity: number;
   private readonly now: () => number;
   private readonly spool: Spool | undefined;
+  private readonly log: EventLog | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -57,19 +74,22 @@ export class WriteBuffer {
     this.capacity = options.capacity ?? 250_000;
     this.now = options.now ?? Date.now;
     this.spool = options.spool;
+    this.log = options.log;
+    for (const { segment, id, rows } of this.log?.recovered ?? []) this.hold({ id, rows, segment });
   }
 
   /** Events waiting in memory. */
   get size(): number {
-    return this.pending.length;
+    return this.pending.length + this.heldEvents;
   }
 
-  /** Starts the timer; a spool left non-empty by an earlier run is replayed from now on. */
+  /** Starts the timer; a spool left non-empty by an earlier run is replayed from now on, and batches recovered from the event log are stored. */
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => this.flushWhenDue(), this.intervalMs);
     this.timer.unref();
-    this.replayWhenDue();
+    if (this.held.length > 0) this.flushWhenDue();
+    else this.replayWhenDue();
   }
 
   stop(): void {
@@ -79,11 +99,12 @@ export class WriteBuffer {
 
   /** Buffers an event; false (and counted) when the buffer is full because storage is failing. */
   add(event: StoredEvent): boolean {
-    if (this.pending.length >= this.capacity) {
+    if (this.pending.length + this.heldEvents >= this.capacity) {
       this.options.onOverflow?.();
       return false;
     }
     this.pending.push(event);
+    this.log?.add(event);
     if (this.pending.length >= this.maxEvents) this.flushWhenDue();
     return true;
   }
@@ -99,35 +120,45 @@ export class WriteBuffer {
   }
 
   /**
-   * Writes everything buffered so far: resolves once it is stored, or, with a spool, once it is
-   * stored or spooled; rejects if it is neither (the events stay buffered).
+   * Writes everything buffered so far, batch by batch (held ones first): resolves once it is stored,
+   * or, with a spool, once it is stored or spooled; rejects at the first batch that is neither (it
+   * and the later ones stay buffered).
    */
   async flush(): Promise<void> {
     while (this.inFlight) await this.inFlight.catch(() => undefined);
-    const batch = this.takeBatch();
-    if (!batch) return;
-    this.inFlight = this.spool?.empty === false ? this.toSpool(batch, undefined) : this.toStore(batch);
-    try {
-      await this.inFlight;
-    } finally {
-      this.inFlight = null;
+    for (let batches = this.held.length + 1; batches > 0; batches--) {
+      const batch = this.takeBatch();
+      if (!batch) return;
+      this.inFlight = this.spool?.empty === false ? this.toSpool(batch, undefined) : this.toStore(batch);
+      try {
+        await this.inFlight;
+      } finally {
+        this.inFlight = null;
+      }
     }
   }
 
-  /** Everything buffered, as one batch under a new id; undefined when nothing is. */
-  private takeBatch(): SpooledBatch | undefined {
+  /** The oldest held batch, else everything buffered as one batch under a new id (a sealed segment of the log, and its id); undefined when nothing is. */
+  private takeBatch(): Batch | undefined {
+    const held = this.held.shift();
+    if (held) {
+      this.heldEvents -= held.rows.length;
+      return held;
+    }
     if (this.pending.length === 0) return undefined;
-    const batch = { id: randomUUID(), rows: this.pending };
+    const batch: Batch = this.log ? { rows: this.pending, ...this.log.seal() } : { id: randomUUID(), rows: this.pending };
     this.pending = [];
     return batch;
   }
 
-  private async toStore(batch: SpooledBatch): Promise<void> {
+  private async toStore(batch: Batch): Promise<void> {
     const started = performance.now();
     const current = { batch, spooled: false };
     this.toStoreNow = current;
     try {
-      await this.store.append(batch.rows);
+      // Stored before its segment is whole on disk, a batch a crash cut short would be stored twice: in full, then its logged part.
+      await batch.written;
+      await this.store.append(batch.rows, batch.id);
     } catch (err) {
       if (current.spooled) return void this.failed(err);
       if (this.spool) return this.toSpool(batch, err);
@@ -136,6 +167,7 @@ export class WriteBuffer {
     } finally {
       this.toStoreNow = null;
     }
+    this.release(batch);
     // A stop spooled it while the store was taking it: the spool's oldest batch is stored.
     if (current.spooled) this.spool!.replayed(batch.id);
     this.failures = 0;
@@ -144,7 +176,7 @@ export class WriteBuffer {
   }
 
   /** Spools a batch (after `storeError`, when the store refused it); if the spool fails too, the batch stays buffered. */
-  private async toSpool(batch: SpooledBatch, storeError: unknown): Promise<void> {
+  private async toSpool(batch: Batch, storeError: unknown): Promise<void> {
     if (storeError !== undefined) this.failed(storeError);
     try {
       this.spool!.append(batch);
@@ -152,12 +184,25 @@ export class WriteBuffer {
       this.keep(batch);
       throw this.failed(err);
     }
+    this.release(batch);
     this.options.onSpooled?.(batch.rows.length);
   }
 
-  /** The batch goes back in front of the buffer, in order. */
-  private keep(batch: SpooledBatch): void {
-    this.pending = batch.rows.concat(this.pending);
+  /** The batch goes back in front of the held ones, whole. */
+  private keep(batch: Batch): void {
+    this.held.unshift(batch);
+    this.heldEvents += batch.rows.length;
+  }
+
+  /** A batch held behind the others. */
+  private hold(batch: Batch): void {
+    this.held.push(batch);
+    this.heldEvents += batch.rows.length;
+  }
+
+  /** The store or the spool has the batch: the event log no longer needs its segment. */
+  private release(batch: Batch): void {
+    if (batch.segment !== undefined) this.log!.release(batch.segment);
   }
 
   /** Counts a failure: the next attempt waits 1 s, 2 s, 4 s … 30 s. */
@@ -185,7 +230,7 @@ export class WriteBuffer {
     const spool = this.spool!;
     for (let batch = spool.oldest(); batch; batch = spool.oldest()) {
       try {
-        await this.store.append(batch.rows);
+        await this.store.append(batch.rows, batch.id);
       } catch (err) {
         throw this.failed(err);
       }
@@ -210,14 +255,19 @@ export class WriteBuffer {
    */
   async drain(): Promise<void> {
     this.stop();
-    if (!this.spool) return this.flush();
-    if (this.toStoreNow && !this.toStoreNow.spooled) {
-      this.spool.append(this.toStoreNow.batch);
-      this.toStoreNow.spooled = true;
+    try {
+      if (!this.spool) return await this.flush();
+      if (this.toStoreNow && !this.toStoreNow.spooled) {
+        this.spool.append(this.toStoreNow.batch);
+        this.toStoreNow.spooled = true;
+        this.release(this.toStoreNow.batch);
+      }
+      for (let batch = this.takeBatch(); batch; batch = this.takeBatch()) await this.toSpool(batch, undefined);
+      while (this.inFlight) await this.inFlight.catch(() => undefined);
+      await this.replayed().catch(() => undefined);
+    } finally {
+      // What is neither stored nor spooled stays in the log's sealed segments, for the next start.
+      await this.log?.close();
     }
-    const batch = this.takeBatch();
-    if (batch) await this.toSpool(batch, undefined);
-    while (this.inFlight) await this.inFlight.catch(() => undefined);
-    await this.replayed().catch(() => undefined);
   }
 }

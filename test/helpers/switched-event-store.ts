@@ -8,12 +8,12 @@ export class StoreSwitch {
   refused = 0;
 
   wrap(store: EventStore): EventStore {
-    const appendWhileUp: EventStore['append'] = async (rows) => {
+    const appendWhileUp: EventStore['append'] = async (rows, batchId) => {
       if (this.failing) {
         this.refused++;
         throw new Error('connect ECONNREFUSED (the test switched the event store off)');
       }
-      return store.append(rows);
+      return store.append(rows, batchId);
     };
     return {
       get dialect() {

@@ -9,36 +9,8 @@ import { join } from 'node:path';
 import { Spool, SPOOL_FILE } from '../../src/ingest/spool.js';
 import { WriteBuffer } from '../../src/ingest/write-buffer.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
+import { storedEvent as event } from '../helpers/stored-event.js';
 import type { EventStore } from '../../src/storage/events/types.js';
-
-const event = (i: number): StoredEvent => ({
-  siteId: 'site',
-  ts: 1_700_000_000_000 + i,
-  day: '2023-11-14',
-  visitorId: -(2n ** 63n) + BigInt(i),
-  sessionId: 2n ** 62n + BigInt(i),
-  sessionStart: i % 2 === 0,
-  name: 'pageview',
-  page: `/p/${i}`,
-  entryPage: '/',
-  referrer: null,
-  utmSource: null,
-  utmMedium: null,
-  utmCampaign: null,
-  country: 'FR',
-  region: null,
-  city: null,
-  browser: 'Chrome',
-  os: null,
-  device: 'desktop',
-  screenWidth: 1280,
-  language: 'fr',
-  props: '{"plan":"ü"}',
-  engagedMs: null,
-  scrollDepth: null,
-  revenueMinor: null,
-  revenueCurrency: null,
-});
 
 const batch = (id: string, from: number, count: number) => ({ id, rows: Array.from({ length: count }, (_, i) => event(from + i)) });
 

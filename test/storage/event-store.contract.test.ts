@@ -114,6 +114,17 @@ for (const adapter of adapters) {
       });
     });
 
+    test('a batch appended again under its id (the same rows, read back as a replay reads them) is stored once; another batch is stored', async () => {
+      await withStore(async (store) => {
+        const rows = Array.from({ length: 300 }, (_, i) => row(i));
+        await store.append(rows, 'batch-1');
+        await store.append(rows.map((r) => ({ ...r })), 'batch-1');
+        await store.append([...rows.slice(0, 299), row(299, { page: '/other' })], 'batch-2');
+        const [count] = await store.query<{ n: unknown; pages: unknown }>(sql`SELECT count(*) AS n, count(DISTINCT page) AS pages FROM events WHERE site_id = ${'site'}`);
+        assert.deepEqual([Number(count!.n), Number(count!.pages)], [600, 301]);
+      });
+    });
+
     test('append then read back every column exactly (large batches span several chunks)', async () => {
       await withStore(async (store) => {
         const rows = Array.from({ length: 5000 }, (_, i) => row(i));

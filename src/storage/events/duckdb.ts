@@ -32,6 +32,15 @@ export interface DuckDbEventStoreOptions {
   memoryLimit?: string;
 }
 
+/**
+ * The ids of the batches `append` stored lately, each with when: a batch appended again under its
+ * id (a replay after a crash between the store's commit and the event log's or the spool's record of
+ * it) is recognized and skipped. Kept for a week; pruned at most once an hour.
+ */
+const APPENDED_BATCHES = 'appended_batches';
+const APPENDED_BATCHES_KEPT_MS = 7 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
 export class DuckDbEventStore implements EventStore {
   readonly dialect = duckdbDialect;
   private identity = '';
@@ -39,6 +48,7 @@ export class DuckDbEventStore implements EventStore {
   private readers: SerialConnection[] = [];
   private nextReader = 0;
   private readonly bulks = new Set<DuckDBConnection>();
+  private prunedAt = 0;
 
   private constructor(private readonly instance: DuckDBInstance) {}
 
@@ -60,6 +70,7 @@ export class DuckDbEventStore implements EventStore {
 
   async init(): Promise<void> {
     await this.createTables([EVENTS_TABLE]);
+    await this.write(trusted(`CREATE TABLE IF NOT EXISTS ${APPENDED_BATCHES} (batch_id VARCHAR NOT NULL, stored_at BIGINT NOT NULL)`));
     // The file's identity: drawn once, at its first start.
     await this.write(trusted('CREATE TABLE IF NOT EXISTS store_identity (id VARCHAR NOT NULL)'));
     await this.write(sql`INSERT INTO store_identity SELECT ${randomUUID()} WHERE NOT EXISTS (SELECT 1 FROM store_identity)`);
@@ -84,14 +95,28 @@ export class DuckDbEventStore implements EventStore {
     }
   }
 
-  append(rows: readonly StoredEvent[]): Promise<void> {
+  /** Idempotent by `batchId`: a batch whose id is among the appended batches' is not stored again. */
+  append(rows: readonly StoredEvent[], batchId?: string): Promise<void> {
     if (rows.length === 0) return Promise.resolve();
     return this.writer.run(async (conn) => {
       await conn.run('BEGIN TRANSACTION');
       try {
+        if (batchId !== undefined) {
+          const seen = await conn.runAndReadAll(`SELECT 1 FROM ${APPENDED_BATCHES} WHERE batch_id = $1`, [batchId]);
+          if (seen.currentRowCount > 0) {
+            await conn.run('ROLLBACK');
+            return;
+          }
+        }
         const appender = await conn.createAppender('events');
         await appendChunks(appender, rows);
         appender.closeSync(); // flushes into the open transaction
+        const now = Date.now();
+        if (batchId !== undefined) await conn.run(`INSERT INTO ${APPENDED_BATCHES} VALUES ($1, $2)`, [batchId, now]);
+        if (now - this.prunedAt >= PRUNE_EVERY_MS) {
+          await conn.run(`DELETE FROM ${APPENDED_BATCHES} WHERE stored_at < $1`, [now - APPENDED_BATCHES_KEPT_MS]);
+          this.prunedAt = now;
+        }
         await conn.run('COMMIT');
       } catch (err) {
         await conn.run('ROLLBACK').catch(() => undefined);

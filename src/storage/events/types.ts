@@ -37,8 +37,13 @@ export interface EventStore {
    * not well formed (see `TableSpec`).
    */
   createTables(specs: readonly TableSpec[]): Promise<void>;
-  /** Appends a batch atomically: either every row is stored or none is (the caller retries). */
-  append(rows: readonly StoredEvent[]): Promise<void>;
+  /**
+   * Appends a batch atomically: either every row is stored or none is (the caller retries).
+   * Idempotent: a batch appended again under the `batchId` of one stored lately (a retry after a
+   * lost answer, a replay of the event log or the spool after a crash) is not stored again.
+   * ClickHouse's adapter identifies a batch by a hash of its rows, whatever its id.
+   */
+  append(rows: readonly StoredEvent[], batchId?: string): Promise<void>;
   /**
    * Appends rows (values in the spec's column order: strings, numbers, days as 'YYYY-MM-DD') to a
    * table other than `events`, atomically per call. For tables whose rows a later `replaceRows`
