@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { Clock } from '../../src/core/clock.js';
+import { ManualClock, type Clock } from '../../src/core/clock.js';
 import type { ContextOptions } from '../../src/context.js';
 import type { GeoLocator } from '../../src/ingest/geo.js';
 import { startService, type RunningService } from '../../src/server.js';
@@ -138,6 +138,13 @@ export async function createSite(
   const created = await server.admin('POST', `/orgs/${org.body.id}/sites`, { domain, name: `Site ${fixtureCounter}`, timezone, ...site });
   if (created.status !== 201) throw new Error(`site creation failed: ${JSON.stringify(created.body)}`);
   return { orgId: org.body.id, siteId: created.body.id, domain, timezone };
+}
+
+/** A service at a fixed instant, unbounded reads, with one site (UTC) and an API key of its org: what a read test needs. */
+export async function startReadFixture(now: number): Promise<{ server: TestServer; site: SiteFixture; key: string }> {
+  const server = await startTestServer({ clock: new ManualClock(now), env: { SVC_API_RATE_LIMIT: '100000/60s' } });
+  const site = await createSite(server, { timezone: 'UTC' });
+  return { server, site, key: await createApiKey(server, site.orgId) };
 }
 
 /** An API key for an org: the full `svc_…` secret. */

@@ -3,8 +3,7 @@
 // through collection and import, read back from raw events and from rollups.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../../src/core/clock.js';
-import { BROWSER_UA, browserHeaders, createApiKey, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
+import { BROWSER_UA, browserHeaders, importEvents, startReadFixture, type SiteFixture, type TestServer } from '../helpers/server.js';
 
 const NOW = Date.UTC(2026, 2, 20, 12);
 const YESTERDAY_NOON = NOW - 86_400_000;
@@ -14,9 +13,7 @@ let site: SiteFixture;
 let key: string;
 
 before(async () => {
-  server = await startTestServer({ clock: new ManualClock(NOW), env: { SVC_API_RATE_LIMIT: '100000/60s' } });
-  site = await createSite(server, { timezone: 'UTC' });
-  key = await createApiKey(server, site.orgId);
+  ({ server, site, key } = await startReadFixture(NOW));
 });
 after(() => server.stop());
 

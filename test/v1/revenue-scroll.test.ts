@@ -3,8 +3,7 @@
 // the goals answer's revenue, import lines' revenue and sd, and breakdown include=scrollDepth.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../../src/core/clock.js';
-import { BROWSER_UA, browserHeaders, createApiKey, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
+import { BROWSER_UA, browserHeaders, importEvents, startReadFixture, type SiteFixture, type TestServer } from '../helpers/server.js';
 
 const NOW = Date.UTC(2026, 4, 12, 12, 0);
 const TODAY = '2026-05-12';
@@ -15,9 +14,7 @@ describe('revenue and scroll depth through the service', () => {
   let key: string;
 
   before(async () => {
-    server = await startTestServer({ clock: new ManualClock(NOW), env: { SVC_API_RATE_LIMIT: '100000/60s' } });
-    site = await createSite(server, { timezone: 'UTC' });
-    key = await createApiKey(server, site.orgId);
+    ({ server, site, key } = await startReadFixture(NOW));
   });
   after(() => server.stop());
 
