@@ -118,7 +118,7 @@ describe('ClickHouse EventStore: idempotent appends', () => {
     assert.deepEqual(await direct.query(sql`SELECT toString(day) AS d, k FROM keyed ORDER BY d`), [{ d: '2026-01-01', k: 'a' }, { d: '2026-01-02', k: 'c' }]);
 
     // A repeated key column (the site) cannot be altered: a table made with it plain keeps it so.
-    const siteRepeated = { ...repeated, columns: [{ ...plain.columns[0], repeated: true }, plain.columns[1], repeated.columns[2]] } satisfies TableSpec;
+    const siteRepeated = { ...plain, columns: [{ ...plain.columns[0], repeated: true }, plain.columns[1], { ...plain.columns[2], repeated: true }] } satisfies TableSpec;
     const typeOfSite = async (table: string) => (await direct.query<{ t: string }>(sql`SELECT type AS t FROM system.columns WHERE database = currentDatabase() AND table = ${table} AND name = 'site_id'`))[0]!.t;
     await direct.createTables([siteRepeated]);
     assert.equal(await typeOfSite('keyed'), 'String');
