@@ -646,12 +646,13 @@ export function propertyKeysStatement(d: Dialect, siteId: string, days: DaySourc
   const key = (column: string) => trusted(`substring(${column}, ${PROPERTY_PREFIX.length + 1}, 1000)`);
   const parts: Sql[] = [];
   if (days.rollup) {
-    parts.push(sql`SELECT ${key('dimension')} AS k, events AS n FROM ${trusted(DIM_DAILY.name)}
+    parts.push(sql`SELECT ${key('dimension')} AS k, events AS c FROM ${trusted(DIM_DAILY.name)}
       WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND dimension LIKE ${`${PROPERTY_PREFIX}%`}`);
   }
-  if (days.raw) parts.push(sql`SELECT ${key('dim')} AS k, events AS n FROM (${measurePropertyPairs(d, siteId, days.raw)}) p`);
+  if (days.raw) parts.push(sql`SELECT ${key('dim')} AS k, events AS c FROM (${measurePropertyPairs(d, siteId, days.raw)}) p`);
   if (parts.length === 0) return null;
-  return sql`SELECT k, sum(n) AS n FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY k ORDER BY n DESC, k ASC LIMIT ${limit}`;
+  // An alias never takes the name of a column the query reads (ClickHouse resolves it to the alias).
+  return sql`SELECT k, sum(c) AS n FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY k ORDER BY n DESC, k ASC LIMIT ${limit}`;
 }
 
 /** A funnel version's statements over some days: rollup rows (step, visitors) and raw events for the walk. */

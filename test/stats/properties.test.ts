@@ -11,6 +11,7 @@ import { planInputs } from '../../src/stats/inputs.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';
 import { computeStats } from '../../src/stats/read/stats.js';
 import { computeGoals } from '../../src/stats/read/goals.js';
+import { computePropertyKeys } from '../../src/stats/read/properties.js';
 import { countedSince, goalKey } from '../../src/stats/rollups/coverage.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
 import { event } from '../../support/events.js';
@@ -170,6 +171,27 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
         const state = await meta.getRollupState(rollupKey(events, site.id));
         assert.equal(countedSince(state, goalKey(late.goalId)), null, 'backfilled whole');
         assert.deepEqual((await read([late]))[0], ['pro page', { plan: '3' }, 2, 2]);
+      } finally {
+        await close();
+      }
+    });
+
+    test('the keys the events carry, most events first, from raw events and rollups alike', async () => {
+      const { events, meta, site, close } = await setupSite(adapter.name)();
+      try {
+        const keys = async () => {
+          const q = parseQuery('goals', { from: DAY, to: DAY }, site, NOW);
+          return computePropertyKeys(events, planQuery(q, await planInputs(events, site, q, await meta.getRollupState(rollupKey(events, site.id)))));
+        };
+        const expected = [
+          { key: 'plan', events: 13 }, // engage's aside
+          { key: 'other', events: 1 },
+          { key: 'pl"an', events: 1 },
+          { key: 'x,"plan":', events: 1 },
+        ];
+        assert.deepEqual(await keys(), expected);
+        await rollupSite({ events, meta }, site, NOW);
+        assert.deepEqual(await keys(), expected);
       } finally {
         await close();
       }

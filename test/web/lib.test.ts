@@ -5,7 +5,7 @@ import { chartGeometry, nearestIndex, niceStep, partialBucket } from '../../web/
 import { csvField, toCsv } from '../../web/lib/csv.js';
 import { bucketStamp, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatPoints, formatRatio, kpiChange } from '../../web/lib/format.js';
 import { nullReason } from '../../web/lib/kpi-reason.js';
-import { goalFilter, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withMetric, withoutFilter, withPeriod } from '../../web/lib/view-state.js';
+import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withMetric, withoutFilter, withPeriod } from '../../web/lib/view-state.js';
 import { timeseriesRead } from '../../web/lib/series.js';
 import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-status.js';
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
@@ -79,10 +79,15 @@ describe('view state', () => {
   });
 
   test("a goal's filter: its event, its page when the pattern has no wildcard, none otherwise", () => {
-    assert.deepEqual(goalFilter({ kind: 'event', pattern: 'signup' }), { dimension: 'event', value: 'signup' });
-    assert.deepEqual(goalFilter({ kind: 'page', pattern: '/thanks' }), { dimension: 'page', value: '/thanks' });
-    assert.equal(goalFilter({ kind: 'page', pattern: '/blog/*' }), undefined);
-    assert.equal(goalFilter({ kind: 'page', pattern: '/docs/**/intro' }), undefined);
+    assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup' }), [{ dimension: 'event', value: 'signup' }]);
+    assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup', props: { plan: 'pro', seats: '3' } }), [
+      { dimension: 'event', value: 'signup' },
+      { dimension: 'prop.plan', value: 'pro' },
+      { dimension: 'prop.seats', value: '3' },
+    ]);
+    assert.deepEqual(goalFilters({ kind: 'page', pattern: '/thanks' }), [{ dimension: 'page', value: '/thanks' }]);
+    assert.equal(goalFilters({ kind: 'page', pattern: '/blog/*' }), undefined);
+    assert.equal(goalFilters({ kind: 'page', pattern: '/docs/**/intro' }), undefined);
   });
 });
 

@@ -11,7 +11,8 @@ import { useViewState } from '../lib/address.js';
 import { formatAmount, formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
 import { readSite } from '../lib/site.js';
-import { goalFilter, queryParams, withPeriod, type ViewState } from '../lib/view-state.js';
+import { goalPropsLabel } from '../lib/labels.js';
+import { goalFilters, queryParams, withPeriod, type ViewState } from '../lib/view-state.js';
 import { changeIsGood, type FunnelSummary, type AppGoalsAnswer, type GoalResult, type GoalRevenue, type SiteRow } from '../../src/core/vocabulary.js';
 
 /** Where the view's links lead: the dashboard of the same period filtered by a goal, a funnel's page. */
@@ -20,11 +21,11 @@ export interface GoalsLinks {
   funnel(funnelId: number): string;
 }
 
-/** A goal's name, a link to the dashboard of the same period filtered by the goal, when one filter shows it. */
+/** A goal's name, a link to the dashboard of the same period filtered by the goal, when filters show it. */
 function GoalName({ goal, links, state }: { goal: GoalResult; links: GoalsLinks; state: ViewState }) {
-  const filter = goalFilter(goal);
-  if (!filter) return <span title="A page pattern with wildcards matches many pages: no single page to filter the dashboard by">{goal.name}</span>;
-  return <a href={links.dashboard({ ...state, filters: [filter] })}>{goal.name}</a>;
+  const filters = goalFilters(goal);
+  if (!filters) return <span title="A page pattern with wildcards matches many pages: no single page to filter the dashboard by">{goal.name}</span>;
+  return <a href={links.dashboard({ ...state, filters })}>{goal.name}</a>;
 }
 
 const REVENUE_COLUMNS = [{ label: 'Revenue', numeric: true }, { label: 'Average revenue', numeric: true }, 'Currency'] as const;
@@ -89,7 +90,10 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
             row={(g) => (
               <tr key={g.goalId}>
                 <td>
-                  <GoalName goal={g} links={links} state={state} /> <span class="muted">({g.kind === 'page' ? 'page' : 'event'} {g.pattern})</span>
+                  <GoalName goal={g} links={links} state={state} /> <span class="muted">
+                    ({g.kind === 'page' ? 'page' : 'event'} {g.pattern}
+                    {g.props && ` with ${goalPropsLabel(g.props)}`})
+                  </span>
                   <CountedSince since={g.countedSince} period={goals.data!.period} />
                 </td>
                 <td class="num">{formatCount(g.conversions)}</td>

@@ -6,6 +6,7 @@ import { useAction } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText } from './feedback.js';
 import { SelectField, TextAreaField, TextField } from './fields.js';
+import { goalPropsLabel } from '../lib/labels.js';
 import { FormSection } from './form-section.js';
 import { WideTable } from './table.js';
 import { PAGE_PATTERN_HINT, PAGE_PATTERN_MAX_LENGTH } from './funnel-steps.js';
@@ -28,11 +29,6 @@ export function parsePropLines(text: string): { props: GoalProps | null } | { ba
   return { props: Object.keys(props).length > 0 ? props : null };
 }
 
-/** A goal's required property values as shown: `plan = pro, seats = 3`. */
-const propsText = (props: GoalProps) =>
-  Object.entries(props)
-    .map(([key, value]) => `${key} = ${value}`)
-    .join(', ');
 
 export function Goals({ siteId, goals, reload }: { siteId: string; goals: ManagedGoal[]; reload(): void }) {
   const path = `/manage/sites/${encodeURIComponent(siteId)}/goals`;
@@ -69,7 +65,7 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
               {goal.props && (
                 <>
                   {' '}
-                  with <code>{propsText(goal.props)}</code>
+                  with <code>{goalPropsLabel(goal.props)}</code>
                 </>
               )}
               {goal.currency && <>, revenue in {goal.currency}</>}

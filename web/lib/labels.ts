@@ -1,5 +1,5 @@
 // Names shown for the breakdown dimensions and their keys.
-import { isPropertyDimension, NONE_KEY, OTHER_KEY, propertyKey, type Dimension, type QueryDimension } from '../../src/core/vocabulary.js';
+import { isPropertyDimension, NONE_KEY, OTHER_KEY, propertyKey, type Dimension, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
 
 export const DIMENSION_LABELS: Record<Dimension, string> = {
   page: 'Page',
@@ -41,3 +41,9 @@ export const inSentence = (label: string): string => label.replace(/^[A-Z](?=[a-
 
 /** Keys that name no single value (`(none)`, `(other)`): shown, never a filter. */
 export const isAggregateKey = (key: string): boolean => key === NONE_KEY || key === OTHER_KEY;
+
+/** A goal's required property values as shown: `plan = pro, seats = 3`. */
+export const goalPropsLabel = (props: GoalProps): string =>
+  Object.entries(props)
+    .map(([key, value]) => `${key} = ${value}`)
+    .join(', ');

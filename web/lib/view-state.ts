@@ -11,6 +11,7 @@ import {
   isMetric,
   isQueryDimension,
   PRESETS,
+  PROPERTY_PREFIX,
   type Comparison,
   type Filter,
   type ManagedGoal,
@@ -125,10 +126,14 @@ export function withComparison(state: ViewState, comparison: Comparison): ViewSt
 }
 
 /**
- * The filter that shows a goal's visitors on the dashboard: its event, or its page when the pattern
- * is one path; undefined for a page pattern with wildcards (no single page to filter by).
+ * The filters that show a goal's visitors on the dashboard: its event (and each property value it
+ * requires), or its page when the pattern is one path; undefined for a page pattern with wildcards
+ * (no single page to filter by).
  */
-export function goalFilter(goal: Pick<ManagedGoal, 'kind' | 'pattern'>): Filter | undefined {
-  if (goal.kind === 'event') return { dimension: 'event', value: goal.pattern };
-  return pagePatternIsLiteral(goal.pattern) ? { dimension: 'page', value: goal.pattern } : undefined;
+export function goalFilters(goal: Pick<ManagedGoal, 'kind' | 'pattern' | 'props'>): Filter[] | undefined {
+  if (goal.kind === 'event') {
+    const props = Object.entries(goal.props ?? {}).map(([key, value]): Filter => ({ dimension: `${PROPERTY_PREFIX}${key}`, value }));
+    return [{ dimension: 'event', value: goal.pattern }, ...props];
+  }
+  return pagePatternIsLiteral(goal.pattern) ? [{ dimension: 'page', value: goal.pattern }] : undefined;
 }
