@@ -207,6 +207,7 @@ export function measurePropertyPairs(d: Dialect, siteId: string, days: Period): 
   return sql`SELECT day AS b, dim, k, ${trusted(measureAggregates(d, TRAFFIC_MEASURES, 'events'))}, ${trusted(SESSION_COLUMNS.map((c) => `0 AS ${c}`).join(', '))}
     FROM (${keyedPropertyPairs(d, siteId, days)}) x GROUP BY b, dim, k`;
 }
+
 /** The traffic measures counted per event (all over events but visitors), summed over visitors. */
 const EVENT_COUNTS = Object.values(TRAFFIC_MEASURES).filter((m) => m.over === 'events' && m !== TRAFFIC_MEASURES.visitors);
 
