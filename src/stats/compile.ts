@@ -55,9 +55,9 @@ export function viewsColumn(dimension: QueryDimension): string {
   return dimension === 'event' || isPropertyDimension(dimension) ? 'events' : 'pageviews';
 }
 
-/** The key of a property on the rows of an `EventScope` with that `property`: its value's text. */
+/** The key of a property on the rows of an `EventScope` with that `property`: its value's text, `(none)` on an event without it. */
 export function scopedPropertyKey(d: Dialect): Sql {
-  return decodeValue(d, trusted('prop_token'));
+  return sql`(CASE WHEN prop_token = '' THEN ${NONE_KEY} ELSE ${decodeValue(d, trusted('prop_token'))} END)`;
 }
 
 export function dayRange(d: Dialect, column: string, p: Period): Sql {
@@ -72,7 +72,7 @@ export interface EventScope {
   filters: readonly Filter[];
   /** Derive each session's exit page (the last pageview's page) as `exit_page`. */
   exit: boolean;
-  /** Keep only the events carrying this property, its value's JSON text as `prop_token` (a property breakdown's events). */
+  /** Keep only the events a property breakdown counts (every one but `engage`), this property's value's JSON text as `prop_token` ('' without it). */
   property?: PropertyDimension | undefined;
 }
 
@@ -136,8 +136,7 @@ export function eventsRelation(d: Dialect, s: EventScope): Sql {
   const predicates = s.filters.map((f) => filterPredicate(d, f));
   const filtered = predicates.length === 0 ? base : sql`(SELECT * FROM ${base} f WHERE ${joinSql(predicates, ' AND ')})`;
   if (!s.property) return sql`${filtered} ev`;
-  const carrying = sql`(SELECT *, ${propertyToken(d, s.property)} AS prop_token FROM ${filtered} c WHERE props IS NOT NULL AND NOT ${trusted(CARRIES_NO_PROPERTIES)})`;
-  return sql`(SELECT * FROM ${carrying} p WHERE prop_token <> '') ev`;
+  return sql`(SELECT *, ${propertyToken(d, s.property)} AS prop_token FROM ${filtered} c WHERE NOT ${trusted(CARRIES_NO_PROPERTIES)}) ev`;
 }
 
 /** Whether an event row matches a filter. */
@@ -183,20 +182,62 @@ const SESSION_COLUMNS = measureColumns(TRAFFIC_MEASURES, 'sessions');
 /** The measure columns of the events part `a` of a measure row, prefixed. */
 const fromEvents = trusted(EVENT_COLUMNS.map((c) => `a.${c}`).join(', '));
 
+/** The facts of an event a property's rows are counted from. */
+const PAIR_FACTS = 'day, visitor_id, name, session_start';
+
+/** The events a property breakdown counts (every one but `engage`) of a site's days, with `columns` of each. */
+function propertyScopeEvents(d: Dialect, siteId: string, days: Period, columns: Sql): Sql {
+  return sql`SELECT ${columns} FROM events WHERE ${scopeBounds(d, { siteId, days, filters: [], exit: false })} AND NOT ${trusted(CARRIES_NO_PROPERTIES)}`;
+}
+
+/** Every property the events of `propertyScopeEvents` carry, one row each: PAIR_FACTS, dim (`prop.<key>`) and k (typed as `asRepeated`). */
+function keyedPropertyPairs(d: Dialect, siteId: string, days: Period): Sql {
+  const pairs = sql`${propertyScopeEvents(d, siteId, days, sql`${trusted(PAIR_FACTS)}, ${propertyPairs(d)} AS pair`)} AND props IS NOT NULL`;
+  const tokens = sql`SELECT ${trusted(PAIR_FACTS)}, ${pairKeyToken(d, 'pair')} AS key_token, ${pairValueToken(d, 'pair')} AS value_token FROM (${pairs}) p`;
+  return sql`SELECT ${trusted(PAIR_FACTS)}, ${keyDimension(d, trusted('key_token'))} AS dim, ${asRepeated(d, decodeValue(d, trusted('value_token')))} AS k
+    FROM (${tokens}) t`;
+}
+
 /**
  * Per day, property and value, the traffic measures of the events that carry the property (the
  * per-session ones at 0, as for every event-scoped dimension's rollups). Columns: b (a DATE), dim
  * (`prop.<key>`), k (typed as `asRepeated`), then the measures in registry order.
  */
 export function measurePropertyPairs(d: Dialect, siteId: string, days: Period): Sql {
-  const facts = 'day, visitor_id, name, session_start';
-  const pairs = sql`SELECT ${trusted(facts)}, ${propertyPairs(d)} AS pair FROM events
-    WHERE ${scopeBounds(d, { siteId, days, filters: [], exit: false })} AND props IS NOT NULL AND NOT ${trusted(CARRIES_NO_PROPERTIES)}`;
-  const tokens = sql`SELECT ${trusted(facts)}, ${pairKeyToken(d, 'pair')} AS key_token, ${pairValueToken(d, 'pair')} AS value_token FROM (${pairs}) p`;
-  const keyed = sql`SELECT ${trusted(facts)}, ${keyDimension(d, trusted('key_token'))} AS dim, ${asRepeated(d, decodeValue(d, trusted('value_token')))} AS k
-    FROM (${tokens}) t`;
   return sql`SELECT day AS b, dim, k, ${trusted(measureAggregates(d, TRAFFIC_MEASURES, 'events'))}, ${trusted(SESSION_COLUMNS.map((c) => `0 AS ${c}`).join(', '))}
-    FROM (${keyed}) x GROUP BY b, dim, k`;
+    FROM (${keyedPropertyPairs(d, siteId, days)}) x GROUP BY b, dim, k`;
+}
+
+/** The traffic measures counted per event (all over events but visitors), summed over visitors. */
+const EVENT_COUNTS = Object.values(TRAFFIC_MEASURES).filter((m) => m.over === 'events' && m !== TRAFFIC_MEASURES.visitors);
+
+/**
+ * Per day, the `(none)` rows of properties: for each property the day's events carry (dimension
+ * `prop.<key>`, key `(none)`), the measures of the events a property breakdown counts (every one but
+ * `engage`) that lack it, when there are any; and the measures of all those events once (dimension
+ * `prop.`, key `(none)`), the `(none)` row of every property the day's events do not carry. Linear
+ * in the events and their properties, whichever keys clients send: per visitor, their events and
+ * those carrying each property they carry; a visitor counts in a property's `(none)` row unless
+ * every event of theirs carries it. Columns as `measurePropertyPairs`'.
+ */
+export function measurePropertyNones(d: Dialect, siteId: string, days: Period): Sql {
+  const counts = (prefix: string) => trusted(EVENT_COUNTS.map((m) => `${m.aggregate(d)} AS ${prefix}${m.column}`).join(', '));
+  const summed = (from: string, to: string) => trusted(EVENT_COUNTS.map((m) => `CAST(sum(${from}${m.column}) AS BIGINT) AS ${to}${m.column}`).join(', '));
+  // Every column of the joined relations has a name of its own (ClickHouse 18.16 resolves clashing names on its own terms).
+  const visitors = sql`SELECT day AS v_day, visitor_id AS v_visitor, ${counts('v_')} FROM (${propertyScopeEvents(d, siteId, days, trusted(PAIR_FACTS))}) e GROUP BY day, visitor_id`;
+  const carried = sql`SELECT day AS c_day, visitor_id AS c_visitor, dim AS c_dim, ${counts('c_')} FROM (${keyedPropertyPairs(d, siteId, days)}) p GROUP BY day, visitor_id, dim`;
+  const totals = sql`SELECT v_day AS t_day, CAST(count(*) AS BIGINT) AS t_visitors, ${summed('v_', 't_')} FROM (${visitors}) v GROUP BY v_day`;
+  const everyEvent = `c.c_${TRAFFIC_MEASURES.events.column} = v.v_${TRAFFIC_MEASURES.events.column}`;
+  const perProperty = sql`SELECT c.c_day AS k_day, c.c_dim AS k_dim, ${summed('c.c_', 'k_')}, CAST(sum(CASE WHEN ${trusted(everyEvent)} THEN 1 ELSE 0 END) AS BIGINT) AS k_visitors
+    FROM (${carried}) c JOIN (${visitors}) v ON c.c_day = v.v_day AND c.c_visitor = v.v_visitor GROUP BY c.c_day, c.c_dim`;
+  const none = asRepeated(d, sql`${NONE_KEY}`);
+  const lacking = EVENT_COUNTS.map((m) => `CAST(t.t_${m.column} - p.k_${m.column} AS BIGINT) AS ${m.column}`).join(', ');
+  const zeros = trusted(SESSION_COLUMNS.map((c) => `0 AS ${c}`).join(', '));
+  const events = TRAFFIC_MEASURES.events.column;
+  return sql`SELECT p.k_day AS b, p.k_dim AS dim, ${none} AS k, CAST(t.t_visitors - p.k_visitors AS BIGINT) AS visitors, ${trusted(lacking)}, ${zeros}
+      FROM (${perProperty}) p JOIN (${totals}) t ON p.k_day = t.t_day WHERE t.t_${trusted(events)} > p.k_${trusted(events)}
+    UNION ALL
+    SELECT t_day AS b, ${PROPERTY_PREFIX} AS dim, ${none} AS k, t_visitors AS visitors, ${trusted(EVENT_COUNTS.map((m) => `t_${m.column} AS ${m.column}`).join(', '))}, ${zeros} FROM (${totals}) t`;
 }
 
 /**
@@ -568,11 +609,20 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
     const [filter] = q.filters; // on the rollup path, a filter is on the broken-down dimension
     const only = filter ? sql` AND key = ${filter.value}` : trusted('');
     const rolledUp = (table: string, column: string, days: Period) => {
-      const from = sql`FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, column, days)}${only}`;
-      return { rows: sql`SELECT key AS k, visitors, ${views} AS views ${from}`, keys: sql`SELECT key AS k ${from}` };
+      const rows = (where: Sql) => {
+        const from = sql`FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND ${dayRange(d, column, days)} AND ${where}`;
+        return { rows: sql`SELECT key AS k, visitors, ${views} AS views ${from}`, keys: sql`SELECT key AS k ${from}` };
+      };
+      parts.push(rows(sql`dimension = ${bd.dimension}${only}`));
+      // A day (or month) whose events do not carry the property has no row of it: its `(none)` is its
+      // `prop.` row, every event a property breakdown counts.
+      if (isPropertyDimension(bd.dimension) && !filter) {
+        const carried = sql`SELECT ${trusted(column)} FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, column, days)}`;
+        parts.push(rows(sql`dimension = ${PROPERTY_PREFIX} AND ${trusted(column)} NOT IN (${carried})`));
+      }
     };
-    for (const days of [split.head, split.tail]) if (days) parts.push(rolledUp(DIM_DAILY.name, 'day', days));
-    if (split.months) parts.push(rolledUp(DIM_MONTHLY.name, 'month', split.months));
+    for (const days of [split.head, split.tail]) if (days) rolledUp(DIM_DAILY.name, 'day', days);
+    if (split.months) rolledUp(DIM_MONTHLY.name, 'month', split.months);
   }
   if (q.plan.period.sessions) {
     const key = sessionRowKey(bd.dimension);
@@ -647,7 +697,7 @@ export function propertyKeysStatement(d: Dialect, siteId: string, days: DaySourc
   const parts: Sql[] = [];
   if (days.rollup) {
     parts.push(sql`SELECT ${key('dimension')} AS k, events AS c FROM ${trusted(DIM_DAILY.name)}
-      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND dimension LIKE ${`${PROPERTY_PREFIX}%`}`);
+      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND dimension LIKE ${`${PROPERTY_PREFIX}%`} AND key <> ${NONE_KEY}`);
   }
   if (days.raw) parts.push(sql`SELECT ${key('dim')} AS k, events AS c FROM (${measurePropertyPairs(d, siteId, days.raw)}) p`);
   if (parts.length === 0) return null;

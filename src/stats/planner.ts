@@ -12,8 +12,8 @@
 //   to the watermark (once they cover them all) and raw events the days after it, else raw events
 //   answer every day;
 // - a page pattern (a shared link's lock on `page:/blog/**`), or a property filter on `(none)` →
-//   the raw path too, on raw events only (session rows hold neither pages nor properties, property
-//   rollups only the events that carry the property), within the raw window likewise;
+//   the raw path too, on raw events only (session rows hold neither pages nor properties, a
+//   property's rollups a `(none)` row only on the days some event carries it), within the raw window likewise;
 // - custom properties (`prop.<key>`) are event-scoped dimensions like `page`: their rollups are
 //   dim_daily's rows of dimension `prop.<key>`, capped and folded alike;
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null);

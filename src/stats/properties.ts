@@ -46,11 +46,12 @@ function tokensOf(value: string): string[] {
 
 /**
  * Whether an event row matches `prop.<key>:<value>`: it carries the key with that value, or, for
- * `(none)`, it carries no such key (an `engage` event carries no property).
+ * `(none)`, it carries no such key. Either way it is an event a property breakdown counts (never an
+ * `engage` one), so that the breakdown's `(none)` row counts the events this filter keeps.
  */
 export function propertyFilterPredicate(d: Dialect, dimension: PropertyDimension, value: string): Sql {
   const token = propertyToken(d, dimension);
-  if (value === NONE_KEY) return sql`(${trusted(CARRIES_NO_PROPERTIES)} OR ${token} = '')`;
+  if (value === NONE_KEY) return sql`(NOT ${trusted(CARRIES_NO_PROPERTIES)} AND ${token} = '')`;
   if (value === OTHER_KEY) return trusted('1 = 0');
   const tokens = tokensOf(value).map((t) => sql`${t}`);
   return sql`(NOT ${trusted(CARRIES_NO_PROPERTIES)} AND ${token} IN (${joinTokens(tokens)}))`;

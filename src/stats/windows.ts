@@ -20,7 +20,8 @@ export function retentionStart(today: string, retentionMonths: number | null): s
  * Two or more filters, a filter with another dimension's breakdown, a page pattern (a shared
  * link's lock), or a property filter on `(none)`: rollups cannot answer them. Rollups hold each
  * page's own figures, and a visitor of two matching pages would count twice in their sum; session
- * rows hold no page but the entry and exit; a property's rollups hold the events that carry it only.
+ * rows hold no page but the entry and exit; a property's rollups hold a `(none)` row only on the days
+ * some event carries it.
  */
 export function rawOnlyByFilters(q: Query): boolean {
   const [filter] = q.filters;

@@ -13,11 +13,14 @@ import { computeFunnel } from '../../src/stats/read/funnels.js';
 import { computeGoals } from '../../src/stats/read/goals.js';
 import { computeStats } from '../../src/stats/read/stats.js';
 import { computeTimeseries } from '../../src/stats/read/timeseries.js';
-import { dataset } from '../../support/datasets.js';
+import { dataset, SMALL_SHAPE, type SessionShape } from '../../support/datasets.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
 
 const TZ = 'Asia/Kolkata';
 const DAYS = ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07'];
+/** Earlier days, read whole from monthly sums: on the middle one events carry `plan` alone, so the other properties' `(none)` rows take in a day without them. */
+const FEBRUARY = ['2026-02-09', '2026-02-16', '2026-02-23'];
+const PLAN_ONLY: SessionShape = { ...SMALL_SHAPE, props: [null, JSON.stringify({ plan: 'pro' }), JSON.stringify({ plan: 'free' })] };
 const NOW = startOfLocalDay('2026-03-08', TZ) + 12 * 3_600_000;
 const SEEDS = [1, 2, 3, 4];
 /** The dataset's custom properties (support/datasets.ts), a key with `:` among them. */
@@ -41,13 +44,17 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
       await meta.replaceFunnelSteps(site.internalId, 1, [{ kind: 'page', pattern: '/**' }, { kind: 'event', pattern: 'trial' }], 0);
       const rows = dataset({ seed, siteId: site.id, days: DAYS, dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 60, visitorsPerDay: 40, timeZone: TZ });
       await events.append(rows);
+      for (const [i, day] of FEBRUARY.entries()) {
+        const shape = i === 1 ? PLAN_ONLY : SMALL_SHAPE;
+        await events.append(dataset({ seed: seed * 10 + i, siteId: site.id, days: [day], dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 20, visitorsPerDay: 15, timeZone: TZ, shape }));
+      }
       await rollupSite({ events, meta }, site, NOW, { dimensionKeyCap: 1000 });
       const watermark = (await meta.getRollupState(rollupKey(events, site.id)))?.watermark ?? null;
       assert.equal(watermark, '2026-03-07');
 
       const both = (kind: QueryKind, params: RawParams) => {
         const q = parseQuery(kind, { from: DAYS[2], to: DAYS[5], ...params }, site, NOW);
-        return [planQuery(q, { watermark: null, retentionMonths: null, rawDays: 30 }), planQuery(q, { watermark, retentionMonths: null, rawDays: 30 })] as const;
+        return [planQuery(q, { watermark: null, retentionMonths: null, rawDays: 60 }), planQuery(q, { watermark, retentionMonths: null, rawDays: 60 })] as const;
       };
       const same = async <T>(label: string, run: (q: ReturnType<typeof both>[0]) => Promise<T>, kind: QueryKind, params: RawParams = {}) => {
         const [raw, rolled] = both(kind, params);
@@ -72,6 +79,14 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
           await same(`breakdown ${dimension} by ${filter}`, (q) => computeBreakdown(events, q), 'breakdown', { dimension, filter, search: value.slice(1, 3) });
           await same(`timeseries visitors ${filter}`, (q) => computeTimeseries(events, q, goals), 'timeseries', { filter });
         }
+      }
+      // Property breakdowns over February whole (monthly sums) and March's days (daily rows), their (none) rows included.
+      for (const dimension of PROPERTIES) {
+        const [raw, rolled] = both('breakdown', { dimension, limit: '1000', from: FEBRUARY[0]!.slice(0, 8) + '01', to: DAYS[5]! });
+        assert.deepEqual(rolled.plan.breakdownMonths?.months, { from: '2026-02-01', to: '2026-02-01' });
+        const answer = await computeBreakdown(events, rolled);
+        assert.deepEqual(answer, await computeBreakdown(events, raw), `seed ${seed}: breakdown ${dimension} with February whole`);
+        assert.ok(answer.rows.some((r) => r.key === NONE_KEY && r.visitors > 0), `seed ${seed}: ${dimension} has a (none) row`);
       }
       // Sanity: the dataset is not trivially empty.
       const stats = await computeStats(events, both('stats', {})[1], goals);

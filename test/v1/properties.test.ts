@@ -47,7 +47,7 @@ describe('custom properties over HTTP', () => {
   /** The same path on both mounts: equal bytes, and the parsed answer. */
   const read = (path: string) => readOnBothMounts(server, site.siteId, key, member, path);
 
-  test('a property breakdown over a year, its raw events long gone, ranks the values of the events that carry the key', async () => {
+  test('a property breakdown over a year, its raw events long gone, ranks the values of the events that carry the key, and (none) for those without it', async () => {
     const res = await read(`/breakdown?period=year&dimension=prop.plan`);
     assert.equal(res.status, 200);
     assert.equal(res.body.dimension, 'prop.plan');
@@ -58,12 +58,14 @@ describe('custom properties over HTTP', () => {
     const free = Array.from({ length: 200 }, (_, i) => i + 1).filter((i) => i % 2 === 0 && addDays(TODAY, -i) >= first).length;
     assert.deepEqual(
       res.body.rows.map((r: { key: string; visitors: number; views: number }) => [r.key, r.visitors, r.views]),
-      [['pro', pro, pro], ['free', free, free]],
+      [['(none)', pro, pro], ['pro', pro, pro], ['free', free, free]], // (none): each day's pageview, by the pro signup's visitor
     );
-    assert.equal(res.body.totalKeys, 2);
+    assert.equal(res.body.totalKeys, 3);
     assert.equal(res.body.totalVisitors, visitors);
     const numbers = await read(`/breakdown?from=${addDays(TODAY, -180)}&to=${addDays(TODAY, -1)}&dimension=prop.seats`);
-    assert.deepEqual(numbers.body.rows.map((r: { key: string; views: number }) => [r.key, r.views]), [['3', 180]], 'a number as its text');
+    assert.deepEqual(numbers.body.rows.map((r: { key: string; views: number }) => [r.key, r.views]), [['(none)', 180 + 90], ['3', 180]], 'a number as its text');
+    const searched = await read(`/breakdown?period=year&dimension=prop.plan&search=none&limit=1`);
+    assert.deepEqual([searched.body.rows.map((r: { key: string }) => r.key), searched.body.totalKeys], [['(none)'], 1]);
   });
 
   test('a property filter keeps the events with the value on stats, timeseries and breakdowns, from rollups over any period', async () => {
@@ -87,6 +89,8 @@ describe('custom properties over HTTP', () => {
     const week = await read(`/stats?period=7d&filter=prop.plan:(none)`);
     assert.equal(week.status, 200);
     assert.equal(week.body.stats.pageviews.value, 6);
+    const rows = (await read(`/breakdown?period=7d&dimension=prop.plan`)).body.rows as Array<{ key: string; visitors: number }>;
+    assert.equal(rows.find((r) => r.key === '(none)')?.visitors, week.body.stats.visitors.value, "the breakdown's (none) row (from rollups) counts the filter's visitors");
     const year = await read(`/stats?period=year&filter=prop.plan:(none)`);
     assert.equal(year.status, 400);
     assert.deepEqual(year.body.error, {

@@ -23,7 +23,7 @@ import type { MaintenanceRegistry } from '../../core/maintenance.js';
 import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import { addMonths, firstOfMonth, MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
-import { DIMENSIONS, isPropertyDimension, OTHER_KEY, scopeOf, type QueryDimension } from '../../core/vocabulary.js';
+import { DIMENSIONS, isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, scopeOf, type QueryDimension } from '../../core/vocabulary.js';
 import {
   asRepeated,
   dayRange,
@@ -32,6 +32,7 @@ import {
   repeatedKeyExpr,
   measureEvents,
   measureGoals,
+  measurePropertyNones,
   measurePropertyPairs,
   measureScrollDepth,
   measureSessionRows,
@@ -116,9 +117,14 @@ function dimensionRows(events: EventStore, siteId: string, days: Period, dimensi
   return joinSql(parts, ' UNION ALL ');
 }
 
-/** dim_daily rows of every custom property the days' events carry (dimensions `prop.<key>`), uncapped. */
+/**
+ * dim_daily rows of every custom property the days' events carry (dimensions `prop.<key>`), uncapped,
+ * with their `(none)` rows and each day's `prop.` row (`measurePropertyNones`).
+ */
 function propertyRows(events: EventStore, siteId: string, days: Period): Sql {
-  return sql`SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyPairs(events.dialect, siteId, days)}) m`;
+  const d = events.dialect;
+  return sql`SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyPairs(d, siteId, days)}) m
+    UNION ALL SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyNones(d, siteId, days)}) n`;
 }
 
 /**
@@ -133,14 +139,18 @@ async function writeSessionRows(events: EventStore, siteId: string, days: Period
   await events.replaceRows(SESSION_PARTS, around, null);
 }
 
-/** Folds the keys beyond the cap into `(other)`, recomputing that day and dimension exactly. */
+/**
+ * Folds the keys beyond the cap into `(other)`, recomputing that day and dimension exactly. A
+ * property's `(none)` row is none of its values: it neither counts toward the cap nor folds.
+ */
 async function capDimensions(events: EventStore, siteId: string, days: Period, cap: number): Promise<void> {
   const d = events.dialect;
+  const propertyNone = sql`key = ${NONE_KEY} AND dimension LIKE ${`${PROPERTY_PREFIX}%`}`;
   // Aliases never take a column's name: ClickHouse resolves the name to the alias in WHERE too.
   const crowded = await read<{ d: string; dimension: QueryDimension }>(
     events,
     sql`SELECT ${trusted(d.dayText('day'))} AS d, dimension FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}
-      GROUP BY day, dimension HAVING count(*) > ${cap}`,
+      GROUP BY day, dimension HAVING sum(CASE WHEN ${propertyNone} THEN 0 ELSE 1 END) > ${cap}`,
   );
   for (const { d: day, dimension } of crowded) {
     const one = { from: day, to: day };
@@ -149,11 +159,12 @@ async function capDimensions(events: EventStore, siteId: string, days: Period, c
     await events.replaceRows(
       DIM_TOP_KEYS,
       scope,
-      sql`SELECT site_id, day, dimension, key FROM ${trusted(DIM_DAILY.name)} WHERE ${where}
+      sql`SELECT site_id, day, dimension, key FROM ${trusted(DIM_DAILY.name)} WHERE ${where} AND NOT (${propertyNone})
         ORDER BY visitors DESC, ${trusted(viewsColumn(dimension))} DESC, key ASC LIMIT ${cap}`,
     );
     const top = sql`(SELECT key FROM ${trusted(DIM_TOP_KEYS.name)} WHERE ${where})`;
-    const fold = (key: Sql) => sql`(CASE WHEN ${key} IN ${top} THEN ${key} ELSE ${OTHER_KEY} END)`;
+    const kept = isPropertyDimension(dimension) ? (key: Sql) => sql`${key} IN ${top} OR ${key} = ${NONE_KEY}` : (key: Sql) => sql`${key} IN ${top}`;
+    const fold = (key: Sql) => sql`(CASE WHEN ${kept(key)} THEN ${key} ELSE ${OTHER_KEY} END)`;
     await events.replaceRows(DIM_DAILY, scope, dimensionRows(events, siteId, one, [dimension], fold));
     await events.replaceRows(DIM_TOP_KEYS, scope, null);
   }
@@ -218,17 +229,37 @@ async function rewriteDays(events: EventStore, siteId: string, days: Period, def
   await writeGoalsAndFunnels(events, siteId, days, defs);
 }
 
-/** Re-sums dim_monthly for the months a range of days touches (a month only read once complete). */
+/**
+ * Re-sums dim_monthly for the months a range of days touches (a month only read once complete). A
+ * property's `(none)` row of a month also counts the days its events do not carry it: the month's
+ * `prop.` row, less the `prop.` rows of the days it has rows on, plus its days' `(none)` rows; a
+ * month where every event carries the property has none.
+ */
 function rewriteMonths(events: EventStore, siteId: string, days: Period): Promise<void> {
   const d = events.dialect;
   const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
   const allDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
-  const sums = trusted(measureColumns(TRAFFIC_MEASURES).map((c) => `sum(${c})`).join(', '));
+  const columns = measureColumns(TRAFFIC_MEASURES);
+  const sums = trusted(columns.map((c) => `sum(${c})`).join(', '));
+  const daily = (...where: Sql[]) => sql`${trusted(DIM_DAILY.name)} WHERE ${joinSql([sql`site_id = ${siteId}`, dayRange(d, 'day', allDays), ...where], ' AND ')}`;
+  const properties = daily(sql`dimension LIKE ${`${PROPERTY_PREFIX}%`} AND dimension <> ${PROPERTY_PREFIX}`);
+  const totals = daily(sql`dimension = ${PROPERTY_PREFIX}`);
+  const signed = (sign: string, prefix: string) => trusted(columns.map((c) => `${sign}${prefix}${c} AS ${c}`).join(', '));
+  const taken = sql`SELECT p.p_day AS day, p.p_dim AS dimension, ${NONE_KEY} AS key, ${signed('-', 't.t_')}
+    FROM (SELECT DISTINCT day AS p_day, dimension AS p_dim FROM ${properties}) p
+    JOIN (SELECT day AS t_day, ${trusted(columns.map((c) => `${c} AS t_${c}`).join(', '))} FROM ${totals}) t ON p.p_day = t.t_day`;
+  const month = (column: string) => trusted(d.monthStart(column));
+  const added = sql`SELECT m.m_month AS day, m.m_dim AS dimension, ${NONE_KEY} AS key, ${signed('', 't.t_')}
+    FROM (SELECT DISTINCT ${month('day')} AS m_month, dimension AS m_dim FROM ${properties}) m
+    JOIN (SELECT ${month('day')} AS t_month, ${trusted(columns.map((c) => `CAST(sum(${c}) AS BIGINT) AS t_${c}`).join(', '))} FROM ${totals} GROUP BY t_month) t
+    ON m.m_month = t.t_month`;
+  const rows = sql`SELECT day, dimension, key, ${trusted(columns.join(', '))} FROM ${daily()} UNION ALL ${taken} UNION ALL ${added}`;
   return events.replaceRows(
     DIM_MONTHLY,
     { siteId, days: months },
-    sql`SELECT ${siteId} AS site, ${trusted(d.monthStart('day'))} AS month, dimension, key, ${sums}
-      FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', allDays)} GROUP BY month, dimension, key`,
+    sql`SELECT ${siteId} AS site, ${month('day')} AS month, dimension, key, ${sums}
+      FROM (${rows}) u GROUP BY month, dimension, key
+      HAVING NOT (key = ${NONE_KEY} AND dimension LIKE ${`${PROPERTY_PREFIX}%`} AND sum(${trusted(TRAFFIC_MEASURES.events.column)}) = 0)`,
   );
 }
 
