@@ -92,7 +92,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
           (bytes) => log.warn({ bytes }, 'the event log ended in a record cut short by a crash while it was written: dropped'),
         );
         const recovered = eventLog.recovered.reduce((n, batch) => n + batch.rows.length, 0);
-        if (recovered > 0) log.warn({ events: recovered, batches: eventLog.recovered.length }, 'the event log holds events an earlier run answered and did not store: storing them');
+        if (recovered > 0) log.warn({ events: recovered, batches: eventLog.recovered.length }, 'the event log holds events answered before the last stop and not stored: storing them');
       }
     }
   } catch (err) {
