@@ -49,12 +49,6 @@ if (
 
   const byteLength = (text: string) => new Blob([text]).size;
 
-  // Text body: sendBeacon and fetch both send text/plain, a CORS "simple" request without preflight.
-  // no-cors: the answer is never read, and a cors fetch would log a CORS error in the site's console.
-  const post = (body: string) =>
-    (nav.sendBeacon && nav.sendBeacon(endpoint, body)) ||
-    fetch(endpoint, { method: 'POST', body, keepalive: true, mode: 'no-cors' }).catch(() => {});
-
   const send = (name?: string, props?: Props, revenue?: unknown) => {
     // The query's parameters named utm_*, ref and source, as written in the address.
     const query = loc.search
@@ -74,16 +68,22 @@ if (
       p: props,
       v: revenue,
     });
+    // Text body: sendBeacon and fetch both send text/plain, a CORS "simple" request without preflight.
+    // no-cors: the answer is never read, and a cors fetch would log a CORS error in the site's console.
+    const post = () =>
+      (nav.sendBeacon && nav.sendBeacon(endpoint, body)) ||
+      fetch(endpoint, { method: 'POST', body, keepalive: true, mode: 'no-cors' }).catch(() => {});
     // Sends before the document is parsed wait for DOMContentLoaded; listeners run in the order added.
     // readyState > 'l': "loading" (not "interactive" nor "complete").
-    if (byteLength(body) <= 4096) doc.readyState > 'l' ? on('DOMContentLoaded', () => post(body)) : post(body);
+    if (byteLength(body) <= 4096) doc.readyState > 'l' ? on('DOMContentLoaded', post) : post();
   };
 
-  const track = (rawName: unknown, props?: unknown, options?: unknown) => {
-    const name = typeof rawName == 'string' && rawName.toLowerCase();
+  const track = (name: unknown, props?: unknown, options?: unknown) => {
     let kept: Props | undefined;
-    if (name && /^(?!(pageview|engage|outbound|download)$)[a-z0-9_-]{1,64}$/.test(name)) {
-      if (props && typeof props == 'object' && !Array.isArray(props))
+    // Matched case-insensitively, then lowercased: [\w-] with the i flag is [a-z0-9_-] after lowercasing.
+    if (typeof name == 'string' && /^(?!(pageview|engage|outbound|download)$)[\w-]{1,64}$/i.test(name)) {
+      // for...in over null does nothing.
+      if (typeof props == 'object' && !Array.isArray(props))
         for (const key in props) {
           let value = (props as Props)[key];
           const type = typeof value;
@@ -94,7 +94,7 @@ if (
             (kept = kept || {})[key] = value;
         }
       if (!kept || byteLength(JSON.stringify(kept)) <= 2048)
-        send(name, kept, FEATURE_REVENUE ? ((options || 0) as { revenue?: unknown }).revenue : undefined);
+        send(name.toLowerCase(), kept, FEATURE_REVENUE ? ((options || 0) as { revenue?: unknown }).revenue : undefined);
     }
   };
 
@@ -105,9 +105,8 @@ if (
   let maxDepth: number;
   let engageSent: unknown;
   const measure = () => {
-    const t = Date.now();
-    activeMs += Math.max(0, Math.min(t - counted, 30000));
-    counted = t;
+    // -counted is read before counted takes the current time.
+    activeMs += Math.max(0, Math.min(-counted + (counted = Date.now()), 30000));
     // Rounded with |0, which also turns the NaN of an empty document into 0.
     if (FEATURE_SCROLL_DEPTH)
       maxDepth = Math.max(maxDepth, Math.min(100, (((scrollY + innerHeight) * 100) / doc.documentElement.scrollHeight + 0.5) | 0));
@@ -133,8 +132,8 @@ if (
   if (FEATURE_SPA && attr('spa') != 'off') {
     for (const method of ['pushState', 'replaceState'] as const) {
       const original = history[method];
-      history[method] = function (this: History) {
-        original.apply(this, arguments as unknown as Parameters<History['pushState']>);
+      history[method] = (...args: Parameters<History['pushState']>) => {
+        original.apply(history, args);
         pageview();
       };
     }
@@ -151,14 +150,14 @@ if (
   }
 
   // One listener for the interactions that engagement counts and for clicks: data-svc-event,
-  // outbound links and downloads. Middle clicks open links in a new tab and only fire auxclick.
+  // outbound links and downloads. Middle clicks open links in a new tab and only fire auxclick:
+  // button 0 is a click, 1 a middle click; key presses and scrolls have no button.
   const onInput = (event: MouseEvent) => {
     measure();
     const target = event.target as Element;
-    const click = event.type == 'click';
-    if ((click || event.button == 1) && target.closest) {
+    if (event.button < 2 && target.closest) {
       const named = target.closest('[data-svc-event]');
-      if (named && click) track((named as HTMLElement).dataset.svcEvent);
+      if (named && !event.button) track((named as HTMLElement).dataset.svcEvent);
       const link = target.closest('a[href]') as HTMLAnchorElement | null;
       if (FEATURE_OUTBOUND && link && link.hostname && attr('outbound') != 'off') {
         const kind =
