@@ -1,5 +1,7 @@
 // The browser tracker served as /js/t.js. Written for size: plain functions and short code paths,
-// because every byte is downloaded by every visitor of every tracked page (budget: 1200 B gzipped).
+// because every byte is downloaded by every visitor of every tracked page (the build fails above
+// GZIP_BUDGET_BYTES of scripts/build-tracker.mjs). Small forms the minifier cannot find itself are
+// written out, each with a comment saying why it holds.
 // Its behaviour is documented in docs/tracker.md.
 
 type Props = Record<string, unknown>;
@@ -36,7 +38,7 @@ if (
   !nav.webdriver &&
   win == top &&
   optedOut != 'true' &&
-  (attr('dev') != null || !/^(localhost|127\.[\d.]+|\[::1\])$/.test(loc.hostname))
+  ('dev' in script!.dataset || !/^(localhost|127\.[\d.]+|\[::1\])$/.test(loc.hostname))
 ) {
   // <origin of the script>/api/e; an inline script has no src and a data: script no base, so URL
   // throws and the page's /api/e is used (a file: script resolves to file:///api/e, as /api/e would).
@@ -82,7 +84,7 @@ if (
     let kept: Props | undefined;
     // Matched case-insensitively, then lowercased: [\w-] with the i flag is [a-z0-9_-] after lowercasing.
     if (typeof name == 'string' && /^(?!(pageview|engage|outbound|download)$)[\w-]{1,64}$/i.test(name)) {
-      // for...in over null does nothing.
+      // for...in over null does nothing; it also reads enumerable inherited keys, as JSON.stringify would not.
       if (typeof props == 'object' && !Array.isArray(props))
         for (const key in props) {
           let value = (props as Props)[key];
@@ -159,7 +161,7 @@ if (
       const named = target.closest('[data-svc-event]');
       if (named && !event.button) track((named as HTMLElement).dataset.svcEvent);
       const link = target.closest('a[href]') as HTMLAnchorElement | null;
-      if (FEATURE_OUTBOUND && link && link.hostname && attr('outbound') != 'off') {
+      if (FEATURE_OUTBOUND && attr('outbound') != 'off' && link && link.hostname) {
         const kind =
           link.hostname != loc.hostname
             ? 'outbound'
