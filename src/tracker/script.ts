@@ -18,8 +18,9 @@ const doc = document;
 const nav = navigator;
 const loc = location;
 const script = doc.currentScript as HTMLScriptElement | null;
-const attr = (name: string) => script && script.dataset[name];
-const site = attr('site');
+// The script's data-* attributes (none when the script is not known: currentScript is null).
+const data: DOMStringMap = script ? script.dataset : {};
+const site = data.site;
 const stub = win.svc;
 // Every listener is on window in the capture phase: events of the document (DOMContentLoaded,
 // visibilitychange, clicks, scrolls of any element) pass through it first, even those that do not bubble.
@@ -38,11 +39,11 @@ if (
   !nav.webdriver &&
   win == top &&
   optedOut != 'true' &&
-  ('dev' in script!.dataset || !/^(localhost|127\.[\d.]+|\[::1\])$/.test(loc.hostname))
+  ('dev' in data || !/^(localhost|127\.[\d.]+|\[::1\])$/.test(loc.hostname))
 ) {
   // <origin of the script>/api/e; an inline script has no src and a data: script no base, so URL
   // throws and the page's /api/e is used (a file: script resolves to file:///api/e, as /api/e would).
-  let endpoint: string | URL = attr('api')!;
+  let endpoint: string | URL = data.api!;
   try {
     endpoint = endpoint || new URL('/api/e', script!.src);
   } catch {
@@ -131,7 +132,7 @@ if (
     }
   };
 
-  if (FEATURE_SPA && attr('spa') != 'off') {
+  if (FEATURE_SPA && data.spa != 'off') {
     for (const method of ['pushState', 'replaceState'] as const) {
       const original = history[method];
       history[method] = (...args: Parameters<History['pushState']>) => {
@@ -142,7 +143,7 @@ if (
     on('popstate', pageview);
   }
 
-  if (attr('engage') != 'off') {
+  if (data.engage != 'off') {
     on('visibilitychange', () => {
       if (doc.hidden) onBackground();
       // Time spent in the background is not active time.
@@ -161,7 +162,7 @@ if (
       const named = target.closest('[data-svc-event]');
       if (named && !event.button) track((named as HTMLElement).dataset.svcEvent);
       const link = target.closest('a[href]') as HTMLAnchorElement | null;
-      if (FEATURE_OUTBOUND && attr('outbound') != 'off' && link && link.hostname) {
+      if (FEATURE_OUTBOUND && data.outbound != 'off' && link && link.hostname) {
         const kind =
           link.hostname != loc.hostname
             ? 'outbound'
