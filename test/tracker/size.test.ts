@@ -28,6 +28,7 @@ describe('tracker build', () => {
     assert.doesNotMatch(built.toString(), /\bimport\b|\brequire\(/);
 
     const documented = readFileSync(`${root}docs/tracker.md`, 'utf8');
+    assert.ok(documented.includes(`fails above ${GZIP_BUDGET_BYTES} bytes`), `docs/tracker.md should state the ${GZIP_BUDGET_BYTES} B budget`);
     const row = `| svc \`t.js\` | ${raw} B | ${gzip} B | ${brotli} B |`;
     assert.ok(documented.includes(row), `docs/tracker.md's size table should read: ${row}`);
     // Each feature's bytes, printed and documented; a feature costs something and less than the whole.
