@@ -1,8 +1,10 @@
 // The browser tracker served as /js/t.js. Written for size: plain functions and short code paths,
-// because every byte is downloaded by every visitor of every tracked page (budget: 1536 B gzipped).
+// because every byte is downloaded by every visitor of every tracked page (the build fails above
+// GZIP_BUDGET_BYTES of scripts/build-tracker.mjs). Small forms the minifier cannot find itself are
+// written out, each with a comment saying why it holds.
 // Its behaviour is documented in docs/tracker.md.
 
-type Props = Record<string, string | number | boolean>;
+type Props = Record<string, unknown>;
 type Svc = ((name: unknown, props?: unknown, options?: unknown) => void) & { q?: ArrayLike<unknown>[] };
 
 // Features the build can leave out (scripts/build-tracker.mjs), only to print what each one costs.
@@ -15,64 +17,53 @@ const win = window as Window & { svc?: Svc };
 const doc = document;
 const nav = navigator;
 const loc = location;
-const script = doc.currentScript;
-const attr = (name: string) => script && script.getAttribute('data-' + name);
-const site = attr('site');
+const script = doc.currentScript as HTMLScriptElement | null;
+// The script's data-* attributes (none when the script is not known: currentScript is null).
+const data: DOMStringMap = script ? script.dataset : {};
+const site = data.site;
 const stub = win.svc;
+// Every listener is on window in the capture phase: events of the document (DOMContentLoaded,
+// visibilitychange, clicks, scrolls of any element) pass through it first, even those that do not bubble.
+const on = (type: string, listener: (event: any) => void) => addEventListener(type, listener, true);
 
 // Blocked storage (privacy settings, sandboxed pages) throws on access: treat it as not opted out.
 let optedOut: unknown;
 try {
-  optedOut = localStorage.getItem('svc_ignore') == 'true';
+  optedOut = localStorage.svc_ignore;
 } catch {}
 
+// A page calling window.svc() must not break because the tracker stood down.
+win.svc = () => {};
 if (
-  !site ||
-  nav.webdriver ||
-  win != win.top ||
-  optedOut ||
-  (!script!.hasAttribute('data-dev') && /^(localhost|127(\.\d+){3}|\[::1\])$/.test(loc.hostname))
+  site &&
+  !nav.webdriver &&
+  win == top &&
+  optedOut != 'true' &&
+  ('dev' in data || !/^(localhost|127\.[\d.]+|\[::1\])$/.test(loc.hostname))
 ) {
-  // A page calling window.svc() must not break because the tracker stood down.
-  win.svc = () => {};
-} else {
-  let api = attr('api');
-  if (!api) {
-    // An inline script has no src (URL throws); a file: or data: page has the opaque origin "null".
-    try {
-      const origin = new URL((script as HTMLScriptElement).src).origin;
-      api = origin != 'null' ? origin + '/api/e' : '';
-    } catch {}
-    api = api || '/api/e';
+  // <origin of the script>/api/e; an inline script has no src and a data: script no base, so URL
+  // throws and the page's /api/e is used (a file: script resolves to file:///api/e, as /api/e would).
+  let endpoint: string | URL = data.api!;
+  try {
+    endpoint = endpoint || new URL('/api/e', script!.src);
+  } catch {
+    endpoint = '/api/e';
   }
-  const endpoint = api;
-
-  // Text body: sendBeacon and fetch both send text/plain, a CORS "simple" request without preflight.
-  // no-cors: the answer is never read, and a cors fetch would log a CORS error in the site's console.
-  const post = (body: string) => {
-    try {
-      if (nav.sendBeacon(endpoint, body)) return;
-    } catch {}
-    fetch(endpoint, { method: 'POST', body, keepalive: true, mode: 'no-cors' }).catch(() => {});
-  };
 
   const byteLength = (text: string) => new Blob([text]).size;
 
-  const currentUrl = () => {
-    const kept = new URLSearchParams();
-    new URLSearchParams(loc.search).forEach((value, key) => {
-      if (/^(utm_|ref$|source$)/.test(key)) kept.append(key, value);
-    });
-    const query = '' + kept;
-    return loc.pathname + (query ? '?' + query : '');
-  };
-
   const send = (name?: string, props?: Props, revenue?: unknown) => {
+    // The query's parameters named utm_*, ref and source, as written in the address.
+    const query = loc.search
+      .slice(1)
+      .split('&')
+      .filter((pair) => /^(utm_|(ref|source)(=|$))/.test(pair))
+      .join('&');
     // undefined fields are left out by JSON.stringify: no `e` for pageviews, no `p` without props,
     // no `v` without revenue (sent as given: the server checks it and keeps the event without bad revenue).
     const body = JSON.stringify({
       s: site,
-      u: currentUrl(),
+      u: loc.pathname + (query && '?' + query),
       r: doc.referrer || undefined,
       w: screen.width,
       l: nav.language,
@@ -80,112 +71,112 @@ if (
       p: props,
       v: revenue,
     });
-    if (byteLength(body) > 4096) return;
+    // Text body: sendBeacon and fetch both send text/plain, a CORS "simple" request without preflight.
+    // no-cors: the answer is never read, and a cors fetch would log a CORS error in the site's console.
+    const post = () =>
+      (nav.sendBeacon && nav.sendBeacon(endpoint, body)) ||
+      fetch(endpoint, { method: 'POST', body, keepalive: true, mode: 'no-cors' }).catch(() => {});
     // Sends before the document is parsed wait for DOMContentLoaded; listeners run in the order added.
-    if (doc.readyState == 'loading') doc.addEventListener('DOMContentLoaded', () => post(body));
-    else post(body);
+    // readyState > 'l': "loading" (not "interactive" nor "complete").
+    if (byteLength(body) <= 4096) doc.readyState > 'l' ? on('DOMContentLoaded', post) : post();
   };
 
-  const track = (rawName: unknown, props?: unknown, options?: unknown) => {
-    const name = typeof rawName == 'string' && rawName.toLowerCase();
-    if (!name || !/^[a-z0-9_-]{1,64}$/.test(name) || /^(pageview|engage|outbound|download)$/.test(name)) return;
+  const track = (name: unknown, props?: unknown, options?: unknown) => {
     let kept: Props | undefined;
-    if (props && typeof props == 'object' && !Array.isArray(props)) {
-      for (let [key, value] of Object.entries(props)) {
-        if (typeof value == 'string') value = value.slice(0, 500);
-        else if (typeof value != 'boolean' && !(typeof value == 'number' && isFinite(value))) continue;
-        if (key && key.length <= 64) (kept = kept || {})[key] = value;
-      }
-      if (kept && byteLength(JSON.stringify(kept)) > 2048) return;
+    // Matched case-insensitively, then lowercased: [\w-] with the i flag is [a-z0-9_-] after lowercasing.
+    if (typeof name == 'string' && /^(?!(pageview|engage|outbound|download)$)[\w-]{1,64}$/i.test(name)) {
+      // for...in over null does nothing; it also reads enumerable inherited keys, as JSON.stringify would not.
+      if (typeof props == 'object' && !Array.isArray(props))
+        for (const key in props) {
+          let value = (props as Props)[key];
+          const type = typeof value;
+          if (type == 'string') value = (value as string).slice(0, 500);
+          // /ng|ea/: "string" or "boolean" among the names typeof answers.
+          // value - value is 0 for finite numbers only (NaN for NaN and ±Infinity).
+          if (key && !key[64] && (type == 'number' ? (value as number) - (value as number) == 0 : /ng|ea/.test(type)))
+            (kept = kept || {})[key] = value;
+        }
+      if (!kept || byteLength(JSON.stringify(kept)) <= 2048)
+        send(name.toLowerCase(), kept, FEATURE_REVENUE ? ((options || 0) as { revenue?: unknown }).revenue : undefined);
     }
-    send(name, kept, FEATURE_REVENUE ? ((options || 0) as { revenue?: unknown }).revenue : undefined);
   };
 
   // Engagement of the current pageview: active time stops counting 30 s after the last interaction.
-  const now = () => Date.now();
+  // Each interaction adds the time since the one before it (or since the page was shown), at most 30 s.
   let activeMs: number;
-  let countedUntil: number;
-  let lastInteraction: number;
+  let counted: number;
   let maxDepth: number;
-  let engageSent: boolean;
+  let engageSent: unknown;
   const measure = () => {
-    const t = now();
-    activeMs += Math.max(0, Math.min(t, lastInteraction + 30000) - countedUntil);
-    countedUntil = t;
-    if (FEATURE_SCROLL_DEPTH) maxDepth = Math.max(maxDepth, Math.min(100, Math.round(((scrollY + innerHeight) / doc.documentElement.scrollHeight) * 100)) || 0);
+    // -counted is read before counted takes the current time.
+    activeMs += Math.max(0, Math.min(-counted + (counted = Date.now()), 30000));
+    // Rounded with |0, which also turns the NaN of an empty document into 0.
+    if (FEATURE_SCROLL_DEPTH)
+      maxDepth = Math.max(maxDepth, Math.min(100, (((scrollY + innerHeight) * 100) / doc.documentElement.scrollHeight + 0.5) | 0));
   };
-  const interact = () => {
-    measure();
-    lastInteraction = now();
-  };
-  const rearmEngage = () => {
-    activeMs = maxDepth = 0;
-    engageSent = false;
-    countedUntil = lastInteraction = now();
-  };
-
   const onBackground = () => {
     if (!engageSent) {
       measure();
-      engageSent = true;
       send('engage', { t: activeMs, d: maxDepth });
+      engageSent = 1;
     }
   };
 
   let lastPath: string;
   const pageview = () => {
-    if (lastPath == loc.pathname) return;
-    lastPath = loc.pathname;
-    rearmEngage();
-    send();
+    if (lastPath != loc.pathname) {
+      lastPath = loc.pathname;
+      activeMs = maxDepth = engageSent = 0;
+      counted = Date.now();
+      send();
+    }
   };
 
-  if (FEATURE_SPA && attr('spa') != 'off') {
+  if (FEATURE_SPA && data.spa != 'off') {
     for (const method of ['pushState', 'replaceState'] as const) {
       const original = history[method];
-      history[method] = function (this: History, ...args: Parameters<History['pushState']>) {
-        original.apply(this, args);
+      history[method] = (...args: Parameters<History['pushState']>) => {
+        original.apply(history, args);
         pageview();
       };
     }
-    addEventListener('popstate', pageview);
+    on('popstate', pageview);
   }
 
-  if (attr('engage') != 'off') {
-    for (const type of ['click', 'keydown', 'scroll']) addEventListener(type, interact, { capture: true, passive: true });
-    doc.addEventListener('visibilitychange', () => {
-      if (doc.visibilityState == 'hidden') onBackground();
+  if (data.engage != 'off') {
+    on('visibilitychange', () => {
+      if (doc.hidden) onBackground();
       // Time spent in the background is not active time.
-      else countedUntil = lastInteraction = now();
+      else counted = Date.now();
     });
-    addEventListener('pagehide', onBackground);
+    on('pagehide', onBackground);
   }
 
-  const outboundOn = attr('outbound') != 'off';
-  const onClick = (event: MouseEvent) => {
-    // Middle clicks open links in a new tab and only fire auxclick.
-    if (event.type == 'auxclick' && event.button != 1) return;
+  // One listener for the interactions that engagement counts and for clicks: data-svc-event,
+  // outbound links and downloads. Middle clicks open links in a new tab and only fire auxclick:
+  // button 0 is a click, 1 a middle click; key presses and scrolls have no button.
+  const onInput = (event: MouseEvent) => {
+    measure();
     const target = event.target as Element;
-    if (!target.closest) return;
-    const named = target.closest('[data-svc-event]');
-    if (named && event.type == 'click') track(named.getAttribute('data-svc-event'));
-    const link = target.closest('a[href]') as HTMLAnchorElement | null;
-    if (FEATURE_OUTBOUND && outboundOn && link && link.hostname) {
-      if (link.hostname != loc.hostname) send('outbound', { url: link.href });
-      else if (
-        /\.(pdf|zip|dmg|exe|pkg|msi|deb|rpm|apk|iso|rar|7z|gz|tgz|tar|csv|docx?|xlsx?|pptx?|txt|mp3|mp4|mov|avi|wmv|wav)$/i.test(
-          link.pathname,
-        )
-      )
-        send('download', { url: link.href });
+    if (event.button < 2 && target.closest) {
+      const named = target.closest('[data-svc-event]');
+      if (named && !event.button) track((named as HTMLElement).dataset.svcEvent);
+      const link = target.closest('a[href]') as HTMLAnchorElement | null;
+      if (FEATURE_OUTBOUND && data.outbound != 'off' && link && link.hostname) {
+        const kind =
+          link.hostname != loc.hostname
+            ? 'outbound'
+            : /\.(pdf|zip|dmg|exe|pkg|msi|deb|rpm|apk|iso|rar|7z|t?gz|tar|csv|(doc|xls|ppt)x?|txt|mp[34]|mov|avi|wmv|wav)$/i.test(link.pathname) &&
+              'download';
+        if (kind) send(kind, { url: link.href });
+      }
     }
   };
-  doc.addEventListener('click', onClick, true);
-  doc.addEventListener('auxclick', onClick, true);
+  for (const type of ['click', 'auxclick', 'keydown', 'scroll']) on(type, onInput);
 
   pageview();
   win.svc = track;
-  if (stub && stub.q) for (const args of stub.q) track.apply(0, args as Parameters<typeof track>);
+  for (const args of (stub && stub.q) || []) track.apply(0, args as Parameters<typeof track>);
 }
 
 export {};

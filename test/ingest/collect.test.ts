@@ -71,6 +71,21 @@ describe('a valid pageview', () => {
     assert.equal(typeof row.visitor_id, 'bigint');
   });
 
+  test('stores the same utm values for a query as written in the address and as re-encoded by URLSearchParams', async () => {
+    // The tracker keeps the parameters as the address writes them (%20, %2B); URLSearchParams writes + and %2B.
+    const written = '/utm?utm_campaign=spring%20sale&utm_source=a%2Bb&utm_medium=e-mail&ref=hn';
+    const reencoded = '/utm?' + new URLSearchParams(written.split('?')[1]);
+    assert.notEqual(written, reencoded);
+    const stored = [];
+    for (const [u, ip] of [[written, '203.0.113.21'], [reencoded, '203.0.113.22']] as const) {
+      await expectOutcome(pageview({ u }), browserHeaders('example.com', { 'x-svc-relay-key': relayKey, 'x-svc-client-ip': ip }), 'accepted');
+      const row = (await server.storedEvents(site.siteId)).at(-1)!;
+      stored.push([row.page, row.utm_source, row.utm_medium, row.utm_campaign]);
+    }
+    assert.deepEqual(stored[0], ['/utm', 'a+b', 'e-mail', 'spring sale']);
+    assert.deepEqual(stored[1], stored[0]);
+  });
+
   test('a custom event keeps cleaned props and the session of the pageview', async () => {
     const headers = browserHeaders('example.com', { 'x-svc-relay-key': relayKey, 'x-svc-client-ip': '203.0.113.9' });
     await expectOutcome(pageview({ u: '/a' }), headers, 'accepted');

@@ -110,7 +110,10 @@ describe('tracker engage', () => {
   it('does not count time spent in a background tab before it was first shown', async () => {
     const { server, page } = suite;
     // Opened in a background tab (e.g. ctrl-click): hidden from the start.
-    await page.addInitScript(() => Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' }));
+    await page.addInitScript(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    });
     await openPausedAt('/background');
     await page.clock.fastForward(20 * 60_000);
     await setTabVisibility(page, 'visible');

@@ -220,6 +220,7 @@ export function trackedPage(
 export async function setTabVisibility(page: Page, state: 'hidden' | 'visible'): Promise<void> {
   await page.evaluate((value) => {
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => value });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => value == 'hidden' });
     document.dispatchEvent(new Event('visibilitychange'));
   }, state);
 }

@@ -28,7 +28,7 @@ describe('tracker pageviews', () => {
       `${suite.server.origin('site')}/landing?q=secret&utm_source=news&gclid=abc&utm_campaign=spring%20sale&ref=hn&email=a%40b.c&source=tw#top`,
     );
     const [event] = bodies(await suite.server.next(1)) as [{ u: string }];
-    assert.equal(event.u, '/landing?utm_source=news&utm_campaign=spring+sale&ref=hn&source=tw');
+    assert.equal(event.u, '/landing?utm_source=news&utm_campaign=spring%20sale&ref=hn&source=tw');
   });
 
   it('sends u without "?" when no kept parameter remains', async () => {
