@@ -39,6 +39,8 @@ export interface Dialect {
   monthStart(dateExpr: string): string;
   /** A DATE literal from a trusted 'YYYY-MM-DD' string (validated here, never user text). */
   dateLiteral(day: string): string;
+  /** Substring test with a `?` placeholder for the needle. */
+  contains(expr: string): string;
   /** Case-insensitive substring test with a `?` placeholder for the needle. */
   containsInsensitive(expr: string): string;
   /**

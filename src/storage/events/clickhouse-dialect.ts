@@ -26,6 +26,7 @@ export const clickhouseDialect: Dialect = {
   argMaxIf: (expr, by, cond) => `if(countIf(${cond}) > 0, argMaxIf(${expr}, ${by}, ${cond}), NULL)`,
   monthStart: (d) => `toStartOfMonth(${d})`,
   dateLiteral: (day) => `toDate('${checkedDay(day)}')`,
+  contains: (expr) => `position(${expr}, ?) > 0`,
   // Lower-cased on both sides (18.16 has no ILIKE, and `(?i)` in a pattern matches nothing there).
   containsInsensitive: (expr) => `position(lowerUTF8(${expr}), lowerUTF8(?)) > 0`,
   asRepeated: (expr) => `toLowCardinality(${expr})`,

@@ -12,6 +12,7 @@ export const duckdbDialect: Dialect = {
   argMaxIf: (expr, by, cond) => `arg_max(${expr}, ${by}) FILTER (WHERE ${cond})`,
   monthStart: (d) => `CAST(date_trunc('month', ${d}) AS DATE)`,
   dateLiteral: (day) => `DATE '${checkedDay(day)}'`,
+  contains: (expr) => `contains(${expr}, ?)`,
   containsInsensitive: (expr) => `contains(lower(${expr}), lower(?))`,
   asRepeated: (expr) => expr,
   dayText: (d) => `strftime(${d}, '%Y-%m-%d')`,
