@@ -145,11 +145,10 @@ export class Ingestor {
     this.steps = liveSteps({
       sites: this.sites,
       relayKeys: new RelayKeys(deps.meta),
-      rateLimiter: deps.counters.rateLimiter('collect', deps.collectRateLimit.count, deps.collectRateLimit.windowMs),
+      admission: deps.counters.admission('collect', deps.collectRateLimit.count, deps.collectRateLimit.windowMs),
       geo: deps.geo,
       hosting: this.hosting,
       salts: this.salts,
-      sessions: this.sessions,
       accept: (event) => this.buffer.add(event),
     });
   }
