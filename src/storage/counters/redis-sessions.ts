@@ -97,7 +97,8 @@ export class RedisLiveSessions implements LiveSessionStore {
     const attrs = goesOn ? null : start();
     return {
       keys: [key, previousVisitorId === undefined ? key : this.prefix + previousVisitorId],
-      args: [String(ts), page, isPageview ? '1' : '0', randomId64().toString(), attrs ? JSON.stringify(attrs) : '', known ? known.sessionId.toString() : ''],
+      // Without attributes the call starts no session: it needs no candidate id either.
+      args: [String(ts), page, isPageview ? '1' : '0', attrs ? randomId64().toString() : '', attrs ? JSON.stringify(attrs) : '', known ? known.sessionId.toString() : ''],
       attrs,
       known,
     };

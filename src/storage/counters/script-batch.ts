@@ -42,14 +42,15 @@ const SCRIPT_NAME = 'svcCounters';
  * - hit (KEYS: the window's list; ARGV: limit, window ms, instant): MemorySlidingWindow.hit; answers
  *   1 (counted) or 0 (over the limit).
  * - touch (KEYS: the visitor's key, yesterday's key or the visitor's again; ARGV: ts, page, 1 for a
- *   pageview, candidate id, candidate attributes as JSON or '' when not computed, the session id this
+ *   pageview, candidate id and attributes (JSON), both '' when not computed, the session id this
  *   process knows for the visitor or ''): SessionCache.touch; answers { started, id, last, entry or
  *   nil, attrs }, attrs '' when the session goes on under the known id (the caller holds them).
  *   A new session without attributes is not written: it answers { needsAttributes }.
  * - admit (KEYS: a hit's, then a touch's; ARGV: a hit's, then a touch's): the hit, and the touch
  *   when it counted; over the limit it answers { limited }.
- * - record (KEYS: the sequence counter, the site's list; ARGV: the entry as JSON): numbers the
- *   entry, pushes it, keeps the list's last entries; answers 0.
+ * - record (KEYS: the sequence counter, the site's list; ARGV: n, skipped, then n entries as JSON,
+ *   oldest first): numbers `skipped` records that are not kept, then the n entries, pushes these,
+ *   keeps the list's last entries; answers 0.
  */
 const LUA = `
 local gap, sessionExpiry, kept, outcomesExpiry = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3]), ARGV[4]
@@ -121,12 +122,15 @@ while a <= #ARGV do
     end
     k, a = k + 3, a + 10
   elseif op == 'r' then
-    local seq = redis.call('INCR', KEYS[k])
-    redis.call('LPUSH', KEYS[k + 1], seq .. ' ' .. ARGV[a + 1])
+    local count, skipped = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+    local seq = redis.call('INCRBY', KEYS[k], skipped + count) - count
+    local entries = {}
+    for j = 1, count do entries[j] = (seq + j) .. ' ' .. ARGV[a + 2 + j] end
+    redis.call('LPUSH', KEYS[k + 1], unpack(entries))
     redis.call('LTRIM', KEYS[k + 1], 0, kept - 1)
     redis.call('PEXPIRE', KEYS[k + 1], outcomesExpiry)
     result = 0
-    k, a = k + 2, a + 2
+    k, a = k + 2, a + 3 + count
   else
     return redis.error_reply('svcCounters: unknown call ' .. tostring(op))
   end
@@ -143,6 +147,8 @@ export class ScriptBatch {
   private args: Array<string | number> = [];
   private waiting: Array<{ resolve(result: unknown): void; reject(err: unknown): void }> = [];
   private scheduled = false;
+  /** What puts its calls in the batch as it leaves (calls gathered over the turn). */
+  private hooks: Array<() => void> = [];
   private readonly command: ScriptCommand;
   private readonly shared: ReadonlyArray<number>;
 
@@ -166,15 +172,27 @@ export class ScriptBatch {
       for (const arg of args) this.args.push(arg);
       this.waiting.push({ resolve: resolve as (result: unknown) => void, reject });
       if (this.waiting.length >= this.maxCalls) this.send();
-      else if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.send());
-      }
+      else this.schedule();
     });
+  }
+
+  /** Calls `hook` as this turn's batch leaves, before it is sent: the hook may put calls in it. */
+  beforeSend(hook: () => void): void {
+    this.hooks.push(hook);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.send());
   }
 
   private send(): void {
     this.scheduled = false;
+    const hooks = this.hooks;
+    this.hooks = [];
+    for (const hook of hooks) hook();
     const { keys, args, waiting } = this;
     if (waiting.length === 0) return;
     this.keys = [];
