@@ -39,8 +39,8 @@ export class SeparateAdmission implements Admission {
     isPageview: boolean,
     start: () => SessionAttributes,
   ): MaybePromise<SessionDecision | null> {
-    const touch = (counted: boolean) => (counted ? this.sessions.touch(visitorId, previousVisitorId, ts, page, isPageview, start) : null);
     const counted = this.limiter.hit(rateKey, ts);
-    return isPromise(counted) ? counted.then(touch) : touch(counted);
+    if (isPromise(counted)) return counted.then((c) => (c ? this.sessions.touch(visitorId, previousVisitorId, ts, page, isPageview, start) : null));
+    return counted ? this.sessions.touch(visitorId, previousVisitorId, ts, page, isPageview, start) : null;
   }
 }
