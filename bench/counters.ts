@@ -81,7 +81,8 @@ async function storeRates(mode: Mode, prefix: string): Promise<{ touches: number
   }
 }
 
-async function collectRate(mode: Mode, prefix: string): Promise<number> {
+/** Events/s through the collection steps, and the CPU an event costs: the bench's process (user + system) and Redis. */
+async function collectRate(mode: Mode, prefix: string): Promise<{ rate: number; cpuPerEvent: number; redisCpuPerEvent: number }> {
   const counters = await mode.open(prefix);
   const meta = await openSqliteMetaStore(':memory:');
   const events = await DuckDbEventStore.open({ path: ':memory:' });
@@ -97,12 +98,17 @@ async function collectRate(mode: Mode, prefix: string): Promise<number> {
       return { body: Buffer.from(JSON.stringify({ s: site.id, ...event })), origin: `https://${domain}`, userAgent: ua, socketIp: ip, relay: {} };
     });
     await ingest.collect(bodies[0]!);
+    const cpu = process.cpuUsage();
+    const redisCpu = await redisCpuSeconds();
     const result = await rate(EVENTS, mode.inFlight, (i) => {
       if (i % 10_000 === 0) clock.advance(1000);
       return ingest.collect(bodies[i]!);
     });
+    await ingest.settle();
+    const used = process.cpuUsage(cpu);
+    const redisCpuPerEvent = ((await redisCpuSeconds()) - redisCpu) / EVENTS;
     await ingest.drain();
-    return result;
+    return { rate: result, cpuPerEvent: (used.user + used.system) / 1e6 / EVENTS, redisCpuPerEvent };
   } finally {
     await events.close();
     await meta.close();
@@ -115,13 +121,16 @@ const prefix = `svc-bench:${randomBytes(4).toString('hex')}:`;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US').replace(/,/g, ' ');
 try {
   console.log(`${EVENTS} events, ${VISITORS} visitors; Redis ${(await redis.info('server')).match(/redis_version:(\S+)/)?.[1]} at ${REDIS_URL}`);
-  console.log('| Counters | session touches/s | rate-limit hits/s | events/s through the collection steps | touches: the bench\'s CPU (cores), Redis CPU µs a touch |');
-  console.log('|---|---|---|---|---|');
+  console.log('| Counters | session touches/s | rate-limit hits/s | events/s through the collection steps | touches: the bench\'s CPU (cores), Redis CPU µs a touch | CPU µs an event through the steps: the bench; Redis; the bench against in process |');
+  console.log('|---|---|---|---|---|---|');
+  let inProcessCpu = 0;
   for (const [i, mode] of MODES.entries()) {
     const stores = await storeRates(mode, `${prefix}${i}s:`);
     const collected = await collectRate(mode, `${prefix}${i}c:`);
+    if (i === 0) inProcessCpu = collected.cpuPerEvent;
     const cpu = `${stores.benchCpu.toFixed(2)}, ${(stores.redisCpuPerTouch * 1e6).toFixed(1)}`;
-    console.log(`| ${mode.name} | ${fmt(stores.touches)} | ${fmt(stores.hits)} | ${fmt(collected)} | ${cpu} |`);
+    const perEvent = `${(collected.cpuPerEvent * 1e6).toFixed(1)}; ${(collected.redisCpuPerEvent * 1e6).toFixed(1)}; ${(collected.cpuPerEvent / inProcessCpu).toFixed(2)}×`;
+    console.log(`| ${mode.name} | ${fmt(stores.touches)} | ${fmt(stores.hits)} | ${fmt(collected.rate)} | ${cpu} | ${perEvent} |`);
   }
   // What Redis holds: the session hashes the last store run left, and a network's full window.
   const sessionKeys = (await redis.scan('0', 'MATCH', `${prefix}${MODES.length - 1}s:ls:*`, 'COUNT', 1000))[1].slice(0, 100);

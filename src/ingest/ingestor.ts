@@ -145,11 +145,10 @@ export class Ingestor {
     this.steps = liveSteps({
       sites: this.sites,
       relayKeys: new RelayKeys(deps.meta),
-      rateLimiter: deps.counters.rateLimiter('collect', deps.collectRateLimit.count, deps.collectRateLimit.windowMs),
+      admission: deps.counters.admission('collect', deps.collectRateLimit.count, deps.collectRateLimit.windowMs),
       geo: deps.geo,
       hosting: this.hosting,
       salts: this.salts,
-      sessions: this.sessions,
       accept: (event) => this.buffer.add(event),
     });
   }
@@ -184,12 +183,18 @@ export class Ingestor {
       return this.failed(err);
     }
     if (!isPromise(result)) return this.settled(candidate, result);
-    const run = result.then(
-      (outcome) => this.settled(candidate, outcome),
-      (err: unknown) => this.failed(err),
+    // The event leaves inFlight in the handlers themselves: no further promise an event.
+    const run: Promise<Outcome> = result.then(
+      (outcome) => {
+        this.inFlight.delete(run);
+        return this.settled(candidate, outcome);
+      },
+      (err: unknown) => {
+        this.inFlight.delete(run);
+        return this.failed(err);
+      },
     );
     this.inFlight.add(run);
-    void run.finally(() => this.inFlight.delete(run)).catch(() => undefined);
     return run;
   }
 

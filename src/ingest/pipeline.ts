@@ -1,6 +1,7 @@
 // The collection pipeline: a list of named steps, each of which may drop the event with a typed
 // reason. Order of the live steps: parse (JSON, then shape) → site → origin → gpc → relay → bot_ua →
-// datacenter → rate_limit → enrich → buffer. Size is checked by the HTTP layer while reading the body.
+// datacenter → rate_limit (the window's key) → enrich (visitor id; the rate-limit hit and the session
+// in one admission: one Redis call) → buffer. Size is checked by the HTTP layer while reading the body.
 import { isPromise, type MaybePromise } from '../core/clock.js';
 import { clientValue } from '../core/vocabulary.js';
 import { localDaySpan, type LocalDaySpan } from '../core/localtime.js';
@@ -8,7 +9,7 @@ import type { PrometheusRegistry } from '../core/prometheus.js';
 import type { StoredEvent } from '../storage/events/schema.js';
 import type { Site } from '../entities/sites.js';
 import type { LiveSessionStore, SessionAttributes, SessionDecision } from '../storage/counters/live-sessions.js';
-import type { RateLimiter } from '../storage/counters/rate-limiter.js';
+import type { Admission } from '../storage/counters/admission.js';
 import { isAccepted, type DropReason, type Outcome } from './drop-reasons.js';
 import { parseEventBody, type TrackerEvent } from './event-shape.js';
 import type { GeoLocator, GeoPlace } from './geo.js';
@@ -41,6 +42,8 @@ export interface Candidate {
   ip: string | null;
   relayed: RelayedVisitor | null;
   placeOverride: Partial<GeoPlace> | null;
+  /** The collection rate limit's key: the site and the visitor's network. */
+  rateKey?: string;
   stored?: StoredEvent;
 }
 
@@ -51,13 +54,23 @@ export interface Step<I> {
   run(candidate: Candidate, input: I): MaybePromise<StepResult>;
 }
 
-/** The shared parts every path of ingestion enriches and sessionizes with. */
-export interface Enricher {
+/** The shared parts every path of ingestion enriches with. */
+export interface Enrichment {
   geo: GeoLocator;
   hosting: HostingNetworks;
   salts: SaltBook;
+}
+
+/** ...and sessionizes with (an import: a session store of its own). */
+export interface Enricher extends Enrichment {
   sessions: LiveSessionStore;
 }
+
+/**
+ * The session of a candidate's visitor (`start` computes a new session's attributes), or null when
+ * the event is over its rate limit.
+ */
+type SessionStep = (c: Candidate, visitorId: bigint, previousVisitorId: bigint | undefined, start: () => SessionAttributes) => MaybePromise<SessionDecision | null>;
 
 // ---- Steps shared by live collection and import ----
 
@@ -106,32 +119,40 @@ function firstEventAttributes(c: Candidate, geo: GeoLocator): SessionAttributes 
   };
 }
 
-/** Visitor id, session and dimension values: turns a valid candidate into a stored row. */
+/** Visitor id, session and dimension values: turns a valid candidate into a stored row (an import's). */
 export function enrich(c: Candidate, parts: Enricher): MaybePromise<StoredEvent> {
+  return enrichWith(c, parts, (c, visitorId, previousVisitorId, start) =>
+    parts.sessions.touch(visitorId, previousVisitorId, c.ts, c.location!.path, c.event!.name === 'pageview', start),
+  ) as MaybePromise<StoredEvent>;
+}
+
+/** The same with `session` deciding the visitor's session: null when it refused the event. */
+function enrichWith(c: Candidate, parts: Enrichment, session: SessionStep): MaybePromise<StoredEvent | null> {
   const span = localDaySpan(c.ts, c.site!.timezone);
   const salt = parts.salts.saltFor(span.day);
-  return isPromise(salt) ? salt.then((s) => enrichWithSalt(c, parts, span, s)) : enrichWithSalt(c, parts, span, salt);
+  return isPromise(salt) ? salt.then((s) => enrichWithSalt(c, parts, session, span, s)) : enrichWithSalt(c, parts, session, span, salt);
 }
 
-function enrichWithSalt(c: Candidate, parts: Enricher, span: LocalDaySpan, salt: Buffer): MaybePromise<StoredEvent> {
+function enrichWithSalt(c: Candidate, parts: Enrichment, session: SessionStep, span: LocalDaySpan, salt: Buffer): MaybePromise<StoredEvent | null> {
   // A session under yesterday's visitor id can only go on within the gap after local midnight.
   const previousSalt = c.ts - span.start < SESSION_GAP_MS ? parts.salts.previousSalt(span.day) : undefined;
-  return isPromise(previousSalt) ? previousSalt.then((p) => enrichWithSalts(c, parts, span, salt, p)) : enrichWithSalts(c, parts, span, salt, previousSalt);
+  return isPromise(previousSalt)
+    ? previousSalt.then((p) => enrichWithSalts(c, parts, session, span, salt, p))
+    : enrichWithSalts(c, parts, session, span, salt, previousSalt);
 }
 
-function enrichWithSalts(c: Candidate, parts: Enricher, span: LocalDaySpan, salt: Buffer, previousSalt: Buffer | undefined): MaybePromise<StoredEvent> {
+function enrichWithSalts(c: Candidate, parts: Enrichment, session: SessionStep, span: LocalDaySpan, salt: Buffer, previousSalt: Buffer | undefined): MaybePromise<StoredEvent | null> {
   const site = c.site!;
   const ip = c.ip ?? '';
   const visitorId = visitorIdFor(salt, site.id, ip, c.ua);
   const previousVisitorId = previousSalt ? visitorIdFor(previousSalt, site.id, ip, c.ua) : undefined;
-  const decision = parts.sessions.touch(visitorId, previousVisitorId, c.ts, c.location!.path, c.event!.name === 'pageview', () =>
-    firstEventAttributes(c, parts.geo),
-  );
+  const decision = session(c, visitorId, previousVisitorId, () => firstEventAttributes(c, parts.geo));
   if (isPromise(decision)) return decision.then((d) => storedRow(c, span.day, visitorId, d));
   return storedRow(c, span.day, visitorId, decision);
 }
 
-function storedRow(c: Candidate, day: string, visitorId: bigint, decision: SessionDecision): StoredEvent {
+function storedRow(c: Candidate, day: string, visitorId: bigint, decision: SessionDecision | null): StoredEvent | null {
+  if (decision === null) return null;
   const { session, started } = decision;
   const site = c.site!;
   const event = c.event!;
@@ -183,14 +204,22 @@ export function locate(c: Candidate, checkHost: boolean): StepResult {
 
 // ---- Live collection ----
 
-export interface LiveDeps extends Enricher {
+export interface LiveDeps extends Enrichment {
   sites: SiteDirectory;
   relayKeys: RelayKeys;
-  rateLimiter: RateLimiter;
+  /** The collection rate limit's hit and the visitor's session, decided together. */
+  admission: Admission;
   accept(event: StoredEvent): void;
 }
 
 export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
+  const admit: SessionStep = (c, visitorId, previousVisitorId, start) =>
+    deps.admission.admit(c.rateKey!, visitorId, previousVisitorId, c.ts, c.location!.path, c.event!.name === 'pageview', start);
+  const admitted = (c: Candidate, stored: StoredEvent | null): StepResult => {
+    if (stored === null) return 'rate_limited';
+    c.stored = stored;
+    return undefined;
+  };
   return [
     {
       name: 'parse',
@@ -248,25 +277,18 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
     botUaStep,
     datacenterStep(deps.hosting),
     {
+      // The hit itself is counted in enrich, with the session: one call to the counters an event.
       name: 'rate_limit',
       run(c) {
-        const key = `${c.site!.id}|${c.ip ? truncatedIp(c.ip) : '-'}`;
-        const counted = deps.rateLimiter.hit(key, c.ts);
-        return typeof counted === 'boolean' ? rateLimitResult(counted) : counted.then(rateLimitResult);
+        c.rateKey = `${c.site!.id}|${c.ip ? truncatedIp(c.ip) : '-'}`;
+        return undefined;
       },
     },
     {
       name: 'enrich',
       run(c) {
-        const stored = enrich(c, deps);
-        if (!isPromise(stored)) {
-          c.stored = stored;
-          return undefined;
-        }
-        return stored.then((s) => {
-          c.stored = s;
-          return undefined;
-        });
+        const stored = enrichWith(c, deps, admit);
+        return isPromise(stored) ? stored.then((s) => admitted(c, s)) : admitted(c, stored);
       },
     },
     {
@@ -278,8 +300,6 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
     },
   ];
 }
-
-const rateLimitResult = (counted: boolean): StepResult => (counted ? undefined : 'rate_limited');
 
 // Real User-Agents are a few hundred characters; the cap bounds every cache keyed by them.
 const MAX_USER_AGENT = 512;

@@ -32,8 +32,10 @@ for (const kind of COUNTER_KINDS) {
     withCounters(`a site keeps its last ${RECENT_OUTCOMES_PER_SITE}`, 1, async ([counters]) => {
       const log = counters!.recentOutcomes;
       for (let i = 0; i < RECENT_OUTCOMES_PER_SITE + 5; i++) log.record(7, i, 'accepted', `/p${i}`, UA);
-      const { outcomes } = await log.list(7, 0);
+      const { outcomes, lastSeq } = await log.list(7, 0);
       assert.equal(outcomes.length, RECENT_OUTCOMES_PER_SITE);
+      // Every record is numbered, the forgotten ones too.
+      assert.deepEqual([lastSeq, outcomes[0]!.seq, outcomes.at(-1)!.seq], [RECENT_OUTCOMES_PER_SITE + 5, 6, RECENT_OUTCOMES_PER_SITE + 5]);
       assert.deepEqual([outcomes[0]!.path, outcomes.at(-1)!.path], ['/p5', `/p${RECENT_OUTCOMES_PER_SITE + 4}`]);
     });
 

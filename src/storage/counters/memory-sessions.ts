@@ -146,6 +146,39 @@ export class SessionCache implements LiveSessionStore {
     return { session: fresh, started: true };
   }
 
+  /** The visitor's session as held, without moving it (for a store this cache mirrors). */
+  peek(visitorId: bigint): LiveSession | undefined {
+    return this.live.get(visitorId);
+  }
+
+  /**
+   * Holds `session`, as a shared store (Redis) decided it, as the visitor's open session: the same
+   * session held already takes its latest instant and entry page, another one is replaced. Answers
+   * the session as held (its values shared).
+   */
+  remember(visitorId: bigint, session: LiveSession): LiveSession {
+    const held = this.live.get(visitorId);
+    if (held !== undefined && held.sessionId === session.sessionId) {
+      held.lastTs = session.lastTs;
+      if (held.entryPage !== session.entryPage) {
+        const grown = 2 * ((session.entryPage?.length ?? 0) - (held.entryPage?.length ?? 0));
+        held.entryPage = this.shared.share(session.entryPage);
+        this.bytes += grown;
+        held.bytes += grown;
+      }
+      this.live.delete(visitorId);
+      this.live.set(visitorId, held);
+      return held;
+    }
+    if (held !== undefined) this.remove(visitorId, held);
+    const fresh = { sessionId: session.sessionId, lastTs: session.lastTs, entryPage: this.shared.share(session.entryPage), attrs: this.shared.attributes(session.attrs), bytes: 0 };
+    fresh.bytes = sessionBytes(fresh);
+    this.bytes += fresh.bytes;
+    this.live.set(visitorId, fresh);
+    this.evict();
+    return fresh;
+  }
+
   private remove(key: bigint, session: { bytes: number }): void {
     this.live.delete(key);
     this.bytes -= session.bytes;

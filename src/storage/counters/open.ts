@@ -3,14 +3,18 @@
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { LocalInvalidations, type Invalidations } from './invalidations.js';
+import { SeparateAdmission, type Admission } from './admission.js';
 import type { LiveSessionStore } from './live-sessions.js';
 import { SessionCache } from './memory-sessions.js';
 import { MemorySlidingWindow, type RateLimiter } from './rate-limiter.js';
 import { MemoryRecentOutcomes, type RecentOutcomeLog } from './recent-outcomes.js';
 import { RedisInvalidations } from './redis-invalidations.js';
-import { RedisRecentOutcomes } from './redis-recent-outcomes.js';
+import { OUTCOMES_EXPIRY_MS, RedisRecentOutcomes } from './redis-recent-outcomes.js';
 import { RedisSlidingWindow } from './redis-rate-limiter.js';
 import { RedisLiveSessions } from './redis-sessions.js';
+import { ScriptBatch } from './script-batch.js';
+import { SESSION_GAP_MS } from '../../core/session-gap.js';
+import { RECENT_OUTCOMES_PER_SITE } from './recent-outcomes.js';
 
 /** What did without Redis: a connection attempt, or a call that fell back. */
 export type CounterFallback = 'connection' | 'sessions' | 'rate_limit' | 'invalidation' | 'recent_outcomes';
@@ -24,6 +28,11 @@ export interface Counters {
    * windows' (a name is one window: asked again, it is the same one, in every process).
    */
   rateLimiter(name: string, count: number, windowMs: number): RateLimiter;
+  /**
+   * Collection's admission of an event: a hit of the window `rateLimiter(name, count, windowMs)`
+   * and, when it counts, the visitor's touch of `liveSessions` (with Redis, one call).
+   */
+  admission(name: string, count: number, windowMs: number): Admission;
   invalidations: Invalidations;
   /** Each site's last collection outcomes (installation verification). */
   recentOutcomes: RecentOutcomeLog;
@@ -31,7 +40,7 @@ export interface Counters {
 }
 
 export interface CountersOptions {
-  /** The in-process session cache's bound (with Redis: the bound of the sessions kept while it does not answer). */
+  /** The in-process session cache's bound (with Redis: of this process's copies of the sessions Redis answered, and of those it keeps while Redis does not answer). */
   sessionCacheBytes: number;
   /** Every Redis key and channel starts with it (tests give each theirs). */
   keyPrefix?: string;
@@ -40,27 +49,35 @@ export interface CountersOptions {
    * through, an invalidation reached this process only, outcomes were listed from this process's own.
    */
   onUnavailable?: (what: CounterFallback, err: unknown) => void;
-  /** The most calls of one script that travel in one EVALSHA (1: each on its own). */
+  /** The most calls that travel in one EVALSHA (1: each on its own). */
   maxBatch?: number;
   /** How long opening waits for Redis's first answer before going on without it. */
   connectTimeoutMs?: number;
 }
 
+/**
+ * A session's key outlives its gap by this much. The gap is judged on event instants (the collect
+ * processes' clocks), so the key's expiry (Redis's clock) only has to come after it.
+ */
+const SESSION_EXPIRY_SLACK_MS = 5 * 60_000;
+
 /** A Redis call that takes longer fails (and falls back) rather than holding events. */
 const COMMAND_TIMEOUT_MS = 2_000;
 
 export async function openCounters(redisUrl: string | undefined, options: CountersOptions): Promise<Counters> {
-  const fallbackSessions = new SessionCache({ maxBytes: options.sessionCacheBytes });
+  const localSessions = new SessionCache({ maxBytes: options.sessionCacheBytes });
   if (redisUrl === undefined) {
     const windows = new Map<string, MemorySlidingWindow>();
+    const rateLimiter = (name: string, count: number, windowMs: number): MemorySlidingWindow => {
+      let window = windows.get(name);
+      if (!window) windows.set(name, (window = new MemorySlidingWindow(count, windowMs)));
+      return window;
+    };
     return {
       shared: false,
-      liveSessions: fallbackSessions,
-      rateLimiter(name, count, windowMs) {
-        let window = windows.get(name);
-        if (!window) windows.set(name, (window = new MemorySlidingWindow(count, windowMs)));
-        return window;
-      },
+      liveSessions: localSessions,
+      rateLimiter,
+      admission: (name, count, windowMs) => new SeparateAdmission(rateLimiter(name, count, windowMs), localSessions),
       invalidations: new LocalInvalidations(),
       recentOutcomes: new MemoryRecentOutcomes(),
       close: async () => undefined,
@@ -81,13 +98,22 @@ export async function openCounters(redisUrl: string | undefined, options: Counte
     // Not fatal: collection goes on with the fallbacks, and the connection is retried.
     unavailable('connection', err);
   }
+  // One script and one batch for every counter: the calls of a turn share one EVALSHA.
+  const batch = new ScriptBatch(
+    redis,
+    { gapMs: SESSION_GAP_MS, sessionExpiryMs: SESSION_GAP_MS + SESSION_EXPIRY_SLACK_MS, outcomesKept: RECENT_OUTCOMES_PER_SITE, outcomesExpiryMs: OUTCOMES_EXPIRY_MS },
+    options.maxBatch,
+  );
+  const window = (name: string, limit: number, windowMs: number) => ({ prefix: `${prefix}rl:${name}:`, limit, windowMs });
+  const limitUnavailable = (err: unknown) => unavailable('rate_limit', err);
+  const liveSessions = new RedisLiveSessions(batch, `${prefix}ls:`, localSessions, (err) => unavailable('sessions', err));
   return {
     shared: true,
-    liveSessions: new RedisLiveSessions(redis, `${prefix}ls:`, fallbackSessions, (err) => unavailable('sessions', err), options.maxBatch),
-    rateLimiter: (name, count, windowMs) =>
-      new RedisSlidingWindow(redis, `${prefix}rl:${name}:`, count, windowMs, (err) => unavailable('rate_limit', err), options.maxBatch),
+    liveSessions,
+    rateLimiter: (name, count, windowMs) => new RedisSlidingWindow(batch, window(name, count, windowMs), limitUnavailable),
+    admission: (name, count, windowMs) => liveSessions.admission(window(name, count, windowMs), limitUnavailable),
     invalidations: new RedisInvalidations(redis, subscriber, `${prefix}inv:`, (err) => unavailable('invalidation', err)),
-    recentOutcomes: new RedisRecentOutcomes(redis, `${prefix}ro:`, (err) => unavailable('recent_outcomes', err), options.maxBatch),
+    recentOutcomes: new RedisRecentOutcomes(redis, batch, `${prefix}ro:`, (err) => unavailable('recent_outcomes', err)),
     async close() {
       for (const connection of [redis, subscriber]) {
         if (connection.status === 'ready') await connection.quit().catch(() => connection.disconnect());

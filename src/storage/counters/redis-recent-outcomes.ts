@@ -1,55 +1,65 @@
 // The last collection outcomes of each site in Redis, so that an api process lists what every
 // collect process recorded: a list per site of its last RECENT_OUTCOMES_PER_SITE outcomes, newest
-// first ("<seq> <JSON>"), numbered by one counter shared by every process. Records of one turn of
-// the event loop travel in one EVALSHA, and nothing waits for them.
+// first ("<seq> <JSON>"), numbered by one counter shared by every process. The records of one turn
+// of the event loop are sent per site when that turn's EVALSHA leaves (script-batch.ts): a site's
+// last RECENT_OUTCOMES_PER_SITE of them, the earlier ones numbered but not sent (the list would
+// drop them at once). Nothing waits for them.
 import type { Redis } from 'ioredis';
 import { MemoryRecentOutcomes, outcomesAfter, RECENT_OUTCOMES_PER_SITE, type RecentOutcomeLog, type RecordedOutcome } from './recent-outcomes.js';
-import { ScriptBatch, type BatchScript } from './script-batch.js';
+import { OP, type ScriptBatch } from './script-batch.js';
 
 /** A site without outcomes for this long lets go of its list. */
-const EXPIRY_MS = 7 * 24 * 3_600_000;
-
-/**
- * KEYS per record: the sequence counter, the site's list. ARGV: how many a list keeps and its
- * expiry (ms), then per record the entry as JSON (the script puts its number in front).
- */
-const RECORD_OUTCOMES: BatchScript = {
-  name: 'svcRecordOutcomes',
-  lua: `
-local keep, expiry = tonumber(ARGV[1]), ARGV[2]
-for i = 1, #KEYS / 2 do
-  local seq = redis.call('INCR', KEYS[2 * i - 1])
-  redis.call('LPUSH', KEYS[2 * i], seq .. ' ' .. ARGV[2 + i])
-  redis.call('LTRIM', KEYS[2 * i], 0, keep - 1)
-  redis.call('PEXPIRE', KEYS[2 * i], expiry)
-end
-return {}
-`,
-};
+export const OUTCOMES_EXPIRY_MS = 7 * 24 * 3_600_000;
 
 export class RedisRecentOutcomes implements RecentOutcomeLog {
-  private readonly batch: ScriptBatch<unknown>;
   private readonly seqKey: string;
   /** What this process recorded: listed while Redis does not answer. */
   private readonly local = new MemoryRecentOutcomes();
-  /** This process's last record, settled: a list waits for it, so it lists what was recorded before it. */
+  /** This process's last records, settled: a list waits for them, so it lists what was recorded before it. */
   private recorded: Promise<void> = Promise.resolve();
+  /** The records of this turn by site: the last ones kept, and how many earlier ones are not sent. */
+  private pending = new Map<number, { entries: Array<Omit<RecordedOutcome, 'seq'>>; skipped: number }>();
+  /** Settles `recorded` once this turn's records are answered; null while none wait. */
+  private settle: (() => void) | null = null;
 
   /** Keys are `prefix` + `seq` and `prefix` + the site's internal id. */
   constructor(
     private readonly redis: Redis,
+    private readonly batch: ScriptBatch,
     private readonly prefix: string,
     private readonly onUnavailable: (err: unknown) => void,
-    maxBatch?: number,
   ) {
     this.seqKey = `${prefix}seq`;
-    this.batch = new ScriptBatch(redis, RECORD_OUTCOMES, [RECENT_OUTCOMES_PER_SITE, EXPIRY_MS], maxBatch);
   }
 
   record(siteInternalId: number, ts: number, outcome: string, path: string | null, ua: string): void {
     this.local.record(siteInternalId, ts, outcome, path, ua);
-    this.recorded = this.batch.call([this.seqKey, this.prefix + siteInternalId], [JSON.stringify({ ts, outcome, path, ua })]).then(() => undefined, this.onUnavailable);
+    let site = this.pending.get(siteInternalId);
+    if (site === undefined) this.pending.set(siteInternalId, (site = { entries: [], skipped: 0 }));
+    site.entries.push({ ts, outcome, path, ua });
+    if (site.entries.length > RECENT_OUTCOMES_PER_SITE) {
+      site.entries.shift();
+      site.skipped++;
+    }
+    if (this.settle === null) {
+      this.recorded = new Promise((resolve) => (this.settle = resolve));
+      this.batch.beforeSend(this.send);
+    }
   }
+
+  /** Puts this turn's records in the batch about to leave: one call per site. */
+  private readonly send = (): void => {
+    const { pending, settle } = this;
+    this.pending = new Map();
+    this.settle = null;
+    const calls: Array<Promise<unknown>> = [];
+    for (const [siteInternalId, { entries, skipped }] of pending) {
+      const args: Array<string | number> = [entries.length, skipped];
+      for (const entry of entries) args.push(JSON.stringify(entry));
+      calls.push(this.batch.call(OP.record, [this.seqKey, this.prefix + siteInternalId], args).catch(this.onUnavailable));
+    }
+    void Promise.all(calls).then(settle);
+  };
 
   async list(siteInternalId: number, afterSeq: number): Promise<{ outcomes: RecordedOutcome[]; lastSeq: number }> {
     let replies: Array<[Error | null, unknown]> | null;

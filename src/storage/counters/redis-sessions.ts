@@ -1,91 +1,44 @@
 // Live sessions in Redis, shared by every collect process: a hash per open session under its
 // visitor's key (`id`, `last`, `entry` when the session has had a pageview, `attrs` as JSON). One
-// Lua script decides each touch atomically, so events of one visitor reaching two processes form
-// one session. The touches of one turn of the event loop travel in one EVALSHA (script-batch.ts).
-import type { Redis } from 'ioredis';
+// Lua call decides each touch atomically, so events of one visitor reaching two processes form one
+// session; the touches (and admissions: a rate-limit hit and a touch in one call) of one turn of the
+// event loop travel in that turn's EVALSHA (script-batch.ts).
+//
+// The process keeps a copy of the sessions Redis answered it (in the SessionCache it falls back on
+// while Redis does not answer): an event within the gap of its visitor's known session goes on
+// with it unless Redis lost the key, so its candidate attributes are neither computed nor sent, and
+// Redis answers the known session's attributes by its id alone. Enrichment runs for the events that
+// may start a session: the first this process sees of a visitor, and those past its known gap.
 import { randomId64 } from '../../core/ids.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
-import type { LiveSessionStore, SessionAttributes, SessionDecision } from './live-sessions.js';
+import type { Admission } from './admission.js';
+import type { LiveSession, LiveSessionStore, SessionAttributes, SessionDecision } from './live-sessions.js';
 import type { SessionCache } from './memory-sessions.js';
-import { ScriptBatch, type BatchScript } from './script-batch.js';
+import type { RedisWindow } from './redis-rate-limiter.js';
+import { OP, TOUCH, type ScriptBatch } from './script-batch.js';
 
-/**
- * A session's key outlives its gap by this much. The gap is judged on event instants (the collect
- * processes' clocks), so the key's expiry (Redis's clock) only has to come after it.
- */
-const EXPIRY_SLACK_MS = 5 * 60_000;
+type TouchReply = [started: number, id?: string, last?: string, entry?: string | null, attrs?: string];
 
-/**
- * SessionCache.touch, in Lua, for a list of touches. KEYS per touch: the visitor's key, then
- * yesterday's key (the visitor's again when there is none). ARGV: the gap and the key expiry (ms),
- * then per touch: ts, page, 1 for a pageview, the candidate session id, the candidate attributes.
- * Instants stay the strings they came as (Lua prints large numbers in exponent form).
- * Answers per touch: { 1 when started, id, last, entry or nil, attrs }.
- */
-const TOUCH_SESSIONS: BatchScript = {
-  name: 'svcTouchSessions',
-  lua: `
-local gap = tonumber(ARGV[1])
-local expiry = ARGV[2]
-local out = {}
-for i = 1, #KEYS / 2 do
-  local key, previous = KEYS[2 * i - 1], KEYS[2 * i]
-  local a = 2 + (i - 1) * 5
-  local ts, page, pageview = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3] == '1'
-  local from = key
-  local s = redis.call('HMGET', key, 'id', 'last', 'entry', 'attrs')
-  if not s[1] and previous ~= key then
-    s = redis.call('HMGET', previous, 'id', 'last', 'entry', 'attrs')
-    from = previous
-  end
-  local t = tonumber(ts)
-  local id, last, entry, attrs, started
-  if s[1] and t - tonumber(s[2]) < gap and tonumber(s[2]) - t < gap then
-    id, last, entry, attrs, started = s[1], s[2], s[3], s[4], 0
-    if t > tonumber(last) then last = ts end
-    if not entry and pageview then entry = page end
-  else
-    id, last, attrs, started = ARGV[a + 4], ts, ARGV[a + 5], 1
-    entry = pageview and page or false
-  end
-  if started == 0 and from == key then
-    -- The session goes on under its key: only what changed is written.
-    if last ~= s[2] and entry ~= s[3] then redis.call('HSET', key, 'last', last, 'entry', entry)
-    elseif last ~= s[2] then redis.call('HSET', key, 'last', last)
-    elseif entry ~= s[3] then redis.call('HSET', key, 'entry', entry) end
-  else
-    if s[1] then redis.call('DEL', from) end
-    if entry then
-      redis.call('HSET', key, 'id', id, 'last', last, 'entry', entry, 'attrs', attrs)
-    else
-      redis.call('HSET', key, 'id', id, 'last', last, 'attrs', attrs)
-    end
-  end
-  redis.call('PEXPIRE', key, expiry)
-  out[i] = { started, id, last, entry, attrs }
-end
-return out
-`,
-};
-
-type TouchReply = [started: number, id: string, last: string, entry: string | null, attrs: string];
+/** One touch as sent: its keys and arguments, the attributes it brought and the session it named as known. */
+interface TouchCall {
+  keys: string[];
+  args: string[];
+  attrs: SessionAttributes | null;
+  known: LiveSession | undefined;
+}
 
 export class RedisLiveSessions implements LiveSessionStore {
-  private readonly batch: ScriptBatch<TouchReply>;
-
   /**
-   * Keys are `prefix` + the visitor id. While Redis does not answer, `fallback` sessionizes the
-   * events of this process on its own (as the embedded profile does), and `onUnavailable` counts it.
+   * Keys are `prefix` + the visitor id. `local` holds the sessions Redis answered; while Redis does
+   * not answer it sessionizes the events of this process on its own (as the embedded profile does),
+   * and `onUnavailable` counts it.
    */
   constructor(
-    redis: Redis,
+    private readonly batch: ScriptBatch,
     private readonly prefix: string,
-    private readonly fallback: SessionCache,
+    private readonly local: SessionCache,
     private readonly onUnavailable: (err: unknown) => void,
-    maxBatch?: number,
-  ) {
-    this.batch = new ScriptBatch(redis, TOUCH_SESSIONS, [SESSION_GAP_MS, SESSION_GAP_MS + EXPIRY_SLACK_MS], maxBatch);
-  }
+  ) {}
 
   touch(
     visitorId: bigint,
@@ -95,25 +48,99 @@ export class RedisLiveSessions implements LiveSessionStore {
     isPageview: boolean,
     start: () => SessionAttributes,
   ): Promise<SessionDecision> {
-    // The script decides whether the session starts; the candidate's attributes go with every touch.
-    const attrs = start();
-    const key = this.prefix + visitorId;
-    const previous = previousVisitorId === undefined ? key : this.prefix + previousVisitorId;
-    const args = [String(ts), page, isPageview ? 1 : 0, randomId64().toString(), JSON.stringify(attrs)];
-    return this.batch.call([key, previous], args).then(
-      ([started, id, last, entry, attrsJson]) => ({
-        session: { sessionId: BigInt(id), lastTs: Number(last), entryPage: entry, attrs: started === 1 ? attrs : (JSON.parse(attrsJson) as SessionAttributes) },
-        started: started === 1,
-      }),
-      (err: unknown) => {
-        this.onUnavailable(err);
-        return this.fallback.touch(visitorId, previousVisitorId, ts, page, isPageview, () => attrs);
-      },
+    const call = this.touchCall(visitorId, previousVisitorId, ts, page, isPageview, start, false);
+    return this.batch.call<TouchReply>(OP.touch, call.keys, call.args).then(
+      (reply) => this.decided(reply, call, visitorId, previousVisitorId, ts, page, isPageview, start),
+      (err: unknown) => this.fellBack(err, call, visitorId, previousVisitorId, ts, page, isPageview, start),
     );
   }
 
-  /** Redis expires its keys; the fallback sessions are swept. */
+  /** An admission in one call: the hit of `window`, then the touch when it counted. */
+  admission(window: RedisWindow, onLimitUnavailable: (err: unknown) => void): Admission {
+    return {
+      admit: (rateKey, visitorId, previousVisitorId, ts, page, isPageview, start) => {
+        const call = this.touchCall(visitorId, previousVisitorId, ts, page, isPageview, start, false);
+        return this.batch
+          .call<TouchReply>(OP.admit, [window.prefix + rateKey, ...call.keys], [window.limit, window.windowMs, String(ts), ...call.args])
+          .then(
+            (reply) => (reply[0] === TOUCH.limited ? null : this.decided(reply, call, visitorId, previousVisitorId, ts, page, isPageview, start)),
+            (err: unknown) => {
+              onLimitUnavailable(err);
+              return this.fellBack(err, call, visitorId, previousVisitorId, ts, page, isPageview, start);
+            },
+          );
+      },
+    };
+  }
+
+  /** Redis expires its keys; the local copies and fallback sessions are swept. */
   sweep(now: number): void {
-    this.fallback.sweep(now);
+    this.local.sweep(now);
+  }
+
+  /**
+   * A touch's keys and arguments. Within the gap of the session this process knows for the visitor,
+   * no attributes are computed (unless `withAttributes`): the session goes on, or Redis asks for them.
+   */
+  private touchCall(
+    visitorId: bigint,
+    previousVisitorId: bigint | undefined,
+    ts: number,
+    page: string,
+    isPageview: boolean,
+    start: () => SessionAttributes,
+    withAttributes: boolean,
+  ): TouchCall {
+    const key = this.prefix + visitorId;
+    const known = this.local.peek(visitorId);
+    const goesOn = !withAttributes && known !== undefined && ts - known.lastTs < SESSION_GAP_MS && known.lastTs - ts < SESSION_GAP_MS;
+    const attrs = goesOn ? null : start();
+    return {
+      keys: [key, previousVisitorId === undefined ? key : this.prefix + previousVisitorId],
+      // Without attributes the call starts no session: it needs no candidate id either.
+      args: [String(ts), page, isPageview ? '1' : '0', attrs ? randomId64().toString() : '', attrs ? JSON.stringify(attrs) : '', known ? known.sessionId.toString() : ''],
+      attrs,
+      known,
+    };
+  }
+
+  private decided(
+    [started, id, last, entry, attrsJson]: TouchReply,
+    call: TouchCall,
+    visitorId: bigint,
+    previousVisitorId: bigint | undefined,
+    ts: number,
+    page: string,
+    isPageview: boolean,
+    start: () => SessionAttributes,
+  ): SessionDecision | Promise<SessionDecision> {
+    if (started === TOUCH.needsAttributes) {
+      // Redis no longer holds the known session (evicted): a new one starts, with attributes.
+      const retry = this.touchCall(visitorId, previousVisitorId, ts, page, isPageview, start, true);
+      return this.batch.call<TouchReply>(OP.touch, retry.keys, retry.args).then(
+        (reply) => this.decided(reply, retry, visitorId, previousVisitorId, ts, page, isPageview, start),
+        (err: unknown) => this.fellBack(err, retry, visitorId, previousVisitorId, ts, page, isPageview, start),
+      );
+    }
+    const attrs = started === TOUCH.started ? call.attrs! : attrsJson === '' ? call.known!.attrs : (JSON.parse(attrsJson!) as SessionAttributes);
+    // The known session's id was sent as the touch's last argument.
+    const sessionId = call.known !== undefined && id === call.args[5] ? call.known.sessionId : BigInt(id!);
+    const session = this.local.remember(visitorId, { sessionId, lastTs: Number(last), entryPage: entry ?? null, attrs });
+    return { session, started: started === TOUCH.started };
+  }
+
+  private fellBack(
+    err: unknown,
+    call: TouchCall,
+    visitorId: bigint,
+    previousVisitorId: bigint | undefined,
+    ts: number,
+    page: string,
+    isPageview: boolean,
+    start: () => SessionAttributes,
+  ): SessionDecision {
+    this.onUnavailable(err);
+    const attrs = call.attrs;
+    return this.local.touch(visitorId, previousVisitorId, ts, page, isPageview, attrs ? () => attrs : start);
   }
 }
