@@ -4,22 +4,7 @@
 // shell, before the script has loaded, and the script takes their answers.
 import { DEFAULT_COMPARISON, type BreakdownInclude, type Comparison, type Dimension, type MatchKind, type Metric, type QueryDimension } from './vocabulary.js';
 import { parseViewState, queryParams, statsParams, type ViewState } from './view-state.js';
-
-/** A read of one site: its path under /app/v1/sites/:siteId and its parameters. */
-export interface SiteRead {
-  path: string;
-  params?: URLSearchParams;
-}
-
-/** The path under /app/v1 of a site's read. */
-export function sitePath(siteId: string, read: SiteRead): string {
-  const query = read.params && read.params.toString() !== '' ? `?${read.params}` : '';
-  return `/sites/${encodeURIComponent(siteId)}${read.path}${query}`;
-}
-
-/** The signed-in session (every signed-in page waits for it) and the sites the user sees. */
-export const SESSION_PATH = '/session';
-export const SITES_PATH = '/sites';
+import type { SiteRead } from './app-paths.js';
 
 /** Whether the site holds an event yet, its tracker tag and its recent collection outcomes. */
 export const INSTALLATION: SiteRead = { path: '/installation' };

@@ -13,7 +13,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { installErrorHandler } from '../../src/http/errors.js';
 import { dashboardRoutes } from '../../src/http/dashboard/index.js';
 import { loadWebBuild, type WebBuild } from '../../src/http/dashboard/assets.js';
-import { dashboardReads, sitePath } from '../../src/core/dashboard-reads.js';
+import { sitePath } from '../../src/core/app-paths.js';
+import { dashboardReads } from '../../src/core/dashboard-reads.js';
 import { escapeHtml } from '../../src/core/html.js';
 
 interface Sizes {

@@ -1,7 +1,7 @@
 // The signed-in user, its organisations and roles, as GET /app/v1/session reports them.
 import { api, setCsrfToken } from './api.js';
 import { readPath } from './early.js';
-import { SESSION_PATH } from '../../src/core/dashboard-reads.js';
+import { SESSION_PATH } from '../../src/core/app-paths.js';
 import type { Membership, Role, SessionView } from '../../src/core/vocabulary.js';
 
 /** The signed-in session (the early answer when the page asked it early); its CSRF token goes with every change that follows. */

@@ -4,7 +4,7 @@ import { LoadState } from '../components/feedback.js';
 import { useLoad } from './hooks.js';
 import { mountPage, pathSegment, SignedIn } from './mount.js';
 import { loadSite, readEarly } from './site.js';
-import type { SiteRead } from '../../src/core/dashboard-reads.js';
+import type { SiteRead } from '../../src/core/app-paths.js';
 import type { SessionView, SiteRow } from '../../src/core/vocabulary.js';
 
 function WithSite({ render }: { render(site: SiteRow): VNode }) {

@@ -3,7 +3,7 @@
 import { ApiError, importedOf } from './api.js';
 import { askEarly, readPath } from './early.js';
 import { readableError } from './read-errors.js';
-import { SESSION_PATH, SITES_PATH, sitePath, type SiteRead } from '../../src/core/dashboard-reads.js';
+import { SESSION_PATH, SITES_PATH, sitePath, type SiteRead } from '../../src/core/app-paths.js';
 import type { SiteRow } from '../../src/core/vocabulary.js';
 
 /** The site among those the user can see; NOT_FOUND (as the server says it) when it is not one of them. */

@@ -5,7 +5,8 @@ import { apiError } from '../../core/errors.js';
 import { loginPath } from '../../core/next-path.js';
 import type { PageEntry, WebBuild } from './assets.js';
 import { escapeHtml } from '../../core/html.js';
-import { dashboardReads, SESSION_PATH, sitePath, SITES_PATH } from '../../core/dashboard-reads.js';
+import { SESSION_PATH, sitePath, SITES_PATH } from '../../core/app-paths.js';
+import { dashboardReads } from '../../core/dashboard-reads.js';
 
 export interface PageRoute {
   path: string;
