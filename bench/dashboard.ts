@@ -1,7 +1,8 @@
 // bench/dashboard: the site dashboard in Chromium on the year site of bench/query (10.6 M events by
 // default). Prints, for the 30d and year views, p50/p95 over 20 loads of the time from navigation
 // start to every figure filled (KPI tiles, chart, the five panels), where that time goes (medians:
-// the first /app/v1 request's start, the session's answer, the last answer), and the JavaScript and
+// the first /app/v1 request's start, the session's answer, the last answer; the CPU time of the
+// service's process and of the page's main thread over a load), and the JavaScript and
 // CSS the page loads, raw and gzip. With --baseline, the same loads against another checkout of the
 // service (its own server and dashboard, on the same data), round by round in turn, and the ratios.
 //
@@ -77,6 +78,10 @@ interface Load {
   session: number;
   /** The last /app/v1 answer ends. */
   lastAnswer: number;
+  /** CPU time of the service's process (and of the bench's own driver, the same for every checkout) over the load. */
+  serverCpu: number;
+  /** CPU time of the page's main thread over the load (Chromium's ThreadTime). */
+  pageCpu: number;
 }
 
 /** A checkout of the service: its server and dashboard. */
@@ -161,11 +166,18 @@ async function measure(context: BrowserContext, dashboard: string, into: Map<str
   for (const period of VIEWS) {
     for (let i = 0; i <= LOADS; i++) {
       const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Performance.enable');
+      const threadSeconds = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')!.value;
+      const pageBefore = await threadSeconds();
+      const serverBefore = process.cpuUsage();
       await page.goto(`${dashboard}?period=${period}`);
       await page.waitForFunction(() => (window as unknown as { __filledAt?: number }).__filledAt, undefined, { timeout: 60_000 });
+      const server = process.cpuUsage(serverBefore);
+      const pageCpu = ((await threadSeconds()) - pageBefore) * 1000;
       const errors = await page.locator('[data-panel] .error').count();
       if (errors > 0) throw new Error(`${period}: ${errors} panel(s) show an error: ${await page.locator('[data-panel] .error').first().textContent()}`);
-      if (i > 0) into.get(period)!.push(await page.evaluate(loadTimes));
+      if (i > 0) into.get(period)!.push({ ...(await page.evaluate(loadTimes)), serverCpu: (server.user + server.system) / 1000, pageCpu });
       await page.close();
     }
   }
@@ -220,18 +232,27 @@ async function main(): Promise<void> {
 
     const p = (loadsOf: Load[], pick: (l: Load) => number, q: number) => quantile(loadsOf.map(pick).sort((a, b) => a - b), q);
     console.log(`\nmilliseconds from navigation start, ${LOADS * ROUNDS} loads per view after one cold load per round (${ROUNDS} round(s)); medians of where the time goes`);
-    console.log(`${'checkout'.padEnd(22)}${'view'.padEnd(6)}${'p50'.padStart(7)}${'p95'.padStart(7)}${'first read'.padStart(12)}${'session'.padStart(9)}${'last answer'.padStart(13)}`);
+    // CPU times are the machine's load's least: on 2 shared cores, the page and the service wait for each other's CPU.
+    const columns: Array<[string, (l: Load[]) => number]> = [
+      ['p50', (l) => p(l, (x) => x.filled, 0.5)],
+      ['p95', (l) => p(l, (x) => x.filled, 0.95)],
+      ['first read', (l) => p(l, (x) => x.firstRead, 0.5)],
+      ['session', (l) => p(l, (x) => x.session, 0.5)],
+      ['last answer', (l) => p(l, (x) => x.lastAnswer, 0.5)],
+      ['server CPU', (l) => p(l, (x) => x.serverCpu, 0.5)],
+      ['page CPU', (l) => p(l, (x) => x.pageCpu, 0.5)],
+    ];
+    console.log(`${'checkout'.padEnd(22)}${'view'.padEnd(6)}${columns.map(([name]) => name.padStart(Math.max(7, name.length + 2))).join('')}`);
     for (const variant of variants) {
       for (const view of VIEWS) {
         const l = loads.get(variant.name)!.get(view)!;
-        const cells = [p(l, (x) => x.filled, 0.5), p(l, (x) => x.filled, 0.95), p(l, (x) => x.firstRead, 0.5), p(l, (x) => x.session, 0.5), p(l, (x) => x.lastAnswer, 0.5)];
-        console.log(`${variant.name.slice(0, 21).padEnd(22)}${view.padEnd(6)}${cells.map((c, i) => c.toFixed(0).padStart([7, 7, 12, 9, 13][i]!)).join('')}`);
+        console.log(`${variant.name.slice(0, 21).padEnd(22)}${view.padEnd(6)}${columns.map(([name, f]) => f(l).toFixed(0).padStart(Math.max(7, name.length + 2))).join('')}`);
       }
     }
     if (variants.length === 2) {
       for (const view of VIEWS) {
         const [a, b] = variants.map((v) => loads.get(v.name)!.get(view)!);
-        console.log(`${view}: this checkout / baseline: p50 ${(p(a!, (x) => x.filled, 0.5) / p(b!, (x) => x.filled, 0.5)).toFixed(2)}, p95 ${(p(a!, (x) => x.filled, 0.95) / p(b!, (x) => x.filled, 0.95)).toFixed(2)}`);
+        console.log(`${view}: this checkout / baseline: ${columns.map(([name, f]) => `${name} ${(f(a!) / f(b!)).toFixed(2)}`).join(', ')}`);
       }
     }
     console.log(`\n${assetsLine.join('')}`);
