@@ -1,29 +1,41 @@
 // bench/dashboard: the site dashboard in Chromium on the year site of bench/query (10.6 M events by
 // default). Prints, for the 30d and year views, p50/p95 over 20 loads of the time from navigation
-// start to every figure filled (KPI tiles, chart, the five panels), and the JavaScript and CSS the
-// page loads, raw and gzip.
+// start to every figure filled (KPI tiles, chart, the five panels), where that time goes (medians:
+// the first /app/v1 request's start, the session's answer, the last answer; the CPU time of the
+// service's process and of the page's main thread over a load), and the JavaScript and
+// CSS the page loads, raw and gzip. With --baseline, the same loads against another checkout of the
+// service (its own server and dashboard, on the same data), round by round in turn, and the ratios.
 //
 //   npm run bench:dashboard                      (the full year: about 10.6 M events)
 //   npm run bench:dashboard -- --events 500000   (a smaller year for a quick run)
-//   options: --events N, --loads N (20)
-import { mkdtempSync, rmSync } from 'node:fs';
+//   options: --events N, --loads N (20 per view and round), --rounds N (1; 2 with --baseline),
+//            --baseline DIR (a checkout, e.g. of main: `git worktree add DIR main`),
+//            --data DIR (keeps the loaded year there, and uses it again on a later run of the same day)
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { loadConfig } from '../src/config.js';
-import { startService } from '../src/server.js';
-import { loadYearSite } from './year-site.js';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { localDay } from '../src/core/localtime.js';
+import type { loadConfig as LoadConfig } from '../src/config.js';
+import type { startService as StartService } from '../src/server.js';
+import { loadYearSite, TZ } from './year-site.js';
 
-const { values } = parseArgs({ options: { events: { type: 'string' }, loads: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { events: { type: 'string' }, loads: { type: 'string' }, rounds: { type: 'string' }, baseline: { type: 'string' }, data: { type: 'string' } },
+});
 const EVENTS = Number(values.events ?? 10_600_000);
 const LOADS = Number(values.loads ?? 20);
+const ROUNDS = Number(values.rounds ?? (values.baseline ? 2 : 1));
 const DAYS = 365;
 /** bench/query's sessions hold about 1.45 events per pageview (engagement, custom events). */
 const EVENTS_PER_PAGEVIEW = 1.45;
 const TOKEN = 'bench-admin-token-0123456789';
+const EMAIL = 'bench@example.com';
 const PASSWORD = 'bench password 0123';
+const VIEWS = ['30d', 'year'] as const;
 
 /**
  * Runs in the page before its scripts: records performance.now() (milliseconds from navigation
@@ -56,9 +68,45 @@ function bytesSent(url: string, encoding: string): Promise<number> {
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-dashboard-'));
-  const config = loadConfig({
+/** One load's times, in milliseconds from navigation start. */
+interface Load {
+  /** Every part filled. */
+  filled: number;
+  /** The first request to /app/v1 starts (the page's script runs, or the shell's preloads). */
+  firstRead: number;
+  /** The session's answer ends (the page renders nothing before it). */
+  session: number;
+  /** The last /app/v1 answer ends. */
+  lastAnswer: number;
+  /** CPU time of the service's process (and of the bench's own driver, the same for every checkout) over the load. */
+  serverCpu: number;
+  /** CPU time of the page's main thread over the load (Chromium's ThreadTime). */
+  pageCpu: number;
+}
+
+/** A checkout of the service: its server and dashboard. */
+interface Variant {
+  name: string;
+  loadConfig: typeof LoadConfig;
+  startService: typeof StartService;
+}
+
+async function variantAt(name: string, root: string): Promise<Variant> {
+  const { loadConfig } = (await import(pathToFileURL(join(root, 'src/config.ts')).href)) as { loadConfig: typeof LoadConfig };
+  const { startService } = (await import(pathToFileURL(join(root, 'src/server.ts')).href)) as { startService: typeof StartService };
+  return { name, loadConfig, startService };
+}
+
+/** What a kept year holds: its site, and the day it was loaded (a later day reads days past its rollups). */
+interface KeptYear {
+  orgId: number;
+  siteId: string;
+  day: string;
+  events: number;
+}
+
+async function start(variant: Variant, dataDir: string) {
+  const config = variant.loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
     SVC_DATA_DIR: dataDir,
@@ -67,8 +115,22 @@ async function main(): Promise<void> {
     SVC_LOG_LEVEL: 'silent',
   });
   // No maintenance timers: the loader runs the rollups once the year is in (a timer firing mid-load would roll up, then drop, raw days of a year half loaded).
-  const service = await startService(config, { log: { info() {}, warn() {}, error() {} }, maintenanceTimers: false });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  return variant.startService(config, { log: { info() {}, warn() {}, error() {} }, maintenanceTimers: false });
+}
+
+/** The year in `dataDir`: the kept one, or one loaded now (and kept when `keep`). */
+async function yearIn(variant: Variant, dataDir: string, keep: boolean): Promise<KeptYear> {
+  const keptFile = join(dataDir, 'bench-dashboard.json');
+  const today = localDay(Date.now(), TZ);
+  if (existsSync(keptFile)) {
+    const kept = JSON.parse(readFileSync(keptFile, 'utf8')) as KeptYear;
+    if (kept.day === today && kept.events === EVENTS) {
+      console.log(`the year of ${dataDir} (loaded today, --events ${EVENTS})`);
+      return kept;
+    }
+    throw new Error(`${dataDir} holds a year of ${kept.events} events loaded on ${kept.day}: remove it, or name another folder`);
+  }
+  const service = await start(variant, dataDir);
   try {
     const admin = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${service.url}/admin/v1${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -76,53 +138,128 @@ async function main(): Promise<void> {
     };
     const pageviewsPerDay = Math.max(10, Math.round(EVENTS / DAYS / EVENTS_PER_PAGEVIEW));
     const year = await loadYearSite(service, admin, { pageviewsPerDay, days: DAYS });
-    (globalThis as { gc?: () => void }).gc?.();
     console.log(`loaded ${year.rows.toLocaleString()} events (${year.pageviews.toLocaleString()} pageviews, ${DAYS} days) in ${(year.loadMs / 1000).toFixed(1)} s; rollups in ${(year.rollupMs / 1000).toFixed(1)} s`);
-
-    const user = await admin('POST', '/users', { email: 'bench@example.com', password: PASSWORD, name: 'Bench' });
+    const user = await admin('POST', '/users', { email: EMAIL, password: PASSWORD, name: 'Bench' });
     await admin('PUT', `/orgs/${year.orgId}/members/${user.id}`, { role: 'viewer' });
-    const signIn = await fetch(`${service.url}/app/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: PASSWORD }) });
-    const cookie = /svc_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1];
-    if (!cookie) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies([{ name: 'svc_session', value: cookie, url: service.url }]);
-    await context.addInitScript(FILLED_PROBE);
+    const kept: KeptYear = { orgId: year.orgId, siteId: year.siteId, day: today, events: EVENTS };
+    if (keep) writeFileSync(keptFile, JSON.stringify(kept));
+    return kept;
+  } finally {
+    await service.stop();
+  }
+}
 
-    const dashboard = `${service.url}/sites/${year.siteId}`;
-    console.log(`\n${'view'.padEnd(8)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}   (navigation start to every panel filled, ${LOADS} loads after one cold load)`);
-    for (const period of ['30d', 'year']) {
-      const samples: number[] = [];
-      for (let i = 0; i <= LOADS; i++) {
-        const page = await context.newPage();
-        await page.goto(`${dashboard}?period=${period}`);
-        const filledAt = await page.waitForFunction(() => (window as unknown as { __filledAt?: number }).__filledAt, undefined, { timeout: 60_000 });
-        const ms = Number(await filledAt.jsonValue());
-        const errors = await page.locator('[data-panel] .error').count();
-        if (errors > 0) throw new Error(`${period}: ${errors} panel(s) show an error: ${await page.locator('[data-panel] .error').first().textContent()}`);
-        if (i > 0) samples.push(ms);
-        await page.close();
+/** Reads the times of the load shown in the page. */
+const loadTimes = () => {
+  const reads = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => new URL(e.name).pathname.startsWith('/app/v1/'));
+  const session = reads.find((e) => new URL(e.name).pathname === '/app/v1/session');
+  return {
+    filled: (window as unknown as { __filledAt: number }).__filledAt,
+    firstRead: Math.min(...reads.map((e) => e.startTime)),
+    session: session?.responseEnd ?? NaN,
+    lastAnswer: Math.max(...reads.map((e) => e.responseEnd)),
+  };
+};
+
+/** 1 cold load, then `LOADS` measured ones, of each view. */
+async function measure(context: BrowserContext, dashboard: string, into: Map<string, Load[]>): Promise<void> {
+  for (const period of VIEWS) {
+    for (let i = 0; i <= LOADS; i++) {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Performance.enable');
+      const threadSeconds = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')!.value;
+      const pageBefore = await threadSeconds();
+      const serverBefore = process.cpuUsage();
+      await page.goto(`${dashboard}?period=${period}`);
+      await page.waitForFunction(() => (window as unknown as { __filledAt?: number }).__filledAt, undefined, { timeout: 60_000 });
+      const server = process.cpuUsage(serverBefore);
+      const pageCpu = ((await threadSeconds()) - pageBefore) * 1000;
+      const errors = await page.locator('[data-panel] .error').count();
+      if (errors > 0) throw new Error(`${period}: ${errors} panel(s) show an error: ${await page.locator('[data-panel] .error').first().textContent()}`);
+      if (i > 0) into.get(period)!.push({ ...(await page.evaluate(loadTimes)), serverCpu: (server.user + server.system) / 1000, pageCpu });
+      await page.close();
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const keep = values.data !== undefined;
+  const dataDir = keep ? resolve(values.data!) : mkdtempSync(join(tmpdir(), 'svc-bench-dashboard-'));
+  mkdirSync(dataDir, { recursive: true });
+  const variants = [await variantAt('this checkout', join(dirname(fileURLToPath(import.meta.url)), '..'))];
+  if (values.baseline) variants.push(await variantAt(`baseline ${values.baseline}`, resolve(values.baseline)));
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  try {
+    const year = await yearIn(variants[0]!, dataDir, keep);
+    (globalThis as { gc?: () => void }).gc?.();
+    const loads = new Map(variants.map((v) => [v.name, new Map<string, Load[]>(VIEWS.map((view) => [view, []]))]));
+    let assetsLine: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // In turn, and the other way round every other round: drift of the machine's load falls on both.
+      const order = round % 2 === 0 ? variants : [...variants].reverse();
+      for (const variant of order) {
+        const service = await start(variant, dataDir);
+        try {
+          const signIn = await fetch(`${service.url}/app/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+          const cookie = /svc_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1];
+          if (!cookie) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
+          const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+          await context.addCookies([{ name: 'svc_session', value: cookie, url: service.url }]);
+          await context.addInitScript(FILLED_PROBE);
+          const dashboard = `${service.url}/sites/${year.siteId}`;
+          await measure(context, dashboard, loads.get(variant.name)!);
+          if (variant === variants[0] && round === ROUNDS - 1) {
+            // What the page loads from /assets, measured as the server sends it to a gzip-only client.
+            const page = await context.newPage();
+            await page.goto(`${dashboard}?period=30d`);
+            await page.waitForFunction(() => (window as unknown as { __filledAt?: number }).__filledAt);
+            const assets = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => new URL(name).pathname.startsWith('/assets/')));
+            let raw = 0;
+            let gzip = 0;
+            for (const url of assets) {
+              raw += await bytesSent(url, 'identity');
+              gzip += await bytesSent(url, 'gzip');
+            }
+            assetsLine = [`JS + CSS the site dashboard loads: ${assets.length} files, ${(raw / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip`];
+          }
+          await context.close();
+        } finally {
+          await service.stop();
+        }
       }
-      samples.sort((a, b) => a - b);
-      console.log(`${period.padEnd(8)}${quantile(samples, 0.5).toFixed(0).padStart(9)}${quantile(samples, 0.95).toFixed(0).padStart(9)}`);
     }
 
-    // What the page loads from /assets, measured as the server sends it to a gzip-only client.
-    const page = await context.newPage();
-    await page.goto(`${dashboard}?period=30d`);
-    await page.waitForFunction(() => (window as unknown as { __filledAt?: number }).__filledAt);
-    const assets = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => new URL(name).pathname.startsWith('/assets/')));
-    let raw = 0;
-    let gzip = 0;
-    for (const url of assets) {
-      raw += await bytesSent(url, 'identity');
-      gzip += await bytesSent(url, 'gzip');
+    const p = (loadsOf: Load[], pick: (l: Load) => number, q: number) => quantile(loadsOf.map(pick).sort((a, b) => a - b), q);
+    console.log(`\nmilliseconds from navigation start, ${LOADS * ROUNDS} loads per view after one cold load per round (${ROUNDS} round(s)); medians of where the time goes`);
+    // CPU times are the machine's load's least: on 2 shared cores, the page and the service wait for each other's CPU.
+    const columns: Array<[string, (l: Load[]) => number]> = [
+      ['p50', (l) => p(l, (x) => x.filled, 0.5)],
+      ['p95', (l) => p(l, (x) => x.filled, 0.95)],
+      ['first read', (l) => p(l, (x) => x.firstRead, 0.5)],
+      ['session', (l) => p(l, (x) => x.session, 0.5)],
+      ['last answer', (l) => p(l, (x) => x.lastAnswer, 0.5)],
+      ['server CPU', (l) => p(l, (x) => x.serverCpu, 0.5)],
+      ['page CPU', (l) => p(l, (x) => x.pageCpu, 0.5)],
+    ];
+    console.log(`${'checkout'.padEnd(22)}${'view'.padEnd(6)}${columns.map(([name]) => name.padStart(Math.max(7, name.length + 2))).join('')}`);
+    for (const variant of variants) {
+      for (const view of VIEWS) {
+        const l = loads.get(variant.name)!.get(view)!;
+        console.log(`${variant.name.slice(0, 21).padEnd(22)}${view.padEnd(6)}${columns.map(([name, f]) => f(l).toFixed(0).padStart(Math.max(7, name.length + 2))).join('')}`);
+      }
     }
-    console.log(`\nJS + CSS the site dashboard loads: ${assets.length} files, ${(raw / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip`);
+    if (variants.length === 2) {
+      for (const view of VIEWS) {
+        const [a, b] = variants.map((v) => loads.get(v.name)!.get(view)!);
+        console.log(`${view}: this checkout / baseline: ${columns.map(([name, f]) => `${name} ${(f(a!) / f(b!)).toFixed(2)}`).join(', ')}`);
+      }
+    }
+    console.log(`\n${assetsLine.join('')}`);
     console.log('targets: year view filled in under 1 s; JS + CSS under 60 KB gzip');
   } finally {
     await browser.close();
-    await service.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keep) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

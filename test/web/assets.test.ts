@@ -13,6 +13,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { installErrorHandler } from '../../src/http/errors.js';
 import { dashboardRoutes } from '../../src/http/dashboard/index.js';
 import { loadWebBuild, type WebBuild } from '../../src/http/dashboard/assets.js';
+import { sitePath } from '../../src/core/app-paths.js';
+import { dashboardReads } from '../../src/core/dashboard-reads.js';
+import { escapeHtml } from '../../src/core/html.js';
 
 interface Sizes {
   page: string;
@@ -108,6 +111,21 @@ describe('dashboard build and serving', () => {
     assert.ok(response.body.includes(`<script type="module" src="/assets/${entry.script}">`));
     assert.ok(response.body.includes(`<link rel="icon" type="image/svg+xml" href="/assets/${entry.icon}">`));
     assert.doesNotMatch(response.body, /<script>|<script [^>]*>[^<]/);
+  });
+
+  it('names what a signed-in page reads first as preloads after its scripts: the session, and a site dashboard\'s sites and view', async () => {
+    signedIn = true;
+    const preloads = (body: string) => Array.from(body.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]*)">/g), (m) => m[1]!);
+    assert.deepEqual(preloads((await app.inject({ url: '/account' })).body), ['/app/v1/session']);
+    assert.deepEqual(preloads((await app.inject({ url: '/sites/abc/realtime' })).body), ['/app/v1/session', '/app/v1/sites']);
+    const search = '?period=year&filter=page:/a"<b>&metric=pageviews';
+    const body = (await app.inject({ url: `/sites/abc${encodeURI(search)}` })).body;
+    const paths = dashboardReads(new URLSearchParams(encodeURI(search))).map((read) => `/app/v1${sitePath('abc', read)}`);
+    assert.deepEqual(preloads(body), ['/app/v1/session', '/app/v1/sites', ...paths].map(escapeHtml));
+    assert.ok(paths.some((path) => path.includes('/stats?period=year&filter=page%3A%2Fa%22%3Cb%3E')), paths.join());
+    assert.ok(body.indexOf('rel="preload"') > body.indexOf('<script type="module"'), 'the scripts come first');
+    signedIn = false;
+    assert.deepEqual(preloads((await app.inject({ url: '/login' })).body), []);
   });
 
   it('sends an anonymous browser to /login with the page as next, and serves a signed-in one', async () => {

@@ -5,8 +5,8 @@ import { chartGeometry, nearestIndex, niceStep, partialBucket } from '../../web/
 import { csvField, toCsv } from '../../web/lib/csv.js';
 import { bucketStamp, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatPoints, formatRatio, kpiChange } from '../../web/lib/format.js';
 import { nullReason } from '../../web/lib/kpi-reason.js';
-import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withMetric, withoutFilter, withPeriod } from '../../web/lib/view-state.js';
-import { timeseriesRead } from '../../web/lib/series.js';
+import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
+import { timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-status.js';
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
 import { changeIsGood, METRIC_REGISTRY, METRICS, type Filter } from '../../src/core/vocabulary.js';

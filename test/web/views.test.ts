@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatMetric } from '../../web/lib/format.js';
 import { METRICS } from '../../src/core/vocabulary.js';
+import { sitePath } from '../../src/core/app-paths.js';
+import { dashboardReads } from '../../src/core/dashboard-reads.js';
 import { parseCsv } from '../helpers/csv.js';
 import { browserHeaders, BROWSER_UA, createApiKey, createSite, importEvents, type SiteFixture } from '../helpers/server.js';
 import { axeViolations, createUser, DESKTOP, filled, openPage, PHONE, screenshotDir, signIn, startDashboard, type Dashboard } from './harness.js';
@@ -100,6 +102,31 @@ describe('site dashboard', () => {
     await panel(page, 'events').locator('.goal-rate').waitFor();
     assert.deepEqual(await panelRows(page, 'events'), [['pageview', '5', ''], ['signup', '1', '20%']]);
     assert.equal(await page.locator('.zone .tz').textContent(), TZ);
+    await context.close();
+  });
+
+  test('the page shell preloads the session, the sites and every first read of the view, and the page takes those answers', async () => {
+    const { context, page } = await signedIn();
+    const asked = new Map<string, number>();
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/app/v1/')) asked.set(url.pathname + url.search, (asked.get(url.pathname + url.search) ?? 0) + 1);
+    });
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (/preload/i.test(message.text())) warnings.push(message.text());
+    });
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?period=7d&metric=pageviews&filter=country:FR`);
+    await filled(page);
+    const preloaded = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="fetch"]'), (link) => new URL(link.href).pathname + new URL(link.href).search),
+    );
+    const reads = dashboardReads('?period=7d&metric=pageviews&filter=country:FR').map((r) => `/app/v1${sitePath(site.siteId, r)}`);
+    assert.deepEqual(preloaded, ['/app/v1/session', '/app/v1/sites', ...reads]);
+    // Each asked once: the preload, whose answer the page's own read takes.
+    for (const path of preloaded) assert.equal(asked.get(path), 1, path);
+    assert.deepEqual(warnings, []);
+    assert.equal(await tile(page, 'Pageviews').getAttribute('aria-pressed'), 'true');
     await context.close();
   });
 

@@ -12,51 +12,13 @@ import { dimensionLabel, inSentence, isAggregateKey, keyLabel } from '../lib/lab
 import { readableError } from '../lib/read-errors.js';
 import { ErrorText, Loading } from './feedback.js';
 import { Table } from './table.js';
-import { PROPERTY_PREFIX, type BreakdownAnswer, type BreakdownRow, type Dimension, type GoalResult, type MatchKind, type QueryDimension } from '../../src/core/vocabulary.js';
+import { PROPERTY_PREFIX, type BreakdownAnswer, type BreakdownRow, type GoalResult, type QueryDimension } from '../../src/core/vocabulary.js';
 import { SelectField } from './fields.js';
-
-interface DimensionTab {
-  dimension: Dimension;
-  label: string;
-  /** The kind of goal whose pattern is one of the tab's keys (an event goal's pattern is an event name). */
-  goals?: MatchKind;
-}
-
-type PanelTab =
-  | DimensionTab
-  /** The values of one custom property, its key picked among the site's. */
-  | { properties: true; label: string };
+import { PANEL_ROWS, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
 
 /** A tab's name in element ids. */
 const tabName = (tab: PanelTab) => ('properties' in tab ? 'properties' : tab.dimension);
 
-export interface PanelSpec {
-  id: string;
-  title: string;
-  /** The first tab, the one shown first, is a dimension's. */
-  tabs: readonly [DimensionTab, ...PanelTab[]];
-}
-
-export const PANELS: readonly PanelSpec[] = [
-  { id: 'pages', title: 'Pages', tabs: [{ dimension: 'page', label: 'Top pages' }, { dimension: 'entry', label: 'Entry pages' }, { dimension: 'exit', label: 'Exit pages' }] },
-  {
-    id: 'sources',
-    title: 'Sources',
-    tabs: [{ dimension: 'referrer', label: 'Referrers' }, { dimension: 'utm_source', label: 'UTM sources' }, { dimension: 'utm_medium', label: 'UTM mediums' }, { dimension: 'utm_campaign', label: 'UTM campaigns' }],
-  },
-  { id: 'locations', title: 'Locations', tabs: [{ dimension: 'country', label: 'Countries' }, { dimension: 'region', label: 'Regions' }, { dimension: 'city', label: 'Cities' }] },
-  { id: 'devices', title: 'Devices', tabs: [{ dimension: 'browser', label: 'Browsers' }, { dimension: 'os', label: 'Systems' }, { dimension: 'device', label: 'Devices' }] },
-  {
-    id: 'events',
-    title: 'Events',
-    tabs: [
-      { dimension: 'event', label: 'Events', goals: 'event' },
-      { properties: true, label: 'Properties' },
-    ],
-  },
-];
-
-export const PANEL_ROWS = 10;
 const DETAILS_ROWS = 25;
 
 interface PanelProps {

@@ -9,7 +9,7 @@ import { formatCount } from '../lib/format.js';
 import { useSettled } from '../lib/hooks.js';
 import { DIMENSION_LABELS, inSentence, isAggregateKey, keyLabel } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
-import { queryParams, type ViewState } from '../lib/view-state.js';
+import { queryParams, type ViewState } from '../../src/core/view-state.js';
 import { ErrorText, Loading } from './feedback.js';
 import { SelectField } from './fields.js';
 import { DIMENSIONS, type Dimension } from '../../src/core/vocabulary.js';

@@ -6,11 +6,11 @@ import { useEffect } from 'preact/hooks';
 import { CopyBlock } from './copy.js';
 import { ErrorText } from './feedback.js';
 import { useLive } from '../lib/live.js';
-import { readSite, type SiteRead } from '../lib/site.js';
+import { readSite } from '../lib/site.js';
+import { INSTALLATION } from '../../src/core/dashboard-reads.js';
 import { isAccepted, OUTCOME_WORDS, type Outcome } from '../../src/ingest/drop-reasons.js';
 import type { Installation, RecentEvent, SiteRow } from '../../src/core/vocabulary.js';
 
-export const INSTALLATION: SiteRead = { path: '/installation' };
 const REFRESH_MS = 2000;
 /** The last outcomes listed: enough to follow a test visit. */
 const SHOWN = 10;

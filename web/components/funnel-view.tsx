@@ -10,7 +10,7 @@ import { useViewState } from '../lib/address.js';
 import { formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
 import { readSite } from '../lib/site.js';
-import { queryParams, withPeriod } from '../lib/view-state.js';
+import { queryParams, withPeriod } from '../../src/core/view-state.js';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { changeIsGood, type AppFunnelAnswer, type FunnelHistory, type MatchKind, type SiteRow } from '../../src/core/vocabulary.js';

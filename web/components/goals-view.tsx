@@ -12,7 +12,7 @@ import { formatAmount, formatChange, formatCount, formatDay, formatRatio } from 
 import { useLoad } from '../lib/hooks.js';
 import { readSite } from '../lib/site.js';
 import { goalPropsLabel } from '../lib/labels.js';
-import { goalFilters, queryParams, withPeriod, type ViewState } from '../lib/view-state.js';
+import { goalFilters, queryParams, withPeriod, type ViewState } from '../../src/core/view-state.js';
 import { changeIsGood, type FunnelSummary, type AppGoalsAnswer, type GoalResult, type GoalRevenue, type SiteRow } from '../../src/core/vocabulary.js';
 
 /** Where the view's links lead: the dashboard of the same period filtered by a goal, a funnel's page. */

@@ -2,7 +2,7 @@
 // time zone written beside it (every day of the dashboard is a day of that zone).
 import { useEffect, useState } from 'preact/hooks';
 import { PRESETS, type Preset } from '../../src/core/vocabulary.js';
-import type { PeriodChoice } from '../lib/view-state.js';
+import type { PeriodChoice } from '../../src/core/view-state.js';
 
 export const PERIOD_LABELS: Record<Preset, string> = {
   today: 'Today',

@@ -2,7 +2,7 @@
 // the frame a page gives them: the site's own pages (SiteFrame) or a shared link's page.
 import type { ComponentChildren, VNode } from 'preact';
 import { useCallback, useMemo, useState } from 'preact/hooks';
-import { BreakdownPanel, PANELS } from './breakdown-panel.js';
+import { BreakdownPanel } from './breakdown-panel.js';
 import { Chart } from './chart.js';
 import { ErrorText, Loading } from './feedback.js';
 import { FilterChips } from './filter-chips.js';
@@ -14,10 +14,12 @@ import { Shortcuts } from './shortcuts.js';
 import { useViewState } from '../lib/address.js';
 import { downloadText } from '../lib/download.js';
 import { useRead } from '../lib/read.js';
-import { readTimeseries, seriesCsv, timeseriesRead } from '../lib/series.js';
+import { readTimeseries, seriesCsv } from '../lib/series.js';
 import { canManage } from '../lib/session.js';
-import { importedAnswer, readSite, type SiteRead } from '../lib/site.js';
-import { parseViewState, queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../lib/view-state.js';
+import { importedAnswer, readSite } from '../lib/site.js';
+import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
+import type { SiteRead } from '../../src/core/app-paths.js';
+import { parseViewState, queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
 import type { Comparison, GoalsAnswer, Preset, SiteRow, StatsAnswer } from '../../src/core/vocabulary.js';
 
 /** An answer with what it did with imported days (its `Svc-Imported` header). */
@@ -29,9 +31,6 @@ function withImported<T>(siteId: string, read: SiteRead, answer: Promise<T>): Pr
 function readWith<T>(answer: Promise<T>, comparison: Comparison): Promise<T & { comparison: Comparison }> {
   return answer.then((a) => ({ ...a, comparison }));
 }
-
-/** The goals over the view's period (goals take no filters), for the conversion rates of the Events panel. */
-export const goalsRead = (state: ViewState): SiteRead => ({ path: '/goals', params: queryParams(state, { filters: false }) });
 
 export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; frame(children: ComponentChildren): VNode; lockedFilters?: readonly string[] }) {
   const [state, go] = useViewState();
@@ -53,6 +52,14 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
   // The tiles say why a figure is missing under every filter the reads apply: the view's and a shared link's locked ones.
   const appliedFilters = useMemo(() => [...state.filters, ...parseViewState(new URLSearchParams(lockedFilters.map((f) => ['filter', f]))).filters], [state.filters, lockedFilters]);
   const chartState = series.error ? 'error' : series.loading || !series.data ? 'loading' : 'ready';
+  // The chart and the panels render again when what they show changes, not on each of the view's
+  // answers (the KPIs, the series and the goals come one after the other).
+  const chart = useMemo(() => series.data && <Chart series={series.data} metric={state.metric} comparison={series.data.comparison} />, [series.data, state.metric]);
+  const goalResults = goals.data?.goals;
+  const panels = useMemo(
+    () => PANELS.map((spec) => <BreakdownPanel key={spec.id} spec={spec} siteId={site.id} view={view} goals={goalResults} onFilter={onFilter} />),
+    [site.id, view, goalResults, onFilter],
+  );
   return frame(
     <>
       <div class="toolbar">
@@ -99,7 +106,7 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
             <ErrorText message={series.error} />
           ) : series.data ? (
             <>
-              <Chart series={series.data} metric={state.metric} comparison={series.data.comparison} />
+              {chart}
               <a
                 href="#"
                 class="export"
@@ -116,11 +123,7 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
           )}
         </div>
       </section>
-      <div class="panels">
-        {PANELS.map((spec) => (
-          <BreakdownPanel key={spec.id} spec={spec} siteId={site.id} view={view} goals={goals.data?.goals} onFilter={onFilter} />
-        ))}
-      </div>
+      <div class="panels">{panels}</div>
     </>,
   );
 }

@@ -2,7 +2,7 @@
 // the previous view) and following Back and Forward. Parameters that are not the view's (the
 // funnel page's `version`) stay as they are.
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { parseViewState, viewSearch, type ViewState } from './view-state.js';
+import { parseViewState, viewSearch, type ViewState } from '../../src/core/view-state.js';
 
 const VIEW_PARAMS = ['period', 'from', 'to', 'filter', 'metric'];
 

@@ -2,26 +2,9 @@
 // CSV text of rows (the same columns for every dimension).
 import { toCsv } from './csv.js';
 import { dimensionLabel } from './labels.js';
-import { readSite, type SiteRead } from './site.js';
+import { readSite } from './site.js';
+import { breakdownRead, type RowsPage } from '../../src/core/dashboard-reads.js';
 import { BREAKDOWN_INCLUDES, type BreakdownAnswer, type BreakdownInclude, type BreakdownRow, type PropertyKeysAnswer, type QueryDimension } from '../../src/core/vocabulary.js';
-
-/** A page of rows: how many, from which, matching what, and what the rows add (`include`). */
-export interface RowsPage {
-  limit: number;
-  offset?: number;
-  search?: string;
-  include?: readonly BreakdownInclude[];
-}
-
-export function breakdownRead(view: URLSearchParams, dimension: QueryDimension, page: RowsPage): SiteRead {
-  const params = new URLSearchParams(view);
-  params.set('dimension', dimension);
-  params.set('limit', String(page.limit));
-  if (page.offset) params.set('offset', String(page.offset));
-  if (page.search) params.set('search', page.search);
-  if (page.include?.length) params.set('include', page.include.join(','));
-  return { path: '/breakdown', params };
-}
 
 /**
  * What a breakdown's rows can add in this view: each addition of the dimension, when the view has no

@@ -2,16 +2,9 @@
 // its site-local start, the value, the previous period's bucket and value).
 import { toCsv } from './csv.js';
 import { bucketStamp } from './format.js';
-import { readSite, type SiteRead } from './site.js';
-import { DEFAULT_COMPARISON, type Comparison, type Metric, type TimeseriesAnswer } from '../../src/core/vocabulary.js';
-
-export function timeseriesRead(view: URLSearchParams, metric: Metric, comparison: Comparison): SiteRead {
-  const params = new URLSearchParams(view);
-  params.set('metric', metric);
-  if (comparison !== 'off') params.set('compare', 'true');
-  if (comparison !== DEFAULT_COMPARISON) params.set('comparison', comparison);
-  return { path: '/timeseries', params };
-}
+import { readSite } from './site.js';
+import { timeseriesRead } from '../../src/core/dashboard-reads.js';
+import { type Comparison, type Metric, type TimeseriesAnswer } from '../../src/core/vocabulary.js';
 
 export function readTimeseries(siteId: string, view: URLSearchParams, metric: Metric, comparison: Comparison): Promise<TimeseriesAnswer> {
   return readSite<TimeseriesAnswer>(siteId, timeseriesRead(view, metric, comparison));

@@ -1,10 +1,12 @@
 // The signed-in user, its organisations and roles, as GET /app/v1/session reports them.
 import { api, setCsrfToken } from './api.js';
+import { readPath } from './early.js';
+import { SESSION_PATH } from '../../src/core/app-paths.js';
 import type { Membership, Role, SessionView } from '../../src/core/vocabulary.js';
 
-/** The signed-in session; its CSRF token goes with every change that follows. */
+/** The signed-in session (the early answer when the page asked it early); its CSRF token goes with every change that follows. */
 export async function loadSession(): Promise<SessionView> {
-  const session = await api<SessionView>('GET', '/session');
+  const session = await readPath<SessionView>(SESSION_PATH);
   setCsrfToken(session.csrfToken);
   return session;
 }

@@ -3,7 +3,8 @@ import type { VNode } from 'preact';
 import { LoadState } from '../components/feedback.js';
 import { useLoad } from './hooks.js';
 import { mountPage, pathSegment, SignedIn } from './mount.js';
-import { loadSite, readEarly, type SiteRead } from './site.js';
+import { loadSite, readEarly } from './site.js';
+import type { SiteRead } from '../../src/core/app-paths.js';
 import type { SessionView, SiteRow } from '../../src/core/vocabulary.js';
 
 function WithSite({ render }: { render(site: SiteRow): VNode }) {

@@ -3,32 +3,21 @@
 import { ApiError, importedOf } from './api.js';
 import { askEarly, readPath } from './early.js';
 import { readableError } from './read-errors.js';
+import { SESSION_PATH, SITES_PATH, sitePath, type SiteRead } from '../../src/core/app-paths.js';
 import type { SiteRow } from '../../src/core/vocabulary.js';
-
-const SITES = '/sites';
 
 /** The site among those the user can see; NOT_FOUND (as the server says it) when it is not one of them. */
 export async function loadSite(siteId: string): Promise<SiteRow> {
-  const { sites } = await readPath<{ sites: SiteRow[] }>(SITES);
+  const { sites } = await readPath<{ sites: SiteRow[] }>(SITES_PATH);
   const site = sites.find((s) => s.id === siteId);
   if (!site) throw new ApiError(404, 'NOT_FOUND', 'site not found');
   return site;
 }
 
-/** A read of one site: its path under /app/v1 and its parameters. */
-export interface SiteRead {
-  path: string;
-  params?: URLSearchParams;
-}
-
-const sitePath = (siteId: string, read: SiteRead) => {
-  const query = read.params && read.params.toString() !== '' ? `?${read.params}` : '';
-  return `/sites/${encodeURIComponent(siteId)}${read.path}${query}`;
-};
-
-/** Starts the site list and these reads now (see early.ts). */
+/** Starts the session, the site list and these reads now (see early.ts), the session first: nothing shows before it. */
 export function readEarly(siteId: string, reads: readonly SiteRead[]): void {
-  askEarly(SITES);
+  askEarly(SESSION_PATH);
+  askEarly(SITES_PATH);
   for (const read of reads) askEarly(sitePath(siteId, read));
 }
 

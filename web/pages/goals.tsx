@@ -2,7 +2,7 @@
 import { GoalsView } from '../components/goals-view.js';
 import { SiteFrame } from '../components/site-frame.js';
 import { mountSitePage } from '../lib/site-page.js';
-import { viewSearch } from '../lib/view-state.js';
+import { viewSearch } from '../../src/core/view-state.js';
 
 mountSitePage((session, site) => {
   const base = `/sites/${encodeURIComponent(site.id)}`;

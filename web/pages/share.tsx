@@ -17,7 +17,7 @@ import { FunnelView } from '../components/funnel-view.js';
 import { GoalsView } from '../components/goals-view.js';
 import { RealtimeView } from '../components/realtime-view.js';
 import { pagePatternIsLiteral } from '../../src/core/patterns.js';
-import { viewSearch } from '../lib/view-state.js';
+import { viewSearch } from '../../src/core/view-state.js';
 import { ErrorText, Loading } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
 import type { SiteRow } from '../../src/core/vocabulary.js';

@@ -5,6 +5,8 @@ import { apiError } from '../../core/errors.js';
 import { loginPath } from '../../core/next-path.js';
 import type { PageEntry, WebBuild } from './assets.js';
 import { escapeHtml } from '../../core/html.js';
+import { SESSION_PATH, sitePath, SITES_PATH } from '../../core/app-paths.js';
+import { dashboardReads } from '../../core/dashboard-reads.js';
 
 export interface PageRoute {
   path: string;
@@ -16,7 +18,15 @@ export interface PageRoute {
   signedIn: boolean;
   /** A shared link's page (`:token`): served only for a live link, framed only where the link allows. */
   sharedLink?: boolean;
+  /**
+   * What the page reads first from /app/v1 besides the session (paths after the prefix), from its
+   * address: a signed-in page's shell names them, and the session, as preloads.
+   */
+  reads?(params: Record<string, string>, search: string): string[];
 }
+
+/** A site's page reads the sites the user sees (which one it is, its name and zone). */
+const siteReads = () => [SITES_PATH];
 
 /** Every page of the dashboard; a page whose module is not in the build is not served. */
 export const PAGE_ROUTES: PageRoute[] = [
@@ -30,10 +40,17 @@ export const PAGE_ROUTES: PageRoute[] = [
   { path: '/orgs/:orgId/settings', page: 'org-settings', title: 'Organisation settings', signedIn: true },
   // The token is a secret in the address: no Referer leaves the page, the log shows `[secret]`.
   { path: '/share/:token', page: 'share', title: 'Shared dashboard', signedIn: false, sharedLink: true },
-  { path: '/sites/:siteId', page: 'site', title: 'Site', signedIn: true },
-  { path: '/sites/:siteId/realtime', page: 'realtime', title: 'Realtime', signedIn: true },
-  { path: '/sites/:siteId/goals', page: 'goals', title: 'Goals', signedIn: true },
-  { path: '/sites/:siteId/funnels/:funnelId', page: 'funnel', title: 'Funnel', signedIn: true },
+  {
+    path: '/sites/:siteId',
+    page: 'site',
+    title: 'Site',
+    signedIn: true,
+    // Every figure of the view in the address: the answers start while the browser loads the script.
+    reads: (params, search) => [...siteReads(), ...dashboardReads(search).map((read) => sitePath(params.siteId!, read))],
+  },
+  { path: '/sites/:siteId/realtime', page: 'realtime', title: 'Realtime', signedIn: true, reads: siteReads },
+  { path: '/sites/:siteId/goals', page: 'goals', title: 'Goals', signedIn: true, reads: siteReads },
+  { path: '/sites/:siteId/funnels/:funnelId', page: 'funnel', title: 'Funnel', signedIn: true, reads: siteReads },
   { path: '/sites/:siteId/settings', page: 'site-settings', title: 'Site settings', signedIn: true },
 ];
 
@@ -62,7 +79,12 @@ export interface PageOptions {
   sharedLinkEmbedDomains(token: string): Promise<string[]>;
 }
 
-export function pageShell(title: string, entry: PageEntry): string {
+/**
+ * The shell of a page: its stylesheet, scripts and icon, and `reads` (paths under /app/v1) as
+ * preloads after them. A preload with `crossorigin` is the request the page's own `fetch` makes
+ * (same address, credentials of the same origin): the browser hands the page that answer.
+ */
+export function pageShell(title: string, entry: PageEntry, reads: readonly string[] = []): string {
   const asset = (name: string) => `/assets/${encodeURIComponent(name)}`;
   return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8">',
@@ -73,6 +95,7 @@ export function pageShell(title: string, entry: PageEntry): string {
     ...entry.styles.map((name) => `<link rel="stylesheet" href="${asset(name)}">`),
     ...entry.preload.map((name) => `<link rel="modulepreload" href="${asset(name)}">`),
     `<script type="module" src="${asset(entry.script)}"></script>`,
+    ...reads.map((path) => `<link rel="preload" as="fetch" crossorigin href="${escapeHtml(`/app/v1${path}`)}">`),
     '</head><body><div id="app"><p class="loading" role="status"><span class="spinner" aria-hidden="true"></span>Loading…</p></div>',
     '<noscript><p>The dashboard needs JavaScript.</p></noscript></body></html>',
   ].join('');
@@ -105,10 +128,13 @@ export function pageRoutes(app: FastifyInstance, build: WebBuild, options: PageO
         // A shared page (its address holds the token) sends no Referer, not even to the service.
         return sendHtml(reply, html, { referrerPolicy: 'no-referrer', frameAncestors: embed ? domains.map((domain) => `https://${domain}`) : [] });
       }
-      if (route.signedIn && !(await options.signedIn(request))) {
+      if (!route.signedIn) return sendHtml(reply, html);
+      if (!(await options.signedIn(request))) {
         return reply.code(302).header('cache-control', 'no-store').header('location', loginPath(request.url, options.ownOrigin(request))).send();
       }
-      return sendHtml(reply, html);
+      const query = request.url.indexOf('?');
+      const reads = route.reads?.(request.params as Record<string, string>, query === -1 ? '' : request.url.slice(query + 1)) ?? [];
+      return sendHtml(reply, pageShell(route.title, entry, [SESSION_PATH, ...reads]));
     });
   }
 }

@@ -23,6 +23,7 @@ import {
   type TimeseriesAnswer,
 } from '../../core/vocabulary.js';
 import { planInputs } from '../../stats/inputs.js';
+import { sharingReads } from '../../stats/shared-reads.js';
 import { IMPORTED_HEADER, isLongRead, planQuery, type ImportedAnswer, type PlannedQuery } from '../../stats/planner.js';
 import { computeBreakdown } from '../../stats/read/breakdown.js';
 import { computeFunnel } from '../../stats/read/funnels.js';
@@ -49,14 +50,25 @@ function periodOut(q: Query): AnswerPeriod {
   return { from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz };
 }
 
-/** The event store as the read routes read it: every statement under the configured deadline. */
+const sharedReaders = new WeakMap<AppContext, EventReader>();
+
+/**
+ * The event store as the read routes read it: every statement under the configured deadline, and
+ * identical statements running at once run once (src/stats/shared-reads.ts), across the routes of
+ * both mounts.
+ */
 export function readerWithDeadline(ctx: AppContext): EventReader {
-  const deadline = { deadlineMs: ctx.config.reads.statementTimeoutMs };
-  return {
-    dialect: ctx.events.dialect,
-    query: (statement) => ctx.events.query(statement, deadline),
-    queryPage: (statement) => ctx.events.queryPage(statement, deadline),
-  };
+  let reader = sharedReaders.get(ctx);
+  if (!reader) {
+    const deadline = { deadlineMs: ctx.config.reads.statementTimeoutMs };
+    reader = sharingReads({
+      dialect: ctx.events.dialect,
+      query: (statement) => ctx.events.query(statement, deadline),
+      queryPage: (statement) => ctx.events.queryPage(statement, deadline),
+    });
+    sharedReaders.set(ctx, reader);
+  }
+  return reader;
 }
 
 /** Who reads: the organisations whose sites it sees. */

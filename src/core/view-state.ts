@@ -2,7 +2,7 @@
 // (a preset) or `from` + `to` (site-local days), `filter` (repeated, `<dimension>:<value>`) and
 // `metric` (the chart's), `comparison` (what the figures are compared with). A view is a link: parsing an address and writing it back gives the same
 // view, and the figures are read with the same parameters.
-import { pagePatternIsLiteral } from '../../src/core/patterns.js';
+import { pagePatternIsLiteral } from './patterns.js';
 import {
   DEFAULT_COMPARISON,
   DEFAULT_METRIC,
@@ -18,7 +18,7 @@ import {
   type Metric,
   type Preset,
   type QueryDimension,
-} from '../../src/core/vocabulary.js';
+} from './vocabulary.js';
 
 /** A period: a preset, or a custom range of site-local days (`YYYY-MM-DD`, inclusive). */
 export type PeriodChoice = { preset: Preset } | { from: string; to: string };
