@@ -41,6 +41,12 @@ const APPENDED_BATCHES = 'appended_batches';
 const APPENDED_BATCHES_KEPT_MS = 7 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
+/** The table of a spec (a scratch one: a temporary table of the connection that runs it). */
+function createStatement(spec: TableSpec): string {
+  const columns = spec.columns.map((c) => `${checkedName(c.name)} ${c.type}${c.nullable ? '' : ' NOT NULL'}`);
+  return `CREATE ${spec.scratch ? 'TEMPORARY TABLE' : 'TABLE'} IF NOT EXISTS ${checkedSpec(spec).name} (${columns.join(', ')})`;
+}
+
 export class DuckDbEventStore implements EventStore {
   readonly dialect = duckdbDialect;
   private identity = '';
@@ -82,9 +88,7 @@ export class DuckDbEventStore implements EventStore {
     // DuckDB keeps no sort order or engine per table: the spec's key only has to name columns.
     // Scratch tables are temporary tables of the writer connection, where replaceRows runs.
     for (const spec of specs) {
-      const columns = spec.columns.map((c) => `${checkedName(c.name)} ${c.type}${c.nullable ? '' : ' NOT NULL'}`);
-      const kind = spec.scratch ? 'TEMPORARY TABLE' : 'TABLE';
-      await this.write(trusted(`CREATE ${kind} IF NOT EXISTS ${checkedSpec(spec).name} (${columns.join(', ')})`));
+      await this.write(trusted(createStatement(spec)));
       // A table made from an earlier spec gains the columns added to it since (at the end, as the
       // spec adds them: the appender writes columns in table order); NOT NULL ones default to 0.
       if (spec.scratch) continue;
@@ -246,10 +250,19 @@ export class DuckDbEventStore implements EventStore {
         ...(rows === null ? [] : [sql`INSERT INTO ${trusted(spec.name)} (${names}) SELECT * FROM (${rows}) AS r(${names}) WHERE ${inScope}`]),
       ];
     });
+    // DuckDB keeps a temporary table's deleted rows in memory until the table goes: a scratch table
+    // emptied by a clear is made anew, so that it holds no more than the rows in use.
+    const cleared = replacements.filter((r) => r.table.scratch && r.rows === null).map((r) => checkedSpec(r.table));
     await this.writer.run(async (conn) => {
       await conn.run('BEGIN TRANSACTION');
       try {
         for (const s of statements) await conn.run(s.text, s.params as DuckDBValue[]);
+        for (const spec of cleared) {
+          const left = await conn.runAndReadAll(`SELECT 1 FROM ${spec.name} LIMIT 1`);
+          if (left.currentRowCount > 0) continue;
+          await conn.run(`DROP TABLE ${spec.name}`);
+          await conn.run(createStatement(spec));
+        }
         await conn.run('COMMIT');
       } catch (err) {
         await conn.run('ROLLBACK').catch(() => undefined);
