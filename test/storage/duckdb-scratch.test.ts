@@ -10,9 +10,9 @@ import { sql } from '../../src/sql/sql.js';
 const SCRATCH: TableSpec = {
   name: 'parts_scratch',
   columns: [
-    { name: 'site_id', type: 'VARCHAR' },
-    { name: 'day', type: 'DATE' },
-    { name: 'n', type: 'BIGINT' },
+    { name: 'site_id', type: 'VARCHAR', nullable: false },
+    { name: 'day', type: 'DATE', nullable: false },
+    { name: 'n', type: 'BIGINT', nullable: false },
   ],
   dayColumn: 'day',
   key: ['n'],
