@@ -613,13 +613,14 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
         const from = sql`FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND ${dayRange(d, column, days)} AND ${where}`;
         return { rows: sql`SELECT key AS k, visitors, ${views} AS views ${from}`, keys: sql`SELECT key AS k ${from}` };
       };
-      parts.push(rows(sql`dimension = ${bd.dimension}${only}`));
-      // A day (or month) whose events do not carry the property has no row of it: its `(none)` is its
-      // `prop.` row, every event a property breakdown counts.
-      if (isPropertyDimension(bd.dimension) && !filter) {
-        const carried = sql`SELECT ${trusted(column)} FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, column, days)}`;
-        parts.push(rows(sql`dimension = ${PROPERTY_PREFIX} AND ${trusted(column)} NOT IN (${carried})`));
+      if (!isPropertyDimension(bd.dimension) || filter) {
+        parts.push(rows(sql`dimension = ${bd.dimension}${only}`));
+        return;
       }
+      // A day (or month) whose events do not carry the property has no row of it: its `(none)` is its
+      // `prop.` row, every event a property breakdown counts. Both are read in one pass.
+      const carried = sql`SELECT ${trusted(column)} FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, column, days)}`;
+      parts.push(rows(sql`dimension IN (${bd.dimension}, ${PROPERTY_PREFIX}) AND (dimension = ${bd.dimension} OR ${trusted(column)} NOT IN (${carried}))`));
     };
     for (const days of [split.head, split.tail]) if (days) rolledUp(DIM_DAILY.name, 'day', days);
     if (split.months) rolledUp(DIM_MONTHLY.name, 'month', split.months);
