@@ -69,7 +69,7 @@ async function storeRates(mode: Mode, prefix: string): Promise<{ touches: number
     const cpu = process.cpuUsage();
     const redisCpu = await redisCpuSeconds();
     const start = performance.now();
-    const touches = await rate(EVENTS, mode.inFlight, (i) => counters.liveSessions.touch(BigInt(i % VISITORS), undefined, T0 + i, `/p${i % 7}`, true, () => attrs));
+    const touches = await rate(EVENTS, mode.inFlight, (i) => counters.liveSessions.touch({ visitorId: BigInt(i % VISITORS), previousVisitorId: undefined, ts: T0 + i, page: `/p${i % 7}`, isPageview: true, start: () => attrs }));
     const elapsedMs = performance.now() - start;
     const used = process.cpuUsage(cpu);
     const redisCpuPerTouch = ((await redisCpuSeconds()) - redisCpu) / EVENTS;

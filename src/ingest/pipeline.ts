@@ -8,7 +8,7 @@ import { localDaySpan, type LocalDaySpan } from '../core/localtime.js';
 import type { PrometheusRegistry } from '../core/prometheus.js';
 import type { StoredEvent } from '../storage/events/schema.js';
 import type { Site } from '../entities/sites.js';
-import type { LiveSessionStore, SessionAttributes, SessionDecision } from '../storage/counters/live-sessions.js';
+import type { LiveSessionStore, SessionAttributes, SessionDecision, SessionVisit } from '../storage/counters/live-sessions.js';
 import type { Admission } from '../storage/counters/admission.js';
 import { isAccepted, type DropReason, type Outcome } from './drop-reasons.js';
 import { parseEventBody, type TrackerEvent } from './event-shape.js';
@@ -67,10 +67,10 @@ export interface Enricher extends Enrichment {
 }
 
 /**
- * The session of a candidate's visitor (`start` computes a new session's attributes), or null when
- * the event is over its rate limit.
+ * The session of a candidate's visitor (`visit.start` computes a new session's attributes), or null
+ * when the event is over its rate limit.
  */
-type SessionStep = (c: Candidate, visitorId: bigint, previousVisitorId: bigint | undefined, start: () => SessionAttributes) => MaybePromise<SessionDecision | null>;
+type SessionStep = (c: Candidate, visit: SessionVisit) => MaybePromise<SessionDecision | null>;
 
 // ---- Steps shared by live collection and import ----
 
@@ -121,9 +121,7 @@ function firstEventAttributes(c: Candidate, geo: GeoLocator): SessionAttributes 
 
 /** Visitor id, session and dimension values: turns a valid candidate into a stored row (an import's). */
 export function enrich(c: Candidate, parts: Enricher): MaybePromise<StoredEvent> {
-  return enrichWith(c, parts, (c, visitorId, previousVisitorId, start) =>
-    parts.sessions.touch(visitorId, previousVisitorId, c.ts, c.location!.path, c.event!.name === 'pageview', start),
-  ) as MaybePromise<StoredEvent>;
+  return enrichWith(c, parts, (_c, visit) => parts.sessions.touch(visit)) as MaybePromise<StoredEvent>;
 }
 
 /** The same with `session` deciding the visitor's session: null when it refused the event. */
@@ -145,8 +143,16 @@ function enrichWithSalts(c: Candidate, parts: Enrichment, session: SessionStep, 
   const site = c.site!;
   const ip = c.ip ?? '';
   const visitorId = visitorIdFor(salt, site.id, ip, c.ua);
-  const previousVisitorId = previousSalt ? visitorIdFor(previousSalt, site.id, ip, c.ua) : undefined;
-  const decision = session(c, visitorId, previousVisitorId, () => firstEventAttributes(c, parts.geo));
+  // The event's one visit object: the stores and the admission pass it along as is.
+  const visit: SessionVisit = {
+    visitorId,
+    previousVisitorId: previousSalt ? visitorIdFor(previousSalt, site.id, ip, c.ua) : undefined,
+    ts: c.ts,
+    page: c.location!.path,
+    isPageview: c.event!.name === 'pageview',
+    start: () => firstEventAttributes(c, parts.geo),
+  };
+  const decision = session(c, visit);
   if (isPromise(decision)) return decision.then((d) => storedRow(c, span.day, visitorId, d));
   return storedRow(c, span.day, visitorId, decision);
 }
@@ -213,8 +219,7 @@ export interface LiveDeps extends Enrichment {
 }
 
 export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
-  const admit: SessionStep = (c, visitorId, previousVisitorId, start) =>
-    deps.admission.admit(c.rateKey!, visitorId, previousVisitorId, c.ts, c.location!.path, c.event!.name === 'pageview', start);
+  const admit: SessionStep = (c, visit) => deps.admission.admit(c.rateKey!, visit);
   const admitted = (c: Candidate, stored: StoredEvent | null): StepResult => {
     if (stored === null) return 'rate_limited';
     c.stored = stored;

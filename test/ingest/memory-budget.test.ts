@@ -42,12 +42,12 @@ test('the session cache evicts the least recently seen sessions past its byte bo
   const room = 200_000; // bytes for sessions, beyond the shared-values table
   const cache = new SessionCache({ maxBytes: SHARED_VALUES_BYTES + room });
   const now = Date.now();
-  for (let i = 0; i < 2000; i++) cache.touch(BigInt(i), undefined, now + i, `/page/${i % 10}`, true, () => attrs(i));
+  for (let i = 0; i < 2000; i++) cache.touch({ visitorId: BigInt(i), previousVisitorId: undefined, ts: now + i, page: `/page/${i % 10}`, isPageview: true, start: () => attrs(i) });
   assert.ok(cache.estimatedBytes <= room, `${cache.estimatedBytes} bytes kept`);
   assert.ok(cache.size > 400 && cache.size < 2000, `${cache.size} sessions kept`);
   // The newest is still open; the oldest was evicted and starts anew.
-  assert.equal(cache.touch(1999n, undefined, now + 3000, '/page/9', true, () => attrs(1999)).started, false);
-  assert.equal(cache.touch(0n, undefined, now + 3000, '/page/0', true, () => attrs(0)).started, true);
+  assert.equal(cache.touch({ visitorId: 1999n, previousVisitorId: undefined, ts: now + 3000, page: '/page/9', isPageview: true, start: () => attrs(1999) }).started, false);
+  assert.equal(cache.touch({ visitorId: 0n, previousVisitorId: undefined, ts: now + 3000, page: '/page/0', isPageview: true, start: () => attrs(0) }).started, true);
 });
 
 test('the running service gives DuckDB its memory_limit and the session cache its bound', async () => {

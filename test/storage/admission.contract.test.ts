@@ -26,7 +26,7 @@ const attrs = (referrer: string): SessionAttributes => ({
 
 /** An admission of visitor `v` under the rate key `key`, a pageview of `page` whose candidate attributes name the page. */
 const admit = (a: Admission, key: string, v: bigint, ts: number, page: string, start = () => attrs(page)): Promise<SessionDecision | null> =>
-  Promise.resolve(a.admit(key, v, undefined, ts, page, true, start));
+  Promise.resolve(a.admit(key, { visitorId: v, previousVisitorId: undefined, ts, page, isPageview: true, start }));
 
 for (const kind of COUNTER_KINDS) {
   describe(`Admission contract: ${kind.name}`, () => {
@@ -41,8 +41,8 @@ for (const kind of COUNTER_KINDS) {
       assert.equal(await admit(admission, 'net', 1n, T0 + 20 * MIN, '/c'), null);
       // A visitor of the same network is refused too, and has no session.
       assert.equal(await admit(admission, 'net', 2n, T0 + 2, '/d'), null);
-      assert.equal((await counters!.liveSessions.touch(2n, undefined, T0 + 3, '/d', true, () => attrs('/d'))).started, true);
-      const later = await counters!.liveSessions.touch(1n, undefined, T0 + 2, '/e', true, () => attrs('/e'));
+      assert.equal((await counters!.liveSessions.touch({ visitorId: 2n, previousVisitorId: undefined, ts: T0 + 3, page: '/d', isPageview: true, start: () => attrs('/d') })).started, true);
+      const later = await counters!.liveSessions.touch({ visitorId: 1n, previousVisitorId: undefined, ts: T0 + 2, page: '/e', isPageview: true, start: () => attrs('/e') });
       assert.deepEqual([later.started, later.session.sessionId, later.session.lastTs], [false, first!.session.sessionId, T0 + 2]);
       // Once the oldest counted hit has left the window, events are admitted again.
       assert.equal((await admit(admission, 'net', 1n, T0 + 30 * MIN, '/f'))?.session.sessionId, first!.session.sessionId);
@@ -102,7 +102,7 @@ test('Redis: a known session Redis no longer holds: the next event starts a new 
     assert.deepEqual([next?.started, next?.session.entryPage, next?.session.attrs.referrer], [true, '/b', '/b']);
     assert.notEqual(next!.session.sessionId, first!.session.sessionId);
     assert.equal(await redis!.hget(`${prefix}ls:7`, 'id'), String(next!.session.sessionId));
-    const touched = await counters[0]!.liveSessions.touch(7n, undefined, T0 + 2 * MIN, '/c', true, () => attrs('/c'));
+    const touched = await counters[0]!.liveSessions.touch({ visitorId: 7n, previousVisitorId: undefined, ts: T0 + 2 * MIN, page: '/c', isPageview: true, start: () => attrs('/c') });
     assert.deepEqual([touched.started, touched.session.sessionId, touched.session.attrs.referrer], [false, next!.session.sessionId, '/b']);
   } finally {
     await dispose();

@@ -37,7 +37,7 @@ for (const kind of COUNTER_KINDS) {
 
     /** A touch of visitor `v`: a pageview of `page` unless told, with attributes naming `page`. */
     const touch = (store: LiveSessionStore, v: bigint, ts: number, page: string, o: { previous?: bigint; pageview?: boolean } = {}): Promise<SessionDecision> =>
-      Promise.resolve(store.touch(v, o.previous, ts, page, o.pageview ?? true, () => attrs(`ref${page}`)));
+      Promise.resolve(store.touch({ visitorId: v, previousVisitorId: o.previous, ts, page, isPageview: o.pageview ?? true, start: () => attrs(`ref${page}`) }));
 
     withStore('a session goes on within the gap and starts anew at 30 minutes; lastTs is the latest instant', async (store) => {
       const first = await touch(store, 1n, T0, '/one');
@@ -55,7 +55,7 @@ for (const kind of COUNTER_KINDS) {
     });
 
     withStore('a session keeps its first event\'s attributes and its first pageview as entry page', async (store) => {
-      const click = await store.touch(2n, undefined, T0, '/landing', false, () => attrs('first'));
+      const click = await store.touch({ visitorId: 2n, previousVisitorId: undefined, ts: T0, page: '/landing', isPageview: false, start: () => attrs('first') });
       assert.deepEqual([click.started, click.session.entryPage, click.session.attrs], [true, null, attrs('first')]);
       const view = await touch(store, 2n, T0 + MIN, '/b');
       assert.deepEqual([view.started, view.session.entryPage, view.session.attrs], [false, '/b', attrs('first')]);
@@ -63,7 +63,7 @@ for (const kind of COUNTER_KINDS) {
       assert.deepEqual([next.session.entryPage, next.session.attrs.referrer, typeof next.session.sessionId], ['/b', 'first', 'bigint']);
       assert.equal(next.session.sessionId, click.session.sessionId);
       // An earlier pageview that arrives late is the entry page all the same, and lastTs stays.
-      await store.touch(20n, undefined, T0 + 5000, '/later', false, () => attrs('x'));
+      await store.touch({ visitorId: 20n, previousVisitorId: undefined, ts: T0 + 5000, page: '/later', isPageview: false, start: () => attrs('x') });
       const late = await touch(store, 20n, T0 + 1000, '/first');
       assert.deepEqual([late.started, late.session.entryPage, late.session.lastTs], [false, '/first', T0 + 5000]);
       assert.equal((await touch(store, 20n, T0 + 6000, '/next')).session.entryPage, '/first');
@@ -135,7 +135,7 @@ test('Redis: touches past the batch size go in further batches, in the order mad
   const { counters, dispose } = await redis.open(1, { maxBatch: 2 });
   try {
     const store = counters[0]!.liveSessions;
-    const decisions = await Promise.all([0, 1, 2, 3, 4].map((i) => store.touch(5n, undefined, T0 + i, `/p${i}`, true, () => attrs(`/p${i}`))));
+    const decisions = await Promise.all([0, 1, 2, 3, 4].map((i) => store.touch({ visitorId: 5n, previousVisitorId: undefined, ts: T0 + i, page: `/p${i}`, isPageview: true, start: () => attrs(`/p${i}`) })));
     assert.deepEqual(decisions.map((d) => d.started), [true, false, false, false, false]);
     assert.equal(new Set(decisions.map((d) => d.session.sessionId)).size, 1);
     assert.deepEqual(decisions.map((d) => d.session.attrs.referrer), Array(5).fill('/p0'));

@@ -4,23 +4,15 @@
 // round trip, shared with the turn's other events. test/storage/admission.contract.test.ts holds
 // both to one semantics.
 import { isPromise, type MaybePromise } from '../../core/clock.js';
-import type { LiveSessionStore, SessionAttributes, SessionDecision } from './live-sessions.js';
+import type { LiveSessionStore, SessionDecision, SessionVisit } from './live-sessions.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 export interface Admission {
   /**
-   * Hits the rate limit's `rateKey` at `ts`; over the limit answers null (the hit is not counted and
-   * no session is touched), else the visitor's session as LiveSessionStore.touch decides it.
+   * Hits the rate limit's `rateKey` at `visit.ts`; over the limit answers null (the hit is not
+   * counted and no session is touched), else the visitor's session as LiveSessionStore.touch decides it.
    */
-  admit(
-    rateKey: string,
-    visitorId: bigint,
-    previousVisitorId: bigint | undefined,
-    ts: number,
-    page: string,
-    isPageview: boolean,
-    start: () => SessionAttributes,
-  ): MaybePromise<SessionDecision | null>;
+  admit(rateKey: string, visit: SessionVisit): MaybePromise<SessionDecision | null>;
 }
 
 /** An admission from a rate limiter and a session store of their own (in process). */
@@ -30,17 +22,9 @@ export class SeparateAdmission implements Admission {
     private readonly sessions: LiveSessionStore,
   ) {}
 
-  admit(
-    rateKey: string,
-    visitorId: bigint,
-    previousVisitorId: bigint | undefined,
-    ts: number,
-    page: string,
-    isPageview: boolean,
-    start: () => SessionAttributes,
-  ): MaybePromise<SessionDecision | null> {
-    const counted = this.limiter.hit(rateKey, ts);
-    if (isPromise(counted)) return counted.then((c) => (c ? this.sessions.touch(visitorId, previousVisitorId, ts, page, isPageview, start) : null));
-    return counted ? this.sessions.touch(visitorId, previousVisitorId, ts, page, isPageview, start) : null;
+  admit(rateKey: string, visit: SessionVisit): MaybePromise<SessionDecision | null> {
+    const counted = this.limiter.hit(rateKey, visit.ts);
+    if (isPromise(counted)) return counted.then((c) => (c ? this.sessions.touch(visit) : null));
+    return counted ? this.sessions.touch(visit) : null;
   }
 }

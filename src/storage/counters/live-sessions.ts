@@ -23,6 +23,25 @@ export interface LiveSession {
   attrs: SessionAttributes;
 }
 
+/**
+ * One event as the session store sees it. Enrichment (a collected event's or an imported line's)
+ * builds it once per event; every store and admission passes it along as is, without copies.
+ */
+export interface SessionVisit {
+  /** The visitor's id under today's salt. */
+  visitorId: bigint;
+  /** The visitor's id under yesterday's salt, for an event within the gap after local midnight. */
+  previousVisitorId: bigint | undefined;
+  /** The event's instant (ms since the epoch). */
+  ts: number;
+  /** The event's page path. */
+  page: string;
+  /** Whether the event is a pageview (only a pageview sets a session's entry page). */
+  isPageview: boolean;
+  /** A new session's attributes, computed only when the event starts one. */
+  start: () => SessionAttributes;
+}
+
 export interface SessionDecision {
   session: LiveSession;
   started: boolean;
@@ -36,18 +55,11 @@ export interface SessionDecision {
  */
 export interface LiveSessionStore {
   /**
-   * The open session of a visitor (under `visitorId`, or under `previousVisitorId`, yesterday's id,
-   * for a session that crosses local midnight: it goes on under `visitorId`), or a new one with the
-   * attributes of `start()`.
+   * The open session of a visitor (under `visit.visitorId`, or under `visit.previousVisitorId`,
+   * yesterday's id, for a session that crosses local midnight: it goes on under `visitorId`), or a
+   * new one with the attributes of `visit.start()`.
    */
-  touch(
-    visitorId: bigint,
-    previousVisitorId: bigint | undefined,
-    ts: number,
-    page: string,
-    isPageview: boolean,
-    start: () => SessionAttributes,
-  ): MaybePromise<SessionDecision>;
+  touch(visit: SessionVisit): MaybePromise<SessionDecision>;
   /** Lets go of sessions idle for longer than the gap at `now` (where the store does not expire them itself). */
   sweep(now: number): void;
   /** Sessions this process holds open (the in-process store; a shared store does not count them). */

@@ -3,7 +3,7 @@
 // every later event of the session is stored with.
 import { randomId64 } from '../../core/ids.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
-import type { LiveSession, LiveSessionStore, SessionAttributes, SessionDecision } from './live-sessions.js';
+import type { LiveSession, LiveSessionStore, SessionAttributes, SessionDecision, SessionVisit } from './live-sessions.js';
 
 /**
  * Heap a live session holds besides its strings: its entry in the cache's Map, the visitor-id key,
@@ -111,14 +111,7 @@ export class SessionCache implements LiveSessionStore {
    * session that crosses local midnight), or starts one with the attributes `start()` computes.
    * Enrichment runs only for new sessions: later events reuse the first event's values.
    */
-  touch(
-    visitorId: bigint,
-    previousVisitorId: bigint | undefined,
-    ts: number,
-    page: string,
-    isPageview: boolean,
-    start: () => SessionAttributes,
-  ): SessionDecision {
+  touch({ visitorId, previousVisitorId, ts, page, isPageview, start }: SessionVisit): SessionDecision {
     let key = visitorId;
     let session = this.live.get(key);
     if (!session && previousVisitorId !== undefined) {

@@ -12,7 +12,7 @@
 import { randomId64 } from '../../core/ids.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import type { Admission } from './admission.js';
-import type { LiveSession, LiveSessionStore, SessionAttributes, SessionDecision } from './live-sessions.js';
+import type { LiveSession, LiveSessionStore, SessionAttributes, SessionDecision, SessionVisit } from './live-sessions.js';
 import type { SessionCache } from './memory-sessions.js';
 import type { RedisWindow } from './redis-rate-limiter.js';
 import { OP, TOUCH, type ScriptBatch } from './script-batch.js';
@@ -40,33 +40,26 @@ export class RedisLiveSessions implements LiveSessionStore {
     private readonly onUnavailable: (err: unknown) => void,
   ) {}
 
-  touch(
-    visitorId: bigint,
-    previousVisitorId: bigint | undefined,
-    ts: number,
-    page: string,
-    isPageview: boolean,
-    start: () => SessionAttributes,
-  ): Promise<SessionDecision> {
-    const call = this.touchCall(visitorId, previousVisitorId, ts, page, isPageview, start, false);
+  touch(visit: SessionVisit): Promise<SessionDecision> {
+    const call = this.touchCall(visit, false);
     return this.batch.call<TouchReply>(OP.touch, call.keys, call.args).then(
-      (reply) => this.decided(reply, call, visitorId, previousVisitorId, ts, page, isPageview, start),
-      (err: unknown) => this.fellBack(err, call, visitorId, previousVisitorId, ts, page, isPageview, start),
+      (reply) => this.decided(reply, call, visit),
+      (err: unknown) => this.fellBack(err, call, visit),
     );
   }
 
   /** An admission in one call: the hit of `window`, then the touch when it counted. */
   admission(window: RedisWindow, onLimitUnavailable: (err: unknown) => void): Admission {
     return {
-      admit: (rateKey, visitorId, previousVisitorId, ts, page, isPageview, start) => {
-        const call = this.touchCall(visitorId, previousVisitorId, ts, page, isPageview, start, false);
+      admit: (rateKey, visit) => {
+        const call = this.touchCall(visit, false);
         return this.batch
-          .call<TouchReply>(OP.admit, [window.prefix + rateKey, ...call.keys], [window.limit, window.windowMs, String(ts), ...call.args])
+          .call<TouchReply>(OP.admit, [window.prefix + rateKey, ...call.keys], [window.limit, window.windowMs, String(visit.ts), ...call.args])
           .then(
-            (reply) => (reply[0] === TOUCH.limited ? null : this.decided(reply, call, visitorId, previousVisitorId, ts, page, isPageview, start)),
+            (reply) => (reply[0] === TOUCH.limited ? null : this.decided(reply, call, visit)),
             (err: unknown) => {
               onLimitUnavailable(err);
-              return this.fellBack(err, call, visitorId, previousVisitorId, ts, page, isPageview, start);
+              return this.fellBack(err, call, visit);
             },
           );
       },
@@ -82,15 +75,7 @@ export class RedisLiveSessions implements LiveSessionStore {
    * A touch's keys and arguments. Within the gap of the session this process knows for the visitor,
    * no attributes are computed (unless `withAttributes`): the session goes on, or Redis asks for them.
    */
-  private touchCall(
-    visitorId: bigint,
-    previousVisitorId: bigint | undefined,
-    ts: number,
-    page: string,
-    isPageview: boolean,
-    start: () => SessionAttributes,
-    withAttributes: boolean,
-  ): TouchCall {
+  private touchCall({ visitorId, previousVisitorId, ts, page, isPageview, start }: SessionVisit, withAttributes: boolean): TouchCall {
     const key = this.prefix + visitorId;
     const known = this.local.peek(visitorId);
     const goesOn = !withAttributes && known !== undefined && ts - known.lastTs < SESSION_GAP_MS && known.lastTs - ts < SESSION_GAP_MS;
@@ -107,40 +92,27 @@ export class RedisLiveSessions implements LiveSessionStore {
   private decided(
     [started, id, last, entry, attrsJson]: TouchReply,
     call: TouchCall,
-    visitorId: bigint,
-    previousVisitorId: bigint | undefined,
-    ts: number,
-    page: string,
-    isPageview: boolean,
-    start: () => SessionAttributes,
+    visit: SessionVisit,
   ): SessionDecision | Promise<SessionDecision> {
     if (started === TOUCH.needsAttributes) {
       // Redis no longer holds the known session (evicted): a new one starts, with attributes.
-      const retry = this.touchCall(visitorId, previousVisitorId, ts, page, isPageview, start, true);
+      const retry = this.touchCall(visit, true);
       return this.batch.call<TouchReply>(OP.touch, retry.keys, retry.args).then(
-        (reply) => this.decided(reply, retry, visitorId, previousVisitorId, ts, page, isPageview, start),
-        (err: unknown) => this.fellBack(err, retry, visitorId, previousVisitorId, ts, page, isPageview, start),
+        (reply) => this.decided(reply, retry, visit),
+        (err: unknown) => this.fellBack(err, retry, visit),
       );
     }
     const attrs = started === TOUCH.started ? call.attrs! : attrsJson === '' ? call.known!.attrs : (JSON.parse(attrsJson!) as SessionAttributes);
     // The known session's id was sent as the touch's last argument.
     const sessionId = call.known !== undefined && id === call.args[5] ? call.known.sessionId : BigInt(id!);
-    const session = this.local.remember(visitorId, { sessionId, lastTs: Number(last), entryPage: entry ?? null, attrs });
+    const session = this.local.remember(visit.visitorId, { sessionId, lastTs: Number(last), entryPage: entry ?? null, attrs });
     return { session, started: started === TOUCH.started };
   }
 
-  private fellBack(
-    err: unknown,
-    call: TouchCall,
-    visitorId: bigint,
-    previousVisitorId: bigint | undefined,
-    ts: number,
-    page: string,
-    isPageview: boolean,
-    start: () => SessionAttributes,
-  ): SessionDecision {
+  private fellBack(err: unknown, call: TouchCall, visit: SessionVisit): SessionDecision {
     this.onUnavailable(err);
     const attrs = call.attrs;
-    return this.local.touch(visitorId, previousVisitorId, ts, page, isPageview, attrs ? () => attrs : start);
+    // The attributes already computed for the call are reused (a copy of the visit only when Redis does not answer).
+    return this.local.touch(attrs ? { ...visit, start: () => attrs } : visit);
   }
 }
