@@ -7,9 +7,9 @@
 import type { SqlValue } from '../sql/sql.js';
 import type { EventReader } from '../storage/events/types.js';
 
-/** One text per statement and parameters (bigints as their digits, apart from numbers). */
+/** One text per statement and parameters (a bigint as an object holding its digits: no parameter is an object, so none reads alike). */
 const keyOf = (kind: string, text: string, params: readonly SqlValue[]) =>
-  `${kind}\u0000${text}\u0000${JSON.stringify(params, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+  `${kind}\u0000${text}\u0000${JSON.stringify(params, (_, v: unknown) => (typeof v === 'bigint' ? { bigint: `${v}` } : v))}`;
 
 /**
  * `reader`, with each statement running at most once at a time: a caller asking one that runs gets

@@ -29,6 +29,11 @@ test('a statement asked while the same one runs takes its answer; asked after, o
     assert.deepEqual(ran, ['rows 3', 'rows 4', 'page 3']);
     assert.deepEqual(await reader.query(square(3)), [{ v: 9 }]);
     assert.deepEqual(ran, ['rows 3', 'rows 4', 'page 3', 'rows 3']);
+    // A bigint and a text spelling its digits are other parameters.
+    const echo = (v: bigint | string) => sql`SELECT CAST(${v} AS VARCHAR) || '' AS v`;
+    const mixed = await Promise.all([reader.query(echo(5n)), reader.query(echo('5n')), reader.query(echo('{"bigint":"5"}'))]);
+    assert.deepEqual(mixed, [[{ v: '5' }], [{ v: '5n' }], [{ v: '{"bigint":"5"}' }]]);
+    assert.equal(ran.length, 7);
     // A failure reaches every caller that shared the statement, and the next ask runs it anew.
     const failing = sql`SELECT * FROM no_such_table WHERE x = ${1}`;
     const failures = await Promise.allSettled([reader.query(failing), reader.query(failing)]);
