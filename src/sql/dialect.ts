@@ -58,8 +58,8 @@ export interface Dialect {
   regexExtractAll(expr: string): string;
   /** One row per element of an array (list) expression, in a select list. */
   unnest(expr: string): string;
-  /** `expr` with every occurrence of a `?` text replaced by a `?` text. */
-  replaceAll(expr: string): string;
+  /** The text a JSON string's text (`expr`, quotes included, well formed) holds, every escape decoded. */
+  jsonStringText(expr: string): string;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -35,5 +35,6 @@ export const clickhouseDialect: Dialect = {
   regexExtract: (expr) => `extract(${expr}, ?)`,
   regexExtractAll: (expr) => `extractAll(${expr}, ?)`,
   unnest: (expr) => `arrayJoin(${expr})`,
-  replaceAll: (expr) => `replaceAll(${expr}, ?, ?)`,
+  // 18.16 has no JSON functions but these: the string is made the one value of an object.
+  jsonStringText: (expr) => `visitParamExtractString(concat('{"v":', ${expr}, '}'), 'v')`,
 };

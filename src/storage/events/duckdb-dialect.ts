@@ -20,5 +20,5 @@ export const duckdbDialect: Dialect = {
   regexExtract: (expr) => `regexp_extract(${expr}, ?, 1)`,
   regexExtractAll: (expr) => `regexp_extract_all(${expr}, ?, 1)`,
   unnest: (expr) => `unnest(${expr})`,
-  replaceAll: (expr) => `replace(${expr}, ?, ?)`,
+  jsonStringText: (expr) => `json_extract_string(${expr}, '$')`,
 };
