@@ -81,10 +81,10 @@ if (
       // for...in over null does nothing; it also reads enumerable inherited keys, as JSON.stringify would not.
       if (typeof props == 'object' && !Array.isArray(props))
         for (const key in props) {
-          let value = (props as Props)[key];
+          const value = (props as Props)[key];
           const type = typeof value;
-          // /ng|ea|be/: "string", "boolean" or "number" among the names typeof answers, and of these
-          // only "string" sorts after 's'. value - value is 0 for booleans and finite numbers (NaN
+          // /ng|ea|be/ matches "string", "boolean" and "number", and no other name typeof answers;
+          // of these only "string" sorts after 's'. value - value is 0 for booleans and finite numbers (NaN
           // for NaN and ±Infinity).
           if (key && !key[64] && /ng|ea|be/.test(type) && (type > 's' || (value as number) - (value as number) == 0))
             (kept = kept || {})[key] = type > 's' ? (value as string).slice(0, 500) : value;
@@ -118,8 +118,8 @@ if (
   let lastPath: string;
   // The argument is ignored: the history patch below passes the original method's answer (undefined).
   const pageview = (_?: unknown) => {
-    if (lastPath != location.pathname) {
-      lastPath = location.pathname;
+    // lastPath is read before it takes the current pathname.
+    if (lastPath != (lastPath = location.pathname)) {
       activeMs = maxDepth = engageSent = 0;
       counted = Date.now();
       send();
@@ -165,7 +165,8 @@ if (
 
   pageview();
   win.svc = track;
-  for (const args of (stub && stub.q) || []) track.apply(0, args as Parameters<typeof track>);
+  // The queue holds the stub's arguments objects, which spread as arrays do.
+  for (const args of (stub && stub.q) || []) track(...(args as Parameters<typeof track>));
 }
 
 export {};
