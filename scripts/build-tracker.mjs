@@ -7,9 +7,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { minify } from 'terser';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const GZIP_BUDGET_BYTES = 1350;
+export const GZIP_BUDGET_BYTES = 1260;
 
 /** The features the script can be built without (its FEATURE_* constants), with their names in the size report. */
 export const FEATURES = { FEATURE_REVENUE: 'revenue', FEATURE_SCROLL_DEPTH: 'scroll depth', FEATURE_SPA: 'single-page navigation', FEATURE_OUTBOUND: 'outbound links and downloads' };
@@ -31,7 +32,16 @@ export async function bundleTracker(without = []) {
     write: false,
     logLevel: 'silent',
   });
-  return result.outputFiles[0].text;
+  // A second pass through Terser: its names follow the characters the script uses most, which gzip
+  // stores in fewer bits. booleans_as_integers writes `true` as 1: the script's only boolean
+  // literals are options (addEventListener's capture, fetch's keepalive) that read 1 as true.
+  const second = await minify(result.outputFiles[0].text, {
+    ecma: 2017,
+    toplevel: true,
+    compress: { booleans_as_integers: true },
+    mangle: true,
+  });
+  return second.code;
 }
 
 /** Sizes in bytes of the script raw, gzipped (level 9) and brotli-compressed (quality 11). */

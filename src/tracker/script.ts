@@ -14,13 +14,11 @@ declare const FEATURE_SPA: boolean;
 declare const FEATURE_OUTBOUND: boolean;
 
 const win = window as Window & { svc?: Svc };
-const doc = document;
-const nav = navigator;
-const loc = location;
-const script = doc.currentScript as HTMLScriptElement | null;
+// document, navigator and location are written out rather than aliased: gzip stores each repeat of
+// a long name as a short back-reference, which costs less than the alias's declaration.
+const script = document.currentScript as HTMLScriptElement | null;
 // The script's data-* attributes (none when the script is not known: currentScript is null).
 const data: DOMStringMap = script ? script.dataset : {};
-const site = data.site;
 const stub = win.svc;
 // Every listener is on window in the capture phase: events of the document (DOMContentLoaded,
 // visibilitychange, clicks, scrolls of any element) pass through it first, even those that do not bubble.
@@ -35,50 +33,45 @@ try {
 // A page calling window.svc() must not break because the tracker stood down.
 win.svc = () => {};
 if (
-  site &&
-  !nav.webdriver &&
+  data.site &&
+  !navigator.webdriver &&
   win == top &&
   optedOut != 'true' &&
-  ('dev' in data || !/^(localhost|127\.[\d.]+|\[::1\])$/.test(loc.hostname))
+  ('dev' in data || !/^(localhost|127\.[\d.]+|\[::1\])$/.test(location.hostname))
 ) {
   // <origin of the script>/api/e; an inline script has no src and a data: script no base, so URL
-  // throws and the page's /api/e is used (a file: script resolves to file:///api/e, as /api/e would).
+  // throws and the page's /api/e is used (a file: script resolves to file:///api/e, as /api/e would):
+  // endpoint is '/api/e' before URL is called, and stays so when it throws.
   let endpoint: string | URL = data.api!;
   try {
-    endpoint = endpoint || new URL('/api/e', script!.src);
-  } catch {
-    endpoint = '/api/e';
-  }
-
-  const byteLength = (text: string) => new Blob([text]).size;
+    endpoint = endpoint || new URL((endpoint = '/api/e'), script!.src);
+  } catch {}
 
   const send = (name?: string, props?: Props, revenue?: unknown) => {
-    // The query's parameters named utm_*, ref and source, as written in the address.
-    const query = loc.search
-      .slice(1)
-      .split('&')
-      .filter((pair) => /^(utm_|(ref|source)(=|$))/.test(pair))
-      .join('&');
     // undefined fields are left out by JSON.stringify: no `e` for pageviews, no `p` without props,
     // no `v` without revenue (sent as given: the server checks it and keeps the event without bad revenue).
+    // The query keeps its parameters named utm_*, ref and source, as written in the address: every
+    // other one goes with the ? or & before it, and a first kept one that followed an & takes the ?.
     const body = JSON.stringify({
-      s: site,
-      u: loc.pathname + (query && '?' + query),
-      r: doc.referrer || undefined,
+      s: data.site,
+      u: location.pathname + location.search.replace(/[?&](?!utm_|(ref|source)(=|&|$))[^&]*/g, '').replace(/^&/, '?'),
+      r: document.referrer || undefined,
       w: screen.width,
-      l: nav.language,
+      l: navigator.language,
       e: name,
       p: props,
       v: revenue,
     });
     // Text body: sendBeacon and fetch both send text/plain, a CORS "simple" request without preflight.
     // no-cors: the answer is never read, and a cors fetch would log a CORS error in the site's console.
+    // fetch upper-cases the method 'post' (lower case: letters the rest of the script uses already).
     const post = () =>
-      (nav.sendBeacon && nav.sendBeacon(endpoint, body)) ||
-      fetch(endpoint, { method: 'POST', body, keepalive: true, mode: 'no-cors' }).catch(() => {});
+      (navigator.sendBeacon && navigator.sendBeacon(endpoint, body)) ||
+      fetch(endpoint, { method: 'post', body, keepalive: true, mode: 'no-cors' }).catch(() => {});
     // Sends before the document is parsed wait for DOMContentLoaded; listeners run in the order added.
-    // readyState > 'l': "loading" (not "interactive" nor "complete").
-    if (byteLength(body) <= 4096) doc.readyState > 'l' ? on('DOMContentLoaded', post) : post();
+    // readyState > 'l': "loading" (not "interactive" nor "complete"). Blob: the body's UTF-8 bytes.
+    // (Constants first in comparisons: the form gzip finds more repeats in.)
+    if (4096 >= new Blob([body]).size) document.readyState > 'l' ? on('DOMContentLoaded', post) : post();
   };
 
   const track = (name: unknown, props?: unknown, options?: unknown) => {
@@ -88,15 +81,15 @@ if (
       // for...in over null does nothing; it also reads enumerable inherited keys, as JSON.stringify would not.
       if (typeof props == 'object' && !Array.isArray(props))
         for (const key in props) {
-          let value = (props as Props)[key];
+          const value = (props as Props)[key];
           const type = typeof value;
-          if (type == 'string') value = (value as string).slice(0, 500);
-          // /ng|ea/: "string" or "boolean" among the names typeof answers.
-          // value - value is 0 for finite numbers only (NaN for NaN and ±Infinity).
-          if (key && !key[64] && (type == 'number' ? (value as number) - (value as number) == 0 : /ng|ea/.test(type)))
-            (kept = kept || {})[key] = value;
+          // /ng|ea|be/ matches "string", "boolean" and "number", and no other name typeof answers;
+          // of these only "string" sorts after 's'. value - value is 0 for booleans and finite numbers (NaN
+          // for NaN and ±Infinity).
+          if (key && !key[64] && /ng|ea|be/.test(type) && (type > 's' || (value as number) - (value as number) == 0))
+            (kept = kept || {})[key] = type > 's' ? (value as string).slice(0, 500) : value;
         }
-      if (!kept || byteLength(JSON.stringify(kept)) <= 2048)
+      if (!kept || 2048 >= new Blob([JSON.stringify(kept)]).size)
         send(name.toLowerCase(), kept, FEATURE_REVENUE ? ((options || 0) as { revenue?: unknown }).revenue : undefined);
     }
   };
@@ -106,26 +99,27 @@ if (
   let activeMs: number;
   let counted: number;
   let maxDepth: number;
+  // The engage props once sent for the current pageview.
   let engageSent: unknown;
   const measure = () => {
     // -counted is read before counted takes the current time.
     activeMs += Math.max(0, Math.min(-counted + (counted = Date.now()), 30000));
     // Rounded with |0, which also turns the NaN of an empty document into 0.
     if (FEATURE_SCROLL_DEPTH)
-      maxDepth = Math.max(maxDepth, Math.min(100, (((scrollY + innerHeight) * 100) / doc.documentElement.scrollHeight + 0.5) | 0));
+      maxDepth = Math.max(maxDepth, Math.min(100, (((scrollY + innerHeight) * 100) / document.documentElement.scrollHeight + 0.5) | 0));
   };
   const onBackground = () => {
     if (!engageSent) {
       measure();
-      send('engage', { t: activeMs, d: maxDepth });
-      engageSent = 1;
+      send('engage', (engageSent = { t: activeMs, d: maxDepth }));
     }
   };
 
   let lastPath: string;
-  const pageview = () => {
-    if (lastPath != loc.pathname) {
-      lastPath = loc.pathname;
+  // The argument is ignored: the history patch below passes the original method's answer (undefined).
+  const pageview = (_?: unknown) => {
+    // lastPath is read before it takes the current pathname.
+    if (lastPath != (lastPath = location.pathname)) {
       activeMs = maxDepth = engageSent = 0;
       counted = Date.now();
       send();
@@ -135,17 +129,14 @@ if (
   if (FEATURE_SPA && data.spa != 'off') {
     for (const method of ['pushState', 'replaceState'] as const) {
       const original = history[method];
-      history[method] = (...args: Parameters<History['pushState']>) => {
-        original.apply(history, args);
-        pageview();
-      };
+      history[method] = (...args: Parameters<History['pushState']>) => pageview(original.apply(history, args));
     }
     on('popstate', pageview);
   }
 
   if (data.engage != 'off') {
     on('visibilitychange', () => {
-      if (doc.hidden) onBackground();
+      if (document.hidden) onBackground();
       // Time spent in the background is not active time.
       else counted = Date.now();
     });
@@ -158,17 +149,15 @@ if (
   const onInput = (event: MouseEvent) => {
     measure();
     const target = event.target as Element;
-    if (event.button < 2 && target.closest) {
+    if (2 > event.button && target.closest) {
       const named = target.closest('[data-svc-event]');
       if (named && !event.button) track((named as HTMLElement).dataset.svcEvent);
-      const link = target.closest('a[href]') as HTMLAnchorElement | null;
+      // A link without href (or one to mailto:, javascript:...) has no hostname.
+      const link = target.closest('a') as HTMLAnchorElement | null;
       if (FEATURE_OUTBOUND && data.outbound != 'off' && link && link.hostname) {
-        const kind =
-          link.hostname != loc.hostname
-            ? 'outbound'
-            : /\.(pdf|zip|dmg|exe|pkg|msi|deb|rpm|apk|iso|rar|7z|t?gz|tar|csv|(doc|xls|ppt)x?|txt|mp[34]|mov|avi|wmv|wav)$/i.test(link.pathname) &&
-              'download';
-        if (kind) send(kind, { url: link.href });
+        if (link.hostname != location.hostname) send('outbound', { url: link.href });
+        else if (/\.(pdf|zip|dmg|exe|pkg|msi|deb|rpm|apk|iso|rar|7z|t?gz|tar|csv|(doc|xls|ppt)x?|txt|mp[34]|mov|avi|w(mv|av))$/i.test(link.pathname))
+          send('download', { url: link.href });
       }
     }
   };
@@ -176,7 +165,8 @@ if (
 
   pageview();
   win.svc = track;
-  for (const args of (stub && stub.q) || []) track.apply(0, args as Parameters<typeof track>);
+  // The queue holds the stub's arguments objects, which spread as arrays do.
+  for (const args of (stub && stub.q) || []) track(...(args as Parameters<typeof track>));
 }
 
 export {};

@@ -18,9 +18,11 @@ async function recordTransport(page: Page): Promise<void> {
         return sendBeacon.apply(this, args);
       };
     }
+    // The request as fetch reads the tracker's options: the method normalised (post is POST),
+    // keepalive converted to a boolean.
     window.fetch = (...args: Parameters<typeof fetch>) => {
-      const init = args[1] as RequestInit;
-      calls.push(`fetch ${init.method} keepalive=${init.keepalive} mode=${init.mode}`);
+      const request = new Request(...args);
+      calls.push(`fetch ${request.method} keepalive=${request.keepalive} mode=${request.mode}`);
       return fetch(...args);
     };
   });
