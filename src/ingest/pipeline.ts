@@ -121,25 +121,36 @@ function firstEventAttributes(c: Candidate, geo: GeoLocator): SessionAttributes 
 
 /** Visitor id, session and dimension values: turns a valid candidate into a stored row (an import's). */
 export function enrich(c: Candidate, parts: Enricher): MaybePromise<StoredEvent> {
-  return enrichWith(c, parts, (_c, visit) => parts.sessions.touch(visit)) as MaybePromise<StoredEvent>;
+  return enrichWith(c, parts, (_c, visit) => parts.sessions.touch(visit), (_c, stored) => stored!);
 }
 
-/** The same with `session` deciding the visitor's session: null when it refused the event. */
-function enrichWith(c: Candidate, parts: Enrichment, session: SessionStep): MaybePromise<StoredEvent | null> {
+/**
+ * The same with `session` deciding the visitor's session, and `finish` taking the row (null when
+ * `session` refused the event) in the same step: an event waiting on its session waits on one promise.
+ */
+function enrichWith<R>(c: Candidate, parts: Enrichment, session: SessionStep, finish: (c: Candidate, stored: StoredEvent | null) => R): MaybePromise<R> {
   const span = localDaySpan(c.ts, c.site!.timezone);
   const salt = parts.salts.saltFor(span.day);
-  return isPromise(salt) ? salt.then((s) => enrichWithSalt(c, parts, session, span, s)) : enrichWithSalt(c, parts, session, span, salt);
+  return isPromise(salt) ? salt.then((s) => enrichWithSalt(c, parts, session, finish, span, s)) : enrichWithSalt(c, parts, session, finish, span, salt);
 }
 
-function enrichWithSalt(c: Candidate, parts: Enrichment, session: SessionStep, span: LocalDaySpan, salt: Buffer): MaybePromise<StoredEvent | null> {
+function enrichWithSalt<R>(c: Candidate, parts: Enrichment, session: SessionStep, finish: (c: Candidate, stored: StoredEvent | null) => R, span: LocalDaySpan, salt: Buffer): MaybePromise<R> {
   // A session under yesterday's visitor id can only go on within the gap after local midnight.
   const previousSalt = c.ts - span.start < SESSION_GAP_MS ? parts.salts.previousSalt(span.day) : undefined;
   return isPromise(previousSalt)
-    ? previousSalt.then((p) => enrichWithSalts(c, parts, session, span, salt, p))
-    : enrichWithSalts(c, parts, session, span, salt, previousSalt);
+    ? previousSalt.then((p) => enrichWithSalts(c, parts, session, finish, span, salt, p))
+    : enrichWithSalts(c, parts, session, finish, span, salt, previousSalt);
 }
 
-function enrichWithSalts(c: Candidate, parts: Enrichment, session: SessionStep, span: LocalDaySpan, salt: Buffer, previousSalt: Buffer | undefined): MaybePromise<StoredEvent | null> {
+function enrichWithSalts<R>(
+  c: Candidate,
+  parts: Enrichment,
+  session: SessionStep,
+  finish: (c: Candidate, stored: StoredEvent | null) => R,
+  span: LocalDaySpan,
+  salt: Buffer,
+  previousSalt: Buffer | undefined,
+): MaybePromise<R> {
   const site = c.site!;
   const ip = c.ip ?? '';
   const visitorId = visitorIdFor(salt, site.id, ip, c.ua);
@@ -153,8 +164,8 @@ function enrichWithSalts(c: Candidate, parts: Enrichment, session: SessionStep, 
     start: () => firstEventAttributes(c, parts.geo),
   };
   const decision = session(c, visit);
-  if (isPromise(decision)) return decision.then((d) => storedRow(c, span.day, visitorId, d));
-  return storedRow(c, span.day, visitorId, decision);
+  if (isPromise(decision)) return decision.then((d) => finish(c, storedRow(c, span.day, visitorId, d)));
+  return finish(c, storedRow(c, span.day, visitorId, decision));
 }
 
 function storedRow(c: Candidate, day: string, visitorId: bigint, decision: SessionDecision | null): StoredEvent | null {
@@ -292,8 +303,7 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
     {
       name: 'enrich',
       run(c) {
-        const stored = enrichWith(c, deps, admit);
-        return isPromise(stored) ? stored.then((s) => admitted(c, s)) : admitted(c, stored);
+        return enrichWith(c, deps, admit, admitted);
       },
     },
     {

@@ -127,6 +127,16 @@ for (const kind of COUNTER_KINDS) {
       assert.deepEqual(racing.map((d) => d.started).sort(), [false, true]);
       assert.equal(racing[0]!.session.sessionId, racing[1]!.session.sessionId);
     });
+
+    withStores('a session\'s texts come back as written: quotes, backslashes, control characters, any script', 2, async ([a, b]) => {
+      const page = '/a"b\\c\u0001\u001f\n/Łódź/日本/😀';
+      const odd = { ...attrs('r"\\\u0001'), city: 'Łódź 😀' };
+      const first = await Promise.resolve(a!.touch({ visitorId: 12n, previousVisitorId: undefined, ts: T0, page, isPageview: true, start: () => odd }));
+      const other = await touch(b!, 12n, T0 + MIN, '/next');
+      assert.equal(other.started, false);
+      assert.deepEqual([first.session.entryPage, other.session.entryPage], [page, page]);
+      assert.deepEqual([first.session.attrs, other.session.attrs], [odd, odd]);
+    });
   });
 }
 
@@ -139,6 +149,25 @@ test('Redis: touches past the batch size go in further batches, in the order mad
     assert.deepEqual(decisions.map((d) => d.started), [true, false, false, false, false]);
     assert.equal(new Set(decisions.map((d) => d.session.sessionId)).size, 1);
     assert.deepEqual(decisions.map((d) => d.session.attrs.referrer), Array(5).fill('/p0'));
+  } finally {
+    await dispose();
+  }
+});
+
+test('Redis: a lone surrogate in a page or a rate-limit key is written as U+FFFD, as UTF-8 writes it', async () => {
+  const redis = COUNTER_KINDS.find((k) => k.name === 'redis')!;
+  const { counters, dispose } = await redis.open(2);
+  try {
+    const [a, b] = counters.map((c) => c.liveSessions);
+    const visit = (page: string, ts: number) => ({ visitorId: 13n, previousVisitorId: undefined, ts, page, isPageview: true, start: () => attrs('lone') });
+    const first = await a!.touch(visit('/x\ud800y', T0));
+    const other = await b!.touch(visit('/z', T0 + MIN));
+    assert.deepEqual([first.started, other.started], [true, false]);
+    assert.deepEqual([first.session.entryPage, other.session.entryPage], ['/x\ufffdy', '/x\ufffdy']);
+    const limiter = counters[0]!.rateLimiter('lone', 1, MIN);
+    assert.equal(await limiter.hit('k\udc00', T0), true);
+    // The same key.
+    assert.equal(await limiter.hit('k\ufffd', T0 + 1), false);
   } finally {
     await dispose();
   }

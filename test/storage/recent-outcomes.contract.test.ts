@@ -49,3 +49,21 @@ for (const kind of COUNTER_KINDS) {
     });
   });
 }
+
+test('Redis: each outcome is kept as its number and its entry\'s JSON, whatever its texts', async () => {
+  const redis = COUNTER_KINDS.find((k) => k.name === 'redis')!;
+  const { counters, redis: client, prefix, dispose } = await redis.open();
+  try {
+    const log = counters[0]!.recentOutcomes;
+    const entries = [
+      { ts: 1_760_000_000_001, outcome: 'accepted', path: '/a"b\\c\u0001/Łódź/😀', ua: UA },
+      { ts: 1_760_000_000_002, outcome: 'gpc', path: null, ua: 'curl/8 "x" \\ é' },
+      { ts: 1_760_000_000_003, outcome: 'bot_ua', path: '/c', ua: UA },
+    ];
+    for (const e of entries) log.record(4, e.ts, e.outcome, e.path, e.ua);
+    assert.deepEqual((await log.list(4, 0)).outcomes.map(({ seq: _, ...e }) => e), entries);
+    assert.deepEqual(await client!.lrange(`${prefix}ro:4`, 0, -1), entries.map((e, i) => `${i + 1} ${JSON.stringify(e)}`).reverse());
+  } finally {
+    await dispose();
+  }
+});

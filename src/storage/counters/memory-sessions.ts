@@ -145,17 +145,17 @@ export class SessionCache implements LiveSessionStore {
   }
 
   /**
-   * Holds `session`, as a shared store (Redis) decided it, as the visitor's open session: the same
+   * Holds the session a shared store (Redis) decided, as the visitor's open session: the same
    * session held already takes its latest instant and entry page, another one is replaced. Answers
    * the session as held (its values shared).
    */
-  remember(visitorId: bigint, session: LiveSession): LiveSession {
+  remember(visitorId: bigint, sessionId: bigint, lastTs: number, entryPage: string | null, attrs: SessionAttributes): LiveSession {
     const held = this.live.get(visitorId);
-    if (held !== undefined && held.sessionId === session.sessionId) {
-      held.lastTs = session.lastTs;
-      if (held.entryPage !== session.entryPage) {
-        const grown = 2 * ((session.entryPage?.length ?? 0) - (held.entryPage?.length ?? 0));
-        held.entryPage = this.shared.share(session.entryPage);
+    if (held !== undefined && held.sessionId === sessionId) {
+      held.lastTs = lastTs;
+      if (held.entryPage !== entryPage) {
+        const grown = 2 * ((entryPage?.length ?? 0) - (held.entryPage?.length ?? 0));
+        held.entryPage = this.shared.share(entryPage);
         this.bytes += grown;
         held.bytes += grown;
       }
@@ -164,7 +164,7 @@ export class SessionCache implements LiveSessionStore {
       return held;
     }
     if (held !== undefined) this.remove(visitorId, held);
-    const fresh = { sessionId: session.sessionId, lastTs: session.lastTs, entryPage: this.shared.share(session.entryPage), attrs: this.shared.attributes(session.attrs), bytes: 0 };
+    const fresh = { sessionId, lastTs, entryPage: this.shared.share(entryPage), attrs: this.shared.attributes(attrs), bytes: 0 };
     fresh.bytes = sessionBytes(fresh);
     this.bytes += fresh.bytes;
     this.live.set(visitorId, fresh);

@@ -101,12 +101,18 @@ export async function openCounters(redisUrl: string | undefined, options: Counte
   // One script and one batch for every counter: the calls of a turn share one EVALSHA.
   const batch = new ScriptBatch(
     redis,
-    { gapMs: SESSION_GAP_MS, sessionExpiryMs: SESSION_GAP_MS + SESSION_EXPIRY_SLACK_MS, outcomesKept: RECENT_OUTCOMES_PER_SITE, outcomesExpiryMs: OUTCOMES_EXPIRY_MS },
+    {
+      gapMs: SESSION_GAP_MS,
+      sessionExpiryMs: SESSION_GAP_MS + SESSION_EXPIRY_SLACK_MS,
+      outcomesKept: RECENT_OUTCOMES_PER_SITE,
+      outcomesExpiryMs: OUTCOMES_EXPIRY_MS,
+      sessionKeyPrefix: `${prefix}ls:`,
+    },
     options.maxBatch,
   );
   const window = (name: string, limit: number, windowMs: number) => ({ prefix: `${prefix}rl:${name}:`, limit, windowMs });
   const limitUnavailable = (err: unknown) => unavailable('rate_limit', err);
-  const liveSessions = new RedisLiveSessions(batch, `${prefix}ls:`, localSessions, (err) => unavailable('sessions', err));
+  const liveSessions = new RedisLiveSessions(batch, localSessions, (err) => unavailable('sessions', err));
   return {
     shared: true,
     liveSessions,

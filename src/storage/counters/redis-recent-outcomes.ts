@@ -6,7 +6,7 @@
 // drop them at once). Nothing waits for them.
 import type { Redis } from 'ioredis';
 import { MemoryRecentOutcomes, outcomesAfter, RECENT_OUTCOMES_PER_SITE, type RecentOutcomeLog, type RecordedOutcome } from './recent-outcomes.js';
-import { OP, type ScriptBatch } from './script-batch.js';
+import type { ScriptBatch } from './script-batch.js';
 
 /** A site without outcomes for this long lets go of its list. */
 export const OUTCOMES_EXPIRY_MS = 7 * 24 * 3_600_000;
@@ -17,7 +17,7 @@ export class RedisRecentOutcomes implements RecentOutcomeLog {
   private readonly local = new MemoryRecentOutcomes();
   /** This process's last records, settled: a list waits for them, so it lists what was recorded before it. */
   private recorded: Promise<void> = Promise.resolve();
-  /** The records of this turn by site: the last ones kept, and how many earlier ones are not sent. */
+  /** The records of this turn by site: the last ones (fewer than twice as many as are kept), and how many earlier ones are not sent. */
   private pending = new Map<number, { entries: Array<Omit<RecordedOutcome, 'seq'>>; skipped: number }>();
   /** Settles `recorded` once this turn's records are answered; null while none wait. */
   private settle: (() => void) | null = null;
@@ -37,9 +37,10 @@ export class RedisRecentOutcomes implements RecentOutcomeLog {
     let site = this.pending.get(siteInternalId);
     if (site === undefined) this.pending.set(siteInternalId, (site = { entries: [], skipped: 0 }));
     site.entries.push({ ts, outcome, path, ua });
-    if (site.entries.length > RECENT_OUTCOMES_PER_SITE) {
-      site.entries.shift();
-      site.skipped++;
+    // Only the last RECENT_OUTCOMES_PER_SITE are sent: the earlier ones are let go of a hundred at a time.
+    if (site.entries.length === 2 * RECENT_OUTCOMES_PER_SITE) {
+      site.entries.splice(0, RECENT_OUTCOMES_PER_SITE);
+      site.skipped += RECENT_OUTCOMES_PER_SITE;
     }
     if (this.settle === null) {
       this.recorded = new Promise((resolve) => (this.settle = resolve));
@@ -52,13 +53,14 @@ export class RedisRecentOutcomes implements RecentOutcomeLog {
     const { pending, settle } = this;
     this.pending = new Map();
     this.settle = null;
-    const calls: Array<Promise<unknown>> = [];
     for (const [siteInternalId, { entries, skipped }] of pending) {
-      const args: Array<string | number> = [entries.length, skipped];
-      for (const entry of entries) args.push(JSON.stringify(entry));
-      calls.push(this.batch.call(OP.record, [this.seqKey, this.prefix + siteInternalId], args).catch(this.onUnavailable));
+      const sent = entries.length - RECENT_OUTCOMES_PER_SITE;
+      const kept = sent > 0 ? entries.slice(sent) : entries;
+      this.batch.record(this.seqKey, this.prefix + siteInternalId, skipped + Math.max(sent, 0), kept);
+      this.batch.results.catch(this.onUnavailable);
     }
-    void Promise.all(calls).then(settle);
+    // Batches are answered in the order sent: the last one's answer comes after the others'.
+    this.batch.results.then(settle, settle);
   };
 
   async list(siteInternalId: number, afterSeq: number): Promise<{ outcomes: RecordedOutcome[]; lastSeq: number }> {

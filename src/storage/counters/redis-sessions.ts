@@ -15,55 +15,28 @@ import type { Admission } from './admission.js';
 import type { LiveSession, LiveSessionStore, SessionAttributes, SessionDecision, SessionVisit } from './live-sessions.js';
 import type { SessionCache } from './memory-sessions.js';
 import type { RedisWindow } from './redis-rate-limiter.js';
-import { OP, TOUCH, type ScriptBatch } from './script-batch.js';
-
-type TouchReply = [started: number, id?: string, last?: string, entry?: string | null, attrs?: string];
-
-/** One touch as sent: its keys and arguments, the attributes it brought and the session it named as known. */
-interface TouchCall {
-  keys: string[];
-  args: string[];
-  attrs: SessionAttributes | null;
-  known: LiveSession | undefined;
-}
+import { TOUCH, type ScriptBatch, type TouchReply } from './script-batch.js';
 
 export class RedisLiveSessions implements LiveSessionStore {
   /**
-   * Keys are `prefix` + the visitor id. `local` holds the sessions Redis answered; while Redis does
-   * not answer it sessionizes the events of this process on its own (as the embedded profile does),
-   * and `onUnavailable` counts it.
+   * Keys are the batch's session key prefix + the visitor id. `local` holds the sessions Redis
+   * answered; while Redis does not answer it sessionizes the events of this process on its own (as
+   * the embedded profile does), and `onUnavailable` counts it.
    */
   constructor(
     private readonly batch: ScriptBatch,
-    private readonly prefix: string,
     private readonly local: SessionCache,
     private readonly onUnavailable: (err: unknown) => void,
   ) {}
 
   touch(visit: SessionVisit): Promise<SessionDecision> {
-    const call = this.touchCall(visit, false);
-    return this.batch.call<TouchReply>(OP.touch, call.keys, call.args).then(
-      (reply) => this.decided(reply, call, visit),
-      (err: unknown) => this.fellBack(err, call, visit),
-    );
+    return this.sent(visit, false, 0, '', null) as Promise<SessionDecision>;
   }
 
   /** An admission in one call: the hit of `window`, then the touch when it counted. */
   admission(window: RedisWindow, onLimitUnavailable: (err: unknown) => void): Admission {
-    return {
-      admit: (rateKey, visit) => {
-        const call = this.touchCall(visit, false);
-        return this.batch
-          .call<TouchReply>(OP.admit, [window.prefix + rateKey, ...call.keys], [window.limit, window.windowMs, String(visit.ts), ...call.args])
-          .then(
-            (reply) => (reply[0] === TOUCH.limited ? null : this.decided(reply, call, visit)),
-            (err: unknown) => {
-              onLimitUnavailable(err);
-              return this.fellBack(err, call, visit);
-            },
-          );
-      },
-    };
+    const number = this.batch.window(window.prefix, window.limit, window.windowMs);
+    return { admit: (rateKey, visit) => this.sent(visit, false, number, rateKey, onLimitUnavailable) };
   }
 
   /** Redis expires its keys; the local copies and fallback sessions are swept. */
@@ -72,46 +45,60 @@ export class RedisLiveSessions implements LiveSessionStore {
   }
 
   /**
-   * A touch's keys and arguments. Within the gap of the session this process knows for the visitor,
-   * no attributes are computed (unless `withAttributes`): the session goes on, or Redis asks for them.
+   * Puts the visit's touch in the batch (an admission's, with the hit of `rateKey` in window number
+   * `window`, when not 0), and answers its decision; null when the hit is over the limit. Within the
+   * gap of the session this process knows for the visitor, no attributes are computed (unless
+   * `withAttributes`): the session goes on, or Redis asks for them.
    */
-  private touchCall({ visitorId, previousVisitorId, ts, page, isPageview, start }: SessionVisit, withAttributes: boolean): TouchCall {
-    const key = this.prefix + visitorId;
+  private sent(
+    visit: SessionVisit,
+    withAttributes: boolean,
+    window: number,
+    rateKey: string,
+    onLimitUnavailable: ((err: unknown) => void) | null,
+  ): Promise<SessionDecision | null> {
+    const { visitorId, previousVisitorId, ts } = visit;
     const known = this.local.peek(visitorId);
     const goesOn = !withAttributes && known !== undefined && ts - known.lastTs < SESSION_GAP_MS && known.lastTs - ts < SESSION_GAP_MS;
-    const attrs = goesOn ? null : start();
-    return {
-      keys: [key, previousVisitorId === undefined ? key : this.prefix + previousVisitorId],
-      // Without attributes the call starts no session: it needs no candidate id either.
-      args: [String(ts), page, isPageview ? '1' : '0', attrs ? randomId64().toString() : '', attrs ? JSON.stringify(attrs) : '', known ? known.sessionId.toString() : ''],
-      attrs,
-      known,
-    };
+    const attrs = goesOn ? null : visit.start();
+    const previous = previousVisitorId === undefined ? '' : previousVisitorId.toString();
+    const page = visit.isPageview ? visit.page : '';
+    // Without attributes the call starts no session: it needs no candidate id either.
+    const id = attrs ? randomId64().toString() : '';
+    const attrsJson = attrs ? JSON.stringify(attrs) : '';
+    const knownId = known ? known.sessionId.toString() : '';
+    const index =
+      window !== 0
+        ? this.batch.admit(window, rateKey, visitorId.toString(), previous, ts, page, id, attrsJson, knownId)
+        : this.batch.touch(visitorId.toString(), previous, ts, page, id, attrsJson, knownId);
+    return this.batch.results.then(
+      (results) => this.decided(results[index] as TouchReply, visit, attrs, known),
+      (err: unknown) => {
+        onLimitUnavailable?.(err);
+        return this.fellBack(err, visit, attrs);
+      },
+    );
   }
 
   private decided(
     [started, id, last, entry, attrsJson]: TouchReply,
-    call: TouchCall,
     visit: SessionVisit,
-  ): SessionDecision | Promise<SessionDecision> {
-    if (started === TOUCH.needsAttributes) {
-      // Redis no longer holds the known session (evicted): a new one starts, with attributes.
-      const retry = this.touchCall(visit, true);
-      return this.batch.call<TouchReply>(OP.touch, retry.keys, retry.args).then(
-        (reply) => this.decided(reply, retry, visit),
-        (err: unknown) => this.fellBack(err, retry, visit),
-      );
-    }
-    const attrs = started === TOUCH.started ? call.attrs! : attrsJson === '' ? call.known!.attrs : (JSON.parse(attrsJson!) as SessionAttributes);
-    // The known session's id was sent as the touch's last argument.
-    const sessionId = call.known !== undefined && id === call.args[5] ? call.known.sessionId : BigInt(id!);
-    const session = this.local.remember(visit.visitorId, { sessionId, lastTs: Number(last), entryPage: entry ?? null, attrs });
+    attrs: SessionAttributes | null,
+    known: LiveSession | undefined,
+  ): SessionDecision | null | Promise<SessionDecision | null> {
+    if (started === TOUCH.limited) return null;
+    // Redis no longer holds the known session (evicted): a new one starts, with attributes.
+    if (started === TOUCH.needsAttributes) return this.sent(visit, true, 0, '', null);
+    const sessionAttrs = started === TOUCH.started ? attrs! : attrsJson === '' ? known!.attrs : (JSON.parse(attrsJson!) as SessionAttributes);
+    // An id of '' is the known session's.
+    const sessionId = id === '' ? known!.sessionId : BigInt(id!);
+    // A `last` of '' is the event's instant.
+    const session = this.local.remember(visit.visitorId, sessionId, last === '' ? visit.ts : Number(last), entry || null, sessionAttrs);
     return { session, started: started === TOUCH.started };
   }
 
-  private fellBack(err: unknown, call: TouchCall, visit: SessionVisit): SessionDecision {
+  private fellBack(err: unknown, visit: SessionVisit, attrs: SessionAttributes | null): SessionDecision {
     this.onUnavailable(err);
-    const attrs = call.attrs;
     // The attributes already computed for the call are reused (a copy of the visit only when Redis does not answer).
     return this.local.touch(attrs ? { ...visit, start: () => attrs } : visit);
   }

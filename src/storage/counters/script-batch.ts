@@ -3,9 +3,15 @@
 // of the events of the requests read in that turn), up to `maxCalls`, travels in one EVALSHA and runs
 // in Redis one after the other, in the order made, atomically. Each port (redis-rate-limiter.ts,
 // redis-sessions.ts, redis-recent-outcomes.ts) puts its calls in the one batch of its connection.
+//
+// The batch's calls travel as one argument, a JSON array of their fields one after the other, and
+// come back as one JSON array of their results: the process builds, writes and reads one string a
+// batch rather than a dozen arguments and an answer of five values an event, and the calls of a
+// batch share one promise, which each caller reads its call's result from by its index.
 import type { Redis } from 'ioredis';
+import type { RecordedOutcome } from './recent-outcomes.js';
 
-/** A call's kind: its first argument, which tells the script how many keys and arguments follow. */
+/** A call's kind: its first field, which tells the script how many fields follow. */
 export const OP = { hit: 'h', touch: 't', admit: 'a', record: 'r' } as const;
 export type Op = (typeof OP)[keyof typeof OP];
 
@@ -21,7 +27,7 @@ export const TOUCH = {
   limited: 3,
 } as const;
 
-/** Arguments every batch shares, in ARGV[1..4]. */
+/** Arguments every batch shares, in ARGV[1..5]. */
 export interface ScriptSettings {
   /** The session gap (ms). */
   gapMs: number;
@@ -31,32 +37,44 @@ export interface ScriptSettings {
   outcomesKept: number;
   /** A site's outcome list's expiry after its last record (ms). */
   outcomesExpiryMs: number;
+  /** A session's key is this prefix and its visitor id. */
+  sessionKeyPrefix: string;
 }
 
 const SCRIPT_NAME = 'svcCounters';
 
 /**
- * Calls, each `op` then its arguments, keys taken from KEYS in turn. Instants stay the strings they
- * came as (Lua prints large numbers in exponent form).
+ * ARGV[1..5] are the ScriptSettings; ARGV[6] the rate-limit windows, a JSON array of each one's key
+ * prefix, limit and length (ms); ARGV[7] the batch: a JSON array of calls, each `op` then its fields.
+ * A window is named by its number in ARGV[6], a session's key by its visitor id. Instants are strings
+ * (they are stored as sent; Lua prints large numbers in exponent form), and an absent text is ''
+ * (JSON's null is no Lua nil). The answer is the JSON array of the calls' results, in order.
  *
- * - hit (KEYS: the window's list; ARGV: limit, window ms, instant): MemorySlidingWindow.hit; answers
- *   1 (counted) or 0 (over the limit).
- * - touch (KEYS: the visitor's key, yesterday's key or the visitor's again; ARGV: ts, page, 1 for a
- *   pageview, candidate id and attributes (JSON), both '' when not computed, the session id this
- *   process knows for the visitor or ''): SessionCache.touch; answers { started, id, last, entry or
- *   nil, attrs }, attrs '' when the session goes on under the known id (the caller holds them).
- *   A new session without attributes is not written: it answers { needsAttributes }.
- * - admit (KEYS: a hit's, then a touch's; ARGV: a hit's, then a touch's): the hit, and the touch
- *   when it counted; over the limit it answers { limited }.
- * - record (KEYS: the sequence counter, the site's list; ARGV: n, skipped, then n entries as JSON,
- *   oldest first): numbers `skipped` records that are not kept, then the n entries, pushes these,
- *   keeps the list's last entries; answers 0.
+ * - hit (window, key in the window, instant): MemorySlidingWindow.hit; answers 1 (counted) or 0
+ *   (over the limit).
+ * - touch (the visitor's id, yesterday's or '', ts, the page or '' (not a pageview), candidate id
+ *   and attributes (JSON), both '' when not computed, the session id this process knows for the
+ *   visitor or ''): SessionCache.touch; answers [started, id, last, entry or false, attrs], id ''
+ *   when it is the known one, last '' when it is ts, attrs '' when the session goes on under the
+ *   known id (the caller holds these). A new session without attributes is not written: it answers
+ *   [needsAttributes].
+ * - admit (window, key in the window, then a touch's fields; the hit's instant is the touch's): the
+ *   hit, and the touch when it counted; over the limit it answers [limited].
+ * - record (the sequence counter's key, the site's list's key, n, skipped, u, then u User-Agents as
+ *   JSON texts, then n entries, oldest first, each its instant, its outcome and its path as JSON
+ *   texts and the number of its User-Agent): numbers `skipped` records that are not kept, then the
+ *   n entries, pushes these as `<seq> {"ts":…,"outcome":…,"path":…,"ua":…}` (JSON.stringify's text
+ *   of the entry: the User-Agents of a turn's records repeat, and are sent once), keeps the list's
+ *   last entries; answers 0.
  */
 const LUA = `
-local gap, sessionExpiry, kept, outcomesExpiry = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local gap, sessionExpiry, kept, outcomesExpiry, sessions = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
+local windows, calls = cjson.decode(ARGV[6]), cjson.decode(ARGV[7])
 
-local function hit(key, limit, window, now)
-  if redis.call('LLEN', key) >= limit and tonumber(now) - tonumber(redis.call('LINDEX', key, limit - 1)) < tonumber(window) then
+local function hit(w, key, now)
+  local limit, window = w[2], w[3]
+  key = w[1] .. key
+  if redis.call('LLEN', key) >= limit and tonumber(now) - tonumber(redis.call('LINDEX', key, limit - 1)) < window then
     return 0
   end
   redis.call('LPUSH', key, now)
@@ -65,10 +83,12 @@ local function hit(key, limit, window, now)
   return 1
 end
 
-local function touch(key, previous, ts, page, pageview, id, attrs, known)
+local function touch(visitor, previous, ts, page, id, attrs, known)
+  local key = sessions .. visitor
+  if previous ~= '' then previous = sessions .. previous end
   local from = key
   local s = redis.call('HMGET', key, 'id', 'last', 'entry')
-  if not s[1] and previous ~= key then
+  if not s[1] and previous ~= '' then
     s = redis.call('HMGET', previous, 'id', 'last', 'entry')
     from = previous
   end
@@ -77,12 +97,12 @@ local function touch(key, previous, ts, page, pageview, id, attrs, known)
   if s[1] and t - tonumber(s[2]) < gap and tonumber(s[2]) - t < gap then
     id, last, entry, started = s[1], s[2], s[3], 0
     if t > tonumber(last) then last = ts end
-    if not entry and pageview then entry = page end
+    if not entry and page ~= '' then entry = page end
     if id == known then attrs = '' else attrs = redis.call('HGET', from, 'attrs') end
   else
     if attrs == '' then return { 2 } end
     last, started = ts, 1
-    entry = pageview and page or false
+    entry = page ~= '' and page or false
   end
   if started == 0 and from == key then
     -- The session goes on under its key: only what changed is written.
@@ -100,86 +120,185 @@ local function touch(key, previous, ts, page, pageview, id, attrs, known)
     end
   end
   redis.call('PEXPIRE', key, sessionExpiry)
+  if id == known then id = '' end
+  if last == ts then last = '' end
   return { started, id, last, entry, attrs }
 end
 
 local out = {}
-local k, a, n = 1, 5, 0
-while a <= #ARGV do
-  local op = ARGV[a]
+local a, n = 1, 0
+while a <= #calls do
+  local op = calls[a]
   local result
   if op == 'h' then
-    result = hit(KEYS[k], tonumber(ARGV[a + 1]), ARGV[a + 2], ARGV[a + 3])
-    k, a = k + 1, a + 4
+    result = hit(windows[calls[a + 1]], calls[a + 2], calls[a + 3])
+    a = a + 4
   elseif op == 't' then
-    result = touch(KEYS[k], KEYS[k + 1], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3] == '1', ARGV[a + 4], ARGV[a + 5], ARGV[a + 6])
-    k, a = k + 2, a + 7
+    result = touch(calls[a + 1], calls[a + 2], calls[a + 3], calls[a + 4], calls[a + 5], calls[a + 6], calls[a + 7])
+    a = a + 8
   elseif op == 'a' then
-    if hit(KEYS[k], tonumber(ARGV[a + 1]), ARGV[a + 2], ARGV[a + 3]) == 1 then
-      result = touch(KEYS[k + 1], KEYS[k + 2], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6] == '1', ARGV[a + 7], ARGV[a + 8], ARGV[a + 9])
+    if hit(windows[calls[a + 1]], calls[a + 2], calls[a + 5]) == 1 then
+      result = touch(calls[a + 3], calls[a + 4], calls[a + 5], calls[a + 6], calls[a + 7], calls[a + 8], calls[a + 9])
     else
       result = { 3 }
     end
-    k, a = k + 3, a + 10
+    a = a + 10
   elseif op == 'r' then
-    local count, skipped = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
-    local seq = redis.call('INCRBY', KEYS[k], skipped + count) - count
+    local count, skipped, agents = calls[a + 3], calls[a + 4], calls[a + 5]
+    local seq = redis.call('INCRBY', calls[a + 1], skipped + count) - count
     local entries = {}
-    for j = 1, count do entries[j] = (seq + j) .. ' ' .. ARGV[a + 2 + j] end
-    redis.call('LPUSH', KEYS[k + 1], unpack(entries))
-    redis.call('LTRIM', KEYS[k + 1], 0, kept - 1)
-    redis.call('PEXPIRE', KEYS[k + 1], outcomesExpiry)
+    local e = a + 6 + agents
+    for j = 1, count do
+      entries[j] = (seq + j) .. ' {"ts":' .. calls[e] .. ',"outcome":' .. calls[e + 1] .. ',"path":' .. calls[e + 2] .. ',"ua":' .. calls[a + 5 + calls[e + 3]] .. '}'
+      e = e + 4
+    end
+    redis.call('LPUSH', calls[a + 2], unpack(entries))
+    redis.call('LTRIM', calls[a + 2], 0, kept - 1)
+    redis.call('PEXPIRE', calls[a + 2], outcomesExpiry)
     result = 0
-    k, a = k + 2, a + 3 + count
+    a = e
   else
     return redis.error_reply('svcCounters: unknown call ' .. tostring(op))
   end
   n = n + 1
   out[n] = result
 end
-return out
+return cjson.encode(out)
 `;
 
-type ScriptCommand = (numKeys: number, ...keysAndArgs: Array<string | number>) => Promise<unknown[]>;
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * A text a client chose, as it goes in the batch's JSON: its lone surrogates (which JSON escapes and
+ * cjson refuses) become U+FFFD, as writing the text in UTF-8 makes them.
+ */
+function wellFormed(text: string): string {
+  return LONE_SURROGATE.test(text) ? text.replace(/\p{Cs}/gu, '\uFFFD') : text;
+}
+
+type ScriptCommand = (
+  numKeys: 0,
+  gapMs: number,
+  sessionExpiryMs: number,
+  outcomesKept: number,
+  outcomesExpiryMs: number,
+  sessionKeyPrefix: string,
+  windows: string,
+  calls: string,
+) => Promise<string>;
+
+/** A touch's answer: what the script decided, and the session's id, instant, entry page and attributes (JSON). */
+export type TouchReply = [started: number, id?: string, last?: string, entry?: string | false, attrs?: string];
 
 export class ScriptBatch {
-  private keys: string[] = [];
-  private args: Array<string | number> = [];
-  private waiting: Array<{ resolve(result: unknown): void; reject(err: unknown): void }> = [];
+  /** The calls of the batch being filled, their fields one after the other (the script's ARGV[5]). */
+  private readonly fields: Array<string | number> = [];
+  private calls = 0;
+  /** The results of the batch the last call went in. */
+  private answer: Promise<unknown[]> = Promise.resolve([]);
+  private resolve: (results: unknown[]) => void = () => undefined;
+  private reject: (err: unknown) => void = () => undefined;
   private scheduled = false;
   /** What puts its calls in the batch as it leaves (calls gathered over the turn). */
   private hooks: Array<() => void> = [];
   private readonly command: ScriptCommand;
-  private readonly shared: ReadonlyArray<number>;
+  /** The windows by key prefix (numbered from 1, as Lua counts), and their JSON (ARGV[6]). */
+  private readonly windows = new Map<string, number>();
+  private readonly windowList: Array<[prefix: string, limit: number, windowMs: number]> = [];
+  private windowsJson = '[]';
 
   /** `maxCalls` 1 sends every call on its own (what bench/counters compares batching with). */
   constructor(
     redis: Redis,
-    settings: ScriptSettings,
+    private readonly settings: ScriptSettings,
     private readonly maxCalls = 512,
   ) {
     if (!(SCRIPT_NAME in redis)) redis.defineCommand(SCRIPT_NAME, { lua: LUA });
     const command = (redis as unknown as Record<string, ScriptCommand>)[SCRIPT_NAME]!;
     this.command = command.bind(redis);
-    this.shared = [settings.gapMs, settings.sessionExpiryMs, settings.outcomesKept, settings.outcomesExpiryMs];
   }
 
-  /** Queues one call (`op`, its keys, its arguments after the op) for this turn's EVALSHA; answers its result. */
-  call<R>(op: Op, keys: ReadonlyArray<string>, args: ReadonlyArray<string | number>): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
-      for (const key of keys) this.keys.push(key);
-      this.args.push(op);
-      for (const arg of args) this.args.push(arg);
-      this.waiting.push({ resolve: resolve as (result: unknown) => void, reject });
-      if (this.waiting.length >= this.maxCalls) this.send();
-      else this.schedule();
-    });
+  /**
+   * The results of the batch the last call went in, by the calls' indexes (what each call method
+   * answers); rejected when Redis did not answer the batch.
+   */
+  get results(): Promise<unknown[]> {
+    return this.answer;
+  }
+
+  /** The number the calls name a rate-limit window by: its keys are `prefix` and a key in it. */
+  window(prefix: string, limit: number, windowMs: number): number {
+    let number = this.windows.get(prefix);
+    if (number === undefined) {
+      number = this.windowList.push([prefix, limit, windowMs]);
+      this.windows.set(prefix, number);
+      this.windowsJson = JSON.stringify(this.windowList);
+    }
+    return number;
+  }
+
+  /** Queues a hit of `key` in window number `window`; its result is 1 (counted) or 0. Answers its index in `results`. */
+  hit(window: number, key: string, now: number): number {
+    this.opening();
+    this.fields.push(OP.hit, window, wellFormed(key), String(now));
+    return this.added();
+  }
+
+  /**
+   * Queues a session touch (`previousVisitorId` '' when there is none, `page` '' for an event that is
+   * not a pageview, `id` and `attrs` '' when not computed, `knownId` '' when none); its result is a
+   * TouchReply.
+   */
+  touch(visitorId: string, previousVisitorId: string, ts: number, page: string, id: string, attrs: string, knownId: string): number {
+    this.opening();
+    this.fields.push(OP.touch, visitorId, previousVisitorId, String(ts), wellFormed(page), id, attrs, knownId);
+    return this.added();
+  }
+
+  /** Queues a hit of `key` in window number `window` at `ts`, then, when it counts, a touch; its result is a TouchReply. */
+  admit(window: number, key: string, visitorId: string, previousVisitorId: string, ts: number, page: string, id: string, attrs: string, knownId: string): number {
+    this.opening();
+    this.fields.push(OP.admit, window, wellFormed(key), visitorId, previousVisitorId, String(ts), wellFormed(page), id, attrs, knownId);
+    return this.added();
+  }
+
+  /** Queues a site's records (`entries` oldest first, after `skipped` that are numbered only); its result is 0. */
+  record(seqKey: string, listKey: string, skipped: number, entries: ReadonlyArray<Omit<RecordedOutcome, 'seq'>>): number {
+    this.opening();
+    const fields = this.fields;
+    fields.push(OP.record, seqKey, listKey, entries.length, skipped, 0);
+    const agentsAt = fields.length - 1;
+    const agents = new Map<string, number>();
+    for (const { ua } of entries) {
+      if (agents.has(ua)) continue;
+      agents.set(ua, agents.size + 1);
+      fields.push(JSON.stringify(ua));
+    }
+    fields[agentsAt] = agents.size;
+    for (const { ts, outcome, path, ua } of entries) fields.push(String(ts), JSON.stringify(outcome), JSON.stringify(path), agents.get(ua)!);
+    return this.added();
   }
 
   /** Calls `hook` as this turn's batch leaves, before it is sent: the hook may put calls in it. */
   beforeSend(hook: () => void): void {
     this.hooks.push(hook);
     this.schedule();
+  }
+
+  /** A batch's first call makes its results' promise. */
+  private opening(): void {
+    if (this.calls > 0) return;
+    this.answer = new Promise<unknown[]>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  private added(): number {
+    const index = this.calls++;
+    if (this.calls >= this.maxCalls) this.send();
+    else this.schedule();
+    return index;
   }
 
   private schedule(): void {
@@ -193,18 +312,21 @@ export class ScriptBatch {
     const hooks = this.hooks;
     this.hooks = [];
     for (const hook of hooks) hook();
-    const { keys, args, waiting } = this;
-    if (waiting.length === 0) return;
-    this.keys = [];
-    this.args = [];
-    this.waiting = [];
-    this.command(keys.length, ...keys, ...this.shared, ...args).then(
-      (results) => {
-        for (let i = 0; i < waiting.length; i++) waiting[i]!.resolve(results[i]);
-      },
-      (err: unknown) => {
-        for (const w of waiting) w.reject(err);
-      },
-    );
+    if (this.calls === 0) return;
+    const { resolve, reject, settings } = this;
+    // The fields are written out at once: their array is filled again by the next batch.
+    const calls = JSON.stringify(this.fields);
+    this.fields.length = 0;
+    this.calls = 0;
+    this.command(0, settings.gapMs, settings.sessionExpiryMs, settings.outcomesKept, settings.outcomesExpiryMs, settings.sessionKeyPrefix, this.windowsJson, calls).then((answer) => {
+      let results: unknown[];
+      try {
+        results = JSON.parse(answer) as unknown[];
+      } catch (err) {
+        reject(err);
+        return;
+      }
+      resolve(results);
+    }, reject);
   }
 }
