@@ -397,20 +397,25 @@ async function addZeroPropertyNones(events: EventStore, siteId: string): Promise
 /** Rows appended per call by `addZeroPropertyNones`. */
 const UPGRADE_BATCH_ROWS = 10_000;
 
+/** Whether a site's rollups hold days written by an earlier layout (without `propertyNones`). */
+function needsUpgrade(state: RollupState | undefined): state is RollupState {
+  return state !== undefined && state.watermark !== null && !parseComputed(state.definitions).propertyNones;
+}
+
 /** Brings a site's rollups written by an earlier layout up to the current one, once (`propertyNones`). */
 async function upgradeSite(deps: RollupDeps, siteId: string): Promise<void> {
   const key = rollupKey(deps.events, siteId);
   const state = await deps.meta.getRollupState(key);
-  if (state === undefined || state.watermark === null) return;
-  const computed = parseComputed(state.definitions);
-  if (computed.propertyNones) return;
+  if (!needsUpgrade(state)) return;
   await addZeroPropertyNones(deps.events, siteId);
-  await deps.meta.setRollupState(key, { ...state, definitions: JSON.stringify({ ...computed, propertyNones: true }) });
+  await deps.meta.setRollupState(key, { ...state, definitions: JSON.stringify({ ...parseComputed(state.definitions), propertyNones: true }) });
 }
 
-/** Upgrades every active site's rollups (`upgradeSite`) before the service answers reads. */
+/** Upgrades every active site's rollups (`upgradeSite`) before the service answers reads; a site already upgraded costs one read. */
 export async function upgradeRollups(deps: RollupDeps): Promise<void> {
-  for (const site of await deps.meta.listAllActiveSites()) await exclusive(deps.meta, site.id, () => upgradeSite(deps, site.id));
+  for (const site of await deps.meta.listAllActiveSites()) {
+    if (needsUpgrade(await deps.meta.getRollupState(rollupKey(deps.events, site.id)))) await exclusive(deps.meta, site.id, () => upgradeSite(deps, site.id));
+  }
 }
 
 async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, options: RollupOptions): Promise<void> {
