@@ -17,7 +17,7 @@ import { Spool } from './ingest/spool.js';
 import { openCounters, type CounterFallback, type Counters } from './storage/counters/open.js';
 import { prepareDataDir } from './storage/data-dir.js';
 import { openEventStore } from './storage/events/open.js';
-import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks, upgradeRollups } from './stats/rollups/job.js';
+import { commitImport, createRollupTables, recomputeRollups, registerRollupTasks } from './stats/rollups/job.js';
 import type { MetaStore } from './storage/meta/types.js';
 import { ImportService } from './imports/service.js';
 import type { EventStore } from './storage/events/types.js';
@@ -151,7 +151,6 @@ export async function createContext(config: Config, options: ContextOptions = {}
   // closed days an import touched before the import call returns.
   await createRollupTables(events);
   const rollupDeps = { events, meta };
-  await upgradeRollups(rollupDeps);
   registerRollupTasks(maintenance, rollupDeps);
   ingest.imports.wrapImportCommit((site, days, commit) => commitImport(rollupDeps, site.id, days, commit));
   ingest.imports.onImported((site, days) => recomputeRollups(rollupDeps, site.id, days, clock.now()));

@@ -214,8 +214,7 @@ const EVENT_COUNTS = Object.values(TRAFFIC_MEASURES).filter((m) => m.over === 'e
 /**
  * Per day, the `(none)` rows of properties: for each property the day's events carry (dimension
  * `prop.<key>`, key `(none)`), the measures of the events a property breakdown counts (every one but
- * `engage`) that lack it, zero when every one carries it (so that a read tells the days carrying the
- * property by its `(none)` row alone); and the measures of all those events once (dimension
+ * `engage`) that lack it, when there are any; and the measures of all those events once (dimension
  * `prop.`, key `(none)`), the `(none)` row of every property the day's events do not carry. Linear
  * in the events and their properties, whichever keys clients send: per visitor, their events and
  * those carrying each property they carry; a visitor counts in a property's `(none)` row unless
@@ -234,8 +233,9 @@ export function measurePropertyNones(d: Dialect, siteId: string, days: Period): 
   const none = asRepeated(d, sql`${NONE_KEY}`);
   const lacking = EVENT_COUNTS.map((m) => `CAST(t.t_${m.column} - p.k_${m.column} AS BIGINT) AS ${m.column}`).join(', ');
   const zeros = trusted(SESSION_COLUMNS.map((c) => `0 AS ${c}`).join(', '));
+  const events = TRAFFIC_MEASURES.events.column;
   return sql`SELECT p.k_day AS b, p.k_dim AS dim, ${none} AS k, CAST(t.t_visitors - p.k_visitors AS BIGINT) AS visitors, ${trusted(lacking)}, ${zeros}
-      FROM (${perProperty}) p JOIN (${totals}) t ON p.k_day = t.t_day
+      FROM (${perProperty}) p JOIN (${totals}) t ON p.k_day = t.t_day WHERE t.t_${trusted(events)} > p.k_${trusted(events)}
     UNION ALL
     SELECT t_day AS b, ${PROPERTY_PREFIX} AS dim, ${none} AS k, t_visitors AS visitors, ${trusted(EVENT_COUNTS.map((m) => `t_${m.column} AS ${m.column}`).join(', '))}, ${zeros} FROM (${totals}) t`;
 }
@@ -617,15 +617,19 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
         parts.push(rows(sql`dimension = ${bd.dimension}${only}`));
         return;
       }
-      // A day (or month) carrying the property has its `(none)` row, zero when every event carries it;
-      // one that does not has none, and its `(none)` is its `prop.` row (every event a property
-      // breakdown counts). Per day and key, the property's rows where it has any, else the `prop.`
-      // row: one pass, whose zero rows are no key.
-      const own = (c: string) => trusted(`CASE WHEN max(r_own) = 1 THEN sum(r_own * r_${c}) ELSE sum((1 - r_own) * r_${c}) END`);
-      const read = sql`SELECT ${trusted(column)} AS r_unit, key AS r_key, visitors AS r_visitors, ${views} AS r_views, CASE WHEN dimension = ${bd.dimension} THEN 1 ELSE 0 END AS r_own
+      // The property's values; then its `(none)`, per day (or month): the property's `(none)` row on a
+      // day with rows of it (none when every event carries it), else the day's `prop.` row (every
+      // event a property breakdown counts). No subquery: ClickHouse runs each as a statement.
+      parts.push(rows(sql`dimension = ${bd.dimension} AND key <> ${NONE_KEY}`));
+      const n = (c: string) => `${column}_${c}`;
+      const none = (c: string) =>
+        trusted(`CASE WHEN max(${n('own')}) = 1 THEN sum(${n('own')} * ${n('none')} * ${n(c)}) ELSE sum((1 - ${n('own')}) * ${n(c)}) END`);
+      const read = sql`SELECT ${trusted(`${column} AS ${n('unit')}, visitors AS ${n('visitors')}, `)}${views}${trusted(` AS ${n('views')}`)},
+          CASE WHEN dimension = ${bd.dimension} THEN 1 ELSE 0 END AS ${trusted(n('own'))}, CASE WHEN key = ${NONE_KEY} THEN 1 ELSE 0 END AS ${trusted(n('none'))}
         FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND ${dayRange(d, column, days)} AND dimension IN (${bd.dimension}, ${PROPERTY_PREFIX})`;
-      const perUnit = sql`SELECT r_key AS k, ${own('visitors')} AS visitors, ${own('views')} AS views FROM (${read}) r GROUP BY r_unit, r_key`;
-      parts.push({ rows: sql`SELECT k, visitors, views FROM (${perUnit}) p WHERE visitors > 0`, keys: sql`SELECT k FROM (${perUnit}) p WHERE visitors > 0` });
+      const perUnit = sql`SELECT ${NONE_KEY} AS k, ${none('visitors')} AS visitors, ${none('views')} AS views FROM (${read}) ${trusted(n('r'))}
+        GROUP BY ${trusted(n('unit'))} HAVING ${none('visitors')} > 0`;
+      parts.push({ rows: perUnit, keys: sql`SELECT k FROM (${perUnit}) ${trusted(n('p'))}` });
     };
     for (const days of [split.head, split.tail]) if (days) rolledUp(DIM_DAILY.name, 'day', days);
     if (split.months) rolledUp(DIM_MONTHLY.name, 'month', split.months);

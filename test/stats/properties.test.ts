@@ -4,8 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
-import { createRollupTables, rollupKey, rollupSite, upgradeRollups } from '../../src/stats/rollups/job.js';
-import { DIM_DAILY } from '../../src/stats/rollups/tables.js';
+import { createRollupTables, rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
 import { parseQuery, type RawParams } from '../../src/core/query.js';
 import { planQuery } from '../../src/stats/planner.js';
 import { planInputs } from '../../src/stats/inputs.js';
@@ -13,7 +12,7 @@ import { computeBreakdown } from '../../src/stats/read/breakdown.js';
 import { computeStats } from '../../src/stats/read/stats.js';
 import { computeGoals } from '../../src/stats/read/goals.js';
 import { computePropertyKeys } from '../../src/stats/read/properties.js';
-import { countedSince, goalKey, parseComputed } from '../../src/stats/rollups/coverage.js';
+import { countedSince, goalKey } from '../../src/stats/rollups/coverage.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
 import { event } from '../../support/events.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
@@ -180,19 +179,6 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
         assert.deepEqual(whole.plan.breakdownMonths?.months, { from: '2026-02-01', to: '2026-02-01' }, 'February is read from monthly sums');
         assert.deepEqual(await read({}, watermark, '2026-02-01', NONE_DAYS[3]), expected, 'monthly sums');
         assert.deepEqual(await read({}, null, '2026-02-01', NONE_DAYS[3]), expected);
-
-        // Rollups of the layout without zero (none) rows: March 12's is gone, and the site's
-        // bookkeeping does not say it has them. The upgrade adds it back from the rollups alone.
-        const key = rollupKey(events, site.id);
-        const state = (await meta.getRollupState(key))!;
-        const { propertyNones, ...older } = parseComputed(state.definitions);
-        assert.equal(propertyNones, true);
-        await meta.setRollupState(key, { ...state, definitions: JSON.stringify(older) });
-        await events.replaceRows(DIM_DAILY, { siteId: site.id, days: { from: NONE_DAYS[2], to: NONE_DAYS[2] }, where: { dimension: 'prop.tier', key: '(none)' } }, null);
-        assert.deepEqual((await read({}, watermark, NONE_DAYS[2], NONE_DAYS[2])).rows[0], ['(none)', 2, 3], "without its zero row, the day's prop. row stands in");
-        await upgradeRollups({ events, meta });
-        assert.equal(parseComputed((await meta.getRollupState(key))!.definitions).propertyNones, true);
-        await check(watermark, 'upgraded rollups');
       } finally {
         await close();
       }

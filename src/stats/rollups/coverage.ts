@@ -19,15 +19,12 @@ export interface FunnelRef {
 /**
  * The goals and funnel versions of a site, which goal_daily and funnel_daily are computed for, and
  * whether session rows are (`sessionRows`: rollups computed before they existed lack it, so their
- * days are backfilled as a new definition's), and whether every day and month carrying a property
- * has its `(none)` row (`propertyNones`: rollups computed before lack the zero ones, added from the
- * rollups themselves, `upgradeRollups`).
+ * days are backfilled as a new definition's).
  */
 export interface Definitions {
   goals: GoalRef[];
   funnels: FunnelRef[];
   sessionRows?: true;
-  propertyNones?: true;
 }
 
 /** The rolled-up days still to recount for definitions added after them; the latest days go first (`to` moves back). */

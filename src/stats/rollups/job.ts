@@ -23,7 +23,7 @@ import type { MaintenanceRegistry } from '../../core/maintenance.js';
 import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import { addMonths, firstOfMonth, MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
-import { DIMENSIONS, isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, scopeOf, type Dimension, type PropertyDimension, type QueryDimension } from '../../core/vocabulary.js';
+import { DIMENSIONS, isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, scopeOf, type QueryDimension } from '../../core/vocabulary.js';
 import {
   asRepeated,
   dayRange,
@@ -70,8 +70,6 @@ const CHUNK_DAYS = 31;
 export const BACKFILL_DAYS = 31;
 
 const TRAFFIC_COLUMNS = trusted(measureColumns(TRAFFIC_MEASURES).join(', '));
-/** The traffic measures summed, in registry order (unnamed: an alias never takes a summed column's name on ClickHouse). */
-const SUMS = trusted(measureColumns(TRAFFIC_MEASURES).map((c) => `sum(${c})`).join(', '));
 
 export function createRollupTables(events: EventStore): Promise<void> {
   return events.createTables(ROLLUP_TABLES);
@@ -90,7 +88,7 @@ export async function loadDefinitions(meta: MetaStore, site: Site): Promise<Defi
       if (f) funnels.push({ id: f.id, version: f.version, windowMinutes: f.windowMinutes, steps: f.steps });
     }
   }
-  return { goals, funnels, sessionRows: true, propertyNones: true };
+  return { goals, funnels, sessionRows: true };
 }
 
 /** The last site-local day that has ended, sessions included. */
@@ -105,31 +103,18 @@ export function lastClosedDay(now: number, timeZone: string): string {
  * Session-scoped dimensions are counted over the session rows of the same days
  * (`writeSessionRows`), event-scoped ones over raw events, their keys typed as the session rows'.
  */
-function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly Dimension[], fold = (key: Sql) => key): Sql {
+function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly QueryDimension[], fold = (key: Sql) => key): Sql {
   const d = events.dialect;
   const parts = dimensions.map((dimension) => {
     const scope = { siteId, days, filters: [], exit: false };
-    const measures =
-      scopeOf(dimension) === 'session'
+    const measures = isPropertyDimension(dimension)
+      ? measureEvents(d, { ...scope, property: dimension }, { bucket: trusted('day'), key: fold(asRepeated(d, scopedPropertyKey(d))), sessions: false })
+      : scopeOf(dimension) === 'session'
         ? measureSessionRows(d, siteId, days, [], fold(sessionRowKey(dimension)))
         : measureEvents(d, scope, { bucket: trusted('day'), key: fold(repeatedKeyExpr(d, dimension)), sessions: false });
     return sql`SELECT ${siteId} AS site, b, ${dimension} AS dim, k, ${TRAFFIC_COLUMNS} FROM (${measures}) m`;
   });
   return joinSql(parts, ' UNION ALL ');
-}
-
-/**
- * A day's dim_daily rows of a property, each key passed through `fold`, and its `(none)` row, zero
- * when every event carries the property (as `measurePropertyNones` writes it).
- */
-function propertyDayRows(events: EventStore, siteId: string, day: string, dimension: PropertyDimension, fold: (key: Sql) => Sql): Sql {
-  const d = events.dialect;
-  const scope = { siteId, days: { from: day, to: day }, filters: [], exit: false, property: dimension };
-  const measures = measureEvents(d, scope, { bucket: trusted('day'), key: fold(asRepeated(d, scopedPropertyKey(d))), sessions: false });
-  const zeros = trusted(measureColumns(TRAFFIC_MEASURES).map((c) => `CAST(0 AS BIGINT) AS ${c}`).join(', '));
-  // Folded as the keys are, so that both rows have one type (`fold` keeps `(none)`).
-  const none = sql`SELECT ${trusted(d.dateLiteral(day))} AS b, ${fold(asRepeated(d, sql`${NONE_KEY}`))} AS k, ${zeros}`;
-  return sql`SELECT ${siteId} AS site, b, ${dimension} AS dim, k, ${SUMS} FROM (SELECT b, k, ${TRAFFIC_COLUMNS} FROM (${measures}) m UNION ALL ${none}) u GROUP BY b, k`;
 }
 
 /**
@@ -180,7 +165,7 @@ async function capDimensions(events: EventStore, siteId: string, days: Period, c
     const top = sql`(SELECT key FROM ${trusted(DIM_TOP_KEYS.name)} WHERE ${where})`;
     const kept = isPropertyDimension(dimension) ? (key: Sql) => sql`${key} IN ${top} OR ${key} = ${NONE_KEY}` : (key: Sql) => sql`${key} IN ${top}`;
     const fold = (key: Sql) => sql`(CASE WHEN ${kept(key)} THEN ${key} ELSE ${OTHER_KEY} END)`;
-    await events.replaceRows(DIM_DAILY, scope, isPropertyDimension(dimension) ? propertyDayRows(events, siteId, day, dimension, fold) : dimensionRows(events, siteId, one, [dimension], fold));
+    await events.replaceRows(DIM_DAILY, scope, dimensionRows(events, siteId, one, [dimension], fold));
     await events.replaceRows(DIM_TOP_KEYS, scope, null);
   }
 }
@@ -247,14 +232,15 @@ async function rewriteDays(events: EventStore, siteId: string, days: Period, def
 /**
  * Re-sums dim_monthly for the months a range of days touches (a month only read once complete). A
  * property's `(none)` row of a month also counts the days its events do not carry it: the month's
- * `prop.` row, less the `prop.` rows of the days it has rows on, plus its days' `(none)` rows (zero
- * in a month where every event carries the property: the row tells the months carrying it).
+ * `prop.` row, less the `prop.` rows of the days it has rows on, plus its days' `(none)` rows; a
+ * month where every event carries the property has none.
  */
 function rewriteMonths(events: EventStore, siteId: string, days: Period): Promise<void> {
   const d = events.dialect;
   const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
   const allDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
   const columns = measureColumns(TRAFFIC_MEASURES);
+  const sums = trusted(columns.map((c) => `sum(${c})`).join(', '));
   const daily = (...where: Sql[]) => sql`${trusted(DIM_DAILY.name)} WHERE ${joinSql([sql`site_id = ${siteId}`, dayRange(d, 'day', allDays), ...where], ' AND ')}`;
   const properties = daily(sql`dimension LIKE ${`${PROPERTY_PREFIX}%`} AND dimension <> ${PROPERTY_PREFIX}`);
   const totals = daily(sql`dimension = ${PROPERTY_PREFIX}`);
@@ -271,7 +257,9 @@ function rewriteMonths(events: EventStore, siteId: string, days: Period): Promis
   return events.replaceRows(
     DIM_MONTHLY,
     { siteId, days: months },
-    sql`SELECT ${siteId} AS site, ${month('day')} AS month, dimension, key, ${SUMS} FROM (${rows}) u GROUP BY month, dimension, key`,
+    sql`SELECT ${siteId} AS site, ${month('day')} AS month, dimension, key, ${sums}
+      FROM (${rows}) u GROUP BY month, dimension, key
+      HAVING NOT (key = ${NONE_KEY} AND dimension LIKE ${`${PROPERTY_PREFIX}%`} AND sum(${trusted(TRAFFIC_MEASURES.events.column)}) = 0)`,
   );
 }
 
@@ -372,58 +360,10 @@ async function backfillPart(events: EventStore, siteId: string, defs: Definition
   return from > backfill.from ? { ...backfill, to: addDays(from, -1) } : undefined;
 }
 
-/**
- * Adds the zero `(none)` rows that rollups written before them lack: one for each day (and month)
- * and property with rows but no `(none)` row (every event of it carried the property), from the
- * rollup tables alone, so that days whose raw events are gone are upgraded too. Idempotent.
- */
-async function addZeroPropertyNones(events: EventStore, siteId: string): Promise<void> {
-  const d = events.dialect;
-  const zeros = measureColumns(TRAFFIC_MEASURES).map(() => 0);
-  for (const table of [DIM_DAILY, DIM_MONTHLY]) {
-    const unit = table.dayColumn;
-    const missing = await read<{ u: string; dimension: string }>(
-      events,
-      sql`SELECT ${trusted(d.dayText(unit))} AS u, dimension FROM ${trusted(table.name)} WHERE site_id = ${siteId}
-        AND dimension LIKE ${`${PROPERTY_PREFIX}%`} AND dimension <> ${PROPERTY_PREFIX}
-        GROUP BY ${trusted(unit)}, dimension HAVING sum(CASE WHEN key = ${NONE_KEY} THEN 1 ELSE 0 END) = 0`,
-    );
-    for (let i = 0; i < missing.length; i += UPGRADE_BATCH_ROWS) {
-      await events.appendRows(table, missing.slice(i, i + UPGRADE_BATCH_ROWS).map((m) => [siteId, m.u, m.dimension, NONE_KEY, ...zeros]));
-    }
-  }
-}
-
-/** Rows appended per call by `addZeroPropertyNones`. */
-const UPGRADE_BATCH_ROWS = 10_000;
-
-/** Whether a site's rollups hold days written by an earlier layout (without `propertyNones`). */
-function needsUpgrade(state: RollupState | undefined): state is RollupState {
-  return state !== undefined && state.watermark !== null && !parseComputed(state.definitions).propertyNones;
-}
-
-/** Brings a site's rollups written by an earlier layout up to the current one, once (`propertyNones`). */
-async function upgradeSite(deps: RollupDeps, siteId: string): Promise<void> {
-  const key = rollupKey(deps.events, siteId);
-  const state = await deps.meta.getRollupState(key);
-  if (!needsUpgrade(state)) return;
-  await addZeroPropertyNones(deps.events, siteId);
-  await deps.meta.setRollupState(key, { ...state, definitions: JSON.stringify({ ...parseComputed(state.definitions), propertyNones: true }) });
-}
-
-/** Upgrades every active site's rollups (`upgradeSite`) before the service answers reads; a site already upgraded costs one read. */
-export async function upgradeRollups(deps: RollupDeps): Promise<void> {
-  for (const site of await deps.meta.listAllActiveSites()) {
-    if (needsUpgrade(await deps.meta.getRollupState(rollupKey(deps.events, site.id)))) await exclusive(deps.meta, site.id, () => upgradeSite(deps, site.id));
-  }
-}
-
 async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, options: RollupOptions): Promise<void> {
   const { events, meta } = deps;
   const cap = options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP;
   const key = rollupKey(events, site.id);
-  // A site made active again after the service started is upgraded on its first run.
-  await upgradeSite(deps, site.id);
   const defs = await loadDefinitions(meta, site);
   const today = localDay(now, site.timezone);
   const closed = lastClosedDay(now, site.timezone);
