@@ -621,15 +621,13 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
       // day with rows of it (none when every event carries it), else the day's `prop.` row (every
       // event a property breakdown counts). No subquery: ClickHouse runs each as a statement.
       parts.push(rows(sql`dimension = ${bd.dimension} AND key <> ${NONE_KEY}`));
-      const n = (c: string) => `${column}_${c}`;
-      const none = (c: string) =>
-        trusted(`CASE WHEN max(${n('own')}) = 1 THEN sum(${n('own')} * ${n('none')} * ${n(c)}) ELSE sum((1 - ${n('own')}) * ${n(c)}) END`);
-      const read = sql`SELECT ${trusted(`${column} AS ${n('unit')}, visitors AS ${n('visitors')}, `)}${views}${trusted(` AS ${n('views')}`)},
-          CASE WHEN dimension = ${bd.dimension} THEN 1 ELSE 0 END AS ${trusted(n('own'))}, CASE WHEN key = ${NONE_KEY} THEN 1 ELSE 0 END AS ${trusted(n('none'))}
+      const none = (c: string) => trusted(`CASE WHEN max(r_own) = 1 THEN sum(r_own * r_none * r_${c}) ELSE sum((1 - r_own) * r_${c}) END`);
+      const read = sql`SELECT ${trusted(column)} AS r_unit, visitors AS r_visitors, ${views} AS r_views,
+          CASE WHEN dimension = ${bd.dimension} THEN 1 ELSE 0 END AS r_own, CASE WHEN key = ${NONE_KEY} THEN 1 ELSE 0 END AS r_none
         FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND ${dayRange(d, column, days)} AND dimension IN (${bd.dimension}, ${PROPERTY_PREFIX})`;
-      const perUnit = sql`SELECT ${NONE_KEY} AS k, ${none('visitors')} AS visitors, ${none('views')} AS views FROM (${read}) ${trusted(n('r'))}
-        GROUP BY ${trusted(n('unit'))} HAVING ${none('visitors')} > 0`;
-      parts.push({ rows: perUnit, keys: sql`SELECT k FROM (${perUnit}) ${trusted(n('p'))}` });
+      const perUnit = sql`SELECT ${NONE_KEY} AS k, ${none('visitors')} AS visitors, ${none('views')} AS views FROM (${read}) r
+        GROUP BY r_unit HAVING ${none('visitors')} > 0`;
+      parts.push({ rows: perUnit, keys: sql`SELECT k FROM (${perUnit}) p` });
     };
     for (const days of [split.head, split.tail]) if (days) rolledUp(DIM_DAILY.name, 'day', days);
     if (split.months) rolledUp(DIM_MONTHLY.name, 'month', split.months);
