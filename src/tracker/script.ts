@@ -13,13 +13,14 @@ declare const FEATURE_SCROLL_DEPTH: boolean;
 declare const FEATURE_SPA: boolean;
 declare const FEATURE_OUTBOUND: boolean;
 
-const win = window as Window & { svc?: Svc };
-// document, navigator and location are written out rather than aliased: gzip stores each repeat of
-// a long name as a short back-reference, which costs less than the alias's declaration.
+// window, document, navigator and location are written out rather than aliased: gzip stores each
+// repeat of a long name as a short back-reference, which costs less than the alias's declaration.
+// window as the script reads it: with the page's svc (the queue stub, then the tracker's own).
+declare const window: Window & typeof globalThis & { svc?: Svc };
 const script = document.currentScript as HTMLScriptElement | null;
 // The script's data-* attributes (none when the script is not known: currentScript is null).
 const data: DOMStringMap = script ? script.dataset : {};
-const stub = win.svc;
+const stub = window.svc;
 // Every listener is on window in the capture phase: events of the document (DOMContentLoaded,
 // visibilitychange, clicks, scrolls of any element) pass through it first, even those that do not bubble.
 const on = (type: string, listener: (event: any) => void) => addEventListener(type, listener, true);
@@ -31,11 +32,11 @@ try {
 } catch {}
 
 // A page calling window.svc() must not break because the tracker stood down.
-win.svc = () => {};
+window.svc = () => {};
 if (
   data.site &&
   !navigator.webdriver &&
-  win == top &&
+  window == top &&
   optedOut != 'true' &&
   ('dev' in data || !/^(localhost|127\.[\d.]+|\[::1\])$/.test(location.hostname))
 ) {
@@ -69,15 +70,17 @@ if (
       (navigator.sendBeacon && navigator.sendBeacon(endpoint, body)) ||
       fetch(endpoint, { method: 'post', body, keepalive: true, mode: 'no-cors' }).catch(() => {});
     // Sends before the document is parsed wait for DOMContentLoaded; listeners run in the order added.
-    // readyState > 'l': "loading" (not "interactive" nor "complete"). Blob: the body's UTF-8 bytes.
-    // (Constants first in comparisons: the form gzip finds more repeats in.)
-    if (4096 >= new Blob([body]).size) document.readyState > 'l' ? on('DOMContentLoaded', post) : post();
+    // readyState > 'l': "loading" (not "interactive" nor "complete").
+    document.readyState > 'l' ? on('DOMContentLoaded', post) : post();
   };
 
   const track = (name: unknown, props?: unknown, options?: unknown) => {
     let kept: Props | undefined;
-    // Matched case-insensitively, then lowercased: [\w-] with the i flag is [a-z0-9_-] after lowercasing.
-    if (typeof name == 'string' && /^(?!(pageview|engage|outbound|download)$)[\w-]{1,64}$/i.test(name)) {
+    // The reserved names (in any letter case) are the tracker's own events, which the endpoint
+    // accepts: only the tracker can refuse them. The rest of the name rule (^[a-z0-9_-]{1,64}$ once
+    // lowercased), the 2048-byte props and the 4096-byte body are the endpoint's checks alone: it
+    // drops what breaks them, counting the same bytes, so the script does not carry them twice.
+    if (typeof name == 'string' && !/^(pageview|engage|outbound|download)$/i.test(name)) {
       // for...in over null does nothing; it also reads enumerable inherited keys, as JSON.stringify would not.
       if (typeof props == 'object' && !Array.isArray(props))
         for (const key in props) {
@@ -85,12 +88,11 @@ if (
           const type = typeof value;
           // /ng|ea|be/ matches "string", "boolean" and "number", and no other name typeof answers;
           // of these only "string" sorts after 's'. value - value is 0 for booleans and finite numbers (NaN
-          // for NaN and ±Infinity).
+          // for NaN and ±Infinity). Strings are cut here: a long one must not take the body over 4096 bytes.
           if (key && !key[64] && /ng|ea|be/.test(type) && (type > 's' || (value as number) - (value as number) == 0))
             (kept = kept || {})[key] = type > 's' ? (value as string).slice(0, 500) : value;
         }
-      if (!kept || 2048 >= new Blob([JSON.stringify(kept)]).size)
-        send(name.toLowerCase(), kept, FEATURE_REVENUE ? ((options || 0) as { revenue?: unknown }).revenue : undefined);
+      send(name.toLowerCase(), kept, FEATURE_REVENUE ? ((options || 0) as { revenue?: unknown }).revenue : undefined);
     }
   };
 
@@ -145,7 +147,8 @@ if (
 
   // One listener for the interactions that engagement counts and for clicks: data-svc-event,
   // outbound links and downloads. Middle clicks open links in a new tab and only fire auxclick:
-  // button 0 is a click, 1 a middle click; key presses and scrolls have no button.
+  // button 0 is a click, 1 a middle click; key presses and scrolls have no button. (2 > event.button,
+  // constant first: the form gzip finds more repeats in.)
   const onInput = (event: MouseEvent) => {
     measure();
     const target = event.target as Element;
@@ -155,16 +158,16 @@ if (
       // A link without href (or one to mailto:, javascript:...) has no hostname.
       const link = target.closest('a') as HTMLAnchorElement | null;
       if (FEATURE_OUTBOUND && data.outbound != 'off' && link && link.hostname) {
-        if (link.hostname != location.hostname) send('outbound', { url: link.href });
-        else if (/\.(pdf|zip|dmg|exe|pkg|msi|deb|rpm|apk|iso|rar|7z|t?gz|tar|csv|(doc|xls|ppt)x?|txt|mp[34]|mov|avi|w(mv|av))$/i.test(link.pathname))
-          send('download', { url: link.href });
+        // One send for both kinds: fewer bytes than a send in each branch.
+        const kind = link.hostname != location.hostname ? 'outbound' : /\.(pdf|zip|dmg|exe|pkg|msi|deb|rpm|apk|iso|rar|7z|t?gz|tar|csv|(doc|xls|ppt)x?|txt|mp[34]|mov|avi|w(mv|av))$/i.test(link.pathname) && 'download';
+        if (kind) send(kind, { url: link.href });
       }
     }
   };
   for (const type of ['click', 'auxclick', 'keydown', 'scroll']) on(type, onInput);
 
   pageview();
-  win.svc = track;
+  window.svc = track;
   // The queue holds the stub's arguments objects, which spread as arrays do.
   for (const args of (stub && stub.q) || []) track(...(args as Parameters<typeof track>));
 }

@@ -176,6 +176,9 @@ describe('each discard rule drops an otherwise valid event', () => {
     await expectOutcome(pageview({ e: 'pageview' }), h, 'bad_name');
     await expectOutcome(pageview({ e: 'x'.repeat(65) }), h, 'bad_name');
     await expectOutcome(pageview({ e: 'sign up' }), h, 'bad_name');
+    await expectOutcome(pageview({ e: '' }), h, 'bad_name');
+    await expectOutcome(pageview({ e: 'dot.name' }), h, 'bad_name');
+    await expectOutcome(pageview({ e: 'émoji' }), h, 'bad_name');
     await expectOutcome(pageview({ e: 42 }), h, 'bad_name');
     await expectOutcome(pageview({ e: 'a', p: [1, 2] }), h, 'bad_props');
     await expectOutcome(pageview({ e: 'a', p: 'text' }), h, 'bad_props');
@@ -185,6 +188,17 @@ describe('each discard rule drops an otherwise valid event', () => {
     await expectOutcome(pageview({ e: 'engage', p: { t: 'soon', d: 10 } }), h, 'bad_props');
     await expectOutcome(pageview({ e: 'outbound', p: {} }), h, 'bad_props');
     await expectOutcome(pageview({ e: 'download', p: { url: 'https://example.com/a.pdf' } }), h, 'accepted');
+  });
+
+  test('props over 2048 bytes of JSON, counted in UTF-8 bytes rather than characters', async () => {
+    const h = browserHeaders('example.com');
+    // 3 × 500 two-byte characters: 1.5 K characters but about 3 KB of UTF-8.
+    await expectOutcome(pageview({ e: 'a', p: { a: 'é'.repeat(500), b: 'é'.repeat(500), c: 'é'.repeat(500) } }), h, 'bad_props');
+    const long = 'x'.repeat(500);
+    const props = (n: number) => ({ a: long, b: long, c: long, d: long, e: 'x'.repeat(n) });
+    assert.equal(Buffer.byteLength(JSON.stringify(props(12))), 2048);
+    await expectOutcome(pageview({ e: 'a', p: props(12) }), h, 'accepted');
+    await expectOutcome(pageview({ e: 'a', p: props(13) }), h, 'bad_props');
   });
 
   test('malformed bodies', async () => {

@@ -74,6 +74,34 @@ describe('tracker end to end with the collection endpoint', () => {
     assert.equal(Number(engage.scroll_depth), 100);
   });
 
+  it('drops what the tracker leaves to the endpoint (a name outside the rule, props over 2048 bytes, a body over 4096 bytes) and stores the events around it', async () => {
+    const collectOrigin = service.url.replace('127.0.0.1', 'collect.test');
+    pages.page('/shop', `<!doctype html><html><head><script defer src="${collectOrigin}/js/t.js" data-site="${site.siteId}"></script></head><body></body></html>`);
+    const drops = service.ctx.ingest.drops;
+    const reasons = ['bad_name', 'bad_props', 'too_large'] as const;
+    const before = reasons.map((reason) => drops.droppedFor(reason));
+    const moved = () => reasons.map((reason, i) => drops.droppedFor(reason) - before[i]!);
+    const context = await visitorContext(browser);
+    const page = await context.newPage();
+    await page.goto(`http://shop.test:${pages.port}/shop`);
+    await page.evaluate(() => {
+      const svc = (window as unknown as { svc: (...args: unknown[]) => void }).svc;
+      svc('Has Space');
+      svc('x'.repeat(65));
+      // 3 × 500 two-byte characters: 1.5 K characters but about 3 KB of UTF-8.
+      svc('big-props', { a: 'é'.repeat(500), b: 'é'.repeat(500), c: 'é'.repeat(500) });
+      history.replaceState({}, '', '/shop?utm_campaign=' + 'c'.repeat(2500));
+      svc('big-body', { a: 'x'.repeat(500), b: 'x'.repeat(500), c: 'x'.repeat(500) });
+      history.replaceState({}, '', '/shop');
+      svc('Kept', { a: 'é'.repeat(500) });
+    });
+    const events = await waitForStoredEvents(service, site.siteId, (stored) => stored.some((event) => event.name === 'kept'));
+    for (let waited = 0; moved().join() !== '2,1,1' && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    await context.close();
+    assert.deepEqual(moved(), [2, 1, 1]);
+    assert.deepEqual(events.filter((event) => event.page === '/shop').map((event) => event.name).sort(), ['kept', 'pageview']);
+  });
+
   it('serves t.js from the service with its cache headers', async () => {
     const response = await fetch(`${service.url}/js/t.js`, { headers: { 'accept-encoding': 'br' } });
     assert.equal(response.status, 200);
