@@ -60,6 +60,12 @@ export interface Dialect {
   unnest(expr: string): string;
   /** The text a JSON string's text (`expr`, quotes included, well formed) holds, every escape decoded. */
   jsonStringText(expr: string): string;
+  /**
+   * Columns `columns` of the rows of `relation` (a parenthesized select) whose `kept` column is 1, and
+   * of every row of a `group` (a column) where no row is kept: a flag over each group, in one pass
+   * (a window on DuckDB; on ClickHouse, which has none, the group's rows as an array joined back).
+   */
+  keptElseGroupRows(relation: string, columns: readonly string[], group: string, kept: string): string;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -617,17 +617,15 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
         parts.push(rows(sql`dimension = ${bd.dimension}${only}`));
         return;
       }
-      // The property's values; then its `(none)`, per day (or month): the property's `(none)` row on a
-      // day with rows of it (none when every event carries it), else the day's `prop.` row (every
-      // event a property breakdown counts). No subquery: ClickHouse runs each as a statement.
-      parts.push(rows(sql`dimension = ${bd.dimension} AND key <> ${NONE_KEY}`));
-      const none = (c: string) => trusted(`CASE WHEN max(r_own) = 1 THEN sum(r_own * r_none * r_${c}) ELSE sum((1 - r_own) * r_${c}) END`);
-      const read = sql`SELECT ${trusted(column)} AS r_unit, visitors AS r_visitors, ${views} AS r_views,
-          CASE WHEN dimension = ${bd.dimension} THEN 1 ELSE 0 END AS r_own, CASE WHEN key = ${NONE_KEY} THEN 1 ELSE 0 END AS r_none
-        FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND ${dayRange(d, column, days)} AND dimension IN (${bd.dimension}, ${PROPERTY_PREFIX})`;
-      const perUnit = sql`SELECT ${NONE_KEY} AS k, ${none('visitors')} AS visitors, ${none('views')} AS views FROM (${read}) r
-        GROUP BY r_unit HAVING ${none('visitors')} > 0`;
-      parts.push({ rows: perUnit, keys: sql`SELECT k FROM (${perUnit}) p` });
+      // The property's rows of each day (or month), its `(none)` among them (absent when every event
+      // carries it); on a day without rows of it, the day's `prop.` row as its `(none)` (every event a
+      // property breakdown counts). One pass over the table.
+      const own = sql`dimension = ${bd.dimension}`;
+      const read = sql`(SELECT ${trusted(column)} AS r_unit, CASE WHEN ${own} THEN key ELSE ${NONE_KEY} END AS k, visitors, ${views} AS views,
+          CASE WHEN ${own} THEN 1 ELSE 0 END AS r_own
+        FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND ${dayRange(d, column, days)} AND dimension IN (${bd.dimension}, ${PROPERTY_PREFIX}))`;
+      const kept = withParams(d.keptElseGroupRows(read.text, ['k', 'visitors', 'views'], 'r_unit', 'r_own'), ...read.params);
+      parts.push({ rows: kept, keys: sql`SELECT k FROM (${kept}) p` });
     };
     for (const days of [split.head, split.tail]) if (days) rolledUp(DIM_DAILY.name, 'day', days);
     if (split.months) rolledUp(DIM_MONTHLY.name, 'month', split.months);

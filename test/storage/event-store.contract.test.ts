@@ -70,6 +70,16 @@ for (const adapter of adapters) {
       });
     });
 
+    test('keptElseGroupRows: the kept rows of a group, or all its rows where none is kept', async () => {
+      await withStore(async (store) => {
+        // Group 1 keeps two of its three rows, group 2 keeps none, group 3 keeps its only row.
+        const rows: Array<[number, string, number]> = [[1, 'a', 1], [1, 'b', 1], [1, 'x', 0], [2, 'y', 0], [2, 'z', 0], [3, 'c', 1]];
+        const relation = `(${rows.map(([g, k, kept]) => `SELECT ${g} AS g, '${k}' AS k, ${kept} AS kept`).join(' UNION ALL ')})`;
+        const read = trusted(`SELECT k FROM (${store.dialect.keptElseGroupRows(relation, ['k'], 'g', 'kept')}) r ORDER BY k`);
+        assert.deepEqual((await store.query<{ k: string }>(read)).map((r) => r.k), ['a', 'b', 'c', 'y', 'z']);
+      });
+    });
+
     test('a read past its deadline is cancelled with StatementTimeout, and every connection reads on', async () => {
       await withStore(async (store) => {
         // Billions of rows: no engine finishes this within the deadline.

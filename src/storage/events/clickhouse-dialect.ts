@@ -37,4 +37,9 @@ export const clickhouseDialect: Dialect = {
   unnest: (expr) => `arrayJoin(${expr})`,
   // 18.16 has no JSON functions but these: the string is made the one value of an object.
   jsonStringText: (expr) => `visitParamExtractString(concat('{"v":', ${expr}, '}'), 'v')`,
+  // Each group's rows as one array of tuples (the kept flag last), joined back row by row.
+  keptElseGroupRows: (relation, columns, group, kept) =>
+    `SELECT ${columns.map((c, i) => `tupleElement(g_row, ${i + 1}) AS ${c}`).join(', ')}
+    FROM (SELECT max(${kept}) AS g_kept, groupArray((${columns.join(', ')}, ${kept})) AS g_rows FROM ${relation} w GROUP BY ${group}) g
+    ARRAY JOIN g_rows AS g_row WHERE tupleElement(g_row, ${columns.length + 1}) = 1 OR g_kept = 0`,
 };

@@ -21,4 +21,6 @@ export const duckdbDialect: Dialect = {
   regexExtractAll: (expr) => `regexp_extract_all(${expr}, ?, 1)`,
   unnest: (expr) => `unnest(${expr})`,
   jsonStringText: (expr) => `json_extract_string(${expr}, '$')`,
+  keptElseGroupRows: (relation, columns, group, kept) =>
+    `SELECT ${columns.join(', ')} FROM (SELECT *, max(${kept}) OVER (PARTITION BY ${group}) AS g_kept FROM ${relation} w) g WHERE ${kept} = 1 OR g_kept = 0`,
 };
