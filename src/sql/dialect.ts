@@ -61,9 +61,11 @@ export interface Dialect {
   /** The text a JSON string's text (`expr`, quotes included, well formed) holds, every escape decoded. */
   jsonStringText(expr: string): string;
   /**
-   * Columns `columns` of the rows of `relation` (a parenthesized select) whose `kept` column is 1, and
-   * of every row of a `group` (a column) where no row is kept: a flag over each group, in one pass
-   * (a window on DuckDB; on ClickHouse, which has none, the group's rows as an array joined back).
+   * Columns `columns` of the rows of `relation` (a parenthesized select, its `?` placeholders bound by
+   * the caller) whose `kept` column is 1, and of every row of a `group` (a column) where no row is
+   * kept (`kept` is 0 or 1 on every row): a flag over each group, in one pass (a window on DuckDB; on
+   * ClickHouse, which has none, the group's rows as an array joined back). The names `w`, `g`,
+   * `g_kept`, `g_rows` and `g_row` are the member's own: `relation` has no column of those names.
    */
   keptElseGroupRows(relation: string, columns: readonly string[], group: string, kept: string): string;
 }

@@ -619,11 +619,12 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
       }
       // The property's rows of each day (or month), its `(none)` among them (absent when every event
       // carries it); on a day without rows of it, the day's `prop.` row as its `(none)` (every event a
-      // property breakdown counts). One pass over the table.
+      // property breakdown counts). One pass over the table. Rows without visitors are none: zero
+      // `(none)` rows that rollups of an earlier layout hold mean the same as no row.
       const own = sql`dimension = ${bd.dimension}`;
       const read = sql`(SELECT ${trusted(column)} AS r_unit, CASE WHEN ${own} THEN key ELSE ${NONE_KEY} END AS k, visitors, ${views} AS views,
           CASE WHEN ${own} THEN 1 ELSE 0 END AS r_own
-        FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND ${dayRange(d, column, days)} AND dimension IN (${bd.dimension}, ${PROPERTY_PREFIX}))`;
+        FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND ${dayRange(d, column, days)} AND dimension IN (${bd.dimension}, ${PROPERTY_PREFIX}) AND visitors > 0)`;
       const kept = withParams(d.keptElseGroupRows(read.text, ['k', 'visitors', 'views'], 'r_unit', 'r_own'), ...read.params);
       parts.push({ rows: kept, keys: sql`SELECT k FROM (${kept}) p` });
     };

@@ -76,10 +76,11 @@ if (
 
   const track = (name: unknown, props?: unknown, options?: unknown) => {
     let kept: Props | undefined;
-    // The reserved names (in any letter case) are the tracker's own events, which the endpoint
-    // accepts: only the tracker can refuse them. The rest of the name rule (^[a-z0-9_-]{1,64}$ once
-    // lowercased), the 2048-byte props and the 4096-byte body are the endpoint's checks alone: it
-    // drops what breaks them, counting the same bytes, so the script does not carry them twice.
+    // The reserved names (in any letter case): engage, outbound and download are the tracker's own
+    // events, which the endpoint accepts, so only the tracker can refuse them from a page (pageview,
+    // which the endpoint refuses, costs a word here rather than a request). The rest of the name rule
+    // (^[a-z0-9_-]{1,64}$ once lowercased), the 2048-byte props and the 4096-byte body are the
+    // endpoint's checks alone: it drops what breaks them, so the script does not carry them twice.
     if (typeof name == 'string' && !/^(pageview|engage|outbound|download)$/i.test(name)) {
       // for...in over null does nothing; it also reads enumerable inherited keys, as JSON.stringify would not.
       if (typeof props == 'object' && !Array.isArray(props))

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVENTS_TABLE, type StoredEvent } from '../../src/storage/events/schema.js';
 import { StatementTimeout, type EventStore, type TableSpec } from '../../src/storage/events/types.js';
-import { sql, trusted } from '../../src/sql/sql.js';
+import { sql, trusted, withParams } from '../../src/sql/sql.js';
 import { EVENT_STORE_ADAPTERS as adapters } from '../helpers/event-stores.js';
 
 function row(i: number, overrides: Partial<StoredEvent> = {}): StoredEvent {
@@ -72,11 +72,13 @@ for (const adapter of adapters) {
 
     test('keptElseGroupRows: the kept rows of a group, or all its rows where none is kept', async () => {
       await withStore(async (store) => {
-        // Group 1 keeps two of its three rows, group 2 keeps none, group 3 keeps its only row.
+        // Group 1 keeps two of its three rows, group 2 keeps none, group 3 keeps its only row; each
+        // row's n is bound to a placeholder of the relation.
         const rows: Array<[number, string, number]> = [[1, 'a', 1], [1, 'b', 1], [1, 'x', 0], [2, 'y', 0], [2, 'z', 0], [3, 'c', 1]];
-        const relation = `(${rows.map(([g, k, kept]) => `SELECT ${g} AS g, '${k}' AS k, ${kept} AS kept`).join(' UNION ALL ')})`;
-        const read = trusted(`SELECT k FROM (${store.dialect.keptElseGroupRows(relation, ['k'], 'g', 'kept')}) r ORDER BY k`);
-        assert.deepEqual((await store.query<{ k: string }>(read)).map((r) => r.k), ['a', 'b', 'c', 'y', 'z']);
+        const relation = `(${rows.map(([unit, k, kept]) => `SELECT ${unit} AS unit, '${k}' AS k, CAST(? AS BIGINT) AS n, ${kept} AS kept`).join(' UNION ALL ')})`;
+        const read = withParams(`SELECT k, n FROM (${store.dialect.keptElseGroupRows(relation, ['k', 'n'], 'unit', 'kept')}) r ORDER BY k`, ...rows.map((_, i) => i * 10));
+        const found = await store.query<{ k: string; n: unknown }>(read);
+        assert.deepEqual(found.map((r) => [r.k, Number(r.n)]), [['a', 0], ['b', 10], ['c', 50], ['y', 30], ['z', 40]]);
       });
     });
 
