@@ -1,5 +1,7 @@
 // The composition root: builds every service of the process from the configuration. Route modules
 // and workers receive this object; tests build it with a temp dir and a manual clock.
+import { join } from 'node:path';
+import { IMPORTS_FOLDER } from './core/data-files.js';
 import { SIGNIN_RATE_LIMIT } from './accounts/lockout.js';
 import { AccountService } from './accounts/service.js';
 import { resolveAdminToken } from './admin-token.js';
@@ -111,7 +113,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   });
   const counters = await openCounters(config.redisUrl, { sessionCacheBytes: config.sessionCacheBytes, keyPrefix: options.counterKeyPrefix, onUnavailable: counterFallbacks(metrics, log) });
   const maintenance = new MaintenanceRegistry();
-  const ingest = new Ingestor({ clock, meta, events, geo, metrics, counters, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, spool, eventLog, log });
+  const ingest = new Ingestor({ clock, meta, events, geo, metrics, counters, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, spool, eventLog, importSpillDir: join(config.dataDir, IMPORTS_FOLDER), log });
   ingest.registerMaintenance(maintenance);
   const alerts = new AlertService({
     meta,

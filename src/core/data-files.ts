@@ -8,6 +8,9 @@ export const ADMIN_TOKEN_FILE = 'admin-token';
 /** The local address the server listens on (one line, e.g. http://127.0.0.1:8000), written at every start. */
 export const SERVER_URL_FILE = 'server-url';
 
+/** The folder of the data dir where import uploads and imports' bodies wait on disk. */
+export const IMPORTS_FOLDER = 'imports';
+
 /** The data dir when SVC_DATA_DIR is unset, relative to the working directory. */
 export const DEFAULT_DATA_DIR = './data';
 

@@ -10,6 +10,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
+import { IMPORTS_FOLDER } from '../core/data-files.js';
 import { ApiError, apiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { Site } from '../entities/sites.js';
@@ -86,7 +87,7 @@ export class ImportService {
   }
 
   private get folder(): string {
-    return join(this.options.dataDir, 'imports');
+    return join(this.options.dataDir, IMPORTS_FOLDER);
   }
 
   /**

@@ -1,5 +1,5 @@
 // An import call: its lines checked as they stream in, enriched at once while they come in time
-// order, read again and sorted when they do not; then one bulk write, committed inside what
+// order, read again from disk and sorted when they do not; then one bulk write, committed inside what
 // surrounds it (the rollups' lock), and the import listeners before the call returns.
 import { isPromise, type Clock, type MaybePromise } from '../core/clock.js';
 import { apiError } from '../core/errors.js';
@@ -12,6 +12,7 @@ import type { GeoLocator } from './geo.js';
 import { MAX_IMPORT_LINE_BYTES, MAX_IMPORT_LINES } from './import-contract.js';
 import { ndjsonLines, parseImportLine, type ImportLineResult } from './import.js';
 import { ImportWriter } from './import-writer.js';
+import { SpilledBody, sortedLines } from './import-spill.js';
 import { botUaStep, datacenterStep, locate, runSteps, type DropCounter, type Step } from './pipeline.js';
 
 export interface ImportReport {
@@ -39,6 +40,8 @@ export interface ImporterDeps {
   maxImportLines?: number;
   /** Bytes of body an unsorted import may be sorted from (tests lower it). */
   maxSortBytes?: number;
+  /** Where an import's body waits on disk for a second reading (unnamed files, gone when closed). */
+  spillDir: string;
   log?: { error(obj: unknown, msg: string): void };
 }
 
@@ -88,10 +91,10 @@ export class Importer {
       return result.then((outcome): ImportLineResult => (outcome === 'accepted' ? parsed : { ok: false, reason: outcome }));
     };
     // Sessions are only right in time order. While lines come in time order (ties in file order),
-    // each is enriched right away. The body is kept as it came (its chunks, up to a bound) and each
-    // accepted line's number and instant, so that a file that turns out not to be sorted can be read
-    // again, its accepted lines sorted and enriched anew.
-    const body = new KeptBody(this.deps.maxSortBytes ?? MAX_SORT_BYTES);
+    // each is enriched right away. The body is kept as it came on disk (up to a bound) and each
+    // accepted line's number and instant in memory, so that a file that turns out not to be sorted
+    // can be read again, its accepted lines sorted and enriched anew.
+    const body = new SpilledBody(this.deps.spillDir, this.deps.maxSortBytes ?? MAX_SORT_BYTES);
     const acceptedLines: number[] = [];
     const acceptedTs: number[] = [];
     const newWriter = () => new ImportWriter(this.deps.events, this.deps.geo, this.deps.hosting);
@@ -134,10 +137,8 @@ export class Importer {
         if (body.overflowed) {
           throw apiError('PAYLOAD_TOO_LARGE', 'unsortedImport', { max: body.limit });
         }
-        const texts = await sortedTexts(body.chunks, acceptedLines, acceptedTs, turns);
-        body.release();
         writer = newWriter();
-        for (const text of texts) {
+        for await (const texts of sortedLines(body, this.deps.spillDir, acceptedLines, acceptedTs, turns)) for (const text of texts) {
           const turn = turns.step();
           if (turn) await turn;
           // The line passed every check above, so it parses the same way.
@@ -149,9 +150,10 @@ export class Importer {
           if (added) await added;
         }
       }
-      body.release();
+      await body.release();
       await this.importCommit(site, writer.days(), () => writer.commit());
     } finally {
+      await body.release();
       await writer.abandon();
     }
     const accepted = acceptedLines.length;
@@ -171,59 +173,3 @@ export class Importer {
 
 /** Unsorted imports are sorted from their kept body, which is kept up to this size. */
 export const MAX_SORT_BYTES = 512 * 1024 * 1024;
-
-/**
- * The chunks of an import's body, kept while they stream through (for a second reading), until
- * they pass `limit` bytes: then none is kept, and the body is known to be over.
- */
-class KeptBody {
-  chunks: Array<Buffer | string> = [];
-  private bytes = 0;
-
-  constructor(readonly limit: number) {}
-
-  get overflowed(): boolean {
-    return this.bytes > this.limit;
-  }
-
-  async *keep(stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<Buffer | string> {
-    for await (const chunk of stream) {
-      if (!this.overflowed) {
-        this.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-        if (this.overflowed) this.release();
-        else this.chunks.push(chunk);
-      }
-      yield chunk;
-    }
-  }
-
-  /** Lets go of the chunks (once read again, or when not needed). */
-  release(): void {
-    this.chunks = [];
-  }
-}
-
-/**
- * The accepted lines of a body, read again, in time order (ties in file order). The instants and
- * line numbers come from the first reading; only the texts are taken from this one. Reading gives
- * the event loop its turns; the sort holds it in one stretch (about 70 ms for 200 000 lines).
- */
-async function sortedTexts(
-  chunks: ReadonlyArray<Buffer | string>,
-  lines: readonly number[],
-  instants: readonly number[],
-  turns: EventLoopTurns,
-): Promise<string[]> {
-  const texts: string[] = new Array(lines.length);
-  let next = 0;
-  for await (const batch of ndjsonLines(chunks)) {
-    for (const { line, number } of batch) {
-      const turn = turns.step();
-      if (turn) await turn;
-      if (next < lines.length && number === lines[next]) texts[next++] = line;
-    }
-  }
-  if (next !== lines.length) throw new Error('the import body read again lacks accepted lines');
-  const order = Array.from(texts.keys()).sort((a, b) => instants[a]! - instants[b]! || lines[a]! - lines[b]!);
-  return order.map((i) => texts[i]!);
-}

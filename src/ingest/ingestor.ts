@@ -1,5 +1,6 @@
 // The ingestion service: live collection, and the Importer (importer.ts) beside it; both share the
 // steps, the enrichment and the store.
+import { tmpdir } from 'node:os';
 import type { Clock } from '../core/clock.js';
 import type { MaintenanceRegistry } from '../core/maintenance.js';
 import type { PrometheusRegistry } from '../core/prometheus.js';
@@ -50,6 +51,8 @@ export interface IngestorDeps {
   maxImportLines?: number;
   /** Bytes of body an unsorted import may be sorted from (tests lower it). */
   maxSortBytes?: number;
+  /** Where an import's body waits on disk for a second reading; the system's temporary folder by default. */
+  importSpillDir?: string;
   log?: { error(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
 }
 
@@ -88,6 +91,7 @@ export class Ingestor {
       drops: this.drops,
       maxImportLines: deps.maxImportLines,
       maxSortBytes: deps.maxSortBytes,
+      spillDir: deps.importSpillDir ?? tmpdir(),
       log: deps.log,
     });
     const flushes = deps.metrics.counter('svc_buffer_flushes_total', 'Write-buffer flushes to the EventStore');
