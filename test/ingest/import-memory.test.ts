@@ -1,0 +1,78 @@
+// An import's memory follows the budget, not the file: 2 000 000 lines (two calls of the most a
+// call takes, the second not in time order, so that it is read again and sorted) into a real
+// process with SVC_MEMORY_BUDGET_MB=256, whose peak resident memory must stay within the budget
+// plus the 512 MB that docs/operations.md tells operators to give a process beyond it. (A body
+// kept in memory to be sorted took the peak of an unsorted call of 1 000 000 lines to 1.3 GB.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { spawnService } from '../helpers/child.js';
+import { ADMIN_TOKEN, BROWSER_UA, createSite, startTestServer } from '../helpers/server.js';
+import { MAX_IMPORT_LINES } from '../../src/ingest/import-contract.js';
+import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
+import { sql } from '../../src/sql/sql.js';
+
+const BUDGET_MB = 256;
+const BEYOND_BUDGET_MB = 512;
+const DAYS = 5;
+const FIRST_DAY = Date.UTC(2026, 0, 5);
+
+/**
+ * A call's lines: `MAX_IMPORT_LINES` over five days, sessions of four pageviews of visitors 64 at a
+ * time, made as they are sent. `days` gives the order of the days (later first: not in time order).
+ */
+function* callLines(days: number[], call: number): Generator<string> {
+  const perDay = MAX_IMPORT_LINES / DAYS;
+  for (const day of days) {
+    const lines: string[] = [];
+    for (let i = 0; i < perDay; i++) {
+      const visitor = ((i >> 8) << 6) | (i & 63);
+      const ip = `10.${call * DAYS + day}.${(visitor >> 8) & 255}.${visitor & 255}`;
+      lines.push(JSON.stringify({ ts: FIRST_DAY + day * 86_400_000 + Math.floor((i * 86_400_000) / perDay), ua: BROWSER_UA, ip, u: `/page/${(visitor * 7 + (i >> 6)) % 300}` }));
+      if (lines.length === 4096) yield `${lines.splice(0).join('\n')}\n`;
+    }
+    if (lines.length > 0) yield `${lines.join('\n')}\n`;
+  }
+}
+
+const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+test('2 000 000 lines under a 256 MB budget: peak resident memory within the budget plus 512 MB', { timeout: 600_000 }, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-import-memory-'));
+  try {
+    const setup = await startTestServer({ dataDir });
+    const site = await createSite(setup, { domain: 'memory.example', timezone: 'UTC' });
+    await setup.stop();
+    const service = await spawnService(dataDir, { SVC_MEMORY_BUDGET_MB: String(BUDGET_MB) });
+    try {
+      const inOrder = Array.from({ length: DAYS }, (_, d) => d);
+      const calls = [inOrder, [...inOrder].reverse()];
+      for (const [call, days] of calls.entries()) {
+        const res = await fetch(`${service.url}/admin/v1/sites/${site.siteId}/events/import`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+          body: Readable.toWeb(Readable.from(callLines(days, call))) as ReadableStream,
+          duplex: 'half',
+        } as RequestInit);
+        const report = (await res.json()) as { accepted: number; rejected: number };
+        assert.equal(res.status, 200, JSON.stringify(report));
+        assert.deepEqual([report.accepted, report.rejected], [MAX_IMPORT_LINES, 0]);
+      }
+      const peak = peakRssMb(service.child.pid!);
+      console.log(`peak resident memory: ${peak.toFixed(0)} MB (budget ${BUDGET_MB} MB)`);
+      assert.ok(peak <= BUDGET_MB + BEYOND_BUDGET_MB, `peak ${peak.toFixed(0)} MB`);
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+    const events = await DuckDbEventStore.open({ path: join(dataDir, 'events.duckdb'), readers: 1 });
+    const [{ n } = { n: 0n }] = await events.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${site.siteId}`);
+    await events.close();
+    assert.equal(n, BigInt(2 * MAX_IMPORT_LINES));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
