@@ -43,19 +43,33 @@ export class SpilledBody {
   }
 
   async *keep(stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<Buffer | string> {
+    // Small chunks (a line each, from a converted export) are written together, a read's worth at a time.
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const write = async () => {
+      this.file ??= openUnlinked(this.dir);
+      const file = await this.file;
+      const bytes = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+      await file.write(bytes, 0, bytes.length, this.bytes - pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+    };
     for await (const chunk of stream) {
       if (!this.overflowed && !this.released) {
         const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
         this.bytes += bytes.length;
-        if (this.overflowed) await this.release();
-        else {
-          this.file ??= openUnlinked(this.dir);
-          const file = await this.file;
-          await file.write(bytes, 0, bytes.length, this.bytes - bytes.length);
+        if (this.overflowed) {
+          pending = [];
+          await this.release();
+        } else {
+          pending.push(bytes);
+          pendingBytes += bytes.length;
+          if (pendingBytes >= READ_BYTES) await write();
         }
       }
       yield chunk;
     }
+    if (pendingBytes > 0 && !this.released) await write();
   }
 
   /** The body as it came, read again from the file. */

@@ -23,15 +23,24 @@ async function readThrough(body: SpilledBody, chunks: Iterable<Buffer | string>)
   return seen;
 }
 
+/** Runs `body` with a folder of its own, removed after. */
+async function inFolder(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-spill-'));
+  try {
+    await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function sorted(body: SpilledBody, dir: string, lines: number[], instants: number[]): Promise<string[]> {
   const out: string[] = [];
   for await (const batch of sortedLines(body, dir, lines, instants, new EventLoopTurns())) out.push(...batch);
   return out;
 }
 
-test('the accepted lines come back in time order, ties in file order, their texts as sent', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-spill-'));
-  try {
+test('the accepted lines come back in time order, ties in file order, their texts as sent', () =>
+  inFolder(async (dir) => {
     // Lines of every length (some longer than a read window), characters of 2 to 4 bytes, CRLF endings.
     const texts = Array.from({ length: 3000 }, (_, i) => `{"n":${i},"t":"${'é€😀x'.repeat((i * 7919) % 23)}${i % 97 === 0 ? 'y'.repeat(20_000) : ''}"}`);
     const instants = texts.map((_, i) => ((i * 2654435761) % 1000) * 1000);
@@ -49,14 +58,10 @@ test('the accepted lines come back in time order, ties in file order, their text
     assert.equal(got.length, expected.length);
     assert.deepEqual(got, expected);
     assert.deepEqual(readdirSync(dir), []);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a body past its bound is let go of and known to be over; a body under it is kept whole', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-spill-'));
-  try {
+test('a body past its bound is let go of and known to be over; a body under it is kept whole', () =>
+  inFolder(async (dir) => {
     const text = Array.from({ length: 100 }, (_, i) => `{"n":${i}}`).join('\n');
     const over = new SpilledBody(dir, Buffer.byteLength(text) - 1);
     assert.equal((await readThrough(over, chunksOf(text, 64))).length, 100, 'the lines still stream through');
@@ -69,18 +74,11 @@ test('a body past its bound is let go of and known to be over; a body under it i
     assert.equal(Buffer.concat(again).toString(), text);
     await exact.release();
     assert.deepEqual(readdirSync(dir), []);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a body read again that lacks an accepted line is an error, not a short import', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-spill-'));
-  try {
+test('a body read again that lacks an accepted line is an error, not a short import', () =>
+  inFolder(async (dir) => {
     const body = new SpilledBody(dir, 1 << 20);
     await readThrough(body, ['{"a":1}\n{"a":2}\n']);
     await assert.rejects(sorted(body, dir, [1, 2, 3], [3, 2, 1]), /lacks accepted lines/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
