@@ -1,0 +1,93 @@
+// bench/stats-statements: where `/stats?period=year` spends its time, statement by statement. Loads
+// a few days of bench/query's traffic (today full), asks the year's stats over HTTP, and times each
+// statement where the service runs it: side by side as the service runs them, or one at a time
+// (BENCH_ONE_AT_A_TIME=1), on DuckDB or on a private ClickHouse server (BENCH_PROFILE=clickhouse).
+//
+//   node --expose-gc --import tsx bench/stats-statements.ts
+//   BENCH_DAYS=4 BENCH_REPEAT=40 BENCH_ONE_AT_A_TIME=1 BENCH_PROFILE=clickhouse node --expose-gc --import tsx bench/stats-statements.ts
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { startService } from '../src/server.js';
+import type { Sql } from '../src/sql/sql.js';
+import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
+import { loadYearSite } from './year-site.js';
+
+const DAYS = Number(process.env.BENCH_DAYS ?? 4);
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 40);
+const ONE_AT_A_TIME = process.env.BENCH_ONE_AT_A_TIME === '1';
+const CLICKHOUSE = process.env.BENCH_PROFILE === 'clickhouse';
+const TOKEN = 'bench-admin-token-0123456789';
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;
+const ms = (v: number) => v.toFixed(1).padStart(6);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-statements-'));
+const clickhouse: ClickHouseServer | undefined = CLICKHOUSE ? await startClickHouse() : undefined;
+const config = loadConfig({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  SVC_DATA_DIR: dataDir,
+  SVC_ADMIN_TOKEN: TOKEN,
+  SVC_API_RATE_LIMIT: '1000000/60s',
+  SVC_LOG_LEVEL: 'silent',
+  ...(clickhouse ? { SVC_CLICKHOUSE_URL: `${clickhouse.url}/svc` } : {}),
+});
+const quiet = { info() {}, warn() {}, error() {} };
+const service = await startService(config, { log: quiet, maintenanceTimers: false });
+try {
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${service.url}/admin/v1${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return (await res.json()) as any;
+  };
+  const site = await loadYearSite(service, admin, { pageviewsPerDay: 20_000, days: DAYS });
+  (globalThis as { gc?: () => void }).gc?.();
+
+  // Each statement timed where the service runs it; one at a time, each waits for the one before.
+  const events = service.ctx.events;
+  const query = events.query.bind(events);
+  const timings = new Map<string, number[]>();
+  let measuring = false;
+  let previous: Promise<unknown> = Promise.resolve();
+  events.query = (async (statement: Sql, options?: object) => {
+    let done = () => {};
+    if (ONE_AT_A_TIME) {
+      const before = previous;
+      previous = new Promise<void>((resolve) => (done = resolve));
+      await before;
+    }
+    const started = performance.now();
+    try {
+      return await query(statement, options);
+    } finally {
+      done();
+      if (measuring) {
+        const name = statement.text.replace(/\s+/g, ' ').slice(0, 110);
+        (timings.get(name) ?? timings.set(name, []).get(name)!).push(performance.now() - started);
+      }
+    }
+  }) as typeof events.query;
+
+  const ask = async () => {
+    const res = await fetch(`${service.url}/v1/sites/${site.siteId}/stats?period=year`, { headers: { authorization: `Bearer ${site.key}` } });
+    if (res.status !== 200) throw new Error(`stats: ${res.status} ${await res.text()}`);
+    await res.json();
+  };
+  for (let i = 0; i < 5; i++) await ask();
+  measuring = true;
+  const requests: number[] = [];
+  for (let i = 0; i < REPEAT; i++) {
+    const started = performance.now();
+    await ask();
+    requests.push(performance.now() - started);
+  }
+  measuring = false;
+  console.log(`${CLICKHOUSE ? 'ClickHouse' : 'DuckDB'}, ${DAYS} days (${site.rows} events), statements ${ONE_AT_A_TIME ? 'one at a time' : 'side by side'}, ${REPEAT} requests; p50 and p95 ms`);
+  console.log(`${ms(percentile(requests, 0.5))} ${ms(percentile(requests, 0.95))}  the request`);
+  for (const [name, values] of timings) console.log(`${ms(percentile(values, 0.5))} ${ms(percentile(values, 0.95))}  ×${values.length / REPEAT} ${name}`);
+} finally {
+  await service.stop();
+  await clickhouse?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
