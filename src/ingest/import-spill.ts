@@ -2,26 +2,65 @@
 // its lines turn out not to be sorted: memory then holds a few numbers per accepted line, whatever
 // the file's size. Each file is unlinked as soon as it is open, so a process that stops mid-import
 // leaves nothing behind.
-import { mkdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { EventLoopTurns } from '../core/turns.js';
 import { ndjsonLines } from './import.js';
 
-/** Bytes read from a spill file at a time, when reading it through. */
-const READ_BYTES = 64 * 1024;
+/** Bytes written to, and read from, a spill file at a time. */
+const BLOCK_BYTES = 64 * 1024;
 /** Bytes read around a line when lines are read out of order: lines near each other in the file come in one read. */
 const WINDOW_BYTES = 8 * 1024;
-/** Accepted lines written to the second file, and handed over in sorted order, at a time. */
-const WRITE_LINES = 512;
+/** Sorted lines handed over at a time. */
+const BATCH_LINES = 512;
 
-async function openUnlinked(dir: string): Promise<FileHandle> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, `import-${randomBytes(8).toString('hex')}.spill`);
-  const file = await open(path, 'wx+', 0o600);
-  unlinkSync(path);
-  return file;
+/**
+ * An unlinked file, appended to in order (small pieces, a line each from a converted export, are
+ * written together, a block at a time) and read back at any offset. Written and read synchronously:
+ * the blocks go to and come from the page cache.
+ */
+class SpillFile {
+  /** Bytes appended so far, written or pending. */
+  size = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
+  private constructor(private readonly fd: number) {}
+
+  static open(dir: string): SpillFile {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const path = join(dir, `import-${randomBytes(8).toString('hex')}.spill`);
+    const fd = openSync(path, 'wx+', 0o600);
+    unlinkSync(path);
+    return new SpillFile(fd);
+  }
+
+  append(bytes: Buffer): void {
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    this.size += bytes.length;
+    if (this.pendingBytes >= BLOCK_BYTES) this.flush();
+  }
+
+  /** Writes what is pending. */
+  flush(): void {
+    const bytes = Buffer.concat(this.pending, this.pendingBytes);
+    const position = this.size - this.pendingBytes;
+    for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at, position + at);
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  /** Fills `buffer` from `position` (flushed bytes only), or fails. */
+  read(buffer: Buffer, position: number): void {
+    if (readSync(this.fd, buffer, 0, buffer.length, position) !== buffer.length) throw new Error('an import spill file read short');
+  }
+
+  /** Closes the file (its space is freed: it has no name). */
+  close(): void {
+    closeSync(this.fd);
+  }
 }
 
 /**
@@ -29,9 +68,8 @@ async function openUnlinked(dir: string): Promise<FileHandle> {
  * until they pass `limit` bytes: then the file is let go of, and the body is known to be over.
  */
 export class SpilledBody {
-  private file: Promise<FileHandle> | null = null;
+  private file: SpillFile | null = null;
   private bytes = 0;
-  private released = false;
 
   constructor(
     private readonly dir: string,
@@ -43,53 +81,33 @@ export class SpilledBody {
   }
 
   async *keep(stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<Buffer | string> {
-    // Small chunks (a line each, from a converted export) are written together, a read's worth at a time.
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    const write = async () => {
-      this.file ??= openUnlinked(this.dir);
-      const file = await this.file;
-      const bytes = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
-      await file.write(bytes, 0, bytes.length, this.bytes - pendingBytes);
-      pending = [];
-      pendingBytes = 0;
-    };
     for await (const chunk of stream) {
-      if (!this.overflowed && !this.released) {
+      if (!this.overflowed) {
         const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
         this.bytes += bytes.length;
-        if (this.overflowed) {
-          pending = [];
-          await this.release();
-        } else {
-          pending.push(bytes);
-          pendingBytes += bytes.length;
-          if (pendingBytes >= READ_BYTES) await write();
-        }
+        if (this.overflowed) this.release();
+        else (this.file ??= SpillFile.open(this.dir)).append(bytes);
       }
       yield chunk;
     }
-    if (pendingBytes > 0 && !this.released) await write();
+    this.file?.flush();
   }
 
   /** The body as it came, read again from the file. */
-  async *chunks(): AsyncGenerator<Buffer> {
-    if (!this.file) return;
-    const file = await this.file;
-    for (let position = 0; position < this.bytes; position += READ_BYTES) {
-      const buffer = Buffer.allocUnsafe(Math.min(READ_BYTES, this.bytes - position));
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, position);
-      if (bytesRead !== buffer.length) throw new Error('an import spill file read short');
+  *chunks(): Generator<Buffer> {
+    const file = this.file;
+    if (!file) return;
+    for (let position = 0; position < file.size; position += BLOCK_BYTES) {
+      const buffer = Buffer.allocUnsafe(Math.min(BLOCK_BYTES, file.size - position));
+      file.read(buffer, position);
       yield buffer;
     }
   }
 
-  /** Closes the file (its space is freed: it has no name). */
-  async release(): Promise<void> {
-    this.released = true;
-    const file = this.file;
+  /** Lets go of the file (once read again, or when not needed). */
+  release(): void {
+    this.file?.close();
     this.file = null;
-    await (await file?.catch(() => null))?.close();
   }
 }
 
@@ -111,39 +129,25 @@ export async function* sortedLines(
   const count = lines.length;
   const offsets = new Float64Array(count);
   const lengths = new Uint32Array(count);
-  const file = await openUnlinked(dir);
-  const fd = file.fd;
+  const file = SpillFile.open(dir);
   try {
     let next = 0;
-    let written = 0;
-    let pending: string[] = [];
-    let pendingBytes = 0;
-    const flush = () => {
-      const bytes = Buffer.from(pending.join(''));
-      let at = 0;
-      while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at, written + at);
-      written += bytes.length;
-      pending = [];
-      pendingBytes = 0;
-    };
     for await (const batch of ndjsonLines(body.chunks())) {
       for (const { line, number } of batch) {
         const turn = turns.step();
         if (turn) await turn;
         if (next < count && number === lines[next]) {
-          const length = Buffer.byteLength(line);
-          offsets[next] = written + pendingBytes;
-          lengths[next] = length;
-          pending.push(line);
-          pendingBytes += length;
+          const bytes = Buffer.from(line);
+          offsets[next] = file.size;
+          lengths[next] = bytes.length;
+          file.append(bytes);
           next++;
-          if (pending.length === WRITE_LINES) flush();
         }
       }
     }
-    if (pending.length > 0) flush();
+    file.flush();
     if (next !== count) throw new Error('the import body read again lacks accepted lines');
-    await body.release();
+    body.release();
 
     const order = new Uint32Array(count);
     for (let i = 0; i < count; i++) order[i] = i;
@@ -157,19 +161,17 @@ export async function* sortedLines(
       const start = offsets[i]!;
       const end = start + lengths[i]!;
       if (start < windowStart || end > windowStart + window.length) {
-        window = Buffer.allocUnsafe(Math.max(lengths[i]!, WINDOW_BYTES));
+        window = Buffer.allocUnsafe(Math.min(Math.max(lengths[i]!, WINDOW_BYTES), file.size - start));
         windowStart = start;
-        const read = readSync(fd, window, 0, window.length, start);
-        window = window.subarray(0, read);
-        if (read < lengths[i]!) throw new Error('an import spill file read short');
+        file.read(window, start);
       }
       texts.push(window.toString('utf8', start - windowStart, end - windowStart));
-      if (texts.length === WRITE_LINES || k === count - 1) {
+      if (texts.length === BATCH_LINES || k === count - 1) {
         yield texts;
         texts = [];
       }
     }
   } finally {
-    await file.close();
+    file.close();
   }
 }

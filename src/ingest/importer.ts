@@ -150,10 +150,9 @@ export class Importer {
           if (added) await added;
         }
       }
-      await body.release();
       await this.importCommit(site, writer.days(), () => writer.commit());
     } finally {
-      await body.release();
+      body.release();
       await writer.abandon();
     }
     const accepted = acceptedLines.length;
