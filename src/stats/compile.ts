@@ -12,7 +12,7 @@ import type { Query } from '../core/query.js';
 import { isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, type Dimension, type Filter, type GoalProps, type PropertyDimension, type QueryDimension } from '../core/vocabulary.js';
 import { pagePatternRegex, type Matcher } from '../core/patterns.js';
 import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
-import { GOAL_MEASURES, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
+import { GOAL_MEASURES, goalMeasuresOverSums, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
 import type { DaySources, PlannedQuery } from './planner.js';
 import { dimensionColumn } from './columns.js';
 import { CARRIES_NO_PROPERTIES, decodeValue, keyDimension, pairKeyToken, pairValueToken, propertyFilterPredicate, propertyPairs, propertyToken } from './properties.js';
@@ -28,8 +28,13 @@ import {
   SESSION_DIMENSIONS,
   SESSION_PARTS,
   SESSION_ROWS,
+  SETTLED_GOALS,
+  SETTLED_SESSIONS,
   SITE_DAILY,
 } from './rollups/tables.js';
+import { settledGoals, type Settlement } from './settlement.js';
+import { SESSION_GAP_MS } from '../core/session-gap.js';
+import type { TableSpec } from '../storage/events/table-spec.js';
 
 /** The key of a dimension on an event row; absent values read as `(none)`. */
 export function keyExpr(d: Dimension): Sql {
@@ -384,15 +389,122 @@ export function integerLiteral(n: number): Sql {
   return trusted(String(n));
 }
 
-/** Per day and goal, the goal measures. Columns: b, goal_id, then the measures in registry order. */
-export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], until?: number): Sql {
-  const before = until === undefined ? trusted('') : sql` AND ts < ${until}`;
+/** Instants an event lies in: from `since` (included), before `until`; either bound absent reaches the days' end. */
+interface Instants {
+  since?: number | undefined;
+  until?: number | undefined;
+}
+
+function instantBounds(i: Instants): Sql {
+  const bounds = [...(i.since === undefined ? [] : [sql` AND ts >= ${i.since}`]), ...(i.until === undefined ? [] : [sql` AND ts < ${i.until}`])];
+  return joinSql(bounds, '');
+}
+
+/** One row per conversion of any of the goals: b (`bucket`), visitor_id, goal_id, and its revenue columns (paid, rm, other). */
+function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], instants: Instants): Sql {
   const parts = goals.map(
     (goal) => sql`SELECT ${bucket} AS b, visitor_id, ${integerLiteral(goal.goalId)} AS goal_id, ${goalRevenueColumns(goal)} FROM events
-      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${goalPredicate(d, goal)}${before}`,
+      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${goalPredicate(d, goal)}${instantBounds(instants)}`,
   );
+  return joinSql(parts, ' UNION ALL ');
+}
+
+/** Per day and goal, the goal measures. Columns: b, goal_id, then the measures in registry order. */
+export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], until?: number): Sql {
   return sql`SELECT b, goal_id, ${trusted(measureAggregates(d, GOAL_MEASURES, 'events'))}
-    FROM (${joinSql(parts, ' UNION ALL ')}) g GROUP BY b, goal_id`;
+    FROM (${goalEvents(d, bucket, siteId, days, goals, { until })}) g GROUP BY b, goal_id`;
+}
+
+// Settlements (./settlement.ts): the raw days after the watermark counted up to a cut.
+
+/**
+ * One row per session, day and visitor hash of the events `where` selects, of the sessions whose
+ * events `factsWhere` selects and whose last one `last` accepts: that day's counts, and on the
+ * session's starting day whether it bounced and its duration, from its facts over those events.
+ * Columns: day, session_id, visitor_id, starts, pageviews, events, bounces, duration_ms.
+ */
+function sessionDayRows(d: Dialect, where: Sql, factsWhere: Sql, last: Sql): Sql {
+  const parts = sql`SELECT day AS p_day, session_id AS p_session, visitor_id AS p_visitor, ${trusted(d.countIf('session_start'))} AS p_starts,
+      ${trusted(d.countIf(IS_PAGEVIEW))} AS p_pageviews, CAST(count(*) AS BIGINT) AS p_events
+    FROM events WHERE ${where} GROUP BY day, session_id, visitor_id`;
+  const facts = sql`SELECT session_id AS s_session, ${trusted(SESSION_FACTS.map((f) => `${f.aggregate(d)} AS s_${f.column}`).join(', '))}
+    FROM events WHERE ${factsWhere} GROUP BY session_id HAVING max(ts) ${last}`;
+  return sql`SELECT p.p_day AS day, p.p_session AS session_id, p.p_visitor AS visitor_id, p.p_starts AS starts, p.p_pageviews AS pageviews, p.p_events AS events,
+      CAST(CASE WHEN p.p_starts > 0 AND ${trusted(sessionBounced('x.s_'))} THEN 1 ELSE 0 END AS BIGINT) AS bounces,
+      CAST(CASE WHEN p.p_starts > 0 THEN ${trusted(sessionDuration('x.s_'))} ELSE 0 END AS BIGINT) AS duration_ms
+    FROM (${parts}) p JOIN (${facts}) x ON p.p_session = x.s_session`;
+}
+
+/** The site's events of some days before an instant. */
+function eventsBefore(d: Dialect, siteId: string, days: Period, cut: number): Sql {
+  return sql`site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ts < ${cut}`;
+}
+
+/** The SETTLED_SESSIONS rows of a cut, in the table's column order: the sessions of the days whose last event before it came a session gap earlier. */
+export function settledSessionRows(d: Dialect, siteId: string, days: Period, cut: number): Sql {
+  const before = eventsBefore(d, siteId, days, cut);
+  const rows = sessionDayRows(d, before, before, sql`< ${cut - SESSION_GAP_MS}`);
+  return sql`SELECT ${siteId} AS o_site, day AS o_day, CAST(${cut} AS BIGINT) AS o_cut, session_id AS o_session, visitor_id AS o_visitor,
+      starts AS o_starts, pageviews AS o_pageviews, events AS o_events, bounces AS o_bounces, duration_ms AS o_duration_ms FROM (${rows}) r`;
+}
+
+/**
+ * The SETTLED_GOALS rows of a cut, in the table's column order (null without goals): per day, goal
+ * and visitor, the conversions before it.
+ */
+export function settledGoalRows(d: Dialect, siteId: string, days: Period, cut: number, goals: readonly GoalRef[]): Sql | null {
+  if (goals.length === 0) return null;
+  return sql`SELECT ${siteId} AS o_site, b AS o_day, CAST(${cut} AS BIGINT) AS o_cut, goal_id AS o_goal, visitor_id AS o_visitor, CAST(count(*) AS BIGINT) AS o_conversions,
+      CAST(coalesce(sum(rm), 0) AS BIGINT) AS o_revenue_minor, CAST(sum(paid) AS BIGINT) AS o_revenue_conversions, CAST(sum(other) AS BIGINT) AS o_other_currency
+    FROM (${goalEvents(d, DAY_BUCKET, siteId, days, goals, { until: cut })}) g GROUP BY b, goal_id, visitor_id`;
+}
+
+/**
+ * What a settlement needs besides its rows: the site's events of its days before the cut (`events`),
+ * and the first event of the sessions still open at it, or a session gap before the cut if earlier
+ * (`open_from`: every event from there on belongs to a session open at the cut or after it).
+ */
+export function settlementFactsStatement(d: Dialect, siteId: string, days: Period, cut: number): Sql {
+  const before = eventsBefore(d, siteId, days, cut);
+  const gapBefore = cut - SESSION_GAP_MS;
+  // The gap's instant among the first events: engines differ on what min() gives over no rows.
+  return sql`SELECT (SELECT CAST(count(*) AS BIGINT) FROM events WHERE ${before}) AS events,
+    (SELECT min(f) FROM (SELECT min(ts) AS f FROM events WHERE ${before} GROUP BY session_id HAVING max(ts) >= ${gapBefore}
+      UNION ALL SELECT CAST(${gapBefore} AS BIGINT) AS f) o) AS open_from`;
+}
+
+/** Whether a settlement's rows and the events it counted are still those it says (columns events, session_events, conversions). */
+export function settlementCheckStatement(d: Dialect, siteId: string, s: Settlement): Sql {
+  const rows = (table: TableSpec) => sql`${trusted(table.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', s.days)} AND cut = ${s.cut}`;
+  return sql`SELECT (SELECT CAST(count(*) AS BIGINT) FROM events WHERE ${eventsBefore(d, siteId, s.days, s.cut)}) AS events,
+    (SELECT CAST(coalesce(sum(events), 0) AS BIGINT) FROM ${rows(SETTLED_SESSIONS)}) AS session_events,
+    (SELECT CAST(coalesce(sum(conversions), 0) AS BIGINT) FROM ${rows(SETTLED_GOALS)}) AS conversions`;
+}
+
+/**
+ * Per day, the traffic measures of raw days read with their settlement: its rows of settled
+ * sessions, and the other sessions from raw events since its `openFrom` (those whose last event is
+ * less than a session gap before the cut). Columns: b (a DATE), then the measures in registry order.
+ */
+function settledMeasures(d: Dialect, siteId: string, days: Period, s: Settlement, sessions: boolean): Sql {
+  const settled = sql`SELECT day, session_id, visitor_id, starts, pageviews, events, bounces, duration_ms FROM ${trusted(SETTLED_SESSIONS.name)}
+    WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND cut = ${s.cut}`;
+  const since = sql`site_id = ${siteId} AND ts >= ${s.openFrom} AND `;
+  const open = sessionDayRows(d, sql`${since}${dayRange(d, 'day', days)}`, sql`${since}${dayRange(d, 'day', sessionScope({ siteId, days, filters: [], exit: false }).days)}`, sql`>= ${s.cut - SESSION_GAP_MS}`);
+  return sql`SELECT day AS b, ${trusted(sessionRowAggregates(d, 'day', sessions))} FROM (${settled} UNION ALL ${open}) ev GROUP BY day`;
+}
+
+/**
+ * Per day and goal, the goal measures of raw days read with their settlement, for the goals it
+ * counted: its rows up to the cut and raw events after it. Columns: b (a DATE), goal_id, then the measures in registry order.
+ */
+function settledGoalMeasures(d: Dialect, siteId: string, days: Period, s: Settlement, goals: readonly GoalRef[]): Sql {
+  const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
+  const settled = sql`SELECT day AS b, goal_id, visitor_id, conversions, revenue_minor, revenue_conversions, other_currency FROM ${trusted(SETTLED_GOALS.name)}
+    WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND cut = ${s.cut} AND goal_id IN (${ids})`;
+  const later = sql`SELECT b, CAST(goal_id AS BIGINT) AS goal_id, visitor_id, CAST(1 AS BIGINT) AS conversions, CAST(rm AS BIGINT) AS revenue_minor, CAST(paid AS BIGINT) AS revenue_conversions, CAST(other AS BIGINT) AS other_currency
+    FROM (${goalEvents(d, DAY_BUCKET, siteId, days, goals, { since: s.cut })}) g`;
+  return sql`SELECT b, goal_id, ${trusted(goalMeasuresOverSums(d))} FROM (${settled} UNION ALL ${later}) c GROUP BY b, goal_id`;
 }
 
 /**
@@ -478,7 +590,9 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
   if (days.raw) {
-    const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
+    const measures = days.settled
+      ? settledMeasures(d, q.siteId, days.raw, days.settled, sessions)
+      : measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
     statements.push(dayRows(d, measures, MEASURE_COLUMNS));
   }
   return statements;
@@ -499,7 +613,12 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
   const imported = days.imported && importedGoals(d, siteId, days.imported, goals);
   if (imported) summed.push(imported);
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
-  if (days.raw) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, goals), ['goal_id', ...GOAL_COLUMNS]));
+  if (days.raw) {
+    const settled = days.settled ? settledGoals(days.settled, goals) : [];
+    const unsettled = goals.filter((g) => !settled.includes(g));
+    if (settled.length > 0) statements.push(dayRows(d, settledGoalMeasures(d, siteId, days.raw, days.settled!, settled), ['goal_id', ...GOAL_COLUMNS]));
+    if (unsettled.length > 0) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, unsettled), ['goal_id', ...GOAL_COLUMNS]));
+  }
   return statements;
 }
 

@@ -10,11 +10,12 @@ import { firstFoldedDayStatement } from './compile.js';
 import { importedDaysOf } from './imported-days.js';
 import { SESSION_ROWS_KEY, writtenFrom } from './rollups/coverage.js';
 import type { PlanInputs } from './planner.js';
+import { parseSettlement } from './settlement.js';
 import { needsRawEvents, rawWindowStart } from './windows.js';
 
 /**
  * The watermark, the first day session rows are written from, the days of the site's imported
- * aggregates, and for a single filter (other than on `(other)` itself) of a query that may read
+ * aggregates, its settlement, and for a single filter (other than on `(other)` itself) of a query that may read
  * rollups, the first day of the raw window, up to the watermark and within the period or its
  * compared one, on which the filter's key was folded.
  */
@@ -27,6 +28,7 @@ export async function planInputs(events: EventReader, site: Site, q: Query, roll
     rawDays: site.rawDays,
     sessionRowsFrom: writtenFrom(rollup, SESSION_ROWS_KEY),
     importedDays,
+    settlement: parseSettlement(rollup?.settlement),
   };
   const filter = q.filters.length === 1 ? q.filters[0]! : null;
   if (filter === null || filter.value === OTHER_KEY || watermark === null || needsRawEvents(q)) return inputs;

@@ -101,6 +101,16 @@ export const GOAL_MEASURES = {
   otherCurrency: { column: 'other_currency', over: 'events', aggregate: () => 'CAST(sum(other) AS BIGINT)' },
 } as const satisfies Record<GoalMeasureName, MeasureSpec>;
 
+/**
+ * `aggregate AS column, …` of every goal measure over rows that hold each visitor's sums of the
+ * others (a settlement's goal rows, src/stats/settlement.ts): the distinct visitors, and the sums' sums.
+ */
+export function goalMeasuresOverSums(d: Dialect): string {
+  return Object.values(GOAL_MEASURES)
+    .map((m) => `${m === GOAL_MEASURES.uniqueConversions ? m.aggregate(d) : `CAST(sum(${m.column}) AS BIGINT)`} AS ${m.column}`)
+    .join(', ');
+}
+
 export type GoalMeasure = keyof typeof GOAL_MEASURES;
 export type GoalCounts = Record<GoalMeasure, number>;
 

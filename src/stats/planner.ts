@@ -26,6 +26,7 @@ import { apiError } from '../core/errors.js';
 import { addMonths, firstOfMonth, periodDays, type Period } from '../core/period.js';
 import type { Query } from '../core/query.js';
 import { METRIC_REGISTRY, metricTakesFilters, RAW_DAYS } from '../core/vocabulary.js';
+import type { Settlement } from './settlement.js';
 import { hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
@@ -44,6 +45,8 @@ export interface PlanInputs {
   sessionRowsFrom?: string | null;
   /** The first and last day of the site's imported aggregates; absent or null when it has none. */
   importedDays?: Period | null;
+  /** The site's settlement of its days after the watermark (./settlement.ts); absent or null when none. */
+  settlement?: Settlement | null;
 }
 
 /** Where the days of a range come from under a plan; days in neither part are not computable. */
@@ -54,6 +57,11 @@ export interface DaySources {
   readonly raw: Period | null;
   /** Days read from imported aggregates (they hold no day that rollups or raw events hold). */
   readonly imported: Period | null;
+  /**
+   * The settlement the raw days are read with (settled rows up to its cut, raw events after it), on
+   * a read it answers: the rollup path with no filter, every raw day settled or after its cut; else null.
+   */
+  readonly settled: Settlement | null;
   /** The first computable day of the range, or null when none is. */
   readonly firstComputable: string | null;
 }
@@ -144,6 +152,7 @@ export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
     retentionStart: retentionStart(q.today, inputs.retentionMonths),
     sessionRows: path === 'raw' && sessionRowsAnswer(q) ? { from: inputs.sessionRowsFrom ?? null } : null,
     imported: importedAnswers(q) ? (inputs.importedDays ?? null) : null,
+    settlement: path === 'rollup' && q.filters.length === 0 ? (inputs.settlement ?? null) : null,
   };
   const period = daySources(bounds, q.period);
   const compared = q.comparison !== 'off';
@@ -219,6 +228,8 @@ interface Bounds {
   sessionRows: { from: string | null } | null;
   /** The days holding imported aggregates where the query reads them; else null. */
   imported: Period | null;
+  /** The settlement where the query can read its raw days with it; else null. */
+  settlement: Settlement | null;
 }
 
 /** Whether a day's raw events are kept: inside the raw window and not before retention. */
@@ -226,7 +237,7 @@ function keptRaw(bounds: Bounds, day: string): boolean {
   return day >= bounds.rawWindowStart && (bounds.retentionStart === null || day >= bounds.retentionStart);
 }
 
-const NO_DAYS: DaySources = Object.freeze({ rollup: null, sessions: null, raw: null, imported: null, firstComputable: null });
+const NO_DAYS: DaySources = Object.freeze({ rollup: null, sessions: null, raw: null, imported: null, settled: null, firstComputable: null });
 
 function clip(from: string, to: string): Period | null {
   return from <= to ? { from, to } : null;
@@ -251,7 +262,9 @@ function daySources(bounds: Bounds, range: Period): DaySources {
   const imported = held && clip(held.from > from ? held.from : from, held.to < range.to ? held.to : range.to);
   const firstRead = before?.from ?? raw?.from ?? null;
   const firstComputable = imported && (firstRead === null || imported.from < firstRead) ? imported.from : firstRead;
-  return Object.freeze({ rollup, sessions, raw, imported, firstComputable });
+  // Raw days before the settlement's first are not in its rows; those after its cut's day hold no event before the cut.
+  const settled = raw && bounds.settlement && raw.from >= bounds.settlement.days.from ? bounds.settlement : null;
+  return Object.freeze({ rollup, sessions, raw, imported, settled, firstComputable });
 }
 
 /** Whether a plan reads raw events or session rows of more days than the default raw window: the routes bound such reads per reader. */

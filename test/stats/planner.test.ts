@@ -86,7 +86,7 @@ test("the raw window follows a site's rawDays: raw-only queries may span that ma
 function sources(rollup: [string, string] | null, raw: [string, string] | null, sessions: [string, string] | null = null, imported: [string, string] | null = null): DaySources {
   const period = (r: [string, string] | null) => r && { from: r[0], to: r[1] };
   const firstComputable = [imported, rollup ?? sessions ?? raw].flatMap((r) => (r ? [r[0]] : [])).sort()[0] ?? null;
-  return { rollup: period(rollup), sessions: period(sessions), raw: period(raw), imported: period(imported), firstComputable };
+  return { rollup: period(rollup), sessions: period(sessions), raw: period(raw), imported: period(imported), settled: null, firstComputable };
 }
 
 test('day sources of the period, the previous period and the span: rollups up to the watermark, raw after, retention and raw window cut', () => {

@@ -1,7 +1,8 @@
 // What several endpoints share: running the daily measure and goal statements of some days into
 // per-day maps, summing days, and the percent change of a comparison.
 import type { EventReader } from '../../storage/events/types.js';
-import { dailyGoalStatements, dailyMeasureStatements, type GoalRef } from '../compile.js';
+import { dailyGoalStatements, dailyMeasureStatements, settlementCheckStatement, type GoalRef } from '../compile.js';
+import type { Settlement } from '../settlement.js';
 import {
   addMeasures,
   GOAL_MEASURES,
@@ -27,8 +28,12 @@ export function deltaPct(value: number | null, prev: number | null): number {
  * and imported aggregates on the days they hold (a day's rows of several sources add up).
  * Readers of visitors only skip the per-session part (bounces, duration) of raw reads.
  */
-export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, need = { sessions: true }): Promise<Map<string, Measures>> {
-  const statements = dailyMeasureStatements(events.dialect, q, days, need.sessions);
+export function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, need = { sessions: true }): Promise<Map<string, Measures>> {
+  return withSettlement(events, q.siteId, days, (read) => measuresOfDays(events, q, read, need.sessions));
+}
+
+async function measuresOfDays(events: EventReader, q: PlannedQuery, days: DaySources, sessions: boolean): Promise<Map<string, Measures>> {
+  const statements = dailyMeasureStatements(events.dialect, q, days, sessions);
   const out = new Map<string, Measures>();
   for (const rows of await Promise.all(statements.map((s) => events.query<Record<string, unknown>>(s)))) {
     for (const r of rows) {
@@ -41,6 +46,22 @@ export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: 
   return out;
 }
 
+/**
+ * `read` of some days with their settlement, beside the check that it still holds
+ * (`settlementCheckStatement`); where it no longer does, `read` again without it.
+ */
+async function withSettlement<T>(events: EventReader, siteId: string, days: DaySources, read: (days: DaySources) => Promise<T>): Promise<T> {
+  const s = days.settled;
+  if (s === null || days.raw === null) return read(days);
+  const [answer, holds] = await Promise.all([read(days), settlementHolds(events, siteId, s)]);
+  return holds ? answer : read({ ...days, settled: null });
+}
+
+async function settlementHolds(events: EventReader, siteId: string, s: Settlement): Promise<boolean> {
+  const [found] = await events.query<Record<string, unknown>>(settlementCheckStatement(events.dialect, siteId, s));
+  return found !== undefined && Number(found.events) === s.events && Number(found.session_events) === s.sessionEvents && Number(found.conversions) === s.conversions;
+}
+
 export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {
   let total = ZERO_MEASURES;
   for (const [day, m] of days) if (day >= from && day <= to) total = addMeasures(total, m);
@@ -48,12 +69,11 @@ export function sumDays(days: Map<string, Measures>, from: string, to: string): 
 }
 
 /** Per-day conversions of each goal. */
-export async function dailyGoals(
-  events: EventReader,
-  q: PlannedQuery,
-  days: DaySources,
-  goals: readonly GoalRef[],
-): Promise<Map<string, Map<number, GoalCounts>>> {
+export function dailyGoals(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
+  return withSettlement(events, q.siteId, days, (read) => goalsOfDays(events, q, read, goals));
+}
+
+async function goalsOfDays(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
   const statements = dailyGoalStatements(events.dialect, q.siteId, days, goals);
   const out = new Map<string, Map<number, GoalCounts>>();
   for (const rows of await Promise.all(statements.map((s) => events.query<{ b: string; goal_id: unknown } & Record<string, unknown>>(s)))) {

@@ -48,8 +48,25 @@ import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js'
 import { rawWindowStart, retentionStart } from '../windows.js';
 import { forgetImportedDays } from '../imported-days.js';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
-import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, IMPORTED_TABLES, ROLLUP_TABLES, SCROLL_DAILY, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './tables.js';
+import {
+  DAILY_TABLES,
+  DIM_DAILY,
+  DIM_MONTHLY,
+  DIM_TOP_KEYS,
+  FUNNEL_DAILY,
+  GOAL_DAILY,
+  IMPORTED_TABLES,
+  ROLLUP_TABLES,
+  SCROLL_DAILY,
+  SESSION_PARTS,
+  SESSION_ROWS,
+  SETTLED_GOALS,
+  SETTLED_SESSIONS,
+  SITE_DAILY,
+} from './tables.js';
 import { EVENTS_TABLE } from '../../storage/events/schema.js';
+import { SETTLE_MIN_EVENTS } from '../settlement.js';
+import { settleSite } from './settle.js';
 
 export interface RollupDeps {
   events: EventStore;
@@ -61,6 +78,8 @@ export interface RollupOptions {
   dimensionKeyCap?: number;
   /** Days a run backfills for new goals and funnel versions (`BACKFILL_DAYS`). */
   backfillDays?: number;
+  /** The fewest events before a settlement's cut for which a site's raw days are settled (`SETTLE_MIN_EVENTS`). */
+  settleMinEvents?: number;
 }
 
 export const DEFAULT_DIMENSION_KEY_CAP = 10_000;
@@ -393,21 +412,22 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, options:
   if (from === null || from > closed) {
     // Nothing to roll up: the watermark still moves to the last closed day (those days are empty).
     if (state.watermark === null || state.watermark < closed) state.watermark = closed;
-    await meta.setRollupState(key, state);
-    return;
+  } else {
+    const withEvents = await eventDays(events, site.id, { from, to: closed });
+    const holdsEvents = (p: Period) => withEvents.some((day) => day >= p.from && day <= p.to);
+    const all = chunks({ from, to: closed });
+    for (let i = 0; i < all.length; i++) {
+      let range = all[i]!;
+      const hasEvents = holdsEvents(range);
+      // Empty chunks in a row are cleared together: a long quiet stretch costs a few statements.
+      while (!hasEvents && i + 1 < all.length && !holdsEvents(all[i + 1]!)) range = { from: range.from, to: all[++i]!.to };
+      await rewriteDays(events, site.id, range, defs, cap, hasEvents);
+      state.watermark = range.to;
+      await meta.setRollupState(key, state);
+    }
   }
-  const withEvents = await eventDays(events, site.id, { from, to: closed });
-  const holdsEvents = (p: Period) => withEvents.some((day) => day >= p.from && day <= p.to);
-  const all = chunks({ from, to: closed });
-  for (let i = 0; i < all.length; i++) {
-    let range = all[i]!;
-    const hasEvents = holdsEvents(range);
-    // Empty chunks in a row are cleared together: a long quiet stretch costs a few statements.
-    while (!hasEvents && i + 1 < all.length && !holdsEvents(all[i + 1]!)) range = { from: range.from, to: all[++i]!.to };
-    await rewriteDays(events, site.id, range, defs, cap, hasEvents);
-    state.watermark = range.to;
-    await meta.setRollupState(key, state);
-  }
+  state.settlement = await settleSite(events, site, state.watermark, defs.goals, now, options.settleMinEvents ?? SETTLE_MIN_EVENTS);
+  await meta.setRollupState(key, state);
 }
 
 /** Marks the rolled-up days (under the watermark) among `days` pending: the next run rewrites them. */
@@ -452,7 +472,7 @@ export async function runRollups(deps: RollupDeps, now: number, options: RollupO
 }
 
 /**
- * Raw events and session rows older than the raw window (and already rolled up) are deleted; with
+ * Raw events, session rows and settled rows older than the raw window (and already rolled up) are deleted; with
  * a retention setting, every row of the days before it goes.
  */
 export async function runRetention(deps: RollupDeps, now: number): Promise<void> {
@@ -466,7 +486,7 @@ export async function runRetention(deps: RollupDeps, now: number): Promise<void>
         // Raw events are kept while rolled-up days wait for a backfill of new goals or funnel versions.
         const backfillFrom = parseComputed(state.definitions).backfill?.from;
         const rawFrom = [addDays(state.watermark, 1), rawWindowStart(today, site.rawDays), ...(backfillFrom ? [backfillFrom] : [])].sort()[0]!;
-        for (const table of [EVENTS_TABLE, SESSION_ROWS]) await events.replaceRows(table, before(rawFrom), null);
+        for (const table of [EVENTS_TABLE, SESSION_ROWS, SETTLED_SESSIONS, SETTLED_GOALS]) await events.replaceRows(table, before(rawFrom), null);
       }
       const keepFrom = retentionStart(today, site.retentionMonths);
       if (keepFrom !== null) {

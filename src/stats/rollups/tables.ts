@@ -114,6 +114,39 @@ export const SESSION_PARTS: TableSpec = {
   scratch: true,
 };
 
+const CUT = column('cut', 'BIGINT');
+
+/**
+ * A settlement's rows of settled sessions (src/stats/settlement.ts): one per session and raw day
+ * after the watermark, as session rows hold them (without keys), for the sessions whose last event
+ * before the settlement's `cut` came a session gap before it. Replaced whole at each settlement.
+ */
+export const SETTLED_SESSIONS: TableSpec = {
+  name: 'settled_sessions',
+  columns: [
+    SITE,
+    DAY,
+    CUT,
+    column('session_id', 'BIGINT'),
+    column('visitor_id', 'BIGINT'),
+    ...counts(['starts', 'pageviews', 'events', TRAFFIC_MEASURES.bounces.column, TRAFFIC_MEASURES.durationMs.column]),
+  ],
+  dayColumn: 'day',
+  key: ['cut', 'session_id', 'visitor_id'],
+};
+
+/**
+ * A settlement's goal conversions: per raw day after the watermark, goal and visitor, the goal
+ * measures of the events before the settlement's `cut` (`conversions` the events; the revenue
+ * columns as GOAL_MEASURES sums them). Replaced whole at each settlement.
+ */
+export const SETTLED_GOALS: TableSpec = {
+  name: 'settled_goals',
+  columns: [SITE, DAY, CUT, column('goal_id', 'BIGINT'), column('visitor_id', 'BIGINT'), ...counts(['conversions', 'revenue_minor', 'revenue_conversions', 'other_currency'])],
+  dayColumn: 'day',
+  key: ['cut', 'goal_id', 'visitor_id'],
+};
+
 // Imported aggregates (docs/imports.md): another tool's daily figures, per site, day and import,
 // with the rollups' measure columns (a measure the export has no column for is 0). An import never
 // writes a day that holds events or rollups, so a read adds them to the other sources' days.
@@ -157,4 +190,4 @@ export const IMPORTED_TABLES = [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM
 
 /** The tables a day's rewrite replaces from raw events. */
 export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS, SCROLL_DAILY] as const;
-export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, IMPORT_STAGING];
+export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, IMPORT_STAGING, SETTLED_SESSIONS, SETTLED_GOALS];

@@ -383,18 +383,19 @@ export class KyselyMetaStore implements MetaStore {
   async getRollupState(key: RollupKey): Promise<RollupState | undefined> {
     const row = await this.db
       .selectFrom('rollup_state')
-      .select(['watermark', 'definitions'])
+      .select(['watermark', 'definitions', 'settlement'])
       .where('store_id', '=', key.storeId)
       .where('site_id', '=', key.siteId)
       .executeTakeFirst();
-    return row && { watermark: row.watermark, definitions: row.definitions };
+    return row && { watermark: row.watermark, definitions: row.definitions, settlement: row.settlement };
   }
 
   async setRollupState(key: RollupKey, state: RollupState): Promise<void> {
+    const row = { watermark: state.watermark, definitions: state.definitions, settlement: state.settlement ?? null };
     await this.db
       .insertInto('rollup_state')
-      .values({ store_id: key.storeId, site_id: key.siteId, ...state })
-      .onConflict((oc) => oc.columns(['store_id', 'site_id']).doUpdateSet(state))
+      .values({ store_id: key.storeId, site_id: key.siteId, ...row })
+      .onConflict((oc) => oc.columns(['store_id', 'site_id']).doUpdateSet(row))
       .execute();
   }
 

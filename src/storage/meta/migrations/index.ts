@@ -14,6 +14,7 @@ import * as digests from './012_digests.js';
 import * as imports from './013_imports.js';
 import * as goalProps from './014_goal_props.js';
 import * as revenueGoals from './015_revenue_goals.js';
+import * as settlements from './016_settlements.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '013_imports': imports,
   '014_goal_props': goalProps,
   '015_revenue_goals': revenueGoals,
+  '016_settlements': settlements,
 };

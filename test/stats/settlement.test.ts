@@ -1,0 +1,144 @@
+// Settlements (src/stats/settlement.ts): reads of the raw days after the watermark with a settlement
+// equal the same reads of raw events alone, on seeded random datasets and on both event stores, with
+// sessions open across the cut and across midnight; and a settlement that no longer holds (events
+// stored late, goals defined otherwise) is not used where it would be wrong.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
+import { createRollupTables, rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
+import { addDays, localDay, startOfLocalDay } from '../../src/core/localtime.js';
+import { SESSION_GAP_MS } from '../../src/core/session-gap.js';
+import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
+import { METRICS } from '../../src/core/vocabulary.js';
+import { planQuery, type PlannedQuery } from '../../src/stats/planner.js';
+import { computeBreakdown } from '../../src/stats/read/breakdown.js';
+import { computeGoals } from '../../src/stats/read/goals.js';
+import { computeStats } from '../../src/stats/read/stats.js';
+import { computeTimeseries } from '../../src/stats/read/timeseries.js';
+import { settlementCheckStatement } from '../../src/stats/compile.js';
+import { parseSettlement, SETTLE_LAG_MS, type Settlement } from '../../src/stats/settlement.js';
+import { SETTLED_GOALS, SETTLED_SESSIONS } from '../../src/stats/rollups/tables.js';
+import type { EventReader, EventStore } from '../../src/storage/events/types.js';
+import type { StoredEvent } from '../../src/storage/events/schema.js';
+import { seededRandom } from '../../src/core/seeded-random.js';
+import { sql, trusted, type Sql } from '../../src/sql/sql.js';
+import { dataset, session, SMALL_SHAPE } from '../../support/datasets.js';
+import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
+
+const TZ = 'America/New_York';
+const DAYS = ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05'];
+const TODAY = DAYS[3]!;
+const SEEDS = [1, 2];
+
+/** Each event on the local day of its instant (a session across midnight has events on both). */
+const onTheirDays = (rows: StoredEvent[]) => rows.map((e) => ({ ...e, day: localDay(e.ts, TZ) }));
+
+/** A reader that counts its statements. */
+function counting(events: EventStore): EventReader & { statements: Sql[] } {
+  const statements: Sql[] = [];
+  return {
+    statements,
+    dialect: events.dialect,
+    query: (s, o) => (statements.push(s), events.query(s, o)),
+    queryPage: (s, o) => (statements.push(s), events.queryPage(s, o)),
+  };
+}
+
+for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal reads of raw events: ${adapter.name}`, async () => {
+  for (const seed of SEEDS) {
+    // At noon, yesterday is rolled up and today is settled; at 00:20, the day before yesterday is, and yesterday and today are settled together.
+    for (const [label, now] of [['noon', startOfLocalDay(TODAY, TZ) + 12 * 3_600_000], ['after midnight', startOfLocalDay(TODAY, TZ) + 20 * 60_000]] as const) {
+      const events = await adapter.open();
+      const meta = await openSqliteMetaStore(':memory:');
+      try {
+        await createRollupTables(events);
+        const org = await meta.createOrg('o', 0);
+        const site = await meta.createSite(org.id, { domain: `s${seed}.test`, name: 's', timezone: TZ, retentionMonths: null, rawDays: 30, honorGpc: true }, `site${seed}`, 0);
+        const goals = [
+          await meta.createGoal(site.internalId, { name: 'pricing', kind: 'page', pattern: '/pricing' }, 0),
+          await meta.createGoal(site.internalId, { name: 'signup', kind: 'event', pattern: 'signup' }, 0),
+          await meta.createGoal(site.internalId, { name: 'trial', kind: 'event', pattern: 'trial', currency: 'EUR' }, 0),
+        ];
+        const rand = seededRandom(seed * 7);
+        const rows = dataset({ seed, siteId: site.id, days: DAYS, dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 120, visitorsPerDay: 70, timeZone: TZ });
+        // Sessions around the cut and across midnight, some of their visitors also seen earlier in the day.
+        const around = [now - SETTLE_LAG_MS - SESSION_GAP_MS - 5 * 60_000, now - SETTLE_LAG_MS - 3 * 60_000, startOfLocalDay(TODAY, TZ) - 4 * 60_000];
+        for (const [i, at] of around.flatMap((t) => [t, t + 60_000, t + 90_000]).entries()) {
+          rows.push(...session(rand, site.id, at, rows[i * 17]!.visitorId, SMALL_SHAPE, TZ));
+        }
+        // One session certainly open at the cut since before the gap: two pageviews 6 minutes either side of cut − gap.
+        const gapBefore = now - SETTLE_LAG_MS - SESSION_GAP_MS;
+        const first = rows.find((e) => e.name === 'pageview')!;
+        for (const [i, ts] of [gapBefore - 6 * 60_000, gapBefore + 6 * 60_000].entries()) {
+          rows.push({ ...first, ts, sessionId: 7_000_000_000n + BigInt(seed), sessionStart: i === 0, page: '/pricing' });
+        }
+        await events.append(onTheirDays(rows.filter((e) => e.ts <= now)));
+        await rollupSite({ events, meta }, site, now, { dimensionKeyCap: 1000, settleMinEvents: 1 });
+        const state = await meta.getRollupState(rollupKey(events, site.id));
+        const settlement = parseSettlement(state?.settlement)!;
+        assert.ok(settlement, `seed ${seed}, ${label}: a settlement is kept`);
+        const watermark = state!.watermark;
+        assert.equal(watermark, addDays(TODAY, label === 'noon' ? -1 : -2));
+        assert.deepEqual(settlement.days, { from: addDays(watermark!, 1), to: TODAY });
+        assert.ok(settlement.openFrom < settlement.cut - SESSION_GAP_MS, `seed ${seed}, ${label}: a session is open across the cut`);
+
+        const plans = (kind: QueryKind, params: RawParams, s: Settlement | null) => {
+          const q = parseQuery(kind, { from: DAYS[1], to: TODAY, ...params }, site, now);
+          return planQuery(q, { watermark, retentionMonths: null, rawDays: 30, settlement: s });
+        };
+        const same = async <T>(what: string, run: (reader: EventReader, q: PlannedQuery) => Promise<T>, kind: QueryKind, params: RawParams = {}) => {
+          const settled = plans(kind, params, settlement);
+          assert.equal(settled.plan.period.settled, settlement, `${what}: the plan reads with the settlement`);
+          const reader = counting(events);
+          const answer = await run(reader, settled);
+          assert.deepEqual(answer, await run(events, plans(kind, params, null)), `seed ${seed}, ${label}: ${what}`);
+          return reader.statements.length;
+        };
+        const reads = async (tag: string) => {
+          const statements = await same(`${tag} stats`, (r, q) => computeStats(r, q, goals), 'stats');
+          for (const metric of METRICS) await same(`${tag} timeseries ${metric}`, (r, q) => computeTimeseries(r, q, goals), 'timeseries', { metric });
+          await same(`${tag} today's stats`, (r, q) => computeStats(r, q, goals), 'stats', { period: 'day' });
+          await same(`${tag} goals`, (r, q) => computeGoals(r, q, goals), 'goals');
+          await same(`${tag} breakdown`, (r, q) => computeBreakdown(r, q), 'breakdown', { dimension: 'country' });
+          return statements;
+        };
+        const holding = await reads('settled');
+        const count = async (table: string) => Number((await events.query<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${trusted(table)} WHERE site_id = ${site.id}`))[0]!.n);
+        assert.ok((await count(SETTLED_SESSIONS.name)) > 20 && (await count(SETTLED_GOALS.name)) > 0, 'the settlement holds rows');
+        const [check] = await events.query<Record<string, unknown>>(settlementCheckStatement(events.dialect, site.id, settlement));
+        assert.deepEqual([check!.events, check!.session_events, check!.conversions].map(Number), [settlement.events, settlement.sessionEvents, settlement.conversions]);
+
+        // A goal defined otherwise than when counted is read from raw events; the others still from the settlement.
+        const edited = goals.map((g) => (g.name === 'pricing' ? { ...g, pattern: '/blog/*' } : g));
+        await same('an edited goal', (r, q) => computeGoals(r, q, edited), 'goals');
+
+        // An event stored late, before the cut: the settlement no longer holds, and reads answer from raw events.
+        const late = session(rand, site.id, settlement.cut - 60 * 60_000, 424242n, SMALL_SHAPE, TZ);
+        await events.append(onTheirDays(late));
+        const falling = await reads('late');
+        assert.ok(falling > holding, `seed ${seed}, ${label}: reads again without the settlement (${falling} > ${holding} statements)`);
+
+        // The next run counts it, and its settlement holds.
+        await rollupSite({ events, meta }, site, now + 60_000, { dimensionKeyCap: 1000, settleMinEvents: 1 });
+        const next = parseSettlement((await meta.getRollupState(rollupKey(events, site.id)))?.settlement)!;
+        assert.ok(next.cut > settlement.cut && next.events > settlement.events);
+        const q = parseQuery('stats', { from: DAYS[1], to: TODAY }, site, now + 60_000);
+        const reader = counting(events);
+        assert.deepEqual(
+          await computeStats(reader, planQuery(q, { watermark, retentionMonths: null, rawDays: 30, settlement: next }), goals),
+          await computeStats(events, planQuery(q, { watermark, retentionMonths: null, rawDays: 30 }), goals),
+        );
+        assert.equal(reader.statements.length, holding);
+
+        // Too few events to settle: no settlement, no rows.
+        await rollupSite({ events, meta }, site, now + 120_000, { dimensionKeyCap: 1000, settleMinEvents: 1_000_000 });
+        assert.equal((await meta.getRollupState(rollupKey(events, site.id)))?.settlement, null);
+        assert.equal(await count(SETTLED_SESSIONS.name), 0);
+        assert.equal(await count(SETTLED_GOALS.name), 0);
+      } finally {
+        await events.close();
+        await meta.close();
+      }
+    }
+  }
+});
