@@ -12,7 +12,7 @@ import type { Query } from '../core/query.js';
 import { isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, type Dimension, type Filter, type GoalProps, type PropertyDimension, type QueryDimension } from '../core/vocabulary.js';
 import { pagePatternRegex, type Matcher } from '../core/patterns.js';
 import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
-import { GOAL_MEASURES, goalMeasuresOverSums, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
+import { GOAL_MEASURES, goalAggregatesOverCounts, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
 import type { DaySources, PlannedQuery } from './planner.js';
 import { dimensionColumn } from './columns.js';
 import { CARRIES_NO_PROPERTIES, decodeValue, keyDimension, pairKeyToken, pairValueToken, propertyFilterPredicate, propertyPairs, propertyToken } from './properties.js';
@@ -32,7 +32,7 @@ import {
   SETTLED_SESSIONS,
   SITE_DAILY,
 } from './rollups/tables.js';
-import { settledGoals, type Settlement } from './settlement.js';
+import { HELD_EVENTS, settledGoals, type Settlement } from './settlement.js';
 import { SESSION_GAP_MS } from '../core/session-gap.js';
 import type { TableSpec } from '../storage/events/table-spec.js';
 
@@ -403,7 +403,7 @@ function instantBounds(i: Instants): Sql {
 /** One row per conversion of any of the goals: b (`bucket`), visitor_id, goal_id, and its revenue columns (paid, rm, other). */
 function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], instants: Instants): Sql {
   const parts = goals.map(
-    (goal) => sql`SELECT ${bucket} AS b, visitor_id, ${integerLiteral(goal.goalId)} AS goal_id, ${goalRevenueColumns(goal)} FROM events
+    (goal) => sql`SELECT ${bucket} AS b, visitor_id, CAST(${integerLiteral(goal.goalId)} AS BIGINT) AS goal_id, ${goalRevenueColumns(goal)} FROM events
       WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${goalPredicate(d, goal)}${instantBounds(instants)}`,
   );
   return joinSql(parts, ' UNION ALL ');
@@ -440,71 +440,75 @@ function eventsBefore(d: Dialect, siteId: string, days: Period, cut: number): Sq
   return sql`site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ts < ${cut}`;
 }
 
-/** The SETTLED_SESSIONS rows of a cut, in the table's column order: the sessions of the days whose last event before it came a session gap earlier. */
-export function settledSessionRows(d: Dialect, siteId: string, days: Period, cut: number): Sql {
-  const before = eventsBefore(d, siteId, days, cut);
-  const rows = sessionDayRows(d, before, before, sql`< ${cut - SESSION_GAP_MS}`);
-  return sql`SELECT ${siteId} AS o_site, day AS o_day, CAST(${cut} AS BIGINT) AS o_cut, session_id AS o_session, visitor_id AS o_visitor,
-      starts AS o_starts, pageviews AS o_pageviews, events AS o_events, bounces AS o_bounces, duration_ms AS o_duration_ms FROM (${rows}) r`;
+/** The site's events of a settlement's days before its cut, counted now: the settlement holds while they are its `events`. */
+function eventsBeforeCut(d: Dialect, siteId: string, s: Pick<Settlement, 'days' | 'cut'>): Sql {
+  return sql`SELECT CAST(count(*) AS BIGINT) AS ${trusted(HELD_EVENTS)} FROM events WHERE ${eventsBefore(d, siteId, s.days, s.cut)}`;
 }
 
 /**
- * The SETTLED_GOALS rows of a cut, in the table's column order (null without goals): per day, goal
- * and visitor, the conversions before it.
- */
-export function settledGoalRows(d: Dialect, siteId: string, days: Period, cut: number, goals: readonly GoalRef[]): Sql | null {
-  if (goals.length === 0) return null;
-  return sql`SELECT ${siteId} AS o_site, b AS o_day, CAST(${cut} AS BIGINT) AS o_cut, goal_id AS o_goal, visitor_id AS o_visitor, CAST(count(*) AS BIGINT) AS o_conversions,
-      CAST(coalesce(sum(rm), 0) AS BIGINT) AS o_revenue_minor, CAST(sum(paid) AS BIGINT) AS o_revenue_conversions, CAST(sum(other) AS BIGINT) AS o_other_currency
-    FROM (${goalEvents(d, DAY_BUCKET, siteId, days, goals, { until: cut })}) g GROUP BY b, goal_id, visitor_id`;
-}
-
-/**
- * What a settlement needs besides its rows: the site's events of its days before the cut (`events`),
- * and the first event of the sessions still open at it, or a session gap before the cut if earlier
- * (`open_from`: every event from there on belongs to a session open at the cut or after it).
+ * What a settlement needs besides its rows: the site's events of its days before the cut
+ * (HELD_EVENTS), and the first event of the sessions still open at it, or a session gap before the
+ * cut if earlier (`open_from`: every event from there on belongs to a session open at the cut or after it).
  */
 export function settlementFactsStatement(d: Dialect, siteId: string, days: Period, cut: number): Sql {
   const before = eventsBefore(d, siteId, days, cut);
   const gapBefore = cut - SESSION_GAP_MS;
   // The gap's instant among the first events: engines differ on what min() gives over no rows.
-  return sql`SELECT (SELECT CAST(count(*) AS BIGINT) FROM events WHERE ${before}) AS events,
+  return sql`SELECT (${eventsBeforeCut(d, siteId, { days, cut })}) AS ${trusted(HELD_EVENTS)},
     (SELECT min(f) FROM (SELECT min(ts) AS f FROM events WHERE ${before} GROUP BY session_id HAVING max(ts) >= ${gapBefore}
       UNION ALL SELECT CAST(${gapBefore} AS BIGINT) AS f) o) AS open_from`;
 }
 
-/** Whether a settlement's rows and the events it counted are still those it says (columns events, session_events, conversions). */
-export function settlementCheckStatement(d: Dialect, siteId: string, s: Settlement): Sql {
-  const rows = (table: TableSpec) => sql`${trusted(table.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', s.days)} AND cut = ${s.cut}`;
-  return sql`SELECT (SELECT CAST(count(*) AS BIGINT) FROM events WHERE ${eventsBefore(d, siteId, s.days, s.cut)}) AS events,
-    (SELECT CAST(coalesce(sum(events), 0) AS BIGINT) FROM ${rows(SETTLED_SESSIONS)}) AS session_events,
-    (SELECT CAST(coalesce(sum(conversions), 0) AS BIGINT) FROM ${rows(SETTLED_GOALS)}) AS conversions`;
+/** The site's events of a settlement's days before its cut, counted now (one row, column HELD_EVENTS). */
+export function settlementCheckStatement(d: Dialect, siteId: string, s: Pick<Settlement, 'days' | 'cut'>): Sql {
+  return eventsBeforeCut(d, siteId, s);
+}
+
+/** The rows of a settlement of some days at a cut, for each of SETTLED_TABLES in turn (null for none). */
+export function settlementRows(d: Dialect, siteId: string, days: Period, cut: number, goals: readonly GoalRef[]): [Sql, Sql | null] {
+  const before = eventsBefore(d, siteId, days, cut);
+  // The sessions whose last event before the cut came a session gap earlier: they have ended.
+  const sessions = sql`SELECT ${siteId} AS o_site, day AS o_day, CAST(${cut} AS BIGINT) AS o_cut, session_id AS o_session, visitor_id AS o_visitor,
+      starts AS o_starts, pageviews AS o_pageviews, events AS o_events, bounces AS o_bounces, duration_ms AS o_duration_ms
+    FROM (${sessionDayRows(d, before, before, sql`< ${cut - SESSION_GAP_MS}`)}) s`;
+  if (goals.length === 0) return [sessions, null];
+  const conversions = sql`SELECT ${siteId} AS o_site, b AS o_day, CAST(${cut} AS BIGINT) AS o_cut, goal_id AS o_goal, visitor_id AS o_visitor, CAST(count(*) AS BIGINT) AS o_conversions,
+      CAST(sum(paid) AS BIGINT) AS o_paid, CAST(sum(rm) AS BIGINT) AS o_rm, CAST(sum(other) AS BIGINT) AS o_other
+    FROM (${goalEvents(d, DAY_BUCKET, siteId, days, goals, { until: cut })}) g GROUP BY b, goal_id, visitor_id`;
+  return [sessions, conversions];
+}
+
+/** The rows of a settled table of a settlement's cut, on some days. */
+function settledRows(d: Dialect, table: TableSpec, siteId: string, days: Period, s: Settlement): Sql {
+  return sql`${trusted(table.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND cut = ${s.cut}`;
 }
 
 /**
  * Per day, the traffic measures of raw days read with their settlement: its rows of settled
  * sessions, and the other sessions from raw events since its `openFrom` (those whose last event is
- * less than a session gap before the cut). Columns: b (a DATE), then the measures in registry order.
+ * less than a session gap before the cut). Columns: b (a DATE), the measures in registry order, HELD_EVENTS.
  */
-function settledMeasures(d: Dialect, siteId: string, days: Period, s: Settlement, sessions: boolean): Sql {
-  const settled = sql`SELECT day, session_id, visitor_id, starts, pageviews, events, bounces, duration_ms FROM ${trusted(SETTLED_SESSIONS.name)}
-    WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND cut = ${s.cut}`;
+function settledMeasures(d: Dialect, siteId: string, days: Period, s: Settlement): Sql {
+  const settled = sql`SELECT day, session_id, visitor_id, starts, pageviews, events, bounces, duration_ms FROM ${settledRows(d, SETTLED_SESSIONS, siteId, days, s)}`;
   const since = sql`site_id = ${siteId} AND ts >= ${s.openFrom} AND `;
-  const open = sessionDayRows(d, sql`${since}${dayRange(d, 'day', days)}`, sql`${since}${dayRange(d, 'day', sessionScope({ siteId, days, filters: [], exit: false }).days)}`, sql`>= ${s.cut - SESSION_GAP_MS}`);
-  return sql`SELECT day AS b, ${trusted(sessionRowAggregates(d, 'day', sessions))} FROM (${settled} UNION ALL ${open}) ev GROUP BY day`;
+  const sessionDays = sessionScope({ siteId, days, filters: [], exit: false }).days;
+  const open = sessionDayRows(d, sql`${since}${dayRange(d, 'day', days)}`, sql`${since}${dayRange(d, 'day', sessionDays)}`, sql`>= ${s.cut - SESSION_GAP_MS}`);
+  return sql`SELECT day AS b, ${trusted(sessionRowAggregates(d, 'day', true))}, (${eventsBeforeCut(d, siteId, s)}) AS ${trusted(HELD_EVENTS)}
+    FROM (${settled} UNION ALL ${open}) ev GROUP BY day`;
 }
 
 /**
  * Per day and goal, the goal measures of raw days read with their settlement, for the goals it
- * counted: its rows up to the cut and raw events after it. Columns: b (a DATE), goal_id, then the measures in registry order.
+ * counted: its rows up to the cut, and raw events after it. Columns: b (a DATE), goal_id, the
+ * measures in registry order, HELD_EVENTS.
  */
 function settledGoalMeasures(d: Dialect, siteId: string, days: Period, s: Settlement, goals: readonly GoalRef[]): Sql {
   const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
-  const settled = sql`SELECT day AS b, goal_id, visitor_id, conversions, revenue_minor, revenue_conversions, other_currency FROM ${trusted(SETTLED_GOALS.name)}
-    WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND cut = ${s.cut} AND goal_id IN (${ids})`;
-  const later = sql`SELECT b, CAST(goal_id AS BIGINT) AS goal_id, visitor_id, CAST(1 AS BIGINT) AS conversions, CAST(rm AS BIGINT) AS revenue_minor, CAST(paid AS BIGINT) AS revenue_conversions, CAST(other AS BIGINT) AS other_currency
+  const settled = sql`SELECT day AS b, goal_id, visitor_id, conversions, paid, rm, other FROM ${settledRows(d, SETTLED_GOALS, siteId, days, s)} AND goal_id IN (${ids})`;
+  const later = sql`SELECT b, goal_id, visitor_id, CAST(1 AS BIGINT) AS conversions, CAST(paid AS BIGINT) AS paid, CAST(rm AS BIGINT) AS rm, CAST(other AS BIGINT) AS other
     FROM (${goalEvents(d, DAY_BUCKET, siteId, days, goals, { since: s.cut })}) g`;
-  return sql`SELECT b, goal_id, ${trusted(goalMeasuresOverSums(d))} FROM (${settled} UNION ALL ${later}) c GROUP BY b, goal_id`;
+  return sql`SELECT b, goal_id, ${trusted(goalAggregatesOverCounts(d))}, (${eventsBeforeCut(d, siteId, s)}) AS ${trusted(HELD_EVENTS)}
+    FROM (${settled} UNION ALL ${later}) c GROUP BY b, goal_id`;
 }
 
 /**
@@ -569,10 +573,19 @@ export function firstFoldedDayStatement(d: Dialect, siteId: string, filter: Filt
 }
 
 /**
+ * The statements of a daily read, one per source; a read with a settlement reads its raw days in
+ * `settled`, whose rows also carry what tells whether the settlement held (HELD_EVENTS).
+ */
+export interface DailyStatements {
+  readonly sources: Sql[];
+  readonly settled: Sql | null;
+}
+
+/**
  * Per day, the traffic measures of a query's days, one statement per source. Columns: b (day text),
  * then the measures in registry order; `sessions: false` leaves the per-session ones at 0 on raw days.
  */
-export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean): Sql[] {
+export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean): DailyStatements {
   const statements: Sql[] = [];
   // Rolled-up and imported days in one statement: one round trip for both.
   const summed: Sql[] = [];
@@ -589,19 +602,24 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
   if (days.imported) summed.push(importedDailyMeasures(d, q.siteId, days.imported, q.filters[0]));
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
+  if (days.raw && days.settled) {
+    const settled = dayRows(d, settledMeasures(d, q.siteId, days.raw, days.settled), [...MEASURE_COLUMNS, HELD_EVENTS]);
+    return { sources: statements, settled };
+  }
   if (days.raw) {
-    const measures = days.settled
-      ? settledMeasures(d, q.siteId, days.raw, days.settled, sessions)
-      : measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
+    const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
     statements.push(dayRows(d, measures, MEASURE_COLUMNS));
   }
-  return statements;
+  return { sources: statements, settled: null };
 }
 
-/** Per day and goal, the goal measures of some days, one statement per source (none without goals). Columns: b, goal_id, the measures. */
-export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[]): Sql[] {
+/**
+ * Per day and goal, the goal measures of some days, one statement per source (none without goals);
+ * the goals a settlement counted are read in `settled`. Columns: b, goal_id, then the measures.
+ */
+export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[]): DailyStatements {
   const statements: Sql[] = [];
-  if (goals.length === 0) return statements;
+  if (goals.length === 0) return { sources: statements, settled: null };
   const summed: Sql[] = [];
   if (days.rollup) {
     const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
@@ -613,13 +631,13 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
   const imported = days.imported && importedGoals(d, siteId, days.imported, goals);
   if (imported) summed.push(imported);
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
-  if (days.raw) {
-    const settled = days.settled ? settledGoals(days.settled, goals) : [];
-    const unsettled = goals.filter((g) => !settled.includes(g));
-    if (settled.length > 0) statements.push(dayRows(d, settledGoalMeasures(d, siteId, days.raw, days.settled!, settled), ['goal_id', ...GOAL_COLUMNS]));
-    if (unsettled.length > 0) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, unsettled), ['goal_id', ...GOAL_COLUMNS]));
-  }
-  return statements;
+  if (!days.raw) return { sources: statements, settled: null };
+  const counted = days.settled ? settledGoals(days.settled, goals) : [];
+  const rest = goals.filter((g) => !counted.includes(g));
+  if (rest.length > 0) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, rest), ['goal_id', ...GOAL_COLUMNS]));
+  if (counted.length === 0) return { sources: statements, settled: null };
+  const settled = dayRows(d, settledGoalMeasures(d, siteId, days.raw, days.settled!, counted), ['goal_id', ...GOAL_COLUMNS, HELD_EVENTS]);
+  return { sources: statements, settled };
 }
 
 // Imported aggregates (IMPORTED_DAILY, IMPORTED_DIM_DAILY): the days the plan reads from them hold

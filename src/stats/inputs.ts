@@ -10,7 +10,7 @@ import { firstFoldedDayStatement } from './compile.js';
 import { importedDaysOf } from './imported-days.js';
 import { SESSION_ROWS_KEY, writtenFrom } from './rollups/coverage.js';
 import type { PlanInputs } from './planner.js';
-import { parseSettlement } from './settlement.js';
+import { parseSettlements } from './settlement.js';
 import { needsRawEvents, rawWindowStart } from './windows.js';
 
 /**
@@ -28,7 +28,7 @@ export async function planInputs(events: EventReader, site: Site, q: Query, roll
     rawDays: site.rawDays,
     sessionRowsFrom: writtenFrom(rollup, SESSION_ROWS_KEY),
     importedDays,
-    settlement: parseSettlement(rollup?.settlement),
+    settlement: parseSettlements(rollup?.settlement).current,
   };
   const filter = q.filters.length === 1 ? q.filters[0]! : null;
   if (filter === null || filter.value === OTHER_KEY || watermark === null || needsRawEvents(q)) return inputs;

@@ -102,12 +102,13 @@ export const GOAL_MEASURES = {
 } as const satisfies Record<GoalMeasureName, MeasureSpec>;
 
 /**
- * `aggregate AS column, …` of every goal measure over rows that hold each visitor's sums of the
- * others (a settlement's goal rows, src/stats/settlement.ts): the distinct visitors, and the sums' sums.
+ * `aggregate AS column, …` of every goal measure over rows that each count some conversions of one
+ * visitor (`conversions`, and their `paid`, `rm` and `other` sums): a settlement's rows with the
+ * events after its cut, one conversion each (src/stats/settlement.ts).
  */
-export function goalMeasuresOverSums(d: Dialect): string {
+export function goalAggregatesOverCounts(d: Dialect): string {
   return Object.values(GOAL_MEASURES)
-    .map((m) => `${m === GOAL_MEASURES.uniqueConversions ? m.aggregate(d) : `CAST(sum(${m.column}) AS BIGINT)`} AS ${m.column}`)
+    .map((m) => `${m === GOAL_MEASURES.conversions ? 'CAST(sum(conversions) AS BIGINT)' : m.aggregate(d)} AS ${m.column}`)
     .join(', ');
 }
 

@@ -1,20 +1,19 @@
 // A settlement: the raw days after a site's watermark counted ahead of the reads, up to an instant
-// (`cut`), so that a read of those days (today, on a busy site) adds up a few rows per session
-// instead of grouping every event by session. docs/api.md, "How answers are computed".
+// (`cut`), so that a read of those days (today, on a busy site) adds up its rows and the last
+// minutes' events instead of grouping every event of the day by session. docs/api.md, "How answers
+// are computed".
 //
-// Every measure of a day is a sum over its sessions, or the distinct visitors of its rows: a session
-// whose last event came `SESSION_GAP_MS` before the cut has ended for good (a later event starts a
-// new session), so its rows (SETTLED_SESSIONS: one per session and day, as session rows) are final.
-// A read takes them for the settled sessions and groups the events from `openFrom` (the first event
-// of every session still open at the cut) for the others: those whose last event is less than the
-// gap before the cut. Goal conversions need no sessions: SETTLED_GOALS holds each goal's
-// conversions per day and visitor up to the cut, and a read adds the events from the cut on.
+// A session whose last event came `SESSION_GAP_MS` before the cut has ended for good (a later event
+// starts a new session): the settlement's rows (src/stats/rollups/tables.ts, SETTLED_TABLES) hold
+// one row per such session and day, as session rows do, and each visitor's goal conversions before
+// the cut. A read adds, from raw events, the sessions still open at the cut (grouping the events
+// from `openFrom`, the first event of any of them) and the conversions after it.
 //
-// A settlement is exact only while the rows and the events it counted are what it says: a read
-// checks both (`settlementCheckStatement`: the events before the cut, the events and conversions
-// its rows hold), beside its own statements, and reads raw events alone where they differ (events
-// written late with an earlier instant, as a spool drains or an import adds today's; rows replaced
-// by a newer settlement while the read ran).
+// A settlement is exact while the events before its cut are those it counted: each settled read
+// carries their count as it stands (HELD_EVENTS), and is made again from raw events alone where it
+// differs (an event stored late with an earlier instant, as a spool drains or an import adds
+// today's). Its rows stay until SETTLED_ROWS_GRACE_MS after a newer settlement replaced it, longer
+// than a read that began with it runs.
 import type { Period } from '../core/period.js';
 import type { GoalRef } from './compile.js';
 
@@ -25,6 +24,10 @@ export const SETTLE_LAG_MS = 2 * 60_000;
  * its events in a few milliseconds, and a settlement would cost the site writes every run for nothing.
  */
 export const SETTLE_MIN_EVENTS = 10_000;
+/** How long a replaced settlement's rows stay: a read that found it in the rollup state has long finished. */
+export const SETTLED_ROWS_GRACE_MS = 5 * 60_000;
+/** The column of a settled read's rows that holds the site's events before the cut, as they stand. */
+export const HELD_EVENTS = 'held_events';
 
 export interface Settlement {
   /** The instant (ms) up to which the rows count events. */
@@ -35,16 +38,24 @@ export interface Settlement {
   readonly days: Period;
   /** The site's events of those days before the cut. */
   readonly events: number;
-  /** The events the settled sessions' rows hold. */
-  readonly sessionEvents: number;
-  /** The conversions the settled goals' rows hold. */
-  readonly conversions: number;
   /** The goals counted, as defined at the cut: a goal defined otherwise now is read from raw events. */
   readonly goals: readonly GoalRef[];
 }
 
-export function parseSettlement(text: string | null | undefined): Settlement | null {
-  return text ? (JSON.parse(text) as Settlement) : null;
+/** What a site's rollup state keeps of its settlements (JSON): the current one, and the replaced ones whose rows remain. */
+export interface Settlements {
+  readonly current: Settlement | null;
+  /** Each replaced settlement's cut, and when it was replaced. */
+  readonly retired: ReadonlyArray<{ readonly cut: number; readonly at: number }>;
+}
+
+export function parseSettlements(text: string | null | undefined): Settlements {
+  return text ? (JSON.parse(text) as Settlements) : { current: null, retired: [] };
+}
+
+/** Whether a settled read found its settlement's events before the cut unchanged, on each of its rows (it needs one). */
+export function settlementHeld(s: Settlement, rows: ReadonlyArray<Record<string, unknown>>): boolean {
+  return rows.length > 0 && rows.every((row) => Number(row[HELD_EVENTS]) === s.events);
 }
 
 /** The goals of `goals` that a settlement counted, as they are defined now. */

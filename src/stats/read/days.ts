@@ -1,8 +1,8 @@
 // What several endpoints share: running the daily measure and goal statements of some days into
 // per-day maps, summing days, and the percent change of a comparison.
 import type { EventReader } from '../../storage/events/types.js';
-import { dailyGoalStatements, dailyMeasureStatements, settlementCheckStatement, type GoalRef } from '../compile.js';
-import type { Settlement } from '../settlement.js';
+import { dailyGoalStatements, dailyMeasureStatements, settlementCheckStatement, type DailyStatements, type GoalRef } from '../compile.js';
+import { settlementHeld } from '../settlement.js';
 import {
   addMeasures,
   GOAL_MEASURES,
@@ -24,42 +24,44 @@ export function deltaPct(value: number | null, prev: number | null): number {
 }
 
 /**
- * Per-day measures of some days of a plan, from rollups up to the watermark and raw events after it,
- * and imported aggregates on the days they hold (a day's rows of several sources add up).
- * Readers of visitors only skip the per-session part (bounces, duration) of raw reads.
+ * Per-day measures of some days of a plan, from rollups up to the watermark and raw events after it
+ * (with their settlement, where it holds), and imported aggregates on the days they hold (a day's
+ * rows of several sources add up). Readers of visitors only skip the per-session part (bounces,
+ * duration) of raw reads.
  */
-export function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, need = { sessions: true }): Promise<Map<string, Measures>> {
-  return withSettlement(events, q.siteId, days, (read) => measuresOfDays(events, q, read, need.sessions));
-}
-
-async function measuresOfDays(events: EventReader, q: PlannedQuery, days: DaySources, sessions: boolean): Promise<Map<string, Measures>> {
-  const statements = dailyMeasureStatements(events.dialect, q, days, sessions);
-  const out = new Map<string, Measures>();
-  for (const rows of await Promise.all(statements.map((s) => events.query<Record<string, unknown>>(s)))) {
+export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, need = { sessions: true }): Promise<Map<string, Measures>> {
+  const read = async (days: DaySources) => {
+    const rows = await readDaily(events, dailyMeasureStatements(events.dialect, q, days, need.sessions), q.siteId, days);
+    if (rows === null) return null;
+    const out = new Map<string, Measures>();
     for (const r of rows) {
       const day = String(r.b);
       const m = measuresOf(TRAFFIC_MEASURES, r);
       const before = out.get(day);
       out.set(day, before ? addMeasures(before, m) : m);
     }
-  }
-  return out;
+    return out;
+  };
+  return (await read(days)) ?? (await read({ ...days, settled: null }))!;
 }
 
 /**
- * `read` of some days with their settlement, beside the check that it still holds
- * (`settlementCheckStatement`); where it no longer does, `read` again without it.
+ * Every row of a daily read's statements, run at once; null where its settled statement found its
+ * settlement no longer held (`settlementHeld`; without a row to tell, the events before the cut are
+ * counted apart): the caller reads the days again without it.
  */
-async function withSettlement<T>(events: EventReader, siteId: string, days: DaySources, read: (days: DaySources) => Promise<T>): Promise<T> {
-  const s = days.settled;
-  if (s === null || days.raw === null) return read(days);
-  const [answer, holds] = await Promise.all([read(days), settlementHolds(events, siteId, s)]);
-  return holds ? answer : read({ ...days, settled: null });
-}
-
-async function settlementHolds(events: EventReader, siteId: string, s: Settlement): Promise<boolean> {
-  const [found] = await events.query<Record<string, unknown>>(settlementCheckStatement(events.dialect, siteId, s));
-  return found !== undefined && Number(found.events) === s.events && Number(found.session_events) === s.sessionEvents && Number(found.conversions) === s.conversions;
+async function readDaily(events: EventReader, statements: DailyStatements, siteId: string, days: DaySources): Promise<Array<Record<string, unknown>> | null> {
+  const { sources, settled } = statements;
+  const [fromSettlement, ...fromSources] = await Promise.all([
+    settled && events.query<Record<string, unknown>>(settled),
+    ...sources.map((s) => events.query<Record<string, unknown>>(s)),
+  ]);
+  if (fromSettlement) {
+    const s = days.settled!;
+    const told = fromSettlement.length > 0 ? fromSettlement : await events.query<Record<string, unknown>>(settlementCheckStatement(events.dialect, siteId, s));
+    if (!settlementHeld(s, told)) return null;
+  }
+  return [...(fromSettlement ?? []), ...fromSources.flat()];
 }
 
 export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {
@@ -68,25 +70,24 @@ export function sumDays(days: Map<string, Measures>, from: string, to: string): 
   return total;
 }
 
-/** Per-day conversions of each goal. */
-export function dailyGoals(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
-  return withSettlement(events, q.siteId, days, (read) => goalsOfDays(events, q, read, goals));
-}
-
-async function goalsOfDays(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
-  const statements = dailyGoalStatements(events.dialect, q.siteId, days, goals);
-  const out = new Map<string, Map<number, GoalCounts>>();
-  for (const rows of await Promise.all(statements.map((s) => events.query<{ b: string; goal_id: unknown } & Record<string, unknown>>(s)))) {
+/** Per-day conversions of each goal, from the same sources as `dailyMeasures`. */
+export async function dailyGoals(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
+  const read = async (days: DaySources) => {
+    const rows = await readDaily(events, dailyGoalStatements(events.dialect, q.siteId, days, goals), q.siteId, days);
+    if (rows === null) return null;
+    const out = new Map<string, Map<number, GoalCounts>>();
     for (const r of rows) {
-      let day = out.get(r.b);
-      if (!day) out.set(r.b, (day = new Map()));
+      const b = String(r.b);
+      let day = out.get(b);
+      if (!day) out.set(b, (day = new Map()));
       const id = Number(r.goal_id);
       const counts = measuresOf(GOAL_MEASURES, r);
       const before = day.get(id);
       day.set(id, before ? addMeasures(before, counts) : counts);
     }
-  }
-  return out;
+    return out;
+  };
+  return (await read(days)) ?? (await read({ ...days, settled: null }))!;
 }
 
 export function sumGoal(daily: Map<string, Map<number, GoalCounts>>, from: string, to: string, goalId?: number): GoalCounts {

@@ -60,8 +60,6 @@ import {
   SCROLL_DAILY,
   SESSION_PARTS,
   SESSION_ROWS,
-  SETTLED_GOALS,
-  SETTLED_SESSIONS,
   SITE_DAILY,
 } from './tables.js';
 import { EVENTS_TABLE } from '../../storage/events/schema.js';
@@ -426,7 +424,7 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, options:
       await meta.setRollupState(key, state);
     }
   }
-  state.settlement = await settleSite(events, site, state.watermark, defs.goals, now, options.settleMinEvents ?? SETTLE_MIN_EVENTS);
+  state.settlement = await settleSite(events, site, state.settlement, state.watermark, defs.goals, now, { minEvents: options.settleMinEvents ?? SETTLE_MIN_EVENTS });
   await meta.setRollupState(key, state);
 }
 
@@ -472,7 +470,7 @@ export async function runRollups(deps: RollupDeps, now: number, options: RollupO
 }
 
 /**
- * Raw events, session rows and settled rows older than the raw window (and already rolled up) are deleted; with
+ * Raw events and session rows older than the raw window (and already rolled up) are deleted; with
  * a retention setting, every row of the days before it goes.
  */
 export async function runRetention(deps: RollupDeps, now: number): Promise<void> {
@@ -486,7 +484,7 @@ export async function runRetention(deps: RollupDeps, now: number): Promise<void>
         // Raw events are kept while rolled-up days wait for a backfill of new goals or funnel versions.
         const backfillFrom = parseComputed(state.definitions).backfill?.from;
         const rawFrom = [addDays(state.watermark, 1), rawWindowStart(today, site.rawDays), ...(backfillFrom ? [backfillFrom] : [])].sort()[0]!;
-        for (const table of [EVENTS_TABLE, SESSION_ROWS, SETTLED_SESSIONS, SETTLED_GOALS]) await events.replaceRows(table, before(rawFrom), null);
+        for (const table of [EVENTS_TABLE, SESSION_ROWS]) await events.replaceRows(table, before(rawFrom), null);
       }
       const keepFrom = retentionStart(today, site.retentionMonths);
       if (keepFrom !== null) {

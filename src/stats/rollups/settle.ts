@@ -4,43 +4,54 @@
 import { addDays, localDay } from '../../core/localtime.js';
 import type { Site } from '../../entities/sites.js';
 import type { EventStore } from '../../storage/events/types.js';
-import { settledGoalRows, settledSessionRows, settlementCheckStatement, settlementFactsStatement, type GoalRef } from '../compile.js';
-import { SETTLE_LAG_MS, type Settlement } from '../settlement.js';
-import { SETTLED_GOALS, SETTLED_SESSIONS } from './tables.js';
+import { sql, trusted } from '../../sql/sql.js';
+import { settlementFactsStatement, settlementRows, type GoalRef } from '../compile.js';
+import { HELD_EVENTS, parseSettlements, SETTLE_LAG_MS, SETTLED_ROWS_GRACE_MS, type Settlement, type Settlements } from '../settlement.js';
+import { SETTLED_TABLES } from './tables.js';
+
+export interface SettleOptions {
+  /** The fewest events before the cut for which the days are settled. */
+  minEvents: number;
+}
 
 /**
- * Replaces the site's settled rows with those of a cut `SETTLE_LAG_MS` before `now`, and returns the
- * settlement (JSON) to keep in its rollup state; null, its rows removed, where the days after the
- * watermark hold fewer than `minEvents` events before the cut, or events came in while it counted.
+ * The site's next settlements (JSON, for its rollup state), given the current ones (`known`): a new
+ * one of a cut `SETTLE_LAG_MS` before `now`, its rows written, where the days after the watermark
+ * hold at least `minEvents` events before it (else none); the one it replaces retired; and the rows
+ * of every other cut removed once retired for `SETTLED_ROWS_GRACE_MS`.
  */
-export async function settleSite(events: EventStore, site: Site, watermark: string | null, goals: readonly GoalRef[], now: number, minEvents: number): Promise<string | null> {
+export async function settleSite(events: EventStore, site: Site, known: string | null | undefined, watermark: string | null, goals: readonly GoalRef[], now: number, options: SettleOptions): Promise<string> {
+  const { current, retired } = parseSettlements(known);
+  const next = await settle(events, site, watermark, goals, now - SETTLE_LAG_MS, options.minEvents);
+  const settlements: Settlements = {
+    current: next,
+    retired: [...retired.filter((r) => now - r.at < SETTLED_ROWS_GRACE_MS), ...(current ? [{ cut: current.cut, at: now }] : [])],
+  };
+  await removeRowsOtherThan(events, site, addDays(localDay(now, site.timezone), 1), [...(next ? [next.cut] : []), ...settlements.retired.map((r) => r.cut)]);
+  return JSON.stringify(settlements);
+}
+
+/** The settlement of the days after the watermark at `cut`, its rows written; null where there is none to make. */
+async function settle(events: EventStore, site: Site, watermark: string | null, goals: readonly GoalRef[], cut: number, minEvents: number): Promise<Settlement | null> {
+  if (watermark === null) return null;
   const d = events.dialect;
-  const cut = now - SETTLE_LAG_MS;
-  // Every settled row of the site, whichever days an earlier settlement covered.
-  const scope = { siteId: site.id, days: { from: null, to: addDays(localDay(now, site.timezone), 1) } };
-  const replace = (sessions: ReturnType<typeof settledSessionRows> | null, conversions: ReturnType<typeof settledGoalRows>) =>
-    events.replaceTogether([
-      { table: SETTLED_SESSIONS, scope, rows: sessions },
-      { table: SETTLED_GOALS, scope, rows: conversions },
-    ]);
-  const days = watermark === null ? null : { from: addDays(watermark, 1), to: localDay(cut, site.timezone) };
-  if (days === null || days.from > days.to) {
-    await replace(null, null);
-    return null;
+  const days = { from: addDays(watermark, 1), to: localDay(cut, site.timezone) };
+  if (days.from > days.to) return null;
+  const [facts] = await events.query<Record<string, unknown>>(settlementFactsStatement(d, site.id, days, cut));
+  const counted = Number(facts?.[HELD_EVENTS] ?? 0);
+  if (counted < minEvents) return null;
+  const rows = settlementRows(d, site.id, days, cut, goals);
+  const scope = { siteId: site.id, days: { from: null, to: days.to }, where: { cut } };
+  await events.replaceTogether(SETTLED_TABLES.map((table, i) => ({ table, scope, rows: rows[i] ?? null })));
+  return { cut, openFrom: Number(facts!.open_from), days, events: counted, goals: [...goals] };
+}
+
+/** Removes the site's settled rows (up to `lastDay`) of every cut but `kept`: those retired past their grace, and any a run left unrecorded. */
+async function removeRowsOtherThan(events: EventStore, site: Site, lastDay: string, kept: readonly number[]): Promise<void> {
+  for (const table of SETTLED_TABLES) {
+    const cuts = await events.query<{ cut: unknown }>(sql`SELECT DISTINCT cut FROM ${trusted(table.name)} WHERE site_id = ${site.id}`);
+    for (const cut of cuts.map((r) => Number(r.cut)).filter((c) => !kept.includes(c))) {
+      await events.replaceRows(table, { siteId: site.id, days: { from: null, to: lastDay }, where: { cut } }, null);
+    }
   }
-  const [facts] = await events.query<{ events: unknown; open_from: unknown }>(settlementFactsStatement(d, site.id, days, cut));
-  const counted = Number(facts?.events ?? 0);
-  if (counted < minEvents) {
-    await replace(null, null);
-    return null;
-  }
-  await replace(settledSessionRows(d, site.id, days, cut), settledGoalRows(d, site.id, days, cut, goals));
-  const draft: Settlement = { cut, openFrom: Number(facts!.open_from), days, events: counted, sessionEvents: 0, conversions: 0, goals: [...goals] };
-  const [held] = await events.query<{ events: unknown; session_events: unknown; conversions: unknown }>(settlementCheckStatement(d, site.id, draft));
-  // An event stored late (an earlier instant, after the first count) may or may not be in the rows: they are not kept.
-  if (Number(held?.events) !== counted) {
-    await replace(null, null);
-    return null;
-  }
-  return JSON.stringify({ ...draft, sessionEvents: Number(held!.session_events), conversions: Number(held!.conversions) } satisfies Settlement);
 }

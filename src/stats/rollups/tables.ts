@@ -30,10 +30,12 @@ export const DIM_MONTHLY: TableSpec = {
   key: ['dimension', 'key'],
 };
 
+const GOAL = column('goal_id', 'BIGINT');
+
 /** Per site, day and goal, the goal measures. */
 export const GOAL_DAILY: TableSpec = {
   name: 'goal_daily',
-  columns: [SITE, DAY, column('goal_id', 'BIGINT'), ...counts(measureColumns(GOAL_MEASURES))],
+  columns: [SITE, DAY, GOAL, ...counts(measureColumns(GOAL_MEASURES))],
   dayColumn: 'day',
   key: ['goal_id'],
 };
@@ -114,38 +116,35 @@ export const SESSION_PARTS: TableSpec = {
   scratch: true,
 };
 
+// A settlement's rows (src/stats/settlement.ts), each with its `cut`: a read takes those of the cut
+// it knows, and a settlement's rows stay until a grace period after a newer one replaced it.
 const CUT = column('cut', 'BIGINT');
 
 /**
- * A settlement's rows of settled sessions (src/stats/settlement.ts): one per session and raw day
- * after the watermark, as session rows hold them (without keys), for the sessions whose last event
- * before the settlement's `cut` came a session gap before it. Replaced whole at each settlement.
+ * Per raw day after the watermark, one row per session settled at the cut and its visitor hash,
+ * as session rows hold them (without keys): the day's counts, and on its starting day whether it
+ * bounced and its duration.
  */
 export const SETTLED_SESSIONS: TableSpec = {
   name: 'settled_sessions',
-  columns: [
-    SITE,
-    DAY,
-    CUT,
-    column('session_id', 'BIGINT'),
-    column('visitor_id', 'BIGINT'),
-    ...counts(['starts', 'pageviews', 'events', TRAFFIC_MEASURES.bounces.column, TRAFFIC_MEASURES.durationMs.column]),
-  ],
+  columns: [SITE, DAY, CUT, column('session_id', 'BIGINT'), column('visitor_id', 'BIGINT'), ...counts(['starts', 'pageviews', 'events', TRAFFIC_MEASURES.bounces.column, TRAFFIC_MEASURES.durationMs.column])],
   dayColumn: 'day',
   key: ['cut', 'session_id', 'visitor_id'],
 };
 
 /**
- * A settlement's goal conversions: per raw day after the watermark, goal and visitor, the goal
- * measures of the events before the settlement's `cut` (`conversions` the events; the revenue
- * columns as GOAL_MEASURES sums them). Replaced whole at each settlement.
+ * Per raw day after the watermark, goal and visitor, the conversions before the cut: their count
+ * and revenue columns (`paid`, `rm`, `other`, summed as GOAL_MEASURES sums an event's).
  */
 export const SETTLED_GOALS: TableSpec = {
   name: 'settled_goals',
-  columns: [SITE, DAY, CUT, column('goal_id', 'BIGINT'), column('visitor_id', 'BIGINT'), ...counts(['conversions', 'revenue_minor', 'revenue_conversions', 'other_currency'])],
+  columns: [SITE, DAY, CUT, GOAL, column('visitor_id', 'BIGINT'), ...counts(['conversions', 'paid', 'rm', 'other'])],
   dayColumn: 'day',
   key: ['cut', 'goal_id', 'visitor_id'],
 };
+
+/** The tables a settlement writes, in the order of `settlementRows`. */
+export const SETTLED_TABLES = [SETTLED_SESSIONS, SETTLED_GOALS] as const;
 
 // Imported aggregates (docs/imports.md): another tool's daily figures, per site, day and import,
 // with the rollups' measure columns (a measure the export has no column for is 0). An import never
@@ -190,4 +189,4 @@ export const IMPORTED_TABLES = [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM
 
 /** The tables a day's rewrite replaces from raw events. */
 export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS, SCROLL_DAILY] as const;
-export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, IMPORT_STAGING, SETTLED_SESSIONS, SETTLED_GOALS];
+export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, IMPORT_STAGING, ...SETTLED_TABLES];
