@@ -440,8 +440,11 @@ function eventsBefore(d: Dialect, siteId: string, days: Period, cut: number): Sq
   return sql`site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ts < ${cut}`;
 }
 
-/** The site's events of a settlement's days before its cut, counted now: the settlement holds while they are its `events`. */
-function eventsBeforeCut(d: Dialect, siteId: string, s: Pick<Settlement, 'days' | 'cut'>): Sql {
+/**
+ * The site's events of a settlement's days before its cut, counted now (one row, column
+ * HELD_EVENTS): the settlement holds while they are its `events`.
+ */
+export function settlementCheckStatement(d: Dialect, siteId: string, s: Pick<Settlement, 'days' | 'cut'>): Sql {
   return sql`SELECT CAST(count(*) AS BIGINT) AS ${trusted(HELD_EVENTS)} FROM events WHERE ${eventsBefore(d, siteId, s.days, s.cut)}`;
 }
 
@@ -454,14 +457,9 @@ export function settlementFactsStatement(d: Dialect, siteId: string, days: Perio
   const before = eventsBefore(d, siteId, days, cut);
   const gapBefore = cut - SESSION_GAP_MS;
   // The gap's instant among the first events: engines differ on what min() gives over no rows.
-  return sql`SELECT (${eventsBeforeCut(d, siteId, { days, cut })}) AS ${trusted(HELD_EVENTS)},
+  return sql`SELECT (${settlementCheckStatement(d, siteId, { days, cut })}) AS ${trusted(HELD_EVENTS)},
     (SELECT min(f) FROM (SELECT min(ts) AS f FROM events WHERE ${before} GROUP BY session_id HAVING max(ts) >= ${gapBefore}
       UNION ALL SELECT CAST(${gapBefore} AS BIGINT) AS f) o) AS open_from`;
-}
-
-/** The site's events of a settlement's days before its cut, counted now (one row, column HELD_EVENTS). */
-export function settlementCheckStatement(d: Dialect, siteId: string, s: Pick<Settlement, 'days' | 'cut'>): Sql {
-  return eventsBeforeCut(d, siteId, s);
 }
 
 /** The rows of a settlement of some days at a cut, for each of SETTLED_TABLES in turn (null for none). */
@@ -486,29 +484,27 @@ function settledRows(d: Dialect, table: TableSpec, siteId: string, days: Period,
 /**
  * Per day, the traffic measures of raw days read with their settlement: its rows of settled
  * sessions, and the other sessions from raw events since its `openFrom` (those whose last event is
- * less than a session gap before the cut). Columns: b (a DATE), the measures in registry order, HELD_EVENTS.
+ * less than a session gap before the cut). Columns: b (a DATE), then the measures in registry order.
  */
 function settledMeasures(d: Dialect, siteId: string, days: Period, s: Settlement): Sql {
   const settled = sql`SELECT day, session_id, visitor_id, starts, pageviews, events, bounces, duration_ms FROM ${settledRows(d, SETTLED_SESSIONS, siteId, days, s)}`;
   const since = sql`site_id = ${siteId} AND ts >= ${s.openFrom} AND `;
   const sessionDays = sessionScope({ siteId, days, filters: [], exit: false }).days;
   const open = sessionDayRows(d, sql`${since}${dayRange(d, 'day', days)}`, sql`${since}${dayRange(d, 'day', sessionDays)}`, sql`>= ${s.cut - SESSION_GAP_MS}`);
-  return sql`SELECT day AS b, ${trusted(sessionRowAggregates(d, 'day', true))}, (${eventsBeforeCut(d, siteId, s)}) AS ${trusted(HELD_EVENTS)}
-    FROM (${settled} UNION ALL ${open}) ev GROUP BY day`;
+  return sql`SELECT day AS b, ${trusted(sessionRowAggregates(d, 'day', true))} FROM (${settled} UNION ALL ${open}) ev GROUP BY day`;
 }
 
 /**
  * Per day and goal, the goal measures of raw days read with their settlement, for the goals it
- * counted: its rows up to the cut, and raw events after it. Columns: b (a DATE), goal_id, the
- * measures in registry order, HELD_EVENTS.
+ * counted: its rows up to the cut, and raw events after it. Columns: b (a DATE), goal_id, then the
+ * measures in registry order.
  */
 function settledGoalMeasures(d: Dialect, siteId: string, days: Period, s: Settlement, goals: readonly GoalRef[]): Sql {
   const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
   const settled = sql`SELECT day AS b, goal_id, visitor_id, conversions, paid, rm, other FROM ${settledRows(d, SETTLED_GOALS, siteId, days, s)} AND goal_id IN (${ids})`;
   const later = sql`SELECT b, goal_id, visitor_id, CAST(1 AS BIGINT) AS conversions, CAST(paid AS BIGINT) AS paid, CAST(rm AS BIGINT) AS rm, CAST(other AS BIGINT) AS other
     FROM (${goalEvents(d, DAY_BUCKET, siteId, days, goals, { since: s.cut })}) g`;
-  return sql`SELECT b, goal_id, ${trusted(goalAggregatesOverCounts(d))}, (${eventsBeforeCut(d, siteId, s)}) AS ${trusted(HELD_EVENTS)}
-    FROM (${settled} UNION ALL ${later}) c GROUP BY b, goal_id`;
+  return sql`SELECT b, goal_id, ${trusted(goalAggregatesOverCounts(d))} FROM (${settled} UNION ALL ${later}) c GROUP BY b, goal_id`;
 }
 
 /**
@@ -573,12 +569,12 @@ export function firstFoldedDayStatement(d: Dialect, siteId: string, filter: Filt
 }
 
 /**
- * The statements of a daily read, one per source; a read with a settlement reads its raw days in
- * `settled`, whose rows also carry what tells whether the settlement held (HELD_EVENTS).
+ * The statements of a daily read, one per source; with a settlement, `check` tells whether it still
+ * holds (`settlementCheckStatement`).
  */
 export interface DailyStatements {
   readonly sources: Sql[];
-  readonly settled: Sql | null;
+  readonly check: Sql | null;
 }
 
 /**
@@ -603,23 +599,23 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
   if (days.raw && days.settled) {
-    const settled = dayRows(d, settledMeasures(d, q.siteId, days.raw, days.settled), [...MEASURE_COLUMNS, HELD_EVENTS]);
-    return { sources: statements, settled };
+    statements.push(dayRows(d, settledMeasures(d, q.siteId, days.raw, days.settled), MEASURE_COLUMNS));
+    return { sources: statements, check: settlementCheckStatement(d, q.siteId, days.settled) };
   }
   if (days.raw) {
     const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
     statements.push(dayRows(d, measures, MEASURE_COLUMNS));
   }
-  return { sources: statements, settled: null };
+  return { sources: statements, check: null };
 }
 
 /**
- * Per day and goal, the goal measures of some days, one statement per source (none without goals);
- * the goals a settlement counted are read in `settled`. Columns: b, goal_id, then the measures.
+ * Per day and goal, the goal measures of some days, one statement per source (none without goals),
+ * the goals a settlement counted apart from the others. Columns: b, goal_id, then the measures.
  */
 export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[]): DailyStatements {
   const statements: Sql[] = [];
-  if (goals.length === 0) return { sources: statements, settled: null };
+  if (goals.length === 0) return { sources: statements, check: null };
   const summed: Sql[] = [];
   if (days.rollup) {
     const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
@@ -631,13 +627,13 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
   const imported = days.imported && importedGoals(d, siteId, days.imported, goals);
   if (imported) summed.push(imported);
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
-  if (!days.raw) return { sources: statements, settled: null };
+  if (!days.raw) return { sources: statements, check: null };
   const counted = days.settled ? settledGoals(days.settled, goals) : [];
   const rest = goals.filter((g) => !counted.includes(g));
   if (rest.length > 0) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, rest), ['goal_id', ...GOAL_COLUMNS]));
-  if (counted.length === 0) return { sources: statements, settled: null };
-  const settled = dayRows(d, settledGoalMeasures(d, siteId, days.raw, days.settled!, counted), ['goal_id', ...GOAL_COLUMNS, HELD_EVENTS]);
-  return { sources: statements, settled };
+  if (counted.length === 0) return { sources: statements, check: null };
+  statements.push(dayRows(d, settledGoalMeasures(d, siteId, days.raw, days.settled!, counted), ['goal_id', ...GOAL_COLUMNS]));
+  return { sources: statements, check: settlementCheckStatement(d, siteId, days.settled!) };
 }
 
 // Imported aggregates (IMPORTED_DAILY, IMPORTED_DIM_DAILY): the days the plan reads from them hold

@@ -9,9 +9,9 @@
 // the cut. A read adds, from raw events, the sessions still open at the cut (grouping the events
 // from `openFrom`, the first event of any of them) and the conversions after it.
 //
-// A settlement is exact while the events before its cut are those it counted: each settled read
-// carries their count as it stands (HELD_EVENTS), and is made again from raw events alone where it
-// differs (an event stored late with an earlier instant, as a spool drains or an import adds
+// A settlement is exact while the events before its cut are those it counted: beside each settled
+// read, their count as it stands (HELD_EVENTS) is read, and the read made again from raw events
+// alone where it differs (an event stored late with an earlier instant, as a spool drains or an import adds
 // today's). Its rows stay until SETTLED_ROWS_GRACE_MS after a newer settlement replaced it, longer
 // than a read that began with it runs.
 import type { Period } from '../core/period.js';
@@ -26,7 +26,7 @@ export const SETTLE_LAG_MS = 2 * 60_000;
 export const SETTLE_MIN_EVENTS = 10_000;
 /** How long a replaced settlement's rows stay: a read that found it in the rollup state has long finished. */
 export const SETTLED_ROWS_GRACE_MS = 5 * 60_000;
-/** The column of a settled read's rows that holds the site's events before the cut, as they stand. */
+/** The column that holds the site's events before a settlement's cut, as they stand. */
 export const HELD_EVENTS = 'held_events';
 
 export interface Settlement {
@@ -53,9 +53,9 @@ export function parseSettlements(text: string | null | undefined): Settlements {
   return text ? (JSON.parse(text) as Settlements) : { current: null, retired: [] };
 }
 
-/** Whether a settled read found its settlement's events before the cut unchanged, on each of its rows (it needs one). */
+/** Whether the site's events before a settlement's cut, counted as they stand (one row), are still those it counted. */
 export function settlementHeld(s: Settlement, rows: ReadonlyArray<Record<string, unknown>>): boolean {
-  return rows.length > 0 && rows.every((row) => Number(row[HELD_EVENTS]) === s.events);
+  return rows.length === 1 && Number(rows[0]![HELD_EVENTS]) === s.events;
 }
 
 /** The goals of `goals` that a settlement counted, as they are defined now. */

@@ -1,7 +1,7 @@
 // What several endpoints share: running the daily measure and goal statements of some days into
 // per-day maps, summing days, and the percent change of a comparison.
 import type { EventReader } from '../../storage/events/types.js';
-import { dailyGoalStatements, dailyMeasureStatements, settlementCheckStatement, type DailyStatements, type GoalRef } from '../compile.js';
+import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements, type GoalRef } from '../compile.js';
 import { settlementHeld } from '../settlement.js';
 import {
   addMeasures,
@@ -31,7 +31,7 @@ export function deltaPct(value: number | null, prev: number | null): number {
  */
 export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, need = { sessions: true }): Promise<Map<string, Measures>> {
   const read = async (days: DaySources) => {
-    const rows = await readDaily(events, dailyMeasureStatements(events.dialect, q, days, need.sessions), q.siteId, days);
+    const rows = await readDaily(events, dailyMeasureStatements(events.dialect, q, days, need.sessions), days);
     if (rows === null) return null;
     const out = new Map<string, Measures>();
     for (const r of rows) {
@@ -46,22 +46,14 @@ export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: 
 }
 
 /**
- * Every row of a daily read's statements, run at once; null where its settled statement found its
- * settlement no longer held (`settlementHeld`; without a row to tell, the events before the cut are
- * counted apart): the caller reads the days again without it.
+ * Every row of a daily read's statements, run at once; null where its settlement no longer held
+ * (`settlementHeld`): the caller reads the days again without it.
  */
-async function readDaily(events: EventReader, statements: DailyStatements, siteId: string, days: DaySources): Promise<Array<Record<string, unknown>> | null> {
-  const { sources, settled } = statements;
-  const [fromSettlement, ...fromSources] = await Promise.all([
-    settled && events.query<Record<string, unknown>>(settled),
-    ...sources.map((s) => events.query<Record<string, unknown>>(s)),
-  ]);
-  if (fromSettlement) {
-    const s = days.settled!;
-    const told = fromSettlement.length > 0 ? fromSettlement : await events.query<Record<string, unknown>>(settlementCheckStatement(events.dialect, siteId, s));
-    if (!settlementHeld(s, told)) return null;
-  }
-  return [...(fromSettlement ?? []), ...fromSources.flat()];
+async function readDaily(events: EventReader, statements: DailyStatements, days: DaySources): Promise<Array<Record<string, unknown>> | null> {
+  const { sources, check } = statements;
+  const [held, ...rows] = await Promise.all([check && events.query<Record<string, unknown>>(check), ...sources.map((s) => events.query<Record<string, unknown>>(s))]);
+  if (held && !settlementHeld(days.settled!, held)) return null;
+  return rows.flat();
 }
 
 export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {
@@ -73,7 +65,7 @@ export function sumDays(days: Map<string, Measures>, from: string, to: string): 
 /** Per-day conversions of each goal, from the same sources as `dailyMeasures`. */
 export async function dailyGoals(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
   const read = async (days: DaySources) => {
-    const rows = await readDaily(events, dailyGoalStatements(events.dialect, q.siteId, days, goals), q.siteId, days);
+    const rows = await readDaily(events, dailyGoalStatements(events.dialect, q.siteId, days, goals), days);
     if (rows === null) return null;
     const out = new Map<string, Map<number, GoalCounts>>();
     for (const r of rows) {
