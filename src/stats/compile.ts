@@ -449,17 +449,15 @@ export function settlementCheckStatement(d: Dialect, siteId: string, s: Pick<Set
 }
 
 /**
- * What a settlement needs besides its rows: the site's events of its days before the cut
- * (HELD_EVENTS), and the first event of the sessions still open at it, or a session gap before the
- * cut if earlier (`open_from`: every event from there on belongs to a session open at the cut or after it).
+ * The first event of the sessions of some days still open at a cut, or a session gap before the cut
+ * if earlier (one row, column `open_from`): every event from there on belongs to a session open at
+ * the cut or after it.
  */
-export function settlementFactsStatement(d: Dialect, siteId: string, days: Period, cut: number): Sql {
-  const before = eventsBefore(d, siteId, days, cut);
+export function openFromStatement(d: Dialect, siteId: string, days: Period, cut: number): Sql {
   const gapBefore = cut - SESSION_GAP_MS;
   // The gap's instant among the first events: engines differ on what min() gives over no rows.
-  return sql`SELECT (${settlementCheckStatement(d, siteId, { days, cut })}) AS ${trusted(HELD_EVENTS)},
-    (SELECT min(f) FROM (SELECT min(ts) AS f FROM events WHERE ${before} GROUP BY session_id HAVING max(ts) >= ${gapBefore}
-      UNION ALL SELECT CAST(${gapBefore} AS BIGINT) AS f) o) AS open_from`;
+  return sql`SELECT min(f) AS open_from FROM (SELECT min(ts) AS f FROM events WHERE ${eventsBefore(d, siteId, days, cut)} GROUP BY session_id HAVING max(ts) >= ${gapBefore}
+      UNION ALL SELECT CAST(${gapBefore} AS BIGINT) AS f) o`;
 }
 
 /** The rows of a settlement of some days at a cut, for each of SETTLED_TABLES in turn (null for none). */
