@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
 import { isLongRead, planQuery, splitMonths, type DaySources } from '../../src/stats/planner.js';
+import type { Settlement } from '../../src/stats/settlement.js';
 
 const NOW = Date.UTC(2026, 2, 20, 12); // today 2026-03-20 in UTC; raw window from 2026-02-19
 const SITE = { id: 's', timezone: 'UTC' };
@@ -342,4 +343,21 @@ test('custom properties: event-scoped like page; a filter on (none) reads raw ev
   ];
   for (const [kind, params, code] of refusals) assert.equal(errorCode(() => plan(kind, params)), code, `${kind} ${JSON.stringify(params)}`);
   assert.throws(() => plan('stats', { period: 'year', filter: 'prop.plan:(none)' }), /prop.<key>:\(none\) .* within the last 30 days/);
+});
+
+test("a settlement answers the rollup path's raw days without a filter, where its days reach back to the first of them", () => {
+  const settlement: Settlement = { cut: NOW - 120_000, openFrom: NOW - 3_600_000, days: { from: '2026-03-20', to: '2026-03-20' }, events: 20_000, goals: [] };
+  const settled = (kind: QueryKind, params: RawParams, watermark = '2026-03-19', s = settlement) =>
+    planQuery(parseQuery(kind, params, SITE, NOW), { watermark, retentionMonths: null, rawDays: 30, settlement: s }).plan;
+  const year = settled('stats', { period: 'year' });
+  assert.equal(year.period.settled, settlement);
+  assert.equal(year.span.settled, settlement);
+  assert.deepEqual(year.period.raw, { from: '2026-03-20', to: '2026-03-20' });
+  assert.equal(year.previous.settled, null, 'the compared year holds no raw day');
+  assert.equal(settled('goals', { period: '30d' }).period.settled, settlement);
+  assert.equal(settled('stats', { period: 'year', filter: 'country:FR' }).period.settled, null, 'a filter reads raw events');
+  assert.equal(settled('stats', { period: '7d', filter: ['country:FR', 'device:desktop'] }).period.settled, null, 'the raw path reads raw events');
+  assert.equal(settled('stats', { period: 'year' }, '2026-03-18').period.settled, null, 'a raw day before the settlement');
+  const wider = { ...settlement, days: { from: '2026-03-19', to: '2026-03-20' } };
+  assert.equal(settled('stats', { period: 'year' }, '2026-03-19', wider).period.settled, wider, 'its first day rolled up since');
 });
