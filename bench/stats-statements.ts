@@ -4,7 +4,7 @@
 // (BENCH_ONE_AT_A_TIME=1), on DuckDB or on a private ClickHouse server (BENCH_PROFILE=clickhouse).
 //
 //   node --expose-gc --import tsx bench/stats-statements.ts
-//   BENCH_DAYS=4 BENCH_REPEAT=40 BENCH_ONE_AT_A_TIME=1 BENCH_PROFILE=clickhouse node --expose-gc --import tsx bench/stats-statements.ts
+//   BENCH_DAYS=4 BENCH_PAGEVIEWS_PER_DAY=20000 BENCH_REPEAT=40 BENCH_ONE_AT_A_TIME=1 BENCH_PROFILE=clickhouse node --expose-gc --import tsx bench/stats-statements.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js
 import { loadYearSite } from './year-site.js';
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 4);
+const PAGEVIEWS_PER_DAY = Number(process.env.BENCH_PAGEVIEWS_PER_DAY ?? 20_000);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 40);
 const ONE_AT_A_TIME = process.env.BENCH_ONE_AT_A_TIME === '1';
 const CLICKHOUSE = process.env.BENCH_PROFILE === 'clickhouse';
@@ -41,7 +42,7 @@ try {
     const res = await fetch(`${service.url}/admin/v1${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return (await res.json()) as any;
   };
-  const site = await loadYearSite(service, admin, { pageviewsPerDay: 20_000, days: DAYS });
+  const site = await loadYearSite(service, admin, { pageviewsPerDay: PAGEVIEWS_PER_DAY, days: DAYS });
   (globalThis as { gc?: () => void }).gc?.();
 
   // Each statement timed where the service runs it; one at a time, each waits for the one before.

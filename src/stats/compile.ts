@@ -596,7 +596,8 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
   if (days.imported) summed.push(importedDailyMeasures(d, q.siteId, days.imported, q.filters[0]));
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
-  if (days.raw && days.settled) {
+  // Visitors alone are one pass over raw events, cheaper than the settled rows and open sessions.
+  if (days.raw && days.settled && sessions) {
     statements.push(dayRows(d, settledMeasures(d, q.siteId, days.raw, days.settled), MEASURE_COLUMNS));
     return { sources: statements, check: settlementCheckStatement(d, q.siteId, days.settled) };
   }
