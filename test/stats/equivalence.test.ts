@@ -2,8 +2,7 @@
 // from rollups equals the same answer read from raw events, for all metrics and dimensions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
-import { createRollupTables, rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
+import { rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
 import { startOfLocalDay } from '../../src/core/localtime.js';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
 import { DIMENSIONS, METRICS, NONE_KEY, type QueryDimension } from '../../src/core/vocabulary.js';
@@ -15,6 +14,7 @@ import { computeStats } from '../../src/stats/read/stats.js';
 import { computeTimeseries } from '../../src/stats/read/timeseries.js';
 import { dataset, SMALL_SHAPE, type SessionShape } from '../../support/datasets.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
+import { openRollupSite } from '../helpers/rollup-site.js';
 
 const TZ = 'Asia/Kolkata';
 const DAYS = ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07'];
@@ -28,18 +28,8 @@ const PROPERTIES: QueryDimension[] = ['prop.plan', 'prop.seats', 'prop.flag', 'p
 
 for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answers on random datasets: ${adapter.name}`, async () => {
   for (const seed of SEEDS) {
-    const events = await adapter.open();
-    const meta = await openSqliteMetaStore(':memory:');
+    const { events, meta, site, goals, close } = await openRollupSite(adapter, seed, TZ);
     try {
-      await createRollupTables(events);
-      const org = await meta.createOrg('o', 0);
-      const site = await meta.createSite(org.id, { domain: `s${seed}.test`, name: 's', timezone: TZ, retentionMonths: null, rawDays: 30, honorGpc: true }, `site${seed}`, 0);
-      const goals = [
-        await meta.createGoal(site.internalId, { name: 'pricing', kind: 'page', pattern: '/pricing' }, 0),
-        await meta.createGoal(site.internalId, { name: 'blog', kind: 'page', pattern: '/blog/*' }, 0),
-        await meta.createGoal(site.internalId, { name: 'signup', kind: 'event', pattern: 'signup' }, 0),
-        await meta.createGoal(site.internalId, { name: 'trial', kind: 'event', pattern: 'trial', currency: 'EUR' }, 0),
-      ];
       await meta.createFunnel(site.internalId, { name: 'f', windowMinutes: 30, steps: [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/pricing' }, { kind: 'event', pattern: 'signup' }] }, 0);
       await meta.replaceFunnelSteps(site.internalId, 1, [{ kind: 'page', pattern: '/**' }, { kind: 'event', pattern: 'trial' }], 0);
       const rows = dataset({ seed, siteId: site.id, days: DAYS, dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 60, visitorsPerDay: 40, timeZone: TZ });
@@ -96,8 +86,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
       const pages = await computeBreakdown(events, both('breakdown', { dimension: 'page', include: 'scrollDepth' })[1]);
       assert.ok(pages.rows.some((r) => typeof r.scrollDepth === 'number' && r.scrollDepth > 0));
     } finally {
-      await events.close();
-      await meta.close();
+      await close();
     }
   }
 });

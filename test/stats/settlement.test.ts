@@ -4,8 +4,7 @@
 // stored late, goals defined otherwise) is not used where it would be wrong.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
-import { createRollupTables, rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
+import { rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
 import { addDays, localDay, startOfLocalDay } from '../../src/core/localtime.js';
 import { SESSION_GAP_MS } from '../../src/core/session-gap.js';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
@@ -24,6 +23,7 @@ import { seededRandom } from '../../src/core/seeded-random.js';
 import { sql, trusted, type Sql } from '../../src/sql/sql.js';
 import { dataset, session, SMALL_SHAPE } from '../../support/datasets.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
+import { openRollupSite } from '../helpers/rollup-site.js';
 
 const TZ = 'America/New_York';
 const DAYS = ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05'];
@@ -48,17 +48,8 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
   for (const seed of SEEDS) {
     // At noon, yesterday is rolled up and today is settled; at 00:20, the day before yesterday is, and yesterday and today are settled together.
     for (const [label, now] of [['noon', startOfLocalDay(TODAY, TZ) + 12 * 3_600_000], ['after midnight', startOfLocalDay(TODAY, TZ) + 20 * 60_000]] as const) {
-      const events = await adapter.open();
-      const meta = await openSqliteMetaStore(':memory:');
+      const { events, meta, site, goals, close } = await openRollupSite(adapter, seed, TZ);
       try {
-        await createRollupTables(events);
-        const org = await meta.createOrg('o', 0);
-        const site = await meta.createSite(org.id, { domain: `s${seed}.test`, name: 's', timezone: TZ, retentionMonths: null, rawDays: 30, honorGpc: true }, `site${seed}`, 0);
-        const goals = [
-          await meta.createGoal(site.internalId, { name: 'pricing', kind: 'page', pattern: '/pricing' }, 0),
-          await meta.createGoal(site.internalId, { name: 'signup', kind: 'event', pattern: 'signup' }, 0),
-          await meta.createGoal(site.internalId, { name: 'trial', kind: 'event', pattern: 'trial', currency: 'EUR' }, 0),
-        ];
         const rand = seededRandom(seed * 7);
         const rows = dataset({ seed, siteId: site.id, days: DAYS, dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 120, visitorsPerDay: 70, timeZone: TZ });
         // Sessions around the cut and across midnight, some of their visitors also seen earlier in the day.
@@ -155,8 +146,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
         await rollupSite({ events, meta }, site, quiet + SETTLED_ROWS_GRACE_MS, { dimensionKeyCap: 1000, settleMinEvents: 1_000_000 });
         for (const table of SETTLED_TABLES) assert.equal(await count(table.name), 0, table.name);
       } finally {
-        await events.close();
-        await meta.close();
+        await close();
       }
     }
   }
