@@ -48,20 +48,7 @@ import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js'
 import { rawWindowStart, retentionStart } from '../windows.js';
 import { forgetImportedDays } from '../imported-days.js';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
-import {
-  DAILY_TABLES,
-  DIM_DAILY,
-  DIM_MONTHLY,
-  DIM_TOP_KEYS,
-  FUNNEL_DAILY,
-  GOAL_DAILY,
-  IMPORTED_TABLES,
-  ROLLUP_TABLES,
-  SCROLL_DAILY,
-  SESSION_PARTS,
-  SESSION_ROWS,
-  SITE_DAILY,
-} from './tables.js';
+import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, IMPORTED_TABLES, ROLLUP_TABLES, SCROLL_DAILY, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './tables.js';
 import { EVENTS_TABLE } from '../../storage/events/schema.js';
 import { SETTLE_MIN_EVENTS } from '../settlement.js';
 import { settleSite } from './settle.js';
@@ -309,7 +296,8 @@ function exclusive<T>(meta: MetaStore, siteId: string, work: () => Promise<T>): 
 /**
  * Brings a site's rollups up to date: pending days first, then a bounded part of the backfill of
  * new goals and funnel versions, then every closed day after the watermark, advancing it chunk by
- * chunk. Idempotent; an interrupted run resumes where it stopped.
+ * chunk, and last the days after it settled (./settle.ts). Idempotent; an interrupted run resumes
+ * where it stopped.
  */
 export function rollupSite(deps: RollupDeps, site: Site, now: number, options: RollupOptions = {}): Promise<void> {
   return exclusive(deps.meta, site.id, () => rollupSiteNow(deps, site, now, options));
