@@ -30,9 +30,10 @@ import {
   SESSION_ROWS,
   SETTLED_GOALS,
   SETTLED_SESSIONS,
+  SETTLED_TABLES,
   SITE_DAILY,
 } from './rollups/tables.js';
-import { HELD_EVENTS, settledGoals, type Settlement } from './settlement.js';
+import { HELD_EVENTS, HELD_ROWS, settledGoals, type Settlement } from './settlement.js';
 import { SESSION_GAP_MS } from '../core/session-gap.js';
 import type { TableSpec } from '../storage/events/table-spec.js';
 
@@ -419,33 +420,44 @@ export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Peri
 
 /**
  * One row per session, day and visitor hash of the events `where` selects, of the sessions whose
- * events `factsWhere` selects and whose last one `last` accepts: that day's counts, and on the
- * session's starting day whether it bounced and its duration, from its facts over those events.
+ * events `factsWhere` selects and whose last one (`max(ts)`) `ended` accepts: that day's counts, and
+ * on the session's starting day whether it bounced and its duration, from its facts over those events.
  * Columns: day, session_id, visitor_id, starts, pageviews, events, bounces, duration_ms.
  */
-function sessionDayRows(d: Dialect, where: Sql, factsWhere: Sql, last: Sql): Sql {
+function sessionDayRows(d: Dialect, where: Sql, factsWhere: Sql, ended: Sql): Sql {
   const parts = sql`SELECT day AS p_day, session_id AS p_session, visitor_id AS p_visitor, ${trusted(d.countIf('session_start'))} AS p_starts,
       ${trusted(d.countIf(IS_PAGEVIEW))} AS p_pageviews, CAST(count(*) AS BIGINT) AS p_events
     FROM events WHERE ${where} GROUP BY day, session_id, visitor_id`;
   const facts = sql`SELECT session_id AS s_session, ${trusted(SESSION_FACTS.map((f) => `${f.aggregate(d)} AS s_${f.column}`).join(', '))}
-    FROM events WHERE ${factsWhere} GROUP BY session_id HAVING max(ts) ${last}`;
+    FROM events WHERE ${factsWhere} GROUP BY session_id HAVING ${ended}`;
   return sql`SELECT p.p_day AS day, p.p_session AS session_id, p.p_visitor AS visitor_id, p.p_starts AS starts, p.p_pageviews AS pageviews, p.p_events AS events,
       CAST(CASE WHEN p.p_starts > 0 AND ${trusted(sessionBounced('x.s_'))} THEN 1 ELSE 0 END AS BIGINT) AS bounces,
       CAST(CASE WHEN p.p_starts > 0 THEN ${trusted(sessionDuration('x.s_'))} ELSE 0 END AS BIGINT) AS duration_ms
     FROM (${parts}) p JOIN (${facts}) x ON p.p_session = x.s_session`;
 }
 
-/** The site's events of some days before an instant. */
-function eventsBefore(d: Dialect, siteId: string, days: Period, cut: number): Sql {
-  return sql`site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ts < ${cut}`;
+/** The site's events of some days from an instant (included, when given) and before another. */
+function eventsBetween(d: Dialect, siteId: string, days: Period, from: number | null, until: number): Sql {
+  return sql`site_id = ${siteId} AND ${dayRange(d, 'day', days)}${from === null ? trusted('') : sql` AND ts >= ${from}`} AND ts < ${until}`;
+}
+
+/** The site's events of some days from an instant (included, when given) and before another, counted (one row, column HELD_EVENTS). */
+export function eventCountStatement(d: Dialect, siteId: string, days: Period, from: number | null, until: number): Sql {
+  return sql`SELECT CAST(count(*) AS BIGINT) AS ${trusted(HELD_EVENTS)} FROM events WHERE ${eventsBetween(d, siteId, days, from, until)}`;
+}
+
+/** The rows of a settled table of a cut on some days (`also` matching, when given: a WHERE clause's predicate). */
+function settledRows(d: Dialect, table: TableSpec, siteId: string, days: Period, cut: number, also?: Sql): Sql {
+  return sql`${trusted(table.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND cut = ${cut}${also ? sql` AND ${also}` : trusted('')}`;
 }
 
 /**
- * The site's events of a settlement's days before its cut, counted now (one row, column
- * HELD_EVENTS): the settlement holds while they are its `events`.
+ * What tells whether a settlement still holds, as it stands (one row, columns HELD_EVENTS and
+ * HELD_ROWS): the site's events of its days before its cut, and its rows in each of SETTLED_TABLES.
  */
 export function settlementCheckStatement(d: Dialect, siteId: string, s: Pick<Settlement, 'days' | 'cut'>): Sql {
-  return sql`SELECT CAST(count(*) AS BIGINT) AS ${trusted(HELD_EVENTS)} FROM events WHERE ${eventsBefore(d, siteId, s.days, s.cut)}`;
+  const rows = SETTLED_TABLES.map((table) => sql`(SELECT CAST(count(*) AS BIGINT) FROM ${settledRows(d, table, siteId, s.days, s.cut)})`);
+  return sql`SELECT (${eventCountStatement(d, siteId, s.days, null, s.cut)}) AS ${trusted(HELD_EVENTS)}, ${joinSql(rows, ' + ')} AS ${trusted(HELD_ROWS)}`;
 }
 
 /**
@@ -456,27 +468,22 @@ export function settlementCheckStatement(d: Dialect, siteId: string, s: Pick<Set
 export function openFromStatement(d: Dialect, siteId: string, days: Period, cut: number): Sql {
   const gapBefore = cut - SESSION_GAP_MS;
   // The gap's instant among the first events: engines differ on what min() gives over no rows.
-  return sql`SELECT min(f) AS open_from FROM (SELECT min(ts) AS f FROM events WHERE ${eventsBefore(d, siteId, days, cut)} GROUP BY session_id HAVING max(ts) >= ${gapBefore}
+  return sql`SELECT min(f) AS open_from FROM (SELECT min(ts) AS f FROM events WHERE ${eventsBetween(d, siteId, days, null, cut)} GROUP BY session_id HAVING max(ts) >= ${gapBefore}
       UNION ALL SELECT CAST(${gapBefore} AS BIGINT) AS f) o`;
 }
 
 /** The rows of a settlement of some days at a cut, for each of SETTLED_TABLES in turn (null for none). */
 export function settlementRows(d: Dialect, siteId: string, days: Period, cut: number, goals: readonly GoalRef[]): [Sql, Sql | null] {
-  const before = eventsBefore(d, siteId, days, cut);
+  const before = eventsBetween(d, siteId, days, null, cut);
   // The sessions whose last event before the cut came a session gap earlier: they have ended.
   const sessions = sql`SELECT ${siteId} AS o_site, day AS o_day, CAST(${cut} AS BIGINT) AS o_cut, session_id AS o_session, visitor_id AS o_visitor,
       starts AS o_starts, pageviews AS o_pageviews, events AS o_events, bounces AS o_bounces, duration_ms AS o_duration_ms
-    FROM (${sessionDayRows(d, before, before, sql`< ${cut - SESSION_GAP_MS}`)}) s`;
+    FROM (${sessionDayRows(d, before, before, sql`max(ts) < ${cut - SESSION_GAP_MS}`)}) s`;
   if (goals.length === 0) return [sessions, null];
   const conversions = sql`SELECT ${siteId} AS o_site, b AS o_day, CAST(${cut} AS BIGINT) AS o_cut, goal_id AS o_goal, visitor_id AS o_visitor, CAST(count(*) AS BIGINT) AS o_conversions,
-      CAST(sum(paid) AS BIGINT) AS o_paid, CAST(sum(rm) AS BIGINT) AS o_rm, CAST(sum(other) AS BIGINT) AS o_other
+      CAST(sum(paid) AS BIGINT) AS o_paid, CAST(coalesce(sum(rm), 0) AS BIGINT) AS o_rm, CAST(sum(other) AS BIGINT) AS o_other
     FROM (${goalEvents(d, DAY_BUCKET, siteId, days, goals, { until: cut })}) g GROUP BY b, goal_id, visitor_id`;
   return [sessions, conversions];
-}
-
-/** The rows of a settled table of a settlement's cut, on some days. */
-function settledRows(d: Dialect, table: TableSpec, siteId: string, days: Period, s: Settlement): Sql {
-  return sql`${trusted(table.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND cut = ${s.cut}`;
 }
 
 /**
@@ -485,10 +492,10 @@ function settledRows(d: Dialect, table: TableSpec, siteId: string, days: Period,
  * less than a session gap before the cut). Columns: b (a DATE), then the measures in registry order.
  */
 function settledMeasures(d: Dialect, siteId: string, days: Period, s: Settlement): Sql {
-  const settled = sql`SELECT day, session_id, visitor_id, starts, pageviews, events, bounces, duration_ms FROM ${settledRows(d, SETTLED_SESSIONS, siteId, days, s)}`;
-  const since = sql`site_id = ${siteId} AND ts >= ${s.openFrom} AND `;
-  const sessionDays = sessionScope({ siteId, days, filters: [], exit: false }).days;
-  const open = sessionDayRows(d, sql`${since}${dayRange(d, 'day', days)}`, sql`${since}${dayRange(d, 'day', sessionDays)}`, sql`>= ${s.cut - SESSION_GAP_MS}`);
+  const settled = sql`SELECT day, session_id, visitor_id, starts, pageviews, events, bounces, duration_ms FROM ${settledRows(d, SETTLED_SESSIONS, siteId, days, s.cut)}`;
+  const since = (range: Period) => sql`site_id = ${siteId} AND ${dayRange(d, 'day', range)} AND ts >= ${s.openFrom}`;
+  // A session's facts over one more day, as every path reads them (`sessionScope`).
+  const open = sessionDayRows(d, since(days), since({ from: days.from, to: addDays(days.to, 1) }), sql`max(ts) >= ${s.cut - SESSION_GAP_MS}`);
   return sql`SELECT day AS b, ${trusted(sessionRowAggregates(d, 'day', true))} FROM (${settled} UNION ALL ${open}) ev GROUP BY day`;
 }
 
@@ -498,9 +505,10 @@ function settledMeasures(d: Dialect, siteId: string, days: Period, s: Settlement
  * measures in registry order.
  */
 function settledGoalMeasures(d: Dialect, siteId: string, days: Period, s: Settlement, goals: readonly GoalRef[]): Sql {
-  const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
-  const settled = sql`SELECT day AS b, goal_id, visitor_id, conversions, paid, rm, other FROM ${settledRows(d, SETTLED_GOALS, siteId, days, s)} AND goal_id IN (${ids})`;
-  const later = sql`SELECT b, goal_id, visitor_id, CAST(1 AS BIGINT) AS conversions, CAST(paid AS BIGINT) AS paid, CAST(rm AS BIGINT) AS rm, CAST(other AS BIGINT) AS other
+  const ids = sql`goal_id IN (${joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ')})`;
+  const settled = sql`SELECT day AS b, goal_id, visitor_id, conversions, paid, rm, other FROM ${settledRows(d, SETTLED_GOALS, siteId, days, s.cut, ids)}`;
+  // Each event one conversion, its revenue columns typed as the rows'.
+  const later = sql`SELECT b, goal_id, visitor_id, CAST(1 AS BIGINT) AS l_conversions, CAST(paid AS BIGINT) AS l_paid, CAST(coalesce(rm, 0) AS BIGINT) AS l_rm, CAST(other AS BIGINT) AS l_other
     FROM (${goalEvents(d, DAY_BUCKET, siteId, days, goals, { since: s.cut })}) g`;
   return sql`SELECT b, goal_id, ${trusted(goalAggregatesOverCounts(d))} FROM (${settled} UNION ALL ${later}) c GROUP BY b, goal_id`;
 }

@@ -9,11 +9,11 @@
 // the cut. A read adds, from raw events, the sessions still open at the cut (grouping the events
 // from `openFrom`, the first event of any of them) and the conversions after it.
 //
-// A settlement is exact while the events before its cut are those it counted: beside each settled
-// read, their count as it stands (HELD_EVENTS) is read, and the read made again from raw events
-// alone where it differs (an event stored late with an earlier instant, as a spool drains or an import adds
-// today's). Its rows stay until SETTLED_ROWS_GRACE_MS after a newer settlement replaced it, longer
-// than a read that began with it runs.
+// A settlement is exact while the events before its cut and its rows are those it counted: beside
+// each settled read, both are counted as they stand (`settlementCheckStatement`), and the read made
+// again from raw events alone where either differs (an event stored late with an earlier instant, as
+// a spool drains or an import adds today's; rows a newer settlement's run removed). A replaced
+// settlement's rows stay SETTLED_ROWS_GRACE_MS, so that the reads that began with it find them.
 import type { Period } from '../core/period.js';
 import type { GoalRef } from './compile.js';
 
@@ -28,6 +28,14 @@ export const SETTLE_MIN_EVENTS = 10_000;
 export const SETTLED_ROWS_GRACE_MS = 5 * 60_000;
 /** The column that holds the site's events before a settlement's cut, as they stand. */
 export const HELD_EVENTS = 'held_events';
+/** The column that holds a settlement's rows, as they stand. */
+export const HELD_ROWS = 'held_rows';
+/**
+ * The most of the events before the cut that the sessions open at it may hold (from `openFrom`) for
+ * the settlement to be kept: past it (a session kept open for hours pins `openFrom` early), a settled
+ * read would group nearly as many events as a raw one, and add the rows.
+ */
+export const SETTLE_MAX_OPEN_SHARE = 0.5;
 
 export interface Settlement {
   /** The instant (ms) up to which the rows count events. */
@@ -38,6 +46,8 @@ export interface Settlement {
   readonly days: Period;
   /** The site's events of those days before the cut. */
   readonly events: number;
+  /** Its rows, in every table of SETTLED_TABLES. */
+  readonly rows: number;
   /** The goals counted, as defined at the cut: a goal defined otherwise now is read from raw events. */
   readonly goals: readonly GoalRef[];
 }
@@ -53,9 +63,10 @@ export function parseSettlements(text: string | null | undefined): Settlements {
   return text ? (JSON.parse(text) as Settlements) : { current: null, retired: [] };
 }
 
-/** Whether the site's events before a settlement's cut, counted as they stand (one row), are still those it counted. */
-export function settlementHeld(s: Settlement, rows: ReadonlyArray<Record<string, unknown>>): boolean {
-  return rows.length === 1 && Number(rows[0]![HELD_EVENTS]) === s.events;
+/** Whether a settlement's check (one row: its events before the cut and its rows, as they stand) finds what it counted. */
+export function settlementHeld(s: Settlement, check: ReadonlyArray<Record<string, unknown>>): boolean {
+  const [found] = check;
+  return check.length === 1 && Number(found![HELD_EVENTS]) === s.events && Number(found![HELD_ROWS]) === s.rows;
 }
 
 /** The goals of `goals` that a settlement counted, as they are defined now. */

@@ -346,7 +346,7 @@ test('custom properties: event-scoped like page; a filter on (none) reads raw ev
 });
 
 test("a settlement answers the rollup path's raw days without a filter, where its days reach back to the first of them", () => {
-  const settlement: Settlement = { cut: NOW - 120_000, openFrom: NOW - 3_600_000, days: { from: '2026-03-20', to: '2026-03-20' }, events: 20_000, goals: [] };
+  const settlement: Settlement = { cut: NOW - 120_000, openFrom: NOW - 3_600_000, days: { from: '2026-03-20', to: '2026-03-20' }, events: 20_000, rows: 9_000, goals: [] };
   const settled = (kind: QueryKind, params: RawParams, watermark = '2026-03-19', s = settlement) =>
     planQuery(parseQuery(kind, params, SITE, NOW), { watermark, retentionMonths: null, rawDays: 30, settlement: s }).plan;
   const year = settled('stats', { period: 'year' });

@@ -1,6 +1,7 @@
 // What several endpoints share: running the daily measure and goal statements of some days into
 // per-day maps, summing days, and the percent change of a comparison.
 import type { EventReader } from '../../storage/events/types.js';
+import type { Sql } from '../../sql/sql.js';
 import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements, type GoalRef } from '../compile.js';
 import { settlementHeld } from '../settlement.js';
 import {
@@ -30,30 +31,28 @@ export function deltaPct(value: number | null, prev: number | null): number {
  * duration) of raw reads.
  */
 export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, need = { sessions: true }): Promise<Map<string, Measures>> {
-  const read = async (days: DaySources) => {
-    const rows = await readDaily(events, dailyMeasureStatements(events.dialect, q, days, need.sessions), days);
-    if (rows === null) return null;
-    const out = new Map<string, Measures>();
-    for (const r of rows) {
-      const day = String(r.b);
-      const m = measuresOf(TRAFFIC_MEASURES, r);
-      const before = out.get(day);
-      out.set(day, before ? addMeasures(before, m) : m);
-    }
-    return out;
-  };
-  return (await read(days)) ?? (await read({ ...days, settled: null }))!;
+  const out = new Map<string, Measures>();
+  for (const r of await readDaily(events, days, (read) => dailyMeasureStatements(events.dialect, q, read, need.sessions))) {
+    const day = String(r.b);
+    const m = measuresOf(TRAFFIC_MEASURES, r);
+    const before = out.get(day);
+    out.set(day, before ? addMeasures(before, m) : m);
+  }
+  return out;
 }
 
 /**
- * Every row of a daily read's statements, run at once; null where its settlement no longer held
- * (`settlementHeld`): the caller reads the days again without it.
+ * Every row of a daily read's statements (`statementsOf` the days), run at once. Where its settlement
+ * no longer held (`settlementHeld`), the days are read again without it, and only the statements
+ * that differ run again.
  */
-async function readDaily(events: EventReader, statements: DailyStatements, days: DaySources): Promise<Array<Record<string, unknown>> | null> {
-  const { sources, check } = statements;
+async function readDaily(events: EventReader, days: DaySources, statementsOf: (days: DaySources) => DailyStatements): Promise<Array<Record<string, unknown>>> {
+  const { sources, check } = statementsOf(days);
   const [held, ...rows] = await Promise.all([check && events.query<Record<string, unknown>>(check), ...sources.map((s) => events.query<Record<string, unknown>>(s))]);
-  if (held && !settlementHeld(days.settled!, held)) return null;
-  return rows.flat();
+  if (!held || settlementHeld(days.settled!, held)) return rows.flat();
+  const again = statementsOf({ ...days, settled: null }).sources;
+  const ran = (s: Sql) => rows[sources.findIndex((t) => t.text === s.text && t.params.length === s.params.length && t.params.every((p, i) => p === s.params[i]))];
+  return (await Promise.all(again.map((s) => ran(s) ?? events.query<Record<string, unknown>>(s)))).flat();
 }
 
 export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {
@@ -64,22 +63,17 @@ export function sumDays(days: Map<string, Measures>, from: string, to: string): 
 
 /** Per-day conversions of each goal, from the same sources as `dailyMeasures`. */
 export async function dailyGoals(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
-  const read = async (days: DaySources) => {
-    const rows = await readDaily(events, dailyGoalStatements(events.dialect, q.siteId, days, goals), days);
-    if (rows === null) return null;
-    const out = new Map<string, Map<number, GoalCounts>>();
-    for (const r of rows) {
-      const b = String(r.b);
-      let day = out.get(b);
-      if (!day) out.set(b, (day = new Map()));
-      const id = Number(r.goal_id);
-      const counts = measuresOf(GOAL_MEASURES, r);
-      const before = day.get(id);
-      day.set(id, before ? addMeasures(before, counts) : counts);
-    }
-    return out;
-  };
-  return (await read(days)) ?? (await read({ ...days, settled: null }))!;
+  const out = new Map<string, Map<number, GoalCounts>>();
+  for (const r of await readDaily(events, days, (read) => dailyGoalStatements(events.dialect, q.siteId, read, goals))) {
+    const b = String(r.b);
+    let day = out.get(b);
+    if (!day) out.set(b, (day = new Map()));
+    const id = Number(r.goal_id);
+    const counts = measuresOf(GOAL_MEASURES, r);
+    const before = day.get(id);
+    day.set(id, before ? addMeasures(before, counts) : counts);
+  }
+  return out;
 }
 
 export function sumGoal(daily: Map<string, Map<number, GoalCounts>>, from: string, to: string, goalId?: number): GoalCounts {

@@ -300,7 +300,7 @@ function exclusive<T>(meta: MetaStore, siteId: string, work: () => Promise<T>): 
  * where it stopped.
  */
 export function rollupSite(deps: RollupDeps, site: Site, now: number, options: RollupOptions = {}): Promise<void> {
-  return exclusive(deps.meta, site.id, () => rollupSiteNow(deps, site, now, options));
+  return exclusive(deps.meta, site.id, () => rollupSiteNow(deps, site, now, options, true));
 }
 
 /** The key of a site's rollup bookkeeping in the MetaStore: the site in this event store. */
@@ -365,7 +365,8 @@ async function backfillPart(events: EventStore, siteId: string, defs: Definition
   return from > backfill.from ? { ...backfill, to: addDays(from, -1) } : undefined;
 }
 
-async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, options: RollupOptions): Promise<void> {
+/** `rollupSite` under the site's lease; `settle`: whether the run ends with the settlement step (imports leave it to the task). */
+async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, options: RollupOptions, settle: boolean): Promise<void> {
   const { events, meta } = deps;
   const cap = options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP;
   const key = rollupKey(events, site.id);
@@ -412,7 +413,8 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, options:
       await meta.setRollupState(key, state);
     }
   }
-  state.settlement = await settleSite(events, site, state.settlement, state.watermark, defs.goals, now, { minEvents: options.settleMinEvents ?? SETTLE_MIN_EVENTS });
+  if (!settle) return;
+  state.settlement = await settleSite(events, site, state.settlement, state.watermark, defs.goals, now, options.settleMinEvents ?? SETTLE_MIN_EVENTS);
   await meta.setRollupState(key, state);
 }
 
@@ -449,7 +451,7 @@ export async function recomputeRollups(deps: RollupDeps, siteId: string, days: r
   // as empty, having looked before the events arrived), so the watermark is read once it is done.
   await exclusive(deps.meta, siteId, async () => {
     await markImportedDays(deps, siteId, days);
-    await rollupSiteNow(deps, site, now, options);
+    await rollupSiteNow(deps, site, now, options, false);
   });
 }
 
