@@ -438,7 +438,7 @@ function sessionDayRows(d: Dialect, where: Sql, factsWhere: Sql, ended: Sql): Sq
 
 /** The site's events of some days from an instant (included, when given) and before another. */
 function eventsBetween(d: Dialect, siteId: string, days: Period, from: number | null, until: number): Sql {
-  return sql`site_id = ${siteId} AND ${dayRange(d, 'day', days)}${from === null ? trusted('') : sql` AND ts >= ${from}`} AND ts < ${until}`;
+  return sql`site_id = ${siteId} AND ${dayRange(d, 'day', days)}${instantBounds({ since: from ?? undefined, until })}`;
 }
 
 /** The site's events of some days from an instant (included, when given) and before another, counted (one row, column HELD_EVENTS). */

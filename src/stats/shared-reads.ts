@@ -4,12 +4,12 @@
 // (about 30 statements for 16 distinct ones on a year view). Sharing runs each once, so the reads
 // of a load wait for less work on the engine's few connections and cores. A statement asked after
 // the shared one ended runs anew: answers are never older than the statement's own start.
-import type { SqlValue } from '../sql/sql.js';
+import type { Sql } from '../sql/sql.js';
 import type { EventReader } from '../storage/events/types.js';
 
 /** One text per statement and parameters (a bigint as an object holding its digits: no parameter is an object, so none reads alike). */
-const keyOf = (kind: string, text: string, params: readonly SqlValue[]) =>
-  `${kind}\u0000${text}\u0000${JSON.stringify(params, (_, v: unknown) => (typeof v === 'bigint' ? { bigint: `${v}` } : v))}`;
+export const statementKey = (statement: Sql): string =>
+  `${statement.text}\u0000${JSON.stringify(statement.params, (_, v: unknown) => (typeof v === 'bigint' ? { bigint: `${v}` } : v))}`;
 
 /**
  * `reader`, with each statement running at most once at a time: a caller asking one that runs gets
@@ -26,7 +26,7 @@ export function sharingReads(reader: EventReader): EventReader {
   }
   return {
     dialect: reader.dialect,
-    query: (statement, options) => shared(keyOf('rows', statement.text, statement.params), () => reader.query(statement, options)),
-    queryPage: (statement, options) => shared(keyOf('page', statement.text, statement.params), () => reader.queryPage(statement, options)),
+    query: (statement, options) => shared(`rows\u0000${statementKey(statement)}`, () => reader.query(statement, options)),
+    queryPage: (statement, options) => shared(`page\u0000${statementKey(statement)}`, () => reader.queryPage(statement, options)),
   };
 }

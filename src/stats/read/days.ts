@@ -1,9 +1,9 @@
 // What several endpoints share: running the daily measure and goal statements of some days into
 // per-day maps, summing days, and the percent change of a comparison.
 import type { EventReader } from '../../storage/events/types.js';
-import type { Sql } from '../../sql/sql.js';
 import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements, type GoalRef } from '../compile.js';
 import { settlementHeld } from '../settlement.js';
+import { statementKey } from '../shared-reads.js';
 import {
   addMeasures,
   GOAL_MEASURES,
@@ -50,9 +50,9 @@ async function readDaily(events: EventReader, days: DaySources, statementsOf: (d
   const { sources, check } = statementsOf(days);
   const [held, ...rows] = await Promise.all([check && events.query<Record<string, unknown>>(check), ...sources.map((s) => events.query<Record<string, unknown>>(s))]);
   if (!held || settlementHeld(days.settled!, held)) return rows.flat();
+  const ran = new Map(sources.map((s, i) => [statementKey(s), rows[i]!]));
   const again = statementsOf({ ...days, settled: null }).sources;
-  const ran = (s: Sql) => rows[sources.findIndex((t) => t.text === s.text && t.params.length === s.params.length && t.params.every((p, i) => p === s.params[i]))];
-  return (await Promise.all(again.map((s) => ran(s) ?? events.query<Record<string, unknown>>(s)))).flat();
+  return (await Promise.all(again.map((s) => ran.get(statementKey(s)) ?? events.query<Record<string, unknown>>(s)))).flat();
 }
 
 export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {
