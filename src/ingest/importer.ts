@@ -150,6 +150,7 @@ export class Importer {
           if (added) await added;
         }
       }
+      collectGarbage();
       await this.importCommit(site, writer.days(), () => writer.commit());
     } finally {
       body.release();
@@ -169,6 +170,14 @@ export class Importer {
     return { accepted, rejected, errors };
   }
 }
+
+/**
+ * A full garbage collection, where the process runs with `--expose-gc` (as `npm start` does). V8
+ * lets its old generation grow to several times what is live before collecting it: an import's
+ * enrichment leaves 100 – 150 MB of dead rows there, and its commit and rollups, where DuckDB's
+ * memory peaks, would come on top of them.
+ */
+const collectGarbage: () => void = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
 /** Unsorted imports are sorted from their kept body, which is kept up to this size. */
 export const MAX_SORT_BYTES = 512 * 1024 * 1024;

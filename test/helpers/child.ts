@@ -1,6 +1,7 @@
 // svc as a real process (dist/main.js, so `npm run build` first), for what only a process shows:
 // signals, kill -9, the modes of the files it creates.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { ADMIN_TOKEN, perAddressCap } from './server.js';
 
 export interface LoggedProcess {
@@ -26,9 +27,12 @@ export function spawnLogged(argv: string[], env: Record<string, string | undefin
   return { child, logs: () => logs, exited };
 }
 
-/** Starts `node dist/main.js` on `dataDir` (any port, the test admin token) and waits until it listens. */
+/** The node flags of `npm start`: the process runs as it is deployed. */
+const START_FLAGS = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+
+/** Starts `node dist/main.js` with `npm start`'s flags on `dataDir` (any port, the test admin token) and waits until it listens. */
 export async function spawnService(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const started = spawnLogged([process.execPath, 'dist/main.js'], {
+  const started = spawnLogged([process.execPath, ...START_FLAGS, 'dist/main.js'], {
     ...process.env,
     PORT: '0',
     HOST: '127.0.0.1',

@@ -70,6 +70,12 @@ export interface RollupOptions {
 export const DEFAULT_DIMENSION_KEY_CAP = 10_000;
 /** Days rewritten per pass; bounds statement size while catching up on long histories. */
 const CHUNK_DAYS = 31;
+/**
+ * Events a pass rewrites at most (a larger day is a pass of its own): a pass's statements hold its
+ * sessions and keys in memory, which must fit DuckDB's share of SVC_MEMORY_BUDGET_MB however busy
+ * the site (1 000 000 events' passes fit in 112 MB).
+ */
+const CHUNK_EVENTS = 1_000_000;
 /** Days of goal and funnel rollups a run recounts for new definitions: the whole raw window at once. */
 export const BACKFILL_DAYS = 31;
 
@@ -203,14 +209,20 @@ async function writeGoalsAndFunnels(events: EventStore, siteId: string, days: Pe
   await events.replaceRows(FUNNEL_DAILY, { siteId, days }, await funnelRows(events, siteId, days, defs));
 }
 
+/** A day that holds raw events of the site, and how many. */
+interface EventDay {
+  day: string;
+  events: number;
+}
+
 /** The days of a range that hold raw events of the site, ascending. */
-async function eventDays(events: EventStore, siteId: string, days: Period): Promise<string[]> {
+async function eventDays(events: EventStore, siteId: string, days: Period): Promise<EventDay[]> {
   const d = events.dialect;
-  const rows = await read<{ d: string }>(
+  const rows = await read<{ d: string; n: number | bigint | string }>(
     events,
-    sql`SELECT DISTINCT ${trusted(d.dayText('day'))} AS d FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} ORDER BY d`,
+    sql`SELECT ${trusted(d.dayText('day'))} AS d, count(*) AS n FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} GROUP BY d ORDER BY d`,
   );
-  return rows.map((r) => r.d);
+  return rows.map((r) => ({ day: r.d, events: Number(r.n) }));
 }
 
 /** Rewrites every rollup of a range of days from raw events (`hasEvents`: whether it holds any). */
@@ -267,11 +279,28 @@ function rewriteMonths(events: EventStore, siteId: string, days: Period): Promis
   );
 }
 
-function chunks(range: Period): Period[] {
+/**
+ * The passes over a range: consecutive days, at most CHUNK_DAYS of them and CHUNK_EVENTS events
+ * (`withEvents`: the range's days that hold events), in order.
+ */
+export function chunks(range: Period, withEvents: readonly EventDay[]): Period[] {
   const out: Period[] = [];
-  for (let from = range.from; from <= range.to; from = addDays(from, CHUNK_DAYS)) {
-    const end = addDays(from, CHUNK_DAYS - 1);
-    out.push({ from, to: end < range.to ? end : range.to });
+  let next = 0;
+  for (let from = range.from; from <= range.to; ) {
+    const longest = addDays(from, CHUNK_DAYS - 1);
+    let to = longest < range.to ? longest : range.to;
+    let events = 0;
+    while (next < withEvents.length && withEvents[next]!.day < from) next++;
+    for (let i = next; i < withEvents.length && withEvents[i]!.day <= to; i++) {
+      events += withEvents[i]!.events;
+      // A pass ends before the day that would take it past the bound, unless that day is its first.
+      if (events > CHUNK_EVENTS && withEvents[i]!.day > from) {
+        to = addDays(withEvents[i]!.day, -1);
+        break;
+      }
+    }
+    out.push({ from, to });
+    from = addDays(to, 1);
   }
   return out;
 }
@@ -401,8 +430,8 @@ async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, options:
     if (state.watermark === null || state.watermark < closed) state.watermark = closed;
   } else {
     const withEvents = await eventDays(events, site.id, { from, to: closed });
-    const holdsEvents = (p: Period) => withEvents.some((day) => day >= p.from && day <= p.to);
-    const all = chunks({ from, to: closed });
+    const holdsEvents = (p: Period) => withEvents.some(({ day }) => day >= p.from && day <= p.to);
+    const all = chunks({ from, to: closed }, withEvents);
     for (let i = 0; i < all.length; i++) {
       let range = all[i]!;
       const hasEvents = holdsEvents(range);

@@ -60,7 +60,12 @@ export class DuckDbEventStore implements EventStore {
 
   static async open(options: DuckDbEventStoreOptions): Promise<DuckDbEventStore> {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    const instance = await DuckDBInstance.create(options.path, options.memoryLimit ? { memory_limit: options.memoryLimit } : {});
+    // The allocator's background thread gives freed memory back to the system as it ages: without
+    // it, what an import's rollups freed stayed resident (about 450 MB after a 2 000 000-line
+    // import under a 256 MB budget, 330 MB with it), at no cost measured on reads (bench/stats-statements).
+    const config: Record<string, string> = { allocator_background_threads: 'true' };
+    if (options.memoryLimit) config.memory_limit = options.memoryLimit;
+    const instance = await DuckDBInstance.create(options.path, config);
     const store = new DuckDbEventStore(instance);
     store.writer = new SerialConnection(await instance.connect());
     for (let i = 0; i < (options.readers ?? 3); i++) {
