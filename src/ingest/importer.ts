@@ -150,7 +150,7 @@ export class Importer {
           if (added) await added;
         }
       }
-      collectGarbage();
+      if (acceptedLines.length >= COLLECT_GARBAGE_LINES) collectGarbage();
       await this.importCommit(site, writer.days(), () => writer.commit());
     } finally {
       body.release();
@@ -173,11 +173,13 @@ export class Importer {
 
 /**
  * A full garbage collection, where the process runs with `--expose-gc` (as `npm start` does). V8
- * lets its old generation grow to several times what is live before collecting it: an import's
- * enrichment leaves 100 – 150 MB of dead rows there, and its commit and rollups, where DuckDB's
- * memory peaks, would come on top of them.
+ * lets its old generation grow to several times what is live before collecting it: a large
+ * import's enrichment leaves up to about 150 MB of dead rows there, and its commit and rollups,
+ * where DuckDB's memory peaks, would come on top of them. It stops the event loop for about 20 ms,
+ * so only imports of COLLECT_GARBAGE_LINES accepted lines or more run it.
  */
 const collectGarbage: () => void = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const COLLECT_GARBAGE_LINES = 100_000;
 
 /** Unsorted imports are sorted from their kept body, which is kept up to this size. */
 export const MAX_SORT_BYTES = 512 * 1024 * 1024;

@@ -285,8 +285,9 @@ function sessionFactsSelect(d: Dialect, scope: EventScope, bucket: Sql, keys: Re
  * The parts of sessions (SESSION_PARTS) over some days, in the table's column order: one per
  * session, day and visitor hash, from one pass over raw events. Each day is its own aggregate (a
  * part never spans days), so that the statement's memory follows the largest day's events, not the
- * range's: one aggregate over three days of 400 000 events each outgrew DuckDB's `memory_limit` of
- * 112 MB (`SVC_MEMORY_BUDGET_MB=128`), one a day fits.
+ * range's: the parts' keys are strings, held in memory per group (docs/performance.md#memory).
+ * DuckDB runs the branches of a `UNION ALL` one after another while it keeps insertion order, as
+ * it does by default.
  */
 export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period): Sql {
   const keys = SESSION_DIMENSIONS.map((dim) => (dim === 'exit' ? d.argMaxIf('page', 'ts', IS_PAGEVIEW) : `min(${dimensionColumn(dim)})`) + ` AS p_${dim}`);
@@ -294,6 +295,7 @@ export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period): 
   const ofDay = (day: string) => sql`SELECT ${siteId} AS p_site, day AS p_day, session_id AS p_session, visitor_id AS p_visitor, ${trusted(d.countIf('session_start'))} AS p_starts,
       CAST(count(*) AS BIGINT) AS p_events, ${trusted([...keys, ...facts].join(', '))}, max(CASE WHEN ${trusted(IS_PAGEVIEW)} THEN ts END) AS p_last_pageview_ts
     FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })} GROUP BY day, session_id, visitor_id`;
+  if (days.from > days.to) throw new RangeError(`no days from ${days.from} to ${days.to}`);
   const each: Sql[] = [];
   for (let day = days.from; day <= days.to; day = addDays(day, 1)) each.push(ofDay(day));
   return joinSql(each, ' UNION ALL ');

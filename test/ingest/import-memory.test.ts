@@ -3,8 +3,9 @@
 // process started as `npm start` does, whose peak resident memory must stay within the budget plus
 // what docs/operations.md tells operators to give a process beyond it. (A body kept in memory to be
 // sorted took the peak of an unsorted call of 1 000 000 lines to 1.3 GB.) Under a budget of 128 MB
-// the rollups of the import's days (200 000 events each, then 400 000) must complete too: they run
-// within DuckDB's share of it, 112 MB.
+// the rollups must complete too, within DuckDB's share of it (112 MB): the first call's five days
+// in one pass of 1 000 000 events, the second call's days (400 000 events each by then) one at a
+// time, each with the parts of its sessions over three days.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -33,11 +33,14 @@ describe('deploy/compose.yml', () => {
     assert.deepEqual(roles, ['api=api', 'collect-1=collect', 'collect-2=collect', 'worker=worker']);
   });
 
-  it('starts every svc process from the Dockerfile: node 20, npm ci, npm run build, node dist/main.js', () => {
+  it('starts every svc process from the Dockerfile: node 20, npm ci, npm run build, node dist/main.js with npm start\'s flags', () => {
     const dockerfile = readFileSync(join(DEPLOY_DIR, 'Dockerfile'), 'utf8');
     assert.match(dockerfile, /^FROM node:20\b/m);
     assert.match(dockerfile, /^RUN npm ci\b/m);
     assert.match(dockerfile, /^RUN npm run build\b/m);
+    // The container runs node as `npm start` does, with its flags.
+    const start = (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    assert.deepEqual(JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!), start.split(/\s+/));
     for (const service of svc) {
       assert.deepEqual(service.build, { context: '..', dockerfile: 'deploy/Dockerfile' });
       assert.equal(service.command[0], 'node', service.name);

@@ -72,8 +72,9 @@ export const DEFAULT_DIMENSION_KEY_CAP = 10_000;
 const CHUNK_DAYS = 31;
 /**
  * Events a pass rewrites at most (a larger day is a pass of its own): a pass's statements hold its
- * sessions and keys in memory, which must fit DuckDB's share of SVC_MEMORY_BUDGET_MB however busy
- * the site (1 000 000 events' passes fit in 112 MB).
+ * sessions and keys in memory (its session rows also read the parts of the day either side), which
+ * must fit DuckDB's share of SVC_MEMORY_BUDGET_MB however busy the site. Measured in
+ * docs/performance.md#memory: passes of 1 000 000 events fit in 112 MB.
  */
 const CHUNK_EVENTS = 1_000_000;
 /** Days of goal and funnel rollups a run recounts for new definitions: the whole raw window at once. */
@@ -210,7 +211,7 @@ async function writeGoalsAndFunnels(events: EventStore, siteId: string, days: Pe
 }
 
 /** A day that holds raw events of the site, and how many. */
-interface EventDay {
+export interface EventDay {
   day: string;
   events: number;
 }
@@ -385,10 +386,27 @@ async function dropRemoved(events: EventStore, siteId: string, known: Definition
   }
 }
 
-/** Recounts the goal and funnel rollups (and session rows) of the backfill's latest `days` days; returns what remains of it. */
+/**
+ * The first day of the latest pass of a range: as `chunks` bounds a pass, counted back from the
+ * range's last day (backfills go latest first).
+ */
+export function latestPassStart(range: Period, withEvents: readonly EventDay[]): string {
+  let events = 0;
+  for (let i = withEvents.length - 1; i >= 0; i--) {
+    const { day } = withEvents[i]!;
+    if (day > range.to) continue;
+    if (day < range.from) break;
+    events += withEvents[i]!.events;
+    if (events > CHUNK_EVENTS && day < range.to) return addDays(day, 1);
+  }
+  return range.from;
+}
+
+/** Recounts the goal and funnel rollups (and session rows) of the backfill's latest pass (at most `days` days); returns what remains of it. */
 async function backfillPart(events: EventStore, siteId: string, defs: Definitions, backfill: Backfill, days: number): Promise<Backfill | undefined> {
   const first = addDays(backfill.to, -(days - 1));
-  const from = first > backfill.from ? first : backfill.from;
+  const latest = { from: first > backfill.from ? first : backfill.from, to: backfill.to };
+  const from = latestPassStart(latest, await eventDays(events, siteId, latest));
   if (backfill.keys.includes(SESSION_ROWS_KEY)) await writeSessionRows(events, siteId, { from, to: backfill.to });
   await writeGoalsAndFunnels(events, siteId, { from, to: backfill.to }, defs);
   return from > backfill.from ? { ...backfill, to: addDays(from, -1) } : undefined;

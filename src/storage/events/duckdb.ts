@@ -60,9 +60,9 @@ export class DuckDbEventStore implements EventStore {
 
   static async open(options: DuckDbEventStoreOptions): Promise<DuckDbEventStore> {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    // The allocator's background thread gives freed memory back to the system as it ages: without
-    // it, what an import's rollups freed stayed resident (about 450 MB after a 2 000 000-line
-    // import under a 256 MB budget, 330 MB with it), at no cost measured on reads (bench/stats-statements).
+    // The allocator's background thread gives freed memory back to the system as it ages, so that
+    // what an import's rollups freed does not stay resident; reads cost the same
+    // (docs/performance.md#memory).
     const config: Record<string, string> = { allocator_background_threads: 'true' };
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;
     const instance = await DuckDBInstance.create(options.path, config);
