@@ -27,8 +27,9 @@ export function spawnLogged(argv: string[], env: Record<string, string | undefin
   return { child, logs: () => logs, exited };
 }
 
-/** The node flags of `npm start`: the process runs as it is deployed. */
-const START_FLAGS = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+/** `npm start`'s command, word by word: the process runs as it is deployed. */
+export const START_COMMAND = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+const START_FLAGS = START_COMMAND.filter((arg) => arg.startsWith('--'));
 
 /** Starts `node dist/main.js` with `npm start`'s flags on `dataDir` (any port, the test admin token) and waits until it listens. */
 export async function spawnService(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {

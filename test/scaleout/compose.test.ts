@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { projectRoot } from '../../src/core/paths.js';
 import { DEPLOY_DIR, interpolate, readCompose, svcServices } from '../helpers/compose.js';
+import { START_COMMAND } from '../helpers/child.js';
 import { ADDRESS_VARIABLES } from '../helpers/deployment.js';
 
 const DOT_ENV = { POSTGRES_PASSWORD: 'pgpass', CLICKHOUSE_PASSWORD: 'chpass', SVC_ADMIN_TOKEN: 'admin-token-0123456789' };
@@ -39,8 +40,7 @@ describe('deploy/compose.yml', () => {
     assert.match(dockerfile, /^RUN npm ci\b/m);
     assert.match(dockerfile, /^RUN npm run build\b/m);
     // The container runs node as `npm start` does, with its flags.
-    const start = (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-    assert.deepEqual(JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!), start.split(/\s+/));
+    assert.deepEqual(JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!), START_COMMAND);
     for (const service of svc) {
       assert.deepEqual(service.build, { context: '..', dockerfile: 'deploy/Dockerfile' });
       assert.equal(service.command[0], 'node', service.name);
