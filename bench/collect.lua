@@ -14,6 +14,25 @@ local uas = {
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
 }
 
+-- BENCH_RATE (requests a second, every connection together) paces the requests: each takes the
+-- next slot of one schedule before it is sent, so the rate holds whatever the latency, and a slot a
+-- slow answer made the connections miss is not made up in a burst. Latency counts from the send.
+local rate = tonumber(os.getenv("BENCH_RATE") or "")
+if rate then
+  local ffi = require("ffi")
+  ffi.cdef[[
+    typedef struct { long tv_sec; long tv_nsec; } bench_timespec;
+    int clock_gettime(int clock, bench_timespec *now);
+  ]]
+  local clock, interval, slot = ffi.new("bench_timespec"), 1000 / rate, 0
+  function delay()
+    ffi.C.clock_gettime(1, clock) -- CLOCK_MONOTONIC
+    local now = tonumber(clock.tv_sec) * 1000 + tonumber(clock.tv_nsec) / 1e6
+    slot = math.max(slot + interval, now)
+    return slot - now
+  end
+end
+
 local threads = {}
 local counter = 0
 

@@ -65,9 +65,9 @@ export interface WrkResult {
 }
 
 /**
- * Maximum throughput with wrk: 1 thread (one core), `connections` connections, the events of
- * bench/collect.lua (`env`: BENCH_SITE, BENCH_RELAY_KEY, BENCH_DOMAIN, and BENCH_VISITOR_BASE to
- * give concurrent generators visitors of their own).
+ * Load with wrk: 1 thread (one core), `connections` connections, the events of bench/collect.lua
+ * (`env`: BENCH_SITE, BENCH_RELAY_KEY, BENCH_DOMAIN, BENCH_VISITOR_BASE to give concurrent
+ * generators visitors of their own, and BENCH_RATE to pace them; without it, as fast as answered).
  */
 export function wrkLoad(url: string, env: Record<string, string>, seconds: number, connections = 64): Promise<WrkResult> {
   return new Promise((resolve, reject) => {

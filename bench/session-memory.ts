@@ -60,8 +60,8 @@ try {
   const estimate = sessions.estimatedBytes;
   const loaded = heapAfterGc();
 
-  // The rate limiter forgets a network a window after its last hit (swept on a hit).
-  clock.advance(config.collectRateLimit.windowMs + 1);
+  // The rate limiter forgets a network one to two windows after its last hit (on a later hit).
+  clock.advance(2 * config.collectRateLimit.windowMs);
   await collect(SESSIONS + 2);
   await ingest.flush();
   const withoutLimiter = heapAfterGc();

@@ -143,7 +143,7 @@ for (const adapter of adapters) {
         await store.append(rows);
         const back = await store.query<Record<string, any>>(sql`SELECT *, CAST(day AS VARCHAR) AS d FROM events WHERE site_id = ${'site'} ORDER BY ts`);
         assert.equal(back.length, 5000);
-        for (const i of [0, 1, 2047, 2048, 4999]) {
+        for (const i of [0, 1, 511, 512, 1023, 1024, 1025, 2047, 2048, 4999]) {
           const r = back[i]!;
           const e = rows[i]!;
           assert.deepEqual(

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Counters } from '../../src/storage/counters/open.js';
+import { MemorySlidingWindow } from '../../src/storage/counters/rate-limiter.js';
 import { COUNTER_KINDS, testWithCounters } from '../../support/counters.js';
 
 const T0 = Date.now();
@@ -79,4 +80,24 @@ test('Redis: calls past the batch size go in further batches, in the order made'
   } finally {
     await dispose();
   }
+});
+
+test('in process: a key keeps its hits when a new generation starts, and is forgotten a generation after its last hit', () => {
+  const limiter = new MemorySlidingWindow(3, 1000);
+  // The first hit starts a generation at 0; the third hit fills the ring within it.
+  assert.deepEqual([0, 990, 995].map((t) => limiter.hit('k', t)), [true, true, true]);
+  // 1000 starts the next generation: the ring moves along, so 1001 is refused (the oldest kept hit is 990).
+  assert.deepEqual([1000, 1001].map((t) => limiter.hit('k', t)), [true, false]);
+  for (let i = 0; i < 10_000; i++) limiter.hit(`network-${i}`, 1500);
+  assert.equal(limiter.size, 10_001);
+  // At 2000 the generation of 1000 becomes the older one: its keys were hit less than a window ago.
+  limiter.hit('other', 2000);
+  assert.equal(limiter.size, 10_002);
+  assert.equal(limiter.hit('network-0', 2001), true);
+  // At 3000 the generation of 1000 goes, but for network-0, hit again at 2001.
+  limiter.hit('other', 3000);
+  assert.equal(limiter.size, 2);
+  // Two windows without a hit: both generations go.
+  limiter.hit('late', 5000);
+  assert.equal(limiter.size, 1);
 });

@@ -10,25 +10,44 @@ export interface RateLimiter {
   hit(key: string, now: number): MaybePromise<boolean>;
 }
 
+type Ring = { ring: number[]; next: number };
+
 /**
  * Exact sliding window: keeps up to `limit` timestamps per key in a ring. A key is over its limit
  * when its oldest kept hit is younger than the window.
+ *
+ * Keys live in two generations of a window each: a key hit now moves to the current one, and at each
+ * new window the older generation, whose keys have not been hit for a whole window, is dropped at
+ * once. A pass over every key instead held the event loop for about 10 ms per 50 000 networks.
  */
 export class MemorySlidingWindow implements RateLimiter {
-  private readonly hits = new Map<string, { ring: number[]; next: number }>();
-  private lastSweep = 0;
+  private current = new Map<string, Ring>();
+  private previous = new Map<string, Ring>();
+  private rotatedAt = -Infinity;
 
   constructor(
     readonly limit: number,
     readonly windowMs: number,
   ) {}
 
+  /** Keys held: those hit within the last one to two windows. */
+  get size(): number {
+    return this.current.size + this.previous.size;
+  }
+
   hit(key: string, now: number): boolean {
-    this.sweep(now);
-    const entry = this.hits.get(key);
+    this.rotate(now);
+    let entry = this.current.get(key);
+    if (!entry) {
+      entry = this.previous.get(key);
+      if (entry) {
+        this.previous.delete(key);
+        this.current.set(key, entry);
+      }
+    }
     if (!entry) {
       // A ring of one: most networks hit once a window, and an empty array grows to 17 slots on its first push.
-      this.hits.set(key, { ring: [now], next: 0 });
+      this.current.set(key, { ring: [now], next: 0 });
       return true;
     }
     if (entry.ring.length < this.limit) {
@@ -42,13 +61,15 @@ export class MemorySlidingWindow implements RateLimiter {
     return true;
   }
 
-  /** Forgets keys whose newest hit left the window, at most once per window. */
-  private sweep(now: number): void {
-    if (now - this.lastSweep < this.windowMs) return;
-    this.lastSweep = now;
-    for (const [key, entry] of this.hits) {
-      const newest = entry.ring[(entry.next + entry.ring.length - 1) % entry.ring.length]!;
-      if (now - newest >= this.windowMs) this.hits.delete(key);
-    }
+  /**
+   * Starts a generation once a window has passed since the last one started. The current
+   * generation's hits all came within a window of its start, so two windows after it they are
+   * all out of the window too.
+   */
+  private rotate(now: number): void {
+    if (now - this.rotatedAt < this.windowMs) return;
+    this.previous = now - this.rotatedAt < 2 * this.windowMs ? this.current : new Map();
+    this.current = new Map();
+    this.rotatedAt = now;
   }
 }

@@ -171,7 +171,7 @@ function writerFor(type: ColumnType): ColumnWriter {
 const DUCKDB_TYPES: Record<ColumnType, DuckDBType> = { VARCHAR, BIGINT, DATE, BOOLEAN, INTEGER };
 const CHUNK_TYPES = EVENT_COLUMNS.map((c) => DUCKDB_TYPES[c.type]);
 const COLUMNS = EVENT_COLUMNS.map((c) => ({ value: c.value as ValueOf, write: writerFor(c.type) }));
-export const MAX_CHUNK_ROWS = duckdb.vector_size();
+const MAX_CHUNK_ROWS = duckdb.vector_size();
 const scratch = new Scratch(MAX_CHUNK_ROWS);
 
 /** A data chunk holding rows [offset, offset + count) of `rows`; count is at most MAX_CHUNK_ROWS. */
