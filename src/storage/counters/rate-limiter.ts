@@ -18,7 +18,7 @@ type Ring = { ring: number[]; next: number };
  *
  * Keys live in two generations of a window each: a key hit now moves to the current one, and at each
  * new window the older generation, whose keys have not been hit for a whole window, is dropped at
- * once. A pass over every key instead held the event loop for about 10 ms per 50 000 networks.
+ * once: a pass over every key would hold the event loop for about 10 ms per 50 000 networks.
  */
 export class MemorySlidingWindow implements RateLimiter {
   private current = new Map<string, Ring>();

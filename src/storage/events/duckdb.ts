@@ -330,12 +330,12 @@ function appendValue(appender: DuckDBAppender, type: TableSpec['columns'][number
 
 /** Rows built into one data chunk between two turns of the event loop (a DuckDB vector holds 2 048). */
 export const APPEND_CHUNK_ROWS = 512;
-/**
- * The most rows the appender holds before it hands them to the transaction: a live flush's, and a
- * bulk write's (one flush per call of 2 048 rows, as an import makes them: a flush has a fixed cost
- * of about a millisecond, which an import would otherwise pay twice as often).
- */
+/** The most rows the appender holds before it hands them to the transaction, on a live flush. */
 export const LIVE_FLUSH_ROWS = 1024;
+/**
+ * The same on a bulk write: once per call of 2 048 rows, as an import makes them. A hand-over costs
+ * about a millisecond however few its rows, which an import would otherwise pay twice as often.
+ */
 const BULK_FLUSH_ROWS = 2048;
 
 /** One step of an append: rows [offset, offset + count) built into a chunk, then flushed or not. */
@@ -362,8 +362,9 @@ export function appendSteps(rows: number, flushRows: number): AppendStep[] {
 /**
  * Appends rows and flushes them into the open transaction, a step at a time with a turn of the
  * event loop between steps, so that the requests arriving meanwhile are answered. A second's events
- * at 5 000 events/s take 15 – 30 ms of the event loop to build and flush: as chunks of 2 048 and
- * one flush at the end they held it for up to 10 ms at a time; a step takes 1 – 4 ms.
+ * at 5 000 events/s take 15 – 30 ms of the event loop to build and flush; a step takes 1 – 4 ms,
+ * where chunks of 2 048 rows and one flush at the end take up to 10 ms at a stretch, which the
+ * collection endpoint's p99 follows.
  */
 async function appendChunks(appender: DuckDBAppender, rows: readonly StoredEvent[], flushRows: number): Promise<void> {
   for (const { offset, count, flush } of appendSteps(rows.length, flushRows)) {
