@@ -14,9 +14,11 @@ local uas = {
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
 }
 
--- BENCH_RATE (requests a second, every connection together) paces the requests: each takes the
--- next slot of one schedule before it is sent, so the rate holds whatever the latency, and a slot a
--- slow answer made the connections miss is not made up in a burst. Latency counts from the send.
+-- BENCH_RATE (requests a second, every connection of a wrk thread together: bench/processes.ts runs
+-- one thread) paces the requests: each takes the next slot of one schedule before it is sent (wrk
+-- calls delay() before every request, and waits whole milliseconds), so the rate holds whatever the
+-- latency, and a slot a slow answer made the connections miss is not made up in a burst. Latency
+-- counts from the send. LuaJIT's FFI reads the monotonic clock.
 local rate = tonumber(os.getenv("BENCH_RATE") or "")
 if rate then
   local ffi = require("ffi")

@@ -4,7 +4,7 @@
 // endpoint waits for at most while a second's events are written.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { APPEND_CHUNK_ROWS, LIVE_FLUSH_ROWS, appendSteps } from '../../src/storage/events/duckdb.js';
+import { APPEND_CHUNK_ROWS, BULK_FLUSH_ROWS, LIVE_FLUSH_ROWS, appendSteps } from '../../src/storage/events/duckdb.js';
 
 test('small live appends: one step per chunk, the rows flushed every two chunks and at the end', () => {
   const cases: [number, [number, number, boolean][]][] = [
@@ -22,7 +22,7 @@ test('small live appends: one step per chunk, the rows flushed every two chunks 
 });
 
 test('every size: the rows covered once in order, chunks and unflushed rows within their bounds, the last step flushing', () => {
-  for (const [rows, flushRows] of [1, 7, 511, 1023, 2047, 2048, 2049, 4999, 5000, 10_000, 250_000].flatMap((rows) => [[rows, LIVE_FLUSH_ROWS] as const, [rows, 2048] as const])) {
+  for (const [rows, flushRows] of [1, 7, 511, 1023, 2047, 2048, 2049, 4999, 5000, 10_000, 250_000].flatMap((rows) => [[rows, LIVE_FLUSH_ROWS] as const, [rows, BULK_FLUSH_ROWS] as const])) {
     const steps = appendSteps(rows, flushRows);
     let next = 0;
     let unflushed = 0;

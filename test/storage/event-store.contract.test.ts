@@ -4,10 +4,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { EVENTS_TABLE, type StoredEvent } from '../../src/storage/events/schema.js';
 import { StatementTimeout, type EventStore, type TableSpec } from '../../src/storage/events/types.js';
 import { sql, trusted, withParams } from '../../src/sql/sql.js';
 import { EVENT_STORE_ADAPTERS as adapters } from '../helpers/event-stores.js';
+
+setFlagsFromString('--expose-gc');
+/** A full garbage collection, as `--expose-gc` gives it. */
+const collectGarbage = runInNewContext('gc') as () => void;
 
 function row(i: number, overrides: Partial<StoredEvent> = {}): StoredEvent {
   return {
@@ -188,6 +194,25 @@ for (const adapter of adapters) {
         await assert.rejects(store.append([row(0, { ts: 2 ** 53 })]));
         await assert.rejects(store.append([row(0, { visitorId: 2n ** 63n })]));
         assert.deepEqual(await store.query(sql`SELECT count(*) AS n FROM events`), [{ n: 0n }]);
+      });
+    });
+
+    test('a batch refused part-way stores none of its rows, in events or a table of the read side, even once its garbage is collected', async () => {
+      await withStore(async (store) => {
+        await store.createTables([TALLY]);
+        // Row 700 is refused while the chunk before it waits in the appender, not yet handed over.
+        const rows = Array.from({ length: 1000 }, (_, i) => row(i, i === 700 ? { screenWidth: 2 ** 31 } : {}));
+        await assert.rejects(store.append(rows, 'refused'));
+        await assert.rejects(store.appendRows(TALLY, [['s', '2026-01-01', 'a', 1, null], ['s', '2026-01-01', 'b', 'not a number', null]]));
+        // An appender dropped with rows in it would hand them to its connection when collected.
+        for (let i = 0; i < 3; i++) {
+          collectGarbage();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await store.append([row(1000)], 'next');
+        await store.appendRows(TALLY, [['t', '2026-01-01', 'a', 3, null]]);
+        assert.deepEqual(await store.query(sql`SELECT count(*) AS n FROM events`), [{ n: 1n }]);
+        assert.deepEqual((await tally(store)).map((r) => r.site_id), ['t']);
       });
     });
 

@@ -101,3 +101,32 @@ test('in process: a key keeps its hits when a new generation starts, and is forg
   limiter.hit('late', 5000);
   assert.equal(limiter.size, 1);
 });
+
+test('in process: random traces decide every hit as a limiter that forgets nothing does, and hold the keys of two generations', () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let trace = 0; trace < 200; trace++) {
+    const [limit, window] = [1 + Math.floor(random() * 4), 100];
+    const limiter = new MemorySlidingWindow(limit, window);
+    const counted = new Map<string, number[]>();
+    const lastHit = new Map<string, number>();
+    // A generation starts at the first hit a window or more after the last one started; a key is
+    // held while its last hit is in the current generation or the one before (none before, after a
+    // gap of two windows).
+    let [started, keptFrom] = [-Infinity, -Infinity];
+    let now = 0;
+    for (let step = 0; step < 300; step++) {
+      // Mostly small steps, now and then a gap of up to three windows.
+      now += random() < 0.05 ? Math.floor(random() * 3 * window) : Math.floor(random() * 10);
+      if (now - started >= window) [started, keptFrom] = [now, now - started < 2 * window ? started : now];
+      const key = `k${Math.floor(random() * 8)}`;
+      const hits = counted.get(key) ?? [];
+      const expected = hits.length < limit || now - hits[hits.length - limit]! >= window;
+      if (expected) counted.set(key, [...hits, now]);
+      lastHit.set(key, now);
+      assert.equal(limiter.hit(key, now), expected, `trace ${trace}, step ${step}: ${key} at ${now}`);
+      const held = [...lastHit.values()].filter((t) => t >= keptFrom).length;
+      assert.equal(limiter.size, held, `trace ${trace}, step ${step}: keys held`);
+    }
+  }
+});

@@ -10,7 +10,8 @@ export interface RateLimiter {
   hit(key: string, now: number): MaybePromise<boolean>;
 }
 
-type Ring = { ring: number[]; next: number };
+/** A key's last counted hits: a ring of at most `limit` instants, `next` the oldest once it is full. */
+type KeyHits = { ring: number[]; next: number };
 
 /**
  * Exact sliding window: keeps up to `limit` timestamps per key in a ring. A key is over its limit
@@ -21,8 +22,8 @@ type Ring = { ring: number[]; next: number };
  * once: a pass over every key would hold the event loop for about 10 ms per 50 000 networks.
  */
 export class MemorySlidingWindow implements RateLimiter {
-  private current = new Map<string, Ring>();
-  private previous = new Map<string, Ring>();
+  private current = new Map<string, KeyHits>();
+  private previous = new Map<string, KeyHits>();
   private rotatedAt = -Infinity;
 
   constructor(

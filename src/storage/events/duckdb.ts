@@ -109,6 +109,7 @@ export class DuckDbEventStore implements EventStore {
     if (rows.length === 0) return Promise.resolve();
     return this.writer.run(async (conn) => {
       await conn.run('BEGIN TRANSACTION');
+      let appender: DuckDBAppender | null = null;
       try {
         if (batchId !== undefined) {
           const seen = await conn.runAndReadAll(`SELECT 1 FROM ${APPENDED_BATCHES} WHERE batch_id = $1`, [batchId]);
@@ -117,9 +118,10 @@ export class DuckDbEventStore implements EventStore {
             return;
           }
         }
-        const appender = await conn.createAppender('events');
+        appender = await conn.createAppender('events');
         await appendChunks(appender, rows, LIVE_FLUSH_ROWS);
         appender.closeSync();
+        appender = null;
         const now = Date.now();
         if (batchId !== undefined) await conn.run(`INSERT INTO ${APPENDED_BATCHES} VALUES ($1, $2)`, [batchId, now]);
         if (now - this.prunedAt >= PRUNE_EVERY_MS) {
@@ -128,6 +130,7 @@ export class DuckDbEventStore implements EventStore {
         }
         await conn.run('COMMIT');
       } catch (err) {
+        discard(appender);
         await conn.run('ROLLBACK').catch(() => undefined);
         throw err;
       }
@@ -141,15 +144,18 @@ export class DuckDbEventStore implements EventStore {
     if (rows.length === 0) return;
     await this.writer.run(async (conn) => {
       await conn.run('BEGIN TRANSACTION');
+      let appender: DuckDBAppender | null = null;
       try {
-        const appender = await conn.createAppender(spec.name);
+        const opened = (appender = await conn.createAppender(spec.name));
         for (const row of rows) {
-          spec.columns.forEach((c, i) => appendValue(appender, c.type, row[i] ?? null));
-          appender.endRow();
+          spec.columns.forEach((c, i) => appendValue(opened, c.type, row[i] ?? null));
+          opened.endRow();
         }
-        appender.closeSync(); // flushes into the open transaction
+        opened.closeSync(); // flushes into the open transaction
+        appender = null;
         await conn.run('COMMIT');
       } catch (err) {
+        discard(appender);
         await conn.run('ROLLBACK').catch(() => undefined);
         throw err;
       }
@@ -176,8 +182,8 @@ export class DuckDbEventStore implements EventStore {
       try {
         await serial.run(async () => {
           // Each append has flushed its rows into the transaction already; closing frees the appender.
-          if (statement === 'ROLLBACK') appender?.clear();
-          appender?.closeSync();
+          if (statement === 'ROLLBACK') discard(appender);
+          else appender?.closeSync();
           await conn.run(statement);
         });
       } catch (err) {
@@ -328,6 +334,19 @@ function appendValue(appender: DuckDBAppender, type: TableSpec['columns'][number
   }
 }
 
+/**
+ * Drops the rows an appender holds and closes it: closed or collected with rows, an appender hands
+ * them to whatever transaction its connection has then, outside the one that failed.
+ */
+function discard(appender: DuckDBAppender | null): void {
+  try {
+    appender?.clear();
+    appender?.closeSync();
+  } catch {
+    // An appender left in a failed state refuses these too; the rollback that follows discards what it handed over.
+  }
+}
+
 /** Rows built into one data chunk between two turns of the event loop (a DuckDB vector holds 2 048). */
 export const APPEND_CHUNK_ROWS = 512;
 /** The most rows the appender holds before it hands them to the transaction, on a live flush. */
@@ -336,7 +355,7 @@ export const LIVE_FLUSH_ROWS = 1024;
  * The same on a bulk write: once per call of 2 048 rows, as an import makes them. A hand-over costs
  * about a millisecond however few its rows, which an import would otherwise pay twice as often.
  */
-const BULK_FLUSH_ROWS = 2048;
+export const BULK_FLUSH_ROWS = 2048;
 
 /** One step of an append: rows [offset, offset + count) built into a chunk, then flushed or not. */
 export interface AppendStep {
@@ -345,7 +364,11 @@ export interface AppendStep {
   flush: boolean;
 }
 
-/** The steps of an append of `rows` rows: chunks of APPEND_CHUNK_ROWS, the rows flushed every `flushRows` and after the last chunk. */
+/**
+ * The steps of an append of `rows` rows: chunks of APPEND_CHUNK_ROWS, the rows flushed every
+ * `flushRows` (a multiple of APPEND_CHUNK_ROWS, so that the appender never holds more) and after the
+ * last chunk.
+ */
 export function appendSteps(rows: number, flushRows: number): AppendStep[] {
   const steps: AppendStep[] = [];
   let unflushed = 0;
@@ -361,10 +384,10 @@ export function appendSteps(rows: number, flushRows: number): AppendStep[] {
 
 /**
  * Appends rows and flushes them into the open transaction, a step at a time with a turn of the
- * event loop between steps, so that the requests arriving meanwhile are answered. A second's events
- * at 5 000 events/s take 15 – 30 ms of the event loop to build and flush; a step takes 1 – 4 ms,
- * where chunks of 2 048 rows and one flush at the end take up to 10 ms at a stretch, which the
- * collection endpoint's p99 follows.
+ * event loop between steps, so that the requests arriving meanwhile are answered: the collection
+ * endpoint's p99 follows the longest stretch. A second's events at 5 000 events/s take 15 – 30 ms
+ * of the event loop to build and flush; a step takes 1 – 4 ms, a chunk of 2 048 rows with a flush
+ * up to 10 ms.
  */
 async function appendChunks(appender: DuckDBAppender, rows: readonly StoredEvent[], flushRows: number): Promise<void> {
   for (const { offset, count, flush } of appendSteps(rows.length, flushRows)) {
