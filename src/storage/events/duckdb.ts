@@ -53,7 +53,8 @@ export class DuckDbEventStore implements EventStore {
   private writer!: SerialConnection;
   private readers: SerialConnection[] = [];
   private nextReader = 0;
-  private readonly bulks = new Set<DuckDBConnection>();
+  /** The bulk writes still open, each as its rollback. */
+  private readonly bulks = new Set<() => Promise<void>>();
   private prunedAt = 0;
 
   private constructor(private readonly instance: DuckDBInstance) {}
@@ -169,36 +170,37 @@ export class DuckDbEventStore implements EventStore {
    */
   async beginBulk(): Promise<BulkAppend> {
     const conn = await this.instance.connect();
-    this.bulks.add(conn);
     const serial = new SerialConnection(conn);
     let appender: DuckDBAppender | null = null;
-    let open = true;
-    const end = async (statement: 'COMMIT' | 'ROLLBACK') => {
-      if (!open) {
-        if (statement === 'COMMIT') throw new Error('this bulk write has ended');
-        return;
-      }
-      open = false;
-      try {
-        await serial.run(async () => {
-          // Each append has flushed its rows into the transaction already; closing frees the appender.
-          if (statement === 'ROLLBACK') discard(appender);
-          else appender?.closeSync();
-          await conn.run(statement);
-        });
-      } catch (err) {
-        await conn.run('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        this.bulks.delete(conn);
-        conn.closeSync();
-      }
+    let ending: Promise<void> | null = null;
+    const end = (statement: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
+      if (ending) return statement === 'COMMIT' ? Promise.reject(new Error('this bulk write has ended')) : ending.catch(() => undefined);
+      ending = (async () => {
+        try {
+          // After the append under way: its steps run on this connection until it returns.
+          await serial.run(async () => {
+            // Each append has flushed its rows into the transaction already; closing frees the appender.
+            if (statement === 'ROLLBACK') discard(appender);
+            else appender?.closeSync();
+            await conn.run(statement);
+          });
+        } catch (err) {
+          await conn.run('ROLLBACK').catch(() => undefined);
+          throw err;
+        } finally {
+          this.bulks.delete(abandon);
+          conn.closeSync();
+        }
+      })();
+      return ending;
     };
+    const abandon = () => end('ROLLBACK');
+    this.bulks.add(abandon);
     await conn.run('BEGIN TRANSACTION');
     return {
       append: (rows) =>
         serial.run(async () => {
-          if (!open) throw new Error('this bulk write has ended');
+          if (ending) throw new Error('this bulk write has ended');
           appender ??= await conn.createAppender('events');
           // Flushed as they go: the appender would otherwise keep the rows until closed, and hand
           // them all to the transaction in one long synchronous call at commit (over 100 ms for
@@ -289,9 +291,8 @@ export class DuckDbEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
-    // A bulk write still open is abandoned (its transaction rolls back when its connection closes).
-    for (const conn of this.bulks) conn.closeSync();
-    this.bulks.clear();
+    // A bulk write still open is rolled back, once the append under way has returned.
+    await Promise.all([...this.bulks].map((abandon) => abandon()));
     // Wait for queued work, then release the file so another process may open it.
     await this.writer.run(async () => undefined);
     await Promise.all(this.readers.map((r) => r.run(async () => undefined)));
