@@ -7,10 +7,10 @@
 // installed: a C generator in its own process, so that on a 2-core machine the generator's cost
 // does not cap the bare route. The runs at 5 000 events/s use wrk too, paced by collect.lua's
 // schedule (BENCH_RATE): autocannon in this process delays the answers it times by its own event
-// loop's work (docs/performance.md has the bare route's p99 under each). Without wrk, autocannon drives every run,
-// and the bare route's figure is then partly the generator's limit. The run beside an import uses
-// autocannon in a child process (bench/rate-load.ts), so that sending the import does not delay the
-// requests it times.
+// loop's work (docs/performance.md has the bare route's p99 under each). Without wrk, autocannon
+// drives every run, and the bare route's figure is then partly the generator's limit. The run
+// beside an import uses autocannon in a child process (bench/rate-load.ts), so that sending the
+// import does not delay the requests it times.
 //
 //   npm run bench:ingest            (BENCH_SECONDS=10 by default)
 import { spawn } from 'node:child_process';

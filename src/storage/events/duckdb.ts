@@ -147,12 +147,12 @@ export class DuckDbEventStore implements EventStore {
       await conn.run('BEGIN TRANSACTION');
       let appender: DuckDBAppender | null = null;
       try {
-        const opened = (appender = await conn.createAppender(spec.name));
+        appender = await conn.createAppender(spec.name);
         for (const row of rows) {
-          spec.columns.forEach((c, i) => appendValue(opened, c.type, row[i] ?? null));
-          opened.endRow();
+          for (const [i, c] of spec.columns.entries()) appendValue(appender, c.type, row[i] ?? null);
+          appender.endRow();
         }
-        opened.closeSync(); // flushes into the open transaction
+        appender.closeSync(); // flushes into the open transaction
         appender = null;
         await conn.run('COMMIT');
       } catch (err) {
@@ -372,13 +372,9 @@ export interface AppendStep {
  */
 export function appendSteps(rows: number, flushRows: number): AppendStep[] {
   const steps: AppendStep[] = [];
-  let unflushed = 0;
   for (let offset = 0; offset < rows; offset += APPEND_CHUNK_ROWS) {
-    const count = Math.min(APPEND_CHUNK_ROWS, rows - offset);
-    unflushed += count;
-    const flush = unflushed >= flushRows || offset + count === rows;
-    if (flush) unflushed = 0;
-    steps.push({ offset, count, flush });
+    const end = Math.min(offset + APPEND_CHUNK_ROWS, rows);
+    steps.push({ offset, count: end - offset, flush: end % flushRows === 0 || end === rows });
   }
   return steps;
 }
