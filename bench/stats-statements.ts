@@ -1,18 +1,23 @@
 // bench/stats-statements: where `/stats?period=year` spends its time, statement by statement. Loads
-// a few days of bench/query's traffic (today full), asks the year's stats over HTTP, and times each
+// a few days of bench/query's traffic (today up to half an hour ago), asks the year's stats over HTTP, and times each
 // statement where the service runs it: side by side as the service runs them, or one at a time
 // (BENCH_ONE_AT_A_TIME=1), on DuckDB or on a private ClickHouse server (BENCH_PROFILE=clickhouse).
+// With BENCH_DATA_DIR (DuckDB), the data folder is kept: the first run loads the days there, later
+// runs (of this or another checkout, on a copy of it) start a fresh process on it, the same day.
+// Today's part of the answer grows with the hours of today the loader filled: the first line
+// prints today's events and the settled sessions.
 //
 //   node --expose-gc --import tsx bench/stats-statements.ts
 //   BENCH_DAYS=4 BENCH_PAGEVIEWS_PER_DAY=20000 BENCH_REPEAT=40 BENCH_ONE_AT_A_TIME=1 BENCH_PROFILE=clickhouse node --expose-gc --import tsx bench/stats-statements.ts
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { startService } from '../src/server.js';
-import type { Sql } from '../src/sql/sql.js';
+import { localDay } from '../src/core/localtime.js';
+import { sql, trusted, type Sql } from '../src/sql/sql.js';
 import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
-import { loadYearSite } from './year-site.js';
+import { loadYearSite, TZ, type YearSite } from './year-site.js';
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 4);
 const PAGEVIEWS_PER_DAY = Number(process.env.BENCH_PAGEVIEWS_PER_DAY ?? 20_000);
@@ -24,7 +29,11 @@ const TOKEN = 'bench-admin-token-0123456789';
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;
 const ms = (v: number) => v.toFixed(1).padStart(6);
 
-const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-statements-'));
+/** A data folder kept between runs: the first run loads the site there, later runs start a fresh process on it. */
+const KEPT_DIR = process.env.BENCH_DATA_DIR;
+const dataDir = KEPT_DIR ?? mkdtempSync(join(tmpdir(), 'svc-bench-statements-'));
+if (KEPT_DIR) mkdirSync(KEPT_DIR, { recursive: true });
+const siteFile = join(dataDir, 'bench-site.json');
 const clickhouse: ClickHouseServer | undefined = CLICKHOUSE ? await startClickHouse() : undefined;
 const config = loadConfig({
   PORT: '0',
@@ -42,8 +51,18 @@ try {
     const res = await fetch(`${service.url}/admin/v1${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return (await res.json()) as any;
   };
-  const site = await loadYearSite(service, admin, { pageviewsPerDay: PAGEVIEWS_PER_DAY, days: DAYS });
+  const kept = KEPT_DIR !== undefined && existsSync(siteFile);
+  const site: YearSite & { days: number } = kept
+    ? JSON.parse(readFileSync(siteFile, 'utf8'))
+    : { ...(await loadYearSite(service, admin, { pageviewsPerDay: PAGEVIEWS_PER_DAY, days: DAYS })), days: DAYS };
+  if (KEPT_DIR !== undefined && !kept) writeFileSync(siteFile, JSON.stringify(site));
   (globalThis as { gc?: () => void }).gc?.();
+  // Today's part of the answer grows with the hours of today the loader filled (up to half an hour ago).
+  const today = localDay(Date.now(), TZ);
+  const [todays] = await service.ctx.events.query<{ events: bigint; settled: bigint }>(
+    sql`SELECT (SELECT count(*) FROM events WHERE site_id = ${site.siteId} AND day = ${trusted(service.ctx.events.dialect.dateLiteral(today))}) AS events,
+      (SELECT count(*) FROM settled_sessions WHERE site_id = ${site.siteId}) AS settled`,
+  );
 
   // Each statement timed where the service runs it; one at a time, each waits for the one before.
   const events = service.ctx.events;
@@ -84,11 +103,11 @@ try {
     requests.push(performance.now() - started);
   }
   measuring = false;
-  console.log(`${CLICKHOUSE ? 'ClickHouse' : 'DuckDB'}, ${DAYS} days (${site.rows} events), statements ${ONE_AT_A_TIME ? 'one at a time' : 'side by side'}, ${REPEAT} requests; p50 and p95 ms`);
+  console.log(`${CLICKHOUSE ? 'ClickHouse' : 'DuckDB'}, ${site.days} days (${site.rows} events${kept ? ', loaded by an earlier run' : ''}; today ${todays!.events} events, ${todays!.settled} settled sessions), statements ${ONE_AT_A_TIME ? 'one at a time' : 'side by side'}, ${REPEAT} requests; p50 and p95 ms`);
   console.log(`${ms(percentile(requests, 0.5))} ${ms(percentile(requests, 0.95))}  the request`);
   for (const [name, values] of timings) console.log(`${ms(percentile(values, 0.5))} ${ms(percentile(values, 0.95))}  ×${values.length / REPEAT} ${name}`);
 } finally {
   await service.stop();
   await clickhouse?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (KEPT_DIR === undefined) rmSync(dataDir, { recursive: true, force: true });
 }

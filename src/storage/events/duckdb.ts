@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { eventChunk } from './duckdb-chunk.js';
@@ -20,6 +20,43 @@ class SerialConnection {
     const next = this.tail.then(() => work(this.conn));
     this.tail = next.catch(() => undefined);
     return next;
+  }
+}
+
+/**
+ * The statements a read connection prepared lately. Asked with parameters, DuckDB parses, binds and
+ * plans a statement at each run: a few small statements answer a request (a year's stats: five), so
+ * that work is a large share of it, and a statement prepared once per connection runs without the
+ * parse and first plan (docs/performance.md#where-the-years-stats-spend-their-time).
+ */
+export const PREPARED_PER_READER = 64;
+
+/** A read connection: its statements run one at a time, each prepared once while among the last `PREPARED_PER_READER` asked. */
+class ReadConnection extends SerialConnection {
+  /** By text, the least recently used first. */
+  private readonly prepared = new Map<string, DuckDBPreparedStatement>();
+
+  /** The statement's rows, from its prepared form (prepared now if it is not kept). */
+  async readAll(text: string, params: readonly DuckDBValue[]): Promise<Record<string, unknown>[]> {
+    let statement = this.prepared.get(text);
+    if (statement) this.prepared.delete(text);
+    else statement = await this.conn.prepare(text);
+    try {
+      statement.bind(params as DuckDBValue[]);
+      const rows = (await statement.runAndReadAll()).getRowObjectsJS();
+      this.prepared.set(text, statement);
+      if (this.prepared.size > PREPARED_PER_READER) this.forget(this.prepared.keys().next().value!);
+      return rows;
+    } catch (err) {
+      // A statement whose run failed is prepared anew the next time it is asked.
+      statement.destroySync();
+      throw err;
+    }
+  }
+
+  private forget(text: string): void {
+    this.prepared.get(text)?.destroySync();
+    this.prepared.delete(text);
   }
 }
 
@@ -51,7 +88,7 @@ export class DuckDbEventStore implements EventStore {
   readonly dialect = duckdbDialect;
   private identity = '';
   private writer!: SerialConnection;
-  private readers: SerialConnection[] = [];
+  private readers: ReadConnection[] = [];
   private nextReader = 0;
   /** The bulk writes still open, each as its rollback. */
   private readonly bulks = new Set<() => Promise<void>>();
@@ -70,7 +107,7 @@ export class DuckDbEventStore implements EventStore {
     const store = new DuckDbEventStore(instance);
     store.writer = new SerialConnection(await instance.connect());
     for (let i = 0; i < (options.readers ?? 3); i++) {
-      store.readers.push(new SerialConnection(await instance.connect()));
+      store.readers.push(new ReadConnection(await instance.connect()));
     }
     await store.init();
     return store;
@@ -226,8 +263,7 @@ export class DuckDbEventStore implements EventStore {
               conn.interrupt();
             }, deadlineMs);
       try {
-        const result = await conn.runAndReadAll(query.text, query.params as DuckDBValue[]);
-        return result.getRowObjectsJS() as T[];
+        return (await reader.readAll(query.text, query.params as DuckDBValue[])) as T[];
       } catch (err) {
         if (expired) throw new StatementTimeout(deadlineMs!, { cause: err });
         throw err;
@@ -300,9 +336,6 @@ export class DuckDbEventStore implements EventStore {
     this.instance.closeSync();
   }
 }
-
-
-/** A table or column name of a spec: written by us, checked before it becomes SQL text. */
 
 
 function scopePredicate(spec: TableSpec, scope: RowScope): Sql {
