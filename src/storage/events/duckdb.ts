@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { eventChunk } from './duckdb-chunk.js';
@@ -31,6 +31,23 @@ class SerialConnection {
  */
 export const PREPARED_PER_READER = 64;
 
+/**
+ * A result's rows as objects keyed by column name, converted a column at a time: `getRowObjectsJS`
+ * visits each row's values and takes about twice as long (0.37 against 0.18 ms for a year of
+ * `site_daily` rows, 0.57 against 0.34 ms for its goal rows).
+ */
+function rowObjects(reader: DuckDBResultReader): Record<string, unknown>[] {
+  const names = reader.columnNames();
+  const columns = reader.getColumnsJS();
+  const rows = new Array<Record<string, unknown>>(reader.currentRowCount);
+  for (let r = 0; r < rows.length; r++) {
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < names.length; c++) row[names[c]!] = columns[c]![r];
+    rows[r] = row;
+  }
+  return rows;
+}
+
 /** A read connection: its statements run one at a time, each prepared once while among the last `PREPARED_PER_READER` asked. */
 class ReadConnection extends SerialConnection {
   /** By text, the least recently used first. */
@@ -43,7 +60,7 @@ class ReadConnection extends SerialConnection {
     else statement = await this.conn.prepare(text);
     try {
       statement.bind(params as DuckDBValue[]);
-      const rows = (await statement.runAndReadAll()).getRowObjectsJS();
+      const rows = rowObjects(await statement.runAndReadAll());
       this.prepared.set(text, statement);
       if (this.prepared.size > PREPARED_PER_READER) this.forget(this.prepared.keys().next().value!);
       return rows;
