@@ -15,11 +15,17 @@ import { checkedName, checkedSpec } from './table-spec.js';
  */
 class SerialConnection {
   private tail: Promise<unknown> = Promise.resolve();
+  /** The works queued or running on it. */
+  private works = 0;
   constructor(readonly conn: DuckDBConnection) {}
   run<T>(work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.works++;
     const next = this.tail.then(() => work(this.conn));
-    this.tail = next.catch(() => undefined);
+    this.tail = next.catch(() => undefined).then(() => void this.works--);
     return next;
+  }
+  get queued(): number {
+    return this.works;
   }
 }
 
@@ -267,7 +273,7 @@ export class DuckDbEventStore implements EventStore {
   }
 
   query<T = Record<string, unknown>>(query: Sql, options: ReadOptions = {}): Promise<T[]> {
-    const reader = this.readers[this.nextReader++ % this.readers.length]!;
+    const reader = this.idlestReader();
     const { deadlineMs } = options;
     return reader.run(async (conn) => {
       let expired = false;
@@ -288,6 +294,21 @@ export class DuckDbEventStore implements EventStore {
         clearTimeout(timer);
       }
     });
+  }
+
+  /**
+   * The reader with the fewest statements queued or running, the first of them from the one after
+   * the last picked: a short read does not wait behind a long one (a filtered year, hundreds of
+   * milliseconds) while another connection has nothing to do.
+   */
+  private idlestReader(): ReadConnection {
+    const start = this.nextReader++;
+    let idlest = this.readers[start % this.readers.length]!;
+    for (let i = 1; i < this.readers.length && idlest.queued > 0; i++) {
+      const reader = this.readers[(start + i) % this.readers.length]!;
+      if (reader.queued < idlest.queued) idlest = reader;
+    }
+    return idlest;
   }
 
   /** DuckDB tells nothing besides the rows: a page's count rides on it as a window (`countOverAll`). */

@@ -1,7 +1,7 @@
-// A DuckDB read connection keeps the statements it ran lately prepared: a statement asked again
-// binds its new parameters and runs, and answers as if it were prepared anew, after writes, after
-// the last statements it keeps were pushed out by others, after a failed run, a timeout, and a
-// column added to its table.
+// DuckDB's read connections. Each keeps the statements it ran lately prepared: a statement asked
+// again binds its new parameters and runs, and answers as if it were prepared anew, after writes,
+// after the last statements it keeps were pushed out by others, after a failed run, a timeout, and a
+// column added to its table. A read goes to the connection with the fewest statements queued.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DuckDbEventStore, PREPARED_PER_READER } from '../../src/storage/events/duckdb.js';
@@ -98,3 +98,27 @@ test('a kept statement reads the columns a later spec added to its table', async
 function withDate<T extends { day: string }>(row: T): Omit<T, 'day'> & { day: Date } {
   return { ...row, day: new Date(`${row.day}T00:00:00Z`) };
 }
+
+test('a short read goes to a connection with nothing to do, not behind a long read', async () => {
+  const store = await DuckDbEventStore.open({ path: ':memory:', readers: 2 });
+  try {
+    const finished: string[] = [];
+    // Seconds of work on one connection, cut short by its deadline once the short reads are in.
+    const long = store
+      .query(sql`SELECT count(*) AS n FROM range(${40_000}) x, range(${40_000}) y WHERE (x.range * y.range) % 7 = 3`, { deadlineMs: 1_000 })
+      .then(
+        () => finished.push('long'),
+        (err: unknown) => finished.push(err instanceof StatementTimeout ? 'long (cancelled)' : String(err)),
+      );
+    const short = async (name: string) => {
+      await store.query(sql`SELECT ${name} AS name`);
+      finished.push(name);
+    };
+    // Each short read is asked once the one before has answered: the second round-robin pick is the busy connection.
+    for (const name of ['first', 'second', 'third']) await short(name);
+    await long;
+    assert.deepEqual(finished, ['first', 'second', 'third', 'long (cancelled)']);
+  } finally {
+    await store.close();
+  }
+});
