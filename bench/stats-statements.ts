@@ -1,11 +1,11 @@
 // bench/stats-statements: where `/stats?period=year` spends its time, statement by statement. Loads
-// a few days of bench/query's traffic (today up to half an hour ago), asks the year's stats over HTTP, and times each
-// statement where the service runs it: side by side as the service runs them, or one at a time
-// (BENCH_ONE_AT_A_TIME=1), on DuckDB or on a private ClickHouse server (BENCH_PROFILE=clickhouse).
+// a few days of bench/query's traffic (today's up to half an hour ago), asks the year's stats over
+// HTTP, and times each statement where the service runs it: side by side as the service runs them,
+// or one at a time (BENCH_ONE_AT_A_TIME=1), on DuckDB or on a private ClickHouse server
+// (BENCH_PROFILE=clickhouse).
 // With BENCH_DATA_DIR (DuckDB), the data folder is kept: the first run loads the days there, later
 // runs (of this or another checkout, on a copy of it) start a fresh process on it, the same day.
-// Today's part of the answer grows with the hours of today the loader filled: the first line
-// prints today's events and the settled sessions.
+// The first line prints today's events and settled sessions, which the statements of today read.
 //
 //   node --expose-gc --import tsx bench/stats-statements.ts
 //   BENCH_DAYS=4 BENCH_PAGEVIEWS_PER_DAY=20000 BENCH_REPEAT=40 BENCH_ONE_AT_A_TIME=1 BENCH_PROFILE=clickhouse node --expose-gc --import tsx bench/stats-statements.ts
@@ -29,11 +29,13 @@ const TOKEN = 'bench-admin-token-0123456789';
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;
 const ms = (v: number) => v.toFixed(1).padStart(6);
 
-/** A data folder kept between runs: the first run loads the site there, later runs start a fresh process on it. */
-const KEPT_DIR = process.env.BENCH_DATA_DIR;
+/** A data folder kept between runs: the first run loads the site there, later runs of the same day start a fresh process on it. */
+const KEPT_DIR = process.env.BENCH_DATA_DIR || undefined;
+if (KEPT_DIR !== undefined && CLICKHOUSE) throw new Error('BENCH_DATA_DIR keeps DuckDB data only: ClickHouse runs on a private server of its own each time');
 const dataDir = KEPT_DIR ?? mkdtempSync(join(tmpdir(), 'svc-bench-statements-'));
-if (KEPT_DIR) mkdirSync(KEPT_DIR, { recursive: true });
+if (KEPT_DIR !== undefined) mkdirSync(KEPT_DIR, { recursive: true });
 const siteFile = join(dataDir, 'bench-site.json');
+const today = localDay(Date.now(), TZ);
 const clickhouse: ClickHouseServer | undefined = CLICKHOUSE ? await startClickHouse() : undefined;
 const config = loadConfig({
   PORT: '0',
@@ -52,13 +54,13 @@ try {
     return (await res.json()) as any;
   };
   const kept = KEPT_DIR !== undefined && existsSync(siteFile);
-  const site: YearSite & { days: number } = kept
+  const site: YearSite & { days: number; loadedOn: string } = kept
     ? JSON.parse(readFileSync(siteFile, 'utf8'))
-    : { ...(await loadYearSite(service, admin, { pageviewsPerDay: PAGEVIEWS_PER_DAY, days: DAYS })), days: DAYS };
+    : { ...(await loadYearSite(service, admin, { pageviewsPerDay: PAGEVIEWS_PER_DAY, days: DAYS })), days: DAYS, loadedOn: today };
+  // On another day, the loaded today is yesterday: read from raw events without its settlement.
+  if (site.loadedOn !== today) throw new Error(`${siteFile} holds the days up to ${site.loadedOn}: load them again (an empty BENCH_DATA_DIR)`);
   if (KEPT_DIR !== undefined && !kept) writeFileSync(siteFile, JSON.stringify(site));
   (globalThis as { gc?: () => void }).gc?.();
-  // Today's part of the answer grows with the hours of today the loader filled (up to half an hour ago).
-  const today = localDay(Date.now(), TZ);
   const [todays] = await service.ctx.events.query<{ events: bigint; settled: bigint }>(
     sql`SELECT (SELECT count(*) FROM events WHERE site_id = ${site.siteId} AND day = ${trusted(service.ctx.events.dialect.dateLiteral(today))}) AS events,
       (SELECT count(*) FROM settled_sessions WHERE site_id = ${site.siteId}) AS settled`,

@@ -1,9 +1,12 @@
-// DuckDB's read connections. Each keeps the statements it ran lately prepared: a statement asked
-// again binds its new parameters and runs, and answers as if it were prepared anew, after writes,
-// after the last statements it keeps were pushed out by others, after a failed run, a timeout, and a
-// column added to its table. A read goes to the connection with the fewest statements queued.
+// DuckDB's read connections. Each keeps the last statements with parameters it ran prepared: a
+// statement asked again binds its new parameters and runs, and answers as if it were prepared anew:
+// after rows were appended (also rows its tables' statistics ruled out when it was prepared), after
+// the statements it keeps were pushed out by others, after a failed run, a timeout, and a column
+// added to its table. Rows come back as `getRowObjectsJS` gives them. A read goes to the connection
+// with the fewest statements queued.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { DuckDbEventStore, PREPARED_PER_READER } from '../../src/storage/events/duckdb.js';
 import { StatementTimeout, type TableSpec } from '../../src/storage/events/types.js';
 import { sql, trusted } from '../../src/sql/sql.js';
@@ -20,37 +23,76 @@ async function storeWith(counts: Record<string, number>): Promise<DuckDbEventSto
 
 const countOf = (store: DuckDbEventStore, siteId: string) => store.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${siteId}`);
 
+/** Counts the statements DuckDB prepares while `run` runs. */
+async function preparesDuring(run: () => Promise<void>): Promise<number> {
+  const prepare = DuckDBConnection.prototype.prepare;
+  let prepared = 0;
+  DuckDBConnection.prototype.prepare = function (this: DuckDBConnection, text: string) {
+    prepared++;
+    return prepare.call(this, text);
+  };
+  try {
+    await run();
+  } finally {
+    DuckDBConnection.prototype.prepare = prepare;
+  }
+  return prepared;
+}
+
 test('a kept statement answers each call with its own parameters, and sees rows appended since it was prepared', async () => {
   const store = await storeWith({ a: 3, b: 5 });
   try {
-    for (let round = 0; round < 3; round++) {
-      assert.deepEqual(await countOf(store, 'a'), [{ n: 3n + BigInt(round) }]);
-      assert.deepEqual(await countOf(store, 'b'), [{ n: 5n }]);
-      assert.deepEqual(await countOf(store, 'none'), [{ n: 0n }]);
-      await store.append([event({ siteId: 'a', ts: DAY + 100 + round })]);
-    }
+    const prepared = await preparesDuring(async () => {
+      for (let round = 0; round < 3; round++) {
+        assert.deepEqual(await countOf(store, 'a'), [{ n: 3n + BigInt(round) }]);
+        assert.deepEqual(await countOf(store, 'b'), [{ n: 5n }]);
+        assert.deepEqual(await countOf(store, 'none'), [{ n: 0n }]);
+        await store.append([event({ siteId: 'a', ts: DAY + 100 + round })]);
+      }
+    });
+    assert.equal(prepared, 1, 'one text, prepared once');
   } finally {
     await store.close();
   }
 });
 
-test('statements pushed out by more than the connection keeps are prepared anew and answer the same', async () => {
+test("rows that the tables' statistics ruled out when a statement was prepared are read once appended", async () => {
+  const store = await storeWith({ a: 2 });
+  try {
+    // Every event is on DAY's date: a later day's literal is outside the stored days' range.
+    const nextDay = trusted("DATE '2026-06-02'");
+    const withParameters = () => store.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${'a'} AND day = ${nextDay}`);
+    const withoutParameters = () => store.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE day = ${nextDay}`);
+    const later = () => store.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${'a'} AND ts > ${DAY + 86_400_000}`);
+    for (const read of [withParameters, withoutParameters, later]) assert.deepEqual(await read(), [{ n: 0n }]);
+    await store.append([event({ siteId: 'a', ts: DAY + 86_400_000 + 3_600_000 })]);
+    for (const read of [withParameters, withoutParameters, later]) assert.deepEqual(await read(), [{ n: 1n }]);
+  } finally {
+    await store.close();
+  }
+});
+
+test(`the last ${PREPARED_PER_READER} statements are kept; one pushed out is prepared anew and answers the same`, async () => {
   const store = await storeWith({ a: 7 });
   try {
-    const texts = PREPARED_PER_READER * 2 + 5;
-    for (let round = 0; round < 2; round++) {
-      // Each text its own statement; every round asks each one after all the others pushed it out.
-      for (let i = 0; i < texts; i++) {
-        const rows = await store.query<{ k: number; n: bigint }>(sql`SELECT ${trusted(String(i))} AS k, count(*) + ${i} AS n FROM events WHERE site_id = ${'a'}`);
-        assert.deepEqual(rows, [{ k: i, n: 7n + BigInt(i) }], `round ${round}, statement ${i}`);
-      }
-    }
+    const ask = async (i: number) => {
+      const rows = await store.query<{ k: number; n: bigint }>(sql`SELECT ${trusted(String(i))} AS k, count(*) + ${i} AS n FROM events WHERE site_id = ${'a'}`);
+      assert.deepEqual(rows, [{ k: i, n: 7n + BigInt(i) }], `statement ${i}`);
+    };
+    const all = Array.from({ length: PREPARED_PER_READER }, (_, i) => i);
+    assert.equal(await preparesDuring(async () => { for (const i of [...all, ...all]) await ask(i); }), PREPARED_PER_READER, 'each prepared once');
+    // One more pushes out the least recently asked (0), which is prepared again when asked.
+    assert.equal(await preparesDuring(async () => { await ask(PREPARED_PER_READER); await ask(1); }), 1);
+    assert.equal(await preparesDuring(() => ask(0)), 1);
+    // Many more than it keeps, asked in turn: each is prepared every time, and answers the same.
+    const many = Array.from({ length: PREPARED_PER_READER * 2 + 5 }, (_, i) => 1000 + i);
+    assert.equal(await preparesDuring(async () => { for (const i of [...many, ...many]) await ask(i); }), many.length * 2);
   } finally {
     await store.close();
   }
 });
 
-test('a statement whose run failed or ran past its deadline answers its next call', async () => {
+test('a statement whose run failed or ran past its deadline answers its next call', { timeout: 30_000 }, async () => {
   const store = await storeWith({ a: 2 });
   try {
     const cast = (value: string) => store.query<{ v: number }>(sql`SELECT CAST(${value} AS INTEGER) AS v`);
@@ -83,23 +125,43 @@ test('a kept statement reads the columns a later spec added to its table', async
       key: ['n'],
     };
     await store.createTables([spec]);
-    const scope = { siteId: 's', days: { from: '2026-06-01', to: '2026-06-01' } };
-    await store.replaceRows(spec, scope, sql`SELECT 's', DATE '2026-06-01', 1`);
+    await store.replaceRows(spec, { siteId: 's', days: { from: '2026-06-01', to: '2026-06-01' } }, sql`SELECT 's', DATE '2026-06-01', 1`);
     const everything = () => store.query(sql`SELECT * FROM kept_reads WHERE site_id = ${'s'}`);
-    assert.deepEqual(await everything(), [{ site_id: 's', day: '2026-06-01', n: 1n }].map(withDate));
+    const day = new Date('2026-06-01T00:00:00Z');
+    assert.deepEqual(await everything(), [{ site_id: 's', day, n: 1n }]);
     await store.createTables([{ ...spec, columns: [...spec.columns, { name: 'm', type: 'BIGINT', nullable: false }] }]);
-    assert.deepEqual(await everything(), [{ site_id: 's', day: '2026-06-01', n: 1n, m: 0n }].map(withDate));
+    assert.deepEqual(await everything(), [{ site_id: 's', day, n: 1n, m: 0n }]);
   } finally {
     await store.close();
   }
 });
 
-/** A row as DuckDB hands a DATE back to JavaScript. */
-function withDate<T extends { day: string }>(row: T): Omit<T, 'day'> & { day: Date } {
-  return { ...row, day: new Date(`${row.day}T00:00:00Z`) };
-}
+test('rows come back as getRowObjectsJS gives them: several chunks, every type the reads use, repeated names, none', async () => {
+  const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1 });
+  const reference = await (await DuckDBInstance.create(':memory:')).connect();
+  try {
+    const cases: Array<[string, Array<string | number>]> = [
+      [
+        `SELECT range AS i, CAST(range AS INTEGER) AS small, range * 1.5 AS x, 'k' || range AS k, range % 2 = 0 AS even,
+           DATE '2026-01-01' + CAST(range % 400 AS INTEGER) AS day, CASE WHEN range % 3 = 0 THEN NULL ELSE range END AS maybe,
+           [range, range + 1] AS pair FROM range(?) ORDER BY i`,
+        [5000],
+      ],
+      ['SELECT ? AS n, 2 AS n, 3 AS n', [1]],
+      ['SELECT range AS i FROM range(10) WHERE range > ?', [100]],
+      ['SELECT 1 AS n, 2 AS n', []],
+    ];
+    for (const [text, params] of cases) {
+      const expected = (await reference.runAndReadAll(text, params.length > 0 ? params : undefined)).getRowObjectsJS();
+      assert.deepEqual(await store.query({ text, params }), expected, text);
+    }
+  } finally {
+    reference.closeSync();
+    await store.close();
+  }
+});
 
-test('a short read goes to a connection with nothing to do, not behind a long read', async () => {
+test('a short read goes to a connection with nothing to do, not behind a long read', { timeout: 30_000 }, async () => {
   const store = await DuckDbEventStore.open({ path: ':memory:', readers: 2 });
   try {
     const finished: string[] = [];
@@ -110,12 +172,12 @@ test('a short read goes to a connection with nothing to do, not behind a long re
         () => finished.push('long'),
         (err: unknown) => finished.push(err instanceof StatementTimeout ? 'long (cancelled)' : String(err)),
       );
-    const short = async (name: string) => {
+    // Each short read is asked once the one before has answered: in turn, the second would go to the busy connection.
+    for (const name of ['first', 'second', 'third']) {
       await store.query(sql`SELECT ${name} AS name`);
       finished.push(name);
-    };
-    // Each short read is asked once the one before has answered: the second round-robin pick is the busy connection.
-    for (const name of ['first', 'second', 'third']) await short(name);
+    }
+    assert.deepEqual(finished, ['first', 'second', 'third']);
     await long;
     assert.deepEqual(finished, ['first', 'second', 'third', 'long (cancelled)']);
   } finally {

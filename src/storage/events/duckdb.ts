@@ -15,35 +15,29 @@ import { checkedName, checkedSpec } from './table-spec.js';
  */
 class SerialConnection {
   private tail: Promise<unknown> = Promise.resolve();
-  /** The works queued or running on it. */
-  private works = 0;
   constructor(readonly conn: DuckDBConnection) {}
   run<T>(work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    this.works++;
     const next = this.tail.then(() => work(this.conn));
-    this.tail = next.catch(() => undefined).then(() => void this.works--);
+    this.tail = next.catch(() => undefined);
     return next;
-  }
-  get queued(): number {
-    return this.works;
   }
 }
 
 /**
- * The statements a read connection prepared lately. Asked with parameters, DuckDB parses, binds and
- * plans a statement at each run: a few small statements answer a request (a year's stats: five), so
- * that work is a large share of it, and a statement prepared once per connection runs without the
- * parse and first plan (docs/performance.md#where-the-years-stats-spend-their-time).
+ * How many statements a read connection keeps prepared. Asked with parameters through
+ * `runAndReadAll`, DuckDB parses, binds and plans a statement, then binds and plans it again with
+ * the values; a request's statements are small (a year's stats: five, each a few milliseconds), so
+ * that first pass is a large share of each. A kept statement skips it
+ * (docs/performance.md#where-the-years-stats-spend-their-time).
  */
 export const PREPARED_PER_READER = 64;
 
 /**
- * A result's rows as objects keyed by column name, converted a column at a time: `getRowObjectsJS`
- * visits each row's values and takes about twice as long (0.37 against 0.18 ms for a year of
- * `site_daily` rows, 0.57 against 0.34 ms for its goal rows).
+ * A result's rows as objects keyed by column name (repeated names told apart as `getRowObjectsJS`
+ * does), converted a column at a time rather than by visiting each row's values.
  */
 function rowObjects(reader: DuckDBResultReader): Record<string, unknown>[] {
-  const names = reader.columnNames();
+  const names = reader.deduplicatedColumnNames();
   const columns = reader.getColumnsJS();
   const rows = new Array<Record<string, unknown>>(reader.currentRowCount);
   for (let r = 0; r < rows.length; r++) {
@@ -54,32 +48,70 @@ function rowObjects(reader: DuckDBResultReader): Record<string, unknown>[] {
   return rows;
 }
 
-/** A read connection: its statements run one at a time, each prepared once while among the last `PREPARED_PER_READER` asked. */
+/**
+ * A read connection: its statements run one at a time, and it keeps the last
+ * `PREPARED_PER_READER` statements with parameters it ran prepared, by text. DuckDB plans a
+ * statement with parameters anew at each run, with the values bound, so a kept one reads the rows
+ * as they are now. One without parameters is not kept: its prepared plan is made once, from the
+ * tables' statistics of that moment, and would miss rows appended since (duckdb/duckdb#23704).
+ */
 class ReadConnection extends SerialConnection {
   /** By text, the least recently used first. */
   private readonly prepared = new Map<string, DuckDBPreparedStatement>();
+  /** Statements queued or running. */
+  private statements = 0;
 
-  /** The statement's rows, from its prepared form (prepared now if it is not kept). */
-  async readAll(text: string, params: readonly DuckDBValue[]): Promise<Record<string, unknown>[]> {
+  get pending(): number {
+    return this.statements;
+  }
+
+  /** The rows of `query`, cancelled past `deadlineMs` from its start on this connection (not from its wait in the queue). */
+  async read(query: Sql, deadlineMs: number | undefined): Promise<Record<string, unknown>[]> {
+    this.statements++;
+    try {
+      return await this.run(async (conn) => {
+        let expired = false;
+        const timer =
+          deadlineMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                expired = true;
+                conn.interrupt();
+              }, deadlineMs);
+        try {
+          return query.params.length === 0 ? rowObjects(await conn.runAndReadAll(query.text)) : await this.readPrepared(query.text, query.params as DuckDBValue[]);
+        } catch (err) {
+          if (expired) throw new StatementTimeout(deadlineMs!, { cause: err });
+          throw err;
+        } finally {
+          clearTimeout(timer);
+        }
+      });
+    } finally {
+      this.statements--;
+    }
+  }
+
+  private async readPrepared(text: string, params: DuckDBValue[]): Promise<Record<string, unknown>[]> {
     let statement = this.prepared.get(text);
     if (statement) this.prepared.delete(text);
     else statement = await this.conn.prepare(text);
+    let rows: Record<string, unknown>[];
     try {
-      statement.bind(params as DuckDBValue[]);
-      const rows = rowObjects(await statement.runAndReadAll());
-      this.prepared.set(text, statement);
-      if (this.prepared.size > PREPARED_PER_READER) this.forget(this.prepared.keys().next().value!);
-      return rows;
+      statement.bind(params);
+      rows = rowObjects(await statement.runAndReadAll());
     } catch (err) {
       // A statement whose run failed is prepared anew the next time it is asked.
       statement.destroySync();
       throw err;
     }
-  }
-
-  private forget(text: string): void {
-    this.prepared.get(text)?.destroySync();
-    this.prepared.delete(text);
+    this.prepared.set(text, statement);
+    if (this.prepared.size > PREPARED_PER_READER) {
+      const [oldest, evicted] = this.prepared.entries().next().value!;
+      this.prepared.delete(oldest);
+      evicted.destroySync();
+    }
+    return rows;
   }
 }
 
@@ -273,40 +305,20 @@ export class DuckDbEventStore implements EventStore {
   }
 
   query<T = Record<string, unknown>>(query: Sql, options: ReadOptions = {}): Promise<T[]> {
-    const reader = this.idlestReader();
-    const { deadlineMs } = options;
-    return reader.run(async (conn) => {
-      let expired = false;
-      // The deadline counts from the statement's start on its connection, not from its wait in the queue.
-      const timer =
-        deadlineMs === undefined
-          ? undefined
-          : setTimeout(() => {
-              expired = true;
-              conn.interrupt();
-            }, deadlineMs);
-      try {
-        return (await reader.readAll(query.text, query.params as DuckDBValue[])) as T[];
-      } catch (err) {
-        if (expired) throw new StatementTimeout(deadlineMs!, { cause: err });
-        throw err;
-      } finally {
-        clearTimeout(timer);
-      }
-    });
+    return this.idlestReader().read(query, options.deadlineMs) as Promise<T[]>;
   }
 
   /**
-   * The reader with the fewest statements queued or running, the first of them from the one after
-   * the last picked: a short read does not wait behind a long one (a filtered year, hundreds of
+   * The reader with the fewest statements queued or running, looked for from a start that moves on
+   * at each call: a short read does not wait behind a long one (a filtered year, hundreds of
    * milliseconds) while another connection has nothing to do.
    */
   private idlestReader(): ReadConnection {
     const start = this.nextReader++;
     let idlest = this.readers[start % this.readers.length]!;
-    for (let i = 1; i < this.readers.length && idlest.queued > 0; i++) {
+    for (let i = 1; i < this.readers.length && idlest.pending > 0; i++) {
       const reader = this.readers[(start + i) % this.readers.length]!;
-      if (reader.queued < idlest.queued) idlest = reader;
+      if (reader.pending < idlest.pending) idlest = reader;
     }
     return idlest;
   }
@@ -374,7 +386,6 @@ export class DuckDbEventStore implements EventStore {
     this.instance.closeSync();
   }
 }
-
 
 function scopePredicate(spec: TableSpec, scope: RowScope): Sql {
   const day = trusted(spec.dayColumn);
