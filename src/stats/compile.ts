@@ -592,25 +592,10 @@ export interface DailyStatements {
 }
 
 /**
- * The rows of a statement of day rows (b, a day's text; `keys`; `columns`, summed) with the days of
- * each of `parts` (ranges that do not overlap) added up into one row keyed by the part's first day,
- * and the other days as they are. For a reader that only sums each part: a year of rolled-up days
- * is one row instead of 365 to convert and add.
- */
-function foldedParts(statement: Sql, parts: readonly Period[], keys: readonly string[], columns: readonly string[]): Sql {
-  if (parts.length === 0) return statement;
-  const part = joinSql(parts.map((p) => sql`WHEN b BETWEEN ${p.from} AND ${p.to} THEN ${p.from}`), ' ');
-  const selected = trusted(['k AS b', ...keys, ...columns.map((c) => `CAST(sum(${c}) AS BIGINT) AS ${c}`)].join(', '));
-  return sql`SELECT ${selected}
-    FROM (SELECT CASE ${part} ELSE b END AS k, ${trusted([...keys, ...columns].join(', '))} FROM (${statement}) s) f GROUP BY ${trusted(['k', ...keys].join(', '))}`;
-}
-
-/**
  * Per day, the traffic measures of a query's days, one statement per source. Columns: b (day text),
  * then the measures in registry order; `sessions: false` leaves the per-session ones at 0 on raw days.
- * The rolled-up and imported days of each of `parts` come as one row (`foldedParts`).
  */
-export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean, parts: readonly Period[] = []): DailyStatements {
+export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean): DailyStatements {
   const statements: Sql[] = [];
   // Rolled-up and imported days in one statement: one round trip for both.
   const summed: Sql[] = [];
@@ -625,7 +610,7 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
     );
   }
   if (days.imported) summed.push(importedDailyMeasures(d, q.siteId, days.imported, q.filters[0]));
-  if (summed.length > 0) statements.push(foldedParts(joinSql(summed, ' UNION ALL '), parts, [], MEASURE_COLUMNS));
+  if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
   // Visitors alone are one pass over raw events, cheaper than the settled rows and open sessions.
   if (days.raw && days.settled && sessions) {
@@ -643,7 +628,7 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
  * Per day and goal, the goal measures of some days, one statement per source (none without goals),
  * the goals a settlement counted apart from the others. Columns: b, goal_id, then the measures.
  */
-export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[], parts: readonly Period[] = []): DailyStatements {
+export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[]): DailyStatements {
   const statements: Sql[] = [];
   if (goals.length === 0) return { sources: statements, check: null };
   const summed: Sql[] = [];
@@ -656,7 +641,7 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
   }
   const imported = days.imported && importedGoals(d, siteId, days.imported, goals);
   if (imported) summed.push(imported);
-  if (summed.length > 0) statements.push(foldedParts(joinSql(summed, ' UNION ALL '), parts, ['goal_id'], GOAL_COLUMNS));
+  if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (!days.raw) return { sources: statements, check: null };
   const counted = days.settled ? settledGoals(days.settled, goals) : [];
   const rest = goals.filter((g) => !counted.includes(g));

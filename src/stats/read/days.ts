@@ -16,7 +16,6 @@ import {
   type Measures,
 } from '../measures.js';
 import type { DaySources, PlannedQuery } from '../planner.js';
-import type { Period } from '../../core/period.js';
 
 /** Rounded to 1 decimal; 0 when both are 0 or either is null; 100 from a zero base. */
 export function deltaPct(value: number | null, prev: number | null): number {
@@ -29,12 +28,11 @@ export function deltaPct(value: number | null, prev: number | null): number {
  * Per-day measures of some days of a plan, from rollups up to the watermark and raw events after it
  * (with their settlement, where it holds), and imported aggregates on the days they hold (a day's
  * rows of several sources add up). Readers of visitors only skip the per-session part (bounces,
- * duration) of raw reads. Readers that only sum some parts of the days (ranges that do not overlap)
- * name them: the rolled-up and imported days of each part come keyed by its first day, added up.
+ * duration) of raw reads.
  */
-export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, need = { sessions: true }, parts: readonly Period[] = []): Promise<Map<string, Measures>> {
+export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, need = { sessions: true }): Promise<Map<string, Measures>> {
   const out = new Map<string, Measures>();
-  for (const r of await readDaily(events, days, (read) => dailyMeasureStatements(events.dialect, q, read, need.sessions, parts))) {
+  for (const r of await readDaily(events, days, (read) => dailyMeasureStatements(events.dialect, q, read, need.sessions))) {
     const day = String(r.b);
     const m = measuresOf(TRAFFIC_MEASURES, r);
     const before = out.get(day);
@@ -64,15 +62,9 @@ export function sumDays(days: Map<string, Measures>, from: string, to: string): 
 }
 
 /** Per-day conversions of each goal, from the same sources as `dailyMeasures`. */
-export async function dailyGoals(
-  events: EventReader,
-  q: PlannedQuery,
-  days: DaySources,
-  goals: readonly GoalRef[],
-  parts: readonly Period[] = [],
-): Promise<Map<string, Map<number, GoalCounts>>> {
+export async function dailyGoals(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
   const out = new Map<string, Map<number, GoalCounts>>();
-  for (const r of await readDaily(events, days, (read) => dailyGoalStatements(events.dialect, q.siteId, read, goals, parts))) {
+  for (const r of await readDaily(events, days, (read) => dailyGoalStatements(events.dialect, q.siteId, read, goals))) {
     const b = String(r.b);
     let day = out.get(b);
     if (!day) out.set(b, (day = new Map()));

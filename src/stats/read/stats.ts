@@ -7,8 +7,6 @@ import { METRIC_REGISTRY, metricTakesFilters, METRICS, type Kpi, type Metric, ty
 import { cutDayStatements } from '../compile.js';
 import { GOAL_MEASURES, measuresOf, metricValue, TRAFFIC_MEASURES, type GoalCounts, type Measures } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
-import type { Period } from '../../core/period.js';
-import { addDays } from '../../core/localtime.js';
 import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
 
 function kpi(value: number | null, prev: number | null): Kpi {
@@ -52,27 +50,11 @@ async function cutPrevious(events: EventReader, q: PlannedQuery, days: Map<strin
   return [cutDays, cutGoals];
 }
 
-/**
- * The parts of the span that the KPIs sum: the period, and the compared one but for the day it cuts
- * (`cutPrevious` reads or scales that day alone: its last). None where they meet (a compared part a
- * year earlier within a period of more than a year): each day is then read alone.
- */
-function summedParts(q: PlannedQuery): Period[] {
-  const cut = q.previousCut?.day ?? null;
-  const inPeriod = (day: string) => day >= q.period.from && day <= q.period.to;
-  if (cut !== null && (cut !== q.previous.to || inPeriod(cut))) return [];
-  if (!q.plan.previousComplete) return [q.period];
-  const previous = { from: q.previous.from, to: cut === null ? q.previous.to : addDays(cut, -1) };
-  if (previous.from > previous.to) return [q.period];
-  return previous.from <= q.period.to && q.period.from <= previous.to ? [] : [q.period, previous];
-}
-
 export async function computeStats(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<Stats> {
   const { plan } = q;
-  const parts = summedParts(q);
   const [days, goalDays] = await Promise.all([
-    dailyMeasures(events, q, plan.span, undefined, parts),
-    q.filters.length === 0 ? dailyGoals(events, q, plan.span, goals, parts) : Promise.resolve(new Map()),
+    dailyMeasures(events, q, plan.span),
+    q.filters.length === 0 ? dailyGoals(events, q, plan.span, goals) : Promise.resolve(new Map()),
   ]);
   const [previousDays, previousGoalDays] = plan.previousComplete ? await cutPrevious(events, q, days, goalDays, goals) : [days, goalDays];
   const current = plan.period.firstComputable !== null;
