@@ -132,17 +132,27 @@ export function measureAggregates(d: Dialect, registry: Registry, over: MeasureS
     .join(', ');
 }
 
+/** Each registry's measure names with their columns, listed once: a read converts a row per day. */
+const namedColumns = new WeakMap<Registry, Array<[string, string]>>();
+
 /** The measures of a result row (engines return counts as bigints or numbers). */
 export function measuresOf<R extends Registry>(registry: R, row: Record<string, unknown>): Record<keyof R, number> {
-  const out = {} as Record<keyof R, number>;
-  for (const [name, m] of Object.entries(registry) as Array<[keyof R, MeasureSpec]>) out[name] = Number(row[m.column]);
-  return out;
+  let columns = namedColumns.get(registry);
+  if (!columns) namedColumns.set(registry, (columns = Object.entries(registry).map(([name, m]) => [name, m.column])));
+  const out = {} as Record<string, number>;
+  for (const [name, column] of columns) out[name] = Number(row[column]);
+  return out as Record<keyof R, number>;
 }
 
 export function addMeasures<M extends Record<string, number>>(a: M, b: M): M {
   const out = { ...a };
-  for (const name of Object.keys(b) as Array<keyof M>) out[name] = (a[name]! + b[name]!) as M[keyof M];
+  addInto(out, b);
   return out;
+}
+
+/** Adds `b` into `total`, a sum being built (never a value shared with others). */
+export function addInto<M extends Record<string, number>>(total: M, b: M): void {
+  for (const name in b) total[name] = (total[name]! + b[name]!) as M[typeof name];
 }
 
 /** Every measure of a registry at 0. */

@@ -5,6 +5,7 @@ import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements, type
 import { settlementHeld } from '../settlement.js';
 import { statementKey } from '../shared-reads.js';
 import {
+  addInto,
   addMeasures,
   GOAL_MEASURES,
   measuresOf,
@@ -56,8 +57,8 @@ async function readDaily(events: EventReader, days: DaySources, statementsOf: (d
 }
 
 export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {
-  let total = ZERO_MEASURES;
-  for (const [day, m] of days) if (day >= from && day <= to) total = addMeasures(total, m);
+  const total = { ...ZERO_MEASURES };
+  for (const [day, m] of days) if (day >= from && day <= to) addInto(total, m);
   return total;
 }
 
@@ -77,11 +78,11 @@ export async function dailyGoals(events: EventReader, q: PlannedQuery, days: Day
 }
 
 export function sumGoal(daily: Map<string, Map<number, GoalCounts>>, from: string, to: string, goalId?: number): GoalCounts {
-  let total = zeroOf(GOAL_MEASURES);
+  const total = zeroOf(GOAL_MEASURES);
   for (const [day, goals] of daily) {
     if (day < from || day > to) continue;
     for (const [id, c] of goals) {
-      if (goalId === undefined || id === goalId) total = addMeasures(total, c);
+      if (goalId === undefined || id === goalId) addInto(total, c);
     }
   }
   return total;

@@ -61,15 +61,14 @@ export async function computeStats(events: EventReader, q: PlannedQuery, goals: 
   const previous = plan.previousComplete;
   const now = sumDays(days, q.period.from, q.period.to);
   const before = sumDays(previousDays, q.previous.from, q.previous.to);
+  const goalsNow = sumGoal(goalDays, q.period.from, q.period.to);
+  const goalsBefore = sumGoal(previousGoalDays, q.previous.from, q.previous.to);
   const pick = (metric: Metric): Kpi => {
     if (!metricTakesFilters(metric, q.filters)) return kpi(null, null);
     const c = METRIC_REGISTRY[metric].computation;
     if (c.kind !== 'goals') return kpi(current ? metricValue(c, now) : null, previous ? metricValue(c, before) : null);
     if (goals.length === 0) return kpi(null, null);
-    return kpi(
-      current ? sumGoal(goalDays, q.period.from, q.period.to)[c.measure] : null,
-      previous ? sumGoal(previousGoalDays, q.previous.from, q.previous.to)[c.measure] : null,
-    );
+    return kpi(current ? goalsNow[c.measure] : null, previous ? goalsBefore[c.measure] : null);
   };
   return Object.fromEntries(METRICS.map((metric) => [metric, pick(metric)])) as Stats;
 }
