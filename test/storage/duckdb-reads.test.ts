@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { DuckDbEventStore, PREPARED_PER_READER } from '../../src/storage/events/duckdb.js';
-import { StatementTimeout, type TableSpec } from '../../src/storage/events/types.js';
+import { StatementTimeout } from '../../src/storage/events/types.js';
+import { countTable } from '../helpers/table-specs.js';
 import { sql, trusted } from '../../src/sql/sql.js';
 import { event } from '../../support/events.js';
 
@@ -114,16 +115,7 @@ test('a statement whose run failed or ran past its deadline answers its next cal
 test('a kept statement reads the columns a later spec added to its table', async () => {
   const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1 });
   try {
-    const spec: TableSpec = {
-      name: 'kept_reads',
-      columns: [
-        { name: 'site_id', type: 'VARCHAR', nullable: false },
-        { name: 'day', type: 'DATE', nullable: false },
-        { name: 'n', type: 'BIGINT', nullable: false },
-      ],
-      dayColumn: 'day',
-      key: ['n'],
-    };
+    const spec = countTable('kept_reads');
     await store.createTables([spec]);
     await store.replaceRows(spec, { siteId: 's', days: { from: '2026-06-01', to: '2026-06-01' } }, sql`SELECT 's', DATE '2026-06-01', 1`);
     const everything = () => store.query(sql`SELECT * FROM kept_reads WHERE site_id = ${'s'}`);

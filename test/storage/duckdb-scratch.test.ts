@@ -4,20 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
-import type { TableSpec } from '../../src/storage/events/types.js';
+import { countTable } from '../helpers/table-specs.js';
 import { sql } from '../../src/sql/sql.js';
 
-const SCRATCH: TableSpec = {
-  name: 'parts_scratch',
-  columns: [
-    { name: 'site_id', type: 'VARCHAR', nullable: false },
-    { name: 'day', type: 'DATE', nullable: false },
-    { name: 'n', type: 'BIGINT', nullable: false },
-  ],
-  dayColumn: 'day',
-  key: ['n'],
-  scratch: true,
-};
+const SCRATCH = countTable('parts_scratch', { scratch: true });
 
 test('a scratch table emptied by a clear gives its memory back; one holding other rows keeps them', async () => {
   const store = await DuckDbEventStore.open({ path: ':memory:' });
@@ -39,7 +29,7 @@ test('a scratch table emptied by a clear gives its memory back; one holding othe
     await fill('b', 20);
     await store.replaceRows(SCRATCH, scope('a'), null);
     // Read through a table of its own: a scratch table is the writer connection's.
-    const copy: TableSpec = { ...SCRATCH, name: 'parts_copy', scratch: false };
+    const copy = countTable('parts_copy');
     await store.createTables([copy]);
     await store.replaceRows(copy, { siteId: 'b', days: { from: null, to: '2026-12-31' } }, sql`SELECT * FROM parts_scratch`);
     await store.replaceRows(copy, { siteId: 'a', days: { from: null, to: '2026-12-31' } }, sql`SELECT * FROM parts_scratch`);
