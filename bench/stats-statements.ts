@@ -1,14 +1,17 @@
-// bench/stats-statements: where `/stats?period=year` spends its time, statement by statement. Loads
-// a few days of bench/query's traffic (today's up to half an hour ago), asks the year's stats over
-// HTTP, and times each statement where the service runs it: side by side as the service runs them,
-// or one at a time (BENCH_ONE_AT_A_TIME=1), on DuckDB or on a private ClickHouse server
-// (BENCH_PROFILE=clickhouse).
+// bench/stats-statements: where a read (`/stats?period=year`, or BENCH_READ) spends its time,
+// statement by statement. Loads a few days of bench/query's traffic (today's up to half an hour
+// ago), asks the read over HTTP, and times each statement where the service runs it: side by side as
+// the service runs them, or one at a time (BENCH_ONE_AT_A_TIME=1), on DuckDB or on a private
+// ClickHouse server (BENCH_PROFILE=clickhouse). With BENCH_ALONE=1 (DuckDB), each distinct statement
+// of one request then runs alone, BENCH_REPEAT times, and the bench prints its time and the process's
+// CPU time (user + system, DuckDB's threads included) a run.
 // With BENCH_DATA_DIR (DuckDB), the data folder is kept: the first run loads the days there, later
 // runs (of this or another checkout, on a copy of it) start a fresh process on it, the same day.
 // The first line prints today's events and settled sessions, which the statements of today read.
 //
 //   node --expose-gc --import tsx bench/stats-statements.ts
 //   BENCH_DAYS=4 BENCH_PAGEVIEWS_PER_DAY=20000 BENCH_REPEAT=40 BENCH_ONE_AT_A_TIME=1 BENCH_PROFILE=clickhouse node --expose-gc --import tsx bench/stats-statements.ts
+//   BENCH_READ='breakdown?period=year&dimension=page' BENCH_ALONE=1 BENCH_DATA_DIR=/tmp/year node --expose-gc --import tsx bench/stats-statements.ts
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +19,7 @@ import { loadConfig } from '../src/config.js';
 import { startService } from '../src/server.js';
 import { localDay } from '../src/core/localtime.js';
 import { sql, trusted, type Sql } from '../src/sql/sql.js';
+import { statementKey } from '../src/stats/shared-reads.js';
 import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
 import { loadYearSite, TZ, type YearSite } from './year-site.js';
 
@@ -24,8 +28,13 @@ const PAGEVIEWS_PER_DAY = Number(process.env.BENCH_PAGEVIEWS_PER_DAY ?? 20_000);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 40);
 const ONE_AT_A_TIME = process.env.BENCH_ONE_AT_A_TIME === '1';
 const CLICKHOUSE = process.env.BENCH_PROFILE === 'clickhouse';
+/** The read asked: a path under /v1/sites/:id/ with its query. */
+const READ = process.env.BENCH_READ ?? 'stats?period=year';
+const ALONE = process.env.BENCH_ALONE === '1';
+if (ALONE && CLICKHOUSE) throw new Error("BENCH_ALONE counts this process's CPU time: ClickHouse runs its statements in a server of its own");
 const TOKEN = 'bench-admin-token-0123456789';
 
+const label = (statement: Sql) => statement.text.replace(/\s+/g, ' ').slice(0, 110);
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;
 const ms = (v: number) => v.toFixed(1).padStart(6);
 
@@ -70,6 +79,10 @@ try {
   const events = service.ctx.events;
   const query = events.query.bind(events);
   const timings = new Map<string, number[]>();
+  /** The distinct statements of the last request, by text and parameters. */
+  const lastRequest = new Map<string, Sql>();
+  /** The last request's first statement's start and last statement's end. */
+  let span = { first: Infinity, last: 0 };
   let measuring = false;
   let previous: Promise<unknown> = Promise.resolve();
   events.query = (async (statement: Sql, options?: object) => {
@@ -80,34 +93,64 @@ try {
       await before;
     }
     const started = performance.now();
+    span.first = Math.min(span.first, started);
     try {
       return await query(statement, options);
     } finally {
       done();
+      span.last = performance.now();
       if (measuring) {
-        const name = statement.text.replace(/\s+/g, ' ').slice(0, 110);
-        (timings.get(name) ?? timings.set(name, []).get(name)!).push(performance.now() - started);
+        (timings.get(label(statement)) ?? timings.set(label(statement), []).get(label(statement))!).push(performance.now() - started);
+        lastRequest.set(statementKey(statement), statement);
       }
     }
   }) as typeof events.query;
 
   const ask = async () => {
-    const res = await fetch(`${service.url}/v1/sites/${site.siteId}/stats?period=year`, { headers: { authorization: `Bearer ${site.key}` } });
-    if (res.status !== 200) throw new Error(`stats: ${res.status} ${await res.text()}`);
+    lastRequest.clear();
+    span = { first: Infinity, last: 0 };
+    const res = await fetch(`${service.url}/v1/sites/${site.siteId}/${READ}`, { headers: { authorization: `Bearer ${site.key}` } });
+    if (res.status !== 200) throw new Error(`${READ}: ${res.status} ${await res.text()}`);
     await res.json();
   };
   for (let i = 0; i < 5; i++) await ask();
   measuring = true;
   const requests: number[] = [];
+  const spans: number[] = [];
+  const cpuBefore = process.cpuUsage();
   for (let i = 0; i < REPEAT; i++) {
     const started = performance.now();
     await ask();
     requests.push(performance.now() - started);
+    spans.push(span.last - span.first);
   }
+  const cpu = process.cpuUsage(cpuBefore);
   measuring = false;
-  console.log(`${CLICKHOUSE ? 'ClickHouse' : 'DuckDB'}, ${site.days} days (${site.rows} events${kept ? ', loaded by an earlier run' : ''}; today ${todays!.events} events, ${todays!.settled} settled sessions), statements ${ONE_AT_A_TIME ? 'one at a time' : 'side by side'}, ${REPEAT} requests; p50 and p95 ms`);
+  console.log(`${CLICKHOUSE ? 'ClickHouse' : 'DuckDB'}, ${site.days} days (${site.rows} events${kept ? ', loaded by an earlier run' : ''}; today ${todays!.events} events, ${todays!.settled} settled sessions), ${READ}, statements ${ONE_AT_A_TIME ? 'one at a time' : 'side by side'}, ${REPEAT} requests; p50 and p95 ms`);
   console.log(`${ms(percentile(requests, 0.5))} ${ms(percentile(requests, 0.95))}  the request`);
+  console.log(`${ms(percentile(spans, 0.5))} ${ms(percentile(spans, 0.95))}  from its first statement's start to its last statement's end`);
+  if (!CLICKHOUSE) console.log(`${' '.repeat(7)}${ms((cpu.user + cpu.system) / 1000 / REPEAT)}  CPU ms a request (this process: DuckDB's threads, the service and the bench's HTTP client)`);
   for (const [name, values] of timings) console.log(`${ms(percentile(values, 0.5))} ${ms(percentile(values, 0.95))}  ×${values.length / REPEAT} ${name}`);
+  if (ALONE) {
+    // Each statement alone: nothing else runs, so the process's CPU time is the statement's (its
+    // run on DuckDB's threads and its rows converted), whatever the machine's other load.
+    console.log(`each statement alone, ${REPEAT} runs: p50 ms, CPU ms a run`);
+    let cpuTotal = 0;
+    for (const statement of lastRequest.values()) {
+      const times: number[] = [];
+      const before = process.cpuUsage();
+      for (let i = 0; i < REPEAT; i++) {
+        const started = performance.now();
+        await query(statement);
+        times.push(performance.now() - started);
+      }
+      const cpu = process.cpuUsage(before);
+      const cpuMs = (cpu.user + cpu.system) / 1000 / REPEAT;
+      cpuTotal += cpuMs;
+      console.log(`${ms(percentile(times, 0.5))} ${ms(cpuMs)}  ${label(statement)}`);
+    }
+    console.log(`${' '.repeat(7)}${ms(cpuTotal)}  CPU ms of the ${lastRequest.size} statements`);
+  }
 } finally {
   await service.stop();
   await clickhouse?.stop();
