@@ -132,4 +132,40 @@ describe('ClickHouse EventStore: idempotent appends', () => {
       assert.deepEqual(rows, [{ s: 'site', d: '2026-01-03', k: 'd' }], table.name);
     }
   });
+
+  test('a table of few rows a day is partitioned by site and year; one made by month before keeps its months and its replacements', async () => {
+    const byMonth = { name: 'few', columns: [{ name: 'site_id', type: 'VARCHAR', nullable: false }, { name: 'day', type: 'DATE', nullable: false }, { name: 'n', type: 'BIGINT', nullable: false }], dayColumn: 'day', key: [] } as const satisfies TableSpec;
+    const byYear = { ...byMonth, fewRowsADay: true } satisfies TableSpec;
+    const partitionKey = async (table: string) => (await direct.query<{ k: string }>(sql`SELECT partition_key AS k FROM system.tables WHERE database = currentDatabase() AND name = ${table}`))[0]!.k;
+    const partitions = async (table: string) =>
+      (await direct.query<{ p: string }>(sql`SELECT DISTINCT partition AS p FROM system.parts WHERE database = currentDatabase() AND table = ${table} AND active ORDER BY p`)).map((r) => r.p);
+    const rows = sql`SELECT 'site', toDate('2025-12-30') + number, number FROM system.numbers LIMIT 40`;
+    const read = (table: string) => direct.query<{ d: string; n: bigint }>(sql`SELECT toString(day) AS d, n FROM ${trusted(table)} WHERE site_id = ${'site'} ORDER BY d`);
+    const expected = (replaced: string) => Array.from({ length: 40 }, (_, i) => {
+      const d = new Date(Date.UTC(2025, 11, 30 + i)).toISOString().slice(0, 10);
+      return { d, n: d === replaced ? 99n : BigInt(i) };
+    });
+
+    await direct.createTables([{ ...byYear, name: 'few_by_year' }]);
+    assert.match(await partitionKey('few_by_year'), /^\(?site_id, toYear\(day\)\)?$/);
+
+    for (const [table, spec, parts] of [
+      ['few_by_year', { ...byYear, name: 'few_by_year' }, [`('site',2025)`, `('site',2026)`]],
+      ['few', byYear, [`('site',202512)`, `('site',202601)`, `('site',202602)`]],
+    ] as const) {
+      // 'few' is made by month first; its spec then says few rows a day, which cannot change its key.
+      if (table === 'few') {
+        await direct.createTables([byMonth]);
+        await direct.replaceRows(byMonth, { siteId: 'site', days: { from: '2025-01-01', to: '2026-12-31' } }, rows);
+        await direct.createTables([spec]);
+        assert.match(await partitionKey('few'), /toYYYYMM\(day\)/);
+      } else {
+        await direct.replaceRows(spec, { siteId: 'site', days: { from: '2025-01-01', to: '2026-12-31' } }, rows);
+      }
+      await direct.replaceRows(spec, { siteId: 'site', days: { from: '2026-01-01', to: '2026-01-01' } }, sql`SELECT 'site', toDate('2026-01-01'), 99`);
+      await direct.replaceRows(spec, { siteId: 'other', days: { from: '2026-01-01', to: '2026-01-01' } }, sql`SELECT 'other', toDate('2026-01-01'), 1`);
+      assert.deepEqual(await read(table), expected('2026-01-01'), table);
+      assert.deepEqual((await partitions(table)).filter((p) => p.includes("'site'")).map((p) => p.replace(/\\/g, '')), parts, table);
+    }
+  });
 });

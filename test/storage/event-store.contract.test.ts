@@ -363,6 +363,25 @@ for (const adapter of adapters) {
       });
     });
 
+    test('replaceRows over a table of few rows a day replaces a range across a year\'s end and keeps the rest of each year', async () => {
+      await withStore(async (store) => {
+        const daily = { ...TALLY, name: 'tally_daily', fewRowsADay: true } satisfies TableSpec;
+        await store.createTables([daily]);
+        const days = ['2025-01-15', '2025-12-30', '2025-12-31', '2026-01-01', '2026-01-02', '2026-11-24'];
+        const read = async () =>
+          (await store.query<TallyRow>(sql`SELECT site_id, CAST(day AS VARCHAR) AS day, kind, n, note FROM tally_daily ORDER BY site_id, day, kind`)).map((r) => [r.site_id, r.day, Number(r.n)]);
+        for (const site of ['s', 't']) {
+          await store.replaceRows(daily, { siteId: site, days: { from: '2025-01-01', to: '2026-12-31' } }, rowsOf(days.map((day, i) => [site, day, 'a', i, null])));
+        }
+        await store.replaceRows(daily, { siteId: 's', days: { from: '2025-12-31', to: '2026-01-01' } }, rowsOf([['s', '2025-12-31', 'a', 20, null], ['s', '2026-01-01', 'a', 30, null]]));
+        const untouched = days.map((day, i) => ['t', day, i]);
+        assert.deepEqual(await read(), [['s', '2025-01-15', 0], ['s', '2025-12-30', 1], ['s', '2025-12-31', 20], ['s', '2026-01-01', 30], ['s', '2026-01-02', 4], ['s', '2026-11-24', 5], ...untouched]);
+        // Removal up to a day: the earlier year whole, the later one from that day on.
+        await store.replaceRows(daily, { siteId: 's', days: { from: null, to: '2026-01-01' } }, null);
+        assert.deepEqual(await read(), [['s', '2026-01-02', 4], ['s', '2026-11-24', 5], ...untouched]);
+      });
+    });
+
     test('replaceRows is all or nothing: a failing query leaves the old rows, readers never see a mix', async () => {
       await withStore(async (store) => {
         await store.createTables([TALLY]);

@@ -17,7 +17,7 @@ const TRAFFIC = counts(measureColumns(TRAFFIC_MEASURES));
 const DIMENSION_KEY = [column('dimension', 'VARCHAR'), column('key', 'VARCHAR')];
 
 /** Per site and day, the traffic measures. */
-export const SITE_DAILY: TableSpec = { name: 'site_daily', columns: [SITE, DAY, ...TRAFFIC], dayColumn: 'day', key: [] };
+export const SITE_DAILY: TableSpec = { name: 'site_daily', columns: [SITE, DAY, ...TRAFFIC], dayColumn: 'day', key: [], fewRowsADay: true };
 
 /** Per site, day, dimension and key (capped, the rest folded into `(other)`), the traffic measures. */
 export const DIM_DAILY: TableSpec = { name: 'dim_daily', columns: [SITE, DAY, ...DIMENSION_KEY, ...TRAFFIC], dayColumn: 'day', key: ['dimension', 'key'] };
@@ -38,6 +38,7 @@ export const GOAL_DAILY: TableSpec = {
   columns: [SITE, DAY, GOAL, ...counts(measureColumns(GOAL_MEASURES))],
   dayColumn: 'day',
   key: ['goal_id'],
+  fewRowsADay: true,
 };
 
 /**
@@ -58,6 +59,7 @@ export const FUNNEL_DAILY: TableSpec = {
   columns: [SITE, DAY, column('funnel_id', 'BIGINT'), column('version', 'INTEGER'), column('step', 'INTEGER'), column('visitors', 'BIGINT')],
   dayColumn: 'day',
   key: ['funnel_id', 'version', 'step'],
+  fewRowsADay: true,
 };
 
 /** Scratch rows of a cap: the keys kept for one site, day and dimension while it is refolded. */
@@ -152,7 +154,7 @@ export const SETTLED_TABLES = [SETTLED_SESSIONS, SETTLED_GOALS] as const;
 const IMPORT_ID = column('import_id', 'VARCHAR');
 
 /** Per site, day and import, the site's traffic measures. */
-export const IMPORTED_DAILY: TableSpec = { name: 'imported_daily', columns: [SITE, DAY, IMPORT_ID, ...TRAFFIC], dayColumn: 'day', key: ['import_id'] };
+export const IMPORTED_DAILY: TableSpec = { name: 'imported_daily', columns: [SITE, DAY, IMPORT_ID, ...TRAFFIC], dayColumn: 'day', key: ['import_id'], fewRowsADay: true };
 
 /** Per site, day, import, dimension and key (never capped), the traffic measures. */
 export const IMPORTED_DIM_DAILY: TableSpec = {

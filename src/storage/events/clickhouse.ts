@@ -17,13 +17,22 @@ const DATABASE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The column of `events` naming the append batch of each row (see `append`); not a column of the spec. */
 const BATCH_COLUMN = 'batch_id';
 
+/** What a table's partitions hold of a site's rows: a month of their days, or a year. */
+type PartitionUnit = 'month' | 'year';
+/** A partition's value of the unit, as an expression over the day column, and as the server gives it back. */
+const PARTITIONS: Record<PartitionUnit, { of: (day: string) => string; value: RegExp }> = {
+  month: { of: (day) => `toYYYYMM(${day})`, value: /^\d{6}$/ },
+  year: { of: (day) => `toYear(${day})`, value: /^\d{4}$/ },
+};
+
 /**
  * The EventStore on ClickHouse, over HTTP. ClickHouse has no transactions: what the port promises
  * rests on inserts being atomic per part and on partitions being swapped whole.
  *
  * - `events`: a MergeTree partitioned by month (`toYYYYMM(day)`), ordered by (site_id, day, ts),
  *   with a `batch_id` column that makes `append` idempotent.
- * - Other tables: a MergeTree per spec, partitioned by (site_id, month of its day column), ordered by
+ * - Other tables: a MergeTree per spec, partitioned by (site_id, month of its day column), or by
+ *   (site_id, year) for a spec of `fewRowsADay` (a year's read then opens a part or two), ordered by
  *   site, day and the spec's key. `replaceRows` builds the partitions it touches anew in a staging
  *   table and swaps each in with `ALTER TABLE … REPLACE PARTITION`.
  * - `id`: drawn by the first process to create the `store_identity` table, as the default of its
@@ -37,6 +46,12 @@ export class ClickHouseEventStore implements EventStore {
   private readonly bulkTables = new Set<string>();
   /** Settings of the statements that create or alter tables: what the server needs to allow `LowCardinality` columns. */
   private ddlSettings: ClickHouseSettings = {};
+  /**
+   * The partition unit of each table other than `events`, as the table was made: ClickHouse cannot
+   * change a partition key, so a table made by month before its spec said `fewRowsADay` stays so
+   * (the same answers, a year's read opening a part per month).
+   */
+  private readonly partitionUnits = new Map<string, PartitionUnit>();
 
   private constructor(private readonly client: ClickHouseClient) {}
 
@@ -88,7 +103,7 @@ export class ClickHouseEventStore implements EventStore {
       const key = ['site_id', spec.dayColumn, ...spec.key.filter((k) => !spec.columns.find((c) => c.name === k)!.nullable)];
       const isEvents = spec.name === EVENTS_TABLE.name;
       if (isEvents) columns.push(`${BATCH_COLUMN} Int64`);
-      const partition = isEvents ? `toYYYYMM(${spec.dayColumn})` : `(site_id, toYYYYMM(${spec.dayColumn}))`;
+      const partition = isEvents ? PARTITIONS.month.of(spec.dayColumn) : `(site_id, ${PARTITIONS[spec.fewRowsADay ? 'year' : 'month'].of(spec.dayColumn)})`;
       await this.define(`CREATE TABLE IF NOT EXISTS ${spec.name} (${columns.join(', ')}) ENGINE = MergeTree PARTITION BY ${partition} ORDER BY (${[...new Set(key)].join(', ')})`);
       await this.upgradeColumns(spec);
     }
@@ -255,7 +270,7 @@ export class ClickHouseEventStore implements EventStore {
     try {
       const swaps: Sql[] = [];
       for (const replacement of replacements) swaps.push(...(await this.stagePartitions(replacement, scratch)));
-      // Each partition (site, month) is swapped whole: a reader sees all of its old rows or all of its new.
+      // Each partition (site, month or year) is swapped whole: a reader sees all of its old rows or all of its new.
       for (const swap of swaps) await this.command(swap);
     } finally {
       for (const table of scratch) await run(this.client, `DROP TABLE IF EXISTS ${table}`);
@@ -263,7 +278,7 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   /**
-   * Builds, in a staging table, the partitions (site, month) a replacement touches as they are to
+   * Builds, in a staging table, the partitions (site, month or year) a replacement touches as they are to
    * be, and returns the statements that swap them in (`ALTER TABLE … REPLACE PARTITION`). Names the
    * tables it creates in `scratch`, for the caller to drop.
    */
@@ -271,26 +286,39 @@ export class ClickHouseEventStore implements EventStore {
     const spec = checkedSpec(table);
     if (spec.name === EVENTS_TABLE.name) throw new Error('the events table takes rows by append only: replaceRows only removes them');
     const inScope = scopePredicate(spec, scope);
-    const month = trusted(`toYYYYMM(${spec.dayColumn})`);
+    const unit = await this.partitionUnit(spec);
+    const partition = trusted(PARTITIONS[unit].of(spec.dayColumn));
     const suffix = randomBytes(8).toString('hex');
     const fresh = `${spec.name}_new_${suffix}`;
     const staging = `${spec.name}_replace_${suffix}`;
-    const sources = [sql`SELECT DISTINCT ${month} AS m FROM ${trusted(spec.name)} WHERE ${inScope}`];
+    const sources = [sql`SELECT DISTINCT ${partition} AS m FROM ${trusted(spec.name)} WHERE ${inScope}`];
     if (rows !== null) {
       // The new rows by position into a table of the spec's columns, where the scope can name them.
       scratch.push(fresh);
       await this.define(`CREATE TABLE ${fresh} AS ${spec.name} ENGINE = Memory`);
       await this.command(sql`INSERT INTO ${trusted(fresh)} SELECT * FROM (${rows})`);
-      sources.push(sql`SELECT DISTINCT ${month} AS m FROM ${trusted(fresh)} WHERE ${inScope}`);
+      sources.push(sql`SELECT DISTINCT ${partition} AS m FROM ${trusted(fresh)} WHERE ${inScope}`);
     }
-    const months = (await this.query<{ m: number }>(sql`SELECT DISTINCT m FROM (${joinSql(sources, ' UNION ALL ')}) ORDER BY m`)).map((r) => checkedMonth(r.m));
-    if (months.length === 0) return [];
-    const touched = sql`site_id = ${scope.siteId} AND ${month} IN (${trusted(months.join(', '))})`;
+    const values = (await this.query<{ m: number }>(sql`SELECT DISTINCT m FROM (${joinSql(sources, ' UNION ALL ')}) ORDER BY m`)).map((r) => checkedPartition(unit, r.m));
+    if (values.length === 0) return [];
+    const touched = sql`site_id = ${scope.siteId} AND ${partition} IN (${trusted(values.join(', '))})`;
     scratch.push(staging);
     await this.define(`CREATE TABLE ${staging} AS ${spec.name}`);
     await this.command(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(spec.name)} WHERE ${touched} AND NOT (${inScope})`);
     if (rows !== null) await this.command(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(fresh)} WHERE ${inScope}`);
-    return months.map((m) => sql`ALTER TABLE ${trusted(spec.name)} REPLACE PARTITION (${scope.siteId}, ${trusted(m)}) FROM ${trusted(staging)}`);
+    return values.map((m) => sql`ALTER TABLE ${trusted(spec.name)} REPLACE PARTITION (${scope.siteId}, ${trusted(m)}) FROM ${trusted(staging)}`);
+  }
+
+  /** A table's partition unit, read from its key on the server once. */
+  private async partitionUnit(spec: TableSpec): Promise<PartitionUnit> {
+    const known = this.partitionUnits.get(spec.name);
+    if (known) return known;
+    const [table] = await this.query<{ k: string }>(sql`SELECT partition_key AS k FROM system.tables WHERE database = currentDatabase() AND name = ${spec.name}`);
+    const key = table?.k ?? '';
+    const unit = (Object.keys(PARTITIONS) as PartitionUnit[]).find((u) => key.includes(PARTITIONS[u].of(spec.dayColumn)));
+    if (!unit) throw new Error(`table ${spec.name}: its partition key ${JSON.stringify(key)} is not by site and the month or year of ${spec.dayColumn}`);
+    this.partitionUnits.set(spec.name, unit);
+    return unit;
   }
 
   /**
@@ -381,8 +409,13 @@ function columnType(c: ColumnSpec): string {
 
 /** A month partition value (YYYYMM) read back from the server, checked before it becomes SQL text. */
 function checkedMonth(m: unknown): string {
-  const text = String(m);
-  if (!/^\d{6}$/.test(text)) throw new Error(`not a month partition: ${text}`);
+  return checkedPartition('month', m);
+}
+
+/** A partition value of a unit (YYYYMM, YYYY) read back from the server, checked before it becomes SQL text. */
+function checkedPartition(unit: PartitionUnit, value: unknown): string {
+  const text = String(value);
+  if (!PARTITIONS[unit].value.test(text)) throw new Error(`not a ${unit} partition: ${text}`);
   return text;
 }
 

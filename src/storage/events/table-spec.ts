@@ -36,7 +36,13 @@ export interface TableSpec {
    * them out of its log and its other sessions (DuckDB: a temporary table of its writer
    * connection); one that cannot just stores them (ClickHouse: a MergeTree table like the others).
    */
-  readonly scratch?: boolean;
+  readonly scratch?: boolean;  /**
+   * Whether the table holds a few rows a site and day (one, or one per goal or funnel step), so
+   * that a year of them is a few thousand rows at most: an engine that groups a site's rows into
+   * parts by time may keep a whole year in one (ClickHouse: a partition per site and year instead of
+   * per site and month), and a year's read opens a part or two instead of twelve or more.
+   */
+  readonly fewRowsADay?: boolean;
 }
 
 /** The rows of one site whose day lies in a range (and whose `where` columns hold the given values). */

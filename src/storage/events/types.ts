@@ -33,8 +33,8 @@ export interface EventStore {
   /**
    * Creates the tables of `specs` that do not exist yet (an existing table is left as it is). The
    * adapter chooses the engine, sort key and partitioning from the spec (ClickHouse: a MergeTree
-   * ordered by site, day column and `key`, partitioned by site and month). Refuses a spec that is
-   * not well formed (see `TableSpec`).
+   * ordered by site, day column and `key`, partitioned by site and month, or by site and year for a
+   * table of `fewRowsADay`). Refuses a spec that is not well formed (see `TableSpec`).
    */
   createTables(specs: readonly TableSpec[]): Promise<void>;
   /**
