@@ -375,7 +375,25 @@ for (const adapter of adapters) {
         }
         await store.replaceRows(daily, { siteId: 's', days: { from: '2025-12-31', to: '2026-01-01' } }, rowsOf([['s', '2025-12-31', 'a', 20, null], ['s', '2026-01-01', 'a', 30, null]]));
         const untouched = days.map((day, i) => ['t', day, i]);
+        /** Site s's rows of the two days around the year's end: day, kind, n. */
+        const yearEnd = async () =>
+          (await store.query<TallyRow>(sql`SELECT site_id, CAST(day AS VARCHAR) AS day, kind, n, note FROM tally_daily ORDER BY site_id, day, kind`))
+            .filter((r) => r.site_id === 's' && (r.day === '2025-12-31' || r.day === '2026-01-01'))
+            .map((r) => [r.day, r.kind, Number(r.n)]);
         assert.deepEqual(await read(), [['s', '2025-01-15', 0], ['s', '2025-12-30', 1], ['s', '2025-12-31', 20], ['s', '2026-01-01', 30], ['s', '2026-01-02', 4], ['s', '2026-11-24', 5], ...untouched]);
+        // A scope narrowed by a column across the year's end keeps the other keys' rows of both years.
+        await store.replaceRows(daily, { siteId: 's', days: { from: '2025-12-31', to: '2026-01-01' } }, rowsOf([['s', '2025-12-31', 'b', 40, null], ['s', '2026-01-01', 'b', 50, null]]));
+        await store.replaceRows(daily, { siteId: 's', days: { from: '2025-12-31', to: '2026-01-01' }, where: { kind: 'b' } }, rowsOf([['s', '2026-01-01', 'b', 60, null]]));
+        assert.deepEqual(
+          await yearEnd(),
+          [['2026-01-01', 'b', 60]],
+        );
+        await store.replaceRows(daily, { siteId: 's', days: { from: '2025-12-31', to: '2026-01-01' } }, rowsOf([['s', '2025-12-31', 'a', 20, null], ['s', '2025-12-31', 'b', 40, null], ['s', '2026-01-01', 'a', 30, null], ['s', '2026-01-01', 'b', 50, null]]));
+        await store.replaceRows(daily, { siteId: 's', days: { from: '2025-12-31', to: '2026-01-01' }, where: { kind: 'a' } }, rowsOf([['s', '2025-12-31', 'a', 21, null]]));
+        assert.deepEqual(
+          await yearEnd(),
+          [['2025-12-31', 'a', 21], ['2025-12-31', 'b', 40], ['2026-01-01', 'b', 50]],
+        );
         // Removal up to a day: the earlier year whole, the later one from that day on.
         await store.replaceRows(daily, { siteId: 's', days: { from: null, to: '2026-01-01' } }, null);
         assert.deepEqual(await read(), [['s', '2026-01-02', 4], ['s', '2026-11-24', 5], ...untouched]);

@@ -154,7 +154,7 @@ export const SETTLED_TABLES = [SETTLED_SESSIONS, SETTLED_GOALS] as const;
 const IMPORT_ID = column('import_id', 'VARCHAR');
 
 /** Per site, day and import, the site's traffic measures. */
-export const IMPORTED_DAILY: TableSpec = { name: 'imported_daily', columns: [SITE, DAY, IMPORT_ID, ...TRAFFIC], dayColumn: 'day', key: ['import_id'], fewRowsADay: true };
+export const IMPORTED_DAILY: TableSpec = { name: 'imported_daily', columns: [SITE, DAY, IMPORT_ID, ...TRAFFIC], dayColumn: 'day', key: ['import_id'] };
 
 /** Per site, day, import, dimension and key (never capped), the traffic measures. */
 export const IMPORTED_DIM_DAILY: TableSpec = {

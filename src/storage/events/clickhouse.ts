@@ -46,12 +46,6 @@ export class ClickHouseEventStore implements EventStore {
   private readonly bulkTables = new Set<string>();
   /** Settings of the statements that create or alter tables: what the server needs to allow `LowCardinality` columns. */
   private ddlSettings: ClickHouseSettings = {};
-  /**
-   * The partition unit of each table other than `events`, as the table was made: ClickHouse cannot
-   * change a partition key, so a table made by month before its spec said `fewRowsADay` stays so
-   * (the same answers, a year's read opening a part per month).
-   */
-  private readonly partitionUnits = new Map<string, PartitionUnit>();
 
   private constructor(private readonly client: ClickHouseClient) {}
 
@@ -309,15 +303,17 @@ export class ClickHouseEventStore implements EventStore {
     return values.map((m) => sql`ALTER TABLE ${trusted(spec.name)} REPLACE PARTITION (${scope.siteId}, ${trusted(m)}) FROM ${trusted(staging)}`);
   }
 
-  /** A table's partition unit, read from its key on the server once. */
+  /**
+   * A table's partition unit, as the table was made, read from its key on the server at each
+   * replacement: ClickHouse cannot change a partition key, so a table made by month before its spec
+   * said `fewRowsADay` stays so (the same answers), and a REPLACE PARTITION naming a partition of
+   * the other unit would change nothing without an error.
+   */
   private async partitionUnit(spec: TableSpec): Promise<PartitionUnit> {
-    const known = this.partitionUnits.get(spec.name);
-    if (known) return known;
     const [table] = await this.query<{ k: string }>(sql`SELECT partition_key AS k FROM system.tables WHERE database = currentDatabase() AND name = ${spec.name}`);
-    const key = table?.k ?? '';
-    const unit = (Object.keys(PARTITIONS) as PartitionUnit[]).find((u) => key.includes(PARTITIONS[u].of(spec.dayColumn)));
-    if (!unit) throw new Error(`table ${spec.name}: its partition key ${JSON.stringify(key)} is not by site and the month or year of ${spec.dayColumn}`);
-    this.partitionUnits.set(spec.name, unit);
+    if (!table) throw new Error(`table ${spec.name} does not exist: createTables makes it`);
+    const unit = (Object.keys(PARTITIONS) as PartitionUnit[]).find((u) => table.k === `(site_id, ${PARTITIONS[u].of(spec.dayColumn)})`);
+    if (!unit) throw new Error(`table ${spec.name}: its partition key ${JSON.stringify(table.k)} is not (site_id, the month or year of ${spec.dayColumn})`);
     return unit;
   }
 

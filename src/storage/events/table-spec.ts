@@ -36,11 +36,13 @@ export interface TableSpec {
    * them out of its log and its other sessions (DuckDB: a temporary table of its writer
    * connection); one that cannot just stores them (ClickHouse: a MergeTree table like the others).
    */
-  readonly scratch?: boolean;  /**
-   * Whether the table holds a few rows a site and day (one, or one per goal or funnel step), so
-   * that a year of them is a few thousand rows at most: an engine that groups a site's rows into
-   * parts by time may keep a whole year in one (ClickHouse: a partition per site and year instead of
-   * per site and month), and a year's read opens a part or two instead of twelve or more.
+  readonly scratch?: boolean;
+  /**
+   * Whether the table holds a few rows a site and day (one, or one per goal or funnel step) and is
+   * written only under the site's rollup lease: an engine that groups a site's rows into partitions
+   * by time may keep a whole year in one (ClickHouse: a partition per site and year instead of per
+   * site and month), so that a year's read opens one or two partitions instead of twelve or more,
+   * and rewriting a day copies the site's year of such rows.
    */
   readonly fewRowsADay?: boolean;
 }

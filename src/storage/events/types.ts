@@ -68,9 +68,10 @@ export interface EventStore {
    * Replaces the rows of `table` in `scope` by the rows of `rows` (a query whose columns are the
    * table's, in order), or only removes them when `rows` is null. When the call returns, readers see
    * the new rows and none of the old ones. While it runs, DuckDB's readers see one or the other for
-   * the whole scope (one transaction); ClickHouse's see one or the other for each month (each
-   * (site, month) partition is built in a staging table and swapped in whole, one after another), so
-   * a read across months may see one month rewritten and the next not yet. `rows` must not read `table` itself: engines differ on whether it would see the old
+   * the whole scope (one transaction); ClickHouse's see one or the other for each partition (each
+   * (site, month) partition, or (site, year) for a table of `fewRowsADay`, is built in a staging
+   * table and swapped in whole, one after another), so a read across partitions may see one
+   * rewritten and the next not yet. `rows` must not read `table` itself: engines differ on whether it would see the old
    * rows. Its columns are taken by position and carry distinct names (ClickHouse merges columns of
    * one unnamed expression, such as two equal literals, into one). Rows of `rows` outside the scope are dropped, never stored.
    */
