@@ -40,6 +40,20 @@ const label = (statement: Sql) => statement.text.replace(/\s+/g, ' ').slice(0, 1
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;
 const ms = (v: number) => v.toFixed(1).padStart(6);
 
+/** `run` REPEAT times in turn (`after` each): each run's time, and the process's CPU time (user + system, every thread) a run. */
+async function timedRuns(run: () => Promise<unknown>, after = () => {}): Promise<{ times: number[]; cpuMs: number }> {
+  const times: number[] = [];
+  const before = process.cpuUsage();
+  for (let i = 0; i < REPEAT; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+    after();
+  }
+  const cpu = process.cpuUsage(before);
+  return { times, cpuMs: (cpu.user + cpu.system) / 1000 / REPEAT };
+}
+
 /** A data folder kept between runs: the first run loads the site there, later runs of the same day start a fresh process on it. */
 const KEPT_DIR = process.env.BENCH_DATA_DIR || undefined;
 if (KEPT_DIR !== undefined && CLICKHOUSE) throw new Error('BENCH_DATA_DIR keeps DuckDB data only: ClickHouse runs on a private server of its own each time');
@@ -135,21 +149,15 @@ try {
   };
   for (let i = 0; i < 5; i++) await ask();
   measuring = true;
-  const requests: number[] = [];
   const spans: number[] = [];
-  const cpuBefore = process.cpuUsage();
-  for (let i = 0; i < REPEAT; i++) {
-    const started = performance.now();
-    await ask();
-    requests.push(performance.now() - started);
+  const { times: requests, cpuMs } = await timedRuns(ask, () => {
     if (span.first <= span.last) spans.push(span.last - span.first);
-  }
-  const cpu = process.cpuUsage(cpuBefore);
+  });
   measuring = false;
   console.log(`${CLICKHOUSE ? 'ClickHouse' : 'DuckDB'}, ${site.days} days (${site.rows} events${kept ? ', loaded by an earlier run' : ''}; today ${todays!.events} events, ${todays!.settled} settled sessions), ${READ}, statements ${ONE_AT_A_TIME ? 'one at a time' : 'side by side'}, ${REPEAT} requests${CLICKHOUSE ? ` after ${mergesWaited.toFixed(0)} s of the server's merges` : ''}; p50 and p95 ms`);
   console.log(`${ms(percentile(requests, 0.5))} ${ms(percentile(requests, 0.95))}  the request`);
   if (spans.length > 0) console.log(`${ms(percentile(spans, 0.5))} ${ms(percentile(spans, 0.95))}  from its first statement's start to its last statement's end`);
-  if (!CLICKHOUSE) console.log(`${' '.repeat(7)}${ms((cpu.user + cpu.system) / 1000 / REPEAT)}  CPU ms a request (this process: DuckDB's threads, the service and the bench's HTTP client)`);
+  if (!CLICKHOUSE) console.log(`${' '.repeat(7)}${ms(cpuMs)}  CPU ms a request (this process: DuckDB's threads, the service and the bench's HTTP client)`);
   for (const [name, values] of timings) console.log(`${ms(percentile(values, 0.5))} ${ms(percentile(values, 0.95))}  ×${values.length / REPEAT} ${name}`);
   if (ALONE) {
     // Each statement alone: nothing else runs, so the process's CPU time is the statement's (its
@@ -157,15 +165,7 @@ try {
     console.log(`each statement alone, ${REPEAT} runs: p50 ms, CPU ms a run`);
     let cpuTotal = 0;
     for (const { statement, run } of lastRequest.values()) {
-      const times: number[] = [];
-      const before = process.cpuUsage();
-      for (let i = 0; i < REPEAT; i++) {
-        const started = performance.now();
-        await run();
-        times.push(performance.now() - started);
-      }
-      const cpu = process.cpuUsage(before);
-      const cpuMs = (cpu.user + cpu.system) / 1000 / REPEAT;
+      const { times, cpuMs } = await timedRuns(run);
       cpuTotal += cpuMs;
       console.log(`${ms(percentile(times, 0.5))} ${ms(cpuMs)}  ${label(statement)}`);
     }

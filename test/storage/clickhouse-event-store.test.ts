@@ -12,6 +12,7 @@ import type { StoredEvent } from '../../src/storage/events/schema.js';
 import type { TableSpec } from '../../src/storage/events/types.js';
 import { sql, trusted } from '../../src/sql/sql.js';
 import { clickhouseServer, freshDatabaseUrl } from '../../support/clickhouse.js';
+import { countTable } from '../helpers/table-specs.js';
 
 function event(i: number, day = '2026-01-31'): StoredEvent {
   return {
@@ -135,7 +136,7 @@ describe('ClickHouse EventStore', () => {
   });
 
   test('a table of few rows a day is partitioned by site and year; one made by month before keeps its months and its replacements', async () => {
-    const byMonth = { name: 'few', columns: [{ name: 'site_id', type: 'VARCHAR', nullable: false }, { name: 'day', type: 'DATE', nullable: false }, { name: 'n', type: 'BIGINT', nullable: false }], dayColumn: 'day', key: [] } as const satisfies TableSpec;
+    const byMonth = countTable('few');
     const byYear = { ...byMonth, fewRowsADay: true } satisfies TableSpec;
     const partitionKey = async (table: string) => (await direct.query<{ k: string }>(sql`SELECT partition_key AS k FROM system.tables WHERE database = currentDatabase() AND name = ${table}`))[0]!.k;
     const partitions = async (table: string) =>

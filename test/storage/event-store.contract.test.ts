@@ -368,8 +368,8 @@ for (const adapter of adapters) {
         const daily = { ...TALLY, name: 'tally_daily', fewRowsADay: true } satisfies TableSpec;
         await store.createTables([daily]);
         const days = ['2025-01-15', '2025-12-30', '2025-12-31', '2026-01-01', '2026-01-02', '2026-11-24'];
-        const read = async () =>
-          (await store.query<TallyRow>(sql`SELECT site_id, CAST(day AS VARCHAR) AS day, kind, n, note FROM tally_daily ORDER BY site_id, day, kind`)).map((r) => [r.site_id, r.day, Number(r.n)]);
+        const stored = () => store.query<TallyRow>(sql`SELECT site_id, CAST(day AS VARCHAR) AS day, kind, n, note FROM tally_daily ORDER BY site_id, day, kind`);
+        const read = async () => (await stored()).map((r) => [r.site_id, r.day, Number(r.n)]);
         for (const site of ['s', 't']) {
           await store.replaceRows(daily, { siteId: site, days: { from: '2025-01-01', to: '2026-12-31' } }, rowsOf(days.map((day, i) => [site, day, 'a', i, null])));
         }
@@ -377,7 +377,7 @@ for (const adapter of adapters) {
         const untouched = days.map((day, i) => ['t', day, i]);
         /** Site s's rows of the two days around the year's end: day, kind, n. */
         const yearEnd = async () =>
-          (await store.query<TallyRow>(sql`SELECT site_id, CAST(day AS VARCHAR) AS day, kind, n, note FROM tally_daily ORDER BY site_id, day, kind`))
+          (await stored())
             .filter((r) => r.site_id === 's' && (r.day === '2025-12-31' || r.day === '2026-01-01'))
             .map((r) => [r.day, r.kind, Number(r.n)]);
         assert.deepEqual(await read(), [['s', '2025-01-15', 0], ['s', '2025-12-30', 1], ['s', '2025-12-31', 20], ['s', '2026-01-01', 30], ['s', '2026-01-02', 4], ['s', '2026-11-24', 5], ...untouched]);

@@ -195,7 +195,7 @@ export class ClickHouseEventStore implements EventStore {
         try {
           if (commit) {
             const months = await this.query<{ m: number }>(sql`SELECT DISTINCT toYYYYMM(day) AS m FROM ${trusted(table)} ORDER BY m`);
-            for (const { m } of months) await run(this.client, `ALTER TABLE events ATTACH PARTITION ${checkedMonth(m)} FROM ${table}`);
+            for (const { m } of months) await run(this.client, `ALTER TABLE events ATTACH PARTITION ${checkedPartition('month', m)} FROM ${table}`);
           }
         } finally {
           this.bulkTables.delete(table);
@@ -329,7 +329,7 @@ export class ClickHouseEventStore implements EventStore {
     );
     let partial = false;
     for (const { m, inside, total } of months) {
-      if (inside === total) await run(this.client, `ALTER TABLE events DROP PARTITION ${checkedMonth(m)}`);
+      if (inside === total) await run(this.client, `ALTER TABLE events DROP PARTITION ${checkedPartition('month', m)}`);
       else partial = true;
     }
     if (!partial) return;
@@ -401,11 +401,6 @@ function run(client: ClickHouseClient, statement: string): Promise<void> {
 function columnType(c: ColumnSpec): string {
   const type = c.nullable ? `Nullable(${TYPES[c.type]})` : TYPES[c.type];
   return c.repeated ? `LowCardinality(${type})` : type;
-}
-
-/** A month partition value (YYYYMM) read back from the server, checked before it becomes SQL text. */
-function checkedMonth(m: unknown): string {
-  return checkedPartition('month', m);
 }
 
 /** A partition value of a unit (YYYYMM, YYYY) read back from the server, checked before it becomes SQL text. */
