@@ -34,6 +34,7 @@ import {
   SITE_DAILY,
 } from './rollups/tables.js';
 import { HELD_EVENTS, HELD_ROWS, settledGoals, type Settlement } from './settlement.js';
+import { PART_FACT_PREFIX, type HeldForm, type SettledPart } from './held-sums.js';
 import { SESSION_GAP_MS } from '../core/session-gap.js';
 import type { TableSpec } from '../storage/events/table-spec.js';
 
@@ -495,30 +496,92 @@ export function settlementRows(d: Dialect, siteId: string, days: Period, cut: nu
 }
 
 /**
- * Per day, the traffic measures of raw days read with their settlement: its rows of settled
- * sessions, and the other sessions from raw events since its `openFrom` (those whose last event is
- * less than a session gap before the cut). Columns: b (a DATE), then the measures in registry order.
+ * The rows a read of raw days with their settlement adds up per day: its rows of settled sessions,
+ * and the other sessions from raw events since its `openFrom` (those whose last event is less than a
+ * session gap before the cut). Columns of each: day, session_id, visitor_id, starts, pageviews,
+ * events, bounces, duration_ms.
  */
-function settledMeasures(d: Dialect, siteId: string, days: Period, s: Settlement): Sql {
+function settledSessionParts(d: Dialect, siteId: string, days: Period, s: Settlement): { settled: Sql; recent: Sql } {
   const settled = sql`SELECT day, session_id, visitor_id, starts, pageviews, events, bounces, duration_ms FROM ${settledRows(d, SETTLED_SESSIONS, siteId, days, s.cut)}`;
   const since = (range: Period) => sql`site_id = ${siteId} AND ${dayRange(d, 'day', range)} AND ts >= ${s.openFrom}`;
   // A session's facts over one more day, as every path reads them (`sessionScope`).
-  const open = sessionDayRows(d, since(days), since({ from: days.from, to: addDays(days.to, 1) }), sql`max(ts) >= ${s.cut - SESSION_GAP_MS}`);
-  return sql`SELECT day AS b, ${trusted(sessionRowAggregates(d, 'day', true))} FROM (${settled} UNION ALL ${open}) ev GROUP BY day`;
+  const recent = sessionDayRows(d, since(days), since({ from: days.from, to: addDays(days.to, 1) }), sql`max(ts) >= ${s.cut - SESSION_GAP_MS}`);
+  return { settled, recent };
 }
 
 /**
- * Per day and goal, the goal measures of raw days read with their settlement, for the goals it
- * counted: its rows up to the cut, and raw events after it. Columns: b (a DATE), goal_id, then the
- * measures in registry order.
+ * The rows a read of raw days with their settlement adds up per day and goal, for the goals it
+ * counted: its rows up to the cut, and raw events after it, one conversion each. Columns of each:
+ * b (a DATE), goal_id, visitor_id, conversions, paid, rm, other.
  */
-function settledGoalMeasures(d: Dialect, siteId: string, days: Period, s: Settlement, goals: readonly GoalRef[]): Sql {
+function settledGoalParts(d: Dialect, siteId: string, days: Period, s: Settlement, goals: readonly GoalRef[]): { settled: Sql; recent: Sql } {
   const ids = sql`goal_id IN (${joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ')})`;
   const settled = sql`SELECT day AS b, goal_id, visitor_id, conversions, paid, rm, other FROM ${settledRows(d, SETTLED_GOALS, siteId, days, s.cut, ids)}`;
   // Each event one conversion, its revenue columns typed as the rows'.
-  const later = sql`SELECT b, goal_id, visitor_id, CAST(1 AS BIGINT) AS l_conversions, CAST(paid AS BIGINT) AS l_paid, CAST(coalesce(rm, 0) AS BIGINT) AS l_rm, CAST(other AS BIGINT) AS l_other
+  const recent = sql`SELECT b, goal_id, visitor_id, CAST(1 AS BIGINT) AS conversions, CAST(paid AS BIGINT) AS paid, CAST(coalesce(rm, 0) AS BIGINT) AS rm, CAST(other AS BIGINT) AS other
     FROM (${goalEvents(d, DAY_BUCKET, siteId, days, goals, { since: s.cut })}) g`;
-  return sql`SELECT b, goal_id, ${trusted(goalAggregatesOverCounts(d))} FROM (${settled} UNION ALL ${later}) c GROUP BY b, goal_id`;
+  return { settled, recent };
+}
+
+/**
+ * One row per day, session and visitor hash of the site's events of some days and instants: the
+ * part's counts and the session's facts over it (./held-sums.ts, OpenSessions). Columns: b (day
+ * text), session_id, visitor_id, starts, events, then the facts prefixed PART_FACT_PREFIX.
+ */
+function sessionPartFacts(d: Dialect, siteId: string, days: Period, instants: Instants): Sql {
+  const facts = SESSION_FACTS.map((f) => `${f.aggregate(d)} AS ${PART_FACT_PREFIX}${f.column}`).join(', ');
+  return sql`SELECT ${trusted(d.dayText('day'))} AS b, session_id, visitor_id, ${trusted(d.countIf('session_start'))} AS starts, CAST(count(*) AS BIGINT) AS events, ${trusted(facts)}
+    FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}${instantBounds(instants)} GROUP BY day, session_id, visitor_id`;
+}
+
+/** Per day, the traffic measures of session rows. Columns: b (a DATE), then the measures in registry order. */
+const measuresPerDay = (d: Dialect, rows: Sql) => sql`SELECT day AS b, ${trusted(sessionRowAggregates(d, 'day', true))} FROM (${rows}) ev GROUP BY day`;
+
+/** Per day and visitor, the traffic measures of session rows but visitors. Columns: b (day text), visitor_id, then the measures. */
+const measuresPerVisitor = (d: Dialect, rows: Sql) =>
+  sql`SELECT ${trusted(d.dayText('day'))} AS b, visitor_id, ${trusted(sessionRowAggregates(d, 'day', true, 'visitors'))} FROM (${rows}) ev GROUP BY day, visitor_id`;
+
+/**
+ * Per day, the traffic measures of raw days read with their settlement: its part (SettledPart), the
+ * process holding its settled rows per day and visitor and its open sessions' events before the cut,
+ * reading at each read only the events since.
+ */
+function settledMeasuresPart(d: Dialect, siteId: string, days: Period, s: Settlement): SettledPart {
+  const { settled, recent } = settledSessionParts(d, siteId, days, s);
+  // A session's facts over one more day, as every path reads them (`sessionScope`).
+  const factDays = { from: days.from, to: addDays(days.to, 1) };
+  return {
+    key: JSON.stringify(['measures', siteId, s.cut, s.events, s.rows, days.from, days.to]),
+    form: HELD_MEASURES,
+    settled: measuresPerVisitor(d, settled),
+    recent: sessionPartFacts(d, siteId, factDays, { since: s.cut }),
+    open: { rows: sessionPartFacts(d, siteId, factDays, { since: s.openFrom, until: s.cut }), at: s.cut - SESSION_GAP_MS, days },
+    whole: dayRows(d, measuresPerDay(d, sql`${settled} UNION ALL ${recent}`), MEASURE_COLUMNS),
+  };
+}
+
+/** Per day and goal, the goal measures of conversion counts. Columns: b (a DATE), goal_id, then the measures in registry order. */
+const goalsPerDay = (d: Dialect, rows: Sql) => sql`SELECT b, goal_id, ${trusted(goalAggregatesOverCounts(d))} FROM (${rows}) c GROUP BY b, goal_id`;
+
+/** Per day, goal and visitor, the goal measures of conversion counts but unique conversions. Columns: b (day text), goal_id, visitor_id, then the measures. */
+const goalsPerVisitor = (d: Dialect, rows: Sql) =>
+  sql`SELECT ${trusted(d.dayText('b'))} AS b, goal_id, visitor_id, ${trusted(goalAggregatesOverCounts(d, 'uniqueConversions'))} FROM (${rows}) c GROUP BY b, goal_id, visitor_id`;
+
+/**
+ * Per day and goal, the goal measures of raw days read with their settlement, for the goals it
+ * counted: its part (SettledPart), the process holding its rows per day, goal and visitor, reading
+ * at each read only the conversions after the cut.
+ */
+function settledGoalsPart(d: Dialect, siteId: string, days: Period, s: Settlement, goals: readonly GoalRef[]): SettledPart {
+  const { settled, recent } = settledGoalParts(d, siteId, days, s, goals);
+  return {
+    // Keyed by the goals counted: one defined otherwise since leaves the others' sums as they are.
+    key: JSON.stringify(['goals', goals.map((g) => g.goalId), siteId, s.cut, s.events, s.rows, days.from, days.to]),
+    form: HELD_GOALS,
+    settled: goalsPerVisitor(d, settled),
+    recent: goalsPerVisitor(d, recent),
+    whole: dayRows(d, goalsPerDay(d, sql`${settled} UNION ALL ${recent}`), ['goal_id', ...GOAL_COLUMNS]),
+  };
 }
 
 /**
@@ -566,6 +629,13 @@ export function funnelEvents(d: Dialect, siteId: string, days: Period, steps: re
 
 const MEASURE_COLUMNS = measureColumns(TRAFFIC_MEASURES);
 const GOAL_COLUMNS = measureColumns(GOAL_MEASURES);
+/** The forms of the settled reads whose sums a process holds (./held-sums.ts): visitors counted once per day (and goal). */
+const HELD_MEASURES: HeldForm = { group: ['b'], visitors: TRAFFIC_MEASURES.visitors.column, sums: MEASURE_COLUMNS.filter((c) => c !== TRAFFIC_MEASURES.visitors.column) };
+const HELD_GOALS: HeldForm = {
+  group: ['b', 'goal_id'],
+  visitors: GOAL_MEASURES.uniqueConversions.column,
+  sums: GOAL_COLUMNS.filter((c) => c !== GOAL_MEASURES.uniqueConversions.column),
+};
 
 /**
  * The first day of `days` on which a filter's key was folded into `(other)` (the dimension has an
@@ -589,6 +659,8 @@ export function firstFoldedDayStatement(d: Dialect, siteId: string, filter: Filt
 export interface DailyStatements {
   readonly sources: Sql[];
   readonly check: Sql | null;
+  /** With a settlement: its part, added up by the engine or held (./held-sums.ts). */
+  readonly settled?: SettledPart;
 }
 
 /**
@@ -614,8 +686,7 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
   // Visitors alone are one pass over raw events, cheaper than the settled rows and open sessions.
   if (days.raw && days.settled && sessions) {
-    statements.push(dayRows(d, settledMeasures(d, q.siteId, days.raw, days.settled), MEASURE_COLUMNS));
-    return { sources: statements, check: settlementCheckStatement(d, q.siteId, days.settled) };
+    return { sources: statements, check: settlementCheckStatement(d, q.siteId, days.settled), settled: settledMeasuresPart(d, q.siteId, days.raw, days.settled) };
   }
   if (days.raw) {
     const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
@@ -647,8 +718,7 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
   const rest = goals.filter((g) => !counted.includes(g));
   if (rest.length > 0) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, rest), ['goal_id', ...GOAL_COLUMNS]));
   if (counted.length === 0) return { sources: statements, check: null };
-  statements.push(dayRows(d, settledGoalMeasures(d, siteId, days.raw, days.settled!, counted), ['goal_id', ...GOAL_COLUMNS]));
-  return { sources: statements, check: settlementCheckStatement(d, siteId, days.settled!) };
+  return { sources: statements, check: settlementCheckStatement(d, siteId, days.settled!), settled: settledGoalsPart(d, siteId, days.raw, days.settled!, counted) };
 }
 
 // Imported aggregates (IMPORTED_DAILY, IMPORTED_DIM_DAILY): the days the plan reads from them hold

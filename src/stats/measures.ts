@@ -46,17 +46,40 @@ export const TRAFFIC_MEASURES = {
   durationMs: { column: 'duration_ms', over: 'sessions', aggregate: () => `sum(${sessionDuration('')})` },
 } as const satisfies Record<TrafficMeasureName, MeasureSpec>;
 
-/**
- * Whether a session bounces, over its facts (SESSION_FACTS, their columns named with `prefix`): it
- * does unless it has 2+ pageviews, a custom event, or 10+ s of engaged time.
- */
+/** A session bounces unless it has at least so much of one of its facts: 2 pageviews, a custom event, 10 s of engaged time. */
+const KEPT_FROM = [
+  ['pageviews', 2],
+  ['customs', 1],
+  ['engaged_ms', NON_BOUNCE_ENGAGED_MS],
+] as const satisfies ReadonlyArray<readonly [FactColumn, number]>;
+
+/** Whether a session bounces, over its facts (SESSION_FACTS, their columns named with `prefix`). */
 export function sessionBounced(prefix: string): string {
-  return `NOT (${prefix}pageviews >= 2 OR ${prefix}customs > 0 OR ${prefix}engaged_ms >= ${NON_BOUNCE_ENGAGED_MS})`;
+  return `NOT (${KEPT_FROM.map(([fact, least]) => `${prefix}${fact} >= ${least}`).join(' OR ')})`;
 }
 
 /** A session's duration over its facts: engaged time, or last − first event without engagement, in ms. */
 export function sessionDuration(prefix: string): string {
   return `CASE WHEN ${prefix}engages > 0 THEN ${prefix}engaged_ms ELSE ${prefix}last_ts - ${prefix}first_ts END`;
+}
+
+// The same rules over facts held in the process (src/stats/held-sums.ts).
+
+/** A session's facts (SESSION_FACTS), as numbers. */
+export type SessionFacts = Record<FactColumn, number>;
+type FactColumn = (typeof SESSION_FACTS)[number]['column'];
+
+/** Whether a session bounces, over its facts: `sessionBounced`. */
+export const bouncedOf = (f: SessionFacts): boolean => !KEPT_FROM.some(([fact, least]) => f[fact] >= least);
+
+/** A session's duration over its facts: `sessionDuration`. */
+export const durationOf = (f: SessionFacts): number => (f.engages > 0 ? f.engaged_ms : f.last_ts - f.first_ts);
+
+/** The facts of a session of two parts' facts, as SESSION_FACTS combine them. */
+export function combinedFacts(a: SessionFacts, b: SessionFacts): SessionFacts {
+  const out = { ...a };
+  for (const f of SESSION_FACTS) out[f.column] = f.combine === 'sum' ? a[f.column] + b[f.column] : Math[f.combine](a[f.column], b[f.column]);
+  return out;
 }
 
 /**
@@ -75,9 +98,13 @@ export const SESSION_ROW_AGGREGATES: Record<TrafficMeasure, (d: Dialect, bucket:
   durationMs: () => 'sum(duration_ms)',
 };
 
-/** `aggregate AS column, …` of every traffic measure over session rows, in registry order; the per-session ones 0 without `sessions`. */
-export function sessionRowAggregates(d: Dialect, bucket: 'day' | 'days', sessions: boolean): string {
+/**
+ * `aggregate AS column, …` of every traffic measure over session rows (but `without`, when given), in
+ * registry order; the per-session ones 0 without `sessions`.
+ */
+export function sessionRowAggregates(d: Dialect, bucket: 'day' | 'days', sessions: boolean, without?: TrafficMeasure): string {
   return (Object.entries(TRAFFIC_MEASURES) as Array<[TrafficMeasure, MeasureSpec]>)
+    .filter(([name]) => name !== without)
     .map(([name, m]) => `${sessions || m.over === 'events' ? SESSION_ROW_AGGREGATES[name](d, bucket) : '0'} AS ${m.column}`)
     .join(', ');
 }
@@ -106,9 +133,10 @@ export const GOAL_MEASURES = {
  * visitor (`conversions`, and their `paid`, `rm` and `other` sums): a settlement's rows with the
  * events after its cut, one conversion each (src/stats/settlement.ts).
  */
-export function goalAggregatesOverCounts(d: Dialect): string {
-  return Object.values(GOAL_MEASURES)
-    .map((m) => `${m === GOAL_MEASURES.conversions ? 'CAST(sum(conversions) AS BIGINT)' : m.aggregate(d)} AS ${m.column}`)
+export function goalAggregatesOverCounts(d: Dialect, without?: GoalMeasure): string {
+  return (Object.entries(GOAL_MEASURES) as Array<[GoalMeasure, MeasureSpec]>)
+    .filter(([name]) => name !== without)
+    .map(([, m]) => `${m === GOAL_MEASURES.conversions ? 'CAST(sum(conversions) AS BIGINT)' : m.aggregate(d)} AS ${m.column}`)
     .join(', ');
 }
 

@@ -15,7 +15,8 @@ import { computeGoals } from '../../src/stats/read/goals.js';
 import { computeStats } from '../../src/stats/read/stats.js';
 import { computeTimeseries } from '../../src/stats/read/timeseries.js';
 import { settlementCheckStatement } from '../../src/stats/compile.js';
-import { HELD_EVENTS, parseSettlements, SETTLE_LAG_MS, SETTLED_ROWS_GRACE_MS, type Settlement } from '../../src/stats/settlement.js';
+import { heldSumsOf, holdSums } from '../../src/stats/held-sums.js';
+import { HELD_EVENTS, HELD_ROWS, parseSettlements, SETTLE_LAG_MS, SETTLED_ROWS_GRACE_MS, type Settlement } from '../../src/stats/settlement.js';
 import { SETTLED_GOALS, SETTLED_SESSIONS, SETTLED_TABLES } from '../../src/stats/rollups/tables.js';
 import type { EventReader, EventStore } from '../../src/storage/events/types.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
@@ -77,12 +78,16 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
           const q = parseQuery(kind, { from: DAYS[1], to: TODAY, ...params }, site, now);
           return planQuery(q, { watermark, retentionMonths: null, rawDays: 30, settlement: s });
         };
+        // A reader that holds settlements' sums, as the service's does, across every read of the case.
+        const holding = counting(events);
+        holdSums(holding);
         const same = async <T>(what: string, run: (reader: EventReader, q: PlannedQuery) => Promise<T>, kind: QueryKind, params: RawParams = {}) => {
           const settled = plans(kind, params, settlement);
           assert.equal(settled.plan.period.settled, settlement, `${what}: the plan reads with the settlement`);
+          const raw = await run(events, plans(kind, params, null));
           const reader = counting(events);
-          const answer = await run(reader, settled);
-          assert.deepEqual(answer, await run(events, plans(kind, params, null)), `seed ${seed}, ${label}: ${what}`);
+          assert.deepEqual(await run(reader, settled), raw, `seed ${seed}, ${label}: ${what}, added up by the engine`);
+          for (const time of ['once', 'twice']) assert.deepEqual(await run(holding, settled), raw, `seed ${seed}, ${label}: ${what}, held sums (${time})`);
           return reader.statements.length;
         };
         const reads = async (tag: string) => {
@@ -93,7 +98,14 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
           await same(`${tag} breakdown`, (r, q) => computeBreakdown(r, q), 'breakdown', { dimension: 'country' });
           return statements;
         };
-        const holding = await reads('settled');
+        const settledReads = await reads('settled');
+        assert.ok(heldSumsOf(holding)!.size > 0, 'the reader holds the settlement\'s sums');
+        // Held, a read asks the rows since the cut instead of the settled ones and the recent ones added up: as many statements, none of the settled rows.
+        holding.statements.length = 0;
+        await computeStats(holding, plans('stats', {}, settlement), goals);
+        assert.equal(holding.statements.length, settledReads, 'held: as many statements');
+        const readsRows = (st: Sql) => SETTLED_TABLES.some((t) => st.text.includes(t.name)) && !st.text.includes(HELD_ROWS);
+        assert.ok(!holding.statements.some(readsRows), 'held: no settled row is read but by the check');
         const cuts = async (table: string) =>
           (await events.query<{ cut: unknown }>(sql`SELECT DISTINCT cut FROM ${trusted(table)} WHERE site_id = ${site.id}`)).map((r) => Number(r.cut)).sort();
         const count = async (table: string) => Number((await events.query<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${trusted(table)} WHERE site_id = ${site.id}`))[0]!.n);
@@ -109,7 +121,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
         const late = session(rand, site.id, settlement.cut - 60 * 60_000, 424242n, SMALL_SHAPE, TZ);
         await events.append(onTheirDays(late));
         const falling = await reads('late');
-        assert.ok(falling > holding, `seed ${seed}, ${label}: reads again without the settlement (${falling} > ${holding} statements)`);
+        assert.ok(falling > settledReads, `seed ${seed}, ${label}: reads again without the settlement (${falling} > ${settledReads} statements)`);
 
         // The next run counts it, and its settlement holds; the one it replaced keeps its rows for a while.
         const later = now + 60_000;
@@ -125,16 +137,21 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
           await computeStats(reader, planQuery(q, { watermark, retentionMonths: null, rawDays: 30, settlement: next }), goals),
           await computeStats(events, planQuery(q, { watermark, retentionMonths: null, rawDays: 30 }), goals),
         );
-        assert.equal(reader.statements.length, holding);
+        assert.equal(reader.statements.length, settledReads);
 
-        // Rows gone under a read that began with their settlement (a newer run removed them): the read answers from raw events.
+        // Rows gone under a read that began with their settlement (a newer run removed them): the read answers from raw events,
+        // with or without the settlement's sums held.
+        const nextPlan = planQuery(q, { watermark, retentionMonths: null, rawDays: 30, settlement: next });
+        const rawNext = await computeStats(events, planQuery(q, { watermark, retentionMonths: null, rawDays: 30 }), goals);
+        assert.deepEqual(await computeStats(holding, nextPlan, goals), rawNext);
         await events.replaceRows(SETTLED_GOALS, { siteId: site.id, days: { from: null, to: TODAY }, where: { cut: next.cut } }, null);
         const after = counting(events);
         assert.deepEqual(
           await computeStats(after, planQuery(q, { watermark, retentionMonths: null, rawDays: 30, settlement: next }), goals),
           await computeStats(events, planQuery(q, { watermark, retentionMonths: null, rawDays: 30 }), goals),
         );
-        assert.ok(after.statements.length > holding, 'reads again without the settlement');
+        assert.ok(after.statements.length > settledReads, 'reads again without the settlement');
+        assert.deepEqual(await computeStats(holding, nextPlan, goals), rawNext, 'held sums of rows gone');
 
         // A run that stops before its settlement is recorded leaves rows no settlement names: the next run removes them.
         const setRollupState = meta.setRollupState.bind(meta);

@@ -24,6 +24,7 @@ import {
 } from '../../core/vocabulary.js';
 import { planInputs } from '../../stats/inputs.js';
 import { sharingReads } from '../../stats/shared-reads.js';
+import { holdSums } from '../../stats/held-sums.js';
 import { IMPORTED_HEADER, isLongRead, planQuery, type ImportedAnswer, type PlannedQuery } from '../../stats/planner.js';
 import { computeBreakdown } from '../../stats/read/breakdown.js';
 import { computeFunnel } from '../../stats/read/funnels.js';
@@ -53,19 +54,21 @@ function periodOut(q: Query): AnswerPeriod {
 const sharedReaders = new WeakMap<AppContext, EventReader>();
 
 /**
- * The event store as the read routes read it: every statement under the configured deadline, and
- * identical statements running at once run once (src/stats/shared-reads.ts), across the routes of
- * both mounts.
+ * The event store as the read routes read it: every statement under the configured deadline,
+ * identical statements running at once run once (src/stats/shared-reads.ts), and settlements' sums
+ * held (src/stats/held-sums.ts), across the routes of both mounts.
  */
 export function readerWithDeadline(ctx: AppContext): EventReader {
   let reader = sharedReaders.get(ctx);
   if (!reader) {
     const deadline = { deadlineMs: ctx.config.reads.statementTimeoutMs };
-    reader = sharingReads({
-      dialect: ctx.events.dialect,
-      query: (statement) => ctx.events.query(statement, deadline),
-      queryPage: (statement) => ctx.events.queryPage(statement, deadline),
-    });
+    reader = holdSums(
+      sharingReads({
+        dialect: ctx.events.dialect,
+        query: (statement) => ctx.events.query(statement, deadline),
+        queryPage: (statement) => ctx.events.queryPage(statement, deadline),
+      }),
+    );
     sharedReaders.set(ctx, reader);
   }
   return reader;

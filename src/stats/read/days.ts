@@ -3,7 +3,9 @@
 import type { EventReader } from '../../storage/events/types.js';
 import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements, type GoalRef } from '../compile.js';
 import { settlementHeld } from '../settlement.js';
+import { Held, heldSumsOf } from '../held-sums.js';
 import { statementKey } from '../shared-reads.js';
+import type { Sql } from '../../sql/sql.js';
 import {
   addInto,
   addMeasures,
@@ -45,15 +47,33 @@ export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: 
 /**
  * Every row of a daily read's statements (`statementsOf` the days), run at once. Where its settlement
  * no longer held (`settlementHeld`), the days are read again without it, and only the statements
- * that differ run again.
+ * that differ run again. A settlement's held part (../held-sums.ts) adds the rows since its cut to
+ * the sums this process holds, or to its rows added up now, kept once the check has held.
  */
 async function readDaily(events: EventReader, days: DaySources, statementsOf: (days: DaySources) => DailyStatements): Promise<Array<Record<string, unknown>>> {
-  const { sources, check } = statementsOf(days);
-  const [held, ...rows] = await Promise.all([check && events.query<Record<string, unknown>>(check), ...sources.map((s) => events.query<Record<string, unknown>>(s))]);
-  if (!held || settlementHeld(days.settled!, held)) return rows.flat();
+  type Rows = Array<Record<string, unknown>>;
+  const { sources, check, settled } = statementsOf(days);
+  const cache = settled && heldSumsOf(events);
+  const held = cache && cache.takes(days.settled!.rows) ? settled : undefined;
+  const known = held && cache!.get(held.key);
+  const ask = (s: Sql) => events.query<Record<string, unknown>>(s);
+  const [checked, counted, open, recent, ...rows] = await Promise.all([
+    check && ask(check),
+    held && !known ? ask(held.settled) : null,
+    held?.open && !known ? ask(held.open.rows) : null,
+    held ? ask(held.recent) : null,
+    ...sources.map(ask),
+    ...(settled && !held ? [ask(settled.whole)] : []),
+  ]);
+  if (!checked || settlementHeld(days.settled!, checked)) {
+    if (!held) return (rows as Rows[]).flat();
+    let sums = known;
+    if (!sums) cache!.keep(held.key, (sums = Held.of(held, counted!, open)));
+    return [...(rows as Rows[]).flat(), ...sums.plus(recent!)];
+  }
   const ran = new Map(sources.map((s, i) => [statementKey(s), rows[i]!]));
   const again = statementsOf({ ...days, settled: null }).sources;
-  return (await Promise.all(again.map((s) => ran.get(statementKey(s)) ?? events.query<Record<string, unknown>>(s)))).flat();
+  return (await Promise.all(again.map((s) => ran.get(statementKey(s)) ?? ask(s)))).flat();
 }
 
 export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {

@@ -1,0 +1,307 @@
+// What a settlement counted, held in memory by the process that reads it (docs/api.md, "How answers
+// are computed"). A settlement stands for the 10 minutes between two rollup runs, and every read of
+// its days (today) in that time would add up the same settled rows and group the same events of the
+// sessions open at its cut: a few thousand rows on a busy site, which cost DuckDB and ClickHouse
+// several milliseconds of CPU time a statement. Held, a read asks only for the events after the cut.
+//
+// Every measure is a sum but the distinct visitors of a group (a day; a day and goal), so a held
+// group keeps its sums and its visitor hashes, sorted: a visitor of the later rows counts once more
+// only if the group does not hold it already. A session open at the cut is held as its facts and
+// daily counts before it, combined with its events after it at each read (its bounce and duration
+// over its whole length). The rows of a settlement's cut are written before the settlement is
+// recorded and never change after (they are removed, once replaced, after a grace); the events
+// before the cut are what the settlement's check counts. Each read that uses what is held runs that
+// check beside its statements, as a read of the rows does: what is held is kept only from a read
+// whose check held, and used only by such reads.
+import type { Period } from '../core/period.js';
+import type { Sql } from '../sql/sql.js';
+import { bouncedOf, combinedFacts, durationOf, SESSION_FACTS, TRAFFIC_MEASURES, type SessionFacts } from './measures.js';
+import type { EventReader } from '../storage/events/types.js';
+
+/** The most visitor hashes and open sessions a process holds at once, over every settlement: the least recently read go first. */
+export const HELD_VISITORS_CAPACITY = 1_000_000;
+
+/** The columns of the rows a form adds up: one row per group and visitor, from settled rows or raw events. */
+export interface HeldForm {
+  /** The columns that name a group, whose values the answer's rows carry. */
+  readonly group: readonly string[];
+  /** The answer's column of the group's distinct visitors (the rows' `visitor_id`, counted once). */
+  readonly visitors: string;
+  /** The columns summed, each row's value added. */
+  readonly sums: readonly string[];
+}
+
+/** What a read asks of its settlement: its rows and the raw events' since its cut, per day (and goal). */
+export interface SettledPart {
+  /** The settlement and the rows added up (what, site, cut, days): one held sum each. */
+  readonly key: string;
+  readonly form: HeldForm;
+  /** The settled rows, one per group and visitor (asked of a reader that holds sums, when it does not hold them). */
+  readonly settled: Sql;
+  /**
+   * The rows since the cut, one per group and visitor (asked of a reader that holds sums); with
+   * `open`, one per day, session and visitor (`OpenSessions`).
+   */
+  readonly recent: Sql;
+  /** The sessions open at the cut, as `OpenSessions` reads them, and the days whose parts count. */
+  readonly open?: { readonly rows: Sql; readonly at: number; readonly days: Period };
+  /** Both added up by the engine, one row per group (asked of a reader that holds no sums, or not these). */
+  readonly whole: Sql;
+}
+
+type Row = Record<string, unknown>;
+
+interface Group {
+  /** The group's columns, as the rows carry them. */
+  readonly values: Row;
+  readonly sums: number[];
+  /** The group's visitor hashes, ascending. */
+  readonly visitors: BigInt64Array;
+}
+
+const groupKey = (form: HeldForm, row: Row): string => form.group.map((c) => String(row[c])).join('\u0000');
+
+/** A group's columns and sums at 0, of the group of a row. */
+const groupOf = (form: HeldForm, row: Row) => ({ values: Object.fromEntries(form.group.map((c) => [c, row[c]])), sums: form.sums.map(() => 0) });
+
+/** Adds a row's summed columns to a group's sums. */
+const addSums = (form: HeldForm, sums: number[], row: Row) => form.sums.forEach((c, i) => (sums[i]! += Number(row[c])));
+
+/** Whether a sorted array holds a value (binary search). */
+function holds(sorted: BigInt64Array, value: bigint): boolean {
+  let [lo, hi] = [0, sorted.length - 1];
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = sorted[mid]!;
+    if (at === value) return true;
+    if (at < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** A settlement's rows added up: per group, its sums and its visitors. */
+export class HeldSums {
+  private constructor(
+    private readonly form: HeldForm,
+    private readonly groups: ReadonlyMap<string, Group>,
+    /** How many visitor hashes it holds. */
+    readonly visitors: number,
+  ) {}
+
+  /** The sums of rows of one group and visitor each (a visitor's rows of one group already added up). */
+  static of(form: HeldForm, rows: readonly Row[]): HeldSums {
+    const building = new Map<string, { values: Row; sums: number[]; visitors: bigint[] }>();
+    for (const row of rows) {
+      const key = groupKey(form, row);
+      let g = building.get(key);
+      if (!g) building.set(key, (g = { ...groupOf(form, row), visitors: [] }));
+      addSums(form, g.sums, row);
+      g.visitors.push(BigInt(row.visitor_id as bigint));
+    }
+    const groups = new Map<string, Group>();
+    let visitors = 0;
+    for (const [key, g] of building) {
+      groups.set(key, { values: g.values, sums: g.sums, visitors: BigInt64Array.from(g.visitors).sort() });
+      visitors += g.visitors.length;
+    }
+    return new HeldSums(form, groups, visitors);
+  }
+
+  /**
+   * One row per group: the held sums with `recent`'s (rows of one group and visitor each) added, a
+   * visitor of both counted once.
+   */
+  plus(recent: readonly Row[]): Row[] {
+    const { form } = this;
+    const out = new Map<string, { values: Row; sums: number[]; visitors: number }>();
+    for (const [key, g] of this.groups) out.set(key, { values: g.values, sums: [...g.sums], visitors: g.visitors.length });
+    for (const row of recent) {
+      const key = groupKey(form, row);
+      let g = out.get(key);
+      if (!g) out.set(key, (g = { ...groupOf(form, row), visitors: 0 }));
+      addSums(form, g.sums, row);
+      const held = this.groups.get(key);
+      if (!held || !holds(held.visitors, BigInt(row.visitor_id as bigint))) g.visitors += 1;
+    }
+    return [...out.values()].map((g) => ({ ...g.values, [form.visitors]: g.visitors, ...Object.fromEntries(form.sums.map((c, i) => [c, g.sums[i]])) }));
+  }
+}
+
+/** A session's part of one day: its visitor hash that day, and its counts. */
+interface Part {
+  readonly day: string;
+  readonly visitor: bigint;
+  starts: number;
+  pageviews: number;
+  events: number;
+}
+
+interface Session {
+  readonly parts: Part[];
+  facts: SessionFacts;
+}
+
+/** The fact columns of part rows, prefixed: ClickHouse would read an alias named as a column (`engaged_ms`) inside the aggregates. */
+export const PART_FACT_PREFIX = 'f_';
+
+/** Adds a part's counts to a session's part of the same day, or the part to its parts. */
+function addPart(session: Session, part: Part): void {
+  const same = session.parts.find((p) => p.day === part.day);
+  if (!same) session.parts.push(part);
+  else [same.starts, same.pageviews, same.events] = [same.starts + part.starts, same.pageviews + part.pageviews, same.events + part.events];
+}
+
+/** The sessions of part rows. */
+function sessionsOf(rows: readonly Row[]): Map<bigint, Session> {
+  const sessions = new Map<bigint, Session>();
+  for (const row of rows) {
+    const facts = Object.fromEntries(SESSION_FACTS.map((f) => [f.column, Number(row[`${PART_FACT_PREFIX}${f.column}`])])) as SessionFacts;
+    const part: Part = { day: String(row.b), visitor: BigInt(row.visitor_id as bigint), starts: Number(row.starts), pageviews: facts.pageviews, events: Number(row.events) };
+    const id = BigInt(row.session_id as bigint);
+    const session = sessions.get(id);
+    if (!session) sessions.set(id, { parts: [part], facts });
+    else {
+      session.facts = combinedFacts(session.facts, facts);
+      addPart(session, part);
+    }
+  }
+  return sessions;
+}
+
+/**
+ * The sessions open at a settlement's cut, from their events before it: per session its facts, and
+ * its parts (rows of one day, session and visitor: columns b, session_id, visitor_id, starts,
+ * events, and the facts prefixed PART_FACT_PREFIX).
+ */
+export class OpenSessions {
+  private constructor(private readonly sessions: ReadonlyMap<bigint, Session>) {}
+
+  /** The sessions of part rows whose last event before the cut came at `at` (a session gap before it) or later. */
+  static of(rows: readonly Row[], at: number): OpenSessions {
+    return new OpenSessions(new Map([...sessionsOf(rows)].filter(([, s]) => s.facts.last_ts >= at)));
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /**
+   * Per day of `days` and visitor, the traffic measures but visitors of these sessions with the parts
+   * since the cut (`recent`, rows as `of` reads them), and of the sessions only those have: each
+   * part's counts, and on the part that starts a session whether it bounced and its duration, over
+   * its whole length. Columns: b, visitor_id, then the measures.
+   */
+  since(recent: readonly Row[], days: Period): Row[] {
+    // The sessions the recent rows extend, as new objects: the held ones stay as they are for the next read.
+    const later = sessionsOf(recent);
+    for (const [id, s] of later) {
+      const held = this.sessions.get(id);
+      if (!held) continue;
+      const both: Session = { parts: held.parts.map((p) => ({ ...p })), facts: combinedFacts(held.facts, s.facts) };
+      for (const p of s.parts) addPart(both, p);
+      later.set(id, both);
+    }
+    const m = TRAFFIC_MEASURES;
+    const out = new Map<string, Record<string, number | string | bigint>>();
+    const count = ({ parts, facts }: Session) => {
+      for (const p of parts) {
+        if (p.day < days.from || p.day > days.to) continue;
+        const key = `${p.day}\u0000${p.visitor}`;
+        const row = out.get(key) ?? { b: p.day, visitor_id: p.visitor, [m.pageviews.column]: 0, [m.events.column]: 0, [m.sessions.column]: 0, [m.bounces.column]: 0, [m.durationMs.column]: 0 };
+        out.set(key, row);
+        const add = (column: string, n: number) => (row[column] = (row[column] as number) + n);
+        add(m.pageviews.column, p.pageviews);
+        add(m.events.column, p.events);
+        add(m.sessions.column, p.starts);
+        if (p.starts > 0) {
+          add(m.bounces.column, bouncedOf(facts) ? 1 : 0);
+          add(m.durationMs.column, durationOf(facts));
+        }
+      }
+    };
+    for (const [id, s] of this.sessions) if (!later.has(id)) count(s);
+    for (const s of later.values()) count(s);
+    return [...out.values()];
+  }
+}
+
+/** What a process holds of a settlement's part: its rows' sums, and for traffic the sessions open at the cut. */
+export class Held {
+  private constructor(
+    private readonly sums: HeldSums,
+    private readonly open: { readonly sessions: OpenSessions; readonly days: Period } | null,
+  ) {}
+
+  /** A part's settled rows (one per group and visitor) and, where it has `open`, its open sessions' part rows. */
+  static of(part: SettledPart, settled: readonly Row[], open: readonly Row[] | null): Held {
+    const sessions = part.open ? { sessions: OpenSessions.of(open ?? [], part.open.at), days: part.open.days } : null;
+    return new Held(HeldSums.of(part.form, settled), sessions);
+  }
+
+  /** How many visitor hashes and sessions it holds. */
+  get size(): number {
+    return this.sums.visitors + (this.open?.sessions.size ?? 0);
+  }
+
+  /** One row per group: the held sums with the rows since the cut (`recent`, as the part asks them). */
+  plus(recent: readonly Row[]): Row[] {
+    return this.sums.plus(this.open ? this.open.sessions.since(recent, this.open.days) : recent);
+  }
+}
+
+/**
+ * The held sums of one process's reads, the least recently read dropped past `capacity` visitor
+ * hashes. A settlement of more rows than a quarter of it is added up by each read's statement: its
+ * sums would push out most others', and converting its rows takes long.
+ */
+export class HeldSumsCache {
+  private readonly entries = new Map<string, Held>();
+  private held = 0;
+
+  constructor(private readonly capacity = HELD_VISITORS_CAPACITY) {}
+
+  /** Whether it holds the sums of a settlement of so many rows. */
+  takes(rows: number): boolean {
+    return rows <= this.capacity / 4;
+  }
+
+  get(key: string): Held | undefined {
+    const found = this.entries.get(key);
+    if (found) {
+      // Map order is insertion order: read last, dropped last.
+      this.entries.delete(key);
+      this.entries.set(key, found);
+    }
+    return found;
+  }
+
+  keep(key: string, held: Held): void {
+    if (this.entries.has(key)) return;
+    this.entries.set(key, held);
+    this.held += held.size;
+    for (const [oldest, dropped] of this.entries) {
+      if (this.held <= this.capacity) break;
+      this.entries.delete(oldest);
+      this.held -= dropped.size;
+    }
+  }
+
+  /** How many visitor hashes and sessions it holds. */
+  get size(): number {
+    return this.held;
+  }
+}
+
+const caches = new WeakMap<EventReader, HeldSumsCache>();
+
+/** Makes `reader` hold the sums of the settled reads through it (the service's one reader per app, whose routes share them). */
+export function holdSums(reader: EventReader, cache = new HeldSumsCache()): EventReader {
+  caches.set(reader, cache);
+  return reader;
+}
+
+/** The sums held for the reads through `reader`, if it holds any. */
+export function heldSumsOf(reader: EventReader): HeldSumsCache | undefined {
+  return caches.get(reader);
+}
