@@ -12,7 +12,7 @@ import type { Query } from '../core/query.js';
 import { isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, type Dimension, type Filter, type GoalProps, type PropertyDimension, type QueryDimension } from '../core/vocabulary.js';
 import { pagePatternRegex, type Matcher } from '../core/patterns.js';
 import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
-import { GOAL_MEASURES, goalAggregatesOverCounts, IS_PAGEVIEW, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
+import { GOAL_MEASURES, goalAggregatesOverCounts, IS_PAGEVIEW, PART_FACT_PREFIX, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
 import type { DaySources, PlannedQuery } from './planner.js';
 import { dimensionColumn } from './columns.js';
 import { CARRIES_NO_PROPERTIES, decodeValue, keyDimension, pairKeyToken, pairValueToken, propertyFilterPredicate, propertyPairs, propertyToken } from './properties.js';
@@ -34,7 +34,7 @@ import {
   SITE_DAILY,
 } from './rollups/tables.js';
 import { HELD_EVENTS, HELD_ROWS, settledGoals, type Settlement } from './settlement.js';
-import { PART_FACT_PREFIX, type HeldForm, type SettledPart } from './held-sums.js';
+import type { HeldForm, SettledPart } from './held-sums.js';
 import { SESSION_GAP_MS } from '../core/session-gap.js';
 import type { TableSpec } from '../storage/events/table-spec.js';
 
@@ -501,11 +501,13 @@ export function settlementRows(d: Dialect, siteId: string, days: Period, cut: nu
  * session gap before the cut). Columns of each: day, session_id, visitor_id, starts, pageviews,
  * events, bounces, duration_ms.
  */
+/** The days a session's facts are read over for some days' parts: one more day, as every path reads them (`sessionScope`). */
+const factDays = (days: Period): Period => ({ from: days.from, to: addDays(days.to, 1) });
+
 function settledSessionParts(d: Dialect, siteId: string, days: Period, s: Settlement): { settled: Sql; recent: Sql } {
   const settled = sql`SELECT day, session_id, visitor_id, starts, pageviews, events, bounces, duration_ms FROM ${settledRows(d, SETTLED_SESSIONS, siteId, days, s.cut)}`;
   const since = (range: Period) => sql`site_id = ${siteId} AND ${dayRange(d, 'day', range)} AND ts >= ${s.openFrom}`;
-  // A session's facts over one more day, as every path reads them (`sessionScope`).
-  const recent = sessionDayRows(d, since(days), since({ from: days.from, to: addDays(days.to, 1) }), sql`max(ts) >= ${s.cut - SESSION_GAP_MS}`);
+  const recent = sessionDayRows(d, since(days), since(factDays(days)), sql`max(ts) >= ${s.cut - SESSION_GAP_MS}`);
   return { settled, recent };
 }
 
@@ -518,8 +520,10 @@ function settledGoalParts(d: Dialect, siteId: string, days: Period, s: Settlemen
   const ids = sql`goal_id IN (${joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ')})`;
   const settled = sql`SELECT day AS b, goal_id, visitor_id, conversions, paid, rm, other FROM ${settledRows(d, SETTLED_GOALS, siteId, days, s.cut, ids)}`;
   // Each event one conversion, its revenue columns typed as the rows'.
-  const recent = sql`SELECT b, goal_id, visitor_id, CAST(1 AS BIGINT) AS conversions, CAST(paid AS BIGINT) AS paid, CAST(coalesce(rm, 0) AS BIGINT) AS rm, CAST(other AS BIGINT) AS other
+  // (No alias takes a column's name: ClickHouse would resolve the column to the alias.)
+  const typed = sql`SELECT b, goal_id, visitor_id, CAST(1 AS BIGINT) AS l_conversions, CAST(paid AS BIGINT) AS l_paid, CAST(coalesce(rm, 0) AS BIGINT) AS l_rm, CAST(other AS BIGINT) AS l_other
     FROM (${goalEvents(d, DAY_BUCKET, siteId, days, goals, { since: s.cut })}) g`;
+  const recent = sql`SELECT b, goal_id, visitor_id, l_conversions AS conversions, l_paid AS paid, l_rm AS rm, l_other AS other FROM (${typed}) l`;
   return { settled, recent };
 }
 
@@ -548,14 +552,14 @@ const measuresPerVisitor = (d: Dialect, rows: Sql) =>
  */
 function settledMeasuresPart(d: Dialect, siteId: string, days: Period, s: Settlement): SettledPart {
   const { settled, recent } = settledSessionParts(d, siteId, days, s);
-  // A session's facts over one more day, as every path reads them (`sessionScope`).
-  const factDays = { from: days.from, to: addDays(days.to, 1) };
   return {
+    site: siteId,
+    cut: s.cut,
     key: JSON.stringify(['measures', siteId, s.cut, s.events, s.rows, days.from, days.to]),
-    form: HELD_MEASURES,
+    form: MEASURES_BY_VISITOR,
     settled: measuresPerVisitor(d, settled),
-    recent: sessionPartFacts(d, siteId, factDays, { since: s.cut }),
-    open: { rows: sessionPartFacts(d, siteId, factDays, { since: s.openFrom, until: s.cut }), at: s.cut - SESSION_GAP_MS, days },
+    recent: sessionPartFacts(d, siteId, factDays(days), { since: s.cut }),
+    open: { rows: sessionPartFacts(d, siteId, factDays(days), { since: s.openFrom, until: s.cut }), at: s.cut - SESSION_GAP_MS, days },
     whole: dayRows(d, measuresPerDay(d, sql`${settled} UNION ALL ${recent}`), MEASURE_COLUMNS),
   };
 }
@@ -575,9 +579,11 @@ const goalsPerVisitor = (d: Dialect, rows: Sql) =>
 function settledGoalsPart(d: Dialect, siteId: string, days: Period, s: Settlement, goals: readonly GoalRef[]): SettledPart {
   const { settled, recent } = settledGoalParts(d, siteId, days, s, goals);
   return {
+    site: siteId,
+    cut: s.cut,
     // Keyed by the goals counted: one defined otherwise since leaves the others' sums as they are.
     key: JSON.stringify(['goals', goals.map((g) => g.goalId), siteId, s.cut, s.events, s.rows, days.from, days.to]),
-    form: HELD_GOALS,
+    form: GOALS_BY_VISITOR,
     settled: goalsPerVisitor(d, settled),
     recent: goalsPerVisitor(d, recent),
     whole: dayRows(d, goalsPerDay(d, sql`${settled} UNION ALL ${recent}`), ['goal_id', ...GOAL_COLUMNS]),
@@ -630,8 +636,8 @@ export function funnelEvents(d: Dialect, siteId: string, days: Period, steps: re
 const MEASURE_COLUMNS = measureColumns(TRAFFIC_MEASURES);
 const GOAL_COLUMNS = measureColumns(GOAL_MEASURES);
 /** The forms of the settled reads whose sums a process holds (./held-sums.ts): visitors counted once per day (and goal). */
-const HELD_MEASURES: HeldForm = { group: ['b'], visitors: TRAFFIC_MEASURES.visitors.column, sums: MEASURE_COLUMNS.filter((c) => c !== TRAFFIC_MEASURES.visitors.column) };
-const HELD_GOALS: HeldForm = {
+const MEASURES_BY_VISITOR: HeldForm = { group: ['b'], visitors: TRAFFIC_MEASURES.visitors.column, sums: MEASURE_COLUMNS.filter((c) => c !== TRAFFIC_MEASURES.visitors.column) };
+const GOALS_BY_VISITOR: HeldForm = {
   group: ['b', 'goal_id'],
   visitors: GOAL_MEASURES.uniqueConversions.column,
   sums: GOAL_COLUMNS.filter((c) => c !== GOAL_MEASURES.uniqueConversions.column),

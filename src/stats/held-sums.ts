@@ -15,11 +15,16 @@
 // whose check held, and used only by such reads.
 import type { Period } from '../core/period.js';
 import type { Sql } from '../sql/sql.js';
-import { bouncedOf, combinedFacts, durationOf, SESSION_FACTS, TRAFFIC_MEASURES, type SessionFacts } from './measures.js';
+import { bouncedOf, combinedFacts, durationOf, PART_FACT_PREFIX, SESSION_FACTS, TRAFFIC_MEASURES, type SessionFacts, type TrafficMeasure } from './measures.js';
 import type { EventReader } from '../storage/events/types.js';
 
-/** The most visitor hashes and open sessions a process holds at once, over every settlement: the least recently read go first. */
-export const HELD_VISITORS_CAPACITY = 1_000_000;
+/**
+ * What a process holds at most, over every settlement, in visitor hashes (8 bytes each: 8 MB): the
+ * least recently read go first.
+ */
+const CAPACITY = 1_000_000;
+/** An open session's objects (its facts, its parts) weigh about as much as so many visitor hashes. */
+const SESSION_WEIGHT = 32;
 
 /** The columns of the rows a form adds up: one row per group and visitor, from settled rows or raw events. */
 export interface HeldForm {
@@ -33,6 +38,9 @@ export interface HeldForm {
 
 /** What a read asks of its settlement: its rows and the raw events' since its cut, per day (and goal). */
 export interface SettledPart {
+  /** The settlement's site and cut: a process holds one cut of a site. */
+  readonly site: string;
+  readonly cut: number;
   /** The settlement and the rows added up (what, site, cut, days): one held sum each. */
   readonly key: string;
   readonly form: HeldForm;
@@ -67,8 +75,8 @@ const groupOf = (form: HeldForm, row: Row) => ({ values: Object.fromEntries(form
 /** Adds a row's summed columns to a group's sums. */
 const addSums = (form: HeldForm, sums: number[], row: Row) => form.sums.forEach((c, i) => (sums[i]! += Number(row[c])));
 
-/** Whether a sorted array holds a value (binary search). */
-function holds(sorted: BigInt64Array, value: bigint): boolean {
+/** Whether a sorted array includes a value (binary search). */
+function includes(sorted: BigInt64Array, value: bigint): boolean {
   let [lo, hi] = [0, sorted.length - 1];
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
@@ -122,7 +130,7 @@ export class HeldSums {
       if (!g) out.set(key, (g = { ...groupOf(form, row), visitors: 0 }));
       addSums(form, g.sums, row);
       const held = this.groups.get(key);
-      if (!held || !holds(held.visitors, BigInt(row.visitor_id as bigint))) g.visitors += 1;
+      if (!held || !includes(held.visitors, BigInt(row.visitor_id as bigint))) g.visitors += 1;
     }
     return [...out.values()].map((g) => ({ ...g.values, [form.visitors]: g.visitors, ...Object.fromEntries(form.sums.map((c, i) => [c, g.sums[i]])) }));
   }
@@ -142,12 +150,9 @@ interface Session {
   facts: SessionFacts;
 }
 
-/** The fact columns of part rows, prefixed: ClickHouse would read an alias named as a column (`engaged_ms`) inside the aggregates. */
-export const PART_FACT_PREFIX = 'f_';
-
-/** Adds a part's counts to a session's part of the same day, or the part to its parts. */
+/** Adds a part's counts to a session's part of the same day and visitor hash, or the part to its parts. */
 function addPart(session: Session, part: Part): void {
-  const same = session.parts.find((p) => p.day === part.day);
+  const same = session.parts.find((p) => p.day === part.day && p.visitor === part.visitor);
   if (!same) session.parts.push(part);
   else [same.starts, same.pageviews, same.events] = [same.starts + part.starts, same.pageviews + part.pageviews, same.events + part.events];
 }
@@ -168,6 +173,22 @@ function sessionsOf(rows: readonly Row[]): Map<bigint, Session> {
   }
   return sessions;
 }
+
+/**
+ * Each traffic measure but visitors of a session's part, as SESSION_ROW_AGGREGATES sums it over session
+ * rows: the part's counts, and on the part that starts the session whether it bounced and its duration.
+ */
+const PART_MEASURE_OF: Record<Exclude<TrafficMeasure, 'visitors'>, (p: Part, facts: SessionFacts) => number> = {
+  pageviews: (p) => p.pageviews,
+  events: (p) => p.events,
+  sessions: (p) => p.starts,
+  bounces: (p, facts) => (p.starts > 0 && bouncedOf(facts) ? 1 : 0),
+  durationMs: (p, facts) => (p.starts > 0 ? durationOf(facts) : 0),
+};
+/** Each one's column, and its value of a part. */
+const PART_MEASURES = (Object.entries(PART_MEASURE_OF) as Array<[Exclude<TrafficMeasure, 'visitors'>, (p: Part, facts: SessionFacts) => number]>).map(
+  ([name, of]) => [TRAFFIC_MEASURES[name].column, of] as const,
+);
 
 /**
  * The sessions open at a settlement's cut, from their events before it: per session its facts, and
@@ -202,22 +223,14 @@ export class OpenSessions {
       for (const p of s.parts) addPart(both, p);
       later.set(id, both);
     }
-    const m = TRAFFIC_MEASURES;
     const out = new Map<string, Record<string, number | string | bigint>>();
     const count = ({ parts, facts }: Session) => {
       for (const p of parts) {
         if (p.day < days.from || p.day > days.to) continue;
         const key = `${p.day}\u0000${p.visitor}`;
-        const row = out.get(key) ?? { b: p.day, visitor_id: p.visitor, [m.pageviews.column]: 0, [m.events.column]: 0, [m.sessions.column]: 0, [m.bounces.column]: 0, [m.durationMs.column]: 0 };
+        const row = out.get(key) ?? { b: p.day, visitor_id: p.visitor, ...Object.fromEntries(PART_MEASURES.map(([column]) => [column, 0])) };
         out.set(key, row);
-        const add = (column: string, n: number) => (row[column] = (row[column] as number) + n);
-        add(m.pageviews.column, p.pageviews);
-        add(m.events.column, p.events);
-        add(m.sessions.column, p.starts);
-        if (p.starts > 0) {
-          add(m.bounces.column, bouncedOf(facts) ? 1 : 0);
-          add(m.durationMs.column, durationOf(facts));
-        }
+        for (const [column, of] of PART_MEASURES) row[column] = (row[column] as number) + of(p, facts);
       }
     };
     for (const [id, s] of this.sessions) if (!later.has(id)) count(s);
@@ -239,9 +252,9 @@ export class Held {
     return new Held(HeldSums.of(part.form, settled), sessions);
   }
 
-  /** How many visitor hashes and sessions it holds. */
+  /** What it weighs, in visitor hashes. */
   get size(): number {
-    return this.sums.visitors + (this.open?.sessions.size ?? 0);
+    return this.sums.visitors + SESSION_WEIGHT * (this.open?.sessions.size ?? 0);
   }
 
   /** One row per group: the held sums with the rows since the cut (`recent`, as the part asks them). */
@@ -251,17 +264,18 @@ export class Held {
 }
 
 /**
- * The held sums of one process's reads, the least recently read dropped past `capacity` visitor
- * hashes. A settlement of more rows than a quarter of it is added up by each read's statement: its
- * sums would push out most others', and converting its rows takes long.
+ * What one process's reads hold, the least recently read dropped past `capacity` (in visitor
+ * hashes), and one cut of a site at a time. A settlement of more rows than a quarter of the capacity
+ * is added up by each read's statement: what it holds would push out most others', and converting
+ * its rows takes long.
  */
 export class HeldSumsCache {
-  private readonly entries = new Map<string, Held>();
-  private held = 0;
+  private readonly entries = new Map<string, { readonly held: Held; readonly site: string; readonly cut: number }>();
+  private weight = 0;
 
-  constructor(private readonly capacity = HELD_VISITORS_CAPACITY) {}
+  constructor(private readonly capacity = CAPACITY) {}
 
-  /** Whether it holds the sums of a settlement of so many rows. */
+  /** Whether it holds what a settlement of so many rows counted. */
   takes(rows: number): boolean {
     return rows <= this.capacity / 4;
   }
@@ -273,23 +287,32 @@ export class HeldSumsCache {
       this.entries.delete(key);
       this.entries.set(key, found);
     }
-    return found;
+    return found?.held;
   }
 
-  keep(key: string, held: Held): void {
-    if (this.entries.has(key)) return;
-    this.entries.set(key, held);
-    this.held += held.size;
-    for (const [oldest, dropped] of this.entries) {
-      if (this.held <= this.capacity) break;
-      this.entries.delete(oldest);
-      this.held -= dropped.size;
+  /** Holds a part's sums; what it held of the site's other cuts goes (a newer run replaced them, or they were replaced since). */
+  keep(part: Pick<SettledPart, 'key' | 'site' | 'cut'>, held: Held): void {
+    if (this.entries.has(part.key)) return;
+    for (const [key, e] of this.entries) if (e.site === part.site && e.cut !== part.cut) this.drop(key);
+    this.entries.set(part.key, { held, site: part.site, cut: part.cut });
+    this.weight += held.size;
+    for (const [oldest] of this.entries) {
+      if (this.weight <= this.capacity) break;
+      this.drop(oldest);
     }
   }
 
-  /** How many visitor hashes and sessions it holds. */
+  /** Lets go of a part's sums (its settlement's check no longer holds). */
+  drop(key: string): void {
+    const found = this.entries.get(key);
+    if (!found) return;
+    this.entries.delete(key);
+    this.weight -= found.held.size;
+  }
+
+  /** What it holds, in visitor hashes. */
   get size(): number {
-    return this.held;
+    return this.weight;
   }
 }
 

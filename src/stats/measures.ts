@@ -65,6 +65,9 @@ export function sessionDuration(prefix: string): string {
 
 // The same rules over facts held in the process (src/stats/held-sums.ts).
 
+/** The fact columns of rows of session parts with their facts, prefixed: ClickHouse would read an alias named as a column (`engaged_ms`) inside the aggregates. */
+export const PART_FACT_PREFIX = 'f_';
+
 /** A session's facts (SESSION_FACTS), as numbers. */
 export type SessionFacts = Record<FactColumn, number>;
 type FactColumn = (typeof SESSION_FACTS)[number]['column'];

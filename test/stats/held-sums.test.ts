@@ -50,25 +50,52 @@ test('held sums over many visitors find each of them (the binary search over sor
   assert.equal(others[0]!.unique_conversions, 2000);
 });
 
-test('the cache keeps the most recently read sums within its capacity, and takes settlements of up to a quarter of it', () => {
-  const part: SettledPart = { key: 'k', form: FORM, settled: sql`SELECT 1`, recent: sql`SELECT 1`, whole: sql`SELECT 1` };
+test('the cache keeps the most recently read sums within its capacity, one cut of a site, and takes settlements of up to a quarter of it', () => {
+  const part: SettledPart = { site: 's', cut: 1, key: 'k', form: FORM, settled: sql`SELECT 1`, recent: sql`SELECT 1`, whole: sql`SELECT 1` };
   const sums = (n: number) => Held.of(part, Array.from({ length: n }, (_, i) => row('2026-03-05', 1n, BigInt(i), 1, 0)), null);
+  const at = (key: string, site = key, cut = 1) => ({ key, site, cut });
   const cache = new HeldSumsCache(10);
   assert.ok(cache.takes(2) && !cache.takes(3));
-  cache.keep('a', sums(4));
-  cache.keep('b', sums(4));
+  cache.keep(at('a'), sums(4));
+  cache.keep(at('b'), sums(4));
   assert.equal(cache.size, 8);
   // Read last, 'a' stays when 'c' pushes the total over the capacity.
   assert.ok(cache.get('a'));
-  cache.keep('c', sums(3));
+  cache.keep(at('c'), sums(3));
   assert.equal(cache.get('b'), undefined);
   assert.ok(cache.get('a') && cache.get('c'));
   assert.equal(cache.size, 7);
   // Kept again under the same key: the first stays (the same rows).
   const first = cache.get('c');
-  cache.keep('c', sums(3));
+  cache.keep(at('c'), sums(3));
   assert.equal(cache.get('c'), first);
   assert.equal(cache.size, 7);
+  // A later cut of site 'a' lets go of the earlier one's sums; another part of the same cut stays.
+  cache.keep(at('a goals', 'a'), sums(1));
+  cache.keep(at('a2', 'a', 2), sums(2));
+  assert.equal(cache.get('a'), undefined);
+  assert.equal(cache.get('a goals'), undefined);
+  assert.ok(cache.get('a2') && cache.get('c'));
+  assert.equal(cache.size, 5);
+  // A check that no longer holds lets go of them.
+  cache.drop('a2');
+  assert.equal(cache.get('a2'), undefined);
+  assert.equal(cache.size, 3);
+});
+
+test('a session with two visitor hashes on one day (a salt rotated) keeps a part for each', () => {
+  const parts = [
+    { b: '2026-03-05', session_id: 1n, visitor_id: 5n, starts: 1, events: 1, f_pageviews: 1, f_customs: 0, f_engaged_ms: 0, f_engages: 0, f_first_ts: 100, f_last_ts: 100 },
+    { b: '2026-03-05', session_id: 1n, visitor_id: 6n, starts: 0, events: 1, f_pageviews: 1, f_customs: 0, f_engaged_ms: 0, f_engages: 0, f_first_ts: 200, f_last_ts: 200 },
+  ];
+  const since = OpenSessions.of(parts, 0).since([], { from: '2026-03-05', to: '2026-03-05' });
+  assert.deepEqual(
+    since.map((r) => [r.visitor_id, r.pageviews, r.sessions, r.bounces, r.duration_ms]),
+    [
+      [5n, 1, 1, 0, 100],
+      [6n, 1, 0, 0, 0],
+    ],
+  );
 });
 
 test('open sessions take their facts over both sides of the cut: a bounce undone, an engaged time, a session begun after it', () => {

@@ -55,22 +55,23 @@ async function readDaily(events: EventReader, days: DaySources, statementsOf: (d
   const { sources, check, settled } = statementsOf(days);
   const cache = settled && heldSumsOf(events);
   const held = cache && cache.takes(days.settled!.rows) ? settled : undefined;
-  const known = held && cache!.get(held.key);
+  const found = held && cache!.get(held.key);
   const ask = (s: Sql) => events.query<Record<string, unknown>>(s);
   const [checked, counted, open, recent, ...rows] = await Promise.all([
     check && ask(check),
-    held && !known ? ask(held.settled) : null,
-    held?.open && !known ? ask(held.open.rows) : null,
+    held && !found ? ask(held.settled) : null,
+    held?.open && !found ? ask(held.open.rows) : null,
     held ? ask(held.recent) : null,
     ...sources.map(ask),
     ...(settled && !held ? [ask(settled.whole)] : []),
   ]);
   if (!checked || settlementHeld(days.settled!, checked)) {
     if (!held) return (rows as Rows[]).flat();
-    let sums = known;
-    if (!sums) cache!.keep(held.key, (sums = Held.of(held, counted!, open)));
+    let sums = found;
+    if (!sums) cache!.keep(held, (sums = Held.of(held, counted!, open)));
     return [...(rows as Rows[]).flat(), ...sums.plus(recent!)];
   }
+  if (held) cache!.drop(held.key);
   const ran = new Map(sources.map((s, i) => [statementKey(s), rows[i]!]));
   const again = statementsOf({ ...days, settled: null }).sources;
   return (await Promise.all(again.map((s) => ran.get(statementKey(s)) ?? ask(s)))).flat();
