@@ -47,8 +47,9 @@ export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: 
 /**
  * Every row of a daily read's statements (`statementsOf` the days), run at once. Where its settlement
  * no longer held (`settlementHeld`), the days are read again without it, and only the statements
- * that differ run again. A settlement's held part (../held-sums.ts) adds the rows since its cut to
- * the sums this process holds, or to its rows added up now, kept once the check has held.
+ * that differ run again. A settlement's part (../held-sums.ts) is added up by the engine, or, by a
+ * reader that holds sums, from what the reader holds (or fills now) and the rows since the cut: what
+ * is held is kept once the check has held, and let go when it no longer does.
  */
 async function readDaily(events: EventReader, days: DaySources, statementsOf: (days: DaySources) => DailyStatements): Promise<Array<Record<string, unknown>>> {
   type Rows = Array<Record<string, unknown>>;
