@@ -3,8 +3,20 @@
 // text. So no user input can ever become SQL text. This folder imports nothing of the service: the
 // stores (src/storage) and the read side (src/stats) both speak it.
 
+/**
+ * A list bound to one `?` parameter, every item of one type: a LIST on DuckDB, an array literal on
+ * ClickHouse. Never empty: an empty list carries no type of its items.
+ */
+export class SqlList {
+  readonly items: readonly string[] | readonly bigint[];
+  constructor(items: readonly string[] | readonly bigint[]) {
+    if (items.length === 0) throw new RangeError('an SQL list parameter holds no item');
+    this.items = items;
+  }
+}
+
 /** A value bound to a `?` parameter. */
-export type SqlValue = string | number | bigint | boolean | null;
+export type SqlValue = string | number | bigint | boolean | null | SqlList;
 
 export class Sql {
   constructor(

@@ -11,7 +11,7 @@ import type { DayCut, Period } from '../core/period.js';
 import type { Query } from '../core/query.js';
 import { isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, type Dimension, type Filter, type GoalProps, type PropertyDimension, type QueryDimension } from '../core/vocabulary.js';
 import { pagePatternRegex, type Matcher } from '../core/patterns.js';
-import { joinSql, sql, trusted, withParams, type Sql } from '../sql/sql.js';
+import { joinSql, sql, SqlList, trusted, withParams, type Sql } from '../sql/sql.js';
 import { GOAL_MEASURES, goalAggregatesOverCounts, IS_PAGEVIEW, PART_FACT_PREFIX, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
 import type { DaySources, PlannedQuery } from './planner.js';
 import { dimensionColumn } from './columns.js';
@@ -34,7 +34,7 @@ import {
   SITE_DAILY,
 } from './rollups/tables.js';
 import { HELD_EVENTS, HELD_ROWS, settledGoals, type Settlement } from './settlement.js';
-import type { HeldForm, SettledPart } from './held-sums.js';
+import type { HeldForm, HeldPart, SettledPart } from './held-sums.js';
 import { SESSION_GAP_MS } from '../core/session-gap.js';
 import type { TableSpec } from '../storage/events/table-spec.js';
 
@@ -642,6 +642,7 @@ const GOALS_BY_VISITOR: HeldForm = {
   visitors: GOAL_MEASURES.uniqueConversions.column,
   sums: GOAL_COLUMNS.filter((c) => c !== GOAL_MEASURES.uniqueConversions.column),
 };
+const KEYS_BY_VISITOR: HeldForm = { group: ['b', 'k'], visitors: 'visitors', sums: ['views'] };
 
 /**
  * The first day of `days` on which a filter's key was folded into `(other)` (the dimension has an
@@ -819,8 +820,65 @@ function viewsOfEvent(dimension: QueryDimension): Sql {
   return trusted(viewsColumn(dimension) === 'events' ? 'CAST(1 AS BIGINT)' : `CAST(CASE WHEN ${IS_PAGEVIEW} THEN 1 ELSE 0 END AS BIGINT)`);
 }
 
-/** The statements of a planned breakdown; null when none of its days is computable. */
-export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownStatements | null {
+/**
+ * A breakdown's raw days read with their settlement, for a process that holds their keys
+ * (./held-sums.ts): per day, key and visitor, the views of the events before the cut (held) and
+ * since (asked at each read), with the settlement's check. Null where no settlement is read, or the
+ * keys are not values of each event (the exit page, a property's).
+ */
+export function heldBreakdownPart(d: Dialect, q: PlannedQuery): { part: HeldPart; check: Sql } | null {
+  const { dimension } = q.breakdown!;
+  const { raw: days, settled: s } = q.plan.period;
+  if (!days || !s || q.filters.length > 0 || dimension === 'exit' || isPropertyDimension(dimension)) return null;
+  const perVisitor = (instants: Instants) =>
+    sql`SELECT ${trusted(d.dayText('day'))} AS b, ${keyExpr(dimension)} AS k, visitor_id, sum(${viewsOfEvent(dimension)}) AS views
+      FROM events WHERE site_id = ${q.siteId} AND ${dayRange(d, 'day', days)}${instantBounds(instants)} GROUP BY day, k, visitor_id`;
+  return {
+    part: {
+      site: q.siteId,
+      cut: s.cut,
+      key: JSON.stringify(['breakdown', dimension, q.siteId, s.cut, s.events, s.rows, days.from, days.to]),
+      form: KEYS_BY_VISITOR,
+      settled: perVisitor({ until: s.cut }),
+      recent: perVisitor({ since: s.cut }),
+    },
+    check: settlementCheckStatement(d, q.siteId, s),
+  };
+}
+
+/** A breakdown's raw days as the process counted them: per key, its visitors and views there, given to the page's statement as lists. */
+export interface GivenKeys {
+  readonly keys: readonly string[];
+  readonly visitors: readonly bigint[];
+  readonly views: readonly bigint[];
+}
+
+/**
+ * The most characters of keys (each counted with 32 more: its numbers and separators) that a page's
+ * statement is given: ClickHouse reads at most 256 KiB of a statement's text (`max_query_size`).
+ */
+const GIVEN_KEYS_MAX_CHARS = 160_000;
+
+/** The keys of rows of one day and key each (b, k, visitors, views), summed per key; null past what a statement is given. */
+export function givenKeys(rows: ReadonlyArray<Record<string, unknown>>): GivenKeys | null {
+  const sums = new Map<string, { visitors: number; views: number }>();
+  for (const r of rows) {
+    const k = String(r.k);
+    const sum = sums.get(k);
+    if (sum) [sum.visitors, sum.views] = [sum.visitors + Number(r.visitors), sum.views + Number(r.views)];
+    else sums.set(k, { visitors: Number(r.visitors), views: Number(r.views) });
+  }
+  let chars = 0;
+  for (const k of sums.keys()) if ((chars += k.length + 32) > GIVEN_KEYS_MAX_CHARS) return null;
+  const keys = [...sums.keys()];
+  return { keys, visitors: keys.map((k) => BigInt(sums.get(k)!.visitors)), views: keys.map((k) => BigInt(sums.get(k)!.views)) };
+}
+
+/**
+ * The statements of a planned breakdown, its raw days' keys `given` (on a read that holds them) or
+ * read from raw events; null when none of its days is computable.
+ */
+export function breakdownStatements(d: Dialect, q: PlannedQuery, given: GivenKeys | null = null): BreakdownStatements | null {
   const bd = q.breakdown;
   if (!bd) throw new Error('breakdownStatements needs a breakdown query');
   // Each source's rows (k, visitors, views), apart its keys alone (where the key count takes a
@@ -873,7 +931,18 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
       parts.push(part(sql`${trusted(IMPORTED_DIM_MONTHLY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, 'month', imported.months)}${only}`));
     }
   }
-  if (q.plan.period.raw) {
+  if (given) {
+    // Rows of no key are none: a page with no key but those of other days.
+    if (given.keys.length > 0) {
+      const rows = withParams(
+        d.listRows([{ name: 'k', type: 'VARCHAR' }, { name: 'visitors', type: 'BIGINT' }, { name: 'views', type: 'BIGINT' }]),
+        new SqlList(given.keys),
+        new SqlList(given.visitors),
+        new SqlList(given.views),
+      );
+      parts.push({ rows: sql`SELECT k, visitors, views FROM ${rows} g`, keys: sql`SELECT k FROM ${rows} g` });
+    }
+  } else if (q.plan.period.raw) {
     const property = isPropertyDimension(bd.dimension) ? bd.dimension : undefined;
     const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension), property };
     // Beside session rows, the raw days' keys are typed as theirs (rollups, on the other path, hold

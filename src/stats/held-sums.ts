@@ -3,8 +3,10 @@
 // its days (today) in that time would add up the same settled rows and group the same events of the
 // sessions open at its cut: a few thousand rows on a busy site, which cost DuckDB and ClickHouse
 // several milliseconds of CPU time a statement. Held, a read asks only for the events after the cut.
+// A breakdown's keys are held alike from the raw events before the cut (a day's events of a
+// long-tail dimension, grouped per key and visitor, cost DuckDB about 14 ms of CPU time a read).
 //
-// Every measure is a sum but the distinct visitors of a group (a day; a day and goal), so a held
+// Every measure is a sum but the distinct visitors of a group (a day; a day and goal; a day and key), so a held
 // group keeps its sums and its visitor hashes, sorted: a visitor of the later rows counts once more
 // only if the group does not hold it already. A session open at the cut is held as its facts and
 // daily counts before it, combined with its events after it at each read (its bounce and duration
@@ -36,15 +38,19 @@ export interface HeldForm {
   readonly sums: readonly string[];
 }
 
-/** What a read asks of its settlement: its rows and the raw events' since its cut, per day (and goal). */
-export interface SettledPart {
+/** What a read that holds sums asks of its settlement: what it counted, and the raw events' since its cut. */
+export interface HeldPart {
   /** The settlement's site and cut: a process holds one cut of a site. */
   readonly site: string;
   readonly cut: number;
   /** The settlement and the rows added up (what, site, cut, days): one held sum each. */
   readonly key: string;
   readonly form: HeldForm;
-  /** The settled rows, one per group and visitor (asked of a reader that holds sums, when it does not hold them). */
+  /**
+   * What is held of the time before the cut, one row per group and visitor (asked of a reader that
+   * holds sums, when it does not hold them): the settled rows, or for a breakdown's keys, which
+   * settlements do not count, the raw events before the cut (whose count the check tells).
+   */
   readonly settled: Sql;
   /**
    * The rows since the cut, one per group and visitor (asked of a reader that holds sums); with
@@ -53,6 +59,10 @@ export interface SettledPart {
   readonly recent: Sql;
   /** The sessions open at the cut, as `OpenSessions` reads them, and the days whose parts count. */
   readonly open?: { readonly rows: Sql; readonly at: number; readonly days: Period };
+}
+
+/** What a read asks of its settlement: its rows and the raw events' since its cut, per day (and goal). */
+export interface SettledPart extends HeldPart {
   /** Both added up by the engine, one row per group (asked of a reader that holds no sums, or not these). */
   readonly whole: Sql;
 }
@@ -247,7 +257,7 @@ export class Held {
   ) {}
 
   /** A part's settled rows (one per group and visitor) and, where it has `open`, its open sessions' part rows. */
-  static of(part: SettledPart, settled: readonly Row[], open: readonly Row[] | null): Held {
+  static of(part: HeldPart, settled: readonly Row[], open: readonly Row[] | null): Held {
     const sessions = part.open ? { sessions: OpenSessions.of(open ?? [], part.open.at), days: part.open.days } : null;
     return new Held(HeldSums.of(part.form, settled), sessions);
   }
@@ -291,7 +301,7 @@ export class HeldSumsCache {
   }
 
   /** Holds a part's sums; what it held of the site's other cuts goes (a newer run replaced them, or they were replaced since). */
-  keep(part: Pick<SettledPart, 'key' | 'site' | 'cut'>, held: Held): void {
+  keep(part: Pick<HeldPart, 'key' | 'site' | 'cut'>, held: Held): void {
     if (this.entries.has(part.key)) return;
     for (const [key, e] of this.entries) if (e.site === part.site && e.cut !== part.cut) this.drop(key);
     this.entries.set(part.key, { held, site: part.site, cut: part.cut });

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Held, HeldSums, HeldSumsCache, OpenSessions, type HeldForm, type SettledPart } from '../../src/stats/held-sums.js';
 import { sql } from '../../src/sql/sql.js';
+import { givenKeys } from '../../src/stats/compile.js';
 
 const FORM: HeldForm = { group: ['b', 'goal_id'], visitors: 'unique_conversions', sums: ['conversions', 'revenue_minor'] };
 const row = (b: string, goal: bigint, visitor: bigint, conversions: number, revenue: number) => ({ b, goal_id: goal, visitor_id: visitor, conversions: BigInt(conversions), revenue_minor: revenue });
@@ -144,4 +145,18 @@ test('open sessions take their facts over both sides of the cut: a bounce undone
   assert.deepEqual(open.since([], days), [{ b: '2026-03-04', visitor_id: 7n, pageviews: 1, events: 1, sessions: 1, bounces: 1, duration_ms: 0 }]);
   // A day outside the read's days counts no part.
   assert.deepEqual(open.since([], { from: '2026-03-05', to: '2026-03-05' }), []);
+});
+
+test('a breakdown\'s held keys are summed per key over days, and given to its statement only up to a bound of characters', () => {
+  const rows = [
+    { b: '2026-03-04', k: '/a', visitors: 2, views: 5n },
+    { b: '2026-03-05', k: '/a', visitors: 3, views: 4n },
+    { b: '2026-03-05', k: '(none)', visitors: 1, views: 0n },
+  ];
+  assert.deepEqual(givenKeys(rows), { keys: ['/a', '(none)'], visitors: [5n, 1n], views: [9n, 0n] });
+  assert.deepEqual(givenKeys([]), { keys: [], visitors: [], views: [] });
+  // Keys of 100 characters: a few thousand fit in a statement's text, ten thousand do not.
+  const long = (n: number) => Array.from({ length: n }, (_, i) => ({ b: '2026-03-05', k: `/${String(i).padStart(99, 'x')}`, visitors: 1, views: 1n }));
+  assert.equal(givenKeys(long(1000))?.keys.length, 1000);
+  assert.equal(givenKeys(long(10_000)), null);
 });

@@ -8,7 +8,7 @@ import { rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
 import { addDays, localDay, startOfLocalDay } from '../../src/core/localtime.js';
 import { SESSION_GAP_MS } from '../../src/core/session-gap.js';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
-import { METRICS } from '../../src/core/vocabulary.js';
+import { DIMENSIONS, METRICS } from '../../src/core/vocabulary.js';
 import { planQuery, type PlannedQuery } from '../../src/stats/planner.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';
 import { computeGoals } from '../../src/stats/read/goals.js';
@@ -21,7 +21,7 @@ import { SETTLED_GOALS, SETTLED_SESSIONS, SETTLED_TABLES } from '../../src/stats
 import type { EventReader, EventStore } from '../../src/storage/events/types.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
-import { sql, trusted, type Sql } from '../../src/sql/sql.js';
+import { sql, SqlList, trusted, type Sql } from '../../src/sql/sql.js';
 import { dataset, session, SMALL_SHAPE } from '../../support/datasets.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
 import { openRollupSite } from '../helpers/rollup-site.js';
@@ -97,7 +97,10 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
           // After midnight yesterday is settled too: its sessions' facts take today's events, which its read leaves out.
           if (label === 'after midnight') await same(`${tag} yesterday's stats`, (r, q) => computeStats(r, q, goals), 'stats', { from: DAYS[2], to: DAYS[2] });
           await same(`${tag} goals`, (r, q) => computeGoals(r, q, goals), 'goals');
-          await same(`${tag} breakdown`, (r, q) => computeBreakdown(r, q), 'breakdown', { dimension: 'country' });
+          // Every dimension, and a page of keys past the first, searched: held, the raw days' keys are given to the page's statement.
+          for (const dimension of DIMENSIONS) await same(`${tag} breakdown of ${dimension}`, (r, q) => computeBreakdown(r, q), 'breakdown', { dimension });
+          await same(`${tag} breakdown, searched, second page`, (r, q) => computeBreakdown(r, q), 'breakdown', { dimension: 'page', search: 'O', limit: '3', offset: '2' });
+          await same(`${tag} today's breakdown`, (r, q) => computeBreakdown(r, q), 'breakdown', { dimension: 'referrer', period: 'day' });
           return statements;
         };
         const settledReads = await reads('settled');
@@ -106,6 +109,11 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
         holding.statements.length = 0;
         await computeStats(holding, plans('stats', {}, settlement), goals);
         assert.equal(holding.statements.length, settledReads, 'held: as many statements');
+        // Held, a breakdown asks the events since the cut and gives the page's statement the raw days' keys.
+        holding.statements.length = 0;
+        await computeBreakdown(holding, plans('breakdown', { dimension: 'page' }, settlement));
+        assert.ok(holding.statements.some((st) => st.params.some((p) => p instanceof SqlList)), 'held: the page is given the raw days\' keys');
+        assert.ok(!holding.statements.some((st) => st.params.includes(settlement.cut) && !st.text.includes(HELD_ROWS) && !st.text.includes('>=')), 'held: no event before the cut is read but by the check');
         const readsRows = (st: Sql) => SETTLED_TABLES.some((t) => st.text.includes(t.name)) && !st.text.includes(HELD_ROWS);
         assert.ok(!holding.statements.some(readsRows), 'held: no settled row is read but by the check');
         // A reader whose capacity is too small for the settlement has the engine add it up.

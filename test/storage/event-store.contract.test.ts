@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { EVENTS_TABLE, type StoredEvent } from '../../src/storage/events/schema.js';
 import { StatementTimeout, type EventStore, type TableSpec } from '../../src/storage/events/types.js';
-import { sql, trusted, withParams } from '../../src/sql/sql.js';
+import { sql, SqlList, trusted, withParams } from '../../src/sql/sql.js';
 import { EVENT_STORE_ADAPTERS as adapters } from '../helpers/event-stores.js';
 
 setFlagsFromString('--expose-gc');
@@ -85,6 +85,24 @@ for (const adapter of adapters) {
         const read = withParams(`SELECT k, n FROM (${store.dialect.keptElseGroupRows(relation, ['k', 'n'], 'unit', 'kept')}) r ORDER BY k`, ...rows.map((_, i) => i * 10));
         const found = await store.query<{ k: string; n: unknown }>(read);
         assert.deepEqual(found.map((r) => [r.k, Number(r.n)]), [['a', 0], ['b', 10], ['c', 50], ['y', 30], ['z', 40]]);
+      });
+    });
+
+    test('listRows: rows given as lists, read in step, their text and 64-bit integers as given', async () => {
+      await withStore(async (store) => {
+        const keys = ["it's", 'back\\slash', 'é/日本?', '', 'tab\there', 'line\nbreak', '?', '(none)'];
+        const counts = keys.map((_, i) => (i === 0 ? -(2n ** 63n) : i === 1 ? 2n ** 63n - 1n : BigInt(i * 1000)));
+        const relation = store.dialect.listRows([{ name: 'k', type: 'VARCHAR' }, { name: 'n', type: 'BIGINT' }, { name: 'm', type: 'BIGINT' }]);
+        const read = withParams(`SELECT k, n, m FROM ${relation} g WHERE k <> ? ORDER BY m`, new SqlList(keys), new SqlList(counts), new SqlList(keys.map((_, i) => BigInt(i))), '?');
+        const found = await store.query<{ k: string; n: unknown; m: unknown }>(read);
+        const expected = keys.map((k, i) => [k, counts[i], BigInt(i)] as const).filter(([k]) => k !== '?');
+        assert.deepEqual(found.map((r) => [r.k, BigInt(r.n as bigint), BigInt(r.m as bigint)]), expected);
+        // A statement's list parameter is one placeholder, however many its items.
+        const many = Array.from({ length: 5000 }, (_, i) => `/page/${i}`);
+        const [sum] = await store.query<{ c: unknown; s: unknown }>(
+          withParams(`SELECT count(*) AS c, sum(n) AS s FROM ${store.dialect.listRows([{ name: 'k', type: 'VARCHAR' }, { name: 'n', type: 'BIGINT' }])} g`, new SqlList(many), new SqlList(many.map((_, i) => BigInt(i)))),
+        );
+        assert.deepEqual([Number(sum!.c), Number(sum!.s)], [5000, (4999 * 5000) / 2]);
       });
     });
 

@@ -2,8 +2,8 @@
 // per-day maps, summing days, and the percent change of a comparison.
 import type { EventReader } from '../../storage/events/types.js';
 import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements, type GoalRef } from '../compile.js';
-import { settlementHeld } from '../settlement.js';
-import { Held, heldSumsOf } from '../held-sums.js';
+import { settlementHeld, type Settlement } from '../settlement.js';
+import { Held, heldSumsOf, type HeldPart } from '../held-sums.js';
 import { statementKey } from '../shared-reads.js';
 import type { Sql } from '../../sql/sql.js';
 import {
@@ -76,6 +76,27 @@ async function readDaily(events: EventReader, days: DaySources, statementsOf: (d
   const ran = new Map(sources.map((s, i) => [statementKey(s), rows[i]!]));
   const again = statementsOf({ ...days, settled: null }).sources;
   return (await Promise.all(again.map((s) => ran.get(statementKey(s)) ?? ask(s)))).flat();
+}
+
+/**
+ * What a reader that holds sums counts of a part of a settlement's days now, one row per group: what
+ * it holds (or fills now) with the rows since the cut. Null where it holds no sums, the settlement is
+ * too large to hold (its events bound the part's rows), or its check, run beside, no longer holds
+ * (which lets go of what it held): the caller then reads the days from raw events.
+ */
+export async function heldRows(events: EventReader, s: Settlement, part: HeldPart, check: Sql): Promise<Array<Record<string, unknown>> | null> {
+  const cache = heldSumsOf(events);
+  if (!cache?.takes(s.events)) return null;
+  const found = cache.get(part.key);
+  const ask = (statement: Sql) => events.query<Record<string, unknown>>(statement);
+  const [checked, counted, recent] = await Promise.all([ask(check), found ? null : ask(part.settled), ask(part.recent)]);
+  if (!settlementHeld(s, checked)) {
+    cache.drop(part.key);
+    return null;
+  }
+  let held = found;
+  if (!held) cache.keep(part, (held = Held.of(part, counted!, null)));
+  return held.plus(recent);
 }
 
 export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {

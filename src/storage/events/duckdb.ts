@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
-import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
+import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue, listValue } from '@duckdb/node-api';
+import { joinSql, sql, SqlList, trusted, type Sql, type SqlValue } from '../../sql/sql.js';
 import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { eventChunk } from './duckdb-chunk.js';
 import { duckdbDialect } from './duckdb-dialect.js';
@@ -79,7 +79,7 @@ class ReadConnection extends SerialConnection {
                 conn.interrupt();
               }, deadlineMs);
         try {
-          return query.params.length === 0 ? rowObjects(await conn.runAndReadAll(query.text)) : await this.readPrepared(query.text, query.params as DuckDBValue[]);
+          return query.params.length === 0 ? rowObjects(await conn.runAndReadAll(query.text)) : await this.readPrepared(query.text, duckdbParams(query.params));
         } catch (err) {
           if (expired) throw new StatementTimeout(deadlineMs!, { cause: err });
           throw err;
@@ -355,7 +355,7 @@ export class DuckDbEventStore implements EventStore {
     await this.writer.run(async (conn) => {
       await conn.run('BEGIN TRANSACTION');
       try {
-        for (const s of statements) await conn.run(s.text, s.params as DuckDBValue[]);
+        for (const s of statements) await conn.run(s.text, duckdbParams(s.params));
         for (const spec of cleared) {
           const left = await conn.runAndReadAll(`SELECT 1 FROM ${spec.name} LIMIT 1`);
           if (left.currentRowCount > 0) continue;
@@ -372,7 +372,7 @@ export class DuckDbEventStore implements EventStore {
 
   private write(statement: Sql): Promise<void> {
     return this.writer.run(async (conn) => {
-      await conn.run(statement.text, statement.params as DuckDBValue[]);
+      await conn.run(statement.text, duckdbParams(statement.params));
     });
   }
 
@@ -401,6 +401,11 @@ function scopePredicate(spec: TableSpec, scope: RowScope): Sql {
 const DAY_MS = 86_400_000;
 
 /** One value of a row in its column's type (days as 'YYYY-MM-DD'). */
+/** A statement's parameters as DuckDB binds them: a list as a LIST of its items' type. */
+function duckdbParams(params: readonly SqlValue[]): DuckDBValue[] {
+  return params.map((p) => (p instanceof SqlList ? listValue([...p.items]) : p));
+}
+
 function appendValue(appender: DuckDBAppender, type: TableSpec['columns'][number]['type'], value: string | number | null): void {
   if (value === null) return appender.appendNull();
   switch (type) {
