@@ -75,6 +75,8 @@ interface Group {
   readonly sums: number[];
   /** The group's visitor hashes, ascending. */
   readonly visitors: BigInt64Array;
+  /** The group's answer row while no later row adds to it (frozen: every read shares it). */
+  readonly row: Row;
 }
 
 const groupKey = (form: HeldForm, row: Row): string => form.group.map((c) => String(row[c])).join('\u0000');
@@ -84,6 +86,13 @@ const groupOf = (form: HeldForm, row: Row) => ({ values: Object.fromEntries(form
 
 /** Adds a row's summed columns to a group's sums. */
 const addSums = (form: HeldForm, sums: number[], row: Row) => form.sums.forEach((c, i) => (sums[i]! += Number(row[c])));
+
+/** The answer row of a group: its columns, its visitors and its sums. */
+function answerRow(form: HeldForm, g: { values: Row; sums: readonly number[]; visitors: number }): Row {
+  const row: Row = { ...g.values, [form.visitors]: g.visitors };
+  form.sums.forEach((c, i) => (row[c] = g.sums[i]));
+  return row;
+}
 
 /** Whether a sorted array includes a value (binary search). */
 function includes(sorted: BigInt64Array, value: bigint): boolean {
@@ -102,7 +111,7 @@ function includes(sorted: BigInt64Array, value: bigint): boolean {
 export class HeldSums {
   private constructor(
     private readonly form: HeldForm,
-    private readonly groups: ReadonlyMap<string, Group>,
+    private readonly byGroup: ReadonlyMap<string, Group>,
     /** How many visitor hashes it holds. */
     readonly visitors: number,
   ) {}
@@ -120,29 +129,37 @@ export class HeldSums {
     const groups = new Map<string, Group>();
     let visitors = 0;
     for (const [key, g] of building) {
-      groups.set(key, { values: g.values, sums: g.sums, visitors: BigInt64Array.from(g.visitors).sort() });
+      const row = Object.freeze(answerRow(form, { values: g.values, sums: g.sums, visitors: g.visitors.length }));
+      groups.set(key, { values: g.values, sums: g.sums, visitors: BigInt64Array.from(g.visitors).sort(), row });
       visitors += g.visitors.length;
     }
     return new HeldSums(form, groups, visitors);
   }
 
+  /** How many groups it holds. */
+  get groups(): number {
+    return this.byGroup.size;
+  }
+
   /**
    * One row per group: the held sums with `recent`'s (rows of one group and visitor each) added, a
-   * visitor of both counted once.
+   * visitor of both counted once. A group no recent row adds to answers its held row (frozen, shared).
    */
   plus(recent: readonly Row[]): Row[] {
     const { form } = this;
-    const out = new Map<string, { values: Row; sums: number[]; visitors: number }>();
-    for (const [key, g] of this.groups) out.set(key, { values: g.values, sums: [...g.sums], visitors: g.visitors.length });
+    const added = new Map<string, { values: Row; sums: number[]; visitors: number }>();
     for (const row of recent) {
       const key = groupKey(form, row);
-      let g = out.get(key);
-      if (!g) out.set(key, (g = { ...groupOf(form, row), visitors: 0 }));
+      const held = this.byGroup.get(key);
+      let g = added.get(key);
+      if (!g) added.set(key, (g = held ? { values: held.values, sums: [...held.sums], visitors: held.visitors.length } : { ...groupOf(form, row), visitors: 0 }));
       addSums(form, g.sums, row);
-      const held = this.groups.get(key);
       if (!held || !includes(held.visitors, BigInt(row.visitor_id as bigint))) g.visitors += 1;
     }
-    return [...out.values()].map((g) => ({ ...g.values, [form.visitors]: g.visitors, ...Object.fromEntries(form.sums.map((c, i) => [c, g.sums[i]])) }));
+    const out: Row[] = [];
+    for (const [key, g] of this.byGroup) if (!added.has(key)) out.push(g.row);
+    for (const g of added.values()) out.push(answerRow(form, g));
+    return out;
   }
 }
 
@@ -267,6 +284,11 @@ export class Held {
     return this.sums.visitors + SESSION_WEIGHT * (this.open?.sessions.size ?? 0);
   }
 
+  /** How many groups it holds. */
+  get groups(): number {
+    return this.sums.groups;
+  }
+
   /** One row per group: the held sums with the rows since the cut (`recent`, as the part asks them). */
   plus(recent: readonly Row[]): Row[] {
     return this.sums.plus(this.open ? this.open.sessions.since(recent, this.open.days) : recent);
@@ -280,7 +302,8 @@ export class Held {
  * its rows takes long.
  */
 export class HeldSumsCache {
-  private readonly entries = new Map<string, { readonly held: Held; readonly site: string; readonly cut: number }>();
+  /** Per part, what is held, or null for a part its reader declined to hold (read from raw events until the next cut). */
+  private readonly entries = new Map<string, { readonly held: Held | null; readonly site: string; readonly cut: number }>();
   private weight = 0;
 
   constructor(private readonly capacity = CAPACITY) {}
@@ -290,7 +313,8 @@ export class HeldSumsCache {
     return rows <= this.capacity / 4;
   }
 
-  get(key: string): Held | undefined {
+  /** What is held of a part: undefined where nothing is, null where its reader declined to hold it. */
+  get(key: string): Held | null | undefined {
     const found = this.entries.get(key);
     if (found) {
       // Map order is insertion order: read last, dropped last.
@@ -300,12 +324,15 @@ export class HeldSumsCache {
     return found?.held;
   }
 
-  /** Holds a part's sums; what it held of the site's other cuts goes (a newer run replaced them, or they were replaced since). */
-  keep(part: Pick<HeldPart, 'key' | 'site' | 'cut'>, held: Held): void {
+  /**
+   * Holds a part's sums, or that its reader declined them (null); what it held of the site's other
+   * cuts goes (a newer run replaced them, or they were replaced since).
+   */
+  keep(part: Pick<HeldPart, 'key' | 'site' | 'cut'>, held: Held | null): void {
     if (this.entries.has(part.key)) return;
     for (const [key, e] of this.entries) if (e.site === part.site && e.cut !== part.cut) this.drop(key);
     this.entries.set(part.key, { held, site: part.site, cut: part.cut });
-    this.weight += held.size;
+    this.weight += weightOf(held);
     for (const [oldest] of this.entries) {
       if (this.weight <= this.capacity) break;
       this.drop(oldest);
@@ -317,7 +344,7 @@ export class HeldSumsCache {
     const found = this.entries.get(key);
     if (!found) return;
     this.entries.delete(key);
-    this.weight -= found.held.size;
+    this.weight -= weightOf(found.held);
   }
 
   /** What it holds, in visitor hashes. */
@@ -325,6 +352,9 @@ export class HeldSumsCache {
     return this.weight;
   }
 }
+
+/** What an entry weighs: a declined part as one hash, so that the least recently read go in time. */
+const weightOf = (held: Held | null) => held?.size ?? 1;
 
 const caches = new WeakMap<EventReader, HeldSumsCache>();
 

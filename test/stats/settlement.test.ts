@@ -14,7 +14,8 @@ import { computeBreakdown } from '../../src/stats/read/breakdown.js';
 import { computeGoals } from '../../src/stats/read/goals.js';
 import { computeStats } from '../../src/stats/read/stats.js';
 import { computeTimeseries } from '../../src/stats/read/timeseries.js';
-import { settlementCheckStatement } from '../../src/stats/compile.js';
+import { heldBreakdownPart, settlementCheckStatement } from '../../src/stats/compile.js';
+import { heldRows } from '../../src/stats/read/days.js';
 import { HeldSumsCache, heldSumsOf, holdSums } from '../../src/stats/held-sums.js';
 import { HELD_EVENTS, HELD_ROWS, parseSettlements, SETTLE_LAG_MS, SETTLED_ROWS_GRACE_MS, type Settlement } from '../../src/stats/settlement.js';
 import { SETTLED_GOALS, SETTLED_SESSIONS, SETTLED_TABLES } from '../../src/stats/rollups/tables.js';
@@ -114,6 +115,15 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
         await computeBreakdown(holding, plans('breakdown', { dimension: 'page' }, settlement));
         assert.ok(holding.statements.some((st) => st.params.some((p) => p instanceof SqlList)), 'held: the page is given the raw days\' keys');
         assert.ok(!holding.statements.some((st) => st.params.includes(settlement.cut) && !st.text.includes(HELD_ROWS) && !st.text.includes('>=')), 'held: no event before the cut is read but by the check');
+        // A part of more groups than its reader takes is declined until the next cut: read from raw events, asking nothing more.
+        const keys = heldBreakdownPart(events.dialect, plans('breakdown', { dimension: 'page' }, settlement))!;
+        const declining = counting(events);
+        holdSums(declining);
+        assert.equal(await heldRows(declining, settlement, keys.part, keys.check, 1), null);
+        assert.equal(declining.statements.length, 3, 'the first read fills, and declines');
+        assert.equal(await heldRows(declining, settlement, keys.part, keys.check, 1), null);
+        assert.equal(declining.statements.length, 3, 'declined: nothing asked');
+        assert.ok((await heldRows(holding, settlement, keys.part, keys.check))!.length > 1, 'the page\'s keys held');
         const readsRows = (st: Sql) => SETTLED_TABLES.some((t) => st.text.includes(t.name)) && !st.text.includes(HELD_ROWS);
         assert.ok(!holding.statements.some(readsRows), 'held: no settled row is read but by the check');
         // A reader whose capacity is too small for the settlement has the engine add it up.

@@ -2,7 +2,7 @@
 // number of keys and the period's visitors (each key's share).
 import type { EventReader } from '../../storage/events/types.js';
 import type { BreakdownAnswer, BreakdownRow } from '../../core/vocabulary.js';
-import { breakdownStatements, givenKeys, heldBreakdownPart, scrollDepthStatements } from '../compile.js';
+import { breakdownStatements, givenKeys, HELD_KEYS_MOST, heldBreakdownPart, scrollDepthStatements } from '../compile.js';
 import { heldSumsOf } from '../held-sums.js';
 import { meanHalfUp, round } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
@@ -13,7 +13,7 @@ export async function computeBreakdown(events: EventReader, q: PlannedQuery): Pr
   // A reader that holds sums counts the raw days' keys with their settlement (a page given its keys
   // reads the period's visitors apart), and gives them to the page's statement; else the page reads raw events.
   const held = heldSumsOf(events) && heldBreakdownPart(events.dialect, q);
-  const [heldKeys, heldVisitors] = held ? await Promise.all([heldRows(events, q.plan.period.settled!, held.part, held.check), periodVisitors()]) : [null, null];
+  const [heldKeys, heldVisitors] = held ? await Promise.all([heldRows(events, q.plan.period.settled!, held.part, held.check, HELD_KEYS_MOST), periodVisitors()]) : [null, null];
   const statements = breakdownStatements(events.dialect, q, heldKeys && givenKeys(heldKeys));
   if (statements === null) return { rows: [], totalKeys: 0, totalVisitors: heldVisitors ?? (await periodVisitors()) };
   const [page, visitorsApart] = await Promise.all([

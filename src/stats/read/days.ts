@@ -31,11 +31,14 @@ export function deltaPct(value: number | null, prev: number | null): number {
  * Per-day measures of some days of a plan, from rollups up to the watermark and raw events after it
  * (with their settlement, where it holds), and imported aggregates on the days they hold (a day's
  * rows of several sources add up). Readers of visitors only skip the per-session part (bounces,
- * duration) of raw reads.
+ * duration) of raw reads, and read raw days with their settlement only from what a reader holds.
  */
 export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, need = { sessions: true }): Promise<Map<string, Measures>> {
   const out = new Map<string, Measures>();
-  for (const r of await readDaily(events, days, (read) => dailyMeasureStatements(events.dialect, q, read, need.sessions))) {
+  // What a reader holds of a settlement answers visitors alone too, from the events since its cut
+  // (the same statements as every measure's, which the stats of a dashboard's load share).
+  const sessions = need.sessions || (days.settled !== null && heldSumsOf(events)?.takes(days.settled.rows) === true);
+  for (const r of await readDaily(events, days, (read) => dailyMeasureStatements(events.dialect, q, read, sessions))) {
     const day = String(r.b);
     const m = measuresOf(TRAFFIC_MEASURES, r);
     const before = out.get(day);
@@ -81,13 +84,15 @@ async function readDaily(events: EventReader, days: DaySources, statementsOf: (d
 /**
  * What a reader that holds sums counts of a part of a settlement's days now, one row per group: what
  * it holds (or fills now) with the rows since the cut. Null where it holds no sums, the settlement is
- * too large to hold (its events bound the part's rows), or its check, run beside, no longer holds
- * (which lets go of what it held): the caller then reads the days from raw events.
+ * too large to hold (its events bound the part's rows), its check, run beside, no longer holds (which
+ * lets go of what it held), or the part holds more groups than `most` (declined until the next cut):
+ * the caller then reads the days from raw events.
  */
-export async function heldRows(events: EventReader, s: Settlement, part: HeldPart, check: Sql): Promise<Array<Record<string, unknown>> | null> {
+export async function heldRows(events: EventReader, s: Settlement, part: HeldPart, check: Sql, most = Infinity): Promise<Array<Record<string, unknown>> | null> {
   const cache = heldSumsOf(events);
   if (!cache?.takes(s.events)) return null;
   const found = cache.get(part.key);
+  if (found === null) return null;
   const ask = (statement: Sql) => events.query<Record<string, unknown>>(statement);
   const [checked, counted, recent] = await Promise.all([ask(check), found ? null : ask(part.settled), ask(part.recent)]);
   if (!settlementHeld(s, checked)) {
@@ -95,8 +100,11 @@ export async function heldRows(events: EventReader, s: Settlement, part: HeldPar
     return null;
   }
   let held = found;
-  if (!held) cache.keep(part, (held = Held.of(part, counted!, null)));
-  return held.plus(recent);
+  if (!held) {
+    held = Held.of(part, counted!, null);
+    cache.keep(part, held.groups <= most ? held : null);
+  }
+  return held.groups <= most ? held.plus(recent) : null;
 }
 
 export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {

@@ -12,6 +12,8 @@ export interface ClickHouseEventStoreOptions {
   url: string;
 }
 
+/** The bytes of a statement's text the server parses, unless a statement's settings say more. */
+const DEFAULT_MAX_QUERY_SIZE = 256 * 1024;
 const TYPES: Record<ColumnType, string> = { VARCHAR: 'String', BIGINT: 'Int64', DATE: 'Date', BOOLEAN: 'UInt8', INTEGER: 'Int32' };
 const DATABASE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The column of `events` naming the append batch of each row (see `append`); not a column of the spec. */
@@ -231,8 +233,12 @@ export class ClickHouseEventStore implements EventStore {
     const { deadlineMs } = options;
     // The server cancels the statement past max_execution_time (whole seconds) with error 159.
     const deadline: ClickHouseSettings = deadlineMs === undefined ? {} : { max_execution_time: Math.ceil(deadlineMs / 1000), timeout_overflow_mode: 'throw' };
+    // The server parses at most 256 KiB of a statement by default: one given long lists (SqlList) may
+    // be longer (the client adds its FORMAT clause to the text).
+    const size = Buffer.byteLength(text) + 1024;
+    const parse: ClickHouseSettings = size <= DEFAULT_MAX_QUERY_SIZE ? {} : { max_query_size: String(size) };
     const result = await guarded(() =>
-      this.client.query({ query: text, format: 'JSON', clickhouse_settings: { ...deadline, ...extra } }).then((r) => r.json<Record<string, unknown>>()),
+      this.client.query({ query: text, format: 'JSON', clickhouse_settings: { ...deadline, ...parse, ...extra } }).then((r) => r.json<Record<string, unknown>>()),
     ).catch((err: unknown) => {
       if (deadlineMs !== undefined && isTimeoutExceeded(err)) throw new StatementTimeout(deadlineMs, { cause: err });
       throw err;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue, listValue } from '@duckdb/node-api';
+import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import { joinSql, sql, SqlList, trusted, type Sql, type SqlValue } from '../../sql/sql.js';
 import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { eventChunk } from './duckdb-chunk.js';
@@ -401,9 +401,14 @@ function scopePredicate(spec: TableSpec, scope: RowScope): Sql {
 const DAY_MS = 86_400_000;
 
 /** One value of a row in its column's type (days as 'YYYY-MM-DD'). */
-/** A statement's parameters as DuckDB binds them: a list as a LIST of its items' type. */
+/**
+ * A statement's parameters as DuckDB binds them. A list goes as one text, which the dialect's
+ * `listRows` reads back: its strings as a JSON array, its integers joined by commas. Bound as a LIST,
+ * each item is a value made through the C API: 9 ms of CPU time for 7 000 strings, against 2.4 ms
+ * for the JSON text read by DuckDB and 0.5 ms for 7 000 integers split.
+ */
 function duckdbParams(params: readonly SqlValue[]): DuckDBValue[] {
-  return params.map((p) => (p instanceof SqlList ? listValue([...p.items]) : p));
+  return params.map((p) => (p instanceof SqlList ? (typeof p.items[0] === 'string' ? JSON.stringify(p.items) : p.items.join(',')) : p));
 }
 
 function appendValue(appender: DuckDBAppender, type: TableSpec['columns'][number]['type'], value: string | number | null): void {
