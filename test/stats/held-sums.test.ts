@@ -82,6 +82,19 @@ test('the cache keeps the most recently read sums within its capacity, one cut o
   cache.drop('a2');
   assert.equal(cache.get('a2'), undefined);
   assert.equal(cache.size, 3);
+  // The reads of one load share the rows since the cut, and so what they add up to.
+  const held = sums(2);
+  const recent = [row('2026-03-05', 1n, 1n, 1, 0), row('2026-03-05', 1n, 9n, 1, 0)];
+  assert.equal(held.plus(recent), held.plus(recent));
+  assert.deepEqual(held.plus([...recent]), [{ b: '2026-03-05', goal_id: 1n, unique_conversions: 3, conversions: 4, revenue_minor: 0 }]);
+  assert.ok(Object.isFrozen(held.plus(recent)[0]));
+  // A part its reader declined weighs one hash, until a later cut of its site or the least recently read go.
+  cache.keep(at('d'), null);
+  assert.equal(cache.get('d'), null);
+  assert.equal(cache.size, 4);
+  cache.keep(at('d2', 'd', 2), sums(1));
+  assert.equal(cache.get('d'), undefined);
+  assert.equal(cache.size, 4);
 });
 
 test('a session with two visitor hashes on one day (a salt rotated) keeps a part for each', () => {

@@ -88,7 +88,7 @@ async function readDaily(events: EventReader, days: DaySources, statementsOf: (d
  * lets go of what it held), or the part holds more groups than `most` (declined until the next cut):
  * the caller then reads the days from raw events.
  */
-export async function heldRows(events: EventReader, s: Settlement, part: HeldPart, check: Sql, most = Infinity): Promise<Array<Record<string, unknown>> | null> {
+export async function heldRows(events: EventReader, s: Settlement, part: HeldPart, check: Sql, most = Infinity): Promise<ReadonlyArray<Record<string, unknown>> | null> {
   const cache = heldSumsOf(events);
   if (!cache?.takes(s.events)) return null;
   const found = cache.get(part.key);
