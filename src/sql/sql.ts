@@ -4,8 +4,9 @@
 // stores (src/storage) and the read side (src/stats) both speak it.
 
 /**
- * A list bound to one `?` parameter, every item of one type: a LIST on DuckDB, an array literal on
- * ClickHouse. Never empty: an empty list carries no type of its items.
+ * A list bound to one `?` parameter, every item of one type, read as rows by the dialect's
+ * `listRows`: on DuckDB one text (src/storage/events/duckdb.ts), on ClickHouse an array literal.
+ * Never empty: an empty list carries no type of its items.
  */
 export class SqlList {
   readonly items: readonly string[] | readonly bigint[];

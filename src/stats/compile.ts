@@ -860,7 +860,7 @@ export interface GivenKeys {
  * time (DuckDB: 7 000 keys 7 ms, against 9 ms to group a day of 30 000 events per key and visitor),
  * and the process about as much: past a few thousand keys, the day's events grouped are as cheap.
  */
-export const HELD_KEYS_MOST = 2_000;
+const HELD_KEYS_MOST = 2_000;
 
 /**
  * The most characters of keys (each counted with 32 more: its numbers and separators) that a page's
@@ -869,7 +869,25 @@ export const HELD_KEYS_MOST = 2_000;
  */
 const GIVEN_KEYS_MAX_CHARS = 200_000;
 
-/** The keys of rows of one day and key each (b, k, visitors, views), summed per key; null past what a statement is given. */
+/**
+ * Whether a process holds a breakdown's rows before the cut (one per day, key and visitor: b, k,
+ * visitor_id, views): at most HELD_KEYS_MOST days and keys, whose keys a statement is given.
+ */
+export function keysWorthHolding(rows: ReadonlyArray<Record<string, unknown>>): boolean {
+  const groups = new Set<string>();
+  const keys = new Set<string>();
+  let chars = 0;
+  for (const r of rows) {
+    const k = String(r.k);
+    if (groups.add(`${String(r.b)}\u0000${k}`).size > HELD_KEYS_MOST) return false;
+    if (keys.has(k)) continue;
+    keys.add(k);
+    if ((chars += k.length + 32) > GIVEN_KEYS_MAX_CHARS) return false;
+  }
+  return true;
+}
+
+/** The keys of rows of one day and key each (b, k, visitors, views), summed per key; null past what a statement is given (keys since the cut among them). */
 export function givenKeys(rows: ReadonlyArray<Record<string, unknown>>): GivenKeys | null {
   const sums = new Map<string, { visitors: number; views: number }>();
   for (const r of rows) {
@@ -885,10 +903,12 @@ export function givenKeys(rows: ReadonlyArray<Record<string, unknown>>): GivenKe
 }
 
 /**
- * The statements of a planned breakdown, its raw days' keys `given` (on a read that holds them) or
- * read from raw events; null when none of its days is computable.
+ * The statements of a planned breakdown; null when none of its days is computable. A read that
+ * holds sums (`held`) reads the period's visitors apart from them, and gives the page its raw days'
+ * keys where it counted them (else the page reads raw events).
  */
-export function breakdownStatements(d: Dialect, q: PlannedQuery, given: GivenKeys | null = null): BreakdownStatements | null {
+export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonly given: GivenKeys | null } | null = null): BreakdownStatements | null {
+  const given = held?.given;
   const bd = q.breakdown;
   if (!bd) throw new Error('breakdownStatements needs a breakdown query');
   // Each source's rows (k, visitors, views), apart its keys alone (where the key count takes a
@@ -981,7 +1001,7 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, given: GivenKey
   const totals = d.groupTotals();
   const visits = parts.flatMap((p) => (p.visits ? [p.visits] : []));
   // A property's visits are those of the events carrying it: the period's visitors are read apart.
-  if (totals !== null && visits.length === parts.length && !isPropertyDimension(bd.dimension)) {
+  if (totals !== null && visits.length === parts.length && !isPropertyDimension(bd.dimension) && !held) {
     const page = sql`SELECT k, ${trusted(d.countVisitorDays('vd', 'vv'))} AS visitors, sum(v) AS views FROM (${joinSql(visits, ' UNION ALL ')}) u
       GROUP BY k ${trusted(totals)}${chosen('HAVING')} ${order}`;
     return { page, keyCount, countedOnPage: false, visitorsInTotals: true };

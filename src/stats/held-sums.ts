@@ -3,8 +3,8 @@
 // its days (today) in that time would add up the same settled rows and group the same events of the
 // sessions open at its cut: a few thousand rows on a busy site, which cost DuckDB and ClickHouse
 // several milliseconds of CPU time a statement. Held, a read asks only for the events after the cut.
-// A breakdown's keys are held alike from the raw events before the cut (a day's events of a
-// long-tail dimension, grouped per key and visitor, cost DuckDB about 14 ms of CPU time a read).
+// A breakdown's keys are held alike from the raw events before the cut (a day's 30 000 events
+// grouped per key and visitor cost DuckDB 6 – 9 ms of CPU time a read).
 //
 // Every measure is a sum but the distinct visitors of a group (a day; a day and goal; a day and key), so a held
 // group keeps its sums and its visitor hashes, sorted: a visitor of the later rows counts once more
@@ -27,6 +27,8 @@ import type { EventReader } from '../storage/events/types.js';
 const CAPACITY = 1_000_000;
 /** An open session's objects (its facts, its parts) weigh about as much as so many visitor hashes. */
 const SESSION_WEIGHT = 32;
+/** The most declined parts a process remembers (a key each), the oldest forgotten first. */
+const DECLINED_MOST = 10_000;
 
 /** The columns of the rows a form adds up: one row per group and visitor, from settled rows or raw events. */
 export interface HeldForm {
@@ -134,11 +136,6 @@ export class HeldSums {
       visitors += g.visitors.length;
     }
     return new HeldSums(form, groups, visitors);
-  }
-
-  /** How many groups it holds. */
-  get groups(): number {
-    return this.byGroup.size;
   }
 
   /**
@@ -284,11 +281,6 @@ export class Held {
     return this.sums.visitors + SESSION_WEIGHT * (this.open?.sessions.size ?? 0);
   }
 
-  /** How many groups it holds. */
-  get groups(): number {
-    return this.sums.groups;
-  }
-
   /**
    * One row per group: the held sums with the rows since the cut (`recent`, as the part asks them).
    * The reads of a dashboard's load share the statement since the cut (../stats/shared-reads.ts),
@@ -308,11 +300,12 @@ export class Held {
  * What one process's reads hold, the least recently read dropped past `capacity` (in visitor
  * hashes), and one cut of a site at a time. A settlement of more rows than a quarter of the capacity
  * is added up by each read's statement: what it holds would push out most others', and converting
- * its rows takes long.
+ * its rows takes long. A part its reads declined (its check no longer held, or its rows were too
+ * many to be worth holding) is remembered until the site's next cut, so that its reads skip it.
  */
 export class HeldSumsCache {
-  /** Per part, what is held, or null for a part its reader declined to hold (read from raw events until the next cut). */
-  private readonly entries = new Map<string, { readonly held: Held | null; readonly site: string; readonly cut: number }>();
+  private readonly entries = new Map<string, { readonly held: Held; readonly site: string; readonly cut: number }>();
+  private readonly declinedParts = new Map<string, { readonly site: string; readonly cut: number }>();
   private weight = 0;
 
   constructor(private readonly capacity = CAPACITY) {}
@@ -322,8 +315,7 @@ export class HeldSumsCache {
     return rows <= this.capacity / 4;
   }
 
-  /** What is held of a part: undefined where nothing is, null where its reader declined to hold it. */
-  get(key: string): Held | null | undefined {
+  get(key: string): Held | undefined {
     const found = this.entries.get(key);
     if (found) {
       // Map order is insertion order: read last, dropped last.
@@ -333,15 +325,12 @@ export class HeldSumsCache {
     return found?.held;
   }
 
-  /**
-   * Holds a part's sums, or that its reader declined them (null); what it held of the site's other
-   * cuts goes (a newer run replaced them, or they were replaced since).
-   */
-  keep(part: Pick<HeldPart, 'key' | 'site' | 'cut'>, held: Held | null): void {
+  /** Holds a part's sums; what it held of the site's other cuts goes (a newer run replaced them, or they were replaced since). */
+  keep(part: Pick<HeldPart, 'key' | 'site' | 'cut'>, held: Held): void {
     if (this.entries.has(part.key)) return;
-    for (const [key, e] of this.entries) if (e.site === part.site && e.cut !== part.cut) this.drop(key);
+    this.forgetOtherCuts(part);
     this.entries.set(part.key, { held, site: part.site, cut: part.cut });
-    this.weight += weightOf(held);
+    this.weight += held.size;
     for (const [oldest] of this.entries) {
       if (this.weight <= this.capacity) break;
       this.drop(oldest);
@@ -353,17 +342,36 @@ export class HeldSumsCache {
     const found = this.entries.get(key);
     if (!found) return;
     this.entries.delete(key);
-    this.weight -= weightOf(found.held);
+    this.weight -= found.held.size;
+  }
+
+  /** Lets go of a part's sums, and remembers that its reads skip it until the site's next cut. */
+  decline(part: Pick<HeldPart, 'key' | 'site' | 'cut'>): void {
+    this.drop(part.key);
+    this.forgetOtherCuts(part);
+    this.declinedParts.delete(part.key);
+    this.declinedParts.set(part.key, { site: part.site, cut: part.cut });
+    for (const [oldest] of this.declinedParts) {
+      if (this.declinedParts.size <= DECLINED_MOST) break;
+      this.declinedParts.delete(oldest);
+    }
+  }
+
+  /** Whether a part's reads skip it (declined at its cut). */
+  declined(key: string): boolean {
+    return this.declinedParts.has(key);
   }
 
   /** What it holds, in visitor hashes. */
   get size(): number {
     return this.weight;
   }
-}
 
-/** What an entry weighs: a declined part as one hash, so that the least recently read go in time. */
-const weightOf = (held: Held | null) => held?.size ?? 1;
+  private forgetOtherCuts(part: Pick<HeldPart, 'site' | 'cut'>): void {
+    for (const [key, e] of this.entries) if (e.site === part.site && e.cut !== part.cut) this.drop(key);
+    for (const [key, e] of this.declinedParts) if (e.site === part.site && e.cut !== part.cut) this.declinedParts.delete(key);
+  }
+}
 
 const caches = new WeakMap<EventReader, HeldSumsCache>();
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Held, HeldSums, HeldSumsCache, OpenSessions, type HeldForm, type SettledPart } from '../../src/stats/held-sums.js';
 import { sql } from '../../src/sql/sql.js';
-import { givenKeys } from '../../src/stats/compile.js';
+import { givenKeys, keysWorthHolding } from '../../src/stats/compile.js';
 
 const FORM: HeldForm = { group: ['b', 'goal_id'], visitors: 'unique_conversions', sums: ['conversions', 'revenue_minor'] };
 const row = (b: string, goal: bigint, visitor: bigint, conversions: number, revenue: number) => ({ b, goal_id: goal, visitor_id: visitor, conversions: BigInt(conversions), revenue_minor: revenue });
@@ -88,12 +88,13 @@ test('the cache keeps the most recently read sums within its capacity, one cut o
   assert.equal(held.plus(recent), held.plus(recent));
   assert.deepEqual(held.plus([...recent]), [{ b: '2026-03-05', goal_id: 1n, unique_conversions: 3, conversions: 4, revenue_minor: 0 }]);
   assert.ok(Object.isFrozen(held.plus(recent)[0]));
-  // A part its reader declined weighs one hash, until a later cut of its site or the least recently read go.
-  cache.keep(at('d'), null);
-  assert.equal(cache.get('d'), null);
-  assert.equal(cache.size, 4);
+  // A declined part lets go of its sums and is remembered until a later cut of its site.
+  cache.keep(at('d'), sums(1));
+  cache.decline(at('d'));
+  assert.ok(cache.declined('d') && cache.get('d') === undefined);
+  assert.equal(cache.size, 3);
   cache.keep(at('d2', 'd', 2), sums(1));
-  assert.equal(cache.get('d'), undefined);
+  assert.ok(!cache.declined('d'));
   assert.equal(cache.size, 4);
 });
 
@@ -168,6 +169,11 @@ test('a breakdown\'s held keys are summed per key over days, and given to its st
   ];
   assert.deepEqual(givenKeys(rows), { keys: ['/a', '(none)'], visitors: [5n, 1n], views: [9n, 0n] });
   assert.deepEqual(givenKeys([]), { keys: [], visitors: [], views: [] });
+  // Held only up to 2 000 day and key pairs, and keys a statement is given.
+  const pairs = (n: number, days = 1) => Array.from({ length: n }, (_, i) => ({ b: `2026-03-0${1 + (i % days)}`, k: `/p${Math.floor(i / days)}`, visitor_id: 1n, views: 1n }));
+  assert.ok(keysWorthHolding(pairs(2000)) && keysWorthHolding(pairs(2000, 2)) && keysWorthHolding([...pairs(2000), ...pairs(2000)]));
+  assert.ok(!keysWorthHolding(pairs(2001)) && !keysWorthHolding(pairs(2002, 2)));
+  assert.ok(!keysWorthHolding(Array.from({ length: 1500 }, (_, i) => ({ b: '2026-03-05', k: `/${String(i).padStart(199, 'x')}`, visitor_id: 1n, views: 1n }))));
   // Keys of 100 characters: a thousand fit in a statement's text, two thousand do not.
   const long = (n: number) => Array.from({ length: n }, (_, i) => ({ b: '2026-03-05', k: `/${String(i).padStart(99, 'x')}`, visitors: 1, views: 1n }));
   assert.equal(givenKeys(long(1000))?.keys.length, 1000);

@@ -115,14 +115,15 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
         await computeBreakdown(holding, plans('breakdown', { dimension: 'page' }, settlement));
         assert.ok(holding.statements.some((st) => st.params.some((p) => p instanceof SqlList)), 'held: the page is given the raw days\' keys');
         assert.ok(!holding.statements.some((st) => st.params.includes(settlement.cut) && !st.text.includes(HELD_ROWS) && !st.text.includes('>=')), 'held: no event before the cut is read but by the check');
-        // A part of more groups than its reader takes is declined until the next cut: read from raw events, asking nothing more.
+        // A part whose rows its reader does not accept is declined until the next cut: read from raw events, asking nothing more.
         const keys = heldBreakdownPart(events.dialect, plans('breakdown', { dimension: 'page' }, settlement))!;
         const declining = counting(events);
         holdSums(declining);
-        assert.equal(await heldRows(declining, settlement, keys.part, keys.check, 1), null);
+        assert.equal(await heldRows(declining, settlement, keys.part, keys.check, () => false), null);
         assert.equal(declining.statements.length, 3, 'the first read fills, and declines');
-        assert.equal(await heldRows(declining, settlement, keys.part, keys.check, 1), null);
+        assert.equal(await heldRows(declining, settlement, keys.part, keys.check), null);
         assert.equal(declining.statements.length, 3, 'declined: nothing asked');
+        assert.ok(heldSumsOf(declining)!.declined(keys.part.key) && heldSumsOf(declining)!.size === 0);
         assert.ok((await heldRows(holding, settlement, keys.part, keys.check))!.length > 1, 'the page\'s keys held');
         const readsRows = (st: Sql) => SETTLED_TABLES.some((t) => st.text.includes(t.name)) && !st.text.includes(HELD_ROWS);
         assert.ok(!holding.statements.some(readsRows), 'held: no settled row is read but by the check');
@@ -148,6 +149,10 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
         const falling = await reads('late');
         await same('an edited goal, late', (r, q) => computeGoals(r, q, edited), 'goals');
         assert.equal(heldSumsOf(holding)!.size, 0, 'a check that no longer holds lets go of what the reader held');
+        // Declined until the next cut: the reads that follow skip the settlement, and ask no settled row nor the check.
+        holding.statements.length = 0;
+        assert.deepEqual(await computeStats(holding, plans('stats', {}, settlement), goals), await computeStats(events, plans('stats', {}, null), goals));
+        assert.ok(!holding.statements.some((st) => st.text.includes(HELD_EVENTS)), 'declined: no check asked');
         // A reader's first read beside a check that fails holds nothing.
         const fresh = counting(events);
         holdSums(fresh);

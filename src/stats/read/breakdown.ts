@@ -2,7 +2,7 @@
 // number of keys and the period's visitors (each key's share).
 import type { EventReader } from '../../storage/events/types.js';
 import type { BreakdownAnswer, BreakdownRow } from '../../core/vocabulary.js';
-import { breakdownStatements, givenKeys, HELD_KEYS_MOST, heldBreakdownPart, scrollDepthStatements } from '../compile.js';
+import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding, scrollDepthStatements } from '../compile.js';
 import { heldSumsOf } from '../held-sums.js';
 import { meanHalfUp, round } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
@@ -10,11 +10,12 @@ import { dailyMeasures, heldRows, sumDays } from './days.js';
 
 export async function computeBreakdown(events: EventReader, q: PlannedQuery): Promise<Omit<BreakdownAnswer, 'period' | 'dimension'>> {
   const periodVisitors = () => dailyMeasures(events, q, q.plan.period, { sessions: false }).then((days) => sumDays(days, q.period.from, q.period.to).visitors);
-  // A reader that holds sums counts the raw days' keys with their settlement (a page given its keys
-  // reads the period's visitors apart), and gives them to the page's statement; else the page reads raw events.
+  // A reader that holds sums counts the raw days' keys with their settlement and gives them to the
+  // page's statement (else the page reads raw events), and reads the period's visitors beside them
+  // (their statements share the settlement's check).
   const held = heldSumsOf(events) && heldBreakdownPart(events.dialect, q);
-  const [heldKeys, heldVisitors] = held ? await Promise.all([heldRows(events, q.plan.period.settled!, held.part, held.check, HELD_KEYS_MOST), periodVisitors()]) : [null, null];
-  const statements = breakdownStatements(events.dialect, q, heldKeys && givenKeys(heldKeys));
+  const [heldKeys, heldVisitors] = held ? await Promise.all([heldRows(events, q.plan.period.settled!, held.part, held.check, keysWorthHolding), periodVisitors()]) : [null, null];
+  const statements = breakdownStatements(events.dialect, q, held && { given: heldKeys && givenKeys(heldKeys) });
   if (statements === null) return { rows: [], totalKeys: 0, totalVisitors: heldVisitors ?? (await periodVisitors()) };
   const [page, visitorsApart] = await Promise.all([
     events.queryPage<{ k: string; visitors: unknown; views: unknown; total_keys?: unknown }>(statements.page),

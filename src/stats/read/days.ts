@@ -3,7 +3,7 @@
 import type { EventReader } from '../../storage/events/types.js';
 import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements, type GoalRef } from '../compile.js';
 import { settlementHeld, type Settlement } from '../settlement.js';
-import { Held, heldSumsOf, type HeldPart } from '../held-sums.js';
+import { Held, heldSumsOf, type HeldPart, type HeldSumsCache } from '../held-sums.js';
 import { statementKey } from '../shared-reads.js';
 import type { Sql } from '../../sql/sql.js';
 import {
@@ -37,8 +37,8 @@ export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: 
   const out = new Map<string, Measures>();
   // What a reader holds of a settlement answers visitors alone too, from the events since its cut
   // (the same statements as every measure's, which the stats of a dashboard's load share).
-  const sessions = need.sessions || (days.settled !== null && heldSumsOf(events)?.takes(days.settled.rows) === true);
-  for (const r of await readDaily(events, days, (read) => dailyMeasureStatements(events.dialect, q, read, sessions))) {
+  const held = (read: DaySources) => read.settled !== null && heldSumsOf(events)?.takes(read.settled.rows) === true;
+  for (const r of await readDaily(events, days, (read) => dailyMeasureStatements(events.dialect, q, read, need.sessions || held(read)))) {
     const day = String(r.b);
     const m = measuresOf(TRAFFIC_MEASURES, r);
     const before = out.get(day);
@@ -51,14 +51,15 @@ export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: 
  * Every row of a daily read's statements (`statementsOf` the days), run at once. Where its settlement
  * no longer held (`settlementHeld`), the days are read again without it, and only the statements
  * that differ run again. A settlement's part (../held-sums.ts) is added up by the engine, or, by a
- * reader that holds sums, from what the reader holds (or fills now) and the rows since the cut: what
- * is held is kept once the check has held, and let go when it no longer does.
+ * reader that holds sums, from what the reader holds (or fills now) and the rows since the cut
+ * (`holdAfterCheck`); a part the reader declined is read without the settlement.
  */
 async function readDaily(events: EventReader, days: DaySources, statementsOf: (days: DaySources) => DailyStatements): Promise<Array<Record<string, unknown>>> {
   type Rows = Array<Record<string, unknown>>;
   const { sources, check, settled } = statementsOf(days);
   const cache = settled && heldSumsOf(events);
   const held = cache && cache.takes(days.settled!.rows) ? settled : undefined;
+  if (held && cache!.declined(held.key)) return readDaily(events, { ...days, settled: null }, statementsOf);
   const found = held && cache!.get(held.key);
   const ask = (s: Sql) => events.query<Record<string, unknown>>(s);
   const [checked, counted, open, recent, ...rows] = await Promise.all([
@@ -69,42 +70,49 @@ async function readDaily(events: EventReader, days: DaySources, statementsOf: (d
     ...sources.map(ask),
     ...(settled && !held ? [ask(settled.whole)] : []),
   ]);
-  if (!checked || settlementHeld(days.settled!, checked)) {
-    if (!held) return (rows as Rows[]).flat();
-    let sums = found;
-    if (!sums) cache!.keep(held, (sums = Held.of(held, counted!, open)));
-    return [...(rows as Rows[]).flat(), ...sums.plus(recent!)];
-  }
-  if (held) cache!.drop(held.key);
+  const holds = !checked || settlementHeld(days.settled!, checked);
+  if (holds && !held) return (rows as Rows[]).flat();
+  const sums = held && holdAfterCheck(cache!, held, holds, found, () => Held.of(held, counted!, open));
+  if (sums) return [...(rows as Rows[]).flat(), ...sums.plus(recent!)];
   const ran = new Map(sources.map((s, i) => [statementKey(s), rows[i]!]));
   const again = statementsOf({ ...days, settled: null }).sources;
   return (await Promise.all(again.map((s) => ran.get(statementKey(s)) ?? ask(s)))).flat();
 }
 
 /**
- * What a reader that holds sums counts of a part of a settlement's days now, one row per group: what
- * it holds (or fills now) with the rows since the cut. Null where it holds no sums, the settlement is
- * too large to hold (its events bound the part's rows), its check, run beside, no longer holds (which
- * lets go of what it held), or the part holds more groups than `most` (declined until the next cut):
- * the caller then reads the days from raw events.
+ * What a reader holds of a part after a read's check: what it found, or what it fills now (`fill`,
+ * null where the rows are not worth holding), kept; null where the check no longer held. A part it
+ * does not hold is declined until the site's next cut: the check cannot hold again at that cut (its
+ * events before the cut only grow), and its rows stay as many.
  */
-export async function heldRows(events: EventReader, s: Settlement, part: HeldPart, check: Sql, most = Infinity): Promise<ReadonlyArray<Record<string, unknown>> | null> {
+function holdAfterCheck(cache: HeldSumsCache, part: HeldPart, checkHeld: boolean, found: Held | undefined, fill: () => Held | null): Held | null {
+  const held = checkHeld ? (found ?? fill()) : null;
+  if (!held) cache.decline(part);
+  else if (!found) cache.keep(part, held);
+  return held;
+}
+
+/**
+ * What a reader that holds sums counts of a part of a settlement's days now, one row per group: what
+ * it holds (or fills now, where it `accepts` the rows before the cut) with the rows since the cut.
+ * Null where it holds no sums, the settlement is too large to hold (its events bound the part's
+ * rows), or the part is declined (its check, run beside, no longer holds, or its rows were not
+ * accepted): the caller then reads the days from raw events.
+ */
+export async function heldRows(
+  events: EventReader,
+  s: Settlement,
+  part: HeldPart,
+  check: Sql,
+  accepts: (rows: ReadonlyArray<Record<string, unknown>>) => boolean = () => true,
+): Promise<ReadonlyArray<Record<string, unknown>> | null> {
   const cache = heldSumsOf(events);
-  if (!cache?.takes(s.events)) return null;
+  if (!cache?.takes(s.events) || cache.declined(part.key)) return null;
   const found = cache.get(part.key);
-  if (found === null) return null;
   const ask = (statement: Sql) => events.query<Record<string, unknown>>(statement);
   const [checked, counted, recent] = await Promise.all([ask(check), found ? null : ask(part.settled), ask(part.recent)]);
-  if (!settlementHeld(s, checked)) {
-    cache.drop(part.key);
-    return null;
-  }
-  let held = found;
-  if (!held) {
-    held = Held.of(part, counted!, null);
-    cache.keep(part, held.groups <= most ? held : null);
-  }
-  return held.groups <= most ? held.plus(recent) : null;
+  const held = holdAfterCheck(cache, part, settlementHeld(s, checked), found, () => (accepts(counted!) ? Held.of(part, counted!, null) : null));
+  return held && held.plus(recent);
 }
 
 export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {

@@ -35,9 +35,10 @@ export function clickhouseLiteral(value: SqlValue): string {
   if (value === null) return 'NULL';
   if (value instanceof SqlList) {
     // ClickHouse types a positive integer literal unsigned: a negative item and one of 2^32 or more
-    // have no common type, unless every item is made Int64.
-    const signed = value.items.some((item: string | bigint) => typeof item === 'bigint' && item < 0n);
-    return `[${value.items.map((item: string | bigint) => (signed ? `toInt64(${clickhouseLiteral(item)})` : clickhouseLiteral(item))).join(', ')}]`;
+    // have no common type. Integers go as their texts then, made Int64 by one cast of the array.
+    const anyNegative = value.items.some((item: string | bigint) => typeof item === 'bigint' && item < 0n);
+    const items = value.items.map((item: string | bigint) => (anyNegative ? stringLiteral(String(item)) : clickhouseLiteral(item)));
+    return anyNegative ? `CAST([${items.join(', ')}] AS Array(Int64))` : `[${items.join(', ')}]`;
   }
   switch (typeof value) {
     case 'string':

@@ -400,7 +400,6 @@ function scopePredicate(spec: TableSpec, scope: RowScope): Sql {
 
 const DAY_MS = 86_400_000;
 
-/** One value of a row in its column's type (days as 'YYYY-MM-DD'). */
 /**
  * A statement's parameters as DuckDB binds them. A list goes as one text, which the dialect's
  * `listRows` reads back: its strings as a JSON array, its integers joined by commas. Bound as a LIST,
@@ -411,6 +410,7 @@ function duckdbParams(params: readonly SqlValue[]): DuckDBValue[] {
   return params.map((p) => (p instanceof SqlList ? (typeof p.items[0] === 'string' ? JSON.stringify(p.items) : p.items.join(',')) : p));
 }
 
+/** One value of a row in its column's type (days as 'YYYY-MM-DD'). */
 function appendValue(appender: DuckDBAppender, type: TableSpec['columns'][number]['type'], value: string | number | null): void {
   if (value === null) return appender.appendNull();
   switch (type) {
