@@ -76,6 +76,7 @@ describe('ClickHouse literals', () => {
       { seed: SEED, numRuns: 50 },
     );
     assert.throws(() => new SqlList([]), /no item/);
+    assert.throws(() => clickhouseLiteral(new SqlList([-1n, 2n ** 63n])), /outside 64 bits/);
   });
 
   test('a ? inside a quoted string, identifier or comment of the text is not a placeholder', async () => {

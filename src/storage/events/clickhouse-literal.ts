@@ -27,6 +27,12 @@ const MIN_NORMAL = 2.2250738585072014e-308;
 /** A negative number in parentheses: after a `-` of the text, `--5` would open a comment. */
 const signed = (text: string) => (text.startsWith('-') ? `(${text})` : text);
 
+/** The digits of a 64-bit integer; one beyond 64 bits is refused. */
+function int64Text(value: bigint): string {
+  if (value < INT64_MIN || value > INT64_MAX) throw new Error(`an integer parameter is outside 64 bits: ${value}`);
+  return value.toString();
+}
+
 /**
  * A value as a ClickHouse literal (a list as an array literal of its items'); a number that is not
  * finite or is subnormal, or an integer beyond 64 bits, is refused.
@@ -37,7 +43,7 @@ export function clickhouseLiteral(value: SqlValue): string {
     // ClickHouse types a positive integer literal unsigned: a negative item and one of 2^32 or more
     // have no common type. Integers go as their texts then, made Int64 by one cast of the array.
     const anyNegative = value.items.some((item: string | bigint) => typeof item === 'bigint' && item < 0n);
-    const items = value.items.map((item: string | bigint) => (anyNegative ? stringLiteral(String(item)) : clickhouseLiteral(item)));
+    const items = value.items.map((item: string | bigint) => (anyNegative ? stringLiteral(int64Text(item as bigint)) : clickhouseLiteral(item)));
     return anyNegative ? `CAST([${items.join(', ')}] AS Array(Int64))` : `[${items.join(', ')}]`;
   }
   switch (typeof value) {
@@ -46,8 +52,7 @@ export function clickhouseLiteral(value: SqlValue): string {
     case 'boolean':
       return value ? '1' : '0';
     case 'bigint':
-      if (value < INT64_MIN || value > INT64_MAX) throw new Error(`an integer parameter is outside 64 bits: ${value}`);
-      return signed(value.toString());
+      return signed(int64Text(value));
     case 'number':
       if (!Number.isFinite(value)) throw new Error(`a number parameter is not finite: ${value}`);
       // The server's parser reads a subnormal as 0: refused rather than changed.
