@@ -495,15 +495,15 @@ export function settlementRows(d: Dialect, siteId: string, days: Period, cut: nu
   return [sessions, conversions];
 }
 
+/** The days a session's facts are read over for some days' parts: one more day, as every path reads them (`sessionScope`). */
+const factDays = (days: Period): Period => ({ from: days.from, to: addDays(days.to, 1) });
+
 /**
  * The rows a read of raw days with their settlement adds up per day: its rows of settled sessions,
  * and the other sessions from raw events since its `openFrom` (those whose last event is less than a
  * session gap before the cut). Columns of each: day, session_id, visitor_id, starts, pageviews,
  * events, bounces, duration_ms.
  */
-/** The days a session's facts are read over for some days' parts: one more day, as every path reads them (`sessionScope`). */
-const factDays = (days: Period): Period => ({ from: days.from, to: addDays(days.to, 1) });
-
 function settledSessionParts(d: Dialect, siteId: string, days: Period, s: Settlement): { settled: Sql; recent: Sql } {
   const settled = sql`SELECT day, session_id, visitor_id, starts, pageviews, events, bounces, duration_ms FROM ${settledRows(d, SETTLED_SESSIONS, siteId, days, s.cut)}`;
   const since = (range: Period) => sql`site_id = ${siteId} AND ${dayRange(d, 'day', range)} AND ts >= ${s.openFrom}`;
@@ -869,6 +869,13 @@ const HELD_KEYS_MOST = 2_000;
  */
 const GIVEN_KEYS_MAX_CHARS = 200_000;
 
+/** Whether distinct keys fit in what a page's statement is given (GIVEN_KEYS_MAX_CHARS). */
+function fitsGiven(keys: Iterable<string>): boolean {
+  let chars = 0;
+  for (const k of keys) if ((chars += k.length + 32) > GIVEN_KEYS_MAX_CHARS) return false;
+  return true;
+}
+
 /**
  * Whether a process holds a breakdown's rows before the cut (one per day, key and visitor: b, k,
  * visitor_id, views): at most HELD_KEYS_MOST days and keys, whose keys a statement is given.
@@ -876,15 +883,12 @@ const GIVEN_KEYS_MAX_CHARS = 200_000;
 export function keysWorthHolding(rows: ReadonlyArray<Record<string, unknown>>): boolean {
   const groups = new Set<string>();
   const keys = new Set<string>();
-  let chars = 0;
   for (const r of rows) {
     const k = String(r.k);
     if (groups.add(`${String(r.b)}\u0000${k}`).size > HELD_KEYS_MOST) return false;
-    if (keys.has(k)) continue;
     keys.add(k);
-    if ((chars += k.length + 32) > GIVEN_KEYS_MAX_CHARS) return false;
   }
-  return true;
+  return fitsGiven(keys);
 }
 
 /** The keys of rows of one day and key each (b, k, visitors, views), summed per key; null past what a statement is given (keys since the cut among them). */
@@ -896,8 +900,7 @@ export function givenKeys(rows: ReadonlyArray<Record<string, unknown>>): GivenKe
     if (sum) [sum.visitors, sum.views] = [sum.visitors + Number(r.visitors), sum.views + Number(r.views)];
     else sums.set(k, { visitors: Number(r.visitors), views: Number(r.views) });
   }
-  let chars = 0;
-  for (const k of sums.keys()) if ((chars += k.length + 32) > GIVEN_KEYS_MAX_CHARS) return null;
+  if (!fitsGiven(sums.keys())) return null;
   const keys = [...sums.keys()];
   return { keys, visitors: keys.map((k) => BigInt(sums.get(k)!.visitors)), views: keys.map((k) => BigInt(sums.get(k)!.views)) };
 }
