@@ -56,8 +56,14 @@ export interface Dialect {
   regexExtract(expr: string): string;
   /** The texts of the first group of a `?` pattern's every match in `expr`, as an array (list). */
   regexExtractAll(expr: string): string;
-  /** One row per element of an array (list) expression, in a select list. */
+  /** One row per element of an array (list) expression, in a select list; none for an empty one. */
   unnest(expr: string): string;
+  /**
+   * The array (list) of the ids, as BIGINT, whose condition holds on the row, in the cases' order;
+   * empty where none holds (a NULL condition does not). The conditions are texts whose `?`
+   * placeholders the caller binds, in order.
+   */
+  idsWhere(cases: ReadonlyArray<{ readonly id: number; readonly when: string }>): string;
   /** The text a JSON string's text (`expr`, quotes included, well formed) holds, every escape decoded. */
   jsonStringText(expr: string): string;
   /**
@@ -82,4 +88,10 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export function checkedDay(day: string): string {
   if (!DAY.test(day)) throw new Error(`not a day: ${JSON.stringify(day)}`);
   return day;
+}
+
+/** The text of an integer we issued ourselves (goal ids, funnel ids), never client text, checked a safe integer. */
+export function integerText(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
+  return String(n);
 }

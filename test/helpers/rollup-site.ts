@@ -1,6 +1,6 @@
-// A site on a fresh event store and in-memory metadata, its rollup tables made and four goals defined
-// (two pages, two events, one of them a revenue goal): the fixture of the suites that compare rolled-up or
-// settled reads with raw ones.
+// A site on a fresh event store and in-memory metadata, its rollup tables made and five goals defined
+// (two pages, three events: one a revenue goal, one requiring a property value that some events lack):
+// the fixture of the suites that compare rolled-up or settled reads with raw ones.
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { createRollupTables } from '../../src/stats/rollups/job.js';
 import type { EventStoreAdapter } from './event-stores.js';
@@ -16,6 +16,7 @@ export async function openRollupSite(adapter: EventStoreAdapter, seed: number, t
     await meta.createGoal(site.internalId, { name: 'blog', kind: 'page', pattern: '/blog/*' }, 0),
     await meta.createGoal(site.internalId, { name: 'signup', kind: 'event', pattern: 'signup' }, 0),
     await meta.createGoal(site.internalId, { name: 'trial', kind: 'event', pattern: 'trial', currency: 'EUR' }, 0),
+    await meta.createGoal(site.internalId, { name: 'pro signup', kind: 'event', pattern: 'signup', props: { plan: 'pro' } }, 0),
   ];
   const close = async () => {
     await events.close();

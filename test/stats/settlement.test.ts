@@ -65,6 +65,20 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
         for (const [i, ts] of [gapBefore - 6 * 60_000, gapBefore + 6 * 60_000].entries()) {
           rows.push({ ...first, ts, sessionId: 7_000_000_000n + BigInt(seed), sessionStart: i === 0, page: '/pricing' });
         }
+        // After the cut, conversions of every goal, read from raw events by each settled read: each page
+        // goal's page, signups with and without the property one goal requires, trials in its currency and not.
+        const afterCut: Array<Partial<StoredEvent>> = [
+          { name: 'pageview', page: '/pricing', sessionStart: true },
+          { name: 'pageview', page: '/blog/a' },
+          { name: 'signup', props: JSON.stringify({ plan: 'pro' }) },
+          { name: 'signup', props: null },
+          { name: 'signup', props: JSON.stringify({ plan: 'free' }) },
+          { name: 'trial', revenueMinor: 1250, revenueCurrency: 'EUR' },
+          { name: 'trial', revenueMinor: 990, revenueCurrency: 'USD' },
+        ];
+        for (const [i, fields] of afterCut.entries()) {
+          rows.push({ ...first, sessionStart: false, revenueMinor: null, revenueCurrency: null, ...fields, ts: now - SETTLE_LAG_MS + 20_000 + i * 1000, sessionId: 7_100_000_000n + BigInt(seed) });
+        }
         await events.append(onTheirDays(rows.filter((e) => e.ts <= now)));
         await rollupSite({ events, meta }, site, now, { dimensionKeyCap: 1000, settleMinEvents: 1 });
         const state = await meta.getRollupState(rollupKey(events, site.id));

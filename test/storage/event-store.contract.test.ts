@@ -88,6 +88,27 @@ for (const adapter of adapters) {
       });
     });
 
+    test('idsWhere with unnest: a row per id whose condition holds, none where none does, a NULL condition as false', async () => {
+      await withStore(async (store) => {
+        // Each row's text is compared with bound values; a NULL text makes its conditions NULL. (Every
+        // text a CASE, so that each row's is of one nullable type on both engines.)
+        const rows: Array<[number, string | null]> = [[1, 'a'], [2, 'b'], [3, null], [4, 'ab'], [5, 'zz']];
+        const relation = rows.map(([n, t]) => `SELECT ${n} AS n, CASE WHEN ${t === null ? '1 = 0' : '1 = 1'} THEN '${t ?? ''}' END AS t`).join(' UNION ALL ');
+        const cases = [
+          { id: 7, when: `t = ?` },
+          { id: 2 ** 40, when: `(t = ? OR ${store.dialect.contains('t')})` },
+          { id: 9, when: `n = ?` },
+        ];
+        const ids = withParams(store.dialect.unnest(store.dialect.idsWhere(cases)), 'a', 'b', 'b', 5);
+        const found = await store.query<{ n: unknown; id: unknown }>(sql`SELECT n, id FROM (SELECT n, ${ids} AS id FROM (${trusted(relation)}) r) u ORDER BY n, id`);
+        assert.deepEqual(
+          found.map((r) => [Number(r.n), Number(r.id)]),
+          [[1, 7], [2, 2 ** 40], [4, 2 ** 40], [5, 9]],
+        );
+        assert.throws(() => store.dialect.idsWhere([{ id: 1.5, when: '1 = 1' }]), /not an integer/);
+      });
+    });
+
     test('listRows: rows given as lists, read in step, their text and 64-bit integers as given', async () => {
       await withStore(async (store) => {
         const keys = ["it's", 'back\\slash', 'é/日本?', '', 'tab\there', 'line\nbreak', 'nul\u0000', '"quoted"', '?', '(none)'];

@@ -1,4 +1,4 @@
-import { checkedDay, type Dialect } from '../../sql/dialect.js';
+import { checkedDay, integerText, type Dialect } from '../../sql/dialect.js';
 
 /**
  * ClickHouse (18.16 and later). No window functions there: `countOverAll` is null; a page's rows
@@ -35,6 +35,8 @@ export const clickhouseDialect: Dialect = {
   regexExtract: (expr) => `extract(${expr}, ?)`,
   regexExtractAll: (expr) => `extractAll(${expr}, ?)`,
   unnest: (expr) => `arrayJoin(${expr})`,
+  // A Nullable condition would make the branch a Nullable array, which ClickHouse refuses: ifNull takes NULL as false.
+  idsWhere: (cases) => `arrayConcat(${cases.map((c) => `if(ifNull(${c.when}, 0), [toInt64(${integerText(c.id)})], emptyArrayInt64())`).join(', ')})`,
   // 18.16 has no JSON functions but these: the string is made the one value of an object.
   jsonStringText: (expr) => `visitParamExtractString(concat('{"v":', ${expr}, '}'), 'v')`,
   // Each group's rows as one array of tuples (the kept flag last), joined back row by row.

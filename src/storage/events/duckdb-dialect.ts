@@ -1,4 +1,4 @@
-import { checkedDay, type Dialect } from '../../sql/dialect.js';
+import { checkedDay, integerText, type Dialect } from '../../sql/dialect.js';
 
 export const duckdbDialect: Dialect = {
   countDistinct: (expr) => `count(DISTINCT ${expr})`,
@@ -20,6 +20,7 @@ export const duckdbDialect: Dialect = {
   regexExtract: (expr) => `regexp_extract(${expr}, ?, 1)`,
   regexExtractAll: (expr) => `regexp_extract_all(${expr}, ?, 1)`,
   unnest: (expr) => `unnest(${expr})`,
+  idsWhere: (cases) => `flatten([${cases.map((c) => `CASE WHEN ${c.when} THEN [CAST(${integerText(c.id)} AS BIGINT)] ELSE CAST([] AS BIGINT[]) END`).join(', ')}])`,
   jsonStringText: (expr) => `json_extract_string(${expr}, '$')`,
   keptElseGroupRows: (relation, columns, group, kept) =>
     `SELECT ${columns.join(', ')} FROM (SELECT *, max(${kept}) OVER (PARTITION BY ${group}) AS g_kept FROM ${relation} w) g WHERE ${kept} = 1 OR g_kept = 0`,
