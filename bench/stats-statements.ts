@@ -4,7 +4,8 @@
 // the service runs them, or one at a time (BENCH_ONE_AT_A_TIME=1), on DuckDB or on a private
 // ClickHouse server (BENCH_PROFILE=clickhouse). With BENCH_ALONE=1 (DuckDB), each distinct statement
 // of one request then runs alone, BENCH_REPEAT times, and the bench prints its time and the process's
-// CPU time (user + system, DuckDB's threads included) a run.
+// CPU time (user + system, DuckDB's threads included) a run. On ClickHouse the bench also prints the
+// server's own CPU time a request and each statement's, from its query log.
 // With BENCH_DATA_DIR (DuckDB), the data folder is kept: the first run loads the days there, later
 // runs (of this or another checkout, on a copy of it) start a fresh process on it, the same day.
 // The first line prints today's events and settled sessions, which the statements of today read.
@@ -63,7 +64,7 @@ const dataDir = KEPT_DIR ?? mkdtempSync(join(tmpdir(), 'svc-bench-statements-'))
 if (KEPT_DIR !== undefined) mkdirSync(KEPT_DIR, { recursive: true });
 const siteFile = join(dataDir, 'bench-site.json');
 const today = localDay(Date.now(), TZ);
-const clickhouse: ClickHouseServer | undefined = CLICKHOUSE ? await startClickHouse() : undefined;
+const clickhouse: ClickHouseServer | undefined = CLICKHOUSE ? await startClickHouse({ logQueries: true }) : undefined;
 const config = loadConfig({
   PORT: '0',
   HOST: '127.0.0.1',
@@ -152,6 +153,24 @@ try {
     if (res.status !== 200) throw new Error(`${READ}: ${res.status} ${await res.text()}`);
     await res.json();
   };
+  /** The CPU time ClickHouse spent on each statement that ended since `from` (ms epoch), by statement, and their total. */
+  async function clickhouseCpu(from: number): Promise<{ total: number; statements: Map<string, number[]> }> {
+    const flushed = await fetch(`${clickhouse!.url}/`, { method: 'POST', body: 'SYSTEM FLUSH LOGS' });
+    if (!flushed.ok) throw new Error(`SYSTEM FLUSH LOGS: ${flushed.status} ${await flushed.text()}`);
+    const runs = await events.query<{ query: string; cpu: unknown }>(
+      sql`SELECT query, ProfileEvents.Values[indexOf(ProfileEvents.Names, 'OSCPUVirtualTimeMicroseconds')] AS cpu FROM system.query_log
+        WHERE type = 2 AND event_time >= toDateTime(${Math.floor(from / 1000)}) AND query NOT LIKE '%system.%'`,
+    );
+    const statements = new Map<string, number[]>();
+    let total = 0;
+    for (const run of runs) {
+      const cpuMs = Number(run.cpu) / 1000;
+      total += cpuMs;
+      const name = run.query.replace(/\s+/g, ' ').slice(0, 110);
+      (statements.get(name) ?? statements.set(name, []).get(name)!).push(cpuMs);
+    }
+    return { total, statements };
+  }
   // The first request fills what the process holds of today's settlement (src/stats/held-sums.ts), with its caches cold.
   const firstStarted = performance.now();
   await ask();
@@ -159,16 +178,25 @@ try {
   for (let i = 1; i < 5; i++) await ask();
   measuring = true;
   const spans: number[] = [];
+  // The query log counts whole seconds: measuring starts on one, after the warm-up's statements.
+  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
+  const measuredFrom = Date.now();
   const { times: requests, cpuMs } = await timedRuns(ask, () => {
     if (span.first <= span.last) spans.push(span.last - span.first);
   });
   measuring = false;
+  const serverCpu = clickhouse && (await clickhouseCpu(measuredFrom));
   console.log(`${CLICKHOUSE ? 'ClickHouse' : 'DuckDB'}, ${site.days} days (${site.rows} events${kept ? ', loaded by an earlier run' : ''}; today ${todays!.events} events, ${todays!.settled} settled sessions, ${open ? `${open.n} events from the first open at the cut` : 'no settlement'}; ${TZ}), ${READ}, statements ${ONE_AT_A_TIME ? 'one at a time' : 'side by side'}, ${REPEAT} requests${CLICKHOUSE ? ` after ${mergesWaited.toFixed(0)} s of the server's merges` : ''}; p50 and p95 ms`);
   console.log(`${ms(percentile(requests, 0.5))} ${ms(percentile(requests, 0.95))}  the request`);
   console.log(`${' '.repeat(7)}${ms(first)}  the process's first request`);
   if (spans.length > 0) console.log(`${ms(percentile(spans, 0.5))} ${ms(percentile(spans, 0.95))}  from its first statement's start to its last statement's end`);
-  if (!CLICKHOUSE) console.log(`${' '.repeat(7)}${ms(cpuMs)}  CPU ms a request (this process: DuckDB's threads, the service and the bench's HTTP client)`);
+  console.log(`${' '.repeat(7)}${ms(cpuMs)}  CPU ms a request (this process: ${CLICKHOUSE ? '' : "DuckDB's threads, "}the service and the bench's HTTP client)`);
   for (const [name, values] of timings) console.log(`${ms(percentile(values, 0.5))} ${ms(percentile(values, 0.95))}  ×${values.length / REPEAT} ${name}`);
+  if (serverCpu) {
+    // The server's own CPU time (its query log), whatever else the machine runs meanwhile.
+    console.log(`ClickHouse's CPU time (its query log): ${ms(serverCpu.total / REPEAT)} ms a request; p50 ms a statement:`);
+    for (const [name, values] of serverCpu.statements) console.log(`${ms(percentile(values, 0.5))}  ${name}`);
+  }
   if (ALONE) {
     // Each statement alone: nothing else runs, so the process's CPU time is the statement's (its
     // run on DuckDB's threads and its rows converted), whatever the machine's other load.

@@ -22,8 +22,9 @@ export interface ClickHouseServer {
 }
 
 /**
- * The server's configuration, tuned to start fast and stay small: no query or part log, small
- * caches, no background pools beyond what MergeTree needs, loopback only.
+ * The server's configuration, tuned to start fast and stay small: no part log, statements logged
+ * only by a server started to log them, small caches, no background pools beyond what MergeTree
+ * needs, loopback only.
  */
 function configXml(dir: string, httpPort: number, tcpPort: number): string {
   return `<?xml version="1.0"?>
@@ -52,9 +53,10 @@ function configXml(dir: string, httpPort: number, tcpPort: number): string {
 `;
 }
 
-const USERS_XML = `<?xml version="1.0"?>
+/** The users' configuration: user `default`, on 2 threads a statement, its statements logged to `system.query_log` only when asked. */
+const usersXml = (logQueries: boolean) => `<?xml version="1.0"?>
 <yandex>
-  <profiles><default><max_threads>2</max_threads><log_queries>0</log_queries></default></profiles>
+  <profiles><default><max_threads>2</max_threads><log_queries>${logQueries ? 1 : 0}</log_queries></default></profiles>
   <users>
     <default>
       <password></password>
@@ -76,8 +78,12 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** Starts a server of its own and waits until it answers a query (at most `timeoutMs`). */
-export async function startClickHouse(timeoutMs = 60_000): Promise<ClickHouseServer> {
+/**
+ * Starts a server of its own and waits until it answers a query (at most `timeoutMs`). With
+ * `logQueries`, each statement's run is in `system.query_log` (a bench's measure of the server's own
+ * CPU time).
+ */
+export async function startClickHouse({ timeoutMs = 60_000, logQueries = false }: { timeoutMs?: number; logQueries?: boolean } = {}): Promise<ClickHouseServer> {
   if (!existsSync(BINARY)) {
     throw new Error(`ClickHouse server binary ${BINARY} is missing: these tests need it (Debian package clickhouse-server)`);
   }
@@ -85,7 +91,7 @@ export async function startClickHouse(timeoutMs = 60_000): Promise<ClickHouseSer
   for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub));
   const [httpPort, tcpPort] = [await freePort(), await freePort()];
   writeFileSync(join(dir, 'config.xml'), configXml(dir, httpPort, tcpPort));
-  writeFileSync(join(dir, 'users.xml'), USERS_XML);
+  writeFileSync(join(dir, 'users.xml'), usersXml(logQueries));
   const child: ChildProcess = spawn(BINARY, [`--config-file=${join(dir, 'config.xml')}`], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-8000)));

@@ -64,6 +64,13 @@ export interface Dialect {
    * placeholders the caller binds, in order.
    */
   idsWhere(cases: ReadonlyArray<{ readonly id: number; readonly when: string }>): string;
+  /**
+   * The clause that ends a select reading few rows (a site's rolled-up days: a row or a few a day),
+   * each select of a union its own; '' where the engine needs none. ClickHouse runs such a select on
+   * one thread: a second one costs 18.16 more to start than it saves (docs/performance.md, "Rolled-up
+   * days on one thread"). DuckDB's threads belong to its connection, not to a statement.
+   */
+  readonly fewRowsClause: string;
   /** The text a JSON string's text (`expr`, quotes included, well formed) holds, every escape decoded. */
   jsonStringText(expr: string): string;
   /**

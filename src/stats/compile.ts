@@ -700,10 +700,10 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
       : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
     summed.push(
       sql`SELECT ${trusted(d.dayText('day'))} AS b, ${trusted(MEASURE_COLUMNS.join(', '))}
-          FROM ${table} ${dayRange(d, 'day', days.rollup)}`,
+          FROM ${table} ${dayRange(d, 'day', days.rollup)}${trusted(d.fewRowsClause)}`,
     );
   }
-  if (days.imported) summed.push(importedDailyMeasures(d, q.siteId, days.imported, q.filters[0]));
+  if (days.imported) summed.push(sql`${importedDailyMeasures(d, q.siteId, days.imported, q.filters[0])}${trusted(d.fewRowsClause)}`);
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
   // Visitors alone are one pass over raw events, cheaper than the settled rows and open sessions
@@ -730,7 +730,7 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
     const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
     summed.push(
       sql`SELECT ${trusted(d.dayText('day'))} AS b, goal_id, ${trusted(GOAL_COLUMNS.join(', '))} FROM ${trusted(GOAL_DAILY.name)}
-          WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})`,
+          WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})${trusted(d.fewRowsClause)}`,
     );
   }
   const imported = days.imported && importedGoals(d, siteId, days.imported, goals);

@@ -3,7 +3,8 @@
 // failed half-way (one month stored, the next not) is completed by its retry, not doubled.
 // The answers are lost by a proxy between the store and its private server. A column the spec says
 // is repeated is a LowCardinality column, also in a table made before it was. A table of few rows a
-// day is partitioned by site and year; one made by month before keeps its months.
+// day is partitioned by site and year; one made by month before keeps its months. A select that
+// reads few rows runs on one thread.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
@@ -133,6 +134,14 @@ describe('ClickHouse EventStore', () => {
       const rows = await direct.query(sql`SELECT site_id AS s, toString(day) AS d, k FROM ${trusted(table.name)} WHERE site_id = ${'site'} ORDER BY d`);
       assert.deepEqual(rows, [{ s: 'site', d: '2026-01-03', k: 'd' }], table.name);
     }
+  });
+
+  test('a select that reads few rows runs on one thread, each select of a union its own', async () => {
+    const threads = sql`SELECT value AS v FROM system.settings WHERE name = 'max_threads'`;
+    const few = trusted(direct.dialect.fewRowsClause);
+    const values = async (statement: ReturnType<typeof sql>) => (await direct.query<{ v: string }>(statement)).map((r) => r.v);
+    assert.notDeepEqual(await values(threads), ['1'], 'the test server runs a statement on more than one thread');
+    assert.deepEqual(await values(sql`${threads}${few} UNION ALL ${threads}${few}`), ['1', '1']);
   });
 
   test('a table of few rows a day is partitioned by site and year; one made by month before keeps its months and its replacements', async () => {

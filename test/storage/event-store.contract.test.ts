@@ -109,6 +109,16 @@ for (const adapter of adapters) {
       });
     });
 
+    test('fewRowsClause ends each select of a union: the same rows, parameters bound in order', async () => {
+      await withStore(async (store) => {
+        const few = trusted(store.dialect.fewRowsClause);
+        const select = (n: number) => sql`SELECT ${n} AS n, ${`text ${n}`} AS t${few}`;
+        const found = await store.query<{ n: unknown; t: string }>(sql`SELECT n, t FROM (${select(1)} UNION ALL ${select(2)}) u ORDER BY n`);
+        assert.deepEqual(found.map((r) => [Number(r.n), r.t]), [[1, 'text 1'], [2, 'text 2']]);
+        assert.deepEqual((await store.query<{ n: unknown }>(sql`SELECT ${3} AS n${few}`)).map((r) => Number(r.n)), [3]);
+      });
+    });
+
     test('listRows: rows given as lists, read in step, their text and 64-bit integers as given', async () => {
       await withStore(async (store) => {
         const keys = ["it's", 'back\\slash', 'é/日本?', '', 'tab\there', 'line\nbreak', 'nul\u0000', '"quoted"', '?', '(none)'];
