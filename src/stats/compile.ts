@@ -532,10 +532,16 @@ function settledGoalParts(d: Dialect, siteId: string, days: Period, s: Settlemen
  */
 function conversionsSince(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[], since: number): Sql {
   const byCurrency = new Map<string, GoalRef[]>();
-  for (const goal of goals) byCurrency.set(goal.currency ?? '', [...(byCurrency.get(goal.currency ?? '') ?? []), goal]);
+  for (const goal of goals) {
+    const currency = goal.currency ?? '';
+    const same = byCurrency.get(currency);
+    if (same) same.push(goal);
+    else byCurrency.set(currency, [goal]);
+  }
   const passes = [...byCurrency].map(([currency, paying]) => {
-    const matches = paying.map((goal) => ({ id: goal.goalId, when: goalPredicate(d, goal) }));
-    const goalIds = withParams(d.unnest(d.idsWhere(matches.map((m) => ({ id: m.id, when: m.when.text })))), ...matches.flatMap((m) => m.when.params));
+    const predicates = paying.map((goal) => goalPredicate(d, goal));
+    const cases = paying.map((goal, i) => ({ id: goal.goalId, when: predicates[i]!.text }));
+    const goalIds = withParams(d.unnest(d.idsWhere(cases)), ...predicates.flatMap((p) => p.params));
     return sql`SELECT day AS b, ${goalIds} AS goal_id, visitor_id, CAST(1 AS BIGINT) AS conversions, ${goalRevenueColumns(currency)}
       FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}${instantBounds({ since })}`;
   });
