@@ -283,31 +283,36 @@ function sessionFactsSelect(d: Dialect, scope: EventScope, bucket: Sql, keys: Re
 }
 
 /**
- * The parts of sessions (SESSION_PARTS) over some days, in the table's column order: one per
- * session, day and visitor hash, from one pass over raw events. Each day is its own aggregate (a
- * part never spans days), so that the statement's memory follows the largest day's events, not the
- * range's: the parts' keys are strings, held in memory per group (docs/performance.md#memory).
- * DuckDB runs the branches of a `UNION ALL` one after another while it keeps insertion order, as
- * it does by default.
+ * The parts of sessions (SESSION_PARTS) of some days and of the day either side, in the table's
+ * column order: one per session, day and visitor hash, from one pass over raw events. Each day is
+ * its own aggregate (a part never spans days), so that the statement's memory follows the largest
+ * day's events, not the range's: the parts' keys are strings, held in memory per group
+ * (docs/performance.md#memory). The days either side hold only the parts of sessions that have
+ * events in the days (those that cross a midnight): the session rows of the days take no other
+ * (`sessionRowsOfParts`), and a busy day's sessions would otherwise be parts held for nothing, two
+ * thirds of them when one day is rewritten. DuckDB runs the branches of a `UNION ALL` one after
+ * another while it keeps insertion order, as it does by default.
  */
 export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period): Sql {
+  if (days.from > days.to) throw new RangeError(`no days from ${days.from} to ${days.to}`);
   const keys = SESSION_DIMENSIONS.map((dim) => (dim === 'exit' ? d.argMaxIf('page', 'ts', IS_PAGEVIEW) : `min(${dimensionColumn(dim)})`) + ` AS p_${dim}`);
   const facts = SESSION_FACTS.map((f) => `${f.aggregate(d)} AS p_${f.column}`);
-  const ofDay = (day: string) => sql`SELECT ${siteId} AS p_site, day AS p_day, session_id AS p_session, visitor_id AS p_visitor, ${trusted(d.countIf('session_start'))} AS p_starts,
+  const inDays = sql`session_id IN (SELECT session_id FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)})`;
+  const ofDay = (day: string, sessions: Sql | null) => sql`SELECT ${siteId} AS p_site, day AS p_day, session_id AS p_session, visitor_id AS p_visitor, ${trusted(d.countIf('session_start'))} AS p_starts,
       CAST(count(*) AS BIGINT) AS p_events, ${trusted([...keys, ...facts].join(', '))}, max(CASE WHEN ${trusted(IS_PAGEVIEW)} THEN ts END) AS p_last_pageview_ts
-    FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })} GROUP BY day, session_id, visitor_id`;
-  if (days.from > days.to) throw new RangeError(`no days from ${days.from} to ${days.to}`);
-  const each: Sql[] = [];
-  for (let day = days.from; day <= days.to; day = addDays(day, 1)) each.push(ofDay(day));
+    FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })}${sessions ? sql` AND ${sessions}` : trusted('')} GROUP BY day, session_id, visitor_id`;
+  const each: Sql[] = [ofDay(addDays(days.from, -1), inDays)];
+  for (let day = days.from; day <= days.to; day = addDays(day, 1)) each.push(ofDay(day, null));
+  each.push(ofDay(addDays(days.to, 1), inDays));
   return joinSql(each, ' UNION ALL ');
 }
 
 /**
  * The session rows (SESSION_ROWS) of some days, in the table's column order, from the parts of
- * sessions written for them (`sessionPartsOfEvents` over the days and one day either side): each
- * row its part's counts and keys, the session's exit page (its last pageview, as `eventsRelation`
- * finds it), and on the starting day's row whether the session bounced and its duration, from its
- * facts over its parts (as `sessionFactsSelect` counts them).
+ * sessions written for them (`sessionPartsOfEvents` of the days): each row its part's counts and
+ * keys, the session's exit page (its last pageview, as `eventsRelation` finds it), and on the
+ * starting day's row whether the session bounced and its duration, from its facts over its parts
+ * (as `sessionFactsSelect` counts them).
  */
 export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period): Sql {
   const parts = (range: Period) => sql`(SELECT * FROM ${trusted(SESSION_PARTS.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', range)})`;
