@@ -9,8 +9,9 @@
 // Every measure is a sum but the distinct visitors of a group (a day; a day and goal; a day and key), so a held
 // group keeps its sums and its visitor hashes, sorted: a visitor of the later rows counts once more
 // only if the group does not hold it already. A session open at the cut is held as its facts and
-// daily counts before it, combined with its events after it at each read (its bounce and duration
-// over its whole length). The rows of a settlement's cut are written before the settlement is
+// daily counts before it, which count in the held sums; a read that has events of it after the cut
+// adds what they change (its bounce and duration over its whole length), so that a read's work
+// follows the events after the cut. The rows of a settlement's cut are written before the settlement is
 // recorded and never change after (they are removed, once replaced, after a grace); the events
 // before the cut are what the settlement's check counts. Each read that uses what is held runs that
 // check beside its statements, as a read of the rows does: what is held is kept only from a read
@@ -118,7 +119,10 @@ export class HeldSums {
     readonly visitors: number,
   ) {}
 
-  /** The sums of rows of one group and visitor each (a visitor's rows of one group already added up). */
+  /**
+   * The sums of rows of a group and visitor each (a visitor's rows of one source already added up):
+   * a visitor of several rows of a group (a settled session's and an open one's) counts once.
+   */
   static of(form: HeldForm, rows: readonly Row[]): HeldSums {
     const building = new Map<string, { values: Row; sums: number[]; visitors: bigint[] }>();
     for (const row of rows) {
@@ -131,16 +135,18 @@ export class HeldSums {
     const groups = new Map<string, Group>();
     let visitors = 0;
     for (const [key, g] of building) {
-      const row = answerRow(form, { values: g.values, sums: g.sums, visitors: g.visitors.length });
-      groups.set(key, { values: g.values, sums: g.sums, visitors: BigInt64Array.from(g.visitors).sort(), row });
-      visitors += g.visitors.length;
+      const sorted = BigInt64Array.from(g.visitors).sort();
+      const distinct = sorted.filter((v, i) => i === 0 || v !== sorted[i - 1]);
+      groups.set(key, { values: g.values, sums: g.sums, visitors: distinct, row: answerRow(form, { values: g.values, sums: g.sums, visitors: distinct.length }) });
+      visitors += distinct.length;
     }
     return new HeldSums(form, groups, visitors);
   }
 
   /**
-   * One row per group: the held sums with `recent`'s (rows of one group and visitor each) added, a
-   * visitor of both counted once. A group no recent row adds to answers its held row (frozen, shared).
+   * One row per group: the held sums with `recent`'s (rows of one group and visitor each, whose sums
+   * may be changes below 0) added, a visitor of both counted once. A group no recent row adds to
+   * answers its held row (frozen, shared).
    */
   plus(recent: readonly Row[]): Row[] {
     const { form } = this;
@@ -232,34 +238,59 @@ export class OpenSessions {
   }
 
   /**
-   * Per day of `days` and visitor, the traffic measures but visitors of these sessions with the parts
-   * since the cut (`recent`, rows as `of` reads them), and of the sessions only those have: each
-   * part's counts, and on the part that starts a session whether it bounced and its duration, over
-   * its whole length. Columns: b, visitor_id, then the measures.
+   * Per day of `days` and visitor, the traffic measures but visitors of these sessions from their
+   * parts before the cut: each part's counts, and on the part that starts a session whether it
+   * bounced and its duration. Columns: b, visitor_id, then the measures.
    */
-  since(recent: readonly Row[], days: Period): Row[] {
-    // The sessions the recent rows extend, as new objects: the held ones stay as they are for the next read.
-    const later = sessionsOf(recent);
-    for (const [id, s] of later) {
+  rowsOf(days: Period): Row[] {
+    const out = new PartRows(days);
+    for (const s of this.sessions.values()) out.add(s, 1);
+    return out.rows();
+  }
+
+  /**
+   * What the parts since the cut (`recent`, rows as `of` reads them) change in `rowsOf`: per day
+   * and visitor, the measures of each session they extend, over its whole length, less its own
+   * before the cut (a bounce undone: bounces below 0), and the measures of the sessions only they
+   * have. Sessions they do not extend change nothing, so a read's work follows the rows since the
+   * cut, not the sessions held.
+   */
+  changes(recent: readonly Row[], days: Period): Row[] {
+    const out = new PartRows(days);
+    for (const [id, s] of sessionsOf(recent)) {
       const held = this.sessions.get(id);
-      if (!held) continue;
+      if (!held) {
+        out.add(s, 1);
+        continue;
+      }
+      // A new object: the held session stays as it is for the next read.
       const both: Session = { parts: held.parts.map((p) => ({ ...p })), facts: combinedFacts(held.facts, s.facts) };
       for (const p of s.parts) addPart(both, p);
-      later.set(id, both);
+      out.add(both, 1);
+      out.add(held, -1);
     }
-    const out = new Map<string, Record<string, number | string | bigint>>();
-    const count = ({ parts, facts }: Session) => {
-      for (const p of parts) {
-        if (p.day < days.from || p.day > days.to) continue;
-        const key = `${p.day}\u0000${p.visitor}`;
-        const row = out.get(key) ?? { b: p.day, visitor_id: p.visitor, ...Object.fromEntries(PART_MEASURES.map(([column]) => [column, 0])) };
-        out.set(key, row);
-        for (const [column, of] of PART_MEASURES) row[column] = (row[column] as number) + of(p, facts);
-      }
-    };
-    for (const [id, s] of this.sessions) if (!later.has(id)) count(s);
-    for (const s of later.values()) count(s);
-    return [...out.values()];
+    return out.rows();
+  }
+}
+
+/** Rows per day and visitor of some days, sessions' part measures added in (or taken out, sign −1). */
+class PartRows {
+  private readonly byKey = new Map<string, Record<string, number | string | bigint>>();
+
+  constructor(private readonly days: Period) {}
+
+  add({ parts, facts }: Session, sign: 1 | -1): void {
+    for (const p of parts) {
+      if (p.day < this.days.from || p.day > this.days.to) continue;
+      const key = `${p.day}\u0000${p.visitor}`;
+      let row = this.byKey.get(key);
+      if (!row) this.byKey.set(key, (row = { b: p.day, visitor_id: p.visitor, ...Object.fromEntries(PART_MEASURES.map(([column]) => [column, 0])) }));
+      for (const [column, of] of PART_MEASURES) row[column] = (row[column] as number) + sign * of(p, facts);
+    }
+  }
+
+  rows(): Row[] {
+    return [...this.byKey.values()];
   }
 }
 
@@ -270,10 +301,15 @@ export class Held {
     private readonly open: { readonly sessions: OpenSessions; readonly days: Period } | null,
   ) {}
 
-  /** A part's settled rows (one per group and visitor) and, where it has `open`, its open sessions' part rows. */
+  /**
+   * A part's settled rows (one per group and visitor) and, where it has `open`, its open sessions'
+   * part rows: their measures before the cut are held with the settled rows' sums, and each read
+   * adds what the rows since the cut change (`OpenSessions.changes`).
+   */
   static of(part: HeldPart, settled: readonly Row[], open: readonly Row[] | null): Held {
-    const sessions = part.open ? { sessions: OpenSessions.of(open ?? [], part.open.at), days: part.open.days } : null;
-    return new Held(HeldSums.of(part.form, settled), sessions);
+    if (!part.open) return new Held(HeldSums.of(part.form, settled), null);
+    const sessions = OpenSessions.of(open ?? [], part.open.at);
+    return new Held(HeldSums.of(part.form, [...settled, ...sessions.rowsOf(part.open.days)]), { sessions, days: part.open.days });
   }
 
   /** What it weighs, in visitor hashes. */
@@ -284,11 +320,10 @@ export class Held {
   /**
    * One row per group: the held sums with the rows since the cut (`recent`, as the part asks them).
    * The reads of a dashboard's load share the statement since the cut (../stats/shared-reads.ts),
-   * and so its rows: given the same rows again, it answers the same rows (read, never changed),
-   * where combining the open sessions anew costs about a millisecond a read.
+   * and so its rows: given the same rows again, it answers the same rows (read, never changed).
    */
   plus(recent: readonly Row[]): readonly Row[] {
-    if (this.last?.recent !== recent) this.last = { recent, rows: this.sums.plus(this.open ? this.open.sessions.since(recent, this.open.days) : recent) };
+    if (this.last?.recent !== recent) this.last = { recent, rows: this.sums.plus(this.open ? this.open.sessions.changes(recent, this.open.days) : recent) };
     return this.last.rows;
   }
 

@@ -9,6 +9,8 @@ import { givenKeys, keysWorthHolding } from '../../src/stats/compile.js';
 
 const FORM: HeldForm = { group: ['b', 'goal_id'], visitors: 'unique_conversions', sums: ['conversions', 'revenue_minor'] };
 const row = (b: string, goal: bigint, visitor: bigint, conversions: number, revenue: number) => ({ b, goal_id: goal, visitor_id: visitor, conversions: BigInt(conversions), revenue_minor: revenue });
+/** The form of the traffic measures' part: per day, its visitors and the other measures' sums. */
+const MEASURES: HeldForm = { group: ['b'], visitors: 'visitors', sums: ['pageviews', 'events', 'sessions', 'bounces', 'duration_ms'] };
 const byGroup = (rows: ReadonlyArray<Record<string, unknown>>) => [...rows].sort((a, b) => `${a.b}${a.goal_id}`.localeCompare(`${b.b}${b.goal_id}`));
 
 test('held sums add the recent rows, counting a visitor of both once per group', () => {
@@ -103,9 +105,9 @@ test('a session with two visitor hashes on one day (a salt rotated) keeps a part
     { b: '2026-03-05', session_id: 1n, visitor_id: 5n, starts: 1, events: 1, f_pageviews: 1, f_customs: 0, f_engaged_ms: 0, f_engages: 0, f_first_ts: 100, f_last_ts: 100 },
     { b: '2026-03-05', session_id: 1n, visitor_id: 6n, starts: 0, events: 1, f_pageviews: 1, f_customs: 0, f_engaged_ms: 0, f_engages: 0, f_first_ts: 200, f_last_ts: 200 },
   ];
-  const since = OpenSessions.of(parts, 0).since([], { from: '2026-03-05', to: '2026-03-05' });
+  const rows = OpenSessions.of(parts, 0).rowsOf({ from: '2026-03-05', to: '2026-03-05' });
   assert.deepEqual(
-    since.map((r) => [r.visitor_id, r.pageviews, r.sessions, r.bounces, r.duration_ms]),
+    rows.map((r) => [r.visitor_id, r.pageviews, r.sessions, r.bounces, r.duration_ms]),
     [
       [5n, 1, 1, 0, 100],
       [6n, 1, 0, 0, 0],
@@ -140,25 +142,41 @@ test('open sessions take their facts over both sides of the cut: a bounce undone
   );
   assert.equal(open.size, 1);
   const days = { from: '2026-03-04', to: '2026-03-05' };
-  const since = open.since(
-    [
-      // 4 s engaged before midnight, then its second pageview the next day: no bounce, its engaged time (its facts combined once).
-      part('2026-03-04', 1n, 7n, 0, { engages: 1, engaged_ms: 4_000, first_ts: cut + 500, last_ts: cut + 500 }),
-      part('2026-03-05', 1n, 70n, 0, { pageviews: 1, first_ts: cut + 1_000, last_ts: cut + 1_000 }),
-      // A session begun after the cut, engaged 12 s: no bounce, its engaged time.
-      part('2026-03-05', 3n, 70n, 1, { pageviews: 1, engages: 1, engaged_ms: 12_000, first_ts: cut + 2_000, last_ts: cut + 3_000 }),
-    ],
-    days,
-  );
-  const sorted = [...since].sort((a, b) => String(a.b).localeCompare(String(b.b)));
-  assert.deepEqual(sorted, [
-    { b: '2026-03-04', visitor_id: 7n, pageviews: 1, events: 2, sessions: 1, bounces: 0, duration_ms: 4_000 },
+  const recent = [
+    // 4 s engaged before midnight, then its second pageview the next day: no bounce, its engaged time (its facts combined once).
+    part('2026-03-04', 1n, 7n, 0, { engages: 1, engaged_ms: 4_000, first_ts: cut + 500, last_ts: cut + 500 }),
+    part('2026-03-05', 1n, 70n, 0, { pageviews: 1, first_ts: cut + 1_000, last_ts: cut + 1_000 }),
+    // A session begun after the cut, engaged 12 s: no bounce, its engaged time.
+    part('2026-03-05', 3n, 70n, 1, { pageviews: 1, engages: 1, engaged_ms: 12_000, first_ts: cut + 2_000, last_ts: cut + 3_000 }),
+  ];
+  const byDay = (rows: ReadonlyArray<Record<string, unknown>>) => [...rows].sort((a, b) => String(a.b).localeCompare(String(b.b)));
+  // Before the cut, the open session bounced.
+  const before = { b: '2026-03-04', visitor_id: 7n, pageviews: 1, events: 1, sessions: 1, bounces: 1, duration_ms: 0 };
+  assert.deepEqual(open.rowsOf(days), [before]);
+  // What the rows since the cut change: the open session's bounce undone and its engaged time, its part of the next day, the new session.
+  assert.deepEqual(byDay(open.changes(recent, days)), [
+    { b: '2026-03-04', visitor_id: 7n, pageviews: 0, events: 1, sessions: 0, bounces: -1, duration_ms: 4_000 },
     { b: '2026-03-05', visitor_id: 70n, pageviews: 2, events: 3, sessions: 1, bounces: 0, duration_ms: 12_000 },
   ]);
-  // Without the events since the cut, the open session bounced; the held sessions are unchanged by the read before.
-  assert.deepEqual(open.since([], days), [{ b: '2026-03-04', visitor_id: 7n, pageviews: 1, events: 1, sessions: 1, bounces: 1, duration_ms: 0 }]);
+  // Held with its part, each read adds its changes to the rows before the cut: the sessions over both sides.
+  const held = Held.of({ site: 's', cut, key: 'm', form: MEASURES, settled: sql`SELECT 1`, recent: sql`SELECT 1`, open: { rows: sql`SELECT 1`, at, days } }, [], [
+    part('2026-03-04', 1n, 7n, 1, { pageviews: 1, first_ts: at + 5, last_ts: at + 5 }),
+  ]);
+  assert.deepEqual(byDay(held.plus(recent)), [
+    { b: '2026-03-04', visitors: 1, pageviews: 1, events: 2, sessions: 1, bounces: 0, duration_ms: 4_000 },
+    { b: '2026-03-05', visitors: 1, pageviews: 2, events: 3, sessions: 1, bounces: 0, duration_ms: 12_000 },
+  ]);
+  // The held sessions are unchanged by the read before.
+  assert.deepEqual(held.plus([]), [{ b: '2026-03-04', visitors: 1, pageviews: 1, events: 1, sessions: 1, bounces: 1, duration_ms: 0 }]);
+  assert.deepEqual(open.changes([], days), []);
+  // A visitor of a settled session and of an open one the same day counts once.
+  const withSettled = Held.of({ site: 's', cut, key: 'm2', form: MEASURES, settled: sql`SELECT 1`, recent: sql`SELECT 1`, open: { rows: sql`SELECT 1`, at, days } },
+    [{ b: '2026-03-04', visitor_id: 7n, pageviews: 2, events: 2, sessions: 1, bounces: 0, duration_ms: 10 }],
+    [part('2026-03-04', 1n, 7n, 1, { pageviews: 1, first_ts: at + 5, last_ts: at + 5 })],
+  );
+  assert.deepEqual(byDay(withSettled.plus(recent))[0], { b: '2026-03-04', visitors: 1, pageviews: 3, events: 4, sessions: 2, bounces: 0, duration_ms: 4_010 });
   // A day outside the read's days counts no part.
-  assert.deepEqual(open.since([], { from: '2026-03-05', to: '2026-03-05' }), []);
+  assert.deepEqual(open.rowsOf({ from: '2026-03-05', to: '2026-03-05' }), []);
 });
 
 test('a breakdown\'s held keys are summed per key over days, and given to its statement only up to a bound of characters', () => {
