@@ -286,8 +286,9 @@ function sessionFactsSelect(d: Dialect, scope: EventScope, bucket: Sql, keys: Re
  * The parts of sessions (SESSION_PARTS) of some days and of the day either side, in the table's
  * column order: one per session, day and visitor hash, from one pass over raw events. Each day is
  * its own aggregate (a part never spans days), so that the statement's memory follows the largest
- * day's events, not the range's: the parts' keys are strings, held in memory per group
- * (docs/performance.md#memory). The days either side hold only the parts of sessions that have
+ * day's events (and the range's session ids, a set of 64-bit values), not the range's events: the
+ * parts' keys are strings, held in memory per group (docs/performance.md#memory). The days either
+ * side hold only the parts of sessions that have
  * events in the days (those that cross a midnight): the session rows of the days take no other
  * (`sessionRowsOfParts`), and a busy day's sessions would otherwise be parts held for nothing, two
  * thirds of them when one day is rewritten. DuckDB runs the branches of a `UNION ALL` one after

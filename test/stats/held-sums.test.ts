@@ -166,7 +166,13 @@ test('open sessions take their facts over both sides of the cut: a bounce undone
     { b: '2026-03-04', visitors: 1, pageviews: 1, events: 2, sessions: 1, bounces: 0, duration_ms: 4_000 },
     { b: '2026-03-05', visitors: 1, pageviews: 2, events: 3, sessions: 1, bounces: 0, duration_ms: 12_000 },
   ]);
-  // The held sessions are unchanged by the read before.
+  // The held sessions are unchanged by the read before: a later read with more rows since the cut
+  // (another pageview of the open session, a day outside the read's) adds only its own.
+  const later = [...recent, part('2026-03-04', 1n, 7n, 0, { pageviews: 1, first_ts: cut + 800, last_ts: cut + 800 }), part('2026-03-06', 1n, 700n, 0, { pageviews: 1, first_ts: cut + 9_000, last_ts: cut + 9_000 })];
+  assert.deepEqual(byDay(held.plus(later)), [
+    { b: '2026-03-04', visitors: 1, pageviews: 2, events: 3, sessions: 1, bounces: 0, duration_ms: 4_000 },
+    { b: '2026-03-05', visitors: 1, pageviews: 2, events: 3, sessions: 1, bounces: 0, duration_ms: 12_000 },
+  ]);
   assert.deepEqual(held.plus([]), [{ b: '2026-03-04', visitors: 1, pageviews: 1, events: 1, sessions: 1, bounces: 1, duration_ms: 0 }]);
   assert.deepEqual(open.changes([], days), []);
   // A visitor of a settled session and of an open one the same day counts once.
