@@ -288,11 +288,10 @@ function sessionFactsSelect(d: Dialect, scope: EventScope, bucket: Sql, keys: Re
  * its own aggregate (a part never spans days), so that the statement's memory follows the largest
  * day's events (and the range's session ids, a set of 64-bit values), not the range's events: the
  * parts' keys are strings, held in memory per group (docs/performance.md#memory). The days either
- * side hold only the parts of sessions that have
- * events in the days (those that cross a midnight): the session rows of the days take no other
- * (`sessionRowsOfParts`), and a busy day's sessions would otherwise be parts held for nothing, two
- * thirds of them when one day is rewritten. DuckDB runs the branches of a `UNION ALL` one after
- * another while it keeps insertion order, as it does by default.
+ * side hold only the parts of sessions that have events in the days (those that cross a midnight):
+ * the session rows of the days take no other (`sessionRowsOfParts`), and a busy day's sessions would
+ * otherwise be parts held for nothing, two thirds of them when one day is rewritten. DuckDB runs the
+ * branches of a `UNION ALL` one after another while it keeps insertion order, as it does by default.
  */
 export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period): Sql {
   if (days.from > days.to) throw new RangeError(`no days from ${days.from} to ${days.to}`);
@@ -302,10 +301,16 @@ export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period): 
   const ofDay = (day: string, sessions: Sql | null) => sql`SELECT ${siteId} AS p_site, day AS p_day, session_id AS p_session, visitor_id AS p_visitor, ${trusted(d.countIf('session_start'))} AS p_starts,
       CAST(count(*) AS BIGINT) AS p_events, ${trusted([...keys, ...facts].join(', '))}, max(CASE WHEN ${trusted(IS_PAGEVIEW)} THEN ts END) AS p_last_pageview_ts
     FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })}${sessions ? sql` AND ${sessions}` : trusted('')} GROUP BY day, session_id, visitor_id`;
-  const each: Sql[] = [ofDay(addDays(days.from, -1), inDays)];
+  const around = sessionPartDays(days);
+  const each: Sql[] = [ofDay(around.from, inDays)];
   for (let day = days.from; day <= days.to; day = addDays(day, 1)) each.push(ofDay(day, null));
-  each.push(ofDay(addDays(days.to, 1), inDays));
+  each.push(ofDay(around.to, inDays));
   return joinSql(each, ' UNION ALL ');
+}
+
+/** The days whose parts of sessions a rewrite of `days` writes: the days and one day either side. */
+export function sessionPartDays(days: Period): Period {
+  return { from: addDays(days.from, -1), to: addDays(days.to, 1) };
 }
 
 /**
@@ -328,7 +333,7 @@ export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period): Sq
       p.events AS o_events, ${trusted([...keys, ...onStart].join(', '))}
     FROM ${parts(days)} p
     LEFT JOIN (SELECT session_id AS s_session, ${trusted(sessionFacts.join(', '))}, ${trusted(d.argMaxIf('exit_page', 'last_pageview_ts', 'pageviews > 0'))} AS s_exit
-      FROM ${parts({ from: addDays(days.from, -1), to: addDays(days.to, 1) })} q GROUP BY session_id) x
+      FROM ${parts(sessionPartDays(days))} q GROUP BY session_id) x
     ON p.session_id = x.s_session`;
 }
 

@@ -130,7 +130,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
       try {
         const site = await openSite(events, meta, 5);
         for (const now of runs) await rollupSite({ events, meta }, site, now, { dimensionKeyCap: 1000 });
-        const rows = await events.query(sql`SELECT * FROM ${trusted(SESSION_ROWS.name)} WHERE site_id = ${site.id} `);
+        const rows = await events.query(sql`SELECT * FROM ${trusted(SESSION_ROWS.name)} WHERE site_id = ${site.id}`);
         // Session ids are drawn anew for each store's dataset: a row is its other columns.
         const row = ({ session_id: _, ...r }: Record<string, unknown>) => ({ ...r, day: String(r.day instanceof Date ? r.day.toISOString() : r.day).slice(0, 10) });
         return rows.map((r) => JSON.stringify(row(r), (_, v: unknown) => (typeof v === 'bigint' ? `${v}` : v))).sort();

@@ -37,6 +37,7 @@ import {
   measureScrollDepth,
   measureSessionRows,
   scopedPropertyKey,
+  sessionPartDays,
   sessionPartsOfEvents,
   sessionRowKey,
   sessionRowsOfParts,
@@ -144,7 +145,7 @@ function propertyRows(events: EventStore, siteId: string, days: Period): Sql {
  */
 async function writeSessionRows(events: EventStore, siteId: string, days: Period): Promise<void> {
   const d = events.dialect;
-  const around = { siteId, days: { from: addDays(days.from, -1), to: addDays(days.to, 1) } };
+  const around = { siteId, days: sessionPartDays(days) };
   await events.replaceRows(SESSION_PARTS, around, sessionPartsOfEvents(d, siteId, days));
   await events.replaceRows(SESSION_ROWS, { siteId, days }, sessionRowsOfParts(d, siteId, days));
   await events.replaceRows(SESSION_PARTS, around, null);
