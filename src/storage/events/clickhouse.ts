@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createClient, ClickHouseLogLevel, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { clickhouseDialect } from './clickhouse-dialect.js';
+import { ClickHouseError, clickHouseErrorOf, ClickHouseHttpReader } from './clickhouse-http.js';
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
 import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
@@ -14,6 +15,10 @@ export interface ClickHouseEventStoreOptions {
 
 /** The bytes of a statement's text the server parses, unless a statement's settings say more. */
 const DEFAULT_MAX_QUERY_SIZE = 256 * 1024;
+/** How long a request to the server may take: statements with a deadline end at theirs, on the server. */
+const REQUEST_TIMEOUT_MS = 300_000;
+/** ClickHouse's code for a statement cancelled past its `max_execution_time`. */
+const TIMEOUT_EXCEEDED = '159';
 const TYPES: Record<ColumnType, string> = { VARCHAR: 'String', BIGINT: 'Int64', DATE: 'Date', BOOLEAN: 'UInt8', INTEGER: 'Int32' };
 const DATABASE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The column of `events` naming the append batch of each row (see `append`); not a column of the spec. */
@@ -28,8 +33,9 @@ const PARTITIONS: Record<PartitionUnit, { of: (day: string) => string; value: Re
 };
 
 /**
- * The EventStore on ClickHouse, over HTTP. ClickHouse has no transactions: what the port promises
- * rests on inserts being atomic per part and on partitions being swapped whole.
+ * The EventStore on ClickHouse, over HTTP: reads through a reader of its own (./clickhouse-http.ts),
+ * writes and table changes through @clickhouse/client. ClickHouse has no transactions: what the port
+ * promises rests on inserts being atomic per part and on partitions being swapped whole.
  *
  * - `events`: a MergeTree partitioned by month (`toYYYYMM(day)`), ordered by (site_id, day, ts),
  *   with a `batch_id` column that makes `append` idempotent.
@@ -49,7 +55,10 @@ export class ClickHouseEventStore implements EventStore {
   /** Settings of the statements that create or alter tables: what the server needs to allow `LowCardinality` columns. */
   private ddlSettings: ClickHouseSettings = {};
 
-  private constructor(private readonly client: ClickHouseClient) {}
+  private constructor(
+    private readonly client: ClickHouseClient,
+    private readonly reader: ClickHouseHttpReader,
+  ) {}
 
   static async open(options: ClickHouseEventStoreOptions): Promise<ClickHouseEventStore> {
     const { server, database } = parseClickHouseUrl(options.url);
@@ -59,11 +68,11 @@ export class ClickHouseEventStore implements EventStore {
     } finally {
       await admin.close();
     }
-    const store = new ClickHouseEventStore(clientOf(server, database));
+    const store = new ClickHouseEventStore(clientOf(server, database), new ClickHouseHttpReader(server, database, REQUEST_TIMEOUT_MS));
     try {
       await store.init();
     } catch (err) {
-      await store.client.close();
+      await store.close();
       throw err;
     }
     return store;
@@ -228,19 +237,17 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   /** A read in the JSON format, whose answer carries the rows before LIMIT and the totals row besides the rows. */
-  private async read<T>(query: Sql, options: ReadOptions, extra: ClickHouseSettings = {}): Promise<Page<T>> {
+  private async read<T>(query: Sql, options: ReadOptions, extra: ReadSettings = {}): Promise<Page<T>> {
     const text = inlineParams(query);
     const { deadlineMs } = options;
     // The server cancels the statement past max_execution_time (whole seconds) with error 159.
-    const deadline: ClickHouseSettings = deadlineMs === undefined ? {} : { max_execution_time: Math.ceil(deadlineMs / 1000), timeout_overflow_mode: 'throw' };
+    const deadline: ReadSettings = deadlineMs === undefined ? {} : { max_execution_time: Math.ceil(deadlineMs / 1000), timeout_overflow_mode: 'throw' };
     // The server parses at most 256 KiB of a statement by default: one given long lists (SqlList) may
-    // be longer (the client adds its FORMAT clause to the text).
+    // be longer (the reader adds its FORMAT clause to the text).
     const size = Buffer.byteLength(text) + 1024;
-    const parse: ClickHouseSettings = size <= DEFAULT_MAX_QUERY_SIZE ? {} : { max_query_size: String(size) };
-    const result = await guarded(() =>
-      this.client.query({ query: text, format: 'JSON', clickhouse_settings: { ...deadline, ...parse, ...extra } }).then((r) => r.json<Record<string, unknown>>()),
-    ).catch((err: unknown) => {
-      if (deadlineMs !== undefined && isTimeoutExceeded(err)) throw new StatementTimeout(deadlineMs, { cause: err });
+    const parse: ReadSettings = size <= DEFAULT_MAX_QUERY_SIZE ? {} : { max_query_size: size };
+    const result = await this.reader.json<JsonAnswer>(text, { ...deadline, ...parse, ...extra }).catch((err: unknown) => {
+      if (deadlineMs !== undefined && err instanceof ClickHouseError && err.code === TIMEOUT_EXCEEDED) throw new StatementTimeout(deadlineMs, { cause: err });
       throw err;
     });
     const decoders = (result.meta ?? []).map((m) => [m.name, decoderOf(m.name, m.type, this.booleanColumns)] as const);
@@ -249,7 +256,7 @@ export class ClickHouseEventStore implements EventStore {
       for (const [name, decodeColumn] of decoders) out[name] = decodeColumn(row[name]);
       return out as T;
     };
-    const totals = (result as { totals?: Record<string, unknown> }).totals;
+    const { totals } = result;
     return {
       rows: result.data.map(decode),
       rowsBeforeLimit: result.rows_before_limit_at_least ?? null,
@@ -355,6 +362,7 @@ export class ClickHouseEventStore implements EventStore {
     // A bulk write still open is abandoned: its staging table goes.
     for (const table of this.bulkTables) await run(this.client, `DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
     this.bulkTables.clear();
+    this.reader.close();
     await this.client.close();
   }
 }
@@ -376,28 +384,21 @@ function clientOf(server: URL, database: string | undefined): ClickHouseClient {
     ...(database ? { database } : {}),
     // Failures reach the caller as errors; the client's own log would only repeat them.
     log: { level: ClickHouseLogLevel.OFF },
-    request_timeout: 300_000,
+    request_timeout: REQUEST_TIMEOUT_MS,
   });
 }
 
 /**
- * A ClickHouse error as an Error that says what failed: 18.16 answers `Code: N, e.displayText() =
- * DB::Exception: message, e.what() = …`, which the client passes on unparsed.
+ * A ClickHouse error of a write as an Error that says what failed (`clickHouseErrorOf`): 18.16
+ * answers `Code: N, e.displayText() = DB::Exception: message, e.what() = …`, which the client passes
+ * on unparsed.
  */
 async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    const text = err instanceof Error ? err.message : String(err);
-    const old = /Code: (\d+), e\.displayText\(\) = (?:DB::Exception: )?([\s\S]*?)(?:, e\.what\(\) = [\s\S]*)?$/.exec(text.trim());
-    if (old) throw new Error(`ClickHouse error ${old[1]}: ${old[2]!.trim()}`, { cause: err });
-    throw err;
+    throw clickHouseErrorOf(err instanceof Error ? err.message : String(err), { cause: err }) ?? err;
   }
-}
-
-/** ClickHouse's TIMEOUT_EXCEEDED (159), as `guarded` words an older server's error or as the client's own error code. */
-function isTimeoutExceeded(err: unknown): boolean {
-  return err instanceof Error && (err.message.startsWith('ClickHouse error 159:') || (err as { code?: unknown }).code === '159');
 }
 
 function run(client: ClickHouseClient, statement: string): Promise<void> {
@@ -417,6 +418,17 @@ function checkedPartition(unit: PartitionUnit, value: unknown): string {
 }
 
 type Decoder = (value: unknown) => unknown;
+
+/** A read's settings, as the URL of its request carries them. */
+type ReadSettings = Record<string, string | number>;
+
+/** What the JSON format answers: the columns' names and types, the rows, and what the statement's settings add. */
+interface JsonAnswer {
+  meta?: Array<{ name: string; type: string }>;
+  data: Array<Record<string, unknown>>;
+  rows_before_limit_at_least?: number;
+  totals?: Record<string, unknown>;
+}
 
 /** How a result column of a type reads in JavaScript, as the DuckDB adapter gives it. */
 function decoderOf(name: string, type: string, booleans: ReadonlySet<string>): Decoder {
