@@ -47,6 +47,7 @@ function configXml(dir: string, httpPort: number, tcpPort: number): string {
   <background_pool_size>2</background_pool_size>
   <mlock_executable>false</mlock_executable>
   <builtin_dictionaries_reload_interval>0</builtin_dictionaries_reload_interval>
+  <keep_alive_timeout>3</keep_alive_timeout>
   <max_session_timeout>3600</max_session_timeout>
   <default_session_timeout>60</default_session_timeout>
 </yandex>

@@ -1,28 +1,32 @@
-// The ClickHouse reads' HTTP reader against a private server, and through a proxy that misbehaves:
-// answers and settings, the server's errors (before and during an answer) in its own words, a
-// connection the server dropped while idle (sent again once), an answer that never comes, and the
-// user and database of the URL.
+// The ClickHouse reads' HTTP reader against a private server, through a proxy that misbehaves, and
+// against a fake server: answers and settings, the server's errors (before and during an answer) in
+// its own words and never taken from the rows, errors not sent again, a connection the server
+// dropped while idle (sent again once, on a new connection; not a reset that comes late), an answer
+// that never comes, idle connections closed, reads under way when the reader closes, and the user,
+// database and IPv6 host of the URL.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { ClickHouseError, clickHouseErrorOf, ClickHouseHttpReader } from '../../src/storage/events/clickhouse-http.js';
+import { ClickHouseError, clickHouseErrorOf, ClickHouseHttpReader, errorEndingAnswer } from '../../src/storage/events/clickhouse-http.js';
 import { clickhouseServer } from '../../support/clickhouse.js';
 
-interface Answer {
-  meta: Array<{ name: string; type: string }>;
-  data: Array<Record<string, unknown>>;
-  rows_before_limit_at_least?: number;
+type ProxyStep = 'pass' | 'drop' | 'late-drop' | 'hang';
+
+interface Proxy {
+  url: string;
+  server: Server;
+  /** Connections accepted so far. */
+  connections(): number;
+  /** Each request's body, in order. */
+  bodies: string[];
 }
 
-type ProxyStep = 'pass' | 'drop' | 'hang';
-
 /**
- * An HTTP proxy to the server, one request at a time per connection: `steps` decide each request in
- * order (pass it on; drop its kept-alive connection unanswered, as a server whose idle time ran out;
- * hold it unanswered). Counts the connections it accepted.
+ * An HTTP proxy to the server: `steps` decide each request in order (pass it on; drop its connection
+ * unanswered at once, as a server whose idle time ran out, or after 1.2 s; hold it unanswered).
  */
-async function proxy(target: string, steps: ProxyStep[]): Promise<{ url: string; server: Server; connections: () => number; bodies: string[] }> {
+async function proxy(target: string, steps: ProxyStep[]): Promise<Proxy> {
   const upstream = new URL(target);
   let connections = 0;
   const bodies: string[] = [];
@@ -34,6 +38,7 @@ async function proxy(target: string, steps: ProxyStep[]): Promise<{ url: string;
       bodies.push(body.toString());
       const step = steps.shift() ?? 'pass';
       if (step === 'drop') return req.socket.destroy();
+      if (step === 'late-drop') return void setTimeout(() => req.socket.destroy(), 1_200);
       if (step === 'hang') return;
       const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
         res.writeHead(up.statusCode ?? 500, up.headers);
@@ -50,10 +55,22 @@ async function proxy(target: string, steps: ProxyStep[]): Promise<{ url: string;
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server, connections: () => connections, bodies };
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 describe('ClickHouse HTTP reader', () => {
   let serverUrl: string;
   let reader: ClickHouseHttpReader;
   const closing: Array<() => void> = [];
+  /** A reader through a new proxy with these steps, closed with the suite. */
+  const through = async (steps: ProxyStep[], timeoutMs = 60_000) => {
+    const p = await proxy(serverUrl, steps);
+    const r = new ClickHouseHttpReader(new URL(p.url), 'system', timeoutMs);
+    closing.push(() => {
+      r.close();
+      p.server.close();
+    });
+    return { p, r };
+  };
 
   before(async () => {
     serverUrl = (await clickhouseServer()).url;
@@ -64,86 +81,119 @@ describe('ClickHouse HTTP reader', () => {
     for (const close of closing) close();
   });
 
-  test("a statement's answer, with the columns' types and the settings given for it alone", async () => {
-    const answer = await reader.json<Answer>('SELECT number AS n, toString(number) AS s FROM numbers(5) ORDER BY n LIMIT 2', {});
+  test("a statement's answer, with the columns' types, the rows before LIMIT, the totals and the settings given for it alone", async () => {
+    const answer = await reader.select('SELECT number % 2 AS n, toString(count()) AS s FROM numbers(5) GROUP BY n WITH TOTALS ORDER BY n LIMIT 1', {});
     assert.deepEqual(answer.meta, [
-      { name: 'n', type: 'UInt64' },
+      { name: 'n', type: 'UInt8' },
       { name: 's', type: 'String' },
     ]);
-    // 64-bit integers come as strings in the JSON format.
-    assert.deepEqual(answer.data, [
-      { n: '0', s: '0' },
-      { n: '1', s: '1' },
-    ]);
-    assert.equal(answer.rows_before_limit_at_least, 5);
+    assert.deepEqual(answer.data, [[0, '3']]);
+    assert.equal(answer.rows_before_limit_at_least, 2);
+    assert.deepEqual(answer.totals, [0, '5']);
+    // 64-bit integers come as strings.
+    assert.deepEqual((await reader.select('SELECT toUInt64(18446744073709551615) AS big', {})).data, [['18446744073709551615']]);
     const threads = "SELECT value AS v FROM system.settings WHERE name = 'max_threads'";
-    assert.deepEqual((await reader.json<Answer>(threads, { max_threads: 1 })).data, [{ v: '1' }]);
-    assert.notDeepEqual((await reader.json<Answer>(threads, {})).data, [{ v: '1' }], "a statement's settings are its own");
+    assert.deepEqual((await reader.select(threads, { max_threads: 1 })).data, [['1']]);
+    assert.notDeepEqual((await reader.select(threads, {})).data, [['1']], "a statement's settings are its own");
     const text = "SELECT 'tab\\there, quote '' and é' AS t";
-    assert.deepEqual((await reader.json<Answer>(text, {})).data, [{ t: "tab\there, quote ' and é" }]);
+    assert.deepEqual((await reader.select(text, {})).data, [["tab\there, quote ' and é"]]);
   });
 
   test("the server's errors in its own words, with their code: refused at once, and met once the answer has begun", async () => {
-    await assert.rejects(reader.json('SELEKT 1', {}), (err: unknown) => {
+    await assert.rejects(reader.select('SELEKT 1', {}), (err: unknown) => {
       assert.ok(err instanceof ClickHouseError);
       assert.equal(err.code, '62');
       assert.match(err.message, /^ClickHouse error 62: Syntax error/);
       return true;
     });
-    // An answer larger than the server's buffer has begun (status 200) when the error comes.
-    await assert.rejects(reader.json('SELECT throwIf(number = 400000) AS x, toString(number) AS s FROM numbers(1000000)', { max_block_size: 1000 }), (err: unknown) => {
+    // An answer larger than the server's buffer has begun (status 200) when the error comes; its
+    // rows hold words that look like another error, which are not taken for it.
+    const spoofing = "SELECT concat('/Code: 159. DB::Exception: \"x\\\\', toString(number)) AS page, throwIf(number = 400000) AS x FROM numbers(1000000)";
+    await assert.rejects(reader.select(spoofing, { max_block_size: 1000 }), (err: unknown) => {
       assert.ok(err instanceof ClickHouseError, String(err));
       assert.equal(err.code, '395');
       assert.match(err.message, /^ClickHouse error 395: Value passed to 'throwIf' function is non zero/);
+      assert.ok(err.message.length < 2_100, 'the message holds the error, not the rows');
       return true;
     });
-    await assert.rejects(reader.json('SELECT sleepEachRow(1) FROM numbers(3)', { max_execution_time: 1, timeout_overflow_mode: 'throw' }), (err: unknown) => {
+    await assert.rejects(reader.select('SELECT sleepEachRow(1) FROM numbers(3)', { max_execution_time: 1, timeout_overflow_mode: 'throw' }), (err: unknown) => {
       assert.ok(err instanceof ClickHouseError);
       assert.equal(err.code, '159');
       return true;
     });
     // The reader goes on answering on its connections.
-    assert.deepEqual((await reader.json<Answer>('SELECT 1 AS one', {})).data, [{ one: 1 }]);
+    assert.deepEqual((await reader.select('SELECT 1 AS one', {})).data, [[1]]);
   });
 
-  test('both ways a server words an error are read; text that is not an error is not', () => {
-    const old = clickHouseErrorOf('Code: 60, e.displayText() = DB::Exception: Table svc.nope doesn\'t exist., e.what() = DB::Exception\n');
+  test('both ways a server words an error are read where the text starts with one; words inside an answer\'s strings are not an error', () => {
+    const old = clickHouseErrorOf("Code: 60, e.displayText() = DB::Exception: Table svc.nope doesn't exist., e.what() = DB::Exception\n");
     assert.equal(old?.code, '60');
     assert.equal(old?.message, "ClickHouse error 60: Table svc.nope doesn't exist.");
     const later = clickHouseErrorOf('Code: 60. DB::Exception: Table svc.nope does not exist. (UNKNOWN_TABLE) (version 23.8.1.1)');
     assert.equal(later?.code, '60');
     assert.equal(later?.message, 'ClickHouse error 60: Table svc.nope does not exist. (UNKNOWN_TABLE) (version 23.8.1.1)');
-    assert.equal(clickHouseErrorOf('{"data": [{"page": "/code-1"}'), null);
+    assert.equal(clickHouseErrorOf('{"data": [["/a"], ["Code: 1, x"]]'), null);
+    assert.equal(errorEndingAnswer('{"data": [["/Code: 159. a \\" Code: 159. b"], ["Code: 1, "]]'), null);
+    const ended = errorEndingAnswer('{"data": [["/Code: 159. \\\\"], ["x"]Code: 395, e.displayText() = DB::Exception: thrown, e.what() = DB::Exception\n');
+    assert.equal(ended?.code, '395');
+    assert.equal(ended?.message, 'ClickHouse error 395: thrown');
   });
 
-  test('a kept-alive connection dropped unanswered is replaced and the statement sent again, once', async () => {
-    const p = await proxy(serverUrl, ['pass', 'drop', 'pass', 'drop', 'drop']);
-    const through = new ClickHouseHttpReader(new URL(p.url), 'system', 60_000);
-    closing.push(() => {
-      through.close();
-      p.server.close();
-    });
-    assert.deepEqual((await through.json<Answer>('SELECT 1 AS one', {})).data, [{ one: 1 }]);
-    assert.deepEqual((await through.json<Answer>('SELECT 2 AS two', {})).data, [{ two: 2 }]);
+  test("the server's errors are not sent again", async () => {
+    const { p, r } = await through([]);
+    await assert.rejects(r.select('SELEKT 1', {}), (err: unknown) => err instanceof ClickHouseError && err.code === '62');
+    assert.equal(p.bodies.length, 1);
+  });
+
+  test('a kept-alive connection dropped unanswered at once is replaced and the statement sent again, once, on a new connection', async () => {
+    const { p, r } = await through(['pass', 'drop', 'pass', 'pass', 'drop', 'drop']);
+    assert.deepEqual((await r.select('SELECT 1 AS one', {})).data, [[1]]);
+    assert.deepEqual((await r.select('SELECT 2 AS two', {})).data, [[2]]);
     assert.equal(p.connections(), 2, 'the second statement went again on a new connection');
-    assert.deepEqual(p.bodies, ['SELECT 1 AS one\nFORMAT JSON', 'SELECT 2 AS two\nFORMAT JSON', 'SELECT 2 AS two\nFORMAT JSON']);
-    // Dropped on the retry's fresh connection too: the reader says so rather than trying forever.
-    await assert.rejects(through.json('SELECT 3', {}), (err: NodeJS.ErrnoException) => {
+    assert.deepEqual(p.bodies, ['SELECT 1 AS one\nFORMAT JSONCompact', 'SELECT 2 AS two\nFORMAT JSONCompact', 'SELECT 2 AS two\nFORMAT JSONCompact']);
+    // The retry's connection is its own: the next statement opens one for the pool, kept alive.
+    await r.select('SELECT 3', {});
+    assert.equal(p.connections(), 3);
+    // Dropped on the retry's new connection too: the reader says so rather than trying again.
+    await assert.rejects(r.select('SELECT 4', {}), (err: NodeJS.ErrnoException) => {
       assert.equal(err.code, 'ECONNRESET');
       return true;
     });
-    assert.equal(p.bodies.length, 5);
+    assert.equal(p.bodies.length, 6);
+    assert.equal(p.connections(), 4);
   });
 
-  test('an answer that does not come within the timeout fails the read and frees its connection', async () => {
-    const p = await proxy(serverUrl, ['hang', 'pass']);
-    const through = new ClickHouseHttpReader(new URL(p.url), 'system', 300);
-    closing.push(() => {
-      through.close();
-      p.server.close();
-    });
-    await assert.rejects(through.json('SELECT 1', {}), /ClickHouse did not answer within 0\.3 s/);
-    assert.deepEqual((await through.json<Answer>('SELECT 4 AS four', {})).data, [{ four: 4 }]);
+  test('a kept-alive connection reset a while after the request is not sent again: the server may have been running it', async () => {
+    const { p, r } = await through(['pass', 'late-drop']);
+    await r.select('SELECT 1', {});
+    await assert.rejects(r.select('SELECT 2', {}), (err: NodeJS.ErrnoException) => err.code === 'ECONNRESET');
+    assert.equal(p.bodies.length, 2);
+  });
+
+  test('an answer that does not come within the timeout fails the read and the reader goes on', async () => {
+    const { r } = await through(['hang', 'pass'], 300);
+    await assert.rejects(r.select('SELECT 1', {}), /ClickHouse sent nothing for 0\.3 s/);
+    assert.deepEqual((await r.select('SELECT 4 AS four', {})).data, [[4]]);
+  });
+
+  test('a connection idle for 2 s is closed here, before the server closes it', async () => {
+    const { p, r } = await through([]);
+    await r.select('SELECT 1', {});
+    await r.select('SELECT 1', {});
+    assert.equal(p.connections(), 1);
+    await sleep(2_300);
+    await r.select('SELECT 1', {});
+    assert.equal(p.connections(), 2);
+  });
+
+  test('closing the reader fails the reads under way, sends none again, and fails later reads at once', async () => {
+    const { p, r } = await through([]);
+    const reads = [1, 2, 3].map(() => r.select('SELECT sleep(1)', {}));
+    await sleep(200);
+    r.close();
+    for (const read of reads) await assert.rejects(read, /the ClickHouse reader is closed/);
+    await assert.rejects(r.select('SELECT 1', {}), /the ClickHouse reader is closed/);
+    assert.equal(p.bodies.length, 3);
   });
 
   test("the URL's user and database: a wrong password is the server's refusal, the database names unqualified tables", async () => {
@@ -152,8 +202,35 @@ describe('ClickHouse HTTP reader', () => {
     url.password = 'wrong';
     const refused = new ClickHouseHttpReader(url, 'system', 60_000);
     closing.push(() => refused.close());
-    await assert.rejects(refused.json('SELECT 1', {}), (err: unknown) => err instanceof ClickHouseError && err.code === '193');
-    const named = await reader.json<Answer>("SELECT name FROM tables WHERE database = 'system' AND name = 'numbers'", {});
-    assert.deepEqual(named.data, [{ name: 'numbers' }]);
+    await assert.rejects(refused.select('SELECT 1', {}), (err: unknown) => err instanceof ClickHouseError && err.code === '193');
+    const named = await reader.select("SELECT name FROM tables WHERE database = 'system' AND name = 'numbers'", {});
+    assert.deepEqual(named.data, [['numbers']]);
+  });
+
+  test('an IPv6 host, a user and password as the URL encodes them, and an answer split inside a character', async () => {
+    let seen: { authorization?: string; url?: string } = {};
+    const answer = Buffer.from(JSON.stringify({ meta: [{ name: 't', type: 'String' }], data: [['é']], rows: 1 }));
+    const split = answer.indexOf(Buffer.from('é')) + 1;
+    const fake = createServer((req, res) => {
+      seen = { authorization: req.headers.authorization, url: req.url };
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write(answer.subarray(0, split));
+        setTimeout(() => res.end(answer.subarray(split)), 20);
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '::1', resolve));
+    const url = new URL(`http://[::1]:${(fake.address() as { port: number }).port}`);
+    url.username = encodeURIComponent('us er');
+    url.password = encodeURIComponent('p@ss:wörd/');
+    const v6 = new ClickHouseHttpReader(url, 'svc', 60_000);
+    closing.push(() => {
+      v6.close();
+      fake.close();
+    });
+    assert.deepEqual((await v6.select('SELECT 1', { max_threads: 1 })).data, [['é']]);
+    assert.equal(seen.authorization, `Basic ${Buffer.from('us er:p@ss:wörd/').toString('base64')}`);
+    assert.equal(seen.url, '/?database=svc&max_threads=1');
   });
 });

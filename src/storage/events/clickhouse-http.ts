@@ -1,15 +1,26 @@
 // A statement's answer over ClickHouse's HTTP interface, for the reads: one request on a kept-alive
-// connection, the statement as the body, its answer parsed whole. @clickhouse/client (which the
-// store keeps for writes and DDL) spends about 0.3 ms of the event loop more on each statement (a
-// stream pipeline for the body, abort controllers, a query id, the answer read as a stream), and a
-// year's stats ask five statements at once: docs/performance.md, "Statistics API on ClickHouse".
+// connection, the statement as the body, its answer in the JSONCompact format (rows as arrays, the
+// columns named once) parsed whole. @clickhouse/client (which the store keeps for writes and DDL)
+// spends about 0.3 ms of the event loop more on each statement (a stream pipeline for the body,
+// abort controllers, a query id, the answer read as a stream), and a year's stats ask five
+// statements at once: docs/performance.md, "ClickHouse reads through a reader of their own".
 import http from 'node:http';
 import https from 'node:https';
 
-/** How long a connection may sit idle before it is closed here: under the 3 s a server keeps one by default. */
+/** How long a connection may sit idle before it is closed here: under the 3 s a server keeps one in its shipped configuration. */
 const IDLE_SOCKET_MS = 2_000;
 /** Connections at most, as @clickhouse/client opens by default. */
 const MAX_SOCKETS = 10;
+/**
+ * How soon after its request a kept-alive connection's reset means the server had closed it while
+ * idle (the request never reached a statement): a reset later may come from a server that was
+ * running the statement, which is not sent again.
+ */
+const STALE_WINDOW_MS = 1_000;
+/** The most of an answer held: a read's answer is bounded by its statement; past this, something is wrong. */
+const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+/** The most of the server's words kept in an error's message. */
+const MAX_MESSAGE_CHARS = 2_000;
 
 /** A ClickHouse error: the server's code (`159` where a statement ran out of time) and its message. */
 export class ClickHouseError extends Error {
@@ -23,17 +34,53 @@ export class ClickHouseError extends Error {
   }
 }
 
-/** ClickHouse's own words for an error, as 18.16 (`Code: N, e.displayText() = DB::Exception: …`) and later servers (`Code: N. DB::Exception: …`) put them. */
+/**
+ * ClickHouse's own words for an error that `text` starts with, as 18.16 (`Code: N, e.displayText() =
+ * DB::Exception: …`) and later servers (`Code: N. DB::Exception: …`) put them; null where it starts
+ * otherwise.
+ */
 export function clickHouseErrorOf(text: string, options?: ErrorOptions): ClickHouseError | null {
-  const found = /Code: (\d+)[,.] (?:e\.displayText\(\) = )?(?:DB::Exception: )?([\s\S]*?)(?:, e\.what\(\) = [\s\S]*)?$/.exec(text.trim());
-  return found ? new ClickHouseError(found[1]!, `ClickHouse error ${found[1]}: ${found[2]!.trim()}`, options) : null;
+  const found = /^Code: (\d+)[,.] (?:e\.displayText\(\) = )?(?:DB::Exception: )?([\s\S]*?)(?:, e\.what\(\) = [\s\S]*)?$/.exec(text.trim());
+  if (!found) return null;
+  const words = found[2]!.trim();
+  return new ClickHouseError(found[1]!, `ClickHouse error ${found[1]}: ${words.length > MAX_MESSAGE_CHARS ? `${words.slice(0, MAX_MESSAGE_CHARS)}…` : words}`, options);
+}
+
+/**
+ * The error that ends an answer the server had begun (status 200) when the statement failed: it
+ * writes its words after the last row it sent. Only words outside the answer's strings count, so
+ * that rows holding `Code: …` (a page's path) are never taken for them.
+ */
+export function errorEndingAnswer(text: string, options?: ErrorOptions): ClickHouseError | null {
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x43 && text.startsWith('Code: ', i)) return clickHouseErrorOf(text.slice(i), options);
+  }
+  return null;
+}
+
+/** What the JSONCompact format answers: the columns' names and types, the rows as arrays, and what the statement's settings add. */
+export interface CompactAnswer {
+  meta: Array<{ name: string; type: string }>;
+  data: unknown[][];
+  rows_before_limit_at_least?: number;
+  totals?: unknown[];
 }
 
 export class ClickHouseHttpReader {
   private readonly agent: http.Agent;
   private readonly request: typeof http.request;
+  private readonly hostname: string;
   private readonly authorization: string;
+  private readonly inFlight = new Set<http.ClientRequest>();
+  private closed = false;
 
+  /** `timeoutMs`: how long a request may wait on the server without a byte from it. */
   constructor(
     private readonly server: URL,
     private readonly database: string,
@@ -42,59 +89,84 @@ export class ClickHouseHttpReader {
     const secure = server.protocol === 'https:';
     this.request = secure ? https.request : http.request;
     this.agent = new (secure ? https.Agent : http.Agent)({ keepAlive: true, maxSockets: MAX_SOCKETS, timeout: IDLE_SOCKET_MS });
+    // An IPv6 address keeps its brackets in a URL's hostname, not in a socket's.
+    this.hostname = server.hostname.replace(/^\[(.*)\]$/, '$1');
     const user = decodeURIComponent(server.username) || 'default';
     this.authorization = `Basic ${Buffer.from(`${user}:${decodeURIComponent(server.password)}`).toString('base64')}`;
   }
 
   /**
-   * The answer of `statement` in the JSON format, with `settings` for it alone. A statement on a
-   * connection the server closed meanwhile (its idle time ran out as the request left) is sent again
-   * once, on a new one: a read changes nothing.
+   * The answer of `statement`, with `settings` for it alone. A statement whose kept-alive connection
+   * the server had closed (its idle time ran out as the request left) is sent again once, on a new
+   * connection: a read changes nothing.
    */
-  async json<T>(statement: string, settings: Readonly<Record<string, string | number>>): Promise<T> {
+  async select(statement: string, settings: Readonly<Record<string, string | number>>): Promise<CompactAnswer> {
     const params = new URLSearchParams({ database: this.database });
     for (const [name, value] of Object.entries(settings)) params.set(name, String(value));
     const path = `/?${params.toString()}`;
-    const body = `${statement}\nFORMAT JSON`;
+    const body = `${statement}\nFORMAT JSONCompact`;
     try {
-      return await this.send<T>(path, body);
+      return await this.send(path, body, false);
     } catch (err) {
       if (!(err instanceof StaleConnection)) throw err;
-      return this.send<T>(path, body);
+      return this.send(path, body, true);
     }
   }
 
-  private send<T>(path: string, body: string): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
+  private send(path: string, body: string, fresh: boolean): Promise<CompactAnswer> {
+    return new Promise<CompactAnswer>((resolve, reject) => {
+      if (this.closed) return reject(new ReaderClosed());
+      let settled = false;
+      let answered = false;
+      const sentAt = Date.now();
       const req = this.request({
         protocol: this.server.protocol,
-        hostname: this.server.hostname,
+        hostname: this.hostname,
         port: this.server.port,
         path,
         method: 'POST',
-        agent: this.agent,
+        // A retry takes a connection of its own: the pool's other idle ones may have been closed too.
+        agent: fresh ? false : this.agent,
         headers: { Authorization: this.authorization, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) },
       });
-      req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`ClickHouse did not answer within ${this.timeoutMs / 1000} s`)));
+      const settle = (err: Error | null, answer?: CompactAnswer) => {
+        if (settled) return;
+        settled = true;
+        this.inFlight.delete(req);
+        if (err) reject(err);
+        else resolve(answer!);
+      };
+      this.inFlight.add(req);
+      req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`ClickHouse sent nothing for ${this.timeoutMs / 1000} s`)));
       req.on('error', (err: NodeJS.ErrnoException) => {
-        const stale = req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
-        reject(stale ? new StaleConnection(err) : err);
+        const reset = err.code === 'ECONNRESET' || err.code === 'EPIPE';
+        const stale = reset && !fresh && !answered && !this.closed && req.reusedSocket && Date.now() - sentAt < STALE_WINDOW_MS;
+        settle(stale ? new StaleConnection(err) : err);
       });
       req.on('response', (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= MAX_ANSWER_BYTES) return void chunks.push(chunk);
+          settle(new Error(`ClickHouse's answer is longer than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`));
+          req.destroy();
+        });
+        res.on('error', (err) => settle(err));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) {
-            reject(clickHouseErrorOf(text) ?? new Error(`ClickHouse answered ${res.statusCode}: ${text.trim().slice(0, 500)}`));
-            return;
-          }
           try {
-            resolve(JSON.parse(text) as T);
+            const text = Buffer.concat(chunks).toString('utf8');
+            if (res.statusCode !== 200) {
+              return settle(clickHouseErrorOf(text) ?? new Error(`ClickHouse answered ${res.statusCode}: ${text.trim().slice(0, MAX_MESSAGE_CHARS)}`));
+            }
+            try {
+              settle(null, JSON.parse(text) as CompactAnswer);
+            } catch (err) {
+              settle(errorEndingAnswer(text, { cause: err }) ?? new Error(`ClickHouse's answer is not JSON: …${text.slice(-200)}`, { cause: err }));
+            }
           } catch (err) {
-            // An error met once the answer has begun ends the answer with the server's message.
-            reject(clickHouseErrorOf(text.slice(-2_000), { cause: err }) ?? new Error(`ClickHouse's answer is not JSON: ${text.slice(-200)}`, { cause: err }));
+            settle(err as Error);
           }
         });
       });
@@ -102,7 +174,10 @@ export class ClickHouseHttpReader {
     });
   }
 
+  /** Ends the reads under way (each fails) and the connections; reads asked later fail at once. */
   close(): void {
+    this.closed = true;
+    for (const req of this.inFlight) req.destroy(new ReaderClosed());
     this.agent.destroy();
   }
 }
@@ -111,5 +186,11 @@ export class ClickHouseHttpReader {
 class StaleConnection extends Error {
   constructor(cause: Error) {
     super(`ClickHouse closed a kept-alive connection: ${cause.message}`, { cause });
+  }
+}
+
+class ReaderClosed extends Error {
+  constructor() {
+    super('the ClickHouse reader is closed');
   }
 }

@@ -236,7 +236,7 @@ export class ClickHouseEventStore implements EventStore {
     return this.read<T>(query, options, { totals_mode: 'before_having' });
   }
 
-  /** A read in the JSON format, whose answer carries the rows before LIMIT and the totals row besides the rows. */
+  /** A read in the JSONCompact format, whose answer carries the rows before LIMIT and the totals row besides the rows. */
   private async read<T>(query: Sql, options: ReadOptions, extra: ReadSettings = {}): Promise<Page<T>> {
     const text = inlineParams(query);
     const { deadlineMs } = options;
@@ -246,14 +246,15 @@ export class ClickHouseEventStore implements EventStore {
     // be longer (the reader adds its FORMAT clause to the text).
     const size = Buffer.byteLength(text) + 1024;
     const parse: ReadSettings = size <= DEFAULT_MAX_QUERY_SIZE ? {} : { max_query_size: size };
-    const result = await this.reader.json<JsonAnswer>(text, { ...deadline, ...parse, ...extra }).catch((err: unknown) => {
+    const result = await this.reader.select(text, { ...deadline, ...parse, ...extra }).catch((err: unknown) => {
       if (deadlineMs !== undefined && err instanceof ClickHouseError && err.code === TIMEOUT_EXCEEDED) throw new StatementTimeout(deadlineMs, { cause: err });
       throw err;
     });
-    const decoders = (result.meta ?? []).map((m) => [m.name, decoderOf(m.name, m.type, this.booleanColumns)] as const);
-    const decode = (row: Record<string, unknown>): T => {
+    const names = result.meta.map((m) => m.name);
+    const decoders = result.meta.map((m) => decoderOf(m.name, m.type, this.booleanColumns));
+    const decode = (row: readonly unknown[]): T => {
       const out: Record<string, unknown> = {};
-      for (const [name, decodeColumn] of decoders) out[name] = decodeColumn(row[name]);
+      for (let i = 0; i < names.length; i++) out[names[i]!] = decoders[i]!(row[i]);
       return out as T;
     };
     const { totals } = result;
@@ -421,14 +422,6 @@ type Decoder = (value: unknown) => unknown;
 
 /** A read's settings, as the URL of its request carries them. */
 type ReadSettings = Record<string, string | number>;
-
-/** What the JSON format answers: the columns' names and types, the rows, and what the statement's settings add. */
-interface JsonAnswer {
-  meta?: Array<{ name: string; type: string }>;
-  data: Array<Record<string, unknown>>;
-  rows_before_limit_at_least?: number;
-  totals?: Record<string, unknown>;
-}
 
 /** How a result column of a type reads in JavaScript, as the DuckDB adapter gives it. */
 function decoderOf(name: string, type: string, booleans: ReadonlySet<string>): Decoder {
