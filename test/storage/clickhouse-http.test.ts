@@ -176,13 +176,15 @@ describe('ClickHouse HTTP reader', () => {
     assert.deepEqual((await r.select('SELECT 4 AS four', {})).data, [[4]]);
   });
 
-  test('a connection idle for 2 s is closed here, before the server closes it', async () => {
+  test('a connection idle for 2 s is closed here, before the server closes it; one busy longer stays open', async () => {
     const { p, r } = await through([]);
     await r.select('SELECT 1', {});
     await r.select('SELECT 1', {});
     assert.equal(p.connections(), 1);
     await sleep(2_300);
     await r.select('SELECT 1', {});
+    assert.equal(p.connections(), 2);
+    assert.deepEqual((await r.select('SELECT sleep(2.5) AS s', {})).data, [[0]]);
     assert.equal(p.connections(), 2);
   });
 
