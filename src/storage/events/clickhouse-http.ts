@@ -17,7 +17,7 @@ const MAX_SOCKETS = 10;
  * running the statement, which is not sent again.
  */
 const STALE_WINDOW_MS = 1_000;
-/** The most of an answer held: a read's answer is bounded by its statement; past this, something is wrong. */
+/** The most of an answer held by default: a read's answer is bounded by its statement; past this, something is wrong. */
 const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 /** The most of the server's words kept in an error's message. */
 const MAX_MESSAGE_CHARS = 2_000;
@@ -70,6 +70,8 @@ export interface CompactAnswer {
   data: unknown[][];
   rows_before_limit_at_least?: number;
   totals?: unknown[];
+  /** A later server's words for an error met once the answer had begun, as a key of a whole answer. */
+  exception?: string;
 }
 
 export class ClickHouseHttpReader {
@@ -80,11 +82,12 @@ export class ClickHouseHttpReader {
   private readonly inFlight = new Set<http.ClientRequest>();
   private closed = false;
 
-  /** `timeoutMs`: how long a request may wait on the server without a byte from it. */
+  /** `timeoutMs`: how long a request may wait on the server without a byte from it; `maxAnswerBytes`: the longest answer taken. */
   constructor(
     private readonly server: URL,
     private readonly database: string,
     private readonly timeoutMs: number,
+    private readonly maxAnswerBytes = MAX_ANSWER_BYTES,
   ) {
     const secure = server.protocol === 'https:';
     this.request = secure ? https.request : http.request;
@@ -149,8 +152,8 @@ export class ClickHouseHttpReader {
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size <= MAX_ANSWER_BYTES) return void chunks.push(chunk);
-          settle(new Error(`ClickHouse's answer is longer than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`));
+          if (size <= this.maxAnswerBytes) return void chunks.push(chunk);
+          settle(new Error(`ClickHouse's answer is longer than ${this.maxAnswerBytes} bytes`));
           req.destroy();
         });
         res.on('error', (err) => settle(err));
@@ -160,11 +163,15 @@ export class ClickHouseHttpReader {
             if (res.statusCode !== 200) {
               return settle(clickHouseErrorOf(text) ?? new Error(`ClickHouse answered ${res.statusCode}: ${text.trim().slice(0, MAX_MESSAGE_CHARS)}`));
             }
+            let answer: CompactAnswer;
             try {
-              settle(null, JSON.parse(text) as CompactAnswer);
+              answer = JSON.parse(text) as CompactAnswer;
             } catch (err) {
-              settle(errorEndingAnswer(text, { cause: err }) ?? new Error(`ClickHouse's answer is not JSON: …${text.slice(-200)}`, { cause: err }));
+              return settle(errorEndingAnswer(text, { cause: err }) ?? new Error(`ClickHouse's answer is not JSON: …${text.slice(-200)}`, { cause: err }));
             }
+            // From 23.8 a server may close a failed answer as JSON, with its words as `exception`.
+            if (typeof answer.exception === 'string') return settle(clickHouseErrorOf(answer.exception) ?? new Error(`ClickHouse: ${answer.exception.slice(0, MAX_MESSAGE_CHARS)}`));
+            settle(null, answer);
           } catch (err) {
             settle(err as Error);
           }
