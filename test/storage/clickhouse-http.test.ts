@@ -52,11 +52,16 @@ async function proxy(target: string, steps: ProxyStep[]): Promise<Proxy> {
     connections++;
     socket.on('error', () => undefined);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server, connections: () => connections, bodies };
+  return { url: `http://127.0.0.1:${await listen(server)}`, server, connections: () => connections, bodies };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts `server` on a free port of `host`; its port. */
+async function listen(server: Server, host = '127.0.0.1'): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return (server.address() as { port: number }).port;
+}
 
 describe('ClickHouse HTTP reader', () => {
   let serverUrl: string;
@@ -215,8 +220,7 @@ describe('ClickHouse HTTP reader', () => {
       req.resume();
       req.on('end', () => res.writeHead(200).end(JSON.stringify({ meta: [{ name: 'n', type: 'UInt64' }], data: [['1']], exception: 'Code: 395. DB::Exception: thrown. (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO)' })));
     });
-    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
-    const later = new ClickHouseHttpReader(new URL(`http://127.0.0.1:${(fake.address() as { port: number }).port}`), 'svc', 60_000);
+    const later = new ClickHouseHttpReader(new URL(`http://127.0.0.1:${await listen(fake)}`), 'svc', 60_000);
     closing.push(() => {
       later.close();
       fake.close();
@@ -248,8 +252,7 @@ describe('ClickHouse HTTP reader', () => {
         setTimeout(() => res.end(answer.subarray(split)), 20);
       });
     });
-    await new Promise<void>((resolve) => fake.listen(0, '::1', resolve));
-    const url = new URL(`http://[::1]:${(fake.address() as { port: number }).port}`);
+    const url = new URL(`http://[::1]:${await listen(fake, '::1')}`);
     url.username = encodeURIComponent('us er');
     url.password = encodeURIComponent('p@ss:wörd/');
     const v6 = new ClickHouseHttpReader(url, 'svc', 60_000);

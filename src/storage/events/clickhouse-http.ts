@@ -64,6 +64,9 @@ export function errorEndingAnswer(text: string, options?: ErrorOptions): ClickHo
   return null;
 }
 
+/** A statement's settings, as the URL of its request carries them. */
+export type ReadSettings = Readonly<Record<string, string | number>>;
+
 /** What the JSONCompact format answers: the columns' names and types, the rows as arrays, and what the statement's settings add. */
 export interface CompactAnswer {
   meta: Array<{ name: string; type: string }>;
@@ -103,7 +106,7 @@ export class ClickHouseHttpReader {
    * the server had closed (its idle time ran out as the request left) is sent again once, on a new
    * connection: a read changes nothing.
    */
-  async select(statement: string, settings: Readonly<Record<string, string | number>>): Promise<CompactAnswer> {
+  async select(statement: string, settings: ReadSettings): Promise<CompactAnswer> {
     const params = new URLSearchParams({ database: this.database });
     for (const [name, value] of Object.entries(settings)) params.set(name, String(value));
     const path = `/?${params.toString()}`;

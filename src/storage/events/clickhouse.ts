@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createClient, ClickHouseLogLevel, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { clickhouseDialect } from './clickhouse-dialect.js';
-import { ClickHouseError, clickHouseErrorOf, ClickHouseHttpReader } from './clickhouse-http.js';
+import { ClickHouseError, clickHouseErrorOf, ClickHouseHttpReader, type ReadSettings } from './clickhouse-http.js';
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
 import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
@@ -15,7 +15,7 @@ export interface ClickHouseEventStoreOptions {
 
 /** The bytes of a statement's text the server parses, unless a statement's settings say more. */
 const DEFAULT_MAX_QUERY_SIZE = 256 * 1024;
-/** How long a request to the server may take: statements with a deadline end at theirs, on the server. */
+/** How long a request may wait on the server without a byte from it: statements with a deadline end at theirs, on the server. */
 const REQUEST_TIMEOUT_MS = 300_000;
 /** ClickHouse's code for a statement cancelled past its `max_execution_time`. */
 const TIMEOUT_EXCEEDED = '159';
@@ -419,9 +419,6 @@ function checkedPartition(unit: PartitionUnit, value: unknown): string {
 }
 
 type Decoder = (value: unknown) => unknown;
-
-/** A read's settings, as the URL of its request carries them. */
-type ReadSettings = Record<string, string | number>;
 
 /** How a result column of a type reads in JavaScript, as the DuckDB adapter gives it. */
 function decoderOf(name: string, type: string, booleans: ReadonlySet<string>): Decoder {
