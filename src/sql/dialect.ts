@@ -71,6 +71,14 @@ export interface Dialect {
    * days on one thread"). DuckDB's threads belong to its connection, not to a statement.
    */
   readonly fewRowsClause: string;
+  /**
+   * Whether a read that only adds up a site's rolled-up days (the stats of a period and the compared
+   * one) adds them up in its statement, a row a part, or takes a row a day. ClickHouse answers rows
+   * as JSON text, which costs the process more to parse than the grouping costs the server; DuckDB's
+   * rows come as columns, cheaper to convert than its aggregate (docs/performance.md, "A year's
+   * rolled-up days added up on ClickHouse").
+   */
+  readonly addsUpFewRows: boolean;
   /** The text a JSON string's text (`expr`, quotes included, well formed) holds, every escape decoded. */
   jsonStringText(expr: string): string;
   /**

@@ -692,6 +692,49 @@ export function firstFoldedDayStatement(d: Dialect, siteId: string, filter: Filt
 }
 
 /**
+ * The parts a read that only adds up its days sums them into: the period, and the compared part but
+ * for its cut day (./read/stats.ts reads that day again up to the cut, or scales it).
+ */
+export interface DayParts {
+  readonly period: Period;
+  readonly previous: Period;
+  readonly cutDay: string | null;
+}
+
+/**
+ * A query's parts, where its engine adds up rolled-up days in the statement
+ * (`Dialect.addsUpFewRows`) and the compared part ends before the period; else null (a row a day).
+ */
+export function dayPartsOf(d: Dialect, q: Query): DayParts | null {
+  if (!d.addsUpFewRows || q.previous.to >= q.period.from) return null;
+  return { period: q.period, previous: q.previous, cutDay: q.previousCut?.day ?? null };
+}
+
+/**
+ * The selects of a site's rolled-up and imported days (`selects`, given the clause that ends each,
+ * each row b: day text, then `group`, then `columns`) as one statement: a row a day, or with `parts`
+ * a row a part (b the part's first day, the cut day its own; days in neither part left out). Null
+ * where there is no select.
+ */
+function fewRowsRead(d: Dialect, selects: (clause: Sql) => Sql[], parts: DayParts | null, group: readonly string[], columns: readonly string[]): Sql | null {
+  if (parts === null) {
+    const each = selects(trusted(d.fewRowsClause));
+    return each.length === 0 ? null : joinSql(each, ' UNION ALL ');
+  }
+  const each = selects(trusted(''));
+  if (each.length === 0) return null;
+  const text = (day: string) => trusted(d.dayText(d.dateLiteral(day)));
+  const { period, previous, cutDay } = parts;
+  const cut = cutDay === null ? trusted('') : sql` WHEN b = ${text(cutDay)} THEN b`;
+  const kept = trusted(group.map((c) => `${c}, `).join(''));
+  return sql`SELECT p AS b, ${kept}${sumsOf(columns)} FROM (
+      SELECT CASE WHEN b >= ${text(period.from)} THEN ${text(period.from)}${cut} ELSE ${text(previous.from)} END AS p, ${kept}${trusted(columns.join(', '))}
+      FROM (${joinSql(each, ' UNION ALL ')}) r
+      WHERE b BETWEEN ${text(previous.from)} AND ${text(previous.to)} OR b BETWEEN ${text(period.from)} AND ${text(period.to)}) s
+    GROUP BY ${trusted(['p', ...group].join(', '))}${trusted(d.fewRowsClause)}`;
+}
+
+/**
  * The statements of a daily read, one per source; with a settlement, `check` tells whether it still
  * holds (`settlementCheckStatement`).
  */
@@ -706,22 +749,23 @@ export interface DailyStatements {
  * Per day, the traffic measures of a query's days, one statement per source. Columns: b (day text),
  * then the measures in registry order; `sessions: false` leaves the per-session ones at 0 on raw days.
  */
-export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean): DailyStatements {
+export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean, parts: DayParts | null = null): DailyStatements {
   const statements: Sql[] = [];
   // Rolled-up and imported days in one statement: one round trip for both.
-  const summed: Sql[] = [];
-  if (days.rollup) {
-    const [filter] = q.filters;
-    const table = filter
-      ? sql`${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND`
-      : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
-    summed.push(
-      sql`SELECT ${trusted(d.dayText('day'))} AS b, ${trusted(MEASURE_COLUMNS.join(', '))}
-          FROM ${table} ${dayRange(d, 'day', days.rollup)}${trusted(d.fewRowsClause)}`,
-    );
-  }
-  if (days.imported) summed.push(sql`${importedDailyMeasures(d, q.siteId, days.imported, q.filters[0])}${trusted(d.fewRowsClause)}`);
-  if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
+  const summed = (clause: Sql): Sql[] => {
+    const selects: Sql[] = [];
+    if (days.rollup) {
+      const [filter] = q.filters;
+      const table = filter
+        ? sql`${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND`
+        : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
+      selects.push(sql`SELECT ${trusted(d.dayText('day'))} AS b, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${table} ${dayRange(d, 'day', days.rollup)}${clause}`);
+    }
+    if (days.imported) selects.push(sql`${importedDailyMeasures(d, q.siteId, days.imported, q.filters[0])}${clause}`);
+    return selects;
+  };
+  const rolled = fewRowsRead(d, summed, parts, [], MEASURE_COLUMNS);
+  if (rolled) statements.push(rolled);
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
   // Visitors alone are one pass over raw events, cheaper than the settled rows and open sessions
   // added up by the engine (a reader that holds their sums asks for every measure: ./read/days.ts).
@@ -739,20 +783,24 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
  * Per day and goal, the goal measures of some days, one statement per source (none without goals),
  * the goals a settlement counted apart from the others. Columns: b, goal_id, then the measures.
  */
-export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[]): DailyStatements {
+export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[], parts: DayParts | null = null): DailyStatements {
   const statements: Sql[] = [];
   if (goals.length === 0) return { sources: statements, check: null };
-  const summed: Sql[] = [];
-  if (days.rollup) {
-    const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
-    summed.push(
-      sql`SELECT ${trusted(d.dayText('day'))} AS b, goal_id, ${trusted(GOAL_COLUMNS.join(', '))} FROM ${trusted(GOAL_DAILY.name)}
-          WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})${trusted(d.fewRowsClause)}`,
-    );
-  }
-  const imported = days.imported && importedGoals(d, siteId, days.imported, goals);
-  if (imported) summed.push(imported);
-  if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
+  const summed = (clause: Sql): Sql[] => {
+    const selects: Sql[] = [];
+    if (days.rollup) {
+      const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
+      selects.push(
+        sql`SELECT ${trusted(d.dayText('day'))} AS b, goal_id, ${trusted(GOAL_COLUMNS.join(', '))} FROM ${trusted(GOAL_DAILY.name)}
+            WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})${clause}`,
+      );
+    }
+    const imported = days.imported && importedGoals(d, siteId, days.imported, goals);
+    if (imported) selects.push(imported);
+    return selects;
+  };
+  const rolled = fewRowsRead(d, summed, parts, ['goal_id'], GOAL_COLUMNS);
+  if (rolled) statements.push(rolled);
   if (!days.raw) return { sources: statements, check: null };
   const counted = days.settled ? settledGoals(days.settled, goals) : [];
   const rest = goals.filter((g) => !counted.includes(g));
@@ -765,7 +813,12 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
 // nothing else, and an import replaces every earlier import's rows of the days it writes, so a day
 // (and key) has one row, read like a rollup's (the read modules add a day's rows all the same).
 
-const summedMeasures = trusted(MEASURE_COLUMNS.map((c) => `CAST(sum(${c}) AS BIGINT) AS ${c}`).join(', '));
+/** Each column summed, under its own name. */
+function sumsOf(columns: readonly string[]): Sql {
+  return trusted(columns.map((c) => `CAST(sum(${c}) AS BIGINT) AS ${c}`).join(', '));
+}
+
+const summedMeasures = sumsOf(MEASURE_COLUMNS);
 
 /** The imported rows of a site and days: its own figures, or one dimension's (and key's). */
 function importedRows(d: Dialect, siteId: string, days: Period, dimension?: QueryDimension, key?: string): Sql {

@@ -8,7 +8,7 @@ import { planInputs } from '../../src/stats/inputs.js';
 import { SITE_DAILY } from '../../src/stats/rollups/tables.js';
 import { countedSince, funnelKey, goalKey } from '../../src/stats/rollups/coverage.js';
 import { sql, trusted, type Sql } from '../../src/sql/sql.js';
-import type { EventStore } from '../../src/storage/events/types.js';
+import type { EventStore, ReadOptions } from '../../src/storage/events/types.js';
 import { EVENT_STORE_ADAPTERS, type EventStoreAdapter } from '../helpers/event-stores.js';
 import { addDays, startOfLocalDay } from '../../src/core/localtime.js';
 import { parseQuery, type RawParams } from '../../src/core/query.js';
@@ -348,6 +348,59 @@ for (const each of EVENT_STORE_ADAPTERS) {
         await close();
       }
     });
+
+    for (const rawDays of [30, 7]) {
+      test(`stats, goals and a breakdown's visitors read the same per part as per day (raw window ${rawDays} days)`, async () => {
+        const { events, meta, site, deps, close } = await setup(each, null, rawDays);
+        try {
+          await events.append(dataset({ seed: 11, siteId: site.id, days: days('2026-01-25', 55), dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 12, visitorsPerDay: 9, timeZone: TZ }));
+          const goals = [
+            await meta.createGoal(site.internalId, { name: 'signup', kind: 'event', pattern: 'signup' }, 0),
+            await meta.createGoal(site.internalId, { name: 'pricing', kind: 'page', pattern: '/pricing' }, 0),
+          ];
+          await rollupSite(deps, site, NOW);
+          const state = await meta.getRollupState(rollupKey(events, site.id));
+          assert.equal(state?.watermark, '2026-03-19');
+          // The same store through a dialect that adds up per part, and one that reads a row a day.
+          const parted: string[] = [];
+          const through = (addsUpFewRows: boolean): EventStore =>
+            Object.assign(Object.create(events) as EventStore, {
+              dialect: { ...events.dialect, addsUpFewRows },
+              query: (statement: Sql, options?: ReadOptions) => {
+                if (/ AS p\b/.test(statement.text)) parted.push(statement.text);
+                return events.query(statement, options);
+              },
+            });
+          const [byPart, byDay] = [through(true), through(false)];
+          const planned = async (kind: 'stats' | 'goals' | 'breakdown', params: RawParams) => {
+            const q = parseQuery(kind, params, site, NOW);
+            return planQuery(q, await planInputs(events, site, q, state));
+          };
+          const periods: RawParams[] = [{ period: 'month' }, { period: '30d' }, { from: '2026-02-10', to: '2026-03-05' }, { from: '2026-02-01', to: '2026-03-20', filter: 'country:DE' }];
+          // The compared part's cut day (raw events up to the cut in a 30-day window, a share of the day in a 7-day one), and a year earlier.
+          const comparisons: RawParams[] = [{ period: 'month', elapsed: 'true' }, { from: '2026-03-02', to: '2026-03-08', comparison: 'year' }];
+          for (const params of [...periods, ...comparisons]) {
+            const q = await planned('stats', params);
+            const label = JSON.stringify(params);
+            const [stats, statsByDay] = [await computeStats(byPart, q, goals), await computeStats(byDay, q, goals)];
+            assert.deepEqual(stats, statsByDay, label);
+            if (params.period === 'month' && !params.elapsed) assert.ok(stats.visitors.value! > 0 && stats.visitors.prev! > 0 && stats.conversions.value! > 0, label);
+          }
+          // Each stats read adds up its measures and its goals per part; the filtered one reads no goals.
+          assert.equal(parted.length, (periods.length + comparisons.length) * 2 - 1);
+          for (const params of periods) {
+            const label = JSON.stringify(params);
+            // Goals take no filter; a filtered breakdown on the rollups is of the filter's own dimension.
+            const { filter: _, ...unfiltered } = params;
+            const [g, b] = [await planned('goals', unfiltered), await planned('breakdown', { ...params, dimension: params.filter ? 'country' : 'page' })];
+            assert.deepEqual(await computeGoals(byPart, g, goals), await computeGoals(byDay, g, goals), label);
+            assert.deepEqual(await computeBreakdown(byPart, b), await computeBreakdown(byDay, b), label);
+          }
+        } finally {
+          await close();
+        }
+      });
+    }
 
     test('the breakdown key count is the same with and without a window function in the dialect', async () => {
       const { events, site, deps, close } = await setup(each);

@@ -4,12 +4,14 @@ import type { EventReader } from '../../storage/events/types.js';
 import { goalPropsField, type Goal } from '../../entities/goals.js';
 import type { GoalResult, GoalRevenue } from '../../core/vocabulary.js';
 import { majorUnits } from '../../core/money.js';
+import { dayPartsOf } from '../compile.js';
 import { meanHalfUp, round, type GoalCounts } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
 
 export async function computeGoals(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<GoalResult[]> {
-  const [daily, days] = await Promise.all([dailyGoals(events, q, q.plan.span, goals), dailyMeasures(events, q, q.plan.period, { sessions: false })]);
+  const parts = dayPartsOf(events.dialect, q);
+  const [daily, days] = await Promise.all([dailyGoals(events, q, q.plan.span, goals, parts), dailyMeasures(events, q, q.plan.period, { sessions: false, parts })]);
   const visitors = sumDays(days, q.period.from, q.period.to).visitors;
   return goals.map((g) => {
     const now = sumGoal(daily, q.period.from, q.period.to, g.goalId);
