@@ -6,6 +6,10 @@
 // of one request then runs alone, BENCH_REPEAT times, and the bench prints its time and the process's
 // CPU time (user + system, DuckDB's threads included) a run. On ClickHouse the bench also prints the
 // server's own CPU time a request and each statement's, from its query log.
+// With BENCH_DIALECT (a JSON object of Dialect members, e.g. '{"addsUpFewRows":false}'), a second
+// series of requests runs under the engine's dialect with those members changed, in turn with the
+// engine's own over BENCH_ROUNDS rounds, and the bench prints the ratios: two forms of the
+// statements compared in one process, on the same data and the same machine's minute.
 // With BENCH_DATA_DIR (DuckDB), the data folder is kept: the first run loads the days there, later
 // runs (of this or another checkout, on a copy of it) start a fresh process on it, the same day.
 // The first line prints today's events and settled sessions, which the statements of today read.
@@ -21,6 +25,7 @@ import { loadConfig } from '../src/config.js';
 import { startService } from '../src/server.js';
 import { localDay } from '../src/core/localtime.js';
 import { sql, trusted, type Sql } from '../src/sql/sql.js';
+import type { Dialect } from '../src/sql/dialect.js';
 import { statementKey } from '../src/stats/shared-reads.js';
 import { parseSettlements } from '../src/stats/settlement.js';
 import { rollupKey } from '../src/stats/rollups/job.js';
@@ -37,6 +42,13 @@ const CLICKHOUSE = process.env.BENCH_PROFILE === 'clickhouse';
 const READ = process.env.BENCH_READ ?? 'stats?period=year';
 const ALONE = process.env.BENCH_ALONE === '1';
 if (ALONE && CLICKHOUSE) throw new Error("BENCH_ALONE counts this process's CPU time: ClickHouse runs its statements in a server of its own");
+/**
+ * Dialect members (JSON) overriding the engine's for a second series of requests, in turn with the
+ * engine's own over BENCH_ROUNDS rounds (4 by default then): the bench prints both and their ratios.
+ */
+const DIALECT_SWITCH = process.env.BENCH_DIALECT ? (JSON.parse(process.env.BENCH_DIALECT) as Partial<Dialect>) : null;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (DIALECT_SWITCH ? 4 : 1));
+if (ALONE && DIALECT_SWITCH) throw new Error('BENCH_ALONE runs the statements of the engine\'s dialect alone: leave BENCH_DIALECT out');
 const TOKEN = 'bench-admin-token-0123456789';
 
 const label = (statement: Sql) => statement.text.replace(/\s+/g, ' ').slice(0, 110);
@@ -114,7 +126,7 @@ try {
   const events = service.ctx.events;
   const query = events.query.bind(events);
   const queryPage = events.queryPage.bind(events);
-  const timings = new Map<string, number[]>();
+  let timings = new Map<string, number[]>();
   /** The distinct statements of the last request, by text and parameters, each with how to run it again. */
   const lastRequest = new Map<string, { statement: Sql; run: () => Promise<unknown> }>();
   const inTimed = new AsyncLocalStorage<true>();
@@ -175,28 +187,63 @@ try {
   const firstStarted = performance.now();
   await ask();
   const first = performance.now() - firstStarted;
-  for (let i = 1; i < 5; i++) await ask();
-  measuring = true;
-  const spans: number[] = [];
-  // The query log counts whole seconds: measuring starts on one, after the warm-up's statements.
-  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
-  const measuredFrom = Date.now();
-  const { times: requests, cpuMs } = await timedRuns(ask, () => {
-    if (span.first <= span.last) spans.push(span.last - span.first);
-  });
-  measuring = false;
-  const serverCpu = clickhouse && (await clickhouseCpu(measuredFrom));
-  console.log(`${CLICKHOUSE ? 'ClickHouse' : 'DuckDB'}, ${site.days} days (${site.rows} events${kept ? ', loaded by an earlier run' : ''}; today ${todays!.events} events, ${todays!.settled} settled sessions, ${open ? `${open.n} events from the first open at the cut` : 'no settlement'}; ${TZ}), ${READ}, statements ${ONE_AT_A_TIME ? 'one at a time' : 'side by side'}, ${REPEAT} requests${CLICKHOUSE ? ` after ${mergesWaited.toFixed(0)} s of the server's merges` : ''}; p50 and p95 ms`);
-  console.log(`${ms(percentile(requests, 0.5))} ${ms(percentile(requests, 0.95))}  the request`);
-  console.log(`${' '.repeat(7)}${ms(first)}  the process's first request`);
-  if (spans.length > 0) console.log(`${ms(percentile(spans, 0.5))} ${ms(percentile(spans, 0.95))}  from its first statement's start to its last statement's end`);
-  console.log(`${' '.repeat(7)}${ms(cpuMs)}  CPU ms a request (this process: ${CLICKHOUSE ? '' : "DuckDB's threads, "}the service and the bench's HTTP client)`);
-  for (const [name, values] of timings) console.log(`${ms(percentile(values, 0.5))} ${ms(percentile(values, 0.95))}  ×${values.length / REPEAT} ${name}`);
-  if (serverCpu) {
-    // The server's own CPU time (its query log), whatever else the machine runs meanwhile.
-    console.log(`ClickHouse's CPU time (its query log): ${ms(serverCpu.total / REPEAT)} ms a request; p50 ms a statement:`);
-    for (const [name, values] of serverCpu.statements) console.log(`${ms(percentile(values, 0.5))}  ${name}`);
+  /** A series of requests under one dialect, measured over rounds. */
+  interface Series {
+    readonly name: string;
+    readonly dialect: Dialect;
+    readonly requests: number[];
+    readonly spans: number[];
+    cpuMs: number;
+    serverCpuMs: number;
+    readonly timings: Map<string, number[]>;
+    readonly serverStatements: Map<string, number[]>;
   }
+  const series = (name: string, dialect: Dialect): Series => ({ name, dialect, requests: [], spans: [], cpuMs: 0, serverCpuMs: 0, timings: new Map(), serverStatements: new Map() });
+  const variants = [series(CLICKHOUSE ? 'ClickHouse' : 'DuckDB', events.dialect)];
+  if (DIALECT_SWITCH) variants.push(series(`dialect with ${JSON.stringify(DIALECT_SWITCH)}`, { ...events.dialect, ...DIALECT_SWITCH }));
+  for (let round = 0; round < ROUNDS; round++) {
+    // In turn, the order reversed every other round.
+    for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) {
+      Object.defineProperty(events, 'dialect', { value: variant.dialect, configurable: true });
+      for (let i = 0; i < 5; i++) await ask();
+      timings = variant.timings;
+      measuring = true;
+      // The query log counts whole seconds: measuring starts on one, after the warm-up's statements.
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
+      const measuredFrom = Date.now();
+      const { times, cpuMs } = await timedRuns(ask, () => {
+        if (span.first <= span.last) variant.spans.push(span.last - span.first);
+      });
+      measuring = false;
+      variant.requests.push(...times);
+      variant.cpuMs += cpuMs / ROUNDS;
+      if (clickhouse) {
+        const server = await clickhouseCpu(measuredFrom);
+        variant.serverCpuMs += server.total / REPEAT / ROUNDS;
+        for (const [name, values] of server.statements) (variant.serverStatements.get(name) ?? variant.serverStatements.set(name, []).get(name)!).push(...values);
+      }
+    }
+  }
+  console.log(`${CLICKHOUSE ? 'ClickHouse' : 'DuckDB'}, ${site.days} days (${site.rows} events${kept ? ', loaded by an earlier run' : ''}; today ${todays!.events} events, ${todays!.settled} settled sessions, ${open ? `${open.n} events from the first open at the cut` : 'no settlement'}; ${TZ}), ${READ}, statements ${ONE_AT_A_TIME ? 'one at a time' : 'side by side'}, ${REPEAT} requests${ROUNDS > 1 ? ` a round, ${ROUNDS} rounds` : ''}${CLICKHOUSE ? ` after ${mergesWaited.toFixed(0)} s of the server's merges` : ''}; p50 and p95 ms`);
+  console.log(`${' '.repeat(7)}${ms(first)}  the process's first request`);
+  for (const variant of variants) {
+    if (variants.length > 1) console.log(`-- ${variant.name}`);
+    console.log(`${ms(percentile(variant.requests, 0.5))} ${ms(percentile(variant.requests, 0.95))}  the request`);
+    if (variant.spans.length > 0) console.log(`${ms(percentile(variant.spans, 0.5))} ${ms(percentile(variant.spans, 0.95))}  from its first statement's start to its last statement's end`);
+    console.log(`${' '.repeat(7)}${ms(variant.cpuMs)}  CPU ms a request (this process: ${CLICKHOUSE ? '' : "DuckDB's threads, "}the service and the bench's HTTP client)`);
+    for (const [name, values] of variant.timings) console.log(`${ms(percentile(values, 0.5))} ${ms(percentile(values, 0.95))}  ×${values.length / REPEAT / ROUNDS} ${name}`);
+    if (clickhouse) {
+      // The server's own CPU time (its query log), whatever else the machine runs meanwhile.
+      console.log(`ClickHouse's CPU time (its query log): ${ms(variant.serverCpuMs)} ms a request; p50 ms a statement:`);
+      for (const [name, values] of variant.serverStatements) console.log(`${ms(percentile(values, 0.5))}  ${name}`);
+    }
+  }
+  const [engine, switched] = variants;
+  if (engine && switched) {
+    const ratio = (a: number, b: number) => (a / b).toFixed(2);
+    console.log(`the engine's dialect / ${switched.name}: the request p50 ${ratio(percentile(engine.requests, 0.5), percentile(switched.requests, 0.5))}, p95 ${ratio(percentile(engine.requests, 0.95), percentile(switched.requests, 0.95))}, process CPU a request ${ratio(engine.cpuMs, switched.cpuMs)}${clickhouse ? `, ClickHouse's CPU a request ${ratio(engine.serverCpuMs, switched.serverCpuMs)}` : ''}`);
+  }
+  Object.defineProperty(events, 'dialect', { value: engine!.dialect, configurable: true });
   if (ALONE) {
     // Each statement alone: nothing else runs, so the process's CPU time is the statement's (its
     // run on DuckDB's threads and its rows converted), whatever the machine's other load.

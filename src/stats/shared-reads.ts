@@ -28,7 +28,9 @@ export function sharingReads(reader: EventReader): EventReader {
     return answer;
   }
   return {
-    dialect: reader.dialect,
+    get dialect() {
+      return reader.dialect;
+    },
     query: (statement, options) => shared(`rows\u0000${statementKey(statement)}`, () => reader.query(statement, options)),
     queryPage: (statement, options) => shared(`page\u0000${statementKey(statement)}`, () => reader.queryPage(statement, options)),
   };

@@ -64,7 +64,10 @@ export function readerWithDeadline(ctx: AppContext): EventReader {
     const deadline = { deadlineMs: ctx.config.reads.statementTimeoutMs };
     reader = holdSums(
       sharingReads({
-        dialect: ctx.events.dialect,
+        // The store's dialect as it is at each read (bench/stats-statements.ts switches it between series).
+        get dialect() {
+          return ctx.events.dialect;
+        },
         query: (statement) => ctx.events.query(statement, deadline),
         queryPage: (statement) => ctx.events.queryPage(statement, deadline),
       }),
