@@ -710,28 +710,32 @@ export function dayPartsOf(d: Dialect, q: Query): DayParts | null {
   return { period: q.period, previous: q.previous, cutDay: q.previousCut?.day ?? null };
 }
 
-/**
- * The selects of a site's rolled-up and imported days (`selects`, given the clause that ends each,
- * each row b: day text, then `group`, then `columns`) as one statement: a row a day, or with `parts`
- * a row a part (b the part's first day, the cut day its own; days in neither part left out). Null
- * where there is no select.
- */
-function fewRowsRead(d: Dialect, selects: (clause: Sql) => Sql[], parts: DayParts | null, group: readonly string[], columns: readonly string[]): Sql | null {
-  if (parts === null) {
-    const each = selects(trusted(d.fewRowsClause));
-    return each.length === 0 ? null : joinSql(each, ' UNION ALL ');
-  }
-  const each = selects(trusted(''));
-  if (each.length === 0) return null;
+/** Whether a day (the DATE column `day`) lies in a part. */
+function inParts(d: Dialect, parts: DayParts): Sql {
+  const date = (day: string) => trusted(d.dateLiteral(day));
+  return sql`(day BETWEEN ${date(parts.previous.from)} AND ${date(parts.previous.to)} OR day BETWEEN ${date(parts.period.from)} AND ${date(parts.period.to)})`;
+}
+
+/** A day's part (from the DATE column `day`) as day text: the part's first day, the cut day its own. */
+function partOf(d: Dialect, parts: DayParts): Sql {
+  const date = (day: string) => trusted(d.dateLiteral(day));
   const text = (day: string) => trusted(d.dayText(d.dateLiteral(day)));
   const { period, previous, cutDay } = parts;
-  const cut = cutDay === null ? trusted('') : sql` WHEN b = ${text(cutDay)} THEN b`;
-  const kept = trusted(group.map((c) => `${c}, `).join(''));
-  return sql`SELECT p AS b, ${kept}${sumsOf(columns)} FROM (
-      SELECT CASE WHEN b >= ${text(period.from)} THEN ${text(period.from)}${cut} ELSE ${text(previous.from)} END AS p, ${kept}${trusted(columns.join(', '))}
-      FROM (${joinSql(each, ' UNION ALL ')}) r
-      WHERE b BETWEEN ${text(previous.from)} AND ${text(previous.to)} OR b BETWEEN ${text(period.from)} AND ${text(period.to)}) s
-    GROUP BY ${trusted(['p', ...group].join(', '))}${trusted(d.fewRowsClause)}`;
+  const cut = cutDay === null ? trusted('') : sql` WHEN day = ${date(cutDay)} THEN ${text(cutDay)}`;
+  return sql`CASE WHEN day >= ${date(period.from)} THEN ${text(period.from)}${cut} ELSE ${text(previous.from)} END`;
+}
+
+/**
+ * A select of a site's rolled-up or imported rows (`from`: a table and its WHERE predicate, a row a
+ * day and key), columns b (day text), `keys`, then `columns`: a row a day, or with `parts` a row a
+ * part (b the part's first day, the cut day its own; days in neither part left out), grouped in the
+ * select itself (a subquery around it costs ClickHouse 18.16 more than the grouping).
+ */
+function fewRowsSelect(d: Dialect, from: Sql, parts: DayParts | null, keys: readonly string[], columns: readonly string[]): Sql {
+  const kept = trusted(keys.map((c) => `${c}, `).join(''));
+  const clause = trusted(d.fewRowsClause);
+  if (parts === null) return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${kept}${trusted(columns.join(', '))} FROM ${from}${clause}`;
+  return sql`SELECT ${partOf(d, parts)} AS b, ${kept}${sumsOf(columns)} FROM ${from} AND ${inParts(d, parts)} GROUP BY ${trusted(['b', ...keys].join(', '))}${clause}`;
 }
 
 /**
@@ -747,25 +751,22 @@ export interface DailyStatements {
 
 /**
  * Per day, the traffic measures of a query's days, one statement per source. Columns: b (day text),
- * then the measures in registry order; `sessions: false` leaves the per-session ones at 0 on raw days.
+ * then the measures in registry order; `sessions: false` leaves the per-session ones at 0 on raw
+ * days; with `parts`, the rolled-up and imported days come a row a part (`fewRowsSelect`).
  */
 export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean, parts: DayParts | null = null): DailyStatements {
   const statements: Sql[] = [];
   // Rolled-up and imported days in one statement: one round trip for both.
-  const summed = (clause: Sql): Sql[] => {
-    const selects: Sql[] = [];
-    if (days.rollup) {
-      const [filter] = q.filters;
-      const table = filter
-        ? sql`${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND`
-        : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
-      selects.push(sql`SELECT ${trusted(d.dayText('day'))} AS b, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${table} ${dayRange(d, 'day', days.rollup)}${clause}`);
-    }
-    if (days.imported) selects.push(sql`${importedDailyMeasures(d, q.siteId, days.imported, q.filters[0])}${clause}`);
-    return selects;
-  };
-  const rolled = fewRowsRead(d, summed, parts, [], MEASURE_COLUMNS);
-  if (rolled) statements.push(rolled);
+  const summed: Sql[] = [];
+  const [filter] = q.filters;
+  if (days.rollup) {
+    const table = filter
+      ? sql`${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND`
+      : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
+    summed.push(fewRowsSelect(d, sql`${table} ${dayRange(d, 'day', days.rollup)}`, parts, [], MEASURE_COLUMNS));
+  }
+  if (days.imported) summed.push(fewRowsSelect(d, importedRows(d, q.siteId, days.imported, filter?.dimension, filter?.value), parts, [], MEASURE_COLUMNS));
+  if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
   // Visitors alone are one pass over raw events, cheaper than the settled rows and open sessions
   // added up by the engine (a reader that holds their sums asks for every measure: ./read/days.ts).
@@ -781,26 +782,21 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
 
 /**
  * Per day and goal, the goal measures of some days, one statement per source (none without goals),
- * the goals a settlement counted apart from the others. Columns: b, goal_id, then the measures.
+ * the goals a settlement counted apart from the others. Columns: b, goal_id, then the measures; with
+ * `parts`, the rolled-up and imported days come a row a part and goal (`fewRowsSelect`).
  */
 export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[], parts: DayParts | null = null): DailyStatements {
   const statements: Sql[] = [];
   if (goals.length === 0) return { sources: statements, check: null };
-  const summed = (clause: Sql): Sql[] => {
-    const selects: Sql[] = [];
-    if (days.rollup) {
-      const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
-      selects.push(
-        sql`SELECT ${trusted(d.dayText('day'))} AS b, goal_id, ${trusted(GOAL_COLUMNS.join(', '))} FROM ${trusted(GOAL_DAILY.name)}
-            WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})${clause}`,
-      );
-    }
-    const imported = days.imported && importedGoals(d, siteId, days.imported, goals);
-    if (imported) selects.push(imported);
-    return selects;
-  };
-  const rolled = fewRowsRead(d, summed, parts, ['goal_id'], GOAL_COLUMNS);
-  if (rolled) statements.push(rolled);
+  const summed: Sql[] = [];
+  if (days.rollup) {
+    const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
+    const rows = sql`${trusted(GOAL_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})`;
+    summed.push(fewRowsSelect(d, rows, parts, ['goal_id'], GOAL_COLUMNS));
+  }
+  const imported = days.imported && importedGoals(d, siteId, days.imported, goals, parts);
+  if (imported) summed.push(imported);
+  if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (!days.raw) return { sources: statements, check: null };
   const counted = days.settled ? settledGoals(days.settled, goals) : [];
   const rest = goals.filter((g) => !counted.includes(g));
@@ -827,33 +823,30 @@ function importedRows(d: Dialect, siteId: string, days: Period, dimension?: Quer
   return sql`${trusted(IMPORTED_DIM_DAILY.name)} WHERE site_id = ${siteId} AND dimension = ${dimension} AND ${dayRange(d, 'day', days)}${only}`;
 }
 
-/** Per day, the imported traffic measures, of the site or of one filter's key. Columns: b (day text), the measures. */
-function importedDailyMeasures(d: Dialect, siteId: string, days: Period, filter: Filter | undefined): Sql {
-  return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${importedRows(d, siteId, days, filter?.dimension, filter?.value)}`;
-}
-
 /**
- * Per day and goal, the goal measures from imported aggregates: an event goal's from the custom
- * events of its name (conversions its occurrences), a page goal's from the pages matching it
- * (conversions their pageviews); unique conversions are the rows' visitors, summed per day. A goal
+ * Per day (or part, as `fewRowsSelect`) and goal, the goal measures from imported aggregates: an
+ * event goal's from the custom events of its name (conversions its occurrences), a page goal's from
+ * the pages matching it (conversions their pageviews); unique conversions are the rows' visitors,
+ * summed per day. A goal
  * requiring property values has none there (imported aggregates hold no property); null when no goal has any.
  */
-function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[]): Sql | null {
+function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[], parts: DayParts | null): Sql | null {
   const [conversions, unique, ...revenue] = GOAL_COLUMNS;
   // Exports carry no revenue.
   const noRevenue = trusted(revenue.map((c) => `CAST(0 AS BIGINT) AS ${c}`).join(', '));
   const counted = goals.filter((goal) => !goal.props);
   if (counted.length === 0) return null;
-  const parts = counted.map((goal) => {
+  const selects = counted.map((goal) => {
     const id = integerLiteral(goal.goalId);
     const rows =
       goal.kind === 'event'
         ? sql`SELECT day, events AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'event', goal.pattern)}`
         : sql`SELECT day, pageviews AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'page')} AND ${withParams(d.regexMatches('key'), pagePatternRegex(goal.pattern))}`;
-    return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${id} AS goal_id, CAST(sum(c) AS BIGINT) AS ${trusted(conversions!)}, CAST(sum(u) AS BIGINT) AS ${trusted(unique!)}, ${noRevenue}
-      FROM (${rows}) g GROUP BY day`;
+    const sums = sql`CAST(sum(c) AS BIGINT) AS ${trusted(conversions!)}, CAST(sum(u) AS BIGINT) AS ${trusted(unique!)}, ${noRevenue}`;
+    if (parts !== null) return sql`SELECT ${partOf(d, parts)} AS b, ${id} AS goal_id, ${sums} FROM (${rows}) g WHERE ${inParts(d, parts)} GROUP BY b`;
+    return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${id} AS goal_id, ${sums} FROM (${rows}) g GROUP BY day`;
   });
-  return joinSql(parts, ' UNION ALL ');
+  return joinSql(selects, ' UNION ALL ');
 }
 
 /**

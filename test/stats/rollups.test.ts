@@ -367,7 +367,7 @@ for (const each of EVENT_STORE_ADAPTERS) {
             Object.assign(Object.create(events) as EventStore, {
               dialect: { ...events.dialect, addsUpFewRows },
               query: (statement: Sql, options?: ReadOptions) => {
-                if (/ AS p\b/.test(statement.text)) parted.push(statement.text);
+                if (/CASE WHEN day >= /.test(statement.text)) parted.push(statement.text);
                 return events.query(statement, options);
               },
             });
