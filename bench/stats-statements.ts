@@ -26,6 +26,7 @@ import { startService } from '../src/server.js';
 import { localDay } from '../src/core/localtime.js';
 import { sql, trusted, type Sql } from '../src/sql/sql.js';
 import type { Dialect } from '../src/sql/dialect.js';
+import { duckdbDialect } from '../src/storage/events/duckdb-dialect.js';
 import { statementKey } from '../src/stats/shared-reads.js';
 import { parseSettlements } from '../src/stats/settlement.js';
 import { rollupKey } from '../src/stats/rollups/job.js';
@@ -48,6 +49,9 @@ if (ALONE && CLICKHOUSE) throw new Error("BENCH_ALONE counts this process's CPU 
  */
 const DIALECT_SWITCH = process.env.BENCH_DIALECT ? (JSON.parse(process.env.BENCH_DIALECT) as Partial<Dialect>) : null;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (DIALECT_SWITCH ? 4 : 1));
+const unknownMembers = Object.keys(DIALECT_SWITCH ?? {}).filter((member) => !(member in duckdbDialect));
+if (unknownMembers.length > 0) throw new Error(`BENCH_DIALECT: a dialect has no member ${unknownMembers.join(', ')}`);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_ROUNDS: a whole number of rounds, at least 1 (${process.env.BENCH_ROUNDS})`);
 if (ALONE && DIALECT_SWITCH) throw new Error('BENCH_ALONE runs the statements of the engine\'s dialect alone: leave BENCH_DIALECT out');
 const TOKEN = 'bench-admin-token-0123456789';
 

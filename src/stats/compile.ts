@@ -827,8 +827,8 @@ function importedRows(d: Dialect, siteId: string, days: Period, dimension?: Quer
  * Per day (or part, as `fewRowsSelect`) and goal, the goal measures from imported aggregates: an
  * event goal's from the custom events of its name (conversions its occurrences), a page goal's from
  * the pages matching it (conversions their pageviews); unique conversions are the rows' visitors,
- * summed per day. A goal
- * requiring property values has none there (imported aggregates hold no property); null when no goal has any.
+ * summed per day. A goal requiring property values has none there (imported aggregates hold no
+ * property); null when no goal has any.
  */
 function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[], parts: DayParts | null): Sql | null {
   const [conversions, unique, ...revenue] = GOAL_COLUMNS;

@@ -350,10 +350,13 @@ for (const each of EVENT_STORE_ADAPTERS) {
     });
 
     for (const rawDays of [30, 7]) {
-      test(`stats, goals and a breakdown's visitors read the same per part as per day (raw window ${rawDays} days)`, async () => {
+      test(`stats and goals read the same per part as per day (raw window ${rawDays} days)`, async () => {
         const { events, meta, site, deps, close } = await setup(each, null, rawDays);
         try {
-          await events.append(dataset({ seed: 11, siteId: site.id, days: days('2026-01-25', 55), dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 12, visitorsPerDay: 9, timeZone: TZ }));
+          // Seven weeks up to today, and a week a year earlier.
+          for (const [seed, first, n] of [[11, '2026-01-25', 55], [12, '2025-03-01', 9]] as const) {
+            await events.append(dataset({ seed, siteId: site.id, days: days(first, n), dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 12, visitorsPerDay: 9, timeZone: TZ }));
+          }
           const goals = [
             await meta.createGoal(site.internalId, { name: 'signup', kind: 'event', pattern: 'signup' }, 0),
             await meta.createGoal(site.internalId, { name: 'pricing', kind: 'page', pattern: '/pricing' }, 0),
@@ -384,18 +387,17 @@ for (const each of EVENT_STORE_ADAPTERS) {
             const label = JSON.stringify(params);
             const [stats, statsByDay] = [await computeStats(byPart, q, goals), await computeStats(byDay, q, goals)];
             assert.deepEqual(stats, statsByDay, label);
-            if (params.period === 'month' && !params.elapsed) assert.ok(stats.visitors.value! > 0 && stats.visitors.prev! > 0 && stats.conversions.value! > 0, label);
+            if (!params.elapsed && !params.filter) assert.ok(stats.visitors.value! > 0 && stats.visitors.prev! > 0 && stats.conversions.value! > 0 && stats.conversions.prev! > 0, label);
           }
           // Each stats read adds up its measures and its goals per part; the filtered one reads no goals.
           assert.equal(parted.length, (periods.length + comparisons.length) * 2 - 1);
           for (const params of periods) {
-            const label = JSON.stringify(params);
-            // Goals take no filter; a filtered breakdown on the rollups is of the filter's own dimension.
-            const { filter: _, ...unfiltered } = params;
-            const [g, b] = [await planned('goals', unfiltered), await planned('breakdown', { ...params, dimension: params.filter ? 'country' : 'page' })];
-            assert.deepEqual(await computeGoals(byPart, g, goals), await computeGoals(byDay, g, goals), label);
-            assert.deepEqual(await computeBreakdown(byPart, b), await computeBreakdown(byDay, b), label);
+            const { filter: _, ...unfiltered } = params; // goals take no filter
+            const q = await planned('goals', unfiltered);
+            assert.deepEqual(await computeGoals(byPart, q, goals), await computeGoals(byDay, q, goals), JSON.stringify(params));
           }
+          // Each goals read adds up its goals' rows per part (its period's visitors stay a row a day).
+          assert.equal(parted.length, (periods.length + comparisons.length) * 2 - 1 + periods.length);
         } finally {
           await close();
         }

@@ -29,8 +29,8 @@ export function deltaPct(value: number | null, prev: number | null): number {
 
 /**
  * What a daily read needs: the per-session measures (bounces, duration; true when absent), and, for
- * a reader that only adds up its days over the query's period and compared part, those parts
- * (`dayPartsOf`: a row a part instead of a row a day, where the engine adds them up).
+ * a reader that only adds up its days over the query's period and compared part (the stats), those
+ * parts (`dayPartsOf`: a row a part instead of a row a day, where the engine adds them up).
  */
 export interface DailyNeed {
   readonly sessions?: boolean;

@@ -10,8 +10,9 @@ import type { PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
 
 export async function computeGoals(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<GoalResult[]> {
-  const parts = dayPartsOf(events.dialect, q);
-  const [daily, days] = await Promise.all([dailyGoals(events, q, q.plan.span, goals, parts), dailyMeasures(events, q, q.plan.period, { sessions: false, parts })]);
+  // The goals' rows as the stats read them (a row a part where the engine adds them up: one statement
+  // for both on a dashboard's load); the period's visitors as the timeseries and breakdowns read them.
+  const [daily, days] = await Promise.all([dailyGoals(events, q, q.plan.span, goals, dayPartsOf(events.dialect, q)), dailyMeasures(events, q, q.plan.period, { sessions: false })]);
   const visitors = sumDays(days, q.period.from, q.period.to).visitors;
   return goals.map((g) => {
     const now = sumGoal(daily, q.period.from, q.period.to, g.goalId);
