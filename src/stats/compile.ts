@@ -710,19 +710,19 @@ export function dayPartsOf(d: Dialect, q: Query): DayParts | null {
   return { period: q.period, previous: q.previous, cutDay: q.previousCut?.day ?? null };
 }
 
-/** Whether a day (the DATE column `day`) lies in a part. */
-function inParts(d: Dialect, parts: DayParts): Sql {
-  const date = (day: string) => trusted(d.dateLiteral(day));
-  return sql`(day BETWEEN ${date(parts.previous.from)} AND ${date(parts.previous.to)} OR day BETWEEN ${date(parts.period.from)} AND ${date(parts.period.to)})`;
-}
-
-/** A day's part (from the DATE column `day`) as day text: the part's first day, the cut day its own. */
-function partOf(d: Dialect, parts: DayParts): Sql {
+/**
+ * Over the DATE column `day`: its part as day text (`part`: the part's first day, the cut day its
+ * own), and whether it lies in a part (`within`).
+ */
+function partsOfDay(d: Dialect, parts: DayParts): { part: Sql; within: Sql } {
   const date = (day: string) => trusted(d.dateLiteral(day));
   const text = (day: string) => trusted(d.dayText(d.dateLiteral(day)));
   const { period, previous, cutDay } = parts;
   const cut = cutDay === null ? trusted('') : sql` WHEN day = ${date(cutDay)} THEN ${text(cutDay)}`;
-  return sql`CASE WHEN day >= ${date(period.from)} THEN ${text(period.from)}${cut} ELSE ${text(previous.from)} END`;
+  return {
+    part: sql`CASE WHEN day >= ${date(period.from)} THEN ${text(period.from)}${cut} ELSE ${text(previous.from)} END`,
+    within: sql`(day BETWEEN ${date(previous.from)} AND ${date(previous.to)} OR day BETWEEN ${date(period.from)} AND ${date(period.to)})`,
+  };
 }
 
 /**
@@ -735,7 +735,8 @@ function fewRowsSelect(d: Dialect, from: Sql, parts: DayParts | null, keys: read
   const kept = trusted(keys.map((c) => `${c}, `).join(''));
   const clause = trusted(d.fewRowsClause);
   if (parts === null) return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${kept}${trusted(columns.join(', '))} FROM ${from}${clause}`;
-  return sql`SELECT ${partOf(d, parts)} AS b, ${kept}${sumsOf(columns)} FROM ${from} AND ${inParts(d, parts)} GROUP BY ${trusted(['b', ...keys].join(', '))}${clause}`;
+  const { part, within } = partsOfDay(d, parts);
+  return sql`SELECT ${part} AS b, ${kept}${sumsOf(columns)} FROM ${from} AND ${within} GROUP BY ${trusted(['b', ...keys].join(', '))}${clause}`;
 }
 
 /**
@@ -843,7 +844,10 @@ function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly
         ? sql`SELECT day, events AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'event', goal.pattern)}`
         : sql`SELECT day, pageviews AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'page')} AND ${withParams(d.regexMatches('key'), pagePatternRegex(goal.pattern))}`;
     const sums = sql`CAST(sum(c) AS BIGINT) AS ${trusted(conversions!)}, CAST(sum(u) AS BIGINT) AS ${trusted(unique!)}, ${noRevenue}`;
-    if (parts !== null) return sql`SELECT ${partOf(d, parts)} AS b, ${id} AS goal_id, ${sums} FROM (${rows}) g WHERE ${inParts(d, parts)} GROUP BY b`;
+    if (parts !== null) {
+      const { part, within } = partsOfDay(d, parts);
+      return sql`SELECT ${part} AS b, ${id} AS goal_id, ${sums} FROM (${rows}) g WHERE ${within} GROUP BY b`;
+    }
     return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${id} AS goal_id, ${sums} FROM (${rows}) g GROUP BY day`;
   });
   return joinSql(selects, ' UNION ALL ');
