@@ -12,6 +12,11 @@
 // beside an import uses autocannon in a child process (bench/rate-load.ts), so that sending the
 // import does not delay the requests it times.
 //
+// BENCH_CEILING (microseconds, separated by commas; with wrk) adds a run of the bare route per
+// value, its route spinning that long before it answers (bench/bare-server.mjs): the ratio those
+// reach against the bare route is what a collection path that adds that much work can reach on the
+// machine at hand.
+//
 //   npm run bench:ingest            (BENCH_SECONDS=10 by default)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,11 +24,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import { freePort } from '../support/ports.js';
-import { admin, hasWrk, metric, rssMb, spawnNode, spawnSvc, TOKEN, waitHealthy, wrkLoad } from './processes.js';
+import { admin, cpuSeconds, hasWrk, metric, rssMb, spawnNode, spawnSvc, TOKEN, waitHealthy, wrkLoad } from './processes.js';
 import { eventRequests, importFile, load, singleEventVisitorsFile } from './traffic.js';
 import { sql } from '../src/sql/sql.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CEILING_US = (process.env.BENCH_CEILING ?? '').split(',').filter((v) => v.trim() !== '').map(Number);
+if (CEILING_US.some((us) => !(us > 0))) throw new Error(`BENCH_CEILING: microseconds above 0, separated by commas (${process.env.BENCH_CEILING})`);
+if (CEILING_US.length > 0 && !hasWrk) throw new Error('BENCH_CEILING needs wrk (Debian package wrk)');
 /** bench/rate-load.ts in a child process: the fixed-rate run's figures. */
 function rateLoadProcess(env: Record<string, string>): Promise<Awaited<ReturnType<typeof load>>> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/rate-load.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -59,8 +67,23 @@ async function main() {
   const max = (url: string) => (hasWrk ? wrkLoad(url, wrkEnv, SECONDS) : load(url, requests(), { connections: 64, seconds: SECONDS }));
   const at5k = (url: string) => (hasWrk ? wrkLoad(url, { ...wrkEnv, BENCH_RATE: '5000' }, SECONDS) : load(url, requests(), { connections: 64, overallRate: 5000, seconds: SECONDS }));
   const warm = await load(svcUrl, requests(), { connections: 16, seconds: 2 });
-  const bareMax = await max(bareUrl);
-  const svcMax = await max(svcUrl);
+  /** A maximum-throughput run, with the CPU time a request cost the server's process (every thread). */
+  const maxWithCpu = async (url: string, pid: number) => {
+    const before = cpuSeconds(pid);
+    const result = await max(url);
+    return { ...result, cpuUs: ((cpuSeconds(pid) - before) / result.answered) * 1e6 };
+  };
+  const bareMax = await maxWithCpu(bareUrl, bare.pid!);
+  const svcMax = await maxWithCpu(svcUrl, svc.pid!);
+  const ceilings: Array<{ us: number; rps: number; cpuUs: number }> = [];
+  for (const us of CEILING_US) {
+    const port = await freePort();
+    const busy = spawnNode(['bench/bare-server.mjs'], { PORT: String(port), BARE_WORK_US: String(us) });
+    await new Promise((r) => setTimeout(r, 1500));
+    ceilings.push({ us, ...(await maxWithCpu(`http://127.0.0.1:${port}`, busy.pid!)) });
+    busy.kill('SIGINT');
+    await new Promise((r) => busy.once('exit', r));
+  }
   const svcAt5k = await at5k(svcUrl);
   const bareAt5k = await at5k(bareUrl);
 
@@ -113,9 +136,10 @@ async function main() {
   const stored = Number(n) - report.accepted;
   const ratio = svcMax.rps / bareMax.rps;
   const rows = [
-    ['bare Fastify 202, max', `${Math.round(bareMax.rps)} req/s`, `p50 ${bareMax.p50} ms, p99 ${bareMax.p99} ms`],
-    ['svc /api/e, max', `${Math.round(svcMax.rps)} events/s`, `p50 ${svcMax.p50} ms, p99 ${svcMax.p99} ms`],
+    ['bare Fastify 202, max', `${Math.round(bareMax.rps)} req/s`, `p50 ${bareMax.p50} ms, p99 ${bareMax.p99} ms; ${bareMax.cpuUs.toFixed(1)} µs of CPU a request`],
+    ['svc /api/e, max', `${Math.round(svcMax.rps)} events/s`, `p50 ${svcMax.p50} ms, p99 ${svcMax.p99} ms; ${svcMax.cpuUs.toFixed(1)} µs of CPU an event`],
     ['svc / bare throughput', `${ratio.toFixed(2)}`, ratio >= 0.5 ? 'target ≥ 0.5: met' : 'target ≥ 0.5: MISSED'],
+    ...ceilings.map((c) => [`bare + ${c.us} µs of work, max`, `${Math.round(c.rps)} req/s`, `${(c.rps / bareMax.rps).toFixed(2)} of the bare route; ${c.cpuUs.toFixed(1)} µs of CPU a request`]),
     ['svc at 5 000 events/s', `${Math.round(svcAt5k.rps)} events/s`, `p99 ${svcAt5k.p99} ms (target ≤ 12 ms: ${svcAt5k.p99 <= 12 ? 'met' : 'MISSED'})`],
     ['bare at 5 000 req/s', `${Math.round(bareAt5k.rps)} req/s`, `p99 ${bareAt5k.p99} ms`],
     ['svc peak RSS, collection', `${collectPeakRss.toFixed(0)} MB`, collectPeakRss < 300 ? 'target < 300 MB: met' : 'target < 300 MB: MISSED'],

@@ -25,6 +25,7 @@ export interface Config {
   /** SVC_LOG_FORMAT: JSON lines, one readable line per request, or (undefined) by whether stdout is a terminal. */
   logFormat: LogFormat | undefined;
   duckdbMemoryLimit: string; // DuckDB's memory_limit: its share of SVC_MEMORY_BUDGET_MB, or SVC_DUCKDB_MEMORY_LIMIT
+  duckdbImportMemoryLimit: string; // DuckDB's memory_limit while an import runs (IMPORT_POOL_SHARE)
   sessionCacheBytes: number; // the live-session cache's bound: the rest of SVC_MEMORY_BUDGET_MB
   alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
   /** SVC_PUBLIC_URL: where browsers and people reach the service (the snippet, printed links); no trailing slash. */
@@ -93,6 +94,17 @@ export const DEFAULT_ALERT_HISTORY_DAYS = 90;
 
 /** The least of the memory budget the live-session cache may have (about 50 000 sessions). */
 const MIN_SESSION_CACHE_MB = 16;
+
+/**
+ * DuckDB's pool while an import runs: half its limit, since an import's bulk commit and rollups
+ * hold about as much again outside the pool (a 2 000 000-line import under a 256 MB budget peaked
+ * at 570 - 598 MB with the whole pool, 447 - 4xx MB with half: docs/performance.md#memory), but
+ * never under what a rollup pass of 1 000 000 events needs (112 MB; src/stats/rollups/job.ts).
+ */
+export function importPoolMb(duckdbMb: number): number {
+  return Math.min(duckdbMb, Math.max(Math.floor(duckdbMb / 2), ROLLUP_PASS_MB));
+}
+const ROLLUP_PASS_MB = 112;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 export const LOG_FORMATS = ['json', 'pretty'] as const;
@@ -238,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     logFormat: logFormat !== undefined && isLogFormat(logFormat) ? logFormat : undefined,
     duckdbMemoryLimit: `${duckdbMb}MiB`,
+    duckdbImportMemoryLimit: `${importPoolMb(duckdbMb)}MiB`,
     sessionCacheBytes: sessionCacheMb * 1024 * 1024,
     alertHistoryDays,
     http,

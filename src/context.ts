@@ -80,7 +80,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   let spool: Spool | undefined;
   let eventLog: EventLog | undefined;
   try {
-    const opened = await openEventStore({ dataDir: config.dataDir, duckdbMemoryLimit: config.duckdbMemoryLimit, clickhouseUrl: config.clickhouseUrl });
+    const opened = await openEventStore({ dataDir: config.dataDir, duckdbMemoryLimit: config.duckdbMemoryLimit, duckdbImportMemoryLimit: config.duckdbImportMemoryLimit, clickhouseUrl: config.clickhouseUrl });
     events = options.events?.(opened) ?? opened;
     if (runsRole(config, 'collect')) {
       // A torn record's events were still in the write buffer when the process died: the crash lost them, as it would without a spool.
@@ -104,12 +104,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
   }
   const geo = options.geo ?? GeoDatabases.fromConfig(config.geoipDb).warm();
   const metrics = new PrometheusRegistry();
-  const memory = metrics.gauge('svc_process_memory_bytes', 'Process memory by kind: rss, heap_used, external (buffers such as the GeoIP database)');
+  const memory = metrics.gauge('svc_process_memory_bytes', 'Process memory by kind: rss, heap_total (what V8 holds for its heap), heap_used, external (buffers such as the GeoIP database)');
   metrics.onCollect(() => {
     const m = process.memoryUsage();
     memory.set(m.rss, { kind: 'rss' });
     memory.set(m.heapUsed, { kind: 'heap_used' });
     memory.set(m.external, { kind: 'external' });
+    memory.set(m.heapTotal, { kind: 'heap_total' });
   });
   const counters = await openCounters(config.redisUrl, { sessionCacheBytes: config.sessionCacheBytes, keyPrefix: options.counterKeyPrefix, onUnavailable: counterFallbacks(metrics, log) });
   const maintenance = new MaintenanceRegistry();

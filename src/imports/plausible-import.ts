@@ -131,7 +131,7 @@ function tableOfRecord(name: string, record: CsvRecord, alone: boolean): { table
  */
 export async function importPlausible(events: EventStore, target: ImportTarget, path: string, name: string, progress: (done: number) => void = () => {}): Promise<ImportReport> {
   try {
-    return await readAndWrite(events, target, path, name, progress);
+    return await events.whileImporting(() => readAndWrite(events, target, path, name, progress));
   } catch (err) {
     await removeImport(events, target);
     if (err instanceof ZipRefused) throw new ImportRefused(err.message, { cause: err });

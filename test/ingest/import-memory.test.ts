@@ -1,7 +1,8 @@
 // An import's memory follows the budget, not the file: 2 000 000 lines (two calls of the most a
 // call takes, the second not in time order, so that it is read again and sorted) into a real
 // process started as `npm start` does, whose peak resident memory must stay within the budget plus
-// what docs/operations.md tells operators to give a process beyond it. (A body kept in memory to be
+// what docs/operations.md tells operators to give a process beyond it, and under 256 MB within the
+// bound below. (A body kept in memory to be
 // sorted took the peak of an unsorted call of 1 000 000 lines to 1.3 GB.) Under a budget of 128 MB
 // the rollups must complete too, within DuckDB's share of it (112 MB): the first call's five days
 // in one pass of 1 000 000 events, the second call's days (400 000 events each by then) one at a
@@ -83,9 +84,16 @@ async function importUnderBudget(budgetMb: number): Promise<number> {
   }
 }
 
-test(`2 000 000 lines under a 256 MB budget: peak resident memory within the budget plus ${BEYOND_BUDGET_MB} MB`, { timeout: 600_000 }, async () => {
+/**
+ * Under 256 MB, DuckDB's pool is halved to 112 MB while the imports run and their heap is bounded
+ * (docs/performance.md#memory): 441 - 456 MB at the peak, where the whole pool and V8's own pace of
+ * collection peaked at 570 - 598 MB; the suite runs it beside other tests.
+ */
+const PEAK_UNDER_256_MB = 540;
+
+test(`2 000 000 lines under a 256 MB budget: peak resident memory at most ${PEAK_UNDER_256_MB} MB`, { timeout: 600_000 }, async () => {
   const peak = await importUnderBudget(256);
-  assert.ok(peak <= 256 + BEYOND_BUDGET_MB, `peak ${peak.toFixed(0)} MB`);
+  assert.ok(peak <= PEAK_UNDER_256_MB, `peak ${peak.toFixed(0)} MB`);
 });
 
 test('2 000 000 lines under a 128 MB budget: the rollups of days of 400 000 events complete within DuckDB\'s 112 MB', { timeout: 600_000 }, async () => {

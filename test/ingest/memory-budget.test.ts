@@ -25,6 +25,18 @@ test('the budget is split: DuckDB seven eighths (or SVC_DUCKDB_MEMORY_LIMIT), li
   assert.throws(() => loadConfig({ SVC_MEMORY_BUDGET_MB: '32' }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_MEMORY_BUDGET_MB'));
 });
 
+test("while an import runs DuckDB's pool is half its limit, never under a rollup pass's 112 MB nor over the limit", () => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{}, '224MiB'],
+    [{ SVC_MEMORY_BUDGET_MB: '256' }, '112MiB'],
+    [{ SVC_MEMORY_BUDGET_MB: '192' }, '112MiB'],
+    [{ SVC_MEMORY_BUDGET_MB: '128' }, '112MiB'],
+    [{ SVC_MEMORY_BUDGET_MB: '128', SVC_DUCKDB_MEMORY_LIMIT: '100MB' }, '100MiB'],
+    [{ SVC_MEMORY_BUDGET_MB: '4096', SVC_DUCKDB_MEMORY_LIMIT: '2GB' }, '1024MiB'],
+  ];
+  for (const [env, limit] of cases) assert.equal(loadConfig(env).duckdbImportMemoryLimit, limit, JSON.stringify(env));
+});
+
 const attrs = (i: number): SessionAttributes => ({
   referrer: `referrer-${i % 50}.example`,
   utmSource: null,
@@ -59,6 +71,9 @@ test('the running service gives DuckDB its memory_limit and the session cache it
     const [row] = await server.ctx.events.query<{ limit: string }>(sql`SELECT current_setting('memory_limit') AS "limit"`);
     // Both in MiB (DuckDB's own "MB" is a million bytes): 256 - 32.
     assert.equal(row!.limit, '224.0 MiB');
+    // Half of it while an import runs.
+    const during = await server.ctx.events.whileImporting(() => server.ctx.events.query<{ limit: string }>(sql`SELECT current_setting('memory_limit') AS "limit"`));
+    assert.equal(during[0]!.limit, '112.0 MiB');
   } finally {
     await server.stop();
   }

@@ -185,6 +185,10 @@ export class ClickHouseEventStore implements EventStore {
    * A staging table of its own (the events table's structure), moved into `events` month by month
    * at commit (`ATTACH PARTITION … FROM`, each month whole), dropped at rollback.
    */
+  whileImporting<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   async beginBulk(): Promise<BulkAppend> {
     const table = `events_bulk_${randomBytes(8).toString('hex')}`;
     await this.define(`CREATE TABLE ${table} AS events`);

@@ -122,6 +122,8 @@ export interface DuckDbEventStoreOptions {
   readers?: number;
   /** DuckDB's memory_limit (e.g. '512MB'): its buffer pool, past which it evicts and spills. */
   memoryLimit?: string;
+  /** The memory_limit while an import runs (`whileImporting`), with `memoryLimit`; without, imports keep the pool as it is. */
+  importMemoryLimit?: string;
 }
 
 /**
@@ -132,6 +134,12 @@ export interface DuckDbEventStoreOptions {
 const APPENDED_BATCHES = 'appended_batches';
 const APPENDED_BATCHES_KEPT_MS = 7 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
+
+/** A memory limit as the configuration writes it ('224MB', '2GB'): the only text a SET here is given. */
+function checkedMemoryLimit(limit: string): string {
+  if (!/^\d{1,7}(MB|GB|MiB|GiB)$/.test(limit)) throw new Error(`not a memory limit: ${JSON.stringify(limit)}`);
+  return limit;
+}
 
 /** The table of a spec (a scratch one: a temporary table of the connection that runs it). */
 function createStatement(spec: TableSpec): string {
@@ -148,8 +156,14 @@ export class DuckDbEventStore implements EventStore {
   /** The bulk writes still open, each as its rollback. */
   private readonly bulks = new Set<() => Promise<void>>();
   private prunedAt = 0;
+  /** Imports under way, and the last change of the pool's limit (one at a time, in order). */
+  private imports = 0;
+  private limitChange: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly instance: DuckDBInstance) {}
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly limits: { memory?: string; import?: string } = {},
+  ) {}
 
   static async open(options: DuckDbEventStoreOptions): Promise<DuckDbEventStore> {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -159,7 +173,7 @@ export class DuckDbEventStore implements EventStore {
     const config: Record<string, string> = { allocator_background_threads: 'true' };
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;
     const instance = await DuckDBInstance.create(options.path, config);
-    const store = new DuckDbEventStore(instance);
+    const store = new DuckDbEventStore(instance, options.memoryLimit && options.importMemoryLimit ? { memory: checkedMemoryLimit(options.memoryLimit), import: checkedMemoryLimit(options.importMemoryLimit) } : {});
     store.writer = new SerialConnection(await instance.connect());
     for (let i = 0; i < (options.readers ?? 3); i++) {
       store.readers.push(new ReadConnection(await instance.connect()));
@@ -260,6 +274,39 @@ export class DuckDbEventStore implements EventStore {
    * connection go on meanwhile (DuckDB lets concurrent transactions append to one table), and
    * readers see none of the rows until commit.
    */
+  /**
+   * The buffer pool is lowered to the import limit when the first import starts and set back when
+   * the last one ends: an import's bulk commit and rollups hold about as much memory again outside
+   * the pool (their allocator's), which the pool's share of the budget does not count. The other
+   * reads meanwhile spill or evict sooner. A pool that cannot shrink that far (its pages pinned by
+   * statements under way) keeps its limit, and the import runs as it would without.
+   */
+  async whileImporting<T>(work: () => Promise<T>): Promise<T> {
+    const { memory, import: importLimit } = this.limits;
+    if (memory === undefined || importLimit === undefined) return work();
+    if (this.imports++ === 0) await this.setMemoryLimit(importLimit);
+    try {
+      return await work();
+    } finally {
+      if (--this.imports === 0) await this.setMemoryLimit(memory);
+    }
+  }
+
+  /** Changes the pool's limit after the changes asked before; a failure leaves the limit as it was. */
+  private setMemoryLimit(limit: string): Promise<void> {
+    this.limitChange = this.limitChange.then(async () => {
+      const connection = await this.instance.connect();
+      try {
+        await connection.run(`SET memory_limit = '${checkedMemoryLimit(limit)}'`);
+      } catch {
+        // Not enough of the pool could be freed: it keeps its limit.
+      } finally {
+        connection.closeSync();
+      }
+    });
+    return this.limitChange;
+  }
+
   async beginBulk(): Promise<BulkAppend> {
     const conn = await this.instance.connect();
     const serial = new SerialConnection(conn);

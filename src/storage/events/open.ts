@@ -8,11 +8,13 @@ export interface EventStoreLocation {
   dataDir: string;
   /** DuckDB's memory_limit (e.g. '512MiB'). */
   duckdbMemoryLimit?: string;
+  /** DuckDB's memory_limit while an import runs. */
+  duckdbImportMemoryLimit?: string;
   /** `http(s)://[user:password@]host:port/database`: ClickHouse (the database is created if missing); unset, DuckDB. */
   clickhouseUrl?: string | undefined;
 }
 
 export function openEventStore(location: EventStoreLocation): Promise<EventStore> {
   if (location.clickhouseUrl !== undefined) return ClickHouseEventStore.open({ url: location.clickhouseUrl });
-  return DuckDbEventStore.open({ path: join(location.dataDir, 'events.duckdb'), ...(location.duckdbMemoryLimit ? { memoryLimit: location.duckdbMemoryLimit } : {}) });
+  return DuckDbEventStore.open({ path: join(location.dataDir, 'events.duckdb'), memoryLimit: location.duckdbMemoryLimit, importMemoryLimit: location.duckdbImportMemoryLimit });
 }

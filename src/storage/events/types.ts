@@ -53,6 +53,13 @@ export interface EventStore {
   /** Starts a bulk write (imports): rows appended over time, stored together at commit or not at all. */
   beginBulk(): Promise<BulkAppend>;
   /**
+   * Runs an import (its bulk write or staged rows, its commit and its rollups) with the memory the
+   * store gives imports, and answers what `work` answers. DuckDB lowers its buffer pool to its
+   * import limit while any import runs (an import's statements hold about as much again outside
+   * the pool); ClickHouse, whose imports hold nothing in the process, runs `work` as it is.
+   */
+  whileImporting<T>(work: () => Promise<T>): Promise<T>;
+  /**
    * Runs a read query, rows as plain objects (counts may come back as bigints). With a deadline, the
    * engine cancels the statement once it has run that long and the call rejects with
    * `StatementTimeout`; the connection stays usable.

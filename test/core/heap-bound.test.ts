@@ -1,0 +1,55 @@
+// HeapBound: long work collects its garbage once the used heap has grown past the bound since the
+// last collection, and counts the growth from what each collection leaves.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HeapBound } from '../../src/core/heap-bound.js';
+import { EventLoopTurns } from '../../src/core/turns.js';
+
+/** A heap that grows as told and drops to `live` at each collection. */
+function fakeHeap(start: number, live: number) {
+  const heap = { used: start, collections: 0 };
+  const collect = () => {
+    heap.collections++;
+    heap.used = live;
+  };
+  return { heap, bound: (growth: number) => new HeapBound(growth, collect, () => heap.used) };
+}
+
+test('no collection within the bound; one past it, the next growth counted from what it left', () => {
+  const { heap, bound } = fakeHeap(100, 60);
+  const heapBound = bound(50);
+  heap.used = 150;
+  heapBound.check();
+  assert.equal(heap.collections, 0, 'grown by the bound exactly: not past it');
+  heap.used = 151;
+  heapBound.check();
+  assert.deepEqual([heap.collections, heap.used], [1, 60]);
+  // From the 60 left: 110 is within the bound, 111 past it.
+  heap.used = 110;
+  heapBound.check();
+  assert.equal(heap.collections, 1);
+  heap.used = 111;
+  heapBound.check();
+  assert.equal(heap.collections, 2);
+});
+
+test('collectNow collects whatever the growth, and the bound counts from it', () => {
+  const { heap, bound } = fakeHeap(100, 80);
+  const heapBound = bound(50);
+  heapBound.collectNow();
+  assert.deepEqual([heap.collections, heap.used], [1, 80]);
+  heap.used = 129;
+  heapBound.check();
+  assert.equal(heap.collections, 1, 'within 50 of the 80 the collection left');
+});
+
+test('long work runs its upkeep before each turn it gives back, and only then', async () => {
+  let upkeep = 0;
+  const turns = new EventLoopTurns(0, 4, () => upkeep++);
+  for (let i = 0; i < 3; i++) assert.equal(turns.step(), undefined);
+  assert.equal(upkeep, 0, 'no turn yet');
+  const turn = turns.step();
+  assert.ok(turn instanceof Promise);
+  assert.equal(upkeep, 1, 'before the turn is taken');
+  await turn;
+});

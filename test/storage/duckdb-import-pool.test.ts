@@ -1,0 +1,67 @@
+// DuckDB's pool while imports run: lowered to the import limit when the first starts, set back when
+// the last ends, whether it succeeded or failed; without an import limit, left as it is.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
+import { sql } from '../../src/sql/sql.js';
+
+const limitOf = async (store: DuckDbEventStore) => (await store.query<{ limit: string }>(sql`SELECT current_setting('memory_limit') AS "limit"`))[0]!.limit;
+
+/** A work that reads the limit once started, then waits to be let go. */
+function heldImport(store: DuckDbEventStore) {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let seen!: (limit: string) => void;
+  const started = new Promise<string>((r) => (seen = r));
+  const done = store.whileImporting(async () => {
+    seen(await limitOf(store));
+    await released;
+    return 'answer';
+  });
+  return { started, release, done };
+}
+
+test('the pool is at the import limit while imports overlap, and back once the last ends', async () => {
+  const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '224MiB', importMemoryLimit: '112MiB' });
+  try {
+    assert.equal(await limitOf(store), '224.0 MiB');
+    const first = heldImport(store);
+    assert.equal(await first.started, '112.0 MiB');
+    const second = heldImport(store);
+    assert.equal(await second.started, '112.0 MiB');
+    first.release();
+    assert.equal(await first.done, 'answer');
+    assert.equal(await limitOf(store), '112.0 MiB', 'another import still runs');
+    second.release();
+    await second.done;
+    assert.equal(await limitOf(store), '224.0 MiB');
+  } finally {
+    await store.close();
+  }
+});
+
+test('a failing import sets the pool back and fails with its own error', async () => {
+  const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '200MiB', importMemoryLimit: '120MiB' });
+  try {
+    await assert.rejects(
+      store.whileImporting(async () => {
+        assert.equal(await limitOf(store), '120.0 MiB');
+        throw new Error('the import failed');
+      }),
+      /the import failed/,
+    );
+    assert.equal(await limitOf(store), '200.0 MiB');
+  } finally {
+    await store.close();
+  }
+});
+
+test('without an import limit the pool is left as it is; a limit not written as configuration writes it is refused', async () => {
+  const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '200MiB' });
+  try {
+    assert.equal(await store.whileImporting(async () => limitOf(store)), '200.0 MiB');
+  } finally {
+    await store.close();
+  }
+  await assert.rejects(DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '200MiB', importMemoryLimit: "1MB'; DROP TABLE events; --" }), /not a memory limit/);
+});
