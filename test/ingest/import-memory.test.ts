@@ -19,7 +19,7 @@ import { MAX_IMPORT_LINES } from '../../src/ingest/import-contract.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import { sql } from '../../src/sql/sql.js';
 
-const BEYOND_BUDGET_MB = 600;
+const BEYOND_BUDGET_MB = 400;
 const DAYS = 5;
 const FIRST_DAY = Date.UTC(2026, 0, 5);
 
