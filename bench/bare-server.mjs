@@ -7,13 +7,13 @@ const workMs = Number(process.env.BARE_WORK_US ?? 0) / 1000;
 const app = Fastify({ logger: false });
 app.removeAllContentTypeParsers();
 app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-if (workMs > 0) {
-  app.post('/api/e', async (_request, reply) => {
+app.post('/api/e', async (_request, reply) => {
+  if (workMs > 0) {
     const start = performance.now();
     while (performance.now() - start < workMs);
-    return reply.code(202).send();
-  });
-} else app.post('/api/e', async (_request, reply) => reply.code(202).send());
+  }
+  return reply.code(202).send();
+});
 process.on('SIGINT', () => process.exit(0));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 console.log('ready');

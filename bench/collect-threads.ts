@@ -7,12 +7,11 @@
 //
 //   node --import tsx bench/collect-threads.ts
 //   BENCH_TARGET=bare BARE_WORK_US=15 node --import tsx bench/collect-threads.ts
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../support/ports.js';
-import { admin, cpuSeconds, hasWrk, machineBusySeconds, spawnNode, spawnSvc, stopProcess, waitHealthy } from './processes.js';
+import { benchSite, cpuSeconds, hasWrk, machineBusySeconds, spawnSvc, startBareServer, startWrk, stopBareServer, stopProcess, waitHealthy } from './processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const bare = process.env.BENCH_TARGET === 'bare';
@@ -37,37 +36,20 @@ function threadCpu(pid: number): Map<string, { total: number; system: number }> 
   return threads;
 }
 
-function wrk(url: string, env: Record<string, string>, seconds: number): { child: ChildProcess; result: Promise<{ requests: number; seconds: number }> } {
-  const child = spawn('wrk', ['-t1', '-c64', `-d${seconds}s`, '-s', 'bench/collect.lua', url], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const result = new Promise<{ requests: number; seconds: number }>((resolve, reject) =>
-    child.once('exit', () => {
-      const line = out.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
-      if (line) resolve(JSON.parse(line.slice('BENCH_RESULT '.length)));
-      else reject(new Error(`wrk printed no result:\n${out}`));
-    }),
-  );
-  return { child, result };
-}
-
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-threads-'));
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-const server = bare ? spawnNode(['bench/bare-server.mjs'], { PORT: String(port) }) : spawnSvc({ PORT: String(port), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir });
+const server = bare ? await startBareServer(port, Number(process.env.BARE_WORK_US ?? 0)) : spawnSvc({ PORT: String(port), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir });
 try {
-  let env = { BENCH_SITE: 'bare', BENCH_RELAY_KEY: 'bare', BENCH_DOMAIN: 'bench.example' };
-  if (bare) await new Promise((r) => setTimeout(r, 1500));
-  else {
+  // The bare route takes any body: bench/collect.lua's variables need no site there.
+  let env: Record<string, string> = { BENCH_SITE: 'bare', BENCH_RELAY_KEY: 'bare', BENCH_DOMAIN: 'bench.example' };
+  if (!bare) {
     await waitHealthy(`${url}/healthz`);
-    const org = await admin(url, 'POST', '/orgs', { name: 'bench' });
-    const site = await admin(url, 'POST', `/orgs/${org.id}/sites`, { domain: env.BENCH_DOMAIN, name: 'Bench', timezone: 'Europe/Paris' });
-    const relay = await admin(url, 'POST', '/relay-keys', { name: 'bench' });
-    env = { BENCH_SITE: site.id, BENCH_RELAY_KEY: relay.key, BENCH_DOMAIN: env.BENCH_DOMAIN };
+    env = (await benchSite(url)).wrkEnv;
   }
-  await wrk(url, env, 2).result;
+  await startWrk(url, env, 2).result;
   // The measure leaves out wrk's first and last 300 ms (connections opening and closing).
-  const run = wrk(url, env, SECONDS);
+  const run = startWrk(url, env, SECONDS);
   await new Promise((r) => setTimeout(r, 300));
   const [before, wrkBefore, machineBefore, started] = [threadCpu(server.pid!), cpuSeconds(run.child.pid!), machineBusySeconds(), performance.now()];
   await new Promise((r) => setTimeout(r, (SECONDS - 0.6) * 1000));
@@ -87,9 +69,6 @@ try {
   console.log(`  wrk                ${((wrkAfter - wrkBefore) / seconds).toFixed(2)} cores, ${perRequest(wrkAfter - wrkBefore)} a request`);
   console.log(`  machine busy       ${((machineAfter - machineBefore) / seconds).toFixed(2)} cores`);
 } finally {
-  if (bare) {
-    server.kill('SIGINT');
-    await new Promise((r) => server.once('exit', r));
-  } else await stopProcess(server);
+  await (bare ? stopBareServer(server) : stopProcess(server));
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import { freePort } from '../support/ports.js';
-import { admin, cpuSeconds, hasWrk, metric, rssMb, spawnNode, spawnSvc, TOKEN, waitHealthy, wrkLoad } from './processes.js';
+import { admin, benchSite, cpuSeconds, hasWrk, metric, rssMb, spawnSvc, startBareServer, stopBareServer, TOKEN, waitHealthy, wrkLoad } from './processes.js';
 import { eventRequests, importFile, load, singleEventVisitorsFile } from './traffic.js';
 import { sql } from '../src/sql/sql.js';
 
@@ -52,18 +52,14 @@ async function main() {
   const svcUrl = `http://127.0.0.1:${svcPort}`;
   const bareUrl = `http://127.0.0.1:${barePort}`;
   const svc = spawnSvc({ PORT: String(svcPort), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir });
-  const bare = spawnNode(['bench/bare-server.mjs'], { PORT: String(barePort) });
-  await Promise.all([waitHealthy(`${svcUrl}/healthz`), new Promise((r) => setTimeout(r, 1500))]);
+  const [bare] = await Promise.all([startBareServer(barePort), waitHealthy(`${svcUrl}/healthz`)]);
 
-  const org = await admin(svcUrl, 'POST', '/orgs', { name: 'bench' });
   const domain = 'bench.example';
-  const site = await admin(svcUrl, 'POST', `/orgs/${org.id}/sites`, { domain, name: 'Bench', timezone: 'Europe/Paris' });
-  const relay = await admin(svcUrl, 'POST', '/relay-keys', { name: 'bench' });
-  const requests = () => eventRequests(site.id, relay.key, domain);
+  const { orgId, siteId, relayKey, wrkEnv } = await benchSite(svcUrl, domain);
+  const requests = () => eventRequests(siteId, relayKey, domain);
 
   const generator = hasWrk ? 'wrk (1 thread, own process)' : 'autocannon in this process (install wrk for a generator that does not cap the bare route)';
   console.log(`ingest bench: ${SECONDS}s per run, 2 servers side by side; maximum throughput and 5 000 events/s by ${generator}`);
-  const wrkEnv = { BENCH_SITE: site.id, BENCH_RELAY_KEY: relay.key, BENCH_DOMAIN: domain };
   const max = (url: string) => (hasWrk ? wrkLoad(url, wrkEnv, SECONDS) : load(url, requests(), { connections: 64, seconds: SECONDS }));
   const at5k = (url: string) => (hasWrk ? wrkLoad(url, { ...wrkEnv, BENCH_RATE: '5000' }, SECONDS) : load(url, requests(), { connections: 64, overallRate: 5000, seconds: SECONDS }));
   const warm = await load(svcUrl, requests(), { connections: 16, seconds: 2 });
@@ -75,17 +71,19 @@ async function main() {
   };
   const bareMax = await maxWithCpu(bareUrl, bare.pid!);
   const svcMax = await maxWithCpu(svcUrl, svc.pid!);
+  const svcAt5k = await at5k(svcUrl);
+  const bareAt5k = await at5k(bareUrl);
+  // After the runs at 5 000 events/s, whose p99 is measured right after the maximum throughput's.
   const ceilings: Array<{ us: number; rps: number; cpuUs: number }> = [];
   for (const us of CEILING_US) {
     const port = await freePort();
-    const busy = spawnNode(['bench/bare-server.mjs'], { PORT: String(port), BARE_WORK_US: String(us) });
-    await new Promise((r) => setTimeout(r, 1500));
-    ceilings.push({ us, ...(await maxWithCpu(`http://127.0.0.1:${port}`, busy.pid!)) });
-    busy.kill('SIGINT');
-    await new Promise((r) => busy.once('exit', r));
+    const busy = await startBareServer(port, us);
+    try {
+      ceilings.push({ us, ...(await maxWithCpu(`http://127.0.0.1:${port}`, busy.pid!)) });
+    } finally {
+      await stopBareServer(busy);
+    }
   }
-  const svcAt5k = await at5k(svcUrl);
-  const bareAt5k = await at5k(bareUrl);
 
   const collectPeakRss = rssMb(svc.pid!, 'VmHWM');
   const memoryLines = (await (await fetch(`${svcUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text())
@@ -105,12 +103,12 @@ async function main() {
     const report = (await res.json()) as { accepted: number; rejected: number };
     return { ...report, seconds: (performance.now() - started) / 1000 };
   };
-  const report = await timeImport(site.id, importFile());
-  const worstSite = await admin(svcUrl, 'POST', `/orgs/${org.id}/sites`, { domain: 'worst.example', name: 'Worst case', timezone: 'Europe/Paris' });
+  const report = await timeImport(siteId, importFile());
+  const worstSite = await admin(svcUrl, 'POST', `/orgs/${orgId}/sites`, { domain: 'worst.example', name: 'Worst case', timezone: 'Europe/Paris' });
   const worst = await timeImport(worstSite.id, singleEventVisitorsFile());
   // Live traffic at 1 000 events/s while the same import goes to a third site: an import gives the
   // event loop back every few milliseconds, so collection must not wait for it.
-  const loadedSite = await admin(svcUrl, 'POST', `/orgs/${org.id}/sites`, { domain: 'loaded.example', name: 'Import under load', timezone: 'Europe/Paris' });
+  const loadedSite = await admin(svcUrl, 'POST', `/orgs/${orgId}/sites`, { domain: 'loaded.example', name: 'Import under load', timezone: 'Europe/Paris' });
   const loadedFile = importFile();
   const liveDuring = rateLoadProcess({ ...wrkEnv, BENCH_URL: svcUrl, BENCH_CONNECTIONS: '16', BENCH_RATE: '1000', BENCH_SECONDS: String(Math.ceil(report.seconds) + 4) });
   // The child needs a moment to start sending; the import then runs inside its run.
@@ -125,10 +123,10 @@ async function main() {
   const importPeakRss = rssMb(svc.pid!, 'VmHWM');
   svc.kill('SIGTERM');
   const exitCode = await new Promise<number | null>((r) => svc.once('exit', r));
-  bare.kill('SIGTERM');
+  await stopBareServer(bare);
 
   const store = await DuckDbEventStore.open({ path: join(dataDir, 'events.duckdb'), readers: 1 });
-  const [{ n } = { n: 0n }] = await store.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${site.id} AND page <> ''`);
+  const [{ n } = { n: 0n }] = await store.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE site_id = ${siteId} AND page <> ''`);
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
 

@@ -64,25 +64,60 @@ export interface WrkResult {
   errors: number;
 }
 
+/** A wrk run under way: its process, and its figures once it ends. */
+export interface WrkRun {
+  child: ChildProcess;
+  result: Promise<{ requests: number; seconds: number; p50: number; p99: number; socketErrors: number; statuses: Record<string, number> }>;
+}
+
 /**
  * Load with wrk: 1 thread (one core), `connections` connections, the events of bench/collect.lua
  * (`env`: BENCH_SITE, BENCH_RELAY_KEY, BENCH_DOMAIN, BENCH_VISITOR_BASE to give concurrent
  * generators visitors of their own, and BENCH_RATE to pace them; without it, as fast as answered).
  */
-export function wrkLoad(url: string, env: Record<string, string>, seconds: number, connections = 64): Promise<WrkResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', 'bench/collect.lua', url], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+export function startWrk(url: string, env: Record<string, string>, seconds: number, connections = 64): WrkRun {
+  const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', 'bench/collect.lua', url], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const result: WrkRun['result'] = new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', () => {
       const line = out.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
       if (!line) return reject(new Error(`wrk printed no result:\n${out}`));
-      const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as { requests: number; seconds: number; p50: number; p99: number; socketErrors: number; statuses: Record<string, number> };
-      const answered = r.statuses['202'] ?? 0;
-      resolve({ rps: answered / r.seconds, p99: Number(r.p99.toFixed(1)), p50: Number(r.p50.toFixed(1)), answered, non2xx: r.requests - answered, errors: r.socketErrors });
+      resolve(JSON.parse(line.slice('BENCH_RESULT '.length)));
     });
   });
+  return { child, result };
+}
+
+/** A wrk run's figures: answered 202s a second, latency, and what was not answered 202. */
+export async function wrkLoad(url: string, env: Record<string, string>, seconds: number, connections = 64): Promise<WrkResult> {
+  const r = await startWrk(url, env, seconds, connections).result;
+  const answered = r.statuses['202'] ?? 0;
+  return { rps: answered / r.seconds, p99: Number(r.p99.toFixed(1)), p50: Number(r.p50.toFixed(1)), answered, non2xx: r.requests - answered, errors: r.socketErrors };
+}
+
+/** An organisation, a site and a relay key on a running svc: the variables bench/collect.lua reads. */
+export async function benchSite(base: string, domain = 'bench.example'): Promise<{ orgId: string; siteId: string; relayKey: string; wrkEnv: Record<string, string> }> {
+  const org = await admin(base, 'POST', '/orgs', { name: 'bench' });
+  const site = await admin(base, 'POST', `/orgs/${org.id}/sites`, { domain, name: 'Bench', timezone: 'Europe/Paris' });
+  const relay = await admin(base, 'POST', '/relay-keys', { name: 'bench' });
+  return { orgId: org.id, siteId: site.id, relayKey: relay.key, wrkEnv: { BENCH_SITE: site.id, BENCH_RELAY_KEY: relay.key, BENCH_DOMAIN: domain } };
+}
+
+/** The bare route of bench/ingest (bench/bare-server.mjs), `workUs` of work a request if given, once it listens. */
+export async function startBareServer(port: number, workUs?: number): Promise<ChildProcess> {
+  const bare = spawnNode(['bench/bare-server.mjs'], { PORT: String(port), ...(workUs ? { BARE_WORK_US: String(workUs) } : {}) });
+  await new Promise((r) => setTimeout(r, 1500));
+  return bare;
+}
+
+/** Stops the bare route (it exits on SIGINT). */
+export async function stopBareServer(bare: ChildProcess): Promise<void> {
+  if (bare.exitCode !== null) return;
+  const exited = new Promise((r) => bare.once('exit', r));
+  bare.kill('SIGINT');
+  await exited;
 }
 
 export async function admin(base: string, method: string, path: string, body?: unknown) {

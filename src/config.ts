@@ -25,7 +25,7 @@ export interface Config {
   /** SVC_LOG_FORMAT: JSON lines, one readable line per request, or (undefined) by whether stdout is a terminal. */
   logFormat: LogFormat | undefined;
   duckdbMemoryLimit: string; // DuckDB's memory_limit: its share of SVC_MEMORY_BUDGET_MB, or SVC_DUCKDB_MEMORY_LIMIT
-  duckdbImportMemoryLimit: string; // DuckDB's memory_limit while an import runs (IMPORT_POOL_SHARE)
+  duckdbImportMemoryLimit: string; // DuckDB's memory_limit while an import runs (importPoolMb)
   sessionCacheBytes: number; // the live-session cache's bound: the rest of SVC_MEMORY_BUDGET_MB
   alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
   /** SVC_PUBLIC_URL: where browsers and people reach the service (the snippet, printed links); no trailing slash. */
@@ -95,16 +95,22 @@ export const DEFAULT_ALERT_HISTORY_DAYS = 90;
 /** The least of the memory budget the live-session cache may have (about 50 000 sessions). */
 const MIN_SESSION_CACHE_MB = 16;
 
-/**
- * DuckDB's pool while an import runs: half its limit, since an import's bulk commit and rollups
- * hold about as much again outside the pool (a 2 000 000-line import under a 256 MB budget peaked
- * at 570 - 598 MB with the whole pool, 447 - 4xx MB with half: docs/performance.md#memory), but
- * never under what a rollup pass of 1 000 000 events needs (112 MB; src/stats/rollups/job.ts).
- */
-export function importPoolMb(duckdbMb: number): number {
-  return Math.min(duckdbMb, Math.max(Math.floor(duckdbMb / 2), ROLLUP_PASS_MB));
-}
+/** What a rollup pass of 1 000 000 events needs of DuckDB's pool (src/stats/rollups/job.ts). */
 const ROLLUP_PASS_MB = 112;
+/**
+ * What an import's bulk commit and rollups hold beside DuckDB's pool, in allocations the pool does
+ * not manage: about 100 MB over the process at rest beside a 112 MB pool in the 2 000 000-line
+ * import test (docs/performance.md#memory). A rollup pass's size bounds it, not the pool's.
+ */
+const IMPORT_BESIDE_POOL_MB = 112;
+
+/**
+ * DuckDB's pool while an import runs: its limit less what the import holds beside the pool, so that
+ * the two stay within the pool's share of the budget, but never under what a rollup pass needs.
+ */
+function importPoolMb(duckdbMb: number): number {
+  return Math.min(duckdbMb, Math.max(duckdbMb - IMPORT_BESIDE_POOL_MB, ROLLUP_PASS_MB));
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 export const LOG_FORMATS = ['json', 'pretty'] as const;

@@ -80,7 +80,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   let spool: Spool | undefined;
   let eventLog: EventLog | undefined;
   try {
-    const opened = await openEventStore({ dataDir: config.dataDir, duckdbMemoryLimit: config.duckdbMemoryLimit, duckdbImportMemoryLimit: config.duckdbImportMemoryLimit, clickhouseUrl: config.clickhouseUrl });
+    const opened = await openEventStore({ dataDir: config.dataDir, duckdbMemoryLimit: config.duckdbMemoryLimit, duckdbImportMemoryLimit: config.duckdbImportMemoryLimit, warn: (err, message) => log.warn({ err }, message), clickhouseUrl: config.clickhouseUrl });
     events = options.events?.(opened) ?? opened;
     if (runsRole(config, 'collect')) {
       // A torn record's events were still in the write buffer when the process died: the crash lost them, as it would without a spool.

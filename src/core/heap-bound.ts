@@ -5,7 +5,7 @@
 import { getHeapStatistics } from 'node:v8';
 
 /** A full garbage collection where the process runs with `--expose-gc` (as `npm start` does); else nothing. */
-export const collectGarbage: () => void = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const collectGarbage: () => void = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
 const usedHeapBytes = () => getHeapStatistics().used_heap_size;
 
@@ -24,9 +24,20 @@ export class HeapBound {
     this.usedAfterCollection = usedHeap();
   }
 
-  /** Collects garbage if the used heap has grown past the bound; cheap otherwise (one read of V8's statistics). */
+  /**
+   * Collects garbage if the used heap has grown past the bound; cheap otherwise (one read of V8's
+   * statistics). A heap found lower than the last collection left (V8 collected it meanwhile)
+   * counts the growth from there.
+   */
   check(): void {
-    if (this.usedHeap() > this.usedAfterCollection + this.growthBytes) this.collectNow();
+    const used = this.usedHeap();
+    if (used > this.usedAfterCollection + this.growthBytes) this.collectNow();
+    else if (used < this.usedAfterCollection) this.usedAfterCollection = used;
+  }
+
+  /** Counts the growth from the heap as it is now (long work starting: what is there is not its own). */
+  restart(): void {
+    this.usedAfterCollection = this.usedHeap();
   }
 
   /** Collects garbage now, and counts the growth from what it leaves. */

@@ -4,15 +4,19 @@ export class EventLoopTurns {
   private sliceStart = performance.now();
   private steps = 0;
 
+  private readonly sliceMs: number;
+  private readonly stepsPerCheck: number;
+  private readonly atTurn: () => void;
+
   /**
-   * `sliceMs`: work between turns; the clock is read every `stepsPerCheck` steps only. `atTurn`
-   * runs before each turn is given back (the work's upkeep, such as bounding its heap).
+   * `sliceMs`: work between turns (10 ms); the clock is read every `stepsPerCheck` steps only (64).
+   * `atTurn` runs before each turn is given back (the work's upkeep, such as bounding its heap).
    */
-  constructor(
-    private readonly sliceMs = 10,
-    private readonly stepsPerCheck = 64,
-    private readonly atTurn: () => void = () => undefined,
-  ) {}
+  constructor(options: { sliceMs?: number; stepsPerCheck?: number; atTurn?: () => void } = {}) {
+    this.sliceMs = options.sliceMs ?? 10;
+    this.stepsPerCheck = options.stepsPerCheck ?? 64;
+    this.atTurn = options.atTurn ?? (() => undefined);
+  }
 
   /** After a step of work: a promise of a later turn once the slice is spent, else undefined. */
   step(): Promise<void> | undefined {

@@ -43,9 +43,27 @@ test('collectNow collects whatever the growth, and the bound counts from it', ()
   assert.equal(heap.collections, 1, 'within 50 of the 80 the collection left');
 });
 
+test('a heap V8 collected below the last collection counts the growth from there; restart counts it from now', () => {
+  const { heap, bound } = fakeHeap(100, 60);
+  const heapBound = bound(50);
+  heap.used = 70; // V8 collected on its own
+  heapBound.check();
+  heap.used = 120;
+  heapBound.check();
+  assert.equal(heap.collections, 0, 'within 50 of the 70 seen');
+  heap.used = 121;
+  heapBound.check();
+  assert.equal(heap.collections, 1);
+  heap.used = 300;
+  heapBound.restart();
+  heap.used = 350;
+  heapBound.check();
+  assert.equal(heap.collections, 1, 'within 50 of the 300 it restarted from');
+});
+
 test('long work runs its upkeep before each turn it gives back, and only then', async () => {
   let upkeep = 0;
-  const turns = new EventLoopTurns(0, 4, () => upkeep++);
+  const turns = new EventLoopTurns({ sliceMs: 0, stepsPerCheck: 4, atTurn: () => upkeep++ });
   for (let i = 0; i < 3; i++) assert.equal(turns.step(), undefined);
   assert.equal(upkeep, 0, 'no turn yet');
   const turn = turns.step();

@@ -4,17 +4,17 @@ import assert from 'node:assert/strict';
 import { EventLoopTurns } from '../../src/core/turns.js';
 
 test('no turn is taken while the slice lasts, nor between clock checks', () => {
-  const turns = new EventLoopTurns(60_000, 1);
+  const turns = new EventLoopTurns({ sliceMs: 60_000, stepsPerCheck: 1 });
   for (let i = 0; i < 1000; i++) assert.equal(turns.step(), undefined);
   // A spent slice is only noticed on a checking step.
-  const sparse = new EventLoopTurns(0, 4);
+  const sparse = new EventLoopTurns({ sliceMs: 0, stepsPerCheck: 4 });
   assert.deepEqual([sparse.step(), sparse.step(), sparse.step()], [undefined, undefined, undefined]);
   assert.ok(sparse.step() instanceof Promise);
 });
 
 test('a spent slice gives the event loop a turn: what was waiting runs before the work goes on', async () => {
   // A slice far longer than a slow machine's pause between the turn and the next step.
-  const turns = new EventLoopTurns(50, 1);
+  const turns = new EventLoopTurns({ sliceMs: 50, stepsPerCheck: 1 });
   let timerRan = false;
   setTimeout(() => (timerRan = true), 0);
   let turn: Promise<void> | undefined;

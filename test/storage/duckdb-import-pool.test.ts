@@ -40,6 +40,40 @@ test('the pool is at the import limit while imports overlap, and back once the l
   }
 });
 
+test('imports started in one tick both run at the import limit; one started while the limit is set back runs at it too', async () => {
+  const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '224MiB', importMemoryLimit: '112MiB' });
+  try {
+    const [a, b] = [heldImport(store), heldImport(store)];
+    assert.deepEqual(await Promise.all([a.started, b.started]), ['112.0 MiB', '112.0 MiB']);
+    a.release();
+    b.release();
+    await Promise.all([a.done, b.done]);
+    assert.equal(await limitOf(store), '224.0 MiB');
+    // The next import starts once the first's work is done, while its limit is being set back.
+    let next: ReturnType<typeof heldImport> | undefined;
+    const first = store.whileImporting(async () => {
+      setImmediate(() => (next = heldImport(store)));
+    });
+    await first;
+    assert.ok(next, 'started before the first import returned');
+    assert.equal(await next.started, '112.0 MiB');
+    next.release();
+    await next.done;
+    assert.equal(await limitOf(store), '224.0 MiB');
+  } finally {
+    await store.close();
+  }
+});
+
+test('an import that ends after the store closed answers what its work answered', async () => {
+  const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '224MiB', importMemoryLimit: '112MiB' });
+  const held = heldImport(store);
+  assert.equal(await held.started, '112.0 MiB');
+  await store.close();
+  held.release();
+  assert.equal(await held.done, 'answer');
+});
+
 test('a failing import sets the pool back and fails with its own error', async () => {
   const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '200MiB', importMemoryLimit: '120MiB' });
   try {
@@ -56,12 +90,14 @@ test('a failing import sets the pool back and fails with its own error', async (
   }
 });
 
-test('without an import limit the pool is left as it is; a limit not written as configuration writes it is refused', async () => {
-  const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '200MiB' });
-  try {
-    assert.equal(await store.whileImporting(async () => limitOf(store)), '200.0 MiB');
-  } finally {
-    await store.close();
+test('without an import limit, or with one equal to the limit, the pool is left as it is; a limit not written as configuration writes it is refused', async () => {
+  for (const importMemoryLimit of [undefined, '200MiB']) {
+    const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '200MiB', ...(importMemoryLimit ? { importMemoryLimit } : {}) });
+    try {
+      assert.equal(await store.whileImporting(async () => limitOf(store)), '200.0 MiB');
+    } finally {
+      await store.close();
+    }
   }
   await assert.rejects(DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '200MiB', importMemoryLimit: "1MB'; DROP TABLE events; --" }), /not a memory limit/);
 });

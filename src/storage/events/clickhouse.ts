@@ -181,14 +181,15 @@ export class ClickHouseEventStore implements EventStore {
     await guarded(() => this.client.insert({ table: spec.name, values, format: 'JSONEachRow' }).then(() => undefined));
   }
 
+  /** An import holds nothing of ClickHouse's in this process: it runs as it is. */
+  async whileImporting<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   /**
    * A staging table of its own (the events table's structure), moved into `events` month by month
    * at commit (`ATTACH PARTITION … FROM`, each month whole), dropped at rollback.
    */
-  whileImporting<T>(work: () => Promise<T>): Promise<T> {
-    return work();
-  }
-
   async beginBulk(): Promise<BulkAppend> {
     const table = `events_bulk_${randomBytes(8).toString('hex')}`;
     await this.define(`CREATE TABLE ${table} AS events`);

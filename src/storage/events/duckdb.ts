@@ -124,6 +124,8 @@ export interface DuckDbEventStoreOptions {
   memoryLimit?: string;
   /** The memory_limit while an import runs (`whileImporting`), with `memoryLimit`; without, imports keep the pool as it is. */
   importMemoryLimit?: string;
+  /** Hears a change of the pool's limit that DuckDB refused (the pool keeps the limit it has). */
+  warn?: (err: unknown, message: string) => void;
 }
 
 /**
@@ -135,7 +137,7 @@ const APPENDED_BATCHES = 'appended_batches';
 const APPENDED_BATCHES_KEPT_MS = 7 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
-/** A memory limit as the configuration writes it ('224MB', '2GB'): the only text a SET here is given. */
+/** A memory limit as the configuration writes it ('224MiB', '2GB'): the only text a SET here is given. */
 function checkedMemoryLimit(limit: string): string {
   if (!/^\d{1,7}(MB|GB|MiB|GiB)$/.test(limit)) throw new Error(`not a memory limit: ${JSON.stringify(limit)}`);
   return limit;
@@ -156,13 +158,15 @@ export class DuckDbEventStore implements EventStore {
   /** The bulk writes still open, each as its rollback. */
   private readonly bulks = new Set<() => Promise<void>>();
   private prunedAt = 0;
-  /** Imports under way, and the last change of the pool's limit (one at a time, in order). */
+  /** Imports under way, and the last change of the pool's limit (one at a time, in order; it never rejects). */
   private imports = 0;
   private limitChange: Promise<void> = Promise.resolve();
+  private closed = false;
 
   private constructor(
     private readonly instance: DuckDBInstance,
-    private readonly limits: { memory?: string; import?: string } = {},
+    private readonly limits: { memory: string; import: string } | null,
+    private readonly warn: (err: unknown, message: string) => void,
   ) {}
 
   static async open(options: DuckDbEventStoreOptions): Promise<DuckDbEventStore> {
@@ -172,8 +176,13 @@ export class DuckDbEventStore implements EventStore {
     // (docs/performance.md#memory).
     const config: Record<string, string> = { allocator_background_threads: 'true' };
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;
+    // An import limit equal to the limit changes nothing: imports then keep the pool as it is.
+    const limits =
+      options.memoryLimit && options.importMemoryLimit && options.importMemoryLimit !== options.memoryLimit
+        ? { memory: checkedMemoryLimit(options.memoryLimit), import: checkedMemoryLimit(options.importMemoryLimit) }
+        : null;
     const instance = await DuckDBInstance.create(options.path, config);
-    const store = new DuckDbEventStore(instance, options.memoryLimit && options.importMemoryLimit ? { memory: checkedMemoryLimit(options.memoryLimit), import: checkedMemoryLimit(options.importMemoryLimit) } : {});
+    const store = new DuckDbEventStore(instance, limits, options.warn ?? (() => undefined));
     store.writer = new SerialConnection(await instance.connect());
     for (let i = 0; i < (options.readers ?? 3); i++) {
       store.readers.push(new ReadConnection(await instance.connect()));
@@ -270,43 +279,47 @@ export class DuckDbEventStore implements EventStore {
   }
 
   /**
-   * A bulk write on a connection of its own, in one transaction: live flushes on the writer
-   * connection go on meanwhile (DuckDB lets concurrent transactions append to one table), and
-   * readers see none of the rows until commit.
-   */
-  /**
    * The buffer pool is lowered to the import limit when the first import starts and set back when
-   * the last one ends: an import's bulk commit and rollups hold about as much memory again outside
-   * the pool (their allocator's), which the pool's share of the budget does not count. The other
-   * reads meanwhile spill or evict sooner. A pool that cannot shrink that far (its pages pinned by
-   * statements under way) keeps its limit, and the import runs as it would without.
+   * the last one ends: an import's bulk commit and rollups hold memory outside the pool (in
+   * allocations it does not manage, and what its allocator keeps of them), which the pool's share
+   * of the budget does not count. The other reads meanwhile evict and spill sooner. Every import
+   * waits for the lowering, whichever asked it. A limit DuckDB refuses (a pool that cannot shrink
+   * that far, its pages pinned by statements under way) is reported through `warn`, and the import
+   * runs with the pool as it is; neither changing the limit nor setting it back fails an import.
    */
   async whileImporting<T>(work: () => Promise<T>): Promise<T> {
-    const { memory, import: importLimit } = this.limits;
-    if (memory === undefined || importLimit === undefined) return work();
-    if (this.imports++ === 0) await this.setMemoryLimit(importLimit);
+    if (this.limits === null) return work();
+    if (++this.imports === 1) void this.setMemoryLimit(this.limits.import);
+    await this.limitChange;
     try {
       return await work();
     } finally {
-      if (--this.imports === 0) await this.setMemoryLimit(memory);
+      if (--this.imports === 0) await this.setMemoryLimit(this.limits.memory);
     }
   }
 
-  /** Changes the pool's limit after the changes asked before; a failure leaves the limit as it was. */
+  /** Changes the pool's limit after the changes asked before; never rejects. */
   private setMemoryLimit(limit: string): Promise<void> {
     this.limitChange = this.limitChange.then(async () => {
-      const connection = await this.instance.connect();
+      if (this.closed) return;
+      let connection: DuckDBConnection | undefined;
       try {
-        await connection.run(`SET memory_limit = '${checkedMemoryLimit(limit)}'`);
-      } catch {
-        // Not enough of the pool could be freed: it keeps its limit.
+        connection = await this.instance.connect();
+        await connection.run(`SET memory_limit = '${limit}'`);
+      } catch (err) {
+        this.warn(err, `DuckDB's memory_limit could not be set to ${limit}; the pool keeps the limit it has`);
       } finally {
-        connection.closeSync();
+        connection?.closeSync();
       }
     });
     return this.limitChange;
   }
 
+  /**
+   * A bulk write on a connection of its own, in one transaction: live flushes on the writer
+   * connection go on meanwhile (DuckDB lets concurrent transactions append to one table), and
+   * readers see none of the rows until commit.
+   */
   async beginBulk(): Promise<BulkAppend> {
     const conn = await this.instance.connect();
     const serial = new SerialConnection(conn);
@@ -424,6 +437,9 @@ export class DuckDbEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    // No change of the pool's limit runs on a closing instance, nor after.
+    this.closed = true;
+    await this.limitChange;
     // A bulk write still open is rolled back, once the append under way has returned.
     await Promise.all([...this.bulks].map((abandon) => abandon()));
     // Wait for queued work, then release the file so another process may open it.

@@ -10,11 +10,13 @@ export interface EventStoreLocation {
   duckdbMemoryLimit?: string;
   /** DuckDB's memory_limit while an import runs. */
   duckdbImportMemoryLimit?: string;
+  /** Hears what the store carries on without (DuckDB: a change of its pool's limit it refused). */
+  warn?: (err: unknown, message: string) => void;
   /** `http(s)://[user:password@]host:port/database`: ClickHouse (the database is created if missing); unset, DuckDB. */
   clickhouseUrl?: string | undefined;
 }
 
 export function openEventStore(location: EventStoreLocation): Promise<EventStore> {
   if (location.clickhouseUrl !== undefined) return ClickHouseEventStore.open({ url: location.clickhouseUrl });
-  return DuckDbEventStore.open({ path: join(location.dataDir, 'events.duckdb'), memoryLimit: location.duckdbMemoryLimit, importMemoryLimit: location.duckdbImportMemoryLimit });
+  return DuckDbEventStore.open({ path: join(location.dataDir, 'events.duckdb'), memoryLimit: location.duckdbMemoryLimit, importMemoryLimit: location.duckdbImportMemoryLimit, warn: location.warn });
 }
