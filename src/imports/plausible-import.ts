@@ -131,7 +131,7 @@ function tableOfRecord(name: string, record: CsvRecord, alone: boolean): { table
  */
 export async function importPlausible(events: EventStore, target: ImportTarget, path: string, name: string, progress: (done: number) => void = () => {}): Promise<ImportReport> {
   try {
-    return await events.whileImporting(() => readAndWrite(events, target, path, name, progress));
+    return await readAndWrite(events, target, path, name, progress);
   } catch (err) {
     await removeImport(events, target);
     if (err instanceof ZipRefused) throw new ImportRefused(err.message, { cause: err });
@@ -209,7 +209,10 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
   if (!report.files.some((f) => f.table !== null)) throw new ImportRefused('the file holds none of the tables of Plausible\'s export');
   report.days ??= first !== null && last !== null ? { from: first, to: last } : null;
   if (report.days === null) return report;
-  report.skippedDays = await writeImport(events, target, report.days);
+  // The rewrite from the staged rows runs with the memory the store gives imports; the staging
+  // before it does not (its appends run on the event loop, where a pool under pressure spills).
+  const days = report.days;
+  report.skippedDays = await events.whileImporting(() => writeImport(events, target, days));
   progress(1);
   return report;
 }

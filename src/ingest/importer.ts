@@ -68,14 +68,10 @@ export class Importer {
    * Imports NDJSON lines for a site: validated and enriched like live events (origin, rate limit
    * and GPC do not apply; bots are dropped), sessionized in time order with salts that live only
    * for this call, stored in one bulk write, then handed to the import listeners before returning.
-   * Nothing of a call that fails is stored. The call runs with the memory the store gives imports
-   * (`EventStore.whileImporting`), its heap bounded (`IMPORT_HEAP`).
+   * Nothing of a call that fails is stored. Its heap is bounded (`IMPORT_HEAP`), and its commit and
+   * rollups run with the memory the store gives imports (`EventStore.whileImporting`).
    */
-  importLines(site: Site, stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): Promise<ImportReport> {
-    return this.deps.events.whileImporting(() => this.importWithin(site, stream));
-  }
-
-  private async importWithin(site: Site, stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): Promise<ImportReport> {
+  async importLines(site: Site, stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): Promise<ImportReport> {
     const now = this.deps.clock.now();
     const maxLines = this.deps.maxImportLines ?? MAX_IMPORT_LINES;
     const errors: ImportReport['errors'] = [];
@@ -157,18 +153,26 @@ export class Importer {
           if (added) await added;
         }
       }
-      // The commit and the rollups, where DuckDB's memory peaks, start from what is live.
+      // The commit and the rollups, where DuckDB's memory peaks, start from what is live, within
+      // the import's memory. The appends before them do not: they run on the event loop, where
+      // appends into a pool under pressure spill and would hold up collection meanwhile.
       if (acceptedLines.length >= COLLECT_GARBAGE_LINES) IMPORT_HEAP.collectNow();
-      await this.importCommit(site, writer.days(), () => writer.commit());
+      return await this.deps.events.whileImporting(async () => {
+        await this.importCommit(site, writer.days(), () => writer.commit());
+        return this.rollUp(site, writer.days(), acceptedLines.length, { rejected, errors });
+      });
     } finally {
       body.release();
       await writer.abandon();
     }
-    const accepted = acceptedLines.length;
+  }
+
+  /** Counts a committed import's events and hands its days to the import listeners (the rollups). */
+  private async rollUp(site: Site, days: string[], accepted: number, rejections: Omit<ImportReport, 'accepted'>): Promise<ImportReport> {
     this.deps.drops.count('accepted', 'import', accepted);
     if (accepted >= COLLECT_GARBAGE_LINES) IMPORT_HEAP.collectNow();
     try {
-      for (const listener of this.importListeners) await listener(site, writer.days());
+      for (const listener of this.importListeners) await listener(site, days);
     } catch (err) {
       // The events are stored: the caller must not send them again, and learns how they complete.
       this.deps.log?.error({ err, site: site.id }, 'rollups after an import failed; the rollup task completes them');
@@ -176,7 +180,7 @@ export class Importer {
       const cause = (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200);
       throw apiError('IMPORT_ROLLUPS_PENDING', 'rollups', { accepted, cause });
     }
-    return { accepted, rejected, errors };
+    return { accepted, ...rejections };
   }
 }
 
