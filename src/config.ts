@@ -105,7 +105,7 @@ const ROLLUP_PASS_MB = 112;
 const IMPORT_BESIDE_POOL_MB = 112;
 
 /**
- * DuckDB's pool while an import runs: its limit less what the import holds beside the pool, so that
+ * DuckDB's pool while an import commits and rolls up: its limit less what those hold beside the pool, so that
  * the two stay within the pool's share of the budget, but never under what a rollup pass needs.
  */
 function importPoolMb(duckdbMb: number): number {

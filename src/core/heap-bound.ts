@@ -14,7 +14,7 @@ export class HeapBound {
 
   /**
    * `growthBytes`: how far the used heap may grow past what the last collection left. A collection
-   * stops the event loop for about 20 ms (60 MB live), so the growth sets how often that happens.
+   * stops the event loop for 20 - 40 ms (60 MB live), so the growth sets how often that happens.
    */
   constructor(
     private readonly growthBytes: number,

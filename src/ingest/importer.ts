@@ -189,9 +189,9 @@ export class Importer {
  * V8's used heap has grown by 48 MB since the last (checked at each turn an import gives back; an
  * import starting counts from the heap as it finds it), and before an import's commit and its
  * rollups, where DuckDB's memory peaks. A 1 000 000-line import's enrichment then holds at most
- * about 120 MB of heap instead of up to 230 MB. Each collection stops the event loop for about
- * 20 ms; imports of fewer than COLLECT_GARBAGE_LINES accepted lines skip the two before the commit
- * and the rollups.
+ * about 120 MB of heap instead of up to 230 MB. Each collection stops the event loop for 20 - 40
+ * ms; imports of fewer than COLLECT_GARBAGE_LINES accepted lines skip the two before the commit and
+ * the rollups.
  */
 const IMPORT_HEAP = new HeapBound(48 * 1024 * 1024);
 const COLLECT_GARBAGE_LINES = 100_000;
