@@ -21,9 +21,18 @@ function heldImport(store: DuckDbEventStore) {
   return { started, release, done };
 }
 
-test('the pool is at the import limit while imports overlap, and back once the last ends', async () => {
-  const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '224MiB', importMemoryLimit: '112MiB' });
+/** A store of `memoryLimit` with `importMemoryLimit` for imports, closed after `body`. */
+async function withStore(memoryLimit: string, importMemoryLimit: string | undefined, body: (store: DuckDbEventStore) => Promise<void>): Promise<void> {
+  const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit, ...(importMemoryLimit ? { importMemoryLimit } : {}) });
   try {
+    await body(store);
+  } finally {
+    await store.close();
+  }
+}
+
+test('the pool is at the import limit while imports overlap, and back once the last ends', async () => {
+  await withStore('224MiB', '112MiB', async (store) => {
     assert.equal(await limitOf(store), '224.0 MiB');
     const first = heldImport(store);
     assert.equal(await first.started, '112.0 MiB');
@@ -35,14 +44,11 @@ test('the pool is at the import limit while imports overlap, and back once the l
     second.release();
     await second.done;
     assert.equal(await limitOf(store), '224.0 MiB');
-  } finally {
-    await store.close();
-  }
+  });
 });
 
 test('imports started in one tick both run at the import limit; one started while the limit is set back runs at it too', async () => {
-  const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '224MiB', importMemoryLimit: '112MiB' });
-  try {
+  await withStore('224MiB', '112MiB', async (store) => {
     const [a, b] = [heldImport(store), heldImport(store)];
     assert.deepEqual(await Promise.all([a.started, b.started]), ['112.0 MiB', '112.0 MiB']);
     a.release();
@@ -60,9 +66,7 @@ test('imports started in one tick both run at the import limit; one started whil
     next.release();
     await next.done;
     assert.equal(await limitOf(store), '224.0 MiB');
-  } finally {
-    await store.close();
-  }
+  });
 });
 
 test('an import that ends after the store closed answers what its work answered', async () => {
@@ -75,8 +79,7 @@ test('an import that ends after the store closed answers what its work answered'
 });
 
 test('a failing import sets the pool back and fails with its own error', async () => {
-  const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '200MiB', importMemoryLimit: '120MiB' });
-  try {
+  await withStore('200MiB', '120MiB', async (store) => {
     await assert.rejects(
       store.whileImporting(async () => {
         assert.equal(await limitOf(store), '120.0 MiB');
@@ -85,19 +88,12 @@ test('a failing import sets the pool back and fails with its own error', async (
       /the import failed/,
     );
     assert.equal(await limitOf(store), '200.0 MiB');
-  } finally {
-    await store.close();
-  }
+  });
 });
 
 test('without an import limit, or with one equal to the limit, the pool is left as it is; a limit not written as configuration writes it is refused', async () => {
   for (const importMemoryLimit of [undefined, '200MiB']) {
-    const store = await DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '200MiB', ...(importMemoryLimit ? { importMemoryLimit } : {}) });
-    try {
-      assert.equal(await store.whileImporting(async () => limitOf(store)), '200.0 MiB');
-    } finally {
-      await store.close();
-    }
+    await withStore('200MiB', importMemoryLimit, async (store) => assert.equal(await store.whileImporting(async () => limitOf(store)), '200.0 MiB'));
   }
   await assert.rejects(DuckDbEventStore.open({ path: ':memory:', readers: 1, memoryLimit: '200MiB', importMemoryLimit: "1MB'; DROP TABLE events; --" }), /not a memory limit/);
 });
