@@ -284,9 +284,10 @@ export class DuckDbEventStore implements EventStore {
    * the pool (in allocations it does not manage, and what its allocator keeps of them), which the
    * pool's share of the budget does not count. The other reads meanwhile evict and spill sooner; an
    * append on the event loop under that pressure would spill there and hold up collection, so
-   * imports append before, not within. Every import waits for the lowering, whichever asked it. A limit DuckDB refuses (a pool that cannot shrink
-   * that far, its pages pinned by statements under way) is reported through `warn`, and the import
-   * runs with the pool as it is; neither changing the limit nor setting it back fails an import.
+   * imports append before, not within. Every import waits for the lowering, whichever asked it. A
+   * limit DuckDB refuses (a pool that cannot shrink that far, its pages pinned by statements under
+   * way) is reported through `warn`, and the import runs with the pool as it is; neither changing
+   * the limit nor setting it back fails an import.
    */
   async whileImporting<T>(work: () => Promise<T>): Promise<T> {
     if (this.limits === null) return work();
