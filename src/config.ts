@@ -25,7 +25,7 @@ export interface Config {
   /** SVC_LOG_FORMAT: JSON lines, one readable line per request, or (undefined) by whether stdout is a terminal. */
   logFormat: LogFormat | undefined;
   duckdbMemoryLimit: string; // DuckDB's memory_limit: its share of SVC_MEMORY_BUDGET_MB, or SVC_DUCKDB_MEMORY_LIMIT
-  duckdbImportMemoryLimit: string; // DuckDB's memory_limit while an import runs (importPoolMb)
+  duckdbImportMemoryLimit: string; // DuckDB's memory_limit while an import commits and rolls up (importPoolMb)
   sessionCacheBytes: number; // the live-session cache's bound: the rest of SVC_MEMORY_BUDGET_MB
   alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
   /** SVC_PUBLIC_URL: where browsers and people reach the service (the snippet, printed links); no trailing slash. */
@@ -105,8 +105,9 @@ const ROLLUP_PASS_MB = 112;
 const IMPORT_BESIDE_POOL_MB = 112;
 
 /**
- * DuckDB's pool while an import commits and rolls up: its limit less what those hold beside the pool, so that
- * the two stay within the pool's share of the budget, but never under what a rollup pass needs.
+ * DuckDB's pool while an import commits and rolls up: its limit less what those hold beside the
+ * pool, so that the two stay within the pool's share of the budget, but never under what a rollup
+ * pass needs.
  */
 function importPoolMb(duckdbMb: number): number {
   return Math.min(duckdbMb, Math.max(duckdbMb - IMPORT_BESIDE_POOL_MB, ROLLUP_PASS_MB));

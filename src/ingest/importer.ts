@@ -157,9 +157,10 @@ export class Importer {
       // the import's memory. The appends before them do not: they run on the event loop, where
       // appends into a pool under pressure spill and would hold up collection meanwhile.
       if (acceptedLines.length >= COLLECT_GARBAGE_LINES) IMPORT_HEAP.collectNow();
+      const days = writer.days();
       return await this.deps.events.whileImporting(async () => {
-        await this.importCommit(site, writer.days(), () => writer.commit());
-        return this.rollUp(site, writer.days(), acceptedLines.length, { rejected, errors });
+        await this.importCommit(site, days, () => writer.commit());
+        return this.rollUp(site, days, acceptedLines.length, { rejected, errors });
       });
     } finally {
       body.release();

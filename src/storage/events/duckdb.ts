@@ -122,7 +122,7 @@ export interface DuckDbEventStoreOptions {
   readers?: number;
   /** DuckDB's memory_limit (e.g. '512MB'): its buffer pool, past which it evicts and spills. */
   memoryLimit?: string;
-  /** The memory_limit while an import runs (`whileImporting`), with `memoryLimit`; without, imports keep the pool as it is. */
+  /** The memory_limit while an import commits and rolls up (`whileImporting`), with `memoryLimit`; without, imports keep the pool as it is. */
   importMemoryLimit?: string;
   /** Hears a change of the pool's limit that DuckDB refused (the pool keeps the limit it has). */
   warn?: (err: unknown, message: string) => void;
