@@ -86,7 +86,7 @@ async function importUnderBudget(budgetMb: number): Promise<number> {
 
 /**
  * Under 256 MB, DuckDB's pool is lowered to 112 MB while the imports run and their heap is bounded
- * (docs/performance.md#memory): 440 - 485 MB at the peak (408 - 442 MB within a whole suite's run), where
+ * (docs/performance.md#memory): 440 - 485 MB at the peak (408 - 442 MB within whole suite runs), where
  * the whole pool and V8's own pace of collection peaked at 561 - 589 MB.
  */
 const PEAK_UNDER_256_MB = 540;
