@@ -1,5 +1,6 @@
 // Goals and funnels of a site as stored (the MetaStore stores them: src/storage/meta/types.ts); what
 // the APIs answer of them (steps, summaries, histories) is the vocabulary's.
+import type { Matcher } from '../core/patterns.js';
 import type { FunnelStep, GoalProps, MatchKind } from '../core/vocabulary.js';
 
 export interface Goal {
@@ -12,6 +13,15 @@ export interface Goal {
   props: GoalProps | null;
   /** A revenue goal's currency (event goals only), null for other goals. */
   currency: string | null;
+}
+
+/** What the SQL builders and settlements need of a goal: its matcher, its id, its props and currency. */
+export interface GoalRef extends Matcher {
+  goalId: number;
+  /** The property values an event goal also requires (absent or null: none). */
+  props?: GoalProps | null | undefined;
+  /** A revenue goal's currency (absent in definitions kept before revenue goals existed: none). */
+  currency?: string | null;
 }
 
 /** What creating a goal takes. */

@@ -9,7 +9,8 @@ import { addDays, localDay, startOfLocalDay } from '../core/localtime.js';
 import { integerText, type Dialect } from '../sql/dialect.js';
 import type { DayCut, Period } from '../core/period.js';
 import type { Query } from '../core/query.js';
-import { isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, type Dimension, type Filter, type GoalProps, type PropertyDimension, type QueryDimension } from '../core/vocabulary.js';
+import { isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, type Dimension, type Filter, type PropertyDimension, type QueryDimension } from '../core/vocabulary.js';
+import type { GoalRef } from '../entities/goals.js';
 import { pagePatternRegex, type Matcher } from '../core/patterns.js';
 import { joinSql, sql, SqlList, trusted, withParams, type Sql } from '../sql/sql.js';
 import { GOAL_MEASURES, goalAggregatesOverCounts, IS_PAGEVIEW, PART_FACT_PREFIX, measureAggregates, measureColumns, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from './measures.js';
@@ -377,14 +378,6 @@ function pagePatternPredicate(d: Dialect, pattern: string): Sql {
 export function matcherPredicate(d: Dialect, m: Matcher): Sql {
   if (m.kind === 'event') return sql`name = ${m.pattern}`;
   return sql`(name = 'pageview' AND ${pagePatternPredicate(d, m.pattern)})`;
-}
-
-export interface GoalRef extends Matcher {
-  goalId: number;
-  /** The property values an event goal also requires (absent or null: none). */
-  props?: GoalProps | null | undefined;
-  /** A revenue goal's currency (absent in definitions kept before revenue goals existed: none). */
-  currency?: string | null;
 }
 
 /** Matching predicate of a goal on an event row: its matcher, and each property value it requires, as a filter matches it. */

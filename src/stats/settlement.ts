@@ -15,7 +15,7 @@
 // a spool drains or an import adds today's; rows a newer settlement's run removed). A replaced
 // settlement's rows stay SETTLED_ROWS_GRACE_MS, so that the reads that began with it find them.
 import type { Period } from '../core/period.js';
-import type { GoalRef } from './compile.js';
+import type { GoalRef } from '../entities/goals.js';
 
 /** How long before a run its cut lies: events reach storage within the write buffer's flush (1 s) and a margin. */
 export const SETTLE_LAG_MS = 2 * 60_000;

@@ -1,7 +1,8 @@
 // What several endpoints share: running the daily measure and goal statements of some days into
 // per-day maps, summing days, and the percent change of a comparison.
 import type { EventReader } from '../../storage/events/types.js';
-import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements, type DayParts, type GoalRef } from '../compile.js';
+import type { GoalRef } from '../../entities/goals.js';
+import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements, type DayParts } from '../compile.js';
 import { settlementHeld, type Settlement } from '../settlement.js';
 import { Held, heldSumsOf, type HeldPart, type HeldSumsCache } from '../held-sums.js';
 import { statementKey } from '../shared-reads.js';

@@ -7,7 +7,7 @@
 import { addDays } from '../../core/localtime.js';
 import type { Matcher } from '../../core/patterns.js';
 import type { RollupState } from '../../storage/meta/types.js';
-import type { GoalRef } from '../compile.js';
+import type { GoalRef } from '../../entities/goals.js';
 
 export interface FunnelRef {
   id: number;

@@ -1,8 +1,9 @@
-// The top-level folders of src/ import each other without a cycle (docs/architecture.md "Folders").
+// Modules import each other without a cycle, between the top-level folders of src/ and between
+// single files of src/ and web/ (docs/architecture.md "Folders").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 // @ts-expect-error: a plain ES module of scripts/, without type declarations
-import { findCycle, folderGraph } from '../../scripts/check-folder-cycles.mjs';
+import { fileGraph, findCycle, folderGraph } from '../../scripts/check-import-cycles.mjs';
 
 type Graph = Map<string, Map<string, string>>;
 
@@ -13,6 +14,15 @@ test('no import cycle between the folders of src/', () => {
   assert.ok(graph.get('stats')?.has('storage'), 'the read side uses the storage ports');
   assert.ok(!graph.get('storage')?.has('stats'), 'storage knows nothing of the read side (rollups are its)');
   assert.deepEqual([...(graph.get('sql')?.keys() ?? [])], [], 'the SQL vocabulary imports nothing');
+});
+
+test('no import cycle between the files of src/ and web/, type-only imports included', () => {
+  const graph = fileGraph() as Graph;
+  assert.equal(findCycle(graph), null);
+  // The graph is read from the real imports: TypeScript's .js names resolved to .ts and .tsx files.
+  assert.ok(graph.get('src/stats/compile.ts')?.has('src/entities/goals.ts'), 'a type-only import is an edge');
+  assert.ok([...graph.keys()].some((file) => file.startsWith('web/') && file.endsWith('.tsx')), 'web/ is read');
+  assert.ok([...graph.values()].some((edges) => [...edges.keys()].some((to) => to.endsWith('.tsx'))), 'imports of .tsx files resolve');
 });
 
 test('a cycle is found, however long, and named', () => {
