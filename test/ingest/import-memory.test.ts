@@ -85,9 +85,9 @@ async function importUnderBudget(budgetMb: number): Promise<number> {
 }
 
 /**
- * Under 256 MB, DuckDB's pool is lowered to 112 MB while the imports run and their heap is bounded
- * (docs/performance.md#memory): 440 - 485 MB at the peak (408 - 442 MB within whole suite runs), where
- * the whole pool and V8's own pace of collection peaked at 561 - 589 MB.
+ * Under 256 MB, DuckDB's pool is lowered to 112 MB while the imports commit and roll up, and their
+ * heap is bounded (docs/performance.md#memory): 408 - 445 MB at the peak, where the whole pool and
+ * V8's own pace of collection peak at 561 - 589 MB.
  */
 const PEAK_UNDER_256_MB = 540;
 
