@@ -1,19 +1,14 @@
 // A streaming reader of CSV (RFC 4180: comma-separated, fields optionally in double quotes, `""` a
 // quote inside them, a quoted field may hold line breaks), one record at a time with its line
-// number, in memory bounded by the longest record it accepts.
+// number, in memory bounded by the longest record it accepts and in time linear in its input: each
+// character is looked at a fixed number of times, however many lines a quoted field spans.
 import { StringDecoder } from 'node:string_decoder';
+import { EventLoopTurns } from '../core/turns.js';
 
 /** The longest record read, in characters; a longer one is reported as too long and skipped. */
 export const MAX_RECORD_CHARS = 64 * 1024;
 
 export type CsvRecord = { line: number; fields: string[] } | { line: number; tooLong: true };
-
-/** Whether a text leaves a quoted field open (an odd count of quotes). */
-function quotesOpen(text: string): boolean {
-  let open = false;
-  for (let at = text.indexOf('"'); at !== -1; at = text.indexOf('"', at + 1)) open = !open;
-  return open;
-}
 
 /** The fields of one whole record (its line breaks inside quotes kept). */
 export function splitRecord(text: string): string[] {
@@ -39,66 +34,155 @@ export function splitRecord(text: string): string[] {
   return fields;
 }
 
+/** Whether `piece` holds an odd count of double quotes. */
+function oddQuotes(piece: string): boolean {
+  let odd = false;
+  for (let at = piece.indexOf('"'); at !== -1; at = piece.indexOf('"', at + 1)) odd = !odd;
+  return odd;
+}
+
+/**
+ * Cuts decoded text into records as it comes. A record ends at the end of a line where its quotes
+ * are closed: every quote, `""` included, opens or closes a quoted field, so the parity of the
+ * record's quote count, kept as its pieces come, tells whether a line break is inside a field.
+ */
+class RecordCutter {
+  /** Lines ended so far. */
+  private line = 0;
+  /** The line the record being read starts on. */
+  private recordLine = 1;
+  /** The record's ended lines (each without its line break). */
+  private recordLines: string[] = [];
+  /** The pieces of the line not yet ended (a line may span chunks). */
+  private lineParts: string[] = [];
+  /** Characters held: the record's lines, the line breaks between them, and the current line's pieces. */
+  private chars = 0;
+  /** Whether a quoted field is open at the end of what the record holds. */
+  private quoted = false;
+  /** The record was reported too long: the rest of its current line is dropped unread. */
+  private skipping = false;
+  private first = true;
+
+  /** The records that `text` completes. */
+  *read(text: string): Generator<CsvRecord> {
+    if (this.first && text.length > 0) {
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      this.first = false;
+    }
+    let start = 0;
+    // Each piece is searched alone: a search of the whole text from a line's start could run far past its end.
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      const record = this.endLine(text.slice(start, nl));
+      if (record !== null) yield record;
+      start = nl + 1;
+    }
+    const refused = this.continueLine(text.slice(start));
+    if (refused !== null) yield refused;
+  }
+
+  /** The records left at the end of the input: its last line, and a quoted field never closed, which ends with the file. */
+  *end(): Generator<CsvRecord> {
+    const last = this.lineParts.length > 0 ? this.endLine('') : null;
+    if (last !== null) yield last;
+    if (this.recordLines.length > 0) yield { line: this.recordLine, fields: splitRecord(this.recordLines.join('\n')) };
+    this.startRecord();
+  }
+
+  /**
+   * Counts a piece of the current line (a slice of the text read, not yet joined to anything) into
+   * the record: the record refused once it passes the limit by more than one character (the line's
+   * last character may be the carriage return of a CRLF, which the record does not keep).
+   */
+  private count(piece: string): CsvRecord | null {
+    if (this.chars + piece.length > MAX_RECORD_CHARS + 1) return this.refused();
+    this.chars += piece.length;
+    if (oddQuotes(piece)) this.quoted = !this.quoted;
+    return null;
+  }
+
+  /** A piece of a line that goes on in the next text. */
+  private continueLine(piece: string): CsvRecord | null {
+    if (this.skipping || piece === '') return null;
+    const refused = this.count(piece);
+    if (refused === null) this.lineParts.push(piece);
+    else this.skipping = true;
+    return refused;
+  }
+
+  /** The last piece of a line, and the record it completes (null: none, or a blank line). */
+  private endLine(piece: string): CsvRecord | null {
+    this.line++;
+    if (this.skipping) {
+      this.skipping = false;
+      this.startRecord();
+      return null;
+    }
+    const refused = this.count(piece);
+    if (refused !== null) return refused;
+    let line = piece;
+    if (this.lineParts.length > 0) {
+      line = this.lineParts.join('') + line;
+      this.lineParts = [];
+    }
+    if (line.endsWith('\r')) {
+      line = line.slice(0, -1);
+      this.chars--;
+    }
+    if (this.chars > MAX_RECORD_CHARS) return this.refused();
+    if (this.quoted) {
+      this.recordLines.push(line);
+      this.chars++; // the line break the next line joins the record with
+      return null;
+    }
+    let record = line;
+    if (this.recordLines.length > 0) {
+      this.recordLines.push(line);
+      record = this.recordLines.join('\n');
+    }
+    const first = this.recordLine;
+    this.startRecord();
+    return record === '' ? null : { line: first, fields: splitRecord(record) };
+  }
+
+  /** The record reported too long, and dropped. */
+  private refused(): CsvRecord {
+    const record: CsvRecord = { line: this.recordLine, tooLong: true };
+    this.startRecord();
+    return record;
+  }
+
+  /** The next record starts on the next line. */
+  private startRecord(): void {
+    this.recordLine = this.line + 1;
+    if (this.recordLines.length > 0) this.recordLines = [];
+    if (this.lineParts.length > 0) this.lineParts = [];
+    this.chars = 0;
+    this.quoted = false;
+  }
+}
+
 /**
  * The records of a byte stream of UTF-8 CSV, each with the number of its first line; blank lines
  * are skipped and a leading BOM dropped. A record over MAX_RECORD_CHARS is reported `tooLong`
- * (what is left of its line is dropped unread), never held whole.
+ * (what is left of its line is dropped unread), never held whole: reading resumes at the next
+ * line. The event loop is given back every few milliseconds, between records.
  */
 export async function* csvRecords(source: AsyncIterable<Buffer>): AsyncGenerator<CsvRecord> {
+  const cutter = new RecordCutter();
+  const turns = new EventLoopTurns();
+  for await (const text of decoded(source)) {
+    for (const record of cutter.read(text)) {
+      yield record;
+      const turn = turns.step();
+      if (turn) await turn;
+    }
+  }
+  yield* cutter.end();
+}
+
+/** The text of a byte stream of UTF-8 (a character split between two chunks comes whole with the second). */
+async function* decoded(source: AsyncIterable<Buffer>): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
-  let rest = '';
-  let line = 0;
-  let first = true;
-  /** A record whose quotes are still open at its last line's end. */
-  let pending: { text: string; line: number } | null = null;
-  /** Inside an over-long line, already reported: dropped up to its end. */
-  let discarding = false;
-
-  function* complete(piece: string): Generator<CsvRecord> {
-    if (piece.endsWith('\r')) piece = piece.slice(0, -1);
-    const startLine = pending?.line ?? line;
-    const text = pending ? `${pending.text}\n${piece}` : piece;
-    pending = null;
-    if (text.length > MAX_RECORD_CHARS) yield { line: startLine, tooLong: true };
-    else if (quotesOpen(text)) pending = { text, line: startLine };
-    else if (text !== '') yield { line: startLine, fields: splitRecord(text) };
-  }
-
-  function* take(text: string, final: boolean): Generator<CsvRecord> {
-    rest += text;
-    if (first && rest.length > 0) {
-      if (rest.charCodeAt(0) === 0xfeff) rest = rest.slice(1);
-      first = false;
-    }
-    let start = 0;
-    for (let nl = rest.indexOf('\n'); nl !== -1; nl = rest.indexOf('\n', start)) {
-      line++;
-      const piece = rest.slice(start, nl);
-      start = nl + 1;
-      if (discarding) discarding = false;
-      else yield* complete(piece);
-    }
-    rest = rest.slice(start);
-    if (final) {
-      if (rest.length > 0 && !discarding) {
-        line++;
-        yield* complete(rest);
-      }
-      rest = '';
-      // Quotes never closed: the record ends with the file.
-      const open = pending as { text: string; line: number } | null;
-      if (open) yield { line: open.line, fields: splitRecord(open.text) };
-      pending = null;
-    } else if (rest.length > MAX_RECORD_CHARS && !discarding) {
-      line++;
-      yield { line: pending?.line ?? line, tooLong: true };
-      line--; // counted again when its end arrives
-      pending = null;
-      rest = '';
-      discarding = true;
-    } else if (discarding) rest = '';
-  }
-
-  for await (const chunk of source) yield* take(decoder.write(chunk), false);
-  yield* take(decoder.end(), true);
+  for await (const chunk of source) yield decoder.write(chunk);
+  yield decoder.end();
 }

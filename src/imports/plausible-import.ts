@@ -93,17 +93,20 @@ async function sourcesOf(path: string, name: string): Promise<{ csvs: CsvSource[
  * directory and each CSV's first line only.
  */
 export async function checkPlausibleExport(path: string, name: string): Promise<void> {
-  const { csvs, ignored } = await sourcesOf(path, name).catch((err: unknown) => {
-    throw err instanceof ZipRefused ? new ImportRefused(err.message, { cause: err }) : err;
-  });
-  let tables = 0;
-  for (const csv of csvs) {
-    for await (const record of csvRecords(await csv.open())) {
-      if (tableOfRecord(csv.name, record, csvs.length === 1 && ignored.length === 0) !== null) tables++;
-      break;
+  try {
+    const { csvs, ignored } = await sourcesOf(path, name);
+    let tables = 0;
+    for (const csv of csvs) {
+      for await (const record of csvRecords(await csv.open())) {
+        if (tableOfRecord(csv.name, record, csvs.length === 1 && ignored.length === 0) !== null) tables++;
+        break;
+      }
     }
+    if (tables === 0) throw new ImportRefused("the file holds none of the tables of Plausible's export");
+  } catch (err) {
+    // An entry refused as it is opened (its bytes run into another's) is refused like the directory.
+    throw err instanceof ZipRefused ? new ImportRefused(err.message, { cause: err }) : err;
   }
-  if (tables === 0) throw new ImportRefused("the file holds none of the tables of Plausible's export");
 }
 
 /**

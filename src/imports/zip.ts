@@ -8,9 +8,9 @@ import { Readable } from 'node:stream';
 import { createDeflateRaw, createInflateRaw, crc32 } from 'node:zlib';
 
 /**
- * An entry's uncompressed size may be at most this many times its compressed size: past it the
- * archive is refused as a ZIP bomb (deflate reaches about 1 000 only on runs of one byte; CSV text
- * deflates 5 to 20 times).
+ * An entry's uncompressed size may be at most this many times its compressed size, and the
+ * archive's in all this many times the file's size: past either the archive is refused as a ZIP
+ * bomb (deflate reaches about 1 000 only on runs of one byte; CSV text deflates 5 to 20 times).
  */
 export const MAX_COMPRESSION_RATIO = 100;
 /** The most uncompressed bytes one archive may hold in all. */
@@ -25,14 +25,23 @@ export interface ZipEntry {
   readonly uncompressedSize: number;
   readonly crc: number;
   readonly localHeaderOffset: number;
+  /** Where the next entry, or the central directory, starts: its local header and data end before it. */
+  readonly spanEnd: number;
 }
+
+/** An entry as its directory record lists it, before its span is checked against the others'. */
+type ListedEntry = Omit<ZipEntry, 'spanEnd'>;
 
 /** An archive refused, with the reason said to the user. */
 export class ZipRefused extends Error {}
 
-const EOCD = 0x06054b50;
-const CENTRAL = 0x02014b50;
-const LOCAL = 0x04034b50;
+// The records' signatures, and the sizes of their fixed parts (names and extra fields follow).
+export const EOCD = 0x06054b50;
+export const CENTRAL = 0x02014b50;
+export const LOCAL = 0x04034b50;
+export const END_OF_DIRECTORY = 22;
+export const CENTRAL_HEADER = 46;
+export const LOCAL_HEADER = 30;
 const STORED = 0;
 const DEFLATED = 8;
 
@@ -64,15 +73,18 @@ export function unsafeName(name: string): string | null {
   return null;
 }
 
-/** The entries of an archive, from its central directory; refused when malformed, a bomb, or a name is unsafe. */
+/**
+ * The entries of an archive, from its central directory; refused when malformed, a bomb (an entry or
+ * the whole past the compression ratio, or entries that share compressed bytes), or a name is unsafe.
+ */
 export async function readZipDirectory(path: string): Promise<ZipEntry[]> {
   const file = await open(path, 'r');
   try {
     const { size } = await file.stat();
-    const tailLength = Math.min(size, 22 + 0xffff);
+    const tailLength = Math.min(size, END_OF_DIRECTORY + 0xffff);
     const tail = await readAt(file, size - tailLength, tailLength);
     let at = -1;
-    for (let i = tail.length - 22; i >= 0; i--) {
+    for (let i = tail.length - END_OF_DIRECTORY; i >= 0; i--) {
       if (tail.readUInt32LE(i) === EOCD) {
         at = i;
         break;
@@ -86,21 +98,23 @@ export async function readZipDirectory(path: string): Promise<ZipEntry[]> {
     if (count > MAX_ENTRIES) throw new ZipRefused(`the archive lists ${count} entries, more than ${MAX_ENTRIES}`);
     if (directoryOffset + directorySize > size) throw new ZipRefused('the central directory lies outside the file');
     const directory = await readAt(file, directoryOffset, directorySize);
-    const entries: ZipEntry[] = [];
+    const entries: ListedEntry[] = [];
+    // The whole is bounded by the file's size as each entry by its own: entries cannot add up past it.
+    const maxTotal = Math.min(MAX_UNCOMPRESSED_BYTES, Math.max(size, 1) * MAX_COMPRESSION_RATIO);
     let total = 0;
     for (let p = 0; entries.length < count; ) {
-      if (p + 46 > directory.length || directory.readUInt32LE(p) !== CENTRAL) throw new ZipRefused('the central directory is malformed');
+      if (p + CENTRAL_HEADER > directory.length || directory.readUInt32LE(p) !== CENTRAL) throw new ZipRefused('the central directory is malformed');
       const flags = directory.readUInt16LE(p + 8);
       const nameLength = directory.readUInt16LE(p + 28);
-      const entry: ZipEntry = {
+      const entry: ListedEntry = {
         method: directory.readUInt16LE(p + 10),
         crc: directory.readUInt32LE(p + 16),
         compressedSize: directory.readUInt32LE(p + 20),
         uncompressedSize: directory.readUInt32LE(p + 24),
         localHeaderOffset: directory.readUInt32LE(p + 42),
-        name: directory.toString('utf8', p + 46, p + 46 + nameLength),
+        name: directory.toString('utf8', p + CENTRAL_HEADER, p + CENTRAL_HEADER + nameLength),
       };
-      p += 46 + nameLength + directory.readUInt16LE(p + 30) + directory.readUInt16LE(p + 32);
+      p += CENTRAL_HEADER + nameLength + directory.readUInt16LE(p + 30) + directory.readUInt16LE(p + 32);
       const unsafe = unsafeName(entry.name);
       if (unsafe !== null) throw new ZipRefused(`entry ${JSON.stringify(entry.name)} ${unsafe}`);
       if (flags & 1) throw new ZipRefused(`entry ${entry.name} is encrypted`);
@@ -110,13 +124,39 @@ export async function readZipDirectory(path: string): Promise<ZipEntry[]> {
       }
       total += entry.uncompressedSize;
       if (total > MAX_UNCOMPRESSED_BYTES) throw new ZipRefused(`the archive holds more than ${MAX_UNCOMPRESSED_BYTES / 1024 ** 3} GiB uncompressed`);
-      if (entry.localHeaderOffset + 30 + entry.compressedSize > size) throw new ZipRefused(`entry ${entry.name} lies outside the file`);
+      if (total > maxTotal) {
+        throw new ZipRefused(`the archive's entries would expand to more than ${maxTotal} bytes, ${MAX_COMPRESSION_RATIO} times the archive's ${size} bytes (a ZIP bomb)`);
+      }
+      if (entry.localHeaderOffset + LOCAL_HEADER + entry.compressedSize > size) throw new ZipRefused(`entry ${entry.name} lies outside the file`);
       entries.push(entry);
     }
-    return entries;
+    return withSpans(entries, { start: directoryOffset, end: directoryOffset + directorySize }, size);
   } finally {
     await file.close();
   }
+}
+
+/**
+ * The entries with the end of their span, in the directory's order; refused when two of them, or
+ * one and the central directory, overlap. An entry's span runs from its local header over its
+ * compressed bytes: two listings of one compressed stream would make one upload count many times
+ * (openZipEntry checks the true span, past the local header's name, once it reads the header).
+ */
+function withSpans(entries: readonly ListedEntry[], directory: { start: number; end: number }, size: number): ZipEntry[] {
+  const spans = entries.map((entry, index) => ({ index, start: entry.localHeaderOffset, end: entry.localHeaderOffset + LOCAL_HEADER + entry.compressedSize, what: `entry ${entry.name}` }));
+  spans.push({ index: -1, ...directory, what: 'the central directory' });
+  // Sorted by start (at most MAX_ENTRIES + 1 spans), each span must end before the next one starts.
+  spans.sort((a, b) => a.start - b.start);
+  const spanEnds: number[] = [];
+  for (let k = 0; k < spans.length; k++) {
+    const span = spans[k]!;
+    const next = spans[k + 1];
+    if (next !== undefined && span.end > next.start) {
+      throw new ZipRefused(`${span.what} and ${next.what} share bytes of the file: each entry must have compressed bytes of its own (a ZIP bomb lists one stream many times)`);
+    }
+    if (span.index >= 0) spanEnds[span.index] = next?.start ?? size;
+  }
+  return entries.map((entry, i) => ({ ...entry, spanEnd: spanEnds[i]! }));
 }
 
 /**
@@ -127,9 +167,13 @@ export async function openZipEntry(path: string, entry: ZipEntry): Promise<Async
   const file = await open(path, 'r');
   let dataStart: number;
   try {
-    const local = await readAt(file, entry.localHeaderOffset, 30);
-    if (local.length < 30 || local.readUInt32LE(0) !== LOCAL) throw new ZipRefused(`entry ${entry.name}: no local header where the directory says`);
-    dataStart = entry.localHeaderOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+    const local = await readAt(file, entry.localHeaderOffset, LOCAL_HEADER);
+    if (local.length < LOCAL_HEADER || local.readUInt32LE(0) !== LOCAL) throw new ZipRefused(`entry ${entry.name}: no local header where the directory says`);
+    dataStart = entry.localHeaderOffset + LOCAL_HEADER + local.readUInt16LE(26) + local.readUInt16LE(28);
+    // Its name and extra field pushed its data into the next entry's span (one stream shared otherwise).
+    if (dataStart + entry.compressedSize > entry.spanEnd) {
+      throw new ZipRefused(`entry ${entry.name} runs into the next entry: each entry must have compressed bytes of its own (a ZIP bomb lists one stream many times)`);
+    }
   } finally {
     await file.close();
   }
