@@ -55,13 +55,14 @@ export async function* csvRecords(source: AsyncIterable<Buffer>): AsyncGenerator
   let discarding = false;
 
   function* complete(piece: string): Generator<CsvRecord> {
-    if (piece.endsWith('\r')) piece = piece.slice(0, -1);
     const startLine = pending?.line ?? line;
     const text = pending ? `${pending.text}\n${piece}` : piece;
     pending = null;
-    if (text.length > MAX_RECORD_CHARS) yield { line: startLine, tooLong: true };
+    // A CR before the line feed ends the record (CRLF), unless it is inside quotes: then it is the field's.
+    const ending = text.endsWith('\r') ? 1 : 0;
+    if (text.length - ending > MAX_RECORD_CHARS) yield { line: startLine, tooLong: true };
     else if (quotesOpen(text)) pending = { text, line: startLine };
-    else if (text !== '') yield { line: startLine, fields: splitRecord(text) };
+    else if (text.length > ending) yield { line: startLine, fields: splitRecord(text.slice(0, text.length - ending)) };
   }
 
   function* take(text: string, final: boolean): Generator<CsvRecord> {
