@@ -3,6 +3,7 @@
 // first (visitors, visits, bounces between 40 and 65 %, pageviews, durations), then shared among
 // each table's keys by weight, so every table's rows add up to the day's figures. The totals are
 // what the read API reports for the days once the export is imported.
+import { csvField } from '../core/csv-field.js';
 import { addDays } from '../core/localtime.js';
 import { seededRandom } from '../core/seeded-random.js';
 import { exportFileName } from '../imports/export.js';
@@ -43,7 +44,6 @@ interface Table {
   row(day: string, key: readonly string[], share: Day): Array<string | number>;
 }
 
-const quote = (v: string | number) => (typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : String(v));
 const session = (s: Day) => [s.visitors, s.visits, s.duration, s.bounces, s.pageviews];
 
 const TABLES: readonly Table[] = [
@@ -143,7 +143,7 @@ export function generatePlausibleExport(options: { seed: number; days: number; l
       t.keys.forEach(([key], i) => {
         if (s[i]! === 0 && p[i]! === 0) return;
         const share: Day = { day, visitors: Math.max(v[i]!, s[i]! > 0 ? 1 : 0), visits: s[i]!, bounces: Math.min(b[i]!, s[i]!), pageviews: p[i]!, duration: d[i]! };
-        lines[t.name]!.push(t.row(day, key, share).map(quote).join(','));
+        lines[t.name]!.push(t.row(day, key, share).map(csvField).join(','));
       });
     }
     const signups = Math.round(visitors * (0.01 + 0.02 * rand()));

@@ -164,7 +164,7 @@ export const ERRORS = {
   CONFLICT: {
     status: 409,
     messages: {
-      domain: 'an active site already uses the domain {domain}',
+      domain: 'an active site of this organisation already uses the domain {domain}',
       email: 'a user with this email already exists',
       member: 'this email is already a member of the organisation',
       lastOwner: 'an organisation keeps at least one owner; make another member owner first',

@@ -124,7 +124,8 @@ class RecordCutter {
       line = this.lineParts.join('') + line;
       this.lineParts = [];
     }
-    if (line.endsWith('\r')) {
+    // A CR before the line feed ends the record (CRLF), unless a quoted field is open: then it is the field's.
+    if (!this.quoted && line.endsWith('\r')) {
       line = line.slice(0, -1);
       this.chars--;
     }

@@ -6,7 +6,9 @@
 // country with its region and city), which svc does not keep: they carry each key's own figures
 // (referrers alone, countries alone). The figures of every dimension are also written, per key, to
 // `svc_dimensions_<from>_<to>.csv`, which svc's import reads instead of the tables when it is
-// present: an export imported into svc answers as the site did.
+// present: an export imported into svc answers as the site did. Text fields are neutralised for
+// spreadsheets (../core/csv-field.ts), and svc's import takes the mark off again.
+import { csvField } from '../core/csv-field.js';
 import type { Period } from '../core/period.js';
 import { addMonths, firstOfMonth } from '../core/period.js';
 import { addDays } from '../core/localtime.js';
@@ -18,13 +20,8 @@ import { BROWSER_NAMES, DEVICE_NAMES, OS_NAMES } from './names.js';
 import { SVC_DIMENSIONS_TABLE } from './plausible.js';
 import { zipStream, type ZipSource } from './zip.js';
 
-/** One field of a CSV line, quoted when it must be. */
-function field(value: string | number): string {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-const line = (values: ReadonlyArray<string | number>) => values.map(field).join(',') + '\n';
+/** One CSV line: its text fields neutralised for spreadsheets (svc's import takes the mark off again). */
+const line = (values: ReadonlyArray<string | number>) => values.map(csvField).join(',') + '\n';
 
 /** Seconds from milliseconds: whole when they are, else to the millisecond (svc's import keeps them exact). */
 const seconds = (ms: number) => (ms % 1000 === 0 ? String(ms / 1000) : (ms / 1000).toFixed(3));

@@ -1,5 +1,6 @@
 // Plausible's CSV export (docs/imports.md): which table a file holds, its columns, and how each of
 // its lines becomes rows of imported aggregates (the site's own figures, or a dimension's key).
+import { restoredText } from '../core/csv-field.js';
 import { isDimension, NONE_KEY, type Dimension } from '../core/vocabulary.js';
 import { BROWSER_NAMES, cityKey, DEVICE_NAMES, mappedName, OS_NAMES, plainKey, referrerKey } from './names.js';
 
@@ -188,7 +189,8 @@ const DECIMAL = /^\d{1,15}(?:\.\d{1,9})?$/;
  */
 export function rowsOfLine(table: PlausibleTable, positions: ReadonlyMap<string, number>, fields: readonly string[], days: { from: string; to: string } | null): ImportedRow[] {
   if (fields.length !== positions.size) throw new BadLine(`${fields.length} fields where the header has ${positions.size}`);
-  const text = (column: string) => fields[positions.get(column)!]!;
+  // A field svc's export neutralised for spreadsheets reads as the text it was (other exports have no such marks).
+  const text = (column: string) => restoredText(fields[positions.get(column)!]!);
   const line: Line = {
     text,
     count(column, decimal = false) {

@@ -200,40 +200,48 @@ test('sites: creation, defaults and domain/timezone validation', async () => {
   assert.equal((await server.admin('GET', `/orgs/${org.id}/sites`)).body.sites.length, 2, 'no site was created by a refused call');
 });
 
-test('sites: a domain is unique among active sites; archive frees it; re-activation onto a taken domain is 409', async () => {
+test("sites: a domain is unique among an organisation's active sites; another organisation's site may use it; archive frees it", async () => {
   const orgA = await newOrg('A');
   const orgB = await newOrg('B');
   const domain = uniqueDomain('dup');
   const first = await newSite(orgA.id, { domain });
-  for (const [org, d] of [
-    [orgA.id, domain],
-    [orgB.id, domain],
-    [orgB.id, domain.toUpperCase()],
-    [orgB.id, `${domain}.`],
-  ] as const) {
-    assertError(await server.admin('POST', `/orgs/${org}/sites`, { domain: d, name: 'x', timezone: 'UTC' }), 409, 'CONFLICT', d);
+  // The organisation's own domain, in any spelling, is refused and named.
+  for (const d of [domain, domain.toUpperCase(), `${domain}.`]) {
+    const twin = await server.admin('POST', `/orgs/${orgA.id}/sites`, { domain: d, name: 'x', timezone: 'UTC' });
+    assertError(twin, 409, 'CONFLICT', d);
+    assert.equal(twin.body.error.message, `an active site of this organisation already uses the domain ${domain}`);
   }
+  // Another organisation learns nothing of it, and cannot claim it first: its own site is created,
+  // collects from the domain under its own public id, and leaves the first site as it was.
+  const other = await newSite(orgB.id, { domain });
+  assert.deepEqual([other.domain, other.status], [domain, 'active']);
+  assert.notEqual(other.id, first.id);
+  assertError(await server.admin('POST', `/orgs/${orgB.id}/sites`, { domain, name: 'x', timezone: 'UTC' }), 409, 'CONFLICT', 'B twice');
+  for (const site of [first, other]) assert.equal(await server.collect({ s: site.id, u: '/same-domain' }, browserHeaders(domain)), 202);
+  await server.flush();
+  for (const site of [first, other]) assert.deepEqual((await server.storedEvents(site.id)).map((e) => e.page), ['/same-domain'], site.id);
   // A subdomain is another domain.
-  await newSite(orgB.id, { domain: `blog.${domain}` });
+  await newSite(orgA.id, { domain: `blog.${domain}` });
 
   const archived = await server.admin('PATCH', `/sites/${first.id}`, { status: 'archived' });
   assert.equal(archived.status, 200);
   assert.equal(archived.body.status, 'archived');
-  const second = await newSite(orgB.id, { domain });
+  const second = await newSite(orgA.id, { domain });
   assert.equal(second.domain, domain);
 
   // Archived sites are still listed, with their status.
   const listA = await server.admin('GET', `/orgs/${orgA.id}/sites`);
-  assert.deepEqual(listA.body.sites.map((s: any) => [s.id, s.status]), [[first.id, 'archived']]);
+  assert.deepEqual(listA.body.sites.filter((s: any) => s.domain === domain).map((s: any) => [s.id, s.status]), [[first.id, 'archived'], [second.id, 'active']]);
 
   assertError(await server.admin('PATCH', `/sites/${first.id}`, { status: 'active' }), 409, 'CONFLICT', 're-activation');
-  assert.equal((await server.admin('GET', `/orgs/${orgA.id}/sites`)).body.sites[0].status, 'archived', 'unchanged after the 409');
+  assert.equal((await server.admin('GET', `/sites/${first.id}`)).body.status, 'archived', 'unchanged after the 409');
 
-  // Once the other site is archived, the first may come back.
+  // Once the organisation's other site is archived, the first may come back (organisation B's site stays active).
   assert.equal((await server.admin('PATCH', `/sites/${second.id}`, { status: 'archived' })).status, 200);
   const back = await server.admin('PATCH', `/sites/${first.id}`, { status: 'active' });
   assert.equal(back.status, 200);
   assert.equal(back.body.status, 'active');
+  assert.equal((await server.admin('GET', `/sites/${other.id}`)).body.status, 'active');
 });
 
 test('PATCH /sites/:id: each field, invalid values, unknown fields and unknown sites', async () => {

@@ -31,19 +31,21 @@ function modelFields(record: string): string[] {
 const oddQuotes = (text: string) => text.split('"').length % 2 === 0;
 
 /**
- * The model over a whole text: lines (a CR before each line break dropped), joined into one record
- * while a quote is open; a record past the limit is reported too long at its first line and reading
- * resumes at the line after the one that passed it; blank lines are no record.
+ * The model over a whole text: lines joined into one record while a quote is open; a CR before the
+ * record's last line break dropped (a CR before a line break inside quotes is the field's); a record
+ * past the limit is reported too long at its first line and reading resumes at the line after the
+ * one that passed it; blank lines are no record.
  */
 function modelRecords(text: string): CsvRecord[] {
   if (text.startsWith('\uFEFF')) text = text.slice(1);
-  const lines = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  const lines = text.split('\n');
   if (text === '' || text.endsWith('\n')) lines.pop();
   const records: CsvRecord[] = [];
   for (let i = 0; i < lines.length; ) {
     const line = i + 1;
     let record = lines[i++]!;
     while (record.length <= MAX_RECORD_CHARS && oddQuotes(record) && i < lines.length) record += `\n${lines[i++]!}`;
+    if (!oddQuotes(record) && record.endsWith('\r')) record = record.slice(0, -1);
     if (record.length > MAX_RECORD_CHARS) records.push({ line, tooLong: true });
     else if (record !== '') records.push({ line, fields: modelFields(record) });
   }
@@ -88,7 +90,7 @@ test('line numbers, BOM, CRLF, quoted line breaks, blank lines and a quote left 
   const text = '\uFEFFdate,name\r\n2025-01-01,"two\r\nlines"\r\n\r\n2025-01-02,"say ""hi"""\n2025-01-03,"never closed\nto the end';
   const expected: CsvRecord[] = [
     { line: 1, fields: ['date', 'name'] },
-    { line: 2, fields: ['2025-01-01', 'two\nlines'] },
+    { line: 2, fields: ['2025-01-01', 'two\r\nlines'] },
     { line: 5, fields: ['2025-01-02', 'say "hi"'] },
     { line: 6, fields: ['2025-01-03', 'never closed\nto the end'] },
   ];

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { createApiKey, createSite, startTestServer, type TestServer, BROWSER_UA } from '../helpers/server.js';
+import { finishedImport, uploadImport } from '../helpers/import-jobs.js';
 
 const HEADER = '"2,Path",Title,Event,UserAgent,Browser,System,Session,Bot,Referrer,Referrer scheme,Screen size,Location,FirstVisit,Date';
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0';
@@ -17,23 +18,9 @@ const ROWS = [
   `/,Home,false,${JSON.stringify(BROWSER_UA)},Chrome 124,Windows 10,sess-d,0,,,,US,true,yesterday`,
 ];
 
-async function upload(server: TestServer, siteId: string, body: Uint8Array | string, name: string) {
-  const res = await fetch(`${server.url}/admin/v1/sites/${siteId}/imports?source=goatcounter&name=${name}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'text/csv' },
-    body: typeof body === 'string' ? body : new Uint8Array(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-async function finished(server: TestServer, siteId: string, importId: string) {
-  for (let i = 0; i < 200; i++) {
-    const job = (await server.admin('GET', `/sites/${siteId}/imports`)).body.imports.find((j: { importId: string }) => j.importId === importId);
-    if (job.status === 'done' || job.status === 'failed') return job;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the import did not finish');
-}
+/** POST GoatCounter's CSV (or gzipped CSV) as an upload named `name`. */
+const upload = (server: TestServer, siteId: string, body: Uint8Array | string, name: string) =>
+  uploadImport(server, siteId, body, `source=goatcounter&name=${name}`, { authorization: `Bearer ${server.adminToken}`, 'content-type': 'text/csv' });
 
 test("GoatCounter's export becomes events through the import path", async () => {
   const server = await startTestServer();
@@ -49,7 +36,7 @@ test("GoatCounter's export becomes events through the import path", async () => 
     // Gzipped, as GoatCounter sends it.
     const created = await upload(server, site.siteId, gzipSync([HEADER, ...ROWS].join('\n') + '\n'), 'goatcounter-export.csv.gz');
     assert.equal(created.status, 202, JSON.stringify(created.body));
-    const job = await finished(server, site.siteId, created.body.importId);
+    const job = await finishedImport(server, site.siteId, created.body.importId);
     assert.equal(job.status, 'done', job.error);
     assert.deepEqual([job.rows, job.skippedRows, job.skippedBots, job.from, job.to], [4, 2, 1, '2025-04-10', '2025-04-10']);
     assert.deepEqual(job.skippedLines.map((l: { line: number; reason: string }) => [l.line, l.reason]), [[7, 'Date is not an RFC 3339 instant ("yesterday")']]);

@@ -12,23 +12,9 @@ import { MAX_IMPORT_BYTES } from '../../src/imports/service.js';
 import { createApiKey, createSite, startTestServer, type TestServer } from '../helpers/server.js';
 import { signedInUser } from '../helpers/app-client.js';
 import { plausibleExport, zipOf } from '../helpers/plausible-export.js';
+import { finishedImport, uploadImport } from '../helpers/import-jobs.js';
 
 const DAYS = ['2025-06-01', '2025-06-02', '2025-06-03'];
-
-async function upload(server: TestServer, siteId: string, body: Uint8Array | string, query = 'source=plausible&name=export.zip', headers: Record<string, string> = { authorization: `Bearer ${server.adminToken}` }, prefix = '/admin/v1') {
-  const res = await fetch(`${server.url}${prefix}/sites/${siteId}/imports?${query}`, { method: 'POST', headers: { 'content-type': 'application/zip', ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) });
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-async function finished(server: TestServer, siteId: string, importId: string, prefix = (path: string) => server.admin('GET', path)) {
-  for (let i = 0; i < 200; i++) {
-    const list = await prefix(`/sites/${siteId}/imports`);
-    const job = list.body.imports.find((j: { importId: string }) => j.importId === importId);
-    if (job.status === 'done' || job.status === 'failed') return job;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the import did not finish');
-}
 
 test('import jobs through the admin API: queued, run, listed, refused with a reason, deleted', async () => {
   const server = await startTestServer();
@@ -40,10 +26,10 @@ test('import jobs through the admin API: queued, run, listed, refused with a rea
       return { imported: res.headers.get('svc-imported'), body: (await res.json()) as any };
     };
     const zip = await zipOf({ ...plausibleExport(DAYS), 'README.txt': 'not a table' });
-    const created = await upload(server, site.siteId, zip);
+    const created = await uploadImport(server, site.siteId, zip);
     assert.equal(created.status, 202);
     assert.match(created.body.importId, /^imp_/);
-    const job = await finished(server, site.siteId, created.body.importId);
+    const job = await finishedImport(server, site.siteId, created.body.importId);
     assert.equal(job.status, 'done', job.error);
     assert.deepEqual([job.source, job.from, job.to, job.progress, job.rows, job.skippedRows, job.skippedDays, job.error], ['plausible', '2025-06-01', '2025-06-03', 1, 3 * 21, 0, [], null]);
     assert.deepEqual(job.files.find((f: { name: string }) => f.name === 'README.txt'), { name: 'README.txt', table: null, rows: 0, skippedRows: 0 });
@@ -66,7 +52,7 @@ test('import jobs through the admin API: queued, run, listed, refused with a rea
       ['no source', zip, '', /source must be one of/],
     ];
     for (const [what, body, query, reason] of refusals) {
-      const res = await upload(server, site.siteId, body, query);
+      const res = await uploadImport(server, site.siteId, body, query);
       assert.equal(res.status, 400, what);
       assert.equal(res.body.error.code, 'INVALID_IMPORT', what);
       assert.match(res.body.error.message, reason, what);
@@ -86,8 +72,8 @@ test('import jobs through the admin API: queued, run, listed, refused with a rea
     assert.equal(exported.headers.get('content-type'), 'application/zip');
     assert.match(exported.headers.get('content-disposition') ?? '', /^attachment; filename="svc-export-.*-2025-06-01-2025-06-03\.zip"$/);
     const copy = await createSite(server);
-    const back = await upload(server, copy.siteId, new Uint8Array(await exported.arrayBuffer()), 'source=plausible&name=svc-export.zip');
-    assert.equal((await finished(server, copy.siteId, back.body.importId)).status, 'done');
+    const back = await uploadImport(server, copy.siteId, new Uint8Array(await exported.arrayBuffer()), 'source=plausible&name=svc-export.zip');
+    assert.equal((await finishedImport(server, copy.siteId, back.body.importId)).status, 'done');
     const copyKey = await createApiKey(server, copy.orgId);
     const copied = await fetch(`${server.url}/v1/sites/${copy.siteId}/stats?from=2025-06-01&to=2025-06-03`, { headers: { authorization: `Bearer ${copyKey}` } });
     assert.deepEqual(((await copied.json()) as any).stats, stats.body.stats);
@@ -117,11 +103,11 @@ test("/app/v1/manage: an organisation's admins and owners import, its viewers do
     const viewer = await signedInUser(server, `viewer-${process.pid}@example.com`, [{ orgId: site.orgId, role: 'viewer' }]);
     const as = (client: typeof owner.client) => ({ cookie: `svc_session=${client.cookie}`, 'x-csrf-token': client.csrfToken!, origin: server.url });
     const zip = await zipOf(plausibleExport(DAYS));
-    const created = await upload(server, site.siteId, zip, 'source=plausible', as(owner.client), '/app/v1/manage');
+    const created = await uploadImport(server, site.siteId, zip, 'source=plausible', as(owner.client), '/app/v1/manage');
     assert.equal(created.status, 202);
-    const job = await finished(server, site.siteId, created.body.importId, (path) => owner.client.request('GET', `/app/v1/manage${path}`));
+    const job = await finishedImport(server, site.siteId, created.body.importId, (path) => owner.client.request('GET', `/app/v1/manage${path}`));
     assert.equal(job.status, 'done');
-    const refused = await upload(server, site.siteId, zip, 'source=plausible', as(viewer.client), '/app/v1/manage');
+    const refused = await uploadImport(server, site.siteId, zip, 'source=plausible', as(viewer.client), '/app/v1/manage');
     assert.equal(refused.status, 403);
     assert.equal((await viewer.client.request('GET', `/app/v1/manage/sites/${site.siteId}/imports`)).status, 403);
     const exported = await fetch(`${server.url}/app/v1/manage/sites/${site.siteId}/export?from=2025-06-01&to=2025-06-02`, { headers: { cookie: `svc_session=${owner.client.cookie}` } });
@@ -139,21 +125,21 @@ test('a job still queued when its process stops runs at the next start on the sa
     const api = await startTestServer({ dataDir });
     await api.ctx.imports.stop(); // takes no more jobs: the upload stays queued
     const site = await createSite(api);
-    const created = await upload(api, site.siteId, await zipOf(plausibleExport(DAYS)));
+    const created = await uploadImport(api, site.siteId, await zipOf(plausibleExport(DAYS)));
     assert.equal(created.status, 202);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const queued = (await api.admin('GET', `/sites/${site.siteId}/imports`)).body.imports[0];
     assert.deepEqual([queued.status, queued.progress], ['queued', 0]);
     // A site holds at most 3 imports queued or running: a fourth is refused before it is read.
     for (const expected of [202, 202, 429]) {
-      const next = await upload(api, site.siteId, await zipOf(plausibleExport(['2025-07-01'])));
+      const next = await uploadImport(api, site.siteId, await zipOf(plausibleExport(['2025-07-01'])));
       assert.equal(next.status, expected, JSON.stringify(next.body));
       if (expected === 429) assert.match(next.body.error.message, /at most 3 imports uploading, queued or running at once/);
     }
     await api.stop();
     const worker = await startTestServer({ dataDir });
     try {
-      const job = await finished(worker, site.siteId, created.body.importId);
+      const job = await finishedImport(worker, site.siteId, created.body.importId);
       assert.deepEqual([job.status, job.rows], ['done', 3 * 21]);
     } finally {
       await worker.stop();

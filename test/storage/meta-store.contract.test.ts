@@ -26,18 +26,27 @@ for (const adapter of META_DATABASES) {
       });
     const withStore = (name: string, body: (store: MetaStore) => Promise<void>) => withStores(name, 1, ([stores]) => body(stores!.meta));
 
-    withStore('orgs and sites; one active site per domain', async (store) => {
+    withStore("orgs and sites; one active site per domain in an organisation, whatever other organisations' sites use", async (store) => {
       const org = await store.createOrg('Acme', 1);
       assert.deepEqual(await store.listOrgs(), [org]);
       const a = await store.createSite(org.id, site('a.example'), 'Apub', 2);
       assert.equal(a.status, 'active');
       assert.equal((await store.getSite('Apub'))?.domain, 'a.example');
       await assert.rejects(store.createSite(org.id, site('a.example'), 'Bpub', 3), DuplicateDomain);
+      // Another organisation's active site on the domain: neither refused nor refusing.
+      const other = await store.createOrg('Other', 3);
+      assert.equal((await store.createSite(other.id, site('a.example'), 'Opub', 3)).domain, 'a.example');
+      await assert.rejects(store.createSite(other.id, site('a.example'), 'O2pub', 3), DuplicateDomain);
       await store.updateSite('Apub', { status: 'archived' });
       const b = await store.createSite(org.id, site('a.example'), 'Bpub', 4);
       assert.equal(b.domain, 'a.example');
       await assert.rejects(store.updateSite('Apub', { status: 'active' }), DuplicateDomain);
+      await store.updateSite('Bpub', { status: 'archived' });
+      assert.equal((await store.updateSite('Apub', { status: 'active' }))?.status, 'active');
+      await store.updateSite('Apub', { status: 'archived' });
+      await store.updateSite('Bpub', { status: 'active' });
       assert.deepEqual((await store.listSites(org.id, { activeOnly: true })).map((s) => s.id), ['Bpub']);
+      assert.deepEqual((await store.listSites(other.id, { activeOnly: true })).map((s) => s.id), ['Opub']);
       assert.equal((await store.listSites(org.id)).length, 2);
       const patched = await store.updateSite('Bpub', { name: 'B', timezone: 'Asia/Kolkata', retentionMonths: 12, honorGpc: false });
       assert.deepEqual([patched?.name, patched?.timezone, patched?.retentionMonths, patched?.honorGpc], ['B', 'Asia/Kolkata', 12, false]);

@@ -14,12 +14,12 @@ export interface MetaStore {
   listOrgs(): Promise<Org[]>;
   getOrg(id: number): Promise<Org | undefined>;
 
-  /** Throws DuplicateDomain when an active site already uses the domain. */
+  /** Throws DuplicateDomain when an active site of the organisation already uses the domain (another organisation's may). */
   createSite(orgId: number, site: NewSite, publicId: string, now: number): Promise<Site>;
   listSites(orgId: number, options?: { activeOnly?: boolean }): Promise<Site[]>;
   listAllActiveSites(): Promise<Site[]>;
   getSite(publicId: string): Promise<Site | undefined>;
-  /** Throws DuplicateDomain when re-activating onto a domain another active site uses. */
+  /** Throws DuplicateDomain when re-activating onto a domain another active site of its organisation uses. */
   updateSite(publicId: string, patch: SitePatch): Promise<Site | undefined>;
 
   createApiKey(orgId: number, name: string, fingerprint: string, now: number): Promise<ApiKeyRecord>;
@@ -100,6 +100,6 @@ export class DuplicateGoal extends Error {
 
 export class DuplicateDomain extends Error {
   constructor(readonly domain: string) {
-    super(`an active site already uses the domain ${domain}`);
+    super(`an active site of this organisation already uses the domain ${domain}`);
   }
 }

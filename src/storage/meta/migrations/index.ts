@@ -15,6 +15,7 @@ import * as imports from './013_imports.js';
 import * as goalProps from './014_goal_props.js';
 import * as revenueGoals from './015_revenue_goals.js';
 import * as settlements from './016_settlements.js';
+import * as siteDomainPerOrg from './017_site_domain_per_org.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '014_goal_props': goalProps,
   '015_revenue_goals': revenueGoals,
   '016_settlements': settlements,
+  '017_site_domain_per_org': siteDomainPerOrg,
 };

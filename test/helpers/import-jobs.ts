@@ -1,0 +1,19 @@
+// Import jobs through a real server's HTTP API: an upload queued, and its job waited for.
+import type { TestServer } from './server.js';
+
+/** POST an upload to a site's imports (`query`: its source and name; the admin API by default). */
+export async function uploadImport(server: TestServer, siteId: string, body: Uint8Array | string, query = 'source=plausible&name=export.zip', headers: Record<string, string> = { authorization: `Bearer ${server.adminToken}` }, prefix = '/admin/v1') {
+  const res = await fetch(`${server.url}${prefix}/sites/${siteId}/imports?${query}`, { method: 'POST', headers: { 'content-type': 'application/zip', ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** The import job once it is done or failed, as the site's list of imports (read through `list`) shows it. */
+export async function finishedImport(server: TestServer, siteId: string, importId: string, list = (path: string) => server.admin('GET', path)) {
+  for (let i = 0; i < 200; i++) {
+    const imports = await list(`/sites/${siteId}/imports`);
+    const job = imports.body.imports.find((j: { importId: string }) => j.importId === importId);
+    if (job.status === 'done' || job.status === 'failed') return job;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the import did not finish');
+}
