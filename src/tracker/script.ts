@@ -1,17 +1,30 @@
-// The browser tracker served as /js/t.js. Written for size: plain functions and short code paths,
-// because every byte is downloaded by every visitor of every tracked page (the build fails above
-// GZIP_BUDGET_BYTES of scripts/build-tracker.mjs). Small forms the minifier cannot find itself are
-// written out, each with a comment saying why it holds.
+// The browser tracker served as /js/t.js. Every visitor of every tracked page downloads it, so the
+// build holds it to GZIP_BUDGET_BYTES of scripts/build-tracker.mjs; within that budget it is written
+// for its reader: each rule of the collection contract reads as the rule it is.
 // Its behaviour is documented in docs/tracker.md.
 
 type Props = Record<string, unknown>;
 type Svc = ((name: unknown, props?: unknown, options?: unknown) => void) & { q?: ArrayLike<unknown>[] };
 
-// Features the build can leave out (scripts/build-tracker.mjs), only to print what each one costs.
+// Parts the build can leave out (scripts/build-tracker.mjs), only to print what each one costs:
+// the served script always has them all.
 declare const FEATURE_REVENUE: boolean;
 declare const FEATURE_SCROLL_DEPTH: boolean;
 declare const FEATURE_SPA: boolean;
 declare const FEATURE_OUTBOUND: boolean;
+declare const CHECK_NAME_RULE: boolean;
+declare const CHECK_PROPS_RULES: boolean;
+declare const CHECK_SIZE_LIMITS: boolean;
+
+// The collection contract's rules for what the tracker sends; the endpoint checks them again
+// (src/ingest/event-shape.ts), and the tracker sends nothing that breaks them.
+const EVENT_NAME = /^[a-z0-9_-]{1,64}$/;
+// The tracker's own events: a page cannot send them as custom events.
+const RESERVED_NAME = /^(pageview|engage|outbound|download)$/;
+const MAX_PROP_KEY_LENGTH = 64;
+const MAX_PROP_STRING_LENGTH = 500;
+const MAX_PROPS_BYTES = 2048;
+const MAX_BODY_BYTES = 4096;
 
 // window, document, navigator and location are written out rather than aliased: gzip stores each
 // repeat of a long name as a short back-reference, which costs less than the alias's declaration.
@@ -25,6 +38,48 @@ const stub = window.svc;
 // visibilitychange, clicks, scrolls of any element) pass through it first, even those that do not bubble.
 const on = (type: string, listener: (event: any) => void) => addEventListener(type, listener, true);
 
+// The limits count bytes of UTF-8, the encoding a body is sent in: a Blob holds its text as UTF-8.
+const utf8Bytes = (text: string) => new Blob([text]).size;
+
+// Whether a name, already lowercased, is one a page may send as a custom event.
+const isValidEventName = (name: string) => !CHECK_NAME_RULE || (EVENT_NAME.test(name) && !RESERVED_NAME.test(name));
+
+// A prop value the contract keeps: a string, a finite number or a boolean. Nested objects,
+// arrays, null, NaN and ±Infinity are left out.
+const isKeptValue = (value: unknown) =>
+  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && isFinite(value));
+
+// The props the contract keeps of a custom event's props argument, undefined when none is left.
+const keptProps = (props: unknown): Props | undefined => {
+  if (!CHECK_PROPS_RULES) return props as Props;
+  let kept: Props | undefined;
+  // for...in over null does nothing; it also reads enumerable inherited keys, as JSON.stringify would not.
+  if (typeof props === 'object' && !Array.isArray(props)) {
+    for (const key in props) {
+      const value = (props as Props)[key];
+      if (key.length >= 1 && key.length <= MAX_PROP_KEY_LENGTH && isKeptValue(value)) {
+        kept = kept || {};
+        kept[key] = typeof value === 'string' ? value.slice(0, MAX_PROP_STRING_LENGTH) : value;
+      }
+    }
+  }
+  return kept;
+};
+
+// The query keeps its parameters named utm_*, ref and source, as written in the address (no decoding).
+const isCampaignParameter = (parameter: string) => /^(utm_|(ref|source)(=|$))/.test(parameter);
+
+// <origin of the script>/api/e, or the page's /api/e when the script's address has no origin: an
+// inline script has no src and a data: script no base, so URL throws (a file: script resolves to
+// file:///api/e, as /api/e would).
+const defaultEndpoint = (): string | URL => {
+  try {
+    return new URL('/api/e', script!.src);
+  } catch {
+    return '/api/e';
+  }
+};
+
 // Blocked storage (privacy settings, sandboxed pages) throws on access: treat it as not opted out.
 let optedOut: unknown;
 try {
@@ -36,26 +91,19 @@ window.svc = () => {};
 if (
   data.site &&
   !navigator.webdriver &&
-  window == top &&
-  optedOut != 'true' &&
+  window === top &&
+  optedOut !== 'true' &&
   ('dev' in data || !/^(localhost|127\.[\d.]+|\[::1\])$/.test(location.hostname))
 ) {
-  // <origin of the script>/api/e; an inline script has no src and a data: script no base, so URL
-  // throws and the page's /api/e is used (a file: script resolves to file:///api/e, as /api/e would):
-  // endpoint is '/api/e' before URL is called, and stays so when it throws.
-  let endpoint: string | URL = data.api!;
-  try {
-    endpoint = endpoint || new URL((endpoint = '/api/e'), script!.src);
-  } catch {}
+  const endpoint = data.api || defaultEndpoint();
 
   const send = (name?: string, props?: Props, revenue?: unknown) => {
+    const query = location.search.slice(1).split('&').filter(isCampaignParameter).join('&');
     // undefined fields are left out by JSON.stringify: no `e` for pageviews, no `p` without props,
     // no `v` without revenue (sent as given: the server checks it and keeps the event without bad revenue).
-    // The query keeps its parameters named utm_*, ref and source, as written in the address: every
-    // other one goes with the ? or & before it, and a first kept one that followed an & takes the ?.
     const body = JSON.stringify({
       s: data.site,
-      u: location.pathname + location.search.replace(/[?&](?!utm_|(ref|source)(=|&|$))[^&]*/g, '').replace(/^&/, '?'),
+      u: location.pathname + (query ? '?' + query : ''),
       r: document.referrer || undefined,
       w: screen.width,
       l: navigator.language,
@@ -63,38 +111,25 @@ if (
       p: props,
       v: revenue,
     });
+    if (CHECK_SIZE_LIMITS && utf8Bytes(body) > MAX_BODY_BYTES) return;
     // Text body: sendBeacon and fetch both send text/plain, a CORS "simple" request without preflight.
     // no-cors: the answer is never read, and a cors fetch would log a CORS error in the site's console.
-    // fetch upper-cases the method 'post' (lower case: letters the rest of the script uses already).
     const post = () =>
       (navigator.sendBeacon && navigator.sendBeacon(endpoint, body)) ||
-      fetch(endpoint, { method: 'post', body, keepalive: true, mode: 'no-cors' }).catch(() => {});
+      fetch(endpoint, { method: 'POST', body, keepalive: true, mode: 'no-cors' }).catch(() => {});
     // Sends before the document is parsed wait for DOMContentLoaded; listeners run in the order added.
-    // readyState > 'l': "loading" (not "interactive" nor "complete").
-    document.readyState > 'l' ? on('DOMContentLoaded', post) : post();
+    if (document.readyState === 'loading') on('DOMContentLoaded', post);
+    else post();
   };
 
   const track = (name: unknown, props?: unknown, options?: unknown) => {
-    let kept: Props | undefined;
-    // The reserved names (in any letter case): engage, outbound and download are the tracker's own
-    // events, which the endpoint accepts, so only the tracker can refuse them from a page (pageview,
-    // which the endpoint refuses, costs a word here rather than a request). The rest of the name rule
-    // (^[a-z0-9_-]{1,64}$ once lowercased), the 2048-byte props and the 4096-byte body are the
-    // endpoint's checks alone: it drops what breaks them, so the script does not carry them twice.
-    if (typeof name == 'string' && !/^(pageview|engage|outbound|download)$/i.test(name)) {
-      // for...in over null does nothing; it also reads enumerable inherited keys, as JSON.stringify would not.
-      if (typeof props == 'object' && !Array.isArray(props))
-        for (const key in props) {
-          const value = (props as Props)[key];
-          const type = typeof value;
-          // /ng|ea|be/ matches "string", "boolean" and "number", and no other name typeof answers;
-          // of these only "string" sorts after 's'. value - value is 0 for booleans and finite numbers (NaN
-          // for NaN and ±Infinity). Strings are cut here: a long one must not take the body over 4096 bytes.
-          if (key && !key[64] && /ng|ea|be/.test(type) && (type > 's' || (value as number) - (value as number) == 0))
-            (kept = kept || {})[key] = type > 's' ? (value as string).slice(0, 500) : value;
-        }
-      send(name.toLowerCase(), kept, FEATURE_REVENUE ? ((options || 0) as { revenue?: unknown }).revenue : undefined);
-    }
+    if (typeof name !== 'string') return;
+    const eventName = name.toLowerCase();
+    if (!isValidEventName(eventName)) return;
+    const kept = keptProps(props);
+    if (CHECK_SIZE_LIMITS && kept && utf8Bytes(JSON.stringify(kept)) > MAX_PROPS_BYTES) return;
+    const revenue = FEATURE_REVENUE && options ? (options as { revenue?: unknown }).revenue : undefined;
+    send(eventName, kept, revenue);
   };
 
   // Engagement of the current pageview: active time stops counting 30 s after the last interaction.
@@ -102,42 +137,50 @@ if (
   let activeMs: number;
   let counted: number;
   let maxDepth: number;
-  // The engage props once sent for the current pageview.
-  let engageSent: unknown;
+  let engageSent: boolean;
   const measure = () => {
-    // -counted is read before counted takes the current time.
-    activeMs += Math.max(0, Math.min(-counted + (counted = Date.now()), 30000));
-    // Rounded with |0, which also turns the NaN of an empty document into 0.
-    if (FEATURE_SCROLL_DEPTH)
-      maxDepth = Math.max(maxDepth, Math.min(100, (((scrollY + innerHeight) * 100) / document.documentElement.scrollHeight + 0.5) | 0));
+    const now = Date.now();
+    activeMs += Math.max(0, Math.min(now - counted, 30000));
+    counted = now;
+    if (FEATURE_SCROLL_DEPTH) {
+      // The bottom of the viewport over the document's height, in whole percent; an empty document has no height.
+      const height = document.documentElement.scrollHeight;
+      const depth = height ? Math.min(100, Math.round(((scrollY + innerHeight) * 100) / height)) : 0;
+      maxDepth = Math.max(maxDepth, depth);
+    }
   };
   const onBackground = () => {
     if (!engageSent) {
+      engageSent = true;
       measure();
-      send('engage', (engageSent = { t: activeMs, d: maxDepth }));
+      send('engage', { t: activeMs, d: maxDepth });
     }
   };
 
   let lastPath: string;
-  // The argument is ignored: the history patch below passes the original method's answer (undefined).
-  const pageview = (_?: unknown) => {
-    // lastPath is read before it takes the current pathname.
-    if (lastPath != (lastPath = location.pathname)) {
-      activeMs = maxDepth = engageSent = 0;
+  const pageview = () => {
+    if (location.pathname !== lastPath) {
+      lastPath = location.pathname;
+      activeMs = 0;
+      maxDepth = 0;
+      engageSent = false;
       counted = Date.now();
       send();
     }
   };
 
-  if (FEATURE_SPA && data.spa != 'off') {
+  if (FEATURE_SPA && data.spa !== 'off') {
     for (const method of ['pushState', 'replaceState'] as const) {
       const original = history[method];
-      history[method] = (...args: Parameters<History['pushState']>) => pageview(original.apply(history, args));
+      history[method] = (...args: Parameters<History['pushState']>) => {
+        original.apply(history, args);
+        pageview();
+      };
     }
     on('popstate', pageview);
   }
 
-  if (data.engage != 'off') {
+  if (data.engage !== 'off') {
     on('visibilitychange', () => {
       if (document.hidden) onBackground();
       // Time spent in the background is not active time.
@@ -147,21 +190,22 @@ if (
   }
 
   // One listener for the interactions that engagement counts and for clicks: data-svc-event,
-  // outbound links and downloads. Middle clicks open links in a new tab and only fire auxclick:
-  // button 0 is a click, 1 a middle click; key presses and scrolls have no button. (2 > event.button,
-  // constant first: the form gzip finds more repeats in.)
+  // outbound links and downloads. Middle clicks open links in a new tab and only fire auxclick.
   const onInput = (event: MouseEvent) => {
     measure();
     const target = event.target as Element;
-    if (2 > event.button && target.closest) {
+    // Key presses and scrolls have no button; a right click (2) opens a menu.
+    const isClick = event.button === 0;
+    const isMiddleClick = event.button === 1;
+    if ((isClick || isMiddleClick) && target.closest) {
       const named = target.closest('[data-svc-event]');
-      if (named && !event.button) track((named as HTMLElement).dataset.svcEvent);
+      if (named && isClick) track((named as HTMLElement).dataset.svcEvent);
       // A link without href (or one to mailto:, javascript:...) has no hostname.
       const link = target.closest('a') as HTMLAnchorElement | null;
-      if (FEATURE_OUTBOUND && data.outbound != 'off' && link && link.hostname) {
-        // One send for both kinds: fewer bytes than a send in each branch.
-        const kind = link.hostname != location.hostname ? 'outbound' : /\.(pdf|zip|dmg|exe|pkg|msi|deb|rpm|apk|iso|rar|7z|t?gz|tar|csv|(doc|xls|ppt)x?|txt|mp[34]|mov|avi|w(mv|av))$/i.test(link.pathname) && 'download';
-        if (kind) send(kind, { url: link.href });
+      if (FEATURE_OUTBOUND && data.outbound !== 'off' && link && link.hostname) {
+        if (link.hostname !== location.hostname) send('outbound', { url: link.href });
+        else if (/\.(pdf|zip|dmg|exe|pkg|msi|deb|rpm|apk|iso|rar|7z|t?gz|tar|csv|(doc|xls|ppt)x?|txt|mp[34]|mov|avi|w(mv|av))$/i.test(link.pathname))
+          send('download', { url: link.href });
       }
     }
   };

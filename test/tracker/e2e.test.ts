@@ -74,7 +74,7 @@ describe('tracker end to end with the collection endpoint', () => {
     assert.equal(Number(engage.scroll_depth), 100);
   });
 
-  it('drops what the tracker leaves to the endpoint (a name outside the rule, props over 2048 bytes, a body over 4096 bytes) and stores the events around it', async () => {
+  it('sends nothing the endpoint would drop (a name outside the rule, props over 2048 bytes, a body over 4096 bytes) and the events around them are stored', async () => {
     const collectOrigin = service.url.replace('127.0.0.1', 'collect.test');
     pages.page('/shop', `<!doctype html><html><head><script defer src="${collectOrigin}/js/t.js" data-site="${site.siteId}"></script></head><body></body></html>`);
     const drops = service.ctx.ingest.drops;
@@ -90,15 +90,16 @@ describe('tracker end to end with the collection endpoint', () => {
       svc('x'.repeat(65));
       // 3 × 500 two-byte characters: 1.5 K characters but about 3 KB of UTF-8.
       svc('big-props', { a: 'é'.repeat(500), b: 'é'.repeat(500), c: 'é'.repeat(500) });
-      history.replaceState({}, '', '/shop?utm_campaign=' + 'c'.repeat(2500));
+      history.replaceState({}, '', '/shop?utm_campaign=' + 'c'.repeat(2600));
       svc('big-body', { a: 'x'.repeat(500), b: 'x'.repeat(500), c: 'x'.repeat(500) });
       history.replaceState({}, '', '/shop');
       svc('Kept', { a: 'é'.repeat(500) });
     });
-    // The drops are counted as their requests arrive, which need not be before the kept event is stored.
-    const events = await waitForStoredEvents(service, site.siteId, (stored) => stored.some((event) => event.name === 'kept') && moved().join() === '2,1,1');
+    const events = await waitForStoredEvents(service, site.siteId, (stored) => stored.some((event) => event.name === 'kept'));
+    // Beacons are separate requests: one sent before the kept event may still arrive after it.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     await context.close();
-    assert.deepEqual(moved(), [2, 1, 1]);
+    assert.deepEqual(moved(), [0, 0, 0]);
     assert.deepEqual(events.filter((event) => event.page === '/shop').map((event) => event.name).sort(), ['kept', 'pageview']);
   });
 

@@ -1,4 +1,4 @@
-// The build writes dist/tracker/t.js, reports its sizes and each feature's, and holds it to its gzip budget.
+// The build writes dist/tracker/t.js, reports its sizes and each feature's and check's, and holds it to its gzip budget.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const { GZIP_BUDGET_BYTES } = (await import(new URL('../../scripts/build-tracker.mjs', import.meta.url).href)) as { GZIP_BUDGET_BYTES: number };
 
 describe('tracker build', () => {
-  it('builds dist/tracker/t.js within its gzip budget and prints raw, gzip and brotli sizes, and each feature\'s bytes', () => {
+  it('builds dist/tracker/t.js within its gzip budget and prints raw, gzip and brotli sizes, and each feature\'s and check\'s bytes', () => {
     const build = spawnSync(process.execPath, ['scripts/build-tracker.mjs'], { cwd: root, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
     const printed = /raw (\d+) B, gzip (\d+) B, brotli (\d+) B/.exec(build.stdout);
@@ -31,12 +31,20 @@ describe('tracker build', () => {
     assert.ok(documented.includes(`fails above ${GZIP_BUDGET_BYTES} bytes`), `docs/tracker.md should state the ${GZIP_BUDGET_BYTES} B budget`);
     const row = `| svc \`t.js\` | ${raw} B | ${gzip} B | ${brotli} B |`;
     assert.ok(documented.includes(row), `docs/tracker.md's size table should read: ${row}`);
-    // Each feature's bytes, printed and documented; a feature costs something and less than the whole.
-    const features = [...build.stdout.matchAll(/feature (.+) adds raw (\d+) B, gzip (-?\d+) B/g)];
-    assert.deepEqual(features.map((f) => f[1]), ['revenue', 'scroll depth', 'single-page navigation', 'outbound links and downloads']);
-    for (const [, name, featureRaw, featureGzip] of features) {
-      assert.ok(Number(featureRaw) > 0 && Number(featureRaw) < raw, `${name}: ${featureRaw} B`);
-      assert.ok(documented.includes(`| ${name}`) && documented.includes(`| ${featureRaw} B | ${featureGzip} B |`), `docs/tracker.md should list ${name}: ${featureRaw} B, ${featureGzip} B`);
+    // Each feature's and each check's bytes, printed and documented; each costs something and less than the whole.
+    const parts = [...build.stdout.matchAll(/(?:feature|check) (.+) adds raw (\d+) B, gzip (-?\d+) B/g)];
+    assert.deepEqual(parts.map((f) => f[1]), [
+      'revenue',
+      'scroll depth',
+      'single-page navigation',
+      'outbound links and downloads',
+      'name rule',
+      'props rules',
+      'size limits',
+    ]);
+    for (const [, name, partRaw, partGzip] of parts) {
+      assert.ok(Number(partRaw) > 0 && Number(partRaw) < raw, `${name}: ${partRaw} B`);
+      assert.ok(documented.includes(`| ${name}`) && documented.includes(`| ${partRaw} B | ${partGzip} B |`), `docs/tracker.md should list ${name}: ${partRaw} B, ${partGzip} B`);
     }
   });
 });
