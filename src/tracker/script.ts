@@ -49,6 +49,13 @@ const isValidEventName = (name: string) => !CHECK_NAME_RULE || (EVENT_NAME.test(
 const isKeptValue = (value: unknown) =>
   typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && isFinite(value));
 
+// A prop string cut to its first 500 characters as the endpoint cuts it: never between the two
+// halves of a character outside the BMP (an emoji), which would leave half a character behind.
+const cutString = (text: string) => {
+  const cut = text.slice(0, MAX_PROP_STRING_LENGTH);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+};
+
 // The props the contract keeps of a custom event's props argument, undefined when none is left.
 const keptProps = (props: unknown): Props | undefined => {
   if (!CHECK_PROPS_RULES) return props as Props;
@@ -59,7 +66,7 @@ const keptProps = (props: unknown): Props | undefined => {
       const value = (props as Props)[key];
       if (key.length >= 1 && key.length <= MAX_PROP_KEY_LENGTH && isKeptValue(value)) {
         kept = kept || {};
-        kept[key] = typeof value === 'string' ? value.slice(0, MAX_PROP_STRING_LENGTH) : value;
+        kept[key] = typeof value === 'string' ? cutString(value) : value;
       }
     }
   }

@@ -53,6 +53,8 @@ describe('tracker custom events', () => {
         count: 0,
         trial: false,
         note: 'n'.repeat(600),
+        // An emoji across the cut goes whole: half of it would be no character.
+        emoji: 'e'.repeat(499) + '😀' + 'e',
         nested: { a: 1 },
         list: [1, 2],
         empty: null,
@@ -72,6 +74,7 @@ describe('tracker custom events', () => {
       count: 0,
       trial: false,
       note: 'n'.repeat(500),
+      emoji: 'e'.repeat(499),
       ['k'.repeat(64)]: 'longest key',
     });
   });
