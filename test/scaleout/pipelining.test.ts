@@ -36,7 +36,7 @@ describe('deploy/compose.yml: clients that pipeline requests and read nothing', 
     });
     t.diagnostic(`api heap growth ${(attack.heapGrowth / 1e6).toFixed(1)} MB, slowest /healthz ${attack.slowestHealth.toFixed(0)} ms`);
     assert.ok(attack.heapGrowth < MAX_HEAP_GROWTH, `the api process's heap grew by ${attack.heapGrowth} bytes`);
-    assert.ok(attack.slowestHealth < 500, `/healthz took ${attack.slowestHealth} ms`);
+    assert.ok(attack.slowestHealth < 1000, `/healthz took ${attack.slowestHealth} ms`);
     for (const instance of deployment.instances) assert.equal(instance.process.child.exitCode, null, `${instance.name} lives`);
 
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, SEND_TIMEOUT_MS + 2000 - (Date.now() - started))));
