@@ -64,6 +64,7 @@ export interface ConnectionLimits {
   bodyTimeoutMs: number; // SVC_BODY_TIMEOUT_MS: a request's body, from its headers (an import call's: requestTimeoutMs)
   requestTimeoutMs: number; // SVC_REQUEST_TIMEOUT_MS: an import call's body: the time spent waiting for its bytes, summed
   keepAliveTimeoutMs: number; // SVC_KEEP_ALIVE_TIMEOUT_MS: an idle connection between requests
+  sendTimeoutMs: number; // SVC_SEND_TIMEOUT_MS: an answer its client takes none of
   maxConnections: number; // SVC_MAX_CONNECTIONS: connections past it are closed on accept
   maxConnectionsPerAddress: number; // SVC_MAX_CONNECTIONS_PER_ADDRESS: the same, per client (clientGroup); SVC_TRUSTED_PROXIES are exempt
 }
@@ -180,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyTimeoutMs: integer('SVC_BODY_TIMEOUT_MS', 10_000, 100, 600_000),
     requestTimeoutMs: integer('SVC_REQUEST_TIMEOUT_MS', 300_000, 100, 3_600_000),
     keepAliveTimeoutMs: integer('SVC_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    sendTimeoutMs: integer('SVC_SEND_TIMEOUT_MS', 10_000, 100, 600_000),
     maxConnections,
     // A thirty-second of the default cap: one address cannot take every slot, while a few hundred
     // browsers behind one NAT still fit (each holds one connection for the keep-alive timeout).

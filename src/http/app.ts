@@ -11,7 +11,7 @@ import { ApiError, apiError, envelope } from '../core/errors.js';
 import { adminRoutes } from './admin/index.js';
 import { appRoutes } from './app-v1/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';
-import { Connections } from './connections.js';
+import { Connections, MAX_QUEUED_ANSWERS } from './connections.js';
 import { dashboardRoutes } from './dashboard/index.js';
 import { unsubscribeRoutes } from './unsubscribe.js';
 import { clientErrorHandler, installErrorHandler } from './errors.js';
@@ -50,7 +50,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     total: ctx.metrics.counter('svc_connections_dropped_total', 'Connections closed on accept: SVC_MAX_CONNECTIONS were open'),
     address: ctx.metrics.counter('svc_connections_dropped_per_address_total', 'Connections closed on accept: SVC_MAX_CONNECTIONS_PER_ADDRESS were open from their client'),
   };
-  const connections = new Connections(ctx.config.http, { exempt: ctx.config.trustedProxies, onDropped: (cap) => dropped[cap].inc() });
+  const cut = {
+    pipelined: ctx.metrics.counter('svc_connections_cut_pipelined_total', `Connections cut for pipelining: a request arrived while ${MAX_QUEUED_ANSWERS} answers waited behind the one being sent`),
+    send_timeout: ctx.metrics.counter('svc_connections_cut_send_timeout_total', 'Connections cut because their client took none of an answer for SVC_SEND_TIMEOUT_MS'),
+  };
+  const connections = new Connections(ctx.config.http, { exempt: ctx.config.trustedProxies, onDropped: (cap) => dropped[cap].inc(), onCut: (reason) => cut[reason].inc() });
   const app: FastifyInstance = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     serverFactory: (fastify) => {

@@ -1,7 +1,9 @@
-// The HTTP server's connections: how long a client may take to send a request, how many connections
-// may be open (in all and per client), and a stop that ends every connection within its deadline.
-// A client that sends nothing, half its headers, or a body a byte at a time holds a socket and a
-// parser; these limits bound how long, and how many.
+// The HTTP server's connections: how long a client may take to send a request and to take its
+// answer, how many requests it may send ahead of their answers, how many connections may be open (in
+// all and per client), and a stop that ends every connection within its deadline. A client that
+// sends nothing, half its headers, or a body a byte at a time holds a socket and a parser; one that
+// pipelines requests and never reads makes the server hold their answers; these limits bound how
+// long, and how many.
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionLimits } from '../config.js';
@@ -22,31 +24,86 @@ const CLIENT = Symbol('svc.client');
 const IDLE_SINCE = Symbol('svc.idleSince');
 /** The body deadline of a request. */
 const DEADLINE = Symbol('svc.bodyDeadline');
+/** How many answers wait behind the one the socket is sending (pipelined requests). */
+const QUEUED = Symbol('svc.queuedAnswers');
+/** The bytes of its answers the client had taken when the sweep last saw that number change. */
+const TAKEN = Symbol('svc.takenBytes');
+/** When the sweep last saw TAKEN change (performance.now()). */
+const TAKEN_AT = Symbol('svc.takenAt');
 
 type AnsweredResponse = ServerResponse & { [IDLE_SINCE]?: number };
-type TrackedSocket = Socket & { [CURRENT]?: AnsweredResponse; [ACCEPTED]: number; [CLIENT]?: string };
+type TrackedSocket = Socket & {
+  /** Node's HTTP parser of the connection (undocumented): `onIncoming` hands it each request parsed. */
+  parser?: { onIncoming: unknown } | null;
+  [CURRENT]?: AnsweredResponse;
+  [ACCEPTED]: number;
+  [CLIENT]?: string;
+  [QUEUED]: number;
+  [TAKEN]: number;
+  [TAKEN_AT]: number;
+};
 type TimedRequest = IncomingMessage & { [DEADLINE]?: NodeJS.Timeout };
 
 /** Node closes an idle kept-alive connection this long after its announced timeout. */
 const KEEP_ALIVE_MARGIN_MS = 1000;
 
+/**
+ * Requests one connection may have waiting for their answers behind the answer being sent. Node
+ * parses every request a read holds (64 KB: some 1 600 small GETs) before it answers any, and keeps
+ * each answer in memory until those before it are sent: a client that pipelines thousands and reads
+ * nothing would make the server hold thousands of answers. Past this many, the connection is cut.
+ * Browsers do not pipeline, and the clients that do send a few requests ahead.
+ */
+export const MAX_QUEUED_ANSWERS = 16;
+
 /** Which cap closed a connection on accept. */
 export type ConnectionCap = 'total' | 'address';
+
+/** Why an open connection was cut: too many requests ahead of their answers, or an answer its client does not take. */
+export type ConnectionCut = 'pipelined' | 'send_timeout';
 
 export interface ConnectionOptions {
   /** Peers never capped per address: reverse proxies, through which every visitor comes (SVC_TRUSTED_PROXIES). */
   exempt: readonly string[];
   /** Counts a connection closed on accept for being over a cap. */
   onDropped: (cap: ConnectionCap) => void;
+  /** Counts an open connection cut for what its client does with its answers. */
+  onCut: (reason: ConnectionCut) => void;
 }
 
 /**
  * Node checks header deadlines on an interval (30 s by default), and the sweep (Connections) on
- * the same one; a tenth of the deadline keeps the cut within 10 % of it (at most once a second:
- * each check walks the connections).
+ * the same one; a tenth of the shorter of the header and send deadlines keeps either cut within 10 %
+ * of it (at most once a second: each check walks the connections).
  */
 function checkingIntervalMs(limits: ConnectionLimits): number {
-  return Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 10)));
+  return Math.max(10, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, limits.sendTimeoutMs) / 10)));
+}
+
+/** An answer that was queued is now the one its socket sends ('socket' event of the response). */
+function leftQueue(socket: TrackedSocket): void {
+  socket[QUEUED]--;
+}
+
+/**
+ * What the parser of a connection cut for pipelining hands the requests it still parses: nothing
+ * (0: their bodies, if any, are parsed as usual).
+ */
+function dropRequest(): number {
+  return 0;
+}
+
+/**
+ * Cuts a connection whose client pipelines past MAX_QUEUED_ANSWERS. Node goes on parsing the rest
+ * of the read it was cut in (64 KB: some 1 600 small requests), and its server would make a request
+ * and a response of each, keep them until the connection has closed and then abort each with an
+ * error: about 1.7 KB of heap and 12 µs apiece, some 130 MB and 4 s of the event loop for the
+ * per-address cap's 128 connections at once. Replacing the parser's hand-off to the server
+ * (`onIncoming`, set anew for every connection) drops them as they are parsed instead.
+ */
+function cutPipelining(socket: TrackedSocket): void {
+  if (socket.parser) socket.parser.onIncoming = dropRequest;
+  socket.destroy();
 }
 
 /** Closes a request whose body is late: 408 if nothing was answered yet. */
@@ -64,12 +121,14 @@ export class Connections {
   private readonly exempt: ReadonlySet<string>;
   private sweeper: NodeJS.Timeout | undefined;
   private stopping = false;
+  private readonly onCut: ConnectionOptions['onCut'];
 
   /** An HTTP server under `limits`. */
   constructor(
     private readonly limits: ConnectionLimits,
     options: ConnectionOptions,
   ) {
+    this.onCut = options.onCut;
     this.exempt = new Set(options.exempt.map((ip) => normalizeIp(ip) ?? ip));
     const checkingInterval = checkingIntervalMs(limits);
     this.server = createServer({ connectionsCheckingInterval: checkingInterval });
@@ -91,6 +150,9 @@ export class Connections {
         return;
       }
       socket[ACCEPTED] = performance.now();
+      socket[QUEUED] = 0;
+      socket[TAKEN] = -1;
+      socket[TAKEN_AT] = 0;
       this.sockets.add(socket);
       socket.once('close', () => this.release(socket));
     });
@@ -133,6 +195,8 @@ export class Connections {
    * - its last response sent (idle, or its next request's headers arriving): closed once the
    *   keep-alive timeout (as Node applies it) and the header timeout have passed, the most Node
    *   itself allows;
+   * - an answer waiting in the socket for its client to read it: cut once the client has taken
+   *   none of it for the send timeout (sendStalled);
    * - a request being handled is the server's work; its body has deadlines of its own (bodyDeadline).
    * It walks the connections once per checking interval and allocates nothing per request.
    */
@@ -141,13 +205,34 @@ export class Connections {
     const { headersTimeoutMs, keepAliveTimeoutMs } = this.limits;
     for (const socket of this.sockets) {
       const res = socket[CURRENT];
-      if (res === undefined) {
+      if (socket.writableLength > 0) {
+        if (this.sendStalled(socket, now)) {
+          socket.destroy();
+          this.onCut('send_timeout');
+        }
+      } else if (res === undefined) {
         if (now - socket[ACCEPTED] > headersTimeoutMs) answerAndClose(socket, apiError('REQUEST_TIMEOUT', 'request'));
       } else if (res.writableFinished) {
         res[IDLE_SINCE] ??= now;
         if (now - res[IDLE_SINCE] > keepAliveTimeoutMs + KEEP_ALIVE_MARGIN_MS + headersTimeoutMs) socket.destroy();
       }
     }
+  }
+
+  /**
+   * Whether the client of `socket`, which has bytes waiting to be sent, has taken none of them for
+   * the send timeout. What it has taken (the socket's completed writes: what the kernel accepted
+   * once the client made room) is compared from sweep to sweep, so a slow reader that takes each
+   * write within the timeout is never cut.
+   */
+  private sendStalled(socket: TrackedSocket, now: number): boolean {
+    const taken = socket.bytesWritten - socket.writableLength;
+    if (taken !== socket[TAKEN]) {
+      socket[TAKEN] = taken;
+      socket[TAKEN_AT] = now;
+      return false;
+    }
+    return now - socket[TAKEN_AT] > this.limits.sendTimeoutMs;
   }
 
   get listening(): boolean {
@@ -160,10 +245,29 @@ export class Connections {
    */
   serve(listener: RequestListener): Server {
     this.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      // Node gives a pipelined request's response its socket once the answers before it are sent.
+      if (res.socket === null && !this.queue(req.socket as TrackedSocket, res)) return;
       this.answering(res);
       listener(req, res);
     });
     return this.server;
+  }
+
+  /**
+   * Counts `res` among the answers waiting on `socket`; false when the socket is cut: now, for
+   * holding MAX_QUEUED_ANSWERS already, or before (the rest of the read it was cut in, which Node
+   * still parses, is left unanswered).
+   */
+  private queue(socket: TrackedSocket, res: ServerResponse): boolean {
+    if (socket.destroyed) return false;
+    if (socket[QUEUED] >= MAX_QUEUED_ANSWERS) {
+      cutPipelining(socket);
+      this.onCut('pipelined');
+      return false;
+    }
+    socket[QUEUED]++;
+    res.once('socket', leftQueue);
+    return true;
   }
 
   /**

@@ -45,11 +45,11 @@ test('SVC_PUBLIC_URL: an http(s) URL kept without its trailing slash, anything e
 
 test('connection limits, the stop deadline and the flush interval: defaults, and out-of-range values refused', () => {
   const c = loadConfig({});
-  assert.deepEqual(c.http, { headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000, maxConnections: 4096, maxConnectionsPerAddress: 128 });
+  assert.deepEqual(c.http, { headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000, sendTimeoutMs: 10_000, maxConnections: 4096, maxConnectionsPerAddress: 128 });
   assert.equal(c.stopTimeoutMs, 10_000);
   assert.equal(c.flushIntervalMs, 1_000);
   assert.equal(loadConfig({ SVC_FLUSH_INTERVAL_MS: '200' }).flushIntervalMs, 200);
-  const bad = { SVC_HEADERS_TIMEOUT_MS: '10s', SVC_BODY_TIMEOUT_MS: '0', SVC_KEEP_ALIVE_TIMEOUT_MS: '-1', SVC_MAX_CONNECTIONS: '0', SVC_MAX_CONNECTIONS_PER_ADDRESS: '1e3', SVC_STOP_TIMEOUT_MS: '999', SVC_FLUSH_INTERVAL_MS: '1.5' };
+  const bad = { SVC_HEADERS_TIMEOUT_MS: '10s', SVC_BODY_TIMEOUT_MS: '0', SVC_KEEP_ALIVE_TIMEOUT_MS: '-1', SVC_SEND_TIMEOUT_MS: '99', SVC_MAX_CONNECTIONS: '0', SVC_MAX_CONNECTIONS_PER_ADDRESS: '1e3', SVC_STOP_TIMEOUT_MS: '999', SVC_FLUSH_INTERVAL_MS: '1.5' };
   assert.throws(
     () => loadConfig(bad),
     (err: unknown) => err instanceof ConfigError && Object.keys(bad).every((name) => err.problems.some((p) => p.startsWith(`${name} must be a whole number`))),

@@ -8,7 +8,7 @@ import { Connections } from '../../src/http/connections.js';
 import { holdConnection } from '../helpers/raw-http.js';
 
 test('stop closes waiting connections at once and handled requests after the grace period', async () => {
-  const connections = new Connections(loadConfig({}).http, { exempt: [], onDropped: () => undefined });
+  const connections = new Connections(loadConfig({}).http, { exempt: [], onDropped: () => undefined, onCut: () => undefined });
   let handling = 0;
   // A handler that never answers: the request stays "being handled" until the stop cuts it.
   const server = connections.serve(() => handling++);

@@ -280,6 +280,8 @@ export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<v
     operations: ROUTES.map((r) => r.operationId),
     catchAll: ['/v1', '/v1/*'],
   });
-  const document = openApiDocument();
-  app.get('/openapi.json', async () => document);
+  // Serialized once: every answer sends the same bytes, where a document serialized per request
+  // would be a copy per pipelined request waiting for its turn (docs/security.md, Connections).
+  const document = Buffer.from(JSON.stringify(openApiDocument()));
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
 }
