@@ -12,6 +12,7 @@ import { until } from '../alerts/helpers/process.js';
 import { spawnLogged, type LoggedProcess } from './child.js';
 import { clickhouseServer } from '../../support/clickhouse.js';
 import { NGINX_CONF, readCompose, svcServices, type ComposeFile, type ComposeService } from './compose.js';
+import { sumOfSamples } from './metrics.js';
 import { startNginx, type NginxProcess } from './nginx.js';
 import { freePort } from '../../support/ports.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
@@ -223,8 +224,7 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
     },
     async metric(instance, line) {
       const res = await fetch(`${instance.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-      const samples = (await res.text()).split('\n').filter((l) => !l.startsWith('#') && line.test(l));
-      return samples.reduce((sum, sample) => sum + Number(sample.split(' ').pop()), 0);
+      return sumOfSamples(await res.text(), line);
     },
     async storedEvents() {
       const [row] = await clickhouseRows(

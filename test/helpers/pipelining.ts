@@ -3,6 +3,7 @@
 // Meanwhile another client asks /healthz and the server's heap is read, every 100 ms.
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { sumOfSamples } from './metrics.js';
 import { ADMIN_TOKEN } from './server.js';
 
 /** Another loopback address: another client, not counted against the attacker's per-address cap. */
@@ -27,8 +28,7 @@ export function getFrom(localAddress: string, url: string, headers: Record<strin
 export async function metricFrom(baseUrl: string, line: RegExp): Promise<number> {
   const { status, body } = await getFrom(OTHER_CLIENT, `${baseUrl}/metrics`, { authorization: `Bearer ${ADMIN_TOKEN}` });
   if (status !== 200) throw new Error(`/metrics answered ${status}`);
-  const samples = body.split('\n').filter((l) => !l.startsWith('#') && line.test(l));
-  return samples.reduce((sum, sample) => sum + Number(sample.split(' ').pop()), 0);
+  return sumOfSamples(body, line);
 }
 
 export const HEAP_USED = /^svc_process_memory_bytes\{kind="heap_used"\}/;
