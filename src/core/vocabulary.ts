@@ -373,23 +373,6 @@ export interface FunnelAnswer extends FunnelReading {
   funnel: { id: number; name: string; version: number; windowMinutes: number };
 }
 
-/**
- * The first day from which a goal's or funnel version's figures are complete: days of the site's
- * rollups before it lack them (it was made after them, and their raw events were gone). Null when
- * the figures cover every day. Said by the dashboard's answers (/app/v1) only.
- */
-export interface CountedSince {
-  countedSince: string | null;
-}
-
-/** The dashboard's goals answer: each goal with the day it is counted since. */
-export interface AppGoalsAnswer extends GoalsAnswer {
-  goals: Array<GoalResult & CountedSince>;
-}
-
-/** The dashboard's funnel answer, with the day its version is counted since. */
-export interface AppFunnelAnswer extends FunnelAnswer, CountedSince {}
-
 export interface RealtimeRow {
   key: string;
   visitors: number;
@@ -417,6 +400,44 @@ export interface Realtime {
   topReferrers: RealtimeRow[];
   topCountries: RealtimeRow[];
   feed: FeedEntry[];
+}
+
+// ---- Response headers of the read answers -----------------------------------------------------
+
+/**
+ * What a planned read did with days imported from another tool: `included`, `excluded` (the read
+ * is one imported aggregates cannot answer exactly) or `none` (no day read holds any).
+ */
+export const IMPORTED_HEADER = 'svc-imported';
+
+/**
+ * From which day the figures of each goal or funnel version of a goals or funnel answer are
+ * complete: days of the site's rollups before it lack them (it was made after them, and their raw
+ * events were gone). Said by the dashboard's answers (/app/v1) only, in a header so that their
+ * bodies stay byte for byte those of /v1: `goal:7=2026-02-19, funnel:3:2=2026-02-19`, naming only
+ * the goals and versions whose figures miss days; absent when none do.
+ */
+export const COUNTED_SINCE_HEADER = 'svc-counted-since';
+
+/** How the rollups' bookkeeping and the counted-since header name a goal. */
+export const goalKey = (goalId: number): string => `goal:${goalId}`;
+/** How the rollups' bookkeeping and the counted-since header name a funnel version. */
+export const funnelKey = (funnelId: number, version: number): string => `funnel:${funnelId}:${version}`;
+
+/** The counted-since header's value for the first complete day of each definition (`goalKey`, `funnelKey`); undefined when none misses days. */
+export function countedSinceHeader(days: ReadonlyArray<readonly [key: string, countedSince: string | null]>): string | undefined {
+  const said = days.filter((entry): entry is readonly [string, string] => entry[1] !== null);
+  return said.length === 0 ? undefined : said.map(([key, day]) => `${key}=${day}`).join(', ');
+}
+
+/** The first complete day of each definition a counted-since header names (none for an absent header). */
+export function parseCountedSince(header: string | null | undefined): ReadonlyMap<string, string> {
+  const days = new Map<string, string>();
+  for (const entry of (header ?? '').split(',')) {
+    const separator = entry.lastIndexOf('=');
+    if (separator > 0) days.set(entry.slice(0, separator).trim(), entry.slice(separator + 1).trim());
+  }
+  return days;
 }
 
 // ---- Sites and funnels as the APIs answer them -----------------------------------------

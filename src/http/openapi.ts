@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of /v1, generated from the route table and the response schemas the
 // routes serialize with (src/http/v1/schemas.ts). docs/openapi.json is this output, checked by a test.
 import { ERRORS } from '../core/errors.js';
+import { IMPORTED_HEADER } from '../core/vocabulary.js';
 import { ROUTES, V1_ERROR_CODES, responses, schemas } from './v1/schemas.js';
 
 /** The routes whose answers are planned, and say what they did with imported days (docs/api.md). */
@@ -48,7 +49,7 @@ export function openApiDocument(): Record<string, unknown> {
             description: 'OK',
             headers: {
               'cache-control': { schema: { type: 'string', const: 'no-store' } },
-              ...(PLANNED.has(route.operationId) ? { 'svc-imported': IMPORTED_HEADER_DOC } : {}),
+              ...(PLANNED.has(route.operationId) ? { [IMPORTED_HEADER]: IMPORTED_HEADER_DOC } : {}),
             },
             content: { 'application/json': { schema: responses[route.operationId] } },
           },

@@ -119,9 +119,6 @@ export interface Plan {
 
 export type ImportedAnswer = 'included' | 'excluded' | 'none';
 
-/** The response header of every planned read that carries `Plan.imported`. */
-export const IMPORTED_HEADER = 'svc-imported';
-
 /** A query with its plan: what the read modules (src/stats/read) take. */
 export interface PlannedQuery extends Query {
   readonly plan: Plan;

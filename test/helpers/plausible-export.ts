@@ -1,7 +1,9 @@
 // A Plausible export written for the tests from the documented columns (in Plausible's order):
 // per day a few sources, pages, locations, devices, browsers, systems and custom events whose
 // figures agree with the day's totals, as CSV texts named as Plausible names them.
+import assert from 'node:assert/strict';
 import { zipStream, type ZipSource } from '../../src/imports/zip.js';
+import type { TestServer } from './server.js';
 
 export type ExportFiles = Record<string, string>;
 
@@ -50,4 +52,17 @@ export async function zipOf(files: ExportFiles): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const part of zipStream(sources)) parts.push(part);
   return Buffer.concat(parts);
+}
+
+/** The export of `days` uploaded as a site's import through the admin API, and its job run to the end. */
+export async function uploadPlausibleExport(server: TestServer, siteId: string, days: readonly string[]): Promise<void> {
+  const res = await fetch(`${server.url}/admin/v1/sites/${siteId}/imports?source=plausible&name=export.zip`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/zip' },
+    body: new Uint8Array(await zipOf(plausibleExport(days))),
+  });
+  assert.equal(res.status, 202, await res.text());
+  await server.ctx.imports.runNow();
+  const [job] = (await server.admin('GET', `/sites/${siteId}/imports`)).body.imports;
+  assert.equal(job.status, 'done', job.error);
 }

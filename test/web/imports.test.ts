@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSite, type SiteFixture } from '../helpers/server.js';
-import { plausibleExport, zipOf } from '../helpers/plausible-export.js';
+import { plausibleExport, uploadPlausibleExport, zipOf } from '../helpers/plausible-export.js';
 import { axeViolations, createUser, openPage, signIn, startDashboard, type Dashboard } from './harness.js';
 
 describe('the Imports section of site settings', () => {
@@ -71,14 +71,7 @@ describe('the dashboard with imported days', () => {
     dashboard = await startDashboard();
     site = await createSite(dashboard.server);
     await createUser(dashboard.server, 'viewer@example.com', [{ orgId: site.orgId, role: 'viewer' }]);
-    const zip = await zipOf(plausibleExport(['2025-02-01', '2025-02-02', '2025-02-03']));
-    const res = await fetch(`${dashboard.server.url}/admin/v1/sites/${site.siteId}/imports?source=plausible&name=export.zip`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${dashboard.server.adminToken}`, 'content-type': 'application/zip' },
-      body: new Uint8Array(zip),
-    });
-    assert.equal(res.status, 202);
-    await dashboard.server.ctx.imports.runNow();
+    await uploadPlausibleExport(dashboard.server, site.siteId, ['2025-02-01', '2025-02-02', '2025-02-03']);
   });
   after(async () => {
     await dashboard.close();

@@ -3,7 +3,8 @@
 import { formatDay } from '../lib/format.js';
 import type { AnswerDays } from '../../src/core/vocabulary.js';
 
-export function CountedSince({ since, period }: { since: string | null; period: AnswerDays }) {
-  if (since === null || since <= period.from) return null;
+/** `since`: the first complete day of the figures (the `Svc-Counted-Since` header); undefined when they count every day. */
+export function CountedSince({ since, period }: { since: string | undefined; period: AnswerDays }) {
+  if (since === undefined || since <= period.from) return null;
   return <p class="muted counted-since">Counted since {formatDay(since)}</p>;
 }

@@ -9,11 +9,11 @@ import { PeriodPicker } from './period-picker.js';
 import { useViewState } from '../lib/address.js';
 import { formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
-import { readSite } from '../lib/site.js';
+import { readCounted } from '../lib/site.js';
 import { queryParams, withPeriod } from '../../src/core/view-state.js';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { changeIsGood, type AppFunnelAnswer, type FunnelHistory, type MatchKind, type SiteRow } from '../../src/core/vocabulary.js';
+import { changeIsGood, funnelKey, type FunnelAnswer, type FunnelHistory, type MatchKind, type SiteRow } from '../../src/core/vocabulary.js';
 
 const KIND_LABELS: Record<MatchKind, string> = { page: 'Page', event: 'Event' };
 
@@ -31,7 +31,7 @@ export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId:
   }, []);
   const params = queryParams(state, { filters: false });
   if (version) params.set('version', version);
-  const reading = useLoad(() => readSite<AppFunnelAnswer>(site.id, { path: `/funnels/${encodeURIComponent(funnelId)}`, params }), [funnelId, params.toString()]);
+  const reading = useLoad(() => readCounted<FunnelAnswer>(site.id, { path: `/funnels/${encodeURIComponent(funnelId)}`, params }), [funnelId, params.toString()]);
   // The history names the steps of each version and says how many versions there are.
   const history = useLoad(() => api<FunnelHistory>('GET', `/sites/${encodeURIComponent(site.id)}/funnels/${encodeURIComponent(funnelId)}/versions`), [site.id, funnelId]);
   const latest = history.data?.version ?? reading.data?.funnel.version ?? 1;
@@ -72,7 +72,7 @@ export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId:
             <p class="muted">
               {formatDay(data.period.from)} – {formatDay(data.period.to)}; steps completed within {formatCount(data.funnel.windowMinutes)} min
             </p>
-            <CountedSince since={data.countedSince} period={data.period} />
+            <CountedSince since={data.countedSince.get(funnelKey(data.funnel.id, data.funnel.version))} period={data.period} />
             <dl class="funnel-totals">
               <div>
                 <dt>Entered</dt>

@@ -10,10 +10,10 @@ import { WideTable } from './table.js';
 import { useViewState } from '../lib/address.js';
 import { formatAmount, formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
-import { readSite } from '../lib/site.js';
+import { readCounted, readSite } from '../lib/site.js';
 import { goalPropsLabel } from '../lib/labels.js';
 import { goalFilters, queryParams, withPeriod, type ViewState } from '../../src/core/view-state.js';
-import { changeIsGood, type FunnelSummary, type AppGoalsAnswer, type GoalResult, type GoalRevenue, type SiteRow } from '../../src/core/vocabulary.js';
+import { changeIsGood, goalKey, type FunnelSummary, type GoalResult, type GoalRevenue, type GoalsAnswer, type SiteRow } from '../../src/core/vocabulary.js';
 
 /** Where the view's links lead: the dashboard of the same period filtered by a goal, a funnel's page. */
 export interface GoalsLinks {
@@ -56,7 +56,7 @@ function RevenueCells({ revenue }: { revenue: GoalRevenue | undefined }) {
 export function GoalsView({ site, frame, links }: { site: SiteRow; frame(children: ComponentChildren): VNode; links: GoalsLinks }) {
   const [state, go] = useViewState();
   const view = queryParams(state, { filters: false });
-  const goals = useLoad(() => readSite<AppGoalsAnswer>(site.id, { path: '/goals', params: view }), [view.toString()]);
+  const goals = useLoad(() => readCounted<GoalsAnswer>(site.id, { path: '/goals', params: view }), [view.toString()]);
   const funnels = useLoad(() => readSite<{ funnels: FunnelSummary[] }>(site.id, { path: '/funnels' }), [site.id]);
   return frame(
     <>
@@ -94,7 +94,7 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
                     ({g.kind === 'page' ? 'page' : 'event'} {g.pattern}
                     {g.props && ` with ${goalPropsLabel(g.props)}`})
                   </span>
-                  <CountedSince since={g.countedSince} period={goals.data!.period} />
+                  <CountedSince since={goals.data!.countedSince.get(goalKey(g.goalId))} period={goals.data!.period} />
                 </td>
                 <td class="num">{formatCount(g.conversions)}</td>
                 <td class="num">{formatCount(g.uniqueConversions)}</td>

@@ -3,6 +3,7 @@
 // a page can show as it is.
 import type { ErrorCode } from '../../src/core/errors.js';
 import { loginPath } from '../../src/core/next-path.js';
+import { COUNTED_SINCE_HEADER, IMPORTED_HEADER } from '../../src/core/vocabulary.js';
 
 /** A code of the server's catalogue, or the dashboard's own for no answer or one without the envelope. */
 export type FailureCode = ErrorCode | 'NETWORK' | `HTTP_${number}`;
@@ -40,13 +41,28 @@ let renewShareAccess: ((failure: ApiError) => Promise<boolean>) | undefined;
 let renewing: Promise<boolean> | undefined;
 
 /**
- * The `Svc-Imported` header of the latest answer to each path read: whether the figures include
- * imported days, leave them out, or have none to read (what the dashboard's note says).
+ * The headers that say more of a read's figures than its body (src/core/vocabulary.ts): whether
+ * they include imported days (what the dashboard's note says), and from which day goals and funnel
+ * versions are counted (their `Counted since` label).
  */
-const importedByPath = new Map<string, string>();
+const FIGURE_HEADERS = [IMPORTED_HEADER, COUNTED_SINCE_HEADER] as const;
+export type FigureHeader = (typeof FIGURE_HEADERS)[number];
 
-export function importedOf(path: string): string | undefined {
-  return importedByPath.get(path);
+/** The figure headers of the latest answer to each path read that carried any. */
+const figureHeadersByPath = new Map<string, Partial<Record<FigureHeader, string>>>();
+
+export function figureHeaderOf(path: string, name: FigureHeader): string | undefined {
+  return figureHeadersByPath.get(path)?.[name];
+}
+
+/** Keeps the figure headers of the latest answer to `path`: one without any forgets the earlier answer's. */
+function keepFigureHeaders(path: string, headers: Headers): void {
+  const said = FIGURE_HEADERS.flatMap((name) => {
+    const value = headers.get(name);
+    return value === null ? [] : [[name, value] as const];
+  });
+  if (said.length > 0) figureHeadersByPath.set(path, Object.fromEntries(said));
+  else figureHeadersByPath.delete(path);
 }
 
 /** Remembers the session's token, sent as `x-csrf-token` on every request that changes something. */
@@ -118,8 +134,7 @@ async function send<T>(method: Method, path: string, body: unknown, options: Req
   }
   if (!response.ok) throw await errorOf(response);
   if (response.status === 204) return undefined as T;
-  const imported = response.headers.get('svc-imported');
-  if (method === 'GET' && imported) importedByPath.set(path, imported);
+  if (method === 'GET') keepFigureHeaders(path, response.headers);
   return (await response.json()) as T;
 }
 

@@ -1,10 +1,10 @@
 // The site a page is about (name, zone, the user's role in its organisation) and its read endpoints
 // under /app/v1/sites/:siteId.
-import { ApiError, importedOf } from './api.js';
+import { ApiError, figureHeaderOf } from './api.js';
 import { askEarly, readPath } from './early.js';
 import { readableError } from './read-errors.js';
 import { SESSION_PATH, SITES_PATH, sitePath, type SiteRead } from '../../src/core/app-paths.js';
-import type { SiteRow } from '../../src/core/vocabulary.js';
+import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, parseCountedSince, type SiteRow } from '../../src/core/vocabulary.js';
 
 /** The site among those the user can see; NOT_FOUND (as the server says it) when it is not one of them. */
 export async function loadSite(siteId: string): Promise<SiteRow> {
@@ -35,5 +35,14 @@ export async function readSite<T>(siteId: string, read: SiteRead): Promise<T> {
 
 /** What the latest answer of a site read did with imported days (its `Svc-Imported` header), once it has come. */
 export function importedAnswer(siteId: string, read: SiteRead): string | undefined {
-  return importedOf(sitePath(siteId, read));
+  return figureHeaderOf(sitePath(siteId, read), IMPORTED_HEADER);
+}
+
+/**
+ * A site's goals or funnel read, with the first complete day of each goal and funnel version it
+ * names (by `goalKey`, `funnelKey`; its `Svc-Counted-Since` header), none for those counted every day.
+ */
+export async function readCounted<T>(siteId: string, read: SiteRead): Promise<T & { countedSince: ReadonlyMap<string, string> }> {
+  const answer = await readSite<T>(siteId, read);
+  return { ...answer, countedSince: parseCountedSince(figureHeaderOf(sitePath(siteId, read), COUNTED_SINCE_HEADER)) };
 }

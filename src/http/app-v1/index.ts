@@ -78,8 +78,8 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await invitationRoutes(app, ctx);
   await siteListRoutes(app, ctx, sharedLinkOf);
   // The read API's statistics routes by their own code: a member of the site's organisation reads
-  // what a key of that organisation reads on /v1, byte for byte, and for goals and funnels also the
-  // day each is counted since (the dashboard labels figures that miss earlier days).
+  // what a key of that organisation reads on /v1, byte for byte, and for goals and funnels also a
+  // header saying the day each is counted since (the dashboard labels figures that miss earlier days).
   await statsRoutes(app, ctx, {
     prefix: '',
     async authenticate(request) {

@@ -9,11 +9,13 @@ import { apiError } from '../../core/errors.js';
 import { isValidTimeZone } from '../../core/localtime.js';
 import { parseQuery, type Query, type QueryKind, type RawParams } from '../../core/query.js';
 import {
+  COUNTED_SINCE_HEADER,
+  countedSinceHeader,
+  funnelKey,
+  goalKey,
+  IMPORTED_HEADER,
   RAW_DAYS,
   type AnswerPeriod,
-  type AppFunnelAnswer,
-  type AppGoalsAnswer,
-  type CountedSince,
   type BreakdownAnswer,
   type FunnelAnswer,
   type FunnelSummary,
@@ -25,7 +27,7 @@ import {
 import { planInputs } from '../../stats/inputs.js';
 import { sharingReads } from '../../stats/shared-reads.js';
 import { holdSums } from '../../stats/held-sums.js';
-import { IMPORTED_HEADER, isLongRead, planQuery, type ImportedAnswer, type PlannedQuery } from '../../stats/planner.js';
+import { isLongRead, planQuery, type ImportedAnswer, type PlannedQuery } from '../../stats/planner.js';
 import { computeBreakdown } from '../../stats/read/breakdown.js';
 import { computeFunnel } from '../../stats/read/funnels.js';
 import { computeGoals } from '../../stats/read/goals.js';
@@ -36,8 +38,8 @@ import { apiKeyFrom } from '../auth/api-key.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import { PerKeySlots } from '../../core/per-key-slots.js';
 import { StatementTimeout, type EventReader } from '../../storage/events/types.js';
-import { dashboardResponses, ROUTES, responses, type RouteDoc } from './schemas.js';
-import { countedSince, funnelKey, goalKey } from '../../stats/rollups/coverage.js';
+import { ROUTES, responses, type RouteDoc } from './schemas.js';
+import { countedSince } from '../../stats/rollups/coverage.js';
 import { rollupKey } from '../../stats/rollups/job.js';
 import { openApiDocument } from '../openapi.js';
 
@@ -101,15 +103,15 @@ export interface StatsMount {
   operations: readonly OperationId[];
   /** Paths answered 404 after authentication (the read API's own unknown paths). */
   catchAll: readonly string[];
-  /** Whether goals and funnel answers say from which day each is counted (`CountedSince`: the dashboard's mount). */
+  /** Whether goals and funnel answers say from which day each is counted (the `Svc-Counted-Since` header: the dashboard's mount). */
   countedSince?: boolean;
   /** Whether a shared link's reader may use the routes (the dashboard's mount). */
   shareable?: boolean;
 }
 
 /**
- * The statistics routes of `mount`, answering the same bytes on every mount for the same site, but
- * for the `countedSince` of the goals and funnel answers where the mount asks for it.
+ * The statistics routes of `mount`, answering the same bytes on every mount for the same site; a
+ * mount that asks for it also says in a header from which day goals and funnel versions are counted.
  */
 export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: StatsMount): Promise<void> {
   // Fastify routes GET, HEAD, TRACE, DELETE, OPTIONS, PATCH, PUT and POST unless told of the others;
@@ -122,6 +124,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   const longReads = new PerKeySlots(longReadsPerReader, LONG_READS_WAITING);
   const releases = new WeakMap<FastifyRequest, () => void>();
   const importedAnswers = new WeakMap<FastifyRequest, ImportedAnswer>();
+  const countedSinceAnswers = new WeakMap<FastifyRequest, string>();
 
   const guard = (knownRoute: boolean) => async (request: FastifyRequest) => {
     const reader = await mount.authenticate(request);
@@ -141,10 +144,11 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     return site;
   }
 
-  /** The day a goal or funnel version (`goalKey`, `funnelKey`) is counted since, on a mount that says it. */
-  /** How goal and funnel figures say the day they are counted since, on the mounts that say it. */
-  function sinceOf(rollup: RollupState | undefined): ((key: string) => CountedSince) | null {
-    return mount.countedSince ? (key) => ({ countedSince: countedSince(rollup, key) }) : null;
+  /** Keeps, on a mount that says it, the day each goal or funnel version (`goalKey`, `funnelKey`) of the answer is counted since, for its header. */
+  function noteCountedSince(request: FastifyRequest, rollup: RollupState | undefined, keys: readonly string[]): void {
+    if (!mount.countedSince) return;
+    const header = countedSinceHeader(keys.map((key) => [key, countedSince(rollup, key)]));
+    if (header) countedSinceAnswers.set(request, header);
   }
 
   /** The planned query, and the site's rollup bookkeeping it was planned with (read once). */
@@ -190,18 +194,18 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
       if (!isValidTimeZone(site.timezone)) throw apiError('INVALID_TIMEZONE', 'site');
       return computeRealtime(events, site.id, site.timezone, ctx.clock.now());
     },
-    async goals(request, reader): Promise<GoalsAnswer | AppGoalsAnswer> {
+    async goals(request, reader): Promise<GoalsAnswer> {
       const site = await siteFor(request, reader);
       const { q, rollup } = await planned('goals', request, site);
       const goals = await computeGoals(events, q, await ctx.meta.listGoals(site.internalId));
-      const since = sinceOf(rollup);
-      return { period: { from: q.period.from, to: q.period.to }, goals: since ? goals.map((g) => ({ ...g, ...since(goalKey(g.goalId)) })) : goals };
+      noteCountedSince(request, rollup, goals.map((g) => goalKey(g.goalId)));
+      return { period: { from: q.period.from, to: q.period.to }, goals };
     },
     async funnels(request, reader): Promise<{ funnels: FunnelSummary[] }> {
       const site = await siteFor(request, reader);
       return { funnels: await ctx.meta.listFunnels(site.internalId) };
     },
-    async funnel(request, reader): Promise<FunnelAnswer | AppFunnelAnswer> {
+    async funnel(request, reader): Promise<FunnelAnswer> {
       const site = await siteFor(request, reader);
       const { funnelId } = request.params as { funnelId: string };
       const version = (request.query as RawParams).version;
@@ -215,12 +219,11 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
         : undefined;
       if (!funnel) throw apiError('NOT_FOUND', 'funnel');
       const reading = await computeFunnel(events, q, funnel);
-      const since = sinceOf(rollup);
+      noteCountedSince(request, rollup, [funnelKey(funnel.id, funnel.version)]);
       return {
         period: { from: q.period.from, to: q.period.to },
         funnel: { id: funnel.id, name: funnel.name, version: funnel.version, windowMinutes: funnel.windowMinutes },
         ...reading,
-        ...(since ? since(funnelKey(funnel.id, funnel.version)) : {}),
       };
     },
   };
@@ -231,6 +234,8 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
       // Every planned read says what it did with imported aggregates (realtime never reads them).
       const imported = importedAnswers.get(request);
       if (imported && reply.statusCode === 200) reply.header(IMPORTED_HEADER, imported);
+      const since = countedSinceAnswers.get(request);
+      if (since && reply.statusCode === 200) reply.header(COUNTED_SINCE_HEADER, since);
     });
     for (const route of ROUTES.filter((r) => mount.operations.includes(r.operationId))) {
       const handle = handlers[route.operationId];
@@ -238,7 +243,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
         method: ALL_METHODS,
         url: mount.prefix + route.path.slice('/v1'.length),
         exposeHeadRoute: false,
-        schema: { response: { 200: (mount.countedSince && dashboardResponses[route.operationId]) || responses[route.operationId] } },
+        schema: { response: { 200: responses[route.operationId] } },
         onRequest: guard(true),
         ...(mount.shareable ? { config: { shareable: true } } : {}),
         handler: async (request) => {

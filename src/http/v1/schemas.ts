@@ -126,15 +126,6 @@ export const schemas = {
   }),
 } as const;
 
-/** A schema of an object with its `countedSince` (src/core/vocabulary.ts, CountedSince) added. */
-function withCountedSince(schema: Schema): Schema {
-  const { properties, required } = schema as { properties: Record<string, Schema>; required: string[] };
-  return object({ ...properties, countedSince: { ...nullable('string'), description: 'First day the figures are complete; null when they cover every day' } }, [
-    ...required,
-    'countedSince',
-  ]);
-}
-
 export type SchemaName = keyof typeof schemas;
 const ref = (name: SchemaName): Schema => schemas[name];
 
@@ -182,12 +173,6 @@ export const responses = {
     delta: number,
   }),
 } as const;
-
-/** The dashboard's mount (/app/v1): the goals and funnel answers also say from which day each is counted. */
-export const dashboardResponses: Partial<Record<keyof typeof responses, Schema>> = {
-  goals: object({ period: ref('DayRange'), goals: array(withCountedSince(ref('Goal'))) }),
-  funnel: withCountedSince(responses.funnel),
-};
 
 export interface ParameterDoc {
   name: string;

@@ -5,6 +5,7 @@
 // cannot be recounted. The bookkeeping is part of the site's rollup state (`definitions`, JSON);
 // the read side asks `countedSince`.
 import { addDays } from '../../core/localtime.js';
+import { funnelKey, goalKey } from '../../core/vocabulary.js';
 import type { Matcher } from '../../core/patterns.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import type { GoalRef } from '../../entities/goals.js';
@@ -46,8 +47,6 @@ export interface ComputedDefinitions extends Definitions {
   since?: Record<string, string>;
 }
 
-export const goalKey = (goalId: number): string => `goal:${goalId}`;
-export const funnelKey = (funnelId: number, version: number): string => `funnel:${funnelId}:${version}`;
 export const SESSION_ROWS_KEY = 'session-rows';
 
 export function definitionKeys(defs: Definitions): string[] {
