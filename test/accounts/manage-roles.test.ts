@@ -114,6 +114,7 @@ describe('/app/v1/manage role matrix', () => {
       name: 'revoke shared link',
       make: async () => ({ method: 'DELETE', path: `/sites/${site.siteId}/shared-links/${(await admin('POST', `/sites/${site.siteId}/shared-links`, {})).id}` }),
     },
+    { name: 'list imports', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/imports` }) },
     { name: 'email reports state', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/digests` }) },
     { name: 'list report webhooks', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/digest-webhooks` }) },
     {
