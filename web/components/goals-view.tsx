@@ -13,7 +13,9 @@ import { useLoad } from '../lib/hooks.js';
 import { readSite } from '../lib/site.js';
 import { goalPropsLabel } from '../lib/labels.js';
 import { goalFilters, queryParams, withPeriod, type ViewState } from '../../src/core/view-state.js';
-import { changeIsGood, type FunnelSummary, type AppGoalsAnswer, type GoalResult, type GoalRevenue, type SiteRow } from '../../src/core/vocabulary.js';
+import { changeIsGood } from '../../src/core/metric-registry.js';
+import type { AppGoalsAnswer, FunnelSummary, GoalResult, GoalRevenue } from '../../src/core/answers.js';
+import type { SiteRow } from '../../src/core/management.js';
 
 /** Where the view's links lead: the dashboard of the same period filtered by a goal, a funnel's page. */
 export interface GoalsLinks {

@@ -3,6 +3,7 @@
 // a page can show as it is.
 import type { ErrorCode } from '../../src/core/errors.js';
 import { loginPath } from '../../src/core/next-path.js';
+import { IMPORTED_HEADER, isImportedAnswer, type ImportedAnswer } from '../../src/core/answers.js';
 
 /** A code of the server's catalogue, or the dashboard's own for no answer or one without the envelope. */
 export type FailureCode = ErrorCode | 'NETWORK' | `HTTP_${number}`;
@@ -43,9 +44,9 @@ let renewing: Promise<boolean> | undefined;
  * The `Svc-Imported` header of the latest answer to each path read: whether the figures include
  * imported days, leave them out, or have none to read (what the dashboard's note says).
  */
-const importedByPath = new Map<string, string>();
+const importedByPath = new Map<string, ImportedAnswer>();
 
-export function importedOf(path: string): string | undefined {
+export function importedOf(path: string): ImportedAnswer | undefined {
   return importedByPath.get(path);
 }
 
@@ -118,8 +119,8 @@ async function send<T>(method: Method, path: string, body: unknown, options: Req
   }
   if (!response.ok) throw await errorOf(response);
   if (response.status === 204) return undefined as T;
-  const imported = response.headers.get('svc-imported');
-  if (method === 'GET' && imported) importedByPath.set(path, imported);
+  const imported = response.headers.get(IMPORTED_HEADER);
+  if (method === 'GET' && isImportedAnswer(imported)) importedByPath.set(path, imported);
   return (await response.json()) as T;
 }
 

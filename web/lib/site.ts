@@ -4,7 +4,8 @@ import { ApiError, importedOf } from './api.js';
 import { askEarly, readPath } from './early.js';
 import { readableError } from './read-errors.js';
 import { SESSION_PATH, SITES_PATH, sitePath, type SiteRead } from '../../src/core/app-paths.js';
-import type { SiteRow } from '../../src/core/vocabulary.js';
+import type { ImportedAnswer } from '../../src/core/answers.js';
+import type { SiteRow } from '../../src/core/management.js';
 
 /** The site among those the user can see; NOT_FOUND (as the server says it) when it is not one of them. */
 export async function loadSite(siteId: string): Promise<SiteRow> {
@@ -34,6 +35,6 @@ export async function readSite<T>(siteId: string, read: SiteRead): Promise<T> {
 }
 
 /** What the latest answer of a site read did with imported days (its `Svc-Imported` header), once it has come. */
-export function importedAnswer(siteId: string, read: SiteRead): string | undefined {
+export function importedAnswer(siteId: string, read: SiteRead): ImportedAnswer | undefined {
   return importedOf(sitePath(siteId, read));
 }

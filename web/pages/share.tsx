@@ -20,7 +20,7 @@ import { pagePatternIsLiteral } from '../../src/core/patterns.js';
 import { viewSearch } from '../../src/core/view-state.js';
 import { ErrorText, Loading } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
-import type { SiteRow } from '../../src/core/vocabulary.js';
+import type { SiteRow } from '../../src/core/management.js';
 
 interface Opened {
   access: string;

@@ -6,7 +6,16 @@ import { apiError } from '../../core/errors.js';
 import { PAGE_PATTERN_LIMITS, pagePatternError, pagePatternProblem } from '../../core/patterns.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
-import { CURRENCY_CODE, FUNNEL_STEPS, GOAL_PROPS, PROPERTY_KEY_LENGTH, type FunnelStep, type GoalProps, type ManagedGoal, type MatchKind } from '../../core/vocabulary.js';
+import {
+  CURRENCY_CODE,
+  FUNNEL_STEPS,
+  GOAL_PROPS,
+  PROPERTY_KEY_LENGTH,
+  type FunnelStep,
+  type GoalProps,
+  type MatchKind,
+} from '../../core/vocabulary.js';
+import type { ManagedGoal } from '../../core/management.js';
 import { goalPropsField, type Goal } from '../../entities/goals.js';
 import { idParam, objectBody, oneOf, requiredInt, requiredString, type Body } from '../validate.js';
 import { siteFor } from './org-routes.js';

@@ -8,8 +8,10 @@ import type { Site } from '../../entities/sites.js';
 import { apiError } from '../../core/errors.js';
 import { isValidTimeZone } from '../../core/localtime.js';
 import { parseQuery, type Query, type QueryKind, type RawParams } from '../../core/query.js';
+import { RAW_DAYS } from '../../core/vocabulary.js';
 import {
-  RAW_DAYS,
+  IMPORTED_HEADER,
+  type ImportedAnswer,
   type AnswerPeriod,
   type AppFunnelAnswer,
   type AppGoalsAnswer,
@@ -21,11 +23,11 @@ import {
   type Realtime,
   type StatsAnswer,
   type TimeseriesAnswer,
-} from '../../core/vocabulary.js';
+} from '../../core/answers.js';
 import { planInputs } from '../../stats/inputs.js';
 import { sharingReads } from '../../stats/shared-reads.js';
 import { holdSums } from '../../stats/held-sums.js';
-import { IMPORTED_HEADER, isLongRead, planQuery, type ImportedAnswer, type PlannedQuery } from '../../stats/planner.js';
+import { isLongRead, planQuery, type PlannedQuery } from '../../stats/planner.js';
 import { computeBreakdown } from '../../stats/read/breakdown.js';
 import { computeFunnel } from '../../stats/read/funnels.js';
 import { computeGoals } from '../../stats/read/goals.js';

@@ -4,7 +4,8 @@
 import type { ErrorCode } from '../../core/errors.js';
 import { FIRST_DAY, LAST_DAY } from '../../core/period.js';
 import { BREAKDOWN_LIMIT, BREAKDOWN_OFFSET_MAX, SEARCH_MAX_LENGTH } from '../../core/query.js';
-import { BREAKDOWN_INCLUDES, COMPARISONS, CURRENCY_CODE, DIMENSIONS, METRICS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX } from '../../core/vocabulary.js';
+import { BREAKDOWN_INCLUDES, COMPARISONS, CURRENCY_CODE, DIMENSIONS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX } from '../../core/vocabulary.js';
+import { METRICS } from '../../core/metric-registry.js';
 
 type Schema = Record<string, unknown>;
 
@@ -126,7 +127,7 @@ export const schemas = {
   }),
 } as const;
 
-/** A schema of an object with its `countedSince` (src/core/vocabulary.ts, CountedSince) added. */
+/** A schema of an object with its `countedSince` (src/core/answers.ts, CountedSince) added. */
 function withCountedSince(schema: Schema): Schema {
   const { properties, required } = schema as { properties: Record<string, Schema>; required: string[] };
   return object({ ...properties, countedSince: { ...nullable('string'), description: 'First day the figures are complete; null when they cover every day' } }, [
