@@ -16,7 +16,7 @@ import { DeliveryEngine, WEBHOOK_TIMEOUT_MS } from './delivery-engine.js';
 import { alertMail, type MailSender } from './email.js';
 import { alertPayload, type AlertPayload } from './payload.js';
 import { conditionHolds, decide, ruleValues } from './rules.js';
-import { RULE_TYPES, type RuleType } from '../core/vocabulary.js';
+import { isRuleType, RULE_TYPES, type RuleType } from '../core/vocabulary.js';
 import type { AlertRule, EpisodeUpdate, NewDelivery, RulePatch, RuleWithSite } from '../entities/alerts.js';
 import type { Delivery, ManagedAlertRule } from '../core/management.js';
 import type { AlertStore } from '../storage/meta/alert-types.js';
@@ -187,11 +187,8 @@ export class AlertService {
   async createRule(sitePublicId: string, body: unknown): Promise<ManagedAlertRule> {
     const site = await this.site(sitePublicId);
     const input = asObject(body);
-    const type = input.type;
-    if (typeof type !== 'string' || !(RULE_TYPES as readonly string[]).includes(type)) {
-      throw apiError('INVALID_PARAMS', 'oneOf', { name: 'type', values: RULE_TYPES.join(', ') });
-    }
-    const ruleType = type as RuleType;
+    const ruleType = input.type;
+    if (!isRuleType(ruleType)) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'type', values: RULE_TYPES.join(', ') });
     const threshold = readThreshold(input.threshold);
     const secret = readSecret(input.secret);
     const emails = readEmails(input.emails);

@@ -191,3 +191,7 @@ export type ImportStatus = 'queued' | 'running' | 'done' | 'failed';
 /** What an alert rule watches: a spike or a drop of visitors, hours of silence, or a goal's conversions. */
 export const RULE_TYPES = ['spike', 'drop', 'silence', 'goal'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
+
+export function isRuleType(value: unknown): value is RuleType {
+  return typeof value === 'string' && (RULE_TYPES as readonly string[]).includes(value);
+}

@@ -53,7 +53,7 @@ function checkingIntervalMs(limits: ConnectionLimits): number {
 function cutBody(req: IncomingMessage, res: ServerResponse | undefined): void {
   if (req.complete) return;
   if (res?.headersSent) req.socket.destroy();
-  else answerAndClose(req.socket, apiError('REQUEST_TIMEOUT', 'body'));
+  else answerAndClose(req.socket, apiError('REQUEST_TIMEOUT', 'body'), req.url);
 }
 
 export class Connections {

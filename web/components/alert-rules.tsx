@@ -128,7 +128,8 @@ export function AlertRules({ siteId, goals }: { siteId: string; goals: GoalOptio
       try {
         await api('POST', path, body);
       } catch (error) {
-        const words = error instanceof ApiError && error.code === 'INVALID_WEBHOOK_URL' ? refusalInWords(error.message) : undefined;
+        // The message of this refusal starts with the URL rule it breaks (`rejected:<rule>`), as a delivery's status does.
+        const words = error instanceof ApiError && error.reason === 'REJECTED_INVALID_WEBHOOK_URL' ? refusalInWords(error.message) : undefined;
         throw words === undefined ? error : new Error(`This webhook URL is refused. ${words}`);
       }
       setUrl('');

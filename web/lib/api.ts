@@ -1,7 +1,7 @@
 // The dashboard's client of /app/v1: JSON in and out, the session's CSRF token on every change, and
 // every failure (error envelope, non-JSON answer, no network) turned into an ApiError whose message
-// a page can show as it is.
-import type { ErrorCode } from '../../src/core/errors.js';
+// a page can show as it is, and whose reason (the catalogue's name of the refusal) a page branches on.
+import type { ApiError as Refusal, ErrorCode, ErrorReason } from '../../src/core/errors.js';
 import { loginPath } from '../../src/core/next-path.js';
 import { IMPORTED_HEADER, isImportedAnswer, type ImportedAnswer } from '../../src/core/answers.js';
 
@@ -13,9 +13,21 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: FailureCode,
     message: string,
+    /** The refusal's reason in the server's catalogue; undefined for the dashboard's own failures (no answer, no envelope). */
+    readonly reason?: ErrorReason,
   ) {
     super(message);
   }
+
+  /** The same failure, said in other words. */
+  withMessage(message: string): ApiError {
+    return new ApiError(this.status, this.code, message, this.reason);
+  }
+}
+
+/** A refusal of the catalogue the dashboard makes itself, as the server would answer it (built by apiError). */
+export function failureOf(refusal: Refusal): ApiError {
+  return new ApiError(refusal.status, refusal.code, refusal.message, refusal.reason);
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -76,10 +88,12 @@ async function renewedShareAccess(sentAccess: string, failure: ApiError): Promis
 
 async function errorOf(response: Response): Promise<ApiError> {
   try {
-    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
-    const { code, message } = body.error ?? {};
-    // The envelope's code is one of the catalogue's: the server builds every refusal from it.
-    if (typeof code === 'string' && typeof message === 'string') return new ApiError(response.status, code as ErrorCode, message);
+    const body = (await response.json()) as { error?: { code?: unknown; reason?: unknown; message?: unknown } };
+    const { code, reason, message } = body.error ?? {};
+    // The envelope's code and reason are the catalogue's: the server builds every refusal from it.
+    if (typeof code === 'string' && typeof reason === 'string' && typeof message === 'string') {
+      return new ApiError(response.status, code as ErrorCode, message, reason as ErrorReason);
+    }
   } catch {
     // Not the error envelope (a proxy's page, a cut answer): described by its status below.
   }

@@ -8,7 +8,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type ApiError, messageOf, setShareAccess } from '../lib/api.js';
-import { ERRORS } from '../../src/core/errors.js';
 import { useAction } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage, pathSegment } from '../lib/mount.js';
@@ -191,7 +190,7 @@ function SharePage() {
    * A read refused with the 404 of an ended access (after 12 hours; a revoked or expired link's is
    * the same): the link is opened again, and a revoked or expired one answers that 404 again.
    */
-  const reopen = async (failure: ApiError): Promise<boolean> => failure.code === 'NOT_FOUND' && failure.message === ERRORS.NOT_FOUND.messages.sharedLink && open();
+  const reopen = async (failure: ApiError): Promise<boolean> => failure.reason === 'SHARED_LINK_NOT_FOUND' && open();
   useEffect(() => {
     open().catch((failure: unknown) => setError(messageOf(failure)));
   }, []);

@@ -4,9 +4,7 @@ import { seg } from '../client.js';
 import { formatFields, formatTable, time } from '../output.js';
 import type { Invocation, Noun } from '../types.js';
 import type { Delivery, ManagedAlertRule } from '../../core/management.js';
-import { RULE_TYPES, type RuleType } from '../../core/vocabulary.js';
-
-const isRuleType = (text: string): text is RuleType => (RULE_TYPES as readonly string[]).includes(text);
+import { isRuleType, RULE_TYPES } from '../../core/vocabulary.js';
 
 function threshold(inv: Invocation): number {
   const text = required(inv, 'threshold');

@@ -67,7 +67,7 @@ async function createUser(client: AdminClient, email: string, password: string):
   try {
     return await client.request<User>('POST', '/users', { email, password, name: 'Demo' });
   } catch (err) {
-    if (err instanceof ServerRefusal && err.code === 'CONFLICT') throw new CliError(`a user ${email} exists already: pass another --email`);
+    if (err instanceof ServerRefusal && err.reason === 'EMAIL_CONFLICT') throw new CliError(`a user ${email} exists already: pass another --email`);
     throw err;
   }
 }

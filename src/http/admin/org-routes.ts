@@ -8,7 +8,6 @@ import { isValidTimeZone } from '../../core/localtime.js';
 import type { AppContext } from '../../context.js';
 import type { ApiKeyRecord, Site } from '../../entities/sites.js';
 import type { CreatedKey, ManagedKey, ManagedSite, Org } from '../../core/management.js';
-import { DuplicateDomain } from '../../storage/meta/types.js';
 import { idParam, objectBody, oneOf, optionalBoolean, optionalInt, optionalNullableInt, optionalString, requiredString } from '../validate.js';
 import { parseDomain } from './domain.js';
 import { RAW_DAYS, SITE_STATUSES } from '../../core/vocabulary.js';
@@ -75,13 +74,8 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
       rawDays: optionalInt(body, 'rawDays', RAW_DAYS.min, RAW_DAYS.max) ?? RAW_DAYS.default,
       honorGpc: optionalBoolean(body, 'honorGpc') ?? true,
     };
-    try {
-      const site = await ctx.meta.createSite(org.id, input, newSitePublicId(), ctx.clock.now());
-      reply.code(201).send(siteView(site));
-    } catch (err) {
-      if (err instanceof DuplicateDomain) throw apiError('CONFLICT', 'domain', { domain: err.domain });
-      throw err;
-    }
+    const site = await ctx.meta.createSite(org.id, input, newSitePublicId(), ctx.clock.now());
+    reply.code(201).send(siteView(site));
   });
 
   app.get<{ Params: { orgId: string } }>('/orgs/:orgId/sites', async (request) => {
@@ -103,15 +97,10 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
       honorGpc: optionalBoolean(body, 'honorGpc'),
       status: body.status === undefined ? undefined : oneOf(body, 'status', SITE_STATUSES),
     };
-    try {
-      const site = await ctx.meta.updateSite(request.params.siteId, patch);
-      if (!site) throw apiError('NOT_FOUND', 'site');
-      ctx.ingest.sites.invalidate(site.id);
-      return siteView(site);
-    } catch (err) {
-      if (err instanceof DuplicateDomain) throw apiError('CONFLICT', 'domain', { domain: err.domain });
-      throw err;
-    }
+    const site = await ctx.meta.updateSite(request.params.siteId, patch);
+    if (!site) throw apiError('NOT_FOUND', 'site');
+    ctx.ingest.sites.invalidate(site.id);
+    return siteView(site);
   });
 
 

@@ -19,7 +19,6 @@ import type { ManagedGoal } from '../../core/management.js';
 import { goalPropsField, type Goal } from '../../entities/goals.js';
 import { idParam, objectBody, oneOf, requiredInt, requiredString, type Body } from '../validate.js';
 import { siteFor } from './org-routes.js';
-import { DuplicateGoal } from '../../storage/meta/types.js';
 
 const KINDS = ['page', 'event'] as const;
 const MAX_FUNNEL_WINDOW_MINUTES = 30 * 24 * 60;
@@ -81,11 +80,11 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: 
     const body = objectBody(request.body, ['name', 'kind', 'pattern', 'props', 'currency']);
     const kind = oneOf(body, 'kind', KINDS);
     const pattern = matchPattern(kind, requiredString(body, 'pattern', PAGE_PATTERN_LIMITS.maxLength), 'pattern');
-    const goal = await ctx.meta
-      .createGoal(site.internalId, { name: requiredString(body, 'name'), kind, pattern, props: goalProps(body, kind), currency: goalCurrency(body, kind) }, ctx.clock.now())
-      .catch((err: unknown) => {
-        throw err instanceof DuplicateGoal ? apiError('CONFLICT', 'goal', { goalId: err.goalId }) : err;
-      });
+    const goal = await ctx.meta.createGoal(
+      site.internalId,
+      { name: requiredString(body, 'name'), kind, pattern, props: goalProps(body, kind), currency: goalCurrency(body, kind) },
+      ctx.clock.now(),
+    );
     reply.code(201).send(managedGoal(goal));
   });
 

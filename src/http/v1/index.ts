@@ -37,7 +37,7 @@ import { computeTimeseries } from '../../stats/read/timeseries.js';
 import { apiKeyFrom } from '../auth/api-key.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import { PerKeySlots } from '../../core/per-key-slots.js';
-import { StatementTimeout, type EventReader } from '../../storage/events/types.js';
+import type { EventReader } from '../../storage/events/types.js';
 import { dashboardResponses, ROUTES, responses, type RouteDoc } from './schemas.js';
 import { countedSince, funnelKey, goalKey } from '../../stats/rollups/coverage.js';
 import { rollupKey } from '../../stats/rollups/job.js';
@@ -119,7 +119,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   for (const method of ALL_METHODS) if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
   const readers = new WeakMap<FastifyRequest, Reader>();
   // Every read statement runs under the deadline; long raw reads are counted per reader before they start.
-  const { statementTimeoutMs, longReadsPerReader } = ctx.config.reads;
+  const { longReadsPerReader } = ctx.config.reads;
   const events = readerWithDeadline(ctx);
   const longReads = new PerKeySlots(longReadsPerReader, LONG_READS_WAITING);
   const releases = new WeakMap<FastifyRequest, () => void>();
@@ -248,11 +248,9 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
           if (reader.share && reader.share.lockedFilters.length > 0 && !FILTERED_OPERATIONS.has(route.operationId)) {
             throw apiError('FORBIDDEN', 'shareLocked', { endpoint: route.operationId });
           }
+          // A statement cancelled at its deadline answers QUERY_TIMEOUT (src/http/storage-errors.ts).
           try {
             return await handle(request, reader);
-          } catch (err) {
-            if (err instanceof StatementTimeout) throw apiError('QUERY_TIMEOUT', 'deadline', { seconds: statementTimeoutMs / 1000 });
-            throw err;
           } finally {
             releases.get(request)?.();
           }
