@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { RULE_TYPES } from '../src/entities/alerts.js';
+import { RULE_TYPES } from '../src/core/vocabulary.js';
 import type { Resolver } from '../src/alerts/url-safety.js';
 import { ManualClock } from '../src/core/clock.js';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';

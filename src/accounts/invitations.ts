@@ -7,6 +7,7 @@ import type { Clock } from '../core/clock.js';
 import { apiError } from '../core/errors.js';
 import { sha256Hex } from '../core/ids.js';
 import type { Role } from '../core/vocabulary.js';
+import type { InvitationView } from '../core/management.js';
 import { emailKey, type Invitation } from '../entities/accounts.js';
 import type { AccountStore } from '../storage/meta/account-types.js';
 import type { MetaStore } from '../storage/meta/types.js';
@@ -21,14 +22,6 @@ export interface SentInvitation {
   url: string;
   /** Whether the link was also mailed to the invited email. */
   emailed: boolean;
-}
-
-/** What the link's page shows before acceptance. */
-export interface InvitationView {
-  orgName: string;
-  email: string;
-  role: Role;
-  expiresAt: number;
 }
 
 const invitationUrl = (base: string, token: string) => `${base}/invitations/${token}`;

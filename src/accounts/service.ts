@@ -9,11 +9,12 @@ import { Invitations } from './invitations.js';
 import type { RateLimiter } from '../storage/counters/rate-limiter.js';
 import { Lockout, type AttemptSubject, type ReservedAttempt } from './lockout.js';
 import { checkPasswordPolicy, hashNeedsUpgrade, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
-import type { Membership, Role, SessionView } from '../core/vocabulary.js';
+import type { Member, Membership, SessionView, User } from '../core/management.js';
+import type { Role } from '../core/vocabulary.js';
 import { tokensEqual } from '../core/secrets.js';
 import { Sessions, type NewSession } from './sessions.js';
-import type { Member, SessionRecord, User } from '../entities/accounts.js';
-import { DuplicateEmail, type AccountStore } from '../storage/meta/account-types.js';
+import type { SessionRecord } from '../entities/accounts.js';
+import type { AccountStore } from '../storage/meta/account-types.js';
 import { TwoFactor } from './two-factor.js';
 import { SharedLinks } from './shared-links.js';
 
@@ -98,14 +99,9 @@ export class AccountService {
     return this.insertUser(email, input.name, await hashPassword(password));
   }
 
-  /** Stores a user of a checked email (its name defaults to the email's local part); 409 when the email has one. */
+  /** Stores a user of a checked email (its name defaults to the email's local part); DuplicateEmail (409) when the email has one. */
   private async insertUser(email: string, name: string | undefined, passwordHash: string): Promise<User> {
-    try {
-      return await this.store.createUser({ email, name: name ?? email.slice(0, email.indexOf('@')), passwordHash }, this.clock.now());
-    } catch (err) {
-      if (err instanceof DuplicateEmail) throw apiError('CONFLICT', 'email');
-      throw err;
-    }
+    return this.store.createUser({ email, name: name ?? email.slice(0, email.indexOf('@')), passwordHash }, this.clock.now());
   }
 
   listUsers(): Promise<User[]> {
@@ -262,12 +258,8 @@ export class AccountService {
   async changeOwnEmail(user: User, input: { currentPassword: string; email: unknown; address: string }): Promise<{ user: User; session: NewSession }> {
     const email = checkEmail(input.email);
     await this.checkCurrentPassword(user, input.currentPassword, input.address);
-    try {
-      if (!(await this.store.setEmail(user.id, email))) throw apiError('NOT_FOUND', 'user');
-    } catch (err) {
-      if (err instanceof DuplicateEmail) throw apiError('CONFLICT', 'email');
-      throw err;
-    }
+    // Another user's email: DuplicateEmail (409).
+    if (!(await this.store.setEmail(user.id, email))) throw apiError('NOT_FOUND', 'user');
     return { user: await this.user(user.id), session: await this.sessions.create(user.id, this.clock.now()) };
   }
 

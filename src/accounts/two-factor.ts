@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { apiError } from '../core/errors.js';
 import { sha256Hex } from '../core/ids.js';
-import type { User } from '../entities/accounts.js';
+import type { TwoFactorSetup, TwoFactorStatus, User } from '../core/management.js';
 import type { AccountStore } from '../storage/meta/account-types.js';
 import { base32Encode, looksLikeTotpCode, matchingStep, newTotpSecret, otpauthUri, qrSvg } from './totp.js';
 
@@ -22,19 +22,6 @@ const normaliseRecoveryCode = (code: string) => code.toLowerCase().replace(/[\s-
 function newRecoveryCode(): string {
   const text = base32Encode(randomBytes(7)).slice(0, 10).toLowerCase();
   return `${text.slice(0, 5)}-${text.slice(5)}`;
-}
-
-export interface TwoFactorSetup {
-  /** The secret as base32, for typing into an app that cannot scan. */
-  secret: string;
-  otpauthUri: string;
-  /** The QR code of otpauthUri, as an SVG document. */
-  qrSvg: string;
-}
-
-export interface TwoFactorStatus {
-  enabled: boolean;
-  recoveryCodesLeft: number;
 }
 
 export class TwoFactor {

@@ -1,6 +1,6 @@
 // The webhook body (docs/webhooks.md). Serialized once, when the delivery is
 // created: every retry sends these exact bytes, only the signature headers change.
-import type { RuleType } from '../entities/alerts.js';
+import type { RuleType } from '../core/vocabulary.js';
 
 export interface AlertPayload {
   type: RuleType;

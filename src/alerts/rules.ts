@@ -4,7 +4,8 @@
 import { localDay } from '../core/localtime.js';
 import type { EventStore } from '../storage/events/types.js';
 import { goalConversionsOnDay, lastEventTimes, RAW_WINDOW_MS, visitorsInWindow, type GoalCount } from './rule-metrics.js';
-import type { GoalDefinition, RuleType, RuleWithSite } from '../entities/alerts.js';
+import type { GoalDefinition, RuleWithSite } from '../entities/alerts.js';
+import type { RuleType } from '../core/vocabulary.js';
 
 export const SPIKE_WINDOW_MS = 5 * 60_000;
 export const DROP_WINDOW_MS = 12 * 3_600_000;

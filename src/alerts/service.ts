@@ -16,16 +16,9 @@ import { DeliveryEngine, WEBHOOK_TIMEOUT_MS } from './delivery-engine.js';
 import { alertMail, type MailSender } from './email.js';
 import { alertPayload, type AlertPayload } from './payload.js';
 import { conditionHolds, decide, ruleValues } from './rules.js';
-import {
-  RULE_TYPES,
-  type AlertRule,
-  type DeliveryHistory,
-  type EpisodeUpdate,
-  type NewDelivery,
-  type RulePatch,
-  type RuleType,
-  type RuleWithSite,
-} from '../entities/alerts.js';
+import { isRuleType, RULE_TYPES, type RuleType } from '../core/vocabulary.js';
+import type { AlertRule, EpisodeUpdate, NewDelivery, RulePatch, RuleWithSite } from '../entities/alerts.js';
+import type { Delivery, ManagedAlertRule } from '../core/management.js';
 import type { AlertStore } from '../storage/meta/alert-types.js';
 import { checkUrlAtConfiguration, resolverWithTimeout, systemResolver, type Resolver, type UrlPolicy } from './url-safety.js';
 
@@ -58,22 +51,12 @@ export interface AlertServiceOptions {
   warn?: (message: string) => void;
 }
 
-/** A rule as the admin API shows it: never the secret. */
-export interface RuleView {
-  id: number;
-  type: RuleType;
-  threshold: number;
-  url: string;
-  goalId: number | null;
-  emails: string[];
-}
-
 export interface EvaluationResult {
   evaluated: number;
   fired: number[];
 }
 
-function view(rule: AlertRule): RuleView {
+function view(rule: AlertRule): ManagedAlertRule {
   return { id: rule.id, type: rule.type, threshold: rule.threshold, url: rule.url, goalId: rule.goalId, emails: rule.emails };
 }
 
@@ -201,14 +184,11 @@ export class AlertService {
     return value;
   }
 
-  async createRule(sitePublicId: string, body: unknown): Promise<RuleView> {
+  async createRule(sitePublicId: string, body: unknown): Promise<ManagedAlertRule> {
     const site = await this.site(sitePublicId);
     const input = asObject(body);
-    const type = input.type;
-    if (typeof type !== 'string' || !(RULE_TYPES as readonly string[]).includes(type)) {
-      throw apiError('INVALID_PARAMS', 'oneOf', { name: 'type', values: RULE_TYPES.join(', ') });
-    }
-    const ruleType = type as RuleType;
+    const ruleType = input.type;
+    if (!isRuleType(ruleType)) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'type', values: RULE_TYPES.join(', ') });
     const threshold = readThreshold(input.threshold);
     const secret = readSecret(input.secret);
     const emails = readEmails(input.emails);
@@ -218,12 +198,12 @@ export class AlertService {
     return view(rule);
   }
 
-  async listRules(sitePublicId: string): Promise<RuleView[]> {
+  async listRules(sitePublicId: string): Promise<ManagedAlertRule[]> {
     const site = await this.site(sitePublicId);
     return (await this.options.store.listRules(site.internalId)).map(view);
   }
 
-  async updateRule(ruleId: number, body: unknown): Promise<RuleView> {
+  async updateRule(ruleId: number, body: unknown): Promise<ManagedAlertRule> {
     const rule = await this.rule(ruleId);
     const input = asObject(body);
     if (input.type !== undefined && input.type !== rule.type) throw apiError('INVALID_PARAMS', 'ruleType');
@@ -243,7 +223,7 @@ export class AlertService {
     if (!deleted) throw apiError('NOT_FOUND', 'alertRule');
   }
 
-  async history(ruleId: number): Promise<DeliveryHistory[]> {
+  async history(ruleId: number): Promise<Delivery[]> {
     const rule = await this.rule(ruleId);
     return this.options.store.history(rule.id);
   }

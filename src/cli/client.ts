@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ADMIN_TOKEN_FILE, DEFAULT_DATA_DIR, SERVER_URL_FILE } from '../core/data-files.js';
-import type { ErrorCode } from '../core/errors.js';
+import type { ErrorCode, ErrorReason } from '../core/errors.js';
 import { CliError, ServerRefusal } from './errors.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8000';
@@ -100,7 +100,10 @@ export class AdminClient {
     if (!res.ok) {
       const error = json?.error;
       // The envelope's code is one of the catalogue's: the server builds every refusal from it.
-      if (error && typeof error.code === 'string') throw new ServerRefusal(res.status, error.code as ErrorCode, String(error.message ?? ''));
+      if (error && typeof error.code === 'string') {
+        const reason = typeof error.reason === 'string' ? (error.reason as ErrorReason) : undefined;
+        throw new ServerRefusal(res.status, error.code as ErrorCode, reason, String(error.message ?? ''));
+      }
       // One line, whatever answered (a proxy's HTML page, say).
       throw new CliError(`unexpected answer from ${this.connection.url}: HTTP ${res.status}${text ? ` ${text.slice(0, 200).replace(/\s+/g, ' ')}` : ''}`);
     }

@@ -1,6 +1,6 @@
 // The CLI's failure kinds: a usage error (exit 2, with the command's usage line) and any other
 // failure explained in one line (exit 1), of which a server's refusal (its error envelope) is one.
-import type { ErrorCode } from '../core/errors.js';
+import type { ErrorCode, ErrorReason } from '../core/errors.js';
 
 export class CliError extends Error {
   readonly exitCode: number;
@@ -20,11 +20,16 @@ export class UsageError extends CliError {
   }
 }
 
-/** The server answered with its error envelope (`code: message`): it handled the request, and refused it. */
+/**
+ * The server answered with its error envelope (`code: message`): it handled the request, and
+ * refused it. `reason` names the refusal exactly (the admin API's envelope carries it); commands
+ * branch on it, never on the message.
+ */
 export class ServerRefusal extends CliError {
   constructor(
     readonly status: number,
     readonly code: ErrorCode,
+    readonly reason: ErrorReason | undefined,
     detail: string,
   ) {
     super(`${code}: ${detail}`.trim());

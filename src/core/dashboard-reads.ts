@@ -2,7 +2,8 @@
 // /app/v1 paths. Shared by the page, which asks them as its script runs (web/lib/early.ts), and by
 // the server, whose page shell names them as preloads: the browser asks them while it reads the
 // shell, before the script has loaded, and the script takes their answers.
-import { DEFAULT_COMPARISON, type BreakdownInclude, type Comparison, type Dimension, type MatchKind, type Metric, type QueryDimension } from './vocabulary.js';
+import { DEFAULT_COMPARISON, type BreakdownInclude, type Comparison, type Dimension, type MatchKind, type QueryDimension } from './vocabulary.js';
+import type { Metric } from './metric-registry.js';
 import { parseViewState, queryParams, statsParams, type ViewState } from './view-state.js';
 import type { SiteRead } from './app-paths.js';
 

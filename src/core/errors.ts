@@ -1,6 +1,10 @@
 // The error catalogue: every error a client can see, with its HTTP status and the templates of its
 // messages. Handlers throw `apiError(code, message, params)`; the HTTP layer turns it into
-// `{ error: { code, message } }`. docs/api.md's error table lists every code (test/docs/errors.test.ts).
+// `{ error: { code, message } }` on the read API (/v1, SPEC's envelope), and into
+// `{ error: { code, reason, message } }` on /app/v1 and /admin/v1, where `reason` names the template
+// (reasonOf) so that clients branch on it, never on the text. A template's name is therefore part of
+// those APIs: renaming it renames its reason. docs/api.md's error table lists every code, and
+// docs/admin-api.md's reasons table every reason (test/docs/errors.test.ts).
 
 export const ERRORS = {
   UNAUTHORIZED: {
@@ -31,7 +35,7 @@ export const ERRORS = {
   NOT_FOUND: {
     status: 404,
     messages: {
-      default: 'not found',
+      id: 'not found',
       route: 'no route {method} {path}',
       unknownPath: 'no route {path}',
       asset: 'no such asset',
@@ -223,6 +227,29 @@ export type ErrorCode = keyof typeof ERRORS;
 /** The names of a code's message templates. */
 export type MessageName<C extends ErrorCode> = keyof (typeof ERRORS)[C]['messages'] & string;
 
+/** A template's name in capitals, its words joined by `_`: `wrongPassword` → `WRONG_PASSWORD`. */
+type Capitals<S extends string> = S extends `${infer Head}${infer Rest}` ? `${Head extends Lowercase<Head> ? Uppercase<Head> : `_${Head}`}${Capitals<Rest>}` : '';
+
+/** The words of a name in capitals: `NOT_FOUND` → `NOT` | `FOUND`. */
+type Words<S extends string> = S extends `${infer Word}_${infer Rest}` ? Word | Words<Rest> : S;
+
+/**
+ * The reason of a template: its name's words, then its code's (`site` of NOT_FOUND →
+ * `SITE_NOT_FOUND`), or its code alone when the name only repeats words of the code (`internal` of
+ * INTERNAL → `INTERNAL`, `metric` of METRIC_NOT_FILTERABLE → `METRIC_NOT_FILTERABLE`).
+ */
+export type ReasonOf<C extends ErrorCode, M extends MessageName<C>> = [Words<Capitals<M>>] extends [Words<C>] ? C : `${Capitals<M>}_${C}`;
+
+/** Every reason of the catalogue: one per template. */
+export type ErrorReason = { [C in ErrorCode]: { [M in MessageName<C>]: ReasonOf<C, M> }[MessageName<C>] }[ErrorCode];
+
+/** The reason of a template, as ReasonOf spells it. */
+export function reasonOf<C extends ErrorCode, M extends MessageName<C>>(code: C, message: M): ReasonOf<C, M> {
+  const name = message.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
+  const codeWords = code.split('_');
+  return (name.split('_').every((word) => codeWords.includes(word)) ? code : `${name}_${code}`) as ReasonOf<C, M>;
+}
+
 type Template<C extends ErrorCode, M extends MessageName<C>> = (typeof ERRORS)[C]['messages'][M] & string;
 
 /** The `{name}` placeholders of a template. */
@@ -241,24 +268,26 @@ type MessageArgs<C extends ErrorCode, M extends MessageName<C>> = [Placeholders<
   : [params: Record<Placeholders<Template<C, M>>, string | number>, headers?: Headers];
 
 // Set by ApiError's static block: the one way to its private constructor.
-let create: (code: ErrorCode, message: string, headers: Headers) => ApiError;
+let create: (code: ErrorCode, reason: ErrorReason, message: string, headers: Headers) => ApiError;
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
+  readonly reason: ErrorReason;
   readonly status: number;
   readonly headers: Headers;
 
   // Private so that every message a client sees is built from the catalogue, by apiError.
-  private constructor(code: ErrorCode, message: string, headers: Headers) {
+  private constructor(code: ErrorCode, reason: ErrorReason, message: string, headers: Headers) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
+    this.reason = reason;
     this.status = ERRORS[code].status;
     this.headers = headers;
   }
 
   static {
-    create = (code, message, headers) => new ApiError(code, message, headers);
+    create = (code, reason, message, headers) => new ApiError(code, reason, message, headers);
   }
 }
 
@@ -266,13 +295,30 @@ export class ApiError extends Error {
 export function apiError<C extends ErrorCode, M extends MessageName<C>>(code: C, message: M, ...[params, headers = {}]: MessageArgs<C, M>): ApiError {
   const template: string = (ERRORS[code].messages as Record<string, string>)[message]!;
   const values: Record<string, string | number> = params ?? {};
-  return create(code, template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name])), headers);
+  return create(code, reasonOf(code, message) as ErrorReason, template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name])), headers);
 }
 
+/** The read API's error answer (SPEC): the code and the message. */
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string };
 }
 
+/**
+ * The response header that carries a refusal's reason on /app/v1 and /admin/v1: on the read API's
+ * routes mounted again under /app/v1 it is the only place of the reason, since their bodies stay
+ * /v1's byte for byte; elsewhere the envelope says it too.
+ */
+export const REASON_HEADER = 'svc-error-reason';
+
+/** The error answer of /app/v1 and /admin/v1: the read API's, with the template's reason. */
+export interface ReasonedErrorEnvelope {
+  error: { code: ErrorCode; reason: ErrorReason; message: string };
+}
+
 export function envelope(err: ApiError): ErrorEnvelope {
   return { error: { code: err.code, message: err.message } };
+}
+
+export function envelopeWithReason(err: ApiError): ReasonedErrorEnvelope {
+  return { error: { code: err.code, reason: err.reason, message: err.message } };
 }

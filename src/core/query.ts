@@ -9,13 +9,10 @@ import {
   BREAKDOWN_INCLUDES,
   COMPARISONS,
   DEFAULT_COMPARISON,
-  DEFAULT_METRIC,
   DIMENSIONS,
   isBreakdownInclude,
   isComparison,
-  isMetric,
   isQueryDimension,
-  METRICS,
   PROPERTY_KEY_LENGTH,
   PROPERTY_PREFIX,
   type BreakdownInclude,
@@ -23,8 +20,8 @@ import {
   type QueryDimension,
   type Filter,
   type Grain,
-  type Metric,
 } from './vocabulary.js';
+import { DEFAULT_METRIC, isMetric, type Metric, METRICS } from './metric-registry.js';
 
 export type QueryKind = 'stats' | 'timeseries' | 'breakdown' | 'goals' | 'funnel';
 

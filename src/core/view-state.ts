@@ -5,20 +5,18 @@
 import { pagePatternIsLiteral } from './patterns.js';
 import {
   DEFAULT_COMPARISON,
-  DEFAULT_METRIC,
   DEFAULT_PRESET,
   isComparison,
-  isMetric,
   isQueryDimension,
   PRESETS,
   PROPERTY_PREFIX,
   type Comparison,
   type Filter,
-  type ManagedGoal,
-  type Metric,
   type Preset,
   type QueryDimension,
 } from './vocabulary.js';
+import { DEFAULT_METRIC, isMetric, type Metric } from './metric-registry.js';
+import type { ManagedGoal } from './management.js';
 
 /** A period: a preset, or a custom range of site-local days (`YYYY-MM-DD`, inclusive). */
 export type PeriodChoice = { preset: Preset } | { from: string; to: string };

@@ -2,7 +2,9 @@
 // top 5 pages, referrers and countries, read by the read API's own code (parse, plan, compute), so a
 // digest's figures are the dashboard's; and the mail and webhook bodies that carry them.
 import { parseQuery, type RawParams } from '../core/query.js';
-import { METRIC_REGISTRY, METRICS, type BreakdownRow, type Dimension, type Kpi, type Metric } from '../core/vocabulary.js';
+import { type Metric, METRIC_REGISTRY, METRICS } from '../core/metric-registry.js';
+import type { BreakdownRow, Kpi } from '../core/answers.js';
+import type { Dimension } from '../core/vocabulary.js';
 import type { Site } from '../entities/sites.js';
 import { planInputs } from '../stats/inputs.js';
 import { planQuery } from '../stats/planner.js';

@@ -2,20 +2,6 @@
 // AccountStore stores them: src/storage/meta/account-types.ts).
 import type { Role } from '../core/vocabulary.js';
 
-export interface User {
-  id: number;
-  email: string;
-  name: string;
-  createdAt: number;
-}
-
-export interface Member {
-  userId: number;
-  email: string;
-  name: string;
-  role: Role;
-}
-
 /** A pending invitation (accepting or revoking one deletes it). */
 export interface Invitation {
   id: number;

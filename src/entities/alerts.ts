@@ -1,9 +1,6 @@
 // Alert rules, their webhook deliveries and the attempts of each (the AlertStore stores them:
 // src/storage/meta/alert-types.ts).
-import type { GoalProps } from '../core/vocabulary.js';
-
-export const RULE_TYPES = ['spike', 'drop', 'silence', 'goal'] as const;
-export type RuleType = (typeof RULE_TYPES)[number];
+import type { GoalProps, RuleType } from '../core/vocabulary.js';
 
 export interface AlertRule {
   id: number;
@@ -67,12 +64,4 @@ export interface GoalDefinition {
   pattern: string;
   /** The property values an event goal requires; absent or null when none. */
   props?: GoalProps | null;
-}
-
-export interface DeliveryHistory {
-  id: string;
-  createdAt: number;
-  test: boolean;
-  status: string;
-  attempts: Array<{ at: number; status: string }>;
 }

@@ -1,11 +1,6 @@
 // Organisations, their sites and their API keys, as the rest of the code sees them (the MetaStore
 // stores them: src/storage/meta/types.ts).
-import type { ManagedSite } from '../core/vocabulary.js';
-
-export interface Org {
-  id: number;
-  name: string;
-}
+import type { ManagedSite } from '../core/management.js';
 
 /**
  * A site: what the management API answers of it (`id` is the public id: the tracker's data-site and

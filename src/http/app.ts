@@ -14,7 +14,7 @@ import { collectFastPath, collectRoutes } from './collect.js';
 import { Connections, MAX_QUEUED_ANSWERS } from './connections.js';
 import { dashboardRoutes } from './dashboard/index.js';
 import { unsubscribeRoutes } from './unsubscribe.js';
-import { clientErrorHandler, installErrorHandler } from './errors.js';
+import { clientErrorHandler, installErrorHandler, sendRefusal } from './errors.js';
 import { healthRoutes } from './health.js';
 import { trackerRoutes } from './tracker.js';
 import { apiKeyFrom } from './auth/api-key.js';
@@ -79,7 +79,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       const reply = rawReply as unknown as FastifyReply;
       const refusal = apiError('INVALID_PARAMS', err.code === 'FST_ERR_BAD_URL' ? 'malformedUrl' : 'invalidRequest');
       if (!request.url.startsWith('/v1')) {
-        reply.code(refusal.status).send(envelope(refusal));
+        sendRefusal(request, reply, refusal);
         return;
       }
       // The read API authenticates every request first and never lets an answer be cached.

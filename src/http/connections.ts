@@ -110,7 +110,7 @@ function cutPipelining(socket: TrackedSocket): void {
 function cutBody(req: IncomingMessage, res: ServerResponse | undefined): void {
   if (req.complete) return;
   if (res?.headersSent) req.socket.destroy();
-  else answerAndClose(req.socket, apiError('REQUEST_TIMEOUT', 'body'));
+  else answerAndClose(req.socket, apiError('REQUEST_TIMEOUT', 'body'), req.url);
 }
 
 export class Connections {

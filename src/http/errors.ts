@@ -1,8 +1,41 @@
-// Turns anything thrown in a route into the error envelope, without leaking internals.
+// Turns anything thrown in a route into the error envelope, without leaking internals: the read
+// API's (SPEC: code and message) on /v1 and every path but two, and the same with the template's
+// reason on /app/v1 and /admin/v1, whose clients (the dashboard, the CLI) branch on it. The reason
+// also comes in a header there, its only place on the read routes /app/v1 mounts again, whose
+// answers equal /v1's byte for byte.
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, apiError, envelope } from '../core/errors.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, apiError, envelope, envelopeWithReason, REASON_HEADER, type ErrorEnvelope, type ReasonedErrorEnvelope } from '../core/errors.js';
+import { storageRefusal } from './storage-errors.js';
+
+/** The paths of the APIs whose error answers carry the reason (REASON_HEADER). */
+const WITH_REASON = /^\/(?:app|admin)\/v1(?:[/?]|$)/;
+/**
+ * The read API's routes mounted again under /app/v1: their answers, refusals included, equal /v1's
+ * byte for byte (docs/accounts.md), so their reason travels in the header alone.
+ */
+const READ_API_AGAIN = /^\/app\/v1\/sites\/[^/?]+\/(?:stats|timeseries|breakdown|goals|funnels|realtime)(?:[/?]|$)/;
+
+/** The error body of an answer to a request for `url`. */
+export function errorBody(url: string | undefined, refusal: ApiError): ErrorEnvelope | ReasonedErrorEnvelope {
+  return url !== undefined && WITH_REASON.test(url) && !READ_API_AGAIN.test(url) ? envelopeWithReason(refusal) : envelope(refusal);
+}
+
+/** The headers of an answer to a request for `url` that refuses it: the refusal's own, and its reason where the API says it. */
+function errorHeaders(url: string | undefined, refusal: ApiError): Record<string, string> {
+  return url !== undefined && WITH_REASON.test(url) ? { ...refusal.headers, [REASON_HEADER]: refusal.reason } : refusal.headers;
+}
+
+/** Answers a request with a refusal: its status, its headers and the error body its path takes. */
+export function sendRefusal(request: FastifyRequest, reply: FastifyReply, refusal: ApiError): void {
+  reply.code(refusal.status).headers(errorHeaders(request.url, refusal)).send(errorBody(request.url, refusal));
+}
+
+/** The 404 of a path no route serves. */
+export function answerUnknownRoute(request: FastifyRequest, reply: FastifyReply): void {
+  sendRefusal(request, reply, apiError('NOT_FOUND', 'route', { method: request.method, path: request.url.split('?')[0]! }));
+}
 
 /** Fastify's own client errors (bad JSON, wrong content type, body too large) in our catalogue. */
 function fromFastify(err: FastifyError): ApiError | undefined {
@@ -35,14 +68,16 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
 
 /**
  * Writes the error envelope straight to a socket nothing has been answered on (`no-store`, like
- * every read-API answer: the path may be unknown), then closes it.
+ * every read-API answer: the path may be unknown), then closes it. `url`: the request's, when it
+ * arrived whole enough to have one.
  */
-export function answerAndClose(socket: Duplex, apiError: ApiError): void {
-  const body = JSON.stringify(envelope(apiError));
+export function answerAndClose(socket: Duplex, apiError: ApiError, url?: string): void {
+  const body = JSON.stringify(errorBody(url, apiError));
+  const headers = Object.entries(errorHeaders(url, apiError)).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        `${headers}content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();
@@ -50,15 +85,13 @@ export function answerAndClose(socket: Duplex, apiError: ApiError): void {
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    const refusal = err instanceof ApiError ? err : fromFastify(err);
+    const refusal = err instanceof ApiError ? err : (storageRefusal(err) ?? fromFastify(err));
     if (refusal) {
-      reply.code(refusal.status).headers(refusal.headers).send(envelope(refusal));
+      sendRefusal(request, reply, refusal);
       return;
     }
     request.log.error({ err }, 'unhandled error');
-    reply.code(500).send(envelope(apiError('INTERNAL', 'internal')));
+    sendRefusal(request, reply, apiError('INTERNAL', 'internal'));
   });
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(envelope(apiError('NOT_FOUND', 'route', { method: request.method, path: request.url.split('?')[0]! })));
-  });
+  app.setNotFoundHandler(answerUnknownRoute);
 }

@@ -1,14 +1,15 @@
 // The OpenAPI 3.1 document of /v1, generated from the route table and the response schemas the
 // routes serialize with (src/http/v1/schemas.ts). docs/openapi.json is this output, checked by a test.
+import { IMPORTED_ANSWERS } from '../core/answers.js';
 import { ERRORS } from '../core/errors.js';
-import { IMPORTED_HEADER } from '../core/vocabulary.js';
+import { IMPORTED_HEADER } from '../core/answers.js';
 import { ROUTES, V1_ERROR_CODES, responses, schemas } from './v1/schemas.js';
 
 /** The routes whose answers are planned, and say what they did with imported days (docs/api.md). */
 const PLANNED = new Set(['stats', 'timeseries', 'breakdown', 'goals', 'funnel']);
 const IMPORTED_HEADER_DOC = {
   description: 'What the answer did with days imported from another tool: included, excluded (this read cannot use them), or none (no day read holds any).',
-  schema: { type: 'string', enum: ['included', 'excluded', 'none'] },
+  schema: { type: 'string', enum: [...IMPORTED_ANSWERS] },
 };
 
 const ERRORS_BY_STATUS: Record<string, string[]> = {};

@@ -61,6 +61,6 @@ export function oneOf<T extends string>(body: Body, field: string, values: reado
 
 /** A numeric id in a path; anything else is simply not found. */
 export function idParam(value: string | undefined): number {
-  if (!value || !/^[1-9]\d{0,15}$/.test(value)) throw apiError('NOT_FOUND', 'default');
+  if (!value || !/^[1-9]\d{0,15}$/.test(value)) throw apiError('NOT_FOUND', 'id');
   return Number(value);
 }

@@ -5,6 +5,7 @@ import { isPromise, type Clock, type MaybePromise } from '../core/clock.js';
 import { apiError } from '../core/errors.js';
 import { HeapBound } from '../core/heap-bound.js';
 import { EventLoopTurns } from '../core/turns.js';
+import type { EventImportReport } from '../core/management.js';
 import type { EventStore } from '../storage/events/types.js';
 import type { Site } from '../entities/sites.js';
 import type { HostingNetworks } from './bots.js';
@@ -15,12 +16,6 @@ import { ndjsonLines, parseImportLine, type ImportLineResult } from './import.js
 import { ImportWriter } from './import-writer.js';
 import { SpilledBody, sortedLines } from './import-spill.js';
 import { botUaStep, datacenterStep, locate, runSteps, type DropCounter, type Step } from './pipeline.js';
-
-export interface ImportReport {
-  accepted: number;
-  rejected: number;
-  errors: Array<{ line: number; reason: string }>;
-}
 
 /** Called after an import stored its events, before the call returns (rollups), with the site-local days it added to. */
 export type ImportListener = (site: Site, days: string[]) => Promise<void>;
@@ -71,10 +66,10 @@ export class Importer {
    * Nothing of a call that fails is stored. Its heap is bounded (`IMPORT_HEAP`), and its commit and
    * rollups run with the memory the store gives imports (`EventStore.whileImporting`).
    */
-  async importLines(site: Site, stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): Promise<ImportReport> {
+  async importLines(site: Site, stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): Promise<EventImportReport> {
     const now = this.deps.clock.now();
     const maxLines = this.deps.maxImportLines ?? MAX_IMPORT_LINES;
-    const errors: ImportReport['errors'] = [];
+    const errors: EventImportReport['errors'] = [];
     let rejected = 0;
     const reject = (line: number, reason: DropReason, detail?: string) => {
       rejected++;
@@ -169,7 +164,7 @@ export class Importer {
   }
 
   /** Counts a committed import's events and hands its days to the import listeners (the rollups). */
-  private async rollUp(site: Site, days: string[], accepted: number, rejections: Omit<ImportReport, 'accepted'>): Promise<ImportReport> {
+  private async rollUp(site: Site, days: string[], accepted: number, rejections: Omit<EventImportReport, 'accepted'>): Promise<EventImportReport> {
     this.deps.drops.count('accepted', 'import', accepted);
     if (accepted >= COLLECT_GARBAGE_LINES) IMPORT_HEAP.collectNow();
     try {

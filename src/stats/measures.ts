@@ -6,8 +6,8 @@
 // Every measure is a sum over days of a daily value (visitors are a day's distinct count, summed),
 // which is what lets the planner take some days from rollups and the rest from raw events; the
 // metrics of docs/api.md are those sums or ratios of them, as the metric registry
-// (src/core/vocabulary.ts) declares and `metricValue` computes.
-import type { GoalMeasureName, TrafficComputation, TrafficMeasureName } from '../core/vocabulary.js';
+// (src/core/metric-registry.ts) declares and `metricValue` computes.
+import type { GoalMeasureName, TrafficComputation, TrafficMeasureName } from '../core/metric-registry.js';
 import { BUILT_IN_EVENTS } from '../ingest/event-shape.js';
 import type { Dialect } from '../sql/dialect.js';
 

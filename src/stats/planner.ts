@@ -25,7 +25,9 @@ import { addDays } from '../core/localtime.js';
 import { apiError } from '../core/errors.js';
 import { addMonths, firstOfMonth, periodDays, type Period } from '../core/period.js';
 import type { Query } from '../core/query.js';
-import { METRIC_REGISTRY, metricTakesFilters, RAW_DAYS } from '../core/vocabulary.js';
+import type { ImportedAnswer } from '../core/answers.js';
+import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
+import { RAW_DAYS } from '../core/vocabulary.js';
 import type { Settlement } from './settlement.js';
 import { hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
 
@@ -116,8 +118,6 @@ export interface Plan {
    */
   readonly imported: ImportedAnswer;
 }
-
-export type ImportedAnswer = 'included' | 'excluded' | 'none';
 
 /** A query with its plan: what the read modules (src/stats/read) take. */
 export interface PlannedQuery extends Query {

@@ -91,7 +91,7 @@ describe('invitations', () => {
     assert.deepEqual(view.body, { orgName: (await server.admin('GET', '/orgs')).body.orgs.find((o: { id: number }) => o.id === site.orgId).name, email, role: 'admin', expiresAt: clock.now() + 7 * DAY_MS });
 
     const short = await invitee.request('POST', `/app/v1/invitations/${tokenOf(url)}/account`, { password: 'short' });
-    assert.deepEqual(short.body, { error: { code: 'INVALID_PARAMS', message: 'password must be at least 10 characters' } });
+    assert.deepEqual(short.body, { error: { code: 'INVALID_PARAMS', reason: 'TOO_SHORT_INVALID_PARAMS', message: 'password must be at least 10 characters' } });
     const emailField = await invitee.request('POST', `/app/v1/invitations/${tokenOf(url)}/account`, { password: PASSWORD, email: 'other@example.com' });
     assert.equal(emailField.status, 400, 'the email is the invitation\'s, never the caller\'s');
 

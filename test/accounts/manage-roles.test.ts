@@ -219,7 +219,7 @@ describe('/app/v1/manage role matrix', () => {
     const first = await newGoal();
     const twin = await clients.admin.request('POST', `/app/v1/manage/sites/${site.siteId}/goals`, { name: 'Same events', kind: first.kind, pattern: first.pattern });
     assert.equal(twin.status, 409);
-    assert.deepEqual(twin.body, { error: { code: 'CONFLICT', message: `a goal with this kind and pattern already exists on this site (goal ${first.goalId})` } });
+    assert.deepEqual(twin.body, { error: { code: 'CONFLICT', reason: 'GOAL_CONFLICT', message: `a goal with this kind and pattern already exists on this site (goal ${first.goalId})` } });
   });
 
   test('an owner changes the role of members only: a user outside the organisation and an unknown id get the same 404, and nobody is added', async () => {

@@ -7,8 +7,8 @@ import { AppClient } from '../helpers/app-client.js';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.js';
 
 const PASSWORD = 'a long enough secret';
-const WRONG = { error: { code: 'UNAUTHORIZED', message: 'Wrong email or password.' } };
-const LOCKED = { error: { code: 'RATE_LIMITED', message: 'Too many failed attempts. Try again in 15 minutes.' } };
+const WRONG = { error: { code: 'UNAUTHORIZED', reason: 'WRONG_PASSWORD_UNAUTHORIZED', message: 'Wrong email or password.' } };
+const LOCKED = { error: { code: 'RATE_LIMITED', reason: 'LOCKED_OUT_RATE_LIMITED', message: 'Too many failed attempts. Try again in 15 minutes.' } };
 
 describe('setup and sign-in', () => {
   const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
@@ -29,7 +29,7 @@ describe('setup and sign-in', () => {
     assert.equal(wrongToken.status, 401);
     assert.equal((await setup(client, { email: 'not-an-email', password: PASSWORD })).body.error.code, 'INVALID_PARAMS');
     const short = await setup(client, { email: 'ana@example.com', password: 'short' });
-    assert.deepEqual(short.body, { error: { code: 'INVALID_PARAMS', message: 'password must be at least 10 characters' } });
+    assert.deepEqual(short.body, { error: { code: 'INVALID_PARAMS', reason: 'TOO_SHORT_INVALID_PARAMS', message: 'password must be at least 10 characters' } });
     assert.equal(client.cookie, undefined);
 
     const created = await setup(client, { email: 'Ana@Example.com', password: PASSWORD, name: 'Ana' });

@@ -166,7 +166,7 @@ describe('shared links', () => {
     const token = tokenOf(created.body.url);
     assert.deepEqual((await open(token)).body, { passwordRequired: true });
     const wrong = await open(token, 'not the password');
-    assert.deepEqual(wrong.body, { error: { code: 'UNAUTHORIZED', message: 'Wrong password.' } });
+    assert.deepEqual(wrong.body, { error: { code: 'UNAUTHORIZED', reason: 'WRONG_SHARE_PASSWORD_UNAUTHORIZED', message: 'Wrong password.' } });
     for (let i = 1; i < 10; i++) assert.equal((await open(token, `wrong ${i} password`, `198.51.100.${i}`)).status, 401);
     const locked = await open(token, 'a shared secret here', '198.51.100.200');
     assert.equal(locked.status, 429);

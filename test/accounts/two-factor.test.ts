@@ -76,7 +76,7 @@ describe('two-factor sign-in', () => {
     assert.equal(setup.body.otpauthUri, `otpauth://totp/svc:${encodeURIComponent(email)}?secret=${secret}&issuer=svc&algorithm=SHA1&digits=6&period=30`);
     assert.match(setup.body.qrSvg, /^<svg[\s\S]*<\/svg>\s*$/);
     const wrong = await client.request('POST', '/app/v1/account/two-factor/confirm', { code: String((Number(totpCode(secret, clock.now())) + 1) % 1e6).padStart(6, '0'), currentPassword: password });
-    assert.deepEqual(wrong.body, { error: { code: 'UNAUTHORIZED', message: 'Wrong code.' } });
+    assert.deepEqual(wrong.body, { error: { code: 'UNAUTHORIZED', reason: 'WRONG_CODE_UNAUTHORIZED', message: 'Wrong code.' } });
     const confirmed = await client.request('POST', '/app/v1/account/two-factor/confirm', { code: totpCode(secret, clock.now()), currentPassword: password });
     assert.equal(confirmed.status, 200, confirmed.text);
     const codes: string[] = confirmed.body.recoveryCodes;
@@ -100,11 +100,11 @@ describe('two-factor sign-in', () => {
     assert.deepEqual(asked.body, { twoFactorRequired: true });
     assert.equal(asked.headers.get('set-cookie'), null);
     const wrongPassword = await signIn('tf-ana@example.com', 'not the password', totpCode(secret, clock.now()));
-    assert.deepEqual(wrongPassword.body, { error: { code: 'UNAUTHORIZED', message: 'Wrong email or password.' } });
+    assert.deepEqual(wrongPassword.body, { error: { code: 'UNAUTHORIZED', reason: 'WRONG_PASSWORD_UNAUTHORIZED', message: 'Wrong email or password.' } });
 
     // The confirmation used this step's code: it is refused at sign-in.
     const reused = await signIn('tf-ana@example.com', password, totpCode(secret, clock.now()));
-    assert.deepEqual(reused.body, { error: { code: 'UNAUTHORIZED', message: 'Wrong code.' } });
+    assert.deepEqual(reused.body, { error: { code: 'UNAUTHORIZED', reason: 'WRONG_CODE_UNAUTHORIZED', message: 'Wrong code.' } });
     clock.advance(30_000);
     const code = totpCode(secret, clock.now());
     const client = new AppClient(server);
@@ -136,7 +136,7 @@ describe('two-factor sign-in', () => {
       assert.equal(res.body.error.message, 'Wrong code.', `attempt ${i + 1}`);
     }
     const locked = await signIn('tf-lock@example.com', password, totpCode(secret, clock.now()), '198.51.100.99');
-    assert.deepEqual(locked.body, { error: { code: 'RATE_LIMITED', message: 'Too many failed attempts. Try again in 15 minutes.' } });
+    assert.deepEqual(locked.body, { error: { code: 'RATE_LIMITED', reason: 'LOCKED_OUT_RATE_LIMITED', message: 'Too many failed attempts. Try again in 15 minutes.' } });
     clock.advance(15 * 60_000 + 1);
     assert.equal((await signIn('tf-lock@example.com', password, totpCode(secret, clock.now()), '198.51.100.99')).status, 200);
   });
@@ -147,7 +147,7 @@ describe('two-factor sign-in', () => {
     const code = totpCode(secret, clock.now());
     assert.equal((await client.request('POST', '/app/v1/account/two-factor/confirm', { code })).status, 400, 'no password');
     const wrong = await client.request('POST', '/app/v1/account/two-factor/confirm', { code, currentPassword: 'not the password' });
-    assert.deepEqual(wrong.body, { error: { code: 'UNAUTHORIZED', message: 'The current password is wrong.' } });
+    assert.deepEqual(wrong.body, { error: { code: 'UNAUTHORIZED', reason: 'WRONG_CURRENT_PASSWORD_UNAUTHORIZED', message: 'The current password is wrong.' } });
     assert.deepEqual((await client.request('GET', '/app/v1/account/two-factor')).body, { enabled: false, recoveryCodesLeft: 0 });
     assert.equal((await signIn('tf-thief@example.com', password)).status, 200, 'the password alone still signs in');
     assert.equal((await client.request('POST', '/app/v1/account/two-factor/confirm', { code, currentPassword: password })).status, 200);
@@ -180,7 +180,7 @@ describe('two-factor sign-in', () => {
     const path = `/app/v1/manage/orgs/${site.orgId}/two-factor`;
     assert.deepEqual((await owner.client.request('GET', path)).body, { orgId: site.orgId, required: false });
     const first = await owner.client.request('PUT', path, { required: true });
-    assert.deepEqual(first.body, { error: { code: 'FORBIDDEN', message: 'enable two-factor sign-in on your own account before requiring it of every member' } });
+    assert.deepEqual(first.body, { error: { code: 'FORBIDDEN', reason: 'TWO_FACTOR_FIRST_FORBIDDEN', message: 'enable two-factor sign-in on your own account before requiring it of every member' } });
     assert.equal((await member.client.request('PUT', path, { required: true })).status, 403, 'owners only');
     assert.equal((await owner.client.request('PUT', path, { required: 'yes' })).status, 400);
 
@@ -224,7 +224,7 @@ describe('self-service account changes', () => {
     assert.equal((await other.signIn('self-pw@example.com', password)).status, 200);
 
     const wrong = await client.request('PUT', '/app/v1/account/password', { currentPassword: 'not it at all', newPassword: 'a brand new password' });
-    assert.deepEqual(wrong.body, { error: { code: 'UNAUTHORIZED', message: 'The current password is wrong.' } });
+    assert.deepEqual(wrong.body, { error: { code: 'UNAUTHORIZED', reason: 'WRONG_CURRENT_PASSWORD_UNAUTHORIZED', message: 'The current password is wrong.' } });
     const short = await client.request('PUT', '/app/v1/account/password', { currentPassword: password, newPassword: 'short' });
     assert.equal(short.body.error.code, 'INVALID_PARAMS');
     const noCsrf = await client.request('PUT', '/app/v1/account/password', { currentPassword: password, newPassword: 'a brand new password' }, { 'x-csrf-token': 'x' });

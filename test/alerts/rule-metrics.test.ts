@@ -7,7 +7,8 @@ import { goalConversionsOnDay, lastEventTimes, RAW_WINDOW_MS, visitorsInWindow }
 import { DROP_WINDOW_MS, ruleValues, SPIKE_WINDOW_MS } from '../../src/alerts/rules.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
 import type { EventStore } from '../../src/storage/events/types.js';
-import type { GoalDefinition, RuleType } from '../../src/entities/alerts.js';
+import type { GoalDefinition } from '../../src/entities/alerts.js';
+import type { RuleType } from '../../src/core/vocabulary.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
 import { event } from '../../support/events.js';
 

@@ -1,10 +1,11 @@
 // The error catalogue and its documents agree: docs/api.md's error table lists every code with its
-// status, the OpenAPI document lists the codes that table marks as the read API's, and the admin
-// API's table names only codes of the catalogue, with their statuses.
+// status, the OpenAPI document lists the codes that table marks as the read API's, the admin API's
+// table names only codes of the catalogue, with their statuses, and its reasons table lists every
+// reason of the catalogue (those of /admin/v1 and /app/v1), with its code and message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { ERRORS } from '../../src/core/errors.js';
+import { ERRORS, reasonOf, type ErrorCode, type MessageName } from '../../src/core/errors.js';
 
 interface Row {
   code: string;
@@ -68,4 +69,21 @@ test("docs/admin-api.md's error table names codes of the catalogue, with their s
   for (const { code, status } of errorTable('docs/admin-api.md', '## Conventions')) {
     assert.equal(ERRORS[code as keyof typeof ERRORS]?.status, status, code);
   }
+});
+
+test("docs/admin-api.md's reasons table lists every reason of the catalogue, with its code and message", () => {
+  const text = readFileSync('docs/admin-api.md', 'utf8');
+  const lines = text.slice(text.indexOf('### Reasons')).split('\n');
+  const first = lines.findIndex((line) => line.startsWith('| Reason |'));
+  assert.ok(first > 0, 'docs/admin-api.md has a reasons table');
+  const documented: string[][] = [];
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith('|')) break;
+    documented.push(line.split(' | ').map((cell) => cell.replace(/^\|? ?`|` ?\|?$/g, '')));
+  }
+  const catalogue = Object.entries(ERRORS).flatMap(([code, { messages }]) =>
+    Object.entries(messages).map(([name, message]) => [reasonOf(code as ErrorCode, name as MessageName<ErrorCode>), code, message]),
+  );
+  const sorted = (rows: string[][]) => rows.sort((a, b) => a[0]!.localeCompare(b[0]!));
+  assert.deepEqual(sorted(documented), sorted(catalogue));
 });

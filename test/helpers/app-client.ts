@@ -52,13 +52,21 @@ export async function signedInUser(server: TestServer, email: string, membership
 
 /**
  * A read of a site's statistics on both mounts, `/v1` with an API key and `/app/v1` as a member:
- * the same status and bytes (asserted), and the parsed answer.
+ * the same status and bytes (asserted; a refusal's the same code and message, which /app/v1 gives
+ * with its reason), and the parsed answer of /v1.
  */
 export async function readOnBothMounts(server: TestServer, siteId: string, key: string, member: AppClient, path: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.url}/v1/sites/${siteId}${path}`, { headers: { authorization: `Bearer ${key}` } });
   const text = await res.text();
   const app = await member.request('GET', `/app/v1/sites/${siteId}${path}`);
   assert.equal(app.status, res.status, path);
-  assert.equal(app.text, text, path);
-  return { status: res.status, body: JSON.parse(text) };
+  const body = JSON.parse(text);
+  if (res.status >= 400) {
+    assert.deepEqual(Object.keys(body.error), ['code', 'message'], path);
+    assert.deepEqual(app.body, { error: { code: body.error.code, reason: app.body.error.reason, message: body.error.message } }, path);
+    assert.match(app.body.error.reason, /^[A-Z_]+$/, path);
+  } else {
+    assert.equal(app.text, text, path);
+  }
+  return { status: res.status, body };
 }

@@ -68,7 +68,7 @@ describe('timeouts', () => {
     const { afterMs, received } = await closed;
     within(afterMs, BODY_MS, 'a slow admin body');
     assert.match(received, /^HTTP\/1\.1 408 /);
-    assert.match(received, /"code":"REQUEST_TIMEOUT"/);
+    assert.match(received, /"code":"REQUEST_TIMEOUT","reason":"BODY_REQUEST_TIMEOUT"/);
   });
 
   test('an idle kept-alive connection is closed after the keep-alive timeout (Node adds a second)', async () => {

@@ -7,7 +7,7 @@ import { createRollupTables, recomputeRollups, rollupKey, rollupSite, runRetenti
 import { planInputs } from '../../src/stats/inputs.js';
 import { SITE_DAILY } from '../../src/stats/rollups/tables.js';
 import { countedSince } from '../../src/stats/rollups/coverage.js';
-import { funnelKey, goalKey } from '../../src/core/vocabulary.js';
+import { funnelKey, goalKey } from '../../src/core/answers.js';
 import { sql, trusted, type Sql } from '../../src/sql/sql.js';
 import type { EventStore, ReadOptions } from '../../src/storage/events/types.js';
 import { EVENT_STORE_ADAPTERS, type EventStoreAdapter } from '../helpers/event-stores.js';

@@ -129,17 +129,17 @@ describe('custom properties over HTTP', () => {
     assert.equal(twin.status, 409);
     assert.equal(twin.body.error.code, 'CONFLICT');
     assert.equal((await server.admin('POST', goals, { name: 'Empty', kind: 'event', pattern: 'signup', props: {} })).status, 409, 'no props is the plain goal');
-    const refusals: Array<[Record<string, unknown>, string]> = [
-      [{ name: 'P', kind: 'page', pattern: '/', props: { plan: 'pro' } }, 'props are required property values of an event goal; a page goal takes none'],
-      [{ name: 'P', kind: 'event', pattern: 'signup', props: { plan: 3 } }, 'props must be an object of at most 10 custom property keys (1 to 64 characters each) and string values (at most 500 characters)'],
-      [{ name: 'P', kind: 'event', pattern: 'signup', props: ['plan'] }, 'props must be an object of at most 10 custom property keys (1 to 64 characters each) and string values (at most 500 characters)'],
-      [{ name: 'P', kind: 'event', pattern: 'signup', props: { ['k'.repeat(65)]: 'v' } }, 'props must be an object of at most 10 custom property keys (1 to 64 characters each) and string values (at most 500 characters)'],
-      [{ name: 'P', kind: 'event', pattern: 'signup', props: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, 'v'])) }, 'props must be an object of at most 10 custom property keys (1 to 64 characters each) and string values (at most 500 characters)'],
+    const refusals: Array<[Record<string, unknown>, string, string]> = [
+      [{ name: 'P', kind: 'page', pattern: '/', props: { plan: 'pro' } }, 'GOAL_PROPS_KIND_INVALID_PARAMS', 'props are required property values of an event goal; a page goal takes none'],
+      [{ name: 'P', kind: 'event', pattern: 'signup', props: { plan: 3 } }, 'GOAL_PROPS_INVALID_PARAMS', 'props must be an object of at most 10 custom property keys (1 to 64 characters each) and string values (at most 500 characters)'],
+      [{ name: 'P', kind: 'event', pattern: 'signup', props: ['plan'] }, 'GOAL_PROPS_INVALID_PARAMS', 'props must be an object of at most 10 custom property keys (1 to 64 characters each) and string values (at most 500 characters)'],
+      [{ name: 'P', kind: 'event', pattern: 'signup', props: { ['k'.repeat(65)]: 'v' } }, 'GOAL_PROPS_INVALID_PARAMS', 'props must be an object of at most 10 custom property keys (1 to 64 characters each) and string values (at most 500 characters)'],
+      [{ name: 'P', kind: 'event', pattern: 'signup', props: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, 'v'])) }, 'GOAL_PROPS_INVALID_PARAMS', 'props must be an object of at most 10 custom property keys (1 to 64 characters each) and string values (at most 500 characters)'],
     ];
-    for (const [body, message] of refusals) {
+    for (const [body, reason, message] of refusals) {
       const res = await server.admin('POST', goals, body);
       assert.equal(res.status, 400, JSON.stringify(body));
-      assert.deepEqual(res.body.error, { code: 'INVALID_PARAMS', message }, JSON.stringify(body));
+      assert.deepEqual(res.body.error, { code: 'INVALID_PARAMS', reason, message }, JSON.stringify(body));
     }
     const listed = await server.admin('GET', goals);
     assert.deepEqual(listed.body.goals.map((g: { name: string; props?: unknown }) => [g.name, g.props ?? null]), [['Pro signup', { plan: 'pro', seats: '3' }], ['Signup', null]]);

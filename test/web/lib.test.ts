@@ -9,7 +9,8 @@ import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, with
 import { timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-status.js';
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
-import { changeIsGood, METRIC_REGISTRY, METRICS, type Filter } from '../../src/core/vocabulary.js';
+import { changeIsGood, METRIC_REGISTRY, METRICS } from '../../src/core/metric-registry.js';
+import type { Filter } from '../../src/core/vocabulary.js';
 import { parseCsv } from '../helpers/csv.js';
 
 describe('csv', () => {

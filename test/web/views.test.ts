@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatMetric } from '../../web/lib/format.js';
-import { METRICS } from '../../src/core/vocabulary.js';
+import { METRICS } from '../../src/core/metric-registry.js';
 import { sitePath } from '../../src/core/app-paths.js';
 import { dashboardReads } from '../../src/core/dashboard-reads.js';
 import { parseCsv } from '../helpers/csv.js';

@@ -11,36 +11,14 @@ import { ErrorText, LoadState, Notice } from './feedback.js';
 import { SelectField, TextField } from './fields.js';
 import { FormSection } from './form-section.js';
 import { WideTable } from './table.js';
+import type { Delivery, ManagedAlertRule, ManagedGoal } from '../../src/core/management.js';
+import { RULE_TYPES, type RuleType } from '../../src/core/vocabulary.js';
 
-type RuleType = 'spike' | 'drop' | 'silence' | 'goal';
+/** What the form offers of a goal, for a goal rule. */
+export type GoalOption = Pick<ManagedGoal, 'goalId' | 'name'>;
 
-interface Rule {
-  id: number;
-  type: RuleType;
-  threshold: number;
-  url: string;
-  goalId: number | null;
-}
-
-interface Delivery {
-  id: number;
-  createdAt: number | string;
-  test: boolean;
-  status: string;
-  attempts: Array<{ at: number | string; status: string }>;
-}
-
-export interface GoalOption {
-  goalId: number;
-  name: string;
-}
-
-const TYPES: Array<[RuleType, string]> = [
-  ['spike', 'Spike'],
-  ['drop', 'Drop'],
-  ['silence', 'Silence'],
-  ['goal', 'Goal'],
-];
+const LABELS: Record<RuleType, string> = { spike: 'Spike', drop: 'Drop', silence: 'Silence', goal: 'Goal' };
+const TYPES = RULE_TYPES.map((type): [RuleType, string] => [type, LABELS[type]]);
 
 const WHEN: Record<RuleType, string> = {
   spike: 'Fires when the visitors of the last 5 minutes reach the threshold.',
@@ -49,7 +27,7 @@ const WHEN: Record<RuleType, string> = {
   goal: "Fires when the goal's conversions today (site time) reach the threshold.",
 };
 
-function describe(rule: Rule, goals: GoalOption[]): string {
+function describe(rule: ManagedAlertRule, goals: GoalOption[]): string {
   switch (rule.type) {
     case 'spike':
       return `Spike: ≥ ${rule.threshold} visitors in 5 minutes`;
@@ -99,7 +77,7 @@ function History({ ruleId, round }: { ruleId: number; round: number }) {
   );
 }
 
-function RuleItem({ rule, goals, reload }: { rule: Rule; goals: GoalOption[]; reload(): void }) {
+function RuleItem({ rule, goals, reload }: { rule: ManagedAlertRule; goals: GoalOption[]; reload(): void }) {
   const [round, setRound] = useState(0);
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState(false);
@@ -137,7 +115,7 @@ function RuleItem({ rule, goals, reload }: { rule: Rule; goals: GoalOption[]; re
 
 export function AlertRules({ siteId, goals }: { siteId: string; goals: GoalOption[] }) {
   const path = `/manage/sites/${encodeURIComponent(siteId)}/alerts`;
-  const rules = useLoad(() => api<{ alerts: Rule[] }>('GET', path), [siteId]);
+  const rules = useLoad(() => api<{ alerts: ManagedAlertRule[] }>('GET', path), [siteId]);
   const [type, setType] = useState<RuleType>('spike');
   const [threshold, setThreshold] = useState('100');
   const [goalId, setGoalId] = useState('');
@@ -150,7 +128,8 @@ export function AlertRules({ siteId, goals }: { siteId: string; goals: GoalOptio
       try {
         await api('POST', path, body);
       } catch (error) {
-        const words = error instanceof ApiError && error.code === 'INVALID_WEBHOOK_URL' ? refusalInWords(error.message) : undefined;
+        // The message of this refusal starts with the URL rule it breaks (`rejected:<rule>`), as a delivery's status does.
+        const words = error instanceof ApiError && error.reason === 'REJECTED_INVALID_WEBHOOK_URL' ? refusalInWords(error.message) : undefined;
         throw words === undefined ? error : new Error(`This webhook URL is refused. ${words}`);
       }
       setUrl('');

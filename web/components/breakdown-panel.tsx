@@ -12,7 +12,8 @@ import { dimensionLabel, inSentence, isAggregateKey, keyLabel } from '../lib/lab
 import { readableError } from '../lib/read-errors.js';
 import { ErrorText, Loading } from './feedback.js';
 import { Table } from './table.js';
-import { PROPERTY_PREFIX, type BreakdownAnswer, type BreakdownRow, type GoalResult, type QueryDimension } from '../../src/core/vocabulary.js';
+import { PROPERTY_PREFIX, type QueryDimension } from '../../src/core/vocabulary.js';
+import type { BreakdownAnswer, BreakdownRow, GoalResult } from '../../src/core/answers.js';
 import { SelectField } from './fields.js';
 import { PANEL_ROWS, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
 

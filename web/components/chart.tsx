@@ -5,7 +5,9 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { chartGeometry, nearestIndex, partialBucket } from '../lib/chart.js';
 import { bucketStamp, formatAxisLabel, formatBucket, formatMetric } from '../lib/format.js';
 import { COMPARISON_LABELS } from './comparison-picker.js';
-import { METRIC_REGISTRY, type Comparison, type Metric, type TimeseriesAnswer } from '../../src/core/vocabulary.js';
+import { type Metric, METRIC_REGISTRY } from '../../src/core/metric-registry.js';
+import type { Comparison } from '../../src/core/vocabulary.js';
+import type { TimeseriesAnswer } from '../../src/core/answers.js';
 
 const MARGINS = { height: 240, left: 64, right: 12, top: 12, bottom: 28 };
 

@@ -9,7 +9,7 @@ import { useLive } from '../lib/live.js';
 import { readSite } from '../lib/site.js';
 import { INSTALLATION } from '../../src/core/dashboard-reads.js';
 import { isAccepted, OUTCOME_WORDS, type Outcome } from '../../src/ingest/drop-reasons.js';
-import type { Installation, RecentEvent, SiteRow } from '../../src/core/vocabulary.js';
+import type { Installation, RecentEvent, SiteRow } from '../../src/core/management.js';
 
 const REFRESH_MS = 2000;
 /** The last outcomes listed: enough to follow a test visit. */

@@ -13,7 +13,10 @@ import { readCounted } from '../lib/site.js';
 import { queryParams, withPeriod } from '../../src/core/view-state.js';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { changeIsGood, funnelKey, type FunnelAnswer, type FunnelHistory, type MatchKind, type SiteRow } from '../../src/core/vocabulary.js';
+import { changeIsGood } from '../../src/core/metric-registry.js';
+import { funnelKey, type FunnelAnswer } from '../../src/core/answers.js';
+import type { FunnelHistory, SiteRow } from '../../src/core/management.js';
+import type { MatchKind } from '../../src/core/vocabulary.js';
 
 const KIND_LABELS: Record<MatchKind, string> = { page: 'Page', event: 'Event' };
 

@@ -6,7 +6,7 @@ import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState } from './feedback.js';
 import { TextField } from './fields.js';
 import { StepsEditor } from './funnel-steps.js';
-import type { FunnelDefinition } from '../../src/core/vocabulary.js';
+import type { FunnelDefinition } from '../../src/core/management.js';
 
 function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: FunnelDefinition; reload(): void }) {
   const [editing, setEditing] = useState(false);

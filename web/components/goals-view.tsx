@@ -13,7 +13,9 @@ import { useLoad } from '../lib/hooks.js';
 import { readCounted, readSite } from '../lib/site.js';
 import { goalPropsLabel } from '../lib/labels.js';
 import { goalFilters, queryParams, withPeriod, type ViewState } from '../../src/core/view-state.js';
-import { changeIsGood, goalKey, type FunnelSummary, type GoalResult, type GoalRevenue, type GoalsAnswer, type SiteRow } from '../../src/core/vocabulary.js';
+import { changeIsGood } from '../../src/core/metric-registry.js';
+import { goalKey, type FunnelSummary, type GoalResult, type GoalRevenue, type GoalsAnswer } from '../../src/core/answers.js';
+import type { SiteRow } from '../../src/core/management.js';
 
 /** Where the view's links lead: the dashboard of the same period filtered by a goal, a funnel's page. */
 export interface GoalsLinks {

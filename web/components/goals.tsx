@@ -10,7 +10,8 @@ import { goalPropsLabel } from '../lib/labels.js';
 import { FormSection } from './form-section.js';
 import { WideTable } from './table.js';
 import { PAGE_PATTERN_HINT, PAGE_PATTERN_MAX_LENGTH } from './funnel-steps.js';
-import { GOAL_PROPS, type GoalProps, type ManagedGoal, type MatchKind } from '../../src/core/vocabulary.js';
+import { GOAL_PROPS, type GoalProps, type MatchKind } from '../../src/core/vocabulary.js';
+import type { ManagedGoal } from '../../src/core/management.js';
 
 /**
  * The property values of the form's lines `key=value` (the key up to the first `=`, both trimmed;

@@ -9,7 +9,8 @@ import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState, Notice } from './feedback.js';
 import { SelectField } from './fields.js';
 import { WideTable } from './table.js';
-import type { ImportSource, ImportView } from '../../src/core/vocabulary.js';
+import type { ImportSource } from '../../src/core/vocabulary.js';
+import type { ImportView } from '../../src/core/management.js';
 
 type Source = ImportSource;
 const SOURCES: Array<[Source, string]> = [

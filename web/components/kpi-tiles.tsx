@@ -5,7 +5,9 @@ import { kpiChange, formatMetric } from '../lib/format.js';
 import { nullReason } from '../lib/kpi-reason.js';
 import { inSentence } from '../lib/labels.js';
 import { COMPARISON_LABELS } from './comparison-picker.js';
-import { METRIC_REGISTRY, METRICS, type Comparison, type Filter, type Metric, type Stats } from '../../src/core/vocabulary.js';
+import { type Metric, METRIC_REGISTRY, METRICS } from '../../src/core/metric-registry.js';
+import type { Comparison, Filter } from '../../src/core/vocabulary.js';
+import type { Stats } from '../../src/core/answers.js';
 
 /**
  * `busy`: the figures shown are those of the previous view while the new ones load (dimmed).

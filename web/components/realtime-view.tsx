@@ -8,7 +8,9 @@ import { formatCount } from '../lib/format.js';
 import { keyLabel } from '../lib/labels.js';
 import { useLive } from '../lib/live.js';
 import { readSite } from '../lib/site.js';
-import type { Dimension, Realtime, RealtimeRow, SiteRow } from '../../src/core/vocabulary.js';
+import type { Dimension } from '../../src/core/vocabulary.js';
+import type { Realtime, RealtimeRow } from '../../src/core/answers.js';
+import type { SiteRow } from '../../src/core/management.js';
 
 const REFRESH_MS = 5000;
 

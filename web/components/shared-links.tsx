@@ -10,16 +10,7 @@ import { ShownOnce } from './copy.js';
 import { ErrorText, LoadState } from './feedback.js';
 import { CheckboxField, Form, SubmitButton, TextField } from './fields.js';
 import { WideTable } from './table.js';
-
-interface SharedLinkRow {
-  id: number;
-  filters: string[];
-  expiresAt: number | null;
-  hasPassword: boolean;
-  embedDomains: string[];
-  createdAt: number;
-  lastUsedAt: number | null;
-}
+import type { ManagedReportWebhook, ManagedSharedLink } from '../../src/core/management.js';
 
 /** One entry a line, blank lines dropped. */
 const lines = (text: string) =>
@@ -129,18 +120,10 @@ export function EmailReportsState({ siteId }: { siteId: string }) {
   );
 }
 
-interface ReportWebhook {
-  id: number;
-  url: string;
-  weekly: boolean;
-  monthly: boolean;
-  createdAt: number;
-}
-
 /** Webhooks that receive the site's reports: signed JSON, or Slack's format for a Slack URL. */
 function ReportWebhooks({ siteId }: { siteId: string }) {
   const base = `/manage/sites/${encodeURIComponent(siteId)}/digest-webhooks`;
-  const hooks = useLoad(() => api<{ webhooks: ReportWebhook[] }>('GET', base), [siteId]);
+  const hooks = useLoad(() => api<{ webhooks: ManagedReportWebhook[] }>('GET', base), [siteId]);
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
   const [weekly, setWeekly] = useState(true);
@@ -194,7 +177,7 @@ function ReportWebhooks({ siteId }: { siteId: string }) {
 }
 
 export function SharedLinks({ siteId }: { siteId: string }) {
-  const links = useLoad(() => api<{ sharedLinks: SharedLinkRow[] }>('GET', `/manage/sites/${encodeURIComponent(siteId)}/shared-links`), [siteId]);
+  const links = useLoad(() => api<{ sharedLinks: ManagedSharedLink[] }>('GET', `/manage/sites/${encodeURIComponent(siteId)}/shared-links`), [siteId]);
   const revoke = useAction();
   return (
     <section class="card" id="shared-links" aria-labelledby="shared-links-title">

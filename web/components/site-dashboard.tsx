@@ -15,15 +15,16 @@ import { useViewState } from '../lib/address.js';
 import { downloadText } from '../lib/download.js';
 import { useRead } from '../lib/read.js';
 import { readTimeseries, seriesCsv } from '../lib/series.js';
-import { canManage } from '../lib/session.js';
 import { importedAnswer, readSite } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
 import type { SiteRead } from '../../src/core/app-paths.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
-import type { Comparison, GoalsAnswer, Preset, SiteRow, StatsAnswer } from '../../src/core/vocabulary.js';
+import { roleAtLeast, type Comparison, type Preset } from '../../src/core/vocabulary.js';
+import type { GoalsAnswer, ImportedAnswer, StatsAnswer } from '../../src/core/answers.js';
+import type { SiteRow } from '../../src/core/management.js';
 
 /** An answer with what it did with imported days (its `Svc-Imported` header). */
-function withImported<T>(siteId: string, read: SiteRead, answer: Promise<T>): Promise<T & { imported: string | undefined }> {
+function withImported<T>(siteId: string, read: SiteRead, answer: Promise<T>): Promise<T & { imported: ImportedAnswer | undefined }> {
   return answer.then((a) => ({ ...a, imported: importedAnswer(siteId, read) }));
 }
 
@@ -43,7 +44,7 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
   const seriesRead = timeseriesRead(view, state.metric, state.comparison);
   const series = useRead(() => readWith(withImported(site.id, seriesRead, readTimeseries(site.id, view, state.metric, state.comparison)), state.comparison), `${key}|${state.metric}|${state.comparison}`);
   const leftOut = stats.data?.imported === 'excluded' || series.data?.imported === 'excluded';
-  const goalSettings = canManage(site.role) ? `/sites/${encodeURIComponent(site.id)}/settings#goals` : undefined;
+  const goalSettings = roleAtLeast(site.role, 'admin') ? `/sites/${encodeURIComponent(site.id)}/settings#goals` : undefined;
   const goalsView = goalsRead(state);
   const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), goalsView.params!.toString());
   const onPeriod = useCallback((preset: Preset) => go(withPeriod(state, { preset })), [state, go]);

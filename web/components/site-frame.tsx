@@ -2,8 +2,8 @@
 // (Settings only for the roles that may change it).
 import type { ComponentChildren } from 'preact';
 import { Layout } from '../lib/layout.js';
-import { canManage } from '../lib/session.js';
-import type { SessionView, SiteRow } from '../../src/core/vocabulary.js';
+import type { SessionView, SiteRow } from '../../src/core/management.js';
+import { roleAtLeast } from '../../src/core/vocabulary.js';
 
 
 type SitePage = 'dashboard' | 'realtime' | 'goals' | 'funnel';
@@ -25,7 +25,7 @@ export function SiteFrame({ session, site, current, children }: { session: Sessi
           {link('dashboard', base, 'Dashboard')}
           {link('realtime', `${base}/realtime`, 'Realtime')}
           {link(current === 'funnel' ? 'funnel' : 'goals', `${base}/goals`, 'Goals and funnels')}
-          {canManage(site.role) && <a href={`${base}/settings`}>Settings</a>}
+          {roleAtLeast(site.role, 'admin') && <a href={`${base}/settings`}>Settings</a>}
         </nav>
       }
     >

@@ -1,9 +1,9 @@
 // The dashboard's client of /app/v1: JSON in and out, the session's CSRF token on every change, and
 // every failure (error envelope, non-JSON answer, no network) turned into an ApiError whose message
-// a page can show as it is.
-import type { ErrorCode } from '../../src/core/errors.js';
+// a page can show as it is, and whose reason (the catalogue's name of the refusal) a page branches on.
+import { REASON_HEADER, type ApiError as Refusal, type ErrorCode, type ErrorReason } from '../../src/core/errors.js';
 import { loginPath } from '../../src/core/next-path.js';
-import { COUNTED_SINCE_HEADER, IMPORTED_HEADER } from '../../src/core/vocabulary.js';
+import { COUNTED_SINCE_HEADER, IMPORTED_HEADER } from '../../src/core/answers.js';
 
 /** A code of the server's catalogue, or the dashboard's own for no answer or one without the envelope. */
 export type FailureCode = ErrorCode | 'NETWORK' | `HTTP_${number}`;
@@ -13,9 +13,21 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: FailureCode,
     message: string,
+    /** The refusal's reason in the server's catalogue; undefined for the dashboard's own failures (no answer, no envelope). */
+    readonly reason?: ErrorReason,
   ) {
     super(message);
   }
+
+  /** The same failure, said in other words. */
+  withMessage(message: string): ApiError {
+    return new ApiError(this.status, this.code, message, this.reason);
+  }
+}
+
+/** A refusal of the catalogue the dashboard makes itself, as the server would answer it (built by apiError). */
+export function failureOf(refusal: Refusal): ApiError {
+  return new ApiError(refusal.status, refusal.code, refusal.message, refusal.reason);
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -41,7 +53,7 @@ let renewShareAccess: ((failure: ApiError) => Promise<boolean>) | undefined;
 let renewing: Promise<boolean> | undefined;
 
 /**
- * The headers that say more of a read's figures than its body (src/core/vocabulary.ts): whether
+ * The headers that say more of a read's figures than its body (src/core/answers.ts): whether
  * they include imported days (what the dashboard's note says), and from which day goals and funnel
  * versions are counted (their `Counted since` label).
  */
@@ -93,8 +105,12 @@ async function errorOf(response: Response): Promise<ApiError> {
   try {
     const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
     const { code, message } = body.error ?? {};
-    // The envelope's code is one of the catalogue's: the server builds every refusal from it.
-    if (typeof code === 'string' && typeof message === 'string') return new ApiError(response.status, code as ErrorCode, message);
+    // The reason comes in a header, also on the read routes whose envelope is /v1's (no reason in
+    // it); the code and the reason are the catalogue's: the server builds every refusal from it.
+    const reason = response.headers.get(REASON_HEADER);
+    if (typeof code === 'string' && reason !== null && typeof message === 'string') {
+      return new ApiError(response.status, code as ErrorCode, message, reason as ErrorReason);
+    }
   } catch {
     // Not the error envelope (a proxy's page, a cut answer): described by its status below.
   }

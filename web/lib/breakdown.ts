@@ -4,7 +4,8 @@ import { toCsv } from './csv.js';
 import { dimensionLabel } from './labels.js';
 import { readSite } from './site.js';
 import { breakdownRead, type RowsPage } from '../../src/core/dashboard-reads.js';
-import { BREAKDOWN_INCLUDES, type BreakdownAnswer, type BreakdownInclude, type BreakdownRow, type PropertyKeysAnswer, type QueryDimension } from '../../src/core/vocabulary.js';
+import { BREAKDOWN_INCLUDES, type BreakdownInclude, type QueryDimension } from '../../src/core/vocabulary.js';
+import type { BreakdownAnswer, BreakdownRow, PropertyKeysAnswer } from '../../src/core/answers.js';
 
 /**
  * What a breakdown's rows can add in this view: each addition of the dimension, when the view has no

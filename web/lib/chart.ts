@@ -2,7 +2,7 @@
 // compared period's drawn over the same x positions (bucket i against bucket i), the bucket still
 // under way apart, y ticks on round values and a few x labels. Pure: the component draws it and
 // handles the pointer.
-import type { Point } from '../../src/core/vocabulary.js';
+import type { Point } from '../../src/core/answers.js';
 
 export interface ChartBox {
   width: number;

@@ -1,6 +1,8 @@
 // Numbers, durations, changes and dates as the dashboard writes them: in the browser's locale
 // (`locale` undefined) or a given one, dates in the site's time zone.
-import { changeIsGood, METRIC_REGISTRY, type Grain, type Kpi, type Metric } from '../../src/core/vocabulary.js';
+import { changeIsGood, type Metric, METRIC_REGISTRY } from '../../src/core/metric-registry.js';
+import type { Grain } from '../../src/core/vocabulary.js';
+import type { Kpi } from '../../src/core/answers.js';
 
 // Intl formatters are costly to build and a dashboard formats hundreds of numbers.
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();

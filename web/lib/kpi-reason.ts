@@ -2,7 +2,8 @@
 // metric takes (its `filters`, against the scopes of the active filters' dimensions) and whether it
 // is counted over goals (null while the site has none).
 import { dimensionLabel, inSentence } from './labels.js';
-import { METRIC_REGISTRY, metricTakesFilters, type Filter, type Metric } from '../../src/core/vocabulary.js';
+import { type Metric, METRIC_REGISTRY, metricTakesFilters } from '../../src/core/metric-registry.js';
+import type { Filter } from '../../src/core/vocabulary.js';
 
 export interface NullReason {
   /** What the filters or the site's goals stop. */

@@ -5,7 +5,7 @@ import { useEffect } from 'preact/hooks';
 import { useAction } from './hooks.js';
 import { signOut } from './session.js';
 import { ErrorText } from '../components/feedback.js';
-import type { SessionView } from '../../src/core/vocabulary.js';
+import type { SessionView } from '../../src/core/management.js';
 
 export interface Crumb {
   href: string;

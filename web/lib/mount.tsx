@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { messageOf } from './api.js';
 import { loadSession } from './session.js';
 import { ErrorText, Loading } from '../components/feedback.js';
-import type { SessionView } from '../../src/core/vocabulary.js';
+import type { SessionView } from '../../src/core/management.js';
 
 export function mountPage(page: VNode): void {
   const root = document.getElementById('app');

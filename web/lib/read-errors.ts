@@ -1,18 +1,29 @@
 // The read API's refusals as sentences a dashboard user can act on, shown in place of the figures
-// they stop. Codes not listed keep the server's own message.
-import { ApiError, messageOf, type FailureCode } from './api.js';
+// they stop, by the refusal's reason. Reasons not listed keep the server's own message.
+import { ApiError, messageOf } from './api.js';
+import type { ErrorReason } from '../../src/core/errors.js';
 
-const READABLE: Partial<Record<FailureCode, string>> = {
-  RAW_WINDOW_EXCEEDED:
-    'These filters need single events, which this site keeps for a limited number of days (Raw events, in its settings): choose a shorter, more recent period, or remove a filter.',
+const RAW_WINDOW =
+  'These filters need single events, which this site keeps for a limited number of days (Raw events, in its settings): choose a shorter, more recent period, or remove a filter.';
+const NOT_FOUND = 'Not found: it does not exist, was archived, or belongs to an organisation you are not a member of.';
+const RATE_LIMITED = 'Too many requests for a moment: the figures will load again shortly.';
+
+const READABLE: Partial<Record<ErrorReason, string>> = {
+  FILTERS_RAW_WINDOW_EXCEEDED: RAW_WINDOW,
+  PROPERTY_NONE_RAW_WINDOW_EXCEEDED: RAW_WINDOW,
+  // A shared link's lock on pages is no filter its viewer can remove.
+  PAGE_PATTERN_RAW_WINDOW_EXCEEDED:
+    'This shared link shows some pages only, which needs single events, kept for a limited number of days: choose a shorter, more recent period.',
   METRIC_NOT_FILTERABLE: 'This figure cannot be computed with the active filters: remove a filter or choose another metric.',
   HOURLY_CONVERSIONS_UNSUPPORTED: 'Conversions are counted per day: choose a period longer than two days to chart them.',
-  INVALID_PERIOD: 'The period starts after it ends: choose a start day before the end day.',
-  NOT_FOUND: 'Not found: it does not exist, was archived, or belongs to an organisation you are not a member of.',
-  RATE_LIMITED: 'Too many requests for a moment: the figures will load again shortly.',
+  REVERSED_INVALID_PERIOD: 'The period starts after it ends: choose a start day before the end day.',
+  SITE_NOT_FOUND: NOT_FOUND,
+  FUNNEL_NOT_FOUND: NOT_FOUND,
+  DASHBOARD_RATE_LIMITED: RATE_LIMITED,
+  LONG_READS_RATE_LIMITED: RATE_LIMITED,
 };
 
 export function readableError(error: unknown): string {
-  if (error instanceof ApiError) return READABLE[error.code] ?? error.message;
+  if (error instanceof ApiError) return (error.reason && READABLE[error.reason]) ?? error.message;
   return messageOf(error);
 }

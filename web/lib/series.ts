@@ -4,7 +4,9 @@ import { toCsv } from './csv.js';
 import { bucketStamp } from './format.js';
 import { readSite } from './site.js';
 import { timeseriesRead } from '../../src/core/dashboard-reads.js';
-import { type Comparison, type Metric, type TimeseriesAnswer } from '../../src/core/vocabulary.js';
+import type { Comparison } from '../../src/core/vocabulary.js';
+import type { Metric } from '../../src/core/metric-registry.js';
+import type { TimeseriesAnswer } from '../../src/core/answers.js';
 
 export function readTimeseries(siteId: string, view: URLSearchParams, metric: Metric, comparison: Comparison): Promise<TimeseriesAnswer> {
   return readSite<TimeseriesAnswer>(siteId, timeseriesRead(view, metric, comparison));

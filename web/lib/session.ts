@@ -2,7 +2,7 @@
 import { api, setCsrfToken } from './api.js';
 import { readPath } from './early.js';
 import { SESSION_PATH } from '../../src/core/app-paths.js';
-import type { Membership, Role, SessionView } from '../../src/core/vocabulary.js';
+import type { Membership, SessionView } from '../../src/core/management.js';
 
 /** The signed-in session (the early answer when the page asked it early); its CSRF token goes with every change that follows. */
 export async function loadSession(): Promise<SessionView> {
@@ -13,11 +13,6 @@ export async function loadSession(): Promise<SessionView> {
 
 export function membershipOf(session: SessionView, orgId: number): Membership | undefined {
   return session.memberships.find((membership) => membership.orgId === orgId);
-}
-
-/** Admins and owners change sites, goals, funnels, alert rules and keys; owners also members. */
-export function canManage(role: Role | undefined): boolean {
-  return role === 'admin' || role === 'owner';
 }
 
 export async function signOut(): Promise<void> {

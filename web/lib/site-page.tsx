@@ -5,7 +5,7 @@ import { useLoad } from './hooks.js';
 import { mountPage, pathSegment, SignedIn } from './mount.js';
 import { loadSite, readEarly } from './site.js';
 import type { SiteRead } from '../../src/core/app-paths.js';
-import type { SessionView, SiteRow } from '../../src/core/vocabulary.js';
+import type { SessionView, SiteRow } from '../../src/core/management.js';
 
 function WithSite({ render }: { render(site: SiteRow): VNode }) {
   const siteId = pathSegment(1);

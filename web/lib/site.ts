@@ -1,16 +1,18 @@
 // The site a page is about (name, zone, the user's role in its organisation) and its read endpoints
 // under /app/v1/sites/:siteId.
-import { ApiError, figureHeaderOf } from './api.js';
+import { ApiError, failureOf, figureHeaderOf } from './api.js';
 import { askEarly, readPath } from './early.js';
 import { readableError } from './read-errors.js';
+import { apiError } from '../../src/core/errors.js';
 import { SESSION_PATH, SITES_PATH, sitePath, type SiteRead } from '../../src/core/app-paths.js';
-import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, parseCountedSince, type SiteRow } from '../../src/core/vocabulary.js';
+import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, isImportedAnswer, parseCountedSince, type ImportedAnswer } from '../../src/core/answers.js';
+import type { SiteRow } from '../../src/core/management.js';
 
-/** The site among those the user can see; NOT_FOUND (as the server says it) when it is not one of them. */
+/** The site among those the user can see; SITE_NOT_FOUND (as the server says it) when it is not one of them. */
 export async function loadSite(siteId: string): Promise<SiteRow> {
   const { sites } = await readPath<{ sites: SiteRow[] }>(SITES_PATH);
   const site = sites.find((s) => s.id === siteId);
-  if (!site) throw new ApiError(404, 'NOT_FOUND', 'site not found');
+  if (!site) throw failureOf(apiError('NOT_FOUND', 'site'));
   return site;
 }
 
@@ -29,13 +31,14 @@ export async function readSite<T>(siteId: string, read: SiteRead): Promise<T> {
   try {
     return await readPath<T>(sitePath(siteId, read));
   } catch (error) {
-    throw error instanceof ApiError ? new ApiError(error.status, error.code, readableError(error)) : error;
+    throw error instanceof ApiError ? error.withMessage(readableError(error)) : error;
   }
 }
 
 /** What the latest answer of a site read did with imported days (its `Svc-Imported` header), once it has come. */
-export function importedAnswer(siteId: string, read: SiteRead): string | undefined {
-  return figureHeaderOf(sitePath(siteId, read), IMPORTED_HEADER);
+export function importedAnswer(siteId: string, read: SiteRead): ImportedAnswer | undefined {
+  const said = figureHeaderOf(sitePath(siteId, read), IMPORTED_HEADER) ?? null;
+  return isImportedAnswer(said) ? said : undefined;
 }
 
 /**

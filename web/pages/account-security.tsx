@@ -11,18 +11,7 @@ import { CopyBlock } from '../components/copy.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
-import type { SessionView } from '../../src/core/vocabulary.js';
-
-interface Status {
-  enabled: boolean;
-  recoveryCodesLeft: number;
-}
-
-interface Setup {
-  secret: string;
-  otpauthUri: string;
-  qrSvg: string;
-}
+import type { SessionView, TwoFactorSetup, TwoFactorStatus } from '../../src/core/management.js';
 
 /** The secret in groups of four, as authenticator apps show it. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)!.join(' ');
@@ -43,7 +32,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
 }
 
 function Enable({ onEnabled }: { onEnabled(codes: string[]): void }) {
-  const [setup, setSetup] = useState<Setup | undefined>(undefined);
+  const [setup, setSetup] = useState<TwoFactorSetup | undefined>(undefined);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const start = useAction();
@@ -52,7 +41,7 @@ function Enable({ onEnabled }: { onEnabled(codes: string[]): void }) {
     return (
       <>
         <p>Two-factor sign-in is off. With it on, signing in also asks for a code of an authenticator app on your phone.</p>
-        <button type="button" class="primary" disabled={start.busy} onClick={() => start.run(async () => setSetup(await api<Setup>('POST', '/account/two-factor/setup')))}>
+        <button type="button" class="primary" disabled={start.busy} onClick={() => start.run(async () => setSetup(await api<TwoFactorSetup>('POST', '/account/two-factor/setup')))}>
           Enable two-factor sign-in
         </button>
         <ErrorText message={start.error} />
@@ -76,7 +65,7 @@ function Enable({ onEnabled }: { onEnabled(codes: string[]): void }) {
   );
 }
 
-function Disable({ status, onDisabled }: { status: Status; onDisabled(): void }) {
+function Disable({ status, onDisabled }: { status: TwoFactorStatus; onDisabled(): void }) {
   const [code, setCode] = useState('');
   const action = useAction();
   const submit = () =>
@@ -104,7 +93,7 @@ function Disable({ status, onDisabled }: { status: Status; onDisabled(): void })
 }
 
 function SecurityPage({ session }: { session: SessionView }) {
-  const status = useLoad(() => api<Status>('GET', '/account/two-factor'));
+  const status = useLoad(() => api<TwoFactorStatus>('GET', '/account/two-factor'));
   const [codes, setCodes] = useState<string[] | undefined>(undefined);
   const required = session.twoFactor.requiredBy.length > 0;
   return (

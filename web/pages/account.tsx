@@ -10,7 +10,7 @@ import { ConfirmButton } from '../components/confirm.js';
 import { ErrorText, LoadState, Notice } from '../components/feedback.js';
 import { CheckboxField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
-import type { SessionView } from '../../src/core/vocabulary.js';
+import type { ReportChoice, SessionView } from '../../src/core/management.js';
 
 /** A change answered with the new session (password, email): its CSRF token serves the changes that follow. */
 async function changeAccount(path: string, body: unknown): Promise<SessionView> {
@@ -91,16 +91,7 @@ function DeleteAccount() {
   );
 }
 
-interface DigestRow {
-  siteId: string;
-  name: string;
-  domain: string;
-  orgName: string;
-  weekly: boolean;
-  monthly: boolean;
-}
-
-function SiteReports({ row }: { row: DigestRow }) {
+function SiteReports({ row }: { row: ReportChoice }) {
   const [choice, setChoice] = useState({ weekly: row.weekly, monthly: row.monthly });
   const save = useAction();
   const change = (next: typeof choice) =>
@@ -121,7 +112,7 @@ function SiteReports({ row }: { row: DigestRow }) {
 }
 
 function EmailReports() {
-  const reports = useLoad(() => api<{ configured: boolean; sites: DigestRow[] }>('GET', '/account/digests'));
+  const reports = useLoad(() => api<{ configured: boolean; sites: ReportChoice[] }>('GET', '/account/digests'));
   return (
     <section class="card" aria-labelledby="reports-title">
       <h2 id="reports-title">Email reports</h2>

@@ -3,13 +3,13 @@ import { api } from '../lib/api.js';
 import { useLoad } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, SignedIn } from '../lib/mount.js';
-import { canManage } from '../lib/session.js';
 import { LoadState } from '../components/feedback.js';
 import { WideTable } from '../components/table.js';
-import type { Membership, SessionView, SiteRow } from '../../src/core/vocabulary.js';
+import type { Membership, SessionView, SiteRow } from '../../src/core/management.js';
+import { roleAtLeast } from '../../src/core/vocabulary.js';
 
 function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRow[] }) {
-  const manage = canManage(membership.role);
+  const manage = roleAtLeast(membership.role, 'admin');
   return (
     <section class="card" aria-labelledby={`org-${membership.orgId}`}>
       <div class="card-head">

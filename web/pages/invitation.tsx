@@ -10,14 +10,7 @@ import { mountPage, pathSegment } from '../lib/mount.js';
 import { loginPath } from '../../src/core/next-path.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
-import type { Role, SessionView } from '../../src/core/vocabulary.js';
-
-interface InvitationView {
-  orgName: string;
-  email: string;
-  role: Role;
-  expiresAt: number;
-}
+import type { InvitationView, SessionView } from '../../src/core/management.js';
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 

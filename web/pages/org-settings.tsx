@@ -7,7 +7,7 @@ import { formatInstant } from '../lib/dates.js';
 import { useAction, useLoad, type Action } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
-import { canManage, membershipOf } from '../lib/session.js';
+import { membershipOf } from '../lib/session.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { ShownOnce } from '../components/copy.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
@@ -16,33 +16,8 @@ import { FormSection } from '../components/form-section.js';
 import { WideTable } from '../components/table.js';
 import { defaultTimezone, TimezoneField } from '../components/timezone.js';
 import { siteDomainOf } from '../../src/entities/sites.js';
-import type { ManagedSite, Role, SessionView } from '../../src/core/vocabulary.js';
-
-interface KeyRow {
-  id: number;
-  name: string;
-  createdAt: number | string;
-  revokedAt: number | string | null;
-}
-
-interface Member {
-  userId: number;
-  email: string;
-  name: string;
-  role: Role;
-}
-
-interface InvitationRow {
-  invitationId: number;
-  email: string;
-  role: Role;
-  expiresAt: number;
-}
-
-interface SentInvitation extends InvitationRow {
-  url: string;
-  emailed: boolean;
-}
+import type { CreatedKey, ManagedInvitation, ManagedKey, ManagedSite, Member, CreatedInvitation, SessionView } from '../../src/core/management.js';
+import { roleAtLeast, type Role } from '../../src/core/vocabulary.js';
 
 const ROLE_OPTIONS: Array<[Role, string]> = [
   ['viewer', 'Viewer: sees the dashboards'],
@@ -110,14 +85,14 @@ function Sites({ orgId }: { orgId: number }) {
 }
 
 function Keys({ orgId }: { orgId: number }) {
-  const keys = useLoad(() => api<{ keys: KeyRow[] }>('GET', `/manage/orgs/${orgId}/keys`), [orgId]);
+  const keys = useLoad(() => api<{ keys: ManagedKey[] }>('GET', `/manage/orgs/${orgId}/keys`), [orgId]);
   const [name, setName] = useState('');
   const [created, setCreated] = useState<{ name: string; key: string } | undefined>(undefined);
   const create = useAction();
   const revoke = useAction();
   const submit = () =>
     create.run(async () => {
-      const key = await api<{ name: string; key: string }>('POST', `/manage/orgs/${orgId}/keys`, name ? { name } : {});
+      const key = await api<CreatedKey>('POST', `/manage/orgs/${orgId}/keys`, name ? { name } : {});
       setCreated(key);
       setName('');
       keys.reload();
@@ -245,7 +220,7 @@ function Members({ orgId, session }: { orgId: number; session: SessionView }) {
   );
 }
 
-function PendingInvitation({ invitation, revoke, onRevoke }: { invitation: InvitationRow; revoke: Action; onRevoke(): Promise<void> }) {
+function PendingInvitation({ invitation, revoke, onRevoke }: { invitation: ManagedInvitation; revoke: Action; onRevoke(): Promise<void> }) {
   return (
     <tr>
       <td>{invitation.email}</td>
@@ -262,15 +237,15 @@ function PendingInvitation({ invitation, revoke, onRevoke }: { invitation: Invit
 
 /** Invite member: the link is shown once (and mailed when the service sends mail); pending ones are revoked here. */
 function Invitations({ orgId }: { orgId: number }) {
-  const pending = useLoad(() => api<{ invitations: InvitationRow[] }>('GET', `/manage/orgs/${orgId}/invitations`), [orgId]);
+  const pending = useLoad(() => api<{ invitations: ManagedInvitation[] }>('GET', `/manage/orgs/${orgId}/invitations`), [orgId]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
-  const [sent, setSent] = useState<SentInvitation | undefined>(undefined);
+  const [sent, setSent] = useState<CreatedInvitation | undefined>(undefined);
   const send = useAction();
   const revoke = useAction();
   const submit = () =>
     send.run(async () => {
-      setSent(await api<SentInvitation>('POST', `/manage/orgs/${orgId}/invitations`, { email, role }));
+      setSent(await api<CreatedInvitation>('POST', `/manage/orgs/${orgId}/invitations`, { email, role }));
       setEmail('');
       pending.reload();
     });
@@ -310,7 +285,7 @@ function OrgSettings({ session }: { session: SessionView }) {
     <Layout session={session} title={title}>
       {!membership ? (
         <ErrorText message="There is no such organisation, or you are not one of its members." />
-      ) : !canManage(membership.role) ? (
+      ) : !roleAtLeast(membership.role, 'admin') ? (
         <p class="error" role="alert">
           Your role in {membership.orgName} is viewer: settings are for admins and owners. <a href="/">Back to the sites</a>.
         </p>

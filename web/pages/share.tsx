@@ -8,7 +8,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type ApiError, messageOf, setShareAccess } from '../lib/api.js';
-import { ERRORS } from '../../src/core/errors.js';
 import { useAction } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage, pathSegment } from '../lib/mount.js';
@@ -20,7 +19,7 @@ import { pagePatternIsLiteral } from '../../src/core/patterns.js';
 import { viewSearch } from '../../src/core/view-state.js';
 import { ErrorText, Loading } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
-import type { SiteRow } from '../../src/core/vocabulary.js';
+import type { SiteRow } from '../../src/core/management.js';
 
 interface Opened {
   access: string;
@@ -191,7 +190,7 @@ function SharePage() {
    * A read refused with the 404 of an ended access (after 12 hours; a revoked or expired link's is
    * the same): the link is opened again, and a revoked or expired one answers that 404 again.
    */
-  const reopen = async (failure: ApiError): Promise<boolean> => failure.code === 'NOT_FOUND' && failure.message === ERRORS.NOT_FOUND.messages.sharedLink && open();
+  const reopen = async (failure: ApiError): Promise<boolean> => failure.reason === 'SHARED_LINK_NOT_FOUND' && open();
   useEffect(() => {
     open().catch((failure: unknown) => setError(messageOf(failure)));
   }, []);

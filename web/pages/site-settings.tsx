@@ -5,7 +5,6 @@ import { api } from '../lib/api.js';
 import { useAction, useLoad } from '../lib/hooks.js';
 import { Layout, type Crumb } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
-import { canManage } from '../lib/session.js';
 import { AlertRules } from '../components/alert-rules.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { CopyBlock } from '../components/copy.js';
@@ -16,7 +15,8 @@ import { Goals } from '../components/goals.js';
 import { Imports } from '../components/imports.js';
 import { EmailReportsState, SharedLinks } from '../components/shared-links.js';
 import { TimezoneField } from '../components/timezone.js';
-import { RAW_DAYS, type ManagedGoal, type ManagedSite, type SessionView, type SiteRow } from '../../src/core/vocabulary.js';
+import { RAW_DAYS, roleAtLeast } from '../../src/core/vocabulary.js';
+import type { ManagedGoal, ManagedSite, SessionView, SiteRow } from '../../src/core/management.js';
 
 function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSite): void }) {
   const [name, setName] = useState(site.name);
@@ -111,7 +111,7 @@ function Settings({ session, siteId }: { session: SessionView; siteId: string })
   const loaded = useLoad(async () => {
     const sitePath = `/manage/sites/${encodeURIComponent(siteId)}`;
     const listed = (await api<{ sites: SiteRow[] }>('GET', '/sites')).sites.find((row) => row.id === siteId);
-    if (listed && !canManage(listed.role)) return { listed, denied: true as const };
+    if (listed && !roleAtLeast(listed.role, 'admin')) return { listed, denied: true as const };
     const [site, { goals }] = await Promise.all([api<ManagedSite>('GET', sitePath), api<{ goals: ManagedGoal[] }>('GET', `${sitePath}/goals`)]);
     return { site, listed, goals, denied: false as const };
   }, [siteId]);
@@ -120,7 +120,7 @@ function Settings({ session, siteId }: { session: SessionView; siteId: string })
   const listed = loaded.data?.listed;
   const crumbs: Crumb[] = [];
   if (listed) {
-    if (canManage(listed.role)) crumbs.push({ href: `/orgs/${listed.orgId}/settings`, label: listed.orgName });
+    if (roleAtLeast(listed.role, 'admin')) crumbs.push({ href: `/orgs/${listed.orgId}/settings`, label: listed.orgName });
     crumbs.push({ href: `/sites/${encodeURIComponent(siteId)}`, label: listed.name });
   }
   return (

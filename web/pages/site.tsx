@@ -11,7 +11,7 @@ import { useLoad } from '../lib/hooks.js';
 import { mountSitePage } from '../lib/site-page.js';
 import { readSite } from '../lib/site.js';
 import { dashboardReads, INSTALLATION } from '../../src/core/dashboard-reads.js';
-import type { Installation, SessionView, SiteRow } from '../../src/core/vocabulary.js';
+import type { Installation, SessionView, SiteRow } from '../../src/core/management.js';
 
 /** The figures, or the first-event panel while the site holds no event (an unanswered check shows the figures). */
 function SiteDashboard({ session, site }: { session: SessionView; site: SiteRow }) {

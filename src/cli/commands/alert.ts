@@ -3,25 +3,8 @@ import { many, numericId, optional, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable, time } from '../output.js';
 import type { Invocation, Noun } from '../types.js';
-
-interface Rule {
-  id: number;
-  type: string;
-  threshold: number;
-  url: string;
-  goalId: number | null;
-  emails: string[];
-}
-
-interface Delivery {
-  id: string;
-  createdAt: number;
-  test: boolean;
-  status: string;
-  attempts: Array<{ at: number; status: string }>;
-}
-
-const TYPES = ['spike', 'drop', 'silence', 'goal'];
+import type { Delivery, ManagedAlertRule } from '../../core/management.js';
+import { isRuleType, RULE_TYPES } from '../../core/vocabulary.js';
 
 function threshold(inv: Invocation): number {
   const text = required(inv, 'threshold');
@@ -30,7 +13,7 @@ function threshold(inv: Invocation): number {
   return value;
 }
 
-function ruleFields(rule: Rule): string {
+function ruleFields(rule: ManagedAlertRule): string {
   return formatFields([
     ['id', rule.id],
     ['type', rule.type],
@@ -62,7 +45,7 @@ export const alert: Noun = {
       async run(inv) {
         const siteId = required(inv, 'site');
         const type = required(inv, 'type');
-        if (!TYPES.includes(type)) inv.usage(`--type must be one of ${TYPES.join(', ')}, got ${JSON.stringify(type)}`);
+        if (!isRuleType(type)) inv.usage(`--type must be one of ${RULE_TYPES.join(', ')}, got ${JSON.stringify(type)}`);
         const goal = optional(inv, 'goal');
         const body = {
           type,
@@ -72,7 +55,7 @@ export const alert: Noun = {
           ...(goal === undefined ? {} : { goalId: numericId(inv, '--goal', goal) }),
           ...(many(inv, 'email').length > 0 ? { emails: many(inv, 'email') } : {}),
         };
-        const created = await inv.client().request<Rule>('POST', `/sites/${seg(siteId)}/alerts`, body);
+        const created = await inv.client().request<ManagedAlertRule>('POST', `/sites/${seg(siteId)}/alerts`, body);
         inv.out.result(created, () => ruleFields(created));
       },
     },
@@ -84,7 +67,7 @@ export const alert: Noun = {
       example: 'svc alert list --site k3f9a1b2c4d5',
       async run(inv) {
         const siteId = required(inv, 'site');
-        const listed = await inv.client().request<{ alerts: Rule[] }>('GET', `/sites/${seg(siteId)}/alerts`);
+        const listed = await inv.client().request<{ alerts: ManagedAlertRule[] }>('GET', `/sites/${seg(siteId)}/alerts`);
         inv.out.result(listed, () =>
           formatTable(
             ['ID', 'TYPE', 'THRESHOLD', 'GOAL', 'URL'],

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { isValidTimeZone } from '../../core/localtime.js';
 import { RAW_DAYS } from '../../core/vocabulary.js';
+import type { FunnelSummary } from '../../core/answers.js';
+import type { ManagedSite, Org, User } from '../../core/management.js';
 import { MAX_IMPORT_LINES } from '../../ingest/import-contract.js';
 import { integer, optional } from '../args.js';
 import { seg, type AdminClient } from '../client.js';
@@ -61,11 +63,11 @@ async function writeLines(file: string, lines: readonly ImportLine[]): Promise<v
 }
 
 /** The user, refused early (before anything else is created) when the email is taken. */
-async function createUser(client: AdminClient, email: string, password: string): Promise<{ id: number | string }> {
+async function createUser(client: AdminClient, email: string, password: string): Promise<User> {
   try {
-    return await client.request<{ id: number | string }>('POST', '/users', { email, password, name: 'Demo' });
+    return await client.request<User>('POST', '/users', { email, password, name: 'Demo' });
   } catch (err) {
-    if (err instanceof ServerRefusal && err.code === 'CONFLICT') throw new CliError(`a user ${email} exists already: pass another --email`);
+    if (err instanceof ServerRefusal && err.reason === 'EMAIL_CONFLICT') throw new CliError(`a user ${email} exists already: pass another --email`);
     throw err;
   }
 }
@@ -100,16 +102,16 @@ export const demo: Noun = {
 
         const password = newPassword();
         const user = await createUser(client, email, password);
-        const org = await client.request<{ id: number }>('POST', '/orgs', { name: 'Demo' });
+        const org = await client.request<Org>('POST', '/orgs', { name: 'Demo' });
         await client.request('PUT', `/orgs/${seg(org.id)}/members/${seg(user.id)}`, { role: 'owner' });
         // Raw events cover the whole demo, so that every filter answers over every period of it.
         const rawDays = Math.max(RAW_DAYS.min, days);
         const scratch = mkdtempSync(join(tmpdir(), 'svc-demo-'));
         try {
           const newSite = async (domain: string, name: string) => {
-            const site = await client.request<{ id: string }>('POST', `/orgs/${seg(org.id)}/sites`, { domain, name, timezone, rawDays });
+            const site = await client.request<ManagedSite>('POST', `/orgs/${seg(org.id)}/sites`, { domain, name, timezone, rawDays });
             for (const goal of DEMO_GOALS) await client.request('POST', `/sites/${seg(site.id)}/goals`, goal);
-            const funnel = await client.request<{ id: number }>('POST', `/sites/${seg(site.id)}/funnels`, DEMO_FUNNEL);
+            const funnel = await client.request<FunnelSummary>('POST', `/sites/${seg(site.id)}/funnels`, DEMO_FUNNEL);
             return { id: site.id, funnelId: funnel.id };
           };
           const collect = async (siteId: string, trafficSeed: number) => {

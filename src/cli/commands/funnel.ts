@@ -3,7 +3,9 @@ import { integer, many, numericId, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable, time } from '../output.js';
 import type { Invocation, Noun } from '../types.js';
-import { FUNNEL_STEPS, type FunnelDefinition, type FunnelHistory, type FunnelStep, type FunnelSummary } from '../../core/vocabulary.js';
+import { FUNNEL_STEPS, type FunnelStep } from '../../core/vocabulary.js';
+import type { FunnelDefinition, FunnelHistory } from '../../core/management.js';
+import type { FunnelSummary } from '../../core/answers.js';
 
 /** `--step page:/pricing` and `--step event:signup` as API steps. */
 function parseSteps(inv: Invocation): FunnelStep[] {

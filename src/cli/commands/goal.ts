@@ -3,7 +3,8 @@ import { many, numericId, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable } from '../output.js';
 import type { Noun } from '../types.js';
-import type { GoalProps, ManagedGoal } from '../../core/vocabulary.js';
+import type { GoalProps } from '../../core/vocabulary.js';
+import type { ManagedGoal } from '../../core/management.js';
 import type { Invocation } from '../types.js';
 
 /** An event goal's required property values, from `--prop key=value` (the key up to the first `=`); null without any. */

@@ -2,7 +2,7 @@
 // upload), waits for its job (a bar of the job's progress), and prints the job's report.
 import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { ImportView } from '../../core/vocabulary.js';
+import type { ImportView } from '../../core/management.js';
 import { required } from '../args.js';
 import { seg, type AdminClient } from '../client.js';
 import { CliError } from '../errors.js';

@@ -10,11 +10,10 @@ import { planImport, type ImportCall } from '../import-plan.js';
 import { formatFields, formatTable, ProgressBar, type Stream } from '../output.js';
 import type { Noun } from '../types.js';
 import { goatcounterImportCommand, plausibleImportCommand } from './import-tool.js';
+import type { EventImportReport } from '../../core/management.js';
 
-export interface ImportReport {
-  accepted: number;
-  rejected: number;
-  errors: Array<{ line: number; reason: string }>;
+/** A file's import: the server's reports of its calls, summed. */
+export interface ImportReport extends EventImportReport {
   /** Present when the file went in several calls: each call's lines and counts. */
   calls?: Array<{ firstLine: number; lastLine: number; accepted: number; rejected: number }>;
 }

@@ -3,13 +3,7 @@ import { numericId, optional, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable, time } from '../output.js';
 import type { Noun } from '../types.js';
-
-interface KeyRecord {
-  id: number;
-  name: string;
-  createdAt: number;
-  revokedAt: number | null;
-}
+import type { CreatedKey, ManagedKey } from '../../core/management.js';
 
 export const key: Noun = {
   name: 'key',
@@ -24,9 +18,7 @@ export const key: Noun = {
       async run(inv) {
         const orgId = required(inv, 'org');
         const name = optional(inv, 'name');
-        const created = await inv
-          .client()
-          .request<KeyRecord & { key: string }>('POST', `/orgs/${seg(orgId)}/keys`, name === undefined ? {} : { name });
+        const created = await inv.client().request<CreatedKey>('POST', `/orgs/${seg(orgId)}/keys`, name === undefined ? {} : { name });
         inv.out.result(created, () =>
           formatFields([['id', created.id], ['name', created.name], ['key', created.key], ['created', time(created.createdAt)]]),
         );
@@ -40,7 +32,7 @@ export const key: Noun = {
       options: { org: { type: 'string' } },
       example: 'svc key list --org 1',
       async run(inv) {
-        const answer = await inv.client().request<{ keys: KeyRecord[] }>('GET', `/orgs/${seg(required(inv, 'org'))}/keys`);
+        const answer = await inv.client().request<{ keys: ManagedKey[] }>('GET', `/orgs/${seg(required(inv, 'org'))}/keys`);
         inv.out.result(answer, () =>
           formatTable(['ID', 'NAME', 'CREATED', 'REVOKED'], answer.keys.map((k) => [k.id, k.name, time(k.createdAt), time(k.revokedAt)])),
         );
@@ -54,7 +46,7 @@ export const key: Noun = {
       example: 'svc key revoke 3',
       async run(inv) {
         const id = numericId(inv, 'KEY_ID', inv.positionals[0]!);
-        const answer = await inv.client().request<{ id: number; revokedAt: number }>('POST', `/keys/${id}/revoke`);
+        const answer = await inv.client().request<Pick<ManagedKey, 'id' | 'revokedAt'>>('POST', `/keys/${id}/revoke`);
         inv.out.result(answer, () => `key ${answer.id} revoked at ${time(answer.revokedAt)}\n`);
       },
     },

@@ -3,13 +3,8 @@ import { numericId, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable } from '../output.js';
 import type { Invocation, Noun } from '../types.js';
-import { isRole, ROLES, type Role } from '../../core/vocabulary.js';
-
-interface Membership {
-  orgId: number;
-  userId: number;
-  role: Role;
-}
+import { isRole, ROLES } from '../../core/vocabulary.js';
+import type { Member, RoleAssignment } from '../../core/management.js';
 
 function orgOption(inv: Invocation): number {
   return numericId(inv, '--org', required(inv, 'org'));
@@ -32,8 +27,8 @@ export const member: Noun = {
         if (!isRole(role)) inv.usage(`--role must be one of ${ROLES.join(', ')}, got ${JSON.stringify(role)}`);
         const client = inv.client();
         const set = userText.includes('@')
-          ? await client.request<Membership>('POST', `/orgs/${seg(orgId)}/members`, { email: userText, role })
-          : await client.request<Membership>('PUT', `/orgs/${seg(orgId)}/members/${seg(numericId(inv, '--user', userText))}`, { role });
+          ? await client.request<RoleAssignment>('POST', `/orgs/${seg(orgId)}/members`, { email: userText, role })
+          : await client.request<RoleAssignment>('PUT', `/orgs/${seg(orgId)}/members/${seg(numericId(inv, '--user', userText))}`, { role });
         inv.out.result(set, () => formatFields([['org', set.orgId], ['user', set.userId], ['role', set.role]]));
       },
     },
@@ -44,10 +39,7 @@ export const member: Noun = {
       options: { org: { type: 'string' } },
       example: 'svc member list --org 1',
       async run(inv) {
-        const answer = await inv.client().request<{ members: Array<{ userId: number; email: string; name: string; role: string }> }>(
-          'GET',
-          `/orgs/${seg(orgOption(inv))}/members`,
-        );
+        const answer = await inv.client().request<{ members: Member[] }>('GET', `/orgs/${seg(orgOption(inv))}/members`);
         inv.out.result(answer, () => formatTable(['USER', 'EMAIL', 'NAME', 'ROLE'], answer.members.map((m) => [m.userId, m.email, m.name, m.role])));
       },
     },

@@ -1,11 +1,7 @@
 // svc org add|list
 import { formatFields, formatTable } from '../output.js';
 import type { Noun } from '../types.js';
-
-interface Org {
-  id: number;
-  name: string;
-}
+import type { Org } from '../../core/management.js';
 
 export const org: Noun = {
   name: 'org',

@@ -3,7 +3,8 @@ import { flag, integer, optional, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable } from '../output.js';
 import type { Command, Invocation, Noun } from '../types.js';
-import { RAW_DAYS, type ManagedSite } from '../../core/vocabulary.js';
+import { RAW_DAYS } from '../../core/vocabulary.js';
+import type { ManagedSite } from '../../core/management.js';
 
 const retention = (months: number | null) => (months === null ? 'forever' : `${months} months`);
 

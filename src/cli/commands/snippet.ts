@@ -2,13 +2,7 @@
 // its public URL (SVC_PUBLIC_URL).
 import { seg } from '../client.js';
 import type { Noun } from '../types.js';
-
-interface SnippetAnswer {
-  siteId: string;
-  scriptUrl: string;
-  snippet: string;
-  publicUrlSet: boolean;
-}
+import type { TrackerSnippet } from '../../core/management.js';
 
 export const snippet: Noun = {
   name: 'snippet',
@@ -20,7 +14,7 @@ export const snippet: Noun = {
       args: ['SITE_ID'],
       example: 'svc snippet k3f9a1b2c4d5',
       async run(inv) {
-        const answer = await inv.client().request<SnippetAnswer>('GET', `/sites/${seg(inv.positionals[0]!)}/snippet`);
+        const answer = await inv.client().request<TrackerSnippet>('GET', `/sites/${seg(inv.positionals[0]!)}/snippet`);
         if (!answer.publicUrlSet) {
           inv.out.note(`svc: the server has no SVC_PUBLIC_URL, so this tag loads ${answer.scriptUrl}; set SVC_PUBLIC_URL to the address browsers reach`);
         }

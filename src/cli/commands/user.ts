@@ -5,13 +5,7 @@ import { CliError } from '../errors.js';
 import { formatFields, formatTable, time } from '../output.js';
 import { passwordFromStdin, passwordFromTerminal } from '../password-input.js';
 import type { Invocation, Noun } from '../types.js';
-
-interface User {
-  id: number;
-  email: string;
-  name: string;
-  createdAt: number;
-}
+import type { User } from '../../core/management.js';
 
 const newPassword = (inv: Invocation) => (flag(inv, 'password-stdin') ? passwordFromStdin() : passwordFromTerminal());
 

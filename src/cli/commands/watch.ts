@@ -5,12 +5,7 @@ import { integer, optional } from '../args.js';
 import { seg } from '../client.js';
 import { time } from '../output.js';
 import type { Noun } from '../types.js';
-import type { RecentEvent } from '../../core/vocabulary.js';
-
-interface RecentEvents {
-  events: RecentEvent[];
-  lastSeq: number;
-}
+import type { RecentEvents } from '../../core/management.js';
 
 export const watch: Noun = {
   name: 'watch',

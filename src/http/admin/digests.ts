@@ -5,11 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import type { OrgAccess } from '../auth/authorization.js';
 import { apiError } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
+import type { ManagedReportWebhook } from '../../core/management.js';
 import type { DigestWebhook } from '../../storage/meta/digest-types.js';
 import { idParam, objectBody, requiredString } from '../validate.js';
 import { siteFor } from './org-routes.js';
 
-const webhookView = (hook: DigestWebhook) => ({ id: hook.id, url: hook.url, weekly: hook.weekly, monthly: hook.monthly, createdAt: hook.createdAt });
+const webhookView = (hook: DigestWebhook): ManagedReportWebhook => ({ id: hook.id, url: hook.url, weekly: hook.weekly, monthly: hook.monthly, createdAt: hook.createdAt });
 
 export async function digestAdminRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/digests', async (request) => {

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { operatorAccess, type OrgAccess } from '../auth/authorization.js';
-import { apiError, envelope } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { alertRoutes } from './alerts.js';
 import { requireAdmin } from '../auth/admin-token.js';
 import { importRoutes } from './import-routes.js';
 import { installationRoutes } from './installation-routes.js';
 import { acceptEmptyJsonBody } from './json-body.js';
+import { answerUnknownRoute } from '../errors.js';
 import { memberRoutes } from './members.js';
 import { sharedLinkRoutes } from './shared-links.js';
 import { digestAdminRoutes } from './digests.js';
@@ -36,7 +36,5 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   await orgScopedRoutes(app, ctx, operatorAccess);
   // Every request without the token gets 401, unknown paths included: an unauthenticated caller
   // cannot tell existing admin routes from missing ones.
-  app.setNotFoundHandler({ preHandler: requireAdmin(ctx) }, (request, reply) => {
-    reply.code(404).send(envelope(apiError('NOT_FOUND', 'route', { method: request.method, path: request.url.split('?')[0]! })));
-  });
+  app.setNotFoundHandler({ preHandler: requireAdmin(ctx) }, answerUnknownRoute);
 }

@@ -7,7 +7,7 @@ import { publicBase } from '../auth/session-cookie.js';
 import { apiError } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Site } from '../../entities/sites.js';
-import type { RecentEvent } from '../../core/vocabulary.js';
+import type { RecentEvent, RecentEvents, TrackerSnippet } from '../../core/management.js';
 import { parseUserAgent } from '../../ingest/user-agent.js';
 import { snippetTag } from '../../tracker/snippet.js';
 import { siteFor } from './org-routes.js';
@@ -20,13 +20,13 @@ export function afterParam(value: string | undefined): number {
 }
 
 /** The site's tracker tag, loading the tracker from where browsers reach the service. */
-export function snippetOf(request: FastifyRequest, ctx: AppContext, site: Site) {
+export function snippetOf(request: FastifyRequest, ctx: AppContext, site: Site): TrackerSnippet {
   const baseUrl = publicBase(request, ctx.config);
   return { siteId: site.id, scriptUrl: `${baseUrl}/js/t.js`, snippet: snippetTag(baseUrl, site.id), publicUrlSet: ctx.config.publicUrl !== undefined };
 }
 
 /** The site's kept collection outcomes recorded after `after`, oldest first, and the last `seq` given out. */
-export async function recentEventsOf(ctx: AppContext, site: Site, after: number): Promise<{ events: RecentEvent[]; lastSeq: number }> {
+export async function recentEventsOf(ctx: AppContext, site: Site, after: number): Promise<RecentEvents> {
   const { outcomes, lastSeq } = await ctx.ingest.recent.list(site.internalId, after);
   const events = outcomes.map((o): RecentEvent => ({ seq: o.seq, ts: o.ts, outcome: o.outcome, path: o.path, browser: o.ua ? parseUserAgent(o.ua).browser : null }));
   return { events, lastSeq };

@@ -9,7 +9,7 @@ import { isRole, ROLES, type Role } from '../../core/vocabulary.js';
 import { apiError } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Invitation } from '../../entities/accounts.js';
-import type { Org } from '../../entities/sites.js';
+import type { ManagedInvitation, Member, Org, RoleAssignment, CreatedInvitation } from '../../core/management.js';
 import { idParam, objectBody, type Body } from '../validate.js';
 
 export function roleField(body: Body): Role {
@@ -20,7 +20,7 @@ export function roleField(body: Body): Role {
 /** Invitations an organisation may send in an hour: each one is a link its owners can hand out. */
 const INVITATIONS_PER_HOUR = 50;
 
-const invitationView = (i: Invitation) => ({ invitationId: i.id, email: i.email, role: i.role, createdAt: i.createdAt, expiresAt: i.expiresAt });
+const invitationView = (i: Invitation): ManagedInvitation => ({ invitationId: i.id, email: i.email, role: i.role, createdAt: i.createdAt, expiresAt: i.expiresAt });
 
 export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   const accounts = ctx.accounts;
@@ -32,12 +32,12 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
     return org;
   };
 
-  app.get<{ Params: { orgId: string } }>('/orgs/:orgId/members', async (request) => {
+  app.get<{ Params: { orgId: string } }>('/orgs/:orgId/members', async (request): Promise<{ members: Member[] }> => {
     const org = await ownedOrg(request, request.params.orgId);
     return { members: await accounts.members(org.id) };
   });
 
-  app.put<{ Params: { orgId: string; userId: string } }>('/orgs/:orgId/members/:userId', async (request) => {
+  app.put<{ Params: { orgId: string; userId: string } }>('/orgs/:orgId/members/:userId', async (request): Promise<RoleAssignment> => {
     const org = await ownedOrg(request, request.params.orgId);
     const role = roleField(objectBody(request.body, ['role']));
     const userId = idParam(request.params.userId);
@@ -77,7 +77,8 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
       throw apiError('RATE_LIMITED', 'invitations', { perHour: INVITATIONS_PER_HOUR }, { 'retry-after': '3600' });
     }
     const sent = await accounts.invitations.create(org.id, email, role, { base: publicBase(request, ctx.config), fromPublicUrl: ctx.config.publicUrl !== undefined });
-    reply.code(201).send({ ...invitationView(sent.invitation), url: sent.url, emailed: sent.emailed });
+    const answer: CreatedInvitation = { ...invitationView(sent.invitation), url: sent.url, emailed: sent.emailed };
+    reply.code(201).send(answer);
   });
 
   app.get<{ Params: { orgId: string } }>('/orgs/:orgId/invitations', async (request) => {

@@ -6,11 +6,11 @@ import { apiError } from '../../core/errors.js';
 import { newApiKey, newSitePublicId, sha256Hex } from '../../core/ids.js';
 import { isValidTimeZone } from '../../core/localtime.js';
 import type { AppContext } from '../../context.js';
-import type { ApiKeyRecord, Org, Site } from '../../entities/sites.js';
-import { DuplicateDomain } from '../../storage/meta/types.js';
+import type { ApiKeyRecord, Site } from '../../entities/sites.js';
+import type { CreatedKey, ManagedKey, ManagedSite, Org } from '../../core/management.js';
 import { idParam, objectBody, oneOf, optionalBoolean, optionalInt, optionalNullableInt, optionalString, requiredString } from '../validate.js';
 import { parseDomain } from './domain.js';
-import { RAW_DAYS, type ManagedSite } from '../../core/vocabulary.js';
+import { RAW_DAYS, SITE_STATUSES } from '../../core/vocabulary.js';
 
 export function siteView(site: Site): ManagedSite {
   return {
@@ -25,7 +25,7 @@ export function siteView(site: Site): ManagedSite {
   };
 }
 
-const keyView = (k: ApiKeyRecord) => ({ id: k.id, name: k.name, createdAt: k.createdAt, revokedAt: k.revokedAt });
+const keyView = (k: ApiKeyRecord): ManagedKey => ({ id: k.id, name: k.name, createdAt: k.createdAt, revokedAt: k.revokedAt });
 
 /**
  * The IANA zone names a site's `timezone` accepts (in their canonical letter case), sorted. ICU's
@@ -74,13 +74,8 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
       rawDays: optionalInt(body, 'rawDays', RAW_DAYS.min, RAW_DAYS.max) ?? RAW_DAYS.default,
       honorGpc: optionalBoolean(body, 'honorGpc') ?? true,
     };
-    try {
-      const site = await ctx.meta.createSite(org.id, input, newSitePublicId(), ctx.clock.now());
-      reply.code(201).send(siteView(site));
-    } catch (err) {
-      if (err instanceof DuplicateDomain) throw apiError('CONFLICT', 'domain', { domain: err.domain });
-      throw err;
-    }
+    const site = await ctx.meta.createSite(org.id, input, newSitePublicId(), ctx.clock.now());
+    reply.code(201).send(siteView(site));
   });
 
   app.get<{ Params: { orgId: string } }>('/orgs/:orgId/sites', async (request) => {
@@ -100,17 +95,12 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
       retentionMonths: optionalNullableInt(body, 'retentionMonths', 1, 1200),
       rawDays: optionalInt(body, 'rawDays', RAW_DAYS.min, RAW_DAYS.max),
       honorGpc: optionalBoolean(body, 'honorGpc'),
-      status: body.status === undefined ? undefined : oneOf(body, 'status', ['active', 'archived'] as const),
+      status: body.status === undefined ? undefined : oneOf(body, 'status', SITE_STATUSES),
     };
-    try {
-      const site = await ctx.meta.updateSite(request.params.siteId, patch);
-      if (!site) throw apiError('NOT_FOUND', 'site');
-      ctx.ingest.sites.invalidate(site.id);
-      return siteView(site);
-    } catch (err) {
-      if (err instanceof DuplicateDomain) throw apiError('CONFLICT', 'domain', { domain: err.domain });
-      throw err;
-    }
+    const site = await ctx.meta.updateSite(request.params.siteId, patch);
+    if (!site) throw apiError('NOT_FOUND', 'site');
+    ctx.ingest.sites.invalidate(site.id);
+    return siteView(site);
   });
 
 
@@ -119,7 +109,8 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
     const body = objectBody(request.body, ['name']);
     const key = newApiKey();
     const record = await ctx.meta.createApiKey(org.id, optionalString(body, 'name') ?? '', sha256Hex(key), ctx.clock.now());
-    reply.code(201).send({ id: record.id, name: record.name, key, createdAt: record.createdAt });
+    const created: CreatedKey = { id: record.id, name: record.name, key, createdAt: record.createdAt };
+    reply.code(201).send(created);
   });
 
   app.get<{ Params: { orgId: string } }>('/orgs/:orgId/keys', async (request) => {

@@ -7,12 +7,13 @@ import { apiError } from '../../core/errors.js';
 import { isValidDay } from '../../core/period.js';
 import type { AppContext } from '../../context.js';
 import type { SharedLink } from '../../entities/accounts.js';
+import type { ManagedSharedLink } from '../../core/management.js';
 import { MAX_EMBED_DOMAINS, MAX_LINK_FILTERS } from '../../accounts/shared-links.js';
 import { idParam, objectBody, type Body } from '../validate.js';
 import { parseDomain } from './domain.js';
 import { siteFor } from './org-routes.js';
 
-export const sharedLinkView = (link: SharedLink) => ({
+export const sharedLinkView = (link: SharedLink): ManagedSharedLink => ({
   id: link.id,
   filters: link.filters,
   expiresAt: link.expiresAt ?? null,

@@ -6,11 +6,19 @@ import { apiError } from '../../core/errors.js';
 import { PAGE_PATTERN_LIMITS, pagePatternError, pagePatternProblem } from '../../core/patterns.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
-import { CURRENCY_CODE, FUNNEL_STEPS, GOAL_PROPS, PROPERTY_KEY_LENGTH, type FunnelStep, type GoalProps, type ManagedGoal, type MatchKind } from '../../core/vocabulary.js';
+import {
+  CURRENCY_CODE,
+  FUNNEL_STEPS,
+  GOAL_PROPS,
+  PROPERTY_KEY_LENGTH,
+  type FunnelStep,
+  type GoalProps,
+  type MatchKind,
+} from '../../core/vocabulary.js';
+import type { ManagedGoal } from '../../core/management.js';
 import { goalPropsField, type Goal } from '../../entities/goals.js';
 import { idParam, objectBody, oneOf, requiredInt, requiredString, type Body } from '../validate.js';
 import { siteFor } from './org-routes.js';
-import { DuplicateGoal } from '../../storage/meta/types.js';
 
 const KINDS = ['page', 'event'] as const;
 const MAX_FUNNEL_WINDOW_MINUTES = 30 * 24 * 60;
@@ -72,11 +80,11 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: 
     const body = objectBody(request.body, ['name', 'kind', 'pattern', 'props', 'currency']);
     const kind = oneOf(body, 'kind', KINDS);
     const pattern = matchPattern(kind, requiredString(body, 'pattern', PAGE_PATTERN_LIMITS.maxLength), 'pattern');
-    const goal = await ctx.meta
-      .createGoal(site.internalId, { name: requiredString(body, 'name'), kind, pattern, props: goalProps(body, kind), currency: goalCurrency(body, kind) }, ctx.clock.now())
-      .catch((err: unknown) => {
-        throw err instanceof DuplicateGoal ? apiError('CONFLICT', 'goal', { goalId: err.goalId }) : err;
-      });
+    const goal = await ctx.meta.createGoal(
+      site.internalId,
+      { name: requiredString(body, 'name'), kind, pattern, props: goalProps(body, kind), currency: goalCurrency(body, kind) },
+      ctx.clock.now(),
+    );
     reply.code(201).send(managedGoal(goal));
   });
 

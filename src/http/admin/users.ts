@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiError } from '../../core/errors.js';
+import type { RoleAssignment } from '../../core/management.js';
 import { idParam, objectBody, optionalString } from '../validate.js';
 import { roleField } from './members.js';
 
@@ -32,7 +33,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     reply.code(204).send();
   });
 
-  app.post<{ Params: { orgId: string } }>('/orgs/:orgId/members', async (request) => {
+  app.post<{ Params: { orgId: string } }>('/orgs/:orgId/members', async (request): Promise<RoleAssignment> => {
     const org = await ctx.meta.getOrg(idParam(request.params.orgId));
     if (!org) throw apiError('NOT_FOUND', 'organisation');
     const body = objectBody(request.body, ['email', 'role']);

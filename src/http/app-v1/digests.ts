@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiError } from '../../core/errors.js';
+import type { ReportChoice } from '../../core/management.js';
 import { requireSession } from '../auth/session-cookie.js';
 import { objectBody } from '../validate.js';
 
@@ -10,7 +11,7 @@ export async function digestRoutes(app: FastifyInstance, ctx: AppContext): Promi
   app.get('/account/digests', async (request) => {
     const { user } = await requireSession(request);
     const choices = await ctx.digests.choices(user.id);
-    const sites = [];
+    const sites: ReportChoice[] = [];
     for (const m of await ctx.accounts.memberships(user.id)) {
       for (const site of await ctx.meta.listSites(m.orgId, { activeOnly: true })) {
         const choice = choices.get(site.internalId) ?? { weekly: false, monthly: false };

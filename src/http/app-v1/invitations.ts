@@ -2,6 +2,7 @@
 // email (created from the link, signed out), and its acceptance (signed in as the invited email).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { InvitationView } from '../../core/management.js';
 import { clientAddress, requireSession, setSessionCookie } from '../auth/session-cookie.js';
 import { objectBody, optionalString } from '../validate.js';
 import { WITHOUT_SESSION } from './session.js';
@@ -9,7 +10,7 @@ import { WITHOUT_SESSION } from './session.js';
 export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const accounts = ctx.accounts;
 
-  app.get<{ Params: { token: string } }>('/invitations/:token', { config: WITHOUT_SESSION }, async (request) => {
+  app.get<{ Params: { token: string } }>('/invitations/:token', { config: WITHOUT_SESSION }, async (request): Promise<InvitationView> => {
     const { orgName, email, role, expiresAt } = await accounts.invitations.pending(request.params.token);
     return { orgName, email, role, expiresAt };
   });

@@ -8,13 +8,14 @@ import type { Site } from '../../entities/sites.js';
 import { apiError } from '../../core/errors.js';
 import { isValidTimeZone } from '../../core/localtime.js';
 import { parseQuery, type Query, type QueryKind, type RawParams } from '../../core/query.js';
+import { RAW_DAYS } from '../../core/vocabulary.js';
 import {
   COUNTED_SINCE_HEADER,
   countedSinceHeader,
   funnelKey,
   goalKey,
   IMPORTED_HEADER,
-  RAW_DAYS,
+  type ImportedAnswer,
   type AnswerPeriod,
   type BreakdownAnswer,
   type FunnelAnswer,
@@ -23,11 +24,11 @@ import {
   type Realtime,
   type StatsAnswer,
   type TimeseriesAnswer,
-} from '../../core/vocabulary.js';
+} from '../../core/answers.js';
 import { planInputs } from '../../stats/inputs.js';
 import { sharingReads } from '../../stats/shared-reads.js';
 import { holdSums } from '../../stats/held-sums.js';
-import { isLongRead, planQuery, type ImportedAnswer, type PlannedQuery } from '../../stats/planner.js';
+import { isLongRead, planQuery, type PlannedQuery } from '../../stats/planner.js';
 import { computeBreakdown } from '../../stats/read/breakdown.js';
 import { computeFunnel } from '../../stats/read/funnels.js';
 import { computeGoals } from '../../stats/read/goals.js';
@@ -37,7 +38,7 @@ import { computeTimeseries } from '../../stats/read/timeseries.js';
 import { apiKeyFrom } from '../auth/api-key.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import { PerKeySlots } from '../../core/per-key-slots.js';
-import { StatementTimeout, type EventReader } from '../../storage/events/types.js';
+import type { EventReader } from '../../storage/events/types.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
 import { countedSince } from '../../stats/rollups/coverage.js';
 import { rollupKey } from '../../stats/rollups/job.js';
@@ -119,7 +120,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   for (const method of ALL_METHODS) if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
   const readers = new WeakMap<FastifyRequest, Reader>();
   // Every read statement runs under the deadline; long raw reads are counted per reader before they start.
-  const { statementTimeoutMs, longReadsPerReader } = ctx.config.reads;
+  const { longReadsPerReader } = ctx.config.reads;
   const events = readerWithDeadline(ctx);
   const longReads = new PerKeySlots(longReadsPerReader, LONG_READS_WAITING);
   const releases = new WeakMap<FastifyRequest, () => void>();
@@ -251,11 +252,9 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
           if (reader.share && reader.share.lockedFilters.length > 0 && !FILTERED_OPERATIONS.has(route.operationId)) {
             throw apiError('FORBIDDEN', 'shareLocked', { endpoint: route.operationId });
           }
+          // A statement cancelled at its deadline answers QUERY_TIMEOUT (src/http/storage-errors.ts).
           try {
             return await handle(request, reader);
-          } catch (err) {
-            if (err instanceof StatementTimeout) throw apiError('QUERY_TIMEOUT', 'deadline', { seconds: statementTimeoutMs / 1000 });
-            throw err;
           } finally {
             releases.get(request)?.();
           }

@@ -4,7 +4,8 @@
 import type { ErrorCode } from '../../core/errors.js';
 import { FIRST_DAY, LAST_DAY } from '../../core/period.js';
 import { BREAKDOWN_LIMIT, BREAKDOWN_OFFSET_MAX, SEARCH_MAX_LENGTH } from '../../core/query.js';
-import { BREAKDOWN_INCLUDES, COMPARISONS, CURRENCY_CODE, DIMENSIONS, METRICS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX } from '../../core/vocabulary.js';
+import { BREAKDOWN_INCLUDES, COMPARISONS, CURRENCY_CODE, DIMENSIONS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX } from '../../core/vocabulary.js';
+import { METRICS } from '../../core/metric-registry.js';
 
 type Schema = Record<string, unknown>;
 

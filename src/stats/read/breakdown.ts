@@ -1,7 +1,7 @@
 // GET /v1/sites/:id/breakdown: a page of a dimension's keys by visitors over the period, with the
 // number of keys and the period's visitors (each key's share).
 import type { EventReader } from '../../storage/events/types.js';
-import type { BreakdownAnswer, BreakdownRow } from '../../core/vocabulary.js';
+import type { BreakdownAnswer, BreakdownRow } from '../../core/answers.js';
 import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding, scrollDepthStatements } from '../compile.js';
 import { heldSumsOf } from '../held-sums.js';
 import { meanHalfUp, round } from '../measures.js';

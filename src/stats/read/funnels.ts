@@ -2,7 +2,7 @@
 // period and the previous one; rolled-up days from funnel_daily, raw days walked in memory (../funnel.ts).
 import type { EventReader } from '../../storage/events/types.js';
 import type { FunnelVersion } from '../../entities/goals.js';
-import type { FunnelReading, FunnelTotals } from '../../core/vocabulary.js';
+import type { FunnelReading, FunnelTotals } from '../../core/answers.js';
 import { funnelStatements } from '../compile.js';
 import { walkFunnel, type FunnelEventRow } from '../funnel.js';
 import { round } from '../measures.js';

@@ -2,7 +2,7 @@
 // period's visitors, and its change from the previous period (read with it over the plan's span).
 import type { EventReader } from '../../storage/events/types.js';
 import { goalPropsField, type Goal } from '../../entities/goals.js';
-import type { GoalResult, GoalRevenue } from '../../core/vocabulary.js';
+import type { GoalResult, GoalRevenue } from '../../core/answers.js';
 import { majorUnits } from '../../core/money.js';
 import { dayPartsOf } from '../compile.js';
 import { meanHalfUp, round, type GoalCounts } from '../measures.js';

@@ -1,7 +1,7 @@
 // GET /app/v1/sites/:id/properties: the custom property keys the site's events carry over the period,
 // for the dashboard's Properties tab to pick from (most events first).
 import type { EventReader } from '../../storage/events/types.js';
-import type { PropertyKeysAnswer } from '../../core/vocabulary.js';
+import type { PropertyKeysAnswer } from '../../core/answers.js';
 import { propertyKeysStatement } from '../compile.js';
 import type { PlannedQuery } from '../planner.js';
 

@@ -2,7 +2,7 @@
 // any event yet (its first-event panel): raw events, bounded by site and time, with no plan (no
 // rollup holds the last minutes, and a site without events has no rollup rows to tell).
 import type { EventReader } from '../../storage/events/types.js';
-import type { Realtime } from '../../core/vocabulary.js';
+import type { Realtime } from '../../core/answers.js';
 import type { Sql } from '../../sql/sql.js';
 import { importedDaysOf } from '../imported-days.js';
 import { addDays, localDay } from '../../core/localtime.js';

@@ -3,7 +3,8 @@
 // is read apart, up to its cut.
 import type { EventReader } from '../../storage/events/types.js';
 import type { Goal } from '../../entities/goals.js';
-import { METRIC_REGISTRY, metricTakesFilters, METRICS, type Kpi, type Metric, type Stats } from '../../core/vocabulary.js';
+import { type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters } from '../../core/metric-registry.js';
+import type { Kpi, Stats } from '../../core/answers.js';
 import { cutDayStatements, dayPartsOf } from '../compile.js';
 import { GOAL_MEASURES, measuresOf, metricValue, TRAFFIC_MEASURES, type GoalCounts, type Measures } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';

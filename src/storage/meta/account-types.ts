@@ -1,18 +1,17 @@
 // The AccountStore port: users, memberships, invitations, sessions, sign-in attempts and locks (the
 // records are src/entities/accounts.ts).
 import { ERRORS } from '../../core/errors.js';
-import type { Membership, Role } from '../../core/vocabulary.js';
+import type { Member, Membership, User } from '../../core/management.js';
+import type { Role } from '../../core/vocabulary.js';
 import type {
   AttemptKey,
   Invitation,
   InvitationAcceptance,
-  Member,
   MembershipChange,
   Reservation,
   SessionRecord,
   SharedLink,
   TwoFactorRecord,
-  User,
 } from '../../entities/accounts.js';
 
 export class DuplicateEmail extends Error {

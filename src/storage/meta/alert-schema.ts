@@ -1,7 +1,7 @@
 // Kysely table types of the AlertStore (migrations 002_alerts and 003_leases), in the MetaStore's
 // database: the same definitions serve SQLite and PostgreSQL.
 import type { Generated } from 'kysely';
-import type { RuleType } from '../../entities/alerts.js';
+import type { RuleType } from '../../core/vocabulary.js';
 import type { MetaDatabase } from './schema.js';
 
 export interface AlertRulesTable {

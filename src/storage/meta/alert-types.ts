@@ -4,7 +4,6 @@ import type {
   AlertRule,
   AttemptOutcome,
   ClaimedDelivery,
-  DeliveryHistory,
   DueCandidate,
   EpisodeUpdate,
   GoalDefinition,
@@ -13,6 +12,7 @@ import type {
   RulePatch,
   RuleWithSite,
 } from '../../entities/alerts.js';
+import type { Delivery } from '../../core/management.js';
 
 export interface AlertStore {
   createRule(rule: NewRule, now: number): Promise<AlertRule>;
@@ -47,7 +47,7 @@ export interface AlertStore {
    */
   recordAttempt(seq: number, holder: string, attempt: number, at: number, status: string, outcome: AttemptOutcome): Promise<boolean>;
   nextDueAt(): Promise<number | undefined>;
-  history(ruleId: number): Promise<DeliveryHistory[]>;
+  history(ruleId: number): Promise<Delivery[]>;
   /** Deletes closed deliveries created before `before`, with their attempts; returns how many. */
   pruneHistory(before: number): Promise<number>;
   /** Definitions of the given goals (rules refer to goals by id). */

@@ -3,20 +3,19 @@
 // 010_two_factor), through the MetaStore's
 // Kysely handle so SQLite and PostgreSQL share one implementation.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { roleAtLeast, type Membership, type Role } from '../../core/vocabulary.js';
+import { roleAtLeast, type Role } from '../../core/vocabulary.js';
+import type { Member, Membership, User } from '../../core/management.js';
 import type { AccountDatabase, InvitationsTable, SharedLinksTable, UsersTable } from './account-schema.js';
 import {
   emailKey,
   type AttemptKey,
   type Invitation,
   type InvitationAcceptance,
-  type Member,
   type MembershipChange,
   type Reservation,
   type SessionRecord,
   type SharedLink,
   type TwoFactorRecord,
-  type User,
 } from '../../entities/accounts.js';
 import { DuplicateEmail, type AccountStore } from './account-types.js';
 import { isUniqueViolation, metaDialectOf } from './dialect.js';

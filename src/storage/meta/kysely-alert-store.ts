@@ -8,7 +8,6 @@ import type {
   AlertRule,
   AttemptOutcome,
   ClaimedDelivery,
-  DeliveryHistory,
   DueCandidate,
   EpisodeUpdate,
   GoalDefinition,
@@ -17,6 +16,7 @@ import type {
   RulePatch,
   RuleWithSite,
 } from '../../entities/alerts.js';
+import type { Delivery } from '../../core/management.js';
 import type { AlertStore } from './alert-types.js';
 import { goalPropsOf } from '../../entities/goals.js';
 import { metaDialectOf, type MetaDialect } from './dialect.js';
@@ -287,7 +287,7 @@ export class KyselyAlertStore implements AlertStore {
     return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
   }
 
-  async history(ruleId: number): Promise<DeliveryHistory[]> {
+  async history(ruleId: number): Promise<Delivery[]> {
     const deliveries = await this.db
       .selectFrom('webhook_deliveries')
       .select(['seq', 'id', 'created_at', 'test', 'status'])

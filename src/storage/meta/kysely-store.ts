@@ -3,9 +3,11 @@ import { randomSalt } from '../../core/ids.js';
 import { isUniqueViolation } from './dialect.js';
 import { migrations } from './migrations/index.js';
 import type { MetaDatabase, SitesTable } from './schema.js';
-import type { FunnelHistory, FunnelStep, FunnelSummary, MatchKind } from '../../core/vocabulary.js';
+import type { FunnelHistory, Org } from '../../core/management.js';
+import type { FunnelStep, MatchKind } from '../../core/vocabulary.js';
+import type { FunnelSummary } from '../../core/answers.js';
 import { goalPropsOf, storedGoalProps, type FunnelVersion, type Goal, type NewGoal } from '../../entities/goals.js';
-import type { ApiKeyRecord, NewSite, Org, Site, SitePatch } from '../../entities/sites.js';
+import type { ApiKeyRecord, NewSite, Site, SitePatch } from '../../entities/sites.js';
 import { DuplicateDomain, DuplicateGoal, type MetaStore, type RollupKey, type RollupState } from './types.js';
 
 function goalOf(r: { id: number; site_id: number; name: string; kind: MatchKind; pattern: string; props: string; currency: string | null }): Goal {

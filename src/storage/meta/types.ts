@@ -1,7 +1,9 @@
 // The MetaStore port, with the rollup bookkeeping it keeps; the records it stores are src/entities/.
-import type { FunnelHistory, FunnelStep, FunnelSummary, MatchKind } from '../../core/vocabulary.js';
+import type { FunnelHistory, Org } from '../../core/management.js';
+import type { FunnelStep, MatchKind } from '../../core/vocabulary.js';
+import type { FunnelSummary } from '../../core/answers.js';
 import type { FunnelVersion, Goal, NewGoal } from '../../entities/goals.js';
-import type { ApiKeyRecord, NewSite, Org, Site, SitePatch } from '../../entities/sites.js';
+import type { ApiKeyRecord, NewSite, Site, SitePatch } from '../../entities/sites.js';
 
 /**
  * The MetaStore port: configuration and small mutable state. One Kysely implementation serves

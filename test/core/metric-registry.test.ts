@@ -2,16 +2,8 @@
 // engine computes from summed measures, the dashboard's labels, formats and good direction.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  changeIsGood,
-  DIMENSIONS,
-  METRIC_REGISTRY,
-  metricTakesFilters,
-  METRICS,
-  type Dimension,
-  type Metric,
-  type TrafficComputation,
-} from '../../src/core/vocabulary.js';
+import { changeIsGood, type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters, type TrafficComputation } from '../../src/core/metric-registry.js';
+import { DIMENSIONS, type Dimension } from '../../src/core/vocabulary.js';
 import { metricValue, needsSessions, ZERO_MEASURES } from '../../src/stats/measures.js';
 import { formatMetric } from '../../web/lib/format.js';
 

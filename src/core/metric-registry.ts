@@ -1,0 +1,100 @@
+// The read API's metrics (docs/api.md, Metrics; not Prometheus's, which are prometheus.ts): one
+// registry entry per metric, from which the query parser, the engine and the dashboard derive all
+// they know of metrics. How a metric is computed is data (which measures, which ratio, which
+// rounding) that src/stats interprets; the dashboard bundles this module, so no engine code here.
+import { scopeOf, type Filter } from './vocabulary.js';
+
+/** The summed traffic measures metrics are computed from (src/stats/measures.ts aggregates each). */
+export type TrafficMeasureName = 'visitors' | 'pageviews' | 'events' | 'sessions' | 'bounces' | 'durationMs';
+/** The summed conversions of a site's goals. */
+export type GoalMeasureName = 'conversions' | 'uniqueConversions' | 'revenueMinor' | 'revenueConversions' | 'otherCurrency';
+
+/** How a metric is computed from traffic measures summed over its days. */
+export type TrafficComputation =
+  /** The sum of one measure. */
+  | { readonly kind: 'count'; readonly measure: TrafficMeasureName }
+  /** numerator / denominator / divideBy, rounded to `digits` decimals; null when the denominator is 0. */
+  | {
+      readonly kind: 'ratio';
+      readonly numerator: TrafficMeasureName;
+      readonly denominator: TrafficMeasureName;
+      readonly divideBy: number;
+      readonly digits: number;
+    };
+
+/** A metric counted over the site's goals (all of them, summed); not computable without goals. */
+export interface GoalComputation {
+  readonly kind: 'goals';
+  readonly measure: GoalMeasureName;
+}
+
+/**
+ * Which filters a metric takes: any, session-scoped dimensions only (a per-session figure cannot
+ * be cut by the events of a session), or none.
+ */
+export type MetricFilters = 'all' | 'session' | 'none';
+
+/** How the dashboard writes a value: a count, a ratio 0..1 as a percentage, seconds as a duration. */
+export type MetricFormat = 'count' | 'ratio' | 'duration';
+
+export interface MetricSpec {
+  /** The name the dashboard shows. */
+  readonly label: string;
+  readonly computation: TrafficComputation | GoalComputation;
+  readonly filters: MetricFilters;
+  /** Whether a rise is good news (coloured as such on the dashboard). */
+  readonly upIsGood: boolean;
+  readonly format: MetricFormat;
+}
+
+/**
+ * The metric registry, one entry per metric, in the order of the `stats` answer and the dashboard's
+ * tiles. The query parser, the engine and the dashboard derive everything they know of metrics from it.
+ */
+const REGISTRY = {
+  visitors: { label: 'Visitors', computation: { kind: 'count', measure: 'visitors' }, filters: 'all', upIsGood: true, format: 'count' },
+  pageviews: { label: 'Pageviews', computation: { kind: 'count', measure: 'pageviews' }, filters: 'all', upIsGood: true, format: 'count' },
+  sessions: { label: 'Sessions', computation: { kind: 'count', measure: 'sessions' }, filters: 'none', upIsGood: true, format: 'count' },
+  bounceRate: {
+    label: 'Bounce rate',
+    computation: { kind: 'ratio', numerator: 'bounces', denominator: 'sessions', divideBy: 1, digits: 4 },
+    filters: 'session',
+    upIsGood: false,
+    format: 'ratio',
+  },
+  avgDuration: {
+    label: 'Visit duration',
+    computation: { kind: 'ratio', numerator: 'durationMs', denominator: 'sessions', divideBy: 1000, digits: 1 },
+    filters: 'session',
+    upIsGood: true,
+    format: 'duration',
+  },
+  conversions: { label: 'Conversions', computation: { kind: 'goals', measure: 'conversions' }, filters: 'none', upIsGood: true, format: 'count' },
+} satisfies Record<string, MetricSpec>;
+
+export type Metric = keyof typeof REGISTRY;
+export const METRIC_REGISTRY: Readonly<Record<Metric, MetricSpec>> = REGISTRY;
+export const METRICS = Object.keys(REGISTRY) as readonly Metric[];
+export const DEFAULT_METRIC: Metric = 'visitors';
+
+export function isMetric(text: string): text is Metric {
+  return (METRICS as readonly string[]).includes(text);
+}
+
+/** Whether a metric takes the given filters (the others answer null, or 400 on a timeseries). */
+export function metricTakesFilters(metric: Metric, filters: readonly Filter[]): boolean {
+  if (filters.length === 0) return true;
+  switch (METRIC_REGISTRY[metric].filters) {
+    case 'all':
+      return true;
+    case 'session':
+      return filters.every((f) => scopeOf(f.dimension) === 'session');
+    case 'none':
+      return false;
+  }
+}
+
+/** Whether a change of a metric is good news: a rise of one whose rise is good, else a fall. */
+export function changeIsGood(metric: Metric, deltaPct: number): boolean {
+  return METRIC_REGISTRY[metric].upIsGood ? deltaPct > 0 : deltaPct < 0;
+}

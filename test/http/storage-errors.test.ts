@@ -1,0 +1,54 @@
+// The one table from storage errors to API errors (src/http/storage-errors.ts): every error class a
+// storage port declares is in it, each answers its API error, and anything else stays an internal
+// error (500, logged) for the error handler.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { STORAGE_REFUSALS, storageRefusal } from '../../src/http/storage-errors.js';
+import * as eventPort from '../../src/storage/events/types.js';
+import * as accountPort from '../../src/storage/meta/account-types.js';
+import * as alertPort from '../../src/storage/meta/alert-types.js';
+import * as digestPort from '../../src/storage/meta/digest-types.js';
+import * as importPort from '../../src/storage/meta/import-types.js';
+import * as metaPort from '../../src/storage/meta/types.js';
+import { ClickHouseError } from '../../src/storage/events/clickhouse-http.js';
+
+/** The error classes the storage ports export: what a store throws for its callers to tell apart. */
+const portErrors = [eventPort, accountPort, alertPort, digestPort, importPort, metaPort].flatMap((port) =>
+  Object.values(port).filter((value): value is new (...args: never[]) => Error => typeof value === 'function' && value.prototype instanceof Error),
+);
+
+test('every error class of the storage ports is in the table', () => {
+  assert.deepEqual(
+    portErrors.map((error) => error.name).sort(),
+    STORAGE_REFUSALS.map(({ error }) => error.name).sort(),
+  );
+});
+
+test('each storage error answers its API error', () => {
+  const answers = [
+    new metaPort.DuplicateDomain('example.com'),
+    new metaPort.DuplicateGoal(7),
+    new accountPort.DuplicateEmail(),
+    new eventPort.StatementTimeout(15_000),
+  ].map((err) => {
+    const refusal = storageRefusal(err);
+    return refusal && { status: refusal.status, code: refusal.code, reason: refusal.reason, message: refusal.message };
+  });
+  assert.deepEqual(answers, [
+    { status: 409, code: 'CONFLICT', reason: 'DOMAIN_CONFLICT', message: 'an active site already uses the domain example.com' },
+    { status: 409, code: 'CONFLICT', reason: 'GOAL_CONFLICT', message: 'a goal with this kind and pattern already exists on this site (goal 7)' },
+    { status: 409, code: 'CONFLICT', reason: 'EMAIL_CONFLICT', message: 'a user with this email already exists' },
+    {
+      status: 503,
+      code: 'QUERY_TIMEOUT',
+      reason: 'DEADLINE_QUERY_TIMEOUT',
+      message: 'the query ran longer than 15 s and was cancelled: choose a shorter period or fewer filters',
+    },
+  ]);
+});
+
+test('any other error is no storage refusal: the error handler answers it as an internal error', () => {
+  assert.equal(storageRefusal(new Error('disk full')), undefined);
+  assert.equal(storageRefusal(new ClickHouseError('241', 'DB::Exception: Memory limit (total) exceeded')), undefined);
+  assert.equal(storageRefusal('a string thrown'), undefined);
+});
