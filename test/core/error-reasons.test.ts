@@ -38,6 +38,6 @@ test('an error built from the catalogue carries its reason, with its code, statu
   const reason: ErrorReason = 'DOMAIN_CONFLICT';
   assert.deepEqual(
     { code: refusal.code, reason: refusal.reason, status: refusal.status, message: refusal.message },
-    { code: 'CONFLICT', reason, status: 409, message: 'an active site already uses the domain example.com' },
+    { code: 'CONFLICT', reason, status: 409, message: 'an active site of this organisation already uses the domain example.com' },
   );
 });

@@ -4,6 +4,7 @@
 // { code, message } and nothing else.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { REASON_HEADER } from '../../src/core/errors.js';
 import { AppClient, signedInUser } from '../helpers/app-client.js';
 import { createApiKey, createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
 
@@ -22,9 +23,9 @@ after(async () => {
   await server?.stop();
 });
 
-async function answer(path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
+async function answer(path: string, init: RequestInit = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(server.url + path, init);
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
 const adminAuth = () => ({ authorization: `Bearer ${server.adminToken}` });
@@ -46,6 +47,7 @@ test('/admin/v1 answers every refusal with its reason', async () => {
     assert.equal(res.status, status, what);
     assert.deepEqual(Object.keys(res.body.error), ['code', 'reason', 'message'], what);
     assert.equal(res.body.error.reason, reason, what);
+    assert.equal(res.headers.get(REASON_HEADER), reason, what);
   }
 });
 
@@ -53,7 +55,7 @@ test("a store's refusal answers with its reason, on the admin API and on /app/v1
   const domain = { domain: site.domain, name: 'Again', timezone: 'UTC' };
   const viaAdmin = await server.admin('POST', `/orgs/${site.orgId}/sites`, domain);
   const viaManage = await owner.request('POST', `/app/v1/manage/orgs/${site.orgId}/sites`, domain);
-  const message = `an active site already uses the domain ${site.domain}`;
+  const message = `an active site of this organisation already uses the domain ${site.domain}`;
   for (const res of [viaAdmin, viaManage]) {
     assert.equal(res.status, 409);
     assert.deepEqual(res.body, { error: { code: 'CONFLICT', reason: 'DOMAIN_CONFLICT', message } });
@@ -62,20 +64,22 @@ test("a store's refusal answers with its reason, on the admin API and on /app/v1
   assert.deepEqual([twice.status, twice.body.error.reason], [409, 'EMAIL_CONFLICT']);
 });
 
-test('/app/v1 answers every refusal with its reason', async () => {
+test("/app/v1 answers every refusal with its reason: in a header, and in the envelope but on the read API's routes, whose envelope is /v1's", async () => {
   const signedOut = await answer('/app/v1/sites');
   const unknownPath = await owner.request('GET', '/app/v1/nowhere');
   const unknownSite = await owner.request('GET', '/app/v1/sites/nosuchsite/stats');
   const badPeriod = await owner.request('GET', `/app/v1/sites/${site.siteId}/stats?from=2024-02-01&to=2024-01-01`);
   assert.deepEqual(
-    [signedOut, unknownPath, unknownSite, badPeriod].map((res) => [res.status, Object.keys(res.body.error), res.body.error.reason]),
+    [signedOut, unknownPath, unknownSite, badPeriod].map((res) => [res.status, Object.keys(res.body.error), res.headers.get(REASON_HEADER)]),
     [
       [401, ['code', 'reason', 'message'], 'CREDENTIALS_UNAUTHORIZED'],
       [404, ['code', 'reason', 'message'], 'ROUTE_NOT_FOUND'],
-      [404, ['code', 'reason', 'message'], 'SITE_NOT_FOUND'],
-      [400, ['code', 'reason', 'message'], 'REVERSED_INVALID_PERIOD'],
+      [404, ['code', 'message'], 'SITE_NOT_FOUND'],
+      [400, ['code', 'message'], 'REVERSED_INVALID_PERIOD'],
     ],
   );
+  assert.equal(signedOut.body.error.reason, 'CREDENTIALS_UNAUTHORIZED');
+  assert.equal(unknownPath.body.error.reason, 'ROUTE_NOT_FOUND');
 });
 
 test("/v1 and the paths of no API keep SPEC's envelope: code and message only", async () => {
@@ -99,4 +103,5 @@ test("/v1 and the paths of no API keep SPEC's envelope: code and message only", 
       [404, 'NOT_FOUND', ['code', 'message']],
     ],
   );
+  for (const res of refusals) assert.equal(res.headers.get(REASON_HEADER), null, 'no reason header outside /app/v1 and /admin/v1');
 });

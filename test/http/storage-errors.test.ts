@@ -35,7 +35,7 @@ test('each storage error answers its API error', () => {
     return refusal && { status: refusal.status, code: refusal.code, reason: refusal.reason, message: refusal.message };
   });
   assert.deepEqual(answers, [
-    { status: 409, code: 'CONFLICT', reason: 'DOMAIN_CONFLICT', message: 'an active site already uses the domain example.com' },
+    { status: 409, code: 'CONFLICT', reason: 'DOMAIN_CONFLICT', message: 'an active site of this organisation already uses the domain example.com' },
     { status: 409, code: 'CONFLICT', reason: 'GOAL_CONFLICT', message: 'a goal with this kind and pattern already exists on this site (goal 7)' },
     { status: 409, code: 'CONFLICT', reason: 'EMAIL_CONFLICT', message: 'a user with this email already exists' },
     {
