@@ -3,11 +3,13 @@
 // jobs one at a time, reports their progress, and ends each done (with its report) or failed
 // (having removed whatever it wrote). A job whose worker stopped, or whose write into the store
 // failed, is taken again once its lease runs out and starts again from its file; the file goes when
-// the job ends or is deleted.
+// the job ends or is deleted. The job names its file within the imports folder, which every process
+// finds under its own SVC_DATA_DIR: the process that receives an upload and the worker that runs it
+// share that folder (one volume in deploy/compose.yml).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, mkdir, rm, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import { IMPORTS_FOLDER } from '../core/data-files.js';
@@ -91,6 +93,31 @@ export class ImportService {
     return join(this.options.dataDir, IMPORTS_FOLDER);
   }
 
+  /** Where this process finds a job's upload: its name in this process's imports folder. */
+  private uploadPath(job: Pick<ImportJob, 'uploadFile'>): string {
+    // An older version's row holds the absolute path its process wrote.
+    return isAbsolute(job.uploadFile) ? job.uploadFile : join(this.folder, job.uploadFile);
+  }
+
+  /**
+   * The job's upload, refused when this process cannot read it (the worker does not share the
+   * imports folder of the process that received it): the job fails with the reason instead of
+   * being taken again forever.
+   */
+  private async reachableUpload(job: ImportJob): Promise<string> {
+    const path = this.uploadPath(job);
+    try {
+      await access(path);
+    } catch (err) {
+      // The admin sees the name within the data folder; the log has the whole path.
+      const shown = isAbsolute(job.uploadFile) ? job.uploadFile : join(IMPORTS_FOLDER, job.uploadFile);
+      const code = (err as NodeJS.ErrnoException).code ?? String(err);
+      this.options.warn({ err: String(err), importId: job.id, path }, 'an import job failed: its upload is not in the imports folder of this process');
+      throw new ImportRefused(`the uploaded file is not reachable from the worker: ${shown} of its data folder cannot be read (${code}); the api and the worker need one shared SVC_DATA_DIR/${IMPORTS_FOLDER} (docs/scale-out.md#volumes)`);
+    }
+    return path;
+  }
+
   /**
    * Streams an upload to disk (refused past the size limit before more is read), checks it is one
    * of the formats, and queues its job. `name`: the file's own name, which gives a single CSV its table.
@@ -113,7 +140,8 @@ export class ImportService {
   private async receive(site: Site, source: ImportSource, name: string, body: AsyncIterable<Buffer>): Promise<{ importId: string }> {
     const id = `imp_${randomBytes(9).toString('base64url')}`;
     await mkdir(this.folder, { recursive: true, mode: 0o700 });
-    const path = join(this.folder, `${id}.upload`);
+    const uploadFile = `${id}.upload`;
+    const path = join(this.folder, uploadFile);
     let size = 0;
     const max = this.maxBytes;
     const counted = new Transform({
@@ -132,7 +160,7 @@ export class ImportService {
       if (err instanceof ImportRefused) throw apiError('INVALID_IMPORT', 'file', { reason: err.message });
       throw err;
     }
-    await this.options.jobs.createImportJob({ id, siteId: site.id, source, createdAt: this.options.clock.now(), filePath: path, fileName: name });
+    await this.options.jobs.createImportJob({ id, siteId: site.id, source, createdAt: this.options.clock.now(), uploadFile, fileName: name });
     this.kick();
     return { importId: id };
   }
@@ -148,7 +176,7 @@ export class ImportService {
     await this.options.jobs.deleteImportJob(job.id);
     // A worker running it finds the job gone at its next report, and removes what it wrote too.
     await removeImport(this.options.events, { siteId: site.id, importId: job.id });
-    await rm(job.filePath, { force: true });
+    await rm(this.uploadPath(job), { force: true });
   }
 
   /** Starts running queued jobs in the background, on a process that runs them. */
@@ -196,12 +224,12 @@ export class ImportService {
    * GoatCounter's rows through the NDJSON import path, in one call (atomic: all its events are
    * stored or none), with its bots and bad rows counted apart.
    */
-  private async importGoatcounter(job: ImportJob, progress: (done: number) => void): Promise<ImportReport> {
+  private async importGoatcounter(job: ImportJob, path: string, progress: (done: number) => void): Promise<ImportReport> {
     const site = await this.options.getSite(job.siteId);
     if (!site) throw new ImportRefused('the site no longer exists');
-    const { size } = await stat(job.filePath);
+    const { size } = await stat(path);
     let read = 0;
-    const bytes = await openCsvFile(job.filePath, (n) => {
+    const bytes = await openCsvFile(path, (n) => {
       read += n;
       progress((0.9 * read) / Math.max(size, 1));
     });
@@ -239,7 +267,8 @@ export class ImportService {
     try {
       // A job taken again after a restart starts from its file: what its first run staged goes first.
       await removeImport(events, target);
-      const report = job.source === 'plausible' ? await importPlausible(events, target, job.filePath, job.fileName, progress) : await this.importGoatcounter(job, progress);
+      const path = await this.reachableUpload(job);
+      const report = job.source === 'plausible' ? await importPlausible(events, target, path, job.fileName, progress) : await this.importGoatcounter(job, path, progress);
       outcome = { status: 'done', report: JSON.stringify(report), error: null };
     } catch (err) {
       if (err instanceof JobStopped) {
@@ -258,6 +287,6 @@ export class ImportService {
     const finished = !deleted && (await jobs.finishImportJob(job.id, this.holder, outcome));
     // Deleted while it ran: nothing of it stays.
     if (!finished && (await jobs.getImportJob(job.id)) === undefined) await removeImport(events, target);
-    if (finished || outcome.status === 'failed') await rm(job.filePath, { force: true });
+    if (finished || outcome.status === 'failed') await rm(this.uploadPath(job), { force: true });
   }
 }

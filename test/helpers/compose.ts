@@ -91,6 +91,23 @@ export function readCompose(variables: Record<string, string>): ComposeFile {
   return { services, declared };
 }
 
+/** One entry of a service's `volumes`: what is mounted (a named volume, or a host path) and where. */
+export interface VolumeMount {
+  source: string;
+  target: string;
+  /** Whether `source` is a volume of the file's top-level `volumes` (else a host path). */
+  named: boolean;
+}
+
+/** A service's `volumes`, in Compose's short (`source:target[:mode]`) or long (`{ source, target }`) form. */
+export function volumeMounts(compose: ComposeFile, service: ComposeService): VolumeMount[] {
+  const declared = (service.declared.volumes ?? []) as Array<string | { source?: string; target: string }>;
+  return declared.map((entry) => {
+    const [source = '', target = ''] = typeof entry === 'string' ? entry.split(':') : [entry.source ?? '', entry.target];
+    return { source, target, named: source in (compose.declared.volumes ?? {}) };
+  });
+}
+
 /** The services built from svc's own Dockerfile: the svc processes. */
 export function svcServices(compose: ComposeFile): ComposeService[] {
   return [...compose.services.values()].filter((service) => service.build?.dockerfile === 'deploy/Dockerfile');

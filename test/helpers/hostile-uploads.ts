@@ -3,10 +3,9 @@
 // quoted field of 21 000 lines, alone and three times in a ZIP, imported in full; and ZIP bombs of
 // one compressed stream listed many times, refused at upload with their reason.
 import assert from 'node:assert/strict';
-import { until } from '../alerts/helpers/process.js';
+import { imported, uploadImport } from './admin-imports.js';
 import { sampleHealthz, type HealthzWaits } from './healthz.js';
 import { hiddenShareZip, quotedHeaderCsv, repeatedEntryZip, storedZipOf, visitorsCsv, VISITORS_FILE } from './hostile-imports.js';
-import { ADMIN_TOKEN } from './server.js';
 
 /** How long any process may take to answer /healthz meanwhile. */
 export const PROMPT_MS = 1_000;
@@ -18,32 +17,6 @@ export function assertPrompt(waits: readonly HealthzWaits[]): void {
     assert.equal(failures, 0, `${url}: ${failures} of ${samples} requests to /healthz got no answer`);
     assert.ok(worstMs < PROMPT_MS, `${url}: /healthz answered after ${Math.round(worstMs)} ms at worst`);
   }
-}
-
-async function upload(baseUrl: string, siteId: string, body: Uint8Array | string, name: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${baseUrl}/admin/v1/sites/${siteId}/imports?source=plausible&name=${encodeURIComponent(name)}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': name.endsWith('.zip') ? 'application/zip' : 'text/csv' },
-    body: typeof body === 'string' ? body : new Uint8Array(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
-/** Uploads a file and waits for its job (`jobTimeoutMs`: a scale-out worker takes queued jobs every 15 s): its listing once done. */
-async function imported(baseUrl: string, siteId: string, body: Uint8Array | string, name: string, jobTimeoutMs: number): Promise<any> {
-  const created = await upload(baseUrl, siteId, body, name);
-  assert.equal(created.status, 202, JSON.stringify(created.body));
-  const job = await until(
-    `the import of ${name} to end`,
-    async () => {
-      const res = await fetch(`${baseUrl}/admin/v1/sites/${siteId}/imports`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-      const found = ((await res.json()) as { imports: any[] }).imports.find((j) => j.importId === created.body.importId);
-      return found?.status === 'done' || found?.status === 'failed' ? found : undefined;
-    },
-    jobTimeoutMs,
-  );
-  assert.equal(job.status, 'done', job.error);
-  return job;
 }
 
 /**
@@ -70,7 +43,7 @@ export async function hostileUploads(baseUrl: string, siteId: string, processes:
     ['hidden.zip', await hiddenShareZip(VISITORS_FILE, visitorsCsv(100)), /runs into the next entry: each entry must have compressed bytes of its own/],
   ];
   for (const [name, body, reason] of refusals) {
-    const res = await upload(baseUrl, siteId, body, name);
+    const res = await uploadImport(baseUrl, siteId, body, name);
     assert.deepEqual([res.status, res.body.error?.code], [400, 'INVALID_IMPORT'], name);
     assert.match(res.body.error.message, reason, name);
   }

@@ -3,29 +3,16 @@
 // they were.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../src/core/errors.js';
-import { systemClock } from '../../src/core/clock.js';
-import { ImportService } from '../../src/imports/service.js';
-import { createRollupTables } from '../../src/stats/rollups/job.js';
-import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
-import { openMetaStores } from '../../src/storage/meta/open.js';
+import { importTestStores } from '../helpers/import-service.js';
 import { plausibleExport, zipOf } from '../helpers/plausible-export.js';
 
 test('a chunked upload over the limit is refused as it passes it, and leaves nothing', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-upload-limit-'));
-  const events = await DuckDbEventStore.open({ path: ':memory:' });
-  const { meta, imports: jobs } = await openMetaStores({ sqlitePath: ':memory:' });
+  const { jobs, site, dir: dataDir, service: serviceOn, close } = await importTestStores('upload-limit');
   try {
-    await createRollupTables(events);
-    const org = await meta.createOrg('o', 0);
-    const site = await meta.createSite(org.id, { domain: 'limit.test', name: 'l', timezone: 'UTC', retentionMonths: null, rawDays: 30, honorGpc: true }, 'limitsite', 0);
-    const service = new ImportService({
-      events, jobs, clock: systemClock, dataDir, runsJobs: true, maxBytes: 64 * 1024, warn: () => {},
-      getSite: (id) => meta.getSite(id), importLines: () => Promise.reject(new Error('not used')),
-    });
+    const service = serviceOn({ dataDir, runsJobs: true, maxBytes: 64 * 1024 });
     let sent = 0;
     async function* endless(): AsyncGenerator<Buffer> {
       for (;;) {
@@ -43,8 +30,6 @@ test('a chunked upload over the limit is refused as it passes it, and leaves not
     await service.runNow();
     assert.equal((await jobs.getImportJob(importId))?.status, 'done');
   } finally {
-    await events.close();
-    await meta.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 });

@@ -27,10 +27,11 @@ export interface StatsFigures {
   sessions: number;
 }
 
-/** `/v1/sites/:id/stats` through the proxy, over yesterday and today (UTC), as plain numbers. */
-export async function readStats(deployment: Deployment, site: ScaleoutSite): Promise<StatsFigures> {
-  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-  const res = await fetch(`${deployment.url}/v1/sites/${site.siteId}/stats?from=${day(-1)}&to=${day(0)}`, { headers: { authorization: `Bearer ${site.apiKey}` } });
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+/** `/v1/sites/:id/stats` through the proxy, over `period` (yesterday and today, UTC, by default), as plain numbers. */
+export async function readStats(deployment: Deployment, site: ScaleoutSite, period = { from: day(-1), to: day(0) }): Promise<StatsFigures> {
+  const res = await fetch(`${deployment.url}/v1/sites/${site.siteId}/stats?from=${period.from}&to=${period.to}`, { headers: { authorization: `Bearer ${site.apiKey}` } });
   const body = (await res.json()) as { stats: Record<keyof StatsFigures, { value: number }> };
   if (res.status !== 200) throw new Error(`/v1 stats: ${res.status} ${JSON.stringify(body)}`);
   return { visitors: body.stats.visitors.value, pageviews: body.stats.pageviews.value, sessions: body.stats.sessions.value };

@@ -1,6 +1,6 @@
-// The ImportJobStore contract on every metadata engine: jobs listed newest first, one claimer per
-// job, a lease that runs out lets another take it, progress and the end only from the holder,
-// release back to the queue, deletion.
+// The ImportJobStore contract on every metadata engine: jobs listed newest first with their upload's
+// name as written, one claimer per job, a lease that runs out lets another take it, progress and the
+// end only from the holder, release back to the queue, deletion.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openMetaStores } from '../../src/storage/meta/open.js';
@@ -11,11 +11,11 @@ for (const kind of META_DATABASES) test(`ImportJobStore contract: ${kind.name}`,
   const stores = await openMetaStores(database.location);
   try {
     const jobs = stores.imports;
-    const job = (id: string, createdAt: number) => ({ id, siteId: 's', source: 'plausible' as const, createdAt, filePath: `/tmp/${id}`, fileName: `${id}.zip` });
+    const job = (id: string, createdAt: number) => ({ id, siteId: 's', source: 'plausible' as const, createdAt, uploadFile: `${id}.upload`, fileName: `${id}.zip` });
     await jobs.createImportJob(job('a', 1));
     await jobs.createImportJob(job('b', 2));
     await jobs.createImportJob({ ...job('c', 3), siteId: 't' });
-    assert.deepEqual((await jobs.listImportJobs('s')).map((j) => [j.id, j.status, j.progress]), [['b', 'queued', 0], ['a', 'queued', 0]]);
+    assert.deepEqual((await jobs.listImportJobs('s')).map((j) => [j.id, j.status, j.progress, j.uploadFile]), [['b', 'queued', 0, 'b.upload'], ['a', 'queued', 0, 'a.upload']]);
 
     // Two claimers at once: each job goes to one of them, the oldest first.
     const [x, y] = await Promise.all([jobs.claimImportJob('x', 10, 1_000), jobs.claimImportJob('y', 10, 1_000)]);

@@ -10,8 +10,12 @@ export interface ImportJob {
   source: ImportSource;
   status: ImportStatus;
   createdAt: number;
-  /** The uploaded file on disk, and the name it was sent under. */
-  filePath: string;
+  /**
+   * The uploaded file: its name in the imports folder, which each process finds in its own
+   * SVC_DATA_DIR (rows of older versions hold an absolute path, read as it is); and the name it
+   * was sent under.
+   */
+  uploadFile: string;
   fileName: string;
   progress: number;
   /** The job's report as JSON, once it has one. */
@@ -20,7 +24,7 @@ export interface ImportJob {
 }
 
 export interface ImportJobStore {
-  createImportJob(job: Pick<ImportJob, 'id' | 'siteId' | 'source' | 'createdAt' | 'filePath' | 'fileName'>): Promise<void>;
+  createImportJob(job: Pick<ImportJob, 'id' | 'siteId' | 'source' | 'createdAt' | 'uploadFile' | 'fileName'>): Promise<void>;
   /** A site's jobs, newest first. */
   listImportJobs(siteId: string): Promise<ImportJob[]>;
   getImportJob(id: string): Promise<ImportJob | undefined>;

@@ -9,6 +9,7 @@ export interface ImportJobsTable {
   source: string;
   status: string;
   created_at: number;
+  /** ImportJob.uploadFile: a name in the imports folder, or (rows of older versions) an absolute path. */
   file_path: string;
   file_name: string;
   progress: number;
@@ -29,7 +30,7 @@ function toJob(row: Selectable<ImportJobsTable>): ImportJob {
     source: row.source as ImportSource,
     status: row.status as ImportStatus,
     createdAt: Number(row.created_at),
-    filePath: row.file_path,
+    uploadFile: row.file_path,
     fileName: row.file_name,
     progress: Number(row.progress),
     report: row.report,
@@ -44,10 +45,10 @@ export class KyselyImportStore implements ImportJobStore {
     this.db = db as unknown as Kysely<ImportDatabase>;
   }
 
-  async createImportJob(job: Pick<ImportJob, 'id' | 'siteId' | 'source' | 'createdAt' | 'filePath' | 'fileName'>): Promise<void> {
+  async createImportJob(job: Pick<ImportJob, 'id' | 'siteId' | 'source' | 'createdAt' | 'uploadFile' | 'fileName'>): Promise<void> {
     await this.db
       .insertInto('import_jobs')
-      .values({ id: job.id, site_id: job.siteId, source: job.source, status: 'queued', created_at: job.createdAt, file_path: job.filePath, file_name: job.fileName, progress: 0 })
+      .values({ id: job.id, site_id: job.siteId, source: job.source, status: 'queued', created_at: job.createdAt, file_path: job.uploadFile, file_name: job.fileName, progress: 0 })
       .execute();
   }
 
