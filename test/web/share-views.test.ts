@@ -90,9 +90,10 @@ describe('shared links: a page pattern, goals and funnels', () => {
     await filled(page);
     await page.waitForFunction(() => document.querySelector('.kpi[data-metric="pageviews"] .kpi-value')?.textContent === '3');
     assert.deepEqual(await pages.allTextContents(), ['/blog/a']);
-    // A period past the raw-event days shows why it has no figures, in place of them.
+    // A period past the raw-event days shows why it has no figures, in place of them: the link's
+    // lock on pages, which its viewer cannot remove, needs single events.
     await page.locator('select').first().selectOption('90d');
-    await page.locator('[data-panel="overview"]').getByText(/single events, which this site keeps for a limited number of days/).first().waitFor();
+    await page.locator('[data-panel="overview"]').getByText(/shows some pages only, which needs single events, kept for a limited number of days/).first().waitFor();
     await context.close();
   });
 
