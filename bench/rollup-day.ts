@@ -19,7 +19,9 @@ import { join, resolve } from 'node:path';
 import { addDays, startOfLocalDay } from '../src/core/localtime.js';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import { openSqliteMetaStore } from '../src/storage/meta/sqlite.js';
-import { createRollupTables, rollupKey, rollupSite } from '../src/stats/rollups/job.js';
+import { rollupKey } from '../src/stats/rollups/key.js';
+import { createRollupTables } from '../src/stats/rollups/write.js';
+import { rollupSite } from '../src/stats/rollups/run.js';
 import { dataset } from '../support/datasets.js';
 
 const SESSIONS_PER_DAY = Number(process.env.BENCH_SESSIONS_PER_DAY ?? 100_000);

@@ -29,7 +29,7 @@ import type { Dialect } from '../src/sql/dialect.js';
 import { duckdbDialect } from '../src/storage/events/duckdb-dialect.js';
 import { statementKey } from '../src/stats/shared-reads.js';
 import { parseSettlements } from '../src/stats/settlement.js';
-import { rollupKey } from '../src/stats/rollups/job.js';
+import { rollupKey } from '../src/stats/rollups/key.js';
 import type { ReadOptions } from '../src/storage/events/types.js';
 import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
 import { loadYearSite, TZ, type YearSite } from './year-site.js';

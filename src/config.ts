@@ -96,7 +96,7 @@ export const DEFAULT_ALERT_HISTORY_DAYS = 90;
 /** The least of the memory budget the live-session cache may have (about 50 000 sessions). */
 const MIN_SESSION_CACHE_MB = 16;
 
-/** What a rollup pass of 1 000 000 events needs of DuckDB's pool (src/stats/rollups/job.ts). */
+/** What a rollup pass of 1 000 000 events needs of DuckDB's pool (src/stats/rollups/passes.ts). */
 const ROLLUP_PASS_MB = 112;
 /**
  * What an import's bulk commit and rollups hold beside DuckDB's pool, in allocations the pool does

@@ -7,8 +7,9 @@ import { AlertService, type AlertServiceOptions } from '../src/alerts/service.js
 import { KyselyAlertStore } from '../src/storage/meta/kysely-alert-store.js';
 import type { Resolver } from '../src/alerts/url-safety.js';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
-import { KyselyMetaStore } from '../src/storage/meta/kysely-store.js';
+import { kyselyMetaStore } from '../src/storage/meta/kysely-store.js';
 import type { MetaDatabase } from '../src/storage/meta/schema.js';
+import type { MetaStore } from '../src/storage/meta/types.js';
 import { openSqliteDatabase } from '../src/storage/meta/sqlite.js';
 import type { Site } from '../src/entities/sites.js';
 import { testCertificates } from './test-certificates.js';
@@ -32,7 +33,7 @@ export interface AlertHarness {
   clock: ManualClock;
   /** The metadata database itself, for assertions on rows no port returns. */
   db: Kysely<MetaDatabase>;
-  meta: KyselyMetaStore;
+  meta: MetaStore;
   events: DuckDbEventStore;
   store: KyselyAlertStore;
   alerts: AlertService;
@@ -43,7 +44,7 @@ export interface AlertHarness {
 export async function alertHarness(overrides: Partial<AlertServiceOptions> = {}, metaPath = ':memory:'): Promise<AlertHarness> {
   const clock = new ManualClock(T0);
   const db = await openSqliteDatabase(metaPath);
-  const meta = new KyselyMetaStore(db);
+  const meta = kyselyMetaStore(db);
   const events = await DuckDbEventStore.open({ path: ':memory:', readers: 1 });
   const org = await meta.createOrg('acme', T0);
   const site = await meta.createSite(org.id, { domain: 'shop.example', name: 'Shop', timezone: 'Europe/Paris', retentionMonths: null, rawDays: 30, honorGpc: true }, 'sShop0000001', T0);

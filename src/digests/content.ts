@@ -10,7 +10,7 @@ import { planInputs } from '../stats/inputs.js';
 import { planQuery } from '../stats/planner.js';
 import { computeBreakdown } from '../stats/read/breakdown.js';
 import { computeStats } from '../stats/read/stats.js';
-import { rollupKey } from '../stats/rollups/job.js';
+import { rollupKey } from '../stats/rollups/key.js';
 import type { EventStore } from '../storage/events/types.js';
 import type { DigestKind } from '../storage/meta/digest-types.js';
 import type { MetaStore } from '../storage/meta/types.js';

@@ -1,7 +1,7 @@
 // What a query may read, known from the query and the calendar alone: the raw-event window, the
 // site's retention, and whether the query's shape forces raw events. Pure; the planner's inputs
 // (./inputs.ts) ask it what to gather, the planner (./planner.ts) decides with it, and the rollup
-// job (./rollups/job.ts) keeps the same windows.
+// job (./rollups/retention.ts) keeps the same windows.
 import { addDays } from '../core/localtime.js';
 import { addMonths } from '../core/period.js';
 import type { Query } from '../core/query.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { systemClock } from '../../src/core/clock.js';
 import type { Site } from '../../src/entities/sites.js';
 import { ImportService, type ImportServiceOptions } from '../../src/imports/service.js';
-import { createRollupTables } from '../../src/stats/rollups/job.js';
+import { createRollupTables } from '../../src/stats/rollups/write.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import type { ImportJobStore } from '../../src/storage/meta/import-types.js';
 import { openMetaStores } from '../../src/storage/meta/open.js';

@@ -2,7 +2,7 @@
 // (two pages, three events: one a revenue goal, one requiring a property value that some events lack):
 // the fixture of the suites that compare rolled-up or settled reads with raw ones.
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
-import { createRollupTables } from '../../src/stats/rollups/job.js';
+import { createRollupTables } from '../../src/stats/rollups/write.js';
 import type { EventStoreAdapter } from './event-stores.js';
 
 export async function openRollupSite(adapter: EventStoreAdapter, seed: number, timezone: string) {

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importPlausible } from '../../src/imports/plausible-import.js';
-import { createRollupTables } from '../../src/stats/rollups/job.js';
+import { createRollupTables } from '../../src/stats/rollups/write.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import type { EventStore } from '../../src/storage/events/types.js';
 import { StoreSwitch } from '../helpers/switched-event-store.js';

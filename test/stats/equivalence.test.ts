@@ -2,7 +2,8 @@
 // from rollups equals the same answer read from raw events, for all metrics and dimensions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
+import { rollupKey } from '../../src/stats/rollups/key.js';
+import { rollupSite } from '../../src/stats/rollups/run.js';
 import { startOfLocalDay } from '../../src/core/localtime.js';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
 import { DIMENSIONS, NONE_KEY, type QueryDimension } from '../../src/core/vocabulary.js';

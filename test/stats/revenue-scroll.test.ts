@@ -4,7 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
-import { createRollupTables, rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
+import { rollupKey } from '../../src/stats/rollups/key.js';
+import { createRollupTables } from '../../src/stats/rollups/write.js';
+import { rollupSite } from '../../src/stats/rollups/run.js';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
 import { planQuery, type PlannedQuery } from '../../src/stats/planner.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addDays } from '../../src/core/localtime.js';
-import { chunks, latestPassStart } from '../../src/stats/rollups/job.js';
+import { chunks, latestPassStart } from '../../src/stats/rollups/passes.js';
 
 const range = (from: string, to: string) => ({ from, to });
 const day = (d: string, events: number) => ({ day: d, events });

@@ -3,7 +3,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
-import { createRollupTables, recomputeRollups, rollupKey, rollupSite, runRetention, type RollupDeps } from '../../src/stats/rollups/job.js';
+import { rollupKey } from '../../src/stats/rollups/key.js';
+import { createRollupTables } from '../../src/stats/rollups/write.js';
+import { rollupSite, type RollupDeps } from '../../src/stats/rollups/run.js';
+import { recomputeRollups } from '../../src/stats/rollups/imports.js';
+import { runRetention } from '../../src/stats/rollups/retention.js';
 import { planInputs } from '../../src/stats/inputs.js';
 import { SITE_DAILY } from '../../src/stats/rollups/tables.js';
 import { countedSince } from '../../src/stats/rollups/coverage.js';

@@ -5,7 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
-import { createRollupTables, rollupKey, rollupSite, runRetention } from '../../src/stats/rollups/job.js';
+import { rollupKey } from '../../src/stats/rollups/key.js';
+import { createRollupTables } from '../../src/stats/rollups/write.js';
+import { rollupSite } from '../../src/stats/rollups/run.js';
+import { runRetention } from '../../src/stats/rollups/retention.js';
 import { addDays, startOfLocalDay } from '../../src/core/localtime.js';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
 import { METRICS, metricTakesFilters } from '../../src/core/metric-registry.js';

@@ -4,7 +4,8 @@
 // stored late, goals defined otherwise) is not used where it would be wrong.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rollupKey, rollupSite } from '../../src/stats/rollups/job.js';
+import { rollupKey } from '../../src/stats/rollups/key.js';
+import { rollupSite } from '../../src/stats/rollups/run.js';
 import { addDays, localDay, startOfLocalDay } from '../../src/core/localtime.js';
 import { SESSION_GAP_MS } from '../../src/core/session-gap.js';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';

@@ -7,7 +7,8 @@ import { localToEpoch, localParts } from '../../src/core/localtime.js';
 import { parseQuery } from '../../src/core/query.js';
 import { planQuery } from '../../src/stats/planner.js';
 import { computeTimeseries } from '../../src/stats/read/timeseries.js';
-import { createRollupTables, rollupSite } from '../../src/stats/rollups/job.js';
+import { createRollupTables } from '../../src/stats/rollups/write.js';
+import { rollupSite } from '../../src/stats/rollups/run.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { event } from '../../support/events.js';
 

@@ -15,7 +15,7 @@ import type { Site } from '../../entities/sites.js';
 import { exportPlausible } from '../../imports/export.js';
 import { IMPORT_DAYS } from '../../imports/plausible.js';
 import { exportDaysStatement } from '../../stats/compile.js';
-import { rollupKey } from '../../stats/rollups/job.js';
+import { rollupKey } from '../../stats/rollups/key.js';
 
 const todayOf = (ctx: AppContext, site: Site) => localDay(ctx.clock.now(), site.timezone);
 

@@ -73,7 +73,7 @@ function funnelSteps(body: Body): FunnelStep[] {
 }
 
 // A new goal or funnel version is counted over the days still backed by raw events by the rollup
-// job (the worker's backfill, src/stats/rollups/job.ts), not by the admin call.
+// job (the worker's backfill, src/stats/rollups/backfill.ts), not by the admin call.
 export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/goals', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);

@@ -21,7 +21,7 @@ import { parseQuery, type RawParams } from '../../core/query.js';
 import { planInputs } from '../../stats/inputs.js';
 import { planQuery } from '../../stats/planner.js';
 import { computePropertyKeys } from '../../stats/read/properties.js';
-import { rollupKey } from '../../stats/rollups/job.js';
+import { rollupKey } from '../../stats/rollups/key.js';
 import { readerWithDeadline } from '../v1/index.js';
 
 const DAY_MS = 86_400_000;

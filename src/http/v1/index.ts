@@ -41,7 +41,7 @@ import { PerKeySlots } from '../../core/per-key-slots.js';
 import type { EventReader } from '../../storage/events/types.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
 import { countedSince } from '../../stats/rollups/coverage.js';
-import { rollupKey } from '../../stats/rollups/job.js';
+import { rollupKey } from '../../stats/rollups/key.js';
 import { openApiDocument } from '../openapi.js';
 
 /** Long reads of one reader that wait for a slot (a dashboard reads about a dozen panels at once); one more is refused. */

@@ -22,7 +22,7 @@ export class DuplicateEmail extends Error {
 
 /**
  * The AccountStore port: dashboard accounts in the metadata database. One Kysely implementation
- * (kysely-account-store.ts) serves SQLite and PostgreSQL, over the MetaStore's handle.
+ * (kysely-account-store.ts, composing ./kysely/) serves SQLite and PostgreSQL, over the MetaStore's handle.
  */
 export interface AccountStore {
   // users

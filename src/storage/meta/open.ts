@@ -7,11 +7,11 @@ import type { AccountStore } from './account-types.js';
 import type { AlertStore } from './alert-types.js';
 import type { DigestStore } from './digest-types.js';
 import { KyselyDigestStore } from './kysely-digest-store.js';
-import { KyselyAccountStore } from './kysely-account-store.js';
+import { kyselyAccountStore } from './kysely-account-store.js';
 import { KyselyAlertStore } from './kysely-alert-store.js';
 import { KyselyImportStore } from './kysely-import-store.js';
 import type { ImportJobStore } from './import-types.js';
-import { KyselyMetaStore } from './kysely-store.js';
+import { kyselyMetaStore } from './kysely-store.js';
 import { openPostgresDatabase } from './postgres.js';
 import { openSqliteDatabase } from './sqlite.js';
 import type { MetaStore } from './types.js';
@@ -36,5 +36,5 @@ export function metaLocationOf(config: Pick<Config, 'dataDir' | 'databaseUrl'>):
 /** `warn` hears of connection trouble the stores recover from by themselves (PostgreSQL). */
 export async function openMetaStores(location: MetaLocation, warn: (message: string) => void = () => undefined): Promise<MetaStores> {
   const db = 'databaseUrl' in location ? await openPostgresDatabase(location.databaseUrl, warn) : await openSqliteDatabase(location.sqlitePath);
-  return { meta: new KyselyMetaStore(db), alerts: new KyselyAlertStore(db), accounts: new KyselyAccountStore(db), digests: new KyselyDigestStore(db), imports: new KyselyImportStore(db) };
+  return { meta: kyselyMetaStore(db), alerts: new KyselyAlertStore(db), accounts: kyselyAccountStore(db), digests: new KyselyDigestStore(db), imports: new KyselyImportStore(db) };
 }

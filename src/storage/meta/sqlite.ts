@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { KyselyMetaStore, migrateToLatest } from './kysely-store.js';
+import { kyselyMetaStore, migrateToLatest } from './kysely-store.js';
 import type { MetaDatabase } from './schema.js';
 import type { MetaStore } from './types.js';
 
@@ -21,5 +21,5 @@ export async function openSqliteDatabase(path: string): Promise<Kysely<MetaDatab
 
 /** The MetaStore alone on a SQLite file (or `:memory:`), for code that needs no other store. */
 export async function openSqliteMetaStore(path: string): Promise<MetaStore> {
-  return new KyselyMetaStore(await openSqliteDatabase(path));
+  return kyselyMetaStore(await openSqliteDatabase(path));
 }

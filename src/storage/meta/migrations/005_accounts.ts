@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { serialPrimaryKey } from './columns.js';
 
-// Dashboard accounts (src/storage/meta/kysely-account-store.ts): users, their memberships of organisations, server-side
+// Dashboard accounts (src/storage/meta/kysely/users.ts, memberships.ts, sessions.ts): users, their memberships of organisations, server-side
 // sessions and the failed sign-ins the lockout counts. `email_key` is the lower-cased email, so the
 // unique index compares emails case-insensitively on every dialect.
 export async function up(db: Kysely<any>): Promise<void> {

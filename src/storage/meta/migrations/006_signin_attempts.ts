@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { serialPrimaryKey } from './columns.js';
 
-// Sign-in attempts (src/storage/meta/kysely-account-store.ts reserveAttempt): every attempt is counted
+// Sign-in attempts (src/storage/meta/kysely/signin-attempts.ts reserveAttempt): every attempt is counted
 // before its password is checked, so the table holds attempts, not only failures, and counts them by
 // client group (an IPv4 address, an IPv6 /64) instead of by address. The failures of 005 carry over
 // as attempts of their address (an IPv4 address is its own group; an IPv6 row leaves the 15-minute

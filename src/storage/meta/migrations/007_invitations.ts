@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { serialPrimaryKey } from './columns.js';
 
-// Invitations to an organisation (src/storage/meta/kysely-account-store.ts). A row is a pending invitation:
+// Invitations to an organisation (src/storage/meta/kysely/invitations.ts). A row is a pending invitation:
 // accepting or revoking one deletes it, so a link works once. `token_hash` is the SHA-256 of the
 // link's secret: a read of this table gives no usable link. One pending invitation per organisation
 // and email (`email_key`, lower-cased): inviting the email again replaces it.

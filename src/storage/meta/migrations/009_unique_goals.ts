@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// At most one goal per site, kind and pattern (src/storage/meta/kysely-store.ts, createGoal): two
+// At most one goal per site, kind and pattern (src/storage/meta/kysely/goals.ts, createGoal): two
 // such goals count the same events. A database that already holds such twins keeps the first of
 // each (lowest id); the alert rules on a later twin move to the kept one, then the twin goes, so
 // that the unique index can be built.

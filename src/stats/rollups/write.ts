@@ -1,0 +1,197 @@
+// Daily rollups (docs/api.md, "How answers are computed"): site_daily, dim_daily (capped per site,
+// day and dimension, the rest folded into `(other)`), goal_daily and funnel_daily (per funnel
+// version), written exactly from raw events by the same measure builders that answer raw reads
+// (src/stats/compile.ts). dim_monthly sums
+// dim_daily per calendar month, so that long breakdowns group a few rows per key instead of one per
+// day (every measure is a sum of daily values, so the sums are exact).
+//
+// Every column of a `rows` query carries a name of its own: ClickHouse merges two columns of one
+// unnamed expression text (two equal literals) into one.
+import type { EventStore } from '../../storage/events/types.js';
+import { addDays } from '../../core/localtime.js';
+import { addMonths, firstOfMonth, type Period } from '../../core/period.js';
+import { DIMENSIONS, isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, scopeOf, type QueryDimension } from '../../core/vocabulary.js';
+import {
+  asRepeated,
+  dayRange,
+  funnelEvents,
+  integerLiteral,
+  repeatedKeyExpr,
+  measureEvents,
+  measureGoals,
+  measurePropertyNones,
+  measurePropertyPairs,
+  measureScrollDepth,
+  measureSessionRows,
+  scopedPropertyKey,
+  sessionPartDays,
+  sessionPartsOfEvents,
+  sessionRowKey,
+  sessionRowsOfParts,
+  viewsColumn,
+} from '../compile.js';
+import type { Definitions } from './coverage.js';
+import { walkFunnel, type FunnelEventRow } from '../funnel.js';
+import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js';
+import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
+import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, ROLLUP_TABLES, SCROLL_DAILY, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './tables.js';
+
+const TRAFFIC_COLUMNS = trusted(measureColumns(TRAFFIC_MEASURES).join(', '));
+
+export function createRollupTables(events: EventStore): Promise<void> {
+  return events.createTables(ROLLUP_TABLES);
+}
+
+/**
+ * dim_daily rows of dimensions, in one query, each key passed through `fold` (the cap).
+ * Session-scoped dimensions are counted over the session rows of the same days
+ * (`writeSessionRows`), event-scoped ones over raw events, their keys typed as the session rows'.
+ */
+function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly QueryDimension[], fold = (key: Sql) => key): Sql {
+  const d = events.dialect;
+  const parts = dimensions.map((dimension) => {
+    const scope = { siteId, days, filters: [], exit: false };
+    const measures = isPropertyDimension(dimension)
+      ? measureEvents(d, { ...scope, property: dimension }, { bucket: trusted('day'), key: fold(asRepeated(d, scopedPropertyKey(d))), sessions: false })
+      : scopeOf(dimension) === 'session'
+        ? measureSessionRows(d, siteId, days, [], fold(sessionRowKey(dimension)))
+        : measureEvents(d, scope, { bucket: trusted('day'), key: fold(repeatedKeyExpr(d, dimension)), sessions: false });
+    return sql`SELECT ${siteId} AS site, b, ${dimension} AS dim, k, ${TRAFFIC_COLUMNS} FROM (${measures}) m`;
+  });
+  return joinSql(parts, ' UNION ALL ');
+}
+
+/**
+ * dim_daily rows of every custom property the days' events carry (dimensions `prop.<key>`), uncapped,
+ * with their `(none)` rows and each day's `prop.` row (`measurePropertyNones`).
+ */
+function propertyRows(events: EventStore, siteId: string, days: Period): Sql {
+  const d = events.dialect;
+  return sql`SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyPairs(d, siteId, days)}) m
+    UNION ALL SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyNones(d, siteId, days)}) n`;
+}
+
+/**
+ * Writes the session rows of the days, from the parts of their sessions over the days and one day
+ * either side: the site's and the session-scoped dimensions' rollups are counted over them.
+ */
+export async function writeSessionRows(events: EventStore, siteId: string, days: Period): Promise<void> {
+  const d = events.dialect;
+  const around = { siteId, days: sessionPartDays(days) };
+  await events.replaceRows(SESSION_PARTS, around, sessionPartsOfEvents(d, siteId, days));
+  await events.replaceRows(SESSION_ROWS, { siteId, days }, sessionRowsOfParts(d, siteId, days));
+  await events.replaceRows(SESSION_PARTS, around, null);
+}
+
+/**
+ * Folds the keys beyond the cap into `(other)`, recomputing that day and dimension exactly. A
+ * property's `(none)` row is none of its values: it neither counts toward the cap nor folds.
+ */
+async function capDimensions(events: EventStore, siteId: string, days: Period, cap: number): Promise<void> {
+  const d = events.dialect;
+  const propertyNone = sql`key = ${NONE_KEY} AND dimension LIKE ${`${PROPERTY_PREFIX}%`}`;
+  // Aliases never take a column's name: ClickHouse resolves the name to the alias in WHERE too.
+  const crowded = await events.query<{ d: string; dimension: QueryDimension }>(
+    sql`SELECT ${trusted(d.dayText('day'))} AS d, dimension FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}
+      GROUP BY day, dimension HAVING sum(CASE WHEN ${propertyNone} THEN 0 ELSE 1 END) > ${cap}`,
+  );
+  for (const { d: day, dimension } of crowded) {
+    const one = { from: day, to: day };
+    const scope = { siteId, days: one, where: { dimension } };
+    const where = sql`site_id = ${siteId} AND ${dayRange(d, 'day', one)} AND dimension = ${dimension}`;
+    await events.replaceRows(
+      DIM_TOP_KEYS,
+      scope,
+      sql`SELECT site_id, day, dimension, key FROM ${trusted(DIM_DAILY.name)} WHERE ${where} AND NOT (${propertyNone})
+        ORDER BY visitors DESC, ${trusted(viewsColumn(dimension))} DESC, key ASC LIMIT ${cap}`,
+    );
+    const top = sql`(SELECT key FROM ${trusted(DIM_TOP_KEYS.name)} WHERE ${where})`;
+    const kept = isPropertyDimension(dimension) ? (key: Sql) => sql`${key} IN ${top} OR ${key} = ${NONE_KEY}` : (key: Sql) => sql`${key} IN ${top}`;
+    const fold = (key: Sql) => sql`(CASE WHEN ${kept(key)} THEN ${key} ELSE ${OTHER_KEY} END)`;
+    await events.replaceRows(DIM_DAILY, scope, dimensionRows(events, siteId, one, [dimension], fold));
+    await events.replaceRows(DIM_TOP_KEYS, scope, null);
+  }
+}
+
+/** The goal_daily rows of the days, or null when the site has no goals. */
+function goalRows(events: EventStore, siteId: string, days: Period, defs: Definitions): Sql | null {
+  if (defs.goals.length === 0) return null;
+  const measures = measureGoals(events.dialect, trusted('day'), siteId, days, defs.goals);
+  return sql`SELECT ${siteId} AS site, b, goal_id, ${trusted(measureColumns(GOAL_MEASURES).join(', '))} FROM (${measures}) g`;
+}
+
+/** The funnel_daily rows of the days (walked here from the matching events), or null when none. */
+async function funnelRows(events: EventStore, siteId: string, days: Period, defs: Definitions): Promise<Sql | null> {
+  const d = events.dialect;
+  const rows: Sql[] = [];
+  for (const funnel of defs.funnels) {
+    const matching = await events.query<FunnelEventRow>(funnelEvents(d, siteId, days, funnel.steps));
+    for (const [day, counts] of walkFunnel(matching, funnel.steps, funnel.windowMinutes)) {
+      counts.forEach((visitors, i) => {
+        rows.push(
+          sql`SELECT ${siteId} AS site, ${trusted(d.dateLiteral(day))} AS d, ${integerLiteral(funnel.id)} AS funnel, ${integerLiteral(funnel.version)} AS v, ${integerLiteral(i + 1)} AS s, ${visitors} AS n`,
+        );
+      });
+    }
+  }
+  return rows.length > 0 ? joinSql(rows, ' UNION ALL ') : null;
+}
+
+export async function writeGoalsAndFunnels(events: EventStore, siteId: string, days: Period, defs: Definitions): Promise<void> {
+  await events.replaceRows(GOAL_DAILY, { siteId, days }, goalRows(events, siteId, days, defs));
+  await events.replaceRows(FUNNEL_DAILY, { siteId, days }, await funnelRows(events, siteId, days, defs));
+}
+
+/** Rewrites every rollup of a range of days from raw events (`hasEvents`: whether it holds any). */
+export async function rewriteDays(events: EventStore, siteId: string, days: Period, defs: Definitions, cap: number, hasEvents: boolean): Promise<void> {
+  const scope = { siteId, days };
+  // Days without events have no rollup rows: a sparse or new site skips twenty-odd statements.
+  if (!hasEvents) {
+    for (const table of DAILY_TABLES) await events.replaceRows(table, scope, null);
+    await rewriteMonths(events, siteId, days);
+    return;
+  }
+  await writeSessionRows(events, siteId, days);
+  const site = measureSessionRows(events.dialect, siteId, days, []);
+  await events.replaceRows(SITE_DAILY, scope, sql`SELECT ${siteId} AS site, b, ${TRAFFIC_COLUMNS} FROM (${site}) m`);
+  await events.replaceRows(DIM_DAILY, scope, sql`${dimensionRows(events, siteId, days, DIMENSIONS)} UNION ALL ${propertyRows(events, siteId, days)}`);
+  await capDimensions(events, siteId, days, cap);
+  await rewriteMonths(events, siteId, days);
+  const scroll = measureScrollDepth(events.dialect, trusted('day'), siteId, days, null);
+  await events.replaceRows(SCROLL_DAILY, scope, sql`SELECT ${siteId} AS site, b, k, depth_sum, depth_visitors FROM (${scroll}) s`);
+  await writeGoalsAndFunnels(events, siteId, days, defs);
+}
+
+/**
+ * Re-sums dim_monthly for the months a range of days touches (a month only read once complete). A
+ * property's `(none)` row of a month also counts the days its events do not carry it: the month's
+ * `prop.` row, less the `prop.` rows of the days it has rows on, plus its days' `(none)` rows; a
+ * month where every event carries the property has none.
+ */
+function rewriteMonths(events: EventStore, siteId: string, days: Period): Promise<void> {
+  const d = events.dialect;
+  const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
+  const allDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
+  const columns = measureColumns(TRAFFIC_MEASURES);
+  const sums = trusted(columns.map((c) => `sum(${c})`).join(', '));
+  const daily = (...where: Sql[]) => sql`${trusted(DIM_DAILY.name)} WHERE ${joinSql([sql`site_id = ${siteId}`, dayRange(d, 'day', allDays), ...where], ' AND ')}`;
+  const properties = daily(sql`dimension LIKE ${`${PROPERTY_PREFIX}%`} AND dimension <> ${PROPERTY_PREFIX}`);
+  const totals = daily(sql`dimension = ${PROPERTY_PREFIX}`);
+  const signed = (sign: string, prefix: string) => trusted(columns.map((c) => `${sign}${prefix}${c} AS ${c}`).join(', '));
+  const taken = sql`SELECT p.p_day AS day, p.p_dim AS dimension, ${NONE_KEY} AS key, ${signed('-', 't.t_')}
+    FROM (SELECT DISTINCT day AS p_day, dimension AS p_dim FROM ${properties}) p
+    JOIN (SELECT day AS t_day, ${trusted(columns.map((c) => `${c} AS t_${c}`).join(', '))} FROM ${totals}) t ON p.p_day = t.t_day`;
+  const month = (column: string) => trusted(d.monthStart(column));
+  const added = sql`SELECT m.m_month AS day, m.m_dim AS dimension, ${NONE_KEY} AS key, ${signed('', 't.t_')}
+    FROM (SELECT DISTINCT ${month('day')} AS m_month, dimension AS m_dim FROM ${properties}) m
+    JOIN (SELECT ${month('day')} AS t_month, ${trusted(columns.map((c) => `CAST(sum(${c}) AS BIGINT) AS t_${c}`).join(', '))} FROM ${totals} GROUP BY t_month) t
+    ON m.m_month = t.t_month`;
+  const rows = sql`SELECT day, dimension, key, ${trusted(columns.join(', '))} FROM ${daily()} UNION ALL ${taken} UNION ALL ${added}`;
+  return events.replaceRows(
+    DIM_MONTHLY,
+    { siteId, days: months },
+    sql`SELECT ${siteId} AS site, ${month('day')} AS month, dimension, key, ${sums}
+      FROM (${rows}) u GROUP BY month, dimension, key
+      HAVING NOT (key = ${NONE_KEY} AND dimension LIKE ${`${PROPERTY_PREFIX}%`} AND sum(${trusted(TRAFFIC_MEASURES.events.column)}) = 0)`,
+  );
+}

@@ -1,0 +1,41 @@
+// The write transaction of the account records that read before they write (memberships, invitations,
+// users, sign-in attempts), one per engine.
+import { sql, type Kysely } from 'kysely';
+import type { AccountDatabase } from '../account-schema.js';
+import { metaDialectOf } from '../dialect.js';
+
+/**
+ * A write transaction that reads and then writes, which no other one that conflicts with it
+ * interleaves with, from any process.
+ * - SQLite: BEGIN IMMEDIATE takes the database's write lock before the first read: another
+ *   process waits for it (up to busy_timeout) instead of failing with SQLITE_BUSY when a deferred
+ *   transaction's read lock would have to become a write lock; in this process Kysely's one
+ *   connection already serializes. What was read is still true when the write commits.
+ * - PostgreSQL: READ COMMITTED, with `lockOnPostgres` first taking the locks its caller's
+ *   conflicts need (row locks, or transaction-scoped advisory locks, each in its own key space:
+ *   hashtext, where a collision only serializes two keys more). A holder commits before its
+ *   locks go, so each statement after them sees what the holder wrote.
+ */
+export async function serializedWrite<T>(
+  db: Kysely<AccountDatabase>,
+  lockOnPostgres: ((trx: Kysely<AccountDatabase>) => Promise<unknown>) | undefined,
+  work: (trx: Kysely<AccountDatabase>) => Promise<T>,
+): Promise<T> {
+  if (metaDialectOf(db) === 'postgres') {
+    return db.transaction().execute(async (trx) => {
+      await lockOnPostgres?.(trx);
+      return work(trx);
+    });
+  }
+  return db.connection().execute(async (connection) => {
+    await sql`BEGIN IMMEDIATE`.execute(connection);
+    try {
+      const result = await work(connection);
+      await sql`COMMIT`.execute(connection);
+      return result;
+    } catch (err) {
+      await sql`ROLLBACK`.execute(connection);
+      throw err;
+    }
+  });
+}
