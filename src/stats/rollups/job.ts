@@ -25,25 +25,14 @@ import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import { addMonths, firstOfMonth, MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
 import { funnelKey, goalKey } from '../../core/answers.js';
 import { DIMENSIONS, isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, scopeOf, type QueryDimension } from '../../core/vocabulary.js';
-import {
-  asRepeated,
-  dayRange,
-  funnelEvents,
-  integerLiteral,
-  repeatedKeyExpr,
-  measureEvents,
-  measureGoals,
-  measurePropertyNones,
-  measurePropertyPairs,
-  measureScrollDepth,
-  measureSessionRows,
-  scopedPropertyKey,
-  sessionPartDays,
-  sessionPartsOfEvents,
-  sessionRowKey,
-  sessionRowsOfParts,
-  viewsColumn,
-} from '../compile.js';
+import { measurePropertyNones, sessionPartDays, sessionPartsOfEvents, sessionRowsOfParts } from './sql.js';
+import { viewsColumn } from '../sql/breakdown.js';
+import { sessionRowKey } from '../sql/events.js';
+import { asRepeated, dayRange, integerLiteral, repeatedKeyExpr, scopedPropertyKey } from '../sql/filters.js';
+import { funnelEvents, measureGoals } from '../sql/goals.js';
+import { measureEvents, measureSessionRows } from '../sql/measures.js';
+import { measurePropertyPairs } from '../sql/properties.js';
+import { measureScrollDepth } from '../sql/scroll.js';
 import { definitionKeys, parseComputed, SESSION_ROWS_KEY, type Backfill, type ComputedDefinitions, type Definitions } from './coverage.js';
 import { walkFunnel, type FunnelEventRow } from '../funnel.js';
 import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js';
