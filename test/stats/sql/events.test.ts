@@ -104,10 +104,10 @@ for (const { name, d } of DIALECTS) {
       const q = planned('stats', { period: 'today' });
       const hours = checked(hourlyMeasures(d, q, { from: '2026-03-20', to: '2026-03-20' }, [0, 3_600_000], 7_200_000));
       assert.ok(hours.text.includes('(CASE WHEN ts < ? THEN NULL WHEN ts < ? THEN 0 WHEN ts < ? THEN 1 ELSE NULL END)'), hours.text);
-      const cut = cutDayStatements(d, q, { day: '2026-03-20', until: NOW }, [{ goalId: 1, kind: 'event', pattern: 'Buy' }]);
+      const cut = cutDayStatements(d, q, { day: '2026-03-20', until: NOW, share: 0.5 }, [{ goalId: 1, kind: 'event', pattern: 'Buy' }]);
       assert.ok(checked(cut.measures).params.includes(NOW));
       assert.ok(checked(cut.goals!).params.includes(NOW));
-      assert.equal(cutDayStatements(d, q, { day: '2026-03-20', until: NOW }, []).goals, null);
+      assert.equal(cutDayStatements(d, q, { day: '2026-03-20', until: NOW, share: 0.5 }, []).goals, null);
     });
   });
 }
