@@ -6,7 +6,8 @@
 // the same raw-event columns and the same goal matcher (core/patterns) as the read API.
 import { compileMatcher, type Matcher } from '../core/patterns.js';
 import { RAW_DAYS, type GoalProps } from '../core/vocabulary.js';
-import { goalPredicate, integerLiteral } from '../stats/compile.js';
+import { integerLiteral } from '../stats/sql/filters.js';
+import { goalPredicate } from '../stats/sql/goals.js';
 import { joinSql, sql, trusted, type Sql } from '../sql/sql.js';
 import type { EventStore } from '../storage/events/types.js';
 
@@ -59,7 +60,7 @@ export interface GoalCount extends Matcher {
 /**
  * Conversions of each goal on one site-local day. Events are grouped by (name, page) in SQL and
  * matched in JavaScript with the same matcher the funnels use, so no engine needs regexes; a goal
- * requiring property values is counted in SQL, with the read API's predicate (src/stats/compile.ts).
+ * requiring property values is counted in SQL, with the read API's predicate (src/stats/sql/goals.ts).
  */
 export async function goalConversionsOnDay(events: EventStore, day: string, goals: readonly GoalCount[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>(goals.map((g) => [g.goalId, 0]));

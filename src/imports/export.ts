@@ -13,7 +13,7 @@ import type { Period } from '../core/period.js';
 import { addMonths, firstOfMonth } from '../core/period.js';
 import { addDays } from '../core/localtime.js';
 import { DIMENSIONS, NONE_KEY, type Dimension } from '../core/vocabulary.js';
-import { exportDimensionStatement, exportSiteStatement } from '../stats/compile.js';
+import { exportDimensionStatement, exportSiteStatement } from '../stats/sql/export.js';
 import { measuresOf, TRAFFIC_MEASURES, type Measures } from '../stats/measures.js';
 import type { EventReader } from '../storage/events/types.js';
 import { BROWSER_NAMES, DEVICE_NAMES, OS_NAMES } from './names.js';

@@ -10,7 +10,7 @@ import { measureColumns, TRAFFIC_MEASURES } from '../stats/measures.js';
 import { IMPORT_STAGING, IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY, SITE_DAILY } from '../stats/rollups/tables.js';
 import { addMonths, firstOfMonth } from '../core/period.js';
 import { addDays } from '../core/localtime.js';
-import { dayRange } from '../stats/compile.js';
+import { dayRange } from '../stats/sql/filters.js';
 import { forgetImportedDays } from '../stats/imported-days.js';
 import { sql, trusted, type Sql } from '../sql/sql.js';
 import type { EventStore, TableRow } from '../storage/events/types.js';

@@ -5,7 +5,7 @@
 // IMPORTED_DAYS_TTL_MS.
 import type { Period } from '../core/period.js';
 import type { EventReader } from '../storage/events/types.js';
-import { importedDaysStatement } from './compile.js';
+import { importedDaysStatement } from './sql/imported.js';
 
 export const IMPORTED_DAYS_TTL_MS = 5_000;
 

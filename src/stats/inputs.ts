@@ -1,12 +1,12 @@
 // The planner's inputs (`PlanInputs`): what it needs to know of a site's rollups before it decides
 // where a query's days come from, gathered before it runs (the rollup bookkeeping, read once by the
-// caller, which also labels goal coverage with it, and one statement of ./compile.ts). What to gather follows from the query and the calendar alone (./windows.ts).
+// caller, which also labels goal coverage with it, and one statement of ./sql/daily.ts). What to gather follows from the query and the calendar alone (./windows.ts).
 import { OTHER_KEY } from '../core/vocabulary.js';
 import type { Query } from '../core/query.js';
 import type { EventReader } from '../storage/events/types.js';
 import type { Site } from '../entities/sites.js';
 import type { RollupState } from '../storage/meta/types.js';
-import { firstFoldedDayStatement } from './compile.js';
+import { firstFoldedDayStatement } from './sql/daily.js';
 import { importedDaysOf } from './imported-days.js';
 import { SESSION_ROWS_KEY, writtenFrom } from './rollups/coverage.js';
 import type { PlanInputs } from './planner.js';

@@ -1,5 +1,5 @@
 // The measure registry: every number the statistics are made of, declared once with the aggregate
-// that computes it and the column that holds it. The compiler's select lists (src/stats/compile.ts),
+// that computes it and the column that holds it. The compiler's select lists (src/stats/sql),
 // the row addition of the read modules (src/stats/read), and the rollup tables' columns and insert
 // lists (src/stats/rollups) are generated from these declarations.
 //
@@ -119,7 +119,7 @@ export type Measures = Record<TrafficMeasure, number>;
 /**
  * Conversions of a goal per day: events matching it, and distinct visitors among them; for a revenue
  * goal, the revenue in its currency (minor units), the conversions that carried it, and those whose
- * revenue was in another currency. Aggregated over goal rows (src/stats/compile.ts, measureGoals):
+ * revenue was in another currency. Aggregated over goal rows (src/stats/sql/goals.ts, measureGoals):
  * `paid` 1 for revenue in the goal's currency and `rm` its minor units (else 0), `other` 1 for revenue
  * in another currency.
  */

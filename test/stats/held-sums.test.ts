@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Held, HeldSums, HeldSumsCache, OpenSessions, type HeldForm, type SettledPart } from '../../src/stats/held-sums.js';
 import { sql } from '../../src/sql/sql.js';
-import { givenKeys, keysWorthHolding } from '../../src/stats/compile.js';
+import { givenKeys, keysWorthHolding } from '../../src/stats/sql/breakdown.js';
 
 const FORM: HeldForm = { group: ['b', 'goal_id'], visitors: 'unique_conversions', sums: ['conversions', 'revenue_minor'] };
 const row = (b: string, goal: bigint, visitor: bigint, conversions: number, revenue: number) => ({ b, goal_id: goal, visitor_id: visitor, conversions: BigInt(conversions), revenue_minor: revenue });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compilePagePattern } from '../../src/core/patterns.js';
 import { joinSql, sql } from '../../src/sql/sql.js';
-import { matcherPredicate } from '../../src/stats/compile.js';
+import { matcherPredicate } from '../../src/stats/sql/goals.js';
 import { EVENT_STORE_ADAPTERS as adapters } from '../helpers/event-stores.js';
 
 // Characters where regular-expression dialects differ: line terminators (`.` in RE2 excludes only

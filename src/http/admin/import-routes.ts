@@ -14,7 +14,7 @@ import { localDay } from '../../core/localtime.js';
 import type { Site } from '../../entities/sites.js';
 import { exportPlausible } from '../../imports/export.js';
 import { IMPORT_DAYS } from '../../imports/plausible.js';
-import { exportDaysStatement } from '../../stats/compile.js';
+import { exportDaysStatement } from '../../stats/sql/export.js';
 import { rollupKey } from '../../stats/rollups/key.js';
 
 const todayOf = (ctx: AppContext, site: Site) => localDay(ctx.clock.now(), site.timezone);

@@ -2,7 +2,8 @@
 // number of keys and the period's visitors (each key's share).
 import type { EventReader } from '../../storage/events/types.js';
 import type { BreakdownAnswer, BreakdownRow } from '../../core/answers.js';
-import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding, scrollDepthStatements } from '../compile.js';
+import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding } from '../sql/breakdown.js';
+import { scrollDepthStatements } from '../sql/scroll.js';
 import { heldSumsOf } from '../held-sums.js';
 import { meanHalfUp, round } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';

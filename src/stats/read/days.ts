@@ -2,7 +2,8 @@
 // per-day maps, summing days, and the percent change of a comparison.
 import type { EventReader } from '../../storage/events/types.js';
 import type { GoalRef } from '../../entities/goals.js';
-import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements, type DayParts } from '../compile.js';
+import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements } from '../sql/daily.js';
+import type { DayParts } from '../sql/measures.js';
 import { settlementHeld, type Settlement } from '../settlement.js';
 import { Held, heldSumsOf, type HeldPart, type HeldSumsCache } from '../held-sums.js';
 import { statementKey } from '../shared-reads.js';

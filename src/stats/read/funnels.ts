@@ -3,7 +3,7 @@
 import type { EventReader } from '../../storage/events/types.js';
 import type { FunnelVersion } from '../../entities/goals.js';
 import type { FunnelReading, FunnelTotals } from '../../core/answers.js';
-import { funnelStatements } from '../compile.js';
+import { funnelStatements } from '../sql/goals.js';
 import { walkFunnel, type FunnelEventRow } from '../funnel.js';
 import { round } from '../measures.js';
 import type { DaySources, PlannedQuery } from '../planner.js';

@@ -4,7 +4,7 @@ import type { EventReader } from '../../storage/events/types.js';
 import { goalPropsField, type Goal } from '../../entities/goals.js';
 import type { GoalResult, GoalRevenue } from '../../core/answers.js';
 import { majorUnits } from '../../core/money.js';
-import { dayPartsOf } from '../compile.js';
+import { dayPartsOf } from '../sql/measures.js';
 import { meanHalfUp, round, type GoalCounts } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';

@@ -2,7 +2,7 @@
 // for the dashboard's Properties tab to pick from (most events first).
 import type { EventReader } from '../../storage/events/types.js';
 import type { PropertyKeysAnswer } from '../../core/answers.js';
-import { propertyKeysStatement } from '../compile.js';
+import { propertyKeysStatement } from '../sql/properties.js';
 import type { PlannedQuery } from '../planner.js';
 
 /** How many keys the list holds at most. */

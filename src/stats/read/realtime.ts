@@ -7,7 +7,7 @@ import type { Sql } from '../../sql/sql.js';
 import { importedDaysOf } from '../imported-days.js';
 import { addDays, localDay } from '../../core/localtime.js';
 import { MAX_PERIOD_DAYS } from '../../core/period.js';
-import { anyEventStatement, realtimeStatements, recentVisitorsStatement, type RealtimePanel } from '../compile.js';
+import { anyEventStatement, realtimeStatements, recentVisitorsStatement, type RealtimePanel } from '../sql/realtime.js';
 
 const REALTIME: RealtimePanel = { currentMs: 5 * 60_000, minutes: 30, topSize: 10, feedSize: 50 };
 

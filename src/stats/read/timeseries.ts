@@ -6,7 +6,7 @@ import { localDay } from '../../core/localtime.js';
 import { dayBuckets, hourBuckets, type Period } from '../../core/period.js';
 import { METRIC_REGISTRY, type TrafficComputation } from '../../core/metric-registry.js';
 import type { Point } from '../../core/answers.js';
-import { hourlyMeasures } from '../compile.js';
+import { hourlyMeasures } from '../sql/daily.js';
 import { measuresOf, metricValue, needsSessions, TRAFFIC_MEASURES, ZERO_MEASURES, type Measures } from '../measures.js';
 import type { DaySources, PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, sumDays, sumGoal } from './days.js';

@@ -2,7 +2,7 @@
 import type { EventStore } from '../../storage/events/types.js';
 import { addDays } from '../../core/localtime.js';
 import type { Period } from '../../core/period.js';
-import { dayRange } from '../compile.js';
+import { dayRange } from '../sql/filters.js';
 import { sql, trusted } from '../../sql/sql.js';
 
 /** Days rewritten per pass; bounds statement size while catching up on long histories. */

@@ -13,7 +13,7 @@ import type { MetaStore, RollupState } from '../../storage/meta/types.js';
 import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import { MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
-import { dayRange } from '../compile.js';
+import { dayRange } from '../sql/filters.js';
 import { parseComputed, type Definitions } from './coverage.js';
 import { sql, trusted } from '../../sql/sql.js';
 import { SETTLE_MIN_EVENTS } from '../settlement.js';

@@ -6,7 +6,7 @@ import type { Site } from '../../entities/sites.js';
 import type { EventStore } from '../../storage/events/types.js';
 import { sql, trusted } from '../../sql/sql.js';
 import type { GoalRef } from '../../entities/goals.js';
-import { eventCountStatement, openFromStatement, settlementCheckStatement, settlementRows } from '../compile.js';
+import { eventCountStatement, openFromStatement, settlementCheckStatement, settlementRows } from '../sql/settlement.js';
 import { HELD_EVENTS, HELD_ROWS, parseSettlements, SETTLE_LAG_MS, SETTLE_MAX_OPEN_SHARE, SETTLED_ROWS_GRACE_MS, type Settlement, type Settlements } from '../settlement.js';
 import { SETTLED_TABLES } from './tables.js';
 

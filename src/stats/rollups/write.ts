@@ -1,8 +1,8 @@
 // Daily rollups (docs/api.md, "How answers are computed"): site_daily, dim_daily (capped per site,
 // day and dimension, the rest folded into `(other)`), goal_daily and funnel_daily (per funnel
 // version), written exactly from raw events by the same measure builders that answer raw reads
-// (src/stats/compile.ts). dim_monthly sums
-// dim_daily per calendar month, so that long breakdowns group a few rows per key instead of one per
+// (src/stats/sql/), with the session parts and rows of rollups/sql.ts. dim_monthly sums dim_daily
+// per calendar month, so that long breakdowns group a few rows per key instead of one per
 // day (every measure is a sum of daily values, so the sums are exact).
 //
 // Every column of a `rows` query carries a name of its own: ClickHouse merges two columns of one
@@ -11,25 +11,14 @@ import type { EventStore } from '../../storage/events/types.js';
 import { addDays } from '../../core/localtime.js';
 import { addMonths, firstOfMonth, type Period } from '../../core/period.js';
 import { DIMENSIONS, isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, scopeOf, type QueryDimension } from '../../core/vocabulary.js';
-import {
-  asRepeated,
-  dayRange,
-  funnelEvents,
-  integerLiteral,
-  repeatedKeyExpr,
-  measureEvents,
-  measureGoals,
-  measurePropertyNones,
-  measurePropertyPairs,
-  measureScrollDepth,
-  measureSessionRows,
-  scopedPropertyKey,
-  sessionPartDays,
-  sessionPartsOfEvents,
-  sessionRowKey,
-  sessionRowsOfParts,
-  viewsColumn,
-} from '../compile.js';
+import { asRepeated, dayRange, integerLiteral, repeatedKeyExpr, scopedPropertyKey } from '../sql/filters.js';
+import { funnelEvents, measureGoals } from '../sql/goals.js';
+import { measureEvents, measureSessionRows } from '../sql/measures.js';
+import { measurePropertyNones, sessionPartDays, sessionPartsOfEvents, sessionRowsOfParts } from './sql.js';
+import { measurePropertyPairs } from '../sql/properties.js';
+import { measureScrollDepth } from '../sql/scroll.js';
+import { sessionRowKey } from '../sql/events.js';
+import { viewsColumn } from '../sql/breakdown.js';
 import type { Definitions } from './coverage.js';
 import { walkFunnel, type FunnelEventRow } from '../funnel.js';
 import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js';

@@ -1,0 +1,147 @@
+// The daily read statements: per day (or part of a comparison), the traffic and goal measures of a
+// query's days, one statement per source (rollups, imported aggregates, session rows, raw events
+// with or without their settlement); the hourly read and the cut day of a compared part.
+import { addDays, startOfLocalDay } from '../../core/localtime.js';
+import type { DayCut, Period } from '../../core/period.js';
+import type { Query } from '../../core/query.js';
+import { type Filter, OTHER_KEY } from '../../core/vocabulary.js';
+import type { GoalRef } from '../../entities/goals.js';
+import type { Dialect } from '../../sql/dialect.js';
+import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
+import type { SettledPart } from '../held-sums.js';
+import type { DaySources } from '../planner.js';
+import { DIM_DAILY, GOAL_DAILY, SITE_DAILY } from '../rollups/tables.js';
+import { settledGoals } from '../settlement.js';
+import { dayRange, integerLiteral, needsExit } from './filters.js';
+import { measureGoals } from './goals.js';
+import { importedGoals, importedRows } from './imported.js';
+import { DAY_BUCKET, type DayParts, dayRows, GOAL_COLUMNS, MEASURE_COLUMNS, measureEvents, measureSessionRows, partsOfDay, sumsOf } from './measures.js';
+import { settledGoalsPart, settledMeasuresPart, settlementCheckStatement } from './settlement.js';
+
+/** Index of the hourly bucket of an event row: `starts` ascending, the last bucket ending at `end`. */
+function hourBucket(starts: readonly number[], end: number): Sql {
+  const bounds = [...starts.slice(1), end];
+  const cases = bounds.map((b, i) => sql`WHEN ts < ${b} THEN ${trusted(String(i))} `);
+  return sql`(CASE WHEN ts < ${starts[0] ?? end} THEN NULL ${joinSql(cases, '')}ELSE NULL END)`;
+}
+
+/**
+ * The first day of `days` on which a filter's key was folded into `(other)` (the dimension has an
+ * `(other)` row that day and the key none), as the column `d` of at most one row. On such a day the
+ * rollups cannot answer the filter: the key's own counts are inside `(other)`.
+ */
+export function firstFoldedDayStatement(d: Dialect, siteId: string, filter: Filter, days: Period): Sql {
+  const table = trusted(DIM_DAILY.name);
+  // The first row, not min(): engines differ on what an aggregate over no rows gives (and an alias
+  // never takes a column's name: ClickHouse resolves the name to the alias in WHERE too).
+  return sql`SELECT ${trusted(d.dayText('day'))} AS d FROM ${table} WHERE site_id = ${siteId} AND dimension = ${filter.dimension}
+      AND key = ${OTHER_KEY} AND ${dayRange(d, 'day', days)}
+      AND day NOT IN (SELECT day FROM ${table} WHERE site_id = ${siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND ${dayRange(d, 'day', days)})
+      ORDER BY day LIMIT 1`;
+}
+
+/**
+ * A select of a site's rolled-up or imported rows (`from`: a table and its WHERE predicate, a row a
+ * day and key), columns b (day text), `keys`, then `columns`: a row a day, or with `parts` a row a
+ * part (b the part's first day, the cut day its own; days in neither part left out), grouped in the
+ * select itself (a subquery around it costs ClickHouse 18.16 more than the grouping).
+ */
+function fewRowsSelect(d: Dialect, from: Sql, parts: DayParts | null, keys: readonly string[], columns: readonly string[]): Sql {
+  const kept = trusted(keys.map((c) => `${c}, `).join(''));
+  const clause = trusted(d.fewRowsClause);
+  if (parts === null) return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${kept}${trusted(columns.join(', '))} FROM ${from}${clause}`;
+  const { part, within } = partsOfDay(d, parts);
+  return sql`SELECT ${part} AS b, ${kept}${sumsOf(columns)} FROM ${from} AND ${within} GROUP BY ${trusted(['b', ...keys].join(', '))}${clause}`;
+}
+
+/**
+ * The statements of a daily read, one per source; with a settlement, `check` tells whether it still
+ * holds (`settlementCheckStatement`).
+ */
+export interface DailyStatements {
+  readonly sources: Sql[];
+  readonly check: Sql | null;
+  /** With a settlement: its part, added up by the engine or held (../held-sums.ts). */
+  readonly settled?: SettledPart;
+}
+
+/**
+ * Per day, the traffic measures of a query's days, one statement per source. Columns: b (day text),
+ * then the measures in registry order; `sessions: false` leaves the per-session ones at 0 on raw
+ * days; with `parts`, the rolled-up and imported days come a row a part (`fewRowsSelect`).
+ */
+export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean, parts: DayParts | null = null): DailyStatements {
+  const statements: Sql[] = [];
+  // Rolled-up and imported days in one statement: one round trip for both.
+  const summed: Sql[] = [];
+  const [filter] = q.filters;
+  if (days.rollup) {
+    const table = filter
+      ? sql`${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND`
+      : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
+    summed.push(fewRowsSelect(d, sql`${table} ${dayRange(d, 'day', days.rollup)}`, parts, [], MEASURE_COLUMNS));
+  }
+  if (days.imported) summed.push(fewRowsSelect(d, importedRows(d, q.siteId, days.imported, filter?.dimension, filter?.value), parts, [], MEASURE_COLUMNS));
+  if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
+  if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
+  // Visitors alone are one pass over raw events, cheaper than the settled rows and open sessions
+  // added up by the engine (a reader that holds their sums asks for every measure: ../read/days.ts).
+  if (days.raw && days.settled && sessions) {
+    return { sources: statements, check: settlementCheckStatement(d, q.siteId, days.settled), settled: settledMeasuresPart(d, q.siteId, days.raw, days.settled) };
+  }
+  if (days.raw) {
+    const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
+    statements.push(dayRows(d, measures, MEASURE_COLUMNS));
+  }
+  return { sources: statements, check: null };
+}
+
+/**
+ * Per day and goal, the goal measures of some days, one statement per source (none without goals),
+ * the goals a settlement counted apart from the others. Columns: b, goal_id, then the measures; with
+ * `parts`, the rolled-up and imported days come a row a part and goal (`fewRowsSelect`).
+ */
+export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[], parts: DayParts | null = null): DailyStatements {
+  const statements: Sql[] = [];
+  if (goals.length === 0) return { sources: statements, check: null };
+  const summed: Sql[] = [];
+  if (days.rollup) {
+    const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
+    const rows = sql`${trusted(GOAL_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})`;
+    summed.push(fewRowsSelect(d, rows, parts, ['goal_id'], GOAL_COLUMNS));
+  }
+  const imported = days.imported && importedGoals(d, siteId, days.imported, goals, parts);
+  if (imported) summed.push(imported);
+  if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
+  if (!days.raw) return { sources: statements, check: null };
+  const counted = days.settled ? settledGoals(days.settled, goals) : [];
+  const rest = goals.filter((g) => !counted.includes(g));
+  if (rest.length > 0) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, rest), ['goal_id', ...GOAL_COLUMNS]));
+  if (counted.length === 0) return { sources: statements, check: null };
+  return { sources: statements, check: settlementCheckStatement(d, siteId, days.settled!), settled: settledGoalsPart(d, siteId, days.raw, days.settled!, counted) };
+}
+
+/**
+ * The raw events of one day up to a cut (the last day of an elapsed compared part): its traffic
+ * measures (columns b, the measures) and, with goals, its goal measures (columns b, goal_id, the measures).
+ */
+export function cutDayStatements(d: Dialect, q: Query, cut: DayCut, goals: readonly GoalRef[]): { measures: Sql; goals: Sql | null } {
+  const days = { from: cut.day, to: cut.day };
+  const scope = { siteId: q.siteId, days, instants: { from: startOfLocalDay(cut.day, q.tz), to: cut.until }, filters: q.filters, exit: needsExit(q.filters) };
+  return {
+    measures: dayRows(d, measureEvents(d, scope, { bucket: DAY_BUCKET, sessions: true }), MEASURE_COLUMNS),
+    goals: goals.length === 0 ? null : dayRows(d, measureGoals(d, DAY_BUCKET, q.siteId, days, goals, cut.until), ['goal_id', ...GOAL_COLUMNS]),
+  };
+}
+
+/** Per hour of `starts` (the last ending at `end`), the traffic measures from raw events. Columns: b (hour index, null outside), the measures. */
+export function hourlyMeasures(d: Dialect, q: Query, period: Period, starts: readonly number[], end: number): Sql {
+  const scope = {
+    siteId: q.siteId,
+    days: { from: addDays(period.from, -1), to: period.to },
+    instants: { from: starts[0] ?? end, to: end },
+    filters: q.filters,
+    exit: needsExit(q.filters),
+  };
+  return measureEvents(d, scope, { bucket: hourBucket(starts, end), sessions: true });
+}

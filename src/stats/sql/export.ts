@@ -1,0 +1,44 @@
+// The export's statements (Plausible's CSV tables): per day, the site's and each dimension's
+// measures from rollups and imported aggregates, and the days they hold.
+import type { Period } from '../../core/period.js';
+import type { Dimension } from '../../core/vocabulary.js';
+import type { Dialect } from '../../sql/dialect.js';
+import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
+import { DIM_DAILY, IMPORTED_DAILY, SITE_DAILY } from '../rollups/tables.js';
+import { dayRange } from './filters.js';
+import { importedRows } from './imported.js';
+import { dayRows, MEASURE_COLUMNS, summedMeasures } from './measures.js';
+
+/**
+ * The export's site rows (Plausible's `visitors` table): per day of `days` that rollups hold (up to
+ * `watermark`) or imported aggregates hold, the traffic measures. Columns: b (day text), the measures; ordered by day.
+ */
+export function exportSiteStatement(d: Dialect, siteId: string, days: Period, watermark: string | null): Sql {
+  const parts = [sql`SELECT day, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${importedRows(d, siteId, days)}`];
+  const rolled = watermark === null ? null : clipPeriod(days, watermark);
+  if (rolled) parts.push(sql`SELECT day, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${trusted(SITE_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', rolled)}`);
+  return dayRows(d, sql`SELECT day AS b, ${summedMeasures} FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY day ORDER BY day`, MEASURE_COLUMNS);
+}
+
+/** The export's rows of one dimension, like `exportSiteStatement`. Columns: b, k, the measures; ordered by day and key. */
+export function exportDimensionStatement(d: Dialect, siteId: string, days: Period, watermark: string | null, dimension: Dimension): Sql {
+  const parts = [sql`SELECT day, key, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${importedRows(d, siteId, days, dimension)}`];
+  const rolled = watermark === null ? null : clipPeriod(days, watermark);
+  if (rolled) {
+    parts.push(sql`SELECT day, key, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${siteId} AND dimension = ${dimension} AND ${dayRange(d, 'day', rolled)}`);
+  }
+  const grouped = sql`SELECT day AS b, key AS k, ${summedMeasures} FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY day, key ORDER BY day, key`;
+  return sql`SELECT ${trusted(d.dayText('b'))} AS b, k, ${trusted(MEASURE_COLUMNS.join(', '))} FROM (${grouped}) r ORDER BY b, k`;
+}
+
+function clipPeriod(days: Period, last: string): Period | null {
+  const to = days.to < last ? days.to : last;
+  return days.from <= to ? { from: days.from, to } : null;
+}
+
+/** Columns f and l: the first and last day a site's rollups or imported aggregates hold, as at most one row. */
+export function exportDaysStatement(d: Dialect, siteId: string): Sql {
+  const days = sql`SELECT day FROM ${trusted(IMPORTED_DAILY.name)} WHERE site_id = ${siteId} UNION ALL SELECT day FROM ${trusted(SITE_DAILY.name)} WHERE site_id = ${siteId}`;
+  return sql`SELECT ${trusted(d.dayText('f'))} AS f, ${trusted(d.dayText('l'))} AS l
+    FROM (SELECT min(day) AS f, max(day) AS l, count(*) AS n FROM (${days}) u) m WHERE n > 0`;
+}

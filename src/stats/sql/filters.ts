@@ -1,0 +1,70 @@
+// The predicates every statement of src/stats/sql is built from: day and instant bounds, a
+// dimension's key on an event row, a filter's predicate, and literals for ids we issued. They are
+// the leaves of the read path's SQL, shared by the raw reads, the rollups and the alerts' rule metrics.
+import { pagePatternRegex } from '../../core/patterns.js';
+import type { Period } from '../../core/period.js';
+import { type Dimension, type Filter, isPropertyDimension, NONE_KEY, type QueryDimension } from '../../core/vocabulary.js';
+import { type Dialect, integerText } from '../../sql/dialect.js';
+import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
+import { dimensionColumn } from '../columns.js';
+import { decodeValue, propertyFilterPredicate } from '../properties.js';
+
+/** The key of a dimension on an event row; absent values read as `(none)`. */
+export function keyExpr(d: Dimension): Sql {
+  if (d === 'page' || d === 'event') return trusted(dimensionColumn(d));
+  return trusted(`coalesce(${dimensionColumn(d)}, '${NONE_KEY}')`);
+}
+
+/**
+ * The key of a dimension on an event row, typed as session rows hold theirs (the dialect's
+ * `asRepeated`): for a UNION of both, on an engine whose types of the two do not mix.
+ */
+export function repeatedKeyExpr(d: Dialect, dimension: Dimension): Sql {
+  return asRepeated(d, keyExpr(dimension));
+}
+
+/** A text expression typed as `repeated` columns' values (the dialect's `asRepeated`), its parameters kept. */
+export function asRepeated(d: Dialect, expr: Sql): Sql {
+  return withParams(d.asRepeated(expr.text), ...expr.params);
+}
+
+/** The key of a property on the rows of an `EventScope` with that `property`: its value's text, `(none)` on an event without it. */
+export function scopedPropertyKey(d: Dialect): Sql {
+  return sql`(CASE WHEN prop_token = '' THEN ${NONE_KEY} ELSE ${decodeValue(d, trusted('prop_token'))} END)`;
+}
+
+export function dayRange(d: Dialect, column: string, p: Period): Sql {
+  return trusted(`${column} BETWEEN ${d.dateLiteral(p.from)} AND ${d.dateLiteral(p.to)}`);
+}
+
+/** Whether an event row matches a filter. */
+export function filterPredicate(d: Dialect, f: Filter): Sql {
+  if (f.pattern) return pagePatternPredicate(d, f.value);
+  if (isPropertyDimension(f.dimension)) return propertyFilterPredicate(d, f.dimension, f.value);
+  return sql`${keyExpr(f.dimension)} = ${f.value}`;
+}
+
+export function needsExit(filters: readonly Filter[], breakdown?: QueryDimension): boolean {
+  return breakdown === 'exit' || filters.some((f) => f.dimension === 'exit');
+}
+
+/** Whether an event row's page matches a page pattern (RE2 in the engine: linear time, no backtracking). */
+export function pagePatternPredicate(d: Dialect, pattern: string): Sql {
+  return withParams(d.regexMatches('page'), pagePatternRegex(pattern));
+}
+
+/** A literal for an id we issued ourselves (goal ids, funnel ids), never client text. */
+export function integerLiteral(n: number): Sql {
+  return trusted(integerText(n));
+}
+
+/** Instants an event lies in: from `since` (included), before `until`; either bound absent reaches the days' end. */
+export interface Instants {
+  since?: number | undefined;
+  until?: number | undefined;
+}
+
+export function instantBounds(i: Instants): Sql {
+  const bounds = [...(i.since === undefined ? [] : [sql` AND ts >= ${i.since}`]), ...(i.until === undefined ? [] : [sql` AND ts < ${i.until}`])];
+  return joinSql(bounds, '');
+}

@@ -1,0 +1,76 @@
+// Goals and funnels over raw events: a goal's or a step's matching predicate (which the alerts' rule
+// metrics share, so that an alert counts as the read API does), the goal measures per day, and the
+// funnel's statements.
+import type { Matcher } from '../../core/patterns.js';
+import type { Period } from '../../core/period.js';
+import { PROPERTY_PREFIX } from '../../core/vocabulary.js';
+import type { GoalRef } from '../../entities/goals.js';
+import type { Dialect } from '../../sql/dialect.js';
+import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
+import { GOAL_MEASURES, measureAggregates } from '../measures.js';
+import type { DaySources } from '../planner.js';
+import { propertyFilterPredicate } from '../properties.js';
+import { FUNNEL_DAILY } from '../rollups/tables.js';
+import { dayRange, instantBounds, type Instants, integerLiteral, pagePatternPredicate } from './filters.js';
+
+/** Matching predicate of a goal or funnel step on an event row. */
+export function matcherPredicate(d: Dialect, m: Matcher): Sql {
+  if (m.kind === 'event') return sql`name = ${m.pattern}`;
+  return sql`(name = 'pageview' AND ${pagePatternPredicate(d, m.pattern)})`;
+}
+
+/** Matching predicate of a goal on an event row: its matcher, and each property value it requires, as a filter matches it. */
+export function goalPredicate(d: Dialect, goal: GoalRef): Sql {
+  const props = Object.entries(goal.props ?? {}).map(([key, value]) => propertyFilterPredicate(d, `${PROPERTY_PREFIX}${key}`, value));
+  return joinSql([matcherPredicate(d, goal), ...props], ' AND ');
+}
+
+/**
+ * The revenue columns of a goal's rows (GOAL_MEASURES) for its currency (`goal.currency`, '' for
+ * none): the same BIGINT expressions for every goal, so that the goals' rows union with one type per
+ * column, and with a settlement's rows; without a currency nothing matches.
+ */
+export function goalRevenueColumns(currency: string): Sql {
+  return sql`CAST(CASE WHEN revenue_currency = ${currency} THEN 1 ELSE 0 END AS BIGINT) AS paid,
+    CAST(coalesce(CASE WHEN revenue_currency = ${currency} THEN revenue_minor ELSE 0 END, 0) AS BIGINT) AS rm,
+    CAST(CASE WHEN revenue_currency <> ${currency} AND ${currency} <> '' THEN 1 ELSE 0 END AS BIGINT) AS other`;
+}
+
+/** One row per conversion of any of the goals: b (`bucket`), visitor_id, goal_id, and its revenue columns (paid, rm, other). */
+export function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], instants: Instants): Sql {
+  const parts = goals.map(
+    (goal) => sql`SELECT ${bucket} AS b, visitor_id, CAST(${integerLiteral(goal.goalId)} AS BIGINT) AS goal_id, ${goalRevenueColumns(goal.currency ?? '')} FROM events
+      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${goalPredicate(d, goal)}${instantBounds(instants)}`,
+  );
+  return joinSql(parts, ' UNION ALL ');
+}
+
+/** Per day and goal, the goal measures. Columns: b, goal_id, then the measures in registry order. */
+export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], until?: number): Sql {
+  return sql`SELECT b, goal_id, ${trusted(measureAggregates(d, GOAL_MEASURES, 'events'))}
+    FROM (${goalEvents(d, bucket, siteId, days, goals, { until })}) g GROUP BY b, goal_id`;
+}
+
+/** Events matching any funnel step, in the order the funnel walk needs. */
+export function funnelEvents(d: Dialect, siteId: string, days: Period, steps: readonly Matcher[]): Sql {
+  const any = joinSql(steps.map((s) => matcherPredicate(d, s)), ' OR ');
+  return sql`SELECT ${trusted(d.dayText('day'))} AS b, visitor_id, ts, name, page FROM events
+    WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND (${any})
+    ORDER BY b, visitor_id, ts, name, page`;
+}
+
+/** A funnel version's statements over some days: rollup rows (step, visitors) and raw events for the walk. */
+export function funnelStatements(
+  d: Dialect,
+  siteId: string,
+  days: DaySources,
+  funnel: { id: number; version: number; steps: readonly Matcher[] },
+): { rollup: Sql | null; raw: Sql | null } {
+  return {
+    rollup: days.rollup
+      ? sql`SELECT step, sum(visitors) AS visitors FROM ${trusted(FUNNEL_DAILY.name)} WHERE site_id = ${siteId} AND funnel_id = ${integerLiteral(funnel.id)}
+          AND version = ${integerLiteral(funnel.version)} AND ${dayRange(d, 'day', days.rollup)} GROUP BY step`
+      : null,
+    raw: days.raw ? funnelEvents(d, siteId, days.raw, funnel.steps) : null,
+  };
+}
