@@ -1,4 +1,4 @@
-// The statements only the rollup job (./job.ts) writes: the session parts and session rows of some
+// The statements only the rollup job (./write.ts) writes: the session parts and session rows of some
 // days from raw events, and the `(none)` rows of properties. The statements it shares with raw reads
 // live in ../sql, so that both paths count alike.
 import { addDays } from '../../core/localtime.js';

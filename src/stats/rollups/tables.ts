@@ -1,6 +1,6 @@
 // The rollup tables (docs/api.md, "How answers are computed"), owned by the read side: declared here in engine-neutral terms,
 // created by the EventStore adapter (`EventStore.createTables`), written only by the rollup job
-// (./job.ts) and read only through the statements of the compiler (src/stats/sql, and ./sql.ts for the job's own). Their
+// (./write.ts) and read only through the statements of the compiler (src/stats/sql, and ./sql.ts for the job's own). Their
 // measure columns come from the registry (src/stats/measures.ts).
 import { DIMENSIONS, scopeOf, type Dimension } from '../../core/vocabulary.js';
 import type { ColumnSpec, ColumnType, TableSpec } from '../../storage/events/types.js';
