@@ -155,7 +155,7 @@ export const responses = {
   realtime: object({
     generatedAt: integer,
     currentVisitors: integer,
-    pageviewsPerMinute: array(ref('Point')),
+    pageviewsPerMinute: array(object({ t: { type: 'integer', description: 'Minute start, epoch ms' }, value: { type: 'integer', description: 'Pageviews of the minute (never null)' } })),
     topPages: array(ref('RealtimeRow')),
     topReferrers: array(ref('RealtimeRow')),
     topCountries: array(ref('RealtimeRow')),
