@@ -219,7 +219,7 @@ export async function* zipStream(sources: AsyncIterable<ZipSource> | Iterable<Zi
   let count = 0;
   for await (const source of sources) {
     const name = Buffer.from(source.name, 'utf8');
-    const local = Buffer.alloc(30);
+    const local = Buffer.alloc(LOCAL_HEADER);
     local.writeUInt32LE(LOCAL, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(0x0808, 6); // sizes in the data descriptor; names in UTF-8
@@ -230,7 +230,7 @@ export async function* zipStream(sources: AsyncIterable<ZipSource> | Iterable<Zi
     yield local;
     yield name;
     const headerOffset = offset;
-    offset += 30 + name.length;
+    offset += LOCAL_HEADER + name.length;
     let crc = 0;
     let size = 0;
     let compressed = 0;
@@ -258,7 +258,7 @@ export async function* zipStream(sources: AsyncIterable<ZipSource> | Iterable<Zi
     descriptor.writeUInt32LE(size, 12);
     yield descriptor;
     offset += compressed + 16;
-    const entry = Buffer.alloc(46);
+    const entry = Buffer.alloc(CENTRAL_HEADER);
     entry.writeUInt32LE(CENTRAL, 0);
     entry.writeUInt16LE(20, 4);
     entry.writeUInt16LE(20, 6);
@@ -276,7 +276,7 @@ export async function* zipStream(sources: AsyncIterable<ZipSource> | Iterable<Zi
   }
   const directory = Buffer.concat(central);
   yield directory;
-  const end = Buffer.alloc(22);
+  const end = Buffer.alloc(END_OF_DIRECTORY);
   end.writeUInt32LE(EOCD, 0);
   end.writeUInt16LE(count, 8);
   end.writeUInt16LE(count, 10);

@@ -2,16 +2,13 @@
 // upload, and its job waited for until it ends.
 import assert from 'node:assert/strict';
 import { until } from '../alerts/helpers/process.js';
+import { uploadImport as uploadTo } from './import-jobs.js';
 import { ADMIN_TOKEN } from './server.js';
 
 /** Sends a Plausible export (a ZIP, or one CSV) under `name`: the answer and its body. */
-export async function uploadImport(baseUrl: string, siteId: string, body: Uint8Array | string, name: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${baseUrl}/admin/v1/sites/${siteId}/imports?source=plausible&name=${encodeURIComponent(name)}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': name.endsWith('.zip') ? 'application/zip' : 'text/csv' },
-    body: typeof body === 'string' ? body : new Uint8Array(body),
-  });
-  return { status: res.status, body: await res.json() };
+export function uploadImport(baseUrl: string, siteId: string, body: Uint8Array | string, name: string): Promise<{ status: number; body: any }> {
+  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': name.endsWith('.zip') ? 'application/zip' : 'text/csv' };
+  return uploadTo({ url: baseUrl, adminToken: ADMIN_TOKEN }, siteId, body, `source=plausible&name=${encodeURIComponent(name)}`, headers);
 }
 
 /** Uploads a file and waits for its job (`jobTimeoutMs`: a scale-out worker takes queued jobs every 15 s): its listing once done. */

@@ -1,8 +1,11 @@
 // Import jobs through a real server's HTTP API: an upload queued, and its job waited for.
 import type { TestServer } from './server.js';
 
+/** Where uploads go: a test server, or the scale-out proxy with the deployment's admin token. */
+export type UploadTarget = Pick<TestServer, 'url' | 'adminToken'>;
+
 /** POST an upload to a site's imports (`query`: its source and name; the admin API by default). */
-export async function uploadImport(server: TestServer, siteId: string, body: Uint8Array | string, query = 'source=plausible&name=export.zip', headers: Record<string, string> = { authorization: `Bearer ${server.adminToken}` }, prefix = '/admin/v1') {
+export async function uploadImport(server: UploadTarget, siteId: string, body: Uint8Array | string, query = 'source=plausible&name=export.zip', headers: Record<string, string> = { authorization: `Bearer ${server.adminToken}` }, prefix = '/admin/v1') {
   const res = await fetch(`${server.url}${prefix}/sites/${siteId}/imports?${query}`, { method: 'POST', headers: { 'content-type': 'application/zip', ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) });
   return { status: res.status, body: (await res.json()) as any };
 }

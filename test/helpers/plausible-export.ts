@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { zipStream, type ZipSource } from '../../src/imports/zip.js';
 import type { TestServer } from './server.js';
+import { uploadImport } from './import-jobs.js';
 
 export type ExportFiles = Record<string, string>;
 
@@ -56,12 +57,8 @@ export async function zipOf(files: ExportFiles): Promise<Buffer> {
 
 /** The export of `days` uploaded as a site's import through the admin API, and its job run to the end. */
 export async function uploadPlausibleExport(server: TestServer, siteId: string, days: readonly string[]): Promise<void> {
-  const res = await fetch(`${server.url}/admin/v1/sites/${siteId}/imports?source=plausible&name=export.zip`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/zip' },
-    body: new Uint8Array(await zipOf(plausibleExport(days))),
-  });
-  assert.equal(res.status, 202, await res.text());
+  const created = await uploadImport(server, siteId, await zipOf(plausibleExport(days)));
+  assert.equal(created.status, 202, JSON.stringify(created.body));
   await server.ctx.imports.runNow();
   const [job] = (await server.admin('GET', `/sites/${siteId}/imports`)).body.imports;
   assert.equal(job.status, 'done', job.error);

@@ -15,7 +15,6 @@ import {
   funnelKey,
   goalKey,
   IMPORTED_HEADER,
-  type ImportedAnswer,
   type AnswerPeriod,
   type BreakdownAnswer,
   type FunnelAnswer,
@@ -124,8 +123,9 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   const events = readerWithDeadline(ctx);
   const longReads = new PerKeySlots(longReadsPerReader, LONG_READS_WAITING);
   const releases = new WeakMap<FastifyRequest, () => void>();
-  const importedAnswers = new WeakMap<FastifyRequest, ImportedAnswer>();
-  const countedSinceAnswers = new WeakMap<FastifyRequest, string>();
+  // What a successful answer's headers say of its figures (Svc-Imported, Svc-Counted-Since), set as it is read.
+  const figureHeaders = new WeakMap<FastifyRequest, Record<string, string>>();
+  const sayOfFigures = (request: FastifyRequest, name: string, value: string) => figureHeaders.set(request, { ...figureHeaders.get(request), [name]: value });
 
   const guard = (knownRoute: boolean) => async (request: FastifyRequest) => {
     const reader = await mount.authenticate(request);
@@ -149,7 +149,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   function noteCountedSince(request: FastifyRequest, rollup: RollupState | undefined, keys: readonly string[]): void {
     if (!mount.countedSince) return;
     const header = countedSinceHeader(keys.map((key) => [key, countedSince(rollup, key)]));
-    if (header) countedSinceAnswers.set(request, header);
+    if (header) sayOfFigures(request, COUNTED_SINCE_HEADER, header);
   }
 
   /** The planned query, and the site's rollup bookkeeping it was planned with (read once). */
@@ -158,7 +158,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     const q = parseQuery(kind, request.query as RawParams, site, ctx.clock.now(), share?.lockedFilters);
     const rollup = await ctx.meta.getRollupState(rollupKey(ctx.events, site.id));
     const plannedQuery = planQuery(q, await planInputs(events, site, q, rollup));
-    importedAnswers.set(request, plannedQuery.plan.imported);
+    sayOfFigures(request, IMPORTED_HEADER, plannedQuery.plan.imported);
     if (isLongRead(plannedQuery.plan)) {
       const release = await longReads.take(readers.get(request)!.id);
       if (!release) throw apiError('RATE_LIMITED', 'longReads', { limit: longReadsPerReader, waiting: LONG_READS_WAITING, days: RAW_DAYS.default }, { 'retry-after': '1' });
@@ -233,10 +233,8 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     scope.addHook('onSend', async (request, reply) => {
       reply.header('cache-control', 'no-store');
       // Every planned read says what it did with imported aggregates (realtime never reads them).
-      const imported = importedAnswers.get(request);
-      if (imported && reply.statusCode === 200) reply.header(IMPORTED_HEADER, imported);
-      const since = countedSinceAnswers.get(request);
-      if (since && reply.statusCode === 200) reply.header(COUNTED_SINCE_HEADER, since);
+      const said = figureHeaders.get(request);
+      if (said && reply.statusCode === 200) reply.headers(said);
     });
     for (const route of ROUTES.filter((r) => mount.operations.includes(r.operationId))) {
       const handle = handlers[route.operationId];
