@@ -17,12 +17,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { addDays, startOfLocalDay } from '../src/core/localtime.js';
-import { parseQuery, type QueryKind, type RawParams } from '../src/core/query.js';
+import { type QueryKind, type RawParams } from '../src/core/query.js';
 import { exportFileName, exportPlausible } from '../src/imports/export.js';
 import { importPlausible } from '../src/imports/plausible-import.js';
 import { zipStream, type ZipSource } from '../src/imports/zip.js';
-import { planInputs } from '../src/stats/inputs.js';
-import { planQuery } from '../src/stats/planner.js';
+import { planRead, readSourceOf } from '../src/stats/entry.js';
 import { computeBreakdown } from '../src/stats/read/breakdown.js';
 import { computeStats } from '../src/stats/read/stats.js';
 import { rollupKey } from '../src/stats/rollups/key.js';
@@ -120,8 +119,7 @@ async function measure(profile: string, open: () => Promise<EventStore>): Promis
     await rollupSite({ events, meta }, mixed, NOW, {});
 
     const read = async (site: Site, kind: QueryKind, params: RawParams) => {
-      const q = parseQuery(kind, { from: days[0]!, to: days[days.length - 1]!, comparison: 'off', ...params }, site, NOW);
-      const planned = planQuery(q, await planInputs(events, site, q, await meta.getRollupState(rollupKey(events, site.id))));
+      const planned = (await planRead(readSourceOf(events, meta), { kind, params: { from: days[0]!, to: days[days.length - 1]!, comparison: 'off', ...params }, site, now: NOW })).q;
       return kind === 'stats' ? computeStats(events, planned, []) : computeBreakdown(events, planned);
     };
     const questions: Array<[string, QueryKind, RawParams]> = [

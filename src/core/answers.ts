@@ -19,7 +19,8 @@ export interface AnswerPeriod extends AnswerDays {
 export interface Kpi {
   value: number | null;
   prev: number | null;
-  deltaPct: number;
+  /** Null only on a read clipped to the raw window (`raw=clip`) whose compared period lies outside it. */
+  deltaPct: number | null;
 }
 
 export type Stats = Record<Metric, Kpi>;
@@ -168,6 +169,10 @@ export function isImportedAnswer(text: string | null): text is ImportedAnswer {
 
 /** The response header of every planned read (stats, timeseries, breakdown, goals, funnel) that says its ImportedAnswer. */
 export const IMPORTED_HEADER = 'svc-imported';
+
+/** The response header of a read clipped to the raw window (`raw=clip`): `clipped; from=<the day asked>`. */
+export const RAW_WINDOW_HEADER = 'svc-raw-window';
+export const rawWindowHeader = (requestedFrom: string) => `clipped; from=${requestedFrom}`;
 
 /**
  * From which day the figures of each goal or funnel version of a goals or funnel answer are

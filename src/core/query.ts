@@ -15,6 +15,7 @@ import {
   isQueryDimension,
   PROPERTY_KEY_LENGTH,
   PROPERTY_PREFIX,
+  RAW_CLIP,
   type BreakdownInclude,
   type Comparison,
   type QueryDimension,
@@ -56,6 +57,11 @@ export interface Query {
   readonly metric: Metric;
   readonly compare: boolean;
   readonly breakdown: BreakdownParams | null;
+  /**
+   * `raw=clip` (stats, timeseries, breakdown): where the read needs raw events and the period starts
+   * before the raw window, the planner reads the part inside it (`clippedQuery`) instead of refusing.
+   */
+  readonly rawClip: boolean;
 }
 
 export type RawParams = Record<string, string | string[] | undefined>;
@@ -64,6 +70,9 @@ export const BREAKDOWN_LIMIT = { min: 1, max: 1000, default: 100 } as const;
 export const BREAKDOWN_OFFSET_MAX = 1_000_000_000;
 export const SEARCH_MAX_LENGTH = 256;
 const FILTER_VALUE_MAX_LENGTH = 2048;
+
+/** Kinds that take `raw=clip`. */
+const CLIPPABLE: ReadonlySet<QueryKind> = new Set(['stats', 'timeseries', 'breakdown']);
 
 /** Kinds that take the `filter` parameter (goals and funnels refuse it rather than ignore it). */
 const FILTERABLE: Record<QueryKind, boolean> = { stats: true, timeseries: true, breakdown: true, goals: false, funnel: false };
@@ -189,6 +198,9 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
   const compared = comparedPeriod(period, comparison) ?? previousPeriod(period);
   const part = elapsed ? elapsedPart(period, compared, now, site.timezone) : null;
 
+  const raw = single(params, 'raw');
+  if (raw !== undefined && (raw !== RAW_CLIP || !CLIPPABLE.has(kind))) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'raw', values: RAW_CLIP });
+
   let breakdown: BreakdownParams | null = null;
   if (kind === 'breakdown') {
     const dimension = single(params, 'dimension');
@@ -225,5 +237,23 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
     metric,
     compare,
     breakdown,
+    rawClip: raw === RAW_CLIP,
+  });
+}
+
+/**
+ * The query over the days of its period from `from` on (a read clipped to the raw window): compared
+ * with the period of the same length right before (none when not compared), the elapsed part and
+ * the grain following the clipped days as they would for a request of them.
+ */
+export function clippedQuery(q: Query, from: string): Query {
+  const period = { from, to: q.period.to };
+  return Object.freeze({
+    ...q,
+    period: Object.freeze(period),
+    comparison: q.comparison === 'off' ? 'off' : 'previous',
+    previous: Object.freeze(previousPeriod(period)),
+    previousCut: null,
+    grain: grainFor(period),
   });
 }

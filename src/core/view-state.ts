@@ -10,6 +10,7 @@ import {
   isQueryDimension,
   PRESETS,
   PROPERTY_PREFIX,
+  RAW_CLIP,
   type Comparison,
   type Filter,
   type Preset,
@@ -64,15 +65,27 @@ export function parseViewState(search: string | URLSearchParams): ViewState {
   };
 }
 
-/** The period and filters as read API parameters (what every figure of the view is read with). */
-export function queryParams(state: Pick<ViewState, 'period' | 'filters'>, options: { filters?: boolean } = {}): URLSearchParams {
+/** The period and filters as the address says them. */
+function periodAndFilters(state: Pick<ViewState, 'period' | 'filters'>, filters: boolean): URLSearchParams {
   const params = new URLSearchParams();
   if ('preset' in state.period) params.set('period', state.period.preset);
   else {
     params.set('from', state.period.from);
     params.set('to', state.period.to);
   }
-  if (options.filters !== false) for (const f of state.filters) params.append('filter', `${f.dimension}:${f.value}`);
+  if (filters) for (const f of state.filters) params.append('filter', `${f.dimension}:${f.value}`);
+  return params;
+}
+
+/**
+ * The period and filters as read API parameters (what every figure of the view is read with). Under
+ * filters, `raw=clip`: a period reaching past the raw window reads its days inside it (the dashboard
+ * says so in a notice) instead of failing.
+ */
+export function queryParams(state: Pick<ViewState, 'period' | 'filters'>, options: { filters?: boolean } = {}): URLSearchParams {
+  const filters = options.filters !== false;
+  const params = periodAndFilters(state, filters);
+  if (filters && state.filters.length > 0) params.set('raw', RAW_CLIP);
   return params;
 }
 
@@ -90,7 +103,7 @@ export function statsParams(state: Pick<ViewState, 'period' | 'filters' | 'compa
 
 /** The address query of a view ('' for the default view); defaults are left out. */
 export function viewSearch(state: ViewState): string {
-  const params = queryParams(state);
+  const params = periodAndFilters(state, true);
   if ('preset' in state.period && state.period.preset === DEFAULT_PRESET) params.delete('period');
   if (state.metric !== DEFAULT_METRIC) params.set('metric', state.metric);
   if (state.comparison !== DEFAULT_COMPARISON) params.set('comparison', state.comparison);

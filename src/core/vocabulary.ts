@@ -162,6 +162,9 @@ export type SiteStatus = (typeof SITE_STATUSES)[number];
  */
 export const RAW_DAYS = { min: 30, max: 800, default: 30 } as const;
 
+/** `raw=clip`: a read that needs raw events answers the part of its period inside the raw window. */
+export const RAW_CLIP = 'clip';
+
 // ---- Roles (docs/accounts.md) ----------------------------------------------------------------
 //
 // Every role reads the organisation's sites; admin also changes its sites, goals, funnels, alert

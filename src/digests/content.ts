@@ -1,16 +1,11 @@
 // What a digest says: the six KPIs of its period with their change against the previous period, the
 // top 5 pages, referrers and countries, read by the read API's own code (parse, plan, compute), so a
 // digest's figures are the dashboard's; and the mail and webhook bodies that carry them.
-import { parseQuery, type RawParams } from '../core/query.js';
 import { type Metric, METRIC_REGISTRY, METRICS } from '../core/metric-registry.js';
 import type { BreakdownRow, Kpi } from '../core/answers.js';
 import type { Dimension } from '../core/vocabulary.js';
 import type { Site } from '../entities/sites.js';
-import { planInputs } from '../stats/inputs.js';
-import { planQuery } from '../stats/planner.js';
-import { computeBreakdown } from '../stats/read/breakdown.js';
-import { computeStats } from '../stats/read/stats.js';
-import { rollupKey } from '../stats/rollups/key.js';
+import { read, readSourceOf } from '../stats/entry.js';
 import type { EventStore } from '../storage/events/types.js';
 import type { DigestKind } from '../storage/meta/digest-types.js';
 import type { MetaStore } from '../storage/meta/types.js';
@@ -35,16 +30,12 @@ export interface Digest {
 
 /** Reads a digest's figures for a site and a period of its days. */
 export async function readDigest(deps: { events: EventStore; meta: MetaStore }, site: Site, kind: DigestKind, period: { from: string; to: string }, now: number, baseUrl: string): Promise<Digest> {
-  const rollup = await deps.meta.getRollupState(rollupKey(deps.events, site.id));
-  const planned = async (kind: 'stats' | 'breakdown', params: RawParams) => {
-    const q = parseQuery(kind, { from: period.from, to: period.to, ...params }, site, now);
-    return planQuery(q, await planInputs(deps.events, site, q, rollup));
-  };
-  const goals = await deps.meta.listGoals(site.internalId);
-  const kpis = await computeStats(deps.events, await planned('stats', { comparison: 'previous' }), goals);
+  const source = readSourceOf(deps.events, deps.meta);
+  const days = { from: period.from, to: period.to };
+  const kpis = (await read(source, { kind: 'stats', params: { ...days, comparison: 'previous' }, site, now })).stats;
   const top = {} as Digest['top'];
   for (const [dimension] of TOP_DIMENSIONS) {
-    top[dimension] = (await computeBreakdown(deps.events, await planned('breakdown', { dimension, limit: String(TOP_ROWS) }))).rows;
+    top[dimension] = (await read(source, { kind: 'breakdown', params: { ...days, dimension, limit: String(TOP_ROWS) }, site, now })).rows;
   }
   const view = new URLSearchParams({ from: period.from, to: period.to });
   return {
@@ -75,7 +66,7 @@ function formatValue(metric: Metric, value: number | null): string {
 
 /** The change against the previous period: `—` when the previous period has no figure or 0. */
 function formatChange(kpi: Kpi): string {
-  if (kpi.prev === null || kpi.prev === 0 || kpi.value === null) return '—';
+  if (kpi.prev === null || kpi.prev === 0 || kpi.value === null || kpi.deltaPct === null) return '—';
   const sign = kpi.deltaPct > 0 ? '+' : kpi.deltaPct < 0 ? '−' : '±';
   return `${sign}${Math.abs(kpi.deltaPct).toFixed(1)} %`;
 }

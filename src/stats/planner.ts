@@ -24,7 +24,7 @@
 import { addDays } from '../core/localtime.js';
 import { apiError } from '../core/errors.js';
 import { addMonths, firstOfMonth, periodDays, type Period } from '../core/period.js';
-import type { Query } from '../core/query.js';
+import { clippedQuery, type Query } from '../core/query.js';
 import type { ImportedAnswer } from '../core/answers.js';
 import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
 import { RAW_DAYS } from '../core/vocabulary.js';
@@ -98,6 +98,8 @@ export interface Plan {
   readonly previousCut: 'raw' | 'share' | null;
   /** Whether every day of the compared period is computable: a comparison needs them all. */
   readonly previousComplete: boolean;
+  /** On a read clipped to the raw window (`raw=clip`), the first day the request asked for; else null. */
+  readonly clippedFrom: string | null;
   /**
    * How many days of raw events or session rows the request reads at most: the span's days from
    * either that can hold data (inside the raw window, up to today). Past the default raw window it
@@ -124,7 +126,8 @@ export interface PlannedQuery extends Query {
   readonly plan: Plan;
 }
 
-export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
+export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
+  let q = asked;
   if (q.kind === 'timeseries') {
     if (!metricTakesFilters(q.metric, q.filters)) {
       throw apiError('METRIC_NOT_FILTERABLE', 'metric', { metric: q.metric });
@@ -137,9 +140,17 @@ export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
   const windowStart = rawWindowStart(q.today, inputs.rawDays);
   // Raw events are kept `rawDays` days: the period must start inside that window and, reaching into
   // the future or not, last at most that many days (docs/api.md: the period is then limited to them).
-  if (rawOnlyByFilters(q) && (q.period.from < windowStart || periodDays(q.period) > inputs.rawDays)) {
-    const reason = hasPagePattern(q) ? 'pagePattern' : q.filters.length === 1 && hasPropertyNone(q) ? 'propertyNone' : 'filters';
-    throw apiError('RAW_WINDOW_EXCEEDED', reason, { days: inputs.rawDays });
+  let clippedFrom: string | null = null;
+  const exceeds = (p: Period) => p.from < windowStart || periodDays(p) > inputs.rawDays;
+  if (rawOnlyByFilters(asked) && exceeds(asked.period)) {
+    // `raw=clip` reads the period's days inside the window, where it starts before it and has any there.
+    const inside = { from: windowStart, to: asked.period.to };
+    if (!asked.rawClip || asked.period.from >= windowStart || inside.from > inside.to || exceeds(inside)) {
+      const reason = hasPagePattern(asked) ? 'pagePattern' : asked.filters.length === 1 && hasPropertyNone(asked) ? 'propertyNone' : 'filters';
+      throw apiError('RAW_WINDOW_EXCEEDED', reason, { days: inputs.rawDays });
+    }
+    clippedFrom = asked.period.from;
+    q = clippedQuery(asked, windowStart);
   }
   const path = needsRawEvents(q) ? ('raw' as const) : ('rollup' as const);
   const bounds: Bounds = {
@@ -165,6 +176,7 @@ export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
       span,
       detailDaysRead: daysHoldingData(span.sessions, windowStart, q.today) + daysHoldingData(span.raw, windowStart, q.today),
       previousCut: q.previousCut && (keptRaw(bounds, q.previousCut.day) ? 'raw' : 'share'),
+      clippedFrom,
       previousComplete: compared && previous.firstComputable === q.previous.from,
       breakdownMonths: q.kind === 'breakdown' && period.rollup ? splitMonths(period.rollup) : null,
       importedMonths: q.kind === 'breakdown' && period.imported ? splitMonths(keptDays(q.period, bounds.retentionStart)) : null,

@@ -8,15 +8,13 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/core/clock.js';
-import { parseQuery, type RawParams } from '../../src/core/query.js';
+import { type RawParams } from '../../src/core/query.js';
 import { importPlausible, WriteInterrupted } from '../../src/imports/plausible-import.js';
 import { ImportService } from '../../src/imports/service.js';
 import { sql } from '../../src/sql/sql.js';
-import { planInputs } from '../../src/stats/inputs.js';
-import { planQuery } from '../../src/stats/planner.js';
+import { planRead, readSourceOf } from '../../src/stats/entry.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';
 import { computeStats } from '../../src/stats/read/stats.js';
-import { rollupKey } from '../../src/stats/rollups/key.js';
 import { createRollupTables } from '../../src/stats/rollups/write.js';
 import type { EventStore } from '../../src/storage/events/types.js';
 import { openMetaStores } from '../../src/storage/meta/open.js';
@@ -45,8 +43,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`a replacing import that fails 
     const org = await meta.createOrg('o', 0);
     const site = await meta.createSite(org.id, { domain: 'example.com', name: 'e', timezone: 'UTC', retentionMonths: null, rawDays: 30, honorGpc: true }, 'isite', 0);
     const planned = async (kind: 'stats' | 'breakdown', params: RawParams) => {
-      const q = parseQuery(kind, { comparison: 'off', from: DAYS[0], to: DAYS.at(-1), ...params }, site, NOW);
-      return planQuery(q, await planInputs(events, site, q, await meta.getRollupState(rollupKey(events, site.id))));
+      return (await planRead(readSourceOf(events, meta), { kind, params: { comparison: 'off', from: DAYS[0], to: DAYS.at(-1), ...params }, site, now: NOW })).q;
     };
     const figures = async () => ({
       stats: await computeStats(events, await planned('stats', {}), []),

@@ -8,16 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { startOfLocalDay } from '../../src/core/localtime.js';
-import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
+import { type QueryKind, type RawParams } from '../../src/core/query.js';
 import { importPlausible, ImportRefused, removeImport } from '../../src/imports/plausible-import.js';
 import { MAX_COMPRESSION_RATIO } from '../../src/imports/zip.js';
-import { planInputs } from '../../src/stats/inputs.js';
-import { planQuery } from '../../src/stats/planner.js';
+import { planRead, readSourceOf } from '../../src/stats/entry.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';
 import { computeGoals } from '../../src/stats/read/goals.js';
 import { computeStats } from '../../src/stats/read/stats.js';
 import { computeTimeseries } from '../../src/stats/read/timeseries.js';
-import { rollupKey } from '../../src/stats/rollups/key.js';
 import { createRollupTables } from '../../src/stats/rollups/write.js';
 import { rollupSite } from '../../src/stats/rollups/run.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
@@ -46,8 +44,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`a Plausible export read into i
     await events.append(dataset({ seed: 7, siteId: site.id, days: [COLLECTED_DAY], dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 20, visitorsPerDay: 15, timeZone: TZ }));
     await rollupSite({ events, meta }, site, NOW, {});
     const planned = async (kind: QueryKind, params: RawParams) => {
-      const q = parseQuery(kind, { comparison: 'off', ...params }, site, NOW);
-      return planQuery(q, await planInputs(events, site, q, await meta.getRollupState(rollupKey(events, site.id))));
+      return (await planRead(readSourceOf(events, meta), { kind, params: { comparison: 'off', ...params }, site, now: NOW })).q;
     };
     const stats = async (params: RawParams) => computeStats(events, await planned('stats', params), goals);
     const breakdown = async (dimension: string, params: RawParams = {}) =>

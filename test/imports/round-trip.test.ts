@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ManualClock } from '../../src/core/clock.js';
 import { addDays, startOfLocalDay } from '../../src/core/localtime.js';
-import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
+import { type QueryKind, type RawParams } from '../../src/core/query.js';
 import { DIMENSIONS } from '../../src/core/vocabulary.js';
 import { METRICS } from '../../src/core/metric-registry.js';
 import type { Site } from '../../src/entities/sites.js';
@@ -20,8 +20,7 @@ import { exportPlausible } from '../../src/imports/export.js';
 import { importPlausible } from '../../src/imports/plausible-import.js';
 import { csvRecords } from '../../src/imports/csv.js';
 import { isZipFile, openZipEntry, readZipDirectory } from '../../src/imports/zip.js';
-import { planInputs } from '../../src/stats/inputs.js';
-import { planQuery } from '../../src/stats/planner.js';
+import { planRead, readSourceOf } from '../../src/stats/entry.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';
 import { computeStats } from '../../src/stats/read/stats.js';
 import { computeTimeseries } from '../../src/stats/read/timeseries.js';
@@ -74,8 +73,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`an export imported into a fres
     assert.deepEqual([report.skippedRows, report.skippedDays, report.days], [0, [], { from: FIRST, to: LAST }]);
 
     const planned = async (site: Site, kind: QueryKind, params: RawParams) => {
-      const q = parseQuery(kind, { comparison: 'off', ...params }, site, NOW);
-      return planQuery(q, await planInputs(events, site, q, await meta.getRollupState(rollupKey(events, site.id))));
+      return (await planRead(readSourceOf(events, meta), { kind, params: { comparison: 'off', ...params }, site, now: NOW })).q;
     };
     const periods: RawParams[] = [{ from: FIRST, to: LAST }, { from: addDays(FIRST, 17), to: addDays(FIRST, 47) }, { from: addDays(LAST, -6), to: LAST }, { from: addDays(LAST, -2), to: LAST }];
     let compared = 0;

@@ -361,3 +361,34 @@ test("a settlement answers the rollup path's raw days without a filter, where it
   const wider = { ...settlement, days: { from: '2026-03-19', to: '2026-03-20' } };
   assert.equal(settled('stats', { period: 'year' }, '2026-03-19', wider).period.settled, wider, 'its first day rolled up since');
 });
+
+test('raw=clip: a raw read past the window reads the period from the window on, compared with the days right before', () => {
+  const twoFilters = ['country:FR', 'page:/'];
+  // [kind, params, rawDays, the period read, the compared period, whether it is complete]
+  const cases: Array<[QueryKind, RawParams, number, string, string, boolean]> = [
+    ['stats', { period: '90d', filter: twoFilters }, 30, '2026-02-19..2026-03-20', '2026-01-20..2026-02-18', false],
+    ['stats', { period: 'year', filter: twoFilters }, 60, '2026-01-20..2026-03-20', '2025-11-21..2026-01-19', false],
+    ['stats', { period: '90d', filter: twoFilters, comparison: 'year' }, 30, '2026-02-19..2026-03-20', '2026-01-20..2026-02-18', false],
+    ['breakdown', { period: 'last_month', dimension: 'page', filter: 'country:FR' }, 30, '2026-02-19..2026-02-28', '2026-02-09..2026-02-18', false],
+    ['timeseries', { from: '2026-01-01', to: '2026-03-20', filter: twoFilters, compare: 'true' }, 30, '2026-02-19..2026-03-20', '2026-01-20..2026-02-18', false],
+  ];
+  for (const [kind, params, rawDays, read, compared, complete] of cases) {
+    const q = plan(kind, { ...params, raw: 'clip' }, '2026-03-19', null, rawDays);
+    const label = JSON.stringify(params);
+    assert.equal(`${q.period.from}..${q.period.to}`, read, label);
+    assert.equal(`${q.previous.from}..${q.previous.to}`, compared, label);
+    assert.equal(q.plan.previousComplete, complete, label);
+    assert.equal(q.plan.clippedFrom, parseQuery(kind, params, SITE, NOW).period.from, label);
+    assert.equal(q.grain, 'day', label);
+    assert.equal(q.plan.period.firstComputable, q.period.from, label);
+  }
+  // Within the window, or without raw=clip, nothing changes.
+  assert.equal(plan('stats', { period: '7d', filter: twoFilters, raw: 'clip' }).plan.clippedFrom, null);
+  assert.equal(plan('stats', { period: 'year', raw: 'clip' }).plan.clippedFrom, null, 'a rollup read is never clipped');
+  assert.equal(errorCode(() => plan('stats', { period: '90d', filter: twoFilters })), 'RAW_WINDOW_EXCEEDED');
+  // No day of the period inside the window: refused as before.
+  assert.equal(errorCode(() => plan('stats', { from: '2025-01-01', to: '2025-01-31', filter: twoFilters, raw: 'clip' })), 'RAW_WINDOW_EXCEEDED');
+  // raw takes one value, on the kinds that read filters.
+  assert.equal(errorCode(() => plan('stats', { period: '7d', raw: 'all' })), 'INVALID_PARAMS');
+  assert.equal(errorCode(() => plan('goals', { period: '7d', raw: 'clip' })), 'INVALID_PARAMS');
+});

@@ -283,6 +283,37 @@ describe('/v1 read API', () => {
     // Within the raw window, two filters and a crossed breakdown are answered.
     assert.equal((await get(sitePath('/stats?period=30d&filter=page:/&filter=country:FR'))).status, 200);
     assert.equal((await get(sitePath('/breakdown?dimension=page&period=30d&filter=country:FR'))).status, 200);
+    // raw=clip: the part of the period inside the raw window (2026-02-19 on), the day asked for in a
+    // header, figures as a request of those days would read them, no change where the compared days lie outside.
+    const window = { from: '2026-02-19', to: TODAY };
+    for (const [rest, days] of [
+      ['/stats?period=90d&filter=page:/&filter=country:DE', '/stats?from=2026-02-19&to=2026-03-20&filter=page:/&filter=country:DE&comparison=off'],
+      ['/timeseries?period=90d&filter=page:/&filter=country:DE&compare=true', '/timeseries?from=2026-02-19&to=2026-03-20&filter=page:/&filter=country:DE'],
+      ['/breakdown?dimension=page&period=90d&filter=country:DE', '/breakdown?dimension=page&from=2026-02-19&to=2026-03-20&filter=country:DE'],
+    ] as const) {
+      const clipped = await get(sitePath(`${rest}&raw=clip`));
+      assert.equal(clipped.status, 200, rest);
+      assert.equal(clipped.headers.get('svc-raw-window'), 'clipped; from=2025-12-21', rest);
+      assert.deepEqual([clipped.body.period.from, clipped.body.period.to], [window.from, window.to], rest);
+      assert.equal(clipped.body.period.grain, 'day', rest);
+      const plain = await get(sitePath(days));
+      assert.equal(plain.headers.get('svc-raw-window'), null);
+      if (rest.startsWith('/stats')) {
+        for (const [metric, kpi] of Object.entries(clipped.body.stats as Record<string, { value: unknown; prev: unknown; deltaPct: unknown }>)) {
+          assert.equal(kpi.value, plain.body.stats[metric].value, metric);
+          if (kpi.value !== null) assert.deepEqual([kpi.prev, kpi.deltaPct], [null, null], `${metric}: the compared days lie outside the window`);
+        }
+        assert.ok(clipped.body.stats.visitors.value > 0);
+      } else if (rest.startsWith('/timeseries')) {
+        assert.deepEqual(clipped.body.points, plain.body.points);
+        assert.equal(clipped.body.prev, undefined, 'no previous points outside the window');
+      } else assert.deepEqual(clipped.body.rows, plain.body.rows);
+    }
+    // Inside the window nothing is clipped; before it entirely, refused as without raw=clip; other values refused.
+    assert.equal((await get(sitePath('/stats?period=7d&filter=page:/&filter=country:DE&raw=clip'))).headers.get('svc-raw-window'), null);
+    assert.equal((await get(sitePath('/stats?from=2026-01-01&to=2026-01-31&filter=page:/&filter=country:DE&raw=clip'))).body.error.code, 'RAW_WINDOW_EXCEEDED');
+    assert.equal((await get(sitePath('/stats?period=90d&filter=page:/&filter=country:DE&raw=yes'))).body.error.code, 'INVALID_PARAMS');
+    assert.equal((await get(sitePath('/goals?period=90d&raw=clip'))).body.error.code, 'INVALID_PARAMS');
     // In stats, a KPI that does not take the filter is null rather than an error.
     const filtered = await get(sitePath(`/stats?period=yesterday&filter=page:/pricing`));
     assert.deepEqual(filtered.body.stats.sessions, { value: null, prev: null, deltaPct: 0 });

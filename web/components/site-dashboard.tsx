@@ -13,9 +13,10 @@ import { PeriodPicker } from './period-picker.js';
 import { Shortcuts } from './shortcuts.js';
 import { useViewState } from '../lib/address.js';
 import { downloadText } from '../lib/download.js';
+import { formatDay } from '../lib/format.js';
 import { useRead } from '../lib/read.js';
 import { readTimeseries, seriesCsv } from '../lib/series.js';
-import { importedAnswer, readSite } from '../lib/site.js';
+import { clippedToRawWindow, importedAnswer, readSite } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
 import type { SiteRead } from '../../src/core/app-paths.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
@@ -44,6 +45,8 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
   const seriesRead = timeseriesRead(view, state.metric, state.comparison);
   const series = useRead(() => readWith(withImported(site.id, seriesRead, readTimeseries(site.id, view, state.metric, state.comparison)), state.comparison), `${key}|${state.metric}|${state.comparison}`);
   const leftOut = stats.data?.imported === 'excluded' || series.data?.imported === 'excluded';
+  // Under filters that need single events, a period reaching past the site's raw window is read from its first day inside it.
+  const clippedFrom = stats.data && !stats.loading && clippedToRawWindow(site.id, statsRead) ? stats.data.period.from : null;
   const goalSettings = roleAtLeast(site.role, 'admin') ? `/sites/${encodeURIComponent(site.id)}/settings#goals` : undefined;
   const goalsView = goalsRead(state);
   const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), goalsView.params!.toString());
@@ -83,6 +86,12 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
         <FilterMenu siteId={site.id} state={state} onApply={onFilter} />
         <FilterChips filters={state.filters} onRemove={(dimension) => go(withoutFilter(state, dimension))} emptyFocusId="period" />
       </div>
+      {clippedFrom && (
+        <p class="note" role="note" data-note="raw-window">
+          Figures under these filters count from {formatDay(clippedFrom)}: they need single events, which this site keeps for a limited time.{' '}
+          {roleAtLeast(site.role, 'admin') && <a href={`/sites/${encodeURIComponent(site.id)}/settings#general`}>Keep single events longer</a>}
+        </p>
+      )}
       {leftOut && (
         <p class="note" role="note">
           Imported history is left out of some of these figures: daily totals from another tool cannot answer this view (hours, or these filters together).

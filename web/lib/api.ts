@@ -3,7 +3,7 @@
 // a page can show as it is, and whose reason (the catalogue's name of the refusal) a page branches on.
 import { REASON_HEADER, type ApiError as Refusal, type ErrorCode, type ErrorReason } from '../../src/core/errors.js';
 import { loginPath } from '../../src/core/next-path.js';
-import { COUNTED_SINCE_HEADER, IMPORTED_HEADER } from '../../src/core/answers.js';
+import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, RAW_WINDOW_HEADER } from '../../src/core/answers.js';
 
 /** A code of the server's catalogue, or the dashboard's own for no answer or one without the envelope. */
 export type FailureCode = ErrorCode | 'NETWORK' | `HTTP_${number}`;
@@ -54,10 +54,11 @@ let renewing: Promise<boolean> | undefined;
 
 /**
  * The headers that say more of a read's figures than its body (src/core/answers.ts): whether
- * they include imported days (what the dashboard's note says), and from which day goals and funnel
- * versions are counted (their `Counted since` label).
+ * they include imported days (what the dashboard's note says), from which day goals and funnel
+ * versions are counted (their `Counted since` label), and whether a filtered read was clipped to
+ * the raw window (the dashboard's notice).
  */
-const FIGURE_HEADERS = [IMPORTED_HEADER, COUNTED_SINCE_HEADER] as const;
+const FIGURE_HEADERS = [IMPORTED_HEADER, COUNTED_SINCE_HEADER, RAW_WINDOW_HEADER] as const;
 export type FigureHeader = (typeof FIGURE_HEADERS)[number];
 
 /** The figure headers of the latest answer to each path read that carried any. */

@@ -82,7 +82,7 @@ export interface KpiChange {
  */
 export function kpiChange(metric: Metric, kpi: Kpi, locale?: string): KpiChange | null {
   if (kpi.value === null) return null;
-  if (kpi.prev === null || kpi.prev === 0) return { text: '—', good: null };
+  if (kpi.prev === null || kpi.prev === 0 || kpi.deltaPct === null) return { text: '—', good: null };
   const ratio = METRIC_REGISTRY[metric].format === 'ratio';
   // The points are rounded as they are written, so that a change written 0 pp is coloured as none.
   const change = ratio ? Math.round((kpi.value - kpi.prev) * 1000) / 10 : kpi.deltaPct;

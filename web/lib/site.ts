@@ -5,7 +5,7 @@ import { askEarly, readPath } from './early.js';
 import { readableError } from './read-errors.js';
 import { apiError } from '../../src/core/errors.js';
 import { SESSION_PATH, SITES_PATH, sitePath, type SiteRead } from '../../src/core/app-paths.js';
-import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, isImportedAnswer, parseCountedSince, type ImportedAnswer } from '../../src/core/answers.js';
+import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, isImportedAnswer, RAW_WINDOW_HEADER, parseCountedSince, type ImportedAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
 
 /** The site among those the user can see; SITE_NOT_FOUND (as the server says it) when it is not one of them. */
@@ -39,6 +39,11 @@ export async function readSite<T>(siteId: string, read: SiteRead): Promise<T> {
 export function importedAnswer(siteId: string, read: SiteRead): ImportedAnswer | undefined {
   const said = figureHeaderOf(sitePath(siteId, read), IMPORTED_HEADER) ?? null;
   return isImportedAnswer(said) ? said : undefined;
+}
+
+/** Whether a read of the site was clipped to its raw window (its `Svc-Raw-Window` header). */
+export function clippedToRawWindow(siteId: string, read: SiteRead): boolean {
+  return figureHeaderOf(sitePath(siteId, read), RAW_WINDOW_HEADER) !== undefined;
 }
 
 /**

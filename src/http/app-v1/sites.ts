@@ -17,12 +17,9 @@ import { afterParam, recentEventsOf, snippetOf } from '../admin/installation-rou
 import { TIME_ZONES } from '../admin/org-routes.js';
 import type { Installation, SiteRow } from '../../core/management.js';
 import type { PropertyKeysAnswer } from '../../core/answers.js';
-import { parseQuery, type RawParams } from '../../core/query.js';
-import { planInputs } from '../../stats/inputs.js';
-import { planQuery } from '../../stats/planner.js';
-import { computePropertyKeys } from '../../stats/read/properties.js';
-import { rollupKey } from '../../stats/rollups/key.js';
-import { readerWithDeadline } from '../v1/index.js';
+import type { RawParams } from '../../core/query.js';
+import { answers, planRead } from '../../stats/entry.js';
+import { readSource } from '../v1/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -81,10 +78,8 @@ export async function siteListRoutes(app: FastifyInstance, ctx: AppContext, shar
   // the read API takes them; no filter: the keys of every event).
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/properties', { config: { shareable: true } }, async (request): Promise<PropertyKeysAnswer> => {
     const site = request.headers[SHARE_ACCESS_HEADER] === undefined ? await memberSite(request, request.params.siteId) : await sharedSite(request, request.params.siteId);
-    const q = parseQuery('goals', request.query as RawParams, site, ctx.clock.now());
-    const events = readerWithDeadline(ctx);
-    const planned = planQuery(q, await planInputs(events, site, q, await ctx.meta.getRollupState(rollupKey(ctx.events, site.id))));
-    return { period: { from: q.period.from, to: q.period.to }, keys: await computePropertyKeys(events, planned) };
+    const source = readSource(ctx);
+    return answers.properties(source, await planRead(source, { kind: 'goals', params: request.query as RawParams, site, now: ctx.clock.now() }));
   });
 
   // Whether the site holds an event yet, its tracker tag and its recent collection outcomes (as

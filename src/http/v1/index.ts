@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import type { Site } from '../../entities/sites.js';
 import { apiError } from '../../core/errors.js';
 import { isValidTimeZone } from '../../core/localtime.js';
-import { parseQuery, type Query, type QueryKind, type RawParams } from '../../core/query.js';
+import type { QueryKind, RawParams } from '../../core/query.js';
 import { RAW_DAYS } from '../../core/vocabulary.js';
 import {
   COUNTED_SINCE_HEADER,
@@ -15,7 +15,8 @@ import {
   funnelKey,
   goalKey,
   IMPORTED_HEADER,
-  type AnswerPeriod,
+  RAW_WINDOW_HEADER,
+  rawWindowHeader,
   type BreakdownAnswer,
   type FunnelAnswer,
   type FunnelSummary,
@@ -24,23 +25,17 @@ import {
   type StatsAnswer,
   type TimeseriesAnswer,
 } from '../../core/answers.js';
-import { planInputs } from '../../stats/inputs.js';
 import { sharingReads } from '../../stats/shared-reads.js';
 import { holdSums } from '../../stats/held-sums.js';
-import { isLongRead, planQuery, type PlannedQuery } from '../../stats/planner.js';
-import { computeBreakdown } from '../../stats/read/breakdown.js';
-import { computeFunnel } from '../../stats/read/funnels.js';
-import { computeGoals } from '../../stats/read/goals.js';
+import { isLongRead } from '../../stats/planner.js';
+import { answers, planRead, readSourceOf, type PlannedRead, type ReadSource } from '../../stats/entry.js';
 import { computeRealtime } from '../../stats/read/realtime.js';
-import { computeStats } from '../../stats/read/stats.js';
-import { computeTimeseries } from '../../stats/read/timeseries.js';
 import { apiKeyFrom } from '../auth/api-key.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import { PerKeySlots } from '../../core/per-key-slots.js';
 import type { EventReader } from '../../storage/events/types.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
 import { countedSince } from '../../stats/rollups/coverage.js';
-import { rollupKey } from '../../stats/rollups/key.js';
 import { openApiDocument } from '../openapi.js';
 
 /** Long reads of one reader that wait for a slot (a dashboard reads about a dozen panels at once); one more is refused. */
@@ -48,10 +43,6 @@ const LONG_READS_WAITING = 32;
 
 /** Every method Node's parser accepts, so that each one reaches the /v1 guard: the key is checked first, then 405 with `allow: GET`. */
 const ALL_METHODS = METHODS as HTTPMethods[];
-
-function periodOut(q: Query): AnswerPeriod {
-  return { from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz };
-}
 
 const sharedReaders = new WeakMap<AppContext, EventReader>();
 
@@ -77,6 +68,11 @@ export function readerWithDeadline(ctx: AppContext): EventReader {
     sharedReaders.set(ctx, reader);
   }
   return reader;
+}
+
+/** What the statistics reads of both mounts read: the event store under its deadline, a site's rollup bookkeeping and goals. */
+export function readSource(ctx: AppContext): ReadSource {
+  return readSourceOf(ctx.events, ctx.meta, readerWithDeadline(ctx));
 }
 
 /** Who reads: the organisations whose sites it sees. */
@@ -120,7 +116,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   const readers = new WeakMap<FastifyRequest, Reader>();
   // Every read statement runs under the deadline; long raw reads are counted per reader before they start.
   const { longReadsPerReader } = ctx.config.reads;
-  const events = readerWithDeadline(ctx);
+  const source = readSource(ctx);
   const longReads = new PerKeySlots(longReadsPerReader, LONG_READS_WAITING);
   const releases = new WeakMap<FastifyRequest, () => void>();
   // What a successful answer's headers say of its figures (Svc-Imported, Svc-Counted-Since), set as it is read.
@@ -152,19 +148,18 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     if (header) sayOfFigures(request, COUNTED_SINCE_HEADER, header);
   }
 
-  /** The planned query, and the site's rollup bookkeeping it was planned with (read once). */
-  async function planned(kind: QueryKind, request: FastifyRequest, site: Site): Promise<{ q: PlannedQuery; rollup: RollupState | undefined }> {
-    const share = readers.get(request)!.share;
-    const q = parseQuery(kind, request.query as RawParams, site, ctx.clock.now(), share?.lockedFilters);
-    const rollup = await ctx.meta.getRollupState(rollupKey(ctx.events, site.id));
-    const plannedQuery = planQuery(q, await planInputs(events, site, q, rollup));
-    sayOfFigures(request, IMPORTED_HEADER, plannedQuery.plan.imported);
-    if (isLongRead(plannedQuery.plan)) {
-      const release = await longReads.take(readers.get(request)!.id);
+  /** The request planned (./src/stats/entry.ts), once the reader holds a slot where the plan is a long read. */
+  async function planned(kind: QueryKind, request: FastifyRequest, site: Site): Promise<PlannedRead> {
+    const reader = readers.get(request)!;
+    const read = await planRead(source, { kind, params: request.query as RawParams, site, now: ctx.clock.now(), lockedFilters: reader.share?.lockedFilters });
+    sayOfFigures(request, IMPORTED_HEADER, read.q.plan.imported);
+    if (read.q.plan.clippedFrom !== null) sayOfFigures(request, RAW_WINDOW_HEADER, rawWindowHeader(read.q.plan.clippedFrom));
+    if (isLongRead(read.q.plan)) {
+      const release = await longReads.take(reader.id);
       if (!release) throw apiError('RATE_LIMITED', 'longReads', { limit: longReadsPerReader, waiting: LONG_READS_WAITING, days: RAW_DAYS.default }, { 'retry-after': '1' });
       releases.set(request, release);
     }
-    return { q: plannedQuery, rollup };
+    return read;
   }
 
   const handlers: Record<OperationId, Handler> = {
@@ -175,32 +170,25 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
       };
     },
     async stats(request, reader): Promise<StatsAnswer> {
-      const site = await siteFor(request, reader);
-      const { q } = await planned('stats', request, site);
-      return { period: periodOut(q), stats: await computeStats(events, q, await ctx.meta.listGoals(site.internalId)) };
+      return answers.stats(source, await planned('stats', request, await siteFor(request, reader)));
     },
     async timeseries(request, reader): Promise<TimeseriesAnswer> {
-      const site = await siteFor(request, reader);
-      const { q } = await planned('timeseries', request, site);
-      const { points, prev } = await computeTimeseries(events, q, await ctx.meta.listGoals(site.internalId));
-      return { period: periodOut(q), grain: q.grain, tz: q.tz, points, ...(prev ? { prev } : {}) };
+      return answers.timeseries(source, await planned('timeseries', request, await siteFor(request, reader)));
     },
     async breakdown(request, reader): Promise<BreakdownAnswer> {
-      const site = await siteFor(request, reader);
-      const { q } = await planned('breakdown', request, site);
-      return { period: periodOut(q), dimension: q.breakdown!.dimension, ...(await computeBreakdown(events, q)) };
+      return answers.breakdown(source, await planned('breakdown', request, await siteFor(request, reader)));
     },
     async realtime(request, reader): Promise<Realtime> {
       const site = await siteFor(request, reader);
       if (!isValidTimeZone(site.timezone)) throw apiError('INVALID_TIMEZONE', 'site');
-      return computeRealtime(events, site.id, site.timezone, ctx.clock.now());
+      return computeRealtime(source.events, site.id, site.timezone, ctx.clock.now());
     },
     async goals(request, reader): Promise<GoalsAnswer> {
       const site = await siteFor(request, reader);
-      const { q, rollup } = await planned('goals', request, site);
-      const goals = await computeGoals(events, q, await ctx.meta.listGoals(site.internalId));
-      noteCountedSince(request, rollup, goals.map((g) => goalKey(g.goalId)));
-      return { period: { from: q.period.from, to: q.period.to }, goals };
+      const read = await planned('goals', request, site);
+      const answer = await answers.goals(source, read);
+      noteCountedSince(request, read.rollup, answer.goals.map((g) => goalKey(g.goalId)));
+      return answer;
     },
     async funnels(request, reader): Promise<{ funnels: FunnelSummary[] }> {
       const site = await siteFor(request, reader);
@@ -213,19 +201,15 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
       if (version !== undefined && (typeof version !== 'string' || !/^-?\d+$/.test(version))) {
         throw apiError('INVALID_PARAMS', 'integer', { name: 'version' });
       }
-      const { q, rollup } = await planned('funnel', request, site);
+      const read = await planned('funnel', request, site);
       const funnel = /^\d{1,9}$/.test(funnelId)
         ? // Any integer outside 1..current (however large) selects the current version (docs/api.md).
           await ctx.meta.getFunnel(site.internalId, Number(funnelId), version === undefined ? undefined : Number(version))
         : undefined;
       if (!funnel) throw apiError('NOT_FOUND', 'funnel');
-      const reading = await computeFunnel(events, q, funnel);
-      noteCountedSince(request, rollup, [funnelKey(funnel.id, funnel.version)]);
-      return {
-        period: { from: q.period.from, to: q.period.to },
-        funnel: { id: funnel.id, name: funnel.name, version: funnel.version, windowMinutes: funnel.windowMinutes },
-        ...reading,
-      };
+      const answer = await answers.funnel(source, read, funnel);
+      noteCountedSince(request, read.rollup, [funnelKey(funnel.id, funnel.version)]);
+      return answer;
     },
   };
 

@@ -4,7 +4,7 @@
 import type { ErrorCode } from '../../core/errors.js';
 import { FIRST_DAY, LAST_DAY } from '../../core/period.js';
 import { BREAKDOWN_LIMIT, BREAKDOWN_OFFSET_MAX, SEARCH_MAX_LENGTH } from '../../core/query.js';
-import { BREAKDOWN_INCLUDES, COMPARISONS, CURRENCY_CODE, DIMENSIONS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX } from '../../core/vocabulary.js';
+import { BREAKDOWN_INCLUDES, COMPARISONS, CURRENCY_CODE, DIMENSIONS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX, RAW_CLIP } from '../../core/vocabulary.js';
 import { METRICS } from '../../core/metric-registry.js';
 
 type Schema = Record<string, unknown>;
@@ -65,7 +65,7 @@ export const schemas = {
   Kpi: object({
     value: nullable('number'),
     prev: { ...nullable('number'), description: 'Value over the previous period of the same length; null when not computable' },
-    deltaPct: { type: 'number', description: 'Percent change, 1 decimal; 0 when either side is null' },
+    deltaPct: { ...nullable('number'), description: 'Percent change, 1 decimal; 0 when either side is null; null only under raw=clip when the compared period lies outside the raw window' },
   }),
   Point: object({ t: { type: 'integer', description: 'Bucket start, epoch ms' }, value: nullable('number') }),
   BreakdownRow: object(
@@ -205,6 +205,13 @@ const filter: ParameterDoc = {
   schema: string,
 };
 
+const rawClip: ParameterDoc = {
+  name: 'raw',
+  in: 'query',
+  description: `${RAW_CLIP}: where the read needs raw events and the period starts before the raw window, answer the part inside it (header Svc-Raw-Window) instead of 400 RAW_WINDOW_EXCEEDED`,
+  schema: { type: 'string', enum: [RAW_CLIP] },
+};
+
 export interface RouteDoc {
   operationId: keyof typeof responses;
   path: string;
@@ -224,6 +231,7 @@ export const ROUTES: RouteDoc[] = [
       { name: 'elapsed', in: 'query', description: 'true compares a period containing today with the same elapsed part of the compared period', schema: { type: 'string', enum: ['true', 'false'] } },
       ...periodParams,
       filter,
+      rawClip,
     ],
   },
   {
@@ -237,6 +245,7 @@ export const ROUTES: RouteDoc[] = [
       comparison,
       ...periodParams,
       filter,
+      rawClip,
     ],
   },
   {
@@ -257,6 +266,7 @@ export const ROUTES: RouteDoc[] = [
       },
       ...periodParams,
       filter,
+      rawClip,
     ],
   },
   { operationId: 'realtime', path: '/v1/sites/:siteId/realtime', summary: 'Last 5 and 30 minutes', parameters: [siteId] },

@@ -49,9 +49,9 @@ export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: 
   const out = new Map<string, Measures>();
   // What a reader holds of a settlement answers visitors alone too, from the events since its cut
   // (the same statements as every measure's, which the stats of a dashboard's load share).
-  const held = (read: DaySources) => read.settled !== null && heldSumsOf(events)?.takes(read.settled.rows) === true;
-  const sessions = need.sessions ?? true;
-  for (const r of await readDaily(events, days, (read) => dailyMeasureStatements(events.dialect, q, read, sessions || held(read), need.parts))) {
+  const held = days.settled !== null && heldSumsOf(events)?.takes(days.settled.rows) === true;
+  const statements = dailyMeasureStatements(events.dialect, q, days, (need.sessions ?? true) || held, need.parts);
+  for (const r of await readDaily(events, days.settled, statements)) {
     const day = String(r.b);
     const m = measuresOf(TRAFFIC_MEASURES, r);
     const before = out.get(day);
@@ -61,20 +61,20 @@ export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: 
 }
 
 /**
- * Every row of a daily read's statements (`statementsOf` the days), run at once. Where its settlement
- * no longer held (`settlementHeld`), the days are read again without it, and only the statements
- * that differ run again. A settlement's part (../held-sums.ts) is added up by the engine, or, by a
- * reader that holds sums, from what the reader holds (or fills now) and the rows since the cut
+ * Every row of a daily read's statements, run at once. Where its settlement no longer held
+ * (`settlementHeld`), the days are read from its `unsettled` statements instead, and only those
+ * that differ run. A settlement's part (../held-sums.ts) is added up by the engine, or, by a reader
+ * that holds sums, from what the reader holds (or fills now) and the rows since the cut
  * (`holdAfterCheck`); a part the reader declined is read without the settlement.
  */
-async function readDaily(events: EventReader, days: DaySources, statementsOf: (days: DaySources) => DailyStatements): Promise<Array<Record<string, unknown>>> {
+async function readDaily(events: EventReader, settlement: Settlement | null, statements: DailyStatements): Promise<Array<Record<string, unknown>>> {
   type Rows = Array<Record<string, unknown>>;
-  const { sources, check, settled } = statementsOf(days);
-  const cache = settled && heldSumsOf(events);
-  const held = cache && cache.takes(days.settled!.rows) ? settled : undefined;
-  if (held && cache!.declined(held.key)) return readDaily(events, { ...days, settled: null }, statementsOf);
-  const found = held && cache!.get(held.key);
+  const { sources, check, settled, unsettled } = statements;
   const ask = (s: Sql) => events.query<Record<string, unknown>>(s);
+  const cache = settled && heldSumsOf(events);
+  const held = cache && cache.takes(settlement!.rows) ? settled : undefined;
+  if (held && cache!.declined(held.key)) return (await Promise.all(unsettled!.map(ask))).flat();
+  const found = held && cache!.get(held.key);
   const [checked, counted, open, recent, ...rows] = await Promise.all([
     check && ask(check),
     held && !found ? ask(held.settled) : null,
@@ -83,13 +83,12 @@ async function readDaily(events: EventReader, days: DaySources, statementsOf: (d
     ...sources.map(ask),
     ...(settled && !held ? [ask(settled.whole)] : []),
   ]);
-  const holds = !checked || settlementHeld(days.settled!, checked);
+  const holds = !checked || settlementHeld(settlement!, checked);
   if (holds && !held) return (rows as Rows[]).flat();
   const sums = held && holdAfterCheck(cache!, held, holds, found, () => Held.of(held, counted!, open));
   if (sums) return [...(rows as Rows[]).flat(), ...sums.plus(recent!)];
   const ran = new Map(sources.map((s, i) => [statementKey(s), rows[i]!]));
-  const again = statementsOf({ ...days, settled: null }).sources;
-  return (await Promise.all(again.map((s) => ran.get(statementKey(s)) ?? ask(s)))).flat();
+  return (await Promise.all(unsettled!.map((s) => ran.get(statementKey(s)) ?? ask(s)))).flat();
 }
 
 /**
@@ -137,7 +136,7 @@ export function sumDays(days: Map<string, Measures>, from: string, to: string): 
 /** Per-day conversions of each goal, from the same sources as `dailyMeasures`. */
 export async function dailyGoals(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[], parts: DayParts | null = null): Promise<Map<string, Map<number, GoalCounts>>> {
   const out = new Map<string, Map<number, GoalCounts>>();
-  for (const r of await readDaily(events, days, (read) => dailyGoalStatements(events.dialect, q.siteId, read, goals, parts))) {
+  for (const r of await readDaily(events, days.settled, dailyGoalStatements(events.dialect, q.siteId, days, goals, parts))) {
     const b = String(r.b);
     let day = out.get(b);
     if (!day) out.set(b, (day = new Map()));

@@ -11,8 +11,9 @@ import { GOAL_MEASURES, measuresOf, metricValue, TRAFFIC_MEASURES, type GoalCoun
 import type { PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
 
-function kpi(value: number | null, prev: number | null): Kpi {
-  return { value, prev, deltaPct: deltaPct(value, prev) };
+/** A figure and its change; `uncompared` (a read clipped to the raw window, its compared period outside it) has no change. */
+function kpi(value: number | null, prev: number | null, uncompared = false): Kpi {
+  return { value, prev, deltaPct: uncompared ? null : deltaPct(value, prev) };
 }
 
 /** Whole-day figures in proportion to a share of the day, as whole numbers. */
@@ -66,12 +67,13 @@ export async function computeStats(events: EventReader, q: PlannedQuery, goals: 
   const before = sumDays(previousDays, q.previous.from, q.previous.to);
   const goalsNow = sumGoal(goalDays, q.period.from, q.period.to);
   const goalsBefore = sumGoal(previousGoalDays, q.previous.from, q.previous.to);
+  const uncompared = plan.clippedFrom !== null && !previous;
   const pick = (metric: Metric): Kpi => {
     if (!metricTakesFilters(metric, q.filters)) return kpi(null, null);
     const c = METRIC_REGISTRY[metric].computation;
-    if (c.kind !== 'goals') return kpi(current ? metricValue(c, now) : null, previous ? metricValue(c, before) : null);
+    if (c.kind !== 'goals') return kpi(current ? metricValue(c, now) : null, previous ? metricValue(c, before) : null, uncompared);
     if (goals.length === 0) return kpi(null, null);
-    return kpi(current ? goalsNow[c.measure] : null, previous ? goalsBefore[c.measure] : null);
+    return kpi(current ? goalsNow[c.measure] : null, previous ? goalsBefore[c.measure] : null, uncompared);
   };
   return Object.fromEntries(METRICS.map((metric) => [metric, pick(metric)])) as Stats;
 }

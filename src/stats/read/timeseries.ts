@@ -55,6 +55,8 @@ async function hourPoints(events: EventReader, q: PlannedQuery, period: Period, 
 export async function computeTimeseries(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<{ points: Point[]; prev: Point[] | null }> {
   const series = (period: Period, days: DaySources) =>
     q.grain === 'hour' ? hourPoints(events, q, period, days) : dayPoints(events, q, period, days, goals);
-  const [points, prev] = await Promise.all([series(q.period, q.plan.period), q.compare ? series(q.previous, q.plan.previous) : Promise.resolve(null)]);
+  // A read clipped to the raw window has no previous points where its compared period lies outside it.
+  const compared = q.compare && (q.plan.clippedFrom === null || q.plan.previousComplete);
+  const [points, prev] = await Promise.all([series(q.period, q.plan.period), compared ? series(q.previous, q.plan.previous) : Promise.resolve(null)]);
   return { points, prev };
 }

@@ -56,13 +56,16 @@ function fewRowsSelect(d: Dialect, from: Sql, parts: DayParts | null, keys: read
 
 /**
  * The statements of a daily read, one per source; with a settlement, `check` tells whether it still
- * holds (`settlementCheckStatement`).
+ * holds (`settlementCheckStatement`), and `unsettled` reads the same days without it, for when it no
+ * longer does: both are built here, so that a read compiles once and only runs after.
  */
 export interface DailyStatements {
   readonly sources: Sql[];
   readonly check: Sql | null;
   /** With a settlement: its part, added up by the engine or held (../held-sums.ts). */
   readonly settled?: SettledPart;
+  /** With a settlement: every source of the same days read from raw events instead. */
+  readonly unsettled?: Sql[];
 }
 
 /**
@@ -87,7 +90,12 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
   // Visitors alone are one pass over raw events, cheaper than the settled rows and open sessions
   // added up by the engine (a reader that holds their sums asks for every measure: ../read/days.ts).
   if (days.raw && days.settled && sessions) {
-    return { sources: statements, check: settlementCheckStatement(d, q.siteId, days.settled), settled: settledMeasuresPart(d, q.siteId, days.raw, days.settled) };
+    return {
+      sources: statements,
+      check: settlementCheckStatement(d, q.siteId, days.settled),
+      settled: settledMeasuresPart(d, q.siteId, days.raw, days.settled),
+      unsettled: dailyMeasureStatements(d, q, { ...days, settled: null }, sessions, parts).sources,
+    };
   }
   if (days.raw) {
     const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
@@ -118,7 +126,12 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
   const rest = goals.filter((g) => !counted.includes(g));
   if (rest.length > 0) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, rest), ['goal_id', ...GOAL_COLUMNS]));
   if (counted.length === 0) return { sources: statements, check: null };
-  return { sources: statements, check: settlementCheckStatement(d, siteId, days.settled!), settled: settledGoalsPart(d, siteId, days.raw, days.settled!, counted) };
+  return {
+    sources: statements,
+    check: settlementCheckStatement(d, siteId, days.settled!),
+    settled: settledGoalsPart(d, siteId, days.raw, days.settled!, counted),
+    unsettled: dailyGoalStatements(d, siteId, { ...days, settled: null }, goals, parts).sources,
+  };
 }
 
 /**

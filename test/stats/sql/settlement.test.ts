@@ -64,6 +64,11 @@ for (const { name, d } of DIALECTS) {
       assert.equal(part.cut, SETTLEMENT.cut);
       assert.deepEqual(checked(part.open!.rows).params, ['s', SETTLEMENT.openFrom, SETTLEMENT.cut]);
       for (const s of [part.settled, part.recent, part.whole]) checked(s);
+      // The fallback, compiled with the rest: the same days without the settlement, the raw day from raw events.
+      const unsettled = dailyMeasureStatements(d, q, { ...q.plan.period, settled: null }, true);
+      assert.deepEqual(read.unsettled, unsettled.sources);
+      assert.equal(unsettled.sources.length, 2);
+      assert.equal(unsettled.check, null);
       // Visitors alone: one pass over raw events, no settled part.
       const visitors = dailyMeasureStatements(d, q, q.plan.period, false);
       assert.equal(visitors.settled, undefined);
@@ -77,6 +82,8 @@ for (const { name, d } of DIALECTS) {
       assert.ok(checked(read.sources[1]!).params.includes('^/buy/[^/]*$'));
       assert.ok(!read.sources[1]!.params.includes('Signup'));
       assert.ok(checked(read.settled!.recent).params.includes('Signup'));
+      assert.equal(read.unsettled!.length, 2, 'the fallback: rollups, and raw events for every goal');
+      assert.ok(checked(read.unsettled![1]!).params.includes('Signup'));
       assert.deepEqual(dailyGoalStatements(d, 's', q.plan.period, []), { sources: [], check: null });
     });
 

@@ -1,0 +1,102 @@
+// The one entry of every statistics read: the read API (/v1), the dashboard's mount (/app/v1) and
+// its shared links, and the digests all come through here. A read goes one way: parse (the Query,
+// ../core/query.ts) → the plan's inputs (./inputs.ts) → plan (pure, ./planner.ts) → run and shape
+// by kind (./read/*). The caller may act between plan and run (the HTTP routes wait for a long
+// read's slot there), which is why planning and running are two calls.
+import type { Goal } from '../entities/goals.js';
+import type { FunnelVersion } from '../entities/goals.js';
+import type { Site } from '../entities/sites.js';
+import { parseQuery, type Query, type QueryKind, type RawParams } from '../core/query.js';
+import type { AnswerPeriod, BreakdownAnswer, FunnelAnswer, GoalsAnswer, PropertyKeysAnswer, StatsAnswer, TimeseriesAnswer } from '../core/answers.js';
+import type { EventReader, EventStore } from '../storage/events/types.js';
+import type { MetaStore, RollupState } from '../storage/meta/types.js';
+import { rollupKey } from './rollups/key.js';
+import { planInputs } from './inputs.js';
+import { planQuery, type PlannedQuery } from './planner.js';
+import { computeBreakdown } from './read/breakdown.js';
+import { computeFunnel } from './read/funnels.js';
+import { computeGoals } from './read/goals.js';
+import { computePropertyKeys } from './read/properties.js';
+import { computeStats } from './read/stats.js';
+import { computeTimeseries } from './read/timeseries.js';
+
+/** What a read is asked of: the event store as reads see it, a site's rollup bookkeeping and its goals. */
+export interface ReadSource {
+  readonly events: EventReader;
+  rollupState(site: Site): Promise<RollupState | undefined>;
+  goals(site: Site): Promise<readonly Goal[]>;
+}
+
+/** The read source of an event store and the metadata beside it, reading through `reader` (the store itself, or the store under a deadline). */
+export function readSourceOf(store: EventStore, meta: Pick<MetaStore, 'getRollupState' | 'listGoals'>, reader: EventReader = store): ReadSource {
+  return {
+    events: reader,
+    rollupState: (site) => meta.getRollupState(rollupKey(store, site.id)),
+    goals: (site) => meta.listGoals(site.internalId),
+  };
+}
+
+/** A request of a kind, as the client sent it. */
+export interface ReadRequest {
+  readonly kind: QueryKind;
+  readonly params: RawParams;
+  readonly site: Site;
+  /** The request's clock (ms since the epoch). */
+  readonly now: number;
+  /** A shared link's filters, applied to every read and not removable by the request. */
+  readonly lockedFilters?: readonly string[];
+}
+
+/** A planned read: the query and its plan, with the site and the rollup bookkeeping it was planned with (read once). */
+export interface PlannedRead {
+  readonly q: PlannedQuery;
+  readonly site: Site;
+  readonly rollup: RollupState | undefined;
+}
+
+/** Parses, gathers the plan's inputs (the only statements before the run) and plans. */
+export async function planRead(source: ReadSource, request: ReadRequest): Promise<PlannedRead> {
+  const { site } = request;
+  const q = parseQuery(request.kind, request.params, site, request.now, request.lockedFilters);
+  const rollup = await source.rollupState(site);
+  return { q: planQuery(q, await planInputs(source.events, site, q, rollup)), site, rollup };
+}
+
+const periodOut = (q: Query): AnswerPeriod => ({ from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz });
+const daysOut = (q: Query) => ({ from: q.period.from, to: q.period.to });
+
+/** Runs a planned read and shapes its answer, one function per kind. */
+export const answers = {
+  async stats(source: ReadSource, { q, site }: PlannedRead): Promise<StatsAnswer> {
+    return { period: periodOut(q), stats: await computeStats(source.events, q, await source.goals(site)) };
+  },
+  async timeseries(source: ReadSource, { q, site }: PlannedRead): Promise<TimeseriesAnswer> {
+    const { points, prev } = await computeTimeseries(source.events, q, await source.goals(site));
+    return { period: periodOut(q), grain: q.grain, tz: q.tz, points, ...(prev ? { prev } : {}) };
+  },
+  async breakdown(source: ReadSource, { q }: PlannedRead): Promise<BreakdownAnswer> {
+    return { period: periodOut(q), dimension: q.breakdown!.dimension, ...(await computeBreakdown(source.events, q)) };
+  },
+  async goals(source: ReadSource, { q, site }: PlannedRead): Promise<GoalsAnswer> {
+    return { period: daysOut(q), goals: await computeGoals(source.events, q, await source.goals(site)) };
+  },
+  async properties(source: ReadSource, { q }: PlannedRead): Promise<PropertyKeysAnswer> {
+    return { period: daysOut(q), keys: await computePropertyKeys(source.events, q) };
+  },
+  async funnel(source: ReadSource, { q }: PlannedRead, funnel: FunnelVersion): Promise<FunnelAnswer> {
+    return {
+      period: daysOut(q),
+      funnel: { id: funnel.id, name: funnel.name, version: funnel.version, windowMinutes: funnel.windowMinutes },
+      ...(await computeFunnel(source.events, q, funnel)),
+    };
+  },
+};
+
+/** Plans and answers a read in one call, for callers with nothing to do in between (the digests). */
+export async function read<K extends 'stats' | 'breakdown' | 'timeseries' | 'goals'>(
+  source: ReadSource,
+  request: ReadRequest & { kind: K },
+): Promise<Awaited<ReturnType<(typeof answers)[K]>>> {
+  const planned = await planRead(source, request);
+  return (await answers[request.kind](source, planned)) as Awaited<ReturnType<(typeof answers)[K]>>;
+}
