@@ -54,9 +54,9 @@ describe('view state', () => {
 
   test('one filter per dimension: adding replaces, removing keeps the others in order', () => {
     let state = parseViewState('filter=country:FR&filter=device:mobile');
-    state = withFilter(state, 'country', 'DE');
+    state = withFilter(state, { dimension: 'country', value: 'DE' });
     assert.deepEqual(state.filters, [{ dimension: 'country', value: 'DE' }, { dimension: 'device', value: 'mobile' }]);
-    state = withFilter(state, 'browser', 'Firefox');
+    state = withFilter(state, { dimension: 'browser', value: 'Firefox' });
     assert.deepEqual(withoutFilter(state, 'country').filters.map((f) => f.dimension), ['device', 'browser']);
     assert.deepEqual(parseViewState('filter=country:FR&filter=country:DE').filters, [{ dimension: 'country', value: 'DE' }]);
     assert.equal(viewSearch(withMetric(withPeriod(state, { preset: '7d' }), 'bounceRate')), '?period=7d&filter=country%3ADE&filter=device%3Amobile&filter=browser%3AFirefox&metric=bounceRate');
