@@ -248,12 +248,20 @@ describe('filter operators in the Filter dialog', () => {
     }
   });
 
-  test('`contains` applies the typed text, listing the values it matches; the chip quotes it', async () => {
+  test('`(none)` is picked with `is not` only; `contains` applies the typed text, listing the values it matches; the chip quotes it', async () => {
     const { context, page } = await signedIn();
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
     await filled(page);
     await page.getByRole('button', { name: 'Filter', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a filter' });
+    // `(none)` is worth excluding: picked with `is not` alone.
+    await dialog.getByLabel('Dimension').selectOption({ label: 'Referrer' });
+    const none = dialog.getByRole('option', { name: /\(none\)/ });
+    await none.waitFor();
+    assert.equal(await none.getAttribute('aria-disabled'), 'true');
+    assert.equal(await none.getAttribute('title'), '(none) is no filter with “is”');
+    await dialog.getByLabel('Operator').selectOption({ label: 'is not' });
+    assert.equal(await none.getAttribute('aria-disabled'), null);
     await dialog.getByLabel('Dimension').selectOption({ label: 'Browser' });
     await dialog.getByLabel('Operator').selectOption({ label: 'contains' });
     const apply = dialog.getByRole('button', { name: 'Apply' });

@@ -133,7 +133,7 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
                     role={text ? undefined : 'option'}
                     aria-selected={text ? undefined : i === active}
                     aria-disabled={off || undefined}
-                    title={off ? `${row.key} names no single value: not a filter` : undefined}
+                    title={off ? `${row.key} is no filter with “${OPERATOR_LABELS[operator]}”` : undefined}
                     // The focus stays in the search field, where the arrow keys and Enter work.
                     onMouseDown={(event) => event.preventDefault()}
                     onClick={() => !text && !off && setActive(i)}
