@@ -46,9 +46,10 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
   const values = useRead(() => readBreakdown(siteId, view, dimension, page), [siteId, view, dimension, page.search].join('|'));
   const read = values.loading ? [] : (values.data?.rows ?? []);
   const rows = matchedByName(dimension) ? rowsNamed(dimension, read, search, VALUES_SHOWN) : read;
-  const text = operator === 'contains';
-  const chosen = text ? undefined : rows[active];
-  const value = text ? typed.trim() : chosen?.key;
+  // `contains` takes the typed text itself: the values listed only show what it matches.
+  const freeText = operator === 'contains';
+  const chosen = freeText ? undefined : rows[active];
+  const value = freeText ? typed.trim() : chosen?.key;
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
@@ -92,22 +93,22 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
           <SelectField<FilterOperator> label="Operator" value={operator} onValue={setOperator} options={operatorsOf(dimension).map((o) => [o, OPERATOR_LABELS[o]])} />
         </div>
         <div class="field">
-          <label for="filter-value">{text ? 'Text' : 'Value'}</label>
+          <label for="filter-value">{freeText ? 'Text' : 'Value'}</label>
           <input
             id="filter-value"
             type="text"
-            role={text ? undefined : 'combobox'}
+            role={freeText ? undefined : 'combobox'}
             autoComplete="off"
             spellcheck={false}
             maxLength={CONTAINS_TEXT_LENGTH.max}
-            aria-autocomplete={text ? undefined : 'list'}
-            aria-expanded={text ? undefined : rows.length > 0}
-            aria-controls={text ? undefined : 'filter-values'}
+            aria-autocomplete={freeText ? undefined : 'list'}
+            aria-expanded={freeText ? undefined : rows.length > 0}
+            aria-controls={freeText ? undefined : 'filter-values'}
             aria-activedescendant={chosen ? `filter-value-${active}` : undefined}
             value={typed}
             onInput={(event) => setTyped(event.currentTarget.value)}
             onKeyDown={(event) => {
-              const step = text ? 0 : event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
+              const step = freeText ? 0 : event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
               if (!step) return;
               event.preventDefault();
               setActive(move(active, step));
@@ -123,20 +124,20 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
           ) : rows.length === 0 ? (
             <p class="muted empty">{search ? `No ${label} matches “${search}”.` : 'No data for this period.'}</p>
           ) : (
-            <ul id="filter-values" role={text ? undefined : 'listbox'} aria-label={text && search ? `Values of ${label} that contain “${search}”` : `Values of ${label}`}>
+            <ul id="filter-values" role={freeText ? undefined : 'listbox'} aria-label={freeText && search ? `Values of ${label} that contain “${search}”` : `Values of ${label}`}>
               {rows.map((row, i) => {
-                const off = !text && !pickable(row.key, operator);
+                const off = !freeText && !pickable(row.key, operator);
                 return (
                   <li
                     key={row.key}
                     id={`filter-value-${i}`}
-                    role={text ? undefined : 'option'}
-                    aria-selected={text ? undefined : i === active}
+                    role={freeText ? undefined : 'option'}
+                    aria-selected={freeText ? undefined : i === active}
                     aria-disabled={off || undefined}
                     title={off ? `${row.key} is no filter with “${OPERATOR_LABELS[operator]}”` : undefined}
                     // The focus stays in the search field, where the arrow keys and Enter work.
                     onMouseDown={(event) => event.preventDefault()}
-                    onClick={() => !text && !off && setActive(i)}
+                    onClick={() => !freeText && !off && setActive(i)}
                   >
                     <span class="value-key">{keyLabel(dimension, row.key)}</span> <span class="muted">{formatCount(row.visitors)}</span>
                   </li>
