@@ -1,16 +1,20 @@
 // The site dashboard's view as its address carries it, with the read API's own parameters: `period`
-// (a preset) or `from` + `to` (site-local days), `filter` (repeated, `<dimension>:<value>`) and
-// `metric` (the chart's), `comparison` (what the figures are compared with). A view is a link: parsing an address and writing it back gives the same
-// view, and the figures are read with the same parameters.
+// (a preset) or `from` + `to` (site-local days), `filter` (repeated, `<dimension>:<value>`, `!:` for
+// is not, `~:` for contains), `metric` (the chart's) and `comparison` (what the figures are compared
+// with). A view is a link: parsing an address and writing it back gives the same view, and the
+// figures are read with the same parameters.
 import { pagePatternIsLiteral } from './patterns.js';
 import {
   DEFAULT_COMPARISON,
   DEFAULT_PRESET,
+  filterParam,
   isComparison,
   isQueryDimension,
+  makeFilter,
   PRESETS,
   PROPERTY_PREFIX,
   RAW_CLIP,
+  splitFilterParam,
   type Comparison,
   type Filter,
   type Preset,
@@ -48,11 +52,10 @@ export function parseViewState(search: string | URLSearchParams): ViewState {
     from !== null && to !== null && DAY.test(from) && DAY.test(to) ? { from, to } : { preset: isPreset(preset) ? preset : DEFAULT_PRESET };
   let filters: Filter[] = [];
   for (const text of query.getAll('filter')) {
-    const colon = text.indexOf(':');
-    const dimension = text.slice(0, colon);
-    const value = text.slice(colon + 1);
-    if (colon > 0 && value !== '' && isQueryDimension(dimension)) {
-      filters = withFilter({ period, filters, metric: DEFAULT_METRIC, comparison: DEFAULT_COMPARISON }, dimension, value).filters;
+    const parts = splitFilterParam(text);
+    if (parts && parts.value !== '' && isQueryDimension(parts.dimension)) {
+      const filter = makeFilter(parts.dimension, parts.operator, parts.value);
+      filters = withFilter({ period, filters, metric: DEFAULT_METRIC, comparison: DEFAULT_COMPARISON }, filter).filters;
     }
   }
   const metric = query.get('metric');
@@ -73,7 +76,7 @@ function periodAndFilters(state: Pick<ViewState, 'period' | 'filters'>, filters:
     params.set('from', state.period.from);
     params.set('to', state.period.to);
   }
-  if (filters) for (const f of state.filters) params.append('filter', `${f.dimension}:${f.value}`);
+  if (filters) for (const f of state.filters) params.append('filter', filterParam(f));
   return params;
 }
 
@@ -111,12 +114,12 @@ export function viewSearch(state: ViewState): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/** The view with a filter on `dimension` (replacing one on the same dimension: the API takes one value per dimension). */
-export function withFilter(state: ViewState, dimension: QueryDimension, value: string): ViewState {
-  const at = state.filters.findIndex((f) => f.dimension === dimension);
+/** The view with `filter` (replacing one on the same dimension: the API takes one filter per dimension). */
+export function withFilter(state: ViewState, filter: Filter): ViewState {
+  const at = state.filters.findIndex((f) => f.dimension === filter.dimension);
   const filters = [...state.filters];
-  if (at === -1) filters.push({ dimension, value });
-  else filters[at] = { dimension, value };
+  if (at === -1) filters.push(filter);
+  else filters[at] = filter;
   return { ...state, filters };
 }
 

@@ -106,16 +106,50 @@ export function clientValue(text: string | null): string | null {
   return text === NONE_KEY || text === OTHER_KEY ? `[${text.slice(1, -1)}]` : text;
 }
 
-/** One `filter` parameter: `<dimension>:<value>`. */
+/**
+ * How a filter compares a dimension's value, each written as the separator between the dimension and
+ * the value of a `filter` parameter: `is` the value (`<dimension>:<value>`), `is_not` (`!:`, every
+ * other value, `(none)` included) and `contains` (`~:`, the text anywhere in the value, whatever its
+ * case, matched literally).
+ */
+export const FILTER_OPERATORS = { is: ':', is_not: '!:', contains: '~:' } as const;
+export type FilterOperator = keyof typeof FILTER_OPERATORS;
+
+/** The length of a `contains` filter's text. */
+export const CONTAINS_TEXT_LENGTH = { min: 1, max: 256 } as const;
+
+/** One `filter` parameter: `<dimension><separator><value>` (FILTER_OPERATORS). */
 export interface Filter {
   readonly dimension: QueryDimension;
   readonly value: string;
+  /** How the value is compared; absent for `is`. */
+  readonly operator?: Exclude<FilterOperator, 'is'>;
   /**
    * The value is a page pattern (`*`, `**`; docs/api.md, Goals' syntax), matched as goals match
    * pages: only a shared link's lock on `page` holds one (the read API's own filters are exact).
    */
   readonly pattern?: true;
 }
+
+/**
+ * A `filter` parameter's parts, split at its first `:`: the operator is `is_not` or `contains` when
+ * the text before it ends with `!` or `~`. Undefined without a `:`; the dimension is not checked.
+ */
+export function splitFilterParam(text: string): { dimension: string; operator: FilterOperator; value: string } | undefined {
+  const colon = text.indexOf(':');
+  if (colon < 0) return undefined;
+  const mark = text[colon - 1];
+  const operator: FilterOperator = mark === '!' ? 'is_not' : mark === '~' ? 'contains' : 'is';
+  return { dimension: text.slice(0, operator === 'is' ? colon : colon - 1), operator, value: text.slice(colon + 1) };
+}
+
+/** A filter from its parts, `is` written as no operator (one spelling for each filter). */
+export function makeFilter(dimension: QueryDimension, operator: FilterOperator, value: string): Filter {
+  return operator === 'is' ? { dimension, value } : { dimension, value, operator };
+}
+
+/** A filter as a `filter` parameter, the inverse of splitFilterParam. */
+export const filterParam = (filter: Filter): string => `${filter.dimension}${FILTER_OPERATORS[filter.operator ?? 'is']}${filter.value}`;
 
 /** What a breakdown adds to its rows on request (`include=`), and the dimension each applies to. */
 export const BREAKDOWN_INCLUDES = { scrollDepth: 'page' } as const satisfies Record<string, Dimension>;

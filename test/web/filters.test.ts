@@ -206,3 +206,90 @@ describe('filters and tiles', () => {
     await context.close();
   });
 });
+
+describe('filter operators in the Filter dialog', () => {
+  /** The `filter` parameters of the next breakdown read the dashboard sends. */
+  const nextReadFilters = (page: Page) =>
+    page.waitForRequest((request) => request.url().includes('/breakdown?')).then((request) => new URL(request.url()).searchParams.getAll('filter'));
+
+  test('a country found by its name, `is not`: the chip names it, the address and the reads keep its code', async () => {
+    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      const { context, page } = await signedIn(viewport);
+      await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+      await filled(page);
+      await page.getByRole('button', { name: 'Filter', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add a filter' });
+      await dialog.getByLabel('Dimension').selectOption({ label: 'Country' });
+      // Countries are names and codes, never a text to contain.
+      assert.deepEqual(await dialog.getByLabel('Operator').locator('option').allTextContents(), ['is', 'is not']);
+      await dialog.getByLabel('Operator').selectOption({ label: 'is not' });
+      const value = dialog.getByRole('combobox', { name: 'Value' });
+      const options = dialog.getByRole('listbox').getByRole('option');
+      for (const typed of ['Germany', 'ger']) {
+        await value.fill(typed);
+        await page.waitForFunction(() => {
+          const keys = Array.from(document.querySelectorAll('li[role="option"] .value-key'), (k) => k.textContent);
+          return keys.length === 1 && keys[0] === 'Germany';
+        });
+      }
+      await checkPage(page, `filter-country-by-name-${name}`);
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await options.first().getAttribute('aria-selected'), 'true');
+      const sent = nextReadFilters(page);
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'country!:DE');
+      assert.match(page.url(), /filter=country%21%3ADE/);
+      assert.deepEqual(await sent, ['country!:DE']);
+      const chip = page.locator('.chip');
+      assert.equal((await chip.locator('span').textContent())?.trim(), 'Country is not Germany');
+      await page.getByRole('button', { name: 'Remove filter country' }).waitFor();
+      await checkPage(page, `filter-is-not-chip-${name}`);
+      await context.close();
+    }
+  });
+
+  test('`(none)` is picked with `is not` only; `contains` applies the typed text, listing the values it matches; the chip quotes it', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+    await filled(page);
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a filter' });
+    // `(none)` is worth excluding: picked with `is not` alone.
+    await dialog.getByLabel('Dimension').selectOption({ label: 'Referrer' });
+    const none = dialog.getByRole('option', { name: /\(none\)/ });
+    await none.waitFor();
+    assert.equal(await none.getAttribute('aria-disabled'), 'true');
+    assert.equal(await none.getAttribute('title'), '(none) is no filter with “is”');
+    await dialog.getByLabel('Operator').selectOption({ label: 'is not' });
+    assert.equal(await none.getAttribute('aria-disabled'), null);
+    await dialog.getByLabel('Dimension').selectOption({ label: 'Browser' });
+    await dialog.getByLabel('Operator').selectOption({ label: 'contains' });
+    const apply = dialog.getByRole('button', { name: 'Apply' });
+    assert.equal(await apply.isDisabled(), true);
+    await dialog.getByRole('textbox', { name: 'Text' }).fill('fire');
+    await dialog.getByRole('list', { name: 'Values of browser that contain “fire”' }).waitFor();
+    assert.deepEqual(await dialog.locator('.value-key').allTextContents(), ['Firefox']);
+    await checkPage(page, 'filter-contains-desktop');
+    await apply.click();
+    await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'browser~:fire');
+    await page.getByText('Browser contains “fire”').waitFor();
+    await context.close();
+  });
+
+  test('on a phone, the chip of a row clicked far down the page is in view', async () => {
+    const { context, page } = await signedIn(PHONE);
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+    await filled(page);
+    const firefox = page.locator('[data-panel="devices"]').getByRole('button', { name: 'Firefox' });
+    await firefox.scrollIntoViewIfNeeded();
+    await firefox.click();
+    await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'browser:Firefox');
+    const chip = page.locator('.chip', { hasText: 'Browser is Firefox' });
+    await chip.waitFor();
+    assert.ok((await page.evaluate(() => window.scrollY)) > PHONE.height, 'the row is more than a screen down');
+    const box = (await chip.boundingBox())!;
+    assert.ok(box.y >= 0 && box.y + box.height <= PHONE.height, `the chip is at ${box.y}..${box.y + box.height}`);
+    await checkPage(page, 'filter-chip-sticky-phone');
+    await context.close();
+  });
+});

@@ -10,7 +10,10 @@ import { timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-status.js';
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
 import { changeIsGood, METRIC_REGISTRY, METRICS } from '../../src/core/metric-registry.js';
-import type { Filter } from '../../src/core/vocabulary.js';
+import { FILTER_OPERATORS, filterParam, splitFilterParam, type Filter } from '../../src/core/vocabulary.js';
+import { filterValueLabel, keyLabel, OPERATOR_LABELS } from '../../web/lib/labels.js';
+import { matchedByName, rowsNamed, valuesPage } from '../../web/lib/value-search.js';
+import type { BreakdownRow } from '../../src/core/answers.js';
 import { parseCsv } from '../helpers/csv.js';
 
 describe('csv', () => {
@@ -55,9 +58,9 @@ describe('view state', () => {
 
   test('one filter per dimension: adding replaces, removing keeps the others in order', () => {
     let state = parseViewState('filter=country:FR&filter=device:mobile');
-    state = withFilter(state, 'country', 'DE');
+    state = withFilter(state, { dimension: 'country', value: 'DE' });
     assert.deepEqual(state.filters, [{ dimension: 'country', value: 'DE' }, { dimension: 'device', value: 'mobile' }]);
-    state = withFilter(state, 'browser', 'Firefox');
+    state = withFilter(state, { dimension: 'browser', value: 'Firefox' });
     assert.deepEqual(withoutFilter(state, 'country').filters.map((f) => f.dimension), ['device', 'browser']);
     assert.deepEqual(parseViewState('filter=country:FR&filter=country:DE').filters, [{ dimension: 'country', value: 'DE' }]);
     assert.equal(viewSearch(withMetric(withPeriod(state, { preset: '7d' }), 'bounceRate')), '?period=7d&filter=country%3ADE&filter=device%3Amobile&filter=browser%3AFirefox&metric=bounceRate');
@@ -73,6 +76,69 @@ describe('view state', () => {
     assert.deepEqual(goalFilters({ kind: 'page', pattern: '/thanks' }), [{ dimension: 'page', value: '/thanks' }]);
     assert.equal(goalFilters({ kind: 'page', pattern: '/blog/*' }), undefined);
     assert.equal(goalFilters({ kind: 'page', pattern: '/docs/**/intro' }), undefined);
+  });
+});
+
+describe('filter operators', () => {
+  test('each operator is written with its separator and read back from it, in the address too', () => {
+    assert.deepEqual(FILTER_OPERATORS, { is: ':', is_not: '!:', contains: '~:' });
+    assert.deepEqual(OPERATOR_LABELS, { is: 'is', is_not: 'is not', contains: 'contains' });
+    const filters: Filter[] = [
+      { dimension: 'country', value: 'DE', operator: 'is_not' },
+      { dimension: 'page', value: '/a:b!:c', operator: 'contains' },
+      { dimension: 'prop.plan', value: 'pro' },
+      { dimension: 'referrer', value: '(none)', operator: 'is_not' },
+    ];
+    assert.deepEqual(filters.map(filterParam), ['country!:DE', 'page~:/a:b!:c', 'prop.plan:pro', 'referrer!:(none)']);
+    for (const f of filters) assert.deepEqual(splitFilterParam(filterParam(f)), { dimension: f.dimension, operator: f.operator ?? 'is', value: f.value });
+    const search = '?filter=country%21%3ADE&filter=page%7E%3A%2Fa%3Ab%21%3Ac&filter=prop.plan%3Apro&filter=referrer%21%3A%28none%29';
+    const state = parseViewState(search);
+    assert.deepEqual(state.filters, filters);
+    assert.equal(viewSearch(state), search);
+    assert.equal(splitFilterParam('nocolon'), undefined);
+    // One filter per dimension whatever its operator: the last one given stays.
+    assert.deepEqual(parseViewState('filter=country:FR&filter=country!:DE').filters, [{ dimension: 'country', value: 'DE', operator: 'is_not' }]);
+    assert.deepEqual(withFilter(state, { dimension: 'country', value: 'FR' }).filters[0], { dimension: 'country', value: 'FR' });
+    // An operator without a dimension or a value is no filter.
+    assert.deepEqual(parseViewState('filter=!:DE&filter=country~:&filter=colour!:red').filters, []);
+  });
+
+  test('a chip names a key by its name and quotes the text of contains', () => {
+    assert.equal(filterValueLabel({ dimension: 'country', value: 'DE', operator: 'is_not' }), keyLabel('country', 'DE'));
+    assert.notEqual(keyLabel('country', 'DE'), 'DE');
+    assert.equal(filterValueLabel({ dimension: 'country', value: 'DE', operator: 'contains' }), '“DE”');
+    assert.equal(filterValueLabel({ dimension: 'browser', value: 'Firefox' }), 'Firefox');
+  });
+});
+
+describe('finding values by name', () => {
+  const row = (key: string, visitors: number): BreakdownRow => ({ key, visitors, views: visitors, pct: 0 });
+  const countries = [row('US', 9), row('DZ', 8), row('DE', 7), row('AT', 6), row('NE', 5), row('(none)', 1)];
+  const named = (search: string) => rowsNamed('country', countries, search, 20).map((r) => r.key);
+  const nameOf = (code: string) => keyLabel('country', code);
+
+  test("countries by their name in the runtime's language, its start first, then by code", () => {
+    assert.equal(matchedByName('country'), true);
+    assert.deepEqual(named(nameOf('DE')), ['DE']);
+    assert.deepEqual(named(nameOf('DE').slice(0, 3).toUpperCase()).slice(0, 1), ['DE']);
+    assert.deepEqual(named('de'), ['DE', ...countries.filter((r) => r.key !== 'DE' && nameOf(r.key).toLowerCase().includes('de')).map((r) => r.key)]);
+    assert.deepEqual(named('zz-nowhere'), []);
+    assert.deepEqual(named(''), countries.map((r) => r.key));
+    assert.deepEqual(rowsNamed('country', countries, '', 2).map((r) => r.key), ['US', 'DZ']);
+  });
+
+  test('accents aside: a name with accents is found without them', () => {
+    const rows = [row('AX', 1), row('CI', 1)];
+    for (const r of rows) {
+      const plain = nameOf(r.key).normalize('NFD').replace(/\p{M}/gu, '');
+      assert.deepEqual(rowsNamed('country', rows, plain, 20).map((x) => x.key), [r.key]);
+    }
+  });
+
+  test('countries are read whole (every code fits one read) and matched here; other dimensions by the API', () => {
+    assert.deepEqual(valuesPage('country', 'Ger', 20), { limit: 300 });
+    assert.deepEqual(valuesPage('browser', 'Fire', 20), { limit: 20, search: 'Fire' });
+    for (const d of ['region', 'city', 'browser', 'os'] as const) assert.equal(matchedByName(d), false, d);
   });
 });
 

@@ -12,7 +12,7 @@ import { dimensionLabel, inSentence, isAggregateKey, keyLabel } from '../lib/lab
 import { readableError } from '../lib/read-errors.js';
 import { ErrorText, Loading } from './feedback.js';
 import { Table } from './table.js';
-import { PROPERTY_PREFIX, type QueryDimension } from '../../src/core/vocabulary.js';
+import { PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
 import type { BreakdownAnswer, BreakdownRow, GoalResult } from '../../src/core/answers.js';
 import { SelectField } from './fields.js';
 import { PANEL_ROWS, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
@@ -29,7 +29,7 @@ interface PanelProps {
   view: URLSearchParams;
   /** The site's goals over the view's period (undefined until read). */
   goals: readonly GoalResult[] | undefined;
-  onFilter(dimension: QueryDimension, key: string): void;
+  onFilter(filter: Filter): void;
 }
 
 /** The goals of a tab by pattern, when the tab's keys are goal patterns and there are such goals (goals requiring property values aside). */
@@ -283,7 +283,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
         ) : noKeys ? (
           <p class="muted empty">No event carries a custom property in this period.</p>
         ) : data.data && dimension !== null ? (
-          <Rows dimension={dimension} rows={data.data.rows} goals={tabGoals} onFilter={(value) => onFilter(dimension, value)} />
+          <Rows dimension={dimension} rows={data.data.rows} goals={tabGoals} onFilter={(value) => onFilter({ dimension, value })} />
         ) : (
           <Loading />
         )}
@@ -297,7 +297,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
         </div>
       )}
       {details && dimension !== null && (
-        <Details siteId={siteId} view={view} dimension={dimension} goals={tabGoals} onFilter={(value) => onFilter(dimension, value)} onClose={() => setDetails(false)} />
+        <Details siteId={siteId} view={view} dimension={dimension} goals={tabGoals} onFilter={(value) => onFilter({ dimension, value })} onClose={() => setDetails(false)} />
       )}
     </section>
   );

@@ -1,8 +1,9 @@
-// The active filters, each with a button that removes it. The removed chip's button leaves the page,
-// so the focus moves to the chip that takes its place (or the one before it), and to the control
-// named by `emptyFocusId` once no chip is left: never to the page's body.
+// The active filters, each as a sentence (`Country is not Germany`) with a button that removes it.
+// The removed chip's button leaves the page, so the focus moves to the chip that takes its place (or
+// the one before it), and to the control named by `emptyFocusId` once no chip is left: never to the
+// page's body.
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import { dimensionLabel, keyLabel } from '../lib/labels.js';
+import { dimensionLabel, filterValueLabel, OPERATOR_LABELS } from '../lib/labels.js';
 import type { Filter, QueryDimension } from '../../src/core/vocabulary.js';
 
 export function FilterChips({ filters, onRemove, emptyFocusId }: { filters: readonly Filter[]; onRemove(dimension: QueryDimension): void; emptyFocusId: string }) {
@@ -23,7 +24,7 @@ export function FilterChips({ filters, onRemove, emptyFocusId }: { filters: read
       {filters.map((f, index) => (
         <li key={f.dimension} class="chip">
           <span>
-            {dimensionLabel(f.dimension)} is <strong>{keyLabel(f.dimension, f.value)}</strong>
+            {dimensionLabel(f.dimension)} {OPERATOR_LABELS[f.operator ?? 'is']} <strong>{filterValueLabel(f)}</strong>
           </span>
           <button
             type="button"

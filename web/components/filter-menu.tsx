@@ -1,18 +1,20 @@
 // `Filter`: a button that opens a small dialog to add a filter without finding its row in a panel:
-// a dimension, `is`, and one of the dimension's values over the view's period, found by a search
-// (the read API's breakdown with `search`) and picked with the mouse or the arrow keys. Applying
-// adds the filter to the view, replacing one on the same dimension. Escape or `Cancel` closes the
-// dialog and the focus returns to the button.
+// a dimension, an operator (`is`, `is not`, `contains`) and a value. For `is` and `is not` the value
+// is one of the dimension's values over the view's period, found by what a person reads
+// (value-search.ts) and picked with the mouse or the arrow keys; for `contains` it is the typed text,
+// the values it matches listed below it. Applying adds the filter to the view, replacing one on the
+// same dimension. Escape or `Cancel` closes the dialog and the focus returns to the button.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { readBreakdown } from '../lib/breakdown.js';
 import { formatCount } from '../lib/format.js';
 import { useSettled } from '../lib/hooks.js';
-import { DIMENSION_LABELS, inSentence, isAggregateKey, keyLabel } from '../lib/labels.js';
+import { DIMENSION_LABELS, inSentence, keyLabel, OPERATOR_LABELS } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
+import { matchedByName, rowsNamed, valuesPage } from '../lib/value-search.js';
 import { queryParams, type ViewState } from '../../src/core/view-state.js';
 import { ErrorText, Loading } from './feedback.js';
 import { SelectField } from './fields.js';
-import { DIMENSIONS, type Dimension } from '../../src/core/vocabulary.js';
+import { CONTAINS_TEXT_LENGTH, DIMENSIONS, FILTER_OPERATORS, makeFilter, NONE_KEY, OTHER_KEY, type Dimension, type Filter, type FilterOperator } from '../../src/core/vocabulary.js';
 
 /** Values listed for a search: enough to pick from, few enough to read at a glance. */
 const VALUES_SHOWN = 20;
@@ -22,38 +24,50 @@ interface MenuProps {
   siteId: string;
   /** The view the filter is added to: its period (and its other filters) narrow the values listed. */
   state: ViewState;
-  onApply(dimension: Dimension, value: string): void;
+  onApply(filter: Filter): void;
 }
+
+/** `contains` matches a key's text: offered where keys are what a person reads, not codes shown by name. */
+const operatorsOf = (dimension: Dimension): FilterOperator[] => (Object.keys(FILTER_OPERATORS) as FilterOperator[]).filter((o) => o !== 'contains' || !matchedByName(dimension));
+
+/** Whether a listed value can be picked: `(other)` names no value, and `(none)` is only worth excluding. */
+const pickable = (key: string, operator: FilterOperator): boolean => key !== OTHER_KEY && (key !== NONE_KEY || operator === 'is_not');
 
 function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose(): void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [dimension, setDimension] = useState<Dimension>('page');
+  const [operator, setOperator] = useState<FilterOperator>('is');
   const [typed, setTyped] = useState('');
   const [active, setActive] = useState(-1);
   const search = useSettled(typed.trim(), SEARCH_PAUSE_MS);
   // A filter on the chosen dimension would hide its other values: they are listed without it.
   const view = queryParams({ period: state.period, filters: state.filters.filter((f) => f.dimension !== dimension) });
-  const values = useRead(() => readBreakdown(siteId, view, dimension, { limit: VALUES_SHOWN, search }), [siteId, view, dimension, search].join('|'));
-  const rows = values.loading ? [] : (values.data?.rows ?? []);
-  const chosen = rows[active];
+  const page = valuesPage(dimension, search, VALUES_SHOWN);
+  const values = useRead(() => readBreakdown(siteId, view, dimension, page), [siteId, view, dimension, page.search].join('|'));
+  const read = values.loading ? [] : (values.data?.rows ?? []);
+  const rows = matchedByName(dimension) ? rowsNamed(dimension, read, search, VALUES_SHOWN) : read;
+  // `contains` takes the typed text itself: the values listed only show what it matches.
+  const freeText = operator === 'contains';
+  const chosen = freeText ? undefined : rows[active];
+  const value = freeText ? typed.trim() : chosen?.key;
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
   useEffect(() => {
     setActive(-1);
-  }, [dimension, search]);
+  }, [dimension, search, operator]);
   useEffect(() => {
     if (active >= 0) document.getElementById(`filter-value-${active}`)?.scrollIntoView({ block: 'nearest' });
   }, [active]);
 
-  /** The next value that is a filter from `from`, `step` (±1) at a time; `from` when there is none. */
+  /** The next value that can be picked from `from`, `step` (±1) at a time; `from` when there is none. */
   const move = (from: number, step: number) => {
-    for (let i = from + step; i >= 0 && i < rows.length; i += step) if (!isAggregateKey(rows[i]!.key)) return i;
+    for (let i = from + step; i >= 0 && i < rows.length; i += step) if (pickable(rows[i]!.key, operator)) return i;
     return from;
   };
   const apply = () => {
-    if (!chosen || isAggregateKey(chosen.key)) return;
-    onApply(dimension, chosen.key);
+    if (!value) return;
+    onApply(makeFilter(dimension, operator, value));
     dialog.current?.close();
   };
   const label = inSentence(DIMENSION_LABELS[dimension]);
@@ -67,25 +81,34 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
         }}
       >
         <div class="filter-rule">
-          <SelectField<Dimension> label="Dimension" value={dimension} onValue={setDimension} options={DIMENSIONS.map((d) => [d, DIMENSION_LABELS[d]])} />
-          <span class="filter-is">is</span>
+          <SelectField<Dimension>
+            label="Dimension"
+            value={dimension}
+            onValue={(next) => {
+              setDimension(next);
+              if (!operatorsOf(next).includes(operator)) setOperator('is');
+            }}
+            options={DIMENSIONS.map((d) => [d, DIMENSION_LABELS[d]])}
+          />
+          <SelectField<FilterOperator> label="Operator" value={operator} onValue={setOperator} options={operatorsOf(dimension).map((o) => [o, OPERATOR_LABELS[o]])} />
         </div>
         <div class="field">
-          <label for="filter-value">Value</label>
+          <label for="filter-value">{freeText ? 'Text' : 'Value'}</label>
           <input
             id="filter-value"
             type="text"
-            role="combobox"
+            role={freeText ? undefined : 'combobox'}
             autoComplete="off"
             spellcheck={false}
-            aria-autocomplete="list"
-            aria-expanded={rows.length > 0}
-            aria-controls="filter-values"
+            maxLength={CONTAINS_TEXT_LENGTH.max}
+            aria-autocomplete={freeText ? undefined : 'list'}
+            aria-expanded={freeText ? undefined : rows.length > 0}
+            aria-controls={freeText ? undefined : 'filter-values'}
             aria-activedescendant={chosen ? `filter-value-${active}` : undefined}
             value={typed}
             onInput={(event) => setTyped(event.currentTarget.value)}
             onKeyDown={(event) => {
-              const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
+              const step = freeText ? 0 : event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
               if (!step) return;
               event.preventDefault();
               setActive(move(active, step));
@@ -101,20 +124,20 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
           ) : rows.length === 0 ? (
             <p class="muted empty">{search ? `No ${label} matches “${search}”.` : 'No data for this period.'}</p>
           ) : (
-            <ul id="filter-values" role="listbox" aria-label={`Values of ${label}`}>
+            <ul id="filter-values" role={freeText ? undefined : 'listbox'} aria-label={freeText && search ? `Values of ${label} that contain “${search}”` : `Values of ${label}`}>
               {rows.map((row, i) => {
-                const aggregate = isAggregateKey(row.key);
+                const off = !freeText && !pickable(row.key, operator);
                 return (
                   <li
                     key={row.key}
                     id={`filter-value-${i}`}
-                    role="option"
-                    aria-selected={i === active}
-                    aria-disabled={aggregate || undefined}
-                    title={aggregate ? `${row.key} names no single value: not a filter` : undefined}
+                    role={freeText ? undefined : 'option'}
+                    aria-selected={freeText ? undefined : i === active}
+                    aria-disabled={off || undefined}
+                    title={off ? `${row.key} is no filter with “${OPERATOR_LABELS[operator]}”` : undefined}
                     // The focus stays in the search field, where the arrow keys and Enter work.
                     onMouseDown={(event) => event.preventDefault()}
-                    onClick={() => !aggregate && setActive(i)}
+                    onClick={() => !freeText && !off && setActive(i)}
                   >
                     <span class="value-key">{keyLabel(dimension, row.key)}</span> <span class="muted">{formatCount(row.visitors)}</span>
                   </li>
@@ -124,7 +147,7 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
           )}
         </div>
         <div class="actions">
-          <button type="submit" class="primary" disabled={!chosen}>
+          <button type="submit" class="primary" disabled={!value}>
             Apply
           </button>
           <button type="button" onClick={() => dialog.current?.close()}>

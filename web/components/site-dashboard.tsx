@@ -20,7 +20,7 @@ import { clippedToRawWindow, importedAnswer, readSite } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
 import type { SiteRead } from '../../src/core/app-paths.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
-import { roleAtLeast, type Comparison, type Preset } from '../../src/core/vocabulary.js';
+import { roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
 import type { GoalsAnswer, ImportedAnswer, StatsAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
 
@@ -52,7 +52,7 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
   const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), goalsView.params!.toString());
   const onPeriod = useCallback((preset: Preset) => go(withPeriod(state, { preset })), [state, go]);
   const onCustom = useCallback(() => setCustomRequested((n) => n + 1), []);
-  const onFilter = useCallback((dimension: Parameters<typeof withFilter>[1], value: string) => go(withFilter(state, dimension, value)), [state, go]);
+  const onFilter = useCallback((filter: Filter) => go(withFilter(state, filter)), [state, go]);
   // The tiles say why a figure is missing under every filter the reads apply: the view's and a shared link's locked ones.
   const appliedFilters = useMemo(() => [...state.filters, ...parseViewState(new URLSearchParams(lockedFilters.map((f) => ['filter', f]))).filters], [state.filters, lockedFilters]);
   const chartState = series.error ? 'error' : series.loading || !series.data ? 'loading' : 'ready';

@@ -1,5 +1,5 @@
 // Names shown for the breakdown dimensions and their keys.
-import { isPropertyDimension, NONE_KEY, OTHER_KEY, propertyKey, type Dimension, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
+import { isPropertyDimension, NONE_KEY, OTHER_KEY, propertyKey, type Dimension, type Filter, type FilterOperator, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
 
 export const DIMENSION_LABELS: Record<Dimension, string> = {
   page: 'Page',
@@ -35,6 +35,12 @@ export function keyLabel(dimension: QueryDimension, key: string): string {
     return key;
   }
 }
+
+/** The operators as a sentence says them: `Country is not Germany`. */
+export const OPERATOR_LABELS: Record<FilterOperator, string> = { is: 'is', is_not: 'is not', contains: 'contains' };
+
+/** A filter's value as shown: a key by its name, a `contains` text quoted (it is text, not a value). */
+export const filterValueLabel = (filter: Filter): string => (filter.operator === 'contains' ? `“${filter.value}”` : keyLabel(filter.dimension, filter.value));
 
 /** A label inside a sentence: "Page" as "page", "UTM source" as it is. */
 export const inSentence = (label: string): string => label.replace(/^[A-Z](?=[a-z])/, (initial) => initial.toLowerCase());
