@@ -52,7 +52,7 @@ describe('shared links: a page pattern, goals and funnels', () => {
   it('an admin locks a link to /blog/**; it shows only blog traffic and says what it does not share', async () => {
     const { server } = dashboard;
     const admin = await openPage(dashboard);
-    await signIn(admin.page, server, 'blog-sharer@example.com', `/sites/${site.siteId}/settings`);
+    await signIn(admin.page, server, 'blog-sharer@example.com', `/sites/${site.siteId}/settings#shared-links`);
     const form = admin.page.getByRole('form', { name: 'Create a shared link' });
     await form.getByLabel('Filters').fill('page:blog/**');
     await form.getByRole('button', { name: 'Create link' }).click();
