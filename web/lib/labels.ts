@@ -26,7 +26,7 @@ export function dimensionLabel(dimension: QueryDimension): string {
 let regionNames: Intl.DisplayNames | undefined;
 
 /** What the referrer's `(none)` stands for: visits that came from no other site. */
-export const NO_REFERRER_LABEL = 'Direct / None';
+const NO_REFERRER_LABEL = 'Direct / None';
 
 const COUNTRY_CODE = /^[A-Z]{2}$/;
 
