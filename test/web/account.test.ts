@@ -167,7 +167,7 @@ describe('account pages in the browser', () => {
     await page.reload();
     assert.equal(await page.getByRole('group', { name: /account-shop\.example/ }).getByLabel('Weekly report').isChecked(), true);
     assert.equal(await page.getByRole('group', { name: /account-shop\.example/ }).getByLabel('Monthly report').isChecked(), false);
-    await page.goto(`${server.url}/sites/${site.siteId}/settings`);
+    await page.goto(`${server.url}/sites/${site.siteId}/settings#reports`);
     await page.getByRole('heading', { name: 'Email reports' }).waitFor();
     await page.getByText('not configured (SVC_SMTP_URL and SVC_PUBLIC_URL)').waitFor();
     await page.getByText('No report webhooks.').waitFor();

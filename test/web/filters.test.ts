@@ -152,7 +152,7 @@ describe('filters and tiles', () => {
     await page.getByRole('button', { name: 'Filter', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a filter' });
     await dialog.getByLabel('Dimension').selectOption({ label: 'Referrer' });
-    const none = dialog.getByRole('option', { name: /\(none\)/ });
+    const none = dialog.getByRole('option', { name: /Direct \/ None/ });
     await none.waitFor();
     assert.equal(await none.getAttribute('aria-disabled'), 'true');
     await none.click({ force: true });

@@ -22,7 +22,7 @@ describe('the Imports section of site settings', () => {
   it('imports a picked file with a progress bar, lists it, deletes it, and links the export', async () => {
     const { server } = dashboard;
     const { context, page } = await openPage(dashboard);
-    await signIn(page, server, 'owner@example.com', `/sites/${site.siteId}/settings`);
+    await signIn(page, server, 'owner@example.com', `/sites/${site.siteId}/settings#imports`);
     const section = page.getByRole('region', { name: 'Imports' }).first();
     await page.getByRole('heading', { name: 'Imports' }).waitFor();
     await section.getByText('No imports yet.').waitFor();

@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chartGeometry, nearestIndex, niceStep, partialBucket } from '../../web/lib/chart.js';
 import { toCsv } from '../../web/lib/csv.js';
-import { bucketStamp, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatPoints, formatRatio, kpiChange } from '../../web/lib/format.js';
+import { bucketStamp, changeClass, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatPoints, formatRatio, kpiChange, percentChange, pointsChange } from '../../web/lib/format.js';
+import { countryFlag, keyLabel } from '../../web/lib/labels.js';
 import { nullReason } from '../../web/lib/kpi-reason.js';
 import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
 import { timeseriesRead } from '../../src/core/dashboard-reads.js';
@@ -192,6 +193,26 @@ describe('comparison', () => {
     ];
     for (const [metric, kpi, expected] of cases) assert.deepEqual(kpiChange(metric, kpi, 'en-US'), expected, `${metric} ${JSON.stringify(kpi)}`);
     assert.equal(formatPoints(-0.0125, 'en-US'), '-1.3 pp');
+  });
+
+  test("a goal's changes: its conversions' in percent, its rate's in points, each — without a base", () => {
+    assert.deepEqual(percentChange('conversions', 100, 'en-US'), { text: '+100%', good: true });
+    assert.deepEqual(percentChange('conversions', null, 'en-US'), { text: '—', good: null });
+    assert.deepEqual(pointsChange('conversions', 0.3333, 0.25, 'en-US'), { text: '+8.3 pp', good: true });
+    assert.deepEqual(pointsChange('conversions', 0.2, 0.25, 'en-US'), { text: '-5 pp', good: false });
+    assert.deepEqual(pointsChange('conversions', 0.2, 0, 'en-US'), { text: '—', good: null });
+    assert.deepEqual(['up', 'down', ''], [{ text: '', good: true }, { text: '', good: false }, { text: '', good: null }].map(changeClass));
+  });
+});
+
+describe('labels', () => {
+  test("the referrer's (none) reads Direct / None, other dimensions' stay (none); a country code's flag from its letters", () => {
+    assert.equal(keyLabel('referrer', '(none)'), 'Direct / None');
+    assert.equal(keyLabel('utm_source', '(none)'), '(none)');
+    assert.equal(keyLabel('referrer', 'google.com'), 'google.com');
+    assert.equal(countryFlag('country', 'FR'), '\u{1F1EB}\u{1F1F7}');
+    assert.equal(countryFlag('country', 'US'), '🇺🇸');
+    for (const [dimension, key] of [['country', '(none)'], ['country', 'fr'], ['country', 'FRA'], ['region', 'FR']] as const) assert.equal(countryFlag(dimension, key), '', `${dimension} ${key}`);
   });
 });
 

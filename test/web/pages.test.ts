@@ -66,12 +66,14 @@ describe('dashboard pages: accessibility and screenshots', () => {
         await route.continue();
       });
       await page.goto(`${server.url}/sites/${site.siteId}/settings`);
-      await page.locator('#funnels').getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
-      release();
-      await page.getByText('version 1').waitFor();
       await page.getByRole('heading', { name: 'Tracker snippet' }).waitFor();
       await page.locator('#snippet code').waitFor();
       await check(page, `site-settings-${look.name}`);
+      await page.goto(`${server.url}/sites/${site.siteId}/settings#funnels`);
+      await page.locator('#funnels').getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
+      release();
+      await page.getByText('version 1').waitFor();
+      await check(page, `site-settings-funnels-${look.name}`);
       await context.close();
     }
   });

@@ -78,7 +78,7 @@ describe('dashboard roles in the browser', () => {
     page.on('request', (request) => {
       if (request.url().includes('/app/v1/manage/') && request.method() !== 'GET') changes.push(request);
     });
-    await signIn(page, server, 'admin@example.com', `/sites/${site.siteId}/settings`);
+    await signIn(page, server, 'admin@example.com', `/sites/${site.siteId}/settings#goals`);
     await page.getByLabel('Goal name').fill('Signup');
     await page.getByLabel('Goal pattern').fill('/welcome');
     await page.getByRole('button', { name: 'Add goal' }).click();

@@ -52,7 +52,7 @@ describe('shared links: a page pattern, goals and funnels', () => {
   it('an admin locks a link to /blog/**; it shows only blog traffic and says what it does not share', async () => {
     const { server } = dashboard;
     const admin = await openPage(dashboard);
-    await signIn(admin.page, server, 'blog-sharer@example.com', `/sites/${site.siteId}/settings`);
+    await signIn(admin.page, server, 'blog-sharer@example.com', `/sites/${site.siteId}/settings#shared-links`);
     const form = admin.page.getByRole('form', { name: 'Create a shared link' });
     await form.getByLabel('Filters').fill('page:blog/**');
     await form.getByRole('button', { name: 'Create link' }).click();
@@ -111,7 +111,8 @@ describe('shared links: a page pattern, goals and funnels', () => {
     const row = page.locator('[data-panel="goals"] tbody tr');
     await row.first().waitFor();
     assert.match((await row.first().locator('td').first().textContent())!, /^Read the blog/);
-    assert.deepEqual((await row.first().locator('td').allTextContents()).slice(1, 3), ['4', '3']);
+    // Conversions, their change, unique conversions.
+    assert.deepEqual((await row.first().locator('td').allTextContents()).slice(1, 4), ['4', '—', '3']);
     await checkPage(page, 'share-goals');
     await page.getByRole('link', { name: 'Home to blog' }).click();
     await page.waitForURL((address) => address.searchParams.get('view') === 'funnel' && address.searchParams.get('funnel') === String(funnelId));

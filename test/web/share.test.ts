@@ -51,7 +51,7 @@ describe('shared links in the browser', () => {
   it('an admin shares the dashboard locked to a page, behind a password; a visitor reads it, nothing more', async () => {
     const { server } = dashboard;
     const admin = await openPage(dashboard);
-    await signIn(admin.page, server, 'sharer@example.com', `/sites/${site.siteId}/settings`);
+    await signIn(admin.page, server, 'sharer@example.com', `/sites/${site.siteId}/settings#shared-links`);
     await admin.page.getByRole('heading', { name: 'Shared links' }).waitFor();
     await admin.page.getByText('No shared links.').waitFor();
     const form = admin.page.getByRole('form', { name: 'Create a shared link' });
@@ -125,7 +125,7 @@ describe('shared links in the browser', () => {
     await page.goto(created.body.url);
     await filled(page);
     const admin = await openPage(dashboard);
-    await signIn(admin.page, server, 'sharer@example.com', `/sites/${site.siteId}/settings`);
+    await signIn(admin.page, server, 'sharer@example.com', `/sites/${site.siteId}/settings#shared-links`);
     await admin.page.getByRole('button', { name: `Revoke link ${created.body.id}` }).click();
     await admin.page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await admin.page.getByRole('button', { name: `Revoke link ${created.body.id}` }).waitFor({ state: 'detached' });

@@ -94,8 +94,8 @@ describe('site dashboard', () => {
       assert.equal(await tile(page, labels[i]!).locator('.kpi-value').textContent(), formatMetric(metric, stats[metric].value, LOCALE), labels[i]);
     }
     assert.deepEqual(await panelRows(page, 'pages'), [['/', '3'], ['/pricing', '2'], ['/blog', '1'], ['/signup', '1']]);
-    assert.deepEqual(await panelRows(page, 'locations'), [['France', '2'], ['United States', '2'], ['Germany', '1']]);
-    assert.deepEqual((await panelRows(page, 'sources')).map((r) => r[0]), ['(none)', 'google.com', 'news.ycombinator.com']);
+    assert.deepEqual(await panelRows(page, 'locations'), [['🇫🇷 France', '2'], ['🇺🇸 United States', '2'], ['🇩🇪 Germany', '1']]);
+    assert.deepEqual((await panelRows(page, 'sources')).map((r) => r[0]), ['Direct / None', 'google.com', 'news.ycombinator.com']);
     assert.equal((await panelRows(page, 'devices')).length >= 3, true);
     // The signup event is the Signup goal: its conversion rate beside its visitors (from the goals
     // answer, read apart from the panels that filled() waits for).
@@ -137,7 +137,7 @@ describe('site dashboard', () => {
     await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'page:/pricing');
     await filled(page);
     assert.equal(await tile(page, 'Visitors').locator('.kpi-value').textContent(), '2');
-    assert.deepEqual(await panelRows(page, 'locations'), [['France', '1'], ['United States', '1']]);
+    assert.deepEqual(await panelRows(page, 'locations'), [['🇫🇷 France', '1'], ['🇺🇸 United States', '1']]);
     const chip = page.getByRole('button', { name: 'Remove filter page' });
     await chip.click();
     await page.waitForURL((url) => url.search === '');
@@ -241,7 +241,9 @@ describe('other views', () => {
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}/goals`);
     const row = page.locator('[data-panel="goals"] tbody tr');
     await row.first().waitFor();
-    assert.deepEqual((await row.first().locator('td').allTextContents()).slice(1, 4), ['1', '1', '20%']);
+    await page.locator('[data-panel="goals"][data-state="ready"]').waitFor();
+    // Conversions, their change (none before: —), unique conversions, rate, its change (— too).
+    assert.deepEqual((await row.first().locator('td').allTextContents()).slice(1, 6), ['1', '—', '1', '20%', '—']);
     await page.getByRole('link', { name: 'Pricing to signup' }).click();
     await page.waitForURL(`**/funnels/${funnelId}`);
     const steps = page.locator('.funnel-steps li');

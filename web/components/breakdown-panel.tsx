@@ -8,9 +8,10 @@ import { breakdownCsv, includesFor, readAllRows, readBreakdown, readPropertyKeys
 import { downloadText, fileSlug } from '../lib/download.js';
 import { formatCount, formatRatio } from '../lib/format.js';
 import { useRead } from '../lib/read.js';
-import { dimensionLabel, inSentence, isAggregateKey, keyLabel } from '../lib/labels.js';
+import { dimensionLabel, inSentence, isAggregateKey } from '../lib/labels.js';
 import { readableError } from '../lib/read-errors.js';
 import { ErrorText, Loading } from './feedback.js';
+import { KeyLabel } from './key-label.js';
 import { Table } from './table.js';
 import { PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
 import type { BreakdownAnswer, BreakdownRow, GoalResult } from '../../src/core/answers.js';
@@ -76,10 +77,12 @@ function Rows({
           <td class="key">
             <span class="bar" aria-hidden="true" style={{ width: `${Math.min(100, row.pct * 100)}%` }} />
             {isAggregateKey(row.key) ? (
-              <span class="label">{row.key}</span>
+              <span class="label">
+                <KeyLabel dimension={dimension} value={row.key} />
+              </span>
             ) : (
               <button type="button" class="row-filter" title={`Filter by ${dimensionLabel(dimension)}: ${row.key}`} onClick={() => onFilter(row.key)}>
-                {keyLabel(dimension, row.key)}
+                <KeyLabel dimension={dimension} value={row.key} />
               </button>
             )}
           </td>

@@ -7,13 +7,12 @@ import { CountedSince } from './counted-since.js';
 import { ErrorText, Loading } from './feedback.js';
 import { PeriodPicker } from './period-picker.js';
 import { useViewState } from '../lib/address.js';
-import { formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
+import { changeClass, formatCount, formatDay, formatRatio, pointsChange } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
 import { readCounted } from '../lib/site.js';
 import { queryParams, withPeriod } from '../../src/core/view-state.js';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { changeIsGood } from '../../src/core/metric-registry.js';
 import { funnelKey, type FunnelAnswer } from '../../src/core/answers.js';
 import type { FunnelHistory, SiteRow } from '../../src/core/management.js';
 import type { MatchKind } from '../../src/core/vocabulary.js';
@@ -23,6 +22,19 @@ const KIND_LABELS: Record<MatchKind, string> = { page: 'Page', event: 'Event' };
 const visitorsText = (n: number) => `${formatCount(n)} ${n === 1 ? 'visitor' : 'visitors'}`;
 
 const addressVersion = () => new URLSearchParams(window.location.search).get('version') ?? '';
+
+/** The conversion rate's change in percentage points, against the previous period's rate (said beside it). */
+function RateChange({ reading }: { reading: FunnelAnswer }) {
+  const change = pointsChange('conversions', reading.conversionRate, reading.previous.conversionRate);
+  return (
+    <div>
+      <dt>Rate change</dt>
+      <dd class={`funnel-change ${changeClass(change)}`}>
+        {change.text} <span class="muted">vs previous period ({formatRatio(reading.previous.conversionRate)})</span>
+      </dd>
+    </div>
+  );
+}
 
 export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId: string; frame(children: ComponentChildren): VNode }) {
   const [state, go] = useViewState();
@@ -87,11 +99,9 @@ export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId:
               </div>
               <div>
                 <dt>Conversion rate</dt>
-                <dd>
-                  {formatRatio(data.conversionRate)}{' '}
-                  <span class={data.delta === 0 ? 'muted' : changeIsGood('conversions', data.delta) ? 'up' : 'down'}>{formatChange(data.delta)}</span>
-                </dd>
+                <dd>{formatRatio(data.conversionRate)}</dd>
               </div>
+              <RateChange reading={data} />
             </dl>
             <ol class="funnel-steps">
               {data.steps.map((s, i) => {

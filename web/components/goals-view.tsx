@@ -1,5 +1,6 @@
-// A site's goals with their conversions, unique conversions, conversion rate and change over the
-// period, and revenue goals' revenue, average and currency (labelled with the day each is counted since when that day falls inside the period; each
+// A site's goals with their conversions and the change of their conversions (percent), unique
+// conversions, conversion rate and the change of the rate (percentage points, against the previous
+// period's rate, read apart), and revenue goals' revenue, average and currency (labelled with the day each is counted since when that day falls inside the period; each
 // goal a link to the dashboard filtered by its event or its page), and its funnels (each a link to
 // its view): on the goals page and through a shared link, in the frame each gives.
 import type { ComponentChildren, VNode } from 'preact';
@@ -8,12 +9,12 @@ import { ErrorText, Loading } from './feedback.js';
 import { PeriodPicker } from './period-picker.js';
 import { WideTable } from './table.js';
 import { useViewState } from '../lib/address.js';
-import { formatAmount, formatChange, formatCount, formatDay, formatRatio } from '../lib/format.js';
+import { changeClass, formatAmount, formatCount, formatDay, formatRatio, percentChange, pointsChange, type KpiChange } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
 import { readCounted, readSite } from '../lib/site.js';
+import { previousPeriod } from '../../src/core/period.js';
 import { goalPropsLabel } from '../lib/labels.js';
 import { goalFilters, queryParams, withPeriod, type ViewState } from '../../src/core/view-state.js';
-import { changeIsGood } from '../../src/core/metric-registry.js';
 import { goalKey, type FunnelSummary, type GoalResult, type GoalRevenue, type GoalsAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
 
@@ -55,17 +56,36 @@ function RevenueCells({ revenue }: { revenue: GoalRevenue | undefined }) {
   );
 }
 
+/** A change's cell, coloured as good or bad news; `…` while the figure it compares with loads. */
+function ChangeCell({ change, label }: { change: KpiChange | undefined; label: string }) {
+  return (
+    <td class={`num ${change ? changeClass(change) : ''}`} title={label}>
+      {change?.text ?? '…'}
+    </td>
+  );
+}
+
 export function GoalsView({ site, frame, links }: { site: SiteRow; frame(children: ComponentChildren): VNode; links: GoalsLinks }) {
   const [state, go] = useViewState();
   const view = queryParams(state, { filters: false });
   const goals = useLoad(() => readCounted<GoalsAnswer>(site.id, { path: '/goals', params: view }), [view.toString()]);
+  // The previous period's rates: the goals answer gives the change of conversions, not of the rate.
+  const period = goals.data?.period;
+  const previous = useLoad(
+    async () => (period ? new Map((await readSite<GoalsAnswer>(site.id, { path: '/goals', params: new URLSearchParams({ ...previousPeriod(period) }) })).goals.map((g) => [g.goalId, g.conversionRate])) : undefined),
+    [site.id, period?.from, period?.to],
+  );
+  // Without a base for the conversions' change (none before, or days not counted), none for the rate either.
+  const rateChange = (g: GoalResult): KpiChange | undefined =>
+    g.delta === null || previous.error ? percentChange('conversions', null) : previous.data && pointsChange('conversions', g.conversionRate, previous.data.get(g.goalId) ?? null);
+  const ready = goals.data && !goals.loading && !previous.loading;
   const funnels = useLoad(() => readSite<{ funnels: FunnelSummary[] }>(site.id, { path: '/funnels' }), [site.id]);
   return frame(
     <>
       <div class="toolbar">
         <PeriodPicker period={state.period} timezone={site.timezone} resolved={goals.data?.period} onChange={(period) => go(withPeriod(state, period))} />
       </div>
-      <section class="card" aria-labelledby="goals-title" data-panel="goals" data-state={goals.error ? 'error' : goals.data && !goals.loading ? 'ready' : 'loading'} aria-busy={goals.loading}>
+      <section class="card" aria-labelledby="goals-title" data-panel="goals" data-state={goals.error ? 'error' : ready ? 'ready' : 'loading'} aria-busy={!ready}>
         <h2 id="goals-title">Goals</h2>
         {goals.data && (
           <p class="muted">
@@ -82,9 +102,10 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
             columns={[
               'Goal',
               { label: 'Conversions', numeric: true },
+              { label: 'Conversions change', numeric: true },
               { label: 'Unique conversions', numeric: true },
               { label: 'Conversion rate', numeric: true },
-              { label: 'Change', numeric: true },
+              { label: 'Rate change', numeric: true },
               ...(goals.data.goals.some((g) => g.revenue) ? REVENUE_COLUMNS : []),
             ]}
             rows={goals.data.goals}
@@ -99,9 +120,10 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
                   <CountedSince since={goals.data!.countedSince.get(goalKey(g.goalId))} period={goals.data!.period} />
                 </td>
                 <td class="num">{formatCount(g.conversions)}</td>
+                <ChangeCell change={percentChange('conversions', g.delta)} label="Change of conversions against the previous period, in percent" />
                 <td class="num">{formatCount(g.uniqueConversions)}</td>
                 <td class="num">{formatRatio(g.conversionRate)}</td>
-                <td class={`num ${g.delta === null || g.delta === 0 ? '' : changeIsGood('conversions', g.delta) ? 'up' : 'down'}`}>{g.delta === null ? '–' : formatChange(g.delta)}</td>
+                <ChangeCell change={rateChange(g)} label="Change of the conversion rate against the previous period, in percentage points" />
                 {goals.data!.goals.some((goal) => goal.revenue) && <RevenueCells revenue={g.revenue} />}
               </tr>
             )}

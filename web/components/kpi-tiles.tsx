@@ -1,7 +1,7 @@
 // The KPI tiles, one per metric: value and change against the compared period; a tile is a toggle
 // that selects its metric for the chart. A tile without a value says why (the filters, or no goals
 // yet), visibly and as its description.
-import { kpiChange, formatMetric } from '../lib/format.js';
+import { changeClass, kpiChange, formatMetric } from '../lib/format.js';
 import { nullReason } from '../lib/kpi-reason.js';
 import { inSentence } from '../lib/labels.js';
 import { COMPARISON_LABELS } from './comparison-picker.js';
@@ -49,7 +49,7 @@ export function KpiTiles({
               </span>
             )}
             {change && (
-              <span class={`kpi-change ${change.good === null ? '' : change.good ? 'up' : 'down'}`}>
+              <span class={`kpi-change ${changeClass(change)}`}>
                 {change.text} <span class="muted">vs {COMPARISON_LABELS[comparison].versus}</span>
               </span>
             )}

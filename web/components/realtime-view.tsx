@@ -3,6 +3,7 @@
 // the tab is visible, and at once when it becomes visible again.
 import type { ComponentChildren, VNode } from 'preact';
 import { ErrorText, Loading } from './feedback.js';
+import { KeyLabel } from './key-label.js';
 import { Table } from './table.js';
 import { formatCount } from '../lib/format.js';
 import { keyLabel } from '../lib/labels.js';
@@ -14,15 +15,28 @@ import type { SiteRow } from '../../src/core/management.js';
 
 const REFRESH_MS = 5000;
 
-function Minutes({ points }: { points: Realtime['pageviewsPerMinute'] }) {
+/** Pageviews per minute as bars, over a count axis (0 to the busiest minute) and a clock axis in the site's zone. */
+function Minutes({ points, clock }: { points: Realtime['pageviewsPerMinute']; clock(ts: number): string }) {
   const max = Math.max(1, ...points.map((p) => p.value));
   const total = points.reduce((n, p) => n + p.value, 0);
+  const ticks = points.length > 0 ? [points[0]!, points[Math.floor(points.length / 2)]!, points[points.length - 1]!] : [];
   return (
     <figure class="minutes">
-      <div class="minute-bars" role="img" aria-label={`${formatCount(total)} pageviews in the last ${points.length} minutes`}>
-        {points.map((p) => (
-          <span key={p.t} class="minute" title={`${new Date(p.t).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' })}: ${formatCount(p.value)}`} style={{ height: `${(p.value / max) * 100}%` }} />
-        ))}
+      <div class="minute-chart">
+        <div class="y-axis" aria-hidden="true">
+          <span>{formatCount(max)}</span>
+          <span>0</span>
+        </div>
+        <div class="minute-bars" role="img" aria-label={`${formatCount(total)} pageviews in the last ${points.length} minutes`}>
+          {points.map((p) => (
+            <span key={p.t} class="minute" title={`${clock(p.t)}: ${formatCount(p.value)}`} style={{ height: `${(p.value / max) * 100}%` }} />
+          ))}
+        </div>
+        <div class="x-axis" aria-hidden="true">
+          {ticks.map((p) => (
+            <span key={p.t}>{clock(p.t)}</span>
+          ))}
+        </div>
       </div>
       <figcaption class="muted">
         Pageviews per minute, last {points.length} minutes ({formatCount(total)} in all)
@@ -47,7 +61,9 @@ function TopList({ title, dimension, rows }: { title: string; dimension: Dimensi
         empty={<p class="muted empty">Nobody right now.</p>}
         row={(row) => (
           <tr key={row.key}>
-            <td class="key">{keyLabel(dimension, row.key)}</td>
+            <td class="key">
+              <KeyLabel dimension={dimension} value={row.key} />
+            </td>
             <td class="num">{formatCount(row.visitors)}</td>
           </tr>
         )}
@@ -60,6 +76,7 @@ function TopList({ title, dimension, rows }: { title: string; dimension: Dimensi
 export function RealtimeView({ site, frame }: { site: SiteRow; frame(children: ComponentChildren): VNode }) {
   const { data, error } = useLive(() => readSite<Realtime>(site.id, { path: '/realtime' }), REFRESH_MS, [site.id]);
   const time = (ts: number) => new Date(ts).toLocaleTimeString(undefined, { timeZone: site.timezone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
+  const clock = (ts: number) => new Date(ts).toLocaleTimeString(undefined, { timeZone: site.timezone, hour: 'numeric', minute: '2-digit' });
   const day = (ts: number) => new Date(ts).toLocaleDateString(undefined, { timeZone: site.timezone, day: 'numeric', month: 'short', year: 'numeric' });
   // A feed entry of another day than the answer's (in the site's zone) says its day too.
   const when = (ts: number) => (data && day(ts) !== day(data.generatedAt) ? `${day(ts)}, ${time(ts)}` : time(ts));
@@ -75,7 +92,7 @@ export function RealtimeView({ site, frame }: { site: SiteRow; frame(children: C
               <span class="pulse" aria-hidden="true" />
               <strong class="current-visitors">{formatCount(data.currentVisitors)}</strong> {data.currentVisitors === 1 ? 'visitor' : 'visitors'} in the last 5 minutes
             </p>
-            <Minutes points={data.pageviewsPerMinute} />
+            <Minutes points={data.pageviewsPerMinute} clock={clock} />
             <p class="muted updated">
               Updated {time(data.generatedAt)} ({site.timezone}); refreshes every {REFRESH_MS / 1000} s
             </p>

@@ -76,20 +76,33 @@ export interface KpiChange {
 }
 
 /**
- * A KPI's change: `—` against a previous 0 or no previous value (a percentage of nothing means
- * nothing); a ratio's in percentage points (0.7% → 1.0% is +0.3 pp, not +42.9%); any other's in
- * percent. Null when the value itself is not computable.
+ * A ratio's change in percentage points (0.7% → 1.0% is +0.3 pp, not +42.9%), coloured as `metric`'s
+ * changes are; `—` against a previous 0 or no previous value (a change from nothing means nothing).
+ */
+export function pointsChange(metric: Metric, value: number, prev: number | null, locale?: string): KpiChange {
+  if (prev === null || prev === 0) return { text: '—', good: null };
+  // The points are rounded as they are written, so that a change written 0 pp is coloured as none.
+  const change = Math.round((value - prev) * 1000) / 10;
+  return { text: formatPoints(change / 100, locale), good: change === 0 ? null : changeIsGood(metric, change) };
+}
+
+/** A change in percent (`deltaPct`), coloured as `metric`'s changes are; `—` without a comparison base (null). */
+export function percentChange(metric: Metric, deltaPct: number | null, locale?: string): KpiChange {
+  if (deltaPct === null) return { text: '—', good: null };
+  return { text: formatChange(deltaPct, locale), good: deltaPct === 0 ? null : changeIsGood(metric, deltaPct) };
+}
+
+/** The class of a change's text: `up` for good news, `down` for bad, none for neither. */
+export const changeClass = (change: KpiChange): string => (change.good === null ? '' : change.good ? 'up' : 'down');
+
+/**
+ * A KPI's change: a ratio's in percentage points, any other's in percent, `—` against a previous 0
+ * or no previous value. Null when the value itself is not computable.
  */
 export function kpiChange(metric: Metric, kpi: Kpi, locale?: string): KpiChange | null {
   if (kpi.value === null) return null;
-  if (kpi.prev === null || kpi.prev === 0 || kpi.deltaPct === null) return { text: '—', good: null };
-  const ratio = METRIC_REGISTRY[metric].format === 'ratio';
-  // The points are rounded as they are written, so that a change written 0 pp is coloured as none.
-  const change = ratio ? Math.round((kpi.value - kpi.prev) * 1000) / 10 : kpi.deltaPct;
-  return {
-    text: ratio ? formatPoints(change / 100, locale) : formatChange(change, locale),
-    good: change === 0 ? null : changeIsGood(metric, change),
-  };
+  if (METRIC_REGISTRY[metric].format === 'ratio') return pointsChange(metric, kpi.value, kpi.prev, locale);
+  return percentChange(metric, kpi.prev === null || kpi.prev === 0 ? null : kpi.deltaPct, locale);
 }
 
 /**

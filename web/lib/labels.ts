@@ -25,9 +25,18 @@ export function dimensionLabel(dimension: QueryDimension): string {
 
 let regionNames: Intl.DisplayNames | undefined;
 
-/** A key as shown: a country code as its name in the browser's language, anything else as it is. */
+/** What the referrer's `(none)` stands for: visits that came from no other site. */
+const NO_REFERRER_LABEL = 'Direct / None';
+
+const COUNTRY_CODE = /^[A-Z]{2}$/;
+
+/**
+ * A key as shown: a country code as its name in the browser's language, the referrer's `(none)` as
+ * `Direct / None`, anything else as it is (the key itself, as filters and exports carry it, never changes).
+ */
 export function keyLabel(dimension: QueryDimension, key: string): string {
-  if (dimension !== 'country' || !/^[A-Z]{2}$/.test(key)) return key;
+  if (dimension === 'referrer' && key === NONE_KEY) return NO_REFERRER_LABEL;
+  if (dimension !== 'country' || !COUNTRY_CODE.test(key)) return key;
   try {
     regionNames ??= new Intl.DisplayNames(undefined, { type: 'region' });
     return regionNames.of(key) ?? key;
@@ -41,6 +50,12 @@ export const OPERATOR_LABELS: Record<FilterOperator, string> = { is: 'is', is_no
 
 /** A filter's value as shown: a key by its name, a `contains` text quoted (it is text, not a value). */
 export const filterValueLabel = (filter: Filter): string => (filter.operator === 'contains' ? `“${filter.value}”` : keyLabel(filter.dimension, filter.value));
+
+/** A country code's flag as emoji (its two regional indicator letters); '' for any other key. */
+export function countryFlag(dimension: QueryDimension, key: string): string {
+  if (dimension !== 'country' || !COUNTRY_CODE.test(key)) return '';
+  return String.fromCodePoint(...Array.from(key, (letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
+}
 
 /** A label inside a sentence: "Page" as "page", "UTM source" as it is. */
 export const inSentence = (label: string): string => label.replace(/^[A-Z](?=[a-z])/, (initial) => initial.toLowerCase());

@@ -1,6 +1,9 @@
 // /sites/:siteId/settings: name, time zone, retention, raw events and GPC; the tracker snippet; goals; funnels;
-// alert rules; imports and export; archive. Admins and owners only (the server refuses the rest with 403).
-import { useState } from 'preact/hooks';
+// alert rules; reports; shared links; imports and export; archive. One section at a time, picked in a side
+// menu (a list at the top on a phone) and named by the address's hash, so that a section is a link.
+// Admins and owners only (the server refuses the rest with 403).
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { useAction, useLoad } from '../lib/hooks.js';
 import { Layout, type Crumb } from '../lib/layout.js';
@@ -107,6 +110,48 @@ function Archive({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
   );
 }
 
+/** The sections of the page, in the menu's order; the first is shown when the hash names none. */
+const SECTIONS = [
+  { id: 'general', label: 'General' },
+  { id: 'goals', label: 'Goals' },
+  { id: 'funnels', label: 'Funnels' },
+  { id: 'alerts', label: 'Alerts' },
+  { id: 'reports', label: 'Reports' },
+  { id: 'shared-links', label: 'Shared links' },
+  { id: 'imports', label: 'Imports and export' },
+  { id: 'danger', label: 'Danger zone' },
+] as const;
+type SectionId = (typeof SECTIONS)[number]['id'];
+
+const hashSection = (): SectionId => SECTIONS.find((s) => `#${s.id}` === window.location.hash)?.id ?? 'general';
+
+/** The section the address's hash names, followed as the hash changes (menu links, back and forward). */
+function useSection(): SectionId {
+  const [section, setSection] = useState(hashSection);
+  useEffect(() => {
+    const follow = () => setSection(hashSection());
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
+  return section;
+}
+
+function SectionMenu({ current }: { current: SectionId }) {
+  return (
+    <nav class="section-menu" aria-label="Settings sections">
+      <ul>
+        {SECTIONS.map((s) => (
+          <li key={s.id}>
+            <a href={`#${s.id}`} aria-current={s.id === current ? 'page' : undefined}>
+              {s.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 function Settings({ session, siteId }: { session: SessionView; siteId: string }) {
   const loaded = useLoad(async () => {
     const sitePath = `/manage/sites/${encodeURIComponent(siteId)}`;
@@ -116,6 +161,7 @@ function Settings({ session, siteId }: { session: SessionView; siteId: string })
     return { site, listed, goals, denied: false as const };
   }, [siteId]);
   const [site, setSite] = useState<ManagedSite | undefined>(undefined);
+  const section = useSection();
   const current = site ?? (loaded.data?.denied === false ? loaded.data.site : undefined);
   const listed = loaded.data?.listed;
   const crumbs: Crumb[] = [];
@@ -133,20 +179,33 @@ function Settings({ session, siteId }: { session: SessionView; siteId: string })
             </p>
           ) : (
             current && (
-            <>
-              <p class="muted">
-                {current.domain} · site id <code>{current.id}</code>
-              </p>
-              <General site={current} onSaved={setSite} />
-              <Snippet siteId={siteId} />
-              <Goals siteId={siteId} goals={data.goals} reload={loaded.reload} />
-              <Funnels siteId={siteId} />
-              <AlertRules siteId={siteId} goals={data.goals} />
-              <SharedLinks siteId={siteId} />
-              <EmailReportsState siteId={siteId} />
-              <Imports siteId={siteId} />
-              <Archive site={current} onSaved={setSite} />
-            </>
+              <>
+                <p class="muted">
+                  {current.domain} · site id <code>{current.id}</code>
+                </p>
+                <div class="settings">
+                  <SectionMenu current={section} />
+                  <div class="settings-body">
+                    {(
+                      {
+                        general: () => (
+                          <>
+                            <General site={current} onSaved={setSite} />
+                            <Snippet siteId={siteId} />
+                          </>
+                        ),
+                        goals: () => <Goals siteId={siteId} goals={data.goals} reload={loaded.reload} />,
+                        funnels: () => <Funnels siteId={siteId} />,
+                        alerts: () => <AlertRules siteId={siteId} goals={data.goals} />,
+                        reports: () => <EmailReportsState siteId={siteId} />,
+                        'shared-links': () => <SharedLinks siteId={siteId} />,
+                        imports: () => <Imports siteId={siteId} />,
+                        danger: () => <Archive site={current} onSaved={setSite} />,
+                      } satisfies Record<SectionId, () => ComponentChildren>
+                    )[section]()}
+                  </div>
+                </div>
+              </>
             )
           )
         }
