@@ -1,17 +1,20 @@
 // The site dashboard's view as its address carries it, with the read API's own parameters: `period`
-// (a preset) or `from` + `to` (site-local days), `filter` (repeated, `<dimension>:<value>`) and
+// (a preset) or `from` + `to` (site-local days), `filter` (repeated, `<dimension>:<value>`, `!:` or `~:` for the other operators) and
 // `metric` (the chart's), `comparison` (what the figures are compared with). A view is a link: parsing an address and writing it back gives the same
 // view, and the figures are read with the same parameters.
 import { pagePatternIsLiteral } from './patterns.js';
 import {
   DEFAULT_COMPARISON,
   DEFAULT_PRESET,
+  filterText,
   isComparison,
   isQueryDimension,
   PRESETS,
   PROPERTY_PREFIX,
+  splitFilterText,
   type Comparison,
   type Filter,
+  type FilterOperator,
   type Preset,
   type QueryDimension,
 } from './vocabulary.js';
@@ -47,11 +50,9 @@ export function parseViewState(search: string | URLSearchParams): ViewState {
     from !== null && to !== null && DAY.test(from) && DAY.test(to) ? { from, to } : { preset: isPreset(preset) ? preset : DEFAULT_PRESET };
   let filters: Filter[] = [];
   for (const text of query.getAll('filter')) {
-    const colon = text.indexOf(':');
-    const dimension = text.slice(0, colon);
-    const value = text.slice(colon + 1);
-    if (colon > 0 && value !== '' && isQueryDimension(dimension)) {
-      filters = withFilter({ period, filters, metric: DEFAULT_METRIC, comparison: DEFAULT_COMPARISON }, dimension, value).filters;
+    const { dimension, operator, value } = splitFilterText(text);
+    if (value !== '' && isQueryDimension(dimension)) {
+      filters = withFilter({ period, filters, metric: DEFAULT_METRIC, comparison: DEFAULT_COMPARISON }, dimension, value, operator).filters;
     }
   }
   const metric = query.get('metric');
@@ -72,7 +73,7 @@ export function queryParams(state: Pick<ViewState, 'period' | 'filters'>, option
     params.set('from', state.period.from);
     params.set('to', state.period.to);
   }
-  if (options.filters !== false) for (const f of state.filters) params.append('filter', `${f.dimension}:${f.value}`);
+  if (options.filters !== false) for (const f of state.filters) params.append('filter', filterText(f));
   return params;
 }
 
@@ -98,12 +99,12 @@ export function viewSearch(state: ViewState): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/** The view with a filter on `dimension` (replacing one on the same dimension: the API takes one value per dimension). */
-export function withFilter(state: ViewState, dimension: QueryDimension, value: string): ViewState {
+/** The view with a filter on `dimension` (replacing one on the same dimension: the API takes one filter per dimension). */
+export function withFilter(state: ViewState, dimension: QueryDimension, value: string, operator: FilterOperator = 'is'): ViewState {
   const at = state.filters.findIndex((f) => f.dimension === dimension);
   const filters = [...state.filters];
-  if (at === -1) filters.push({ dimension, value });
-  else filters[at] = { dimension, value };
+  if (at === -1) filters.push({ dimension, operator, value });
+  else filters[at] = { dimension, operator, value };
   return { ...state, filters };
 }
 
@@ -130,8 +131,8 @@ export function withComparison(state: ViewState, comparison: Comparison): ViewSt
  */
 export function goalFilters(goal: Pick<ManagedGoal, 'kind' | 'pattern' | 'props'>): Filter[] | undefined {
   if (goal.kind === 'event') {
-    const props = Object.entries(goal.props ?? {}).map(([key, value]): Filter => ({ dimension: `${PROPERTY_PREFIX}${key}`, value }));
-    return [{ dimension: 'event', value: goal.pattern }, ...props];
+    const props = Object.entries(goal.props ?? {}).map(([key, value]): Filter => ({ dimension: `${PROPERTY_PREFIX}${key}`, operator: 'is', value }));
+    return [{ dimension: 'event', operator: 'is', value: goal.pattern }, ...props];
   }
-  return pagePatternIsLiteral(goal.pattern) ? [{ dimension: 'page', value: goal.pattern }] : undefined;
+  return pagePatternIsLiteral(goal.pattern) ? [{ dimension: 'page', operator: 'is', value: goal.pattern }] : undefined;
 }

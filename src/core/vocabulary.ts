@@ -10,7 +10,11 @@
 
 // ---- Periods ---------------------------------------------------------------------------------
 
-export const PRESETS = ['today', 'yesterday', '7d', '30d', '90d', 'month', 'last_month', 'year'] as const;
+/**
+ * `12mo` runs from the first day of the month eleven months before today's; `all` from the site's
+ * first day with data (collected or imported), today alone when it has none.
+ */
+export const PRESETS = ['today', 'yesterday', '7d', '30d', '90d', 'month', 'last_month', 'year', '12mo', 'all'] as const;
 export type Preset = (typeof PRESETS)[number];
 export const DEFAULT_PRESET: Preset = '30d';
 
@@ -106,9 +110,48 @@ export function clientValue(text: string | null): string | null {
   return text === NONE_KEY || text === OTHER_KEY ? `[${text.slice(1, -1)}]` : text;
 }
 
-/** One `filter` parameter: `<dimension>:<value>`. */
+/**
+ * How a filter compares a dimension's key with its value: `is` (the key equals it; `(none)` matches
+ * an absent value), `is_not` (any other key, `(none)` included), `contains` (a present value holds
+ * the text, case-insensitive, taken literally).
+ */
+export const FILTER_OPERATORS = ['is', 'is_not', 'contains'] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/** What stands between a filter's dimension and its value in its text: `page:/a`, `page!:/a`, `page~:blog`. */
+export const FILTER_SEPARATORS: Readonly<Record<FilterOperator, string>> = { is: ':', is_not: '!:', contains: '~:' };
+
+/** The length of a `contains` filter's text. */
+export const CONTAINS_TEXT_LENGTH = { min: 1, max: 256 } as const;
+
+/** A filter's text taken apart: the dimension as written (unchecked), the operator, the value. */
+export interface FilterText {
+  readonly dimension: string;
+  readonly operator: FilterOperator;
+  readonly value: string;
+}
+
+/**
+ * Splits a filter's text at its first `:`; a `!` or `~` just before it is the operator's (so a
+ * property key ending in either is read as the operator). Without `:`, the value is empty.
+ */
+export function splitFilterText(text: string): FilterText {
+  const colon = text.indexOf(':');
+  if (colon < 0) return { dimension: text, operator: 'is', value: '' };
+  const mark = text[colon - 1];
+  const operator: FilterOperator = mark === '!' ? 'is_not' : mark === '~' ? 'contains' : 'is';
+  return { dimension: text.slice(0, operator === 'is' ? colon : colon - 1), operator, value: text.slice(colon + 1) };
+}
+
+/** The `filter` parameter's text of a filter. */
+export function filterText(f: Pick<Filter, 'dimension' | 'operator' | 'value'>): string {
+  return `${f.dimension}${FILTER_SEPARATORS[f.operator]}${f.value}`;
+}
+
+/** One `filter` parameter: `<dimension>:<value>`, `<dimension>!:<value>` or `<dimension>~:<text>`. */
 export interface Filter {
   readonly dimension: QueryDimension;
+  readonly operator: FilterOperator;
   readonly value: string;
   /**
    * The value is a page pattern (`*`, `**`; docs/api.md, Goals' syntax), matched as goals match

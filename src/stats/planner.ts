@@ -11,6 +11,7 @@
 //   every filter and the broken-down dimension are session-scoped, session rows answer the days up
 //   to the watermark (once they cover them all) and raw events the days after it, else raw events
 //   answer every day;
+// - a filter `is_not` (`!:`) or `contains` (`~:`) → the raw path likewise, session rows included;
 // - a page pattern (a shared link's lock on `page:/blog/**`), or a property filter on `(none)` →
 //   the raw path too, on raw events only (session rows hold neither pages nor properties, a
 //   property's rollups a `(none)` row only on the days some event carries it), within the raw window likewise;
@@ -29,7 +30,7 @@ import type { ImportedAnswer } from '../core/answers.js';
 import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
 import { RAW_DAYS } from '../core/vocabulary.js';
 import type { Settlement } from './settlement.js';
-import { hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
+import { hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
@@ -138,7 +139,7 @@ export function planQuery(q: Query, inputs: PlanInputs): PlannedQuery {
   // Raw events are kept `rawDays` days: the period must start inside that window and, reaching into
   // the future or not, last at most that many days (docs/api.md: the period is then limited to them).
   if (rawOnlyByFilters(q) && (q.period.from < windowStart || periodDays(q.period) > inputs.rawDays)) {
-    const reason = hasPagePattern(q) ? 'pagePattern' : q.filters.length === 1 && hasPropertyNone(q) ? 'propertyNone' : 'filters';
+    const reason = hasPagePattern(q) ? 'pagePattern' : q.filters.length > 1 ? 'filters' : hasOperator(q) ? 'operator' : hasPropertyNone(q) ? 'propertyNone' : 'filters';
     throw apiError('RAW_WINDOW_EXCEEDED', reason, { days: inputs.rawDays });
   }
   const path = needsRawEvents(q) ? ('raw' as const) : ('rollup' as const);

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { changeIsGood, type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters, type TrafficComputation } from '../../src/core/metric-registry.js';
-import { DIMENSIONS, type Dimension } from '../../src/core/vocabulary.js';
+import { DIMENSIONS, type Dimension, type Filter } from '../../src/core/vocabulary.js';
 import { metricValue, needsSessions, ZERO_MEASURES } from '../../src/stats/measures.js';
 import { formatMetric } from '../../web/lib/format.js';
 
@@ -28,13 +28,13 @@ describe('metric registry', () => {
     for (const metric of METRICS) {
       assert.equal(metricTakesFilters(metric, []), true, metric);
       for (const a of DIMENSIONS) {
-        assert.equal(metricTakesFilters(metric, [{ dimension: a, value: 'x' }]), expectedTakes(metric, [a]), `${metric} ${a}`);
+        assert.equal(metricTakesFilters(metric, [{ dimension: a, operator: 'is', value: 'x' }]), expectedTakes(metric, [a]), `${metric} ${a}`);
         for (const b of DIMENSIONS) {
           if (a === b) continue;
           const filters = [
-            { dimension: a, value: 'x' },
-            { dimension: b, value: 'y' },
-          ];
+            { dimension: a, operator: 'is', value: 'x' },
+            { dimension: b, operator: 'is', value: 'y' },
+          ] satisfies Filter[];
           assert.equal(metricTakesFilters(metric, filters), expectedTakes(metric, [a, b]), `${metric} ${a} ${b}`);
         }
       }

@@ -84,7 +84,7 @@ test('presets, previous periods and month arithmetic', () => {
   assert.deepEqual(presetPeriod('year', '2026-03-20'), { from: '2026-01-01', to: '2026-03-20' });
   assert.deepEqual(presetPeriod('7d', '2026-03-02'), { from: '2026-02-24', to: '2026-03-02' });
   for (const preset of PRESETS) {
-    const p = presetPeriod(preset, '2026-03-20');
+    const p = presetPeriod(preset, '2026-03-20', '2025-06-01');
     const prev = previousPeriod(p);
     assert.ok(prev.to < p.from);
   }
@@ -116,8 +116,8 @@ test('the Query value: today in the site zone, filters, frozen', () => {
   const q = parseQuery('stats', { period: 'today', filter: ['page:/a:b', 'country:(none)'] }, { id: 's', timezone: 'Asia/Kathmandu' }, now);
   assert.equal(q.today, '2026-03-21');
   assert.deepEqual(q.filters, [
-    { dimension: 'page', value: '/a:b' },
-    { dimension: 'country', value: '(none)' },
+    { dimension: 'page', operator: 'is', value: '/a:b' },
+    { dimension: 'country', operator: 'is', value: '(none)' },
   ]);
   assert.ok(Object.isFrozen(q) && Object.isFrozen(q.filters) && Object.isFrozen(q.period));
   assert.throws(() => parseQuery('stats', { filter: ['page:/a', 'page:/b'] }, { id: 's', timezone: 'UTC' }, now), { code: 'INVALID_PARAMS' });

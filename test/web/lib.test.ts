@@ -35,7 +35,7 @@ describe('view state', () => {
   test('an address round-trips: preset, repeated filters, metric', () => {
     const search = '?period=year&filter=country%3AFR&filter=page%3A%2Fa%3Ab&metric=pageviews';
     const state = parseViewState(search);
-    assert.deepEqual(state, { period: { preset: 'year' }, filters: [{ dimension: 'country', value: 'FR' }, { dimension: 'page', value: '/a:b' }], metric: 'pageviews', comparison: 'previous' });
+    assert.deepEqual(state, { period: { preset: 'year' }, filters: [{ dimension: 'country', operator: 'is', value: 'FR' }, { dimension: 'page', operator: 'is', value: '/a:b' }], metric: 'pageviews', comparison: 'previous' });
     assert.equal(viewSearch(state), search);
     assert.equal(queryParams(state).toString(), 'period=year&filter=country%3AFR&filter=page%3A%2Fa%3Ab');
     assert.equal(queryParams(state, { filters: false }).toString(), 'period=year');
@@ -55,30 +55,30 @@ describe('view state', () => {
   test('one filter per dimension: adding replaces, removing keeps the others in order', () => {
     let state = parseViewState('filter=country:FR&filter=device:mobile');
     state = withFilter(state, 'country', 'DE');
-    assert.deepEqual(state.filters, [{ dimension: 'country', value: 'DE' }, { dimension: 'device', value: 'mobile' }]);
+    assert.deepEqual(state.filters, [{ dimension: 'country', operator: 'is', value: 'DE' }, { dimension: 'device', operator: 'is', value: 'mobile' }]);
     state = withFilter(state, 'browser', 'Firefox');
     assert.deepEqual(withoutFilter(state, 'country').filters.map((f) => f.dimension), ['device', 'browser']);
-    assert.deepEqual(parseViewState('filter=country:FR&filter=country:DE').filters, [{ dimension: 'country', value: 'DE' }]);
+    assert.deepEqual(parseViewState('filter=country:FR&filter=country:DE').filters, [{ dimension: 'country', operator: 'is', value: 'DE' }]);
     assert.equal(viewSearch(withMetric(withPeriod(state, { preset: '7d' }), 'bounceRate')), '?period=7d&filter=country%3ADE&filter=device%3Amobile&filter=browser%3AFirefox&metric=bounceRate');
   });
 
   test("a goal's filter: its event, its page when the pattern has no wildcard, none otherwise", () => {
-    assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup' }), [{ dimension: 'event', value: 'signup' }]);
+    assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup' }), [{ dimension: 'event', operator: 'is', value: 'signup' }]);
     assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup', props: { plan: 'pro', seats: '3' } }), [
-      { dimension: 'event', value: 'signup' },
-      { dimension: 'prop.plan', value: 'pro' },
-      { dimension: 'prop.seats', value: '3' },
+      { dimension: 'event', operator: 'is', value: 'signup' },
+      { dimension: 'prop.plan', operator: 'is', value: 'pro' },
+      { dimension: 'prop.seats', operator: 'is', value: '3' },
     ]);
-    assert.deepEqual(goalFilters({ kind: 'page', pattern: '/thanks' }), [{ dimension: 'page', value: '/thanks' }]);
+    assert.deepEqual(goalFilters({ kind: 'page', pattern: '/thanks' }), [{ dimension: 'page', operator: 'is', value: '/thanks' }]);
     assert.equal(goalFilters({ kind: 'page', pattern: '/blog/*' }), undefined);
     assert.equal(goalFilters({ kind: 'page', pattern: '/docs/**/intro' }), undefined);
   });
 });
 
 describe('why a KPI has no value', () => {
-  const page: Filter = { dimension: 'page', value: '/a' };
-  const event: Filter = { dimension: 'event', value: 'signup' };
-  const country: Filter = { dimension: 'country', value: 'FR' };
+  const page: Filter = { dimension: 'page', operator: 'is', value: '/a' };
+  const event: Filter = { dimension: 'event', operator: 'is', value: 'signup' };
+  const country: Filter = { dimension: 'country', operator: 'is', value: 'FR' };
 
   test('from the filters each metric takes, as the registry declares them', () => {
     for (const metric of METRICS) {

@@ -19,6 +19,7 @@ import type { Installation, SiteRow } from '../../core/management.js';
 import type { PropertyKeysAnswer } from '../../core/answers.js';
 import { parseQuery, type RawParams } from '../../core/query.js';
 import { planInputs } from '../../stats/inputs.js';
+import { querySite } from '../../stats/first-data-day.js';
 import { planQuery } from '../../stats/planner.js';
 import { computePropertyKeys } from '../../stats/read/properties.js';
 import { rollupKey } from '../../stats/rollups/key.js';
@@ -81,8 +82,9 @@ export async function siteListRoutes(app: FastifyInstance, ctx: AppContext, shar
   // the read API takes them; no filter: the keys of every event).
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/properties', { config: { shareable: true } }, async (request): Promise<PropertyKeysAnswer> => {
     const site = request.headers[SHARE_ACCESS_HEADER] === undefined ? await memberSite(request, request.params.siteId) : await sharedSite(request, request.params.siteId);
-    const q = parseQuery('goals', request.query as RawParams, site, ctx.clock.now());
     const events = readerWithDeadline(ctx);
+    const params = request.query as RawParams;
+    const q = parseQuery('goals', params, await querySite(events, site, params), ctx.clock.now());
     const planned = planQuery(q, await planInputs(events, site, q, await ctx.meta.getRollupState(rollupKey(ctx.events, site.id))));
     return { period: { from: q.period.from, to: q.period.to }, keys: await computePropertyKeys(events, planned) };
   });

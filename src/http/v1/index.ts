@@ -25,6 +25,7 @@ import {
   type TimeseriesAnswer,
 } from '../../core/answers.js';
 import { planInputs } from '../../stats/inputs.js';
+import { querySite } from '../../stats/first-data-day.js';
 import { sharingReads } from '../../stats/shared-reads.js';
 import { holdSums } from '../../stats/held-sums.js';
 import { isLongRead, planQuery, type PlannedQuery } from '../../stats/planner.js';
@@ -155,7 +156,8 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   /** The planned query, and the site's rollup bookkeeping it was planned with (read once). */
   async function planned(kind: QueryKind, request: FastifyRequest, site: Site): Promise<{ q: PlannedQuery; rollup: RollupState | undefined }> {
     const share = readers.get(request)!.share;
-    const q = parseQuery(kind, request.query as RawParams, site, ctx.clock.now(), share?.lockedFilters);
+    const params = request.query as RawParams;
+    const q = parseQuery(kind, params, await querySite(events, site, params), ctx.clock.now(), share?.lockedFilters);
     const rollup = await ctx.meta.getRollupState(rollupKey(ctx.events, site.id));
     const plannedQuery = planQuery(q, await planInputs(events, site, q, rollup));
     sayOfFigures(request, IMPORTED_HEADER, plannedQuery.plan.imported);

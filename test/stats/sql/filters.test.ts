@@ -23,11 +23,11 @@ for (const { name, d } of DIALECTS) {
     });
 
     test('filterPredicate: a key, a page pattern (its regex a parameter), a property', () => {
-      assert.deepEqual(checked(filterPredicate(d, { dimension: 'country', value: 'FR' })), { text: "coalesce(country, '(none)') = ?", params: ['FR'] });
-      const pattern = checked(filterPredicate(d, { dimension: 'page', value: '/blog/**', pattern: true }));
+      assert.deepEqual(checked(filterPredicate(d, { dimension: 'country', operator: 'is', value: 'FR' })), { text: "coalesce(country, '(none)') = ?", params: ['FR'] });
+      const pattern = checked(filterPredicate(d, { dimension: 'page', operator: 'is', value: '/blog/**', pattern: true }));
       assert.equal(pattern.text, d.regexMatches('page'));
       assert.deepEqual(pattern.params, ['^/blog/[^\\n\\r\\x{2028}\\x{2029}]*$']);
-      const property = checked(filterPredicate(d, { dimension: 'prop.plan', value: 'pro' }));
+      const property = checked(filterPredicate(d, { dimension: 'prop.plan', operator: 'is', value: 'pro' }));
       assert.match(property.text, /^\(NOT name = 'engage' AND .* IN \(\?, \?\)\)$/);
       assert.deepEqual(property.params.slice(-2), ['"pro"', 'pro']);
     });
@@ -40,8 +40,8 @@ for (const { name, d } of DIALECTS) {
 
     test('needsExit: a breakdown or a filter on the exit page', () => {
       assert.equal(needsExit([], 'exit'), true);
-      assert.equal(needsExit([{ dimension: 'exit', value: '/a' }]), true);
-      assert.equal(needsExit([{ dimension: 'page', value: '/a' }], 'page'), false);
+      assert.equal(needsExit([{ dimension: 'exit', operator: 'is', value: '/a' }]), true);
+      assert.equal(needsExit([{ dimension: 'page', operator: 'is', value: '/a' }], 'page'), false);
     });
 
     test('integerLiteral takes ids we issued, and refuses anything else', () => {
@@ -51,7 +51,7 @@ for (const { name, d } of DIALECTS) {
 
     test('goal predicates: an event goal with its properties, a page goal matched as a pattern', () => {
       const goal = checked(goalPredicate(d, { goalId: 3, kind: 'event', pattern: 'Signup', props: { plan: 'pro' } }));
-      assert.equal(goal.text, `name = ? AND ${checked(filterPredicate(d, { dimension: 'prop.plan', value: 'pro' })).text}`);
+      assert.equal(goal.text, `name = ? AND ${checked(filterPredicate(d, { dimension: 'prop.plan', operator: 'is', value: 'pro' })).text}`);
       assert.deepEqual(goal.params[0], 'Signup');
       assert.deepEqual(checked(matcherPredicate(d, { kind: 'page', pattern: '/blog/*' })), {
         text: `(name = 'pageview' AND ${d.regexMatches('page')})`,
@@ -69,8 +69,8 @@ test('sql/filters: the predicates run on DuckDB and select as they say', async (
       UNION ALL SELECT 'Signup', '/', 'FR', '{"plan":"pro"}', DATE '2026-03-03', 9) e`;
     const count = async (where: ReturnType<typeof sql>) => Number((await store.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM ${rows} WHERE ${where}`))[0]!.n);
     assert.equal(await count(dayRange(d, 'day', DAYS)), 1);
-    assert.equal(await count(filterPredicate(d, { dimension: 'country', value: '(none)' })), 1);
-    assert.equal(await count(filterPredicate(d, { dimension: 'page', value: '/blog/*', pattern: true })), 1);
+    assert.equal(await count(filterPredicate(d, { dimension: 'country', operator: 'is', value: '(none)' })), 1);
+    assert.equal(await count(filterPredicate(d, { dimension: 'page', operator: 'is', value: '/blog/*', pattern: true })), 1);
     assert.equal(await count(goalPredicate(d, { goalId: 1, kind: 'event', pattern: 'Signup', props: { plan: 'pro' } })), 1);
     assert.equal(await count(goalPredicate(d, { goalId: 1, kind: 'event', pattern: 'Signup', props: { plan: 'free' } })), 0);
     assert.equal(await count(sql`TRUE ${instantBounds({ since: 8 })}`), 1);
