@@ -93,7 +93,7 @@ export const ERRORS = {
       filterPropertyKey:
         'filter prop.<key>:<value> needs a property key of {min} to {max} characters before the first ":" (a key containing ":" cannot be filtered)',
       filterEmpty: 'filter {dimension} has an empty value',
-      filterTooLong: 'filter {dimension} value is too long',
+      filterTooLong: 'filter {dimension} value is too long (at most {max} characters)',
       filterTwice: 'filter {dimension} is given twice',
       filtersRefused: 'filters are not accepted here',
       metric: 'unknown metric; expected one of {metrics}',
@@ -150,6 +150,7 @@ export const ERRORS = {
       filters: "two or more filters, or a filter with another dimension's breakdown, need a period within the last {days} days",
       pagePattern: 'a page pattern (this shared link is limited to matching pages) needs a period within the last {days} days',
       propertyNone: 'a filter prop.<key>:(none) (the events without a property) needs a period within the last {days} days',
+      operator: 'a filter with !: (is not) or ~: (contains) needs a period within the last {days} days',
     },
   },
   METRIC_NOT_FILTERABLE: { status: 400, messages: { metric: 'the {metric} metric does not take the given filters' } },

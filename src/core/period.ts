@@ -66,7 +66,11 @@ export function firstOfMonth(day: string): string {
   return `${day.slice(0, 8)}01`;
 }
 
-export function presetPeriod(preset: Preset, today: string): Period {
+/**
+ * The days of a preset ending today. `firstDataDay` is the site's first day with data (collected or
+ * imported; null when none), which `all` starts from; the other presets leave it unread.
+ */
+export function presetPeriod(preset: Preset, today: string, firstDataDay?: string | null): Period {
   switch (preset) {
     case 'today':
       return { from: today, to: today };
@@ -88,7 +92,22 @@ export function presetPeriod(preset: Preset, today: string): Period {
     }
     case 'year':
       return { from: `${today.slice(0, 4)}-01-01`, to: today };
+    case '12mo':
+      return { from: addMonths(firstOfMonth(today), -11), to: today };
+    case 'all':
+      if (firstDataDay === undefined) throw new Error('period all needs the site\'s first day with data');
+      return allDays(firstDataDay, today);
   }
+}
+
+/**
+ * The days of `all`: from the first day with data to today; today alone when there is none (or it
+ * lies after today), and at most the longest period accepted (its last MAX_PERIOD_DAYS days).
+ */
+function allDays(firstDataDay: string | null, today: string): Period {
+  const earliest = addDays(today, -(MAX_PERIOD_DAYS - 1));
+  if (firstDataDay === null || firstDataDay > today) return { from: today, to: today };
+  return { from: firstDataDay < earliest ? earliest : firstDataDay, to: today };
 }
 
 export interface PeriodParams {
@@ -97,8 +116,11 @@ export interface PeriodParams {
   to?: string | undefined;
 }
 
-/** The period of a request: from+to take priority over a preset; 30d by default. */
-export function resolvePeriod(params: PeriodParams, today: string): Period {
+/**
+ * The period of a request: from+to take priority over a preset; 30d by default. `firstDataDay` as
+ * `presetPeriod` takes it.
+ */
+export function resolvePeriod(params: PeriodParams, today: string, firstDataDay?: string | null): Period {
   const { from, to } = params;
   if (from !== undefined || to !== undefined) {
     if (from === undefined || to === undefined) throw apiError('INVALID_PARAMS', 'periodBounds');
@@ -115,7 +137,7 @@ export function resolvePeriod(params: PeriodParams, today: string): Period {
   if (!(PRESETS as readonly string[]).includes(preset)) {
     throw apiError('INVALID_PARAMS', 'period', { presets: PRESETS.join(', ') });
   }
-  return presetPeriod(preset as Preset, today);
+  return presetPeriod(preset as Preset, today, firstDataDay);
 }
 
 /** The same number of days just before `from`. */

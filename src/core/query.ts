@@ -8,6 +8,7 @@ import { pagePatternError, pagePatternIsLiteral, pagePatternProblem } from './pa
 import {
   BREAKDOWN_INCLUDES,
   COMPARISONS,
+  CONTAINS_TEXT_LENGTH,
   DEFAULT_COMPARISON,
   DIMENSIONS,
   isBreakdownInclude,
@@ -16,6 +17,8 @@ import {
   PROPERTY_KEY_LENGTH,
   PROPERTY_PREFIX,
   RAW_CLIP,
+  splitFilterParam,
+  makeFilter,
   type BreakdownInclude,
   type Comparison,
   type QueryDimension,
@@ -115,40 +118,42 @@ function integer(text: string | undefined, name: string, min: number, max: numbe
 export function parseFilters(texts: readonly string[]): Filter[] {
   const filters: Filter[] = [];
   for (const text of texts) {
-    const colon = text.indexOf(':');
-    const dimension = colon < 0 ? text : text.slice(0, colon);
+    const { dimension, operator, value } = splitFilterParam(text) ?? { dimension: text, operator: 'is' as const, value: '' };
     if (!isQueryDimension(dimension)) {
       if (dimension.startsWith(PROPERTY_PREFIX)) throw apiError('INVALID_PARAMS', 'filterPropertyKey', PROPERTY_KEY_LENGTH);
       throw apiError('INVALID_PARAMS', 'filterDimension', { dimensions: DIMENSIONS.join(', ') });
     }
-    const value = colon < 0 ? '' : text.slice(colon + 1);
     if (value === '') throw apiError('INVALID_PARAMS', 'filterEmpty', { dimension });
-    if (value.length > FILTER_VALUE_MAX_LENGTH) throw apiError('INVALID_PARAMS', 'filterTooLong', { dimension });
+    const max = operator === 'contains' ? CONTAINS_TEXT_LENGTH.max : FILTER_VALUE_MAX_LENGTH;
+    if (value.length > max) throw apiError('INVALID_PARAMS', 'filterTooLong', { dimension, max });
     if (filters.some((f) => f.dimension === dimension)) throw apiError('INVALID_PARAMS', 'filterTwice', { dimension });
-    filters.push(Object.freeze({ dimension, value }));
+    filters.push(Object.freeze(makeFilter(dimension, operator, value)));
   }
   return filters;
 }
 
 /**
  * A shared link's locked filters (docs/accounts.md, Shared links): the read API's filters, but for a
- * `page` value with wildcards, which is a page pattern of the goals' syntax, checked by its rules.
+ * `page` value with wildcards under `is`, which is a page pattern of the goals' syntax, checked by its
+ * rules (the other operators take their value literally).
  */
 export function parseLockedFilters(texts: readonly string[]): Filter[] {
   return parseFilters(texts).map((filter, i) => {
-    if (filter.dimension !== 'page' || pagePatternIsLiteral(filter.value)) return filter;
+    if (filter.dimension !== 'page' || filter.operator !== undefined || pagePatternIsLiteral(filter.value)) return filter;
     const problem = pagePatternProblem(filter.value);
     if (problem) throw pagePatternError(problem, `filters[${i}]`);
     return Object.freeze({ ...filter, pattern: true as const });
   });
 }
 
-/** The dimension a filter's text names (everything before its first `:`). */
-const dimensionOf = (text: string) => (text.includes(':') ? text.slice(0, text.indexOf(':')) : text);
-
 export interface QuerySite {
   id: string;
   timezone: string;
+  /**
+   * The site's first day with data, collected or imported (null when none): what `period=all`
+   * starts from, gathered by the caller for such a request (src/stats/first-data-day.ts).
+   */
+  firstDataDay?: string | null;
 }
 
 /**
@@ -162,12 +167,13 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
   const period = resolvePeriod(
     { period: single(params, 'period'), from: single(params, 'from'), to: single(params, 'to') },
     today,
+    site.firstDataDay,
   );
   const lockedFilters = parseLockedFilters(locked);
   // A filter on a dimension locked to a value would replace it: it gives way. Under a page pattern,
   // the request's own page filter applies too (both must match), so it can only narrow the pattern.
   const lockedDimensions = new Set<string>(lockedFilters.filter((f) => !f.pattern).map((f) => f.dimension));
-  const filterTexts = list(params, 'filter').filter((text) => !lockedDimensions.has(dimensionOf(text)));
+  const filterTexts = list(params, 'filter').filter((text) => !lockedDimensions.has(splitFilterParam(text)?.dimension ?? text));
   if (!FILTERABLE[kind] && filterTexts.length + lockedFilters.length > 0) throw apiError('INVALID_PARAMS', 'filtersRefused');
   const filters = [...parseFilters(filterTexts), ...lockedFilters];
 

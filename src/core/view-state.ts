@@ -17,6 +17,7 @@ import {
   splitFilterParam,
   type Comparison,
   type Filter,
+  type FilterOperator,
   type Preset,
   type QueryDimension,
 } from './vocabulary.js';

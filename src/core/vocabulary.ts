@@ -10,7 +10,11 @@
 
 // ---- Periods ---------------------------------------------------------------------------------
 
-export const PRESETS = ['today', 'yesterday', '7d', '30d', '90d', 'month', 'last_month', 'year'] as const;
+/**
+ * `12mo` runs from the first day of the month eleven months before today's; `all` from the site's
+ * first day with data (collected or imported), today alone when it has none.
+ */
+export const PRESETS = ['today', 'yesterday', '7d', '30d', '90d', 'month', 'last_month', 'year', '12mo', 'all'] as const;
 export type Preset = (typeof PRESETS)[number];
 export const DEFAULT_PRESET: Preset = '30d';
 

@@ -11,6 +11,7 @@ import type { AnswerPeriod, BreakdownAnswer, FunnelAnswer, GoalsAnswer, Property
 import type { EventReader, EventStore } from '../storage/events/types.js';
 import type { MetaStore, RollupState } from '../storage/meta/types.js';
 import { rollupKey } from './rollups/key.js';
+import { querySite } from './first-data-day.js';
 import { planInputs } from './inputs.js';
 import { planQuery, type PlannedQuery } from './planner.js';
 import { computeBreakdown } from './read/breakdown.js';
@@ -54,10 +55,10 @@ export interface PlannedRead {
   readonly rollup: RollupState | undefined;
 }
 
-/** Parses, gathers the plan's inputs (the only statements before the run) and plans. */
+/** Parses (with the site's first day with data where the period is `all`), gathers the plan's inputs (the only statements before the run) and plans. */
 export async function planRead(source: ReadSource, request: ReadRequest): Promise<PlannedRead> {
   const { site } = request;
-  const q = parseQuery(request.kind, request.params, site, request.now, request.lockedFilters);
+  const q = parseQuery(request.kind, request.params, await querySite(source.events, site, request.params), request.now, request.lockedFilters);
   const rollup = await source.rollupState(site);
   return { q: planQuery(q, await planInputs(source.events, site, q, rollup)), site, rollup };
 }

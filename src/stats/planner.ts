@@ -11,6 +11,7 @@
 //   every filter and the broken-down dimension are session-scoped, session rows answer the days up
 //   to the watermark (once they cover them all) and raw events the days after it, else raw events
 //   answer every day;
+// - a filter `is_not` (`!:`) or `contains` (`~:`) → the raw path likewise, session rows included;
 // - a page pattern (a shared link's lock on `page:/blog/**`), or a property filter on `(none)` →
 //   the raw path too, on raw events only (session rows hold neither pages nor properties, a
 //   property's rollups a `(none)` row only on the days some event carries it), within the raw window likewise;
@@ -29,7 +30,7 @@ import type { ImportedAnswer } from '../core/answers.js';
 import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
 import { RAW_DAYS } from '../core/vocabulary.js';
 import type { Settlement } from './settlement.js';
-import { hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
+import { hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
@@ -146,7 +147,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
     // `raw=clip` reads the period's days inside the window, where it starts before it and has any there.
     const inside = { from: windowStart, to: asked.period.to };
     if (!asked.rawClip || asked.period.from >= windowStart || inside.from > inside.to || exceeds(inside)) {
-      const reason = hasPagePattern(asked) ? 'pagePattern' : asked.filters.length === 1 && hasPropertyNone(asked) ? 'propertyNone' : 'filters';
+      const reason = hasPagePattern(asked) ? 'pagePattern' : asked.filters.length > 1 ? 'filters' : hasOperator(asked) ? 'operator' : hasPropertyNone(asked) ? 'propertyNone' : 'filters';
       throw apiError('RAW_WINDOW_EXCEEDED', reason, { days: inputs.rawDays });
     }
     clippedFrom = asked.period.from;

@@ -4,7 +4,7 @@
 // closes a key or a string value, so `{` or `,` then a key's JSON text and `:` is found nowhere but at
 // that key. A value is compared as its JSON text (a filter's value is turned into the texts that
 // match it) and decoded only where it is shown, as a breakdown's key.
-import { clientValue, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, propertyKey, type PropertyDimension } from '../core/vocabulary.js';
+import { clientValue, type FilterOperator, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, propertyKey, type PropertyDimension } from '../core/vocabulary.js';
 import type { Dialect } from '../sql/dialect.js';
 import { sql, trusted, withParams, type Sql } from '../sql/sql.js';
 
@@ -50,16 +50,29 @@ function tokensOf(value: string): string[] {
 }
 
 /**
- * Whether an event row matches `prop.<key>:<value>`: it carries the key with that value, or, for
- * `(none)`, it carries no such key. Either way it is an event a property breakdown counts (never an
- * `engage` one), so that the breakdown's `(none)` row counts the events this filter keeps.
+ * Whether an event row matches `prop.<key>` under an operator: `is` a value, the events carrying the
+ * key with that value, or for `(none)` the events carrying no such key; `is_not`, every other event;
+ * `contains`, the events whose value's text holds the text (case-insensitive). Each keeps only events
+ * a property breakdown counts (never an `engage` one), so that the breakdown's rows count the events
+ * these filters keep.
  */
-export function propertyFilterPredicate(d: Dialect, dimension: PropertyDimension, value: string): Sql {
+export function propertyFilterPredicate(d: Dialect, dimension: PropertyDimension, operator: FilterOperator, value: string): Sql {
   const token = propertyToken(d, dimension);
-  if (value === NONE_KEY) return sql`(NOT ${trusted(CARRIES_NO_PROPERTIES)} AND ${token} = '')`;
+  const counted = trusted(`NOT ${CARRIES_NO_PROPERTIES}`);
+  if (operator === 'contains') {
+    const text = decodeValue(d, token);
+    return sql`(${counted} AND ${token} <> '' AND ${withParams(d.containsInsensitive(text.text), ...text.params, value)})`;
+  }
+  const matches = tokenMatches(token, value);
+  return operator === 'is' ? sql`(${counted} AND ${matches})` : sql`(${counted} AND NOT (${matches}))`;
+}
+
+/** Whether a property's token (`propertyToken`) is one a value `is` matches. */
+function tokenMatches(token: Sql, value: string): Sql {
+  if (value === NONE_KEY) return sql`${token} = ''`;
   if (value === OTHER_KEY) return trusted('1 = 0');
   const tokens = tokensOf(value).map((t) => sql`${t}`);
-  return sql`(NOT ${trusted(CARRIES_NO_PROPERTIES)} AND ${token} IN (${joinTokens(tokens)}))`;
+  return sql`${token} IN (${joinTokens(tokens)})`;
 }
 
 function joinTokens(tokens: Sql[]): Sql {

@@ -17,17 +17,18 @@ export function retentionStart(today: string, retentionMonths: number | null): s
 }
 
 /**
- * Two or more filters, a filter with another dimension's breakdown, a page pattern (a shared
- * link's lock), or a property filter on `(none)`: rollups cannot answer them. Rollups hold each
- * page's own figures, and a visitor of two matching pages would count twice in their sum; session
- * rows hold no page but the entry and exit; a property's rollups hold a `(none)` row only on the days
- * some event carries it.
+ * Two or more filters, a filter with another dimension's breakdown, a filter other than `is`, a
+ * page pattern (a shared link's lock), or a property filter on `(none)`: rollups cannot answer them.
+ * Rollups hold each page's own figures, and a visitor of two matching pages (or of two keys an
+ * `is_not` or `contains` filter keeps) would count twice in their sum; session rows hold no page but
+ * the entry and exit; a property's rollups hold a `(none)` row only on the days some event carries it.
  */
 export function rawOnlyByFilters(q: Query): boolean {
   const [filter] = q.filters;
   return (
     q.filters.length >= 2 ||
     hasPagePattern(q) ||
+    hasOperator(q) ||
     (filter !== undefined && q.breakdown !== null && q.breakdown.dimension !== filter.dimension) ||
     hasPropertyNone(q)
   );
@@ -36,6 +37,11 @@ export function rawOnlyByFilters(q: Query): boolean {
 /** Whether a query filters on the events without a property (`prop.<key>:(none)`). */
 export function hasPropertyNone(q: Query): boolean {
   return q.filters.some((f) => isPropertyDimension(f.dimension) && f.value === NONE_KEY);
+}
+
+/** Whether a query has a filter other than `is` (`is_not`, `contains`). */
+export function hasOperator(q: Query): boolean {
+  return q.filters.some((f) => f.operator !== undefined);
 }
 
 /** Whether a query's filters hold a page pattern. */

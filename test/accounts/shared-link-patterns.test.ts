@@ -197,4 +197,20 @@ for (const engine of ENGINES) describe(`shared links locked to a page pattern ($
     }
     assert.equal((await create(blog, ['country:*'])).status, 201, 'only page values are patterns: elsewhere * is a character');
   });
+
+  test('a lock with is not (!:) or contains (~:) keeps what it names; the request\'s own filter on its dimension gives way', async () => {
+    const contains = await opened(blog, ['page~:BLOG']);
+    // /blog/a (visitors 0–3), /blog/x/y (0–1), /blogger (5) and /blog (6): `*` or case play no part.
+    const stats = (await json(contains, blog, '/stats?period=30d')).stats;
+    assert.deepEqual([stats.visitors.value, stats.pageviews.value], [6, 8]);
+    const pages = (await json(contains, blog, '/breakdown?period=30d&dimension=page')).rows.map((r: { key: string }) => r.key).sort();
+    assert.deepEqual(pages, ['/blog', '/blog/a', '/blog/x/y', '/blogger']);
+    const notGermany = await opened(blog, ['country!:DE']);
+    for (const own of ['', '&filter=country:DE', '&filter=country~:D']) {
+      assert.equal((await json(notGermany, blog, `/stats?period=30d${own}`)).stats.visitors.value, 5, own);
+    }
+    assert.equal((await json(notGermany, blog, '/stats?period=30d&filter=page!:/')).stats.visitors.value, 4, 'FR visitors 1, 3, 5 and 7 view another page than /');
+    assert.equal((await read(notGermany, blog, '/stats?period=90d')).status, 400, 'past the raw window');
+    assert.equal((await create(blog, ['country~:' + 'x'.repeat(257)])).status, 400);
+  });
 });

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { changeIsGood, type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters, type TrafficComputation } from '../../src/core/metric-registry.js';
-import { DIMENSIONS, type Dimension } from '../../src/core/vocabulary.js';
+import { DIMENSIONS, type Dimension, type Filter } from '../../src/core/vocabulary.js';
 import { metricValue, needsSessions, ZERO_MEASURES } from '../../src/stats/measures.js';
 import { formatMetric } from '../../web/lib/format.js';
 
@@ -34,7 +34,7 @@ describe('metric registry', () => {
           const filters = [
             { dimension: a, value: 'x' },
             { dimension: b, value: 'y' },
-          ];
+          ] satisfies Filter[];
           assert.equal(metricTakesFilters(metric, filters), expectedTakes(metric, [a, b]), `${metric} ${a} ${b}`);
         }
       }

@@ -84,7 +84,7 @@ test('presets, previous periods and month arithmetic', () => {
   assert.deepEqual(presetPeriod('year', '2026-03-20'), { from: '2026-01-01', to: '2026-03-20' });
   assert.deepEqual(presetPeriod('7d', '2026-03-02'), { from: '2026-02-24', to: '2026-03-02' });
   for (const preset of PRESETS) {
-    const p = presetPeriod(preset, '2026-03-20');
+    const p = presetPeriod(preset, '2026-03-20', '2025-06-01');
     const prev = previousPeriod(p);
     assert.ok(prev.to < p.from);
   }
@@ -122,4 +122,28 @@ test('the Query value: today in the site zone, filters, frozen', () => {
   assert.ok(Object.isFrozen(q) && Object.isFrozen(q.filters) && Object.isFrozen(q.period));
   assert.throws(() => parseQuery('stats', { filter: ['page:/a', 'page:/b'] }, { id: 's', timezone: 'UTC' }, now), { code: 'INVALID_PARAMS' });
   assert.throws(() => parseQuery('stats', {}, { id: 's', timezone: 'Nowhere/Land' }, now), { code: 'INVALID_TIMEZONE' });
+});
+
+test('12mo and all: resolved in the site zone, with the grain and previous period of their days', () => {
+  // [zone, instant, first day with data, preset, from, to, grain, previous from, previous to]
+  const cases: Array<[string, number, string | null, '12mo' | 'all', string, string, string, string, string]> = [
+    ['UTC', Date.UTC(2026, 2, 20, 12), null, '12mo', '2025-04-01', '2026-03-20', 'week', '2024-04-12', '2025-03-31'],
+    ['Pacific/Kiritimati', Date.UTC(2026, 2, 31, 12), null, '12mo', '2025-05-01', '2026-04-01', 'week', '2024-05-30', '2025-04-30'],
+    ['Pacific/Pago_Pago', Date.UTC(2026, 0, 1, 6), null, '12mo', '2025-01-01', '2025-12-31', 'week', '2024-01-02', '2024-12-31'],
+    ['Asia/Kathmandu', Date.UTC(2024, 1, 29, 19), null, '12mo', '2023-04-01', '2024-03-01', 'week', '2022-04-30', '2023-03-31'],
+    ['UTC', Date.UTC(2026, 2, 20, 12), '2026-02-03', 'all', '2026-02-03', '2026-03-20', 'day', '2025-12-19', '2026-02-02'],
+    ['UTC', Date.UTC(2026, 2, 20, 12), null, 'all', '2026-03-20', '2026-03-20', 'hour', '2026-03-19', '2026-03-19'],
+    ['Asia/Tokyo', Date.UTC(2026, 2, 19, 16), '2026-03-20', 'all', '2026-03-20', '2026-03-20', 'hour', '2026-03-19', '2026-03-19'],
+    ['America/Los_Angeles', Date.UTC(2026, 2, 19, 16), '2026-03-20', 'all', '2026-03-19', '2026-03-19', 'hour', '2026-03-18', '2026-03-18'],
+    ['Europe/Paris', Date.UTC(2026, 2, 20, 12), '2024-11-05', 'all', '2024-11-05', '2026-03-20', 'month', '2023-06-23', '2024-11-04'],
+    ['UTC', Date.UTC(2026, 2, 20, 12), '1990-01-01', 'all', '2016-03-13', '2026-03-20', 'month', '2006-03-06', '2016-03-12'],
+  ];
+  for (const [zone, now, firstDataDay, period, from, to, grain, prevFrom, prevTo] of cases) {
+    const q = parseQuery('stats', { period }, { id: 's', timezone: zone, firstDataDay }, now);
+    const label = `${period} in ${zone} at ${new Date(now).toISOString()} (first day ${firstDataDay})`;
+    assert.deepEqual([q.period, q.grain, q.previous], [{ from, to }, grain, { from: prevFrom, to: prevTo }], label);
+  }
+  // `all` needs the first day gathered by the caller; the other presets never read it.
+  assert.throws(() => parseQuery('stats', { period: 'all' }, { id: 's', timezone: 'UTC' }, Date.UTC(2026, 2, 20)), /first day with data/);
+  assert.deepEqual(parseQuery('stats', { period: '12mo' }, { id: 's', timezone: 'UTC' }, Date.UTC(2026, 2, 20)).period, { from: '2025-04-01', to: '2026-03-20' });
 });

@@ -392,3 +392,27 @@ test('raw=clip: a raw read past the window reads the period from the window on, 
   assert.equal(errorCode(() => plan('stats', { period: '7d', raw: 'all' })), 'INVALID_PARAMS');
   assert.equal(errorCode(() => plan('goals', { period: '7d', raw: 'clip' })), 'INVALID_PARAMS');
 });
+
+test('filters is not (!:) and contains (~:): the raw path, session rows where every filter is session-scoped, within the raw window', () => {
+  const paths: Array<[QueryKind, RawParams, 'rollup' | 'raw']> = [
+    ['stats', { period: '30d', filter: 'referrer!:(none)' }, 'raw'],
+    ['stats', { period: '30d', filter: 'page~:blog' }, 'raw'],
+    ['breakdown', { period: '30d', dimension: 'country', filter: 'country!:FR' }, 'raw'],
+    ['breakdown', { period: '30d', dimension: 'prop.plan', filter: 'prop.plan~:pro' }, 'raw'],
+    ['timeseries', { period: '30d', filter: 'device~:mob' }, 'raw'],
+  ];
+  for (const [kind, params, path] of paths) assert.equal(plan(kind, params).plan.path, path, `${kind} ${JSON.stringify(params)}`);
+  const inputs = { watermark: '2026-03-19', retentionMonths: null, rawDays: 30, sessionRowsFrom: null };
+  const sessions = (params: RawParams) => planQuery(parseQuery('stats', { period: '30d', ...params }, SITE, NOW), inputs).plan.period;
+  assert.deepEqual(sessions({ filter: 'referrer!:(none)' }), sources(null, ['2026-03-20', '2026-03-20'], ['2026-02-19', '2026-03-19']));
+  assert.deepEqual(sessions({ filter: ['country~:r', 'device!:mobile'] }), sources(null, ['2026-03-20', '2026-03-20'], ['2026-02-19', '2026-03-19']));
+  assert.deepEqual(sessions({ filter: 'page!:/' }), sources(null, ['2026-02-19', '2026-03-20']));
+  // Imported aggregates cannot tell these filters' visitors: left out.
+  const imported = planQuery(parseQuery('stats', { period: '30d', filter: 'country!:FR' }, SITE, NOW), { ...inputs, importedDays: { from: '2026-02-01', to: '2026-03-01' } });
+  assert.equal(imported.plan.imported, 'excluded');
+  for (const filter of ['referrer!:(none)', 'page~:blog', 'prop.plan!:pro']) {
+    assert.throws(() => plan('stats', { period: '90d', filter }), { code: 'RAW_WINDOW_EXCEEDED', message: 'a filter with !: (is not) or ~: (contains) needs a period within the last 30 days' });
+  }
+  assert.throws(() => plan('stats', { period: '90d', filter: ['page~:blog', 'country:FR'] }), { code: 'RAW_WINDOW_EXCEEDED', message: /two or more filters/ });
+  assert.equal(errorCode(() => plan('stats', { period: '90d', filter: 'page~:blog' }, '2026-03-19', null, 90)), undefined);
+});

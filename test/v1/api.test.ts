@@ -183,6 +183,8 @@ describe('/v1 read API', () => {
       month: ['2026-03-01', TODAY],
       last_month: ['2026-02-01', '2026-02-28'],
       year: ['2026-01-01', TODAY],
+      '12mo': ['2025-04-01', TODAY],
+      all: ['2026-02-03', TODAY], // the first day of the background traffic
     };
     assert.deepEqual(Object.keys(expected).sort(), [...PRESETS].sort());
     for (const [preset, [from, to]] of Object.entries(expected)) {
@@ -192,6 +194,16 @@ describe('/v1 read API', () => {
     }
     const byDefault = await get(sitePath('/stats'));
     assert.deepEqual([byDefault.body.period.from, byDefault.body.period.to], expected['30d']);
+    // `all` takes the grain and the previous period of its days; a site without data reads today alone.
+    const all = await get(sitePath('/timeseries?period=all&compare=true'));
+    assert.deepEqual([all.body.grain, all.body.points.length, all.body.prev.length], ['day', 46, 46]);
+    assert.equal((await get(sitePath('/timeseries?period=12mo'))).body.grain, 'week');
+    const empty = await get(`/v1/sites/${other.siteId}/stats?period=all`, otherKey);
+    assert.deepEqual([empty.status, empty.body.period.from, empty.body.period.to], [200, '2026-03-20', '2026-03-20']);
+    for (const read of ['goals?', 'breakdown?dimension=page&']) {
+      const res = await get(sitePath(`/${read}period=all`));
+      assert.deepEqual([res.status, res.body.period.from], [200, '2026-02-03'], read);
+    }
     const explicit = await get(sitePath(`/goals?period=7d&from=2026-01-05&to=2026-01-06`));
     assert.deepEqual(explicit.body.period, { from: '2026-01-05', to: '2026-01-06' }, 'from/to take priority');
   });
@@ -386,6 +398,44 @@ describe('/v1 read API', () => {
     assert.deepEqual([twoFilters.body.stats.visitors.value, twoFilters.body.stats.pageviews.value], [1, 1]);
     const valueWithColon = await get(sitePath(`/stats?${yesterday}&filter=${encodeURIComponent('page:/a:b')}`));
     assert.equal(valueWithColon.body.stats.visitors.value, 0, 'the value is everything after the first colon');
+  });
+
+  test('filters is not (!:) and contains (~:): (none) included or left out, text taken literally, their errors', async () => {
+    const day = `from=${YESTERDAY}&to=${YESTERDAY}`;
+    const visitors = async (filter: string) => {
+      const res = await get(sitePath(`/stats?${day}&filter=${encodeURIComponent(filter)}`));
+      assert.equal(res.status, 200, `${filter}: ${JSON.stringify(res.body)}`);
+      return res.body.stats.visitors.value;
+    };
+    const cases: Array<[string, number]> = [
+      ['referrer!:(none)', 2], // came from somewhere: Google and Hacker News
+      ['referrer:(none)', 1],
+      ['country!:FR', 2], // the visitor without a country included
+      ['country~:r', 1], // FR; an absent country holds no text
+      ['page~:BLOG', 1],
+      ['page~:%', 0],
+      ['page~:_', 0],
+      ['page!:/pricing', 3],
+      ['event~:sign', 1],
+      ['utm_source~:LETTER', 1],
+    ];
+    for (const [filter, expected] of cases) assert.equal(await visitors(filter), expected, filter);
+    const countries = await get(sitePath(`/breakdown?${day}&dimension=country&filter=country!:FR`));
+    assert.deepEqual(countries.body.rows.map((r: { key: string }) => r.key).sort(), ['(none)', 'US']);
+    const series = await get(sitePath(`/timeseries?${day}&filter=${encodeURIComponent('page~:blog')}&metric=pageviews`));
+    assert.equal(series.body.points.reduce((sum: number, p: { value: number }) => sum + p.value, 0), 1);
+    const refused: Array<[string, string, RegExp]> = [
+      [`${day}&filter=page~:`, 'INVALID_PARAMS', /empty value/],
+      [`${day}&filter=page~:${'x'.repeat(257)}`, 'INVALID_PARAMS', /at most 256 characters/],
+      [`${day}&filter=page:/a&filter=page!:/b`, 'INVALID_PARAMS', /given twice/],
+      [`${day}&filter=nope!:x`, 'INVALID_PARAMS', /unknown filter dimension/],
+      ['period=90d&filter=referrer!:(none)', 'RAW_WINDOW_EXCEEDED', /is not\) or ~: \(contains\)/],
+    ];
+    for (const [query, code, message] of refused) {
+      const res = await get(sitePath(`/stats?${query}`));
+      assert.deepEqual([res.status, res.body.error.code], [400, code], query);
+      assert.match(res.body.error.message, message, query);
+    }
   });
 
   test('breakdown pagination, ordering and search', async () => {

@@ -46,6 +46,19 @@ describe('view state', () => {
     assert.equal(queryParams(state, { filters: false }).toString(), 'period=year');
   });
 
+  test('an address round-trips the filter operators and the periods 12mo and all', () => {
+    const search = '?period=all&filter=referrer%21%3A%28none%29&filter=page%7E%3Ablog';
+    const state = parseViewState(search);
+    assert.deepEqual(state.period, { preset: 'all' });
+    assert.deepEqual(state.filters, [
+      { dimension: 'referrer', operator: 'is_not', value: '(none)' },
+      { dimension: 'page', operator: 'contains', value: 'blog' },
+    ]);
+    assert.equal(viewSearch(state), search);
+    assert.deepEqual(withFilter(state, 'page', '/a').filters[1], { dimension: 'page', value: '/a' });
+    assert.deepEqual(parseViewState('period=12mo').period, { preset: '12mo' });
+  });
+
   test('from + to take priority over period; a half range is ignored', () => {
     assert.deepEqual(parseViewState('period=7d&from=2026-01-01&to=2026-01-31').period, { from: '2026-01-01', to: '2026-01-31' });
     assert.deepEqual(parseViewState('period=7d&from=2026-01-01').period, { preset: '7d' });

@@ -1,4 +1,4 @@
-// The `Period` picker: the eight presets and a custom range of site-local days, with the site's
+// The `Period` picker: the presets of the vocabulary and a custom range of site-local days, with the site's
 // time zone written beside it (every day of the dashboard is a day of that zone).
 import { useEffect, useState } from 'preact/hooks';
 import { PRESETS, type Preset } from '../../src/core/vocabulary.js';
@@ -13,6 +13,8 @@ export const PERIOD_LABELS: Record<Preset, string> = {
   month: 'Month to date',
   last_month: 'Last month',
   year: 'Year to date',
+  '12mo': 'Last 12 months',
+  all: 'All time',
 };
 
 const CUSTOM = 'custom';

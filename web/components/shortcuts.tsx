@@ -13,6 +13,8 @@ export const PERIOD_KEYS: ReadonlyArray<readonly [string, Preset]> = [
   ['m', 'month'],
   ['n', 'last_month'],
   ['y', 'year'],
+  ['l', '12mo'],
+  ['a', 'all'],
 ];
 
 function typing(target: EventTarget | null): boolean {

@@ -11,6 +11,7 @@ const RATE_LIMITED = 'Too many requests for a moment: the figures will load agai
 const READABLE: Partial<Record<ErrorReason, string>> = {
   FILTERS_RAW_WINDOW_EXCEEDED: RAW_WINDOW,
   PROPERTY_NONE_RAW_WINDOW_EXCEEDED: RAW_WINDOW,
+  OPERATOR_RAW_WINDOW_EXCEEDED: RAW_WINDOW,
   // A shared link's lock on pages is no filter its viewer can remove.
   PAGE_PATTERN_RAW_WINDOW_EXCEEDED:
     'This shared link shows some pages only, which needs single events, kept for a limited number of days: choose a shorter, more recent period.',

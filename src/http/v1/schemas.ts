@@ -4,7 +4,7 @@
 import type { ErrorCode } from '../../core/errors.js';
 import { FIRST_DAY, LAST_DAY } from '../../core/period.js';
 import { BREAKDOWN_LIMIT, BREAKDOWN_OFFSET_MAX, SEARCH_MAX_LENGTH } from '../../core/query.js';
-import { BREAKDOWN_INCLUDES, COMPARISONS, CURRENCY_CODE, DIMENSIONS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX, RAW_CLIP } from '../../core/vocabulary.js';
+import { BREAKDOWN_INCLUDES, COMPARISONS, CONTAINS_TEXT_LENGTH, CURRENCY_CODE, DIMENSIONS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX, RAW_CLIP } from '../../core/vocabulary.js';
 import { METRICS } from '../../core/metric-registry.js';
 
 type Schema = Record<string, unknown>;
@@ -187,7 +187,7 @@ export interface ParameterDoc {
 
 const siteId: ParameterDoc = { name: 'siteId', in: 'path', required: true, description: "The site's public id", schema: string };
 const periodParams: ParameterDoc[] = [
-  { name: 'period', in: 'query', description: 'Preset in the site zone; default 30d', schema: { type: 'string', enum: [...PRESETS] } },
+  { name: 'period', in: 'query', description: 'Preset in the site zone; default 30d; 12mo from the first day of the month eleven months back, all from the site\'s first day with data', schema: { type: 'string', enum: [...PRESETS] } },
   { name: 'from', in: 'query', description: `First day, inclusive, ${FIRST_DAY} to ${LAST_DAY}; with \`to\`, takes priority over \`period\``, schema: day },
   { name: 'to', in: 'query', description: `Last day, inclusive, ${FIRST_DAY} to ${LAST_DAY}; with \`from\``, schema: day },
 ];
@@ -201,7 +201,7 @@ const filter: ParameterDoc = {
   name: 'filter',
   in: 'query',
   repeat: true,
-  description: `<dimension>:<value>, repeatable, combined with AND, one per dimension; dimensions: ${DIMENSIONS.join(', ')}, or ${PROPERTY_PREFIX}<key> (a custom property; the key ends at the first ':', so a key containing ':' cannot be filtered); (none) matches absent values`,
+  description: `<dimension>:<value> (is), <dimension>!:<value> (is not, (none) included) or <dimension>~:<text> (contains, case-insensitive, literal, 1 to ${CONTAINS_TEXT_LENGTH.max} characters), repeatable, combined with AND, one per dimension whatever the operator; dimensions: ${DIMENSIONS.join(', ')}, or ${PROPERTY_PREFIX}<key> (a custom property; the key ends at the first ':', so a key containing ':' cannot be filtered); (none) matches absent values`,
   schema: string,
 };
 

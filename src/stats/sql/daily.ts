@@ -1,6 +1,7 @@
 // The daily read statements: per day (or part of a comparison), the traffic and goal measures of a
 // query's days, one statement per source (rollups, imported aggregates, session rows, raw events
-// with or without their settlement); the hourly read and the cut day of a compared part.
+// with or without their settlement); the hourly read, the cut day of a compared part, and a site's
+// first collected day.
 import { addDays, startOfLocalDay } from '../../core/localtime.js';
 import type { DayCut, Period } from '../../core/period.js';
 import type { Query } from '../../core/query.js';
@@ -23,6 +24,17 @@ function hourBucket(starts: readonly number[], end: number): Sql {
   const bounds = [...starts.slice(1), end];
   const cases = bounds.map((b, i) => sql`WHEN ts < ${b} THEN ${trusted(String(i))} `);
   return sql`(CASE WHEN ts < ${starts[0] ?? end} THEN NULL ${joinSql(cases, '')}ELSE NULL END)`;
+}
+
+/**
+ * Column f: the first day (text) of a site's rolled-up days, and of its raw events, a row each that
+ * holds any (engines differ on what min() gives over no rows). Imported days are known apart
+ * (../imported-days.ts).
+ */
+export function firstCollectedDaysStatement(d: Dialect, siteId: string): Sql {
+  const first = (table: string) =>
+    sql`SELECT ${trusted(d.dayText('f'))} AS f FROM (SELECT min(day) AS f, count(*) AS n FROM ${trusted(table)} WHERE site_id = ${siteId}) m WHERE n > 0`;
+  return sql`${first(SITE_DAILY.name)} UNION ALL ${first('events')}`;
 }
 
 /**

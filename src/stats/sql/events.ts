@@ -10,7 +10,7 @@ import { dimensionColumn } from '../columns.js';
 import { IS_PAGEVIEW } from '../measures.js';
 import { CARRIES_NO_PROPERTIES, propertyToken } from '../properties.js';
 import { SESSION_ROWS } from '../rollups/tables.js';
-import { dayRange, filterPredicate } from './filters.js';
+import { dayRange, filterPredicate, keyMatches } from './filters.js';
 
 export interface EventScope {
   siteId: string;
@@ -97,7 +97,7 @@ export function sessionRowKey(dimension: QueryDimension): Sql {
 /** The session rows of a site, days and filters (every one session-scoped), as a relation named `ev`. */
 export function sessionRowsRelation(d: Dialect, siteId: string, days: Period, filters: readonly Filter[]): Sql {
   const bounds = [sql`site_id = ${siteId}`, dayRange(d, 'day', days)];
-  const chosen = filters.map((f) => sql`${sessionRowKey(f.dimension)} = ${f.value}`);
+  const chosen = filters.map((f) => keyMatches(d, sessionRowKey(f.dimension), f));
   const first = d.readFirst();
   if (first === null || chosen.length === 0) return sql`(SELECT * FROM ${trusted(SESSION_ROWS.name)} WHERE ${joinSql([...bounds, ...chosen], ' AND ')}) ev`;
   return sql`(SELECT * FROM ${trusted(SESSION_ROWS.name)} ${trusted(first)} ${joinSql(chosen, ' AND ')} WHERE ${joinSql(bounds, ' AND ')}) ev`;

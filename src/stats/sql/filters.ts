@@ -40,8 +40,23 @@ export function dayRange(d: Dialect, column: string, p: Period): Sql {
 /** Whether an event row matches a filter. */
 export function filterPredicate(d: Dialect, f: Filter): Sql {
   if (f.pattern) return pagePatternPredicate(d, f.value);
-  if (isPropertyDimension(f.dimension)) return propertyFilterPredicate(d, f.dimension, f.value);
-  return sql`${keyExpr(f.dimension)} = ${f.value}`;
+  if (isPropertyDimension(f.dimension)) return propertyFilterPredicate(d, f.dimension, f.operator ?? 'is', f.value);
+  return keyMatches(d, keyExpr(f.dimension), f);
+}
+
+/**
+ * Whether a key (`(none)` for an absent value, as event rows' `keyExpr` and session rows hold it)
+ * matches a filter's operator and value. `contains` looks in present values only: `(none)` names no text.
+ */
+export function keyMatches(d: Dialect, key: Sql, f: Pick<Filter, 'operator' | 'value'>): Sql {
+  switch (f.operator ?? 'is') {
+    case 'is':
+      return sql`${key} = ${f.value}`;
+    case 'is_not':
+      return sql`${key} <> ${f.value}`;
+    case 'contains':
+      return sql`(${key} <> ${NONE_KEY} AND ${withParams(d.containsInsensitive(key.text), ...key.params, f.value)})`;
+  }
 }
 
 export function needsExit(filters: readonly Filter[], breakdown?: QueryDimension): boolean {

@@ -21,7 +21,7 @@ export function matcherPredicate(d: Dialect, m: Matcher): Sql {
 
 /** Matching predicate of a goal on an event row: its matcher, and each property value it requires, as a filter matches it. */
 export function goalPredicate(d: Dialect, goal: GoalRef): Sql {
-  const props = Object.entries(goal.props ?? {}).map(([key, value]) => propertyFilterPredicate(d, `${PROPERTY_PREFIX}${key}`, value));
+  const props = Object.entries(goal.props ?? {}).map(([key, value]) => propertyFilterPredicate(d, `${PROPERTY_PREFIX}${key}`, 'is', value));
   return joinSql([matcherPredicate(d, goal), ...props], ' AND ');
 }
 

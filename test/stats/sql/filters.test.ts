@@ -1,8 +1,11 @@
 // The leaves of the read path's SQL alone (src/stats/sql/filters.ts, the predicates of goals.ts):
-// inputs in, text and parameters out, on both dialects; client text is only ever a parameter.
+// inputs in, text and parameters out, on both dialects; client text is only ever a parameter. The
+// operators' predicates also run on DuckDB (on ClickHouse: test/stats/session-rows.test.ts).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from '../../../src/sql/sql.js';
+import type { Filter } from '../../../src/core/vocabulary.js';
+import { sessionRowsRelation } from '../../../src/stats/sql/events.js';
 import { dayRange, filterPredicate, instantBounds, integerLiteral, keyExpr, needsExit } from '../../../src/stats/sql/filters.js';
 import { goalPredicate, matcherPredicate } from '../../../src/stats/sql/goals.js';
 import { checked, DIALECTS, withDuckDb } from './dialects.js';
@@ -30,6 +33,28 @@ for (const { name, d } of DIALECTS) {
       const property = checked(filterPredicate(d, { dimension: 'prop.plan', value: 'pro' }));
       assert.match(property.text, /^\(NOT name = 'engage' AND .* IN \(\?, \?\)\)$/);
       assert.deepEqual(property.params.slice(-2), ['"pro"', 'pro']);
+    });
+
+    test('filterPredicate under each operator: the value or text only ever a parameter, contains on present values', () => {
+      const country = (operator: Filter['operator'], value: string) => checked(filterPredicate(d, { dimension: 'country', operator, value }));
+      const key = "coalesce(country, '(none)')";
+      assert.deepEqual(country('is_not', '(none)'), { text: `${key} <> ?`, params: ['(none)'] });
+      assert.deepEqual(country('contains', '%_'), { text: `(${key} <> ? AND ${d.containsInsensitive(key)})`, params: ['(none)', '%_'] });
+      assert.deepEqual(checked(filterPredicate(d, { dimension: 'page', operator: 'is_not', value: '/a' })), { text: 'page <> ?', params: ['/a'] });
+      assert.deepEqual(checked(filterPredicate(d, { dimension: 'event', operator: 'contains', value: 'Sign' })), {
+        text: `(name <> ? AND ${d.containsInsensitive('name')})`,
+        params: ['(none)', 'Sign'],
+      });
+      const isNot = checked(filterPredicate(d, { dimension: 'prop.plan', operator: 'is_not', value: 'pro' }));
+      assert.match(isNot.text, /^\(NOT name = 'engage' AND NOT \(.* IN \(\?, \?\)\)\)$/);
+      assert.deepEqual(isNot.params.slice(-2), ['"pro"', 'pro']);
+      const contains = checked(filterPredicate(d, { dimension: 'prop.plan', operator: 'contains', value: 'PR' }));
+      assert.match(contains.text, /^\(NOT name = 'engage' AND .* <> '' AND /);
+      assert.equal(contains.params.at(-1), 'PR');
+      // Session rows hold `(none)` for an absent value: the same predicate over their column.
+      const rows = checked(sessionRowsRelation(d, 's', DAYS, [{ dimension: 'referrer', operator: 'contains', value: 'goo' }]));
+      assert.ok(rows.text.includes(`(referrer <> ? AND ${d.containsInsensitive('referrer')})`), rows.text);
+      assert.deepEqual(rows.params.filter((p) => p !== 's'), ['(none)', 'goo']);
     });
 
     test('instantBounds: either bound, both, or neither', () => {
@@ -74,5 +99,26 @@ test('sql/filters: the predicates run on DuckDB and select as they say', async (
     assert.equal(await count(goalPredicate(d, { goalId: 1, kind: 'event', pattern: 'Signup', props: { plan: 'pro' } })), 1);
     assert.equal(await count(goalPredicate(d, { goalId: 1, kind: 'event', pattern: 'Signup', props: { plan: 'free' } })), 0);
     assert.equal(await count(sql`TRUE ${instantBounds({ since: 8 })}`), 1);
+  });
+});
+
+test('sql/filters: is not and contains run on DuckDB: (none) included or left out, text taken literally and case-insensitively', async () => {
+  const { d } = DIALECTS[0]!;
+  await withDuckDb(async (store) => {
+    const rows = sql`(SELECT * FROM (VALUES ('pageview', '/Blog/100%', NULL, '{"plan":"Pro"}'), ('pageview', '/blog/1000', 'FR', '{}'),
+      ('Signup', '/x_y', 'DE', '{"plan":"free"}'), ('engage', '/blog/1000', 'FR', '{"plan":"Pro"}')) t(name, page, country, props)) e`;
+    const pages = async (operator: Filter['operator'], dimension: Filter['dimension'], value: string) =>
+      (await store.query<{ page: string }>(sql`SELECT page FROM ${rows} WHERE ${filterPredicate(d, { dimension, operator, value })} ORDER BY name, page`)).map((r) => r.page);
+    assert.deepEqual(await pages('is_not', 'country', 'FR'), ['/x_y', '/Blog/100%']);
+    assert.deepEqual(await pages('is_not', 'country', '(none)'), ['/x_y', '/blog/1000', '/blog/1000']);
+    assert.deepEqual(await pages('contains', 'page', '100%'), ['/Blog/100%']);
+    assert.deepEqual(await pages('contains', 'page', 'x_y'), ['/x_y']);
+    assert.deepEqual(await pages('contains', 'page', '_'), ['/x_y']);
+    assert.deepEqual(await pages('contains', 'page', 'BLOG/1'), ['/blog/1000', '/Blog/100%', '/blog/1000']);
+    assert.deepEqual(await pages('contains', 'country', 'none'), []);
+    assert.deepEqual(await pages('contains', 'country', 'r'), ['/blog/1000', '/blog/1000']);
+    assert.deepEqual(await pages('is_not', 'prop.plan', 'Pro'), ['/x_y', '/blog/1000']);
+    assert.deepEqual(await pages('is_not', 'prop.plan', '(none)'), ['/x_y', '/Blog/100%']);
+    assert.deepEqual(await pages('contains', 'prop.plan', 'pR'), ['/Blog/100%']);
   });
 });

@@ -1,0 +1,69 @@
+// Filter texts as the read API parses them (docs/api.md, Filters): each operator, the errors of bad
+// input, one filter per dimension whatever its operator, and shared-link locks.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ApiError } from '../../src/core/errors.js';
+import { parseFilters, parseLockedFilters, parseQuery } from '../../src/core/query.js';
+import { CONTAINS_TEXT_LENGTH, filterParam, splitFilterParam } from '../../src/core/vocabulary.js';
+
+const NOW = Date.UTC(2026, 2, 20, 12);
+
+test('filter texts: dimension, operator and value', () => {
+  const cases: Array<[string, { dimension: string; operator?: string; value: string }]> = [
+    ['page:/a', { dimension: 'page', value: '/a' }],
+    ['page!:/a', { dimension: 'page', operator: 'is_not', value: '/a' }],
+    ['page~:blog', { dimension: 'page', operator: 'contains', value: 'blog' }],
+    ['page:/a:b', { dimension: 'page', value: '/a:b' }],
+    ['page:!:x', { dimension: 'page', value: '!:x' }],
+    ['referrer!:(none)', { dimension: 'referrer', operator: 'is_not', value: '(none)' }],
+    ['country~:%_', { dimension: 'country', operator: 'contains', value: '%_' }],
+    ['prop.plan!:pro', { dimension: 'prop.plan', operator: 'is_not', value: 'pro' }],
+    ['prop.plan~:PR', { dimension: 'prop.plan', operator: 'contains', value: 'PR' }],
+    ['prop.a!!:x', { dimension: 'prop.a!', operator: 'is_not', value: 'x' }],
+    ['event~:~', { dimension: 'event', operator: 'contains', value: '~' }],
+  ];
+  for (const [text, expected] of cases) {
+    assert.deepEqual(parseFilters([text]), [expected], text);
+    // The parts name `is` too; a filter leaves it out (one spelling for each filter).
+    assert.deepEqual(splitFilterParam(text), { dimension: expected.dimension, operator: expected.operator ?? 'is', value: expected.value }, text);
+    assert.equal(filterParam(parseFilters([text])[0]!), text, `${text} written back`);
+  }
+});
+
+test('filter texts: what is refused, and why', () => {
+  const long = 'x'.repeat(CONTAINS_TEXT_LENGTH.max + 1);
+  const cases: Array<[string[], RegExp]> = [
+    [['page~:'], /filter page has an empty value/],
+    [['page!:'], /filter page has an empty value/],
+    [['page'], /filter page has an empty value/],
+    [['nope!:x'], /unknown filter dimension/],
+    [['!:x'], /unknown filter dimension/],
+    [['prop.!:x'], /property key/],
+    [[`page~:${long}`], /filter page value is too long \(at most 256 characters\)/],
+    [['page:/a', 'page!:/b'], /filter page is given twice/],
+    [['country~:F', 'country:FR'], /filter country is given twice/],
+    [['prop.plan~:p', 'prop.plan!:free'], /filter prop.plan is given twice/],
+  ];
+  for (const [texts, message] of cases) {
+    assert.throws(
+      () => parseFilters(texts),
+      (err: unknown) => err instanceof ApiError && err.code === 'INVALID_PARAMS' && message.test(err.message),
+      texts.join(' '),
+    );
+  }
+  // A contains text of the longest length is taken; an `is` value may be longer.
+  assert.equal(parseFilters([`page~:${'x'.repeat(CONTAINS_TEXT_LENGTH.max)}`]).length, 1);
+  assert.equal(parseFilters([`page:/${long}`]).length, 1);
+});
+
+test('shared-link locks: a page pattern under is only; the request gives way on a locked dimension whatever its operator', () => {
+  assert.deepEqual(parseLockedFilters(['page:/blog/**']), [{ dimension: 'page', value: '/blog/**', pattern: true }]);
+  assert.deepEqual(parseLockedFilters(['page!:/blog/**']), [{ dimension: 'page', operator: 'is_not', value: '/blog/**' }]);
+  assert.deepEqual(parseLockedFilters(['page~:*']), [{ dimension: 'page', operator: 'contains', value: '*' }]);
+  const site = { id: 's', timezone: 'UTC' };
+  const q = parseQuery('stats', { filter: ['country~:F', 'device!:mobile'] }, site, NOW, ['country!:US']);
+  assert.deepEqual(q.filters, [
+    { dimension: 'device', operator: 'is_not', value: 'mobile' },
+    { dimension: 'country', operator: 'is_not', value: 'US' },
+  ]);
+});
