@@ -47,7 +47,7 @@ async function keptBytes(service: RunningService, siteId: string, rawDays: numbe
   const conn = await instance.connect();
   try {
     const rawEvents = Number((await conn.runAndReadAll(`SELECT count(*) AS n FROM ${EVENTS_TABLE.name}`)).getRowObjectsJS()[0]!.n);
-    const [{ database_name: name }] = (await conn.runAndReadAll('SELECT current_database() AS database_name')).getRowObjectsJS() as Array<{ database_name: string }>;
+    const name = String((await conn.runAndReadAll('SELECT current_database() AS name')).getRowObjectsJS()[0]!.name);
     await conn.run(`ATTACH '${copy}' AS kept`);
     await conn.run(`COPY FROM DATABASE "${name}" TO kept`);
     await conn.run('DETACH kept');
