@@ -247,7 +247,9 @@ for (const each of EVENT_STORE_ADAPTERS) {
     test('a site keeping single events 13 months keeps 396 local days of raw events and session rows; shortened to 30 days, the next run deletes the rest', async () => {
       const { events, meta, site, deps, close } = await setup(each, null, SUGGESTED_RAW_DAYS);
       try {
-        await events.append(dataset({ seed: 13, siteId: site.id, days: days(addDays(TODAY, -429), 430), dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 1, visitorsPerDay: 1, timeZone: TZ }));
+        // Days on either side of both windows' first day: the days between them hold nothing, which keeps the rollup short.
+        const edges = [...days(addDays(TODAY, -398), 5), ...days(addDays(TODAY, -32), 5)];
+        await events.append(dataset({ seed: 13, siteId: site.id, days: edges, dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 2, visitorsPerDay: 2, timeZone: TZ }));
         await rollupSite(deps, site, NOW);
         await runRetention(deps, NOW);
         const firstRawDays = async () =>
