@@ -58,7 +58,7 @@ async function keptBytes(service: RunningService, siteId: string, rawDays: numbe
   }
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 try {
   const first = await start();
   const loaded = await loadYearSite(first, adminOf(first), { pageviewsPerDay: PAGEVIEWS_PER_DAY, days: DAYS });
