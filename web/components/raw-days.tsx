@@ -4,10 +4,11 @@ import { RAW_DAYS_CHOICES } from '../../src/core/vocabulary.js';
 import { SelectField } from './fields.js';
 
 /**
- * What the span buys and costs. The disk figures are bench/raw-disk's (npm run bench:raw-disk): a
- * year of bench/query's traffic on DuckDB, measured at a tenth of it and scaled.
+ * What the span buys and costs. The disk figure is bench/raw-disk's (npm run bench:raw-disk): a year
+ * of bench/query's traffic on DuckDB, measured at a fortieth of it and scaled (docs/operations.md).
  */
-const WHAT_IT_KEEPS = 'Filtered views (several filters at once, or a filter beside another breakdown) reach back this far, older days answer one filter at a time; a year of 20 000 pageviews a day takes about DISK_LONG of disk kept 13 months against DISK_SHORT kept 30 days.';
+const WHAT_IT_KEEPS =
+  'Filtered views (several filters at once, or a filter beside another breakdown) reach back this far, older days answer one filter at a time; at 20 000 pageviews a day, a year kept 13 months takes about 330 MB more disk than kept 30 days.';
 
 /** `days` selected; a span set through the API that none of the choices names is offered as it is. */
 export function RawDaysField({ days, onDays, note }: { days: number; onDays(days: number): void; note?: string }) {
