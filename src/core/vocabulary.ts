@@ -203,6 +203,19 @@ export const RAW_DAYS = { min: 30, max: 800, default: 30 } as const;
 /** `raw=clip`: a read that needs raw events answers the part of its period inside the raw window. */
 export const RAW_CLIP = 'clip';
 
+/**
+ * The spans a person picks from (the dashboard's `Keep single events`, `svc demo`): a month, or a
+ * year and a month so that a filtered year compares with the year before it, or two years and a
+ * month. `suggested` is what a new site starts with where a person chooses; the admin API keeps
+ * RAW_DAYS.default.
+ */
+export const RAW_DAYS_CHOICES = [
+  { days: 30, label: '30 days' },
+  { days: 396, label: '13 months' },
+  { days: 761, label: '25 months' },
+] as const;
+export const SUGGESTED_RAW_DAYS = RAW_DAYS_CHOICES[1].days;
+
 // ---- Roles (docs/accounts.md) ----------------------------------------------------------------
 //
 // Every role reads the organisation's sites; admin also changes its sites, goals, funnels, alert

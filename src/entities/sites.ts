@@ -24,14 +24,28 @@ export function storedDomain(host: string): string {
  * The domain to declare a site with, from what a person types or pastes in the dashboard's `Add
  * site` form: the host of a URL (`https://www.Example.com/path` → `example.com`) or a host name,
  * stored as `storedDomain` stores it, without port or a leading `www.` (a site's events come from
- * its domain and every subdomain of it, `www.` included). The admin API takes host names only and
+ * its domain and every subdomain of it, `www.` included); a loopback address (`http://127.0.0.1:5173`)
+ * makes the local site, `localhost`. The admin API takes host names only and
  * refuses the rest; the form shows what it sends before sending, so no Node API here.
  */
 export function siteDomainOf(input: string): string {
   const rest = input.trim().replace(/^(?:[a-z][a-z0-9+.-]*:)?\/\//i, '');
   const authority = rest.split(/[/?#]/, 1)[0]!;
   const host = storedDomain(authority.slice(authority.lastIndexOf('@') + 1).replace(/:\d*$/, ''));
+  if (isLoopbackHost(host)) return LOCAL_SITE_DOMAIN;
   return host.startsWith('www.') && host.indexOf('.', 4) > 0 ? host.slice(4) : host;
+}
+
+/**
+ * The domain of a site tried out on the machine that serves its pages: it takes events from every
+ * loopback origin (`isLoopbackHost`, any port), and its snippet carries `data-dev` so the tracker
+ * runs there.
+ */
+export const LOCAL_SITE_DOMAIN = 'localhost';
+
+/** A host name as URL parses it (lower case, IPv4 in dotted decimal) that names this machine. */
+export function isLoopbackHost(host: string): boolean {
+  return host === LOCAL_SITE_DOMAIN || host.endsWith(`.${LOCAL_SITE_DOMAIN}`) || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 export type SitePatch = Partial<Pick<Site, 'name' | 'timezone' | 'retentionMonths' | 'rawDays' | 'honorGpc' | 'status'>>;

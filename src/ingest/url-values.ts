@@ -1,9 +1,14 @@
 // Dimension values derived from the event's URL and referrer (docs/api.md, Dimensions).
+import { isLoopbackHost, LOCAL_SITE_DOMAIN } from '../entities/sites.js';
 
-/** Hostname match: equal to the site's domain or a subdomain of it; case-insensitive. */
+/**
+ * Hostname match: equal to the site's domain or a subdomain of it, case-insensitive; the local
+ * site (`localhost`) matches every loopback host.
+ */
 export function hostMatchesDomain(host: string, domain: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
   const d = domain.toLowerCase();
+  if (d === LOCAL_SITE_DOMAIN) return isLoopbackHost(h);
   return h === d || h.endsWith('.' + d);
 }
 

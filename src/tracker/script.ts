@@ -93,15 +93,14 @@ try {
   optedOut = localStorage.svc_ignore;
 } catch {}
 
+// Why the tracker stands down whatever the page's host ('' when it does not). A page being built
+// carries data-dev: the console tells its developer why nothing is sent.
+const standDown = navigator.webdriver ? 'navigator.webdriver' : window !== top ? 'in a frame' : optedOut === 'true' ? 'localStorage.svc_ignore' : '';
+if (standDown && 'dev' in data) console.info('svc: not tracking, ' + standDown);
+
 // A page calling window.svc() must not break because the tracker stood down.
 window.svc = () => {};
-if (
-  data.site &&
-  !navigator.webdriver &&
-  window === top &&
-  optedOut !== 'true' &&
-  ('dev' in data || !/^(localhost|127\.[\d.]+|\[::1\])$/.test(location.hostname))
-) {
+if (data.site && !standDown && ('dev' in data || !/^(localhost|127\.[\d.]+|\[::1\])$/.test(location.hostname))) {
   const endpoint = data.api || defaultEndpoint();
 
   const send = (name?: string, props?: Props, revenue?: unknown) => {

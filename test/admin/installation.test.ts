@@ -88,7 +88,7 @@ describe('recent collection outcomes', () => {
 });
 
 describe('the snippet', () => {
-  test('loads the tracker from SVC_PUBLIC_URL when set, else from the address the request reached', async () => {
+  test('loads the tracker from SVC_PUBLIC_URL when set, else from the address the request reached; carries data-dev for the local site', async () => {
     const configured = await startTestServer({ env: { SVC_PUBLIC_URL: 'https://stats.example.com/' } });
     const plain = await startTestServer();
     try {
@@ -106,6 +106,12 @@ describe('the snippet', () => {
       assert.equal(local.body.scriptUrl, `${plain.url}/js/t.js`);
       assert.equal(local.body.publicUrlSet, false);
       assert.equal((await plain.admin('GET', '/sites/nope/snippet')).status, 404);
+      const localSite = await createSite(configured, { domain: 'localhost' });
+      assert.equal(
+        (await configured.admin('GET', `/sites/${localSite.siteId}/snippet`)).body.snippet,
+        `<script defer src="https://stats.example.com/js/t.js" data-site="${localSite.siteId}" data-dev></script>`,
+        "the local site's tag runs the tracker on loopback pages",
+      );
     } finally {
       await configured.stop();
       await plain.stop();

@@ -139,7 +139,7 @@ describe('svc demo', () => {
     assert.match(result.password, /^[A-Za-z0-9_-]{20}$/);
     assert.equal(result.dashboard, `${server.url}/sites/${result.siteId}`);
     assert.equal(result.imported.rejected, 0);
-    assert.equal((await server.admin('GET', `/sites/${result.siteId}`)).body.rawDays, 30, 'raw events cover the demo\'s days, 30 at least');
+    assert.equal((await server.admin('GET', `/sites/${result.siteId}`)).body.rawDays, 396, 'raw events are kept 13 months');
 
     const user = new AppClient(server);
     assert.equal((await user.signIn('newcomer@example.com', result.password)).status, 200);

@@ -1,5 +1,5 @@
 // The site domain the dashboard's Add site form makes of what is typed or pasted, and its agreement
-// with the admin API's own check of a domain.
+// with the admin API's own check of a domain; a loopback address makes the local site.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { siteDomainOf } from '../../src/entities/sites.js';
@@ -20,12 +20,18 @@ test('a pasted address becomes its host, without www., port, path or letter case
     ['www.com', 'www.com'],
     ['www', 'www'],
     ['wwwexample.com', 'wwwexample.com'],
+    // A loopback address makes the local site, which takes every loopback origin.
+    ['http://127.0.0.1:5173/', 'localhost'],
+    ['http://[::1]:3000', 'localhost'],
+    ['http://app.localhost:8080/x', 'localhost'],
+    ['localhost:3000', 'localhost'],
+    ['127.0.0.1.example', '127.0.0.1.example'],
   ];
   for (const [input, domain] of cases) assert.equal(siteDomainOf(input), domain, input);
 });
 
 test('the admin API stores the form’s domain as it is', () => {
-  for (const input of ['https://www.Example.com/path', 'Example.COM.', 'http://a-b.example.co.uk:8000/x']) {
+  for (const input of ['https://www.Example.com/path', 'Example.COM.', 'http://a-b.example.co.uk:8000/x', 'http://127.0.0.1:5173/']) {
     const domain = siteDomainOf(input);
     assert.equal(parseDomain(domain), domain, input);
   }

@@ -135,6 +135,19 @@ describe('origin', () => {
     });
   }
 
+  test('the local site (localhost) takes every loopback origin on any port, and nothing else; other sites take none of them', async () => {
+    const local = await createSite(server, { domain: 'localhost' });
+    const loopback = ['http://localhost:3000', 'http://LOCALHOST', 'http://app.localhost:5173', 'http://127.0.0.1:8080', 'http://127.8.9.10', 'https://[::1]:4443'];
+    for (const origin of loopback) {
+      await expectOutcome({ s: local.siteId, u: '/' }, { 'user-agent': BROWSER_UA, origin }, 'accepted');
+      await expectOutcome(pageview(), { 'user-agent': BROWSER_UA, origin }, 'origin_mismatch');
+    }
+    await expectOutcome({ s: local.siteId, u: 'http://127.0.0.1:8080/cart' }, { 'user-agent': BROWSER_UA, origin: 'http://127.0.0.1:8080' }, 'accepted');
+    for (const origin of ['https://example.com', 'http://localhost.example', 'http://127.0.0.1.example', 'http://128.0.0.1', 'http://[::2]', 'http://0.0.0.0']) {
+      await expectOutcome({ s: local.siteId, u: '/' }, { 'user-agent': BROWSER_UA, origin }, 'origin_mismatch');
+    }
+  });
+
   test('an absolute u must be on the site; only its path and query are kept', async () => {
     await expectOutcome(pageview({ u: 'https://evil.net/x' }), browserHeaders('example.com'), 'origin_mismatch');
     await expectOutcome(pageview({ u: 'https://shop.example.com/cart?utm_source=x' }), browserHeaders('example.com'), 'accepted');

@@ -9,7 +9,8 @@ import { rollupSite, type RollupDeps } from '../../src/stats/rollups/run.js';
 import { recomputeRollups } from '../../src/stats/rollups/imports.js';
 import { runRetention } from '../../src/stats/rollups/retention.js';
 import { planInputs } from '../../src/stats/inputs.js';
-import { SITE_DAILY } from '../../src/stats/rollups/tables.js';
+import { SESSION_ROWS, SITE_DAILY } from '../../src/stats/rollups/tables.js';
+import { SUGGESTED_RAW_DAYS } from '../../src/core/vocabulary.js';
 import { countedSince } from '../../src/stats/rollups/coverage.js';
 import { funnelKey, goalKey } from '../../src/core/answers.js';
 import { sql, trusted, type Sql } from '../../src/sql/sql.js';
@@ -238,6 +239,27 @@ for (const each of EVENT_STORE_ADAPTERS) {
         const twoFilters = { from: addDays(TODAY, -44), to: TODAY, filter: ['country:FR', 'device:desktop'] };
         const stats = await answer(deps, site, twoFilters, '2026-03-19');
         assert.ok('visitors' in stats && stats.visitors.value !== null, 'a 45-day two-filter period answers from raw events');
+      } finally {
+        await close();
+      }
+    });
+
+    test('a site keeping single events 13 months keeps 396 local days of raw events and session rows; shortened to 30 days, the next run deletes the rest', async () => {
+      const { events, meta, site, deps, close } = await setup(each, null, SUGGESTED_RAW_DAYS);
+      try {
+        // Days on either side of both windows' first day: the days between them hold nothing, which keeps the rollup short.
+        const edges = [...days(addDays(TODAY, -398), 5), ...days(addDays(TODAY, -32), 5)];
+        await events.append(dataset({ seed: 13, siteId: site.id, days: edges, dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 2, visitorsPerDay: 2, timeZone: TZ }));
+        await rollupSite(deps, site, NOW);
+        await runRetention(deps, NOW);
+        const firstRawDays = async () =>
+          Promise.all(
+            ['events', SESSION_ROWS.name].map(async (table) => (await events.query<{ lo: string }>(sql`SELECT CAST(min(day) AS VARCHAR) AS lo FROM ${trusted(table)} WHERE site_id = ${site.id}`))[0]?.lo),
+          );
+        assert.deepEqual(await firstRawDays(), [addDays(TODAY, -395), addDays(TODAY, -395)], 'the last 396 local days stay raw');
+        await meta.updateSite(site.id, { rawDays: 30 });
+        await runRetention(deps, NOW);
+        assert.deepEqual(await firstRawDays(), [addDays(TODAY, -29), addDays(TODAY, -29)], 'storage shrinks to the new window');
       } finally {
         await close();
       }

@@ -1,5 +1,6 @@
 // The tracker stands down (sends nothing, and window.svc becomes a no-op) without data-site, under
-// automation, inside an iframe, on a local host without data-dev, and after an opt-out.
+// automation, inside an iframe, on a local host without data-dev, and after an opt-out; a page with
+// data-dev says why in one console message.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -11,6 +12,21 @@ function callSvc(page: Page): Promise<boolean> {
     (window as unknown as { svc: (name: string) => void }).svc('signup');
     return true;
   });
+}
+
+/** The console messages of `page` and its frames while `visit` runs. */
+async function consoleDuring(page: Page, visit: () => Promise<void>): Promise<string[]> {
+  const messages: string[] = [];
+  const listener = (message: { text(): string }) => messages.push(message.text());
+  page.on('console', listener);
+  try {
+    await visit();
+    // A message logged as the script runs reaches the listener shortly after.
+    await page.waitForTimeout(200);
+  } finally {
+    page.off('console', listener);
+  }
+  return messages;
 }
 
 describe('tracker stands down', () => {
@@ -39,6 +55,33 @@ describe('tracker stands down', () => {
     await page.goto(`${server.origin('site')}/framed`);
     const [event] = bodies(await server.next(1)) as [{ u: string }];
     assert.equal(event.u, '/framed');
+  });
+
+  it('says why in one console message on a page with data-dev, and says nothing where it tracks or without data-dev', async () => {
+    const { server, page } = suite;
+    server.page('/framed-dev', trackedPage(server, { attributes: `data-site="${server.site}" data-dev data-engage="off"` }));
+    server.page('/framed-quiet', trackedPage(server));
+    server.page('/host-dev', `<!doctype html><iframe src="${server.origin('site')}/framed-dev"></iframe><iframe src="${server.origin('site')}/framed-quiet"></iframe>`);
+    const framed = await consoleDuring(page, async () => {
+      await page.goto(`${server.origin('site')}/host-dev`);
+      await page.waitForLoadState('load');
+    });
+    assert.deepEqual(framed, ['svc: not tracking, in a frame']);
+    await server.expectQuiet();
+
+    const tracked = await consoleDuring(page, async () => {
+      await page.goto(`${server.origin('site')}/framed-dev`);
+      await server.next(1);
+    });
+    assert.deepEqual(tracked, []);
+
+    const optedOut = await consoleDuring(page, async () => {
+      await page.evaluate(() => localStorage.setItem('svc_ignore', 'true'));
+      await page.reload();
+      await page.evaluate(() => localStorage.removeItem('svc_ignore'));
+    });
+    assert.deepEqual(optedOut, ['svc: not tracking, localStorage.svc_ignore']);
+    await server.expectQuiet();
   });
 
   it('does nothing on localhost, 127.x and [::1] without data-dev, and tracks them with data-dev', async () => {
@@ -120,5 +163,12 @@ describe('tracker under automation', () => {
     assert.equal(await callSvc(page), true);
     await server.expectQuiet();
     assert.ok(server.log.includes('GET cdn.test /t.js'), 'the script was loaded');
+  });
+
+  it('says so in the console of a page with data-dev', async () => {
+    const { server, page } = suite;
+    server.page('/bot-dev', trackedPage(server, { attributes: `data-site="${server.site}" data-dev` }));
+    assert.deepEqual(await consoleDuring(page, () => page.goto(`${server.origin('site')}/bot-dev`).then(() => undefined)), ['svc: not tracking, navigator.webdriver']);
+    await server.expectQuiet();
   });
 });

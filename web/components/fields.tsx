@@ -36,11 +36,7 @@ export function TextField({ label, value, onValue, hint, type = 'text', autoFocu
     <div class="field">
       <label for={id}>{label}</label>
       <input ref={field} id={id} value={value} onInput={(event) => onValue(event.currentTarget.value)} aria-describedby={hint ? `${id}-hint` : undefined} {...attributes} />
-      {hint && (
-        <small id={`${id}-hint`} class="hint">
-          {hint}
-        </small>
-      )}
+      <FieldHint id={id} hint={hint} />
     </div>
   );
 }
@@ -52,27 +48,33 @@ export function TextAreaField({ label, value, onValue, hint, placeholder, spellc
     <div class="field">
       <label for={id}>{label}</label>
       <textarea id={id} rows={3} value={value} placeholder={placeholder} spellcheck={spellcheck} onInput={(event) => onValue(event.currentTarget.value)} aria-describedby={hint ? `${id}-hint` : undefined} />
-      {hint && (
-        <small id={`${id}-hint`} class="hint">
-          {hint}
-        </small>
-      )}
+      <FieldHint id={id} hint={hint} />
     </div>
   );
 }
 
-export function SelectField<T extends string>({ label, value, onValue, options }: { label: string; value: T; onValue(value: T): void; options: Array<[T, string]> }) {
+/** A control's hint, its accessible description (`aria-describedby` of `${id}-hint`). */
+function FieldHint({ id, hint }: { id: string; hint: string | undefined }) {
+  return hint ? (
+    <small id={`${id}-hint`} class="hint">
+      {hint}
+    </small>
+  ) : null;
+}
+
+export function SelectField<T extends string>({ label, value, onValue, options, hint }: { label: string; value: T; onValue(value: T): void; options: Array<[T, string]>; hint?: string }) {
   const id = useId();
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} value={value} onChange={(event) => onValue(event.currentTarget.value as T)}>
+      <select id={id} value={value} onChange={(event) => onValue(event.currentTarget.value as T)} aria-describedby={hint ? `${id}-hint` : undefined}>
         {options.map(([option, text]) => (
           <option key={option} value={option}>
             {text}
           </option>
         ))}
       </select>
+      <FieldHint id={id} hint={hint} />
     </div>
   );
 }
@@ -83,11 +85,7 @@ export function CheckboxField({ label, checked, onChecked, hint }: { label: stri
     <div class="field checkbox">
       <input id={id} type="checkbox" checked={checked} onChange={(event) => onChecked(event.currentTarget.checked)} aria-describedby={hint ? `${id}-hint` : undefined} />
       <label for={id}>{label}</label>
-      {hint && (
-        <small id={`${id}-hint`} class="hint">
-          {hint}
-        </small>
-      )}
+      <FieldHint id={id} hint={hint} />
     </div>
   );
 }

@@ -13,11 +13,12 @@ import { ShownOnce } from '../components/copy.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
 import { CheckboxField, SelectField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
+import { RawDaysField } from '../components/raw-days.js';
 import { WideTable } from '../components/table.js';
 import { defaultTimezone, TimezoneField } from '../components/timezone.js';
 import { siteDomainOf } from '../../src/entities/sites.js';
 import type { CreatedKey, ManagedInvitation, ManagedKey, ManagedSite, Member, CreatedInvitation, SessionView } from '../../src/core/management.js';
-import { roleAtLeast, type Role } from '../../src/core/vocabulary.js';
+import { roleAtLeast, SUGGESTED_RAW_DAYS, type Role } from '../../src/core/vocabulary.js';
 
 const ROLE_OPTIONS: Array<[Role, string]> = [
   ['viewer', 'Viewer: sees the dashboards'],
@@ -30,6 +31,7 @@ function Sites({ orgId }: { orgId: number }) {
   const [address, setAddress] = useState('');
   const [name, setName] = useState('');
   const [timezone, setTimezone] = useState('');
+  const [rawDays, setRawDays] = useState<number>(SUGGESTED_RAW_DAYS);
   useEffect(() => {
     defaultTimezone().then((zone) => setTimezone((typed) => typed || zone));
   }, []);
@@ -37,7 +39,7 @@ function Sites({ orgId }: { orgId: number }) {
   const domain = siteDomainOf(address);
   const submit = () =>
     add.run(async () => {
-      const site = await api<ManagedSite>('POST', `/manage/orgs/${orgId}/sites`, { domain, name: name || domain, timezone });
+      const site = await api<ManagedSite>('POST', `/manage/orgs/${orgId}/sites`, { domain, name: name || domain, timezone, rawDays });
       window.location.assign(`/sites/${encodeURIComponent(site.id)}`);
     });
   return (
@@ -79,6 +81,7 @@ function Sites({ orgId }: { orgId: number }) {
         />
         <TextField label="Name" placeholder="Same as the domain" value={name} onValue={setName} />
         <TimezoneField value={timezone} onValue={setTimezone} />
+        <RawDaysField days={rawDays} onDays={setRawDays} />
       </FormSection>
     </section>
   );

@@ -16,16 +16,17 @@ import { CheckboxField, Form, SubmitButton, TextField } from '../components/fiel
 import { Funnels } from '../components/funnels.js';
 import { Goals } from '../components/goals.js';
 import { Imports } from '../components/imports.js';
+import { RawDaysField } from '../components/raw-days.js';
 import { EmailReportsState, SharedLinks } from '../components/shared-links.js';
 import { TimezoneField } from '../components/timezone.js';
-import { RAW_DAYS, roleAtLeast } from '../../src/core/vocabulary.js';
+import { roleAtLeast } from '../../src/core/vocabulary.js';
 import type { ManagedGoal, ManagedSite, SessionView, SiteRow } from '../../src/core/management.js';
 
 function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSite): void }) {
   const [name, setName] = useState(site.name);
   const [timezone, setTimezone] = useState(site.timezone);
   const [retention, setRetention] = useState(site.retentionMonths === null ? '' : String(site.retentionMonths));
-  const [rawDays, setRawDays] = useState(String(site.rawDays));
+  const [rawDays, setRawDays] = useState(site.rawDays);
   const [honorGpc, setHonorGpc] = useState(site.honorGpc);
   const [saved, setSaved] = useState(false);
   const save = useAction();
@@ -33,7 +34,7 @@ function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
     save.run(async () => {
       setSaved(false);
       const retentionMonths = retention.trim() === '' ? null : Number(retention);
-      onSaved(await api<ManagedSite>('PATCH', `/manage/sites/${encodeURIComponent(site.id)}`, { name, timezone, retentionMonths, rawDays: Number(rawDays), honorGpc }));
+      onSaved(await api<ManagedSite>('PATCH', `/manage/sites/${encodeURIComponent(site.id)}`, { name, timezone, retentionMonths, rawDays, honorGpc }));
       setSaved(true);
     });
   return (
@@ -50,16 +51,7 @@ function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
           onValue={setRetention}
           hint="Everything older than this is deleted: events and daily figures alike. Empty keeps the daily figures for ever."
         />
-        <TextField
-          label="Raw events (days)"
-          type="number"
-          required
-          min={RAW_DAYS.min}
-          max={RAW_DAYS.max}
-          value={rawDays}
-          onValue={setRawDays}
-          hint={`Single events are kept this many days (${RAW_DAYS.min} to ${RAW_DAYS.max}), so that any combination of filters answers over them; older days keep their daily figures, which answer one filter at a time. Lowering it deletes the older events within the hour.`}
-        />
+        <RawDaysField days={rawDays} onDays={setRawDays} note="Shortening it deletes the older single events within the hour." />
         <CheckboxField label="Honour Global Privacy Control" checked={honorGpc} onChecked={setHonorGpc} hint="Visits from browsers that send Sec-GPC: 1 are not recorded." />
         <div class="actions">
           <SubmitButton busy={save.busy} busyLabel="Saving…">

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { isValidTimeZone } from '../../core/localtime.js';
-import { RAW_DAYS } from '../../core/vocabulary.js';
+import { SUGGESTED_RAW_DAYS } from '../../core/vocabulary.js';
 import type { FunnelSummary } from '../../core/answers.js';
 import type { ManagedSite, Org, User } from '../../core/management.js';
 import { MAX_IMPORT_LINES } from '../../ingest/import-contract.js';
@@ -104,12 +104,12 @@ export const demo: Noun = {
         const user = await createUser(client, email, password);
         const org = await client.request<Org>('POST', '/orgs', { name: 'Demo' });
         await client.request('PUT', `/orgs/${seg(org.id)}/members/${seg(user.id)}`, { role: 'owner' });
-        // Raw events cover the whole demo, so that every filter answers over every period of it.
-        const rawDays = Math.max(RAW_DAYS.min, days);
         const scratch = mkdtempSync(join(tmpdir(), 'svc-demo-'));
         try {
           const newSite = async (domain: string, name: string) => {
-            const site = await client.request<ManagedSite>('POST', `/orgs/${seg(org.id)}/sites`, { domain, name, timezone, rawDays });
+            // Raw events kept 13 months, as the dashboard suggests: they cover the whole demo (366 days at most),
+            // so every filter answers over every period of it.
+            const site = await client.request<ManagedSite>('POST', `/orgs/${seg(org.id)}/sites`, { domain, name, timezone, rawDays: SUGGESTED_RAW_DAYS });
             for (const goal of DEMO_GOALS) await client.request('POST', `/sites/${seg(site.id)}/goals`, goal);
             const funnel = await client.request<FunnelSummary>('POST', `/sites/${seg(site.id)}/funnels`, DEMO_FUNNEL);
             return { id: site.id, funnelId: funnel.id };

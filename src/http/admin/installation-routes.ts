@@ -6,7 +6,7 @@ import type { OrgAccess } from '../auth/authorization.js';
 import { publicBase } from '../auth/session-cookie.js';
 import { apiError } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
-import type { Site } from '../../entities/sites.js';
+import { LOCAL_SITE_DOMAIN, type Site } from '../../entities/sites.js';
 import type { RecentEvent, RecentEvents, TrackerSnippet } from '../../core/management.js';
 import { parseUserAgent } from '../../ingest/user-agent.js';
 import { snippetTag } from '../../tracker/snippet.js';
@@ -19,10 +19,10 @@ export function afterParam(value: string | undefined): number {
   return Number(value);
 }
 
-/** The site's tracker tag, loading the tracker from where browsers reach the service. */
+/** The site's tracker tag, loading the tracker from where browsers reach the service; the local site's runs on loopback pages. */
 export function snippetOf(request: FastifyRequest, ctx: AppContext, site: Site): TrackerSnippet {
   const baseUrl = publicBase(request, ctx.config);
-  return { siteId: site.id, scriptUrl: `${baseUrl}/js/t.js`, snippet: snippetTag(baseUrl, site.id), publicUrlSet: ctx.config.publicUrl !== undefined };
+  return { siteId: site.id, scriptUrl: `${baseUrl}/js/t.js`, snippet: snippetTag(baseUrl, site.id, site.domain === LOCAL_SITE_DOMAIN), publicUrlSet: ctx.config.publicUrl !== undefined };
 }
 
 /** The site's kept collection outcomes recorded after `after`, oldest first, and the last `seq` given out. */
