@@ -15,12 +15,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { localDay } from '../src/core/localtime.js';
-import type { loadConfig as LoadConfig } from '../src/config.js';
-import type { startService as StartService } from '../src/server.js';
+import { variantAt, type Variant } from './checkouts.js';
 import { loadYearSite, TZ } from './year-site.js';
 
 const { values } = parseArgs({
@@ -82,19 +81,6 @@ interface Load {
   serverCpu: number;
   /** CPU time of the page's main thread over the load (Chromium's ThreadTime). */
   pageCpu: number;
-}
-
-/** A checkout of the service: its server and dashboard. */
-interface Variant {
-  name: string;
-  loadConfig: typeof LoadConfig;
-  startService: typeof StartService;
-}
-
-async function variantAt(name: string, root: string): Promise<Variant> {
-  const { loadConfig } = (await import(pathToFileURL(join(root, 'src/config.ts')).href)) as { loadConfig: typeof LoadConfig };
-  const { startService } = (await import(pathToFileURL(join(root, 'src/server.ts')).href)) as { startService: typeof StartService };
-  return { name, loadConfig, startService };
 }
 
 /** What a kept year holds: its site, and the day it was loaded (a later day reads days past its rollups). */
