@@ -10,21 +10,21 @@
 //   npm run bench:dashboard -- --events 500000   (a smaller year for a quick run)
 //   options: --events N, --loads N (20 per view and round), --rounds N (1; 2 with --baseline),
 //            --baseline DIR (a checkout, e.g. of main: `git worktree add DIR main`),
-//            --data DIR (keeps the loaded year there, and uses it again on a later run of the same day)
+//            --data DIR (keeps the loaded year there, and uses it again on a later run of the same day),
+//            --views 30d,year (the views loaded; both by default)
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { localDay } from '../src/core/localtime.js';
-import type { loadConfig as LoadConfig } from '../src/config.js';
-import type { startService as StartService } from '../src/server.js';
+import { variantAt, type Variant } from './checkouts.js';
 import { loadYearSite, TZ } from './year-site.js';
 
 const { values } = parseArgs({
-  options: { events: { type: 'string' }, loads: { type: 'string' }, rounds: { type: 'string' }, baseline: { type: 'string' }, data: { type: 'string' } },
+  options: { events: { type: 'string' }, loads: { type: 'string' }, rounds: { type: 'string' }, baseline: { type: 'string' }, data: { type: 'string' }, views: { type: 'string' } },
 });
 const EVENTS = Number(values.events ?? 10_600_000);
 const LOADS = Number(values.loads ?? 20);
@@ -35,7 +35,7 @@ const EVENTS_PER_PAGEVIEW = 1.45;
 const TOKEN = 'bench-admin-token-0123456789';
 const EMAIL = 'bench@example.com';
 const PASSWORD = 'bench password 0123';
-const VIEWS = ['30d', 'year'] as const;
+const VIEWS = (values.views?.split(',') ?? ['30d', 'year']).filter((view) => ['30d', 'year'].includes(view));
 
 /**
  * Runs in the page before its scripts: records performance.now() (milliseconds from navigation
@@ -82,19 +82,6 @@ interface Load {
   serverCpu: number;
   /** CPU time of the page's main thread over the load (Chromium's ThreadTime). */
   pageCpu: number;
-}
-
-/** A checkout of the service: its server and dashboard. */
-interface Variant {
-  name: string;
-  loadConfig: typeof LoadConfig;
-  startService: typeof StartService;
-}
-
-async function variantAt(name: string, root: string): Promise<Variant> {
-  const { loadConfig } = (await import(pathToFileURL(join(root, 'src/config.ts')).href)) as { loadConfig: typeof LoadConfig };
-  const { startService } = (await import(pathToFileURL(join(root, 'src/server.ts')).href)) as { startService: typeof StartService };
-  return { name, loadConfig, startService };
 }
 
 /** What a kept year holds: its site, and the day it was loaded (a later day reads days past its rollups). */
@@ -253,6 +240,10 @@ async function main(): Promise<void> {
       for (const view of VIEWS) {
         const [a, b] = variants.map((v) => loads.get(v.name)!.get(view)!);
         console.log(`${view}: this checkout / baseline: ${columns.map(([name, f]) => `${name} ${(f(a!) / f(b!)).toFixed(2)}`).join(', ')}`);
+        // Round by round: the spread of the ratio across rounds is the machine's noise.
+        const roundP95 = (l: Load[], r: number) => p(l.slice(r * LOADS, (r + 1) * LOADS), (x) => x.filled, 0.95);
+        const byRound = Array.from({ length: ROUNDS }, (_, r) => `${roundP95(a!, r).toFixed(0)} / ${roundP95(b!, r).toFixed(0)} = ${(roundP95(a!, r) / roundP95(b!, r)).toFixed(2)}`);
+        console.log(`${view}: p95 round by round, this checkout / baseline: ${byRound.join('; ')}`);
       }
     }
     console.log(`\n${assetsLine.join('')}`);

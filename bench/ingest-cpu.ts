@@ -10,7 +10,7 @@
 // BENCH_SECONDS, the write buffer's last flush included; the import of bench/ingest's 200 000
 // lines; its worst case (every line a new visitor). CPU time is the process's user + system time
 // (/proc/<pid>/stat), its threads (DuckDB's, the GC's) included; the system part of collection's is
-// printed apart. Needs wrk (Debian package `wrk`) and Linux's /proc.
+// printed apart, and the process's peak resident memory by the round's end. Needs wrk (Debian package `wrk`) and Linux's /proc.
 //
 //   npm run bench:ingest-cpu                                   (BENCH_ROUNDS=5, BENCH_SECONDS=6)
 //   BENCH_BASELINE=../old npm run bench:ingest-cpu             (the other checkout built: npm run build)
@@ -78,6 +78,8 @@ interface RoundFigures {
   /** Events a second, wall clock: what other processes on the machine move. */
   collectRate: number;
   importRate: number;
+  /** The process's peak resident memory (MB) by the round's end: collection's, then the imports'. */
+  peakMb: number;
 }
 
 /** A checkout's folder, and the variables it runs with. */
@@ -130,7 +132,8 @@ async function round({ dir: checkout, env: checkoutEnv }: Checkout, files: { tra
     const traffic = await timeImport(site.id, files.traffic);
     const worstSite = await admin(url, 'POST', `/orgs/${org.id}/sites`, { domain: 'worst.example', name: 'Worst case', timezone: 'Europe/Paris' });
     const worst = await timeImport(worstSite.id, files.worst);
-    return { collect, collectSystem, import: traffic.cpuPerEvent, importWorst: worst.cpuPerEvent, collectRate, importRate: traffic.rate };
+    const peakMb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+    return { collect, collectSystem, import: traffic.cpuPerEvent, importWorst: worst.cpuPerEvent, collectRate, importRate: traffic.rate, peakMb };
   } finally {
     svc.kill('SIGTERM');
     await new Promise((r) => svc.once('exit', r));
@@ -164,7 +167,7 @@ async function main() {
       figures.get(checkout)!.push(f);
       const index = checkouts.indexOf(checkout);
       console.log(
-        `round ${r + 1} ${(index === 0 ? 'current' : `baseline ${index}`).padEnd(10)} collect ${f.collect.toFixed(1)} µs/event (system ${f.collectSystem.toFixed(1)}; ${Math.round(f.collectRate)}/s), import ${f.import.toFixed(2)} µs/event (${Math.round(f.importRate)}/s), worst case ${f.importWorst.toFixed(2)} µs/event`,
+        `round ${r + 1} ${(index === 0 ? 'current' : `baseline ${index}`).padEnd(10)} collect ${f.collect.toFixed(1)} µs/event (system ${f.collectSystem.toFixed(1)}; ${Math.round(f.collectRate)}/s), import ${f.import.toFixed(2)} µs/event (${Math.round(f.importRate)}/s), worst case ${f.importWorst.toFixed(2)} µs/event, peak ${f.peakMb.toFixed(0)} MB`,
       );
     }
   }
@@ -175,6 +178,7 @@ async function main() {
     ['importWorst', 'import worst case, CPU µs/event', 2],
     ['collectRate', 'collection, events/s (wall)', 0],
     ['importRate', 'import, events/s (wall)', 0],
+    ['peakMb', 'peak resident memory, MB', 0],
   ];
   const medianOf = (checkout: Checkout, key: keyof RoundFigures) => median(figures.get(checkout)!.map((f) => f[key]));
   checkouts.forEach((checkout, i) => {
