@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { chartGeometry, nearestIndex, niceStep, partialBucket } from '../../web/lib/chart.js';
 import { toCsv } from '../../web/lib/csv.js';
 import { bucketStamp, changeClass, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatPoints, formatRatio, kpiChange, percentChange, pointsChange } from '../../web/lib/format.js';
-import { countryFlag, keyLabel } from '../../web/lib/labels.js';
 import { nullReason } from '../../web/lib/kpi-reason.js';
 import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
 import { timeseriesRead } from '../../src/core/dashboard-reads.js';
@@ -12,7 +11,7 @@ import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-s
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
 import { changeIsGood, METRIC_REGISTRY, METRICS } from '../../src/core/metric-registry.js';
 import { FILTER_OPERATORS, filterParam, splitFilterParam, type Filter } from '../../src/core/vocabulary.js';
-import { filterValueLabel, keyLabel, OPERATOR_LABELS } from '../../web/lib/labels.js';
+import { countryFlag, filterValueLabel, keyLabel, OPERATOR_LABELS } from '../../web/lib/labels.js';
 import { matchedByName, rowsNamed, valuesPage } from '../../web/lib/value-search.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
 import { parseCsv } from '../helpers/csv.js';
@@ -55,7 +54,7 @@ describe('view state', () => {
       { dimension: 'page', operator: 'contains', value: 'blog' },
     ]);
     assert.equal(viewSearch(state), search);
-    assert.deepEqual(withFilter(state, 'page', '/a').filters[1], { dimension: 'page', value: '/a' });
+    assert.deepEqual(withFilter(state, { dimension: 'page', value: '/a' }).filters[1], { dimension: 'page', value: '/a' });
     assert.deepEqual(parseViewState('period=12mo').period, { preset: '12mo' });
   });
 
