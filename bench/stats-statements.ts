@@ -6,7 +6,7 @@
 // of one request then runs alone, BENCH_REPEAT times, and the bench prints its time and the process's
 // CPU time (user + system, DuckDB's threads included) a run. On ClickHouse the bench also prints the
 // server's own CPU time a request and each statement's, from its query log.
-// With BENCH_DIALECT (a JSON object of Dialect members, e.g. '{"addsUpFewRows":false}'), a second
+// With BENCH_DIALECT (a JSON object of Dialect members, e.g. '{"fewRowsClause":""}'), a second
 // series of requests runs under the engine's dialect with those members changed, in turn with the
 // engine's own over BENCH_ROUNDS rounds, and the bench prints the ratios: two forms of the
 // statements compared in one process, on the same data and the same machine's minute.

@@ -71,13 +71,6 @@ export interface Dialect {
    * days on one thread"). DuckDB's threads belong to its connection, not to a statement.
    */
   readonly fewRowsClause: string;
-  /**
-   * Whether a read that only adds up a site's rolled-up days (a period's stats, its goals'
-   * conversions) has them added up in its statement, a row a part, or takes a row a day. ClickHouse answers rows as JSON text, which the service's event loop parses: grouping moves
-   * that work to the server (docs/performance.md, "A year's rolled-up days added up on ClickHouse").
-   * DuckDB's rows come as columns, cheaper to convert than its aggregate.
-   */
-  readonly addsUpFewRows: boolean;
   /** The text a JSON string's text (`expr`, quotes included, well formed) holds, every escape decoded. */
   jsonStringText(expr: string): string;
   /**

@@ -376,61 +376,6 @@ for (const each of EVENT_STORE_ADAPTERS) {
       }
     });
 
-    for (const rawDays of [30, 7]) {
-      test(`stats and goals read the same per part as per day (raw window ${rawDays} days)`, async () => {
-        const { events, meta, site, deps, close } = await setup(each, null, rawDays);
-        try {
-          // Seven weeks up to today, and a week a year earlier.
-          for (const [seed, first, n] of [[11, '2026-01-25', 55], [12, '2025-03-01', 9]] as const) {
-            await events.append(dataset({ seed, siteId: site.id, days: days(first, n), dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 12, visitorsPerDay: 9, timeZone: TZ }));
-          }
-          const goals = [
-            await meta.createGoal(site.internalId, { name: 'signup', kind: 'event', pattern: 'signup' }, 0),
-            await meta.createGoal(site.internalId, { name: 'pricing', kind: 'page', pattern: '/pricing' }, 0),
-          ];
-          await rollupSite(deps, site, NOW);
-          const state = await meta.getRollupState(rollupKey(events, site.id));
-          assert.equal(state?.watermark, '2026-03-19');
-          // The same store through a dialect that adds up per part, and one that reads a row a day.
-          const parted: string[] = [];
-          const through = (addsUpFewRows: boolean): EventStore =>
-            Object.assign(Object.create(events) as EventStore, {
-              dialect: { ...events.dialect, addsUpFewRows },
-              query: (statement: Sql, options?: ReadOptions) => {
-                if (/CASE WHEN day >= /.test(statement.text)) parted.push(statement.text);
-                return events.query(statement, options);
-              },
-            });
-          const [byPart, byDay] = [through(true), through(false)];
-          const planned = async (kind: 'stats' | 'goals' | 'breakdown', params: RawParams) => {
-            const q = parseQuery(kind, params, site, NOW);
-            return planQuery(q, await planInputs(events, site, q, state));
-          };
-          const periods: RawParams[] = [{ period: 'month' }, { period: '30d' }, { from: '2026-02-10', to: '2026-03-05' }, { from: '2026-02-01', to: '2026-03-20', filter: 'country:DE' }];
-          // The compared part's cut day (raw events up to the cut in a 30-day window, a share of the day in a 7-day one), and a year earlier.
-          const comparisons: RawParams[] = [{ period: 'month', elapsed: 'true' }, { from: '2026-03-02', to: '2026-03-08', comparison: 'year' }];
-          for (const params of [...periods, ...comparisons]) {
-            const q = await planned('stats', params);
-            const label = JSON.stringify(params);
-            const [stats, statsByDay] = [await computeStats(byPart, q, goals), await computeStats(byDay, q, goals)];
-            assert.deepEqual(stats, statsByDay, label);
-            if (!params.elapsed && !params.filter) assert.ok(stats.visitors.value! > 0 && stats.visitors.prev! > 0 && stats.conversions.value! > 0 && stats.conversions.prev! > 0, label);
-          }
-          // Each stats read adds up its measures and its goals per part; the filtered one reads no goals.
-          assert.equal(parted.length, (periods.length + comparisons.length) * 2 - 1);
-          for (const params of periods) {
-            const { filter: _, ...unfiltered } = params; // goals take no filter
-            const q = await planned('goals', unfiltered);
-            assert.deepEqual(await computeGoals(byPart, q, goals), await computeGoals(byDay, q, goals), JSON.stringify(params));
-          }
-          // Each goals read adds up its goals' rows per part (its period's visitors stay a row a day).
-          assert.equal(parted.length, (periods.length + comparisons.length) * 2 - 1 + periods.length);
-        } finally {
-          await close();
-        }
-      });
-    }
-
     test('the breakdown key count is the same with and without a window function in the dialect', async () => {
       const { events, site, deps, close } = await setup(each);
       try {

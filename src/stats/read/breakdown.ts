@@ -10,7 +10,7 @@ import type { PlannedQuery } from '../planner.js';
 import { dailyMeasures, heldRows, sumDays } from './days.js';
 
 export async function computeBreakdown(events: EventReader, q: PlannedQuery): Promise<Omit<BreakdownAnswer, 'period' | 'dimension'>> {
-  const periodVisitors = () => dailyMeasures(events, q, q.plan.period, { sessions: false }).then((days) => sumDays(days, q.period.from, q.period.to).visitors);
+  const periodVisitors = () => dailyMeasures(events, q, q.plan.period, false).then((days) => sumDays(days, q.period.from, q.period.to).visitors);
   // A reader that holds sums counts the raw days' keys with their settlement and gives them to the
   // page's statement (else the page reads raw events), and reads the period's visitors beside them
   // (their statements share the settlement's check).

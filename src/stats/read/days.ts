@@ -3,7 +3,6 @@
 import type { EventReader } from '../../storage/events/types.js';
 import type { GoalRef } from '../../entities/goals.js';
 import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements } from '../sql/daily.js';
-import type { DayParts } from '../sql/measures.js';
 import { settlementHeld, type Settlement } from '../settlement.js';
 import { Held, heldSumsOf, type HeldPart, type HeldSumsCache } from '../held-sums.js';
 import { statementKey } from '../shared-reads.js';
@@ -30,27 +29,17 @@ export function deltaPct(value: number | null, prev: number | null): number {
 }
 
 /**
- * What a daily read needs: the per-session measures (bounces, duration; true when absent), and, for
- * a reader that only adds up its days over the query's period and compared part (the stats), those
- * parts (`dayPartsOf`: a row a part instead of a row a day, where the engine adds them up).
- */
-export interface DailyNeed {
-  readonly sessions?: boolean;
-  readonly parts?: DayParts | null;
-}
-
-/**
  * Per-day measures of some days of a plan, from rollups up to the watermark and raw events after it
  * (with their settlement, where it holds), and imported aggregates on the days they hold (a day's
  * rows of several sources add up). Readers of visitors only skip the per-session part (bounces,
  * duration) of raw reads, and read raw days with their settlement only from what a reader holds.
  */
-export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, need: DailyNeed = {}): Promise<Map<string, Measures>> {
+export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, sessions = true): Promise<Map<string, Measures>> {
   const out = new Map<string, Measures>();
   // What a reader holds of a settlement answers visitors alone too, from the events since its cut
   // (the same statements as every measure's, which the stats of a dashboard's load share).
   const held = days.settled !== null && heldSumsOf(events)?.takes(days.settled.rows) === true;
-  const statements = dailyMeasureStatements(events.dialect, q, days, (need.sessions ?? true) || held, need.parts);
+  const statements = dailyMeasureStatements(events.dialect, q, days, sessions || held);
   for (const r of await readDaily(events, days.settled, statements)) {
     const day = String(r.b);
     const m = measuresOf(TRAFFIC_MEASURES, r);
@@ -134,9 +123,9 @@ export function sumDays(days: Map<string, Measures>, from: string, to: string): 
 }
 
 /** Per-day conversions of each goal, from the same sources as `dailyMeasures`. */
-export async function dailyGoals(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[], parts: DayParts | null = null): Promise<Map<string, Map<number, GoalCounts>>> {
+export async function dailyGoals(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
   const out = new Map<string, Map<number, GoalCounts>>();
-  for (const r of await readDaily(events, days.settled, dailyGoalStatements(events.dialect, q.siteId, days, goals, parts))) {
+  for (const r of await readDaily(events, days.settled, dailyGoalStatements(events.dialect, q.siteId, days, goals))) {
     const b = String(r.b);
     let day = out.get(b);
     if (!day) out.set(b, (day = new Map()));

@@ -4,15 +4,14 @@ import type { EventReader } from '../../storage/events/types.js';
 import { goalPropsField, type Goal } from '../../entities/goals.js';
 import type { GoalResult, GoalRevenue } from '../../core/answers.js';
 import { majorUnits } from '../../core/money.js';
-import { dayPartsOf } from '../sql/measures.js';
 import { meanHalfUp, round, type GoalCounts } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
 
 export async function computeGoals(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<GoalResult[]> {
-  // The goals' rows as the stats read them (a row a part where the engine adds them up: one statement
-  // for both on a dashboard's load); the period's visitors as the timeseries and breakdowns read them.
-  const [daily, days] = await Promise.all([dailyGoals(events, q, q.plan.span, goals, dayPartsOf(events.dialect, q)), dailyMeasures(events, q, q.plan.period, { sessions: false })]);
+  // The goals' rows as the stats read them (one statement for both on a dashboard's load); the
+  // period's visitors as the timeseries and breakdowns read them.
+  const [daily, days] = await Promise.all([dailyGoals(events, q, q.plan.span, goals), dailyMeasures(events, q, q.plan.period, false)]);
   const visitors = sumDays(days, q.period.from, q.period.to).visitors;
   return goals.map((g) => {
     const now = sumGoal(daily, q.period.from, q.period.to, g.goalId);

@@ -6,7 +6,6 @@ import type { Goal } from '../../entities/goals.js';
 import { type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters } from '../../core/metric-registry.js';
 import type { Kpi, Stats } from '../../core/answers.js';
 import { cutDayStatements } from '../sql/daily.js';
-import { dayPartsOf } from '../sql/measures.js';
 import { GOAL_MEASURES, measuresOf, metricValue, TRAFFIC_MEASURES, type GoalCounts, type Measures } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
@@ -55,10 +54,9 @@ async function cutPrevious(events: EventReader, q: PlannedQuery, days: Map<strin
 
 export async function computeStats(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<Stats> {
   const { plan } = q;
-  const parts = dayPartsOf(events.dialect, q);
   const [days, goalDays] = await Promise.all([
-    dailyMeasures(events, q, plan.span, { parts }),
-    q.filters.length === 0 ? dailyGoals(events, q, plan.span, goals, parts) : Promise.resolve(new Map()),
+    dailyMeasures(events, q, plan.span),
+    q.filters.length === 0 ? dailyGoals(events, q, plan.span, goals) : Promise.resolve(new Map()),
   ]);
   const [previousDays, previousGoalDays] = plan.previousComplete ? await cutPrevious(events, q, days, goalDays, goals) : [days, goalDays];
   const current = plan.period.firstComputable !== null;

@@ -25,7 +25,7 @@ async function dayPoints(events: EventReader, q: PlannedQuery, period: Period, d
           return (from: string, to: string) => sumGoal(daily, from, to)[c.measure];
         })()
       : await (async () => {
-          const daily = await dailyMeasures(events, q, days, { sessions: needsSessions(c) });
+          const daily = await dailyMeasures(events, q, days, needsSessions(c));
           return (from: string, to: string) => metricValue(c, sumDays(daily, from, to));
         })();
   return buckets.map((b) => {

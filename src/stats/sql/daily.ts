@@ -16,7 +16,7 @@ import { settledGoals } from '../settlement.js';
 import { dayRange, integerLiteral, needsExit } from './filters.js';
 import { measureGoals } from './goals.js';
 import { importedGoals, importedRows } from './imported.js';
-import { DAY_BUCKET, type DayParts, dayRows, GOAL_COLUMNS, MEASURE_COLUMNS, measureEvents, measureSessionRows, partsOfDay, sumsOf } from './measures.js';
+import { DAY_BUCKET, dayRows, GOAL_COLUMNS, MEASURE_COLUMNS, measureEvents, measureSessionRows } from './measures.js';
 import { settledGoalsPart, settledMeasuresPart, settlementCheckStatement } from './settlement.js';
 
 /** Index of the hourly bucket of an event row: `starts` ascending, the last bucket ending at `end`. */
@@ -54,16 +54,12 @@ export function firstFoldedDayStatement(d: Dialect, siteId: string, filter: Filt
 
 /**
  * A select of a site's rolled-up or imported rows (`from`: a table and its WHERE predicate, a row a
- * day and key), columns b (day text), `keys`, then `columns`: a row a day, or with `parts` a row a
- * part (b the part's first day, the cut day its own; days in neither part left out), grouped in the
- * select itself (a subquery around it costs ClickHouse 18.16 more than the grouping).
+ * day and key), columns b (day text), `keys`, then `columns`, on one thread where the engine would
+ * spread a few rows over several (`Dialect.fewRowsClause`).
  */
-function fewRowsSelect(d: Dialect, from: Sql, parts: DayParts | null, keys: readonly string[], columns: readonly string[]): Sql {
+function fewRowsSelect(d: Dialect, from: Sql, keys: readonly string[], columns: readonly string[]): Sql {
   const kept = trusted(keys.map((c) => `${c}, `).join(''));
-  const clause = trusted(d.fewRowsClause);
-  if (parts === null) return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${kept}${trusted(columns.join(', '))} FROM ${from}${clause}`;
-  const { part, within } = partsOfDay(d, parts);
-  return sql`SELECT ${part} AS b, ${kept}${sumsOf(columns)} FROM ${from} AND ${within} GROUP BY ${trusted(['b', ...keys].join(', '))}${clause}`;
+  return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${kept}${trusted(columns.join(', '))} FROM ${from}${trusted(d.fewRowsClause)}`;
 }
 
 /**
@@ -83,9 +79,9 @@ export interface DailyStatements {
 /**
  * Per day, the traffic measures of a query's days, one statement per source. Columns: b (day text),
  * then the measures in registry order; `sessions: false` leaves the per-session ones at 0 on raw
- * days; with `parts`, the rolled-up and imported days come a row a part (`fewRowsSelect`).
+ * days.
  */
-export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean, parts: DayParts | null = null): DailyStatements {
+export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean): DailyStatements {
   const statements: Sql[] = [];
   // Rolled-up and imported days in one statement: one round trip for both.
   const summed: Sql[] = [];
@@ -94,9 +90,9 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
     const table = filter
       ? sql`${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND`
       : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
-    summed.push(fewRowsSelect(d, sql`${table} ${dayRange(d, 'day', days.rollup)}`, parts, [], MEASURE_COLUMNS));
+    summed.push(fewRowsSelect(d, sql`${table} ${dayRange(d, 'day', days.rollup)}`, [], MEASURE_COLUMNS));
   }
-  if (days.imported) summed.push(fewRowsSelect(d, importedRows(d, q.siteId, days.imported, filter?.dimension, filter?.value), parts, [], MEASURE_COLUMNS));
+  if (days.imported) summed.push(fewRowsSelect(d, importedRows(d, q.siteId, days.imported, filter?.dimension, filter?.value), [], MEASURE_COLUMNS));
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
   // Visitors alone are one pass over raw events, cheaper than the settled rows and open sessions
@@ -106,7 +102,7 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
       sources: statements,
       check: settlementCheckStatement(d, q.siteId, days.settled),
       settled: settledMeasuresPart(d, q.siteId, days.raw, days.settled),
-      unsettled: dailyMeasureStatements(d, q, { ...days, settled: null }, sessions, parts).sources,
+      unsettled: dailyMeasureStatements(d, q, { ...days, settled: null }, sessions).sources,
     };
   }
   if (days.raw) {
@@ -118,19 +114,18 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
 
 /**
  * Per day and goal, the goal measures of some days, one statement per source (none without goals),
- * the goals a settlement counted apart from the others. Columns: b, goal_id, then the measures; with
- * `parts`, the rolled-up and imported days come a row a part and goal (`fewRowsSelect`).
+ * the goals a settlement counted apart from the others. Columns: b, goal_id, then the measures.
  */
-export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[], parts: DayParts | null = null): DailyStatements {
+export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[]): DailyStatements {
   const statements: Sql[] = [];
   if (goals.length === 0) return { sources: statements, check: null };
   const summed: Sql[] = [];
   if (days.rollup) {
     const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
     const rows = sql`${trusted(GOAL_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days.rollup)} AND goal_id IN (${ids})`;
-    summed.push(fewRowsSelect(d, rows, parts, ['goal_id'], GOAL_COLUMNS));
+    summed.push(fewRowsSelect(d, rows, ['goal_id'], GOAL_COLUMNS));
   }
-  const imported = days.imported && importedGoals(d, siteId, days.imported, goals, parts);
+  const imported = days.imported && importedGoals(d, siteId, days.imported, goals);
   if (imported) summed.push(imported);
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (!days.raw) return { sources: statements, check: null };
@@ -142,7 +137,7 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
     sources: statements,
     check: settlementCheckStatement(d, siteId, days.settled!),
     settled: settledGoalsPart(d, siteId, days.raw, days.settled!, counted),
-    unsettled: dailyGoalStatements(d, siteId, { ...days, settled: null }, goals, parts).sources,
+    unsettled: dailyGoalStatements(d, siteId, { ...days, settled: null }, goals).sources,
   };
 }
 

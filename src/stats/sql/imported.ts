@@ -9,7 +9,7 @@ import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { IMPORTED_DAILY, IMPORTED_DIM_DAILY } from '../rollups/tables.js';
 import { dayRange, integerLiteral } from './filters.js';
-import { type DayParts, GOAL_COLUMNS, partsOfDay } from './measures.js';
+import { GOAL_COLUMNS } from './measures.js';
 
 /** The imported rows of a site and days: its own figures, or one dimension's (and key's). */
 export function importedRows(d: Dialect, siteId: string, days: Period, dimension?: QueryDimension, key?: string): Sql {
@@ -19,13 +19,13 @@ export function importedRows(d: Dialect, siteId: string, days: Period, dimension
 }
 
 /**
- * Per day (or part, as `fewRowsSelect`) and goal, the goal measures from imported aggregates: an
+ * Per day and goal, the goal measures from imported aggregates: an
  * event goal's from the custom events of its name (conversions its occurrences), a page goal's from
  * the pages matching it (conversions their pageviews); unique conversions are the rows' visitors,
  * summed per day. A goal requiring property values has none there (imported aggregates hold no
  * property); null when no goal has any.
  */
-export function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[], parts: DayParts | null): Sql | null {
+export function importedGoals(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[]): Sql | null {
   const [conversions, unique, ...revenue] = GOAL_COLUMNS;
   // Exports carry no revenue.
   const noRevenue = trusted(revenue.map((c) => `CAST(0 AS BIGINT) AS ${c}`).join(', '));
@@ -38,10 +38,6 @@ export function importedGoals(d: Dialect, siteId: string, days: Period, goals: r
         ? sql`SELECT day, events AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'event', goal.pattern)}`
         : sql`SELECT day, pageviews AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'page')} AND ${withParams(d.regexMatches('key'), pagePatternRegex(goal.pattern))}`;
     const sums = sql`CAST(sum(c) AS BIGINT) AS ${trusted(conversions!)}, CAST(sum(u) AS BIGINT) AS ${trusted(unique!)}, ${noRevenue}`;
-    if (parts !== null) {
-      const { part, within } = partsOfDay(d, parts);
-      return sql`SELECT ${part} AS b, ${id} AS goal_id, ${sums} FROM (${rows}) g WHERE ${within} GROUP BY b`;
-    }
     return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${id} AS goal_id, ${sums} FROM (${rows}) g GROUP BY day`;
   });
   return joinSql(selects, ' UNION ALL ');

@@ -92,40 +92,6 @@ export function measureSessionRowsByKey(d: Dialect, siteId: string, days: Period
 export const MEASURE_COLUMNS = measureColumns(TRAFFIC_MEASURES);
 export const GOAL_COLUMNS = measureColumns(GOAL_MEASURES);
 
-/**
- * The parts a read that only adds up its days sums them into: the period, and the compared part but
- * for its cut day (../read/stats.ts reads that day again up to the cut, or scales it).
- */
-export interface DayParts {
-  readonly period: Period;
-  readonly previous: Period;
-  readonly cutDay: string | null;
-}
-
-/**
- * A query's parts, where its engine adds up rolled-up days in the statement
- * (`Dialect.addsUpFewRows`) and the compared part ends before the period; else null (a row a day).
- */
-export function dayPartsOf(d: Dialect, q: Query): DayParts | null {
-  if (!d.addsUpFewRows || q.previous.to >= q.period.from) return null;
-  return { period: q.period, previous: q.previous, cutDay: q.previousCut?.day ?? null };
-}
-
-/**
- * Over the DATE column `day`: its part as day text (`part`: the part's first day, the cut day its
- * own), and whether it lies in a part (`within`).
- */
-export function partsOfDay(d: Dialect, parts: DayParts): { part: Sql; within: Sql } {
-  const date = (day: string) => trusted(d.dateLiteral(day));
-  const text = (day: string) => trusted(d.dayText(d.dateLiteral(day)));
-  const { period, previous, cutDay } = parts;
-  const cut = cutDay === null ? trusted('') : sql` WHEN day = ${date(cutDay)} THEN ${text(cutDay)}`;
-  return {
-    part: sql`CASE WHEN day >= ${date(period.from)} THEN ${text(period.from)}${cut} ELSE ${text(previous.from)} END`,
-    within: sql`(day BETWEEN ${date(previous.from)} AND ${date(previous.to)} OR day BETWEEN ${date(period.from)} AND ${date(period.to)})`,
-  };
-}
-
 /** Each column summed, under its own name. */
 export function sumsOf(columns: readonly string[]): Sql {
   return trusted(columns.map((c) => `CAST(sum(${c}) AS BIGINT) AS ${c}`).join(', '));

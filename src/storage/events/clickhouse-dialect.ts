@@ -36,7 +36,6 @@ export const clickhouseDialect: Dialect = {
   regexExtractAll: (expr) => `extractAll(${expr}, ?)`,
   unnest: (expr) => `arrayJoin(${expr})`,
   fewRowsClause: ' SETTINGS max_threads = 1',
-  addsUpFewRows: true,
   // A Nullable condition would make the branch a Nullable array, which ClickHouse refuses: ifNull takes NULL as false.
   idsWhere: (cases) => `arrayConcat(${cases.map((c) => `if(ifNull(${c.when}, 0), [toInt64(${integerText(c.id)})], emptyArrayInt64())`).join(', ')})`,
   // 18.16 has no JSON functions but these: the string is made the one value of an object.

@@ -21,7 +21,6 @@ export const duckdbDialect: Dialect = {
   regexExtractAll: (expr) => `regexp_extract_all(${expr}, ?, 1)`,
   unnest: (expr) => `unnest(${expr})`,
   fewRowsClause: '',
-  addsUpFewRows: false,
   idsWhere: (cases) => `flatten([${cases.map((c) => `CASE WHEN ${c.when} THEN [CAST(${integerText(c.id)} AS BIGINT)] ELSE CAST([] AS BIGINT[]) END`).join(', ')}])`,
   jsonStringText: (expr) => `json_extract_string(${expr}, '$')`,
   keptElseGroupRows: (relation, columns, group, kept) =>

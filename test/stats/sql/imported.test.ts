@@ -13,7 +13,6 @@ const GOALS: GoalRef[] = [
   { goalId: 2, kind: 'page', pattern: '/buy/*', currency: 'EUR' },
   { goalId: 3, kind: 'event', pattern: 'X', props: { a: 'b' } },
 ];
-const PARTS = { period: { from: '2026-03-02', to: '2026-03-02' }, previous: { from: '2026-03-01', to: '2026-03-01' }, cutDay: null };
 const NO_REVENUE = 'CAST(0 AS BIGINT) AS revenue_minor, CAST(0 AS BIGINT) AS revenue_conversions, CAST(0 AS BIGINT) AS other_currency';
 
 for (const { name, d } of DIALECTS) {
@@ -26,7 +25,7 @@ for (const { name, d } of DIALECTS) {
     });
 
     test("importedGoals: an event goal from its custom events, a page goal from its pages' pageviews, none with properties", () => {
-      const goals = checked(importedGoals(d, 's', DAYS, GOALS, null)!);
+      const goals = checked(importedGoals(d, 's', DAYS, GOALS)!);
       const sums = `CAST(sum(c) AS BIGINT) AS conversions, CAST(sum(u) AS BIGINT) AS unique_conversions, ${NO_REVENUE}`;
       assert.equal(
         goals.text,
@@ -34,16 +33,9 @@ for (const { name, d } of DIALECTS) {
           ` UNION ALL SELECT ${d.dayText('day')} AS b, 2 AS goal_id, ${sums} FROM (SELECT day, pageviews AS c, visitors AS u FROM imported_dim_daily WHERE site_id = ? AND dimension = ? AND ${days} AND ${d.regexMatches('key')}) g GROUP BY day`,
       );
       assert.deepEqual(goals.params, ['s', 'event', 'Signup', 's', 'page', '^/buy/[^/]*$']);
-      assert.equal(importedGoals(d, 's', DAYS, GOALS.slice(2), null), null, 'a goal requiring properties has no imported conversions');
+      assert.equal(importedGoals(d, 's', DAYS, GOALS.slice(2)), null, 'a goal requiring properties has no imported conversions');
     });
 
-    test('importedGoals with parts: a row a part, days outside both left out', () => {
-      const goals = checked(importedGoals(d, 's', DAYS, GOALS.slice(0, 1), PARTS)!);
-      const text = (day: string) => d.dayText(d.dateLiteral(day));
-      assert.ok(goals.text.startsWith(`SELECT CASE WHEN day >= ${d.dateLiteral('2026-03-02')} THEN ${text('2026-03-02')} ELSE ${text('2026-03-01')} END AS b, 1 AS goal_id`), goals.text);
-      assert.ok(goals.text.endsWith(`g WHERE (${range('2026-03-01', '2026-03-01')} OR ${range('2026-03-02', '2026-03-02')}) GROUP BY b`), goals.text);
-      assert.deepEqual(goals.params, ['s', 'event', 'Signup']);
-    });
 
     test('importedDaysStatement and exportDaysStatement: at most one row, none without days', () => {
       const head = `SELECT ${d.dayText('f')} AS f, ${d.dayText('l')} AS l FROM (SELECT min(day) AS f, max(day) AS l, count(*) AS n FROM`;
@@ -71,7 +63,7 @@ test('sql/imported: the statements run on DuckDB, over imported rows', async () 
   const { d } = DIALECTS[0]!;
   await withDuckDb(async (store) => {
     await store.query(importedDay());
-    const goals = await store.query<{ b: string; goal_id: number; conversions: bigint }>(importedGoals(d, 's', DAYS, GOALS, null)!);
+    const goals = await store.query<{ b: string; goal_id: number; conversions: bigint }>(importedGoals(d, 's', DAYS, GOALS)!);
     assert.deepEqual(goals.map((r) => [r.b, Number(r.goal_id), Number(r.conversions)]), [['2026-03-01', 1, 4]]);
     assert.deepEqual(await store.query(importedDaysStatement(d, 's')), [{ f: '2026-03-01', l: '2026-03-01' }]);
     assert.deepEqual(await store.query(importedDaysStatement(d, 'other')), []);
