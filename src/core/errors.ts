@@ -13,6 +13,7 @@ export const ERRORS = {
       credentials: 'missing or invalid credentials',
       wrongPassword: 'Wrong email or password.',
       wrongCode: 'Wrong code.',
+      codeUsed: 'This code was just used: wait for the next one.',
       wrongSharePassword: 'Wrong password.',
       wrongCurrentPassword: 'The current password is wrong.',
     },
