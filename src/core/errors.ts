@@ -58,7 +58,6 @@ export const ERRORS = {
       unsubscribe: 'this unsubscribe link is not valid',
       digestWebhook: 'report webhook not found',
       sharedLink: 'this shared link is not valid: it was revoked or it expired. Ask the site\'s admin for a new one',
-      setupPageDone: 'setup is done: sign in at /login',
     },
   },
   METHOD_NOT_ALLOWED: { status: 405, messages: { getOnly: '{method} is not allowed; use GET' } },
