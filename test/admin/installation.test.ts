@@ -20,7 +20,7 @@ describe('recent collection outcomes', () => {
 
   test('each outcome of a known site, oldest first, with time, path and browser and nothing about the visitor', async () => {
     const headers = browserHeaders(site.domain);
-    assert.equal(await server.collect({ s: site.siteId, u: `https://${site.domain}/pricing?plan=pro`, e: 'Signup' }, headers), 202);
+    assert.equal(await server.collect({ s: site.siteId, u: `https://${site.domain}/pricing?plan=pro`, e: 'signup' }, headers), 202);
     assert.equal(await server.collect({ s: site.siteId, u: '/signup' }, { ...headers, origin: 'https://elsewhere.example' }), 202);
     assert.equal(await server.collect({ s: site.siteId, u: '/docs' }, { ...headers, 'user-agent': 'curl/8.5.0' }), 202);
     assert.equal(await server.collect({ s: site.siteId, u: '/firefox' }, { ...headers, 'user-agent': FIREFOX_UA, 'x-forwarded-for': '203.0.113.7' }), 202);
@@ -33,7 +33,7 @@ describe('recent collection outcomes', () => {
     assert.deepEqual(
       events.map((e) => [e.outcome, e.path, e.name, e.browser]),
       [
-        ['accepted', '/pricing', 'Signup', 'Chrome'],
+        ['accepted', '/pricing', 'signup', 'Chrome'],
         ['origin_mismatch', '/signup', 'pageview', 'Chrome'],
         ['bot_ua', '/docs', 'pageview', null],
         ['accepted', '/firefox', 'pageview', 'Firefox'],
