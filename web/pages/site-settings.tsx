@@ -141,7 +141,7 @@ function Settings({ session, siteId }: { session: SessionView; siteId: string })
               <Snippet siteId={siteId} />
               <Goals siteId={siteId} goals={data.goals} reload={loaded.reload} />
               <Funnels siteId={siteId} />
-              <AlertRules siteId={siteId} goals={data.goals} />
+              <AlertRules siteId={siteId} goals={data.goals} timeZone={current.timezone} />
               <SharedLinks siteId={siteId} />
               <EmailReportsState siteId={siteId} />
               <Imports siteId={siteId} />
