@@ -94,6 +94,15 @@ export function metricTakesFilters(metric: Metric, filters: readonly Filter[]): 
   }
 }
 
+/**
+ * A ratio metric's change in percentage points, rounded to the tenth it is written with (0.7 % →
+ * 1.0 % is +0.3, not +42.9 %); undefined for any other metric, whose change is in percent. The
+ * dashboard's tiles and the email reports write it so.
+ */
+export function changeInPoints(metric: Metric, value: number, prev: number): number | undefined {
+  return METRIC_REGISTRY[metric].format === 'ratio' ? Math.round((value - prev) * 1000) / 10 : undefined;
+}
+
 /** Whether a change of a metric is good news: a rise of one whose rise is good, else a fall. */
 export function changeIsGood(metric: Metric, deltaPct: number): boolean {
   return METRIC_REGISTRY[metric].upIsGood ? deltaPct > 0 : deltaPct < 0;

@@ -1,6 +1,6 @@
 // Numbers, durations, changes and dates as the dashboard writes them: in the browser's locale
 // (`locale` undefined) or a given one, dates in the site's time zone.
-import { changeIsGood, type Metric, METRIC_REGISTRY } from '../../src/core/metric-registry.js';
+import { changeInPoints, changeIsGood, type Metric, METRIC_REGISTRY } from '../../src/core/metric-registry.js';
 import type { Grain } from '../../src/core/vocabulary.js';
 import type { Kpi } from '../../src/core/answers.js';
 
@@ -83,11 +83,11 @@ export interface KpiChange {
 export function kpiChange(metric: Metric, kpi: Kpi, locale?: string): KpiChange | null {
   if (kpi.value === null) return null;
   if (kpi.prev === null || kpi.prev === 0) return { text: '—', good: null };
-  const ratio = METRIC_REGISTRY[metric].format === 'ratio';
   // The points are rounded as they are written, so that a change written 0 pp is coloured as none.
-  const change = ratio ? Math.round((kpi.value - kpi.prev) * 1000) / 10 : kpi.deltaPct;
+  const points = changeInPoints(metric, kpi.value, kpi.prev);
+  const change = points ?? kpi.deltaPct;
   return {
-    text: ratio ? formatPoints(change / 100, locale) : formatChange(change, locale),
+    text: points !== undefined ? formatPoints(points / 100, locale) : formatChange(change, locale),
     good: change === 0 ? null : changeIsGood(metric, change),
   };
 }

@@ -1,4 +1,5 @@
 // Names shown for the breakdown dimensions and their keys.
+import { countryName } from '../../src/core/place-names.js';
 import { isPropertyDimension, NONE_KEY, OTHER_KEY, propertyKey, type Dimension, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
 
 export const DIMENSION_LABELS: Record<Dimension, string> = {
@@ -23,18 +24,8 @@ export function dimensionLabel(dimension: QueryDimension): string {
   return isPropertyDimension(dimension) ? `Property ${propertyKey(dimension)}` : DIMENSION_LABELS[dimension];
 }
 
-let regionNames: Intl.DisplayNames | undefined;
-
 /** A key as shown: a country code as its name in the browser's language, anything else as it is. */
-export function keyLabel(dimension: QueryDimension, key: string): string {
-  if (dimension !== 'country' || !/^[A-Z]{2}$/.test(key)) return key;
-  try {
-    regionNames ??= new Intl.DisplayNames(undefined, { type: 'region' });
-    return regionNames.of(key) ?? key;
-  } catch {
-    return key;
-  }
-}
+export const keyLabel = (dimension: QueryDimension, key: string): string => (dimension === 'country' ? countryName(key) : key);
 
 /** A label inside a sentence: "Page" as "page", "UTM source" as it is. */
 export const inSentence = (label: string): string => label.replace(/^[A-Z](?=[a-z])/, (initial) => initial.toLowerCase());
