@@ -282,7 +282,7 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     }
     const lines = stdout.trimEnd().split('\n');
     assert.match(lines.find((l) => l.endsWith('/before-watch'))!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ  accepted         pageview      Chrome  \/before-watch$/);
-    assert.match(lines.find((l) => l.endsWith('/bad-revenue'))!, /^\S+Z  accepted_without_revenue  Chrome  \/bad-revenue$/);
+    assert.match(lines.find((l) => l.endsWith('/bad-revenue'))!, /^\S+Z  accepted_without_revenue  purchase      Chrome  \/bad-revenue$/);
     assert.match(lines.at(-1)!, /^\S+Z  origin_mismatch  pageview      Chrome  \/after-watch$/);
     assert.equal(lines.filter((l) => l.endsWith('/before-watch')).length, 1, 'an outcome is printed once');
     assert.match(stderr, /^svc: watching /);
