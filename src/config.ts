@@ -21,6 +21,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   geoipDb: string | undefined; // SVC_GEOIP_DB: a MaxMind/DB-IP City .mmdb file
   smtpUrl: string | undefined;
+  /** SVC_MAIL_FROM: the address the service's emails come from; else reports@ the host of SVC_PUBLIC_URL (or localhost). */
+  mailFrom: string;
   logLevel: string;
   /** SVC_LOG_FORMAT: JSON lines, one readable line per request, or (undefined) by whether stdout is a terminal. */
   logFormat: LogFormat | undefined;
@@ -160,6 +162,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const smtpUrl = value('SVC_SMTP_URL');
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SVC_SMTP_URL must start with smtp:// or smtps://');
+  const mailFrom = value('SVC_MAIL_FROM');
+  // A bare address: no display name, space or line break that could add a header.
+  if (mailFrom !== undefined && !(mailFrom.length <= 254 && /^[^\s@<>"]+@[A-Za-z0-9.-]+$/.test(mailFrom))) {
+    problems.push(`SVC_MAIL_FROM must be an email address such as reports@example.com, got ${JSON.stringify(mailFrom)}`);
+  }
 
 
   const historyText = value('SVC_ALERT_HISTORY_DAYS') ?? String(DEFAULT_ALERT_HISTORY_DAYS);
@@ -256,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: allowText === '1' || allowText === 'true',
     geoipDb: value('SVC_GEOIP_DB'),
     smtpUrl,
+    mailFrom: mailFrom ?? `reports@${publicUrl !== undefined && publicUrlProblem === undefined ? new URL(publicUrl).hostname : 'localhost'}`,
     logLevel,
     logFormat: logFormat !== undefined && isLogFormat(logFormat) ? logFormat : undefined,
     duckdbMemoryLimit: `${duckdbMb}MiB`,

@@ -125,14 +125,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
     clock,
     policy: { allowPrivate: config.webhookAllowPrivate },
     historyDays: config.alertHistoryDays,
-    mail: config.smtpUrl ? smtpMailSender(config.smtpUrl) : undefined,
+    mail: config.smtpUrl ? smtpMailSender(config.smtpUrl, `svc alerts <${config.mailFrom}>`) : undefined,
     metrics,
     warn: (message) => log.warn({}, message),
     ...options.alerts,
   });
   for (const task of alerts.maintenanceTasks()) maintenance.register(task);
   const accounts = new AccountService(meta, accountStore, clock, counters.rateLimiter('signin', SIGNIN_RATE_LIMIT.count, SIGNIN_RATE_LIMIT.windowMs), {
-    mail: config.smtpUrl ? smtpMailSender(config.smtpUrl, 'svc <invitations@localhost>', INVITATION_MAIL_TIMEOUT_MS) : undefined,
+    mail: config.smtpUrl ? smtpMailSender(config.smtpUrl, `svc <${config.mailFrom}>`, INVITATION_MAIL_TIMEOUT_MS) : undefined,
     warn: (message) => log.warn({}, message),
   });
   for (const task of accounts.maintenanceTasks()) maintenance.register(task);
@@ -142,7 +142,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     meta,
     events,
     clock,
-    mail: config.smtpUrl ? smtpMailSender(config.smtpUrl, 'svc reports <reports@localhost>', DIGEST_SMTP_TIMEOUT_MS) : undefined,
+    mail: config.smtpUrl ? smtpMailSender(config.smtpUrl, `svc reports <${config.mailFrom}>`, DIGEST_SMTP_TIMEOUT_MS) : undefined,
     publicBase: config.publicUrl,
     // The unsubscribe links' key: the admin token's secret is the service's own, and it stays.
     signingKey: adminToken,

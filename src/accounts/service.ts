@@ -187,7 +187,8 @@ export class AccountService {
    * wrong password and an unknown email then give the same 401 after the same work (an unknown
    * email is verified against a dummy hash). A user with two-factor sign-in also needs `code`: a
    * right password without one answers that the code is needed (the attempt released: the password
-   * was right), a wrong code counts as a failed attempt, as a wrong password does.
+   * was right), a wrong code counts as a failed attempt, as a wrong password does; a code already
+   * used is refused by its own reason (TwoFactor.verify), its attempt released.
    */
   async signIn(attempt: AttemptSubject & { password: string; code?: string }): Promise<SignInOutcome> {
     await this.lockout.admit(attempt.address, this.clock.now());

@@ -67,15 +67,15 @@ export const totpCode = (secret: string, now: number) => hotp(secret, totpStep(n
 export const looksLikeTotpCode = (code: string) => /^\d{6}$/.test(code);
 
 /**
- * The step whose code `code` is, among the current step and one either way that are after
- * `lastStep` (a step already used never matches again), or undefined. Every candidate is compared,
- * in constant time, so the time taken tells nothing of which matched.
+ * The step whose code `code` is, among the current step and one either way, or undefined; the
+ * caller compares it with the last step used (a step used never signs in again). Every candidate is
+ * compared, in constant time, so the time taken tells nothing of which matched.
  */
-export function matchingStep(secret: string, code: string, now: number, lastStep: number): number | undefined {
+export function matchingStep(secret: string, code: string, now: number): number | undefined {
   const current = totpStep(now);
   let matched: number | undefined;
   for (let step = current - TOTP.tolerance; step <= current + TOTP.tolerance; step++) {
-    if (tokensEqual(code, hotp(secret, step)) && step > lastStep && matched === undefined) matched = step;
+    if (tokensEqual(code, hotp(secret, step)) && matched === undefined) matched = step;
   }
   return matched;
 }

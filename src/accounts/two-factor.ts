@@ -53,8 +53,8 @@ export class TwoFactor {
     const record = await this.store.twoFactorOf(userId);
     if (record?.enabledAt !== undefined) throw apiError('CONFLICT', 'twoFactorEnabled');
     if (!record) throw apiError('CONFLICT', 'twoFactorNotPending');
-    const step = looksLikeTotpCode(code) ? matchingStep(record.secret, code, this.clock.now(), record.lastStep) : undefined;
-    if (step === undefined) throw apiError('UNAUTHORIZED', 'wrongCode');
+    const step = looksLikeTotpCode(code) ? matchingStep(record.secret, code, this.clock.now()) : undefined;
+    if (step === undefined || step <= record.lastStep) throw apiError('UNAUTHORIZED', 'wrongCode');
     const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     const hashes = codes.map((c) => sha256Hex(normaliseRecoveryCode(c)));
     if (!(await this.store.enableTwoFactor(userId, step, hashes, this.clock.now()))) throw apiError('CONFLICT', 'twoFactorNotPending');
@@ -63,15 +63,19 @@ export class TwoFactor {
 
   /**
    * Whether `code` is a TOTP code of the user not used before, or one of its unused recovery codes;
-   * either is used up by a right answer. False when two-factor sign-in is not enabled.
+   * either is used up by a right answer. False when two-factor sign-in is not enabled. A TOTP code
+   * already used (by this sign-in a moment ago, or by a request at the same time) is no wrong guess:
+   * it throws `codeUsed`, so that the caller's attempt is released rather than counted.
    */
   async verify(userId: number, code: string): Promise<boolean> {
     const record = await this.store.twoFactorOf(userId);
     if (record?.enabledAt === undefined) return false;
     const typed = code.trim();
     if (looksLikeTotpCode(typed)) {
-      const step = matchingStep(record.secret, typed, this.clock.now(), record.lastStep);
-      return step !== undefined && (await this.store.useTotpStep(userId, step));
+      const step = matchingStep(record.secret, typed, this.clock.now());
+      if (step === undefined) return false;
+      if (step <= record.lastStep || !(await this.store.useTotpStep(userId, step))) throw apiError('UNAUTHORIZED', 'codeUsed');
+      return true;
     }
     const recovery = normaliseRecoveryCode(typed);
     return recovery.length > 0 && recovery.length <= 64 && (await this.store.useRecoveryCode(userId, sha256Hex(recovery)));

@@ -10,7 +10,7 @@ export type MailSender = (message: { to: string[]; subject: string; text: string
  * A sender through the SMTP server of `smtpUrl`. `timeoutMs` bounds connecting, the greeting and
  * each wait on the socket, for a sender someone waits on (an invitation's answer).
  */
-export function smtpMailSender(smtpUrl: string, from = 'svc alerts <alerts@localhost>', timeoutMs?: number): MailSender {
+export function smtpMailSender(smtpUrl: string, from: string, timeoutMs?: number): MailSender {
   const timeouts = timeoutMs === undefined ? {} : { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
   const transport = createTransport({ url: smtpUrl, ...timeouts });
   return async ({ to, subject, text, html, headers, messageId }) => {

@@ -1,8 +1,12 @@
 // Periodic jobs (rollups, retention, salts, …) registered by name. The worker runs them on a
 // schedule and `POST /admin/v1/maintenance/run` runs them on demand.
 
+/** Every periodic job's name (docs/operations.md describes each); the CLI's usage lists them. */
+export const MAINTENANCE_TASKS = ['salts', 'sessions', 'rollup', 'retention', 'alerts', 'alert-history', 'digests', 'imports'] as const;
+export type MaintenanceTaskName = (typeof MAINTENANCE_TASKS)[number];
+
 export interface MaintenanceTask {
-  name: string;
+  name: MaintenanceTaskName;
   /** How often the worker runs it. */
   everyMs: number;
   run(now: number): Promise<void>;

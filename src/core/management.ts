@@ -147,6 +147,8 @@ export interface RecentEvent {
   ts: number;
   outcome: string;
   path: string | null;
+  /** The event's name (`pageview`, a custom event's); null when the event had none that passed its rules. */
+  name: string | null;
   browser: string | null;
 }
 

@@ -94,6 +94,18 @@ export function metricTakesFilters(metric: Metric, filters: readonly Filter[]): 
   }
 }
 
+/**
+ * A ratio metric's change in percentage points, rounded to the tenth it is written with (0.7 % →
+ * 1.0 % is +0.3, not +42.9 %); undefined for any other metric, whose change is in percent. The
+ * dashboard's tiles and the email reports write it so.
+ */
+export function changeInPoints(metric: Metric, value: number, prev: number): number | undefined {
+  return METRIC_REGISTRY[metric].format === 'ratio' ? pointsBetween(value, prev) : undefined;
+}
+
+/** Two ratios' difference in percentage points, rounded to the tenth it is written with. */
+export const pointsBetween = (value: number, prev: number): number => Math.round((value - prev) * 1000) / 10;
+
 /** Whether a change of a metric is good news: a rise of one whose rise is good, else a fall. */
 export function changeIsGood(metric: Metric, deltaPct: number): boolean {
   return METRIC_REGISTRY[metric].upIsGood ? deltaPct > 0 : deltaPct < 0;

@@ -101,6 +101,9 @@ export const NONE_KEY = '(none)';
 /** The key under which rollups fold the long tail beyond the per-day cap. */
 export const OTHER_KEY = '(other)';
 
+/** What a referrer's `(none)` stands for, as people read it: visits that came from no other site. */
+export const NO_REFERRER_LABEL = 'Direct / None';
+
 /**
  * A client's text as stored: one that spells a reserved key keeps its word but trades the
  * parentheses for brackets (`(none)` → `[none]`, `(other)` → `[other]`), so that it is counted as

@@ -1,9 +1,10 @@
 // What a digest says: the six KPIs of its period with their change against the previous period, the
 // top 5 pages, referrers and countries, read by the read API's own code (parse, plan, compute), so a
 // digest's figures are the dashboard's; and the mail and webhook bodies that carry them.
-import { type Metric, METRIC_REGISTRY, METRICS } from '../core/metric-registry.js';
+import { changeInPoints, type Metric, METRIC_REGISTRY, METRICS } from '../core/metric-registry.js';
+import { countryName } from '../core/place-names.js';
+import { NO_REFERRER_LABEL, NONE_KEY, type Dimension } from '../core/vocabulary.js';
 import type { BreakdownRow, Kpi } from '../core/answers.js';
-import type { Dimension } from '../core/vocabulary.js';
 import type { Site } from '../entities/sites.js';
 import { read, readSourceOf } from '../stats/entry.js';
 import type { EventStore } from '../storage/events/types.js';
@@ -64,11 +65,22 @@ function formatValue(metric: Metric, value: number | null): string {
   }
 }
 
-/** The change against the previous period: `—` when the previous period has no figure or 0. */
-function formatChange(kpi: Kpi): string {
+/**
+ * The change against the previous period, as the dashboard's tile writes it: a ratio's in
+ * percentage points, any other's in percent; `—` when the previous period has no figure or 0.
+ */
+function formatChange(metric: Metric, kpi: Kpi): string {
   if (kpi.prev === null || kpi.prev === 0 || kpi.value === null || kpi.deltaPct === null) return '—';
-  const sign = kpi.deltaPct > 0 ? '+' : kpi.deltaPct < 0 ? '−' : '±';
-  return `${sign}${Math.abs(kpi.deltaPct).toFixed(1)} %`;
+  const points = changeInPoints(metric, kpi.value, kpi.prev);
+  const change = points ?? kpi.deltaPct;
+  const sign = change > 0 ? '+' : change < 0 ? '−' : '±';
+  return `${sign}${Math.abs(change).toFixed(1)} ${points === undefined ? '%' : 'pp'}`;
+}
+
+/** A top row's key as people read it: a country's name, `Direct / None` for visits without a referrer. */
+function rowLabel(dimension: (typeof TOP_DIMENSIONS)[number][0], key: string): string {
+  if (dimension === 'country') return countryName(key, 'en');
+  return dimension === 'referrer' && key === NONE_KEY ? NO_REFERRER_LABEL : key;
 }
 
 export const digestSubject = (digest: Digest) => `${digest.site.name}: ${digest.kind === 'weekly' ? 'weekly' : 'monthly'} report`;
@@ -80,13 +92,13 @@ export function digestText(digest: Digest, unsubscribeUrl: string): string {
   const lines = [`${digestSubject(digest)} for ${digest.site.domain}, ${periodText(digest)}`, ''];
   for (const metric of METRICS) {
     const kpi = digest.kpis[metric];
-    lines.push(`${METRIC_REGISTRY[metric].label}: ${formatValue(metric, kpi.value)} (${formatChange(kpi)} against the previous period)`);
+    lines.push(`${METRIC_REGISTRY[metric].label}: ${formatValue(metric, kpi.value)} (${formatChange(metric, kpi)} against the previous period)`);
   }
   for (const [dimension, title] of TOP_DIMENSIONS) {
     lines.push('', `${title}:`);
     const rows = digest.top[dimension];
     if (rows.length === 0) lines.push('  none');
-    for (const row of rows) lines.push(`  ${row.key}: ${count(row.visitors)} visitors`);
+    for (const row of rows) lines.push(`  ${rowLabel(dimension, row.key)}: ${count(row.visitors)} visitors`);
   }
   lines.push('', `The dashboard of this period: ${digest.dashboardUrl}`, '', `Stop these reports: ${unsubscribeUrl}`);
   return lines.join('\n') + '\n';
@@ -97,14 +109,14 @@ export function digestHtml(digest: Digest, unsubscribeUrl: string): string {
   const cell = 'style="padding:4px 12px 4px 0;text-align:left"';
   const kpiRows = METRICS.map((metric) => {
     const kpi = digest.kpis[metric];
-    return `<tr><th scope="row" ${cell}>${escapeHtml(METRIC_REGISTRY[metric].label)}</th><td ${cell}>${escapeHtml(formatValue(metric, kpi.value))}</td><td ${cell}>${escapeHtml(formatChange(kpi))}</td></tr>`;
+    return `<tr><th scope="row" ${cell}>${escapeHtml(METRIC_REGISTRY[metric].label)}</th><td ${cell}>${escapeHtml(formatValue(metric, kpi.value))}</td><td ${cell}>${escapeHtml(formatChange(metric, kpi))}</td></tr>`;
   }).join('');
   const tops = TOP_DIMENSIONS.map(([dimension, title]) => {
     const rows = digest.top[dimension];
     const body =
       rows.length === 0
         ? `<tr><td ${cell} colspan="2">none</td></tr>`
-        : rows.map((row) => `<tr><td ${cell}>${escapeHtml(row.key)}</td><td ${cell}>${escapeHtml(count(row.visitors))}</td></tr>`).join('');
+        : rows.map((row) => `<tr><td ${cell}>${escapeHtml(rowLabel(dimension, row.key))}</td><td ${cell}>${escapeHtml(count(row.visitors))}</td></tr>`).join('');
     return `<h2>${escapeHtml(title)}</h2><table><thead><tr><th scope="col" ${cell}>${dimension === 'page' ? 'Page' : dimension === 'referrer' ? 'Referrer' : 'Country'}</th><th scope="col" ${cell}>Visitors</th></tr></thead><tbody>${body}</tbody></table>`;
   }).join('');
   return [
@@ -145,10 +157,10 @@ const escapeSlack = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, 
 /** The digest as a Slack incoming-webhook message: a text fallback and blocks (mrkdwn). */
 export function slackMessage(digest: Digest): string {
   const title = `${digestSubject(digest)}, ${periodText(digest)}`;
-  const kpis = METRICS.map((metric) => `*${METRIC_REGISTRY[metric].label}*: ${formatValue(metric, digest.kpis[metric].value)} (${formatChange(digest.kpis[metric])})`).join('\n');
+  const kpis = METRICS.map((metric) => `*${METRIC_REGISTRY[metric].label}*: ${formatValue(metric, digest.kpis[metric].value)} (${formatChange(metric, digest.kpis[metric])})`).join('\n');
   const tops = TOP_DIMENSIONS.map(([dimension, name]) => {
     const rows = digest.top[dimension];
-    return `*${name}*\n${rows.length === 0 ? 'none' : rows.map((row) => `${escapeSlack(row.key)}: ${count(row.visitors)}`).join('\n')}`;
+    return `*${name}*\n${rows.length === 0 ? 'none' : rows.map((row) => `${escapeSlack(rowLabel(dimension, row.key))}: ${count(row.visitors)}`).join('\n')}`;
   });
   return JSON.stringify({
     text: escapeSlack(title),

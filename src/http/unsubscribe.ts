@@ -4,23 +4,10 @@
 // kind of report for that member and site.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
+import { plainPage } from './plain-page.js';
 
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-} as const;
-
-function page(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply
-    .code(status)
-    .headers(PAGE_HEADERS)
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>Email reports · svc</title></head><body><main><h1>Email reports</h1>${body}</main></body></html>`,
-    );
-}
+/** A page of the unsubscribe link. */
+const page = (reply: FastifyReply, status: number, body: string) => plainPage(reply, status, 'Email reports', body);
 
 export async function unsubscribeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // A one-click POST sends `List-Unsubscribe=One-Click` as a form: multipart/form-data (RFC 8058's

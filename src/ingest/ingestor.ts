@@ -209,7 +209,7 @@ export class Ingestor {
     if (candidate.site !== undefined) {
       // A drop before the page was located (origin mismatch) still shows the path the event named.
       const path = candidate.location?.path ?? (candidate.event ? (parsePageUrl(candidate.event.u)?.path ?? null) : null);
-      this.recent.record(candidate.site.internalId, candidate.ts, outcome, path, candidate.ua);
+      this.recent.record(candidate.site.internalId, { ts: candidate.ts, outcome, path, name: candidate.event?.name ?? null, ua: candidate.ua });
     }
     return outcome;
   }

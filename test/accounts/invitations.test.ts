@@ -264,6 +264,7 @@ describe('invitation mail', () => {
     // Quoted-printable soft line breaks joined again.
     const text = mail.data.replace(/=\n/g, '').replace(/=3D/g, '=');
     assert.match(text, /Subject: You are invited to Org \d+ on svc/);
+    assert.match(text, /^From: svc <reports@stats\.example\.com>$/m, 'the sender is on the host of SVC_PUBLIC_URL');
     assert.ok(text.includes(res.body.url), text);
     assert.match(res.body.url, new RegExp(`^${PUBLIC_URL}/invitations/[\\w-]{43}$`), 'the link is on SVC_PUBLIC_URL');
   });

@@ -48,10 +48,10 @@ describe('TOTP', () => {
     ];
     for (const [offset, accepted] of table) {
       const code = totpCode(RFC_SECRET, now + offset * 1000);
-      assert.equal(matchingStep(RFC_SECRET, code, now, 0) !== undefined, accepted, `clock ${offset} s off`);
+      assert.equal(matchingStep(RFC_SECRET, code, now) !== undefined, accepted, `clock ${offset} s off`);
     }
-    assert.equal(matchingStep(RFC_SECRET, hotp(RFC_SECRET, step), now, step), undefined, 'the step already used');
-    assert.equal(matchingStep(RFC_SECRET, hotp(RFC_SECRET, step + 1), now, step), step + 1, 'the next step');
+    assert.equal(matchingStep(RFC_SECRET, hotp(RFC_SECRET, step - 1), now), step - 1, 'the step before');
+    assert.equal(matchingStep(RFC_SECRET, hotp(RFC_SECRET, step + 1), now), step + 1, 'the next step');
   });
 });
 
@@ -102,9 +102,9 @@ describe('two-factor sign-in', () => {
     const wrongPassword = await signIn('tf-ana@example.com', 'not the password', totpCode(secret, clock.now()));
     assert.deepEqual(wrongPassword.body, { error: { code: 'UNAUTHORIZED', reason: 'WRONG_PASSWORD_UNAUTHORIZED', message: 'Wrong email or password.' } });
 
-    // The confirmation used this step's code: it is refused at sign-in.
+    // The confirmation used this step's code: it is refused at sign-in, as used rather than wrong.
     const reused = await signIn('tf-ana@example.com', password, totpCode(secret, clock.now()));
-    assert.deepEqual(reused.body, { error: { code: 'UNAUTHORIZED', reason: 'WRONG_CODE_UNAUTHORIZED', message: 'Wrong code.' } });
+    assert.deepEqual(reused.body, { error: { code: 'UNAUTHORIZED', reason: 'CODE_USED_UNAUTHORIZED', message: 'This code was just used: wait for the next one.' } });
     clock.advance(30_000);
     const code = totpCode(secret, clock.now());
     const client = new AppClient(server);
@@ -112,7 +112,8 @@ describe('two-factor sign-in', () => {
     assert.equal(first.status, 200, first.text);
     assert.ok(client.cookie);
     assert.equal((await client.request('GET', '/app/v1/sites')).status, 200);
-    assert.equal((await signIn('tf-ana@example.com', password, code)).status, 401, 'a code is accepted once within its window');
+    const again = await signIn('tf-ana@example.com', password, code);
+    assert.equal(again.body.error.reason, 'CODE_USED_UNAUTHORIZED', 'a code is accepted once within its window');
 
     const recovery = codes[3]!;
     assert.equal((await signIn('tf-ana@example.com', password, ` ${recovery.toUpperCase().replace('-', ' ')} `)).status, 200);
@@ -126,6 +127,20 @@ describe('two-factor sign-in', () => {
     clock.advance(60_000);
     assert.equal((await signIn('tf-clock@example.com', password, totpCode(secret, clock.now() - 60_000))).status, 401);
     assert.equal((await signIn('tf-clock@example.com', password, totpCode(secret, clock.now() - 30_000))).status, 200);
+  });
+
+  test('a code used a moment ago is refused by its own reason and never counts toward the lockout', async () => {
+    const { password, secret } = await enrolled('tf-used@example.com');
+    clock.advance(30_000);
+    const code = totpCode(secret, clock.now());
+    assert.equal((await signIn('tf-used@example.com', password, code, '198.51.100.200')).status, 200);
+    for (let i = 0; i < 12; i++) {
+      const res = await signIn('tf-used@example.com', password, code, `198.51.100.${201 + i}`);
+      assert.equal(res.body.error.reason, 'CODE_USED_UNAUTHORIZED', `attempt ${i + 1}`);
+    }
+    clock.advance(30_000);
+    const next = await signIn('tf-used@example.com', password, totpCode(secret, clock.now()), '198.51.100.250');
+    assert.equal(next.status, 200, `twelve used codes locked nothing out: ${next.text}`);
   });
 
   test('wrong codes count toward the sign-in lockout', async () => {

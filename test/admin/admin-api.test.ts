@@ -3,6 +3,8 @@
 // /metrics.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { MAINTENANCE_TASKS } from '../../src/core/maintenance.js';
 import { BROWSER_UA, browserHeaders, createSite, importEvents, startTestServer, type HttpResult, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -461,6 +463,19 @@ test('maintenance/run: unknown task 400, salts runs', async () => {
   const all = await server.admin('POST', '/maintenance/run', {});
   assert.equal(all.status, 200);
   assert.ok(Array.isArray(all.body.ran) && all.body.ran.includes('salts'), JSON.stringify(all.body));
+});
+
+test('every maintenance task the server runs is named by the vocabulary, the CLI and each doc that lists them', async () => {
+  const ran: string[] = server.ctx.maintenance.names();
+  assert.deepEqual([...ran].sort(), [...MAINTENANCE_TASKS].sort());
+  const operations = readFileSync('docs/operations.md', 'utf8');
+  const adminApi = readFileSync('docs/admin-api.md', 'utf8');
+  const cliUsage = /`svc maintenance run \[--task ([a-z|-]+) …\]`/.exec(readFileSync('docs/cli.md', 'utf8'))?.[1]?.split('|');
+  for (const task of ran) {
+    assert.match(operations, new RegExp(`\\| \`${task}\` \\|`), `operations.md's table has ${task}`);
+    assert.ok(adminApi.includes(`\`${task}\``), `admin-api.md names ${task}`);
+  }
+  assert.deepEqual(cliUsage?.sort(), [...ran].sort(), "cli.md's usage of svc maintenance run");
 });
 
 test('import: report shape, line numbers, at most 100 errors', async () => {

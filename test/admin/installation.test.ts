@@ -20,7 +20,7 @@ describe('recent collection outcomes', () => {
 
   test('each outcome of a known site, oldest first, with time, path and browser and nothing about the visitor', async () => {
     const headers = browserHeaders(site.domain);
-    assert.equal(await server.collect({ s: site.siteId, u: `https://${site.domain}/pricing?plan=pro` }, headers), 202);
+    assert.equal(await server.collect({ s: site.siteId, u: `https://${site.domain}/pricing?plan=pro`, e: 'signup' }, headers), 202);
     assert.equal(await server.collect({ s: site.siteId, u: '/signup' }, { ...headers, origin: 'https://elsewhere.example' }), 202);
     assert.equal(await server.collect({ s: site.siteId, u: '/docs' }, { ...headers, 'user-agent': 'curl/8.5.0' }), 202);
     assert.equal(await server.collect({ s: site.siteId, u: '/firefox' }, { ...headers, 'user-agent': FIREFOX_UA, 'x-forwarded-for': '203.0.113.7' }), 202);
@@ -31,16 +31,16 @@ describe('recent collection outcomes', () => {
     assert.equal(res.status, 200);
     const events = res.body.events as Array<Record<string, unknown>>;
     assert.deepEqual(
-      events.map((e) => [e.outcome, e.path, e.browser]),
+      events.map((e) => [e.outcome, e.path, e.name, e.browser]),
       [
-        ['accepted', '/pricing', 'Chrome'],
-        ['origin_mismatch', '/signup', 'Chrome'],
-        ['bot_ua', '/docs', null],
-        ['accepted', '/firefox', 'Firefox'],
+        ['accepted', '/pricing', 'signup', 'Chrome'],
+        ['origin_mismatch', '/signup', 'pageview', 'Chrome'],
+        ['bot_ua', '/docs', 'pageview', null],
+        ['accepted', '/firefox', 'pageview', 'Firefox'],
       ],
     );
     for (const e of events) {
-      assert.deepEqual(Object.keys(e).sort(), ['browser', 'outcome', 'path', 'seq', 'ts']);
+      assert.deepEqual(Object.keys(e).sort(), ['browser', 'name', 'outcome', 'path', 'seq', 'ts']);
       assert.ok(typeof e.ts === 'number' && Math.abs((e.ts as number) - Date.now()) < 60_000);
     }
     for (const address of ['203.0.113', '127.0.0.1']) assert.ok(!JSON.stringify(res.body).includes(address), 'no address in the answer');

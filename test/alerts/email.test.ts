@@ -31,7 +31,7 @@ describe('email channel', () => {
     // The hanging receiver is one of its own, closed at the end: the webhook attempt hangs far longer
     // than the test waits for the mail, yet the test does not have to wait for its timeout.
     const hanging = await startReceiver();
-    const h = await alertHarness({ timeoutMs: 30_000, mail: smtpMailSender(`smtp://127.0.0.1:${smtp.port}`) });
+    const h = await alertHarness({ timeoutMs: 30_000, mail: smtpMailSender(`smtp://127.0.0.1:${smtp.port}`, 'svc alerts <alerts@example.com>') });
     try {
       hanging.answer('/mail-hang', 'hang');
       const rule = await h.alerts.createRule(h.site.id, { type: 'drop', threshold: 5, url: hanging.url('/mail-hang'), secret: 's', emails: ['ops@shop.example', 'cto@shop.example'] });
@@ -52,7 +52,7 @@ describe('email channel', () => {
     const closed = await startSmtp();
     await closed.close();
     const metrics = new PrometheusRegistry();
-    const h = await alertHarness({ mail: smtpMailSender(`smtp://127.0.0.1:${closed.port}`), metrics });
+    const h = await alertHarness({ mail: smtpMailSender(`smtp://127.0.0.1:${closed.port}`, 'svc alerts <alerts@example.com>'), metrics });
     try {
       const rule = await h.alerts.createRule(h.site.id, { type: 'spike', threshold: 1, url: receiver.url('/mail-down'), secret: 's', emails: ['ops@shop.example'] });
       await h.alerts.sendTest(rule.id);

@@ -281,9 +281,9 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
       child.kill();
     }
     const lines = stdout.trimEnd().split('\n');
-    assert.match(lines.find((l) => l.endsWith('/before-watch'))!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ  accepted         Chrome  \/before-watch$/);
-    assert.match(lines.find((l) => l.endsWith('/bad-revenue'))!, /^\S+Z  accepted_without_revenue  Chrome  \/bad-revenue$/);
-    assert.match(lines.at(-1)!, /^\S+Z  origin_mismatch  Chrome  \/after-watch$/);
+    assert.match(lines.find((l) => l.endsWith('/before-watch'))!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ  accepted         pageview      Chrome  \/before-watch$/);
+    assert.match(lines.find((l) => l.endsWith('/bad-revenue'))!, /^\S+Z  accepted_without_revenue  purchase      Chrome  \/bad-revenue$/);
+    assert.match(lines.at(-1)!, /^\S+Z  origin_mismatch  pageview      Chrome  \/after-watch$/);
     assert.equal(lines.filter((l) => l.endsWith('/before-watch')).length, 1, 'an outcome is printed once');
     assert.match(stderr, /^svc: watching /);
   });
@@ -674,6 +674,8 @@ describe('errors', { concurrency: true }, () => {
     for (const usage of ['svc org add NAME', 'svc site archive SITE_ID', 'svc import FILE --site ID', 'svc snippet SITE_ID', '--json']) {
       assert.ok(all.stdout.includes(usage), usage);
     }
+    // A command is described by what it does, not by its first step.
+    assert.match(all.stdout, /svc demo \[[^\n]+\n\s+fill a demo site with generated traffic, to explore the dashboard\n/);
     assert.match(ok(noun).stdout, /usage: svc site add [^\n]+\n[^\n]+\n\s+example: svc site add/);
     assert.match(ok(noun).stdout, /usage: svc site activate SITE_ID/);
     assert.match(ok(verb).stdout, /^usage: svc key add --org ID \[--name N\]\n/);

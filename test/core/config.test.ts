@@ -34,6 +34,15 @@ test('rate limits parse as <count>/<seconds>s', () => {
   assert.equal(loadConfig({ SVC_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivate, true);
 });
 
+test('SVC_MAIL_FROM: an address, else reports@ the host of SVC_PUBLIC_URL, else reports@localhost; a display name or line break refused', () => {
+  assert.equal(loadConfig({}).mailFrom, 'reports@localhost');
+  assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://stats.example.com:8443/svc' }).mailFrom, 'reports@stats.example.com');
+  assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://stats.example.com', SVC_MAIL_FROM: 'noreply@example.org' }).mailFrom, 'noreply@example.org');
+  for (const bad of ['svc <a@example.com>', 'a@example.com\r\nBcc: b@example.com', 'no-at-sign', 'a b@example.com']) {
+    assert.throws(() => loadConfig({ SVC_MAIL_FROM: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_MAIL_FROM'), bad);
+  }
+});
+
 test('SVC_PUBLIC_URL: an http(s) URL kept without its trailing slash, anything else refused', () => {
   assert.equal(loadConfig({}).publicUrl, undefined);
   assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://stats.example.com/' }).publicUrl, 'https://stats.example.com');

@@ -37,7 +37,7 @@ function workerFor(tasks: MaintenanceTask[], firstRunAfterMs: number) {
 test('a task first runs after the first-run delay, not after its whole period, then on its period', async () => {
   const runs: number[] = [];
   const started = performance.now();
-  const { worker } = workerFor([{ name: 'hourly', everyMs: 60 * 60_000, run: async () => void runs.push(performance.now() - started) }], 100);
+  const { worker } = workerFor([{ name: 'retention', everyMs: 60 * 60_000, run: async () => void runs.push(performance.now() - started) }], 100);
   worker.start();
   await until(() => runs.length === 1, 'the first run, long before its hour');
   assert.ok(runs[0]! >= 95, `the first run waits for the first-run delay (ran after ${runs[0]!.toFixed(0)} ms)`);
@@ -46,7 +46,7 @@ test('a task first runs after the first-run delay, not after its whole period, t
   await worker.stop();
 
   const often: number[] = [];
-  const { worker: frequent } = workerFor([{ name: 'often', everyMs: 20, run: async (now) => void often.push(now) }], 60 * 60_000);
+  const { worker: frequent } = workerFor([{ name: 'salts', everyMs: 20, run: async (now) => void often.push(now) }], 60 * 60_000);
   frequent.start();
   await until(() => often.length >= 3, 'three runs of a task whose period is shorter than the first-run delay');
   await frequent.stop();
@@ -59,7 +59,7 @@ test('a slow task never overlaps itself, and stop waits for the run under way', 
   const { worker } = workerFor(
     [
       {
-        name: 'slow',
+        name: 'rollup',
         everyMs: 5,
         async run() {
           most = Math.max(most, ++concurrent);
@@ -88,14 +88,14 @@ test('a failing task is logged with its name and runs again at its next period; 
   const { worker, errors } = workerFor(
     [
       {
-        name: 'broken',
+        name: 'alerts',
         everyMs: 10,
         async run() {
           failures++;
           throw new Error('storage down');
         },
       },
-      { name: 'healthy', everyMs: 10, run: async () => void healthy++ },
+      { name: 'sessions', everyMs: 10, run: async () => void healthy++ },
     ],
     10,
   );
@@ -103,5 +103,5 @@ test('a failing task is logged with its name and runs again at its next period; 
   await until(() => failures >= 2 && healthy >= 2, 'both tasks ran twice');
   await worker.stop();
   assert.ok(errors.length >= 2);
-  assert.deepEqual(errors[0], { task: 'broken', message: 'storage down' });
+  assert.deepEqual(errors[0], { task: 'alerts', message: 'storage down' });
 });

@@ -17,7 +17,7 @@ import { AppClient, signedInUser } from '../helpers/app-client.js';
 import { BROWSER_UA, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
 import { startSmtp, type Mail, type SmtpListener } from '../helpers/smtp.js';
 import { signatureHex } from '../../src/alerts/signing.js';
-import { isSlackWebhook, slackMessage, type Digest } from '../../src/digests/content.js';
+import { digestHtml, digestText, isSlackWebhook, slackMessage, type Digest } from '../../src/digests/content.js';
 import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
 import { loopbackResolver } from '../../support/alert-service.js';
 import { testCertificates } from '../../support/test-certificates.js';
@@ -106,7 +106,7 @@ describe('email digests', () => {
       meta: second.meta,
       events: server.ctx.events,
       clock,
-      mail: smtpMailSender(smtp.url, 'svc reports <reports@localhost>', 2_000),
+      mail: smtpMailSender(smtp.url, 'svc reports <reports@example.com>', 2_000),
       publicBase: PUBLIC_URL,
       signingKey: server.adminToken,
       webhookSender: server.ctx.alerts.sender,
@@ -162,10 +162,10 @@ describe('email digests', () => {
     assert.match(body, /Content-Type: text\/plain/i);
     assert.match(body, /Content-Type: text\/html/i);
     assert.doesNotMatch(body, /<img/i, 'readable without images');
-    for (const label of ['Visitors: 21 (+50.0 %', 'Pageviews: 21 (+50.0 %', 'Sessions: 21', 'Bounce rate: 100.0 % (±0.0 %', 'Visit duration: 0 s', 'Conversions: — (—']) assert.ok(body.includes(label), label);
+    for (const label of ['Visitors: 21 (+50.0 %', 'Pageviews: 21 (+50.0 %', 'Sessions: 21', 'Bounce rate: 100.0 % (±0.0 pp', 'Visit duration: 0 s', 'Conversions: — (—']) assert.ok(body.includes(label), label);
     assert.match(body, /Top pages:\n {2}\/: 7 visitors\n {2}\/pricing: 14 visitors|Top pages:\n {2}\/pricing: 14 visitors\n {2}\/: 7 visitors/);
     assert.match(body, /Top referrers:\n {2}news\.example: 21 visitors/);
-    assert.match(body, /Top countries:\n {2}DE: 21 visitors/);
+    assert.match(body, /Top countries:\n {2}Germany: 21 visitors/, 'a country by its name');
     assert.ok(body.includes(`${PUBLIC_URL}/sites/${site.siteId}?from=2026-03-16&to=2026-03-22`), 'the dashboard view of the period');
     assert.match(header('List-Unsubscribe')!, new RegExp(`^<${PUBLIC_URL}/unsubscribe/\\d+\\.\\d+\\.weekly\\.[\\w-]{43}>$`));
     assert.equal(header('List-Unsubscribe-Post'), 'List-Unsubscribe=One-Click');
@@ -334,6 +334,21 @@ describe('email digests', () => {
     assert.match(message.blocks[1].text.text, /\*Visit duration\*: 1 min 15 s \(±0\.0 %\)/);
     assert.equal(message.blocks[2].text.text, '*Top pages*\n/a&amp;b: 4');
     assert.equal(message.blocks[3].text.text, '*Top referrers*\nnone');
+
+    // A ratio's change in percentage points, as the dashboard's tile; the visits without a referrer and a country by name.
+    const withFigures: Digest = {
+      ...digest,
+      kpis: { ...digest.kpis, bounceRate: { value: 0.42, prev: 0.5, deltaPct: -16 } },
+      top: { ...digest.top, referrer: [{ key: '(none)', visitors: 6, views: 6, pct: 60 }] },
+    };
+    const text = digestText(withFigures, 'https://svc.example/unsubscribe/x');
+    assert.ok(text.includes('Bounce rate: 42.0 % (−8.0 pp against the previous period)'), text);
+    assert.match(text, /Top referrers:\n {2}Direct \/ None: 6 visitors/);
+    assert.match(text, /Top countries:\n {2}Germany: 10 visitors/);
+    assert.ok(!text.includes('(none)'), 'no (none) in a report');
+    const html = digestHtml(withFigures, 'https://svc.example/unsubscribe/x');
+    for (const cell of ['<td style="padding:4px 12px 4px 0;text-align:left">−8.0 pp</td>', '>Direct / None</td>', '>Germany</td>']) assert.ok(html.includes(cell), cell);
+    assert.match(JSON.parse(slackMessage(withFigures)).blocks[3].text.text, /^\*Top referrers\*\nDirect \/ None: 6$/);
     assert.equal(message.blocks.at(-1).text.text, '<https://svc.example/sites/abc?from=2026-03-16&to=2026-03-22|Open the dashboard of this period>');
   });
 });

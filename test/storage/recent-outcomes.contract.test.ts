@@ -15,11 +15,11 @@ for (const kind of COUNTER_KINDS) {
     withCounters('a site\'s outcomes, oldest first, numbered; after a number, only the later ones', 1, async ([counters]) => {
       const log = counters!.recentOutcomes;
       assert.deepEqual(await log.list(1, 0), { outcomes: [], lastSeq: 0 });
-      log.record(1, 1000, 'accepted', '/a', UA);
-      log.record(2, 1001, 'gpc', null, '');
-      log.record(1, 1002, 'bot_ua', '/b', 'curl/8');
+      log.record(1, { ts: 1000, outcome: 'accepted', path: '/a', name: 'pageview', ua: UA });
+      log.record(2, { ts: 1001, outcome: 'gpc', path: null, name: null, ua: '' });
+      log.record(1, { ts: 1002, outcome: 'bot_ua', path: '/b', name: 'signup', ua: 'curl/8' });
       const { outcomes, lastSeq } = await log.list(1, 0);
-      assert.deepEqual(outcomes.map((o) => [o.ts, o.outcome, o.path, o.ua]), [[1000, 'accepted', '/a', UA], [1002, 'bot_ua', '/b', 'curl/8']]);
+      assert.deepEqual(outcomes.map((o) => [o.ts, o.outcome, o.path, o.name, o.ua]), [[1000, 'accepted', '/a', 'pageview', UA], [1002, 'bot_ua', '/b', 'signup', 'curl/8']]);
       assert.equal(lastSeq, 3);
       assert.ok(outcomes[0]!.seq < outcomes[1]!.seq);
       assert.deepEqual((await log.list(1, outcomes[0]!.seq)).outcomes.map((o) => o.path), ['/b']);
@@ -31,7 +31,7 @@ for (const kind of COUNTER_KINDS) {
 
     withCounters(`a site keeps its last ${RECENT_OUTCOMES_PER_SITE}`, 1, async ([counters]) => {
       const log = counters!.recentOutcomes;
-      for (let i = 0; i < RECENT_OUTCOMES_PER_SITE + 5; i++) log.record(7, i, 'accepted', `/p${i}`, UA);
+      for (let i = 0; i < RECENT_OUTCOMES_PER_SITE + 5; i++) log.record(7, { ts: i, outcome: 'accepted', path: `/p${i}`, name: 'pageview', ua: UA });
       const { outcomes, lastSeq } = await log.list(7, 0);
       assert.equal(outcomes.length, RECENT_OUTCOMES_PER_SITE);
       // Every record is numbered, the forgotten ones too.
@@ -40,10 +40,10 @@ for (const kind of COUNTER_KINDS) {
     });
 
     withCounters('what one process records, another lists', 2, async ([collect, api]) => {
-      collect!.recentOutcomes.record(3, 1, 'accepted', '/from-collect', UA);
+      collect!.recentOutcomes.record(3, { ts: 1, outcome: 'accepted', path: '/from-collect', name: 'pageview', ua: UA });
       // Once the collect process's record is answered (its own list waits for it).
       await collect!.recentOutcomes.list(3, 0);
-      api!.recentOutcomes.record(3, 2, 'rate_limited', '/from-api', UA);
+      api!.recentOutcomes.record(3, { ts: 2, outcome: 'rate_limited', path: '/from-api', name: 'pageview', ua: UA });
       const listed = await api!.recentOutcomes.list(3, 0);
       assert.deepEqual(listed.outcomes.map((o) => o.path), ['/from-collect', '/from-api']);
     });
@@ -56,11 +56,11 @@ test('Redis: each outcome is kept as its number and its entry\'s JSON, whatever 
   try {
     const log = counters[0]!.recentOutcomes;
     const entries = [
-      { ts: 1_760_000_000_001, outcome: 'accepted', path: '/a"b\\c\u0001/Łódź/😀', ua: UA },
-      { ts: 1_760_000_000_002, outcome: 'gpc', path: null, ua: 'curl/8 "x" \\ é' },
-      { ts: 1_760_000_000_003, outcome: 'bot_ua', path: '/c', ua: UA },
+      { ts: 1_760_000_000_001, outcome: 'accepted', path: '/a"b\\c\u0001/Łódź/😀', name: 'Sign "up" ✓', ua: UA },
+      { ts: 1_760_000_000_002, outcome: 'gpc', path: null, name: null, ua: 'curl/8 "x" \\ é' },
+      { ts: 1_760_000_000_003, outcome: 'bot_ua', path: '/c', name: 'pageview', ua: UA },
     ];
-    for (const e of entries) log.record(4, e.ts, e.outcome, e.path, e.ua);
+    for (const e of entries) log.record(4, e);
     assert.deepEqual((await log.list(4, 0)).outcomes.map(({ seq: _, ...e }) => e), entries);
     assert.deepEqual(await client!.lrange(`${prefix}ro:4`, 0, -1), entries.map((e, i) => `${i + 1} ${JSON.stringify(e)}`).reverse());
   } finally {

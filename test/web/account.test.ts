@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import decodeQR from 'qr/decode.js';
 import { totpCode } from '../../src/accounts/totp.js';
+import { AppClient } from '../helpers/app-client.js';
 import { createSite, type SiteFixture } from '../helpers/server.js';
 import { checkPage, createUser, LOOKS, openPage, PASSWORD, signIn, startDashboard, submitSignIn, type Dashboard } from './harness.js';
 
@@ -104,6 +105,13 @@ describe('account pages in the browser', () => {
     await next.page.getByLabel('Code').fill('000000');
     await next.page.getByRole('button', { name: 'Verify' }).click();
     await next.page.getByText('Wrong code.').waitFor();
+    // A code another sign-in used a moment ago: the page says to wait for the next one.
+    const usedCode = totpCode(key, Date.now());
+    const elsewhere = await new AppClient(server).request('POST', '/app/v1/session', { email: 'tf-page@example.com', password: PASSWORD, code: usedCode });
+    assert.equal(elsewhere.status, 200, elsewhere.text);
+    await next.page.getByLabel('Code').fill(usedCode);
+    await next.page.getByRole('button', { name: 'Verify' }).click();
+    await next.page.getByText('This code was just used. Wait for your authenticator app to show the next one').waitFor();
     await next.page.getByLabel('Code').fill(codes[0]!);
     await next.page.getByRole('button', { name: 'Verify' }).click();
     await next.page.waitForURL(`${server.url}/`);

@@ -146,13 +146,16 @@ describe('dashboard build and serving', () => {
     assert.equal((await app.inject({ url: '/?tab=keys&x=1' })).statusCode, 200);
   });
 
-  it('answers 404 for /setup once a user exists', async () => {
+  it('answers 404 for /setup once a user exists: an HTML page that links to /login, never JSON', async () => {
     setupNeeded = true;
     assert.equal((await app.inject({ url: '/setup' })).statusCode, 200);
     setupNeeded = false;
     const done = await app.inject({ url: '/setup' });
     assert.equal(done.statusCode, 404);
-    assert.equal(done.json().error.code, 'NOT_FOUND');
+    assert.equal(done.headers['content-type'], 'text/html; charset=utf-8');
+    assert.match(done.body, /^<!doctype html>/);
+    assert.match(done.body, /<a href="\/login">Sign in<\/a>/);
+    assert.doesNotMatch(done.body, /"error"/);
   });
 
   it('compiled (dist/http/dashboard/assets.js), reads the built dist/web/ next door', async () => {

@@ -120,8 +120,10 @@ describe('dashboard settings pages in the browser', () => {
     await context.close();
   });
 
-  it("sends a test of an alert rule to an HTTPS receiver and shows it in the rule's history", async () => {
+  it("sends a test of an alert rule to an HTTPS receiver and shows it in the rule's history, in the site's time zone", async () => {
     const { server } = dashboard;
+    // A zone 5 h 45 min from the browser's: a time shown in the browser's zone cannot pass for it.
+    assert.equal((await server.admin('PATCH', `/sites/${site.siteId}`, { timezone: 'Asia/Kathmandu' })).status, 200);
     const { context, page } = await openPage(dashboard);
     await signIn(page, server, 'admin@example.com', `/sites/${site.siteId}/settings#alerts`);
     const form = page.getByRole('form', { name: 'New alert rule' });
@@ -149,8 +151,12 @@ describe('dashboard settings pages in the browser', () => {
     const history = page.getByRole('table', { name: 'Delivery history' });
     await history.getByText('Delivered', { exact: true }).waitFor({ timeout: 15_000 });
     assert.equal(await history.getByRole('cell', { name: 'test', exact: true }).count(), 1);
-    // The open history refreshes itself: a test sent from elsewhere shows without a click.
     const ruleId = (await page.getByRole('button', { name: /^Send test of rule/ }).getAttribute('aria-label'))!.replace('Send test of rule ', '');
+    const [queued] = (await server.admin('GET', `/alerts/${ruleId}/history`)).body.deliveries as Array<{ createdAt: string | number }>;
+    const inSiteZone = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kathmandu' }).format(new Date(queued!.createdAt));
+    await history.getByRole('columnheader', { name: 'Queued (Asia/Kathmandu)' }).waitFor();
+    assert.equal(await history.getByRole('cell', { name: inSiteZone, exact: true }).count(), 1, `the delivery queued at ${inSiteZone}, site time`);
+    // The open history refreshes itself: a test sent from elsewhere shows without a click.
     assert.equal((await server.admin('POST', `/alerts/${ruleId}/test`)).status, 202);
     await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Delivery history"] tbody tr').length === 2, undefined, { timeout: 15_000 });
     assert.deepEqual(await axeViolations(page), []);

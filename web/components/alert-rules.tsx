@@ -49,26 +49,26 @@ function statusClass(status: string): string {
 const HISTORY_REFRESH_MS = 5000;
 
 /** The rule's deliveries, read again every few seconds while shown; `round` reads them at once. */
-function History({ ruleId, round }: { ruleId: number; round: number }) {
+function History({ ruleId, round, timeZone }: { ruleId: number; round: number; timeZone: string }) {
   const history = useLive(() => api<{ deliveries: Delivery[] }>('GET', `/manage/alerts/${ruleId}/history`), HISTORY_REFRESH_MS, [ruleId, round]);
   return (
     <LoadState state={{ ...history, data: history.data, error: history.data ? undefined : history.error, loading: !history.data }}>
       {({ deliveries }) => (
         <WideTable
           label="Delivery history"
-          columns={['Queued', 'Kind', 'Status', 'Attempts']}
+          columns={[`Queued (${timeZone})`, 'Kind', 'Status', 'Attempts']}
           rows={deliveries}
           empty={<p class="muted">No deliveries yet.</p>}
           row={(delivery) => (
             <tr key={delivery.id}>
-              <td>{formatInstant(delivery.createdAt)}</td>
+              <td>{formatInstant(delivery.createdAt, timeZone)}</td>
               <td>{delivery.test ? 'test' : 'alert'}</td>
               <td>
                 <span class={statusClass(delivery.status)} title={delivery.status}>
                   {statusInWords(delivery.status)}
                 </span>
               </td>
-              <td class="muted">{delivery.attempts.map((attempt) => `${formatInstant(attempt.at)}: ${statusInWords(attempt.status)}`).join('; ')}</td>
+              <td class="muted">{delivery.attempts.map((attempt) => `${formatInstant(attempt.at, timeZone)}: ${statusInWords(attempt.status)}`).join('; ')}</td>
             </tr>
           )}
         />
@@ -77,7 +77,7 @@ function History({ ruleId, round }: { ruleId: number; round: number }) {
   );
 }
 
-function RuleItem({ rule, goals, reload }: { rule: ManagedAlertRule; goals: GoalOption[]; reload(): void }) {
+function RuleItem({ rule, goals, reload, timeZone }: { rule: ManagedAlertRule; goals: GoalOption[]; reload(): void; timeZone: string }) {
   const [round, setRound] = useState(0);
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState(false);
@@ -107,13 +107,14 @@ function RuleItem({ rule, goals, reload }: { rule: ManagedAlertRule; goals: Goal
       {sent && <Notice>Test queued: its delivery shows below.</Notice>}
       <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary>Delivery history</summary>
-        {open && <History ruleId={rule.id} round={round} />}
+        {open && <History ruleId={rule.id} round={round} timeZone={timeZone} />}
       </details>
     </li>
   );
 }
 
-export function AlertRules({ siteId, goals }: { siteId: string; goals: GoalOption[] }) {
+/** `timeZone`: the site's, in which deliveries' times show (as the site's realtime view shows its events). */
+export function AlertRules({ siteId, goals, timeZone }: { siteId: string; goals: GoalOption[]; timeZone: string }) {
   const path = `/manage/sites/${encodeURIComponent(siteId)}/alerts`;
   const rules = useLoad(() => api<{ alerts: ManagedAlertRule[] }>('GET', path), [siteId]);
   const [type, setType] = useState<RuleType>('spike');
@@ -147,7 +148,7 @@ export function AlertRules({ siteId, goals }: { siteId: string; goals: GoalOptio
           ) : (
             <ul class="plain">
               {alerts.map((rule) => (
-                <RuleItem key={rule.id} rule={rule} goals={goals} reload={rules.reload} />
+                <RuleItem key={rule.id} rule={rule} goals={goals} reload={rules.reload} timeZone={timeZone} />
               ))}
             </ul>
           )

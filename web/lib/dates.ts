@@ -1,8 +1,15 @@
-// Instants (epoch milliseconds or ISO text) as the reader's locale writes a date and time.
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+// Instants (epoch milliseconds or ISO text) as the reader's locale writes a date and time: in the
+// browser's time zone, or in a site's, where the page shows the site's events (as realtime does).
+const dateTimes = new Map<string | undefined, Intl.DateTimeFormat>();
 
-export function formatInstant(value: number | string | null | undefined): string {
+function dateTimeIn(timeZone: string | undefined): Intl.DateTimeFormat {
+  let format = dateTimes.get(timeZone);
+  if (format === undefined) dateTimes.set(timeZone, (format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone })));
+  return format;
+}
+
+export function formatInstant(value: number | string | null | undefined, timeZone?: string): string {
   if (value === null || value === undefined) return '';
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? String(value) : dateTime.format(date);
+  return Number.isNaN(date.getTime()) ? String(value) : dateTimeIn(timeZone).format(date);
 }

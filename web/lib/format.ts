@@ -1,6 +1,6 @@
 // Numbers, durations, changes and dates as the dashboard writes them: in the browser's locale
 // (`locale` undefined) or a given one, dates in the site's time zone.
-import { changeIsGood, type Metric, METRIC_REGISTRY } from '../../src/core/metric-registry.js';
+import { changeIsGood, type Metric, METRIC_REGISTRY, pointsBetween } from '../../src/core/metric-registry.js';
 import type { Grain } from '../../src/core/vocabulary.js';
 import type { Kpi } from '../../src/core/answers.js';
 
@@ -82,7 +82,7 @@ export interface KpiChange {
 export function pointsChange(metric: Metric, value: number, prev: number | null, locale?: string): KpiChange {
   if (prev === null || prev === 0) return { text: '—', good: null };
   // The points are rounded as they are written, so that a change written 0 pp is coloured as none.
-  const change = Math.round((value - prev) * 1000) / 10;
+  const change = pointsBetween(value, prev);
   return { text: formatPoints(change / 100, locale), good: change === 0 ? null : changeIsGood(metric, change) };
 }
 

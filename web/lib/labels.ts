@@ -1,5 +1,6 @@
 // Names shown for the breakdown dimensions and their keys.
-import { isPropertyDimension, NONE_KEY, OTHER_KEY, propertyKey, type Dimension, type Filter, type FilterOperator, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
+import { countryName } from '../../src/core/place-names.js';
+import { isPropertyDimension, NO_REFERRER_LABEL, NONE_KEY, OTHER_KEY, propertyKey, type Dimension, type Filter, type FilterOperator, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
 
 export const DIMENSION_LABELS: Record<Dimension, string> = {
   page: 'Page',
@@ -23,11 +24,6 @@ export function dimensionLabel(dimension: QueryDimension): string {
   return isPropertyDimension(dimension) ? `Property ${propertyKey(dimension)}` : DIMENSION_LABELS[dimension];
 }
 
-let regionNames: Intl.DisplayNames | undefined;
-
-/** What the referrer's `(none)` stands for: visits that came from no other site. */
-const NO_REFERRER_LABEL = 'Direct / None';
-
 const COUNTRY_CODE = /^[A-Z]{2}$/;
 
 /**
@@ -36,13 +32,7 @@ const COUNTRY_CODE = /^[A-Z]{2}$/;
  */
 export function keyLabel(dimension: QueryDimension, key: string): string {
   if (dimension === 'referrer' && key === NONE_KEY) return NO_REFERRER_LABEL;
-  if (dimension !== 'country' || !COUNTRY_CODE.test(key)) return key;
-  try {
-    regionNames ??= new Intl.DisplayNames(undefined, { type: 'region' });
-    return regionNames.of(key) ?? key;
-  } catch {
-    return key;
-  }
+  return dimension === 'country' ? countryName(key) : key;
 }
 
 /** The operators as a sentence says them: `Country is not Germany`. */

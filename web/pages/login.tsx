@@ -1,13 +1,20 @@
 // /login: Email, Password, `Sign in`; for a user with two-factor sign-in, then `Code` and `Verify`;
 // then the same-origin path of `next`, or `/`.
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
+import { api, ApiError } from '../lib/api.js';
 import { useAction } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage } from '../lib/mount.js';
 import { safeNext } from '../../src/core/next-path.js';
 import { ErrorText } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
+
+/** A code the account used a moment ago is no typo: the next one the app shows signs in. */
+const CODE_USED = 'This code was just used. Wait for your authenticator app to show the next one (at most 30 seconds), then verify it.';
+
+/** A refusal of the sign-in in the page's words when its reason has them; otherwise as the server said it. */
+const inPageWords = (failure: unknown) =>
+  failure instanceof ApiError && failure.reason === 'CODE_USED_UNAUTHORIZED' ? failure.withMessage(CODE_USED) : failure;
 
 function LoginPage() {
   const [email, setEmail] = useState('');
@@ -18,7 +25,11 @@ function LoginPage() {
   const signIn = useAction();
   const submit = () =>
     signIn.run(async () => {
-      const answer = await api<{ twoFactorRequired?: true }>('POST', '/session', { email, password, ...(codeAsked ? { code } : {}) }, { anonymous: true });
+      const answer = await api<{ twoFactorRequired?: true }>('POST', '/session', { email, password, ...(codeAsked ? { code } : {}) }, { anonymous: true }).catch(
+        (failure: unknown) => {
+          throw inPageWords(failure);
+        },
+      );
       if (answer.twoFactorRequired) {
         setCodeAsked(true);
         return;

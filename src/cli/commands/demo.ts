@@ -87,7 +87,7 @@ export const demo: Noun = {
     {
       usage: 'svc demo [--email E] [--days N] [--visitors N] [--seed N] [--timezone TZ]',
       summary:
-        'create a user (its password is printed once), an organisation it owns, a site with goals and a two-step funnel, ' +
+        'fill a demo site with generated traffic, to explore the dashboard: it creates a user (its password is printed once), an organisation it owns, a site with goals and a two-step funnel, ' +
         'and --days (90) days of generated traffic (--visitors a weekday, 300) imported through the admin API; the same --seed gives the same traffic',
       options: { email: { type: 'string' }, days: { type: 'string' }, visitors: { type: 'string' }, seed: { type: 'string' }, timezone: { type: 'string' } },
       example: 'svc demo --email me@example.com',

@@ -13,7 +13,7 @@ export const watch: Noun = {
   commands: [
     {
       usage: 'svc watch SITE_ID [--interval SECONDS]',
-      summary: 'print each event the site receives (accepted, or the reason it was dropped), starting with the last 100 kept; Ctrl-C stops',
+      summary: 'print each event the site receives, with its name (accepted, or the reason it was dropped), starting with the last 100 kept; Ctrl-C stops',
       args: ['SITE_ID'],
       options: { interval: { type: 'string' } },
       example: 'svc watch k3f9a1b2c4d5',
@@ -26,7 +26,7 @@ export const watch: Noun = {
         for (;;) {
           const answer = await inv.client().request<RecentEvents>('GET', `${path}?after=${after}`);
           for (const e of answer.events) {
-            inv.out.line(inv.out.json ? JSON.stringify(e) : [time(e.ts), e.outcome.padEnd(15), e.browser ?? '-', e.path ?? '-'].join('  '));
+            inv.out.line(inv.out.json ? JSON.stringify(e) : [time(e.ts), e.outcome.padEnd(15), (e.name ?? '-').padEnd(12), e.browser ?? '-', e.path ?? '-'].join('  '));
           }
           after = answer.lastSeq;
           await sleep(intervalMs);

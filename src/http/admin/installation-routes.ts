@@ -28,7 +28,7 @@ export function snippetOf(request: FastifyRequest, ctx: AppContext, site: Site):
 /** The site's kept collection outcomes recorded after `after`, oldest first, and the last `seq` given out. */
 export async function recentEventsOf(ctx: AppContext, site: Site, after: number): Promise<RecentEvents> {
   const { outcomes, lastSeq } = await ctx.ingest.recent.list(site.internalId, after);
-  const events = outcomes.map((o): RecentEvent => ({ seq: o.seq, ts: o.ts, outcome: o.outcome, path: o.path, browser: o.ua ? parseUserAgent(o.ua).browser : null }));
+  const events = outcomes.map((o): RecentEvent => ({ seq: o.seq, ts: o.ts, outcome: o.outcome, path: o.path, name: o.name, browser: o.ua ? parseUserAgent(o.ua).browser : null }));
   return { events, lastSeq };
 }
 

@@ -1,10 +1,10 @@
 // The dashboard's HTML pages: one small shell per page that loads the page's hashed script and
 // stylesheet. The pages themselves read everything through /app/v1.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiError } from '../../core/errors.js';
 import { loginPath } from '../../core/next-path.js';
 import type { PageEntry, WebBuild } from './assets.js';
 import { escapeHtml } from '../../core/html.js';
+import { plainPage } from '../plain-page.js';
 import { SESSION_PATH, sitePath, SITES_PATH } from '../../core/app-paths.js';
 import { dashboardReads } from '../../core/dashboard-reads.js';
 
@@ -117,9 +117,9 @@ export function pageRoutes(app: FastifyInstance, build: WebBuild, options: PageO
     if (!entry) continue;
     const html = pageShell(route.title, entry);
     app.get(route.path, async (request, reply) => {
+      // A browser that follows an old set-up link gets a page that leads on, not an API's error.
       if (route.page === 'setup' && !(await options.setupNeeded())) {
-        reply.header('cache-control', 'no-store');
-        throw apiError('NOT_FOUND', 'setupPageDone');
+        return plainPage(reply, 404, 'Set-up is done', '<p>svc is set up: its first account exists. <a href="/login">Sign in</a> instead.</p>');
       }
       if (route.sharedLink) {
         const { token } = request.params as { token: string };

@@ -1,24 +1,30 @@
 // Installation verification: the last collection outcomes of each site (the port, and its
 // in-process implementation, lost on restart; the Redis one is redis-recent-outcomes.ts). An
-// entry holds the time, the outcome (accepted or the drop reason), the page path and the
-// User-Agent the browser family is read from when listed; never an address or a visitor id.
+// entry holds the time, the outcome (accepted or the drop reason), the page path, the event's name and
+// the User-Agent the browser family is read from when listed; never an address or a visitor id.
 import type { MaybePromise } from '../../core/clock.js';
 
 /** Outcomes kept per site; older ones are forgotten. */
 export const RECENT_OUTCOMES_PER_SITE = 100;
 
-export interface RecordedOutcome {
-  /** Increases with every outcome recorded, over all sites (in process: this process's; with Redis: every process's). */
-  seq: number;
+/** An outcome as collection records it. */
+export interface OutcomeEntry {
   ts: number;
   outcome: string;
   path: string | null;
+  /** The event's name (`pageview`, a custom event's), null when the event had none that passed its rules. */
+  name: string | null;
   ua: string;
+}
+
+export interface RecordedOutcome extends OutcomeEntry {
+  /** Increases with every outcome recorded, over all sites (in process: this process's; with Redis: every process's). */
+  seq: number;
 }
 
 export interface RecentOutcomeLog {
   /** Records one outcome of a site's collection (by the site's internal id). */
-  record(siteInternalId: number, ts: number, outcome: string, path: string | null, ua: string): void;
+  record(siteInternalId: number, entry: OutcomeEntry): void;
   /**
    * A site's kept outcomes recorded after `afterSeq`, oldest first, and the last sequence number
    * given out (0 before any). An `afterSeq` past that number comes from before a restart: everything
@@ -39,9 +45,9 @@ class Ring {
   /** Where the next outcome goes once the ring is full: also the oldest entry. */
   next = 0;
 
-  add(seq: number, ts: number, outcome: string, path: string | null, ua: string): void {
+  add(seq: number, { ts, outcome, path, name, ua }: OutcomeEntry): void {
     if (this.entries.length < RECENT_OUTCOMES_PER_SITE) {
-      this.entries.push({ seq, ts, outcome, path, ua });
+      this.entries.push({ seq, ts, outcome, path, name, ua });
       return;
     }
     const entry = this.entries[this.next]!;
@@ -49,6 +55,7 @@ class Ring {
     entry.ts = ts;
     entry.outcome = outcome;
     entry.path = path;
+    entry.name = name;
     entry.ua = ua;
     this.next = (this.next + 1) % RECENT_OUTCOMES_PER_SITE;
   }
@@ -63,13 +70,13 @@ export class MemoryRecentOutcomes implements RecentOutcomeLog {
   private readonly bySite = new Map<number, Ring>();
   private seq = 0;
 
-  record(siteInternalId: number, ts: number, outcome: string, path: string | null, ua: string): void {
+  record(siteInternalId: number, entry: OutcomeEntry): void {
     let ring = this.bySite.get(siteInternalId);
     if (ring === undefined) {
       ring = new Ring();
       this.bySite.set(siteInternalId, ring);
     }
-    ring.add(++this.seq, ts, outcome, path, ua);
+    ring.add(++this.seq, entry);
   }
 
   list(siteInternalId: number, afterSeq: number): { outcomes: RecordedOutcome[]; lastSeq: number } {

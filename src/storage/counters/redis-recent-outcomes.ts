@@ -5,7 +5,7 @@
 // last RECENT_OUTCOMES_PER_SITE of them, the earlier ones numbered but not sent (the list would
 // drop them at once). Nothing waits for them.
 import type { Redis } from 'ioredis';
-import { MemoryRecentOutcomes, outcomesAfter, RECENT_OUTCOMES_PER_SITE, type RecentOutcomeLog, type RecordedOutcome } from './recent-outcomes.js';
+import { MemoryRecentOutcomes, outcomesAfter, RECENT_OUTCOMES_PER_SITE, type OutcomeEntry, type RecentOutcomeLog, type RecordedOutcome } from './recent-outcomes.js';
 import type { ScriptBatch } from './script-batch.js';
 
 /** A site without outcomes for this long lets go of its list. */
@@ -18,7 +18,7 @@ export class RedisRecentOutcomes implements RecentOutcomeLog {
   /** This process's last records, settled: a list waits for them, so it lists what was recorded before it. */
   private recorded: Promise<void> = Promise.resolve();
   /** The records of this turn by site: the last ones (fewer than twice as many as are kept), and how many earlier ones are not sent. */
-  private pending = new Map<number, { entries: Array<Omit<RecordedOutcome, 'seq'>>; skipped: number }>();
+  private pending = new Map<number, { entries: OutcomeEntry[]; skipped: number }>();
   /** Settles `recorded` once this turn's records are answered; null while none wait. */
   private settle: (() => void) | null = null;
 
@@ -32,11 +32,11 @@ export class RedisRecentOutcomes implements RecentOutcomeLog {
     this.seqKey = `${prefix}seq`;
   }
 
-  record(siteInternalId: number, ts: number, outcome: string, path: string | null, ua: string): void {
-    this.local.record(siteInternalId, ts, outcome, path, ua);
+  record(siteInternalId: number, entry: OutcomeEntry): void {
+    this.local.record(siteInternalId, entry);
     let site = this.pending.get(siteInternalId);
     if (site === undefined) this.pending.set(siteInternalId, (site = { entries: [], skipped: 0 }));
-    site.entries.push({ ts, outcome, path, ua });
+    site.entries.push(entry);
     // Only the last RECENT_OUTCOMES_PER_SITE are sent: the earlier ones are let go of a hundred at a time.
     if (site.entries.length === 2 * RECENT_OUTCOMES_PER_SITE) {
       site.entries.splice(0, RECENT_OUTCOMES_PER_SITE);
@@ -76,8 +76,9 @@ export class RedisRecentOutcomes implements RecentOutcomeLog {
     const lastSeq = Number(replies[0]![1] ?? 0);
     const newestFirst = (replies[1]![1] as string[]).map((text): RecordedOutcome => {
       const space = text.indexOf(' ');
-      const entry = JSON.parse(text.slice(space + 1)) as Omit<RecordedOutcome, 'seq'>;
-      return { seq: Number(text.slice(0, space)), ts: entry.ts, outcome: entry.outcome, path: entry.path, ua: entry.ua };
+      const entry = JSON.parse(text.slice(space + 1)) as OutcomeEntry;
+      // An entry recorded before events' names were kept has none.
+      return { seq: Number(text.slice(0, space)), ts: entry.ts, outcome: entry.outcome, path: entry.path, name: entry.name ?? null, ua: entry.ua };
     });
     return { outcomes: outcomesAfter(newestFirst, afterSeq, lastSeq), lastSeq };
   }
