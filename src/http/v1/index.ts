@@ -84,7 +84,7 @@ export interface Reader {
   share?: { siteId: string; lockedFilters: readonly string[] };
 }
 
-/** The operations whose reads take filters: the only ones a link locked to filters shares. */
+/** The operations whose reads take filters: the only ones a link locked to filters shares (with goals where the mount filters them). */
 const FILTERED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'timeseries', 'breakdown']);
 
 type OperationId = RouteDoc['operationId'];
@@ -103,6 +103,8 @@ export interface StatsMount {
   countedSince?: boolean;
   /** Whether a shared link's reader may use the routes (the dashboard's mount). */
   shareable?: boolean;
+  /** Whether goals take `filter` and `raw=clip` (the dashboard's mount: its conversion rates under the view's filters). */
+  filteredGoals?: boolean;
 }
 
 /**
@@ -151,7 +153,9 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   /** The request planned (./src/stats/entry.ts), once the reader holds a slot where the plan is a long read. */
   async function planned(kind: QueryKind, request: FastifyRequest, site: Site): Promise<PlannedRead> {
     const reader = readers.get(request)!;
-    const read = await planRead(source, { kind, params: request.query as RawParams, site, now: ctx.clock.now(), lockedFilters: reader.share?.lockedFilters });
+    const read = await planRead(source, { kind, params: request.query as RawParams, site, now: ctx.clock.now(), lockedFilters: reader.share?.lockedFilters,
+      extensions: { filteredGoals: mount.filteredGoals === true },
+    });
     sayOfFigures(request, IMPORTED_HEADER, read.q.plan.imported);
     if (read.q.plan.clippedFrom !== null) sayOfFigures(request, RAW_WINDOW_HEADER, rawWindowHeader(read.q.plan.clippedFrom));
     if (isLongRead(read.q.plan)) {
@@ -231,7 +235,8 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
         ...(mount.shareable ? { config: { shareable: true } } : {}),
         handler: async (request) => {
           const reader = readers.get(request)!;
-          if (reader.share && reader.share.lockedFilters.length > 0 && !FILTERED_OPERATIONS.has(route.operationId)) {
+          const filtered = FILTERED_OPERATIONS.has(route.operationId) || (route.operationId === 'goals' && mount.filteredGoals === true);
+          if (reader.share && reader.share.lockedFilters.length > 0 && !filtered) {
             throw apiError('FORBIDDEN', 'shareLocked', { endpoint: route.operationId });
           }
           // A statement cancelled at its deadline answers QUERY_TIMEOUT (src/http/storage-errors.ts).
