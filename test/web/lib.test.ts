@@ -149,15 +149,20 @@ describe('why a KPI has no value', () => {
 
   test('from the filters each metric takes, as the registry declares them', () => {
     for (const metric of METRICS) {
-      const expected = { all: undefined, session: { cause: 'filters', text: 'Not available with a page filter' }, none: { cause: 'filters', text: 'Not counted under filters' } }[METRIC_REGISTRY[metric].filters];
+      const counted = METRIC_REGISTRY[metric].computation.kind === 'goals' ? { cause: 'filters', text: 'Not counted this far back under filters' } : undefined;
+      const expected = { all: counted, session: { cause: 'filters', text: 'Not available with a page filter' }, none: { cause: 'filters', text: 'Not counted under filters' } }[METRIC_REGISTRY[metric].filters];
       assert.deepEqual(nullReason(metric, [country, page]), expected, metric);
     }
     assert.deepEqual(nullReason('bounceRate', [page, country, event]), { cause: 'filters', text: 'Not available with a page or event filter' });
     assert.equal(nullReason('bounceRate', [country]), undefined);
   });
 
-  test('a metric counted over goals without a filter it refuses: no goals yet', () => {
+  test('a metric counted over goals: no goals yet, or, under filters, days past the raw window', () => {
     assert.deepEqual(nullReason('conversions', []), { cause: 'goals', text: 'No goals yet' });
+    assert.deepEqual(nullReason('conversions', [country], false), { cause: 'goals', text: 'No goals yet' });
+    for (const hasGoals of [true, undefined]) {
+      assert.deepEqual(nullReason('conversions', [country], hasGoals), { cause: 'filters', text: 'Not counted this far back under filters' });
+    }
     assert.equal(nullReason('bounceRate', []), undefined);
   });
 });
