@@ -84,7 +84,7 @@ export interface Reader {
   share?: { siteId: string; lockedFilters: readonly string[] };
 }
 
-/** The operations whose reads take filters: the only ones a link locked to filters shares (with goals where the mount filters them). */
+/** The operations whose reads take filters: the only ones a link locked to filters shares. */
 const FILTERED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'timeseries', 'breakdown']);
 
 type OperationId = RouteDoc['operationId'];
@@ -235,8 +235,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
         ...(mount.shareable ? { config: { shareable: true } } : {}),
         handler: async (request) => {
           const reader = readers.get(request)!;
-          const filtered = FILTERED_OPERATIONS.has(route.operationId) || (route.operationId === 'goals' && mount.filteredGoals === true);
-          if (reader.share && reader.share.lockedFilters.length > 0 && !filtered) {
+          if (reader.share && reader.share.lockedFilters.length > 0 && !FILTERED_OPERATIONS.has(route.operationId)) {
             throw apiError('FORBIDDEN', 'shareLocked', { endpoint: route.operationId });
           }
           // A statement cancelled at its deadline answers QUERY_TIMEOUT (src/http/storage-errors.ts).
