@@ -269,7 +269,7 @@ describe('/v1 read API', () => {
       ['/breakdown?dimension=page&period=90d&filter=country:FR', 400, 'RAW_WINDOW_EXCEEDED'],
       ['/timeseries?metric=sessions&filter=country:FR', 400, 'METRIC_NOT_FILTERABLE'],
       ['/timeseries?metric=bounceRate&filter=page:/', 400, 'METRIC_NOT_FILTERABLE'],
-      ['/timeseries?metric=conversions&filter=country:FR', 400, 'METRIC_NOT_FILTERABLE'],
+      ['/timeseries?metric=sessions&filter=country:FR', 400, 'METRIC_NOT_FILTERABLE'],
       ['/timeseries?metric=conversions&period=today', 400, 'HOURLY_CONVERSIONS_UNSUPPORTED'],
       ['/funnels/999', 404, 'NOT_FOUND'],
       ['/funnels/abc', 404, 'NOT_FOUND'],
