@@ -318,7 +318,8 @@ describe('/v1 read API', () => {
     const filtered = await get(sitePath(`/stats?period=yesterday&filter=page:/pricing`));
     assert.deepEqual(filtered.body.stats.sessions, { value: null, prev: null, deltaPct: 0 });
     assert.deepEqual(filtered.body.stats.bounceRate, { value: null, prev: null, deltaPct: 0 });
-    assert.deepEqual(filtered.body.stats.conversions, { value: null, prev: null, deltaPct: 0 });
+    // Conversions take every filter: the goal events on /pricing (two views and the signup sent from it).
+    assert.deepEqual(filtered.body.stats.conversions, { value: 3, prev: 1, deltaPct: 200 });
     assert.equal(filtered.body.stats.pageviews.value, 2);
   });
 
