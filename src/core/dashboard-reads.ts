@@ -36,8 +36,11 @@ export function timeseriesRead(view: URLSearchParams, metric: Metric, comparison
   return { path: '/timeseries', params };
 }
 
-/** The goals over the view's period (goals take no filters), for the conversion rates of the Events panel. */
-export const goalsRead = (state: ViewState): SiteRead => ({ path: '/goals', params: queryParams(state, { filters: false }) });
+/**
+ * The goals over the view's period and filters (with `raw=clip`, as every filtered figure: the
+ * dashboard's mount counts goals under filters), for the conversion rates of the Events panel.
+ */
+export const goalsRead = (state: ViewState): SiteRead => ({ path: '/goals', params: queryParams(state) });
 
 export interface DimensionTab {
   dimension: Dimension;

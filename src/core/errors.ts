@@ -151,6 +151,7 @@ export const ERRORS = {
       pagePattern: 'a page pattern (this shared link is limited to matching pages) needs a period within the last {days} days',
       propertyNone: 'a filter prop.<key>:(none) (the events without a property) needs a period within the last {days} days',
       operator: 'a filter with !: (is not) or ~: (contains) needs a period within the last {days} days',
+      goals: 'conversions under a filter need a period within the last {days} days',
     },
   },
   METRIC_NOT_FILTERABLE: { status: 400, messages: { metric: 'the {metric} metric does not take the given filters' } },

@@ -69,7 +69,8 @@ const REGISTRY = {
     upIsGood: true,
     format: 'duration',
   },
-  conversions: { label: 'Conversions', computation: { kind: 'goals', measure: 'conversions' }, filters: 'none', upIsGood: true, format: 'count' },
+  // Under filters, counted from raw events alone: within the raw window (src/stats/planner.ts, `goalSpan`).
+  conversions: { label: 'Conversions', computation: { kind: 'goals', measure: 'conversions' }, filters: 'all', upIsGood: true, format: 'count' },
 } satisfies Record<string, MetricSpec>;
 
 export type Metric = keyof typeof REGISTRY;

@@ -61,7 +61,7 @@ export interface Query {
   readonly compare: boolean;
   readonly breakdown: BreakdownParams | null;
   /**
-   * `raw=clip` (stats, timeseries, breakdown): where the read needs raw events and the period starts
+   * `raw=clip` (stats, timeseries, breakdown; goals as an extension): where the read needs raw events and the period starts
    * before the raw window, the planner reads the part inside it (`clippedQuery`) instead of refusing.
    */
   readonly rawClip: boolean;
@@ -79,6 +79,17 @@ const CLIPPABLE: ReadonlySet<QueryKind> = new Set(['stats', 'timeseries', 'break
 
 /** Kinds that take the `filter` parameter (goals and funnels refuse it rather than ignore it). */
 const FILTERABLE: Record<QueryKind, boolean> = { stats: true, timeseries: true, breakdown: true, goals: false, funnel: false };
+
+/**
+ * What a mount adds to the read API's parameters. `filteredGoals` (the dashboard's mount): goals
+ * take `filter` and `raw=clip`, counted from raw events like a read with two filters.
+ */
+export interface QueryExtensions {
+  readonly filteredGoals?: boolean;
+}
+
+const takesFilters = (kind: QueryKind, ext: QueryExtensions) => FILTERABLE[kind] || (kind === 'goals' && ext.filteredGoals === true);
+const takesRawClip = (kind: QueryKind, ext: QueryExtensions) => CLIPPABLE.has(kind) || (kind === 'goals' && ext.filteredGoals === true);
 
 function single(params: RawParams, name: string): string | undefined {
   const v = params[name];
@@ -161,7 +172,7 @@ export interface QuerySite {
  * filters (`parseLockedFilters`): the request's own filter on a dimension locked to a value gives way
  * to it; the others (on other dimensions, or on `page` under a page pattern) add to them.
  */
-export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, now: number, locked: readonly string[] = []): Query {
+export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, now: number, locked: readonly string[] = [], ext: QueryExtensions = {}): Query {
   if (!isValidTimeZone(site.timezone)) throw apiError('INVALID_TIMEZONE', 'site');
   const today = localDay(now, site.timezone);
   const period = resolvePeriod(
@@ -174,7 +185,7 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
   // the request's own page filter applies too (both must match), so it can only narrow the pattern.
   const lockedDimensions = new Set<string>(lockedFilters.filter((f) => !f.pattern).map((f) => f.dimension));
   const filterTexts = list(params, 'filter').filter((text) => !lockedDimensions.has(splitFilterParam(text)?.dimension ?? text));
-  if (!FILTERABLE[kind] && filterTexts.length + lockedFilters.length > 0) throw apiError('INVALID_PARAMS', 'filtersRefused');
+  if (!takesFilters(kind, ext) && filterTexts.length + lockedFilters.length > 0) throw apiError('INVALID_PARAMS', 'filtersRefused');
   const filters = [...parseFilters(filterTexts), ...lockedFilters];
 
   let metric: Metric = DEFAULT_METRIC;
@@ -205,7 +216,7 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
   const part = elapsed ? elapsedPart(period, compared, now, site.timezone) : null;
 
   const raw = single(params, 'raw');
-  if (raw !== undefined && (raw !== RAW_CLIP || !CLIPPABLE.has(kind))) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'raw', values: RAW_CLIP });
+  if (raw !== undefined && (raw !== RAW_CLIP || !takesRawClip(kind, ext))) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'raw', values: RAW_CLIP });
 
   let breakdown: BreakdownParams | null = null;
   if (kind === 'breakdown') {

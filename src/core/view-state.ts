@@ -82,14 +82,15 @@ function periodAndFilters(state: Pick<ViewState, 'period' | 'filters'>, filters:
 }
 
 /**
- * The period and filters as read API parameters (what every figure of the view is read with). Under
- * filters, `raw=clip`: a period reaching past the raw window reads its days inside it (the dashboard
- * says so in a notice) instead of failing.
+ * The period and filters as read API parameters (what every figure of the view is read with), with
+ * `raw=clip`: under filters (the view's, or a shared link's locked ones, which the server adds), a
+ * period reaching past the raw window reads its days inside it (the dashboard says so in a notice)
+ * instead of failing.
  */
 export function queryParams(state: Pick<ViewState, 'period' | 'filters'>, options: { filters?: boolean } = {}): URLSearchParams {
   const filters = options.filters !== false;
   const params = periodAndFilters(state, filters);
-  if (filters && state.filters.length > 0) params.set('raw', RAW_CLIP);
+  if (filters) params.set('raw', RAW_CLIP);
   return params;
 }
 

@@ -6,7 +6,7 @@
 import type { Goal } from '../entities/goals.js';
 import type { FunnelVersion } from '../entities/goals.js';
 import type { Site } from '../entities/sites.js';
-import { parseQuery, type Query, type QueryKind, type RawParams } from '../core/query.js';
+import { parseQuery, type Query, type QueryExtensions, type QueryKind, type RawParams } from '../core/query.js';
 import type { AnswerPeriod, BreakdownAnswer, FunnelAnswer, GoalsAnswer, PropertyKeysAnswer, StatsAnswer, TimeseriesAnswer } from '../core/answers.js';
 import type { EventReader, EventStore } from '../storage/events/types.js';
 import type { MetaStore, RollupState } from '../storage/meta/types.js';
@@ -46,6 +46,8 @@ export interface ReadRequest {
   readonly now: number;
   /** A shared link's filters, applied to every read and not removable by the request. */
   readonly lockedFilters?: readonly string[];
+  /** What the mount adds to the read API's parameters (the dashboard's: goals under filters). */
+  readonly extensions?: QueryExtensions;
 }
 
 /** A planned read: the query and its plan, with the site and the rollup bookkeeping it was planned with (read once). */
@@ -58,7 +60,7 @@ export interface PlannedRead {
 /** Parses (with the site's first day with data where the period is `all`), gathers the plan's inputs (the only statements before the run) and plans. */
 export async function planRead(source: ReadSource, request: ReadRequest): Promise<PlannedRead> {
   const { site } = request;
-  const q = parseQuery(request.kind, request.params, await querySite(source.events, site, request.params), request.now, request.lockedFilters);
+  const q = parseQuery(request.kind, request.params, await querySite(source.events, site, request.params), request.now, request.lockedFilters, request.extensions);
   const rollup = await source.rollupState(site);
   return { q: planQuery(q, await planInputs(source.events, site, q, rollup)), site, rollup };
 }

@@ -30,7 +30,7 @@ import type { ImportedAnswer } from '../core/answers.js';
 import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
 import { RAW_DAYS } from '../core/vocabulary.js';
 import type { Settlement } from './settlement.js';
-import { hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
+import { goalsUnderFilters, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
@@ -99,6 +99,14 @@ export interface Plan {
   readonly previousCut: 'raw' | 'share' | null;
   /** Whether every day of the compared period is computable: a comparison needs them all. */
   readonly previousComplete: boolean;
+  /**
+   * The days the stats count goals on. Without filters, the span. Under filters, raw events alone
+   * (no rollup, session row or imported aggregate holds goals by dimension): the span where the
+   * raw window holds every day of both periods, the period where it holds only that one's, else null.
+   */
+  readonly goalSpan: DaySources | null;
+  /** Whether the goal span holds the whole compared period: the conversions are compared. */
+  readonly goalsCompared: boolean;
   /** On a read clipped to the raw window (`raw=clip`), the first day the request asked for; else null. */
   readonly clippedFrom: string | null;
   /**
@@ -147,7 +155,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
     // `raw=clip` reads the period's days inside the window, where it starts before it and has any there.
     const inside = { from: windowStart, to: asked.period.to };
     if (!asked.rawClip || asked.period.from >= windowStart || inside.from > inside.to || exceeds(inside)) {
-      const reason = hasPagePattern(asked) ? 'pagePattern' : asked.filters.length > 1 ? 'filters' : hasOperator(asked) ? 'operator' : hasPropertyNone(asked) ? 'propertyNone' : 'filters';
+      const reason = hasPagePattern(asked) ? 'pagePattern' : asked.filters.length > 1 ? 'filters' : hasOperator(asked) ? 'operator' : hasPropertyNone(asked) ? 'propertyNone' : goalsUnderFilters(asked) ? 'goals' : 'filters';
       throw apiError('RAW_WINDOW_EXCEEDED', reason, { days: inputs.rawDays });
     }
     clippedFrom = asked.period.from;
@@ -167,6 +175,8 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
   const compared = q.comparison !== 'off';
   const previous = compared ? daySources(bounds, q.previous) : NO_DAYS;
   const span = compared ? daySources(bounds, { from: q.previous.from, to: q.period.to }) : period;
+  const previousComplete = compared && previous.firstComputable === q.previous.from;
+  const goals = q.filters.length === 0 ? { span, compared: previousComplete } : filteredGoalDays(q, bounds, previousComplete);
   return Object.freeze({
     ...q,
     plan: Object.freeze({
@@ -175,10 +185,12 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
       period,
       previous,
       span,
-      detailDaysRead: daysHoldingData(span.sessions, windowStart, q.today) + daysHoldingData(span.raw, windowStart, q.today),
+      detailDaysRead: Math.max(daysHoldingData(span.sessions, windowStart, q.today) + daysHoldingData(span.raw, windowStart, q.today), daysHoldingData(goals.span?.raw ?? null, windowStart, q.today)),
       previousCut: q.previousCut && (keptRaw(bounds, q.previousCut.day) ? 'raw' : 'share'),
       clippedFrom,
-      previousComplete: compared && previous.firstComputable === q.previous.from,
+      previousComplete,
+      goalSpan: goals.span,
+      goalsCompared: goals.compared,
       breakdownMonths: q.kind === 'breakdown' && period.rollup ? splitMonths(period.rollup) : null,
       importedMonths: q.kind === 'breakdown' && period.imported ? splitMonths(keptDays(q.period, bounds.retentionStart)) : null,
       imported: importedAnswer(q, inputs.importedDays ?? null, compared ? { from: q.previous.from, to: q.period.to } : q.period, bounds.retentionStart),
@@ -275,6 +287,18 @@ function daySources(bounds: Bounds, range: Period): DaySources {
   // Raw days before the settlement's first are not in its rows; those after its cut's day hold no event before the cut.
   const settled = raw && bounds.settlement && raw.from >= bounds.settlement.days.from ? bounds.settlement : null;
   return Object.freeze({ rollup, sessions, raw, imported, settled, firstComputable });
+}
+
+/**
+ * Under filters, where goals are counted: raw events alone, of whole periods only (a conversion
+ * figure missing days would read as a fall), the compared one where the comparison holds.
+ */
+function filteredGoalDays(q: Query, bounds: Bounds, previousComplete: boolean): { span: DaySources | null; compared: boolean } {
+  const raw: Bounds = { ...bounds, path: 'raw', watermark: null, sessionRows: null, imported: null, settlement: null };
+  const whole = (p: Period) => daySources(raw, p).firstComputable === p.from;
+  if (!whole(q.period)) return { span: null, compared: false };
+  const compared = previousComplete && whole(q.previous);
+  return { span: daySources(raw, compared ? { from: q.previous.from, to: q.period.to } : q.period), compared };
 }
 
 /** Whether a plan reads raw events or session rows of more days than the default raw window: the routes bound such reads per reader. */

@@ -5,6 +5,7 @@
 import { addDays } from '../core/localtime.js';
 import { addMonths } from '../core/period.js';
 import type { Query } from '../core/query.js';
+import { METRIC_REGISTRY } from '../core/metric-registry.js';
 import { isPropertyDimension, NONE_KEY, scopeOf } from '../core/vocabulary.js';
 
 /** The first day of a site's raw-event window: its last `rawDays` local days, today included. */
@@ -18,20 +19,31 @@ export function retentionStart(today: string, retentionMonths: number | null): s
 
 /**
  * Two or more filters, a filter with another dimension's breakdown, a filter other than `is`, a
- * page pattern (a shared link's lock), or a property filter on `(none)`: rollups cannot answer them.
- * Rollups hold each page's own figures, and a visitor of two matching pages (or of two keys an
- * `is_not` or `contains` filter keeps) would count twice in their sum; session rows hold no page but
- * the entry and exit; a property's rollups hold a `(none)` row only on the days some event carries it.
+ * page pattern (a shared link's lock), a property filter on `(none)`, or goals under filters:
+ * rollups cannot answer them. Rollups hold each page's own figures, and a visitor of two matching
+ * pages (or of two keys an `is_not` or `contains` filter keeps) would count twice in their sum;
+ * session rows hold no page but the entry and exit; a property's rollups hold a `(none)` row only on
+ * the days some event carries it; neither holds goals by dimension.
  */
 export function rawOnlyByFilters(q: Query): boolean {
   const [filter] = q.filters;
   return (
     q.filters.length >= 2 ||
+    goalsUnderFilters(q) ||
     hasPagePattern(q) ||
     hasOperator(q) ||
     (filter !== undefined && q.breakdown !== null && q.breakdown.dimension !== filter.dimension) ||
     hasPropertyNone(q)
   );
+}
+
+/**
+ * Whether a query counts goals under filters, and nothing else: the goals read (an extension of the
+ * dashboard's mount) or a timeseries of a goal metric. The stats count theirs apart (the planner's `goalSpan`).
+ */
+export function goalsUnderFilters(q: Query): boolean {
+  if (q.filters.length === 0) return false;
+  return q.kind === 'goals' || (q.kind === 'timeseries' && METRIC_REGISTRY[q.metric].computation.kind === 'goals');
 }
 
 /** Whether a query filters on the events without a property (`prop.<key>:(none)`). */
@@ -56,10 +68,12 @@ export function needsRawEvents(q: Query): boolean {
 
 /**
  * Whether session rows answer a query's raw-path days: a daily read (stats, day-or-longer
- * timeseries, breakdown) whose filters and broken-down dimension are all session-scoped.
+ * timeseries, breakdown) whose filters and broken-down dimension are all session-scoped, of no
+ * goal metric (session rows hold no goals).
  */
 export function sessionRowsAnswer(q: Query): boolean {
   if (q.kind !== 'stats' && q.kind !== 'breakdown' && !(q.kind === 'timeseries' && q.grain !== 'hour')) return false;
+  if (goalsUnderFilters(q)) return false;
   if (q.breakdown && scopeOf(q.breakdown.dimension) !== 'session') return false;
   return q.filters.every((f) => scopeOf(f.dimension) === 'session');
 }

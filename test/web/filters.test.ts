@@ -75,7 +75,8 @@ describe('filters and tiles', () => {
       await filled(page);
       assert.deepEqual(await tileText(page, 'Sessions'), { value: '–', reason: 'Not counted under filters', title: 'Not counted under filters' });
       assert.deepEqual(await tileText(page, 'Bounce rate'), { value: '–', reason: 'Not available with a page filter', title: 'Not available with a page filter' });
-      assert.deepEqual(await tileText(page, 'Conversions'), { value: '–', reason: 'Not counted under filters', title: 'Not counted under filters' });
+      // Counted under the filter: the two pageviews of /pricing (a goal) and the signup sent from it.
+      assert.deepEqual(await tileText(page, 'Conversions'), { value: '3', reason: null, title: null });
       assert.deepEqual(await tileText(page, 'Visitors'), { value: '2', reason: null, title: null });
       // The reason is the tile's description, its name stays the label and the value.
       const described = await page.getByRole('button', { name: /^Bounce rate/ }).evaluate((button) => button.getAttribute('title'));
@@ -203,6 +204,11 @@ describe('filters and tiles', () => {
     // The panels of other dimensions have no such column.
     assert.equal(await page.locator('[data-panel="pages"] thead th').count(), 2);
     await checkPage(page, 'events-goal-rates-phone');
+    // Under a filter, the rates are those of the filtered visitors: the one visitor from France signed up.
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=country:FR`);
+    await filled(page);
+    await events.locator('.goal-rate', { hasText: formatRatio(1, 'en-GB') }).waitFor();
+    assert.equal(await tile(page, 'Conversions').locator('.kpi-value').textContent(), '2');
     await context.close();
   });
 });

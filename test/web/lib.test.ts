@@ -162,15 +162,20 @@ describe('why a KPI has no value', () => {
 
   test('from the filters each metric takes, as the registry declares them', () => {
     for (const metric of METRICS) {
-      const expected = { all: undefined, session: { cause: 'filters', text: 'Not available with a page filter' }, none: { cause: 'filters', text: 'Not counted under filters' } }[METRIC_REGISTRY[metric].filters];
+      const counted = METRIC_REGISTRY[metric].computation.kind === 'goals' ? { cause: 'filters', text: 'Not counted this far back under filters' } : undefined;
+      const expected = { all: counted, session: { cause: 'filters', text: 'Not available with a page filter' }, none: { cause: 'filters', text: 'Not counted under filters' } }[METRIC_REGISTRY[metric].filters];
       assert.deepEqual(nullReason(metric, [country, page]), expected, metric);
     }
     assert.deepEqual(nullReason('bounceRate', [page, country, event]), { cause: 'filters', text: 'Not available with a page or event filter' });
     assert.equal(nullReason('bounceRate', [country]), undefined);
   });
 
-  test('a metric counted over goals without a filter it refuses: no goals yet', () => {
+  test('a metric counted over goals: no goals yet, or, under filters, days past the raw window', () => {
     assert.deepEqual(nullReason('conversions', []), { cause: 'goals', text: 'No goals yet' });
+    assert.deepEqual(nullReason('conversions', [country], false), { cause: 'goals', text: 'No goals yet' });
+    for (const hasGoals of [true, undefined]) {
+      assert.deepEqual(nullReason('conversions', [country], hasGoals), { cause: 'filters', text: 'Not counted this far back under filters' });
+    }
     assert.equal(nullReason('bounceRate', []), undefined);
   });
 });
@@ -180,14 +185,14 @@ describe('comparison', () => {
     const state = parseViewState('period=today&comparison=year');
     assert.equal(state.comparison, 'year');
     assert.equal(viewSearch(state), '?period=today&comparison=year');
-    assert.equal(statsParams(state).toString(), 'period=today&comparison=year&elapsed=true');
-    assert.equal(statsParams(withComparison(state, 'previous')).toString(), 'period=today&elapsed=true');
-    assert.equal(statsParams(withComparison(state, 'off')).toString(), 'period=today&comparison=off');
+    assert.equal(statsParams(state).toString(), 'period=today&raw=clip&comparison=year&elapsed=true');
+    assert.equal(statsParams(withComparison(state, 'previous')).toString(), 'period=today&raw=clip&elapsed=true');
+    assert.equal(statsParams(withComparison(state, 'off')).toString(), 'period=today&raw=clip&comparison=off');
     assert.equal(viewSearch(withComparison(state, 'previous')), '?period=today');
     const view = queryParams(state);
-    assert.equal(timeseriesRead(view, 'visitors', 'year').params!.toString(), 'period=today&metric=visitors&compare=true&comparison=year');
-    assert.equal(timeseriesRead(view, 'visitors', 'previous').params!.toString(), 'period=today&metric=visitors&compare=true');
-    assert.equal(timeseriesRead(view, 'visitors', 'off').params!.toString(), 'period=today&metric=visitors&comparison=off');
+    assert.equal(timeseriesRead(view, 'visitors', 'year').params!.toString(), 'period=today&raw=clip&metric=visitors&compare=true&comparison=year');
+    assert.equal(timeseriesRead(view, 'visitors', 'previous').params!.toString(), 'period=today&raw=clip&metric=visitors&compare=true');
+    assert.equal(timeseriesRead(view, 'visitors', 'off').params!.toString(), 'period=today&raw=clip&metric=visitors&comparison=off');
   });
 
   test("a KPI's change: — against nothing, points for a ratio (from the registry's format), percent otherwise", () => {

@@ -101,12 +101,12 @@ function Rows({
   );
 }
 
-/** A goal's conversion rate: its converted visitors over every visitor of the period (goals take no filters). */
+/** A goal's conversion rate: its converted visitors over the visitors of the view's period and filters. */
 function GoalRate({ goal }: { goal: GoalResult | undefined }) {
   if (!goal) return <td class="num" />;
   const rate = formatRatio(goal.conversionRate);
   return (
-    <td class="num goal-rate" title={`Goal “${goal.name}”: ${rate} of all the period's visitors converted, whatever the filters`}>
+    <td class="num goal-rate" title={`Goal “${goal.name}”: ${rate} of the period's visitors under the view's filters converted`}>
       {rate}
     </td>
   );

@@ -12,7 +12,7 @@ import type { Stats } from '../../src/core/answers.js';
 /**
  * `busy`: the figures shown are those of the previous view while the new ones load (dimmed).
  * `goalSettings`: where goals are added, for a user who may manage them (linked when a tile has no
- * value for want of goals).
+ * value for want of goals). `hasGoals`: whether the site has goals (undefined while unknown).
  */
 export function KpiTiles({
   stats,
@@ -22,6 +22,7 @@ export function KpiTiles({
   busy,
   filters,
   goalSettings,
+  hasGoals,
 }: {
   stats: Stats | undefined;
   metric: Metric;
@@ -30,8 +31,9 @@ export function KpiTiles({
   busy: boolean;
   filters: readonly Filter[];
   goalSettings?: string;
+  hasGoals?: boolean;
 }) {
-  const reasons = METRICS.map((m) => (stats?.[m].value === null ? nullReason(m, filters) : undefined));
+  const reasons = METRICS.map((m) => (stats?.[m].value === null ? nullReason(m, filters, hasGoals) : undefined));
   return (
     <div class="kpis" role="group" aria-label="Key figures" aria-busy={busy}>
       {METRICS.map((m, i) => {

@@ -109,6 +109,7 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
             busy={stats.loading}
             filters={appliedFilters}
             goalSettings={goalSettings}
+            hasGoals={goals.data && goals.data.goals.length > 0}
           />
         )}
         <div class="chart-area" data-panel="chart" data-state={chartState} aria-busy={chartState === 'loading'}>

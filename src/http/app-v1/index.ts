@@ -95,6 +95,7 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     catchAll: [],
     countedSince: true,
     shareable: true,
+    filteredGoals: true,
   });
   // The admin API's organisation-scoped routes by their own code, for admins and owners.
   await app.register(async (manage) => orgScopedRoutes(manage, ctx, memberAccess(ctx.accounts)), { prefix: '/manage' });

@@ -103,6 +103,8 @@ export interface StatsMount {
   countedSince?: boolean;
   /** Whether a shared link's reader may use the routes (the dashboard's mount). */
   shareable?: boolean;
+  /** Whether goals take `filter` and `raw=clip` (the dashboard's mount: its conversion rates under the view's filters). */
+  filteredGoals?: boolean;
 }
 
 /**
@@ -151,7 +153,9 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   /** The request planned (./src/stats/entry.ts), once the reader holds a slot where the plan is a long read. */
   async function planned(kind: QueryKind, request: FastifyRequest, site: Site): Promise<PlannedRead> {
     const reader = readers.get(request)!;
-    const read = await planRead(source, { kind, params: request.query as RawParams, site, now: ctx.clock.now(), lockedFilters: reader.share?.lockedFilters });
+    const params = request.query as RawParams;
+    const extensions = { filteredGoals: mount.filteredGoals === true };
+    const read = await planRead(source, { kind, params, site, now: ctx.clock.now(), lockedFilters: reader.share?.lockedFilters, extensions });
     sayOfFigures(request, IMPORTED_HEADER, read.q.plan.imported);
     if (read.q.plan.clippedFrom !== null) sayOfFigures(request, RAW_WINDOW_HEADER, rawWindowHeader(read.q.plan.clippedFrom));
     if (isLongRead(read.q.plan)) {

@@ -122,10 +122,10 @@ export function sumDays(days: Map<string, Measures>, from: string, to: string): 
   return total;
 }
 
-/** Per-day conversions of each goal, from the same sources as `dailyMeasures`. */
+/** Per-day conversions of each goal, from the same sources as `dailyMeasures` (under the query's filters, raw days alone: the planner's). */
 export async function dailyGoals(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
   const out = new Map<string, Map<number, GoalCounts>>();
-  for (const r of await readDaily(events, days.settled, dailyGoalStatements(events.dialect, q.siteId, days, goals))) {
+  for (const r of await readDaily(events, days.settled, dailyGoalStatements(events.dialect, q.siteId, days, goals, q.filters))) {
     const b = String(r.b);
     let day = out.get(b);
     if (!day) out.set(b, (day = new Map()));

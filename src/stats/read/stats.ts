@@ -39,7 +39,7 @@ async function cutPrevious(events: EventReader, q: PlannedQuery, days: Map<strin
     if (wholeGoals) cutGoals.set(cut.day, new Map([...wholeGoals].map(([id, c]) => [id, scaled(c, cut.share)])));
     return [cutDays, cutGoals];
   }
-  const statements = cutDayStatements(events.dialect, q, cut, q.filters.length === 0 ? goals : []);
+  const statements = cutDayStatements(events.dialect, q, cut, q.plan.goalsCompared ? goals : []);
   const [measureRows, goalRows] = await Promise.all([
     events.query<Record<string, unknown>>(statements.measures),
     statements.goals ? events.query<{ goal_id: unknown } & Record<string, unknown>>(statements.goals) : Promise.resolve([]),
@@ -56,7 +56,7 @@ export async function computeStats(events: EventReader, q: PlannedQuery, goals: 
   const { plan } = q;
   const [days, goalDays] = await Promise.all([
     dailyMeasures(events, q, plan.span),
-    q.filters.length === 0 ? dailyGoals(events, q, plan.span, goals) : Promise.resolve(new Map()),
+    plan.goalSpan ? dailyGoals(events, q, plan.goalSpan, goals) : Promise.resolve(new Map()),
   ]);
   const [previousDays, previousGoalDays] = plan.previousComplete ? await cutPrevious(events, q, days, goalDays, goals) : [days, goalDays];
   const current = plan.period.firstComputable !== null;
@@ -70,8 +70,10 @@ export async function computeStats(events: EventReader, q: PlannedQuery, goals: 
     if (!metricTakesFilters(metric, q.filters)) return kpi(null, null);
     const c = METRIC_REGISTRY[metric].computation;
     if (c.kind !== 'goals') return kpi(current ? metricValue(c, now) : null, previous ? metricValue(c, before) : null, uncompared);
-    if (goals.length === 0) return kpi(null, null);
-    return kpi(current ? goalsNow[c.measure] : null, previous ? goalsBefore[c.measure] : null, uncompared);
+    if (goals.length === 0 || !plan.goalSpan) return kpi(null, null);
+    // Under filters whose compared period lies outside the raw window, the conversions have no change, as a clipped read's.
+    const goalsUncompared = uncompared || (plan.previousComplete && !plan.goalsCompared);
+    return kpi(current ? goalsNow[c.measure] : null, plan.goalsCompared ? goalsBefore[c.measure] : null, goalsUncompared);
   };
   return Object.fromEntries(METRICS.map((metric) => [metric, pick(metric)])) as Stats;
 }

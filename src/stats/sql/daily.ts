@@ -114,9 +114,10 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
 
 /**
  * Per day and goal, the goal measures of some days, one statement per source (none without goals),
- * the goals a settlement counted apart from the others. Columns: b, goal_id, then the measures.
+ * the goals a settlement counted apart from the others. Columns: b, goal_id, then the measures. Under
+ * `filters`, the planner's days are raw ones alone (its `goalSpan`), which the filters cut.
  */
-export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[]): DailyStatements {
+export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[], filters: readonly Filter[] = []): DailyStatements {
   const statements: Sql[] = [];
   if (goals.length === 0) return { sources: statements, check: null };
   const summed: Sql[] = [];
@@ -131,13 +132,13 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
   if (!days.raw) return { sources: statements, check: null };
   const counted = days.settled ? settledGoals(days.settled, goals) : [];
   const rest = goals.filter((g) => !counted.includes(g));
-  if (rest.length > 0) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, rest), ['goal_id', ...GOAL_COLUMNS]));
+  if (rest.length > 0) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, rest, { filters }), ['goal_id', ...GOAL_COLUMNS]));
   if (counted.length === 0) return { sources: statements, check: null };
   return {
     sources: statements,
     check: settlementCheckStatement(d, siteId, days.settled!),
     settled: settledGoalsPart(d, siteId, days.raw, days.settled!, counted),
-    unsettled: dailyGoalStatements(d, siteId, { ...days, settled: null }, goals).sources,
+    unsettled: dailyGoalStatements(d, siteId, { ...days, settled: null }, goals, filters).sources,
   };
 }
 
@@ -150,7 +151,7 @@ export function cutDayStatements(d: Dialect, q: Query, cut: DayCut, goals: reado
   const scope = { siteId: q.siteId, days, instants: { from: startOfLocalDay(cut.day, q.tz), to: cut.until }, filters: q.filters, exit: needsExit(q.filters) };
   return {
     measures: dayRows(d, measureEvents(d, scope, { bucket: DAY_BUCKET, sessions: true }), MEASURE_COLUMNS),
-    goals: goals.length === 0 ? null : dayRows(d, measureGoals(d, DAY_BUCKET, q.siteId, days, goals, cut.until), ['goal_id', ...GOAL_COLUMNS]),
+    goals: goals.length === 0 ? null : dayRows(d, measureGoals(d, DAY_BUCKET, q.siteId, days, goals, { until: cut.until, filters: q.filters }), ['goal_id', ...GOAL_COLUMNS]),
   };
 }
 

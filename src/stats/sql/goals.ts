@@ -3,7 +3,7 @@
 // funnel's statements.
 import type { Matcher } from '../../core/patterns.js';
 import type { Period } from '../../core/period.js';
-import { PROPERTY_PREFIX } from '../../core/vocabulary.js';
+import { type Filter, PROPERTY_PREFIX } from '../../core/vocabulary.js';
 import type { GoalRef } from '../../entities/goals.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
@@ -11,7 +11,8 @@ import { GOAL_MEASURES, measureAggregates } from '../measures.js';
 import type { DaySources } from '../planner.js';
 import { propertyFilterPredicate } from '../properties.js';
 import { FUNNEL_DAILY } from '../rollups/tables.js';
-import { dayRange, instantBounds, type Instants, integerLiteral, pagePatternPredicate } from './filters.js';
+import { eventsRelation } from './events.js';
+import { dayRange, instantBounds, type Instants, integerLiteral, needsExit, pagePatternPredicate } from './filters.js';
 
 /** Matching predicate of a goal or funnel step on an event row. */
 export function matcherPredicate(d: Dialect, m: Matcher): Sql {
@@ -36,19 +37,34 @@ export function goalRevenueColumns(currency: string): Sql {
     CAST(CASE WHEN revenue_currency <> ${currency} AND ${currency} <> '' THEN 1 ELSE 0 END AS BIGINT) AS other`;
 }
 
+/**
+ * The events a goal is looked for in, up to its WHERE clause's predicates: the site's events of the
+ * days, or under filters the events the filters keep (as every filtered figure counts them).
+ */
+function goalEventsFrom(d: Dialect, siteId: string, days: Period, filters: readonly Filter[]): Sql {
+  if (filters.length === 0) return sql`events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND`;
+  return sql`${eventsRelation(d, { siteId, days, filters, exit: needsExit(filters) })} WHERE`;
+}
+
+/** Where goal events are counted: before `until` (absent: the days' end), under `filters` (absent: none). */
+export interface GoalBounds extends Instants {
+  filters?: readonly Filter[] | undefined;
+}
+
 /** One row per conversion of any of the goals: b (`bucket`), visitor_id, goal_id, and its revenue columns (paid, rm, other). */
-export function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], instants: Instants): Sql {
+export function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], bounds: GoalBounds): Sql {
+  const from = goalEventsFrom(d, siteId, days, bounds.filters ?? []);
   const parts = goals.map(
-    (goal) => sql`SELECT ${bucket} AS b, visitor_id, CAST(${integerLiteral(goal.goalId)} AS BIGINT) AS goal_id, ${goalRevenueColumns(goal.currency ?? '')} FROM events
-      WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND ${goalPredicate(d, goal)}${instantBounds(instants)}`,
+    (goal) => sql`SELECT ${bucket} AS b, visitor_id, CAST(${integerLiteral(goal.goalId)} AS BIGINT) AS goal_id, ${goalRevenueColumns(goal.currency ?? '')} FROM ${from}
+      ${goalPredicate(d, goal)}${instantBounds(bounds)}`,
   );
   return joinSql(parts, ' UNION ALL ');
 }
 
 /** Per day and goal, the goal measures. Columns: b, goal_id, then the measures in registry order. */
-export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], until?: number): Sql {
+export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], bounds: GoalBounds = {}): Sql {
   return sql`SELECT b, goal_id, ${trusted(measureAggregates(d, GOAL_MEASURES, 'events'))}
-    FROM (${goalEvents(d, bucket, siteId, days, goals, { until })}) g GROUP BY b, goal_id`;
+    FROM (${goalEvents(d, bucket, siteId, days, goals, bounds)}) g GROUP BY b, goal_id`;
 }
 
 /** Events matching any funnel step, in the order the funnel walk needs. */

@@ -1,0 +1,65 @@
+// The goal statements under filters (src/stats/sql/goals.ts, daily.ts), on both dialects: without
+// filters a goal is looked for in the site's events of the days; under filters in the events the
+// filters keep (the filter's value a parameter, the exit page derived for an exit filter), on the
+// planner's raw goal days alone; and the statement runs on DuckDB, counting what the filters keep.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dailyGoalStatements } from '../../../src/stats/sql/daily.js';
+import { measureGoals } from '../../../src/stats/sql/goals.js';
+import { DAY_BUCKET } from '../../../src/stats/sql/measures.js';
+import { storedEvent } from '../../helpers/stored-event.js';
+import { checked, DIALECTS, planned, withDuckDb } from './dialects.js';
+
+const DAYS = { from: '2026-03-10', to: '2026-03-12' };
+const SIGNUP = { goalId: 7, kind: 'event' as const, pattern: 'signup' };
+
+for (const { name, d } of DIALECTS) {
+  describe(`sql/goals under filters: ${name}`, () => {
+    test('without filters, the site events of the days; under filters, the events the filters keep', () => {
+      const plain = checked(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP]));
+      assert.match(plain.text, /FROM events WHERE site_id = \? AND day BETWEEN/);
+      assert.deepEqual(plain.params, ['', '', '', '', 's', 'signup']);
+      const filtered = checked(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP], { filters: [{ dimension: 'country', value: "FR' OR 1=1" }] }));
+      assert.match(filtered.text, /coalesce\(country, '\(none\)'\) = \?/);
+      assert.ok(filtered.params.includes("FR' OR 1=1"), 'the value a parameter');
+      assert.ok(!filtered.text.includes('OR 1=1'));
+      assert.doesNotMatch(filtered.text, /exit_page/);
+      const exit = checked(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP], { filters: [{ dimension: 'exit', value: '/a' }], until: 99 }));
+      assert.match(exit.text, /exit_page/);
+      assert.match(exit.text, /ev WHERE name = \? AND ts < \?\) g GROUP BY b, goal_id$/);
+    });
+
+    test("a stats read under a filter reads its goals from raw events alone, with the filter; without, from rollups too", () => {
+      const q = planned('stats', { from: '2026-03-10', to: '2026-03-19', filter: 'country:FR' });
+      const statements = dailyGoalStatements(d, 's', q.plan.goalSpan!, [SIGNUP], q.filters);
+      assert.equal(statements.sources.length, 1);
+      const only = checked(statements.sources[0]!);
+      assert.doesNotMatch(only.text, /goal_daily/);
+      assert.ok(only.params.includes('FR'));
+      const plain = planned('stats', { from: '2026-03-10', to: '2026-03-19' });
+      const both = dailyGoalStatements(d, 's', plain.plan.goalSpan!, [SIGNUP]).sources.map((s) => checked(s).text).join(' ');
+      assert.match(both, /goal_daily/);
+    });
+  });
+}
+
+test('sql/goals: under a filter, DuckDB counts the goal events the filter keeps', async () => {
+  const { d } = DIALECTS[0]!;
+  await withDuckDb(async (store) => {
+    const event = (i: number, country: string, name: string, visitor: number) => ({
+      ...storedEvent(i),
+      siteId: 's',
+      day: '2026-03-11',
+      country,
+      name,
+      visitorId: BigInt(visitor),
+      sessionId: BigInt(visitor),
+    });
+    await store.append([event(1, 'FR', 'signup', 1), event(2, 'FR', 'signup', 1), event(3, 'DE', 'signup', 2), event(4, 'FR', 'pageview', 3)]);
+    const count = async (filters: Parameters<typeof measureGoals>[5]) =>
+      (await store.query<{ conversions: bigint; unique_conversions: bigint }>(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP], filters))).map((r) => [Number(r.conversions), Number(r.unique_conversions)]);
+    assert.deepEqual(await count({}), [[3, 2]]);
+    assert.deepEqual(await count({ filters: [{ dimension: 'country', value: 'FR' }] }), [[2, 1]]);
+    assert.deepEqual(await count({ filters: [{ dimension: 'country', value: 'US' }] }), []);
+  });
+});
