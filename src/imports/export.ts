@@ -114,6 +114,20 @@ export function exportFileName(table: string, days: Period): string {
   return `imported_${table}_${days.from.replaceAll('-', '')}_${days.to.replaceAll('-', '')}.csv`;
 }
 
+/** The archive's note of the days it holds: imports ignore it (it is no CSV), people read it. */
+export const EXPORT_README = 'README.txt';
+
+function readmeText(domain: string, held: { first: string | null; last: string | null }, watermark: string | null): string {
+  const days = held.first === null ? 'It holds no day.' : `First day held: ${held.first}\nLast day held: ${held.last}`;
+  const rolled = watermark === null ? 'no day of collected traffic is rolled up yet' : `days of collected traffic are rolled up to ${watermark}`;
+  return [
+    `svc export of ${domain}, in Plausible's CSV format.`,
+    days,
+    `It holds the site's rolled-up days and its imported days; ${rolled}. Today and the days not yet rolled up are left out (a day is rolled up within about 40 minutes of its end).`,
+    '',
+  ].join('\n');
+}
+
 /** The export as ZIP bytes, produced as they are read. */
 export function exportPlausible(events: EventReader, scope: ExportScope): AsyncGenerator<Buffer> {
   const { siteId, days, watermark } = scope;
@@ -129,10 +143,16 @@ export function exportPlausible(events: EventReader, scope: ExportScope): AsyncG
       if (chunk) yield chunk;
     }
   }
+  // The first and last day of the site's rows, seen as they are written, for README.txt (written last).
+  const held: { first: string | null; last: string | null } = { first: null, last: null };
   async function* visitors(): AsyncGenerator<string> {
     yield 'date,visitors,pageviews,bounces,visits,visit_duration\n';
     for (const month of months(days)) {
       const rows = await events.query<{ b: string } & Record<string, unknown>>(exportSiteStatement(d, siteId, month, watermark));
+      if (rows.length > 0) {
+        held.first ??= rows[0]!.b;
+        held.last = rows[rows.length - 1]!.b;
+      }
       yield rows.map((r) => {
         const m = measuresOf(TRAFFIC_MEASURES, r);
         return line([r.b, m.visitors, m.pageviews, m.bounces, m.sessions, seconds(m.durationMs)]);
@@ -158,6 +178,7 @@ export function exportPlausible(events: EventReader, scope: ExportScope): AsyncG
     ...tables(scope.domain).map((t) => ({ name: exportFileName(t.table, days), bytes: table(t) })),
     { name: exportFileName('custom_events', days), bytes: customEvents() },
     { name: `${SVC_DIMENSIONS_TABLE}_${days.from.replaceAll('-', '')}_${days.to.replaceAll('-', '')}.csv`, bytes: svcDimensions() },
+    { name: EXPORT_README, bytes: (async function* () { yield readmeText(scope.domain, held, watermark); })() },
   ];
   return zipStream(sources);
 }

@@ -4,17 +4,35 @@
 // process without the worker role run by the next start on the same data.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { MAX_IMPORT_BYTES } from '../../src/imports/service.js';
+import { EXPORT_README } from '../../src/imports/export.js';
+import { openZipEntry, readZipDirectory } from '../../src/imports/zip.js';
 import { createApiKey, createSite, startTestServer, type TestServer } from '../helpers/server.js';
 import { signedInUser } from '../helpers/app-client.js';
 import { plausibleExport, zipOf } from '../helpers/plausible-export.js';
 import { finishedImport, uploadImport } from '../helpers/import-jobs.js';
 
 const DAYS = ['2025-06-01', '2025-06-02', '2025-06-03'];
+
+/** The README.txt of an exported ZIP. */
+async function readmeOf(zip: Uint8Array): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-export-readme-'));
+  try {
+    const path = join(dir, 'export.zip');
+    writeFileSync(path, zip);
+    const entry = (await readZipDirectory(path)).find((e) => e.name === EXPORT_README);
+    assert.ok(entry, 'the export holds a README.txt');
+    const chunks: Buffer[] = [];
+    for await (const chunk of await openZipEntry(path, entry)) chunks.push(Buffer.from(chunk));
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 test('import jobs through the admin API: queued, run, listed, refused with a reason, deleted', async () => {
   const server = await startTestServer();
@@ -71,9 +89,17 @@ test('import jobs through the admin API: queued, run, listed, refused with a rea
     assert.equal(exported.status, 200);
     assert.equal(exported.headers.get('content-type'), 'application/zip');
     assert.match(exported.headers.get('content-disposition') ?? '', /^attachment; filename="svc-export-.*-2025-06-01-2025-06-03\.zip"$/);
+    const exportedZip = new Uint8Array(await exported.arrayBuffer());
+    assert.match(await readmeOf(exportedZip), /^svc export of .*\nFirst day held: 2025-06-01\nLast day held: 2025-06-03\nIt holds the site's rolled-up days and its imported days; no day of collected traffic is rolled up yet\./);
+    const narrower = await fetch(`${server.url}/admin/v1/sites/${site.siteId}/export?from=2025-05-01&to=2025-06-02`, { headers: { authorization: `Bearer ${server.adminToken}` } });
+    assert.match(await readmeOf(new Uint8Array(await narrower.arrayBuffer())), /\nFirst day held: 2025-06-01\nLast day held: 2025-06-02\n/, 'the days held, not the days asked');
+    const none = await fetch(`${server.url}/admin/v1/sites/${site.siteId}/export?from=2025-07-01&to=2025-07-02`, { headers: { authorization: `Bearer ${server.adminToken}` } });
+    assert.match(await readmeOf(new Uint8Array(await none.arrayBuffer())), /\nIt holds no day\.\n/);
     const copy = await createSite(server);
-    const back = await uploadImport(server, copy.siteId, new Uint8Array(await exported.arrayBuffer()), 'source=plausible&name=svc-export.zip');
-    assert.equal((await finishedImport(server, copy.siteId, back.body.importId)).status, 'done');
+    const back = await uploadImport(server, copy.siteId, exportedZip, 'source=plausible&name=svc-export.zip');
+    const backJob = await finishedImport(server, copy.siteId, back.body.importId);
+    assert.equal(backJob.status, 'done');
+    assert.deepEqual(backJob.files.find((f: { name: string }) => f.name === EXPORT_README), { name: EXPORT_README, table: null, rows: 0, skippedRows: 0 }, 'the README is read past');
     const copyKey = await createApiKey(server, copy.orgId);
     const copied = await fetch(`${server.url}/v1/sites/${copy.siteId}/stats?from=2025-06-01&to=2025-06-03`, { headers: { authorization: `Bearer ${copyKey}` } });
     assert.deepEqual(((await copied.json()) as any).stats, stats.body.stats);

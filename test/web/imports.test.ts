@@ -43,6 +43,7 @@ describe('the Imports section of site settings', () => {
     // The export of all data, in Plausible's format.
     const link = page.getByRole('link', { name: 'Export all data' });
     assert.equal(await link.getAttribute('href'), `/app/v1/manage/sites/${encodeURIComponent(site.siteId)}/export`);
+    assert.ok(await page.getByText(/holds the rolled-up days and the imported days: today is not rolled up yet/).isVisible(), 'the days the export holds are said next to it');
     const exported = await page.evaluate(async (href) => {
       const res = await fetch(href!);
       return { status: res.status, type: res.headers.get('content-type'), bytes: (await res.arrayBuffer()).byteLength };

@@ -120,6 +120,7 @@ export function Imports({ siteId }: { siteId: string }) {
       <ErrorText message={remove.error} />
       <h3>Export</h3>
       <p class="muted">All of the site's daily figures, in Plausible's CSV format (a ZIP), which svc, Plausible and others import.</p>
+      <p class="muted">It holds the rolled-up days and the imported days: today is not rolled up yet, so it is left out. The archive's README.txt names its first and last day.</p>
       <a class="button-link" href={`/app/v1${path}/export`} download>
         Export all data
       </a>
