@@ -24,9 +24,10 @@ import { site } from './commands/site.js';
 import { snippet } from './commands/snippet.js';
 import { user } from './commands/user.js';
 import { watch } from './commands/watch.js';
+import { stats } from './commands/stats.js';
 import type { Noun } from './types.js';
 
-export const NOUNS: Noun[] = [org, site, key, relayKey, goal, funnel, alert, user, member, importNoun, maintenance, snippet, watch, demo];
+export const NOUNS: Noun[] = [org, site, key, relayKey, goal, funnel, alert, user, member, importNoun, maintenance, snippet, watch, stats, demo];
 
 export function findNoun(name: string): Noun | undefined {
   return NOUNS.find((n) => n.name === name);

@@ -1,7 +1,8 @@
 // What a digest says: the six KPIs of its period with their change against the previous period, the
 // top 5 pages, referrers and countries, read by the read API's own code (parse, plan, compute), so a
 // digest's figures are the dashboard's; and the mail and webhook bodies that carry them.
-import { changeInPoints, type Metric, METRIC_REGISTRY, METRICS } from '../core/metric-registry.js';
+import { type Metric, METRIC_REGISTRY, METRICS } from '../core/metric-registry.js';
+import { count, formatChange, formatValue } from '../core/figure-text.js';
 import { countryName } from '../core/place-names.js';
 import { NO_REFERRER_LABEL, NONE_KEY, type Dimension } from '../core/vocabulary.js';
 import type { BreakdownRow, Kpi } from '../core/answers.js';
@@ -47,34 +48,6 @@ export async function readDigest(deps: { events: EventStore; meta: MetaStore }, 
     top,
     dashboardUrl: `${baseUrl}/sites/${encodeURIComponent(site.id)}?${view}`,
   };
-}
-
-const count = (n: number) => Math.round(n).toLocaleString('en-GB');
-
-function formatValue(metric: Metric, value: number | null): string {
-  if (value === null) return '—';
-  switch (METRIC_REGISTRY[metric].format) {
-    case 'ratio':
-      return `${(value * 100).toFixed(1)} %`;
-    case 'duration': {
-      const seconds = Math.round(value);
-      return seconds >= 60 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s` : `${seconds} s`;
-    }
-    default:
-      return count(value);
-  }
-}
-
-/**
- * The change against the previous period, as the dashboard's tile writes it: a ratio's in
- * percentage points, any other's in percent; `—` when the previous period has no figure or 0.
- */
-function formatChange(metric: Metric, kpi: Kpi): string {
-  if (kpi.prev === null || kpi.prev === 0 || kpi.value === null || kpi.deltaPct === null) return '—';
-  const points = changeInPoints(metric, kpi.value, kpi.prev);
-  const change = points ?? kpi.deltaPct;
-  const sign = change > 0 ? '+' : change < 0 ? '−' : '±';
-  return `${sign}${Math.abs(change).toFixed(1)} ${points === undefined ? '%' : 'pp'}`;
 }
 
 /** A top row's key as people read it: a country's name, `Direct / None` for visits without a referrer. */

@@ -8,7 +8,7 @@ import { createServer as createHttpServer, type ServerResponse } from 'node:http
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BROWSER_UA, startTestServer, type TestServer } from '../helpers/server.js';
+import { BROWSER_UA, importEvents, startTestServer, type TestServer } from '../helpers/server.js';
 import { totpCode } from '../../src/accounts/totp.js';
 
 const ENTRY = resolve('src/cli/svc.ts');
@@ -254,6 +254,27 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     const missing = await svc(['snippet', 'no-such-site']);
     assert.equal(missing.code, 1);
     assert.equal(missing.stderr, 'svc: NOT_FOUND: site not found\n');
+  });
+
+  test("stats: the KPIs with their change and the top pages, as the read API answers them, under filters too", async () => {
+    const now = Date.now();
+    const line = (ip: string, u: string, country: string, minutes: number) => ({ ts: now - minutes * 60_000, ua: BROWSER_UA, ip, u, country });
+    const imported = await importEvents(server, siteId, [line('203.0.113.1', '/pricing', 'DE', 30), line('203.0.113.1', '/', 'DE', 29), line('203.0.113.2', '/', 'FR', 20)]);
+    assert.equal(imported.body.accepted, 3);
+    const run = ok(await svc(['stats', siteId, '--period', '7d']));
+    const read = await server.admin('GET', `/sites/${siteId}/stats?period=7d`);
+    assert.equal(read.status, 200);
+    assert.equal(field(run.stdout, 'Visitors').split(/\s{2,}/)[0], String(read.body.stats.visitors.value));
+    assert.equal(read.body.stats.visitors.value, 2);
+    assert.equal(field(run.stdout, 'Pageviews').split(/\s{2,}/)[0], '3');
+    assert.match(run.stdout, /^Page +Visitors +Views\n\/ +2 +2\n\/pricing +1 +1\n/m);
+    // Filters as the read API takes them, operators included; the JSON carries both answers.
+    const filtered = JSON.parse(ok(await svc(['stats', siteId, '--period', '7d', '--filter', 'country!:FR', '--json'])).stdout);
+    assert.equal(filtered.stats.stats.visitors.value, 1);
+    assert.deepEqual(filtered.pages.rows.map((r: { key: string }) => r.key), ['/', '/pricing']);
+    const refused = await svc(['stats', siteId, '--period', 'decade']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^svc: INVALID_PARAMS: /);
   });
 
   test('watch prints the kept outcomes, then each new one as it comes', async () => {

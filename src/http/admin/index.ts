@@ -14,6 +14,7 @@ import { operatorRoutes } from './operator-routes.js';
 import { orgRoutes } from './org-routes.js';
 import { siteRoutes } from './site-routes.js';
 import { userRoutes } from './users.js';
+import { statsRoutes } from '../v1/index.js';
 
 /** The admin routes scoped to one organisation, site, key or alert rule, authorised by `access`. */
 export async function orgScopedRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
@@ -34,6 +35,13 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   await operatorRoutes(app, ctx);
   await userRoutes(app, ctx);
   await orgScopedRoutes(app, ctx, operatorAccess);
+  // The read API's figures of any site, for `svc stats` (the operator reads every organisation).
+  await statsRoutes(app, ctx, {
+    prefix: '',
+    authenticate: async () => ({ id: 'operator', orgIds: (await ctx.meta.listOrgs()).map((org) => org.id) }),
+    operations: ['stats', 'timeseries', 'breakdown'],
+    catchAll: [],
+  });
   // Every request without the token gets 401, unknown paths included: an unauthenticated caller
   // cannot tell existing admin routes from missing ones.
   app.setNotFoundHandler({ preHandler: requireAdmin(ctx) }, answerUnknownRoute);
