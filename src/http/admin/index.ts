@@ -9,7 +9,7 @@ import { acceptEmptyJsonBody } from './json-body.js';
 import { answerUnknownRoute } from '../errors.js';
 import { memberRoutes } from './members.js';
 import { sharedLinkRoutes } from './shared-links.js';
-import { digestAdminRoutes } from './digests.js';
+import { digestAdminRoutes, digestOperatorRoutes } from './digests.js';
 import { operatorRoutes } from './operator-routes.js';
 import { orgRoutes } from './org-routes.js';
 import { siteRoutes } from './site-routes.js';
@@ -33,6 +33,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   acceptEmptyJsonBody(app);
   await operatorRoutes(app, ctx);
   await userRoutes(app, ctx);
+  await digestOperatorRoutes(app, ctx);
   await orgScopedRoutes(app, ctx, operatorAccess);
   // Every request without the token gets 401, unknown paths included: an unauthenticated caller
   // cannot tell existing admin routes from missing ones.
