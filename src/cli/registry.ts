@@ -12,6 +12,7 @@
 // one-line error messages are handled by main.ts for every command; a command never parses argv.
 import { alert } from './commands/alert.js';
 import { demo } from './commands/demo.js';
+import { digest } from './commands/digest.js';
 import { funnel } from './commands/funnel.js';
 import { goal } from './commands/goal.js';
 import { importNoun } from './commands/import.js';
@@ -27,7 +28,7 @@ import { watch } from './commands/watch.js';
 import { stats } from './commands/stats.js';
 import type { Noun } from './types.js';
 
-export const NOUNS: Noun[] = [org, site, key, relayKey, goal, funnel, alert, user, member, importNoun, maintenance, snippet, watch, stats, demo];
+export const NOUNS: Noun[] = [org, site, key, relayKey, goal, funnel, alert, digest, user, member, importNoun, maintenance, snippet, watch, stats, demo];
 
 export function findNoun(name: string): Noun | undefined {
   return NOUNS.find((n) => n.name === name);

@@ -214,6 +214,14 @@ export const ERRORS = {
     status: 503,
     messages: { deadline: 'the query ran longer than {seconds} s and was cancelled: choose a shorter period or fewer filters' },
   },
+  // A report asked for now (svc digest send, the account page's test report) that no mail carried.
+  REPORT_NOT_SENT: {
+    status: 503,
+    messages: {
+      mailOff: 'reports are not mailed here: the operator sets SVC_SMTP_URL and SVC_PUBLIC_URL to send them',
+      smtp: 'the SMTP server did not take the report: {cause}',
+    },
+  },
   // An import whose events are stored, but whose rollups failed after: the rollup task finishes them.
   IMPORT_ROLLUPS_PENDING: {
     status: 500,

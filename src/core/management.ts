@@ -210,6 +210,17 @@ export interface ManagedSharedLink {
 }
 
 /** A webhook that receives a site's reports, as its admins list it: never its secret. */
+/** A report mailed now on request (POST /admin/v1/sites/:siteId/digests/send, POST /app/v1/account/digests/:siteId/send). */
+export interface SentReport {
+  siteId: string;
+  period: 'weekly' | 'monthly';
+  /** The days it covers: the last complete week (Monday to Sunday) or month in the site's zone. */
+  from: string;
+  to: string;
+  email: string;
+  sentAt: number;
+}
+
 export interface ManagedReportWebhook {
   id: number;
   url: string;

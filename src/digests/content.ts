@@ -60,8 +60,11 @@ export const digestSubject = (digest: Digest) => `${digest.site.name}: ${digest.
 
 const periodText = (digest: Digest) => `${digest.period.from} to ${digest.period.to}`;
 
-/** The plain-text part. */
-export function digestText(digest: Digest, unsubscribeUrl: string): string {
+/** Why a report sent on request (with no unsubscribe link) came: it is no subscription to stop. */
+const ON_REQUEST = 'This report was sent once, on request: no report follows unless you choose them in your account.';
+
+/** The plain-text part; without `unsubscribeUrl`, the report was sent once on request. */
+export function digestText(digest: Digest, unsubscribeUrl?: string): string {
   const lines = [`${digestSubject(digest)} for ${digest.site.domain}, ${periodText(digest)}`, ''];
   for (const metric of METRICS) {
     const kpi = digest.kpis[metric];
@@ -73,12 +76,12 @@ export function digestText(digest: Digest, unsubscribeUrl: string): string {
     if (rows.length === 0) lines.push('  none');
     for (const row of rows) lines.push(`  ${rowLabel(dimension, row.key)}: ${count(row.visitors)} visitors`);
   }
-  lines.push('', `The dashboard of this period: ${digest.dashboardUrl}`, '', `Stop these reports: ${unsubscribeUrl}`);
+  lines.push('', `The dashboard of this period: ${digest.dashboardUrl}`, '', unsubscribeUrl === undefined ? ON_REQUEST : `Stop these reports: ${unsubscribeUrl}`);
   return lines.join('\n') + '\n';
 }
 
 /** The HTML part: tables and text only, no image, readable with images off or styles stripped. */
-export function digestHtml(digest: Digest, unsubscribeUrl: string): string {
+export function digestHtml(digest: Digest, unsubscribeUrl?: string): string {
   const cell = 'style="padding:4px 12px 4px 0;text-align:left"';
   const kpiRows = METRICS.map((metric) => {
     const kpi = digest.kpis[metric];
@@ -101,7 +104,7 @@ export function digestHtml(digest: Digest, unsubscribeUrl: string): string {
     `<table><thead><tr><th scope="col" ${cell}>Figure</th><th scope="col" ${cell}>Value</th><th scope="col" ${cell}>Change against the previous period</th></tr></thead><tbody>${kpiRows}</tbody></table>`,
     tops,
     `<p><a href="${escapeHtml(digest.dashboardUrl)}">Open the dashboard of this period</a></p>`,
-    `<p style="color:#555">You receive this because you chose it for this site. <a href="${escapeHtml(unsubscribeUrl)}">Stop these reports</a>.</p>`,
+    `<p style="color:#555">${unsubscribeUrl === undefined ? escapeHtml(ON_REQUEST) : `You receive this because you chose it for this site. <a href="${escapeHtml(unsubscribeUrl)}">Stop these reports</a>.`}</p>`,
     '</body></html>',
   ].join('');
 }

@@ -20,7 +20,7 @@ import type { MetaStore } from '../storage/meta/types.js';
 import { deliveryHeaders } from '../alerts/signing.js';
 import { isRetryable, sendWebhook, type SenderOptions } from '../alerts/sender.js';
 import { digestHtml, digestPayload, digestSubject, digestText, isSlackWebhook, readDigest, slackMessage, type Digest } from './content.js';
-import { duePeriod } from './schedule.js';
+import { duePeriod, lastCompletePeriod, type DigestPeriod } from './schedule.js';
 
 /** Waits after each failed attempt; after the last, the send is given up (its error stays shown). */
 export const DIGEST_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 25 * 60_000, 2 * 3_600_000, 6 * 3_600_000] as const;
@@ -174,6 +174,25 @@ export class DigestService {
     await this.options.store.markFailed(send, this.holder, now, message, delay === undefined ? undefined : now + delay);
     this.options.warn(`digest ${send.kind} ${send.periodFrom} of site ${send.sitePublicId} to ${send.webhookId > 0 ? `webhook ${send.webhookId}` : `user ${send.userId}`} failed: ${message}`);
     return false;
+  }
+
+  /**
+   * Mails the report of the site's last complete week or month to `email` now (svc digest send, the
+   * account page's test report). It is no scheduled send: no row of the plan, no subscription, no
+   * unsubscribe link, so the scheduled reports still go out once each.
+   */
+  async sendNow(site: Site, kind: DigestKind, email: string): Promise<{ period: DigestPeriod; sentAt: number }> {
+    const { mail, publicBase } = this.options;
+    if (!mail || publicBase === undefined) throw apiError('REPORT_NOT_SENT', 'mailOff');
+    const now = this.options.clock.now();
+    const period = lastCompletePeriod(kind, now, site.timezone);
+    const digest = await readDigest({ events: this.options.events, meta: this.options.meta }, site, kind, period, now, publicBase);
+    try {
+      await mail({ to: [email], subject: digestSubject(digest), text: digestText(digest), html: digestHtml(digest) });
+    } catch (err) {
+      throw apiError('REPORT_NOT_SENT', 'smtp', { cause: err instanceof Error ? err.message : String(err) });
+    }
+    return { period, sentAt: this.options.clock.now() };
   }
 
   // --- a site's webhooks ---------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // /account: the signed-in user's own password, email and account (every change asks for the current
 // password, and a changed password or email ends the user's other sessions), and its email reports:
-// per site, `Weekly report` and `Monthly report`.
+// per site, `Weekly report` and `Monthly report`, and `Send a test report`: last week's report mailed
+// to the user now (no subscription needed, none changed).
 import { useState } from 'preact/hooks';
 import { api, setCsrfToken } from '../lib/api.js';
 import { useAction, useLoad } from '../lib/hooks.js';
@@ -10,7 +11,8 @@ import { ConfirmButton } from '../components/confirm.js';
 import { ErrorText, LoadState, Notice } from '../components/feedback.js';
 import { CheckboxField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
-import type { ReportChoice, SessionView } from '../../src/core/management.js';
+import type { ReportChoice, SentReport, SessionView } from '../../src/core/management.js';
+import { formatInstant } from '../lib/dates.js';
 
 /** A change answered with the new session (password, email): its CSRF token serves the changes that follow. */
 async function changeAccount(path: string, body: unknown): Promise<SessionView> {
@@ -107,7 +109,32 @@ function SiteReports({ row }: { row: ReportChoice }) {
       <CheckboxField label="Weekly report" hint="Mondays at 08:00, for the previous week." checked={choice.weekly} onChecked={(weekly) => change({ ...choice, weekly })} />
       <CheckboxField label="Monthly report" hint="The 1st at 08:00, for the previous month." checked={choice.monthly} onChecked={(monthly) => change({ ...choice, monthly })} />
       <ErrorText message={save.error} />
+      <TestReport row={row} />
     </fieldset>
+  );
+}
+
+/** `Send a test report`: the site's report of last week, mailed to the user now; says when it went, or the error. */
+function TestReport({ row }: { row: ReportChoice }) {
+  const [sent, setSent] = useState<SentReport | undefined>(undefined);
+  const send = useAction();
+  const run = () =>
+    send.run(async () => {
+      setSent(undefined);
+      setSent(await api<SentReport>('POST', `/account/digests/${encodeURIComponent(row.siteId)}/send`, {}));
+    });
+  return (
+    <div class="test-report">
+      <button type="button" aria-label={`Send a test report of ${row.name}`} onClick={run} disabled={send.busy}>
+        Send a test report
+      </button>
+      {sent && (
+        <Notice>
+          The report of {sent.from} to {sent.to} was sent to {sent.email} at {formatInstant(sent.sentAt)}.
+        </Notice>
+      )}
+      <ErrorText message={send.error} />
+    </div>
   );
 }
 

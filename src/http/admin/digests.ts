@@ -1,13 +1,15 @@
 // A site's reports (docs/accounts.md#email-reports), for its admins and owners and the operator: the
 // state of its reports (mail configured, the last sent, the last error) and the webhooks that receive
-// them (never answered with their secrets).
+// them (never answered with their secrets); for the operator alone, a report mailed now to any address.
 import type { FastifyInstance } from 'fastify';
-import type { OrgAccess } from '../auth/authorization.js';
+import { operatorAccess, type OrgAccess } from '../auth/authorization.js';
+import { checkEmail } from '../../accounts/service.js';
 import { apiError } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
-import type { ManagedReportWebhook } from '../../core/management.js';
-import type { DigestWebhook } from '../../storage/meta/digest-types.js';
-import { idParam, objectBody, requiredString } from '../validate.js';
+import type { ManagedReportWebhook, SentReport } from '../../core/management.js';
+import type { Site } from '../../entities/sites.js';
+import { DIGEST_KINDS, type DigestWebhook } from '../../storage/meta/digest-types.js';
+import { idParam, objectBody, oneOf, requiredString, type Body } from '../validate.js';
 import { siteFor } from './org-routes.js';
 
 const webhookView = (hook: DigestWebhook): ManagedReportWebhook => ({ id: hook.id, url: hook.url, weekly: hook.weekly, monthly: hook.monthly, createdAt: hook.createdAt });
@@ -38,5 +40,25 @@ export async function digestAdminRoutes(app: FastifyInstance, ctx: AppContext, a
     const site = await siteFor(ctx, access, request, request.params.siteId);
     await ctx.digests.deleteWebhook(site, idParam(request.params.webhookId));
     reply.code(204).send();
+  });
+}
+
+/** Mails the report of `body.period` (weekly unless given) to `email` now, and answers what was sent. */
+export async function sendReportNow(ctx: AppContext, site: Site, body: Body, email: string): Promise<SentReport> {
+  if (site.status !== 'active') throw apiError('NOT_FOUND', 'site');
+  const kind = body.period === undefined ? 'weekly' : oneOf(body, 'period', DIGEST_KINDS);
+  const sent = await ctx.digests.sendNow(site, kind, email);
+  return { siteId: site.id, period: kind, from: sent.period.from, to: sent.period.to, email, sentAt: sent.sentAt };
+}
+
+/**
+ * POST /admin/v1/sites/:siteId/digests/send: the operator's alone (never mounted for dashboard
+ * users), since it mails any address; it changes no subscription and is no scheduled send.
+ */
+export async function digestOperatorRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.post<{ Params: { siteId: string } }>('/sites/:siteId/digests/send', async (request) => {
+    const site = await siteFor(ctx, operatorAccess, request, request.params.siteId);
+    const body = objectBody(request.body, ['email', 'period']);
+    return sendReportNow(ctx, site, body, checkEmail(body.email));
   });
 }

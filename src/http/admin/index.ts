@@ -9,7 +9,7 @@ import { acceptEmptyJsonBody } from './json-body.js';
 import { answerUnknownRoute } from '../errors.js';
 import { memberRoutes } from './members.js';
 import { sharedLinkRoutes } from './shared-links.js';
-import { digestAdminRoutes } from './digests.js';
+import { digestAdminRoutes, digestOperatorRoutes } from './digests.js';
 import { operatorRoutes } from './operator-routes.js';
 import { orgRoutes } from './org-routes.js';
 import { siteRoutes } from './site-routes.js';
@@ -34,6 +34,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   acceptEmptyJsonBody(app);
   await operatorRoutes(app, ctx);
   await userRoutes(app, ctx);
+  await digestOperatorRoutes(app, ctx);
   await orgScopedRoutes(app, ctx, operatorAccess);
   // The read API's figures of any site, for `svc stats` (the operator reads every organisation).
   await statsRoutes(app, ctx, {

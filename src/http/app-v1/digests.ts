@@ -1,11 +1,21 @@
 // A member's email reports (`/app/v1/account/digests`): per site of its organisations, weekly and
 // monthly. A member's choice for a site it no longer belongs to sends nothing (the worker checks).
+// A member also has a site's report mailed to itself now (the account page's test report).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiError } from '../../core/errors.js';
 import type { ReportChoice } from '../../core/management.js';
+import type { Site } from '../../entities/sites.js';
 import { requireSession } from '../auth/session-cookie.js';
+import { sendReportNow } from '../admin/digests.js';
 import { objectBody } from '../validate.js';
+
+/** An active site of one of the member's organisations; any other is not found. */
+async function memberSite(ctx: AppContext, userId: number, siteId: string): Promise<Site> {
+  const site = await ctx.meta.getSite(siteId);
+  if (!site || site.status !== 'active' || (await ctx.accounts.roleIn(site.orgId, userId)) === undefined) throw apiError('NOT_FOUND', 'site');
+  return site;
+}
 
 export async function digestRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get('/account/digests', async (request) => {
@@ -23,8 +33,7 @@ export async function digestRoutes(app: FastifyInstance, ctx: AppContext): Promi
 
   app.put<{ Params: { siteId: string } }>('/account/digests/:siteId', async (request) => {
     const { user } = await requireSession(request);
-    const site = await ctx.meta.getSite(request.params.siteId);
-    if (!site || site.status !== 'active' || (await ctx.accounts.roleIn(site.orgId, user.id)) === undefined) throw apiError('NOT_FOUND', 'site');
+    const site = await memberSite(ctx, user.id, request.params.siteId);
     const body = objectBody(request.body, ['weekly', 'monthly']);
     for (const name of ['weekly', 'monthly'] as const) {
       if (typeof body[name] !== 'boolean') throw apiError('INVALID_PARAMS', 'boolean', { name });
@@ -32,5 +41,11 @@ export async function digestRoutes(app: FastifyInstance, ctx: AppContext): Promi
     const choice = { weekly: body.weekly as boolean, monthly: body.monthly as boolean };
     await ctx.digests.setChoice(user.id, site, choice);
     return { siteId: site.id, ...choice };
+  });
+
+  app.post<{ Params: { siteId: string } }>('/account/digests/:siteId/send', async (request) => {
+    const { user } = await requireSession(request);
+    const site = await memberSite(ctx, user.id, request.params.siteId);
+    return sendReportNow(ctx, site, objectBody(request.body, ['period']), user.email);
   });
 }
