@@ -12,7 +12,8 @@ const EVENT_SCOPED: readonly Dimension[] = ['page', 'event'];
 /** docs/api.md, Metrics: which filters each metric takes. */
 function expectedTakes(metric: Metric, dimensions: readonly Dimension[]): boolean {
   if (dimensions.length === 0) return true;
-  if (metric === 'visitors' || metric === 'pageviews') return true;
+  // Conversions under filters are counted from raw events (docs/api.md, Conversions under filters).
+  if (metric === 'visitors' || metric === 'pageviews' || metric === 'conversions') return true;
   if (metric === 'bounceRate' || metric === 'avgDuration') return dimensions.every((d) => !EVENT_SCOPED.includes(d));
   return false;
 }
