@@ -257,6 +257,9 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
   });
 
   test("stats: the KPIs with their change and the top pages, as the read API answers them, under filters too", async () => {
+    // A site of its own: the tests beside it collect to theirs at the same time.
+    const org = await server.admin('POST', '/orgs', { name: 'Stats org' });
+    const siteId = (await server.admin('POST', `/orgs/${org.body.id}/sites`, { domain: uniqueDomain(), name: 'S', timezone: 'UTC' })).body.id as string;
     const now = Date.now();
     const line = (ip: string, u: string, country: string, minutes: number) => ({ ts: now - minutes * 60_000, ua: BROWSER_UA, ip, u, country });
     const imported = await importEvents(server, siteId, [line('203.0.113.1', '/pricing', 'DE', 30), line('203.0.113.1', '/', 'DE', 29), line('203.0.113.2', '/', 'FR', 20)]);
