@@ -138,7 +138,7 @@ export interface PlannedQuery extends Query {
 export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
   let q = asked;
   if (q.kind === 'timeseries') {
-    if (!metricTakesFilters(q.metric, q.filters)) {
+    if (!metricTakesFilters(q.metric, q.filters) || conversionsRefused(q)) {
       throw apiError('METRIC_NOT_FILTERABLE', 'metric', { metric: q.metric });
     }
     // Goals are counted per day (goal_daily and the raw goal reads): a metric summed over goals has no hourly value.
@@ -176,7 +176,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
   const previous = compared ? daySources(bounds, q.previous) : NO_DAYS;
   const span = compared ? daySources(bounds, { from: q.previous.from, to: q.period.to }) : period;
   const previousComplete = compared && previous.firstComputable === q.previous.from;
-  const goals = q.filters.length === 0 ? { span, compared: previousComplete } : filteredGoalDays(q, bounds, previousComplete);
+  const goals = q.filters.length === 0 ? { span, compared: previousComplete } : conversionsRefused(q) ? { span: null, compared: false } : filteredGoalDays(q, bounds, previousComplete);
   return Object.freeze({
     ...q,
     plan: Object.freeze({
@@ -196,6 +196,16 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
       imported: importedAnswer(q, inputs.importedDays ?? null, compared ? { from: q.previous.from, to: q.period.to } : q.period, bounds.retentionStart),
     }),
   });
+}
+
+/**
+ * Whether a read leaves conversions under its filters out, as SPEC defines its requests (stats:
+ * `null`; a conversions timeseries: 400). A request with `raw=clip` is ANALYSIS.md's (the
+ * dashboard's): conversions are counted under its filters from raw events; the goals read's filters
+ * are the dashboard's extension already.
+ */
+function conversionsRefused(q: Query): boolean {
+  return q.filters.length > 0 && !q.rawClip && q.kind !== 'goals' && (q.kind === 'stats' || METRIC_REGISTRY[q.metric].computation.kind === 'goals');
 }
 
 /**

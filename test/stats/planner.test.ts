@@ -46,8 +46,9 @@ test('refusals', () => {
     ['breakdown', { period: 'month', dimension: 'page', filter: 'country:FR' }, undefined],
     ['breakdown', { period: 'last_month', dimension: 'page', filter: 'country:FR' }, 'RAW_WINDOW_EXCEEDED'],
     ['timeseries', { metric: 'sessions', filter: 'country:FR' }, 'METRIC_NOT_FILTERABLE'],
-    ['timeseries', { metric: 'conversions', filter: 'page:/' }, undefined],
-    ['timeseries', { metric: 'conversions', period: '90d', filter: 'country:FR' }, 'RAW_WINDOW_EXCEEDED'],
+    ['timeseries', { metric: 'conversions', filter: 'page:/' }, 'METRIC_NOT_FILTERABLE'],
+    ['timeseries', { metric: 'conversions', filter: 'page:/', raw: 'clip' }, undefined],
+    ['timeseries', { metric: 'conversions', from: '2025-12-01', to: '2025-12-31', filter: 'country:FR', raw: 'clip' }, 'RAW_WINDOW_EXCEEDED'],
     ['goals', { period: '7d', filter: 'country:FR' }, 'INVALID_PARAMS'],
     ['timeseries', { metric: 'bounceRate', filter: 'event:signup' }, 'METRIC_NOT_FILTERABLE'],
     ['timeseries', { metric: 'avgDuration', filter: 'exit:/' }, undefined],
@@ -421,29 +422,32 @@ test('filters is not (!:) and contains (~:): the raw path, session rows where ev
 
 test("goals under filters: raw events alone, of whole periods inside the raw window; the goals read's filters an extension", () => {
   const raw = (days: DaySources | null) => days && { rollup: days.rollup, sessions: days.sessions, raw: days.raw, imported: days.imported };
-  // Without filters, the span itself; one filter: the traffic from rollups, the goals from raw events.
+  // SPEC's requests (no raw=clip) leave conversions under filters out: no goal days, a conversions timeseries refused.
+  assert.equal(plan('stats', { period: '7d', filter: 'country:FR' }).plan.goalSpan, null);
+  assert.equal(errorCode(() => plan('timeseries', { period: '7d', metric: 'conversions', filter: 'country:FR' })), 'METRIC_NOT_FILTERABLE');
+  // Without filters, the span itself; with raw=clip and one filter: the traffic from rollups, the goals from raw events.
   const unfiltered = plan('stats', { period: '7d' });
   assert.equal(unfiltered.plan.goalSpan, unfiltered.plan.span);
   assert.equal(unfiltered.plan.goalsCompared, true);
-  const one = plan('stats', { from: '2026-03-10', to: '2026-03-19', filter: 'country:FR' });
+  const one = plan('stats', { from: '2026-03-10', to: '2026-03-19', filter: 'country:FR', raw: 'clip' });
   assert.equal(one.plan.path, 'rollup');
   assert.deepEqual(raw(one.plan.goalSpan), { rollup: null, sessions: null, raw: { from: '2026-02-28', to: '2026-03-19' }, imported: null });
   assert.equal(one.plan.goalsCompared, true);
   // Two session filters: session rows answer the traffic, raw events the goals.
-  const two = plan('stats', { from: '2026-03-10', to: '2026-03-19', filter: ['country:FR', 'referrer:(none)'] });
+  const two = plan('stats', { from: '2026-03-10', to: '2026-03-19', filter: ['country:FR', 'referrer:(none)'], raw: 'clip' });
   assert.deepEqual(two.plan.span.sessions, { from: '2026-02-28', to: '2026-03-19' });
   assert.deepEqual(raw(two.plan.goalSpan), { rollup: null, sessions: null, raw: { from: '2026-02-28', to: '2026-03-19' }, imported: null });
   // The compared period outside the window: the period's goals alone, uncompared; the period outside it: none.
-  const month = plan('stats', { period: '30d', filter: 'country:FR' });
+  const month = plan('stats', { period: '30d', filter: 'country:FR', raw: 'clip' });
   assert.deepEqual(raw(month.plan.goalSpan)?.raw, month.period);
   assert.equal(month.plan.goalsCompared, false);
-  assert.equal(plan('stats', { period: '90d', filter: 'country:FR' }).plan.goalSpan, null);
+  assert.equal(plan('stats', { period: '90d', filter: 'country:FR', raw: 'clip' }).plan.goalSpan, null);
   // The goals read and a conversions timeseries under a filter are raw reads, clipped with raw=clip.
   const goals = planQuery(parseQuery('goals', { period: '90d', filter: 'country:FR', raw: 'clip' }, SITE, NOW, [], { filteredGoals: true }), { watermark: '2026-03-19', retentionMonths: null, rawDays: 30 });
   assert.equal(goals.plan.path, 'raw');
   assert.equal(goals.plan.clippedFrom, '2025-12-21');
   assert.equal(goals.plan.imported === 'included', false);
-  assert.equal(plan('timeseries', { period: '7d', metric: 'conversions', filter: 'country:FR' }).plan.span.sessions, null, 'session rows hold no goals');
+  assert.equal(plan('timeseries', { period: '7d', metric: 'conversions', filter: 'country:FR', raw: 'clip' }).plan.span.sessions, null, 'session rows hold no goals');
   assert.equal(errorCode(() => parseQuery('goals', { period: '7d', raw: 'clip' }, SITE, NOW)), 'INVALID_PARAMS');
   assert.equal(parseQuery('goals', { period: '7d', raw: 'clip' }, SITE, NOW, [], { filteredGoals: true }).rawClip, true);
 });

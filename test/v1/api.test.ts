@@ -281,7 +281,7 @@ describe('/v1 read API', () => {
       ['/breakdown?dimension=page&period=90d&filter=country:FR', 400, 'RAW_WINDOW_EXCEEDED'],
       ['/timeseries?metric=sessions&filter=country:FR', 400, 'METRIC_NOT_FILTERABLE'],
       ['/timeseries?metric=bounceRate&filter=page:/', 400, 'METRIC_NOT_FILTERABLE'],
-      ['/timeseries?metric=sessions&filter=country:FR', 400, 'METRIC_NOT_FILTERABLE'],
+      ['/timeseries?metric=conversions&filter=country:FR', 400, 'METRIC_NOT_FILTERABLE'],
       ['/timeseries?metric=conversions&period=today', 400, 'HOURLY_CONVERSIONS_UNSUPPORTED'],
       ['/funnels/999', 404, 'NOT_FOUND'],
       ['/funnels/abc', 404, 'NOT_FOUND'],
@@ -308,7 +308,8 @@ describe('/v1 read API', () => {
       assert.equal(clipped.headers.get('svc-raw-window'), 'clipped; from=2025-12-21', rest);
       assert.deepEqual([clipped.body.period.from, clipped.body.period.to], [window.from, window.to], rest);
       assert.equal(clipped.body.period.grain, 'day', rest);
-      const plain = await get(sitePath(days));
+      // raw=clip on the days inside the window too: it changes nothing there (and counts conversions under filters).
+      const plain = await get(sitePath(`${days}&raw=clip`));
       assert.equal(plain.headers.get('svc-raw-window'), null);
       if (rest.startsWith('/stats')) {
         for (const [metric, kpi] of Object.entries(clipped.body.stats as Record<string, { value: unknown; prev: unknown; deltaPct: unknown }>)) {
@@ -330,8 +331,11 @@ describe('/v1 read API', () => {
     const filtered = await get(sitePath(`/stats?period=yesterday&filter=page:/pricing`));
     assert.deepEqual(filtered.body.stats.sessions, { value: null, prev: null, deltaPct: 0 });
     assert.deepEqual(filtered.body.stats.bounceRate, { value: null, prev: null, deltaPct: 0 });
-    // Conversions take every filter: the goal events on /pricing (two views and the signup sent from it).
-    assert.deepEqual(filtered.body.stats.conversions, { value: 3, prev: 1, deltaPct: 200 });
+    // Conversions are null under filters (SPEC); with raw=clip (ANALYSIS.md) they take every filter:
+    // the goal events on /pricing (two views and the signup sent from it).
+    assert.deepEqual(filtered.body.stats.conversions, { value: null, prev: null, deltaPct: 0 });
+    const analysed = await get(sitePath(`/stats?period=yesterday&filter=page:/pricing&raw=clip`));
+    assert.deepEqual(analysed.body.stats.conversions, { value: 3, prev: 1, deltaPct: 200 });
     assert.equal(filtered.body.stats.pageviews.value, 2);
   });
 

@@ -1,4 +1,4 @@
-// Conversions under filters (docs/api.md, "Conversions under filters"): `/v1/stats`'s Conversions
+// Conversions under filters (docs/api.md, "Conversions under filters"): with `raw=clip`, `/v1/stats`'s Conversions
 // and `/app/v1`'s goals read with `filter` are checked against a plain model of a small fixture
 // (every visitor's events written out, the filters and goals applied by hand), over rolled-up and
 // raw days; `/v1/goals` still refuses filters, the raw window applies to the goals read and
@@ -114,8 +114,10 @@ describe('conversions under filters', () => {
   test('the stats Conversions KPI and the goals read count what the model counts, period and compared period', async () => {
     let counted = 0;
     for (const filters of cases) {
-      const stats = await v1(`/stats?${query(filters, 'period=7d')}`);
+      // With raw=clip (ANALYSIS.md's request, the dashboard's); without it, SPEC's: null under filters.
+      const stats = await v1(`/stats?${query(filters, 'period=7d&raw=clip')}`);
       assert.equal(stats.status, 200, JSON.stringify(stats.body));
+      if (filters.length > 0) assert.deepEqual((await v1(`/stats?${query(filters, 'period=7d')}`)).body.stats.conversions, { value: null, prev: null, deltaPct: 0 });
       const { from, to } = stats.body.period;
       const now = model(all, from, to, filters);
       const days = 1 + (Date.parse(to) - Date.parse(from)) / 86_400_000;
@@ -161,20 +163,22 @@ describe('conversions under filters', () => {
       m.goals.map((g) => g.conversions),
     );
     // One filter over 90 days: the traffic from rollups, the conversions not counted (no raw events of the first days).
-    const long = await v1('/stats?period=90d&filter=country:FR');
+    const long = await v1('/stats?period=90d&filter=country:FR&raw=clip');
     assert.equal(long.status, 200);
     assert.ok(long.body.stats.visitors.value > 0);
     assert.deepEqual(long.body.stats.conversions, { value: null, prev: null, deltaPct: 0 });
     // 30 days inside the window, compared with 30 days outside it: counted, with no change.
-    const month = await v1('/stats?period=30d&filter=country:FR');
+    const month = await v1('/stats?period=30d&filter=country:FR&raw=clip');
     const { from, to } = month.body.period;
     const counted = model(all, from, to, ['country:FR']).goals.reduce((a, g) => a + g.conversions, 0);
     assert.deepEqual(month.body.stats.conversions, { value: counted, prev: null, deltaPct: null });
   });
 
   test('a timeseries of conversions under a filter counts each day as the model does', async () => {
-    const series = await v1('/timeseries?period=7d&metric=conversions&filter=country:FR');
+    const series = await v1('/timeseries?period=7d&metric=conversions&filter=country:FR&raw=clip');
     assert.equal(series.status, 200, JSON.stringify(series.body));
+    // SPEC's request (no raw=clip): conversions do not take filters.
+    assert.equal((await v1('/timeseries?period=7d&metric=conversions&filter=country:FR')).body.error.code, 'METRIC_NOT_FILTERABLE');
     for (const point of series.body.points) {
       const day = new Date(point.t).toISOString().slice(0, 10);
       const expected = model(all, day, day, ['country:FR']).goals.reduce((a, g) => a + g.conversions, 0);
