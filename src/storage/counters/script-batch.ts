@@ -61,9 +61,9 @@ const SCRIPT_NAME = 'svcCounters';
  * - admit (window, key in the window, then a touch's fields; the hit's instant is the touch's): the
  *   hit, and the touch when it counted; over the limit it answers [limited].
  * - record (the sequence counter's key, the site's list's key, n, skipped, u, then u User-Agents as
- *   JSON texts, then n entries, oldest first, each its instant, its outcome and its path as JSON
- *   texts and the number of its User-Agent): numbers `skipped` records that are not kept, then the
- *   n entries, pushes these as `<seq> {"ts":…,"outcome":…,"path":…,"ua":…}` (JSON.stringify's text
+ *   JSON texts, then n entries, oldest first, each its instant, its outcome, its path and its name
+ *   as JSON texts and the number of its User-Agent): numbers `skipped` records that are not kept, then the
+ *   n entries, pushes these as `<seq> {"ts":…,"outcome":…,"path":…,"name":…,"ua":…}` (JSON.stringify's text
  *   of the entry: the User-Agents of a turn's records repeat, and are sent once), keeps the list's
  *   last entries; answers 0.
  */
@@ -149,8 +149,8 @@ while a <= #calls do
     local entries = {}
     local e = a + 6 + agents
     for j = 1, count do
-      entries[j] = (seq + j) .. ' {"ts":' .. calls[e] .. ',"outcome":' .. calls[e + 1] .. ',"path":' .. calls[e + 2] .. ',"ua":' .. calls[a + 5 + calls[e + 3]] .. '}'
-      e = e + 4
+      entries[j] = (seq + j) .. ' {"ts":' .. calls[e] .. ',"outcome":' .. calls[e + 1] .. ',"path":' .. calls[e + 2] .. ',"name":' .. calls[e + 3] .. ',"ua":' .. calls[a + 5 + calls[e + 4]] .. '}'
+      e = e + 5
     end
     redis.call('LPUSH', calls[a + 2], unpack(entries))
     redis.call('LTRIM', calls[a + 2], 0, kept - 1)
@@ -275,7 +275,7 @@ export class ScriptBatch {
       fields.push(JSON.stringify(ua));
     }
     fields[agentsAt] = agents.size;
-    for (const { ts, outcome, path, ua } of entries) fields.push(String(ts), JSON.stringify(outcome), JSON.stringify(path), agents.get(ua)!);
+    for (const { ts, outcome, path, name, ua } of entries) fields.push(String(ts), JSON.stringify(outcome), JSON.stringify(path), JSON.stringify(name), agents.get(ua)!);
     return this.added();
   }
 
