@@ -127,7 +127,7 @@ describe('site settings in sections', () => {
   test('inputs of short values are short: not the width of the page', async () => {
     const { context, page } = await signedIn(DESKTOP, '/settings');
     const body = await box(page, '.settings-body');
-    for (const label of ['Raw events (days)', 'Retention (months)']) {
+    for (const label of ['Retention (months)']) {
       const input = (await page.getByLabel(label).boundingBox())!;
       assert.ok(input.width <= 160, `${label}: ${input.width} px`);
     }
@@ -142,7 +142,7 @@ describe('site settings in sections', () => {
   test('a section named by a link opens at once: the dashboard’s `Add a goal` lands on Goals', async () => {
     const { context, page } = await signedIn(DESKTOP, '/settings#goals');
     await page.getByLabel('Goal name').waitFor();
-    assert.equal(await page.getByLabel('Raw events (days)').count(), 0);
+    assert.equal(await page.getByLabel('Keep single events').count(), 0);
     await context.close();
   });
 });
