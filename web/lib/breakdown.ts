@@ -41,9 +41,10 @@ export function breakdownCsv(dimension: QueryDimension, rows: readonly Breakdown
   );
 }
 
-/** The custom property keys of the site's events over the view's period (its filters aside: every event's keys). */
+/** The custom property keys of the site's events over the view's period (its filters and their raw=clip aside: every event's keys). */
 export function readPropertyKeys(siteId: string, view: URLSearchParams): Promise<PropertyKeysAnswer> {
   const params = new URLSearchParams(view);
   params.delete('filter');
+  params.delete('raw');
   return readSite<PropertyKeysAnswer>(siteId, { path: '/properties', params });
 }

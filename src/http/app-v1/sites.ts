@@ -79,9 +79,7 @@ export async function siteListRoutes(app: FastifyInstance, ctx: AppContext, shar
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/properties', { config: { shareable: true } }, async (request): Promise<PropertyKeysAnswer> => {
     const site = request.headers[SHARE_ACCESS_HEADER] === undefined ? await memberSite(request, request.params.siteId) : await sharedSite(request, request.params.siteId);
     const source = readSource(ctx);
-    // The view's `raw=clip` (every dashboard read carries it) changes nothing here: the keys of every event.
-    const { raw: _clip, ...params } = request.query as RawParams;
-    return answers.properties(source, await planRead(source, { kind: 'goals', params, site, now: ctx.clock.now() }));
+    return answers.properties(source, await planRead(source, { kind: 'goals', params: request.query as RawParams, site, now: ctx.clock.now() }));
   });
 
   // Whether the site holds an event yet, its tracker tag and its recent collection outcomes (as
