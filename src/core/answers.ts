@@ -49,6 +49,10 @@ export interface BreakdownRow {
   visitors: number;
   views: number;
   pct: number;
+  /** With `include=bounceRate`: the key's bounce rate, as `stats` answers it with the key's filter added; null where that is. */
+  bounceRate?: number | null;
+  /** With `include=avgDuration`: the key's visit duration, as `stats` answers it with the key's filter added; null where that is. */
+  avgDuration?: number | null;
   /** With `include=scrollDepth` (page breakdowns): the mean deepest scroll, in whole percent; null when nobody reported one. */
   scrollDepth?: number | null;
 }

@@ -103,14 +103,12 @@ function list(params: RawParams, name: string): string[] {
   return Array.isArray(v) ? v : [v];
 }
 
-/**
- * The additions a breakdown's rows are asked for: each one known, for its dimension, and without
- * filters (they are read per key from their own rollup, which no filter narrows).
- */
+/** The additions a breakdown's rows are asked for: each one known, for its dimension and filters (BREAKDOWN_INCLUDES). */
 function breakdownIncludes(texts: readonly string[], dimension: QueryDimension, filters: readonly Filter[]): BreakdownInclude[] {
   const names = [...new Set(texts.flatMap((t) => t.split(',')))];
   for (const name of names) {
-    if (!isBreakdownInclude(name) || BREAKDOWN_INCLUDES[name] !== dimension || filters.length > 0) {
+    const rule = isBreakdownInclude(name) ? BREAKDOWN_INCLUDES[name] : null;
+    if (!rule || (rule.dimension !== null && rule.dimension !== dimension) || (!rule.filters && filters.length > 0)) {
       throw apiError('INVALID_PARAMS', 'breakdownInclude', { include: name.slice(0, 64) });
     }
   }

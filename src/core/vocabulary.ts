@@ -158,8 +158,16 @@ export function makeFilter(dimension: QueryDimension, operator: FilterOperator, 
 /** A filter as a `filter` parameter, the inverse of splitFilterParam. */
 export const filterParam = (filter: Filter): string => `${filter.dimension}${FILTER_OPERATORS[filter.operator ?? 'is']}${filter.value}`;
 
-/** What a breakdown adds to its rows on request (`include=`), and the dimension each applies to. */
-export const BREAKDOWN_INCLUDES = { scrollDepth: 'page' } as const satisfies Record<string, Dimension>;
+/**
+ * What a breakdown adds to its rows on request (`include=`): the one dimension it applies to (null:
+ * any), and whether the request may have filters. Scroll depth is read per page from its own rollup,
+ * which no filter narrows; a bounce rate or visit duration is each row's `stats` figure (ANALYSIS.md).
+ */
+export const BREAKDOWN_INCLUDES = {
+  bounceRate: { dimension: null, filters: true },
+  avgDuration: { dimension: null, filters: true },
+  scrollDepth: { dimension: 'page', filters: false },
+} as const satisfies Record<string, { dimension: Dimension | null; filters: boolean }>;
 export type BreakdownInclude = keyof typeof BREAKDOWN_INCLUDES;
 
 export function isBreakdownInclude(text: string): text is BreakdownInclude {

@@ -96,6 +96,8 @@ describe('/app/v1 answers as /v1', () => {
       breakdown: [
         'period=30d&dimension=page',
         'period=90d&dimension=page&include=scrollDepth',
+        'period=year&dimension=source&include=bounceRate,avgDuration&raw=clip',
+        'period=30d&dimension=page&filter=country:DE&include=avgDuration',
         `${importedDays}&dimension=referrer`,
         'period=90d&dimension=country&limit=1&offset=1',
         'period=7d&dimension=page&filter=country:DE',

@@ -142,7 +142,16 @@ describe('revenue and scroll depth through the service', () => {
       JSON.parse(plain.text).rows,
     );
 
-    for (const query of ['include=scrollDepth&dimension=country', 'include=bogus&dimension=page', 'include=scrollDepth&dimension=page&filter=country:FR', 'include=&dimension=page']) {
+    // A row's visit duration is its stats figure under the key's filter (test/stats/breakdown-include.test.ts checks every source).
+    const durations = await get(`/breakdown?dimension=country&include=bounceRate,avgDuration,scrollDepth&from=${TODAY}&to=${TODAY}`);
+    assert.equal(durations.status, 400, 'scrollDepth stays a page breakdown\'s');
+    const byCountry = await get(`/breakdown?dimension=country&include=avgDuration,bounceRate&from=${TODAY}&to=${TODAY}`);
+    assert.equal(byCountry.status, 200, byCountry.text);
+    for (const row of JSON.parse(byCountry.text).rows as Array<{ key: string; bounceRate: number | null; avgDuration: number | null }>) {
+      const stats = JSON.parse((await get(`/stats?filter=country:${encodeURIComponent(row.key)}&from=${TODAY}&to=${TODAY}`)).text).stats;
+      assert.deepEqual([row.bounceRate, row.avgDuration], [stats.bounceRate.value, stats.avgDuration.value], row.key);
+    }
+    for (const query of ['include=scrollDepth&dimension=country', 'include=bogus&dimension=page', 'include=scrollDepth&dimension=page&filter=country:FR', 'include=&dimension=page', 'include=bounceRate,visitors&dimension=page']) {
       const res = await get(`/breakdown?${query}`);
       assert.equal(res.status, 400, query);
       assert.equal(JSON.parse(res.text).error.code, 'INVALID_PARAMS', query);

@@ -74,6 +74,14 @@ export const schemas = {
       visitors: integer,
       views: integer,
       pct: number,
+      bounceRate: {
+        ...nullable('number'),
+        description: "With include=bounceRate: the key's bounce rate as stats answers it with filter=<dimension>:<key> added (null where it is: a dimension or filter of single events)",
+      },
+      avgDuration: {
+        ...nullable('number'),
+        description: "With include=avgDuration: the key's visit duration in seconds as stats answers it with filter=<dimension>:<key> added (null where it is)",
+      },
       scrollDepth: {
         ...nullable('integer'),
         description:
@@ -261,8 +269,8 @@ export const ROUTES: RouteDoc[] = [
       {
         name: 'include',
         in: 'query',
-        description: 'What the rows add: scrollDepth (dimension page, without filter)',
-        schema: { type: 'string', enum: Object.keys(BREAKDOWN_INCLUDES) },
+        description: 'What the rows add, comma-separated: bounceRate, avgDuration (each row as stats with the key as a filter), scrollDepth (dimension page, without filter)',
+        schema: { type: 'string', pattern: `^(${Object.keys(BREAKDOWN_INCLUDES).join('|')})(,(${Object.keys(BREAKDOWN_INCLUDES).join('|')}))*$` },
       },
       ...periodParams,
       filter,

@@ -2,10 +2,11 @@
 // number of keys and the period's visitors (each key's share).
 import type { EventReader } from '../../storage/events/types.js';
 import type { BreakdownAnswer, BreakdownRow } from '../../core/answers.js';
-import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding } from '../sql/breakdown.js';
+import { METRIC_REGISTRY } from '../../core/metric-registry.js';
+import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding, ROW_SESSION_COLUMNS, rowsCountSessions } from '../sql/breakdown.js';
 import { scrollDepthStatements } from '../sql/scroll.js';
 import { heldSumsOf } from '../held-sums.js';
-import { meanHalfUp, round } from '../measures.js';
+import { meanHalfUp, metricValue, round, type Measures } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyMeasures, heldRows, sumDays } from './days.js';
 
@@ -14,12 +15,13 @@ export async function computeBreakdown(events: EventReader, q: PlannedQuery): Pr
   // A reader that holds sums counts the raw days' keys with their settlement and gives them to the
   // page's statement (else the page reads raw events), and reads the period's visitors beside them
   // (their statements share the settlement's check).
-  const held = heldSumsOf(events) && heldBreakdownPart(events.dialect, q);
+  const sessions = rowsCountSessions(q);
+  const held = !sessions && heldSumsOf(events) ? heldBreakdownPart(events.dialect, q) : null;
   const [heldKeys, heldVisitors] = held ? await Promise.all([heldRows(events, q.plan.period.settled!, held.part, held.check, keysWorthHolding), periodVisitors()]) : [null, null];
   const statements = breakdownStatements(events.dialect, q, held && { given: heldKeys && givenKeys(heldKeys) });
   if (statements === null) return { rows: [], totalKeys: 0, totalVisitors: heldVisitors ?? (await periodVisitors()) };
   const [page, visitorsApart] = await Promise.all([
-    events.queryPage<{ k: string; visitors: unknown; views: unknown; total_keys?: unknown }>(statements.page),
+    events.queryPage<{ k: string; visitors: unknown; views: unknown; total_keys?: unknown } & Partial<Record<(typeof ROW_SESSION_COLUMNS)[number], unknown>>>(statements.page),
     statements.visitorsInTotals ? null : (heldVisitors ?? periodVisitors()),
   ]);
   if (visitorsApart === null && page.totals === null) throw new Error('the engine answered a breakdown page without its totals row');
@@ -28,14 +30,23 @@ export async function computeBreakdown(events: EventReader, q: PlannedQuery): Pr
   // key has no row to carry it), else counted apart.
   const onPage = statements.countedOnPage && page.rows.length > 0 ? Number(page.rows[0]!.total_keys) : null;
   const totalKeys = page.rowsBeforeLimit ?? onPage ?? Number((await events.query<{ n: unknown }>(statements.keyCount))[0]?.n ?? 0);
-  const rows: BreakdownRow[] = page.rows.map((r) => ({
-    key: r.k,
-    visitors: Number(r.visitors),
-    views: Number(r.views),
-    pct: totalVisitors > 0 ? round(Number(r.visitors) / totalVisitors, 4) : 0,
-  }));
+  const rows: BreakdownRow[] = page.rows.map((r) => {
+    const row: BreakdownRow = { key: r.k, visitors: Number(r.visitors), views: Number(r.views), pct: totalVisitors > 0 ? round(Number(r.visitors) / totalVisitors, 4) : 0 };
+    for (const metric of q.breakdown!.include) {
+      if (metric !== 'bounceRate' && metric !== 'avgDuration') continue;
+      // Where `stats` under the key's filter has no such figure (a dimension or filter of single events), neither has the row.
+      const c = METRIC_REGISTRY[metric].computation;
+      row[metric] = sessions && c.kind !== 'goals' ? metricValue(c, sessionMeasures(r)) : null;
+    }
+    return row;
+  });
   if (q.breakdown!.include.includes('scrollDepth')) await addScrollDepth(events, q, rows);
   return { rows, totalKeys, totalVisitors };
+}
+
+/** The measures a row's bounce rate and visit duration are computed from (the others 0: unread). */
+function sessionMeasures(r: Partial<Record<(typeof ROW_SESSION_COLUMNS)[number], unknown>>): Measures {
+  return { visitors: 0, pageviews: 0, events: 0, sessions: Number(r.sessions ?? 0), bounces: Number(r.bounces ?? 0), durationMs: Number(r.duration_ms ?? 0) };
 }
 
 /**

@@ -1,12 +1,13 @@
 // Breakdowns: a planned breakdown's page of keys and key count over every source of its days, and
 // the keys of its raw days a process holds (`heldBreakdownPart`, `keysWorthHolding`, `givenKeys`)
 // and gives back to the page's statement as lists.
+import { metricTakesFilters } from '../../core/metric-registry.js';
 import type { Period } from '../../core/period.js';
 import { type Dimension, isPropertyDimension, NONE_KEY, PROPERTY_PREFIX, type QueryDimension } from '../../core/vocabulary.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, SqlList, trusted, withParams } from '../../sql/sql.js';
 import type { HeldForm, HeldPart } from '../held-sums.js';
-import { IS_PAGEVIEW } from '../measures.js';
+import { IS_PAGEVIEW, TRAFFIC_MEASURES } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { DIM_DAILY, DIM_MONTHLY, IMPORTED_DIM_MONTHLY } from '../rollups/tables.js';
 import { eventsRelation, sessionRowKey, sessionRowsRelation } from './events.js';
@@ -23,9 +24,23 @@ export function viewsColumn(dimension: QueryDimension): string {
 /** The form of a breakdown's raw days whose sums a process holds (../held-sums.ts): visitors counted once per day and key. */
 const KEYS_BY_VISITOR: HeldForm = { group: ['b', 'k'], visitors: 'visitors', sums: ['views'] };
 
+/** The per-session measures a row's bounce rate and visit duration are computed from, by their columns. */
+export const ROW_SESSION_COLUMNS = [TRAFFIC_MEASURES.sessions.column, TRAFFIC_MEASURES.bounces.column, TRAFFIC_MEASURES.durationMs.column] as const;
+
+/**
+ * Whether a breakdown's rows carry their per-session measures (ROW_SESSION_COLUMNS): asked for
+ * (`include=bounceRate` or `avgDuration`), and counted by `stats` under the key's filter added to the
+ * request's, which takes session-scoped dimensions only (src/core/metric-registry.ts).
+ */
+export function rowsCountSessions(q: PlannedQuery): boolean {
+  const bd = q.breakdown!;
+  const asked = bd.include.filter((name) => name === 'bounceRate' || name === 'avgDuration');
+  return asked.some((metric) => metricTakesFilters(metric, [...q.filters, { dimension: bd.dimension, value: NONE_KEY }]));
+}
+
 /** A breakdown's statements: its page of keys, and the count of all its keys. */
 export interface BreakdownStatements {
-  /** Columns k, visitors, views, and `total_keys` when `countedOnPage`; run with `queryPage`. */
+  /** Columns k, visitors, views, the ROW_SESSION_COLUMNS where rowsCountSessions, and `total_keys` when `countedOnPage`; run with `queryPage`. */
   page: Sql;
   /** Column n: the number of keys, where neither the page nor the engine tells it. */
   keyCount: Sql;
@@ -132,6 +147,10 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonl
   const given = held?.given;
   const bd = q.breakdown;
   if (!bd) throw new Error('breakdownStatements needs a breakdown query');
+  // Held keys and the visits of one GROUP BY carry no sessions: rows that count them read each source's measures.
+  const sessions = rowsCountSessions(q);
+  if (sessions && held) throw new Error('a breakdown whose rows count sessions reads no held keys');
+  const sessionColumns = trusted(sessions ? `, ${ROW_SESSION_COLUMNS.join(', ')}` : '');
   // Each source's rows (k, visitors, views), apart its keys alone (where the key count takes a
   // statement of its own, it reads keys without counting visitors again), and, for session rows and
   // raw events, its visits: one row per session row or event (k, vd the day, vv the visitor hash, v views).
@@ -144,7 +163,7 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonl
     const rolledUp = (table: string, column: string, days: Period) => {
       const rows = (where: Sql) => {
         const from = sql`FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND ${dayRange(d, column, days)} AND ${where}`;
-        return { rows: sql`SELECT key AS k, visitors, ${views} AS views ${from}`, keys: sql`SELECT key AS k ${from}` };
+        return { rows: sql`SELECT key AS k, visitors, ${views} AS views${sessionColumns} ${from}`, keys: sql`SELECT key AS k ${from}` };
       };
       if (!isPropertyDimension(bd.dimension) || filter) {
         parts.push(rows(sql`dimension = ${bd.dimension}${only}`));
@@ -168,7 +187,7 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonl
     const key = sessionRowKey(bd.dimension);
     const relation = sessionRowsRelation(d, q.siteId, q.plan.period.sessions, q.filters);
     parts.push({
-      rows: sql`SELECT k, visitors, ${views} AS views FROM (${measureSessionRowsByKey(d, q.siteId, q.plan.period.sessions, q.filters, key)}) r`,
+      rows: sql`SELECT k, visitors, ${views} AS views${sessionColumns} FROM (${measureSessionRowsByKey(d, q.siteId, q.plan.period.sessions, q.filters, key, sessions)}) r`,
       keys: sql`SELECT ${key} AS k FROM ${relation}`,
       visits: sql`SELECT ${key} AS k, day AS vd, visitor_id AS vv, ${views} AS v FROM ${relation}`,
     });
@@ -176,7 +195,7 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonl
   const imported = q.plan.importedMonths;
   if (imported) {
     const only = q.filters[0] ? sql` AND key = ${q.filters[0].value}` : trusted('');
-    const part = (from: Sql) => ({ rows: sql`SELECT key AS k, visitors, ${views} AS views FROM ${from}`, keys: sql`SELECT key AS k FROM ${from}` });
+    const part = (from: Sql) => ({ rows: sql`SELECT key AS k, visitors, ${views} AS views${sessionColumns} FROM ${from}`, keys: sql`SELECT key AS k FROM ${from}` });
     for (const days of [imported.head, imported.tail]) if (days) parts.push(part(importedRows(d, q.siteId, days, bd.dimension, q.filters[0]?.value)));
     if (imported.months) {
       parts.push(part(sql`${trusted(IMPORTED_DIM_MONTHLY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, 'month', imported.months)}${only}`));
@@ -199,10 +218,10 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonl
     // Beside session rows, the raw days' keys are typed as theirs (rollups, on the other path, hold
     // plain text); session rows never meet a property breakdown (event-scoped).
     const key = property ? scopedPropertyKey(d) : q.plan.period.sessions ? repeatedKeyExpr(d, bd.dimension as Dimension) : keyExpr(bd.dimension as Dimension);
-    const measures = measureEvents(d, scope, { bucket: DAY_BUCKET, key, sessions: false });
+    const measures = measureEvents(d, scope, { bucket: DAY_BUCKET, key, sessions });
     const relation = eventsRelation(d, scope);
     parts.push({
-      rows: sql`SELECT k, visitors, ${views} AS views FROM (${measures}) r`,
+      rows: sql`SELECT k, visitors, ${views} AS views${sessionColumns} FROM (${measures}) r`,
       keys: sql`SELECT ${key} AS k FROM ${relation}`,
       visits: sql`SELECT ${key} AS k, day AS vd, visitor_id AS vv, ${viewsOfEvent(bd.dimension)} AS v FROM ${relation}`,
     });
@@ -222,7 +241,7 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonl
   const totals = d.groupTotals();
   const visits = parts.flatMap((p) => (p.visits ? [p.visits] : []));
   // A property's visits are those of the events carrying it: the period's visitors are read apart.
-  if (totals !== null && visits.length === parts.length && !isPropertyDimension(bd.dimension) && !held) {
+  if (totals !== null && visits.length === parts.length && !isPropertyDimension(bd.dimension) && !held && !sessions) {
     const page = sql`SELECT k, ${trusted(d.countVisitorDays('vd', 'vv'))} AS visitors, sum(v) AS views FROM (${joinSql(visits, ' UNION ALL ')}) u
       GROUP BY k ${trusted(totals)}${chosen('HAVING')} ${order}`;
     return { page, keyCount, countedOnPage: false, visitorsInTotals: true };
@@ -230,9 +249,10 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonl
   // Where the engine has window functions, the key count rides along with the page (taken before
   // LIMIT cuts the keys): one pass instead of two.
   const countAll = d.countOverAll();
+  const sessionSums = trusted(sessions ? ROW_SESSION_COLUMNS.map((c) => `, sum(${c}) AS ${c}`).join('') : '');
   return {
-    page: sql`SELECT k, visitors, views${trusted(countAll ? `, ${countAll} AS total_keys` : '')}
-      FROM (SELECT k, sum(visitors) AS visitors, sum(views) AS views FROM ${union('rows')} GROUP BY k) g ${order}`,
+    page: sql`SELECT k, visitors, views${sessionColumns}${trusted(countAll ? `, ${countAll} AS total_keys` : '')}
+      FROM (SELECT k, sum(visitors) AS visitors, sum(views) AS views${sessionSums} FROM ${union('rows')} GROUP BY k) g ${order}`,
     keyCount,
     countedOnPage: countAll !== null,
     visitorsInTotals: false,

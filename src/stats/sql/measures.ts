@@ -84,9 +84,13 @@ export function measureSessionRows(d: Dialect, siteId: string, days: Period, fil
     FROM ${sessionRowsRelation(d, siteId, days, filters)} GROUP BY b${trusted(key ? ', k' : '')}`;
 }
 
-/** Per key, the traffic measures over the session rows of all the days at once, the per-session ones at 0 (a breakdown reads visitors and views). Columns: k, then the measures in registry order. */
-export function measureSessionRowsByKey(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], key: Sql): Sql {
-  return sql`SELECT ${key} AS k, ${trusted(sessionRowAggregates(d, 'days', false))} FROM ${sessionRowsRelation(d, siteId, days, filters)} GROUP BY k`;
+/**
+ * Per key, the traffic measures over the session rows of all the days at once; `sessions: false`
+ * leaves the per-session ones at 0 (a breakdown reads visitors and views unless asked for more).
+ * Columns: k, then the measures in registry order.
+ */
+export function measureSessionRowsByKey(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], key: Sql, sessions = false): Sql {
+  return sql`SELECT ${key} AS k, ${trusted(sessionRowAggregates(d, 'days', sessions))} FROM ${sessionRowsRelation(d, siteId, days, filters)} GROUP BY k`;
 }
 
 export const MEASURE_COLUMNS = measureColumns(TRAFFIC_MEASURES);
