@@ -2,7 +2,7 @@
 // number of keys and the period's visitors (each key's share).
 import type { EventReader } from '../../storage/events/types.js';
 import type { BreakdownAnswer, BreakdownRow } from '../../core/answers.js';
-import { METRIC_REGISTRY } from '../../core/metric-registry.js';
+import { isMetric, METRIC_REGISTRY } from '../../core/metric-registry.js';
 import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding, ROW_SESSION_COLUMNS, rowsCountSessions } from '../sql/breakdown.js';
 import { scrollDepthStatements } from '../sql/scroll.js';
 import { heldSumsOf } from '../held-sums.js';
@@ -32,8 +32,7 @@ export async function computeBreakdown(events: EventReader, q: PlannedQuery): Pr
   const totalKeys = page.rowsBeforeLimit ?? onPage ?? Number((await events.query<{ n: unknown }>(statements.keyCount))[0]?.n ?? 0);
   const rows: BreakdownRow[] = page.rows.map((r) => {
     const row: BreakdownRow = { key: r.k, visitors: Number(r.visitors), views: Number(r.views), pct: totalVisitors > 0 ? round(Number(r.visitors) / totalVisitors, 4) : 0 };
-    for (const metric of q.breakdown!.include) {
-      if (metric !== 'bounceRate' && metric !== 'avgDuration') continue;
+    for (const metric of q.breakdown!.include.flatMap((name) => (isMetric(name) ? [name] : []))) {
       // Where `stats` under the key's filter has no such figure (a dimension or filter of single events), neither has the row.
       const c = METRIC_REGISTRY[metric].computation;
       row[metric] = sessions && c.kind !== 'goals' ? metricValue(c, sessionMeasures(r)) : null;

@@ -1,7 +1,7 @@
 // Breakdowns: a planned breakdown's page of keys and key count over every source of its days, and
 // the keys of its raw days a process holds (`heldBreakdownPart`, `keysWorthHolding`, `givenKeys`)
 // and gives back to the page's statement as lists.
-import { metricTakesFilters } from '../../core/metric-registry.js';
+import { isMetric, metricTakesFilters } from '../../core/metric-registry.js';
 import type { Period } from '../../core/period.js';
 import { type Dimension, isPropertyDimension, NONE_KEY, PROPERTY_PREFIX, type QueryDimension } from '../../core/vocabulary.js';
 import type { Dialect } from '../../sql/dialect.js';
@@ -34,8 +34,7 @@ export const ROW_SESSION_COLUMNS = [TRAFFIC_MEASURES.sessions.column, TRAFFIC_ME
  */
 export function rowsCountSessions(q: PlannedQuery): boolean {
   const bd = q.breakdown!;
-  const asked = bd.include.filter((name) => name === 'bounceRate' || name === 'avgDuration');
-  return asked.some((metric) => metricTakesFilters(metric, [...q.filters, { dimension: bd.dimension, value: NONE_KEY }]));
+  return bd.include.some((name) => isMetric(name) && metricTakesFilters(name, [...q.filters, { dimension: bd.dimension, value: NONE_KEY }]));
 }
 
 /** A breakdown's statements: its page of keys, and the count of all its keys. */
