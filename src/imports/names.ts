@@ -1,5 +1,6 @@
 // How the names of Plausible's export become svc's keys (docs/imports.md, "Mapping"): one table per
 // dimension, unknown names kept as they are.
+import { GEONAMES_KEY_PREFIX } from '../core/place-names.js';
 import { NONE_KEY } from '../core/vocabulary.js';
 
 /** Plausible's device classes → svc's. */
@@ -77,8 +78,22 @@ function hostOf(text: string): string | null {
   return host.startsWith('www.') ? host.slice(4) : host;
 }
 
-/** A city of Plausible's export (a GeoNames id) as svc's key: `geonames:<id>`, `(none)` for 0 or empty. */
-export function cityKey(id: string): string {
+/** Cities' keys by GeoNames id, for the ids of an export that svc's table of cities holds (./geonames.ts). */
+export type CityNames = ReadonlyMap<number, string>;
+
+/** A city's GeoNames id as Plausible's export writes it (digits); null for none (empty, 0) or any other text. */
+export function geonamesId(text: string): number | null {
+  const trimmed = text.trim();
+  return /^\d{1,10}$/.test(trimmed) && Number(trimmed) > 0 ? Number(trimmed) : null;
+}
+
+/**
+ * A city of Plausible's export (a GeoNames id) as svc's key: its name from `names`, as svc's own
+ * geolocation names cities; `geonames:<id>` for an id `names` lacks; `(none)` for 0 or empty.
+ */
+export function cityKey(id: string, names: CityNames): string {
   const trimmed = id.trim();
-  return trimmed === '' || trimmed === '0' ? NONE_KEY : `geonames:${trimmed}`;
+  if (trimmed === '' || trimmed === '0') return NONE_KEY;
+  const geonames = geonamesId(trimmed);
+  return (geonames === null ? undefined : names.get(geonames)) ?? `${GEONAMES_KEY_PREFIX}${trimmed}`;
 }

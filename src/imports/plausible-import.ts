@@ -1,5 +1,6 @@
 // Reading one Plausible export into a site's imported aggregates (docs/imports.md): its lines are
-// parsed as they stream out of the file (or out of each entry of the ZIP) and staged per import;
+// parsed as they stream out of the file (or out of each entry of the ZIP) and staged per import
+// (the locations' cities, GeoNames ids, are looked up in a pass before, so staged keys are final);
 // once every file is read, the staged rows of the days the site holds no events or rollups for
 // replace, in one write per table, what earlier imports held on the export's days. A refusal, or
 // any failure, removes what the import had staged or written: never partial.
@@ -14,7 +15,10 @@ import { dayRange } from '../stats/sql/filters.js';
 import { forgetImportedDays } from '../stats/imported-days.js';
 import { sql, trusted, type Sql } from '../sql/sql.js';
 import type { EventStore, TableRow } from '../storage/events/types.js';
+import { restoredText } from '../core/csv-field.js';
 import { csvRecords, type CsvRecord } from './csv.js';
+import { asCollectedCityName, geonamesCityNames } from './geonames.js';
+import { geonamesId, type CityNames } from './names.js';
 import { BadLine, SVC_DIMENSIONS_TABLE, missingColumns, plausibleFileName, rowsOfLine, tableOfHeader, type ImportedRow, type PlausibleTable } from './plausible.js';
 import { isZipFile, openZipEntry, readZipDirectory, ZipRefused } from './zip.js';
 
@@ -25,6 +29,8 @@ export class ImportRefused extends Error {}
 export const REPORTED_LINES = 100;
 /** Rows staged per write. */
 const STAGED_PER_WRITE = 5_000;
+/** Most distinct cities an import looks up (the table holds 138,000): ids past it keep their `geonames:<id>` key. */
+const MAX_CITY_IDS = 200_000;
 
 export interface SkippedLine {
   file: string;
@@ -164,6 +170,8 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
   };
   // An export of svc's own gives every dimension's figures in its own table: Plausible's tables then give the site's only.
   const ownDimensions = csvs.some((c) => plausibleFileName(c.name)?.table === SVC_DIMENSIONS_TABLE);
+  const alone = csvs.length === 1 && ignored.length === 0;
+  const cityNames = ownDimensions ? new Map() : await cityNamesOf(csvs, alone);
   let read = 0;
   for (const csv of csvs) {
     const named = plausibleFileName(csv.name);
@@ -182,7 +190,7 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
     };
     for await (const record of csvRecords(await csv.open())) {
       if (positions === null) {
-        const found = tableOfRecord(csv.name, record, csvs.length === 1 && ignored.length === 0);
+        const found = tableOfRecord(csv.name, record, alone);
         if (found === null) break;
         ({ table, positions } = found);
         file.table = table;
@@ -193,7 +201,7 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
         continue;
       }
       try {
-        for (const row of rowsOfLine(table!, positions, record.fields, named && { from: named.from, to: named.to })) {
+        for (const row of rowsOfLine(table!, positions, record.fields, named && { from: named.from, to: named.to }, cityNames)) {
           if (!ownDimensions || row.dimension === null || table === SVC_DIMENSIONS_TABLE) stage(row);
         }
         file.rows++;
@@ -218,6 +226,35 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
   report.skippedDays = await events.whileImporting(() => writeImport(events, target, days));
   progress(1);
   return report;
+}
+
+/**
+ * The keys of the cities the export's locations name (GeoNames ids) that svc's table of cities
+ * holds: their names as svc's geolocation spells them (./geonames.ts). One pass over the locations
+ * file before any row is staged, then one over the table, keeping only these ids.
+ */
+async function cityNamesOf(csvs: readonly CsvSource[], alone: boolean): Promise<CityNames> {
+  const ids = new Set<number>();
+  for (const csv of csvs) {
+    const named = plausibleFileName(csv.name);
+    if (named !== null && named.table !== 'locations') continue;
+    let city: number | null = null;
+    for await (const record of csvRecords(await csv.open())) {
+      if (city === null) {
+        const found = tableOfRecord(csv.name, record, alone);
+        if (found?.table !== 'locations') break;
+        city = found.positions.get('city')!;
+        continue;
+      }
+      if ('tooLong' in record) continue;
+      const id = geonamesId(restoredText(record.fields[city] ?? ''));
+      if (id === null) continue;
+      if (ids.size >= MAX_CITY_IDS && !ids.has(id)) break;
+      ids.add(id);
+    }
+  }
+  const names = await geonamesCityNames(ids);
+  return new Map(Array.from(names, ([id, name]) => [id, asCollectedCityName(name)]));
 }
 
 const COLUMNS = measureColumns(TRAFFIC_MEASURES);

@@ -2,7 +2,7 @@
 // its lines becomes rows of imported aggregates (the site's own figures, or a dimension's key).
 import { restoredText } from '../core/csv-field.js';
 import { isDimension, NONE_KEY, type Dimension } from '../core/vocabulary.js';
-import { BROWSER_NAMES, cityKey, DEVICE_NAMES, mappedName, OS_NAMES, plainKey, referrerKey } from './names.js';
+import { BROWSER_NAMES, cityKey, DEVICE_NAMES, mappedName, OS_NAMES, plainKey, referrerKey, type CityNames } from './names.js';
 
 /**
  * svc's own table of an export (./export.ts): every dimension's figures per day and key, which the
@@ -48,6 +48,8 @@ export interface ImportedRow {
 interface Line {
   text(column: string): string;
   count(column: string, decimal?: boolean): number;
+  /** The keys of the export's cities (GeoNames ids) that have a name. */
+  cityNames: CityNames;
 }
 
 interface TableFormat {
@@ -113,7 +115,7 @@ export const PLAUSIBLE_FORMATS: Readonly<Record<PlausibleTable, TableFormat>> = 
       return [
         ['country', /^[A-Z]{2}$/.test(country) && country !== 'ZZ' ? country : NONE_KEY, counts],
         ['region', plainKey(line.text('region')), counts],
-        ['city', cityKey(line.text('city')), counts],
+        ['city', cityKey(line.text('city'), line.cityNames), counts],
       ];
     },
   },
@@ -183,16 +185,25 @@ export class BadLine extends Error {}
 const WHOLE = /^\d{1,15}$/;
 const DECIMAL = /^\d{1,15}(?:\.\d{1,9})?$/;
 
+const NO_CITY_NAMES: CityNames = new Map();
+
 /**
- * The rows of one line of a table's file, given the header's column positions and the days the
- * file covers (null: not known, any day). Throws BadLine with the reason.
+ * The rows of one line of a table's file, given the header's column positions, the days the file
+ * covers (null: not known, any day) and the names of the export's cities. Throws BadLine with the reason.
  */
-export function rowsOfLine(table: PlausibleTable, positions: ReadonlyMap<string, number>, fields: readonly string[], days: { from: string; to: string } | null): ImportedRow[] {
+export function rowsOfLine(
+  table: PlausibleTable,
+  positions: ReadonlyMap<string, number>,
+  fields: readonly string[],
+  days: { from: string; to: string } | null,
+  cityNames: CityNames = NO_CITY_NAMES,
+): ImportedRow[] {
   if (fields.length !== positions.size) throw new BadLine(`${fields.length} fields where the header has ${positions.size}`);
   // A field svc's export neutralised for spreadsheets reads as the text it was (other exports have no such marks).
   const text = (column: string) => restoredText(fields[positions.get(column)!]!);
   const line: Line = {
     text,
+    cityNames,
     count(column, decimal = false) {
       const value = text(column).trim();
       if (value.startsWith('-')) throw new BadLine(`negative ${column} (${value})`);

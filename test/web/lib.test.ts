@@ -231,6 +231,14 @@ describe('labels', () => {
     assert.equal(countryFlag('country', 'US'), '🇺🇸');
     for (const [dimension, key] of [['country', '(none)'], ['country', 'fr'], ['country', 'FRA'], ['region', 'FR']] as const) assert.equal(countryFlag(dimension, key), '', `${dimension} ${key}`);
   });
+
+  test("an imported city that kept its GeoNames id reads as one; a city's name, and other dimensions' keys, as they are", () => {
+    assert.equal(keyLabel('city', 'geonames:6543210'), 'GeoNames city 6543210');
+    assert.equal(filterValueLabel({ dimension: 'city', value: 'geonames:6543210' }), 'GeoNames city 6543210');
+    assert.equal(keyLabel('city', 'Berlin'), 'Berlin');
+    assert.equal(keyLabel('city', 'geonames:x'), 'geonames:x');
+    assert.equal(keyLabel('page', 'geonames:6543210'), 'geonames:6543210');
+  });
 });
 
 describe('format', () => {

@@ -1,5 +1,5 @@
 // Names shown for the breakdown dimensions and their keys.
-import { countryName } from '../../src/core/place-names.js';
+import { cityName, countryName } from '../../src/core/place-names.js';
 import { isPropertyDimension, NO_REFERRER_LABEL, NONE_KEY, OTHER_KEY, propertyKey, type Dimension, type Filter, type FilterOperator, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
 
 export const DIMENSION_LABELS: Record<Dimension, string> = {
@@ -28,10 +28,12 @@ const COUNTRY_CODE = /^[A-Z]{2}$/;
 
 /**
  * A key as shown: a country code as its name in the browser's language, the referrer's `(none)` as
- * `Direct / None`, anything else as it is (the key itself, as filters and exports carry it, never changes).
+ * `Direct / None`, an imported city's `geonames:<id>` as `GeoNames city <id>`, anything else as it
+ * is (the key itself, as filters and exports carry it, never changes).
  */
 export function keyLabel(dimension: QueryDimension, key: string): string {
   if (dimension === 'referrer' && key === NONE_KEY) return NO_REFERRER_LABEL;
+  if (dimension === 'city') return cityName(key);
   return dimension === 'country' ? countryName(key) : key;
 }
 
