@@ -171,6 +171,13 @@ export function isImportedAnswer(text: string | null): text is ImportedAnswer {
   return (IMPORTED_ANSWERS as readonly string[]).includes(text ?? '');
 }
 
+/**
+ * The response header that carries a refusal's reason on /app/v1 and /admin/v1: on the read API's
+ * routes mounted again under /app/v1 it is the only place of the reason, since their bodies stay
+ * /v1's byte for byte; elsewhere the envelope says it too.
+ */
+export const REASON_HEADER = 'svc-error-reason';
+
 /** The response header of every planned read (stats, timeseries, breakdown, goals, funnel) that says its ImportedAnswer. */
 export const IMPORTED_HEADER = 'svc-imported';
 

@@ -6,6 +6,7 @@ import { comparedPeriod, elapsedPart, grainFor, previousPeriod, resolvePeriod, t
 import { isValidTimeZone, localDay } from './localtime.js';
 import { pagePatternError, pagePatternIsLiteral, pagePatternProblem } from './patterns.js';
 import {
+  BREAKDOWN_LIMIT,
   BREAKDOWN_INCLUDES,
   COMPARISONS,
   CONTAINS_TEXT_LENGTH,
@@ -69,7 +70,6 @@ export interface Query {
 
 export type RawParams = Record<string, string | string[] | undefined>;
 
-export const BREAKDOWN_LIMIT = { min: 1, max: 1000, default: 100 } as const;
 export const BREAKDOWN_OFFSET_MAX = 1_000_000_000;
 export const SEARCH_MAX_LENGTH = 256;
 const FILTER_VALUE_MAX_LENGTH = 2048;

@@ -158,6 +158,14 @@ export function makeFilter(dimension: QueryDimension, operator: FilterOperator, 
 /** A filter as a `filter` parameter, the inverse of splitFilterParam. */
 export const filterParam = (filter: Filter): string => `${filter.dimension}${FILTER_OPERATORS[filter.operator ?? 'is']}${filter.value}`;
 
+/** A breakdown's rows per answer (`limit`): bounds and default. */
+export const BREAKDOWN_LIMIT = { min: 1, max: 1000, default: 100 } as const;
+
+/** Whether a breakdown's `views` are events (events and properties: occurrences) rather than pageviews. */
+export function viewsAreEvents(dimension: QueryDimension): boolean {
+  return dimension === 'event' || isPropertyDimension(dimension);
+}
+
 /**
  * What a breakdown adds to its rows on request (`include=`): the one dimension it applies to (null:
  * any), and whether the request may have filters. Scroll depth is read per page from its own rollup,

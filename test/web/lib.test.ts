@@ -15,6 +15,9 @@ import { countryFlag, filterValueLabel, keyLabel, OPERATOR_LABELS } from '../../
 import { matchedByName, rowsNamed, valuesPage } from '../../web/lib/value-search.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
 import { parseCsv } from '../helpers/csv.js';
+import { breakdownCsv, includesFor, type RowOrder, sortRows } from '../../web/lib/breakdown.js';
+import { siteNotFound } from '../../web/lib/site.js';
+import { apiError } from '../../src/core/errors.js';
 
 describe('csv', () => {
   test('a header row, CRLF records, fields quoted as RFC 4180 says', () => {
@@ -339,5 +342,42 @@ describe('webhook statuses in words', () => {
     assert.equal(statusInWords('failed:http-503'), 'Failed: the receiver answered HTTP 503');
     assert.equal(statusInWords('failed:timeout'), 'Failed: no answer within 10 s');
     assert.equal(statusInWords('something-new'), 'something-new');
+  });
+});
+
+describe('breakdown details', () => {
+  const rows: BreakdownRow[] = [
+    { key: 'b', visitors: 5, views: 9, pct: 0.5, bounceRate: 0.5, avgDuration: null },
+    { key: 'a', visitors: 3, views: 3, pct: 0.3, bounceRate: 1, avgDuration: 12.5 },
+    { key: 'c', visitors: 2, views: 4, pct: 0.2, bounceRate: null, avgDuration: 40 },
+  ];
+  test('sortRows: by a figure either way, rows without it last; by key; ties in the API order', () => {
+    const keys = (order: RowOrder) => sortRows('page', rows, order).map((r) => r.key);
+    assert.deepEqual(keys({ by: 'bounceRate', descending: true }), ['a', 'b', 'c']);
+    assert.deepEqual(keys({ by: 'bounceRate', descending: false }), ['b', 'a', 'c']);
+    assert.deepEqual(keys({ by: 'avgDuration', descending: false }), ['a', 'c', 'b']);
+    assert.deepEqual(keys({ by: 'key', descending: false }), ['a', 'b', 'c']);
+    assert.deepEqual(keys({ by: 'views', descending: true }), ['b', 'c', 'a']);
+    assert.deepEqual(keys({ by: 'visitors', descending: true }), ['b', 'a', 'c'], 'the API order');
+    const countries = [{ ...rows[0]!, key: 'DE' }, { ...rows[1]!, key: 'AT' }, { ...rows[2]!, key: 'FR' }];
+    assert.deepEqual(sortRows('country', countries, { by: 'key', descending: false }).map((r) => r.key), ['AT', 'FR', 'DE'], 'Austria, France, Germany: by name');
+    assert.deepEqual(sortRows('page', [rows[0]!, { ...rows[1]!, bounceRate: 0.5 }], { by: 'bounceRate', descending: false }).map((r) => r.key), ['b', 'a'], 'a tie keeps the API order');
+  });
+  test('includesFor: a bounce rate and duration where stats counts them under the key, scroll depth for unfiltered pages', () => {
+    const view = (...filters: string[]) => new URLSearchParams(filters.map((f) => ['filter', f]));
+    assert.deepEqual(includesFor(view(), 'country'), ['bounceRate', 'avgDuration']);
+    assert.deepEqual(includesFor(view('browser!:Chrome'), 'referrer'), ['bounceRate', 'avgDuration']);
+    assert.deepEqual(includesFor(view('page:/'), 'country'), [], 'a page filter cuts visits');
+    assert.deepEqual(includesFor(view(), 'page'), ['scrollDepth']);
+    assert.deepEqual(includesFor(view('country:DE'), 'page'), []);
+    assert.deepEqual(includesFor(view(), 'prop.plan'), []);
+  });
+  test('breakdownCsv: the figures the rows carry, empty where null', () => {
+    assert.equal(breakdownCsv('country', rows.slice(0, 2)), 'Country,Visitors,Views,Share of visitors,Bounce rate,Visit duration\r\nb,5,9,0.5,0.5,\r\na,3,3,0.3,1,12.5\r\n');
+  });
+  test('the dashboard refuses an unknown site as the server does', () => {
+    const server = apiError('NOT_FOUND', 'site');
+    const shown = siteNotFound();
+    assert.deepEqual([shown.status, shown.code, shown.message, shown.reason], [server.status, server.code, server.message, server.reason]);
   });
 });

@@ -201,7 +201,9 @@ describe('site dashboard', () => {
       return parseCsv(readFileSync((await file.path())!, 'utf8'));
     };
     const pages = await download(() => panel(page, 'pages').getByRole('link', { name: 'Export CSV' }).click());
-    assert.deepEqual(pages[0], ['Page', 'Visitors', 'Views', 'Share of visitors']);
+    // Every figure Details shows: a page's scroll depth (empty: no page reported one), no bounce rate (a page's visits cannot be cut by it).
+    assert.deepEqual(pages[0], ['Page', 'Visitors', 'Views', 'Share of visitors', 'Scroll depth']);
+    assert.deepEqual(new Set(pages.slice(1).map((r) => r[4])), new Set(['']));
     assert.deepEqual(pages.slice(1).map((r) => [r[0], r[1]]), await panelRows(page, 'pages'));
     assert.deepEqual(pages.slice(1).map((r) => r[2]), ['3', '2', '1', '1']);
 
@@ -209,7 +211,9 @@ describe('site dashboard', () => {
     await filled(page);
     assert.deepEqual(await panelRows(page, 'sources'), [['(none)', '4'], [FORMULA_CAMPAIGN, '1']]);
     const campaigns = await download(() => panel(page, 'sources').getByRole('link', { name: 'Export CSV' }).click());
-    assert.deepEqual(campaigns[2]!.slice(0, 2), [`'${FORMULA_CAMPAIGN}`, '1']);
+    assert.deepEqual(campaigns[0], ['UTM campaign', 'Visitors', 'Views', 'Share of visitors', 'Bounce rate', 'Visit duration']);
+    // The campaign's one visitor read one page: a bounce, of no duration (figures as the API gives them).
+    assert.deepEqual(campaigns[2], [`'${FORMULA_CAMPAIGN}`, '1', '1', '0.2', '1', '0']);
 
     const series = await download(() => panel(page, 'chart').getByRole('link', { name: 'Export CSV' }).click());
     assert.deepEqual(series[0], ['Bucket', 'visitors', 'Previous bucket', 'Previous visitors']);
@@ -230,6 +234,48 @@ describe('site dashboard', () => {
     assert.deepEqual(await dialog.locator('tbody tr td:first-child').allTextContents(), ['/pricing']);
     await dialog.getByRole('button', { name: '/pricing' }).click();
     await page.waitForURL((url) => url.searchParams.get('filter') === 'page:/pricing');
+    await context.close();
+  });
+
+  test('Details shows views, bounce rate and visit duration per key, each column sortable (ANALYSIS.md)', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?period=7d`);
+    await filled(page);
+    await panel(page, 'locations').getByRole('button', { name: /Details/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Country: details' });
+    await dialog.getByText('1–3 of 3').waitFor();
+    assert.deepEqual(await dialog.locator('thead th').allTextContents(), ['Country', 'Visitors ▾', 'Pageviews', 'Bounce rate', 'Visit duration']);
+    const table = async () => (await dialog.locator('tbody tr').all()).map((row) => row.locator('td').allTextContents());
+    // FR: a (2 pages over 2 minutes) and b (one page, a bounce); US: d (2 pages and a signup, 4 minutes) and e (a bounce); DE: c (a bounce).
+    // Keys as read, without their flags.
+    const named = (key: string) => key.replace(/^\P{L}+/u, '');
+    const byCountry = async () => Object.fromEntries((await Promise.all(await table())).map(([key, ...figures]) => [named(key!), figures]));
+    assert.deepEqual(await byCountry(), {
+      France: ['2', '3', '50%', '1m 0s'],
+      'United States': ['2', '3', '50%', '2m 0s'],
+      Germany: ['1', '1', '100%', '0s'],
+    });
+    // Each figure is the one the dashboard shows filtered by the key: the API's stats under its filter.
+    for (const [code, name] of [['FR', 'France'], ['US', 'United States'], ['DE', 'Germany']]) {
+      const stats = (await read(`/stats?period=7d&filter=country:${code}`)).stats;
+      const shown = (await byCountry())[name!]!;
+      assert.deepEqual(shown.slice(2), [formatMetric('bounceRate', stats.bounceRate.value, LOCALE), formatMetric('avgDuration', stats.avgDuration.value, LOCALE)], name);
+    }
+    const keys = async () => (await dialog.locator('tbody tr td:first-child').allTextContents()).map(named);
+    await dialog.getByRole('button', { name: 'Visit duration' }).click();
+    assert.equal(await dialog.locator('th[aria-sort="descending"]').textContent(), 'Visit duration ▾');
+    assert.deepEqual(await keys(), ['United States', 'France', 'Germany']);
+    await dialog.getByRole('button', { name: 'Visit duration' }).click();
+    assert.deepEqual(await keys(), ['Germany', 'France', 'United States']);
+    await dialog.getByRole('button', { name: 'Country' }).click();
+    assert.equal(await dialog.locator('th[aria-sort="ascending"]').textContent(), 'Country ▴');
+    assert.deepEqual(await keys(), ['France', 'Germany', 'United States']);
+    // Pages: a page's visits cannot be cut by one page, so no bounce rate there; views and scroll depth instead.
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await panel(page, 'pages').getByRole('button', { name: /Details/ }).click();
+    const pages = page.getByRole('dialog', { name: 'Page: details' });
+    await pages.getByText('1–4 of 4').waitFor();
+    assert.deepEqual(await pages.locator('thead th').allTextContents(), ['Page', 'Visitors ▾', 'Pageviews', 'Scroll depth']);
     await context.close();
   });
 });

@@ -1,9 +1,9 @@
 // The dashboard's client of /app/v1: JSON in and out, the session's CSRF token on every change, and
 // every failure (error envelope, non-JSON answer, no network) turned into an ApiError whose message
 // a page can show as it is, and whose reason (the catalogue's name of the refusal) a page branches on.
-import { REASON_HEADER, type ApiError as Refusal, type ErrorCode, type ErrorReason } from '../../src/core/errors.js';
+import type { ApiError as Refusal, ErrorCode, ErrorReason } from '../../src/core/errors.js';
 import { loginPath } from '../../src/core/next-path.js';
-import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, RAW_WINDOW_HEADER } from '../../src/core/answers.js';
+import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, RAW_WINDOW_HEADER, REASON_HEADER } from '../../src/core/answers.js';
 
 /** A code of the server's catalogue, or the dashboard's own for no answer or one without the envelope. */
 export type FailureCode = ErrorCode | 'NETWORK' | `HTTP_${number}`;

@@ -1,19 +1,52 @@
-// Reading breakdowns: a page of rows for a panel or the details, every row for an export, and the
-// CSV text of rows (the same columns for every dimension).
+// Reading breakdowns: a page of rows for a panel or the details, every row for an export, the
+// figures a row can add in a view, the order a Details view sorts its rows in, and the CSV text of rows.
 import { toCsv } from './csv.js';
-import { dimensionLabel } from './labels.js';
+import { dimensionLabel, keyLabel } from './labels.js';
 import { readSite } from './site.js';
 import { breakdownRead, type RowsPage } from '../../src/core/dashboard-reads.js';
-import { BREAKDOWN_INCLUDES, type BreakdownInclude, type QueryDimension } from '../../src/core/vocabulary.js';
+import { BREAKDOWN_INCLUDES, BREAKDOWN_LIMIT, type BreakdownInclude, type Filter, type QueryDimension, splitFilterParam } from '../../src/core/vocabulary.js';
+import { isMetric, METRIC_REGISTRY, metricTakesFilters } from '../../src/core/metric-registry.js';
 import type { BreakdownAnswer, BreakdownRow, PropertyKeysAnswer } from '../../src/core/answers.js';
 
 /**
- * What a breakdown's rows can add in this view: each addition of the dimension, when the view has no
- * filter (the API reads them per key, unfiltered).
+ * What a breakdown's rows can add in this view and show a figure for: scroll depth for pages when the
+ * view has no filter (read per page, unfiltered); a bounce rate and a visit duration where `stats`
+ * counts them under the key's filter beside the view's (session-scoped dimensions only).
  */
 export function includesFor(view: URLSearchParams, dimension: QueryDimension): BreakdownInclude[] {
-  if (view.has('filter')) return [];
-  return (Object.keys(BREAKDOWN_INCLUDES) as BreakdownInclude[]).filter((name) => BREAKDOWN_INCLUDES[name] === dimension);
+  const filters = view.getAll('filter').flatMap((text): Filter[] => {
+    const parts = splitFilterParam(text);
+    return parts ? [{ dimension: parts.dimension as QueryDimension, value: parts.value }] : [];
+  });
+  return (Object.keys(BREAKDOWN_INCLUDES) as BreakdownInclude[]).filter((name) => {
+    if (isMetric(name)) return metricTakesFilters(name, [...filters, { dimension, value: '' }]);
+    const rule = BREAKDOWN_INCLUDES[name];
+    return rule.dimension === dimension && (rule.filters || filters.length === 0);
+  });
+}
+
+/** A row's field a Details view sorts by. */
+export type RowField = 'key' | 'visitors' | 'views' | BreakdownInclude;
+export interface RowOrder {
+  by: RowField;
+  descending: boolean;
+}
+
+/**
+ * Rows of a dimension in an order: by their key as shown (a country's name, not its code, in the
+ * reader's language) or a figure, rows without the figure last whichever the direction; ties keep
+ * the API's order (most visitors first).
+ */
+export function sortRows(dimension: QueryDimension, rows: readonly BreakdownRow[], order: RowOrder): BreakdownRow[] {
+  const sign = order.descending ? -1 : 1;
+  const compare = (a: BreakdownRow, b: BreakdownRow): number => {
+    if (order.by === 'key') return sign * keyLabel(dimension, a.key).localeCompare(keyLabel(dimension, b.key));
+    const [x, y] = [a[order.by], b[order.by]];
+    if (x === null || x === undefined) return y === null || y === undefined ? 0 : 1;
+    if (y === null || y === undefined) return -1;
+    return sign * (x - y);
+  };
+  return [...rows].sort(compare);
 }
 
 export function readBreakdown(siteId: string, view: URLSearchParams, dimension: QueryDimension, page: RowsPage): Promise<BreakdownAnswer> {
@@ -22,22 +55,30 @@ export function readBreakdown(siteId: string, view: URLSearchParams, dimension: 
 
 /** Most rows an export holds (ten pages of the API's largest). */
 const EXPORT_MAX_ROWS = 10_000;
-const EXPORT_PAGE = 1000;
+const EXPORT_PAGE = BREAKDOWN_LIMIT.max;
 
-/** Every row of a breakdown (up to EXPORT_MAX_ROWS), in the API's order. */
+/** Every row of a breakdown (up to EXPORT_MAX_ROWS), in the API's order, with the figures it adds in this view. */
 export async function readAllRows(siteId: string, view: URLSearchParams, dimension: QueryDimension, search?: string): Promise<BreakdownRow[]> {
   const rows: BreakdownRow[] = [];
+  const include = includesFor(view, dimension);
   for (;;) {
-    const page = await readBreakdown(siteId, view, dimension, { limit: EXPORT_PAGE, offset: rows.length, search });
+    const page = await readBreakdown(siteId, view, dimension, { limit: EXPORT_PAGE, offset: rows.length, search, include });
     rows.push(...page.rows);
     if (page.rows.length < EXPORT_PAGE || rows.length >= page.totalKeys || rows.length >= EXPORT_MAX_ROWS) return rows;
   }
 }
 
+/** The name of a figure a row adds: a metric's, or scroll depth's. */
+export function includeLabel(name: BreakdownInclude): string {
+  return isMetric(name) ? METRIC_REGISTRY[name].label : 'Scroll depth';
+}
+
+/** The rows as CSV: key, visitors, views, share, then each figure the rows carry (as the API gives it; empty where null). */
 export function breakdownCsv(dimension: QueryDimension, rows: readonly BreakdownRow[]): string {
+  const added = (Object.keys(BREAKDOWN_INCLUDES) as BreakdownInclude[]).filter((name) => rows.some((r) => name in r));
   return toCsv(
-    [dimensionLabel(dimension), 'Visitors', 'Views', 'Share of visitors'],
-    rows.map((r) => [r.key, r.visitors, r.views, r.pct]),
+    [dimensionLabel(dimension), 'Visitors', 'Views', 'Share of visitors', ...added.map(includeLabel)],
+    rows.map((r) => [r.key, r.visitors, r.views, r.pct, ...added.map((name) => r[name] ?? '')]),
   );
 }
 

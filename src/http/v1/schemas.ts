@@ -3,8 +3,8 @@
 // contract and the bytes on the wire cannot drift apart.
 import type { ErrorCode } from '../../core/errors.js';
 import { FIRST_DAY, LAST_DAY } from '../../core/period.js';
-import { BREAKDOWN_LIMIT, BREAKDOWN_OFFSET_MAX, SEARCH_MAX_LENGTH } from '../../core/query.js';
-import { BREAKDOWN_INCLUDES, COMPARISONS, CONTAINS_TEXT_LENGTH, CURRENCY_CODE, DIMENSIONS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX, RAW_CLIP } from '../../core/vocabulary.js';
+import { BREAKDOWN_OFFSET_MAX, SEARCH_MAX_LENGTH } from '../../core/query.js';
+import { BREAKDOWN_INCLUDES, BREAKDOWN_LIMIT, COMPARISONS, CONTAINS_TEXT_LENGTH, CURRENCY_CODE, DIMENSIONS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX, RAW_CLIP } from '../../core/vocabulary.js';
 import { METRICS } from '../../core/metric-registry.js';
 
 type Schema = Record<string, unknown>;

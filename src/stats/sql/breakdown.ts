@@ -3,7 +3,7 @@
 // and gives back to the page's statement as lists.
 import { isMetric, metricTakesFilters } from '../../core/metric-registry.js';
 import type { Period } from '../../core/period.js';
-import { type Dimension, isPropertyDimension, NONE_KEY, PROPERTY_PREFIX, type QueryDimension } from '../../core/vocabulary.js';
+import { type Dimension, isPropertyDimension, NONE_KEY, PROPERTY_PREFIX, type QueryDimension, viewsAreEvents } from '../../core/vocabulary.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, SqlList, trusted, withParams } from '../../sql/sql.js';
 import type { HeldForm, HeldPart } from '../held-sums.js';
@@ -18,7 +18,7 @@ import { settlementCheckStatement } from './settlement.js';
 
 /** The column of a measure row that is a breakdown's `views`: occurrences for events and properties, else pageviews. */
 export function viewsColumn(dimension: QueryDimension): string {
-  return dimension === 'event' || isPropertyDimension(dimension) ? 'events' : 'pageviews';
+  return viewsAreEvents(dimension) ? 'events' : 'pageviews';
 }
 
 /** The form of a breakdown's raw days whose sums a process holds (../held-sums.ts): visitors counted once per day and key. */

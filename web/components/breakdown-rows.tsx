@@ -1,0 +1,138 @@
+// A breakdown's rows as a table (a row whose key is one value filters the view by it; the figures a
+// row adds as columns, sortable in a Details view) and the `Export CSV` link of a panel or its details.
+import { useState } from 'preact/hooks';
+import { breakdownCsv, includeLabel, readAllRows, type RowField, type RowOrder } from '../lib/breakdown.js';
+import { downloadText, fileSlug } from '../lib/download.js';
+import { formatCount, formatMetric, formatRatio } from '../lib/format.js';
+import { dimensionLabel, inSentence, isAggregateKey } from '../lib/labels.js';
+import { readableError } from '../lib/read-errors.js';
+import { ErrorText } from './feedback.js';
+import { KeyLabel } from './key-label.js';
+import { Table, type Column } from './table.js';
+import { type BreakdownInclude, type QueryDimension, viewsAreEvents } from '../../src/core/vocabulary.js';
+import { isMetric } from '../../src/core/metric-registry.js';
+import type { BreakdownRow, GoalResult } from '../../src/core/answers.js';
+
+/** A figure a row shows beside its visitors: its views, or one it adds on request. */
+export type RowFigure = 'views' | BreakdownInclude;
+
+/** A figure's cell: views as a count, a metric as the dashboard writes it, scroll depth as a percentage; `–` where the row has none. */
+function figureText(row: BreakdownRow, figure: RowFigure): string {
+  const value = row[figure];
+  if (value === null || value === undefined) return '–';
+  if (figure === 'views') return formatCount(value);
+  return isMetric(figure) ? formatMetric(figure, value) : formatRatio(value / 100);
+}
+
+const FIGURE_TITLES: Record<RowFigure, string> = {
+  views: 'Every view of it in the period',
+  bounceRate: 'Bounce rate of the visits with it, as the dashboard shows it filtered by it',
+  avgDuration: 'Visit duration of the visits with it, as the dashboard shows it filtered by it',
+  scrollDepth: "Mean deepest scroll of the page's visitors",
+};
+
+/**
+ * A table of rows; a row whose key is one value is a button that filters by it. `search`: the rows
+ * are those matching it. `goals`: a column of conversion rates, when some of the rows are goal
+ * patterns. `figures`: columns of figures beside the visitors. `order`: headers that sort the rows.
+ */
+export function Rows({
+  dimension,
+  rows,
+  onFilter,
+  search = '',
+  goals: tabGoals,
+  figures = [],
+  order,
+}: {
+  dimension: QueryDimension;
+  rows: readonly BreakdownRow[];
+  onFilter(key: string): void;
+  search?: string;
+  goals?: ReadonlyMap<string, GoalResult>;
+  figures?: readonly RowFigure[];
+  order?: { current: RowOrder; onSort(by: RowField): void };
+}) {
+  const goals = tabGoals && rows.some((row) => tabGoals.has(row.key)) ? tabGoals : undefined;
+  const figureLabel = (figure: RowFigure) => (figure === 'views' ? (viewsAreEvents(dimension) ? 'Events' : 'Pageviews') : includeLabel(figure));
+  const columns: Column[] = [
+    { label: dimensionLabel(dimension), sort: 'key' },
+    { label: 'Visitors', numeric: true, sort: 'visitors' },
+    ...(goals ? [{ label: 'Conversion rate', numeric: true } as const] : []),
+    ...figures.map((figure): Column => ({ label: figureLabel(figure), numeric: true, sort: figure })),
+  ];
+  return (
+    <Table
+      class="rows"
+      columns={columns}
+      order={order && { by: order.current.by, descending: order.current.descending, onSort: (by) => order.onSort(by as RowField) }}
+      rows={rows}
+      empty={<p class="muted empty">{search ? `No ${inSentence(dimensionLabel(dimension))} matches “${search}”.` : 'No data for this period.'}</p>}
+      row={(row) => (
+        <tr key={row.key}>
+          <td class="key">
+            <span class="bar" aria-hidden="true" style={{ width: `${Math.min(100, row.pct * 100)}%` }} />
+            {isAggregateKey(row.key) ? (
+              <span class="label">
+                <KeyLabel dimension={dimension} value={row.key} />
+              </span>
+            ) : (
+              <button type="button" class="row-filter" title={`Filter by ${dimensionLabel(dimension)}: ${row.key}`} onClick={() => onFilter(row.key)}>
+                <KeyLabel dimension={dimension} value={row.key} />
+              </button>
+            )}
+          </td>
+          <td class="num" title={formatRatio(row.pct)}>
+            {formatCount(row.visitors)}
+          </td>
+          {goals && <GoalRate goal={goals.get(row.key)} />}
+          {figures.map((figure) => (
+            <td key={figure} class="num" title={FIGURE_TITLES[figure]}>
+              {figureText(row, figure)}
+            </td>
+          ))}
+        </tr>
+      )}
+    />
+  );
+}
+
+/** A goal's conversion rate: its converted visitors over the visitors of the view's period and filters. */
+function GoalRate({ goal }: { goal: GoalResult | undefined }) {
+  if (!goal) return <td class="num" />;
+  const rate = formatRatio(goal.conversionRate);
+  return (
+    <td class="num goal-rate" title={`Goal “${goal.name}”: ${rate} of the period's visitors under the view's filters converted`}>
+      {rate}
+    </td>
+  );
+}
+
+export function ExportLink({ siteId, view, dimension, search }: { siteId: string; view: URLSearchParams; dimension: QueryDimension; search?: string }) {
+  const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  return (
+    <>
+      <a
+        href="#"
+        class="export"
+        aria-disabled={state.busy}
+        onClick={async (event) => {
+          event.preventDefault();
+          if (state.busy) return;
+          setState({ busy: true });
+          try {
+            const rows = await readAllRows(siteId, view, dimension, search);
+            downloadText(`${dimension}${search ? `-${fileSlug(search)}` : ''}-${fileSlug(view.toString())}.csv`, breakdownCsv(dimension, rows));
+            setState({ busy: false });
+          } catch (error) {
+            setState({ busy: false, error: readableError(error) });
+          }
+        }}
+      >
+        Export CSV
+      </a>
+      <ErrorText message={state.error} />
+    </>
+  );
+}
+
