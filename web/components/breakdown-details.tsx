@@ -6,7 +6,7 @@ import { includesFor, readBreakdown, type RowField, type RowOrder, sortRows } fr
 import { formatCount } from '../lib/format.js';
 import { useRead } from '../lib/read.js';
 import { dimensionLabel } from '../lib/labels.js';
-import { ErrorText, Loading } from './feedback.js';
+import { Loading, ReadFailure } from './feedback.js';
 import { ExportLink, Rows } from './breakdown-rows.js';
 import { BREAKDOWN_LIMIT, type QueryDimension } from '../../src/core/vocabulary.js';
 import type { GoalResult } from '../../src/core/answers.js';
@@ -72,7 +72,7 @@ export function Details({
       </div>
       <div aria-busy={read.loading} class="details-rows table-wrap">
         {read.error ? (
-          <ErrorText message={read.error} />
+          <ReadFailure read={read} />
         ) : read.data ? (
           <Rows
             dimension={dimension}

@@ -6,14 +6,16 @@
 import { useState } from 'preact/hooks';
 import { readBreakdown, readPropertyKeys } from '../lib/breakdown.js';
 import { useRead } from '../lib/read.js';
+import { importedAnswer } from '../lib/site.js';
 import { dimensionLabel } from '../lib/labels.js';
-import { ErrorText, Loading } from './feedback.js';
+import { Loading, ReadFailure } from './feedback.js';
+import { tellsOfNoSingleEvents } from '../lib/read-errors.js';
 import { ExportLink, Rows } from './breakdown-rows.js';
 import { Details } from './breakdown-details.js';
 import { PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
-import type { BreakdownAnswer, GoalResult } from '../../src/core/answers.js';
+import type { BreakdownAnswer, GoalResult, ImportedAnswer } from '../../src/core/answers.js';
 import { SelectField } from './fields.js';
-import { PANEL_ROWS, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
+import { breakdownRead, PANEL_ROWS, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
 
 /** A tab's name in element ids. */
 const tabName = (tab: PanelTab) => ('properties' in tab ? 'properties' : tab.dimension);
@@ -49,13 +51,17 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
   const key = picked !== null && keyList.includes(picked) ? picked : (keyList[0] ?? null);
   const dimension: QueryDimension | null = 'properties' in current ? (key === null ? null : `${PROPERTY_PREFIX}${key}`) : current.dimension;
   const tabGoals = goalsByKey(current, goals);
-  const data = useRead<BreakdownAnswer | undefined>(
-    () => (dimension === null ? Promise.resolve(undefined) : readBreakdown(siteId, view, dimension, { limit: PANEL_ROWS })),
+  const data = useRead<(BreakdownAnswer & { imported: ImportedAnswer | undefined }) | undefined>(
+    () =>
+      dimension === null
+        ? Promise.resolve(undefined)
+        : readBreakdown(siteId, view, dimension, { limit: PANEL_ROWS }).then((answer) => ({ ...answer, imported: importedAnswer(siteId, breakdownRead(view, dimension, { limit: PANEL_ROWS })) })),
     [siteId, view, dimension ?? '', properties && keys.loading].join('|'),
   );
-  const error = (properties ? keys.error : undefined) ?? data.error;
+  const failed = properties && keys.error ? keys : data.error ? data : null;
   const noKeys = properties && !keys.loading && !keys.error && keyList.length === 0;
-  const state = error ? 'error' : noKeys ? 'ready' : data.loading || !data.data ? 'loading' : 'ready';
+  // Days without single events under filters that need them are an answer (a note), not a failure.
+  const state = failed ? (tellsOfNoSingleEvents(failed.reason) ? 'ready' : 'error') : noKeys ? 'ready' : data.loading || !data.data ? 'loading' : 'ready';
   const headingId = `panel-${spec.id}`;
   const tabId = (t: PanelTab) => `${spec.id}-tab-${tabName(t)}`;
   return (
@@ -94,12 +100,16 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
             <SelectField label="Property" value={key} onValue={setPicked} options={keyList.map((k) => [k, k])} />
           </div>
         )}
-        {error ? (
-          <ErrorText message={error} />
+        {failed ? (
+          <ReadFailure read={failed} />
         ) : noKeys ? (
           <p class="muted empty">No event carries a custom property in this period.</p>
         ) : data.data && dimension !== null ? (
-          <Rows dimension={dimension} rows={data.data.rows} goals={tabGoals} onFilter={(value) => onFilter({ dimension, value })} />
+          <>
+            <Rows dimension={dimension} rows={data.data.rows} goals={tabGoals} onFilter={(value) => onFilter({ dimension, value })} />
+            {/* A filter beside another dimension reads single events: the figures imported from another tool cannot be cut so. */}
+            {data.data.imported === 'excluded' && <p class="muted panel-note">Without the imported history: it cannot be broken down under these filters.</p>}
+          </>
         ) : (
           <Loading />
         )}

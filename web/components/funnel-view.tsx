@@ -4,7 +4,7 @@
 // On the funnel page and through a shared link, in the frame each gives.
 import type { ComponentChildren, VNode } from 'preact';
 import { CountedSince } from './counted-since.js';
-import { ErrorText, Loading } from './feedback.js';
+import { Loading, ReadFailure, readState } from './feedback.js';
 import { PeriodPicker } from './period-picker.js';
 import { useViewState } from '../lib/address.js';
 import { changeClass, formatCount, formatDay, formatRatio, pointsChange } from '../lib/format.js';
@@ -76,10 +76,10 @@ export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId:
           </select>
         </div>
       </div>
-      <section class="card" aria-labelledby="funnel-title" data-panel="funnel" data-state={reading.error ? 'error' : data && !reading.loading ? 'ready' : 'loading'} aria-busy={reading.loading}>
+      <section class="card" aria-labelledby="funnel-title" data-panel="funnel" data-state={readState(reading)} aria-busy={reading.loading}>
         <h2 id="funnel-title">{data ? data.funnel.name : 'Funnel'}</h2>
         {reading.error ? (
-          <ErrorText message={reading.error} />
+          <ReadFailure read={reading} />
         ) : !data ? (
           <Loading />
         ) : (

@@ -5,7 +5,7 @@
 // its view): on the goals page and through a shared link, in the frame each gives.
 import type { ComponentChildren, VNode } from 'preact';
 import { CountedSince } from './counted-since.js';
-import { ErrorText, Loading } from './feedback.js';
+import { ErrorText, Loading, ReadFailure } from './feedback.js';
 import { PeriodPicker } from './period-picker.js';
 import { WideTable } from './table.js';
 import { useViewState } from '../lib/address.js';
@@ -93,7 +93,7 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
           </p>
         )}
         {goals.error ? (
-          <ErrorText message={goals.error} />
+          <ReadFailure read={goals} />
         ) : !goals.data ? (
           <Loading />
         ) : (

@@ -4,7 +4,7 @@ import type { ComponentChildren, VNode } from 'preact';
 import { useCallback, useMemo, useState } from 'preact/hooks';
 import { BreakdownPanel } from './breakdown-panel.js';
 import { Chart } from './chart.js';
-import { ErrorText, Loading } from './feedback.js';
+import { Loading, ReadFailure, readState } from './feedback.js';
 import { FilterChips } from './filter-chips.js';
 import { ComparisonPicker } from './comparison-picker.js';
 import { FilterMenu } from './filter-menu.js';
@@ -55,7 +55,7 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
   const onFilter = useCallback((filter: Filter) => go(withFilter(state, filter)), [state, go]);
   // The tiles say why a figure is missing under every filter the reads apply: the view's and a shared link's locked ones.
   const appliedFilters = useMemo(() => [...state.filters, ...parseViewState(new URLSearchParams(lockedFilters.map((f) => ['filter', f]))).filters], [state.filters, lockedFilters]);
-  const chartState = series.error ? 'error' : series.loading || !series.data ? 'loading' : 'ready';
+  const chartState = readState(series);
   // The chart and the panels render again when what they show changes, not on each of the view's
   // answers (the KPIs, the series and the goals come one after the other).
   const chart = useMemo(() => series.data && <Chart series={series.data} metric={state.metric} comparison={series.data.comparison} />, [series.data, state.metric]);
@@ -97,9 +97,9 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
           Imported history is left out of some of these figures: daily totals from another tool cannot answer this view (hours, or these filters together).
         </p>
       )}
-      <section class="card overview" aria-label="Overview" data-panel="overview" data-state={stats.error ? 'error' : stats.data && !stats.loading ? 'ready' : 'loading'}>
+      <section class="card overview" aria-label="Overview" data-panel="overview" data-state={readState(stats)}>
         {stats.error ? (
-          <ErrorText message={stats.error} />
+          <ReadFailure read={stats} />
         ) : (
           <KpiTiles
             stats={stats.data?.stats}
@@ -114,7 +114,7 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
         )}
         <div class="chart-area" data-panel="chart" data-state={chartState} aria-busy={chartState === 'loading'}>
           {series.error ? (
-            <ErrorText message={series.error} />
+            <ReadFailure read={series} />
           ) : series.data ? (
             <>
               {chart}

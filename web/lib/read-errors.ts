@@ -4,7 +4,7 @@ import { ApiError, messageOf } from './api.js';
 import type { ErrorReason } from '../../src/core/errors.js';
 
 const RAW_WINDOW =
-  'These filters need single events, which this site keeps for a limited number of days (Raw events, in its settings): choose a shorter, more recent period, or remove a filter.';
+  'Not counted for these days: these filters need single events, which this site keeps for a limited time (Keep single events, in its settings). Choose a more recent period, or remove a filter.';
 const NOT_FOUND = 'Not found: it does not exist, was archived, or belongs to an organisation you are not a member of.';
 const RATE_LIMITED = 'Too many requests for a moment: the figures will load again shortly.';
 
@@ -23,6 +23,13 @@ const READABLE: Partial<Record<ErrorReason, string>> = {
   DASHBOARD_RATE_LIMITED: RATE_LIMITED,
   LONG_READS_RATE_LIMITED: RATE_LIMITED,
 };
+
+/** Refusals that tell of days without single events: nothing went wrong, the figures do not exist (shown as a note, not an error). */
+const NO_SINGLE_EVENTS: ReadonlySet<ErrorReason> = new Set(['FILTERS_RAW_WINDOW_EXCEEDED', 'PROPERTY_NONE_RAW_WINDOW_EXCEEDED', 'OPERATOR_RAW_WINDOW_EXCEEDED', 'PAGE_PATTERN_RAW_WINDOW_EXCEEDED']);
+
+export function tellsOfNoSingleEvents(reason: ErrorReason | undefined): boolean {
+  return reason !== undefined && NO_SINGLE_EVENTS.has(reason);
+}
 
 export function readableError(error: unknown): string {
   if (error instanceof ApiError) return (error.reason && READABLE[error.reason]) ?? error.message;
