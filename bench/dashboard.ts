@@ -18,7 +18,8 @@
 //            --views 30d,year,year-filtered (the views loaded; all three by default),
 //            --engine duckdb|clickhouse (the event store: DuckDB in the data folder, or a private
 //            ClickHouse server the bench starts and stops, as the tests do; duckdb by default),
-//            --reads (also prints each /app/v1 read's median time from its start to its answer's end)
+//            --reads (also prints each /app/v1 read's median time in the page, from its start to
+//            its answer's end, and each read of a view asked alone, one after the other, 5 times)
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { sitePath } from '../src/core/app-paths.js';
+import { dashboardReads } from '../src/core/dashboard-reads.js';
 import { localDay } from '../src/core/localtime.js';
 import { sql } from '../src/sql/sql.js';
 import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
@@ -214,6 +217,32 @@ const loadTimes = () => {
 /** The stats reads' addresses in the page: a view's filters must be in them (the bench measures the view it names). */
 const statsReads = () => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => /^\/app\/v1\/sites\/[^/]+\/stats$/.test(new URL(name).pathname));
 
+/**
+ * Times each read a view starts with (the installation's aside) asked alone over HTTP, one after
+ * the other, then all of them at once as the page asks them: the median of `times` each.
+ */
+async function readsAlone(serviceUrl: string, cookie: string, siteId: string, view: string, times: number): Promise<string[]> {
+  const reads = dashboardReads(VIEW_QUERIES[view]!).filter((r) => r.path !== '/installation');
+  const ask = async (read: (typeof reads)[number]) => {
+    const res = await fetch(`${serviceUrl}/app/v1${sitePath(siteId, read)}`, { headers: { cookie: `svc_session=${cookie}` } });
+    if (res.status !== 200) throw new Error(`${view}: ${read.path}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  const median = async (run: () => Promise<unknown>) => {
+    const took: number[] = [];
+    for (let i = 0; i < times; i++) {
+      const started = performance.now();
+      await run();
+      took.push(performance.now() - started);
+    }
+    return quantile(took.sort((a, b) => a - b), 0.5).toFixed(0);
+  };
+  const medians: string[] = [];
+  for (const read of reads) medians.push(`${[read.path.slice(1), read.params?.get('dimension')].filter(Boolean).join(' ')} ${await median(() => ask(read))}`);
+  medians.push(`all ${reads.length} at once ${await median(() => Promise.all(reads.map(ask)))}`);
+  return medians;
+}
+
 /** CPU milliseconds of a process of this machine (utime + stime in /proc, clock ticks of 10 ms). */
 function processCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -267,6 +296,7 @@ async function main(): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
     const loads = new Map(variants.map((v) => [v.name, new Map<string, Load[]>(VIEWS.map((view) => [view, []]))]));
     let assetsLine: string[] = [];
+    const aloneLines: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // In turn, and the other way round every other round: drift of the machine's load falls on both.
       const order = round % 2 === 0 ? variants : [...variants].reverse();
@@ -294,6 +324,9 @@ async function main(): Promise<void> {
               gzip += await bytesSent(url, 'gzip');
             }
             assetsLine = [`JS + CSS the site dashboard loads: ${assets.length} files, ${(raw / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip`];
+            if (values.reads) {
+              for (const view of VIEWS) aloneLines.push(`${view}: median ms of each read asked alone, one after the other, then of all at once: ${(await readsAlone(service.url, cookie, year.siteId, view, 5)).join('; ')}`);
+            }
           }
           await context.close();
         } finally {
@@ -344,6 +377,7 @@ async function main(): Promise<void> {
         console.log(`${view}: p95 round by round, this checkout / baseline: ${byRound.join('; ')}`);
       }
     }
+    if (aloneLines.length > 0) console.log(aloneLines.join('\n'));
     console.log(`\n${assetsLine.join('')}`);
     console.log('targets: year view, and year view with one filter, filled in under 1 s at p95; JS + CSS under 60 KB gzip');
   } finally {
