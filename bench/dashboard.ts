@@ -1,17 +1,25 @@
 // bench/dashboard: the site dashboard in Chromium on the year site of bench/query (10.6 M events by
-// default). Prints, for the 30d and year views, p50/p95 over 20 loads of the time from navigation
-// start to every figure filled (KPI tiles, chart, the five panels), where that time goes (medians:
-// the first /app/v1 request's start, the session's answer, the last answer; the CPU time of the
-// service's process and of the page's main thread over a load), and the JavaScript and
-// CSS the page loads, raw and gzip. With --baseline, the same loads against another checkout of the
-// service (its own server and dashboard, on the same data), round by round in turn, and the ratios.
+// default, single events kept 13 months). Prints, for the 30d view, the year view and the year view
+// with one filter (country:US, about half the sessions), p50/p95 over 20 loads of the time from
+// navigation start to every figure filled (KPI tiles, chart, the five panels; a panel showing an
+// error fails the run), where that time goes (medians: the first /app/v1 request's start, the
+// session's answer, the last answer; the CPU time of the service's process, of ClickHouse's on that
+// engine, and of the page's main thread over a load), and the JavaScript and CSS the page loads,
+// raw and gzip. With --baseline, the same loads against another checkout of the service (its own
+// server and dashboard, on the same data), round by round in turn, and the ratios.
 //
-//   npm run bench:dashboard                      (the full year: about 10.6 M events)
+//   npm run bench:dashboard                      (the full year: about 10.6 M events, on DuckDB)
 //   npm run bench:dashboard -- --events 500000   (a smaller year for a quick run)
+//   npm run bench:dashboard -- --engine clickhouse
 //   options: --events N, --loads N (20 per view and round), --rounds N (1; 2 with --baseline),
 //            --baseline DIR (a checkout, e.g. of main: `git worktree add DIR main`),
-//            --data DIR (keeps the loaded year there, and uses it again on a later run of the same day),
-//            --views 30d,year (the views loaded; both by default)
+//            --data DIR (keeps the loaded year there, ClickHouse's files included, and uses it
+//            again on a later run of the same day and engine),
+//            --views 30d,year,year-filtered (the views loaded; all three by default),
+//            --engine duckdb|clickhouse (the event store: DuckDB in the data folder, or a private
+//            ClickHouse server the bench starts and stops, as the tests do; duckdb by default),
+//            --reads (also prints each /app/v1 read's median time in the page, from its start to
+//            its answer's end, and each read of a view asked alone, one after the other, 5 times)
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -19,12 +27,25 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { sitePath } from '../src/core/app-paths.js';
+import { dashboardReads } from '../src/core/dashboard-reads.js';
 import { localDay } from '../src/core/localtime.js';
+import { sql } from '../src/sql/sql.js';
+import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
 import { variantAt, type Variant } from './checkouts.js';
 import { loadYearSite, TZ } from './year-site.js';
 
 const { values } = parseArgs({
-  options: { events: { type: 'string' }, loads: { type: 'string' }, rounds: { type: 'string' }, baseline: { type: 'string' }, data: { type: 'string' }, views: { type: 'string' } },
+  options: {
+    events: { type: 'string' },
+    loads: { type: 'string' },
+    rounds: { type: 'string' },
+    baseline: { type: 'string' },
+    data: { type: 'string' },
+    views: { type: 'string' },
+    engine: { type: 'string' },
+    reads: { type: 'boolean' },
+  },
 });
 const EVENTS = Number(values.events ?? 10_600_000);
 const LOADS = Number(values.loads ?? 20);
@@ -35,7 +56,21 @@ const EVENTS_PER_PAGEVIEW = 1.45;
 const TOKEN = 'bench-admin-token-0123456789';
 const EMAIL = 'bench@example.com';
 const PASSWORD = 'bench password 0123';
-const VIEWS = (values.views?.split(',') ?? ['30d', 'year']).filter((view) => ['30d', 'year'].includes(view));
+/**
+ * The views a run can load: each one's query in the dashboard's address. The filtered year's
+ * country is the generated year's most frequent (bench/year-site.ts: about half the sessions).
+ */
+const VIEW_QUERIES: Readonly<Record<string, string>> = {
+  '30d': 'period=30d',
+  year: 'period=year',
+  'year-filtered': 'period=year&filter=country:US',
+};
+const VIEWS = values.views?.split(',') ?? Object.keys(VIEW_QUERIES);
+for (const view of VIEWS) if (!(view in VIEW_QUERIES)) throw new Error(`--views: unknown view ${view} (${Object.keys(VIEW_QUERIES).join(', ')})`);
+const ENGINE = values.engine ?? 'duckdb';
+if (ENGINE !== 'duckdb' && ENGINE !== 'clickhouse') throw new Error(`--engine: unknown engine ${ENGINE} (duckdb, clickhouse)`);
+/** The database the service's events go to on the bench's ClickHouse server. */
+const CLICKHOUSE_DATABASE = 'svc_bench';
 
 /**
  * Runs in the page before its scripts: records performance.now() (milliseconds from navigation
@@ -82,17 +117,29 @@ interface Load {
   serverCpu: number;
   /** CPU time of the page's main thread over the load (Chromium's ThreadTime). */
   pageCpu: number;
+  /** CPU time of the ClickHouse server over the load (NaN on DuckDB, which runs in the service's process). */
+  storeCpu: number;
+  /** Each /app/v1 read's time from its start to its answer's end, by read (`breakdown page`, `stats`, ...). */
+  reads: Record<string, number>;
 }
 
-/** What a kept year holds: its site, and the day it was loaded (a later day reads days past its rollups). */
+/** What a kept year holds: its site, the day it was loaded (a later day reads days past its rollups), and its engine. */
 interface KeptYear {
   orgId: number;
   siteId: string;
   day: string;
   events: number;
+  /** Absent in a year kept before the bench had engines: DuckDB's. */
+  engine?: string;
 }
 
-async function start(variant: Variant, dataDir: string) {
+/** The event store the services of a run read: DuckDB in the data folder, or the bench's ClickHouse server. */
+interface Store {
+  env: Record<string, string>;
+  clickhouse: ClickHouseServer | null;
+}
+
+async function start(variant: Variant, dataDir: string, store: Store) {
   const config = variant.loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -100,24 +147,25 @@ async function start(variant: Variant, dataDir: string) {
     SVC_ADMIN_TOKEN: TOKEN,
     SVC_APP_RATE_LIMIT: '1000000/60s',
     SVC_LOG_LEVEL: 'silent',
+    ...store.env,
   });
   // No maintenance timers: the loader runs the rollups once the year is in (a timer firing mid-load would roll up, then drop, raw days of a year half loaded).
   return variant.startService(config, { log: { info() {}, warn() {}, error() {} }, maintenanceTimers: false });
 }
 
 /** The year in `dataDir`: the kept one, or one loaded now (and kept when `keep`). */
-async function yearIn(variant: Variant, dataDir: string, keep: boolean): Promise<KeptYear> {
+async function yearIn(variant: Variant, dataDir: string, store: Store, keep: boolean): Promise<KeptYear> {
   const keptFile = join(dataDir, 'bench-dashboard.json');
   const today = localDay(Date.now(), TZ);
   if (existsSync(keptFile)) {
     const kept = JSON.parse(readFileSync(keptFile, 'utf8')) as KeptYear;
-    if (kept.day === today && kept.events === EVENTS) {
-      console.log(`the year of ${dataDir} (loaded today, --events ${EVENTS})`);
+    if (kept.day === today && kept.events === EVENTS && (kept.engine ?? 'duckdb') === ENGINE) {
+      console.log(`the year of ${dataDir} (loaded today, --events ${EVENTS}, --engine ${ENGINE})`);
       return kept;
     }
-    throw new Error(`${dataDir} holds a year of ${kept.events} events loaded on ${kept.day}: remove it, or name another folder`);
+    throw new Error(`${dataDir} holds a year of ${kept.events} events on ${kept.engine ?? 'duckdb'} loaded on ${kept.day}: remove it, or name another folder`);
   }
-  const service = await start(variant, dataDir);
+  const service = await start(variant, dataDir, store);
   try {
     const admin = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${service.url}/admin/v1${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -126,9 +174,19 @@ async function yearIn(variant: Variant, dataDir: string, keep: boolean): Promise
     const pageviewsPerDay = Math.max(10, Math.round(EVENTS / DAYS / EVENTS_PER_PAGEVIEW));
     const year = await loadYearSite(service, admin, { pageviewsPerDay, days: DAYS });
     console.log(`loaded ${year.rows.toLocaleString()} events (${year.pageviews.toLocaleString()} pageviews, ${DAYS} days) in ${(year.loadMs / 1000).toFixed(1)} s; rollups in ${(year.rollupMs / 1000).toFixed(1)} s`);
+    if (store.clickhouse) {
+      // ClickHouse merges the load's parts in the background: measured meanwhile, the loads would share the 2 cores with the merges.
+      const started = Date.now();
+      const merging = async () => Number((await service.ctx.events.query<{ n: unknown }>(sql`SELECT count() AS n FROM system.merges WHERE database = currentDatabase()`))[0]!.n);
+      while ((await merging()) > 0) {
+        if (Date.now() - started > 15 * 60_000) throw new Error('ClickHouse still merges the loaded parts after 15 minutes');
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      console.log(`ClickHouse's merges of the load done ${((Date.now() - started) / 1000).toFixed(0)} s later`);
+    }
     const user = await admin('POST', '/users', { email: EMAIL, password: PASSWORD, name: 'Bench' });
     await admin('PUT', `/orgs/${year.orgId}/members/${user.id}`, { role: 'viewer' });
-    const kept: KeptYear = { orgId: year.orgId, siteId: year.siteId, day: today, events: EVENTS };
+    const kept: KeptYear = { orgId: year.orgId, siteId: year.siteId, day: today, events: EVENTS, engine: ENGINE };
     if (keep) writeFileSync(keptFile, JSON.stringify(kept));
     return kept;
   } finally {
@@ -140,17 +198,63 @@ async function yearIn(variant: Variant, dataDir: string, keep: boolean): Promise
 const loadTimes = () => {
   const reads = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => new URL(e.name).pathname.startsWith('/app/v1/'));
   const session = reads.find((e) => new URL(e.name).pathname === '/app/v1/session');
+  // Each read by its last path segment and dimension; one asked twice (a preload, then the script) counts its first.
+  const byRead: Record<string, number> = {};
+  for (const e of reads) {
+    const url = new URL(e.name);
+    const name = [url.pathname.split('/').pop(), url.searchParams.get('dimension')].filter(Boolean).join(' ');
+    byRead[name] ??= e.responseEnd - e.startTime;
+  }
   return {
     filled: (window as unknown as { __filledAt: number }).__filledAt,
     firstRead: Math.min(...reads.map((e) => e.startTime)),
     session: session?.responseEnd ?? NaN,
     lastAnswer: Math.max(...reads.map((e) => e.responseEnd)),
+    reads: byRead,
   };
 };
 
+/** The stats reads' addresses in the page: a view's filters must be in them (the bench measures the view it names). */
+const statsReads = () => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => /^\/app\/v1\/sites\/[^/]+\/stats$/.test(new URL(name).pathname));
+
+/**
+ * Times each read a view starts with (the installation's aside) asked alone over HTTP, one after
+ * the other, then all of them at once as the page asks them: the median of `times` each.
+ */
+async function readsAlone(serviceUrl: string, cookie: string, siteId: string, view: string, times: number): Promise<string[]> {
+  const reads = dashboardReads(VIEW_QUERIES[view]!).filter((r) => r.path !== '/installation');
+  const ask = async (read: (typeof reads)[number]) => {
+    const res = await fetch(`${serviceUrl}/app/v1${sitePath(siteId, read)}`, { headers: { cookie: `svc_session=${cookie}` } });
+    if (res.status !== 200) throw new Error(`${view}: ${read.path}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  const median = async (run: () => Promise<unknown>) => {
+    const took: number[] = [];
+    for (let i = 0; i < times; i++) {
+      const started = performance.now();
+      await run();
+      took.push(performance.now() - started);
+    }
+    return quantile(took.sort((a, b) => a - b), 0.5).toFixed(0);
+  };
+  const medians: string[] = [];
+  for (const read of reads) medians.push(`${[read.path.slice(1), read.params?.get('dimension')].filter(Boolean).join(' ')} ${await median(() => ask(read))}`);
+  medians.push(`all ${reads.length} at once ${await median(() => Promise.all(reads.map(ask)))}`);
+  return medians;
+}
+
+/** CPU milliseconds of a process of this machine (utime + stime in /proc, clock ticks of 10 ms). */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** 1 cold load, then `LOADS` measured ones, of each view. */
-async function measure(context: BrowserContext, dashboard: string, into: Map<string, Load[]>): Promise<void> {
-  for (const period of VIEWS) {
+async function measure(context: BrowserContext, dashboard: string, store: Store, into: Map<string, Load[]>): Promise<void> {
+  const storeCpu = () => (store.clickhouse ? processCpuMs(store.clickhouse.pid) : NaN);
+  for (const view of VIEWS) {
+    const query = new URLSearchParams(VIEW_QUERIES[view]);
     for (let i = 0; i <= LOADS; i++) {
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
@@ -158,13 +262,20 @@ async function measure(context: BrowserContext, dashboard: string, into: Map<str
       const threadSeconds = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')!.value;
       const pageBefore = await threadSeconds();
       const serverBefore = process.cpuUsage();
-      await page.goto(`${dashboard}?period=${period}`);
+      const storeBefore = storeCpu();
+      await page.goto(`${dashboard}?${query}`);
       await page.waitForFunction(() => (window as unknown as { __filledAt?: number }).__filledAt, undefined, { timeout: 60_000 });
       const server = process.cpuUsage(serverBefore);
+      const storeAfter = storeCpu();
       const pageCpu = ((await threadSeconds()) - pageBefore) * 1000;
       const errors = await page.locator('[data-panel] .error').count();
-      if (errors > 0) throw new Error(`${period}: ${errors} panel(s) show an error: ${await page.locator('[data-panel] .error').first().textContent()}`);
-      if (i > 0) into.get(period)!.push({ ...(await page.evaluate(loadTimes)), serverCpu: (server.user + server.system) / 1000, pageCpu });
+      if (errors > 0) throw new Error(`${view}: ${errors} panel(s) show an error: ${await page.locator('[data-panel] .error').first().textContent()}`);
+      if (i === 0) {
+        const stats = await page.evaluate(statsReads);
+        const unfiltered = stats.find((url) => new URL(url).searchParams.getAll('filter').join() !== query.getAll('filter').join());
+        if (stats.length === 0 || unfiltered) throw new Error(`${view}: the page's stats read does not carry the view's filters: ${unfiltered ?? 'no stats read'}`);
+      }
+      if (i > 0) into.get(view)!.push({ ...(await page.evaluate(loadTimes)), serverCpu: (server.user + server.system) / 1000, pageCpu, storeCpu: storeAfter - storeBefore });
       await page.close();
     }
   }
@@ -176,17 +287,21 @@ async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const variants = [await variantAt('this checkout', join(dirname(fileURLToPath(import.meta.url)), '..'))];
   if (values.baseline) variants.push(await variantAt(`baseline ${values.baseline}`, resolve(values.baseline)));
+  // ClickHouse keeps its files in the data folder where the year is kept: a later run finds its databases.
+  const clickhouse = ENGINE === 'clickhouse' ? await startClickHouse(keep ? { dir: join(dataDir, 'clickhouse') } : {}) : null;
+  const store: Store = { env: clickhouse ? { SVC_CLICKHOUSE_URL: `${clickhouse.url}/${CLICKHOUSE_DATABASE}` } : {}, clickhouse };
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   try {
-    const year = await yearIn(variants[0]!, dataDir, keep);
+    const year = await yearIn(variants[0]!, dataDir, store, keep);
     (globalThis as { gc?: () => void }).gc?.();
     const loads = new Map(variants.map((v) => [v.name, new Map<string, Load[]>(VIEWS.map((view) => [view, []]))]));
     let assetsLine: string[] = [];
+    const aloneLines: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // In turn, and the other way round every other round: drift of the machine's load falls on both.
       const order = round % 2 === 0 ? variants : [...variants].reverse();
       for (const variant of order) {
-        const service = await start(variant, dataDir);
+        const service = await start(variant, dataDir, store);
         try {
           const signIn = await fetch(`${service.url}/app/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
           const cookie = /svc_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1];
@@ -195,7 +310,7 @@ async function main(): Promise<void> {
           await context.addCookies([{ name: 'svc_session', value: cookie, url: service.url }]);
           await context.addInitScript(FILLED_PROBE);
           const dashboard = `${service.url}/sites/${year.siteId}`;
-          await measure(context, dashboard, loads.get(variant.name)!);
+          await measure(context, dashboard, store, loads.get(variant.name)!);
           if (variant === variants[0] && round === ROUNDS - 1) {
             // What the page loads from /assets, measured as the server sends it to a gzip-only client.
             const page = await context.newPage();
@@ -209,6 +324,9 @@ async function main(): Promise<void> {
               gzip += await bytesSent(url, 'gzip');
             }
             assetsLine = [`JS + CSS the site dashboard loads: ${assets.length} files, ${(raw / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip`];
+            if (values.reads) {
+              for (const view of VIEWS) aloneLines.push(`${view}: median ms of each read asked alone, one after the other, then of all at once: ${(await readsAlone(service.url, cookie, year.siteId, view, 5)).join('; ')}`);
+            }
           }
           await context.close();
         } finally {
@@ -218,7 +336,7 @@ async function main(): Promise<void> {
     }
 
     const p = (loadsOf: Load[], pick: (l: Load) => number, q: number) => quantile(loadsOf.map(pick).sort((a, b) => a - b), q);
-    console.log(`\nmilliseconds from navigation start, ${LOADS * ROUNDS} loads per view after one cold load per round (${ROUNDS} round(s)); medians of where the time goes`);
+    console.log(`\n${ENGINE}: milliseconds from navigation start, ${LOADS * ROUNDS} loads per view after one cold load per round (${ROUNDS} round(s)); medians of where the time goes`);
     // CPU times are the machine's load's least: on 2 shared cores, the page and the service wait for each other's CPU.
     const columns: Array<[string, (l: Load[]) => number]> = [
       ['p50', (l) => p(l, (x) => x.filled, 0.5)],
@@ -228,12 +346,25 @@ async function main(): Promise<void> {
       ['last answer', (l) => p(l, (x) => x.lastAnswer, 0.5)],
       ['server CPU', (l) => p(l, (x) => x.serverCpu, 0.5)],
       ['page CPU', (l) => p(l, (x) => x.pageCpu, 0.5)],
+      ...(clickhouse ? [['ClickHouse CPU', (l: Load[]) => p(l, (x) => x.storeCpu, 0.5)] as [string, (l: Load[]) => number]] : []),
     ];
-    console.log(`${'checkout'.padEnd(22)}${'view'.padEnd(6)}${columns.map(([name]) => name.padStart(Math.max(7, name.length + 2))).join('')}`);
+    const viewWidth = Math.max(...VIEWS.map((view) => view.length)) + 2;
+    console.log(`${'checkout'.padEnd(22)}${'view'.padEnd(viewWidth)}${columns.map(([name]) => name.padStart(Math.max(7, name.length + 2))).join('')}`);
     for (const variant of variants) {
       for (const view of VIEWS) {
         const l = loads.get(variant.name)!.get(view)!;
-        console.log(`${variant.name.slice(0, 21).padEnd(22)}${view.padEnd(6)}${columns.map(([name, f]) => f(l).toFixed(0).padStart(Math.max(7, name.length + 2))).join('')}`);
+        console.log(`${variant.name.slice(0, 21).padEnd(22)}${view.padEnd(viewWidth)}${columns.map(([name, f]) => f(l).toFixed(0).padStart(Math.max(7, name.length + 2))).join('')}`);
+      }
+    }
+    if (values.reads) {
+      // In the page: a read's time includes its wait for one of the browser's connections and for the service's long-read slots.
+      for (const variant of variants) {
+        for (const view of VIEWS) {
+          const l = loads.get(variant.name)!.get(view)!;
+          const names = [...new Set(l.flatMap((x) => Object.keys(x.reads)))].sort();
+          const medians = names.map((name) => `${name} ${p(l.filter((x) => name in x.reads), (x) => x.reads[name]!, 0.5).toFixed(0)}`);
+          console.log(`${variant.name.slice(0, 21)}, ${view}: median ms of each read, start to answer: ${medians.join('; ')}`);
+        }
       }
     }
     if (variants.length === 2) {
@@ -246,10 +377,12 @@ async function main(): Promise<void> {
         console.log(`${view}: p95 round by round, this checkout / baseline: ${byRound.join('; ')}`);
       }
     }
+    if (aloneLines.length > 0) console.log(aloneLines.join('\n'));
     console.log(`\n${assetsLine.join('')}`);
-    console.log('targets: year view filled in under 1 s; JS + CSS under 60 KB gzip');
+    console.log('targets: year view, and year view with one filter, filled in under 1 s at p95; JS + CSS under 60 KB gzip');
   } finally {
     await browser.close();
+    await clickhouse?.stop();
     if (!keep) rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,12 +1,13 @@
 // The site of bench/query and bench/dashboard: a year of traffic (pageviewsPerDay pageviews a day,
 // realistic sessions, long-tail pages, referrers, countries, devices, utm campaigns, custom
 // events, custom properties on 30 % of the pageviews and custom events), the last half hour of
-// today for realtime, two goals, rollups done. Events are appended
+// today for realtime, two goals, rollups done, single events kept 13 months. Events are appended
 // to storage directly: the service is measured, not the loader.
 import { addDays, localDay, startOfLocalDay } from '../src/core/localtime.js';
 import type { RunningService } from '../src/server.js';
 import type { StoredEvent } from '../src/storage/events/schema.js';
 import { seededRandom } from '../src/core/seeded-random.js';
+import { SUGGESTED_RAW_DAYS } from '../src/core/vocabulary.js';
 import { session, type SessionShape } from '../support/datasets.js';
 
 /**
@@ -82,8 +83,9 @@ export async function loadYearSite(
   const { ctx } = service;
   const { pageviewsPerDay, days } = options;
   const org = await admin('POST', '/orgs', { name: 'Bench' });
-  // Raw events kept for every loaded day, as a site that answers filters over its whole year does.
-  const site = await admin('POST', `/orgs/${org.id}/sites`, { domain: 'bench.example', name: 'Bench', timezone: TZ, rawDays: Math.max(30, days) });
+  // Single events kept 13 months (the `Keep single events` choice that holds a whole year, as a site
+  // answering filters over its year keeps them), or every loaded day where more are loaded.
+  const site = await admin('POST', `/orgs/${org.id}/sites`, { domain: 'bench.example', name: 'Bench', timezone: TZ, rawDays: Math.max(SUGGESTED_RAW_DAYS, days) });
   const key: string = (await admin('POST', `/orgs/${org.id}/keys`, { name: 'bench' })).key;
 
   const now = Date.now();

@@ -16,6 +16,8 @@ const BINARY = '/usr/sbin/clickhouse-server';
 export interface ClickHouseServer {
   /** `http://127.0.0.1:port` of the server, user `default` without password. */
   url: string;
+  /** The server's process id (a bench reads its CPU time from /proc). */
+  pid: number;
   stop(): Promise<void>;
   /** Stops it at once (SIGKILL to its own PID) and removes its directory: for the process's exit. */
   kill(): void;
@@ -82,14 +84,18 @@ async function answers(url: string): Promise<boolean> {
 /**
  * Starts a server of its own and waits until it answers a query (at most `timeoutMs`). With
  * `logQueries`, each statement's run is in `system.query_log` (a bench's measure of the server's own
- * CPU time).
+ * CPU time). With `dir`, the server keeps its files in that folder and leaves them at its stop: a
+ * later start on the same folder holds the same databases (a bench's data kept between runs).
  */
-export async function startClickHouse({ timeoutMs = 60_000, logQueries = false }: { timeoutMs?: number; logQueries?: boolean } = {}): Promise<ClickHouseServer> {
+export async function startClickHouse({ timeoutMs = 60_000, logQueries = false, dir: keptDir }: { timeoutMs?: number; logQueries?: boolean; dir?: string } = {}): Promise<ClickHouseServer> {
   if (!existsSync(BINARY)) {
     throw new Error(`ClickHouse server binary ${BINARY} is missing: these tests need it (Debian package clickhouse-server)`);
   }
-  const dir = mkdtempSync(join(tmpdir(), 'svc-clickhouse-'));
-  for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub));
+  const dir = keptDir ?? mkdtempSync(join(tmpdir(), 'svc-clickhouse-'));
+  for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub), { recursive: true });
+  const removeDir = () => {
+    if (keptDir === undefined) rmSync(dir, { recursive: true, force: true });
+  };
   const [httpPort, tcpPort] = [await freePort(), await freePort()];
   writeFileSync(join(dir, 'config.xml'), configXml(dir, httpPort, tcpPort));
   writeFileSync(join(dir, 'users.xml'), usersXml(logQueries));
@@ -110,11 +116,11 @@ export async function startClickHouse({ timeoutMs = 60_000, logQueries = false }
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dir, { recursive: true, force: true });
+    removeDir();
   };
   const kill = () => {
     if (!gone) child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    removeDir();
   };
   const deadline = Date.now() + timeoutMs;
   while (!(await answers(url))) {
@@ -124,7 +130,7 @@ export async function startClickHouse({ timeoutMs = 60_000, logQueries = false }
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, stop, kill };
+  return { url, pid: child.pid!, stop, kill };
 }
 
 let shared: Promise<ClickHouseServer> | null = null;
