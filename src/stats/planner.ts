@@ -100,7 +100,7 @@ export interface Plan {
   /** Whether every day of the compared period is computable: a comparison needs them all. */
   readonly previousComplete: boolean;
   /**
-   * The days the stats count goals on. Without filters, the span. Under filters, raw events alone
+   * The days the stats count goals on (null for the other kinds). Without filters, the span. Under filters, raw events alone
    * (no rollup, session row or imported aggregate holds goals by dimension): the span where the
    * raw window holds every day of both periods, the period where it holds only that one's, else null.
    */
@@ -176,7 +176,10 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
   const previous = compared ? daySources(bounds, q.previous) : NO_DAYS;
   const span = compared ? daySources(bounds, { from: q.previous.from, to: q.period.to }) : period;
   const previousComplete = compared && previous.firstComputable === q.previous.from;
-  const goals = q.filters.length === 0 ? { span, compared: previousComplete } : conversionsRefused(q) ? { span: null, compared: false } : filteredGoalDays(q, bounds, previousComplete);
+  // Only the stats count goals beside their other figures (a goals read or a conversions timeseries
+  // reads them over its span): no other read reads the goal span, nor counts its days as read.
+  const goals =
+    q.kind !== 'stats' || conversionsRefused(q) ? { span: null, compared: false } : q.filters.length === 0 ? { span, compared: previousComplete } : filteredGoalDays(q, bounds, previousComplete);
   return Object.freeze({
     ...q,
     plan: Object.freeze({

@@ -82,6 +82,13 @@ test("the raw window follows a site's rawDays: raw-only queries may span that ma
   assert.equal(long({ period: '30d', filter: twoFilters }, 90), true, 'with its previous period: 60 raw days');
   assert.equal(long({ period: '7d', filter: twoFilters }, 90), false);
   assert.equal(long({ period: '90d' }, 90), false, 'rollups answer one or no filter');
+  // The dashboard's reads (raw=clip) under one filter: the stats count conversions from raw events, a long read;
+  // the chart and a breakdown of the filter's dimension read rollups alone, whatever the goals would need.
+  const clipped = (kind: QueryKind, params: RawParams) => isLongRead(plan(kind, { period: '90d', filter: 'country:FR', raw: 'clip', ...params }, '2026-03-19', null, 396).plan);
+  assert.equal(clipped('stats', {}), true);
+  assert.equal(clipped('timeseries', {}), false);
+  assert.equal(clipped('breakdown', { dimension: 'country' }), false);
+  assert.equal(plan('breakdown', { period: '90d', filter: 'country:FR', raw: 'clip', dimension: 'country' }, '2026-03-19', null, 396).plan.goalSpan, null);
   // A raw-only plan reads every day of a 90-day window from raw events.
   assert.deepEqual(plan('stats', { period: '90d', filter: twoFilters }, '2026-03-19', null, 90).plan.period, sources(null, ['2025-12-21', '2026-03-20']));
 });
