@@ -9,9 +9,11 @@ import type { PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
 
 export async function computeGoals(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<GoalResult[]> {
-  // The goals' rows as the stats read them (one statement for both on a dashboard's load); the
-  // period's visitors as the timeseries and breakdowns read them.
-  const [daily, days] = await Promise.all([dailyGoals(events, q, q.plan.span, goals), dailyMeasures(events, q, q.plan.period, false)]);
+  // The goals' rows as the stats read them (one statement for both on a dashboard's load): under
+  // filters, the compared days only where the comparison is whole (else they would be read for
+  // nothing: raw events of up to a year); the period's visitors as the timeseries and breakdowns read them.
+  const goalDays = q.filters.length > 0 && !q.plan.previousComplete ? q.plan.period : q.plan.span;
+  const [daily, days] = await Promise.all([dailyGoals(events, q, goalDays, goals), dailyMeasures(events, q, q.plan.period, false)]);
   const visitors = sumDays(days, q.period.from, q.period.to).visitors;
   return goals.map((g) => {
     const now = sumGoal(daily, q.period.from, q.period.to, g.goalId);
