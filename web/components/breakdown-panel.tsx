@@ -4,12 +4,11 @@
 // panel's Properties tab ranks the values of one custom property, picked from the keys the site's
 // events carry over the period.
 import { useState } from 'preact/hooks';
-import { readBreakdown, readPropertyKeys } from '../lib/breakdown.js';
+import { readPropertyKeys } from '../lib/breakdown.js';
 import { useRead } from '../lib/read.js';
-import { importedAnswer } from '../lib/site.js';
+import { readSite, withImported } from '../lib/site.js';
 import { dimensionLabel } from '../lib/labels.js';
-import { Loading, ReadFailure } from './feedback.js';
-import { tellsOfNoSingleEvents } from '../lib/read-errors.js';
+import { Loading, ReadFailure, readState } from './feedback.js';
 import { ExportLink, Rows } from './breakdown-rows.js';
 import { Details } from './breakdown-details.js';
 import { PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
@@ -52,16 +51,17 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
   const dimension: QueryDimension | null = 'properties' in current ? (key === null ? null : `${PROPERTY_PREFIX}${key}`) : current.dimension;
   const tabGoals = goalsByKey(current, goals);
   const data = useRead<(BreakdownAnswer & { imported: ImportedAnswer | undefined }) | undefined>(
-    () =>
-      dimension === null
-        ? Promise.resolve(undefined)
-        : readBreakdown(siteId, view, dimension, { limit: PANEL_ROWS }).then((answer) => ({ ...answer, imported: importedAnswer(siteId, breakdownRead(view, dimension, { limit: PANEL_ROWS })) })),
+    () => {
+      if (dimension === null) return Promise.resolve(undefined);
+      const read = breakdownRead(view, dimension, { limit: PANEL_ROWS });
+      return withImported(siteId, read, readSite<BreakdownAnswer>(siteId, read));
+    },
     [siteId, view, dimension ?? '', properties && keys.loading].join('|'),
   );
   const failed = properties && keys.error ? keys : data.error ? data : null;
   const noKeys = properties && !keys.loading && !keys.error && keyList.length === 0;
   // Days without single events under filters that need them are an answer (a note), not a failure.
-  const state = failed ? (tellsOfNoSingleEvents(failed.reason) ? 'ready' : 'error') : noKeys ? 'ready' : data.loading || !data.data ? 'loading' : 'ready';
+  const state = failed ? readState(failed) : noKeys ? 'ready' : data.loading || !data.data ? 'loading' : 'ready';
   const headingId = `panel-${spec.id}`;
   const tabId = (t: PanelTab) => `${spec.id}-tab-${tabName(t)}`;
   return (

@@ -16,18 +16,12 @@ import { downloadText } from '../lib/download.js';
 import { formatDay } from '../lib/format.js';
 import { useRead } from '../lib/read.js';
 import { readTimeseries, seriesCsv } from '../lib/series.js';
-import { clippedToRawWindow, importedAnswer, readSite } from '../lib/site.js';
+import { clippedToRawWindow, readSite, withImported } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
-import type { SiteRead } from '../../src/core/app-paths.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
 import { roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
-import type { GoalsAnswer, ImportedAnswer, StatsAnswer } from '../../src/core/answers.js';
+import type { GoalsAnswer, StatsAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
-
-/** An answer with what it did with imported days (its `Svc-Imported` header). */
-function withImported<T>(siteId: string, read: SiteRead, answer: Promise<T>): Promise<T & { imported: ImportedAnswer | undefined }> {
-  return answer.then((a) => ({ ...a, imported: importedAnswer(siteId, read) }));
-}
 
 /** An answer with the comparison it was read with: figures still shown while others load keep their own words. */
 function readWith<T>(answer: Promise<T>, comparison: Comparison): Promise<T & { comparison: Comparison }> {

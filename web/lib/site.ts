@@ -41,10 +41,11 @@ export async function readSite<T>(siteId: string, read: SiteRead): Promise<T> {
   }
 }
 
-/** What the latest answer of a site read did with imported days (its `Svc-Imported` header), once it has come. */
-export function importedAnswer(siteId: string, read: SiteRead): ImportedAnswer | undefined {
+/** An answer of a site read with what it did with imported days (its `Svc-Imported` header). */
+export async function withImported<T>(siteId: string, read: SiteRead, answer: Promise<T>): Promise<T & { imported: ImportedAnswer | undefined }> {
+  const a = await answer;
   const said = figureHeaderOf(sitePath(siteId, read), IMPORTED_HEADER) ?? null;
-  return isImportedAnswer(said) ? said : undefined;
+  return { ...a, imported: isImportedAnswer(said) ? said : undefined };
 }
 
 /** Whether a read of the site was clipped to its raw window (its `Svc-Raw-Window` header). */

@@ -6,7 +6,7 @@ import { isMetric, METRIC_REGISTRY } from '../../core/metric-registry.js';
 import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding, ROW_SESSION_COLUMNS, rowsCountSessions } from '../sql/breakdown.js';
 import { scrollDepthStatements } from '../sql/scroll.js';
 import { heldSumsOf } from '../held-sums.js';
-import { meanHalfUp, metricValue, round, type Measures } from '../measures.js';
+import { meanHalfUp, measuresOf, metricValue, round, TRAFFIC_MEASURES } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyMeasures, heldRows, sumDays } from './days.js';
 
@@ -30,22 +30,20 @@ export async function computeBreakdown(events: EventReader, q: PlannedQuery): Pr
   // key has no row to carry it), else counted apart.
   const onPage = statements.countedOnPage && page.rows.length > 0 ? Number(page.rows[0]!.total_keys) : null;
   const totalKeys = page.rowsBeforeLimit ?? onPage ?? Number((await events.query<{ n: unknown }>(statements.keyCount))[0]?.n ?? 0);
+  const rowMetrics = q.breakdown!.include.flatMap((name) => (isMetric(name) ? [name] : []));
   const rows: BreakdownRow[] = page.rows.map((r) => {
     const row: BreakdownRow = { key: r.k, visitors: Number(r.visitors), views: Number(r.views), pct: totalVisitors > 0 ? round(Number(r.visitors) / totalVisitors, 4) : 0 };
-    for (const metric of q.breakdown!.include.flatMap((name) => (isMetric(name) ? [name] : []))) {
+    // The row's per-session measures (ROW_SESSION_COLUMNS) are the ones these metrics read.
+    const measures = sessions ? measuresOf(TRAFFIC_MEASURES, r) : null;
+    for (const metric of rowMetrics) {
       // Where `stats` under the key's filter has no such figure (a dimension or filter of single events), neither has the row.
       const c = METRIC_REGISTRY[metric].computation;
-      row[metric] = sessions && c.kind !== 'goals' ? metricValue(c, sessionMeasures(r)) : null;
+      row[metric] = measures && c.kind !== 'goals' ? metricValue(c, measures) : null;
     }
     return row;
   });
   if (q.breakdown!.include.includes('scrollDepth')) await addScrollDepth(events, q, rows);
   return { rows, totalKeys, totalVisitors };
-}
-
-/** The measures a row's bounce rate and visit duration are computed from (the others 0: unread). */
-function sessionMeasures(r: Partial<Record<(typeof ROW_SESSION_COLUMNS)[number], unknown>>): Measures {
-  return { visitors: 0, pageviews: 0, events: 0, sessions: Number(r.sessions ?? 0), bounces: Number(r.bounces ?? 0), durationMs: Number(r.duration_ms ?? 0) };
 }
 
 /**
