@@ -1,6 +1,5 @@
 // The optional email channel (SVC_SMTP_URL). It runs beside the webhook queue, never in it: a
 // slow or failing SMTP server delays no webhook, and a refused webhook URL stops no mail.
-import { createTransport } from 'nodemailer';
 import type { AlertPayload } from './payload.js';
 
 /** Sends one mail (an HTML part and headers besides the text when given); rejects on failure. */
@@ -12,9 +11,11 @@ export type MailSender = (message: { to: string[]; subject: string; text: string
  */
 export function smtpMailSender(smtpUrl: string, from: string, timeoutMs?: number): MailSender {
   const timeouts = timeoutMs === undefined ? {} : { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
-  const transport = createTransport({ url: smtpUrl, ...timeouts });
+  // nodemailer (14 MB resident) is loaded at the first mail, not at start: most processes send none.
+  let transport: Promise<import('nodemailer').Transporter> | undefined;
   return async ({ to, subject, text, html, headers, messageId }) => {
-    await transport.sendMail({ from, to, subject, text, ...(html === undefined ? {} : { html }), ...(headers === undefined ? {} : { headers }), ...(messageId === undefined ? {} : { messageId }) });
+    transport ??= import('nodemailer').then(({ createTransport }) => createTransport({ url: smtpUrl, ...timeouts }));
+    await (await transport).sendMail({ from, to, subject, text, ...(html === undefined ? {} : { html }), ...(headers === undefined ? {} : { headers }), ...(messageId === undefined ? {} : { messageId }) });
   };
 }
 

