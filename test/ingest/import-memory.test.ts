@@ -16,31 +16,11 @@ import { Readable } from 'node:stream';
 import { spawnService } from '../helpers/child.js';
 import { ADMIN_TOKEN, BROWSER_UA, createSite, startTestServer } from '../helpers/server.js';
 import { MAX_IMPORT_LINES } from '../../src/ingest/import-contract.js';
+import { IMPORT_CALLS, importCallLines } from '../../support/import-lines.js';
 import { DuckDbEventStore } from '../../src/storage/events/duckdb.js';
 import { sql } from '../../src/sql/sql.js';
 
 const BEYOND_BUDGET_MB = 400;
-const DAYS = 5;
-const FIRST_DAY = Date.UTC(2026, 0, 5);
-
-/**
- * A call's lines: `MAX_IMPORT_LINES` over five days, sessions of four pageviews of visitors 64 at a
- * time, made as they are sent. `days` gives the order of the days (later first: not in time order).
- */
-function* callLines(days: number[], call: number): Generator<string> {
-  const perDay = MAX_IMPORT_LINES / DAYS;
-  for (const day of days) {
-    const lines: string[] = [];
-    for (let i = 0; i < perDay; i++) {
-      const visitor = ((i >> 8) << 6) | (i & 63);
-      const ip = `10.${call * DAYS + day}.${(visitor >> 8) & 255}.${visitor & 255}`;
-      lines.push(JSON.stringify({ ts: FIRST_DAY + day * 86_400_000 + Math.floor((i * 86_400_000) / perDay), ua: BROWSER_UA, ip, u: `/page/${(visitor * 7 + (i >> 6)) % 300}` }));
-      if (lines.length === 4096) yield `${lines.splice(0).join('\n')}\n`;
-    }
-    if (lines.length > 0) yield `${lines.join('\n')}\n`;
-  }
-}
-
 const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 /** Imports the two calls into a process with `budgetMb`; its peak resident memory, in MB. */
@@ -53,13 +33,11 @@ async function importUnderBudget(budgetMb: number): Promise<number> {
     const service = await spawnService(dataDir, { SVC_MEMORY_BUDGET_MB: String(budgetMb) });
     let peak: number;
     try {
-      const inOrder = Array.from({ length: DAYS }, (_, d) => d);
-      const calls = [inOrder, [...inOrder].reverse()];
-      for (const [call, days] of calls.entries()) {
+      for (const [call, days] of IMPORT_CALLS.entries()) {
         const res = await fetch(`${service.url}/admin/v1/sites/${site.siteId}/events/import`, {
           method: 'POST',
           headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
-          body: Readable.toWeb(Readable.from(callLines(days, call))) as ReadableStream,
+          body: Readable.toWeb(Readable.from(importCallLines(days, call, BROWSER_UA))) as ReadableStream,
           duplex: 'half',
         } as RequestInit);
         const report = (await res.json()) as { accepted: number; rejected: number };
