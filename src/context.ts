@@ -10,6 +10,7 @@ import { DIGEST_SMTP_TIMEOUT_MS, DigestService } from './digests/service.js';
 import { AlertService, type AlertServiceOptions } from './alerts/service.js';
 import { runsRole, type Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
+import { collectWhenIdle } from './core/idle-collection.js';
 import { MaintenanceRegistry } from './core/maintenance.js';
 import { PrometheusRegistry } from './core/prometheus.js';
 import { GeoDatabases, type GeoLocator } from './ingest/geo.js';
@@ -114,6 +115,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     memory.set(m.external, { kind: 'external' });
     memory.set(m.heapTotal, { kind: 'heap_total' });
   });
+  const stopIdleCollection = collectWhenIdle();
   const counters = await openCounters(config.redisUrl, { sessionCacheBytes: config.sessionCacheBytes, keyPrefix: options.counterKeyPrefix, onUnavailable: counterFallbacks(metrics, log) });
   const maintenance = new MaintenanceRegistry();
   const ingest = new Ingestor({ clock, meta, events, geo, metrics, counters, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, spool, eventLog, importSpillDir: join(config.dataDir, IMPORTS_FOLDER), log });
@@ -192,6 +194,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     digests,
     imports,
     async close() {
+      stopIdleCollection();
       await imports.stop();
       await ingest.drain();
       spool?.close();
