@@ -29,6 +29,22 @@ function boundedInsert<T>(db: Kysely<MetaDatabase>, table: 'segments' | 'annotat
   });
 }
 
+/** Sets `values` on a row of a site's table (no values: reads it): the row as it is then, undefined when the site has no such row. */
+async function updateSiteRow<Row>(db: Kysely<MetaDatabase>, table: 'segments' | 'annotations', siteId: number, id: number, values: Record<string, unknown>): Promise<Row | undefined> {
+  const untyped = db as Kysely<any>;
+  const name: string = table;
+  const row = Object.keys(values).length === 0
+    ? await untyped.selectFrom(name).selectAll().where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst()
+    : await untyped.updateTable(name).set(values).where('site_id', '=', siteId).where('id', '=', id).returningAll().executeTakeFirst();
+  return row as Row | undefined;
+}
+
+/** Deletes a row of a site's table; false when the site has no such row. */
+async function deleteSiteRow(db: Kysely<MetaDatabase>, table: 'segments' | 'annotations', siteId: number, id: number): Promise<boolean> {
+  const result = await db.deleteFrom(table).where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
 /** Segments and annotations. */
 export function segmentRecords(db: Kysely<MetaDatabase>) {
   return {
@@ -59,15 +75,12 @@ export function segmentRecords(db: Kysely<MetaDatabase>) {
       if (patch.filters !== undefined) values.filters = JSON.stringify(patch.filters);
       if (patch.shared !== undefined) values.shared = patch.shared ? 1 : 0;
       if (patch.ownerUserId !== undefined) values.owner_user_id = patch.ownerUserId;
-      const row = Object.keys(values).length === 0
-        ? await db.selectFrom('segments').selectAll().where('site_id', '=', siteInternalId).where('id', '=', id).executeTakeFirst()
-        : await db.updateTable('segments').set(values as never).where('site_id', '=', siteInternalId).where('id', '=', id).returningAll().executeTakeFirst();
+      const row = await updateSiteRow<Selectable<SegmentsTable>>(db, 'segments', siteInternalId, id, values);
       return row && toSegment(row);
     },
 
-    async deleteSegment(siteInternalId: number, id: number): Promise<boolean> {
-      const result = await db.deleteFrom('segments').where('site_id', '=', siteInternalId).where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+    deleteSegment(siteInternalId: number, id: number): Promise<boolean> {
+      return deleteSiteRow(db, 'segments', siteInternalId, id);
     },
 
     async createAnnotation(siteInternalId: number, annotation: NewAnnotation, now: number, max: number): Promise<Annotation> {
@@ -87,15 +100,12 @@ export function segmentRecords(db: Kysely<MetaDatabase>) {
       const values: Partial<Record<keyof AnnotationsTable, unknown>> = {};
       if (patch.date !== undefined) values.day = patch.date;
       if (patch.text !== undefined) values.text = patch.text;
-      const row = Object.keys(values).length === 0
-        ? await db.selectFrom('annotations').selectAll().where('site_id', '=', siteInternalId).where('id', '=', id).executeTakeFirst()
-        : await db.updateTable('annotations').set(values as never).where('site_id', '=', siteInternalId).where('id', '=', id).returningAll().executeTakeFirst();
+      const row = await updateSiteRow<Selectable<AnnotationsTable>>(db, 'annotations', siteInternalId, id, values);
       return row && toAnnotation(row);
     },
 
-    async deleteAnnotation(siteInternalId: number, id: number): Promise<boolean> {
-      const result = await db.deleteFrom('annotations').where('site_id', '=', siteInternalId).where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+    deleteAnnotation(siteInternalId: number, id: number): Promise<boolean> {
+      return deleteSiteRow(db, 'annotations', siteInternalId, id);
     },
   } satisfies Partial<MetaStore>;
 }
