@@ -6,17 +6,38 @@ import assert from 'node:assert/strict';
 import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js';
 import { LimitReached } from '../../src/storage/meta/types.js';
 import { META_DATABASES } from '../helpers/meta-adapters.js';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import type { MetaLocation } from '../../src/storage/meta/open.js';
+
+/**
+ * Deletes a site's row over a connection of its own (no store removes sites: they are archived),
+ * with the foreign keys enforced as the store enforces them.
+ */
+async function deleteSiteRow(location: MetaLocation, internalId: number): Promise<void> {
+  if ('sqlitePath' in location) {
+    const sqlite = new Database(location.sqlitePath);
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.prepare('DELETE FROM sites WHERE id = ?').run(internalId);
+    sqlite.close();
+    return;
+  }
+  const client = new pg.Client({ connectionString: location.databaseUrl });
+  await client.connect();
+  await client.query('DELETE FROM sites WHERE id = $1', [internalId]);
+  await client.end();
+}
 
 const site = (domain: string) => ({ domain, name: domain, timezone: 'Europe/Paris', retentionMonths: null, rawDays: 30, honorGpc: true });
 
 for (const adapter of META_DATABASES) {
   describe(`segments and annotations: ${adapter.name}`, () => {
-    const withStore = (name: string, body: (stores: MetaStores) => Promise<void>) =>
+    const withStore = (name: string, body: (stores: MetaStores, location: MetaLocation) => Promise<void>) =>
       test(name, async () => {
         const { location, dispose } = await adapter.create();
         const stores = await openMetaStores(location);
         try {
-          await body(stores);
+          await body(stores, location);
         } finally {
           await stores.meta.close();
           await dispose();
@@ -101,6 +122,19 @@ for (const adapter of META_DATABASES) {
       const others = await meta.createSegment(a.internalId, { name: 'theirs', filters: ['page:/'], shared: false, ownerUserId: other.id }, 3, 100);
       assert.equal(await accounts.deleteUser(user.id), true);
       assert.deepEqual(await meta.listSegments(a.internalId), [{ ...shared, ownerUserId: null }, others]);
+    });
+
+    withStore("a site's segments and annotations go with its row", async ({ meta }, location) => {
+      const org = await meta.createOrg('Acme', 1);
+      const a = await meta.createSite(org.id, site('a.example'), 'Apub', 1);
+      const b = await meta.createSite(org.id, site('b.example'), 'Bpub', 1);
+      for (const s of [a, b]) {
+        await meta.createSegment(s.internalId, { name: 'n', filters: ['page:/'], shared: true, ownerUserId: null }, 1, 100);
+        await meta.createAnnotation(s.internalId, { date: '2026-01-01', text: 't' }, 1, 1000);
+      }
+      await deleteSiteRow(location, a.internalId);
+      assert.deepEqual([(await meta.listSegments(a.internalId)).length, (await meta.listAnnotations(a.internalId)).length], [0, 0]);
+      assert.deepEqual([(await meta.listSegments(b.internalId)).length, (await meta.listAnnotations(b.internalId)).length], [1, 1]);
     });
   });
 }
