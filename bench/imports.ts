@@ -112,7 +112,7 @@ async function measure(profile: string, open: () => Promise<EventStore>): Promis
     await rollupSite({ events, meta }, collected, NOW, {});
     const watermark = (await meta.getRollupState(rollupKey(events, collected.id)))?.watermark ?? null;
     const firstHalf = join(dir, 'first-half.zip');
-    await pipeline(Readable.from(exportPlausible(events, { siteId: collected.id, domain: 'collected.example', days: { from: days[0]!, to: half }, watermark })), createWriteStream(firstHalf));
+    await pipeline(Readable.from(exportPlausible(events, { siteId: collected.id, domain: 'collected.example', days: { from: days[0]!, to: half }, watermark, annotations: [] })), createWriteStream(firstHalf));
     await importPlausible(events, { siteId: mixed.id, importId: 'half' }, firstHalf, 'first-half.zip');
     const later = days.filter((d) => d > half);
     for (let i = 0; i < later.length; i += 30) await events.append(traffic(mixed.id, later.slice(i, i + 30)));

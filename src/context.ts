@@ -25,6 +25,7 @@ import { commitImport, recomputeRollups } from './stats/rollups/imports.js';
 import { registerRollupTasks } from './stats/rollups/tasks.js';
 import type { MetaStore } from './storage/meta/types.js';
 import { ImportService } from './imports/service.js';
+import { addAnnotations } from './imports/annotations.js';
 import type { EventStore } from './storage/events/types.js';
 import { metaLocationOf, openMetaStores } from './storage/meta/open.js';
 
@@ -171,6 +172,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
     warn: (obj, message) => log.warn(obj, message),
     getSite: (siteId) => meta.getSite(siteId),
     importLines: (site, lines) => ingest.imports.importLines(site, lines),
+    async addAnnotations(siteId, annotations) {
+      const site = await meta.getSite(siteId);
+      if (site) await addAnnotations(meta, site, annotations, clock.now());
+    },
   });
   // The worker takes jobs queued by other processes, and those whose worker stopped, on this schedule.
   maintenance.register({ name: 'imports', everyMs: 15_000, run: () => imports.runNow() });

@@ -6,7 +6,8 @@
 // country with its region and city), which svc does not keep: they carry each key's own figures
 // (referrers alone, countries alone). The figures of every dimension are also written, per key, to
 // `svc_dimensions_<from>_<to>.csv`, which svc's import reads instead of the tables when it is
-// present: an export imported into svc answers as the site did. Text fields are neutralised for
+// present: an export imported into svc answers as the site did. The site's annotations go to a file
+// of their own (./annotations.ts), which svc's import reads back too. Text fields are neutralised for
 // spreadsheets (../core/csv-field.ts), and svc's import takes the mark off again.
 import { csvField } from '../core/csv-field.js';
 import type { Period } from '../core/period.js';
@@ -19,6 +20,8 @@ import type { EventReader } from '../storage/events/types.js';
 import { BROWSER_NAMES, DEVICE_NAMES, OS_NAMES } from './names.js';
 import { SVC_DIMENSIONS_TABLE } from './plausible.js';
 import { zipStream, type ZipSource } from './zip.js';
+import { annotationsCsv, ANNOTATIONS_FILE } from './annotations.js';
+import type { Annotation } from '../core/segments.js';
 
 /** One CSV line: its text fields neutralised for spreadsheets (svc's import takes the mark off again). */
 const line = (values: ReadonlyArray<string | number>) => values.map(csvField).join(',') + '\n';
@@ -107,6 +110,8 @@ export interface ExportScope {
   days: Period;
   /** The last rolled-up day: later days are not exported (they are not rolled up yet). */
   watermark: string | null;
+  /** The site's annotations, every one (notes, whatever the days exported): a file of their own. */
+  annotations: readonly Annotation[];
 }
 
 /** The file names of an export: Plausible's, with its first and last day. */
@@ -178,6 +183,7 @@ export function exportPlausible(events: EventReader, scope: ExportScope): AsyncG
     ...tables(scope.domain).map((t) => ({ name: exportFileName(t.table, days), bytes: table(t) })),
     { name: exportFileName('custom_events', days), bytes: customEvents() },
     { name: `${SVC_DIMENSIONS_TABLE}_${days.from.replaceAll('-', '')}_${days.to.replaceAll('-', '')}.csv`, bytes: svcDimensions() },
+    { name: ANNOTATIONS_FILE, bytes: annotationsCsv(scope.annotations) },
     { name: EXPORT_README, bytes: (async function* () { yield readmeText(scope.domain, held, watermark); })() },
   ];
   return zipStream(sources);

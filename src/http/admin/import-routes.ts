@@ -68,7 +68,7 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext, access
     reply
       .type('application/zip')
       .header('content-disposition', `attachment; filename="svc-export-${site.domain.replace(/[^A-Za-z0-9.-]/g, '_')}-${days.from}-${days.to}.zip"`)
-      .send(Readable.from(exportPlausible(ctx.events, { siteId: site.id, domain: site.domain, days, watermark })));
+      .send(Readable.from(exportPlausible(ctx.events, { siteId: site.id, domain: site.domain, days, watermark, annotations: await ctx.meta.listAnnotations(site.internalId) })));
     return reply;
   });
 
