@@ -106,6 +106,7 @@ export const ERRORS = {
       personalSegment: 'a personal segment belongs to a signed-in member: the operator makes shared segments only',
       sharedLinkFilters: 'filters must be an array of at most {max} filters <dimension>:<value>',
       sharedLinkExpired: 'expiresOn must be today or a later day (YYYY-MM-DD, in the site\'s time zone)',
+      segmentPagePattern: "the segment's page filter holds *, which a shared link's lock reads as a pattern: lock the link to filters instead",
       embedDomains: 'embedDomains must be an array of at most {max} host names such as example.com',
       code: 'code must be the 6 digits of the authenticator app or a recovery code',
       compareOff: 'compare=true needs a compared period; comparison is off',

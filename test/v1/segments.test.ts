@@ -248,6 +248,11 @@ describe('segments', () => {
     assert.equal((await server.admin('POST', `/sites/${site.siteId}/shared-links`, { segment: '1' })).status, 400);
     const twice = await server.admin('POST', `/sites/${site.siteId}/shared-links`, { segment: id, filters: ['country:DE'] });
     assert.deepEqual([twice.status, twice.body.error.message], [400, 'filter country is given twice']);
+    // A segment's `page` value is text, a lock's a pattern: a `*` in it would lock other pages, so it is refused.
+    const star = await shared(['page:/a*b']);
+    const starred = await server.admin('POST', `/sites/${site.siteId}/shared-links`, { segment: star });
+    assert.deepEqual([starred.status, starred.body.error?.code], [400, 'INVALID_PARAMS'], JSON.stringify(starred.body));
+    assert.match(starred.body.error.message, /pattern/);
   });
 
   test(`a site keeps at most ${MAX_SEGMENTS_PER_SITE} segments: the next is 409 CONFLICT`, async () => {

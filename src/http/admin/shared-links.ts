@@ -44,7 +44,10 @@ export async function sharedLinkRoutes(app: FastifyInstance, ctx: AppContext, ac
     // A link locked to a segment locks the segment's filters as they are now (a later change of the segment leaves the link as made).
     if (body.segment !== undefined) {
       if (typeof body.segment !== 'number' || !Number.isInteger(body.segment)) throw apiError('INVALID_PARAMS', 'integer', { name: 'segment' });
-      filters.push(...(await visibleSegment(ctx.meta, site, String(body.segment), { userId: await access.actingUserId(request) })).filters);
+      const segment = await visibleSegment(ctx.meta, site, String(body.segment), { userId: await access.actingUserId(request) });
+      // A link's locked `page` value is a pattern (`*`, `**`), a segment's is text: locked, a `*` would select other pages.
+      if (segment.filters.some((f) => f.startsWith('page:') && f.includes('*'))) throw apiError('INVALID_PARAMS', 'segmentPagePattern');
+      filters.push(...segment.filters);
     }
     const embedDomains = stringList(body, 'embedDomains', MAX_EMBED_DOMAINS, () => apiError('INVALID_PARAMS', 'embedDomains', { max: MAX_EMBED_DOMAINS })).map(parseDomain);
     const password = body.password === null || body.password === '' ? undefined : body.password;
