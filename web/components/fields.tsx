@@ -7,7 +7,7 @@ interface InputProps {
   value: string;
   onValue(value: string): void;
   hint?: string;
-  type?: 'text' | 'email' | 'password' | 'number' | 'url';
+  type?: 'text' | 'email' | 'password' | 'number' | 'url' | 'date';
   autoComplete?: string;
   required?: boolean;
   /** Shown and sent, never edited (an invitation's email). */
