@@ -11,6 +11,7 @@ import { funnelRecords } from './kysely/funnels.js';
 import { saltRecords } from './kysely/salts.js';
 import { leaseRecords } from './kysely/leases.js';
 import { rollupStateRecords } from './kysely/rollup-state.js';
+import { segmentRecords } from './kysely/segments.js';
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
@@ -32,6 +33,7 @@ export function kyselyMetaStore(db: Kysely<MetaDatabase>): MetaStore {
     ...saltRecords(db),
     ...leaseRecords(db),
     ...rollupStateRecords(db),
+    ...segmentRecords(db),
     async close(): Promise<void> {
       await db.destroy();
     },

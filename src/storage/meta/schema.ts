@@ -90,6 +90,24 @@ export interface RollupPendingTable {
   day: string;
 }
 
+export interface SegmentsTable {
+  id: Generated<number>;
+  site_id: number;
+  name: string;
+  filters: string; // JSON array of filter parameters
+  shared: number; // 0 | 1
+  owner_user_id: number | null;
+  created_at: number;
+}
+
+export interface AnnotationsTable {
+  id: Generated<number>;
+  site_id: number;
+  day: string; // site-local YYYY-MM-DD
+  text: string;
+  created_at: number;
+}
+
 export interface MetaDatabase {
   orgs: OrgsTable;
   sites: SitesTable;
@@ -102,4 +120,6 @@ export interface MetaDatabase {
   leases: LeasesTable;
   rollup_state: RollupStateTable;
   rollup_pending: RollupPendingTable;
+  segments: SegmentsTable;
+  annotations: AnnotationsTable;
 }

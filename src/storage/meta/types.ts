@@ -4,6 +4,8 @@ import type { FunnelStep, MatchKind } from '../../core/vocabulary.js';
 import type { FunnelSummary } from '../../core/answers.js';
 import type { FunnelVersion, Goal, NewGoal } from '../../entities/goals.js';
 import type { ApiKeyRecord, NewSite, Site, SitePatch } from '../../entities/sites.js';
+import type { Annotation } from '../../core/segments.js';
+import type { AnnotationPatch, NewAnnotation, NewSegment, Segment, SegmentPatch } from '../../entities/segments.js';
 
 /**
  * The MetaStore port: configuration and small mutable state. One Kysely implementation serves
@@ -46,6 +48,21 @@ export interface MetaStore {
   funnelHistory(siteInternalId: number, funnelId: number): Promise<FunnelHistory | undefined>;
   /** Deletes a funnel with every version of its steps; false when the site has no such funnel. */
   deleteFunnel(siteInternalId: number, funnelId: number): Promise<boolean>;
+
+  /** Throws LimitReached when the site holds `max` segments already. */
+  createSegment(siteInternalId: number, segment: NewSegment, now: number, max: number): Promise<Segment>;
+  /** Every segment of the site, shared and personal, by id. */
+  listSegments(siteInternalId: number): Promise<Segment[]>;
+  getSegment(siteInternalId: number, id: number): Promise<Segment | undefined>;
+  updateSegment(siteInternalId: number, id: number, patch: SegmentPatch): Promise<Segment | undefined>;
+  deleteSegment(siteInternalId: number, id: number): Promise<boolean>;
+
+  /** Throws LimitReached when the site holds `max` annotations already. */
+  createAnnotation(siteInternalId: number, annotation: NewAnnotation, now: number, max: number): Promise<Annotation>;
+  /** The site's annotations (those whose day lies in `days`, when given), by day, then id. */
+  listAnnotations(siteInternalId: number, days?: { from: string; to: string }): Promise<Annotation[]>;
+  updateAnnotation(siteInternalId: number, id: number, patch: AnnotationPatch): Promise<Annotation | undefined>;
+  deleteAnnotation(siteInternalId: number, id: number): Promise<boolean>;
 
   /** The salt of a calendar date, created on first use. */
   saltFor(day: string): Promise<Buffer>;
@@ -103,5 +120,12 @@ export class DuplicateGoal extends Error {
 export class DuplicateDomain extends Error {
   constructor(readonly domain: string) {
     super(`an active site of this organisation already uses the domain ${domain}`);
+  }
+}
+
+/** A site holds as many records of a kind as it may (`max`): segments, annotations. */
+export class LimitReached extends Error {
+  constructor(readonly max: number) {
+    super(`the site holds ${max} already`);
   }
 }

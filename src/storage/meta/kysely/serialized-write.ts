@@ -1,5 +1,5 @@
-// The write transaction of the account records that read before they write (memberships, invitations,
-// users, sign-in attempts), one per engine.
+// The write transaction of the records that read before they write (memberships, invitations, users,
+// sign-in attempts, a site's bounded segments and annotations), one per engine.
 import { sql, type Kysely } from 'kysely';
 import type { AccountDatabase } from '../account-schema.js';
 import { metaDialectOf } from '../dialect.js';
@@ -16,10 +16,10 @@ import { metaDialectOf } from '../dialect.js';
  *   hashtext, where a collision only serializes two keys more). A holder commits before its
  *   locks go, so each statement after them sees what the holder wrote.
  */
-export async function serializedWrite<T>(
-  db: Kysely<AccountDatabase>,
-  lockOnPostgres: ((trx: Kysely<AccountDatabase>) => Promise<unknown>) | undefined,
-  work: (trx: Kysely<AccountDatabase>) => Promise<T>,
+export async function serializedWrite<T, DB = AccountDatabase>(
+  db: Kysely<DB>,
+  lockOnPostgres: ((trx: Kysely<DB>) => Promise<unknown>) | undefined,
+  work: (trx: Kysely<DB>) => Promise<T>,
 ): Promise<T> {
   if (metaDialectOf(db) === 'postgres') {
     return db.transaction().execute(async (trx) => {

@@ -23,6 +23,9 @@ async function deleteUserRows(trx: Kysely<AccountDatabase>, id: number): Promise
   await trx.deleteFrom('user_two_factor').where('user_id', '=', id).execute();
   // The user's digest choices (KyselyDigestStore's table): its planned sends find no user and end.
   await sql`DELETE FROM digest_subscriptions WHERE user_id = ${id}`.execute(trx);
+  // The user's personal segments go; the shared ones it made stay the site's.
+  await trx.deleteFrom('segments').where('owner_user_id', '=', id).where('shared', '=', 0).execute();
+  await trx.updateTable('segments').set({ owner_user_id: null }).where('owner_user_id', '=', id).execute();
   const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
