@@ -10,6 +10,7 @@ import { ApiError, apiError } from '../core/errors.js';
 import { sha256Hex } from '../core/ids.js';
 import { addDays, startOfLocalDay } from '../core/localtime.js';
 import { parseLockedFilters } from '../core/query.js';
+import { SEGMENT_FILTERS } from '../core/segments.js';
 import type { SharedLink } from '../entities/accounts.js';
 import type { Site } from '../entities/sites.js';
 import type { AccountStore } from '../storage/meta/account-types.js';
@@ -21,7 +22,9 @@ export const GRANT_MS = 12 * 3_600_000;
 /** Last use is written at most this often, so reads do not each write. */
 const TOUCH_EVERY_MS = 60_000;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** A link's own filters; a segment's (src/core/segments.ts) may join them. */
 export const MAX_LINK_FILTERS = 8;
+const MAX_LOCKED_FILTERS = MAX_LINK_FILTERS + SEGMENT_FILTERS.max;
 export const MAX_EMBED_DOMAINS = 16;
 
 export interface NewSharedLink {
@@ -56,7 +59,7 @@ export class SharedLinks {
    */
   async create(site: Site, input: NewSharedLink): Promise<{ link: SharedLink; token: string }> {
     const now = this.clock.now();
-    if (input.filters.length > MAX_LINK_FILTERS) throw apiError('INVALID_PARAMS', 'sharedLinkFilters', { max: MAX_LINK_FILTERS });
+    if (input.filters.length > MAX_LOCKED_FILTERS) throw apiError('INVALID_PARAMS', 'sharedLinkFilters', { max: MAX_LOCKED_FILTERS });
     parseLockedFilters(input.filters);
     const expiresAt = input.expiresOn === undefined ? undefined : startOfLocalDay(addDays(input.expiresOn, 1), site.timezone);
     if (expiresAt !== undefined && expiresAt <= now) throw apiError('INVALID_PARAMS', 'sharedLinkExpired');

@@ -109,7 +109,8 @@ export interface QueryExtensions {
 const takesFilters = (kind: QueryKind, ext: QueryExtensions) => FILTERABLE[kind] || (kind === 'goals' && ext.filteredGoals === true);
 const takesRawClip = (kind: QueryKind, ext: QueryExtensions) => CLIPPABLE.has(kind) || (kind === 'goals' && ext.filteredGoals === true);
 
-function single(params: RawParams, name: string): string | undefined {
+/** A parameter given at most once. */
+export function single(params: RawParams, name: string): string | undefined {
   const v = params[name];
   if (Array.isArray(v)) throw apiError('INVALID_PARAMS', 'repeated', { name });
   return v;
@@ -201,19 +202,21 @@ export interface QuerySite {
   firstDataDay?: string | null;
 }
 
+/** The period parameters of a request (`period`, or `from` and `to`) in the site's calendar, with the site-local day of `now`. */
+export function requestPeriod(params: RawParams, site: QuerySite, now: number): { today: string; period: Period } {
+  if (!isValidTimeZone(site.timezone)) throw apiError('INVALID_TIMEZONE', 'site');
+  const today = localDay(now, site.timezone);
+  const period = resolvePeriod({ period: single(params, 'period'), from: single(params, 'from'), to: single(params, 'to') }, today, site.firstDataDay);
+  return { today, period };
+}
+
 /**
  * Parses a request of one kind against a site and the current instant. `locked` are a shared link's
  * filters (`parseLockedFilters`): the request's own filter on a dimension locked to a value gives way
  * to it; the others (on other dimensions, or on `page` under a page pattern) add to them.
  */
 export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, now: number, locked: readonly string[] = [], ext: QueryExtensions = {}): Query {
-  if (!isValidTimeZone(site.timezone)) throw apiError('INVALID_TIMEZONE', 'site');
-  const today = localDay(now, site.timezone);
-  const period = resolvePeriod(
-    { period: single(params, 'period'), from: single(params, 'from'), to: single(params, 'to') },
-    today,
-    site.firstDataDay,
-  );
+  const { today, period } = requestPeriod(params, site, now);
   const lockedFilters = parseLockedFilters(locked);
   // A filter on a dimension locked to a value would replace it: it gives way. Under a page pattern,
   // the request's own page filter applies too (both must match), so it can only narrow the pattern.

@@ -18,6 +18,7 @@ import type {
   StatsAnswer,
   TimeseriesAnswer,
 } from '../../src/core/answers.js';
+import type { AnnotationsAnswer, SegmentView } from '../../src/core/segments.js';
 
 /**
  * The type of each response schema's answer, read by the compiler below. A new route's schema must
@@ -33,6 +34,8 @@ export type AnswerOf = {
     goals: GoalsAnswer;
     funnels: { funnels: FunnelSummary[] };
     funnel: FunnelAnswer;
+    segments: { segments: SegmentView[] };
+    annotations: AnnotationsAnswer;
   }[Operation];
 };
 

@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
 import { isLongRead, planQuery, splitMonths, type DaySources } from '../../src/stats/planner.js';
 import type { Settlement } from '../../src/stats/settlement.js';
+import { PATH_CASES, PLANNER_NOW, REFUSAL_CASES } from '../helpers/planner-cases.js';
 
-const NOW = Date.UTC(2026, 2, 20, 12); // today 2026-03-20 in UTC; raw window from 2026-02-19
+const NOW = PLANNER_NOW;
 const SITE = { id: 's', timezone: 'UTC' };
 
 function plan(kind: QueryKind, params: RawParams, watermark: string | null = '2026-03-19', retentionMonths: number | null = null, rawDays = 30) {
@@ -22,42 +23,11 @@ function errorCode(fn: () => unknown): string | undefined {
 }
 
 test('path choice', () => {
-  const cases: Array<[QueryKind, RawParams, 'rollup' | 'raw']> = [
-    ['stats', { period: '30d' }, 'rollup'],
-    ['stats', { period: 'year', filter: 'country:FR' }, 'rollup'],
-    ['breakdown', { period: 'year', dimension: 'country', filter: 'country:FR' }, 'rollup'],
-    ['breakdown', { period: '30d', dimension: 'page', filter: 'country:FR' }, 'raw'],
-    ['stats', { period: '7d', filter: ['country:FR', 'page:/'] }, 'raw'],
-    ['timeseries', { period: 'today' }, 'raw'],
-    ['stats', { period: 'today' }, 'rollup'],
-    ['goals', { period: 'year' }, 'rollup'],
-    ['funnel', { period: '90d' }, 'rollup'],
-  ];
-  for (const [kind, params, path] of cases) assert.equal(plan(kind, params).plan.path, path, `${kind} ${JSON.stringify(params)}`);
+  for (const [kind, params, path] of PATH_CASES) assert.equal(plan(kind, params).plan.path, path, `${kind} ${JSON.stringify(params)}`);
 });
 
 test('refusals', () => {
-  const cases: Array<[QueryKind, RawParams, string | undefined]> = [
-    ['stats', { period: '90d', filter: ['country:FR', 'page:/'] }, 'RAW_WINDOW_EXCEEDED'],
-    ['stats', { from: '2026-02-18', to: '2026-02-20', filter: ['country:FR', 'page:/'] }, 'RAW_WINDOW_EXCEEDED'],
-    ['stats', { from: '2026-02-19', to: '2026-03-20', filter: ['country:FR', 'page:/'] }, undefined],
-    // Inside the window but 35 days long (reaching into the future): over the 30-day limit.
-    ['stats', { from: '2026-02-19', to: '2026-03-25', filter: ['country:FR', 'page:/'] }, 'RAW_WINDOW_EXCEEDED'],
-    ['breakdown', { period: 'month', dimension: 'page', filter: 'country:FR' }, undefined],
-    ['breakdown', { period: 'last_month', dimension: 'page', filter: 'country:FR' }, 'RAW_WINDOW_EXCEEDED'],
-    ['timeseries', { metric: 'sessions', filter: 'country:FR' }, 'METRIC_NOT_FILTERABLE'],
-    ['timeseries', { metric: 'conversions', filter: 'page:/' }, 'METRIC_NOT_FILTERABLE'],
-    ['timeseries', { metric: 'conversions', filter: 'page:/', raw: 'clip' }, undefined],
-    ['timeseries', { metric: 'conversions', from: '2025-12-01', to: '2025-12-31', filter: 'country:FR', raw: 'clip' }, 'RAW_WINDOW_EXCEEDED'],
-    ['goals', { period: '7d', filter: 'country:FR' }, 'INVALID_PARAMS'],
-    ['timeseries', { metric: 'bounceRate', filter: 'event:signup' }, 'METRIC_NOT_FILTERABLE'],
-    ['timeseries', { metric: 'avgDuration', filter: 'exit:/' }, undefined],
-    ['timeseries', { metric: 'pageviews', filter: 'event:signup' }, undefined],
-    ['timeseries', { metric: 'conversions', period: 'yesterday' }, 'HOURLY_CONVERSIONS_UNSUPPORTED'],
-    ['timeseries', { metric: 'conversions', period: '7d' }, undefined],
-    ['stats', { metric: 'sessions', filter: 'country:FR' }, undefined],
-  ];
-  for (const [kind, params, code] of cases) assert.equal(errorCode(() => plan(kind, params)), code, `${kind} ${JSON.stringify(params)}`);
+  for (const [kind, params, code] of REFUSAL_CASES) assert.equal(errorCode(() => plan(kind, params)), code, `${kind} ${JSON.stringify(params)}`);
 });
 
 test("the raw window follows a site's rawDays: raw-only queries may span that many days, and the refusal names them", () => {

@@ -8,6 +8,7 @@ import { installationRoutes } from './installation-routes.js';
 import { acceptEmptyJsonBody } from './json-body.js';
 import { answerUnknownRoute } from '../errors.js';
 import { memberRoutes } from './members.js';
+import { segmentRoutes } from './segments.js';
 import { sharedLinkRoutes } from './shared-links.js';
 import { digestAdminRoutes, digestOperatorRoutes } from './digests.js';
 import { operatorRoutes } from './operator-routes.js';
@@ -24,6 +25,7 @@ export async function orgScopedRoutes(app: FastifyInstance, ctx: AppContext, acc
   await alertRoutes(app, ctx, access);
   await memberRoutes(app, ctx, access);
   await sharedLinkRoutes(app, ctx, access);
+  await segmentRoutes(app, ctx, access);
   await digestAdminRoutes(app, ctx, access);
   await importRoutes(app, ctx, access);
 }

@@ -10,7 +10,7 @@ import type { ApiKeyRecord, Site } from '../../entities/sites.js';
 import type { CreatedKey, ManagedKey, ManagedSite, Org } from '../../core/management.js';
 import { idParam, objectBody, oneOf, optionalBoolean, optionalInt, optionalNullableInt, optionalString, requiredString } from '../validate.js';
 import { parseDomain } from './domain.js';
-import { RAW_DAYS, SITE_STATUSES } from '../../core/vocabulary.js';
+import { RAW_DAYS, SITE_STATUSES, type Role } from '../../core/vocabulary.js';
 
 export function siteView(site: Site): ManagedSite {
   return {
@@ -54,11 +54,11 @@ export async function orgFor(ctx: AppContext, access: OrgAccess, request: Fastif
   return org;
 }
 
-/** The site of a public id, once the request may act on its organisation as admin; else 404 / 403. */
-export async function siteFor(ctx: AppContext, access: OrgAccess, request: FastifyRequest, publicId: string): Promise<Site> {
+/** The site of a public id, once the request may act on its organisation with role `needed` (admin unless said); else 404 / 403. */
+export async function siteFor(ctx: AppContext, access: OrgAccess, request: FastifyRequest, publicId: string, needed: Role = 'admin'): Promise<Site> {
   const site = await ctx.meta.getSite(publicId);
   if (!site) throw apiError('NOT_FOUND', 'site');
-  await access.require(request, site.orgId, 'admin', 'site');
+  await access.require(request, site.orgId, needed, 'site');
   return site;
 }
 

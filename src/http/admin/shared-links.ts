@@ -12,6 +12,7 @@ import { MAX_EMBED_DOMAINS, MAX_LINK_FILTERS } from '../../accounts/shared-links
 import { idParam, objectBody, type Body } from '../validate.js';
 import { parseDomain } from './domain.js';
 import { siteFor } from './org-routes.js';
+import { visibleSegment } from '../../segments/filters.js';
 
 export const sharedLinkView = (link: SharedLink): ManagedSharedLink => ({
   id: link.id,
@@ -28,7 +29,7 @@ function stringList(body: Body, field: string, max: number, refusal: () => Error
   const value = body[field];
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.length > max || !value.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 2100)) throw refusal();
-  return value as string[];
+  return [...(value as string[])];
 }
 
 export async function sharedLinkRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
@@ -36,10 +37,15 @@ export async function sharedLinkRoutes(app: FastifyInstance, ctx: AppContext, ac
 
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/shared-links', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ['password', 'expiresOn', 'filters', 'embedDomains']);
+    const body = objectBody(request.body, ['password', 'expiresOn', 'filters', 'segment', 'embedDomains']);
     const expiresOn = body.expiresOn ?? undefined;
     if (expiresOn !== undefined && (typeof expiresOn !== 'string' || !isValidDay(expiresOn))) throw apiError('INVALID_PARAMS', 'sharedLinkExpired');
     const filters = stringList(body, 'filters', MAX_LINK_FILTERS, () => apiError('INVALID_PARAMS', 'sharedLinkFilters', { max: MAX_LINK_FILTERS }));
+    // A link locked to a segment locks the segment's filters as they are now (a later change of the segment leaves the link as made).
+    if (body.segment !== undefined) {
+      if (typeof body.segment !== 'number' || !Number.isInteger(body.segment)) throw apiError('INVALID_PARAMS', 'integer', { name: 'segment' });
+      filters.push(...(await visibleSegment(ctx.meta, site, String(body.segment), { userId: await access.actingUserId(request) })).filters);
+    }
     const embedDomains = stringList(body, 'embedDomains', MAX_EMBED_DOMAINS, () => apiError('INVALID_PARAMS', 'embedDomains', { max: MAX_EMBED_DOMAINS })).map(parseDomain);
     const password = body.password === null || body.password === '' ? undefined : body.password;
     const { link, token } = await links.create(site, { password, expiresOn, filters, embedDomains: [...new Set(embedDomains)] });

@@ -89,9 +89,9 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         return { id: `share:${link.id}`, orgIds: site ? [site.orgId] : [], share: { siteId: link.sitePublicId, lockedFilters: link.filters } };
       }
       const { user } = await requireSession(request);
-      return { id: `user:${user.id}`, orgIds: (await ctx.accounts.memberships(user.id)).map((m) => m.orgId) };
+      return { id: `user:${user.id}`, orgIds: (await ctx.accounts.memberships(user.id)).map((m) => m.orgId), userId: user.id };
     },
-    operations: ['stats', 'timeseries', 'breakdown', 'realtime', 'goals', 'funnels', 'funnel'],
+    operations: ['stats', 'timeseries', 'breakdown', 'annotations', 'realtime', 'goals', 'funnels', 'funnel'],
     catchAll: [],
     countedSince: true,
     shareable: true,

@@ -7,7 +7,9 @@ import type { AppContext } from '../../context.js';
 import type { Site } from '../../entities/sites.js';
 import { apiError } from '../../core/errors.js';
 import { isValidTimeZone } from '../../core/localtime.js';
-import type { QueryKind, RawParams } from '../../core/query.js';
+import { requestPeriod, type QueryKind, type RawParams } from '../../core/query.js';
+import type { AnnotationsAnswer, SegmentView } from '../../core/segments.js';
+import { segmentedParams } from '../../segments/filters.js';
 import { RAW_DAYS } from '../../core/vocabulary.js';
 import {
   COUNTED_SINCE_HEADER,
@@ -36,6 +38,7 @@ import { PerKeySlots } from '../../core/per-key-slots.js';
 import type { EventReader } from '../../storage/events/types.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
 import { countedSince } from '../../stats/rollups/coverage.js';
+import { querySite } from '../../stats/first-data-day.js';
 import { openApiDocument } from '../openapi.js';
 
 /** Long reads of one reader that wait for a slot (a dashboard reads about a dozen panels at once); one more is refused. */
@@ -80,12 +83,17 @@ export interface Reader {
   /** Who reads, for per-reader limits: `key:<id>` or `user:<id>`. */
   id: string;
   orgIds: readonly number[];
+  /** A signed-in member's user id: `segment=` also applies the member's personal segments. */
+  userId?: number;
   /** A shared link's reader: its one site (public id), and the filters every read applies. */
   share?: { siteId: string; lockedFilters: readonly string[] };
 }
 
-/** The operations whose reads take filters: the only ones a link locked to filters shares. */
-const FILTERED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'timeseries', 'breakdown']);
+/**
+ * The operations a link locked to filters shares: the reads that take filters, and the chart's
+ * annotations (notes, no figures).
+ */
+const LOCK_SHARED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'timeseries', 'breakdown', 'annotations']);
 
 type OperationId = RouteDoc['operationId'];
 type Handler = (request: FastifyRequest, reader: Reader) => Promise<unknown>;
@@ -153,7 +161,8 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   /** The request planned (./src/stats/entry.ts), once the reader holds a slot where the plan is a long read. */
   async function planned(kind: QueryKind, request: FastifyRequest, site: Site): Promise<PlannedRead> {
     const reader = readers.get(request)!;
-    const params = request.query as RawParams;
+    // The request's segment joins its filters here, before anything else reads them.
+    const params = await segmentedParams(ctx.meta, site, request.query as RawParams, { userId: reader.userId });
     const extensions = { filteredGoals: mount.filteredGoals === true };
     const read = await planRead(source, { kind, params, site, now: ctx.clock.now(), lockedFilters: reader.share?.lockedFilters, extensions });
     sayOfFigures(request, IMPORTED_HEADER, read.q.plan.imported);
@@ -181,6 +190,17 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     },
     async breakdown(request, reader): Promise<BreakdownAnswer> {
       return answers.breakdown(source, await planned('breakdown', request, await siteFor(request, reader)));
+    },
+    async segments(request, reader): Promise<{ segments: SegmentView[] }> {
+      const site = await siteFor(request, reader);
+      const shared = (await ctx.meta.listSegments(site.internalId)).filter((segment) => segment.shared);
+      return { segments: shared.map(({ id, name, filters }) => ({ id, name, filters })) };
+    },
+    async annotations(request, reader): Promise<AnnotationsAnswer> {
+      const site = await siteFor(request, reader);
+      const params = request.query as RawParams;
+      const { period } = requestPeriod(params, await querySite(source.events, site, params), ctx.clock.now());
+      return { period, annotations: await ctx.meta.listAnnotations(site.internalId, period) };
     },
     async realtime(request, reader): Promise<Realtime> {
       const site = await siteFor(request, reader);
@@ -235,7 +255,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
         ...(mount.shareable ? { config: { shareable: true } } : {}),
         handler: async (request) => {
           const reader = readers.get(request)!;
-          if (reader.share && reader.share.lockedFilters.length > 0 && !FILTERED_OPERATIONS.has(route.operationId)) {
+          if (reader.share && reader.share.lockedFilters.length > 0 && !LOCK_SHARED_OPERATIONS.has(route.operationId)) {
             throw apiError('FORBIDDEN', 'shareLocked', { endpoint: route.operationId });
           }
           // A statement cancelled at its deadline answers QUERY_TIMEOUT (src/http/storage-errors.ts).

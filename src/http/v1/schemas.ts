@@ -6,6 +6,7 @@ import { FIRST_DAY, LAST_DAY } from '../../core/period.js';
 import { BREAKDOWN_OFFSET_MAX, SEARCH_MAX_LENGTH } from '../../core/query.js';
 import { BREAKDOWN_INCLUDES, BREAKDOWN_LIMIT, COMPARISONS, CONTAINS_TEXT_LENGTH, CURRENCY_CODE, DIMENSIONS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX, RAW_CLIP } from '../../core/vocabulary.js';
 import { METRICS } from '../../core/metric-registry.js';
+import { ANNOTATION_TEXT_LENGTH, SEGMENT_FILTERS, SEGMENT_NAME_LENGTH, SEGMENT_PARAM } from '../../core/segments.js';
 
 type Schema = Record<string, unknown>;
 
@@ -126,6 +127,17 @@ export const schemas = {
       description: 'Revenue goals (a goal with a currency) only',
     },
   }, ['goalId', 'name', 'kind', 'pattern', 'conversions', 'uniqueConversions', 'conversionRate', 'delta']),
+  Segment: object({
+    id: integer,
+    name: { type: 'string', minLength: SEGMENT_NAME_LENGTH.min, maxLength: SEGMENT_NAME_LENGTH.max },
+    filters: { ...array(string), minItems: SEGMENT_FILTERS.min, maxItems: SEGMENT_FILTERS.max, description: 'Filter parameters, as `filter` takes them' },
+  }),
+  Annotation: object({
+    id: integer,
+    date: day,
+    text: { type: 'string', minLength: ANNOTATION_TEXT_LENGTH.min, maxLength: ANNOTATION_TEXT_LENGTH.max },
+    createdAt: { type: 'integer', description: 'Epoch ms' },
+  }),
   FunnelSummary: object({ id: integer, name: string, stepCount: integer, windowMinutes: integer, version: integer, createdAt: integer }),
   Error: object({
     error: object({
@@ -171,6 +183,8 @@ export const responses = {
   }),
   goals: object({ period: ref('DayRange'), goals: array(ref('Goal')) }),
   funnels: object({ funnels: array(ref('FunnelSummary')) }),
+  segments: object({ segments: array(ref('Segment')) }),
+  annotations: object({ period: ref('DayRange'), annotations: array(ref('Annotation')) }),
   funnel: object({
     period: ref('DayRange'),
     funnel: object({ id: integer, name: string, version: integer, windowMinutes: integer }),
@@ -213,6 +227,13 @@ const filter: ParameterDoc = {
   schema: string,
 };
 
+const segment: ParameterDoc = {
+  name: SEGMENT_PARAM,
+  in: 'query',
+  description: "A shared segment's id (GET /v1/sites/{siteId}/segments): its filters join the request's, as if written out; a dimension in both is 400, an unknown segment 404",
+  schema: integer,
+};
+
 const rawClip: ParameterDoc = {
   name: 'raw',
   in: 'query',
@@ -239,6 +260,7 @@ export const ROUTES: RouteDoc[] = [
       { name: 'elapsed', in: 'query', description: 'true compares a period containing today with the same elapsed part of the compared period', schema: { type: 'string', enum: ['true', 'false'] } },
       ...periodParams,
       filter,
+      segment,
       rawClip,
     ],
   },
@@ -253,6 +275,7 @@ export const ROUTES: RouteDoc[] = [
       comparison,
       ...periodParams,
       filter,
+      segment,
       rawClip,
     ],
   },
@@ -274,9 +297,12 @@ export const ROUTES: RouteDoc[] = [
       },
       ...periodParams,
       filter,
+      segment,
       rawClip,
     ],
   },
+  { operationId: 'segments', path: '/v1/sites/:siteId/segments', summary: "The site's shared segments", parameters: [siteId] },
+  { operationId: 'annotations', path: '/v1/sites/:siteId/annotations', summary: 'The annotations whose day lies in the period, by date', parameters: [siteId, ...periodParams] },
   { operationId: 'realtime', path: '/v1/sites/:siteId/realtime', summary: 'Last 5 and 30 minutes', parameters: [siteId] },
   { operationId: 'goals', path: '/v1/sites/:siteId/goals', summary: 'Conversions of each goal', parameters: [siteId, ...periodParams] },
   { operationId: 'funnels', path: '/v1/sites/:siteId/funnels', summary: 'Funnels of the site', parameters: [siteId] },

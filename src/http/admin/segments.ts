@@ -1,0 +1,119 @@
+// A site's segments and annotations (docs/admin-api.md), for the operator and, through OrgAccess, for
+// the organisation's members (/app/v1/manage). Segments: any member lists the shared ones and its own
+// and makes personal ones; shared ones are made, changed and deleted by admins and owners; a
+// personal one is seen, changed and deleted by its owner alone (another member gets 404, as for an
+// unknown id). The operator acts on shared segments only. Annotations: admins and owners.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OrgAccess } from '../auth/authorization.js';
+import { apiError } from '../../core/errors.js';
+import { FIRST_DAY, isValidDay, LAST_DAY } from '../../core/period.js';
+import { ANNOTATION_TEXT_LENGTH, MAX_ANNOTATIONS_PER_SITE, MAX_SEGMENTS_PER_SITE, SEGMENT_NAME_LENGTH, type ManagedSegment } from '../../core/segments.js';
+import type { AppContext } from '../../context.js';
+import { segmentVisibleTo, type Segment, type SegmentPatch } from '../../entities/segments.js';
+import type { Site } from '../../entities/sites.js';
+import { segmentFiltersOf, visibleSegment } from '../../segments/filters.js';
+import { LimitReached } from '../../storage/meta/types.js';
+import { idParam, objectBody, optionalBoolean, optionalString, requiredString, type Body } from '../validate.js';
+import { siteFor } from './org-routes.js';
+
+const SEGMENT_FIELDS = ['name', 'filters', 'shared'];
+const ANNOTATION_FIELDS = ['date', 'text'];
+
+const managedSegment = (s: Segment): ManagedSegment => ({ id: s.id, name: s.name, filters: s.filters, shared: s.shared });
+
+/** A site-local day field. */
+function dayField(body: Body, field: string): string {
+  const value = body[field];
+  if (typeof value !== 'string' || !isValidDay(value)) throw apiError('INVALID_PARAMS', 'day', { name: field, first: FIRST_DAY, last: LAST_DAY });
+  return value;
+}
+
+/** A creation that the site's bound may refuse: 409 naming the bound. */
+async function bounded<T>(create: Promise<T>, kind: 'segments' | 'annotations'): Promise<T> {
+  try {
+    return await create;
+  } catch (err) {
+    if (err instanceof LimitReached) throw apiError('CONFLICT', kind, { max: err.max });
+    throw err;
+  }
+}
+
+export async function segmentRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
+  /** The site for any member of its organisation, and who acts (undefined: the operator). */
+  async function memberSite(request: FastifyRequest, siteId: string): Promise<{ site: Site; userId: number | undefined }> {
+    const site = await siteFor(ctx, access, request, siteId, 'viewer');
+    return { site, userId: await access.actingUserId(request) };
+  }
+  const requireAdmin = (request: FastifyRequest, site: Site) => access.require(request, site.orgId, 'admin', 'site');
+
+  app.get<{ Params: { siteId: string } }>('/sites/:siteId/segments', async (request) => {
+    const { site, userId } = await memberSite(request, request.params.siteId);
+    const segments = (await ctx.meta.listSegments(site.internalId)).filter((s) => segmentVisibleTo(s, { userId }));
+    return { segments: segments.map(managedSegment) };
+  });
+
+  // Without `shared`, a member's segment is personal and the operator's shared.
+  app.post<{ Params: { siteId: string } }>('/sites/:siteId/segments', async (request, reply) => {
+    const { site, userId } = await memberSite(request, request.params.siteId);
+    const body = objectBody(request.body, SEGMENT_FIELDS);
+    const shared = optionalBoolean(body, 'shared') ?? userId === undefined;
+    if (shared) await requireAdmin(request, site);
+    else if (userId === undefined) throw apiError('INVALID_PARAMS', 'personalSegment');
+    const segment = { name: requiredString(body, 'name', SEGMENT_NAME_LENGTH.max), filters: segmentFiltersOf(body.filters), shared, ownerUserId: userId ?? null };
+    const created = await bounded(ctx.meta.createSegment(site.internalId, segment, ctx.clock.now(), MAX_SEGMENTS_PER_SITE), 'segments');
+    reply.code(201).send(managedSegment(created));
+  });
+
+  // Sharing a personal segment, or taking a shared one back as one's own, is an admin's change.
+  app.patch<{ Params: { siteId: string; segmentId: string } }>('/sites/:siteId/segments/:segmentId', async (request) => {
+    const { site, userId } = await memberSite(request, request.params.siteId);
+    const segment = await visibleSegment(ctx.meta, site, request.params.segmentId, { userId });
+    const body = objectBody(request.body, SEGMENT_FIELDS);
+    const shared = optionalBoolean(body, 'shared');
+    if (segment.shared || shared === true) await requireAdmin(request, site);
+    const patch: SegmentPatch = { name: optionalString(body, 'name', SEGMENT_NAME_LENGTH.max), shared };
+    if (body.filters !== undefined) patch.filters = segmentFiltersOf(body.filters);
+    if (shared === false && segment.shared) {
+      if (userId === undefined) throw apiError('INVALID_PARAMS', 'personalSegment');
+      patch.ownerUserId = userId;
+    }
+    const updated = await ctx.meta.updateSegment(site.internalId, segment.id, patch);
+    if (!updated) throw apiError('NOT_FOUND', 'segment');
+    return managedSegment(updated);
+  });
+
+  app.delete<{ Params: { siteId: string; segmentId: string } }>('/sites/:siteId/segments/:segmentId', async (request, reply) => {
+    const { site, userId } = await memberSite(request, request.params.siteId);
+    const segment = await visibleSegment(ctx.meta, site, request.params.segmentId, { userId });
+    if (segment.shared) await requireAdmin(request, site);
+    if (!(await ctx.meta.deleteSegment(site.internalId, segment.id))) throw apiError('NOT_FOUND', 'segment');
+    reply.code(204).send();
+  });
+
+  app.get<{ Params: { siteId: string } }>('/sites/:siteId/annotations', async (request) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    return { annotations: await ctx.meta.listAnnotations(site.internalId) };
+  });
+
+  app.post<{ Params: { siteId: string } }>('/sites/:siteId/annotations', async (request, reply) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    const body = objectBody(request.body, ANNOTATION_FIELDS);
+    const annotation = { date: dayField(body, 'date'), text: requiredString(body, 'text', ANNOTATION_TEXT_LENGTH.max) };
+    reply.code(201).send(await bounded(ctx.meta.createAnnotation(site.internalId, annotation, ctx.clock.now(), MAX_ANNOTATIONS_PER_SITE), 'annotations'));
+  });
+
+  app.patch<{ Params: { siteId: string; annotationId: string } }>('/sites/:siteId/annotations/:annotationId', async (request) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    const body = objectBody(request.body, ANNOTATION_FIELDS);
+    const patch = { date: body.date === undefined ? undefined : dayField(body, 'date'), text: optionalString(body, 'text', ANNOTATION_TEXT_LENGTH.max) };
+    const updated = await ctx.meta.updateAnnotation(site.internalId, idParam(request.params.annotationId), patch);
+    if (!updated) throw apiError('NOT_FOUND', 'annotation');
+    return updated;
+  });
+
+  app.delete<{ Params: { siteId: string; annotationId: string } }>('/sites/:siteId/annotations/:annotationId', async (request, reply) => {
+    const site = await siteFor(ctx, access, request, request.params.siteId);
+    if (!(await ctx.meta.deleteAnnotation(site.internalId, idParam(request.params.annotationId)))) throw apiError('NOT_FOUND', 'annotation');
+    reply.code(204).send();
+  });
+}
