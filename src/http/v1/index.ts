@@ -21,6 +21,7 @@ import {
   type FunnelAnswer,
   type FunnelSummary,
   type GoalsAnswer,
+  type JourneysAnswer,
   type Realtime,
   type StatsAnswer,
   type TimeseriesAnswer,
@@ -85,7 +86,7 @@ export interface Reader {
 }
 
 /** The operations whose reads take filters: the only ones a link locked to filters shares. */
-const FILTERED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'timeseries', 'breakdown']);
+const FILTERED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'timeseries', 'breakdown', 'journeys']);
 
 type OperationId = RouteDoc['operationId'];
 type Handler = (request: FastifyRequest, reader: Reader) => Promise<unknown>;
@@ -181,6 +182,9 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     },
     async breakdown(request, reader): Promise<BreakdownAnswer> {
       return answers.breakdown(source, await planned('breakdown', request, await siteFor(request, reader)));
+    },
+    async journeys(request, reader): Promise<JourneysAnswer> {
+      return answers.journeys(source, await planned('journeys', request, await siteFor(request, reader)));
     },
     async realtime(request, reader): Promise<Realtime> {
       const site = await siteFor(request, reader);
