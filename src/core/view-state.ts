@@ -146,14 +146,6 @@ export function withMetric(state: ViewState, metric: Metric): ViewState {
   return { ...state, metric };
 }
 
-/** The view with segment `segment` (none for undefined), without its own filters on the segment's dimensions: the API takes one filter per dimension. */
-export function withSegment(state: ViewState, segment: { id: number; filters: readonly Filter[] } | undefined): ViewState {
-  const next: ViewState = { period: state.period, filters: state.filters, metric: state.metric, comparison: state.comparison };
-  if (!segment) return next;
-  const taken = new Set(segment.filters.map((f) => f.dimension));
-  return { ...next, segment: segment.id, filters: state.filters.filter((f) => !taken.has(f.dimension)) };
-}
-
 export function withComparison(state: ViewState, comparison: Comparison): ViewState {
   return { ...state, comparison };
 }

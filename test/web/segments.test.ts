@@ -92,7 +92,7 @@ describe('segments', () => {
 
     await page.getByRole('button', { name: 'Segments' }).click();
     await list.getByRole('button', { name: 'Rename segment French visitors' }).click();
-    await list.getByLabel('Name').fill('France');
+    await list.getByRole('textbox', { name: 'Name' }).fill('France');
     await list.getByRole('button', { name: 'Save' }).click();
     await list.getByRole('button', { name: 'France', exact: true }).waitFor();
     await page.keyboard.press('Escape');
@@ -163,6 +163,7 @@ describe('annotations', () => {
     await page.keyboard.type('Launched the pricing page');
     await page.keyboard.press('Shift+Tab');
     await page.getByLabel('Date').fill(day);
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await add.waitFor({ state: 'detached' });
     const marker = page.getByRole('button', { name: markerName('Launched the pricing page') });

@@ -35,7 +35,7 @@ const PAGE_SUGGESTIONS = 50;
 
 function choiceOf(search: string): JourneyChoice {
   const query = new URLSearchParams(search);
-  const direction = query.get('direction') ?? '';
+  const direction = query.get('page') ? (query.get('direction') ?? '') : '';
   const steps = Number(query.get('steps'));
   return {
     page: query.get('page') ?? '',
@@ -64,10 +64,13 @@ function useJourneyChoice(): [JourneyChoice, (next: JourneyChoice) => void] {
   return [choice, go];
 }
 
+/** Without a page, the rows are the visits' first pages: the direction is the page's (the API refuses `previous` without one). */
 function journeysRead(view: URLSearchParams, choice: JourneyChoice): SiteRead {
   const params = new URLSearchParams(view);
-  if (choice.page) params.set('page', choice.page);
-  params.set('direction', choice.direction);
+  if (choice.page) {
+    params.set('page', choice.page);
+    params.set('direction', choice.direction);
+  }
   params.set('steps', String(choice.steps));
   params.set('limit', String(JOURNEY_LIMIT.default));
   return { path: '/journeys', params };
@@ -181,7 +184,9 @@ export function JourneysView({ site, frame }: { site: SiteRow; frame(children: C
               ))}
             </datalist>
           </div>
-          <SelectField<JourneyDirection> label="Direction" value={choice.direction} onValue={(direction) => choose({ ...choice, page: typed.trim(), direction })} options={Object.entries(DIRECTION_LABELS) as Array<[JourneyDirection, string]>} />
+          {choice.page && (
+            <SelectField<JourneyDirection> label="Direction" value={choice.direction} onValue={(direction) => choose({ ...choice, page: typed.trim(), direction })} options={Object.entries(DIRECTION_LABELS) as Array<[JourneyDirection, string]>} />
+          )}
           <SelectField label="Steps" value={String(choice.steps)} onValue={(steps) => choose({ ...choice, page: typed.trim(), steps: Number(steps) })} options={STEP_CHOICES.map((n) => [n, n])} />
           <button type="submit" class="primary">
             Show journeys

@@ -10,10 +10,10 @@ import { CheckboxField, Form, SubmitButton, TextField } from './fields.js';
 import { Modal } from './modal.js';
 import { createSegment, deleteSegment, listSegments, renameSegment } from '../lib/explore.js';
 import { useAction, useLoad, type Loaded } from '../lib/hooks.js';
-import { parseViewState, withSegment, type ViewState } from '../../src/core/view-state.js';
+import { parseViewState, type ViewState } from '../../src/core/view-state.js';
 import { SEGMENT_NAME_LENGTH, type ManagedSegment } from '../../src/core/segments.js';
 import type { SiteRow } from '../../src/core/management.js';
-import { filterParam, roleAtLeast } from '../../src/core/vocabulary.js';
+import { filterParam, roleAtLeast, type Filter } from '../../src/core/vocabulary.js';
 
 interface SegmentsProps {
   site: SiteRow;
@@ -22,6 +22,14 @@ interface SegmentsProps {
 }
 
 const BUTTON_ID = 'segments-button';
+
+/** The view with segment `segment` (none for undefined), without its own filters on the segment's dimensions: the API takes one filter per dimension. */
+function withSegment(state: ViewState, segment: { id: number; filters: readonly Filter[] } | undefined): ViewState {
+  const next: ViewState = { period: state.period, filters: state.filters, metric: state.metric, comparison: state.comparison };
+  if (!segment) return next;
+  const taken = new Set(segment.filters.map((f) => f.dimension));
+  return { ...next, segment: segment.id, filters: state.filters.filter((f) => !taken.has(f.dimension)) };
+}
 
 /** The view with `segment` applied (its filters replace the view's own on the same dimensions). */
 const applied = (state: ViewState, segment: ManagedSegment | undefined): ViewState =>
