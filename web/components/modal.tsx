@@ -9,10 +9,8 @@ export function Modal({ title, onClose, children, returnFocusId }: { title: stri
   const opener = useRef(document.activeElement as HTMLElement | null);
   const id = useId();
   useEffect(() => {
-    // showModal focuses the dialog's first control: a field that took the focus as it showed (autoFocus) keeps it.
-    const focused = dialog.current?.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
+    // showModal focuses the field marked `autofocus`, else the dialog's first control.
     dialog.current?.showModal();
-    focused?.focus();
     return () => {
       const back = opener.current?.isConnected ? opener.current : returnFocusId ? document.getElementById(returnFocusId) : null;
       back?.focus();

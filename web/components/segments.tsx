@@ -42,7 +42,12 @@ function SegmentRow({ site, segment, current, onApply, onChanged }: { site: Site
   if (renaming !== null) {
     return (
       <li class="segment">
-        <Form label={`Rename segment ${segment.name}`} class="segment-rename" onSubmit={() => change.run(() => renameSegment(site.id, segment.id, renaming.trim())).then((done) => done && onChanged(false))}>
+        <Form label={`Rename segment ${segment.name}`} class="segment-rename" onSubmit={() => change.run(() => renameSegment(site.id, segment.id, renaming.trim())).then((done) => {
+              if (!done) return;
+              setRenaming(null);
+              onChanged(false);
+            })}
+        >
           <TextField label="Name" value={renaming} onValue={setRenaming} required maxLength={SEGMENT_NAME_LENGTH.max} autoFocus />
           <div class="actions">
             <SubmitButton busy={change.busy}>Save</SubmitButton>
