@@ -177,7 +177,7 @@ export function JourneysView({ site, frame }: { site: SiteRow; frame(children: C
         >
           <div class="field">
             <label for="journey-page">Page</label>
-            <input id="journey-page" type="text" list="journey-pages" value={typed} placeholder="Any page: from the start of a visit" spellcheck={false} autoComplete="off" onInput={(event) => setTyped(event.currentTarget.value)} />
+            <input id="journey-page" type="text" list="journey-pages" value={typed} placeholder="Any page" spellcheck={false} autoComplete="off" onInput={(event) => setTyped(event.currentTarget.value)} />
             <datalist id="journey-pages">
               {(pages.data?.rows ?? []).map((row) => (
                 <option key={row.key} value={row.key} />

@@ -42,7 +42,7 @@ function SegmentRow({ site, segment, current, onApply, onChanged }: { site: Site
   if (renaming !== null) {
     return (
       <li class="segment">
-        <Form label={`Rename segment ${segment.name}`} class="segment-rename" onSubmit={() => change.run(() => renameSegment(site.id, segment.id, renaming.trim())).then((done) => {
+        <Form label={`Rename segment ${segment.name}`} onSubmit={() => change.run(() => renameSegment(site.id, segment.id, renaming.trim())).then((done) => {
               if (!done) return;
               setRenaming(null);
               onChanged(false);
