@@ -53,6 +53,7 @@ function AnnotationDialog({ siteId, annotation, day, onDone }: { siteId: string;
 function Marks({ annotations, series, xs, width, height, onSelect }: { annotations: readonly Annotation[]; series: TimeseriesAnswer; xs: readonly number[]; width: number; height: number; onSelect: ((annotation: Annotation) => void) | undefined }) {
   const days = useMemo(() => series.points.map((p) => bucketStamp(p.t, 'day', series.tz)), [series]);
   const stacked = new Map<number, number>();
+  if (annotations.length === 0) return null;
   return (
     <ul class="marks" aria-label="Annotations" style={{ height: `${height}px` }}>
       {annotations.map((mark) => {
