@@ -10,10 +10,9 @@ import { Loading, ReadFailure, readState } from './feedback.js';
 import { SelectField } from './fields.js';
 import { PeriodPicker } from './period-picker.js';
 import { useViewState } from '../lib/address.js';
-import { listSegments } from '../lib/explore.js';
+import { filtersInWords, listSegments } from '../lib/explore.js';
 import { formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
-import { dimensionLabel, filterValueLabel, OPERATOR_LABELS } from '../lib/labels.js';
 import { clippedToRawWindow, readSite } from '../lib/site.js';
 import type { SiteRead } from '../../src/core/app-paths.js';
 import type { BreakdownAnswer, JourneysAnswer } from '../../src/core/answers.js';
@@ -124,8 +123,7 @@ function ViewFilters({ site, state }: { site: SiteRow; state: ViewState }) {
   const segments = useLoad(() => (state.segment === undefined ? Promise.resolve([]) : listSegments(site.id)), [site.id, state.segment]);
   if (state.filters.length === 0 && state.segment === undefined) return null;
   const segment = segments.data?.find((s) => s.id === state.segment);
-  const words = state.filters.map((f) => `${dimensionLabel(f.dimension)} ${OPERATOR_LABELS[f.operator ?? 'is']} ${filterValueLabel(f)}`);
-  if (state.segment !== undefined) words.unshift(`Segment ${segment?.name ?? `#${state.segment}`}`);
+  const words = [...(state.segment === undefined ? [] : [`Segment ${segment?.name ?? `#${state.segment}`}`]), ...(state.filters.length > 0 ? [filtersInWords(state.filters)] : [])];
   return (
     <p class="muted view-filters">
       Under {words.join(', ')}. <a href={`/sites/${encodeURIComponent(site.id)}${viewSearch(state)}`}>Change them on the dashboard</a>

@@ -8,7 +8,7 @@ import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState } from './feedback.js';
 import { CheckboxField, Form, SubmitButton, TextField } from './fields.js';
 import { Modal } from './modal.js';
-import { createSegment, deleteSegment, listSegments, renameSegment } from '../lib/explore.js';
+import { createSegment, deleteSegment, filtersInWords, listSegments, renameSegment } from '../lib/explore.js';
 import { useAction, useLoad, type Loaded } from '../lib/hooks.js';
 import { parseViewState, type ViewState } from '../../src/core/view-state.js';
 import { SEGMENT_NAME_LENGTH, type ManagedSegment } from '../../src/core/segments.js';
@@ -31,9 +31,11 @@ function withSegment(state: ViewState, segment: { id: number; filters: readonly 
   return { ...next, segment: segment.id, filters: state.filters.filter((f) => !taken.has(f.dimension)) };
 }
 
+/** A segment's filters (the API's `filter` texts) as the view holds them. */
+const filtersOf = (texts: readonly string[]): Filter[] => parseViewState(new URLSearchParams(texts.map((f) => ['filter', f]))).filters;
+
 /** The view with `segment` applied (its filters replace the view's own on the same dimensions). */
-const applied = (state: ViewState, segment: ManagedSegment | undefined): ViewState =>
-  withSegment(state, segment && { id: segment.id, filters: parseViewState(new URLSearchParams(segment.filters.map((f) => ['filter', f]))).filters });
+const applied = (state: ViewState, segment: ManagedSegment | undefined): ViewState => withSegment(state, segment && { id: segment.id, filters: filtersOf(segment.filters) });
 
 function SegmentRow({ site, segment, current, onApply, onChanged }: { site: SiteRow; segment: ManagedSegment; current: boolean; onApply(): void; onChanged(deleted: boolean): void }) {
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -66,7 +68,7 @@ function SegmentRow({ site, segment, current, onApply, onChanged }: { site: Site
         {segment.name}
       </button>
       {segment.shared && <span class="badge">Shared</span>}
-      <span class="muted segment-filters">{segment.filters.join(', ')}</span>
+      <span class="muted">{filtersInWords(filtersOf(segment.filters))}</span>
       {editable && (
         <span class="segment-actions">
           <button type="button" aria-label={`Rename segment ${segment.name}`} onClick={() => setRenaming(segment.name)}>
@@ -137,7 +139,7 @@ function SaveDialog({ site, state, go, current, onSaved, onClose }: SegmentsProp
   return (
     <Modal title="Save as segment" onClose={onClose} returnFocusId={BUTTON_ID}>
       <Form onSubmit={submit}>
-        <p class="muted segment-filters">{filters.join(', ')}</p>
+        <p class="muted">{filtersInWords(filtersOf(filters))}</p>
         <TextField label="Name" value={name} onValue={setName} required maxLength={SEGMENT_NAME_LENGTH.max} autoFocus />
         {roleAtLeast(site.role, 'admin') && <CheckboxField label="Shared with the site's members" checked={shared} onChecked={setShared} />}
         <ErrorText message={save.error} />
