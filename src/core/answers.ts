@@ -121,6 +121,21 @@ export interface FunnelAnswer extends FunnelReading {
   funnel: { id: number; name: string; version: number; windowMinutes: number };
 }
 
+/** One row of a journeys answer: a sequence of pages, and the sessions (and their visitors) that went through it. */
+export interface JourneyRow {
+  path: string[];
+  sessions: number;
+  visitors: number;
+}
+
+export interface JourneysAnswer {
+  period: AnswerDays;
+  steps: number;
+  rows: JourneyRow[];
+  /** The sessions that contributed at least one row (of any page of rows). */
+  totalSessions: number;
+}
+
 export interface RealtimeRow {
   key: string;
   visitors: number;

@@ -110,6 +110,8 @@ export const ERRORS = {
       embedDomains: 'embedDomains must be an array of at most {max} host names such as example.com',
       code: 'code must be the 6 digits of the authenticator app or a recovery code',
       compareOff: 'compare=true needs a compared period; comparison is off',
+      journeyPage: 'page must be a path starting with / of at most {max} characters',
+      journeyDirection: 'direction=previous needs a page: the rows end at that page',
       // The admin and dashboard APIs' bodies
       domain: 'domain must be a host name such as example.com (no scheme, port or path)',
       email: 'email must be an email address such as ana@example.com',
@@ -158,6 +160,7 @@ export const ERRORS = {
       propertyNone: 'a filter prop.<key>:(none) (the events without a property) needs a period within the last {days} days',
       operator: 'a filter with !: (is not) or ~: (contains) needs a period within the last {days} days',
       goals: 'conversions under a filter need a period within the last {days} days',
+      journeys: 'journeys read single events and need a period within the last {days} days',
     },
   },
   METRIC_NOT_FILTERABLE: { status: 400, messages: { metric: 'the {metric} metric does not take the given filters' } },

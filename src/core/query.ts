@@ -14,7 +14,11 @@ import {
   DIMENSIONS,
   isBreakdownInclude,
   isComparison,
+  isJourneyDirection,
   isQueryDimension,
+  JOURNEY_DIRECTIONS,
+  JOURNEY_LIMIT,
+  JOURNEY_STEPS,
   PROPERTY_KEY_LENGTH,
   PROPERTY_PREFIX,
   RAW_CLIP,
@@ -25,10 +29,11 @@ import {
   type QueryDimension,
   type Filter,
   type Grain,
+  type JourneyDirection,
 } from './vocabulary.js';
 import { DEFAULT_METRIC, isMetric, type Metric, METRICS } from './metric-registry.js';
 
-export type QueryKind = 'stats' | 'timeseries' | 'breakdown' | 'goals' | 'funnel';
+export type QueryKind = 'stats' | 'timeseries' | 'breakdown' | 'goals' | 'funnel' | 'journeys';
 
 export interface BreakdownParams {
   readonly dimension: QueryDimension;
@@ -37,6 +42,15 @@ export interface BreakdownParams {
   readonly search: string | null;
   /** What the rows add (`include=`, comma-separated), in the order asked. */
   readonly include: readonly BreakdownInclude[];
+}
+
+export interface JourneyParams {
+  /** How many paths a row holds at most. */
+  readonly steps: number;
+  /** The path the rows start at (`next`) or end at (`previous`); null: the rows are the journeys' first paths. */
+  readonly page: string | null;
+  readonly direction: JourneyDirection;
+  readonly limit: number;
 }
 
 export interface Query {
@@ -61,6 +75,7 @@ export interface Query {
   readonly metric: Metric;
   readonly compare: boolean;
   readonly breakdown: BreakdownParams | null;
+  readonly journey: JourneyParams | null;
   /**
    * `raw=clip` (stats, timeseries, breakdown; goals as an extension): where the read needs raw events and the period starts
    * before the raw window, the planner reads the part inside it (`clippedQuery`) instead of refusing.
@@ -75,10 +90,13 @@ export const SEARCH_MAX_LENGTH = 256;
 const FILTER_VALUE_MAX_LENGTH = 2048;
 
 /** Kinds that take `raw=clip`. */
-const CLIPPABLE: ReadonlySet<QueryKind> = new Set(['stats', 'timeseries', 'breakdown']);
+const CLIPPABLE: ReadonlySet<QueryKind> = new Set(['stats', 'timeseries', 'breakdown', 'journeys']);
 
 /** Kinds that take the `filter` parameter (goals and funnels refuse it rather than ignore it). */
-const FILTERABLE: Record<QueryKind, boolean> = { stats: true, timeseries: true, breakdown: true, goals: false, funnel: false };
+const FILTERABLE: Record<QueryKind, boolean> = { stats: true, timeseries: true, breakdown: true, goals: false, funnel: false, journeys: true };
+
+/** The longest `page` of a journeys request: the longest page an event keeps (src/ingest/url-values.ts). */
+export const JOURNEY_PAGE_MAX_LENGTH = 2048;
 
 /**
  * What a mount adds to the read API's parameters. `filteredGoals` (the dashboard's mount): goals
@@ -123,6 +141,24 @@ function integer(text: string | undefined, name: string, min: number, max: numbe
   const n = /^\d+$/.test(digits) && digits.length <= String(max).length ? Number(digits) : NaN;
   if (!(n >= min && n <= max)) throw apiError('INVALID_PARAMS', 'outOfRange', { name, min, max });
   return n;
+}
+
+/** A journeys request's own parameters: `steps`, `page`, `direction` and `limit`. */
+function journeyParams(params: RawParams): JourneyParams {
+  const page = single(params, 'page');
+  if (page !== undefined && (!page.startsWith('/') || page.length > JOURNEY_PAGE_MAX_LENGTH)) {
+    throw apiError('INVALID_PARAMS', 'journeyPage', { max: JOURNEY_PAGE_MAX_LENGTH });
+  }
+  const direction = single(params, 'direction') ?? JOURNEY_DIRECTIONS[0];
+  if (!isJourneyDirection(direction)) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'direction', values: JOURNEY_DIRECTIONS.join(', ') });
+  // Without a page, the rows are the journeys' first paths: there is nothing for them to end at.
+  if (direction === 'previous' && page === undefined) throw apiError('INVALID_PARAMS', 'journeyDirection');
+  return Object.freeze({
+    steps: integer(single(params, 'steps'), 'steps', JOURNEY_STEPS.min, JOURNEY_STEPS.max, JOURNEY_STEPS.default),
+    page: page ?? null,
+    direction,
+    limit: integer(single(params, 'limit'), 'limit', JOURNEY_LIMIT.min, JOURNEY_LIMIT.max, JOURNEY_LIMIT.default),
+  });
 }
 
 export function parseFilters(texts: readonly string[]): Filter[] {
@@ -200,7 +236,8 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
     compare = c === 'true';
   }
 
-  let comparison: Comparison = DEFAULT_COMPARISON;
+  // A journeys answer compares with nothing: the plan reads no compared days for it.
+  let comparison: Comparison = kind === 'journeys' ? 'off' : DEFAULT_COMPARISON;
   let elapsed = false;
   if (kind === 'stats' || kind === 'timeseries') {
     const c = single(params, 'comparison') ?? DEFAULT_COMPARISON;
@@ -240,6 +277,8 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
     });
   }
 
+  const journey = kind === 'journeys' ? journeyParams(params) : null;
+
   return Object.freeze({
     kind,
     siteId: site.id,
@@ -255,6 +294,7 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
     metric,
     compare,
     breakdown,
+    journey,
     rawClip: raw === RAW_CLIP,
   });
 }

@@ -1,8 +1,9 @@
 // The site dashboard's view as its address carries it, with the read API's own parameters: `period`
 // (a preset) or `from` + `to` (site-local days), `filter` (repeated, `<dimension>:<value>`, `!:` for
-// is not, `~:` for contains), `metric` (the chart's) and `comparison` (what the figures are compared
-// with). A view is a link: parsing an address and writing it back gives the same view, and the
-// figures are read with the same parameters.
+// is not, `~:` for contains), `metric` (the chart's), `comparison` (what the figures are compared
+// with) and `segment` (a saved segment, whose filters the server adds to the view's). A view is a
+// link: parsing an address and writing it back gives the same view, and the figures are read with
+// the same parameters.
 import { pagePatternIsLiteral } from './patterns.js';
 import {
   DEFAULT_COMPARISON,
@@ -23,6 +24,7 @@ import {
 } from './vocabulary.js';
 import { DEFAULT_METRIC, isMetric, type Metric } from './metric-registry.js';
 import type { ManagedGoal } from './management.js';
+import { SEGMENT_PARAM } from './segments.js';
 
 /** A period: a preset, or a custom range of site-local days (`YYYY-MM-DD`, inclusive). */
 export type PeriodChoice = { preset: Preset } | { from: string; to: string };
@@ -33,9 +35,13 @@ export interface ViewState {
   filters: Filter[];
   metric: Metric;
   comparison: Comparison;
+  /** A segment of the site (its id): its filters add to `filters` on the server (`segment=`). */
+  segment?: number;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A segment's id as an address says it: a positive integer that a number holds exactly. */
+const SEGMENT_ID = /^[1-9]\d{0,14}$/;
 
 const isPreset = (v: string | null): v is Preset => (PRESETS as readonly string[]).includes(v ?? '');
 
@@ -61,16 +67,18 @@ export function parseViewState(search: string | URLSearchParams): ViewState {
   }
   const metric = query.get('metric');
   const comparison = query.get('comparison');
+  const segment = query.get(SEGMENT_PARAM);
   return {
     period,
     filters,
     metric: metric !== null && isMetric(metric) ? metric : DEFAULT_METRIC,
     comparison: isComparison(comparison) ? comparison : DEFAULT_COMPARISON,
+    ...(segment !== null && SEGMENT_ID.test(segment) ? { segment: Number(segment) } : {}),
   };
 }
 
-/** The period and filters as the address says them. */
-function periodAndFilters(state: Pick<ViewState, 'period' | 'filters'>, filters: boolean): URLSearchParams {
+/** The period and filters (and the segment) as the address says them. */
+function periodAndFilters(state: Pick<ViewState, 'period' | 'filters' | 'segment'>, filters: boolean): URLSearchParams {
   const params = new URLSearchParams();
   if ('preset' in state.period) params.set('period', state.period.preset);
   else {
@@ -78,6 +86,7 @@ function periodAndFilters(state: Pick<ViewState, 'period' | 'filters'>, filters:
     params.set('to', state.period.to);
   }
   if (filters) for (const f of state.filters) params.append('filter', filterParam(f));
+  if (filters && state.segment !== undefined) params.set(SEGMENT_PARAM, String(state.segment));
   return params;
 }
 
@@ -87,7 +96,7 @@ function periodAndFilters(state: Pick<ViewState, 'period' | 'filters'>, filters:
  * period reaching past the raw window reads its days inside it (the dashboard says so in a notice)
  * instead of failing.
  */
-export function queryParams(state: Pick<ViewState, 'period' | 'filters'>, options: { filters?: boolean } = {}): URLSearchParams {
+export function queryParams(state: Pick<ViewState, 'period' | 'filters' | 'segment'>, options: { filters?: boolean } = {}): URLSearchParams {
   const filters = options.filters !== false;
   const params = periodAndFilters(state, filters);
   if (filters) params.set('raw', RAW_CLIP);
@@ -99,7 +108,7 @@ export function queryParams(state: Pick<ViewState, 'period' | 'filters'>, option
  * for a period that contains today, only the elapsed part of the compared period (a whole previous
  * day against today's first minutes reads as a fall of every figure).
  */
-export function statsParams(state: Pick<ViewState, 'period' | 'filters' | 'comparison'>): URLSearchParams {
+export function statsParams(state: Pick<ViewState, 'period' | 'filters' | 'comparison' | 'segment'>): URLSearchParams {
   const params = queryParams(state);
   if (state.comparison !== DEFAULT_COMPARISON) params.set('comparison', state.comparison);
   if (state.comparison !== 'off') params.set('elapsed', 'true');

@@ -161,6 +161,18 @@ export const filterParam = (filter: Filter): string => `${filter.dimension}${FIL
 /** A breakdown's rows per answer (`limit`): bounds and default. */
 export const BREAKDOWN_LIMIT = { min: 1, max: 1000, default: 100 } as const;
 
+/** A journey's paths per row (`steps`) and rows per answer (`limit`): bounds and defaults. */
+export const JOURNEY_STEPS = { min: 2, max: 5, default: 3 } as const;
+export const JOURNEY_LIMIT = { min: 1, max: 100, default: 20 } as const;
+
+/** Which way a journey runs from its `page`: the paths after it (`next`) or the ones before it (`previous`). */
+export const JOURNEY_DIRECTIONS = ['next', 'previous'] as const;
+export type JourneyDirection = (typeof JOURNEY_DIRECTIONS)[number];
+
+export function isJourneyDirection(text: string): text is JourneyDirection {
+  return (JOURNEY_DIRECTIONS as readonly string[]).includes(text);
+}
+
 /** Whether a breakdown's `views` are events (events and properties: occurrences) rather than pageviews. */
 export function viewsAreEvents(dimension: QueryDimension): boolean {
   return dimension === 'event' || isPropertyDimension(dimension);

@@ -16,7 +16,7 @@ const WITH_REASON = /^\/(?:app|admin)\/v1(?:[/?]|$)/;
  * The read API's routes mounted again under /app/v1: their answers, refusals included, equal /v1's
  * byte for byte (docs/accounts.md), so their reason travels in the header alone.
  */
-const READ_API_AGAIN = /^\/app\/v1\/sites\/[^/?]+\/(?:stats|timeseries|breakdown|annotations|goals|funnels|realtime)(?:[/?]|$)/;
+const READ_API_AGAIN = /^\/app\/v1\/sites\/[^/?]+\/(?:stats|timeseries|breakdown|journeys|annotations|goals|funnels|realtime)(?:[/?]|$)/;
 
 /** The error body of an answer to a request for `url`. */
 export function errorBody(url: string | undefined, refusal: ApiError): ErrorEnvelope | ReasonedErrorEnvelope {

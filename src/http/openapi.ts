@@ -6,7 +6,7 @@ import { IMPORTED_HEADER } from '../core/answers.js';
 import { ROUTES, V1_ERROR_CODES, responses, schemas } from './v1/schemas.js';
 
 /** The routes whose answers are planned, and say what they did with imported days (docs/api.md). */
-const PLANNED = new Set(['stats', 'timeseries', 'breakdown', 'goals', 'funnel']);
+const PLANNED = new Set(['stats', 'timeseries', 'breakdown', 'journeys', 'goals', 'funnel']);
 const IMPORTED_HEADER_DOC = {
   description: 'What the answer did with days imported from another tool: included, excluded (this read cannot use them), or none (no day read holds any).',
   schema: { type: 'string', enum: [...IMPORTED_ANSWERS] },

@@ -21,6 +21,8 @@ export interface Dialect {
   sumIf(expr: string, cond: string): string;
   /** `count(*)` over every row of a result, as a window; null where the engine has no window functions. */
   countOverAll(): string | null;
+  /** The sum of `expr` over every row of a result, as a window; null where the engine has no window functions. */
+  sumOverAll(expr: string): string | null;
   /**
    * The clause after GROUP BY that adds a totals row over every group, HAVING aside (ClickHouse's
    * `WITH TOTALS`, read through `queryPage`); null where the engine has none.
@@ -58,6 +60,23 @@ export interface Dialect {
   regexExtractAll(expr: string): string;
   /** One row per element of an array (list) expression, in a select list; none for an empty one. */
   unnest(expr: string): string;
+  /**
+   * An aggregate: the list of `value` over the rows where `cond` holds, ordered by `by` and then by
+   * `value` (bytewise); an empty list where it holds on no row.
+   */
+  orderedListIf(value: string, by: string, cond: string): string;
+  /** The number of items of a list (array) expression. */
+  listLength(list: string): string;
+  /** The positions (1, 2, …) of a list (array) expression's items: a list of integers. */
+  listPositions(list: string): string;
+  /** The items of a list for which `body` (text reading the item as `variable`) holds, in order. */
+  listFilter(list: string, variable: string, body: string): string;
+  /** A list of `body` (text reading each item as `variable`) over a list's items, in order. */
+  listMap(list: string, variable: string, body: string): string;
+  /** The `length` items of a list from position `from` on (1-based; fewer where the list ends before). */
+  listSlice(list: string, from: string, length: string): string;
+  /** A list's items without repeats (in no particular order). */
+  listDistinct(list: string): string;
   /**
    * The array (list) of the ids, as BIGINT, whose condition holds on the row, in the cases' order;
    * empty where none holds (a NULL condition does not). The conditions are texts whose `?`

@@ -7,7 +7,7 @@ import type { Goal } from '../entities/goals.js';
 import type { FunnelVersion } from '../entities/goals.js';
 import type { Site } from '../entities/sites.js';
 import { parseQuery, type Query, type QueryExtensions, type QueryKind, type RawParams } from '../core/query.js';
-import type { AnswerPeriod, BreakdownAnswer, FunnelAnswer, GoalsAnswer, PropertyKeysAnswer, StatsAnswer, TimeseriesAnswer } from '../core/answers.js';
+import type { AnswerPeriod, BreakdownAnswer, FunnelAnswer, GoalsAnswer, JourneysAnswer, PropertyKeysAnswer, StatsAnswer, TimeseriesAnswer } from '../core/answers.js';
 import type { EventReader, EventStore } from '../storage/events/types.js';
 import type { MetaStore, RollupState } from '../storage/meta/types.js';
 import { rollupKey } from './rollups/key.js';
@@ -17,6 +17,7 @@ import { planQuery, type PlannedQuery } from './planner.js';
 import { computeBreakdown } from './read/breakdown.js';
 import { computeFunnel } from './read/funnels.js';
 import { computeGoals } from './read/goals.js';
+import { computeJourneys } from './read/journeys.js';
 import { computePropertyKeys } from './read/properties.js';
 import { computeStats } from './read/stats.js';
 import { computeTimeseries } from './read/timeseries.js';
@@ -85,6 +86,9 @@ export const answers = {
   },
   async properties(source: ReadSource, { q }: PlannedRead): Promise<PropertyKeysAnswer> {
     return { period: daysOut(q), keys: await computePropertyKeys(source.events, q) };
+  },
+  async journeys(source: ReadSource, { q }: PlannedRead): Promise<JourneysAnswer> {
+    return { period: daysOut(q), steps: q.journey!.steps, ...(await computeJourneys(source.events, q)) };
   },
   async funnel(source: ReadSource, { q }: PlannedRead, funnel: FunnelVersion): Promise<FunnelAnswer> {
     return {

@@ -17,6 +17,7 @@
 //   property's rollups a `(none)` row only on the days some event carries it), within the raw window likewise;
 // - custom properties (`prop.<key>`) are event-scoped dimensions like `page`: their rollups are
 //   dim_daily's rows of dimension `prop.<key>`, capped and folded alike;
+// - journeys → raw events only, within the raw window likewise (no rollup holds a session's pages in order);
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null);
 // - imported aggregates (daily figures of another tool's export) answer their days where they are
 //   exact: a daily read (stats, day-or-longer timeseries, breakdown, goals) with no filter, or one
@@ -155,7 +156,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
     // `raw=clip` reads the period's days inside the window, where it starts before it and has any there.
     const inside = { from: windowStart, to: asked.period.to };
     if (!asked.rawClip || asked.period.from >= windowStart || inside.from > inside.to || exceeds(inside)) {
-      const reason = hasPagePattern(asked) ? 'pagePattern' : asked.filters.length > 1 ? 'filters' : hasOperator(asked) ? 'operator' : hasPropertyNone(asked) ? 'propertyNone' : goalsUnderFilters(asked) ? 'goals' : 'filters';
+      const reason = asked.kind === 'journeys' ? 'journeys' : hasPagePattern(asked) ? 'pagePattern' : asked.filters.length > 1 ? 'filters' : hasOperator(asked) ? 'operator' : hasPropertyNone(asked) ? 'propertyNone' : goalsUnderFilters(asked) ? 'goals' : 'filters';
       throw apiError('RAW_WINDOW_EXCEEDED', reason, { days: inputs.rawDays });
     }
     clippedFrom = asked.period.from;

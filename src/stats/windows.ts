@@ -18,9 +18,9 @@ export function retentionStart(today: string, retentionMonths: number | null): s
 }
 
 /**
- * Two or more filters, a filter with another dimension's breakdown, a filter other than `is`, a
- * page pattern (a shared link's lock), a property filter on `(none)`, or goals under filters:
- * rollups cannot answer them. Rollups hold each page's own figures, and a visitor of two matching
+ * Journeys, two or more filters, a filter with another dimension's breakdown, a filter other than
+ * `is`, a page pattern (a shared link's lock), a property filter on `(none)`, or goals under filters:
+ * rollups cannot answer them. No rollup holds a session's sequence of pages. Rollups hold each page's own figures, and a visitor of two matching
  * pages (or of two keys an `is_not` or `contains` filter keeps) would count twice in their sum;
  * session rows hold no page but the entry and exit; a property's rollups hold a `(none)` row only on
  * the days some event carries it; neither holds goals by dimension.
@@ -28,6 +28,7 @@ export function retentionStart(today: string, retentionMonths: number | null): s
 export function rawOnlyByFilters(q: Query): boolean {
   const [filter] = q.filters;
   return (
+    q.kind === 'journeys' ||
     q.filters.length >= 2 ||
     goalsUnderFilters(q) ||
     hasPagePattern(q) ||

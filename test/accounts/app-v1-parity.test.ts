@@ -1,5 +1,5 @@
 // The dashboard's statistics mount answers as the read API does (docs/accounts.md, "Reading figures"):
-// for every statistics endpoint and a table of parameters (periods, filters, comparisons, days with
+// for every statistics endpoint and a table of parameters (periods, filters, comparisons, journeys, days with
 // and without imported aggregates, errors), a signed-in member's /app/v1 answer has the status,
 // content type, `Svc-Imported` and body bytes of a key's /v1 answer. What the dashboard alone learns
 // (the day goals and funnel versions are counted since) comes in a header of its own.
@@ -114,6 +114,14 @@ describe('/app/v1 answers as /v1', () => {
         `period=30d&dimension=country&segment=${segmentId}`,
       ],
       annotations: ['period=30d', 'period=all', 'period=nope'],
+      journeys: [
+        'period=30d',
+        'period=7d&page=/&steps=2',
+        'period=30d&page=/pricing&direction=previous&filter=country:DE&limit=1',
+        'period=90d&raw=clip&filter=country~:d',
+        'period=90d',
+        'period=30d&steps=9',
+      ],
       goals: ['period=30d', 'period=90d', importedDays, 'period=7d&comparison=year', 'period=year'],
       funnels: [''],
       [`funnels/${funnelId}`]: ['period=30d', 'period=90d', 'period=30d&version=1', 'period=30d&version=99', 'period=nope'],

@@ -118,6 +118,9 @@ describe('shared links', () => {
     assert.equal(overridden.text, locked.text, "a request's filter on a locked dimension gives way");
     const added = await read(access, `/sites/${site.siteId}/breakdown?period=30d&dimension=country&filter=country:DE`);
     assert.equal(added.text, await v1(`/sites/${site.siteId}/breakdown?period=30d&dimension=country&filter=country:DE&filter=page:/pricing`));
+    const journeys = await read(access, `/sites/${site.siteId}/journeys?period=30d&steps=2`);
+    assert.equal(journeys.text, await v1(`/sites/${site.siteId}/journeys?period=30d&steps=2&filter=page:/pricing`));
+    assert.equal(JSON.parse(journeys.text).totalSessions, 4, 'the sessions that saw /pricing');
     for (const path of ['/goals?period=30d', '/realtime', '/funnels']) {
       const refused = await read(access, `/sites/${site.siteId}${path}`);
       assert.equal(refused.status, 403, path);

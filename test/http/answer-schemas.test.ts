@@ -14,6 +14,7 @@ import type {
   FunnelAnswer,
   FunnelSummary,
   GoalsAnswer,
+  JourneysAnswer,
   Realtime,
   StatsAnswer,
   TimeseriesAnswer,
@@ -30,6 +31,7 @@ export type AnswerOf = {
     stats: StatsAnswer;
     timeseries: TimeseriesAnswer;
     breakdown: BreakdownAnswer;
+    journeys: JourneysAnswer;
     realtime: Realtime;
     goals: GoalsAnswer;
     funnels: { funnels: FunnelSummary[] };

@@ -18,6 +18,8 @@ export const LOOKS = [
   { name: 'phone', viewport: PHONE, colorScheme: 'light' },
   { name: 'desktop-dark', viewport: DESKTOP, colorScheme: 'dark' },
 ] as const;
+/** LOOKS and the phone in the dark: for parts new enough to be checked in every combination. */
+export const EVERY_LOOK = [...LOOKS, { name: 'phone-dark', viewport: PHONE, colorScheme: 'dark' }] as const;
 
 export interface Dashboard {
   server: TestServer;

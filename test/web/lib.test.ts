@@ -17,6 +17,7 @@ import type { BreakdownRow } from '../../src/core/answers.js';
 import { parseCsv } from '../helpers/csv.js';
 import { breakdownCsv, includesFor, type RowOrder, sortRows } from '../../web/lib/breakdown.js';
 import { siteNotFound } from '../../web/lib/site.js';
+import { bucketOfDay } from '../../web/lib/explore.js';
 import { apiError } from '../../src/core/errors.js';
 
 describe('csv', () => {
@@ -92,6 +93,33 @@ describe('view state', () => {
     assert.deepEqual(goalFilters({ kind: 'page', pattern: '/thanks' }), [{ dimension: 'page', value: '/thanks' }]);
     assert.equal(goalFilters({ kind: 'page', pattern: '/blog/*' }), undefined);
     assert.equal(goalFilters({ kind: 'page', pattern: '/docs/**/intro' }), undefined);
+  });
+});
+
+describe('segments and annotations', () => {
+  test('a segment round-trips in the address and goes with every read; an id the address cannot mean is none', () => {
+    const search = '?period=7d&filter=page%3A%2Fpricing&segment=12';
+    const state = parseViewState(search);
+    assert.equal(state.segment, 12);
+    assert.equal(viewSearch(state), search);
+    assert.equal(queryParams(state).get('segment'), '12');
+    assert.equal(statsParams(state).get('segment'), '12');
+    assert.equal(queryParams(state, { filters: false }).get('segment'), null);
+    for (const bad of ['0', '-1', '1.5', 'x', '', '01', '1234567890123456']) assert.equal(parseViewState(`segment=${bad}`).segment, undefined, bad);
+    assert.equal(viewSearch(withPeriod(parseViewState('segment=3'), { preset: '90d' })), '?period=90d&segment=3');
+  });
+
+  test("an annotated day's bucket: the last that starts on or before it, none outside the period", () => {
+    const days = ['2026-03-02', '2026-03-09', '2026-03-16'];
+    const cases: Array<[string, number | null]> = [
+      ['2026-03-01', null],
+      ['2026-03-02', 0],
+      ['2026-03-08', 0],
+      ['2026-03-09', 1],
+      ['2026-03-22', 2],
+      ['2026-03-23', null],
+    ];
+    for (const [day, bucket] of cases) assert.equal(bucketOfDay(days, day, '2026-03-22'), bucket, day);
   });
 });
 

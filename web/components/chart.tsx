@@ -2,6 +2,7 @@
 // bucket under way dashed at the end of the line (never read as a drop) and buckets yet to come left
 // out; the pointer (a hover, a tap, or the arrow keys once focused) shows a bucket's date in the site's zone and its value.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { VNode } from 'preact';
 import { chartGeometry, nearestIndex, partialBucket } from '../lib/chart.js';
 import { bucketStamp, formatAxisLabel, formatBucket, formatMetric } from '../lib/format.js';
 import { COMPARISON_LABELS } from './comparison-picker.js';
@@ -27,8 +28,11 @@ function useWidth(element: { current: Element | null }, initial: number): number
   return width;
 }
 
+/** Drawn over the chart (the annotations' markers): `xs`, each bucket's x out of `width`, and the plot's height above the x labels. */
+export type ChartOverlay = (xs: readonly number[], width: number, plotHeight: number) => VNode;
+
 /** `now`: the instant that decides which bucket is under way (the clock, unless given). */
-export function Chart({ series, metric, comparison, now = Date.now() }: { series: TimeseriesAnswer; metric: Metric; comparison: Comparison; now?: number }) {
+export function Chart({ series, metric, comparison, now = Date.now(), overlay }: { series: TimeseriesAnswer; metric: Metric; comparison: Comparison; now?: number; overlay?: ChartOverlay | undefined }) {
   const [active, setActive] = useState<number | null>(null);
   const svg = useRef<SVGSVGElement>(null);
   const figure = useRef<HTMLElement>(null);
@@ -102,6 +106,7 @@ export function Chart({ series, metric, comparison, now = Date.now() }: { series
           </g>
         )}
       </svg>
+      {overlay?.(g.xs, BOX.width, MARGINS.height - MARGINS.bottom)}
       {at && (
         <div class="tooltip" role="status" style={{ left: `${(g.xs[active!]! / BOX.width) * 100}%` }}>
           <strong>{formatBucket(at.t, series.grain, series.tz)}</strong>

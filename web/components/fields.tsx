@@ -7,7 +7,7 @@ interface InputProps {
   value: string;
   onValue(value: string): void;
   hint?: string;
-  type?: 'text' | 'email' | 'password' | 'number' | 'url';
+  type?: 'text' | 'email' | 'password' | 'number' | 'url' | 'date';
   autoComplete?: string;
   required?: boolean;
   /** Shown and sent, never edited (an invitation's email). */
@@ -26,7 +26,8 @@ export function TextField({ label, value, onValue, hint, type = 'text', autoFocu
   const id = useId();
   const field = useRef<HTMLInputElement>(null);
   // A layout effect: the focus lands in the render that shows the field, before the first paint, so
-  // it never moves away from a field the user (or a test) has already started typing into.
+  // it never moves away from a field the user (or a test) has already started typing into. In a
+  // modal dialog, which is hidden until it shows, the `autofocus` attribute is what showModal follows.
   useLayoutEffect(() => {
     if (autoFocus) field.current?.focus();
   }, []);
@@ -35,7 +36,7 @@ export function TextField({ label, value, onValue, hint, type = 'text', autoFocu
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input ref={field} id={id} value={value} onInput={(event) => onValue(event.currentTarget.value)} aria-describedby={hint ? `${id}-hint` : undefined} {...attributes} />
+      <input ref={field} id={id} value={value} autoFocus={autoFocus} onInput={(event) => onValue(event.currentTarget.value)} aria-describedby={hint ? `${id}-hint` : undefined} {...attributes} />
       <FieldHint id={id} hint={hint} />
     </div>
   );

@@ -3,7 +3,7 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { useCallback, useMemo, useState } from 'preact/hooks';
 import { BreakdownPanel } from './breakdown-panel.js';
-import { Chart } from './chart.js';
+import { Chart, type ChartOverlay } from './chart.js';
 import { Loading, ReadFailure, readState } from './feedback.js';
 import { FilterChips } from './filter-chips.js';
 import { ComparisonPicker } from './comparison-picker.js';
@@ -20,7 +20,7 @@ import { clippedToRawWindow, readSite, withImported } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
 import { roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
-import type { GoalsAnswer, StatsAnswer } from '../../src/core/answers.js';
+import type { GoalsAnswer, StatsAnswer, TimeseriesAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
 
 /** An answer with the comparison it was read with: figures still shown while others load keep their own words. */
@@ -28,7 +28,17 @@ function readWith<T>(answer: Promise<T>, comparison: Comparison): Promise<T & { 
   return answer.then((a) => ({ ...a, comparison }));
 }
 
-export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; frame(children: ComponentChildren): VNode; lockedFilters?: readonly string[] }) {
+/** What the site's own page adds to the view (a shared link's page goes without): module constants, so that the chart is drawn again only when its figures change. */
+export interface DashboardAddOns {
+  /** Beside `Filter`: the segments. */
+  filterBar?(site: SiteRow, state: ViewState, go: (next: ViewState) => void): VNode;
+  /** The chart of `series` with what the page adds to it (the annotations); `draw(overlay)` draws the chart itself. */
+  chart?(site: SiteRow, series: TimeseriesAnswer, draw: (overlay?: ChartOverlay) => VNode): VNode;
+}
+
+const NO_ADD_ONS: DashboardAddOns = {};
+
+export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS }: { site: SiteRow; frame(children: ComponentChildren): VNode; lockedFilters?: readonly string[]; addOns?: DashboardAddOns }) {
   const [state, go] = useViewState();
   const [customRequested, setCustomRequested] = useState(0);
   const view = useMemo(() => queryParams(state), [state]);
@@ -52,7 +62,12 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
   const chartState = readState(series);
   // The chart and the panels render again when what they show changes, not on each of the view's
   // answers (the KPIs, the series and the goals come one after the other).
-  const chart = useMemo(() => series.data && <Chart series={series.data} metric={state.metric} comparison={series.data.comparison} />, [series.data, state.metric]);
+  const chart = useMemo(() => {
+    const data = series.data;
+    if (!data) return undefined;
+    const draw = (overlay?: ChartOverlay) => <Chart series={data} metric={state.metric} comparison={data.comparison} overlay={overlay} />;
+    return addOns.chart ? addOns.chart(site, data, draw) : draw();
+  }, [series.data, state.metric, site, addOns]);
   const goalResults = goals.data?.goals;
   const panels = useMemo(
     () => PANELS.map((spec) => <BreakdownPanel key={spec.id} spec={spec} siteId={site.id} view={view} goals={goalResults} onFilter={onFilter} />),
@@ -78,6 +93,7 @@ export function Dashboard({ site, frame, lockedFilters = [] }: { site: SiteRow; 
       )}
       <div class="filter-bar">
         <FilterMenu siteId={site.id} state={state} onApply={onFilter} />
+        {addOns.filterBar?.(site, state, go)}
         <FilterChips filters={state.filters} onRemove={(dimension) => go(withoutFilter(state, dimension))} emptyFocusId="period" />
       </div>
       {clippedFrom && (

@@ -6,7 +6,7 @@ import type { SessionView, SiteRow } from '../../src/core/management.js';
 import { roleAtLeast } from '../../src/core/vocabulary.js';
 
 
-type SitePage = 'dashboard' | 'realtime' | 'goals' | 'funnel';
+type SitePage = 'dashboard' | 'realtime' | 'journeys' | 'goals' | 'funnel';
 
 export function SiteFrame({ session, site, current, children }: { session: SessionView; site: SiteRow; current: SitePage; children: ComponentChildren }) {
   const base = `/sites/${encodeURIComponent(site.id)}`;
@@ -24,6 +24,7 @@ export function SiteFrame({ session, site, current, children }: { session: Sessi
         <nav class="tabs" aria-label="Site">
           {link('dashboard', base, 'Dashboard')}
           {link('realtime', `${base}/realtime`, 'Realtime')}
+          {link('journeys', `${base}/journeys`, 'Journeys')}
           {link(current === 'funnel' ? 'funnel' : 'goals', `${base}/goals`, 'Goals and funnels')}
           {roleAtLeast(site.role, 'admin') && <a href={`${base}/settings`}>Settings</a>}
         </nav>

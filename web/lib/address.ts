@@ -3,8 +3,9 @@
 // funnel page's `version`) stay as they are.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { parseViewState, viewSearch, type ViewState } from '../../src/core/view-state.js';
+import { SEGMENT_PARAM } from '../../src/core/segments.js';
 
-const VIEW_PARAMS = ['period', 'from', 'to', 'filter', 'metric'];
+const VIEW_PARAMS = ['period', 'from', 'to', 'filter', 'metric', 'comparison', SEGMENT_PARAM];
 
 /** The address query of `next` with the current address's other parameters. */
 function addressOf(next: ViewState): string {

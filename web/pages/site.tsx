@@ -4,7 +4,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Loading } from '../components/feedback.js';
 import { FirstEvent } from '../components/first-event.js';
-import { Dashboard } from '../components/site-dashboard.js';
+import { AnnotatedChart } from '../components/annotations.js';
+import { SegmentsMenu } from '../components/segments.js';
+import { Dashboard, type DashboardAddOns } from '../components/site-dashboard.js';
 import { SiteFrame } from '../components/site-frame.js';
 import { dropEarly } from '../lib/early.js';
 import { useLoad } from '../lib/hooks.js';
@@ -12,6 +14,12 @@ import { mountSitePage } from '../lib/site-page.js';
 import { readSite } from '../lib/site.js';
 import { dashboardReads, INSTALLATION } from '../../src/core/dashboard-reads.js';
 import type { Installation, SessionView, SiteRow } from '../../src/core/management.js';
+
+/** The site's own page adds segments beside `Filter` and annotations on the chart. */
+const ADD_ONS: DashboardAddOns = {
+  filterBar: (site, state, go) => <SegmentsMenu site={site} state={state} go={go} />,
+  chart: (site, series, draw) => <AnnotatedChart site={site} series={series} chart={draw} />,
+};
 
 /** The figures, or the first-event panel while the site holds no event (an unanswered check shows the figures). */
 function SiteDashboard({ session, site }: { session: SessionView; site: SiteRow }) {
@@ -29,7 +37,7 @@ function SiteDashboard({ session, site }: { session: SessionView; site: SiteRow 
       </SiteFrame>
     );
   }
-  return <Dashboard site={site} frame={(children) => <SiteFrame session={session} site={site} current="dashboard">{children}</SiteFrame>} />;
+  return <Dashboard site={site} addOns={ADD_ONS} frame={(children) => <SiteFrame session={session} site={site} current="dashboard">{children}</SiteFrame>} />;
 }
 
 mountSitePage((session, site) => <SiteDashboard session={session} site={site} />, dashboardReads(window.location.search));

@@ -91,7 +91,7 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       const { user } = await requireSession(request);
       return { id: `user:${user.id}`, orgIds: (await ctx.accounts.memberships(user.id)).map((m) => m.orgId), userId: user.id };
     },
-    operations: ['stats', 'timeseries', 'breakdown', 'annotations', 'realtime', 'goals', 'funnels', 'funnel'],
+    operations: ['stats', 'timeseries', 'breakdown', 'annotations', 'journeys', 'realtime', 'goals', 'funnels', 'funnel'],
     catchAll: [],
     countedSince: true,
     shareable: true,

@@ -49,6 +49,7 @@ export const PAGE_ROUTES: PageRoute[] = [
     reads: (params, search) => [...siteReads(), ...dashboardReads(search).map((read) => sitePath(params.siteId!, read))],
   },
   { path: '/sites/:siteId/realtime', page: 'realtime', title: 'Realtime', signedIn: true, reads: siteReads },
+  { path: '/sites/:siteId/journeys', page: 'journeys', title: 'Journeys', signedIn: true, reads: siteReads },
   { path: '/sites/:siteId/goals', page: 'goals', title: 'Goals', signedIn: true, reads: siteReads },
   { path: '/sites/:siteId/funnels/:funnelId', page: 'funnel', title: 'Funnel', signedIn: true, reads: siteReads },
   { path: '/sites/:siteId/settings', page: 'site-settings', title: 'Site settings', signedIn: true },

@@ -23,6 +23,7 @@ import {
   type FunnelAnswer,
   type FunnelSummary,
   type GoalsAnswer,
+  type JourneysAnswer,
   type Realtime,
   type StatsAnswer,
   type TimeseriesAnswer,
@@ -93,7 +94,7 @@ export interface Reader {
  * The operations a link locked to filters shares: the reads that take filters, and the chart's
  * annotations (notes, no figures).
  */
-const LOCK_SHARED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'timeseries', 'breakdown', 'annotations']);
+const LOCK_SHARED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'timeseries', 'breakdown', 'journeys', 'annotations']);
 
 type OperationId = RouteDoc['operationId'];
 type Handler = (request: FastifyRequest, reader: Reader) => Promise<unknown>;
@@ -201,6 +202,9 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
       const params = request.query as RawParams;
       const { period } = requestPeriod(params, await querySite(source.events, site, params), ctx.clock.now());
       return { period, annotations: await ctx.meta.listAnnotations(site.internalId, period) };
+    },
+    async journeys(request, reader): Promise<JourneysAnswer> {
+      return answers.journeys(source, await planned('journeys', request, await siteFor(request, reader)));
     },
     async realtime(request, reader): Promise<Realtime> {
       const site = await siteFor(request, reader);

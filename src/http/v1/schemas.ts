@@ -3,8 +3,22 @@
 // contract and the bytes on the wire cannot drift apart.
 import type { ErrorCode } from '../../core/errors.js';
 import { FIRST_DAY, LAST_DAY } from '../../core/period.js';
-import { BREAKDOWN_OFFSET_MAX, SEARCH_MAX_LENGTH } from '../../core/query.js';
-import { BREAKDOWN_INCLUDES, BREAKDOWN_LIMIT, COMPARISONS, CONTAINS_TEXT_LENGTH, CURRENCY_CODE, DIMENSIONS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX, RAW_CLIP } from '../../core/vocabulary.js';
+import { BREAKDOWN_OFFSET_MAX, JOURNEY_PAGE_MAX_LENGTH, SEARCH_MAX_LENGTH } from '../../core/query.js';
+import {
+  BREAKDOWN_INCLUDES,
+  BREAKDOWN_LIMIT,
+  COMPARISONS,
+  CONTAINS_TEXT_LENGTH,
+  CURRENCY_CODE,
+  DIMENSIONS,
+  JOURNEY_DIRECTIONS,
+  JOURNEY_LIMIT,
+  JOURNEY_STEPS,
+  PRESETS,
+  PROPERTY_KEY_LENGTH,
+  PROPERTY_PREFIX,
+  RAW_CLIP,
+} from '../../core/vocabulary.js';
 import { METRICS } from '../../core/metric-registry.js';
 import { ANNOTATION_TEXT_LENGTH, SEGMENT_FILTERS, SEGMENT_NAME_LENGTH, SEGMENT_PARAM } from '../../core/segments.js';
 
@@ -138,6 +152,11 @@ export const schemas = {
     text: { type: 'string', minLength: ANNOTATION_TEXT_LENGTH.min, maxLength: ANNOTATION_TEXT_LENGTH.max },
     createdAt: { type: 'integer', description: 'Epoch ms' },
   }),
+  JourneyRow: object({
+    path: { ...array(string), description: 'The pages of the row in the order visited, consecutive repeats once: at most steps of them' },
+    sessions: { type: 'integer', description: 'The sessions holding the row (each once, however often it holds it)' },
+    visitors: { type: 'integer', description: "Those sessions' visitors (a visitor counted once a day)" },
+  }),
   FunnelSummary: object({ id: integer, name: string, stepCount: integer, windowMinutes: integer, version: integer, createdAt: integer }),
   Error: object({
     error: object({
@@ -182,6 +201,12 @@ export const responses = {
     feed: array(ref('FeedEntry')),
   }),
   goals: object({ period: ref('DayRange'), goals: array(ref('Goal')) }),
+  journeys: object({
+    period: ref('DayRange'),
+    steps: integer,
+    rows: array(ref('JourneyRow')),
+    totalSessions: { type: 'integer', description: 'The sessions that hold at least one row (of this page of rows or not)' },
+  }),
   funnels: object({ funnels: array(ref('FunnelSummary')) }),
   segments: object({ segments: array(ref('Segment')) }),
   annotations: object({ period: ref('DayRange'), annotations: array(ref('Annotation')) }),
@@ -303,6 +328,26 @@ export const ROUTES: RouteDoc[] = [
   },
   { operationId: 'segments', path: '/v1/sites/:siteId/segments', summary: "The site's shared segments", parameters: [siteId] },
   { operationId: 'annotations', path: '/v1/sites/:siteId/annotations', summary: 'The annotations whose day lies in the period, by date', parameters: [siteId, ...periodParams] },
+  {
+    operationId: 'journeys',
+    path: '/v1/sites/:siteId/journeys',
+    summary: "The most frequent paths through the sessions that start in the period (a raw read: within the site's raw window)",
+    parameters: [
+      siteId,
+      { name: 'steps', in: 'query', description: `Pages per row at most; default ${JOURNEY_STEPS.default}`, schema: { type: 'integer', minimum: JOURNEY_STEPS.min, maximum: JOURNEY_STEPS.max } },
+      {
+        name: 'page',
+        in: 'query',
+        description: "A page (its path, literally): the rows start (next) or end (previous) at each of its visits; without it, the rows are the sessions' first pages",
+        schema: { type: 'string', pattern: '^/', maxLength: JOURNEY_PAGE_MAX_LENGTH },
+      },
+      { name: 'direction', in: 'query', description: `Default ${JOURNEY_DIRECTIONS[0]}; previous needs page`, schema: { type: 'string', enum: [...JOURNEY_DIRECTIONS] } },
+      { name: 'limit', in: 'query', description: `Default ${JOURNEY_LIMIT.default}`, schema: { type: 'integer', minimum: JOURNEY_LIMIT.min, maximum: JOURNEY_LIMIT.max } },
+      ...periodParams,
+      filter,
+      rawClip,
+    ],
+  },
   { operationId: 'realtime', path: '/v1/sites/:siteId/realtime', summary: 'Last 5 and 30 minutes', parameters: [siteId] },
   { operationId: 'goals', path: '/v1/sites/:siteId/goals', summary: 'Conversions of each goal', parameters: [siteId, ...periodParams] },
   { operationId: 'funnels', path: '/v1/sites/:siteId/funnels', summary: 'Funnels of the site', parameters: [siteId] },

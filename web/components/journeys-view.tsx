@@ -1,0 +1,210 @@
+// The Journeys view: the most frequent paths of sessions through the site, from a page (`Next
+// pages`) or to it (`Previous pages`), or from the start of a visit without a page, `steps` pages
+// long, each with its sessions. The period, filters and segment are the dashboard's (the same
+// address parameters); `page`, `direction` and `steps` add to them. A raw read, with `raw=clip` like
+// every read of the dashboard: the note says from which day it counts when the period reaches past
+// the site's raw window.
+import type { ComponentChildren, VNode } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { Loading, ReadFailure, readState } from './feedback.js';
+import { SelectField } from './fields.js';
+import { PeriodPicker } from './period-picker.js';
+import { useViewState } from '../lib/address.js';
+import { filtersInWords, listSegments } from '../lib/explore.js';
+import { formatCount, formatDay, formatRatio } from '../lib/format.js';
+import { useLoad } from '../lib/hooks.js';
+import { clippedToRawWindow, readSite } from '../lib/site.js';
+import type { SiteRead } from '../../src/core/app-paths.js';
+import type { BreakdownAnswer, JourneysAnswer } from '../../src/core/answers.js';
+import type { SiteRow } from '../../src/core/management.js';
+import { queryParams, viewSearch, withPeriod, type ViewState } from '../../src/core/view-state.js';
+import { isJourneyDirection, JOURNEY_LIMIT, JOURNEY_STEPS, type JourneyDirection } from '../../src/core/vocabulary.js';
+
+/** The journeys a view asks for, as its address carries them. */
+interface JourneyChoice {
+  page: string;
+  direction: JourneyDirection;
+  steps: number;
+}
+
+const DIRECTION_LABELS: Record<JourneyDirection, string> = { next: 'Next pages', previous: 'Previous pages' };
+const STEP_CHOICES = Array.from({ length: JOURNEY_STEPS.max - JOURNEY_STEPS.min + 1 }, (_, i) => String(JOURNEY_STEPS.min + i));
+/** Pages offered as suggestions in `Page`: the period's most visited. */
+const PAGE_SUGGESTIONS = 50;
+
+function choiceOf(search: string): JourneyChoice {
+  const query = new URLSearchParams(search);
+  const direction = query.get('page') ? (query.get('direction') ?? '') : '';
+  const steps = Number(query.get('steps'));
+  return {
+    page: query.get('page') ?? '',
+    direction: isJourneyDirection(direction) ? direction : 'next',
+    steps: Number.isInteger(steps) && steps >= JOURNEY_STEPS.min && steps <= JOURNEY_STEPS.max ? steps : JOURNEY_STEPS.default,
+  };
+}
+
+/** The choice in the address (kept beside the view's parameters), followed through Back and Forward. */
+function useJourneyChoice(): [JourneyChoice, (next: JourneyChoice) => void] {
+  const [choice, setChoice] = useState(() => choiceOf(window.location.search));
+  useEffect(() => {
+    const follow = () => setChoice(choiceOf(window.location.search));
+    window.addEventListener('popstate', follow);
+    return () => window.removeEventListener('popstate', follow);
+  }, []);
+  const go = (next: JourneyChoice) => {
+    const query = new URLSearchParams(window.location.search);
+    if (next.page) query.set('page', next.page);
+    else query.delete('page');
+    query.set('direction', next.direction);
+    query.set('steps', String(next.steps));
+    window.history.pushState(null, '', `${window.location.pathname}?${query}`);
+    setChoice(next);
+  };
+  return [choice, go];
+}
+
+/** Without a page, the rows are the visits' first pages: the direction is the page's (the API refuses `previous` without one). */
+function journeysRead(view: URLSearchParams, choice: JourneyChoice): SiteRead {
+  const params = new URLSearchParams(view);
+  if (choice.page) {
+    params.set('page', choice.page);
+    params.set('direction', choice.direction);
+  }
+  params.set('steps', String(choice.steps));
+  params.set('limit', String(JOURNEY_LIMIT.default));
+  return { path: '/journeys', params };
+}
+
+/** A row's paths in its step columns: a shorter journey leaves the columns before (`previous`) or after (`next`) it empty. */
+function stepCells(path: readonly string[], choice: JourneyChoice): Array<string | null> {
+  const gap: null[] = Array(Math.max(0, choice.steps - path.length)).fill(null);
+  return choice.direction === 'previous' ? [...gap, ...path] : [...path, ...gap];
+}
+
+function JourneysTable({ answer, choice }: { answer: JourneysAnswer; choice: JourneyChoice }) {
+  const steps = Array.from({ length: answer.steps }, (_, i) => `Step ${i + 1}`);
+  const ends = choice.direction === 'previous' ? 'Start of visit' : 'End of visit';
+  return (
+    <div class="table-wrap" tabIndex={0} role="region" aria-label="Journeys">
+      <table class="journeys">
+        <thead>
+          <tr>
+            {steps.map((step) => (
+              <th key={step} scope="col">
+                {step}
+              </th>
+            ))}
+            <th scope="col" class="num">
+              Sessions
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {answer.rows.map((row) => (
+            <tr key={row.path.join('\n')}>
+              {stepCells(row.path, { ...choice, steps: answer.steps }).map((path, i) => (
+                <td key={i} class={path === null ? 'step end' : 'step'}>
+                  {path === null ? <span class="muted">{ends}</span> : <span class="step-path">{path}</span>}
+                </td>
+              ))}
+              <td class="num">
+                {formatCount(row.sessions)} <span class="muted">({formatRatio(answer.totalSessions > 0 ? row.sessions / answer.totalSessions : 0)})</span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The view's filters and segment in words, with a link to change them on the dashboard (this page only follows them). */
+function ViewFilters({ site, state }: { site: SiteRow; state: ViewState }) {
+  const segments = useLoad(() => (state.segment === undefined ? Promise.resolve([]) : listSegments(site.id)), [site.id, state.segment]);
+  if (state.filters.length === 0 && state.segment === undefined) return null;
+  const segment = segments.data?.find((s) => s.id === state.segment);
+  const words = [...(state.segment === undefined ? [] : [`Segment ${segment?.name ?? `#${state.segment}`}`]), ...(state.filters.length > 0 ? [filtersInWords(state.filters)] : [])];
+  return (
+    <p class="muted view-filters">
+      Under {words.join(', ')}. <a href={`/sites/${encodeURIComponent(site.id)}${viewSearch(state)}`}>Change them on the dashboard</a>
+    </p>
+  );
+}
+
+/** The period's most visited pages, offered in `Page`. */
+function readPages(siteId: string, view: URLSearchParams): Promise<BreakdownAnswer> {
+  const params = new URLSearchParams(view);
+  params.set('dimension', 'page');
+  params.set('limit', String(PAGE_SUGGESTIONS));
+  return readSite<BreakdownAnswer>(siteId, { path: '/breakdown', params });
+}
+
+export function JourneysView({ site, frame }: { site: SiteRow; frame(children: ComponentChildren): VNode }) {
+  const [state, go] = useViewState();
+  const [choice, choose] = useJourneyChoice();
+  const [typed, setTyped] = useState(choice.page);
+  useEffect(() => setTyped(choice.page), [choice.page]);
+  const view = queryParams(state);
+  const read = journeysRead(view, choice);
+  const key = read.params!.toString();
+  const journeys = useLoad(() => readSite<JourneysAnswer>(site.id, read), [site.id, key]);
+  const pages = useLoad(() => readPages(site.id, view), [site.id, view.toString()]);
+  const clippedFrom = journeys.data && !journeys.loading && clippedToRawWindow(site.id, read) ? journeys.data.period.from : null;
+  const status = readState(journeys);
+  const empty = choice.page ? `No visit went through ${choice.page} in this period.` : 'No visits in this period.';
+  return frame(
+    <>
+      <div class="toolbar">
+        <PeriodPicker period={state.period} timezone={site.timezone} resolved={journeys.data?.period} onChange={(period) => go(withPeriod(state, period))} />
+      </div>
+      <ViewFilters site={site} state={state} />
+      {clippedFrom && (
+        // The dashboard's note on figures read from the raw window's first day, said of journeys (always read from single events).
+        <p class="note" role="note" data-note="raw-window">
+          Journeys count from {formatDay(clippedFrom)}, the first day of single events this site keeps (Keep single events, in its settings).
+        </p>
+      )}
+      <section class="card" aria-labelledby="journeys-title" data-panel="journeys" data-state={status} aria-busy={status === 'loading'}>
+        <h2 id="journeys-title">Journeys</h2>
+        <form
+          class="journey-choice"
+          onSubmit={(event) => {
+            event.preventDefault();
+            choose({ ...choice, page: typed.trim() });
+          }}
+        >
+          <div class="field">
+            <label for="journey-page">Page</label>
+            <input id="journey-page" type="text" list="journey-pages" value={typed} placeholder="Any page" spellcheck={false} autoComplete="off" onInput={(event) => setTyped(event.currentTarget.value)} />
+            <datalist id="journey-pages">
+              {(pages.data?.rows ?? []).map((row) => (
+                <option key={row.key} value={row.key} />
+              ))}
+            </datalist>
+          </div>
+          {choice.page && (
+            <SelectField<JourneyDirection> label="Direction" value={choice.direction} onValue={(direction) => choose({ ...choice, page: typed.trim(), direction })} options={Object.entries(DIRECTION_LABELS) as Array<[JourneyDirection, string]>} />
+          )}
+          <SelectField label="Steps" value={String(choice.steps)} onValue={(steps) => choose({ ...choice, page: typed.trim(), steps: Number(steps) })} options={STEP_CHOICES.map((n) => [n, n])} />
+          <button type="submit" class="primary">
+            Show journeys
+          </button>
+        </form>
+        {journeys.error ? (
+          <ReadFailure read={journeys} />
+        ) : !journeys.data ? (
+          <Loading />
+        ) : journeys.data.rows.length === 0 ? (
+          <p class="muted empty">{empty}</p>
+        ) : (
+          <>
+            <p class="muted journeys-total">
+              {choice.page ? `${DIRECTION_LABELS[choice.direction]} of ${choice.page}` : 'First pages of visits'}: the {journeys.data.rows.length} most frequent paths of {formatCount(journeys.data.totalSessions)} sessions.
+            </p>
+            <JourneysTable answer={journeys.data} choice={choice} />
+          </>
+        )}
+      </section>
+    </>,
+  );
+}

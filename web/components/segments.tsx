@@ -1,0 +1,196 @@
+// `Segments`, beside `Filter`: the site's shared segments and the user's own, each applied with a
+// click (`segment=<id>` in the address: the server adds its filters to every read), renamed or
+// deleted by whoever may change it (its owner; admins and owners for shared ones); and `Save as
+// segment`, which keeps the view's filters (with the applied segment's) under a name, shared with
+// the site's members when an admin or owner says so, and applies it.
+import { useState } from 'preact/hooks';
+import { ConfirmButton } from './confirm.js';
+import { ErrorText, LoadState } from './feedback.js';
+import { CheckboxField, Form, SubmitButton, TextField } from './fields.js';
+import { Modal } from './modal.js';
+import { createSegment, deleteSegment, filtersInWords, listSegments, renameSegment } from '../lib/explore.js';
+import { useAction, useLoad, type Loaded } from '../lib/hooks.js';
+import { parseViewState, type ViewState } from '../../src/core/view-state.js';
+import { SEGMENT_NAME_LENGTH, type ManagedSegment } from '../../src/core/segments.js';
+import type { SiteRow } from '../../src/core/management.js';
+import { filterParam, roleAtLeast, type Filter } from '../../src/core/vocabulary.js';
+
+interface SegmentsProps {
+  site: SiteRow;
+  state: ViewState;
+  go(next: ViewState): void;
+}
+
+const BUTTON_ID = 'segments-button';
+
+/** The view with segment `segment` (none for undefined), without its own filters on the segment's dimensions: the API takes one filter per dimension. */
+function withSegment(state: ViewState, segment: { id: number; filters: readonly Filter[] } | undefined): ViewState {
+  const next: ViewState = { period: state.period, filters: state.filters, metric: state.metric, comparison: state.comparison };
+  if (!segment) return next;
+  const taken = new Set(segment.filters.map((f) => f.dimension));
+  return { ...next, segment: segment.id, filters: state.filters.filter((f) => !taken.has(f.dimension)) };
+}
+
+/** A segment's filters (the API's `filter` texts) as the view holds them. */
+const filtersOf = (texts: readonly string[]): Filter[] => parseViewState(new URLSearchParams(texts.map((f) => ['filter', f]))).filters;
+
+/** The view with `segment` applied (its filters replace the view's own on the same dimensions). */
+const applied = (state: ViewState, segment: ManagedSegment | undefined): ViewState => withSegment(state, segment && { id: segment.id, filters: filtersOf(segment.filters) });
+
+function SegmentRow({ site, segment, current, onApply, onChanged }: { site: SiteRow; segment: ManagedSegment; current: boolean; onApply(): void; onChanged(deleted: boolean): void }) {
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const change = useAction();
+  const editable = !segment.shared || roleAtLeast(site.role, 'admin');
+  if (renaming !== null) {
+    return (
+      <li class="segment">
+        <Form label={`Rename segment ${segment.name}`} onSubmit={() => change.run(() => renameSegment(site.id, segment.id, renaming.trim())).then((done) => {
+              if (!done) return;
+              setRenaming(null);
+              onChanged(false);
+            })}
+        >
+          <TextField label="Name" value={renaming} onValue={setRenaming} required maxLength={SEGMENT_NAME_LENGTH.max} autoFocus />
+          <div class="actions">
+            <SubmitButton busy={change.busy}>Save</SubmitButton>
+            <button type="button" onClick={() => setRenaming(null)}>
+              Cancel
+            </button>
+          </div>
+          <ErrorText message={change.error} />
+        </Form>
+      </li>
+    );
+  }
+  return (
+    <li class="segment">
+      <button type="button" class="segment-apply" aria-pressed={current} onClick={onApply}>
+        {segment.name}
+      </button>
+      {segment.shared && <span class="badge">Shared</span>}
+      <span class="muted">{filtersInWords(filtersOf(segment.filters))}</span>
+      {editable && (
+        <span class="segment-actions">
+          <button type="button" aria-label={`Rename segment ${segment.name}`} onClick={() => setRenaming(segment.name)}>
+            Rename
+          </button>
+          <ConfirmButton label={`Delete segment ${segment.name}`} question={`Delete the segment ${segment.name}?`} confirmLabel="Delete" onConfirm={() => change.run(() => deleteSegment(site.id, segment.id)).then((done) => done && onChanged(true))}>
+            Delete
+          </ConfirmButton>
+        </span>
+      )}
+      <ErrorText message={change.error} />
+    </li>
+  );
+}
+
+function SegmentsDialog({ site, state, go, segments, onClose }: SegmentsProps & { segments: Loaded<ManagedSegment[]>; onClose(): void }) {
+  return (
+    <Modal title="Segments" onClose={onClose} returnFocusId={BUTTON_ID}>
+      <LoadState state={segments}>
+        {(list) =>
+          list.length === 0 ? (
+            <p class="muted">No segments yet: add filters, then save them with `Save as segment`.</p>
+          ) : (
+            <ul class="segments plain">
+              {list.map((segment) => (
+                <SegmentRow
+                  key={segment.id}
+                  site={site}
+                  segment={segment}
+                  current={segment.id === state.segment}
+                  onApply={() => {
+                    go(applied(state, segment));
+                    onClose();
+                  }}
+                  onChanged={(deleted) => {
+                    if (deleted && segment.id === state.segment) go(applied(state, undefined));
+                    segments.reload();
+                  }}
+                />
+              ))}
+            </ul>
+          )
+        }
+      </LoadState>
+      <div class="actions">
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+function SaveDialog({ site, state, go, current, onSaved, onClose }: SegmentsProps & { current: ManagedSegment | undefined; onSaved(): void; onClose(): void }) {
+  const [name, setName] = useState('');
+  const [shared, setShared] = useState(false);
+  const save = useAction();
+  // What the view shows: the applied segment's filters and the view's own.
+  const filters = [...(current?.filters ?? []), ...state.filters.map(filterParam)];
+  const submit = async () => {
+    let made: ManagedSegment | undefined;
+    if (await save.run(async () => (made = await createSegment(site.id, { name: name.trim(), filters, shared })))) {
+      go(applied(state, made));
+      onSaved();
+      onClose();
+    }
+  };
+  return (
+    <Modal title="Save as segment" onClose={onClose} returnFocusId={BUTTON_ID}>
+      <Form onSubmit={submit}>
+        <p class="muted">{filtersInWords(filtersOf(filters))}</p>
+        <TextField label="Name" value={name} onValue={setName} required maxLength={SEGMENT_NAME_LENGTH.max} autoFocus />
+        {roleAtLeast(site.role, 'admin') && <CheckboxField label="Shared with the site's members" checked={shared} onChecked={setShared} />}
+        <ErrorText message={save.error} />
+        <div class="actions">
+          <SubmitButton busy={save.busy}>Save</SubmitButton>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </Form>
+    </Modal>
+  );
+}
+
+export function SegmentsMenu(props: SegmentsProps) {
+  const { site, state, go } = props;
+  const segments = useLoad(() => listSegments(site.id), [site.id]);
+  const [open, setOpen] = useState<'list' | 'save' | null>(null);
+  const current = state.segment === undefined ? undefined : segments.data?.find((s) => s.id === state.segment);
+  const close = () => setOpen(null);
+  return (
+    <>
+      <button type="button" id={BUTTON_ID} aria-haspopup="dialog" aria-expanded={open === 'list'} onClick={() => setOpen('list')}>
+        Segments
+      </button>
+      {(state.filters.length > 0 || current) && (
+        <button type="button" aria-haspopup="dialog" aria-expanded={open === 'save'} onClick={() => setOpen('save')}>
+          Save as segment
+        </button>
+      )}
+      {state.segment !== undefined && (
+        <span class="chip segment-chip">
+          <span>
+            Segment <strong>{current?.name ?? (segments.loading ? '…' : `#${state.segment}`)}</strong>
+          </span>
+          <button
+            type="button"
+            aria-label="Remove segment"
+            title="Remove segment"
+            onClick={() => {
+              go(applied(state, undefined));
+              document.getElementById(BUTTON_ID)?.focus();
+            }}
+          >
+            ×
+          </button>
+        </span>
+      )}
+      {segments.error && !open && <ErrorText message={segments.error} />}
+      {open === 'list' && <SegmentsDialog {...props} segments={segments} onClose={close} />}
+      {open === 'save' && <SaveDialog {...props} current={current} onSaved={segments.reload} onClose={close} />}
+    </>
+  );
+}
