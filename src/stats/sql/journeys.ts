@@ -8,7 +8,7 @@ import { addDays } from '../../core/localtime.js';
 import type { Period } from '../../core/period.js';
 import type { JourneyParams } from '../../core/query.js';
 import { type Filter, scopeOf } from '../../core/vocabulary.js';
-import { type Dialect, integerText } from '../../sql/dialect.js';
+import { type Dialect, integerText, type SessionLists } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { IS_PAGEVIEW } from '../measures.js';
 import { eventsRelation } from './events.js';
@@ -65,12 +65,12 @@ const startOf = (starts: Sql, column: string) => sql`min(CASE WHEN ${starts} THE
  * `sb`, `sv` and `pv`, its pageviews' paths in time order (then by path, for pageviews of one
  * instant) with consecutive repeats collapsed, as a list.
  */
-function sessionPaths(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], page: string | null): Sql {
+function sessionPaths(d: Dialect, l: SessionLists, siteId: string, days: Period, filters: readonly Filter[], page: string | null): Sql {
   const { where, starts } = sessionEvents(d, siteId, days, filters, page);
-  const perSession = sql`SELECT ${startOf(starts, 'day')} AS sb, ${startOf(starts, 'visitor_id')} AS sv, ${trusted(d.orderedListIf('page', 'ts', IS_PAGEVIEW))} AS ps
+  const perSession = sql`SELECT ${startOf(starts, 'day')} AS sb, ${startOf(starts, 'visitor_id')} AS sv, ${trusted(l.orderedListIf('page', 'ts', IS_PAGEVIEW))} AS ps
     FROM events WHERE ${where} GROUP BY session_id`;
-  const kept = d.listFilter(d.listPositions('ps'), 'ji', 'ji = 1 OR ps[ji] <> ps[ji - 1]');
-  return sql`SELECT sb, sv, ${trusted(d.listMap(kept, 'ji', 'ps[ji]'))} AS pv FROM (${perSession}) s WHERE sb IS NOT NULL`;
+  const kept = d.listFilter(l.listPositions('ps'), 'ji', 'ji = 1 OR ps[ji] <> ps[ji - 1]');
+  return sql`SELECT sb, sv, ${trusted(l.listMap(kept, 'ji', 'ps[ji]'))} AS pv FROM (${perSession}) s WHERE sb IS NOT NULL`;
 }
 
 /**
@@ -79,13 +79,13 @@ function sessionPaths(d: Dialect, siteId: string, days: Period, filters: readonl
  * `page`, or without one the first position (none in a journey without pageviews). Columns: sb,
  * sv, jp (a row) and `first`, 1 on one row of each session.
  */
-function rowsOnLists(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], j: JourneyParams): Sql {
+function rowsOnLists(d: Dialect, l: SessionLists, siteId: string, days: Period, filters: readonly Filter[], j: JourneyParams): Sql {
   const steps = integerText(j.steps);
-  const positions = j.page === null ? trusted(d.listFilter(d.listPositions('pv'), 'ji', 'ji = 1')) : withParams(d.listFilter(d.listPositions('pv'), 'ji', 'pv[ji] = ?'), j.page);
+  const positions = j.page === null ? trusted(d.listFilter(l.listPositions('pv'), 'ji', 'ji = 1')) : withParams(d.listFilter(l.listPositions('pv'), 'ji', 'pv[ji] = ?'), j.page);
   const from = j.direction === 'next' ? 'ji' : `greatest(ji, ${steps}) - ${steps} + 1`;
   const length = j.direction === 'next' ? steps : `least(ji, ${steps})`;
-  const rows = withParams(d.listDistinct(d.listMap(positions.text, 'ji', d.listSlice('pv', from, length))), ...positions.params);
-  const perSession = sql`SELECT sb, sv, ${rows} AS jr FROM (${sessionPaths(d, siteId, days, filters, j.page)}) p`;
+  const rows = withParams(l.listDistinct(l.listMap(positions.text, 'ji', l.listSlice('pv', from, length))), ...positions.params);
+  const perSession = sql`SELECT sb, sv, ${rows} AS jr FROM (${sessionPaths(d, l, siteId, days, filters, j.page)}) p`;
   return sql`SELECT sb, sv, jp, CASE WHEN jp = jr[1] THEN 1 ELSE 0 END AS first FROM (SELECT sb, sv, jr, ${trusted(d.unnest('jr'))} AS jp FROM (${perSession}) r) u`;
 }
 
@@ -118,14 +118,15 @@ function rowsOnWindows(d: Dialect, siteId: string, days: Period, filters: readon
  * Columns: JourneyRowColumns; on ClickHouse, read with `queryPage` for the totals row.
  */
 export function journeysStatement(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], j: JourneyParams): Sql {
-  const overAll = d.sumOverAll('firsts');
-  const rows = overAll !== null ? rowsOnWindows(d, siteId, days, filters, j) : rowsOnLists(d, siteId, days, filters, j);
+  const lists = d.sessionLists;
+  const rows = lists === null ? rowsOnWindows(d, siteId, days, filters, j) : rowsOnLists(d, lists, siteId, days, filters, j);
   // A session's rows are distinct: its one `first` row counts it once in the sum of `firsts`.
   const grouped = sql`SELECT jp, ${trusted(`CAST(count(*) AS BIGINT) AS sessions, ${d.countVisitorDays('sb', 'sv')} AS visitors, CAST(sum(first) AS BIGINT) AS firsts`)}
     FROM (${rows}) u GROUP BY jp`;
   const order = sql` ORDER BY sessions DESC, jp LIMIT ${trusted(integerText(j.limit))}`;
-  if (overAll !== null) return sql`SELECT jp, sessions, visitors, firsts, ${trusted(overAll)} AS total_sessions FROM (${grouped}) g${order}`;
   const totals = d.groupTotals();
-  if (totals === null) throw new Error('journeys need an engine with window functions or a totals row');
-  return sql`${grouped} ${trusted(totals)}${order}`;
+  if (totals !== null) return sql`${grouped} ${trusted(totals)}${order}`;
+  const overAll = d.sumOverAll('firsts');
+  if (overAll === null) throw new Error('journeys need an engine with a totals row or window functions');
+  return sql`SELECT jp, sessions, visitors, firsts, ${trusted(overAll)} AS total_sessions FROM (${grouped}) g${order}`;
 }
