@@ -57,7 +57,7 @@ function sessionEvents(d: Dialect, siteId: string, days: Period, filters: readon
   return { where, starts: trusted(`session_start AND day <= ${d.dateLiteral(days.to)}`) };
 }
 
-/** Per session, its start day `sb` and its visitor `sv` (the id of its first event: a visitor's id is the day's); NULL for a session that does not start in the days. */
+/** An aggregate per session of its start event in the days (`starts`): of `day`, its start day `sb`; of `visitor_id`, its visitor `sv` (a visitor's id is the day's). NULL for a session that does not start in the days. */
 const startOf = (starts: Sql, column: string) => sql`min(CASE WHEN ${starts} THEN ${trusted(column)} END)`;
 
 /**
@@ -100,7 +100,7 @@ function rowsOnWindows(d: Dialect, siteId: string, days: Period, filters: readon
   const session = trusted('PARTITION BY session_id');
   const ordered = trusted('WINDOW o AS (PARTITION BY session_id ORDER BY ts, page)');
   // The sessions' starts apart (a row per session), so that only pageviews are sorted.
-  const started = sql`SELECT session_id, ${startOf(starts, 'day')} AS sb, ${startOf(starts, 'visitor_id')} AS sv FROM events WHERE ${where} AND ${starts} GROUP BY session_id`;
+  const started = sql`SELECT session_id, min(day) AS sb, min(visitor_id) AS sv FROM events WHERE ${where} AND ${starts} GROUP BY session_id`;
   const pageviews = sql`SELECT session_id, ts, page, sb, sv, lag(page) OVER o AS pp
     FROM (SELECT session_id, ts, page FROM events WHERE ${where} AND ${trusted(IS_PAGEVIEW)}) e JOIN (${started}) s USING (session_id) ${ordered}`;
   const others = Array.from({ length: j.steps - 1 }, (_, i) => `${j.direction === 'next' ? 'lead' : 'lag'}(page, ${integerText(i + 1)}) OVER o`);
