@@ -105,8 +105,8 @@ async function measure(profile: string, env: Record<string, string>): Promise<Me
     const loadedPeriod = `from=${loadedDays.from}&to=${loadedDays.to}`;
     const others: Array<[string, string]> = [
       ['journeys year', `/journeys?${loadedPeriod}`],
-      ['journeys year, next from /, 5 steps', `/journeys?${loadedPeriod}&page=/&steps=5`],
-      ['journeys year, previous, 1 filter', `/journeys?${loadedPeriod}&page=/docs/section-1&direction=previous&filter=country:US`],
+      ['journeys year, from /, 5 steps', `/journeys?${loadedPeriod}&page=/&steps=5`],
+      ['journeys year, previous, filter', `/journeys?${loadedPeriod}&page=/docs/section-1&direction=previous&filter=country:US`],
       ['stats 30d, 2 filters', `/stats?period=30d&${filters}`],
       ['timeseries 30d, 2 filters', `/timeseries?period=30d&${filters}`],
       ['breakdown page 30d, 2 filters', `/breakdown?dimension=page&period=30d&${filters}`],
