@@ -67,8 +67,9 @@ const startOf = (starts: Sql, column: string) => sql`min(CASE WHEN ${starts} THE
  */
 function sessionPaths(d: Dialect, l: SessionLists, siteId: string, days: Period, filters: readonly Filter[], page: string | null): Sql {
   const { where, starts } = sessionEvents(d, siteId, days, filters, page);
+  // Only the rows read are grouped: the pageviews, and the start event (which may be another event).
   const perSession = sql`SELECT ${startOf(starts, 'day')} AS sb, ${startOf(starts, 'visitor_id')} AS sv, ${trusted(l.orderedListIf('page', 'ts', IS_PAGEVIEW))} AS ps
-    FROM events WHERE ${where} GROUP BY session_id`;
+    FROM events WHERE ${where} AND (${trusted(IS_PAGEVIEW)} OR ${starts}) GROUP BY session_id`;
   const kept = d.listFilter(l.listPositions('ps'), 'ji', 'ji = 1 OR ps[ji] <> ps[ji - 1]');
   return sql`SELECT sb, sv, ${trusted(l.listMap(kept, 'ji', 'ps[ji]'))} AS pv FROM (${perSession}) s WHERE sb IS NOT NULL`;
 }
