@@ -60,23 +60,14 @@ export interface Dialect {
   regexExtractAll(expr: string): string;
   /** One row per element of an array (list) expression, in a select list; none for an empty one. */
   unnest(expr: string): string;
-  /**
-   * An aggregate: the list of `value` over the rows where `cond` holds, ordered by `by` and then by
-   * `value` (bytewise); an empty list where it holds on no row.
-   */
-  orderedListIf(value: string, by: string, cond: string): string;
-  /** The number of items of a list (array) expression. */
-  listLength(list: string): string;
-  /** The positions (1, 2, …) of a list (array) expression's items: a list of integers. */
-  listPositions(list: string): string;
-  /** The items of a list for which `body` (text reading the item as `variable`) holds, in order. */
+  /** The items of a list (array) for which `body` (text reading the item as `variable`) holds, in order. */
   listFilter(list: string, variable: string, body: string): string;
-  /** A list of `body` (text reading each item as `variable`) over a list's items, in order. */
-  listMap(list: string, variable: string, body: string): string;
-  /** The `length` items of a list from position `from` on (1-based; fewer where the list ends before). */
-  listSlice(list: string, from: string, length: string): string;
-  /** A list's items without repeats (in no particular order). */
-  listDistinct(list: string): string;
+  /**
+   * What reads a session's events as one list (journeys, src/stats/sql/journeys.ts), where the
+   * engine has no window functions to read them in order as sorted rows (ClickHouse 18.16); null
+   * where it has them (DuckDB: a list per session is held in memory, sorted rows spill).
+   */
+  readonly sessionLists: SessionLists | null;
   /**
    * The array (list) of the ids, as BIGINT, whose condition holds on the row, in the cases' order;
    * empty where none holds (a NULL condition does not). The conditions are texts whose `?`
@@ -106,6 +97,23 @@ export interface Dialect {
    * names `l_` and a number, and `l_0i`, are the member's own.
    */
   listRows(columns: ReadonlyArray<{ readonly name: string; readonly type: 'VARCHAR' | 'BIGINT' }>): string;
+}
+
+/** Lists (arrays) per group, for an engine without window functions (`Dialect.sessionLists`). */
+export interface SessionLists {
+  /**
+   * An aggregate: the list of `value` over the rows where `cond` holds, ordered by `by` and then by
+   * `value` (bytewise); an empty list where it holds on no row.
+   */
+  orderedListIf(value: string, by: string, cond: string): string;
+  /** The positions (1, 2, …) of a list (array) expression's items: a list of integers. */
+  listPositions(list: string): string;
+  /** A list of `body` (text reading each item as `variable`) over a list's items, in order. */
+  listMap(list: string, variable: string, body: string): string;
+  /** The `length` items of a list from position `from` on (1-based; fewer where the list ends before). */
+  listSlice(list: string, from: string, length: string): string;
+  /** A list's items without repeats (in no particular order). */
+  listDistinct(list: string): string;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

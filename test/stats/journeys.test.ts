@@ -22,7 +22,8 @@ const DAYS = ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-0
 const PERIOD = { from: '2026-03-02', to: '2026-03-05' };
 const NOW = Date.parse('2026-03-08T12:00:00Z');
 // Bytewise order differs from UTF-16's and from a case-insensitive one: `/Blog` < `/a` < `/ü` < `/😀`.
-const PAGES = ['/', '/a', '/b', '/Blog', '/pricing', '/ü', '/😀', '/a/b'];
+// A page with a quote and a `?` is asked for as any other (a parameter, never SQL text).
+const PAGES = ['/', '/a', '/b', '/Blog', '/pricing', '/ü', '/😀', '/a/b', "/it's?"];
 const COUNTRIES = [null, 'FR', 'DE'];
 const BROWSERS = [null, 'Chrome', 'Firefox'];
 
@@ -193,7 +194,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
       let nonEmpty = 0;
       for (const filters of FILTER_SETS) {
         for (const direction of ['next', 'previous'] as const) {
-          for (const page of direction === 'next' ? [null, '/a', '/ü'] : ['/a', '/ü', '/pricing']) {
+          for (const page of direction === 'next' ? [null, '/a', "/it's?"] : ['/a', '/ü', '/pricing']) {
             const asked: Asked = { steps: 2 + Math.floor(rand() * 4), page, direction, limit: rand() < 0.5 ? 100 : 1 + Math.floor(rand() * 6), filters };
             const params: RawParams = { ...PERIOD, steps: String(asked.steps), direction, limit: String(asked.limit), filter: [...filters], ...(page === null ? {} : { page }) };
             const answer = await computeJourneys(events, planQuery(parseQuery('journeys', params, site, NOW), inputs));

@@ -36,14 +36,15 @@ export const clickhouseDialect: Dialect = {
   regexExtract: (expr) => `extract(${expr}, ?)`,
   regexExtractAll: (expr) => `extractAll(${expr}, ?)`,
   unnest: (expr) => `arrayJoin(${expr})`,
-  // Tuples sort by their items in order: by `by`, then by the value.
-  orderedListIf: (value, by, cond) => `arrayMap(o_ -> tupleElement(o_, 2), arraySort(groupArrayIf((${by}, ${value}), ${cond})))`,
-  listLength: (list) => `length(${list})`,
-  listPositions: (list) => `arrayEnumerate(${list})`,
   listFilter: (list, variable, body) => `arrayFilter(${variable} -> ${body}, ${list})`,
-  listMap: (list, variable, body) => `arrayMap(${variable} -> ${body}, ${list})`,
-  listSlice: (list, from, length) => `arraySlice(${list}, ${from}, ${length})`,
-  listDistinct: (list) => `arrayDistinct(${list})`,
+  sessionLists: {
+    // Tuples sort by their items in order: by `by`, then by the value.
+    orderedListIf: (value, by, cond) => `arrayMap(o_ -> tupleElement(o_, 2), arraySort(groupArrayIf((${by}, ${value}), ${cond})))`,
+    listPositions: (list) => `arrayEnumerate(${list})`,
+    listMap: (list, variable, body) => `arrayMap(${variable} -> ${body}, ${list})`,
+    listSlice: (list, from, length) => `arraySlice(${list}, ${from}, ${length})`,
+    listDistinct: (list) => `arrayDistinct(${list})`,
+  },
   fewRowsClause: ' SETTINGS max_threads = 1',
   // A Nullable condition would make the branch a Nullable array, which ClickHouse refuses: ifNull takes NULL as false.
   idsWhere: (cases) => `arrayConcat(${cases.map((c) => `if(ifNull(${c.when}, 0), [toInt64(${integerText(c.id)})], emptyArrayInt64())`).join(', ')})`,
