@@ -111,7 +111,6 @@ export const ERRORS = {
       code: 'code must be the 6 digits of the authenticator app or a recovery code',
       compareOff: 'compare=true needs a compared period; comparison is off',
       journeyPage: 'page must be a path starting with / of at most {max} characters',
-      journeyDirection: 'direction=previous needs a page: the rows end at that page',
       // The admin and dashboard APIs' bodies
       domain: 'domain must be a host name such as example.com (no scheme, port or path)',
       email: 'email must be an email address such as ana@example.com',

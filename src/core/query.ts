@@ -149,10 +149,10 @@ function journeyParams(params: RawParams): JourneyParams {
   if (page !== undefined && (!page.startsWith('/') || page.length > JOURNEY_PAGE_MAX_LENGTH)) {
     throw apiError('INVALID_PARAMS', 'journeyPage', { max: JOURNEY_PAGE_MAX_LENGTH });
   }
-  const direction = single(params, 'direction') ?? JOURNEY_DIRECTIONS[0];
-  if (!isJourneyDirection(direction)) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'direction', values: JOURNEY_DIRECTIONS.join(', ') });
-  // Without a page, the rows are the journeys' first paths: there is nothing for them to end at.
-  if (direction === 'previous' && page === undefined) throw apiError('INVALID_PARAMS', 'journeyDirection');
+  const asked = single(params, 'direction') ?? JOURNEY_DIRECTIONS[0];
+  if (!isJourneyDirection(asked)) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'direction', values: JOURNEY_DIRECTIONS.join(', ') });
+  // Without a page, EXPLORE.md's rows are the journeys' first paths whatever the direction: they end at no page.
+  const direction = page === undefined ? JOURNEY_DIRECTIONS[0] : asked;
   return Object.freeze({
     steps: integer(single(params, 'steps'), 'steps', JOURNEY_STEPS.min, JOURNEY_STEPS.max, JOURNEY_STEPS.default),
     page: page ?? null,

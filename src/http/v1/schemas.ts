@@ -341,7 +341,7 @@ export const ROUTES: RouteDoc[] = [
         description: "A page (its path, literally): the rows start (next) or end (previous) at each of its visits; without it, the rows are the sessions' first pages",
         schema: { type: 'string', pattern: '^/', maxLength: JOURNEY_PAGE_MAX_LENGTH },
       },
-      { name: 'direction', in: 'query', description: `Default ${JOURNEY_DIRECTIONS[0]}; previous needs page`, schema: { type: 'string', enum: [...JOURNEY_DIRECTIONS] } },
+      { name: 'direction', in: 'query', description: `Default ${JOURNEY_DIRECTIONS[0]}; read with page only (without one, the journeys' first paths)`, schema: { type: 'string', enum: [...JOURNEY_DIRECTIONS] } },
       { name: 'limit', in: 'query', description: `Default ${JOURNEY_LIMIT.default}`, schema: { type: 'integer', minimum: JOURNEY_LIMIT.min, maximum: JOURNEY_LIMIT.max } },
       ...periodParams,
       filter,
