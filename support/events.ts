@@ -11,6 +11,7 @@ export function event(overrides: Partial<StoredEvent> & Pick<StoredEvent, 'siteI
     sessionStart: false,
     name: 'pageview',
     page: '/',
+    hostname: null,
     entryPage: '/',
     referrer: null,
     utmSource: null,

@@ -34,7 +34,7 @@ export function isComparison(text: string | null): text is Comparison {
 
 // ---- Dimensions (docs/api.md, Dimensions) ----------------------------------------------------
 //
-// Event-scoped dimensions (page, event) describe one event; a filter on them keeps matching events.
+// Event-scoped dimensions (page, hostname, event) describe one event; a filter on them keeps matching events.
 // Session-scoped ones describe a whole session (copied onto each of its events at ingest, except
 // `exit`, derived at query time); a filter on them keeps every event of matching sessions.
 
@@ -53,6 +53,7 @@ export const DIMENSIONS = [
   'os',
   'device',
   'event',
+  'hostname',
 ] as const;
 
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -91,9 +92,9 @@ export function propertyKey(d: PropertyDimension): string {
 
 export type DimensionScope = 'event' | 'session';
 
-/** Custom properties describe one event, like `page` and `event`. */
+/** Custom properties describe one event, like `page`, `hostname` (the page's host) and `event`. */
 export function scopeOf(d: QueryDimension): DimensionScope {
-  return d === 'page' || d === 'event' || isPropertyDimension(d) ? 'event' : 'session';
+  return d === 'page' || d === 'hostname' || d === 'event' || isPropertyDimension(d) ? 'event' : 'session';
 }
 
 /** The key reported for an absent value, which a filter value `(none)` also matches. */

@@ -154,6 +154,19 @@ describe('origin', () => {
     const row = (await server.storedEvents(site.siteId)).at(-1)!;
     assert.equal(row.page, '/cart');
   });
+
+  test("the hostname is the absolute u's host, else the Origin's: lowercased, without port or trailing dot", async () => {
+    const cases: Array<[u: string, origin: string, hostname: string]> = [
+      ['/a', 'https://example.com', 'example.com'],
+      ['/a', 'https://Blog.Example.COM:8443', 'blog.example.com'],
+      ['https://SHOP.example.com.:444/cart', 'https://example.com', 'shop.example.com'],
+      ['http://docs.example.com/x?utm_source=y', 'https://www.example.com', 'docs.example.com'],
+    ];
+    for (const [i, [u, origin, hostname]] of cases.entries()) {
+      await expectOutcome(pageview({ u }), browserHeaders('example.com', { origin, 'x-svc-relay-key': relayKey, 'x-svc-client-ip': `203.0.113.${40 + i}` }), 'accepted');
+      assert.equal((await server.storedEvents(site.siteId)).at(-1)!.hostname, hostname, `${u} from ${origin}`);
+    }
+  });
 });
 
 describe('each discard rule drops an otherwise valid event', () => {

@@ -82,10 +82,15 @@ export function breakdownCsv(dimension: QueryDimension, rows: readonly Breakdown
   );
 }
 
-/** The custom property keys of the site's events over the view's period (its filters and their raw=clip aside: every event's keys). */
-export function readPropertyKeys(siteId: string, view: URLSearchParams): Promise<PropertyKeysAnswer> {
+/** The view's period alone: its filters and their raw=clip aside. */
+export function unfilteredView(view: URLSearchParams): URLSearchParams {
   const params = new URLSearchParams(view);
   params.delete('filter');
   params.delete('raw');
-  return readSite<PropertyKeysAnswer>(siteId, { path: '/properties', params });
+  return params;
+}
+
+/** The custom property keys of the site's events over the view's period (every event's keys). */
+export function readPropertyKeys(siteId: string, view: URLSearchParams): Promise<PropertyKeysAnswer> {
+  return readSite<PropertyKeysAnswer>(siteId, { path: '/properties', params: unfilteredView(view) });
 }

@@ -15,6 +15,7 @@ export interface StoredEvent {
   sessionStart: boolean; // true on the first event of the session
   name: string; // 'pageview' | 'engage' | 'outbound' | 'download' | custom name
   page: string; // path of this event's page, without query or fragment
+  hostname: string | null; // host of this event's page, lowercased, without port (null: rows stored before it was kept)
   entryPage: string | null; // session's first pageview page
   referrer: string | null; // session's referrer (ref/source param, else referrer host without www.)
   utmSource: string | null;
@@ -71,6 +72,7 @@ export const EVENT_COLUMNS: readonly EventColumn[] = [
   col('scroll_depth', 'INTEGER', true, (e) => e.scrollDepth),
   col('revenue_minor', 'BIGINT', true, (e) => e.revenueMinor ?? null), // ?? null: rows spooled before the column existed
   col('revenue_currency', 'VARCHAR', true, (e) => e.revenueCurrency ?? null),
+  col('hostname', 'VARCHAR', true, (e) => e.hostname ?? null), // ?? null: rows spooled before the column existed
 ];
 
 /** The `events` table, which every adapter creates itself (`EventStore.init`); sorted by instant. */
