@@ -47,6 +47,15 @@ const REVENUE_CURRENCIES = [null, 'EUR', 'EUR', 'USD'] as const;
 let nextId = 1n;
 
 /**
+ * Web vitals of an engage event (from its instant, drawing nothing from the random stream): one in
+ * four reports none, the others some of them, values repeating within a few thousand.
+ */
+function vitalsAt(ts: number): Pick<StoredEvent, 'lcp' | 'inp' | 'cls' | 'ttfb'> {
+  if (ts % 4 === 0) return { lcp: null, inp: null, cls: null, ttfb: null };
+  return { lcp: ts % 7 === 0 ? null : ts % 6000, inp: ts % 3 === 0 ? null : ts % 700, cls: ts % 400, ttfb: ts % 5 === 0 ? null : ts % 2500 };
+}
+
+/**
  * One session's events, `start` its first instant: pageviews, sometimes engagement, an outbound
  * click or a custom event. Session-scoped columns are copied from the first event, as ingestion does.
  */
@@ -94,7 +103,7 @@ export function session(
     const r = rand();
     if (r < 0.3) {
       const engagedMs = Math.floor(rand() * 40_000);
-      rows.push(event({ ...common, ts, name: 'engage', page, hostname, entryPage: entry, engagedMs, scrollDepth: engagedMs % 101 }));
+      rows.push(event({ ...common, ts, name: 'engage', page, hostname, entryPage: entry, engagedMs, scrollDepth: engagedMs % 101, ...vitalsAt(ts) }));
       ts += 500;
     } else if (r < 0.4) {
       // Revenue (from the instant, drawing nothing more from `rand`): none, EUR (most) or USD.

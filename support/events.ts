@@ -30,6 +30,10 @@ export function event(overrides: Partial<StoredEvent> & Pick<StoredEvent, 'siteI
     scrollDepth: null,
     revenueMinor: null,
     revenueCurrency: null,
+    lcp: null,
+    inp: null,
+    cls: null,
+    ttfb: null,
     ...overrides,
   };
 }

@@ -2,7 +2,7 @@
 // goals, funnels and realtime, as the server serializes them and the dashboard and the CLI read
 // them (docs/api.md). Types and a few constants only: the dashboard bundles this module.
 import type { Metric } from './metric-registry.js';
-import type { Grain, GoalProps, MatchKind, QueryDimension } from './vocabulary.js';
+import type { Grain, GoalProps, MatchKind, QueryDimension, WebVital } from './vocabulary.js';
 
 /** The period of an answer: site-local days, inclusive. */
 export interface AnswerDays {
@@ -55,7 +55,15 @@ export interface BreakdownRow {
   avgDuration?: number | null;
   /** With `include=scrollDepth` (page breakdowns): the mean deepest scroll, in whole percent; null when nobody reported one. */
   scrollDepth?: number | null;
+  /** With `include=vitals` (page breakdowns): the 75th percentiles of the page's web vitals. */
+  vitals?: VitalsFigures;
 }
+
+/**
+ * Per web vital, the 75th percentile by nearest rank of the page's reports that carry it (null when
+ * none does; `cls` in thousandths), and how many `engage` events of the page reported any vital.
+ */
+export type VitalsFigures = Record<WebVital, number | null> & { reports: number };
 
 /** The dashboard's list of the custom property keys a site's events carry over a period, most events first. */
 export interface PropertyKeysAnswer {

@@ -176,12 +176,30 @@ export const BREAKDOWN_INCLUDES = {
   bounceRate: { dimension: null, filters: true },
   avgDuration: { dimension: null, filters: true },
   scrollDepth: { dimension: 'page', filters: false },
+  vitals: { dimension: 'page', filters: false },
 } as const satisfies Record<string, { dimension: Dimension | null; filters: boolean }>;
 export type BreakdownInclude = keyof typeof BREAKDOWN_INCLUDES;
 
 export function isBreakdownInclude(text: string): text is BreakdownInclude {
   return Object.hasOwn(BREAKDOWN_INCLUDES, text);
 }
+
+// ---- Web vitals (docs/api.md, Web vitals) ----------------------------------------------------
+
+/**
+ * The web vitals the tracker measures with `data-vitals` and sends on `engage` events: largest
+ * contentful paint, interaction to next paint and time to first byte in milliseconds, cumulative
+ * layout shift in thousandths. Each is a whole number from 0 to `max`; the endpoint drops another.
+ * `good` and `poor` are the published thresholds: good up to `good`, poor above `poor`.
+ */
+export const WEB_VITALS = {
+  lcp: { max: 600_000, good: 2500, poor: 4000 },
+  inp: { max: 600_000, good: 200, poor: 500 },
+  cls: { max: 100_000, good: 100, poor: 250 },
+  ttfb: { max: 600_000, good: 800, poor: 1800 },
+} as const;
+export type WebVital = keyof typeof WEB_VITALS;
+export const VITAL_NAMES = Object.keys(WEB_VITALS) as WebVital[];
 
 // ---- Goals and funnels (docs/api.md, Goals' syntax) -----------------------------------------
 

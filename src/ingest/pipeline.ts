@@ -207,6 +207,10 @@ function storedRow(c: Candidate, day: string, visitorId: bigint, decision: Sessi
     scrollDepth: engage ? Math.round(engage.d as number) : null,
     revenueMinor: event.revenue ? event.revenue.minor : null,
     revenueCurrency: event.revenue ? event.revenue.currency : null,
+    lcp: event.vitals?.lcp ?? null,
+    inp: event.vitals?.inp ?? null,
+    cls: event.vitals?.cls ?? null,
+    ttfb: event.vitals?.ttfb ?? null,
   };
 }
 

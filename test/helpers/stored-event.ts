@@ -30,4 +30,8 @@ export const storedEvent = (i: number): StoredEvent => ({
   scrollDepth: null,
   revenueMinor: null,
   revenueCurrency: null,
+  lcp: null,
+  inp: null,
+  cls: null,
+  ttfb: null,
 });

@@ -15,7 +15,7 @@ import { sql } from '../../src/sql/sql.js';
 import { freshDatabaseUrl } from '../../support/clickhouse.js';
 import { event } from '../../support/events.js';
 
-const ADDED = ['revenue_minor', 'revenue_currency', 'hostname'];
+const ADDED = ['revenue_minor', 'revenue_currency', 'hostname', 'lcp', 'inp', 'cls', 'ttfb'];
 const EARLIER = EVENT_COLUMNS.filter((c) => !ADDED.includes(c.name));
 const TS = Date.UTC(2026, 5, 1, 10);
 

@@ -34,6 +34,10 @@ export interface StoredEvent {
   scrollDepth: number | null; // engage only, percent
   revenueMinor: number | null; // custom events only: revenue in minor units (cents) of revenueCurrency
   revenueCurrency: string | null; // three capital letters, with revenueMinor
+  lcp: number | null; // engage only, with data-vitals: largest contentful paint, ms
+  inp: number | null; // engage only: interaction to next paint, ms
+  cls: number | null; // engage only: cumulative layout shift, thousandths
+  ttfb: number | null; // engage only: time to first byte, ms
 }
 
 export type EventColumnValue = string | number | bigint | boolean | null;
@@ -73,6 +77,10 @@ export const EVENT_COLUMNS: readonly EventColumn[] = [
   col('revenue_minor', 'BIGINT', true, (e) => e.revenueMinor ?? null), // ?? null: rows spooled before the column existed
   col('revenue_currency', 'VARCHAR', true, (e) => e.revenueCurrency ?? null),
   col('hostname', 'VARCHAR', true, (e) => e.hostname ?? null), // ?? null: rows spooled before the column existed
+  col('lcp', 'INTEGER', true, (e) => e.lcp ?? null),
+  col('inp', 'INTEGER', true, (e) => e.inp ?? null),
+  col('cls', 'INTEGER', true, (e) => e.cls ?? null),
+  col('ttfb', 'INTEGER', true, (e) => e.ttfb ?? null),
 ];
 
 /** The `events` table, which every adapter creates itself (`EventStore.init`); sorted by instant. */
