@@ -2,7 +2,7 @@
 // goals, funnels and realtime, as the server serializes them and the dashboard and the CLI read
 // them (docs/api.md). Types and a few constants only: the dashboard bundles this module.
 import type { Metric } from './metric-registry.js';
-import type { Grain, GoalProps, MatchKind, QueryDimension, WebVital } from './vocabulary.js';
+import type { Grain, GoalProps, MatchKind, QueryDimension } from './vocabulary.js';
 
 /** The period of an answer: site-local days, inclusive. */
 export interface AnswerDays {
@@ -63,7 +63,13 @@ export interface BreakdownRow {
  * Per web vital, the 75th percentile by nearest rank of the page's reports that carry it (null when
  * none does; `cls` in thousandths), and how many `engage` events of the page reported any vital.
  */
-export type VitalsFigures = Record<WebVital, number | null> & { reports: number };
+export interface VitalsFigures {
+  lcp: number | null;
+  inp: number | null;
+  cls: number | null;
+  ttfb: number | null;
+  reports: number;
+}
 
 /** The dashboard's list of the custom property keys a site's events carry over a period, most events first. */
 export interface PropertyKeysAnswer {

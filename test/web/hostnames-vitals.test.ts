@@ -1,5 +1,7 @@
 // Hostnames and web vitals in the dashboard, in real Chromium against a real server: the Pages
-// panel's Hostnames tab, there only for a site whose period has more than one host; axe-core clean.
+// panel's Hostnames tab, there only for a site whose period has more than one host; the Pages
+// details' Web vitals view rating each page's 75th percentiles; the settings' snippet saying how to
+// turn them on; axe-core clean.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BROWSER_UA, createSite, importEvents, type SiteFixture } from '../helpers/server.js';
@@ -17,7 +19,15 @@ before(async () => {
   const { server } = dashboard;
   twoHosts = await createSite(server, { domain: 'hosts.test', timezone: 'UTC' });
   oneHost = await createSite(server, { domain: 'single.test', timezone: 'UTC' });
-  const lines = [visit(1, 'https://hosts.test/'), visit(2, 'https://hosts.test/pricing'), visit(3, 'https://docs.hosts.test/start')];
+  const vitals = (n: number, u: string, p: Record<string, number>) => visit(n, u, { ts: threeDaysAgo + n * 60_000 + 30_000, e: 'engage', p: { t: 3000, d: 40, ...p } });
+  const lines = [
+    visit(1, 'https://hosts.test/'),
+    visit(2, 'https://hosts.test/pricing'),
+    visit(3, 'https://docs.hosts.test/start'),
+    // `/`: LCP 1200 and 5000 (p75 of two: the larger), INP 150, CLS 0.3, TTFB 900; `/pricing` reports nothing.
+    vitals(1, 'https://hosts.test/', { lcp: 1200, inp: 150, cls: 300, ttfb: 900 }),
+    vitals(4, 'https://hosts.test/', { lcp: 5000 }),
+  ];
   assert.equal((await importEvents(server, twoHosts.siteId, lines)).body.accepted, lines.length);
   assert.equal((await importEvents(server, oneHost.siteId, [visit(4, 'https://single.test/'), visit(5, '/about')])).body.accepted, 2);
   await createUser(server, 'owner@example.com', [
@@ -32,6 +42,37 @@ async function signedIn(viewport = DESKTOP) {
   await signIn(opened.page, dashboard.server, 'owner@example.com');
   return opened;
 }
+
+describe('web vitals in the dashboard', () => {
+  test("the Pages details' Web vitals view rates each page's 75th percentiles", async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      const { context, page } = await signedIn(viewport);
+      await page.goto(`${dashboard.server.url}/sites/${twoHosts.siteId}?period=7d`);
+      await filled(page);
+      await page.locator('[data-panel="pages"]').getByRole('button', { name: /Details/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Page: details' });
+      await dialog.locator('tbody tr').first().waitFor();
+      const toggle = dialog.getByRole('button', { name: 'Web vitals' });
+      await toggle.click();
+      assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+      await dialog.getByRole('columnheader', { name: 'TTFB' }).waitFor();
+      const rows = await dialog.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('th, td'), (c) => c.textContent!.trim())));
+      const byPage = Object.fromEntries(rows.map((r) => [r[0], r.slice(1)]));
+      assert.deepEqual(byPage['/'], ['Poor: 5000 ms', 'Good: 150 ms', 'Poor: 0.3', 'Needs improvement: 900 ms']);
+      assert.deepEqual(byPage['/pricing'], ['–', '–', '–', '–']);
+      assert.deepEqual(await axeViolations(page), [], `the Web vitals view at ${viewport.width} px`);
+      await context.close();
+    }
+  });
+
+  test("the site settings' snippet says how to turn web vitals on", async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${twoHosts.siteId}/settings`);
+    await page.locator('#snippet code').waitFor();
+    await page.locator('#snippet').getByText('data-vitals').waitFor();
+    await context.close();
+  });
+});
 
 describe('hostnames in the dashboard', () => {
   test('the Pages panel offers a Hostnames tab when the period has two hosts, with their visitors', async () => {

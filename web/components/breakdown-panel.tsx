@@ -36,24 +36,21 @@ function goalsByKey(tab: PanelTab, goals: readonly GoalResult[] | undefined): Re
   return matching.length > 0 ? new Map(matching.map((g) => [g.pattern, g])) : undefined;
 }
 
-/** The panel's tab shown only when the period has several keys of its dimension, if it has one. */
-const severalTab = (spec: PanelSpec) => spec.tabs.find((t): t is DimensionTab => 'dimension' in t && t.several === true);
-
 export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelProps) {
   const [tab, setTab] = useState(0);
   const [details, setDetails] = useState(false);
   const [picked, setPicked] = useState<string | null>(null);
   const unfiltered = unfilteredView(view);
   // Two named keys of the period (its filters aside) are enough to tell that it has several.
-  const several = severalTab(spec);
+  // The panel's tab shown only when the period has several keys of its dimension, if it has one.
+  const several = spec.tabs.find((t): t is DimensionTab => 'several' in t);
   const named = useRead(
     () => (several ? readBreakdown(siteId, unfiltered, several.dimension, { limit: 3 }) : Promise.resolve(undefined)),
     several ? `${siteId}|${unfiltered}` : '',
   );
-  const tabs = spec.tabs.filter((t) => t !== several || (named.data?.rows.filter((r) => !isAggregateKey(r.key)).length ?? 0) > 1);
+  const tabs = spec.tabs.filter((t) => t !== several || named.data?.rows.filter((r) => !isAggregateKey(r.key))[1]);
   // The Hostnames tab may go when the period changes: the first tab then stands in for it.
-  const selected = tab < tabs.length ? tab : 0;
-  const current = tabs[selected]!;
+  const current = tabs[tab] ?? tabs[0]!;
   const properties = 'properties' in current;
   const keys = useRead(() => (properties ? readPropertyKeys(siteId, view) : Promise.resolve(undefined)), properties ? `${siteId}|${unfiltered}` : '');
   const keyList = properties && !keys.loading ? (keys.data?.keys.map((k) => k.key) ?? []) : [];
@@ -87,9 +84,9 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
                 type="button"
                 role="tab"
                 id={tabId(t)}
-                aria-selected={i === selected}
+                aria-selected={t === current}
                 aria-controls={`${spec.id}-rows`}
-                tabIndex={i === selected ? 0 : -1}
+                tabIndex={t === current ? 0 : -1}
                 onClick={() => setTab(i)}
                 onKeyDown={(event) => {
                   const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;

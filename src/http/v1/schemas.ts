@@ -4,7 +4,7 @@
 import type { ErrorCode } from '../../core/errors.js';
 import { FIRST_DAY, LAST_DAY } from '../../core/period.js';
 import { BREAKDOWN_OFFSET_MAX, SEARCH_MAX_LENGTH } from '../../core/query.js';
-import { BREAKDOWN_INCLUDES, BREAKDOWN_LIMIT, COMPARISONS, CONTAINS_TEXT_LENGTH, CURRENCY_CODE, DIMENSIONS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX, RAW_CLIP } from '../../core/vocabulary.js';
+import { BREAKDOWN_INCLUDES, BREAKDOWN_LIMIT, COMPARISONS, CONTAINS_TEXT_LENGTH, CURRENCY_CODE, DIMENSIONS, PRESETS, PROPERTY_KEY_LENGTH, PROPERTY_PREFIX, RAW_CLIP, VITAL_NAMES } from '../../core/vocabulary.js';
 import { METRICS } from '../../core/metric-registry.js';
 
 type Schema = Record<string, unknown>;
@@ -86,6 +86,18 @@ export const schemas = {
         ...nullable('integer'),
         description:
           'With include=scrollDepth: the mean over the page\'s visitors, per day, of their deepest scroll, in whole percent (rounded half up); null when none reported one',
+      },
+      vitals: {
+        ...object(
+          {
+            ...Object.fromEntries(
+              VITAL_NAMES.map((vital) => [vital, { ...nullable('integer'), description: `75th percentile by nearest rank of the page's ${vital} reports (${vital === 'cls' ? 'thousandths' : 'ms'}); null without one` }]),
+            ),
+            reports: { ...integer, description: "The page's engage events that reported any web vital" },
+          },
+          [...VITAL_NAMES, 'reports'],
+        ),
+        description: 'With include=vitals: the page\'s web vitals over the period',
       },
     },
     ['key', 'visitors', 'views', 'pct'],
@@ -269,7 +281,7 @@ export const ROUTES: RouteDoc[] = [
       {
         name: 'include',
         in: 'query',
-        description: 'What the rows add, comma-separated: bounceRate, avgDuration (each row as stats with the key as a filter), scrollDepth (dimension page, without filter)',
+        description: 'What the rows add, comma-separated: bounceRate, avgDuration (each row as stats with the key as a filter), scrollDepth and vitals (dimension page, without filter)',
         schema: { type: 'string', pattern: `^(${Object.keys(BREAKDOWN_INCLUDES).join('|')})(,(${Object.keys(BREAKDOWN_INCLUDES).join('|')}))*$` },
       },
       ...periodParams,
