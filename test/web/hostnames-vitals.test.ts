@@ -1,7 +1,6 @@
 // Hostnames and web vitals in the dashboard, in real Chromium against a real server: the Pages
 // panel's Hostnames tab, there only for a site whose period has more than one host; the Pages
-// details' Web vitals view rating each page's 75th percentiles; the settings' snippet saying how to
-// turn them on; axe-core clean.
+// details' Web vitals view rating each page's 75th percentiles; axe-core clean.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BROWSER_UA, createSite, importEvents, type SiteFixture } from '../helpers/server.js';
@@ -63,14 +62,6 @@ describe('web vitals in the dashboard', () => {
       assert.deepEqual(await axeViolations(page), [], `the Web vitals view at ${viewport.width} px`);
       await context.close();
     }
-  });
-
-  test("the site settings' snippet says how to turn web vitals on", async () => {
-    const { context, page } = await signedIn();
-    await page.goto(`${dashboard.server.url}/sites/${twoHosts.siteId}/settings`);
-    await page.locator('#snippet code').waitFor();
-    await page.locator('#snippet').getByText('data-vitals').waitFor();
-    await context.close();
   });
 });
 

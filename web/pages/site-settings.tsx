@@ -72,9 +72,6 @@ function Snippet({ siteId }: { siteId: string }) {
       <h2 id="snippet-title">Tracker snippet</h2>
       <p class="muted">Paste it into the &lt;head&gt; of every page of the site.</p>
       <LoadState state={snippet}>{({ snippet: text }) => <CopyBlock text={text} label="Tracker snippet" />}</LoadState>
-      <p class="muted">
-        Add <code>data-vitals</code> to the tag to measure the pages' web vitals (LCP, INP, CLS, TTFB), shown in the Pages panel's details under Web vitals.
-      </p>
     </section>
   );
 }
