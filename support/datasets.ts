@@ -17,6 +17,8 @@ export interface SessionShape {
    * session and event: no draw of the random stream, so that adding some changes no other column.
    */
   props?: ReadonlyArray<string | null>;
+  /** Hosts of the pages (null: a row stored before hosts were kept), taken in turn like props. */
+  hostnames?: ReadonlyArray<string | null>;
 }
 
 export const SMALL_SHAPE: SessionShape = {
@@ -26,6 +28,7 @@ export const SMALL_SHAPE: SessionShape = {
   browsers: [null, ['Chrome', 'Windows', 'desktop'], ['Safari', 'iOS', 'mobile'], ['Firefox', 'Linux', 'desktop']],
   utm: [null, null, ['newsletter', 'email', 'spring'], ['ads', 'cpc', 'launch']],
   customEvents: ['signup', 'trial'],
+  hostnames: ['r.test', 'r.test', 'blog.r.test', null],
   // Values that need decoding (quotes, backslashes, control characters, a reserved key's spelling),
   // numbers and booleans beside strings that read the same, and a key that has a `:`.
   props: [
@@ -42,6 +45,15 @@ export const SMALL_SHAPE: SessionShape = {
 const REVENUE_CURRENCIES = [null, 'EUR', 'EUR', 'USD'] as const;
 
 let nextId = 1n;
+
+/**
+ * Web vitals of an engage event (from its instant, drawing nothing from the random stream): one in
+ * four reports none, the others some of them, values repeating within a few thousand.
+ */
+function vitalsAt(ts: number): Pick<StoredEvent, 'lcp' | 'inp' | 'cls' | 'ttfb'> {
+  if (ts % 4 === 0) return { lcp: null, inp: null, cls: null, ttfb: null };
+  return { lcp: ts % 7 === 0 ? null : ts % 6000, inp: ts % 3 === 0 ? null : ts % 700, cls: ts % 400, ttfb: ts % 5 === 0 ? null : ts % 2500 };
+}
 
 /**
  * One session's events, `start` its first instant: pageviews, sometimes engagement, an outbound
@@ -84,21 +96,23 @@ export function session(
   const props = (i: number) => (shape.props ? shape.props[(Number(sessionId) + i) % shape.props.length]! : null);
   for (let i = 0; i < views; i++) {
     const page = i === 0 ? entry : pick(shape.pages);
-    rows.push(event({ ...common, ts, name: 'pageview', page, entryPage: entry, sessionStart: i === 0, props: props(i) }));
+    // The page's host goes on every event sent from it.
+    const hostname = shape.hostnames ? shape.hostnames[(Number(sessionId) + i) % shape.hostnames.length]! : null;
+    rows.push(event({ ...common, ts, name: 'pageview', page, hostname, entryPage: entry, sessionStart: i === 0, props: props(i) }));
     ts += 1000 + Math.floor(rand() * 120_000);
     const r = rand();
     if (r < 0.3) {
       const engagedMs = Math.floor(rand() * 40_000);
-      rows.push(event({ ...common, ts, name: 'engage', page, entryPage: entry, engagedMs, scrollDepth: engagedMs % 101 }));
+      rows.push(event({ ...common, ts, name: 'engage', page, hostname, entryPage: entry, engagedMs, scrollDepth: engagedMs % 101, ...vitalsAt(ts) }));
       ts += 500;
     } else if (r < 0.4) {
       // Revenue (from the instant, drawing nothing more from `rand`): none, EUR (most) or USD.
       const currency = REVENUE_CURRENCIES[ts % REVENUE_CURRENCIES.length]!;
       const revenue = currency ? { revenueMinor: ts % 100_000, revenueCurrency: currency } : {};
-      rows.push(event({ ...common, ts, name: pick(shape.customEvents), page, entryPage: entry, props: props(i + 1), ...revenue }));
+      rows.push(event({ ...common, ts, name: pick(shape.customEvents), page, hostname, entryPage: entry, props: props(i + 1), ...revenue }));
       ts += 500;
     } else if (r < 0.45) {
-      rows.push(event({ ...common, ts, name: 'outbound', page, entryPage: entry, props: '{"url":"https://x.test"}' }));
+      rows.push(event({ ...common, ts, name: 'outbound', page, hostname, entryPage: entry, props: '{"url":"https://x.test"}' }));
       ts += 500;
     }
   }

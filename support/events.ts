@@ -11,6 +11,7 @@ export function event(overrides: Partial<StoredEvent> & Pick<StoredEvent, 'siteI
     sessionStart: false,
     name: 'pageview',
     page: '/',
+    hostname: null,
     entryPage: '/',
     referrer: null,
     utmSource: null,
@@ -29,6 +30,10 @@ export function event(overrides: Partial<StoredEvent> & Pick<StoredEvent, 'siteI
     scrollDepth: null,
     revenueMinor: null,
     revenueCurrency: null,
+    lcp: null,
+    inp: null,
+    cls: null,
+    ttfb: null,
     ...overrides,
   };
 }

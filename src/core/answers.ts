@@ -55,6 +55,20 @@ export interface BreakdownRow {
   avgDuration?: number | null;
   /** With `include=scrollDepth` (page breakdowns): the mean deepest scroll, in whole percent; null when nobody reported one. */
   scrollDepth?: number | null;
+  /** With `include=vitals` (page breakdowns): the 75th percentiles of the page's web vitals. */
+  vitals?: VitalsFigures;
+}
+
+/**
+ * Per web vital, the 75th percentile by nearest rank of the page's reports that carry it (null when
+ * none does; `cls` in thousandths), and how many `engage` events of the page reported any vital.
+ */
+export interface VitalsFigures {
+  lcp: number | null;
+  inp: number | null;
+  cls: number | null;
+  ttfb: number | null;
+  reports: number;
 }
 
 /** The dashboard's list of the custom property keys a site's events carry over a period, most events first. */

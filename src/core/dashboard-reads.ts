@@ -47,6 +47,8 @@ export interface DimensionTab {
   label: string;
   /** The kind of goal whose pattern is one of the tab's keys (an event goal's pattern is an event name). */
   goals?: MatchKind;
+  /** Shown only when the view's period has more than one key of the dimension (a site on one host has no use for its hosts). */
+  several?: true;
 }
 
 export type PanelTab =
@@ -62,7 +64,16 @@ export interface PanelSpec {
 }
 
 export const PANELS: readonly PanelSpec[] = [
-  { id: 'pages', title: 'Pages', tabs: [{ dimension: 'page', label: 'Top pages' }, { dimension: 'entry', label: 'Entry pages' }, { dimension: 'exit', label: 'Exit pages' }] },
+  {
+    id: 'pages',
+    title: 'Pages',
+    tabs: [
+      { dimension: 'page', label: 'Top pages' },
+      { dimension: 'entry', label: 'Entry pages' },
+      { dimension: 'exit', label: 'Exit pages' },
+      { dimension: 'hostname', label: 'Hostnames', several: true },
+    ],
+  },
   {
     id: 'sources',
     title: 'Sources',

@@ -127,7 +127,7 @@ export const ERRORS = {
       eventPattern: '{field}: an event pattern is an event name matching {pattern}',
       goalCurrency: '{field}: a currency is an ISO 4217 code of three capital letters, such as EUR',
       revenueGoalKind: '{field}: only event goals count revenue',
-      breakdownInclude: 'include={include}: a breakdown includes bounceRate, avgDuration, and scrollDepth (page breakdowns without filter) only',
+      breakdownInclude: 'include={include}: a breakdown includes bounceRate, avgDuration, and scrollDepth and vitals (page breakdowns without filter) only',
       threshold: 'threshold must be a number between 0 and {max}',
       emails: 'emails must be an array of at most {max} email addresses',
       goalIdOfOtherRule: 'goalId applies to goal rules only',

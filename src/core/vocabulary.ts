@@ -34,7 +34,7 @@ export function isComparison(text: string | null): text is Comparison {
 
 // ---- Dimensions (docs/api.md, Dimensions) ----------------------------------------------------
 //
-// Event-scoped dimensions (page, event) describe one event; a filter on them keeps matching events.
+// Event-scoped dimensions (page, hostname, event) describe one event; a filter on them keeps matching events.
 // Session-scoped ones describe a whole session (copied onto each of its events at ingest, except
 // `exit`, derived at query time); a filter on them keeps every event of matching sessions.
 
@@ -53,6 +53,7 @@ export const DIMENSIONS = [
   'os',
   'device',
   'event',
+  'hostname',
 ] as const;
 
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -91,9 +92,9 @@ export function propertyKey(d: PropertyDimension): string {
 
 export type DimensionScope = 'event' | 'session';
 
-/** Custom properties describe one event, like `page` and `event`. */
+/** Custom properties describe one event, like `page`, `hostname` (the page's host) and `event`. */
 export function scopeOf(d: QueryDimension): DimensionScope {
-  return d === 'page' || d === 'event' || isPropertyDimension(d) ? 'event' : 'session';
+  return d === 'page' || d === 'hostname' || d === 'event' || isPropertyDimension(d) ? 'event' : 'session';
 }
 
 /** The key reported for an absent value, which a filter value `(none)` also matches. */
@@ -187,12 +188,30 @@ export const BREAKDOWN_INCLUDES = {
   bounceRate: { dimension: null, filters: true },
   avgDuration: { dimension: null, filters: true },
   scrollDepth: { dimension: 'page', filters: false },
+  vitals: { dimension: 'page', filters: false },
 } as const satisfies Record<string, { dimension: Dimension | null; filters: boolean }>;
 export type BreakdownInclude = keyof typeof BREAKDOWN_INCLUDES;
 
 export function isBreakdownInclude(text: string): text is BreakdownInclude {
   return Object.hasOwn(BREAKDOWN_INCLUDES, text);
 }
+
+// ---- Web vitals (docs/api.md, Web vitals) ----------------------------------------------------
+
+/**
+ * The web vitals the tracker measures with `data-vitals` and sends on `engage` events: largest
+ * contentful paint, interaction to next paint and time to first byte in milliseconds, cumulative
+ * layout shift in thousandths. Each is a whole number from 0 to `max`; the endpoint drops another.
+ * `good` and `poor` are the published thresholds: good up to `good`, poor above `poor`.
+ */
+export const WEB_VITALS = {
+  lcp: { max: 600_000, good: 2500, poor: 4000 },
+  inp: { max: 600_000, good: 200, poor: 500 },
+  cls: { max: 100_000, good: 100, poor: 250 },
+  ttfb: { max: 600_000, good: 800, poor: 1800 },
+} as const;
+export type WebVital = keyof typeof WEB_VITALS;
+export const VITAL_NAMES = Object.keys(WEB_VITALS) as WebVital[];
 
 // ---- Goals and funnels (docs/api.md, Goals' syntax) -----------------------------------------
 

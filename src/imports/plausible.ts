@@ -2,6 +2,7 @@
 // its lines becomes rows of imported aggregates (the site's own figures, or a dimension's key).
 import { restoredText } from '../core/csv-field.js';
 import { isDimension, NONE_KEY, type Dimension } from '../core/vocabulary.js';
+import { pageHostname } from '../ingest/url-values.js';
 import { BROWSER_NAMES, cityKey, DEVICE_NAMES, mappedName, OS_NAMES, plainKey, referrerKey, type CityNames } from './names.js';
 
 /**
@@ -47,6 +48,8 @@ export interface ImportedRow {
 /** A column's text and a column's count (a whole number ≥ 0; `decimal`: a number ≥ 0), read by name. */
 interface Line {
   text(column: string): string;
+  /** Whether the header has the column (for the columns a table may lack). */
+  has(column: string): boolean;
   count(column: string, decimal?: boolean): number;
   /** The keys of the export's cities (GeoNames ids) that have a name. */
   cityNames: CityNames;
@@ -96,7 +99,12 @@ export const PLAUSIBLE_FORMATS: Readonly<Record<PlausibleTable, TableFormat>> = 
     columns: ['date', 'page', 'visits', 'visitors', 'pageviews'],
     rows: (line) => {
       const pageviews = line.count('pageviews');
-      return [['page', plainKey(line.text('page')), { visitors: line.count('visitors'), pageviews, events: pageviews, sessions: line.count('visits'), bounces: 0, durationMs: 0 }]];
+      const counts = { visitors: line.count('visitors'), pageviews, events: pageviews, sessions: line.count('visits'), bounces: 0, durationMs: 0 };
+      // A host's figures are its pages' added up (the export has no others): its visitors and visits
+      // count a visitor once per page of the host they saw (docs/imports.md).
+      const rows: Array<[Dimension, string, Counts]> = [['page', plainKey(line.text('page')), counts]];
+      if (line.has('hostname')) rows.push(['hostname', pageHostname(line.text('hostname').trim()) ?? NONE_KEY, counts]);
+      return rows;
     },
   },
   entry_pages: {
@@ -203,6 +211,7 @@ export function rowsOfLine(
   const text = (column: string) => restoredText(fields[positions.get(column)!]!);
   const line: Line = {
     text,
+    has: (column) => positions.has(column),
     cityNames,
     count(column, decimal = false) {
       const value = text(column).trim();

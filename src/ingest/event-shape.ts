@@ -1,6 +1,7 @@
 // Validation of the tracker event body (docs/tracker.md, "What is sent"), shared by the
 // collection endpoint and the import route. Pure functions: input in, a clean event or a reason out.
 import { parseRevenue, type Money } from '../core/money.js';
+import { VITAL_NAMES, WEB_VITALS, type WebVital } from '../core/vocabulary.js';
 import type { DropReason } from './drop-reasons.js';
 
 export const MAX_BODY_BYTES = 4096;
@@ -23,6 +24,8 @@ export interface TrackerEvent {
   revenue: Money | null;
   /** Whether the event came with revenue that was not valid (or not on a custom event) and is kept without it. */
   revenueDropped: boolean;
+  /** An engage event's web vitals that passed their bounds (the others are left out of it and of its props). */
+  vitals: Partial<Record<WebVital, number>> | null;
 }
 
 export type ShapeResult = { ok: true; event: TrackerEvent } | { ok: false; reason: DropReason };
@@ -126,7 +129,23 @@ export function validateEvent(body: unknown): ShapeResult {
   // Revenue never costs the event: bad revenue, or revenue on a built-in event, is left out.
   const sent = v !== undefined && v !== null;
   const revenue = sent && !(BUILT_IN_EVENTS as readonly string[]).includes(name) ? parseRevenue(v) : null;
-  return { ok: true, event: { s, u, r, w: width, l, name, props, revenue, revenueDropped: sent && revenue === null } };
+  const vitals = name === 'engage' ? takeVitals(props!) : null;
+  return { ok: true, event: { s, u, r, w: width, l, name, props, revenue, revenueDropped: sent && revenue === null, vitals } };
+}
+
+/**
+ * The web vitals of an engage event's props: each a whole number within its bounds (WEB_VITALS).
+ * Like a bad prop value, a bad measurement is left out silently (of the props too), never the event.
+ */
+function takeVitals(props: Record<string, PropValue>): Partial<Record<WebVital, number>> | null {
+  let vitals: Partial<Record<WebVital, number>> | null = null;
+  for (const name of VITAL_NAMES) {
+    if (!Object.hasOwn(props, name)) continue;
+    const value = props[name];
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= WEB_VITALS[name].max) (vitals ??= {})[name] = value;
+    else delete props[name];
+  }
+  return vitals;
 }
 
 /** Parses and validates a raw body (already known to be at most MAX_BODY_BYTES). */

@@ -18,7 +18,7 @@ import { truncatedIp } from './ip.js';
 import { relayedVisitor, type RelayHeaders, type RelayedVisitor, type RelayKeys } from './relay.js';
 import { SESSION_GAP_MS } from '../core/session-gap.js';
 import type { SiteDirectory } from './sites.js';
-import { hostMatchesDomain, originHost, parsePageUrl, referrerValue, utmValues, type PageLocation } from './url-values.js';
+import { hostMatchesDomain, originHost, pageHostname, parsePageUrl, referrerValue, utmValues, type PageLocation } from './url-values.js';
 import { deviceClass, parseUserAgent } from './user-agent.js';
 import { SaltBook, visitorIdFor } from './visitor.js';
 
@@ -39,6 +39,8 @@ export interface Candidate {
   event?: TrackerEvent;
   site?: Site;
   location?: PageLocation;
+  /** The host of the page the event was sent from (pageHostname), null when no step knew it. */
+  hostname?: string | null;
   ip: string | null;
   relayed: RelayedVisitor | null;
   placeOverride: Partial<GeoPlace> | null;
@@ -186,6 +188,7 @@ function storedRow(c: Candidate, day: string, visitorId: bigint, decision: Sessi
     sessionStart: started,
     name: event.name,
     page: location.path,
+    hostname: c.hostname ?? null,
     entryPage: session.entryPage,
     referrer: attrs.referrer,
     utmSource: attrs.utmSource,
@@ -204,18 +207,24 @@ function storedRow(c: Candidate, day: string, visitorId: bigint, decision: Sessi
     scrollDepth: engage ? Math.round(engage.d as number) : null,
     revenueMinor: event.revenue ? event.revenue.minor : null,
     revenueCurrency: event.revenue ? event.revenue.currency : null,
+    lcp: event.vitals?.lcp ?? null,
+    inp: event.vitals?.inp ?? null,
+    cls: event.vitals?.cls ?? null,
+    ttfb: event.vitals?.ttfb ?? null,
   };
 }
 
 /**
  * `u` must parse; for live traffic an absolute `u` must also be on the site (part of the origin
- * check, which imports skip: docs/admin-api.md). Only its path and query are kept.
+ * check, which imports skip: docs/admin-api.md). Its path and query are kept, and its host as the
+ * event's hostname (else the Origin's, which the origin step set).
  */
 export function locate(c: Candidate, checkHost: boolean): StepResult {
   const location = parsePageUrl(c.event!.u);
   if (!location) return 'bad_shape';
   if (checkHost && location.host !== null && !hostMatchesDomain(location.host, c.site!.domain)) return 'origin_mismatch';
   c.location = location;
+  c.hostname = pageHostname(location.host ?? c.hostname ?? null);
   return undefined;
 }
 
@@ -263,6 +272,7 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
       run(c, req) {
         const host = originHost(req.origin);
         if (host === null || !hostMatchesDomain(host, c.site!.domain)) return 'origin_mismatch';
+        c.hostname = host;
         return locate(c, true);
       },
     },

@@ -95,6 +95,16 @@ const cut = (v: string | null | undefined): string | null => {
   return t.length === 0 ? null : t.slice(0, MAX_VALUE);
 };
 
+/**
+ * The `hostname` dimension's value of a URL's host: lowercased, without a trailing dot (the URL
+ * parser already left out the port), cut like other values; null for none.
+ */
+export function pageHostname(host: string | null): string | null {
+  if (host === null) return null;
+  const h = host.toLowerCase().replace(/\.$/, '');
+  return h === '' ? null : h.slice(0, MAX_VALUE);
+}
+
 export function utmValues(query: URLSearchParams): { utmSource: string | null; utmMedium: string | null; utmCampaign: string | null } {
   return {
     utmSource: cut(query.get('utm_source')),

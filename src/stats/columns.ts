@@ -18,6 +18,7 @@ const COLUMN: Record<Dimension, string> = {
   os: 'os',
   device: 'device',
   event: 'name',
+  hostname: 'hostname',
 };
 
 export function dimensionColumn(d: Dimension): string {

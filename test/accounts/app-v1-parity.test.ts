@@ -27,6 +27,7 @@ function collected() {
     out.push({ ts: at(day, '08:00:00'), ua: BROWSER_UA, ip, u: '/', country: i % 3 === 0 ? 'FR' : 'DE', r: 'https://www.google.com/' });
     out.push({ ts: at(day, '08:01:00'), ua: BROWSER_UA, ip, u: '/pricing' });
     out.push({ ts: at(day, '08:02:00'), ua: BROWSER_UA, ip, u: '/pricing', e: 'signup', p: { plan: i % 2 === 0 ? 'pro' : 'free' } });
+    out.push({ ts: at(day, '08:03:00'), ua: BROWSER_UA, ip, u: 'https://docs.example/pricing', e: 'engage', p: { t: 4000, d: 60, lcp: 1000 + 37 * i, cls: i % 4, inp: 80 + i } });
   }
   out.push({ ts: NOW - 120_000, ua: BROWSER_UA, ip: '192.0.2.10', u: '/docs', country: 'FR' });
   return out;
@@ -103,6 +104,10 @@ describe('/app/v1 answers as /v1', () => {
       breakdown: [
         'period=30d&dimension=page',
         'period=90d&dimension=page&include=scrollDepth',
+        'period=90d&dimension=page&include=vitals,scrollDepth',
+        'period=7d&dimension=page&include=vitals',
+        'period=30d&dimension=hostname',
+        'period=7d&dimension=page&filter=hostname~:docs',
         'period=year&dimension=source&include=bounceRate,avgDuration&raw=clip',
         'period=30d&dimension=page&filter=country:DE&include=avgDuration',
         `${importedDays}&dimension=referrer`,

@@ -7,7 +7,7 @@ import { DIMENSIONS, type Dimension, type Filter } from '../../src/core/vocabula
 import { metricValue, needsSessions, ZERO_MEASURES } from '../../src/stats/measures.js';
 import { formatMetric } from '../../web/lib/format.js';
 
-const EVENT_SCOPED: readonly Dimension[] = ['page', 'event'];
+const EVENT_SCOPED: readonly Dimension[] = ['page', 'event', 'hostname'];
 
 /** docs/api.md, Metrics: which filters each metric takes. */
 function expectedTakes(metric: Metric, dimensions: readonly Dimension[]): boolean {

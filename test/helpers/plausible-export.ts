@@ -33,7 +33,7 @@ export function plausibleExport(days: readonly string[], scale = (_day: string) 
       `${day},Google,https://www.google.com/,,,,,,${8 * k},${3 * k},${3 * k},${150 * k},${1 * k}`,
       `${day},Newsletter,,newsletter,email,"spring, sale",,,${12 * k},${3 * k},${4 * k},${250 * k},${2 * k}`,
     );
-    lines.pages.push(`${day},example.com,/,${8 * k},${7 * k},${14 * k},,`, `${day},example.com,/pricing,${5 * k},${4 * k},${10 * k},,`, `${day},example.com,/blog/a,${3 * k},${3 * k},${6 * k},,`);
+    lines.pages.push(`${day},example.com,/,${8 * k},${7 * k},${14 * k},,`, `${day},example.com,/pricing,${5 * k},${4 * k},${10 * k},,`, `${day},Blog.Example.com,/blog/a,${3 * k},${3 * k},${6 * k},,`);
     lines.entry_pages.push(`${day},/,${7 * k},${8 * k},${400 * k},${4 * k},${20 * k}`, `${day},/blog/a,${3 * k},${4 * k},${200 * k},${2 * k},${10 * k}`);
     lines.exit_pages.push(`${day},/pricing,${6 * k},${300 * k},${7 * k},${3 * k},${18 * k}`, `${day},/,${4 * k},${300 * k},${5 * k},${3 * k},${12 * k}`);
     lines.locations.push(`${day},FR,FR-IDF,2988507,${6 * k},${7 * k},${360 * k},${4 * k},${18 * k}`, `${day},DE,,0,${4 * k},${5 * k},${240 * k},${2 * k},${12 * k}`);

@@ -11,6 +11,7 @@ export const storedEvent = (i: number): StoredEvent => ({
   sessionStart: i % 2 === 0,
   name: 'pageview',
   page: `/p/${i}`,
+  hostname: 'www.example.com',
   entryPage: '/',
   referrer: null,
   utmSource: null,
@@ -29,4 +30,8 @@ export const storedEvent = (i: number): StoredEvent => ({
   scrollDepth: null,
   revenueMinor: null,
   revenueCurrency: null,
+  lcp: null,
+  inp: null,
+  cls: null,
+  ttfb: null,
 });

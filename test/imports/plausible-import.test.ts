@@ -88,6 +88,8 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`a Plausible export read into i
     assert.deepEqual(await breakdown('entry'), [['/', 14, 40], ['/blog/a', 6, 20]]);
     assert.deepEqual(await breakdown('event'), [['pageview', 20, 60], ['Signup', 4, 6]]);
     assert.deepEqual(await breakdown('page', { filter: 'page:/pricing' }), [['/pricing', 8, 20]]);
+    // A host's figures are its pages' added up; its name lowercased.
+    assert.deepEqual(await breakdown('hostname'), [['example.com', 22, 48], ['blog.example.com', 6, 12]]);
     // One filter: the table of its dimension answers; another dimension's breakdown cannot.
     const filtered = await stats({ from: '2025-03-01', to: '2025-03-02', filter: 'page:/pricing' });
     assert.deepEqual([filtered.visitors.value, filtered.pageviews.value], [8, 20]);

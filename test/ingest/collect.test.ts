@@ -107,6 +107,25 @@ describe('a valid pageview', () => {
     assert.equal(row.scroll_depth, 80);
   });
 
+  test('engage stores the web vitals that are whole numbers within their bounds, and leaves out the others', async () => {
+    const headers = browserHeaders('example.com', { 'x-svc-relay-key': relayKey, 'x-svc-client-ip': '203.0.113.11' });
+    const cases: Array<[sent: Record<string, unknown>, stored: Array<number | null>]> = [
+      [{ lcp: 2480, inp: 96, cls: 12, ttfb: 310 }, [2480, 96, 12, 310]],
+      [{ lcp: 0, cls: 100_000 }, [0, null, 100_000, null]],
+      [{ lcp: -1, inp: 1.5, cls: 100_001, ttfb: '300' }, [null, null, null, null]],
+      [{ lcp: 600_000, inp: 600_001, ttfb: true }, [600_000, null, null, null]],
+      [{}, [null, null, null, null]],
+    ];
+    for (const [sent, stored] of cases) {
+      await expectOutcome(pageview({ e: 'engage', p: { t: 1000, d: 50, ...sent } }), headers, 'accepted');
+      const row = (await server.storedEvents(site.siteId)).findLast((r) => r.name === 'engage')!;
+      assert.deepEqual([row.lcp, row.inp, row.cls, row.ttfb], stored, JSON.stringify(sent));
+      // A value left out is left out of the stored props too.
+      const props = JSON.parse(row.props) as Record<string, unknown>;
+      assert.deepEqual(['lcp', 'inp', 'cls', 'ttfb'].filter((k) => k in props), ['lcp', 'inp', 'cls', 'ttfb'].filter((_, i) => stored[i] !== null));
+    }
+  });
+
   test('any content type is accepted, and no content type at all', async () => {
     for (const type of ['application/json', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded']) {
       await expectOutcome(pageview(), browserHeaders('example.com', { 'content-type': type }), 'accepted');
@@ -153,6 +172,19 @@ describe('origin', () => {
     await expectOutcome(pageview({ u: 'https://shop.example.com/cart?utm_source=x' }), browserHeaders('example.com'), 'accepted');
     const row = (await server.storedEvents(site.siteId)).at(-1)!;
     assert.equal(row.page, '/cart');
+  });
+
+  test("the hostname is the absolute u's host, else the Origin's: lowercased, without port or trailing dot", async () => {
+    const cases: Array<[u: string, origin: string, hostname: string]> = [
+      ['/a', 'https://example.com', 'example.com'],
+      ['/a', 'https://Blog.Example.COM:8443', 'blog.example.com'],
+      ['https://SHOP.example.com.:444/cart', 'https://example.com', 'shop.example.com'],
+      ['http://docs.example.com/x?utm_source=y', 'https://www.example.com', 'docs.example.com'],
+    ];
+    for (const [i, [u, origin, hostname]] of cases.entries()) {
+      await expectOutcome(pageview({ u }), browserHeaders('example.com', { origin, 'x-svc-relay-key': relayKey, 'x-svc-client-ip': `203.0.113.${40 + i}` }), 'accepted');
+      assert.equal((await server.storedEvents(site.siteId)).at(-1)!.hostname, hostname, `${u} from ${origin}`);
+    }
   });
 });
 

@@ -53,6 +53,15 @@ test('a day of events is stored, sessionized per visitor, in the site-local day'
   assert.equal(rows.at(-1)!.local_day, '2026-03-03');
 });
 
+test("a line's absolute u gives its hostname (any host: imports skip the origin check), a path none", async () => {
+  const site = await createSite(server, { domain: 'hosts.example' });
+  const line = (u: string, i: number) => ({ ts: DAY + i * 60_000, ua: BROWSER_UA, ip: '10.9.9.9', u });
+  const report = await importEvents(server, site.siteId, [line('https://Docs.Hosts.Example:8080/a', 0), line('http://mirror.test./b', 1), line('/c', 2)]);
+  assert.deepEqual(report.body, { accepted: 3, rejected: 0, errors: [] });
+  const rows = await server.storedEvents(site.siteId);
+  assert.deepEqual(rows.map((r) => [r.page, r.hostname]), [['/a', 'docs.hosts.example'], ['/b', 'mirror.test'], ['/c', null]]);
+});
+
 /** Each session as its events' instants and pages: equal across imports whatever the random ids. */
 async function sessionShapes(siteId: string): Promise<string[]> {
   const sessions = new Map<bigint, string[]>();

@@ -62,6 +62,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
       for (const metric of METRICS) await same(`timeseries ${metric}`, (q) => computeTimeseries(events, q, goals), 'timeseries', { metric, compare: 'true' });
       await same('goals', (q) => computeGoals(events, q, goals), 'goals');
       await same('scroll depth', (q) => computeBreakdown(events, q), 'breakdown', { dimension: 'page', include: 'scrollDepth', limit: '1000' });
+      await same('web vitals', (q) => computeBreakdown(events, q), 'breakdown', { dimension: 'page', include: 'vitals', limit: '1000' });
       for (const version of [1, 2]) {
         const funnel = (await meta.getFunnel(site.internalId, 1, version))!;
         await same(`funnel v${version}`, (q) => computeFunnel(events, q, funnel), 'funnel');

@@ -18,8 +18,8 @@ import { countTable } from '../helpers/table-specs.js';
 function event(i: number, day = '2026-01-31'): StoredEvent {
   return {
     siteId: 'site', ts: Date.parse(`${day}T12:00:00Z`) + i, day, visitorId: BigInt(i), sessionId: BigInt(i), sessionStart: true, name: 'pageview',
-    page: `/p/${i}`, entryPage: null, referrer: null, utmSource: null, utmMedium: null, utmCampaign: null, country: null, region: null, city: null,
-    browser: null, os: null, device: null, screenWidth: null, language: null, props: null, engagedMs: null, scrollDepth: null, revenueMinor: null, revenueCurrency: null,
+    page: `/p/${i}`, hostname: null, entryPage: null, referrer: null, utmSource: null, utmMedium: null, utmCampaign: null, country: null, region: null, city: null,
+    browser: null, os: null, device: null, screenWidth: null, language: null, props: null, engagedMs: null, scrollDepth: null, revenueMinor: null, revenueCurrency: null, lcp: null, inp: null, cls: null, ttfb: null,
   };
 }
 

@@ -1,5 +1,5 @@
-// An events table made before the revenue columns existed gains them when the store opens: older
-// rows read NULL revenue, new rows keep theirs, on DuckDB (a file written before) and ClickHouse (a
+// An events table made before the revenue and hostname columns existed gains them when the store
+// opens: older rows read NULL there, new rows keep theirs, on DuckDB (a file written before) and ClickHouse (a
 // database made before, whose batch column stays last).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,25 +15,25 @@ import { sql } from '../../src/sql/sql.js';
 import { freshDatabaseUrl } from '../../support/clickhouse.js';
 import { event } from '../../support/events.js';
 
-const REVENUE = ['revenue_minor', 'revenue_currency'];
-const EARLIER = EVENT_COLUMNS.filter((c) => !REVENUE.includes(c.name));
+const ADDED = ['revenue_minor', 'revenue_currency', 'hostname', 'lcp', 'inp', 'cls', 'ttfb'];
+const EARLIER = EVENT_COLUMNS.filter((c) => !ADDED.includes(c.name));
 const TS = Date.UTC(2026, 5, 1, 10);
 
 async function checkUpgraded(store: EventStore): Promise<void> {
-  await store.append([event({ siteId: 's', ts: TS + 1, name: 'order', revenueMinor: 1999, revenueCurrency: 'EUR' })]);
-  const rows = await store.query<{ ts: unknown; revenue_minor: unknown; revenue_currency: string | null }>(
-    sql`SELECT ts, revenue_minor, revenue_currency FROM events WHERE site_id = 's' ORDER BY ts`,
+  await store.append([event({ siteId: 's', ts: TS + 1, name: 'order', revenueMinor: 1999, revenueCurrency: 'EUR', hostname: 'shop.s.test' })]);
+  const rows = await store.query<{ ts: unknown; revenue_minor: unknown; revenue_currency: string | null; hostname: string | null }>(
+    sql`SELECT ts, revenue_minor, revenue_currency, hostname FROM events WHERE site_id = 's' ORDER BY ts`,
   );
   assert.deepEqual(
-    rows.map((r) => [Number(r.ts), r.revenue_minor === null ? null : Number(r.revenue_minor), r.revenue_currency]),
+    rows.map((r) => [Number(r.ts), r.revenue_minor === null ? null : Number(r.revenue_minor), r.revenue_currency, r.hostname]),
     [
-      [TS, null, null],
-      [TS + 1, 1999, 'EUR'],
+      [TS, null, null, null],
+      [TS + 1, 1999, 'EUR', 'shop.s.test'],
     ],
   );
 }
 
-test('duckdb: a file whose events table has no revenue columns gains them', async () => {
+test('duckdb: a file whose events table has no revenue or hostname columns gains them', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-columns-'));
   const path = join(dir, 'events.duckdb');
   try {
@@ -54,7 +54,7 @@ test('duckdb: a file whose events table has no revenue columns gains them', asyn
   }
 });
 
-test('clickhouse: a database whose events table has no revenue columns gains them, before its batch column', async () => {
+test('clickhouse: a database whose events table has no revenue or hostname columns gains them, before its batch column', async () => {
   const url = await freshDatabaseUrl();
   const server = new URL(url);
   const database = server.pathname.slice(1);

@@ -18,10 +18,10 @@ const collectGarbage = runInNewContext('gc') as () => void;
 function row(i: number, overrides: Partial<StoredEvent> = {}): StoredEvent {
   return {
     siteId: 'site', ts: Date.UTC(2026, 0, 1) + i, day: '2026-01-01', visitorId: -(2n ** 63n) + BigInt(i), sessionId: 2n ** 62n + BigInt(i),
-    sessionStart: i === 0, name: 'pageview', page: `/p/${i}`, entryPage: '/p/0', referrer: i % 2 ? 'example.org' : null,
+    sessionStart: i === 0, name: 'pageview', page: `/p/${i}`, hostname: i % 3 ? 'example.org' : null, entryPage: '/p/0', referrer: i % 2 ? 'example.org' : null,
     utmSource: null, utmMedium: null, utmCampaign: null, country: 'FR', region: 'Île-de-France', city: 'Paris',
     browser: 'Firefox', os: 'Linux', device: 'desktop', screenWidth: i % 3 ? 1280 : null, language: 'fr',
-    props: i % 2 ? JSON.stringify({ quote: '"\',\n', emoji: '🦆' }) : null, engagedMs: null, scrollDepth: null, revenueMinor: null, revenueCurrency: null, ...overrides,
+    props: i % 2 ? JSON.stringify({ quote: '"\',\n', emoji: '🦆' }) : null, engagedMs: null, scrollDepth: null, revenueMinor: null, revenueCurrency: null, lcp: i % 2 ? 1234 : null, inp: null, cls: i % 2 ? 0 : null, ttfb: null, ...overrides,
   };
 }
 

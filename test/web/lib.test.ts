@@ -15,7 +15,7 @@ import { countryFlag, filterValueLabel, keyLabel, OPERATOR_LABELS } from '../../
 import { matchedByName, rowsNamed, valuesPage } from '../../web/lib/value-search.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
 import { parseCsv } from '../helpers/csv.js';
-import { breakdownCsv, includesFor, type RowOrder, sortRows } from '../../web/lib/breakdown.js';
+import { breakdownCsv, includeApplies, includesFor, type RowOrder, sortRows } from '../../web/lib/breakdown.js';
 import { siteNotFound } from '../../web/lib/site.js';
 import { bucketOfDay } from '../../web/lib/explore.js';
 import { apiError } from '../../src/core/errors.js';
@@ -399,6 +399,8 @@ describe('breakdown details', () => {
     assert.deepEqual(includesFor(view(), 'page'), ['scrollDepth']);
     assert.deepEqual(includesFor(view('country:DE'), 'page'), []);
     assert.deepEqual(includesFor(view(), 'prop.plan'), []);
+    // Web vitals have a view of their own: pages without filter, never a figure column.
+    assert.deepEqual([includeApplies(view(), 'page', 'vitals'), includeApplies(view('country:DE'), 'page', 'vitals'), includeApplies(view(), 'hostname', 'vitals')], [true, false, false]);
   });
   test('breakdownCsv: the figures the rows carry, empty where null', () => {
     assert.equal(breakdownCsv('country', rows.slice(0, 2)), 'Country,Visitors,Views,Share of visitors,Bounce rate,Visit duration\r\nb,5,9,0.5,0.5,\r\na,3,3,0.3,1,12.5\r\n');

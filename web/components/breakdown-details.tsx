@@ -2,7 +2,8 @@
 // views and the figures they add in this view (bounce rate, visit duration, scroll depth), searched
 // on the server, sorted by any column and paged here, and exported as CSV.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { includesFor, readBreakdown, type RowField, type RowOrder, sortRows } from '../lib/breakdown.js';
+import { WebVitals } from './web-vitals.js';
+import { includeApplies, includesFor, readBreakdown, type RowField, type RowOrder, sortRows } from '../lib/breakdown.js';
 import { formatCount } from '../lib/format.js';
 import { useRead } from '../lib/read.js';
 import { dimensionLabel } from '../lib/labels.js';
@@ -46,8 +47,12 @@ export function Details({
     return () => clearTimeout(wait);
   }, [typed]);
   const include = includesFor(view, dimension);
+  // Pages have a second view, their web vitals, read with the rows.
+  const [vitals, setVitals] = useState(false);
+  const vitalsApply = includeApplies(view, dimension, 'vitals');
+  const asked = vitalsApply ? [...include, 'vitals' as const] : include;
   // One read of the keys with the most visitors: sorting by another column orders all of them, not one page.
-  const read = useRead(() => readBreakdown(siteId, view, dimension, { limit: BREAKDOWN_LIMIT.max, search, include }), [siteId, view, dimension, search].join('|'));
+  const read = useRead(() => readBreakdown(siteId, view, dimension, { limit: BREAKDOWN_LIMIT.max, search, include: asked }), [siteId, view, dimension, search].join('|'));
   const rows = read.data ? sortRows(dimension, read.data.rows, order) : [];
   const total = rows.length;
   const sortBy = (by: RowField) => {
@@ -69,10 +74,17 @@ export function Details({
           <input id="details-search" type="search" value={typed} onInput={(e) => setTyped((e.target as HTMLInputElement).value)} autoFocus />
         </div>
         <ExportLink siteId={siteId} view={view} dimension={dimension} search={search || undefined} />
+        {vitalsApply && (
+          <button type="button" aria-pressed={vitals} onClick={() => setVitals(!vitals)}>
+            Web vitals
+          </button>
+        )}
       </div>
       <div aria-busy={read.loading} class="details-rows table-wrap">
         {read.error ? (
           <ReadFailure read={read} />
+        ) : read.data && vitals && vitalsApply ? (
+          <WebVitals rows={rows.slice(offset, offset + DETAILS_ROWS)} />
         ) : read.data ? (
           <Rows
             dimension={dimension}

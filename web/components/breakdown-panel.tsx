@@ -4,17 +4,17 @@
 // panel's Properties tab ranks the values of one custom property, picked from the keys the site's
 // events carry over the period.
 import { useState } from 'preact/hooks';
-import { readPropertyKeys } from '../lib/breakdown.js';
+import { readBreakdown, readPropertyKeys, unfilteredView } from '../lib/breakdown.js';
 import { useRead } from '../lib/read.js';
 import { readSite, withImported } from '../lib/site.js';
-import { dimensionLabel } from '../lib/labels.js';
+import { dimensionLabel, isAggregateKey } from '../lib/labels.js';
 import { Loading, ReadFailure, readState } from './feedback.js';
 import { ExportLink, Rows } from './breakdown-rows.js';
 import { Details } from './breakdown-details.js';
 import { PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
 import type { BreakdownAnswer, GoalResult, ImportedAnswer } from '../../src/core/answers.js';
 import { SelectField } from './fields.js';
-import { breakdownRead, PANEL_ROWS, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
+import { breakdownRead, PANEL_ROWS, type DimensionTab, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
 
 /** A tab's name in element ids. */
 const tabName = (tab: PanelTab) => ('properties' in tab ? 'properties' : tab.dimension);
@@ -40,10 +40,18 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
   const [tab, setTab] = useState(0);
   const [details, setDetails] = useState(false);
   const [picked, setPicked] = useState<string | null>(null);
-  const current = spec.tabs[tab]!;
+  const unfiltered = unfilteredView(view);
+  // Two named keys of the period (its filters aside) are enough to tell that it has several.
+  // The panel's tab shown only when the period has several keys of its dimension, if it has one.
+  const several = spec.tabs.find((t): t is DimensionTab => 'several' in t);
+  const named = useRead(
+    () => (several ? readBreakdown(siteId, unfiltered, several.dimension, { limit: 3 }) : Promise.resolve(undefined)),
+    several ? `${siteId}|${unfiltered}` : '',
+  );
+  const tabs = spec.tabs.filter((t) => t !== several || named.data?.rows.filter((r) => !isAggregateKey(r.key))[1]);
+  // The Hostnames tab may go when the period changes: the first tab then stands in for it.
+  const current = tabs[tab] ?? tabs[0]!;
   const properties = 'properties' in current;
-  const unfiltered = new URLSearchParams(view);
-  unfiltered.delete('filter');
   const keys = useRead(() => (properties ? readPropertyKeys(siteId, view) : Promise.resolve(undefined)), properties ? `${siteId}|${unfiltered}` : '');
   const keyList = properties && !keys.loading ? (keys.data?.keys.map((k) => k.key) ?? []) : [];
   // The picked key while the period has it, else the one carried by the most events.
@@ -68,24 +76,24 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
     <section class="card panel" aria-labelledby={headingId} data-panel={spec.id} data-state={state} aria-busy={state === 'loading'}>
       <div class="card-head">
         <h2 id={headingId}>{spec.title}</h2>
-        {spec.tabs.length > 1 && (
+        {tabs.length > 1 && (
           <div role="tablist" aria-label={`${spec.title} by`} class="panel-tabs">
-            {spec.tabs.map((t, i) => (
+            {tabs.map((t, i) => (
               <button
                 key={tabName(t)}
                 type="button"
                 role="tab"
                 id={tabId(t)}
-                aria-selected={i === tab}
+                aria-selected={t === current}
                 aria-controls={`${spec.id}-rows`}
-                tabIndex={i === tab ? 0 : -1}
+                tabIndex={t === current ? 0 : -1}
                 onClick={() => setTab(i)}
                 onKeyDown={(event) => {
                   const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
                   if (!step) return;
-                  const next = (i + step + spec.tabs.length) % spec.tabs.length;
+                  const next = (i + step + tabs.length) % tabs.length;
                   setTab(next);
-                  document.getElementById(tabId(spec.tabs[next]!))?.focus();
+                  document.getElementById(tabId(tabs[next]!))?.focus();
                 }}
               >
                 {t.label}
@@ -94,7 +102,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
           </div>
         )}
       </div>
-      <div id={`${spec.id}-rows`} role={spec.tabs.length > 1 ? 'tabpanel' : undefined} aria-labelledby={spec.tabs.length > 1 ? tabId(current) : headingId} class="panel-body">
+      <div id={`${spec.id}-rows`} role={tabs.length > 1 ? 'tabpanel' : undefined} aria-labelledby={tabs.length > 1 ? tabId(current) : headingId} class="panel-body">
         {key !== null && keyList.length > 0 && (
           <div class="property-picker">
             <SelectField label="Property" value={key} onValue={setPicked} options={keyList.map((k) => [k, k])} />

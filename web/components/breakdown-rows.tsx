@@ -1,7 +1,7 @@
 // A breakdown's rows as a table (a row whose key is one value filters the view by it; the figures a
 // row adds as columns, sortable in a Details view) and the `Export CSV` link of a panel or its details.
 import { useState } from 'preact/hooks';
-import { breakdownCsv, includeLabel, readAllRows, type RowField, type RowOrder } from '../lib/breakdown.js';
+import { breakdownCsv, type FigureInclude, includeLabel, readAllRows, type RowField, type RowOrder } from '../lib/breakdown.js';
 import { downloadText, fileSlug } from '../lib/download.js';
 import { formatCount, formatMetric, formatRatio } from '../lib/format.js';
 import { dimensionLabel, inSentence, isAggregateKey } from '../lib/labels.js';
@@ -9,12 +9,12 @@ import { readableError } from '../lib/read-errors.js';
 import { ErrorText } from './feedback.js';
 import { KeyLabel } from './key-label.js';
 import { Table, type Column } from './table.js';
-import { type BreakdownInclude, type QueryDimension, viewsAreEvents } from '../../src/core/vocabulary.js';
+import { type QueryDimension, viewsAreEvents } from '../../src/core/vocabulary.js';
 import { isMetric } from '../../src/core/metric-registry.js';
 import type { BreakdownRow, GoalResult } from '../../src/core/answers.js';
 
 /** A figure a row shows beside its visitors: its views, or one it adds on request. */
-export type RowFigure = 'views' | BreakdownInclude;
+export type RowFigure = 'views' | FigureInclude;
 
 /** A figure's cell: views as a count, a metric as the dashboard writes it, scroll depth as a percentage; `–` where the row has none. */
 function figureText(row: BreakdownRow, figure: RowFigure): string {

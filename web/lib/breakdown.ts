@@ -8,25 +8,34 @@ import { BREAKDOWN_INCLUDES, BREAKDOWN_LIMIT, type BreakdownInclude, type Filter
 import { isMetric, METRIC_REGISTRY, metricTakesFilters } from '../../src/core/metric-registry.js';
 import type { BreakdownAnswer, BreakdownRow, PropertyKeysAnswer } from '../../src/core/answers.js';
 
+/** What a row adds as one figure of its own column (web vitals have a view of their own: ../components/web-vitals.tsx). */
+export type FigureInclude = Exclude<BreakdownInclude, 'vitals'>;
+const FIGURE_INCLUDES = (Object.keys(BREAKDOWN_INCLUDES) as BreakdownInclude[]).filter((name): name is FigureInclude => name !== 'vitals');
+
+/** Whether a breakdown of the dimension in this view may add `include` (its dimension, and no filter where it takes none). */
+export function includeApplies(view: URLSearchParams, dimension: QueryDimension, include: BreakdownInclude): boolean {
+  const rule = BREAKDOWN_INCLUDES[include];
+  return rule.dimension === dimension && (rule.filters || !view.has('filter'));
+}
+
 /**
  * What a breakdown's rows can add in this view and show a figure for: scroll depth for pages when the
  * view has no filter (read per page, unfiltered); a bounce rate and a visit duration where `stats`
  * counts them under the key's filter beside the view's (session-scoped dimensions only).
  */
-export function includesFor(view: URLSearchParams, dimension: QueryDimension): BreakdownInclude[] {
+export function includesFor(view: URLSearchParams, dimension: QueryDimension): FigureInclude[] {
   const filters = view.getAll('filter').flatMap((text): Filter[] => {
     const parts = splitFilterParam(text);
     return parts ? [{ dimension: parts.dimension as QueryDimension, value: parts.value }] : [];
   });
-  return (Object.keys(BREAKDOWN_INCLUDES) as BreakdownInclude[]).filter((name) => {
+  return FIGURE_INCLUDES.filter((name) => {
     if (isMetric(name)) return metricTakesFilters(name, [...filters, { dimension, value: '' }]);
-    const rule = BREAKDOWN_INCLUDES[name];
-    return rule.dimension === dimension && (rule.filters || filters.length === 0);
+    return includeApplies(view, dimension, name);
   });
 }
 
 /** A row's field a Details view sorts by. */
-export type RowField = 'key' | 'visitors' | 'views' | BreakdownInclude;
+export type RowField = 'key' | 'visitors' | 'views' | FigureInclude;
 export interface RowOrder {
   by: RowField;
   descending: boolean;
@@ -69,23 +78,28 @@ export async function readAllRows(siteId: string, view: URLSearchParams, dimensi
 }
 
 /** The name of a figure a row adds: a metric's, or scroll depth's. */
-export function includeLabel(name: BreakdownInclude): string {
+export function includeLabel(name: FigureInclude): string {
   return isMetric(name) ? METRIC_REGISTRY[name].label : 'Scroll depth';
 }
 
 /** The rows as CSV: key, visitors, views, share, then each figure the rows carry (as the API gives it; empty where null). */
 export function breakdownCsv(dimension: QueryDimension, rows: readonly BreakdownRow[]): string {
-  const added = (Object.keys(BREAKDOWN_INCLUDES) as BreakdownInclude[]).filter((name) => rows.some((r) => name in r));
+  const added = FIGURE_INCLUDES.filter((name) => rows.some((r) => name in r));
   return toCsv(
     [dimensionLabel(dimension), 'Visitors', 'Views', 'Share of visitors', ...added.map(includeLabel)],
     rows.map((r) => [r.key, r.visitors, r.views, r.pct, ...added.map((name) => r[name] ?? '')]),
   );
 }
 
-/** The custom property keys of the site's events over the view's period (its filters and their raw=clip aside: every event's keys). */
-export function readPropertyKeys(siteId: string, view: URLSearchParams): Promise<PropertyKeysAnswer> {
+/** The view's period alone: its filters and their raw=clip aside. */
+export function unfilteredView(view: URLSearchParams): URLSearchParams {
   const params = new URLSearchParams(view);
   params.delete('filter');
   params.delete('raw');
-  return readSite<PropertyKeysAnswer>(siteId, { path: '/properties', params });
+  return params;
+}
+
+/** The custom property keys of the site's events over the view's period (every event's keys). */
+export function readPropertyKeys(siteId: string, view: URLSearchParams): Promise<PropertyKeysAnswer> {
+  return readSite<PropertyKeysAnswer>(siteId, { path: '/properties', params: unfilteredView(view) });
 }

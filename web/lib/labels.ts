@@ -17,6 +17,7 @@ export const DIMENSION_LABELS: Record<Dimension, string> = {
   os: 'Operating system',
   device: 'Device',
   event: 'Event',
+  hostname: 'Hostname',
 };
 
 /** The name shown for a dimension: a custom property's as `Property <key>`. */

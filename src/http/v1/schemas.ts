@@ -18,6 +18,7 @@ import {
   PROPERTY_KEY_LENGTH,
   PROPERTY_PREFIX,
   RAW_CLIP,
+  VITAL_NAMES,
 } from '../../core/vocabulary.js';
 import { METRICS } from '../../core/metric-registry.js';
 import { ANNOTATION_TEXT_LENGTH, SEGMENT_FILTERS, SEGMENT_NAME_LENGTH, SEGMENT_PARAM } from '../../core/segments.js';
@@ -101,6 +102,18 @@ export const schemas = {
         ...nullable('integer'),
         description:
           'With include=scrollDepth: the mean over the page\'s visitors, per day, of their deepest scroll, in whole percent (rounded half up); null when none reported one',
+      },
+      vitals: {
+        ...object(
+          {
+            ...Object.fromEntries(
+              VITAL_NAMES.map((vital) => [vital, { ...nullable('integer'), description: `75th percentile by nearest rank of the page's ${vital} reports (${vital === 'cls' ? 'thousandths' : 'ms'}); null without one` }]),
+            ),
+            reports: { ...integer, description: "The page's engage events that reported any web vital" },
+          },
+          [...VITAL_NAMES, 'reports'],
+        ),
+        description: 'With include=vitals: the page\'s web vitals over the period',
       },
     },
     ['key', 'visitors', 'views', 'pct'],
@@ -317,7 +330,7 @@ export const ROUTES: RouteDoc[] = [
       {
         name: 'include',
         in: 'query',
-        description: 'What the rows add, comma-separated: bounceRate, avgDuration (each row as stats with the key as a filter), scrollDepth (dimension page, without filter)',
+        description: 'What the rows add, comma-separated: bounceRate, avgDuration (each row as stats with the key as a filter), scrollDepth and vitals (dimension page, without filter)',
         schema: { type: 'string', pattern: `^(${Object.keys(BREAKDOWN_INCLUDES).join('|')})(,(${Object.keys(BREAKDOWN_INCLUDES).join('|')}))*$` },
       },
       ...periodParams,

@@ -5,6 +5,7 @@ import type { BreakdownAnswer, BreakdownRow } from '../../core/answers.js';
 import { isMetric, METRIC_REGISTRY } from '../../core/metric-registry.js';
 import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding, ROW_SESSION_COLUMNS, rowsCountSessions } from '../sql/breakdown.js';
 import { scrollDepthStatements } from '../sql/scroll.js';
+import { addVitals } from './vitals.js';
 import { heldSumsOf } from '../held-sums.js';
 import { meanHalfUp, measuresOf, metricValue, round, TRAFFIC_MEASURES } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
@@ -43,6 +44,7 @@ export async function computeBreakdown(events: EventReader, q: PlannedQuery): Pr
     return row;
   });
   if (q.breakdown!.include.includes('scrollDepth')) await addScrollDepth(events, q, rows);
+  if (q.breakdown!.include.includes('vitals')) await addVitals(events, q, rows);
   return { rows, totalKeys, totalVisitors };
 }
 

@@ -53,6 +53,20 @@ export const SCROLL_DAILY: TableSpec = {
   key: ['page'],
 };
 
+/**
+ * Per site, day and page, how many of the page's `engage` events reported each value of each web
+ * vital (`vital`: lcp, inp, cls or ttfb; `value`: the whole number the event carried; `reports`: how
+ * many carried it), and under vital `reports` (value 0) how many reported any: the multiset of a
+ * page's values over any days is these rows summed, so a 75th percentile by nearest rank over a year
+ * is exact. A page and day has at most one row per report and vital, fewer where values repeat.
+ */
+export const VITALS_DAILY: TableSpec = {
+  name: 'vitals_daily',
+  columns: [SITE, DAY, column('page', 'VARCHAR'), column('vital', 'VARCHAR'), column('value', 'BIGINT'), column('reports', 'BIGINT')],
+  dayColumn: 'day',
+  key: ['page', 'vital', 'value'],
+};
+
 /** Per site, day, funnel version and step, the visitors who reached the step. */
 export const FUNNEL_DAILY: TableSpec = {
   name: 'funnel_daily',
@@ -190,5 +204,5 @@ export const IMPORT_STAGING: TableSpec = {
 export const IMPORTED_TABLES = [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY] as const;
 
 /** The tables a day's rewrite replaces from raw events. */
-export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS, SCROLL_DAILY] as const;
+export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS, SCROLL_DAILY, VITALS_DAILY] as const;
 export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, IMPORT_STAGING, ...SETTLED_TABLES];

@@ -17,13 +17,14 @@ import { measureEvents, measureSessionRows } from '../sql/measures.js';
 import { measurePropertyNones, sessionPartDays, sessionPartsOfEvents, sessionRowsOfParts } from './sql.js';
 import { measurePropertyPairs } from '../sql/properties.js';
 import { measureScrollDepth } from '../sql/scroll.js';
+import { measureVitals } from '../sql/vitals.js';
 import { sessionRowKey } from '../sql/events.js';
 import { viewsColumn } from '../sql/breakdown.js';
 import type { Definitions } from './coverage.js';
 import { walkFunnel, type FunnelEventRow } from '../funnel.js';
 import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
-import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, ROLLUP_TABLES, SCROLL_DAILY, SESSION_PARTS, SESSION_ROWS, SITE_DAILY } from './tables.js';
+import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, ROLLUP_TABLES, SCROLL_DAILY, SESSION_PARTS, SESSION_ROWS, SITE_DAILY, VITALS_DAILY } from './tables.js';
 
 const TRAFFIC_COLUMNS = trusted(measureColumns(TRAFFIC_MEASURES).join(', '));
 
@@ -148,6 +149,8 @@ export async function rewriteDays(events: EventStore, siteId: string, days: Peri
   await rewriteMonths(events, siteId, days);
   const scroll = measureScrollDepth(events.dialect, trusted('day'), siteId, days, null);
   await events.replaceRows(SCROLL_DAILY, scope, sql`SELECT ${siteId} AS site, b, k, depth_sum, depth_visitors FROM (${scroll}) s`);
+  const vitals = measureVitals(events.dialect, trusted('day'), siteId, days, null);
+  await events.replaceRows(VITALS_DAILY, scope, sql`SELECT ${siteId} AS site, b, k, vital, value, reports FROM (${vitals}) v`);
   await writeGoalsAndFunnels(events, siteId, days, defs);
 }
 

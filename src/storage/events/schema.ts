@@ -15,6 +15,7 @@ export interface StoredEvent {
   sessionStart: boolean; // true on the first event of the session
   name: string; // 'pageview' | 'engage' | 'outbound' | 'download' | custom name
   page: string; // path of this event's page, without query or fragment
+  hostname: string | null; // host of this event's page, lowercased, without port (null: rows stored before it was kept)
   entryPage: string | null; // session's first pageview page
   referrer: string | null; // session's referrer (ref/source param, else referrer host without www.)
   utmSource: string | null;
@@ -33,6 +34,10 @@ export interface StoredEvent {
   scrollDepth: number | null; // engage only, percent
   revenueMinor: number | null; // custom events only: revenue in minor units (cents) of revenueCurrency
   revenueCurrency: string | null; // three capital letters, with revenueMinor
+  lcp: number | null; // engage only, with data-vitals: largest contentful paint, ms
+  inp: number | null; // engage only: interaction to next paint, ms
+  cls: number | null; // engage only: cumulative layout shift, thousandths
+  ttfb: number | null; // engage only: time to first byte, ms
 }
 
 export type EventColumnValue = string | number | bigint | boolean | null;
@@ -71,6 +76,11 @@ export const EVENT_COLUMNS: readonly EventColumn[] = [
   col('scroll_depth', 'INTEGER', true, (e) => e.scrollDepth),
   col('revenue_minor', 'BIGINT', true, (e) => e.revenueMinor ?? null), // ?? null: rows spooled before the column existed
   col('revenue_currency', 'VARCHAR', true, (e) => e.revenueCurrency ?? null),
+  col('hostname', 'VARCHAR', true, (e) => e.hostname ?? null), // ?? null: rows spooled before the column existed
+  col('lcp', 'INTEGER', true, (e) => e.lcp ?? null),
+  col('inp', 'INTEGER', true, (e) => e.inp ?? null),
+  col('cls', 'INTEGER', true, (e) => e.cls ?? null),
+  col('ttfb', 'INTEGER', true, (e) => e.ttfb ?? null),
 ];
 
 /** The `events` table, which every adapter creates itself (`EventStore.init`); sorted by instant. */

@@ -1,0 +1,32 @@
+// The Pages panel details' `Web vitals` view: each page's 75th percentiles (docs/api.md, Web vitals),
+// each rated Good, Needs improvement or Poor by the published thresholds (WEB_VITALS).
+import { WideTable } from './table.js';
+import { VITAL_NAMES, WEB_VITALS, type WebVital } from '../../src/core/vocabulary.js';
+import type { BreakdownRow } from '../../src/core/answers.js';
+
+/** A vital as read: its rating, then its value (a layout shift score from its thousandths, the others in milliseconds). */
+function shown(vital: WebVital, value: number | null | undefined): string {
+  if (value == null) return '–';
+  const { good, poor } = WEB_VITALS[vital];
+  const rating = value <= good ? 'Good' : value <= poor ? 'Needs improvement' : 'Poor';
+  return `${rating}: ${vital === 'cls' ? value / 1000 : value + ' ms'}`;
+}
+
+export function WebVitals({ rows }: { rows: readonly BreakdownRow[] }) {
+  return (
+    // A box of its own that scrolls sideways on a phone, reachable by keyboard (its cells hold no control).
+    <WideTable
+      region="Web vitals"
+      columns={['Page', ...VITAL_NAMES.map((vital) => vital.toUpperCase())]}
+      rows={rows}
+      row={(r) => (
+        <tr key={r.key}>
+          <th scope="row">{r.key}</th>
+          {VITAL_NAMES.map((vital) => (
+            <td>{shown(vital, r.vitals?.[vital])}</td>
+          ))}
+        </tr>
+      )}
+    />
+  );
+}
