@@ -69,7 +69,7 @@ describe('dashboard build and serving', () => {
     assert.ok(icon.rawPayload.length < 512, `the icon is ${icon.rawPayload.length} B`);
   });
 
-  it('keeps everything a page loads under 38 KB gzip', async () => {
+  it('keeps everything a page loads under 40 KB gzip', async () => {
     const { pageSizes, PAGE_GZIP_BUDGET_BYTES } = (await import(buildScript)) as { pageSizes: (built: WebBuild) => Sizes[]; PAGE_GZIP_BUDGET_BYTES: number };
     assert.equal(PAGE_GZIP_BUDGET_BYTES, 38 * 1024);
     for (const row of pageSizes(build)) assert.ok(row.gzip < PAGE_GZIP_BUDGET_BYTES, `${row.page}: ${row.gzip} B gzip`);
