@@ -13,12 +13,16 @@ import type { Member, Membership, SessionView, User } from '../core/management.j
 import type { Role } from '../core/vocabulary.js';
 import { tokensEqual } from '../core/secrets.js';
 import { Sessions, type NewSession } from './sessions.js';
-import type { SessionRecord } from '../entities/accounts.js';
-import type { AccountStore } from '../storage/meta/account-types.js';
+import { emailKey, type OrgSignIn, type SessionRecord } from '../entities/accounts.js';
+import { DuplicateEmail, type AccountStore } from '../storage/meta/account-types.js';
 import { TwoFactor } from './two-factor.js';
 import { SharedLinks } from './shared-links.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The password hash of an account single sign-on made: no password verifies against it (it is no scrypt hash). */
+const NO_PASSWORD = 'single-sign-on';
+/** The most `Sign-in domains` an organisation lists. */
+export const MAX_SIGN_IN_DOMAINS = 20;
 const MAX_EMAIL_LENGTH = 254;
 
 export function checkEmail(email: unknown): string {
@@ -85,6 +89,7 @@ export class AccountService {
           await this.sessions.prune(now);
           await this.lockout.prune(now);
           await this.invitations.prune(now);
+          await this.store.deleteSsoFlowsExpiredBy(now);
           await this.sharedLinks.prune(now);
         },
       },
@@ -209,9 +214,63 @@ export class AccountService {
       }
     }
     await this.lockout.succeed(reserved);
+    // Told only once the password was right: the refusal says the account exists.
+    const requiring = await this.store.orgsRequiringSingleSignOn(found.id);
+    if (requiring.length > 0) throw apiError('FORBIDDEN', 'singleSignOnRequired', { orgs: requiring.join(', ') });
     await this.upgradeHash(found.id, found.passwordHash, attempt.password);
     const user = { id: found.id, email: found.email, name: found.name, createdAt: found.createdAt };
     return { user, session: await this.sessions.create(user.id, this.clock.now()) };
+  }
+
+  /** Counts a sign-in attempt of the client (429 past SIGNIN_RATE_LIMIT): single sign-on's start. */
+  admitSignIn(address: string): Promise<void> {
+    return this.lockout.admit(address, this.clock.now());
+  }
+
+  /**
+   * The session of a verified email single sign-on presents (the provider checked who it is): its
+   * user's; else a new account when a pending invitation is for the email (joining as invited) or
+   * an organisation lists its domain in `Sign-in domains` (joining as viewer); else undefined.
+   * Two-factor sign-in is not asked: the provider's sign-in is the one that counts.
+   */
+  async singleSignOn(email: string): Promise<{ user: User; session: NewSession } | undefined> {
+    const user = (await this.store.findUserByEmail(email)) ?? (await this.admittedUser(email));
+    if (!user) return undefined;
+    const plain = { id: user.id, email: user.email, name: user.name, createdAt: user.createdAt };
+    return { user: plain, session: await this.sessions.create(user.id, this.clock.now(), true) };
+  }
+
+  /** A new account of an email an invitation or a sign-in domain admits, with its memberships; undefined when none does. */
+  private async admittedUser(email: string): Promise<User | undefined> {
+    const now = this.clock.now();
+    const invitations = await this.store.pendingInvitationTokens(emailKey(email), now);
+    const domainOrgs = await this.store.orgsOfSignInDomain(email.slice(email.lastIndexOf('@') + 1).toLowerCase());
+    if (invitations.length === 0 && domainOrgs.length === 0) return undefined;
+    let user: User;
+    try {
+      user = await this.insertUser(email, undefined, NO_PASSWORD);
+    } catch (err) {
+      // Another sign-in of the same email made the account first: it is this one.
+      if (!(err instanceof DuplicateEmail)) throw err;
+      return this.store.findUserByEmail(email);
+    }
+    for (const orgId of domainOrgs) await this.store.setMembership(orgId, user.id, 'viewer', now);
+    // After the domains' viewer role: an invitation's higher role replaces it, a lower one keeps it.
+    for (const tokenHash of invitations) await this.store.acceptInvitation(tokenHash, user, now);
+    return user;
+  }
+
+  orgSignIn(orgId: number): Promise<OrgSignIn> {
+    return this.store.orgSignIn(orgId);
+  }
+
+  /**
+   * An owner's sign-in settings of the organisation. Single sign-on can be required only where it
+   * is configured (else no member could sign in).
+   */
+  async setOrgSignIn(orgId: number, settings: OrgSignIn, singleSignOnConfigured: boolean): Promise<void> {
+    if (settings.requireSingleSignOn && !singleSignOnConfigured) throw apiError('CONFLICT', 'singleSignOnUnconfigured');
+    await this.store.setOrgSignIn(orgId, settings, this.clock.now());
   }
 
   /**
@@ -372,12 +431,13 @@ export class AccountService {
     return this.sessions.end(session);
   }
 
-  async view(user: User, csrfToken: string): Promise<SessionView> {
+  /** The signed-in user as the dashboard sees it; a session single sign-on made is asked for no two-factor sign-in. */
+  async view(user: User, csrfToken: string, singleSignOn = false): Promise<SessionView> {
     return {
       user: { id: user.id, email: user.email, name: user.name },
       csrfToken,
       memberships: await this.memberships(user.id),
-      twoFactor: { enabled: await this.twoFactor.enabled(user.id), requiredBy: await this.orgsAwaitingTwoFactor(user.id) },
+      twoFactor: { enabled: await this.twoFactor.enabled(user.id), requiredBy: singleSignOn ? [] : await this.orgsAwaitingTwoFactor(user.id) },
     };
   }
 

@@ -31,6 +31,19 @@ export interface SessionView {
   twoFactor: { enabled: boolean; requiredBy: number[] };
 }
 
+/** GET and PUT /orgs/:orgId/sign-in: an organisation's sign-in settings, and whether single sign-on is configured at all. */
+export interface OrgSignInView {
+  orgId: number;
+  requireSingleSignOn: boolean;
+  domains: string[];
+  singleSignOnConfigured: boolean;
+}
+
+/** GET /app/v1/sign-in: how the sign-in page offers to sign in; `singleSignOn` when the operator configured a provider. */
+export interface SignInOptions {
+  singleSignOn: { name: string } | null;
+}
+
 /** GET /app/v1/account/two-factor: whether the user's two-factor sign-in is on, and its recovery codes left. */
 export interface TwoFactorStatus {
   enabled: boolean;

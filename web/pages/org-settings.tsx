@@ -13,6 +13,7 @@ import { ShownOnce } from '../components/copy.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
 import { CheckboxField, SelectField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
+import { SignInSettings } from '../components/sign-in-settings.js';
 import { RawDaysField } from '../components/raw-days.js';
 import { WideTable } from '../components/table.js';
 import { defaultTimezone, TimezoneField } from '../components/timezone.js';
@@ -218,6 +219,7 @@ function Members({ orgId, session }: { orgId: number; session: SessionView }) {
       </LoadState>
       <ErrorText message={change.error} />
       <RequireTwoFactor orgId={orgId} />
+      <SignInSettings orgId={orgId} />
       <Invitations orgId={orgId} />
     </section>
   );

@@ -50,7 +50,8 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     const signedIn = await requireSession(request);
     if (!(await limiter.hit(String(signedIn.user.id), ctx.clock.now()))) throw rateLimited();
     checkCsrfToken(request, signedIn);
-    if (!request.routeOptions.config.beforeTwoFactor && (await ctx.accounts.orgsAwaitingTwoFactor(signedIn.user.id)).length > 0) {
+    // Single sign-on's session: two-factor sign-in is the provider's.
+    if (!request.routeOptions.config.beforeTwoFactor && !signedIn.session.singleSignOn && (await ctx.accounts.orgsAwaitingTwoFactor(signedIn.user.id)).length > 0) {
       throw apiError('FORBIDDEN', 'twoFactorRequired');
     }
   });

@@ -16,6 +16,7 @@ import * as goalProps from './014_goal_props.js';
 import * as revenueGoals from './015_revenue_goals.js';
 import * as settlements from './016_settlements.js';
 import * as siteDomainPerOrg from './017_site_domain_per_org.js';
+import * as singleSignOn from './020_single_sign_on.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '015_revenue_goals': revenueGoals,
   '016_settlements': settlements,
   '017_site_domain_per_org': siteDomainPerOrg,
+  '020_single_sign_on': singleSignOn,
 };
