@@ -3,7 +3,7 @@
 // invitations, alert rules and their deliveries, as the server builds them and the dashboard and
 // the CLI read them (docs/admin-api.md, docs/accounts.md). Types only: the dashboard bundles this module.
 import type { FunnelSummary } from './answers.js';
-import type { FunnelStep, GoalProps, ImportSource, ImportStatus, MatchKind, Role, RuleType, SiteStatus } from './vocabulary.js';
+import type { FunnelStep, GoalProps, ImportSource, ImportStatus, KeyScope, MatchKind, Role, RuleType, SiteStatus } from './vocabulary.js';
 
 // ---- Accounts (docs/accounts.md) -------------------------------------------------------------
 
@@ -80,6 +80,7 @@ export interface Org {
 export interface ManagedKey {
   id: number;
   name: string;
+  scope: KeyScope;
   createdAt: number;
   revokedAt: number | null;
 }

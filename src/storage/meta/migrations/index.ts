@@ -17,6 +17,7 @@ import * as revenueGoals from './015_revenue_goals.js';
 import * as settlements from './016_settlements.js';
 import * as siteDomainPerOrg from './017_site_domain_per_org.js';
 import * as singleSignOn from './020_single_sign_on.js';
+import * as keyScopes from './021_key_scopes.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '016_settlements': settlements,
   '017_site_domain_per_org': siteDomainPerOrg,
   '020_single_sign_on': singleSignOn,
+  '021_key_scopes': keyScopes,
 };
