@@ -5,54 +5,34 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
-import { freePort } from '../../support/ports.js';
-import { testCertificates } from '../../support/test-certificates.js';
 import { startTestProvider, type ProviderAccount, type TestProvider } from '../../support/oidc-provider.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { SsoAgent } from '../helpers/sso-agent.js';
+import { ssoAddresses, ssoServerOptions, type SsoAddresses } from '../helpers/single-sign-on.js';
 
-const CLIENT = { clientId: 'svc-test', clientSecret: 'svc-test-secret-0123456789' };
 const PASSWORD = 'correct horse battery staple';
 
 interface Setup {
   svc: TestServer;
   provider: TestProvider;
+  addresses: SsoAddresses;
   clock: ManualClock;
   warnings: string[];
 }
 
 /** A provider and an svc that trusts it; svc's clock is a manual one that starts now. */
 async function setUp(options: { idTokenTtlS?: number; providerDown?: boolean } = {}): Promise<Setup> {
-  const svcPort = await freePort();
-  const publicUrl = `http://127.0.0.1:${svcPort}`;
+  const addresses = await ssoAddresses(options.idTokenTtlS);
   const accounts = new Map<string, ProviderAccount>();
-  const providerPort = await freePort();
-  const providerOptions = { ...CLIENT, redirectUri: `${publicUrl}/login/oidc/callback`, port: providerPort, idTokenTtlS: options.idTokenTtlS };
-  let provider = options.providerDown ? undefined : await startTestProvider(providerOptions, accounts);
+  const provider = options.providerDown ? undefined : await startTestProvider(addresses.provider, accounts);
   const clock = new ManualClock(Date.now());
   const warnings: string[] = [];
   const svc = await startTestServer({
     clock,
-    oidc: { ca: testCertificates().ca, retryMs: 3_600_000 },
     log: { info() {}, error() {}, warn: (obj: unknown, message?: string) => warnings.push(`${message ?? ''} ${JSON.stringify(obj)}`) },
-    env: {
-      PORT: String(svcPort),
-      SVC_PUBLIC_URL: publicUrl,
-      SVC_OIDC_ISSUER: `https://127.0.0.1:${providerPort}`,
-      SVC_OIDC_CLIENT_ID: CLIENT.clientId,
-      SVC_OIDC_CLIENT_SECRET: CLIENT.clientSecret,
-      SVC_OIDC_NAME: 'Test ID',
-      SVC_TRUSTED_PROXIES: '127.0.0.1',
-    },
+    ...ssoServerOptions(addresses),
   });
-  provider ??= {
-    issuer: `https://127.0.0.1:${providerPort}`,
-    port: providerPort,
-    accounts,
-    kid: '',
-    stop: async () => {},
-  };
-  return { svc, provider, clock, warnings };
+  return { svc, provider: provider ?? { issuer: addresses.issuer, port: addresses.provider.port, accounts, kid: '', stop: async () => {} }, addresses, clock, warnings };
 }
 
 async function orgWithOwner(svc: TestServer, name: string, email: string): Promise<{ orgId: number; userId: number }> {
@@ -191,9 +171,9 @@ describe('single sign-on through a real provider', () => {
   test('keys rotated at the provider: the next sign-in is checked with the new key by its kid', async () => {
     setup.provider.accounts.set('ana7', { email: 'ana@existing.example', email_verified: true });
     assert.equal(await agent().signIn('ana7'), '/');
-    const { accounts, port, kid } = setup.provider;
+    const { accounts, kid } = setup.provider;
     await setup.provider.stop();
-    setup.provider = await startTestProvider({ ...CLIENT, redirectUri: `${setup.svc.config.publicUrl}/login/oidc/callback`, port, idTokenTtlS: 60 }, accounts);
+    setup.provider = await startTestProvider(setup.addresses.provider, accounts);
     assert.notEqual(setup.provider.kid, kid);
     const browser = agent();
     assert.equal(await browser.signIn('ana7'), '/');
@@ -238,7 +218,7 @@ describe('single sign-on with the provider down at start', () => {
       const browser = new SsoAgent(setup.svc.url);
       assert.equal(new URL(await browser.start()).search, '?sso=provider');
 
-      const provider = await startTestProvider({ ...CLIENT, redirectUri: `${setup.svc.config.publicUrl}/login/oidc/callback`, port: setup.provider.port }, setup.provider.accounts);
+      const provider = await startTestProvider(setup.addresses.provider, setup.provider.accounts);
       try {
         provider.accounts.set('pat', { email: 'pat@down.example', email_verified: true });
         assert.equal(await browser.signIn('pat'), '/');

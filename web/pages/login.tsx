@@ -19,16 +19,22 @@ const CODE_USED = 'This code was just used. Wait for your authenticator app to s
 const inPageWords = (failure: unknown) =>
   failure instanceof ApiError && failure.reason === 'CODE_USED_UNAUTHORIZED' ? failure.withMessage(CODE_USED) : failure;
 
-/** The sign-in button of the operator's provider: a plain GET of the flow's start (the browser leaves for the provider), keeping `next`. */
+/**
+ * The sign-in button of the operator's provider: the browser goes to the flow's start, keeping
+ * `next`, and from there to the provider (a navigation, not a form: the pages' `form-action 'self'`
+ * would stop a form's redirect to the provider).
+ */
 function SingleSignOnButton({ next }: { next: string | null }) {
   const options = useLoad(() => api<SignInOptions>('GET', '/sign-in', undefined, { anonymous: true }));
   const sso = options.data?.singleSignOn;
   if (!sso) return null;
+  const start = next ? `${SSO_START_PATH}?${new URLSearchParams({ next })}` : SSO_START_PATH;
   return (
-    <form method="get" action={SSO_START_PATH} class="form sso">
-      {next && <input type="hidden" name="next" value={next} />}
-      <button type="submit">Sign in with {sso.name}</button>
-    </form>
+    <p class="sso">
+      <button type="button" onClick={() => window.location.assign(start)}>
+        Sign in with {sso.name}
+      </button>
+    </p>
   );
 }
 
