@@ -167,8 +167,9 @@ export class AccountService {
   /**
    * Creates the account of an invitation's email (the email is the invitation's, never the
    * caller's) and signs it in; the invitation stays pending until accepted. An email that has an
-   * account gets 409: sign in instead. The link needs no session, so it is bounded as a sign-in is,
-   * before any hashing: the client's sign-in rate limit, then the invitation and the email checked,
+   * account gets 409: sign in instead; an organisation that requires single sign-on gets 403 (its
+   * members have no password: single sign-on admits the invited email). The link needs no session,
+   * so it is bounded as a sign-in is, before any hashing: the client's sign-in rate limit, then the invitation and the email checked,
    * then an attempt reserved for the email and the client (the lockout's count). The password is
    * hashed once; the attempt is released when the account is made, and stays counted when another
    * creation made it first.
@@ -176,8 +177,10 @@ export class AccountService {
   async createInvitedUser(token: string, input: { password: unknown; name?: string; address: string }): Promise<{ user: User; session: NewSession }> {
     const password = checkPasswordPolicy(input.password);
     await this.lockout.admit(input.address, this.clock.now());
-    const { email } = await this.invitations.pending(token);
+    const { email, orgId, orgName } = await this.invitations.pending(token);
     if (await this.store.findUserByEmail(email)) throw apiError('CONFLICT', 'email');
+    // Its members sign in through the provider, which admits the invited email itself.
+    if ((await this.store.orgSignIn(orgId)).requireSingleSignOn) throw apiError('FORBIDDEN', 'singleSignOnRequired', { orgs: orgName });
     const reserved = await this.lockout.reserve({ email, address: input.address }, this.clock.now());
     const passwordHash = await this.releasedOnError(reserved, hashPassword(password));
     const user = await this.insertUser(email, input.name, passwordHash);
@@ -399,10 +402,13 @@ export class AccountService {
     });
   }
 
-  /** The user whose email and password these are, or undefined; an unknown email costs a verification too. */
+  /**
+   * The user whose email and password these are, or undefined; an unknown email, and an account
+   * single sign-on made (no password), cost a verification too.
+   */
   private async verifiedUser(attempt: { email: string; password: string }) {
     const found = await this.store.findUserByEmail(attempt.email);
-    if (!found) return verifyAgainstDummy(attempt.password).then(() => undefined);
+    if (!found || found.passwordHash === NO_PASSWORD) return verifyAgainstDummy(attempt.password).then(() => undefined);
     return (await verifyPassword(attempt.password, found.passwordHash)) ? found : undefined;
   }
 

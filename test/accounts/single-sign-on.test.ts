@@ -201,6 +201,17 @@ describe('single sign-on through a real provider', () => {
     assert.deepEqual(session.body.twoFactor.requiredBy, [], 'no two-factor sign-in asked after single sign-on');
     assert.equal((await browser.app('/sites')).status, 200);
 
+    // An invitation to it makes no password account: the invited email signs in through the provider.
+    const invitation = (await setup.svc.admin('POST', `/orgs/${orgId}/invitations`, { email: 'ivy@strict.example', role: 'viewer' })).body;
+    const token = invitation.url.split('/invitations/')[1];
+    const withPassword = await fetch(`${setup.svc.url}/app/v1/invitations/${token}/account`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORD }) });
+    assert.equal(withPassword.status, 403);
+    assert.equal((await withPassword.json()).error.reason, 'SINGLE_SIGN_ON_REQUIRED_FORBIDDEN');
+    setup.provider.accounts.set('ivy', { email: 'ivy@strict.example', email_verified: true });
+    const ivy = agent();
+    assert.equal(await ivy.signIn('ivy'), '/');
+    assert.deepEqual(await membershipsOf(ivy), ['Strict:viewer']);
+
     assert.equal((await setup.svc.admin('PUT', `/users/${userId}/password`, { password: 'another long password' })).status, 204);
     assert.equal((await setup.svc.admin('GET', '/users')).status, 200);
   });
