@@ -2,6 +2,7 @@
 // as /openapi.json describes them: each one's method, path, request body fields and answer. Their
 // bodies and answers are the admin API's (docs/admin-api.md); a test holds this table to the routes
 // the server mounts for keys.
+import { RULE_FIELDS } from './admin/alerts.js';
 
 interface ManageRoute {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -14,7 +15,6 @@ interface ManageRoute {
 }
 
 const SITE_FIELDS = ['name', 'timezone', 'retentionMonths', 'rawDays', 'honorGpc'] as const;
-const RULE_FIELDS = ['type', 'threshold', 'url', 'secret', 'goalId', 'emails'] as const;
 
 export const MANAGE_ROUTES: readonly ManageRoute[] = [
   { method: 'get', path: '/orgs/{orgId}/sites', summary: 'The organisation\'s sites', answer: [200, '{sites: [site]}'] },
