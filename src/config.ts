@@ -42,6 +42,19 @@ export interface Config {
   redisUrl: string | undefined; // SVC_REDIS_URL: live sessions, rate-limit counters and caches in Redis
   /** SVC_ROLE: the parts of the service this process runs, each once, in PROCESS_ROLES order. */
   role: readonly ProcessRole[];
+  /** SVC_OIDC_*: the OpenID Connect provider of single sign-on, if the operator configured one. */
+  oidc: OidcConfig | undefined;
+}
+
+/** Single sign-on's provider (docs/accounts.md): SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID, SVC_OIDC_CLIENT_SECRET, SVC_OIDC_NAME. */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The sign-in button's name: `Sign in with <name>`. */
+  name: string;
+  /** `<SVC_PUBLIC_URL>/login/oidc/callback`, as registered at the provider. */
+  redirectUri: string;
 }
 
 /**
@@ -244,6 +257,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
+  const oidc = parseOidc(value, publicUrlProblem === undefined ? publicUrl?.replace(/\/+$/, '') : undefined, problems);
+
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const logFormat = value('SVC_LOG_FORMAT');
@@ -280,7 +295,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickhouseUrl,
     redisUrl,
     role,
+    oidc,
   };
+}
+
+/**
+ * SVC_OIDC_*: all three of issuer, client id and secret, or none; the redirect URI is built from
+ * SVC_PUBLIC_URL, which the provider must know in advance, so single sign-on needs it.
+ */
+function parseOidc(value: (name: string) => string | undefined, publicUrl: string | undefined, problems: string[]): OidcConfig | undefined {
+  const issuer = value('SVC_OIDC_ISSUER');
+  const clientId = value('SVC_OIDC_CLIENT_ID');
+  const clientSecret = value('SVC_OIDC_CLIENT_SECRET');
+  if (issuer === undefined && clientId === undefined && clientSecret === undefined) return undefined;
+  if (issuer === undefined || clientId === undefined || clientSecret === undefined) {
+    problems.push('single sign-on needs SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID and SVC_OIDC_CLIENT_SECRET together');
+    return undefined;
+  }
+  if (!/^https?:\/\/[^\s]+$/.test(issuer) || URL.canParse(issuer) === false) {
+    problems.push(`SVC_OIDC_ISSUER must be the provider's issuer URL (https://…), got ${JSON.stringify(issuer)}`);
+    return undefined;
+  }
+  if (publicUrl === undefined) {
+    problems.push('single sign-on (SVC_OIDC_ISSUER) needs SVC_PUBLIC_URL: the provider sends browsers back to <SVC_PUBLIC_URL>/login/oidc/callback');
+    return undefined;
+  }
+  const name = value('SVC_OIDC_NAME') ?? 'single sign-on';
+  if (name.length > 64 || /[\u0000-\u001f\u007f]/.test(name)) problems.push('SVC_OIDC_NAME must be one line of at most 64 characters');
+  return { issuer, clientId, clientSecret, name, redirectUri: `${publicUrl}/login/oidc/callback` };
 }
 
 /** SVC_ROLE: a comma list of process roles or `all`; an unknown name or an empty list is a problem. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { IMPORTS_FOLDER } from './core/data-files.js';
 import { SIGNIN_RATE_LIMIT } from './accounts/lockout.js';
 import { AccountService } from './accounts/service.js';
+import { SingleSignOn, type SingleSignOnOptions } from './accounts/single-sign-on.js';
 import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
 import { DIGEST_SMTP_TIMEOUT_MS, DigestService } from './digests/service.js';
@@ -54,6 +55,8 @@ export interface AppContext {
   spool: Spool | undefined;
   alerts: AlertService;
   accounts: AccountService;
+  /** Single sign-on's provider (SVC_OIDC_*), in a process of the `api` role. */
+  singleSignOn: SingleSignOn | undefined;
   digests: DigestService;
   /** Import jobs: uploads, their queue and the worker that runs them. */
   imports: ImportService;
@@ -67,6 +70,8 @@ export interface ContextOptions {
   geo?: GeoLocator;
   /** What tests inject into webhook delivery: DNS, a test CA, a shorter timeout, a mail sender. */
   alerts?: Partial<Pick<AlertServiceOptions, 'resolve' | 'ca' | 'timeoutMs' | 'mail'>>;
+  /** What tests give single sign-on: the provider's test CA, a shorter retry. */
+  oidc?: Pick<SingleSignOnOptions, 'ca' | 'retryMs'>;
   /** What the process's EventStore is seen through (tests: a store whose writes fail on demand). */
   events?: (store: EventStore) => EventStore;
   /** What the Counters' Redis keys start with (tests that share one Redis give each service its own). */
@@ -139,6 +144,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
     warn: (message) => log.warn({}, message),
   });
   for (const task of accounts.maintenanceTasks()) maintenance.register(task);
+  const singleSignOn =
+    config.oidc && runsRole(config, 'api')
+      ? new SingleSignOn(config.oidc, { accounts, store: accountStore, clock, warn: (message) => log.warn({}, message), ...options.oidc })
+      : undefined;
+  singleSignOn?.start();
   const digests = new DigestService({
     store: digestStore,
     accounts: accountStore,
@@ -196,10 +206,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
     spool,
     alerts,
     accounts,
+    singleSignOn,
     digests,
     imports,
     async close() {
       stopIdleCollection();
+      singleSignOn?.stop();
       await imports.stop();
       await ingest.drain();
       spool?.close();

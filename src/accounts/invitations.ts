@@ -90,10 +90,10 @@ export class Invitations {
   }
 
   /** The invitation of a link, or 404 when it was used, revoked or expired (or never was). */
-  async pending(token: string): Promise<InvitationView & { id: number }> {
+  async pending(token: string): Promise<InvitationView & { id: number; orgId: number }> {
     const found = TOKEN_PATTERN.test(token) ? await this.store.invitationByToken(sha256Hex(token), this.clock.now()) : undefined;
     if (!found) throw apiError('NOT_FOUND', 'invitationGone');
-    return { id: found.id, orgName: found.orgName, email: found.email, role: found.role, expiresAt: found.expiresAt };
+    return { id: found.id, orgId: found.orgId, orgName: found.orgName, email: found.email, role: found.role, expiresAt: found.expiresAt };
   }
 
   /**

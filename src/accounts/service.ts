@@ -13,12 +13,16 @@ import type { Member, Membership, SessionView, User } from '../core/management.j
 import type { Role } from '../core/vocabulary.js';
 import { tokensEqual } from '../core/secrets.js';
 import { Sessions, type NewSession } from './sessions.js';
-import type { SessionRecord } from '../entities/accounts.js';
-import type { AccountStore } from '../storage/meta/account-types.js';
+import { emailKey, type OrgSignIn, type SessionRecord } from '../entities/accounts.js';
+import { DuplicateEmail, type AccountStore } from '../storage/meta/account-types.js';
 import { TwoFactor } from './two-factor.js';
 import { SharedLinks } from './shared-links.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The password hash of an account single sign-on made: no password verifies against it (it is no scrypt hash). */
+const NO_PASSWORD = 'single-sign-on';
+/** The most `Sign-in domains` an organisation lists. */
+export const MAX_SIGN_IN_DOMAINS = 20;
 const MAX_EMAIL_LENGTH = 254;
 
 export function checkEmail(email: unknown): string {
@@ -85,6 +89,7 @@ export class AccountService {
           await this.sessions.prune(now);
           await this.lockout.prune(now);
           await this.invitations.prune(now);
+          await this.store.deleteSsoFlowsExpiredBy(now);
           await this.sharedLinks.prune(now);
         },
       },
@@ -162,8 +167,9 @@ export class AccountService {
   /**
    * Creates the account of an invitation's email (the email is the invitation's, never the
    * caller's) and signs it in; the invitation stays pending until accepted. An email that has an
-   * account gets 409: sign in instead. The link needs no session, so it is bounded as a sign-in is,
-   * before any hashing: the client's sign-in rate limit, then the invitation and the email checked,
+   * account gets 409: sign in instead; an organisation that requires single sign-on gets 403 (its
+   * members have no password: single sign-on admits the invited email). The link needs no session,
+   * so it is bounded as a sign-in is, before any hashing: the client's sign-in rate limit, then the invitation and the email checked,
    * then an attempt reserved for the email and the client (the lockout's count). The password is
    * hashed once; the attempt is released when the account is made, and stays counted when another
    * creation made it first.
@@ -171,8 +177,10 @@ export class AccountService {
   async createInvitedUser(token: string, input: { password: unknown; name?: string; address: string }): Promise<{ user: User; session: NewSession }> {
     const password = checkPasswordPolicy(input.password);
     await this.lockout.admit(input.address, this.clock.now());
-    const { email } = await this.invitations.pending(token);
+    const { email, orgId, orgName } = await this.invitations.pending(token);
     if (await this.store.findUserByEmail(email)) throw apiError('CONFLICT', 'email');
+    // Its members sign in through the provider, which admits the invited email itself.
+    if ((await this.store.orgSignIn(orgId)).requireSingleSignOn) throw apiError('FORBIDDEN', 'singleSignOnRequired', { orgs: orgName });
     const reserved = await this.lockout.reserve({ email, address: input.address }, this.clock.now());
     const passwordHash = await this.releasedOnError(reserved, hashPassword(password));
     const user = await this.insertUser(email, input.name, passwordHash);
@@ -209,9 +217,63 @@ export class AccountService {
       }
     }
     await this.lockout.succeed(reserved);
+    // Told only once the password was right: the refusal says the account exists.
+    const requiring = await this.store.orgsRequiringSingleSignOn(found.id);
+    if (requiring.length > 0) throw apiError('FORBIDDEN', 'singleSignOnRequired', { orgs: requiring.join(', ') });
     await this.upgradeHash(found.id, found.passwordHash, attempt.password);
     const user = { id: found.id, email: found.email, name: found.name, createdAt: found.createdAt };
     return { user, session: await this.sessions.create(user.id, this.clock.now()) };
+  }
+
+  /** Counts a sign-in attempt of the client (429 past SIGNIN_RATE_LIMIT): single sign-on's start. */
+  admitSignIn(address: string): Promise<void> {
+    return this.lockout.admit(address, this.clock.now());
+  }
+
+  /**
+   * The session of a verified email single sign-on presents (the provider checked who it is): its
+   * user's; else a new account when a pending invitation is for the email (joining as invited) or
+   * an organisation lists its domain in `Sign-in domains` (joining as viewer); else undefined.
+   * Two-factor sign-in is not asked: the provider's sign-in is the one that counts.
+   */
+  async singleSignOn(email: string): Promise<{ user: User; session: NewSession } | undefined> {
+    const user = (await this.store.findUserByEmail(email)) ?? (await this.admittedUser(email));
+    if (!user) return undefined;
+    const plain = { id: user.id, email: user.email, name: user.name, createdAt: user.createdAt };
+    return { user: plain, session: await this.sessions.create(user.id, this.clock.now(), true) };
+  }
+
+  /** A new account of an email an invitation or a sign-in domain admits, with its memberships; undefined when none does. */
+  private async admittedUser(email: string): Promise<User | undefined> {
+    const now = this.clock.now();
+    const invitations = await this.store.pendingInvitationTokens(emailKey(email), now);
+    const domainOrgs = await this.store.orgsOfSignInDomain(email.slice(email.lastIndexOf('@') + 1).toLowerCase());
+    if (invitations.length === 0 && domainOrgs.length === 0) return undefined;
+    let user: User;
+    try {
+      user = await this.insertUser(email, undefined, NO_PASSWORD);
+    } catch (err) {
+      // Another sign-in of the same email made the account first: it is this one.
+      if (!(err instanceof DuplicateEmail)) throw err;
+      return this.store.findUserByEmail(email);
+    }
+    for (const orgId of domainOrgs) await this.store.setMembership(orgId, user.id, 'viewer', now);
+    // After the domains' viewer role: an invitation's higher role replaces it, a lower one keeps it.
+    for (const tokenHash of invitations) await this.store.acceptInvitation(tokenHash, user, now);
+    return user;
+  }
+
+  orgSignIn(orgId: number): Promise<OrgSignIn> {
+    return this.store.orgSignIn(orgId);
+  }
+
+  /**
+   * An owner's sign-in settings of the organisation. Single sign-on can be required only where it
+   * is configured (else no member could sign in).
+   */
+  async setOrgSignIn(orgId: number, settings: OrgSignIn, singleSignOnConfigured: boolean): Promise<void> {
+    if (settings.requireSingleSignOn && !singleSignOnConfigured) throw apiError('CONFLICT', 'singleSignOnUnconfigured');
+    await this.store.setOrgSignIn(orgId, settings, this.clock.now());
   }
 
   /**
@@ -340,10 +402,13 @@ export class AccountService {
     });
   }
 
-  /** The user whose email and password these are, or undefined; an unknown email costs a verification too. */
+  /**
+   * The user whose email and password these are, or undefined; an unknown email, and an account
+   * single sign-on made (no password), cost a verification too.
+   */
   private async verifiedUser(attempt: { email: string; password: string }) {
     const found = await this.store.findUserByEmail(attempt.email);
-    if (!found) return verifyAgainstDummy(attempt.password).then(() => undefined);
+    if (!found || found.passwordHash === NO_PASSWORD) return verifyAgainstDummy(attempt.password).then(() => undefined);
     return (await verifyPassword(attempt.password, found.passwordHash)) ? found : undefined;
   }
 
@@ -372,12 +437,13 @@ export class AccountService {
     return this.sessions.end(session);
   }
 
-  async view(user: User, csrfToken: string): Promise<SessionView> {
+  /** The signed-in user as the dashboard sees it; a session single sign-on made is asked for no two-factor sign-in. */
+  async view(user: User, csrfToken: string, singleSignOn = false): Promise<SessionView> {
     return {
       user: { id: user.id, email: user.email, name: user.name },
       csrfToken,
       memberships: await this.memberships(user.id),
-      twoFactor: { enabled: await this.twoFactor.enabled(user.id), requiredBy: await this.orgsAwaitingTwoFactor(user.id) },
+      twoFactor: { enabled: await this.twoFactor.enabled(user.id), requiredBy: singleSignOn ? [] : await this.orgsAwaitingTwoFactor(user.id) },
     };
   }
 

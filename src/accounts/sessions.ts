@@ -21,10 +21,11 @@ export interface NewSession {
 export class Sessions {
   constructor(private readonly store: AccountStore) {}
 
-  async create(userId: number, now: number): Promise<NewSession> {
+  /** A new session of the user; `singleSignOn` when single sign-on made it. */
+  async create(userId: number, now: number, singleSignOn = false): Promise<NewSession> {
     const secret = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(32).toString('base64url');
-    await this.store.createSession({ id: sha256Hex(secret), userId, csrfToken }, now);
+    await this.store.createSession({ id: sha256Hex(secret), userId, csrfToken, singleSignOn }, now);
     return { secret, csrfToken };
   }
 

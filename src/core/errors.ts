@@ -29,6 +29,8 @@ export const ERRORS = {
       shareScope: 'a shared link reads the statistics of its own site only',
       shareLocked: 'this shared link is locked to filters: {endpoint} takes no filters, so it is not shared',
       twoFactorFirst: 'enable two-factor sign-in on your own account before requiring it of every member',
+      singleSignOnRequired: 'Use single sign-on: {orgs} requires it of its members, so a password does not sign in.',
+      keyScope: 'an API key manages sites only: members, invitations, keys and the organisation itself need a signed-in owner or admin',
       otherEmail:
         'this invitation is for another email than yours ({email}): sign out, then sign in with the invited email or create its account',
     },
@@ -108,6 +110,7 @@ export const ERRORS = {
       sharedLinkExpired: 'expiresOn must be today or a later day (YYYY-MM-DD, in the site\'s time zone)',
       segmentPagePattern: "the segment's page filter holds *, which a shared link's lock reads as a pattern: lock the link to filters instead",
       embedDomains: 'embedDomains must be an array of at most {max} host names such as example.com',
+      signInDomains: 'domains must be an array of at most {max} email domains such as example.com',
       code: 'code must be the 6 digits of the authenticator app or a recovery code',
       compareOff: 'compare=true needs a compared period; comparison is off',
       journeyPage: 'page must be a path starting with / of at most {max} characters',
@@ -190,6 +193,7 @@ export const ERRORS = {
       goal: 'a goal with this kind and pattern already exists on this site (goal {goalId})',
       segments: 'a site keeps at most {max} segments: delete one first',
       annotations: 'a site keeps at most {max} annotations: delete one first',
+      singleSignOnUnconfigured: 'single sign-on is not configured on this service (SVC_OIDC_ISSUER): it cannot be required of members',
     },
   },
   PAYLOAD_TOO_LARGE: {

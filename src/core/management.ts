@@ -3,7 +3,7 @@
 // invitations, alert rules and their deliveries, as the server builds them and the dashboard and
 // the CLI read them (docs/admin-api.md, docs/accounts.md). Types only: the dashboard bundles this module.
 import type { FunnelSummary } from './answers.js';
-import type { FunnelStep, GoalProps, ImportSource, ImportStatus, MatchKind, Role, RuleType, SiteStatus } from './vocabulary.js';
+import type { FunnelStep, GoalProps, ImportSource, ImportStatus, KeyScope, MatchKind, Role, RuleType, SiteStatus } from './vocabulary.js';
 
 // ---- Accounts (docs/accounts.md) -------------------------------------------------------------
 
@@ -29,6 +29,19 @@ export interface SessionView {
   memberships: Membership[];
   /** Whether the user signs in with a second factor; `requiredBy`: the organisations that require it while it is off. */
   twoFactor: { enabled: boolean; requiredBy: number[] };
+}
+
+/** GET and PUT /orgs/:orgId/sign-in: an organisation's sign-in settings, and whether single sign-on is configured at all. */
+export interface OrgSignInView {
+  orgId: number;
+  requireSingleSignOn: boolean;
+  domains: string[];
+  singleSignOnConfigured: boolean;
+}
+
+/** GET /app/v1/sign-in: how the sign-in page offers to sign in; `singleSignOn` when the operator configured a provider. */
+export interface SignInOptions {
+  singleSignOn: { name: string } | null;
 }
 
 /** GET /app/v1/account/two-factor: whether the user's two-factor sign-in is on, and its recovery codes left. */
@@ -67,6 +80,7 @@ export interface Org {
 export interface ManagedKey {
   id: number;
   name: string;
+  scope: KeyScope;
   createdAt: number;
   revokedAt: number | null;
 }

@@ -271,6 +271,13 @@ export const SUGGESTED_RAW_DAYS = RAW_DAYS_CHOICES[1].days;
 // Every role reads the organisation's sites; admin also changes its sites, goals, funnels, alert
 // rules and API keys; owner also manages its members.
 
+/**
+ * An API key's scope: `read` reads statistics through /v1; `manage` also manages its organisation's
+ * sites through /app/v1/manage, acting as an admin.
+ */
+export const KEY_SCOPES = ['read', 'manage'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
 export const ROLES = ['viewer', 'admin', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
 

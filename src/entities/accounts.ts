@@ -24,6 +24,25 @@ export interface SessionRecord {
   csrfToken: string;
   createdAt: number;
   lastUsedAt: number;
+  /** Made by single sign-on: two-factor sign-in is the provider's, never asked of it. */
+  singleSignOn: boolean;
+}
+
+/** A single sign-on under way: what its callback checks the provider's answer with, and where it lands. */
+export interface SsoFlow {
+  nonce: string;
+  codeVerifier: string;
+  /** The same-origin path the browser lands on once signed in. */
+  next: string;
+  expiresAt: number;
+}
+
+/** An organisation's sign-in settings (its owners'). */
+export interface OrgSignIn {
+  /** Members sign in with single sign-on only, never a password. */
+  requireSingleSignOn: boolean;
+  /** Email domains (lower case) whose unknown users single sign-on admits as viewers. */
+  domains: string[];
 }
 
 /** A user's two-factor sign-in: the TOTP secret, when a code enabled it (undefined while pending), the last step used. */

@@ -1,6 +1,7 @@
 // Organisations, their sites and their API keys, as the rest of the code sees them (the MetaStore
 // stores them: src/storage/meta/types.ts).
 import type { ManagedSite } from '../core/management.js';
+import type { KeyScope } from '../core/vocabulary.js';
 
 /**
  * A site: what the management API answers of it (`id` is the public id: the tracker's data-site and
@@ -54,6 +55,7 @@ export interface ApiKeyRecord {
   id: number;
   orgId: number;
   name: string;
+  scope: KeyScope;
   createdAt: number;
   revokedAt: number | null;
 }

@@ -13,6 +13,7 @@ import { appRoutes } from './app-v1/index.js';
 import { collectFastPath, collectRoutes } from './collect.js';
 import { Connections, MAX_QUEUED_ANSWERS } from './connections.js';
 import { dashboardRoutes } from './dashboard/index.js';
+import { singleSignOnRoutes } from './dashboard/single-sign-on.js';
 import { unsubscribeRoutes } from './unsubscribe.js';
 import { clientErrorHandler, installErrorHandler, sendRefusal } from './errors.js';
 import { healthRoutes } from './health.js';
@@ -132,6 +133,7 @@ async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scoped) => v1Routes(scoped, ctx));
   await app.register(async (scoped) => appRoutes(scoped, ctx), { prefix: '/app/v1' });
   await app.register(async (scoped) => unsubscribeRoutes(scoped, ctx));
+  await app.register(async (scoped) => singleSignOnRoutes(scoped, ctx));
   await app.register(async (scoped) =>
     dashboardRoutes(scoped, {
       signedIn: async (request) => (await sessionUser(request)) !== undefined,

@@ -1,9 +1,11 @@
 // The OpenAPI 3.1 document of /v1, generated from the route table and the response schemas the
-// routes serialize with (src/http/v1/schemas.ts). docs/openapi.json is this output, checked by a test.
+// routes serialize with (src/http/v1/schemas.ts), and of the /app/v1/manage routes a manage key
+// reaches (./manage-openapi.ts). docs/openapi.json is this output, checked by a test.
 import { IMPORTED_ANSWERS } from '../core/answers.js';
 import { ERRORS } from '../core/errors.js';
 import { IMPORTED_HEADER } from '../core/answers.js';
 import { ROUTES, V1_ERROR_CODES, responses, schemas } from './v1/schemas.js';
+import { manageOpenApiPaths } from './manage-openapi.js';
 
 /** The routes whose answers are planned, and say what they did with imported days (docs/api.md). */
 const PLANNED = new Set(['stats', 'timeseries', 'breakdown', 'journeys', 'goals', 'funnel']);
@@ -68,11 +70,12 @@ export function openApiDocument(): Record<string, unknown> {
         description:
           'Read-only, server-to-server statistics API. Every request carries `Authorization: Bearer svc_<32 characters>`. ' +
           'Responses are application/json; charset=utf-8 with cache-control: no-store; no CORS headers are sent. ' +
-          'Other methods than GET answer 405 METHOD_NOT_ALLOWED with allow: GET. See docs/api.md.',
+          'Other methods than GET answer 405 METHOD_NOT_ALLOWED with allow: GET. See docs/api.md. ' +
+          'The /app/v1/manage paths take a key of scope manage: they manage the key\'s organisation\'s sites (docs/api.md, Managing sites from code).',
       },
       servers: [{ url: '/' }],
       security: [{ bearer: [] }],
-      paths,
+      paths: { ...paths, ...manageOpenApiPaths() },
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'svc_ followed by 32 characters' } },
         schemas,

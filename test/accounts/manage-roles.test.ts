@@ -1,6 +1,8 @@
 // The role matrix of /app/v1/manage: every route refused to a viewer (403) and a non-member (404)
 // with nothing changed, allowed to admins (but members and invitations routes) and owners; CSRF and
-// Origin checks.
+// Origin checks. Keys too: a manage key of the organisation acts as an admin on its sites' routes
+// (403 on members, invitations, keys and the organisation's settings), a read key gets 401 and a
+// key of another organisation 404.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppClient, signedInUser } from '../helpers/app-client.js';
@@ -18,6 +20,8 @@ interface Call {
 interface ManageRoute {
   name: string;
   ownerOnly?: boolean;
+  /** A route of the organisation itself (keys, members, settings), which no key reaches. */
+  notForKeys?: boolean;
   /** The call, with fresh fixtures (made through the admin API) when the call consumes one. */
   make(): Promise<Call>;
 }
@@ -29,12 +33,14 @@ describe('/app/v1/manage role matrix', () => {
   let other: SiteFixture;
   const clients: Record<'owner' | 'admin' | 'viewer' | 'outsider', AppClient> = {} as never;
   let spareUser: { id: number; email: string };
+  const keys: Record<'manage' | 'read' | 'otherManage', string> = {} as never;
   let counter = 0;
 
   before(async () => {
     receiver = await startReceiver();
     server = await startTestServer({
-      env: { SVC_WEBHOOK_ALLOW_PRIVATE: '1' },
+      // The keys' requests count against the read API's limit: one that never binds here.
+      env: { SVC_WEBHOOK_ALLOW_PRIVATE: '1', SVC_API_RATE_LIMIT: '100000/60s' },
       alerts: { resolve: loopbackResolver, ca: testCertificates().ca, timeoutMs: 1_000 },
     });
     site = await createSite(server);
@@ -46,6 +52,9 @@ describe('/app/v1/manage role matrix', () => {
     clients.outsider = (await signedInUser(server, 'outsider@example.com', [{ orgId: other.orgId, role: 'owner' }])).client;
     const spare = await server.admin('POST', '/users', { email: 'spare@example.com', password: 'a long enough secret' });
     spareUser = spare.body;
+    keys.manage = (await server.admin('POST', `/orgs/${site.orgId}/keys`, { name: 'automation', scope: 'manage' })).body.key;
+    keys.read = (await server.admin('POST', `/orgs/${site.orgId}/keys`, { name: 'reporting' })).body.key;
+    keys.otherManage = (await server.admin('POST', `/orgs/${other.orgId}/keys`, { name: 'theirs', scope: 'manage' })).body.key;
   });
   after(async () => {
     await server.stop();
@@ -76,9 +85,9 @@ describe('/app/v1/manage role matrix', () => {
     { name: 'change site', make: async () => ({ method: 'PATCH', path: `/sites/${site.siteId}`, body: { name: `Renamed ${++counter}` } }) },
     { name: 'snippet', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/snippet` }) },
     { name: 'recent events', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/recent-events` }) },
-    { name: 'list keys', make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/keys` }) },
-    { name: 'create key', make: async () => ({ method: 'POST', path: `/orgs/${site.orgId}/keys`, body: { name: 'dash' } }) },
-    { name: 'revoke key', make: async () => ({ method: 'POST', path: `/keys/${(await newKey()).id}/revoke` }) },
+    { name: 'list keys', notForKeys: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/keys` }) },
+    { name: 'create key', notForKeys: true, make: async () => ({ method: 'POST', path: `/orgs/${site.orgId}/keys`, body: { name: 'dash', scope: 'manage' } }) },
+    { name: 'revoke key', notForKeys: true, make: async () => ({ method: 'POST', path: `/keys/${(await newKey()).id}/revoke` }) },
     { name: 'list goals', make: async () => ({ method: 'GET', path: `/sites/${site.siteId}/goals` }) },
     { name: 'create goal', make: async () => ({ method: 'POST', path: `/sites/${site.siteId}/goals`, body: { name: 'Buy', kind: 'page', pattern: `/buy/${++counter}` } }) },
     { name: 'delete goal', make: async () => ({ method: 'DELETE', path: `/sites/${site.siteId}/goals/${(await newGoal()).goalId}` }) },
@@ -155,6 +164,8 @@ describe('/app/v1/manage role matrix', () => {
     { name: 'read the two-factor requirement', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/two-factor` }) },
     // `required: true` needs the owner's own two-factor sign-in: two-factor.test.ts covers it.
     { name: 'set the two-factor requirement', ownerOnly: true, make: async () => ({ method: 'PUT', path: `/orgs/${site.orgId}/two-factor`, body: { required: false } }) },
+    { name: 'read the sign-in settings', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/sign-in` }) },
+    { name: 'set the sign-in settings', ownerOnly: true, make: async () => ({ method: 'PUT', path: `/orgs/${site.orgId}/sign-in`, body: { domains: ['example.com'], requireSingleSignOn: false } }) },
     { name: 'list invitations', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/invitations` }) },
     {
       name: 'revoke invitation',
@@ -185,9 +196,45 @@ describe('/app/v1/manage role matrix', () => {
       invitations: (await server.admin('GET', `/orgs/${site.orgId}/invitations`)).body,
       segments: (await server.admin('GET', `/sites/${site.siteId}/segments`)).body,
       annotations: (await server.admin('GET', `/sites/${site.siteId}/annotations`)).body,
+      signIn: (await server.admin('GET', `/orgs/${site.orgId}/sign-in`)).body,
     };
   };
   const send = (client: AppClient, call: Call) => client.request(call.method, `/app/v1/manage${call.path}`, call.body);
+  /** A call with a key as Bearer, no cookie and no CSRF token, as a script sends it. */
+  const sendWithKey = (key: string, call: Call) => new AppClient(server).request(call.method, `/app/v1/manage${call.path}`, call.body, { authorization: `Bearer ${key}` });
+
+  test('a read key gets 401 and a manage key of another organisation 404 on every route, and nothing changes', async () => {
+    for (const route of routes) {
+      const call = await route.make();
+      const before = await snapshot();
+      const read = await sendWithKey(keys.read, call);
+      assert.equal(read.status, 401, `read key, ${route.name}: ${read.text}`);
+      assert.equal(read.body.error.code, 'UNAUTHORIZED');
+      const theirs = await sendWithKey(keys.otherManage, call);
+      assert.equal(theirs.status, route.ownerOnly || route.notForKeys ? 403 : 404, `other organisation's key, ${route.name}: ${theirs.text}`);
+      assert.deepEqual(await snapshot(), before, route.name);
+    }
+  });
+
+  test('a manage key acts as an admin on its sites\' routes without a CSRF token; members, invitations, keys and settings are 403 (nothing changed)', async () => {
+    for (const route of routes) {
+      const call = await route.make();
+      const forbidden = route.ownerOnly || route.notForKeys;
+      const before = forbidden ? await snapshot() : undefined;
+      const res = await sendWithKey(keys.manage, call);
+      if (forbidden) {
+        assert.equal(res.status, 403, `${route.name}: ${res.text}`);
+        assert.equal(res.body.error.reason, 'KEY_SCOPE_FORBIDDEN', route.name);
+        assert.deepEqual(await snapshot(), before, route.name);
+      } else {
+        assert.ok(res.status >= 200 && res.status < 300, `${route.name}: ${res.status} ${res.text}`);
+        if (call.method === 'GET') assert.deepEqual(res.body, (await server.admin('GET', call.path)).body, route.name);
+      }
+    }
+    const revoked = (await server.admin('POST', `/orgs/${site.orgId}/keys`, { scope: 'manage' })).body;
+    await server.admin('POST', `/keys/${revoked.id}/revoke`);
+    assert.equal((await sendWithKey(revoked.key, { method: 'GET', path: `/sites/${site.siteId}` })).status, 401, 'a revoked manage key');
+  });
 
   test('a viewer gets 403 and a non-member 404 on every route, and nothing changes', async () => {
     for (const route of routes) {

@@ -294,7 +294,7 @@ test('API keys: shown once, never listed, revocation idempotent and keeps the fi
   const other = await newOrg();
   const created = await server.admin('POST', `/orgs/${org.id}/keys`, { name: 'ci' });
   assert.equal(created.status, 201);
-  assert.deepEqual(Object.keys(created.body).sort(), ['createdAt', 'id', 'key', 'name']);
+  assert.deepEqual(Object.keys(created.body).sort(), ['createdAt', 'id', 'key', 'name', 'scope']);
   assert.match(created.body.key, /^svc_[0-9A-Za-z]{32}$/);
   assert.equal(created.body.name, 'ci');
   assert.equal(typeof created.body.createdAt, 'number');
@@ -306,7 +306,7 @@ test('API keys: shown once, never listed, revocation idempotent and keeps the fi
   const listed = await server.admin('GET', `/orgs/${org.id}/keys`);
   assert.equal(listed.status, 200);
   assert.equal(listed.body.keys.length, 2);
-  for (const k of listed.body.keys) assert.deepEqual(Object.keys(k).sort(), ['createdAt', 'id', 'name', 'revokedAt']);
+  for (const k of listed.body.keys) assert.deepEqual(Object.keys(k).sort(), ['createdAt', 'id', 'name', 'revokedAt', 'scope']);
   const text = JSON.stringify(listed.body);
   assert.ok(!text.includes(created.body.key) && !text.includes(unnamed.body.key) && !/svc_[0-9A-Za-z]{32}/.test(text), 'no secret in the list');
   assert.equal(listed.body.keys[0].revokedAt, null);

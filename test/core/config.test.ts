@@ -161,3 +161,25 @@ test('SVC_CLICKHOUSE_URL: unset keeps DuckDB; an http(s) URL naming a database i
     assert.throws(() => loadConfig({ SVC_CLICKHOUSE_URL: bad }), (err: unknown) => err instanceof ConfigError && err.problems[0]!.startsWith('SVC_CLICKHOUSE_URL'), bad);
   }
 });
+
+test('SVC_OIDC_*: all three with SVC_PUBLIC_URL make single sign-on (redirect URI from the public URL); one missing, or no public URL, stops the start with one line', () => {
+  const oidc = { SVC_OIDC_ISSUER: 'https://login.example.com/realms/staff', SVC_OIDC_CLIENT_ID: 'svc', SVC_OIDC_CLIENT_SECRET: 'secret' };
+  assert.equal(loadConfig({}).oidc, undefined);
+  assert.deepEqual(loadConfig({ ...oidc, SVC_PUBLIC_URL: 'https://stats.example.com/' }).oidc, {
+    issuer: 'https://login.example.com/realms/staff',
+    clientId: 'svc',
+    clientSecret: 'secret',
+    name: 'single sign-on',
+    redirectUri: 'https://stats.example.com/login/oidc/callback',
+  });
+  assert.equal(loadConfig({ ...oidc, SVC_PUBLIC_URL: 'https://example.com/stats', SVC_OIDC_NAME: 'Acme ID' }).oidc?.name, 'Acme ID');
+  const refused: Array<[Record<string, string>, RegExp]> = [
+    [oidc, /^single sign-on \(SVC_OIDC_ISSUER\) needs SVC_PUBLIC_URL/],
+    [{ ...oidc, SVC_OIDC_CLIENT_SECRET: '', SVC_PUBLIC_URL: 'https://stats.example.com' }, /^single sign-on needs SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID and SVC_OIDC_CLIENT_SECRET together/],
+    [{ ...oidc, SVC_OIDC_ISSUER: 'login.example.com', SVC_PUBLIC_URL: 'https://stats.example.com' }, /^SVC_OIDC_ISSUER must be/],
+    [{ ...oidc, SVC_OIDC_NAME: 'two\nlines', SVC_PUBLIC_URL: 'https://stats.example.com' }, /^SVC_OIDC_NAME must be one line/],
+  ];
+  for (const [env, problem] of refused) {
+    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.problems.length === 1 && problem.test(err.problems[0]!), JSON.stringify(env));
+  }
+});

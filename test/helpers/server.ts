@@ -28,6 +28,10 @@ export interface TestServerOptions {
   dataDir?: string;
   /** Fastify's request logger (the process logger of main.ts); none by default. */
   logger?: FastifyBaseLogger;
+  /** What single sign-on is given: the test provider's CA, a shorter retry. */
+  oidc?: ContextOptions['oidc'];
+  /** The service's log (warnings of single sign-on among them); silent by default. */
+  log?: ContextOptions['log'];
 }
 
 export interface HttpResult<T = any> {
@@ -72,9 +76,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
     ...perAddressCap(options.env),
   });
-  const quiet = { info() {}, warn() {}, error() {} };
+  const quiet = options.log ?? { info() {}, warn() {}, error() {} };
   // Tests run maintenance themselves (admin API or ctx.maintenance), at their clock's instant.
-  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, events: options.events, counterKeyPrefix: options.counterKeyPrefix, logger: options.logger, log: quiet, maintenanceTimers: false });
+  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, events: options.events, counterKeyPrefix: options.counterKeyPrefix, logger: options.logger, log: quiet, oidc: options.oidc, maintenanceTimers: false });
   const url = service.url;
 
   const request = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {

@@ -40,7 +40,7 @@ for (const adapter of META_DATABASES) {
       assert.deepEqual(await accounts.membershipsOf(ana.id), [{ orgId: org.id, orgName: 'Acme', role: 'owner' }]);
       assert.deepEqual(await accounts.members(org.id), [{ userId: ana.id, email: 'Ana@Example.com', name: 'Ana', role: 'owner' }]);
       await accounts.createSession({ id: 's1', userId: ana.id, csrfToken: 'c1' }, 14);
-      assert.deepEqual(await accounts.getSession('s1'), { id: 's1', userId: ana.id, csrfToken: 'c1', createdAt: 14, lastUsedAt: 14 });
+      assert.deepEqual(await accounts.getSession('s1'), { id: 's1', userId: ana.id, csrfToken: 'c1', createdAt: 14, lastUsedAt: 14, singleSignOn: false });
 
       assert.equal(await accounts.setPasswordHash(ana.id, 'h3'), true);
       assert.equal(await accounts.getSession('s1'), undefined, 'a password change ends the sessions');
@@ -58,7 +58,7 @@ for (const adapter of META_DATABASES) {
       await accounts.createSession({ id: 'first', userId: user.id, csrfToken: 'c' }, 10);
       await accounts.touchSession('new', 500);
       await accounts.touchSession('first', 500);
-      assert.deepEqual(await accounts.getSession('new'), { id: 'new', userId: user.id, csrfToken: 'c', createdAt: 100, lastUsedAt: 500 });
+      assert.deepEqual(await accounts.getSession('new'), { id: 'new', userId: user.id, csrfToken: 'c', createdAt: 100, lastUsedAt: 500, singleSignOn: false });
       assert.equal(await accounts.deleteExpiredSessions({ lastUsedBefore: 200, createdBefore: 50 }), 2);
       assert.equal(await accounts.getSession('old'), undefined, 'idle');
       assert.equal(await accounts.getSession('first'), undefined, 'created too long ago');

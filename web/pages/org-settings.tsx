@@ -13,12 +13,18 @@ import { ShownOnce } from '../components/copy.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
 import { CheckboxField, SelectField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
+import { SignInSettings } from '../components/sign-in-settings.js';
 import { RawDaysField } from '../components/raw-days.js';
 import { WideTable } from '../components/table.js';
 import { defaultTimezone, TimezoneField } from '../components/timezone.js';
 import { siteDomainOf } from '../../src/entities/sites.js';
 import type { CreatedKey, ManagedInvitation, ManagedKey, ManagedSite, Member, CreatedInvitation, SessionView } from '../../src/core/management.js';
-import { roleAtLeast, SUGGESTED_RAW_DAYS, type Role } from '../../src/core/vocabulary.js';
+import { roleAtLeast, SUGGESTED_RAW_DAYS, type KeyScope, type Role } from '../../src/core/vocabulary.js';
+
+const SCOPE_OPTIONS: Array<[KeyScope, string]> = [
+  ['read', 'Read: reads statistics (/v1)'],
+  ['manage', 'Manage: also manages sites, goals, funnels, alerts and shared links (/app/v1/manage)'],
+];
 
 const ROLE_OPTIONS: Array<[Role, string]> = [
   ['viewer', 'Viewer: sees the dashboards'],
@@ -90,20 +96,22 @@ function Sites({ orgId }: { orgId: number }) {
 function Keys({ orgId }: { orgId: number }) {
   const keys = useLoad(() => api<{ keys: ManagedKey[] }>('GET', `/manage/orgs/${orgId}/keys`), [orgId]);
   const [name, setName] = useState('');
+  const [scope, setScope] = useState<KeyScope>('read');
   const [created, setCreated] = useState<{ name: string; key: string } | undefined>(undefined);
   const create = useAction();
   const revoke = useAction();
   const submit = () =>
     create.run(async () => {
-      const key = await api<CreatedKey>('POST', `/manage/orgs/${orgId}/keys`, name ? { name } : {});
+      const key = await api<CreatedKey>('POST', `/manage/orgs/${orgId}/keys`, name ? { name, scope } : { scope });
       setCreated(key);
       setName('');
+      setScope('read');
       keys.reload();
     });
   return (
     <section class="card" id="keys" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
-      <p class="muted">A key reads the statistics of every site of this organisation through /v1.</p>
+      <p class="muted">A key reads the statistics of every site of this organisation through /v1; a manage key also manages its sites from code.</p>
       {created && (
         <ShownOnce region="New API key" text={created.key} label="The new API key" onDone={() => setCreated(undefined)}>
           <strong>Copy the key {created.name ? `“${created.name}”` : ''} now:</strong> it is shown only this once.
@@ -112,12 +120,13 @@ function Keys({ orgId }: { orgId: number }) {
       <LoadState state={keys}>
         {({ keys: rows }) => (
           <WideTable
-            columns={['Name', 'Created', 'State']}
+            columns={['Name', 'Scope', 'Created', 'State']}
             rows={rows}
             empty={<p class="muted">No keys yet.</p>}
             row={(key) => (
               <tr key={key.id}>
                 <td>{key.name || <span class="muted">(unnamed)</span>}</td>
+                <td>{key.scope}</td>
                 <td class="muted">{formatInstant(key.createdAt)}</td>
                 <td>
                   {key.revokedAt ? (
@@ -142,6 +151,7 @@ function Keys({ orgId }: { orgId: number }) {
       <ErrorText message={revoke.error} />
       <FormSection title="Create a key" label="Create an API key" action={create} onSubmit={submit} submitLabel="Create key" busyLabel="Creating…">
         <TextField label="Key name" placeholder="reporting" value={name} onValue={setName} />
+        <SelectField<KeyScope> label="Scope" value={scope} onValue={setScope} options={SCOPE_OPTIONS} />
       </FormSection>
     </section>
   );
@@ -218,6 +228,7 @@ function Members({ orgId, session }: { orgId: number; session: SessionView }) {
       </LoadState>
       <ErrorText message={change.error} />
       <RequireTwoFactor orgId={orgId} />
+      <SignInSettings orgId={orgId} />
       <Invitations orgId={orgId} />
     </section>
   );

@@ -6,7 +6,8 @@ import type { AppContext } from '../../context.js';
 import { idParam, objectBody } from '../validate.js';
 import { siteFor } from './org-routes.js';
 
-const RULE_FIELDS = ['type', 'threshold', 'url', 'secret', 'goalId', 'emails'];
+/** The fields of an alert rule's body (creation and change). */
+export const RULE_FIELDS = ['type', 'threshold', 'url', 'secret', 'goalId', 'emails'] as const;
 
 export async function alertRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   /** A rule's id from the path, once the request may act on the rule's organisation as admin. */

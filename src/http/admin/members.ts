@@ -4,12 +4,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OrgAccess } from '../auth/authorization.js';
 import { publicBase } from '../auth/session-cookie.js';
-import { checkEmail } from '../../accounts/service.js';
+import { checkEmail, MAX_SIGN_IN_DOMAINS } from '../../accounts/service.js';
+import { parseDomain } from './domain.js';
+import { stringList } from './shared-links.js';
 import { isRole, ROLES, type Role } from '../../core/vocabulary.js';
 import { apiError } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Invitation } from '../../entities/accounts.js';
-import type { ManagedInvitation, Member, Org, RoleAssignment, CreatedInvitation } from '../../core/management.js';
+import type { ManagedInvitation, Member, Org, OrgSignInView, RoleAssignment, CreatedInvitation } from '../../core/management.js';
 import { idParam, objectBody, type Body } from '../validate.js';
 
 export function roleField(body: Body): Role {
@@ -66,6 +68,24 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
     if (typeof body.required !== 'boolean') throw apiError('INVALID_PARAMS', 'boolean', { name: 'required' });
     await accounts.requireTwoFactor(org.id, body.required, await access.actingUserId(request));
     return { orgId: org.id, required: body.required };
+  });
+
+  app.get<{ Params: { orgId: string } }>('/orgs/:orgId/sign-in', async (request): Promise<OrgSignInView> => {
+    const org = await ownedOrg(request, request.params.orgId);
+    return { orgId: org.id, ...(await accounts.orgSignIn(org.id)), singleSignOnConfigured: ctx.config.oidc !== undefined };
+  });
+
+  // An owner's `Sign-in domains` (unknown users of these email domains join as viewers through
+  // single sign-on) and `Require single sign-on` (members sign in through it only).
+  app.put<{ Params: { orgId: string } }>('/orgs/:orgId/sign-in', async (request): Promise<OrgSignInView> => {
+    const org = await ownedOrg(request, request.params.orgId);
+    const body = objectBody(request.body, ['domains', 'requireSingleSignOn']);
+    if (typeof body.requireSingleSignOn !== 'boolean') throw apiError('INVALID_PARAMS', 'boolean', { name: 'requireSingleSignOn' });
+    const refusal = () => apiError('INVALID_PARAMS', 'signInDomains', { max: MAX_SIGN_IN_DOMAINS });
+    const domains = [...new Set(stringList(body, 'domains', MAX_SIGN_IN_DOMAINS, refusal).map(parseDomain))].sort();
+    const settings = { requireSingleSignOn: body.requireSingleSignOn, domains };
+    await accounts.setOrgSignIn(org.id, settings, ctx.config.oidc !== undefined);
+    return { orgId: org.id, ...settings, singleSignOnConfigured: ctx.config.oidc !== undefined };
   });
 
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/invitations', async (request, reply) => {

@@ -10,7 +10,7 @@ import type { ApiKeyRecord, Site } from '../../entities/sites.js';
 import type { CreatedKey, ManagedKey, ManagedSite, Org } from '../../core/management.js';
 import { idParam, objectBody, oneOf, optionalBoolean, optionalInt, optionalNullableInt, optionalString, requiredString } from '../validate.js';
 import { parseDomain } from './domain.js';
-import { RAW_DAYS, SITE_STATUSES, type Role } from '../../core/vocabulary.js';
+import { KEY_SCOPES, RAW_DAYS, SITE_STATUSES, type Role } from '../../core/vocabulary.js';
 
 export function siteView(site: Site): ManagedSite {
   return {
@@ -25,7 +25,7 @@ export function siteView(site: Site): ManagedSite {
   };
 }
 
-const keyView = (k: ApiKeyRecord): ManagedKey => ({ id: k.id, name: k.name, createdAt: k.createdAt, revokedAt: k.revokedAt });
+const keyView = (k: ApiKeyRecord): ManagedKey => ({ id: k.id, name: k.name, scope: k.scope, createdAt: k.createdAt, revokedAt: k.revokedAt });
 
 /**
  * The IANA zone names a site's `timezone` accepts (in their canonical letter case), sorted. ICU's
@@ -106,10 +106,11 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
 
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/keys', async (request, reply) => {
     const org = await orgFor(ctx, access, request, request.params.orgId);
-    const body = objectBody(request.body, ['name']);
+    const body = objectBody(request.body, ['name', 'scope']);
+    const scope = body.scope === undefined ? 'read' : oneOf(body, 'scope', KEY_SCOPES);
     const key = newApiKey();
-    const record = await ctx.meta.createApiKey(org.id, optionalString(body, 'name') ?? '', sha256Hex(key), ctx.clock.now());
-    const created: CreatedKey = { id: record.id, name: record.name, key, createdAt: record.createdAt };
+    const record = await ctx.meta.createApiKey(org.id, optionalString(body, 'name') ?? '', sha256Hex(key), ctx.clock.now(), scope);
+    const created: CreatedKey = { id: record.id, name: record.name, scope: record.scope, key, createdAt: record.createdAt };
     reply.code(201).send(created);
   });
 

@@ -25,7 +25,8 @@ export const sharedLinkView = (link: SharedLink): ManagedSharedLink => ({
 });
 
 /** An optional array of strings, each at most `maxLength` characters. */
-function stringList(body: Body, field: string, max: number, refusal: () => Error): string[] {
+/** An optional array of at most `max` non-empty strings of field `field`; `refusal` otherwise. */
+export function stringList(body: Body, field: string, max: number, refusal: () => Error): string[] {
   const value = body[field];
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.length > max || !value.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 2100)) throw refusal();

@@ -8,7 +8,8 @@ import { apiError } from '../../core/errors.js';
 import { clientGroup } from '../../ingest/ip.js';
 import { checkCsrfToken, checkOrigin } from '../auth/csrf.js';
 import { clientAddress, requireSession } from '../auth/session-cookie.js';
-import { memberAccess } from '../auth/authorization.js';
+import { actWithKey, keyReaches, memberAccess } from '../auth/authorization.js';
+import { apiKeyFrom, keyRateLimit } from '../auth/api-key.js';
 import { orgScopedRoutes } from '../admin/index.js';
 import { acceptEmptyJsonBody } from '../admin/json-body.js';
 import { statsRoutes } from '../v1/index.js';
@@ -34,6 +35,7 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   const { count, windowMs } = ctx.config.appRateLimit;
   const limiter = ctx.counters.rateLimiter('app', count, windowMs);
   const perMinute = Math.round((count * 60_000) / windowMs);
+  const keyCounted = keyRateLimit(ctx);
   const rateLimited = () => apiError('RATE_LIMITED', 'dashboard', { perMinute }, { 'retry-after': String(Math.ceil(windowMs / 1000)) });
 
   app.addHook('onRequest', async (request) => {
@@ -47,10 +49,20 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       return;
     }
     if (request.routeOptions.config.withoutSession) return;
+    // A manage key manages its organisation's sites: no cookie, so no CSRF token; /v1's limit per key.
+    if (request.headers.authorization !== undefined && request.routeOptions.url?.startsWith('/app/v1/manage/')) {
+      const key = await apiKeyFrom(ctx, request.headers.authorization);
+      if (key.scope !== 'manage') throw apiError('UNAUTHORIZED', 'credentials');
+      await keyCounted(key);
+      if (!keyReaches(request.routeOptions.url)) throw apiError('FORBIDDEN', 'keyScope');
+      actWithKey(request, key);
+      return;
+    }
     const signedIn = await requireSession(request);
     if (!(await limiter.hit(String(signedIn.user.id), ctx.clock.now()))) throw rateLimited();
     checkCsrfToken(request, signedIn);
-    if (!request.routeOptions.config.beforeTwoFactor && (await ctx.accounts.orgsAwaitingTwoFactor(signedIn.user.id)).length > 0) {
+    // Single sign-on's session: two-factor sign-in is the provider's.
+    if (!request.routeOptions.config.beforeTwoFactor && !signedIn.session.singleSignOn && (await ctx.accounts.orgsAwaitingTwoFactor(signedIn.user.id)).length > 0) {
       throw apiError('FORBIDDEN', 'twoFactorRequired');
     }
   });

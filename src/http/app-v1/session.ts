@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { clearSessionCookie, clientAddress, requireSession, setSessionCookie } from '../auth/session-cookie.js';
 import { apiError } from '../../core/errors.js';
+import type { SignInOptions } from '../../core/management.js';
 import { objectBody, optionalString, requiredString, type Body } from '../validate.js';
 
 /** A password as typed (never trimmed), of the field `name`. */
@@ -30,8 +31,13 @@ export async function sessionRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   app.get('/session', { config: BEFORE_TWO_FACTOR }, async (request) => {
     const { user, session } = await requireSession(request);
-    return accounts.view(user, session.csrfToken);
+    return accounts.view(user, session.csrfToken, session.singleSignOn);
   });
+
+  // What the sign-in page offers besides the password: the operator's single sign-on, by its name.
+  app.get('/sign-in', { config: WITHOUT_SESSION }, async (): Promise<SignInOptions> => ({
+    singleSignOn: ctx.config.oidc ? { name: ctx.config.oidc.name } : null,
+  }));
 
   app.post('/session', { config: WITHOUT_SESSION }, async (request, reply) => {
     const body = objectBody(request.body, ['email', 'password', 'code']);

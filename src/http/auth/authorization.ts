@@ -1,11 +1,12 @@
 // Per-route authorisation of the organisation-scoped admin routes. The same handlers serve the
-// operator (/admin/v1, whose token the whole scope checks first) and signed-in members
-// (/app/v1/manage), each through its own OrgAccess.
+// operator (/admin/v1, whose token the whole scope checks first) and signed-in members and manage
+// keys (/app/v1/manage), each through its own OrgAccess.
 import type { FastifyRequest } from 'fastify';
 import { apiError, type FixedMessageName } from '../../core/errors.js';
 import { requireSession } from './session-cookie.js';
 import { roleAtLeast, type Role } from '../../core/vocabulary.js';
 import type { AccountService } from '../../accounts/service.js';
+import type { ApiKeyRecord } from '../../entities/sites.js';
 
 export interface OrgAccess {
   /**
@@ -32,17 +33,37 @@ export const operatorAccess: OrgAccess = {
   },
 };
 
-/** A signed-in user, by its membership as stored now (a changed role counts on the next request). */
+const keyOfRequest = new WeakMap<FastifyRequest, ApiKeyRecord>();
+
+/** Lets a request act with a manage key (checked by /app/v1's hook): as an admin of the key's organisation. */
+export function actWithKey(request: FastifyRequest, key: ApiKeyRecord): void {
+  keyOfRequest.set(request, key);
+}
+
+/**
+ * Whether a manage key reaches a route of /app/v1/manage (its pattern): the organisation's sites
+ * and what belongs to them (goals, funnels, alert rules, shared links, imports, exports, and what
+ * else a site gains), never members, invitations, keys or the organisation's own settings.
+ */
+export function keyReaches(routeUrl: string | undefined): boolean {
+  return routeUrl !== undefined && /^\/app\/v1\/manage\/(sites\/|alerts\/|orgs\/:orgId\/sites$)/.test(routeUrl);
+}
+
+/**
+ * A signed-in user, by its membership as stored now (a changed role counts on the next request);
+ * or a manage key, an admin of its own organisation only.
+ */
 export function memberAccess(accounts: AccountService): OrgAccess {
   return {
     async require(request, orgId, needed, notFoundMessage) {
-      const { user } = await requireSession(request);
-      const role = await accounts.roleIn(orgId, user.id);
+      const key = keyOfRequest.get(request);
+      const role = key ? (key.orgId === orgId ? 'admin' : undefined) : await accounts.roleIn(orgId, (await requireSession(request)).user.id);
       if (role === undefined) throw apiError('NOT_FOUND', notFoundMessage);
       if (!roleAtLeast(role, needed)) throw apiError('FORBIDDEN', 'role', { needed, role });
     },
     addsMembers: false,
     async actingUserId(request) {
+      // A key reaches no route that asks (keyReaches): a session is what acts there.
       return (await requireSession(request)).user.id;
     },
   };

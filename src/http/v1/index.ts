@@ -33,7 +33,7 @@ import { holdSums } from '../../stats/held-sums.js';
 import { isLongRead } from '../../stats/planner.js';
 import { answers, planRead, readSourceOf, type PlannedRead, type ReadSource } from '../../stats/entry.js';
 import { computeRealtime } from '../../stats/read/realtime.js';
-import { apiKeyFrom } from '../auth/api-key.js';
+import { apiKeyFrom, keyRateLimit } from '../auth/api-key.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import { PerKeySlots } from '../../core/per-key-slots.js';
 import type { EventReader } from '../../storage/events/types.js';
@@ -279,16 +279,12 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
 
 /** The read API: every statistics route, authenticated by an API key, rate-limited per key. */
 export async function v1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const limit = ctx.config.apiRateLimit;
-  const limiter = ctx.counters.rateLimiter('api', limit.count, limit.windowMs);
-  const perHour = Math.round((limit.count * 3_600_000) / limit.windowMs);
+  const counted = keyRateLimit(ctx);
   await statsRoutes(app, ctx, {
     prefix: '/v1',
     async authenticate(request) {
       const key = await apiKeyFrom(ctx, request.headers.authorization);
-      if (!(await limiter.hit(String(key.id), ctx.clock.now()))) {
-        throw apiError('RATE_LIMITED', 'readApi', { perHour }, { 'retry-after': '60' });
-      }
+      await counted(key);
       return { id: `key:${key.id}`, orgIds: [key.orgId] };
     },
     operations: ROUTES.map((r) => r.operationId),

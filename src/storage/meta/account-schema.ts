@@ -1,5 +1,5 @@
 // Kysely table types of the AccountStore (migrations 005_accounts, 006_signin_attempts,
-// 007_invitations, 010_two_factor and 011_shared_links), in the MetaStore's database: the same definitions serve SQLite and PostgreSQL.
+// 007_invitations, 010_two_factor, 011_shared_links and 020_single_sign_on), in the MetaStore's database: the same definitions serve SQLite and PostgreSQL.
 import type { Generated } from 'kysely';
 import type { Role } from '../../core/vocabulary.js';
 import type { MetaDatabase } from './schema.js';
@@ -37,6 +37,7 @@ export interface UserSessionsTable {
   csrf_token: string;
   created_at: number;
   last_used_at: number;
+  single_sign_on: Generated<number>; // 1: made by single sign-on
 }
 
 export interface SigninAttemptsTable {
@@ -86,7 +87,29 @@ export interface SharedLinkGrantsTable {
   expires_at: number;
 }
 
+export interface SsoFlowsTable {
+  state_hash: string; // SHA-256 hex of the flow's state
+  nonce: string;
+  code_verifier: string;
+  next: string; // the same-origin path to land on
+  expires_at: number;
+}
+
+export interface OrgSignInTable {
+  org_id: number;
+  require_sso: number; // 0 | 1
+  updated_at: number;
+}
+
+export interface OrgSignInDomainsTable {
+  org_id: number;
+  domain: string; // lower case
+}
+
 export interface AccountDatabase extends MetaDatabase {
+  sso_flows: SsoFlowsTable;
+  org_sign_in: OrgSignInTable;
+  org_sign_in_domains: OrgSignInDomainsTable;
   shared_links: SharedLinksTable;
   shared_link_grants: SharedLinkGrantsTable;
   user_two_factor: UserTwoFactorTable;

@@ -8,9 +8,11 @@ import type {
   Invitation,
   InvitationAcceptance,
   MembershipChange,
+  OrgSignIn,
   Reservation,
   SessionRecord,
   SharedLink,
+  SsoFlow,
   TwoFactorRecord,
 } from '../../entities/accounts.js';
 
@@ -119,8 +121,27 @@ export interface AccountStore {
   acceptInvitation(tokenHash: string, user: { id: number; email: string }, now: number): Promise<InvitationAcceptance>;
   deleteInvitationsExpiredBy(now: number): Promise<number>;
 
+  // single sign-on
+  /**
+   * Stores a flow under way, unless `max` unexpired flows are stored (false); expired ones are
+   * deleted first. The count and the insert are one serialized write, so `max` holds across processes.
+   */
+  createSsoFlow(flow: SsoFlow & { stateHash: string }, now: number, max: number): Promise<boolean>;
+  /** Deletes the flow of a state hash and answers it, if it had not expired at `now`: a state is used once. */
+  takeSsoFlow(stateHash: string, now: number): Promise<SsoFlow | undefined>;
+  deleteSsoFlowsExpiredBy(now: number): Promise<number>;
+  orgSignIn(orgId: number): Promise<OrgSignIn>;
+  /** Replaces the organisation's sign-in settings (its domains included), in one transaction. */
+  setOrgSignIn(orgId: number, settings: OrgSignIn, now: number): Promise<void>;
+  /** The organisations whose `Sign-in domains` list `domain` (lower case). */
+  orgsOfSignInDomain(domain: string): Promise<number[]>;
+  /** The names of the user's organisations that require single sign-on. */
+  orgsRequiringSingleSignOn(userId: number): Promise<string[]>;
+  /** The token hashes of the pending invitations of an email key. */
+  pendingInvitationTokens(emailKeyValue: string, now: number): Promise<string[]>;
+
   // sessions
-  createSession(session: { id: string; userId: number; csrfToken: string }, now: number): Promise<void>;
+  createSession(session: { id: string; userId: number; csrfToken: string; singleSignOn?: boolean }, now: number): Promise<void>;
   getSession(id: string): Promise<SessionRecord | undefined>;
   touchSession(id: string, now: number): Promise<void>;
   deleteSession(id: string): Promise<void>;

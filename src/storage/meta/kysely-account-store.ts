@@ -1,6 +1,6 @@
 // AccountStore: users, memberships, invitations, sessions, sign-in attempts, locks, two-factor
 // sign-in and shared links in the MetaStore database (migrations 005_accounts, 006_signin_attempts,
-// 007_invitations, 010_two_factor), through the MetaStore's Kysely handle so SQLite and PostgreSQL
+// 007_invitations, 010_two_factor, 020_single_sign_on), through the MetaStore's Kysely handle so SQLite and PostgreSQL
 // share one implementation: the records of each kind in a module of their own (./kysely/), composed
 // here.
 import type { Kysely } from 'kysely';
@@ -14,6 +14,7 @@ import { sessionRecords } from './kysely/sessions.js';
 import { signinAttemptRecords } from './kysely/signin-attempts.js';
 import { twoFactorRecords } from './kysely/two-factor.js';
 import { sharedLinkRecords } from './kysely/shared-links.js';
+import { singleSignOnRecords } from './kysely/single-sign-on.js';
 
 export function kyselyAccountStore(meta: Kysely<MetaDatabase>): AccountStore {
   // The account tables are the MetaStore database's, typed apart (./account-schema.ts).
@@ -26,5 +27,6 @@ export function kyselyAccountStore(meta: Kysely<MetaDatabase>): AccountStore {
     ...signinAttemptRecords(db),
     ...twoFactorRecords(db),
     ...sharedLinkRecords(db),
+    ...singleSignOnRecords(db),
   };
 }

@@ -1,5 +1,6 @@
 // Kysely table types of the MetaStore. The same definitions serve SQLite and PostgreSQL.
 import type { ColumnType, Generated } from 'kysely';
+import type { KeyScope } from '../../core/vocabulary.js';
 
 export interface OrgsTable {
   id: Generated<number>;
@@ -28,6 +29,7 @@ export interface ApiKeysTable {
   fingerprint: string; // SHA-256 hex of the full key
   created_at: number;
   revoked_at: number | null;
+  scope: Generated<KeyScope>;
 }
 
 export interface RelayKeysTable {

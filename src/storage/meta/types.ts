@@ -1,6 +1,6 @@
 // The MetaStore port, with the rollup bookkeeping it keeps; the records it stores are src/entities/.
 import type { FunnelHistory, Org } from '../../core/management.js';
-import type { FunnelStep, MatchKind } from '../../core/vocabulary.js';
+import type { FunnelStep, KeyScope, MatchKind } from '../../core/vocabulary.js';
 import type { FunnelSummary } from '../../core/answers.js';
 import type { FunnelVersion, Goal, NewGoal } from '../../entities/goals.js';
 import type { ApiKeyRecord, NewSite, Site, SitePatch } from '../../entities/sites.js';
@@ -26,7 +26,8 @@ export interface MetaStore {
   /** Throws DuplicateDomain when re-activating onto a domain another active site of its organisation uses. */
   updateSite(publicId: string, patch: SitePatch): Promise<Site | undefined>;
 
-  createApiKey(orgId: number, name: string, fingerprint: string, now: number): Promise<ApiKeyRecord>;
+  /** A key of `scope` (`read` unless given). */
+  createApiKey(orgId: number, name: string, fingerprint: string, now: number, scope?: KeyScope): Promise<ApiKeyRecord>;
   listApiKeys(orgId: number): Promise<ApiKeyRecord[]>;
   getApiKey(id: number): Promise<ApiKeyRecord | undefined>;
   findApiKeyByFingerprint(fingerprint: string): Promise<ApiKeyRecord | undefined>;

@@ -1,30 +1,32 @@
 // API keys (an organisation's, revocable) and relay keys (a trusted relay's), stored by fingerprint.
 import type { Kysely } from 'kysely';
+import type { KeyScope } from '../../../core/vocabulary.js';
 import type { ApiKeyRecord } from '../../../entities/sites.js';
 import type { MetaDatabase } from '../schema.js';
 import type { MetaStore } from '../types.js';
 
-function toKey(row: { id: number; org_id: number; name: string; created_at: number; revoked_at: number | null }): ApiKeyRecord {
+function toKey(row: { id: number; org_id: number; name: string; scope: KeyScope; created_at: number; revoked_at: number | null }): ApiKeyRecord {
   return {
     id: row.id,
     orgId: row.org_id,
     name: row.name,
+    scope: row.scope,
     createdAt: Number(row.created_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
   };
 }
 
 /** The columns of an API key that its record shows (never its fingerprint). */
-const KEY_COLUMNS = ['id', 'org_id', 'name', 'created_at', 'revoked_at'] as const;
+const KEY_COLUMNS = ['id', 'org_id', 'name', 'scope', 'created_at', 'revoked_at'] as const;
 
 /** API keys and relay keys. */
 export function keyRecords(db: Kysely<MetaDatabase>) {
   // Named, for the methods that call each other (`this` would be whichever object they are called on).
   const records = {
-    async createApiKey(orgId: number, name: string, fingerprint: string, now: number): Promise<ApiKeyRecord> {
+    async createApiKey(orgId: number, name: string, fingerprint: string, now: number, scope: KeyScope = 'read'): Promise<ApiKeyRecord> {
       const row = await db
         .insertInto('api_keys')
-        .values({ org_id: orgId, name, fingerprint, created_at: now, revoked_at: null })
+        .values({ org_id: orgId, name, fingerprint, created_at: now, revoked_at: null, scope })
         .returning(KEY_COLUMNS)
         .executeTakeFirstOrThrow();
       return toKey(row);

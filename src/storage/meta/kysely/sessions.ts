@@ -7,16 +7,16 @@ import type { AccountStore } from '../account-types.js';
 /** Sessions. */
 export function sessionRecords(db: Kysely<AccountDatabase>) {
   return {
-    async createSession(session: { id: string; userId: number; csrfToken: string }, now: number): Promise<void> {
+    async createSession(session: { id: string; userId: number; csrfToken: string; singleSignOn?: boolean }, now: number): Promise<void> {
       await db
         .insertInto('user_sessions')
-        .values({ id: session.id, user_id: session.userId, csrf_token: session.csrfToken, created_at: now, last_used_at: now })
+        .values({ id: session.id, user_id: session.userId, csrf_token: session.csrfToken, created_at: now, last_used_at: now, single_sign_on: session.singleSignOn ? 1 : 0 })
         .execute();
     },
 
     async getSession(id: string): Promise<SessionRecord | undefined> {
       const row = await db.selectFrom('user_sessions').selectAll().where('id', '=', id).executeTakeFirst();
-      return row && { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, createdAt: Number(row.created_at), lastUsedAt: Number(row.last_used_at) };
+      return row && { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, createdAt: Number(row.created_at), lastUsedAt: Number(row.last_used_at), singleSignOn: Number(row.single_sign_on) === 1 };
     },
 
     async touchSession(id: string, now: number): Promise<void> {

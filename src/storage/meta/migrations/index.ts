@@ -17,6 +17,8 @@ import * as revenueGoals from './015_revenue_goals.js';
 import * as settlements from './016_settlements.js';
 import * as siteDomainPerOrg from './017_site_domain_per_org.js';
 import * as segmentsAnnotations from './018_segments_annotations.js';
+import * as singleSignOn from './020_single_sign_on.js';
+import * as keyScopes from './021_key_scopes.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -38,4 +40,6 @@ export const migrations: Record<string, Migration> = {
   '016_settlements': settlements,
   '017_site_domain_per_org': siteDomainPerOrg,
   '018_segments_annotations': segmentsAnnotations,
+  '020_single_sign_on': singleSignOn,
+  '021_key_scopes': keyScopes,
 };

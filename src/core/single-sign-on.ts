@@ -1,0 +1,34 @@
+// Single sign-on's words, shared by the server (which sends a failed flow back to /login with its
+// reason) and the sign-in page (which shows the reason's sentence). Pure: the page's bundle imports it.
+
+/** Where the sign-in button sends the browser; the provider sends it back to the callback. */
+export const SSO_START_PATH = '/login/oidc/start';
+export const SSO_CALLBACK_PATH = '/login/oidc/callback';
+/** The query parameter of /login that names why a single sign-on failed. */
+export const SSO_FAILURE_PARAM = 'sso';
+
+/** Why a single sign-on did not sign in, with the sentence the sign-in page shows for each. */
+export const SSO_FAILURES = {
+  denied: 'The sign-in was cancelled at the identity provider. Start again to sign in.',
+  state: 'This sign-in expired or was already used. Start again.',
+  check: 'The identity provider’s answer failed a check, so it was not used. Start again; if it happens again, tell your operator.',
+  provider: 'The identity provider cannot be reached now. Try again in a few minutes, or sign in with your password.',
+  unverified: 'The identity provider has not verified your email, so it cannot sign you in here. Verify it at the provider, then start again.',
+  noAccount: 'Your account does not exist here. Ask an owner of your organisation for an invitation.',
+  busy: 'Too many sign-ins are under way. Wait a few minutes, then start again.',
+  unconfigured: 'Single sign-on is not configured on this service. Sign in with your password.',
+  internal: 'Signing in failed on this service’s side. Try again in a moment.',
+} as const;
+
+export type SsoFailure = keyof typeof SSO_FAILURES;
+
+export function isSsoFailure(value: unknown): value is SsoFailure {
+  return typeof value === 'string' && Object.hasOwn(SSO_FAILURES, value);
+}
+
+/** The sign-in page's address that says why a single sign-on failed, keeping `next` (already a same-origin path). */
+export function ssoFailurePath(failure: SsoFailure, next: string): string {
+  const query = new URLSearchParams({ [SSO_FAILURE_PARAM]: failure });
+  if (next !== '/') query.set('next', next);
+  return `/login?${query}`;
+}
