@@ -20,7 +20,7 @@ export interface OrgAccess {
    * account outside the organisation.
    */
   readonly addsMembers: boolean;
-  /** The signed-in user acting, or undefined for the operator. */
+  /** The signed-in user acting, or undefined for the operator and a manage key. */
   actingUserId(request: FastifyRequest): Promise<number | undefined>;
 }
 
@@ -63,7 +63,8 @@ export function memberAccess(accounts: AccountService): OrgAccess {
     },
     addsMembers: false,
     async actingUserId(request) {
-      // A key reaches no route that asks (keyReaches): a session is what acts there.
+      // A manage key acts for no user, as the operator does: it sees and makes shared segments only.
+      if (keyOfRequest.has(request)) return undefined;
       return (await requireSession(request)).user.id;
     },
   };
