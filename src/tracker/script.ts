@@ -12,6 +12,7 @@ declare const FEATURE_REVENUE: boolean;
 declare const FEATURE_SCROLL_DEPTH: boolean;
 declare const FEATURE_SPA: boolean;
 declare const FEATURE_OUTBOUND: boolean;
+declare const FEATURE_VITALS: boolean;
 declare const CHECK_NAME_RULE: boolean;
 declare const CHECK_PROPS_RULES: boolean;
 declare const CHECK_SIZE_LIMITS: boolean;
@@ -76,14 +77,15 @@ const keptProps = (props: unknown): Props | undefined => {
 // The query keeps its parameters named utm_*, ref and source, as written in the address (no decoding).
 const isCampaignParameter = (parameter: string) => /^(utm_|(ref|source)(=|$))/.test(parameter);
 
-// <origin of the script>/api/e, or the page's /api/e when the script's address has no origin: an
-// inline script has no src and a data: script no base, so URL throws (a file: script resolves to
-// file:///api/e, as /api/e would).
-const defaultEndpoint = (): string | URL => {
+// An address resolved against the script's (`/api/e`: <origin of the script>/api/e; `v.js`: the file
+// beside it), or left for the page to resolve when the script's address has none: an inline script
+// has no src and a data: script no base, so URL throws (a file: script resolves to file:///api/e,
+// as /api/e would).
+const besideScript = (address: string): string | URL => {
   try {
-    return new URL('/api/e', script!.src);
+    return new URL(address, script!.src);
   } catch {
-    return '/api/e';
+    return address;
   }
 };
 
@@ -101,7 +103,7 @@ if (standDown && 'dev' in data) console.info('svc: not tracking, ' + standDown);
 // A page calling window.svc() must not break because the tracker stood down.
 window.svc = () => {};
 if (data.site && !standDown && ('dev' in data || !/^(localhost|127\.[\d.]+|\[::1\])$/.test(location.hostname))) {
-  const endpoint = data.api || defaultEndpoint();
+  const endpoint = data.api || besideScript('/api/e');
 
   const send = (name?: string, props?: Props, revenue?: unknown) => {
     const query = location.search.slice(1).split('&').filter(isCampaignParameter).join('&');
@@ -138,6 +140,17 @@ if (data.site && !standDown && ('dev' in data || !/^(localhost|127\.[\d.]+|\[::1
     send(eventName, kept, revenue);
   };
 
+  // Web vitals (data-vitals): /js/v.js, beside this script and loaded only then, measures the page
+  // load's into the object its script element carries; the first engage event sends them.
+  let vitals: Props = {};
+  if (FEATURE_VITALS && 'vitals' in data) {
+    const measurer = document.createElement('script') as HTMLScriptElement & { vitals: Props };
+    // A URL's text is its address: src takes either.
+    measurer.src = besideScript('v.js') as string;
+    measurer.vitals = vitals;
+    document.head.append(measurer);
+  }
+
   // Engagement of the current pageview: active time stops counting 30 s after the last interaction.
   // Each interaction adds the time since the one before it (or since the page was shown), at most 30 s.
   let activeMs: number;
@@ -159,7 +172,10 @@ if (data.site && !standDown && ('dev' in data || !/^(localhost|127\.[\d.]+|\[::1
     if (!engageSent) {
       engageSent = true;
       measure();
-      send('engage', { t: activeMs, d: maxDepth });
+      vitals.t = activeMs;
+      vitals.d = maxDepth;
+      send('engage', vitals);
+      vitals = {};
     }
   };
 

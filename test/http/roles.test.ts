@@ -53,6 +53,7 @@ async function call(base: string, method: string, path: string, init: { headers?
 const ROUTES: Record<ProcessRole, Array<[method: string, path: string]>> = {
   collect: [
     ['GET', '/js/t.js'],
+    ['GET', '/js/v.js'],
     ['POST', '/api/e'],
   ],
   api: [

@@ -10,13 +10,18 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 const buildScriptUrl = new URL('../../scripts/build-tracker.mjs', import.meta.url).href;
 
+type TrackerBuild = { bundleTracker: () => Promise<string>; bundleVitals: () => Promise<string> };
 let trackerCodeOnce: Promise<string> | undefined;
+let vitalsCodeOnce: Promise<string> | undefined;
 /** The minified tracker, built in memory exactly as the build does it. */
 export function trackerCode(): Promise<string> {
-  trackerCodeOnce ??= (import(buildScriptUrl) as Promise<{ bundleTracker: () => Promise<string> }>).then((module) =>
-    module.bundleTracker(),
-  );
+  trackerCodeOnce ??= (import(buildScriptUrl) as Promise<TrackerBuild>).then((module) => module.bundleTracker());
   return trackerCodeOnce;
+}
+/** The minified web vitals measurer (/js/v.js), likewise. */
+function vitalsCode(): Promise<string> {
+  vitalsCodeOnce ??= (import(buildScriptUrl) as Promise<TrackerBuild>).then((module) => module.bundleVitals());
+  return vitalsCodeOnce;
 }
 
 export const DESKTOP_CHROME_UA =
@@ -97,6 +102,7 @@ export interface FixtureServer {
 
 export async function startFixtureServer(): Promise<FixtureServer> {
   const code = await trackerCode();
+  const vitals = await vitalsCode();
   const pages = new Map<string, string>();
   const delays = new Map<string, number>();
   const postStatus = new Map<string, number>();
@@ -132,6 +138,8 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     const reply = () => {
       if (path === '/t.js') {
         response.writeHead(200, { 'content-type': 'text/javascript' }).end(code);
+      } else if (path === '/v.js') {
+        response.writeHead(200, { 'content-type': 'text/javascript' }).end(vitals);
       } else if (pages.has(path)) {
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages.get(path));
       } else if (path.endsWith('.js')) {

@@ -34,6 +34,15 @@ describe('GET /js/t.js', () => {
     assert.equal(Number(response.headers['content-length']), Buffer.byteLength(code));
   });
 
+  it('serves the web vitals measurer at /js/v.js, which the tracker loads beside itself for data-vitals', async () => {
+    const response = await app.inject({ url: '/js/v.js', headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers['content-type'], 'text/javascript; charset=utf-8');
+    assert.equal(response.headers['content-encoding'], 'gzip');
+    assert.match(gunzipSync(response.rawPayload).toString(), /PerformanceObserver/);
+    assert.notEqual(response.headers.etag, (await app.inject({ url: '/js/t.js', headers: { 'accept-encoding': 'gzip' } })).headers.etag);
+  });
+
   it('answers 304 without a body when If-None-Match holds an ETag of the script (alone, weak, in a list, or *)', async () => {
     const { etag } = (await app.inject({ url: '/js/t.js' })).headers;
     const gzipEtag = (await app.inject({ url: '/js/t.js', headers: { 'accept-encoding': 'gzip' } })).headers.etag;
@@ -78,7 +87,7 @@ describe('GET /js/t.js', () => {
     assert.equal(response.headers['content-type'], 'text/javascript; charset=utf-8');
   });
 
-  it('compiled (dist/http/tracker.js), reads the built dist/tracker/t.js next door', async () => {
+  it('compiled (dist/http/tracker.js), reads the built dist/tracker/t.js and v.js next door', async () => {
     // The layout tsc and the tracker build produce, with a marker script instead of the real one.
     const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'));
     try {
@@ -90,12 +99,15 @@ describe('GET /js/t.js', () => {
         writeFileSync(join(dist, `http/${name}.js`), compiled.code);
       }
       writeFileSync(join(dist, 'tracker/t.js'), 'console.log("built")');
+      writeFileSync(join(dist, 'tracker/v.js'), 'console.log("vitals")');
       const module = (await import(pathToFileURL(join(dist, 'http/tracker.js')).href)) as { trackerRoutes: typeof trackerRoutes };
       const distApp = Fastify();
       await distApp.register(module.trackerRoutes);
       const response = await distApp.inject({ url: '/js/t.js' });
+      const vitals = await distApp.inject({ url: '/js/v.js' });
       await distApp.close();
       assert.equal(response.body, 'console.log("built")');
+      assert.equal(vitals.body, 'console.log("vitals")');
     } finally {
       rmSync(dist, { recursive: true, force: true });
     }

@@ -38,6 +38,7 @@ describe('tracker build', () => {
       'scroll depth',
       'single-page navigation',
       'outbound links and downloads',
+      'web vitals (loading v.js)',
       'name rule',
       'props rules',
       'size limits',

@@ -72,6 +72,10 @@ function Snippet({ siteId }: { siteId: string }) {
       <h2 id="snippet-title">Tracker snippet</h2>
       <p class="muted">Paste it into the &lt;head&gt; of every page of the site.</p>
       <LoadState state={snippet}>{({ snippet: text }) => <CopyBlock text={text} label="Tracker snippet" />}</LoadState>
+      <p class="muted">
+        To measure web vitals (LCP, INP, CLS, TTFB) for the pages' <em>Web vitals</em> view, add <code>data-vitals</code> to the tag: it then loads a second small
+        script.
+      </p>
     </section>
   );
 }
