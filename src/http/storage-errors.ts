@@ -4,7 +4,7 @@
 import { apiError, type ApiError } from '../core/errors.js';
 import { StatementTimeout } from '../storage/events/types.js';
 import { DuplicateEmail } from '../storage/meta/account-types.js';
-import { DuplicateDomain, DuplicateGoal } from '../storage/meta/types.js';
+import { DuplicateDomain, DuplicateGoal, LimitReached } from '../storage/meta/types.js';
 
 /** A storage error (its class) and the API error it answers. */
 interface StorageRefusal {
@@ -21,6 +21,7 @@ export const STORAGE_REFUSALS: readonly StorageRefusal[] = [
   refusal(DuplicateDomain, (err) => apiError('CONFLICT', 'domain', { domain: err.domain })),
   refusal(DuplicateGoal, (err) => apiError('CONFLICT', 'goal', { goalId: err.goalId })),
   refusal(DuplicateEmail, () => apiError('CONFLICT', 'email')),
+  refusal(LimitReached, (err) => apiError('CONFLICT', err.kind, { max: err.max })),
   refusal(StatementTimeout, (err) => apiError('QUERY_TIMEOUT', 'deadline', { seconds: err.deadlineMs / 1000 })),
 ];
 

@@ -29,6 +29,7 @@ test('each storage error answers its API error', () => {
     new metaPort.DuplicateDomain('example.com'),
     new metaPort.DuplicateGoal(7),
     new accountPort.DuplicateEmail(),
+    new metaPort.LimitReached('segments', 100),
     new eventPort.StatementTimeout(15_000),
   ].map((err) => {
     const refusal = storageRefusal(err);
@@ -38,6 +39,7 @@ test('each storage error answers its API error', () => {
     { status: 409, code: 'CONFLICT', reason: 'DOMAIN_CONFLICT', message: 'an active site of this organisation already uses the domain example.com' },
     { status: 409, code: 'CONFLICT', reason: 'GOAL_CONFLICT', message: 'a goal with this kind and pattern already exists on this site (goal 7)' },
     { status: 409, code: 'CONFLICT', reason: 'EMAIL_CONFLICT', message: 'a user with this email already exists' },
+    { status: 409, code: 'CONFLICT', reason: 'SEGMENTS_CONFLICT', message: 'a site keeps at most 100 segments: delete one first' },
     {
       status: 503,
       code: 'QUERY_TIMEOUT',

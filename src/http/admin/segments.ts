@@ -12,7 +12,6 @@ import type { AppContext } from '../../context.js';
 import { segmentVisibleTo, type Segment, type SegmentPatch } from '../../entities/segments.js';
 import type { Site } from '../../entities/sites.js';
 import { segmentFiltersOf, visibleSegment } from '../../segments/filters.js';
-import { LimitReached } from '../../storage/meta/types.js';
 import { idParam, objectBody, optionalBoolean, optionalString, requiredString, type Body } from '../validate.js';
 import { siteFor } from './org-routes.js';
 
@@ -26,16 +25,6 @@ function dayField(body: Body, field: string): string {
   const value = body[field];
   if (typeof value !== 'string' || !isValidDay(value)) throw apiError('INVALID_PARAMS', 'day', { name: field, first: FIRST_DAY, last: LAST_DAY });
   return value;
-}
-
-/** A creation that the site's bound may refuse: 409 naming the bound. */
-async function bounded<T>(create: Promise<T>, kind: 'segments' | 'annotations'): Promise<T> {
-  try {
-    return await create;
-  } catch (err) {
-    if (err instanceof LimitReached) throw apiError('CONFLICT', kind, { max: err.max });
-    throw err;
-  }
 }
 
 export async function segmentRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
@@ -60,7 +49,7 @@ export async function segmentRoutes(app: FastifyInstance, ctx: AppContext, acces
     if (shared) await requireAdmin(request, site);
     else if (userId === undefined) throw apiError('INVALID_PARAMS', 'personalSegment');
     const segment = { name: requiredString(body, 'name', SEGMENT_NAME_LENGTH.max), filters: segmentFiltersOf(body.filters), shared, ownerUserId: userId ?? null };
-    const created = await bounded(ctx.meta.createSegment(site.internalId, segment, ctx.clock.now(), MAX_SEGMENTS_PER_SITE), 'segments');
+    const created = await ctx.meta.createSegment(site.internalId, segment, ctx.clock.now(), MAX_SEGMENTS_PER_SITE);
     reply.code(201).send(managedSegment(created));
   });
 
@@ -99,7 +88,7 @@ export async function segmentRoutes(app: FastifyInstance, ctx: AppContext, acces
     const site = await siteFor(ctx, access, request, request.params.siteId);
     const body = objectBody(request.body, ANNOTATION_FIELDS);
     const annotation = { date: dayField(body, 'date'), text: requiredString(body, 'text', ANNOTATION_TEXT_LENGTH.max) };
-    reply.code(201).send(await bounded(ctx.meta.createAnnotation(site.internalId, annotation, ctx.clock.now(), MAX_ANNOTATIONS_PER_SITE), 'annotations'));
+    reply.code(201).send(await ctx.meta.createAnnotation(site.internalId, annotation, ctx.clock.now(), MAX_ANNOTATIONS_PER_SITE));
   });
 
   app.patch<{ Params: { siteId: string; annotationId: string } }>('/sites/:siteId/annotations/:annotationId', async (request) => {

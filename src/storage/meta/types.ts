@@ -126,7 +126,10 @@ export class DuplicateDomain extends Error {
 
 /** A site holds as many records of a kind as it may (`max`): segments, annotations. */
 export class LimitReached extends Error {
-  constructor(readonly max: number) {
-    super(`the site holds ${max} already`);
+  constructor(
+    readonly kind: 'segments' | 'annotations',
+    readonly max: number,
+  ) {
+    super(`the site holds ${max} ${kind} already`);
   }
 }

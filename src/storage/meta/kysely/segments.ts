@@ -24,7 +24,7 @@ function boundedInsert<T>(db: Kysely<MetaDatabase>, table: 'segments' | 'annotat
   const lockSite = (trx: Kysely<MetaDatabase>) => trx.selectFrom('sites').select('id').where('id', '=', siteId).forUpdate().execute();
   return serializedWrite(db, lockSite, async (trx) => {
     const { n } = await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow();
-    if (Number(n) >= max) throw new LimitReached(max);
+    if (Number(n) >= max) throw new LimitReached(table, max);
     return insert(trx);
   });
 }
