@@ -36,7 +36,7 @@ describe("a new site's first minutes", () => {
     await page.goto(`${dashboard.server.url}/orgs/${site.orgId}/settings`);
     const zone = page.getByLabel('Time zone');
     await page.waitForFunction(() => (document.querySelector('input[list]') as HTMLInputElement | null)?.value === 'Europe/Paris');
-    await page.getByLabel('Domain').fill('https://www.Example.com/pricing?plan=pro');
+    await page.getByLabel('Domain', { exact: true }).fill('https://www.Example.com/pricing?plan=pro');
     await page.getByText('Adds the site as example.com: events come from it and its subdomains.').waitFor();
     const keep = page.getByLabel('Keep single events');
     assert.equal(await keep.inputValue(), '396', '13 months preselected');
