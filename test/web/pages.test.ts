@@ -67,7 +67,7 @@ describe('dashboard pages: accessibility and screenshots', () => {
       });
       await page.goto(`${server.url}/sites/${site.siteId}/settings`);
       await page.getByRole('heading', { name: 'Tracker snippet' }).waitFor();
-      await page.locator('#snippet code').waitFor();
+      await page.locator('#snippet code').first().waitFor();
       await check(page, `site-settings-${look.name}`);
       await page.goto(`${server.url}/sites/${site.siteId}/settings#funnels`);
       await page.locator('#funnels').getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
