@@ -15,27 +15,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { IMPORT_CALLS, importCallLines } from '../support/import-lines.js';
-import { spawnLogged, START_COMMAND, type ServiceProcess } from '../test/helpers/child.js';
+import { spawnService, type ServiceProcess } from '../test/helpers/child.js';
 import { ADMIN_TOKEN, BROWSER_UA } from '../test/helpers/server.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const CHECKOUTS = ['.', ...(process.env.BENCH_BASELINE ?? '').split(':').filter((dir) => dir !== '')].map((dir) => resolve(dir));
-const START_FLAGS = START_COMMAND.filter((arg) => arg.startsWith('--'));
 const MB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** `npm start` in `checkout` on a fresh data folder, with `env` besides the bench's own. */
-async function start(checkout: string, dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const started = spawnLogged([process.execPath, ...START_FLAGS, 'dist/main.js'], { ...process.env, PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_LOG_LEVEL: 'info', SVC_LOG_FORMAT: 'json', ...env }, checkout);
-  const url = await new Promise<string>((listening, failed) => {
-    started.child.stdout.on('data', () => {
-      const m = /svc listening on (http:\/\/[\d.:]+)/.exec(started.logs());
-      if (m) listening(m[1]!);
-    });
-    void started.exited.then(({ code }) => failed(new Error(`${checkout}: exited ${code} before listening:\n${started.logs()}`)));
-  });
-  return { ...started, url };
-}
+const start = (checkout: string, dataDir: string, env: Record<string, string> = {}) => spawnService(dataDir, { SVC_LOG_FORMAT: 'json', ...env }, checkout);
 
 async function stop(service: ServiceProcess): Promise<void> {
   service.child.kill('SIGTERM');

@@ -31,8 +31,8 @@ export function spawnLogged(argv: string[], env: Record<string, string | undefin
 export const START_COMMAND = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
 const START_FLAGS = START_COMMAND.filter((arg) => arg.startsWith('--'));
 
-/** Starts `node dist/main.js` with `npm start`'s flags on `dataDir` (any port, the test admin token) and waits until it listens. */
-export async function spawnService(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+/** Starts `node dist/main.js` with `npm start`'s flags on `dataDir` (any port, the test admin token) and waits until it listens; `cwd`: the checkout (bench/memory runs others). */
+export async function spawnService(dataDir: string, env: Record<string, string> = {}, cwd?: string): Promise<ServiceProcess> {
   const started = spawnLogged([process.execPath, ...START_FLAGS, 'dist/main.js'], {
     ...process.env,
     PORT: '0',
@@ -42,7 +42,7 @@ export async function spawnService(dataDir: string, env: Record<string, string> 
     SVC_LOG_LEVEL: 'info',
     ...env,
     ...perAddressCap(env),
-  });
+  }, cwd);
   const url = await new Promise<string>((resolve, reject) => {
     const look = () => {
       const m = /svc listening on (http:\/\/[\d.:]+)/.exec(started.logs());
