@@ -408,15 +408,10 @@ export class HeldSumsCache {
   }
 }
 
-const caches = new WeakMap<EventReader, HeldSumsCache>();
+/** A reader of the statistics reads, with the sums it holds of their settlements where it holds any (without: the engine adds them up). */
+export type StatsReader = EventReader & { readonly held?: HeldSumsCache };
 
-/** Makes `reader` hold the sums of the settled reads through it (the service's one reader per app, whose routes share them). */
-export function holdSums(reader: EventReader, cache = new HeldSumsCache()): EventReader {
-  caches.set(reader, cache);
-  return reader;
-}
-
-/** The sums held for the reads through `reader`, if it holds any. */
-export function heldSumsOf(reader: EventReader): HeldSumsCache | undefined {
-  return caches.get(reader);
+/** `reader`, made to hold the sums of the settled reads through it (the service's one reader per app, whose routes share them). */
+export function holdingSums<R extends EventReader>(reader: R, held = new HeldSumsCache()): R & { readonly held: HeldSumsCache } {
+  return Object.assign(reader, { held });
 }

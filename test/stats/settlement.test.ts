@@ -19,7 +19,7 @@ import { computeTimeseries } from '../../src/stats/read/timeseries.js';
 import { heldBreakdownPart } from '../../src/stats/sql/breakdown.js';
 import { settlementCheckStatement } from '../../src/stats/sql/settlement.js';
 import { heldRows } from '../../src/stats/read/days.js';
-import { HeldSumsCache, heldSumsOf, holdSums } from '../../src/stats/held-sums.js';
+import { HeldSumsCache, holdingSums } from '../../src/stats/held-sums.js';
 import { HELD_EVENTS, HELD_ROWS, parseSettlements, SETTLE_LAG_MS, SETTLED_ROWS_GRACE_MS, type Settlement } from '../../src/stats/settlement.js';
 import { SETTLED_GOALS, SETTLED_SESSIONS, SETTLED_TABLES } from '../../src/stats/rollups/tables.js';
 import type { EventReader, EventStore } from '../../src/storage/events/types.js';
@@ -97,8 +97,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
           return planQuery(q, { watermark, retentionMonths: null, rawDays: 30, settlement: s });
         };
         // A reader that holds settlements' sums, as the service's does, across every read of the case.
-        const holding = counting(events);
-        holdSums(holding);
+        const holding = holdingSums(counting(events));
         const same = async <T>(what: string, run: (reader: EventReader, q: PlannedQuery) => Promise<T>, kind: QueryKind, params: RawParams = {}) => {
           const settled = plans(kind, params, settlement);
           assert.equal(settled.plan.period.settled, settlement, `${what}: the plan reads with the settlement`);
@@ -122,7 +121,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
           return statements;
         };
         const settledReads = await reads('settled');
-        assert.ok(heldSumsOf(holding)!.size > 0, 'the reader holds the settlement\'s sums');
+        assert.ok(holding.held.size > 0, 'the reader holds the settlement\'s sums');
         // Held, a read asks the rows since the cut instead of the settled ones and the recent ones added up: as many statements, none of the settled rows.
         holding.statements.length = 0;
         await computeStats(holding, plans('stats', {}, settlement), goals);
@@ -134,21 +133,19 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
         assert.ok(!holding.statements.some((st) => st.params.includes(settlement.cut) && !st.text.includes(HELD_ROWS) && !st.text.includes('>=')), 'held: no event before the cut is read but by the check');
         // A part whose rows its reader does not accept is declined until the next cut: read from raw events, asking nothing more.
         const keys = heldBreakdownPart(events.dialect, plans('breakdown', { dimension: 'page' }, settlement))!;
-        const declining = counting(events);
-        holdSums(declining);
+        const declining = holdingSums(counting(events));
         assert.equal(await heldRows(declining, settlement, keys.part, keys.check, () => false), null);
         assert.equal(declining.statements.length, 3, 'the first read fills, and declines');
         assert.equal(await heldRows(declining, settlement, keys.part, keys.check), null);
         assert.equal(declining.statements.length, 3, 'declined: nothing asked');
-        assert.ok(heldSumsOf(declining)!.declined(keys.part.key) && heldSumsOf(declining)!.size === 0);
+        assert.ok(declining.held.declined(keys.part.key) && declining.held.size === 0);
         assert.ok((await heldRows(holding, settlement, keys.part, keys.check))!.length > 1, 'the page\'s keys held');
         const readsRows = (st: Sql) => SETTLED_TABLES.some((t) => st.text.includes(t.name)) && !st.text.includes(HELD_ROWS);
         assert.ok(!holding.statements.some(readsRows), 'held: no settled row is read but by the check');
         // A reader whose capacity is too small for the settlement has the engine add it up.
-        const tiny = counting(events);
-        holdSums(tiny, new HeldSumsCache(4));
+        const tiny = holdingSums(counting(events), new HeldSumsCache(4));
         assert.deepEqual(await computeStats(tiny, plans('stats', {}, settlement), goals), await computeStats(events, plans('stats', {}, null), goals));
-        assert.ok(heldSumsOf(tiny)!.size === 0 && tiny.statements.some(readsRows), 'too large to hold: added up by the engine');
+        assert.ok(tiny.held.size === 0 && tiny.statements.some(readsRows), 'too large to hold: added up by the engine');
         const cuts = async (table: string) =>
           (await events.query<{ cut: unknown }>(sql`SELECT DISTINCT cut FROM ${trusted(table)} WHERE site_id = ${site.id}`)).map((r) => Number(r.cut)).sort();
         const count = async (table: string) => Number((await events.query<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${trusted(table)} WHERE site_id = ${site.id}`))[0]!.n);
@@ -165,16 +162,15 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
         await events.append(onTheirDays(late));
         const falling = await reads('late');
         await same('an edited goal, late', (r, q) => computeGoals(r, q, edited), 'goals');
-        assert.equal(heldSumsOf(holding)!.size, 0, 'a check that no longer holds lets go of what the reader held');
+        assert.equal(holding.held.size, 0, 'a check that no longer holds lets go of what the reader held');
         // Declined until the next cut: the reads that follow skip the settlement, and ask no settled row nor the check.
         holding.statements.length = 0;
         assert.deepEqual(await computeStats(holding, plans('stats', {}, settlement), goals), await computeStats(events, plans('stats', {}, null), goals));
         assert.ok(!holding.statements.some((st) => st.text.includes(HELD_EVENTS)), 'declined: no check asked');
         // A reader's first read beside a check that fails holds nothing.
-        const fresh = counting(events);
-        holdSums(fresh);
+        const fresh = holdingSums(counting(events));
         assert.deepEqual(await computeStats(fresh, plans('stats', {}, settlement), goals), await computeStats(events, plans('stats', {}, null), goals));
-        assert.equal(heldSumsOf(fresh)!.size, 0);
+        assert.equal(fresh.held.size, 0);
         assert.ok(falling > settledReads, `seed ${seed}, ${label}: reads again without the settlement (${falling} > ${settledReads} statements)`);
 
         // The next run counts it, and its settlement holds; the one it replaced keeps its rows for a while.

@@ -29,14 +29,13 @@ import {
   type TimeseriesAnswer,
 } from '../../core/answers.js';
 import { sharingReads } from '../../stats/shared-reads.js';
-import { holdSums } from '../../stats/held-sums.js';
+import { holdingSums, type StatsReader } from '../../stats/held-sums.js';
 import { isLongRead } from '../../stats/planner.js';
 import { answers, planRead, readSourceOf, type PlannedRead, type ReadSource } from '../../stats/entry.js';
 import { computeRealtime } from '../../stats/read/realtime.js';
 import { apiKeyFrom, keyRateLimit } from '../auth/api-key.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import { PerKeySlots } from '../../core/per-key-slots.js';
-import type { EventReader } from '../../storage/events/types.js';
 import { ROUTES, responses, type RouteDoc } from './schemas.js';
 import { countedSince } from '../../stats/rollups/coverage.js';
 import { querySite } from '../../stats/first-data-day.js';
@@ -48,18 +47,18 @@ const LONG_READS_WAITING = 32;
 /** Every method Node's parser accepts, so that each one reaches the /v1 guard: the key is checked first, then 405 with `allow: GET`. */
 const ALL_METHODS = METHODS as HTTPMethods[];
 
-const sharedReaders = new WeakMap<AppContext, EventReader>();
+const sharedReaders = new WeakMap<AppContext, StatsReader>();
 
 /**
  * The event store as the read routes read it: every statement under the configured deadline,
  * identical statements running at once run once (src/stats/shared-reads.ts), and settlements' sums
  * held (src/stats/held-sums.ts), across the routes of both mounts.
  */
-export function readerWithDeadline(ctx: AppContext): EventReader {
+export function readerWithDeadline(ctx: AppContext): StatsReader {
   let reader = sharedReaders.get(ctx);
   if (!reader) {
     const deadline = { deadlineMs: ctx.config.reads.statementTimeoutMs };
-    reader = holdSums(
+    reader = holdingSums(
       sharingReads({
         // The store's dialect as it is at each read (bench/stats-statements.ts switches it between series).
         get dialect() {

@@ -6,18 +6,18 @@ import { isMetric, METRIC_REGISTRY } from '../../core/metric-registry.js';
 import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding, ROW_SESSION_COLUMNS, rowsCountSessions } from '../sql/breakdown.js';
 import { scrollDepthStatements } from '../sql/scroll.js';
 import { addVitals } from './vitals.js';
-import { heldSumsOf } from '../held-sums.js';
+import type { StatsReader } from '../held-sums.js';
 import { meanHalfUp, measuresOf, metricValue, round, TRAFFIC_MEASURES } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyMeasures, heldRows, sumDays } from './days.js';
 
-export async function computeBreakdown(events: EventReader, q: PlannedQuery): Promise<Omit<BreakdownAnswer, 'period' | 'dimension'>> {
+export async function computeBreakdown(events: StatsReader, q: PlannedQuery): Promise<Omit<BreakdownAnswer, 'period' | 'dimension'>> {
   const periodVisitors = () => dailyMeasures(events, q, q.plan.period, false).then((days) => sumDays(days, q.period.from, q.period.to).visitors);
   // A reader that holds sums counts the raw days' keys with their settlement and gives them to the
   // page's statement (else the page reads raw events), and reads the period's visitors beside them
   // (their statements share the settlement's check).
   const sessions = rowsCountSessions(q);
-  const held = !sessions && heldSumsOf(events) ? heldBreakdownPart(events.dialect, q) : null;
+  const held = !sessions && events.held ? heldBreakdownPart(events.dialect, q) : null;
   const [heldKeys, heldVisitors] = held ? await Promise.all([heldRows(events, q.plan.period.settled!, held.part, held.check, keysWorthHolding), periodVisitors()]) : [null, null];
   const statements = breakdownStatements(events.dialect, q, held && { given: heldKeys && givenKeys(heldKeys) });
   if (statements === null) return { rows: [], totalKeys: 0, totalVisitors: heldVisitors ?? (await periodVisitors()) };

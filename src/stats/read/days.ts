@@ -1,10 +1,9 @@
 // What several endpoints share: running the daily measure and goal statements of some days into
 // per-day maps, summing days, and the percent change of a comparison.
-import type { EventReader } from '../../storage/events/types.js';
 import type { GoalRef } from '../../entities/goals.js';
 import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements } from '../sql/daily.js';
 import { settlementHeld, type Settlement } from '../settlement.js';
-import { Held, heldSumsOf, type HeldPart, type HeldSumsCache } from '../held-sums.js';
+import { Held, type HeldPart, type HeldSumsCache, type StatsReader } from '../held-sums.js';
 import { statementKey } from '../shared-reads.js';
 import type { Sql } from '../../sql/sql.js';
 import {
@@ -34,11 +33,11 @@ export function deltaPct(value: number | null, prev: number | null): number {
  * rows of several sources add up). Readers of visitors only skip the per-session part (bounces,
  * duration) of raw reads, and read raw days with their settlement only from what a reader holds.
  */
-export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: DaySources, sessions = true): Promise<Map<string, Measures>> {
+export async function dailyMeasures(events: StatsReader, q: PlannedQuery, days: DaySources, sessions = true): Promise<Map<string, Measures>> {
   const out = new Map<string, Measures>();
   // What a reader holds of a settlement answers visitors alone too, from the events since its cut
   // (the same statements as every measure's, which the stats of a dashboard's load share).
-  const held = days.settled !== null && heldSumsOf(events)?.takes(days.settled.rows) === true;
+  const held = days.settled !== null && events.held?.takes(days.settled.rows) === true;
   const statements = dailyMeasureStatements(events.dialect, q, days, sessions || held);
   for (const r of await readDaily(events, days.settled, statements)) {
     const day = String(r.b);
@@ -56,11 +55,11 @@ export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: 
  * that holds sums, from what the reader holds (or fills now) and the rows since the cut
  * (`holdAfterCheck`); a part the reader declined is read without the settlement.
  */
-async function readDaily(events: EventReader, settlement: Settlement | null, statements: DailyStatements): Promise<Array<Record<string, unknown>>> {
+async function readDaily(events: StatsReader, settlement: Settlement | null, statements: DailyStatements): Promise<Array<Record<string, unknown>>> {
   type Rows = Array<Record<string, unknown>>;
   const { sources, check, settled, unsettled } = statements;
   const ask = (s: Sql) => events.query<Record<string, unknown>>(s);
-  const cache = settled && heldSumsOf(events);
+  const cache = settled && events.held;
   const held = cache && cache.takes(settlement!.rows) ? settled : undefined;
   if (held && cache!.declined(held.key)) return (await Promise.all(unsettled!.map(ask))).flat();
   const found = held && cache!.get(held.key);
@@ -101,13 +100,13 @@ function holdAfterCheck(cache: HeldSumsCache, part: HeldPart, checkHeld: boolean
  * accepted): the caller then reads the days from raw events.
  */
 export async function heldRows(
-  events: EventReader,
+  events: StatsReader,
   s: Settlement,
   part: HeldPart,
   check: Sql,
   accepts: (rows: ReadonlyArray<Record<string, unknown>>) => boolean = () => true,
 ): Promise<ReadonlyArray<Record<string, unknown>> | null> {
-  const cache = heldSumsOf(events);
+  const cache = events.held;
   if (!cache?.takes(s.events) || cache.declined(part.key)) return null;
   const found = cache.get(part.key);
   const ask = (statement: Sql) => events.query<Record<string, unknown>>(statement);
@@ -123,7 +122,7 @@ export function sumDays(days: Map<string, Measures>, from: string, to: string): 
 }
 
 /** Per-day conversions of each goal, from the same sources as `dailyMeasures` (under the query's filters, raw days alone: the planner's). */
-export async function dailyGoals(events: EventReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
+export async function dailyGoals(events: StatsReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
   const out = new Map<string, Map<number, GoalCounts>>();
   for (const r of await readDaily(events, days.settled, dailyGoalStatements(events.dialect, q.siteId, days, goals, q.filters))) {
     const b = String(r.b);

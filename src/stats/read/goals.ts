@@ -1,6 +1,6 @@
 // GET /v1/sites/:id/goals: each goal's conversions over the period, its conversion rate among the
 // period's visitors, and its change from the previous period (read with it over the plan's span).
-import type { EventReader } from '../../storage/events/types.js';
+import type { StatsReader } from '../held-sums.js';
 import { goalPropsField, type Goal } from '../../entities/goals.js';
 import type { GoalResult, GoalRevenue } from '../../core/answers.js';
 import { majorUnits } from '../../core/money.js';
@@ -8,7 +8,7 @@ import { meanHalfUp, round, type GoalCounts } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
 
-export async function computeGoals(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<GoalResult[]> {
+export async function computeGoals(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<GoalResult[]> {
   // The goals' rows as the stats read them (one statement for both on a dashboard's load): under
   // filters, the compared days only where the comparison is whole (else they would be read for
   // nothing: raw events of up to a year); the period's visitors as the timeseries and breakdowns read them.

@@ -2,6 +2,7 @@
 // (previous.from..period.to) in one statement per source; the last day of an elapsed compared part
 // is read apart, up to its cut.
 import type { EventReader } from '../../storage/events/types.js';
+import type { StatsReader } from '../held-sums.js';
 import type { Goal } from '../../entities/goals.js';
 import { type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters } from '../../core/metric-registry.js';
 import type { Kpi, Stats } from '../../core/answers.js';
@@ -52,7 +53,7 @@ async function cutPrevious(events: EventReader, q: PlannedQuery, days: Map<strin
   return [cutDays, cutGoals];
 }
 
-export async function computeStats(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<Stats> {
+export async function computeStats(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<Stats> {
   const { plan } = q;
   const [days, goalDays] = await Promise.all([
     dailyMeasures(events, q, plan.span),

@@ -1,6 +1,7 @@
 // GET /v1/sites/:id/timeseries: one metric per hour, day, week or month of the period (and of the
 // previous period when compared).
 import type { EventReader } from '../../storage/events/types.js';
+import type { StatsReader } from '../held-sums.js';
 import type { Goal } from '../../entities/goals.js';
 import { localDay } from '../../core/localtime.js';
 import { dayBuckets, hourBuckets, type Period } from '../../core/period.js';
@@ -12,7 +13,7 @@ import type { DaySources, PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, sumDays, sumGoal } from './days.js';
 
 /** Day, week or month points of a period; null for future buckets and days not computable. */
-async function dayPoints(events: EventReader, q: PlannedQuery, period: Period, days: DaySources, goals: readonly Goal[]): Promise<Point[]> {
+async function dayPoints(events: StatsReader, q: PlannedQuery, period: Period, days: DaySources, goals: readonly Goal[]): Promise<Point[]> {
   const grain = q.grain === 'hour' ? 'day' : q.grain;
   const buckets = dayBuckets(period, grain, q.tz);
   const firstComputable = days.firstComputable;
@@ -52,7 +53,7 @@ async function hourPoints(events: EventReader, q: PlannedQuery, period: Period, 
   });
 }
 
-export async function computeTimeseries(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<{ points: Point[]; prev: Point[] | null }> {
+export async function computeTimeseries(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<{ points: Point[]; prev: Point[] | null }> {
   const series = (period: Period, days: DaySources) =>
     q.grain === 'hour' ? hourPoints(events, q, period, days) : dayPoints(events, q, period, days, goals);
   // A read clipped to the raw window has no previous points where its compared period lies outside it.
