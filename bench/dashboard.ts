@@ -4,7 +4,7 @@
 // navigation start to every figure filled (KPI tiles, chart, the five panels; a panel showing an
 // error fails the run), where that time goes (medians: the first /app/v1 request's start, the
 // session's answer, the last answer; the CPU time of the service's process, of ClickHouse's on that
-// engine, and of the page's main thread over a load), and the JavaScript and CSS the page loads,
+// engine, of the page's main thread and of all of Chromium's processes over a load), and the JavaScript and CSS the page loads,
 // raw and gzip. With --baseline, the same loads against another checkout of the service (its own
 // server and dashboard, on the same data), round by round in turn, and the ratios.
 //
@@ -20,7 +20,7 @@
 //            ClickHouse server the bench starts and stops, as the tests do; duckdb by default),
 //            --reads (also prints each /app/v1 read's median time in the page, from its start to
 //            its answer's end, and each read of a view asked alone, one after the other, 5 times)
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -117,6 +117,8 @@ interface Load {
   serverCpu: number;
   /** CPU time of the page's main thread over the load (Chromium's ThreadTime). */
   pageCpu: number;
+  /** CPU time of every Chromium process over the load (its renderers, GPU and network processes, and the browser's own). */
+  browserCpu: number;
   /** CPU time of the ClickHouse server over the load (NaN on DuckDB, which runs in the service's process). */
   storeCpu: number;
   /** Each /app/v1 read's time from its start to its answer's end, by read (`breakdown page`, `stats`, ...). */
@@ -250,6 +252,33 @@ function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * CPU milliseconds of the processes this bench started (Chromium's, with the children they have
+ * reaped), but for `skip` (the ClickHouse server, counted apart).
+ */
+function childrenCpuMs(skip: number | undefined): number {
+  const parents = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(name), Number(fields[1]));
+      cpu.set(Number(name), (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  const ours = (pid: number): boolean => {
+    for (let at = parents.get(pid); at !== undefined && at > 1; at = parents.get(at)) if (at === process.pid) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, ms] of cpu) if (pid !== skip && parents.get(pid) !== skip && ours(pid)) total += ms;
+  return total;
+}
+
 /** 1 cold load, then `LOADS` measured ones, of each view. */
 async function measure(context: BrowserContext, dashboard: string, store: Store, into: Map<string, Load[]>): Promise<void> {
   const storeCpu = () => (store.clickhouse ? processCpuMs(store.clickhouse.pid) : NaN);
@@ -263,10 +292,12 @@ async function measure(context: BrowserContext, dashboard: string, store: Store,
       const pageBefore = await threadSeconds();
       const serverBefore = process.cpuUsage();
       const storeBefore = storeCpu();
+      const browserBefore = childrenCpuMs(store.clickhouse?.pid);
       await page.goto(`${dashboard}?${query}`);
       await page.waitForFunction(() => (window as unknown as { __filledAt?: number }).__filledAt, undefined, { timeout: 60_000 });
       const server = process.cpuUsage(serverBefore);
       const storeAfter = storeCpu();
+      const browserCpu = childrenCpuMs(store.clickhouse?.pid) - browserBefore;
       const pageCpu = ((await threadSeconds()) - pageBefore) * 1000;
       const errors = await page.locator('[data-panel] .error').count();
       if (errors > 0) throw new Error(`${view}: ${errors} panel(s) show an error: ${await page.locator('[data-panel] .error').first().textContent()}`);
@@ -275,7 +306,7 @@ async function measure(context: BrowserContext, dashboard: string, store: Store,
         const unfiltered = stats.find((url) => new URL(url).searchParams.getAll('filter').join() !== query.getAll('filter').join());
         if (stats.length === 0 || unfiltered) throw new Error(`${view}: the page's stats read does not carry the view's filters: ${unfiltered ?? 'no stats read'}`);
       }
-      if (i > 0) into.get(view)!.push({ ...(await page.evaluate(loadTimes)), serverCpu: (server.user + server.system) / 1000, pageCpu, storeCpu: storeAfter - storeBefore });
+      if (i > 0) into.get(view)!.push({ ...(await page.evaluate(loadTimes)), serverCpu: (server.user + server.system) / 1000, pageCpu, browserCpu, storeCpu: storeAfter - storeBefore });
       await page.close();
     }
   }
@@ -346,6 +377,7 @@ async function main(): Promise<void> {
       ['last answer', (l) => p(l, (x) => x.lastAnswer, 0.5)],
       ['server CPU', (l) => p(l, (x) => x.serverCpu, 0.5)],
       ['page CPU', (l) => p(l, (x) => x.pageCpu, 0.5)],
+      ['browser CPU', (l) => p(l, (x) => x.browserCpu, 0.5)],
       ...(clickhouse ? [['ClickHouse CPU', (l: Load[]) => p(l, (x) => x.storeCpu, 0.5)] as [string, (l: Load[]) => number]] : []),
     ];
     const viewWidth = Math.max(...VIEWS.map((view) => view.length)) + 2;
