@@ -62,11 +62,19 @@ function sessionAddress(session: string): string {
   return `fd${h.slice(0, 2)}:${h.slice(2, 6)}:${h.slice(6, 10)}:${h.slice(10, 14)}:${h.slice(14, 18)}:${h.slice(18, 22)}:${h.slice(22, 26)}:${h.slice(26, 30)}`;
 }
 
+/**
+ * How many sessions' last pageview the import remembers: an event row carries its name in `Path`,
+ * not its page, so it is filed under its session's last pageview, as the tracker files an event
+ * under the page it happens on (older sessions' events under `/`).
+ */
+const SESSIONS_REMEMBERED = 100_000;
+
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /** The NDJSON lines of GoatCounter's export, for a site on `domain`; `skips` counts what is left out. */
 export async function* goatcounterLines(records: AsyncIterable<CsvRecord>, domain: string, skips: GoatcounterSkips): AsyncGenerator<string> {
   let positions: Map<string, number> | null = null;
+  const lastPages = new Map<string, string>();
   const bad = (line: number, reason: string) => {
     skips.badRows++;
     if (skips.lines.length < REPORTED) skips.lines.push({ line, reason });
@@ -106,11 +114,19 @@ export async function* goatcounterLines(records: AsyncIterable<CsvRecord>, domai
     const location = /^([A-Za-z]{2})(?:-([A-Za-z0-9]{1,3}))?$/.exec(field('Location'));
     const width = /^(\d{1,6})[,x]/.exec(field('Screen size'));
     const referrer = field('Referrer');
+    const session = field('Session') || `line ${record.line}`;
+    const page = event ? (lastPages.get(session) ?? '/') : path.startsWith('/') ? path : '/';
+    if (!event) {
+      // Most recent last, so that the oldest session is the one forgotten.
+      lastPages.delete(session);
+      lastPages.set(session, page);
+      if (lastPages.size > SESSIONS_REMEMBERED) lastPages.delete(lastPages.keys().next().value!);
+    }
     const line: Record<string, unknown> = {
       ts: date,
       ua: field('UserAgent') || writtenUserAgent(field('Browser'), field('System')),
-      u: `https://${domain}${event || !path.startsWith('/') ? '/' : path}`,
-      ip: sessionAddress(field('Session') || `line ${record.line}`),
+      u: `https://${domain}${page}`,
+      ip: sessionAddress(session),
     };
     if (event) line.e = path;
     // `h`: a referring page (host and path, without its scheme); other schemes name no page.

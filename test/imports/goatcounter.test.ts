@@ -61,6 +61,19 @@ test("GoatCounter's export becomes events through the import path", async () => 
     assert.match(refused.body.error.message, /not GoatCounter's export in format version 2/);
     const missing = await upload(server, site.siteId, '2,Path,Title,Event\n', 'old.csv');
     assert.match(missing.body.error.message, /has no column UserAgent, Browser, System, Session, Bot/);
+
+    // An event row names its event, not its page: it is filed under its session's last pageview, as the tracker files it.
+    const other = await createSite(server, { domain: 'events.example' });
+    const rows = [
+      `/pricing,Pricing,false,${JSON.stringify(FIREFOX_LINUX)},Firefox 121,Linux,sess-e,0,,,,FR,true,2025-04-11T10:00:00Z`,
+      `signup,,true,${JSON.stringify(FIREFOX_LINUX)},Firefox 121,Linux,sess-e,0,,,,FR,false,2025-04-11T10:00:30Z`,
+      `download,,true,${JSON.stringify(FIREFOX_LINUX)},Firefox 121,Linux,sess-f,0,,,,FR,false,2025-04-11T11:00:00Z`,
+    ];
+    const events = await upload(server, other.siteId, [HEADER, ...rows].join('\n') + '\n', 'events.csv');
+    assert.equal((await finishedImport(server, other.siteId, events.body.importId)).status, 'done');
+    const pages = await fetch(`${server.url}/v1/sites/${other.siteId}/breakdown?from=2025-04-11&to=2025-04-11&comparison=off&dimension=page`, { headers: { authorization: `Bearer ${await createApiKey(server, other.orgId)}` } });
+    const pageRows = ((await pages.json()) as any).rows.map((r: { key: string; visitors: number; views: number }) => [r.key, r.visitors, r.views]);
+    assert.deepEqual(pageRows, [['/pricing', 1, 1]]);
   } finally {
     await server.stop();
   }

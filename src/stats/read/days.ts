@@ -5,6 +5,7 @@ import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements } fro
 import { settlementHeld, type Settlement } from '../settlement.js';
 import { Held, type HeldPart, type HeldSumsCache, type StatsReader } from '../held-sums.js';
 import { statementKey } from '../shared-reads.js';
+import type { Dialect } from '../../sql/dialect.js';
 import type { Sql } from '../../sql/sql.js';
 import {
   addInto,
@@ -27,19 +28,34 @@ export function deltaPct(value: number | null, prev: number | null): number {
   return round(((value - prev) / prev) * 100, 1);
 }
 
+/** A daily read compiled: its statements, and the settlement its days read with (if any). */
+export interface DailyRead {
+  readonly settlement: Settlement | null;
+  readonly statements: DailyStatements;
+}
+
 /**
- * Per-day measures of some days of a plan, from rollups up to the watermark and raw events after it
- * (with their settlement, where it holds), and imported aggregates on the days they hold (a day's
- * rows of several sources add up). Readers of visitors only skip the per-session part (bounces,
- * duration) of raw reads, and read raw days with their settlement only from what a reader holds.
+ * Compiles the per-day measures of some days of a plan: rollups up to the watermark, raw events
+ * after it (with their settlement, where it holds) and imported aggregates on the days they hold.
+ * Readers of visitors only skip the per-session part (bounces, duration) of raw reads, and read raw
+ * days with their settlement only from what a reader holds.
  */
-export async function dailyMeasures(events: StatsReader, q: PlannedQuery, days: DaySources, sessions = true): Promise<Map<string, Measures>> {
-  const out = new Map<string, Measures>();
+export function measuresRead(events: StatsReader, q: PlannedQuery, days: DaySources, sessions = true): DailyRead {
   // What a reader holds of a settlement answers visitors alone too, from the events since its cut
   // (the same statements as every measure's, which the stats of a dashboard's load share).
   const held = days.settled !== null && events.held?.takes(days.settled.rows) === true;
-  const statements = dailyMeasureStatements(events.dialect, q, days, sessions || held);
-  for (const r of await readDaily(events, days.settled, statements)) {
+  return { settlement: days.settled, statements: dailyMeasureStatements(events.dialect, q, days, sessions || held) };
+}
+
+/** Compiles the per-day conversions of each goal, from the same sources as `measuresRead` (under the query's filters, raw days alone: the planner's). */
+export function goalsRead(d: Dialect, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): DailyRead {
+  return { settlement: days.settled, statements: dailyGoalStatements(d, q.siteId, days, goals, q.filters) };
+}
+
+/** Runs a compiled `measuresRead` into per-day measures (a day's rows of several sources add up). */
+export async function dailyMeasures(events: StatsReader, read: DailyRead): Promise<Map<string, Measures>> {
+  const out = new Map<string, Measures>();
+  for (const r of await readDaily(events, read)) {
     const day = String(r.b);
     const m = measuresOf(TRAFFIC_MEASURES, r);
     const before = out.get(day);
@@ -55,7 +71,7 @@ export async function dailyMeasures(events: StatsReader, q: PlannedQuery, days: 
  * that holds sums, from what the reader holds (or fills now) and the rows since the cut
  * (`holdAfterCheck`); a part the reader declined is read without the settlement.
  */
-async function readDaily(events: StatsReader, settlement: Settlement | null, statements: DailyStatements): Promise<Array<Record<string, unknown>>> {
+async function readDaily(events: StatsReader, { settlement, statements }: DailyRead): Promise<Array<Record<string, unknown>>> {
   type Rows = Array<Record<string, unknown>>;
   const { sources, check, settled, unsettled } = statements;
   const ask = (s: Sql) => events.query<Record<string, unknown>>(s);
@@ -121,10 +137,10 @@ export function sumDays(days: Map<string, Measures>, from: string, to: string): 
   return total;
 }
 
-/** Per-day conversions of each goal, from the same sources as `dailyMeasures` (under the query's filters, raw days alone: the planner's). */
-export async function dailyGoals(events: StatsReader, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Promise<Map<string, Map<number, GoalCounts>>> {
+/** Runs a compiled `goalsRead` into per-day conversions of each goal. */
+export async function dailyGoals(events: StatsReader, read: DailyRead): Promise<Map<string, Map<number, GoalCounts>>> {
   const out = new Map<string, Map<number, GoalCounts>>();
-  for (const r of await readDaily(events, days.settled, dailyGoalStatements(events.dialect, q.siteId, days, goals, q.filters))) {
+  for (const r of await readDaily(events, read)) {
     const b = String(r.b);
     let day = out.get(b);
     if (!day) out.set(b, (day = new Map()));

@@ -6,12 +6,11 @@ import type { FunnelReading, FunnelTotals } from '../../core/answers.js';
 import { funnelStatements } from '../sql/goals.js';
 import { walkFunnel, type FunnelEventRow } from '../funnel.js';
 import { round } from '../measures.js';
-import type { DaySources, PlannedQuery } from '../planner.js';
+import type { PlannedQuery } from '../planner.js';
 import { deltaPct } from './days.js';
 
-/** Visitors reaching each step over some days. */
-async function funnelSteps(events: EventReader, q: PlannedQuery, days: DaySources, funnel: FunnelVersion): Promise<number[]> {
-  const statements = funnelStatements(events.dialect, q.siteId, days, funnel);
+/** Visitors reaching each step over some days, from their compiled statements. */
+async function funnelSteps(events: EventReader, statements: ReturnType<typeof funnelStatements>, funnel: FunnelVersion): Promise<number[]> {
   const totals = funnel.steps.map(() => 0);
   const [rollupRows, rawRows] = await Promise.all([
     statements.rollup ? events.query<{ step: unknown; visitors: unknown }>(statements.rollup) : Promise.resolve([]),
@@ -34,7 +33,9 @@ function funnelTotals(counts: number[]): FunnelTotals {
 }
 
 export async function computeFunnel(events: EventReader, q: PlannedQuery, funnel: FunnelVersion): Promise<FunnelReading> {
-  const [now, before] = await Promise.all([funnelSteps(events, q, q.plan.period, funnel), funnelSteps(events, q, q.plan.previous, funnel)]);
+  const periodStatements = funnelStatements(events.dialect, q.siteId, q.plan.period, funnel);
+  const previousStatements = funnelStatements(events.dialect, q.siteId, q.plan.previous, funnel);
+  const [now, before] = await Promise.all([funnelSteps(events, periodStatements, funnel), funnelSteps(events, previousStatements, funnel)]);
   const current = funnelTotals(now);
   const previous = funnelTotals(before);
   return {

@@ -6,14 +6,16 @@ import type { GoalResult, GoalRevenue } from '../../core/answers.js';
 import { majorUnits } from '../../core/money.js';
 import { meanHalfUp, round, type GoalCounts } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
-import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
+import { dailyGoals, dailyMeasures, deltaPct, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
 
 export async function computeGoals(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<GoalResult[]> {
   // The goals' rows as the stats read them (one statement for both on a dashboard's load): under
   // filters, the compared days only where the comparison is whole (else they would be read for
   // nothing: raw events of up to a year); the period's visitors as the timeseries and breakdowns read them.
   const goalDays = q.filters.length > 0 && !q.plan.previousComplete ? q.plan.period : q.plan.span;
-  const [daily, days] = await Promise.all([dailyGoals(events, q, goalDays, goals), dailyMeasures(events, q, q.plan.period, false)]);
+  const goalRows = goalsRead(events.dialect, q, goalDays, goals);
+  const visitorRows = measuresRead(events, q, q.plan.period, false);
+  const [daily, days] = await Promise.all([dailyGoals(events, goalRows), dailyMeasures(events, visitorRows)]);
   const visitors = sumDays(days, q.period.from, q.period.to).visitors;
   return goals.map((g) => {
     const now = sumGoal(daily, q.period.from, q.period.to, g.goalId);

@@ -1,7 +1,7 @@
 // GET /v1/sites/:id/stats: the KPIs of the period and of the compared one, read over the plan's span
 // (previous.from..period.to) in one statement per source; the last day of an elapsed compared part
 // is read apart, up to its cut.
-import type { EventReader } from '../../storage/events/types.js';
+import type { Dialect } from '../../sql/dialect.js';
 import type { StatsReader } from '../held-sums.js';
 import type { Goal } from '../../entities/goals.js';
 import { type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters } from '../../core/metric-registry.js';
@@ -9,7 +9,7 @@ import type { Kpi, Stats } from '../../core/answers.js';
 import { cutDayStatements } from '../sql/daily.js';
 import { GOAL_MEASURES, measuresOf, metricValue, TRAFFIC_MEASURES, type GoalCounts, type Measures } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
-import { dailyGoals, dailyMeasures, deltaPct, sumDays, sumGoal } from './days.js';
+import { dailyGoals, dailyMeasures, deltaPct, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
 
 /** A figure and its change; `uncompared` (a read clipped to the raw window, its compared period outside it) has no change. */
 function kpi(value: number | null, prev: number | null, uncompared = false): Kpi {
@@ -23,12 +23,23 @@ function scaled<M extends Record<string, number>>(m: M, share: number): M {
 
 type DailyGoals = Map<string, Map<number, GoalCounts>>;
 
+/** The statement of the compared period's cut day (q.previousCut) up to its cut, where its raw events are kept. */
+function cutDayRead(d: Dialect, q: PlannedQuery, goals: readonly Goal[]): { day: string; statements: ReturnType<typeof cutDayStatements> } | null {
+  const cut = q.previousCut;
+  if (cut === null || q.plan.previousCut === null || q.plan.previousCut === 'share') return null;
+  return { day: cut.day, statements: cutDayStatements(d, q, cut, q.plan.goalsCompared ? goals : []) };
+}
+
+/** The rows of the cut day's measures and goals. */
+type CutDayRows = [Array<Record<string, unknown>>, Array<{ goal_id: unknown } & Record<string, unknown>>];
+
 /**
  * The per-day figures of the span with the compared period's last day cut (q.previousCut): from its
- * raw events up to the cut, or its whole-day figures in proportion where raw events are no longer
- * kept. Copies: on a span longer than a year, the cut day of a year-earlier part lies in the period too.
+ * raw events up to the cut (`cutDay`, run beside the span's), or its whole-day figures in proportion
+ * where raw events are no longer kept. Copies: on a span longer than a year, the cut day of a
+ * year-earlier part lies in the period too.
  */
-async function cutPrevious(events: EventReader, q: PlannedQuery, days: Map<string, Measures>, goalDays: DailyGoals, goals: readonly Goal[]): Promise<[Map<string, Measures>, DailyGoals]> {
+function cutPrevious(q: PlannedQuery, days: Map<string, Measures>, goalDays: DailyGoals, cutDay: CutDayRows | null): [Map<string, Measures>, DailyGoals] {
   const cut = q.previousCut;
   if (cut === null || q.plan.previousCut === null) return [days, goalDays];
   const cutDays = new Map(days);
@@ -40,11 +51,7 @@ async function cutPrevious(events: EventReader, q: PlannedQuery, days: Map<strin
     if (wholeGoals) cutGoals.set(cut.day, new Map([...wholeGoals].map(([id, c]) => [id, scaled(c, cut.share)])));
     return [cutDays, cutGoals];
   }
-  const statements = cutDayStatements(events.dialect, q, cut, q.plan.goalsCompared ? goals : []);
-  const [measureRows, goalRows] = await Promise.all([
-    events.query<Record<string, unknown>>(statements.measures),
-    statements.goals ? events.query<{ goal_id: unknown } & Record<string, unknown>>(statements.goals) : Promise.resolve([]),
-  ]);
+  const [measureRows, goalRows] = cutDay!;
   cutDays.delete(cut.day);
   for (const r of measureRows) cutDays.set(cut.day, measuresOf(TRAFFIC_MEASURES, r));
   const dayGoals = new Map<number, GoalCounts>();
@@ -55,11 +62,20 @@ async function cutPrevious(events: EventReader, q: PlannedQuery, days: Map<strin
 
 export async function computeStats(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<Stats> {
   const { plan } = q;
-  const [days, goalDays] = await Promise.all([
-    dailyMeasures(events, q, plan.span),
-    plan.goalSpan ? dailyGoals(events, q, plan.goalSpan, goals) : Promise.resolve(new Map()),
+  // Compiled whole before the first statement runs.
+  const measures = measuresRead(events, q, plan.span);
+  const goalsRows = plan.goalSpan ? goalsRead(events.dialect, q, plan.goalSpan, goals) : null;
+  const cutDay = plan.previousComplete ? cutDayRead(events.dialect, q, goals) : null;
+  const [days, goalDays, cutRows] = await Promise.all([
+    dailyMeasures(events, measures),
+    goalsRows ? dailyGoals(events, goalsRows) : Promise.resolve(new Map()),
+    cutDay &&
+      Promise.all([
+        events.query<Record<string, unknown>>(cutDay.statements.measures),
+        cutDay.statements.goals ? events.query<{ goal_id: unknown } & Record<string, unknown>>(cutDay.statements.goals) : Promise.resolve([]),
+      ]),
   ]);
-  const [previousDays, previousGoalDays] = plan.previousComplete ? await cutPrevious(events, q, days, goalDays, goals) : [days, goalDays];
+  const [previousDays, previousGoalDays] = plan.previousComplete ? cutPrevious(q, days, goalDays, cutRows as CutDayRows | null) : [days, goalDays];
   const current = plan.period.firstComputable !== null;
   const previous = plan.previousComplete;
   const now = sumDays(days, q.period.from, q.period.to);

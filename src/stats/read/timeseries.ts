@@ -10,47 +10,51 @@ import type { Point } from '../../core/answers.js';
 import { hourlyMeasures } from '../sql/daily.js';
 import { measuresOf, metricValue, needsSessions, TRAFFIC_MEASURES, ZERO_MEASURES, type Measures } from '../measures.js';
 import type { DaySources, PlannedQuery } from '../planner.js';
-import { dailyGoals, dailyMeasures, sumDays, sumGoal } from './days.js';
+import { dailyGoals, dailyMeasures, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
 
-/** Day, week or month points of a period; null for future buckets and days not computable. */
-async function dayPoints(events: StatsReader, q: PlannedQuery, period: Period, days: DaySources, goals: readonly Goal[]): Promise<Point[]> {
+/** Compiles the day, week or month points of a period; running them gives null for future buckets and days not computable. */
+function dayPoints(events: StatsReader, q: PlannedQuery, period: Period, days: DaySources, goals: readonly Goal[]): () => Promise<Point[]> {
   const grain = q.grain === 'hour' ? 'day' : q.grain;
   const buckets = dayBuckets(period, grain, q.tz);
   const firstComputable = days.firstComputable;
   const c = METRIC_REGISTRY[q.metric].computation;
-  const valueOf =
-    c.kind === 'goals'
-      ? await (async () => {
-          if (goals.length === 0) return () => null;
-          const daily = await dailyGoals(events, q, days, goals);
-          return (from: string, to: string) => sumGoal(daily, from, to)[c.measure];
-        })()
-      : await (async () => {
-          const daily = await dailyMeasures(events, q, days, needsSessions(c));
-          return (from: string, to: string) => metricValue(c, sumDays(daily, from, to));
-        })();
-  return buckets.map((b) => {
-    const from = firstComputable !== null && firstComputable > b.from ? firstComputable : b.from;
-    const to = b.to < q.today ? b.to : q.today;
-    if (firstComputable === null || from > to) return { t: b.t, value: null };
-    return { t: b.t, value: valueOf(from, to) };
-  });
+  const goalRows = c.kind === 'goals' && goals.length > 0 ? goalsRead(events.dialect, q, days, goals) : null;
+  const measureRows = c.kind !== 'goals' ? measuresRead(events, q, days, needsSessions(c)) : null;
+  return async () => {
+    let valueOf: (from: string, to: string) => number | null = () => null;
+    if (c.kind === 'goals' && goalRows) {
+      const daily = await dailyGoals(events, goalRows);
+      valueOf = (from, to) => sumGoal(daily, from, to)[c.measure];
+    } else if (c.kind !== 'goals') {
+      const daily = await dailyMeasures(events, measureRows!);
+      valueOf = (from, to) => metricValue(c, sumDays(daily, from, to));
+    }
+    return buckets.map((b) => {
+      const from = firstComputable !== null && firstComputable > b.from ? firstComputable : b.from;
+      const to = b.to < q.today ? b.to : q.today;
+      if (firstComputable === null || from > to) return { t: b.t, value: null };
+      return { t: b.t, value: valueOf(from, to) };
+    });
+  };
 }
 
-/** Hourly points from raw events; hours before the raw window or retention, or in the future, are null. */
-async function hourPoints(events: EventReader, q: PlannedQuery, period: Period, days: DaySources): Promise<Point[]> {
+/** Compiles the hourly points of a period, from raw events; hours before the raw window or retention, or in the future, are null. */
+function hourPoints(events: EventReader, q: PlannedQuery, period: Period, days: DaySources): () => Promise<Point[]> {
   const { starts, end } = hourBuckets(period, q.tz);
   const firstComputable = days.firstComputable;
-  const rows = await events.query<{ b: string | number | null } & Record<string, unknown>>(hourlyMeasures(events.dialect, q, period, starts, end));
-  const byBucket = new Map<number, Measures>();
-  for (const r of rows) if (r.b !== null) byBucket.set(Number(r.b), measuresOf(TRAFFIC_MEASURES, r));
-  // The planner refuses hourly conversions, the goal metric.
-  const c = METRIC_REGISTRY[q.metric].computation as TrafficComputation;
-  return starts.map((t, i) => {
-    const day = localDay(t, q.tz);
-    if (t > q.now || firstComputable === null || day < firstComputable) return { t, value: null };
-    return { t, value: metricValue(c, byBucket.get(i) ?? ZERO_MEASURES) };
-  });
+  const statement = hourlyMeasures(events.dialect, q, period, starts, end);
+  return async () => {
+    const rows = await events.query<{ b: string | number | null } & Record<string, unknown>>(statement);
+    const byBucket = new Map<number, Measures>();
+    for (const r of rows) if (r.b !== null) byBucket.set(Number(r.b), measuresOf(TRAFFIC_MEASURES, r));
+    // The planner refuses hourly conversions, the goal metric.
+    const c = METRIC_REGISTRY[q.metric].computation as TrafficComputation;
+    return starts.map((t, i) => {
+      const day = localDay(t, q.tz);
+      if (t > q.now || firstComputable === null || day < firstComputable) return { t, value: null };
+      return { t, value: metricValue(c, byBucket.get(i) ?? ZERO_MEASURES) };
+    });
+  };
 }
 
 export async function computeTimeseries(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<{ points: Point[]; prev: Point[] | null }> {
@@ -58,6 +62,9 @@ export async function computeTimeseries(events: StatsReader, q: PlannedQuery, go
     q.grain === 'hour' ? hourPoints(events, q, period, days) : dayPoints(events, q, period, days, goals);
   // A read clipped to the raw window has no previous points where its compared period lies outside it.
   const compared = q.compare && (q.plan.clippedFrom === null || q.plan.previousComplete);
-  const [points, prev] = await Promise.all([series(q.period, q.plan.period), compared ? series(q.previous, q.plan.previous) : Promise.resolve(null)]);
+  // Both series compiled before either runs.
+  const current = series(q.period, q.plan.period);
+  const previous = compared ? series(q.previous, q.plan.previous) : null;
+  const [points, prev] = await Promise.all([current(), previous ? previous() : Promise.resolve(null)]);
   return { points, prev };
 }
