@@ -35,14 +35,14 @@ test('GA4 imports refused: the request at once, Google\'s refusals in the job, n
     // The request: refused with what is wrong, the key never quoted.
     const ecKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
     const refusals: Array<[string, unknown, number, string, RegExp]> = [
-      ['no property', { key: fixture.keyFile }, 400, 'GA4_PROPERTY_INVALID_IMPORT', /property must be the numeric id of a GA4 property/],
-      ['a property that is no number', { property: 'G-ABC123', key: fixture.keyFile }, 400, 'GA4_PROPERTY_INVALID_IMPORT', /numeric id/],
-      ['no key', { property: PROPERTY }, 400, 'GA4_KEY_INVALID_IMPORT', /key is not a service account key svc can use: none was given/],
-      ['a key that is not JSON', { property: PROPERTY, key: pem }, 400, 'GA4_KEY_INVALID_IMPORT', /it is not JSON/],
-      ['a key of a user', { property: PROPERTY, key: { ...fixture.keyFile, type: 'authorized_user' } }, 400, 'GA4_KEY_INVALID_IMPORT', /its type is not "service_account"/],
-      ['a key without its email', { property: PROPERTY, key: { ...fixture.keyFile, client_email: undefined } }, 400, 'GA4_KEY_INVALID_IMPORT', /it has no client_email/],
-      ['a broken private key', { property: PROPERTY, key: { ...fixture.keyFile, private_key: pem.replace(/\n[A-Za-z0-9+/]{20}/, '\n!!!!') } }, 400, 'GA4_KEY_INVALID_IMPORT', /not a readable PEM private key/],
-      ['an EC private key', { property: PROPERTY, key: { ...fixture.keyFile, private_key: ecKey } }, 400, 'GA4_KEY_INVALID_IMPORT', /not an RSA key/],
+      ['no property', { key: fixture.keyFile }, 400, 'GOOGLE_PROPERTY_INVALID_IMPORT', /property must be the numeric id of a GA4 property/],
+      ['a property that is no number', { property: 'G-ABC123', key: fixture.keyFile }, 400, 'GOOGLE_PROPERTY_INVALID_IMPORT', /numeric id/],
+      ['no key', { property: PROPERTY }, 400, 'GOOGLE_KEY_INVALID_IMPORT', /key is not a service account key svc can use: none was given/],
+      ['a key that is not JSON', { property: PROPERTY, key: pem }, 400, 'GOOGLE_KEY_INVALID_IMPORT', /it is not JSON/],
+      ['a key of a user', { property: PROPERTY, key: { ...fixture.keyFile, type: 'authorized_user' } }, 400, 'GOOGLE_KEY_INVALID_IMPORT', /its type is not "service_account"/],
+      ['a key without its email', { property: PROPERTY, key: { ...fixture.keyFile, client_email: undefined } }, 400, 'GOOGLE_KEY_INVALID_IMPORT', /it has no client_email/],
+      ['a broken private key', { property: PROPERTY, key: { ...fixture.keyFile, private_key: pem.replace(/\n[A-Za-z0-9+/]{20}/, '\n!!!!') } }, 400, 'GOOGLE_KEY_INVALID_IMPORT', /not a readable PEM private key/],
+      ['an EC private key', { property: PROPERTY, key: { ...fixture.keyFile, private_key: ecKey } }, 400, 'GOOGLE_KEY_INVALID_IMPORT', /not an RSA key/],
       ['days reversed', { property: PROPERTY, key: fixture.keyFile, from: '2025-04-02', to: '2025-04-01' }, 400, 'REVERSED_INVALID_PERIOD', /from is later than to/],
       ['a day before the Data API', { property: PROPERTY, key: fixture.keyFile, from: '2015-01-01' }, 400, 'DAY_INVALID_PARAMS', /from must be a day YYYY-MM-DD from 2015-08-14/],
       ['an unknown field', { property: PROPERTY, key: fixture.keyFile, token: 'x' }, 400, 'UNKNOWN_FIELD_INVALID_PARAMS', /unknown field "token"/],

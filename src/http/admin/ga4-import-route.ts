@@ -15,20 +15,20 @@ import { siteFor } from './org-routes.js';
 
 /** The service account's key: the key file's JSON object, or its text. */
 function keyOf(given: unknown): Ga4Request['key'] {
-  if (given === undefined) throw apiError('INVALID_IMPORT', 'ga4Key', { reason: 'none was given' });
+  if (given === undefined) throw apiError('INVALID_IMPORT', 'googleKey', { reason: 'none was given' });
   let file = given;
   if (typeof given === 'string') {
     try {
       file = JSON.parse(given);
     } catch {
       // JSON.parse's message quotes the text it read: the key's.
-      throw apiError('INVALID_IMPORT', 'ga4Key', { reason: 'it is not JSON (give the key file Google Cloud downloads, as it is)' });
+      throw apiError('INVALID_IMPORT', 'googleKey', { reason: 'it is not JSON (give the key file Google Cloud downloads, as it is)' });
     }
   }
   try {
     return readServiceAccountKey(file);
   } catch (err) {
-    if (err instanceof KeyRefused) throw apiError('INVALID_IMPORT', 'ga4Key', { reason: err.message });
+    if (err instanceof KeyRefused) throw apiError('INVALID_IMPORT', 'googleKey', { reason: err.message });
     throw err;
   }
 }
@@ -37,7 +37,7 @@ function keyOf(given: unknown): Ga4Request['key'] {
 export function ga4Request(body: unknown, today: string): Ga4Request {
   const fields = objectBody(body, ['property', 'key', 'from', 'to']);
   const property = typeof fields.property === 'number' ? String(fields.property) : fields.property;
-  if (typeof property !== 'string' || !GA4_PROPERTY.test(property)) throw apiError('INVALID_IMPORT', 'ga4Property');
+  if (typeof property !== 'string' || !GA4_PROPERTY.test(property)) throw apiError('INVALID_IMPORT', 'googleProperty');
   const day = (name: 'from' | 'to') => {
     const value = fields[name];
     if (value === undefined) return null;
