@@ -84,6 +84,8 @@ export interface ImportServiceOptions {
   addAnnotations(siteId: string, annotations: NewAnnotation[]): Promise<void>;
   /** Google's endpoints for GA4 imports (Google's own by default), and their tuning (tests: the stand-in's CA, short waits, small pages). */
   ga4?: Ga4Options;
+  /** How long a job whose write failed waits before it runs again (WRITE_RETRY_MS; tests shorten it). */
+  writeRetryMs?: number;
 }
 
 const newImportId = () => `imp_${randomBytes(9).toString('base64url')}`;
@@ -201,9 +203,12 @@ export class ImportService {
   private async runHere(job: ImportJob): Promise<void> {
     while ((await this.runJob(job)) === 'again') {
       try {
-        await sleep(WRITE_RETRY_MS, undefined, { signal: this.stopSignal.signal });
+        await sleep(this.options.writeRetryMs ?? WRITE_RETRY_MS, undefined, { signal: this.stopSignal.signal });
       } catch {
-        return; // stopping: the job's lease runs out, and the worker that takes it fails it (GA4_KEY_GONE)
+        // Stopping: no other process can run it again (the key stays here).
+        await removeImport(this.options.events, { siteId: job.siteId, importId: job.id });
+        await this.options.jobs.finishImportJob(job.id, this.holder, { status: 'failed', report: null, error: GA4_KEY_GONE });
+        return;
       }
     }
   }
@@ -296,6 +301,8 @@ export class ImportService {
       const now = this.options.clock.now();
       const job = await this.options.jobs.claimImportJob(this.holder, now, now + LEASE_MS);
       if (!job) return;
+      // A GA4 job of this process whose lease lapsed (a long wait on Google) is still running here.
+      if (job.source === 'ga4' && this.ga4Requests.has(job.id)) continue;
       await this.runJob(job);
     }
   }
@@ -374,8 +381,8 @@ export class ImportService {
         // Failing would leave the earlier import's days rewritten in part: the job runs again instead
         // (a GA4 job in this process, which holds its key, under a lease that outlasts the wait).
         this.options.warn({ err: String(err), importId: job.id }, 'an import job is taken again in a minute: its write failed');
-        await jobs.reportImportProgress(job.id, this.holder, 0.99, clock.now() + WRITE_RETRY_MS + (ga4 ? LEASE_MS : 0));
-        return ga4 ? 'again' : 'ended';
+        const held = await jobs.reportImportProgress(job.id, this.holder, 0.99, clock.now() + (this.options.writeRetryMs ?? WRITE_RETRY_MS) + (ga4 ? LEASE_MS : 0));
+        return ga4 && held ? 'again' : 'ended';
       }
       // A GA4 job cannot go back to the queue: no other process has its key.
       const failure = err instanceof JobStopped ? new ImportRefused(GA4_KEY_GONE) : err;

@@ -22,6 +22,8 @@ export interface GoogleClientOptions {
   retryBaseMs?: number;
   /** Ends the calls under way and the waits between them, with the signal's reason. */
   signal: AbortSignal;
+  /** Called before each try of a call: the job's sign of life while Google keeps it waiting (it may throw to stop). */
+  beat?: () => void;
   now?: () => number;
 }
 
@@ -172,6 +174,7 @@ export class GoogleClient {
     let last = '';
     let reached = true;
     for (let attempt = 0; attempt < GOOGLE_ATTEMPTS; attempt++) {
+      this.options.beat?.();
       let retryAfterMs: number | null = null;
       try {
         const answer = await post(url, contentType, body, bearer, ca, signal);

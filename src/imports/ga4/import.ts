@@ -24,7 +24,7 @@ export interface Ga4Request {
   to: string;
 }
 
-export interface Ga4Options extends Omit<GoogleClientOptions, 'signal' | 'now'> {
+export interface Ga4Options extends Omit<GoogleClientOptions, 'signal' | 'now' | 'beat'> {
   /** Rows asked per page (Google answers up to 250 000). */
   pageRows?: number;
   /** Days one report covers (each row is still one day's). */
@@ -144,7 +144,10 @@ export async function importGa4(events: EventStore, target: ImportTarget, reques
 }
 
 async function readAndWrite(events: EventStore, target: ImportTarget, request: Ga4Request, options: Ga4Options & { signal: AbortSignal }, progress: (done: number) => void): Promise<ImportReport> {
-  const google = new GoogleClient(request.key, options);
+  let fraction = 0;
+  const advance = (done: number) => progress((fraction = done));
+  // Each call to Google reports the progress again: the job's lease is renewed however long Google keeps it waiting.
+  const google = new GoogleClient(request.key, { ...options, beat: () => progress(fraction) });
   const pageRows = options.pageRows ?? DEFAULT_PAGE_ROWS;
   const report: ImportReport = { days: null, rows: 0, skippedRows: 0, skippedLines: [], skippedDays: [], files: GA4_REPORTS.map((r) => ({ name: r.name, table: r.table, rows: 0, skippedRows: 0 })) };
   const from = request.from ?? (await firstDay(google, request.property, request.to));
@@ -162,7 +165,7 @@ async function readAndWrite(events: EventStore, target: ImportTarget, request: G
   for (const window of windows) {
     for (const [i, spec] of GA4_REPORTS.entries()) {
       const file = report.files[i]!;
-      for await (const row of reportRows(google, request.property, spec, window, pageRows, () => progress((0.9 * done) / total))) {
+      for await (const row of reportRows(google, request.property, spec, window, pageRows, () => advance((0.9 * done) / total))) {
         try {
           const day = dayOf(row, window);
           for (const [dimension, key, counts] of spec.rows(row)) staged.push(stagingRow(target, { day, dimension, key, counts }));
@@ -176,12 +179,12 @@ async function readAndWrite(events: EventStore, target: ImportTarget, request: G
         }
         if (staged.length >= STAGED_PER_WRITE) await flush();
       }
-      progress((0.9 * ++done) / total);
+      advance((0.9 * ++done) / total);
     }
   }
   await flush();
   report.days = { from, to: request.to };
   report.skippedDays = await writeStagedImport(events, target, report.days);
-  progress(1);
+  advance(1);
   return report;
 }
