@@ -44,7 +44,18 @@ export interface Config {
   role: readonly ProcessRole[];
   /** SVC_OIDC_*: the OpenID Connect provider of single sign-on, if the operator configured one. */
   oidc: OidcConfig | undefined;
+  /** SVC_GOOGLE_TOKEN_URL, SVC_GOOGLE_ANALYTICS_DATA_URL: the Google endpoints of the GA4 import (docs/imports.md). */
+  google: GoogleEndpoints;
 }
+
+export interface GoogleEndpoints {
+  /** Where a service account's signed assertion is traded for an access token (also the assertion's audience). */
+  tokenUrl: string;
+  /** The Google Analytics Data API's base URL, before `/v1beta/properties/…:runReport`. */
+  dataUrl: string;
+}
+
+export const GOOGLE_ENDPOINTS: GoogleEndpoints = { tokenUrl: 'https://oauth2.googleapis.com/token', dataUrl: 'https://analyticsdata.googleapis.com' };
 
 /** Single sign-on's provider (docs/accounts.md): SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID, SVC_OIDC_CLIENT_SECRET, SVC_OIDC_NAME. */
 export interface OidcConfig {
@@ -258,6 +269,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const oidc = parseOidc(value, publicUrlProblem === undefined ? publicUrl?.replace(/\/+$/, '') : undefined, problems);
+  // The import sends a signed assertion and bearer tokens there: HTTPS only.
+  const googleUrl = (name: string, fallback: string) => {
+    const text = value(name) ?? fallback;
+    if (/^https:\/\/[^\s?#]+$/.test(text) && URL.canParse(text)) return text.replace(/\/+$/, '');
+    problems.push(`${name} must be an https:// URL without query, got ${JSON.stringify(text)}`);
+    return fallback;
+  };
+  const google = { tokenUrl: googleUrl('SVC_GOOGLE_TOKEN_URL', GOOGLE_ENDPOINTS.tokenUrl), dataUrl: googleUrl('SVC_GOOGLE_ANALYTICS_DATA_URL', GOOGLE_ENDPOINTS.dataUrl) };
 
   const logLevel = value('SVC_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -296,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     role,
     oidc,
+    google,
   };
 }
 

@@ -27,6 +27,7 @@ import { registerRollupTasks } from './stats/rollups/tasks.js';
 import type { MetaStore } from './storage/meta/types.js';
 import { ImportService } from './imports/service.js';
 import { addAnnotations } from './imports/annotations.js';
+import type { Ga4Options } from './imports/ga4/import.js';
 import type { EventStore } from './storage/events/types.js';
 import { metaLocationOf, openMetaStores } from './storage/meta/open.js';
 
@@ -72,6 +73,8 @@ export interface ContextOptions {
   alerts?: Partial<Pick<AlertServiceOptions, 'resolve' | 'ca' | 'timeoutMs' | 'mail'>>;
   /** What tests give single sign-on: the provider's test CA, a shorter retry. */
   oidc?: Pick<SingleSignOnOptions, 'ca' | 'retryMs'>;
+  /** What tests give GA4 imports: the stand-in's CA, shorter waits between retries, smaller pages. */
+  ga4?: Pick<Ga4Options, 'ca' | 'retryBaseMs' | 'pageRows' | 'windowDays'>;
   /** What the process's EventStore is seen through (tests: a store whose writes fail on demand). */
   events?: (store: EventStore) => EventStore;
   /** What the Counters' Redis keys start with (tests that share one Redis give each service its own). */
@@ -186,6 +189,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       const site = await meta.getSite(siteId);
       if (site) await addAnnotations(meta, site, annotations, clock.now());
     },
+    ga4: { ...config.google, ...options.ga4 },
   });
   // The worker takes jobs queued by other processes, and those whose worker stopped, on this schedule.
   maintenance.register({ name: 'imports', everyMs: 15_000, run: () => imports.runNow() });

@@ -152,6 +152,8 @@ export const ERRORS = {
     messages: {
       file: 'the file is not an export svc reads: {reason}',
       source: 'source must be one of {sources}',
+      googleProperty: 'property must be the numeric id of a GA4 property (Admin, Property details)',
+      googleKey: 'key is not a service account key svc can use: {reason}',
     },
   },
   RAW_WINDOW_EXCEEDED: {

@@ -293,8 +293,10 @@ export function roleAtLeast(role: Role, needed: Role): boolean {
 // ---- Imports (docs/imports.md) ------------------------------------------------------------------
 
 /** The tools whose exports svc imports. */
-export const IMPORT_SOURCES = ['plausible', 'goatcounter'] as const;
+export const IMPORT_SOURCES = ['plausible', 'goatcounter', 'ga4'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
+/** The sources read from the tool's own API (its request names the account), not from an uploaded file. */
+export const API_IMPORT_SOURCES: readonly ImportSource[] = ['ga4'];
 export type ImportStatus = 'queued' | 'running' | 'done' | 'failed';
 
 // ---- Alert rules (docs/webhooks.md) ----------------------------------------------------------

@@ -54,6 +54,7 @@ export const MANAGE_ROUTES: readonly ManageRoute[] = [
   { method: 'delete', path: '/sites/{siteId}/digest-webhooks/{webhookId}', summary: 'Delete a report webhook', answer: [204, 'deleted'] },
   { method: 'get', path: '/sites/{siteId}/imports', summary: 'The site\'s imports', answer: [200, '{imports: [import]}'] },
   { method: 'post', path: '/sites/{siteId}/imports', summary: 'Upload an export of another tool (the file as the body; `source` and `name` in the query)', answer: [202, 'the import job'] },
+  { method: 'post', path: '/sites/{siteId}/imports/ga4', summary: 'Import a GA4 property through Google\'s Data API (its key used for the job, never stored)', body: ['property', 'key', 'from', 'to'], answer: [202, 'the import job'] },
   { method: 'delete', path: '/sites/{siteId}/imports/{importId}', summary: 'Delete an import and its days', answer: [204, 'deleted'] },
   { method: 'get', path: '/sites/{siteId}/export', summary: 'The site\'s events as CSV files in a zip (`from`, `to` in the query)', answer: [200, 'application/zip'] },
 ];

@@ -28,7 +28,7 @@ export class ImportRefused extends Error {}
 /** How many skipped lines the report lists (all are counted). */
 export const REPORTED_LINES = 100;
 /** Rows staged per write. */
-const STAGED_PER_WRITE = 5_000;
+export const STAGED_PER_WRITE = 5_000;
 /** Most distinct cities an import looks up (the table holds 138,000): ids past it keep their `geonames:<id>` key. */
 const MAX_CITY_IDS = 200_000;
 
@@ -163,8 +163,7 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
     await events.appendRows(IMPORT_STAGING, rows);
   };
   const stage = (row: ImportedRow) => {
-    const c = row.counts;
-    staged.push([target.siteId, row.day, target.importId, row.dimension ?? '', row.key, c.visitors, c.pageviews, c.events, c.sessions, c.bounces, c.durationMs]);
+    staged.push(stagingRow(target, row));
     if (first === null || row.day < first) first = row.day;
     if (last === null || row.day > last) last = row.day;
   };
@@ -220,12 +219,23 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
   if (!report.files.some((f) => f.table !== null)) throw new ImportRefused('the file holds none of the tables of Plausible\'s export');
   report.days ??= first !== null && last !== null ? { from: first, to: last } : null;
   if (report.days === null) return report;
-  // The rewrite from the staged rows runs with the memory the store gives imports; the staging
-  // before it does not (its appends run on the event loop, where a pool under pressure spills).
-  const days = report.days;
-  report.skippedDays = await events.whileImporting(() => writeImport(events, target, days));
+  report.skippedDays = await writeStagedImport(events, target, report.days);
   progress(1);
   return report;
+}
+
+/** A row of imported aggregates as the staging table holds it. */
+export function stagingRow(target: ImportTarget, row: ImportedRow): TableRow {
+  const c = row.counts;
+  return [target.siteId, row.day, target.importId, row.dimension ?? '', row.key, c.visitors, c.pageviews, c.events, c.sessions, c.bounces, c.durationMs];
+}
+
+/**
+ * Writes an import's staged rows of `days` (writeImport), with the memory the store gives imports;
+ * the staging before it does not (its appends run on the event loop, where a pool under pressure spills).
+ */
+export function writeStagedImport(events: EventStore, target: ImportTarget, days: Period): Promise<string[]> {
+  return events.whileImporting(() => writeImport(events, target, days));
 }
 
 /**

@@ -71,17 +71,21 @@ function sessionCounts(line: Line, sessions: string): Counts {
 
 const SESSION_COLUMNS = ['visitors', 'visits', 'visit_duration', 'bounces', 'pageviews'];
 
+/**
+ * The rows of a day's site figures: the site's own, and its pageviews as events named `pageview`,
+ * which the event breakdown shows as collected data does.
+ */
+export function siteRows(counts: Counts): Array<[Dimension | null, string, Counts]> {
+  return [
+    [null, '', counts],
+    ['event', 'pageview', { ...counts, sessions: 0, bounces: 0, durationMs: 0 }],
+  ];
+}
+
 export const PLAUSIBLE_FORMATS: Readonly<Record<PlausibleTable, TableFormat>> = {
   visitors: {
     columns: ['date', 'visitors', 'pageviews', 'bounces', 'visits', 'visit_duration'],
-    rows: (line) => {
-      const counts = sessionCounts(line, 'visits');
-      // Pageviews are events named `pageview`: the event breakdown shows them as collected data does.
-      return [
-        [null, '', counts],
-        ['event', 'pageview', { ...counts, sessions: 0, bounces: 0, durationMs: 0 }],
-      ];
-    },
+    rows: (line) => siteRows(sessionCounts(line, 'visits')),
   },
   sources: {
     columns: ['date', 'source', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'pageviews', 'visitors', 'visits', 'visit_duration', 'bounces'],

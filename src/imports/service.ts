@@ -6,12 +6,17 @@
 // the job ends or is deleted. The job names its file within the imports folder, which every process
 // finds under its own SVC_DATA_DIR: the process that receives an upload and the worker that runs it
 // share that folder (one volume in deploy/compose.yml).
+// A GA4 import has no file: the process that receives its request runs it at once, holding the
+// service account's key in memory only (never in the job's row, the data folder or the log). A job
+// whose process stopped cannot go on without the key: it fails, saying so, and leaves nothing.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { access, mkdir, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GOOGLE_ENDPOINTS } from '../config.js';
 import { IMPORTS_FOLDER } from '../core/data-files.js';
 import { ApiError, apiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
@@ -26,6 +31,7 @@ import { checkGoatcounterExport, goatcounterLines, newSkips, openCsvFile } from 
 import { readAnnotations } from './annotations.js';
 import type { NewAnnotation } from '../entities/segments.js';
 import { checkPlausibleExport, importPlausible, ImportRefused, removeImport, WriteInterrupted, type ImportReport } from './plausible-import.js';
+import { importGa4, type Ga4Options, type Ga4Request } from './ga4/import.js';
 
 /** The largest upload an import takes: 2 GiB. */
 export const MAX_IMPORT_BYTES = 2 * 1024 ** 3;
@@ -76,10 +82,20 @@ export interface ImportServiceOptions {
   importLines(site: Site, lines: AsyncIterable<string>): Promise<NdjsonReport>;
   /** Adds an export's annotations to the site of a job (./annotations.ts, addAnnotations). */
   addAnnotations(siteId: string, annotations: NewAnnotation[]): Promise<void>;
+  /** Google's endpoints for GA4 imports (Google's own by default), and their tuning (tests: the stand-in's CA, short waits, small pages). */
+  ga4?: Ga4Options;
+  /** How long a job whose write failed waits before it runs again (WRITE_RETRY_MS; tests shorten it). */
+  writeRetryMs?: number;
 }
 
-/** Thrown out of a job's progress report when its worker stops. */
+const newImportId = () => `imp_${randomBytes(9).toString('base64url')}`;
+
+/** Thrown out of a job's progress report, and its calls to Google, when its worker stops. */
 class JobStopped extends Error {}
+
+/** Why a GA4 job whose process stopped fails. */
+export const GA4_KEY_GONE =
+  'the import stopped with the process that ran it: the service account key lives in that process\'s memory only, never stored, so the job cannot go on; start the import again (it replaces the same days)';
 
 export class ImportService {
   private readonly holder = `${randomUUID()}`;
@@ -88,6 +104,12 @@ export class ImportService {
   private readonly maxBytes: number;
   /** Uploads of each site this process is receiving, counted before a byte is written. */
   private readonly uploading = new Map<string, number>();
+  /** The requests of the GA4 jobs this process runs, keys included: in memory only, until the job ends. */
+  private readonly ga4Requests = new Map<string, Ga4Request>();
+  /** The GA4 jobs running in this process, which `drain` waits for too. */
+  private readonly ga4Runs = new Set<Promise<void>>();
+  /** Aborted by `stop`: the calls to Google under way and the waits between them end at once. */
+  private stopSignal = new AbortController();
 
   constructor(private readonly options: ImportServiceOptions) {
     this.maxBytes = options.maxBytes ?? MAX_IMPORT_BYTES;
@@ -131,8 +153,7 @@ export class ImportService {
     const receiving = (this.uploading.get(site.id) ?? 0) + 1;
     this.uploading.set(site.id, receiving);
     try {
-      const pending = (await this.options.jobs.listImportJobs(site.id)).filter((j) => j.status === 'queued' || j.status === 'running').length;
-      if (pending + receiving > MAX_PENDING_IMPORTS) throw apiError('RATE_LIMITED', 'imports', { max: MAX_PENDING_IMPORTS }, { 'retry-after': '60' });
+      await this.checkPending(site, receiving);
       return await this.receive(site, source, name, body);
     } finally {
       const left = (this.uploading.get(site.id) ?? 1) - 1;
@@ -141,8 +162,59 @@ export class ImportService {
     }
   }
 
+  /** Refuses one more import of a site that has MAX_PENDING_IMPORTS uploading (`receiving` of them here), queued or running. */
+  private async checkPending(site: Site, receiving: number): Promise<void> {
+    const pending = (await this.options.jobs.listImportJobs(site.id)).filter((j) => j.status === 'queued' || j.status === 'running').length;
+    if (pending + receiving > MAX_PENDING_IMPORTS) throw apiError('RATE_LIMITED', 'imports', { max: MAX_PENDING_IMPORTS }, { 'retry-after': '60' });
+  }
+
+  /**
+   * Starts a GA4 import in this process: its job is created running under this process's lease (no
+   * other takes it) and its key stays in memory until the job ends.
+   */
+  async importGa4(site: Site, request: Ga4Request): Promise<{ importId: string }> {
+    await this.checkPending(site, 1);
+    const now = this.options.clock.now();
+    const job: ImportJob = {
+      id: newImportId(),
+      siteId: site.id,
+      source: 'ga4',
+      status: 'running',
+      createdAt: now,
+      uploadFile: '',
+      fileName: `GA4 property ${request.property}`,
+      progress: 0,
+      report: null,
+      error: null,
+    };
+    await this.options.jobs.createImportJob(job, { holder: this.holder, leaseUntil: now + LEASE_MS });
+    this.ga4Requests.set(job.id, request);
+    const run = this.runHere(job)
+      .catch((err: unknown) => this.options.warn({ err: String(err), importId: job.id }, 'a GA4 import job stopped on an error'))
+      .finally(() => {
+        this.ga4Requests.delete(job.id);
+        this.ga4Runs.delete(run);
+      });
+    this.ga4Runs.add(run);
+    return { importId: job.id };
+  }
+
+  /** Runs a job this process holds, and again after a failed write (as the queue would, a minute later). */
+  private async runHere(job: ImportJob): Promise<void> {
+    while ((await this.runJob(job)) === 'again') {
+      try {
+        await sleep(this.options.writeRetryMs ?? WRITE_RETRY_MS, undefined, { signal: this.stopSignal.signal });
+      } catch {
+        // Stopping: no other process can run it again (the key stays here).
+        await removeImport(this.options.events, { siteId: job.siteId, importId: job.id });
+        await this.options.jobs.finishImportJob(job.id, this.holder, { status: 'failed', report: null, error: GA4_KEY_GONE });
+        return;
+      }
+    }
+  }
+
   private async receive(site: Site, source: ImportSource, name: string, body: AsyncIterable<Buffer>): Promise<{ importId: string }> {
-    const id = `imp_${randomBytes(9).toString('base64url')}`;
+    const id = newImportId();
     await mkdir(this.folder, { recursive: true, mode: 0o700 });
     const uploadFile = `${id}.upload`;
     const path = join(this.folder, uploadFile);
@@ -180,7 +252,12 @@ export class ImportService {
     await this.options.jobs.deleteImportJob(job.id);
     // A worker running it finds the job gone at its next report, and removes what it wrote too.
     await removeImport(this.options.events, { siteId: site.id, importId: job.id });
-    await rm(this.uploadPath(job), { force: true });
+    await this.removeUpload(job);
+  }
+
+  /** Removes a job's upload (a GA4 job has none). */
+  private async removeUpload(job: ImportJob): Promise<void> {
+    if (job.uploadFile !== '') await rm(this.uploadPath(job), { force: true });
   }
 
   /** Starts running queued jobs in the background, on a process that runs them. */
@@ -197,20 +274,24 @@ export class ImportService {
     return this.running;
   }
 
-  /** Waits for the jobs started in the background. */
+  /** Waits for the jobs started in the background, GA4 jobs included. */
   async drain(): Promise<void> {
-    while (this.running) await this.running.catch(() => undefined);
+    while (this.running || this.ga4Runs.size > 0) {
+      await Promise.all([this.running?.catch(() => undefined), ...this.ga4Runs]);
+    }
   }
 
   /** Takes jobs again after `stop()`. */
   start(): void {
     this.stopping = false;
+    if (this.stopSignal.signal.aborted) this.stopSignal = new AbortController();
     this.kick();
   }
 
-  /** Stops the job running (back to the queue, what it wrote removed) and takes no other. */
+  /** Stops the jobs running (a file's back to the queue, a GA4 one failed; what they wrote removed) and takes no other. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.stopSignal.abort(new JobStopped());
     await this.drain();
   }
 
@@ -220,6 +301,8 @@ export class ImportService {
       const now = this.options.clock.now();
       const job = await this.options.jobs.claimImportJob(this.holder, now, now + LEASE_MS);
       if (!job) return;
+      // A GA4 job of this process whose lease lapsed (a long wait on Google) is still running here.
+      if (job.source === 'ga4' && this.ga4Requests.has(job.id)) continue;
       await this.runJob(job);
     }
   }
@@ -253,7 +336,15 @@ export class ImportService {
     };
   }
 
-  private async runJob(job: ImportJob): Promise<void> {
+  /** GA4's job with the request this process holds for it; refused once the process that had the key stopped. */
+  private async runGa4(job: ImportJob, progress: (done: number) => void): Promise<ImportReport> {
+    const request = this.ga4Requests.get(job.id);
+    if (!request) throw new ImportRefused(GA4_KEY_GONE);
+    return importGa4(this.options.events, { siteId: job.siteId, importId: job.id }, request, { ...GOOGLE_ENDPOINTS, ...this.options.ga4, signal: this.stopSignal.signal }, progress);
+  }
+
+  /** Runs a job to its end; `again` when its write failed and it is to run again (its lease held meanwhile). */
+  private async runJob(job: ImportJob): Promise<'ended' | 'again'> {
     const { events, jobs, clock } = this.options;
     const target = { siteId: job.siteId, importId: job.id };
     let lastReport = 0;
@@ -271,28 +362,37 @@ export class ImportService {
     try {
       // A job taken again after a restart starts from its file: what its first run staged goes first.
       await removeImport(events, target);
-      const path = await this.reachableUpload(job);
-      const report = job.source === 'plausible' ? await importPlausible(events, target, path, job.fileName, progress) : await this.importGoatcounter(job, path, progress);
-      // Once the figures are written: a job taken again adds no annotation twice.
-      if (job.source === 'plausible') await this.options.addAnnotations(job.siteId, await readAnnotations(path));
+      let report: ImportReport;
+      if (job.source === 'ga4') report = await this.runGa4(job, progress);
+      else {
+        const path = await this.reachableUpload(job);
+        report = job.source === 'plausible' ? await importPlausible(events, target, path, job.fileName, progress) : await this.importGoatcounter(job, path, progress);
+        // Once the figures are written: a job taken again adds no annotation twice.
+        if (job.source === 'plausible') await this.options.addAnnotations(job.siteId, await readAnnotations(path));
+      }
       outcome = { status: 'done', report: JSON.stringify(report), error: null };
     } catch (err) {
-      if (err instanceof JobStopped) {
+      const ga4 = job.source === 'ga4';
+      if (err instanceof JobStopped && !ga4) {
         await jobs.releaseImportJob(job.id, this.holder);
-        return;
+        return 'ended';
       }
       if (err instanceof WriteInterrupted) {
-        // Failing would leave the earlier import's days rewritten in part: the job runs again instead.
+        // Failing would leave the earlier import's days rewritten in part: the job runs again instead
+        // (a GA4 job in this process, which holds its key, under a lease that outlasts the wait).
         this.options.warn({ err: String(err), importId: job.id }, 'an import job is taken again in a minute: its write failed');
-        await jobs.reportImportProgress(job.id, this.holder, 0.99, clock.now() + WRITE_RETRY_MS);
-        return;
+        const held = await jobs.reportImportProgress(job.id, this.holder, 0.99, clock.now() + (this.options.writeRetryMs ?? WRITE_RETRY_MS) + (ga4 ? LEASE_MS : 0));
+        return ga4 && held ? 'again' : 'ended';
       }
-      if (!(err instanceof ImportRefused)) this.options.warn({ err: String(err), importId: job.id }, 'an import job failed');
-      outcome = { status: 'failed', report: null, error: err instanceof ImportRefused ? err.message : `the import failed: ${String(err)}` };
+      // A GA4 job cannot go back to the queue: no other process has its key.
+      const failure = err instanceof JobStopped ? new ImportRefused(GA4_KEY_GONE) : err;
+      if (!(failure instanceof ImportRefused)) this.options.warn({ err: String(failure), importId: job.id }, 'an import job failed');
+      outcome = { status: 'failed', report: null, error: failure instanceof ImportRefused ? failure.message : `the import failed: ${String(failure)}` };
     }
     const finished = !deleted && (await jobs.finishImportJob(job.id, this.holder, outcome));
     // Deleted while it ran: nothing of it stays.
     if (!finished && (await jobs.getImportJob(job.id)) === undefined) await removeImport(events, target);
-    if (finished || outcome.status === 'failed') await rm(this.uploadPath(job), { force: true });
+    if (finished || outcome.status === 'failed') await this.removeUpload(job);
+    return 'ended';
   }
 }

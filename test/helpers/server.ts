@@ -32,6 +32,8 @@ export interface TestServerOptions {
   oidc?: ContextOptions['oidc'];
   /** The service's log (warnings of single sign-on among them); silent by default. */
   log?: ContextOptions['log'];
+  /** What GA4 imports are given: the Google stand-in's CA, shorter waits, smaller pages. */
+  ga4?: ContextOptions['ga4'];
 }
 
 export interface HttpResult<T = any> {
@@ -78,7 +80,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const quiet = options.log ?? { info() {}, warn() {}, error() {} };
   // Tests run maintenance themselves (admin API or ctx.maintenance), at their clock's instant.
-  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, events: options.events, counterKeyPrefix: options.counterKeyPrefix, logger: options.logger, log: quiet, oidc: options.oidc, maintenanceTimers: false });
+  const service = await startService(config, { clock: options.clock, geo: options.geo, alerts: options.alerts, events: options.events, counterKeyPrefix: options.counterKeyPrefix, logger: options.logger, log: quiet, oidc: options.oidc, ga4: options.ga4, maintenanceTimers: false });
   const url = service.url;
 
   const request = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {

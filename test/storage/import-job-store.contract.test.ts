@@ -1,6 +1,6 @@
 // The ImportJobStore contract on every metadata engine: jobs listed newest first with their upload's
 // name as written, one claimer per job, a lease that runs out lets another take it, progress and the
-// end only from the holder, release back to the queue, deletion.
+// end only from the holder, release back to the queue, deletion, a job created under its holder's lease.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openMetaStores } from '../../src/storage/meta/open.js';
@@ -41,6 +41,12 @@ for (const kind of META_DATABASES) test(`ImportJobStore contract: ${kind.name}`,
     assert.deepEqual([(await jobs.getImportJob('c'))?.status, (await jobs.getImportJob('c'))?.error], ['failed', 'bad file']);
     await jobs.deleteImportJob('b');
     assert.deepEqual((await jobs.listImportJobs('s')).map((j) => j.id), ['a']);
+    // Created running under its holder's lease (a job its process runs at once): nobody else takes it before the lease runs out.
+    await jobs.createImportJob({ ...job('d', 4), uploadFile: '' }, { holder: 'h', leaseUntil: 5_000 });
+    assert.deepEqual([(await jobs.getImportJob('d'))?.status, (await jobs.getImportJob('d'))?.uploadFile], ['running', '']);
+    assert.equal(await jobs.claimImportJob('z', 4_999, 9_000), undefined);
+    assert.equal(await jobs.reportImportProgress('d', 'h', 0.5, 6_000), true);
+    assert.equal((await jobs.claimImportJob('z', 6_000, 9_000))?.id, 'd');
   } finally {
     await stores.meta.close();
     await database.dispose();

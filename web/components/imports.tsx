@@ -9,6 +9,7 @@ import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState, Notice } from './feedback.js';
 import { SelectField } from './fields.js';
 import { WideTable } from './table.js';
+import { Ga4Import } from './ga4-import.js';
 import type { ImportSource } from '../../src/core/vocabulary.js';
 import type { ImportView } from '../../src/core/management.js';
 
@@ -17,6 +18,7 @@ const SOURCES: Array<[Source, string]> = [
   ['plausible', "Plausible's CSV export (.zip or .csv)"],
   ['goatcounter', "GoatCounter's CSV export (.csv or .csv.gz)"],
 ];
+const SOURCE_NAMES: Record<Source, string> = { plausible: 'Plausible', goatcounter: 'GoatCounter', ga4: 'Google Analytics 4' };
 const STATUS: Record<ImportView['status'], string> = { queued: 'Queued', running: 'Running', done: 'Done', failed: 'Failed' };
 
 function Progress({ job }: { job: ImportView }) {
@@ -79,6 +81,7 @@ export function Imports({ siteId }: { siteId: string }) {
       </form>
       {started && <Notice>{started} is uploaded: its import runs below.</Notice>}
       <ErrorText message={send.error} />
+      <Ga4Import path={path} onStarted={list.reload} />
       <LoadState state={list}>
         {({ imports }) => (
           <WideTable
@@ -88,7 +91,7 @@ export function Imports({ siteId }: { siteId: string }) {
             empty={<p class="muted">No imports yet.</p>}
             row={(job) => (
               <tr key={job.importId}>
-                <td>{job.source === 'plausible' ? 'Plausible' : 'GoatCounter'}</td>
+                <td>{SOURCE_NAMES[job.source]}</td>
                 <td>{job.from ? `${job.from} to ${job.to}` : '—'}</td>
                 <td class="num">{formatCount(job.rows)}</td>
                 <td class="num" title={job.skippedDays.length > 0 ? `Days with visits already: ${job.skippedDays.join(', ')}` : undefined}>

@@ -57,6 +57,11 @@ export async function importToolFile(client: AdminClient, source: ImportSource, 
   const { importId } = await client
     .request<{ importId: string }>('POST', path, undefined, { rawBody: counted(file, upload), contentType: file.toLowerCase().endsWith('.zip') ? 'application/zip' : 'text/csv' })
     .finally(() => upload.finish());
+  return followImport(client, siteId, importId, progress);
+}
+
+/** Follows an import's job to its end, with a bar of its progress; resolves with the job as listed. */
+export async function followImport(client: AdminClient, siteId: string, importId: string, progress: Stream): Promise<ImportView> {
   const bar = new ProgressBar(progress, 1, 'importing ');
   try {
     for (;;) {

@@ -10,6 +10,7 @@ import { planImport, type ImportCall } from '../import-plan.js';
 import { formatFields, formatTable, ProgressBar, type Stream } from '../output.js';
 import type { Noun } from '../types.js';
 import { goatcounterImportCommand, plausibleImportCommand } from './import-tool.js';
+import { ga4ImportCommand } from './import-ga4.js';
 import type { EventImportReport } from '../../core/management.js';
 
 /** A file's import: the server's reports of its calls, summed. */
@@ -192,5 +193,6 @@ export const importNoun: Noun = {
     },
     plausibleImportCommand,
     goatcounterImportCommand,
+    ga4ImportCommand,
   ],
 };

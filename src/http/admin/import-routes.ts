@@ -5,7 +5,7 @@ import type { OrgAccess } from '../auth/authorization.js';
 import { apiError } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import { MAX_IMPORT_BYTES } from '../../imports/service.js';
-import { IMPORT_SOURCES } from '../../core/vocabulary.js';
+import { API_IMPORT_SOURCES, IMPORT_SOURCES } from '../../core/vocabulary.js';
 import type { ImportSource } from '../../storage/meta/import-types.js';
 import { siteFor } from './org-routes.js';
 import { Readable } from 'node:stream';
@@ -16,6 +16,10 @@ import { exportPlausible } from '../../imports/export.js';
 import { IMPORT_DAYS } from '../../imports/plausible.js';
 import { exportDaysStatement } from '../../stats/sql/export.js';
 import { rollupKey } from '../../stats/rollups/key.js';
+import { ga4ImportRoute } from './ga4-import-route.js';
+
+/** The sources whose export is uploaded as a file (the others are read from their API). */
+const FILE_SOURCES = IMPORT_SOURCES.filter((source) => !API_IMPORT_SOURCES.includes(source));
 
 const todayOf = (ctx: AppContext, site: Site) => localDay(ctx.clock.now(), site.timezone);
 
@@ -39,12 +43,14 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext, access
       const announced = Number(request.headers['content-length'] ?? 0);
       if (announced > MAX_IMPORT_BYTES) throw apiError('PAYLOAD_TOO_LARGE', 'importFile', { max: MAX_IMPORT_BYTES });
       const source = request.query.source;
-      if (!(IMPORT_SOURCES as readonly string[]).includes(source ?? '')) throw apiError('INVALID_IMPORT', 'source', { sources: IMPORT_SOURCES.join(', ') });
+      if (!(FILE_SOURCES as readonly string[]).includes(source ?? '')) throw apiError('INVALID_IMPORT', 'source', { sources: FILE_SOURCES.join(', ') });
       const body = (request.body ?? request.raw) as AsyncIterable<Buffer>;
       const created = await ctx.imports.upload(site, source as ImportSource, uploadName(request.query.name), body);
       reply.code(202).send(created);
     });
   });
+
+  ga4ImportRoute(app, ctx, access);
 
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/imports', async (request) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);

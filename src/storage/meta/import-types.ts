@@ -24,7 +24,11 @@ export interface ImportJob {
 }
 
 export interface ImportJobStore {
-  createImportJob(job: Pick<ImportJob, 'id' | 'siteId' | 'source' | 'createdAt' | 'uploadFile' | 'fileName'>): Promise<void>;
+  /**
+   * Queues a job; with `heldBy`, creates it running under that holder's lease instead (a job its
+   * own process runs at once, which no other may take while the lease holds).
+   */
+  createImportJob(job: Pick<ImportJob, 'id' | 'siteId' | 'source' | 'createdAt' | 'uploadFile' | 'fileName'>, heldBy?: { holder: string; leaseUntil: number }): Promise<void>;
   /** A site's jobs, newest first. */
   listImportJobs(siteId: string): Promise<ImportJob[]>;
   getImportJob(id: string): Promise<ImportJob | undefined>;

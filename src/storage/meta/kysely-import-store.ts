@@ -45,10 +45,11 @@ export class KyselyImportStore implements ImportJobStore {
     this.db = db as unknown as Kysely<ImportDatabase>;
   }
 
-  async createImportJob(job: Pick<ImportJob, 'id' | 'siteId' | 'source' | 'createdAt' | 'uploadFile' | 'fileName'>): Promise<void> {
+  async createImportJob(job: Pick<ImportJob, 'id' | 'siteId' | 'source' | 'createdAt' | 'uploadFile' | 'fileName'>, heldBy?: { holder: string; leaseUntil: number }): Promise<void> {
+    const state = heldBy ? { status: 'running', holder: heldBy.holder, lease_until: heldBy.leaseUntil } : { status: 'queued' };
     await this.db
       .insertInto('import_jobs')
-      .values({ id: job.id, site_id: job.siteId, source: job.source, status: 'queued', created_at: job.createdAt, file_path: job.uploadFile, file_name: job.fileName, progress: 0 })
+      .values({ id: job.id, site_id: job.siteId, source: job.source, ...state, created_at: job.createdAt, file_path: job.uploadFile, file_name: job.fileName, progress: 0 })
       .execute();
   }
 
