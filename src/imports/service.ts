@@ -149,12 +149,20 @@ export class ImportService {
    * of the formats, and queues its job. `name`: the file's own name, which gives a single CSV its table.
    */
   async upload(site: Site, source: ImportSource, name: string, body: AsyncIterable<Buffer>): Promise<{ importId: string }> {
-    // Counted before anything is read or written; the jobs of other processes are in the queue.
+    return this.arriving(site, () => this.receive(site, source, name, body));
+  }
+
+  /**
+   * Starts an import of a site counted as arriving until `start` ends (its job exists then), so that
+   * requests at the same instant cannot pass MAX_PENDING_IMPORTS together: counted before anything
+   * is read or written; the jobs of other processes are in the queue.
+   */
+  private async arriving<T>(site: Site, start: () => Promise<T>): Promise<T> {
     const receiving = (this.uploading.get(site.id) ?? 0) + 1;
     this.uploading.set(site.id, receiving);
     try {
       await this.checkPending(site, receiving);
-      return await this.receive(site, source, name, body);
+      return await start();
     } finally {
       const left = (this.uploading.get(site.id) ?? 1) - 1;
       if (left === 0) this.uploading.delete(site.id);
@@ -173,7 +181,10 @@ export class ImportService {
    * other takes it) and its key stays in memory until the job ends.
    */
   async importGa4(site: Site, request: Ga4Request): Promise<{ importId: string }> {
-    await this.checkPending(site, 1);
+    return this.arriving(site, () => this.startGa4(site, request));
+  }
+
+  private async startGa4(site: Site, request: Ga4Request): Promise<{ importId: string }> {
     const now = this.options.clock.now();
     const job: ImportJob = {
       id: newImportId(),

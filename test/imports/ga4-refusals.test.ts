@@ -85,6 +85,11 @@ test('GA4 imports refused: the request at once, Google\'s refusals in the job, n
     assert.equal(job.status, 'done', job.error);
     assert.equal(fixture.google.refused, 2 * GOOGLE_ATTEMPTS - 1);
     assert.equal(await visitors(), 20);
+
+    // Requests at the same instant are counted before any of them awaits: 3 pending imports a site at the most.
+    const together = await Promise.all(Array.from({ length: 5 }, () => server.admin('POST', path, { property: PROPERTY, key: fixture.keyFile, from: '2025-04-01', to: '2025-04-02' })));
+    assert.deepEqual(together.map((r) => r.status).sort(), [202, 202, 202, 429, 429]);
+    for (const r of together) if (r.status === 202) assert.equal((await finishedImport(server, site.siteId, r.body.importId)).status, 'done');
   } finally {
     await server.stop();
     await fixture.google.stop();
