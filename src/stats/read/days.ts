@@ -13,7 +13,7 @@ import {
   GOAL_MEASURES,
   measuresOf,
   round,
-  TRAFFIC_MEASURES,
+  trafficOf,
   ZERO_MEASURES,
   zeroOf,
   type GoalCounts,
@@ -42,7 +42,7 @@ export async function dailyMeasures(events: EventReader, q: PlannedQuery, days: 
   const statements = dailyMeasureStatements(events.dialect, q, days, sessions || held);
   for (const r of await readDaily(events, days.settled, statements)) {
     const day = String(r.b);
-    const m = measuresOf(TRAFFIC_MEASURES, r);
+    const m = trafficOf(r);
     const before = out.get(day);
     out.set(day, before ? addMeasures(before, m) : m);
   }
@@ -116,10 +116,18 @@ export async function heldRows(
   return held && held.plus(recent);
 }
 
+/**
+ * The measures of the days from `from` to `to`: 0 without any day's rows (nothing counted), null
+ * where every day read lacks the measure (imported days of a table without it).
+ */
 export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {
-  const total = { ...ZERO_MEASURES };
-  for (const [day, m] of days) if (day >= from && day <= to) addInto(total, m);
-  return total;
+  let total: Measures | null = null;
+  for (const [day, m] of days) {
+    if (day < from || day > to) continue;
+    if (total) addInto(total, m);
+    else total = { ...m };
+  }
+  return total ?? { ...ZERO_MEASURES };
 }
 
 /** Per-day conversions of each goal, from the same sources as `dailyMeasures` (under the query's filters, raw days alone: the planner's). */
