@@ -25,7 +25,7 @@ import { csvRecords } from './csv.js';
 import { checkGoatcounterExport, goatcounterLines, newSkips, openCsvFile } from './goatcounter.js';
 import { readAnnotations } from './annotations.js';
 import type { NewAnnotation } from '../entities/segments.js';
-import { checkPlausibleExport, importPlausible, ImportRefused, removeImport, WriteInterrupted, type ImportReport } from './plausible-import.js';
+import { checkPlausibleExport, ignoredFile, importPlausible, ImportRefused, removeImport, WriteInterrupted, type ImportReport } from './plausible-import.js';
 
 /** The largest upload an import takes: 2 GiB. */
 export const MAX_IMPORT_BYTES = 2 * 1024 ** 3;
@@ -55,7 +55,8 @@ export function importView(job: ImportJob): ImportView {
     skippedRows: report?.skippedRows ?? 0,
     skippedBots: report?.skippedBots ?? 0,
     skippedDays: report?.skippedDays ?? [],
-    files: report?.files ?? [],
+    // Reports written before svc read older exports list no missing columns.
+    files: (report?.files ?? []).map((f) => ({ ...f, missingColumns: f.missingColumns ?? [] })),
     skippedLines: report?.skippedLines ?? [],
     error: job.error,
   };
@@ -249,7 +250,7 @@ export class ImportService {
       skippedBots: skips.bots,
       skippedLines: [...skips.lines.map((l) => ({ file: job.fileName, ...l })), ...rejected].sort((a, b) => a.line - b.line).slice(0, 100),
       skippedDays: [],
-      files: [{ name: job.fileName, table: null, rows: result.accepted, skippedRows: skips.bots + skips.badRows + result.rejected }],
+      files: [{ ...ignoredFile(job.fileName), rows: result.accepted, skippedRows: skips.bots + skips.badRows + result.rejected }],
     };
   }
 

@@ -8,7 +8,8 @@ import { uploadImport } from './import-jobs.js';
 
 export type ExportFiles = Record<string, string>;
 
-const HEADERS = {
+/** The headers of Plausible's current export, per table. */
+export const HEADERS = {
   visitors: 'date,visitors,pageviews,bounces,visits,visit_duration',
   sources: 'date,source,referrer,utm_source,utm_medium,utm_campaign,utm_content,utm_term,pageviews,visitors,visits,visit_duration,bounces',
   pages: 'date,hostname,page,visits,visitors,pageviews,scroll_depth,pageleave_visitors',
