@@ -30,30 +30,9 @@ import { splitRecord } from '../../src/imports/csv.js';
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { dataset } from '../../support/datasets.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
-import { HEADERS, zipOf } from '../helpers/plausible-export.js';
+import { FIRST_HEADERS, firstExport, HEADERS, quoted, zipOf } from '../helpers/plausible-export.js';
 import { finishedImport, uploadImport } from '../helpers/import-jobs.js';
 import { createApiKey, createSite, startTestServer } from '../helpers/server.js';
-
-/** Each field of a header in double quotes, as ClickHouse's CSVWithNames writes them. */
-const quoted = (header: string) => header.split(',').map((c) => `"${c}"`).join(',');
-
-/**
- * The tables of Plausible's first CSV export (early 2024), as its importer's tests write them: no
- * pageviews beside the session columns, sources without referrer and utm_source, pages without
- * visits, exit pages with visitors and exits alone, and some columns in another order.
- */
-const FIRST_HEADERS = {
-  visitors: 'date,visitors,pageviews,bounces,visits,visit_duration',
-  sources: 'date,source,utm_medium,utm_campaign,utm_content,utm_term,visitors,visits,visit_duration,bounces',
-  pages: 'date,visitors,pageviews,hostname,page',
-  entry_pages: 'date,visitors,entrances,visit_duration,bounces,entry_page',
-  exit_pages: 'date,visitors,exits,exit_page',
-  locations: 'date,country,region,city,visitors,visits,visit_duration,bounces',
-  devices: 'date,device,visitors,visits,visit_duration,bounces',
-  browsers: 'date,browser,visitors,visits,visit_duration,bounces',
-  operating_systems: 'date,operating_system,visitors,visits,visit_duration,bounces',
-  custom_events: 'date,name,link_url,path,visitors,events',
-} as const satisfies Partial<Record<PlausibleTable, string>>;
 
 test("every version's header is known as its table, with the columns it lacks", () => {
   const cases: Array<[string, string, PlausibleTable | null, string[]]> = [
@@ -88,26 +67,6 @@ const TZ = 'UTC';
 const NOW = Date.UTC(2025, 2, 20, 12);
 const IMPORTED = ['2025-02-10', '2025-02-11'];
 const COLLECTED_DAY = '2025-03-03';
-
-/** Per day, 10 visitors, 12 visits, 30 pageviews, 6 bounces and 600 s, in the first export's tables, quoted; `exit` one of the exit pages. */
-function firstExport(days: readonly string[], exit: string): Record<string, string> {
-  const lines: Record<keyof typeof FIRST_HEADERS, string[]> = Object.fromEntries(Object.entries(FIRST_HEADERS).map(([t, h]) => [t, [quoted(h)]])) as never;
-  for (const day of days) {
-    const d = `"${day}"`;
-    lines.visitors.push(`${d},10,30,6,12,600`);
-    lines.sources.push(`${d},"","","","","",4,5,200,3`, `${d},"Google","organic","","","",3,3,150,1`, `${d},"Newsletter","email","spring","","",3,4,250,2`);
-    lines.pages.push(`${d},7,14,"example.com","/"`, `${d},4,10,"example.com","/pricing"`, `${d},3,6,"blog.example.com","/blog/a"`);
-    lines.entry_pages.push(`${d},7,8,400,4,"/"`, `${d},3,4,200,2,"/blog/a"`);
-    lines.exit_pages.push(`${d},6,7,"${exit}"`, `${d},4,5,"/elsewhere"`);
-    lines.locations.push(`${d},"FR","FR-IDF",2988507,6,7,360,4`, `${d},"DE","",0,4,5,240,2`);
-    lines.devices.push(`${d},"Desktop",6,7,400,3`, `${d},"Mobile",4,5,200,3`);
-    lines.browsers.push(`${d},"Chrome",6,7,350,3`, `${d},"Safari",4,5,250,3`);
-    lines.operating_systems.push(`${d},"Mac",6,7,400,3`, `${d},"GNU/Linux",4,5,200,3`);
-    lines.custom_events.push(`${d},"Signup","","",2,3`);
-  }
-  const span = `${days[0]!.replaceAll('-', '')}_${days.at(-1)!.replaceAll('-', '')}`;
-  return Object.fromEntries(Object.entries(lines).map(([table, rows]) => [`imported_${table}_${span}.csv`, rows.join('\n') + '\n']));
-}
 
 /** The columns each file's table lacked, by table. */
 const lackedOf = (report: ImportReport) => Object.fromEntries(report.files.flatMap((f) => (f.table && f.missingColumns.length > 0 ? [[f.table, f.missingColumns]] : [])));
