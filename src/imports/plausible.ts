@@ -50,7 +50,7 @@ interface Line {
   has(column: string): boolean;
   /** A column's count: a whole number ≥ 0 (`decimal`: a number ≥ 0). */
   count(column: string, decimal?: boolean): number;
-  /** A count of one of the table's `optional` columns: null (unknown) when the header lacks it or the field is empty. */
+  /** A count that may be unknown: null for one of the table's `optional` columns that the header lacks or the line leaves empty; else as `count`. */
   known(column: string, decimal?: boolean): number | null;
   /** The keys of the export's cities (GeoNames ids) that have a name. */
   cityNames: CityNames;
