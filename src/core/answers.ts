@@ -47,7 +47,8 @@ export interface TimeseriesAnswer {
 export interface BreakdownRow {
   key: string;
   visitors: number;
-  views: number;
+  /** Null where every day read lacks them: imported days of a table without pageviews (docs/imports.md). */
+  views: number | null;
   pct: number;
   /** With `include=bounceRate`: the key's bounce rate, as `stats` answers it with the key's filter added; null where that is. */
   bounceRate?: number | null;

@@ -270,8 +270,11 @@ export interface ImportView {
   skippedBots: number;
   /** Days not written because the site holds events on them. */
   skippedDays: string[];
-  /** The upload's files with their table (null: not part of the export, ignored) and counts. */
-  files: Array<{ name: string; table: string | null; rows: number; skippedRows: number }>;
+  /**
+   * The upload's files with their table (null: not part of the export, ignored), counts, and the
+   * columns of their table an older export lacks (docs/imports.md, "Older exports").
+   */
+  files: Array<{ name: string; table: string | null; rows: number; skippedRows: number; missingColumns: string[] }>;
   /** The first skipped lines and why. */
   skippedLines: Array<{ file: string; line: number; reason: string }>;
   error: string | null;

@@ -15,7 +15,7 @@ import { addMonths, firstOfMonth } from '../core/period.js';
 import { addDays } from '../core/localtime.js';
 import { DIMENSIONS, NONE_KEY, type Dimension } from '../core/vocabulary.js';
 import { exportDimensionStatement, exportSiteStatement } from '../stats/sql/export.js';
-import { measuresOf, TRAFFIC_MEASURES, type Measures } from '../stats/measures.js';
+import { trafficOf, type Measures } from '../stats/measures.js';
 import type { EventReader } from '../storage/events/types.js';
 import { BROWSER_NAMES, DEVICE_NAMES, OS_NAMES } from './names.js';
 import { SVC_DIMENSIONS_TABLE } from './plausible.js';
@@ -23,11 +23,14 @@ import { zipStream, type ZipSource } from './zip.js';
 import { annotationsCsv, ANNOTATIONS_FILE } from './annotations.js';
 import type { Annotation } from '../core/segments.js';
 
-/** One CSV line: its text fields neutralised for spreadsheets (svc's import takes the mark off again). */
-const line = (values: ReadonlyArray<string | number>) => values.map(csvField).join(',') + '\n';
+/** A CSV field: text neutralised for spreadsheets, an unknown measure (null) empty (svc's import reads both back). */
+type Field = string | number | null;
 
-/** Seconds from milliseconds: whole when they are, else to the millisecond (svc's import keeps them exact). */
-const seconds = (ms: number) => (ms % 1000 === 0 ? String(ms / 1000) : (ms / 1000).toFixed(3));
+/** One CSV line of fields. */
+const line = (values: readonly Field[]) => values.map((v) => (v === null ? '' : csvField(v))).join(',') + '\n';
+
+/** Seconds from milliseconds: whole when they are, else to the millisecond (svc's import keeps them exact); null kept. */
+const seconds = (ms: number | null) => (ms === null ? null : ms % 1000 === 0 ? String(ms / 1000) : (ms / 1000).toFixed(3));
 
 /** An absent key as Plausible writes it. */
 const plain = (key: string) => (key === NONE_KEY ? '' : key);
@@ -43,7 +46,7 @@ interface DimensionTable {
   table: string;
   dimension: Dimension;
   header: string;
-  row(day: string, key: string, m: Measures): ReadonlyArray<string | number>;
+  row(day: string, key: string, m: Measures): readonly Field[];
 }
 
 function tables(domain: string): DimensionTable[] {
@@ -137,12 +140,12 @@ function readmeText(domain: string, held: { first: string | null; last: string |
 export function exportPlausible(events: EventReader, scope: ExportScope): AsyncGenerator<Buffer> {
   const { siteId, days, watermark } = scope;
   const d = events.dialect;
-  async function* dimensionLines(dimension: Dimension, row: (day: string, key: string, m: Measures) => ReadonlyArray<string | number> | null): AsyncGenerator<string> {
+  async function* dimensionLines(dimension: Dimension, row: (day: string, key: string, m: Measures) => readonly Field[] | null): AsyncGenerator<string> {
     for (const month of months(days)) {
       const rows = await events.query<{ b: string; k: string } & Record<string, unknown>>(exportDimensionStatement(d, siteId, month, watermark, dimension));
       let chunk = '';
       for (const r of rows) {
-        const values = row(r.b, r.k, measuresOf(TRAFFIC_MEASURES, r));
+        const values = row(r.b, r.k, trafficOf(r));
         if (values) chunk += line(values);
       }
       if (chunk) yield chunk;
@@ -159,7 +162,7 @@ export function exportPlausible(events: EventReader, scope: ExportScope): AsyncG
         held.last = rows[rows.length - 1]!.b;
       }
       yield rows.map((r) => {
-        const m = measuresOf(TRAFFIC_MEASURES, r);
+        const m = trafficOf(r);
         return line([r.b, m.visitors, m.pageviews, m.bounces, m.sessions, seconds(m.durationMs)]);
       }).join('');
     }

@@ -12,6 +12,7 @@ import { IMPORT_STAGING, IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHL
 import { addMonths, firstOfMonth } from '../core/period.js';
 import { addDays } from '../core/localtime.js';
 import { dayRange } from '../stats/sql/filters.js';
+import { sumsOf } from '../stats/sql/measures.js';
 import { forgetImportedDays } from '../stats/imported-days.js';
 import { sql, trusted, type Sql } from '../sql/sql.js';
 import type { EventStore, TableRow } from '../storage/events/types.js';
@@ -44,6 +45,11 @@ export interface ImportFile {
   table: PlausibleTable | null;
   rows: number;
   skippedRows: number;
+  /**
+   * The columns of its table that an older export lacks and svc reads when present (docs/imports.md,
+   * "Older exports"): the measures they give are unknown on its days, the keys not written.
+   */
+  missingColumns: string[];
 }
 
 export interface ImportReport {
@@ -72,6 +78,11 @@ interface CsvSource {
   open(): Promise<AsyncIterable<Buffer>>;
   /** Its share of the work, for progress (compressed bytes). */
   weight: number;
+}
+
+/** A file of an upload before (or without) a table of the export: nothing read from it. */
+export function ignoredFile(name: string): ImportFile {
+  return { name, table: null, rows: 0, skippedRows: 0, missingColumns: [] };
 }
 
 /** The CSVs of a file on disk: the entries of a ZIP, or the file itself (named `name`). */
@@ -115,11 +126,18 @@ export async function checkPlausibleExport(path: string, name: string): Promise<
   }
 }
 
+/** A CSV's table, as its name or header tells, with its columns' positions and the columns an older export lacks. */
+interface CsvTable {
+  table: PlausibleTable;
+  positions: Map<string, number>;
+  missing: string[];
+}
+
 /**
  * The table and column positions a CSV's header gives (its name's table first); null for a file
  * that is no table of the export, refused when `alone` (the upload itself), else ignored.
  */
-function tableOfRecord(name: string, record: CsvRecord, alone: boolean): { table: PlausibleTable; positions: Map<string, number> } | null {
+function tableOfRecord(name: string, record: CsvRecord, alone: boolean): CsvTable | null {
   if ('tooLong' in record) throw new ImportRefused(`${name}: the header line is too long`);
   const header = record.fields.map((h) => h.trim());
   const table = plausibleFileName(name)?.table ?? tableOfHeader(header);
@@ -128,10 +146,10 @@ function tableOfRecord(name: string, record: CsvRecord, alone: boolean): { table
     return null;
   }
   const missing = missingColumns(table, header);
-  if (missing.length > 0) throw new ImportRefused(`${name}: the ${table} table has no column ${missing.join(', ')}`);
+  if (missing.required.length > 0) throw new ImportRefused(`${name}: the ${table} table has no column ${missing.required.join(', ')}`);
   const positions = new Map(header.map((h, i) => [h, i]));
   if (positions.size !== header.length) throw new ImportRefused(`${name}: the header names a column twice`);
-  return { table, positions };
+  return { table, positions, missing: missing.optional };
 }
 
 /**
@@ -150,7 +168,7 @@ export async function importPlausible(events: EventStore, target: ImportTarget, 
 
 async function readAndWrite(events: EventStore, target: ImportTarget, path: string, name: string, progress: (done: number) => void): Promise<ImportReport> {
   const { csvs, ignored } = await sourcesOf(path, name);
-  const report: ImportReport = { days: null, rows: 0, skippedRows: 0, skippedLines: [], skippedDays: [], files: ignored.map((n) => ({ name: n, table: null, rows: 0, skippedRows: 0 })) };
+  const report: ImportReport = { days: null, rows: 0, skippedRows: 0, skippedLines: [], skippedDays: [], files: ignored.map(ignoredFile) };
   const totalWeight = csvs.reduce((sum, c) => sum + c.weight, 0) || 1;
   let doneWeight = 0;
   let staged: TableRow[] = [];
@@ -174,7 +192,7 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
   let read = 0;
   for (const csv of csvs) {
     const named = plausibleFileName(csv.name);
-    const file: ImportFile = { name: csv.name, table: named?.table ?? null, rows: 0, skippedRows: 0 };
+    const file: ImportFile = { ...ignoredFile(csv.name), table: named?.table ?? null };
     report.files.push(file);
     if (named) {
       if (report.days === null) report.days = { from: named.from, to: named.to };
@@ -193,6 +211,7 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
         if (found === null) break;
         ({ table, positions } = found);
         file.table = table;
+        file.missingColumns = found.missing;
         continue;
       }
       if ('tooLong' in record) {
@@ -268,7 +287,6 @@ async function cityNamesOf(csvs: readonly CsvSource[], alone: boolean): Promise<
 }
 
 const COLUMNS = measureColumns(TRAFFIC_MEASURES);
-const summed = trusted(COLUMNS.map((c) => `CAST(sum(${c}) AS BIGINT) AS o_${c}`).join(', '));
 
 /**
  * Writes the staged rows into the imported aggregates, for the export's days but those the site
@@ -279,6 +297,7 @@ const summed = trusted(COLUMNS.map((c) => `CAST(sum(${c}) AS BIGINT) AS o_${c}`)
  */
 async function writeImport(events: EventStore, target: ImportTarget, days: Period): Promise<string[]> {
   const d = events.dialect;
+  const summed = sumsOf(d, COLUMNS, 'o_');
   const { siteId, importId } = target;
   const native = sql`SELECT day FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}
     UNION ALL SELECT day FROM ${trusted(SITE_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}`;

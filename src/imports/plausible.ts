@@ -2,6 +2,7 @@
 // its lines becomes rows of imported aggregates (the site's own figures, or a dimension's key).
 import { restoredText } from '../core/csv-field.js';
 import { isDimension, NONE_KEY, type Dimension } from '../core/vocabulary.js';
+import type { Measures } from '../stats/measures.js';
 import { pageHostname } from '../ingest/url-values.js';
 import { BROWSER_NAMES, cityKey, DEVICE_NAMES, mappedName, OS_NAMES, plainKey, referrerKey, type CityNames } from './names.js';
 
@@ -27,15 +28,11 @@ export const PLAUSIBLE_TABLES = [
 ] as const;
 export type PlausibleTable = (typeof PLAUSIBLE_TABLES)[number];
 
-/** A day's measures of one key, in the units of the rollups (durations in milliseconds). */
-export interface Counts {
-  visitors: number;
-  pageviews: number;
-  events: number;
-  sessions: number;
-  bounces: number;
-  durationMs: number;
-}
+/**
+ * A day's measures of one key, in the units of the rollups (durations in milliseconds): null where
+ * the export's table has no column for it (unknown, never 0: docs/imports.md, "Older exports").
+ */
+export type Counts = Measures;
 
 /** One row of imported aggregates: the site's own figures (dimension null) or one key's. */
 export interface ImportedRow {
@@ -45,31 +42,55 @@ export interface ImportedRow {
   counts: Counts;
 }
 
-/** A column's text and a column's count (a whole number ≥ 0; `decimal`: a number ≥ 0), read by name. */
+/** A line's columns read by name. */
 interface Line {
+  /** A column's text; '' for a column the header lacks (one of the table's `optional`). */
   text(column: string): string;
-  /** Whether the header has the column (for the columns a table may lack). */
+  /** Whether the header has the column. */
   has(column: string): boolean;
+  /** A column's count: a whole number ≥ 0 (`decimal`: a number ≥ 0). */
   count(column: string, decimal?: boolean): number;
+  /** A count that may be unknown: null for one of the table's `optional` columns that the header lacks or the line leaves empty; else as `count`. */
+  known(column: string, decimal?: boolean): number | null;
   /** The keys of the export's cities (GeoNames ids) that have a name. */
   cityNames: CityNames;
 }
 
 interface TableFormat {
-  /** The columns read, by header name (Plausible's order, which is not relied on). */
-  columns: readonly string[];
+  /** The columns every version of the table has, read by header name (Plausible's order is not relied on). */
+  required: readonly string[];
+  /**
+   * The columns read that some versions lack (Plausible added them over time): a measure one gives
+   * is unknown without it, a key it gives is not written (docs/imports.md, "Older exports").
+   */
+  optional: readonly string[];
   rows(line: Line): Array<[Dimension | null, string, Counts]>;
 }
 
-const seconds = (line: Line) => Math.round(line.count('visit_duration', true) * 1000);
+/** Milliseconds from seconds, a null (unknown) kept. */
+const ms = (seconds: number | null) => (seconds === null ? null : Math.round(seconds * 1000));
 
-/** The measures of a table that has Plausible's session columns. */
+/** The measures of a table that has Plausible's session columns (`sessions`: the column counting them). */
 function sessionCounts(line: Line, sessions: string): Counts {
-  const pageviews = line.count('pageviews');
-  return { visitors: line.count('visitors'), pageviews, events: pageviews, sessions: line.count(sessions), bounces: line.count('bounces'), durationMs: seconds(line) };
+  const pageviews = line.known('pageviews');
+  return {
+    visitors: line.count('visitors'),
+    pageviews,
+    events: pageviews,
+    sessions: line.count(sessions),
+    bounces: line.known('bounces'),
+    durationMs: ms(line.known('visit_duration', true)),
+  };
 }
 
-const SESSION_COLUMNS = ['visitors', 'visits', 'visit_duration', 'bounces', 'pageviews'];
+/** The session columns of every version of the locations, devices, browsers and systems tables (pageviews came later). */
+const SESSION_COLUMNS = ['visitors', 'visits', 'visit_duration', 'bounces'];
+const PAGEVIEWS = ['pageviews'];
+
+/** A table of one key column with Plausible's session columns. */
+function keyTable(column: string, dimension: Dimension, key: (name: string) => string): TableFormat {
+  return { required: ['date', column, ...SESSION_COLUMNS], optional: PAGEVIEWS, rows: (line) => [[dimension, key(line.text(column)), sessionCounts(line, 'visits')]] };
+}
 
 /**
  * The rows of a day's site figures: the site's own, and its pageviews as events named `pageview`,
@@ -78,32 +99,41 @@ const SESSION_COLUMNS = ['visitors', 'visits', 'visit_duration', 'bounces', 'pag
 export function siteRows(counts: Counts): Array<[Dimension | null, string, Counts]> {
   return [
     [null, '', counts],
-    ['event', 'pageview', { ...counts, sessions: 0, bounces: 0, durationMs: 0 }],
+    ['event', 'pageview', { ...counts, sessions: null, bounces: null, durationMs: null }],
   ];
 }
 
 export const PLAUSIBLE_FORMATS: Readonly<Record<PlausibleTable, TableFormat>> = {
   visitors: {
-    columns: ['date', 'visitors', 'pageviews', 'bounces', 'visits', 'visit_duration'],
-    rows: (line) => siteRows(sessionCounts(line, 'visits')),
+    required: ['date', 'visitors', 'pageviews', 'bounces', 'visits', 'visit_duration'],
+    optional: [],
+    rows: (line) => {
+      const pageviews = line.count('pageviews');
+      return siteRows({ visitors: line.count('visitors'), pageviews, events: pageviews, sessions: line.count('visits'), bounces: line.count('bounces'), durationMs: ms(line.count('visit_duration', true)) });
+    },
   },
   sources: {
-    columns: ['date', 'source', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'pageviews', 'visitors', 'visits', 'visit_duration', 'bounces'],
+    required: ['date', 'source', 'utm_medium', 'utm_campaign', ...SESSION_COLUMNS],
+    optional: ['referrer', 'utm_source', ...PAGEVIEWS],
     rows: (line) => {
       const counts = sessionCounts(line, 'visits');
-      return [
+      const rows: Array<[Dimension, string, Counts]> = [
         ['referrer', referrerKey(line.text('source'), line.text('referrer')), counts],
-        ['utm_source', plainKey(line.text('utm_source')), counts],
         ['utm_medium', plainKey(line.text('utm_medium')), counts],
         ['utm_campaign', plainKey(line.text('utm_campaign')), counts],
       ];
+      // Older exports fold utm_source into `source`: their visits' utm_source is not known.
+      if (line.has('utm_source')) rows.push(['utm_source', plainKey(line.text('utm_source')), counts]);
+      return rows;
     },
   },
   pages: {
-    columns: ['date', 'page', 'visits', 'visitors', 'pageviews'],
+    required: ['date', 'page', 'visitors', 'pageviews'],
+    optional: ['hostname', 'visits'],
     rows: (line) => {
       const pageviews = line.count('pageviews');
-      const counts = { visitors: line.count('visitors'), pageviews, events: pageviews, sessions: line.count('visits'), bounces: 0, durationMs: 0 };
+      // The table has no bounces or durations in any version.
+      const counts = { visitors: line.count('visitors'), pageviews, events: pageviews, sessions: line.known('visits'), bounces: null, durationMs: null };
       // A host's figures are its pages' added up (the export has no others): its visitors and visits
       // count a visitor once per page of the host they saw (docs/imports.md).
       const rows: Array<[Dimension, string, Counts]> = [['page', plainKey(line.text('page')), counts]];
@@ -112,15 +142,18 @@ export const PLAUSIBLE_FORMATS: Readonly<Record<PlausibleTable, TableFormat>> = 
     },
   },
   entry_pages: {
-    columns: ['date', 'entry_page', 'visitors', 'entrances', 'visit_duration', 'bounces', 'pageviews'],
+    required: ['date', 'entry_page', 'visitors', 'entrances', 'visit_duration', 'bounces'],
+    optional: PAGEVIEWS,
     rows: (line) => [['entry', plainKey(line.text('entry_page')), sessionCounts(line, 'entrances')]],
   },
   exit_pages: {
-    columns: ['date', 'exit_page', 'visitors', 'visit_duration', 'exits', 'bounces', 'pageviews'],
+    required: ['date', 'exit_page', 'visitors', 'exits'],
+    optional: ['visit_duration', 'bounces', ...PAGEVIEWS],
     rows: (line) => [['exit', plainKey(line.text('exit_page')), sessionCounts(line, 'exits')]],
   },
   locations: {
-    columns: ['date', 'country', 'region', 'city', ...SESSION_COLUMNS],
+    required: ['date', 'country', 'region', 'city', ...SESSION_COLUMNS],
+    optional: PAGEVIEWS,
     rows: (line) => {
       const counts = sessionCounts(line, 'visits');
       const country = line.text('country').trim().toUpperCase();
@@ -131,24 +164,32 @@ export const PLAUSIBLE_FORMATS: Readonly<Record<PlausibleTable, TableFormat>> = 
       ];
     },
   },
-  devices: { columns: ['date', 'device', ...SESSION_COLUMNS], rows: (line) => [['device', mappedName(DEVICE_NAMES, line.text('device')), sessionCounts(line, 'visits')]] },
-  browsers: { columns: ['date', 'browser', ...SESSION_COLUMNS], rows: (line) => [['browser', mappedName(BROWSER_NAMES, line.text('browser')), sessionCounts(line, 'visits')]] },
-  operating_systems: {
-    columns: ['date', 'operating_system', ...SESSION_COLUMNS],
-    rows: (line) => [['os', mappedName(OS_NAMES, line.text('operating_system')), sessionCounts(line, 'visits')]],
-  },
+  devices: keyTable('device', 'device', (name) => mappedName(DEVICE_NAMES, name)),
+  browsers: keyTable('browser', 'browser', (name) => mappedName(BROWSER_NAMES, name)),
+  operating_systems: keyTable('operating_system', 'os', (name) => mappedName(OS_NAMES, name)),
   svc_dimensions: {
-    columns: ['date', 'dimension', 'key', 'visitors', 'pageviews', 'events', 'visits', 'bounces', 'visit_duration'],
+    // svc's export writes a measure it does not know (one imported from an older export) as an empty field.
+    required: ['date', 'dimension', 'key', 'visitors'],
+    optional: ['pageviews', 'events', 'visits', 'bounces', 'visit_duration'],
     rows: (line) => {
       const dimension = line.text('dimension');
       if (!isDimension(dimension)) throw new BadLine(`dimension ${JSON.stringify(dimension.slice(0, 40))} is not one of svc's`);
-      const counts = { visitors: line.count('visitors'), pageviews: line.count('pageviews'), events: line.count('events'), sessions: line.count('visits'), bounces: line.count('bounces'), durationMs: seconds(line) };
+      const counts = {
+        visitors: line.count('visitors'),
+        pageviews: line.known('pageviews'),
+        events: line.known('events'),
+        sessions: line.known('visits'),
+        bounces: line.known('bounces'),
+        durationMs: ms(line.known('visit_duration', true)),
+      };
       return [[dimension, line.text('key'), counts]];
     },
   },
   custom_events: {
-    columns: ['date', 'name', 'visitors', 'events'],
-    rows: (line) => [['event', line.text('name'), { visitors: line.count('visitors'), pageviews: 0, events: line.count('events'), sessions: 0, bounces: 0, durationMs: 0 }]],
+    required: ['date', 'name', 'visitors', 'events'],
+    optional: [],
+    // A custom event is no pageview; the table has no visits, bounces or durations.
+    rows: (line) => [['event', line.text('name'), { visitors: line.count('visitors'), pageviews: 0, events: line.count('events'), sessions: null, bounces: null, durationMs: null }]],
   },
 };
 
@@ -165,18 +206,26 @@ export function plausibleFileName(path: string): { table: PlausibleTable; from: 
   return { table: m[1] as PlausibleTable, from, to };
 }
 
-/** The table whose columns a header holds (every column of exactly one table; the most specific wins). */
+/**
+ * The table a header is, whichever version of the export wrote it: of the tables whose every
+ * required column it has, the one with the most of its columns read (a `sources` header holds the
+ * `visitors` table's columns too); null for none, or a tie.
+ */
 export function tableOfHeader(header: readonly string[]): PlausibleTable | null {
   const names = new Set(header.map((h) => h.trim()));
-  const fits = PLAUSIBLE_TABLES.filter((t) => PLAUSIBLE_FORMATS[t].columns.every((c) => names.has(c)));
-  fits.sort((a, b) => PLAUSIBLE_FORMATS[b].columns.length - PLAUSIBLE_FORMATS[a].columns.length);
-  return fits[0] ?? null;
+  const read = (t: PlausibleTable) => [...PLAUSIBLE_FORMATS[t].required, ...PLAUSIBLE_FORMATS[t].optional].filter((c) => names.has(c)).length;
+  const fits = PLAUSIBLE_TABLES.filter((t) => PLAUSIBLE_FORMATS[t].required.every((c) => names.has(c))).sort((a, b) => read(b) - read(a));
+  return fits.length > 0 && (fits.length === 1 || read(fits[0]!) > read(fits[1]!)) ? fits[0]! : null;
 }
 
-/** The columns of a table missing from a header, in the table's order. */
-export function missingColumns(table: PlausibleTable, header: readonly string[]): string[] {
+/**
+ * The columns of a table a header lacks, in the table's order: `required` ones (the file is no
+ * export of the table), and `optional` ones (an older export: unknown measures, keys not written).
+ */
+export function missingColumns(table: PlausibleTable, header: readonly string[]): { required: string[]; optional: string[] } {
   const names = new Set(header.map((h) => h.trim()));
-  return PLAUSIBLE_FORMATS[table].columns.filter((c) => !names.has(c));
+  const { required, optional } = PLAUSIBLE_FORMATS[table];
+  return { required: required.filter((c) => !names.has(c)), optional: optional.filter((c) => !names.has(c)) };
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -212,17 +261,23 @@ export function rowsOfLine(
 ): ImportedRow[] {
   if (fields.length !== positions.size) throw new BadLine(`${fields.length} fields where the header has ${positions.size}`);
   // A field svc's export neutralised for spreadsheets reads as the text it was (other exports have no such marks).
-  const text = (column: string) => restoredText(fields[positions.get(column)!]!);
+  const text = (column: string) => {
+    const at = positions.get(column);
+    return at === undefined ? '' : restoredText(fields[at]!);
+  };
+  const count = (column: string, decimal = false) => {
+    const value = text(column).trim();
+    if (value.startsWith('-')) throw new BadLine(`negative ${column} (${value})`);
+    if (!(decimal ? DECIMAL : WHOLE).test(value)) throw new BadLine(`${column} is not a count (${JSON.stringify(value.slice(0, 40))})`);
+    return Number(value);
+  };
+  const optional = PLAUSIBLE_FORMATS[table].optional;
   const line: Line = {
     text,
     has: (column) => positions.has(column),
     cityNames,
-    count(column, decimal = false) {
-      const value = text(column).trim();
-      if (value.startsWith('-')) throw new BadLine(`negative ${column} (${value})`);
-      if (!(decimal ? DECIMAL : WHOLE).test(value)) throw new BadLine(`${column} is not a count (${JSON.stringify(value.slice(0, 40))})`);
-      return Number(value);
-    },
+    count,
+    known: (column, decimal) => (optional.includes(column) && text(column).trim() === '' ? null : count(column, decimal)),
   };
   const day = text('date').trim();
   if (!isDay(day)) throw new BadLine(`date is not a day (${JSON.stringify(day.slice(0, 40))})`);

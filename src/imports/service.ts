@@ -30,7 +30,7 @@ import { csvRecords } from './csv.js';
 import { checkGoatcounterExport, goatcounterLines, newSkips, openCsvFile } from './goatcounter.js';
 import { readAnnotations } from './annotations.js';
 import type { NewAnnotation } from '../entities/segments.js';
-import { checkPlausibleExport, importPlausible, ImportRefused, removeImport, WriteInterrupted, type ImportReport } from './plausible-import.js';
+import { checkPlausibleExport, ignoredFile, importPlausible, ImportRefused, removeImport, WriteInterrupted, type ImportReport } from './plausible-import.js';
 import { importGa4, type Ga4Options, type Ga4Request } from './ga4/import.js';
 
 /** The largest upload an import takes: 2 GiB. */
@@ -61,7 +61,8 @@ export function importView(job: ImportJob): ImportView {
     skippedRows: report?.skippedRows ?? 0,
     skippedBots: report?.skippedBots ?? 0,
     skippedDays: report?.skippedDays ?? [],
-    files: report?.files ?? [],
+    // Reports written before svc read older exports list no missing columns.
+    files: (report?.files ?? []).map((f) => ({ ...f, missingColumns: f.missingColumns ?? [] })),
     skippedLines: report?.skippedLines ?? [],
     error: job.error,
   };
@@ -343,7 +344,7 @@ export class ImportService {
       skippedBots: skips.bots,
       skippedLines: [...skips.lines.map((l) => ({ file: job.fileName, ...l })), ...rejected].sort((a, b) => a.line - b.line).slice(0, 100),
       skippedDays: [],
-      files: [{ name: job.fileName, table: null, rows: result.accepted, skippedRows: skips.bots + skips.badRows + result.rejected }],
+      files: [{ ...ignoredFile(job.fileName), rows: result.accepted, skippedRows: skips.bots + skips.badRows + result.rejected }],
     };
   }
 

@@ -19,6 +19,11 @@ export interface Dialect {
   countIf(cond: string): string;
   /** Sum of `expr` over the rows where `cond` holds (an aggregate; NULL when none). */
   sumIf(expr: string, cond: string): string;
+  /**
+   * The sum of a count column as a signed 64-bit integer, NULL where every row's is NULL (a measure
+   * imported aggregates hold unknown); a CAST to BIGINT refuses a NULL on ClickHouse.
+   */
+  sumOfCounts(column: string): string;
   /** `count(*)` over every row of a result, as a window; null where the engine has no window functions. */
   countOverAll(): string | null;
   /** The sum of `expr` over every row of a result, as a window; null where the engine has no window functions. */

@@ -113,8 +113,12 @@ export function sessionRowAggregates(d: Dialect, bucket: 'day' | 'days', session
 }
 
 export type TrafficMeasure = keyof typeof TRAFFIC_MEASURES;
-/** Summed traffic measures of some days (or one day, or one hour). */
-export type Measures = Record<TrafficMeasure, number>;
+/**
+ * Summed traffic measures of some days (or one day, or one hour). A measure is null where every row
+ * summed lacks it: imported aggregates of a table without its column hold it unknown (NULL), which a
+ * sum leaves out (docs/imports.md, "Older exports"). Every table has visitors.
+ */
+export type Measures = Record<TrafficMeasure, number | null> & { visitors: number };
 
 /**
  * Conversions of a goal per day: events matching it, and distinct visitors among them; for a revenue
@@ -166,24 +170,38 @@ export function measureAggregates(d: Dialect, registry: Registry, over: MeasureS
 /** Each registry's measure names with their columns, listed once: a read converts a row per day. */
 const namedColumns = new WeakMap<Registry, Array<[string, string]>>();
 
-/** The measures of a result row (engines return counts as bigints or numbers). */
-export function measuresOf<R extends Registry>(registry: R, row: Record<string, unknown>): Record<keyof R, number> {
+function columnsOf(registry: Registry): Array<[string, string]> {
   let columns = namedColumns.get(registry);
   if (!columns) namedColumns.set(registry, (columns = Object.entries(registry).map(([name, m]) => [name, m.column])));
+  return columns;
+}
+
+/** The measures of a result row (engines return counts as bigints or numbers). */
+export function measuresOf<R extends Registry>(registry: R, row: Record<string, unknown>): Record<keyof R, number> {
   const out = {} as Record<string, number>;
-  for (const [name, column] of columns) out[name] = Number(row[column]);
+  for (const [name, column] of columnsOf(registry)) out[name] = Number(row[column]);
   return out as Record<keyof R, number>;
 }
 
-export function addMeasures<M extends Record<string, number>>(a: M, b: M): M {
+/** The traffic measures of a result row, a NULL (a measure imported aggregates lack) as null. */
+export function trafficOf(row: Record<string, unknown>): Measures {
+  const out = {} as Record<string, number | null>;
+  for (const [name, column] of columnsOf(TRAFFIC_MEASURES)) out[name] = row[column] === null ? null : Number(row[column]);
+  return out as Measures;
+}
+
+export function addMeasures<M extends Record<string, number | null>>(a: M, b: M): M {
   const out = { ...a };
   addInto(out, b);
   return out;
 }
 
-/** Adds `b` into `total`, a sum being built (never a value shared with others). */
-export function addInto<M extends Record<string, number>>(total: M, b: M): void {
-  for (const name in b) total[name] = (total[name]! + b[name]!) as M[typeof name];
+/** Adds `b` into `total`, a sum being built (never a value shared with others); a null (unknown) part is left out, as SQL's sum() does. */
+export function addInto<M extends Record<string, number | null>>(total: M, b: M): void {
+  for (const name in b) {
+    const [x, y] = [total[name]!, b[name]!];
+    total[name] = (x === null ? y : y === null ? x : x + y) as M[typeof name];
+  }
 }
 
 /** Every measure of a registry at 0. */
@@ -227,10 +245,11 @@ export function meanHalfUp(total: number, count: number): number {
   return Number((2n * sum + n) / (2n * n));
 }
 
-/** A traffic metric's value over summed measures; null where it is not computable. */
+/** A traffic metric's value over summed measures; null where it is not computable, or unknown. */
 export function metricValue(c: TrafficComputation, m: Measures): number | null {
   if (c.kind === 'count') return m[c.measure];
-  return m[c.denominator] > 0 ? round(m[c.numerator] / m[c.denominator] / c.divideBy, c.digits) : null;
+  const [numerator, denominator] = [m[c.numerator], m[c.denominator]];
+  return numerator !== null && denominator !== null && denominator > 0 ? round(numerator / denominator / c.divideBy, c.digits) : null;
 }
 
 /** Whether a traffic metric needs the per-session measures (those aggregated over session facts). */

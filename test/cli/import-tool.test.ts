@@ -1,5 +1,6 @@
 // `svc import plausible FILE --site ID` against a real server: the upload, the job followed to its
-// end, the report (readable and JSON), and a refused file's reason with a failing exit status.
+// end, the report (readable and JSON, with the columns an older export lacks), and a refused file's
+// reason with a failing exit status.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -7,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createSite, startTestServer, type TestServer } from '../helpers/server.js';
-import { plausibleExport, zipOf } from '../helpers/plausible-export.js';
+import { firstExport, plausibleExport, zipOf } from '../helpers/plausible-export.js';
 
 const ENTRY = resolve('src/cli/svc.ts');
 let server: TestServer;
@@ -55,6 +56,17 @@ test('svc import plausible: the export read, the report printed', async () => {
   assert.deepEqual([report.status, report.rows, report.skippedDays], ['done', 42, []]);
   const listed = await server.admin('GET', `/sites/${site.siteId}/imports`);
   assert.equal(listed.body.imports.length, 2);
+});
+
+test("svc import plausible: an older export's file, known by its header, with the columns its table lacks", async () => {
+  const site = await createSite(server);
+  const csv = join(scratch, 'exits.csv');
+  writeFileSync(csv, firstExport(['2025-05-01'], '/pricing')['imported_exit_pages_20250501_20250501.csv']!);
+  const run = await svc(['import', 'plausible', csv, '--site', site.siteId]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^FILE\s+TABLE\s+ROWS\s+SKIPPED\s+MISSING COLUMNS$/m);
+  assert.match(run.stdout, /^exits\.csv\s+exit_pages\s+2\s+0\s+visit_duration, bounces, pageviews$/m);
+  assert.match(run.stdout, /^An older export: exit pages without visit duration, bounces and pageviews\. What these columns give is unknown on its days, never counted as 0\.$/m);
 });
 
 test('svc import plausible: a refused file says why and fails', async () => {

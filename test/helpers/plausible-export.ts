@@ -1,6 +1,7 @@
-// A Plausible export written for the tests from the documented columns (in Plausible's order):
-// per day a few sources, pages, locations, devices, browsers, systems and custom events whose
-// figures agree with the day's totals, as CSV texts named as Plausible names them.
+// Plausible exports written for the tests from the documented columns (in Plausible's order), in
+// the current version and in the first one (early 2024): per day a few sources, pages, locations,
+// devices, browsers, systems and custom events whose figures agree with the day's totals, as CSV
+// texts named as Plausible names them.
 import assert from 'node:assert/strict';
 import { zipStream, type ZipSource } from '../../src/imports/zip.js';
 import type { TestServer } from './server.js';
@@ -8,7 +9,8 @@ import { uploadImport } from './import-jobs.js';
 
 export type ExportFiles = Record<string, string>;
 
-const HEADERS = {
+/** The headers of Plausible's current export, per table. */
+export const HEADERS = {
   visitors: 'date,visitors,pageviews,bounces,visits,visit_duration',
   sources: 'date,source,referrer,utm_source,utm_medium,utm_campaign,utm_content,utm_term,pageviews,visitors,visits,visit_duration,bounces',
   pages: 'date,hostname,page,visits,visitors,pageviews,scroll_depth,pageleave_visitors',
@@ -45,6 +47,47 @@ export function plausibleExport(days: readonly string[], scale = (_day: string) 
   const from = days[0]!.replaceAll('-', '');
   const to = days[days.length - 1]!.replaceAll('-', '');
   return Object.fromEntries(Object.entries(lines).map(([table, rows]) => [`imported_${table}_${from}_${to}.csv`, rows.join('\n') + '\n']));
+}
+
+/** Each field of a header in double quotes, as ClickHouse's CSVWithNames writes them. */
+export const quoted = (header: string) => header.split(',').map((c) => `"${c}"`).join(',');
+
+/**
+ * The tables of Plausible's first CSV export (early 2024), as its importer's tests write them: no
+ * pageviews beside the session columns, sources without referrer and utm_source, pages without
+ * visits, exit pages with visitors and exits alone, and some columns in another order.
+ */
+export const FIRST_HEADERS = {
+  visitors: 'date,visitors,pageviews,bounces,visits,visit_duration',
+  sources: 'date,source,utm_medium,utm_campaign,utm_content,utm_term,visitors,visits,visit_duration,bounces',
+  pages: 'date,visitors,pageviews,hostname,page',
+  entry_pages: 'date,visitors,entrances,visit_duration,bounces,entry_page',
+  exit_pages: 'date,visitors,exits,exit_page',
+  locations: 'date,country,region,city,visitors,visits,visit_duration,bounces',
+  devices: 'date,device,visitors,visits,visit_duration,bounces',
+  browsers: 'date,browser,visitors,visits,visit_duration,bounces',
+  operating_systems: 'date,operating_system,visitors,visits,visit_duration,bounces',
+  custom_events: 'date,name,link_url,path,visitors,events',
+} as const;
+
+/** Per day, 10 visitors, 12 visits, 30 pageviews, 6 bounces and 600 s, in the first export's tables, quoted; `exit` one of the exit pages. */
+export function firstExport(days: readonly string[], exit: string): ExportFiles {
+  const lines: Record<keyof typeof FIRST_HEADERS, string[]> = Object.fromEntries(Object.entries(FIRST_HEADERS).map(([t, h]) => [t, [quoted(h)]])) as never;
+  for (const day of days) {
+    const d = `"${day}"`;
+    lines.visitors.push(`${d},10,30,6,12,600`);
+    lines.sources.push(`${d},"","","","","",4,5,200,3`, `${d},"Google","organic","","","",3,3,150,1`, `${d},"Newsletter","email","spring","","",3,4,250,2`);
+    lines.pages.push(`${d},7,14,"example.com","/"`, `${d},4,10,"example.com","/pricing"`, `${d},3,6,"blog.example.com","/blog/a"`);
+    lines.entry_pages.push(`${d},7,8,400,4,"/"`, `${d},3,4,200,2,"/blog/a"`);
+    lines.exit_pages.push(`${d},6,7,"${exit}"`, `${d},4,5,"/elsewhere"`);
+    lines.locations.push(`${d},"FR","FR-IDF",2988507,6,7,360,4`, `${d},"DE","",0,4,5,240,2`);
+    lines.devices.push(`${d},"Desktop",6,7,400,3`, `${d},"Mobile",4,5,200,3`);
+    lines.browsers.push(`${d},"Chrome",6,7,350,3`, `${d},"Safari",4,5,250,3`);
+    lines.operating_systems.push(`${d},"Mac",6,7,400,3`, `${d},"GNU/Linux",4,5,200,3`);
+    lines.custom_events.push(`${d},"Signup","","",2,3`);
+  }
+  const span = `${days[0]!.replaceAll('-', '')}_${days.at(-1)!.replaceAll('-', '')}`;
+  return Object.fromEntries(Object.entries(lines).map(([table, rows]) => [`imported_${table}_${span}.csv`, rows.join('\n') + '\n']));
 }
 
 /** A ZIP of files (written by svc's own ZIP writer), as one buffer. */

@@ -50,7 +50,7 @@ test('import jobs through the admin API: queued, run, listed, refused with a rea
     const job = await finishedImport(server, site.siteId, created.body.importId);
     assert.equal(job.status, 'done', job.error);
     assert.deepEqual([job.source, job.from, job.to, job.progress, job.rows, job.skippedRows, job.skippedDays, job.error], ['plausible', '2025-06-01', '2025-06-03', 1, 3 * 21, 0, [], null]);
-    assert.deepEqual(job.files.find((f: { name: string }) => f.name === 'README.txt'), { name: 'README.txt', table: null, rows: 0, skippedRows: 0 });
+    assert.deepEqual(job.files.find((f: { name: string }) => f.name === 'README.txt'), { name: 'README.txt', table: null, rows: 0, skippedRows: 0, missingColumns: [] });
     assert.equal(job.files.filter((f: { table: string | null }) => f.table !== null).length, 10);
     const stats = await read('from=2025-06-01&to=2025-06-03');
     assert.equal(stats.imported, 'included');
@@ -99,7 +99,7 @@ test('import jobs through the admin API: queued, run, listed, refused with a rea
     const back = await uploadImport(server, copy.siteId, exportedZip, 'source=plausible&name=svc-export.zip');
     const backJob = await finishedImport(server, copy.siteId, back.body.importId);
     assert.equal(backJob.status, 'done');
-    assert.deepEqual(backJob.files.find((f: { name: string }) => f.name === EXPORT_README), { name: EXPORT_README, table: null, rows: 0, skippedRows: 0 }, 'the README is read past');
+    assert.deepEqual(backJob.files.find((f: { name: string }) => f.name === EXPORT_README), { name: EXPORT_README, table: null, rows: 0, skippedRows: 0, missingColumns: [] }, 'the README is read past');
     const copyKey = await createApiKey(server, copy.orgId);
     const copied = await fetch(`${server.url}/v1/sites/${copy.siteId}/stats?from=2025-06-01&to=2025-06-03`, { headers: { authorization: `Bearer ${copyKey}` } });
     assert.deepEqual(((await copied.json()) as any).stats, stats.body.stats);

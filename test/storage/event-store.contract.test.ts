@@ -76,6 +76,24 @@ for (const adapter of adapters) {
       });
     });
 
+    test('createTables lets a column its spec now allows to be NULL hold NULL, keeping the rows it holds; sumOfCounts keeps NULL', async () => {
+      await withStore(async (store) => {
+        await store.createTables([TALLY]);
+        await store.appendRows(TALLY, [['site', '2026-01-01', 'a', 3, null]]);
+        const unknowing: TableSpec = { ...TALLY, columns: TALLY.columns.map((c) => (c.name === 'n' ? { ...c, nullable: true } : c)) };
+        await store.createTables([unknowing]);
+        await store.createTables([unknowing]); // a second start finds nothing to change
+        await store.appendRows(unknowing, [['site', '2026-01-01', 'b', null, null]]);
+        // A replacement builds its rows in a table like the stored one: NULL goes through.
+        const incoming: TableSpec = { ...unknowing, name: 'tally_incoming' };
+        await store.createTables([incoming]);
+        await store.appendRows(incoming, [['site', '2026-01-02', 'b', 4, null], ['site', '2026-01-02', 'c', null, null]]);
+        await store.replaceRows(unknowing, { siteId: 'site', days: { from: '2026-01-02', to: '2026-01-02' } }, sql`SELECT site_id, day, kind, n, note FROM tally_incoming`);
+        const sums = await store.query<{ kind: string; n: unknown }>(sql`SELECT kind, ${trusted(store.dialect.sumOfCounts('n'))} AS n FROM tally GROUP BY kind ORDER BY kind`);
+        assert.deepEqual(sums.map((r) => [r.kind, r.n === null ? null : Number(r.n)]), [['a', 3], ['b', 4], ['c', null]], 'a sum leaves NULL out; NULL where every row is');
+      });
+    });
+
     test('keptElseGroupRows: the kept rows of a group, or all its rows where none is kept', async () => {
       await withStore(async (store) => {
         // Group 1 keeps two of its three rows, group 2 keeps none, group 3 keeps its only row; each

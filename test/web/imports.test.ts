@@ -1,10 +1,11 @@
 // The site settings' Imports section in the browser: a file picked and imported, its progress bar
-// while it is queued and running, the import listed when done, deleted after confirmation, and
-// the export link; keyboard-named controls and no axe violations.
+// while it is queued and running, the import listed when done, deleted after confirmation, the
+// columns an older export lacks said in words, and the export link; keyboard-named controls and no
+// axe violations.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSite, type SiteFixture } from '../helpers/server.js';
-import { plausibleExport, uploadPlausibleExport, zipOf } from '../helpers/plausible-export.js';
+import { firstExport, plausibleExport, uploadPlausibleExport, zipOf } from '../helpers/plausible-export.js';
 import { axeViolations, createUser, openPage, signIn, startDashboard, type Dashboard } from './harness.js';
 
 describe('the Imports section of site settings', () => {
@@ -57,6 +58,17 @@ describe('the Imports section of site settings', () => {
     await page.getByRole('button', { name: 'Delete import' }).click();
     await page.getByText('No imports yet.').waitFor();
     assert.deepEqual((await server.admin('GET', `/sites/${site.siteId}/imports`)).body.imports, []);
+    // One CSV of Plausible's first export: imported, and what its table lacks said under the list.
+    const exits = firstExport(['2025-02-03'], '/pricing')['imported_exit_pages_20250203_20250203.csv']!;
+    await page.getByLabel('Import file').setInputFiles({ name: 'exits.csv', mimeType: 'text/csv', buffer: Buffer.from(exits) });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('cell', { name: 'Done' }).waitFor();
+    const note = await page.getByText(/^2025-02-03 to 2025-02-03: An older export/).innerText();
+    assert.match(note, /exit pages without visit duration, bounces and pageviews\. What these columns give is unknown on its days, never counted as 0\./);
+    assert.deepEqual(await axeViolations(page), []);
+    await page.getByRole('button', { name: /^Delete the plausible import of / }).click();
+    await page.getByRole('button', { name: 'Delete import' }).click();
+    await page.getByText('No imports yet.').waitFor();
     // A file that is not an export: the server's reason in place.
     await page.getByLabel('Import file').setInputFiles({ name: 'notes.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b\n1,2\n') });
     await page.getByRole('button', { name: 'Import', exact: true }).click();

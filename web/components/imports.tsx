@@ -1,6 +1,7 @@
 // A site's imports (site settings): a file picker that uploads another tool's export, the list of
-// imports with a progress bar per running one (read again every second while one runs), Delete
-// with confirmation, and the export of all the site's data in Plausible's format.
+// imports with a progress bar per running one (read again every second while one runs) and, under
+// it, the columns an older export lacks, Delete with confirmation, and the export of all the site's
+// data in Plausible's format.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, upload } from '../lib/api.js';
 import { useAction, useLoad } from '../lib/hooks.js';
@@ -12,6 +13,7 @@ import { WideTable } from './table.js';
 import { Ga4Import } from './ga4-import.js';
 import type { ImportSource } from '../../src/core/vocabulary.js';
 import type { ImportView } from '../../src/core/management.js';
+import { missingColumnsText } from '../../src/core/import-report.js';
 
 type Source = ImportSource;
 const SOURCES: Array<[Source, string]> = [
@@ -84,40 +86,50 @@ export function Imports({ siteId }: { siteId: string }) {
       <Ga4Import path={path} onStarted={list.reload} />
       <LoadState state={list}>
         {({ imports }) => (
-          <WideTable
-            region="Imports"
-            columns={['Source', 'File days', { label: 'Rows', numeric: true }, { label: 'Skipped', numeric: true }, 'Status', '']}
-            rows={imports}
-            empty={<p class="muted">No imports yet.</p>}
-            row={(job) => (
-              <tr key={job.importId}>
-                <td>{SOURCE_NAMES[job.source]}</td>
-                <td>{job.from ? `${job.from} to ${job.to}` : '—'}</td>
-                <td class="num">{formatCount(job.rows)}</td>
-                <td class="num" title={job.skippedDays.length > 0 ? `Days with visits already: ${job.skippedDays.join(', ')}` : undefined}>
-                  {formatCount(job.skippedRows)}
-                  {job.skippedDays.length > 0 ? ` rows, ${job.skippedDays.length} days` : ''}
-                </td>
-                <td>
-                  <Progress job={job} />
-                </td>
-                <td>
-                  <ConfirmButton
-                    question={`Delete this import? Its figures leave the site's statistics.`}
-                    confirmLabel="Delete import"
-                    label={`Delete the ${job.source} import of ${new Date(job.createdAt).toISOString().slice(0, 10)}`}
-                    disabled={remove.busy}
-                    onConfirm={() => void remove.run(async () => {
-                      await api('DELETE', `${path}/imports/${encodeURIComponent(job.importId)}`);
-                      list.reload();
-                    })}
-                  >
-                    Delete
-                  </ConfirmButton>
-                </td>
-              </tr>
-            )}
-          />
+          <>
+            <WideTable
+              region="Imports"
+              columns={['Source', 'File days', { label: 'Rows', numeric: true }, { label: 'Skipped', numeric: true }, 'Status', '']}
+              rows={imports}
+              empty={<p class="muted">No imports yet.</p>}
+              row={(job) => (
+                <tr key={job.importId}>
+                  <td>{SOURCE_NAMES[job.source]}</td>
+                  <td>{job.from ? `${job.from} to ${job.to}` : '—'}</td>
+                  <td class="num">{formatCount(job.rows)}</td>
+                  <td class="num" title={job.skippedDays.length > 0 ? `Days with visits already: ${job.skippedDays.join(', ')}` : undefined}>
+                    {formatCount(job.skippedRows)}
+                    {job.skippedDays.length > 0 ? ` rows, ${job.skippedDays.length} days` : ''}
+                  </td>
+                  <td>
+                    <Progress job={job} />
+                  </td>
+                  <td>
+                    <ConfirmButton
+                      question={`Delete this import? Its figures leave the site's statistics.`}
+                      confirmLabel="Delete import"
+                      label={`Delete the ${job.source} import of ${new Date(job.createdAt).toISOString().slice(0, 10)}`}
+                      disabled={remove.busy}
+                      onConfirm={() => void remove.run(async () => {
+                        await api('DELETE', `${path}/imports/${encodeURIComponent(job.importId)}`);
+                        list.reload();
+                      })}
+                    >
+                      Delete
+                    </ConfirmButton>
+                  </td>
+                </tr>
+              )}
+            />
+            {imports.map((job) => {
+              const missing = missingColumnsText(job.files);
+              return missing && (
+                <p key={job.importId} class="muted" data-import-note={job.importId}>
+                  {job.from ? `${job.from} to ${job.to}` : job.importId}: {missing}
+                </p>
+              );
+            })}
+          </>
         )}
       </LoadState>
       <ErrorText message={remove.error} />

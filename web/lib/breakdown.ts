@@ -87,7 +87,7 @@ export function breakdownCsv(dimension: QueryDimension, rows: readonly Breakdown
   const added = FIGURE_INCLUDES.filter((name) => rows.some((r) => name in r));
   return toCsv(
     [dimensionLabel(dimension), 'Visitors', 'Views', 'Share of visitors', ...added.map(includeLabel)],
-    rows.map((r) => [r.key, r.visitors, r.views, r.pct, ...added.map((name) => r[name] ?? '')]),
+    rows.map((r) => [r.key, r.visitors, r.views ?? '', r.pct, ...added.map((name) => r[name] ?? '')]),
   );
 }
 

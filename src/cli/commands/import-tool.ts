@@ -3,6 +3,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ImportView } from '../../core/management.js';
+import { missingColumnsText } from '../../core/import-report.js';
 import { required } from '../args.js';
 import { seg, type AdminClient } from '../client.js';
 import { CliError } from '../errors.js';
@@ -26,7 +27,12 @@ export function formatImportReport(job: ImportView): string {
   ];
   if (job.error) fields.push(['error', job.error]);
   let text = formatFields(fields);
-  if (job.files.length > 0) text += '\n' + formatTable(['FILE', 'TABLE', 'ROWS', 'SKIPPED'], job.files.map((f) => [f.name, f.table ?? '(ignored)', f.rows, f.skippedRows]));
+  if (job.files.length > 0) {
+    const rows = job.files.map((f) => [f.name, f.table ?? '(ignored)', f.rows, f.skippedRows, f.missingColumns.join(', ') || '-']);
+    text += '\n' + formatTable(['FILE', 'TABLE', 'ROWS', 'SKIPPED', 'MISSING COLUMNS'], rows);
+  }
+  const missing = missingColumnsText(job.files);
+  if (missing) text += `\n${missing}\n`;
   if (job.skippedLines.length > 0) {
     text += '\nfirst skipped lines:\n' + formatTable(['FILE', 'LINE', 'REASON'], job.skippedLines.slice(0, SHOWN).map((l) => [l.file, l.line, l.reason]));
   }

@@ -34,7 +34,7 @@ export const stats: Noun = {
             ['Figure', 'Value', 'Change'],
             METRICS.map((metric) => [METRIC_REGISTRY[metric].label, formatValue(metric, kpis.stats[metric].value), formatChange(metric, kpis.stats[metric])]),
           );
-          const top = formatTable(['Page', 'Visitors', 'Views'], pages.rows.map((row) => [row.key, count(row.visitors), count(row.views)]));
+          const top = formatTable(['Page', 'Visitors', 'Views'], pages.rows.map((row) => [row.key, count(row.visitors), formatValue('pageviews', row.views)]));
           return `${kpis.period.from} to ${kpis.period.to} (${kpis.period.tz})\n\n${figures}\n${top}`;
         });
       },

@@ -88,7 +88,7 @@ export const schemas = {
     {
       key: string,
       visitors: integer,
-      views: integer,
+      views: { ...nullable('integer'), description: "Pageviews of the key (occurrences for event and property breakdowns); null where every day read lacks them (days imported from a table without pageviews)" },
       pct: number,
       bounceRate: {
         ...nullable('number'),

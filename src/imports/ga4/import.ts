@@ -149,7 +149,7 @@ async function readAndWrite(events: EventStore, target: ImportTarget, request: G
   // Each call to Google reports the progress again: the job's lease is renewed however long Google keeps it waiting.
   const google = new GoogleClient(request.key, { ...options, beat: () => progress(fraction) });
   const pageRows = options.pageRows ?? DEFAULT_PAGE_ROWS;
-  const report: ImportReport = { days: null, rows: 0, skippedRows: 0, skippedLines: [], skippedDays: [], files: GA4_REPORTS.map((r) => ({ name: r.name, table: r.table, rows: 0, skippedRows: 0 })) };
+  const report: ImportReport = { days: null, rows: 0, skippedRows: 0, skippedLines: [], skippedDays: [], files: GA4_REPORTS.map((r) => ({ name: r.name, table: r.table, rows: 0, skippedRows: 0, missingColumns: [] })) };
   const from = request.from ?? (await firstDay(google, request.property, request.to));
   if (from === null || from > request.to) return report;
   const windows = windowsOf({ from, to: request.to }, options.windowDays ?? DEFAULT_WINDOW_DAYS);

@@ -101,7 +101,7 @@ export const GA4_REPORTS: readonly Ga4Report[] = [
     metrics: ['totalUsers', 'screenPageViews', 'sessions'],
     rows: (v) => {
       const pageviews = whole(v, 'screenPageViews');
-      return [['page', plainKey(v.text('pagePath')), { visitors: whole(v, 'totalUsers'), pageviews, events: pageviews, sessions: whole(v, 'sessions'), bounces: 0, durationMs: 0 }]];
+      return [['page', plainKey(v.text('pagePath')), { visitors: whole(v, 'totalUsers'), pageviews, events: pageviews, sessions: whole(v, 'sessions'), bounces: null, durationMs: null }]];
     },
   },
   // A host's own figures (Plausible's export only has its pages' added up).
@@ -157,7 +157,7 @@ export const GA4_REPORTS: readonly Ga4Report[] = [
       // svc's event names are lowercase (SPEC): `Sign_Up` counts with collected `sign_up`.
       const name = given.toLowerCase();
       if (!EVENT_NAME.test(name) || name === 'pageview') throw new BadLine(`event name ${JSON.stringify(given.slice(0, 80))} is not one svc takes (a-z, 0-9, _ and -, 1 to 64)`);
-      return [['event', name, { visitors: whole(v, 'totalUsers'), pageviews: 0, events: whole(v, 'eventCount'), sessions: 0, bounces: 0, durationMs: 0 }]];
+      return [['event', name, { visitors: whole(v, 'totalUsers'), pageviews: 0, events: whole(v, 'eventCount'), sessions: null, bounces: null, durationMs: null }]];
     },
   },
 ];

@@ -7,7 +7,7 @@ import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding, RO
 import { scrollDepthStatements } from '../sql/scroll.js';
 import { addVitals } from './vitals.js';
 import type { StatsReader } from '../held-sums.js';
-import { meanHalfUp, measuresOf, metricValue, round, TRAFFIC_MEASURES } from '../measures.js';
+import { meanHalfUp, metricValue, round, trafficOf } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyMeasures, heldRows, measuresRead, sumDays } from './days.js';
 
@@ -36,9 +36,11 @@ export async function computeBreakdown(events: StatsReader, q: PlannedQuery): Pr
   const totalKeys = page.rowsBeforeLimit ?? onPage ?? Number((await events.query<{ n: unknown }>(statements.keyCount))[0]?.n ?? 0);
   const rowMetrics = q.breakdown!.include.flatMap((name) => (isMetric(name) ? [name] : []));
   const rows: BreakdownRow[] = page.rows.map((r) => {
-    const row: BreakdownRow = { key: r.k, visitors: Number(r.visitors), views: Number(r.views), pct: totalVisitors > 0 ? round(Number(r.visitors) / totalVisitors, 4) : 0 };
+    // Views are null where every day read lacks them (imported days of a table without pageviews).
+    const views = r.views === null ? null : Number(r.views);
+    const row: BreakdownRow = { key: r.k, visitors: Number(r.visitors), views, pct: totalVisitors > 0 ? round(Number(r.visitors) / totalVisitors, 4) : 0 };
     // The row's per-session measures (ROW_SESSION_COLUMNS) are the ones these metrics read.
-    const measures = sessions ? measuresOf(TRAFFIC_MEASURES, r) : null;
+    const measures = sessions ? trafficOf(r) : null;
     for (const metric of rowMetrics) {
       // Where `stats` under the key's filter has no such figure (a dimension or filter of single events), neither has the row.
       const c = METRIC_REGISTRY[metric].computation;

@@ -13,7 +13,7 @@ import {
   GOAL_MEASURES,
   measuresOf,
   round,
-  TRAFFIC_MEASURES,
+  trafficOf,
   ZERO_MEASURES,
   zeroOf,
   type GoalCounts,
@@ -57,7 +57,7 @@ export async function dailyMeasures(events: StatsReader, read: DailyRead): Promi
   const out = new Map<string, Measures>();
   for (const r of await readDaily(events, read)) {
     const day = String(r.b);
-    const m = measuresOf(TRAFFIC_MEASURES, r);
+    const m = trafficOf(r);
     const before = out.get(day);
     out.set(day, before ? addMeasures(before, m) : m);
   }
@@ -131,10 +131,18 @@ export async function heldRows(
   return held && held.plus(recent);
 }
 
+/**
+ * The measures of the days from `from` to `to`: 0 without any day's rows (nothing counted), null
+ * where every day read lacks the measure (imported days of a table without it).
+ */
 export function sumDays(days: Map<string, Measures>, from: string, to: string): Measures {
-  const total = { ...ZERO_MEASURES };
-  for (const [day, m] of days) if (day >= from && day <= to) addInto(total, m);
-  return total;
+  let total: Measures | null = null;
+  for (const [day, m] of days) {
+    if (day < from || day > to) continue;
+    if (total) addInto(total, m);
+    else total = { ...m };
+  }
+  return total ?? { ...ZERO_MEASURES };
 }
 
 /** Runs a compiled `goalsRead` into per-day conversions of each goal. */

@@ -16,9 +16,9 @@ function kpi(value: number | null, prev: number | null, uncompared = false): Kpi
   return { value, prev, deltaPct: uncompared ? null : deltaPct(value, prev) };
 }
 
-/** Whole-day figures in proportion to a share of the day, as whole numbers. */
-function scaled<M extends Record<string, number>>(m: M, share: number): M {
-  return Object.fromEntries(Object.entries(m).map(([name, v]) => [name, Math.round(v * share)])) as M;
+/** Whole-day figures in proportion to a share of the day, as whole numbers; an unknown one stays unknown. */
+function scaled<M extends Record<string, number | null>>(m: M, share: number): M {
+  return Object.fromEntries(Object.entries(m).map(([name, v]) => [name, v === null ? null : Math.round(v * share)])) as M;
 }
 
 type DailyGoals = Map<string, Map<number, GoalCounts>>;

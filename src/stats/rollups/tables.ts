@@ -163,9 +163,14 @@ export const SETTLED_GOALS: TableSpec = {
 export const SETTLED_TABLES = [SETTLED_SESSIONS, SETTLED_GOALS] as const;
 
 // Imported aggregates (docs/imports.md): another tool's daily figures, per site, day and import,
-// with the rollups' measure columns (a measure the export has no column for is 0). An import never
-// writes a day that holds events or rollups, so a read adds them to the other sources' days.
+// with the rollups' measure columns. An import never writes a day that holds events or rollups, so
+// a read adds them to the other sources' days.
 const IMPORT_ID = column('import_id', 'VARCHAR');
+/**
+ * The measures of imported keys: NULL where the export's table has no column for one (unknown, never
+ * a guessed 0: sums leave it out). The site's own figures come from a table every export has whole.
+ */
+const KNOWN_OR_UNKNOWN = measureColumns(TRAFFIC_MEASURES).map((name) => (name === TRAFFIC_MEASURES.visitors.column ? column(name, 'BIGINT') : nullable(name, 'BIGINT')));
 
 /** Per site, day and import, the site's traffic measures. */
 export const IMPORTED_DAILY: TableSpec = { name: 'imported_daily', columns: [SITE, DAY, IMPORT_ID, ...TRAFFIC], dayColumn: 'day', key: ['import_id'] };
@@ -173,7 +178,7 @@ export const IMPORTED_DAILY: TableSpec = { name: 'imported_daily', columns: [SIT
 /** Per site, day, import, dimension and key (never capped), the traffic measures. */
 export const IMPORTED_DIM_DAILY: TableSpec = {
   name: 'imported_dim_daily',
-  columns: [SITE, DAY, IMPORT_ID, ...DIMENSION_KEY, ...TRAFFIC],
+  columns: [SITE, DAY, IMPORT_ID, ...DIMENSION_KEY, ...KNOWN_OR_UNKNOWN],
   dayColumn: 'day',
   key: ['dimension', 'key', 'import_id'],
 };
@@ -184,7 +189,7 @@ export const IMPORTED_DIM_DAILY: TableSpec = {
  */
 export const IMPORTED_DIM_MONTHLY: TableSpec = {
   name: 'imported_dim_monthly',
-  columns: [SITE, column('month', 'DATE'), IMPORT_ID, ...DIMENSION_KEY, ...TRAFFIC],
+  columns: [SITE, column('month', 'DATE'), IMPORT_ID, ...DIMENSION_KEY, ...KNOWN_OR_UNKNOWN],
   dayColumn: 'month',
   key: ['dimension', 'key', 'import_id'],
 };
@@ -196,7 +201,7 @@ export const IMPORTED_DIM_MONTHLY: TableSpec = {
  */
 export const IMPORT_STAGING: TableSpec = {
   name: 'import_staging',
-  columns: [SITE, DAY, IMPORT_ID, ...DIMENSION_KEY, ...TRAFFIC],
+  columns: [SITE, DAY, IMPORT_ID, ...DIMENSION_KEY, ...KNOWN_OR_UNKNOWN],
   dayColumn: 'day',
   key: ['import_id', 'dimension', 'key'],
 };

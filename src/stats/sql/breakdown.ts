@@ -12,7 +12,7 @@ import type { PlannedQuery } from '../planner.js';
 import { DIM_DAILY, DIM_MONTHLY, IMPORTED_DIM_MONTHLY } from '../rollups/tables.js';
 import { eventsRelation, sessionRowKey, sessionRowsRelation } from './events.js';
 import { dayRange, instantBounds, type Instants, keyExpr, needsExit, repeatedKeyExpr, scopedPropertyKey } from './filters.js';
-import { importedRows } from './imported.js';
+import { importedKeyRows, importedRows } from './imported.js';
 import { DAY_BUCKET, measureEvents, measureSessionRowsByKey } from './measures.js';
 import { settlementCheckStatement } from './settlement.js';
 
@@ -194,10 +194,13 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonl
   const imported = q.plan.importedMonths;
   if (imported) {
     const only = q.filters[0] ? sql` AND key = ${q.filters[0].value}` : trusted('');
-    const part = (from: Sql) => ({ rows: sql`SELECT key AS k, visitors, ${views} AS views${sessionColumns} FROM ${from}`, keys: sql`SELECT key AS k FROM ${from}` });
-    for (const days of [imported.head, imported.tail]) if (days) parts.push(part(importedRows(d, q.siteId, days, bd.dimension, q.filters[0]?.value)));
+    const part = (from: Sql, unit: 'day' | 'month') => ({
+      rows: sql`SELECT key AS k, visitors, ${views} AS views${sessionColumns} FROM ${importedKeyRows(from, unit)}`,
+      keys: sql`SELECT key AS k FROM ${from}`,
+    });
+    for (const days of [imported.head, imported.tail]) if (days) parts.push(part(importedRows(d, q.siteId, days, bd.dimension, q.filters[0]?.value), 'day'));
     if (imported.months) {
-      parts.push(part(sql`${trusted(IMPORTED_DIM_MONTHLY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, 'month', imported.months)}${only}`));
+      parts.push(part(sql`${trusted(IMPORTED_DIM_MONTHLY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, 'month', imported.months)}${only}`, 'month'));
     }
   }
   if (given) {
@@ -230,7 +233,8 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonl
   if (bd.dimension === 'event') conditions.push(trusted(`k <> 'engage'`));
   if (bd.search !== null) conditions.push(withParams(d.containsInsensitive('k'), bd.search));
   const chosen = (clause: string) => (conditions.length > 0 ? sql` ${trusted(clause)} ${joinSql(conditions, ' AND ')}` : trusted(''));
-  const order = sql`ORDER BY visitors DESC, views DESC, k ASC LIMIT ${bd.limit} OFFSET ${bd.offset}`;
+  // Views unknown on every day read (imported days of a table without them) are NULL: after any count.
+  const order = sql`ORDER BY visitors DESC, views DESC NULLS LAST, k ASC LIMIT ${bd.limit} OFFSET ${bd.offset}`;
   const union = (of: 'rows' | 'keys') => sql`(${joinSql(parts.map((p) => p[of]), ' UNION ALL ')}) u${chosen('WHERE')}`;
   const keyCount = sql`SELECT ${trusted(d.countDistinct('k'))} AS n FROM ${union('keys')}`;
   // Where the engine adds a totals row, and every source has its visits (the raw path), one GROUP BY

@@ -15,7 +15,7 @@ import { DIM_DAILY, GOAL_DAILY, SITE_DAILY } from '../rollups/tables.js';
 import { settledGoals } from '../settlement.js';
 import { dayRange, integerLiteral, needsExit } from './filters.js';
 import { measureGoals } from './goals.js';
-import { importedGoals, importedRows } from './imported.js';
+import { importedGoals, importedKeyRows, importedRows } from './imported.js';
 import { DAY_BUCKET, dayRows, GOAL_COLUMNS, MEASURE_COLUMNS, measureEvents, measureSessionRows } from './measures.js';
 import { settledGoalsPart, settledMeasuresPart, settlementCheckStatement } from './settlement.js';
 
@@ -92,7 +92,10 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
       : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
     summed.push(fewRowsSelect(d, sql`${table} ${dayRange(d, 'day', days.rollup)}`, [], MEASURE_COLUMNS));
   }
-  if (days.imported) summed.push(fewRowsSelect(d, importedRows(d, q.siteId, days.imported, filter?.dimension, filter?.value), [], MEASURE_COLUMNS));
+  if (days.imported) {
+    const rows = importedRows(d, q.siteId, days.imported, filter?.dimension, filter?.value);
+    summed.push(fewRowsSelect(d, filter ? importedKeyRows(rows, 'day') : rows, [], MEASURE_COLUMNS));
+  }
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
   // Visitors alone are one pass over raw events, cheaper than the settled rows and open sessions

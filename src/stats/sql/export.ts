@@ -7,7 +7,7 @@ import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
 import { DIM_DAILY, IMPORTED_DAILY, SITE_DAILY } from '../rollups/tables.js';
 import { dayRange } from './filters.js';
 import { importedRows } from './imported.js';
-import { dayRows, MEASURE_COLUMNS, summedMeasures } from './measures.js';
+import { dayRows, MEASURE_COLUMNS, sumsOf } from './measures.js';
 
 /**
  * The export's site rows (Plausible's `visitors` table): per day of `days` that rollups hold (up to
@@ -17,7 +17,7 @@ export function exportSiteStatement(d: Dialect, siteId: string, days: Period, wa
   const parts = [sql`SELECT day, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${importedRows(d, siteId, days)}`];
   const rolled = watermark === null ? null : clipPeriod(days, watermark);
   if (rolled) parts.push(sql`SELECT day, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${trusted(SITE_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', rolled)}`);
-  return dayRows(d, sql`SELECT day AS b, ${summedMeasures} FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY day ORDER BY day`, MEASURE_COLUMNS);
+  return dayRows(d, sql`SELECT day AS b, ${sumsOf(d, MEASURE_COLUMNS)} FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY day ORDER BY day`, MEASURE_COLUMNS);
 }
 
 /** The export's rows of one dimension, like `exportSiteStatement`. Columns: b, k, the measures; ordered by day and key. */
@@ -27,7 +27,7 @@ export function exportDimensionStatement(d: Dialect, siteId: string, days: Perio
   if (rolled) {
     parts.push(sql`SELECT day, key, ${trusted(MEASURE_COLUMNS.join(', '))} FROM ${trusted(DIM_DAILY.name)} WHERE site_id = ${siteId} AND dimension = ${dimension} AND ${dayRange(d, 'day', rolled)}`);
   }
-  const grouped = sql`SELECT day AS b, key AS k, ${summedMeasures} FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY day, key ORDER BY day, key`;
+  const grouped = sql`SELECT day AS b, key AS k, ${sumsOf(d, MEASURE_COLUMNS)} FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY day, key ORDER BY day, key`;
   return sql`SELECT ${trusted(d.dayText('b'))} AS b, k, ${trusted(MEASURE_COLUMNS.join(', '))} FROM (${grouped}) r ORDER BY b, k`;
 }
 

@@ -7,15 +7,33 @@ import type { QueryDimension } from '../../core/vocabulary.js';
 import type { GoalRef } from '../../entities/goals.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
+import { TRAFFIC_MEASURES } from '../measures.js';
 import { IMPORTED_DAILY, IMPORTED_DIM_DAILY } from '../rollups/tables.js';
 import { dayRange, integerLiteral } from './filters.js';
-import { GOAL_COLUMNS } from './measures.js';
+import { GOAL_COLUMNS, MEASURE_COLUMNS } from './measures.js';
 
-/** The imported rows of a site and days: its own figures, or one dimension's (and key's). */
+/** The imported rows of a site and days, as stored: its own figures, or one dimension's (and key's). */
 export function importedRows(d: Dialect, siteId: string, days: Period, dimension?: QueryDimension, key?: string): Sql {
   if (dimension === undefined) return sql`${trusted(IMPORTED_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}`;
   const only = key === undefined ? trusted('') : sql` AND key = ${key}`;
   return sql`${trusted(IMPORTED_DIM_DAILY.name)} WHERE site_id = ${siteId} AND dimension = ${dimension} AND ${dayRange(d, 'day', days)}${only}`;
+}
+
+const { sessions, bounces, durationMs } = TRAFFIC_MEASURES;
+
+/**
+ * Imported key rows (`from`: a table of them and its WHERE predicate) as a read under a dimension
+ * (a filter, a breakdown) takes them: the `unit` column (day or month), key and the measures, but
+ * a row's sessions only where it knows its bounces and visit duration. Under a dimension, sessions
+ * are no figure of their own but the denominator of bounce rate and visit duration, which a day
+ * that lacks their numerators (an older export's exit pages) would lower as if it held zeros.
+ */
+export function importedKeyRows(from: Sql, unit: 'day' | 'month'): Sql {
+  const paired = `CASE WHEN ${bounces.column} IS NULL OR ${durationMs.column} IS NULL THEN NULL ELSE ${sessions.column} END`;
+  // Read under names of their own, then renamed: an alias never takes the name of a column the select reads.
+  const read = [`${unit} AS i_${unit}`, 'key AS i_key', ...MEASURE_COLUMNS.map((c) => `${c === sessions.column ? paired : c} AS i_${c}`)];
+  const renamed = [unit, 'key', ...MEASURE_COLUMNS].map((c) => `i_${c} AS ${c}`);
+  return sql`(SELECT ${trusted(renamed.join(', '))} FROM (SELECT ${trusted(read.join(', '))} FROM ${from}) p) i`;
 }
 
 /**
@@ -37,7 +55,7 @@ export function importedGoals(d: Dialect, siteId: string, days: Period, goals: r
       goal.kind === 'event'
         ? sql`SELECT day, events AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'event', goal.pattern)}`
         : sql`SELECT day, pageviews AS c, visitors AS u FROM ${importedRows(d, siteId, days, 'page')} AND ${withParams(d.regexMatches('key'), pagePatternRegex(goal.pattern))}`;
-    const sums = sql`CAST(sum(c) AS BIGINT) AS ${trusted(conversions!)}, CAST(sum(u) AS BIGINT) AS ${trusted(unique!)}, ${noRevenue}`;
+    const sums = sql`${trusted(d.sumOfCounts('c'))} AS ${trusted(conversions!)}, ${trusted(d.sumOfCounts('u'))} AS ${trusted(unique!)}, ${noRevenue}`;
     return sql`SELECT ${trusted(d.dayText('day'))} AS b, ${id} AS goal_id, ${sums} FROM (${rows}) g GROUP BY day`;
   });
   return joinSql(selects, ' UNION ALL ');

@@ -96,9 +96,7 @@ export function measureSessionRowsByKey(d: Dialect, siteId: string, days: Period
 export const MEASURE_COLUMNS = measureColumns(TRAFFIC_MEASURES);
 export const GOAL_COLUMNS = measureColumns(GOAL_MEASURES);
 
-/** Each column summed, under its own name. */
-export function sumsOf(columns: readonly string[]): Sql {
-  return trusted(columns.map((c) => `CAST(sum(${c}) AS BIGINT) AS ${c}`).join(', '));
+/** Each column of counts summed, under its own name (`prefix` before it); NULL where every row's is (an unknown imported measure). */
+export function sumsOf(d: Dialect, columns: readonly string[], prefix = ''): Sql {
+  return trusted(columns.map((c) => `${d.sumOfCounts(c)} AS ${prefix}${c}`).join(', '));
 }
-
-export const summedMeasures = sumsOf(MEASURE_COLUMNS);

@@ -18,6 +18,7 @@ export const clickhouseDialect: Dialect = {
   countVisitorDays: (day, visitor) => `toInt64(uniqExact(bitXor(${visitor}, toInt64(toUInt16(${day})) * ${DAY_MIX})))`,
   countIf: (cond) => `toInt64(countIf(${cond}))`,
   sumIf: (expr, cond) => `if(countIf(${cond}) > 0, sumIf(${expr}, ${cond}), NULL)`,
+  sumOfCounts: (column) => `toInt64(sum(${column}))`,
   countOverAll: () => null,
   sumOverAll: () => null,
   groupTotals: () => 'WITH TOTALS',

@@ -117,9 +117,9 @@ export class ClickHouseEventStore implements EventStore {
   /**
    * Brings an existing table made from an earlier spec to this one: adds the columns it lacks, each
    * after the one the spec puts before it (a staging table swapped in must match it column by
-   * column), and converts the `repeated` columns it holds plain into LowCardinality, but for columns
-   * of the sort or partition key, which ClickHouse cannot alter: an existing table keeps them plain,
-   * which reads the same answers.
+   * column), makes Nullable the columns the spec now lets be NULL, and converts the `repeated`
+   * columns it holds plain into LowCardinality, but for columns of the sort or partition key, which
+   * ClickHouse cannot alter: an existing table keeps them plain, which reads the same answers.
    */
   private async upgradeColumns(spec: TableSpec): Promise<void> {
     const keys = new Set(['site_id', spec.dayColumn, ...spec.key]);
@@ -129,7 +129,8 @@ export class ClickHouseEventStore implements EventStore {
     for (const [i, c] of spec.columns.entries()) {
       const type = stored.find((s) => s.name === c.name)?.type;
       if (type === undefined) await this.define(`ALTER TABLE ${spec.name} ADD COLUMN ${c.name} ${columnType(c)}${i > 0 ? ` AFTER ${spec.columns[i - 1]!.name}` : ''}`);
-      else if (c.repeated && !keys.has(c.name) && type !== columnType(c)) await this.define(`ALTER TABLE ${spec.name} MODIFY COLUMN ${c.name} ${columnType(c)}`);
+      else if (keys.has(c.name) || type === columnType(c)) continue;
+      else if (c.repeated || (c.nullable && type === columnType({ ...c, nullable: false }))) await this.define(`ALTER TABLE ${spec.name} MODIFY COLUMN ${c.name} ${columnType(c)}`);
     }
   }
 

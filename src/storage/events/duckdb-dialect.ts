@@ -5,6 +5,7 @@ export const duckdbDialect: Dialect = {
   countVisitorDays: (day, visitor) => `count(DISTINCT (${day}, ${visitor}))`,
   countIf: (cond) => `count(*) FILTER (WHERE ${cond})`,
   sumIf: (expr, cond) => `sum(${expr}) FILTER (WHERE ${cond})`,
+  sumOfCounts: (column) => `CAST(sum(${column}) AS BIGINT)`,
   countOverAll: () => 'count(*) OVER ()',
   sumOverAll: (expr) => `sum(${expr}) OVER ()`,
   groupTotals: () => null,

@@ -211,11 +211,14 @@ export class DuckDbEventStore implements EventStore {
     for (const spec of specs) {
       await this.write(trusted(createStatement(spec)));
       // A table made from an earlier spec gains the columns added to it since (at the end, as the
-      // spec adds them: the appender writes columns in table order); NOT NULL ones default to 0.
+      // spec adds them: the appender writes columns in table order); NOT NULL ones default to 0. A
+      // column the spec now lets be NULL loses its NOT NULL.
       if (spec.scratch) continue;
-      const stored = await this.query<{ c: string }>(sql`SELECT column_name AS c FROM information_schema.columns WHERE table_name = ${spec.name}`);
-      for (const c of spec.columns.filter((c) => !stored.some((s) => s.c === c.name))) {
-        await this.write(trusted(`ALTER TABLE ${spec.name} ADD COLUMN ${c.name} ${c.type}${c.nullable ? '' : ' DEFAULT 0'}`));
+      const stored = await this.query<{ c: string; n: string }>(sql`SELECT column_name AS c, is_nullable AS n FROM information_schema.columns WHERE table_name = ${spec.name}`);
+      for (const c of spec.columns) {
+        const found = stored.find((s) => s.c === c.name);
+        if (!found) await this.write(trusted(`ALTER TABLE ${spec.name} ADD COLUMN ${c.name} ${c.type}${c.nullable ? '' : ' DEFAULT 0'}`));
+        else if (c.nullable && found.n === 'NO') await this.write(trusted(`ALTER TABLE ${spec.name} ALTER COLUMN ${c.name} DROP NOT NULL`));
       }
     }
   }
