@@ -47,9 +47,14 @@ export interface TimeseriesAnswer {
 export interface BreakdownRow {
   key: string;
   visitors: number;
-  /** Null where every day read lacks them: imported days of a table without pageviews (docs/imports.md). */
-  views: number | null;
+  /** An integer, as SPEC has it: 0 where every day read lacks them (then `viewsUnknown`). */
+  views: number;
   pct: number;
+  /**
+   * Present (true) where no day read knows the row's views: imported days of an older export's
+   * table without pageviews (docs/imports.md). Its `views` is then 0, which is not a count.
+   */
+  viewsUnknown?: true;
   /** With `include=bounceRate`: the key's bounce rate, as `stats` answers it with the key's filter added; null where that is. */
   bounceRate?: number | null;
   /** With `include=avgDuration`: the key's visit duration, as `stats` answers it with the key's filter added; null where that is. */

@@ -94,7 +94,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`the first export read: what it
     };
     const breakdown = async (dimension: string, params: RawParams = imported, on = site) =>
       (await computeBreakdown(events, await planned(on, 'breakdown', { dimension, limit: '100', ...params }))).rows;
-    const keyed = async (dimension: string, params?: RawParams, on?: Site) => (await breakdown(dimension, params, on)).map((r) => [r.key, r.visitors, r.views]);
+    const keyed = async (dimension: string, params?: RawParams, on?: Site) => (await breakdown(dimension, params, on)).map((r) => [r.key, r.visitors, r.viewsUnknown ? null : r.views]);
 
     // The collected day's busiest exit page is one of the export's too: the two meet in one key.
     const collected = { from: COLLECTED_DAY, to: COLLECTED_DAY };
@@ -140,9 +140,9 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`the first export read: what it
     assert.deepEqual(await keyed('page'), [['/', 14, 28], ['/pricing', 8, 20], ['/blog/a', 6, 12]]);
     assert.deepEqual(await keyed('hostname'), [['example.com', 22, 48], ['blog.example.com', 6, 12]]);
     const exits = await breakdown('exit', { ...imported, include: 'bounceRate,avgDuration' });
-    assert.deepEqual(exits.map((r) => [r.key, r.visitors, r.views, r.bounceRate, r.avgDuration]), [[exit, 12, null, null, null], ['/elsewhere', 8, null, null, null]]);
+    assert.deepEqual(exits.map((r) => [r.key, r.visitors, r.viewsUnknown ? null : r.views, r.bounceRate, r.avgDuration]), [[exit, 12, null, null, null], ['/elsewhere', 8, null, null, null]]);
     const entries = await breakdown('entry', { ...imported, include: 'bounceRate' });
-    assert.deepEqual(entries.map((r) => [r.key, r.views, r.bounceRate]), [['/', null, 0.5], ['/blog/a', null, 0.5]]);
+    assert.deepEqual(entries.map((r) => [r.key, r.viewsUnknown ? null : r.views, r.bounceRate]), [['/', null, 0.5], ['/blog/a', null, 0.5]]);
     // Daily points (three days: two imported, one with nothing counted).
     const series = async (metric: string, filter: string) =>
       (await computeTimeseries(events, await planned(site, 'timeseries', { from: IMPORTED[0]!, to: '2025-02-12', metric, filter }), goals)).points.map((p) => p.value);
@@ -200,8 +200,9 @@ test('over HTTP: the report names the columns an older export lacks, a single ol
     const lacked = Object.fromEntries(job.files.map((f: { table: string; missingColumns: string[] }) => [f.table, f.missingColumns]));
     assert.deepEqual([lacked.exit_pages, lacked.sources, lacked.visitors], [['visit_duration', 'bounces', 'pageviews'], ['referrer', 'utm_source', 'pageviews'], []]);
     assert.match(missingColumnsText(job.files) ?? '', /^An older export: sources without referrer URLs, UTM sources and pageviews; pages without visits; .*exit pages without visit duration, bounces and pageviews; .*never counted as 0\.$/);
-    // JSON carries null where a figure is unknown (a schema of integers would have written 0).
-    assert.deepEqual((await read('breakdown', 'dimension=browser')).rows.map((r: { key: string; views: unknown }) => [r.key, r.views]), [['Chrome', null], ['Safari', null]]);
+    // JSON carries null where a KPI is unknown; a row's views stay SPEC's integer, 0 and said unknown.
+    assert.deepEqual((await read('breakdown', 'dimension=browser')).rows.map((r: { key: string; views: unknown; viewsUnknown?: unknown }) => [r.key, r.views, r.viewsUnknown]), [['Chrome', 0, true], ['Safari', 0, true]]);
+    assert.ok(!('viewsUnknown' in (await read('breakdown', 'dimension=page')).rows[0]), 'known views carry no flag');
     const exit = (await read('stats', 'filter=exit:/pricing')).stats;
     assert.deepEqual([exit.visitors.value, exit.pageviews.value, exit.bounceRate.value, exit.avgDuration.value], [12, null, null, null]);
 

@@ -1,7 +1,7 @@
 // A breakdown's rows as a table (a row whose key is one value filters the view by it; the figures a
 // row adds as columns, sortable in a Details view) and the `Export CSV` link of a panel or its details.
 import { useState } from 'preact/hooks';
-import { breakdownCsv, type FigureInclude, includeLabel, readAllRows, type RowField, type RowOrder } from '../lib/breakdown.js';
+import { breakdownCsv, type FigureInclude, includeLabel, readAllRows, rowFigure, type RowField, type RowOrder } from '../lib/breakdown.js';
 import { downloadText, fileSlug } from '../lib/download.js';
 import { formatCount, formatMetric, formatRatio } from '../lib/format.js';
 import { dimensionLabel, inSentence, isAggregateKey } from '../lib/labels.js';
@@ -18,8 +18,8 @@ export type RowFigure = 'views' | FigureInclude;
 
 /** A figure's cell: views as a count, a metric as the dashboard writes it, scroll depth as a percentage; `–` where the row has none. */
 function figureText(row: BreakdownRow, figure: RowFigure): string {
-  const value = row[figure];
-  if (value === null || value === undefined) return '–';
+  const value = rowFigure(row, figure);
+  if (value === null) return '–';
   if (figure === 'views') return formatCount(value);
   return isMetric(figure) ? formatMetric(figure, value) : formatRatio(value / 100);
 }

@@ -50,7 +50,7 @@ export function sortRows(dimension: QueryDimension, rows: readonly BreakdownRow[
   const sign = order.descending ? -1 : 1;
   const compare = (a: BreakdownRow, b: BreakdownRow): number => {
     if (order.by === 'key') return sign * keyLabel(dimension, a.key).localeCompare(keyLabel(dimension, b.key));
-    const [x, y] = [a[order.by], b[order.by]];
+    const [x, y] = [rowFigure(a, order.by), rowFigure(b, order.by)];
     if (x === null || x === undefined) return y === null || y === undefined ? 0 : 1;
     if (y === null || y === undefined) return -1;
     return sign * (x - y);
@@ -82,12 +82,18 @@ export function includeLabel(name: FigureInclude): string {
   return isMetric(name) ? METRIC_REGISTRY[name].label : 'Scroll depth';
 }
 
-/** The rows as CSV: key, visitors, views, share, then each figure the rows carry (as the API gives it; empty where null). */
+/** A row's figure: null where it has none (views the days read do not know, or a figure it does not add). */
+export function rowFigure(row: BreakdownRow, figure: Exclude<RowField, 'key'>): number | null {
+  if (figure === 'views' && row.viewsUnknown) return null;
+  return row[figure] ?? null;
+}
+
+/** The rows as CSV: key, visitors, views, share, then each figure the rows carry (as the API gives it; empty where null or unknown). */
 export function breakdownCsv(dimension: QueryDimension, rows: readonly BreakdownRow[]): string {
   const added = FIGURE_INCLUDES.filter((name) => rows.some((r) => name in r));
   return toCsv(
     [dimensionLabel(dimension), 'Visitors', 'Views', 'Share of visitors', ...added.map(includeLabel)],
-    rows.map((r) => [r.key, r.visitors, r.views ?? '', r.pct, ...added.map((name) => r[name] ?? '')]),
+    rows.map((r) => [r.key, r.visitors, rowFigure(r, 'views') ?? '', r.pct, ...added.map((name) => r[name] ?? '')]),
   );
 }
 

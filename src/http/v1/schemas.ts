@@ -88,7 +88,8 @@ export const schemas = {
     {
       key: string,
       visitors: integer,
-      views: { ...nullable('integer'), description: "Pageviews of the key (occurrences for event and property breakdowns); null where every day read lacks them (days imported from a table without pageviews)" },
+      views: { ...integer, description: 'Pageviews of the key (occurrences for event and property breakdowns); 0 with viewsUnknown where every day read lacks them' },
+      viewsUnknown: { type: 'boolean', enum: [true], description: 'Present where no day read knows the views (days imported from a table without pageviews): views is then 0, not a count' },
       pct: number,
       bounceRate: {
         ...nullable('number'),

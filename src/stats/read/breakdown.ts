@@ -36,9 +36,9 @@ export async function computeBreakdown(events: StatsReader, q: PlannedQuery): Pr
   const totalKeys = page.rowsBeforeLimit ?? onPage ?? Number((await events.query<{ n: unknown }>(statements.keyCount))[0]?.n ?? 0);
   const rowMetrics = q.breakdown!.include.flatMap((name) => (isMetric(name) ? [name] : []));
   const rows: BreakdownRow[] = page.rows.map((r) => {
-    // Views are null where every day read lacks them (imported days of a table without pageviews).
-    const views = r.views === null ? null : Number(r.views);
-    const row: BreakdownRow = { key: r.k, visitors: Number(r.visitors), views, pct: totalVisitors > 0 ? round(Number(r.visitors) / totalVisitors, 4) : 0 };
+    const row: BreakdownRow = { key: r.k, visitors: Number(r.visitors), views: Number(r.views ?? 0), pct: totalVisitors > 0 ? round(Number(r.visitors) / totalVisitors, 4) : 0 };
+    // SPEC's views are an integer: where every day read lacks them (imported days of a table without pageviews), 0 and said so.
+    if (r.views === null) row.viewsUnknown = true;
     // The row's per-session measures (ROW_SESSION_COLUMNS) are the ones these metrics read.
     const measures = sessions ? trafficOf(r) : null;
     for (const metric of rowMetrics) {
