@@ -213,6 +213,10 @@ test('over HTTP: the report names the columns an older export lacks, a single ol
     assert.equal(single.status, 202, JSON.stringify(single.body));
     const alone = await finishedImport(server, copy.siteId, single.body.importId);
     assert.deepEqual([alone.status, alone.from, alone.to, alone.rows, alone.files], ['done', '2025-02-12', '2025-02-12', 2, [{ name: 'exits.csv', table: 'exit_pages', rows: 2, skippedRows: 0, missingColumns: ['visit_duration', 'bounces', 'pageviews'] }]]);
+    // Its keys alone are read: the table's days count as imported though the export had no visitors table.
+    const copyKey = await createApiKey(server, copy.orgId);
+    const exitRows = await fetch(`${server.url}/v1/sites/${copy.siteId}/breakdown?from=2025-02-12&to=2025-02-12&dimension=exit`, { headers: { authorization: `Bearer ${copyKey}` } });
+    assert.deepEqual(((await exitRows.json()) as any).rows.map((r: { key: string; visitors: number }) => [r.key, r.visitors]), [['/pricing', 6], ['/elsewhere', 4]]);
   } finally {
     await server.stop();
   }

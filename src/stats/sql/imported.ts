@@ -62,10 +62,12 @@ export function importedGoals(d: Dialect, siteId: string, days: Period, goals: r
 }
 
 /**
- * Columns f and l: the first and last day (text) of a site's imported aggregates, as at most one
- * row (none without any: engines differ on what min() and max() give over no rows).
+ * Columns f and l: the first and last day (text) of a site's imported aggregates, its own figures or
+ * a dimension's (a single CSV of one table imports keys alone), as at most one row (none without
+ * any: engines differ on what min() and max() give over no rows).
  */
 export function importedDaysStatement(d: Dialect, siteId: string): Sql {
+  const days = sql`SELECT day FROM ${trusted(IMPORTED_DAILY.name)} WHERE site_id = ${siteId} UNION ALL SELECT day FROM ${trusted(IMPORTED_DIM_DAILY.name)} WHERE site_id = ${siteId}`;
   return sql`SELECT ${trusted(d.dayText('f'))} AS f, ${trusted(d.dayText('l'))} AS l
-    FROM (SELECT min(day) AS f, max(day) AS l, count(*) AS n FROM ${trusted(IMPORTED_DAILY.name)} WHERE site_id = ${siteId}) m WHERE n > 0`;
+    FROM (SELECT min(day) AS f, max(day) AS l, count(*) AS n FROM (${days}) u) m WHERE n > 0`;
 }
