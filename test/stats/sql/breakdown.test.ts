@@ -6,7 +6,7 @@ import { SqlList } from '../../../src/sql/sql.js';
 import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding, viewsColumn } from '../../../src/stats/sql/breakdown.js';
 import { checked, DIALECTS, planned, SETTLEMENT, withDuckDb } from './dialects.js';
 
-const ORDER = 'ORDER BY visitors DESC, views DESC, k ASC LIMIT ? OFFSET ?';
+const ORDER = 'ORDER BY visitors DESC, views DESC NULLS LAST, k ASC LIMIT ? OFFSET ?';
 const today = planned('breakdown', { period: 'today', dimension: 'page', limit: '5' });
 /** Rolled-up days split around one whole month (February, read from dim_monthly). */
 const months = (dimension: string, filter?: string) => planned('breakdown', { from: '2026-01-10', to: '2026-03-05', dimension, ...(filter ? { filter } : {}) });
