@@ -25,6 +25,8 @@ const COLUMN_WORDS: Readonly<Record<string, string>> = {
   referrer: 'referrer URLs',
   utm_source: 'UTM sources',
   hostname: 'hostnames',
+  scroll_depth: 'scroll depths',
+  pageleave_visitors: 'scroll depth visitors',
 };
 
 /** `a`, `a and b`, `a, b and c`. */

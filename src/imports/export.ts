@@ -14,7 +14,7 @@ import type { Period } from '../core/period.js';
 import { addMonths, firstOfMonth } from '../core/period.js';
 import { addDays } from '../core/localtime.js';
 import { DIMENSIONS, NONE_KEY, type Dimension } from '../core/vocabulary.js';
-import { exportDimensionStatement, exportSiteStatement } from '../stats/sql/export.js';
+import { exportDimensionStatement, exportPageStatement, exportSiteStatement } from '../stats/sql/export.js';
 import { trafficOf, type Measures } from '../stats/measures.js';
 import type { EventReader } from '../storage/events/types.js';
 import { BROWSER_NAMES, DEVICE_NAMES, OS_NAMES } from './names.js';
@@ -42,11 +42,22 @@ function reverse(table: Readonly<Record<string, string>>): (key: string) => stri
   return (key) => (key === NONE_KEY ? '' : (back.get(key) ?? key));
 }
 
+/** A page's scroll depth sums of a day, as Plausible's pages table gives them (`scroll_depth`, `pageleave_visitors`). */
+interface ScrollSums {
+  depthSum: number;
+  depthVisitors: number;
+}
+
+/** A row's fields from its day, key and measures (and, for pages, the page's scroll depth sums, null where the day has none). */
+type RowFields = (day: string, key: string, m: Measures, scroll: ScrollSums | null) => readonly Field[] | null;
+
 interface DimensionTable {
   table: string;
   dimension: Dimension;
   header: string;
-  row(day: string, key: string, m: Measures): readonly Field[];
+  /** Whether its rows carry the page's scroll depth sums (Plausible's pages table). */
+  scroll?: true;
+  row: RowFields;
 }
 
 function tables(domain: string): DimensionTable[] {
@@ -61,7 +72,13 @@ function tables(domain: string): DimensionTable[] {
       header: 'date,source,referrer,utm_source,utm_medium,utm_campaign,utm_content,utm_term,pageviews,visitors,visits,visit_duration,bounces',
       row: (day, key, m) => [day, key === NONE_KEY ? 'Direct / None' : key, '', '', '', '', '', '', m.pageviews, m.visitors, m.sessions, seconds(m.durationMs), m.bounces],
     },
-    { table: 'pages', dimension: 'page', header: 'date,hostname,page,visits,visitors,pageviews,scroll_depth,pageleave_visitors', row: (day, key, m) => [day, domain, key, m.sessions, m.visitors, m.pageviews, '', ''] },
+    {
+      table: 'pages',
+      dimension: 'page',
+      header: 'date,hostname,page,visits,visitors,pageviews,scroll_depth,pageleave_visitors',
+      scroll: true,
+      row: (day, key, m, scroll) => [day, domain, key, m.sessions, m.visitors, m.pageviews, scroll?.depthSum ?? null, scroll?.depthVisitors ?? null],
+    },
     {
       table: 'entry_pages',
       dimension: 'entry',
@@ -94,6 +111,12 @@ function tables(domain: string): DimensionTable[] {
       row: (day, key, m) => [day, os(key), '', ...session(m)],
     },
   ];
+}
+
+/** A page row's scroll depth sums; null where the day holds none for it. */
+function scrollOf(r: Record<string, unknown>): ScrollSums | null {
+  const depthVisitors = Number(r.depth_visitors ?? 0);
+  return depthVisitors > 0 ? { depthSum: Number(r.depth_sum), depthVisitors } : null;
 }
 
 /** The months of a period, each as the days of it inside the period. */
@@ -140,12 +163,13 @@ function readmeText(domain: string, held: { first: string | null; last: string |
 export function exportPlausible(events: EventReader, scope: ExportScope): AsyncGenerator<Buffer> {
   const { siteId, days, watermark } = scope;
   const d = events.dialect;
-  async function* dimensionLines(dimension: Dimension, row: (day: string, key: string, m: Measures) => readonly Field[] | null): AsyncGenerator<string> {
+  async function* dimensionLines(dimension: Dimension, row: RowFields, scroll = false): AsyncGenerator<string> {
     for (const month of months(days)) {
-      const rows = await events.query<{ b: string; k: string } & Record<string, unknown>>(exportDimensionStatement(d, siteId, month, watermark, dimension));
+      const statement = scroll ? exportPageStatement(d, siteId, month, watermark) : exportDimensionStatement(d, siteId, month, watermark, dimension);
+      const rows = await events.query<{ b: string; k: string } & Record<string, unknown>>(statement);
       let chunk = '';
       for (const r of rows) {
-        const values = row(r.b, r.k, trafficOf(r));
+        const values = row(r.b, r.k, trafficOf(r), scrollOf(r));
         if (values) chunk += line(values);
       }
       if (chunk) yield chunk;
@@ -169,7 +193,7 @@ export function exportPlausible(events: EventReader, scope: ExportScope): AsyncG
   }
   async function* table(t: DimensionTable): AsyncGenerator<string> {
     yield t.header + '\n';
-    yield* dimensionLines(t.dimension, t.row);
+    yield* dimensionLines(t.dimension, t.row, t.scroll === true);
   }
   async function* customEvents(): AsyncGenerator<string> {
     yield 'date,name,link_url,path,visitors,events\n';

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Period } from '../core/period.js';
 import { measureColumns, TRAFFIC_MEASURES } from '../stats/measures.js';
-import { IMPORT_STAGING, IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY, SITE_DAILY } from '../stats/rollups/tables.js';
+import { IMPORT_SCROLL_STAGING, IMPORT_STAGING, IMPORT_STAGING_TABLES, IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY, IMPORTED_SCROLL_DAILY, IMPORTED_TABLES, SCROLL_SUMS, SITE_DAILY } from '../stats/rollups/tables.js';
 import { addMonths, firstOfMonth } from '../core/period.js';
 import { addDays } from '../core/localtime.js';
 import { dayRange } from '../stats/sql/filters.js';
@@ -20,7 +20,7 @@ import { restoredText } from '../core/csv-field.js';
 import { csvRecords, type CsvRecord } from './csv.js';
 import { asCollectedCityName, geonamesCityNames } from './geonames.js';
 import { geonamesId, type CityNames } from './names.js';
-import { BadLine, SVC_DIMENSIONS_TABLE, missingColumns, plausibleFileName, rowsOfLine, tableOfHeader, type ImportedRow, type PlausibleTable } from './plausible.js';
+import { BadLine, SVC_DIMENSIONS_TABLE, missingColumns, plausibleFileName, rowsOfLine, tableOfHeader, type ImportedRow, type ImportedScroll, type PlausibleTable } from './plausible.js';
 import { isZipFile, openZipEntry, readZipDirectory, ZipRefused } from './zip.js';
 
 /** An import refused whole (not one of the formats, a bomb, a header without a column): the reason is the user's answer. */
@@ -172,19 +172,21 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
   const totalWeight = csvs.reduce((sum, c) => sum + c.weight, 0) || 1;
   let doneWeight = 0;
   let staged: TableRow[] = [];
+  let stagedScroll: TableRow[] = [];
   let first: string | null = null;
   let last: string | null = null;
   const flush = async () => {
-    if (staged.length === 0) return;
-    const rows = staged;
-    staged = [];
-    await events.appendRows(IMPORT_STAGING, rows);
+    const [rows, scroll] = [staged, stagedScroll];
+    [staged, stagedScroll] = [[], []];
+    if (rows.length > 0) await events.appendRows(IMPORT_STAGING, rows);
+    if (scroll.length > 0) await events.appendRows(IMPORT_SCROLL_STAGING, scroll);
   };
   const stage = (row: ImportedRow) => {
     staged.push(stagingRow(target, row));
     if (first === null || row.day < first) first = row.day;
     if (last === null || row.day > last) last = row.day;
   };
+  const stageScroll = (s: ImportedScroll) => stagedScroll.push([target.siteId, s.day, target.importId, s.page, s.depthSum, s.depthVisitors]);
   // An export of svc's own gives every dimension's figures in its own table: Plausible's tables then give the site's only.
   const ownDimensions = csvs.some((c) => plausibleFileName(c.name)?.table === SVC_DIMENSIONS_TABLE);
   const alone = csvs.length === 1 && ignored.length === 0;
@@ -219,16 +221,19 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
         continue;
       }
       try {
-        for (const row of rowsOfLine(table!, positions, record.fields, named && { from: named.from, to: named.to }, cityNames)) {
+        const { rows, scroll } = rowsOfLine(table!, positions, record.fields, named && { from: named.from, to: named.to }, cityNames);
+        for (const row of rows) {
           if (!ownDimensions || row.dimension === null || table === SVC_DIMENSIONS_TABLE) stage(row);
         }
+        // svc's own export gives its pages' scroll depth in the pages table too.
+        if (scroll) stageScroll(scroll);
         file.rows++;
         report.rows++;
       } catch (err) {
         if (!(err instanceof BadLine)) throw err;
         skip(record.line, err.message);
       }
-      if (staged.length >= STAGED_PER_WRITE) await flush();
+      if (staged.length + stagedScroll.length >= STAGED_PER_WRITE) await flush();
       if (++read % 10_000 === 0) progress((0.9 * doneWeight) / totalWeight);
     }
     await flush();
@@ -291,7 +296,7 @@ const COLUMNS = measureColumns(TRAFFIC_MEASURES);
 /**
  * Writes the staged rows into the imported aggregates, for the export's days but those the site
  * holds events or rollups on (returned, ascending). The rows of those days, whichever import wrote
- * them, are replaced in the three tables together (`replaceTogether`): a failure leaves the earlier
+ * them, are replaced in the four tables together (`replaceTogether`): a failure leaves the earlier
  * figures, or, on ClickHouse, some months rewritten, which `WriteInterrupted` tells the job to mend by
  * writing again.
  */
@@ -312,6 +317,9 @@ async function writeImport(events: EventStore, target: ImportTarget, days: Perio
   const site: Sql = sql`SELECT site_id AS o_site, day AS o_day, import_id AS o_import, ${summed} ${staged('site')} GROUP BY site_id, day, import_id`;
   const keys: Sql = sql`SELECT site_id AS o_site, day AS o_day, import_id AS o_import, dimension AS o_dimension, key AS o_key, ${summed} ${staged('keys')}
     GROUP BY site_id, day, import_id, dimension, key`;
+  const scroll: Sql = sql`SELECT site_id AS o_site, day AS o_day, import_id AS o_import, page AS o_page, ${sumsOf(d, SCROLL_SUMS, 'o_')}
+    FROM ${trusted(IMPORT_SCROLL_STAGING.name)} WHERE site_id = ${siteId} AND import_id = ${importId} AND ${dayRange(d, 'day', days)} AND day NOT IN (${native})
+    GROUP BY site_id, day, import_id, page`;
   // The months' sums from the new key rows and the daily rows the replacement leaves (outside its days).
   const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
   const monthDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
@@ -326,6 +334,7 @@ async function writeImport(events: EventStore, target: ImportTarget, days: Perio
       { table: IMPORTED_DAILY, scope, rows: site },
       { table: IMPORTED_DIM_DAILY, scope, rows: keys },
       { table: IMPORTED_DIM_MONTHLY, scope: { siteId, days: months }, rows: monthly },
+      { table: IMPORTED_SCROLL_DAILY, scope, rows: scroll },
     ]);
   } catch (err) {
     throw new WriteInterrupted(err);
@@ -354,15 +363,15 @@ function allOf(target: ImportTarget) {
   return { siteId: target.siteId, days: { from: null, to: LAST_DAY }, where: { import_id: target.importId } };
 }
 
-function clearStaging(events: EventStore, target: ImportTarget): Promise<void> {
-  return events.replaceRows(IMPORT_STAGING, allOf(target), null);
+async function clearStaging(events: EventStore, target: ImportTarget): Promise<void> {
+  for (const table of IMPORT_STAGING_TABLES) await events.replaceRows(table, allOf(target), null);
 }
 
 /** Removes an import's rows: staged, and written (its days read as they would without it). */
 export async function removeImport(events: EventStore, target: ImportTarget): Promise<void> {
   await clearStaging(events, target);
   try {
-    for (const table of [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY]) await events.replaceRows(table, allOf(target), null);
+    for (const table of IMPORTED_TABLES) await events.replaceRows(table, allOf(target), null);
   } finally {
     forgetImportedDays(target.siteId);
   }

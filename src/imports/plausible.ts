@@ -42,6 +42,23 @@ export interface ImportedRow {
   counts: Counts;
 }
 
+/**
+ * A page's scroll depth sums of a day, as SCROLL_DAILY holds collected ones: the deepest scroll (a
+ * percent) of each of its visitors, summed, and how many visitors that is.
+ */
+export interface ImportedScroll {
+  day: string;
+  page: string;
+  depthSum: number;
+  depthVisitors: number;
+}
+
+/** What one line gives: rows of imported aggregates, and a page's scroll depth sums where its table has them. */
+export interface LineRows {
+  rows: ImportedRow[];
+  scroll: ImportedScroll | null;
+}
+
 /** A line's columns read by name. */
 interface Line {
   /** A column's text; '' for a column the header lacks (one of the table's `optional`). */
@@ -64,7 +81,11 @@ interface TableFormat {
    * is unknown without it, a key it gives is not written (docs/imports.md, "Older exports").
    */
   optional: readonly string[];
+  /** Optional columns under the name later versions give them (read where the header has it instead). */
+  renamed?: Readonly<Record<string, string>>;
   rows(line: Line): Array<[Dimension | null, string, Counts]>;
+  /** A page's scroll depth sums: its key and sums, null where the line has none. */
+  scroll?(line: Line): { page: string; depthSum: number; depthVisitors: number } | null;
 }
 
 /** Milliseconds from seconds, a null (unknown) kept. */
@@ -129,7 +150,18 @@ export const PLAUSIBLE_FORMATS: Readonly<Record<PlausibleTable, TableFormat>> = 
   },
   pages: {
     required: ['date', 'page', 'visitors', 'pageviews'],
-    optional: ['hostname', 'visits'],
+    optional: ['hostname', 'visits', 'scroll_depth', 'pageleave_visitors'],
+    // Plausible's scroll depth was first its visitors' deepest scrolls summed, over `pageleave_visitors`;
+    // later its visits', over `total_scroll_depth_visits` (docs/imports.md).
+    renamed: { scroll_depth: 'total_scroll_depth', pageleave_visitors: 'total_scroll_depth_visits' },
+    scroll: (line) => {
+      const depthSum = line.known('scroll_depth');
+      const depthVisitors = line.known('pageleave_visitors');
+      if (depthSum === null || depthVisitors === null) return null;
+      // Each visitor's deepest scroll is a percent: more than 100 each is no scroll depth.
+      if (depthSum > 100 * depthVisitors) throw new BadLine(`scroll depth ${depthSum} is more than 100 for each of its ${depthVisitors} visitors`);
+      return depthVisitors === 0 ? null : { page: plainKey(line.text('page')), depthSum, depthVisitors };
+    },
     rows: (line) => {
       const pageviews = line.count('pageviews');
       // The table has no bounces or durations in any version.
@@ -213,7 +245,7 @@ export function plausibleFileName(path: string): { table: PlausibleTable; from: 
  */
 export function tableOfHeader(header: readonly string[]): PlausibleTable | null {
   const names = new Set(header.map((h) => h.trim()));
-  const read = (t: PlausibleTable) => [...PLAUSIBLE_FORMATS[t].required, ...PLAUSIBLE_FORMATS[t].optional].filter((c) => names.has(c)).length;
+  const read = (t: PlausibleTable) => [...PLAUSIBLE_FORMATS[t].required, ...PLAUSIBLE_FORMATS[t].optional].filter((c) => headerHas(t, names, c)).length;
   const fits = PLAUSIBLE_TABLES.filter((t) => PLAUSIBLE_FORMATS[t].required.every((c) => names.has(c))).sort((a, b) => read(b) - read(a));
   return fits.length > 0 && (fits.length === 1 || read(fits[0]!) > read(fits[1]!)) ? fits[0]! : null;
 }
@@ -225,8 +257,17 @@ export function tableOfHeader(header: readonly string[]): PlausibleTable | null 
 export function missingColumns(table: PlausibleTable, header: readonly string[]): { required: string[]; optional: string[] } {
   const names = new Set(header.map((h) => h.trim()));
   const { required, optional } = PLAUSIBLE_FORMATS[table];
-  return { required: required.filter((c) => !names.has(c)), optional: optional.filter((c) => !names.has(c)) };
+  return { required: required.filter((c) => !names.has(c)), optional: optional.filter((c) => !headerHas(table, names, c)) };
 }
+
+/** The name a table's column has in a header: its own, else the one later versions renamed it to; undefined when it has neither. */
+function nameInHeader(table: PlausibleTable, has: (name: string) => boolean, column: string): string | undefined {
+  if (has(column)) return column;
+  const later = PLAUSIBLE_FORMATS[table].renamed?.[column];
+  return later !== undefined && has(later) ? later : undefined;
+}
+
+const headerHas = (table: PlausibleTable, names: ReadonlySet<string>, column: string) => nameInHeader(table, (n) => names.has(n), column) !== undefined;
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -249,8 +290,9 @@ const DECIMAL = /^\d{1,15}(?:\.\d{1,9})?$/;
 const NO_CITY_NAMES: CityNames = new Map();
 
 /**
- * The rows of one line of a table's file, given the header's column positions, the days the file
- * covers (null: not known, any day) and the names of the export's cities. Throws BadLine with the reason.
+ * The rows of one line of a table's file (and a page's scroll depth sums), given the header's column
+ * positions, the days the file covers (null: not known, any day) and the names of the export's
+ * cities. Throws BadLine with the reason.
  */
 export function rowsOfLine(
   table: PlausibleTable,
@@ -258,12 +300,13 @@ export function rowsOfLine(
   fields: readonly string[],
   days: { from: string; to: string } | null,
   cityNames: CityNames = NO_CITY_NAMES,
-): ImportedRow[] {
+): LineRows {
   if (fields.length !== positions.size) throw new BadLine(`${fields.length} fields where the header has ${positions.size}`);
+  const has = (column: string) => nameInHeader(table, (n) => positions.has(n), column) !== undefined;
   // A field svc's export neutralised for spreadsheets reads as the text it was (other exports have no such marks).
   const text = (column: string) => {
-    const at = positions.get(column);
-    return at === undefined ? '' : restoredText(fields[at]!);
+    const name = nameInHeader(table, (n) => positions.has(n), column);
+    return name === undefined ? '' : restoredText(fields[positions.get(name)!]!);
   };
   const count = (column: string, decimal = false) => {
     const value = text(column).trim();
@@ -274,7 +317,7 @@ export function rowsOfLine(
   const optional = PLAUSIBLE_FORMATS[table].optional;
   const line: Line = {
     text,
-    has: (column) => positions.has(column),
+    has,
     cityNames,
     count,
     known: (column, decimal) => (optional.includes(column) && text(column).trim() === '' ? null : count(column, decimal)),
@@ -282,5 +325,7 @@ export function rowsOfLine(
   const day = text('date').trim();
   if (!isDay(day)) throw new BadLine(`date is not a day (${JSON.stringify(day.slice(0, 40))})`);
   if (days && (day < days.from || day > days.to)) throw new BadLine(`date ${day} is outside the file's days ${days.from} to ${days.to}`);
-  return PLAUSIBLE_FORMATS[table].rows(line).map(([dimension, key, counts]) => ({ day, dimension, key, counts }));
+  const format = PLAUSIBLE_FORMATS[table];
+  const scroll = format.scroll?.(line) ?? null;
+  return { rows: format.rows(line).map(([dimension, key, counts]) => ({ day, dimension, key, counts })), scroll: scroll && { day, ...scroll } };
 }

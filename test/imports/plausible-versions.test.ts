@@ -37,8 +37,10 @@ import { createApiKey, createSite, startTestServer } from '../helpers/server.js'
 test("every version's header is known as its table, with the columns it lacks", () => {
   const cases: Array<[string, string, PlausibleTable | null, string[]]> = [
     ['first sources', FIRST_HEADERS.sources, 'sources', ['referrer', 'utm_source', 'pageviews']],
-    ['first pages', FIRST_HEADERS.pages, 'pages', ['visits']],
-    ["first pages, as the importer's structure lists them", 'date,hostname,page,visitors,pageviews,exits,time_on_page', 'pages', ['visits']],
+    ['first pages', FIRST_HEADERS.pages, 'pages', ['visits', 'scroll_depth', 'pageleave_visitors']],
+    ["first pages, as the importer's structure lists them", 'date,hostname,page,visitors,pageviews,exits,time_on_page', 'pages', ['visits', 'scroll_depth', 'pageleave_visitors']],
+    ['pages with visits, before scroll depth', 'date,hostname,page,visits,visitors,pageviews', 'pages', ['scroll_depth', 'pageleave_visitors']],
+    ['pages with a scroll depth but not its visitors', 'date,hostname,page,visits,visitors,pageviews,scroll_depth', 'pages', ['pageleave_visitors']],
     ['first entry pages', FIRST_HEADERS.entry_pages, 'entry_pages', ['pageviews']],
     ['first exit pages', FIRST_HEADERS.exit_pages, 'exit_pages', ['visit_duration', 'bounces', 'pageviews']],
     ['first locations', FIRST_HEADERS.locations, 'locations', ['pageviews']],
@@ -109,7 +111,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`the first export read: what it
     assert.deepEqual([report.skippedRows, report.skippedDays, report.rows], [0, [], 2 * (1 + 3 + 3 + 2 + 2 + 2 + 2 + 2 + 2 + 1)]);
     assert.deepEqual(lackedOf(report), {
       sources: ['referrer', 'utm_source', 'pageviews'],
-      pages: ['visits'],
+      pages: ['visits', 'scroll_depth', 'pageleave_visitors'],
       entry_pages: ['pageviews'],
       exit_pages: ['visit_duration', 'bounces', 'pageviews'],
       locations: ['pageviews'],
@@ -199,7 +201,7 @@ test('over HTTP: the report names the columns an older export lacks, a single ol
     assert.equal(job.status, 'done', job.error);
     const lacked = Object.fromEntries(job.files.map((f: { table: string; missingColumns: string[] }) => [f.table, f.missingColumns]));
     assert.deepEqual([lacked.exit_pages, lacked.sources, lacked.visitors], [['visit_duration', 'bounces', 'pageviews'], ['referrer', 'utm_source', 'pageviews'], []]);
-    assert.match(missingColumnsText(job.files) ?? '', /^An older export: sources without referrer URLs, UTM sources and pageviews; pages without visits; .*exit pages without visit duration, bounces and pageviews; .*never counted as 0\.$/);
+    assert.match(missingColumnsText(job.files) ?? '', /^An older export: sources without referrer URLs, UTM sources and pageviews; pages without visits, scroll depths and scroll depth visitors; .*exit pages without visit duration, bounces and pageviews; .*never counted as 0\.$/);
     // JSON carries null where a KPI is unknown; a row's views stay SPEC's integer, 0 and said unknown.
     assert.deepEqual((await read('breakdown', 'dimension=browser')).rows.map((r: { key: string; views: unknown; viewsUnknown?: unknown }) => [r.key, r.views, r.viewsUnknown]), [['Chrome', 0, true], ['Safari', 0, true]]);
     assert.ok(!('viewsUnknown' in (await read('breakdown', 'dimension=page')).rows[0]), 'known views carry no flag');

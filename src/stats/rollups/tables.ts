@@ -41,6 +41,10 @@ export const GOAL_DAILY: TableSpec = {
   fewRowsADay: true,
 };
 
+/** The scroll depth sums of a page and day (SCROLL_DAILY): deepest scrolls summed, and their visitors. */
+export const SCROLL_SUMS = ['depth_sum', 'depth_visitors'] as const;
+const PAGE_SCROLL = [column('page', 'VARCHAR'), ...counts(SCROLL_SUMS)];
+
 /**
  * Per site, day and page, the deepest scroll (engage events' `scroll_depth`) of each of the page's
  * visitors that day, summed (`depth_sum`), and how many visitors reported one (`depth_visitors`):
@@ -48,7 +52,7 @@ export const GOAL_DAILY: TableSpec = {
  */
 export const SCROLL_DAILY: TableSpec = {
   name: 'scroll_daily',
-  columns: [SITE, DAY, column('page', 'VARCHAR'), ...counts(['depth_sum', 'depth_visitors'])],
+  columns: [SITE, DAY, ...PAGE_SCROLL],
   dayColumn: 'day',
   key: ['page'],
 };
@@ -195,8 +199,20 @@ export const IMPORTED_DIM_MONTHLY: TableSpec = {
 };
 
 /**
+ * Per site, day, import and page, the scroll depth sums as SCROLL_DAILY holds them (Plausible's
+ * `pages.scroll_depth` and `pageleave_visitors`): a day and page without them (an older export) has
+ * no row, its scroll depth unknown.
+ */
+export const IMPORTED_SCROLL_DAILY: TableSpec = {
+  name: 'imported_scroll_daily',
+  columns: [SITE, DAY, IMPORT_ID, ...PAGE_SCROLL],
+  dayColumn: 'day',
+  key: ['page', 'import_id'],
+};
+
+/**
  * The rows of an import being read, as parsed (dimension `''`: the site's own figures; keys of one
- * day may repeat and add up): kept until the import is written whole into the two tables above,
+ * day may repeat and add up): kept until the import is written whole into the tables above,
  * so that a job that stops half-way leaves nothing those tables show.
  */
 export const IMPORT_STAGING: TableSpec = {
@@ -206,8 +222,18 @@ export const IMPORT_STAGING: TableSpec = {
   key: ['import_id', 'dimension', 'key'],
 };
 
-export const IMPORTED_TABLES = [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY] as const;
+/** The scroll depth sums of an import being read, kept until it is written with the rows of IMPORT_STAGING. */
+export const IMPORT_SCROLL_STAGING: TableSpec = {
+  name: 'import_scroll_staging',
+  columns: [SITE, DAY, IMPORT_ID, ...PAGE_SCROLL],
+  dayColumn: 'day',
+  key: ['import_id', 'page'],
+};
+
+export const IMPORTED_TABLES = [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM_MONTHLY, IMPORTED_SCROLL_DAILY] as const;
+/** The tables of an import being read. */
+export const IMPORT_STAGING_TABLES = [IMPORT_STAGING, IMPORT_SCROLL_STAGING] as const;
 
 /** The tables a day's rewrite replaces from raw events. */
 export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS, SCROLL_DAILY, VITALS_DAILY] as const;
-export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, IMPORT_STAGING, ...SETTLED_TABLES];
+export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, ...IMPORT_STAGING_TABLES, ...SETTLED_TABLES];
