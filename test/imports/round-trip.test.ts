@@ -1,6 +1,6 @@
 // The export read back: a site with 90 days of varied traffic is exported in Plausible's format and
 // the ZIP imported into a fresh site; every stats, daily timeseries and single-dimension breakdown
-// of whole days answers the same on both, on every engine. Collected values that a spreadsheet would
+// of whole days (the pages' with their scroll depth) answers the same on both, on every engine. Collected values that a spreadsheet would
 // run as formulas leave in the export's CSV files as text and come back exactly, over HTTP.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -87,7 +87,9 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`an export imported into a fres
         await same(`timeseries ${metric}`, async (site, goals) => (await computeTimeseries(events, await planned(site, 'timeseries', { ...period, metric, grain: 'day' }), goals)).points);
       }
       for (const dimension of DIMENSIONS) {
-        await same(`breakdown ${dimension}`, async (site) => computeBreakdown(events, await planned(site, 'breakdown', { ...period, dimension, limit: '1000' })));
+        // The pages' scroll depth leaves in the pages table's scroll_depth and pageleave_visitors.
+        const include = dimension === 'page' ? { include: 'scrollDepth' } : {};
+        await same(`breakdown ${dimension}`, async (site) => computeBreakdown(events, await planned(site, 'breakdown', { ...period, dimension, limit: '1000', ...include })));
       }
     }
     assert.equal(compared, periods.length * (1 + METRICS.length + DIMENSIONS.length));
@@ -96,6 +98,8 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`an export imported into a fres
     assert.equal((await planned(original.site, 'stats', { from: FIRST, to: LAST })).plan.imported, 'none');
     const stats = await computeStats(events, await planned(fresh.site, 'stats', { from: FIRST, to: LAST }), fresh.goals);
     assert.ok((stats.visitors.value ?? 0) > 1000 && (stats.conversions.value ?? 0) > 0 && stats.bounceRate.value !== null);
+    const pages = await computeBreakdown(events, await planned(fresh.site, 'breakdown', { from: FIRST, to: LAST, dimension: 'page', include: 'scrollDepth' }));
+    assert.ok(pages.rows.length > 0 && pages.rows.every((r) => typeof r.scrollDepth === 'number'), 'every page has a scroll depth, from the imported sums');
   } finally {
     await events.close();
     await meta.close();
