@@ -1,4 +1,4 @@
-// A replacing import whose write into the store fails, on every engine: the three imported tables
+// A replacing import whose write into the store fails, on every engine: the imported tables
 // change together or not at all (a failure while their rows are built), and a write that fails
 // half-way (ClickHouse's swaps, one month after another) leaves the job to be taken again from its
 // file, which mends the site's figures, instead of failing with the earlier import's days half gone.
@@ -15,6 +15,7 @@ import { sql } from '../../src/sql/sql.js';
 import { planRead, readSourceOf } from '../../src/stats/entry.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';
 import { computeStats } from '../../src/stats/read/stats.js';
+import { IMPORTED_TABLES } from '../../src/stats/rollups/tables.js';
 import { createRollupTables } from '../../src/stats/rollups/write.js';
 import type { EventStore } from '../../src/storage/events/types.js';
 import { openMetaStores } from '../../src/storage/meta/open.js';
@@ -27,10 +28,10 @@ const DAYS = ['2025-04-29', '2025-04-30', '2025-05-01', '2025-05-02'];
 
 type Replacements = Parameters<EventStore['replaceTogether']>[0];
 
-/** The store, but for the writes of an import's figures (three tables together) that `fail` decides to break. */
+/** The store, but for the writes of an import's figures (the imported tables together) that `fail` decides to break. */
 function breakable(events: EventStore, fail: (replacements: Replacements) => Promise<void> | null): EventStore {
   return Object.assign(Object.create(events) as EventStore, {
-    replaceTogether: (replacements: Replacements) => (replacements.length === 3 ? fail(replacements) : null) ?? events.replaceTogether(replacements),
+    replaceTogether: (replacements: Replacements) => (IMPORTED_TABLES.every((table) => replacements.some((r) => r.table === table)) ? fail(replacements) : null) ?? events.replaceTogether(replacements),
   });
 }
 
