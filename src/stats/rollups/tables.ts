@@ -199,9 +199,9 @@ export const IMPORTED_DIM_MONTHLY: TableSpec = {
 };
 
 /**
- * Per site, day, import and page, the scroll depth sums as SCROLL_DAILY holds them (Plausible's
- * `pages.scroll_depth` and `pageleave_visitors`): a day and page without them (an older export) has
- * no row, its scroll depth unknown.
+ * Per site, day, import and page, the scroll depth sums as SCROLL_DAILY holds them (from Plausible's
+ * pages table, docs/imports.md): a day and page without them (an older export) has no row, its
+ * scroll depth unknown.
  */
 export const IMPORTED_SCROLL_DAILY: TableSpec = {
   name: 'imported_scroll_daily',
