@@ -85,7 +85,7 @@ interface TableFormat {
   renamed?: Readonly<Record<string, string>>;
   rows(line: Line): Array<[Dimension | null, string, Counts]>;
   /** A page's scroll depth sums: its key and sums, null where the line has none. */
-  scroll?(line: Line): { page: string; depthSum: number; depthVisitors: number } | null;
+  scroll?(line: Line): Omit<ImportedScroll, 'day'> | null;
 }
 
 /** Milliseconds from seconds, a null (unknown) kept. */
@@ -302,10 +302,10 @@ export function rowsOfLine(
   cityNames: CityNames = NO_CITY_NAMES,
 ): LineRows {
   if (fields.length !== positions.size) throw new BadLine(`${fields.length} fields where the header has ${positions.size}`);
-  const has = (column: string) => nameInHeader(table, (n) => positions.has(n), column) !== undefined;
+  const headerName = (column: string) => nameInHeader(table, (n) => positions.has(n), column);
   // A field svc's export neutralised for spreadsheets reads as the text it was (other exports have no such marks).
   const text = (column: string) => {
-    const name = nameInHeader(table, (n) => positions.has(n), column);
+    const name = headerName(column);
     return name === undefined ? '' : restoredText(fields[positions.get(name)!]!);
   };
   const count = (column: string, decimal = false) => {
@@ -317,7 +317,7 @@ export function rowsOfLine(
   const optional = PLAUSIBLE_FORMATS[table].optional;
   const line: Line = {
     text,
-    has,
+    has: (column) => headerName(column) !== undefined,
     cityNames,
     count,
     known: (column, decimal) => (optional.includes(column) && text(column).trim() === '' ? null : count(column, decimal)),
