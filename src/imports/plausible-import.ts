@@ -225,7 +225,7 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
         for (const row of rows) {
           if (!ownDimensions || row.dimension === null || table === SVC_DIMENSIONS_TABLE) stage(row);
         }
-        // svc's own export gives its pages' scroll depth in the pages table too.
+        // Staged whichever table gives the keys: the pages of svc's own export give the scroll depth its svc_dimensions lacks.
         if (scroll) stageScroll(scroll);
         file.rows++;
         report.rows++;
