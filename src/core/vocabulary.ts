@@ -62,6 +62,14 @@ export function isDimension(text: string): text is Dimension {
   return (DIMENSIONS as readonly string[]).includes(text);
 }
 
+/** The values of the `device` dimension (src/ingest/user-agent.ts tells them from the screen width or the User-Agent). */
+export const DEVICE_CLASSES = ['desktop', 'mobile', 'tablet'] as const;
+export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+
+export function isDeviceClass(text: unknown): text is DeviceClass {
+  return (DEVICE_CLASSES as readonly unknown[]).includes(text);
+}
+
 /**
  * A custom property as a dimension: `prop.<key>`, the key as the tracker sends it (1 to 64
  * characters, case-sensitive). Its value on an event is the property's (a number or boolean as its
