@@ -301,7 +301,7 @@ export function roleAtLeast(role: Role, needed: Role): boolean {
 // ---- Imports (docs/imports.md) ------------------------------------------------------------------
 
 /** The tools whose exports svc imports. */
-export const IMPORT_SOURCES = ['plausible', 'goatcounter'] as const;
+export const IMPORT_SOURCES = ['plausible', 'goatcounter', 'umami'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
 export type ImportStatus = 'queued' | 'running' | 'done' | 'failed';
 

@@ -22,7 +22,9 @@ import type { ImportSource } from '../core/vocabulary.js';
 import type { ImportView } from '../core/management.js';
 import type { EventImportReport as NdjsonReport } from '../core/management.js';
 import { csvRecords } from './csv.js';
-import { checkGoatcounterExport, goatcounterLines, newSkips, openCsvFile } from './goatcounter.js';
+import { goatcounterFormat } from './goatcounter.js';
+import { checkRawExport, newSkips, openCsvFile, type RawEventFormat } from './raw-events.js';
+import { umamiFormat } from './umami.js';
 import { readAnnotations } from './annotations.js';
 import type { NewAnnotation } from '../entities/segments.js';
 import { checkPlausibleExport, importPlausible, ImportRefused, removeImport, WriteInterrupted, type ImportReport } from './plausible-import.js';
@@ -70,13 +72,16 @@ export interface ImportServiceOptions {
   runsJobs: boolean;
   maxBytes?: number;
   warn(obj: unknown, message: string): void;
-  /** The site of a job (GoatCounter's rows become its events). */
+  /** The site of a job (raw events become its events). */
   getSite(siteId: string): Promise<Site | undefined>;
-  /** The NDJSON import path (src/ingest/importer.ts), which GoatCounter's rows go through. */
+  /** The NDJSON import path (src/ingest/importer.ts), which raw events (GoatCounter's, Umami's) go through. */
   importLines(site: Site, lines: AsyncIterable<string>): Promise<NdjsonReport>;
   /** Adds an export's annotations to the site of a job (./annotations.ts, addAnnotations). */
   addAnnotations(siteId: string, annotations: NewAnnotation[]): Promise<void>;
 }
+
+/** The sources whose exports hold raw events, which go through the NDJSON import path. */
+const RAW_EVENT_FORMATS: Partial<Record<ImportSource, RawEventFormat>> = { goatcounter: goatcounterFormat, umami: umamiFormat };
 
 /** Thrown out of a job's progress report when its worker stops. */
 class JobStopped extends Error {}
@@ -157,8 +162,9 @@ export class ImportService {
     });
     try {
       await pipeline(Readable.from(body), counted, createWriteStream(path, { mode: 0o600 }));
-      if (source === 'plausible') await checkPlausibleExport(path, name);
-      else await checkGoatcounterExport(path);
+      const raw = RAW_EVENT_FORMATS[source];
+      if (raw) await checkRawExport(path, raw, name);
+      else await checkPlausibleExport(path, name);
     } catch (err) {
       await rm(path, { force: true });
       if (err instanceof ImportRefused) throw apiError('INVALID_IMPORT', 'file', { reason: err.message });
@@ -225,10 +231,10 @@ export class ImportService {
   }
 
   /**
-   * GoatCounter's rows through the NDJSON import path, in one call (atomic: all its events are
-   * stored or none), with its bots and bad rows counted apart.
+   * An export's raw events (GoatCounter's, Umami's) through the NDJSON import path, in one call
+   * (atomic: all its events are stored or none), with its bots and bad rows counted apart.
    */
-  private async importGoatcounter(job: ImportJob, path: string, progress: (done: number) => void): Promise<ImportReport> {
+  private async importRawEvents(job: ImportJob, format: RawEventFormat, path: string, progress: (done: number) => void): Promise<ImportReport> {
     const site = await this.options.getSite(job.siteId);
     if (!site) throw new ImportRefused('the site no longer exists');
     const { size } = await stat(path);
@@ -238,7 +244,7 @@ export class ImportService {
       progress((0.9 * read) / Math.max(size, 1));
     });
     const skips = newSkips();
-    const result = await this.options.importLines(site, goatcounterLines(csvRecords(bytes), site.domain, skips)).catch((err: unknown) => {
+    const result = await this.options.importLines(site, format.lines(csvRecords(bytes), site.domain, skips, job.fileName)).catch((err: unknown) => {
       throw err instanceof ApiError ? new ImportRefused(err.message, { cause: err }) : err;
     });
     const rejected = result.errors.map((e) => ({ file: job.fileName, line: skips.sourceLines[e.line - 1] ?? e.line, reason: e.reason }));
@@ -272,7 +278,8 @@ export class ImportService {
       // A job taken again after a restart starts from its file: what its first run staged goes first.
       await removeImport(events, target);
       const path = await this.reachableUpload(job);
-      const report = job.source === 'plausible' ? await importPlausible(events, target, path, job.fileName, progress) : await this.importGoatcounter(job, path, progress);
+      const raw = RAW_EVENT_FORMATS[job.source];
+      const report = raw ? await this.importRawEvents(job, raw, path, progress) : await importPlausible(events, target, path, job.fileName, progress);
       // Once the figures are written: a job taken again adds no annotation twice.
       if (job.source === 'plausible') await this.options.addAnnotations(job.siteId, await readAnnotations(path));
       outcome = { status: 'done', report: JSON.stringify(report), error: null };
