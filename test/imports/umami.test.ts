@@ -10,24 +10,10 @@ import { ManualClock } from '../../src/core/clock.js';
 import { createApiKey, createSite, startTestServer, type TestServer } from '../helpers/server.js';
 import { freshDatabaseUrl } from '../../support/clickhouse.js';
 import { finishedImport, uploadImport } from '../helpers/import-jobs.js';
+import { UMAMI_HEADER, umamiCsv, type UmamiRow as Row } from '../helpers/umami-export.js';
 
 const NOW = Date.UTC(2025, 3, 12, 12);
 const DAY = '2025-04-10';
-
-/** The columns of Umami's export (its `website_event` joined with `session`), in its order. */
-export const UMAMI_HEADER = [
-  'website_id', 'session_id', 'visit_id', 'event_id', 'hostname', 'browser', 'os', 'device', 'screen', 'language', 'country', 'region', 'city',
-  'url_path', 'url_query', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term', 'referrer_path', 'referrer_query', 'referrer_domain',
-  'page_title', 'gclid', 'fbclid', 'msclkid', 'ttclid', 'li_fat_id', 'twclid', 'event_type', 'event_name', 'tag', 'distinct_id', 'created_at', 'job_id',
-];
-
-type Row = Partial<Record<(typeof UMAMI_HEADER)[number], string>>;
-
-/** Umami's export of `rows` as its `\copy … FORCE_QUOTE *` writes it: every field quoted. */
-export function umamiCsv(rows: Row[], header: readonly string[] = UMAMI_HEADER): string {
-  const quoted = (fields: string[]) => fields.map((f) => `"${f.replaceAll('"', '""')}"`).join(',');
-  return [quoted([...header]), ...rows.map((row) => quoted(header.map((c) => row[c] ?? '')))].join('\n') + '\n';
-}
 
 /** The rows of three visitors on DAY (and lines svc leaves out), for a site on `domain`. */
 function umamiRows(domain: string): Row[] {
