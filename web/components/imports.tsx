@@ -16,7 +16,10 @@ type Source = ImportSource;
 const SOURCES: Array<[Source, string]> = [
   ['plausible', "Plausible's CSV export (.zip or .csv)"],
   ['goatcounter', "GoatCounter's CSV export (.csv or .csv.gz)"],
+  ['umami', "Umami's data export (.csv or .csv.gz)"],
 ];
+/** A source as the list of imports names it. */
+const SOURCE_NAMES: Record<Source, string> = { plausible: 'Plausible', goatcounter: 'GoatCounter', umami: 'Umami' };
 const STATUS: Record<ImportView['status'], string> = { queued: 'Queued', running: 'Running', done: 'Done', failed: 'Failed' };
 
 function Progress({ job }: { job: ImportView }) {
@@ -88,7 +91,7 @@ export function Imports({ siteId }: { siteId: string }) {
             empty={<p class="muted">No imports yet.</p>}
             row={(job) => (
               <tr key={job.importId}>
-                <td>{job.source === 'plausible' ? 'Plausible' : 'GoatCounter'}</td>
+                <td>{SOURCE_NAMES[job.source]}</td>
                 <td>{job.from ? `${job.from} to ${job.to}` : '—'}</td>
                 <td class="num">{formatCount(job.rows)}</td>
                 <td class="num" title={job.skippedDays.length > 0 ? `Days with visits already: ${job.skippedDays.join(', ')}` : undefined}>
