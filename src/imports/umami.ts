@@ -110,7 +110,8 @@ const CUSTOM_EVENT = '2';
 const IMPORTED_UA = 'Mozilla/5.0 (imported from Umami)';
 
 const HOST = /^[a-z0-9](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_-]{1,63})*\.?(?::\d{1,5})?$/i;
-const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(Z|[+-]\d{2}:?\d{2})?$/;
+/** Umami's `created_at`: as its exports write it (`2025-04-10 10:00:00.250`), as psql does (`…+00`), or ISO 8601. */
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 /** The query parameters the tracker reads from a page's URL (src/ingest/url-values.ts): UTM values and a tagged referrer. */
 const KEPT_PARAMETER = /^(?:utm_.+|ref|source)$/;
 
@@ -122,7 +123,7 @@ export function umamiInstant(text: string): number | null {
   // Date.parse rolls 2025-02-30 over to March: the day must exist.
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
   if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) return null;
-  const offset = zone === undefined || zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+  const offset = zone === undefined || zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.length > 3 ? zone.slice(-2) : '00'}`;
   const ms = Date.parse(`${year}-${month}-${day}T${time}${offset}`);
   return Number.isNaN(ms) ? null : ms;
 }

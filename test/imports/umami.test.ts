@@ -33,7 +33,7 @@ function umamiRows(domain: string): Row[] {
     { ...iphone, visit_id: 'v-2', url_path: '/blog', event_type: '2', event_name: 'Newsletter_Signup', created_at: at('11:05:00') },
     { ...iphone, visit_id: 'v-2', url_path: '/blog/post', event_type: '1', created_at: '2025-04-10T13:10:00+02:00' },
     // Visitor 3, on another host of the site, from Hacker News: one page (a bounce).
-    { ...firefox, visit_id: 'v-3', url_path: '/', referrer_domain: 'news.ycombinator.com', event_type: '1', created_at: at('12:00:00') },
+    { ...firefox, visit_id: 'v-3', url_path: '/', referrer_domain: 'news.ycombinator.com', event_type: '1', created_at: at('14:00:00.123456+02') },
     // Left out: a link event and two performance events (counted by type), a robot, and bad lines.
     { ...firefox, visit_id: 'v-3', url_path: '/', event_type: '3', created_at: at('12:00:05') },
     { ...firefox, visit_id: 'v-3', url_path: '/', event_type: '5', created_at: at('12:00:06') },
