@@ -116,7 +116,7 @@ const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(Z
 const KEPT_PARAMETER = /^(?:utm_.+|ref|source)$/;
 
 /** `created_at` (UTC when it names no offset) in epoch milliseconds, or null when it is not an instant. */
-export function umamiInstant(text: string): number | null {
+function umamiInstant(text: string): number | null {
   const m = INSTANT.exec(text);
   if (!m) return null;
   const [, year, month, day, time, zone] = m;
@@ -168,19 +168,22 @@ function pageUrl(host: string, path: string, query: string): string {
 /** The NDJSON lines of Umami's export for a site on `domain`; `skips` counts what is left out. */
 async function* umamiLines(records: AsyncIterable<CsvRecord>, domain: string, skips: RawEventSkips, fileName: string): AsyncGenerator<string> {
   let positions: Map<string, number> | null = null;
+  /** The header's count of fields, which every line must have (two columns may share a name). */
+  let columns = 0;
   // Rows of the event types svc does not read (links, pixels, performance, …): counted, and listed once per type.
   const otherTypes = new Map<string, { line: number; rows: number }>();
   for await (const record of records) {
     if (positions === null) {
       positions = header(record, fileName);
+      columns = 'tooLong' in record ? 0 : record.fields.length;
       continue;
     }
     if ('tooLong' in record) {
       skipRow(skips, record.line, 'the line is too long');
       continue;
     }
-    if (record.fields.length !== positions.size) {
-      skipRow(skips, record.line, `${record.fields.length} fields where the header has ${positions.size}`);
+    if (record.fields.length !== columns) {
+      skipRow(skips, record.line, `${record.fields.length} fields where the header has ${columns}`);
       continue;
     }
     const at = positions;
