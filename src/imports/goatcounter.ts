@@ -3,7 +3,7 @@
 // read endpoint, funnels included, sees it like a collected one. Rows marked as bots are skipped.
 import type { CsvRecord } from './csv.js';
 import { ImportRefused } from './plausible-import.js';
-import { columnsOf, handOn, skipRow, standInAddress, type RawEventFormat, type RawEventSkips } from './raw-events.js';
+import { columnsOf, handOn, skipRow, standInAddresses, type RawEventFormat, type RawEventSkips } from './raw-events.js';
 
 /** The columns of GoatCounter's export, format version 2 (its header's first field is the version). */
 export const GOATCOUNTER_COLUMNS = ['Path', 'Title', 'Event', 'UserAgent', 'Browser', 'System', 'Session', 'Bot', 'Referrer', 'Referrer scheme', 'Screen size', 'Location', 'FirstVisit', 'Date'] as const;
@@ -43,6 +43,7 @@ function header(record: CsvRecord): Map<string, number> {
 
 /** The NDJSON lines of GoatCounter's export, for a site on `domain`; `skips` counts what is left out. */
 async function* goatcounterLines(records: AsyncIterable<CsvRecord>, domain: string, skips: RawEventSkips): AsyncGenerator<string> {
+  const standInAddress = standInAddresses();
   let positions: Map<string, number> | null = null;
   for await (const record of records) {
     if (positions === null) {

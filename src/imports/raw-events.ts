@@ -13,9 +13,9 @@ import { MAX_COMPRESSION_RATIO } from './zip.js';
 export interface RawEventSkips {
   /** The CSV line of each line handed on, in order (the NDJSON import numbers its lines 1, 2, …). */
   sourceLines: number[];
-  /** The first and last day (UTC) of the rows handed on. */
-  first: string | null;
-  last: string | null;
+  /** The first and last instant (epoch milliseconds) of the rows handed on. */
+  first: number | null;
+  last: number | null;
   /** Rows the export marks as a bot's, or whose browser is one. */
   bots: number;
   /** Rows that are not one of the export's (fields missing, a date that does not read), and rows of a kind svc does not take. */
@@ -37,12 +37,17 @@ export function skipRow(skips: RawEventSkips, line: number, reason: string): voi
   if (skips.lines.length < REPORTED) skips.lines.push({ line, reason });
 }
 
-/** Records a row handed on as an NDJSON line: its CSV line, and its day in the export's span. */
+/** Records a row handed on as an NDJSON line: its CSV line, and its instant in the export's span. */
 export function handOn(skips: RawEventSkips, line: number, ms: number): void {
   skips.sourceLines.push(line);
-  const day = new Date(ms).toISOString().slice(0, 10);
-  if (skips.first === null || day < skips.first) skips.first = day;
-  if (skips.last === null || day > skips.last) skips.last = day;
+  if (skips.first === null || ms < skips.first) skips.first = ms;
+  if (skips.last === null || ms > skips.last) skips.last = ms;
+}
+
+/** The first and last day (UTC) of the rows handed on; null when there were none. */
+export function daysOf(skips: RawEventSkips): { from: string; to: string } | null {
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return skips.first === null || skips.last === null ? null : { from: day(skips.first), to: day(skips.last) };
 }
 
 /**
@@ -56,13 +61,26 @@ export function columnsOf(names: readonly string[], required: readonly string[],
 }
 
 /**
- * A stand-in address per visitor of the export (in fd00::/8, unique local: no network, no place, no
- * hosting provider), so that its events share one visitor in svc; nothing of `key` is stored.
+ * Stand-in addresses, one per visitor of an export (in fd00::/8, unique local: no network, no place,
+ * no hosting provider), so that its events share one visitor in svc; nothing of a key is stored.
+ * A visitor's rows come close together: the addresses of the last few thousand are kept for the
+ * import, not hashed again.
  */
-export function standInAddress(key: string): string {
-  const h = createHash('sha256').update(key).digest('hex');
-  return `fd${h.slice(0, 2)}:${h.slice(2, 6)}:${h.slice(6, 10)}:${h.slice(10, 14)}:${h.slice(14, 18)}:${h.slice(18, 22)}:${h.slice(22, 26)}:${h.slice(26, 30)}`;
+export function standInAddresses(): (key: string) => string {
+  const recent = new Map<string, string>();
+  return (key) => {
+    let address = recent.get(key);
+    if (address === undefined) {
+      const h = createHash('sha256').update(key).digest('hex');
+      address = `fd${h.slice(0, 2)}:${h.slice(2, 6)}:${h.slice(6, 10)}:${h.slice(10, 14)}:${h.slice(14, 18)}:${h.slice(18, 22)}:${h.slice(22, 26)}:${h.slice(26, 30)}`;
+      if (recent.size >= RECENT_ADDRESSES) recent.clear();
+      recent.set(key, address);
+    }
+    return address;
+  };
 }
+
+const RECENT_ADDRESSES = 4096;
 
 /** The bytes of a CSV file on disk, inflated when it is gzipped (`.csv.gz`), bounded like a ZIP entry. */
 export async function openCsvFile(path: string, onRead: (bytes: number) => void = () => {}): Promise<AsyncIterable<Buffer>> {

@@ -23,7 +23,7 @@ import type { ImportView } from '../core/management.js';
 import type { EventImportReport as NdjsonReport } from '../core/management.js';
 import { csvRecords } from './csv.js';
 import { goatcounterFormat } from './goatcounter.js';
-import { checkRawExport, newSkips, openCsvFile, type RawEventFormat } from './raw-events.js';
+import { checkRawExport, daysOf, newSkips, openCsvFile, type RawEventFormat } from './raw-events.js';
 import { umamiFormat } from './umami.js';
 import { readAnnotations } from './annotations.js';
 import type { NewAnnotation } from '../entities/segments.js';
@@ -249,7 +249,7 @@ export class ImportService {
     });
     const rejected = result.errors.map((e) => ({ file: job.fileName, line: skips.sourceLines[e.line - 1] ?? e.line, reason: e.reason }));
     return {
-      days: skips.first && skips.last ? { from: skips.first, to: skips.last } : null,
+      days: daysOf(skips),
       rows: result.accepted,
       skippedRows: skips.bots + skips.badRows + result.rejected,
       skippedBots: skips.bots,

@@ -6,7 +6,7 @@ import { BUILT_IN_EVENTS, EVENT_NAME } from '../ingest/event-shape.js';
 import type { DeviceClass } from '../core/vocabulary.js';
 import type { CsvRecord } from './csv.js';
 import { ImportRefused } from './plausible-import.js';
-import { columnsOf, handOn, skipRow, standInAddress, type RawEventFormat, type RawEventSkips } from './raw-events.js';
+import { columnsOf, handOn, skipRow, standInAddresses, type RawEventFormat, type RawEventSkips } from './raw-events.js';
 
 /** The columns svc reads (Umami's export has more, which are ignored; `visit_id` is read when present). */
 export const UMAMI_COLUMNS = [
@@ -167,6 +167,7 @@ function pageUrl(host: string, path: string, query: string): string {
 
 /** The NDJSON lines of Umami's export for a site on `domain`; `skips` counts what is left out. */
 async function* umamiLines(records: AsyncIterable<CsvRecord>, domain: string, skips: RawEventSkips, fileName: string): AsyncGenerator<string> {
+  const standInAddress = standInAddresses();
   let positions: Map<string, number> | null = null;
   /** The header's count of fields, which every line must have (two columns may share a name). */
   let columns = 0;
