@@ -7,13 +7,12 @@
 //    half is imported (exported from the first site's rollups) and second half collected. p50/p95
 //    of the year's stats and a year breakdown (referrers, pages) on both, and the ratio of the
 //    half-imported site to the collected one (target: within 1.2).
-//
 // 3. Raw events: a 1 000 000-line Umami export (support/import-lines.ts's traffic: five days,
-//    sessions of four pageviews, a visit_id each) uploaded and imported as a job, beside the same
-//    traffic as 1 000 000 NDJSON lines in one call of the import path, each file written first and
-//    streamed from disk into a fresh process started as `npm start` does: lines/s of both, their
-//    ratio, the process's CPU time a line (steadier than lines/s on a shared machine) and its peak
-//    resident memory.
+//    sessions of four pageviews, a visit_id each, Umami's session columns filled) uploaded and
+//    imported as a job, beside the same events as NDJSON lines (the Umami reader's output) in one
+//    call of the import path, each file written first and streamed from disk into a fresh process
+//    started as `npm start` does: lines/s of both, their ratio, the process's CPU time a line
+//    (steadier than lines/s on a shared machine) and its peak resident memory.
 //
 // BENCH_PROFILES: `embedded` (DuckDB), `clickhouse` (a private server started as the tests do).
 // BENCH_CASES: `plausible` (1 and 2), `umami` (3); both by default.
@@ -45,9 +44,12 @@ import { dataset } from '../support/datasets.js';
 import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
 import { seededRandom } from '../src/core/seeded-random.js';
 import { timeIt } from './timing.js';
-import { callTraffic, IMPORT_CALLS, importCallLines } from '../support/import-lines.js';
+import { callTraffic, IMPORT_CALLS } from '../support/import-lines.js';
 import { spawnService } from '../test/helpers/child.js';
-import { ADMIN_TOKEN, BROWSER_UA } from '../test/helpers/server.js';
+import { ADMIN_TOKEN } from '../test/helpers/server.js';
+import { csvRecords } from '../src/imports/csv.js';
+import { newSkips, openCsvFile } from '../src/imports/raw-events.js';
+import { umamiFormat } from '../src/imports/umami.js';
 import { UMAMI_HEADER, umamiLine } from '../test/helpers/umami-export.js';
 
 const IMPORT_DAYS = Number(process.env.BENCH_IMPORT_DAYS ?? 1095);
@@ -185,8 +187,8 @@ async function umamiAgainstNdjson(profile: string, clickhouseUrl: (path: string)
   try {
     const file = join(dir, 'umami-export.csv');
     await writeUmamiExport(file);
-    const ndjson = join(dir, 'lines.ndjson');
-    await pipeline(Readable.from(importCallLines(IMPORT_CALLS[0]!, 0, BROWSER_UA)), createWriteStream(ndjson));
+    const ndjson = join(dir, 'umami-events.ndjson');
+    await pipeline(Readable.from(umamiFormat.lines(csvRecords(await openCsvFile(file)), 'umami.example', newSkips(), 'umami-export.csv')), createWriteStream(ndjson));
     const rates: Record<string, number> = {};
     const cpuPerLine: Record<string, number> = {};
     for (const path of ['ndjson', 'umami'] as const) {
@@ -225,7 +227,7 @@ async function umamiAgainstNdjson(profile: string, clickhouseUrl: (path: string)
         const cpu = cpuSeconds(service.child.pid!) - cpuBefore;
         rates[path] = lines / seconds;
         cpuPerLine[path] = (cpu * 1e6) / lines;
-        const label = path === 'ndjson' ? `NDJSON (${(statSync(ndjson).size / 1024 ** 2).toFixed(0)} MiB), one call` : `Umami export (CSV ${(statSync(file).size / 1024 ** 2).toFixed(0)} MiB), upload and job`;
+        const label = path === 'ndjson' ? `the same events as NDJSON (${(statSync(ndjson).size / 1024 ** 2).toFixed(0)} MiB), one call` : `Umami export (CSV ${(statSync(file).size / 1024 ** 2).toFixed(0)} MiB), upload and job`;
         console.log(`[${profile}] ${label}: ${lines} lines in ${seconds.toFixed(1)} s = ${Math.round(rates[path]!)} lines/s; svc's CPU ${cpuPerLine[path]!.toFixed(1)} µs a line; its peak RSS ${peakRss(service.child.pid!).toFixed(0)} MiB`);
       } finally {
         service.child.kill('SIGTERM');
