@@ -7,11 +7,19 @@
 //    half is imported (exported from the first site's rollups) and second half collected. p50/p95
 //    of the year's stats and a year breakdown (referrers, pages) on both, and the ratio of the
 //    half-imported site to the collected one (target: within 1.2).
+// 3. Raw events: a 1 000 000-line Umami export (support/import-lines.ts's traffic: five days,
+//    sessions of four pageviews, a visit_id each, Umami's session columns filled) uploaded and
+//    imported as a job, beside the same events as NDJSON lines (the Umami reader's output) in one
+//    call of the import path, each file written first and streamed from disk into a fresh process
+//    started as `npm start` does: lines/s of both, their ratio, the process's CPU time a line
+//    (steadier than lines/s on a shared machine) and its peak resident memory.
 //
 // BENCH_PROFILES: `embedded` (DuckDB), `clickhouse` (a private server started as the tests do).
+// BENCH_CASES: `plausible` (1 and 2), `umami` (3); both by default.
 //
 //   node --import tsx bench/imports.ts            (BENCH_IMPORT_DAYS, BENCH_PAGES, BENCH_SOURCES, BENCH_SESSIONS, BENCH_REPEAT to scale)
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -36,6 +44,13 @@ import { dataset } from '../support/datasets.js';
 import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
 import { seededRandom } from '../src/core/seeded-random.js';
 import { timeIt } from './timing.js';
+import { callTraffic, IMPORT_CALLS } from '../support/import-lines.js';
+import { spawnService } from '../test/helpers/child.js';
+import { ADMIN_TOKEN } from '../test/helpers/server.js';
+import { csvRecords } from '../src/imports/csv.js';
+import { newSkips, openCsvFile } from '../src/imports/raw-events.js';
+import { umamiFormat } from '../src/imports/umami.js';
+import { UMAMI_HEADER, umamiLine } from '../test/helpers/umami-export.js';
 
 const IMPORT_DAYS = Number(process.env.BENCH_IMPORT_DAYS ?? 1095);
 const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
@@ -43,6 +58,7 @@ const SOURCES = Number(process.env.BENCH_SOURCES ?? 500);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 300);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 20);
 const PROFILES = (process.env.BENCH_PROFILES ?? 'embedded').split(',').map((p) => p.trim());
+const CASES = (process.env.BENCH_CASES ?? 'plausible,umami').split(',').map((c) => c.trim());
 const TZ = 'Europe/Paris';
 const TODAY = '2026-06-30';
 const NOW = startOfLocalDay(TODAY, TZ) + 12 * 3_600_000;
@@ -141,17 +157,110 @@ async function measure(profile: string, open: () => Promise<EventStore>): Promis
   }
 }
 
+/** Support's 1 000 000 lines of traffic as Umami's export writes them, to `path`. */
+async function writeUmamiExport(path: string): Promise<void> {
+  const uuid = (text: string) => createHash('md5').update(text).digest('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+  const website = uuid('bench');
+  async function* lines(): AsyncGenerator<string> {
+    yield umamiLine(UMAMI_HEADER);
+    let chunk = '';
+    let n = 0;
+    for (const { ts, ip, page, visit } of callTraffic(IMPORT_CALLS[0]!, 0)) {
+      const row: Record<string, string> = {
+        website_id: website, session_id: uuid(ip), visit_id: uuid(visit), event_id: uuid(`${n++}`), hostname: 'umami.example', browser: 'chrome', os: 'Windows 10', device: 'desktop', screen: '1920x1080',
+        language: 'en-US', country: 'US', region: 'US-CA', city: 'San Francisco', url_path: page, page_title: `Page ${page.slice(6)}`, event_type: '1', created_at: new Date(ts).toISOString().replace('T', ' ').slice(0, 23),
+      };
+      chunk += umamiLine(UMAMI_HEADER.map((c) => row[c] ?? ''));
+      if (n % 4096 === 0) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    yield chunk;
+  }
+  await pipeline(Readable.from(lines()), createWriteStream(path));
+}
+
+/** The 1 000 000 lines through each path, each into a fresh process (its events in ClickHouse when `clickhouseUrl` is given). */
+async function umamiAgainstNdjson(profile: string, clickhouseUrl: (path: string) => string | undefined): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-umami-'));
+  try {
+    const file = join(dir, 'umami-export.csv');
+    await writeUmamiExport(file);
+    const ndjson = join(dir, 'umami-events.ndjson');
+    await pipeline(Readable.from(umamiFormat.lines(csvRecords(await openCsvFile(file)), 'umami.example', newSkips(), 'umami-export.csv')), createWriteStream(ndjson));
+    const rates: Record<string, number> = {};
+    const cpuPerLine: Record<string, number> = {};
+    for (const path of ['ndjson', 'umami'] as const) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-umami-data-'));
+      const database = clickhouseUrl(path);
+      const service = await spawnService(dataDir, database ? { SVC_CLICKHOUSE_URL: database } : {});
+      try {
+        const admin = async (method: string, route: string, init: RequestInit = {}) => {
+          const res = await fetch(`${service.url}/admin/v1${route}`, { method, ...init, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...init.headers } } as RequestInit);
+          if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+          return (await res.json()) as any;
+        };
+        const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        const org = await admin('POST', '/orgs', json({ name: 'Bench' }));
+        const site = await admin('POST', `/orgs/${org.id}/sites`, json({ domain: 'umami.example', name: 'Umami', timezone: 'UTC' }));
+        const stream = (path: string, type: string) => ({ body: Readable.toWeb(createReadStream(path, { highWaterMark: 256 * 1024 })) as ReadableStream, duplex: 'half', headers: { 'content-type': type } });
+        const cpuBefore = cpuSeconds(service.child.pid!);
+        const started = performance.now();
+        let lines: number;
+        if (path === 'ndjson') {
+          const report = await admin('POST', `/sites/${site.id}/events/import`, stream(ndjson, 'application/x-ndjson'));
+          lines = report.accepted;
+        } else {
+          const { importId } = await admin('POST', `/sites/${site.id}/imports?source=umami&name=umami-export.csv`, stream(file, 'text/csv'));
+          for (;;) {
+            const job = (await admin('GET', `/sites/${site.id}/imports`)).imports.find((j: { importId: string }) => j.importId === importId);
+            if (job.status === 'failed') throw new Error(`the Umami import failed: ${job.error}`);
+            if (job.status === 'done') {
+              lines = job.rows;
+              break;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+        }
+        const seconds = (performance.now() - started) / 1000;
+        const cpu = cpuSeconds(service.child.pid!) - cpuBefore;
+        rates[path] = lines / seconds;
+        cpuPerLine[path] = (cpu * 1e6) / lines;
+        const label = path === 'ndjson' ? `the same events as NDJSON (${(statSync(ndjson).size / 1024 ** 2).toFixed(0)} MiB), one call` : `Umami export (CSV ${(statSync(file).size / 1024 ** 2).toFixed(0)} MiB), upload and job`;
+        console.log(`[${profile}] ${label}: ${lines} lines in ${seconds.toFixed(1)} s = ${Math.round(rates[path]!)} lines/s; svc's CPU ${cpuPerLine[path]!.toFixed(1)} µs a line; its peak RSS ${peakRss(service.child.pid!).toFixed(0)} MiB`);
+      } finally {
+        service.child.kill('SIGTERM');
+        await service.exited;
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+    console.log(`[${profile}] Umami / NDJSON: ${(rates.umami! / rates.ndjson!).toFixed(2)}x the lines/s, ${(cpuPerLine.umami! / cpuPerLine.ndjson!).toFixed(2)}x the CPU a line`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A process's CPU time so far (user and system), in seconds: /proc's clock ticks, 100 a second. */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const peakRss = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
 let clickhouse: ClickHouseServer | undefined;
 try {
   for (const profile of PROFILES) {
     if (profile === 'embedded') {
       const dir = mkdtempSync(join(tmpdir(), 'svc-bench-duckdb-'));
-      await measure(profile, () => DuckDbEventStore.open({ path: join(dir, 'events.duckdb') }));
+      if (CASES.includes('plausible')) await measure(profile, () => DuckDbEventStore.open({ path: join(dir, 'events.duckdb') }));
       rmSync(dir, { recursive: true, force: true });
+      if (CASES.includes('umami')) await umamiAgainstNdjson(profile, () => undefined);
     } else if (profile === 'clickhouse') {
       clickhouse ??= await startClickHouse();
       const server = clickhouse;
-      await measure(profile, () => ClickHouseEventStore.open({ url: `${server.url}/bench_imports_${process.pid}` }));
+      if (CASES.includes('plausible')) await measure(profile, () => ClickHouseEventStore.open({ url: `${server.url}/bench_imports_${process.pid}` }));
+      if (CASES.includes('umami')) await umamiAgainstNdjson(profile, (path) => `${server.url}/bench_${path}_${process.pid}`);
     } else throw new Error(`unknown profile ${profile}`);
   }
 } finally {

@@ -266,7 +266,7 @@ export interface ImportView {
   progress: number;
   rows: number;
   skippedRows: number;
-  /** Rows the export marks as bots (GoatCounter's), counted in `skippedRows`. */
+  /** Rows the export marks as bots or whose browser is a robot (GoatCounter's, Umami's), counted in `skippedRows`. */
   skippedBots: number;
   /** Days not written because the site holds events on them. */
   skippedDays: string[];

@@ -62,6 +62,14 @@ export function isDimension(text: string): text is Dimension {
   return (DIMENSIONS as readonly string[]).includes(text);
 }
 
+/** The values of the `device` dimension (src/ingest/user-agent.ts tells them from the screen width or the User-Agent). */
+export const DEVICE_CLASSES = ['desktop', 'mobile', 'tablet'] as const;
+export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+
+export function isDeviceClass(text: unknown): text is DeviceClass {
+  return (DEVICE_CLASSES as readonly unknown[]).includes(text);
+}
+
 /**
  * A custom property as a dimension: `prop.<key>`, the key as the tracker sends it (1 to 64
  * characters, case-sensitive). Its value on an event is the property's (a number or boolean as its
@@ -293,8 +301,10 @@ export function roleAtLeast(role: Role, needed: Role): boolean {
 // ---- Imports (docs/imports.md) ------------------------------------------------------------------
 
 /** The tools whose exports svc imports. */
-export const IMPORT_SOURCES = ['plausible', 'goatcounter', 'ga4'] as const;
+export const IMPORT_SOURCES = ['plausible', 'goatcounter', 'umami', 'ga4'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
+/** The sources whose exports hold raw events: their rows become events, which deleting the import leaves. */
+export const EVENT_IMPORT_SOURCES: readonly ImportSource[] = ['goatcounter', 'umami'];
 /** The sources read from the tool's own API (its request names the account), not from an uploaded file. */
 export const API_IMPORT_SOURCES: readonly ImportSource[] = ['ga4'];
 export type ImportStatus = 'queued' | 'running' | 'done' | 'failed';

@@ -60,7 +60,7 @@ export interface ImportReport {
   skippedRows: number;
   /** The first skipped lines and why (REPORTED_LINES at most). */
   skippedLines: SkippedLine[];
-  /** Rows the export marks as bots, left out (GoatCounter's). */
+  /** Rows the export marks as bots or whose browser is a robot, left out (GoatCounter's, Umami's). */
   skippedBots?: number;
   /** Days not written because the site holds collected or imported events on them. */
   skippedDays: string[];

@@ -27,7 +27,9 @@ import type { ImportSource } from '../core/vocabulary.js';
 import type { ImportView } from '../core/management.js';
 import type { EventImportReport as NdjsonReport } from '../core/management.js';
 import { csvRecords } from './csv.js';
-import { checkGoatcounterExport, goatcounterLines, newSkips, openCsvFile } from './goatcounter.js';
+import { goatcounterFormat } from './goatcounter.js';
+import { checkRawExport, daysOf, newSkips, openCsvFile, type RawEventFormat } from './raw-events.js';
+import { umamiFormat } from './umami.js';
 import { readAnnotations } from './annotations.js';
 import type { NewAnnotation } from '../entities/segments.js';
 import { checkPlausibleExport, ignoredFile, importPlausible, ImportRefused, removeImport, WriteInterrupted, type ImportReport } from './plausible-import.js';
@@ -77,9 +79,9 @@ export interface ImportServiceOptions {
   runsJobs: boolean;
   maxBytes?: number;
   warn(obj: unknown, message: string): void;
-  /** The site of a job (GoatCounter's rows become its events). */
+  /** The site of a job (raw events become its events). */
   getSite(siteId: string): Promise<Site | undefined>;
-  /** The NDJSON import path (src/ingest/importer.ts), which GoatCounter's rows go through. */
+  /** The NDJSON import path (src/ingest/importer.ts), which raw events (GoatCounter's, Umami's) go through. */
   importLines(site: Site, lines: AsyncIterable<string>): Promise<NdjsonReport>;
   /** Adds an export's annotations to the site of a job (./annotations.ts, addAnnotations). */
   addAnnotations(siteId: string, annotations: NewAnnotation[]): Promise<void>;
@@ -90,6 +92,9 @@ export interface ImportServiceOptions {
 }
 
 const newImportId = () => `imp_${randomBytes(9).toString('base64url')}`;
+
+/** The sources whose exports hold raw events, which go through the NDJSON import path. */
+const RAW_EVENT_FORMATS: Partial<Record<ImportSource, RawEventFormat>> = { goatcounter: goatcounterFormat, umami: umamiFormat };
 
 /** Thrown out of a job's progress report, and its calls to Google, when its worker stops. */
 class JobStopped extends Error {}
@@ -241,8 +246,9 @@ export class ImportService {
     });
     try {
       await pipeline(Readable.from(body), counted, createWriteStream(path, { mode: 0o600 }));
-      if (source === 'plausible') await checkPlausibleExport(path, name);
-      else await checkGoatcounterExport(path);
+      const raw = RAW_EVENT_FORMATS[source];
+      if (raw) await checkRawExport(path, raw, name);
+      else await checkPlausibleExport(path, name);
     } catch (err) {
       await rm(path, { force: true });
       if (err instanceof ImportRefused) throw apiError('INVALID_IMPORT', 'file', { reason: err.message });
@@ -320,10 +326,10 @@ export class ImportService {
   }
 
   /**
-   * GoatCounter's rows through the NDJSON import path, in one call (atomic: all its events are
-   * stored or none), with its bots and bad rows counted apart.
+   * An export's raw events (GoatCounter's, Umami's) through the NDJSON import path, in one call
+   * (atomic: all its events are stored or none), with its bots and bad rows counted apart.
    */
-  private async importGoatcounter(job: ImportJob, path: string, progress: (done: number) => void): Promise<ImportReport> {
+  private async importRawEvents(job: ImportJob, format: RawEventFormat, path: string, progress: (done: number) => void): Promise<ImportReport> {
     const site = await this.options.getSite(job.siteId);
     if (!site) throw new ImportRefused('the site no longer exists');
     const { size } = await stat(path);
@@ -333,12 +339,12 @@ export class ImportService {
       progress((0.9 * read) / Math.max(size, 1));
     });
     const skips = newSkips();
-    const result = await this.options.importLines(site, goatcounterLines(csvRecords(bytes), site.domain, skips)).catch((err: unknown) => {
+    const result = await this.options.importLines(site, format.lines(csvRecords(bytes), site.domain, skips, job.fileName)).catch((err: unknown) => {
       throw err instanceof ApiError ? new ImportRefused(err.message, { cause: err }) : err;
     });
     const rejected = result.errors.map((e) => ({ file: job.fileName, line: skips.sourceLines[e.line - 1] ?? e.line, reason: e.reason }));
     return {
-      days: skips.first && skips.last ? { from: skips.first, to: skips.last } : null,
+      days: daysOf(skips),
       rows: result.accepted,
       skippedRows: skips.bots + skips.badRows + result.rejected,
       skippedBots: skips.bots,
@@ -378,7 +384,8 @@ export class ImportService {
       if (job.source === 'ga4') report = await this.runGa4(job, progress);
       else {
         const path = await this.reachableUpload(job);
-        report = job.source === 'plausible' ? await importPlausible(events, target, path, job.fileName, progress) : await this.importGoatcounter(job, path, progress);
+        const raw = RAW_EVENT_FORMATS[job.source];
+        report = raw ? await this.importRawEvents(job, raw, path, progress) : await importPlausible(events, target, path, job.fileName, progress);
         // Once the figures are written: a job taken again adds no annotation twice.
         if (job.source === 'plausible') await this.options.addAnnotations(job.siteId, await readAnnotations(path));
       }

@@ -1,11 +1,13 @@
 // Import lines (docs/admin-api.md, "Import lines"): `{ts, ua, u, ip?, r?, w?, l?, e?, p?, revenue?,
-// sd?, country?, region?, city?}`. Validated with the tracker's own rules; country/region/city override
-// geolocation as a trusted relay would.
+// sd?, country?, region?, city?, browser?, os?, device?, session?}`. Validated with the tracker's own
+// rules; country/region/city override geolocation as a trusted relay would, browser/os/device the
+// User-Agent's families, and `session` names the event's session (another tool's visit).
 import { StringDecoder } from 'node:string_decoder';
 import type { DropReason } from './drop-reasons.js';
 import { validateEvent } from './event-shape.js';
 import { MAX_IMPORT_LINE_BYTES, parseImportTimestamp } from './import-contract.js';
 import { normalizeIp } from './ip.js';
+import { isDeviceClass } from '../core/vocabulary.js';
 import { newCandidate, type Candidate } from './pipeline.js';
 
 export type ImportLineResult = { ok: true; candidate: Candidate } | { ok: false; reason: DropReason; detail?: string };
@@ -38,6 +40,14 @@ export function parseImportLine(line: string, sitePublicId: string, now: number)
   if (country === undefined || region === undefined || city === undefined || (country !== null && !/^[A-Za-z]{2}$/.test(country))) {
     return { ok: false, reason: 'bad_shape', detail: 'country must be ISO 3166-1 alpha-2; region and city strings' };
   }
+  const browser = optionalText(o.browser, 64);
+  const os = optionalText(o.os, 64);
+  const device = o.device === undefined || o.device === null ? null : isDeviceClass(o.device) ? o.device : undefined;
+  if (browser === undefined || os === undefined || device === undefined) {
+    return { ok: false, reason: 'bad_shape', detail: 'browser and os must be strings of at most 64 characters; device desktop, mobile or tablet' };
+  }
+  const session = optionalText(o.session, 128);
+  if (session === undefined) return { ok: false, reason: 'bad_shape', detail: 'session must be a string of at most 128 characters' };
   // `sd` is an engage event's scroll depth, its `p.d` (checked with the tracker's rules for it).
   let p = o.p;
   if (o.sd !== undefined) {
@@ -50,6 +60,8 @@ export function parseImportLine(line: string, sitePublicId: string, now: number)
   const candidate = newCandidate(ts, o.ua, ip);
   candidate.event = shape.event;
   if (country || region || city) candidate.placeOverride = { country: country?.toUpperCase() ?? null, region, city };
+  if (browser || os || device) candidate.agentOverride = { browser, os, device };
+  candidate.sessionName = session;
   return { ok: true, candidate };
 }
 

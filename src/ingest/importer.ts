@@ -181,7 +181,7 @@ export class Importer {
 }
 
 /**
- * The heap of every import under way (NDJSON and GoatCounter's): a full garbage collection once
+ * The heap of every import under way (NDJSON, GoatCounter's and Umami's): a full garbage collection once
  * V8's used heap has grown by 48 MB since the last (checked at each turn an import gives back; an
  * import starting counts from the heap as it finds it), and before an import's commit and its
  * rollups, where DuckDB's memory peaks. A 1 000 000-line import's enrichment then holds at most

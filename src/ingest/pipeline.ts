@@ -3,7 +3,7 @@
 // datacenter → rate_limit (the window's key) → enrich (visitor id; the rate-limit hit and the session
 // in one admission: one Redis call) → buffer. Size is checked by the HTTP layer while reading the body.
 import { isPromise, type MaybePromise } from '../core/clock.js';
-import { clientValue } from '../core/vocabulary.js';
+import { clientValue, type DeviceClass } from '../core/vocabulary.js';
 import { localDaySpan, type LocalDaySpan } from '../core/localtime.js';
 import type { PrometheusRegistry } from '../core/prometheus.js';
 import type { StoredEvent } from '../storage/events/schema.js';
@@ -44,9 +44,20 @@ export interface Candidate {
   ip: string | null;
   relayed: RelayedVisitor | null;
   placeOverride: Partial<GeoPlace> | null;
+  /** Browser, OS and device an import line states, each replacing the User-Agent's family where given. */
+  agentOverride: AgentOverride | null;
+  /** The session an import line names (SessionVisit.session); null for every collected event. */
+  sessionName: string | null;
   /** The collection rate limit's key: the site and the visitor's network. */
   rateKey?: string;
   stored?: StoredEvent;
+}
+
+/** What an import line states of its visitor's browser, OS and device class (null: the User-Agent's). */
+export interface AgentOverride {
+  browser: string | null;
+  os: string | null;
+  device: DeviceClass | null;
 }
 
 export type StepResult = DropReason | undefined;
@@ -104,6 +115,7 @@ function firstEventAttributes(c: Candidate, geo: GeoLocator): SessionAttributes 
   const location = c.location!;
   const place = c.placeOverride ?? (c.ip ? geo.lookup(c.ip) : {});
   const ua = parseUserAgent(c.ua);
+  const agent = c.agentOverride;
   const query = location.search ? new URLSearchParams(location.search) : NO_QUERY;
   const utm = utmValues(query);
   // Every text a client can choose goes through clientValue (country is two letters, device a class).
@@ -115,9 +127,9 @@ function firstEventAttributes(c: Candidate, geo: GeoLocator): SessionAttributes 
     country: place.country ?? null,
     region: clientValue(place.region ?? null),
     city: clientValue(place.city ?? null),
-    browser: clientValue(ua.browser),
-    os: clientValue(ua.os),
-    device: deviceClass(event.w, ua.parserDevice),
+    browser: clientValue(agent?.browser ?? ua.browser),
+    os: clientValue(agent?.os ?? ua.os),
+    device: agent?.device ?? deviceClass(event.w, ua.parserDevice),
   };
 }
 
@@ -163,6 +175,7 @@ function enrichWithSalts<R>(
     ts: c.ts,
     page: c.location!.path,
     isPageview: c.event!.name === 'pageview',
+    session: c.sessionName,
     start: () => firstEventAttributes(c, parts.geo),
   };
   const decision = session(c, visit);
@@ -330,7 +343,7 @@ export function liveSteps(deps: LiveDeps): Array<Step<CollectRequest>> {
 const MAX_USER_AGENT = 512;
 
 export function newCandidate(ts: number, ua: string | undefined, ip: string | null): Candidate {
-  return { ts, ua: ua ? ua.slice(0, MAX_USER_AGENT) : '', ip, relayed: null, placeOverride: null };
+  return { ts, ua: ua ? ua.slice(0, MAX_USER_AGENT) : '', ip, relayed: null, placeOverride: null, agentOverride: null, sessionName: null };
 }
 
 /**

@@ -2,6 +2,7 @@
 // cache: real traffic repeats a few thousand UA strings, and parsing is the costly part.
 import { LRUCache } from 'lru-cache';
 import UAParser from 'ua-parser-js';
+import type { DeviceClass } from '../core/vocabulary.js';
 
 export interface UaFamilies {
   browser: string | null;
@@ -77,7 +78,7 @@ export function parseUserAgent(ua: string): UaFamilies {
 }
 
 /** Device class: by screen width when the tracker sent one, else the parser's device type. */
-export function deviceClass(width: number | null, parserDevice: UaFamilies['parserDevice']): string {
+export function deviceClass(width: number | null, parserDevice: UaFamilies['parserDevice']): DeviceClass {
   if (width !== null && width > 0) return width < 576 ? 'mobile' : width < 992 ? 'tablet' : 'desktop';
   return parserDevice ?? 'desktop';
 }

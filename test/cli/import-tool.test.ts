@@ -1,6 +1,6 @@
-// `svc import plausible FILE --site ID` against a real server: the upload, the job followed to its
-// end, the report (readable and JSON, with the columns an older export lacks), and a refused file's
-// reason with a failing exit status.
+// `svc import plausible FILE --site ID` (and `umami`) against a real server: the upload, the job
+// followed to its end, the report (readable and JSON, with the columns an older export lacks), and a
+// refused file's reason with a failing exit status.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createSite, startTestServer, type TestServer } from '../helpers/server.js';
 import { firstExport, plausibleExport, zipOf } from '../helpers/plausible-export.js';
+import { UMAMI_HEADER, umamiCsv } from '../helpers/umami-export.js';
 
 const ENTRY = resolve('src/cli/svc.ts');
 let server: TestServer;
@@ -82,4 +83,24 @@ test('svc import plausible: a refused file says why and fails', async () => {
   const help = await svc(['import', '--help']);
   assert.match(help.stdout, /usage: svc import FILE --site ID/);
   assert.match(help.stdout, /usage: svc import plausible FILE --site ID/);
+});
+
+test('svc import umami: the export read, sessions cut at 30 minutes without visit_id, the report printed', async () => {
+  const site = await createSite(server);
+  const file = join(scratch, 'umami-export.csv');
+  const visitor = (session_id: string, created_at: string, event_type = '1') => ({ session_id, hostname: site.domain, browser: 'firefox', os: 'Linux', device: 'desktop', url_path: '/', event_type, created_at });
+  const rows = [visitor('s-1', '2025-05-01 10:00:00'), visitor('s-2', '2025-05-01 10:05:00'), visitor('s-1', '2025-05-01 10:10:00'), visitor('s-1', '2025-05-01 10:50:00'), visitor('s-2', '2025-05-01 10:06:00', '5')];
+  writeFileSync(file, umamiCsv(rows, UMAMI_HEADER.filter((c) => c !== 'visit_id')));
+  const run = await svc(['import', 'umami', file, '--site', site.siteId]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^status\s+done$/m);
+  assert.match(run.stdout, /^days\s+2025-05-01 to 2025-05-01$/m);
+  assert.match(run.stdout, /^rows\s+4$/m);
+  assert.match(run.stdout, /^skipped rows\s+1$/m);
+  assert.match(run.stdout, /umami-export\.csv\s+6\s+event_type 5 is neither a pageview \(1\) nor a custom event \(2\): 1 line of it skipped/);
+  // Visitor s-1's third pageview comes 40 minutes after its second: a session of its own.
+  const stored = await server.storedEvents(site.siteId);
+  assert.deepEqual([stored.length, stored.filter((r) => r.session_start).length, new Set(stored.map((r) => r.visitor_id)).size], [4, 3, 2]);
+  const help = await svc(['import', '--help']);
+  assert.match(help.stdout, /usage: svc import umami FILE --site ID/);
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { csvRecords } from '../../src/imports/csv.js';
-import { openCsvFile } from '../../src/imports/goatcounter.js';
+import { openCsvFile } from '../../src/imports/raw-events.js';
 import { ImportRefused } from '../../src/imports/plausible-import.js';
 import { MAX_COMPRESSION_RATIO, openZipEntry, readZipDirectory, ZipRefused } from '../../src/imports/zip.js';
 import { zipOf } from '../helpers/plausible-export.js';

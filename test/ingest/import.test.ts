@@ -148,6 +148,46 @@ test('ISO timestamps, geo overrides and custom events', async () => {
   assert.equal(rows[1]!.ts, BigInt(Date.parse('2026-03-04T10:01:00.500Z')));
 });
 
+test("named sessions, and browser, os and device stated in place of the User-Agent's", async () => {
+  const site = await createSite(server);
+  const MIN = 60_000;
+  const line = (minute: number, session: string | undefined, extra: Record<string, unknown> = {}) => ({ ts: DAY + minute * MIN, ua: BROWSER_UA, ip: '203.0.113.9', u: `/m${minute}`, session, ...extra });
+  // Out of order, as a file may be: the import sorts before it sessionizes.
+  const report = await importEvents(server, site.siteId, [
+    line(50, 'visit-b'),
+    line(0, 'visit-a', { browser: 'Samsung Internet', os: 'Tizen', device: 'tablet' }),
+    line(5, 'visit-b'),
+    // 45 minutes after visit-a's first event: the same name goes on with it whatever the gap.
+    line(45, 'visit-a'),
+    line(52, undefined),
+    line(53, 'x'.repeat(129)),
+    line(54, undefined, { device: 'phone' }),
+    line(55, undefined, { browser: 7 }),
+  ]);
+  assert.deepEqual([report.body.accepted, report.body.errors.map((e) => [e.line, e.reason])], [
+    5,
+    [
+      [6, 'bad_shape: session must be a string of at most 128 characters'],
+      [7, 'bad_shape: browser and os must be strings of at most 64 characters; device desktop, mobile or tablet'],
+      [8, 'bad_shape: browser and os must be strings of at most 64 characters; device desktop, mobile or tablet'],
+    ],
+  ]);
+  const rows = (await server.storedEvents(site.siteId)).sort((a, b) => Number(a.ts - b.ts));
+  const sessionOf = (page: string) => rows.find((r) => r.page === page)!.session_id;
+  // visit-a: minutes 0 and 45, though visit-b came between; visit-b: minutes 5 and 50, though 5 is
+  // within the gap of visit-a's 0. The unnamed event at 52 is a session of its own: names are by name.
+  assert.equal(sessionOf('/m0'), sessionOf('/m45'));
+  assert.equal(sessionOf('/m5'), sessionOf('/m50'));
+  assert.notEqual(sessionOf('/m0'), sessionOf('/m5'));
+  assert.notEqual(sessionOf('/m52'), sessionOf('/m50'));
+  assert.equal(new Set(rows.map((r) => r.visitor_id)).size, 1);
+  assert.equal(rows.filter((r) => r.session_start).length, 3);
+  const first = rows.find((r) => r.page === '/m0')!;
+  assert.deepEqual([first.browser, first.os, first.device], ['Samsung Internet', 'Tizen', 'tablet']);
+  const other = rows.find((r) => r.page === '/m5')!;
+  assert.deepEqual([other.browser, other.os, other.device], ['Chrome', 'Windows', 'desktop'], "the User-Agent's families where the line states none");
+});
+
 test('bad lines are reported with their line numbers and reasons; bots are dropped', async () => {
   const site = await createSite(server);
   const ok = { ts: DAY, ua: BROWSER_UA, ip: '203.0.113.7', u: '/' };

@@ -1,11 +1,12 @@
 // The site settings' Imports section in the browser: a file picked and imported, its progress bar
 // while it is queued and running, the import listed when done, deleted after confirmation, the
-// columns an older export lacks said in words, and the export link; keyboard-named controls and no
-// axe violations.
+// columns an older export lacks said in words, and the export link, Umami's export chosen as the
+// source; keyboard-named controls and no axe violations.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSite, type SiteFixture } from '../helpers/server.js';
 import { firstExport, plausibleExport, uploadPlausibleExport, zipOf } from '../helpers/plausible-export.js';
+import { umamiCsv } from '../helpers/umami-export.js';
 import { axeViolations, createUser, openPage, signIn, startDashboard, type Dashboard } from './harness.js';
 
 describe('the Imports section of site settings', () => {
@@ -73,6 +74,23 @@ describe('the Imports section of site settings', () => {
     await page.getByLabel('Import file').setInputFiles({ name: 'notes.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b\n1,2\n') });
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByText(/not a file of Plausible's export/).waitFor();
+    await context.close();
+  });
+
+  it("imports Umami's data export chosen as the source", async () => {
+    const { server } = dashboard;
+    const { context, page } = await openPage(dashboard);
+    await signIn(page, server, 'owner@example.com', `/sites/${site.siteId}/settings#imports`);
+    const section = page.getByRole('region', { name: 'Imports' }).first();
+    await page.getByRole('heading', { name: 'Imports' }).waitFor();
+    await page.getByLabel('Source').selectOption({ label: "Umami's data export (.csv or .csv.gz)" });
+    const row = { session_id: 's-1', visit_id: 'v-1', hostname: site.domain, browser: 'chrome', os: 'Windows 10', device: 'desktop', url_path: '/', event_type: '1', created_at: '2025-03-01 10:00:00' };
+    await page.getByLabel('Import file').setInputFiles({ name: 'umami-export.csv', mimeType: 'text/csv', buffer: Buffer.from(umamiCsv([row, { ...row, url_path: '/pricing', created_at: '2025-03-01 10:01:00' }])) });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await section.getByRole('cell', { name: 'Done' }).waitFor();
+    assert.ok(await section.getByRole('cell', { name: 'Umami', exact: true }).isVisible());
+    assert.ok(await section.getByRole('cell', { name: '2025-03-01 to 2025-03-01' }).isVisible());
+    assert.deepEqual(await axeViolations(page), []);
     await context.close();
   });
 });

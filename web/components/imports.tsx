@@ -11,7 +11,7 @@ import { ErrorText, LoadState, Notice } from './feedback.js';
 import { SelectField } from './fields.js';
 import { WideTable } from './table.js';
 import { Ga4Import } from './ga4-import.js';
-import type { ImportSource } from '../../src/core/vocabulary.js';
+import { EVENT_IMPORT_SOURCES, type ImportSource } from '../../src/core/vocabulary.js';
 import type { ImportView } from '../../src/core/management.js';
 import { missingColumnsText } from '../../src/core/import-report.js';
 
@@ -19,8 +19,10 @@ type Source = ImportSource;
 const SOURCES: Array<[Source, string]> = [
   ['plausible', "Plausible's CSV export (.zip or .csv)"],
   ['goatcounter', "GoatCounter's CSV export (.csv or .csv.gz)"],
+  ['umami', "Umami's data export (.csv or .csv.gz)"],
 ];
-const SOURCE_NAMES: Record<Source, string> = { plausible: 'Plausible', goatcounter: 'GoatCounter', ga4: 'Google Analytics 4' };
+/** A source as the list of imports names it. */
+const SOURCE_NAMES: Record<Source, string> = { plausible: 'Plausible', goatcounter: 'GoatCounter', umami: 'Umami', ga4: 'Google Analytics 4' };
 const STATUS: Record<ImportView['status'], string> = { queued: 'Queued', running: 'Running', done: 'Done', failed: 'Failed' };
 
 function Progress({ job }: { job: ImportView }) {
@@ -106,7 +108,11 @@ export function Imports({ siteId }: { siteId: string }) {
                   </td>
                   <td>
                     <ConfirmButton
-                      question={`Delete this import? Its figures leave the site's statistics.`}
+                      question={
+                        EVENT_IMPORT_SOURCES.includes(job.source)
+                          ? `Delete this import's record? Its events stay in the site's statistics, as collected events do.`
+                          : `Delete this import? Its figures leave the site's statistics.`
+                      }
                       confirmLabel="Delete import"
                       label={`Delete the ${job.source} import of ${new Date(job.createdAt).toISOString().slice(0, 10)}`}
                       disabled={remove.busy}

@@ -110,3 +110,9 @@ export const goatcounterImportCommand = importCommand(
   "import GoatCounter's CSV export (format 2, .csv or .csv.gz) as events, through the NDJSON import; waits for the job and prints its report (bot rows skipped)",
   'svc import goatcounter goatcounter-export.csv.gz --site k3f9a1b2c4d5',
 );
+
+export const umamiImportCommand = importCommand(
+  'umami',
+  "import Umami's data export (its events with their sessions, .csv or .csv.gz) as events, through the NDJSON import; waits for the job and prints its report (robots, other event types and bad lines skipped)",
+  'svc import umami umami-export.csv.gz --site k3f9a1b2c4d5',
+);

@@ -9,7 +9,7 @@ import { CliError, ServerRefusal } from '../errors.js';
 import { planImport, type ImportCall } from '../import-plan.js';
 import { formatFields, formatTable, ProgressBar, type Stream } from '../output.js';
 import type { Noun } from '../types.js';
-import { goatcounterImportCommand, plausibleImportCommand } from './import-tool.js';
+import { goatcounterImportCommand, plausibleImportCommand, umamiImportCommand } from './import-tool.js';
 import { ga4ImportCommand } from './import-ga4.js';
 import type { EventImportReport } from '../../core/management.js';
 
@@ -163,7 +163,7 @@ export const importNoun: Noun = {
     {
       usage: 'svc import FILE --site ID [--from-line N] [--lines-per-call N]',
       summary:
-        'stream an NDJSON file (one event a line: {ts, ua, u, ip?, r?, w?, l?, e?, p?, country?, region?, city?}; FILE - reads stdin); returns once the events are queryable. ' +
+        'stream an NDJSON file (one event a line: {ts, ua, u, ip?, r?, w?, l?, e?, p?, country?, region?, city?, browser?, os?, device?, session?}; FILE - reads stdin); returns once the events are queryable. ' +
         `A file over ${MAX_IMPORT_LINES} lines (--lines-per-call) goes in several calls, cut where no site-local day is on both sides; --from-line goes on with a stopped import`,
       options: { site: { type: 'string' }, 'from-line': { type: 'string' }, 'lines-per-call': { type: 'string' } },
       args: ['FILE'],
@@ -193,6 +193,7 @@ export const importNoun: Noun = {
     },
     plausibleImportCommand,
     goatcounterImportCommand,
+    umamiImportCommand,
     ga4ImportCommand,
   ],
 };

@@ -38,6 +38,13 @@ export interface SessionVisit {
   page: string;
   /** Whether the event is a pageview (only a pageview sets a session's entry page). */
   isPageview: boolean;
+  /**
+   * The session's name when an import line gives one (its `session`, e.g. Umami's visit): an event
+   * naming another session than the visitor's open one starts a new session however soon after it,
+   * and one naming the open session goes on with it however long since its last event. Collected
+   * events name none (null or absent): only an import's own store (SessionCache) is given names.
+   */
+  session?: string | null;
   /** A new session's attributes, computed only when the event starts one. */
   start: () => SessionAttributes;
 }

@@ -1,6 +1,7 @@
 // Live sessions in process: events of one visitor on one site with gaps under 30 minutes. The cache
 // maps a visitor to its open session; a session carries the attributes of its first event, which
-// every later event of the session is stored with.
+// every later event of the session is stored with. An import's events may name their sessions
+// (another tool's visits): those are held apart, by visitor and name.
 import { randomId64 } from '../../core/ids.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import type { LiveSession, LiveSessionStore, SessionAttributes, SessionDecision, SessionVisit } from './live-sessions.js';
@@ -22,6 +23,19 @@ function sessionBytes(s: LiveSession): number {
   for (const v of Object.values(s.attrs)) chars += v?.length ?? 0;
   return SESSION_FIXED_BYTES + chars;
 }
+
+/** A session as the cache holds it, with its estimated bytes. */
+type HeldSession = LiveSession & { bytes: number };
+
+/**
+ * How long a named session is held since its last event. A visitor's id lasts a site-local day (25
+ * hours at most, on a clock change) and a session crosses midnight only within the gap: past this,
+ * no event can go on with it. Unnamed sessions are held for the gap.
+ */
+export const NAMED_SESSION_HOLD_MS = 25 * 3_600_000 + SESSION_GAP_MS;
+
+const withinGap = (session: HeldSession, ts: number) => ts - session.lastTs < SESSION_GAP_MS && session.lastTs - ts < SESSION_GAP_MS;
+const always = () => true;
 
 /** Distinct attribute values kept for sharing, and their characters; past either the table starts over. */
 const MAX_SHARED_VALUES = 50_000;
@@ -70,14 +84,16 @@ class SharedValues {
 }
 
 /**
- * Open sessions by visitor id, least recently seen first. Visitor ids hash the site in, so they
- * key sessions of every site at once (two sites' visitors share an id only as often as two
- * visitors of one site do: one chance in 2^64 a pair).
+ * Open sessions by visitor id, least recently seen first; named sessions by visitor id and name.
+ * Visitor ids hash the site in, so they key sessions of every site at once (two sites' visitors
+ * share an id only as often as two visitors of one site do: one chance in 2^64 a pair).
  */
 export class SessionCache implements LiveSessionStore {
   // A Map iterates in insertion order: a session seen again is moved to the end, so the first
   // entry is always the least recently seen, the one evicted when a bound is reached.
-  private readonly live = new Map<bigint, LiveSession & { bytes: number }>();
+  private readonly live = new Map<bigint, HeldSession>();
+  /** Named sessions (SessionVisit.session), by `<visitor id> <name>`: a visitor may have several open. */
+  private readonly named = new Map<string, HeldSession>();
   private readonly shared = new SharedValues();
   private bytes = 0;
 
@@ -98,7 +114,7 @@ export class SessionCache implements LiveSessionStore {
   private readonly maxSessionBytes: number;
 
   get size(): number {
-    return this.live.size;
+    return this.live.size + this.named.size;
   }
 
   /** What the byte bound counts: the estimated heap of the open sessions. */
@@ -109,32 +125,43 @@ export class SessionCache implements LiveSessionStore {
   /**
    * Finds the open session of a visitor (under today's visitor id, or under yesterday's for a
    * session that crosses local midnight), or starts one with the attributes `start()` computes.
-   * Enrichment runs only for new sessions: later events reuse the first event's values.
+   * Enrichment runs only for new sessions: later events reuse the first event's values. A named
+   * event finds the visitor's session of that name, whatever the time since its last event.
    */
-  touch({ visitorId, previousVisitorId, ts, page, isPageview, start }: SessionVisit): SessionDecision {
-    let key = visitorId;
-    let session = this.live.get(key);
-    if (!session && previousVisitorId !== undefined) {
-      session = this.live.get(previousVisitorId);
-      if (session) key = previousVisitorId;
+  touch(visit: SessionVisit): SessionDecision {
+    const name = visit.session;
+    if (name === undefined || name === null) return this.touchIn(this.live, visit.visitorId, visit.previousVisitorId, visit, withinGap);
+    const previous = visit.previousVisitorId === undefined ? undefined : `${visit.previousVisitorId} ${name}`;
+    return this.touchIn(this.named, `${visit.visitorId} ${name}`, previous, visit, always);
+  }
+
+  /** The session under `key` (or `previousKey`) if `goesOn` with it, else a new one under `key`. */
+  private touchIn<K>(map: Map<K, HeldSession>, key: K, previousKey: K | undefined, visit: SessionVisit, goesOn: (session: HeldSession, ts: number) => boolean): SessionDecision {
+    const { ts, page, isPageview, start } = visit;
+    let heldAt = key;
+    let session = map.get(key);
+    if (!session && previousKey !== undefined) {
+      session = map.get(previousKey);
+      if (session) heldAt = previousKey;
     }
-    if (session && ts - session.lastTs < SESSION_GAP_MS && session.lastTs - ts < SESSION_GAP_MS) {
+    if (session && goesOn(session, ts)) {
       session.lastTs = Math.max(session.lastTs, ts);
-      this.live.delete(key);
+      map.delete(heldAt);
       if (session.entryPage === null && isPageview) {
         session.entryPage = this.shared.share(page);
         this.bytes += 2 * page.length;
         session.bytes += 2 * page.length;
       }
-      this.live.set(visitorId, session);
+      map.set(key, session);
       this.evict();
       return { session, started: false };
     }
-    if (session) this.remove(key, session);
+    if (session) this.remove(map, heldAt, session);
     const fresh = { sessionId: randomId64(), lastTs: ts, entryPage: isPageview ? this.shared.share(page) : null, attrs: this.shared.attributes(start()), bytes: 0 };
-    fresh.bytes = sessionBytes(fresh);
+    // A named session's key holds its name: counted as one of its strings.
+    fresh.bytes = sessionBytes(fresh) + (typeof key === 'string' ? key.length : 0);
     this.bytes += fresh.bytes;
-    this.live.set(visitorId, fresh);
+    map.set(key, fresh);
     this.evict();
     return { session: fresh, started: true };
   }
@@ -163,7 +190,7 @@ export class SessionCache implements LiveSessionStore {
       this.live.set(visitorId, held);
       return held;
     }
-    if (held !== undefined) this.remove(visitorId, held);
+    if (held !== undefined) this.remove(this.live, visitorId, held);
     const fresh = { sessionId, lastTs, entryPage: this.shared.share(entryPage), attrs: this.shared.attributes(attrs), bytes: 0 };
     fresh.bytes = sessionBytes(fresh);
     this.bytes += fresh.bytes;
@@ -172,27 +199,36 @@ export class SessionCache implements LiveSessionStore {
     return fresh;
   }
 
-  private remove(key: bigint, session: { bytes: number }): void {
-    this.live.delete(key);
+  private remove<K>(map: Map<K, HeldSession>, key: K, session: { bytes: number }): void {
+    map.delete(key);
     this.bytes -= session.bytes;
   }
 
+  /** Past a bound, the least recently seen session of either map goes. */
   private evict(): void {
-    while (this.live.size > this.maxSessions || this.bytes > this.maxSessionBytes) {
-      const [key, oldest] = this.live.entries().next().value!;
-      this.remove(key, oldest);
+    while (this.size > this.maxSessions || this.bytes > this.maxSessionBytes) {
+      const open = this.live.entries().next().value;
+      const named = this.named.entries().next().value;
+      if (open !== undefined && (named === undefined || open[1].lastTs <= named[1].lastTs)) this.remove(this.live, open[0], open[1]);
+      else this.remove(this.named, named![0], named![1]);
     }
   }
 
   /**
-   * Drops sessions idle for longer than the gap (they can only end). Events arrive in time order
-   * (the server's clock; an import sorts its lines), so the least recently seen sessions are also
-   * the longest idle: the sweep stops at the oldest session still open.
+   * Drops sessions idle for longer than the gap, named ones for longer than NAMED_SESSION_HOLD_MS
+   * (they can only end). Events arrive in time order (the server's clock; an import sorts its
+   * lines), so the least recently seen sessions are also the longest idle: each map's sweep stops
+   * at its oldest session still held.
    */
   sweep(now: number): void {
-    for (const [key, s] of this.live) {
-      if (now - s.lastTs < SESSION_GAP_MS) break;
-      this.remove(key, s);
+    this.sweepIn(this.live, now, SESSION_GAP_MS);
+    this.sweepIn(this.named, now, NAMED_SESSION_HOLD_MS);
+  }
+
+  private sweepIn<K>(map: Map<K, HeldSession>, now: number, hold: number): void {
+    for (const [key, s] of map) {
+      if (now - s.lastTs < hold) break;
+      this.remove(map, key, s);
     }
   }
 }

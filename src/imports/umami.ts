@@ -1,0 +1,272 @@
+// Umami's data export (one CSV of its `website_event` rows joined with their session, docs/imports.md)
+// as lines of svc's NDJSON import: each pageview and custom event becomes the event a tracker would
+// have sent, its visitor Umami's session, its session Umami's visit, so that every read endpoint,
+// funnels and journeys included, sees it like a collected one.
+import { BUILT_IN_EVENTS, EVENT_NAME } from '../ingest/event-shape.js';
+import type { DeviceClass } from '../core/vocabulary.js';
+import type { CsvRecord } from './csv.js';
+import { ImportRefused } from './plausible-import.js';
+import { columnsOf, handOn, skipRow, standInAddresses, type RawEventFormat, type RawEventSkips } from './raw-events.js';
+
+/** The columns svc reads (Umami's export has more, which are ignored; `visit_id` is read when present). */
+export const UMAMI_COLUMNS = [
+  'session_id',
+  'hostname',
+  'browser',
+  'os',
+  'device',
+  'screen',
+  'language',
+  'country',
+  'region',
+  'city',
+  'url_path',
+  'url_query',
+  'referrer_domain',
+  'event_type',
+  'event_name',
+  'created_at',
+] as const;
+
+/**
+ * Umami's browser words (the names its `BROWSERS` list gives, from the `detect-browser` package) →
+ * svc's browser families, spelt as svc's User-Agent parser spells them; other words are kept.
+ */
+export const UMAMI_BROWSERS: Readonly<Record<string, string | null>> = {
+  chrome: 'Chrome',
+  crios: 'Chrome',
+  'chromium-webview': 'Chrome',
+  edge: 'Edge',
+  'edge-chromium': 'Edge',
+  'edge-ios': 'Edge',
+  firefox: 'Firefox',
+  fxios: 'Firefox',
+  safari: 'Safari',
+  ios: 'Safari',
+  'ios-webview': 'Safari',
+  opera: 'Opera',
+  'opera-mini': 'Opera',
+  samsung: 'Samsung Internet',
+  yandexbrowser: 'Yandex',
+  ie: 'Internet Explorer',
+  android: 'Android Browser',
+  silk: 'Silk',
+  miui: 'MIUI Browser',
+  facebook: 'Facebook',
+  instagram: 'Instagram',
+  kakaotalk: 'KakaoTalk',
+  aol: 'AOL',
+  bb10: 'BlackBerry',
+  beaker: 'Beaker',
+  // Umami's word for a browser it could not tell.
+  browser: null,
+};
+
+/** Umami's operating systems (`detect-browser`'s names, as its `DESKTOP_OS` and `MOBILE_OS` list them) → svc's OS families. */
+export const UMAMI_SYSTEMS: Readonly<Record<string, string>> = {
+  'windows 3.11': 'Windows',
+  'windows 95': 'Windows',
+  'windows 98': 'Windows',
+  'windows me': 'Windows',
+  'windows 2000': 'Windows',
+  'windows xp': 'Windows',
+  'windows server 2003': 'Windows',
+  'windows vista': 'Windows',
+  'windows 7': 'Windows',
+  'windows 8': 'Windows',
+  'windows 8.1': 'Windows',
+  'windows 10': 'Windows',
+  'windows ce': 'Windows',
+  'windows mobile': 'Windows',
+  'mac os': 'macOS',
+  ios: 'iOS',
+  'android os': 'Android',
+  'amazon os': 'Android',
+  linux: 'Linux',
+  'chrome os': 'ChromeOS',
+  'open bsd': 'OpenBSD',
+  'sun os': 'Solaris',
+  'blackberry os': 'BlackBerry',
+  qnx: 'QNX',
+  beos: 'BeOS',
+  'os/2': 'OS/2',
+};
+
+/** Umami's device words → svc's device classes; another word leaves the class to the screen's width. */
+export const UMAMI_DEVICES: Readonly<Record<string, DeviceClass>> = { desktop: 'desktop', laptop: 'desktop', mobile: 'mobile', tablet: 'tablet' };
+
+/** Browsers and systems Umami names that are robots: their rows are skipped as bots. */
+const UMAMI_BOT_BROWSERS = new Set(['searchbot', 'curl', 'phantomjs']);
+const UMAMI_BOT_SYSTEM = 'search bot';
+
+/** Umami's `event_type`s that svc reads. */
+const PAGEVIEW = '1';
+const CUSTOM_EVENT = '2';
+
+/**
+ * The User-Agent of every imported line: the visitor is the stand-in address of Umami's session,
+ * and the browser, OS and device are stated, so the text only has to read as a browser's.
+ */
+const IMPORTED_UA = 'Mozilla/5.0 (imported from Umami)';
+
+const HOST = /^[a-z0-9](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_-]{1,63})*\.?(?::\d{1,5})?$/i;
+/** Umami's `created_at`: as its exports write it (`2025-04-10 10:00:00.250`), as psql does (`…+00`), or ISO 8601. */
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+/** The query parameters the tracker reads from a page's URL (src/ingest/url-values.ts): UTM values and a tagged referrer. */
+const KEPT_PARAMETER = /^(?:utm_.+|ref|source)$/;
+
+/** `created_at` (UTC when it names no offset) in epoch milliseconds, or null when it is not an instant. */
+function umamiInstant(text: string): number | null {
+  const m = INSTANT.exec(text);
+  if (!m) return null;
+  const [, year, month, day, time, zone] = m;
+  // Date.parse rolls 2025-02-30 over to March: the day must exist.
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) return null;
+  const offset = zone === undefined || zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.length > 3 ? zone.slice(-2) : '00'}`;
+  const ms = Date.parse(`${year}-${month}-${day}T${time}${offset}`);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** A host name without `www.` and port, lowercased, for telling a self-referral. */
+const bareHost = (host: string) => host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '').replace(/^www\./, '');
+
+/** The entry of a mapping table for a word of the file (its own keys only: never `constructor` and the like). */
+const entry = <T>(table: Readonly<Record<string, T>>, word: string): T | undefined => (Object.hasOwn(table, word) ? table[word] : undefined);
+
+/** `text` cut to `max` characters, never between the two halves of a surrogate pair. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/** The column positions of Umami's header: refused, naming the file and the columns, when one svc reads is missing. */
+function header(record: CsvRecord, fileName: string): Map<string, number> {
+  const names = 'tooLong' in record ? [] : record.fields.map((h) => h.trim().toLowerCase());
+  return columnsOf(names, UMAMI_COLUMNS, `${fileName}: the Umami export`);
+}
+
+/** The event named by a custom event's `event_name`, lowercased; null when svc does not take the name (SPEC's rule). */
+function eventName(text: string): string | null {
+  const name = text.trim().toLowerCase();
+  return EVENT_NAME.test(name) && !(BUILT_IN_EVENTS as readonly string[]).includes(name) ? name : null;
+}
+
+/** The page's URL: its host, its path and the query parameters the tracker reads. */
+function pageUrl(host: string, path: string, query: string): string {
+  let kept = '';
+  if (query !== '') {
+    const params = new URLSearchParams(query);
+    const taken = new URLSearchParams();
+    for (const [key, value] of params) if (KEPT_PARAMETER.test(key)) taken.append(key, value);
+    kept = taken.size > 0 ? `?${taken}` : '';
+  }
+  return `https://${host}${path.startsWith('/') ? path : `/${path}`}${kept}`;
+}
+
+/** The NDJSON lines of Umami's export for a site on `domain`; `skips` counts what is left out. */
+async function* umamiLines(records: AsyncIterable<CsvRecord>, domain: string, skips: RawEventSkips, fileName: string): AsyncGenerator<string> {
+  const standInAddress = standInAddresses();
+  let positions: Map<string, number> | null = null;
+  /** The header's count of fields, which every line must have (two columns may share a name). */
+  let columns = 0;
+  // Rows of the event types svc does not read (links, pixels, performance, …): counted, and listed once per type.
+  const otherTypes = new Map<string, { line: number; rows: number }>();
+  for await (const record of records) {
+    if (positions === null) {
+      positions = header(record, fileName);
+      columns = 'tooLong' in record ? 0 : record.fields.length;
+      continue;
+    }
+    if ('tooLong' in record) {
+      skipRow(skips, record.line, 'the line is too long');
+      continue;
+    }
+    if (record.fields.length !== columns) {
+      skipRow(skips, record.line, `${record.fields.length} fields where the header has ${columns}`);
+      continue;
+    }
+    const at = positions;
+    const field = (name: string) => {
+      const i = at.get(name);
+      return i === undefined ? '' : record.fields[i]!.trim();
+    };
+    const type = field('event_type');
+    if (type !== PAGEVIEW && type !== CUSTOM_EVENT) {
+      if (!/^\d{1,2}$/.test(type)) {
+        skipRow(skips, record.line, `event_type is not a number (${JSON.stringify(type.slice(0, 40))})`);
+        continue;
+      }
+      skips.badRows++;
+      const seen = otherTypes.get(type);
+      if (seen) seen.rows++;
+      else otherTypes.set(type, { line: record.line, rows: 1 });
+      continue;
+    }
+    const browserWord = field('browser').toLowerCase();
+    const systemWord = field('os').toLowerCase();
+    if (UMAMI_BOT_BROWSERS.has(browserWord) || systemWord === UMAMI_BOT_SYSTEM) {
+      skips.bots++;
+      continue;
+    }
+    const ts = umamiInstant(field('created_at'));
+    if (ts === null) {
+      skipRow(skips, record.line, `created_at is not an instant (${JSON.stringify(field('created_at').slice(0, 40))})`);
+      continue;
+    }
+    const visitor = field('session_id');
+    if (visitor === '') {
+      skipRow(skips, record.line, 'session_id is empty');
+      continue;
+    }
+    const host = field('hostname') || domain;
+    if (host.length > 253 || !HOST.test(host)) {
+      skipRow(skips, record.line, `hostname is not a host name (${JSON.stringify(host.slice(0, 40))})`);
+      continue;
+    }
+    let name: string | null = null;
+    if (type === CUSTOM_EVENT) {
+      name = eventName(field('event_name'));
+      if (name === null) {
+        skipRow(skips, record.line, `event_name ${JSON.stringify(field('event_name').slice(0, 64))} is not an event name svc takes (1 to 64 of a-z, 0-9, _ and - once lowercased; not pageview, engage, outbound or download)`);
+        continue;
+      }
+    }
+    const visit = field('visit_id');
+    if (visit.length > 128) {
+      skipRow(skips, record.line, 'visit_id is longer than 128 characters');
+      continue;
+    }
+    const line: Record<string, unknown> = { ts, ua: IMPORTED_UA, u: pageUrl(host, field('url_path') || '/', field('url_query')), ip: standInAddress(visitor) };
+    if (name !== null) line.e = name;
+    if (visit !== '') line.session = visit;
+    // Umami keeps the referrer's host; none when empty, `(none)`, or the page's own host.
+    const referrer = field('referrer_domain');
+    if (referrer !== '' && referrer !== '(none)' && referrer.length <= 253 && HOST.test(referrer) && bareHost(referrer) !== bareHost(host)) line.r = `https://${referrer}/`;
+    const width = /^(\d{1,5})x\d{1,5}$/.exec(field('screen'));
+    if (width) line.w = Number(width[1]);
+    if (field('language') !== '') line.l = field('language');
+    const country = /^[A-Za-z]{2}$/.test(field('country')) ? field('country').toUpperCase() : null;
+    const region = field('region');
+    if (country) line.country = country;
+    if (/^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/.test(region)) line.region = region.toUpperCase();
+    else if (country && /^[A-Za-z0-9]{1,3}$/.test(region)) line.region = `${country}-${region.toUpperCase()}`;
+    if (field('city') !== '') line.city = cut(field('city'), 128);
+    const known = entry(UMAMI_BROWSERS, browserWord);
+    const browser = known === undefined ? (browserWord === '' ? null : cut(field('browser'), 64)) : known;
+    if (browser) line.browser = browser;
+    if (systemWord !== '') line.os = entry(UMAMI_SYSTEMS, systemWord) ?? cut(field('os'), 64);
+    const device = entry(UMAMI_DEVICES, field('device').toLowerCase());
+    if (device) line.device = device;
+    handOn(skips, record.line, ts);
+    yield JSON.stringify(line) + '\n';
+  }
+  if (positions === null) throw new ImportRefused('the file is empty');
+  for (const [type, { line, rows }] of otherTypes) {
+    skips.lines.push({ line, reason: `event_type ${type} is neither a pageview (1) nor a custom event (2): ${rows} line${rows === 1 ? '' : 's'} of it skipped` });
+  }
+}
+
+/** Umami's data export (its events joined with their sessions), `.csv` or `.csv.gz`. */
+export const umamiFormat: RawEventFormat = { header, lines: umamiLines };
