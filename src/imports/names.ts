@@ -44,7 +44,8 @@ const ABSENT = new Set(['', '(not set)', 'Direct / None']);
 export function mappedName(table: Readonly<Record<string, string>>, name: string): string {
   const trimmed = name.trim();
   if (ABSENT.has(trimmed)) return NONE_KEY;
-  return table[trimmed] ?? trimmed;
+  // Own keys only: a name like `constructor` is a browser of the export's, not a member of the table's prototype.
+  return Object.hasOwn(table, trimmed) ? table[trimmed]! : trimmed;
 }
 
 /** A plain value (utm fields, pages): `(none)` when absent, else as it is. */
