@@ -3,15 +3,14 @@
 // refused file's reason with a failing exit status.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { runSvc } from '../helpers/cli.js';
 import { createSite, startTestServer, type TestServer } from '../helpers/server.js';
 import { firstExport, plausibleExport, zipOf } from '../helpers/plausible-export.js';
 import { UMAMI_HEADER, umamiCsv } from '../helpers/umami-export.js';
 
-const ENTRY = resolve('src/cli/svc.ts');
 let server: TestServer;
 let scratch: string;
 
@@ -24,20 +23,7 @@ after(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function svc(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('NODE_TEST') && !k.startsWith('SVC_')) env[k] = v;
-  Object.assign(env, { SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken, SVC_DATA_DIR: scratch });
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const svc = (args: string[]) => runSvc(args, { SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken, SVC_DATA_DIR: scratch });
 
 test('svc import plausible: the export read, the report printed', async () => {
   const site = await createSite(server);
