@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
+import type { ImportLineFields } from '../ingest/import.js';
 import { csvRecords, type CsvRecord } from './csv.js';
 import { ImportRefused } from './plausible-import.js';
 import { MAX_COMPRESSION_RATIO } from './zip.js';
@@ -115,8 +116,8 @@ async function* bounded(stream: AsyncIterable<Buffer> & { destroy(): void }, max
 export interface RawEventFormat {
   /** The positions of the columns its header (the file's first record) names; refused (ImportRefused) when it is not the format's. */
   header(record: CsvRecord, fileName: string): Map<string, number>;
-  /** Its records (the header first) as NDJSON lines for a site on `domain`, counting what it leaves out in `skips`. */
-  lines(records: AsyncIterable<CsvRecord>, domain: string, skips: RawEventSkips, fileName: string): AsyncGenerator<string>;
+  /** Its records (the header first), in batches, as import lines for a site on `domain`, counting what it leaves out in `skips`. */
+  lines(records: AsyncIterable<CsvRecord[]>, domain: string, skips: RawEventSkips, fileName: string): AsyncGenerator<ImportLineFields[]>;
 }
 
 /** Refuses (ImportRefused) a file whose first record is not `format`'s header; reads nothing past it. */
