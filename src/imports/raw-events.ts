@@ -1,6 +1,7 @@
 // What the readers of raw-event exports (GoatCounter's, Umami's) share: each turns its CSV rows into
-// lines of svc's NDJSON import (src/ingest/importer.ts), counting what it leaves out on the way, and
-// reads its file from disk as it comes, gzipped or not.
+// lines of svc's NDJSON import (src/ingest/importer.ts, importReadLines), handed on as their fields a
+// CSV chunk at a time, counting what it leaves out on the way, and reads its file from disk as it
+// comes, gzipped or not.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
