@@ -47,7 +47,8 @@ import { timeIt } from './timing.js';
 import { callTraffic, IMPORT_CALLS } from '../support/import-lines.js';
 import { spawnService } from '../test/helpers/child.js';
 import { ADMIN_TOKEN } from '../test/helpers/server.js';
-import { csvRecords } from '../src/imports/csv.js';
+import { csvBatches } from '../src/imports/csv.js';
+import type { ImportLineFields } from '../src/ingest/import.js';
 import { newSkips, openCsvFile } from '../src/imports/raw-events.js';
 import { umamiFormat } from '../src/imports/umami.js';
 import { UMAMI_HEADER, umamiLine } from '../test/helpers/umami-export.js';
@@ -181,6 +182,11 @@ async function writeUmamiExport(path: string): Promise<void> {
   await pipeline(Readable.from(lines()), createWriteStream(path));
 }
 
+/** A reader's lines as NDJSON text, a batch at a time. */
+async function* ndjsonText(batches: AsyncIterable<ImportLineFields[]>): AsyncGenerator<string> {
+  for await (const batch of batches) yield batch.map((line) => `${JSON.stringify(line)}\n`).join('');
+}
+
 /** The 1 000 000 lines through each path, each into a fresh process (its events in ClickHouse when `clickhouseUrl` is given). */
 async function umamiAgainstNdjson(profile: string, clickhouseUrl: (path: string) => string | undefined): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-umami-'));
@@ -188,7 +194,8 @@ async function umamiAgainstNdjson(profile: string, clickhouseUrl: (path: string)
     const file = join(dir, 'umami-export.csv');
     await writeUmamiExport(file);
     const ndjson = join(dir, 'umami-events.ndjson');
-    await pipeline(Readable.from(umamiFormat.lines(csvRecords(await openCsvFile(file)), 'umami.example', newSkips(), 'umami-export.csv')), createWriteStream(ndjson));
+    const umamiLines = umamiFormat.lines(csvBatches(await openCsvFile(file)), 'umami.example', newSkips(), 'umami-export.csv');
+    await pipeline(Readable.from(ndjsonText(umamiLines)), createWriteStream(ndjson));
     const rates: Record<string, number> = {};
     const cpuPerLine: Record<string, number> = {};
     for (const path of ['ndjson', 'umami'] as const) {

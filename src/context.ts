@@ -184,7 +184,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     runsJobs: runsRole(config, 'worker'),
     warn: (obj, message) => log.warn(obj, message),
     getSite: (siteId) => meta.getSite(siteId),
-    importLines: (site, lines) => ingest.imports.importLines(site, lines),
+    importReadLines: (site, read) => ingest.imports.importReadLines(site, read),
     async addAnnotations(siteId, annotations) {
       const site = await meta.getSite(siteId);
       if (site) await addAnnotations(meta, site, annotations, clock.now());

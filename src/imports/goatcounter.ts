@@ -1,6 +1,7 @@
 // GoatCounter's CSV export (format version 2, one row per pageview) as lines of svc's NDJSON
 // import (docs/imports.md): each row becomes the event a tracker would have sent, so that every
 // read endpoint, funnels included, sees it like a collected one. Rows marked as bots are skipped.
+import type { ImportLineFields } from '../ingest/import.js';
 import type { CsvRecord } from './csv.js';
 import { ImportRefused } from './plausible-import.js';
 import { columnsOf, handOn, skipRow, standInAddresses, type RawEventFormat, type RawEventSkips } from './raw-events.js';
@@ -48,64 +49,68 @@ function header(record: CsvRecord): Map<string, number> {
   return columnsOf(names, GOATCOUNTER_COLUMNS, 'the GoatCounter export');
 }
 
-/** The NDJSON lines of GoatCounter's export, for a site on `domain`; `skips` counts what is left out. */
-async function* goatcounterLines(records: AsyncIterable<CsvRecord>, domain: string, skips: RawEventSkips): AsyncGenerator<string> {
+/** The import lines of GoatCounter's export, for a site on `domain`, a batch of records at a time; `skips` counts what is left out. */
+async function* goatcounterLines(batches: AsyncIterable<CsvRecord[]>, domain: string, skips: RawEventSkips): AsyncGenerator<ImportLineFields[]> {
   const standInAddress = standInAddresses();
   let positions: Map<string, number> | null = null;
   const lastPages = new Map<string, string>();
-  for await (const record of records) {
-    if (positions === null) {
-      positions = header(record);
-      continue;
+  for await (const records of batches) {
+    const lines: ImportLineFields[] = [];
+    for (const record of records) {
+      if (positions === null) {
+        positions = header(record);
+        continue;
+      }
+      if ('tooLong' in record) {
+        skipRow(skips, record.line, 'the line is too long');
+        continue;
+      }
+      if (record.fields.length !== positions.size) {
+        skipRow(skips, record.line, `${record.fields.length} fields where the header has ${positions.size}`);
+        continue;
+      }
+      const at = positions;
+      const field = (name: (typeof GOATCOUNTER_COLUMNS)[number]) => record.fields[at.get(name)!]!.trim();
+      if (field('Bot') !== '0' && field('Bot') !== '') {
+        skips.bots++;
+        continue;
+      }
+      const date = field('Date');
+      if (!RFC3339.test(date) || Number.isNaN(Date.parse(date))) {
+        skipRow(skips, record.line, `Date is not an RFC 3339 instant (${JSON.stringify(date.slice(0, 40))})`);
+        continue;
+      }
+      const path = field('Path');
+      const event = field('Event') === 'true';
+      const location = /^([A-Za-z]{2})(?:-([A-Za-z0-9]{1,3}))?$/.exec(field('Location'));
+      const width = /^(\d{1,6})[,x]/.exec(field('Screen size'));
+      const referrer = field('Referrer');
+      const session = field('Session') || `line ${record.line}`;
+      const page = event ? (lastPages.get(session) ?? '/') : path.startsWith('/') ? path : '/';
+      if (!event) {
+        // Most recent last, so that the oldest session is the one forgotten.
+        lastPages.delete(session);
+        lastPages.set(session, page);
+        if (lastPages.size > SESSIONS_REMEMBERED) lastPages.delete(lastPages.keys().next().value!);
+      }
+      const line: Record<string, unknown> = {
+        ts: date,
+        ua: field('UserAgent') || writtenUserAgent(field('Browser'), field('System')),
+        u: `https://${domain}${page}`,
+        ip: standInAddress(session),
+      };
+      if (event) line.e = path;
+      // `h`: a referring page (host and path, without its scheme); other schemes name no page.
+      if (referrer !== '' && field('Referrer scheme') === 'h') line.r = `https://${referrer}`;
+      if (width) line.w = Number(width[1]);
+      if (location) {
+        line.country = location[1]!.toUpperCase();
+        if (location[2]) line.region = `${line.country}-${location[2].toUpperCase()}`;
+      }
+      handOn(skips, record.line, Date.parse(date));
+      lines.push(line);
     }
-    if ('tooLong' in record) {
-      skipRow(skips, record.line, 'the line is too long');
-      continue;
-    }
-    if (record.fields.length !== positions.size) {
-      skipRow(skips, record.line, `${record.fields.length} fields where the header has ${positions.size}`);
-      continue;
-    }
-    const at = positions;
-    const field = (name: (typeof GOATCOUNTER_COLUMNS)[number]) => record.fields[at.get(name)!]!.trim();
-    if (field('Bot') !== '0' && field('Bot') !== '') {
-      skips.bots++;
-      continue;
-    }
-    const date = field('Date');
-    if (!RFC3339.test(date) || Number.isNaN(Date.parse(date))) {
-      skipRow(skips, record.line, `Date is not an RFC 3339 instant (${JSON.stringify(date.slice(0, 40))})`);
-      continue;
-    }
-    const path = field('Path');
-    const event = field('Event') === 'true';
-    const location = /^([A-Za-z]{2})(?:-([A-Za-z0-9]{1,3}))?$/.exec(field('Location'));
-    const width = /^(\d{1,6})[,x]/.exec(field('Screen size'));
-    const referrer = field('Referrer');
-    const session = field('Session') || `line ${record.line}`;
-    const page = event ? (lastPages.get(session) ?? '/') : path.startsWith('/') ? path : '/';
-    if (!event) {
-      // Most recent last, so that the oldest session is the one forgotten.
-      lastPages.delete(session);
-      lastPages.set(session, page);
-      if (lastPages.size > SESSIONS_REMEMBERED) lastPages.delete(lastPages.keys().next().value!);
-    }
-    const line: Record<string, unknown> = {
-      ts: date,
-      ua: field('UserAgent') || writtenUserAgent(field('Browser'), field('System')),
-      u: `https://${domain}${page}`,
-      ip: standInAddress(session),
-    };
-    if (event) line.e = path;
-    // `h`: a referring page (host and path, without its scheme); other schemes name no page.
-    if (referrer !== '' && field('Referrer scheme') === 'h') line.r = `https://${referrer}`;
-    if (width) line.w = Number(width[1]);
-    if (location) {
-      line.country = location[1]!.toUpperCase();
-      if (location[2]) line.region = `${line.country}-${location[2].toUpperCase()}`;
-    }
-    handOn(skips, record.line, Date.parse(date));
-    yield JSON.stringify(line) + '\n';
+    if (lines.length > 0) yield lines;
   }
   if (positions === null) throw new ImportRefused('the file is empty');
 }

@@ -1,10 +1,12 @@
 // What the readers of raw-event exports (GoatCounter's, Umami's) share: each turns its CSV rows into
-// lines of svc's NDJSON import (src/ingest/importer.ts), counting what it leaves out on the way, and
-// reads its file from disk as it comes, gzipped or not.
+// lines of svc's NDJSON import (src/ingest/importer.ts, importReadLines), handed on as their fields a
+// CSV chunk at a time, counting what it leaves out on the way, and reads its file from disk as it
+// comes, gzipped or not.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
+import type { ImportLineFields } from '../ingest/import.js';
 import { csvRecords, type CsvRecord } from './csv.js';
 import { ImportRefused } from './plausible-import.js';
 import { MAX_COMPRESSION_RATIO } from './zip.js';
@@ -115,8 +117,8 @@ async function* bounded(stream: AsyncIterable<Buffer> & { destroy(): void }, max
 export interface RawEventFormat {
   /** The positions of the columns its header (the file's first record) names; refused (ImportRefused) when it is not the format's. */
   header(record: CsvRecord, fileName: string): Map<string, number>;
-  /** Its records (the header first) as NDJSON lines for a site on `domain`, counting what it leaves out in `skips`. */
-  lines(records: AsyncIterable<CsvRecord>, domain: string, skips: RawEventSkips, fileName: string): AsyncGenerator<string>;
+  /** Its records (the header first), in batches, as import lines for a site on `domain`, counting what it leaves out in `skips`. */
+  lines(records: AsyncIterable<CsvRecord[]>, domain: string, skips: RawEventSkips, fileName: string): AsyncGenerator<ImportLineFields[]>;
 }
 
 /** Refuses (ImportRefused) a file whose first record is not `format`'s header; reads nothing past it. */

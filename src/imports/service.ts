@@ -26,7 +26,8 @@ import type { ImportJob, ImportJobStore } from '../storage/meta/import-types.js'
 import type { ImportSource } from '../core/vocabulary.js';
 import type { ImportView } from '../core/management.js';
 import type { EventImportReport as NdjsonReport } from '../core/management.js';
-import { csvRecords } from './csv.js';
+import type { ImportLineFields } from '../ingest/import.js';
+import { csvBatches } from './csv.js';
 import { goatcounterFormat } from './goatcounter.js';
 import { checkRawExport, daysOf, newSkips, openCsvFile, type RawEventFormat } from './raw-events.js';
 import { umamiFormat } from './umami.js';
@@ -81,8 +82,11 @@ export interface ImportServiceOptions {
   warn(obj: unknown, message: string): void;
   /** The site of a job (raw events become its events). */
   getSite(siteId: string): Promise<Site | undefined>;
-  /** The NDJSON import path (src/ingest/importer.ts), which raw events (GoatCounter's, Umami's) go through. */
-  importLines(site: Site, lines: AsyncIterable<string>): Promise<NdjsonReport>;
+  /**
+   * The import path of NDJSON lines (src/ingest/importer.ts, importReadLines), which raw events
+   * (GoatCounter's, Umami's) go through as the lines' fields; `read` reads them from the start.
+   */
+  importReadLines(site: Site, read: () => AsyncIterable<ImportLineFields[]>): Promise<NdjsonReport>;
   /** Adds an export's annotations to the site of a job (./annotations.ts, addAnnotations). */
   addAnnotations(siteId: string, annotations: NewAnnotation[]): Promise<void>;
   /** Google's endpoints for GA4 imports (Google's own by default), and their tuning (tests: the stand-in's CA, short waits, small pages). */
@@ -334,12 +338,19 @@ export class ImportService {
     if (!site) throw new ImportRefused('the site no longer exists');
     const { size } = await stat(path);
     let read = 0;
-    const bytes = await openCsvFile(path, (n) => {
-      read += n;
-      progress((0.9 * read) / Math.max(size, 1));
-    });
     const skips = newSkips();
-    const result = await this.options.importLines(site, format.lines(csvRecords(bytes), site.domain, skips, job.fileName)).catch((err: unknown) => {
+    let readings = 0;
+    // The first reading reports the progress and counts what is left out; a second one (lines not
+    // in time order, read again to be sorted) only hands the lines on again.
+    async function* lines(): AsyncGenerator<ImportLineFields[]> {
+      const first = readings++ === 0;
+      const bytes = await openCsvFile(path, (n) => {
+        read += n;
+        if (first) progress((0.9 * read) / Math.max(size, 1));
+      });
+      yield* format.lines(csvBatches(bytes), site!.domain, first ? skips : newSkips(), job.fileName);
+    }
+    const result = await this.options.importReadLines(site, lines).catch((err: unknown) => {
       throw err instanceof ApiError ? new ImportRefused(err.message, { cause: err }) : err;
     });
     const rejected = result.errors.map((e) => ({ file: job.fileName, line: skips.sourceLines[e.line - 1] ?? e.line, reason: e.reason }));

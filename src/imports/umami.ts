@@ -3,6 +3,7 @@
 // have sent, its visitor Umami's session, its session Umami's visit, so that every read endpoint,
 // funnels and journeys included, sees it like a collected one.
 import { BUILT_IN_EVENTS, EVENT_NAME } from '../ingest/event-shape.js';
+import type { ImportLineFields } from '../ingest/import.js';
 import type { DeviceClass } from '../core/vocabulary.js';
 import type { CsvRecord } from './csv.js';
 import { ImportRefused } from './plausible-import.js';
@@ -165,102 +166,106 @@ function pageUrl(host: string, path: string, query: string): string {
   return `https://${host}${path.startsWith('/') ? path : `/${path}`}${kept}`;
 }
 
-/** The NDJSON lines of Umami's export for a site on `domain`; `skips` counts what is left out. */
-async function* umamiLines(records: AsyncIterable<CsvRecord>, domain: string, skips: RawEventSkips, fileName: string): AsyncGenerator<string> {
+/** The import lines of Umami's export for a site on `domain`, a batch of records at a time; `skips` counts what is left out. */
+async function* umamiLines(batches: AsyncIterable<CsvRecord[]>, domain: string, skips: RawEventSkips, fileName: string): AsyncGenerator<ImportLineFields[]> {
   const standInAddress = standInAddresses();
   let positions: Map<string, number> | null = null;
   /** The header's count of fields, which every line must have (two columns may share a name). */
   let columns = 0;
   // Rows of the event types svc does not read (links, pixels, performance, …): counted, and listed once per type.
   const otherTypes = new Map<string, { line: number; rows: number }>();
-  for await (const record of records) {
-    if (positions === null) {
-      positions = header(record, fileName);
-      columns = 'tooLong' in record ? 0 : record.fields.length;
-      continue;
-    }
-    if ('tooLong' in record) {
-      skipRow(skips, record.line, 'the line is too long');
-      continue;
-    }
-    if (record.fields.length !== columns) {
-      skipRow(skips, record.line, `${record.fields.length} fields where the header has ${columns}`);
-      continue;
-    }
-    const at = positions;
-    const field = (name: string) => {
-      const i = at.get(name);
-      return i === undefined ? '' : record.fields[i]!.trim();
-    };
-    const type = field('event_type');
-    if (type !== PAGEVIEW && type !== CUSTOM_EVENT) {
-      if (!/^\d{1,2}$/.test(type)) {
-        skipRow(skips, record.line, `event_type is not a number (${JSON.stringify(type.slice(0, 40))})`);
+  for await (const records of batches) {
+    const lines: ImportLineFields[] = [];
+    for (const record of records) {
+      if (positions === null) {
+        positions = header(record, fileName);
+        columns = 'tooLong' in record ? 0 : record.fields.length;
         continue;
       }
-      skips.badRows++;
-      const seen = otherTypes.get(type);
-      if (seen) seen.rows++;
-      else otherTypes.set(type, { line: record.line, rows: 1 });
-      continue;
-    }
-    const browserWord = field('browser').toLowerCase();
-    const systemWord = field('os').toLowerCase();
-    if (UMAMI_BOT_BROWSERS.has(browserWord) || systemWord === UMAMI_BOT_SYSTEM) {
-      skips.bots++;
-      continue;
-    }
-    const ts = umamiInstant(field('created_at'));
-    if (ts === null) {
-      skipRow(skips, record.line, `created_at is not an instant (${JSON.stringify(field('created_at').slice(0, 40))})`);
-      continue;
-    }
-    const visitor = field('session_id');
-    if (visitor === '') {
-      skipRow(skips, record.line, 'session_id is empty');
-      continue;
-    }
-    const host = field('hostname') || domain;
-    if (host.length > 253 || !HOST.test(host)) {
-      skipRow(skips, record.line, `hostname is not a host name (${JSON.stringify(host.slice(0, 40))})`);
-      continue;
-    }
-    let name: string | null = null;
-    if (type === CUSTOM_EVENT) {
-      name = eventName(field('event_name'));
-      if (name === null) {
-        skipRow(skips, record.line, `event_name ${JSON.stringify(field('event_name').slice(0, 64))} is not an event name svc takes (1 to 64 of a-z, 0-9, _ and - once lowercased; not pageview, engage, outbound or download)`);
+      if ('tooLong' in record) {
+        skipRow(skips, record.line, 'the line is too long');
         continue;
       }
+      if (record.fields.length !== columns) {
+        skipRow(skips, record.line, `${record.fields.length} fields where the header has ${columns}`);
+        continue;
+      }
+      const at = positions;
+      const field = (name: string) => {
+        const i = at.get(name);
+        return i === undefined ? '' : record.fields[i]!.trim();
+      };
+      const type = field('event_type');
+      if (type !== PAGEVIEW && type !== CUSTOM_EVENT) {
+        if (!/^\d{1,2}$/.test(type)) {
+          skipRow(skips, record.line, `event_type is not a number (${JSON.stringify(type.slice(0, 40))})`);
+          continue;
+        }
+        skips.badRows++;
+        const seen = otherTypes.get(type);
+        if (seen) seen.rows++;
+        else otherTypes.set(type, { line: record.line, rows: 1 });
+        continue;
+      }
+      const browserWord = field('browser').toLowerCase();
+      const systemWord = field('os').toLowerCase();
+      if (UMAMI_BOT_BROWSERS.has(browserWord) || systemWord === UMAMI_BOT_SYSTEM) {
+        skips.bots++;
+        continue;
+      }
+      const ts = umamiInstant(field('created_at'));
+      if (ts === null) {
+        skipRow(skips, record.line, `created_at is not an instant (${JSON.stringify(field('created_at').slice(0, 40))})`);
+        continue;
+      }
+      const visitor = field('session_id');
+      if (visitor === '') {
+        skipRow(skips, record.line, 'session_id is empty');
+        continue;
+      }
+      const host = field('hostname') || domain;
+      if (host.length > 253 || !HOST.test(host)) {
+        skipRow(skips, record.line, `hostname is not a host name (${JSON.stringify(host.slice(0, 40))})`);
+        continue;
+      }
+      let name: string | null = null;
+      if (type === CUSTOM_EVENT) {
+        name = eventName(field('event_name'));
+        if (name === null) {
+          skipRow(skips, record.line, `event_name ${JSON.stringify(field('event_name').slice(0, 64))} is not an event name svc takes (1 to 64 of a-z, 0-9, _ and - once lowercased; not pageview, engage, outbound or download)`);
+          continue;
+        }
+      }
+      const visit = field('visit_id');
+      if (visit.length > 128) {
+        skipRow(skips, record.line, 'visit_id is longer than 128 characters');
+        continue;
+      }
+      const line: Record<string, unknown> = { ts, ua: IMPORTED_UA, u: pageUrl(host, field('url_path') || '/', field('url_query')), ip: standInAddress(visitor) };
+      if (name !== null) line.e = name;
+      if (visit !== '') line.session = visit;
+      // Umami keeps the referrer's host; none when empty, `(none)`, or the page's own host.
+      const referrer = field('referrer_domain');
+      if (referrer !== '' && referrer !== '(none)' && referrer.length <= 253 && HOST.test(referrer) && bareHost(referrer) !== bareHost(host)) line.r = `https://${referrer}/`;
+      const width = /^(\d{1,5})x\d{1,5}$/.exec(field('screen'));
+      if (width) line.w = Number(width[1]);
+      if (field('language') !== '') line.l = field('language');
+      const country = /^[A-Za-z]{2}$/.test(field('country')) ? field('country').toUpperCase() : null;
+      const region = field('region');
+      if (country) line.country = country;
+      if (/^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/.test(region)) line.region = region.toUpperCase();
+      else if (country && /^[A-Za-z0-9]{1,3}$/.test(region)) line.region = `${country}-${region.toUpperCase()}`;
+      if (field('city') !== '') line.city = cut(field('city'), 128);
+      const known = entry(UMAMI_BROWSERS, browserWord);
+      const browser = known === undefined ? (browserWord === '' ? null : cut(field('browser'), 64)) : known;
+      if (browser) line.browser = browser;
+      if (systemWord !== '') line.os = entry(UMAMI_SYSTEMS, systemWord) ?? cut(field('os'), 64);
+      const device = entry(UMAMI_DEVICES, field('device').toLowerCase());
+      if (device) line.device = device;
+      handOn(skips, record.line, ts);
+      lines.push(line);
     }
-    const visit = field('visit_id');
-    if (visit.length > 128) {
-      skipRow(skips, record.line, 'visit_id is longer than 128 characters');
-      continue;
-    }
-    const line: Record<string, unknown> = { ts, ua: IMPORTED_UA, u: pageUrl(host, field('url_path') || '/', field('url_query')), ip: standInAddress(visitor) };
-    if (name !== null) line.e = name;
-    if (visit !== '') line.session = visit;
-    // Umami keeps the referrer's host; none when empty, `(none)`, or the page's own host.
-    const referrer = field('referrer_domain');
-    if (referrer !== '' && referrer !== '(none)' && referrer.length <= 253 && HOST.test(referrer) && bareHost(referrer) !== bareHost(host)) line.r = `https://${referrer}/`;
-    const width = /^(\d{1,5})x\d{1,5}$/.exec(field('screen'));
-    if (width) line.w = Number(width[1]);
-    if (field('language') !== '') line.l = field('language');
-    const country = /^[A-Za-z]{2}$/.test(field('country')) ? field('country').toUpperCase() : null;
-    const region = field('region');
-    if (country) line.country = country;
-    if (/^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/.test(region)) line.region = region.toUpperCase();
-    else if (country && /^[A-Za-z0-9]{1,3}$/.test(region)) line.region = `${country}-${region.toUpperCase()}`;
-    if (field('city') !== '') line.city = cut(field('city'), 128);
-    const known = entry(UMAMI_BROWSERS, browserWord);
-    const browser = known === undefined ? (browserWord === '' ? null : cut(field('browser'), 64)) : known;
-    if (browser) line.browser = browser;
-    if (systemWord !== '') line.os = entry(UMAMI_SYSTEMS, systemWord) ?? cut(field('os'), 64);
-    const device = entry(UMAMI_DEVICES, field('device').toLowerCase());
-    if (device) line.device = device;
-    handOn(skips, record.line, ts);
-    yield JSON.stringify(line) + '\n';
+    if (lines.length > 0) yield lines;
   }
   if (positions === null) throw new ImportRefused('the file is empty');
   for (const [type, { line, rows }] of otherTypes) {

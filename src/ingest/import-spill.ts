@@ -6,7 +6,7 @@ import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { EventLoopTurns } from '../core/turns.js';
-import { ndjsonLines } from './import.js';
+import type { ImportLine, ImportLineFields } from './import.js';
 
 /** Bytes written to, and read from, a spill file at a time. */
 const BLOCK_BYTES = 64 * 1024;
@@ -112,15 +112,17 @@ export class SpilledBody {
 }
 
 /**
- * The accepted lines of a spilled body, in time order (ties in file order). The instants and line
- * numbers come from the first reading; the texts are read again from the body and written, in
- * file order, to a second unlinked file, whose lines are then read in sorted order. Memory holds
- * the numbers of the lines (an offset, a length and an index each) and a window of the file.
- * Reading the body again gives the event loop its turns, and so does the caller between batches of
- * sorted lines; the sort of the indices holds it in one stretch.
+ * The accepted lines of an import, in time order (ties in file order). The instants and line
+ * numbers come from the first reading; the texts come from `again` (the import's lines read again,
+ * in file order; a reader's fields written as NDJSON) and are written, in file order, to an unlinked
+ * file, whose lines are then read in sorted order. `release` lets go of what `again` read from once
+ * it is read. Memory holds the numbers of the lines (an offset, a length and an index each) and a
+ * window of the file. Reading the lines again gives the event loop its turns, and so does the
+ * caller between batches of sorted lines; the sort of the indices holds it in one stretch.
  */
 export async function* sortedLines(
-  body: SpilledBody,
+  again: AsyncIterable<Array<ImportLine<string | ImportLineFields>>>,
+  release: () => void,
   dir: string,
   lines: readonly number[],
   instants: readonly number[],
@@ -132,12 +134,12 @@ export async function* sortedLines(
   const file = SpillFile.open(dir);
   try {
     let next = 0;
-    for await (const batch of ndjsonLines(body.chunks())) {
+    for await (const batch of again) {
       for (const { line, number } of batch) {
         const turn = turns.step();
         if (turn) await turn;
         if (next < count && number === lines[next]) {
-          const bytes = Buffer.from(line);
+          const bytes = Buffer.from(typeof line === 'string' ? line : JSON.stringify(line));
           offsets[next] = file.size;
           lengths[next] = bytes.length;
           file.append(bytes);
@@ -147,7 +149,7 @@ export async function* sortedLines(
     }
     file.flush();
     if (next !== count) throw new Error('the import body read again lacks accepted lines');
-    body.release();
+    release();
 
     const order = new Uint32Array(count);
     for (let i = 0; i < count; i++) order[i] = i;

@@ -12,7 +12,7 @@ import type { HostingNetworks } from './bots.js';
 import type { DropReason } from './drop-reasons.js';
 import type { GeoLocator } from './geo.js';
 import { MAX_IMPORT_LINE_BYTES, MAX_IMPORT_LINES } from './import-contract.js';
-import { ndjsonLines, parseImportLine, type ImportLineResult } from './import.js';
+import { checkImportLine, ndjsonLines, parseImportLine, type ImportLine, type ImportLineFields, type ImportLineResult } from './import.js';
 import { ImportWriter } from './import-writer.js';
 import { SpilledBody, sortedLines } from './import-spill.js';
 import { botUaStep, datacenterStep, locate, runSteps, type DropCounter, type Step } from './pipeline.js';
@@ -67,6 +67,32 @@ export class Importer {
    * rollups run with the memory the store gives imports (`EventStore.whileImporting`).
    */
   async importLines(site: Site, stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): Promise<EventImportReport> {
+    // The body is kept as it came on disk (up to a bound), to be read again if it is not in time order.
+    const body = new SpilledBody(this.deps.spillDir, this.deps.maxSortBytes ?? MAX_SORT_BYTES);
+    const again = () => {
+      if (body.overflowed) throw apiError('PAYLOAD_TOO_LARGE', 'unsortedImport', { max: body.limit });
+      return ndjsonLines(body.chunks());
+    };
+    return this.importFrom(site, ndjsonLines(body.keep(stream)), again, () => body.release());
+  }
+
+  /**
+   * Imports the lines a reader of another tool's export makes (src/imports: GoatCounter's, Umami's),
+   * as importLines does NDJSON lines: their fields checked by the same rules, without being written
+   * as text and parsed again. They are numbered 1, 2, … as they come; `read` gives them from the
+   * start, and again when they turn out not to be in time order (it reads its file again).
+   */
+  async importReadLines(site: Site, read: () => AsyncIterable<ImportLineFields[]>): Promise<EventImportReport> {
+    return this.importFrom(site, numbered(read()), () => numbered(read()), () => {});
+  }
+
+  /** An import of `lines`; `again` reads them again in file order, and `release` lets go of what it reads from. */
+  private async importFrom(
+    site: Site,
+    lines: AsyncIterable<Array<ImportLine<string | ImportLineFields>>>,
+    again: () => AsyncIterable<Array<ImportLine<string | ImportLineFields>>>,
+    release: () => void,
+  ): Promise<EventImportReport> {
     const now = this.deps.clock.now();
     const maxLines = this.deps.maxImportLines ?? MAX_IMPORT_LINES;
     const errors: EventImportReport['errors'] = [];
@@ -78,8 +104,8 @@ export class Importer {
     };
     const importSteps: Array<Step<unknown>> = [{ name: 'locate', run: (c) => locate(c, false) }, botUaStep, datacenterStep(this.deps.hosting)];
     /** A line through every check: its candidate, or why it is rejected (usually synchronous). */
-    const check = (line: string): MaybePromise<ImportLineResult> => {
-      const parsed = parseImportLine(line, site.id, now);
+    const check = (line: string | ImportLineFields): MaybePromise<ImportLineResult> => {
+      const parsed = typeof line === 'string' ? parseImportLine(line, site.id, now) : checkImportLine(line, site.id, now);
       if (!parsed.ok) return parsed;
       parsed.candidate.site = site;
       const result = runSteps(importSteps, parsed.candidate, undefined);
@@ -88,10 +114,9 @@ export class Importer {
       return result.then((outcome): ImportLineResult => (outcome === 'accepted' ? parsed : { ok: false, reason: outcome }));
     };
     // Sessions are only right in time order. While lines come in time order (ties in file order),
-    // each is enriched right away. The body is kept as it came on disk (up to a bound) and each
-    // accepted line's number and instant in memory, so that a file that turns out not to be sorted
-    // can be read again, its accepted lines sorted and enriched anew.
-    const body = new SpilledBody(this.deps.spillDir, this.deps.maxSortBytes ?? MAX_SORT_BYTES);
+    // each is enriched right away. Each accepted line's number and instant are kept in memory, so
+    // that lines that turn out not to be sorted can be read again, the accepted ones sorted and
+    // enriched anew.
     const acceptedLines: number[] = [];
     const acceptedTs: number[] = [];
     const newWriter = () => new ImportWriter(this.deps.events, this.deps.geo, this.deps.hosting);
@@ -100,8 +125,8 @@ export class Importer {
     const turns = new EventLoopTurns({ atTurn: () => IMPORT_HEAP.check() });
     try {
       let inOrder = true;
-      for await (const lines of ndjsonLines(body.keep(stream))) {
-        for (const { line, number, tooLong } of lines) {
+      for await (const batch of lines) {
+        for (const { line, number, tooLong } of batch) {
           const turn = turns.step();
           if (turn) await turn;
           if (number > maxLines) {
@@ -111,7 +136,7 @@ export class Importer {
             reject(number, 'too_large', `a line is limited to ${MAX_IMPORT_LINE_BYTES} bytes`);
             continue;
           }
-          if (line.trim() === '') continue;
+          if (typeof line === 'string' && line.trim() === '') continue;
           let checked = check(line);
           if (isPromise(checked)) checked = await checked;
           if (!checked.ok) {
@@ -132,11 +157,9 @@ export class Importer {
         }
       }
       if (!inOrder) {
-        if (body.overflowed) {
-          throw apiError('PAYLOAD_TOO_LARGE', 'unsortedImport', { max: body.limit });
-        }
+        const linesAgain = again();
         writer = newWriter();
-        for await (const texts of sortedLines(body, this.deps.spillDir, acceptedLines, acceptedTs, turns)) for (const text of texts) {
+        for await (const texts of sortedLines(linesAgain, release, this.deps.spillDir, acceptedLines, acceptedTs, turns)) for (const text of texts) {
           const turn = turns.step();
           if (turn) await turn;
           // The line passed every check above, so it parses the same way.
@@ -158,7 +181,7 @@ export class Importer {
         return this.rollUp(site, days, acceptedLines.length, { rejected, errors });
       });
     } finally {
-      body.release();
+      release();
       await writer.abandon();
     }
   }
@@ -191,6 +214,12 @@ export class Importer {
  */
 const IMPORT_HEAP = new HeapBound(48 * 1024 * 1024);
 const COLLECT_GARBAGE_LINES = 100_000;
+
+/** A reader's lines, numbered from 1 as they come. */
+async function* numbered(batches: AsyncIterable<ImportLineFields[]>): AsyncGenerator<Array<ImportLine<ImportLineFields>>> {
+  let number = 0;
+  for await (const batch of batches) yield batch.map((line) => ({ line, number: ++number, tooLong: false }));
+}
 
 /** Unsorted imports are sorted from their kept body, which is kept up to this size. */
 export const MAX_SORT_BYTES = 512 * 1024 * 1024;

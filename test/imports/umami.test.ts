@@ -122,3 +122,37 @@ async function importsAndReads(server: TestServer): Promise<void> {
   assert.match(goatcounter.body.error.message, /goatcounter\.csv: the Umami export has no column session_id, hostname/);
   assert.equal((await server.admin('GET', `/sites/${site.siteId}/imports`)).body.imports.length, 1);
 }
+
+test("an Umami export not in time order is read again and sorted; what it leaves out is counted once, on the CSV's lines", async () => {
+  const server = await startTestServer({ clock: new ManualClock(NOW) });
+  try {
+    const site = await createSite(server);
+    const visitor = { session_id: 's-1', visit_id: 'v-1', hostname: site.domain, browser: 'firefox', os: 'Linux', event_type: '1' };
+    // Newest first: entered on /, left from /c. A bot, a bad date and a page the import path rejects (its URL too long) on the way.
+    const rows: Row[] = [
+      { ...visitor, url_path: '/c', created_at: `${DAY} 10:02:00` },
+      { ...visitor, browser: 'searchbot', url_path: '/', created_at: `${DAY} 10:01:30` },
+      { ...visitor, url_path: '/b', created_at: `${DAY} 10:01:00` },
+      { ...visitor, url_path: `/${'x'.repeat(9000)}`, created_at: `${DAY} 10:00:30` },
+      { ...visitor, url_path: '/', created_at: 'soon' },
+      { ...visitor, url_path: '/', created_at: `${DAY} 10:00:00` },
+    ];
+    const created = await uploadImport(server, site.siteId, umamiCsv(rows), 'source=umami&name=newest-first.csv', { authorization: `Bearer ${server.adminToken}`, 'content-type': 'text/csv' });
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    const job = await finishedImport(server, site.siteId, created.body.importId);
+    assert.equal(job.status, 'done', job.error);
+    assert.deepEqual([job.rows, job.skippedRows, job.skippedBots], [3, 3, 1]);
+    assert.deepEqual(
+      job.skippedLines.map((l: { line: number; reason: string }) => [l.line, l.reason]),
+      [[5, 'bad_shape'], [6, 'created_at is not an instant ("soon")']],
+    );
+    const key = await createApiKey(server, site.orgId);
+    const read = async (path: string) => (await (await fetch(`${server.url}/v1/sites/${site.siteId}/${path}&from=${DAY}&to=${DAY}&comparison=off`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
+    const stats = (await read('stats?')).stats;
+    assert.deepEqual([stats.visitors.value, stats.sessions.value, stats.pageviews.value, stats.bounceRate.value], [1, 1, 3, 0]);
+    const pages = async (dimension: string) => (await read(`breakdown?dimension=${dimension}`)).rows.map((r: { key: string }) => r.key);
+    assert.deepEqual([await pages('entry'), await pages('exit')], [['/'], ['/c']]);
+  } finally {
+    await server.stop();
+  }
+});

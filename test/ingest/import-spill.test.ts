@@ -35,7 +35,7 @@ async function inFolder(body: (dir: string) => Promise<void>): Promise<void> {
 
 async function sorted(body: SpilledBody, dir: string, lines: number[], instants: number[]): Promise<string[]> {
   const out: string[] = [];
-  for await (const batch of sortedLines(body, dir, lines, instants, new EventLoopTurns())) out.push(...batch);
+  for await (const batch of sortedLines(ndjsonLines(body.chunks()), () => body.release(), dir, lines, instants, new EventLoopTurns())) out.push(...batch);
   return out;
 }
 
