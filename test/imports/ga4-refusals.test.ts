@@ -54,7 +54,7 @@ test('GA4 imports refused: the request at once, Google\'s refusals in the job, n
       assert.ok(!JSON.stringify(res.body).includes(pem.split('\n')[3]!), `${what}: the key is not quoted`);
     }
     const upload = await uploadImport(server, site.siteId, '{}', 'source=ga4');
-    assert.deepEqual([upload.status, upload.body.error.message], [400, 'source must be one of plausible, goatcounter'], 'a GA4 import is no upload');
+    assert.deepEqual([upload.status, upload.body.error.message], [400, 'source must be one of plausible, goatcounter, umami'], 'a GA4 import is no upload');
     assert.deepEqual((await server.admin('GET', `/sites/${site.siteId}/imports`)).body.imports, []);
 
     // Google's refusals fail the job with its reason, and nothing of it stays.
