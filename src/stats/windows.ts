@@ -6,7 +6,7 @@ import { addDays } from '../core/localtime.js';
 import { addMonths } from '../core/period.js';
 import type { Query } from '../core/query.js';
 import { METRIC_REGISTRY } from '../core/metric-registry.js';
-import { isPropertyDimension, NONE_KEY, scopeOf } from '../core/vocabulary.js';
+import { type Filter, isPropertyDimension, NONE_KEY, scopeOf } from '../core/vocabulary.js';
 
 /** The first day of a site's raw-event window: its last `rawDays` local days, today included. */
 export function rawWindowStart(today: string, rawDays: number): string {
@@ -65,6 +65,22 @@ export function hasPagePattern(q: Query): boolean {
 /** Whether a query reads raw events only, whatever the rollups hold. */
 export function needsRawEvents(q: Query): boolean {
   return (q.kind === 'timeseries' && q.grain === 'hour') || rawOnlyByFilters(q);
+}
+
+/**
+ * Whether a filter is a key every event of a session carries (copied from its first event at
+ * ingest): a session-scoped dimension but the exit page, which is derived per session.
+ */
+export function carriedBySession(f: Filter): boolean {
+  return scopeOf(f.dimension) === 'session' && f.dimension !== 'exit';
+}
+
+/**
+ * Whether session paths answer a journeys read's rolled-up days: every filter is a key the session
+ * carries (session paths hold those, not pages, events, properties or the exit page).
+ */
+export function sessionPathsAnswer(q: Query): boolean {
+  return q.kind === 'journeys' && q.filters.every(carriedBySession);
 }
 
 /**

@@ -22,8 +22,17 @@ export const duckdbDialect: Dialect = {
   regexExtractAll: (expr) => `regexp_extract_all(${expr}, ?, 1)`,
   unnest: (expr) => `unnest(${expr})`,
   listFilter: (list, variable, body) => `list_filter(${list}, lambda ${variable}: ${body})`,
-  // Journeys read sessions over window functions (sorted rows, which spill past the memory limit).
-  sessionLists: null,
+  sessionLists: {
+    orderedListIf: (value, by, cond) => `coalesce(list(${value} ORDER BY ${by}, ${value}) FILTER (WHERE ${cond}), [])`,
+    listPositions: (list) => `range(1, len(${list}) + 1)`,
+    listMap: (list, variable, body) => `list_transform(${list}, lambda ${variable}: ${body})`,
+    listSlice: (list, from, length) => `list_slice(${list}, ${from}, (${from}) + (${length}) - 1)`,
+    listDistinct: (list) => `list_distinct(${list})`,
+    concatInOrder: (list, by) => `flatten(list(${list} ORDER BY ${by}))`,
+    listBytes: (list) => `coalesce(list_sum(list_transform(${list}, lambda b_: strlen(b_))), 0)`,
+  },
+  // Journeys read raw events as sorted rows (window functions), which spill past the memory limit.
+  journeysOverWindows: true,
   fewRowsClause: '',
   idsWhere: (cases) => `flatten([${cases.map((c) => `CASE WHEN ${c.when} THEN [CAST(${integerText(c.id)} AS BIGINT)] ELSE CAST([] AS BIGINT[]) END`).join(', ')}])`,
   jsonStringText: (expr) => `json_extract_string(${expr}, '$')`,
