@@ -118,6 +118,10 @@ export interface SessionLists {
   listDistinct(list: string): string;
   /** An aggregate: the lists `list` of the rows one after the other, in the order of `by` (distinct per group). */
   concatInOrder(list: string, by: string): string;
+  /** How many items a list holds. */
+  listLength(list: string): string;
+  /** Whether a list holds the value of a `?` placeholder. */
+  listHas(list: string): string;
   /** The bytes of a list of strings' items, summed (0 for an empty list). */
   listBytes(list: string): string;
 }

@@ -99,11 +99,17 @@ function sessionPathsRead(d: Dialect, l: SessionLists, siteId: string, days: Jou
     dayPathsOfEvents(d, joinSql([...rolledUp, sql`session_id IN ${rawNeeded}`, ...onEvents], ' AND ')),
     ...(days.raw === null ? [] : [dayPathsOfEvents(d, joinSql([sql`site_id = ${siteId}`, dayRange(d, 'day', days.raw), ...onEvents], ' AND '))]),
   ];
+  const union = joinSql(parts, ' UNION ALL ');
   const started = trusted(`day <= ${d.dateLiteral(days.starts.to)}`);
-  const perSession = sql`SELECT min(CASE WHEN start_visitor IS NOT NULL AND ${started} THEN day END) AS sb, min(CASE WHEN ${started} THEN start_visitor END) AS sv,
+  // Most sessions have one day's row: read as it is (its paths collapsed already). Those with more are joined in day order.
+  const several = sql`(SELECT session_id FROM (${union}) m GROUP BY session_id HAVING count(*) > 1)`;
+  const single = sql`SELECT CASE WHEN start_visitor IS NOT NULL AND ${started} THEN day END AS sb, CASE WHEN ${started} THEN start_visitor END AS sv, paths AS pv
+    FROM (${union}) o WHERE session_id NOT IN ${several}`;
+  const joined = sql`SELECT min(CASE WHEN start_visitor IS NOT NULL AND ${started} THEN day END) AS sb, min(CASE WHEN ${started} THEN start_visitor END) AS sv,
       ${trusted(l.concatInOrder('paths', 'day'))} AS ps
-    FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY session_id`;
-  return sql`SELECT sb, sv, ${trusted(collapsedRepeats(d, l, 'ps'))} AS pv FROM (${perSession}) s WHERE sb IS NOT NULL`;
+    FROM (${union}) u WHERE session_id IN ${several} GROUP BY session_id`;
+  const multiple = sql`SELECT sb, sv, ${trusted(collapsedRepeats(d, l, 'ps'))} AS pv FROM (${joined}) j`;
+  return sql`SELECT sb, sv, pv FROM (${single} UNION ALL ${multiple}) s WHERE sb IS NOT NULL`;
 }
 
 /**
@@ -114,11 +120,14 @@ function sessionPathsRead(d: Dialect, l: SessionLists, siteId: string, days: Jou
  */
 function rowsOnLists(d: Dialect, l: SessionLists, sessions: Sql, j: JourneyParams): Sql {
   const steps = integerText(j.steps);
-  const positions = j.page === null ? trusted(d.listFilter(l.listPositions('pv'), 'ji', 'ji = 1')) : withParams(d.listFilter(l.listPositions('pv'), 'ji', 'pv[ji] = ?'), j.page);
+  // Without a page a session gives one row, its first paths: no list of rows to make and unnest.
+  if (j.page === null) return sql`SELECT sb, sv, ${trusted(l.listSlice('pv', '1', steps))} AS jp, 1 AS first FROM (${sessions}) p WHERE ${trusted(l.listLength('pv'))} > 0`;
+  const positions = d.listFilter(l.listPositions('pv'), 'ji', 'pv[ji] = ?');
   const from = j.direction === 'next' ? 'ji' : `greatest(ji, ${steps}) - ${steps} + 1`;
   const length = j.direction === 'next' ? steps : `least(ji, ${steps})`;
-  const rows = withParams(l.listDistinct(l.listMap(positions.text, 'ji', l.listSlice('pv', from, length))), ...positions.params);
-  const perSession = sql`SELECT sb, sv, ${rows} AS jr FROM (${sessions}) p`;
+  const rows = withParams(l.listDistinct(l.listMap(positions, 'ji', l.listSlice('pv', from, length))), j.page);
+  // The sessions that never visited the page give no row: left out before their lists of rows are made.
+  const perSession = sql`SELECT sb, sv, ${rows} AS jr FROM (${sessions}) p WHERE ${withParams(l.listHas('pv'), j.page)}`;
   return sql`SELECT sb, sv, jp, CASE WHEN jp = jr[1] THEN 1 ELSE 0 END AS first FROM (SELECT sb, sv, jr, ${trusted(d.unnest('jr'))} AS jp FROM (${perSession}) r) u`;
 }
 

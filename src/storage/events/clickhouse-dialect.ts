@@ -46,6 +46,8 @@ export const clickhouseDialect: Dialect = {
     listDistinct: (list) => `arrayDistinct(${list})`,
     // 18.16 has no arrayFlatten: the group's sorted lists go through the aggregate that concatenates arrays.
     concatInOrder: (list, by) => `arrayReduce('groupArrayArray', arrayMap(o_ -> tupleElement(o_, 2), arraySort(groupArray((${by}, ${list})))))`,
+    listLength: (list) => `length(${list})`,
+    listHas: (list) => `has(${list}, ?)`,
     listBytes: (list) => `arraySum(arrayMap(b_ -> length(b_), ${list}))`,
   },
   journeysOverWindows: false,

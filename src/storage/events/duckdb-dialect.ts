@@ -29,6 +29,8 @@ export const duckdbDialect: Dialect = {
     listSlice: (list, from, length) => `list_slice(${list}, ${from}, (${from}) + (${length}) - 1)`,
     listDistinct: (list) => `list_distinct(${list})`,
     concatInOrder: (list, by) => `flatten(list(${list} ORDER BY ${by}))`,
+    listLength: (list) => `len(${list})`,
+    listHas: (list) => `list_contains(${list}, ?)`,
     listBytes: (list) => `coalesce(list_sum(list_transform(${list}, lambda b_: strlen(b_))), 0)`,
   },
   // Journeys read raw events as sorted rows (window functions), which spill past the memory limit.
