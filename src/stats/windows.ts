@@ -20,7 +20,7 @@ export function retentionStart(today: string, retentionMonths: number | null): s
 /**
  * Journeys, two or more filters, a filter with another dimension's breakdown, a filter other than
  * `is`, a page pattern (a shared link's lock), a property filter on `(none)`, or goals under filters:
- * rollups cannot answer them. No rollup holds a session's sequence of pages. Rollups hold each page's own figures, and a visitor of two matching
+ * rollups cannot answer them. No rollup holds a session's sequence of pages (session paths do, kept as long as raw events). Rollups hold each page's own figures, and a visitor of two matching
  * pages (or of two keys an `is_not` or `contains` filter keeps) would count twice in their sum;
  * session rows hold no page but the entry and exit; a property's rollups hold a `(none)` row only on
  * the days some event carries it; neither holds goals by dimension.
