@@ -14,7 +14,7 @@ import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { IS_PAGEVIEW } from '../measures.js';
 import { dayRange, filterPredicate, keyMatches, needsExit } from './filters.js';
 import { eventsRelation, sessionRowKey } from './events.js';
-import { collapsedRepeats, dayPathsOfEvents } from './session-paths.js';
+import { collapsedRepeats, conditions, dayPathsOfEvents } from './session-paths.js';
 import type { JourneyDays } from '../planner.js';
 import { SESSION_PATHS } from '../rollups/tables.js';
 import { carriedBySession } from '../windows.js';
@@ -89,27 +89,26 @@ function sessionPaths(d: Dialect, l: SessionLists, siteId: string, days: RawJour
  * day order: a list ends on the path the next day's list may begin with, which the join collapses.
  * A session with a row holding no paths (`raw_needed`) takes its rolled-up days from raw events too.
  */
-function sessionPathsRead(d: Dialect, l: SessionLists, siteId: string, days: JourneyDays & { paths: Period }, filters: readonly Filter[]): Sql {
+function sessionPathsRead(d: Dialect, l: SessionLists, siteId: string, days: JourneyDays & { paths: Period }, filters: readonly Filter[], page: string | null): Sql {
   const onRows = filters.map((f) => keyMatches(d, sessionRowKey(f.dimension), f));
   const onEvents = filters.map((f) => filterPredicate(d, f));
   const rolledUp = [sql`site_id = ${siteId}`, dayRange(d, 'day', days.paths)];
+  // With a page, only the sessions that visited it give rows: found among the raw events of the days read (kept for all of them), the others are left out first.
+  const read = { from: days.paths.from, to: days.raw?.to ?? days.paths.to };
+  const visited = page === null ? [] : [sql`session_id IN (SELECT session_id FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', read)} AND ${trusted(IS_PAGEVIEW)} AND page = ${page})`];
   const rawNeeded = sql`(SELECT session_id FROM ${trusted(SESSION_PATHS.name)} WHERE ${joinSql(rolledUp, ' AND ')} AND raw_needed)`;
   const parts = [
-    sql`SELECT day, session_id, start_visitor, paths FROM ${trusted(SESSION_PATHS.name)} WHERE ${joinSql([...rolledUp, ...onRows], ' AND ')} AND session_id NOT IN ${rawNeeded}`,
-    dayPathsOfEvents(d, joinSql([...rolledUp, sql`session_id IN ${rawNeeded}`, ...onEvents], ' AND ')),
-    ...(days.raw === null ? [] : [dayPathsOfEvents(d, joinSql([sql`site_id = ${siteId}`, dayRange(d, 'day', days.raw), ...onEvents], ' AND '))]),
+    sql`SELECT day, session_id, start_visitor, paths FROM ${trusted(SESSION_PATHS.name)} ${conditions(d, [...onRows, ...visited], [...rolledUp, sql`session_id NOT IN ${rawNeeded}`])}`,
+    // The few sessions of rows without paths: their ids are read first, the other columns of their events only.
+    dayPathsOfEvents(d, joinSql([...rolledUp, ...onEvents], ' AND '), [sql`session_id IN ${rawNeeded}`, ...visited]),
+    ...(days.raw === null ? [] : [dayPathsOfEvents(d, joinSql([sql`site_id = ${siteId}`, dayRange(d, 'day', days.raw), ...onEvents, ...visited], ' AND '))]),
   ];
-  const union = joinSql(parts, ' UNION ALL ');
   const started = trusted(`day <= ${d.dateLiteral(days.starts.to)}`);
-  // Most sessions have one day's row: read as it is (its paths collapsed already). Those with more are joined in day order.
-  const several = sql`(SELECT session_id FROM (${union}) m GROUP BY session_id HAVING count(*) > 1)`;
-  const single = sql`SELECT CASE WHEN start_visitor IS NOT NULL AND ${started} THEN day END AS sb, CASE WHEN ${started} THEN start_visitor END AS sv, paths AS pv
-    FROM (${union}) o WHERE session_id NOT IN ${several}`;
-  const joined = sql`SELECT min(CASE WHEN start_visitor IS NOT NULL AND ${started} THEN day END) AS sb, min(CASE WHEN ${started} THEN start_visitor END) AS sv,
-      ${trusted(l.concatInOrder('paths', 'day'))} AS ps
-    FROM (${union}) u WHERE session_id IN ${several} GROUP BY session_id`;
-  const multiple = sql`SELECT sb, sv, ${trusted(collapsedRepeats(d, l, 'ps'))} AS pv FROM (${joined}) j`;
-  return sql`SELECT sb, sv, pv FROM (${single} UNION ALL ${multiple}) s WHERE sb IS NOT NULL`;
+  // A session of one day's row (most) takes its paths as they are, collapsed already; the days of one of several are joined in order.
+  const perSession = sql`SELECT min(CASE WHEN start_visitor IS NOT NULL AND ${started} THEN day END) AS sb, min(CASE WHEN ${started} THEN start_visitor END) AS sv,
+      count(*) AS n, ${trusted(l.concatInOrder('paths', 'day'))} AS ps
+    FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY session_id`;
+  return sql`SELECT sb, sv, CASE WHEN n = 1 THEN ps ELSE ${trusted(collapsedRepeats(d, l, 'ps'))} END AS pv FROM (${perSession}) s WHERE sb IS NOT NULL`;
 }
 
 /**
@@ -164,7 +163,7 @@ export function journeysStatement(d: Dialect, siteId: string, days: JourneyDays,
   const { paths } = days;
   const rows =
     paths !== null
-      ? rowsOnLists(d, l, sessionPathsRead(d, l, siteId, { ...days, paths }, filters), j)
+      ? rowsOnLists(d, l, sessionPathsRead(d, l, siteId, { ...days, paths }, filters, j.page), j)
       : d.journeysOverWindows
         ? rowsOnWindows(d, siteId, rawDays(days), filters, j)
         : rowsOnLists(d, l, sessionPaths(d, l, siteId, rawDays(days), filters, j.page), j);

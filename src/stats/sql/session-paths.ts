@@ -18,23 +18,37 @@ export function collapsedRepeats(d: Dialect, l: SessionLists, list: string): str
 }
 
 /**
- * The per-day grouping both sources share: per day and session of the events `where` selects (their
- * pageviews and start events only), `p_start_visitor` (the visitor of its start events that day, NULL
- * without one) and `p_ps`, its pageviews' paths ordered by instant then path; `more` adds columns.
+ * The clause of a select's conditions: `first` (few rows pass them) read before the other columns
+ * where the engine can (the dialect's `readFirst`: ClickHouse's PREWHERE), then `rest`.
  */
-function perSessionDay(d: Dialect, where: Sql, more: readonly string[] = []): Sql {
-  const ordered = d.sessionLists.orderedListIf('page', 'ts', IS_PAGEVIEW);
-  return sql`SELECT day AS p_day, session_id AS p_session, min(CASE WHEN session_start THEN visitor_id END) AS p_start_visitor, ${trusted([`${ordered} AS p_ps`, ...more].join(', '))}
-    FROM events WHERE ${where} AND (${trusted(IS_PAGEVIEW)} OR session_start) GROUP BY day, session_id`;
+export function conditions(d: Dialect, first: readonly Sql[], rest: readonly Sql[]): Sql {
+  const readFirst = d.readFirst();
+  if (first.length === 0 || readFirst === null) return sql`WHERE ${joinSql([...first, ...rest], ' AND ')}`;
+  return sql`${trusted(readFirst)} ${joinSql(first, ' AND ')} WHERE ${joinSql(rest, ' AND ')}`;
 }
 
 /**
- * Per day and session of the events `where` selects (site and days included): `day`, `session_id`,
- * `start_visitor` and `paths` (repeats collapsed), as session path rows hold them.
+ * The per-day grouping both sources share: per day and session of the events `where` selects (their
+ * pageviews and start events only), `p_start_visitor` (the visitor of its start events that day, NULL
+ * without one) and `p_ps`, its pageviews' paths ordered by instant then path; `more` adds columns.
+ * `first`: conditions that select few sessions, read before the other columns where the engine can
+ * (the dialect's `readFirst`).
  */
-export function dayPathsOfEvents(d: Dialect, where: Sql): Sql {
+function perSessionDay(d: Dialect, where: Sql, more: readonly string[] = [], first: readonly Sql[] = []): Sql {
+  const ordered = d.sessionLists.orderedListIf('page', 'ts', IS_PAGEVIEW);
+  const filters = conditions(d, first, [where, sql`(${trusted(IS_PAGEVIEW)} OR session_start)`]);
+  return sql`SELECT day AS p_day, session_id AS p_session, min(CASE WHEN session_start THEN visitor_id END) AS p_start_visitor, ${trusted([`${ordered} AS p_ps`, ...more].join(', '))}
+    FROM events ${filters} GROUP BY day, session_id`;
+}
+
+/**
+ * Per day and session of the events `where` selects (site and days included; `first` as
+ * `perSessionDay` reads them): `day`, `session_id`, `start_visitor` and `paths` (repeats
+ * collapsed), as session path rows hold them.
+ */
+export function dayPathsOfEvents(d: Dialect, where: Sql, first: readonly Sql[] = []): Sql {
   const paths = collapsedRepeats(d, d.sessionLists, 'p_ps');
-  return sql`SELECT p_day AS day, p_session AS session_id, p_start_visitor AS start_visitor, ${trusted(paths)} AS paths FROM (${perSessionDay(d, where)}) q`;
+  return sql`SELECT p_day AS day, p_session AS session_id, p_start_visitor AS start_visitor, ${trusted(paths)} AS paths FROM (${perSessionDay(d, where, [], first)}) q`;
 }
 
 /**
