@@ -87,21 +87,22 @@ function sessionPaths(d: Dialect, l: SessionLists, siteId: string, days: RawJour
  * `days.starts`, `sb`, `sv` and `pv` as `sessionPaths` gives them. The rows of its days up to the
  * watermark (`days.paths`) and the same per-day lists of raw events after it (`days.raw`), joined in
  * day order: a list ends on the path the next day's list may begin with, which the join collapses.
- * A session with a row holding no paths (`raw_needed`) takes its rolled-up days from raw events too.
+ * A row holding no paths (`raw_needed`) gives way to its day's raw events of the session.
  */
 function sessionPathsRead(d: Dialect, l: SessionLists, siteId: string, days: JourneyDays & { paths: Period }, filters: readonly Filter[], page: string | null): Sql {
   const onRows = filters.map((f) => keyMatches(d, sessionRowKey(f.dimension), f));
   const onEvents = filters.map((f) => filterPredicate(d, f));
   const rolledUp = [sql`site_id = ${siteId}`, dayRange(d, 'day', days.paths)];
-  // With a page, only the sessions that visited it give rows: found among the raw events of the days read (kept for all of them), the others are left out first.
+  // With a page, only the sessions that visited it give rows: found among the raw events of the days read (kept for all of them),
+  // the others' rows are left out first (those of raw events are few: `rowsOnLists` leaves them out).
   const read = { from: days.paths.from, to: days.raw?.to ?? days.paths.to };
   const visited = page === null ? [] : [sql`session_id IN (SELECT session_id FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', read)} AND ${trusted(IS_PAGEVIEW)} AND page = ${page})`];
-  const rawNeeded = sql`(SELECT session_id FROM ${trusted(SESSION_PATHS.name)} WHERE ${joinSql(rolledUp, ' AND ')} AND raw_needed)`;
+  const rawNeeded = sql`(SELECT session_id, day FROM ${trusted(SESSION_PATHS.name)} WHERE ${joinSql(rolledUp, ' AND ')} AND raw_needed)`;
   const parts = [
-    sql`SELECT day, session_id, start_visitor, paths FROM ${trusted(SESSION_PATHS.name)} ${conditions(d, [...onRows, ...visited], [...rolledUp, sql`session_id NOT IN ${rawNeeded}`])}`,
-    // The few sessions of rows without paths: their ids are read first, the other columns of their events only.
-    dayPathsOfEvents(d, joinSql([...rolledUp, ...onEvents], ' AND '), [sql`session_id IN ${rawNeeded}`, ...visited]),
-    ...(days.raw === null ? [] : [dayPathsOfEvents(d, joinSql([sql`site_id = ${siteId}`, dayRange(d, 'day', days.raw), ...onEvents, ...visited], ' AND '))]),
+    sql`SELECT day, session_id, start_visitor, paths FROM ${trusted(SESSION_PATHS.name)} ${conditions(d, [...onRows, ...visited], [...rolledUp, trusted('NOT raw_needed')])}`,
+    // The few days of rows without paths, from raw events: their sessions' ids are read first, the other columns of their events only.
+    dayPathsOfEvents(d, joinSql([...rolledUp, ...onEvents], ' AND '), [sql`(session_id, day) IN ${rawNeeded}`]),
+    ...(days.raw === null ? [] : [dayPathsOfEvents(d, joinSql([sql`site_id = ${siteId}`, dayRange(d, 'day', days.raw), ...onEvents], ' AND '))]),
   ];
   const started = trusted(`day <= ${d.dateLiteral(days.starts.to)}`);
   // A session of one day's row (most) takes its paths as they are, collapsed already; the days of one of several are joined in order.
