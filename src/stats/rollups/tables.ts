@@ -118,8 +118,8 @@ export const CARRIED_DIMENSIONS = SESSION_DIMENSIONS.filter((dim) => dim !== 'ex
  * of its start event that day (`start_visitor`, NULL on a day it did not start), the carried keys
  * as session rows hold them, and `paths`, the day's pageviews' paths in time order (then bytewise),
  * consecutive repeats once. Bounded: a row whose paths would hold more than PATHS_MAX_BYTES, or whose
- * events disagree on a key, holds none (`raw_needed`): journeys read that session's days from raw
- * events. Written by the rollup job with the session rows, kept as long as raw events.
+ * events disagree on a key, holds none (`raw_needed`): journeys read that day of the session from
+ * raw events. Written by the rollup job with the session rows, kept as long as raw events.
  */
 export const SESSION_PATHS: TableSpec = {
   name: 'session_paths',
