@@ -21,6 +21,8 @@ export interface Dialect {
   sumIf(expr: string, cond: string): string;
   /** `count(*)` over every row of a result, as a window; null where the engine has no window functions. */
   countOverAll(): string | null;
+  /** `count(*)` over the rows of a result sharing `column`'s value, as a window; null where the engine has no window functions. */
+  countOverGroup(column: string): string | null;
   /** The sum of `expr` over every row of a result, as a window; null where the engine has no window functions. */
   sumOverAll(expr: string): string | null;
   /**

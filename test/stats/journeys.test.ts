@@ -2,8 +2,9 @@
 // random sessions of random pages with consecutive repeats, pageviews of one instant, sessions
 // across midnight and around the period's ends, other events between pageviews, a crawler's
 // session past the session paths' bound; both directions, 2 to 5 steps, with and without a page,
-// under session- and event-scoped filters; read from raw events alone, from session paths (every
-// day rolled up) and from both (the watermark inside the period, and at its last day); a read
+// under session- and event-scoped filters; read from raw events alone, and without a page from
+// session paths (every day rolled up) and from both (the watermark inside the period, and at its
+// last day); a read
 // clipped to the raw window; and the backfill of session paths over days rolled up before them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -275,8 +276,8 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
               const asked: Asked = { steps: 2 + Math.floor(rand() * 4), page, direction, limit: rand() < 0.5 ? 100 : 1 + Math.floor(rand() * 6), filters };
               const params: RawParams = { ...stage.period, steps: String(asked.steps), direction, limit: String(asked.limit), filter: [...filters], ...(page === null ? {} : { page }) };
               const q = await planned(events, stage.rollupAt === null ? null : meta, site, params);
-              // Session paths answer where every filter is a key sessions carry; raw events alone answer the others.
-              const fromPaths = parseFilters(filters).every(carriedBySession);
+              // Session paths answer the journeys' first paths where every filter is a key sessions carry; raw events alone answer the others.
+              const fromPaths = page === null && parseFilters(filters).every(carriedBySession);
               const rawAlone = { ...stage.days, paths: null, raw: { from: stage.period.from, to: addDays(stage.period.to, 1) } };
               assert.deepEqual(q.plan.journeyDays, fromPaths ? stage.days : rawAlone, JSON.stringify(filters));
               const answer = await computeJourneys(events, q);
@@ -320,8 +321,8 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
       const { sessionPaths: _, ...older } = JSON.parse(state.definitions);
       await meta.setRollupState(key, { ...state, definitions: JSON.stringify(older) });
       await events.replaceRows(SESSION_PATHS, { siteId: SITE, days: { from: null, to: '2026-03-08' } }, null);
-      const params = { ...PERIOD, page: '/a', steps: '4', filter: ['country:FR'] };
-      const asked: Asked = { steps: 4, page: '/a', direction: 'next', limit: 20, filters: ['country:FR'] };
+      const params = { ...PERIOD, steps: '4', filter: ['country:FR'] };
+      const asked: Asked = { steps: 4, page: null, direction: 'next', limit: 20, filters: ['country:FR'] };
       assert.equal((await planned(events, meta, site, params)).plan.journeyDays?.paths, null, 'raw events answer until the paths are written');
       // Two days a run: the latest first, the rest at the next runs.
       await rollupSite({ events, meta }, site, NOW, { backfillDays: 2 });

@@ -83,33 +83,37 @@ function sessionPaths(d: Dialect, l: SessionLists, siteId: string, days: RawJour
 }
 
 /**
- * From session paths where they answer (every filter a carried key): per session that starts in
+ * From session paths where they answer (no page, every filter a carried key): per session that starts in
  * `days.starts`, `sb`, `sv` and `pv` as `sessionPaths` gives them. The rows of its days up to the
  * watermark (`days.paths`) and the same per-day lists of raw events after it (`days.raw`), joined in
  * day order: a list ends on the path the next day's list may begin with, which the join collapses.
  * A row holding no paths (`raw_needed`) gives way to its day's raw events of the session.
  */
-function sessionPathsRead(d: Dialect, l: SessionLists, siteId: string, days: JourneyDays & { paths: Period }, filters: readonly Filter[], page: string | null): Sql {
+function sessionPathsRead(d: Dialect, l: SessionLists, siteId: string, days: JourneyDays & { paths: Period }, filters: readonly Filter[]): Sql {
   const onRows = filters.map((f) => keyMatches(d, sessionRowKey(f.dimension), f));
   const onEvents = filters.map((f) => filterPredicate(d, f));
   const rolledUp = [sql`site_id = ${siteId}`, dayRange(d, 'day', days.paths)];
-  // With a page, only the sessions that visited it give rows: found among the raw events of the days read (kept for all of them),
-  // the others' rows are left out first (those of raw events are few: `rowsOnLists` leaves them out).
-  const read = { from: days.paths.from, to: days.raw?.to ?? days.paths.to };
-  const visited = page === null ? [] : [sql`session_id IN (SELECT session_id FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', read)} AND ${trusted(IS_PAGEVIEW)} AND page = ${page})`];
   const rawNeeded = sql`(SELECT session_id, day FROM ${trusted(SESSION_PATHS.name)} WHERE ${joinSql(rolledUp, ' AND ')} AND raw_needed)`;
   const parts = [
-    sql`SELECT day, session_id, start_visitor, paths FROM ${trusted(SESSION_PATHS.name)} ${conditions(d, [...onRows, ...visited], [...rolledUp, trusted('NOT raw_needed')])}`,
+    sql`SELECT day, session_id, start_visitor, paths FROM ${trusted(SESSION_PATHS.name)} ${conditions(d, onRows, [...rolledUp, trusted('NOT raw_needed')])}`,
     // The few days of rows without paths, from raw events: their sessions' ids are read first, the other columns of their events only.
     dayPathsOfEvents(d, joinSql([...rolledUp, ...onEvents], ' AND '), [sql`(session_id, day) IN ${rawNeeded}`]),
     ...(days.raw === null ? [] : [dayPathsOfEvents(d, joinSql([sql`site_id = ${siteId}`, dayRange(d, 'day', days.raw), ...onEvents], ' AND '))]),
   ];
   const started = trusted(`day <= ${d.dateLiteral(days.starts.to)}`);
-  // A session of one day's row (most) takes its paths as they are, collapsed already; the days of one of several are joined in order.
-  const perSession = sql`SELECT min(CASE WHEN start_visitor IS NOT NULL AND ${started} THEN day END) AS sb, min(CASE WHEN ${started} THEN start_visitor END) AS sv,
+  const union = joinSql(parts, ' UNION ALL ');
+  const joined = (rows: Sql) => sql`SELECT min(CASE WHEN start_visitor IS NOT NULL AND ${started} THEN day END) AS sb, min(CASE WHEN ${started} THEN start_visitor END) AS sv,
       count(*) AS n, ${trusted(l.concatInOrder('paths', 'day'))} AS ps
-    FROM (${joinSql(parts, ' UNION ALL ')}) u GROUP BY session_id`;
-  return sql`SELECT sb, sv, CASE WHEN n = 1 THEN ps ELSE ${trusted(collapsedRepeats(d, l, 'ps'))} END AS pv FROM (${perSession}) s WHERE sb IS NOT NULL`;
+    FROM (${rows}) u GROUP BY session_id`;
+  const sessions = (rows: Sql) => sql`SELECT sb, sv, CASE WHEN n = 1 THEN ps ELSE ${trusted(collapsedRepeats(d, l, 'ps'))} END AS pv FROM (${joined(rows)}) s WHERE sb IS NOT NULL`;
+  // A session of one day's row (most) takes its paths as they are, collapsed already; the days of one of several are joined in order.
+  // Where the engine counts each session's rows in a window, only those of several are grouped (a list per group costs DuckDB more than the window).
+  const perSession = d.countOverGroup('session_id');
+  if (perSession === null) return sessions(union);
+  const counted = sql`(SELECT *, ${trusted(perSession)} AS rows_of_session FROM (${union}) c)`;
+  const alone = sql`SELECT CASE WHEN start_visitor IS NOT NULL AND ${started} THEN day END AS sb, CASE WHEN ${started} THEN start_visitor END AS sv, paths AS pv
+    FROM ${counted} o WHERE rows_of_session = 1`;
+  return sql`SELECT sb, sv, pv FROM (${alone}) a WHERE sb IS NOT NULL UNION ALL ${sessions(sql`SELECT * FROM ${counted} m WHERE rows_of_session > 1`)}`;
 }
 
 /**
@@ -164,7 +168,7 @@ export function journeysStatement(d: Dialect, siteId: string, days: JourneyDays,
   const { paths } = days;
   const rows =
     paths !== null
-      ? rowsOnLists(d, l, sessionPathsRead(d, l, siteId, { ...days, paths }, filters, j.page), j)
+      ? rowsOnLists(d, l, sessionPathsRead(d, l, siteId, { ...days, paths }, filters), j)
       : d.journeysOverWindows
         ? rowsOnWindows(d, siteId, rawDays(days), filters, j)
         : rowsOnLists(d, l, sessionPaths(d, l, siteId, rawDays(days), filters, j.page), j);

@@ -19,6 +19,7 @@ export const clickhouseDialect: Dialect = {
   countIf: (cond) => `toInt64(countIf(${cond}))`,
   sumIf: (expr, cond) => `if(countIf(${cond}) > 0, sumIf(${expr}, ${cond}), NULL)`,
   countOverAll: () => null,
+  countOverGroup: () => null,
   sumOverAll: () => null,
   groupTotals: () => 'WITH TOTALS',
   // The filters' few LowCardinality columns first: the rows they leave are read whole, the rest not.

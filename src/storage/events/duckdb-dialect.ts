@@ -6,6 +6,7 @@ export const duckdbDialect: Dialect = {
   countIf: (cond) => `count(*) FILTER (WHERE ${cond})`,
   sumIf: (expr, cond) => `sum(${expr}) FILTER (WHERE ${cond})`,
   countOverAll: () => 'count(*) OVER ()',
+  countOverGroup: (column) => `count(*) OVER (PARTITION BY ${column})`,
   sumOverAll: (expr) => `sum(${expr}) OVER ()`,
   groupTotals: () => null,
   readFirst: () => null,
