@@ -4,8 +4,9 @@
 // filters (session rows, and a breakdown of a third dimension), the 30-day two-filter questions
 // and realtime, and, side by side, the year questions answered by scanning raw events (what a
 // system without rollups or session rows does), with the ratio; a year's breakdown of a custom
-// property against the year's page breakdown; journeys over the year (raw events: the site keeps
-// them 13 months); and the rollup job's time per site-day.
+// property against the year's page breakdown; journeys over the year (session paths, and raw events
+// after the watermark), against the same journeys from raw events alone (answers checked equal); and
+// the rollup job's time per site-day.
 //
 // BENCH_PROFILES lists the event stores measured one after the other in the run, each loaded with
 // the same generated year: `embedded` (DuckDB in the data folder) and `clickhouse` (a private
@@ -26,6 +27,7 @@ import { planQuery } from '../src/stats/planner.js';
 import { computeBreakdown } from '../src/stats/read/breakdown.js';
 import { computeStats } from '../src/stats/read/stats.js';
 import { computeTimeseries } from '../src/stats/read/timeseries.js';
+import { computeJourneys } from '../src/stats/read/journeys.js';
 import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
 import { loadYearSite, TZ } from './year-site.js';
 import { timeInTurn, timeIt } from './timing.js';
@@ -83,6 +85,7 @@ async function measure(profile: string, env: Record<string, string>): Promise<Me
       const q = planQuery(parseQuery(kind, params, siteRecord, Date.now()), { watermark: null, retentionMonths: null, rawDays: Math.max(30, DAYS) });
       if (kind === 'stats') return computeStats(ctx.events, q, goals);
       if (kind === 'timeseries') return computeTimeseries(ctx.events, q, goals);
+      if (kind === 'journeys') return computeJourneys(ctx.events, q);
       return computeBreakdown(ctx.events, q);
     };
 
@@ -91,6 +94,7 @@ async function measure(profile: string, env: Record<string, string>): Promise<Me
     const today = localDay(Date.now(), TZ);
     const loadedDays = { from: addDays(today, -(DAYS - 1)), to: today };
     const twoFilters = ['country:US', 'device:desktop'];
+    const loadedPeriod = `from=${loadedDays.from}&to=${loadedDays.to}`;
     const filteredYear = `from=${loadedDays.from}&to=${loadedDays.to}&${twoFilters.map((f) => `filter=${f}`).join('&')}`;
     const year: Array<[string, string, QueryKind, RawParams]> = [
       ['stats year', '/stats?period=year', 'stats', { period: 'year' }],
@@ -100,13 +104,12 @@ async function measure(profile: string, env: Record<string, string>): Promise<Me
       ['stats year, 2 filters', `/stats?${filteredYear}`, 'stats', { ...loadedDays, filter: twoFilters }],
       ['timeseries year, 2 filters', `/timeseries?${filteredYear}`, 'timeseries', { ...loadedDays, filter: twoFilters }],
       ['breakdown referrer year, 2 filters', `/breakdown?dimension=referrer&${filteredYear}`, 'breakdown', { ...loadedDays, filter: twoFilters, dimension: 'referrer' }],
+      // Journeys over every loaded day (the site keeps raw events 13 months): session paths, the raw scan raw events alone.
+      ['journeys year', `/journeys?${loadedPeriod}`, 'journeys', loadedDays],
+      ['journeys year, from /, 5 steps', `/journeys?${loadedPeriod}&page=/&steps=5`, 'journeys', { ...loadedDays, page: '/', steps: '5' }],
+      ['journeys year, previous, filter', `/journeys?${loadedPeriod}&page=/docs/section-1&direction=previous&filter=country:US`, 'journeys', { ...loadedDays, page: '/docs/section-1', direction: 'previous', filter: ['country:US'] }],
     ];
-    // Journeys read every loaded day's raw events (the site keeps them 13 months): a session's pages in order.
-    const loadedPeriod = `from=${loadedDays.from}&to=${loadedDays.to}`;
     const others: Array<[string, string]> = [
-      ['journeys year', `/journeys?${loadedPeriod}`],
-      ['journeys year, from /, 5 steps', `/journeys?${loadedPeriod}&page=/&steps=5`],
-      ['journeys year, previous, filter', `/journeys?${loadedPeriod}&page=/docs/section-1&direction=previous&filter=country:US`],
       ['stats 30d, 2 filters', `/stats?period=30d&${filters}`],
       ['timeseries 30d, 2 filters', `/timeseries?period=30d&${filters}`],
       ['breakdown page 30d, 2 filters', `/breakdown?dimension=page&period=30d&${filters}`],
@@ -129,6 +132,12 @@ async function measure(profile: string, env: Record<string, string>): Promise<Me
         console.log(`raw scan: ${JSON.stringify(kpiValues(fromRaw))}`);
         process.exitCode = 1;
       }
+    }
+    // Journeys from session paths answer as raw events alone do.
+    for (const [label, path, kind, params] of year.filter(([label, , kind]) => kind === 'journeys' && measured(label))) {
+      const same = JSON.stringify(await get(path)) === JSON.stringify({ period: { from: loadedDays.from, to: loadedDays.to }, steps: Number(params.steps ?? 3), ...(await rawScan(kind, params)) });
+      console.log(`${label} vs raw events alone: ${same ? 'equal' : 'MISMATCH'}`);
+      if (!same) process.exitCode = 1;
     }
     // The API's answers in turn, request by request (the property breakdown's ratio to the page
     // breakdown compares requests of the same rounds), then the raw scans.

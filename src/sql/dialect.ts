@@ -26,6 +26,8 @@ export interface Dialect {
   sumOfCounts(column: string): string;
   /** `count(*)` over every row of a result, as a window; null where the engine has no window functions. */
   countOverAll(): string | null;
+  /** `count(*)` over the rows of a result sharing `column`'s value, as a window; null where the engine has no window functions. */
+  countOverGroup(column: string): string | null;
   /** The sum of `expr` over every row of a result, as a window; null where the engine has no window functions. */
   sumOverAll(expr: string): string | null;
   /**
@@ -67,12 +69,14 @@ export interface Dialect {
   unnest(expr: string): string;
   /** The items of a list (array) for which `body` (text reading the item as `variable`) holds, in order. */
   listFilter(list: string, variable: string, body: string): string;
+  /** What reads a session's pageviews as one list (journeys and their session paths, src/stats/sql/journeys.ts). */
+  readonly sessionLists: SessionLists;
   /**
-   * What reads a session's events as one list (journeys, src/stats/sql/journeys.ts), where the
-   * engine has no window functions to read them in order as sorted rows (ClickHouse 18.16); null
-   * where it has them (DuckDB: a list per session is held in memory, sorted rows spill).
+   * Whether journeys read a session's raw pageviews as sorted rows over window functions (DuckDB:
+   * sorted rows spill to disk past its memory, where a list per session is held in memory) rather
+   * than as lists (ClickHouse 18.16 has no window functions).
    */
-  readonly sessionLists: SessionLists | null;
+  readonly journeysOverWindows: boolean;
   /**
    * The array (list) of the ids, as BIGINT, whose condition holds on the row, in the cases' order;
    * empty where none holds (a NULL condition does not). The conditions are texts whose `?`
@@ -104,7 +108,7 @@ export interface Dialect {
   listRows(columns: ReadonlyArray<{ readonly name: string; readonly type: 'VARCHAR' | 'BIGINT' }>): string;
 }
 
-/** Lists (arrays) per group, for an engine without window functions (`Dialect.sessionLists`). */
+/** Lists (arrays) per group (`Dialect.sessionLists`). */
 export interface SessionLists {
   /**
    * An aggregate: the list of `value` over the rows where `cond` holds, ordered by `by` and then by
@@ -119,6 +123,14 @@ export interface SessionLists {
   listSlice(list: string, from: string, length: string): string;
   /** A list's items without repeats (in no particular order). */
   listDistinct(list: string): string;
+  /** An aggregate: the lists `list` of the rows one after the other, in the order of `by` (distinct per group). */
+  concatInOrder(list: string, by: string): string;
+  /** How many items a list holds. */
+  listLength(list: string): string;
+  /** Whether a list holds the value of a `?` placeholder. */
+  listHas(list: string): string;
+  /** The bytes of a list of strings' items, summed (0 for an empty list). */
+  listBytes(list: string): string;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -8,13 +8,13 @@ import type { Site } from '../entities/sites.js';
 import type { RollupState } from '../storage/meta/types.js';
 import { firstFoldedDayStatement } from './sql/daily.js';
 import { importedDaysOf } from './imported-days.js';
-import { SESSION_ROWS_KEY, writtenFrom } from './rollups/coverage.js';
+import { SESSION_PATHS_KEY, SESSION_ROWS_KEY, writtenFrom } from './rollups/coverage.js';
 import type { PlanInputs } from './planner.js';
 import { parseSettlements } from './settlement.js';
 import { needsRawEvents, rawWindowStart } from './windows.js';
 
 /**
- * The watermark, the first day session rows are written from, the days of the site's imported
+ * The watermark, the first days session rows and session paths are written from, the days of the site's imported
  * aggregates, its settlement, and for a single filter (other than on `(other)` itself) of a query that may read
  * rollups, the first day of the raw window, up to the watermark and within the period or its
  * compared one, on which the filter's key was folded.
@@ -27,6 +27,7 @@ export async function planInputs(events: EventReader, site: Site, q: Query, roll
     retentionMonths: site.retentionMonths,
     rawDays: site.rawDays,
     sessionRowsFrom: writtenFrom(rollup, SESSION_ROWS_KEY),
+    sessionPathsFrom: writtenFrom(rollup, SESSION_PATHS_KEY),
     importedDays,
     settlement: parseSettlements(rollup?.settlement).current,
   };

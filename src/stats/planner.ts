@@ -17,7 +17,9 @@
 //   property's rollups a `(none)` row only on the days some event carries it), within the raw window likewise;
 // - custom properties (`prop.<key>`) are event-scoped dimensions like `page`: their rollups are
 //   dim_daily's rows of dimension `prop.<key>`, capped and folded alike;
-// - journeys → raw events only, within the raw window likewise (no rollup holds a session's pages in order);
+// - journeys → within the raw window likewise: without a page, where every filter is a key sessions
+//   carry, session paths (each session's pages in order per day) answer the days up to the
+//   watermark (once they cover them all) and raw events the days after it, else raw events answer every day;
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null);
 // - imported aggregates (daily figures of another tool's export) answer their days where they are
 //   exact: a daily read (stats, day-or-longer timeseries, breakdown, goals) with no filter, or one
@@ -31,7 +33,7 @@ import type { ImportedAnswer } from '../core/answers.js';
 import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
 import { RAW_DAYS } from '../core/vocabulary.js';
 import type { Settlement } from './settlement.js';
-import { goalsUnderFilters, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionRowsAnswer } from './windows.js';
+import { goalsUnderFilters, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
@@ -47,6 +49,8 @@ export interface PlanInputs {
    * null: every rolled-up day's): days before it are still to be backfilled.
    */
   sessionRowsFrom?: string | null;
+  /** Likewise, the first rolled-up day from which session paths are written (absent or null: every rolled-up day's). */
+  sessionPathsFrom?: string | null;
   /** The first and last day of the site's imported aggregates; absent or null when it has none. */
   importedDays?: Period | null;
   /** The site's settlement of its days after the watermark (./settlement.ts); absent or null when none. */
@@ -56,7 +60,7 @@ export interface PlanInputs {
 /** Where the days of a range come from under a plan; days in neither part are not computable. */
 export interface DaySources {
   readonly rollup: Period | null;
-  /** Days read from session rows (the raw path's days up to the watermark, where they answer). */
+  /** Days read from session rows, or of journeys from session paths (the raw path's days up to the watermark, where they answer). */
   readonly sessions: Period | null;
   readonly raw: Period | null;
   /** Days read from imported aggregates (they hold no day that rollups or raw events hold). */
@@ -75,6 +79,17 @@ export interface MonthSplit {
   readonly head: Period | null;
   readonly months: Period | null; // first days of the first and last whole months
   readonly tail: Period | null;
+}
+
+/**
+ * The days a journeys read reads: the sessions that start in `starts`, read over those days and the
+ * next (a session may go on past midnight), from session paths up to the watermark where they
+ * answer (`paths`) and from raw events after it (`raw`).
+ */
+export interface JourneyDays {
+  readonly starts: Period;
+  readonly paths: Period | null;
+  readonly raw: Period | null;
 }
 
 /** What the planner decided, once per request: every read module takes its days from here. */
@@ -116,6 +131,8 @@ export interface Plan {
    * is a long read (`isLongRead`).
    */
   readonly detailDaysRead: number;
+  /** A journeys read's days (null for other kinds, or when none is computable). */
+  readonly journeyDays: JourneyDays | null;
   /** A breakdown's rolled-up days of the period, split for the monthly sums; null for other kinds. */
   readonly breakdownMonths: MonthSplit | null;
   /**
@@ -168,7 +185,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
     watermark: path === 'rollup' ? rollupWatermark(inputs, windowStart) : inputs.watermark,
     rawWindowStart: windowStart,
     retentionStart: retentionStart(q.today, inputs.retentionMonths),
-    sessionRows: path === 'raw' && sessionRowsAnswer(q) ? { from: inputs.sessionRowsFrom ?? null } : null,
+    sessionRows: path !== 'raw' ? null : sessionRowsAnswer(q) ? { from: inputs.sessionRowsFrom ?? null } : sessionPathsAnswer(q) ? { from: inputs.sessionPathsFrom ?? null } : null,
     imported: importedAnswers(q) ? (inputs.importedDays ?? null) : null,
     settlement: path === 'rollup' && q.filters.length === 0 ? (inputs.settlement ?? null) : null,
   };
@@ -195,6 +212,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
       previousComplete,
       goalSpan: goals.span,
       goalsCompared: goals.compared,
+      journeyDays: q.kind === 'journeys' ? journeyDays(period, bounds.watermark) : null,
       breakdownMonths: q.kind === 'breakdown' && period.rollup ? splitMonths(period.rollup) : null,
       importedMonths: q.kind === 'breakdown' && period.imported ? splitMonths(keptDays(q.period, bounds.retentionStart)) : null,
       imported: importedAnswer(q, inputs.importedDays ?? null, compared ? { from: q.previous.from, to: q.period.to } : q.period, bounds.retentionStart),
@@ -301,6 +319,20 @@ function daySources(bounds: Bounds, range: Period): DaySources {
   // Raw days before the settlement's first are not in its rows; those after its cut's day hold no event before the cut.
   const settled = raw && bounds.settlement && raw.from >= bounds.settlement.days.from ? bounds.settlement : null;
   return Object.freeze({ rollup, sessions, raw, imported, settled, firstComputable });
+}
+
+/**
+ * A journeys read's days from its period's sources: the day after the last is read too, from session
+ * paths where they hold it (up to the watermark), else from raw events.
+ */
+function journeyDays(period: DaySources, watermark: string | null): JourneyDays | null {
+  const first = period.sessions?.from ?? period.raw?.from;
+  const last = period.raw?.to ?? period.sessions?.to;
+  if (first === undefined || last === undefined) return null;
+  const readTo = addDays(last, 1);
+  if (period.sessions === null || watermark === null) return { starts: { from: first, to: last }, paths: null, raw: { from: first, to: readTo } };
+  const pathsTo = readTo < watermark ? readTo : watermark;
+  return { starts: { from: first, to: last }, paths: { from: period.sessions.from, to: pathsTo }, raw: clip(addDays(pathsTo, 1), readTo) };
 }
 
 /**

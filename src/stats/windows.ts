@@ -6,7 +6,7 @@ import { addDays } from '../core/localtime.js';
 import { addMonths } from '../core/period.js';
 import type { Query } from '../core/query.js';
 import { METRIC_REGISTRY } from '../core/metric-registry.js';
-import { isPropertyDimension, NONE_KEY, scopeOf } from '../core/vocabulary.js';
+import { type Filter, isPropertyDimension, NONE_KEY, scopeOf } from '../core/vocabulary.js';
 
 /** The first day of a site's raw-event window: its last `rawDays` local days, today included. */
 export function rawWindowStart(today: string, rawDays: number): string {
@@ -20,7 +20,7 @@ export function retentionStart(today: string, retentionMonths: number | null): s
 /**
  * Journeys, two or more filters, a filter with another dimension's breakdown, a filter other than
  * `is`, a page pattern (a shared link's lock), a property filter on `(none)`, or goals under filters:
- * rollups cannot answer them. No rollup holds a session's sequence of pages. Rollups hold each page's own figures, and a visitor of two matching
+ * rollups cannot answer them. No rollup holds a session's sequence of pages (session paths do, kept as long as raw events). Rollups hold each page's own figures, and a visitor of two matching
  * pages (or of two keys an `is_not` or `contains` filter keeps) would count twice in their sum;
  * session rows hold no page but the entry and exit; a property's rollups hold a `(none)` row only on
  * the days some event carries it; neither holds goals by dimension.
@@ -65,6 +65,25 @@ export function hasPagePattern(q: Query): boolean {
 /** Whether a query reads raw events only, whatever the rollups hold. */
 export function needsRawEvents(q: Query): boolean {
   return (q.kind === 'timeseries' && q.grain === 'hour') || rawOnlyByFilters(q);
+}
+
+/**
+ * Whether a filter is a key every event of a session carries (copied from its first event at
+ * ingest): a session-scoped dimension but the exit page, which is derived per session.
+ */
+export function carriedBySession(f: Filter): boolean {
+  return scopeOf(f.dimension) === 'session' && f.dimension !== 'exit';
+}
+
+/**
+ * Whether session paths answer a journeys read's rolled-up days: the journeys' first paths (no
+ * `page`), every filter a key the session carries (session paths hold those, not pages, events,
+ * properties or the exit page). Journeys from a page read raw events: the sessions that visited it
+ * are found first among them and only theirs are ordered, which costs no more than reading every
+ * session's paths (docs/performance.md, Journeys).
+ */
+export function sessionPathsAnswer(q: Query): boolean {
+  return q.kind === 'journeys' && q.journey?.page === null && q.filters.every(carriedBySession);
 }
 
 /**

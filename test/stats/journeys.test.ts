@@ -1,17 +1,32 @@
 // Journeys (docs/api.md, Journeys) against a plain model of their definition, on both engines:
 // random sessions of random pages with consecutive repeats, pageviews of one instant, sessions
-// across midnight and around the period's ends, other events between pageviews; both directions,
-// 2 to 5 steps, with and without a page, under session- and event-scoped filters; and a read
-// clipped to the raw window.
+// across midnight and around the period's ends, other events between pageviews, a crawler's
+// session past the session paths' bound; both directions, 2 to 5 steps, with and without a page,
+// under session- and event-scoped filters; read from raw events alone, and without a page from
+// session paths (every day rolled up) and from both (the watermark inside the period, and at its
+// last day); a read
+// clipped to the raw window; and the backfill of session paths over days rolled up before them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseQuery, type RawParams } from '../../src/core/query.js';
+import { parseFilters, parseQuery, type RawParams } from '../../src/core/query.js';
 import { addDays, localDay } from '../../src/core/localtime.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
 import { splitFilterParam, type JourneyDirection } from '../../src/core/vocabulary.js';
 import type { JourneyRow } from '../../src/core/answers.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
-import { planQuery } from '../../src/stats/planner.js';
+import { planQuery, type JourneyDays, type PlannedQuery } from '../../src/stats/planner.js';
+import { planInputs } from '../../src/stats/inputs.js';
+import { carriedBySession } from '../../src/stats/windows.js';
+import { rollupKey } from '../../src/stats/rollups/key.js';
+import { rollupSite } from '../../src/stats/rollups/run.js';
+import { runRetention } from '../../src/stats/rollups/retention.js';
+import { SESSION_PATHS } from '../../src/stats/rollups/tables.js';
+import { createRollupTables } from '../../src/stats/rollups/write.js';
+import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
+import type { MetaStore } from '../../src/storage/meta/types.js';
+import type { EventStore } from '../../src/storage/events/types.js';
+import type { Site } from '../../src/entities/sites.js';
+import { sql, trusted } from '../../src/sql/sql.js';
 import { computeJourneys } from '../../src/stats/read/journeys.js';
 import { event } from '../../support/events.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
@@ -56,6 +71,30 @@ function randomSession(rand: () => number, start: number, visitor: bigint): Stor
   return rows;
 }
 
+/**
+ * A crawler's session from 23:45 on 2026-03-03 into the next day: 100 long paths (`/a` among them,
+ * and a reload), past PATHS_MAX_BYTES on either day, so that session paths hold neither day's.
+ */
+function crawlerSession(): StoredEvent[] {
+  const sessionId = nextSession++;
+  const start = Date.parse('2026-03-03T23:45:00Z');
+  return Array.from({ length: 100 }, (_, i) => {
+    const ts = start + i * 15_000;
+    const page = i % 30 === 10 ? '/a' : i === 51 ? `/crawl/${'x'.repeat(110)}/50` : `/crawl/${'x'.repeat(110)}/${i}`;
+    const visitorId = localDay(ts, TZ) === '2026-03-03' ? 77n : 78n;
+    return event({ siteId: SITE, ts, sessionId, visitorId, sessionStart: i === 0, page, entryPage: '/crawl', country: 'FR' });
+  });
+}
+
+/** A session whose events disagree on a carried key (its city; no filter of the model names it): session paths hold none of its day. */
+function disagreeingSession(): StoredEvent[] {
+  const sessionId = nextSession++;
+  const start = Date.parse('2026-03-02T09:00:00Z');
+  return ['/', '/pricing', '/a', '/b'].map((page, i) =>
+    event({ siteId: SITE, ts: start + i * 60_000, sessionId, visitorId: 91n, sessionStart: i === 0, page, city: i < 2 ? 'Lyon' : 'Paris' }),
+  );
+}
+
 function randomEvents(seed: number): StoredEvent[] {
   const rand = seededRandom(seed);
   const rows: StoredEvent[] = [];
@@ -67,6 +106,7 @@ function randomEvents(seed: number): StoredEvent[] {
       rows.push(...randomSession(rand, at, BigInt(Math.floor(rand() * 40)) + 1000n * BigInt(day.replaceAll('-', ''))));
     }
   }
+  rows.push(...crawlerSession(), ...disagreeingSession());
   // Another site's sessions count nowhere.
   rows.push(event({ siteId: 'other', ts: Date.parse('2026-03-03T10:00:00Z'), sessionId: nextSession++, sessionStart: true, page: '/a' }));
   return rows;
@@ -181,37 +221,126 @@ const FILTER_SETS: ReadonlyArray<readonly string[]> = [
   ['prop.plan:pro'],
 ];
 
+/** The site of the events on fresh metadata, its rollup tables made (raw days: 60). */
+async function openSite(events: EventStore) {
+  const meta = await openSqliteMetaStore(':memory:');
+  await createRollupTables(events);
+  const org = await meta.createOrg('o', 0);
+  const site = await meta.createSite(org.id, { domain: 'j.test', name: 'j', timezone: TZ, retentionMonths: null, rawDays: 60, honorGpc: true }, SITE, 0);
+  return { meta, site };
+}
+
+/** A journeys query planned as a request is, with the site's rollup state (or with none: raw events alone). */
+async function planned(events: EventStore, meta: MetaStore | null, site: Site, params: RawParams): Promise<PlannedQuery> {
+  const q = parseQuery('journeys', params, site, NOW);
+  if (meta === null) return planQuery(q, { watermark: null, retentionMonths: null, rawDays: 60 });
+  return planQuery(q, await planInputs(events, site, q, await meta.getRollupState(rollupKey(events, site.id))));
+}
+
+const countPaths = async (events: EventStore, where = '1 = 1') =>
+  Number((await events.query<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${trusted(SESSION_PATHS.name)} WHERE site_id = ${SITE} AND ${trusted(where)}`))[0]!.n);
+
+/** What a stage reads: the site rolled up at `rollupAt` (none: raw events alone), the period, and the journey days the plan must give without filters. */
+interface Stage {
+  rollupAt: number | null;
+  period: { from: string; to: string };
+  days: JourneyDays;
+}
+
+const at = (day: string) => Date.parse(`${day}T12:00:00Z`);
+const STAGES: readonly Stage[] = [
+  { rollupAt: null, period: PERIOD, days: { starts: PERIOD, paths: null, raw: { from: '2026-03-02', to: '2026-03-06' } } },
+  // Rolled up to 2026-03-03: session paths for the period's first days, raw events for the rest.
+  { rollupAt: at('2026-03-04'), period: PERIOD, days: { starts: PERIOD, paths: { from: '2026-03-02', to: '2026-03-03' }, raw: { from: '2026-03-04', to: '2026-03-06' } } },
+  // The period ends on the watermark: the day after is read from raw events.
+  { rollupAt: at('2026-03-04'), period: { from: '2026-03-01', to: '2026-03-03' }, days: { starts: { from: '2026-03-01', to: '2026-03-03' }, paths: { from: '2026-03-01', to: '2026-03-03' }, raw: { from: '2026-03-04', to: '2026-03-04' } } },
+  // Rolled up to 2026-03-07: session paths alone, the day after the period's included.
+  { rollupAt: NOW, period: PERIOD, days: { starts: PERIOD, paths: { from: '2026-03-02', to: '2026-03-06' }, raw: null } },
+];
+
 for (const adapter of EVENT_STORE_ADAPTERS) {
-  test(`journeys equal the model of their definition: ${adapter.name}`, async () => {
+  test(`journeys equal the model of their definition, from raw events, session paths and both: ${adapter.name}`, async () => {
     const events = await adapter.open();
+    const { meta, site } = await openSite(events);
     try {
       const rows = randomEvents(11);
       await events.append(rows);
       const rand = seededRandom(5);
-      const site = { id: SITE, timezone: TZ };
-      const inputs = { watermark: null, retentionMonths: null, rawDays: 60 };
       let compared = 0;
       let nonEmpty = 0;
-      for (const filters of FILTER_SETS) {
-        for (const direction of ['next', 'previous'] as const) {
-          for (const page of direction === 'next' ? [null, '/a', "/it's?"] : ['/a', '/ü', '/pricing']) {
-            const asked: Asked = { steps: 2 + Math.floor(rand() * 4), page, direction, limit: rand() < 0.5 ? 100 : 1 + Math.floor(rand() * 6), filters };
-            const params: RawParams = { ...PERIOD, steps: String(asked.steps), direction, limit: String(asked.limit), filter: [...filters], ...(page === null ? {} : { page }) };
-            const answer = await computeJourneys(events, planQuery(parseQuery('journeys', params, site, NOW), inputs));
-            assert.deepEqual(answer, model(rows, PERIOD, asked), `${JSON.stringify(asked)}`);
-            compared++;
-            if (answer.rows.length > 0) nonEmpty++;
+      for (const stage of STAGES) {
+        if (stage.rollupAt !== null) await rollupSite({ events, meta }, site, stage.rollupAt);
+        for (const filters of FILTER_SETS) {
+          for (const direction of ['next', 'previous'] as const) {
+            for (const page of direction === 'next' ? [null, '/a', "/it's?"] : ['/a', '/ü', '/pricing']) {
+              const asked: Asked = { steps: 2 + Math.floor(rand() * 4), page, direction, limit: rand() < 0.5 ? 100 : 1 + Math.floor(rand() * 6), filters };
+              const params: RawParams = { ...stage.period, steps: String(asked.steps), direction, limit: String(asked.limit), filter: [...filters], ...(page === null ? {} : { page }) };
+              const q = await planned(events, stage.rollupAt === null ? null : meta, site, params);
+              // Session paths answer the journeys' first paths where every filter is a key sessions carry; raw events alone answer the others.
+              const fromPaths = page === null && parseFilters(filters).every(carriedBySession);
+              const rawAlone = { ...stage.days, paths: null, raw: { from: stage.period.from, to: addDays(stage.period.to, 1) } };
+              assert.deepEqual(q.plan.journeyDays, fromPaths ? stage.days : rawAlone, JSON.stringify(filters));
+              const answer = await computeJourneys(events, q);
+              assert.deepEqual(answer, model(rows, stage.period, asked), `${JSON.stringify(stage.days)} ${JSON.stringify(asked)}`);
+              compared++;
+              if (answer.rows.length > 0) nonEmpty++;
+            }
           }
         }
       }
       assert.ok(nonEmpty > compared * 0.8, `${nonEmpty} of ${compared} answers had rows`);
+      // Every day rolled up: the crawler's two days and the disagreeing session's day hold no paths.
+      assert.equal(await countPaths(events, 'raw_needed'), 3);
+      assert.ok((await countPaths(events)) > 300);
+      // Session paths are read: without a day's rows, the answer is no longer the model's.
+      const params = { ...PERIOD, steps: '3' };
+      const asked: Asked = { steps: 3, page: null, direction: 'next', limit: 20, filters: [] };
+      await events.replaceRows(SESSION_PATHS, { siteId: SITE, days: { from: '2026-03-03', to: '2026-03-03' } }, null);
+      assert.notDeepEqual(await computeJourneys(events, await planned(events, meta, site, params)), model(rows, PERIOD, asked));
       // A read clipped to the raw window (the site's last 5 days: from 2026-03-04) answers its days inside it, as the model of those days.
-      const clipped = planQuery(parseQuery('journeys', { ...PERIOD, raw: 'clip', steps: '4' }, site, NOW), { ...inputs, rawDays: 5 });
+      const clipped = planQuery(parseQuery('journeys', { ...PERIOD, raw: 'clip', steps: '4' }, site, NOW), { watermark: null, retentionMonths: null, rawDays: 5 });
       assert.equal(clipped.period.from, addDays(localDay(NOW, TZ), -4));
-      const asked: Asked = { steps: 4, page: null, direction: 'next', limit: 20, filters: [] };
-      assert.deepEqual(await computeJourneys(events, clipped), model(rows, clipped.period, asked));
+      assert.deepEqual(await computeJourneys(events, clipped), model(rows, clipped.period, { ...asked, steps: 4 }));
     } finally {
       await events.close();
+      await meta.close();
+    }
+  });
+
+  test(`session paths of days rolled up before they existed are backfilled, and retention takes them with raw events: ${adapter.name}`, async () => {
+    const events = await adapter.open();
+    const { meta, site } = await openSite(events);
+    try {
+      const rows = randomEvents(12);
+      await events.append(rows);
+      await rollupSite({ events, meta }, site, NOW);
+      const written = await countPaths(events);
+      // Rollups of an older deployment: bookkeeping without session paths, and none written.
+      const key = rollupKey(events, site.id);
+      const state = (await meta.getRollupState(key))!;
+      const { sessionPaths: _, ...older } = JSON.parse(state.definitions);
+      await meta.setRollupState(key, { ...state, definitions: JSON.stringify(older) });
+      await events.replaceRows(SESSION_PATHS, { siteId: SITE, days: { from: null, to: '2026-03-08' } }, null);
+      const params = { ...PERIOD, steps: '4', filter: ['country:FR'] };
+      const asked: Asked = { steps: 4, page: null, direction: 'next', limit: 20, filters: ['country:FR'] };
+      assert.equal((await planned(events, meta, site, params)).plan.journeyDays?.paths, null, 'raw events answer until the paths are written');
+      // Two days a run: the latest first, the rest at the next runs.
+      await rollupSite({ events, meta }, site, NOW, { backfillDays: 2 });
+      assert.equal((await planned(events, meta, site, params)).plan.journeyDays?.paths, null, 'a part written: still raw events');
+      for (let run = 0; run < 3; run++) await rollupSite({ events, meta }, site, NOW, { backfillDays: 2 });
+      assert.equal(await countPaths(events), written);
+      const after = await planned(events, meta, site, params);
+      assert.deepEqual(after.plan.journeyDays?.paths, { from: PERIOD.from, to: '2026-03-06' });
+      assert.deepEqual(await computeJourneys(events, after), model(rows, PERIOD, asked));
+
+      // 70 days later, the raw window (60 days) has left every day: raw events and session paths go.
+      const later = NOW + 70 * 86_400_000;
+      await rollupSite({ events, meta }, site, later);
+      await runRetention({ events, meta }, later);
+      assert.equal(await countPaths(events), 0);
+    } finally {
+      await events.close();
+      await meta.close();
     }
   });
 }

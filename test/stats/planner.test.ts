@@ -209,6 +209,26 @@ test('session rows answer the raw-path days up to the watermark where every filt
   assert.equal(at('breakdown', { filter: 'country:FR', dimension: 'country' }).period.sessions, null);
 });
 
+test('journeys: session paths answer the first paths up to the watermark where every filter is a carried key, the day after the period included; raw events the rest', () => {
+  const at = (params: RawParams, sessionPathsFrom: string | null = null, watermark: string | null = '2026-03-19') =>
+    planQuery(parseQuery('journeys', { from: '2026-03-01', to: '2026-03-18', ...params }, SITE, NOW), { watermark, retentionMonths: null, rawDays: 90, sessionPathsFrom }).plan.journeyDays;
+  const starts = { from: '2026-03-01', to: '2026-03-18' };
+  const rawAlone = { starts, paths: null, raw: { from: '2026-03-01', to: '2026-03-19' } };
+  const cases: Array<[string, RawParams, string | null, string | null, unknown]> = [
+    ['no filter: the day after the period from session paths too', {}, null, '2026-03-19', { starts, paths: { from: '2026-03-01', to: '2026-03-19' }, raw: null }],
+    ['carried keys, is not and contains', { filter: ['country!:FR', 'browser~:fire', 'entry:/'] }, null, '2026-03-19', { starts, paths: { from: '2026-03-01', to: '2026-03-19' }, raw: null }],
+    ['the period ends on the watermark: the day after from raw events', {}, null, '2026-03-18', { starts, paths: { from: '2026-03-01', to: '2026-03-18' }, raw: { from: '2026-03-19', to: '2026-03-19' } }],
+    ['the watermark inside the period', {}, null, '2026-03-10', { starts, paths: { from: '2026-03-01', to: '2026-03-10' }, raw: { from: '2026-03-11', to: '2026-03-19' } }],
+    ['a page: raw events', { page: '/' }, null, '2026-03-19', rawAlone],
+    ['the exit page is derived per session: raw events', { filter: ['exit:/'] }, null, '2026-03-19', rawAlone],
+    ['an event-scoped filter: raw events', { filter: ['event:signup'] }, null, '2026-03-19', rawAlone],
+    ['session paths written from a day inside the period: raw events', {}, '2026-03-05', '2026-03-19', rawAlone],
+    ['no rollups yet', {}, null, null, rawAlone],
+  ];
+  for (const [what, params, sessionPathsFrom, watermark, expected] of cases) assert.deepEqual(at(params, sessionPathsFrom, watermark), expected, what);
+  assert.equal(planQuery(parseQuery('stats', { period: '7d' }, SITE, NOW), { watermark: null, retentionMonths: null, rawDays: 30 }).plan.journeyDays, null);
+});
+
 test("a shared link's page pattern: raw events on every day read, within the raw window, or refused naming the pattern", () => {
   const locked = (kind: QueryKind, params: RawParams, filters: string[] = ['page:/blog/**']) =>
     planQuery(parseQuery(kind, params, SITE, NOW, filters), { watermark: '2026-03-19', retentionMonths: null, rawDays: 30, sessionRowsFrom: null });

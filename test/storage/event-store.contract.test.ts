@@ -94,6 +94,30 @@ for (const adapter of adapters) {
       });
     });
 
+    test('a list column holds lists of text as written (order, repeats, every alphabet, empty), by statement only; one added to an earlier table reads empty', async () => {
+      await withStore(async (store) => {
+        const d = store.dialect;
+        const earlier: TableSpec = { ...TALLY, columns: TALLY.columns.slice(0, 4) };
+        await store.createTables([earlier]);
+        await store.appendRows(earlier, [['s', '2026-01-01', 'old', 1]]);
+        const listed: TableSpec = { ...TALLY, columns: [...earlier.columns, { name: 'items', type: 'VARCHAR', nullable: false, list: true }] };
+        await store.createTables([listed]);
+        const texts = ['/b', '/a', '/b', '/b', "it's \"quoted\"\n", '🦆 ü', ''];
+        const list = withParams(`[${texts.map(() => '?').join(', ')}]`, ...texts);
+        const day = (day: string) => trusted(d.dateLiteral(day));
+        await store.replaceRows(
+          listed,
+          { siteId: 's', days: { from: '2026-01-02', to: '2026-01-03' } },
+          sql`SELECT 's', ${day('2026-01-02')}, 'full', 2, ${list} UNION ALL SELECT 's', ${day('2026-01-03')}, 'empty', 3, ${trusted(d.sessionLists.listSlice("['x']", '1', '0'))}`,
+        );
+        const rows = await store.query<{ kind: string; items: unknown[] }>(sql`SELECT kind, items FROM tally ORDER BY kind`);
+        assert.deepEqual(rows.map((r) => [r.kind, [...r.items].map(String)]), [['empty', []], ['full', texts], ['old', []]]);
+        await assert.rejects(store.appendRows(listed, [['s', '2026-01-04', 'a', 1]]), /written by statements/);
+        const nullable: TableSpec = { ...listed, name: 'bad_list', columns: [...earlier.columns, { name: 'items', type: 'VARCHAR', nullable: true, list: true }] };
+        await assert.rejects(store.createTables([nullable]), /never be NULL/);
+      });
+    });
+
     test('keptElseGroupRows: the kept rows of a group, or all its rows where none is kept', async () => {
       await withStore(async (store) => {
         // Group 1 keeps two of its three rows, group 2 keeps none, group 3 keeps its only row; each

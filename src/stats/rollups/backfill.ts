@@ -1,14 +1,14 @@
-// The backfill of new goals and funnel versions over days already rolled up, and the removal of the
-// rows of those gone: the bookkeeping of which definitions the rollups were computed for.
+// The backfill of new goals and funnel versions (and of session rows and paths) over days already
+// rolled up, and the removal of the rows of those gone: the bookkeeping of which definitions the rollups were computed for.
 import type { EventStore } from '../../storage/events/types.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import { addDays } from '../../core/localtime.js';
 import { funnelKey, goalKey } from '../../core/answers.js';
-import { definitionKeys, parseComputed, SESSION_ROWS_KEY, type Backfill, type ComputedDefinitions, type Definitions } from './coverage.js';
+import { definitionKeys, parseComputed, SESSION_PATHS_KEY, SESSION_ROWS_KEY, type Backfill, type ComputedDefinitions, type Definitions } from './coverage.js';
 import { sql, trusted } from '../../sql/sql.js';
 import { FUNNEL_DAILY, GOAL_DAILY, SITE_DAILY } from './tables.js';
 import { eventDays, latestPassStart } from './passes.js';
-import { writeGoalsAndFunnels, writeSessionRows } from './write.js';
+import { writeGoalsAndFunnels, writeSessionPaths, writeSessionRows } from './write.js';
 
 /** Days of goal and funnel rollups a run recounts for new definitions: the whole raw window at once. */
 export const BACKFILL_DAYS = 31;
@@ -62,12 +62,13 @@ export async function dropRemoved(events: EventStore, siteId: string, known: Def
   }
 }
 
-/** Recounts the goal and funnel rollups (and session rows) of the backfill's latest pass (at most `days` days); returns what remains of it. */
+/** Recounts the goal and funnel rollups (and session rows and paths) of the backfill's latest pass (at most `days` days); returns what remains of it. */
 export async function backfillPart(events: EventStore, siteId: string, defs: Definitions, backfill: Backfill, days: number): Promise<Backfill | undefined> {
   const first = addDays(backfill.to, -(days - 1));
   const latest = { from: first > backfill.from ? first : backfill.from, to: backfill.to };
   const from = latestPassStart(latest, await eventDays(events, siteId, latest));
   if (backfill.keys.includes(SESSION_ROWS_KEY)) await writeSessionRows(events, siteId, { from, to: backfill.to });
+  if (backfill.keys.includes(SESSION_PATHS_KEY)) await writeSessionPaths(events, siteId, { from, to: backfill.to });
   await writeGoalsAndFunnels(events, siteId, { from, to: backfill.to }, defs);
   return from > backfill.from ? { ...backfill, to: addDays(from, -1) } : undefined;
 }

@@ -1,5 +1,5 @@
 // Which days the goal and funnel rollups cover for each goal and funnel version, and the session
-// rows for the site (docs/api.md, "How answers are computed"). Later runs count a definition added after its site's first rollup for
+// rows and session paths for the site (docs/api.md, "How answers are computed"). Later runs count a definition added after its site's first rollup for
 // the days after the watermark; the rollup job (./backfill.ts) backfills the rolled-up days whose raw
 // events the site still keeps, a bounded number of days per run; rolled-up days older than those
 // cannot be recounted. The bookkeeping is part of the site's rollup state (`definitions`, JSON);
@@ -19,13 +19,14 @@ export interface FunnelRef {
 
 /**
  * The goals and funnel versions of a site, which goal_daily and funnel_daily are computed for, and
- * whether session rows are (`sessionRows`: rollups computed before they existed lack it, so their
- * days are backfilled as a new definition's).
+ * whether session rows and session paths are (`sessionRows`, `sessionPaths`: rollups computed
+ * before they existed lack it, so their days are backfilled as a new definition's).
  */
 export interface Definitions {
   goals: GoalRef[];
   funnels: FunnelRef[];
   sessionRows?: true;
+  sessionPaths?: true;
 }
 
 /** The rolled-up days still to recount for definitions added after them; the latest days go first (`to` moves back). */
@@ -48,9 +49,15 @@ export interface ComputedDefinitions extends Definitions {
 }
 
 export const SESSION_ROWS_KEY = 'session-rows';
+export const SESSION_PATHS_KEY = 'session-paths';
 
 export function definitionKeys(defs: Definitions): string[] {
-  return [...defs.goals.map((g) => goalKey(g.goalId)), ...defs.funnels.map((f) => funnelKey(f.id, f.version)), ...(defs.sessionRows ? [SESSION_ROWS_KEY] : [])];
+  return [
+    ...defs.goals.map((g) => goalKey(g.goalId)),
+    ...defs.funnels.map((f) => funnelKey(f.id, f.version)),
+    ...(defs.sessionRows ? [SESSION_ROWS_KEY] : []),
+    ...(defs.sessionPaths ? [SESSION_PATHS_KEY] : []),
+  ];
 }
 
 export function parseComputed(definitions: string): ComputedDefinitions {

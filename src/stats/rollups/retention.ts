@@ -3,13 +3,13 @@ import { addDays, localDay } from '../../core/localtime.js';
 import { parseComputed } from './coverage.js';
 import { rawWindowStart, retentionStart } from '../windows.js';
 import { forgetImportedDays } from '../imported-days.js';
-import { DAILY_TABLES, DIM_MONTHLY, IMPORTED_TABLES, SESSION_ROWS } from './tables.js';
+import { DAILY_TABLES, DIM_MONTHLY, IMPORTED_TABLES, SESSION_PATHS, SESSION_ROWS } from './tables.js';
 import { EVENTS_TABLE } from '../../storage/events/schema.js';
 import { rollupKey, underSiteLease } from './key.js';
 import type { RollupDeps } from './run.js';
 
 /**
- * Raw events and session rows older than the raw window (and already rolled up) are deleted; with
+ * Raw events, session rows and session paths older than the raw window (and already rolled up) are deleted; with
  * a retention setting, every row of the days before it goes.
  */
 export async function runRetention(deps: RollupDeps, now: number): Promise<void> {
@@ -23,7 +23,7 @@ export async function runRetention(deps: RollupDeps, now: number): Promise<void>
         // Raw events are kept while rolled-up days wait for a backfill of new goals or funnel versions.
         const backfillFrom = parseComputed(state.definitions).backfill?.from;
         const rawFrom = [addDays(state.watermark, 1), rawWindowStart(today, site.rawDays), ...(backfillFrom ? [backfillFrom] : [])].sort()[0]!;
-        for (const table of [EVENTS_TABLE, SESSION_ROWS]) await events.replaceRows(table, before(rawFrom), null);
+        for (const table of [EVENTS_TABLE, SESSION_ROWS, SESSION_PATHS]) await events.replaceRows(table, before(rawFrom), null);
       }
       const keepFrom = retentionStart(today, site.retentionMonths);
       if (keepFrom !== null) {

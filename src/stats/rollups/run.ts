@@ -48,7 +48,7 @@ export async function loadDefinitions(meta: MetaStore, site: Site): Promise<Defi
       if (f) funnels.push({ id: f.id, version: f.version, windowMinutes: f.windowMinutes, steps: f.steps });
     }
   }
-  return { goals, funnels, sessionRows: true };
+  return { goals, funnels, sessionRows: true, sessionPaths: true };
 }
 
 /** The last site-local day that has ended, sessions included. */

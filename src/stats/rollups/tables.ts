@@ -113,6 +113,40 @@ export const SESSION_ROWS: TableSpec = {
   key: ['session_id', 'visitor_id'],
 };
 
+/** The session-scoped dimensions every event of a session carries (copied from its first at ingest): all but the exit page, derived per session. */
+export const CARRIED_DIMENSIONS = SESSION_DIMENSIONS.filter((dim) => dim !== 'exit');
+
+/**
+ * Session paths: one row per session and local day on which it has a pageview or its start (a
+ * session across midnight has a row on each day), for journeys (docs/api.md, Journeys): the visitor
+ * of its start event that day (`start_visitor`, NULL on a day it did not start), the carried keys
+ * as session rows hold them, and `paths`, the day's pageviews' paths in time order (then bytewise),
+ * consecutive repeats once. Bounded: a row whose paths would hold more than PATHS_MAX_BYTES, or whose
+ * events disagree on a key, holds none (`raw_needed`): journeys read that day of the session from
+ * raw events. Written by the rollup job with the session rows, kept as long as raw events.
+ */
+export const SESSION_PATHS: TableSpec = {
+  name: 'session_paths',
+  columns: [
+    { ...SITE, repeated: true },
+    DAY,
+    column('session_id', 'BIGINT'),
+    nullable('start_visitor', 'BIGINT'),
+    ...CARRIED_DIMENSIONS.map((dim) => ({ ...column(dimensionColumn(dim), 'VARCHAR'), repeated: true })),
+    { ...column('paths', 'VARCHAR'), list: true },
+    column('raw_needed', 'BOOLEAN'),
+  ],
+  dayColumn: 'day',
+  key: ['session_id'],
+};
+
+/**
+ * The most bytes a session path row's paths hold (its paths' lengths summed): about 80 paths of 50
+ * bytes. A day of a session past it (a crawler's, mostly) is read from raw events, so that answers
+ * stay exact whatever the bound, which only keeps the table small.
+ */
+export const PATHS_MAX_BYTES = 4096;
+
 /**
  * Scratch rows of one rewrite: the parts of sessions, one per session, day and visitor hash, over
  * the rewritten days and one day either side, each with that day's counts, keys, facts
@@ -235,5 +269,5 @@ export const IMPORTED_TABLES = [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM
 export const IMPORT_STAGING_TABLES = [IMPORT_STAGING, IMPORT_SCROLL_STAGING] as const;
 
 /** The tables a day's rewrite replaces from raw events. */
-export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS, SCROLL_DAILY, VITALS_DAILY] as const;
+export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS, SESSION_PATHS, SCROLL_DAILY, VITALS_DAILY] as const;
 export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, ...IMPORT_STAGING_TABLES, ...SETTLED_TABLES];

@@ -18,13 +18,14 @@ import { measurePropertyNones, sessionPartDays, sessionPartsOfEvents, sessionRow
 import { measurePropertyPairs } from '../sql/properties.js';
 import { measureScrollDepth } from '../sql/scroll.js';
 import { measureVitals } from '../sql/vitals.js';
+import { sessionPathRows } from '../sql/session-paths.js';
 import { sessionRowKey } from '../sql/events.js';
 import { viewsColumn } from '../sql/breakdown.js';
 import type { Definitions } from './coverage.js';
 import { walkFunnel, type FunnelEventRow } from '../funnel.js';
 import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
-import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, ROLLUP_TABLES, SCROLL_DAILY, SESSION_PARTS, SESSION_ROWS, SITE_DAILY, VITALS_DAILY } from './tables.js';
+import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, ROLLUP_TABLES, SCROLL_DAILY, SESSION_PARTS, SESSION_PATHS, SESSION_ROWS, SITE_DAILY, VITALS_DAILY } from './tables.js';
 
 const TRAFFIC_COLUMNS = trusted(measureColumns(TRAFFIC_MEASURES).join(', '));
 
@@ -71,6 +72,11 @@ export async function writeSessionRows(events: EventStore, siteId: string, days:
   await events.replaceRows(SESSION_PARTS, around, sessionPartsOfEvents(d, siteId, days));
   await events.replaceRows(SESSION_ROWS, { siteId, days }, sessionRowsOfParts(d, siteId, days));
   await events.replaceRows(SESSION_PARTS, around, null);
+}
+
+/** Writes the session path rows of the days (journeys read them instead of the days' raw events). */
+export function writeSessionPaths(events: EventStore, siteId: string, days: Period): Promise<void> {
+  return events.replaceRows(SESSION_PATHS, { siteId, days }, sessionPathRows(events.dialect, siteId, days));
 }
 
 /**
@@ -142,6 +148,7 @@ export async function rewriteDays(events: EventStore, siteId: string, days: Peri
     return;
   }
   await writeSessionRows(events, siteId, days);
+  await writeSessionPaths(events, siteId, days);
   const site = measureSessionRows(events.dialect, siteId, days, []);
   await events.replaceRows(SITE_DAILY, scope, sql`SELECT ${siteId} AS site, b, ${TRAFFIC_COLUMNS} FROM (${site}) m`);
   await events.replaceRows(DIM_DAILY, scope, sql`${dimensionRows(events, siteId, days, DIMENSIONS)} UNION ALL ${propertyRows(events, siteId, days)}`);

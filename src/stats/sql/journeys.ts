@@ -1,18 +1,23 @@
 // Journeys (docs/api.md, Journeys): the sessions that start in the read days, each one's pageview
 // paths in time order with consecutive repeats collapsed, cut into rows of at most `steps` paths,
-// counted per row. One statement, its work in the engine: over sorted rows with window functions
-// where the engine has them (DuckDB), else over a list (array) per session (ClickHouse 18.16 has
-// none). The engine answers the top rows only, and the number of sessions that contributed a row
-// beside them (a window over the groups on DuckDB, the totals row on ClickHouse).
-import { addDays } from '../../core/localtime.js';
+// counted per row. One statement, its work in the engine. Each session's paths come as a list:
+// from session paths (./session-paths.ts) for the rolled-up days, and per day from raw events for
+// the others, joined in day order; or, under filters session paths cannot answer, from raw events
+// alone, over sorted rows with window functions where the engine has them (DuckDB), else as a list
+// (ClickHouse 18.16 has none). The engine answers the top rows only, and the number of sessions that
+// contributed a row beside them (a window over the groups on DuckDB, the totals row on ClickHouse).
 import type { Period } from '../../core/period.js';
 import type { JourneyParams } from '../../core/query.js';
-import { type Filter, scopeOf } from '../../core/vocabulary.js';
+import type { Filter } from '../../core/vocabulary.js';
 import { type Dialect, integerText, type SessionLists } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { IS_PAGEVIEW } from '../measures.js';
-import { eventsRelation } from './events.js';
-import { dayRange, filterPredicate, needsExit } from './filters.js';
+import { dayRange, filterPredicate, keyMatches, needsExit } from './filters.js';
+import { eventsRelation, sessionRowKey } from './events.js';
+import { collapsedRepeats, conditions, dayPathsOfEvents } from './session-paths.js';
+import type { JourneyDays } from '../planner.js';
+import { SESSION_PATHS } from '../rollups/tables.js';
+import { carriedBySession } from '../windows.js';
 
 /** The columns of a page of rows: the path, its sessions and visitors, and `firsts`, whose sum over every row is the sessions that contributed one. */
 export interface JourneyRowColumns {
@@ -24,18 +29,22 @@ export interface JourneyRowColumns {
   total_sessions?: unknown;
 }
 
-/**
- * Whether a filter is a value every event of a session carries (copied from its first event at
- * ingest): it selects the session's events directly. The others (a page, an event, a property, the
- * exit page derived per session) select the sessions holding an event that matches.
- */
-function carriedBySession(f: Filter): boolean {
-  return scopeOf(f.dimension) === 'session' && !needsExit([f]);
+/** A journeys read from raw events alone: the sessions' start days and the days read. */
+interface RawJourneyDays {
+  readonly starts: Period;
+  readonly read: Period;
+}
+
+function rawDays(days: JourneyDays): RawJourneyDays {
+  if (days.raw === null) throw new Error('a journeys read without session paths reads raw days');
+  return { starts: days.starts, read: days.raw };
 }
 
 /**
  * The request's filters as predicates on the events of the sessions read: a session is read when
- * one of its events matches every filter. The one place where a journeys read takes its filters.
+ * one of its events matches every filter. A key the session carries (`carriedBySession`) selects
+ * the session's events directly; the others (a page, an event, a property, the exit page derived
+ * per session) select the sessions holding an event that matches.
  */
 function sessionsChosen(d: Dialect, siteId: string, days: Period, filters: readonly Filter[]): Sql[] {
   const carried = filters.filter(carriedBySession).map((f) => filterPredicate(d, f));
@@ -45,11 +54,11 @@ function sessionsChosen(d: Dialect, siteId: string, days: Period, filters: reado
 }
 
 /**
- * The events of the sessions read, over the days and one more (a session that starts in the days
- * may go on past their end), and the condition of a session's first event in the days: its start.
+ * The events of the sessions read, over the days read (`read`: the start days and one more, as the
+ * planner gives them: a session that starts in the days may go on past their end), and the
+ * condition of a session's first event in the start days: its start.
  */
-function sessionEvents(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], page: string | null): { where: Sql; starts: Sql } {
-  const read = { from: days.from, to: addDays(days.to, 1) };
+function sessionEvents(d: Dialect, siteId: string, { starts: days, read }: RawJourneyDays, filters: readonly Filter[], page: string | null): { where: Sql; starts: Sql } {
   const bounds = [sql`site_id = ${siteId}`, dayRange(d, 'day', read)];
   // With a page, only the sessions that visited it give rows: the others are left out before their pages are ordered.
   const visited = page === null ? [] : [sql`session_id IN (SELECT session_id FROM events WHERE ${joinSql(bounds, ' AND ')} AND ${trusted(IS_PAGEVIEW)} AND page = ${page})`];
@@ -61,32 +70,68 @@ function sessionEvents(d: Dialect, siteId: string, days: Period, filters: readon
 const startOf = (starts: Sql, column: string) => sql`min(CASE WHEN ${starts} THEN ${trusted(column)} END)`;
 
 /**
- * On an engine without window functions (ClickHouse 18.16): per session that starts in the days,
- * `sb`, `sv` and `pv`, its pageviews' paths in time order (then by path, for pageviews of one
- * instant) with consecutive repeats collapsed, as a list.
+ * From raw events alone, as lists: per session that starts in the days, `sb`, `sv` and `pv`, its
+ * pageviews' paths in time order (then by path, for pageviews of one instant) with consecutive
+ * repeats collapsed, as a list.
  */
-function sessionPaths(d: Dialect, l: SessionLists, siteId: string, days: Period, filters: readonly Filter[], page: string | null): Sql {
+function sessionPaths(d: Dialect, l: SessionLists, siteId: string, days: RawJourneyDays, filters: readonly Filter[], page: string | null): Sql {
   const { where, starts } = sessionEvents(d, siteId, days, filters, page);
   // Only the rows read are grouped: the pageviews, and the start event (which may be another event).
   const perSession = sql`SELECT ${startOf(starts, 'day')} AS sb, ${startOf(starts, 'visitor_id')} AS sv, ${trusted(l.orderedListIf('page', 'ts', IS_PAGEVIEW))} AS ps
     FROM events WHERE ${where} AND (${trusted(IS_PAGEVIEW)} OR ${starts}) GROUP BY session_id`;
-  const kept = d.listFilter(l.listPositions('ps'), 'ji', 'ji = 1 OR ps[ji] <> ps[ji - 1]');
-  return sql`SELECT sb, sv, ${trusted(l.listMap(kept, 'ji', 'ps[ji]'))} AS pv FROM (${perSession}) s WHERE sb IS NOT NULL`;
+  return sql`SELECT sb, sv, ${trusted(collapsedRepeats(d, l, 'ps'))} AS pv FROM (${perSession}) s WHERE sb IS NOT NULL`;
 }
 
 /**
- * On lists: a session's rows, distinct: from each position where a row starts or ends, the paths
- * from there on (`next`) or up to there (`previous`), at most `steps`. The positions are those of
- * `page`, or without one the first position (none in a journey without pageviews). Columns: sb,
- * sv, jp (a row) and `first`, 1 on one row of each session.
+ * From session paths where they answer (no page, every filter a carried key): per session that starts in
+ * `days.starts`, `sb`, `sv` and `pv` as `sessionPaths` gives them. The rows of its days up to the
+ * watermark (`days.paths`) and the same per-day lists of raw events after it (`days.raw`), joined in
+ * day order: a list ends on the path the next day's list may begin with, which the join collapses.
+ * A row holding no paths (`raw_needed`) gives way to its day's raw events of the session.
  */
-function rowsOnLists(d: Dialect, l: SessionLists, siteId: string, days: Period, filters: readonly Filter[], j: JourneyParams): Sql {
+function sessionPathsRead(d: Dialect, l: SessionLists, siteId: string, days: JourneyDays & { paths: Period }, filters: readonly Filter[]): Sql {
+  const onRows = filters.map((f) => keyMatches(d, sessionRowKey(f.dimension), f));
+  const onEvents = filters.map((f) => filterPredicate(d, f));
+  const rolledUp = [sql`site_id = ${siteId}`, dayRange(d, 'day', days.paths)];
+  const rawNeeded = sql`(SELECT session_id, day FROM ${trusted(SESSION_PATHS.name)} WHERE ${joinSql(rolledUp, ' AND ')} AND raw_needed)`;
+  const parts = [
+    sql`SELECT day, session_id, start_visitor, paths FROM ${trusted(SESSION_PATHS.name)} ${conditions(d, onRows, [...rolledUp, trusted('NOT raw_needed')])}`,
+    // The few days of rows without paths, from raw events: their sessions' ids are read first, the other columns of their events only.
+    dayPathsOfEvents(d, joinSql([...rolledUp, ...onEvents], ' AND '), [sql`(session_id, day) IN ${rawNeeded}`]),
+    ...(days.raw === null ? [] : [dayPathsOfEvents(d, joinSql([sql`site_id = ${siteId}`, dayRange(d, 'day', days.raw), ...onEvents], ' AND '))]),
+  ];
+  const started = trusted(`day <= ${d.dateLiteral(days.starts.to)}`);
+  const union = joinSql(parts, ' UNION ALL ');
+  const joined = (rows: Sql) => sql`SELECT min(CASE WHEN start_visitor IS NOT NULL AND ${started} THEN day END) AS sb, min(CASE WHEN ${started} THEN start_visitor END) AS sv,
+      count(*) AS n, ${trusted(l.concatInOrder('paths', 'day'))} AS ps
+    FROM (${rows}) u GROUP BY session_id`;
+  const sessions = (rows: Sql) => sql`SELECT sb, sv, CASE WHEN n = 1 THEN ps ELSE ${trusted(collapsedRepeats(d, l, 'ps'))} END AS pv FROM (${joined(rows)}) s WHERE sb IS NOT NULL`;
+  // A session of one day's row (most) takes its paths as they are, collapsed already; the days of one of several are joined in order.
+  // Where the engine counts each session's rows in a window, only those of several are grouped (a list per group costs DuckDB more than the window).
+  const perSession = d.countOverGroup('session_id');
+  if (perSession === null) return sessions(union);
+  const counted = sql`(SELECT *, ${trusted(perSession)} AS rows_of_session FROM (${union}) c)`;
+  const alone = sql`SELECT CASE WHEN start_visitor IS NOT NULL AND ${started} THEN day END AS sb, CASE WHEN ${started} THEN start_visitor END AS sv, paths AS pv
+    FROM ${counted} o WHERE rows_of_session = 1`;
+  return sql`SELECT sb, sv, pv FROM (${alone}) a WHERE sb IS NOT NULL UNION ALL ${sessions(sql`SELECT * FROM ${counted} m WHERE rows_of_session > 1`)}`;
+}
+
+/**
+ * On lists (`sessions`: sb, sv and pv per session): a session's rows, distinct: from each position
+ * where a row starts or ends, the paths from there on (`next`) or up to there (`previous`), at most
+ * `steps`. The positions are those of `page`, or without one the first position (none in a journey
+ * without pageviews). Columns: sb, sv, jp (a row) and `first`, 1 on one row of each session.
+ */
+function rowsOnLists(d: Dialect, l: SessionLists, sessions: Sql, j: JourneyParams): Sql {
   const steps = integerText(j.steps);
-  const positions = j.page === null ? trusted(d.listFilter(l.listPositions('pv'), 'ji', 'ji = 1')) : withParams(d.listFilter(l.listPositions('pv'), 'ji', 'pv[ji] = ?'), j.page);
+  // Without a page a session gives one row, its first paths: no list of rows to make and unnest.
+  if (j.page === null) return sql`SELECT sb, sv, ${trusted(l.listSlice('pv', '1', steps))} AS jp, 1 AS first FROM (${sessions}) p WHERE ${trusted(l.listLength('pv'))} > 0`;
+  const positions = d.listFilter(l.listPositions('pv'), 'ji', 'pv[ji] = ?');
   const from = j.direction === 'next' ? 'ji' : `greatest(ji, ${steps}) - ${steps} + 1`;
   const length = j.direction === 'next' ? steps : `least(ji, ${steps})`;
-  const rows = withParams(l.listDistinct(l.listMap(positions.text, 'ji', l.listSlice('pv', from, length))), ...positions.params);
-  const perSession = sql`SELECT sb, sv, ${rows} AS jr FROM (${sessionPaths(d, l, siteId, days, filters, j.page)}) p`;
+  const rows = withParams(l.listDistinct(l.listMap(positions, 'ji', l.listSlice('pv', from, length))), j.page);
+  // The sessions that never visited the page give no row: left out before their lists of rows are made.
+  const perSession = sql`SELECT sb, sv, ${rows} AS jr FROM (${sessions}) p WHERE ${withParams(l.listHas('pv'), j.page)}`;
   return sql`SELECT sb, sv, jp, CASE WHEN jp = jr[1] THEN 1 ELSE 0 END AS first FROM (SELECT sb, sv, jr, ${trusted(d.unnest('jr'))} AS jp FROM (${perSession}) r) u`;
 }
 
@@ -96,7 +141,7 @@ function rowsOnLists(d: Dialect, l: SessionLists, siteId: string, days: Period, 
  * in memory: each session's pageviews ordered, repeats dropped, each kept pageview's row read from
  * the ones after (`lead`) or before (`lag`) it.
  */
-function rowsOnWindows(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], j: JourneyParams): Sql {
+function rowsOnWindows(d: Dialect, siteId: string, days: RawJourneyDays, filters: readonly Filter[], j: JourneyParams): Sql {
   const { where, starts } = sessionEvents(d, siteId, days, filters, j.page);
   const session = trusted('PARTITION BY session_id');
   const ordered = trusted('WINDOW o AS (PARTITION BY session_id ORDER BY ts, page)');
@@ -118,9 +163,15 @@ function rowsOnWindows(d: Dialect, siteId: string, days: Period, filters: readon
  * by item, a path before its longer continuations). Each session counts once per row it holds.
  * Columns: JourneyRowColumns; on ClickHouse, read with `queryPage` for the totals row.
  */
-export function journeysStatement(d: Dialect, siteId: string, days: Period, filters: readonly Filter[], j: JourneyParams): Sql {
-  const lists = d.sessionLists;
-  const rows = lists === null ? rowsOnWindows(d, siteId, days, filters, j) : rowsOnLists(d, lists, siteId, days, filters, j);
+export function journeysStatement(d: Dialect, siteId: string, days: JourneyDays, filters: readonly Filter[], j: JourneyParams): Sql {
+  const l = d.sessionLists;
+  const { paths } = days;
+  const rows =
+    paths !== null
+      ? rowsOnLists(d, l, sessionPathsRead(d, l, siteId, { ...days, paths }, filters), j)
+      : d.journeysOverWindows
+        ? rowsOnWindows(d, siteId, rawDays(days), filters, j)
+        : rowsOnLists(d, l, sessionPaths(d, l, siteId, rawDays(days), filters, j.page), j);
   // A session's rows are distinct: its one `first` row counts it once in the sum of `firsts`.
   const grouped = sql`SELECT jp, ${trusted(`CAST(count(*) AS BIGINT) AS sessions, ${d.countVisitorDays('sb', 'sv')} AS visitors, CAST(sum(first) AS BIGINT) AS firsts`)}
     FROM (${rows}) u GROUP BY jp`;

@@ -20,6 +20,7 @@ export const clickhouseDialect: Dialect = {
   sumIf: (expr, cond) => `if(countIf(${cond}) > 0, sumIf(${expr}, ${cond}), NULL)`,
   sumOfCounts: (column) => `toInt64(sum(${column}))`,
   countOverAll: () => null,
+  countOverGroup: () => null,
   sumOverAll: () => null,
   groupTotals: () => 'WITH TOTALS',
   // The filters' few LowCardinality columns first: the rows they leave are read whole, the rest not.
@@ -45,7 +46,13 @@ export const clickhouseDialect: Dialect = {
     listMap: (list, variable, body) => `arrayMap(${variable} -> ${body}, ${list})`,
     listSlice: (list, from, length) => `arraySlice(${list}, ${from}, ${length})`,
     listDistinct: (list) => `arrayDistinct(${list})`,
+    // 18.16 has no arrayFlatten: the group's sorted lists go through the aggregate that concatenates arrays.
+    concatInOrder: (list, by) => `arrayReduce('groupArrayArray', arrayMap(o_ -> tupleElement(o_, 2), arraySort(groupArray((${by}, ${list})))))`,
+    listLength: (list) => `length(${list})`,
+    listHas: (list) => `has(${list}, ?)`,
+    listBytes: (list) => `arraySum(arrayMap(b_ -> length(b_), ${list}))`,
   },
+  journeysOverWindows: false,
   fewRowsClause: ' SETTINGS max_threads = 1',
   // A Nullable condition would make the branch a Nullable array, which ClickHouse refuses: ifNull takes NULL as false.
   idsWhere: (cases) => `arrayConcat(${cases.map((c) => `if(ifNull(${c.when}, 0), [toInt64(${integerText(c.id)})], emptyArrayInt64())`).join(', ')})`,

@@ -6,7 +6,7 @@ import { ClickHouseError, clickHouseErrorOf, ClickHouseHttpReader, type ReadSett
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
 import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
-import { checkedSpec } from './table-spec.js';
+import { appendableSpec, checkedSpec } from './table-spec.js';
 
 export interface ClickHouseEventStoreOptions {
   /** `http(s)://[user:password@]host:port/database`; the database is created if missing. */
@@ -175,7 +175,7 @@ export class ClickHouseEventStore implements EventStore {
 
   /** One INSERT per call (one part: all rows or none), the rows as JSON objects. */
   async appendRows(table: TableSpec, rows: readonly TableRow[]): Promise<void> {
-    const spec = checkedSpec(table);
+    const spec = appendableSpec(table);
     if (spec.name === EVENTS_TABLE.name) throw new Error('events are appended with append()');
     if (rows.length === 0) return;
     const values = rows.map((r) => Object.fromEntries(spec.columns.map((c, i) => [c.name, r[i]])));
@@ -413,7 +413,8 @@ function run(client: ClickHouseClient, statement: string): Promise<void> {
 }
 
 function columnType(c: ColumnSpec): string {
-  const type = c.nullable ? `Nullable(${TYPES[c.type]})` : TYPES[c.type];
+  // A list is an Array, which ClickHouse never makes Nullable (a list column never is).
+  const type = c.list ? `Array(${TYPES[c.type]})` : c.nullable ? `Nullable(${TYPES[c.type]})` : TYPES[c.type];
   return c.repeated ? `LowCardinality(${type})` : type;
 }
 
@@ -430,6 +431,11 @@ type Decoder = (value: unknown) => unknown;
 function decoderOf(name: string, type: string, booleans: ReadonlySet<string>): Decoder {
   const dictionary = /^LowCardinality\((.*)\)$/.exec(type);
   if (dictionary) return decoderOf(name, dictionary[1]!, booleans);
+  const array = /^Array\((.*)\)$/.exec(type);
+  if (array) {
+    const item = decoderOf(name, array[1]!, booleans);
+    return (v) => (v as unknown[]).map(item);
+  }
   const nullable = /^Nullable\((.*)\)$/.exec(type);
   if (nullable) {
     const inner = decoderOf(name, nullable[1]!, booleans);

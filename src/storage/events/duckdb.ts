@@ -7,7 +7,7 @@ import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { eventChunk } from './duckdb-chunk.js';
 import { duckdbDialect } from './duckdb-dialect.js';
 import { StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
-import { checkedName, checkedSpec } from './table-spec.js';
+import { appendableSpec, checkedName, checkedSpec, type ColumnSpec } from './table-spec.js';
 
 /**
  * Serializes the work of one DuckDB connection: a connection runs one statement at a time, and
@@ -144,8 +144,11 @@ function checkedMemoryLimit(limit: string): string {
 }
 
 /** The table of a spec (a scratch one: a temporary table of the connection that runs it). */
+/** A column's DuckDB type: a list column's is a LIST of its values' (`VARCHAR[]`). */
+const columnType = (c: ColumnSpec) => `${c.type}${c.list ? '[]' : ''}`;
+
 function createStatement(spec: TableSpec): string {
-  const columns = spec.columns.map((c) => `${checkedName(c.name)} ${c.type}${c.nullable ? '' : ' NOT NULL'}`);
+  const columns = spec.columns.map((c) => `${checkedName(c.name)} ${columnType(c)}${c.nullable ? '' : ' NOT NULL'}`);
   return `CREATE ${spec.scratch ? 'TEMPORARY TABLE' : 'TABLE'} IF NOT EXISTS ${checkedSpec(spec).name} (${columns.join(', ')})`;
 }
 
@@ -217,7 +220,7 @@ export class DuckDbEventStore implements EventStore {
       const stored = await this.query<{ c: string; n: string }>(sql`SELECT column_name AS c, is_nullable AS n FROM information_schema.columns WHERE table_name = ${spec.name}`);
       for (const c of spec.columns) {
         const found = stored.find((s) => s.c === c.name);
-        if (!found) await this.write(trusted(`ALTER TABLE ${spec.name} ADD COLUMN ${c.name} ${c.type}${c.nullable ? '' : ' DEFAULT 0'}`));
+        if (!found) await this.write(trusted(`ALTER TABLE ${spec.name} ADD COLUMN ${c.name} ${columnType(c)}${c.nullable ? '' : c.list ? ' DEFAULT []' : ' DEFAULT 0'}`));
         else if (c.nullable && found.n === 'NO') await this.write(trusted(`ALTER TABLE ${spec.name} ALTER COLUMN ${c.name} DROP NOT NULL`));
       }
     }
@@ -258,7 +261,7 @@ export class DuckDbEventStore implements EventStore {
 
   /** Through an appender in one transaction of the writer connection: all rows or none. */
   async appendRows(table: TableSpec, rows: readonly TableRow[]): Promise<void> {
-    const spec = checkedSpec(table);
+    const spec = appendableSpec(table);
     if (spec.name === EVENTS_TABLE.name) throw new Error('events are appended with append()');
     if (rows.length === 0) return;
     await this.writer.run(async (conn) => {

@@ -14,6 +14,11 @@ export interface ColumnSpec {
    * comparing and grouping them cheaper. DuckDB chooses its encodings itself.
    */
   readonly repeated?: boolean;
+  /**
+   * Whether each value is a list (array) of the type's values, in order: never NULL (an empty list
+   * instead, `nullable` false), and written by statements only (`replaceRows`), never appended.
+   */
+  readonly list?: boolean;
 }
 
 /**
@@ -62,6 +67,13 @@ export interface RowReplacement {
   readonly rows: Sql | null;
 }
 
+/** A spec whose rows `appendRows` may append: one without list columns (those are written by statements). */
+export function appendableSpec(spec: TableSpec): TableSpec {
+  const list = spec.columns.find((c) => c.list);
+  if (list) throw new Error(`table ${spec.name}: its list column ${list.name} is written by statements (replaceRows), not appended`);
+  return checkedSpec(spec);
+}
+
 const NAME = /^[a-z_][a-z0-9_]*$/;
 
 /** A table or column name as every adapter writes it into DDL: lower-case letters, digits and `_`. */
@@ -79,6 +91,8 @@ export function checkedSpec(spec: TableSpec): TableSpec {
   const day = column(spec.dayColumn);
   if (site?.type !== 'VARCHAR' || site.nullable) throw new Error(`table ${spec.name}: site_id must be a VARCHAR that is never NULL`);
   if (day?.type !== 'DATE' || day.nullable) throw new Error(`table ${spec.name}: its day column ${spec.dayColumn} must be a DATE that is never NULL`);
+  const nullableList = spec.columns.find((c) => c.list && c.nullable);
+  if (nullableList) throw new Error(`table ${spec.name}: the list column ${nullableList.name} must never be NULL (an empty list instead)`);
   const unknown = spec.key.filter((name) => !column(name));
   if (unknown.length > 0) throw new Error(`table ${spec.name}: key columns ${unknown.join(', ')} are not among its columns`);
   return spec;

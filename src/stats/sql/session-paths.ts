@@ -1,0 +1,75 @@
+// Session paths (SESSION_PATHS, ../rollups/tables.ts): per session and local day, its pageviews'
+// paths in order. The rollup job writes them from raw events (`sessionPathRows`); journeys
+// (./journeys.ts) read them for rolled-up days and the same per-day lists of raw events for the
+// others (`dayPathsOfEvents`), so that both sources give a day's list alike.
+import { addDays } from '../../core/localtime.js';
+import type { Period } from '../../core/period.js';
+import { NONE_KEY } from '../../core/vocabulary.js';
+import type { Dialect, SessionLists } from '../../sql/dialect.js';
+import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
+import { dimensionColumn } from '../columns.js';
+import { IS_PAGEVIEW } from '../measures.js';
+import { CARRIED_DIMENSIONS, PATHS_MAX_BYTES } from '../rollups/tables.js';
+import { dayRange } from './filters.js';
+
+/** A list of paths (a column or expression `list`) with each run of one path in a row kept once. */
+export function collapsedRepeats(d: Dialect, l: SessionLists, list: string): string {
+  return l.listMap(d.listFilter(l.listPositions(list), 'ji', `ji = 1 OR ${list}[ji] <> ${list}[ji - 1]`), 'ji', `${list}[ji]`);
+}
+
+/**
+ * The clause of a select's conditions: `first` (few rows pass them) read before the other columns
+ * where the engine can (the dialect's `readFirst`: ClickHouse's PREWHERE), then `rest`.
+ */
+export function conditions(d: Dialect, first: readonly Sql[], rest: readonly Sql[]): Sql {
+  const readFirst = d.readFirst();
+  if (first.length === 0 || readFirst === null) return sql`WHERE ${joinSql([...first, ...rest], ' AND ')}`;
+  return sql`${trusted(readFirst)} ${joinSql(first, ' AND ')} WHERE ${joinSql(rest, ' AND ')}`;
+}
+
+/**
+ * The per-day grouping both sources share: per day and session of the events `where` selects (their
+ * pageviews and start events only), `p_start_visitor` (the visitor of its start events that day, NULL
+ * without one) and `p_ps`, its pageviews' paths ordered by instant then path; `more` adds columns.
+ * `first`: conditions that select few sessions, read before the other columns where the engine can
+ * (the dialect's `readFirst`).
+ */
+function perSessionDay(d: Dialect, where: Sql, more: readonly string[] = [], first: readonly Sql[] = []): Sql {
+  const ordered = d.sessionLists.orderedListIf('page', 'ts', IS_PAGEVIEW);
+  const filters = conditions(d, first, [where, sql`(${trusted(IS_PAGEVIEW)} OR session_start)`]);
+  return sql`SELECT day AS p_day, session_id AS p_session, min(CASE WHEN session_start THEN visitor_id END) AS p_start_visitor, ${trusted([`${ordered} AS p_ps`, ...more].join(', '))}
+    FROM events ${filters} GROUP BY day, session_id`;
+}
+
+/**
+ * Per day and session of the events `where` selects (site and days included; `first` as
+ * `perSessionDay` reads them): `day`, `session_id`, `start_visitor` and `paths` (repeats
+ * collapsed), as session path rows hold them.
+ */
+export function dayPathsOfEvents(d: Dialect, where: Sql, first: readonly Sql[] = []): Sql {
+  const paths = collapsedRepeats(d, d.sessionLists, 'p_ps');
+  return sql`SELECT p_day AS day, p_session AS session_id, p_start_visitor AS start_visitor, ${trusted(paths)} AS paths FROM (${perSessionDay(d, where, [], first)}) q`;
+}
+
+/**
+ * The session path rows (SESSION_PATHS) of some days, in the table's column order, one day per
+ * select of a union (a statement's memory follows the largest day's pageviews, not the range's). A
+ * row whose events disagree on a carried key, or whose paths pass PATHS_MAX_BYTES, holds no paths
+ * and says `raw_needed`.
+ */
+export function sessionPathRows(d: Dialect, siteId: string, days: Period): Sql {
+  const l = d.sessionLists;
+  const key = (dim: (typeof CARRIED_DIMENSIONS)[number]) => `coalesce(${dimensionColumn(dim)}, '${NONE_KEY}')`;
+  const keys = CARRIED_DIMENSIONS.map((dim) => `min(${key(dim)}) AS p_${dim}`);
+  const agree = `CASE WHEN ${CARRIED_DIMENSIONS.map((dim) => `min(${key(dim)}) = max(${key(dim)})`).join(' AND ')} THEN 1 ELSE 0 END AS p_agree`;
+  const raw = `(p_agree = 0 OR ${l.listBytes('p_pv')} > ${PATHS_MAX_BYTES})`;
+  const ofDay = (day: string) => {
+    const grouped = perSessionDay(d, sql`site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })}`, [...keys, agree]);
+    const collapsed = sql`SELECT *, ${trusted(collapsedRepeats(d, l, 'p_ps'))} AS p_pv FROM (${grouped}) g`;
+    return sql`SELECT ${siteId} AS o_site, p_day AS o_day, p_session AS o_session, p_start_visitor AS o_start_visitor, ${trusted(CARRIED_DIMENSIONS.map((dim) => `p_${dim} AS o_${dim}`).join(', '))},
+      CASE WHEN ${trusted(raw)} THEN ${trusted(l.listSlice('p_pv', '1', '0'))} ELSE p_pv END AS o_paths, ${trusted(raw)} AS o_raw_needed FROM (${collapsed}) c`;
+  };
+  const each: Sql[] = [];
+  for (let day = days.from; day <= days.to; day = addDays(day, 1)) each.push(ofDay(day));
+  return joinSql(each, ' UNION ALL ');
+}
