@@ -74,9 +74,19 @@ export async function writeSessionRows(events: EventStore, siteId: string, days:
   await events.replaceRows(SESSION_PARTS, around, null);
 }
 
-/** Writes the session path rows of the days (journeys read them instead of the days' raw events). */
-export function writeSessionPaths(events: EventStore, siteId: string, days: Period): Promise<void> {
-  return events.replaceRows(SESSION_PATHS, { siteId, days }, sessionPathRows(events.dialect, siteId, days));
+/**
+ * Days of session paths a statement writes: each day is several selects of a union, and a statement's
+ * text must stay well under ClickHouse's `max_query_size` (256 KiB) however many days a pass holds.
+ */
+const SESSION_PATH_DAYS_A_STATEMENT = 4;
+
+/** Writes the session path rows of the days (journeys read them instead of the days' raw events), a few days a statement. */
+export async function writeSessionPaths(events: EventStore, siteId: string, days: Period): Promise<void> {
+  for (let from = days.from; from <= days.to; from = addDays(from, SESSION_PATH_DAYS_A_STATEMENT)) {
+    const last = addDays(from, SESSION_PATH_DAYS_A_STATEMENT - 1);
+    const chunk = { from, to: last < days.to ? last : days.to };
+    await events.replaceRows(SESSION_PATHS, { siteId, days: chunk }, sessionPathRows(events.dialect, siteId, chunk));
+  }
 }
 
 /**
