@@ -18,7 +18,7 @@ import { measurePropertyNones, sessionPartDays, sessionPartsOfEvents, sessionRow
 import { measurePropertyPairs } from '../sql/properties.js';
 import { measureScrollDepth } from '../sql/scroll.js';
 import { measureVitals } from '../sql/vitals.js';
-import { sessionPathRows } from '../sql/session-paths.js';
+import { eventDaysStatement, sessionPathRows } from '../sql/session-paths.js';
 import { sessionRowKey } from '../sql/events.js';
 import { viewsColumn } from '../sql/breakdown.js';
 import type { Definitions } from './coverage.js';
@@ -75,17 +75,35 @@ export async function writeSessionRows(events: EventStore, siteId: string, days:
 }
 
 /**
- * Days of session paths a statement writes: each day is several selects of a union, and a statement's
- * text must stay well under ClickHouse's `max_query_size` (256 KiB) however many days a pass holds.
+ * What a statement of session paths takes at most: days with events (each is several selects of a
+ * union, and a statement's text must stay well under ClickHouse's `max_query_size`, 256 KiB), and
+ * events (a list aggregate cannot spill: a day of 400 000 events is a statement of its own, within
+ * the pool an import under a 128 MB budget leaves DuckDB). Days without events take no select, so a
+ * long stretch without events is one statement.
  */
-const SESSION_PATH_DAYS_A_STATEMENT = 4;
+const SESSION_PATH_DAYS_A_STATEMENT = 8;
+const SESSION_PATH_EVENTS_A_STATEMENT = 100_000;
 
-/** Writes the session path rows of the days (journeys read them instead of the days' raw events), a few days a statement. */
+/** Writes the session path rows of the days (journeys read them instead of the days' raw events), in statements bounded by days and events. */
 export async function writeSessionPaths(events: EventStore, siteId: string, days: Period): Promise<void> {
-  for (let from = days.from; from <= days.to; from = addDays(from, SESSION_PATH_DAYS_A_STATEMENT)) {
-    const last = addDays(from, SESSION_PATH_DAYS_A_STATEMENT - 1);
-    const chunk = { from, to: last < days.to ? last : days.to };
-    await events.replaceRows(SESSION_PATHS, { siteId, days: chunk }, sessionPathRows(events.dialect, siteId, chunk));
+  const d = events.dialect;
+  const counted = await events.query<{ t: unknown; n: unknown }>(eventDaysStatement(d, siteId, days));
+  const eventsOf = new Map(counted.map((r) => [String(r.t), Number(r.n)]));
+  let from = days.from;
+  let withEvents: string[] = [];
+  let total = 0;
+  for (let day = days.from; day <= days.to; day = addDays(day, 1)) {
+    const n = eventsOf.get(day) ?? 0;
+    if (n > 0) {
+      withEvents.push(day);
+      total += n;
+    }
+    if (withEvents.length >= SESSION_PATH_DAYS_A_STATEMENT || total >= SESSION_PATH_EVENTS_A_STATEMENT || day === days.to) {
+      await events.replaceRows(SESSION_PATHS, { siteId, days: { from, to: day } }, sessionPathRows(d, siteId, withEvents));
+      from = addDays(day, 1);
+      withEvents = [];
+      total = 0;
+    }
   }
 }
 

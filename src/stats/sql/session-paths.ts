@@ -2,7 +2,6 @@
 // paths in order. The rollup job writes them from raw events (`sessionPathRows`); journeys
 // (./journeys.ts) read them for rolled-up days and the same per-day lists of raw events for the
 // others (`dayPathsOfEvents`), so that both sources give a day's list alike.
-import { addDays } from '../../core/localtime.js';
 import type { Period } from '../../core/period.js';
 import { NONE_KEY } from '../../core/vocabulary.js';
 import type { Dialect, SessionLists } from '../../sql/dialect.js';
@@ -59,12 +58,13 @@ export function dayPathsOfEvents(d: Dialect, where: Sql, first: readonly Sql[] =
 const SESSION_PARTS_A_DAY = 8;
 
 /**
- * The session path rows (SESSION_PATHS) of some days, in the table's column order, one day's part
+ * The session path rows (SESSION_PATHS) of some days (null: none), in the table's column order, one day's part
  * of its sessions per select of a union (a statement's memory follows the largest part's
  * pageviews, not the range's). A row whose events disagree on a carried key, or whose paths pass
  * PATHS_MAX_BYTES, holds no paths and says `raw_needed`.
  */
-export function sessionPathRows(d: Dialect, siteId: string, days: Period): Sql {
+export function sessionPathRows(d: Dialect, siteId: string, days: readonly string[]): Sql | null {
+  if (days.length === 0) return null;
   const l = d.sessionLists;
   const key = (dim: (typeof CARRIED_DIMENSIONS)[number]) => `coalesce(${dimensionColumn(dim)}, '${NONE_KEY}')`;
   const keys = CARRIED_DIMENSIONS.map((dim) => `min(${key(dim)}) AS p_${dim}`);
@@ -78,6 +78,11 @@ export function sessionPathRows(d: Dialect, siteId: string, days: Period): Sql {
       CASE WHEN ${trusted(raw)} THEN ${trusted(l.listSlice('p_pv', '1', '0'))} ELSE p_pv END AS o_paths, ${trusted(raw)} AS o_raw_needed FROM (${collapsed}) c`;
   };
   const each: Sql[] = [];
-  for (let day = days.from; day <= days.to; day = addDays(day, 1)) for (let part = 0; part < SESSION_PARTS_A_DAY; part++) each.push(ofDay(day, part));
+  for (const day of days) for (let part = 0; part < SESSION_PARTS_A_DAY; part++) each.push(ofDay(day, part));
   return joinSql(each, ' UNION ALL ');
+}
+
+/** Columns t (the day's text) and n: the events of each day of `days` that has any. */
+export function eventDaysStatement(d: Dialect, siteId: string, days: Period): Sql {
+  return sql`SELECT ${trusted(d.dayText('day'))} AS t, count(*) AS n FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} GROUP BY day`;
 }
