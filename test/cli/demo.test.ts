@@ -4,15 +4,15 @@
 // itself run as a child process, its user signed in to see the figures.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { AdminClient } from '../../src/cli/client.js';
 import { importFile } from '../../src/cli/commands/import.js';
 import { DEMO_FUNNEL, DEMO_GOALS, generateDemoTraffic } from '../../src/cli/demo-traffic.js';
 import { localDay } from '../../src/core/localtime.js';
 import { AppClient } from '../helpers/app-client.js';
+import { runSvc } from '../helpers/cli.js';
 import { createApiKey, createSite, startTestServer, type TestServer } from '../helpers/server.js';
 
 const NOW = Date.parse('2026-03-12T15:30:00Z');
@@ -118,18 +118,7 @@ describe('svc demo', () => {
   });
   after(() => server.stop());
 
-  const svc = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-      const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries({ ...process.env, SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken })) if (v !== undefined && !k.startsWith('NODE_TEST')) env[k] = v;
-      const child = spawn(process.execPath, ['--import', 'tsx', resolve('src/cli/svc.ts'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-      child.on('error', fail);
-      child.on('close', (code) => done({ code, stdout, stderr }));
-    });
+  const svc = (args: string[]) => runSvc(args, { SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken });
 
   test('creates a user who signs in and sees the generated figures; the same email again is refused before anything is created', async () => {
     const run = await svc(['demo', '--email', 'newcomer@example.com', '--days', '3', '--visitors', '25', '--timezone', 'Asia/Tokyo', '--json']);
