@@ -10,8 +10,8 @@
 // Prints the median write time of the rewrite and the median time of a month's breakdown read.
 //
 //   node --import tsx bench/clickhouse-replace.ts      (BENCH_KEYS, BENCH_REPEAT to scale)
-import { createClient } from '@clickhouse/client';
 import { ClickHouseEventStore } from '../src/storage/events/clickhouse.js';
+import { ClickHouseHttp } from '../src/storage/events/clickhouse-http.js';
 import { inlineParams } from '../src/storage/events/clickhouse-literal.js';
 import { DIM_DAILY } from '../src/stats/rollups/tables.js';
 import { sql, trusted, type Sql } from '../src/sql/sql.js';
@@ -42,9 +42,9 @@ try {
       toInt64(number % 97 + ${generation}) AS visitors, toInt64(number % 13) AS pageviews, toInt64(number % 17) AS events, toInt64(number % 5) AS sessions,
       toInt64(number % 3) AS bounces, toInt64(number % 1000) AS duration_ms FROM system.numbers LIMIT ${59 * KEYS}`;
   const versioned = `dim_daily_versions`;
-  // The versioned table is not the adapter's: its statements go by a client of their own.
-  const client = createClient({ url: server.url, database: 'bench' });
-  const command = (statement: Sql) => client.command({ query: inlineParams(statement) });
+  // The versioned table is not the adapter's: its statements go by a connection of their own.
+  const client = new ClickHouseHttp(new URL(server.url), 'bench', 300_000);
+  const command = (statement: Sql) => client.execute(inlineParams(statement));
   await command(trusted(
     `CREATE TABLE ${versioned} (${DIM_DAILY.columns.map((c) => `${c.name} ${c.type === 'VARCHAR' ? 'String' : c.type === 'DATE' ? 'Date' : 'Int64'}`).join(', ')}, version UInt64)
       ENGINE = ReplacingMergeTree(version) PARTITION BY (site_id, toYYYYMM(day)) ORDER BY (site_id, day, dimension, key)`,
@@ -78,7 +78,7 @@ try {
   console.log(`rewrite of ${rows} dim_daily rows (31 days × ${KEYS} keys, 2 months), ${SITES} sites of ${59 * KEYS} rows each, median of ${REPEAT}:`);
   console.log(`  partition swap (adapter replaceRows): write ${median(swap).toFixed(0)} ms; month breakdown read ${median(plainReads).toFixed(1)} ms`);
   console.log(`  ReplacingMergeTree + version:         write ${median(versions).toFixed(0)} ms; month breakdown read with FINAL ${median(finalReads).toFixed(1)} ms`);
-  await client.close();
+  client.close();
   await store.close();
 } finally {
   await server.stop();

@@ -1,14 +1,16 @@
-// The ClickHouse reads' HTTP reader against a private server, through a proxy that misbehaves, and
-// against a fake server: answers and settings, the server's errors (before and during an answer) in
-// its own words and never taken from the rows, errors not sent again, a connection the server
+// The ClickHouse store's HTTP connection against a private server, through a proxy that misbehaves,
+// and against fake servers: answers and settings, the server's errors (before and during an answer)
+// in its own words and never taken from the rows, errors not sent again, a connection the server
 // dropped while idle (sent again once, on a new connection; not a reset that comes late), an answer
-// that never comes, idle connections closed, reads under way when the reader closes, and the user,
-// database and IPv6 host of the URL.
+// that never comes, idle connections closed, requests under way when it closes, the user, database
+// and IPv6 host of the URL; writes with their rows and settings, and a server that refuses an
+// insert and closes the connection while its rows are still being sent (the write fails, the
+// process goes on).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
-import type { Socket } from 'node:net';
-import { ClickHouseError, clickHouseErrorOf, ClickHouseHttpReader, errorEndingAnswer } from '../../src/storage/events/clickhouse-http.js';
+import { createServer as createNetServer, type Socket } from 'node:net';
+import { ClickHouseError, clickHouseErrorOf, ClickHouseHttp, errorEndingAnswer } from '../../src/storage/events/clickhouse-http.js';
 import { clickhouseServer } from '../../support/clickhouse.js';
 
 type ProxyStep = 'pass' | 'drop' | 'late-drop' | 'hang';
@@ -63,14 +65,14 @@ async function listen(server: Server, host = '127.0.0.1'): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-describe('ClickHouse HTTP reader', () => {
+describe('ClickHouse HTTP connection', () => {
   let serverUrl: string;
-  let reader: ClickHouseHttpReader;
+  let reader: ClickHouseHttp;
   const closing: Array<() => void> = [];
   /** A reader through a new proxy with these steps, closed with the suite. */
   const through = async (steps: ProxyStep[], timeoutMs = 60_000) => {
     const p = await proxy(serverUrl, steps);
-    const r = new ClickHouseHttpReader(new URL(p.url), 'system', timeoutMs);
+    const r = new ClickHouseHttp(new URL(p.url), 'system', timeoutMs);
     closing.push(() => {
       r.close();
       p.server.close();
@@ -80,7 +82,7 @@ describe('ClickHouse HTTP reader', () => {
 
   before(async () => {
     serverUrl = (await clickhouseServer()).url;
-    reader = new ClickHouseHttpReader(new URL(serverUrl), 'system', 60_000);
+    reader = new ClickHouseHttp(new URL(serverUrl), 'system', 60_000);
     closing.push(() => reader.close());
   });
   after(() => {
@@ -202,14 +204,14 @@ describe('ClickHouse HTTP reader', () => {
     const reads = [1, 2, 3].map(() => r.select('SELECT sleep(1)', {}));
     await sleep(200);
     r.close();
-    for (const read of reads) await assert.rejects(read, /the ClickHouse reader is closed/);
-    await assert.rejects(r.select('SELECT 1', {}), /the ClickHouse reader is closed/);
+    for (const read of reads) await assert.rejects(read, /the ClickHouse connection is closed/);
+    await assert.rejects(r.select('SELECT 1', {}), /the ClickHouse connection is closed/);
     assert.equal(p.connections(), 3);
     assert.equal(p.bodies.length, 6);
   });
 
   test('an answer longer than the reader takes fails the read, and the reader goes on', async () => {
-    const small = new ClickHouseHttpReader(new URL(serverUrl), 'system', 60_000, 10_000);
+    const small = new ClickHouseHttp(new URL(serverUrl), 'system', 60_000, 10_000);
     closing.push(() => small.close());
     await assert.rejects(small.select('SELECT number FROM numbers(100000)', {}), /ClickHouse's answer is longer than 10000 bytes/);
     assert.equal((await small.select('SELECT number FROM numbers(100)', {})).data.length, 100);
@@ -220,7 +222,7 @@ describe('ClickHouse HTTP reader', () => {
       req.resume();
       req.on('end', () => res.writeHead(200).end(JSON.stringify({ meta: [{ name: 'n', type: 'UInt64' }], data: [['1']], exception: 'Code: 395. DB::Exception: thrown. (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO)' })));
     });
-    const later = new ClickHouseHttpReader(new URL(`http://127.0.0.1:${await listen(fake)}`), 'svc', 60_000);
+    const later = new ClickHouseHttp(new URL(`http://127.0.0.1:${await listen(fake)}`), 'svc', 60_000);
     closing.push(() => {
       later.close();
       fake.close();
@@ -232,7 +234,7 @@ describe('ClickHouse HTTP reader', () => {
     const url = new URL(serverUrl);
     url.username = 'default';
     url.password = 'wrong';
-    const refused = new ClickHouseHttpReader(url, 'system', 60_000);
+    const refused = new ClickHouseHttp(url, 'system', 60_000);
     closing.push(() => refused.close());
     await assert.rejects(refused.select('SELECT 1', {}), (err: unknown) => err instanceof ClickHouseError && err.code === '193');
     const named = await reader.select("SELECT name FROM tables WHERE database = 'system' AND name = 'numbers'", {});
@@ -255,7 +257,7 @@ describe('ClickHouse HTTP reader', () => {
     const url = new URL(`http://[::1]:${await listen(fake, '::1')}`);
     url.username = encodeURIComponent('us er');
     url.password = encodeURIComponent('p@ss:wörd/');
-    const v6 = new ClickHouseHttpReader(url, 'svc', 60_000);
+    const v6 = new ClickHouseHttp(url, 'svc', 60_000);
     closing.push(() => {
       v6.close();
       fake.close();
@@ -263,5 +265,61 @@ describe('ClickHouse HTTP reader', () => {
     assert.deepEqual((await v6.select('SELECT 1', { max_threads: 1 })).data, [['é']]);
     assert.equal(seen.authorization, `Basic ${Buffer.from('us er:p@ss:wörd/').toString('base64')}`);
     assert.equal(seen.url, '/?database=svc&max_threads=1');
+  });
+
+  test('writes: a table made, rows inserted after the statement with a query id, a failed write in the server\'s words', async () => {
+    const db = new ClickHouseHttp(new URL(serverUrl), undefined, 60_000);
+    closing.push(() => db.close());
+    const name = `writes_${process.pid}`;
+    await db.execute(`CREATE DATABASE IF NOT EXISTS ${name}`);
+    const writer = new ClickHouseHttp(new URL(serverUrl), name, 60_000);
+    closing.push(() => writer.close());
+    await writer.execute('CREATE TABLE t (n UInt32, s String) ENGINE = MergeTree ORDER BY n');
+    await writer.execute('INSERT INTO t (n, s) FORMAT TabSeparated\n1\ttab\\there\n2\té', { query_id: `svc-test-${process.pid}` });
+    await writer.execute(`INSERT INTO t FORMAT JSONEachRow\n${JSON.stringify({ n: 3, s: "quote ' \\" })}`);
+    assert.deepEqual((await writer.select('SELECT n, s FROM t ORDER BY n', {})).data, [[1, 'tab\there'], [2, 'é'], [3, "quote ' \\"]]);
+    await assert.rejects(writer.execute('INSERT INTO missing (n) FORMAT TabSeparated\n1'), (err: unknown) => err instanceof ClickHouseError && err.code === '60');
+    await db.execute(`DROP DATABASE ${name}`);
+  });
+
+  test('a server that refuses an insert and closes the connection while its rows are being sent fails that write, not the process', async () => {
+    let requests = 0;
+    // Answers once the first 64 KiB of a request are in, then closes: the rest of the rows meet a closed socket.
+    const refusing = createNetServer((socket) => {
+      let seen = 0;
+      socket.on('error', () => undefined);
+      socket.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen < 65_536 || socket.destroyed) return;
+        requests++;
+        const words = 'Code: 252, e.displayText() = DB::Exception: Too many parts (300). Merges are processing significantly slower than inserts., e.what() = DB::Exception\n';
+        socket.end(`HTTP/1.1 500 Internal Server Error\r\nContent-Length: ${Buffer.byteLength(words)}\r\nConnection: close\r\n\r\n${words}`);
+        socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const writer = new ClickHouseHttp(new URL(`http://127.0.0.1:${(refusing.address() as { port: number }).port}`), 'svc', 60_000);
+    closing.push(() => {
+      writer.close();
+      refusing.close();
+    });
+    const escaped: unknown[] = [];
+    const onEscape = (err: unknown) => escaped.push(err);
+    process.on('uncaughtException', onEscape);
+    try {
+      const rows = 'x\t'.repeat(8_000_000);
+      for (let i = 0; i < 3; i++) {
+        await assert.rejects(writer.execute(`INSERT INTO events (a) FORMAT TabSeparated\n${rows}`), (err: NodeJS.ErrnoException) => {
+          // The server's words when its answer came first; the closed socket's error when the write failed first.
+          assert.ok((err instanceof ClickHouseError && err.code === '252') || ['EPIPE', 'ECONNRESET'].includes(err.code ?? ''), String(err));
+          return true;
+        });
+      }
+      await sleep(200);
+    } finally {
+      process.off('uncaughtException', onEscape);
+    }
+    assert.ok(requests >= 3);
+    assert.deepEqual(escaped, []);
   });
 });

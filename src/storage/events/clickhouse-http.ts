@@ -1,15 +1,15 @@
-// A statement's answer over ClickHouse's HTTP interface, for the reads: one request on a kept-alive
-// connection, the statement as the body, its answer in the JSONCompact format (rows as arrays, the
-// columns named once) parsed whole. @clickhouse/client (which the store keeps for writes and DDL)
-// spends about 0.3 ms of the event loop more on each statement (a stream pipeline for the body,
-// abort controllers, a query id, the answer read as a stream), and a year's stats ask five
-// statements at once: docs/performance.md, "ClickHouse reads through a reader of their own".
+// ClickHouse's HTTP interface, for every statement of the store: one request on a kept-alive
+// connection, the statement (an INSERT's rows after it) as the body; a read's answer in the
+// JSONCompact format (rows as arrays, the columns named once) parsed whole, a write's only checked.
+// Every request keeps its error listener for its whole life: a server that answers an INSERT early
+// and closes the connection while its rows are still being sent fails that write with EPIPE and
+// never the process (@clickhouse/client, used before, let such an error escape).
 import http from 'node:http';
 import https from 'node:https';
 
 /** How long a connection may sit idle before it is closed here: under the 3 s a server keeps one in its shipped configuration. */
 const IDLE_SOCKET_MS = 2_000;
-/** Connections at most, as @clickhouse/client opens by default. */
+/** Connections at most. */
 const MAX_SOCKETS = 10;
 /**
  * How soon after its request a kept-alive connection's reset means the server had closed it while
@@ -77,7 +77,7 @@ export interface CompactAnswer {
   exception?: string;
 }
 
-export class ClickHouseHttpReader {
+export class ClickHouseHttp {
   private readonly agent: http.Agent;
   private readonly request: typeof http.request;
   private readonly hostname: string;
@@ -85,10 +85,13 @@ export class ClickHouseHttpReader {
   private readonly inFlight = new Set<http.ClientRequest>();
   private closed = false;
 
-  /** `timeoutMs`: how long a request may wait on the server without a byte from it; `maxAnswerBytes`: the longest answer taken. */
+  /**
+   * `database`: the statements' default database (none for `undefined`); `timeoutMs`: how long a
+   * request may wait on the server without a byte from it; `maxAnswerBytes`: the longest answer taken.
+   */
   constructor(
     private readonly server: URL,
-    private readonly database: string,
+    private readonly database: string | undefined,
     private readonly timeoutMs: number,
     private readonly maxAnswerBytes = MAX_ANSWER_BYTES,
   ) {
@@ -107,10 +110,35 @@ export class ClickHouseHttpReader {
    * connection: a read changes nothing.
    */
   async select(statement: string, settings: ReadSettings): Promise<CompactAnswer> {
-    const params = new URLSearchParams({ database: this.database });
-    for (const [name, value] of Object.entries(settings)) params.set(name, String(value));
-    const path = `/?${params.toString()}`;
-    const body = `${statement}\nFORMAT JSONCompact`;
+    const answer = await this.sendOnce(`${statement}\nFORMAT JSONCompact`, settings);
+    let parsed: CompactAnswer;
+    try {
+      parsed = JSON.parse(answer) as CompactAnswer;
+    } catch (err) {
+      throw errorEndingAnswer(answer, { cause: err }) ?? new Error(`ClickHouse's answer is not JSON: …${answer.slice(-200)}`, { cause: err });
+    }
+    // From 23.8 a server may close a failed answer as JSON, with its words as `exception`.
+    if (typeof parsed.exception === 'string') throw clickHouseErrorOf(parsed.exception) ?? new Error(`ClickHouse: ${parsed.exception.slice(0, MAX_MESSAGE_CHARS)}`);
+    return parsed;
+  }
+
+  /**
+   * Runs `statement`, a write or a change of tables, with `settings` for it alone (`query_id`
+   * among them); an INSERT's rows follow the statement's text in `statement`. Never sent again: a
+   * connection reset soon after the request may also be a lost answer to a write the server did
+   * (the caller retries what is idempotent, as `append` is).
+   */
+  async execute(statement: string, settings: ReadSettings = {}): Promise<void> {
+    const answer = await this.send(this.pathWith(settings), statement, false).catch((err: unknown) => {
+      throw err instanceof StaleConnection ? err.cause : err;
+    });
+    const failed = errorEndingAnswer(answer);
+    if (failed) throw failed;
+  }
+
+  /** The answer's text of `body`, sent again once on a new connection when a kept-alive one was stale. */
+  private async sendOnce(body: string, settings: ReadSettings): Promise<string> {
+    const path = this.pathWith(settings);
     try {
       return await this.send(path, body, false);
     } catch (err) {
@@ -119,9 +147,16 @@ export class ClickHouseHttpReader {
     }
   }
 
-  private send(path: string, body: string, fresh: boolean): Promise<CompactAnswer> {
-    return new Promise<CompactAnswer>((resolve, reject) => {
-      if (this.closed) return reject(new ReaderClosed());
+  /** The request's path: the database and a statement's settings. */
+  private pathWith(settings: ReadSettings): string {
+    const params = new URLSearchParams(this.database === undefined ? {} : { database: this.database });
+    for (const [name, value] of Object.entries(settings)) params.set(name, String(value));
+    return `/?${params.toString()}`;
+  }
+
+  private send(path: string, body: string, fresh: boolean): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      if (this.closed) return reject(new ConnectionClosed());
       let settled = false;
       let answered = false;
       const sentAt = Date.now();
@@ -135,7 +170,7 @@ export class ClickHouseHttpReader {
         agent: fresh ? false : this.agent,
         headers: { Authorization: this.authorization, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) },
       });
-      const settle = (err: Error | null, answer?: CompactAnswer) => {
+      const settle = (err: Error | null, answer?: string) => {
         if (settled) return;
         settled = true;
         this.inFlight.delete(req);
@@ -166,15 +201,7 @@ export class ClickHouseHttpReader {
             if (res.statusCode !== 200) {
               return settle(clickHouseErrorOf(text) ?? new Error(`ClickHouse answered ${res.statusCode}: ${text.trim().slice(0, MAX_MESSAGE_CHARS)}`));
             }
-            let answer: CompactAnswer;
-            try {
-              answer = JSON.parse(text) as CompactAnswer;
-            } catch (err) {
-              return settle(errorEndingAnswer(text, { cause: err }) ?? new Error(`ClickHouse's answer is not JSON: …${text.slice(-200)}`, { cause: err }));
-            }
-            // From 23.8 a server may close a failed answer as JSON, with its words as `exception`.
-            if (typeof answer.exception === 'string') return settle(clickHouseErrorOf(answer.exception) ?? new Error(`ClickHouse: ${answer.exception.slice(0, MAX_MESSAGE_CHARS)}`));
-            settle(null, answer);
+            settle(null, text);
           } catch (err) {
             settle(err as Error);
           }
@@ -184,10 +211,10 @@ export class ClickHouseHttpReader {
     });
   }
 
-  /** Ends the reads under way (each fails) and the connections; reads asked later fail at once. */
+  /** Ends the requests under way (each fails) and the connections; requests made later fail at once. */
   close(): void {
     this.closed = true;
-    for (const req of this.inFlight) req.destroy(new ReaderClosed());
+    for (const req of this.inFlight) req.destroy(new ConnectionClosed());
     this.agent.destroy();
   }
 }
@@ -199,8 +226,8 @@ class StaleConnection extends Error {
   }
 }
 
-class ReaderClosed extends Error {
+class ConnectionClosed extends Error {
   constructor() {
-    super('the ClickHouse reader is closed');
+    super('the ClickHouse connection is closed');
   }
 }

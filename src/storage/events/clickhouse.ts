@@ -1,8 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createClient, ClickHouseLogLevel, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { clickhouseDialect } from './clickhouse-dialect.js';
-import { ClickHouseError, clickHouseErrorOf, ClickHouseHttpReader, type ReadSettings } from './clickhouse-http.js';
+import { ClickHouseError, ClickHouseHttp, type ReadSettings } from './clickhouse-http.js';
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
 import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
@@ -33,8 +32,8 @@ const PARTITIONS: Record<PartitionUnit, { of: (day: string) => string; value: Re
 };
 
 /**
- * The EventStore on ClickHouse, over HTTP: reads through a reader of its own (./clickhouse-http.ts),
- * writes and table changes through @clickhouse/client. ClickHouse has no transactions: what the port
+ * The EventStore on ClickHouse, over its HTTP interface (./clickhouse-http.ts). ClickHouse has no
+ * transactions: what the port
  * promises rests on inserts being atomic per part and on partitions being swapped whole.
  *
  * - `events`: a MergeTree partitioned by month (`toYYYYMM(day)`), ordered by (site_id, day, ts),
@@ -53,22 +52,19 @@ export class ClickHouseEventStore implements EventStore {
   private readonly booleanColumns = new Set<string>();
   private readonly bulkTables = new Set<string>();
   /** Settings of the statements that create or alter tables: what the server needs to allow `LowCardinality` columns. */
-  private ddlSettings: ClickHouseSettings = {};
+  private ddlSettings: ReadSettings = {};
 
-  private constructor(
-    private readonly client: ClickHouseClient,
-    private readonly reader: ClickHouseHttpReader,
-  ) {}
+  private constructor(private readonly http: ClickHouseHttp) {}
 
   static async open(options: ClickHouseEventStoreOptions): Promise<ClickHouseEventStore> {
     const { server, database } = parseClickHouseUrl(options.url);
-    const admin = clientOf(server, undefined);
+    const admin = new ClickHouseHttp(server, undefined, REQUEST_TIMEOUT_MS);
     try {
-      await run(admin, `CREATE DATABASE IF NOT EXISTS ${database}`);
+      await admin.execute(`CREATE DATABASE IF NOT EXISTS ${database}`);
     } finally {
-      await admin.close();
+      admin.close();
     }
-    const store = new ClickHouseEventStore(clientOf(server, database), new ClickHouseHttpReader(server, database, REQUEST_TIMEOUT_MS));
+    const store = new ClickHouseEventStore(new ClickHouseHttp(server, database, REQUEST_TIMEOUT_MS));
     try {
       await store.init();
     } catch (err) {
@@ -89,9 +85,9 @@ export class ClickHouseEventStore implements EventStore {
     if (major < 18 || (major === 18 && minor < 16)) throw new Error(`ClickHouse ${server?.v} is older than 18.16, the oldest svc runs on`);
     // Servers before 19 create LowCardinality columns only when told to; later ones know the type without the setting.
     const [lowCardinality] = await this.query<{ v: string }>(sql`SELECT value AS v FROM system.settings WHERE name = 'allow_experimental_low_cardinality_type'`);
-    if (lowCardinality?.v === '0') this.ddlSettings = { allow_experimental_low_cardinality_type: 1 } as ClickHouseSettings;
+    if (lowCardinality?.v === '0') this.ddlSettings = { allow_experimental_low_cardinality_type: 1 };
     await this.createTables([EVENTS_TABLE]);
-    await run(this.client, `CREATE TABLE IF NOT EXISTS store_identity (id String DEFAULT ${clickhouseLiteral(randomUUID())}) ENGINE = TinyLog`);
+    await this.http.execute(`CREATE TABLE IF NOT EXISTS store_identity (id String DEFAULT ${clickhouseLiteral(randomUUID())}) ENGINE = TinyLog`);
     const [row] = await this.query<{ d: string }>(
       sql`SELECT default_expression AS d FROM system.columns WHERE database = currentDatabase() AND table = 'store_identity' AND name = 'id'`,
     );
@@ -136,7 +132,7 @@ export class ClickHouseEventStore implements EventStore {
 
   /** Runs a statement that creates or alters a table, with the settings its column types need. */
   private define(statement: string): Promise<void> {
-    return guarded(() => this.client.command({ query: statement, clickhouse_settings: this.ddlSettings }).then(() => undefined));
+    return this.http.execute(statement, this.ddlSettings);
   }
 
   /**
@@ -168,9 +164,7 @@ export class ClickHouseEventStore implements EventStore {
     const names = [...EVENT_COLUMNS.map((c) => c.name), BATCH_COLUMN].join(', ');
     const suffix = `\t${batchId}\n`;
     const body = lines.join(suffix) + suffix;
-    await guarded(() =>
-      this.client.exec({ query: `INSERT INTO ${table} (${names}) FORMAT TabSeparated\n${body}`, ...(queryId ? { query_id: queryId } : {}) }).then((r) => r.stream.resume()),
-    );
+    await this.http.execute(`INSERT INTO ${table} (${names}) FORMAT TabSeparated\n${body}`, queryId ? { query_id: queryId } : {});
   }
 
   /** One INSERT per call (one part: all rows or none), the rows as JSON objects. */
@@ -178,8 +172,8 @@ export class ClickHouseEventStore implements EventStore {
     const spec = appendableSpec(table);
     if (spec.name === EVENTS_TABLE.name) throw new Error('events are appended with append()');
     if (rows.length === 0) return;
-    const values = rows.map((r) => Object.fromEntries(spec.columns.map((c, i) => [c.name, r[i]])));
-    await guarded(() => this.client.insert({ table: spec.name, values, format: 'JSONEachRow' }).then(() => undefined));
+    const lines = rows.map((r) => JSON.stringify(Object.fromEntries(spec.columns.map((c, i) => [c.name, r[i]]))));
+    await this.http.execute(`INSERT INTO ${spec.name} FORMAT JSONEachRow\n${lines.join('\n')}`);
   }
 
   /** An import holds nothing of ClickHouse's in this process: it runs as it is. */
@@ -212,11 +206,11 @@ export class ClickHouseEventStore implements EventStore {
         try {
           if (commit) {
             const months = await this.query<{ m: number }>(sql`SELECT DISTINCT toYYYYMM(day) AS m FROM ${trusted(table)} ORDER BY m`);
-            for (const { m } of months) await run(this.client, `ALTER TABLE events ATTACH PARTITION ${checkedPartition('month', m)} FROM ${table}`);
+            for (const { m } of months) await this.http.execute(`ALTER TABLE events ATTACH PARTITION ${checkedPartition('month', m)} FROM ${table}`);
           }
         } finally {
           this.bulkTables.delete(table);
-          await run(this.client, `DROP TABLE IF EXISTS ${table}`);
+          await this.http.execute(`DROP TABLE IF EXISTS ${table}`);
         }
       });
     };
@@ -252,7 +246,7 @@ export class ClickHouseEventStore implements EventStore {
     // be longer (the reader adds its FORMAT clause to the text).
     const size = Buffer.byteLength(text) + 1024;
     const parse: ReadSettings = size <= DEFAULT_MAX_QUERY_SIZE ? {} : { max_query_size: size };
-    const result = await this.reader.select(text, { ...deadline, ...parse, ...extra }).catch((err: unknown) => {
+    const result = await this.http.select(text, { ...deadline, ...parse, ...extra }).catch((err: unknown) => {
       if (deadlineMs !== undefined && err instanceof ClickHouseError && err.code === TIMEOUT_EXCEEDED) throw new StatementTimeout(deadlineMs, { cause: err });
       throw err;
     });
@@ -287,7 +281,7 @@ export class ClickHouseEventStore implements EventStore {
       // Each partition (site, month or year) is swapped whole: a reader sees all of its old rows or all of its new.
       for (const swap of swaps) await this.command(swap);
     } finally {
-      for (const table of scratch) await run(this.client, `DROP TABLE IF EXISTS ${table}`);
+      for (const table of scratch) await this.http.execute(`DROP TABLE IF EXISTS ${table}`);
     }
   }
 
@@ -349,7 +343,7 @@ export class ClickHouseEventStore implements EventStore {
     );
     let partial = false;
     for (const { m, inside, total } of months) {
-      if (inside === total) await run(this.client, `ALTER TABLE events DROP PARTITION ${checkedPartition('month', m)}`);
+      if (inside === total) await this.http.execute(`ALTER TABLE events DROP PARTITION ${checkedPartition('month', m)}`);
       else partial = true;
     }
     if (!partial) return;
@@ -362,15 +356,14 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   private command(statement: Sql): Promise<void> {
-    return run(this.client, inlineParams(statement));
+    return this.http.execute(inlineParams(statement));
   }
 
   async close(): Promise<void> {
     // A bulk write still open is abandoned: its staging table goes.
-    for (const table of this.bulkTables) await run(this.client, `DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+    for (const table of this.bulkTables) await this.http.execute(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
     this.bulkTables.clear();
-    this.reader.close();
-    await this.client.close();
+    this.http.close();
   }
 }
 
@@ -381,35 +374,6 @@ export function parseClickHouseUrl(url: string): { server: URL; database: string
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
   if (!DATABASE.test(database)) throw new Error(`a ClickHouse URL names its database as the path (letters, digits, _): ${JSON.stringify(database)}`);
   return { server: parsed, database };
-}
-
-function clientOf(server: URL, database: string | undefined): ClickHouseClient {
-  return createClient({
-    url: `${server.protocol}//${server.host}`,
-    username: decodeURIComponent(server.username) || 'default',
-    password: decodeURIComponent(server.password),
-    ...(database ? { database } : {}),
-    // Failures reach the caller as errors; the client's own log would only repeat them.
-    log: { level: ClickHouseLogLevel.OFF },
-    request_timeout: REQUEST_TIMEOUT_MS,
-  });
-}
-
-/**
- * A ClickHouse error of a write as an Error that says what failed (`clickHouseErrorOf`): 18.16
- * answers `Code: N, e.displayText() = DB::Exception: message, e.what() = …`, which the client passes
- * on unparsed.
- */
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw clickHouseErrorOf(err instanceof Error ? err.message : String(err), { cause: err }) ?? err;
-  }
-}
-
-function run(client: ClickHouseClient, statement: string): Promise<void> {
-  return guarded(() => client.command({ query: statement }).then(() => undefined));
 }
 
 function columnType(c: ColumnSpec): string {
