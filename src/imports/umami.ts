@@ -365,6 +365,9 @@ async function* umamiLines(batches: AsyncIterable<CsvRecord[]>, domain: string, 
       handOn(skips, record.line, ts);
       lines.push(line);
     }
+    // The records are let go before their lines are checked and stored: the CSV reader holds the
+    // batch until it reads the next, and records kept that long outlive the young generation.
+    records.length = 0;
     if (lines.length > 0) yield lines;
   }
   if (at === null) throw new ImportRefused('the file is empty');
