@@ -221,6 +221,8 @@ function pageUrl(host: string, path: string, query: string): string {
   return `https://${host}${path.startsWith('/') ? path : `/${path}`}${kept}`;
 }
 
+const LINES_HANDED_ON = 128;
+
 /** The positions of the columns a row is read from (-1: `visit_id`, absent from older exports). */
 interface UmamiPositions {
   sessionId: number;
@@ -368,7 +370,7 @@ async function* umamiLines(batches: AsyncIterable<CsvRecord[]>, domain: string, 
     // The records are let go before their lines are checked and stored: the CSV reader holds the
     // batch until it reads the next, and records kept that long outlive the young generation.
     records.length = 0;
-    if (lines.length > 0) yield lines;
+    while (lines.length > 0) yield lines.splice(0, LINES_HANDED_ON);
   }
   if (at === null) throw new ImportRefused('the file is empty');
   for (const [type, { line, rows }] of otherTypes) {
