@@ -203,10 +203,10 @@ function header(record: CsvRecord, fileName: string): Map<string, number> {
   return columnsOf(names, UMAMI_COLUMNS, `${fileName}: the Umami export`);
 }
 
-/** The event named by a custom event's `event_name`, lowercased; null when svc does not take the name (SPEC's rule). */
-function eventName(text: string): string | null {
+/** The event named by a custom event's `event_name`, lowercased; undefined when svc does not take the name (SPEC's rule). */
+function eventName(text: string): string | undefined {
   const name = text.trim().toLowerCase();
-  return EVENT_NAME.test(name) && !(BUILT_IN_EVENTS as readonly string[]).includes(name) ? name : null;
+  return EVENT_NAME.test(name) && !(BUILT_IN_EVENTS as readonly string[]).includes(name) ? name : undefined;
 }
 
 /** The page's URL: its host, its path and the query parameters the tracker reads. */
@@ -221,6 +221,10 @@ function pageUrl(host: string, path: string, query: string): string {
   return `https://${host}${path.startsWith('/') ? path : `/${path}`}${kept}`;
 }
 
+/**
+ * Lines handed on at a time: each lives only while its group is checked and stored, not while a
+ * whole CSV chunk's (700 or so) are, so that fewer of them outlive V8's young generation.
+ */
 const LINES_HANDED_ON = 128;
 
 /** The positions of the columns a row is read from (-1: `visit_id`, absent from older exports). */
@@ -321,7 +325,7 @@ async function* umamiLines(batches: AsyncIterable<CsvRecord[]>, domain: string, 
       let name: string | undefined;
       if (type === CUSTOM_EVENT) {
         const nameField = fieldAt(fields, at.eventName);
-        name = eventName(nameField) ?? undefined;
+        name = eventName(nameField);
         if (name === undefined) {
           skipRow(skips, record.line, `event_name ${JSON.stringify(nameField.slice(0, 64))} is not an event name svc takes (1 to 64 of a-z, 0-9, _ and - once lowercased; not pageview, engage, outbound or download)`);
           continue;
