@@ -19,10 +19,14 @@ export function splitRecord(text: string): string[] {
   return splitFields(text, true)!;
 }
 
-/** splitRecord's fields; null when a quoted field is left open at the end and `openEnd` does not take that. */
-function splitFields(text: string, openEnd: boolean): string[] | null {
+/**
+ * splitRecord's fields; null when a quoted field is left open at the end and `openEnd` does not take
+ * that. `expected` fields are made room for at once (the records of a file have as many as its header).
+ */
+function splitFields(text: string, openEnd: boolean, expected = 0): string[] | null {
   if (!text.includes('"')) return text.split(',');
-  const fields: string[] = [];
+  const fields = new Array<string>(expected);
+  let count = 0;
   let field = '';
   let at = 0;
   for (;;) {
@@ -32,7 +36,7 @@ function splitFields(text: string, openEnd: boolean): string[] | null {
     if (end === text.length) break;
     at = end + 1;
     if (text.charCodeAt(end) === COMMA) {
-      fields.push(field);
+      fields[count++] = field;
       field = '';
       continue;
     }
@@ -52,7 +56,8 @@ function splitFields(text: string, openEnd: boolean): string[] | null {
       at++;
     }
   }
-  fields.push(field);
+  fields[count++] = field;
+  fields.length = count;
   return fields;
 }
 
@@ -87,6 +92,8 @@ class RecordCutter {
   /** The record was reported too long: the rest of its current line is dropped unread. */
   private skipping = false;
   private first = true;
+  /** The fields of the last record split on one line: the next likely has as many. */
+  private fieldCount = 0;
 
   /** The records that `text` completes. */
   read(text: string): CsvRecord[] {
@@ -150,11 +157,16 @@ class RecordCutter {
     // left open (the record goes on) takes the way below, which counts them first.
     if (this.lineParts.length === 0 && this.recordLines.length === 0) {
       const line = piece.endsWith('\r') ? piece.slice(0, -1) : piece;
-      const fields = line.length <= MAX_RECORD_CHARS ? splitFields(line, false) : null;
+      if (line === '') {
+        this.startRecord();
+        return null;
+      }
+      const fields = line.length <= MAX_RECORD_CHARS ? splitFields(line, false, this.fieldCount) : null;
       if (fields !== null) {
+        this.fieldCount = fields.length;
         const first = this.recordLine;
         this.startRecord();
-        return line === '' ? null : { line: first, fields };
+        return { line: first, fields };
       }
     }
     const refused = this.count(piece);
