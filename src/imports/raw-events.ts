@@ -1,6 +1,6 @@
 // What the readers of raw-event exports (GoatCounter's, Umami's) share: each turns its CSV rows into
 // lines of svc's NDJSON import (src/ingest/importer.ts, importReadLines), handed on as their fields a
-// CSV chunk at a time, counting what it leaves out on the way, and reads its file from disk as it
+// CSV chunk (or, Umami's, 128 lines) at a time, counting what it leaves out on the way, and reads its file from disk as it
 // comes, gzipped or not.
 import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
