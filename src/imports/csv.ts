@@ -11,12 +11,22 @@ export const MAX_RECORD_CHARS = 64 * 1024;
 export type CsvRecord = { line: number; fields: string[] } | { line: number; tooLong: true };
 
 /**
- * The fields of one whole record (its line breaks inside quotes kept). The text between quotes and
- * between separators is taken a slice at a time, each character looked at once.
+ * The fields of one whole record (its line breaks inside quotes kept); a quoted field never closed
+ * runs to the end. The text between quotes and between separators is taken a slice at a time, each
+ * character looked at once.
  */
 export function splitRecord(text: string): string[] {
+  return splitFields(text, true)!;
+}
+
+/**
+ * splitRecord's fields; null when a quoted field is left open at the end and `openEnd` does not take
+ * that. `expected` fields are made room for at once (the records of a file have as many as its header).
+ */
+function splitFields(text: string, openEnd: boolean, expected = 0): string[] | null {
   if (!text.includes('"')) return text.split(',');
-  const fields: string[] = [];
+  const fields = new Array<string>(expected);
+  let count = 0;
   let field = '';
   let at = 0;
   for (;;) {
@@ -26,7 +36,7 @@ export function splitRecord(text: string): string[] {
     if (end === text.length) break;
     at = end + 1;
     if (text.charCodeAt(end) === COMMA) {
-      fields.push(field);
+      fields[count++] = field;
       field = '';
       continue;
     }
@@ -34,6 +44,7 @@ export function splitRecord(text: string): string[] {
     for (;;) {
       const close = text.indexOf('"', at);
       if (close === -1) {
+        if (!openEnd) return null;
         field += text.slice(at);
         at = text.length;
         break;
@@ -45,7 +56,8 @@ export function splitRecord(text: string): string[] {
       at++;
     }
   }
-  fields.push(field);
+  fields[count++] = field;
+  fields.length = count;
   return fields;
 }
 
@@ -80,30 +92,36 @@ class RecordCutter {
   /** The record was reported too long: the rest of its current line is dropped unread. */
   private skipping = false;
   private first = true;
+  /** The fields of the last record split on one line: the next likely has as many. */
+  private fieldCount = 0;
 
   /** The records that `text` completes. */
-  *read(text: string): Generator<CsvRecord> {
+  read(text: string): CsvRecord[] {
     if (this.first && text.length > 0) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       this.first = false;
     }
+    const records: CsvRecord[] = [];
     let start = 0;
     // Each piece is searched alone: a search of the whole text from a line's start could run far past its end.
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
       const record = this.endLine(text.slice(start, nl));
-      if (record !== null) yield record;
+      if (record !== null) records.push(record);
       start = nl + 1;
     }
     const refused = this.continueLine(text.slice(start));
-    if (refused !== null) yield refused;
+    if (refused !== null) records.push(refused);
+    return records;
   }
 
   /** The records left at the end of the input: its last line, and a quoted field never closed, which ends with the file. */
-  *end(): Generator<CsvRecord> {
+  end(): CsvRecord[] {
+    const records: CsvRecord[] = [];
     const last = this.lineParts.length > 0 ? this.endLine('') : null;
-    if (last !== null) yield last;
-    if (this.recordLines.length > 0) yield { line: this.recordLine, fields: splitRecord(this.recordLines.join('\n')) };
+    if (last !== null) records.push(last);
+    if (this.recordLines.length > 0) records.push({ line: this.recordLine, fields: splitRecord(this.recordLines.join('\n')) });
     this.startRecord();
+    return records;
   }
 
   /**
@@ -134,6 +152,22 @@ class RecordCutter {
       this.skipping = false;
       this.startRecord();
       return null;
+    }
+    // The usual record, one whole line: split at once, its quotes counted on the way. A quoted field
+    // left open (the record goes on) takes the way below, which counts them first.
+    if (this.lineParts.length === 0 && this.recordLines.length === 0) {
+      const line = piece.endsWith('\r') ? piece.slice(0, -1) : piece;
+      if (line === '') {
+        this.startRecord();
+        return null;
+      }
+      const fields = line.length <= MAX_RECORD_CHARS ? splitFields(line, false, this.fieldCount) : null;
+      if (fields !== null) {
+        this.fieldCount = fields.length;
+        const first = this.recordLine;
+        this.startRecord();
+        return { line: first, fields };
+      }
     }
     const refused = this.count(piece);
     if (refused !== null) return refused;
@@ -206,13 +240,13 @@ export async function* csvBatches(source: AsyncIterable<Buffer>): AsyncGenerator
   const cutter = new RecordCutter();
   const turns = new EventLoopTurns({ stepsPerCheck: 1 });
   for await (const text of decoded(source)) {
-    const batch = [...cutter.read(text)];
+    const batch = cutter.read(text);
     if (batch.length === 0) continue;
     yield batch;
     const turn = turns.step();
     if (turn) await turn;
   }
-  const last = [...cutter.end()];
+  const last = cutter.end();
   if (last.length > 0) yield last;
 }
 

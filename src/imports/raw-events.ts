@@ -1,8 +1,8 @@
 // What the readers of raw-event exports (GoatCounter's, Umami's) share: each turns its CSV rows into
 // lines of svc's NDJSON import (src/ingest/importer.ts, importReadLines), handed on as their fields a
-// CSV chunk at a time, counting what it leaves out on the way, and reads its file from disk as it
+// CSV chunk (or, Umami's, 128 lines) at a time, counting what it leaves out on the way, and reads its file from disk as it
 // comes, gzipped or not.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
@@ -73,7 +73,7 @@ export function standInAddresses(): (key: string) => string {
   return (key) => {
     let address = recent.get(key);
     if (address === undefined) {
-      const h = createHash('sha256').update(key).digest('hex');
+      const h = hash('sha256', key, 'hex');
       address = `fd${h.slice(0, 2)}:${h.slice(2, 6)}:${h.slice(6, 10)}:${h.slice(10, 14)}:${h.slice(14, 18)}:${h.slice(18, 22)}:${h.slice(22, 26)}:${h.slice(26, 30)}`;
       if (recent.size >= RECENT_ADDRESSES) recent.clear();
       recent.set(key, address);

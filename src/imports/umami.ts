@@ -113,11 +113,64 @@ const IMPORTED_UA = 'Mozilla/5.0 (imported from Umami)';
 const HOST = /^[a-z0-9](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_-]{1,63})*\.?(?::\d{1,5})?$/i;
 /** Umami's `created_at`: as its exports write it (`2025-04-10 10:00:00.250`), as psql does (`…+00`), or ISO 8601. */
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+/** Umami's `screen`, `1920x1080`. */
+const SCREEN = /^\d{1,5}x\d{1,5}$/;
 /** The query parameters the tracker reads from a page's URL (src/ingest/url-values.ts): UTM values and a tagged referrer. */
 const KEPT_PARAMETER = /^(?:utm_.+|ref|source)$/;
 
 /** `created_at` (UTC when it names no offset) in epoch milliseconds, or null when it is not an instant. */
-function umamiInstant(text: string): number | null {
+export function umamiInstant(text: string): number | null {
+  return exportInstant(text) ?? anyInstant(text);
+}
+
+/** The digit at `at` of `text` as a number, or NaN when it is not one. */
+function digit(text: string, at: number): number {
+  const d = text.charCodeAt(at) - 48;
+  return d >= 0 && d <= 9 ? d : NaN;
+}
+
+const pair = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1);
+
+/**
+ * The instant of `created_at` as Umami's exports write it (`2025-04-10 10:00:00.250`, UTC, a year
+ * from 1000 on), read a character at a time: every row has one. Null when the text is written any
+ * other way, or names a time or day that does not exist; `anyInstant` reads it then.
+ */
+function exportInstant(text: string): number | null {
+  const length = text.length;
+  if ((length !== 19 && (length < 21 || length > 23)) || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH || text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON) return null;
+  const separator = text.charCodeAt(10);
+  if (separator !== SPACE && separator !== LETTER_T) return null;
+  const year = pair(text, 0) * 100 + pair(text, 2);
+  const month = pair(text, 5);
+  const day = pair(text, 8);
+  const hours = pair(text, 11);
+  const minutes = pair(text, 14);
+  const seconds = pair(text, 17);
+  // A fraction of a second of one to three digits: `.25` is 250 ms, as Date.parse reads it.
+  let ms = 0;
+  if (length > 19) {
+    if (text.charCodeAt(19) !== DOT) return null;
+    for (let at = 20, scale = 100; at < 23; at++, scale /= 10) ms += at < length ? digit(text, at) * scale : 0;
+  }
+  // NaN (a character that is not a digit) fails every comparison.
+  if (!(year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hours <= 23 && minutes <= 59 && seconds <= 59 && ms >= 0)) return null;
+  return Date.UTC(year, month - 1, day, hours, minutes, seconds, ms);
+}
+
+const DASH = 0x2d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+const LETTER_T = 0x54;
+const DOT = 0x2e;
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** `created_at` written any way umamiInstant takes (an offset, more digits of a second), read with Date.parse. */
+function anyInstant(text: string): number | null {
   const m = INSTANT.exec(text);
   if (!m) return null;
   const [, year, month, day, time, zone] = m;
@@ -132,8 +185,10 @@ function umamiInstant(text: string): number | null {
 /** A host name without `www.` and port, lowercased, for telling a self-referral. */
 const bareHost = (host: string) => host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '').replace(/^www\./, '');
 
-/** The entry of a mapping table for a word of the file (its own keys only: never `constructor` and the like). */
-const entry = <T>(table: Readonly<Record<string, T>>, word: string): T | undefined => (Object.hasOwn(table, word) ? table[word] : undefined);
+// The mapping tables as maps, for the words of the file (never `constructor` and the like).
+const UMAMI_BROWSER_FAMILIES = new Map(Object.entries(UMAMI_BROWSERS));
+const UMAMI_SYSTEM_FAMILIES = new Map(Object.entries(UMAMI_SYSTEMS));
+const UMAMI_DEVICE_CLASSES = new Map(Object.entries(UMAMI_DEVICES));
 
 /** `text` cut to `max` characters, never between the two halves of a surrogate pair. */
 function cut(text: string, max: number): string {
@@ -148,10 +203,10 @@ function header(record: CsvRecord, fileName: string): Map<string, number> {
   return columnsOf(names, UMAMI_COLUMNS, `${fileName}: the Umami export`);
 }
 
-/** The event named by a custom event's `event_name`, lowercased; null when svc does not take the name (SPEC's rule). */
-function eventName(text: string): string | null {
+/** The event named by a custom event's `event_name`, lowercased; undefined when svc does not take the name (SPEC's rule). */
+function eventName(text: string): string | undefined {
   const name = text.trim().toLowerCase();
-  return EVENT_NAME.test(name) && !(BUILT_IN_EVENTS as readonly string[]).includes(name) ? name : null;
+  return EVENT_NAME.test(name) && !(BUILT_IN_EVENTS as readonly string[]).includes(name) ? name : undefined;
 }
 
 /** The page's URL: its host, its path and the query parameters the tracker reads. */
@@ -166,10 +221,50 @@ function pageUrl(host: string, path: string, query: string): string {
   return `https://${host}${path.startsWith('/') ? path : `/${path}`}${kept}`;
 }
 
+/**
+ * Lines handed on at a time: each lives only while its group is checked and stored, not while a
+ * whole CSV chunk's (700 or so) are, so that fewer of them outlive V8's young generation.
+ */
+const LINES_HANDED_ON = 128;
+
+/** The positions of the columns a row is read from (-1: `visit_id`, absent from older exports). */
+interface UmamiPositions {
+  sessionId: number;
+  visitId: number;
+  hostname: number;
+  browser: number;
+  os: number;
+  device: number;
+  screen: number;
+  language: number;
+  country: number;
+  region: number;
+  city: number;
+  urlPath: number;
+  urlQuery: number;
+  referrerDomain: number;
+  eventType: number;
+  eventName: number;
+  createdAt: number;
+}
+
+/** The header's positions by name, looked up once for every row. */
+function positionsOf(columns: Map<string, number>): UmamiPositions {
+  const at = (name: string) => columns.get(name) ?? -1;
+  return {
+    sessionId: at('session_id'), visitId: at('visit_id'), hostname: at('hostname'), browser: at('browser'), os: at('os'), device: at('device'), screen: at('screen'),
+    language: at('language'), country: at('country'), region: at('region'), city: at('city'), urlPath: at('url_path'), urlQuery: at('url_query'),
+    referrerDomain: at('referrer_domain'), eventType: at('event_type'), eventName: at('event_name'), createdAt: at('created_at'),
+  };
+}
+
+/** A row's field at `position`, trimmed ('' for a column the header does not have). */
+const fieldAt = (fields: readonly string[], position: number): string => (position < 0 ? '' : fields[position]!.trim());
+
 /** The import lines of Umami's export for a site on `domain`, a batch of records at a time; `skips` counts what is left out. */
 async function* umamiLines(batches: AsyncIterable<CsvRecord[]>, domain: string, skips: RawEventSkips, fileName: string): AsyncGenerator<ImportLineFields[]> {
   const standInAddress = standInAddresses();
-  let positions: Map<string, number> | null = null;
+  let at: UmamiPositions | null = null;
   /** The header's count of fields, which every line must have (two columns may share a name). */
   let columns = 0;
   // Rows of the event types svc does not read (links, pixels, performance, …): counted, and listed once per type.
@@ -177,8 +272,8 @@ async function* umamiLines(batches: AsyncIterable<CsvRecord[]>, domain: string, 
   for await (const records of batches) {
     const lines: ImportLineFields[] = [];
     for (const record of records) {
-      if (positions === null) {
-        positions = header(record, fileName);
+      if (at === null) {
+        at = positionsOf(header(record, fileName));
         columns = 'tooLong' in record ? 0 : record.fields.length;
         continue;
       }
@@ -190,12 +285,8 @@ async function* umamiLines(batches: AsyncIterable<CsvRecord[]>, domain: string, 
         skipRow(skips, record.line, `${record.fields.length} fields where the header has ${columns}`);
         continue;
       }
-      const at = positions;
-      const field = (name: string) => {
-        const i = at.get(name);
-        return i === undefined ? '' : record.fields[i]!.trim();
-      };
-      const type = field('event_type');
+      const fields = record.fields;
+      const type = fieldAt(fields, at.eventType);
       if (type !== PAGEVIEW && type !== CUSTOM_EVENT) {
         if (!/^\d{1,2}$/.test(type)) {
           skipRow(skips, record.line, `event_type is not a number (${JSON.stringify(type.slice(0, 40))})`);
@@ -207,67 +298,85 @@ async function* umamiLines(batches: AsyncIterable<CsvRecord[]>, domain: string, 
         else otherTypes.set(type, { line: record.line, rows: 1 });
         continue;
       }
-      const browserWord = field('browser').toLowerCase();
-      const systemWord = field('os').toLowerCase();
+      const browserField = fieldAt(fields, at.browser);
+      const systemField = fieldAt(fields, at.os);
+      const browserWord = browserField.toLowerCase();
+      const systemWord = systemField.toLowerCase();
       if (UMAMI_BOT_BROWSERS.has(browserWord) || systemWord === UMAMI_BOT_SYSTEM) {
         skips.bots++;
         continue;
       }
-      const ts = umamiInstant(field('created_at'));
+      const createdAt = fieldAt(fields, at.createdAt);
+      const ts = umamiInstant(createdAt);
       if (ts === null) {
-        skipRow(skips, record.line, `created_at is not an instant (${JSON.stringify(field('created_at').slice(0, 40))})`);
+        skipRow(skips, record.line, `created_at is not an instant (${JSON.stringify(createdAt.slice(0, 40))})`);
         continue;
       }
-      const visitor = field('session_id');
+      const visitor = fieldAt(fields, at.sessionId);
       if (visitor === '') {
         skipRow(skips, record.line, 'session_id is empty');
         continue;
       }
-      const host = field('hostname') || domain;
+      const host = fieldAt(fields, at.hostname) || domain;
       if (host.length > 253 || !HOST.test(host)) {
         skipRow(skips, record.line, `hostname is not a host name (${JSON.stringify(host.slice(0, 40))})`);
         continue;
       }
-      let name: string | null = null;
+      let name: string | undefined;
       if (type === CUSTOM_EVENT) {
-        name = eventName(field('event_name'));
-        if (name === null) {
-          skipRow(skips, record.line, `event_name ${JSON.stringify(field('event_name').slice(0, 64))} is not an event name svc takes (1 to 64 of a-z, 0-9, _ and - once lowercased; not pageview, engage, outbound or download)`);
+        const nameField = fieldAt(fields, at.eventName);
+        name = eventName(nameField);
+        if (name === undefined) {
+          skipRow(skips, record.line, `event_name ${JSON.stringify(nameField.slice(0, 64))} is not an event name svc takes (1 to 64 of a-z, 0-9, _ and - once lowercased; not pageview, engage, outbound or download)`);
           continue;
         }
       }
-      const visit = field('visit_id');
+      const visit = fieldAt(fields, at.visitId);
       if (visit.length > 128) {
         skipRow(skips, record.line, 'visit_id is longer than 128 characters');
         continue;
       }
-      const line: Record<string, unknown> = { ts, ua: IMPORTED_UA, u: pageUrl(host, field('url_path') || '/', field('url_query')), ip: standInAddress(visitor) };
-      if (name !== null) line.e = name;
-      if (visit !== '') line.session = visit;
       // Umami keeps the referrer's host; none when empty, `(none)`, or the page's own host.
-      const referrer = field('referrer_domain');
-      if (referrer !== '' && referrer !== '(none)' && referrer.length <= 253 && HOST.test(referrer) && bareHost(referrer) !== bareHost(host)) line.r = `https://${referrer}/`;
-      const width = /^(\d{1,5})x\d{1,5}$/.exec(field('screen'));
-      if (width) line.w = Number(width[1]);
-      if (field('language') !== '') line.l = field('language');
-      const country = /^[A-Za-z]{2}$/.test(field('country')) ? field('country').toUpperCase() : null;
-      const region = field('region');
-      if (country) line.country = country;
-      if (/^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/.test(region)) line.region = region.toUpperCase();
-      else if (country && /^[A-Za-z0-9]{1,3}$/.test(region)) line.region = `${country}-${region.toUpperCase()}`;
-      if (field('city') !== '') line.city = cut(field('city'), 128);
-      const known = entry(UMAMI_BROWSERS, browserWord);
-      const browser = known === undefined ? (browserWord === '' ? null : cut(field('browser'), 64)) : known;
-      if (browser) line.browser = browser;
-      if (systemWord !== '') line.os = entry(UMAMI_SYSTEMS, systemWord) ?? cut(field('os'), 64);
-      const device = entry(UMAMI_DEVICES, field('device').toLowerCase());
-      if (device) line.device = device;
+      const referrer = fieldAt(fields, at.referrerDomain);
+      const screen = fieldAt(fields, at.screen);
+      const language = fieldAt(fields, at.language);
+      const countryField = fieldAt(fields, at.country);
+      const country = /^[A-Za-z]{2}$/.test(countryField) ? countryField.toUpperCase() : undefined;
+      const regionField = fieldAt(fields, at.region);
+      let region: string | undefined;
+      if (/^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/.test(regionField)) region = regionField.toUpperCase();
+      else if (country && /^[A-Za-z0-9]{1,3}$/.test(regionField)) region = `${country}-${regionField.toUpperCase()}`;
+      const city = fieldAt(fields, at.city);
+      const known = UMAMI_BROWSER_FAMILIES.get(browserWord);
+      const browser = known === undefined ? (browserWord === '' ? null : cut(browserField, 64)) : known;
+      // Every line has the same properties (undefined: not stated), so that the checks read them from one shape.
+      const line: ImportLineFields = {
+        ts,
+        ua: IMPORTED_UA,
+        u: pageUrl(host, fieldAt(fields, at.urlPath) || '/', fieldAt(fields, at.urlQuery)),
+        ip: standInAddress(visitor),
+        e: name,
+        session: visit === '' ? undefined : visit,
+        r: referrer !== '' && referrer !== '(none)' && referrer.length <= 253 && HOST.test(referrer) && bareHost(referrer) !== bareHost(host) ? `https://${referrer}/` : undefined,
+        // parseInt reads the width, the digits before the `x`.
+        w: SCREEN.test(screen) ? parseInt(screen, 10) : undefined,
+        l: language === '' ? undefined : language,
+        country,
+        region,
+        city: city === '' ? undefined : cut(city, 128),
+        browser: browser ?? undefined,
+        os: systemWord === '' ? undefined : (UMAMI_SYSTEM_FAMILIES.get(systemWord) ?? cut(systemField, 64)),
+        device: UMAMI_DEVICE_CLASSES.get(fieldAt(fields, at.device).toLowerCase()),
+      };
       handOn(skips, record.line, ts);
       lines.push(line);
     }
-    if (lines.length > 0) yield lines;
+    // The records are let go before their lines are checked and stored: the CSV reader holds the
+    // batch until it reads the next, and records kept that long outlive the young generation.
+    records.length = 0;
+    while (lines.length > 0) yield lines.splice(0, LINES_HANDED_ON);
   }
-  if (positions === null) throw new ImportRefused('the file is empty');
+  if (at === null) throw new ImportRefused('the file is empty');
   for (const [type, { line, rows }] of otherTypes) {
     skips.lines.push({ line, reason: `event_type ${type} is neither a pageview (1) nor a custom event (2): ${rows} line${rows === 1 ? '' : 's'} of it skipped` });
   }
