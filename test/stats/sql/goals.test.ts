@@ -12,6 +12,8 @@ import { checked, DIALECTS, planned, withDuckDb } from './dialects.js';
 
 const DAYS = { from: '2026-03-10', to: '2026-03-12' };
 const SIGNUP = { goalId: 7, kind: 'event' as const, pattern: 'signup' };
+const DOCS = { goalId: 8, kind: 'page' as const, pattern: '/docs/*' };
+const PAID = { goalId: 9, kind: 'event' as const, pattern: 'signup', currency: 'EUR' };
 
 for (const { name, d } of DIALECTS) {
   describe(`sql/goals under filters: ${name}`, () => {
@@ -26,7 +28,12 @@ for (const { name, d } of DIALECTS) {
       assert.doesNotMatch(filtered.text, /exit_page/);
       const exit = checked(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP], { filters: [{ dimension: 'exit', value: '/a' }], until: 99 }));
       assert.match(exit.text, /exit_page/);
-      assert.match(exit.text, /ev WHERE name = \? AND ts < \?\) g GROUP BY b, goal_id$/);
+      assert.match(exit.text, /ev WHERE \(\(name = \?\)\) AND ts < \?\) g GROUP BY b, goal_id$/);
+      // Under filters, one pass over the filtered events per currency: two goals of one currency, one pass; a third of another, a second.
+      const passes = (goals: Parameters<typeof measureGoals>[4]) => checked(measureGoals(d, DAY_BUCKET, 's', DAYS, goals, { filters: [{ dimension: 'country', value: 'FR' }] })).text.split('UNION ALL').length;
+      assert.equal(passes([SIGNUP, DOCS]), 1);
+      assert.equal(passes([SIGNUP, DOCS, PAID]), 2);
+      assert.equal(checked(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP, DOCS])).text.split('UNION ALL').length, 2, 'without filters, a pass per goal');
     });
 
     test("a stats read under a filter reads its goals from raw events alone, with the filter; without, from rollups too", () => {
@@ -55,11 +62,18 @@ test('sql/goals: under a filter, DuckDB counts the goal events the filter keeps'
       visitorId: BigInt(visitor),
       sessionId: BigInt(visitor),
     });
-    await store.append([event(1, 'FR', 'signup', 1), event(2, 'FR', 'signup', 1), event(3, 'DE', 'signup', 2), event(4, 'FR', 'pageview', 3)]);
+    const docs = (i: number, country: string, visitor: number) => ({ ...event(i, country, 'pageview', visitor), page: '/docs/a' });
+    await store.append([event(1, 'FR', 'signup', 1), event(2, 'FR', 'signup', 1), event(3, 'DE', 'signup', 2), event(4, 'FR', 'pageview', 3), docs(5, 'FR', 3), docs(6, 'FR', 1), docs(7, 'DE', 2)]);
     const count = async (filters: Parameters<typeof measureGoals>[5]) =>
       (await store.query<{ conversions: bigint; unique_conversions: bigint }>(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP], filters))).map((r) => [Number(r.conversions), Number(r.unique_conversions)]);
     assert.deepEqual(await count({}), [[3, 2]]);
     assert.deepEqual(await count({ filters: [{ dimension: 'country', value: 'FR' }] }), [[2, 1]]);
     assert.deepEqual(await count({ filters: [{ dimension: 'country', value: 'US' }] }), []);
+    // Goals of two currencies under a filter, each event counted for every goal it matches: per goal, conversions and visitors.
+    const perGoal = await store.query<{ goal_id: bigint; conversions: bigint; unique_conversions: bigint }>(
+      measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP, DOCS, PAID], { filters: [{ dimension: 'country', value: 'FR' }] }),
+    );
+    const counted = perGoal.map((r) => [Number(r.goal_id), Number(r.conversions), Number(r.unique_conversions)]).sort((a, b) => a[0]! - b[0]!);
+    assert.deepEqual(counted, [[7, 2, 1], [8, 2, 2], [9, 2, 1]]);
   });
 });
