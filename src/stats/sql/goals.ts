@@ -75,14 +75,13 @@ export function passesPerCurrency(d: Dialect, goals: readonly GoalRef[], pass: (
 
 /**
  * One row per conversion of any of the goals: b (`bucket`), visitor_id, goal_id, and its revenue
- * columns (paid, rm, other). Under filters (a long span read for the dashboard), each currency's
- * goals take one pass over the filtered events: ClickHouse reads a year of them once instead of once
- * a goal (a year's two goals under `country:US`: 0.43 times the server's CPU time, DuckDB's the same);
- * without, a pass per goal, which spreads over more of DuckDB's threads for a day.
+ * columns (paid, rm, other). Under filters (a long span read for the dashboard), on an engine that
+ * reads them so at less cost (`Dialect.filteredGoalsInOnePass`), each currency's goals take one pass
+ * over the filtered events; else a pass per goal.
  */
 export function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], bounds: GoalBounds): Sql {
   const from = goalEventsFrom(d, siteId, days, bounds.filters ?? []);
-  if (bounds.filters?.length) {
+  if (bounds.filters?.length && d.filteredGoalsInOnePass) {
     return passesPerCurrency(
       d,
       goals,
