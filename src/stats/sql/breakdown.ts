@@ -256,7 +256,7 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonl
     }
     // Elsewhere each key, day and visitor grouped once, then each key's groups counted: a plain
     // GROUP BY, where a distinct count per day and key, summed, keeps a set of visitors per group
-    // (DuckDB: half the time over a year of raw events).
+    // (DuckDB: 0.65 times the CPU time over a year of 1 M raw events).
     if (countAll !== null) {
       const page = sql`SELECT k, visitors, views, ${trusted(countAll)} AS total_keys
         FROM (SELECT k, count(*) AS visitors, sum(v) AS views FROM (SELECT k, vd, vv, sum(v) AS v FROM ${allVisits}${chosen('WHERE')} GROUP BY k, vd, vv) t GROUP BY k) g ${order}`;
