@@ -11,12 +11,12 @@ import { importedDaysOf } from './imported-days.js';
 import { SESSION_PATHS_KEY, SESSION_ROWS_KEY, writtenFrom } from './rollups/coverage.js';
 import type { PlanInputs } from './planner.js';
 import { parseSettlements } from './settlement.js';
-import { needsRawEvents, rawWindowStart } from './windows.js';
+import { needsRawEvents, rawWindowStart, visitorsFromRollups } from './windows.js';
 
 /**
  * The watermark, the first days session rows and session paths are written from, the days of the site's imported
  * aggregates, its settlement, and for a single filter (other than on `(other)` itself) of a query that may read
- * rollups, the first day of the raw window, up to the watermark and within the period or its
+ * rollups (its period's visitors alone, for a breakdown: ./windows.ts, visitorsFromRollups), the first day of the raw window, up to the watermark and within the period or its
  * compared one, on which the filter's key was folded.
  */
 export async function planInputs(events: EventReader, site: Site, q: Query, rollup: RollupState | undefined): Promise<PlanInputs> {
@@ -32,7 +32,7 @@ export async function planInputs(events: EventReader, site: Site, q: Query, roll
     settlement: parseSettlements(rollup?.settlement).current,
   };
   const filter = q.filters.length === 1 ? q.filters[0]! : null;
-  if (filter === null || filter.value === OTHER_KEY || watermark === null || needsRawEvents(q)) return inputs;
+  if (filter === null || filter.value === OTHER_KEY || watermark === null || (needsRawEvents(q) && !visitorsFromRollups(q))) return inputs;
   const earliest = q.comparison !== 'off' && q.previous.from < q.period.from ? q.previous.from : q.period.from;
   const windowStart = rawWindowStart(q.today, site.rawDays);
   const from = earliest > windowStart ? earliest : windowStart;

@@ -33,7 +33,7 @@ import type { ImportedAnswer } from '../core/answers.js';
 import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
 import { RAW_DAYS } from '../core/vocabulary.js';
 import type { Settlement } from './settlement.js';
-import { goalsUnderFilters, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer } from './windows.js';
+import { goalsUnderFilters, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer, visitorsFromRollups } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
@@ -100,6 +100,13 @@ export interface Plan {
   readonly watermark: string | null;
   /** The days of the period. */
   readonly period: DaySources;
+  /**
+   * The days a breakdown's period visitors (its rows' shares) are read from: on the raw path, where
+   * rollups answer the filters alone (./windows.ts, visitorsFromRollups), rollups up to the
+   * watermark and raw events after it, imported aggregates left out as the rows leave them out;
+   * else the period's own.
+   */
+  readonly periodVisitors: DaySources;
   /** The days of the compared period (none under comparison `off`). */
   readonly previous: DaySources;
   /**
@@ -190,6 +197,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
     settlement: path === 'rollup' && q.filters.length === 0 ? (inputs.settlement ?? null) : null,
   };
   const period = daySources(bounds, q.period);
+  const periodVisitors = path === 'raw' && visitorsFromRollups(q) ? daySources(visitorBounds(bounds, inputs, windowStart), q.period) : period;
   const compared = q.comparison !== 'off';
   const previous = compared ? daySources(bounds, q.previous) : NO_DAYS;
   const span = compared ? daySources(bounds, { from: q.previous.from, to: q.period.to }) : period;
@@ -204,6 +212,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
       path,
       watermark: bounds.watermark,
       period,
+      periodVisitors,
       previous,
       span,
       detailDaysRead: Math.max(daysHoldingData(span.sessions, windowStart, q.today) + daysHoldingData(span.raw, windowStart, q.today), daysHoldingData(goals.span?.raw ?? null, windowStart, q.today)),
@@ -284,6 +293,15 @@ interface Bounds {
   imported: Period | null;
   /** The settlement where the query can read its raw days with it; else null. */
   settlement: Settlement | null;
+}
+
+/**
+ * The bounds of a raw-path breakdown's period visitors read from rollups: the rollup path's
+ * watermark under its filter, no session rows, no imported aggregates (the rows hold none) and no
+ * settlement (it holds no filtered figure).
+ */
+function visitorBounds(bounds: Bounds, inputs: PlanInputs, windowStart: string): Bounds {
+  return { ...bounds, path: 'rollup', watermark: rollupWatermark(inputs, windowStart), sessionRows: null, imported: null, settlement: null };
 }
 
 /** Whether a day's raw events are kept: inside the raw window and not before retention. */

@@ -6,7 +6,7 @@ import { addDays } from '../core/localtime.js';
 import { addMonths } from '../core/period.js';
 import type { Query } from '../core/query.js';
 import { METRIC_REGISTRY } from '../core/metric-registry.js';
-import { type Filter, isPropertyDimension, NONE_KEY, scopeOf } from '../core/vocabulary.js';
+import { type Filter, isPropertyDimension, NONE_KEY, OTHER_KEY, scopeOf } from '../core/vocabulary.js';
 
 /** The first day of a site's raw-event window: its last `rawDays` local days, today included. */
 export function rawWindowStart(today: string, rawDays: number): string {
@@ -60,6 +60,16 @@ export function hasOperator(q: Query): boolean {
 /** Whether a query's filters hold a page pattern. */
 export function hasPagePattern(q: Query): boolean {
   return q.filters.some((f) => f.pattern);
+}
+
+/**
+ * Whether a breakdown on the raw path has its period's visitors (its rows' shares) read from rollups:
+ * they are the visitors under its filters alone, which rollups answer where the breakdown is what
+ * forces raw events (one `is` filter with a breakdown of another dimension).
+ */
+export function visitorsFromRollups(q: Query): boolean {
+  // `(other)` names no key of raw events: under it, rollups count the folded keys, the rows none.
+  return q.kind === 'breakdown' && rawOnlyByFilters(q) && !rawOnlyByFilters({ ...q, breakdown: null }) && q.filters[0]!.value !== OTHER_KEY;
 }
 
 /** Whether a query reads raw events only, whatever the rollups hold. */

@@ -74,6 +74,9 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`rollup answers equal raw answe
           const filter = `${dimension}:${value}`;
           await same(`stats ${filter}`, (q) => computeStats(events, q, goals), 'stats', { filter });
           await same(`breakdown ${dimension} by ${filter}`, (q) => computeBreakdown(events, q), 'breakdown', { dimension, filter, search: value.slice(1, 3) });
+          // Another dimension broken down: rows from raw events (or session rows), the period's visitors from rollups.
+          const other = dimension === 'page' ? 'referrer' : 'page';
+          await same(`breakdown ${other} by ${filter}`, (q) => computeBreakdown(events, q), 'breakdown', { dimension: other, filter, limit: '1000' });
           await same(`timeseries visitors ${filter}`, (q) => computeTimeseries(events, q, goals), 'timeseries', { filter });
         }
       }

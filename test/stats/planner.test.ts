@@ -209,6 +209,34 @@ test('session rows answer the raw-path days up to the watermark where every filt
   assert.equal(at('breakdown', { filter: 'country:FR', dimension: 'country' }).period.sessions, null);
 });
 
+test("a raw-path breakdown's period visitors: from rollups where they answer its filters alone, else from the period's own days", () => {
+  const at = (params: RawParams, inputs: { watermark?: string | null; firstFoldedDay?: string | null; importedDays?: { from: string; to: string } } = {}) =>
+    planQuery(parseQuery('breakdown', { period: '90d', ...params }, SITE, NOW), { watermark: '2026-03-19', retentionMonths: null, rawDays: 90, sessionRowsFrom: null, ...inputs }).plan;
+  const window: [string, string] = ['2025-12-21', '2026-03-19'];
+  const today: [string, string] = ['2026-03-20', '2026-03-20'];
+  const cases: Array<[string, RawParams, Parameters<typeof at>[1], DaySources, DaySources]> = [
+    ['one filter, pages broken down: rows from raw events, visitors from rollups', { filter: 'country:FR', dimension: 'page' }, {}, sources(null, ['2025-12-21', '2026-03-20']), sources(window, today)],
+    ['a session-scoped breakdown: rows from session rows, visitors from rollups', { filter: 'country:FR', dimension: 'referrer' }, {}, sources(null, today, window), sources(window, today)],
+    ['an event-scoped filter', { filter: 'page:/docs', dimension: 'country' }, {}, sources(null, ['2025-12-21', '2026-03-20']), sources(window, today)],
+    ['the key folded on the 10th: raw events from then on', { filter: 'country:FR', dimension: 'page' }, { firstFoldedDay: '2026-03-10' }, sources(null, ['2025-12-21', '2026-03-20']), sources(['2025-12-21', '2026-03-09'], ['2026-03-10', '2026-03-20'])],
+    ['imported days left out, as the rows leave them out', { filter: 'country:FR', dimension: 'page' }, { importedDays: { from: '2025-06-01', to: '2026-01-31' } }, sources(null, ['2025-12-21', '2026-03-20']), sources(window, today)],
+    ['no rollups yet', { filter: 'country:FR', dimension: 'page' }, { watermark: null }, sources(null, ['2025-12-21', '2026-03-20']), sources(null, ['2025-12-21', '2026-03-20'])],
+  ];
+  for (const [what, params, inputs, period, visitors] of cases) {
+    const plan = at(params, inputs);
+    assert.deepEqual(plan.period, period, what);
+    assert.deepEqual(plan.periodVisitors, visitors, what);
+  }
+  // Filters rollups cannot answer alone: the visitors come from the rows' own sources.
+  for (const filter of [['country:FR', 'device:mobile'], 'country!:FR', 'country~:F', 'country:(other)']) {
+    const plan = at({ filter, dimension: 'page' });
+    assert.deepEqual(plan.periodVisitors, plan.period, JSON.stringify(filter));
+  }
+  // On the rollup path, the period's own days.
+  const rolledUp = at({ filter: 'country:FR', dimension: 'country' });
+  assert.deepEqual(rolledUp.periodVisitors, rolledUp.period);
+});
+
 test('journeys: session paths answer the first paths up to the watermark where every filter is a carried key, the day after the period included; raw events the rest', () => {
   const at = (params: RawParams, sessionPathsFrom: string | null = null, watermark: string | null = '2026-03-19') =>
     planQuery(parseQuery('journeys', { from: '2026-03-01', to: '2026-03-18', ...params }, SITE, NOW), { watermark, retentionMonths: null, rawDays: 90, sessionPathsFrom }).plan.journeyDays;

@@ -12,7 +12,7 @@ import type { PlannedQuery } from '../planner.js';
 import { dailyMeasures, heldRows, measuresRead, sumDays } from './days.js';
 
 export async function computeBreakdown(events: StatsReader, q: PlannedQuery): Promise<Omit<BreakdownAnswer, 'period' | 'dimension'>> {
-  const visitorRows = measuresRead(events, q, q.plan.period, false);
+  const visitorRows = measuresRead(events, q, q.plan.periodVisitors, false);
   const periodVisitors = () => dailyMeasures(events, visitorRows).then((days) => sumDays(days, q.period.from, q.period.to).visitors);
   // A reader that holds sums counts the raw days' keys with their settlement and gives them to the
   // page's statement (else the page reads raw events), and reads the period's visitors beside them

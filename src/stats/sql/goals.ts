@@ -6,7 +6,7 @@ import type { Period } from '../../core/period.js';
 import { type Filter, PROPERTY_PREFIX } from '../../core/vocabulary.js';
 import type { GoalRef } from '../../entities/goals.js';
 import type { Dialect } from '../../sql/dialect.js';
-import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
+import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { GOAL_MEASURES, measureAggregates } from '../measures.js';
 import type { DaySources } from '../planner.js';
 import { propertyFilterPredicate } from '../properties.js';
@@ -51,9 +51,44 @@ export interface GoalBounds extends Instants {
   filters?: readonly Filter[] | undefined;
 }
 
-/** One row per conversion of any of the goals: b (`bucket`), visitor_id, goal_id, and its revenue columns (paid, rm, other). */
+/**
+ * Each currency's goals (`goal.currency`, '' for none) in one pass: `pass` makes it from the goal
+ * ids an event matches, one row each (`Dialect.idsWhere` unnested; goal_id), the currency and
+ * whether the event matches any of its goals. The passes' rows in one union.
+ */
+export function passesPerCurrency(d: Dialect, goals: readonly GoalRef[], pass: (goalIds: Sql, currency: string, anyGoal: Sql) => Sql): Sql {
+  const byCurrency = new Map<string, GoalRef[]>();
+  for (const goal of goals) {
+    const currency = goal.currency ?? '';
+    const same = byCurrency.get(currency);
+    if (same) same.push(goal);
+    else byCurrency.set(currency, [goal]);
+  }
+  const passes = [...byCurrency].map(([currency, paying]) => {
+    const predicates = paying.map((goal) => goalPredicate(d, goal));
+    const cases = paying.map((goal, i) => ({ id: goal.goalId, when: predicates[i]!.text }));
+    const goalIds = withParams(d.unnest(d.idsWhere(cases)), ...predicates.flatMap((p) => p.params));
+    return pass(goalIds, currency, joinSql(predicates.map((p) => sql`(${p})`), ' OR '));
+  });
+  return joinSql(passes, ' UNION ALL ');
+}
+
+/**
+ * One row per conversion of any of the goals: b (`bucket`), visitor_id, goal_id, and its revenue
+ * columns (paid, rm, other). Under filters (a long span read for the dashboard), on an engine that
+ * reads them so at less cost (`Dialect.filteredGoalsInOnePass`), each currency's goals take one pass
+ * over the filtered events; else a pass per goal.
+ */
 export function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], bounds: GoalBounds): Sql {
   const from = goalEventsFrom(d, siteId, days, bounds.filters ?? []);
+  if (bounds.filters?.length && d.filteredGoalsInOnePass) {
+    return passesPerCurrency(
+      d,
+      goals,
+      (goalIds, currency, anyGoal) =>
+        sql`SELECT ${bucket} AS b, visitor_id, ${goalIds} AS goal_id, ${goalRevenueColumns(currency)} FROM ${from} (${anyGoal})${instantBounds(bounds)}`,
+    );
+  }
   const parts = goals.map(
     (goal) => sql`SELECT ${bucket} AS b, visitor_id, CAST(${integerLiteral(goal.goalId)} AS BIGINT) AS goal_id, ${goalRevenueColumns(goal.currency ?? '')} FROM ${from}
       ${goalPredicate(d, goal)}${instantBounds(bounds)}`,

@@ -6,14 +6,14 @@ import type { Period } from '../../core/period.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import type { GoalRef } from '../../entities/goals.js';
 import type { Dialect } from '../../sql/dialect.js';
-import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
+import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
 import type { TableSpec } from '../../storage/events/table-spec.js';
 import type { HeldForm, SettledPart } from '../held-sums.js';
 import { GOAL_MEASURES, goalAggregatesOverCounts, IS_PAGEVIEW, PART_FACT_PREFIX, SESSION_FACTS, sessionBounced, sessionDuration, sessionRowAggregates, TRAFFIC_MEASURES } from '../measures.js';
 import { SETTLED_GOALS, SETTLED_SESSIONS, SETTLED_TABLES } from '../rollups/tables.js';
 import { HELD_EVENTS, HELD_ROWS, type Settlement } from '../settlement.js';
 import { dayRange, instantBounds, type Instants, integerLiteral } from './filters.js';
-import { goalEvents, goalPredicate, goalRevenueColumns } from './goals.js';
+import { goalEvents, goalRevenueColumns, passesPerCurrency } from './goals.js';
 import { DAY_BUCKET, dayRows, GOAL_COLUMNS, MEASURE_COLUMNS } from './measures.js';
 
 /**
@@ -121,21 +121,12 @@ function settledGoalParts(d: Dialect, siteId: string, days: Period, s: Settlemen
  * Columns: b (a DATE), goal_id, visitor_id, conversions, paid, rm, other.
  */
 function conversionsSince(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[], since: number): Sql {
-  const byCurrency = new Map<string, GoalRef[]>();
-  for (const goal of goals) {
-    const currency = goal.currency ?? '';
-    const same = byCurrency.get(currency);
-    if (same) same.push(goal);
-    else byCurrency.set(currency, [goal]);
-  }
-  const passes = [...byCurrency].map(([currency, paying]) => {
-    const predicates = paying.map((goal) => goalPredicate(d, goal));
-    const cases = paying.map((goal, i) => ({ id: goal.goalId, when: predicates[i]!.text }));
-    const goalIds = withParams(d.unnest(d.idsWhere(cases)), ...predicates.flatMap((p) => p.params));
-    return sql`SELECT day AS b, ${goalIds} AS goal_id, visitor_id, CAST(1 AS BIGINT) AS conversions, ${goalRevenueColumns(currency)}
-      FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}${instantBounds({ since })}`;
-  });
-  return joinSql(passes, ' UNION ALL ');
+  return passesPerCurrency(
+    d,
+    goals,
+    (goalIds, currency) => sql`SELECT day AS b, ${goalIds} AS goal_id, visitor_id, CAST(1 AS BIGINT) AS conversions, ${goalRevenueColumns(currency)}
+      FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}${instantBounds({ since })}`,
+  );
 }
 
 /**
