@@ -13,10 +13,8 @@ import { dailyMeasures, measuresRead, sumDays } from './days.js';
 
 export async function computeBreakdown(events: StatsReader, q: PlannedQuery): Promise<Omit<BreakdownAnswer, 'period' | 'dimension'>> {
   const statements = breakdownStatements(events.dialect, q);
-  const periodVisitors = async () => {
-    const days = await dailyMeasures(events, measuresRead(events, q, q.plan.period, false));
-    return sumDays(days, q.period.from, q.period.to).visitors;
-  };
+  const visitorRows = measuresRead(events, q, q.plan.period, false);
+  const periodVisitors = () => dailyMeasures(events, visitorRows).then((days) => sumDays(days, q.period.from, q.period.to).visitors);
   if (statements === null) return { rows: [], totalKeys: 0, totalVisitors: await periodVisitors() };
   const sessions = rowsCountSessions(q);
   const [page, visitorsApart] = await Promise.all([
