@@ -107,12 +107,6 @@ export interface Dialect {
    * `g_kept`, `g_rows` and `g_row` are the member's own: `relation` has no column of those names.
    */
   keptElseGroupRows(relation: string, columns: readonly string[], group: string, kept: string): string;
-  /**
-   * A relation (a parenthesized select) of rows given as lists: one `?` placeholder per column, in
-   * order, each bound to a list (`SqlList`) of the column's values, every list of one length. The
-   * names `l_` and a number, and `l_0i`, are the member's own.
-   */
-  listRows(columns: ReadonlyArray<{ readonly name: string; readonly type: 'VARCHAR' | 'BIGINT' }>): string;
 }
 
 /** Lists (arrays) per group (`Dialect.sessionLists`). */

@@ -3,21 +3,8 @@
 // text. So no user input can ever become SQL text. This folder imports nothing of the service: the
 // stores (src/storage) and the read side (src/stats) both speak it.
 
-/**
- * A list bound to one `?` parameter, every item of one type, read as rows by the dialect's
- * `listRows`: on DuckDB one text (src/storage/events/duckdb.ts), on ClickHouse an array literal.
- * Never empty: an empty list carries no type of its items.
- */
-export class SqlList {
-  readonly items: readonly string[] | readonly bigint[];
-  constructor(items: readonly string[] | readonly bigint[]) {
-    if (items.length === 0) throw new RangeError('an SQL list parameter holds no item');
-    this.items = items;
-  }
-}
-
 /** A value bound to a `?` parameter. */
-export type SqlValue = string | number | bigint | boolean | null | SqlList;
+export type SqlValue = string | number | bigint | boolean | null;
 
 export class Sql {
   constructor(

@@ -3,8 +3,6 @@
 // its days (today) in that time would add up the same settled rows and group the same events of the
 // sessions open at its cut: a few thousand rows on a busy site, which cost DuckDB and ClickHouse
 // several milliseconds of CPU time a statement. Held, a read asks only for the events after the cut.
-// A breakdown's keys are held alike from the raw events before the cut (a day's 30 000 events
-// grouped per key and visitor cost DuckDB 6 – 9 ms of CPU time a read).
 //
 // Every measure is a sum but the distinct visitors of a group (a day; a day and goal; a day and key), so a held
 // group keeps its sums and its visitor hashes, sorted: a visitor of the later rows counts once more
@@ -51,8 +49,7 @@ export interface HeldPart {
   readonly form: HeldForm;
   /**
    * What is held of the time before the cut, one row per group and visitor (asked of a reader that
-   * holds sums, when it does not hold them): the settled rows, or for a breakdown's keys, which
-   * settlements do not count, the raw events before the cut (whose count the check tells).
+   * holds sums, when it does not hold them): the settled rows.
    */
   readonly settled: Sql;
   /**

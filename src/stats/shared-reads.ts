@@ -4,15 +4,15 @@
 // (about 30 statements for 16 distinct ones on a year view). Sharing runs each once, so the reads
 // of a load wait for less work on the engine's few connections and cores. A statement asked after
 // the shared one ended runs anew: answers are never older than the statement's own start.
-import { SqlList, type Sql } from '../sql/sql.js';
+import type { Sql } from '../sql/sql.js';
 import type { EventReader } from '../storage/events/types.js';
 
 /**
- * One text per statement and parameters (a bigint as an object holding its digits, a list as one
- * holding its items: no other parameter is an object, so none reads alike).
+ * One text per statement and parameters (a bigint as an object holding its digits: no other
+ * parameter is an object, so none reads alike).
  */
 export const statementKey = (statement: Sql): string =>
-  `${statement.text}\u0000${JSON.stringify(statement.params, (_, v: unknown) => (typeof v === 'bigint' ? { bigint: `${v}` } : v instanceof SqlList ? { list: v.items } : v))}`;
+  `${statement.text}\u0000${JSON.stringify(statement.params, (_, v: unknown) => (typeof v === 'bigint' ? { bigint: `${v}` } : v))}`;
 
 /**
  * `reader`, with each statement running at most once at a time: a caller asking one that runs gets

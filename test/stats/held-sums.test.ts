@@ -5,7 +5,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Held, HeldSums, HeldSumsCache, OpenSessions, type HeldForm, type SettledPart } from '../../src/stats/held-sums.js';
 import { sql } from '../../src/sql/sql.js';
-import { givenKeys, keysWorthHolding } from '../../src/stats/sql/breakdown.js';
 
 const FORM: HeldForm = { group: ['b', 'goal_id'], visitors: 'unique_conversions', sums: ['conversions', 'revenue_minor'] };
 const row = (b: string, goal: bigint, visitor: bigint, conversions: number, revenue: number) => ({ b, goal_id: goal, visitor_id: visitor, conversions: BigInt(conversions), revenue_minor: revenue });
@@ -183,23 +182,4 @@ test('open sessions take their facts over both sides of the cut: a bounce undone
   assert.deepEqual(byDay(withSettled.plus(recent))[0], { b: '2026-03-04', visitors: 1, pageviews: 3, events: 4, sessions: 2, bounces: 0, duration_ms: 4_010 });
   // A day outside the read's days counts no part.
   assert.deepEqual(open.rowsOf({ from: '2026-03-05', to: '2026-03-05' }), []);
-});
-
-test('a breakdown\'s held keys are summed per key over days, and given to its statement only up to a bound of characters', () => {
-  const rows = [
-    { b: '2026-03-04', k: '/a', visitors: 2, views: 5n },
-    { b: '2026-03-05', k: '/a', visitors: 3, views: 4n },
-    { b: '2026-03-05', k: '(none)', visitors: 1, views: 0n },
-  ];
-  assert.deepEqual(givenKeys(rows), { keys: ['/a', '(none)'], visitors: [5n, 1n], views: [9n, 0n] });
-  assert.deepEqual(givenKeys([]), { keys: [], visitors: [], views: [] });
-  // Held only up to 2 000 day and key pairs, and keys a statement is given.
-  const pairs = (n: number, days = 1) => Array.from({ length: n }, (_, i) => ({ b: `2026-03-0${1 + (i % days)}`, k: `/p${Math.floor(i / days)}`, visitor_id: 1n, views: 1n }));
-  assert.ok(keysWorthHolding(pairs(2000)) && keysWorthHolding(pairs(2000, 2)) && keysWorthHolding([...pairs(2000), ...pairs(2000)]));
-  assert.ok(!keysWorthHolding(pairs(2001)) && !keysWorthHolding(pairs(2002, 2)));
-  assert.ok(!keysWorthHolding(Array.from({ length: 1500 }, (_, i) => ({ b: '2026-03-05', k: `/${String(i).padStart(199, 'x')}`, visitor_id: 1n, views: 1n }))));
-  // Keys of 100 characters: a thousand fit in a statement's text, two thousand do not.
-  const long = (n: number) => Array.from({ length: n }, (_, i) => ({ b: '2026-03-05', k: `/${String(i).padStart(99, 'x')}`, visitors: 1, views: 1n }));
-  assert.equal(givenKeys(long(1000))?.keys.length, 1000);
-  assert.equal(givenKeys(long(2000)), null);
 });

@@ -19,7 +19,7 @@ const isQuery = (step: Step): step is { query: string } => 'query' in step;
 
 /**
  * The second read of a breakdown that takes the first's keys: the page's scroll depth and web
- * vitals are read for the keys on the page (and a page of held keys, compiled after their read).
+ * vitals are read for the keys on the page.
  */
 const SECOND_READS = new Set(['scrollDepthStatements', 'vitalsStatements']);
 

@@ -16,16 +16,14 @@ import { computeBreakdown } from '../../src/stats/read/breakdown.js';
 import { computeGoals } from '../../src/stats/read/goals.js';
 import { computeStats } from '../../src/stats/read/stats.js';
 import { computeTimeseries } from '../../src/stats/read/timeseries.js';
-import { heldBreakdownPart } from '../../src/stats/sql/breakdown.js';
 import { settlementCheckStatement } from '../../src/stats/sql/settlement.js';
-import { heldRows } from '../../src/stats/read/days.js';
 import { HeldSumsCache, holdingSums } from '../../src/stats/held-sums.js';
 import { HELD_EVENTS, HELD_ROWS, parseSettlements, SETTLE_LAG_MS, SETTLED_ROWS_GRACE_MS, type Settlement } from '../../src/stats/settlement.js';
 import { SETTLED_GOALS, SETTLED_SESSIONS, SETTLED_TABLES } from '../../src/stats/rollups/tables.js';
 import type { EventReader, EventStore } from '../../src/storage/events/types.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
-import { sql, SqlList, trusted, type Sql } from '../../src/sql/sql.js';
+import { sql, trusted, type Sql } from '../../src/sql/sql.js';
 import { dataset, session, SMALL_SHAPE } from '../../support/datasets.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
 import { openRollupSite } from '../helpers/rollup-site.js';
@@ -114,7 +112,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
           // After midnight yesterday is settled too: its sessions' facts take today's events, which its read leaves out.
           if (label === 'after midnight') await same(`${tag} yesterday's stats`, (r, q) => computeStats(r, q, goals), 'stats', { from: DAYS[2], to: DAYS[2] });
           await same(`${tag} goals`, (r, q) => computeGoals(r, q, goals), 'goals');
-          // Every dimension, and a page of keys past the first, searched: held, the raw days' keys are given to the page's statement.
+          // Every dimension, and a page of keys past the first, searched.
           for (const dimension of DIMENSIONS) await same(`${tag} breakdown of ${dimension}`, (r, q) => computeBreakdown(r, q), 'breakdown', { dimension });
           await same(`${tag} breakdown, searched, second page`, (r, q) => computeBreakdown(r, q), 'breakdown', { dimension: 'page', search: 'O', limit: '3', offset: '2' });
           await same(`${tag} today's breakdown`, (r, q) => computeBreakdown(r, q), 'breakdown', { dimension: 'referrer', period: 'day' });
@@ -126,20 +124,6 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`reads with a settlement equal 
         holding.statements.length = 0;
         await computeStats(holding, plans('stats', {}, settlement), goals);
         assert.equal(holding.statements.length, settledReads, 'held: as many statements');
-        // Held, a breakdown asks the events since the cut and gives the page's statement the raw days' keys.
-        holding.statements.length = 0;
-        await computeBreakdown(holding, plans('breakdown', { dimension: 'page' }, settlement));
-        assert.ok(holding.statements.some((st) => st.params.some((p) => p instanceof SqlList)), 'held: the page is given the raw days\' keys');
-        assert.ok(!holding.statements.some((st) => st.params.includes(settlement.cut) && !st.text.includes(HELD_ROWS) && !st.text.includes('>=')), 'held: no event before the cut is read but by the check');
-        // A part whose rows its reader does not accept is declined until the next cut: read from raw events, asking nothing more.
-        const keys = heldBreakdownPart(events.dialect, plans('breakdown', { dimension: 'page' }, settlement))!;
-        const declining = holdingSums(counting(events));
-        assert.equal(await heldRows(declining, settlement, keys.part, keys.check, () => false), null);
-        assert.equal(declining.statements.length, 3, 'the first read fills, and declines');
-        assert.equal(await heldRows(declining, settlement, keys.part, keys.check), null);
-        assert.equal(declining.statements.length, 3, 'declined: nothing asked');
-        assert.ok(declining.held.declined(keys.part.key) && declining.held.size === 0);
-        assert.ok((await heldRows(holding, settlement, keys.part, keys.check))!.length > 1, 'the page\'s keys held');
         const readsRows = (st: Sql) => SETTLED_TABLES.some((t) => st.text.includes(t.name)) && !st.text.includes(HELD_ROWS);
         assert.ok(!holding.statements.some(readsRows), 'held: no settled row is read but by the check');
         // A reader whose capacity is too small for the settlement has the engine add it up.

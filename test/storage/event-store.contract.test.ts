@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { EVENTS_TABLE, type StoredEvent } from '../../src/storage/events/schema.js';
 import { StatementTimeout, type EventStore, type TableSpec } from '../../src/storage/events/types.js';
-import { sql, SqlList, trusted, withParams } from '../../src/sql/sql.js';
+import { sql, trusted, withParams } from '../../src/sql/sql.js';
 import { EVENT_STORE_ADAPTERS as adapters } from '../helpers/event-stores.js';
 
 setFlagsFromString('--expose-gc');
@@ -158,24 +158,6 @@ for (const adapter of adapters) {
         const found = await store.query<{ n: unknown; t: string }>(sql`SELECT n, t FROM (${select(1)} UNION ALL ${select(2)}) u ORDER BY n`);
         assert.deepEqual(found.map((r) => [Number(r.n), r.t]), [[1, 'text 1'], [2, 'text 2']]);
         assert.deepEqual((await store.query<{ n: unknown }>(sql`SELECT ${3} AS n${few}`)).map((r) => Number(r.n)), [3]);
-      });
-    });
-
-    test('listRows: rows given as lists, read in step, their text and 64-bit integers as given', async () => {
-      await withStore(async (store) => {
-        const keys = ["it's", 'back\\slash', 'é/日本?', '', 'tab\there', 'line\nbreak', 'nul\u0000', '"quoted"', '?', '(none)'];
-        const counts = keys.map((_, i) => (i === 0 ? -(2n ** 63n) : i === 1 ? 2n ** 63n - 1n : BigInt(i * 1000)));
-        const relation = store.dialect.listRows([{ name: 'k', type: 'VARCHAR' }, { name: 'n', type: 'BIGINT' }, { name: 'm', type: 'BIGINT' }]);
-        const read = withParams(`SELECT k, n, m FROM ${relation} g WHERE k <> ? ORDER BY m`, new SqlList(keys), new SqlList(counts), new SqlList(keys.map((_, i) => BigInt(i))), '?');
-        const found = await store.query<{ k: string; n: unknown; m: unknown }>(read);
-        const expected = keys.map((k, i) => [k, counts[i], BigInt(i)] as const).filter(([k]) => k !== '?');
-        assert.deepEqual(found.map((r) => [r.k, BigInt(r.n as bigint), BigInt(r.m as bigint)]), expected);
-        // A statement's list parameter is one placeholder, however many its items (on ClickHouse, a text past the 256 KiB it parses by default).
-        const many = Array.from({ length: 20_000 }, (_, i) => `/page/${i}/${'x'.repeat(12)}`);
-        const [sum] = await store.query<{ c: unknown; s: unknown }>(
-          withParams(`SELECT count(*) AS c, sum(n) AS s FROM ${store.dialect.listRows([{ name: 'k', type: 'VARCHAR' }, { name: 'n', type: 'BIGINT' }])} g`, new SqlList(many), new SqlList(many.map((_, i) => BigInt(i)))),
-        );
-        assert.deepEqual([Number(sum!.c), Number(sum!.s)], [20_000, (19_999 * 20_000) / 2]);
       });
     });
 

@@ -3,30 +3,23 @@
 import type { EventReader } from '../../storage/events/types.js';
 import type { BreakdownAnswer, BreakdownRow } from '../../core/answers.js';
 import { isMetric, METRIC_REGISTRY } from '../../core/metric-registry.js';
-import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding, ROW_SESSION_COLUMNS, rowsCountSessions } from '../sql/breakdown.js';
+import { breakdownStatements, ROW_SESSION_COLUMNS, rowsCountSessions } from '../sql/breakdown.js';
 import { scrollDepthStatements } from '../sql/scroll.js';
 import { addVitals } from './vitals.js';
 import type { StatsReader } from '../held-sums.js';
 import { meanHalfUp, metricValue, round, trafficOf } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
-import { dailyMeasures, heldRows, measuresRead, sumDays } from './days.js';
+import { dailyMeasures, measuresRead, sumDays } from './days.js';
 
 export async function computeBreakdown(events: StatsReader, q: PlannedQuery): Promise<Omit<BreakdownAnswer, 'period' | 'dimension'>> {
+  const statements = breakdownStatements(events.dialect, q);
   const visitorRows = measuresRead(events, q, q.plan.periodVisitors, false);
   const periodVisitors = () => dailyMeasures(events, visitorRows).then((days) => sumDays(days, q.period.from, q.period.to).visitors);
-  // A reader that holds sums counts the raw days' keys with their settlement and gives them to the
-  // page's statement (else the page reads raw events), and reads the period's visitors beside them
-  // (their statements share the settlement's check): that page's statement is compiled after their
-  // read, a second compile this read alone has; without held keys, it is compiled with the others.
+  if (statements === null) return { rows: [], totalKeys: 0, totalVisitors: await periodVisitors() };
   const sessions = rowsCountSessions(q);
-  const held = !sessions && events.held ? heldBreakdownPart(events.dialect, q) : null;
-  let statements = held ? null : breakdownStatements(events.dialect, q);
-  const [heldKeys, heldVisitors] = held ? await Promise.all([heldRows(events, q.plan.period.settled!, held.part, held.check, keysWorthHolding), periodVisitors()]) : [null, null];
-  if (held) statements = breakdownStatements(events.dialect, q, { given: heldKeys && givenKeys(heldKeys) });
-  if (statements === null) return { rows: [], totalKeys: 0, totalVisitors: heldVisitors ?? (await periodVisitors()) };
   const [page, visitorsApart] = await Promise.all([
     events.queryPage<{ k: string; visitors: unknown; views: unknown; total_keys?: unknown } & Partial<Record<(typeof ROW_SESSION_COLUMNS)[number], unknown>>>(statements.page),
-    statements.visitorsInTotals ? null : (heldVisitors ?? periodVisitors()),
+    statements.visitorsInTotals ? null : periodVisitors(),
   ]);
   if (visitorsApart === null && page.totals === null) throw new Error('the engine answered a breakdown page without its totals row');
   const totalVisitors = visitorsApart ?? Number(page.totals!.visitors);

@@ -109,29 +109,6 @@ function holdAfterCheck(cache: HeldSumsCache, part: HeldPart, checkHeld: boolean
 }
 
 /**
- * What a reader that holds sums counts of a part of a settlement's days now, one row per group: what
- * it holds (or fills now, where it `accepts` the rows before the cut) with the rows since the cut.
- * Null where it holds no sums, the settlement is too large to hold (its events bound the part's
- * rows), or the part is declined (its check, run beside, no longer holds, or its rows were not
- * accepted): the caller then reads the days from raw events.
- */
-export async function heldRows(
-  events: StatsReader,
-  s: Settlement,
-  part: HeldPart,
-  check: Sql,
-  accepts: (rows: ReadonlyArray<Record<string, unknown>>) => boolean = () => true,
-): Promise<ReadonlyArray<Record<string, unknown>> | null> {
-  const cache = events.held;
-  if (!cache?.takes(s.events) || cache.declined(part.key)) return null;
-  const found = cache.get(part.key);
-  const ask = (statement: Sql) => events.query<Record<string, unknown>>(statement);
-  const [checked, counted, recent] = await Promise.all([ask(check), found ? null : ask(part.settled), ask(part.recent)]);
-  const held = holdAfterCheck(cache, part, settlementHeld(s, checked), found, () => (accepts(counted!) ? Held.of(part, counted!, null) : null));
-  return held && held.plus(recent);
-}
-
-/**
  * The measures of the days from `from` to `to`: 0 without any day's rows (nothing counted), null
  * where every day read lacks the measure (imported days of a table without it).
  */

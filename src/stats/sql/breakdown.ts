@@ -1,28 +1,21 @@
-// Breakdowns: a planned breakdown's page of keys and key count over every source of its days, and
-// the keys of its raw days a process holds (`heldBreakdownPart`, `keysWorthHolding`, `givenKeys`)
-// and gives back to the page's statement as lists.
+// Breakdowns: a planned breakdown's page of keys and key count over every source of its days.
 import { isMetric, metricTakesFilters } from '../../core/metric-registry.js';
 import type { Period } from '../../core/period.js';
 import { type Dimension, isPropertyDimension, NONE_KEY, PROPERTY_PREFIX, type QueryDimension, viewsAreEvents } from '../../core/vocabulary.js';
 import type { Dialect } from '../../sql/dialect.js';
-import { joinSql, sql, type Sql, SqlList, trusted, withParams } from '../../sql/sql.js';
-import type { HeldForm, HeldPart } from '../held-sums.js';
+import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { IS_PAGEVIEW, TRAFFIC_MEASURES } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { DIM_DAILY, DIM_MONTHLY, IMPORTED_DIM_MONTHLY } from '../rollups/tables.js';
 import { eventsRelation, sessionRowKey, sessionRowsRelation } from './events.js';
-import { dayRange, instantBounds, type Instants, keyExpr, needsExit, repeatedKeyExpr, scopedPropertyKey } from './filters.js';
+import { dayRange, keyExpr, needsExit, repeatedKeyExpr, scopedPropertyKey } from './filters.js';
 import { importedKeyRows, importedRows } from './imported.js';
 import { DAY_BUCKET, measureEvents, measureSessionRowsByKey } from './measures.js';
-import { settlementCheckStatement } from './settlement.js';
 
 /** The column of a measure row that is a breakdown's `views`: occurrences for events and properties, else pageviews. */
 export function viewsColumn(dimension: QueryDimension): string {
   return viewsAreEvents(dimension) ? 'events' : 'pageviews';
 }
-
-/** The form of a breakdown's raw days whose sums a process holds (../held-sums.ts): visitors counted once per day and key. */
-const KEYS_BY_VISITOR: HeldForm = { group: ['b', 'k'], visitors: 'visitors', sums: ['views'] };
 
 /** The per-session measures a row's bounce rate and visit duration are computed from, by their columns. */
 export const ROW_SESSION_COLUMNS = [TRAFFIC_MEASURES.sessions.column, TRAFFIC_MEASURES.bounces.column, TRAFFIC_MEASURES.durationMs.column] as const;
@@ -53,102 +46,12 @@ function viewsOfEvent(dimension: QueryDimension): Sql {
   return trusted(viewsColumn(dimension) === 'events' ? 'CAST(1 AS BIGINT)' : `CAST(CASE WHEN ${IS_PAGEVIEW} THEN 1 ELSE 0 END AS BIGINT)`);
 }
 
-/**
- * A breakdown's raw days read with their settlement, for a process that holds their keys
- * (../held-sums.ts): per day, key and visitor, the views of the events before the cut (held) and
- * since (asked at each read), with the settlement's check. Null where no settlement is read, or the
- * keys are not values of each event (the exit page, a property's).
- */
-export function heldBreakdownPart(d: Dialect, q: PlannedQuery): { part: HeldPart; check: Sql } | null {
-  const { dimension } = q.breakdown!;
-  const { raw: days, settled: s } = q.plan.period;
-  if (!days || !s || q.filters.length > 0 || dimension === 'exit' || isPropertyDimension(dimension)) return null;
-  const perVisitor = (instants: Instants) =>
-    sql`SELECT ${trusted(d.dayText('day'))} AS b, ${keyExpr(dimension)} AS k, visitor_id, sum(${viewsOfEvent(dimension)}) AS views
-      FROM events WHERE site_id = ${q.siteId} AND ${dayRange(d, 'day', days)}${instantBounds(instants)} GROUP BY day, k, visitor_id`;
-  return {
-    part: {
-      site: q.siteId,
-      cut: s.cut,
-      key: JSON.stringify(['breakdown', dimension, q.siteId, s.cut, s.events, s.rows, days.from, days.to]),
-      form: KEYS_BY_VISITOR,
-      settled: perVisitor({ until: s.cut }),
-      recent: perVisitor({ since: s.cut }),
-    },
-    check: settlementCheckStatement(d, q.siteId, s),
-  };
-}
-
-/** A breakdown's raw days as the process counted them: per key, its visitors and views there, given to the page's statement as lists. */
-export interface GivenKeys {
-  readonly keys: readonly string[];
-  readonly visitors: readonly bigint[];
-  readonly views: readonly bigint[];
-}
-
-/**
- * The most rows of a day and key a process holds of a breakdown's raw days (../read/days.ts,
- * heldRows). Given to the page's statement, each key costs the engine about a microsecond of CPU
- * time (DuckDB: 7 000 keys 7 ms, against 9 ms to group a day of 30 000 events per key and visitor),
- * and the process about as much: past a few thousand keys, the day's events grouped are as cheap.
- */
-const HELD_KEYS_MOST = 2_000;
-
-/**
- * The most characters of keys (each counted with 32 more: its numbers and separators) that a page's
- * statement is given: ClickHouse parses the lists as the statement's text. Past them, the page
- * reads the raw events.
- */
-const GIVEN_KEYS_MAX_CHARS = 200_000;
-
-/** Whether distinct keys fit in what a page's statement is given (GIVEN_KEYS_MAX_CHARS). */
-function fitsGiven(keys: Iterable<string>): boolean {
-  let chars = 0;
-  for (const k of keys) if ((chars += k.length + 32) > GIVEN_KEYS_MAX_CHARS) return false;
-  return true;
-}
-
-/**
- * Whether a process holds a breakdown's rows before the cut (one per day, key and visitor: b, k,
- * visitor_id, views): at most HELD_KEYS_MOST days and keys, whose keys a statement is given.
- */
-export function keysWorthHolding(rows: ReadonlyArray<Record<string, unknown>>): boolean {
-  const groups = new Set<string>();
-  const keys = new Set<string>();
-  for (const r of rows) {
-    const k = String(r.k);
-    if (groups.add(`${String(r.b)}\u0000${k}`).size > HELD_KEYS_MOST) return false;
-    keys.add(k);
-  }
-  return fitsGiven(keys);
-}
-
-/** The keys of rows of one day and key each (b, k, visitors, views), summed per key; null past what a statement is given (keys since the cut among them). */
-export function givenKeys(rows: ReadonlyArray<Record<string, unknown>>): GivenKeys | null {
-  const sums = new Map<string, { visitors: number; views: number }>();
-  for (const r of rows) {
-    const k = String(r.k);
-    const sum = sums.get(k);
-    if (sum) [sum.visitors, sum.views] = [sum.visitors + Number(r.visitors), sum.views + Number(r.views)];
-    else sums.set(k, { visitors: Number(r.visitors), views: Number(r.views) });
-  }
-  if (!fitsGiven(sums.keys())) return null;
-  const keys = [...sums.keys()];
-  return { keys, visitors: keys.map((k) => BigInt(sums.get(k)!.visitors)), views: keys.map((k) => BigInt(sums.get(k)!.views)) };
-}
-
-/**
- * The statements of a planned breakdown; null when none of its days is computable. A read that
- * holds sums (`held`) reads the period's visitors apart from them, and gives the page its raw days'
- * keys where it counted them (else the page reads raw events).
- */
-export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonly given: GivenKeys | null } | null = null): BreakdownStatements | null {
-  const given = held?.given;
+/** The statements of a planned breakdown; null when none of its days is computable. */
+export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownStatements | null {
   const bd = q.breakdown;
   if (!bd) throw new Error('breakdownStatements needs a breakdown query');
-  // Held keys and the visits of one GROUP BY carry no sessions: rows that count them read each source's measures.
+  // The visits of one GROUP BY carry no sessions: rows that count them read each source's measures.
   const sessions = rowsCountSessions(q);
-  if (sessions && held) throw new Error('a breakdown whose rows count sessions reads no held keys');
   const sessionColumns = trusted(sessions ? `, ${ROW_SESSION_COLUMNS.join(', ')}` : '');
   // Each source's rows (k, visitors, views), apart its keys alone (where the key count takes a
   // statement of its own, it reads keys without counting visitors again), and, for session rows and
@@ -203,18 +106,7 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonl
       parts.push(part(sql`${trusted(IMPORTED_DIM_MONTHLY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, 'month', imported.months)}${only}`, 'month'));
     }
   }
-  if (given) {
-    // Rows of no key are none: a page with no key but those of other days.
-    if (given.keys.length > 0) {
-      const rows = withParams(
-        d.listRows([{ name: 'k', type: 'VARCHAR' }, { name: 'visitors', type: 'BIGINT' }, { name: 'views', type: 'BIGINT' }]),
-        new SqlList(given.keys),
-        new SqlList(given.visitors),
-        new SqlList(given.views),
-      );
-      parts.push({ rows: sql`SELECT k, visitors, views FROM ${rows} g`, keys: sql`SELECT k FROM ${rows} g` });
-    }
-  } else if (q.plan.period.raw) {
+  if (q.plan.period.raw) {
     const property = isPropertyDimension(bd.dimension) ? bd.dimension : undefined;
     const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension), property };
     // Beside session rows, the raw days' keys are typed as theirs (rollups, on the other path, hold
@@ -246,7 +138,7 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery, held: { readonl
   // Where the engine has window functions, the key count rides along with the page (taken before
   // LIMIT cuts the keys): one pass instead of two.
   const countAll = d.countOverAll();
-  if (visits.length === parts.length && !held && !sessions) {
+  if (visits.length === parts.length && !sessions) {
     const allVisits = sql`(${joinSql(visits, ' UNION ALL ')}) u`;
     // A property's visits are those of the events carrying it: the period's visitors are read apart.
     if (totals !== null && !isPropertyDimension(bd.dimension)) {

@@ -64,9 +64,4 @@ export const clickhouseDialect: Dialect = {
     `SELECT ${columns.map((c, i) => `tupleElement(g_row, ${i + 1}) AS ${c}`).join(', ')}
     FROM (SELECT max(${kept}) AS g_kept, groupArray((${columns.join(', ')}, ${kept})) AS g_rows FROM ${relation} w GROUP BY ${group}) g
     ARRAY JOIN g_rows AS g_row WHERE tupleElement(g_row, ${columns.length + 1}) = 1 OR g_kept = 0`,
-  // Two arrayJoin calls in a select list would join every item of one with every item of the
-  // other: the rows are the first list's indexes, and each column its list's item at the index.
-  listRows: (columns) =>
-    `(SELECT ${columns.map((c, i) => `CAST(l_${i}[l_0i] AS ${c.type === 'BIGINT' ? 'Int64' : 'String'}) AS ${c.name}`).join(', ')}
-    FROM (SELECT ${columns.map((_, i) => `? AS l_${i}`).join(', ')}) ARRAY JOIN arrayEnumerate(l_0) AS l_0i)`,
 };

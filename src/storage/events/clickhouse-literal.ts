@@ -1,7 +1,7 @@
 // The one place where values become ClickHouse SQL text. ClickHouse 18.16 has no server-side query
 // parameters, so each `?` of an `Sql` value is replaced here by a literal of its value; every other
 // part of the text is trusted (constants and Dialect output, see src/sql/sql.ts).
-import { SqlList, type Sql, type SqlValue } from '../../sql/sql.js';
+import type { Sql, SqlValue } from '../../sql/sql.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -34,18 +34,11 @@ function int64Text(value: bigint): string {
 }
 
 /**
- * A value as a ClickHouse literal (a list as an array literal of its items'); a number that is not
- * finite or is subnormal, or an integer beyond 64 bits, is refused.
+ * A value as a ClickHouse literal; a number that is not finite or is subnormal, or an integer beyond
+ * 64 bits, is refused.
  */
 export function clickhouseLiteral(value: SqlValue): string {
   if (value === null) return 'NULL';
-  if (value instanceof SqlList) {
-    // ClickHouse types a positive integer literal unsigned: a negative item and one of 2^32 or more
-    // have no common type. Integers go as their texts then, made Int64 by one cast of the array.
-    const anyNegative = value.items.some((item: string | bigint) => typeof item === 'bigint' && item < 0n);
-    const items = value.items.map((item: string | bigint) => (anyNegative ? stringLiteral(int64Text(item as bigint)) : clickhouseLiteral(item)));
-    return anyNegative ? `CAST([${items.join(', ')}] AS Array(Int64))` : `[${items.join(', ')}]`;
-  }
   switch (typeof value) {
     case 'string':
       return stringLiteral(value);

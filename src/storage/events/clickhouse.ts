@@ -12,8 +12,6 @@ export interface ClickHouseEventStoreOptions {
   url: string;
 }
 
-/** The bytes of a statement's text the server parses, unless a statement's settings say more. */
-const DEFAULT_MAX_QUERY_SIZE = 256 * 1024;
 /** How long a request may wait on the server without a byte from it: statements with a deadline end at theirs, on the server. */
 const REQUEST_TIMEOUT_MS = 300_000;
 /** ClickHouse's code for a statement cancelled past its `max_execution_time`. */
@@ -242,11 +240,7 @@ export class ClickHouseEventStore implements EventStore {
     const { deadlineMs } = options;
     // The server cancels the statement past max_execution_time (whole seconds) with error 159.
     const deadline: ReadSettings = deadlineMs === undefined ? {} : { max_execution_time: Math.ceil(deadlineMs / 1000), timeout_overflow_mode: 'throw' };
-    // The server parses at most 256 KiB of a statement by default: one given long lists (SqlList) may
-    // be longer (the reader adds its FORMAT clause to the text).
-    const size = Buffer.byteLength(text) + 1024;
-    const parse: ReadSettings = size <= DEFAULT_MAX_QUERY_SIZE ? {} : { max_query_size: size };
-    const result = await this.http.select(text, { ...deadline, ...parse, ...extra }).catch((err: unknown) => {
+    const result = await this.http.select(text, { ...deadline, ...extra }).catch((err: unknown) => {
       if (deadlineMs !== undefined && err instanceof ClickHouseError && err.code === TIMEOUT_EXCEEDED) throw new StatementTimeout(deadlineMs, { cause: err });
       throw err;
     });

@@ -44,8 +44,4 @@ export const duckdbDialect: Dialect = {
   jsonStringText: (expr) => `json_extract_string(${expr}, '$')`,
   keptElseGroupRows: (relation, columns, group, kept) =>
     `SELECT ${columns.join(', ')} FROM (SELECT *, max(${kept}) OVER (PARTITION BY ${group}) AS g_kept FROM ${relation} w) g WHERE ${kept} = 1 OR g_kept = 0`,
-  // Lists unnested side by side in one select list are read in step, item by item. The store binds
-  // a list as text (duckdb.ts, duckdbParams): strings as a JSON array, integers joined by commas.
-  listRows: (columns) =>
-    `(SELECT ${columns.map((c) => `unnest(${c.type === 'VARCHAR' ? 'CAST(?::JSON AS VARCHAR[])' : "CAST(string_split(?, ',') AS BIGINT[])"}) AS ${c.name}`).join(', ')})`,
 };

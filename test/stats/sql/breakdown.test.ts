@@ -2,8 +2,7 @@
 // key count out, on both dialects, each source's rows where the plan puts them; then run on DuckDB.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqlList } from '../../../src/sql/sql.js';
-import { breakdownStatements, givenKeys, heldBreakdownPart, keysWorthHolding, viewsColumn } from '../../../src/stats/sql/breakdown.js';
+import { breakdownStatements, viewsColumn } from '../../../src/stats/sql/breakdown.js';
 import { checked, DIALECTS, planned, SETTLEMENT, withDuckDb } from './dialects.js';
 
 const ORDER = 'ORDER BY visitors DESC, views DESC NULLS LAST, k ASC LIMIT ? OFFSET ?';
@@ -55,59 +54,16 @@ for (const { name, d } of DIALECTS) {
       assert.ok(s.text.includes(`k <> 'engage' AND ${d.containsInsensitive('k')}`), s.text);
       assert.ok(s.params.includes('Sign'));
     });
-
-    test('given keys replace the raw days: three list parameters, read as rows', () => {
-      const given = { keys: ['/a', '/b'], visitors: [2n, 1n], views: [3n, 1n] };
-      const page = checked(breakdownStatements(d, today, { given })!.page);
-      assert.deepEqual(page.params, [new SqlList(['/a', '/b']), new SqlList([2n, 1n]), new SqlList([3n, 1n]), 5, 0]);
-      assert.ok(!page.text.includes('FROM events'));
-      // No given key (a page of other days' keys only): no source, so no statement.
-      assert.equal(breakdownStatements(d, today, { given: { keys: [], visitors: [], views: [] } }), null);
-      // A read that holds sums but counted nothing reads raw events, and never the visitors in totals.
-      assert.equal(breakdownStatements(d, today, { given: null })!.visitorsInTotals, false);
-    });
-
-    test('heldBreakdownPart: only for settled raw days without filter, of a key every event has', () => {
-      const settled = planned('breakdown', { period: 'today', dimension: 'page' }, { settlement: SETTLEMENT });
-      const held = heldBreakdownPart(d, settled)!;
-      const settledRows = checked(held.part.settled);
-      assert.equal(settledRows.text, `SELECT ${d.dayText('day')} AS b, page AS k, visitor_id, sum(CAST(CASE WHEN name = 'pageview' THEN 1 ELSE 0 END AS BIGINT)) AS views FROM events WHERE site_id = ? AND day BETWEEN ${d.dateLiteral('2026-03-20')} AND ${d.dateLiteral('2026-03-20')} AND ts < ? GROUP BY day, k, visitor_id`);
-      assert.deepEqual(settledRows.params, ['s', SETTLEMENT.cut]);
-      assert.deepEqual(checked(held.part.recent).params, ['s', SETTLEMENT.cut]);
-      assert.ok(checked(held.part.recent).text.includes('AND ts >= ?'));
-      assert.equal(held.part.cut, SETTLEMENT.cut);
-      assert.deepEqual(held.part.form, { group: ['b', 'k'], visitors: 'visitors', sums: ['views'] });
-      assert.equal(heldBreakdownPart(d, today), null, 'no settlement');
-      for (const dimension of ['exit', 'prop.plan']) {
-        assert.equal(heldBreakdownPart(d, planned('breakdown', { period: 'today', dimension }, { settlement: SETTLEMENT })), null, dimension);
-      }
-    });
   });
 }
-
-test('sql/breakdown: keys worth holding and given back, summed per key', () => {
-  const rows = [
-    { b: '2026-03-19', k: '/a', visitors: 2, views: 3 },
-    { b: '2026-03-20', k: '/a', visitors: 1, views: 1 },
-    { b: '2026-03-20', k: '/b', visitors: 1, views: 0 },
-  ];
-  assert.deepEqual(givenKeys(rows), { keys: ['/a', '/b'], visitors: [3n, 1n], views: [4n, 0n] });
-  assert.equal(keysWorthHolding(rows), true);
-  assert.equal(keysWorthHolding(Array.from({ length: 2001 }, (_, i) => ({ b: '2026-03-20', k: `/${i}` }))), false, 'past 2 000 days and keys');
-});
 
 test('sql/breakdown: every statement runs on DuckDB', async () => {
   const { d } = DIALECTS[0]!;
   await withDuckDb(async (store) => {
-    const given = { keys: ['/a'], visitors: [1n], views: [2n] };
-    for (const [q, held] of [[today, null], [months('country', 'country:FR'), null], [months('prop.plan'), null], [today, { given }]] as const) {
-      const s = breakdownStatements(d, q, held)!;
-      const page = await store.query<{ k: string; visitors: bigint }>(s.page);
+    for (const q of [today, months('country', 'country:FR'), months('prop.plan')]) {
+      const s = breakdownStatements(d, q)!;
+      assert.deepEqual(await store.query(s.page), []);
       await store.query(s.keyCount);
-      if (held) assert.deepEqual(page.map((r) => [r.k, Number(r.visitors)]), [['/a', 1]]);
-      else assert.deepEqual(page, []);
     }
-    const held = heldBreakdownPart(d, planned('breakdown', { period: 'today', dimension: 'page' }, { settlement: SETTLEMENT }))!;
-    for (const s of [held.part.settled, held.part.recent, held.check]) await store.query(s);
   });
 });
