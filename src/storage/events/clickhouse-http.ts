@@ -65,7 +65,7 @@ export function errorEndingAnswer(text: string, options?: ErrorOptions): ClickHo
 }
 
 /** A statement's settings, as the URL of its request carries them. */
-export type ReadSettings = Readonly<Record<string, string | number>>;
+export type StatementSettings = Readonly<Record<string, string | number>>;
 
 /** What the JSONCompact format answers: the columns' names and types, the rows as arrays, and what the statement's settings add. */
 export interface CompactAnswer {
@@ -109,8 +109,8 @@ export class ClickHouseHttp {
    * the server had closed (its idle time ran out as the request left) is sent again once, on a new
    * connection: a read changes nothing.
    */
-  async select(statement: string, settings: ReadSettings): Promise<CompactAnswer> {
-    const answer = await this.sendOnce(`${statement}\nFORMAT JSONCompact`, settings);
+  async select(statement: string, settings: StatementSettings): Promise<CompactAnswer> {
+    const answer = await this.sendAgainIfStale(`${statement}\nFORMAT JSONCompact`, settings);
     let parsed: CompactAnswer;
     try {
       parsed = JSON.parse(answer) as CompactAnswer;
@@ -128,7 +128,7 @@ export class ClickHouseHttp {
    * connection reset soon after the request may also be a lost answer to a write the server did
    * (the caller retries what is idempotent, as `append` is).
    */
-  async execute(statement: string, settings: ReadSettings = {}): Promise<void> {
+  async execute(statement: string, settings: StatementSettings = {}): Promise<void> {
     const answer = await this.send(this.pathWith(settings), statement, false).catch((err: unknown) => {
       throw err instanceof StaleConnection ? err.cause : err;
     });
@@ -137,7 +137,7 @@ export class ClickHouseHttp {
   }
 
   /** The answer's text of `body`, sent again once on a new connection when a kept-alive one was stale. */
-  private async sendOnce(body: string, settings: ReadSettings): Promise<string> {
+  private async sendAgainIfStale(body: string, settings: StatementSettings): Promise<string> {
     const path = this.pathWith(settings);
     try {
       return await this.send(path, body, false);
@@ -148,7 +148,7 @@ export class ClickHouseHttp {
   }
 
   /** The request's path: the database and a statement's settings. */
-  private pathWith(settings: ReadSettings): string {
+  private pathWith(settings: StatementSettings): string {
     const params = new URLSearchParams(this.database === undefined ? {} : { database: this.database });
     for (const [name, value] of Object.entries(settings)) params.set(name, String(value));
     return `/?${params.toString()}`;

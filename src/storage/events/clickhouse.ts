@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { clickhouseDialect } from './clickhouse-dialect.js';
-import { ClickHouseError, ClickHouseHttp, type ReadSettings } from './clickhouse-http.js';
+import { ClickHouseError, ClickHouseHttp, type StatementSettings } from './clickhouse-http.js';
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
 import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
@@ -50,7 +50,7 @@ export class ClickHouseEventStore implements EventStore {
   private readonly booleanColumns = new Set<string>();
   private readonly bulkTables = new Set<string>();
   /** Settings of the statements that create or alter tables: what the server needs to allow `LowCardinality` columns. */
-  private ddlSettings: ReadSettings = {};
+  private ddlSettings: StatementSettings = {};
 
   private constructor(private readonly http: ClickHouseHttp) {}
 
@@ -235,11 +235,11 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   /** A read in the JSONCompact format, whose answer carries the rows before LIMIT and the totals row besides the rows. */
-  private async read<T>(query: Sql, options: ReadOptions, extra: ReadSettings = {}): Promise<Page<T>> {
+  private async read<T>(query: Sql, options: ReadOptions, extra: StatementSettings = {}): Promise<Page<T>> {
     const text = inlineParams(query);
     const { deadlineMs } = options;
     // The server cancels the statement past max_execution_time (whole seconds) with error 159.
-    const deadline: ReadSettings = deadlineMs === undefined ? {} : { max_execution_time: Math.ceil(deadlineMs / 1000), timeout_overflow_mode: 'throw' };
+    const deadline: StatementSettings = deadlineMs === undefined ? {} : { max_execution_time: Math.ceil(deadlineMs / 1000), timeout_overflow_mode: 'throw' };
     const result = await this.http.select(text, { ...deadline, ...extra }).catch((err: unknown) => {
       if (deadlineMs !== undefined && err instanceof ClickHouseError && err.code === TIMEOUT_EXCEEDED) throw new StatementTimeout(deadlineMs, { cause: err });
       throw err;
