@@ -17,7 +17,7 @@
 // BENCH_PROFILES: `embedded` (DuckDB), `clickhouse` (a private server started as the tests do).
 // BENCH_CASES: `plausible` (1 and 2), `umami` (3); both by default.
 //
-//   node --import tsx bench/imports.ts            (BENCH_IMPORT_DAYS, BENCH_PAGES, BENCH_SOURCES, BENCH_SESSIONS, BENCH_REPEAT to scale)
+//   node --import tsx bench/imports.ts            (BENCH_IMPORT_DAYS, BENCH_PAGES, BENCH_SOURCES, BENCH_SESSIONS, BENCH_REPEAT to scale; BENCH_PAIRS: runs of each path for case 3)
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,6 +58,7 @@ const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
 const SOURCES = Number(process.env.BENCH_SOURCES ?? 500);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 300);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 20);
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 const PROFILES = (process.env.BENCH_PROFILES ?? 'embedded').split(',').map((p) => p.trim());
 const CASES = (process.env.BENCH_CASES ?? 'plausible,umami').split(',').map((c) => c.trim());
 const TZ = 'Europe/Paris';
@@ -196,57 +197,70 @@ async function umamiAgainstNdjson(profile: string, clickhouseUrl: (path: string)
     const ndjson = join(dir, 'umami-events.ndjson');
     const umamiLines = umamiFormat.lines(csvBatches(await openCsvFile(file)), 'umami.example', newSkips(), 'umami-export.csv');
     await pipeline(Readable.from(ndjsonText(umamiLines)), createWriteStream(ndjson));
-    const rates: Record<string, number> = {};
-    const cpuPerLine: Record<string, number> = {};
-    for (const path of ['ndjson', 'umami'] as const) {
-      const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-umami-data-'));
-      const database = clickhouseUrl(path);
-      const service = await spawnService(dataDir, database ? { SVC_CLICKHOUSE_URL: database } : {});
-      try {
-        const admin = async (method: string, route: string, init: RequestInit = {}) => {
-          const res = await fetch(`${service.url}/admin/v1${route}`, { method, ...init, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...init.headers } } as RequestInit);
-          if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
-          return (await res.json()) as any;
-        };
-        const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-        const org = await admin('POST', '/orgs', json({ name: 'Bench' }));
-        const site = await admin('POST', `/orgs/${org.id}/sites`, json({ domain: 'umami.example', name: 'Umami', timezone: 'UTC' }));
-        const stream = (path: string, type: string) => ({ body: Readable.toWeb(createReadStream(path, { highWaterMark: 256 * 1024 })) as ReadableStream, duplex: 'half', headers: { 'content-type': type } });
-        const cpuBefore = cpuSeconds(service.child.pid!);
-        const started = performance.now();
-        let lines: number;
-        if (path === 'ndjson') {
-          const report = await admin('POST', `/sites/${site.id}/events/import`, stream(ndjson, 'application/x-ndjson'));
-          lines = report.accepted;
-        } else {
-          const { importId } = await admin('POST', `/sites/${site.id}/imports?source=umami&name=umami-export.csv`, stream(file, 'text/csv'));
-          for (;;) {
-            const job = (await admin('GET', `/sites/${site.id}/imports`)).imports.find((j: { importId: string }) => j.importId === importId);
-            if (job.status === 'failed') throw new Error(`the Umami import failed: ${job.error}`);
-            if (job.status === 'done') {
-              lines = job.rows;
-              break;
-            }
-            await new Promise((resolve) => setTimeout(resolve, 200));
-          }
-        }
-        const seconds = (performance.now() - started) / 1000;
-        const cpu = cpuSeconds(service.child.pid!) - cpuBefore;
-        rates[path] = lines / seconds;
-        cpuPerLine[path] = (cpu * 1e6) / lines;
-        const label = path === 'ndjson' ? `the same events as NDJSON (${(statSync(ndjson).size / 1024 ** 2).toFixed(0)} MiB), one call` : `Umami export (CSV ${(statSync(file).size / 1024 ** 2).toFixed(0)} MiB), upload and job`;
-        console.log(`[${profile}] ${label}: ${lines} lines in ${seconds.toFixed(1)} s = ${Math.round(rates[path]!)} lines/s; svc's CPU ${cpuPerLine[path]!.toFixed(1)} µs a line; its peak RSS ${peakRss(service.child.pid!).toFixed(0)} MiB`);
-      } finally {
-        service.child.kill('SIGTERM');
-        await service.exited;
-        rmSync(dataDir, { recursive: true, force: true });
-      }
+    // Pairs of runs, the order swapped in every other pair: a machine whose speed drifts over a run
+    // then favours neither path; the ratios are each pair's, and their median is the figure.
+    const rateRatios: number[] = [];
+    const cpuRatios: number[] = [];
+    for (let pair = 0; pair < PAIRS; pair++) {
+      const order = pair % 2 === 0 ? (['ndjson', 'umami'] as const) : (['umami', 'ndjson'] as const);
+      const runs = { ndjson: { rate: 0, cpu: 0 }, umami: { rate: 0, cpu: 0 } };
+      for (const path of order) runs[path] = await importOnce(profile, path, file, ndjson, clickhouseUrl(`${path}_${pair}`));
+      rateRatios.push(runs.umami.rate / runs.ndjson.rate);
+      cpuRatios.push(runs.umami.cpu / runs.ndjson.cpu);
+      console.log(`[${profile}] pair ${pair + 1}: Umami / NDJSON ${rateRatios.at(-1)!.toFixed(2)}x the lines/s, ${cpuRatios.at(-1)!.toFixed(2)}x the CPU a line`);
     }
-    console.log(`[${profile}] Umami / NDJSON: ${(rates.umami! / rates.ndjson!).toFixed(2)}x the lines/s, ${(cpuPerLine.umami! / cpuPerLine.ndjson!).toFixed(2)}x the CPU a line`);
+    console.log(`[${profile}] Umami / NDJSON, median of ${PAIRS} pairs: ${median(rateRatios).toFixed(2)}x the lines/s, ${median(cpuRatios).toFixed(2)}x the CPU a line`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** One import of the 1 000 000 lines by `path` into a fresh process: its lines/s and its CPU a line (µs). */
+async function importOnce(profile: string, path: 'ndjson' | 'umami', file: string, ndjson: string, database: string | undefined): Promise<{ rate: number; cpu: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-umami-data-'));
+  const service = await spawnService(dataDir, database ? { SVC_CLICKHOUSE_URL: database } : {});
+  try {
+    const admin = async (method: string, route: string, init: RequestInit = {}) => {
+      const res = await fetch(`${service.url}/admin/v1${route}`, { method, ...init, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...init.headers } } as RequestInit);
+      if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as any;
+    };
+    const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const org = await admin('POST', '/orgs', json({ name: 'Bench' }));
+    const site = await admin('POST', `/orgs/${org.id}/sites`, json({ domain: 'umami.example', name: 'Umami', timezone: 'UTC' }));
+    const stream = (path: string, type: string) => ({ body: Readable.toWeb(createReadStream(path, { highWaterMark: 256 * 1024 })) as ReadableStream, duplex: 'half', headers: { 'content-type': type } });
+    const cpuBefore = cpuSeconds(service.child.pid!);
+    const started = performance.now();
+    let lines: number;
+    if (path === 'ndjson') {
+      const report = await admin('POST', `/sites/${site.id}/events/import`, stream(ndjson, 'application/x-ndjson'));
+      lines = report.accepted;
+    } else {
+      const { importId } = await admin('POST', `/sites/${site.id}/imports?source=umami&name=umami-export.csv`, stream(file, 'text/csv'));
+      for (;;) {
+        const job = (await admin('GET', `/sites/${site.id}/imports`)).imports.find((j: { importId: string }) => j.importId === importId);
+        if (job.status === 'failed') throw new Error(`the Umami import failed: ${job.error}`);
+        if (job.status === 'done') {
+          lines = job.rows;
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = cpuSeconds(service.child.pid!) - cpuBefore;
+    const run = { rate: lines / seconds, cpu: (cpu * 1e6) / lines };
+    const label = path === 'ndjson' ? `the same events as NDJSON (${(statSync(ndjson).size / 1024 ** 2).toFixed(0)} MiB), one call` : `Umami export (CSV ${(statSync(file).size / 1024 ** 2).toFixed(0)} MiB), upload and job`;
+    console.log(`[${profile}] ${label}: ${lines} lines in ${seconds.toFixed(1)} s = ${Math.round(run.rate)} lines/s; svc's CPU ${run.cpu.toFixed(1)} µs a line; its peak RSS ${peakRss(service.child.pid!).toFixed(0)} MiB`);
+    return run;
+  } finally {
+    service.child.kill('SIGTERM');
+    await service.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** A process's CPU time so far (user and system), in seconds: /proc's clock ticks, 100 a second. */
 const cpuSeconds = (pid: number) => {

@@ -1,10 +1,11 @@
 // What the readers of raw-event exports (GoatCounter's, Umami's) share: each turns its CSV rows into
 // lines of svc's NDJSON import (src/ingest/importer.ts, importReadLines), handed on as their fields a
-// CSV chunk (or, Umami's, 128 lines) at a time, counting what it leaves out on the way, and reads its file from disk as it
-// comes, gzipped or not.
+// CSV chunk (or, Umami's, 128 lines) at a time, counting what it leaves out on the way, and reads its
+// file from disk as it comes, gzipped or not. They run on a thread of their own (raw-event-worker.ts).
 import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { ImportLineFields } from '../ingest/import.js';
 import { csvRecords, type CsvRecord } from './csv.js';
@@ -62,6 +63,11 @@ export function columnsOf(names: readonly string[], required: readonly string[],
   return new Map(names.map((h, i) => [h, i]));
 }
 
+/** The positions of `header` named (trimmed, any case) one of `names`: a reader's `columns`. */
+export function columnsNamed(names: readonly string[]): (header: readonly string[]) => boolean[] {
+  return (header) => header.map((h) => names.includes(h.trim().toLowerCase()));
+}
+
 /**
  * Stand-in addresses, one per visitor of an export (in fd00::/8, unique local: no network, no place,
  * no hosting provider), so that its events share one visitor in svc; nothing of a key is stored.
@@ -96,16 +102,25 @@ export async function openCsvFile(path: string, onRead: (bytes: number) => void 
   }
   const raw = createReadStream(path, { highWaterMark: 256 * 1024 });
   raw.on('data', (chunk) => onRead(chunk.length));
-  if (head[0] !== 0x1f || head[1] !== 0x8b) return raw;
-  return bounded(raw.pipe(createGunzip()), Math.max(size, 1) * MAX_COMPRESSION_RATIO);
+  return inflatedIfGzipped(raw, head, () => size);
 }
 
-async function* bounded(stream: AsyncIterable<Buffer> & { destroy(): void }, max: number): AsyncGenerator<Buffer> {
+/**
+ * A file's bytes (`raw`, whose first bytes are `head`) inflated when they are gzip's, refused as a
+ * gzip bomb once they expand more than MAX_COMPRESSION_RATIO times the file's `size` (read as the
+ * bytes come: a file still arriving grows).
+ */
+export function inflatedIfGzipped(raw: Readable, head: Buffer, size: () => number): AsyncIterable<Buffer> {
+  if (head[0] !== 0x1f || head[1] !== 0x8b) return raw;
+  return bounded(raw.pipe(createGunzip()), size);
+}
+
+async function* bounded(stream: AsyncIterable<Buffer> & { destroy(): void }, size: () => number): AsyncGenerator<Buffer> {
   let total = 0;
   try {
     for await (const chunk of stream) {
       total += chunk.length;
-      if (total > max) throw new ImportRefused(`the gzipped file expands more than ${MAX_COMPRESSION_RATIO} times (a gzip bomb)`);
+      if (total > Math.max(size(), 1) * MAX_COMPRESSION_RATIO) throw new ImportRefused(`the gzipped file expands more than ${MAX_COMPRESSION_RATIO} times (a gzip bomb)`);
       yield chunk;
     }
   } finally {
@@ -117,6 +132,8 @@ async function* bounded(stream: AsyncIterable<Buffer> & { destroy(): void }, max
 export interface RawEventFormat {
   /** The positions of the columns its header (the file's first record) names; refused (ImportRefused) when it is not the format's. */
   header(record: CsvRecord, fileName: string): Map<string, number>;
+  /** The positions of the header's fields that the reader uses (csvBatches' `columns`); every one when absent. */
+  columns?(header: readonly string[]): boolean[];
   /** Its records (the header first), in batches, as import lines for a site on `domain`, counting what it leaves out in `skips`. */
   lines(records: AsyncIterable<CsvRecord[]>, domain: string, skips: RawEventSkips, fileName: string): AsyncGenerator<ImportLineFields[]>;
 }

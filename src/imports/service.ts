@@ -11,7 +11,7 @@
 // whose process stopped cannot go on without the key: it fails, saying so, and leaves nothing.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, mkdir, rm, stat } from 'node:fs/promises';
+import { access, mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
@@ -26,11 +26,10 @@ import type { ImportJob, ImportJobStore } from '../storage/meta/import-types.js'
 import type { ImportSource } from '../core/vocabulary.js';
 import type { ImportView } from '../core/management.js';
 import type { EventImportReport as NdjsonReport } from '../core/management.js';
-import type { ImportLineFields } from '../ingest/import.js';
-import { csvBatches } from './csv.js';
-import { goatcounterFormat } from './goatcounter.js';
-import { checkRawExport, daysOf, newSkips, openCsvFile, type RawEventFormat } from './raw-events.js';
-import { umamiFormat } from './umami.js';
+import { isRawEventSource, RAW_EVENT_FORMATS, type RawEventSource } from './raw-event-formats.js';
+import { linesReadInThread } from './raw-event-thread.js';
+import { UploadArrival } from './upload-arrival.js';
+import { checkRawExport, daysOf, newSkips } from './raw-events.js';
 import { readAnnotations } from './annotations.js';
 import type { NewAnnotation } from '../entities/segments.js';
 import { checkPlausibleExport, ignoredFile, importPlausible, ImportRefused, removeImport, WriteInterrupted, type ImportReport } from './plausible-import.js';
@@ -84,9 +83,9 @@ export interface ImportServiceOptions {
   getSite(siteId: string): Promise<Site | undefined>;
   /**
    * The import path of NDJSON lines (src/ingest/importer.ts, importReadLines), which raw events
-   * (GoatCounter's, Umami's) go through as the lines' fields; `read` reads them from the start.
+   * (GoatCounter's, Umami's) go through; `read` reads their lines from the start.
    */
-  importReadLines(site: Site, read: () => AsyncIterable<ImportLineFields[]>): Promise<NdjsonReport>;
+  importReadLines(site: Site, read: () => AsyncIterable<string[]>): Promise<NdjsonReport>;
   /** Adds an export's annotations to the site of a job (./annotations.ts, addAnnotations). */
   addAnnotations(siteId: string, annotations: NewAnnotation[]): Promise<void>;
   /** Google's endpoints for GA4 imports (Google's own by default), and their tuning (tests: the stand-in's CA, short waits, small pages). */
@@ -96,9 +95,6 @@ export interface ImportServiceOptions {
 }
 
 const newImportId = () => `imp_${randomBytes(9).toString('base64url')}`;
-
-/** The sources whose exports hold raw events, which go through the NDJSON import path. */
-const RAW_EVENT_FORMATS: Partial<Record<ImportSource, RawEventFormat>> = { goatcounter: goatcounterFormat, umami: umamiFormat };
 
 /** Thrown out of a job's progress report, and its calls to Google, when its worker stops. */
 class JobStopped extends Error {}
@@ -116,8 +112,10 @@ export class ImportService {
   private readonly uploading = new Map<string, number>();
   /** The requests of the GA4 jobs this process runs, keys included: in memory only, until the job ends. */
   private readonly ga4Requests = new Map<string, Ga4Request>();
-  /** The GA4 jobs running in this process, which `drain` waits for too. */
-  private readonly ga4Runs = new Set<Promise<void>>();
+  /** The jobs this process runs outside the queue (GA4's, uploads read as they arrive), which `drain` waits for too. */
+  private readonly ownRuns = new Set<Promise<void>>();
+  /** The uploads still arriving whose jobs already read them, by job id. */
+  private readonly arrivals = new Map<string, { arrival: UploadArrival; announced: number }>();
   /** Aborted by `stop`: the calls to Google under way and the waits between them end at once. */
   private stopSignal = new AbortController();
 
@@ -142,6 +140,12 @@ export class ImportService {
    */
   private async reachableUpload(job: ImportJob): Promise<string> {
     const path = this.uploadPath(job);
+    // Its process stopped while the upload arrived (receiveWhileImporting): what came of it is not the file.
+    if (await access(`${path}.arriving`).then(() => true, () => false)) {
+      await rm(path, { force: true });
+      await rm(`${path}.arriving`, { force: true });
+      throw new ImportRefused('the upload did not arrive whole: the process receiving it stopped; upload the file again');
+    }
     try {
       await access(path);
     } catch (err) {
@@ -158,25 +162,35 @@ export class ImportService {
    * Streams an upload to disk (refused past the size limit before more is read), checks it is one
    * of the formats, and queues its job. `name`: the file's own name, which gives a single CSV its table.
    */
-  async upload(site: Site, source: ImportSource, name: string, body: AsyncIterable<Buffer>): Promise<{ importId: string }> {
-    return this.arriving(site, () => this.receive(site, source, name, body));
+  async upload(site: Site, source: ImportSource, name: string, body: AsyncIterable<Buffer>, announced = 0): Promise<{ importId: string }> {
+    return this.arriving(site, (counted) => {
+      if (isRawEventSource(source) && this.options.runsJobs) return this.receiveWhileImporting(site, source, name, body, announced, counted);
+      return this.receive(site, source, name, body);
+    });
   }
 
   /**
    * Starts an import of a site counted as arriving until `start` ends (its job exists then), so that
    * requests at the same instant cannot pass MAX_PENDING_IMPORTS together: counted before anything
-   * is read or written; the jobs of other processes are in the queue.
+   * is read or written; the jobs of other processes are in the queue. `start` may end the count
+   * sooner (`counted`), once its job exists.
    */
-  private async arriving<T>(site: Site, start: () => Promise<T>): Promise<T> {
+  private async arriving<T>(site: Site, start: (counted: () => void) => Promise<T>): Promise<T> {
     const receiving = (this.uploading.get(site.id) ?? 0) + 1;
     this.uploading.set(site.id, receiving);
-    try {
-      await this.checkPending(site, receiving);
-      return await start();
-    } finally {
+    let counting = true;
+    const counted = () => {
+      if (!counting) return;
+      counting = false;
       const left = (this.uploading.get(site.id) ?? 1) - 1;
       if (left === 0) this.uploading.delete(site.id);
       else this.uploading.set(site.id, left);
+    };
+    try {
+      await this.checkPending(site, receiving);
+      return await start(counted);
+    } finally {
+      counted();
     }
   }
 
@@ -214,9 +228,9 @@ export class ImportService {
       .catch((err: unknown) => this.options.warn({ err: String(err), importId: job.id }, 'a GA4 import job stopped on an error'))
       .finally(() => {
         this.ga4Requests.delete(job.id);
-        this.ga4Runs.delete(run);
+        this.ownRuns.delete(run);
       });
-    this.ga4Runs.add(run);
+    this.ownRuns.add(run);
     return { importId: job.id };
   }
 
@@ -239,19 +253,9 @@ export class ImportService {
     await mkdir(this.folder, { recursive: true, mode: 0o700 });
     const uploadFile = `${id}.upload`;
     const path = join(this.folder, uploadFile);
-    let size = 0;
-    const max = this.maxBytes;
-    const counted = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        if (size > max) done(apiError('PAYLOAD_TOO_LARGE', 'importFile', { max }));
-        else done(null, chunk);
-      },
-    });
     try {
-      await pipeline(Readable.from(body), counted, createWriteStream(path, { mode: 0o600 }));
-      const raw = RAW_EVENT_FORMATS[source];
-      if (raw) await checkRawExport(path, raw, name);
+      await pipeline(Readable.from(body), this.sizeLimit(), createWriteStream(path, { mode: 0o600 }));
+      if (isRawEventSource(source)) await checkRawExport(path, RAW_EVENT_FORMATS[source], name);
       else await checkPlausibleExport(path, name);
     } catch (err) {
       await rm(path, { force: true });
@@ -261,6 +265,72 @@ export class ImportService {
     await this.options.jobs.createImportJob({ id, siteId: site.id, source, createdAt: this.options.clock.now(), uploadFile, fileName: name });
     this.kick();
     return { importId: id };
+  }
+
+  /**
+   * An upload of raw events (GoatCounter's, Umami's) on a process that runs jobs: its job is created
+   * running here and reads the file as it arrives, so that the import ends about when the upload
+   * does. A `.arriving` file beside it marks it until it is whole, so that a job taken again after a
+   * crash never reads half an upload. An upload that fails (too large, cut, not the format) leaves
+   * no job and nothing stored.
+   */
+  private async receiveWhileImporting(site: Site, source: RawEventSource, name: string, body: AsyncIterable<Buffer>, announced: number, counted: () => void): Promise<{ importId: string }> {
+    const id = newImportId();
+    await mkdir(this.folder, { recursive: true, mode: 0o700 });
+    const uploadFile = `${id}.upload`;
+    const path = join(this.folder, uploadFile);
+    const marker = `${path}.arriving`;
+    await writeFile(marker, '', { mode: 0o600 });
+    const arrival = new UploadArrival();
+    const uploaded = pipeline(Readable.from(body), this.sizeLimit(), UploadArrival.writer(await open(path, 'wx', 0o600), arrival));
+    const now = this.options.clock.now();
+    const job: ImportJob = { id, siteId: site.id, source, status: 'running', createdAt: now, uploadFile, fileName: name, progress: 0, report: null, error: null };
+    let run: Promise<unknown> | null = null;
+    try {
+      await this.options.jobs.createImportJob(job, { holder: this.holder, leaseUntil: now + LEASE_MS });
+      counted();
+      this.arrivals.set(id, { arrival, announced });
+      let ended = false;
+      run = this.runJob(job)
+        .catch((err: unknown) => this.options.warn({ err: String(err), importId: id }, 'an import job stopped on an error'))
+        .finally(() => {
+          ended = true;
+          this.arrivals.delete(id);
+        });
+      this.ownRuns.add(run as Promise<void>);
+      void run.finally(() => this.ownRuns.delete(run as Promise<void>));
+      await uploaded;
+      await checkRawExport(path, RAW_EVENT_FORMATS[source], name);
+      await rm(marker);
+      arrival.ended('whole');
+      // A run that already ended (its reading refused the file) removed the file while it still came.
+      if (ended) await rm(path, { force: true });
+      return { importId: id };
+    } catch (err) {
+      arrival.ended('cut');
+      await this.options.jobs.deleteImportJob(id);
+      // The run finds its job gone, and removes what it wrote.
+      await run;
+      await rm(path, { force: true });
+      await rm(marker, { force: true });
+      if (err instanceof ImportRefused) throw apiError('INVALID_IMPORT', 'file', { reason: err.message });
+      throw err;
+    } finally {
+      uploaded.catch(() => undefined);
+    }
+  }
+
+  /** Passes an upload's bytes on, and fails it once they pass the size limit. */
+  private sizeLimit(): Transform {
+    let size = 0;
+    const max = this.maxBytes;
+    return new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (size > max) done(apiError('PAYLOAD_TOO_LARGE', 'importFile', { max }));
+        else done(null, chunk);
+      },
+    });
   }
 
   async list(site: Site): Promise<ImportView[]> {
@@ -298,8 +368,8 @@ export class ImportService {
 
   /** Waits for the jobs started in the background, GA4 jobs included. */
   async drain(): Promise<void> {
-    while (this.running || this.ga4Runs.size > 0) {
-      await Promise.all([this.running?.catch(() => undefined), ...this.ga4Runs]);
+    while (this.running || this.ownRuns.size > 0) {
+      await Promise.all([this.running?.catch(() => undefined), ...this.ownRuns]);
     }
   }
 
@@ -331,25 +401,29 @@ export class ImportService {
 
   /**
    * An export's raw events (GoatCounter's, Umami's) through the NDJSON import path, in one call
-   * (atomic: all its events are stored or none), with its bots and bad rows counted apart.
+   * (atomic: all its events are stored or none), with its bots and bad rows counted apart. A thread
+   * of its own reads the file (raw-event-worker.ts).
    */
-  private async importRawEvents(job: ImportJob, format: RawEventFormat, path: string, progress: (done: number) => void): Promise<ImportReport> {
+  private async importRawEvents(job: ImportJob, source: RawEventSource, path: string, progress: (done: number) => void): Promise<ImportReport> {
     const site = await this.options.getSite(job.siteId);
     if (!site) throw new ImportRefused('the site no longer exists');
-    const { size } = await stat(path);
+    // An upload still arriving is read as it grows, its size the one announced.
+    const arriving = this.arrivals.get(job.id);
+    const size = arriving ? arriving.announced : (await stat(path)).size;
     let read = 0;
     const skips = newSkips();
     let readings = 0;
     // The first reading reports the progress and counts what is left out; a second one (lines not
-    // in time order, read again to be sorted) only hands the lines on again.
-    async function* lines(): AsyncGenerator<ImportLineFields[]> {
+    // in time order, read again to be sorted, once the upload is whole) only hands the lines on again.
+    const lines = () => {
       const first = readings++ === 0;
-      const bytes = await openCsvFile(path, (n) => {
+      const reading = { source, path, domain: site.domain, fileName: job.fileName };
+      const onRead = (n: number) => {
         read += n;
-        if (first) progress((0.9 * read) / Math.max(size, 1));
-      });
-      yield* format.lines(csvBatches(bytes), site!.domain, first ? skips : newSkips(), job.fileName);
-    }
+        if (first) progress((0.9 * read) / Math.max(size, read, 1));
+      };
+      return linesReadInThread(reading, first ? skips : newSkips(), onRead, first ? arriving?.arrival : undefined);
+    };
     const result = await this.options.importReadLines(site, lines).catch((err: unknown) => {
       throw err instanceof ApiError ? new ImportRefused(err.message, { cause: err }) : err;
     });
@@ -394,9 +468,9 @@ export class ImportService {
       let report: ImportReport;
       if (job.source === 'ga4') report = await this.runGa4(job, progress);
       else {
-        const path = await this.reachableUpload(job);
-        const raw = RAW_EVENT_FORMATS[job.source];
-        report = raw ? await this.importRawEvents(job, raw, path, progress) : await importPlausible(events, target, path, job.fileName, progress);
+        // An upload still arriving is read as it comes (receiveWhileImporting).
+        const path = this.arrivals.has(job.id) ? this.uploadPath(job) : await this.reachableUpload(job);
+        report = isRawEventSource(job.source) ? await this.importRawEvents(job, job.source, path, progress) : await importPlausible(events, target, path, job.fileName, progress);
         // Once the figures are written: a job taken again adds no annotation twice.
         if (job.source === 'plausible') await this.options.addAnnotations(job.siteId, await readAnnotations(path));
       }

@@ -45,7 +45,7 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext, access
       const source = request.query.source;
       if (!(FILE_SOURCES as readonly string[]).includes(source ?? '')) throw apiError('INVALID_IMPORT', 'source', { sources: FILE_SOURCES.join(', ') });
       const body = (request.body ?? request.raw) as AsyncIterable<Buffer>;
-      const created = await ctx.imports.upload(site, source as ImportSource, uploadName(request.query.name), body);
+      const created = await ctx.imports.upload(site, source as ImportSource, uploadName(request.query.name), body, announced);
       reply.code(202).send(created);
     });
   });
