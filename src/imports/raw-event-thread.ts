@@ -3,6 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import { ImportRefused } from './plausible-import.js';
 import type { RawEventSource } from './raw-event-formats.js';
+import { ThreadSignals } from './raw-event-signals.js';
 import type { RawEventSkips } from './raw-events.js';
 import type { UploadArrival } from './upload-arrival.js';
 
@@ -13,6 +14,8 @@ export interface RawEventReading {
   domain: string;
   fileName: string;
   arriving: boolean;
+  /** ThreadSignals' memory. */
+  signals: SharedArrayBuffer;
 }
 
 type Message =
@@ -41,11 +44,12 @@ function startThread(reading: RawEventReading): Worker {
  * (ImportRefused) as the reader refuses the file; the thread ends with the reading, or when the
  * importer stops taking lines.
  */
-export async function* linesReadInThread(reading: Omit<RawEventReading, 'arriving'>, skips: RawEventSkips, onRead: (bytes: number) => void, arrival?: UploadArrival): AsyncGenerator<string[]> {
-  const thread = startThread({ ...reading, arriving: arrival !== undefined });
-  const tell = () => thread.postMessage({ size: arrival!.size, state: arrival!.state });
+export async function* linesReadInThread(reading: Omit<RawEventReading, 'arriving' | 'signals'>, skips: RawEventSkips, onRead: (bytes: number) => void, arrival?: UploadArrival): AsyncGenerator<string[]> {
+  const signals = new ThreadSignals();
+  const tell = () => signals.arrived(arrival!.size, arrival!.state);
   if (arrival) tell();
   const stopTelling = arrival?.watch(tell);
+  const thread = startThread({ ...reading, arriving: arrival !== undefined, signals: signals.memory });
   const inbox: Message[] = [];
   let failure: Error | null = null;
   let exited = false;
@@ -81,7 +85,7 @@ export async function* linesReadInThread(reading: Omit<RawEventReading, 'arrivin
       }
       onRead(message.bytes);
       yield message.text.split('\n');
-      thread.postMessage('taken');
+      signals.tookBatch();
     }
   } finally {
     stopTelling?.();

@@ -115,7 +115,7 @@ export class ImportService {
   /** The jobs this process runs outside the queue (GA4's, uploads read as they arrive), which `drain` waits for too. */
   private readonly ownRuns = new Set<Promise<void>>();
   /** The uploads still arriving whose jobs already read them, by job id. */
-  private readonly arrivals = new Map<string, { arrival: UploadArrival; announced: number }>();
+  private readonly arrivals = new Map<string, { arrival: UploadArrival; announced: number; runEnded: boolean }>();
   /** Aborted by `stop`: the calls to Google under way and the waits between them end at once. */
   private stopSignal = new AbortController();
 
@@ -282,31 +282,34 @@ export class ImportService {
     const marker = `${path}.arriving`;
     await writeFile(marker, '', { mode: 0o600 });
     const arrival = new UploadArrival();
-    const uploaded = pipeline(Readable.from(body), this.sizeLimit(), UploadArrival.writer(await open(path, 'wx', 0o600), arrival));
+    const cut = new AbortController();
+    const uploaded = pipeline(Readable.from(body), this.sizeLimit(), UploadArrival.writer(await open(path, 'wx', 0o600), arrival), { signal: cut.signal });
     const now = this.options.clock.now();
     const job: ImportJob = { id, siteId: site.id, source, status: 'running', createdAt: now, uploadFile, fileName: name, progress: 0, report: null, error: null };
-    let run: Promise<unknown> | null = null;
+    let run: Promise<void> | null = null;
     try {
       await this.options.jobs.createImportJob(job, { holder: this.holder, leaseUntil: now + LEASE_MS });
       counted();
-      this.arrivals.set(id, { arrival, announced });
-      let ended = false;
-      run = this.runJob(job)
-        .catch((err: unknown) => this.options.warn({ err: String(err), importId: id }, 'an import job stopped on an error'))
-        .finally(() => {
-          ended = true;
-          this.arrivals.delete(id);
-        });
-      this.ownRuns.add(run as Promise<void>);
-      void run.finally(() => this.ownRuns.delete(run as Promise<void>));
+      const arriving = { arrival, announced, runEnded: false };
+      this.arrivals.set(id, arriving);
+      const running: Promise<void> = this.runJob(job).then(
+        () => undefined,
+        (err: unknown) => this.options.warn({ err: String(err), importId: id }, 'an import job stopped on an error'),
+      );
+      run = running.finally(() => {
+        this.arrivals.delete(id);
+        this.ownRuns.delete(running);
+      });
+      this.ownRuns.add(running);
       await uploaded;
       await checkRawExport(path, RAW_EVENT_FORMATS[source], name);
       await rm(marker);
       arrival.ended('whole');
-      // A run that already ended (its reading refused the file) removed the file while it still came.
-      if (ended) await rm(path, { force: true });
+      // A run that ended while the file came (its reading refused it) left the file to this request.
+      if (arriving.runEnded) await rm(path, { force: true });
       return { importId: id };
     } catch (err) {
+      cut.abort();
       arrival.ended('cut');
       await this.options.jobs.deleteImportJob(id);
       // The run finds its job gone, and removes what it wrote.
@@ -496,7 +499,12 @@ export class ImportService {
     const finished = !deleted && (await jobs.finishImportJob(job.id, this.holder, outcome));
     // Deleted while it ran: nothing of it stays.
     if (!finished && (await jobs.getImportJob(job.id)) === undefined) await removeImport(events, target);
-    if (finished || outcome.status === 'failed') await this.removeUpload(job);
+    if (finished || outcome.status === 'failed') {
+      // An upload still arriving is removed by the request receiving it, once it ends (receiveWhileImporting).
+      const arriving = this.arrivals.get(job.id);
+      if (arriving?.arrival.state === 'arriving') arriving.runEnded = true;
+      else await this.removeUpload(job);
+    }
     return 'ended';
   }
 }
