@@ -17,7 +17,7 @@
 // BENCH_PROFILES: `embedded` (DuckDB), `clickhouse` (a private server started as the tests do).
 // BENCH_CASES: `plausible` (1 and 2), `umami` (3); both by default.
 //
-//   node --import tsx bench/imports.ts            (BENCH_IMPORT_DAYS, BENCH_PAGES, BENCH_SOURCES, BENCH_SESSIONS, BENCH_REPEAT to scale; BENCH_PAIRS: runs of each path for case 3)
+//   node --import tsx bench/imports.ts            (BENCH_IMPORT_DAYS, BENCH_PAGES, BENCH_SOURCES, BENCH_SESSIONS, BENCH_REPEAT to scale; BENCH_PAIRS: runs of each path for case 3, BENCH_UPLOAD_MBPS: its uploads' pace)
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,6 +59,8 @@ const SOURCES = Number(process.env.BENCH_SOURCES ?? 500);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 300);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 20);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
+/** Case 3's uploads sent at most this fast (MB/s, as over a network), or as fast as loopback takes them when unset. */
+const UPLOAD_MBPS = process.env.BENCH_UPLOAD_MBPS === undefined ? null : Number(process.env.BENCH_UPLOAD_MBPS);
 const PROFILES = (process.env.BENCH_PROFILES ?? 'embedded').split(',').map((p) => p.trim());
 const CASES = (process.env.BENCH_CASES ?? 'plausible,umami').split(',').map((c) => c.trim());
 const TZ = 'Europe/Paris';
@@ -228,7 +230,7 @@ async function importOnce(profile: string, path: 'ndjson' | 'umami', file: strin
     const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     const org = await admin('POST', '/orgs', json({ name: 'Bench' }));
     const site = await admin('POST', `/orgs/${org.id}/sites`, json({ domain: 'umami.example', name: 'Umami', timezone: 'UTC' }));
-    const stream = (path: string, type: string) => ({ body: Readable.toWeb(createReadStream(path, { highWaterMark: 256 * 1024 })) as ReadableStream, duplex: 'half', headers: { 'content-type': type } });
+    const stream = (path: string, type: string) => ({ body: Readable.toWeb(Readable.from(paced(createReadStream(path, { highWaterMark: 256 * 1024 })))) as ReadableStream, duplex: 'half', headers: { 'content-type': type } });
     const cpuBefore = cpuSeconds(service.child.pid!);
     const started = performance.now();
     let lines: number;
@@ -257,6 +259,20 @@ async function importOnce(profile: string, path: 'ndjson' | 'umami', file: strin
     service.child.kill('SIGTERM');
     await service.exited;
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** `chunks` at UPLOAD_MBPS at most: each waits until the bytes before it would have taken that long. */
+async function* paced(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const started = performance.now();
+  let sent = 0;
+  for await (const chunk of chunks) {
+    if (UPLOAD_MBPS !== null) {
+      const due = started + (sent / (UPLOAD_MBPS * 1e6)) * 1000;
+      if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
+    }
+    sent += chunk.length;
+    yield chunk;
   }
 }
 

@@ -21,21 +21,18 @@ export function splitRecord(text: string): string[] {
 
 /**
  * splitRecord's fields; null when a quoted field is left open at the end and `openEnd` does not take
- * that. `expected` fields are made room for at once (the records of a file have as many as its
- * header). A field whose position `keep` marks false is passed over unread and given as '' (a
- * reader that uses a few of a wide file's columns makes no string of the others).
+ * that. `expected` fields are made room for at once (the records of a file have as many as its header).
  */
-function splitFields(text: string, openEnd: boolean, expected = 0, keep: readonly boolean[] | null = null): string[] | null {
-  if (keep === null && !text.includes('"')) return text.split(',');
+function splitFields(text: string, openEnd: boolean, expected = 0): string[] | null {
+  if (!text.includes('"')) return text.split(',');
   const fields = new Array<string>(expected);
   let count = 0;
   let field = '';
   let at = 0;
   for (;;) {
-    const kept = keep === null || keep[count] !== false;
     let end = at;
     while (end < text.length && text.charCodeAt(end) !== COMMA && text.charCodeAt(end) !== QUOTE) end++;
-    if (kept && end > at) field += text.slice(at, end);
+    field += text.slice(at, end);
     if (end === text.length) break;
     at = end + 1;
     if (text.charCodeAt(end) === COMMA) {
@@ -48,14 +45,14 @@ function splitFields(text: string, openEnd: boolean, expected = 0, keep: readonl
       const close = text.indexOf('"', at);
       if (close === -1) {
         if (!openEnd) return null;
-        if (kept) field += text.slice(at);
+        field += text.slice(at);
         at = text.length;
         break;
       }
-      if (kept) field += text.slice(at, close);
+      field += text.slice(at, close);
       at = close + 1;
       if (text.charCodeAt(at) !== QUOTE) break;
-      if (kept) field += '"';
+      field += '"';
       at++;
     }
   }
@@ -97,17 +94,6 @@ class RecordCutter {
   private first = true;
   /** The fields of the last record split on one line: the next likely has as many. */
   private fieldCount = 0;
-  /** The positions of the fields read, from the header (null: every field, or no header yet). */
-  private keep: readonly boolean[] | null = null;
-
-  /** `columns`: the columns a reader uses, given the header's fields (the file's first record); all when absent. */
-  constructor(private readonly columns?: (header: readonly string[]) => readonly boolean[]) {}
-
-  /** The record of `fields` on its first line; the first one, the header, tells which positions are read from then on. */
-  private record(line: number, fields: string[]): CsvRecord {
-    if (this.columns !== undefined && this.keep === null) this.keep = this.columns(fields);
-    return { line, fields };
-  }
 
   /** The records that `text` completes. */
   read(text: string): CsvRecord[] {
@@ -133,7 +119,7 @@ class RecordCutter {
     const records: CsvRecord[] = [];
     const last = this.lineParts.length > 0 ? this.endLine('') : null;
     if (last !== null) records.push(last);
-    if (this.recordLines.length > 0) records.push(this.record(this.recordLine, splitRecord(this.recordLines.join('\n'))));
+    if (this.recordLines.length > 0) records.push({ line: this.recordLine, fields: splitRecord(this.recordLines.join('\n')) });
     this.startRecord();
     return records;
   }
@@ -175,12 +161,12 @@ class RecordCutter {
         this.startRecord();
         return null;
       }
-      const fields = line.length <= MAX_RECORD_CHARS ? splitFields(line, false, this.fieldCount, this.keep) : null;
+      const fields = line.length <= MAX_RECORD_CHARS ? splitFields(line, false, this.fieldCount) : null;
       if (fields !== null) {
         this.fieldCount = fields.length;
         const first = this.recordLine;
         this.startRecord();
-        return this.record(first, fields);
+        return { line: first, fields };
       }
     }
     const refused = this.count(piece);
@@ -208,7 +194,7 @@ class RecordCutter {
     }
     const first = this.recordLine;
     this.startRecord();
-    return record === '' ? null : this.record(first, splitRecord(record));
+    return record === '' ? null : { line: first, fields: splitRecord(record) };
   }
 
   /** The record reported too long, and dropped. */
@@ -248,11 +234,10 @@ export async function* csvRecords(source: AsyncIterable<Buffer>): AsyncGenerator
 /**
  * csvRecords' records, handed over a chunk of the stream's at a time (a step of an async iterator
  * per record costs as much as reading it): for readers that turn many records into a few calls.
- * The event loop is given back every few milliseconds, between batches. `columns`, given the
- * header's fields, marks the positions a reader uses: the others are given as '' in later records.
+ * The event loop is given back every few milliseconds, between batches.
  */
-export async function* csvBatches(source: AsyncIterable<Buffer>, columns?: (header: readonly string[]) => readonly boolean[]): AsyncGenerator<CsvRecord[]> {
-  const cutter = new RecordCutter(columns);
+export async function* csvBatches(source: AsyncIterable<Buffer>): AsyncGenerator<CsvRecord[]> {
+  const cutter = new RecordCutter();
   const turns = new EventLoopTurns({ stepsPerCheck: 1 });
   for await (const text of decoded(source)) {
     const batch = cutter.read(text);

@@ -1,5 +1,4 @@
-// The tools whose exports hold raw events, and their readers: what the upload check (service.ts)
-// and the reading thread (raw-event-worker.ts) both look up.
+// The tools whose exports hold raw events, and their readers (service.ts looks them up by source).
 import type { ImportSource } from '../core/vocabulary.js';
 import { goatcounterFormat } from './goatcounter.js';
 import type { RawEventFormat } from './raw-events.js';

@@ -1,7 +1,7 @@
 // What the readers of raw-event exports (GoatCounter's, Umami's) share: each turns its CSV rows into
 // lines of svc's NDJSON import (src/ingest/importer.ts, importReadLines), handed on as their fields a
 // CSV chunk (or, Umami's, 128 lines) at a time, counting what it leaves out on the way, and reads its
-// file from disk as it comes, gzipped or not. They run on a thread of their own (raw-event-worker.ts).
+// file from disk as it comes, gzipped or not, and an upload as it arrives.
 import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
@@ -61,11 +61,6 @@ export function columnsOf(names: readonly string[], required: readonly string[],
   const missing = required.filter((c) => !names.includes(c));
   if (missing.length > 0) throw new ImportRefused(`${what} has no column ${missing.join(', ')}`);
   return new Map(names.map((h, i) => [h, i]));
-}
-
-/** The positions of `header` named (trimmed, any case) one of `names`: a reader's `columns`. */
-export function columnsNamed(names: readonly string[]): (header: readonly string[]) => boolean[] {
-  return (header) => header.map((h) => names.includes(h.trim().toLowerCase()));
 }
 
 /**
@@ -132,8 +127,6 @@ async function* bounded(stream: AsyncIterable<Buffer> & { destroy(): void }, siz
 export interface RawEventFormat {
   /** The positions of the columns its header (the file's first record) names; refused (ImportRefused) when it is not the format's. */
   header(record: CsvRecord, fileName: string): Map<string, number>;
-  /** The positions of the header's fields that the reader uses (csvBatches' `columns`); every one when absent. */
-  columns?(header: readonly string[]): boolean[];
   /** Its records (the header first), in batches, as import lines for a site on `domain`, counting what it leaves out in `skips`. */
   lines(records: AsyncIterable<CsvRecord[]>, domain: string, skips: RawEventSkips, fileName: string): AsyncGenerator<ImportLineFields[]>;
 }

@@ -25,11 +25,12 @@ import type { EventStore } from '../storage/events/types.js';
 import type { ImportJob, ImportJobStore } from '../storage/meta/import-types.js';
 import type { ImportSource } from '../core/vocabulary.js';
 import type { ImportView } from '../core/management.js';
+import type { ImportLineFields } from '../ingest/import.js';
 import type { EventImportReport as NdjsonReport } from '../core/management.js';
 import { isRawEventSource, RAW_EVENT_FORMATS, type RawEventSource } from './raw-event-formats.js';
-import { linesReadInThread } from './raw-event-thread.js';
-import { UploadArrival } from './upload-arrival.js';
-import { checkRawExport, daysOf, newSkips } from './raw-events.js';
+import { openArrivingCsv, UploadArrival } from './upload-arrival.js';
+import { csvBatches } from './csv.js';
+import { checkRawExport, daysOf, newSkips, openCsvFile, type RawEventFormat } from './raw-events.js';
 import { readAnnotations } from './annotations.js';
 import type { NewAnnotation } from '../entities/segments.js';
 import { checkPlausibleExport, ignoredFile, importPlausible, ImportRefused, removeImport, WriteInterrupted, type ImportReport } from './plausible-import.js';
@@ -83,9 +84,9 @@ export interface ImportServiceOptions {
   getSite(siteId: string): Promise<Site | undefined>;
   /**
    * The import path of NDJSON lines (src/ingest/importer.ts, importReadLines), which raw events
-   * (GoatCounter's, Umami's) go through; `read` reads their lines from the start.
+   * (GoatCounter's, Umami's) go through as the lines' fields; `read` reads them from the start.
    */
-  importReadLines(site: Site, read: () => AsyncIterable<string[]>): Promise<NdjsonReport>;
+  importReadLines(site: Site, read: () => AsyncIterable<ImportLineFields[]>): Promise<NdjsonReport>;
   /** Adds an export's annotations to the site of a job (./annotations.ts, addAnnotations). */
   addAnnotations(siteId: string, annotations: NewAnnotation[]): Promise<void>;
   /** Google's endpoints for GA4 imports (Google's own by default), and their tuning (tests: the stand-in's CA, short waits, small pages). */
@@ -404,10 +405,9 @@ export class ImportService {
 
   /**
    * An export's raw events (GoatCounter's, Umami's) through the NDJSON import path, in one call
-   * (atomic: all its events are stored or none), with its bots and bad rows counted apart. A thread
-   * of its own reads the file (raw-event-worker.ts).
+   * (atomic: all its events are stored or none), with its bots and bad rows counted apart.
    */
-  private async importRawEvents(job: ImportJob, source: RawEventSource, path: string, progress: (done: number) => void): Promise<ImportReport> {
+  private async importRawEvents(job: ImportJob, format: RawEventFormat, path: string, progress: (done: number) => void): Promise<ImportReport> {
     const site = await this.options.getSite(job.siteId);
     if (!site) throw new ImportRefused('the site no longer exists');
     // An upload still arriving is read as it grows, its size the one announced.
@@ -418,15 +418,15 @@ export class ImportService {
     let readings = 0;
     // The first reading reports the progress and counts what is left out; a second one (lines not
     // in time order, read again to be sorted, once the upload is whole) only hands the lines on again.
-    const lines = () => {
+    async function* lines(): AsyncGenerator<ImportLineFields[]> {
       const first = readings++ === 0;
-      const reading = { source, path, domain: site.domain, fileName: job.fileName };
       const onRead = (n: number) => {
         read += n;
         if (first) progress((0.9 * read) / Math.max(size, read, 1));
       };
-      return linesReadInThread(reading, first ? skips : newSkips(), onRead, first ? arriving?.arrival : undefined);
-    };
+      const bytes = first && arriving ? await openArrivingCsv(path, arriving.arrival, onRead) : await openCsvFile(path, onRead);
+      yield* format.lines(csvBatches(bytes), site!.domain, first ? skips : newSkips(), job.fileName);
+    }
     const result = await this.options.importReadLines(site, lines).catch((err: unknown) => {
       throw err instanceof ApiError ? new ImportRefused(err.message, { cause: err }) : err;
     });
@@ -473,7 +473,7 @@ export class ImportService {
       else {
         // An upload still arriving is read as it comes (receiveWhileImporting).
         const path = this.arrivals.has(job.id) ? this.uploadPath(job) : await this.reachableUpload(job);
-        report = isRawEventSource(job.source) ? await this.importRawEvents(job, job.source, path, progress) : await importPlausible(events, target, path, job.fileName, progress);
+        report = isRawEventSource(job.source) ? await this.importRawEvents(job, RAW_EVENT_FORMATS[job.source], path, progress) : await importPlausible(events, target, path, job.fileName, progress);
         // Once the figures are written: a job taken again adds no annotation twice.
         if (job.source === 'plausible') await this.options.addAnnotations(job.siteId, await readAnnotations(path));
       }

@@ -1,7 +1,8 @@
 // An upload its import reads as it arrives (service.ts, receiveWhileImporting): the bytes on disk so
-// far, and whether the upload arrived whole, for the thread that reads it (raw-event-worker.ts).
-import type { FileHandle } from 'node:fs/promises';
-import { Writable } from 'node:stream';
+// far, whether the upload arrived whole, and the file read as it grows.
+import { open, type FileHandle } from 'node:fs/promises';
+import { Readable, Writable } from 'node:stream';
+import { inflatedIfGzipped } from './raw-events.js';
 
 export type ArrivalState = 'arriving' | 'whole' | 'cut';
 
@@ -15,6 +16,16 @@ export class UploadArrival {
   watch(watcher: () => void): () => void {
     this.watchers.add(watcher);
     return () => this.watchers.delete(watcher);
+  }
+
+  /** Resolves at the next change. */
+  changed(): Promise<void> {
+    return new Promise((resolve) => {
+      const stop = this.watch(() => {
+        stop();
+        resolve();
+      });
+    });
   }
 
   grew(size: number): void {
@@ -46,4 +57,41 @@ export class UploadArrival {
       },
     });
   }
+}
+
+/** Bytes of a growing file read at a time. */
+const READ_BYTES = 256 * 1024;
+
+/** The bytes of the file at `path` as `arrival` tells they reach it, until it is whole; an upload cut fails the reading. */
+async function* arrivingBytes(path: string, arrival: UploadArrival, onRead: (bytes: number) => void): AsyncGenerator<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    let position = 0;
+    for (;;) {
+      if (position < arrival.size) {
+        const buffer = Buffer.allocUnsafe(Math.min(READ_BYTES, arrival.size - position));
+        const { bytesRead } = await file.read(buffer, 0, buffer.length, position);
+        position += bytesRead;
+        onRead(bytesRead);
+        yield buffer.subarray(0, bytesRead);
+      } else if (arrival.state === 'whole') return;
+      else if (arrival.state === 'cut') throw new Error('the upload did not arrive whole');
+      else await arrival.changed();
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** openCsvFile's bytes of an upload still arriving: inflated when gzipped, read as they come. */
+export async function openArrivingCsv(path: string, arrival: UploadArrival, onRead: (bytes: number) => void): Promise<AsyncIterable<Buffer>> {
+  while (arrival.size < 2 && arrival.state === 'arriving') await arrival.changed();
+  const head = Buffer.alloc(2);
+  const file = await open(path, 'r');
+  try {
+    await file.read(head, 0, Math.min(2, arrival.size), 0);
+  } finally {
+    await file.close();
+  }
+  return inflatedIfGzipped(Readable.from(arrivingBytes(path, arrival, onRead), { objectMode: false }), head, () => arrival.size);
 }

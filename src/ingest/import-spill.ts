@@ -6,7 +6,7 @@ import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { EventLoopTurns } from '../core/turns.js';
-import type { ImportLine } from './import.js';
+import type { ImportLine, ImportLineFields } from './import.js';
 
 /** Bytes written to, and read from, a spill file at a time. */
 const BLOCK_BYTES = 64 * 1024;
@@ -121,7 +121,7 @@ export class SpilledBody {
  * caller between batches of sorted lines; the sort of the indices holds it in one stretch.
  */
 export async function* sortedLines(
-  again: AsyncIterable<ImportLine[]>,
+  again: AsyncIterable<Array<ImportLine<string | ImportLineFields>>>,
   release: () => void,
   dir: string,
   lines: readonly number[],
@@ -139,7 +139,7 @@ export async function* sortedLines(
         const turn = turns.step();
         if (turn) await turn;
         if (next < count && number === lines[next]) {
-          const bytes = Buffer.from(line);
+          const bytes = Buffer.from(typeof line === 'string' ? line : JSON.stringify(line));
           offsets[next] = file.size;
           lengths[next] = bytes.length;
           file.append(bytes);

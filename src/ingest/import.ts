@@ -15,7 +15,7 @@ export type ImportLineResult = { ok: true; candidate: Candidate } | { ok: false;
 const optionalText = (v: unknown, max: number): string | null | undefined =>
   v === undefined || v === null ? null : typeof v === 'string' && v.length <= max ? v.trim() || null : undefined;
 
-/** An NDJSON line of an import, parsed and checked. */
+/** An NDJSON line of an import, parsed and checked (checkImportLine). */
 export function parseImportLine(line: string, sitePublicId: string, now: number): ImportLineResult {
   let raw: unknown;
   try {
@@ -26,8 +26,11 @@ export function parseImportLine(line: string, sitePublicId: string, now: number)
   return checkImportLine(raw, sitePublicId, now);
 }
 
-/** A parsed NDJSON line of an import checked with the tracker's rules: its candidate event, or why it is rejected. */
-function checkImportLine(raw: unknown, sitePublicId: string, now: number): ImportLineResult {
+/**
+ * A line of an import as a value (a parsed NDJSON line, or the object a reader of another tool's
+ * export makes) checked with the tracker's rules: its candidate event, or why it is rejected.
+ */
+export function checkImportLine(raw: unknown, sitePublicId: string, now: number): ImportLineResult {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'bad_shape', detail: 'not an object' };
   const o = raw as Record<string, unknown>;
   const ts = parseImportTimestamp(o.ts, now);
@@ -75,13 +78,13 @@ const withoutCr = (text: string) => (text.endsWith('\r') ? text.slice(0, -1) : t
 
 /**
  * The fields of an import line as a value: a reader of another tool's export (src/imports) makes
- * them, and its thread writes them as NDJSON text (raw-event-worker.ts).
+ * them, rather than NDJSON text that would be parsed again.
  */
 export type ImportLineFields = Readonly<Record<string, unknown>>;
 
-/** A line of an import (NDJSON text), numbered from 1. */
-export interface ImportLine {
-  line: string;
+/** A line of an import, numbered from 1: NDJSON text, or (from a reader) its fields. */
+export interface ImportLine<T extends string | ImportLineFields = string> {
+  line: T;
   number: number;
   tooLong: boolean;
 }

@@ -12,7 +12,7 @@ import type { HostingNetworks } from './bots.js';
 import type { DropReason } from './drop-reasons.js';
 import type { GeoLocator } from './geo.js';
 import { MAX_IMPORT_LINE_BYTES, MAX_IMPORT_LINES } from './import-contract.js';
-import { ndjsonLines, parseImportLine, type ImportLine, type ImportLineResult } from './import.js';
+import { checkImportLine, ndjsonLines, parseImportLine, type ImportLine, type ImportLineFields, type ImportLineResult } from './import.js';
 import { ImportWriter } from './import-writer.js';
 import { SpilledBody, sortedLines } from './import-spill.js';
 import { botUaStep, datacenterStep, locate, runSteps, type DropCounter, type Step } from './pipeline.js';
@@ -78,19 +78,19 @@ export class Importer {
 
   /**
    * Imports the lines a reader of another tool's export makes (src/imports: GoatCounter's, Umami's),
-   * as importLines does, their text coming from the reader's thread rather than a request's body.
-   * They are numbered 1, 2, … as they come; `read` gives them from the start, and again when they
-   * turn out not to be in time order (it reads its file again).
+   * as importLines does NDJSON lines: their fields checked by the same rules, without being written
+   * as text and parsed again. They are numbered 1, 2, … as they come; `read` gives them from the
+   * start, and again when they turn out not to be in time order (it reads its file again).
    */
-  async importReadLines(site: Site, read: () => AsyncIterable<string[]>): Promise<EventImportReport> {
+  async importReadLines(site: Site, read: () => AsyncIterable<ImportLineFields[]>): Promise<EventImportReport> {
     return this.importFrom(site, numbered(read()), () => numbered(read()), () => {});
   }
 
   /** An import of `lines`; `again` reads them again in file order, and `release` lets go of what it reads from. */
   private async importFrom(
     site: Site,
-    lines: AsyncIterable<ImportLine[]>,
-    again: () => AsyncIterable<ImportLine[]>,
+    lines: AsyncIterable<Array<ImportLine<string | ImportLineFields>>>,
+    again: () => AsyncIterable<Array<ImportLine<string | ImportLineFields>>>,
     release: () => void,
   ): Promise<EventImportReport> {
     const now = this.deps.clock.now();
@@ -104,8 +104,8 @@ export class Importer {
     };
     const importSteps: Array<Step<unknown>> = [{ name: 'locate', run: (c) => locate(c, false) }, botUaStep, datacenterStep(this.deps.hosting)];
     /** A line through every check: its candidate, or why it is rejected (usually synchronous). */
-    const check = (line: string): MaybePromise<ImportLineResult> => {
-      const parsed = parseImportLine(line, site.id, now);
+    const check = (line: string | ImportLineFields): MaybePromise<ImportLineResult> => {
+      const parsed = typeof line === 'string' ? parseImportLine(line, site.id, now) : checkImportLine(line, site.id, now);
       if (!parsed.ok) return parsed;
       parsed.candidate.site = site;
       const result = runSteps(importSteps, parsed.candidate, undefined);
@@ -136,7 +136,7 @@ export class Importer {
             reject(number, 'too_large', `a line is limited to ${MAX_IMPORT_LINE_BYTES} bytes`);
             continue;
           }
-          if (line.trim() === '') continue;
+          if (typeof line === 'string' && line.trim() === '') continue;
           let checked = check(line);
           if (isPromise(checked)) checked = await checked;
           if (!checked.ok) {
@@ -216,7 +216,7 @@ const IMPORT_HEAP = new HeapBound(48 * 1024 * 1024);
 const COLLECT_GARBAGE_LINES = 100_000;
 
 /** A reader's lines, numbered from 1 as they come. */
-async function* numbered(batches: AsyncIterable<string[]>): AsyncGenerator<ImportLine[]> {
+async function* numbered(batches: AsyncIterable<ImportLineFields[]>): AsyncGenerator<Array<ImportLine<ImportLineFields>>> {
   let number = 0;
   for await (const batch of batches) yield batch.map((line) => ({ line, number: ++number, tooLong: false }));
 }
