@@ -1,5 +1,6 @@
 // Import jobs (docs/imports.md): an upload is streamed to a file of the data folder, checked to be
-// one of the formats (refused at once otherwise), and queued; a worker process takes the queued
+// one of the formats (refused at once otherwise), and queued (a raw-event upload on a process that
+// runs jobs is read by its job as it arrives instead); a worker process takes the queued
 // jobs one at a time, reports their progress, and ends each done (with its report) or failed
 // (having removed whatever it wrote). A job whose worker stopped, or whose write into the store
 // failed, is taken again once its lease runs out and starts again from its file; the file goes when
