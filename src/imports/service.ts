@@ -400,6 +400,8 @@ export class ImportService {
       if (!job) return;
       // A GA4 job of this process whose lease lapsed (a long wait on Google) is still running here.
       if (job.source === 'ga4' && this.ga4Requests.has(job.id)) continue;
+      // So is a job whose upload still arrives here.
+      if (this.arrivals.has(job.id)) continue;
       await this.runJob(job);
     }
   }

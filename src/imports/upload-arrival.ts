@@ -18,13 +18,16 @@ export class UploadArrival {
     return () => this.watchers.delete(watcher);
   }
 
-  /** Resolves at the next change. */
-  changed(): Promise<void> {
+  /** Resolves at the next change, or after `ms` without one. */
+  changed(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const stop = this.watch(() => {
+      const done = () => {
+        clearTimeout(timer);
         stop();
         resolve();
-      });
+      };
+      const timer = setTimeout(done, ms);
+      const stop = this.watch(done);
     });
   }
 
@@ -61,8 +64,17 @@ export class UploadArrival {
 
 /** Bytes of a growing file read at a time. */
 const READ_BYTES = 256 * 1024;
+/**
+ * The longest a reading waits for bytes before it reports again (`onRead(0)`): the job's report
+ * renews its lease (5 minutes), which a client pausing longer (SVC_REQUEST_TIMEOUT_MS allows up to
+ * an hour) would otherwise let lapse, and another worker would take the job from half a file.
+ */
+const QUIET_REPORT_MS = 60_000;
 
-/** The bytes of the file at `path` as `arrival` tells they reach it, until it is whole; an upload cut fails the reading. */
+/**
+ * The bytes of the file at `path` as `arrival` tells they reach it, until it is whole; an upload
+ * cut fails the reading. `onRead` is told each read, and 0 after each quiet minute.
+ */
 async function* arrivingBytes(path: string, arrival: UploadArrival, onRead: (bytes: number) => void): AsyncGenerator<Buffer> {
   const file = await open(path, 'r');
   try {
@@ -76,7 +88,10 @@ async function* arrivingBytes(path: string, arrival: UploadArrival, onRead: (byt
         yield buffer.subarray(0, bytesRead);
       } else if (arrival.state === 'whole') return;
       else if (arrival.state === 'cut') throw new Error('the upload did not arrive whole');
-      else await arrival.changed();
+      else {
+        await arrival.changed(QUIET_REPORT_MS);
+        onRead(0);
+      }
     }
   } finally {
     await file.close();
@@ -85,7 +100,10 @@ async function* arrivingBytes(path: string, arrival: UploadArrival, onRead: (byt
 
 /** openCsvFile's bytes of an upload still arriving: inflated when gzipped, read as they come. */
 export async function openArrivingCsv(path: string, arrival: UploadArrival, onRead: (bytes: number) => void): Promise<AsyncIterable<Buffer>> {
-  while (arrival.size < 2 && arrival.state === 'arriving') await arrival.changed();
+  while (arrival.size < 2 && arrival.state === 'arriving') {
+    await arrival.changed(QUIET_REPORT_MS);
+    onRead(0);
+  }
   const head = Buffer.alloc(2);
   const file = await open(path, 'r');
   try {
