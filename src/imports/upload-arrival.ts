@@ -6,11 +6,23 @@ import { inflatedIfGzipped } from './raw-events.js';
 
 export type ArrivalState = 'arriving' | 'whole' | 'cut';
 
+/** Bytes of a growing file read at a time. */
+const READ_BYTES = 256 * 1024;
+/**
+ * The longest a reading waits for bytes before it reports again (`onRead(0)`): the job's report
+ * renews its lease (5 minutes), which a client pausing longer (SVC_REQUEST_TIMEOUT_MS allows up to
+ * an hour) would otherwise let lapse, and another worker would take the job from half a file.
+ */
+const QUIET_REPORT_MS = 60_000;
+
 export class UploadArrival {
   /** Bytes written to the file so far. */
   size = 0;
   state: ArrivalState = 'arriving';
   private readonly watchers = new Set<() => void>();
+
+  /** `quietReportMs`: how long its reading waits for bytes before it reports again (QUIET_REPORT_MS; tests shorten it). */
+  constructor(readonly quietReportMs = QUIET_REPORT_MS) {}
 
   /** Calls `watcher` at every change; the returned function stops that. */
   watch(watcher: () => void): () => void {
@@ -62,15 +74,6 @@ export class UploadArrival {
   }
 }
 
-/** Bytes of a growing file read at a time. */
-const READ_BYTES = 256 * 1024;
-/**
- * The longest a reading waits for bytes before it reports again (`onRead(0)`): the job's report
- * renews its lease (5 minutes), which a client pausing longer (SVC_REQUEST_TIMEOUT_MS allows up to
- * an hour) would otherwise let lapse, and another worker would take the job from half a file.
- */
-const QUIET_REPORT_MS = 60_000;
-
 /**
  * The bytes of the file at `path` as `arrival` tells they reach it, until it is whole; an upload
  * cut fails the reading. `onRead` is told each read, and 0 after each quiet minute.
@@ -89,7 +92,7 @@ async function* arrivingBytes(path: string, arrival: UploadArrival, onRead: (byt
       } else if (arrival.state === 'whole') return;
       else if (arrival.state === 'cut') throw new Error('the upload did not arrive whole');
       else {
-        await arrival.changed(QUIET_REPORT_MS);
+        await arrival.changed(arrival.quietReportMs);
         onRead(0);
       }
     }
@@ -101,7 +104,7 @@ async function* arrivingBytes(path: string, arrival: UploadArrival, onRead: (byt
 /** openCsvFile's bytes of an upload still arriving: inflated when gzipped, read as they come. */
 export async function openArrivingCsv(path: string, arrival: UploadArrival, onRead: (bytes: number) => void): Promise<AsyncIterable<Buffer>> {
   while (arrival.size < 2 && arrival.state === 'arriving') {
-    await arrival.changed(QUIET_REPORT_MS);
+    await arrival.changed(arrival.quietReportMs);
     onRead(0);
   }
   const head = Buffer.alloc(2);

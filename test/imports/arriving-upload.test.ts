@@ -1,15 +1,19 @@
 // Raw-event uploads read as they arrive (ImportService.receiveWhileImporting): on a process that
 // runs jobs, an Umami upload's job is running and its lines are read before the body ends; an
 // upload that fails (cut, over the limit, not the format) leaves no job, nothing stored and no
-// file; and a job whose upload never arrived whole (its process stopped) fails, saying so. The
+// file; a job whose upload never arrived whole (its process stopped) fails, saying so; and a
+// reading waiting for bytes reports each quiet while, so that its job keeps its lease. The
 // importer here only collects the lines: the end-to-end tests read them back (umami.test.ts), and
 // the last test here cuts an upload through a real server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { open } from 'node:fs/promises';
 import { ApiError } from '../../src/core/errors.js';
+import { openArrivingCsv, UploadArrival } from '../../src/imports/upload-arrival.js';
 import type { ImportLineFields } from '../../src/ingest/import.js';
 import { importTestStores } from '../helpers/import-service.js';
 import { createApiKey, createSite, startTestServer } from '../helpers/server.js';
@@ -149,6 +153,32 @@ test('a job whose upload never arrived whole (its process stopped) fails, saying
     assert.deepEqual(readdirSync(folder), []);
   } finally {
     await close();
+  }
+});
+
+test('a reading that waits for an upload reports each quiet while (its job renews its lease), and ends with the upload', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-arrival-'));
+  try {
+    const path = join(dir, 'upload');
+    const arrival = new UploadArrival(20);
+    const writer = UploadArrival.writer(await open(path, 'wx'), arrival);
+    const reports: number[] = [];
+    const write = (text: string) => new Promise<void>((resolve, reject) => writer.write(Buffer.from(text), (err) => (err ? reject(err) : resolve())));
+    await write('a,b\n1,');
+    const bytes = await openArrivingCsv(path, arrival, (n) => reports.push(n));
+    const chunks: Buffer[] = [];
+    const reading = (async () => {
+      for await (const chunk of bytes) chunks.push(chunk);
+    })();
+    await until(() => reports.filter((n) => n === 0).length >= 3, 'three reports while no byte comes');
+    await write('2\n');
+    await new Promise<void>((resolve) => writer.end(resolve));
+    arrival.ended('whole');
+    await reading;
+    assert.equal(Buffer.concat(chunks).toString(), 'a,b\n1,2\n');
+    assert.equal(reports.reduce((a, b) => a + b, 0), 8, "every byte read is reported");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
