@@ -88,16 +88,22 @@ const RECENT_ADDRESSES = 4096;
 /** The bytes of a CSV file on disk, inflated when it is gzipped (`.csv.gz`), bounded like a ZIP entry. */
 export async function openCsvFile(path: string, onRead: (bytes: number) => void = () => {}): Promise<AsyncIterable<Buffer>> {
   const { size } = await stat(path);
-  const head = Buffer.alloc(2);
-  const file = await open(path, 'r');
-  try {
-    await file.read(head, 0, 2, 0);
-  } finally {
-    await file.close();
-  }
+  const head = await fileHead(path);
   const raw = createReadStream(path, { highWaterMark: 256 * 1024 });
   raw.on('data', (chunk) => onRead(chunk.length));
   return inflatedIfGzipped(raw, head, () => size);
+}
+
+/** The first two bytes of the file at `path` (fewer when it is shorter): they tell gzip's. */
+export async function fileHead(path: string): Promise<Buffer> {
+  const head = Buffer.alloc(2);
+  const file = await open(path, 'r');
+  try {
+    const { bytesRead } = await file.read(head, 0, 2, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
 }
 
 /**

@@ -26,12 +26,13 @@ import type { EventStore } from '../storage/events/types.js';
 import type { ImportJob, ImportJobStore } from '../storage/meta/import-types.js';
 import type { ImportSource } from '../core/vocabulary.js';
 import type { ImportView } from '../core/management.js';
-import type { ImportLineFields } from '../ingest/import.js';
 import type { EventImportReport as NdjsonReport } from '../core/management.js';
-import { isRawEventSource, RAW_EVENT_FORMATS, type RawEventSource } from './raw-event-formats.js';
-import { openArrivingCsv, UploadArrival } from './upload-arrival.js';
+import type { ImportLineFields } from '../ingest/import.js';
 import { csvBatches } from './csv.js';
+import { goatcounterFormat } from './goatcounter.js';
 import { checkRawExport, daysOf, newSkips, openCsvFile, type RawEventFormat } from './raw-events.js';
+import { umamiFormat } from './umami.js';
+import { openArrivingCsv, UploadArrival } from './upload-arrival.js';
 import { readAnnotations } from './annotations.js';
 import type { NewAnnotation } from '../entities/segments.js';
 import { checkPlausibleExport, ignoredFile, importPlausible, ImportRefused, removeImport, WriteInterrupted, type ImportReport } from './plausible-import.js';
@@ -98,6 +99,13 @@ export interface ImportServiceOptions {
 
 const newImportId = () => `imp_${randomBytes(9).toString('base64url')}`;
 
+type RawEventSource = 'goatcounter' | 'umami';
+
+/** The sources whose exports hold raw events, which go through the NDJSON import path. */
+const RAW_EVENT_FORMATS: Readonly<Record<RawEventSource, RawEventFormat>> = { goatcounter: goatcounterFormat, umami: umamiFormat };
+
+const isRawEventSource = (source: ImportSource): source is RawEventSource => Object.hasOwn(RAW_EVENT_FORMATS, source);
+
 /** Thrown out of a job's progress report, and its calls to Google, when its worker stops. */
 class JobStopped extends Error {}
 
@@ -162,7 +170,9 @@ export class ImportService {
 
   /**
    * Streams an upload to disk (refused past the size limit before more is read), checks it is one
-   * of the formats, and queues its job. `name`: the file's own name, which gives a single CSV its table.
+   * of the formats, and queues its job, or on a process that runs jobs starts a raw-event upload's
+   * job as it arrives (receiveWhileImporting). `name`: the file's own name, which gives a single CSV
+   * its table; `announced`: its content-length, 0 when none (a job's progress reads against it).
    */
   async upload(site: Site, source: ImportSource, name: string, body: AsyncIterable<Buffer>, announced = 0): Promise<{ importId: string }> {
     return this.arriving(site, (counted) => {

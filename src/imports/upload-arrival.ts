@@ -2,7 +2,7 @@
 // far, whether the upload arrived whole, and the file read as it grows.
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
-import { inflatedIfGzipped } from './raw-events.js';
+import { fileHead, inflatedIfGzipped } from './raw-events.js';
 
 export type ArrivalState = 'arriving' | 'whole' | 'cut';
 
@@ -19,38 +19,37 @@ export class UploadArrival {
   /** Bytes written to the file so far. */
   size = 0;
   state: ArrivalState = 'arriving';
-  private readonly watchers = new Set<() => void>();
+  /** What waits for the next change (`changed`). */
+  private readonly waiting = new Set<() => void>();
 
   /** `quietReportMs`: how long its reading waits for bytes before it reports again (QUIET_REPORT_MS; tests shorten it). */
   constructor(readonly quietReportMs = QUIET_REPORT_MS) {}
-
-  /** Calls `watcher` at every change; the returned function stops that. */
-  watch(watcher: () => void): () => void {
-    this.watchers.add(watcher);
-    return () => this.watchers.delete(watcher);
-  }
 
   /** Resolves at the next change, or after `ms` without one. */
   changed(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        stop();
+        this.waiting.delete(done);
         resolve();
       };
       const timer = setTimeout(done, ms);
-      const stop = this.watch(done);
+      this.waiting.add(done);
     });
   }
 
   grew(size: number): void {
     this.size = size;
-    for (const watcher of this.watchers) watcher();
+    this.wake();
   }
 
   ended(state: 'whole' | 'cut'): void {
     this.state = state;
-    for (const watcher of this.watchers) watcher();
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const done of [...this.waiting]) done();
   }
 
   /** The file's writer: `arrival` grows as each write reaches the file (the handle is closed at the end). */
@@ -107,12 +106,5 @@ export async function openArrivingCsv(path: string, arrival: UploadArrival, onRe
     await arrival.changed(arrival.quietReportMs);
     onRead(0);
   }
-  const head = Buffer.alloc(2);
-  const file = await open(path, 'r');
-  try {
-    await file.read(head, 0, Math.min(2, arrival.size), 0);
-  } finally {
-    await file.close();
-  }
-  return inflatedIfGzipped(Readable.from(arrivingBytes(path, arrival, onRead), { objectMode: false }), head, () => arrival.size);
+  return inflatedIfGzipped(Readable.from(arrivingBytes(path, arrival, onRead), { objectMode: false }), await fileHead(path), () => arrival.size);
 }
