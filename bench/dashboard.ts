@@ -18,6 +18,8 @@
 //            --views 30d,year,year-filtered (the views loaded; all three by default),
 //            --engine duckdb|clickhouse (the event store: DuckDB in the data folder, or a private
 //            ClickHouse server the bench starts and stops, as the tests do; duckdb by default),
+//            --idle S (waits S seconds before each load, so that each comes to a process that has
+//            idled: its idle checks have collected the heap and emptied DuckDB's pool),
 //            --reads (also prints each /app/v1 read's median time in the page, from its start to
 //            its answer's end, and each read of a view asked alone, one after the other, 5 times)
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,10 +47,12 @@ const { values } = parseArgs({
     views: { type: 'string' },
     engine: { type: 'string' },
     reads: { type: 'boolean' },
+    idle: { type: 'string' },
   },
 });
 const EVENTS = Number(values.events ?? 10_600_000);
 const LOADS = Number(values.loads ?? 20);
+const IDLE_MS = Number(values.idle ?? 0) * 1000;
 const ROUNDS = Number(values.rounds ?? (values.baseline ? 2 : 1));
 const DAYS = 365;
 /** bench/query's sessions hold about 1.45 events per pageview (engagement, custom events). */
@@ -285,6 +289,7 @@ async function measure(context: BrowserContext, dashboard: string, store: Store,
   for (const view of VIEWS) {
     const query = new URLSearchParams(VIEW_QUERIES[view]);
     for (let i = 0; i <= LOADS; i++) {
+      if (IDLE_MS > 0) await new Promise((done) => setTimeout(done, IDLE_MS));
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       await cdp.send('Performance.enable');

@@ -124,7 +124,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     memory.set(m.external, { kind: 'external' });
     memory.set(m.heapTotal, { kind: 'heap_total' });
   });
-  const stopIdleCollection = collectWhenIdle();
+  const store = events;
+  const stopIdleCollection = collectWhenIdle({ alsoWhenIdle: () => void store.releaseIdleMemory() });
   const counters = await openCounters(config.redisUrl, { sessionCacheBytes: config.sessionCacheBytes, keyPrefix: options.counterKeyPrefix, onUnavailable: counterFallbacks(metrics, log) });
   const maintenance = new MaintenanceRegistry();
   const ingest = new Ingestor({ clock, meta, events, geo, metrics, counters, collectRateLimit: config.collectRateLimit, flushIntervalMs: config.flushIntervalMs, spool, eventLog, importSpillDir: join(config.dataDir, IMPORTS_FOLDER), log });

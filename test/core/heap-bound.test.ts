@@ -12,7 +12,7 @@ function fakeHeap(start: number, live: number) {
     heap.collections++;
     heap.used = live;
   };
-  return { heap, bound: (growth: number) => new HeapBound(growth, collect, () => heap.used) };
+  return { heap, bound: (growth: number) => new HeapBound(growth, collect, () => ({ used: heap.used, held: heap.used })) };
 }
 
 test('no collection within the bound; one past it, the next growth counted from what it left', () => {
@@ -59,6 +59,37 @@ test('a heap V8 collected below the last collection counts the growth from there
   heap.used = 350;
   heapBound.check();
   assert.equal(heap.collections, 1, 'within 50 of the 300 it restarted from');
+});
+
+test('an idle check collects a heap V8 holds past the bound over what is used, again while a collection gives back more than the bound, and not after', () => {
+  // V8 holds `held` MB for `used`; each collection leaves `used` at 30 and gives back the next of `givenBack`.
+  const heap = { used: 30, held: 40, collections: 0 };
+  const givenBack = [60, 30, 10];
+  const bound = new HeapBound(
+    16,
+    () => {
+      heap.collections++;
+      heap.held -= givenBack.shift() ?? 0;
+    },
+    () => ({ used: heap.used, held: heap.held }),
+  );
+  bound.checkIdle();
+  assert.equal(heap.collections, 0, 'held within the bound of used');
+  heap.held = 150; // long work grew the heap and left garbage
+  bound.check();
+  assert.equal(heap.collections, 0, 'check() reads the used heap only');
+  bound.checkIdle();
+  assert.deepEqual([heap.collections, heap.held], [1, 90], 'held 150 for 30 used');
+  bound.checkIdle();
+  assert.deepEqual([heap.collections, heap.held], [2, 60], 'the last collection gave back 60, more than the bound');
+  bound.checkIdle();
+  assert.deepEqual([heap.collections, heap.held], [3, 50], 'gave back 30: tried again');
+  bound.checkIdle();
+  bound.checkIdle();
+  assert.equal(heap.collections, 3, 'the last gave back 10, within the bound: V8 keeps the rest');
+  heap.held = 51;
+  bound.checkIdle();
+  assert.equal(heap.collections, 4, 'V8 holds more than it held after the last collection');
 });
 
 test('long work runs its upkeep before each turn it gives back, and only then', async () => {

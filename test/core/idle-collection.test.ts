@@ -1,5 +1,5 @@
 // The idle collection: garbage is collected only when the event loop was idle for the interval and
-// the heap grew past the bound; a busy loop is never paused by it.
+// the heap grew past the bound, and what else waits for an idle moment runs then; a busy loop is never paused by it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,7 +16,7 @@ function fakeHeap(startMb: number) {
       heap.collections++;
       heap.usedMb = startMb;
     },
-    () => heap.usedMb * MB,
+    () => ({ used: heap.usedMb * MB, held: heap.usedMb * MB }),
   );
   return { heap, bound };
 }
@@ -31,10 +31,12 @@ for (const c of cases) {
   test(c.name, async () => {
     const { heap, bound } = fakeHeap(30);
     heap.usedMb += c.grownMb;
-    const stop = collectWhenIdle({ intervalMs: 5, bound, utilization: () => c.utilization });
+    let idleTurns = 0;
+    const stop = collectWhenIdle({ intervalMs: 5, bound, utilization: () => c.utilization, alsoWhenIdle: () => idleTurns++ });
     await sleep(40);
     stop();
     assert.equal(heap.collections > 0, c.collected);
+    assert.equal(idleTurns > 0, c.utilization < 0.05, 'what waits for an idle moment runs at each idle check, never on a busy loop');
     if (c.collected) assert.equal(heap.collections, 1, 'once collected, the heap is back within the bound');
   });
 }

@@ -28,6 +28,7 @@ export class StoreSwitch {
       appendRows: (table, rows) => store.appendRows(table, rows),
       beginBulk: () => store.beginBulk(),
       whileImporting: (work) => store.whileImporting(work),
+      releaseIdleMemory: () => store.releaseIdleMemory(),
       query: (query, options) => store.query(query, options),
       queryPage: (query, options) => store.queryPage(query, options),
       replaceRows: (table, scope, rows) => store.replaceRows(table, scope, rows),

@@ -13,10 +13,19 @@ import { appendableSpec, checkedName, checkedSpec, type ColumnSpec } from './tab
  * Serializes the work of one DuckDB connection: a connection runs one statement at a time, and
  * a transaction (BEGIN … COMMIT around an appender) must not interleave with anything else.
  */
+/** The statements a store's connections have run, counted for its idle release of memory. */
+interface Activity {
+  statements: number;
+}
+
 class SerialConnection {
   private tail: Promise<unknown> = Promise.resolve();
-  constructor(readonly conn: DuckDBConnection) {}
+  constructor(
+    readonly conn: DuckDBConnection,
+    private readonly activity: Activity,
+  ) {}
   run<T>(work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.activity.statements++;
     const next = this.tail.then(() => work(this.conn));
     this.tail = next.catch(() => undefined);
     return next;
@@ -137,6 +146,9 @@ const APPENDED_BATCHES = 'appended_batches';
 const APPENDED_BATCHES_KEPT_MS = 7 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
+/** The pool's limit for the moment of an idle release: low enough to evict almost every block no statement holds (a lower one fails where an open connection's own state is pinned). */
+const IDLE_POOL_LIMIT = '16MiB';
+
 /** A memory limit as the configuration writes it ('224MiB', '2GB'): the only text a SET here is given. */
 function checkedMemoryLimit(limit: string): string {
   if (!/^\d{1,7}(MB|GB|MiB|GiB)$/.test(limit)) throw new Error(`not a memory limit: ${JSON.stringify(limit)}`);
@@ -165,10 +177,15 @@ export class DuckDbEventStore implements EventStore {
   private imports = 0;
   private limitChange: Promise<void> = Promise.resolve();
   private closed = false;
+  private readonly activity: Activity = { statements: 0 };
+  /** The statements run when the pool was last emptied at idle. */
+  private statementsAtRelease = 0;
 
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly limits: { memory: string; import: string } | null,
+    /** The pool's configured limit, restored after an idle release (null: DuckDB's default, and no idle release). */
+    private readonly memoryLimit: string | null,
     private readonly warn: (err: unknown, message: string) => void,
   ) {}
 
@@ -185,10 +202,10 @@ export class DuckDbEventStore implements EventStore {
         ? { memory: checkedMemoryLimit(options.memoryLimit), import: checkedMemoryLimit(options.importMemoryLimit) }
         : null;
     const instance = await DuckDBInstance.create(options.path, config);
-    const store = new DuckDbEventStore(instance, limits, options.warn ?? (() => undefined));
-    store.writer = new SerialConnection(await instance.connect());
+    const store = new DuckDbEventStore(instance, limits, options.memoryLimit ? checkedMemoryLimit(options.memoryLimit) : null, options.warn ?? (() => undefined));
+    store.writer = new SerialConnection(await instance.connect(), store.activity);
     for (let i = 0; i < (options.readers ?? 3); i++) {
-      store.readers.push(new ReadConnection(await instance.connect()));
+      store.readers.push(new ReadConnection(await instance.connect(), store.activity));
     }
     await store.init();
     return store;
@@ -306,6 +323,20 @@ export class DuckDbEventStore implements EventStore {
     }
   }
 
+  /**
+   * Empties the pool of the blocks it caches once statements ran since the last release, unless an
+   * import holds the pool lowered: the limit goes down to IDLE_POOL_LIMIT, which evicts the blocks
+   * no statement holds, then back. DuckDB keeps blocks it read until the pool is full, so that an idle
+   * process after `svc demo` held them for nobody; the next read takes them from the file again. A
+   * store without a configured limit (the service always has one) is left to DuckDB.
+   */
+  releaseIdleMemory(): Promise<void> {
+    if (this.memoryLimit === null || this.activity.statements === this.statementsAtRelease || this.imports > 0) return this.limitChange;
+    this.statementsAtRelease = this.activity.statements;
+    void this.setMemoryLimit(IDLE_POOL_LIMIT);
+    return this.setMemoryLimit(this.memoryLimit);
+  }
+
   /** Changes the pool's limit after the changes asked before; never rejects. */
   private setMemoryLimit(limit: string): Promise<void> {
     this.limitChange = this.limitChange.then(async () => {
@@ -330,7 +361,7 @@ export class DuckDbEventStore implements EventStore {
    */
   async beginBulk(): Promise<BulkAppend> {
     const conn = await this.instance.connect();
-    const serial = new SerialConnection(conn);
+    const serial = new SerialConnection(conn, this.activity);
     let appender: DuckDBAppender | null = null;
     let ending: Promise<void> | null = null;
     const end = (statement: 'COMMIT' | 'ROLLBACK'): Promise<void> => {

@@ -61,6 +61,11 @@ export interface EventStore {
    */
   whileImporting<T>(work: () => Promise<T>): Promise<T>;
   /**
+   * Gives back memory the engine caches in the process for later reads, called when the process has
+   * been idle a while. DuckDB empties its pool of the blocks it read; ClickHouse holds nothing here.
+   */
+  releaseIdleMemory(): Promise<void>;
+  /**
    * Runs a read query, rows as plain objects (counts may come back as bigints). With a deadline, the
    * engine cancels the statement once it has run that long and the call rejects with
    * `StatementTimeout`; the connection stays usable.
