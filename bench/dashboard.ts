@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { sitePath } from '../src/core/app-paths.js';
 import { dashboardReads } from '../src/core/dashboard-reads.js';
 import { localDay } from '../src/core/localtime.js';
@@ -78,9 +78,14 @@ const CLICKHOUSE_DATABASE = 'svc_bench';
 
 /**
  * Runs in the page before its scripts: records performance.now() (milliseconds from navigation
- * start) the first time the overview, the chart and the five panels all hold an answer.
+ * start) the first time the overview, the chart and the five panels all hold an answer, and
+ * resolves `__filled` then. The bench waits on that promise: polling the page for it (Playwright's
+ * waitForFunction asks at every animation frame) made Chromium draw frames the whole load long, on
+ * the cores the service answers from.
  */
 const FILLED_PROBE = `
+  let resolveFilled;
+  window.__filled = new Promise((resolve) => (resolveFilled = resolve));
   const filled = () => {
     const parts = document.querySelectorAll('[data-panel]');
     return parts.length >= 7 && Array.prototype.every.call(parts, (p) => p.getAttribute('data-state') !== 'loading');
@@ -88,10 +93,22 @@ const FILLED_PROBE = `
   new MutationObserver((_, observer) => {
     if (window.__filledAt === undefined && filled()) {
       window.__filledAt = performance.now();
+      resolveFilled(window.__filledAt);
       observer.disconnect();
     }
   }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
 `;
+
+/** Waits until every part of the page's dashboard holds an answer (FILLED_PROBE), at most `timeoutMs`. */
+async function filledIn(page: Page, timeoutMs = 60_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error(`the dashboard was not filled in ${timeoutMs} ms`)), timeoutMs)));
+  try {
+    await Promise.race([page.evaluate(() => (window as unknown as { __filled: Promise<number> }).__filled), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The bytes of the body the server sends for `url` to a client that accepts `encoding` (node:http does not decode). */
 function bytesSent(url: string, encoding: string): Promise<number> {
@@ -299,7 +316,7 @@ async function measure(context: BrowserContext, dashboard: string, store: Store,
       const storeBefore = storeCpu();
       const browserBefore = childrenCpuMs(store.clickhouse?.pid);
       await page.goto(`${dashboard}?${query}`);
-      await page.waitForFunction(() => (window as unknown as { __filledAt?: number }).__filledAt, undefined, { timeout: 60_000 });
+      await filledIn(page);
       const server = process.cpuUsage(serverBefore);
       const storeAfter = storeCpu();
       const browserCpu = childrenCpuMs(store.clickhouse?.pid) - browserBefore;
@@ -351,7 +368,7 @@ async function main(): Promise<void> {
             // What the page loads from /assets, measured as the server sends it to a gzip-only client.
             const page = await context.newPage();
             await page.goto(`${dashboard}?period=30d`);
-            await page.waitForFunction(() => (window as unknown as { __filledAt?: number }).__filledAt);
+            await filledIn(page);
             const assets = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => new URL(name).pathname.startsWith('/assets/')));
             let raw = 0;
             let gzip = 0;

@@ -1,5 +1,6 @@
 // DuckDB's idle release: the blocks its pool cached for reads are given back once statements ran
-// since the last release, the pool's limit set back as it was; an import's lowered pool is left alone.
+// since the last release, the pool's limit set back as it was; statements asked meanwhile wait for
+// it, and a running statement, an open bulk write or an import's lowered pool hold it off.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -56,7 +57,27 @@ test("a store without a configured limit leaves its pool to DuckDB", async () =>
   });
 });
 
-test('while an import holds the pool at its limit, an idle release leaves it there', async () => {
+test('a read asked while the pool is released waits for its limit to be back; a read running holds the release off', async () => {
+  await withFileStore({ memoryLimit: '224MiB' }, async (store) => {
+    await readBig(store);
+    // Reads asked one after the other while the release runs: each sees the limit back (at 16 MiB a
+    // read of the table fails for want of memory).
+    let released = false;
+    const release = store.releaseIdleMemory().then(() => (released = true));
+    const seen = new Set<string>();
+    while (!released) seen.add(await limitOf(store));
+    await release;
+    assert.deepEqual([...seen], ['224.0 MiB']);
+    assert.equal(await readBig(store), 2_000_000);
+    const running = readBig(store);
+    await new Promise((done) => setImmediate(done));
+    await store.releaseIdleMemory();
+    assert.equal(await running, 2_000_000);
+    assert.ok((await cachedTableBytes(store)) > 8 * MB, 'not released under a running read');
+  });
+});
+
+test('while an import holds the pool at its limit, or a bulk write is open, an idle release leaves the pool as it is', async () => {
   await withFileStore({ memoryLimit: '224MiB', importMemoryLimit: '112MiB' }, async (store) => {
     await readBig(store);
     await store.whileImporting(async () => {
@@ -64,5 +85,10 @@ test('while an import holds the pool at its limit, an idle release leaves it the
       assert.equal(await limitOf(store), '112.0 MiB');
     });
     assert.equal(await limitOf(store), '224.0 MiB');
+    await readBig(store);
+    const bulk = await store.beginBulk();
+    await store.releaseIdleMemory();
+    assert.ok((await cachedTableBytes(store)) > 8 * MB, 'not released while a bulk write is open');
+    await bulk.rollback();
   });
 });

@@ -174,10 +174,10 @@ export class ClickHouseEventStore implements EventStore {
     await this.http.execute(`INSERT INTO ${spec.name} FORMAT JSONEachRow\n${lines.join('\n')}`);
   }
 
-  /** An import holds nothing of ClickHouse's in this process: it runs as it is. */
   /** ClickHouse's caches live in its server, not in this process. */
   async releaseIdleMemory(): Promise<void> {}
 
+  /** An import holds nothing of ClickHouse's in this process: it runs as it is. */
   async whileImporting<T>(work: () => Promise<T>): Promise<T> {
     return work();
   }

@@ -10,14 +10,19 @@ import { StatementTimeout, type BulkAppend, type EventStore, type Page, type Rea
 import { appendableSpec, checkedName, checkedSpec, type ColumnSpec } from './table-spec.js';
 
 /**
+ * The statements of a store's connections, for its idle release of memory: how many were asked,
+ * how many run now, and what a statement waits for before it starts (a release under way).
+ */
+interface Activity {
+  statements: number;
+  running: number;
+  gate: Promise<void>;
+}
+
+/**
  * Serializes the work of one DuckDB connection: a connection runs one statement at a time, and
  * a transaction (BEGIN … COMMIT around an appender) must not interleave with anything else.
  */
-/** The statements a store's connections have run, counted for its idle release of memory. */
-interface Activity {
-  statements: number;
-}
-
 class SerialConnection {
   private tail: Promise<unknown> = Promise.resolve();
   constructor(
@@ -25,8 +30,17 @@ class SerialConnection {
     private readonly activity: Activity,
   ) {}
   run<T>(work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    this.activity.statements++;
-    const next = this.tail.then(() => work(this.conn));
+    const activity = this.activity;
+    activity.statements++;
+    const next = this.tail.then(async () => {
+      await activity.gate;
+      activity.running++;
+      try {
+        return await work(this.conn);
+      } finally {
+        activity.running--;
+      }
+    });
     this.tail = next.catch(() => undefined);
     return next;
   }
@@ -177,7 +191,7 @@ export class DuckDbEventStore implements EventStore {
   private imports = 0;
   private limitChange: Promise<void> = Promise.resolve();
   private closed = false;
-  private readonly activity: Activity = { statements: 0 };
+  private readonly activity: Activity = { statements: 0, running: 0, gate: Promise.resolve() };
   /** The statements run when the pool was last emptied at idle. */
   private statementsAtRelease = 0;
 
@@ -324,17 +338,23 @@ export class DuckDbEventStore implements EventStore {
   }
 
   /**
-   * Empties the pool of the blocks it caches once statements ran since the last release, unless an
-   * import holds the pool lowered: the limit goes down to IDLE_POOL_LIMIT, which evicts the blocks
-   * no statement holds, then back. DuckDB keeps blocks it read until the pool is full, so that an idle
-   * process after `svc demo` held them for nobody; the next read takes them from the file again. A
-   * store without a configured limit (the service always has one) is left to DuckDB.
+   * Empties the pool of the blocks it caches once statements ran since the last release: the limit
+   * goes down to IDLE_POOL_LIMIT, which evicts the blocks no statement holds, then back. DuckDB keeps
+   * blocks it read until the pool is full, so that an idle process after `svc demo` held them for
+   * nobody; the next read takes them from the file again. Only with nothing under way that the low
+   * limit could fail (a statement running, a bulk write open, an import's lowered pool), and the
+   * statements asked meanwhile wait for the limit to be back. A store without a configured limit
+   * (the service always has one) is left to DuckDB.
    */
   releaseIdleMemory(): Promise<void> {
-    if (this.memoryLimit === null || this.activity.statements === this.statementsAtRelease || this.imports > 0) return this.limitChange;
-    this.statementsAtRelease = this.activity.statements;
+    const activity = this.activity;
+    const busy = activity.running > 0 || this.bulks.size > 0 || this.imports > 0;
+    if (this.memoryLimit === null || busy || activity.statements === this.statementsAtRelease) return this.limitChange;
+    this.statementsAtRelease = activity.statements;
     void this.setMemoryLimit(IDLE_POOL_LIMIT);
-    return this.setMemoryLimit(this.memoryLimit);
+    const released = this.setMemoryLimit(this.memoryLimit);
+    activity.gate = released;
+    return released;
   }
 
   /** Changes the pool's limit after the changes asked before; never rejects. */
