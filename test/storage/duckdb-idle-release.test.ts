@@ -1,6 +1,7 @@
-// DuckDB's idle release: the blocks its pool cached for reads are given back once statements ran
-// since the last release, the pool's limit set back as it was; statements asked meanwhile wait for
-// it, and a running statement, an open bulk write or an import's lowered pool hold it off.
+// DuckDB's idle release: at an idle check, the blocks its pool cached for reads are given back once
+// statements ran since the last release and none was asked since the check before, the pool's limit
+// set back as it was; statements asked meanwhile wait for it, and a running statement, an open bulk
+// write or an import's lowered pool hold it off.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,6 +32,12 @@ async function withFileStore(options: Omit<DuckDbEventStoreOptions, 'path'>, bod
   }
 }
 
+/** Two idle checks in a row: the first sees the statements asked since the last, the second a quiet interval. */
+async function idleChecks(store: DuckDbEventStore): Promise<void> {
+  await store.releaseIdleMemory();
+  await store.releaseIdleMemory();
+}
+
 const readBig = async (store: DuckDbEventStore) => Number((await store.query<{ n: unknown }>(sql`SELECT count(DISTINCT t) AS n FROM big`))[0]!.n);
 
 test("the blocks reads cached are given back, and the pool's limit is the configured one again", async () => {
@@ -38,6 +45,10 @@ test("the blocks reads cached are given back, and the pool's limit is the config
     assert.equal(await readBig(store), 2_000_000);
     const cached = await cachedTableBytes(store);
     assert.ok(cached > 8 * MB, `the read cached ${cached} bytes`);
+    await store.releaseIdleMemory();
+    await readBig(store);
+    await store.releaseIdleMemory();
+    assert.ok((await cachedTableBytes(store)) > 8 * MB, 'a statement asked since the check before: kept');
     await store.releaseIdleMemory();
     assert.ok((await cachedTableBytes(store)) < 16 * MB, 'given back down to the limit of the moment');
     assert.equal(await limitOf(store), '224.0 MiB');
@@ -51,7 +62,7 @@ test("a store without a configured limit leaves its pool to DuckDB", async () =>
     const limit = await limitOf(store);
     await readBig(store);
     const cached = await cachedTableBytes(store);
-    await store.releaseIdleMemory();
+    await idleChecks(store);
     assert.equal(await cachedTableBytes(store), cached);
     assert.equal(await limitOf(store), limit);
   });
@@ -62,6 +73,7 @@ test('a read asked while the pool is released waits for its limit to be back; a 
     await readBig(store);
     // Reads asked one after the other while the release runs: each sees the limit back (at 16 MiB a
     // read of the table fails for want of memory).
+    await store.releaseIdleMemory();
     let released = false;
     const release = store.releaseIdleMemory().then(() => (released = true));
     const seen = new Set<string>();
@@ -71,7 +83,7 @@ test('a read asked while the pool is released waits for its limit to be back; a 
     assert.equal(await readBig(store), 2_000_000);
     const running = readBig(store);
     await new Promise((done) => setImmediate(done));
-    await store.releaseIdleMemory();
+    await idleChecks(store);
     assert.equal(await running, 2_000_000);
     assert.ok((await cachedTableBytes(store)) > 8 * MB, 'not released under a running read');
   });
@@ -81,13 +93,13 @@ test('while an import holds the pool at its limit, or a bulk write is open, an i
   await withFileStore({ memoryLimit: '224MiB', importMemoryLimit: '112MiB' }, async (store) => {
     await readBig(store);
     await store.whileImporting(async () => {
-      await store.releaseIdleMemory();
+      await idleChecks(store);
       assert.equal(await limitOf(store), '112.0 MiB');
     });
     assert.equal(await limitOf(store), '224.0 MiB');
     await readBig(store);
     const bulk = await store.beginBulk();
-    await store.releaseIdleMemory();
+    await idleChecks(store);
     assert.ok((await cachedTableBytes(store)) > 8 * MB, 'not released while a bulk write is open');
     await bulk.rollback();
   });

@@ -298,6 +298,7 @@ describe('filter operators in the Filter dialog', () => {
     assert.ok((await page.evaluate(() => window.scrollY)) > PHONE.height, 'the row is more than a screen down');
     const box = (await chip.boundingBox())!;
     assert.ok(box.y >= 0 && box.y + box.height <= PHONE.height, `the chip is at ${box.y}..${box.y + box.height}`);
+    await filled(page);
     await checkPage(page, 'filter-chip-sticky-phone');
     await context.close();
   });

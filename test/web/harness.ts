@@ -85,8 +85,13 @@ export interface AxeViolation {
   nodes: string[];
 }
 
-/** axe-core's serious and critical violations on the page as it is now. */
+/**
+ * axe-core's serious and critical violations on the page as it settles: once its transitions under
+ * way have ended (a part whose answer just came fades back from the dimmed look of one being
+ * replaced, below contrast on purpose); endless animations are not waited for.
+ */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))));
   // Evaluated through the DevTools protocol, which the page's CSP does not govern.
   await page.evaluate(axeSource);
   return page.evaluate(async () => {

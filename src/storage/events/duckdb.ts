@@ -192,8 +192,9 @@ export class DuckDbEventStore implements EventStore {
   private limitChange: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly activity: Activity = { statements: 0, running: 0, gate: Promise.resolve() };
-  /** The statements run when the pool was last emptied at idle. */
+  /** The statements asked when the pool was last emptied at idle, and at the last idle check. */
   private statementsAtRelease = 0;
+  private statementsAtCheck = 0;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -338,18 +339,22 @@ export class DuckDbEventStore implements EventStore {
   }
 
   /**
-   * Empties the pool of the blocks it caches once statements ran since the last release: the limit
-   * goes down to IDLE_POOL_LIMIT, which evicts the blocks no statement holds, then back. DuckDB keeps
-   * blocks it read until the pool is full, so that an idle process after `svc demo` held them for
-   * nobody; the next read takes them from the file again. Only with nothing under way that the low
-   * limit could fail (a statement running, a bulk write open, an import's lowered pool), and the
-   * statements asked meanwhile wait for the limit to be back. A store without a configured limit
-   * (the service always has one) is left to DuckDB.
+   * Called at each idle check: empties the pool of the blocks it caches, once statements ran since
+   * the last release and none was asked since the previous check (long work, such as an import's
+   * rollups, between two statements keeps what it reads). The limit goes down to IDLE_POOL_LIMIT,
+   * which evicts the blocks no statement holds, then back. DuckDB keeps blocks it read until the pool
+   * is full, so that an idle process after `svc demo` held them for nobody; the next read takes them
+   * from the file again. Only with nothing under way that the low limit could fail (a statement
+   * running, a bulk write open, an import's lowered pool), and the statements asked meanwhile wait
+   * for the limit to be back. A store without a configured limit (the service always has one) is
+   * left to DuckDB.
    */
   releaseIdleMemory(): Promise<void> {
     const activity = this.activity;
+    const quiet = activity.statements === this.statementsAtCheck;
+    this.statementsAtCheck = activity.statements;
     const busy = activity.running > 0 || this.bulks.size > 0 || this.imports > 0;
-    if (this.memoryLimit === null || busy || activity.statements === this.statementsAtRelease) return this.limitChange;
+    if (this.memoryLimit === null || busy || !quiet || activity.statements === this.statementsAtRelease) return this.limitChange;
     this.statementsAtRelease = activity.statements;
     void this.setMemoryLimit(IDLE_POOL_LIMIT);
     const released = this.setMemoryLimit(this.memoryLimit);

@@ -61,8 +61,9 @@ export interface EventStore {
    */
   whileImporting<T>(work: () => Promise<T>): Promise<T>;
   /**
-   * Gives back memory the engine caches in the process for later reads, called when the process has
-   * been idle a while. DuckDB empties its pool of the blocks it read; ClickHouse holds nothing here.
+   * Gives back memory the engine caches in the process for later reads, called at each idle check
+   * of the process. DuckDB empties its pool of the blocks it read once a check interval passed
+   * without a statement; ClickHouse holds nothing here.
    */
   releaseIdleMemory(): Promise<void>;
   /**
