@@ -9,10 +9,7 @@ import { duckdbDialect } from './duckdb-dialect.js';
 import { StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { appendableSpec, checkedName, checkedSpec, type ColumnSpec } from './table-spec.js';
 
-/**
- * The statements of a store's connections, for its idle release of memory: how many were asked,
- * how many run now, and what a statement waits for before it starts (a release under way).
- */
+/** A store's statements, for its idle release: how many were asked, how many run, and what one waits for before it starts. */
 interface Activity {
   statements: number;
   running: number;
@@ -339,15 +336,11 @@ export class DuckDbEventStore implements EventStore {
   }
 
   /**
-   * Called at each idle check: empties the pool of the blocks it caches, once statements ran since
-   * the last release and none was asked since the previous check (long work, such as an import's
-   * rollups, between two statements keeps what it reads). The limit goes down to IDLE_POOL_LIMIT,
-   * which evicts the blocks no statement holds, then back. DuckDB keeps blocks it read until the pool
-   * is full, so that an idle process after `svc demo` held them for nobody; the next read takes them
-   * from the file again. Only with nothing under way that the low limit could fail (a statement
-   * running, a bulk write open, an import's lowered pool), and the statements asked meanwhile wait
-   * for the limit to be back. A store without a configured limit (the service always has one) is
-   * left to DuckDB.
+   * At an idle check, once statements ran since the last release and none since the previous check
+   * (long work keeps what it reads between its statements): the limit goes down to IDLE_POOL_LIMIT,
+   * evicting the blocks reads cached (after `svc demo`, held for nobody), then back. Never with work
+   * under way that the low limit could fail (a statement running, a bulk write, an import's lowered
+   * pool); statements asked meanwhile wait for it. Without a configured limit, left to DuckDB.
    */
   releaseIdleMemory(): Promise<void> {
     const activity = this.activity;
