@@ -36,8 +36,7 @@ export class HeapBound {
     private readonly collect: () => void = collectGarbage,
     private readonly heap: () => HeapSize = heapSize,
   ) {
-    this.usedAfterCollection = heap().used;
-    this.heldAfterCollection = heap().held;
+    ({ used: this.usedAfterCollection, held: this.heldAfterCollection } = heap());
   }
 
   /**

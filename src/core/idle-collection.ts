@@ -1,6 +1,6 @@
 // Garbage left by long work (an import, the demo's traffic, a year's reads) stays on the heap while
 // the process is idle: V8 collects when it allocates, and an idle process allocates little. After
-// `svc demo` V8 held 60 - 100 MB of heap for 29 MB used. A check every `intervalMs` collects it when
+// `svc demo` V8 held 60 - 130 MB of heap for 29 MB used. A check every `intervalMs` collects it when
 // the event loop was idle for the interval and the heap grew past the bound (HeapBound.checkIdle),
 // so that the pause (20 - 40 ms) never lands on busy traffic, and gives what else waits for an idle
 // moment its turn (`alsoWhenIdle`: the event store's cached blocks).
