@@ -17,8 +17,8 @@
 //   property's rollups a `(none)` row only on the days some event carries it), within the raw window likewise;
 // - custom properties (`prop.<key>`) are event-scoped dimensions like `page`: their rollups are
 //   dim_daily's rows of dimension `prop.<key>`, capped and folded alike;
-// - journeys → within the raw window likewise: without a page, where every filter is a key sessions
-//   carry, session paths (each session's pages in order per day) answer the days up to the
+// - journeys → within the raw window likewise: where every filter is a key sessions carry,
+//   session paths (each session's pages in order per day) answer the days up to the
 //   watermark (once they cover them all) and raw events the days after it, else raw events answer every day;
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null);
 // - imported aggregates (daily figures of another tool's export) answer their days where they are

@@ -86,14 +86,12 @@ export function carriedBySession(f: Filter): boolean {
 }
 
 /**
- * Whether session paths answer a journeys read's rolled-up days: the journeys' first paths (no
- * `page`), every filter a key the session carries (session paths hold those, not pages, events,
- * properties or the exit page). Journeys from a page read raw events: the sessions that visited it
- * are found first among them and only theirs are ordered, which costs no more than reading every
- * session's paths (docs/performance.md, Journeys).
+ * Whether session paths answer a journeys read's rolled-up days: every filter a key the session
+ * carries (session paths hold those, not pages, events, properties or the exit page), with or
+ * without a `page` (each session's list holds every occurrence of it).
  */
 export function sessionPathsAnswer(q: Query): boolean {
-  return q.kind === 'journeys' && q.journey?.page === null && q.filters.every(carriedBySession);
+  return q.kind === 'journeys' && q.filters.every(carriedBySession);
 }
 
 /**

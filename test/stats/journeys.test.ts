@@ -276,8 +276,8 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
               const asked: Asked = { steps: 2 + Math.floor(rand() * 4), page, direction, limit: rand() < 0.5 ? 100 : 1 + Math.floor(rand() * 6), filters };
               const params: RawParams = { ...stage.period, steps: String(asked.steps), direction, limit: String(asked.limit), filter: [...filters], ...(page === null ? {} : { page }) };
               const q = await planned(events, stage.rollupAt === null ? null : meta, site, params);
-              // Session paths answer the journeys' first paths where every filter is a key sessions carry; raw events alone answer the others.
-              const fromPaths = page === null && parseFilters(filters).every(carriedBySession);
+              // Session paths answer where every filter is a key sessions carry; raw events alone answer the others.
+              const fromPaths = parseFilters(filters).every(carriedBySession);
               const rawAlone = { ...stage.days, paths: null, raw: { from: stage.period.from, to: addDays(stage.period.to, 1) } };
               assert.deepEqual(q.plan.journeyDays, fromPaths ? stage.days : rawAlone, JSON.stringify(filters));
               const answer = await computeJourneys(events, q);

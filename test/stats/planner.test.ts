@@ -237,7 +237,7 @@ test("a raw-path breakdown's period visitors: from rollups where they answer its
   assert.deepEqual(rolledUp.periodVisitors, rolledUp.period);
 });
 
-test('journeys: session paths answer the first paths up to the watermark where every filter is a carried key, the day after the period included; raw events the rest', () => {
+test('journeys: session paths answer up to the watermark where every filter is a carried key, a page or none, the day after the period included; raw events the rest', () => {
   const at = (params: RawParams, sessionPathsFrom: string | null = null, watermark: string | null = '2026-03-19') =>
     planQuery(parseQuery('journeys', { from: '2026-03-01', to: '2026-03-18', ...params }, SITE, NOW), { watermark, retentionMonths: null, rawDays: 90, sessionPathsFrom }).plan.journeyDays;
   const starts = { from: '2026-03-01', to: '2026-03-18' };
@@ -247,7 +247,7 @@ test('journeys: session paths answer the first paths up to the watermark where e
     ['carried keys, is not and contains', { filter: ['country!:FR', 'browser~:fire', 'entry:/'] }, null, '2026-03-19', { starts, paths: { from: '2026-03-01', to: '2026-03-19' }, raw: null }],
     ['the period ends on the watermark: the day after from raw events', {}, null, '2026-03-18', { starts, paths: { from: '2026-03-01', to: '2026-03-18' }, raw: { from: '2026-03-19', to: '2026-03-19' } }],
     ['the watermark inside the period', {}, null, '2026-03-10', { starts, paths: { from: '2026-03-01', to: '2026-03-10' }, raw: { from: '2026-03-11', to: '2026-03-19' } }],
-    ['a page: raw events', { page: '/' }, null, '2026-03-19', rawAlone],
+    ['a page and a carried key: session paths too', { page: '/', direction: 'previous', filter: ['country:FR'] }, null, '2026-03-19', { starts, paths: { from: '2026-03-01', to: '2026-03-19' }, raw: null }],
     ['the exit page is derived per session: raw events', { filter: ['exit:/'] }, null, '2026-03-19', rawAlone],
     ['an event-scoped filter: raw events', { filter: ['event:signup'] }, null, '2026-03-19', rawAlone],
     ['session paths written from a day inside the period: raw events', {}, '2026-03-05', '2026-03-19', rawAlone],
