@@ -88,7 +88,8 @@ export function carriedBySession(f: Filter): boolean {
 /**
  * Whether session paths answer a journeys read's rolled-up days: every filter a key the session
  * carries (session paths hold those, not pages, events, properties or the exit page), with or
- * without a `page` (each session's list holds every occurrence of it).
+ * without a `page` (each session's list holds every occurrence of it). From a page, an engine with
+ * window functions still reads raw events, sooner there (../sql/journeys.ts).
  */
 export function sessionPathsAnswer(q: Query): boolean {
   return q.kind === 'journeys' && q.filters.every(carriedBySession);

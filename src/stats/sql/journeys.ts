@@ -106,9 +106,10 @@ function sessionPathsRead(d: Dialect, l: SessionLists, siteId: string, days: Jou
   const started = trusted(`day <= ${d.dateLiteral(days.starts.to)}`);
   const union = joinSql(parts, ' UNION ALL ');
   const joined = (rows: Sql) => sql`SELECT min(CASE WHEN start_visitor IS NOT NULL AND ${started} THEN day END) AS sb, min(CASE WHEN ${started} THEN start_visitor END) AS sv,
-      count(*) AS n, ${trusted(l.concatInOrder('paths', 'day'))} AS ps
+      ${trusted(l.concatInOrder('paths', 'day'))} AS ps
     FROM (${rows}) u GROUP BY session_id`;
-  const sessions = (rows: Sql) => sql`SELECT sb, sv, CASE WHEN n = 1 THEN ps ELSE ${trusted(collapsedRepeats(d, l, 'ps'))} END AS pv FROM (${joined(rows)}) s WHERE sb IS NOT NULL`;
+  // Only sessions of several rows are grouped (a lone row is one that started before the days, left out): their joined lists collapse where one day's ends as the next begins.
+  const sessions = (rows: Sql) => sql`SELECT sb, sv, ${trusted(collapsedRepeats(d, l, 'ps'))} AS pv FROM (${joined(rows)}) s WHERE sb IS NOT NULL`;
   // A session of one day's row (most) takes its paths as they are, collapsed already; only the days of one of several are grouped and joined in order.
   // (sb made NULL-able by a CASE, as the grouped sessions' is: ClickHouse's UNION ALL takes no mix.)
   const alone = (rows: Sql) => sql`SELECT CASE WHEN start_visitor IS NOT NULL THEN day END AS sb, start_visitor AS sv, paths AS pv FROM ${rows} o WHERE start_visitor IS NOT NULL AND ${started}`;
@@ -175,8 +176,9 @@ function rowsOnWindows(d: Dialect, siteId: string, days: RawJourneyDays, filters
 export function journeysStatement(d: Dialect, siteId: string, days: JourneyDays, filters: readonly Filter[], j: JourneyParams): Sql {
   const l = d.sessionLists;
   const { paths } = days;
-  // From a page, sorted raw events on an engine with window functions answer sooner than session
-  // paths' lists (DuckDB: 0.6×, ClickHouse 2× the time; docs/performance.md, Journeys).
+  // From a page, an engine with window functions answers sooner from sorted raw events than from
+  // session paths' lists (DuckDB: 0.6× the time); ClickHouse, without them, takes 2× as long from
+  // raw events (docs/performance.md, Journeys).
   const fromPaths = paths !== null && (j.page === null || !d.journeysOverWindows);
   const rows =
     fromPaths
