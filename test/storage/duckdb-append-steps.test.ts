@@ -4,7 +4,7 @@
 // endpoint waits for at most while a second's events are written.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { APPEND_CHUNK_ROWS, BULK_FLUSH_ROWS, LIVE_FLUSH_ROWS, appendSteps } from '../../src/storage/events/duckdb.js';
+import { APPEND_CHUNK_ROWS, BULK_FLUSH_ROWS, LIVE_FLUSH_ROWS, appendSteps } from '../../src/storage/events/duckdb-append.js';
 
 test('small live appends: one step per chunk, the rows flushed every two chunks and at the end', () => {
   const cases: [number, [number, number, boolean][]][] = [

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import { joinSql, sql, trusted, type Sql, type SqlValue } from '../../sql/sql.js';
 import { EVENTS_TABLE, type StoredEvent } from './schema.js';
-import { eventChunk } from './duckdb-chunk.js';
+import { appendChunks, BULK_FLUSH_ROWS, discard, LIVE_FLUSH_ROWS } from './duckdb-append.js';
 import { duckdbDialect } from './duckdb-dialect.js';
 import { StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { appendableSpec, checkedName, checkedSpec, type ColumnSpec } from './table-spec.js';
@@ -376,12 +376,35 @@ export class DuckDbEventStore implements EventStore {
    * A bulk write on a connection of its own, in one transaction: live flushes on the writer
    * connection go on meanwhile (DuckDB lets concurrent transactions append to one table), and
    * readers see none of the rows until commit.
+   *
+   * DuckDB compresses and writes a full row group of the transaction's rows when the next append
+   * starts the following one. Through the appender that happens inside its synchronous flush (under
+   * a full memory pool 130 – 190 ms with the event loop held, which live collection beside an import
+   * waited for), so the rows that start each row group after the first go through a temporary
+   * staging table and a statement instead, which DuckDB's threads run.
    */
   async beginBulk(): Promise<BulkAppend> {
     const conn = await this.instance.connect();
     const serial = new SerialConnection(conn, this.activity);
     let appender: DuckDBAppender | null = null;
+    let handed = 0; // the rows this transaction has given events
     let ending: Promise<void> | null = null;
+    /** Rows that start a row group: into the staging table, then into events by a statement; the staging table dropped. */
+    const throughStaging = async (rows: readonly StoredEvent[]) => {
+      appender?.closeSync();
+      appender = null;
+      await conn.run(CREATE_BULK_STAGING);
+      const staging = await conn.createAppender(BULK_STAGING);
+      try {
+        await appendChunks(staging, rows, BULK_FLUSH_ROWS);
+        staging.closeSync();
+      } catch (err) {
+        discard(staging);
+        throw err;
+      }
+      await conn.run(`INSERT INTO events SELECT * FROM ${BULK_STAGING}`);
+      await conn.run(`DROP TABLE ${BULK_STAGING}`);
+    };
     const end = (statement: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
       if (ending) return statement === 'COMMIT' ? Promise.reject(new Error('this bulk write has ended')) : ending.catch(() => undefined);
       ending = (async () => {
@@ -410,11 +433,14 @@ export class DuckDbEventStore implements EventStore {
       append: (rows) =>
         serial.run(async () => {
           if (ending) throw new Error('this bulk write has ended');
-          appender ??= await conn.createAppender('events');
-          // Flushed as they go: the appender would otherwise keep the rows until closed, and hand
-          // them all to the transaction in one long synchronous call at commit (over 100 ms for
-          // 200 000 rows).
-          await appendChunks(appender, rows, BULK_FLUSH_ROWS);
+          // In parts that end at row group boundaries. Flushed as they go: the appender would
+          // otherwise keep the rows until closed, and hand them all over in one long synchronous call.
+          for (const { offset, count, startsRowGroup } of bulkParts(handed, rows.length)) {
+            const part = offset === 0 && count === rows.length ? rows : rows.slice(offset, offset + count);
+            if (startsRowGroup) await throughStaging(part);
+            else await appendChunks((appender ??= await conn.createAppender('events')), part, BULK_FLUSH_ROWS);
+            handed += count;
+          }
         }),
       commit: () => end('COMMIT'),
       rollback: () => end('ROLLBACK'),
@@ -537,61 +563,23 @@ function appendValue(appender: DuckDBAppender, type: TableSpec['columns'][number
   }
 }
 
+/** DuckDB's rows in a row group (its default `row_group_size`; test/storage/duckdb-bulk-parts.test.ts reads it back). */
+export const ROW_GROUP_ROWS = 122_880;
+/** A bulk write's staging table: temporary, so of its own connection, with the columns of events in their order. */
+const BULK_STAGING = 'bulk_staging';
+const CREATE_BULK_STAGING = `CREATE OR REPLACE TEMPORARY TABLE ${BULK_STAGING} AS SELECT * FROM events LIMIT 0`;
+
 /**
- * Drops the rows an appender holds and closes it: closed or collected with rows, an appender hands
- * them to whatever transaction its connection has then, outside the one that failed.
+ * A bulk append of `rows` rows after `handed` rows in its transaction, in parts that end at row
+ * group boundaries; a part that starts a row group after the first is marked.
  */
-function discard(appender: DuckDBAppender | null): void {
-  try {
-    appender?.clear();
-    appender?.closeSync();
-  } catch {
-    // An appender left in a failed state refuses these too; the rollback that follows discards what it handed over.
+export function bulkParts(handed: number, rows: number): Array<{ offset: number; count: number; startsRowGroup: boolean }> {
+  const parts = [];
+  for (let offset = 0; offset < rows; ) {
+    const at = handed + offset;
+    const count = Math.min(rows - offset, ROW_GROUP_ROWS - (at % ROW_GROUP_ROWS));
+    parts.push({ offset, count, startsRowGroup: at > 0 && at % ROW_GROUP_ROWS === 0 });
+    offset += count;
   }
-}
-
-/** Rows built into one data chunk between two turns of the event loop (a DuckDB vector holds 2 048). */
-export const APPEND_CHUNK_ROWS = 512;
-/** The most rows the appender holds before it hands them to the transaction, on a live flush. */
-export const LIVE_FLUSH_ROWS = 1024;
-/**
- * The same on a bulk write: once per call of 2 048 rows, as an import makes them. A hand-over costs
- * about a millisecond however few its rows, which an import would otherwise pay twice as often.
- */
-export const BULK_FLUSH_ROWS = 2048;
-
-/** One step of an append: rows [offset, offset + count) built into a chunk, then flushed or not. */
-export interface AppendStep {
-  offset: number;
-  count: number;
-  flush: boolean;
-}
-
-/**
- * The steps of an append of `rows` rows: chunks of APPEND_CHUNK_ROWS, the rows flushed every
- * `flushRows` (a multiple of APPEND_CHUNK_ROWS, so that the appender never holds more) and after the
- * last chunk.
- */
-export function appendSteps(rows: number, flushRows: number): AppendStep[] {
-  const steps: AppendStep[] = [];
-  for (let offset = 0; offset < rows; offset += APPEND_CHUNK_ROWS) {
-    const end = Math.min(offset + APPEND_CHUNK_ROWS, rows);
-    steps.push({ offset, count: end - offset, flush: end % flushRows === 0 || end === rows });
-  }
-  return steps;
-}
-
-/**
- * Appends rows and flushes them into the open transaction, a step at a time with a turn of the
- * event loop between steps, so that the requests arriving meanwhile are answered: the collection
- * endpoint's p99 follows the longest stretch. A second's events at 5 000 events/s take 15 – 30 ms
- * of the event loop to build and flush; a step takes 1 – 4 ms, a chunk of 2 048 rows with a flush
- * up to 10 ms.
- */
-async function appendChunks(appender: DuckDBAppender, rows: readonly StoredEvent[], flushRows: number): Promise<void> {
-  for (const { offset, count, flush } of appendSteps(rows.length, flushRows)) {
-    if (offset > 0) await new Promise((resolve) => setImmediate(resolve));
-    appender.appendDataChunk(eventChunk(rows, offset, count));
-    if (flush) appender.flushSync();
-  }
+  return parts;
 }
