@@ -90,12 +90,12 @@ export async function writeSessionPaths(events: EventStore, siteId: string, days
   const counted = await events.query<{ t: unknown; n: unknown }>(eventDaysStatement(d, siteId, days));
   const eventsOf = new Map(counted.map((r) => [String(r.t), Number(r.n)]));
   let from = days.from;
-  let withEvents: string[] = [];
+  let withEvents: Array<{ day: string; events: number }> = [];
   let total = 0;
   for (let day = days.from; day <= days.to; day = addDays(day, 1)) {
     const n = eventsOf.get(day) ?? 0;
     if (n > 0) {
-      withEvents.push(day);
+      withEvents.push({ day, events: n });
       total += n;
     }
     if (withEvents.length >= SESSION_PATH_DAYS_A_STATEMENT || total >= SESSION_PATH_EVENTS_A_STATEMENT || day === days.to) {

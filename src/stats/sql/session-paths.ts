@@ -51,34 +51,39 @@ export function dayPathsOfEvents(d: Dialect, where: Sql, first: readonly Sql[] =
 }
 
 /**
- * How many parts a day's sessions are written in, by session id: a list aggregate cannot spill to
- * disk, so a part's memory (a day of 400 000 events in 8 parts) stays within the pool that an import
- * under a 128 MB budget leaves DuckDB (test/ingest/import-memory.test.ts).
+ * The most events of a day whose sessions are written in one part (parts split a day's sessions by
+ * id): a list aggregate cannot spill to disk, so a part's memory stays within the pool that an
+ * import under a 128 MB budget leaves DuckDB (test/ingest/import-memory.test.ts). Each part reads
+ * the whole day again, so a day takes no more parts than its events need.
  */
-const SESSION_PARTS_A_DAY = 8;
+const SESSION_PATH_EVENTS_A_PART = 50_000;
 
 /**
- * The session path rows (SESSION_PATHS) of some days (null: none), in the table's column order, one day's part
+ * The session path rows (SESSION_PATHS) of some days with their events (null: none), in the table's column order, one day's part
  * of its sessions per select of a union (a statement's memory follows the largest part's
  * pageviews, not the range's). A row whose events disagree on a carried key, or whose paths pass
  * PATHS_MAX_BYTES, holds no paths and says `raw_needed`.
  */
-export function sessionPathRows(d: Dialect, siteId: string, days: readonly string[]): Sql | null {
+export function sessionPathRows(d: Dialect, siteId: string, days: ReadonlyArray<{ day: string; events: number }>): Sql | null {
   if (days.length === 0) return null;
   const l = d.sessionLists;
   const key = (dim: (typeof CARRIED_DIMENSIONS)[number]) => `coalesce(${dimensionColumn(dim)}, '${NONE_KEY}')`;
   const keys = CARRIED_DIMENSIONS.map((dim) => `min(${key(dim)}) AS p_${dim}`);
   const agree = `CASE WHEN ${CARRIED_DIMENSIONS.map((dim) => `min(${key(dim)}) = max(${key(dim)})`).join(' AND ')} THEN 1 ELSE 0 END AS p_agree`;
   const raw = `(p_agree = 0 OR ${l.listBytes('p_pv')} > ${PATHS_MAX_BYTES})`;
-  const ofDay = (day: string, part: number) => {
-    const where = sql`site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })} AND (session_id % ${SESSION_PARTS_A_DAY} + ${SESSION_PARTS_A_DAY}) % ${SESSION_PARTS_A_DAY} = ${part}`;
+  const ofDay = (day: string, part: number, parts: number) => {
+    const inPart = parts === 1 ? trusted('') : sql` AND (session_id % ${parts} + ${parts}) % ${parts} = ${part}`;
+    const where = sql`site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })}${inPart}`;
     const grouped = perSessionDay(d, where, [...keys, agree]);
     const collapsed = sql`SELECT *, ${trusted(collapsedRepeats(d, l, 'p_ps'))} AS p_pv FROM (${grouped}) g`;
     return sql`SELECT ${siteId} AS o_site, p_day AS o_day, p_session AS o_session, p_start_visitor AS o_start_visitor, ${trusted(CARRIED_DIMENSIONS.map((dim) => `p_${dim} AS o_${dim}`).join(', '))},
       CASE WHEN ${trusted(raw)} THEN ${trusted(l.listSlice('p_pv', '1', '0'))} ELSE p_pv END AS o_paths, ${trusted(raw)} AS o_raw_needed FROM (${collapsed}) c`;
   };
   const each: Sql[] = [];
-  for (const day of days) for (let part = 0; part < SESSION_PARTS_A_DAY; part++) each.push(ofDay(day, part));
+  for (const { day, events } of days) {
+    const parts = Math.max(1, Math.ceil(events / SESSION_PATH_EVENTS_A_PART));
+    for (let part = 0; part < parts; part++) each.push(ofDay(day, part, parts));
+  }
   return joinSql(each, ' UNION ALL ');
 }
 
