@@ -166,10 +166,10 @@ function checkedMemoryLimit(limit: string): string {
   return limit;
 }
 
-/** The table of a spec (a scratch one: a temporary table of the connection that runs it). */
 /** A column's DuckDB type: a list column's is a LIST of its values' (`VARCHAR[]`). */
 const columnType = (c: ColumnSpec) => `${c.type}${c.list ? '[]' : ''}`;
 
+/** The table of a spec (a scratch one: a temporary table of the connection that runs it). */
 function createStatement(spec: TableSpec): string {
   const columns = spec.columns.map((c) => `${checkedName(c.name)} ${columnType(c)}${c.nullable ? '' : ' NOT NULL'}`);
   return `CREATE ${spec.scratch ? 'TEMPORARY TABLE' : 'TABLE'} IF NOT EXISTS ${checkedSpec(spec).name} (${columns.join(', ')})`;
