@@ -27,7 +27,7 @@ export interface Config {
   /** SVC_LOG_FORMAT: JSON lines, one readable line per request, or (undefined) by whether stdout is a terminal. */
   logFormat: LogFormat | undefined;
   duckdbMemoryLimit: string; // DuckDB's memory_limit: its share of SVC_MEMORY_BUDGET_MB, or SVC_DUCKDB_MEMORY_LIMIT
-  duckdbImportMemoryLimit: string; // DuckDB's memory_limit while an import commits and rolls up (importPoolMb)
+  duckdbImportMemoryLimit: string; // DuckDB's memory_limit while an import rolls up (importPoolMb)
   sessionCacheBytes: number; // the live-session cache's bound: the rest of SVC_MEMORY_BUDGET_MB
   alertHistoryDays: number; // SVC_ALERT_HISTORY_DAYS
   /** SVC_PUBLIC_URL: where browsers and people reach the service (the snippet, printed links); no trailing slash. */
@@ -125,14 +125,14 @@ const MIN_SESSION_CACHE_MB = 16;
 /** What a rollup pass of 1 000 000 events needs of DuckDB's pool (src/stats/rollups/passes.ts). */
 const ROLLUP_PASS_MB = 112;
 /**
- * What an import's bulk commit and rollups hold beside DuckDB's pool, in allocations the pool does
+ * What an import's rollups hold beside DuckDB's pool, in allocations the pool does
  * not manage: about 100 MB over the process at rest beside a 112 MB pool in the 2 000 000-line
  * import test (docs/performance.md#memory). A rollup pass's size bounds it, not the pool's.
  */
 const IMPORT_BESIDE_POOL_MB = 112;
 
 /**
- * DuckDB's pool while an import commits and rolls up: its limit less what those hold beside the
+ * DuckDB's pool while an import rolls up: its limit less what those hold beside the
  * pool, so that the two stay within the pool's share of the budget, but never under what a rollup
  * pass needs.
  */

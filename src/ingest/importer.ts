@@ -63,8 +63,8 @@ export class Importer {
    * Imports NDJSON lines for a site: validated and enriched like live events (origin, rate limit
    * and GPC do not apply; bots are dropped), sessionized in time order with salts that live only
    * for this call, stored in one bulk write, then handed to the import listeners before returning.
-   * Nothing of a call that fails is stored. Its heap is bounded (`IMPORT_HEAP`), and its commit and
-   * rollups run with the memory the store gives imports (`EventStore.whileImporting`).
+   * Nothing of a call that fails is stored. Its heap is bounded (`IMPORT_HEAP`), and its rollups
+   * run with the memory the store gives imports (`EventStore.whileImporting`).
    */
   async importLines(site: Site, stream: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): Promise<EventImportReport> {
     // The body is kept as it came on disk (up to a bound), to be read again if it is not in time order.
@@ -171,15 +171,15 @@ export class Importer {
           if (added) await added;
         }
       }
-      // The commit and the rollups, where DuckDB's memory peaks, start from what is live, within
-      // the import's memory. The appends before them do not: they run on the event loop, where
-      // appends into a pool under pressure spill and would hold up collection meanwhile.
+      // The commit and the rollups, where DuckDB's memory peaks, start from what is live; the
+      // rollups within the import's memory. Neither the appends (on the event loop, where appends
+      // into a pool under pressure spill and would hold up collection) nor the commit (a pool
+      // lowered before it spills the import's uncommitted rows: 0.35 s of a 200 000-line import,
+      // for no lower peak) run under the lowered pool.
       if (acceptedLines.length >= COLLECT_GARBAGE_LINES) IMPORT_HEAP.collectNow();
       const days = writer.days();
-      return await this.deps.events.whileImporting(async () => {
-        await this.importCommit(site, days, () => writer.commit());
-        return this.rollUp(site, days, acceptedLines.length, { rejected, errors });
-      });
+      await this.importCommit(site, days, () => writer.commit());
+      return await this.deps.events.whileImporting(() => this.rollUp(site, days, acceptedLines.length, { rejected, errors }));
     } finally {
       release();
       await writer.abandon();

@@ -142,7 +142,7 @@ export interface DuckDbEventStoreOptions {
   readers?: number;
   /** DuckDB's memory_limit (e.g. '512MB'): its buffer pool, past which it evicts and spills. */
   memoryLimit?: string;
-  /** The memory_limit while an import commits and rolls up (`whileImporting`), with `memoryLimit`; without, imports keep the pool as it is. */
+  /** The memory_limit while an import rolls up (`whileImporting`), with `memoryLimit`; without, imports keep the pool as it is. */
   importMemoryLimit?: string;
   /** Hears a change of the pool's limit that DuckDB refused (the pool keeps the limit it has). */
   warn?: (err: unknown, message: string) => void;
@@ -314,12 +314,13 @@ export class DuckDbEventStore implements EventStore {
   }
 
   /**
-   * The buffer pool is lowered to the import limit when the first import's commit starts and set
-   * back when the last one's rollups end: an import's bulk commit and rollups hold memory outside
-   * the pool (in allocations it does not manage, and what its allocator keeps of them), which the
-   * pool's share of the budget does not count. The other reads meanwhile evict and spill sooner; an
-   * append on the event loop under that pressure would spill there and hold up collection, so
-   * imports append before, not within. Every import waits for the lowering, whichever asked it. A
+   * The buffer pool is lowered to the import limit when the first import's rollups start and set
+   * back when the last one's end: an import's rollups hold memory outside the pool (in allocations
+   * it does not manage, and what its allocator keeps of them), which the pool's share of the budget
+   * does not count. The other reads meanwhile evict and spill sooner; an append on the event loop
+   * under that pressure would spill there and hold up collection, and a commit would spill the rows
+   * it commits, so imports append and commit before, not within. Every import waits for the
+   * lowering, whichever asked it. A
    * limit DuckDB refuses (a pool that cannot shrink that far, its pages pinned by statements under
    * way) is reported through `warn`, and the import runs with the pool as it is; neither changing
    * the limit nor setting it back fails an import.

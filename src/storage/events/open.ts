@@ -8,7 +8,7 @@ export interface EventStoreLocation {
   dataDir: string;
   /** DuckDB's memory_limit (e.g. '512MiB'). */
   duckdbMemoryLimit?: string;
-  /** DuckDB's memory_limit while an import commits and rolls up (`EventStore.whileImporting`). */
+  /** DuckDB's memory_limit while an import rolls up (`EventStore.whileImporting`). */
   duckdbImportMemoryLimit?: string;
   /** Hears what the store carries on without (DuckDB: a change of its pool's limit it refused). */
   warn?: (err: unknown, message: string) => void;

@@ -53,11 +53,12 @@ export interface EventStore {
   /** Starts a bulk write (imports): rows appended over time, stored together at commit or not at all. */
   beginBulk(): Promise<BulkAppend>;
   /**
-   * Runs the part of an import that the engine does (an NDJSON import's commit and rollups, a
-   * Plausible import's rewrite from its staged rows) with the memory the store gives imports, and
+   * Runs the part of an import that the engine does (an NDJSON import's rollups, a Plausible
+   * import's rewrite from its staged rows) with the memory the store gives imports, and
    * answers what `work` answers. DuckDB lowers its buffer pool to its import limit meanwhile (those
    * statements hold memory beside the pool); ClickHouse, whose imports hold nothing in the process,
-   * runs `work` as it is. The appends before it stay outside: DuckDB's run on the event loop.
+   * runs `work` as it is. The appends and the commit before it stay outside: DuckDB's appends run
+   * on the event loop, and a commit under the lowered pool spills the rows it commits.
    */
   whileImporting<T>(work: () => Promise<T>): Promise<T>;
   /**
