@@ -320,10 +320,9 @@ export class DuckDbEventStore implements EventStore {
    * does not count. The other reads meanwhile evict and spill sooner; an append on the event loop
    * under that pressure would spill there and hold up collection, and a commit would spill the rows
    * it commits, so imports append and commit before, not within. Every import waits for the
-   * lowering, whichever asked it. A
-   * limit DuckDB refuses (a pool that cannot shrink that far, its pages pinned by statements under
-   * way) is reported through `warn`, and the import runs with the pool as it is; neither changing
-   * the limit nor setting it back fails an import.
+   * lowering, whichever asked it. A limit DuckDB refuses (a pool that cannot shrink that far, its
+   * pages pinned by statements under way) is reported through `warn`, and the import runs with the
+   * pool as it is; neither changing the limit nor setting it back fails an import.
    */
   async whileImporting<T>(work: () => Promise<T>): Promise<T> {
     if (this.limits === null) return work();
@@ -437,7 +436,7 @@ export class DuckDbEventStore implements EventStore {
           // In parts that end at row group boundaries. Flushed as they go: the appender would
           // otherwise keep the rows until closed, and hand them all over in one long synchronous call.
           for (const { offset, count, startsRowGroup } of bulkParts(handed, rows.length)) {
-            const part = offset === 0 && count === rows.length ? rows : rows.slice(offset, offset + count);
+            const part = rows.slice(offset, offset + count);
             if (startsRowGroup) await throughStaging(part);
             else await appendChunks((appender ??= await conn.createAppender('events')), part, BULK_FLUSH_ROWS);
             handed += count;
