@@ -1,13 +1,14 @@
-// DuckDB's idle release: at an idle check, the blocks its pool cached for reads are given back once
-// statements ran since the last release and none was asked since the check before, the pool's limit
-// set back as it was; statements asked meanwhile wait for it, and a running statement, an open bulk
-// write or an import's lowered pool hold it off.
+// DuckDB's idle release: at an idle check, once statements ran since the last release and none was
+// asked since the check before, the write-ahead log is checkpointed (commits leave it to
+// CHECKPOINT_THRESHOLD) and the blocks its pool cached for reads are given back, the pool's limit set
+// back as it was; statements asked meanwhile wait for it, and a running statement, an open bulk write
+// or an import's lowered pool hold it off.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDbEventStore, type DuckDbEventStoreOptions } from '../../src/storage/events/duckdb.js';
+import { CHECKPOINT_THRESHOLD, DuckDbEventStore, type DuckDbEventStoreOptions } from '../../src/storage/events/duckdb.js';
 import { sql } from '../../src/sql/sql.js';
 
 const MB = 1024 * 1024;
@@ -36,6 +37,13 @@ async function withFileStore(options: Omit<DuckDbEventStoreOptions, 'path'>, bod
 async function idleChecks(store: DuckDbEventStore): Promise<void> {
   await store.releaseIdleMemory();
   await store.releaseIdleMemory();
+}
+
+/** The write-ahead log's size in bytes (DuckDB tells it as text: '0 bytes', '4.7 KiB', '38.0 MiB'). */
+async function walBytes(store: DuckDbEventStore): Promise<number> {
+  const text = (await store.query<{ wal: string }>(sql`SELECT wal_size AS wal FROM pragma_database_size()`))[0]!.wal;
+  const [, figure, unit] = /^([\d.]+) (bytes|KiB|MiB|GiB)$/.exec(text)!;
+  return Number(figure) * { bytes: 1, KiB: 1024, MiB: MB, GiB: 1024 * MB }[unit as 'bytes' | 'KiB' | 'MiB' | 'GiB'];
 }
 
 const readBig = async (store: DuckDbEventStore) => Number((await store.query<{ n: unknown }>(sql`SELECT count(DISTINCT t) AS n FROM big`))[0]!.n);
@@ -103,4 +111,19 @@ test('while an import holds the pool at its limit, or a bulk write is open, an i
     assert.ok((await cachedTableBytes(store)) > 8 * MB, 'not released while a bulk write is open');
     await bulk.rollback();
   });
+});
+
+test(`commits leave the write-ahead log to ${CHECKPOINT_THRESHOLD}, and an idle release checkpoints it`, async () => {
+  for (const options of [{ memoryLimit: '224MiB' }, {}]) {
+    await withFileStore(options, async (store) => {
+      await store.query(sql`CREATE TABLE logged (n BIGINT, t VARCHAR)`);
+      // Inserts smaller than a row group go through the log (larger ones are written to the file).
+      for (let i = 0; i < 10; i++) await store.query(sql`INSERT INTO logged SELECT range, 'row ' || range || ' of a text long enough' FROM range(100000)`);
+      const logged = await walBytes(store);
+      assert.ok(logged > 24 * MB && logged < 64 * MB, `the log holds ${logged} bytes, past DuckDB's default threshold of 16 MiB`);
+      await idleChecks(store);
+      assert.equal(await walBytes(store), 0, 'checkpointed at the idle check');
+      assert.equal(Number((await store.query<{ n: unknown }>(sql`SELECT count(*) AS n FROM logged`))[0]!.n), 1_000_000);
+    });
+  }
 });
