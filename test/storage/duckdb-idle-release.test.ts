@@ -1,14 +1,15 @@
 // DuckDB's idle release: at an idle check, once statements ran since the last release and none was
-// asked since the check before, the write-ahead log is checkpointed (commits leave it to
-// CHECKPOINT_THRESHOLD) and the blocks its pool cached for reads are given back, the pool's limit set
-// back as it was; statements asked meanwhile wait for it, and a running statement, an open bulk write
-// or an import's lowered pool hold it off.
+// asked since the check before, the write-ahead log is checkpointed (while imports roll up, commits
+// leave it to IMPORT_CHECKPOINT_THRESHOLD) and the blocks its pool cached for reads are given back,
+// the pool's limit set back as it was; statements asked meanwhile wait for it, and a running
+// statement, an open bulk write or an import's lowered pool hold it off.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECKPOINT_THRESHOLD, DuckDbEventStore, type DuckDbEventStoreOptions } from '../../src/storage/events/duckdb.js';
+import { DuckDbEventStore, type DuckDbEventStoreOptions } from '../../src/storage/events/duckdb.js';
+import { IMPORT_CHECKPOINT_THRESHOLD } from '../../src/storage/events/duckdb-settings.js';
 import { sql } from '../../src/sql/sql.js';
 
 const MB = 1024 * 1024;
@@ -113,17 +114,24 @@ test('while an import holds the pool at its limit, or a bulk write is open, an i
   });
 });
 
-test(`commits leave the write-ahead log to ${CHECKPOINT_THRESHOLD}, and an idle release checkpoints it`, async () => {
-  for (const options of [{ memoryLimit: '224MiB' }, {}]) {
+test(`while an import rolls up, commits leave the write-ahead log to ${IMPORT_CHECKPOINT_THRESHOLD}; DuckDB's 16 MiB otherwise, and an idle release checkpoints it`, async () => {
+  for (const options of [{ memoryLimit: '224MiB', importMemoryLimit: '112MiB' }, {}]) {
     await withFileStore(options, async (store) => {
       await store.query(sql`CREATE TABLE logged (n BIGINT, t VARCHAR)`);
       // Inserts smaller than a row group go through the log (larger ones are written to the file).
-      for (let i = 0; i < 10; i++) await store.query(sql`INSERT INTO logged SELECT range, 'row ' || range || ' of a text long enough' FROM range(100000)`);
-      const logged = await walBytes(store);
+      const logTen = async () => {
+        for (let i = 0; i < 10; i++) await store.query(sql`INSERT INTO logged SELECT range, 'row ' || range || ' of a text long enough' FROM range(100000)`);
+      };
+      const logged = await store.whileImporting(async () => {
+        await logTen();
+        return walBytes(store);
+      });
       assert.ok(logged > 24 * MB && logged < 64 * MB, `the log holds ${logged} bytes, past DuckDB's default threshold of 16 MiB`);
       await idleChecks(store);
       assert.equal(await walBytes(store), 0, 'checkpointed at the idle check');
-      assert.equal(Number((await store.query<{ n: unknown }>(sql`SELECT count(*) AS n FROM logged`))[0]!.n), 1_000_000);
+      await logTen();
+      assert.ok((await walBytes(store)) < 20 * MB, 'checkpointed by commits past 16 MiB once no import rolls up');
+      assert.equal(Number((await store.query<{ n: unknown }>(sql`SELECT count(*) AS n FROM logged`))[0]!.n), 2_000_000);
     });
   }
 });

@@ -8,6 +8,7 @@ import { appendChunks, BULK_FLUSH_ROWS, discard, LIVE_FLUSH_ROWS } from './duckd
 import { duckdbDialect } from './duckdb-dialect.js';
 import { StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { appendableSpec, checkedName, checkedSpec, type ColumnSpec } from './table-spec.js';
+import { checkedMemoryLimit, DuckDbSettings } from './duckdb-settings.js';
 
 /** A store's statements, for its idle release: how many were asked, how many run, and what one waits for before it starts. */
 interface Activity {
@@ -157,22 +158,6 @@ const APPENDED_BATCHES = 'appended_batches';
 const APPENDED_BATCHES_KEPT_MS = 7 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
-/** The pool's limit for the moment of an idle release: low enough to evict almost every block no statement holds (a lower one fails where an open connection's own state is pinned). */
-const IDLE_POOL_LIMIT = '16MiB';
-
-/**
- * The write-ahead log's size past which a commit checkpoints (DuckDB's default: 16 MiB). A
- * 200 000-line import's rollups log about 18 MB: at the default each import paid a checkpoint
- * (0.45 – 0.64 s); four imports' log at once takes about 1 s. An idle process checkpoints the rest.
- */
-export const CHECKPOINT_THRESHOLD = '64MiB';
-
-/** A memory limit as the configuration writes it ('224MiB', '2GB'): the only text a SET here is given. */
-function checkedMemoryLimit(limit: string): string {
-  if (!/^\d{1,7}(MB|GB|MiB|GiB)$/.test(limit)) throw new Error(`not a memory limit: ${JSON.stringify(limit)}`);
-  return limit;
-}
-
 /** A column's DuckDB type: a list column's is a LIST of its values' (`VARCHAR[]`). */
 const columnType = (c: ColumnSpec) => `${c.type}${c.list ? '[]' : ''}`;
 
@@ -191,10 +176,8 @@ export class DuckDbEventStore implements EventStore {
   /** The bulk writes still open, each as its rollback. */
   private readonly bulks = new Set<() => Promise<void>>();
   private prunedAt = 0;
-  /** Imports under way, and the last of the store's own statements (the pool's limit, checkpoints: one at a time, in order; it never rejects). */
+  /** Imports rolling up. */
   private imports = 0;
-  private limitChange: Promise<void> = Promise.resolve();
-  private closed = false;
   private readonly activity: Activity = { statements: 0, running: 0, gate: Promise.resolve() };
   /** The statements asked when the pool was last emptied at idle, and at the last idle check. */
   private statementsAtRelease = 0;
@@ -202,10 +185,7 @@ export class DuckDbEventStore implements EventStore {
 
   private constructor(
     private readonly instance: DuckDBInstance,
-    private readonly limits: { memory: string; import: string } | null,
-    /** The pool's configured limit, restored after an idle release (null: DuckDB's default, and no idle release). */
-    private readonly memoryLimit: string | null,
-    private readonly warn: (err: unknown, message: string) => void,
+    private readonly settings: DuckDbSettings,
   ) {}
 
   static async open(options: DuckDbEventStoreOptions): Promise<DuckDbEventStore> {
@@ -213,7 +193,7 @@ export class DuckDbEventStore implements EventStore {
     // The allocator's background thread gives freed memory back to the system as it ages, so that
     // what an import's rollups freed does not stay resident; reads cost the same
     // (docs/performance.md#memory).
-    const config: Record<string, string> = { allocator_background_threads: 'true', checkpoint_threshold: CHECKPOINT_THRESHOLD };
+    const config: Record<string, string> = { allocator_background_threads: 'true' };
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;
     // An import limit equal to the limit changes nothing: imports then keep the pool as it is.
     const limits =
@@ -221,7 +201,8 @@ export class DuckDbEventStore implements EventStore {
         ? { memory: checkedMemoryLimit(options.memoryLimit), import: checkedMemoryLimit(options.importMemoryLimit) }
         : null;
     const instance = await DuckDBInstance.create(options.path, config);
-    const store = new DuckDbEventStore(instance, limits, options.memoryLimit ? checkedMemoryLimit(options.memoryLimit) : null, options.warn ?? (() => undefined));
+    const settings = new DuckDbSettings(instance, limits, options.memoryLimit ? checkedMemoryLimit(options.memoryLimit) : null, options.warn ?? (() => undefined));
+    const store = new DuckDbEventStore(instance, settings);
     store.writer = new SerialConnection(await instance.connect(), store.activity);
     for (let i = 0; i < (options.readers ?? 3); i++) {
       store.readers.push(new ReadConnection(await instance.connect(), store.activity));
@@ -329,61 +310,36 @@ export class DuckDbEventStore implements EventStore {
    * it commits, so imports append and commit before, not within. Every import waits for the
    * lowering, whichever asked it. A limit DuckDB refuses (a pool that cannot shrink that far, its
    * pages pinned by statements under way) is reported through `warn`, and the import runs with the
-   * pool as it is; neither changing the limit nor setting it back fails an import.
+   * pool as it is; neither changing the limit nor setting it back fails an import. Meanwhile commits
+   * leave the write-ahead log to IMPORT_CHECKPOINT_THRESHOLD.
    */
   async whileImporting<T>(work: () => Promise<T>): Promise<T> {
-    if (this.limits === null) return work();
-    if (++this.imports === 1) void this.setMemoryLimit(this.limits.import);
-    await this.limitChange;
+    if (++this.imports === 1) void this.settings.importing(true);
+    await this.settings.settled;
     try {
       return await work();
     } finally {
-      if (--this.imports === 0) await this.setMemoryLimit(this.limits.memory);
+      if (--this.imports === 0) await this.settings.importing(false);
     }
   }
 
   /**
    * At an idle check, once statements ran since the last release and none since the previous check
-   * (long work keeps what it reads between its statements): what the write-ahead log holds is
-   * checkpointed (its rows leave memory for the file), then, with a configured limit, the limit goes
-   * down to IDLE_POOL_LIMIT, evicting the blocks reads cached (after `svc demo`, held for nobody),
-   * and back. Never with work under way that either could fail (a statement running, a bulk write,
-   * an import's lowered pool); statements asked meanwhile wait for it.
+   * (long work keeps what it reads between its statements): the write-ahead log checkpointed and the
+   * blocks reads cached evicted (`DuckDbSettings.releaseIdle`; after `svc demo`, held for nobody).
+   * Never with work under way that either could fail (a statement running, a bulk write, an import
+   * rolling up); statements asked meanwhile wait for it.
    */
   releaseIdleMemory(): Promise<void> {
     const activity = this.activity;
     const quiet = activity.statements === this.statementsAtCheck;
     this.statementsAtCheck = activity.statements;
     const busy = activity.running > 0 || this.bulks.size > 0 || this.imports > 0;
-    if (busy || !quiet || activity.statements === this.statementsAtRelease) return this.limitChange;
+    if (busy || !quiet || activity.statements === this.statementsAtRelease) return this.settings.settled;
     this.statementsAtRelease = activity.statements;
-    void this.alone('CHECKPOINT', 'the write-ahead log was not checkpointed; a later commit or idle check does it');
-    if (this.memoryLimit !== null) void this.setMemoryLimit(IDLE_POOL_LIMIT);
-    const released = this.memoryLimit === null ? this.limitChange : this.setMemoryLimit(this.memoryLimit);
+    const released = this.settings.releaseIdle();
     activity.gate = released;
     return released;
-  }
-
-  /** Changes the pool's limit after the changes asked before; never rejects. */
-  private setMemoryLimit(limit: string): Promise<void> {
-    return this.alone(`SET memory_limit = '${limit}'`, `DuckDB's memory_limit could not be set to ${limit}; the pool keeps the limit it has`);
-  }
-
-  /** Runs a statement of the store's own on a connection of its own, after the ones asked before; never rejects (a failure goes to `warn`). */
-  private alone(statement: string, failure: string): Promise<void> {
-    this.limitChange = this.limitChange.then(async () => {
-      if (this.closed) return;
-      let connection: DuckDBConnection | undefined;
-      try {
-        connection = await this.instance.connect();
-        await connection.run(statement);
-      } catch (err) {
-        this.warn(err, failure);
-      } finally {
-        connection?.closeSync();
-      }
-    });
-    return this.limitChange;
   }
 
   /**
@@ -535,8 +491,7 @@ export class DuckDbEventStore implements EventStore {
 
   async close(): Promise<void> {
     // No change of the pool's limit runs on a closing instance, nor after.
-    this.closed = true;
-    await this.limitChange;
+    await this.settings.close();
     // A bulk write still open is rolled back, once the append under way has returned.
     await Promise.all([...this.bulks].map((abandon) => abandon()));
     // Wait for queued work, then release the file so another process may open it.
