@@ -14,6 +14,7 @@ let sites = 0;
 
 export async function createSite(deployment: Deployment): Promise<ScaleoutSite> {
   const org = await deployment.admin('POST', '/orgs', { name: `Scale-out ${++sites}` });
+  if (org.status !== 201) throw new Error(`organisation: ${org.status} ${JSON.stringify(org.body)}`);
   const domain = `scaleout${sites}-${process.pid}.example`;
   const site = await deployment.admin('POST', `/orgs/${org.body.id}/sites`, { domain, name: `Site ${sites}`, timezone: 'UTC' });
   if (site.status !== 201) throw new Error(`site: ${site.status} ${JSON.stringify(site.body)}`);
