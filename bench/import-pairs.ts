@@ -9,8 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnService, type ServiceProcess } from '../test/helpers/child.js';
-import { ADMIN_TOKEN } from '../test/helpers/server.js';
-import { cpuSeconds } from './processes.js';
+import { admin, cpuSeconds, TOKEN } from './processes.js';
 import { importFile, singleEventVisitorsFile } from './traffic.js';
 
 const BASELINE = process.env.BENCH_BASELINE;
@@ -25,16 +24,11 @@ interface Checkout {
   cpu: number[];
 }
 
-async function admin(base: string, method: string, path: string, body?: unknown): Promise<{ id: string }> {
-  const res = await fetch(`${base}/admin/v1${path}`, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { id: string };
-}
-
 async function start(folder: string): Promise<Checkout> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-import-pairs-'));
-  const service = await spawnService(dataDir, {}, folder);
+  const service = await spawnService(dataDir, { SVC_ADMIN_TOKEN: TOKEN }, folder);
   const org = await admin(service.url, 'POST', '/orgs', { name: 'bench' });
+  if (!org.id) throw new Error(`${folder}: no organisation: ${JSON.stringify(org)}`);
   return { folder, service, dataDir, orgId: org.id, seconds: [], cpu: [] };
 }
 
@@ -44,7 +38,7 @@ async function importOnce(checkout: Checkout, body: string, n: number): Promise<
   await new Promise((done) => setTimeout(done, 1500)); // the site's creation settles
   const cpuBefore = cpuSeconds(checkout.service.child.pid!);
   const started = performance.now();
-  const res = await fetch(`${checkout.service.url}/admin/v1/sites/${site.id}/events/import`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' }, body });
+  const res = await fetch(`${checkout.service.url}/admin/v1/sites/${site.id}/events/import`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-ndjson' }, body });
   const report = (await res.json()) as { accepted?: number };
   if (!res.ok || !report.accepted) throw new Error(`${checkout.folder}: import answered ${res.status} ${JSON.stringify(report)}`);
   checkout.seconds.push((performance.now() - started) / 1000);
