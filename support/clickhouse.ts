@@ -87,7 +87,27 @@ async function answers(url: string): Promise<boolean> {
  * CPU time). With `dir`, the server keeps its files in that folder and leaves them at its stop: a
  * later start on the same folder holds the same databases (a bench's data kept between runs).
  */
-export async function startClickHouse({ timeoutMs = 60_000, logQueries = false, dir: keptDir }: { timeoutMs?: number; logQueries?: boolean; dir?: string } = {}): Promise<ClickHouseServer> {
+export async function startClickHouse(options: StartOptions = {}): Promise<ClickHouseServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      // A port found free can be taken before the server binds it (by another process's outgoing
+      // connection, whose port comes from the same range): the server exits, and starts on new ports.
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+interface StartOptions {
+  timeoutMs?: number;
+  logQueries?: boolean;
+  dir?: string;
+}
+
+class PortTaken extends Error {}
+
+async function startOnce({ timeoutMs = 60_000, logQueries = false, dir: keptDir }: StartOptions): Promise<ClickHouseServer> {
   if (!existsSync(BINARY)) {
     throw new Error(`ClickHouse server binary ${BINARY} is missing: these tests need it (Debian package clickhouse-server)`);
   }
@@ -126,7 +146,8 @@ export async function startClickHouse({ timeoutMs = 60_000, logQueries = false, 
   while (!(await answers(url))) {
     if (gone || Date.now() > deadline) {
       await stop();
-      throw new Error(`ClickHouse did not start (${gone ? 'exited' : 'timed out'}):\n${stderr}`);
+      const message = `ClickHouse did not start (${gone ? 'exited' : 'timed out'}):\n${stderr}`;
+      throw gone && stderr.includes('Address already in use') ? new PortTaken(message) : new Error(message);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

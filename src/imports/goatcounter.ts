@@ -2,7 +2,7 @@
 // import (docs/imports.md): each row becomes the event a tracker would have sent, so that every
 // read endpoint, funnels included, sees it like a collected one. Rows marked as bots are skipped.
 import type { ImportLineFields } from '../ingest/import.js';
-import type { CsvRecord } from './csv.js';
+import { detached, type CsvRecord } from './csv.js';
 import { ImportRefused } from './plausible-import.js';
 import { columnsOf, handOn, skipRow, standInAddresses, type RawEventFormat, type RawEventSkips } from './raw-events.js';
 
@@ -88,9 +88,10 @@ async function* goatcounterLines(batches: AsyncIterable<CsvRecord[]>, domain: st
       const session = field('Session') || `line ${record.line}`;
       const page = event ? (lastPages.get(session) ?? '/') : path.startsWith('/') ? path : '/';
       if (!event) {
-        // Most recent last, so that the oldest session is the one forgotten.
+        // Most recent last, so that the oldest session is the one forgotten. Detached: the map
+        // outlives the records, whose text it would keep.
         lastPages.delete(session);
-        lastPages.set(session, page);
+        lastPages.set(detached(session), detached(page));
         if (lastPages.size > SESSIONS_REMEMBERED) lastPages.delete(lastPages.keys().next().value!);
       }
       const line: Record<string, unknown> = {

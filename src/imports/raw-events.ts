@@ -8,7 +8,7 @@ import { open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { ImportLineFields } from '../ingest/import.js';
-import { csvRecords, type CsvRecord } from './csv.js';
+import { csvRecords, detached, type CsvRecord } from './csv.js';
 import { ImportRefused } from './plausible-import.js';
 import { MAX_COMPRESSION_RATIO } from './zip.js';
 
@@ -77,7 +77,7 @@ export function standInAddresses(): (key: string) => string {
       const h = hash('sha256', key, 'hex');
       address = `fd${h.slice(0, 2)}:${h.slice(2, 6)}:${h.slice(6, 10)}:${h.slice(10, 14)}:${h.slice(14, 18)}:${h.slice(18, 22)}:${h.slice(22, 26)}:${h.slice(26, 30)}`;
       if (recent.size >= RECENT_ADDRESSES) recent.clear();
-      recent.set(key, address);
+      recent.set(detached(key), address);
     }
     return address;
   };

@@ -5,7 +5,7 @@
 import { BUILT_IN_EVENTS, EVENT_NAME } from '../ingest/event-shape.js';
 import type { ImportLineFields } from '../ingest/import.js';
 import type { DeviceClass } from '../core/vocabulary.js';
-import type { CsvRecord } from './csv.js';
+import { detached, type CsvRecord } from './csv.js';
 import { ImportRefused } from './plausible-import.js';
 import { columnsOf, handOn, skipRow, standInAddresses, type RawEventFormat, type RawEventSkips } from './raw-events.js';
 
@@ -356,7 +356,8 @@ async function* umamiLines(batches: AsyncIterable<CsvRecord[]>, domain: string, 
         u: pageUrl(host, fieldAt(fields, at.urlPath) || '/', fieldAt(fields, at.urlQuery)),
         ip: standInAddress(visitor),
         e: name,
-        session: visit === '' ? undefined : visit,
+        // Detached: the live session keeps its name, and would keep the record's text with it.
+        session: visit === '' ? undefined : detached(visit),
         r: referrer !== '' && referrer !== '(none)' && referrer.length <= 253 && HOST.test(referrer) && bareHost(referrer) !== bareHost(host) ? `https://${referrer}/` : undefined,
         // parseInt reads the width, the digits before the `x`.
         w: SCREEN.test(screen) ? parseInt(screen, 10) : undefined,

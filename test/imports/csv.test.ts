@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { csvRecords, MAX_RECORD_CHARS, type CsvRecord } from '../../src/imports/csv.js';
+import { csvRecords, detached, MAX_RECORD_CHARS, type CsvRecord } from '../../src/imports/csv.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { quotedHeaderCsv } from '../helpers/hostile-imports.js';
 
 /** The model's fields of one record: a quote opens or closes a quoted field, `""` inside one is a quote. */
@@ -160,4 +162,23 @@ test('the event loop is given back while records are read', async () => {
   assert.equal(records, 100_000);
   assert.ok(ticks >= 5, `a timer ran ${ticks} times during the read`);
   assert.ok(longestGap < 250, `the event loop was held ${Math.round(longestGap)} ms`);
+});
+
+test('a detached field keeps nothing of the text it was cut from', () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  /** The heap a field of each of 200 texts of 64 K characters holds, kept as `keep` makes it. */
+  const heldBy = (keep: (field: string) => string) => {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const kept = Array.from({ length: 200 }, (_, i) => keep(`"${String(i).padStart(64 * 1024, '0')}"`.slice(1, 41)));
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    assert.equal(kept.length, 200);
+    return held;
+  };
+  // The slice itself keeps its 64 KiB text (200 of them: 12.8 MB); the detached copy 40 characters.
+  assert.ok(heldBy((field) => field) > 10e6, 'a slice keeps its text (the check below would not see a copy that failed)');
+  assert.ok(heldBy(detached) < 1e6, `detached fields hold ${heldBy(detached)} bytes`);
+  assert.equal(detached('a field'), 'a field');
 });
