@@ -6,7 +6,7 @@
 // imports folder the api and the worker share) is one temp dir for the deployment, linked into the
 // data dir of every process whose service mounts it, as Compose mounts one volume into each container.
 import { spawn } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -19,6 +19,7 @@ import { sumOfSamples } from './metrics.js';
 import { startNginx, type NginxProcess } from './nginx.js';
 import { freePort } from '../../support/ports.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { testRedis } from '../../support/counters.js';
 import { ADMIN_TOKEN } from './server.js';
 import { startTcpGate, type TcpGate } from './tcp-gate.js';
 
@@ -99,11 +100,48 @@ export function renderProxyConfig(proxy: ComposeService, addresses: Map<string, 
     .replace(/^(\s*listen\s+)(\d+)/gm, (whole, head: string, port: string) => head + address(port));
 }
 
+/** How long a deployment's hold on a Redis database lasts unless released (a test process that died). */
+const REDIS_LEASE_SECONDS = 30 * 60;
+
+/**
+ * A Redis database (1 to 15) no other running deployment holds, emptied: svc's keys have one prefix,
+ * so two deployments on one database would share their sessions and rate-limit windows (one's
+ * requests could be refused for the other's), and a database used before holds what that left.
+ * Held by a key in database 0 until `release`; a deployment waits while all fifteen are held.
+ */
+async function leaseRedisDatabase(): Promise<{ index: number; release(): Promise<void> }> {
+  const redis = await testRedis();
+  const holder = `${process.pid}:${randomBytes(4).toString('hex')}`;
+  try {
+    for (let round = 0; ; round++) {
+      for (let index = 1; index <= 15; index++) {
+        const key = `svc-test:deployment-db:${index}`;
+        if ((await redis.set(key, holder, 'EX', REDIS_LEASE_SECONDS, 'NX')) !== 'OK') continue;
+        await redis.select(index);
+        await redis.flushdb();
+        await redis.select(0);
+        return {
+          index,
+          release: async () => {
+            if ((await redis.get(key)) === holder) await redis.del(key);
+            redis.disconnect();
+          },
+        };
+      }
+      if (round === 600) throw new Error('every Redis database 1 - 15 is held by another deployment');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } catch (err) {
+    redis.disconnect();
+    throw err;
+  }
+}
+
 export async function startDeployment(options: DeploymentOptions = {}): Promise<Deployment> {
   const clickhouse = await clickhouseServer();
   const clickhousePort = Number(new URL(clickhouse.url).port);
   const clickhouseDatabase = `svc_scaleout_${randomBytes(6).toString('hex')}`;
-  const redisDb = randomInt(1, 16);
+  const redisDb = await leaseRedisDatabase();
   const [database, clickhouseGate, proxyPort] = await Promise.all([createTestDatabase(), startTcpGate(clickhousePort), freePort()]);
   const proxyUrl = `http://127.0.0.1:${proxyPort}`;
   const compose = readCompose(DOT_ENV);
@@ -122,7 +160,7 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
       SVC_DATA_DIR: dataDir,
       SVC_DATABASE_URL: database.url,
       SVC_CLICKHOUSE_URL: `http://127.0.0.1:${clickhouseGate.port}/${clickhouseDatabase}`,
-      SVC_REDIS_URL: `${REDIS}/${redisDb}`,
+      SVC_REDIS_URL: `${REDIS}/${redisDb.index}`,
       SVC_PUBLIC_URL: proxyUrl,
       SVC_TRUSTED_PROXIES: '127.0.0.1',
     };
@@ -199,6 +237,7 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
     await database.drop();
     await clickhouseRows(clickhouse.url, 'default', `DROP DATABASE IF EXISTS ${clickhouseDatabase}`).catch(() => undefined);
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await redisDb.release();
   };
 
   try {
