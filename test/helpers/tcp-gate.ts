@@ -1,8 +1,7 @@
 // A TCP forwarder on loopback that a test can shut: closed, it refuses new connections and resets
 // the open ones, which is what the clients of a stopped server see; opened again, it forwards
 // on the same port.
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import { freePort } from '../../support/ports.js';
+import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 
 export interface TcpGate {
   port: number;
@@ -15,7 +14,9 @@ export interface TcpGate {
 }
 
 export async function startTcpGate(targetPort: number): Promise<TcpGate> {
-  const port = await freePort();
+  // The first listen takes a port of the system's choosing (a port found free first could be taken
+  // before it binds); opening again takes the same.
+  let port = 0;
   const open = new Set<Socket>();
   let server: Server | undefined;
   const listen = async () => {
@@ -32,6 +33,7 @@ export async function startTcpGate(targetPort: number): Promise<TcpGate> {
       client.pipe(upstream).pipe(client);
     });
     await new Promise<void>((resolve, reject) => server!.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
+    port = (server.address() as AddressInfo).port;
   };
   const shut = async () => {
     const closing = server;
