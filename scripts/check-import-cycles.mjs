@@ -3,7 +3,7 @@
 // imports included: a cycle through a type still ties the two files together for their reader).
 // Files directly in src/ (the composition root, main, server, worker, config) sit above the folders
 // and are not part of the folder graph. Prints both graphs' cycles, or the folder graph when there
-// are none. Run by test/core/import-graph.test.ts.
+// are none. Run by test/lint/import-graph.test.ts.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,18 +1,14 @@
-// Runs every *.test.ts under test/ with Node's built-in runner (Node 20 has no glob for --test).
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// Runs test files with Node's built-in runner (Node 20 has no glob for --test): the files named on
+// the command line, or every file of a tier (`--tier lint|unit|full`, scripts/test-tiers.mjs; `full`
+// when none is named).
 import { spawnSync } from 'node:child_process';
+import { filesOfTier } from './test-tiers.mjs';
 
-function find(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return find(path);
-    return name.endsWith('.test.ts') ? [path] : [];
-  });
-}
-
-const only = process.argv.slice(2);
-const files = only.length > 0 ? only : find('test').sort();
+const args = process.argv.slice(2);
+const tierAt = args.indexOf('--tier');
+const tier = tierAt >= 0 ? args[tierAt + 1] : 'full';
+const named = args.filter((_, i) => tierAt < 0 || (i !== tierAt && i !== tierAt + 1));
+const files = named.length > 0 ? named : filesOfTier(tier);
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const result = spawnSync(
   process.execPath,

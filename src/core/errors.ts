@@ -4,7 +4,7 @@
 // `{ error: { code, reason, message } }` on /app/v1 and /admin/v1, where `reason` names the template
 // (reasonOf) so that clients branch on it, never on the text. A template's name is therefore part of
 // those APIs: renaming it renames its reason. docs/api.md's error table lists every code, and
-// docs/admin-api.md's reasons table every reason (test/docs/errors.test.ts).
+// docs/admin-api.md's reasons table every reason (test/lint/errors.test.ts).
 
 export const ERRORS = {
   UNAUTHORIZED: {
