@@ -43,7 +43,7 @@ describe('organisations, sites and keys', () => {
     assert.equal(field(added.stdout, 'domain'), domain);
     assert.equal(field(added.stdout, 'timezone'), 'Europe/Paris');
     assert.equal(field(added.stdout, 'retention'), 'forever');
-    assert.equal(field(added.stdout, 'raw events'), '30 days');
+    assert.equal(field(added.stdout, 'raw events'), '396 days', 'the Add site form\'s preselected 13 months');
     assert.equal(field(added.stdout, 'honor GPC'), 'yes');
     assert.equal(field(added.stdout, 'status'), 'active');
 
@@ -62,7 +62,7 @@ describe('organisations, sites and keys', () => {
     assert.match(table[0]!, /^ID\s+DOMAIN\s+NAME\s+TIMEZONE\s+RETENTION\s+RAW DAYS\s+GPC\s+STATUS$/);
     const row = table.find((l) => l.startsWith(siteId));
     assert.ok(row, table.join('\n'));
-    assert.match(row, new RegExp(`${domain.replace(/\./g, '\\.')}\\s+Main site\\s+Europe/Paris\\s+forever\\s+30\\s+honored\\s+archived$`));
+    assert.match(row, new RegExp(`${domain.replace(/\./g, '\\.')}\\s+Main site\\s+Europe/Paris\\s+forever\\s+396\\s+honored\\s+archived$`));
     assert.match(table.find((l) => l.startsWith(second.id))!, /12 months\s+90\s+ignored\s+active$/);
     // Aligned: the STATUS column starts at the same offset on every line.
     const statusAt = table[0]!.indexOf('STATUS');

@@ -3,7 +3,7 @@ import { flag, integer, optional, required } from '../args.js';
 import { seg } from '../client.js';
 import { formatFields, formatTable } from '../output.js';
 import type { Command, Invocation, Noun } from '../types.js';
-import { RAW_DAYS } from '../../core/vocabulary.js';
+import { RAW_DAYS, SUGGESTED_RAW_DAYS } from '../../core/vocabulary.js';
 import type { ManagedSite } from '../../core/management.js';
 
 const retention = (months: number | null) => (months === null ? 'forever' : `${months} months`);
@@ -62,8 +62,10 @@ export const site: Noun = {
         };
         const months = optional(inv, 'retention-months');
         if (months !== undefined) body.retentionMonths = integer(inv, 'retention-months', months, 1, 1200);
+        // The dashboard's `Add site` form preselects the same span: a site added either way answers
+        // filtered views over 13 months (the admin API alone keeps SPEC's 30 days by default).
         const rawDays = optional(inv, 'raw-days');
-        if (rawDays !== undefined) body.rawDays = integer(inv, 'raw-days', rawDays, RAW_DAYS.min, RAW_DAYS.max);
+        body.rawDays = rawDays === undefined ? SUGGESTED_RAW_DAYS : integer(inv, 'raw-days', rawDays, RAW_DAYS.min, RAW_DAYS.max);
         if (flag(inv, 'no-gpc')) body.honorGpc = false;
         const created = await inv.client().request<ManagedSite>('POST', `/orgs/${seg(orgId)}/sites`, body);
         inv.out.result(created, () => siteFields(created));
