@@ -47,7 +47,7 @@ export interface TimeseriesAnswer {
 export interface BreakdownRow {
   key: string;
   visitors: number;
-  /** An integer, as SPEC has it: 0 where every day read lacks them (then `viewsUnknown`). */
+  /** An integer, as docs/api.md types it: 0 where every day read lacks them (then `viewsUnknown`). */
   views: number;
   pct: number;
   /**

@@ -1,6 +1,6 @@
 // The error catalogue: every error a client can see, with its HTTP status and the templates of its
 // messages. Handlers throw `apiError(code, message, params)`; the HTTP layer turns it into
-// `{ error: { code, message } }` on the read API (/v1, SPEC's envelope), and into
+// `{ error: { code, message } }` on the read API (/v1, docs/api.md's envelope), and into
 // `{ error: { code, reason, message } }` on /app/v1 and /admin/v1, where `reason` names the template
 // (reasonOf) so that clients branch on it, never on the text. A template's name is therefore part of
 // those APIs: renaming it renames its reason. docs/api.md's error table lists every code, and
@@ -326,7 +326,7 @@ export function apiError<C extends ErrorCode, M extends MessageName<C>>(code: C,
   return ApiError.of(code, message, ...args);
 }
 
-/** The read API's error answer (SPEC): the code and the message. */
+/** The read API's error answer (docs/api.md): the code and the message. */
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string };
 }

@@ -151,7 +151,7 @@ function journeyParams(params: RawParams): JourneyParams {
   }
   const asked = single(params, 'direction') ?? JOURNEY_DIRECTIONS[0];
   if (!isJourneyDirection(asked)) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'direction', values: JOURNEY_DIRECTIONS.join(', ') });
-  // Without a page, EXPLORE.md's rows are the journeys' first paths whatever the direction: they end at no page.
+  // Without a page, journeys' rows (docs/api.md) are the journeys' first paths whatever the direction: they end at no page.
   const direction = page === undefined ? JOURNEY_DIRECTIONS[0] : asked;
   return Object.freeze({
     steps: integer(single(params, 'steps'), 'steps', JOURNEY_STEPS.min, JOURNEY_STEPS.max, JOURNEY_STEPS.default),

@@ -190,7 +190,7 @@ export function viewsAreEvents(dimension: QueryDimension): boolean {
 /**
  * What a breakdown adds to its rows on request (`include=`): the one dimension it applies to (null:
  * any), and whether the request may have filters. Scroll depth is read per page from its own rollup,
- * which no filter narrows; a bounce rate or visit duration is each row's `stats` figure (ANALYSIS.md).
+ * which no filter narrows; a bounce rate or visit duration is each row's `stats` figure (docs/api.md).
  */
 export const BREAKDOWN_INCLUDES = {
   bounceRate: { dimension: null, filters: true },

@@ -1,5 +1,5 @@
 // Turns anything thrown in a route into the error envelope, without leaking internals: the read
-// API's (SPEC: code and message) on /v1 and every path but two, and the same with the template's
+// API's (docs/api.md: code and message) on /v1 and every path but two, and the same with the template's
 // reason on /app/v1 and /admin/v1, whose clients (the dashboard, the CLI) branch on it. The reason
 // also comes in a header there, its only place on the read routes /app/v1 mounts again, whose
 // answers equal /v1's byte for byte.

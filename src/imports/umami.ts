@@ -203,7 +203,7 @@ function header(record: CsvRecord, fileName: string): Map<string, number> {
   return columnsOf(names, UMAMI_COLUMNS, `${fileName}: the Umami export`);
 }
 
-/** The event named by a custom event's `event_name`, lowercased; undefined when svc does not take the name (SPEC's rule). */
+/** The event named by a custom event's `event_name`, lowercased; undefined when svc does not take the name (the event-name rule of docs/tracker.md). */
 function eventName(text: string): string | undefined {
   const name = text.trim().toLowerCase();
   return EVENT_NAME.test(name) && !(BUILT_IN_EVENTS as readonly string[]).includes(name) ? name : undefined;

@@ -230,8 +230,8 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
 }
 
 /**
- * Whether a read leaves conversions under its filters out, as SPEC defines its requests (stats:
- * `null`; a conversions timeseries: 400). A request with `raw=clip` is ANALYSIS.md's (the
+ * Whether a read leaves conversions under its filters out, as the base API defines its requests (stats:
+ * `null`; a conversions timeseries: 400). A request with `raw=clip` is the dashboard's kind (docs/api.md, the
  * dashboard's): conversions are counted under its filters from raw events; the goals read's filters
  * are the dashboard's extension already.
  */

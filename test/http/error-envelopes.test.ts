@@ -1,6 +1,6 @@
 // The error answers of each API, over a running service: /app/v1 and /admin/v1 carry the template's
 // reason ({ code, reason, message }), whatever refused the request (a route, an authentication hook,
-// Fastify itself, the router, a store); /v1 and the paths of no API answer SPEC's envelope,
+// Fastify itself, the router, a store); /v1 and the paths of no API answer the read API's envelope,
 // { code, message } and nothing else.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -82,7 +82,7 @@ test("/app/v1 answers every refusal with its reason: in a header, and in the env
   assert.equal(unknownPath.body.error.reason, 'ROUTE_NOT_FOUND');
 });
 
-test("/v1 and the paths of no API keep SPEC's envelope: code and message only", async () => {
+test("/v1 and the paths of no API keep the read API's envelope: code and message only", async () => {
   const bearer = { authorization: `Bearer ${key}` };
   const refusals = [
     await answer('/v1/sites/nosuchsite/stats', { headers: bearer }),

@@ -202,7 +202,7 @@ test('over HTTP: the report names the columns an older export lacks, a single ol
     const lacked = Object.fromEntries(job.files.map((f: { table: string; missingColumns: string[] }) => [f.table, f.missingColumns]));
     assert.deepEqual([lacked.exit_pages, lacked.sources, lacked.visitors], [['visit_duration', 'bounces', 'pageviews'], ['referrer', 'utm_source', 'pageviews'], []]);
     assert.match(missingColumnsText(job.files) ?? '', /^An older export: sources without referrer URLs, UTM sources and pageviews; pages without visits, scroll depths and scroll depth visitors; .*exit pages without visit duration, bounces and pageviews; .*never counted as 0\.$/);
-    // JSON carries null where a KPI is unknown; a row's views stay SPEC's integer, 0 and said unknown.
+    // JSON carries null where a KPI is unknown; a row's views stay an integer, 0 and said unknown.
     assert.deepEqual((await read('breakdown', 'dimension=browser')).rows.map((r: { key: string; views: unknown; viewsUnknown?: unknown }) => [r.key, r.views, r.viewsUnknown]), [['Chrome', 0, true], ['Safari', 0, true]]);
     assert.ok(!('viewsUnknown' in (await read('breakdown', 'dimension=page')).rows[0]), 'known views carry no flag');
     const exit = (await read('stats', 'filter=exit:/pricing')).stats;

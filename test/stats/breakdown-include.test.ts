@@ -1,4 +1,4 @@
-// ANALYSIS.md: `breakdown` with `include=bounceRate,avgDuration` gives each row the figure `stats`
+// docs/api.md: `breakdown` with `include=bounceRate,avgDuration` gives each row the figure `stats`
 // answers with `filter=<dimension>:<key>` added to the request's filters: on random datasets, over
 // raw events, rollups and session rows, with and without filters, on both engines.
 import { test } from 'node:test';

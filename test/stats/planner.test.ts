@@ -447,7 +447,7 @@ test('filters is not (!:) and contains (~:): the raw path, session rows where ev
 
 test("goals under filters: raw events alone, of whole periods inside the raw window; the goals read's filters an extension", () => {
   const raw = (days: DaySources | null) => days && { rollup: days.rollup, sessions: days.sessions, raw: days.raw, imported: days.imported };
-  // SPEC's requests (no raw=clip) leave conversions under filters out: no goal days, a conversions timeseries refused.
+  // The base API's requests (no raw=clip) leave conversions under filters out: no goal days, a conversions timeseries refused.
   assert.equal(plan('stats', { period: '7d', filter: 'country:FR' }).plan.goalSpan, null);
   assert.equal(errorCode(() => plan('timeseries', { period: '7d', metric: 'conversions', filter: 'country:FR' })), 'METRIC_NOT_FILTERABLE');
   // Without filters, the span itself; with raw=clip and one filter: the traffic from rollups, the goals from raw events.

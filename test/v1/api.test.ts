@@ -331,7 +331,7 @@ describe('/v1 read API', () => {
     const filtered = await get(sitePath(`/stats?period=yesterday&filter=page:/pricing`));
     assert.deepEqual(filtered.body.stats.sessions, { value: null, prev: null, deltaPct: 0 });
     assert.deepEqual(filtered.body.stats.bounceRate, { value: null, prev: null, deltaPct: 0 });
-    // Conversions are null under filters (SPEC); with raw=clip (ANALYSIS.md) they take every filter:
+    // Conversions are null under filters (base API); with raw=clip (the dashboard's reads) they take every filter:
     // the goal events on /pricing (two views and the signup sent from it).
     assert.deepEqual(filtered.body.stats.conversions, { value: null, prev: null, deltaPct: 0 });
     const analysed = await get(sitePath(`/stats?period=yesterday&filter=page:/pricing&raw=clip`));

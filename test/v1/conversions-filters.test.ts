@@ -114,7 +114,7 @@ describe('conversions under filters', () => {
   test('the stats Conversions KPI and the goals read count what the model counts, period and compared period', async () => {
     let counted = 0;
     for (const filters of cases) {
-      // With raw=clip (ANALYSIS.md's request, the dashboard's); without it, SPEC's: null under filters.
+      // With raw=clip (the dashboard's request); without it, the base API's: null under filters.
       const stats = await v1(`/stats?${query(filters, 'period=7d&raw=clip')}`);
       assert.equal(stats.status, 200, JSON.stringify(stats.body));
       if (filters.length > 0) assert.deepEqual((await v1(`/stats?${query(filters, 'period=7d')}`)).body.stats.conversions, { value: null, prev: null, deltaPct: 0 });
@@ -177,7 +177,7 @@ describe('conversions under filters', () => {
   test('a timeseries of conversions under a filter counts each day as the model does', async () => {
     const series = await v1('/timeseries?period=7d&metric=conversions&filter=country:FR&raw=clip');
     assert.equal(series.status, 200, JSON.stringify(series.body));
-    // SPEC's request (no raw=clip): conversions do not take filters.
+    // The base API's request (no raw=clip): conversions do not take filters.
     assert.equal((await v1('/timeseries?period=7d&metric=conversions&filter=country:FR')).body.error.code, 'METRIC_NOT_FILTERABLE');
     for (const point of series.body.points) {
       const day = new Date(point.t).toISOString().slice(0, 10);

@@ -98,7 +98,7 @@ describe('journeys', () => {
       assert.deepEqual(rest, answer, query);
       assert.deepEqual(period, query.includes('today') ? { from: TODAY, to: TODAY } : { from: addDays(TODAY, -6), to: TODAY }, query);
     }
-    // Without a page the rows are the journeys' first paths, whichever direction is asked (EXPLORE.md).
+    // Without a page the rows are the journeys' first paths, whichever direction is asked (docs/api.md).
     assert.deepEqual((await get('period=7d&direction=previous')).body, (await get('period=7d')).body);
     // The last session's journey goes /pricing → / → /pricing: after the row /pricing (its end) comes /pricing → / → /pricing; a row counts its session once.
     const both = await get('period=7d&page=/pricing&steps=3');

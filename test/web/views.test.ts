@@ -237,7 +237,7 @@ describe('site dashboard', () => {
     await context.close();
   });
 
-  test('Details shows views, bounce rate and visit duration per key, each column sortable (ANALYSIS.md)', async () => {
+  test('Details shows views, bounce rate and visit duration per key, each column sortable', async () => {
     const { context, page } = await signedIn();
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}?period=7d`);
     await filled(page);

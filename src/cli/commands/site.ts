@@ -63,7 +63,7 @@ export const site: Noun = {
         const months = optional(inv, 'retention-months');
         if (months !== undefined) body.retentionMonths = integer(inv, 'retention-months', months, 1, 1200);
         // The dashboard's `Add site` form preselects the same span: a site added either way answers
-        // filtered views over 13 months (the admin API alone keeps SPEC's 30 days by default).
+        // filtered views over 13 months (the admin API alone keeps the read API contract's 30 days by default).
         const rawDays = optional(inv, 'raw-days');
         body.rawDays = rawDays === undefined ? SUGGESTED_RAW_DAYS : integer(inv, 'raw-days', rawDays, RAW_DAYS.min, RAW_DAYS.max);
         if (flag(inv, 'no-gpc')) body.honorGpc = false;

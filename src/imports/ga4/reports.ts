@@ -154,7 +154,7 @@ export const GA4_REPORTS: readonly Ga4Report[] = [
     rows: (v) => {
       const given = v.text('eventName');
       if (GA4_AUTOMATIC_EVENTS.has(given)) return [];
-      // svc's event names are lowercase (SPEC): `Sign_Up` counts with collected `sign_up`.
+      // svc's event names are lowercase (docs/tracker.md): `Sign_Up` counts with collected `sign_up`.
       const name = given.toLowerCase();
       if (!EVENT_NAME.test(name) || name === 'pageview') throw new BadLine(`event name ${JSON.stringify(given.slice(0, 80))} is not one svc takes (a-z, 0-9, _ and -, 1 to 64)`);
       return [['event', name, { visitors: whole(v, 'totalUsers'), pageviews: 0, events: whole(v, 'eventCount'), sessions: null, bounces: null, durationMs: null }]];

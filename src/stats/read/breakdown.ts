@@ -30,7 +30,7 @@ export async function computeBreakdown(events: StatsReader, q: PlannedQuery): Pr
   const rowMetrics = q.breakdown!.include.flatMap((name) => (isMetric(name) ? [name] : []));
   const rows: BreakdownRow[] = page.rows.map((r) => {
     const row: BreakdownRow = { key: r.k, visitors: Number(r.visitors), views: Number(r.views ?? 0), pct: totalVisitors > 0 ? round(Number(r.visitors) / totalVisitors, 4) : 0 };
-    // SPEC's views are an integer: where every day read lacks them (imported days of a table without pageviews), 0 and said so.
+    // A row's views are an integer (docs/api.md): where every day read lacks them (imported days of a table without pageviews), 0 and said so.
     if (r.views === null) row.viewsUnknown = true;
     // The row's per-session measures (ROW_SESSION_COLUMNS) are the ones these metrics read.
     const measures = sessions ? trafficOf(r) : null;
