@@ -11,6 +11,8 @@ import https from 'node:https';
 const IDLE_SOCKET_MS = 2_000;
 /** Connections at most. */
 const MAX_SOCKETS = 10;
+/** The connections reads take at once: the others stay for writes (appends, rollups, imports). */
+export const READ_SOCKETS = 8;
 /**
  * How soon after its request a kept-alive connection's reset means the server had closed it while
  * idle (the request never reached a statement): a reset later may come from a server that was
