@@ -10,7 +10,7 @@ import type { EventReader } from '../storage/events/types.js';
 const organisation = new AsyncLocalStorage<number>();
 
 /** The key of the statements read outside any organisation's request (the worker's, the service's own). */
-export const SERVICE_READS = 'service';
+const SERVICE_READS = 'service';
 
 /** Runs `work` with the statements it reads counted as `orgId`'s. */
 export function readingFor<T>(orgId: number, work: () => Promise<T>): Promise<T> {
@@ -18,7 +18,7 @@ export function readingFor<T>(orgId: number, work: () => Promise<T>): Promise<T>
 }
 
 /** The key of the statements asked now: the organisation whose request asks them. */
-export function readerKey(): string {
+function readerKey(): string {
   const orgId = organisation.getStore();
   return orgId === undefined ? SERVICE_READS : `org:${orgId}`;
 }
