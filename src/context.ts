@@ -8,7 +8,7 @@ import { SingleSignOn, type SingleSignOnOptions } from './accounts/single-sign-o
 import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
 import { DIGEST_SMTP_TIMEOUT_MS, DigestService } from './digests/service.js';
-import { AlertService, type AlertServiceOptions } from './alerts/service.js';
+import { ALERT_MAILS_PER_HOUR, AlertService, type AlertServiceOptions } from './alerts/service.js';
 import { runsRole, type Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { collectWhenIdle } from './core/idle-collection.js';
@@ -138,6 +138,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     policy: { allowPrivate: config.webhookAllowPrivate },
     historyDays: config.alertHistoryDays,
     mail: config.smtpUrl ? smtpMailSender(config.smtpUrl, `svc alerts <${config.mailFrom}>`) : undefined,
+    mailLimit: counters.rateLimiter('alert-mails', ALERT_MAILS_PER_HOUR, 3_600_000),
     metrics,
     warn: (message) => log.warn({}, message),
     ...options.alerts,

@@ -3,7 +3,8 @@
 // outside world (time, DNS, trust) is injected.
 import type { Kysely } from 'kysely';
 import { ManualClock } from '../src/core/clock.js';
-import { AlertService, type AlertServiceOptions } from '../src/alerts/service.js';
+import { ALERT_MAILS_PER_HOUR, AlertService, type AlertServiceOptions } from '../src/alerts/service.js';
+import { MemorySlidingWindow } from '../src/storage/counters/rate-limiter.js';
 import { KyselyAlertStore } from '../src/storage/meta/kysely-alert-store.js';
 import type { Resolver } from '../src/alerts/url-safety.js';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
@@ -21,12 +22,13 @@ export const loopbackResolver: Resolver = async (host) => {
   throw Object.assign(new Error(`ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
 };
 
-/** An AlertService for loopback receivers: private addresses allowed, the test CA, injected DNS. */
+/** An AlertService for loopback receivers: private addresses allowed, the test CA, injected DNS, alert mails counted in process. */
 export function loopbackAlertService(
   deps: Pick<AlertServiceOptions, 'meta' | 'store' | 'events' | 'clock'>,
   overrides: Partial<AlertServiceOptions> = {},
 ): AlertService {
-  return new AlertService({ ...deps, policy: { allowPrivate: true }, resolve: loopbackResolver, ca: testCertificates().ca, ...overrides });
+  const mailLimit = new MemorySlidingWindow(ALERT_MAILS_PER_HOUR, 3_600_000);
+  return new AlertService({ ...deps, policy: { allowPrivate: true }, resolve: loopbackResolver, ca: testCertificates().ca, mailLimit, ...overrides });
 }
 
 export interface AlertHarness {

@@ -20,6 +20,7 @@ import { isRuleType, RULE_TYPES, type RuleType } from '../core/vocabulary.js';
 import type { AlertRule, EpisodeUpdate, NewDelivery, RulePatch, RuleWithSite } from '../entities/alerts.js';
 import type { Delivery, ManagedAlertRule } from '../core/management.js';
 import type { AlertStore } from '../storage/meta/alert-types.js';
+import type { RateLimiter } from '../storage/counters/rate-limiter.js';
 import { checkUrlAtConfiguration, resolverWithTimeout, systemResolver, type Resolver, type UrlPolicy } from './url-safety.js';
 
 export const EVALUATION_INTERVAL_MS = 60_000;
@@ -30,6 +31,8 @@ const MAX_THRESHOLD = 1e9;
 const EMAIL = /^[^\s@<>,;]+@[^\s@<>,;]+\.[^\s@<>,;]+$/;
 /** Resolution at configuration only screens names; the send-time check is the binding one. */
 const CONFIGURATION_DNS_TIMEOUT_MS = 3_000;
+/** The alert mails (each to at most `MAX_EMAILS` addresses) an organisation's rules send an hour, test sends included. */
+export const ALERT_MAILS_PER_HOUR = 30;
 
 export interface AlertServiceOptions {
   meta: MetaStore;
@@ -42,6 +45,8 @@ export interface AlertServiceOptions {
   ca?: string | Buffer;
   timeoutMs?: number;
   mail?: MailSender;
+  /** Counts each organisation's alert mails, keyed by its id: `ALERT_MAILS_PER_HOUR` an hour. */
+  mailLimit: RateLimiter;
   maxConcurrent?: number;
   maxPerHost?: number;
   pollMs?: number;
@@ -111,7 +116,7 @@ export class AlertService {
       metrics: options.metrics,
       warn: options.warn,
     });
-    this.mailTotal = options.metrics?.counter('svc_alert_mails_total', 'Alert mails by outcome (sent, failed)', { labelled: true });
+    this.mailTotal = options.metrics?.counter('svc_alert_mails_total', 'Alert mails by outcome (sent, failed, limited: past the organisation\'s mails of the hour)', { labelled: true });
     this.prunedTotal = options.metrics?.counter('svc_alert_deliveries_pruned_total', 'Finished webhook deliveries deleted from history after SVC_ALERT_HISTORY_DAYS');
   }
 
@@ -158,8 +163,7 @@ export class AlertService {
 
   /** The organisation a rule belongs to (through its site); 404 for an unknown rule. */
   async orgOfRule(ruleId: number): Promise<number> {
-    const rule = await this.rule(ruleId);
-    return (await this.site(rule.sitePublicId)).orgId;
+    return (await this.rule(ruleId)).siteOrgId;
   }
 
   /** A webhook URL checked as a rule's is (scheme, host, port, addresses after DNS); INVALID_WEBHOOK_URL says why not. */
@@ -230,16 +234,21 @@ export class AlertService {
 
   // --- firing --------------------------------------------------------------------------------
 
-  /** Queues a test send: the rule's current value and threshold, `"test": true`, same path. */
+  /**
+   * Queues a test send: the rule's current value and threshold, `"test": true`, same path. A rule
+   * that mails is refused (429) once its organisation has sent its alert mails of the hour.
+   */
   async sendTest(ruleId: number): Promise<{ deliveryId: string }> {
     const rule = await this.rule(ruleId);
+    const mails = this.options.mail !== undefined && rule.emails.length > 0;
+    if (mails && !(await this.mayMail(rule))) throw apiError('RATE_LIMITED', 'alertMails', { perHour: ALERT_MAILS_PER_HOUR }, { 'retry-after': '3600' });
     const now = this.options.clock.now();
     const values = await this.valuesOf([rule], now);
     const payload = alertPayload(rule, rule.siteDomain, values.get(rule.id) ?? 0, now, true);
     const delivery = this.newDelivery(rule.id, payload);
     await this.options.store.createDelivery(delivery, now);
     this.engine.wake();
-    this.mail(rule, payload);
+    this.mail(rule, payload, mails);
     return { deliveryId: delivery.id };
   }
 
@@ -255,7 +264,7 @@ export class AlertService {
     const values = await this.valuesOf(rules, now);
     const updates: EpisodeUpdate[] = [];
     const deliveries: NewDelivery[] = [];
-    const mails: Array<[AlertRule, AlertPayload]> = [];
+    const mails: Array<[RuleWithSite, AlertPayload]> = [];
     for (const rule of rules) {
       const value = values.get(rule.id);
       if (value === undefined) continue;
@@ -287,11 +296,25 @@ export class AlertService {
     return { id: randomUUID(), ruleId, test: payload.test === true, body: JSON.stringify(payload) };
   }
 
-  private mail(rule: AlertRule, payload: AlertPayload): void {
+  /** Whether `rule`'s organisation may send one more alert mail this hour; counted when it may. */
+  private async mayMail(rule: RuleWithSite): Promise<boolean> {
+    return this.options.mailLimit.hit(String(rule.siteOrgId), this.options.clock.now());
+  }
+
+  /** Mails `payload` to the rule's addresses, unless its organisation has sent its mails of the hour (`counted`: already counted). */
+  private mail(rule: RuleWithSite, payload: AlertPayload, counted = false): void {
     const send = this.options.mail;
     if (!send || rule.emails.length === 0) return;
-    const pending = send({ to: rule.emails, ...alertMail(payload) })
-      .then(() => this.mailTotal?.inc({ outcome: 'sent' }))
+    const pending = (counted ? Promise.resolve(true) : this.mayMail(rule))
+      .then(async (may) => {
+        if (!may) {
+          this.mailTotal?.inc({ outcome: 'limited' });
+          this.options.warn?.(`alert mail for rule ${rule.id} not sent: its organisation sent ${ALERT_MAILS_PER_HOUR} alert mails within the hour`);
+          return;
+        }
+        await send({ to: rule.emails, ...alertMail(payload) });
+        this.mailTotal?.inc({ outcome: 'sent' });
+      })
       .catch((err: unknown) => {
         this.mailTotal?.inc({ outcome: 'failed' });
         this.options.warn?.(`alert mail for rule ${rule.id}: ${String(err)}`);

@@ -18,6 +18,8 @@ export interface AlertRule {
 /** A rule with what evaluation needs of its site. */
 export interface RuleWithSite extends AlertRule {
   sitePublicId: string;
+  /** The organisation of the site. */
+  siteOrgId: number;
   siteDomain: string;
   siteTimezone: string;
   siteCreatedAt: number;

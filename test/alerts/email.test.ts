@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { smtpMailSender } from '../../src/alerts/email.js';
+import { ALERT_MAILS_PER_HOUR } from '../../src/alerts/service.js';
+import type { ApiError } from '../../src/core/errors.js';
 import { PrometheusRegistry } from '../../src/core/prometheus.js';
 import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
 import { alertHarness } from '../../support/alert-service.js';
@@ -46,6 +48,30 @@ describe('email channel', () => {
       await h.close();
     }
     assert.equal(hanging.requestsTo('/mail-hang').length, 1);
+  });
+
+  it("sends an organisation's alert mails up to 30 an hour: past them a firing rule mails nothing, a test send is refused", async () => {
+    const metrics = new PrometheusRegistry();
+    const h = await alertHarness({ mail: smtpMailSender(`smtp://127.0.0.1:${smtp.port}`, 'svc alerts <alerts@example.com>'), metrics });
+    try {
+      const before = smtp.mails.length;
+      // A drop rule over a site without events fires at its first evaluation: 31 rules, 31 firings.
+      const rules = [];
+      for (let i = 0; i < ALERT_MAILS_PER_HOUR + 1; i++) {
+        rules.push(await h.alerts.createRule(h.site.id, { type: 'drop', threshold: 5, url: receiver.url('/mail-limit'), secret: 's', emails: [`outside${i}@example.org`] }));
+      }
+      assert.equal((await h.alerts.evaluate(h.clock.now())).fired.length, ALERT_MAILS_PER_HOUR + 1);
+      await h.alerts.drain();
+      assert.equal(smtp.mails.length - before, ALERT_MAILS_PER_HOUR);
+      assert.match(metrics.render(), /svc_alert_mails_total\{outcome="limited"\} 1/);
+      await assert.rejects(h.alerts.sendTest(rules[0]!.id), (err: ApiError) => err.code === 'RATE_LIMITED' && err.message === `an organisation's alert rules send at most ${ALERT_MAILS_PER_HOUR} mails an hour`);
+      h.clock.advance(3_600_000);
+      await h.alerts.sendTest(rules[0]!.id);
+      await h.alerts.drain();
+      assert.equal(smtp.mails.length - before, ALERT_MAILS_PER_HOUR + 1, 'an hour later');
+    } finally {
+      await h.close();
+    }
   });
 
   it('delivers the webhook when the SMTP server is down', async () => {

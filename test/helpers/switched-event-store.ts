@@ -22,6 +22,9 @@ export class StoreSwitch {
       get id() {
         return store.id;
       },
+      get readSlots() {
+        return store.readSlots;
+      },
       init: () => store.init(),
       createTables: (specs) => store.createTables(specs),
       append: appendWhileUp,

@@ -5,17 +5,20 @@ import type { OrgAccess } from '../auth/authorization.js';
 import type { AppContext } from '../../context.js';
 import { idParam, objectBody } from '../validate.js';
 import { siteFor } from './org-routes.js';
+import { testSendLimit } from '../test-sends.js';
 
 /** The fields of an alert rule's body (creation and change). */
 export const RULE_FIELDS = ['type', 'threshold', 'url', 'secret', 'goalId', 'emails'] as const;
 
 export async function alertRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
-  /** A rule's id from the path, once the request may act on the rule's organisation as admin. */
-  const ruleFor = async (request: FastifyRequest, param: string): Promise<number> => {
+  /** A rule's id from the path and its organisation, once the request may act on that organisation as admin. */
+  const ruleAndOrg = async (request: FastifyRequest, param: string): Promise<{ ruleId: number; orgId: number }> => {
     const ruleId = idParam(param);
-    await access.require(request, await ctx.alerts.orgOfRule(ruleId), 'admin', 'alertRule');
-    return ruleId;
+    const orgId = await ctx.alerts.orgOfRule(ruleId);
+    await access.require(request, orgId, 'admin', 'alertRule');
+    return { ruleId, orgId };
   };
+  const ruleFor = async (request: FastifyRequest, param: string): Promise<number> => (await ruleAndOrg(request, param)).ruleId;
 
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/alerts', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
@@ -37,9 +40,12 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext, access:
     reply.code(204).send();
   });
 
+  const alertTests = testSendLimit(ctx, 'alertTests');
   app.post<{ Params: { ruleId: string } }>('/alerts/:ruleId/test', async (request, reply) => {
     objectBody(request.body, []);
-    reply.code(202).send(await ctx.alerts.sendTest(await ruleFor(request, request.params.ruleId)));
+    const { ruleId, orgId } = await ruleAndOrg(request, request.params.ruleId);
+    await alertTests(orgId, await access.actingUserId(request));
+    reply.code(202).send(await ctx.alerts.sendTest(ruleId));
   });
 
   app.get<{ Params: { ruleId: string } }>('/alerts/:ruleId/history', async (request) => ({

@@ -1,6 +1,7 @@
 // A member's email reports (`/app/v1/account/digests`): per site of its organisations, weekly and
 // monthly. A member's choice for a site it no longer belongs to sends nothing (the worker checks).
-// A member also has a site's report mailed to itself now (the account page's test report).
+// A member also has a site's report mailed to itself now (the account page's test report), a few an
+// hour (src/http/test-sends.ts).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiError } from '../../core/errors.js';
@@ -9,6 +10,7 @@ import type { Site } from '../../entities/sites.js';
 import { requireSession } from '../auth/session-cookie.js';
 import { sendReportNow } from '../admin/digests.js';
 import { objectBody } from '../validate.js';
+import { testSendLimit } from '../test-sends.js';
 
 /** An active site of one of the member's organisations; any other is not found. */
 async function memberSite(ctx: AppContext, userId: number, siteId: string): Promise<Site> {
@@ -43,9 +45,12 @@ export async function digestRoutes(app: FastifyInstance, ctx: AppContext): Promi
     return { siteId: site.id, ...choice };
   });
 
+  const testReports = testSendLimit(ctx, 'testReports');
   app.post<{ Params: { siteId: string } }>('/account/digests/:siteId/send', async (request) => {
     const { user } = await requireSession(request);
     const site = await memberSite(ctx, user.id, request.params.siteId);
-    return sendReportNow(ctx, site, objectBody(request.body, ['period']), user.email);
+    const body = objectBody(request.body, ['period']);
+    await testReports(site.orgId, user.id);
+    return sendReportNow(ctx, site, body, user.email);
   });
 }

@@ -20,6 +20,7 @@ import type { PropertyKeysAnswer } from '../../core/answers.js';
 import type { RawParams } from '../../core/query.js';
 import { answers, planRead } from '../../stats/entry.js';
 import { readSource } from '../v1/index.js';
+import { readingFor } from '../../stats/fair-reads.js';
 
 const DAY_MS = 86_400_000;
 
@@ -79,7 +80,7 @@ export async function siteListRoutes(app: FastifyInstance, ctx: AppContext, shar
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/properties', { config: { shareable: true } }, async (request): Promise<PropertyKeysAnswer> => {
     const site = request.headers[SHARE_ACCESS_HEADER] === undefined ? await memberSite(request, request.params.siteId) : await sharedSite(request, request.params.siteId);
     const source = readSource(ctx);
-    return answers.properties(source, await planRead(source, { kind: 'goals', params: request.query as RawParams, site, now: ctx.clock.now() }));
+    return readingFor(site.orgId, async () => answers.properties(source, await planRead(source, { kind: 'goals', params: request.query as RawParams, site, now: ctx.clock.now() })));
   });
 
   // Whether the site holds an event yet, its tracker tag and its recent collection outcomes (as

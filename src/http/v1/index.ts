@@ -29,6 +29,8 @@ import {
   type TimeseriesAnswer,
 } from '../../core/answers.js';
 import { sharingReads } from '../../stats/shared-reads.js';
+import { fairReads, readingFor } from '../../stats/fair-reads.js';
+import { FairShare } from '../../core/fair-share.js';
 import { holdingSums, type StatsReader } from '../../stats/held-sums.js';
 import { isLongRead } from '../../stats/planner.js';
 import { answers, planRead, readSourceOf, type PlannedRead, type ReadSource } from '../../stats/entry.js';
@@ -50,23 +52,29 @@ const ALL_METHODS = METHODS as HTTPMethods[];
 const sharedReaders = new WeakMap<AppContext, StatsReader>();
 
 /**
- * The event store as the read routes read it: every statement under the configured deadline,
- * identical statements running at once run once (src/stats/shared-reads.ts), and settlements' sums
- * held (src/stats/held-sums.ts), across the routes of both mounts.
+ * The event store as the read routes read it: every statement under the configured deadline, the
+ * store's read slots shared fairly between organisations (src/stats/fair-reads.ts), identical
+ * statements running at once run once (src/stats/shared-reads.ts), and settlements' sums held
+ * (src/stats/held-sums.ts), across the routes of both mounts.
  */
 export function readerWithDeadline(ctx: AppContext): StatsReader {
   let reader = sharedReaders.get(ctx);
   if (!reader) {
     const deadline = { deadlineMs: ctx.config.reads.statementTimeoutMs };
     reader = holdingSums(
-      sharingReads({
-        // The store's dialect as it is at each read (bench/stats-statements.ts switches it between series).
-        get dialect() {
-          return ctx.events.dialect;
-        },
-        query: (statement) => ctx.events.query(statement, deadline),
-        queryPage: (statement) => ctx.events.queryPage(statement, deadline),
-      }),
+      sharingReads(
+        fairReads(
+          {
+            // The store's dialect as it is at each read (bench/stats-statements.ts switches it between series).
+            get dialect() {
+              return ctx.events.dialect;
+            },
+            query: (statement) => ctx.events.query(statement, deadline),
+            queryPage: (statement) => ctx.events.queryPage(statement, deadline),
+          },
+          new FairShare(ctx.events.readSlots),
+        ),
+      ),
     );
     sharedReaders.set(ctx, reader);
   }
@@ -142,12 +150,17 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     readers.set(request, reader);
   };
 
+  // The site of each request that names one, looked up once.
+  const sites = new WeakMap<FastifyRequest, Site>();
   /** An active site of the reader's organisations, else the same 404 for unknown, archived and foreign. */
   async function siteFor(request: FastifyRequest, reader: Reader): Promise<Site> {
+    const known = sites.get(request);
+    if (known) return known;
     const { siteId } = request.params as { siteId: string };
     const site = await ctx.meta.getSite(siteId);
     if (!site || site.status !== 'active' || !reader.orgIds.includes(site.orgId)) throw apiError('NOT_FOUND', 'site');
     if (reader.share && reader.share.siteId !== site.id) throw apiError('NOT_FOUND', 'site');
+    sites.set(request, site);
     return site;
   }
 
@@ -263,7 +276,10 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
           }
           // A statement cancelled at its deadline answers QUERY_TIMEOUT (src/http/storage-errors.ts).
           try {
-            return await handle(request, reader);
+            // A site's statements wait behind its own organisation's only (src/stats/fair-reads.ts).
+            if (!route.path.includes(':siteId')) return await handle(request, reader);
+            const site = await siteFor(request, reader);
+            return await readingFor(site.orgId, () => handle(request, reader));
           } finally {
             releases.get(request)?.();
           }

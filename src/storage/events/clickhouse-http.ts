@@ -12,6 +12,12 @@ const IDLE_SOCKET_MS = 2_000;
 /** Connections at most. */
 const MAX_SOCKETS = 10;
 /**
+ * The reads a process runs at once, as DuckDB's three read connections: the server runs each on a
+ * thread per core, so more at once add no speed, and one organisation's two leave the third free
+ * for another's (test/v1/fair-reads.test.ts). The other connections stay for writes.
+ */
+export const READ_SOCKETS = 3;
+/**
  * How soon after its request a kept-alive connection's reset means the server had closed it while
  * idle (the request never reached a statement): a reset later may come from a server that was
  * running the statement, which is not sent again.

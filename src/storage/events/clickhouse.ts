@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
 import { clickhouseDialect } from './clickhouse-dialect.js';
-import { ClickHouseError, ClickHouseHttp, type StatementSettings } from './clickhouse-http.js';
+import { ClickHouseError, ClickHouseHttp, READ_SOCKETS, type StatementSettings } from './clickhouse-http.js';
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
 import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
@@ -74,6 +74,10 @@ export class ClickHouseEventStore implements EventStore {
 
   get id(): string {
     return this.identity;
+  }
+
+  get readSlots(): number {
+    return READ_SOCKETS;
   }
 
   async init(): Promise<void> {

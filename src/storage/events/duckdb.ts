@@ -215,6 +215,10 @@ export class DuckDbEventStore implements EventStore {
     return this.identity;
   }
 
+  get readSlots(): number {
+    return this.readers.length;
+  }
+
   async init(): Promise<void> {
     await this.createTables([EVENTS_TABLE]);
     await this.write(trusted(`CREATE TABLE IF NOT EXISTS ${APPENDED_BATCHES} (batch_id VARCHAR NOT NULL, stored_at BIGINT NOT NULL)`));

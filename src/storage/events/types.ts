@@ -28,6 +28,12 @@ export interface EventStore {
    * MetaStore) is keyed by it.
    */
   readonly id: string;
+  /**
+   * How many reads the store runs at once in this process (DuckDB: its read connections; ClickHouse:
+   * its HTTP connections for reads): the read routes share them fairly between organisations
+   * (src/stats/fair-reads.ts).
+   */
+  readonly readSlots: number;
   /** Creates the events table (and whatever keeps `id`) if it does not exist yet. */
   init(): Promise<void>;
   /**

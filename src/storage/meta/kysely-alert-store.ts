@@ -86,13 +86,14 @@ export class KyselyAlertStore implements AlertStore {
       .selectFrom('alert_rules')
       .innerJoin('sites', 'sites.id', 'alert_rules.site_id')
       .selectAll('alert_rules')
-      .select(['sites.public_id', 'sites.domain', 'sites.timezone', 'sites.created_at as site_created_at']);
+      .select(['sites.public_id', 'sites.org_id', 'sites.domain', 'sites.timezone', 'sites.created_at as site_created_at']);
   }
 
-  private static toRuleWithSite(row: Selectable<AlertRulesTable> & { public_id: string; domain: string; timezone: string; site_created_at: number }): RuleWithSite {
+  private static toRuleWithSite(row: Selectable<AlertRulesTable> & { public_id: string; org_id: number; domain: string; timezone: string; site_created_at: number }): RuleWithSite {
     return {
       ...toRule(row),
       sitePublicId: row.public_id,
+      siteOrgId: Number(row.org_id),
       siteDomain: row.domain,
       siteTimezone: row.timezone,
       siteCreatedAt: Number(row.site_created_at),
