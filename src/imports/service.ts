@@ -18,6 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GOOGLE_ENDPOINTS } from '../config.js';
+import { PerKeySlots } from '../core/per-key-slots.js';
 import { IMPORTS_FOLDER } from '../core/data-files.js';
 import { ApiError, apiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
@@ -129,6 +130,11 @@ export class ImportService {
   private readonly ownRuns = new Set<Promise<void>>();
   /** The uploads still arriving whose jobs already read them, by job id. */
   private readonly arrivals = new Map<string, { arrival: UploadArrival; announced: number; runEnded: boolean }>();
+  /**
+   * The one import this process runs at a time, whatever started it (the queue, an upload read as it
+   * arrives, a GA4 request): imports at once would add their memory together (docs/operations.md#memory).
+   */
+  private readonly turn = new PerKeySlots(1, Number.MAX_SAFE_INTEGER);
   /** Aborted by `stop`: the calls to Google under way and the waits between them end at once. */
   private stopSignal = new AbortController();
 
@@ -474,12 +480,25 @@ export class ImportService {
    * while the job waits to be taken again); one still arriving is left to the request receiving it.
    */
   private async runJob(job: ImportJob): Promise<'ended' | 'again'> {
+    const release = await this.inTurn(job);
     try {
       return await this.runOnce(job);
     } finally {
+      release();
       const arriving = this.arrivals.get(job.id);
       if (arriving?.arrival.state === 'arriving') arriving.runEnded = true;
       else if (job.source !== 'ga4') await rm(this.uploadPath(job), { force: true });
+    }
+  }
+
+  /** Waits until this process runs no other import, renewing the job's lease meanwhile; the function returned ends its turn. */
+  private async inTurn(job: ImportJob): Promise<() => void> {
+    const { jobs, clock } = this.options;
+    const renew = setInterval(() => void jobs.reportImportProgress(job.id, this.holder, 0, clock.now() + LEASE_MS), LEASE_MS / 5);
+    try {
+      return (await this.turn.take('import'))!;
+    } finally {
+      clearInterval(renew);
     }
   }
 

@@ -2,7 +2,7 @@
 // runs jobs, an Umami upload's job is running and its lines are read before the body ends; an
 // upload is stored in the metadata database only once whole, and an upload that fails (cut, over
 // the limit, not the format) leaves no job, nothing stored and no file; a job whose upload never
-// arrived whole (its process stopped) fails, saying so; and a
+// arrived whole (its process stopped) fails, saying so; uploads sent at once run one at a time; and a
 // reading waiting for bytes reports each quiet while, so that its job keeps its lease. The
 // importer here only collects the lines: the end-to-end tests read them back (umami.test.ts), and
 // the last test here cuts an upload through a real server.
@@ -91,6 +91,31 @@ test('an Umami upload is read as it arrives: its job runs and its lines are read
     assert.deepEqual(readdirSync(join(dataDir, 'imports')), [], 'the upload goes with its job');
     await assert.rejects(jobs.readUpload(importId).next(), UploadNotStored, 'its stored copy too');
     assert.equal(await jobs.sweepUploads(Number.MAX_SAFE_INTEGER), 0);
+  } finally {
+    await close();
+  }
+});
+
+test('two uploads sent at once run one after the other: a process runs one import at a time', async () => {
+  const { jobs, site, dir: dataDir, service: serviceOn, close } = await importTestStores('arriving-turns');
+  try {
+    let active = 0;
+    let most = 0;
+    const importReadLines = async (_site: unknown, read: () => AsyncIterable<ImportLineFields[]>) => {
+      active += 1;
+      most = Math.max(most, active);
+      let lines = 0;
+      for await (const batch of read()) lines += batch.length;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      active -= 1;
+      return { accepted: lines, rejected: 0, errors: [] };
+    };
+    const service = serviceOn({ dataDir, runsJobs: true, importReadLines });
+    const body = () => (async function* () { yield Buffer.from(umamiCsv([]) + rows(500)); })();
+    const uploads = await Promise.all([1, 2, 3].map(() => service.upload(site, 'umami', 'export.csv', body())));
+    await service.drain();
+    assert.equal(most, 1, 'never two imports at once');
+    for (const { importId } of uploads) assert.equal((await jobs.getImportJob(importId))?.status, 'done');
   } finally {
     await close();
   }
