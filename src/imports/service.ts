@@ -1,29 +1,30 @@
-// Import jobs (docs/imports.md): an upload is streamed to a file of the data folder, checked to be
-// one of the formats (refused at once otherwise), and queued (a raw-event upload on a process that
-// runs jobs is read by its job as it arrives instead); a worker process takes the queued
-// jobs one at a time, reports their progress, and ends each done (with its report) or failed
-// (having removed whatever it wrote). A job whose worker stopped, or whose write into the store
-// failed, is taken again once its lease runs out and starts again from its file; the file goes when
-// the job ends or is deleted. The job names its file within the imports folder, which every process
-// finds under its own SVC_DATA_DIR: the process that receives an upload and the worker that runs it
-// share that folder (one volume in deploy/compose.yml).
+// Import jobs (docs/imports.md): an upload is streamed to a file of the receiving process's data
+// folder, checked to be one of the formats (refused at once otherwise), stored in chunks in the
+// metadata database beside its job, and queued (a raw-event upload on a process that runs jobs is
+// read by its job as it arrives instead); a worker process takes the queued jobs one at a time,
+// copies the stored upload to a file of its own data folder, reports their progress, and ends each
+// done (with its report) or failed (having removed whatever it wrote). A job whose worker stopped,
+// or whose write into the store failed, is taken again once its lease runs out and starts again
+// from its stored upload, which goes when the job ends or is deleted: the processes share no disk.
 // A GA4 import has no file: the process that receives its request runs it at once, holding the
 // service account's key in memory only (never in the job's row, the data folder or the log). A job
 // whose process stopped cannot go on without the key: it fails, saying so, and leaves nothing.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GOOGLE_ENDPOINTS } from '../config.js';
+import { PerKeySlots } from '../core/per-key-slots.js';
 import { IMPORTS_FOLDER } from '../core/data-files.js';
 import { ApiError, apiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { Site } from '../entities/sites.js';
 import type { EventStore } from '../storage/events/types.js';
-import type { ImportJob, ImportJobStore } from '../storage/meta/import-types.js';
+import { UploadNotStored, type ImportJob, type ImportJobStore } from '../storage/meta/import-types.js';
 import type { ImportSource } from '../core/vocabulary.js';
 import type { ImportView } from '../core/management.js';
 import type { EventImportReport as NdjsonReport } from '../core/management.js';
@@ -106,6 +107,9 @@ const RAW_EVENT_FORMATS: Readonly<Record<RawEventSource, RawEventFormat>> = { go
 
 const isRawEventSource = (source: ImportSource): source is RawEventSource => Object.hasOwn(RAW_EVENT_FORMATS, source);
 
+/** Why a job whose upload is not stored whole fails: the process receiving it stopped before it was. */
+export const UPLOAD_NOT_WHOLE = 'the upload did not arrive whole: the process receiving it stopped before it was stored; upload the file again';
+
 /** Thrown out of a job's progress report, and its calls to Google, when its worker stops. */
 class JobStopped extends Error {}
 
@@ -126,6 +130,11 @@ export class ImportService {
   private readonly ownRuns = new Set<Promise<void>>();
   /** The uploads still arriving whose jobs already read them, by job id. */
   private readonly arrivals = new Map<string, { arrival: UploadArrival; announced: number; runEnded: boolean }>();
+  /**
+   * The one import this process runs at a time, whatever started it (the queue, an upload read as it
+   * arrives, a GA4 request): imports at once would add their memory together (docs/operations.md#memory).
+   */
+  private readonly turn = new PerKeySlots(1, Number.MAX_SAFE_INTEGER);
   /** Aborted by `stop`: the calls to Google under way and the waits between them end at once. */
   private stopSignal = new AbortController();
 
@@ -137,33 +146,31 @@ export class ImportService {
     return join(this.options.dataDir, IMPORTS_FOLDER);
   }
 
-  /** Where this process finds a job's upload: its name in this process's imports folder. */
-  private uploadPath(job: Pick<ImportJob, 'uploadFile'>): string {
-    // An older version's row holds the absolute path its process wrote.
-    return isAbsolute(job.uploadFile) ? job.uploadFile : join(this.folder, job.uploadFile);
+  /** Where this process keeps its copy of a job's upload: a file of its own imports folder. */
+  private uploadPath(job: Pick<ImportJob, 'id'>): string {
+    return join(this.folder, `${job.id}.upload`);
   }
 
   /**
-   * The job's upload, refused when this process cannot read it (the worker does not share the
-   * imports folder of the process that received it): the job fails with the reason instead of
-   * being taken again forever.
+   * Copies a job's stored upload to this process's file of it, a chunk at a time, each chunk a
+   * progress report (which renews the lease and stops the copy when the worker stops). An upload
+   * not stored whole (its process stopped while it arrived) fails the job with the reason.
    */
-  private async reachableUpload(job: ImportJob): Promise<string> {
+  private async fetchUpload(job: ImportJob, progress: (done: number) => void): Promise<string> {
+    await mkdir(this.folder, { recursive: true, mode: 0o700 });
     const path = this.uploadPath(job);
-    // Its process stopped while the upload arrived (receiveWhileImporting): what came of it is not the file.
-    if (await access(`${path}.arriving`).then(() => true, () => false)) {
-      await rm(path, { force: true });
-      await rm(`${path}.arriving`, { force: true });
-      throw new ImportRefused('the upload did not arrive whole: the process receiving it stopped; upload the file again');
+    const { jobs } = this.options;
+    async function* chunks(): AsyncGenerator<Buffer> {
+      for await (const chunk of jobs.readUpload(job.id)) {
+        progress(0);
+        yield chunk;
+      }
     }
     try {
-      await access(path);
+      await pipeline(chunks(), createWriteStream(path, { mode: 0o600 }));
     } catch (err) {
-      // The admin sees the name within the data folder; the log has the whole path.
-      const shown = isAbsolute(job.uploadFile) ? job.uploadFile : join(IMPORTS_FOLDER, job.uploadFile);
-      const code = (err as NodeJS.ErrnoException).code ?? String(err);
-      this.options.warn({ err: String(err), importId: job.id, path }, 'an import job failed: its upload is not in the imports folder of this process');
-      throw new ImportRefused(`the uploaded file is not reachable from the worker: ${shown} of its data folder cannot be read (${code}); the api and the worker need one shared SVC_DATA_DIR/${IMPORTS_FOLDER} (docs/scale-out.md#volumes)`);
+      await rm(path, { force: true });
+      throw err instanceof UploadNotStored ? new ImportRefused(UPLOAD_NOT_WHOLE, { cause: err }) : err;
     }
     return path;
   }
@@ -260,21 +267,28 @@ export class ImportService {
     }
   }
 
+  /** Receives an upload whole into a file here, checks it, stores it beside its job and queues the job; the file goes either way. */
   private async receive(site: Site, source: ImportSource, name: string, body: AsyncIterable<Buffer>): Promise<{ importId: string }> {
     const id = newImportId();
     await mkdir(this.folder, { recursive: true, mode: 0o700 });
     const uploadFile = `${id}.upload`;
     const path = join(this.folder, uploadFile);
+    const { jobs, clock } = this.options;
     try {
       await pipeline(Readable.from(body), this.sizeLimit(), createWriteStream(path, { mode: 0o600 }));
       if (isRawEventSource(source)) await checkRawExport(path, RAW_EVENT_FORMATS[source], name);
       else await checkPlausibleExport(path, name);
+      await jobs.storeUpload(id, createReadStream(path), clock.now());
+      await jobs.createImportJob({ id, siteId: site.id, source, createdAt: clock.now(), uploadFile, fileName: name }).catch(async (err: unknown) => {
+        await jobs.deleteUpload(id);
+        throw err;
+      });
     } catch (err) {
-      await rm(path, { force: true });
       if (err instanceof ImportRefused) throw apiError('INVALID_IMPORT', 'file', { reason: err.message });
       throw err;
+    } finally {
+      await rm(path, { force: true });
     }
-    await this.options.jobs.createImportJob({ id, siteId: site.id, source, createdAt: this.options.clock.now(), uploadFile, fileName: name });
     this.kick();
     return { importId: id };
   }
@@ -282,17 +296,15 @@ export class ImportService {
   /**
    * An upload of raw events (GoatCounter's, Umami's) on a process that runs jobs: its job is created
    * running here and reads the file as it arrives, so that the import ends about when the upload
-   * does. A `.arriving` file beside it marks it until it is whole, so that a job taken again after a
-   * crash never reads half an upload. An upload that fails (too large, cut, not the format) leaves
-   * no job and nothing stored.
+   * does. Once whole and checked it is stored beside its job before the reading may end, so that a
+   * job taken again after a crash reads the stored upload, and one whose upload was never stored
+   * whole fails. An upload that fails (too large, cut, not the format) leaves no job and nothing stored.
    */
   private async receiveWhileImporting(site: Site, source: RawEventSource, name: string, body: AsyncIterable<Buffer>, announced: number, counted: () => void): Promise<{ importId: string }> {
     const id = newImportId();
     await mkdir(this.folder, { recursive: true, mode: 0o700 });
     const uploadFile = `${id}.upload`;
     const path = join(this.folder, uploadFile);
-    const marker = `${path}.arriving`;
-    await writeFile(marker, '', { mode: 0o600 });
     const arrival = new UploadArrival();
     const cut = new AbortController();
     const uploaded = pipeline(Readable.from(body), this.sizeLimit(), UploadArrival.writer(await open(path, 'wx', 0o600), arrival), { signal: cut.signal });
@@ -315,10 +327,16 @@ export class ImportService {
       this.ownRuns.add(running);
       await uploaded;
       await checkRawExport(path, RAW_EVENT_FORMATS[source], name);
-      await rm(marker);
+      // Stored before the reading may end, so that the job's end removes it with the job.
+      await this.options.jobs.storeUpload(id, createReadStream(path), now);
       arrival.ended('whole');
-      // A run that ended while the file came (its reading refused it) left the file to this request.
-      if (arriving.runEnded) await rm(path, { force: true });
+      // A run that ended while the file came left the file to this request, and the stored upload
+      // too unless the job waits to be taken again (its worker stopped).
+      if (arriving.runEnded) {
+        await rm(path, { force: true });
+        const left = await this.options.jobs.getImportJob(id);
+        if (left?.status !== 'queued' && left?.status !== 'running') await this.options.jobs.deleteUpload(id);
+      }
       return { importId: id };
     } catch (err) {
       cut.abort();
@@ -327,7 +345,6 @@ export class ImportService {
       // The run finds its job gone, and removes what it wrote.
       await run;
       await rm(path, { force: true });
-      await rm(marker, { force: true });
       if (err instanceof ImportRefused) throw apiError('INVALID_IMPORT', 'file', { reason: err.message });
       throw err;
     } finally {
@@ -352,19 +369,13 @@ export class ImportService {
     return (await this.options.jobs.listImportJobs(site.id)).map(importView);
   }
 
-  /** Removes an import's data, its job and its file; 404 for another site's or an unknown id. */
+  /** Removes an import's data and its job with its stored upload; 404 for another site's or an unknown id. */
   async remove(site: Site, importId: string): Promise<void> {
     const job = await this.options.jobs.getImportJob(importId);
     if (!job || job.siteId !== site.id) throw apiError('NOT_FOUND', 'import');
     await this.options.jobs.deleteImportJob(job.id);
-    // A worker running it finds the job gone at its next report, and removes what it wrote too.
+    // A worker running it finds the job gone at its next report, and removes what it wrote and its copy of the upload too.
     await removeImport(this.options.events, { siteId: site.id, importId: job.id });
-    await this.removeUpload(job);
-  }
-
-  /** Removes a job's upload (a GA4 job has none). */
-  private async removeUpload(job: ImportJob): Promise<void> {
-    if (job.uploadFile !== '') await rm(this.uploadPath(job), { force: true });
   }
 
   /** Starts running queued jobs in the background, on a process that runs them. */
@@ -402,8 +413,9 @@ export class ImportService {
     await this.drain();
   }
 
-  /** Runs every job that is queued or whose worker stopped, one after another. */
+  /** Runs every job that is queued or whose worker stopped, one after another, once the stale uploads of no job are gone. */
   async runQueued(): Promise<void> {
+    await this.options.jobs.sweepUploads(this.options.clock.now() - LEASE_MS);
     while (!this.stopping) {
       const now = this.options.clock.now();
       const job = await this.options.jobs.claimImportJob(this.holder, now, now + LEASE_MS);
@@ -462,8 +474,35 @@ export class ImportService {
     return importGa4(this.options.events, { siteId: job.siteId, importId: job.id }, request, { ...GOOGLE_ENDPOINTS, ...this.options.ga4, signal: this.stopSignal.signal }, progress);
   }
 
-  /** Runs a job to its end; `again` when its write failed and it is to run again (its lease held meanwhile). */
+  /**
+   * Runs a job to its end; `again` when its write failed and it is to run again (its lease held
+   * meanwhile). This process's copy of its upload goes however it ends (the stored upload stays
+   * while the job waits to be taken again); one still arriving is left to the request receiving it.
+   */
   private async runJob(job: ImportJob): Promise<'ended' | 'again'> {
+    const release = await this.inTurn(job);
+    try {
+      return await this.runOnce(job);
+    } finally {
+      release();
+      const arriving = this.arrivals.get(job.id);
+      if (arriving?.arrival.state === 'arriving') arriving.runEnded = true;
+      else if (job.source !== 'ga4') await rm(this.uploadPath(job), { force: true });
+    }
+  }
+
+  /** Waits until this process runs no other import, renewing the job's lease meanwhile; the function returned ends its turn. */
+  private async inTurn(job: ImportJob): Promise<() => void> {
+    const { jobs, clock } = this.options;
+    const renew = setInterval(() => void jobs.reportImportProgress(job.id, this.holder, 0, clock.now() + LEASE_MS), LEASE_MS / 5);
+    try {
+      return (await this.turn.take('import'))!;
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  private async runOnce(job: ImportJob): Promise<'ended' | 'again'> {
     const { events, jobs, clock } = this.options;
     const target = { siteId: job.siteId, importId: job.id };
     let lastReport = 0;
@@ -479,13 +518,13 @@ export class ImportService {
     };
     let outcome: { status: 'done' | 'failed'; report: string | null; error: string | null };
     try {
-      // A job taken again after a restart starts from its file: what its first run staged goes first.
+      // A job taken again after a restart starts from its upload: what its first run staged goes first.
       await removeImport(events, target);
       let report: ImportReport;
       if (job.source === 'ga4') report = await this.runGa4(job, progress);
       else {
         // An upload still arriving is read as it comes (receiveWhileImporting).
-        const path = this.arrivals.has(job.id) ? this.uploadPath(job) : await this.reachableUpload(job);
+        const path = this.arrivals.has(job.id) ? this.uploadPath(job) : await this.fetchUpload(job, progress);
         report = isRawEventSource(job.source) ? await this.importRawEvents(job, RAW_EVENT_FORMATS[job.source], path, progress) : await importPlausible(events, target, path, job.fileName, progress);
         // Once the figures are written: a job taken again adds no annotation twice.
         if (job.source === 'plausible') await this.options.addAnnotations(job.siteId, await readAnnotations(path));
@@ -509,15 +548,10 @@ export class ImportService {
       if (!(failure instanceof ImportRefused)) this.options.warn({ err: String(failure), importId: job.id }, 'an import job failed');
       outcome = { status: 'failed', report: null, error: failure instanceof ImportRefused ? failure.message : `the import failed: ${String(failure)}` };
     }
+    // Ending the job removes its stored upload with it.
     const finished = !deleted && (await jobs.finishImportJob(job.id, this.holder, outcome));
     // Deleted while it ran: nothing of it stays.
     if (!finished && (await jobs.getImportJob(job.id)) === undefined) await removeImport(events, target);
-    if (finished || outcome.status === 'failed') {
-      // An upload still arriving is removed by the request receiving it, once it ends (receiveWhileImporting).
-      const arriving = this.arrivals.get(job.id);
-      if (arriving?.arrival.state === 'arriving') arriving.runEnded = true;
-      else await this.removeUpload(job);
-    }
     return 'ended';
   }
 }

@@ -14,6 +14,17 @@ import { EphemeralSalts, SaltBook } from './visitor.js';
 const IMPORT_WRITE_ROWS = 2048;
 
 /**
+ * The most (estimated) heap an import's open sessions take, the shared values included: about
+ * 140 000 sessions at once. A file in which every line starts a session (a million lines of Umami
+ * sessions, each held 25 hours: NAMED_SESSION_HOLD_MS) would otherwise hold them all; past the bound
+ * the least recently seen end, as a session idle longest is the likeliest to have ended.
+ */
+export const IMPORT_SESSION_BYTES = 48 * 1024 * 1024;
+
+/** An import's own sessions: bounded by its lines and by IMPORT_SESSION_BYTES. */
+export const importSessions = () => new SessionCache({ maxSessions: MAX_IMPORT_LINES, maxBytes: IMPORT_SESSION_BYTES });
+
+/**
  * Enriches one import's candidates, in time order, into a bulk write of the EventStore: its own
  * salts (random per date, never stored) and its own sessions.
  */
@@ -29,8 +40,8 @@ export class ImportWriter {
     geo: GeoLocator,
     hosting: HostingNetworks,
   ) {
-    // Its sessions are bounded by the import's size (at most MAX_IMPORT_LINES), not the live cap.
-    this.enricher = { geo, hosting, salts: new SaltBook(new EphemeralSalts()), sessions: new SessionCache({ maxSessions: MAX_IMPORT_LINES }) };
+    // Its sessions have a bound of their own, apart from the live cache's share of the budget.
+    this.enricher = { geo, hosting, salts: new SaltBook(new EphemeralSalts()), sessions: importSessions() };
   }
 
   /** Usually synchronous: it waits only for a new date's salt or for the store to catch up. */

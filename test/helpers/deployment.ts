@@ -2,14 +2,13 @@
 // the file declares, and nginx with deploy/nginx.conf, the addresses alone replaced by the test's
 // (a fresh PostgreSQL database, a fresh database on the test process's private ClickHouse behind a
 // gate the test can shut, a Redis database index of its own, free ports, temp data dirs). Each
-// process's data dir is a temp dir of its own; a named volume mounted inside the data dir (the
-// imports folder the api and the worker share) is one temp dir for the deployment, linked into the
-// data dir of every process whose service mounts it, as Compose mounts one volume into each container.
+// process's data dir is a temp dir of its own, as each service's volume is its own: the processes
+// share only PostgreSQL, ClickHouse and Redis (import uploads included).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { projectRoot } from '../../src/core/paths.js';
 import { until } from '../alerts/helpers/process.js';
 import { spawnLogged, type LoggedProcess } from './child.js';
@@ -146,8 +145,6 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
   const proxyUrl = `http://127.0.0.1:${proxyPort}`;
   const compose = readCompose(DOT_ENV);
   const dirs: string[] = [];
-  /** The temp dir standing for each named volume mounted inside a data dir, made at its first mount. */
-  const volumeDirs = new Map<string, string>();
   const instances: SvcInstance[] = [];
   let nginx: NginxProcess | undefined;
 
@@ -166,21 +163,10 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
     };
   };
 
-  /** Mounts a service's volumes on a process's data dir `dataDir`: its own dir at SVC_DATA_DIR, a link to the volume's dir below it. */
-  const mountVolumes = (service: ComposeService, dataDir: string) => {
-    const declaredDataDir = service.environment.SVC_DATA_DIR ?? '';
+  /** A service's volumes are one named volume at SVC_DATA_DIR, which the process's own temp data dir stands for. */
+  const checkVolumes = (service: ComposeService) => {
     for (const mount of volumeMounts(compose, service)) {
-      const below = relative(declaredDataDir, mount.target);
-      if (!declaredDataDir || !mount.named || below === '..' || below.startsWith('../')) throw new Error(`${service.name} mounts ${mount.source} at ${mount.target}: the tests run named volumes mounted at or inside SVC_DATA_DIR (${declaredDataDir}) only`);
-      if (below === '') continue; // the process's own temp data dir
-      let volumeDir = volumeDirs.get(mount.source);
-      if (volumeDir === undefined) {
-        volumeDir = mkdtempSync(join(tmpdir(), `svc-scaleout-${mount.source}-`));
-        dirs.push(volumeDir);
-        volumeDirs.set(mount.source, volumeDir);
-      }
-      mkdirSync(dirname(join(dataDir, below)), { recursive: true });
-      symlinkSync(volumeDir, join(dataDir, below));
+      if (!mount.named || mount.target !== service.environment.SVC_DATA_DIR) throw new Error(`${service.name} mounts ${mount.source} at ${mount.target}: the tests run one named volume at SVC_DATA_DIR per process, shared with none`);
     }
   };
 
@@ -194,7 +180,7 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
     const service = compose.services.get(serviceName);
     if (!service) throw new Error(`compose.yml has no service ${serviceName}`);
     const env = { ...service.environment, ...(await addresses()), ...options.extraEnv };
-    mountVolumes(service, env.SVC_DATA_DIR);
+    checkVolumes(service);
     const [program, ...args] = service.command;
     // The image's WORKDIR is the project's root; PATH and HOME are the image's own variables.
     const started = spawnLogged([program === 'node' ? process.execPath : program!, ...args], { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, projectRoot());

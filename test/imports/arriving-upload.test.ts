@@ -1,18 +1,21 @@
 // Raw-event uploads read as they arrive (ImportService.receiveWhileImporting): on a process that
 // runs jobs, an Umami upload's job is running and its lines are read before the body ends; an
-// upload that fails (cut, over the limit, not the format) leaves no job, nothing stored and no
-// file; a job whose upload never arrived whole (its process stopped) fails, saying so; and a
+// upload is stored in the metadata database only once whole, and an upload that fails (cut, over
+// the limit, not the format) leaves no job, nothing stored and no file; a job whose upload never
+// arrived whole (its process stopped) fails, saying so; uploads sent at once run one at a time; and a
 // reading waiting for bytes reports each quiet while, so that its job keeps its lease. The
 // importer here only collects the lines: the end-to-end tests read them back (umami.test.ts), and
 // the last test here cuts an upload through a real server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { open } from 'node:fs/promises';
 import { ApiError } from '../../src/core/errors.js';
+import { UPLOAD_NOT_WHOLE } from '../../src/imports/service.js';
+import { UploadNotStored } from '../../src/storage/meta/import-types.js';
 import { openArrivingCsv, UploadArrival } from '../../src/imports/upload-arrival.js';
 import type { ImportLineFields } from '../../src/ingest/import.js';
 import { importTestStores } from '../helpers/import-service.js';
@@ -76,7 +79,7 @@ test('an Umami upload is read as it arrives: its job runs and its lines are read
     await until(() => seen.lines.length === 2000, 'the first 2 000 lines read while the body is open');
     const [running] = await jobs.listImportJobs(site.id);
     assert.equal(running?.status, 'running');
-    assert.ok(existsSync(join(dataDir, 'imports', `${running.id}.upload.arriving`)), 'the upload is marked as arriving');
+    await assert.rejects(jobs.readUpload(running.id).next(), UploadNotStored, 'nothing stored before the upload is whole');
     rest.open();
     const { importId } = await uploaded;
     assert.equal(importId, running.id);
@@ -86,6 +89,33 @@ test('an Umami upload is read as it arrives: its job runs and its lines are read
     assert.equal(JSON.parse(job!.report!).rows, 3000);
     assert.deepEqual(seen.lines.map((l) => l.u).slice(1998, 2002), ['https://arriving.test/p1998', 'https://arriving.test/p1999', 'https://arriving.test/p2000', 'https://arriving.test/p2001']);
     assert.deepEqual(readdirSync(join(dataDir, 'imports')), [], 'the upload goes with its job');
+    await assert.rejects(jobs.readUpload(importId).next(), UploadNotStored, 'its stored copy too');
+    assert.equal(await jobs.sweepUploads(Number.MAX_SAFE_INTEGER), 0);
+  } finally {
+    await close();
+  }
+});
+
+test('two uploads sent at once run one after the other: a process runs one import at a time', async () => {
+  const { jobs, site, dir: dataDir, service: serviceOn, close } = await importTestStores('arriving-turns');
+  try {
+    let active = 0;
+    let most = 0;
+    const importReadLines = async (_site: unknown, read: () => AsyncIterable<ImportLineFields[]>) => {
+      active += 1;
+      most = Math.max(most, active);
+      let lines = 0;
+      for await (const batch of read()) lines += batch.length;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      active -= 1;
+      return { accepted: lines, rejected: 0, errors: [] };
+    };
+    const service = serviceOn({ dataDir, runsJobs: true, importReadLines });
+    const body = () => (async function* () { yield Buffer.from(umamiCsv([]) + rows(500)); })();
+    const uploads = await Promise.all([1, 2, 3].map(() => service.upload(site, 'umami', 'export.csv', body())));
+    await service.drain();
+    assert.equal(most, 1, 'never two imports at once');
+    for (const { importId } of uploads) assert.equal((await jobs.getImportJob(importId))?.status, 'done');
   } finally {
     await close();
   }
@@ -128,6 +158,7 @@ test('an upload that fails while its job reads it (cut, over the limit, not the 
       await service.drain();
       assert.deepEqual(await jobs.listImportJobs(site.id), [], `${what}: no job`);
       assert.deepEqual(readdirSync(join(dataDir, 'imports')), [], `${what}: no file`);
+      assert.equal(await jobs.sweepUploads(Number.MAX_SAFE_INTEGER), 0, `${what}: nothing stored`);
     }
     assert.ok(seen.failure !== null, 'the reading of a cut upload fails, so that its import stores nothing');
   } finally {
@@ -135,22 +166,17 @@ test('an upload that fails while its job reads it (cut, over the limit, not the 
   }
 });
 
-test('a job whose upload never arrived whole (its process stopped) fails, saying so, and its files go', async () => {
+test('a job whose upload never arrived whole (its process stopped) fails, saying so, and leaves no file', async () => {
   const { jobs, site, dir: dataDir, service: serviceOn, close } = await importTestStores('arriving-stopped');
   try {
-    // What a process that stopped mid-upload leaves: its job (queued again once its lease lapsed), half a file and the mark.
-    const folder = join(dataDir, 'imports');
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'imp_half.upload'), umamiCsv([]) + rows(10));
-    writeFileSync(join(folder, 'imp_half.upload.arriving'), '');
-    await jobs.createImportJob({ id: 'imp_half', siteId: site.id, source: 'umami', createdAt: 0, uploadFile: 'imp_half.upload', fileName: 'export.csv' });
+    // What a process that stopped mid-upload leaves: its job under a lease that lapsed, no upload stored.
+    await jobs.createImportJob({ id: 'imp_half', siteId: site.id, source: 'umami', createdAt: 0, uploadFile: 'imp_half.upload', fileName: 'export.csv' }, { holder: 'stopped', leaseUntil: 0 });
     const { seen, importReadLines } = collectingImporter();
     await serviceOn({ dataDir, runsJobs: true, importReadLines }).runNow();
     const job = await jobs.getImportJob('imp_half');
-    assert.equal(job?.status, 'failed');
-    assert.match(job!.error!, /did not arrive whole/);
+    assert.deepEqual([job?.status, job?.error], ['failed', UPLOAD_NOT_WHOLE]);
     assert.deepEqual(seen.lines, [], 'nothing of half an upload is read');
-    assert.deepEqual(readdirSync(folder), []);
+    assert.deepEqual(readdirSync(join(dataDir, 'imports')), []);
   } finally {
     await close();
   }

@@ -1,60 +1,75 @@
-// The process that receives an upload and the worker that runs its job, each with its own data
-// folder: the job names its file within the imports folder, so a worker sharing that folder (a
-// link, as a shared volume) runs it; a worker that does not see the file fails the job once, with
-// the reason, and leaves it failed; a row of an older version, holding an absolute path, still runs.
+// The process that receives an upload and the worker that runs its job, each with a data folder of
+// its own and only the metadata database shared (the scale-out profile): the upload travels in the
+// database, the worker runs it from its own copy, and when the job ends neither folder nor the
+// database keeps any of it. A worker that stopped mid-job leaves the stored upload to the next one;
+// deleting an import removes its stored upload; a job whose upload was never stored whole fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { UPLOAD_NOT_WHOLE } from '../../src/imports/service.js';
+import { UploadNotStored, type ImportJobStore } from '../../src/storage/meta/import-types.js';
 import { importTestStores } from '../helpers/import-service.js';
 import { plausibleExport, zipOf } from '../helpers/plausible-export.js';
 
 const DAYS = ['2025-03-01', '2025-03-02'];
 
-test("a job runs from the worker's own imports folder, and fails with the reason when its upload is not there", async () => {
+async function stored(jobs: ImportJobStore, id: string): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of jobs.readUpload(id)) chunks.push(chunk);
+  } catch (err) {
+    if (err instanceof UploadNotStored) return null;
+    throw err;
+  }
+  return Buffer.concat(chunks);
+}
+
+const filesOf = (dataDir: string) => readdirSync(join(dataDir, 'imports'));
+
+test('an upload travels to the worker through the metadata database, with no folder shared, and goes when its job ends', async () => {
   const { jobs, site, dir: root, service, close } = await importTestStores('upload-reach');
   try {
-    const warnings: string[] = [];
-    // One process of a role on a data folder of its own, the stores shared as in the scale-out profile.
-    const processOn = (dataDir: string) => service({ dataDir, warn: (_obj, message) => warnings.push(message) });
-    const apiDir = join(root, 'api');
-    const api = processOn(apiDir);
+    const processOn = (name: string) => service({ dataDir: join(root, name) });
+    const api = processOn('api');
     const zip = await zipOf(plausibleExport(DAYS));
     const upload = async () => (await api.upload(site, 'plausible', 'export.zip', (async function* () { yield zip; })())).importId;
 
-    // A worker that does not share the api's imports folder: failed once, with the reason.
+    // Received: the upload is in the database, the api's folder keeps nothing.
     const first = await upload();
-    assert.equal((await jobs.getImportJob(first))?.uploadFile, `${first}.upload`, 'the job names its file within the imports folder');
-    const alone = processOn(join(root, 'alone'));
-    await alone.runNow();
-    const failed = await jobs.getImportJob(first);
-    assert.equal(failed?.status, 'failed');
-    assert.equal(failed?.error, `the uploaded file is not reachable from the worker: imports/${first}.upload of its data folder cannot be read (ENOENT); the api and the worker need one shared SVC_DATA_DIR/imports (docs/scale-out.md#volumes)`);
-    assert.deepEqual(warnings, ['an import job failed: its upload is not in the imports folder of this process']);
-    await alone.runNow();
-    assert.equal((await jobs.getImportJob(first))?.status, 'failed', 'not taken again');
-    // The api still finds it: deleting the failed import removes its file.
-    await api.remove(site, first);
-    assert.deepEqual(readdirSync(join(apiDir, 'imports')), []);
-
-    // A worker whose imports folder is the api's (a shared volume): done, the file gone.
-    const second = await upload();
-    const workerDir = join(root, 'worker');
-    mkdirSync(workerDir);
-    symlinkSync(join(apiDir, 'imports'), join(workerDir, 'imports'));
-    await processOn(workerDir).runNow();
-    const done = await jobs.getImportJob(second);
+    assert.ok((await stored(jobs, first))?.equals(zip), 'stored byte for byte');
+    assert.deepEqual(filesOf(join(root, 'api')), []);
+    // A worker on a folder of its own runs it; then nothing of the upload is left anywhere.
+    await processOn('worker').runNow();
+    const done = await jobs.getImportJob(first);
     assert.equal(done?.status, 'done', done?.error ?? '');
     assert.equal(JSON.parse(done!.report!).rows, DAYS.length * 21);
-    assert.deepEqual(readdirSync(join(apiDir, 'imports')), []);
+    assert.equal(await stored(jobs, first), null, 'the stored upload went with the job');
+    assert.deepEqual(filesOf(join(root, 'worker')), [], "the worker's copy went too");
 
-    // A row of an older version holds the absolute path of its file: read as it is.
-    const legacyFile = join(root, 'older-version.upload');
-    writeFileSync(legacyFile, zip);
-    await jobs.createImportJob({ id: 'imp_older', siteId: site.id, source: 'plausible', createdAt: Date.now(), uploadFile: legacyFile, fileName: 'export.zip' });
-    await processOn(workerDir).runNow();
-    assert.equal((await jobs.getImportJob('imp_older'))?.status, 'done');
-    assert.equal(existsSync(legacyFile), false, 'its file goes once it is done');
+    // A worker that took a job and stopped (its lease lapses): the next worker, on another folder, runs it from the database.
+    const second = await upload();
+    assert.equal((await jobs.claimImportJob('a stopped worker', Date.now(), Date.now()))?.id, second);
+    await processOn('worker-2').runNow();
+    assert.equal((await jobs.getImportJob(second))?.status, 'done');
+    assert.equal(await stored(jobs, second), null);
+    assert.equal(await jobs.sweepUploads(Number.MAX_SAFE_INTEGER), 0, 'no chunk of any upload is left');
+
+    // Deleting an import that waits removes its stored upload.
+    const third = await upload();
+    await api.remove(site, third);
+    assert.equal(await stored(jobs, third), null);
+    assert.equal(await jobs.sweepUploads(Number.MAX_SAFE_INTEGER), 0);
+
+    // A job whose upload was never stored whole (its receiving process stopped): failed once, with the reason.
+    await jobs.createImportJob({ id: 'imp_half', siteId: site.id, source: 'plausible', createdAt: Date.now(), uploadFile: 'imp_half.upload', fileName: 'export.zip' });
+    const worker = processOn('worker-3');
+    await worker.runNow();
+    const half = await jobs.getImportJob('imp_half');
+    assert.deepEqual([half?.status, half?.error], ['failed', UPLOAD_NOT_WHOLE]);
+    await worker.runNow();
+    assert.equal((await jobs.getImportJob('imp_half'))?.status, 'failed', 'not taken again');
+    assert.deepEqual(filesOf(join(root, 'worker-3')), []);
   } finally {
     await close();
   }

@@ -1,12 +1,20 @@
 // SVC_MEMORY_BUDGET_MB is split between DuckDB's memory_limit and the live-session cache's bound:
-// the two add up to it, DuckDB gets its share as its setting, and the cache evicts past its own.
+// the two add up to it, DuckDB gets its share as its setting, and the cache evicts past its own; an
+// import's own sessions have a byte bound of their own.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import type { SessionAttributes } from '../../src/storage/counters/live-sessions.js';
 import { SHARED_VALUES_BYTES, SessionCache } from '../../src/storage/counters/memory-sessions.js';
+import { IMPORT_SESSION_BYTES, importSessions } from '../../src/ingest/import-writer.js';
 import { BROWSER_UA, createSite, startTestServer } from '../helpers/server.js';
 import { sql } from '../../src/sql/sql.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+setFlagsFromString('--expose-gc');
+/** A full garbage collection, as `--expose-gc` gives it. */
+const collectGarbage = runInNewContext('gc') as () => void;
 
 const MB = 1024 * 1024;
 
@@ -88,4 +96,25 @@ test('the running service gives DuckDB its memory_limit and the session cache it
   } finally {
     await server.stop();
   }
+});
+
+test("an import's sessions stay within IMPORT_SESSION_BYTES, quickly, when every line starts a named session", () => {
+  const cache = importSessions();
+  const day = Date.UTC(2025, 0, 1);
+  collectGarbage();
+  const before = process.memoryUsage().heapUsed;
+  const started = Date.now();
+  // 400 000 Umami sessions of one event each within a day: all would be held 25 hours without the bound.
+  for (let i = 0; i < 400_000; i++) {
+    cache.touch({ visitorId: BigInt(i), previousVisitorId: undefined, ts: day + i * 200, page: `/landing/${i}`, isPageview: true, session: `visit-${i}`, start: () => attrs(i) });
+  }
+  assert.ok(cache.estimatedBytes <= IMPORT_SESSION_BYTES, `${cache.estimatedBytes} bytes counted`);
+  assert.ok(cache.size < 200_000, `${cache.size} sessions held`);
+  assert.ok(Date.now() - started < 30_000, `ending sessions past the bound takes ${Date.now() - started} ms, not time in the sessions ended so far`);
+  collectGarbage();
+  const grown = process.memoryUsage().heapUsed - before;
+  assert.ok(grown < 1.5 * IMPORT_SESSION_BYTES, `the heap grew by ${Math.round(grown / MB)} MB`);
+  // The latest session goes on; the first ended.
+  assert.equal(cache.touch({ visitorId: 399_999n, previousVisitorId: undefined, ts: day + 80_000_000, page: '/x', isPageview: true, session: 'visit-399999', start: () => attrs(0) }).started, false);
+  assert.equal(cache.touch({ visitorId: 0n, previousVisitorId: undefined, ts: day + 80_000_000, page: '/x', isPageview: true, session: 'visit-0', start: () => attrs(0) }).started, true);
 });

@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { projectRoot } from '../../src/core/paths.js';
-import { IMPORTS_FOLDER } from '../../src/core/data-files.js';
 import { DEPLOY_DIR, interpolate, readCompose, svcServices, volumeMounts } from '../helpers/compose.js';
 import { START_COMMAND } from '../helpers/child.js';
 import { ADDRESS_VARIABLES } from '../helpers/deployment.js';
@@ -81,22 +80,13 @@ describe('deploy/compose.yml', () => {
     assert.equal(new Set(volumes).size, svc.length, 'no two processes share a data dir');
   });
 
-  it('shares the imports folder of the api and the worker on one named volume, made for the image\'s user', () => {
-    // The api writes an upload there and the worker runs its job from it.
-    const importsVolumes = svc
-      .filter((service) => ['api', 'worker'].includes(service.environment.SVC_ROLE ?? ''))
-      .map((service) => {
-        const folder = join(service.environment.SVC_DATA_DIR ?? '', IMPORTS_FOLDER);
-        const mount = volumeMounts(compose, service).find((m) => m.target === folder);
-        assert.ok(mount?.named, `${service.name} mounts a named volume at ${folder}`);
-        return mount.source;
-      });
-    assert.equal(importsVolumes.length, 2);
-    assert.equal(new Set(importsVolumes).size, 1, 'the api and the worker mount the same volume');
+  it('shares no volume between processes (imports travel through the metadata database), each data dir made for the image\'s user', () => {
+    const mounts = svc.flatMap((service) => volumeMounts(compose, service).map((m) => m.source));
+    assert.equal(new Set(mounts).size, mounts.length, `a volume mounted by two processes: ${mounts.join(', ')}`);
     // A new named volume takes the owner of the image's folder it is mounted on: the user svc runs as.
     const dataDir = svc[0]!.environment.SVC_DATA_DIR!;
     const dockerfile = readFileSync(join(DEPLOY_DIR, 'Dockerfile'), 'utf8');
-    assert.match(dockerfile, new RegExp(`^RUN mkdir -p ${join(dataDir, IMPORTS_FOLDER)} && chown -R node:node ${dataDir}\\b`, 'm'));
+    assert.match(dockerfile, new RegExp(`^RUN mkdir -p ${dataDir} && chown -R node:node ${dataDir}\\b`, 'm'));
     assert.match(dockerfile, /^USER node$/m);
   });
 

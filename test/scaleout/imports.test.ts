@@ -1,7 +1,6 @@
-// Imports through the proxy of deploy/compose.yml: the api receives an upload into the imports
-// folder it shares with the worker (the volume the file declares; without it the worker finds no
-// file and the job fails), the worker runs the job from there, and the read API answers the
-// export's figures. Under hostile imports (docs/security.md#imports) both collect processes, the api
+// Imports through the proxy of deploy/compose.yml, each process on a data folder of its own: the
+// api receives an upload and stores it in PostgreSQL, the worker runs the job from its own copy,
+// neither folder keeps the upload afterwards, and the read API answers the export's figures. Under hostile imports (docs/security.md#imports) both collect processes, the api
 // and the worker keep answering /healthz promptly; ZIP bombs of one compressed stream are refused at upload.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -34,8 +33,10 @@ describe('deploy/compose.yml: imports through the proxy', () => {
     assert.deepEqual([job.from, job.to, job.rows, job.skippedRows], [DAYS[0], DAYS.at(-1), DAYS.length * 21, 0]);
     // Each day of the export has 10 visitors, 30 pageviews and 12 visits.
     assert.deepEqual(await readStats(deployment, site, { from: DAYS[0]!, to: DAYS.at(-1)! }), { visitors: 30, pageviews: 90, sessions: 36 });
-    const api = deployment.instance('api');
-    assert.deepEqual(readdirSync(join(api.env.SVC_DATA_DIR!, IMPORTS_FOLDER)), [], 'the worker removed the upload from the shared folder');
+    const [api, worker] = [deployment.instance('api'), deployment.instance('worker')];
+    assert.notEqual(api.env.SVC_DATA_DIR, worker.env.SVC_DATA_DIR);
+    assert.deepEqual(readdirSync(join(api.env.SVC_DATA_DIR!, IMPORTS_FOLDER)), [], 'the api removed its file once the upload was stored');
+    assert.deepEqual(readdirSync(join(worker.env.SVC_DATA_DIR!, IMPORTS_FOLDER)), [], 'the worker removed its copy when the job ended');
   });
 
   it('keep every process answering /healthz when hostile, and ZIP bombs of one stream are refused', async () => {

@@ -1,6 +1,6 @@
 // ImportJobStore over the MetaStore's Kysely handle (SQLite and PostgreSQL alike).
 import type { Kysely, Selectable } from 'kysely';
-import type { ImportJob, ImportJobStore, ImportSource, ImportStatus } from './import-types.js';
+import { UPLOAD_CHUNK_BYTES, UploadNotStored, type ImportJob, type ImportJobStore, type ImportSource, type ImportStatus } from './import-types.js';
 import type { MetaDatabase } from './schema.js';
 
 export interface ImportJobsTable {
@@ -21,6 +21,30 @@ export interface ImportJobsTable {
 
 interface ImportDatabase extends MetaDatabase {
   import_jobs: ImportJobsTable;
+  import_upload_chunks: { import_id: string; seq: number; bytes: Uint8Array; written_at: number };
+  import_uploads: { import_id: string; size: number; chunks: number };
+}
+
+/** The jobs whose uploads are still to be read: the sweep leaves theirs. */
+const PENDING = ['queued', 'running'];
+
+/** `bytes` cut into pieces of exactly `size` bytes, the last one shorter. */
+async function* piecesOf(bytes: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+  for await (const buffer of bytes) {
+    held.push(buffer);
+    heldBytes += buffer.length;
+    if (heldBytes < size) continue;
+    let joined = Buffer.concat(held, heldBytes);
+    while (joined.length >= size) {
+      yield joined.subarray(0, size);
+      joined = joined.subarray(size);
+    }
+    held = [joined];
+    heldBytes = joined.length;
+  }
+  if (heldBytes > 0) yield Buffer.concat(held, heldBytes);
 }
 
 function toJob(row: Selectable<ImportJobsTable>): ImportJob {
@@ -91,14 +115,18 @@ export class KyselyImportStore implements ImportJobStore {
   }
 
   async finishImportJob(id: string, holder: string, outcome: { status: 'done' | 'failed'; report: string | null; error: string | null }): Promise<boolean> {
-    const result = await this.db
-      .updateTable('import_jobs')
-      .set({ status: outcome.status, report: outcome.report, error: outcome.error, progress: outcome.status === 'done' ? 1 : undefined, holder: null, lease_until: null })
-      .where('id', '=', id)
-      .where('holder', '=', holder)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('import_jobs')
+        .set({ status: outcome.status, report: outcome.report, error: outcome.error, progress: outcome.status === 'done' ? 1 : undefined, holder: null, lease_until: null })
+        .where('id', '=', id)
+        .where('holder', '=', holder)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      const finished = Number(result.numUpdatedRows) > 0;
+      if (finished) await removeUpload(trx, id);
+      return finished;
+    });
   }
 
   async releaseImportJob(id: string, holder: string): Promise<void> {
@@ -106,6 +134,63 @@ export class KyselyImportStore implements ImportJobStore {
   }
 
   async deleteImportJob(id: string): Promise<void> {
-    await this.db.deleteFrom('import_jobs').where('id', '=', id).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('import_jobs').where('id', '=', id).execute();
+      await removeUpload(trx, id);
+    });
   }
+
+  async storeUpload(importId: string, bytes: AsyncIterable<Buffer>, now: number): Promise<number> {
+    let seq = 0;
+    let size = 0;
+    try {
+      for await (const piece of piecesOf(bytes, UPLOAD_CHUNK_BYTES)) {
+        await this.db.insertInto('import_upload_chunks').values({ import_id: importId, seq, bytes: piece, written_at: now }).execute();
+        seq += 1;
+        size += piece.length;
+      }
+      await this.db.insertInto('import_uploads').values({ import_id: importId, size, chunks: seq }).execute();
+      return size;
+    } catch (err) {
+      await this.deleteUpload(importId);
+      throw err;
+    }
+  }
+
+  async *readUpload(importId: string): AsyncGenerator<Buffer> {
+    const whole = await this.db.selectFrom('import_uploads').select(['size', 'chunks']).where('import_id', '=', importId).executeTakeFirst();
+    if (!whole) throw new UploadNotStored(`the upload of ${importId} is not stored whole`);
+    let size = 0;
+    for (let seq = 0; seq < Number(whole.chunks); seq++) {
+      const chunk = await this.db.selectFrom('import_upload_chunks').select('bytes').where('import_id', '=', importId).where('seq', '=', seq).executeTakeFirst();
+      if (!chunk) throw new UploadNotStored(`the upload of ${importId} was deleted while it was read`);
+      size += chunk.bytes.length;
+      yield Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.length);
+    }
+    if (size !== Number(whole.size)) throw new UploadNotStored(`the upload of ${importId} holds ${size} bytes, not ${whole.size}`);
+  }
+
+  async deleteUpload(importId: string): Promise<void> {
+    await this.db.transaction().execute((trx) => removeUpload(trx, importId));
+  }
+
+  async sweepUploads(writtenBefore: number): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const pending = trx.selectFrom('import_jobs').select('id').where('status', 'in', PENDING);
+      const stale = trx.selectFrom('import_upload_chunks').select('import_id').groupBy('import_id').having((eb) => eb.fn.max('written_at'), '<', writtenBefore);
+      const chunks = await trx.deleteFrom('import_upload_chunks').where('import_id', 'in', stale).where('import_id', 'not in', pending).executeTakeFirst();
+      // An upload marked whole whose chunks are gone (or that had none) goes with them.
+      const marks = await trx
+        .deleteFrom('import_uploads')
+        .where('import_id', 'not in', pending)
+        .where('import_id', 'not in', trx.selectFrom('import_upload_chunks').select('import_id'))
+        .executeTakeFirst();
+      return Number(chunks.numDeletedRows) + Number(marks.numDeletedRows);
+    });
+  }
+}
+
+async function removeUpload(db: Kysely<ImportDatabase>, importId: string): Promise<void> {
+  await db.deleteFrom('import_uploads').where('import_id', '=', importId).execute();
+  await db.deleteFrom('import_upload_chunks').where('import_id', '=', importId).execute();
 }
