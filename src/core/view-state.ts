@@ -12,6 +12,7 @@ import {
   isComparison,
   isQueryDimension,
   makeFilter,
+  oneValueFilter,
   PRESETS,
   PROPERTY_PREFIX,
   RAW_CLIP,
@@ -157,8 +158,8 @@ export function withComparison(state: ViewState, comparison: Comparison): ViewSt
  */
 export function goalFilters(goal: Pick<ManagedGoal, 'kind' | 'pattern' | 'props'>): Filter[] | undefined {
   if (goal.kind === 'event') {
-    const props = Object.entries(goal.props ?? {}).map(([key, value]): Filter => ({ dimension: `${PROPERTY_PREFIX}${key}`, value }));
-    return [{ dimension: 'event', value: goal.pattern }, ...props];
+    const props = Object.entries(goal.props ?? {}).map(([key, value]) => oneValueFilter(`${PROPERTY_PREFIX}${key}`, value));
+    return [oneValueFilter('event', goal.pattern), ...props];
   }
-  return pagePatternIsLiteral(goal.pattern) ? [{ dimension: 'page', value: goal.pattern }] : undefined;
+  return pagePatternIsLiteral(goal.pattern) ? [oneValueFilter('page', goal.pattern)] : undefined;
 }
