@@ -11,6 +11,8 @@ import {
   filterParam,
   isComparison,
   isQueryDimension,
+  FILTER_VALUES_MAX,
+  joinFilterValues,
   makeFilter,
   oneValueFilter,
   PRESETS,
@@ -133,6 +135,18 @@ export function withFilter(state: ViewState, filter: Filter): ViewState {
   if (at === -1) filters.push(filter);
   else filters[at] = filter;
   return { ...state, filters };
+}
+
+/**
+ * The view with a filter the filter dialog made: its values added to those of the view's filter on
+ * the same dimension with the same operator (an `or`: `Country is Germany or Austria`), up to
+ * FILTER_VALUES_MAX; else it replaces that filter, as `withFilter` does.
+ */
+export function withFilterValues(state: ViewState, filter: Filter): ViewState {
+  const same = state.filters.find((f) => f.dimension === filter.dimension && f.operator === filter.operator);
+  if (!same) return withFilter(state, filter);
+  const values = [...new Set([...same.values, ...filter.values])].slice(0, FILTER_VALUES_MAX);
+  return withFilter(state, makeFilter(filter.dimension, filter.operator ?? 'is', joinFilterValues(values)));
 }
 
 export function withoutFilter(state: ViewState, dimension: QueryDimension): ViewState {
