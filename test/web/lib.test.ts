@@ -5,12 +5,12 @@ import { chartGeometry, nearestIndex, niceStep, partialBucket } from '../../web/
 import { toCsv } from '../../web/lib/csv.js';
 import { bucketStamp, changeClass, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatPoints, formatRatio, kpiChange, percentChange, pointsChange } from '../../web/lib/format.js';
 import { nullReason } from '../../web/lib/kpi-reason.js';
-import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
+import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withFilterValues, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
 import { timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-status.js';
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
 import { changeIsGood, METRIC_REGISTRY, METRICS } from '../../src/core/metric-registry.js';
-import { FILTER_OPERATORS, filterParam, splitFilterParam, type Filter } from '../../src/core/vocabulary.js';
+import { FILTER_OPERATORS, filterParam, makeFilter, splitFilterParam, type Filter } from '../../src/core/vocabulary.js';
 import { countryFlag, filterValueLabel, keyLabel, OPERATOR_LABELS } from '../../web/lib/labels.js';
 import { matchedByName, rowsNamed, valuesPage } from '../../web/lib/value-search.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
@@ -152,6 +152,21 @@ describe('filter operators', () => {
     assert.notEqual(keyLabel('country', 'DE'), 'DE');
     assert.equal(filterValueLabel({ dimension: 'country', value: 'DE', values: ['DE'], operator: 'contains' }), '“DE”');
     assert.equal(filterValueLabel({ dimension: 'browser', value: 'Firefox', values: ['Firefox'] }), 'Firefox');
+    // Several values in words.
+    assert.equal(filterValueLabel(makeFilter('country', 'is', 'DE|AT')), `${keyLabel('country', 'DE')} or ${keyLabel('country', 'AT')}`);
+    assert.equal(filterValueLabel(makeFilter('page', 'contains', 'a|b|c')), '“a”, “b” or “c”');
+  });
+
+  test("the dialog's value joins the view's filter of the same dimension and operator as an or, else replaces it", () => {
+    const state = parseViewState('filter=country:DE&filter=page!:/a');
+    const filters = (next: Filter) => withFilterValues(state, next).filters.map(filterParam);
+    assert.deepEqual(filters(makeFilter('country', 'is', 'AT')), ['country:DE|AT', 'page!:/a']);
+    assert.deepEqual(filters(makeFilter('country', 'is', 'DE')), ['country:DE', 'page!:/a'], 'a value already there is not listed twice');
+    assert.deepEqual(filters(makeFilter('page', 'is_not', 'x\\|y')), ['country:DE', 'page!:/a|x\\|y'], 'a literal | stays one value');
+    assert.deepEqual(filters(makeFilter('country', 'is_not', 'FR')), ['country!:FR', 'page!:/a'], 'another operator replaces');
+    assert.deepEqual(filters(makeFilter('browser', 'is', 'Firefox')), ['country:DE', 'page!:/a', 'browser:Firefox']);
+    const many = withFilterValues(parseViewState(`filter=country:${Array.from({ length: 20 }, (_, i) => `C${i}`).join('|')}`), makeFilter('country', 'is', 'XX'));
+    assert.equal(many.filters[0]!.values.length, 20, 'at most 20 values');
   });
 });
 
