@@ -97,6 +97,7 @@ export const ERRORS = {
       filterPropertyKey:
         'filter prop.<key>:<value> needs a property key of {min} to {max} characters before the first ":" (a key containing ":" cannot be filtered)',
       filterEmpty: 'filter {dimension} has an empty value',
+      filterValues: 'filter {dimension} lists more than {max} values',
       filterTooLong: 'filter {dimension} value is too long (at most {max} characters)',
       filterTwice: 'filter {dimension} is given twice',
       filtersRefused: 'filters are not accepted here',
@@ -162,7 +163,7 @@ export const ERRORS = {
       filters: "two or more filters, or a filter with another dimension's breakdown, need a period within the last {days} days",
       pagePattern: 'a page pattern (this shared link is limited to matching pages) needs a period within the last {days} days',
       propertyNone: 'a filter prop.<key>:(none) (the events without a property) needs a period within the last {days} days',
-      operator: 'a filter with !: (is not) or ~: (contains) needs a period within the last {days} days',
+      operator: 'a filter with several values, !: (is not) or ~: (contains) needs a period within the last {days} days',
       goals: 'conversions under a filter need a period within the last {days} days',
       journeys: 'journeys read single events and need a period within the last {days} days',
     },

@@ -268,6 +268,8 @@ export interface ImportView {
   skippedRows: number;
   /** Rows the export marks as bots or whose browser is a robot (GoatCounter's, Umami's), counted in `skippedRows`. */
   skippedBots: number;
+  /** Custom events kept under a name the event-name rule allows instead of the export's (Umami's `Download PDF` as `download_pdf`). */
+  renamedEvents: number;
   /** Days not written because the site holds events on them. */
   skippedDays: string[];
   /**

@@ -12,6 +12,7 @@ import {
   CONTAINS_TEXT_LENGTH,
   DEFAULT_COMPARISON,
   DIMENSIONS,
+  FILTER_VALUES_MAX,
   isBreakdownInclude,
   isComparison,
   isJourneyDirection,
@@ -169,11 +170,15 @@ export function parseFilters(texts: readonly string[]): Filter[] {
       if (dimension.startsWith(PROPERTY_PREFIX)) throw apiError('INVALID_PARAMS', 'filterPropertyKey', PROPERTY_KEY_LENGTH);
       throw apiError('INVALID_PARAMS', 'filterDimension', { dimensions: DIMENSIONS.join(', ') });
     }
-    if (value === '') throw apiError('INVALID_PARAMS', 'filterEmpty', { dimension });
+    // The whole text is bounded before it is split: a value list is read in one pass.
+    if (value.length > FILTER_VALUE_MAX_LENGTH) throw apiError('INVALID_PARAMS', 'filterTooLong', { dimension, max: FILTER_VALUE_MAX_LENGTH });
+    const filter = makeFilter(dimension, operator, value);
+    if (filter.values.length > FILTER_VALUES_MAX) throw apiError('INVALID_PARAMS', 'filterValues', { dimension, max: FILTER_VALUES_MAX });
+    if (filter.values.includes('')) throw apiError('INVALID_PARAMS', 'filterEmpty', { dimension });
     const max = operator === 'contains' ? CONTAINS_TEXT_LENGTH.max : FILTER_VALUE_MAX_LENGTH;
-    if (value.length > max) throw apiError('INVALID_PARAMS', 'filterTooLong', { dimension, max });
+    if (filter.values.some((v) => v.length > max)) throw apiError('INVALID_PARAMS', 'filterTooLong', { dimension, max });
     if (filters.some((f) => f.dimension === dimension)) throw apiError('INVALID_PARAMS', 'filterTwice', { dimension });
-    filters.push(Object.freeze(makeFilter(dimension, operator, value)));
+    filters.push(Object.freeze(filter));
   }
   return filters;
 }
@@ -185,9 +190,11 @@ export function parseFilters(texts: readonly string[]): Filter[] {
  */
 export function parseLockedFilters(texts: readonly string[]): Filter[] {
   return parseFilters(texts).map((filter, i) => {
-    if (filter.dimension !== 'page' || filter.operator !== undefined || pagePatternIsLiteral(filter.value)) return filter;
-    const problem = pagePatternProblem(filter.value);
-    if (problem) throw pagePatternError(problem, `filters[${i}]`);
+    if (filter.dimension !== 'page' || filter.operator !== undefined || filter.values.every(pagePatternIsLiteral)) return filter;
+    for (const value of filter.values) {
+      const problem = pagePatternProblem(value);
+      if (problem) throw pagePatternError(problem, `filters[${i}]`);
+    }
     return Object.freeze({ ...filter, pattern: true as const });
   });
 }

@@ -11,7 +11,10 @@ import {
   filterParam,
   isComparison,
   isQueryDimension,
+  FILTER_VALUES_MAX,
+  joinFilterValues,
   makeFilter,
+  oneValueFilter,
   PRESETS,
   PROPERTY_PREFIX,
   RAW_CLIP,
@@ -134,6 +137,18 @@ export function withFilter(state: ViewState, filter: Filter): ViewState {
   return { ...state, filters };
 }
 
+/**
+ * The view with a filter the filter dialog made: its values added to those of the view's filter on
+ * the same dimension with the same operator (an `or`: `Country is Germany or Austria`), up to
+ * FILTER_VALUES_MAX; else it replaces that filter, as `withFilter` does.
+ */
+export function withFilterValues(state: ViewState, filter: Filter): ViewState {
+  const same = state.filters.find((f) => f.dimension === filter.dimension && f.operator === filter.operator);
+  if (!same) return withFilter(state, filter);
+  const values = [...new Set([...same.values, ...filter.values])].slice(0, FILTER_VALUES_MAX);
+  return withFilter(state, makeFilter(filter.dimension, filter.operator ?? 'is', joinFilterValues(values)));
+}
+
 export function withoutFilter(state: ViewState, dimension: QueryDimension): ViewState {
   return { ...state, filters: state.filters.filter((f) => f.dimension !== dimension) };
 }
@@ -157,8 +172,8 @@ export function withComparison(state: ViewState, comparison: Comparison): ViewSt
  */
 export function goalFilters(goal: Pick<ManagedGoal, 'kind' | 'pattern' | 'props'>): Filter[] | undefined {
   if (goal.kind === 'event') {
-    const props = Object.entries(goal.props ?? {}).map(([key, value]): Filter => ({ dimension: `${PROPERTY_PREFIX}${key}`, value }));
-    return [{ dimension: 'event', value: goal.pattern }, ...props];
+    const props = Object.entries(goal.props ?? {}).map(([key, value]) => oneValueFilter(`${PROPERTY_PREFIX}${key}`, value));
+    return [oneValueFilter('event', goal.pattern), ...props];
   }
-  return pagePatternIsLiteral(goal.pattern) ? [{ dimension: 'page', value: goal.pattern }] : undefined;
+  return pagePatternIsLiteral(goal.pattern) ? [oneValueFilter('page', goal.pattern)] : undefined;
 }

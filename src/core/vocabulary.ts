@@ -134,10 +134,16 @@ export type FilterOperator = keyof typeof FILTER_OPERATORS;
 /** The length of a `contains` filter's text. */
 export const CONTAINS_TEXT_LENGTH = { min: 1, max: 256 } as const;
 
+/** How many values one filter lists at most (`country:DE|AT`: is one of them). */
+export const FILTER_VALUES_MAX = 20;
+
 /** One `filter` parameter: `<dimension><separator><value>` (FILTER_OPERATORS). */
 export interface Filter {
   readonly dimension: QueryDimension;
+  /** The value as the parameter writes it: one value, or several separated by `|` (`\|` a literal `|`, `\\` a `\`). */
   readonly value: string;
+  /** The values it lists (`filterValues`): `is` any of them, `is_not` none of them, `contains` any of them. */
+  readonly values: readonly string[];
   /** How the value is compared; absent for `is`. */
   readonly operator?: Exclude<FilterOperator, 'is'>;
   /**
@@ -159,10 +165,39 @@ export function splitFilterParam(text: string): { dimension: string; operator: F
   return { dimension: text.slice(0, operator === 'is' ? colon : colon - 1), operator, value: text.slice(colon + 1) };
 }
 
+/**
+ * The values a filter's value text lists, split at each `|` not written `\|`, with `\\` read as one
+ * `\` (a `\` before any other character stays as it is). One pass over the text.
+ */
+export function filterValues(text: string): string[] {
+  const values: string[] = [];
+  let current = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    const next = text[i + 1];
+    if (c === '\\' && (next === '|' || next === '\\')) {
+      current += next;
+      i++;
+    } else if (c === '|') {
+      values.push(current);
+      current = '';
+    } else current += c;
+  }
+  values.push(current);
+  return values;
+}
+
+/** Values as one filter value text, the inverse of filterValues. */
+export const joinFilterValues = (values: readonly string[]): string => values.map((v) => v.replace(/[\\|]/g, (c) => `\\${c}`)).join('|');
+
 /** A filter from its parts, `is` written as no operator (one spelling for each filter). */
 export function makeFilter(dimension: QueryDimension, operator: FilterOperator, value: string): Filter {
-  return operator === 'is' ? { dimension, value } : { dimension, value, operator };
+  const values = filterValues(value);
+  return operator === 'is' ? { dimension, value, values } : { dimension, value, values, operator };
 }
+
+/** A filter that `is` one value, taken as it is (a `|` in it is no separator). */
+export const oneValueFilter = (dimension: QueryDimension, value: string): Filter => makeFilter(dimension, 'is', joinFilterValues([value]));
 
 /** A filter as a `filter` parameter, the inverse of splitFilterParam. */
 export const filterParam = (filter: Filter): string => `${filter.dimension}${FILTER_OPERATORS[filter.operator ?? 'is']}${filter.value}`;

@@ -17,7 +17,7 @@ import { DIMENSIONS, NONE_KEY, type Dimension } from '../core/vocabulary.js';
 import { exportDimensionStatement, exportPageStatement, exportSiteStatement } from '../stats/sql/export.js';
 import { trafficOf, type Measures } from '../stats/measures.js';
 import type { EventReader } from '../storage/events/types.js';
-import { BROWSER_NAMES, DEVICE_NAMES, OS_NAMES } from './names.js';
+import { PLAUSIBLE_BROWSER_NAMES, PLAUSIBLE_DEVICE_NAMES, PLAUSIBLE_OS_NAMES, plausibleName } from './names.js';
 import { SVC_DIMENSIONS_TABLE } from './plausible.js';
 import { zipStream, type ZipSource } from './zip.js';
 import { annotationsCsv, ANNOTATIONS_FILE } from './annotations.js';
@@ -34,13 +34,6 @@ const seconds = (ms: number | null) => (ms === null ? null : ms % 1000 === 0 ? S
 
 /** An absent key as Plausible writes it. */
 const plain = (key: string) => (key === NONE_KEY ? '' : key);
-
-/** svc's names back to Plausible's (the first Plausible name of each), unknown ones as they are. */
-function reverse(table: Readonly<Record<string, string>>): (key: string) => string {
-  const back = new Map<string, string>();
-  for (const [theirs, ours] of Object.entries(table)) if (!back.has(ours)) back.set(ours, theirs);
-  return (key) => (key === NONE_KEY ? '' : (back.get(key) ?? key));
-}
 
 /** A page's scroll depth sums of a day, as Plausible's pages table gives them (`scroll_depth`, `pageleave_visitors`). */
 interface ScrollSums {
@@ -61,9 +54,9 @@ interface DimensionTable {
 }
 
 function tables(domain: string): DimensionTable[] {
-  const device = reverse(DEVICE_NAMES);
-  const browser = reverse(BROWSER_NAMES);
-  const os = reverse(OS_NAMES);
+  const device = (key: string) => plausibleName(PLAUSIBLE_DEVICE_NAMES, key);
+  const browser = (key: string) => plausibleName(PLAUSIBLE_BROWSER_NAMES, key);
+  const os = (key: string) => plausibleName(PLAUSIBLE_OS_NAMES, key);
   const session = (m: Measures) => [m.visitors, m.sessions, seconds(m.durationMs), m.bounces, m.pageviews];
   return [
     {

@@ -37,6 +37,27 @@ export const OS_NAMES: Readonly<Record<string, string>> = {
   HarmonyOS: 'Android',
 };
 
+/**
+ * svc's families → the names Plausible itself gives them (its dashboard's and its export's), for the
+ * families whose name differs: an export imported into Plausible shows its own names, and the tables
+ * above read each of them back to the family. A family not listed is written as it is (`Chrome`,
+ * `Windows`, `iOS`: the same word in both).
+ */
+export const PLAUSIBLE_DEVICE_NAMES: Readonly<Record<string, string>> = { desktop: 'Desktop', mobile: 'Mobile', tablet: 'Tablet' };
+export const PLAUSIBLE_BROWSER_NAMES: Readonly<Record<string, string>> = {
+  Edge: 'Microsoft Edge',
+  'Samsung Internet': 'Samsung Browser',
+  Yandex: 'Yandex Browser',
+  DuckDuckGo: 'DuckDuckGo Privacy Browser',
+};
+export const PLAUSIBLE_OS_NAMES: Readonly<Record<string, string>> = { macOS: 'Mac', Linux: 'GNU/Linux', ChromeOS: 'Chrome OS' };
+
+/** svc's key as Plausible writes it: `(none)` empty, a family by `table`, any other key as it is. */
+export function plausibleName(table: Readonly<Record<string, string>>, key: string): string {
+  if (key === NONE_KEY) return '';
+  return Object.hasOwn(table, key) ? table[key]! : key;
+}
+
 /** Plausible's way of writing an absent value. */
 const ABSENT = new Set(['', '(not set)', 'Direct / None']);
 

@@ -62,6 +62,8 @@ export interface ImportReport {
   skippedLines: SkippedLine[];
   /** Rows the export marks as bots or whose browser is a robot, left out (GoatCounter's, Umami's). */
   skippedBots?: number;
+  /** Custom events kept under another name the event-name rule allows (Umami's). */
+  renamedEvents?: number;
   /** Days not written because the site holds collected or imported events on them. */
   skippedDays: string[];
   files: ImportFile[];

@@ -25,10 +25,12 @@ export interface RawEventSkips {
   badRows: number;
   /** The first REPORTED of them, with their reason. */
   lines: Array<{ line: number; reason: string }>;
+  /** Custom events kept under a name the event-name rule allows, other than the export's lowercased (Umami's `Download PDF` as `download_pdf`). */
+  renamedEvents: number;
 }
 
 export function newSkips(): RawEventSkips {
-  return { sourceLines: [], first: null, last: null, bots: 0, badRows: 0, lines: [] };
+  return { sourceLines: [], first: null, last: null, bots: 0, badRows: 0, lines: [], renamedEvents: 0 };
 }
 
 /** How many skipped rows the report lists. */

@@ -66,6 +66,7 @@ export function importView(job: ImportJob): ImportView {
     rows: report?.rows ?? 0,
     skippedRows: report?.skippedRows ?? 0,
     skippedBots: report?.skippedBots ?? 0,
+    renamedEvents: report?.renamedEvents ?? 0,
     skippedDays: report?.skippedDays ?? [],
     // Reports written before svc read older exports list no missing columns.
     files: (report?.files ?? []).map((f) => ({ ...f, missingColumns: f.missingColumns ?? [] })),
@@ -461,6 +462,7 @@ export class ImportService {
       rows: result.accepted,
       skippedRows: skips.bots + skips.badRows + result.rejected,
       skippedBots: skips.bots,
+      renamedEvents: skips.renamedEvents,
       skippedLines: [...skips.lines.map((l) => ({ file: job.fileName, ...l })), ...rejected].sort((a, b) => a.line - b.line).slice(0, 100),
       skippedDays: [],
       files: [{ ...ignoredFile(job.fileName), rows: result.accepted, skippedRows: skips.bots + skips.badRows + result.rejected }],

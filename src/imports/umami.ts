@@ -203,9 +203,16 @@ function header(record: CsvRecord, fileName: string): Map<string, number> {
   return columnsOf(names, UMAMI_COLUMNS, `${fileName}: the Umami export`);
 }
 
-/** The event named by a custom event's `event_name`, lowercased; undefined when svc does not take the name (the event-name rule of docs/tracker.md). */
+/** A run of characters outside the event-name rule (docs/tracker.md) (once lowercased). */
+const OUTSIDE_NAME = /[^a-z0-9_-]+/g;
+
+/**
+ * The event named by a custom event's `event_name` under the event-name rule of docs/tracker.md: lowercased, runs of other
+ * characters dropped at the ends and made one `_` within (`Download PDF` → `download_pdf`), cut to
+ * 64; undefined when nothing is left or the name is one of svc's own events.
+ */
 function eventName(text: string): string | undefined {
-  const name = text.trim().toLowerCase();
+  const name = text.trim().toLowerCase().replace(/^[^a-z0-9_-]+|[^a-z0-9_-]+$/g, '').replace(OUTSIDE_NAME, '_').slice(0, 64);
   return EVENT_NAME.test(name) && !(BUILT_IN_EVENTS as readonly string[]).includes(name) ? name : undefined;
 }
 
@@ -327,9 +334,10 @@ async function* umamiLines(batches: AsyncIterable<CsvRecord[]>, domain: string, 
         const nameField = fieldAt(fields, at.eventName);
         name = eventName(nameField);
         if (name === undefined) {
-          skipRow(skips, record.line, `event_name ${JSON.stringify(nameField.slice(0, 64))} is not an event name svc takes (1 to 64 of a-z, 0-9, _ and - once lowercased; not pageview, engage, outbound or download)`);
+          skipRow(skips, record.line, `event_name ${JSON.stringify(nameField.slice(0, 64))} leaves no event name svc takes (a-z, 0-9, _ and - once lowercased; not pageview, engage, outbound or download)`);
           continue;
         }
+        if (name !== nameField.toLowerCase()) skips.renamedEvents++;
       }
       const visit = fieldAt(fields, at.visitId);
       if (visit.length > 128) {

@@ -10,7 +10,8 @@ export interface UaFamilies {
   parserDevice: 'mobile' | 'tablet' | null;
 }
 
-const BROWSERS: Record<string, string> = {
+/** ua-parser-js's browser names → svc's families; a name not listed is its own family. */
+export const BROWSERS: Readonly<Record<string, string>> = {
   'Mobile Safari': 'Safari',
   Safari: 'Safari',
   Chrome: 'Chrome',
@@ -37,7 +38,8 @@ const BROWSERS: Record<string, string> = {
   UCBrowser: 'UC Browser',
 };
 
-const OSES: Record<string, string> = {
+/** ua-parser-js's system names → svc's families; a name not listed is its own family. */
+export const OSES: Readonly<Record<string, string>> = {
   Windows: 'Windows',
   'Windows Phone': 'Windows',
   'Mac OS': 'macOS',

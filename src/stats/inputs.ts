@@ -32,7 +32,7 @@ export async function planInputs(events: EventReader, site: Site, q: Query, roll
     settlement: parseSettlements(rollup?.settlement).current,
   };
   const filter = q.filters.length === 1 ? q.filters[0]! : null;
-  if (filter === null || filter.value === OTHER_KEY || watermark === null || (needsRawEvents(q) && !visitorsFromRollups(q))) return inputs;
+  if (filter === null || filter.values.includes(OTHER_KEY) || watermark === null || (needsRawEvents(q) && !visitorsFromRollups(q))) return inputs;
   const earliest = q.comparison !== 'off' && q.previous.from < q.period.from ? q.previous.from : q.period.from;
   const windowStart = rawWindowStart(q.today, site.rawDays);
   const from = earliest > windowStart ? earliest : windowStart;

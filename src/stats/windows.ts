@@ -19,7 +19,7 @@ export function retentionStart(today: string, retentionMonths: number | null): s
 
 /**
  * Journeys, two or more filters, a filter with another dimension's breakdown, a filter other than
- * `is`, a page pattern (a shared link's lock), a property filter on `(none)`, or goals under filters:
+ * `is` one value, a page pattern (a shared link's lock), a property filter on `(none)`, or goals under filters:
  * rollups cannot answer them. No rollup holds a session's sequence of pages (session paths do, kept as long as raw events). Rollups hold each page's own figures, and a visitor of two matching
  * pages (or of two keys an `is_not` or `contains` filter keeps) would count twice in their sum;
  * session rows hold no page but the entry and exit; a property's rollups hold a `(none)` row only on
@@ -49,12 +49,12 @@ export function goalsUnderFilters(q: Query): boolean {
 
 /** Whether a query filters on the events without a property (`prop.<key>:(none)`). */
 export function hasPropertyNone(q: Query): boolean {
-  return q.filters.some((f) => isPropertyDimension(f.dimension) && f.value === NONE_KEY);
+  return q.filters.some((f) => isPropertyDimension(f.dimension) && f.values.includes(NONE_KEY));
 }
 
-/** Whether a query has a filter other than `is` (`is_not`, `contains`). */
+/** Whether a query has a filter other than `is` one value (`is_not`, `contains`, several values). */
 export function hasOperator(q: Query): boolean {
-  return q.filters.some((f) => f.operator !== undefined);
+  return q.filters.some((f) => f.operator !== undefined || f.values.length > 1);
 }
 
 /** Whether a query's filters hold a page pattern. */
@@ -69,7 +69,7 @@ export function hasPagePattern(q: Query): boolean {
  */
 export function visitorsFromRollups(q: Query): boolean {
   // `(other)` names no key of raw events: under it, rollups count the folded keys, the rows none.
-  return q.kind === 'breakdown' && rawOnlyByFilters(q) && !rawOnlyByFilters({ ...q, breakdown: null }) && q.filters[0]!.value !== OTHER_KEY;
+  return q.kind === 'breakdown' && rawOnlyByFilters(q) && !rawOnlyByFilters({ ...q, breakdown: null }) && !q.filters[0]!.values.includes(OTHER_KEY);
 }
 
 /** Whether a query reads raw events only, whatever the rollups hold. */

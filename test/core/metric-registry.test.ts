@@ -29,12 +29,12 @@ describe('metric registry', () => {
     for (const metric of METRICS) {
       assert.equal(metricTakesFilters(metric, []), true, metric);
       for (const a of DIMENSIONS) {
-        assert.equal(metricTakesFilters(metric, [{ dimension: a, value: 'x' }]), expectedTakes(metric, [a]), `${metric} ${a}`);
+        assert.equal(metricTakesFilters(metric, [{ dimension: a, value: 'x', values: ['x'] }]), expectedTakes(metric, [a]), `${metric} ${a}`);
         for (const b of DIMENSIONS) {
           if (a === b) continue;
           const filters = [
-            { dimension: a, value: 'x' },
-            { dimension: b, value: 'y' },
+            { dimension: a, value: 'x', values: ['x'] },
+            { dimension: b, value: 'y', values: ['y'] },
           ] satisfies Filter[];
           assert.equal(metricTakesFilters(metric, filters), expectedTakes(metric, [a, b]), `${metric} ${a} ${b}`);
         }

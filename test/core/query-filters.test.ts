@@ -4,12 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/core/errors.js';
 import { parseFilters, parseLockedFilters, parseQuery } from '../../src/core/query.js';
-import { CONTAINS_TEXT_LENGTH, filterParam, splitFilterParam } from '../../src/core/vocabulary.js';
+import { CONTAINS_TEXT_LENGTH, filterParam, filterValues, joinFilterValues, splitFilterParam } from '../../src/core/vocabulary.js';
 
 const NOW = Date.UTC(2026, 2, 20, 12);
 
 test('filter texts: dimension, operator and value', () => {
-  const cases: Array<[string, { dimension: string; operator?: string; value: string }]> = [
+  const cases: Array<[string, { dimension: string; operator?: string; value: string; values?: string[] }]> = [
     ['page:/a', { dimension: 'page', value: '/a' }],
     ['page!:/a', { dimension: 'page', operator: 'is_not', value: '/a' }],
     ['page~:blog', { dimension: 'page', operator: 'contains', value: 'blog' }],
@@ -21,9 +21,18 @@ test('filter texts: dimension, operator and value', () => {
     ['prop.plan~:PR', { dimension: 'prop.plan', operator: 'contains', value: 'PR' }],
     ['prop.a!!:x', { dimension: 'prop.a!', operator: 'is_not', value: 'x' }],
     ['event~:~', { dimension: 'event', operator: 'contains', value: '~' }],
+    // Several values (or), `\|` a literal `|`, `\\` a literal `\`, a `\` before anything else itself.
+    ['country:DE|AT', { dimension: 'country', value: 'DE|AT', values: ['DE', 'AT'] }],
+    ['page!:/a|/b|(none)', { dimension: 'page', operator: 'is_not', value: '/a|/b|(none)', values: ['/a', '/b', '(none)'] }],
+    ['referrer~:google|bing', { dimension: 'referrer', operator: 'contains', value: 'google|bing', values: ['google', 'bing'] }],
+    ['page:/a\\|b', { dimension: 'page', value: '/a\\|b', values: ['/a|b'] }],
+    ['page:/a\\\\|/b', { dimension: 'page', value: '/a\\\\|/b', values: ['/a\\', '/b'] }],
+    ['page:/a\\b', { dimension: 'page', value: '/a\\b', values: ['/a\\b'] }],
+    ['prop.plan:pro|free', { dimension: 'prop.plan', value: 'pro|free', values: ['pro', 'free'] }],
   ];
-  for (const [text, expected] of cases) {
-    assert.deepEqual(parseFilters([text]), [expected], text);
+  for (const [text, { values, ...expected }] of cases) {
+    assert.deepEqual(parseFilters([text]), [{ ...expected, values: values ?? [expected.value] }], text);
+    if (values) assert.deepEqual(filterValues(joinFilterValues(values)), values, `${text}: the values written back and read again`);
     // The parts name `is` too; a filter leaves it out (one spelling for each filter).
     assert.deepEqual(splitFilterParam(text), { dimension: expected.dimension, operator: expected.operator ?? 'is', value: expected.value }, text);
     assert.equal(filterParam(parseFilters([text])[0]!), text, `${text} written back`);
@@ -34,6 +43,12 @@ test('filter texts: what is refused, and why', () => {
   const long = 'x'.repeat(CONTAINS_TEXT_LENGTH.max + 1);
   const cases: Array<[string[], RegExp]> = [
     [['page~:'], /filter page has an empty value/],
+    [['country:DE|'], /filter country has an empty value/],
+    [['country:|'], /filter country has an empty value/],
+    [['page!:/a||/b'], /filter page has an empty value/],
+    [[`country:${Array.from({ length: 21 }, (_, i) => `C${i}`).join('|')}`], /filter country lists more than 20 values$/],
+    [[`page~:a|${long}`], /filter page value is too long \(at most 256 characters\)/],
+    [['country:DE|AT', 'country!:FR'], /filter country is given twice/],
     [['page!:'], /filter page has an empty value/],
     [['page'], /filter page has an empty value/],
     [['nope!:x'], /unknown filter dimension/],
@@ -57,13 +72,17 @@ test('filter texts: what is refused, and why', () => {
 });
 
 test('shared-link locks: a page pattern under is only; the request gives way on a locked dimension whatever its operator', () => {
-  assert.deepEqual(parseLockedFilters(['page:/blog/**']), [{ dimension: 'page', value: '/blog/**', pattern: true }]);
-  assert.deepEqual(parseLockedFilters(['page!:/blog/**']), [{ dimension: 'page', operator: 'is_not', value: '/blog/**' }]);
-  assert.deepEqual(parseLockedFilters(['page~:*']), [{ dimension: 'page', operator: 'contains', value: '*' }]);
+  assert.deepEqual(parseLockedFilters(['page:/blog/**']), [{ dimension: 'page', value: '/blog/**', values: ['/blog/**'], pattern: true }]);
+  assert.deepEqual(parseLockedFilters(['page!:/blog/**']), [{ dimension: 'page', operator: 'is_not', value: '/blog/**', values: ['/blog/**'] }]);
+  assert.deepEqual(parseLockedFilters(['page~:*']), [{ dimension: 'page', operator: 'contains', value: '*', values: ['*'] }]);
+  // Several values: patterns each checked by the goals' rules, any of them matching.
+  assert.deepEqual(parseLockedFilters(['page:/docs|/blog/**']), [{ dimension: 'page', value: '/docs|/blog/**', values: ['/docs', '/blog/**'], pattern: true }]);
+  assert.deepEqual(parseLockedFilters(['country:DE|AT']), [{ dimension: 'country', value: 'DE|AT', values: ['DE', 'AT'] }]);
+  assert.throws(() => parseLockedFilters(['page:/docs|blog*']), (err: unknown) => err instanceof ApiError && err.code === 'INVALID_PARAMS');
   const site = { id: 's', timezone: 'UTC' };
-  const q = parseQuery('stats', { filter: ['country~:F', 'device!:mobile'] }, site, NOW, ['country!:US']);
+  const q = parseQuery('stats', { filter: ['country~:F', 'device!:mobile'] }, site, NOW, ['country!:US|FR']);
   assert.deepEqual(q.filters, [
-    { dimension: 'device', operator: 'is_not', value: 'mobile' },
-    { dimension: 'country', operator: 'is_not', value: 'US' },
+    { dimension: 'device', operator: 'is_not', value: 'mobile', values: ['mobile'] },
+    { dimension: 'country', operator: 'is_not', value: 'US|FR', values: ['US', 'FR'] },
   ]);
 });

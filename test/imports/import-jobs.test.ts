@@ -19,13 +19,16 @@ import { finishedImport, uploadImport } from '../helpers/import-jobs.js';
 const DAYS = ['2025-06-01', '2025-06-02', '2025-06-03'];
 
 /** The README.txt of an exported ZIP. */
-async function readmeOf(zip: Uint8Array): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-export-readme-'));
+const readmeOf = (zip: Uint8Array) => entryOf(zip, (name) => name === EXPORT_README);
+
+/** The text of the first entry of an exported ZIP whose name `wanted` takes. */
+async function entryOf(zip: Uint8Array, wanted: (name: string) => boolean): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-export-entry-'));
   try {
     const path = join(dir, 'export.zip');
     writeFileSync(path, zip);
-    const entry = (await readZipDirectory(path)).find((e) => e.name === EXPORT_README);
-    assert.ok(entry, 'the export holds a README.txt');
+    const entry = (await readZipDirectory(path)).find((e) => wanted(e.name));
+    assert.ok(entry, 'the export holds the entry');
     const chunks: Buffer[] = [];
     for await (const chunk of await openZipEntry(path, entry)) chunks.push(Buffer.from(chunk));
     return Buffer.concat(chunks).toString('utf8');
@@ -91,6 +94,11 @@ test('import jobs through the admin API: queued, run, listed, refused with a rea
     assert.match(exported.headers.get('content-disposition') ?? '', /^attachment; filename="svc-export-.*-2025-06-01-2025-06-03\.zip"$/);
     const exportedZip = new Uint8Array(await exported.arrayBuffer());
     assert.match(await readmeOf(exportedZip), /^svc export of .*\nFirst day held: 2025-06-01\nLast day held: 2025-06-03\nIt holds the site's rolled-up days and its imported days; no day of collected traffic is rolled up yet\./);
+    // Browsers and systems as Plausible names them: the import's `Mobile Safari` and `Mac` are svc's
+    // `Safari` and `macOS`, which go out as Plausible's `Safari` and `Mac`, never another alias.
+    const names = async (table: string) => (await entryOf(exportedZip, (name) => name.startsWith(`imported_${table}_`))).split('\n').slice(1).filter(Boolean).map((l) => l.split(',')[1]);
+    assert.deepEqual([...new Set(await names('browsers'))].sort(), ['Chrome', 'Safari']);
+    assert.deepEqual([...new Set(await names('operating_systems'))].sort(), ['GNU/Linux', 'Mac']);
     const narrower = await fetch(`${server.url}/admin/v1/sites/${site.siteId}/export?from=2025-05-01&to=2025-06-02`, { headers: { authorization: `Bearer ${server.adminToken}` } });
     assert.match(await readmeOf(new Uint8Array(await narrower.arrayBuffer())), /\nFirst day held: 2025-06-01\nLast day held: 2025-06-02\n/, 'the days held, not the days asked');
     const none = await fetch(`${server.url}/admin/v1/sites/${site.siteId}/export?from=2025-07-01&to=2025-07-02`, { headers: { authorization: `Bearer ${server.adminToken}` } });

@@ -1,6 +1,6 @@
 // Umami's data export through the NDJSON import path, end to end on both engines: its rows become
 // events (a visitor per session_id, a session per visit_id even when two visits of one visitor are
-// minutes apart, custom events lowercased), Umami's words mapped to svc's, bots, other event types
+// minutes apart, custom events lowercased and named under the event-name rule), Umami's words mapped to svc's, bots, other event types
 // and bad lines skipped and counted, and every read (stats, breakdowns, journeys) sees them like
 // collected events. A file without the columns svc reads is refused at once, naming them.
 import { test } from 'node:test';
@@ -40,7 +40,12 @@ function umamiRows(domain: string): Row[] {
     { ...iphone, visit_id: 'v-2', url_path: '/blog', event_type: '5', created_at: at('11:00:01') },
     { ...chrome, session_id: 's-9', visit_id: 'v-9', browser: 'searchbot', os: 'Search Bot', url_path: '/', event_type: '1', created_at: at('09:00:00') },
     { ...chrome, visit_id: 'v-1a', url_path: '/', event_type: '1', created_at: 'yesterday' },
+    // Named as people name events: kept under the event-name rule (`download_pdf`, `sign_up_step_2`, cut to 64).
     { ...chrome, visit_id: 'v-1a', url_path: '/', event_type: '2', event_name: 'Download PDF', created_at: at('10:04:00') },
+    { ...chrome, visit_id: 'v-1a', url_path: '/', event_type: '2', event_name: ` « Sign up » (step 2)! ${'x'.repeat(70)}`, created_at: at('10:04:30') },
+    // Nothing left of the name, or one of svc's own events: skipped with the reason.
+    { ...chrome, visit_id: 'v-1a', url_path: '/', event_type: '2', event_name: '🎉 !', created_at: at('10:04:40') },
+    { ...chrome, visit_id: 'v-1a', url_path: '/', event_type: '2', event_name: 'Download', created_at: at('10:04:50') },
   ];
 }
 
@@ -74,15 +79,16 @@ async function importsAndReads(server: TestServer): Promise<void> {
   assert.equal(created.status, 202, JSON.stringify(created.body));
   const job = await finishedImport(server, site.siteId, created.body.importId);
   assert.equal(job.status, 'done', job.error);
-  assert.deepEqual([job.source, job.rows, job.skippedRows, job.skippedBots, job.from, job.to], ['umami', 8, 7, 1, DAY, DAY]);
+  assert.deepEqual([job.source, job.rows, job.skippedRows, job.skippedBots, job.renamedEvents, job.from, job.to], ['umami', 10, 8, 1, 2, DAY, DAY]);
   assert.deepEqual(
     job.skippedLines.map((l: { file: string; line: number; reason: string }) => [l.file, l.line, l.reason]),
     [
       ['umami-export.csv.gz', 10, 'event_type 3 is neither a pageview (1) nor a custom event (2): 1 line of it skipped'],
       ['umami-export.csv.gz', 11, 'event_type 5 is neither a pageview (1) nor a custom event (2): 2 lines of it skipped'],
       ['umami-export.csv.gz', 14, 'created_at is not an instant ("yesterday")'],
-      ['umami-export.csv.gz', 15, 'event_name "Download PDF" is not an event name svc takes (1 to 64 of a-z, 0-9, _ and - once lowercased; not pageview, engage, outbound or download)'],
-      ['umami-export.csv.gz', 16, '4 fields where the header has 36'],
+      ['umami-export.csv.gz', 17, 'event_name "🎉 !" leaves no event name svc takes (a-z, 0-9, _ and - once lowercased; not pageview, engage, outbound or download)'],
+      ['umami-export.csv.gz', 18, 'event_name "Download" leaves no event name svc takes (a-z, 0-9, _ and - once lowercased; not pageview, engage, outbound or download)'],
+      ['umami-export.csv.gz', 19, '4 fields where the header has 36'],
     ],
   );
 
@@ -103,7 +109,7 @@ async function importsAndReads(server: TestServer): Promise<void> {
   assert.deepEqual(await sorted('os'), [['iOS', 1], ['Linux', 1], ['macOS', 1]]);
   assert.deepEqual(await sorted('device'), [['desktop', 2], ['mobile', 1]]);
   assert.deepEqual(await sorted('hostname'), [[site.domain, 2], [`docs.${site.domain}`, 1]]);
-  assert.deepEqual(await sorted('event'), [['pageview', 3], ['newsletter_signup', 1], ['signup', 1]]);
+  assert.deepEqual(await sorted('event'), [['pageview', 3], ['download_pdf', 1], ['newsletter_signup', 1], [`sign_up_step_2_${'x'.repeat(49)}`, 1], ['signup', 1]]);
   assert.deepEqual(await sorted('entry'), [['/', 2], ['/blog', 1]]);
   const journeys = await read(`journeys?${day}&steps=2`);
   assert.equal(journeys.totalSessions, 4);

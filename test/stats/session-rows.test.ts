@@ -1,7 +1,7 @@
 // Session rows answer the raw path's rolled-up days: on seeded random datasets with sessions across
 // local midnight, every answer read from session rows (and raw events after the watermark) equals the
 // same answer read from raw events alone, for every metric and session-scoped dimension, on every
-// EventStore, under the filters is not and contains too; the rows of an older deployment are
+// EventStore, under the filters is not and contains, and of several values, too; the rows of an older deployment are
 // backfilled, and go with raw events at retention.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import { runRetention } from '../../src/stats/rollups/retention.js';
 import { addDays, startOfLocalDay } from '../../src/core/localtime.js';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
 import { METRIC_REGISTRY, METRICS, metricTakesFilters } from '../../src/core/metric-registry.js';
-import { NONE_KEY, type Dimension, type QueryDimension } from '../../src/core/vocabulary.js';
+import { joinFilterValues, NONE_KEY, type Dimension, type QueryDimension } from '../../src/core/vocabulary.js';
 import { planQuery, type PlannedQuery } from '../../src/stats/planner.js';
 import { planInputs } from '../../src/stats/inputs.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';
@@ -128,7 +128,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
     }
   });
 
-  test(`filters is not and contains: session rows answer as raw events do, and keep the keys they name: ${adapter.name}`, async () => {
+  test(`filters is not, contains and several values: session rows answer as raw events do, and keep the keys they name: ${adapter.name}`, async () => {
     const events = await adapter.open();
     const meta = await openSqliteMetaStore(':memory:');
     try {
@@ -139,15 +139,23 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
         const { raw } = await plans(events, meta, site, 'breakdown', { ...period, dimension, filter, limit: '1000' });
         return (await computeBreakdown(events, raw)).rows.map(({ key, visitors, views }) => ({ key, visitors, views })).sort((a, b) => a.key.localeCompare(b.key));
       };
-      // For each dimension: its busiest key, (none), and a piece of a key in other letter case.
+      // For each dimension: its busiest key, (none), and a piece of a key in other letter case; and
+      // several values (or): two keys, none of two keys, either of two pieces.
       const filtersOf = (dimension: QueryDimension, keys: readonly string[]) => {
-        const present = keys.find((k) => k !== NONE_KEY) ?? 'x';
-        const piece = present.length > 3 ? present.slice(1, 4) : present;
-        const text = piece.toUpperCase() === piece ? piece.toLowerCase() : piece.toUpperCase();
+        const presents = keys.filter((k) => k !== NONE_KEY);
+        const pieceOf = (key: string) => (key.length > 3 ? key.slice(1, 4) : key);
+        const otherCase = (piece: string) => (piece.toUpperCase() === piece ? piece.toLowerCase() : piece.toUpperCase());
+        const [piece, second] = [pieceOf(presents[0] ?? 'x'), pieceOf(presents.at(-1) ?? 'y')];
+        const text = otherCase(piece);
+        const [first, next] = [keys[0] ?? NONE_KEY, keys[1] ?? 'nothing'];
+        const holds = (k: string, p: string) => k !== NONE_KEY && k.toLowerCase().includes(p.toLowerCase());
         return [
-          { text: `${dimension}!:${keys[0] ?? NONE_KEY}`, keeps: (k: string) => k !== (keys[0] ?? NONE_KEY) },
+          { text: `${dimension}!:${first}`, keeps: (k: string) => k !== first },
           { text: `${dimension}!:${NONE_KEY}`, keeps: (k: string) => k !== NONE_KEY },
-          { text: `${dimension}~:${text}`, keeps: (k: string) => k !== NONE_KEY && k.toLowerCase().includes(piece.toLowerCase()) },
+          { text: `${dimension}~:${text}`, keeps: (k: string) => holds(k, piece) },
+          { text: `${dimension}:${joinFilterValues([first, next])}`, keeps: (k: string) => k === first || k === next },
+          { text: `${dimension}!:${joinFilterValues([first, NONE_KEY])}`, keeps: (k: string) => k !== first && k !== NONE_KEY },
+          { text: `${dimension}~:${joinFilterValues([text, otherCase(second)])}`, keeps: (k: string) => holds(k, piece) || holds(k, second) },
         ];
       };
       for (const dimension of [...SESSION_DIMENSIONS, 'page', 'event', 'prop.plan'] as const) {

@@ -121,7 +121,7 @@ describe('filters and tiles', () => {
     await viewer.context.close();
   });
 
-  test('the Filter menu adds a filter from a searched value with the keyboard, replaces one on the same dimension, and Escape returns to the button', async () => {
+  test('the Filter menu adds a filter from a searched value with the keyboard, as an `or` to one on the same dimension, and Escape returns to the button', async () => {
     for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
       const { context, page } = await signedIn(viewport);
       await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=page:/`);
@@ -140,11 +140,13 @@ describe('filters and tiles', () => {
       await page.waitForFunction(() => document.querySelectorAll('li[role="option"]').length === 1);
       await page.keyboard.press('ArrowDown');
       assert.equal(await options.first().getAttribute('aria-selected'), 'true');
+      assert.equal((await dialog.locator('#filter-joins').textContent())?.trim(), 'Adds an “or” to page is /.');
       await page.keyboard.press('Enter');
-      await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'page:/pricing');
+      await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'page:/|/pricing');
       assert.equal(await dialog.count(), 0);
       assert.equal(await focusedText(page), 'Filter');
       await page.getByRole('button', { name: 'Remove filter page' }).waitFor();
+      assert.equal((await page.locator('.chip span').textContent())?.trim(), 'Page is / or /pricing');
 
       // Escape closes the menu without a change; the focus returns to the button.
       await button.click();
@@ -152,7 +154,7 @@ describe('filters and tiles', () => {
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       assert.equal(await focusedText(page), 'Filter');
-      assert.deepEqual(new URL(page.url()).searchParams.getAll('filter'), ['page:/pricing']);
+      assert.deepEqual(new URL(page.url()).searchParams.getAll('filter'), ['page:/|/pricing']);
       await context.close();
     }
   });
@@ -224,7 +226,7 @@ describe('filter operators in the Filter dialog', () => {
   const nextReadFilters = (page: Page) =>
     page.waitForRequest((request) => request.url().includes('/breakdown?')).then((request) => new URL(request.url()).searchParams.getAll('filter'));
 
-  test('a country found by its name, `is not`: the chip names it, the address and the reads keep its code', async () => {
+  test('a country found by its name, `is not`, then a second one as an `or`: the chip names them, the address and the reads keep their codes', async () => {
     for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
       const { context, page } = await signedIn(viewport);
       await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
@@ -258,6 +260,20 @@ describe('filter operators in the Filter dialog', () => {
       // Checked once the figures under the filter have come (figures still loading are dimmed).
       await filled(page);
       await checkPage(page, `filter-is-not-chip-${name}`);
+      // A second value joins the first as an `or`: the chip says both in words, the reads list both codes.
+      await page.getByRole('button', { name: 'Filter', exact: true }).click();
+      await dialog.getByLabel('Dimension').selectOption({ label: 'Country' });
+      await dialog.getByLabel('Operator').selectOption({ label: 'is not' });
+      await value.fill('France');
+      await page.waitForFunction(() => Array.from(document.querySelectorAll('li[role="option"] .value-key'), (k) => k.textContent).join() === 'France');
+      await page.keyboard.press('ArrowDown');
+      const both = nextReadFilters(page);
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'country!:DE|FR');
+      assert.deepEqual(await both, ['country!:DE|FR']);
+      assert.equal((await chip.locator('span').textContent())?.trim(), 'Country is not Germany or France');
+      await filled(page);
+      assert.equal((await tileText(page, 'Visitors')).value, '1', 'the visitor from the United States alone');
       await context.close();
     }
   });

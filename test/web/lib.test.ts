@@ -5,12 +5,12 @@ import { chartGeometry, nearestIndex, niceStep, partialBucket } from '../../web/
 import { toCsv } from '../../web/lib/csv.js';
 import { bucketStamp, changeClass, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatPoints, formatRatio, kpiChange, percentChange, pointsChange } from '../../web/lib/format.js';
 import { nullReason } from '../../web/lib/kpi-reason.js';
-import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
+import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withFilterValues, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
 import { timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-status.js';
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
 import { changeIsGood, METRIC_REGISTRY, METRICS } from '../../src/core/metric-registry.js';
-import { FILTER_OPERATORS, filterParam, splitFilterParam, type Filter } from '../../src/core/vocabulary.js';
+import { FILTER_OPERATORS, filterParam, makeFilter, splitFilterParam, type Filter } from '../../src/core/vocabulary.js';
 import { countryFlag, filterValueLabel, keyLabel, OPERATOR_LABELS } from '../../web/lib/labels.js';
 import { matchedByName, rowsNamed, valuesPage } from '../../web/lib/value-search.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
@@ -42,7 +42,7 @@ describe('view state', () => {
   test('an address round-trips: preset, repeated filters, metric', () => {
     const search = '?period=year&filter=country%3AFR&filter=page%3A%2Fa%3Ab&metric=pageviews';
     const state = parseViewState(search);
-    assert.deepEqual(state, { period: { preset: 'year' }, filters: [{ dimension: 'country', value: 'FR' }, { dimension: 'page', value: '/a:b' }], metric: 'pageviews', comparison: 'previous' });
+    assert.deepEqual(state, { period: { preset: 'year' }, filters: [{ dimension: 'country', value: 'FR', values: ['FR'] }, { dimension: 'page', value: '/a:b', values: ['/a:b'] }], metric: 'pageviews', comparison: 'previous' });
     assert.equal(viewSearch(state), search);
     // The reads under filters clip to the raw window; the address does not say it.
     assert.equal(queryParams(state).toString(), 'period=year&filter=country%3AFR&filter=page%3A%2Fa%3Ab&raw=clip');
@@ -54,11 +54,11 @@ describe('view state', () => {
     const state = parseViewState(search);
     assert.deepEqual(state.period, { preset: 'all' });
     assert.deepEqual(state.filters, [
-      { dimension: 'referrer', operator: 'is_not', value: '(none)' },
-      { dimension: 'page', operator: 'contains', value: 'blog' },
+      { dimension: 'referrer', operator: 'is_not', value: '(none)', values: ['(none)'] },
+      { dimension: 'page', operator: 'contains', value: 'blog', values: ['blog'] },
     ]);
     assert.equal(viewSearch(state), search);
-    assert.deepEqual(withFilter(state, { dimension: 'page', value: '/a' }).filters[1], { dimension: 'page', value: '/a' });
+    assert.deepEqual(withFilter(state, { dimension: 'page', value: '/a', values: ['/a'] }).filters[1], { dimension: 'page', value: '/a', values: ['/a'] });
     assert.deepEqual(parseViewState('period=12mo').period, { preset: '12mo' });
   });
 
@@ -75,22 +75,22 @@ describe('view state', () => {
 
   test('one filter per dimension: adding replaces, removing keeps the others in order', () => {
     let state = parseViewState('filter=country:FR&filter=device:mobile');
-    state = withFilter(state, { dimension: 'country', value: 'DE' });
-    assert.deepEqual(state.filters, [{ dimension: 'country', value: 'DE' }, { dimension: 'device', value: 'mobile' }]);
-    state = withFilter(state, { dimension: 'browser', value: 'Firefox' });
+    state = withFilter(state, { dimension: 'country', value: 'DE', values: ['DE'] });
+    assert.deepEqual(state.filters, [{ dimension: 'country', value: 'DE', values: ['DE'] }, { dimension: 'device', value: 'mobile', values: ['mobile'] }]);
+    state = withFilter(state, { dimension: 'browser', value: 'Firefox', values: ['Firefox'] });
     assert.deepEqual(withoutFilter(state, 'country').filters.map((f) => f.dimension), ['device', 'browser']);
-    assert.deepEqual(parseViewState('filter=country:FR&filter=country:DE').filters, [{ dimension: 'country', value: 'DE' }]);
+    assert.deepEqual(parseViewState('filter=country:FR&filter=country:DE').filters, [{ dimension: 'country', value: 'DE', values: ['DE'] }]);
     assert.equal(viewSearch(withMetric(withPeriod(state, { preset: '7d' }), 'bounceRate')), '?period=7d&filter=country%3ADE&filter=device%3Amobile&filter=browser%3AFirefox&metric=bounceRate');
   });
 
   test("a goal's filter: its event, its page when the pattern has no wildcard, none otherwise", () => {
-    assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup' }), [{ dimension: 'event', value: 'signup' }]);
+    assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup' }), [{ dimension: 'event', value: 'signup', values: ['signup'] }]);
     assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup', props: { plan: 'pro', seats: '3' } }), [
-      { dimension: 'event', value: 'signup' },
-      { dimension: 'prop.plan', value: 'pro' },
-      { dimension: 'prop.seats', value: '3' },
+      { dimension: 'event', value: 'signup', values: ['signup'] },
+      { dimension: 'prop.plan', value: 'pro', values: ['pro'] },
+      { dimension: 'prop.seats', value: '3', values: ['3'] },
     ]);
-    assert.deepEqual(goalFilters({ kind: 'page', pattern: '/thanks' }), [{ dimension: 'page', value: '/thanks' }]);
+    assert.deepEqual(goalFilters({ kind: 'page', pattern: '/thanks' }), [{ dimension: 'page', value: '/thanks', values: ['/thanks'] }]);
     assert.equal(goalFilters({ kind: 'page', pattern: '/blog/*' }), undefined);
     assert.equal(goalFilters({ kind: 'page', pattern: '/docs/**/intro' }), undefined);
   });
@@ -128,10 +128,10 @@ describe('filter operators', () => {
     assert.deepEqual(FILTER_OPERATORS, { is: ':', is_not: '!:', contains: '~:' });
     assert.deepEqual(OPERATOR_LABELS, { is: 'is', is_not: 'is not', contains: 'contains' });
     const filters: Filter[] = [
-      { dimension: 'country', value: 'DE', operator: 'is_not' },
-      { dimension: 'page', value: '/a:b!:c', operator: 'contains' },
-      { dimension: 'prop.plan', value: 'pro' },
-      { dimension: 'referrer', value: '(none)', operator: 'is_not' },
+      { dimension: 'country', value: 'DE', values: ['DE'], operator: 'is_not' },
+      { dimension: 'page', value: '/a:b!:c', values: ['/a:b!:c'], operator: 'contains' },
+      { dimension: 'prop.plan', value: 'pro', values: ['pro'] },
+      { dimension: 'referrer', value: '(none)', values: ['(none)'], operator: 'is_not' },
     ];
     assert.deepEqual(filters.map(filterParam), ['country!:DE', 'page~:/a:b!:c', 'prop.plan:pro', 'referrer!:(none)']);
     for (const f of filters) assert.deepEqual(splitFilterParam(filterParam(f)), { dimension: f.dimension, operator: f.operator ?? 'is', value: f.value });
@@ -141,17 +141,32 @@ describe('filter operators', () => {
     assert.equal(viewSearch(state), search);
     assert.equal(splitFilterParam('nocolon'), undefined);
     // One filter per dimension whatever its operator: the last one given stays.
-    assert.deepEqual(parseViewState('filter=country:FR&filter=country!:DE').filters, [{ dimension: 'country', value: 'DE', operator: 'is_not' }]);
-    assert.deepEqual(withFilter(state, { dimension: 'country', value: 'FR' }).filters[0], { dimension: 'country', value: 'FR' });
+    assert.deepEqual(parseViewState('filter=country:FR&filter=country!:DE').filters, [{ dimension: 'country', value: 'DE', values: ['DE'], operator: 'is_not' }]);
+    assert.deepEqual(withFilter(state, { dimension: 'country', value: 'FR', values: ['FR'] }).filters[0], { dimension: 'country', value: 'FR', values: ['FR'] });
     // An operator without a dimension or a value is no filter.
     assert.deepEqual(parseViewState('filter=!:DE&filter=country~:&filter=colour!:red').filters, []);
   });
 
   test('a chip names a key by its name and quotes the text of contains', () => {
-    assert.equal(filterValueLabel({ dimension: 'country', value: 'DE', operator: 'is_not' }), keyLabel('country', 'DE'));
+    assert.equal(filterValueLabel({ dimension: 'country', value: 'DE', values: ['DE'], operator: 'is_not' }), keyLabel('country', 'DE'));
     assert.notEqual(keyLabel('country', 'DE'), 'DE');
-    assert.equal(filterValueLabel({ dimension: 'country', value: 'DE', operator: 'contains' }), '“DE”');
-    assert.equal(filterValueLabel({ dimension: 'browser', value: 'Firefox' }), 'Firefox');
+    assert.equal(filterValueLabel({ dimension: 'country', value: 'DE', values: ['DE'], operator: 'contains' }), '“DE”');
+    assert.equal(filterValueLabel({ dimension: 'browser', value: 'Firefox', values: ['Firefox'] }), 'Firefox');
+    // Several values in words.
+    assert.equal(filterValueLabel(makeFilter('country', 'is', 'DE|AT')), `${keyLabel('country', 'DE')} or ${keyLabel('country', 'AT')}`);
+    assert.equal(filterValueLabel(makeFilter('page', 'contains', 'a|b|c')), '“a”, “b” or “c”');
+  });
+
+  test("the dialog's value joins the view's filter of the same dimension and operator as an or, else replaces it", () => {
+    const state = parseViewState('filter=country:DE&filter=page!:/a');
+    const filters = (next: Filter) => withFilterValues(state, next).filters.map(filterParam);
+    assert.deepEqual(filters(makeFilter('country', 'is', 'AT')), ['country:DE|AT', 'page!:/a']);
+    assert.deepEqual(filters(makeFilter('country', 'is', 'DE')), ['country:DE', 'page!:/a'], 'a value already there is not listed twice');
+    assert.deepEqual(filters(makeFilter('page', 'is_not', 'x\\|y')), ['country:DE', 'page!:/a|x\\|y'], 'a literal | stays one value');
+    assert.deepEqual(filters(makeFilter('country', 'is_not', 'FR')), ['country!:FR', 'page!:/a'], 'another operator replaces');
+    assert.deepEqual(filters(makeFilter('browser', 'is', 'Firefox')), ['country:DE', 'page!:/a', 'browser:Firefox']);
+    const many = withFilterValues(parseViewState(`filter=country:${Array.from({ length: 20 }, (_, i) => `C${i}`).join('|')}`), makeFilter('country', 'is', 'XX'));
+    assert.equal(many.filters[0]!.values.length, 20, 'at most 20 values');
   });
 });
 
@@ -187,9 +202,9 @@ describe('finding values by name', () => {
 });
 
 describe('why a KPI has no value', () => {
-  const page: Filter = { dimension: 'page', value: '/a' };
-  const event: Filter = { dimension: 'event', value: 'signup' };
-  const country: Filter = { dimension: 'country', value: 'FR' };
+  const page: Filter = { dimension: 'page', value: '/a', values: ['/a'] };
+  const event: Filter = { dimension: 'event', value: 'signup', values: ['signup'] };
+  const country: Filter = { dimension: 'country', value: 'FR', values: ['FR'] };
 
   test('from the filters each metric takes, as the registry declares them', () => {
     for (const metric of METRICS) {
@@ -265,7 +280,7 @@ describe('labels', () => {
 
   test("an imported city that kept its GeoNames id reads as one; a city's name, and other dimensions' keys, as they are", () => {
     assert.equal(keyLabel('city', 'geonames:6543210'), 'GeoNames city 6543210');
-    assert.equal(filterValueLabel({ dimension: 'city', value: 'geonames:6543210' }), 'GeoNames city 6543210');
+    assert.equal(filterValueLabel({ dimension: 'city', value: 'geonames:6543210', values: ['geonames:6543210'] }), 'GeoNames city 6543210');
     assert.equal(keyLabel('city', 'Berlin'), 'Berlin');
     assert.equal(keyLabel('city', 'geonames:x'), 'geonames:x');
     assert.equal(keyLabel('page', 'geonames:6543210'), 'geonames:6543210');

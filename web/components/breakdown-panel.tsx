@@ -11,7 +11,7 @@ import { dimensionLabel, isAggregateKey } from '../lib/labels.js';
 import { Loading, ReadFailure, readState } from './feedback.js';
 import { ExportLink, Rows } from './breakdown-rows.js';
 import { Details } from './breakdown-details.js';
-import { PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
+import { oneValueFilter, PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
 import type { BreakdownAnswer, GoalResult, ImportedAnswer } from '../../src/core/answers.js';
 import { SelectField } from './fields.js';
 import { breakdownRead, PANEL_ROWS, type DimensionTab, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
@@ -114,7 +114,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
           <p class="muted empty">No event carries a custom property in this period.</p>
         ) : data.data && dimension !== null ? (
           <>
-            <Rows dimension={dimension} rows={data.data.rows} goals={tabGoals} onFilter={(value) => onFilter({ dimension, value })} />
+            <Rows dimension={dimension} rows={data.data.rows} goals={tabGoals} onFilter={(value) => onFilter(oneValueFilter(dimension, value))} />
             {/* A filter beside another dimension reads single events: the figures imported from another tool cannot be cut so. */}
             {data.data.imported === 'excluded' && <p class="muted panel-note">Without the imported history: it cannot be broken down under these filters.</p>}
           </>
@@ -131,7 +131,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
         </div>
       )}
       {details && dimension !== null && (
-        <Details siteId={siteId} view={view} dimension={dimension} goals={tabGoals} onFilter={(value) => onFilter({ dimension, value })} onClose={() => setDetails(false)} />
+        <Details siteId={siteId} view={view} dimension={dimension} goals={tabGoals} onFilter={(value) => onFilter(oneValueFilter(dimension, value))} onClose={() => setDetails(false)} />
       )}
     </section>
   );

@@ -2,13 +2,15 @@
 // a dimension, an operator (`is`, `is not`, `contains`) and a value. For `is` and `is not` the value
 // is one of the dimension's values over the view's period, found by what a person reads
 // (value-search.ts) and picked with the mouse or the arrow keys; for `contains` it is the typed text,
-// the values it matches listed below it. Applying adds the filter to the view, replacing one on the
-// same dimension. Escape or `Cancel` closes the dialog and the focus returns to the button.
+// the values it matches listed below it. Applying adds the filter to the view; where the view filters
+// the dimension with the same operator, the value joins that filter as an `or` (`Country is Germany
+// or Austria`), else the filter replaces the view's on the dimension. Escape or `Cancel` closes the
+// dialog and the focus returns to the button.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { readBreakdown } from '../lib/breakdown.js';
 import { formatCount } from '../lib/format.js';
 import { useSettled } from '../lib/hooks.js';
-import { DIMENSION_LABELS, inSentence, keyLabel, OPERATOR_LABELS } from '../lib/labels.js';
+import { DIMENSION_LABELS, filterValueLabel, inSentence, keyLabel, OPERATOR_LABELS } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
 import { matchedByName, rowsNamed, valuesPage } from '../lib/value-search.js';
 import { queryParams, type ViewState } from '../../src/core/view-state.js';
@@ -71,6 +73,8 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
     dialog.current?.close();
   };
   const label = inSentence(DIMENSION_LABELS[dimension]);
+  // The view's filter this one joins as an `or` (same dimension and operator).
+  const joined = state.filters.find((f) => f.dimension === dimension && (f.operator ?? 'is') === operator);
   return (
     <dialog ref={dialog} class="filter-menu" aria-labelledby="filter-menu-title" onClose={onClose}>
       <h2 id="filter-menu-title">Add a filter</h2>
@@ -92,6 +96,11 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
           />
           <SelectField<FilterOperator> label="Operator" value={operator} onValue={setOperator} options={operatorsOf(dimension).map((o) => [o, OPERATOR_LABELS[o]])} />
         </div>
+        {joined && (
+          <p class="muted" id="filter-joins">
+            Adds an “or” to {label} {OPERATOR_LABELS[operator]} {filterValueLabel(joined)}.
+          </p>
+        )}
         <div class="field">
           <label for="filter-value">{freeText ? 'Text' : 'Value'}</label>
           <input

@@ -18,7 +18,7 @@ import { useRead } from '../lib/read.js';
 import { readTimeseries, seriesCsv } from '../lib/series.js';
 import { clippedToRawWindow, readSite, withImported } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
-import { parseViewState, queryParams, statsParams, withComparison, withFilter, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
+import { parseViewState, queryParams, statsParams, withComparison, withFilter, withFilterValues, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
 import { roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
 import type { GoalsAnswer, StatsAnswer, TimeseriesAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
@@ -57,6 +57,8 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
   const onPeriod = useCallback((preset: Preset) => go(withPeriod(state, { preset })), [state, go]);
   const onCustom = useCallback(() => setCustomRequested((n) => n + 1), []);
   const onFilter = useCallback((filter: Filter) => go(withFilter(state, filter)), [state, go]);
+  // The dialog's value joins the view's filter on its dimension and operator as an `or`.
+  const onDialogFilter = useCallback((filter: Filter) => go(withFilterValues(state, filter)), [state, go]);
   // The tiles say why a figure is missing under every filter the reads apply: the view's and a shared link's locked ones.
   const appliedFilters = useMemo(() => [...state.filters, ...parseViewState(new URLSearchParams(lockedFilters.map((f) => ['filter', f]))).filters], [state.filters, lockedFilters]);
   const chartState = readState(series);
@@ -92,7 +94,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
         </p>
       )}
       <div class="filter-bar">
-        <FilterMenu siteId={site.id} state={state} onApply={onFilter} />
+        <FilterMenu siteId={site.id} state={state} onApply={onDialogFilter} />
         {addOns.filterBar?.(site, state, go)}
         <FilterChips filters={state.filters} onRemove={(dimension) => go(withoutFilter(state, dimension))} emptyFocusId="period" />
       </div>

@@ -4,7 +4,7 @@ import { toCsv } from './csv.js';
 import { dimensionLabel, keyLabel } from './labels.js';
 import { readSite } from './site.js';
 import { breakdownRead, type RowsPage } from '../../src/core/dashboard-reads.js';
-import { BREAKDOWN_INCLUDES, BREAKDOWN_LIMIT, type BreakdownInclude, type Filter, type QueryDimension, splitFilterParam } from '../../src/core/vocabulary.js';
+import { BREAKDOWN_INCLUDES, BREAKDOWN_LIMIT, type BreakdownInclude, type Filter, makeFilter, oneValueFilter, type QueryDimension, splitFilterParam } from '../../src/core/vocabulary.js';
 import { isMetric, METRIC_REGISTRY, metricTakesFilters } from '../../src/core/metric-registry.js';
 import type { BreakdownAnswer, BreakdownRow, PropertyKeysAnswer } from '../../src/core/answers.js';
 
@@ -26,10 +26,10 @@ export function includeApplies(view: URLSearchParams, dimension: QueryDimension,
 export function includesFor(view: URLSearchParams, dimension: QueryDimension): FigureInclude[] {
   const filters = view.getAll('filter').flatMap((text): Filter[] => {
     const parts = splitFilterParam(text);
-    return parts ? [{ dimension: parts.dimension as QueryDimension, value: parts.value }] : [];
+    return parts ? [makeFilter(parts.dimension as QueryDimension, parts.operator, parts.value)] : [];
   });
   return FIGURE_INCLUDES.filter((name) => {
-    if (isMetric(name)) return metricTakesFilters(name, [...filters, { dimension, value: '' }]);
+    if (isMetric(name)) return metricTakesFilters(name, [...filters, oneValueFilter(dimension, '')]);
     return includeApplies(view, dimension, name);
   });
 }

@@ -41,8 +41,14 @@ export function keyLabel(dimension: QueryDimension, key: string): string {
 /** The operators as a sentence says them: `Country is not Germany`. */
 export const OPERATOR_LABELS: Record<FilterOperator, string> = { is: 'is', is_not: 'is not', contains: 'contains' };
 
-/** A filter's value as shown: a key by its name, a `contains` text quoted (it is text, not a value). */
-export const filterValueLabel = (filter: Filter): string => (filter.operator === 'contains' ? `“${filter.value}”` : keyLabel(filter.dimension, filter.value));
+/**
+ * A filter's values as shown: each key by its name, a `contains` text quoted (it is text, not a
+ * value), several joined in words (`Germany or Austria`, `/a, /b or /c`).
+ */
+export function filterValueLabel(filter: Filter): string {
+  const labels = filter.values.map((value) => (filter.operator === 'contains' ? `“${value}”` : keyLabel(filter.dimension, value)));
+  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
+}
 
 /** A country code's flag as emoji (its two regional indicator letters); '' for any other key. */
 export function countryFlag(dimension: QueryDimension, key: string): string {

@@ -25,6 +25,7 @@ export function formatImportReport(job: ImportView): string {
     ['skipped rows', job.skippedBots > 0 ? `${job.skippedRows} (${job.skippedBots} bots)` : job.skippedRows],
     ['skipped days', job.skippedDays.length === 0 ? 0 : `${job.skippedDays.length} (the site holds events on them): ${job.skippedDays.slice(0, SHOWN).join(', ')}${job.skippedDays.length > SHOWN ? ', …' : ''}`],
   ];
+  if (job.renamedEvents > 0) fields.push(['renamed events', `${job.renamedEvents} (kept under a name of a-z, 0-9, _ and -)`]);
   if (job.error) fields.push(['error', job.error]);
   let text = formatFields(fields);
   if (job.files.length > 0) {

@@ -9,6 +9,7 @@ import {
   BREAKDOWN_LIMIT,
   COMPARISONS,
   CONTAINS_TEXT_LENGTH,
+  FILTER_VALUES_MAX,
   CURRENCY_CODE,
   DIMENSIONS,
   JOURNEY_DIRECTIONS,
@@ -262,7 +263,7 @@ const filter: ParameterDoc = {
   name: 'filter',
   in: 'query',
   repeat: true,
-  description: `<dimension>:<value> (is), <dimension>!:<value> (is not, (none) included) or <dimension>~:<text> (contains, case-insensitive, literal, 1 to ${CONTAINS_TEXT_LENGTH.max} characters), repeatable, combined with AND, one per dimension whatever the operator; dimensions: ${DIMENSIONS.join(', ')}, or ${PROPERTY_PREFIX}<key> (a custom property; the key ends at the first ':', so a key containing ':' cannot be filtered); (none) matches absent values`,
+  description: `<dimension>:<value> (is), <dimension>!:<value> (is not, (none) included) or <dimension>~:<text> (contains, case-insensitive, literal, 1 to ${CONTAINS_TEXT_LENGTH.max} characters); a value may list up to ${FILTER_VALUES_MAX} values separated by | (country:DE|AT: is any of them; !: none of them; ~: contains any of them), a literal | written \\| and a literal \\ as \\\\; repeatable, combined with AND, one per dimension whatever the operator; dimensions: ${DIMENSIONS.join(', ')}, or ${PROPERTY_PREFIX}<key> (a custom property; the key ends at the first ':', so a key containing ':' cannot be filtered); (none) matches absent values`,
   schema: string,
 };
 

@@ -1,7 +1,7 @@
 // Breakdowns: a planned breakdown's page of keys and key count over every source of its days.
 import { isMetric, metricTakesFilters } from '../../core/metric-registry.js';
 import type { Period } from '../../core/period.js';
-import { type Dimension, isPropertyDimension, NONE_KEY, PROPERTY_PREFIX, type QueryDimension, viewsAreEvents } from '../../core/vocabulary.js';
+import { type Dimension, isPropertyDimension, NONE_KEY, oneValueFilter, PROPERTY_PREFIX, type QueryDimension, viewsAreEvents } from '../../core/vocabulary.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { IS_PAGEVIEW, TRAFFIC_MEASURES } from '../measures.js';
@@ -27,7 +27,7 @@ export const ROW_SESSION_COLUMNS = [TRAFFIC_MEASURES.sessions.column, TRAFFIC_ME
  */
 export function rowsCountSessions(q: PlannedQuery): boolean {
   const bd = q.breakdown!;
-  return bd.include.some((name) => isMetric(name) && metricTakesFilters(name, [...q.filters, { dimension: bd.dimension, value: NONE_KEY }]));
+  return bd.include.some((name) => isMetric(name) && metricTakesFilters(name, [...q.filters, oneValueFilter(bd.dimension, NONE_KEY)]));
 }
 
 /** A breakdown's statements: its page of keys, and the count of all its keys. */
@@ -61,7 +61,7 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
   const split = q.plan.breakdownMonths;
   if (split) {
     const [filter] = q.filters; // on the rollup path, a filter is on the broken-down dimension
-    const only = filter ? sql` AND key = ${filter.value}` : trusted('');
+    const only = filter ? sql` AND key = ${filter.values[0]!}` : trusted('');
     const rolledUp = (table: string, column: string, days: Period) => {
       const rows = (where: Sql) => {
         const from = sql`FROM ${trusted(table)} WHERE site_id = ${q.siteId} AND ${dayRange(d, column, days)} AND ${where}`;
@@ -96,12 +96,12 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
   }
   const imported = q.plan.importedMonths;
   if (imported) {
-    const only = q.filters[0] ? sql` AND key = ${q.filters[0].value}` : trusted('');
+    const only = q.filters[0] ? sql` AND key = ${q.filters[0].values[0]!}` : trusted('');
     const part = (from: Sql, unit: 'day' | 'month') => ({
       rows: sql`SELECT key AS k, visitors, ${views} AS views${sessionColumns} FROM ${importedKeyRows(from, unit)}`,
       keys: sql`SELECT key AS k FROM ${from}`,
     });
-    for (const days of [imported.head, imported.tail]) if (days) parts.push(part(importedRows(d, q.siteId, days, bd.dimension, q.filters[0]?.value), 'day'));
+    for (const days of [imported.head, imported.tail]) if (days) parts.push(part(importedRows(d, q.siteId, days, bd.dimension, q.filters[0]?.values[0]), 'day'));
     if (imported.months) {
       parts.push(part(sql`${trusted(IMPORTED_DIM_MONTHLY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, 'month', imported.months)}${only}`, 'month'));
     }

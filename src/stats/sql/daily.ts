@@ -48,7 +48,7 @@ export function firstFoldedDayStatement(d: Dialect, siteId: string, filter: Filt
   // never takes a column's name: ClickHouse resolves the name to the alias in WHERE too).
   return sql`SELECT ${trusted(d.dayText('day'))} AS d FROM ${table} WHERE site_id = ${siteId} AND dimension = ${filter.dimension}
       AND key = ${OTHER_KEY} AND ${dayRange(d, 'day', days)}
-      AND day NOT IN (SELECT day FROM ${table} WHERE site_id = ${siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND ${dayRange(d, 'day', days)})
+      AND day NOT IN (SELECT day FROM ${table} WHERE site_id = ${siteId} AND dimension = ${filter.dimension} AND key = ${filter.values[0]!} AND ${dayRange(d, 'day', days)})
       ORDER BY day LIMIT 1`;
 }
 
@@ -88,7 +88,7 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
   const [filter] = q.filters;
   if (days.rollup) {
     const table = filter
-      ? sql`${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.value} AND`
+      ? sql`${trusted(DIM_DAILY.name)} WHERE site_id = ${q.siteId} AND dimension = ${filter.dimension} AND key = ${filter.values[0]!} AND`
       : sql`${trusted(SITE_DAILY.name)} WHERE site_id = ${q.siteId} AND`;
     summed.push(fewRowsSelect(d, sql`${table} ${dayRange(d, 'day', days.rollup)}`, [], MEASURE_COLUMNS));
   }

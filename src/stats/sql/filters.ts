@@ -39,25 +39,36 @@ export function dayRange(d: Dialect, column: string, p: Period): Sql {
 
 /** Whether an event row matches a filter. */
 export function filterPredicate(d: Dialect, f: Filter): Sql {
-  if (f.pattern) return pagePatternPredicate(d, f.value);
-  if (isPropertyDimension(f.dimension)) return propertyFilterPredicate(d, f.dimension, f.operator ?? 'is', f.value);
-  return keyMatches(d, keyExpr(f.dimension), f);
+  if (f.pattern) return anyOf(f.values.map((pattern) => pagePatternPredicate(d, pattern)));
+  const { dimension } = f;
+  if (isPropertyDimension(dimension)) return ofValues(f, (value) => propertyFilterPredicate(d, dimension, f.operator ?? 'is', value));
+  return keyMatches(d, keyExpr(dimension), f);
 }
 
 /**
  * Whether a key (`(none)` for an absent value, as event rows' `keyExpr` and session rows hold it)
- * matches a filter's operator and value. `contains` looks in present values only: `(none)` names no text.
+ * matches a filter's operator and values. `contains` looks in present values only: `(none)` names no text.
  */
-export function keyMatches(d: Dialect, key: Sql, f: Pick<Filter, 'operator' | 'value'>): Sql {
+export function keyMatches(d: Dialect, key: Sql, f: Pick<Filter, 'operator' | 'values'>): Sql {
+  const values = joinSql(f.values.map((v) => sql`${v}`), ', ');
   switch (f.operator ?? 'is') {
     case 'is':
-      return sql`${key} = ${f.value}`;
+      return f.values.length === 1 ? sql`${key} = ${f.values[0]!}` : sql`${key} IN (${values})`;
     case 'is_not':
-      return sql`${key} <> ${f.value}`;
+      return f.values.length === 1 ? sql`${key} <> ${f.values[0]!}` : sql`${key} NOT IN (${values})`;
     case 'contains':
-      return sql`(${key} <> ${NONE_KEY} AND ${withParams(d.containsInsensitive(key.text), ...key.params, f.value)})`;
+      return sql`(${key} <> ${NONE_KEY} AND ${anyOf(f.values.map((v) => withParams(d.containsInsensitive(key.text), ...key.params, v)))})`;
   }
 }
+
+/** A filter's predicate from each of its values': any of them for `is` and `contains`, none of them (each `is_not`) for `is_not`. */
+function ofValues(f: Filter, predicate: (value: string) => Sql): Sql {
+  const each = f.values.map(predicate);
+  return f.operator === 'is_not' ? allOf(each) : anyOf(each);
+}
+
+const anyOf = (predicates: Sql[]): Sql => (predicates.length === 1 ? predicates[0]! : sql`(${joinSql(predicates, ' OR ')})`);
+const allOf = (predicates: Sql[]): Sql => (predicates.length === 1 ? predicates[0]! : sql`(${joinSql(predicates, ' AND ')})`);
 
 export function needsExit(filters: readonly Filter[], breakdown?: QueryDimension): boolean {
   return breakdown === 'exit' || filters.some((f) => f.dimension === 'exit');

@@ -28,7 +28,7 @@ for (const { name, d } of DIALECTS) {
   describe(`sql/events and measures: ${name}`, () => {
     test('eventsRelation: the scope alone, its filters, the exit page over the days around it', () => {
       assert.deepEqual(checked(eventsRelation(d, SCOPE)), { text: `(SELECT * FROM events WHERE site_id = ? AND ${range(DAY.from, DAY.to)}) ev`, params: ['s'] });
-      const exit = checked(eventsRelation(d, { ...SCOPE, filters: [{ dimension: 'country', value: 'FR' }], exit: true }));
+      const exit = checked(eventsRelation(d, { ...SCOPE, filters: [{ dimension: 'country', value: 'FR', values: ['FR'] }], exit: true }));
       assert.equal(
         exit.text,
         `(SELECT * FROM (SELECT e.*, CASE WHEN x.matched = 1 THEN x.exit_page END AS exit_page FROM (SELECT * FROM events WHERE site_id = ? AND ${range(DAY.from, DAY.to)}) e` +
@@ -51,7 +51,7 @@ for (const { name, d } of DIALECTS) {
     });
 
     test('session rows: the filters first where the engine reads them first', () => {
-      const rows = checked(sessionRowsRelation(d, 's', DAY, [{ dimension: 'country', value: 'FR' }]));
+      const rows = checked(sessionRowsRelation(d, 's', DAY, [{ dimension: 'country', value: 'FR', values: ['FR'] }]));
       const first = d.readFirst();
       assert.equal(
         rows.text,
@@ -131,7 +131,7 @@ test('sql/events and measures: the statements run on DuckDB and count a session 
     assert.deepEqual(pairs.map((r) => [r.dim, r.k]), [['prop.plan', 'pro']]);
     // Not sessionRowsOfParts: session parts are a scratch table, of the rollup job's connection only.
     const statements: Sql[] = [
-      sessionPartsOfEvents(d, 's', DAY), measurePropertyNones(d, 's', DAY), measureSessionRows(d, 's', DAY, [{ dimension: 'country', value: 'FR' }]),
+      sessionPartsOfEvents(d, 's', DAY), measurePropertyNones(d, 's', DAY), measureSessionRows(d, 's', DAY, [{ dimension: 'country', value: 'FR', values: ['FR'] }]),
       propertyKeysStatement(d, 's', SOURCES, 7)!, ...scrollDepthStatements(d, 's', SOURCES, ['/a']),
       ...Object.values(realtimeStatements(d, 's', 'UTC', NOW, NOW - 30 * 60_000, PANEL)), recentVisitorsStatement(d, 's', 'UTC', NOW, 60_000), anyEventStatement(d, 's', DAY),
     ];

@@ -26,33 +26,33 @@ for (const { name, d } of DIALECTS) {
     });
 
     test('filterPredicate: a key, a page pattern (its regex a parameter), a property', () => {
-      assert.deepEqual(checked(filterPredicate(d, { dimension: 'country', value: 'FR' })), { text: "coalesce(country, '(none)') = ?", params: ['FR'] });
-      const pattern = checked(filterPredicate(d, { dimension: 'page', value: '/blog/**', pattern: true }));
+      assert.deepEqual(checked(filterPredicate(d, { dimension: 'country', value: 'FR', values: ['FR'] })), { text: "coalesce(country, '(none)') = ?", params: ['FR'] });
+      const pattern = checked(filterPredicate(d, { dimension: 'page', value: '/blog/**', values: ['/blog/**'], pattern: true }));
       assert.equal(pattern.text, d.regexMatches('page'));
       assert.deepEqual(pattern.params, ['^/blog/[^\\n\\r\\x{2028}\\x{2029}]*$']);
-      const property = checked(filterPredicate(d, { dimension: 'prop.plan', value: 'pro' }));
+      const property = checked(filterPredicate(d, { dimension: 'prop.plan', value: 'pro', values: ['pro'] }));
       assert.match(property.text, /^\(NOT name = 'engage' AND .* IN \(\?, \?\)\)$/);
       assert.deepEqual(property.params.slice(-2), ['"pro"', 'pro']);
     });
 
     test('filterPredicate under each operator: the value or text only ever a parameter, contains on present values', () => {
-      const country = (operator: Filter['operator'], value: string) => checked(filterPredicate(d, { dimension: 'country', operator, value }));
+      const country = (operator: Filter['operator'], value: string) => checked(filterPredicate(d, { dimension: 'country', operator, value, values: [value] }));
       const key = "coalesce(country, '(none)')";
       assert.deepEqual(country('is_not', '(none)'), { text: `${key} <> ?`, params: ['(none)'] });
       assert.deepEqual(country('contains', '%_'), { text: `(${key} <> ? AND ${d.containsInsensitive(key)})`, params: ['(none)', '%_'] });
-      assert.deepEqual(checked(filterPredicate(d, { dimension: 'page', operator: 'is_not', value: '/a' })), { text: 'page <> ?', params: ['/a'] });
-      assert.deepEqual(checked(filterPredicate(d, { dimension: 'event', operator: 'contains', value: 'Sign' })), {
+      assert.deepEqual(checked(filterPredicate(d, { dimension: 'page', operator: 'is_not', value: '/a', values: ['/a'] })), { text: 'page <> ?', params: ['/a'] });
+      assert.deepEqual(checked(filterPredicate(d, { dimension: 'event', operator: 'contains', value: 'Sign', values: ['Sign'] })), {
         text: `(name <> ? AND ${d.containsInsensitive('name')})`,
         params: ['(none)', 'Sign'],
       });
-      const isNot = checked(filterPredicate(d, { dimension: 'prop.plan', operator: 'is_not', value: 'pro' }));
+      const isNot = checked(filterPredicate(d, { dimension: 'prop.plan', operator: 'is_not', value: 'pro', values: ['pro'] }));
       assert.match(isNot.text, /^\(NOT name = 'engage' AND NOT \(.* IN \(\?, \?\)\)\)$/);
       assert.deepEqual(isNot.params.slice(-2), ['"pro"', 'pro']);
-      const contains = checked(filterPredicate(d, { dimension: 'prop.plan', operator: 'contains', value: 'PR' }));
+      const contains = checked(filterPredicate(d, { dimension: 'prop.plan', operator: 'contains', value: 'PR', values: ['PR'] }));
       assert.match(contains.text, /^\(NOT name = 'engage' AND .* <> '' AND /);
       assert.equal(contains.params.at(-1), 'PR');
       // Session rows hold `(none)` for an absent value: the same predicate over their column.
-      const rows = checked(sessionRowsRelation(d, 's', DAYS, [{ dimension: 'referrer', operator: 'contains', value: 'goo' }]));
+      const rows = checked(sessionRowsRelation(d, 's', DAYS, [{ dimension: 'referrer', operator: 'contains', value: 'goo', values: ['goo'] }]));
       assert.ok(rows.text.includes(`(referrer <> ? AND ${d.containsInsensitive('referrer')})`), rows.text);
       assert.deepEqual(rows.params.filter((p) => p !== 's'), ['(none)', 'goo']);
     });
@@ -65,8 +65,8 @@ for (const { name, d } of DIALECTS) {
 
     test('needsExit: a breakdown or a filter on the exit page', () => {
       assert.equal(needsExit([], 'exit'), true);
-      assert.equal(needsExit([{ dimension: 'exit', value: '/a' }]), true);
-      assert.equal(needsExit([{ dimension: 'page', value: '/a' }], 'page'), false);
+      assert.equal(needsExit([{ dimension: 'exit', value: '/a', values: ['/a'] }]), true);
+      assert.equal(needsExit([{ dimension: 'page', value: '/a', values: ['/a'] }], 'page'), false);
     });
 
     test('integerLiteral takes ids we issued, and refuses anything else', () => {
@@ -76,7 +76,7 @@ for (const { name, d } of DIALECTS) {
 
     test('goal predicates: an event goal with its properties, a page goal matched as a pattern', () => {
       const goal = checked(goalPredicate(d, { goalId: 3, kind: 'event', pattern: 'Signup', props: { plan: 'pro' } }));
-      assert.equal(goal.text, `name = ? AND ${checked(filterPredicate(d, { dimension: 'prop.plan', value: 'pro' })).text}`);
+      assert.equal(goal.text, `name = ? AND ${checked(filterPredicate(d, { dimension: 'prop.plan', value: 'pro', values: ['pro'] })).text}`);
       assert.deepEqual(goal.params[0], 'Signup');
       assert.deepEqual(checked(matcherPredicate(d, { kind: 'page', pattern: '/blog/*' })), {
         text: `(name = 'pageview' AND ${d.regexMatches('page')})`,
@@ -94,8 +94,8 @@ test('sql/filters: the predicates run on DuckDB and select as they say', async (
       UNION ALL SELECT 'Signup', '/', 'FR', '{"plan":"pro"}', DATE '2026-03-03', 9) e`;
     const count = async (where: ReturnType<typeof sql>) => Number((await store.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM ${rows} WHERE ${where}`))[0]!.n);
     assert.equal(await count(dayRange(d, 'day', DAYS)), 1);
-    assert.equal(await count(filterPredicate(d, { dimension: 'country', value: '(none)' })), 1);
-    assert.equal(await count(filterPredicate(d, { dimension: 'page', value: '/blog/*', pattern: true })), 1);
+    assert.equal(await count(filterPredicate(d, { dimension: 'country', value: '(none)', values: ['(none)'] })), 1);
+    assert.equal(await count(filterPredicate(d, { dimension: 'page', value: '/blog/*', values: ['/blog/*'], pattern: true })), 1);
     assert.equal(await count(goalPredicate(d, { goalId: 1, kind: 'event', pattern: 'Signup', props: { plan: 'pro' } })), 1);
     assert.equal(await count(goalPredicate(d, { goalId: 1, kind: 'event', pattern: 'Signup', props: { plan: 'free' } })), 0);
     assert.equal(await count(sql`TRUE ${instantBounds({ since: 8 })}`), 1);
@@ -108,7 +108,7 @@ test('sql/filters: is not and contains run on DuckDB: (none) included or left ou
     const rows = sql`(SELECT * FROM (VALUES ('pageview', '/Blog/100%', NULL, '{"plan":"Pro"}'), ('pageview', '/blog/1000', 'FR', '{}'),
       ('Signup', '/x_y', 'DE', '{"plan":"free"}'), ('engage', '/blog/1000', 'FR', '{"plan":"Pro"}')) t(name, page, country, props)) e`;
     const pages = async (operator: Filter['operator'], dimension: Filter['dimension'], value: string) =>
-      (await store.query<{ page: string }>(sql`SELECT page FROM ${rows} WHERE ${filterPredicate(d, { dimension, operator, value })} ORDER BY name, page`)).map((r) => r.page);
+      (await store.query<{ page: string }>(sql`SELECT page FROM ${rows} WHERE ${filterPredicate(d, { dimension, operator, value, values: [value] })} ORDER BY name, page`)).map((r) => r.page);
     assert.deepEqual(await pages('is_not', 'country', 'FR'), ['/x_y', '/Blog/100%']);
     assert.deepEqual(await pages('is_not', 'country', '(none)'), ['/x_y', '/blog/1000', '/blog/1000']);
     assert.deepEqual(await pages('contains', 'page', '100%'), ['/Blog/100%']);

@@ -23,17 +23,17 @@ for (const { name, d } of DIALECTS) {
       const plain = checked(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP]));
       assert.match(plain.text, /FROM events WHERE site_id = \? AND day BETWEEN/);
       assert.deepEqual(plain.params, ['', '', '', '', 's', 'signup']);
-      const filtered = checked(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP], { filters: [{ dimension: 'country', value: "FR' OR 1=1" }] }));
+      const filtered = checked(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP], { filters: [{ dimension: 'country', value: "FR' OR 1=1", values: ["FR' OR 1=1"] }] }));
       assert.match(filtered.text, /coalesce\(country, '\(none\)'\) = \?/);
       assert.ok(filtered.params.includes("FR' OR 1=1"), 'the value a parameter');
       assert.ok(!filtered.text.includes('OR 1=1'));
       assert.doesNotMatch(filtered.text, /exit_page/);
-      const exit = checked(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP], { filters: [{ dimension: 'exit', value: '/a' }], until: 99 }));
+      const exit = checked(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP], { filters: [{ dimension: 'exit', value: '/a', values: ['/a'] }], until: 99 }));
       assert.match(exit.text, /exit_page/);
       assert.match(exit.text, d.filteredGoalsInOnePass ? /ev WHERE \(\(name = \?\)\) AND ts < \?\) g GROUP BY b, goal_id$/ : /ev WHERE name = \? AND ts < \?\) g GROUP BY b, goal_id$/);
       // Under filters on ClickHouse, one pass over the filtered events per currency (two goals of one currency, one pass; a
       // third of another, a second); on DuckDB, and without filters, a pass per goal.
-      const passes = (goals: Parameters<typeof measureGoals>[4]) => checked(measureGoals(d, DAY_BUCKET, 's', DAYS, goals, { filters: [{ dimension: 'country', value: 'FR' }] })).text.split('UNION ALL').length;
+      const passes = (goals: Parameters<typeof measureGoals>[4]) => checked(measureGoals(d, DAY_BUCKET, 's', DAYS, goals, { filters: [{ dimension: 'country', value: 'FR', values: ['FR'] }] })).text.split('UNION ALL').length;
       assert.equal(passes([SIGNUP, DOCS]), name === 'clickhouse' ? 1 : 2);
       assert.equal(passes([SIGNUP, DOCS, PAID]), name === 'clickhouse' ? 2 : 3);
       assert.equal(checked(measureGoals(d, DAY_BUCKET, 's', DAYS, [SIGNUP, DOCS])).text.split('UNION ALL').length, 2, 'without filters, a pass per goal');
@@ -77,10 +77,10 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
             .sort((a, b) => a[0]! - b[0]!);
         const form = d.filteredGoalsInOnePass ? 'one pass per currency' : 'a pass per goal';
         assert.deepEqual(await count([SIGNUP], {}), [[7, 3, 2]], form);
-        assert.deepEqual(await count([SIGNUP], { filters: [{ dimension: 'country', value: 'FR' }] }), [[7, 2, 1]], form);
-        assert.deepEqual(await count([SIGNUP], { filters: [{ dimension: 'country', value: 'US' }] }), [], form);
+        assert.deepEqual(await count([SIGNUP], { filters: [{ dimension: 'country', value: 'FR', values: ['FR'] }] }), [[7, 2, 1]], form);
+        assert.deepEqual(await count([SIGNUP], { filters: [{ dimension: 'country', value: 'US', values: ['US'] }] }), [], form);
         // Goals of two currencies under a filter, each event counted for every goal it matches.
-        assert.deepEqual(await count([SIGNUP, DOCS, PAID], { filters: [{ dimension: 'country', value: 'FR' }] }), [[7, 2, 1], [8, 2, 2], [9, 2, 1]], form);
+        assert.deepEqual(await count([SIGNUP, DOCS, PAID], { filters: [{ dimension: 'country', value: 'FR', values: ['FR'] }] }), [[7, 2, 1], [8, 2, 2], [9, 2, 1]], form);
       }
     } finally {
       await store.close();

@@ -88,7 +88,7 @@ for (const { name, d } of DIALECTS) {
     });
 
     test('firstFoldedDayStatement: the first day the key is inside (other) and not on its own', () => {
-      assert.deepEqual(checked(firstFoldedDayStatement(d, 's', { dimension: 'page', value: '/a' }, DAYS)), {
+      assert.deepEqual(checked(firstFoldedDayStatement(d, 's', { dimension: 'page', value: '/a', values: ['/a'] }, DAYS)), {
         text: `SELECT ${d.dayText('day')} AS d FROM dim_daily WHERE site_id = ? AND dimension = ? AND key = ? AND ${days} AND day NOT IN (SELECT day FROM dim_daily WHERE site_id = ? AND dimension = ? AND key = ? AND ${days}) ORDER BY day LIMIT 1`,
         params: ['s', 'page', '(other)', 's', 'page', '/a'],
       });
@@ -107,6 +107,6 @@ test('sql/settlement: every statement runs on DuckDB', async () => {
     for (const s of [...read.sources, read.check!, read.settled!.settled, read.settled!.recent, read.settled!.open!.rows, read.settled!.whole]) await store.query(s);
     const goals = dailyGoalStatements(d, 's', planned('goals', { period: '30d' }, { settlement: { ...SETTLEMENT, goals: GOALS.slice(0, 1) } }).plan.period, GOALS);
     for (const s of [...goals.sources, goals.settled!.settled, goals.settled!.recent, goals.settled!.whole]) await store.query(s);
-    await store.query(firstFoldedDayStatement(d, 's', { dimension: 'page', value: '/a' }, DAYS));
+    await store.query(firstFoldedDayStatement(d, 's', { dimension: 'page', value: '/a', values: ['/a'] }, DAYS));
   });
 });
