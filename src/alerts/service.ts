@@ -8,7 +8,7 @@ import { apiError } from '../core/errors.js';
 import { localDay } from '../core/localtime.js';
 import type { MaintenanceTask } from '../core/maintenance.js';
 import type { PrometheusRegistry } from '../core/prometheus.js';
-import type { EventStore } from '../storage/events/types.js';
+import { StatementTimeout, type EventStore } from '../storage/events/types.js';
 import type { Site } from '../entities/sites.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import type { SenderOptions } from './sender.js';
@@ -234,8 +234,9 @@ export class AlertService {
   async sendTest(ruleId: number): Promise<{ deliveryId: string }> {
     const rule = await this.rule(ruleId);
     const now = this.options.clock.now();
-    const values = await this.valuesOf([rule], now);
-    const payload = alertPayload(rule, rule.siteDomain, values.get(rule.id) ?? 0, now, true);
+    const value = (await this.valuesOf([rule], now)).get(rule.id) ?? 0;
+    if (value instanceof StatementTimeout) throw apiError('QUERY_TIMEOUT', 'goalCount', { seconds: value.deadlineMs / 1000 });
+    const payload = alertPayload(rule, rule.siteDomain, value, now, true);
     const delivery = this.newDelivery(rule.id, payload);
     await this.options.store.createDelivery(delivery, now);
     this.engine.wake();
@@ -259,6 +260,10 @@ export class AlertService {
     for (const rule of rules) {
       const value = values.get(rule.id);
       if (value === undefined) continue;
+      if (value instanceof StatementTimeout) {
+        this.options.warn?.(`alert rule ${rule.id} skipped: ${value.message} while counting its goal (a page pattern with many wildcards over many long pages)`);
+        continue;
+      }
       const state = { inEpisode: rule.inEpisode, lastFiredDay: rule.lastFiredDay };
       const decision = decide(rule.type, conditionHolds(rule.type, value, rule.threshold), state, localDay(now, rule.siteTimezone));
       if (decision.next.inEpisode !== state.inEpisode || decision.next.lastFiredDay !== state.lastFiredDay) {
@@ -277,7 +282,7 @@ export class AlertService {
     return { evaluated: rules.length, fired: deliveries.map((d) => d.ruleId) };
   }
 
-  private async valuesOf(rules: readonly RuleWithSite[], now: number): Promise<Map<number, number>> {
+  private async valuesOf(rules: readonly RuleWithSite[], now: number): Promise<Map<number, number | StatementTimeout>> {
     const goalIds = rules.flatMap((r) => (r.type === 'goal' && r.goalId !== null ? [r.goalId] : []));
     const goals = await this.options.store.goals(goalIds);
     return ruleValues(this.options.events, rules, goals, now);
