@@ -49,6 +49,7 @@ export async function ruleValues(
   rules: readonly RuleForValue[],
   goals: ReadonlyMap<number, GoalDefinition>,
   now: number,
+  goalCountDeadlineMs?: number,
 ): Promise<Map<number, number | StatementTimeout>> {
   const sitesOf = (type: RuleType) => [...new Set(rules.filter((r) => r.type === type).map((r) => r.sitePublicId))];
   // Goals to count, grouped by the site-local day that is "today" for their site (one query a day).
@@ -66,7 +67,7 @@ export async function ruleValues(
     visitorsInWindow(events, sitesOf('spike'), now - SPIKE_WINDOW_MS, now),
     visitorsInWindow(events, sitesOf('drop'), now - DROP_WINDOW_MS, now),
     lastEventTimes(events, sitesOf('silence'), now),
-    ...[...goalsByDay].map(([day, forDay]) => goalConversionsOnDay(events, day, [...forDay.values()])),
+    ...[...goalsByDay].map(([day, forDay]) => goalConversionsOnDay(events, day, [...forDay.values()], goalCountDeadlineMs)),
   ]);
   const conversions = new Map<number, number | StatementTimeout>();
   for (const counts of goalCounts) for (const [goalId, n] of counts) conversions.set(goalId, n);

@@ -49,6 +49,8 @@ export interface AlertServiceOptions {
   historyDays?: number;
   metrics?: PrometheusRegistry;
   warn?: (message: string) => void;
+  /** How long counting one site's goals may run (GOAL_COUNT_DEADLINE_MS). */
+  goalCountDeadlineMs?: number;
 }
 
 export interface EvaluationResult {
@@ -285,7 +287,7 @@ export class AlertService {
   private async valuesOf(rules: readonly RuleWithSite[], now: number): Promise<Map<number, number | StatementTimeout>> {
     const goalIds = rules.flatMap((r) => (r.type === 'goal' && r.goalId !== null ? [r.goalId] : []));
     const goals = await this.options.store.goals(goalIds);
-    return ruleValues(this.options.events, rules, goals, now);
+    return ruleValues(this.options.events, rules, goals, now, this.options.goalCountDeadlineMs);
   }
 
   private newDelivery(ruleId: number, payload: AlertPayload): NewDelivery {
