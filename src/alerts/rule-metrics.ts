@@ -3,13 +3,12 @@
 // visitor ids per site-local day summed over days; conversions are events matching the goal.
 // src/stats computes the same measures one site at a time (computeRealtime, measureGoals); at
 // 10 000 rules a minute that is tens of thousands of queries, so these are the batched forms, over
-// the same raw-event columns and the same goal matcher (core/patterns) as the read API.
-import { compileMatcher, type Matcher } from '../core/patterns.js';
+// the same raw-event columns and the same goal predicate (src/stats/sql/goals.ts) as the read API.
+import type { Matcher } from '../core/patterns.js';
 import { RAW_DAYS, type GoalProps } from '../core/vocabulary.js';
-import { integerLiteral } from '../stats/sql/filters.js';
-import { goalPredicate } from '../stats/sql/goals.js';
+import { goalIdsOfEvent } from '../stats/sql/goals.js';
 import { joinSql, sql, trusted, type Sql } from '../sql/sql.js';
-import type { EventStore } from '../storage/events/types.js';
+import { StatementTimeout, type EventStore } from '../storage/events/types.js';
 
 /**
  * How far back raw events reach on every site: the raw window is at least RAW_DAYS.min site-local
@@ -58,34 +57,41 @@ export interface GoalCount extends Matcher {
 }
 
 /**
- * Conversions of each goal on one site-local day. Events are grouped by (name, page) in SQL and
- * matched in JavaScript with the same matcher the funnels use, so no engine needs regexes; a goal
- * requiring property values is counted in SQL, with the read API's predicate (src/stats/sql/goals.ts).
+ * How long counting one site's goals on a day may run (its statement, in the engine). Past it the
+ * engine cancels the statement and that site's goals have a `StatementTimeout` for a count: their
+ * rules are skipped this minute, and their `Send test` is refused, while every other site's count.
  */
-export async function goalConversionsOnDay(events: EventStore, day: string, goals: readonly GoalCount[]): Promise<Map<number, number>> {
-  const counts = new Map<number, number>(goals.map((g) => [g.goalId, 0]));
-  const withProps = goals.filter((g) => g.props);
-  if (withProps.length > 0) {
-    const parts = withProps.map(
-      (g) => sql`SELECT ${integerLiteral(g.goalId)} AS goal_id, count(*) AS n FROM events
-        WHERE site_id = ${g.siteId} AND day = ${trusted(events.dialect.dateLiteral(day))} AND ${goalPredicate(events.dialect, g)}`,
-    );
-    const rows = await events.query<{ goal_id: bigint | number; n: bigint | number }>(joinSql(parts, ' UNION ALL '));
-    for (const r of rows) counts.set(Number(r.goal_id), Number(r.n));
-  }
-  const byName = goals.filter((g) => !g.props);
-  const siteIds = [...new Set(byName.map((g) => g.siteId))];
-  if (siteIds.length === 0) return counts;
-  const rows = await events.query<{ site_id: string; name: string; page: string; n: bigint | number }>(
-    sql`SELECT site_id, name, page, count(*) AS n FROM events
-     WHERE ${ofSites(siteIds)} AND day = ${trusted(events.dialect.dateLiteral(day))}
-     GROUP BY site_id, name, page`,
-  );
-  const bySite = new Map<string, Array<{ goalId: number; matches: (name: string, page: string) => boolean }>>();
-  for (const g of byName) bySite.set(g.siteId, [...(bySite.get(g.siteId) ?? []), { goalId: g.goalId, matches: compileMatcher(g) }]);
-  for (const r of rows) {
-    for (const g of bySite.get(r.site_id) ?? []) {
-      if (g.matches(r.name, r.page)) counts.set(g.goalId, counts.get(g.goalId)! + Number(r.n));
+export const GOAL_COUNT_DEADLINE_MS = 10_000;
+
+/**
+ * Conversions of each goal on one site-local day, or the `StatementTimeout` that cancelled their
+ * site's count. Each site's goals are counted in one statement of their own, matched in the engine
+ * with the read API's predicate (src/stats/sql/goals.ts: RE2, linear time), so that a page pattern
+ * costs the process nothing and one site's slow count fails that site's rules only.
+ */
+export async function goalConversionsOnDay(
+  events: EventStore,
+  day: string,
+  goals: readonly GoalCount[],
+  deadlineMs = GOAL_COUNT_DEADLINE_MS,
+): Promise<Map<number, number | StatementTimeout>> {
+  const counts = new Map<number, number | StatementTimeout>();
+  const bySite = new Map<string, GoalCount[]>();
+  for (const g of goals) bySite.set(g.siteId, [...(bySite.get(g.siteId) ?? []), g]);
+  // One site at a time: the evaluation holds at most one of the engine's read connections.
+  for (const [siteId, ofSite] of bySite) {
+    const { goalIds, anyGoal } = goalIdsOfEvent(events.dialect, ofSite);
+    try {
+      const rows = await events.query<{ goal_id: bigint | number; n: bigint | number }>(
+        sql`SELECT goal_id, count(*) AS n FROM (SELECT ${goalIds} AS goal_id FROM events
+          WHERE site_id = ${siteId} AND day = ${trusted(events.dialect.dateLiteral(day))} AND (${anyGoal})) g GROUP BY goal_id`,
+        { deadlineMs },
+      );
+      for (const g of ofSite) counts.set(g.goalId, 0);
+      for (const r of rows) counts.set(Number(r.goal_id), Number(r.n));
+    } catch (err) {
+      if (!(err instanceof StatementTimeout)) throw err;
+      for (const g of ofSite) counts.set(g.goalId, err);
     }
   }
   return counts;

@@ -2,7 +2,7 @@
 // condition becomes true and re-arms only after the condition was false at an evaluation; a goal
 // rule fires at most once per site-local day.
 import { localDay } from '../core/localtime.js';
-import type { EventStore } from '../storage/events/types.js';
+import type { EventStore, StatementTimeout } from '../storage/events/types.js';
 import { goalConversionsOnDay, lastEventTimes, RAW_WINDOW_MS, visitorsInWindow, type GoalCount } from './rule-metrics.js';
 import type { GoalDefinition, RuleWithSite } from '../entities/alerts.js';
 import type { RuleType } from '../core/vocabulary.js';
@@ -40,15 +40,17 @@ function roundHours(ms: number): number {
 type RuleForValue = Pick<RuleWithSite, 'id' | 'type' | 'goalId' | 'sitePublicId' | 'siteTimezone' | 'siteCreatedAt'>;
 
 /**
- * The current value of every rule at `now`, one batched query per measurement. A goal rule whose
- * goal no longer exists has no value and is skipped.
+ * The current value of every rule at `now`, one batched query per measurement (goals: one per
+ * site). A goal rule whose goal no longer exists has no value and is skipped; one whose site's goals
+ * could not be counted within their deadline has the `StatementTimeout` for a value.
  */
 export async function ruleValues(
   events: EventStore,
   rules: readonly RuleForValue[],
   goals: ReadonlyMap<number, GoalDefinition>,
   now: number,
-): Promise<Map<number, number>> {
+  goalCountDeadlineMs?: number,
+): Promise<Map<number, number | StatementTimeout>> {
   const sitesOf = (type: RuleType) => [...new Set(rules.filter((r) => r.type === type).map((r) => r.sitePublicId))];
   // Goals to count, grouped by the site-local day that is "today" for their site (one query a day).
   const goalsByDay = new Map<string, Map<number, GoalCount>>();
@@ -65,12 +67,12 @@ export async function ruleValues(
     visitorsInWindow(events, sitesOf('spike'), now - SPIKE_WINDOW_MS, now),
     visitorsInWindow(events, sitesOf('drop'), now - DROP_WINDOW_MS, now),
     lastEventTimes(events, sitesOf('silence'), now),
-    ...[...goalsByDay].map(([day, forDay]) => goalConversionsOnDay(events, day, [...forDay.values()])),
+    ...[...goalsByDay].map(([day, forDay]) => goalConversionsOnDay(events, day, [...forDay.values()], goalCountDeadlineMs)),
   ]);
-  const conversions = new Map<number, number>();
+  const conversions = new Map<number, number | StatementTimeout>();
   for (const counts of goalCounts) for (const [goalId, n] of counts) conversions.set(goalId, n);
 
-  const values = new Map<number, number>();
+  const values = new Map<number, number | StatementTimeout>();
   for (const r of rules) {
     switch (r.type) {
       case 'spike':

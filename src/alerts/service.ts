@@ -8,7 +8,7 @@ import { apiError } from '../core/errors.js';
 import { localDay } from '../core/localtime.js';
 import type { MaintenanceTask } from '../core/maintenance.js';
 import type { PrometheusRegistry } from '../core/prometheus.js';
-import type { EventStore } from '../storage/events/types.js';
+import { StatementTimeout, type EventStore } from '../storage/events/types.js';
 import type { Site } from '../entities/sites.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import type { SenderOptions } from './sender.js';
@@ -54,6 +54,8 @@ export interface AlertServiceOptions {
   historyDays?: number;
   metrics?: PrometheusRegistry;
   warn?: (message: string) => void;
+  /** How long counting one site's goals may run (GOAL_COUNT_DEADLINE_MS). */
+  goalCountDeadlineMs?: number;
 }
 
 export interface EvaluationResult {
@@ -243,8 +245,9 @@ export class AlertService {
     const mails = this.options.mail !== undefined && rule.emails.length > 0;
     if (mails && !(await this.mayMail(rule))) throw apiError('RATE_LIMITED', 'alertMails', { perHour: ALERT_MAILS_PER_HOUR }, { 'retry-after': '3600' });
     const now = this.options.clock.now();
-    const values = await this.valuesOf([rule], now);
-    const payload = alertPayload(rule, rule.siteDomain, values.get(rule.id) ?? 0, now, true);
+    const value = (await this.valuesOf([rule], now)).get(rule.id) ?? 0;
+    if (value instanceof StatementTimeout) throw apiError('QUERY_TIMEOUT', 'goalCount', { seconds: value.deadlineMs / 1000 });
+    const payload = alertPayload(rule, rule.siteDomain, value, now, true);
     const delivery = this.newDelivery(rule.id, payload);
     await this.options.store.createDelivery(delivery, now);
     this.engine.wake();
@@ -268,6 +271,10 @@ export class AlertService {
     for (const rule of rules) {
       const value = values.get(rule.id);
       if (value === undefined) continue;
+      if (value instanceof StatementTimeout) {
+        this.options.warn?.(`alert rule ${rule.id} skipped: ${value.message} while counting its goal (a page pattern with many wildcards over many long pages)`);
+        continue;
+      }
       const state = { inEpisode: rule.inEpisode, lastFiredDay: rule.lastFiredDay };
       const decision = decide(rule.type, conditionHolds(rule.type, value, rule.threshold), state, localDay(now, rule.siteTimezone));
       if (decision.next.inEpisode !== state.inEpisode || decision.next.lastFiredDay !== state.lastFiredDay) {
@@ -286,10 +293,10 @@ export class AlertService {
     return { evaluated: rules.length, fired: deliveries.map((d) => d.ruleId) };
   }
 
-  private async valuesOf(rules: readonly RuleWithSite[], now: number): Promise<Map<number, number>> {
+  private async valuesOf(rules: readonly RuleWithSite[], now: number): Promise<Map<number, number | StatementTimeout>> {
     const goalIds = rules.flatMap((r) => (r.type === 'goal' && r.goalId !== null ? [r.goalId] : []));
     const goals = await this.options.store.goals(goalIds);
-    return ruleValues(this.options.events, rules, goals, now);
+    return ruleValues(this.options.events, rules, goals, now, this.options.goalCountDeadlineMs);
   }
 
   private newDelivery(ruleId: number, payload: AlertPayload): NewDelivery {

@@ -232,7 +232,10 @@ export const ERRORS = {
   // A read statement the event store cancelled at its deadline (SVC_STATEMENT_TIMEOUT_MS).
   QUERY_TIMEOUT: {
     status: 503,
-    messages: { deadline: 'the query ran longer than {seconds} s and was cancelled: choose a shorter period or fewer filters' },
+    messages: {
+      deadline: 'the query ran longer than {seconds} s and was cancelled: choose a shorter period or fewer filters',
+      goalCount: "counting the rule's goal ran longer than {seconds} s and was cancelled: give the goal a page pattern with fewer wildcards",
+    },
   },
   // A report asked for now (svc digest send, the account page's test report) that no mail carried.
   REPORT_NOT_SENT: {

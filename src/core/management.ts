@@ -179,6 +179,8 @@ export interface TrackerSnippet {
   snippet: string;
   /** Whether the server has SVC_PUBLIC_URL; without it, `scriptUrl` is the address the request came to. */
   publicUrlSet: boolean;
+  /** The site's dashboard page, at the same address as `scriptUrl` (what `svc demo` prints). */
+  dashboardUrl: string;
 }
 
 /** GET /app/v1/sites/:siteId/installation: what the dashboard shows a site waiting for its first event. */

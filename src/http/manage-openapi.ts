@@ -21,7 +21,7 @@ export const MANAGE_ROUTES: readonly ManageRoute[] = [
   { method: 'post', path: '/orgs/{orgId}/sites', summary: 'Add a site', body: ['domain', ...SITE_FIELDS], answer: [201, 'the site'] },
   { method: 'get', path: '/sites/{siteId}', summary: 'A site', answer: [200, 'the site'] },
   { method: 'patch', path: '/sites/{siteId}', summary: 'Change a site; `status: archived` archives it', body: [...SITE_FIELDS, 'status'], answer: [200, 'the site'] },
-  { method: 'get', path: '/sites/{siteId}/snippet', summary: 'The tracker tag', answer: [200, '{siteId, scriptUrl, snippet, publicUrlSet}'] },
+  { method: 'get', path: '/sites/{siteId}/snippet', summary: 'The tracker tag', answer: [200, '{siteId, scriptUrl, snippet, publicUrlSet, dashboardUrl}'] },
   { method: 'get', path: '/sites/{siteId}/recent-events', summary: 'The site\'s last collection outcomes', answer: [200, '{events, …}'] },
   { method: 'get', path: '/sites/{siteId}/goals', summary: 'The site\'s goals', answer: [200, '{goals: [goal]}'] },
   { method: 'post', path: '/sites/{siteId}/goals', summary: 'Add a goal', body: ['name', 'kind', 'pattern', 'props', 'currency'], answer: [201, 'the goal'] },

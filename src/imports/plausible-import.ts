@@ -193,6 +193,7 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
   const ownDimensions = csvs.some((c) => plausibleFileName(c.name)?.table === SVC_DIMENSIONS_TABLE);
   const alone = csvs.length === 1 && ignored.length === 0;
   const cityNames = ownDimensions ? new Map() : await cityNamesOf(csvs, alone);
+  const sums = new FileSums();
   let read = 0;
   for (const csv of csvs) {
     const named = plausibleFileName(csv.name);
@@ -224,6 +225,7 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
       }
       try {
         const { rows, scroll } = rowsOfLine(table!, positions, record.fields, named && { from: named.from, to: named.to }, cityNames);
+        sums.add(rows, scroll);
         for (const row of rows) {
           if (!ownDimensions || row.dimension === null || table === SVC_DIMENSIONS_TABLE) stage(row);
         }
@@ -248,6 +250,31 @@ async function readAndWrite(events: EventStore, target: ImportTarget, path: stri
   report.skippedDays = await writeStagedImport(events, target, report.days);
   progress(1);
   return report;
+}
+
+/**
+ * The largest sum of one measure over a whole file: any sum of its rows (a day, a key, a month, with
+ * another import's rows of the month beside them) then fits a BIGINT on every engine, and reads back
+ * exactly as a JavaScript number. A line that would take a sum past it is refused with the reason.
+ */
+export const MAX_FILE_SUM = Number.MAX_SAFE_INTEGER;
+
+/** The running sums of a file's measures per dimension (scroll depth's included), kept within MAX_FILE_SUM. */
+class FileSums {
+  private readonly sums = new Map<string, number>();
+
+  /** Adds a line's rows, or throws BadLine (adding nothing) when a sum would pass MAX_FILE_SUM. */
+  add(rows: readonly ImportedRow[], scroll: ImportedScroll | null): void {
+    // Per dimension, as the engine sums them (a day's site row and its `pageview` event row apart).
+    const values: Array<[string, number | null]> = rows.flatMap((row) => Object.entries(row.counts).map(([measure, value]): [string, number | null] => [`${row.dimension ?? 'site'} ${measure}`, value]));
+    if (scroll) values.push(['page scroll_depth', scroll.depthSum], ['page pageleave_visitors', scroll.depthVisitors]);
+    const line = new Map<string, number>();
+    for (const [measure, value] of values) line.set(measure, (line.get(measure) ?? 0) + (value ?? 0));
+    for (const [measure, value] of line) {
+      if ((this.sums.get(measure) ?? 0) + value > MAX_FILE_SUM) throw new BadLine(`${measure.split(' ')[1]} takes the file's sum past ${MAX_FILE_SUM}, the largest svc keeps`);
+    }
+    for (const [measure, value] of line) this.sums.set(measure, (this.sums.get(measure) ?? 0) + value);
+  }
 }
 
 /** A row of imported aggregates as the staging table holds it. */
@@ -339,6 +366,8 @@ async function writeImport(events: EventStore, target: ImportTarget, days: Perio
       { table: IMPORTED_SCROLL_DAILY, scope, rows: scroll },
     ]);
   } catch (err) {
+    // The rows themselves do not fit (DuckDB checks every sum): writing again would fail again.
+    if (NUMBERS_PAST_RANGE.test(String(err))) throw new ImportRefused(`the import's figures do not fit svc's numbers: ${String(err)}`);
     throw new WriteInterrupted(err);
   } finally {
     forgetImportedDays(siteId);
@@ -346,6 +375,12 @@ async function writeImport(events: EventStore, target: ImportTarget, days: Perio
   await clearStaging(events, target);
   return skipped.map((r) => r.d);
 }
+
+/**
+ * An engine's error for a number past its range (DuckDB's `Out of Range Error: Overflow in addition of
+ * INT64`; ClickHouse's codes 69 ARGUMENT_OUT_OF_BOUND, 321 VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE, 407 DECIMAL_OVERFLOW).
+ */
+const NUMBERS_PAST_RANGE = /Out of Range Error|Overflow in|ClickHouse error (?:69|321|407):/;
 
 /**
  * The write of an import's rows failed: DuckDB left the site's figures as they were, ClickHouse may

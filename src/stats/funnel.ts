@@ -1,19 +1,19 @@
 // The funnel walk (docs/api.md, funnels), in memory so that it is the same on every engine: per day and
 // visitor, the first step-1 event enters; step k is reached by the first later event matching it,
-// while less than `windowMinutes` have passed since the step-1 event.
-import { compileMatcher, type Matcher } from '../core/patterns.js';
+// while less than `windowMinutes` have passed since the step-1 event. Which steps an event matches
+// comes from the engine (src/stats/sql/goals.ts, funnelEvents), so the walk matches no pattern itself.
 
 export interface FunnelEventRow {
   b: string; // day
   visitor_id: unknown;
   ts: unknown;
-  name: string;
-  page: string;
+  /** The steps the event matches, bit k - 1 for step k. */
+  steps: unknown;
 }
 
-/** Visitors reaching each step, per day. Rows must be ordered by day, visitor, ts. */
-export function walkFunnel(rows: readonly FunnelEventRow[], steps: readonly Matcher[], windowMinutes: number): Map<string, number[]> {
-  const matchers = steps.map(compileMatcher);
+/** Visitors reaching each of `stepCount` steps, per day. Rows must be ordered by day, visitor, ts. */
+export function walkFunnel(rows: readonly FunnelEventRow[], stepCount: number, windowMinutes: number): Map<string, number[]> {
+  const matchers = Array.from({ length: stepCount }, (_, k) => (row: FunnelEventRow) => (Number(row.steps) & (1 << k)) !== 0);
   const windowMs = windowMinutes * 60_000;
   const perDay = new Map<string, number[]>();
   let i = 0;
@@ -24,7 +24,7 @@ export function walkFunnel(rows: readonly FunnelEventRow[], steps: readonly Matc
     const reached = stepsReached(rows, i, j, matchers, windowMs);
     if (reached > 0) {
       let counts = perDay.get(first.b);
-      if (!counts) perDay.set(first.b, (counts = steps.map(() => 0)));
+      if (!counts) perDay.set(first.b, (counts = matchers.map(() => 0)));
       for (let k = 0; k < reached; k++) counts[k]! += 1;
     }
     i = j;
@@ -36,17 +36,17 @@ function stepsReached(
   rows: readonly FunnelEventRow[],
   from: number,
   to: number,
-  matchers: ReadonlyArray<(name: string, page: string) => boolean>,
+  matchers: ReadonlyArray<(row: FunnelEventRow) => boolean>,
   windowMs: number,
 ): number {
   let at = from;
-  while (at < to && !matchers[0]!(rows[at]!.name, rows[at]!.page)) at++;
+  while (at < to && !matchers[0]!(rows[at]!)) at++;
   if (at === to) return 0;
   const deadline = Number(rows[at]!.ts) + windowMs;
   let reached = 1;
   for (let k = 1; k < matchers.length; k++) {
     at++;
-    while (at < to && Number(rows[at]!.ts) < deadline && !matchers[k]!(rows[at]!.name, rows[at]!.page)) at++;
+    while (at < to && Number(rows[at]!.ts) < deadline && !matchers[k]!(rows[at]!)) at++;
     if (at === to || Number(rows[at]!.ts) >= deadline) break;
     reached++;
   }

@@ -100,6 +100,7 @@ describe('the snippet', () => {
         scriptUrl: 'https://stats.example.com/js/t.js',
         snippet: `<script defer src="https://stats.example.com/js/t.js" data-site="${a.siteId}"></script>`,
         publicUrlSet: true,
+        dashboardUrl: `https://stats.example.com/sites/${a.siteId}`,
       });
       const b = await createSite(plain);
       const local = await plain.admin('GET', `/sites/${b.siteId}/snippet`);

@@ -113,8 +113,10 @@ describe('demo traffic imported', () => {
 
 describe('svc demo', () => {
   let server: TestServer;
+  // Where people reach the service, apart from where the command line reaches it (SVC_URL).
+  const PUBLIC_URL = 'https://stats.example.com';
   before(async () => {
-    server = await startTestServer({ env: { SVC_API_RATE_LIMIT: '100000/60s' } });
+    server = await startTestServer({ env: { SVC_API_RATE_LIMIT: '100000/60s', SVC_PUBLIC_URL: PUBLIC_URL } });
   });
   after(() => server.stop());
 
@@ -126,12 +128,14 @@ describe('svc demo', () => {
     const result = JSON.parse(run.stdout);
     assert.equal(result.email, 'newcomer@example.com');
     assert.match(result.password, /^[A-Za-z0-9_-]{20}$/);
-    assert.equal(result.dashboard, `${server.url}/sites/${result.siteId}`);
+    assert.equal(result.dashboard, `${PUBLIC_URL}/sites/${result.siteId}`, 'links start with SVC_PUBLIC_URL');
+    assert.equal(result.importedSite.dashboard, `${PUBLIC_URL}/sites/${result.importedSite.siteId}`);
+    assert.ok(!run.stdout.includes(server.url) && !run.stderr.includes(server.url), 'no link to the local address');
     assert.equal(result.imported.rejected, 0);
     assert.equal((await server.admin('GET', `/sites/${result.siteId}`)).body.rawDays, 396, 'raw events are kept 13 months');
 
     const user = new AppClient(server);
-    assert.equal((await user.signIn('newcomer@example.com', result.password)).status, 200);
+    assert.equal((await user.signIn('newcomer@example.com', result.password, { origin: PUBLIC_URL })).status, 200);
     const sites = await user.request('GET', '/app/v1/sites');
     assert.deepEqual(
       sites.body.sites.map((s: { id: string; timezone: string; role: string }) => [s.id, s.timezone, s.role]).sort(),

@@ -38,17 +38,8 @@ function SetupPage() {
   const setup = useLoad(() => api<{ needed: boolean }>('GET', '/setup', undefined, { anonymous: true }));
   return (
     <PlainLayout title="Set up svc">
-      <LoadState state={setup}>
-        {({ needed }) =>
-          needed ? (
-            <SetupForm />
-          ) : (
-            <p>
-              This service is set up. <a href="/login">Sign in</a>.
-            </p>
-          )
-        }
-      </LoadState>
+      {/* Once set up, the load fails with its reason ("setup is done: sign in instead"). */}
+      <LoadState state={setup}>{() => <SetupForm />}</LoadState>
     </PlainLayout>
   );
 }

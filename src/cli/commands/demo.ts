@@ -9,7 +9,7 @@ import { finished } from 'node:stream/promises';
 import { isValidTimeZone } from '../../core/localtime.js';
 import { SUGGESTED_RAW_DAYS } from '../../core/vocabulary.js';
 import type { FunnelSummary } from '../../core/answers.js';
-import type { ManagedSite, Org, User } from '../../core/management.js';
+import type { ManagedSite, Org, TrackerSnippet, User } from '../../core/management.js';
 import { MAX_IMPORT_LINES } from '../../ingest/import-contract.js';
 import { integer, optional } from '../args.js';
 import { seg, type AdminClient } from '../client.js';
@@ -137,8 +137,10 @@ export const demo: Noun = {
           if (job.status !== 'done') throw new CliError(`the generated export's import failed: ${job.error}`);
           const collected = await collect(second.id, seed + 1);
 
+        // Links as the server gives them: at SVC_PUBLIC_URL when set, where sign-in is accepted.
+        const dashboardOf = async (siteId: string) => (await client.request<TrackerSnippet>('GET', `/sites/${seg(siteId)}/snippet`)).dashboardUrl;
         const result: DemoResult = {
-          dashboard: `${client.url}/sites/${site.id}`,
+          dashboard: await dashboardOf(site.id),
           email,
           password,
           orgId: org.id,
@@ -148,7 +150,7 @@ export const demo: Noun = {
           generated: totals,
           imported: { accepted: report.accepted, rejected: report.rejected },
           importedSite: {
-            dashboard: `${client.url}/sites/${second.id}`,
+            dashboard: await dashboardOf(second.id),
             siteId: second.id,
             export: { ...exported.totals, importId: job.importId, status: job.status },
             generated: collected.totals,

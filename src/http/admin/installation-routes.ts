@@ -19,10 +19,16 @@ export function afterParam(value: string | undefined): number {
   return Number(value);
 }
 
-/** The site's tracker tag, loading the tracker from where browsers reach the service; the local site's runs on loopback pages. */
+/** The site's tracker tag, loading the tracker from where browsers reach the service (the local site's runs on loopback pages), and its dashboard page there. */
 export function snippetOf(request: FastifyRequest, ctx: AppContext, site: Site): TrackerSnippet {
   const baseUrl = publicBase(request, ctx.config);
-  return { siteId: site.id, scriptUrl: `${baseUrl}/js/t.js`, snippet: snippetTag(baseUrl, site.id, site.domain === LOCAL_SITE_DOMAIN), publicUrlSet: ctx.config.publicUrl !== undefined };
+  return {
+    siteId: site.id,
+    scriptUrl: `${baseUrl}/js/t.js`,
+    snippet: snippetTag(baseUrl, site.id, site.domain === LOCAL_SITE_DOMAIN),
+    publicUrlSet: ctx.config.publicUrl !== undefined,
+    dashboardUrl: `${baseUrl}/sites/${encodeURIComponent(site.id)}`,
+  };
 }
 
 /** The site's kept collection outcomes recorded after `after`, oldest first, and the last `seq` given out. */

@@ -61,7 +61,11 @@ export async function sessionRoutes(app: FastifyInstance, ctx: AppContext): Prom
     reply.code(204).send();
   });
 
-  app.get('/setup', { config: WITHOUT_SESSION }, async () => ({ needed: await accounts.setupNeeded() }));
+  // Once any user exists, 404 as POST answers (docs/accounts.md): nothing tells the set-up apart.
+  app.get('/setup', { config: WITHOUT_SESSION }, async () => {
+    await accounts.assertSetupNeeded();
+    return { needed: true };
+  });
 
   app.post('/setup', { config: WITHOUT_SESSION }, async (request, reply) => {
     await accounts.assertSetupNeeded();

@@ -20,7 +20,7 @@ async function funnelSteps(events: EventReader, statements: ReturnType<typeof fu
     const i = Number(r.step) - 1;
     if (i >= 0 && i < totals.length) totals[i]! += Number(r.visitors);
   }
-  for (const counts of walkFunnel(rawRows, funnel.steps, funnel.windowMinutes).values()) {
+  for (const counts of walkFunnel(rawRows, funnel.steps.length, funnel.windowMinutes).values()) {
     counts.forEach((n, i) => (totals[i]! += n));
   }
   return totals;

@@ -150,7 +150,7 @@ async function funnelRows(events: EventStore, siteId: string, days: Period, defs
   const rows: Sql[] = [];
   for (const funnel of defs.funnels) {
     const matching = await events.query<FunnelEventRow>(funnelEvents(d, siteId, days, funnel.steps));
-    for (const [day, counts] of walkFunnel(matching, funnel.steps, funnel.windowMinutes)) {
+    for (const [day, counts] of walkFunnel(matching, funnel.steps.length, funnel.windowMinutes)) {
       counts.forEach((visitors, i) => {
         rows.push(
           sql`SELECT ${siteId} AS site, ${trusted(d.dateLiteral(day))} AS d, ${integerLiteral(funnel.id)} AS funnel, ${integerLiteral(funnel.version)} AS v, ${integerLiteral(i + 1)} AS s, ${visitors} AS n`,

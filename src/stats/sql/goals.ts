@@ -52,6 +52,19 @@ export interface GoalBounds extends Instants {
 }
 
 /**
+ * Which of the goals an event row matches, one row each (`Dialect.idsWhere` unnested), and whether
+ * it matches any of them (the WHERE clause that keeps the rows `goalIds` has ids for).
+ */
+export function goalIdsOfEvent(d: Dialect, goals: readonly GoalRef[]): { goalIds: Sql; anyGoal: Sql } {
+  const predicates = goals.map((goal) => goalPredicate(d, goal));
+  const cases = goals.map((goal, i) => ({ id: goal.goalId, when: predicates[i]!.text }));
+  return {
+    goalIds: withParams(d.unnest(d.idsWhere(cases)), ...predicates.flatMap((p) => p.params)),
+    anyGoal: joinSql(predicates.map((p) => sql`(${p})`), ' OR '),
+  };
+}
+
+/**
  * Each currency's goals (`goal.currency`, '' for none) in one pass: `pass` makes it from the goal
  * ids an event matches, one row each (`Dialect.idsWhere` unnested; goal_id), the currency and
  * whether the event matches any of its goals. The passes' rows in one union.
@@ -65,10 +78,8 @@ export function passesPerCurrency(d: Dialect, goals: readonly GoalRef[], pass: (
     else byCurrency.set(currency, [goal]);
   }
   const passes = [...byCurrency].map(([currency, paying]) => {
-    const predicates = paying.map((goal) => goalPredicate(d, goal));
-    const cases = paying.map((goal, i) => ({ id: goal.goalId, when: predicates[i]!.text }));
-    const goalIds = withParams(d.unnest(d.idsWhere(cases)), ...predicates.flatMap((p) => p.params));
-    return pass(goalIds, currency, joinSql(predicates.map((p) => sql`(${p})`), ' OR '));
+    const { goalIds, anyGoal } = goalIdsOfEvent(d, paying);
+    return pass(goalIds, currency, anyGoal);
   });
   return joinSql(passes, ' UNION ALL ');
 }
@@ -102,11 +113,16 @@ export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Peri
     FROM (${goalEvents(d, bucket, siteId, days, goals, bounds)}) g GROUP BY b, goal_id`;
 }
 
-/** Events matching any funnel step, in the order the funnel walk needs. */
+/**
+ * Events matching any funnel step, in the order the funnel walk needs (ties in time by name and
+ * page), each with the steps it matches as bits (`steps`: bit k - 1 for step k), matched here in the
+ * engine so that the walk (../funnel.ts) reads no page.
+ */
 export function funnelEvents(d: Dialect, siteId: string, days: Period, steps: readonly Matcher[]): Sql {
-  const any = joinSql(steps.map((s) => matcherPredicate(d, s)), ' OR ');
-  return sql`SELECT ${trusted(d.dayText('day'))} AS b, visitor_id, ts, name, page FROM events
-    WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND (${any})
+  const predicates = steps.map((s) => matcherPredicate(d, s));
+  const bits = joinSql(predicates.map((p, k) => sql`CASE WHEN ${p} THEN ${integerLiteral(2 ** k)} ELSE 0 END`), ' + ');
+  return sql`SELECT ${trusted(d.dayText('day'))} AS b, visitor_id, ts, CAST(${bits} AS BIGINT) AS steps FROM events
+    WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} AND (${joinSql(predicates, ' OR ')})
     ORDER BY b, visitor_id, ts, name, page`;
 }
 

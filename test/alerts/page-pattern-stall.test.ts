@@ -1,0 +1,137 @@
+// Page patterns with the most wildcards the limits admit, over a day of many distinct long pages (the
+// attack of issue 70, scaled to 12 000 pages of 2 KB): three goal alert rules evaluated, `Send test`
+// on one, and a funnel read through a shared link, all at once, keep /healthz answering within 1 s
+// at every sample, because every match runs in the engine (RE2) rather than in the process; and
+// counting a site's goals past its deadline skips that site's rules (Send test answers QUERY_TIMEOUT
+// goalCount) while another site's goals are counted. On DuckDB and on ClickHouse.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ManualClock } from '../../src/core/clock.js';
+import { goalConversionsOnDay } from '../../src/alerts/rule-metrics.js';
+import type { ApiError } from '../../src/core/errors.js';
+import { StatementTimeout } from '../../src/storage/events/types.js';
+import { metaLocationOf, openMetaStores } from '../../src/storage/meta/open.js';
+import { freshDatabaseUrl } from '../../support/clickhouse.js';
+import { loopbackAlertService, loopbackResolver } from '../../support/alert-service.js';
+import { event } from '../../support/events.js';
+import { testCertificates } from '../../support/test-certificates.js';
+import { AppClient, signedInUser } from '../helpers/app-client.js';
+import { sampleHealthz } from '../helpers/healthz.js';
+import { createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
+
+const NOW = Date.UTC(2026, 2, 20, 12, 0);
+const TODAY = '2026-03-20';
+const PAGES = 12_000;
+/** Page i: about 2 KB of `a/` and its number, so each one is distinct and every `**a` finds an `a`. */
+const page = (i: number) => `/${'a/'.repeat(1_000)}${i}`;
+/** 16 wildcards, each `**a` passing over the whole path in a matcher that scans once per wildcard. */
+const pattern = (digit: number) => `/${'**a'.repeat(15)}**${digit}`;
+/** Pages whose number ends in `digit`: what `pattern(digit)` matches. */
+const endingIn = (digit: number) => Array.from({ length: PAGES }, (_, i) => i).filter((i) => i % 10 === digit).length;
+
+/**
+ * Per engine: a deadline one goal's count over the pages cannot meet and one row's can, and how many
+ * goals the site's count is given to miss it (ClickHouse cancels at whole seconds, and counts one
+ * such goal in about 0.4 s, so its site gets 12; the skipped rules and Send test's refusal, which
+ * follow from the count's `StatementTimeout` the same way on every engine, are checked on DuckDB).
+ */
+const ENGINES: ReadonlyArray<{ name: string; env(): Promise<Record<string, string>>; hurriedMs: number; goals: number }> = [
+  { name: 'duckdb', env: async () => ({}), hurriedMs: 50, goals: 3 },
+  { name: 'clickhouse', env: async () => ({ SVC_CLICKHOUSE_URL: await freshDatabaseUrl() }), hurriedMs: 1_000, goals: 12 },
+];
+
+for (const engine of ENGINES) {
+  describe(`page patterns over many long pages stall nothing (${engine.name})`, () => {
+    let server: TestServer;
+    let site: SiteFixture;
+    const goalIds: number[] = [];
+    const ruleIds: number[] = [];
+    let funnelId: number;
+    let access: string;
+
+    before(async () => {
+      server = await startTestServer({
+        clock: new ManualClock(NOW),
+        env: { SVC_WEBHOOK_ALLOW_PRIVATE: '1', ...(await engine.env()) },
+        alerts: { resolve: loopbackResolver, ca: testCertificates().ca, timeoutMs: 1_000 },
+      });
+      site = await createSite(server);
+      for (let from = 0; from < PAGES; from += 2_000) {
+        const rows = Array.from({ length: Math.min(2_000, PAGES - from) }, (_, k) => {
+          const i = from + k;
+          return event({ siteId: site.siteId, ts: NOW - 3_600_000 + i, visitorId: BigInt(i + 1), sessionId: BigInt(i + 1), sessionStart: true, page: page(i), entryPage: page(i) });
+        });
+        await server.ctx.events.append(rows);
+      }
+      for (const digit of [1, 2, 3]) {
+        const goal = await server.admin('POST', `/sites/${site.siteId}/goals`, { name: `Deep ${digit}`, kind: 'page', pattern: pattern(digit) });
+        assert.equal(goal.status, 201, JSON.stringify(goal.body));
+        goalIds.push(goal.body.goalId);
+        const rule = await server.admin('POST', `/sites/${site.siteId}/alerts`, { type: 'goal', goalId: goal.body.goalId, threshold: 1e9, url: 'https://hooks.example/', secret: 's' });
+        assert.equal(rule.status, 201, JSON.stringify(rule.body));
+        ruleIds.push(rule.body.id);
+      }
+      const funnel = await server.admin('POST', `/sites/${site.siteId}/funnels`, {
+        name: 'Deep',
+        windowMinutes: 30,
+        steps: [{ kind: 'page', pattern: pattern(4) }, { kind: 'page', pattern: pattern(5) }],
+      });
+      assert.equal(funnel.status, 201, JSON.stringify(funnel.body));
+      funnelId = funnel.body.id;
+      const admin = (await signedInUser(server, `stall-${engine.name}@example.com`, [{ orgId: site.orgId, role: 'admin' }])).client;
+      const link = await admin.request('POST', `/app/v1/manage/sites/${site.siteId}/shared-links`, {});
+      assert.equal(link.status, 201, link.text);
+      const opened = await new AppClient(server).request('POST', '/app/v1/share', { token: new URL(link.body.url).pathname.split('/')[2]! });
+      assert.equal(opened.status, 200, opened.text);
+      access = opened.body.access;
+    });
+    after(() => server.stop());
+
+    test('three rules evaluated, Send test and a shared funnel read at once: /healthz within 1 s at every sample', async () => {
+      const sampler = sampleHealthz([server.url], 20);
+      const started = performance.now();
+      const [evaluation, sent, funnel] = await Promise.all([
+        server.ctx.alerts.evaluate(NOW),
+        server.admin('POST', `/alerts/${ruleIds[0]}/test`),
+        fetch(`${server.url}/app/v1/sites/${site.siteId}/funnels/${funnelId}?period=today`, { headers: { 'x-share-access': access } }).then(async (res) => ({ status: res.status, body: (await res.json()) as any })),
+      ]);
+      const elapsedMs = performance.now() - started;
+      const [waits] = await sampler.stop();
+      console.log(`# ${engine.name}: all three in ${elapsedMs.toFixed(0)} ms; /healthz worst ${waits!.worstMs.toFixed(0)} ms over ${waits!.samples} samples`);
+      assert.equal(evaluation.evaluated, 3);
+      assert.equal(sent.status, 202, JSON.stringify(sent.body));
+      assert.equal(funnel.status, 200, JSON.stringify(funnel.body));
+      // Every visitor views one page: step 1 is entered by the pages ending in 4, and none reaches step 2.
+      assert.deepEqual([funnel.body.entered, funnel.body.completed], [endingIn(4), 0]);
+      assert.equal(waits!.failures, 0);
+      assert.ok(waits!.worstMs < 1_000, `/healthz waited ${waits!.worstMs.toFixed(0)} ms`);
+    });
+
+    test("each goal's count is exact; past its deadline a site's goal rules are skipped and Send test is refused, another site's counted", async () => {
+      const goals = [1, 2, 3].map((digit, k) => ({ goalId: goalIds[k]!, siteId: site.siteId, kind: 'page' as const, pattern: pattern(digit) }));
+      assert.deepEqual([...(await goalConversionsOnDay(server.ctx.events, TODAY, goals)).values()], [endingIn(1), endingIn(2), endingIn(3)]);
+      // More goals of the site (ids of no rule), each pattern as costly, to miss the engine's deadline.
+      const slow = [...goals, ...Array.from({ length: engine.goals - goals.length }, (_, k) => ({ ...goals[0]!, goalId: 1_000_000 + k, pattern: pattern(k % 10) }))];
+
+      const other = await createSite(server);
+      await server.ctx.events.append([event({ siteId: other.siteId, ts: NOW - 60_000, page: '/x/1' })]);
+      const otherGoal = { goalId: 999_999, siteId: other.siteId, kind: 'page' as const, pattern: '/*/1' };
+      const hurried = await goalConversionsOnDay(server.ctx.events, TODAY, [otherGoal, ...slow], engine.hurriedMs);
+      assert.equal(hurried.get(otherGoal.goalId), 1);
+      for (const g of slow) assert.ok(hurried.get(g.goalId) instanceof StatementTimeout, `goal ${g.goalId}`);
+      if (engine.name !== 'duckdb') return;
+
+      // The service's own evaluation and Send test under that deadline, on the same stores.
+      const stores = await openMetaStores(metaLocationOf(server.config));
+      const warnings: string[] = [];
+      const alerts = loopbackAlertService({ meta: stores.meta, store: stores.alerts, events: server.ctx.events, clock: new ManualClock(NOW) }, { goalCountDeadlineMs: engine.hurriedMs, warn: (m) => warnings.push(m) });
+      try {
+        assert.deepEqual(await alerts.evaluate(NOW), { evaluated: 3, fired: [] });
+        assert.deepEqual(warnings.map((m) => m.split(':')[0]).sort(), ruleIds.map((id) => `alert rule ${id} skipped`).sort());
+        await assert.rejects(alerts.sendTest(ruleIds[0]!), (err: ApiError) => err.code === 'QUERY_TIMEOUT' && err.reason === 'GOAL_COUNT_QUERY_TIMEOUT');
+      } finally {
+        await stores.meta.close();
+      }
+    });
+  });
+}
