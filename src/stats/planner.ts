@@ -163,7 +163,7 @@ export interface PlannedQuery extends Query {
 export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
   let q = asked;
   if (q.kind === 'timeseries') {
-    if (!metricTakesFilters(q.metric, q.filters) || conversionsRefused(q)) {
+    if (!metricTakesFilters(q.metric, q.filters, q.rawClip) || conversionsRefused(q)) {
       throw apiError('METRIC_NOT_FILTERABLE', 'metric', { metric: q.metric });
     }
     // Goals are counted per day (goal_daily and the raw goal reads): a metric summed over goals has no hourly value.

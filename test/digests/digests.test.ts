@@ -322,7 +322,7 @@ describe('email digests', () => {
       site: { id: 'abc', name: 'Shop <1>', domain: 'shop.example' },
       kind: 'weekly',
       period: { from: '2026-03-16', to: '2026-03-22' },
-      kpis: { visitors: kpi, pageviews: kpi, sessions: kpi, bounceRate: { value: 0.5, prev: null, deltaPct: 0 }, avgDuration: { value: 75, prev: 75, deltaPct: 0 }, conversions: { value: null, prev: null, deltaPct: 0 } },
+      kpis: { visitors: kpi, pageviews: kpi, sessions: kpi, bounceRate: { value: 0.5, prev: null, deltaPct: 0 }, avgDuration: { value: 75, prev: 75, deltaPct: 0 }, timeOnPage: { value: null, prev: null, deltaPct: 0 }, conversions: { value: null, prev: null, deltaPct: 0 } },
       top: { page: [{ key: '/a&b', visitors: 4, views: 5, pct: 40 }], referrer: [], country: [{ key: 'DE', visitors: 10, views: 10, pct: 100 }] },
       dashboardUrl: 'https://svc.example/sites/abc?from=2026-03-16&to=2026-03-22',
     };

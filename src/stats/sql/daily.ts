@@ -18,6 +18,8 @@ import { measureGoals } from './goals.js';
 import { importedGoals, importedKeyRows, importedRows } from './imported.js';
 import { DAY_BUCKET, dayRows, GOAL_COLUMNS, MEASURE_COLUMNS, measureEvents, measureSessionRows } from './measures.js';
 import { settledGoalsPart, settledMeasuresPart, settlementCheckStatement } from './settlement.js';
+import type { EventScope } from './events.js';
+import { measureVisits, VISIT_COLUMNS, visitRules } from './visits.js';
 
 /** Index of the hourly bucket of an event row: `starts` ascending, the last bucket ending at `end`. */
 function hourBucket(starts: readonly number[], end: number): Sql {
@@ -109,8 +111,8 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
     };
   }
   if (days.raw) {
-    const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
-    statements.push(dayRows(d, measures, MEASURE_COLUMNS));
+    const scope = { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) };
+    statements.push(rawMeasureRows(d, q, scope, sessions));
   }
   return { sources: statements, check: null };
 }
@@ -153,7 +155,7 @@ export function cutDayStatements(d: Dialect, q: Query, cut: DayCut, goals: reado
   const days = { from: cut.day, to: cut.day };
   const scope = { siteId: q.siteId, days, instants: { from: startOfLocalDay(cut.day, q.tz), to: cut.until }, filters: q.filters, exit: needsExit(q.filters) };
   return {
-    measures: dayRows(d, measureEvents(d, scope, { bucket: DAY_BUCKET, sessions: true }), MEASURE_COLUMNS),
+    measures: rawMeasureRows(d, q, scope, true),
     goals: goals.length === 0 ? null : dayRows(d, measureGoals(d, DAY_BUCKET, q.siteId, days, goals, { until: cut.until, filters: q.filters }), ['goal_id', ...GOAL_COLUMNS]),
   };
 }
@@ -167,5 +169,17 @@ export function hourlyMeasures(d: Dialect, q: Query, period: Period, starts: rea
     filters: q.filters,
     exit: needsExit(q.filters),
   };
-  return measureEvents(d, scope, { bucket: hourBucket(starts, end), sessions: true });
+  const rules = visitRules(q);
+  return rules ? measureVisits(d, scope, hourBucket(starts, end), undefined, rules) : measureEvents(d, scope, { bucket: hourBucket(starts, end), sessions: true });
+}
+
+/**
+ * Per day, the traffic measures of raw events in a scope (columns b as day text, the measures), and
+ * the visit measures after them where the query counts visits under event filters (./visits.ts) and
+ * the per-session measures are read.
+ */
+function rawMeasureRows(d: Dialect, q: Query, scope: EventScope, sessions: boolean): Sql {
+  const rules = sessions ? visitRules(q) : null;
+  if (rules) return dayRows(d, measureVisits(d, scope, DAY_BUCKET, undefined, rules), [...MEASURE_COLUMNS, ...VISIT_COLUMNS]);
+  return dayRows(d, measureEvents(d, scope, { bucket: DAY_BUCKET, sessions }), MEASURE_COLUMNS);
 }
