@@ -68,7 +68,7 @@ export interface MetricSpec {
 const REGISTRY = {
   visitors: { label: 'Visitors', computation: { kind: 'count', measure: 'visitors' }, filters: 'all', upIsGood: true, format: 'count' },
   pageviews: { label: 'Pageviews', computation: { kind: 'count', measure: 'pageviews' }, filters: 'all', upIsGood: true, format: 'count' },
-  sessions: { label: 'Sessions', computation: { kind: 'count', measure: 'sessions' }, filters: 'none', upIsGood: true, format: 'count' },
+  sessions: { label: 'Visits', computation: { kind: 'count', measure: 'sessions' }, filters: 'none', upIsGood: true, format: 'count' },
   bounceRate: {
     label: 'Bounce rate',
     computation: { kind: 'ratio', numerator: 'bounces', denominator: 'landings', divideBy: 1, digits: 4 },

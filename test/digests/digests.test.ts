@@ -162,7 +162,7 @@ describe('email digests', () => {
     assert.match(body, /Content-Type: text\/plain/i);
     assert.match(body, /Content-Type: text\/html/i);
     assert.doesNotMatch(body, /<img/i, 'readable without images');
-    for (const label of ['Visitors: 21 (+50.0 %', 'Pageviews: 21 (+50.0 %', 'Sessions: 21', 'Bounce rate: 100.0 % (±0.0 pp', 'Visit duration: 0 s', 'Conversions: — (—']) assert.ok(body.includes(label), label);
+    for (const label of ['Visitors: 21 (+50.0 %', 'Pageviews: 21 (+50.0 %', 'Visits: 21', 'Bounce rate: 100.0 % (±0.0 pp', 'Visit duration: 0 s', 'Conversions: — (—']) assert.ok(body.includes(label), label);
     assert.match(body, /Top pages:\n {2}\/: 7 visitors\n {2}\/pricing: 14 visitors|Top pages:\n {2}\/pricing: 14 visitors\n {2}\/: 7 visitors/);
     assert.match(body, /Top referrers:\n {2}news\.example: 21 visitors/);
     assert.match(body, /Top countries:\n {2}Germany: 21 visitors/, 'a country by its name');

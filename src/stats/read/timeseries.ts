@@ -10,7 +10,6 @@ import type { Point } from '../../core/answers.js';
 import { hourlyMeasures } from '../sql/daily.js';
 import { metricValue, needsSessions, trafficOf, ZERO_MEASURES, type Measures } from '../measures.js';
 import type { DaySources, PlannedQuery } from '../planner.js';
-import { countsVisits } from '../windows.js';
 import { dailyGoals, dailyMeasures, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
 
 /** Compiles the day, week or month points of a period; running them gives null for future buckets and days not computable. */
@@ -20,7 +19,7 @@ function dayPoints(events: StatsReader, q: PlannedQuery, period: Period, days: D
   const firstComputable = days.firstComputable;
   const c = METRIC_REGISTRY[q.metric].computation;
   const goalRows = c.kind === 'goals' && goals.length > 0 ? goalsRead(events.dialect, q, days, goals) : null;
-  const measureRows = c.kind !== 'goals' ? measuresRead(events, q, days, needsSessions(c) || countsVisits(q)) : null;
+  const measureRows = c.kind !== 'goals' ? measuresRead(events, q, days, needsSessions(c) || q.plan.visits) : null;
   return async () => {
     let valueOf: (from: string, to: string) => number | null = () => null;
     if (c.kind === 'goals' && goalRows) {

@@ -4,13 +4,12 @@
 // first collected day.
 import { addDays, startOfLocalDay } from '../../core/localtime.js';
 import type { DayCut, Period } from '../../core/period.js';
-import type { Query } from '../../core/query.js';
 import { type Filter, OTHER_KEY } from '../../core/vocabulary.js';
 import type { GoalRef } from '../../entities/goals.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
 import type { SettledPart } from '../held-sums.js';
-import type { DaySources } from '../planner.js';
+import type { DaySources, PlannedQuery } from '../planner.js';
 import { DIM_DAILY, GOAL_DAILY, SITE_DAILY } from '../rollups/tables.js';
 import { settledGoals } from '../settlement.js';
 import { dayRange, integerLiteral, needsExit } from './filters.js';
@@ -83,7 +82,7 @@ export interface DailyStatements {
  * then the measures in registry order; `sessions: false` leaves the per-session ones at 0 on raw
  * days.
  */
-export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean): DailyStatements {
+export function dailyMeasureStatements(d: Dialect, q: PlannedQuery, days: DaySources, sessions: boolean): DailyStatements {
   const statements: Sql[] = [];
   // Rolled-up and imported days in one statement: one round trip for both.
   const summed: Sql[] = [];
@@ -151,7 +150,7 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
  * The raw events of one day up to a cut (the last day of an elapsed compared part): its traffic
  * measures (columns b, the measures) and, with goals, its goal measures (columns b, goal_id, the measures).
  */
-export function cutDayStatements(d: Dialect, q: Query, cut: DayCut, goals: readonly GoalRef[]): { measures: Sql; goals: Sql | null } {
+export function cutDayStatements(d: Dialect, q: PlannedQuery, cut: DayCut, goals: readonly GoalRef[]): { measures: Sql; goals: Sql | null } {
   const days = { from: cut.day, to: cut.day };
   const scope = { siteId: q.siteId, days, instants: { from: startOfLocalDay(cut.day, q.tz), to: cut.until }, filters: q.filters, exit: needsExit(q.filters) };
   return {
@@ -161,7 +160,7 @@ export function cutDayStatements(d: Dialect, q: Query, cut: DayCut, goals: reado
 }
 
 /** Per hour of `starts` (the last ending at `end`), the traffic measures from raw events. Columns: b (hour index, null outside), the measures. */
-export function hourlyMeasures(d: Dialect, q: Query, period: Period, starts: readonly number[], end: number): Sql {
+export function hourlyMeasures(d: Dialect, q: PlannedQuery, period: Period, starts: readonly number[], end: number): Sql {
   const scope = {
     siteId: q.siteId,
     days: { from: addDays(period.from, -1), to: period.to },
@@ -178,7 +177,7 @@ export function hourlyMeasures(d: Dialect, q: Query, period: Period, starts: rea
  * the visit measures after them where the query counts visits under event filters (./visits.ts) and
  * the per-session measures are read.
  */
-function rawMeasureRows(d: Dialect, q: Query, scope: EventScope, sessions: boolean): Sql {
+function rawMeasureRows(d: Dialect, q: PlannedQuery, scope: EventScope, sessions: boolean): Sql {
   const rules = sessions ? visitRules(q) : null;
   if (rules) return dayRows(d, measureVisits(d, scope, DAY_BUCKET, undefined, rules), [...MEASURE_COLUMNS, ...VISIT_COLUMNS]);
   return dayRows(d, measureEvents(d, scope, { bucket: DAY_BUCKET, sessions }), MEASURE_COLUMNS);

@@ -4,13 +4,12 @@
 // bounce and duration are its own over all its events. Under a page or hostname filter (or broken down
 // by either), only the sessions that landed on a matching page (their first pageview matches, with the
 // row's key) count toward the bounce rate. The matching engage events give the pages' engaged time.
-import type { Query } from '../../core/query.js';
 import { type Dimension, type Filter, scopeOf } from '../../core/vocabulary.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import type { VisitMeasureName } from '../../core/metric-registry.js';
 import { IS_ENGAGE, IS_PAGEVIEW, measureAggregates, PART_FACT_PREFIX, SESSION_FACTS, sessionBounced, sessionDuration, TRAFFIC_MEASURES, type TrafficMeasure, VISIT_MEASURE_COLUMNS } from '../measures.js';
-import { countsVisits } from '../windows.js';
+import type { PlannedQuery } from '../planner.js';
 import { type EventScope, eventsRelation, sessionScope } from './events.js';
 import { filterPredicate, keyExpr } from './filters.js';
 
@@ -23,9 +22,9 @@ export interface VisitRules {
 /** The dimensions a landing is told by: a page's bounce rate is its landings'. */
 const LANDING_DIMENSIONS: ReadonlySet<string> = new Set<Dimension>(['page', 'hostname']);
 
-/** A query's visit rules where it counts visits under event filters; else null. */
-export function visitRules(q: Query): VisitRules | null {
-  if (!countsVisits(q)) return null;
+/** A planned query's visit rules where it counts visits under event filters; else null. */
+export function visitRules(q: PlannedQuery): VisitRules | null {
+  if (!q.plan.visits) return null;
   const dimension = q.breakdown?.dimension;
   return {
     landing: q.filters.filter((f) => LANDING_DIMENSIONS.has(f.dimension)),
