@@ -23,6 +23,7 @@ export interface Kpi {
   deltaPct: number | null;
 }
 
+/** The KPIs. The base API's `stats` (without `raw=clip`) leaves `timeOnPage` out: it keeps its six fields. */
 export type Stats = Record<Metric, Kpi>;
 
 export interface StatsAnswer {
@@ -59,6 +60,8 @@ export interface BreakdownRow {
   bounceRate?: number | null;
   /** With `include=avgDuration`: the key's visit duration, as `stats` answers it with the key's filter added; null where that is. */
   avgDuration?: number | null;
+  /** With `include=timeOnPage` (page breakdowns, `raw=clip`): the page's time on page, as `stats` answers it with the key's filter added. */
+  timeOnPage?: number | null;
   /** With `include=scrollDepth` (page breakdowns): the mean deepest scroll, in whole percent; null when nobody reported one. */
   scrollDepth?: number | null;
   /** With `include=vitals` (page breakdowns): the 75th percentiles of the page's web vitals. */

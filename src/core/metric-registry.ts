@@ -2,22 +2,31 @@
 // registry entry per metric, from which the query parser, the engine and the dashboard derive all
 // they know of metrics. How a metric is computed is data (which measures, which ratio, which
 // rounding) that src/stats interprets; the dashboard bundles this module, so no engine code here.
-import { scopeOf, type Filter } from './vocabulary.js';
+import { type Filter, type QueryDimension, scopeOf } from './vocabulary.js';
 
 /** The summed traffic measures metrics are computed from (src/stats/measures.ts aggregates each). */
 export type TrafficMeasureName = 'visitors' | 'pageviews' | 'events' | 'sessions' | 'bounces' | 'durationMs';
+/**
+ * The measures only a read of visits under event filters counts (src/stats/sql/visits.ts; no rollup
+ * holds them): the sessions whose bounces count (their landing matched the page and hostname
+ * filters; elsewhere every session), and the engaged time of the matching pageviews with the number
+ * of them that reported one.
+ */
+export type VisitMeasureName = 'landings' | 'engagedMs' | 'engagedViews';
+/** What a traffic metric is computed from. */
+export type ReadMeasureName = TrafficMeasureName | VisitMeasureName;
 /** The summed conversions of a site's goals. */
 export type GoalMeasureName = 'conversions' | 'uniqueConversions' | 'revenueMinor' | 'revenueConversions' | 'otherCurrency';
 
 /** How a metric is computed from traffic measures summed over its days. */
 export type TrafficComputation =
   /** The sum of one measure. */
-  | { readonly kind: 'count'; readonly measure: TrafficMeasureName }
+  | { readonly kind: 'count'; readonly measure: ReadMeasureName }
   /** numerator / denominator / divideBy, rounded to `digits` decimals; null when the denominator is 0. */
   | {
       readonly kind: 'ratio';
-      readonly numerator: TrafficMeasureName;
-      readonly denominator: TrafficMeasureName;
+      readonly numerator: ReadMeasureName;
+      readonly denominator: ReadMeasureName;
       readonly divideBy: number;
       readonly digits: number;
     };
@@ -45,6 +54,11 @@ export interface MetricSpec {
   /** Whether a rise is good news (coloured as such on the dashboard). */
   readonly upIsGood: boolean;
   readonly format: MetricFormat;
+  /**
+   * A figure shown (on the dashboard's tiles, in reports) in another metric's place under a filter on
+   * a dimension, and not shown elsewhere.
+   */
+  readonly shownFor?: { readonly instead: string; readonly filter: QueryDimension };
 }
 
 /**
@@ -54,10 +68,10 @@ export interface MetricSpec {
 const REGISTRY = {
   visitors: { label: 'Visitors', computation: { kind: 'count', measure: 'visitors' }, filters: 'all', upIsGood: true, format: 'count' },
   pageviews: { label: 'Pageviews', computation: { kind: 'count', measure: 'pageviews' }, filters: 'all', upIsGood: true, format: 'count' },
-  sessions: { label: 'Sessions', computation: { kind: 'count', measure: 'sessions' }, filters: 'none', upIsGood: true, format: 'count' },
+  sessions: { label: 'Visits', computation: { kind: 'count', measure: 'sessions' }, filters: 'none', upIsGood: true, format: 'count' },
   bounceRate: {
     label: 'Bounce rate',
-    computation: { kind: 'ratio', numerator: 'bounces', denominator: 'sessions', divideBy: 1, digits: 4 },
+    computation: { kind: 'ratio', numerator: 'bounces', denominator: 'landings', divideBy: 1, digits: 4 },
     filters: 'session',
     upIsGood: false,
     format: 'ratio',
@@ -69,6 +83,15 @@ const REGISTRY = {
     upIsGood: true,
     format: 'duration',
   },
+  // Counted where visits are read under event filters (`raw=clip`), else null: no rollup holds engaged time per page.
+  timeOnPage: {
+    label: 'Time on page',
+    computation: { kind: 'ratio', numerator: 'engagedMs', denominator: 'engagedViews', divideBy: 1000, digits: 1 },
+    filters: 'all',
+    upIsGood: true,
+    format: 'duration',
+    shownFor: { instead: 'avgDuration', filter: 'page' },
+  },
   // Under filters, counted from raw events alone: within the raw window (src/stats/planner.ts, `goalSpan`).
   conversions: { label: 'Conversions', computation: { kind: 'goals', measure: 'conversions' }, filters: 'all', upIsGood: true, format: 'count' },
 } satisfies Record<string, MetricSpec>;
@@ -78,13 +101,33 @@ export const METRIC_REGISTRY: Readonly<Record<Metric, MetricSpec>> = REGISTRY;
 export const METRICS = Object.keys(REGISTRY) as readonly Metric[];
 export const DEFAULT_METRIC: Metric = 'visitors';
 
+/**
+ * The metrics shown under these filters, in registry order: a metric shown for a filter (`shownFor`)
+ * takes the place of the one it stands in for where the filters hold its dimension, and is left out elsewhere.
+ */
+export function shownMetrics(filters: readonly Filter[]): Metric[] {
+  const shown = (m: Metric) => {
+    const stand = METRIC_REGISTRY[m].shownFor;
+    return stand !== undefined && filters.some((f) => f.dimension === stand.filter);
+  };
+  return METRICS.flatMap((m) => {
+    if (METRIC_REGISTRY[m].shownFor) return [];
+    const standIn = METRICS.find((other) => METRIC_REGISTRY[other].shownFor?.instead === m && shown(other));
+    return [standIn ?? m];
+  });
+}
+
 export function isMetric(text: string): text is Metric {
   return (METRICS as readonly string[]).includes(text);
 }
 
-/** Whether a metric takes the given filters (the others answer null, or 400 on a timeseries). */
-export function metricTakesFilters(metric: Metric, filters: readonly Filter[]): boolean {
-  if (filters.length === 0) return true;
+/**
+ * Whether a metric takes the given filters (the others answer null, or 400 on a timeseries). A read
+ * with `raw=clip` (the dashboard's) takes every filter for every metric: visits, bounce rate and
+ * duration are then counted over the sessions holding a matching event (src/stats/sql/visits.ts).
+ */
+export function metricTakesFilters(metric: Metric, filters: readonly Filter[], rawClip = false): boolean {
+  if (filters.length === 0 || rawClip) return true;
   switch (METRIC_REGISTRY[metric].filters) {
     case 'all':
       return true;

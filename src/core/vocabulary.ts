@@ -230,6 +230,7 @@ export function viewsAreEvents(dimension: QueryDimension): boolean {
 export const BREAKDOWN_INCLUDES = {
   bounceRate: { dimension: null, filters: true },
   avgDuration: { dimension: null, filters: true },
+  timeOnPage: { dimension: 'page', filters: true },
   scrollDepth: { dimension: 'page', filters: false },
   vitals: { dimension: 'page', filters: false },
 } as const satisfies Record<string, { dimension: Dimension | null; filters: boolean }>;

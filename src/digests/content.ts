@@ -1,7 +1,7 @@
-// What a digest says: the six KPIs of its period with their change against the previous period, the
+// What a digest says: the KPIs of its period (those shown unfiltered) with their change against the previous period, the
 // top 5 pages, referrers and countries, read by the read API's own code (parse, plan, compute), so a
 // digest's figures are the dashboard's; and the mail and webhook bodies that carry them.
-import { type Metric, METRIC_REGISTRY, METRICS } from '../core/metric-registry.js';
+import { type Metric, METRIC_REGISTRY, shownMetrics } from '../core/metric-registry.js';
 import { count, formatChange, formatValue } from '../core/figure-text.js';
 import { countryName } from '../core/place-names.js';
 import { NO_REFERRER_LABEL, NONE_KEY, type Dimension } from '../core/vocabulary.js';
@@ -12,6 +12,9 @@ import type { EventStore } from '../storage/events/types.js';
 import type { DigestKind } from '../storage/meta/digest-types.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import { escapeHtml } from '../core/html.js';
+
+/** The figures a report gives: the site's whole traffic, unfiltered. */
+const REPORTED = shownMetrics([]);
 
 export const TOP_ROWS = 5;
 export const TOP_DIMENSIONS = [
@@ -66,7 +69,7 @@ const ON_REQUEST = 'This report was sent once, on request: no report follows unl
 /** The plain-text part; without `unsubscribeUrl`, the report was sent once on request. */
 export function digestText(digest: Digest, unsubscribeUrl?: string): string {
   const lines = [`${digestSubject(digest)} for ${digest.site.domain}, ${periodText(digest)}`, ''];
-  for (const metric of METRICS) {
+  for (const metric of REPORTED) {
     const kpi = digest.kpis[metric];
     lines.push(`${METRIC_REGISTRY[metric].label}: ${formatValue(metric, kpi.value)} (${formatChange(metric, kpi)} against the previous period)`);
   }
@@ -83,7 +86,7 @@ export function digestText(digest: Digest, unsubscribeUrl?: string): string {
 /** The HTML part: tables and text only, no image, readable with images off or styles stripped. */
 export function digestHtml(digest: Digest, unsubscribeUrl?: string): string {
   const cell = 'style="padding:4px 12px 4px 0;text-align:left"';
-  const kpiRows = METRICS.map((metric) => {
+  const kpiRows = REPORTED.map((metric) => {
     const kpi = digest.kpis[metric];
     return `<tr><th scope="row" ${cell}>${escapeHtml(METRIC_REGISTRY[metric].label)}</th><td ${cell}>${escapeHtml(formatValue(metric, kpi.value))}</td><td ${cell}>${escapeHtml(formatChange(metric, kpi))}</td></tr>`;
   }).join('');
@@ -133,7 +136,7 @@ const escapeSlack = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, 
 /** The digest as a Slack incoming-webhook message: a text fallback and blocks (mrkdwn). */
 export function slackMessage(digest: Digest): string {
   const title = `${digestSubject(digest)}, ${periodText(digest)}`;
-  const kpis = METRICS.map((metric) => `*${METRIC_REGISTRY[metric].label}*: ${formatValue(metric, digest.kpis[metric].value)} (${formatChange(metric, digest.kpis[metric])})`).join('\n');
+  const kpis = REPORTED.map((metric) => `*${METRIC_REGISTRY[metric].label}*: ${formatValue(metric, digest.kpis[metric].value)} (${formatChange(metric, digest.kpis[metric])})`).join('\n');
   const tops = TOP_DIMENSIONS.map(([dimension, name]) => {
     const rows = digest.top[dimension];
     return `*${name}*\n${rows.length === 0 ? 'none' : rows.map((row) => `${escapeSlack(rowLabel(dimension, row.key))}: ${count(row.visitors)}`).join('\n')}`;

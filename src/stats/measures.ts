@@ -7,7 +7,7 @@
 // which is what lets the planner take some days from rollups and the rest from raw events; the
 // metrics of docs/api.md are those sums or ratios of them, as the metric registry
 // (src/core/metric-registry.ts) declares and `metricValue` computes.
-import type { GoalMeasureName, TrafficComputation, TrafficMeasureName } from '../core/metric-registry.js';
+import type { GoalMeasureName, ReadMeasureName, TrafficComputation, TrafficMeasureName, VisitMeasureName } from '../core/metric-registry.js';
 import { BUILT_IN_EVENTS } from '../ingest/event-shape.js';
 import type { Dialect } from '../sql/dialect.js';
 
@@ -15,7 +15,7 @@ import type { Dialect } from '../sql/dialect.js';
 export const NON_BOUNCE_ENGAGED_MS = 10_000;
 
 export const IS_PAGEVIEW = `name = 'pageview'`;
-const IS_ENGAGE = `name = 'engage'`;
+export const IS_ENGAGE = `name = 'engage'`;
 /**
  * Rows counted as a signed 64-bit integer, as every count of the Dialect is: measure rows of rollups
  * (BIGINT) and of raw events are unioned, and ClickHouse's own count (UInt64) unions with no signed type.
@@ -113,12 +113,21 @@ export function sessionRowAggregates(d: Dialect, bucket: 'day' | 'days', session
 }
 
 export type TrafficMeasure = keyof typeof TRAFFIC_MEASURES;
+
+/**
+ * The columns of the measures that only reads of visits under event filters count (./sql/visits.ts),
+ * after the traffic measures' columns of their rows.
+ */
+export const VISIT_MEASURE_COLUMNS = { landings: 'landings', engagedMs: 'page_engaged_ms', engagedViews: 'page_engages' } as const satisfies Record<VisitMeasureName, string>;
+const VISIT_COLUMN_LIST: ReadonlyArray<[VisitMeasureName, string]> = Object.entries(VISIT_MEASURE_COLUMNS) as Array<[VisitMeasureName, string]>;
+
 /**
  * Summed traffic measures of some days (or one day, or one hour). A measure is null where every row
  * summed lacks it: imported aggregates of a table without its column hold it unknown (NULL), which a
- * sum leaves out (docs/imports.md, "Older exports"). Every table has visitors.
+ * sum leaves out (docs/imports.md, "Older exports"). Every table has visitors. The visit measures
+ * are there where the rows are visits under event filters.
  */
-export type Measures = Record<TrafficMeasure, number | null> & { visitors: number };
+export type Measures = Record<TrafficMeasure, number | null> & { visitors: number } & Partial<Record<VisitMeasureName, number>>;
 
 /**
  * Conversions of a goal per day: events matching it, and distinct visitors among them; for a revenue
@@ -187,6 +196,7 @@ export function measuresOf<R extends Registry>(registry: R, row: Record<string, 
 export function trafficOf(row: Record<string, unknown>): Measures {
   const out = {} as Record<string, number | null>;
   for (const [name, column] of columnsOf(TRAFFIC_MEASURES)) out[name] = row[column] === null ? null : Number(row[column]);
+  if (VISIT_MEASURE_COLUMNS.landings in row) for (const [name, column] of VISIT_COLUMN_LIST) out[name] = Number(row[column]);
   return out as Measures;
 }
 
@@ -199,8 +209,8 @@ export function addMeasures<M extends Record<string, number | null>>(a: M, b: M)
 /** Adds `b` into `total`, a sum being built (never a value shared with others); a null (unknown) part is left out, as SQL's sum() does. */
 export function addInto<M extends Record<string, number | null>>(total: M, b: M): void {
   for (const name in b) {
-    const [x, y] = [total[name]!, b[name]!];
-    total[name] = (x === null ? y : y === null ? x : x + y) as M[typeof name];
+    const [x, y] = [total[name], b[name]!];
+    total[name] = (x === null || x === undefined ? y : y === null ? x : x + y) as M[typeof name];
   }
 }
 
@@ -247,13 +257,29 @@ export function meanHalfUp(total: number, count: number): number {
 
 /** A traffic metric's value over summed measures; null where it is not computable, or unknown. */
 export function metricValue(c: TrafficComputation, m: Measures): number | null {
-  if (c.kind === 'count') return m[c.measure];
-  const [numerator, denominator] = [m[c.numerator], m[c.denominator]];
+  if (c.kind === 'count') return measureOf(m, c.measure);
+  const [numerator, denominator] = [measureOf(m, c.numerator), measureOf(m, c.denominator)];
   return numerator !== null && denominator !== null && denominator > 0 ? round(numerator / denominator / c.divideBy, c.digits) : null;
 }
 
-/** Whether a traffic metric needs the per-session measures (those aggregated over session facts). */
+/**
+ * A measure of summed rows. Rows that are not visits under event filters have no visit measures:
+ * every session's bounce counts there (its landings are its sessions), and no engaged time per page is known.
+ */
+function measureOf(m: Measures, name: ReadMeasureName): number | null {
+  if (!isVisitMeasure(name)) return m[name];
+  return m[name] ?? (name === 'landings' ? m.sessions : null);
+}
+
+const isVisitMeasure = (name: ReadMeasureName): name is VisitMeasureName => name in VISIT_MEASURE_COLUMNS;
+
+/** Whether a traffic metric is counted over sessions: a count of them, or a figure of their facts. */
+export function countsSessions(c: TrafficComputation): boolean {
+  return needsSessions(c) || (c.kind === 'count' ? c.measure === 'sessions' : c.denominator === 'sessions');
+}
+
+/** Whether a traffic metric needs the per-session measures (those aggregated over session facts, and the visit measures). */
 export function needsSessions(c: TrafficComputation): boolean {
   const measures = c.kind === 'count' ? [c.measure] : [c.numerator, c.denominator];
-  return measures.some((name) => TRAFFIC_MEASURES[name].over === 'sessions');
+  return measures.some((name) => isVisitMeasure(name) || TRAFFIC_MEASURES[name].over === 'sessions');
 }

@@ -33,7 +33,7 @@ import type { ImportedAnswer } from '../core/answers.js';
 import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
 import { RAW_DAYS } from '../core/vocabulary.js';
 import type { Settlement } from './settlement.js';
-import { goalsUnderFilters, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer, visitorsFromRollups } from './windows.js';
+import { countsVisits, goalsUnderFilters, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer, visitorsFromRollups } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
@@ -132,6 +132,8 @@ export interface Plan {
   readonly goalsCompared: boolean;
   /** On a read clipped to the raw window (`raw=clip`), the first day the request asked for; else null. */
   readonly clippedFrom: string | null;
+  /** Whether the read counts visits under event filters (./windows.ts, `countsVisits`): from raw events, by ./sql/visits.ts. */
+  readonly visits: boolean;
   /**
    * How many days of raw events or session rows the request reads at most: the span's days from
    * either that can hold data (inside the raw window, up to today). Past the default raw window it
@@ -163,7 +165,7 @@ export interface PlannedQuery extends Query {
 export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
   let q = asked;
   if (q.kind === 'timeseries') {
-    if (!metricTakesFilters(q.metric, q.filters) || conversionsRefused(q)) {
+    if (!metricTakesFilters(q.metric, q.filters, q.rawClip) || conversionsRefused(q)) {
       throw apiError('METRIC_NOT_FILTERABLE', 'metric', { metric: q.metric });
     }
     // Goals are counted per day (goal_daily and the raw goal reads): a metric summed over goals has no hourly value.
@@ -218,6 +220,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
       detailDaysRead: Math.max(daysHoldingData(span.sessions, windowStart, q.today) + daysHoldingData(span.raw, windowStart, q.today), daysHoldingData(goals.span?.raw ?? null, windowStart, q.today)),
       previousCut: q.previousCut && (keptRaw(bounds, q.previousCut.day) ? 'raw' : 'share'),
       clippedFrom,
+      visits: countsVisits(q),
       previousComplete,
       goalSpan: goals.span,
       goalsCompared: goals.compared,

@@ -5,7 +5,8 @@
 import { addDays } from '../core/localtime.js';
 import { addMonths } from '../core/period.js';
 import type { Query } from '../core/query.js';
-import { METRIC_REGISTRY } from '../core/metric-registry.js';
+import { isMetric, METRIC_REGISTRY, type TrafficComputation } from '../core/metric-registry.js';
+import { countsSessions } from './measures.js';
 import { type Filter, isPropertyDimension, NONE_KEY, OTHER_KEY, scopeOf } from '../core/vocabulary.js';
 
 /** The first day of a site's raw-event window: its last `rawDays` local days, today included. */
@@ -34,8 +35,27 @@ export function rawOnlyByFilters(q: Query): boolean {
     hasPagePattern(q) ||
     hasOperator(q) ||
     (filter !== undefined && q.breakdown !== null && q.breakdown.dimension !== filter.dimension) ||
-    hasPropertyNone(q)
+    hasPropertyNone(q) ||
+    countsVisits(q)
   );
+}
+
+/**
+ * Whether a read counts visits under event filters (docs/api.md's rules, for `raw=clip` reads): its
+ * per-session measures are asked for (the stats always; a timeseries of a per-session metric; a
+ * breakdown's `include` of one) with a filter, or a breakdown, on an event-scoped dimension. Each
+ * session holding a matching event counts, with its facts over all its events: rollups and session
+ * rows hold no such count, so raw events answer (./sql/visits.ts).
+ */
+export function countsVisits(q: Query): boolean {
+  if (!q.rawClip) return false;
+  const perSession = (c: TrafficComputation | { kind: 'goals' }) => c.kind !== 'goals' && countsSessions(c);
+  const asked =
+    q.kind === 'stats' ||
+    (q.kind === 'timeseries' && perSession(METRIC_REGISTRY[q.metric].computation)) ||
+    (q.breakdown?.include.some((name) => isMetric(name) && perSession(METRIC_REGISTRY[name].computation)) ?? false);
+  const dimensions = [...q.filters.map((f) => f.dimension), ...(q.breakdown ? [q.breakdown.dimension] : [])];
+  return asked && dimensions.some((dimension) => scopeOf(dimension) === 'event');
 }
 
 /**

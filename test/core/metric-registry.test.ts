@@ -2,7 +2,7 @@
 // engine computes from summed measures, the dashboard's labels, formats and good direction.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changeIsGood, type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters, type TrafficComputation } from '../../src/core/metric-registry.js';
+import { changeIsGood, type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters, shownMetrics, type TrafficComputation } from '../../src/core/metric-registry.js';
 import { DIMENSIONS, type Dimension, type Filter } from '../../src/core/vocabulary.js';
 import { metricValue, needsSessions, ZERO_MEASURES } from '../../src/stats/measures.js';
 import { formatMetric } from '../../web/lib/format.js';
@@ -13,7 +13,7 @@ const EVENT_SCOPED: readonly Dimension[] = ['page', 'event', 'hostname'];
 function expectedTakes(metric: Metric, dimensions: readonly Dimension[]): boolean {
   if (dimensions.length === 0) return true;
   // Conversions under filters are counted from raw events (docs/api.md, Conversions under filters).
-  if (metric === 'visitors' || metric === 'pageviews' || metric === 'conversions') return true;
+  if (metric === 'visitors' || metric === 'pageviews' || metric === 'conversions' || metric === 'timeOnPage') return true;
   if (metric === 'bounceRate' || metric === 'avgDuration') return dimensions.every((d) => !EVENT_SCOPED.includes(d));
   return false;
 }
@@ -22,7 +22,18 @@ const traffic = (metric: Metric) => METRIC_REGISTRY[metric].computation as Traff
 
 describe('metric registry', () => {
   test('the metrics, in the order of the stats answer and the tiles', () => {
-    assert.deepEqual(METRICS, ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions']);
+    assert.deepEqual(METRICS, ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'timeOnPage', 'conversions']);
+  });
+
+  test("the metrics shown: time on page in visit duration's place under a page filter only", () => {
+    const shown = ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions'];
+    assert.deepEqual(shownMetrics([]), shown);
+    assert.deepEqual(shownMetrics([{ dimension: 'country', value: 'DE', values: ['DE'] }]), shown);
+    assert.deepEqual(shownMetrics([{ dimension: 'country', value: 'DE', values: ['DE'] }, { dimension: 'page', value: '/', values: ['/'], operator: 'is_not' }]), shown.map((m) => (m === 'avgDuration' ? 'timeOnPage' : m)));
+  });
+
+  test('with raw=clip every metric takes every filter (visits under event filters)', () => {
+    for (const metric of METRICS) for (const a of DIMENSIONS) assert.equal(metricTakesFilters(metric, [{ dimension: a, value: 'x', values: ['x'] }], true), true, `${metric} ${a}`);
   });
 
   test('metricTakesFilters over every metric and every one or two filter dimensions', () => {
@@ -51,9 +62,14 @@ describe('metric registry', () => {
     assert.equal(metricValue(traffic('avgDuration'), m), 13.7);
     assert.equal(metricValue(traffic('bounceRate'), ZERO_MEASURES), null);
     assert.equal(metricValue(traffic('avgDuration'), ZERO_MEASURES), null);
+    // Visits under event filters: the bounce rate over the landings, time on page over the engaged pageviews.
+    const visits = { ...m, landings: 5, engagedMs: 50_500, engagedViews: 3 };
+    assert.equal(metricValue(traffic('bounceRate'), visits), 0.8);
+    assert.equal(metricValue(traffic('timeOnPage'), visits), 16.8);
+    assert.equal(metricValue(traffic('timeOnPage'), m), null);
     assert.deepEqual(
-      (['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration'] as const).map((metric) => needsSessions(traffic(metric))),
-      [false, false, false, true, true],
+      (['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'timeOnPage'] as const).map((metric) => needsSessions(traffic(metric))),
+      [false, false, false, true, true, true],
     );
     assert.deepEqual(METRIC_REGISTRY.conversions.computation, { kind: 'goals', measure: 'conversions' });
   });
@@ -61,19 +77,19 @@ describe('metric registry', () => {
   test('every metric has a label, a format and a good direction', () => {
     assert.deepEqual(
       METRICS.map((metric) => METRIC_REGISTRY[metric].label),
-      ['Visitors', 'Pageviews', 'Sessions', 'Bounce rate', 'Visit duration', 'Conversions'],
+      ['Visitors', 'Pageviews', 'Visits', 'Bounce rate', 'Visit duration', 'Time on page', 'Conversions'],
     );
     assert.deepEqual(
       METRICS.map((metric) => formatMetric(metric, 61, 'en-US')),
-      ['61', '61', '61', '6,100%', '1m 1s', '61'],
+      ['61', '61', '61', '6,100%', '1m 1s', '1m 1s', '61'],
     );
     assert.deepEqual(
       METRICS.map((metric) => changeIsGood(metric, 5)),
-      [true, true, true, false, true, true],
+      [true, true, true, false, true, true, true],
     );
     assert.deepEqual(
       METRICS.map((metric) => changeIsGood(metric, -5)),
-      [false, false, false, true, false, false],
+      [false, false, false, true, false, false, false],
     );
   });
 });

@@ -162,7 +162,7 @@ describe('email digests', () => {
     assert.match(body, /Content-Type: text\/plain/i);
     assert.match(body, /Content-Type: text\/html/i);
     assert.doesNotMatch(body, /<img/i, 'readable without images');
-    for (const label of ['Visitors: 21 (+50.0 %', 'Pageviews: 21 (+50.0 %', 'Sessions: 21', 'Bounce rate: 100.0 % (±0.0 pp', 'Visit duration: 0 s', 'Conversions: — (—']) assert.ok(body.includes(label), label);
+    for (const label of ['Visitors: 21 (+50.0 %', 'Pageviews: 21 (+50.0 %', 'Visits: 21', 'Bounce rate: 100.0 % (±0.0 pp', 'Visit duration: 0 s', 'Conversions: — (—']) assert.ok(body.includes(label), label);
     assert.match(body, /Top pages:\n {2}\/: 7 visitors\n {2}\/pricing: 14 visitors|Top pages:\n {2}\/pricing: 14 visitors\n {2}\/: 7 visitors/);
     assert.match(body, /Top referrers:\n {2}news\.example: 21 visitors/);
     assert.match(body, /Top countries:\n {2}Germany: 21 visitors/, 'a country by its name');
@@ -322,7 +322,7 @@ describe('email digests', () => {
       site: { id: 'abc', name: 'Shop <1>', domain: 'shop.example' },
       kind: 'weekly',
       period: { from: '2026-03-16', to: '2026-03-22' },
-      kpis: { visitors: kpi, pageviews: kpi, sessions: kpi, bounceRate: { value: 0.5, prev: null, deltaPct: 0 }, avgDuration: { value: 75, prev: 75, deltaPct: 0 }, conversions: { value: null, prev: null, deltaPct: 0 } },
+      kpis: { visitors: kpi, pageviews: kpi, sessions: kpi, bounceRate: { value: 0.5, prev: null, deltaPct: 0 }, avgDuration: { value: 75, prev: 75, deltaPct: 0 }, timeOnPage: { value: null, prev: null, deltaPct: 0 }, conversions: { value: null, prev: null, deltaPct: 0 } },
       top: { page: [{ key: '/a&b', visitors: 4, views: 5, pct: 40 }], referrer: [], country: [{ key: 'DE', visitors: 10, views: 10, pct: 100 }] },
       dashboardUrl: 'https://svc.example/sites/abc?from=2026-03-16&to=2026-03-22',
     };

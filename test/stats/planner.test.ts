@@ -421,6 +421,34 @@ test('raw=clip: a raw read past the window reads the period from the window on, 
   assert.equal(errorCode(() => plan('goals', { period: '7d', raw: 'clip' })), 'INVALID_PARAMS');
 });
 
+test('raw=clip: visits under event filters read raw events, where the per-session figures are read; session filters keep their sources', () => {
+  // [kind, params, whether the read counts visits (the raw path)]
+  const cases: Array<[QueryKind, RawParams, boolean]> = [
+    ['stats', { period: '7d', filter: 'page:/' }, true],
+    ['stats', { period: '7d', filter: 'prop.plan:pro' }, true],
+    ['stats', { period: '7d', filter: 'country:FR' }, false],
+    ['stats', { period: '7d' }, false],
+    ['timeseries', { period: '7d', filter: 'event:signup', metric: 'sessions' }, true],
+    ['timeseries', { period: '7d', filter: 'page:/', metric: 'visitors' }, false],
+    ['breakdown', { period: '7d', dimension: 'page', include: 'bounceRate' }, true],
+    ['breakdown', { period: '7d', dimension: 'page', include: 'timeOnPage' }, true],
+    ['breakdown', { period: '7d', dimension: 'page' }, false],
+    ['breakdown', { period: '7d', dimension: 'country', include: 'avgDuration', filter: 'country:FR' }, false],
+  ];
+  for (const [kind, params, visits] of cases) {
+    const label = JSON.stringify(params);
+    const q = plan(kind, { ...params, raw: 'clip' });
+    assert.equal(q.plan.visits, visits, label);
+    assert.equal(q.plan.path, visits ? 'raw' : 'rollup', label);
+    // The base API's requests never count visits: sessions refused under filters, bounce rate under event filters.
+    if (kind === 'stats') assert.equal(plan(kind, params).plan.visits, false, label);
+  }
+  assert.equal(errorCode(() => plan('timeseries', { period: '7d', filter: 'page:/', metric: 'bounceRate' })), 'METRIC_NOT_FILTERABLE');
+  assert.equal(plan('timeseries', { period: '7d', filter: 'page:/', metric: 'bounceRate', raw: 'clip' }).plan.visits, true);
+  // The page breakdown's period visitors (its shares) still come from rollups.
+  assert.equal(plan('breakdown', { period: '7d', dimension: 'page', include: 'bounceRate', raw: 'clip' }).plan.periodVisitors.rollup !== null, true);
+});
+
 test('filters is not (!:) and contains (~:): the raw path, session rows where every filter is session-scoped, within the raw window', () => {
   const paths: Array<[QueryKind, RawParams, 'rollup' | 'raw']> = [
     ['stats', { period: '30d', filter: 'referrer!:(none)' }, 'raw'],

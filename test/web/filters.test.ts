@@ -79,19 +79,18 @@ async function filterDialog(dimension: string) {
 }
 
 describe('filters and tiles', () => {
-  test('a tile without a value under filters says why, from the filters the metric takes', async () => {
+  test('every tile has its figure under filters: visits, their bounce rate, time on page under a page filter, views per visit', async () => {
     for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
       const { context, page } = await signedIn(viewport);
       await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=page:/pricing`);
       await filled(page);
-      assert.deepEqual(await tileText(page, 'Sessions'), { value: '–', reason: 'Not counted under filters', title: 'Not counted under filters' });
-      assert.deepEqual(await tileText(page, 'Bounce rate'), { value: '–', reason: 'Not available with a page filter', title: 'Not available with a page filter' });
+      for (const label of ['Visits', 'Bounce rate', 'Time on page']) assert.equal((await tileText(page, label)).reason, null, label);
+      assert.notEqual((await tileText(page, 'Visits')).value, '–');
+      assert.equal(await page.locator('.kpi', { hasText: 'Visit duration' }).count(), 0, 'time on page in its place');
+      assert.match((await page.locator('[data-figure="viewsPerVisit"] .kpi-value').textContent()) ?? '', /^\d/);
       // Counted under the filter: the two pageviews of /pricing (a goal) and the signup sent from it.
       assert.deepEqual(await tileText(page, 'Conversions'), { value: '3', reason: null, title: null });
       assert.deepEqual(await tileText(page, 'Visitors'), { value: '2', reason: null, title: null });
-      // The reason is the tile's description, its name stays the label and the value.
-      const described = await page.getByRole('button', { name: /^Bounce rate/ }).evaluate((button) => button.getAttribute('title'));
-      assert.equal(described, 'Not available with a page filter');
       await checkPage(page, `tile-reasons-${name}`);
       await context.close();
     }
@@ -99,7 +98,8 @@ describe('filters and tiles', () => {
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=country:FR`);
     await filled(page);
     assert.equal((await tileText(page, 'Bounce rate')).reason, null, 'a session filter leaves the bounce rate');
-    assert.equal((await tileText(page, 'Sessions')).reason, 'Not counted under filters');
+    assert.equal((await tileText(page, 'Visits')).reason, null);
+    assert.equal(await page.locator('.kpi', { hasText: 'Time on page' }).count(), 0, 'visit duration without a page filter');
     await context.close();
   });
 

@@ -206,14 +206,11 @@ describe('why a KPI has no value', () => {
   const event: Filter = { dimension: 'event', value: 'signup', values: ['signup'] };
   const country: Filter = { dimension: 'country', value: 'FR', values: ['FR'] };
 
-  test('from the filters each metric takes, as the registry declares them', () => {
+  test('no traffic metric is refused a filter: the dashboard reads visits under any filter (raw=clip)', () => {
     for (const metric of METRICS) {
       const counted = METRIC_REGISTRY[metric].computation.kind === 'goals' ? { cause: 'filters', text: 'Not counted this far back under filters' } : undefined;
-      const expected = { all: counted, session: { cause: 'filters', text: 'Not available with a page filter' }, none: { cause: 'filters', text: 'Not counted under filters' } }[METRIC_REGISTRY[metric].filters];
-      assert.deepEqual(nullReason(metric, [country, page]), expected, metric);
+      assert.deepEqual(nullReason(metric, [country, page, event]), counted, metric);
     }
-    assert.deepEqual(nullReason('bounceRate', [page, country, event]), { cause: 'filters', text: 'Not available with a page or event filter' });
-    assert.equal(nullReason('bounceRate', [country]), undefined);
   });
 
   test('a metric counted over goals: no goals yet, or, under filters, days past the raw window', () => {
@@ -406,14 +403,14 @@ describe('breakdown details', () => {
     assert.deepEqual(sortRows('country', countries, { by: 'key', descending: false }).map((r) => r.key), ['AT', 'FR', 'DE'], 'Austria, France, Germany: by name');
     assert.deepEqual(sortRows('page', [rows[0]!, { ...rows[1]!, bounceRate: 0.5 }], { by: 'bounceRate', descending: false }).map((r) => r.key), ['b', 'a'], 'a tie keeps the API order');
   });
-  test('includesFor: a bounce rate and duration where stats counts them under the key, scroll depth for unfiltered pages', () => {
+  test('includesFor: a bounce rate and duration under any filter (visits), time on page for pages, scroll depth for unfiltered pages', () => {
     const view = (...filters: string[]) => new URLSearchParams(filters.map((f) => ['filter', f]));
     assert.deepEqual(includesFor(view(), 'country'), ['bounceRate', 'avgDuration']);
     assert.deepEqual(includesFor(view('browser!:Chrome'), 'referrer'), ['bounceRate', 'avgDuration']);
-    assert.deepEqual(includesFor(view('page:/'), 'country'), [], 'a page filter cuts visits');
-    assert.deepEqual(includesFor(view(), 'page'), ['scrollDepth']);
-    assert.deepEqual(includesFor(view('country:DE'), 'page'), []);
-    assert.deepEqual(includesFor(view(), 'prop.plan'), []);
+    assert.deepEqual(includesFor(view('page:/'), 'country'), ['bounceRate', 'avgDuration'], 'a page filter keeps the visits holding the page');
+    assert.deepEqual(includesFor(view(), 'page'), ['bounceRate', 'avgDuration', 'timeOnPage', 'scrollDepth']);
+    assert.deepEqual(includesFor(view('country:DE'), 'page'), ['bounceRate', 'avgDuration', 'timeOnPage']);
+    assert.deepEqual(includesFor(view(), 'prop.plan'), ['bounceRate', 'avgDuration']);
     // Web vitals have a view of their own: pages without filter, never a figure column.
     assert.deepEqual([includeApplies(view(), 'page', 'vitals'), includeApplies(view('country:DE'), 'page', 'vitals'), includeApplies(view(), 'hostname', 'vitals')], [true, false, false]);
   });

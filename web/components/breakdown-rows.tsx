@@ -28,6 +28,7 @@ const FIGURE_TITLES: Record<RowFigure, string> = {
   views: 'Every view of it in the period',
   bounceRate: 'Bounce rate of the visits with it, as the dashboard shows it filtered by it',
   avgDuration: 'Visit duration of the visits with it, as the dashboard shows it filtered by it',
+  timeOnPage: 'Mean engaged time of its pageviews, as the dashboard shows it filtered by it',
   scrollDepth: "Mean deepest scroll of the page's visitors",
 };
 

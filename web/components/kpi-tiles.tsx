@@ -1,11 +1,11 @@
 // The KPI tiles, one per metric: value and change against the compared period; a tile is a toggle
 // that selects its metric for the chart. A tile without a value says why (the filters, or no goals
 // yet), visibly and as its description.
-import { changeClass, kpiChange, formatMetric } from '../lib/format.js';
+import { changeClass, kpiChange, formatMetric, formatRatioOf } from '../lib/format.js';
 import { nullReason } from '../lib/kpi-reason.js';
 import { inSentence } from '../lib/labels.js';
 import { COMPARISON_LABELS } from './comparison-picker.js';
-import { type Metric, METRIC_REGISTRY, METRICS } from '../../src/core/metric-registry.js';
+import { type Metric, METRIC_REGISTRY, shownMetrics } from '../../src/core/metric-registry.js';
 import type { Comparison, Filter } from '../../src/core/vocabulary.js';
 import type { Stats } from '../../src/core/answers.js';
 
@@ -33,10 +33,12 @@ export function KpiTiles({
   goalSettings?: string;
   hasGoals?: boolean;
 }) {
-  const reasons = METRICS.map((m) => (stats?.[m].value === null ? nullReason(m, filters, hasGoals) : undefined));
+  // Under a page filter, time on page stands in visit duration's place (the registry's `shownFor`).
+  const metrics = shownMetrics(filters);
+  const reasons = metrics.map((m) => (stats?.[m].value === null ? nullReason(m, filters, hasGoals) : undefined));
   return (
     <div class="kpis" role="group" aria-label="Key figures" aria-busy={busy}>
-      {METRICS.map((m, i) => {
+      {metrics.map((m, i) => {
         const kpi = stats?.[m];
         const reason = reasons[i];
         const change = kpi && comparison !== 'off' ? kpiChange(m, kpi) : null;
@@ -58,11 +60,27 @@ export function KpiTiles({
           </button>
         );
       })}
+      <ViewsPerVisit stats={stats} />
       {goalSettings && reasons.some((r) => r?.cause === 'goals') && (
         <p class="kpi-note">
-          <a href={goalSettings}>Add a goal</a> to count {METRICS.filter((_, i) => reasons[i]?.cause === 'goals').map((m) => inSentence(METRIC_REGISTRY[m].label)).join(' and ')}.
+          <a href={goalSettings}>Add a goal</a> to count {metrics.filter((_, i) => reasons[i]?.cause === 'goals').map((m) => inSentence(METRIC_REGISTRY[m].label)).join(' and ')}.
         </p>
       )}
+    </div>
+  );
+}
+
+/**
+ * Views per visit: the (matching) pageviews over the visits of the same read, two decimals; a figure
+ * of the tiles, not a metric of the API, so it charts nothing and has no change.
+ */
+function ViewsPerVisit({ stats }: { stats: Stats | undefined }) {
+  const [views, visits] = [stats?.pageviews.value, stats?.sessions.value];
+  const value = stats === undefined ? '…' : views === null || views === undefined || !visits ? '–' : formatRatioOf(views, visits);
+  return (
+    <div class="kpi" data-figure="viewsPerVisit">
+      <span class="kpi-label">Views per visit</span>
+      <span class="kpi-value">{value}</span>
     </div>
   );
 }

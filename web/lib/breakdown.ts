@@ -4,8 +4,8 @@ import { toCsv } from './csv.js';
 import { dimensionLabel, keyLabel } from './labels.js';
 import { readSite } from './site.js';
 import { breakdownRead, type RowsPage } from '../../src/core/dashboard-reads.js';
-import { BREAKDOWN_INCLUDES, BREAKDOWN_LIMIT, type BreakdownInclude, type Filter, makeFilter, oneValueFilter, type QueryDimension, splitFilterParam } from '../../src/core/vocabulary.js';
-import { isMetric, METRIC_REGISTRY, metricTakesFilters } from '../../src/core/metric-registry.js';
+import { BREAKDOWN_INCLUDES, BREAKDOWN_LIMIT, type BreakdownInclude, type QueryDimension } from '../../src/core/vocabulary.js';
+import { isMetric, METRIC_REGISTRY } from '../../src/core/metric-registry.js';
 import type { BreakdownAnswer, BreakdownRow, PropertyKeysAnswer } from '../../src/core/answers.js';
 
 /** What a row adds as one figure of its own column (web vitals have a view of their own: ../components/web-vitals.tsx). */
@@ -20,18 +20,12 @@ export function includeApplies(view: URLSearchParams, dimension: QueryDimension,
 
 /**
  * What a breakdown's rows can add in this view and show a figure for: scroll depth for pages when the
- * view has no filter (read per page, unfiltered); a bounce rate and a visit duration where `stats`
- * counts them under the key's filter beside the view's (session-scoped dimensions only).
+ * view has no filter (read per page, unfiltered); a bounce rate and a visit duration for every
+ * dimension, and time on page for pages, under any filter (the dashboard reads with raw=clip: visits
+ * under event filters).
  */
 export function includesFor(view: URLSearchParams, dimension: QueryDimension): FigureInclude[] {
-  const filters = view.getAll('filter').flatMap((text): Filter[] => {
-    const parts = splitFilterParam(text);
-    return parts ? [makeFilter(parts.dimension as QueryDimension, parts.operator, parts.value)] : [];
-  });
-  return FIGURE_INCLUDES.filter((name) => {
-    if (isMetric(name)) return metricTakesFilters(name, [...filters, oneValueFilter(dimension, '')]);
-    return includeApplies(view, dimension, name);
-  });
+  return FIGURE_INCLUDES.filter((name) => (isMetric(name) ? (BREAKDOWN_INCLUDES[name].dimension ?? dimension) === dimension : includeApplies(view, dimension, name)));
 }
 
 /** A row's field a Details view sorts by. */

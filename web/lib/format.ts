@@ -29,6 +29,11 @@ export function formatAmount(amount: number, locale?: string): string {
   return numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
 }
 
+/** How many of one thing per another (views per visit): at most two decimals, 1.5 / 2.25. */
+export function formatRatioOf(count: number, per: number, locale?: string): string {
+  return numberFormat(locale, { maximumFractionDigits: 2 }).format(count / per);
+}
+
 /** A ratio 0..1 as a percentage with at most one decimal: 0.4235 -> 42.4%. */
 export function formatRatio(ratio: number, locale?: string): string {
   return numberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(ratio);

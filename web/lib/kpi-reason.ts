@@ -1,9 +1,8 @@
-// Why a KPI tile has no value, in words, from what the metric registry declares: the filters a
-// metric takes (its `filters`, against the scopes of the active filters' dimensions) and whether it
-// is counted over goals (null while the site has none, and under filters past the raw window,
-// where goals are counted from raw events alone).
-import { dimensionLabel, inSentence } from './labels.js';
-import { type Metric, METRIC_REGISTRY, metricTakesFilters } from '../../src/core/metric-registry.js';
+// Why a KPI tile has no value, in words, from what the metric registry declares: whether it is
+// counted over goals (null while the site has none, and under filters past the raw window, where
+// goals are counted from raw events alone). The dashboard reads with `raw=clip`, under which every
+// traffic metric takes every filter (visits under event filters).
+import { type Metric, METRIC_REGISTRY } from '../../src/core/metric-registry.js';
 import type { Filter } from '../../src/core/vocabulary.js';
 
 export interface NullReason {
@@ -17,13 +16,7 @@ export interface NullReason {
  * gives none. `hasGoals`: whether the site has goals, undefined while unknown.
  */
 export function nullReason(metric: Metric, filters: readonly Filter[], hasGoals?: boolean): NullReason | undefined {
-  const spec = METRIC_REGISTRY[metric];
-  if (!metricTakesFilters(metric, filters)) {
-    if (spec.filters === 'none') return { cause: 'filters', text: 'Not counted under filters' };
-    const refused = filters.filter((f) => !metricTakesFilters(metric, [f])).map((f) => inSentence(dimensionLabel(f.dimension)));
-    return { cause: 'filters', text: `Not available with a ${refused.join(' or ')} filter` };
-  }
-  if (spec.computation.kind !== 'goals') return undefined;
+  if (METRIC_REGISTRY[metric].computation.kind !== 'goals') return undefined;
   if (filters.length > 0 && hasGoals !== false) return { cause: 'filters', text: 'Not counted this far back under filters' };
   return { cause: 'goals', text: 'No goals yet' };
 }

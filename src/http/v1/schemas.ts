@@ -100,6 +100,10 @@ export const schemas = {
         ...nullable('number'),
         description: "With include=avgDuration: the key's visit duration in seconds as stats answers it with filter=<dimension>:<key> added (null where it is)",
       },
+      timeOnPage: {
+        ...nullable('number'),
+        description: "With include=timeOnPage (dimension page): the page's mean engaged time in seconds as stats answers it with filter=page:<key> added under raw=clip (null without raw=clip)",
+      },
       scrollDepth: {
         ...nullable('integer'),
         description:
@@ -184,7 +188,8 @@ export const schemas = {
 export type SchemaName = keyof typeof schemas;
 const ref = (name: SchemaName): Schema => schemas[name];
 
-const kpis = object(Object.fromEntries(METRICS.map((k) => [k, ref('Kpi')])));
+// timeOnPage only with raw=clip (the dashboard's reads): the base API's stats keep their six KPIs.
+const kpis = object(Object.fromEntries(METRICS.map((k) => [k, ref('Kpi')])), METRICS.filter((k) => k !== 'timeOnPage'));
 
 export const responses = {
   sites: object({ sites: array(ref('Site')) }),
@@ -332,7 +337,7 @@ export const ROUTES: RouteDoc[] = [
       {
         name: 'include',
         in: 'query',
-        description: 'What the rows add, comma-separated: bounceRate, avgDuration (each row as stats with the key as a filter), scrollDepth and vitals (dimension page, without filter)',
+        description: 'What the rows add, comma-separated: bounceRate, avgDuration (each row as stats with the key as a filter), timeOnPage (dimension page, likewise), scrollDepth and vitals (dimension page, without filter)',
         schema: { type: 'string', pattern: `^(${Object.keys(BREAKDOWN_INCLUDES).join('|')})(,(${Object.keys(BREAKDOWN_INCLUDES).join('|')}))*$` },
       },
       ...periodParams,

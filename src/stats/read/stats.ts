@@ -7,7 +7,7 @@ import type { Goal } from '../../entities/goals.js';
 import { type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters } from '../../core/metric-registry.js';
 import type { Kpi, Stats } from '../../core/answers.js';
 import { cutDayStatements } from '../sql/daily.js';
-import { GOAL_MEASURES, measuresOf, metricValue, TRAFFIC_MEASURES, type GoalCounts, type Measures } from '../measures.js';
+import { GOAL_MEASURES, measuresOf, metricValue, trafficOf, type GoalCounts, type Measures } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, deltaPct, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
 
@@ -53,7 +53,7 @@ function cutPrevious(q: PlannedQuery, days: Map<string, Measures>, goalDays: Dai
   }
   const [measureRows, goalRows] = cutDay!;
   cutDays.delete(cut.day);
-  for (const r of measureRows) cutDays.set(cut.day, measuresOf(TRAFFIC_MEASURES, r));
+  for (const r of measureRows) cutDays.set(cut.day, trafficOf(r));
   const dayGoals = new Map<number, GoalCounts>();
   for (const r of goalRows) dayGoals.set(Number(r.goal_id), measuresOf(GOAL_MEASURES, r));
   cutGoals.set(cut.day, dayGoals);
@@ -84,7 +84,7 @@ export async function computeStats(events: StatsReader, q: PlannedQuery, goals: 
   const goalsBefore = sumGoal(previousGoalDays, q.previous.from, q.previous.to);
   const uncompared = plan.clippedFrom !== null && !previous;
   const pick = (metric: Metric): Kpi => {
-    if (!metricTakesFilters(metric, q.filters)) return kpi(null, null);
+    if (!metricTakesFilters(metric, q.filters, q.rawClip)) return kpi(null, null);
     const c = METRIC_REGISTRY[metric].computation;
     if (c.kind !== 'goals') return kpi(current ? metricValue(c, now) : null, previous ? metricValue(c, before) : null, uncompared);
     if (goals.length === 0 || !plan.goalSpan) return kpi(null, null);
@@ -92,5 +92,7 @@ export async function computeStats(events: StatsReader, q: PlannedQuery, goals: 
     const goalsUncompared = uncompared || (plan.previousComplete && !plan.goalsCompared);
     return kpi(current ? goalsNow[c.measure] : null, plan.goalsCompared ? goalsBefore[c.measure] : null, goalsUncompared);
   };
-  return Object.fromEntries(METRICS.map((metric) => [metric, pick(metric)])) as Stats;
+  // Time on page is the dashboard's figure (raw=clip): the base API's answer keeps its six KPIs, and
+  // nothing in svc reads time on page from a read without raw=clip.
+  return Object.fromEntries(METRICS.filter((metric) => q.rawClip || metric !== 'timeOnPage').map((metric) => [metric, pick(metric)])) as Stats;
 }

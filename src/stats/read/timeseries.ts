@@ -8,7 +8,7 @@ import { dayBuckets, hourBuckets, type Period } from '../../core/period.js';
 import { METRIC_REGISTRY, type TrafficComputation } from '../../core/metric-registry.js';
 import type { Point } from '../../core/answers.js';
 import { hourlyMeasures } from '../sql/daily.js';
-import { measuresOf, metricValue, needsSessions, TRAFFIC_MEASURES, ZERO_MEASURES, type Measures } from '../measures.js';
+import { metricValue, needsSessions, trafficOf, ZERO_MEASURES, type Measures } from '../measures.js';
 import type { DaySources, PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
 
@@ -19,7 +19,7 @@ function dayPoints(events: StatsReader, q: PlannedQuery, period: Period, days: D
   const firstComputable = days.firstComputable;
   const c = METRIC_REGISTRY[q.metric].computation;
   const goalRows = c.kind === 'goals' && goals.length > 0 ? goalsRead(events.dialect, q, days, goals) : null;
-  const measureRows = c.kind !== 'goals' ? measuresRead(events, q, days, needsSessions(c)) : null;
+  const measureRows = c.kind !== 'goals' ? measuresRead(events, q, days, needsSessions(c) || q.plan.visits) : null;
   return async () => {
     let valueOf: (from: string, to: string) => number | null = () => null;
     if (c.kind === 'goals' && goalRows) {
@@ -46,7 +46,7 @@ function hourPoints(events: EventReader, q: PlannedQuery, period: Period, days: 
   return async () => {
     const rows = await events.query<{ b: string | number | null } & Record<string, unknown>>(statement);
     const byBucket = new Map<number, Measures>();
-    for (const r of rows) if (r.b !== null) byBucket.set(Number(r.b), measuresOf(TRAFFIC_MEASURES, r));
+    for (const r of rows) if (r.b !== null) byBucket.set(Number(r.b), trafficOf(r));
     // The planner refuses hourly conversions, the goal metric.
     const c = METRIC_REGISTRY[q.metric].computation as TrafficComputation;
     return starts.map((t, i) => {

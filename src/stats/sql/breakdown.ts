@@ -11,6 +11,7 @@ import { eventsRelation, sessionRowKey, sessionRowsRelation } from './events.js'
 import { dayRange, keyExpr, needsExit, repeatedKeyExpr, scopedPropertyKey } from './filters.js';
 import { importedKeyRows, importedRows } from './imported.js';
 import { DAY_BUCKET, measureEvents, measureSessionRowsByKey } from './measures.js';
+import { measureVisits, VISIT_COLUMNS, visitRules } from './visits.js';
 
 /** The column of a measure row that is a breakdown's `views`: occurrences for events and properties, else pageviews. */
 export function viewsColumn(dimension: QueryDimension): string {
@@ -27,12 +28,12 @@ export const ROW_SESSION_COLUMNS = [TRAFFIC_MEASURES.sessions.column, TRAFFIC_ME
  */
 export function rowsCountSessions(q: PlannedQuery): boolean {
   const bd = q.breakdown!;
-  return bd.include.some((name) => isMetric(name) && metricTakesFilters(name, [...q.filters, oneValueFilter(bd.dimension, NONE_KEY)]));
+  return bd.include.some((name) => isMetric(name) && metricTakesFilters(name, [...q.filters, oneValueFilter(bd.dimension, NONE_KEY)], q.rawClip));
 }
 
 /** A breakdown's statements: its page of keys, and the count of all its keys. */
 export interface BreakdownStatements {
-  /** Columns k, visitors, views, the ROW_SESSION_COLUMNS where rowsCountSessions, and `total_keys` when `countedOnPage`; run with `queryPage`. */
+  /** Columns k, visitors, views, the ROW_SESSION_COLUMNS where rowsCountSessions (and VISIT_COLUMNS under visit rules), and `total_keys` when `countedOnPage`; run with `queryPage`. */
   page: Sql;
   /** Column n: the number of keys, where neither the page nor the engine tells it. */
   keyCount: Sql;
@@ -52,7 +53,10 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
   if (!bd) throw new Error('breakdownStatements needs a breakdown query');
   // The visits of one GROUP BY carry no sessions: rows that count them read each source's measures.
   const sessions = rowsCountSessions(q);
-  const sessionColumns = trusted(sessions ? `, ${ROW_SESSION_COLUMNS.join(', ')}` : '');
+  // Visits under event filters (./visits.ts) read raw events alone, and add their own measures.
+  const rules = sessions ? visitRules(q) : null;
+  const rowColumns = sessions ? [...ROW_SESSION_COLUMNS, ...(rules ? VISIT_COLUMNS : [])] : [];
+  const sessionColumns = trusted(rowColumns.map((c) => `, ${c}`).join(''));
   // Each source's rows (k, visitors, views), apart its keys alone (where the key count takes a
   // statement of its own, it reads keys without counting visitors again), and, for session rows and
   // raw events, its visits: one row per session row or event (k, vd the day, vv the visitor hash, v views).
@@ -112,7 +116,7 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
     // Beside session rows, the raw days' keys are typed as theirs (rollups, on the other path, hold
     // plain text); session rows never meet a property breakdown (event-scoped).
     const key = property ? scopedPropertyKey(d) : q.plan.period.sessions ? repeatedKeyExpr(d, bd.dimension as Dimension) : keyExpr(bd.dimension as Dimension);
-    const measures = measureEvents(d, scope, { bucket: DAY_BUCKET, key, sessions });
+    const measures = rules ? measureVisits(d, scope, DAY_BUCKET, key, rules) : measureEvents(d, scope, { bucket: DAY_BUCKET, key, sessions });
     const relation = eventsRelation(d, scope);
     parts.push({
       rows: sql`SELECT k, visitors, ${views} AS views${sessionColumns} FROM (${measures}) r`,
@@ -155,7 +159,7 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
       return { page, keyCount, countedOnPage: true, visitorsInTotals: false };
     }
   }
-  const sessionSums = trusted(sessions ? ROW_SESSION_COLUMNS.map((c) => `, sum(${c}) AS ${c}`).join('') : '');
+  const sessionSums = trusted(rowColumns.map((c) => `, sum(${c}) AS ${c}`).join(''));
   return {
     page: sql`SELECT k, visitors, views${sessionColumns}${trusted(countAll ? `, ${countAll} AS total_keys` : '')}
       FROM (SELECT k, sum(visitors) AS visitors, sum(views) AS views${sessionSums} FROM ${union('rows')} GROUP BY k) g ${order}`,

@@ -4,13 +4,12 @@
 // first collected day.
 import { addDays, startOfLocalDay } from '../../core/localtime.js';
 import type { DayCut, Period } from '../../core/period.js';
-import type { Query } from '../../core/query.js';
 import { type Filter, OTHER_KEY } from '../../core/vocabulary.js';
 import type { GoalRef } from '../../entities/goals.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
 import type { SettledPart } from '../held-sums.js';
-import type { DaySources } from '../planner.js';
+import type { DaySources, PlannedQuery } from '../planner.js';
 import { DIM_DAILY, GOAL_DAILY, SITE_DAILY } from '../rollups/tables.js';
 import { settledGoals } from '../settlement.js';
 import { dayRange, integerLiteral, needsExit } from './filters.js';
@@ -18,6 +17,8 @@ import { measureGoals } from './goals.js';
 import { importedGoals, importedKeyRows, importedRows } from './imported.js';
 import { DAY_BUCKET, dayRows, GOAL_COLUMNS, MEASURE_COLUMNS, measureEvents, measureSessionRows } from './measures.js';
 import { settledGoalsPart, settledMeasuresPart, settlementCheckStatement } from './settlement.js';
+import type { EventScope } from './events.js';
+import { measureVisits, VISIT_COLUMNS, visitRules } from './visits.js';
 
 /** Index of the hourly bucket of an event row: `starts` ascending, the last bucket ending at `end`. */
 function hourBucket(starts: readonly number[], end: number): Sql {
@@ -81,7 +82,7 @@ export interface DailyStatements {
  * then the measures in registry order; `sessions: false` leaves the per-session ones at 0 on raw
  * days.
  */
-export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, sessions: boolean): DailyStatements {
+export function dailyMeasureStatements(d: Dialect, q: PlannedQuery, days: DaySources, sessions: boolean): DailyStatements {
   const statements: Sql[] = [];
   // Rolled-up and imported days in one statement: one round trip for both.
   const summed: Sql[] = [];
@@ -109,8 +110,8 @@ export function dailyMeasureStatements(d: Dialect, q: Query, days: DaySources, s
     };
   }
   if (days.raw) {
-    const measures = measureEvents(d, { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) }, { bucket: DAY_BUCKET, sessions });
-    statements.push(dayRows(d, measures, MEASURE_COLUMNS));
+    const scope = { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) };
+    statements.push(rawMeasureRows(d, q, scope, sessions));
   }
   return { sources: statements, check: null };
 }
@@ -149,17 +150,17 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
  * The raw events of one day up to a cut (the last day of an elapsed compared part): its traffic
  * measures (columns b, the measures) and, with goals, its goal measures (columns b, goal_id, the measures).
  */
-export function cutDayStatements(d: Dialect, q: Query, cut: DayCut, goals: readonly GoalRef[]): { measures: Sql; goals: Sql | null } {
+export function cutDayStatements(d: Dialect, q: PlannedQuery, cut: DayCut, goals: readonly GoalRef[]): { measures: Sql; goals: Sql | null } {
   const days = { from: cut.day, to: cut.day };
   const scope = { siteId: q.siteId, days, instants: { from: startOfLocalDay(cut.day, q.tz), to: cut.until }, filters: q.filters, exit: needsExit(q.filters) };
   return {
-    measures: dayRows(d, measureEvents(d, scope, { bucket: DAY_BUCKET, sessions: true }), MEASURE_COLUMNS),
+    measures: rawMeasureRows(d, q, scope, true),
     goals: goals.length === 0 ? null : dayRows(d, measureGoals(d, DAY_BUCKET, q.siteId, days, goals, { until: cut.until, filters: q.filters }), ['goal_id', ...GOAL_COLUMNS]),
   };
 }
 
 /** Per hour of `starts` (the last ending at `end`), the traffic measures from raw events. Columns: b (hour index, null outside), the measures. */
-export function hourlyMeasures(d: Dialect, q: Query, period: Period, starts: readonly number[], end: number): Sql {
+export function hourlyMeasures(d: Dialect, q: PlannedQuery, period: Period, starts: readonly number[], end: number): Sql {
   const scope = {
     siteId: q.siteId,
     days: { from: addDays(period.from, -1), to: period.to },
@@ -167,5 +168,17 @@ export function hourlyMeasures(d: Dialect, q: Query, period: Period, starts: rea
     filters: q.filters,
     exit: needsExit(q.filters),
   };
-  return measureEvents(d, scope, { bucket: hourBucket(starts, end), sessions: true });
+  const rules = visitRules(q);
+  return rules ? measureVisits(d, scope, hourBucket(starts, end), undefined, rules) : measureEvents(d, scope, { bucket: hourBucket(starts, end), sessions: true });
+}
+
+/**
+ * Per day, the traffic measures of raw events in a scope (columns b as day text, the measures), and
+ * the visit measures after them where the query counts visits under event filters (./visits.ts) and
+ * the per-session measures are read.
+ */
+function rawMeasureRows(d: Dialect, q: PlannedQuery, scope: EventScope, sessions: boolean): Sql {
+  const rules = sessions ? visitRules(q) : null;
+  if (rules) return dayRows(d, measureVisits(d, scope, DAY_BUCKET, undefined, rules), [...MEASURE_COLUMNS, ...VISIT_COLUMNS]);
+  return dayRows(d, measureEvents(d, scope, { bucket: DAY_BUCKET, sessions }), MEASURE_COLUMNS);
 }
