@@ -19,6 +19,7 @@ import * as siteDomainPerOrg from './017_site_domain_per_org.js';
 import * as segmentsAnnotations from './018_segments_annotations.js';
 import * as singleSignOn from './020_single_sign_on.js';
 import * as keyScopes from './021_key_scopes.js';
+import * as confirmedEmails from './022_confirmed_emails.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '018_segments_annotations': segmentsAnnotations,
   '020_single_sign_on': singleSignOn,
   '021_key_scopes': keyScopes,
+  '022_confirmed_emails': confirmedEmails,
 };
