@@ -332,8 +332,9 @@ function parseOidc(value: (name: string) => string | undefined, publicUrl: strin
     problems.push('single sign-on needs SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID and SVC_OIDC_CLIENT_SECRET together');
     return undefined;
   }
-  if (!/^https?:\/\/[^\s]+$/.test(issuer) || URL.canParse(issuer) === false) {
-    problems.push(`SVC_OIDC_ISSUER must be the provider's issuer URL (https://…), got ${JSON.stringify(issuer)}`);
+  // Over plain http the provider's keys and tokens could be swapped on the way, and oauth4webapi refuses it anyway.
+  if (!/^https:\/\/[^\s]+$/.test(issuer) || URL.canParse(issuer) === false) {
+    problems.push(`SVC_OIDC_ISSUER must be the provider's https:// issuer URL, got ${JSON.stringify(issuer)}`);
     return undefined;
   }
   if (publicUrl === undefined) {

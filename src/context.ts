@@ -5,6 +5,7 @@ import { IMPORTS_FOLDER } from './core/data-files.js';
 import { SIGNIN_RATE_LIMIT } from './accounts/lockout.js';
 import { AccountService } from './accounts/service.js';
 import { SingleSignOn, type SingleSignOnOptions } from './accounts/single-sign-on.js';
+import { CONFIRMATION_MAILS_PER_HOUR } from './accounts/email-confirmations.js';
 import { resolveAdminToken } from './admin-token.js';
 import { smtpMailSender } from './alerts/email.js';
 import { DIGEST_SMTP_TIMEOUT_MS, DigestService } from './digests/service.js';
@@ -147,6 +148,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const accounts = new AccountService(meta, accountStore, clock, counters.rateLimiter('signin', SIGNIN_RATE_LIMIT.count, SIGNIN_RATE_LIMIT.windowMs), {
     mail: config.smtpUrl ? smtpMailSender(config.smtpUrl, `svc <${config.mailFrom}>`, INVITATION_MAIL_TIMEOUT_MS) : undefined,
     warn: (message) => log.warn({}, message),
+    publicUrl: config.publicUrl?.replace(/\/+$/, ''),
+    confirmationLimiter: counters.rateLimiter('email-confirmations', CONFIRMATION_MAILS_PER_HOUR, 3_600_000),
   });
   for (const task of accounts.maintenanceTasks()) maintenance.register(task);
   const singleSignOn =

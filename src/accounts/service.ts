@@ -6,7 +6,7 @@ import type { MaintenanceTask } from '../core/maintenance.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import type { MailSender } from '../alerts/email.js';
 import { Invitations } from './invitations.js';
-import type { RateLimiter } from '../storage/counters/rate-limiter.js';
+import { MemorySlidingWindow, type RateLimiter } from '../storage/counters/rate-limiter.js';
 import { Lockout, type AttemptSubject, type ReservedAttempt } from './lockout.js';
 import { checkPasswordPolicy, hashNeedsUpgrade, hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import type { Member, Membership, SessionView, User } from '../core/management.js';
@@ -17,6 +17,7 @@ import { emailKey, type OrgSignIn, type SessionRecord } from '../entities/accoun
 import { DuplicateEmail, type AccountStore } from '../storage/meta/account-types.js';
 import { TwoFactor } from './two-factor.js';
 import { SharedLinks } from './shared-links.js';
+import { CONFIRMATION_MAILS_PER_HOUR, EmailConfirmations } from './email-confirmations.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The password hash of an account single sign-on made: no password verifies against it (it is no scrypt hash). */
@@ -51,6 +52,10 @@ export interface AccountServiceOptions {
   /** Mails invitation links (SVC_SMTP_URL); without it the link is only answered to the owner. */
   mail?: MailSender;
   warn?: (message: string) => void;
+  /** SVC_PUBLIC_URL (no trailing slash): the only base of a mailed confirmation link. */
+  publicUrl?: string;
+  /** Confirmation mails per user (CONFIRMATION_MAILS_PER_HOUR), shared by the processes; else this process's own count. */
+  confirmationLimiter?: RateLimiter;
 }
 
 export class AccountService {
@@ -59,6 +64,7 @@ export class AccountService {
   readonly invitations: Invitations;
   readonly twoFactor: TwoFactor;
   readonly sharedLinks: SharedLinks;
+  readonly emails: EmailConfirmations;
 
   constructor(
     private readonly meta: MetaStore,
@@ -78,6 +84,8 @@ export class AccountService {
       (address) => this.lockout.admit(address, this.clock.now()),
     );
     this.invitations = new Invitations(this.store, this.meta, this.clock, options.mail, options.warn ?? (() => undefined));
+    const confirmationLimiter = options.confirmationLimiter ?? new MemorySlidingWindow(CONFIRMATION_MAILS_PER_HOUR, 3_600_000);
+    this.emails = new EmailConfirmations(this.store, this.clock, options.mail, options.publicUrl, confirmationLimiter);
   }
 
   maintenanceTasks(): MaintenanceTask[] {
@@ -91,6 +99,7 @@ export class AccountService {
           await this.invitations.prune(now);
           await this.store.deleteSsoFlowsExpiredBy(now);
           await this.sharedLinks.prune(now);
+          await this.emails.prune(now);
         },
       },
     ];
@@ -104,13 +113,23 @@ export class AccountService {
     return this.insertUser(email, input.name, await hashPassword(password));
   }
 
-  /** Stores a user of a checked email (its name defaults to the email's local part); DuplicateEmail (409) when the email has one. */
+  /**
+   * Stores a user of a checked email (its name defaults to the email's local part); DuplicateEmail
+   * (409) when the email has one. Its email is unconfirmed unless single sign-on makes it.
+   */
   private async insertUser(email: string, name: string | undefined, passwordHash: string): Promise<User> {
-    return this.store.createUser({ email, name: name ?? email.slice(0, email.indexOf('@')), passwordHash }, this.clock.now());
+    const emailConfirmed = passwordHash === NO_PASSWORD;
+    return this.store.createUser({ email, name: name ?? email.slice(0, email.indexOf('@')), passwordHash, emailConfirmed }, this.clock.now());
   }
 
   listUsers(): Promise<User[]> {
     return this.store.listUsers();
+  }
+
+  /** The operator's change of a user's email: unconfirmed (no link was followed); every session ends. */
+  async setEmail(userId: number, email: unknown): Promise<User> {
+    if (!(await this.store.setEmail(userId, checkEmail(email), false))) throw apiError('NOT_FOUND', 'user');
+    return this.user(userId);
   }
 
   async deleteUser(userId: number): Promise<void> {
@@ -232,13 +251,17 @@ export class AccountService {
 
   /**
    * The session of a verified email single sign-on presents (the provider checked who it is): its
-   * user's; else a new account when a pending invitation is for the email (joining as invited) or
-   * an organisation lists its domain in `Sign-in domains` (joining as viewer); else undefined.
-   * Two-factor sign-in is not asked: the provider's sign-in is the one that counts.
+   * user's when svc knows that account's email confirmed (else `unconfirmed`: an account someone
+   * else may have made for the email is never handed over); else a new account when a pending
+   * invitation is for the email (joining as invited) or an organisation lists its domain in
+   * `Sign-in domains` (joining as viewer); else `noAccount`. Two-factor sign-in is not asked: the
+   * provider's sign-in is the one that counts.
    */
-  async singleSignOn(email: string): Promise<{ user: User; session: NewSession } | undefined> {
-    const user = (await this.store.findUserByEmail(email)) ?? (await this.admittedUser(email));
-    if (!user) return undefined;
+  async singleSignOn(email: string): Promise<{ user: User; session: NewSession } | 'noAccount' | 'unconfirmed'> {
+    const found = await this.store.findUserByEmail(email);
+    if (found && !found.emailConfirmed) return 'unconfirmed';
+    const user = found ?? (await this.admittedUser(email));
+    if (!user) return 'noAccount';
     const plain = { id: user.id, email: user.email, name: user.name, createdAt: user.createdAt };
     return { user: plain, session: await this.sessions.create(user.id, this.clock.now(), true) };
   }
@@ -317,13 +340,17 @@ export class AccountService {
     return this.sessions.create(user.id, this.clock.now());
   }
 
-  /** The user's own new email, after its current password: every session ends, and this browser gets a new one. */
-  async changeOwnEmail(user: User, input: { currentPassword: string; email: unknown; address: string }): Promise<{ user: User; session: NewSession }> {
+  /**
+   * The user's own new email, after its current password: a link is mailed to it, and the email
+   * changes (every session ending) only when the link is followed. Without mail, only the operator
+   * changes an email (403). Whether another account has the email is told only at the link.
+   */
+  async changeOwnEmail(user: User, input: { currentPassword: string; email: unknown; address: string }): Promise<{ pendingEmail: string }> {
+    if (!this.emails.available) throw apiError('FORBIDDEN', 'emailByOperator');
     const email = checkEmail(input.email);
     await this.checkCurrentPassword(user, input.currentPassword, input.address);
-    // Another user's email: DuplicateEmail (409).
-    if (!(await this.store.setEmail(user.id, email))) throw apiError('NOT_FOUND', 'user');
-    return { user: await this.user(user.id), session: await this.sessions.create(user.id, this.clock.now()) };
+    await this.emails.send(user.id, email);
+    return { pendingEmail: email };
   }
 
   /** Deletes the user's own account, after its current password; refused while it is an organisation's last owner. */
@@ -425,12 +452,20 @@ export class AccountService {
     }
   }
 
-  /** The signed-in user of a session cookie's value, if the session is live. */
+  /**
+   * The signed-in user of a session cookie's value, if the session is live. A session opened with a
+   * password ends as soon as an organisation of the user requires single sign-on.
+   */
   async resume(secret: string | undefined): Promise<SignedIn | undefined> {
     const session = await this.sessions.resume(secret, this.clock.now());
     if (!session) return undefined;
     const user = await this.store.getUser(session.userId);
-    return user && { session, user };
+    if (!user) return undefined;
+    if (!session.singleSignOn && (await this.store.orgsRequiringSingleSignOn(user.id)).length > 0) {
+      await this.sessions.end(session);
+      return undefined;
+    }
+    return { session, user };
   }
 
   signOut(session: SessionRecord): Promise<void> {
@@ -440,7 +475,7 @@ export class AccountService {
   /** The signed-in user as the dashboard sees it; a session single sign-on made is asked for no two-factor sign-in. */
   async view(user: User, csrfToken: string, singleSignOn = false): Promise<SessionView> {
     return {
-      user: { id: user.id, email: user.email, name: user.name },
+      user: { id: user.id, email: user.email, name: user.name, emailConfirmed: await this.store.emailConfirmed(user.id) },
       csrfToken,
       memberships: await this.memberships(user.id),
       twoFactor: { enabled: await this.twoFactor.enabled(user.id), requiredBy: singleSignOn ? [] : await this.orgsAwaitingTwoFactor(user.id) },

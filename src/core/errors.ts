@@ -30,6 +30,9 @@ export const ERRORS = {
       shareLocked: 'this shared link is locked to filters: {endpoint} takes no filters, so it is not shared',
       twoFactorFirst: 'enable two-factor sign-in on your own account before requiring it of every member',
       singleSignOnRequired: 'Use single sign-on: {orgs} requires it of its members, so a password does not sign in.',
+      emailByOperator:
+        'this service mails no links (the operator has not set SVC_SMTP_URL and SVC_PUBLIC_URL), so only the operator changes an email or confirms one: ask them',
+      signInDomains: 'sign-in domains are granted by the operator only (svc org sign-in-domains): ask them for one',
       keyScope: 'an API key manages sites only: members, invitations, keys and the organisation itself need a signed-in owner or admin',
       otherEmail:
         'this invitation is for another email than yours ({email}): sign out, then sign in with the invited email or create its account',
@@ -58,6 +61,7 @@ export const ERRORS = {
       setupDone: 'setup is done: sign in instead',
       twoFactor: 'two-factor sign-in is not enabled for this user',
       unsubscribe: 'this unsubscribe link is not valid',
+      emailConfirmation: 'this confirmation link is not valid: it was used or replaced by a newer one, or it expired. Ask for a new one on your account page',
       digestWebhook: 'report webhook not found',
       sharedLink: 'this shared link is not valid: it was revoked or it expired. Ask the site\'s admin for a new one',
       segment: 'segment not found',
@@ -217,6 +221,7 @@ export const ERRORS = {
       readApi: 'rate limit exceeded ({perHour} requests/hour per key)',
       dashboard: 'rate limit exceeded ({perMinute} requests/minute per user)',
       invitations: 'an organisation sends at most {perHour} invitations an hour',
+      emailConfirmations: 'a user is sent at most {perHour} confirmation mails an hour',
       passwordChecks: 'Too many passwords are being checked at once. Try again in a few seconds.',
       lockedOut: 'Too many failed attempts. Try again in 15 minutes.',
       signIns: 'Too many sign-in attempts from this address. Try again in a minute.',
@@ -245,6 +250,8 @@ export const ERRORS = {
       smtp: 'the SMTP server did not take the report: {cause}',
     },
   },
+  // A confirmation link that no mail carried (its earlier link ended all the same).
+  MAIL_NOT_SENT: { status: 503, messages: { confirmation: 'the SMTP server did not take the confirmation mail: {cause}' } },
   // An import whose events are stored, but whose rollups failed after: the rollup task finishes them.
   IMPORT_ROLLUPS_PENDING: {
     status: 500,

@@ -24,7 +24,8 @@ export interface Membership {
 
 /** What GET /app/v1/session answers: the signed-in user, its CSRF token and its organisations. */
 export interface SessionView {
-  user: Omit<User, 'createdAt'>;
+  /** `emailConfirmed`: svc knows the email confirmed (a mailed link followed, or single sign-on); single sign-on takes over no other account. */
+  user: Omit<User, 'createdAt'> & { emailConfirmed: boolean };
   csrfToken: string;
   memberships: Membership[];
   /** Whether the user signs in with a second factor; `requiredBy`: the organisations that require it while it is off. */

@@ -35,7 +35,18 @@ export interface SsoFlow {
   /** The same-origin path the browser lands on once signed in. */
   next: string;
   expiresAt: number;
+  /** SHA-256 hex of the secret of the cookie that binds the flow to the browser that started it. */
+  browserHash: string;
 }
+
+/** The most flows stored at once: in total, and of one client network. */
+export interface SsoFlowBounds {
+  total: number;
+  perNetwork: number;
+}
+
+/** What storing a new flow did: stored, or refused because all flows, or its network's, are taken. */
+export type SsoFlowStart = 'stored' | 'full' | 'network-full';
 
 /** An organisation's sign-in settings (its owners'). */
 export interface OrgSignIn {

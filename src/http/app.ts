@@ -15,6 +15,7 @@ import { Connections, MAX_QUEUED_ANSWERS } from './connections.js';
 import { dashboardRoutes } from './dashboard/index.js';
 import { singleSignOnRoutes } from './dashboard/single-sign-on.js';
 import { unsubscribeRoutes } from './unsubscribe.js';
+import { emailConfirmationRoutes } from './email-confirmation.js';
 import { clientErrorHandler, installErrorHandler, sendRefusal } from './errors.js';
 import { healthRoutes } from './health.js';
 import { trackerRoutes } from './tracker.js';
@@ -133,6 +134,7 @@ async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scoped) => v1Routes(scoped, ctx));
   await app.register(async (scoped) => appRoutes(scoped, ctx), { prefix: '/app/v1' });
   await app.register(async (scoped) => unsubscribeRoutes(scoped, ctx));
+  await app.register(async (scoped) => emailConfirmationRoutes(scoped, ctx));
   await app.register(async (scoped) => singleSignOnRoutes(scoped, ctx));
   await app.register(async (scoped) =>
     dashboardRoutes(scoped, {

@@ -165,7 +165,7 @@ describe('/app/v1/manage role matrix', () => {
     // `required: true` needs the owner's own two-factor sign-in: two-factor.test.ts covers it.
     { name: 'set the two-factor requirement', ownerOnly: true, make: async () => ({ method: 'PUT', path: `/orgs/${site.orgId}/two-factor`, body: { required: false } }) },
     { name: 'read the sign-in settings', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/sign-in` }) },
-    { name: 'set the sign-in settings', ownerOnly: true, make: async () => ({ method: 'PUT', path: `/orgs/${site.orgId}/sign-in`, body: { domains: ['example.com'], requireSingleSignOn: false } }) },
+    { name: 'set the sign-in settings', ownerOnly: true, make: async () => ({ method: 'PUT', path: `/orgs/${site.orgId}/sign-in`, body: { requireSingleSignOn: false } }) },
     { name: 'list invitations', ownerOnly: true, make: async () => ({ method: 'GET', path: `/orgs/${site.orgId}/invitations` }) },
     {
       name: 'revoke invitation',

@@ -1,57 +1,34 @@
-// Single sign-on against a real OpenID Connect provider (support/oidc-provider.ts), at the HTTP
-// level: who gets in (an existing user, an invited email, a sign-in domain; not an unknown or
-// unverified email), the flow's checks (state used once, nonce, the ID token's expiry, keys rotated
-// at the provider), `next` kept, `Require single sign-on` and a provider down at start.
+// Single sign-on against a real OpenID Connect provider (support/oidc-provider.ts) in its default
+// configuration (email claims from UserInfo), at the HTTP level: who gets in (an existing user whose
+// email a mailed link confirmed, an invited email, a sign-in domain; not an unknown or unverified
+// email), the flow's checks (state used once, nonce, the ID token's expiry, keys rotated at the
+// provider), `next` kept, `Require single sign-on` and a provider down at start. The attacks of
+// single-sign-on-attacks.test.ts have their own file.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../../src/core/clock.js';
-import { startTestProvider, type ProviderAccount, type TestProvider } from '../../support/oidc-provider.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestProvider } from '../../support/oidc-provider.js';
 import { SsoAgent } from '../helpers/sso-agent.js';
-import { ssoAddresses, ssoServerOptions, type SsoAddresses } from '../helpers/single-sign-on.js';
+import { AppClient } from '../helpers/app-client.js';
+import { confirmEmail, PASSWORD, setUp, type Setup } from '../helpers/single-sign-on.js';
 
-const PASSWORD = 'correct horse battery staple';
-
-interface Setup {
-  svc: TestServer;
-  provider: TestProvider;
-  addresses: SsoAddresses;
-  clock: ManualClock;
-  warnings: string[];
-}
-
-/** A provider and an svc that trusts it; svc's clock is a manual one that starts now. */
-async function setUp(options: { idTokenTtlS?: number; providerDown?: boolean } = {}): Promise<Setup> {
-  const addresses = await ssoAddresses(options.idTokenTtlS);
-  const accounts = new Map<string, ProviderAccount>();
-  const provider = options.providerDown ? undefined : await startTestProvider(addresses.provider, accounts);
-  const clock = new ManualClock(Date.now());
-  const warnings: string[] = [];
-  const svc = await startTestServer({
-    clock,
-    log: { info() {}, error() {}, warn: (obj: unknown, message?: string) => warnings.push(`${message ?? ''} ${JSON.stringify(obj)}`) },
-    ...ssoServerOptions(addresses),
-  });
-  return { svc, provider: provider ?? { issuer: addresses.issuer, port: addresses.provider.port, accounts, kid: '', stop: async () => {} }, addresses, clock, warnings };
-}
-
-async function orgWithOwner(svc: TestServer, name: string, email: string): Promise<{ orgId: number; userId: number }> {
-  const org = await svc.admin('POST', '/orgs', { name });
-  const user = await svc.admin('POST', '/users', { email, password: PASSWORD });
-  await svc.admin('PUT', `/orgs/${org.body.id}/members/${user.body.id}`, { role: 'owner' });
+/** An organisation and its owner, whose email it confirmed by the mailed link. */
+async function orgWithOwner(setup: Setup, name: string, email: string): Promise<{ orgId: number; userId: number }> {
+  const org = await setup.svc.admin('POST', '/orgs', { name });
+  const user = await setup.svc.admin('POST', '/users', { email, password: PASSWORD });
+  await setup.svc.admin('PUT', `/orgs/${org.body.id}/members/${user.body.id}`, { role: 'owner' });
+  await confirmEmail(setup, email);
   return { orgId: org.body.id, userId: user.body.id };
 }
 
 const membershipsOf = async (agent: SsoAgent) => (await agent.app('/session')).body.memberships.map((m: { orgName: string; role: string }) => `${m.orgName}:${m.role}`);
 
-describe('single sign-on through a real provider', () => {
+describe('single sign-on through a real provider in its default configuration (claims from UserInfo)', () => {
   let setup: Setup;
   before(async () => {
     setup = await setUp({ idTokenTtlS: 60 });
   });
   after(async () => {
-    await setup.svc.stop();
-    await setup.provider.stop();
+    await setup.stop();
   });
 
   // A browser of its own client address (each client has its own sign-in rate limit), at svc's clock set to now.
@@ -62,7 +39,7 @@ describe('single sign-on through a real provider', () => {
   };
 
   test('an existing user signs in as itself, lands on next, and reads its session', async () => {
-    const { orgId } = await orgWithOwner(setup.svc, 'Existing', 'ana@existing.example');
+    const { orgId } = await orgWithOwner(setup, 'Existing', 'ana@existing.example');
     setup.provider.accounts.set('ana', { email: 'ANA@existing.example', email_verified: true });
     const browser = agent();
     assert.equal(await browser.signIn('ana', `/orgs/${orgId}/settings?tab=keys`), `/orgs/${orgId}/settings?tab=keys`);
@@ -85,7 +62,7 @@ describe('single sign-on through a real provider', () => {
   });
 
   test('the first sign-in of an invited email makes its account with the invited role', async () => {
-    const { orgId } = await orgWithOwner(setup.svc, 'Inviting', 'owner@inviting.example');
+    const { orgId } = await orgWithOwner(setup, 'Inviting', 'owner@inviting.example');
     const invited = await setup.svc.admin('POST', `/orgs/${orgId}/invitations`, { email: 'Newcomer@elsewhere.example', role: 'admin' });
     assert.equal(invited.status, 201);
     setup.provider.accounts.set('newcomer', { email: 'newcomer@elsewhere.example', email_verified: true });
@@ -96,7 +73,7 @@ describe('single sign-on through a real provider', () => {
   });
 
   test('an unknown email of a sign-in domain joins as viewer; one of no domain is refused', async () => {
-    const { orgId } = await orgWithOwner(setup.svc, 'Domain Org', 'owner@corp.example');
+    const { orgId } = await orgWithOwner(setup, 'Domain Org', 'owner@corp.example');
     const put = await setup.svc.admin('PUT', `/orgs/${orgId}/sign-in`, { domains: ['Corp.example'], requireSingleSignOn: false });
     assert.deepEqual(put.body, { orgId, requireSingleSignOn: false, domains: ['corp.example'], singleSignOnConfigured: true });
     setup.provider.accounts.set('dana', { email: 'dana@corp.example', email_verified: true });
@@ -181,10 +158,15 @@ describe('single sign-on through a real provider', () => {
   });
 
   test('Require single sign-on: a member\'s password no longer signs in, single sign-on does, without two-factor sign-in; the operator still manages the user', async () => {
-    const { orgId, userId } = await orgWithOwner(setup.svc, 'Strict', 'sam@strict.example');
+    const { orgId, userId } = await orgWithOwner(setup, 'Strict', 'sam@strict.example');
     const password = () => fetch(`${setup.svc.url}/app/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'sam@strict.example', password: PASSWORD }) });
     assert.equal((await password()).status, 200);
+    const kept = new AppClient(setup.svc);
+    assert.equal((await kept.signIn('sam@strict.example', PASSWORD)).status, 200);
+    assert.equal((await kept.request('GET', '/app/v1/sites')).status, 200);
     assert.equal((await setup.svc.admin('PUT', `/orgs/${orgId}/sign-in`, { requireSingleSignOn: true })).status, 200);
+    assert.equal((await kept.request('GET', '/app/v1/sites')).status, 401, 'the session opened with a password ends at its next request');
+    assert.equal((await kept.request('GET', '/app/v1/session')).status, 401);
     assert.equal((await setup.svc.admin('PUT', `/orgs/${orgId}/two-factor`, { required: true })).status, 200);
     const refused = await password();
     assert.equal(refused.status, 403);
@@ -224,6 +206,7 @@ describe('single sign-on with the provider down at start', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       assert.ok(setup.warnings.some((line) => /configuration .* could not be read/.test(line)), setup.warnings.join('\n'));
       await setup.svc.admin('POST', '/users', { email: 'pat@down.example', password: PASSWORD });
+      await confirmEmail(setup, 'pat@down.example');
       const password = await fetch(`${setup.svc.url}/app/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'pat@down.example', password: PASSWORD }) });
       assert.equal(password.status, 200);
       const browser = new SsoAgent(setup.svc.url);
@@ -237,7 +220,7 @@ describe('single sign-on with the provider down at start', () => {
         await provider.stop();
       }
     } finally {
-      await setup.svc.stop();
+      await setup.stop();
     }
   });
 });

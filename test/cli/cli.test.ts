@@ -310,6 +310,19 @@ describe('users and members', () => {
     assert.equal(unknown.stderr, 'svc: NOT_FOUND: no user has the email nobody@example.com\n');
   });
 
+  test("user email changes a user's email, unconfirmed; org sign-in-domains shows and grants an organisation's domains", async () => {
+    const user = await server.ctx.accounts.createUser({ email: 'cli-mail@example.com', password: 'a long enough secret' });
+    const changed = ok(await svc(['user', 'email', String(user.id), '--email', 'cli-new@example.com']));
+    assert.equal(changed.stdout, `email of user ${user.id} is now cli-new@example.com; its sessions ended\n`);
+    assert.equal((await server.ctx.accounts.store.findUserByEmail('cli-new@example.com'))?.emailConfirmed, false);
+    const org = JSON.parse(ok(await svc(['org', 'add', 'Domains Inc', '--json'])).stdout);
+    assert.equal(ok(await svc(['org', 'sign-in-domains', String(org.id)])).stdout, `organisation ${org.id} has no sign-in domains\n`);
+    assert.equal(ok(await svc(['org', 'sign-in-domains', String(org.id), '--set', 'Acme.com, acme.de'])).stdout, 'acme.com\nacme.de\n');
+    assert.deepEqual((await server.ctx.accounts.orgSignIn(org.id)).domains, ['acme.com', 'acme.de']);
+    ok(await svc(['org', 'sign-in-domains', String(org.id), '--clear']));
+    assert.deepEqual((await server.ctx.accounts.orgSignIn(org.id)).domains, []);
+  });
+
   test('user add asks for the password twice at a terminal, without echo', async () => {
     const command = [process.execPath, '--import', 'tsx', ENTRY, 'user', 'add', '--email', 'cli-tty@example.com'].map((a) => `'${a}'`).join(' ');
     const env: Record<string, string | undefined> = { ...process.env, SVC_URL: server.url, SVC_ADMIN_TOKEN: server.adminToken, SVC_DATA_DIR: scratch };

@@ -177,6 +177,7 @@ test('SVC_OIDC_*: all three with SVC_PUBLIC_URL make single sign-on (redirect UR
     [oidc, /^single sign-on \(SVC_OIDC_ISSUER\) needs SVC_PUBLIC_URL/],
     [{ ...oidc, SVC_OIDC_CLIENT_SECRET: '', SVC_PUBLIC_URL: 'https://stats.example.com' }, /^single sign-on needs SVC_OIDC_ISSUER, SVC_OIDC_CLIENT_ID and SVC_OIDC_CLIENT_SECRET together/],
     [{ ...oidc, SVC_OIDC_ISSUER: 'login.example.com', SVC_PUBLIC_URL: 'https://stats.example.com' }, /^SVC_OIDC_ISSUER must be/],
+    [{ ...oidc, SVC_OIDC_ISSUER: 'http://login.example.com', SVC_PUBLIC_URL: 'https://stats.example.com' }, /^SVC_OIDC_ISSUER must be the provider's https:\/\/ issuer URL, got "http:\/\/login.example.com"$/],
     [{ ...oidc, SVC_OIDC_NAME: 'two\nlines', SVC_PUBLIC_URL: 'https://stats.example.com' }, /^SVC_OIDC_NAME must be one line/],
   ];
   for (const [env, problem] of refused) {

@@ -1,9 +1,13 @@
-// The set-up of single sign-on tests: addresses for svc and the test provider, and the variables and
-// options that make svc use that provider (its test CA trusted, its client registered).
+// The set-up of single sign-on tests: addresses for svc and the test provider, the variables and
+// options that make svc use that provider (its test CA trusted, its client registered), and an email
+// confirmed through the link svc mails.
+import { ManualClock } from '../../src/core/clock.js';
 import { freePort } from '../../support/ports.js';
 import { testCertificates } from '../../support/test-certificates.js';
-import type { TestProviderOptions } from '../../support/oidc-provider.js';
-import type { TestServerOptions } from './server.js';
+import { startTestProvider, type ProviderAccount, type TestProvider, type TestProviderOptions } from '../../support/oidc-provider.js';
+import { AppClient } from './app-client.js';
+import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
+import { startSmtp, type SmtpListener } from './smtp.js';
 
 export const SSO_CLIENT = { clientId: 'svc-test', clientSecret: 'svc-test-secret-0123456789' };
 export const SSO_NAME = 'Test ID';
@@ -43,4 +47,78 @@ export function ssoServerOptions(addresses: SsoAddresses): Pick<TestServerOption
       SVC_TRUSTED_PROXIES: '127.0.0.1',
     },
   };
+}
+
+export const PASSWORD = 'correct horse battery staple';
+
+export interface Setup {
+  svc: TestServer;
+  provider: TestProvider;
+  addresses: SsoAddresses;
+  clock: ManualClock;
+  warnings: string[];
+  /** The SMTP sink svc mails its confirmation links to. */
+  smtp: SmtpListener;
+  stop(): Promise<void>;
+}
+
+/**
+ * A provider (in the library's default configuration unless `claimsInIdToken`), an SMTP sink and an
+ * svc that trusts the provider and mails through the sink; svc's clock is a manual one that starts now.
+ */
+export async function setUp(options: { idTokenTtlS?: number; providerDown?: boolean; claimsInIdToken?: boolean } = {}): Promise<Setup> {
+  const addresses = await ssoAddresses(options.idTokenTtlS);
+  addresses.provider.claimsInIdToken = options.claimsInIdToken;
+  const accounts = new Map<string, ProviderAccount>();
+  const provider = options.providerDown ? undefined : await startTestProvider(addresses.provider, accounts);
+  const clock = new ManualClock(Date.now());
+  const warnings: string[] = [];
+  const smtp = await startSmtp();
+  const server = ssoServerOptions(addresses);
+  const svc = await startTestServer({
+    clock,
+    log: { info() {}, error() {}, warn: (obj: unknown, message?: string) => warnings.push(`${message ?? ''} ${JSON.stringify(obj)}`) },
+    ...server,
+    env: { ...server.env, SVC_SMTP_URL: smtp.url },
+  });
+  const setup: Setup = {
+    svc,
+    provider: provider ?? { issuer: addresses.issuer, port: addresses.provider.port, accounts, kid: '', wrongSignature: undefined, stop: async () => {} },
+    addresses,
+    clock,
+    warnings,
+    smtp,
+    stop: async () => {
+      await svc.stop();
+      await setup.provider.stop();
+      await smtp.close();
+    },
+  };
+  return setup;
+}
+
+/** The link of the last mail svc sent to `email` (quoted-printable soft line breaks joined again). */
+export function mailedLink(smtp: SmtpListener, email: string): string {
+  const mail = smtp.mails.findLast((m) => m.to.some((to) => to.toLowerCase() === email.toLowerCase()));
+  const text = mail?.data.replace(/=\r?\n/g, '').replace(/=3D/g, '=') ?? '';
+  const link = /https?:\/\/\S+\/account\/email\/confirm\/[\w-]{43}/.exec(text)?.[0];
+  if (!link) throw new Error(`no confirmation link was mailed to ${email}`);
+  return link;
+}
+
+/** Follows a confirmation link as a browser does (its page's button): the status and the page. */
+export async function followLink(link: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+  return { status: res.status, text: await res.text() };
+}
+
+/** Signs in with the password, asks for a link that confirms the email, and follows it. */
+export async function confirmEmail(setup: Setup, email: string, password = PASSWORD): Promise<void> {
+  const client = new AppClient(setup.svc);
+  const signedIn = await client.signIn(email, password);
+  if (signedIn.status !== 200) throw new Error(`sign-in failed: ${signedIn.text}`);
+  const asked = await client.request('POST', '/app/v1/account/email/confirmation');
+  if (asked.status !== 202) throw new Error(`the confirmation was refused: ${asked.text}`);
+  const followed = await followLink(mailedLink(setup.smtp, email));
+  if (followed.status !== 200) throw new Error(`the link was refused: ${followed.text}`);
 }

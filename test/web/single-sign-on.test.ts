@@ -1,6 +1,6 @@
 // Single sign-on in Chromium: `Sign in with <name>` on /login, through the test provider's own sign-in
 // page, back to the page the browser wanted; a refused sign-in's reason on /login; an owner's
-// `Sign-in domains` and `Require single sign-on`, and `Create key` with its scope.
+// `Sign-in domains` (the operator's, shown to the owner) and `Require single sign-on`, and `Create key` with its scope.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -18,7 +18,10 @@ describe('single sign-on in the browser', () => {
     provider = await startTestProvider(addresses.provider);
     dashboard = await startDashboard(ssoServerOptions(addresses));
     orgId = (await dashboard.server.admin('POST', '/orgs', { name: 'Browser SSO' })).body.id;
-    await createUser(dashboard.server, 'olga@sso.example', [{ orgId, role: 'owner' }]);
+    // Olga's account is made by her first single sign-on, from the operator's invitation (so its email is confirmed).
+    await dashboard.server.admin('POST', `/orgs/${orgId}/invitations`, { email: 'olga@sso.example', role: 'owner' });
+    await dashboard.server.admin('PUT', `/orgs/${orgId}/sign-in`, { domains: ['sso.example', 'Partner.example'] });
+    await createUser(dashboard.server, 'pam@sso.example', [{ orgId, role: 'viewer' }]);
     provider.accounts.set('olga', { email: 'olga@sso.example', email_verified: true });
     provider.accounts.set('unverified', { email: 'olga@sso.example', email_verified: false });
   });
@@ -51,7 +54,7 @@ describe('single sign-on in the browser', () => {
     await page.waitForURL(`${dashboard.server.url}/orgs/${orgId}/settings`);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
 
-    await page.getByLabel('Sign-in domains').fill('sso.example\nPartner.example');
+    await page.getByText('Sign-in domains: partner.example, sso.example').waitFor();
     await page.getByLabel('Require single sign-on').check();
     await page.getByRole('button', { name: 'Save sign-in' }).click();
     await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
@@ -76,7 +79,7 @@ describe('single sign-on in the browser', () => {
     assert.equal(new URL(page.url()).search, '?sso=unverified&next=%2Fx');
     assert.equal(await page.getByRole('alert').textContent(), SSO_FAILURES.unverified);
 
-    await page.getByLabel('Email').fill('olga@sso.example');
+    await page.getByLabel('Email').fill('pam@sso.example');
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByText('Use single sign-on: Browser SSO requires it of its members').waitFor();

@@ -1,37 +1,35 @@
-// An organisation's sign-in settings, for its owners: `Sign-in domains` (unknown users of these
-// email domains join as viewers through single sign-on) and `Require single sign-on`.
+// An organisation's sign-in settings, for its owners: `Require single sign-on`, and `Sign-in domains`
+// (unknown users of these email domains join as viewers through single sign-on), shown only: the
+// operator grants them.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { useAction, useLoad } from '../lib/hooks.js';
 import type { OrgSignInView } from '../../src/core/management.js';
 import { LoadState } from './feedback.js';
-import { CheckboxField, TextAreaField } from './fields.js';
+import { CheckboxField } from './fields.js';
 import { FormSection } from './form-section.js';
 
 function SignInForm({ orgId, saved, onSaved }: { orgId: number; saved: OrgSignInView; onSaved(): void }) {
-  const [domains, setDomains] = useState(saved.domains.join('\n'));
   const [required, setRequired] = useState(saved.requireSingleSignOn);
   useEffect(() => {
-    setDomains(saved.domains.join('\n'));
     setRequired(saved.requireSingleSignOn);
   }, [saved]);
   const save = useAction();
   const submit = () =>
     save.run(async () => {
-      const list = domains.split(/[\s,]+/).filter((domain) => domain !== '');
-      await api('PUT', `/manage/orgs/${orgId}/sign-in`, { domains: list, requireSingleSignOn: required });
+      await api('PUT', `/manage/orgs/${orgId}/sign-in`, { requireSingleSignOn: required });
       onSaved();
     });
   return (
     <FormSection title="Sign-in" label="Sign-in settings" action={save} onSubmit={submit} submitLabel="Save sign-in" busyLabel="Saving…">
-      <TextAreaField
-        label="Sign-in domains"
-        hint="One email domain a line. Through single sign-on, people of these domains without an account here get one, as viewers."
-        placeholder="example.com"
-        spellcheck={false}
-        value={domains}
-        onValue={setDomains}
-      />
+      <div class="field">
+        <p>
+          <strong>Sign-in domains:</strong> {saved.domains.length > 0 ? saved.domains.join(', ') : 'none'}
+        </p>
+        <p class="hint">
+          Through single sign-on, people of these email domains without an account here get one, as viewers. The operator grants a domain (svc org sign-in-domains): ask them for one.
+        </p>
+      </div>
       <CheckboxField
         label="Require single sign-on"
         hint={saved.singleSignOnConfigured ? 'Members then sign in with single sign-on only, never with a password.' : 'Single sign-on is not configured on this service.'}

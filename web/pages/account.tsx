@@ -1,5 +1,6 @@
 // /account: the signed-in user's own password, email and account (every change asks for the current
-// password, and a changed password or email ends the user's other sessions), and its email reports:
+// password; a changed password, or an email changed by its mailed link, ends the user's other
+// sessions), `Confirm email` while the email is unconfirmed, and its email reports:
 // per site, `Weekly report` and `Monthly report`, and `Send a test report`: last week's report mailed
 // to the user now (no subscription needed, none changed).
 import { useState } from 'preact/hooks';
@@ -14,7 +15,7 @@ import { FormSection } from '../components/form-section.js';
 import type { ReportChoice, SentReport, SessionView } from '../../src/core/management.js';
 import { formatInstant } from '../lib/dates.js';
 
-/** A change answered with the new session (password, email): its CSRF token serves the changes that follow. */
+/** A change answered with the new session (password): its CSRF token serves the changes that follow. */
 async function changeAccount(path: string, body: unknown): Promise<SessionView> {
   const session = await api<SessionView>('PUT', path, body);
   setCsrfToken(session.csrfToken);
@@ -45,22 +46,37 @@ function ChangePassword() {
   );
 }
 
-function ChangeEmail({ session, onChanged }: { session: SessionView; onChanged(session: SessionView): void }) {
+/** The email changes once the link mailed to the new address is followed; `Confirm email` mails a link to the current one. */
+function ChangeEmail({ session }: { session: SessionView }) {
   const [email, setEmail] = useState(session.user.email);
   const [current, setCurrent] = useState('');
-  const [done, setDone] = useState(false);
+  const [sentTo, setSentTo] = useState<string | undefined>(undefined);
   const action = useAction();
+  const confirm = useAction();
   const submit = () =>
     action.run(async () => {
-      setDone(false);
-      onChanged(await changeAccount('/account/email', { currentPassword: current, email }));
+      setSentTo(undefined);
+      setSentTo((await api<{ pendingEmail: string }>('PUT', '/account/email', { currentPassword: current, email })).pendingEmail);
       setCurrent('');
-      setDone(true);
     });
+  const askConfirmation = () =>
+    confirm.run(async () => {
+      setSentTo((await api<{ pendingEmail: string }>('POST', '/account/email/confirmation')).pendingEmail);
+    });
+  const sent = sentTo !== undefined && <Notice>A link was mailed to {sentTo}. The email changes (or is confirmed) once you follow it.</Notice>;
   return (
     <section class="card" aria-labelledby="email-title">
       <h2 id="email-title">Email</h2>
-      <FormSection title="Change email" action={action} onSubmit={submit} submitLabel="Change email" busyLabel="Changing…" hint={done && <Notice>Email changed. Your other sessions ended.</Notice>}>
+      {!session.user.emailConfirmed && (
+        <p>
+          Your email is not confirmed: single sign-on cannot sign you in until it is.{' '}
+          <button type="button" onClick={askConfirmation} disabled={confirm.busy}>
+            Confirm email
+          </button>
+        </p>
+      )}
+      {confirm.error && <ErrorText message={confirm.error} />}
+      <FormSection title="Change email" action={action} onSubmit={submit} submitLabel="Change email" busyLabel="Sending…" hint={sent}>
         <TextField label="Email" type="email" autoComplete="email" required value={email} onValue={setEmail} />
         <TextField label="Current password" type="password" autoComplete="current-password" required value={current} onValue={setCurrent} />
       </FormSection>
@@ -155,15 +171,14 @@ function EmailReports() {
   );
 }
 
-function AccountPage({ session: initial }: { session: SessionView }) {
-  const [session, setSession] = useState(initial);
+function AccountPage({ session }: { session: SessionView }) {
   return (
     <Layout session={session} title="Account">
       <p>
         Signed in as <strong>{session.user.email}</strong>. Two-factor sign-in is {session.twoFactor.enabled ? 'on' : 'off'}: <a href="/account/security">Security</a>.
       </p>
       <ChangePassword />
-      <ChangeEmail session={session} onChanged={setSession} />
+      <ChangeEmail session={session} />
       <EmailReports />
       <DeleteAccount />
     </Layout>

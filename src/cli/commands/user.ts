@@ -1,4 +1,4 @@
-// svc user add|list|password|reset-2fa|rm: dashboard users (their memberships: svc member).
+// svc user add|list|password|email|reset-2fa|rm: dashboard users (their memberships: svc member).
 import { flag, numericId, optional, required } from '../args.js';
 import { seg } from '../client.js';
 import { CliError } from '../errors.js';
@@ -48,6 +48,19 @@ export const user: Noun = {
         const id = numericId(inv, 'USER_ID', inv.positionals[0]!);
         await inv.client().request('PUT', `/users/${seg(id)}/password`, { password: await newPassword(inv) });
         inv.out.result({ id, passwordChanged: true }, () => `password of user ${id} changed; its sessions ended\n`);
+      },
+    },
+    {
+      verb: 'email',
+      usage: 'svc user email USER_ID --email E',
+      summary: "change a user's email: its sessions end, and single sign-on signs it in only once the user confirms the new email from its account page",
+      args: ['USER_ID'],
+      options: { email: { type: 'string' } },
+      example: 'svc user email 3 --email ana@example.org',
+      async run(inv) {
+        const id = numericId(inv, 'USER_ID', inv.positionals[0]!);
+        const changed = await inv.client().request<User>('PUT', `/users/${seg(id)}/email`, { email: required(inv, 'email') });
+        inv.out.result(changed, () => `email of user ${id} is now ${changed.email}; its sessions ended\n`);
       },
     },
     {

@@ -75,15 +75,18 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
     return { orgId: org.id, ...(await accounts.orgSignIn(org.id)), singleSignOnConfigured: ctx.config.oidc !== undefined };
   });
 
-  // An owner's `Sign-in domains` (unknown users of these email domains join as viewers through
-  // single sign-on) and `Require single sign-on` (members sign in through it only).
+  // `Require single sign-on` (an owner's: members sign in through it only) and `Sign-in domains`
+  // (the operator's: unknown users of these email domains join as viewers through single sign-on).
+  // Either may be left out to keep it; an owner sending a list other than the current one gets 403.
   app.put<{ Params: { orgId: string } }>('/orgs/:orgId/sign-in', async (request): Promise<OrgSignInView> => {
     const org = await ownedOrg(request, request.params.orgId);
     const body = objectBody(request.body, ['domains', 'requireSingleSignOn']);
-    if (typeof body.requireSingleSignOn !== 'boolean') throw apiError('INVALID_PARAMS', 'boolean', { name: 'requireSingleSignOn' });
+    const current = await accounts.orgSignIn(org.id);
+    if (body.requireSingleSignOn !== undefined && typeof body.requireSingleSignOn !== 'boolean') throw apiError('INVALID_PARAMS', 'boolean', { name: 'requireSingleSignOn' });
     const refusal = () => apiError('INVALID_PARAMS', 'signInDomains', { max: MAX_SIGN_IN_DOMAINS });
-    const domains = [...new Set(stringList(body, 'domains', MAX_SIGN_IN_DOMAINS, refusal).map(parseDomain))].sort();
-    const settings = { requireSingleSignOn: body.requireSingleSignOn, domains };
+    const domains = body.domains === undefined ? current.domains : [...new Set(stringList(body, 'domains', MAX_SIGN_IN_DOMAINS, refusal).map(parseDomain))].sort();
+    if (!access.grantsSignInDomains && domains.join(' ') !== current.domains.join(' ')) throw apiError('FORBIDDEN', 'signInDomains');
+    const settings = { requireSingleSignOn: body.requireSingleSignOn ?? current.requireSingleSignOn, domains };
     await accounts.setOrgSignIn(org.id, settings, ctx.config.oidc !== undefined);
     return { orgId: org.id, ...settings, singleSignOnConfigured: ctx.config.oidc !== undefined };
   });

@@ -22,6 +22,12 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     reply.code(204).send();
   });
 
+  // The operator's change of an email (the one way without SMTP): unconfirmed, as no mailed link was followed; the user's sessions end.
+  app.put<{ Params: { userId: string } }>('/users/:userId/email', async (request) => {
+    const body = objectBody(request.body, ['email']);
+    return ctx.accounts.setEmail(idParam(request.params.userId), body.email);
+  });
+
   app.delete<{ Params: { userId: string } }>('/users/:userId', async (request, reply) => {
     await ctx.accounts.deleteUser(idParam(request.params.userId));
     reply.code(204).send();

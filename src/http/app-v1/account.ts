@@ -23,16 +23,23 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
     return accounts.view(user, session.csrfToken);
   });
 
+  // The new email takes effect once the link mailed to it is followed (email-confirmation.ts).
   app.put('/account/email', options, async (request, reply) => {
     const { user } = await requireSession(request);
     const body = objectBody(request.body, ['currentPassword', 'email']);
-    const changed = await accounts.changeOwnEmail(user, {
+    const pending = await accounts.changeOwnEmail(user, {
       currentPassword: passwordField(body, 'currentPassword'),
       email: body.email,
       address: clientAddress(request, ctx.config),
     });
-    setSessionCookie(reply, ctx.config, changed.session.secret);
-    return accounts.view(changed.user, changed.session.csrfToken);
+    reply.code(202).send(pending);
+  });
+
+  // A link that confirms the current email, so that single sign-on may sign this account in.
+  app.post('/account/email/confirmation', options, async (request, reply) => {
+    const { user } = await requireSession(request);
+    await accounts.emails.send(user.id, user.email);
+    reply.code(202).send({ pendingEmail: user.email });
   });
 
   app.delete('/account', options, async (request, reply) => {

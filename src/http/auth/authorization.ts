@@ -20,6 +20,11 @@ export interface OrgAccess {
    * account outside the organisation.
    */
   readonly addsMembers: boolean;
+  /**
+   * Whether the caller may change an organisation's `Sign-in domains` (the operator): a domain lets
+   * the organisation receive strangers' accounts, so an owner only sees its list.
+   */
+  readonly grantsSignInDomains: boolean;
   /** The signed-in user acting, or undefined for the operator and a manage key. */
   actingUserId(request: FastifyRequest): Promise<number | undefined>;
 }
@@ -28,6 +33,7 @@ export interface OrgAccess {
 export const operatorAccess: OrgAccess = {
   async require() {},
   addsMembers: true,
+  grantsSignInDomains: true,
   async actingUserId() {
     return undefined;
   },
@@ -62,6 +68,7 @@ export function memberAccess(accounts: AccountService): OrgAccess {
       if (!roleAtLeast(role, needed)) throw apiError('FORBIDDEN', 'role', { needed, role });
     },
     addsMembers: false,
+    grantsSignInDomains: false,
     async actingUserId(request) {
       // A manage key acts for no user, as the operator does: it sees and makes shared segments only.
       if (keyOfRequest.has(request)) return undefined;

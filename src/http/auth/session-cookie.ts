@@ -51,15 +51,25 @@ function secureCookies(request: FastifyRequest, config: Config): boolean {
   return browserScheme(request, config) === 'https' || (config.publicUrl?.startsWith('https:') ?? false);
 }
 
+/** Sets an HttpOnly, SameSite=Lax cookie of the service (Secure where secureCookies says). */
+export function setCookie(reply: FastifyReply, config: Config, cookie: { name: string; value: string; path: string; maxAgeS: number }): void {
+  const secure = secureCookies(reply.request, config) ? '; Secure' : '';
+  reply.header('set-cookie', `${cookie.name}=${cookie.value}; Path=${cookie.path}; HttpOnly; SameSite=Lax; Max-Age=${cookie.maxAgeS}${secure}`);
+}
+
 /** The cookie lives as long as the session may (its absolute lifetime); the server ends an idle one sooner. */
 export function setSessionCookie(reply: FastifyReply, config: Config, secret: string): void {
-  const secure = secureCookies(reply.request, config) ? '; Secure' : '';
-  reply.header('set-cookie', `${SESSION_COOKIE}=${secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_LIFETIME_MS / 1000}${secure}`);
+  setCookie(reply, config, { name: SESSION_COOKIE, value: secret, path: '/', maxAgeS: SESSION_LIFETIME_MS / 1000 });
 }
 
 export function clearSessionCookie(reply: FastifyReply, config: Config): void {
-  const secure = secureCookies(reply.request, config) ? '; Secure' : '';
-  reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`);
+  setCookie(reply, config, { name: SESSION_COOKIE, value: '', path: '/', maxAgeS: 0 });
+}
+
+/** The value of the request's cookie `name`, or undefined. */
+export function requestCookie(request: FastifyRequest, name: string): string | undefined {
+  const cookie = request.headers.cookie;
+  return cookieValue(Array.isArray(cookie) ? cookie.join('; ') : cookie, name);
 }
 
 /**
@@ -91,8 +101,7 @@ const resolved = new WeakMap<FastifyRequest, Promise<SignedIn | undefined>>();
 export function sessionUser(request: FastifyRequest): Promise<SignedIn | undefined> {
   let found = resolved.get(request);
   if (!found) {
-    const cookie = request.headers.cookie;
-    found = request.server.accounts.resume(cookieValue(Array.isArray(cookie) ? cookie.join('; ') : cookie, SESSION_COOKIE));
+    found = request.server.accounts.resume(requestCookie(request, SESSION_COOKIE));
     resolved.set(request, found);
   }
   return found;

@@ -1,5 +1,5 @@
 // Kysely table types of the AccountStore (migrations 005_accounts, 006_signin_attempts,
-// 007_invitations, 010_two_factor, 011_shared_links and 020_single_sign_on), in the MetaStore's database: the same definitions serve SQLite and PostgreSQL.
+// 007_invitations, 010_two_factor, 011_shared_links, 020_single_sign_on and 023_confirmed_emails), in the MetaStore's database: the same definitions serve SQLite and PostgreSQL.
 import type { Generated } from 'kysely';
 import type { Role } from '../../core/vocabulary.js';
 import type { MetaDatabase } from './schema.js';
@@ -11,6 +11,7 @@ export interface UsersTable {
   name: string;
   password_hash: string;
   created_at: number;
+  email_confirmed: Generated<number>; // 1: svc knows the email confirmed (a mailed link followed, or single sign-on)
 }
 
 export interface MembershipsTable {
@@ -93,6 +94,15 @@ export interface SsoFlowsTable {
   code_verifier: string;
   next: string; // the same-origin path to land on
   expires_at: number;
+  network: Generated<string>; // the client network that started it (IPv4 /24, IPv6 /64)
+  browser_hash: Generated<string>; // SHA-256 hex of the secret of the cookie that binds it to its browser
+}
+
+export interface EmailConfirmationsTable {
+  token_hash: string; // SHA-256 hex of the mailed link's secret
+  user_id: number;
+  email: string; // the email the link confirms (the user's current one, or its new one)
+  expires_at: number;
 }
 
 export interface OrgSignInTable {
@@ -108,6 +118,7 @@ export interface OrgSignInDomainsTable {
 
 export interface AccountDatabase extends MetaDatabase {
   sso_flows: SsoFlowsTable;
+  email_confirmations: EmailConfirmationsTable;
   org_sign_in: OrgSignInTable;
   org_sign_in_domains: OrgSignInDomainsTable;
   shared_links: SharedLinksTable;

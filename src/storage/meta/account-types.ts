@@ -13,6 +13,8 @@ import type {
   SessionRecord,
   SharedLink,
   SsoFlow,
+  SsoFlowBounds,
+  SsoFlowStart,
   TwoFactorRecord,
 } from '../../entities/accounts.js';
 
@@ -29,11 +31,13 @@ export class DuplicateEmail extends Error {
 export interface AccountStore {
   // users
   /** Throws DuplicateEmail when the email (in any letter case) exists. */
-  createUser(user: { email: string; name: string; passwordHash: string }, now: number): Promise<User>;
+  createUser(user: { email: string; name: string; passwordHash: string; emailConfirmed?: boolean }, now: number): Promise<User>;
   listUsers(): Promise<User[]>;
   hasUsers(): Promise<boolean>;
   getUser(id: number): Promise<User | undefined>;
-  findUserByEmail(email: string): Promise<(User & { passwordHash: string }) | undefined>;
+  findUserByEmail(email: string): Promise<(User & { passwordHash: string; emailConfirmed: boolean }) | undefined>;
+  /** Whether svc knows the user's email confirmed (a mailed link followed, or single sign-on). */
+  emailConfirmed(id: number): Promise<boolean>;
   /** Deletes the user with its memberships and sessions; false when there was none. */
   deleteUser(id: number): Promise<boolean>;
   /** Sets the password hash and ends every session of the user. */
@@ -44,8 +48,21 @@ export interface AccountStore {
    */
   replacePasswordHash(id: number, expected: string, next: string): Promise<boolean>;
 
-  /** Changes the email and ends every session of the user; throws DuplicateEmail when another user has it. */
-  setEmail(id: number, email: string): Promise<boolean>;
+  /**
+   * Changes the email (confirmed as given) and ends every session and confirmation link of the user;
+   * throws DuplicateEmail when another user has it.
+   */
+  setEmail(id: number, email: string, confirmed: boolean): Promise<boolean>;
+  /** Stores a mailed link that confirms `email` for the user, replacing the user's earlier one. */
+  createEmailConfirmation(link: { tokenHash: string; userId: number; email: string; expiresAt: number }): Promise<void>;
+  /** The link of a token hash, deleted (used once); undefined when unknown or expired. */
+  takeEmailConfirmation(tokenHash: string, now: number): Promise<{ userId: number; email: string } | undefined>;
+  /**
+   * Marks the user's email confirmed when it is `email`, else changes it to `email`, confirmed (as
+   * setEmail: DuplicateEmail when another user has it).
+   */
+  confirmEmail(id: number, email: string): Promise<'confirmed' | 'changed' | 'not-found'>;
+  deleteEmailConfirmationsExpiredBy(now: number): Promise<number>;
   /**
    * Deletes the user (as deleteUser) unless it is the last owner of an organisation, checked and
    * done in one serialized write transaction (on PostgreSQL the user's owned organisations' rows
@@ -123,10 +140,11 @@ export interface AccountStore {
 
   // single sign-on
   /**
-   * Stores a flow under way, unless `max` unexpired flows are stored (false); expired ones are
-   * deleted first. The count and the insert are one serialized write, so `max` holds across processes.
+   * Stores a flow under way, unless `max.total` unexpired flows are stored (`full`) or
+   * `max.perNetwork` of its client network (`network-full`); expired ones are deleted first. The
+   * counts and the insert are one serialized write, so the bounds hold across processes.
    */
-  createSsoFlow(flow: SsoFlow & { stateHash: string }, now: number, max: number): Promise<boolean>;
+  createSsoFlow(flow: SsoFlow & { stateHash: string; network: string }, now: number, max: SsoFlowBounds): Promise<SsoFlowStart>;
   /** Deletes the flow of a state hash and answers it, if it had not expired at `now`: a state is used once. */
   takeSsoFlow(stateHash: string, now: number): Promise<SsoFlow | undefined>;
   deleteSsoFlowsExpiredBy(now: number): Promise<number>;

@@ -1,7 +1,7 @@
-// Single sign-on's records (migration 020_single_sign_on): the flows under way, and each
+// Single sign-on's records (migrations 020_single_sign_on, 023_confirmed_emails): the flows under way, and each
 // organisation's sign-in settings (`Require single sign-on`, `Sign-in domains`).
 import { sql, type Kysely } from 'kysely';
-import type { OrgSignIn, SsoFlow } from '../../../entities/accounts.js';
+import type { OrgSignIn, SsoFlow, SsoFlowBounds, SsoFlowStart } from '../../../entities/accounts.js';
 import type { AccountDatabase } from '../account-schema.js';
 import type { AccountStore } from '../account-types.js';
 import { serializedWrite } from './serialized-write.js';
@@ -11,24 +11,38 @@ const FLOWS_LOCK_SPACE = 0x5353_4f46;
 
 export function singleSignOnRecords(db: Kysely<AccountDatabase>) {
   return {
-    async createSsoFlow(flow: SsoFlow & { stateHash: string }, now: number, max: number): Promise<boolean> {
-      // The count and the insert under one lock: flows started at once never pass `max` together.
+    async createSsoFlow(flow: SsoFlow & { stateHash: string; network: string }, now: number, max: SsoFlowBounds): Promise<SsoFlowStart> {
+      // The counts and the insert under one lock: flows started at once never pass a bound together.
       return serializedWrite(db, (trx) => sql`SELECT pg_advisory_xact_lock(${FLOWS_LOCK_SPACE}, 0)`.execute(trx), async (trx) => {
         await trx.deleteFrom('sso_flows').where('expires_at', '<=', now).execute();
         const { live } = await trx.selectFrom('sso_flows').select((eb) => eb.fn.countAll<number | string>().as('live')).executeTakeFirstOrThrow();
-        if (Number(live) >= max) return false;
+        if (Number(live) >= max.total) return 'full';
+        const { ofNetwork } = await trx
+          .selectFrom('sso_flows')
+          .select((eb) => eb.fn.countAll<number | string>().as('ofNetwork'))
+          .where('network', '=', flow.network)
+          .executeTakeFirstOrThrow();
+        if (Number(ofNetwork) >= max.perNetwork) return 'network-full';
         await trx
           .insertInto('sso_flows')
-          .values({ state_hash: flow.stateHash, nonce: flow.nonce, code_verifier: flow.codeVerifier, next: flow.next, expires_at: flow.expiresAt })
+          .values({
+            state_hash: flow.stateHash,
+            nonce: flow.nonce,
+            code_verifier: flow.codeVerifier,
+            next: flow.next,
+            expires_at: flow.expiresAt,
+            network: flow.network,
+            browser_hash: flow.browserHash,
+          })
           .execute();
-        return true;
+        return 'stored';
       });
     },
 
     async takeSsoFlow(stateHash: string, now: number): Promise<SsoFlow | undefined> {
       const row = await db.deleteFrom('sso_flows').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
       if (!row || Number(row.expires_at) <= now) return undefined;
-      return { nonce: row.nonce, codeVerifier: row.code_verifier, next: row.next, expiresAt: Number(row.expires_at) };
+      return { nonce: row.nonce, codeVerifier: row.code_verifier, next: row.next, expiresAt: Number(row.expires_at), browserHash: row.browser_hash };
     },
 
     async deleteSsoFlowsExpiredBy(now: number): Promise<number> {

@@ -1,5 +1,6 @@
 // Dashboard users (migration 005_accounts): an email unique by its key, a password hash; changing
-// either ends the user's sessions.
+// either ends the user's sessions. Whether svc knows the email confirmed (migration 023_confirmed_emails),
+// and the mailed links that confirm one.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { User } from '../../../core/management.js';
 import { emailKey } from '../../../entities/accounts.js';
@@ -21,6 +22,7 @@ async function deleteUserRows(trx: Kysely<AccountDatabase>, id: number): Promise
   await trx.deleteFrom('memberships').where('user_id', '=', id).execute();
   await trx.deleteFrom('recovery_codes').where('user_id', '=', id).execute();
   await trx.deleteFrom('user_two_factor').where('user_id', '=', id).execute();
+  await trx.deleteFrom('email_confirmations').where('user_id', '=', id).execute();
   // The user's digest choices (KyselyDigestStore's table): its planned sends find no user and end.
   await sql`DELETE FROM digest_subscriptions WHERE user_id = ${id}`.execute(trx);
   // The user's personal segments go; the shared ones it made stay the site's.
@@ -32,12 +34,31 @@ async function deleteUserRows(trx: Kysely<AccountDatabase>, id: number): Promise
 
 /** Users. */
 export function userRecords(db: Kysely<AccountDatabase>) {
+  /** The email changed (its confirmation as given), the user's sessions and confirmation links ended. */
+  async function setEmail(id: number, email: string, confirmed: boolean): Promise<boolean> {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('users')
+          .set({ email: email.trim(), email_key: emailKey(email), email_confirmed: confirmed ? 1 : 0 })
+          .where('id', '=', id)
+          .executeTakeFirst();
+        await trx.deleteFrom('user_sessions').where('user_id', '=', id).execute();
+        await trx.deleteFrom('email_confirmations').where('user_id', '=', id).execute();
+        return Number(result.numUpdatedRows) > 0;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DuplicateEmail();
+      throw err;
+    }
+  }
+
   return {
-    async createUser(user: { email: string; name: string; passwordHash: string }, now: number): Promise<User> {
+    async createUser(user: { email: string; name: string; passwordHash: string; emailConfirmed?: boolean }, now: number): Promise<User> {
       try {
         const row = await db
           .insertInto('users')
-          .values({ email: user.email.trim(), email_key: emailKey(user.email), name: user.name, password_hash: user.passwordHash, created_at: now })
+          .values({ email: user.email.trim(), email_key: emailKey(user.email), name: user.name, password_hash: user.passwordHash, created_at: now, email_confirmed: user.emailConfirmed ? 1 : 0 })
           .returning(['id', 'email', 'name', 'created_at'])
           .executeTakeFirstOrThrow();
         return toUser(row);
@@ -61,9 +82,14 @@ export function userRecords(db: Kysely<AccountDatabase>) {
       return row && toUser(row);
     },
 
-    async findUserByEmail(email: string): Promise<(User & { passwordHash: string }) | undefined> {
+    async findUserByEmail(email: string): Promise<(User & { passwordHash: string; emailConfirmed: boolean }) | undefined> {
       const row = await db.selectFrom('users').selectAll().where('email_key', '=', emailKey(email)).executeTakeFirst();
-      return row && { ...toUser(row), passwordHash: row.password_hash };
+      return row && { ...toUser(row), passwordHash: row.password_hash, emailConfirmed: Number(row.email_confirmed) === 1 };
+    },
+
+    async emailConfirmed(id: number): Promise<boolean> {
+      const row = await db.selectFrom('users').select('email_confirmed').where('id', '=', id).executeTakeFirst();
+      return Number(row?.email_confirmed) === 1;
     },
 
     async deleteUser(id: number): Promise<boolean> {
@@ -89,17 +115,33 @@ export function userRecords(db: Kysely<AccountDatabase>) {
       });
     },
 
-    async setEmail(id: number, email: string): Promise<boolean> {
-      try {
-        return await db.transaction().execute(async (trx) => {
-          const result = await trx.updateTable('users').set({ email: email.trim(), email_key: emailKey(email) }).where('id', '=', id).executeTakeFirst();
-          await trx.deleteFrom('user_sessions').where('user_id', '=', id).execute();
-          return Number(result.numUpdatedRows) > 0;
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new DuplicateEmail();
-        throw err;
-      }
+    setEmail,
+
+    async createEmailConfirmation(link: { tokenHash: string; userId: number; email: string; expiresAt: number }): Promise<void> {
+      // One link of a user at a time: a new one replaces the one mailed before.
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('email_confirmations').where('user_id', '=', link.userId).execute();
+        await trx.insertInto('email_confirmations').values({ token_hash: link.tokenHash, user_id: link.userId, email: link.email, expires_at: link.expiresAt }).execute();
+      });
+    },
+
+    async takeEmailConfirmation(tokenHash: string, now: number): Promise<{ userId: number; email: string } | undefined> {
+      const row = await db.deleteFrom('email_confirmations').where('token_hash', '=', tokenHash).returningAll().executeTakeFirst();
+      if (!row || Number(row.expires_at) <= now) return undefined;
+      return { userId: row.user_id, email: row.email };
+    },
+
+    async confirmEmail(id: number, email: string): Promise<'confirmed' | 'changed' | 'not-found'> {
+      const user = await db.selectFrom('users').select('email_key').where('id', '=', id).executeTakeFirst();
+      if (!user) return 'not-found';
+      if (user.email_key !== emailKey(email)) return (await setEmail(id, email, true)) ? 'changed' : 'not-found';
+      const result = await db.updateTable('users').set({ email_confirmed: 1 }).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0 ? 'confirmed' : 'not-found';
+    },
+
+    async deleteEmailConfirmationsExpiredBy(now: number): Promise<number> {
+      const result = await db.deleteFrom('email_confirmations').where('expires_at', '<=', now).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     async setPasswordHash(id: number, passwordHash: string): Promise<boolean> {
