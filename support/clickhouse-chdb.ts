@@ -1,7 +1,8 @@
 // A stand-in of ClickHouse's HTTP interface over chdb (the ClickHouse engine as a library, npm
 // package `chdb`): every statement runs in the real engine, on a data folder of its own. Run as a
 // child process (`node --import tsx support/clickhouse-chdb.ts <folder>`): it listens on a port of
-// the system's choosing on 127.0.0.1 and writes `listening on <port>` as its first line.
+// the system's choosing on 127.0.0.1, writes `listening on <port>` as its first line, and stops when
+// told (SIGTERM) or when its stdin ends (its parent is gone).
 //
 // What it takes as the server does: the statement in the body or the `query` parameter (the two
 // joined by a line), the `database` parameter, every other parameter as a setting of that statement
@@ -166,3 +167,5 @@ const stop = () => {
 };
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
+// Its parent holds its stdin: the end of stdin is the parent gone, killed without stopping it.
+process.stdin.once('end', stop).resume();

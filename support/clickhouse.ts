@@ -151,7 +151,9 @@ const PROJECT = fileURLToPath(new URL('..', import.meta.url));
 function spawnChdb(dir: string): Spawned {
   const env: NodeJS.ProcessEnv = { ...process.env, TZ: 'UTC' };
   delete env.NODE_TEST_CONTEXT;
-  const child = spawn(process.execPath, ['--import', 'tsx', STAND_IN, join(dir, 'data')], { cwd: PROJECT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its stdin stays open as long as this process lives: a test process killed takes its stand-in with it.
+  const child = spawn(process.execPath, ['--import', 'tsx', STAND_IN, join(dir, 'data')], { cwd: PROJECT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  (child.stdin as unknown as { unref(): void }).unref();
   let port: number | null = null;
   let said = '';
   child.stdout!.on('data', (d) => {
