@@ -1,15 +1,33 @@
-// A private ClickHouse server for the tests of one file: a child process of the test, in a temporary
-// directory of its own, listening on 127.0.0.1 only (HTTP on a free port; the native TCP port is
-// also free-chosen, the server needs one). A missing binary fails the test that asked: it never skips.
+// A private ClickHouse for the tests of one file: a child process of the test, in a temporary
+// directory of its own, listening on 127.0.0.1 only on a free port. Two engines: Debian's
+// clickhouse-server 18.16 (the native TCP port is also free-chosen, the server needs one), and the
+// current ClickHouse, 26.7, as the library of the npm package `chdb` behind a stand-in of the HTTP
+// interface (./clickhouse-chdb.ts). A missing engine fails the test that asked: it never skips.
 //
-// `clickhouseServer()` starts one server per test process (node --test runs each file in its own), on
-// first call, and kills it (its own PID) when the process exits; each caller takes fresh databases from it (`freshDatabaseUrl`).
+// `clickhouseServer()` starts one per test process (node --test runs each file in its own), on the
+// engine SVC_TEST_CLICKHOUSE names (`server`, Debian's 18.16, unless it says `chdb`), on first call, and kills it (its
+// own PID) when the process exits; each caller takes fresh databases from it (`freshDatabaseUrl`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort } from './ports.js';
+
+/** The engines a test's ClickHouse runs on: the current one in the chdb library, and Debian's server. */
+export const CLICKHOUSE_ENGINES = {
+  chdb: 'ClickHouse 26.7 (npm package chdb) behind support/clickhouse-chdb.ts',
+  server: "ClickHouse 18.16 (Debian's clickhouse-server)",
+} as const;
+export type ClickHouseEngine = keyof typeof CLICKHOUSE_ENGINES;
+
+/** The engine of this test process: SVC_TEST_CLICKHOUSE, Debian's server when unset. */
+export function testEngine(): ClickHouseEngine {
+  const named = process.env.SVC_TEST_CLICKHOUSE ?? 'server';
+  if (!Object.hasOwn(CLICKHOUSE_ENGINES, named)) throw new Error(`SVC_TEST_CLICKHOUSE is chdb or server, not ${JSON.stringify(named)}`);
+  return named as ClickHouseEngine;
+}
 
 const BINARY = '/usr/sbin/clickhouse-server';
 
@@ -82,10 +100,11 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /**
- * Starts a server of its own and waits until it answers a query (at most `timeoutMs`). With
- * `logQueries`, each statement's run is in `system.query_log` (a bench's measure of the server's own
- * CPU time). With `dir`, the server keeps its files in that folder and leaves them at its stop: a
- * later start on the same folder holds the same databases (a bench's data kept between runs).
+ * Starts a ClickHouse of its own on `engine` (Debian's server unless told) and waits until it
+ * answers a query (at most `timeoutMs`). With `logQueries` (the server only), each statement's run is
+ * in `system.query_log` (a bench's measure of the server's own CPU time). With `dir`, it keeps its
+ * files in that folder and leaves them at its stop: a later start on the same folder holds the same
+ * databases (a bench's data kept between runs).
  */
 export async function startClickHouse(options: StartOptions = {}): Promise<ClickHouseServer> {
   for (let attempt = 1; ; attempt++) {
@@ -100,6 +119,7 @@ export async function startClickHouse(options: StartOptions = {}): Promise<Click
 }
 
 interface StartOptions {
+  engine?: ClickHouseEngine;
   timeoutMs?: number;
   logQueries?: boolean;
   dir?: string;
@@ -107,28 +127,68 @@ interface StartOptions {
 
 class PortTaken extends Error {}
 
-async function startOnce({ timeoutMs = 60_000, logQueries = false, dir: keptDir }: StartOptions): Promise<ClickHouseServer> {
-  if (!existsSync(BINARY)) {
-    throw new Error(`ClickHouse server binary ${BINARY} is missing: these tests need it (Debian package clickhouse-server)`);
-  }
-  const dir = keptDir ?? mkdtempSync(join(tmpdir(), 'svc-clickhouse-'));
-  for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub), { recursive: true });
-  const removeDir = () => {
-    if (keptDir === undefined) rmSync(dir, { recursive: true, force: true });
-  };
+/** An engine's process, and its HTTP port once known. */
+interface Spawned {
+  child: ChildProcess;
+  port(): number | null;
+}
+
+async function spawnServer(dir: string, logQueries: boolean): Promise<Spawned> {
+  if (!existsSync(BINARY)) throw new Error(`ClickHouse server binary ${BINARY} is missing: these tests need it (Debian package clickhouse-server)`);
+  for (const sub of ['tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub), { recursive: true });
   const [httpPort, tcpPort] = [await freePort(), await freePort()];
   writeFileSync(join(dir, 'config.xml'), configXml(dir, httpPort, tcpPort));
   writeFileSync(join(dir, 'users.xml'), usersXml(logQueries));
-  const child: ChildProcess = spawn(BINARY, [`--config-file=${join(dir, 'config.xml')}`], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(BINARY, [`--config-file=${join(dir, 'config.xml')}`], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  return { child, port: () => httpPort };
+}
+
+/** The stand-in's script, run by this Node with tsx from the project's folder. */
+const STAND_IN = fileURLToPath(new URL('./clickhouse-chdb.ts', import.meta.url));
+const PROJECT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The chdb stand-in on `dir`/data, on the port the system gives it, which its first line says. */
+function spawnChdb(dir: string): Spawned {
+  const env: NodeJS.ProcessEnv = { ...process.env, TZ: 'UTC' };
+  delete env.NODE_TEST_CONTEXT;
+  // Its stdin stays open as long as this process lives: a test process killed takes its stand-in with it.
+  const child = spawn(process.execPath, ['--import', 'tsx', STAND_IN, join(dir, 'data')], { cwd: PROJECT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  (child.stdin as unknown as { unref(): void }).unref();
+  let port: number | null = null;
+  let said = '';
+  child.stdout!.on('data', (d) => {
+    if (port !== null) return;
+    said += d;
+    const line = /^listening on (\d+)$/m.exec(said);
+    if (line) port = Number(line[1]);
+  });
+  (child.stdout as unknown as { unref(): void }).unref();
+  return { child, port: () => port };
+}
+
+async function startOnce({ engine = 'server', timeoutMs = 60_000, logQueries = false, dir: keptDir }: StartOptions): Promise<ClickHouseServer> {
+  if (logQueries && engine !== 'server') throw new Error('only the server engine logs statements to system.query_log (the chdb stand-in keeps none)');
+  const dir = keptDir ?? mkdtempSync(join(tmpdir(), 'svc-clickhouse-'));
+  mkdirSync(join(dir, 'data'), { recursive: true });
+  const removeDir = () => {
+    if (keptDir === undefined) rmSync(dir, { recursive: true, force: true });
+  };
+  let spawned: Spawned;
+  try {
+    spawned = engine === 'server' ? await spawnServer(dir, logQueries) : spawnChdb(dir);
+  } catch (err) {
+    removeDir();
+    throw err;
+  }
+  const { child, port } = spawned;
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-8000)));
-  // The server never keeps the test process alive: it is stopped, or killed at the process's exit.
+  // The engine never keeps the test process alive: it is stopped, or killed at the process's exit.
   child.unref();
   (child.stderr as unknown as { unref(): void }).unref();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let gone = false;
   void exited.then(() => (gone = true));
-  const url = `http://127.0.0.1:${httpPort}`;
   const stop = async () => {
     if (!gone) {
       child.kill('SIGTERM');
@@ -143,23 +203,24 @@ async function startOnce({ timeoutMs = 60_000, logQueries = false, dir: keptDir 
     removeDir();
   };
   const deadline = Date.now() + timeoutMs;
-  while (!(await answers(url))) {
+  const url = () => `http://127.0.0.1:${port()}`;
+  while (port() === null || !(await answers(url()))) {
     if (gone || Date.now() > deadline) {
       await stop();
-      const message = `ClickHouse did not start (${gone ? 'exited' : 'timed out'}):\n${stderr}`;
+      const message = `ClickHouse (${CLICKHOUSE_ENGINES[engine]}) did not start (${gone ? 'exited' : 'timed out'}):\n${stderr}`;
       throw gone && stderr.includes('Address already in use') ? new PortTaken(message) : new Error(message);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, pid: child.pid!, stop, kill };
+  return { url: url(), pid: child.pid!, stop, kill };
 }
 
 let shared: Promise<ClickHouseServer> | null = null;
 
-/** The server of this test process (so of one test file), started on first call, stopped at exit. */
+/** The ClickHouse of this test process (so of one test file), on the engine of `testEngine()`, started on first call, stopped at exit. */
 export function clickhouseServer(): Promise<ClickHouseServer> {
   if (shared === null) {
-    shared = startClickHouse();
+    shared = startClickHouse({ engine: testEngine() });
     void shared.then((server) => process.once('exit', () => server.kill()), () => undefined);
   }
   return shared;

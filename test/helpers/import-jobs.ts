@@ -10,9 +10,13 @@ export async function uploadImport(server: UploadTarget, siteId: string, body: U
   return { status: res.status, body: (await res.json()) as any };
 }
 
-/** The import job once it is done or failed, as the site's list of imports (read through `list`) shows it. */
+/**
+ * The import job once it is done or failed, as the site's list of imports (read through `list`) shows
+ * it, within 60 s: on a ClickHouse whose statements run one at a time (the chdb stand-in) on busy
+ * cores, an import's statements take seconds.
+ */
 export async function finishedImport(server: TestServer, siteId: string, importId: string, list = (path: string) => server.admin('GET', path)) {
-  for (let i = 0; i < 200; i++) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     const imports = await list(`/sites/${siteId}/imports`);
     const job = imports.body.imports.find((j: { importId: string }) => j.importId === importId);
     if (job.status === 'done' || job.status === 'failed') return job;

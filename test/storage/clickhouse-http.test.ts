@@ -1,11 +1,11 @@
 // The ClickHouse store's HTTP connection against a private server, through a proxy that misbehaves,
-// and against fake servers: answers and settings, the server's errors (before and during an answer)
-// in its own words and never taken from the rows, errors not sent again, a connection the server
-// dropped while idle (sent again once, on a new connection; not a reset that comes late), an answer
-// that never comes, idle connections closed, requests under way when it closes, the user, database
-// and IPv6 host of the URL; writes with their rows and settings, and a server that refuses an
-// insert and closes the connection while its rows are still being sent (the write fails, the
-// process goes on).
+// and against fake servers: answers and settings (totals of no rows too), the server's errors
+// (before and during an answer) in its own words and never taken from the rows, errors not sent
+// again, a connection the server dropped while idle (sent again once, on a new connection; not a
+// reset that comes late), an answer that never comes, idle connections closed, requests under way
+// when it closes, the user, database and IPv6 host of the URL; writes with their rows and settings,
+// and a server that refuses an insert and closes the connection while its rows are still being sent
+// (the write fails, the process goes on).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
@@ -98,13 +98,24 @@ describe('ClickHouse HTTP connection', () => {
     assert.deepEqual(answer.data, [[0, '3']]);
     assert.equal(answer.rows_before_limit_at_least, 2);
     assert.deepEqual(answer.totals, [0, '5']);
-    // 64-bit integers come as strings.
+    // 64-bit integers come as strings, whatever the server's default.
     assert.deepEqual((await reader.select('SELECT toUInt64(18446744073709551615) AS big', {})).data, [['18446744073709551615']]);
     const threads = "SELECT value AS v FROM system.settings WHERE name = 'max_threads'";
     assert.deepEqual((await reader.select(threads, { max_threads: 1 })).data, [['1']]);
     assert.notDeepEqual((await reader.select(threads, {})).data, [['1']], "a statement's settings are its own");
     const text = "SELECT 'tab\\there, quote '' and é' AS t";
     assert.deepEqual((await reader.select(text, {})).data, [["tab\there, quote ' and é"]]);
+  });
+
+  test('a statement with totals that groups no rows answers its columns, no rows and its totals', async () => {
+    // 26.7 (the chdb library) writes such an answer's totals before its opening; the reader puts them back.
+    const answer = await reader.select('SELECT number % 2 AS n, count() AS c FROM numbers(10) WHERE number > 100 GROUP BY n WITH TOTALS ORDER BY n LIMIT 1', {});
+    assert.deepEqual(answer.meta, [
+      { name: 'n', type: 'UInt8' },
+      { name: 'c', type: 'UInt64' },
+    ]);
+    assert.deepEqual(answer.data, []);
+    assert.deepEqual(answer.totals, [0, '0']);
   });
 
   test("the server's errors in its own words, with their code: refused at once, and met once the answer has begun", async () => {
@@ -120,7 +131,7 @@ describe('ClickHouse HTTP connection', () => {
     await assert.rejects(reader.select(spoofing, { max_block_size: 1000 }), (err: unknown) => {
       assert.ok(err instanceof ClickHouseError, String(err));
       assert.equal(err.code, '395');
-      assert.match(err.message, /^ClickHouse error 395: Value passed to 'throwIf' function is non zero/);
+      assert.match(err.message, /^ClickHouse error 395: Value passed to 'throwIf' function is non[ -]zero/);
       assert.ok(err.message.length < 2_100, 'the message holds the error, not the rows');
       return true;
     });
@@ -236,7 +247,8 @@ describe('ClickHouse HTTP connection', () => {
     url.password = 'wrong';
     const refused = new ClickHouseHttp(url, 'system', 60_000);
     closing.push(() => refused.close());
-    await assert.rejects(refused.select('SELECT 1', {}), (err: unknown) => err instanceof ClickHouseError && err.code === '193');
+    // WRONG_PASSWORD on 18.16, AUTHENTICATION_FAILED on later servers.
+    await assert.rejects(refused.select('SELECT 1', {}), (err: unknown) => err instanceof ClickHouseError && ['193', '516'].includes(err.code));
     const named = await reader.select("SELECT name FROM tables WHERE database = 'system' AND name = 'numbers'", {});
     assert.deepEqual(named.data, [['numbers']]);
   });
@@ -264,7 +276,7 @@ describe('ClickHouse HTTP connection', () => {
     });
     assert.deepEqual((await v6.select('SELECT 1', { max_threads: 1 })).data, [['é']]);
     assert.equal(seen.authorization, `Basic ${Buffer.from('us er:p@ss:wörd/').toString('base64')}`);
-    assert.equal(seen.url, '/?database=svc&max_threads=1');
+    assert.equal(seen.url, '/?database=svc&max_threads=1&output_format_json_quote_64bit_integers=1');
   });
 
   test('writes: a table made, rows inserted after the statement with a query id, a failed write in the server\'s words', async () => {

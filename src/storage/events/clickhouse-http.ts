@@ -70,6 +70,23 @@ export function errorEndingAnswer(text: string, options?: ErrorOptions): ClickHo
   return null;
 }
 
+/**
+ * A JSONCompact answer of no rows whose totals were written before its opening, as ClickHouse 26.7
+ * (the chdb library) answers a `WITH TOTALS` statement that groups nothing: `\n\t],\n\n\t"totals":
+ * […]{\n\t"meta": …, "data":\n\t[\n,\n…`. The misplaced piece (the data array's end, then the
+ * totals) goes back where the data array opened; null for any other answer. A line break and tab
+ * never occur inside a JSON string, so the opening found is the answer's own.
+ */
+export function totalsPutBack(text: string): string | null {
+  const opening = text.indexOf('{\n\t"meta"');
+  if (opening <= 0 || !/^\s*\],\s*"totals":/.test(text.slice(0, opening))) return null;
+  const answer = text.slice(opening);
+  const emptyData = /("data":\s*\[)\s*,/.exec(answer);
+  if (!emptyData) return null;
+  const at = emptyData.index + emptyData[1]!.length;
+  return `${answer.slice(0, at)}${text.slice(0, opening)},${answer.slice(emptyData.index + emptyData[0].length)}`;
+}
+
 /** A statement's settings, as the URL of its request carries them. */
 export type StatementSettings = Readonly<Record<string, string | number>>;
 
@@ -116,10 +133,11 @@ export class ClickHouseHttp {
    * connection: a read changes nothing.
    */
   async select(statement: string, settings: StatementSettings): Promise<CompactAnswer> {
-    const answer = await this.sendAgainIfStale(`${statement}\nFORMAT JSONCompact`, settings);
+    // 64-bit integers as JSON strings, exact, whatever the server's default (26.7's, as chdb ships it, is JSON numbers).
+    const answer = await this.sendAgainIfStale(`${statement}\nFORMAT JSONCompact`, { ...settings, output_format_json_quote_64bit_integers: 1 });
     let parsed: CompactAnswer;
     try {
-      parsed = JSON.parse(answer) as CompactAnswer;
+      parsed = JSON.parse(totalsPutBack(answer) ?? answer) as CompactAnswer;
     } catch (err) {
       throw errorEndingAnswer(answer, { cause: err }) ?? new Error(`ClickHouse's answer is not JSON: …${answer.slice(-200)}`, { cause: err });
     }

@@ -18,6 +18,13 @@ const REQUEST_TIMEOUT_MS = 300_000;
 const TIMEOUT_EXCEEDED = '159';
 const TYPES: Record<ColumnType, string> = { VARCHAR: 'String', BIGINT: 'Int64', DATE: 'Date', BOOLEAN: 'UInt8', INTEGER: 'Int32' };
 const DATABASE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * Settings sent off with every INSERT where the server has them (read at `init`): from 21.x a NULL
+ * for a never-NULL column would become its type's default (0, '') instead of failing the insert
+ * (`insert_null_as_default`), and from 26.2 an insert would be answered before its rows are stored
+ * (`async_insert`), which `append`'s retry and a swap's staging rely on not happening.
+ */
+const INSERT_SETTINGS_OFF = ['insert_null_as_default', 'async_insert'] as const;
 /** The column of `events` naming the append batch of each row (see `append`); not a column of the spec. */
 const BATCH_COLUMN = 'batch_id';
 
@@ -39,7 +46,7 @@ const PARTITIONS: Record<PartitionUnit, { of: (day: string) => string; value: Re
  * - Other tables: a MergeTree per spec, partitioned by (site_id, month of its day column), or by
  *   (site_id, year) for a spec of `fewRowsADay` (a year's read then opens a part or two), ordered by
  *   site, day and the spec's key. `replaceRows` builds the partitions it touches anew in a staging
- *   table and swaps each in with `ALTER TABLE … REPLACE PARTITION`.
+ *   table and swaps each in with `ALTER TABLE … REPLACE PARTITION` (`DROP PARTITION` for one left empty).
  * - `id`: drawn by the first process to create the `store_identity` table, as the default of its
  *   one column (so every process on the database reads the same one, whoever created it).
  */
@@ -51,6 +58,8 @@ export class ClickHouseEventStore implements EventStore {
   private readonly bulkTables = new Set<string>();
   /** Settings of the statements that create or alter tables: what the server needs to allow `LowCardinality` columns. */
   private ddlSettings: StatementSettings = {};
+  /** Settings of every INSERT: off, on a server that has them, what would make an insert other than svc's writes promise. */
+  private insertSettings: StatementSettings = {};
 
   private constructor(private readonly http: ClickHouseHttp) {}
 
@@ -85,9 +94,12 @@ export class ClickHouseEventStore implements EventStore {
     const [server] = await this.query<{ v: string }>(sql`SELECT version() AS v`);
     const [major = 0, minor = 0] = (server?.v ?? '').split('.').map(Number);
     if (major < 18 || (major === 18 && minor < 16)) throw new Error(`ClickHouse ${server?.v} is older than 18.16, the oldest svc runs on`);
+    const settings = await this.query<{ name: string; value: string }>(
+      sql`SELECT name, value FROM system.settings WHERE name IN ('allow_experimental_low_cardinality_type', ${joinSql(INSERT_SETTINGS_OFF.map((name) => sql`${name}`), ', ')})`,
+    );
     // Servers before 19 create LowCardinality columns only when told to; later ones know the type without the setting.
-    const [lowCardinality] = await this.query<{ v: string }>(sql`SELECT value AS v FROM system.settings WHERE name = 'allow_experimental_low_cardinality_type'`);
-    if (lowCardinality?.v === '0') this.ddlSettings = { allow_experimental_low_cardinality_type: 1 };
+    if (settings.some((s) => s.name === 'allow_experimental_low_cardinality_type' && s.value === '0')) this.ddlSettings = { allow_experimental_low_cardinality_type: 1 };
+    this.insertSettings = Object.fromEntries(settings.filter((s) => (INSERT_SETTINGS_OFF as readonly string[]).includes(s.name)).map((s) => [s.name, 0]));
     await this.createTables([EVENTS_TABLE]);
     await this.http.execute(`CREATE TABLE IF NOT EXISTS store_identity (id String DEFAULT ${clickhouseLiteral(randomUUID())}) ENGINE = TinyLog`);
     const [row] = await this.query<{ d: string }>(
@@ -166,7 +178,7 @@ export class ClickHouseEventStore implements EventStore {
     const names = [...EVENT_COLUMNS.map((c) => c.name), BATCH_COLUMN].join(', ');
     const suffix = `\t${batchId}\n`;
     const body = lines.join(suffix) + suffix;
-    await this.http.execute(`INSERT INTO ${table} (${names}) FORMAT TabSeparated\n${body}`, queryId ? { query_id: queryId } : {});
+    await this.insert(`INSERT INTO ${table} (${names}) FORMAT TabSeparated\n${body}`, queryId ? { query_id: queryId } : {});
   }
 
   /** One INSERT per call (one part: all rows or none), the rows as JSON objects. */
@@ -175,7 +187,7 @@ export class ClickHouseEventStore implements EventStore {
     if (spec.name === EVENTS_TABLE.name) throw new Error('events are appended with append()');
     if (rows.length === 0) return;
     const lines = rows.map((r) => JSON.stringify(Object.fromEntries(spec.columns.map((c, i) => [c.name, r[i]]))));
-    await this.http.execute(`INSERT INTO ${spec.name} FORMAT JSONEachRow\n${lines.join('\n')}`);
+    await this.insert(`INSERT INTO ${spec.name} FORMAT JSONEachRow\n${lines.join('\n')}`);
   }
 
   /** ClickHouse's caches live in its server, not in this process. */
@@ -288,8 +300,9 @@ export class ClickHouseEventStore implements EventStore {
 
   /**
    * Builds, in a staging table, the partitions (site, month or year) a replacement touches as they are to
-   * be, and returns the statements that swap them in (`ALTER TABLE … REPLACE PARTITION`). Names the
-   * tables it creates in `scratch`, for the caller to drop.
+   * be, and returns the statements that swap them in (`ALTER TABLE … REPLACE PARTITION`, or `DROP
+   * PARTITION` for a partition left with no rows). Names the tables it creates in `scratch`, for
+   * the caller to drop.
    */
   private async stagePartitions({ table, scope, rows }: RowReplacement, scratch: string[]): Promise<Sql[]> {
     const spec = checkedSpec(table);
@@ -305,7 +318,7 @@ export class ClickHouseEventStore implements EventStore {
       // The new rows by position into a table of the spec's columns, where the scope can name them.
       scratch.push(fresh);
       await this.define(`CREATE TABLE ${fresh} AS ${spec.name} ENGINE = Memory`);
-      await this.command(sql`INSERT INTO ${trusted(fresh)} SELECT * FROM (${rows})`);
+      await this.insert(inlineParams(sql`INSERT INTO ${trusted(fresh)} SELECT * FROM (${rows})`));
       sources.push(sql`SELECT DISTINCT ${partition} AS m FROM ${trusted(fresh)} WHERE ${inScope}`);
     }
     const values = (await this.query<{ m: number }>(sql`SELECT DISTINCT m FROM (${joinSql(sources, ' UNION ALL ')}) ORDER BY m`)).map((r) => checkedPartition(unit, r.m));
@@ -313,9 +326,20 @@ export class ClickHouseEventStore implements EventStore {
     const touched = sql`site_id = ${scope.siteId} AND ${partition} IN (${trusted(values.join(', '))})`;
     scratch.push(staging);
     await this.define(`CREATE TABLE ${staging} AS ${spec.name}`);
-    await this.command(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(spec.name)} WHERE ${touched} AND NOT (${inScope})`);
-    if (rows !== null) await this.command(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(fresh)} WHERE ${inScope}`);
-    return values.map((m) => sql`ALTER TABLE ${trusted(spec.name)} REPLACE PARTITION (${scope.siteId}, ${trusted(m)}) FROM ${trusted(staging)}`);
+    await this.insert(inlineParams(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(spec.name)} WHERE ${touched} AND NOT (${inScope})`));
+    if (rows !== null) await this.insert(inlineParams(sql`INSERT INTO ${trusted(staging)} SELECT * FROM ${trusted(fresh)} WHERE ${inScope}`));
+    // A partition left with no rows is dropped: from 26.6 the server refuses to replace one from an empty staging partition.
+    const staged = new Set((await this.query<{ m: number }>(sql`SELECT DISTINCT ${partition} AS m FROM ${trusted(staging)}`)).map((r) => checkedPartition(unit, r.m)));
+    return values.map((m) =>
+      staged.has(m)
+        ? sql`ALTER TABLE ${trusted(spec.name)} REPLACE PARTITION (${scope.siteId}, ${trusted(m)}) FROM ${trusted(staging)}`
+        : sql`ALTER TABLE ${trusted(spec.name)} DROP PARTITION (${scope.siteId}, ${trusted(m)})`,
+    );
+  }
+
+  /** An INSERT, with the settings every insert takes (`INSERT_SETTINGS_OFF`) and `settings`. */
+  private insert(statement: string, settings: StatementSettings = {}): Promise<void> {
+    return this.http.execute(statement, { ...this.insertSettings, ...settings });
   }
 
   /**
