@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_SSO_FLOWS_PER_NETWORK } from '../../src/accounts/single-sign-on.js';
 import { AppClient } from '../helpers/app-client.js';
-import { confirmEmail, followLink, mailedLink, PASSWORD, setUp, type Setup } from '../helpers/single-sign-on.js';
+import { agentsOf, confirmEmail, followLink, mailedLink, PASSWORD, setUp, type Setup } from '../helpers/single-sign-on.js';
 import { SsoAgent } from '../helpers/sso-agent.js';
 
 const membershipsOf = async (agent: SsoAgent) => (await agent.app('/session')).body.memberships.map((m: { orgName: string; role: string }) => `${m.orgName}:${m.role}`);
@@ -21,11 +21,7 @@ describe('single sign-on under attack (provider in its default configuration)', 
     await setup.stop();
   });
 
-  let clients = 0;
-  const agent = () => {
-    setup.clock.set(Date.now());
-    return new SsoAgent(setup.svc.url, `203.0.113.${++clients}`);
-  };
+  const agent = agentsOf(() => setup);
 
   test('pre-hijack by an invitation link: the account an owner made for a stranger\'s email is never handed to the stranger\'s single sign-on', async () => {
     const victimOrg = (await setup.svc.admin('POST', '/orgs', { name: 'Victim' })).body.id;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { startTestProvider } from '../../support/oidc-provider.js';
 import { SsoAgent } from '../helpers/sso-agent.js';
 import { AppClient } from '../helpers/app-client.js';
-import { confirmEmail, PASSWORD, setUp, type Setup } from '../helpers/single-sign-on.js';
+import { agentsOf, confirmEmail, PASSWORD, setUp, type Setup } from '../helpers/single-sign-on.js';
 
 /** An organisation and its owner, whose email it confirmed by the mailed link. */
 async function orgWithOwner(setup: Setup, name: string, email: string): Promise<{ orgId: number; userId: number }> {
@@ -31,12 +31,7 @@ describe('single sign-on through a real provider in its default configuration (c
     await setup.stop();
   });
 
-  // A browser of its own client address (each client has its own sign-in rate limit), at svc's clock set to now.
-  let clients = 0;
-  const agent = () => {
-    setup.clock.set(Date.now());
-    return new SsoAgent(setup.svc.url, `203.0.113.${++clients}`);
-  };
+  const agent = agentsOf(() => setup);
 
   test('an existing user signs in as itself, lands on next, and reads its session', async () => {
     const { orgId } = await orgWithOwner(setup, 'Existing', 'ana@existing.example');

@@ -8,6 +8,7 @@ import { startTestProvider, type ProviderAccount, type TestProvider, type TestPr
 import { AppClient } from './app-client.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
 import { startSmtp, type SmtpListener } from './smtp.js';
+import { SsoAgent } from './sso-agent.js';
 
 export const SSO_CLIENT = { clientId: 'svc-test', clientSecret: 'svc-test-secret-0123456789' };
 export const SSO_NAME = 'Test ID';
@@ -121,4 +122,13 @@ export async function confirmEmail(setup: Setup, email: string, password = PASSW
   if (asked.status !== 202) throw new Error(`the confirmation was refused: ${asked.text}`);
   const followed = await followLink(mailedLink(setup.smtp, email));
   if (followed.status !== 200) throw new Error(`the link was refused: ${followed.text}`);
+}
+
+/** Browsers of a client address each (each client has its own sign-in rate limit), at svc's clock set to now. */
+export function agentsOf(setup: () => Setup): () => SsoAgent {
+  let clients = 0;
+  return () => {
+    setup().clock.set(Date.now());
+    return new SsoAgent(setup().svc.url, `203.0.113.${++clients}`);
+  };
 }
