@@ -104,6 +104,8 @@ export const ERRORS = {
       filterValues: 'filter {dimension} lists more than {max} values',
       filterTooLong: 'filter {dimension} value is too long (at most {max} characters)',
       filterTwice: 'filter {dimension} is given twice',
+      filterCount: 'at most {max} filters are taken at once',
+      filterValuesTotal: 'the filters list more than {max} values together',
       filtersRefused: 'filters are not accepted here',
       segmentFilterTwice: 'filter {dimension} is also a filter of the segment: filter another dimension, or apply no segment',
       metric: 'unknown metric; expected one of {metrics}',

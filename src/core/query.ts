@@ -13,6 +13,8 @@ import {
   DEFAULT_COMPARISON,
   DIMENSIONS,
   FILTER_VALUES_MAX,
+  FILTER_VALUES_TOTAL_MAX,
+  FILTERS_MAX,
   isBreakdownInclude,
   isComparison,
   isJourneyDirection,
@@ -163,7 +165,9 @@ function journeyParams(params: RawParams): JourneyParams {
 }
 
 export function parseFilters(texts: readonly string[]): Filter[] {
+  if (texts.length > FILTERS_MAX) throw apiError('INVALID_PARAMS', 'filterCount', { max: FILTERS_MAX });
   const filters: Filter[] = [];
+  let values = 0;
   for (const text of texts) {
     const { dimension, operator, value } = splitFilterParam(text) ?? { dimension: text, operator: 'is' as const, value: '' };
     if (!isQueryDimension(dimension)) {
@@ -178,6 +182,8 @@ export function parseFilters(texts: readonly string[]): Filter[] {
     const max = operator === 'contains' ? CONTAINS_TEXT_LENGTH.max : FILTER_VALUE_MAX_LENGTH;
     if (filter.values.some((v) => v.length > max)) throw apiError('INVALID_PARAMS', 'filterTooLong', { dimension, max });
     if (filters.some((f) => f.dimension === dimension)) throw apiError('INVALID_PARAMS', 'filterTwice', { dimension });
+    values += filter.values.length;
+    if (values > FILTER_VALUES_TOTAL_MAX) throw apiError('INVALID_PARAMS', 'filterValuesTotal', { max: FILTER_VALUES_TOTAL_MAX });
     filters.push(Object.freeze(filter));
   }
   return filters;

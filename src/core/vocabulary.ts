@@ -137,6 +137,14 @@ export const CONTAINS_TEXT_LENGTH = { min: 1, max: 256 } as const;
 /** How many values one filter lists at most (`country:DE|AT`: is one of them). */
 export const FILTER_VALUES_MAX = 20;
 
+/**
+ * How many filters one request, segment or lock carries at most, and how many values all of them list
+ * together: each value becomes a predicate of the statement (a property's a whole decode), so these
+ * bound the statement a request can make the engine plan, and the memory a prepared one keeps.
+ */
+export const FILTERS_MAX = 16;
+export const FILTER_VALUES_TOTAL_MAX = 40;
+
 /** One `filter` parameter: `<dimension><separator><value>` (FILTER_OPERATORS). */
 export interface Filter {
   readonly dimension: QueryDimension;

@@ -58,6 +58,9 @@ test('filter texts: what is refused, and why', () => {
     [['page:/a', 'page!:/b'], /filter page is given twice/],
     [['country~:F', 'country:FR'], /filter country is given twice/],
     [['prop.plan~:p', 'prop.plan!:free'], /filter prop.plan is given twice/],
+    // Bounds on the statement a request makes: property keys are dimensions of their own, so the count is what holds.
+    [Array.from({ length: 17 }, (_, i) => `prop.k${i}:v`), /^at most 16 filters are taken at once$/],
+    [Array.from({ length: 3 }, (_, i) => `prop.k${i}~:${Array.from({ length: 14 }, (_, j) => `v${j}`).join('|')}`), /^the filters list more than 40 values together$/],
   ];
   for (const [texts, message] of cases) {
     assert.throws(
@@ -66,6 +69,9 @@ test('filter texts: what is refused, and why', () => {
       texts.join(' '),
     );
   }
+  // At the bounds: 16 filters, 40 values in all.
+  assert.equal(parseFilters(Array.from({ length: 16 }, (_, i) => `prop.k${i}:v`)).length, 16);
+  assert.equal(parseFilters([`prop.a~:${Array.from({ length: 20 }, (_, j) => `v${j}`).join('|')}`, `prop.b~:${Array.from({ length: 20 }, (_, j) => `v${j}`).join('|')}`]).length, 2);
   // A contains text of the longest length is taken; an `is` value may be longer.
   assert.equal(parseFilters([`page~:${'x'.repeat(CONTAINS_TEXT_LENGTH.max)}`]).length, 1);
   assert.equal(parseFilters([`page:/${long}`]).length, 1);
