@@ -63,14 +63,17 @@ export async function ruleValues(
     goalsByDay.set(day, forDay);
   }
 
-  const [spike, drop, lastSeen, ...goalCounts] = await Promise.all([
+  const [spike, drop, lastSeen] = await Promise.all([
     visitorsInWindow(events, sitesOf('spike'), now - SPIKE_WINDOW_MS, now),
     visitorsInWindow(events, sitesOf('drop'), now - DROP_WINDOW_MS, now),
     lastEventTimes(events, sitesOf('silence'), now),
-    ...[...goalsByDay].map(([day, forDay]) => goalConversionsOnDay(events, day, [...forDay.values()], goalCountDeadlineMs)),
   ]);
+  // Goal counts one day after another (and one site at a time within a day): whatever the rules' time
+  // zones, an evaluation holds at most one read connection for them, and the others stay to readers.
   const conversions = new Map<number, number | StatementTimeout>();
-  for (const counts of goalCounts) for (const [goalId, n] of counts) conversions.set(goalId, n);
+  for (const [day, forDay] of goalsByDay) {
+    for (const [goalId, n] of await goalConversionsOnDay(events, day, [...forDay.values()], goalCountDeadlineMs)) conversions.set(goalId, n);
+  }
 
   const values = new Map<number, number | StatementTimeout>();
   for (const r of rules) {

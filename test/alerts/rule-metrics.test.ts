@@ -159,5 +159,27 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
       );
       assert.deepEqual(sorted(values), sorted(expected));
     });
+
+    test('goal counts of sites on different days run one after another: an evaluation holds one read connection for them', async () => {
+      let running = 0;
+      let most = 0;
+      const counting: EventStore = Object.create(events, {
+        query: {
+          value: async (statement: Parameters<EventStore['query']>[0], options?: Parameters<EventStore['query']>[1]) => {
+            const goalCount = /goal_id/.test(typeof statement === 'string' ? statement : JSON.stringify(statement));
+            if (goalCount) most = Math.max(most, ++running);
+            try {
+              return await events.query(statement, options);
+            } finally {
+              if (goalCount) running--;
+            }
+          },
+        },
+      });
+      // The UTC and Los Angeles sites' "today" are two days: before, their counts ran at once.
+      const values = await ruleValues(counting, RULES, new Map(GOALS.map((g) => [g.goalId, g])), NOW);
+      assert.ok(values.size > 0);
+      assert.equal(most, 1);
+    });
   });
 }
