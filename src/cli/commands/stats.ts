@@ -32,7 +32,8 @@ export const stats: Noun = {
         inv.out.result({ stats: kpis, pages }, () => {
           const figures = formatTable(
             ['Figure', 'Value', 'Change'],
-            METRICS.map((metric) => [METRIC_REGISTRY[metric].label, formatValue(metric, kpis.stats[metric].value), formatChange(metric, kpis.stats[metric])]),
+            // The KPIs the answer carries: time on page is the dashboard's only (raw=clip).
+            METRICS.filter((metric) => metric in kpis.stats).map((metric) => [METRIC_REGISTRY[metric].label, formatValue(metric, kpis.stats[metric].value), formatChange(metric, kpis.stats[metric])]),
           );
           const top = formatTable(['Page', 'Visitors', 'Views'], pages.rows.map((row) => [row.key, count(row.visitors), formatValue('pageviews', row.views)]));
           return `${kpis.period.from} to ${kpis.period.to} (${kpis.period.tz})\n\n${figures}\n${top}`;
