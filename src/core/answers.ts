@@ -23,8 +23,10 @@ export interface Kpi {
   deltaPct: number | null;
 }
 
-/** The KPIs. The base API's `stats` (without `raw=clip`) leaves `timeOnPage` out: it keeps its six fields. */
-export type Stats = Record<Metric, Kpi>;
+/** The KPIs; `timeOnPage` only on the dashboard's reads (`raw=clip`): the base API's `stats` keeps its six fields. */
+export interface Stats extends Record<Exclude<Metric, 'timeOnPage'>, Kpi> {
+  timeOnPage?: Kpi;
+}
 
 export interface StatsAnswer {
   period: AnswerPeriod;

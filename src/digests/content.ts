@@ -5,7 +5,7 @@ import { type Metric, METRIC_REGISTRY, shownMetrics } from '../core/metric-regis
 import { count, formatChange, formatValue } from '../core/figure-text.js';
 import { countryName } from '../core/place-names.js';
 import { NO_REFERRER_LABEL, NONE_KEY, type Dimension } from '../core/vocabulary.js';
-import type { BreakdownRow, Kpi } from '../core/answers.js';
+import type { BreakdownRow, Stats } from '../core/answers.js';
 import type { Site } from '../entities/sites.js';
 import { read, readSourceOf } from '../stats/entry.js';
 import type { EventStore } from '../storage/events/types.js';
@@ -14,7 +14,8 @@ import type { MetaStore } from '../storage/meta/types.js';
 import { escapeHtml } from '../core/html.js';
 
 /** The figures a report gives: the site's whole traffic, unfiltered. */
-const REPORTED = shownMetrics([]);
+// Without filters time on page is never shown: the reports' reads (no raw=clip) do not carry it.
+const REPORTED = shownMetrics([]).filter((metric): metric is Exclude<Metric, 'timeOnPage'> => metric !== 'timeOnPage');
 
 export const TOP_ROWS = 5;
 export const TOP_DIMENSIONS = [
@@ -27,7 +28,7 @@ export interface Digest {
   site: { id: string; name: string; domain: string };
   kind: DigestKind;
   period: { from: string; to: string };
-  kpis: Record<Metric, Kpi>;
+  kpis: Stats;
   top: Record<(typeof TOP_DIMENSIONS)[number][0], BreakdownRow[]>;
   /** The dashboard's view of the period. */
   dashboardUrl: string;

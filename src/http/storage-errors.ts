@@ -4,6 +4,7 @@
 import { apiError, type ApiError } from '../core/errors.js';
 import { StatementTimeout } from '../storage/events/types.js';
 import { DuplicateEmail } from '../storage/meta/account-types.js';
+import { UploadNotStored } from '../storage/meta/import-types.js';
 import { DuplicateDomain, DuplicateGoal, LimitReached } from '../storage/meta/types.js';
 
 /** A storage error (its class) and the API error it answers. */
@@ -23,6 +24,8 @@ export const STORAGE_REFUSALS: readonly StorageRefusal[] = [
   refusal(DuplicateEmail, () => apiError('CONFLICT', 'email')),
   refusal(LimitReached, (err) => apiError('CONFLICT', err.kind, { max: err.max })),
   refusal(StatementTimeout, (err) => apiError('QUERY_TIMEOUT', 'deadline', { seconds: err.deadlineMs / 1000 })),
+  // The worker reads uploads, and fails their job on it; a route that read one would have no import to show.
+  refusal(UploadNotStored, () => apiError('NOT_FOUND', 'import')),
 ];
 
 /** The API error of a storage error of the table; undefined for anything else (an internal error). */

@@ -31,6 +31,7 @@ test('each storage error answers its API error', () => {
     new accountPort.DuplicateEmail(),
     new metaPort.LimitReached('segments', 100),
     new eventPort.StatementTimeout(15_000),
+    new importPort.UploadNotStored('cut'),
   ].map((err) => {
     const refusal = storageRefusal(err);
     return refusal && { status: refusal.status, code: refusal.code, reason: refusal.reason, message: refusal.message };
@@ -46,6 +47,7 @@ test('each storage error answers its API error', () => {
       reason: 'DEADLINE_QUERY_TIMEOUT',
       message: 'the query ran longer than 15 s and was cancelled: choose a shorter period or fewer filters',
     },
+    { status: 404, code: 'NOT_FOUND', reason: 'IMPORT_NOT_FOUND', message: 'import not found' },
   ]);
 });
 

@@ -35,7 +35,7 @@ export function KpiTiles({
 }) {
   // Under a page filter, time on page stands in visit duration's place (the registry's `shownFor`).
   const metrics = shownMetrics(filters);
-  const reasons = metrics.map((m) => (stats?.[m].value === null ? nullReason(m, filters, hasGoals) : undefined));
+  const reasons = metrics.map((m) => (stats?.[m]?.value === null ? nullReason(m, filters, hasGoals) : undefined));
   return (
     <div class="kpis" role="group" aria-label="Key figures" aria-busy={busy}>
       {metrics.map((m, i) => {

@@ -33,7 +33,10 @@ export const stats: Noun = {
           const figures = formatTable(
             ['Figure', 'Value', 'Change'],
             // The KPIs the answer carries: time on page is the dashboard's only (raw=clip).
-            METRICS.filter((metric) => metric in kpis.stats).map((metric) => [METRIC_REGISTRY[metric].label, formatValue(metric, kpis.stats[metric].value), formatChange(metric, kpis.stats[metric])]),
+            METRICS.flatMap((metric) => {
+              const kpi = kpis.stats[metric];
+              return kpi ? [[METRIC_REGISTRY[metric].label, formatValue(metric, kpi.value), formatChange(metric, kpi)]] : [];
+            }),
           );
           const top = formatTable(['Page', 'Visitors', 'Views'], pages.rows.map((row) => [row.key, count(row.visitors), formatValue('pageviews', row.views)]));
           return `${kpis.period.from} to ${kpis.period.to} (${kpis.period.tz})\n\n${figures}\n${top}`;

@@ -92,7 +92,8 @@ export async function computeStats(events: StatsReader, q: PlannedQuery, goals: 
     const goalsUncompared = uncompared || (plan.previousComplete && !plan.goalsCompared);
     return kpi(current ? goalsNow[c.measure] : null, plan.goalsCompared ? goalsBefore[c.measure] : null, goalsUncompared);
   };
-  // Time on page is the dashboard's figure (raw=clip): the base API's answer keeps its six KPIs, and
-  // nothing in svc reads time on page from a read without raw=clip.
-  return Object.fromEntries(METRICS.filter((metric) => q.rawClip || metric !== 'timeOnPage').map((metric) => [metric, pick(metric)])) as Stats;
+  // Time on page is the dashboard's figure (raw=clip): the base API's answer keeps its six KPIs.
+  const stats: Partial<Record<Metric, Kpi>> = {};
+  for (const metric of METRICS) if (q.rawClip || metric !== 'timeOnPage') stats[metric] = pick(metric);
+  return stats as Stats;
 }
