@@ -279,7 +279,7 @@ export class ImportService {
       await pipeline(Readable.from(body), this.sizeLimit(), createWriteStream(path, { mode: 0o600 }));
       if (isRawEventSource(source)) await checkRawExport(path, RAW_EVENT_FORMATS[source], name);
       else await checkPlausibleExport(path, name);
-      await jobs.storeUpload(id, createReadStream(path), clock.now());
+      await jobs.storeUpload(id, createReadStream(path), clock);
       await jobs.createImportJob({ id, siteId: site.id, source, createdAt: clock.now(), uploadFile, fileName: name }).catch(async (err: unknown) => {
         await jobs.deleteUpload(id);
         throw err;
@@ -329,7 +329,7 @@ export class ImportService {
       await uploaded;
       await checkRawExport(path, RAW_EVENT_FORMATS[source], name);
       // Stored before the reading may end, so that the job's end removes it with the job.
-      await this.options.jobs.storeUpload(id, createReadStream(path), now);
+      await this.options.jobs.storeUpload(id, createReadStream(path), this.options.clock);
       arrival.ended('whole');
       // A run that ended while the file came left the file to this request, and the stored upload
       // too unless the job waits to be taken again (its worker stopped).

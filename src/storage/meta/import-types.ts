@@ -2,6 +2,7 @@
 // uploads' bytes in chunks beside them (migration 022_import_uploads), which every process of a
 // deployment reaches through the database, sharing no disk.
 
+import type { Clock } from '../../core/clock.js';
 import type { ImportSource, ImportStatus } from '../../core/vocabulary.js';
 
 export type { ImportSource, ImportStatus };
@@ -55,10 +56,11 @@ export interface ImportJobStore {
   deleteImportJob(id: string): Promise<void>;
   /**
    * Stores an upload's bytes for the job `importId` in chunks of UPLOAD_CHUNK_BYTES, each written on
-   * its own (no transaction held while bytes arrive), then marks it whole; `now` dates the chunks for
-   * sweepUploads. Failing, it removes what it wrote. Resolves to the upload's size.
+   * its own (no transaction held while bytes arrive), then marks it whole; `clock` dates each chunk as
+   * it is written, so that sweepUploads never takes an upload still arriving, however slowly. Failing,
+   * it removes what it wrote. Resolves to the upload's size.
    */
-  storeUpload(importId: string, bytes: AsyncIterable<Buffer>, now: number): Promise<number>;
+  storeUpload(importId: string, bytes: AsyncIterable<Buffer>, clock: Clock): Promise<number>;
   /** A stored upload's bytes in order, one chunk read at a time; fails with UploadNotStored when it is not whole. */
   readUpload(importId: string): AsyncGenerator<Buffer>;
   /** Removes an upload's chunks, whole or not. */

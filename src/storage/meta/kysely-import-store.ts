@@ -1,4 +1,5 @@
 // ImportJobStore over the MetaStore's Kysely handle (SQLite and PostgreSQL alike).
+import type { Clock } from '../../core/clock.js';
 import type { Kysely, Selectable } from 'kysely';
 import { UPLOAD_CHUNK_BYTES, UploadNotStored, type ImportJob, type ImportJobStore, type ImportSource, type ImportStatus } from './import-types.js';
 import type { MetaDatabase } from './schema.js';
@@ -140,12 +141,12 @@ export class KyselyImportStore implements ImportJobStore {
     });
   }
 
-  async storeUpload(importId: string, bytes: AsyncIterable<Buffer>, now: number): Promise<number> {
+  async storeUpload(importId: string, bytes: AsyncIterable<Buffer>, clock: Clock): Promise<number> {
     let seq = 0;
     let size = 0;
     try {
       for await (const piece of piecesOf(bytes, UPLOAD_CHUNK_BYTES)) {
-        await this.db.insertInto('import_upload_chunks').values({ import_id: importId, seq, bytes: piece, written_at: now }).execute();
+        await this.db.insertInto('import_upload_chunks').values({ import_id: importId, seq, bytes: piece, written_at: clock.now() }).execute();
         seq += 1;
         size += piece.length;
       }
