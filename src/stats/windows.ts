@@ -89,7 +89,7 @@ export function hasPagePattern(q: Query): boolean {
  */
 export function visitorsFromRollups(q: Query): boolean {
   // `(other)` names no key of raw events: under it, rollups count the folded keys, the rows none.
-  return q.kind === 'breakdown' && rawOnlyByFilters(q) && !rawOnlyByFilters({ ...q, breakdown: null }) && !q.filters[0]!.values.includes(OTHER_KEY);
+  return q.kind === 'breakdown' && rawOnlyByFilters(q) && !rawOnlyByFilters({ ...q, breakdown: null }) && q.filters[0]?.values.includes(OTHER_KEY) !== true;
 }
 
 /** Whether a query reads raw events only, whatever the rollups hold. */

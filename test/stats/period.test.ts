@@ -116,8 +116,8 @@ test('the Query value: today in the site zone, filters, frozen', () => {
   const q = parseQuery('stats', { period: 'today', filter: ['page:/a:b', 'country:(none)'] }, { id: 's', timezone: 'Asia/Kathmandu' }, now);
   assert.equal(q.today, '2026-03-21');
   assert.deepEqual(q.filters, [
-    { dimension: 'page', value: '/a:b' },
-    { dimension: 'country', value: '(none)' },
+    { dimension: 'page', value: '/a:b', values: ['/a:b'] },
+    { dimension: 'country', value: '(none)', values: ['(none)'] },
   ]);
   assert.ok(Object.isFrozen(q) && Object.isFrozen(q.filters) && Object.isFrozen(q.period));
   assert.throws(() => parseQuery('stats', { filter: ['page:/a', 'page:/b'] }, { id: 's', timezone: 'UTC' }, now), { code: 'INVALID_PARAMS' });
