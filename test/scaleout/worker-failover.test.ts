@@ -4,12 +4,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CLAIM_TTL_MS } from '../../src/alerts/delivery-engine.js';
+import { TEST_SENDS } from '../../src/http/test-sends.js';
 import { until, webhookReceiverEnv } from '../alerts/helpers/process.js';
 import { startReceiver, type Receiver } from '../../support/alert-receiver.js';
 import { startDeployment, type Deployment } from '../helpers/deployment.js';
 import { createSite } from './fixtures.js';
 
-const DELIVERIES = 12;
+/** As many test sends as an organisation may make in an hour: enough to hold some in flight and queue the rest. */
+const DELIVERIES = TEST_SENDS.perOrg;
 const SUCCEEDED = /^svc_webhook_attempts_total\{outcome="succeeded"\} /;
 
 describe('deploy/compose.yml: a worker killed with deliveries due', () => {
