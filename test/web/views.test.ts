@@ -201,9 +201,10 @@ describe('site dashboard', () => {
       return parseCsv(readFileSync((await file.path())!, 'utf8'));
     };
     const pages = await download(() => panel(page, 'pages').getByRole('link', { name: 'Export CSV' }).click());
-    // Every figure Details shows: a page's scroll depth (empty: no page reported one), no bounce rate (a page's visits cannot be cut by it).
-    assert.deepEqual(pages[0], ['Page', 'Visitors', 'Views', 'Share of visitors', 'Scroll depth']);
-    assert.deepEqual(new Set(pages.slice(1).map((r) => r[4])), new Set(['']));
+    // Every figure Details shows: a page's landings' bounce rate, visit duration and time on page (the
+    // dashboard's raw=clip reads), and its scroll depth (empty: no page reported one).
+    assert.deepEqual(pages[0], ['Page', 'Visitors', 'Views', 'Share of visitors', 'Bounce rate', 'Visit duration', 'Time on page', 'Scroll depth']);
+    assert.deepEqual(new Set(pages.slice(1).map((r) => r[7])), new Set(['']));
     assert.deepEqual(pages.slice(1).map((r) => [r[0], r[1]]), await panelRows(page, 'pages'));
     assert.deepEqual(pages.slice(1).map((r) => r[2]), ['3', '2', '1', '1']);
 
@@ -270,12 +271,12 @@ describe('site dashboard', () => {
     await dialog.getByRole('button', { name: 'Country' }).click();
     assert.equal(await dialog.locator('th[aria-sort="ascending"]').textContent(), 'Country ▴');
     assert.deepEqual(await keys(), ['France', 'Germany', 'United States']);
-    // Pages: a page's visits cannot be cut by one page, so no bounce rate there; views and scroll depth instead.
+    // Pages: views, the landings' bounce rate, visit duration, time on page and scroll depth.
     await dialog.getByRole('button', { name: 'Close' }).click();
     await panel(page, 'pages').getByRole('button', { name: /Details/ }).click();
     const pages = page.getByRole('dialog', { name: 'Page: details' });
     await pages.getByText('1–4 of 4').waitFor();
-    assert.deepEqual(await pages.locator('thead th').allTextContents(), ['Page', 'Visitors ▾', 'Pageviews', 'Scroll depth']);
+    assert.deepEqual(await pages.locator('thead th').allTextContents(), ['Page', 'Visitors ▾', 'Pageviews', 'Bounce rate', 'Visit duration', 'Time on page', 'Scroll depth']);
     await context.close();
   });
 });
