@@ -31,14 +31,15 @@ const endingIn = (digit: number) => Array.from({ length: PAGES }, (_, i) => i).f
 
 /**
  * Per engine: a deadline one goal's count over the pages cannot meet and one row's can, and how many
- * goals the site's count is given to miss it (ClickHouse cancels at whole seconds, and counts one
- * such goal in 0.05 - 0.4 s as the machine is loaded, so its site gets 120: the deadline bounds the
- * count's time however many; the skipped rules and Send test's refusal, which
- * follow from the count's `StatementTimeout` the same way on every engine, are checked on DuckDB).
+ * goals the site's count is given to miss it. ClickHouse cancels at whole seconds, and counts 120 such
+ * goals in 0.3 - 5 s as the machine is loaded (`mayFinish`): there the site's count either meets the
+ * deadline, every goal exact, or misses it, every goal cancelled (the contract suite proves the
+ * cancellation itself on each engine). The skipped rules and Send test's refusal, which follow from the
+ * count's `StatementTimeout` the same way on every engine, are checked on DuckDB.
  */
-const ENGINES: ReadonlyArray<{ name: string; env(): Promise<Record<string, string>>; hurriedMs: number; goals: number }> = [
-  { name: 'duckdb', env: async () => ({}), hurriedMs: 50, goals: 3 },
-  { name: 'clickhouse', env: async () => ({ SVC_CLICKHOUSE_URL: await freshDatabaseUrl() }), hurriedMs: 1_000, goals: 120 },
+const ENGINES: ReadonlyArray<{ name: string; env(): Promise<Record<string, string>>; hurriedMs: number; goals: number; mayFinish: boolean }> = [
+  { name: 'duckdb', env: async () => ({}), hurriedMs: 50, goals: 3, mayFinish: false },
+  { name: 'clickhouse', env: async () => ({ SVC_CLICKHOUSE_URL: await freshDatabaseUrl() }), hurriedMs: 1_000, goals: 120, mayFinish: true },
 ];
 
 for (const engine of ENGINES) {
@@ -119,7 +120,9 @@ for (const engine of ENGINES) {
       const otherGoal = { goalId: 999_999, siteId: other.siteId, kind: 'page' as const, pattern: '/*/1' };
       const hurried = await goalConversionsOnDay(server.ctx.events, TODAY, [otherGoal, ...slow], engine.hurriedMs);
       assert.equal(hurried.get(otherGoal.goalId), 1);
-      for (const g of slow) assert.ok(hurried.get(g.goalId) instanceof StatementTimeout, `goal ${g.goalId}`);
+      const cancelled = slow.filter((g) => hurried.get(g.goalId) instanceof StatementTimeout);
+      if (!engine.mayFinish || cancelled.length > 0) assert.equal(cancelled.length, slow.length, 'the site\'s goals are cancelled together');
+      else for (const g of slow) assert.equal(hurried.get(g.goalId), endingIn(Number(g.pattern.at(-1))), `goal ${g.goalId}`);
       if (engine.name !== 'duckdb') return;
 
       // The service's own evaluation and Send test under that deadline, on the same stores.

@@ -40,7 +40,9 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
   const [dimension, setDimension] = useState<Dimension>('page');
   const [operator, setOperator] = useState<FilterOperator>('is');
   const [typed, setTyped] = useState('');
-  const [active, setActive] = useState(-1);
+  // The picked value by its key, not its place: a list that changes as the search settles keeps a
+  // pick it still shows and drops one it does not, with no effect racing the keys pressed meanwhile.
+  const [activeKey, setActiveKey] = useState<string | undefined>(undefined);
   const search = useSettled(typed.trim(), SEARCH_PAUSE_MS);
   // A filter on the chosen dimension would hide its other values: they are listed without it.
   const view = queryParams({ period: state.period, filters: state.filters.filter((f) => f.dimension !== dimension) });
@@ -50,14 +52,12 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
   const rows = matchedByName(dimension) ? rowsNamed(dimension, read, search, VALUES_SHOWN) : read;
   // `contains` takes the typed text itself: the values listed only show what it matches.
   const freeText = operator === 'contains';
-  const chosen = freeText ? undefined : rows[active];
+  const active = freeText ? -1 : rows.findIndex((row) => row.key === activeKey && pickable(row.key, operator));
+  const chosen = active >= 0 ? rows[active] : undefined;
   const value = freeText ? typed.trim() : chosen?.key;
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
-  useEffect(() => {
-    setActive(-1);
-  }, [dimension, search, operator]);
   useEffect(() => {
     if (active >= 0) document.getElementById(`filter-value-${active}`)?.scrollIntoView({ block: 'nearest' });
   }, [active]);
@@ -90,6 +90,7 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
             value={dimension}
             onValue={(next) => {
               setDimension(next);
+              setActiveKey(undefined);
               if (!operatorsOf(next).includes(operator)) setOperator('is');
             }}
             options={DIMENSIONS.map((d) => [d, DIMENSION_LABELS[d]])}
@@ -120,7 +121,7 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
               const step = freeText ? 0 : event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
               if (!step) return;
               event.preventDefault();
-              setActive(move(active, step));
+              setActiveKey(rows[move(active, step)]?.key);
             }}
             autoFocus
           />
@@ -146,7 +147,7 @@ function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose
                     title={off ? `${row.key} is no filter with “${OPERATOR_LABELS[operator]}”` : undefined}
                     // The focus stays in the search field, where the arrow keys and Enter work.
                     onMouseDown={(event) => event.preventDefault()}
-                    onClick={() => !freeText && !off && setActive(i)}
+                    onClick={() => !freeText && !off && setActiveKey(row.key)}
                   >
                     <span class="value-key">{keyLabel(dimension, row.key)}</span> <span class="muted">{formatCount(row.visitors)}</span>
                   </li>
