@@ -8,7 +8,7 @@ import type { Matcher } from '../core/patterns.js';
 import { RAW_DAYS, type GoalProps } from '../core/vocabulary.js';
 import { goalIdsOfEvent } from '../stats/sql/goals.js';
 import { joinSql, sql, trusted, type Sql } from '../sql/sql.js';
-import { StatementTimeout, type EventStore } from '../storage/events/types.js';
+import type { EventStore } from '../storage/events/types.js';
 
 /**
  * How far back raw events reach on every site: the raw window is at least RAW_DAYS.min site-local
@@ -64,18 +64,19 @@ export interface GoalCount extends Matcher {
 export const GOAL_COUNT_DEADLINE_MS = 10_000;
 
 /**
- * Conversions of each goal on one site-local day, or the `StatementTimeout` that cancelled their
- * site's count. Each site's goals are counted in one statement of their own, matched in the engine
- * with the read API's predicate (src/stats/sql/goals.ts: RE2, linear time), so that a page pattern
- * costs the process nothing and one site's slow count fails that site's rules only.
+ * Conversions of each goal on one site-local day, or the error that failed their site's count (a
+ * `StatementTimeout` past the deadline). Each site's goals are counted in one statement of their own,
+ * matched in the engine with the read API's predicate (src/stats/sql/goals.ts: RE2, linear time), so
+ * that a page pattern costs the process nothing and one site's slow or failing count fails that
+ * site's rules only, never another tenant's.
  */
 export async function goalConversionsOnDay(
   events: EventStore,
   day: string,
   goals: readonly GoalCount[],
   deadlineMs = GOAL_COUNT_DEADLINE_MS,
-): Promise<Map<number, number | StatementTimeout>> {
-  const counts = new Map<number, number | StatementTimeout>();
+): Promise<Map<number, number | Error>> {
+  const counts = new Map<number, number | Error>();
   const bySite = new Map<string, GoalCount[]>();
   for (const g of goals) bySite.set(g.siteId, [...(bySite.get(g.siteId) ?? []), g]);
   // One site at a time: the evaluation holds at most one of the engine's read connections.
@@ -90,8 +91,8 @@ export async function goalConversionsOnDay(
       for (const g of ofSite) counts.set(g.goalId, 0);
       for (const r of rows) counts.set(Number(r.goal_id), Number(r.n));
     } catch (err) {
-      if (!(err instanceof StatementTimeout)) throw err;
-      for (const g of ofSite) counts.set(g.goalId, err);
+      const failure = err instanceof Error ? err : new Error(String(err));
+      for (const g of ofSite) counts.set(g.goalId, failure);
     }
   }
   return counts;

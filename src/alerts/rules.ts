@@ -2,7 +2,7 @@
 // condition becomes true and re-arms only after the condition was false at an evaluation; a goal
 // rule fires at most once per site-local day.
 import { localDay } from '../core/localtime.js';
-import type { EventStore, StatementTimeout } from '../storage/events/types.js';
+import type { EventStore } from '../storage/events/types.js';
 import { goalConversionsOnDay, lastEventTimes, RAW_WINDOW_MS, visitorsInWindow, type GoalCount } from './rule-metrics.js';
 import type { GoalDefinition, RuleWithSite } from '../entities/alerts.js';
 import type { RuleType } from '../core/vocabulary.js';
@@ -42,7 +42,7 @@ type RuleForValue = Pick<RuleWithSite, 'id' | 'type' | 'goalId' | 'sitePublicId'
 /**
  * The current value of every rule at `now`, one batched query per measurement (goals: one per
  * site). A goal rule whose goal no longer exists has no value and is skipped; one whose site's goals
- * could not be counted within their deadline has the `StatementTimeout` for a value.
+ * could not be counted has the error for a value (a `StatementTimeout` past their deadline).
  */
 export async function ruleValues(
   events: EventStore,
@@ -50,7 +50,7 @@ export async function ruleValues(
   goals: ReadonlyMap<number, GoalDefinition>,
   now: number,
   goalCountDeadlineMs?: number,
-): Promise<Map<number, number | StatementTimeout>> {
+): Promise<Map<number, number | Error>> {
   const sitesOf = (type: RuleType) => [...new Set(rules.filter((r) => r.type === type).map((r) => r.sitePublicId))];
   // Goals to count, grouped by the site-local day that is "today" for their site (one query a day).
   const goalsByDay = new Map<string, Map<number, GoalCount>>();
@@ -70,12 +70,12 @@ export async function ruleValues(
   ]);
   // Goal counts one day after another (and one site at a time within a day): whatever the rules' time
   // zones, an evaluation holds at most one read connection for them, and the others stay to readers.
-  const conversions = new Map<number, number | StatementTimeout>();
+  const conversions = new Map<number, number | Error>();
   for (const [day, forDay] of goalsByDay) {
     for (const [goalId, n] of await goalConversionsOnDay(events, day, [...forDay.values()], goalCountDeadlineMs)) conversions.set(goalId, n);
   }
 
-  const values = new Map<number, number | StatementTimeout>();
+  const values = new Map<number, number | Error>();
   for (const r of rules) {
     switch (r.type) {
       case 'spike':

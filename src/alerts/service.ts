@@ -247,6 +247,7 @@ export class AlertService {
     const now = this.options.clock.now();
     const value = (await this.valuesOf([rule], now)).get(rule.id) ?? 0;
     if (value instanceof StatementTimeout) throw apiError('QUERY_TIMEOUT', 'goalCount', { seconds: value.deadlineMs / 1000 });
+    if (value instanceof Error) throw value;
     const payload = alertPayload(rule, rule.siteDomain, value, now, true);
     const delivery = this.newDelivery(rule.id, payload);
     await this.options.store.createDelivery(delivery, now);
@@ -275,6 +276,10 @@ export class AlertService {
         this.options.warn?.(`alert rule ${rule.id} skipped: ${value.message} while counting its goal (a page pattern with many wildcards over many long pages)`);
         continue;
       }
+      if (value instanceof Error) {
+        this.options.warn?.(`alert rule ${rule.id} skipped: counting its site's goals failed: ${value.message}`);
+        continue;
+      }
       const state = { inEpisode: rule.inEpisode, lastFiredDay: rule.lastFiredDay };
       const decision = decide(rule.type, conditionHolds(rule.type, value, rule.threshold), state, localDay(now, rule.siteTimezone));
       if (decision.next.inEpisode !== state.inEpisode || decision.next.lastFiredDay !== state.lastFiredDay) {
@@ -293,7 +298,7 @@ export class AlertService {
     return { evaluated: rules.length, fired: deliveries.map((d) => d.ruleId) };
   }
 
-  private async valuesOf(rules: readonly RuleWithSite[], now: number): Promise<Map<number, number | StatementTimeout>> {
+  private async valuesOf(rules: readonly RuleWithSite[], now: number): Promise<Map<number, number | Error>> {
     const goalIds = rules.flatMap((r) => (r.type === 'goal' && r.goalId !== null ? [r.goalId] : []));
     const goals = await this.options.store.goals(goalIds);
     return ruleValues(this.options.events, rules, goals, now, this.options.goalCountDeadlineMs);

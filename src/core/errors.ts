@@ -200,6 +200,7 @@ export const ERRORS = {
       twoFactorRequiredBy: '{orgs} requires two-factor sign-in of every member: it stays on while you are a member',
       twoFactorNotPending: 'no two-factor set-up is pending: start with POST /app/v1/account/two-factor/setup',
       goal: 'a goal with this kind and pattern already exists on this site (goal {goalId})',
+      goals: 'a site keeps at most {max} goals: delete one first',
       segments: 'a site keeps at most {max} segments: delete one first',
       annotations: 'a site keeps at most {max} annotations: delete one first',
       singleSignOnUnconfigured: 'single sign-on is not configured on this service (SVC_OIDC_ISSUER): it cannot be required of members',

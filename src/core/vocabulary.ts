@@ -277,6 +277,12 @@ export type MatchKind = 'page' | 'event';
 export type GoalProps = Readonly<Record<string, string>>;
 /** How many property values a goal may require, and the length of each value. */
 export const GOAL_PROPS = { maxKeys: 10, maxValueLength: 500 } as const;
+/**
+ * How many goals a site keeps. Every read of goals matches all of a site's goals in one statement,
+ * each page pattern spelled out as a regular expression of up to about 3.7 KB: 50 such goals stay
+ * well under ClickHouse's `max_query_size` (256 KiB), so no site's goals can fail its reads or alerts.
+ */
+export const GOALS_PER_SITE_MAX = 50;
 
 /** A currency code as goals and events carry it: three capital letters (ISO 4217 style). */
 export const CURRENCY_CODE = /^[A-Z]{3}$/;

@@ -5,6 +5,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { MAINTENANCE_TASKS } from '../../src/core/maintenance.js';
+import { PAGE_PATTERN_LIMITS } from '../../src/core/patterns.js';
+import { GOALS_PER_SITE_MAX } from '../../src/core/vocabulary.js';
 import { BROWSER_UA, browserHeaders, createSite, importEvents, startTestServer, type HttpResult, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -399,6 +401,22 @@ test('goals: patterns validated by kind; delete answers 204 then 404', async () 
   assertError(await server.admin('DELETE', `/sites/${otherSite.id}/goals/${event.body.goalId}`), 404, 'NOT_FOUND', 'goal of another site');
   const goals = await server.admin('GET', `/sites/${site.id}/goals`);
   assert.deepEqual(goals.body.goals.map((g: any) => g.goalId), [event.body.goalId]);
+});
+
+test(`goals: a site keeps at most ${GOALS_PER_SITE_MAX}, of the longest patterns; another site its own`, async () => {
+  const org = await newOrg();
+  const site = await newSite(org.id);
+  // 512 characters and 16 wildcards each: the goals every read of the site matches in one statement.
+  const longest = (i: number) => `/${String(i).padStart(3, '0')}${'.'.repeat(28).concat('**').repeat(16)}`.slice(0, PAGE_PATTERN_LIMITS.maxLength);
+  for (let i = 0; i < GOALS_PER_SITE_MAX; i++) {
+    const made = await server.admin('POST', `/sites/${site.id}/goals`, { name: `Goal ${i}`, kind: 'page', pattern: longest(i) });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+  }
+  const refused = await server.admin('POST', `/sites/${site.id}/goals`, { name: 'One more', kind: 'event', pattern: 'more' });
+  assert.deepEqual([refused.status, refused.body.error], [409, { code: 'CONFLICT', reason: 'GOALS_CONFLICT', message: `a site keeps at most ${GOALS_PER_SITE_MAX} goals: delete one first` }]);
+  assert.equal((await server.admin('POST', `/sites/${(await newSite(org.id)).id}/goals`, { name: 'One more', kind: 'event', pattern: 'more' })).status, 201, 'another site');
+  const key = (await server.admin('POST', `/orgs/${org.id}/keys`, { name: 'read' })).body.key;
+  assert.equal((await fetch(`${server.url}/v1/sites/${site.id}/goals?period=7d`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
 });
 
 test('funnels: 2 to 8 steps, version increments on PUT steps', async () => {

@@ -4,7 +4,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js';
-import { DuplicateDomain, DuplicateGoal, type MetaStore } from '../../src/storage/meta/types.js';
+import { GOALS_PER_SITE_MAX } from '../../src/core/vocabulary.js';
+import { DuplicateDomain, DuplicateGoal, LimitReached, type MetaStore } from '../../src/storage/meta/types.js';
 import { META_DATABASES } from '../helpers/meta-adapters.js';
 
 const site = (domain: string) => ({ domain, name: domain, timezone: 'Europe/Paris', retentionMonths: null, rawDays: 30, honorGpc: true });
@@ -78,7 +79,13 @@ for (const adapter of META_DATABASES) {
       assert.equal(await store.deleteGoal(s.internalId, goal.goalId), false);
     });
 
-    withStores('one goal per site, kind and pattern, even when two connections create it at once', 2, async ([a, b]) => {
+    // Two connections of one process race on PostgreSQL; SQLite's second connection would wait on the
+    // first's write lock synchronously, holding the event loop the first needs to commit (processes,
+    // each with its own loop, wait for each other as busy_timeout says), so there one connection races.
+    const racing = adapter.name === 'postgres' ? 2 : 1;
+
+    withStores('one goal per site, kind and pattern, even when created at once (from two connections on PostgreSQL)', racing, async (stores) => {
+      const [a, b = a] = stores;
       const org = await a!.meta.createOrg('Acme', 1);
       const s = await a!.meta.createSite(org.id, site('d.example'), 'Dpub', 1);
       const other = await a!.meta.createSite(org.id, site('e.example'), 'Epub', 1);
@@ -107,6 +114,24 @@ for (const adapter of META_DATABASES) {
       await assert.rejects(store.createGoal(s.internalId, { name: 'Plain again', kind: 'event', pattern: 'signup', props: null }, 3), (err) => err instanceof DuplicateGoal && err.goalId === plain.goalId);
       const free = await store.createGoal(s.internalId, { name: 'Free', kind: 'event', pattern: 'signup', props: { plan: 'free' } }, 3);
       assert.deepEqual(await store.listGoals(s.internalId), [plain, pro, free]);
+    });
+
+    withStores(`a site keeps at most ${GOALS_PER_SITE_MAX} goals, however many are created at once (from two connections on PostgreSQL); deleting one makes room`, racing, async (stores) => {
+      const [a, b = a] = stores;
+      const org = await a!.meta.createOrg('Acme', 1);
+      const s = await a!.meta.createSite(org.id, site('g.example'), 'Gpub', 1);
+      const other = await a!.meta.createSite(org.id, site('o.example'), 'Opub', 1);
+      const goal = (i: number) => ({ name: `Goal ${i}`, kind: 'event' as const, pattern: `e${i}` });
+      const created = await Promise.allSettled(Array.from({ length: GOALS_PER_SITE_MAX + 6 }, (_, i) => [a, b][i % 2]!.meta.createGoal(s.internalId, goal(i), 2)));
+      assert.equal(created.filter((r) => r.status === 'fulfilled').length, GOALS_PER_SITE_MAX);
+      for (const r of created) if (r.status === 'rejected') assert.ok(r.reason instanceof LimitReached && r.reason.kind === 'goals' && r.reason.max === GOALS_PER_SITE_MAX, String(r.reason));
+      // A duplicate is still a duplicate at the bound, another site has its own bound, and a deletion frees one place.
+      const kept = await a!.meta.listGoals(s.internalId);
+      await assert.rejects(a!.meta.createGoal(s.internalId, { ...goal(0), pattern: kept[0]!.pattern }, 3), (err) => err instanceof LimitReached || err instanceof DuplicateGoal);
+      await a!.meta.createGoal(other.internalId, goal(0), 3);
+      assert.equal(await a!.meta.deleteGoal(s.internalId, kept[0]!.goalId), true);
+      await b!.meta.createGoal(s.internalId, goal(1_000), 4);
+      await assert.rejects(a!.meta.createGoal(s.internalId, goal(1_001), 4), LimitReached);
     });
 
     withStore('funnels keep every version of their steps', async (store) => {

@@ -37,6 +37,7 @@ export interface MetaStore {
   relayKeyExists(fingerprint: string): Promise<boolean>;
 
   /** Throws DuplicateGoal when a goal of the site has the same kind and pattern (whatever its name). */
+  /** Throws DuplicateGoal for a goal the site has, LimitReached when it holds GOALS_PER_SITE_MAX goals already. */
   createGoal(siteInternalId: number, goal: NewGoal, now: number): Promise<Goal>;
   listGoals(siteInternalId: number): Promise<Goal[]>;
   deleteGoal(siteInternalId: number, goalId: number): Promise<boolean>;
@@ -124,10 +125,10 @@ export class DuplicateDomain extends Error {
   }
 }
 
-/** A site holds as many records of a kind as it may (`max`): segments, annotations. */
+/** A site holds as many records of a kind as it may (`max`): goals, segments, annotations. */
 export class LimitReached extends Error {
   constructor(
-    readonly kind: 'segments' | 'annotations',
+    readonly kind: 'goals' | 'segments' | 'annotations',
     readonly max: number,
   ) {
     super(`the site holds ${max} ${kind} already`);

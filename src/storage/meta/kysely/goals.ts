@@ -1,10 +1,12 @@
-// A site's goals, at most one per kind, pattern and properties (migration 009_unique_goals).
+// A site's goals, at most one per kind, pattern and properties (migration 009_unique_goals), and at
+// most GOALS_PER_SITE_MAX of them: the count and the write are one serialized transaction.
 import type { Kysely } from 'kysely';
-import type { MatchKind } from '../../../core/vocabulary.js';
+import { GOALS_PER_SITE_MAX, type MatchKind } from '../../../core/vocabulary.js';
 import { goalPropsOf, storedGoalProps, type Goal, type NewGoal } from '../../../entities/goals.js';
 import { isUniqueViolation } from '../dialect.js';
 import type { MetaDatabase } from '../schema.js';
 import { DuplicateGoal, type MetaStore } from '../types.js';
+import { boundedInsert } from './serialized-write.js';
 
 function goalOf(r: { id: number; site_id: number; name: string; kind: MatchKind; pattern: string; props: string; currency: string | null }): Goal {
   return { goalId: r.id, siteId: r.site_id, name: r.name, kind: r.kind, pattern: r.pattern, props: goalPropsOf(r.props), currency: r.currency };
@@ -16,11 +18,13 @@ export function goalRecords(db: Kysely<MetaDatabase>) {
     async createGoal(siteInternalId: number, goal: NewGoal, now: number): Promise<Goal> {
       const props = storedGoalProps(goal.props ?? null);
       try {
-        const row = await db
-          .insertInto('goals')
-          .values({ site_id: siteInternalId, name: goal.name, kind: goal.kind, pattern: goal.pattern, props, currency: goal.currency ?? null, created_at: now })
-          .returning(['id', 'site_id', 'name', 'kind', 'pattern', 'props', 'currency'])
-          .executeTakeFirstOrThrow();
+        const row = await boundedInsert(db, 'goals', siteInternalId, GOALS_PER_SITE_MAX, (trx) =>
+          trx
+            .insertInto('goals')
+            .values({ site_id: siteInternalId, name: goal.name, kind: goal.kind, pattern: goal.pattern, props, currency: goal.currency ?? null, created_at: now })
+            .returning(['id', 'site_id', 'name', 'kind', 'pattern', 'props', 'currency'])
+            .executeTakeFirstOrThrow(),
+        );
         return goalOf(row);
       } catch (err) {
         // The unique index (site, kind, pattern, props) decides, so two concurrent creations cannot both pass.

@@ -4,8 +4,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Annotation } from '../../../core/segments.js';
 import type { AnnotationPatch, NewAnnotation, NewSegment, Segment, SegmentPatch } from '../../../entities/segments.js';
 import type { AnnotationsTable, MetaDatabase, SegmentsTable } from '../schema.js';
-import { LimitReached, type MetaStore } from '../types.js';
-import { serializedWrite } from './serialized-write.js';
+import type { MetaStore } from '../types.js';
+import { boundedInsert } from './serialized-write.js';
 
 const toSegment = (row: Selectable<SegmentsTable>): Segment => ({
   id: row.id,
@@ -18,16 +18,6 @@ const toSegment = (row: Selectable<SegmentsTable>): Segment => ({
 });
 
 const toAnnotation = (row: Selectable<AnnotationsTable>): Annotation => ({ id: row.id, date: row.day, text: row.text, createdAt: Number(row.created_at) });
-
-/** Inserts a row of a site's table unless the site holds `max` already (then LimitReached); PostgreSQL locks the site's row first. */
-function boundedInsert<T>(db: Kysely<MetaDatabase>, table: 'segments' | 'annotations', siteId: number, max: number, insert: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
-  const lockSite = (trx: Kysely<MetaDatabase>) => trx.selectFrom('sites').select('id').where('id', '=', siteId).forUpdate().execute();
-  return serializedWrite(db, lockSite, async (trx) => {
-    const { n } = await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow();
-    if (Number(n) >= max) throw new LimitReached(table, max);
-    return insert(trx);
-  });
-}
 
 /** Sets `values` on a row of a site's table (no values: reads it): the row as it is then, undefined when the site has no such row. */
 async function updateSiteRow<Row>(db: Kysely<MetaDatabase>, table: 'segments' | 'annotations', siteId: number, id: number, values: Record<string, unknown>): Promise<Row | undefined> {

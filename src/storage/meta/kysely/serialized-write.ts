@@ -1,8 +1,10 @@
 // The write transaction of the records that read before they write (memberships, invitations, users,
-// sign-in attempts, a site's bounded segments and annotations), one per engine.
+// sign-in attempts, a site's bounded goals, segments and annotations), one per engine.
 import { sql, type Kysely } from 'kysely';
 import type { AccountDatabase } from '../account-schema.js';
 import { metaDialectOf } from '../dialect.js';
+import type { MetaDatabase } from '../schema.js';
+import { LimitReached } from '../types.js';
 
 /**
  * A write transaction that reads and then writes, which no other one that conflicts with it
@@ -37,5 +39,15 @@ export async function serializedWrite<T, DB = AccountDatabase>(
       await sql`ROLLBACK`.execute(connection);
       throw err;
     }
+  });
+}
+
+/** Inserts a row of a site's table unless the site holds `max` already (then LimitReached); PostgreSQL locks the site's row first. */
+export function boundedInsert<T>(db: Kysely<MetaDatabase>, table: LimitReached['kind'], siteId: number, max: number, insert: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
+  const lockSite = (trx: Kysely<MetaDatabase>) => trx.selectFrom('sites').select('id').where('id', '=', siteId).forUpdate().execute();
+  return serializedWrite(db, lockSite, async (trx) => {
+    const { n } = await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow();
+    if (Number(n) >= max) throw new LimitReached(table, max);
+    return insert(trx);
   });
 }
