@@ -63,6 +63,15 @@ export class AdminClient {
 
   /** Sends a request to /admin/v1 + path; resolves with the parsed JSON answer (undefined for 204). */
   async request<T = any>(method: string, path: string, body?: unknown, init: { rawBody?: AsyncIterable<Uint8Array>; contentType?: string } = {}): Promise<T> {
+    return (await this.answer<T>(method, path, body, init)).body;
+  }
+
+  /** GET /admin/v1 + path: the parsed JSON answer with the response's headers (a read's notices travel in them). */
+  read<T = any>(path: string): Promise<{ body: T; headers: Headers }> {
+    return this.answer<T>('GET', path);
+  }
+
+  private async answer<T>(method: string, path: string, body?: unknown, init: { rawBody?: AsyncIterable<Uint8Array>; contentType?: string } = {}): Promise<{ body: T; headers: Headers }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.connection.token !== undefined) headers.authorization = `Bearer ${this.connection.token}`;
     const request: RequestInit & { duplex?: 'half' } = { method, headers };
@@ -107,9 +116,9 @@ export class AdminClient {
       // One line, whatever answered (a proxy's HTML page, say).
       throw new CliError(`unexpected answer from ${this.connection.url}: HTTP ${res.status}${text ? ` ${text.slice(0, 200).replace(/\s+/g, ' ')}` : ''}`);
     }
-    if (!text) return undefined as T;
+    if (!text) return { body: undefined as T, headers: res.headers };
     if (json === undefined) throw new CliError(`unexpected answer from ${this.connection.url}: not JSON (is this an svc server?)`);
-    return json as T;
+    return { body: json as T, headers: res.headers };
   }
 }
 

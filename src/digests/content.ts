@@ -2,7 +2,7 @@
 // top 5 pages, referrers and countries, read by the read API's own code (parse, plan, compute), so a
 // digest's figures are the dashboard's; and the mail and webhook bodies that carry them.
 import { type Metric, METRIC_REGISTRY, shownMetrics } from '../core/metric-registry.js';
-import { count, formatChange, formatValue } from '../core/figure-text.js';
+import { formatCount, formatMetric, kpiChangeText, REPORT_LOCALE } from '../core/figure-text.js';
 import { countryName } from '../core/place-names.js';
 import { NO_REFERRER_LABEL, NONE_KEY, type Dimension } from '../core/vocabulary.js';
 import type { BreakdownRow, Stats } from '../core/answers.js';
@@ -72,13 +72,13 @@ export function digestText(digest: Digest, unsubscribeUrl?: string): string {
   const lines = [`${digestSubject(digest)} for ${digest.site.domain}, ${periodText(digest)}`, ''];
   for (const metric of REPORTED) {
     const kpi = digest.kpis[metric];
-    lines.push(`${METRIC_REGISTRY[metric].label}: ${formatValue(metric, kpi.value)} (${formatChange(metric, kpi)} against the previous period)`);
+    lines.push(`${METRIC_REGISTRY[metric].label}: ${formatMetric(metric, kpi.value, REPORT_LOCALE)} (${kpiChangeText(metric, kpi, REPORT_LOCALE)} against the previous period)`);
   }
   for (const [dimension, title] of TOP_DIMENSIONS) {
     lines.push('', `${title}:`);
     const rows = digest.top[dimension];
     if (rows.length === 0) lines.push('  none');
-    for (const row of rows) lines.push(`  ${rowLabel(dimension, row.key)}: ${count(row.visitors)} visitors`);
+    for (const row of rows) lines.push(`  ${rowLabel(dimension, row.key)}: ${formatCount(row.visitors, REPORT_LOCALE)} visitors`);
   }
   lines.push('', `The dashboard of this period: ${digest.dashboardUrl}`, '', unsubscribeUrl === undefined ? ON_REQUEST : `Stop these reports: ${unsubscribeUrl}`);
   return lines.join('\n') + '\n';
@@ -89,14 +89,14 @@ export function digestHtml(digest: Digest, unsubscribeUrl?: string): string {
   const cell = 'style="padding:4px 12px 4px 0;text-align:left"';
   const kpiRows = REPORTED.map((metric) => {
     const kpi = digest.kpis[metric];
-    return `<tr><th scope="row" ${cell}>${escapeHtml(METRIC_REGISTRY[metric].label)}</th><td ${cell}>${escapeHtml(formatValue(metric, kpi.value))}</td><td ${cell}>${escapeHtml(formatChange(metric, kpi))}</td></tr>`;
+    return `<tr><th scope="row" ${cell}>${escapeHtml(METRIC_REGISTRY[metric].label)}</th><td ${cell}>${escapeHtml(formatMetric(metric, kpi.value, REPORT_LOCALE))}</td><td ${cell}>${escapeHtml(kpiChangeText(metric, kpi, REPORT_LOCALE))}</td></tr>`;
   }).join('');
   const tops = TOP_DIMENSIONS.map(([dimension, title]) => {
     const rows = digest.top[dimension];
     const body =
       rows.length === 0
         ? `<tr><td ${cell} colspan="2">none</td></tr>`
-        : rows.map((row) => `<tr><td ${cell}>${escapeHtml(rowLabel(dimension, row.key))}</td><td ${cell}>${escapeHtml(count(row.visitors))}</td></tr>`).join('');
+        : rows.map((row) => `<tr><td ${cell}>${escapeHtml(rowLabel(dimension, row.key))}</td><td ${cell}>${escapeHtml(formatCount(row.visitors, REPORT_LOCALE))}</td></tr>`).join('');
     return `<h2>${escapeHtml(title)}</h2><table><thead><tr><th scope="col" ${cell}>${dimension === 'page' ? 'Page' : dimension === 'referrer' ? 'Referrer' : 'Country'}</th><th scope="col" ${cell}>Visitors</th></tr></thead><tbody>${body}</tbody></table>`;
   }).join('');
   return [
@@ -137,10 +137,10 @@ const escapeSlack = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, 
 /** The digest as a Slack incoming-webhook message: a text fallback and blocks (mrkdwn). */
 export function slackMessage(digest: Digest): string {
   const title = `${digestSubject(digest)}, ${periodText(digest)}`;
-  const kpis = REPORTED.map((metric) => `*${METRIC_REGISTRY[metric].label}*: ${formatValue(metric, digest.kpis[metric].value)} (${formatChange(metric, digest.kpis[metric])})`).join('\n');
+  const kpis = REPORTED.map((metric) => `*${METRIC_REGISTRY[metric].label}*: ${formatMetric(metric, digest.kpis[metric].value, REPORT_LOCALE)} (${kpiChangeText(metric, digest.kpis[metric], REPORT_LOCALE)})`).join('\n');
   const tops = TOP_DIMENSIONS.map(([dimension, name]) => {
     const rows = digest.top[dimension];
-    return `*${name}*\n${rows.length === 0 ? 'none' : rows.map((row) => `${escapeSlack(rowLabel(dimension, row.key))}: ${count(row.visitors)}`).join('\n')}`;
+    return `*${name}*\n${rows.length === 0 ? 'none' : rows.map((row) => `${escapeSlack(rowLabel(dimension, row.key))}: ${formatCount(row.visitors, REPORT_LOCALE)}`).join('\n')}`;
   });
   return JSON.stringify({
     text: escapeSlack(title),

@@ -8,6 +8,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { BROWSER_UA, importEvents } from '../helpers/server.js';
 import { totpCode } from '../../src/accounts/totp.js';
+import { formatMetric, kpiChangeText, REPORT_LOCALE } from '../../src/core/figure-text.js';
+import { METRIC_REGISTRY } from '../../src/core/metric-registry.js';
 import { cleanEnv, ENTRY, field, ok, scratch, server, startCliServer, svc, uniqueDomain } from './cli-harness.js';
 
 startCliServer();
@@ -195,7 +197,7 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     assert.equal(missing.stderr, 'svc: NOT_FOUND: site not found\n');
   });
 
-  test("stats: the KPIs with their change and the top pages, as the read API answers them, under filters too", async () => {
+  test('stats: the KPIs with their change, views per visit and the top pages, read and written as the dashboard reads and writes them, under filters too', async () => {
     // A site of its own: the tests beside it collect to theirs at the same time.
     const org = await server.admin('POST', '/orgs', { name: 'Stats org' });
     const siteId = (await server.admin('POST', `/orgs/${org.body.id}/sites`, { domain: uniqueDomain(), name: 'S', timezone: 'UTC' })).body.id as string;
@@ -204,12 +206,22 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     const imported = await importEvents(server, siteId, [line('203.0.113.1', '/pricing', 'DE', 30), line('203.0.113.1', '/', 'DE', 29), line('203.0.113.2', '/', 'FR', 20)]);
     assert.equal(imported.body.accepted, 3);
     const run = ok(await svc(['stats', siteId, '--period', '7d']));
-    const read = await server.admin('GET', `/sites/${siteId}/stats?period=7d`);
+    // The dashboard's read of the view: raw=clip, and today against the same hours of the compared days.
+    const read = await server.admin('GET', `/sites/${siteId}/stats?period=7d&raw=clip&elapsed=true`);
     assert.equal(read.status, 200);
-    assert.equal(field(run.stdout, 'Visitors').split(/\s{2,}/)[0], String(read.body.stats.visitors.value));
+    for (const metric of ['visitors', 'sessions', 'bounceRate', 'avgDuration'] as const) {
+      const kpi = read.body.stats[metric];
+      assert.deepEqual(field(run.stdout, METRIC_REGISTRY[metric].label).split(/\s{2,}/), [formatMetric(metric, kpi.value, REPORT_LOCALE), kpiChangeText(metric, kpi, REPORT_LOCALE)], metric);
+    }
     assert.equal(read.body.stats.visitors.value, 2);
     assert.equal(field(run.stdout, 'Pageviews').split(/\s{2,}/)[0], '3');
+    assert.equal(field(run.stdout, 'Views per visit').split(/\s{2,}/)[0], '1.5');
     assert.match(run.stdout, /^Page +Visitors +Views\n\/ +2 +2\n\/pricing +1 +1\n/m);
+    // Under a page filter, visits are counted and time on page stands in visit duration's place, as on the tiles.
+    const paged = ok(await svc(['stats', siteId, '--period', '7d', '--filter', 'page:/pricing']));
+    assert.equal(field(paged.stdout, 'Visits').split(/\s{2,}/)[0], '1');
+    assert.match(paged.stdout, /^Time on page /m);
+    assert.doesNotMatch(paged.stdout, /^Visit duration /m);
     // Filters as the read API takes them, operators included; the JSON carries both answers.
     const filtered = JSON.parse(ok(await svc(['stats', siteId, '--period', '7d', '--filter', 'country!:FR', '--json'])).stdout);
     assert.equal(filtered.stats.stats.visitors.value, 1);

@@ -1,114 +1,35 @@
-// Numbers, durations, changes and dates as the dashboard writes them: in the browser's locale
-// (`locale` undefined) or a given one, dates in the site's time zone.
-import { changeIsGood, type Metric, METRIC_REGISTRY, pointsBetween } from '../../src/core/metric-registry.js';
+// Dates and times as the dashboard writes them, in the browser's locale (`locale` undefined) or a
+// given one, in the site's time zone; numbers, durations and changes are src/core/figure-text.ts's,
+// the same in the dashboard, the CLI and the email reports.
 import type { Grain } from '../../src/core/vocabulary.js';
-import type { Kpi } from '../../src/core/answers.js';
+import type { KpiChange } from '../../src/core/figure-text.js';
 
-// Intl formatters are costly to build and a dashboard formats hundreds of numbers.
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
-function numberFormat(locale: string | undefined, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `n|${locale}|${JSON.stringify(options)}`;
-  let f = formatters.get(key) as Intl.NumberFormat | undefined;
-  if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, options)));
-  return f;
-}
+export {
+  formatAmount,
+  formatChange,
+  formatCount,
+  formatDuration,
+  formatMetric,
+  formatPoints,
+  formatRatio,
+  formatRatioOf,
+  kpiChange,
+  percentChange,
+  pointsChange,
+  type KpiChange,
+} from '../../src/core/figure-text.js';
+
+// Intl formatters are costly to build and a dashboard formats hundreds of dates.
+const formatters = new Map<string, Intl.DateTimeFormat>();
 function dateFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `d|${locale}|${JSON.stringify(options)}`;
-  let f = formatters.get(key) as Intl.DateTimeFormat | undefined;
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let f = formatters.get(key);
   if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, options)));
   return f;
 }
 
-/** A count, grouped as the locale groups digits: 12,345 / 12 345 / 12.345. */
-export function formatCount(n: number, locale?: string): string {
-  return numberFormat(locale, { maximumFractionDigits: 0 }).format(n);
-}
-
-/** An amount of money in major units with its 2 decimals, grouped as the locale groups digits: 1,234.50 (the currency is said apart). */
-export function formatAmount(amount: number, locale?: string): string {
-  return numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
-}
-
-/** How many of one thing per another (views per visit): at most two decimals, 1.5 / 2.25. */
-export function formatRatioOf(count: number, per: number, locale?: string): string {
-  return numberFormat(locale, { maximumFractionDigits: 2 }).format(count / per);
-}
-
-/** A ratio 0..1 as a percentage with at most one decimal: 0.4235 -> 42.4%. */
-export function formatRatio(ratio: number, locale?: string): string {
-  return numberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(ratio);
-}
-
-/** Seconds as hours, minutes and seconds in the locale's short units: 125 -> 2m 5s (2 min 5 s in French). */
-export function formatDuration(seconds: number, locale?: string): string {
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const unit = (value: number, name: 'hour' | 'minute' | 'second') => numberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'narrow' }).format(value);
-  if (h > 0) return `${unit(h, 'hour')} ${unit(m, 'minute')}`;
-  if (m > 0) return `${unit(m, 'minute')} ${unit(s, 'second')}`;
-  return unit(s, 'second');
-}
-
-/** A metric's value as its tile and chart show it; '–' when it is not computable. */
-export function formatMetric(metric: Metric, value: number | null, locale?: string): string {
-  if (value === null) return '–';
-  switch (METRIC_REGISTRY[metric].format) {
-    case 'ratio':
-      return formatRatio(value, locale);
-    case 'duration':
-      return formatDuration(value, locale);
-    case 'count':
-      return formatCount(value, locale);
-  }
-}
-
-/** A change in percent (12.5 means +12.5%), signed: +12.5%, −3%, 0%. */
-export function formatChange(deltaPct: number, locale?: string): string {
-  return numberFormat(locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(deltaPct / 100);
-}
-
-/** A difference of two ratios in percentage points (0.003 means +0.3 pp), signed: +0.3 pp, −1 pp, 0 pp. */
-export function formatPoints(difference: number, locale?: string): string {
-  return `${numberFormat(locale, { maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(difference * 100)} pp`;
-}
-
-/** A KPI's change as its tile writes it, and whether it is good news (null: neither). */
-export interface KpiChange {
-  text: string;
-  good: boolean | null;
-}
-
-/**
- * A ratio's change in percentage points (0.7% → 1.0% is +0.3 pp, not +42.9%), coloured as `metric`'s
- * changes are; `—` against a previous 0 or no previous value (a change from nothing means nothing).
- */
-export function pointsChange(metric: Metric, value: number, prev: number | null, locale?: string): KpiChange {
-  if (prev === null || prev === 0) return { text: '—', good: null };
-  // The points are rounded as they are written, so that a change written 0 pp is coloured as none.
-  const change = pointsBetween(value, prev);
-  return { text: formatPoints(change / 100, locale), good: change === 0 ? null : changeIsGood(metric, change) };
-}
-
-/** A change in percent (`deltaPct`), coloured as `metric`'s changes are; `—` without a comparison base (null). */
-export function percentChange(metric: Metric, deltaPct: number | null, locale?: string): KpiChange {
-  if (deltaPct === null) return { text: '—', good: null };
-  return { text: formatChange(deltaPct, locale), good: deltaPct === 0 ? null : changeIsGood(metric, deltaPct) };
-}
-
 /** The class of a change's text: `up` for good news, `down` for bad, none for neither. */
 export const changeClass = (change: KpiChange): string => (change.good === null ? '' : change.good ? 'up' : 'down');
-
-/**
- * A KPI's change: a ratio's in percentage points, any other's in percent, `—` against a previous 0
- * or no previous value. Null when the value itself is not computable.
- */
-export function kpiChange(metric: Metric, kpi: Kpi, locale?: string): KpiChange | null {
-  if (kpi.value === null) return null;
-  if (METRIC_REGISTRY[metric].format === 'ratio') return pointsChange(metric, kpi.value, kpi.prev, locale);
-  return percentChange(metric, kpi.prev === null || kpi.prev === 0 ? null : kpi.deltaPct, locale);
-}
 
 /**
  * The bucket that starts at `t` (epoch ms) as a date in the site's zone: with the hour for hourly
