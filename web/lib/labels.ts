@@ -50,6 +50,9 @@ export function filterValueLabel(filter: Filter): string {
   return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
 }
 
+/** A filter as a sentence, as its chip reads: `Country is not Germany or Austria`. */
+export const filterSentence = (filter: Filter): string => `${dimensionLabel(filter.dimension)} ${OPERATOR_LABELS[filter.operator ?? 'is']} ${filterValueLabel(filter)}`;
+
 /** A country code's flag as emoji (its two regional indicator letters); '' for any other key. */
 export function countryFlag(dimension: QueryDimension, key: string): string {
   if (dimension !== 'country' || !COUNTRY_CODE.test(key)) return '';
