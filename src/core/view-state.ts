@@ -154,9 +154,8 @@ export function withFilterValues(state: ViewState, filter: Filter): ViewState {
  * the filter dialog); a filter on `filter`'s dimension elsewhere goes, one filter per dimension.
  */
 export function withFilterReplaced(state: ViewState, replaced: QueryDimension, filter: Filter): ViewState {
-  if (!state.filters.some((f) => f.dimension === replaced)) return withFilter(state, filter);
-  const filters = state.filters.filter((f) => f.dimension === replaced || f.dimension !== filter.dimension).map((f) => (f.dimension === replaced ? filter : f));
-  return { ...state, filters };
+  const filters = state.filters.flatMap((f) => (f.dimension === replaced ? [filter] : f.dimension === filter.dimension ? [] : [f]));
+  return filters.includes(filter) ? { ...state, filters } : withFilter(state, filter);
 }
 
 export function withoutFilter(state: ViewState, dimension: QueryDimension): ViewState {

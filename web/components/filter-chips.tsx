@@ -5,8 +5,15 @@
 // chip in the edited one's place.
 import type { VNode } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { dimensionLabel, filterSentence, filterValueLabel, OPERATOR_LABELS } from '../lib/labels.js';
+import { dimensionLabel, filterValueLabel, OPERATOR_LABELS } from '../lib/labels.js';
 import type { Filter, QueryDimension } from '../../src/core/vocabulary.js';
+
+/** A filter in words, its values in bold: `Country is not <b>Germany or Austria</b>`. */
+export const FilterSentence = ({ filter }: { filter: Filter }) => (
+  <>
+    {dimensionLabel(filter.dimension)} {OPERATOR_LABELS[filter.operator ?? 'is']} <strong>{filterValueLabel(filter)}</strong>
+  </>
+);
 
 interface ChipsProps {
   filters: readonly Filter[];
@@ -40,13 +47,12 @@ export function FilterChips({ filters, onRemove, emptyFocusId, editor }: ChipsPr
                 type="button"
                 class="chip-edit"
                 aria-haspopup="dialog"
-                title={`Edit filter: ${filterSentence(f)}`}
                 onClick={() => {
                   focusAt.current = { index, control: 'edit' };
                   setEditing(f);
                 }}
               >
-                {dimensionLabel(f.dimension)} {OPERATOR_LABELS[f.operator ?? 'is']} <strong>{filterValueLabel(f)}</strong>
+                <FilterSentence filter={f} />
               </button>
               <button
                 type="button"

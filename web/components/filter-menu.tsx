@@ -5,18 +5,19 @@
 // the view's period, found by what a person reads (value-search.ts) and picked with the mouse or the
 // arrow keys; a search that leaves one value picks it, so Enter applies it. For `contains` it is the
 // typed text, the values it matches listed below it. A line under the field says the filter Apply
-// makes. Applying adds the filter to the view; where the view filters the dimension with the same
+// makes (a live region: screen readers hear each pick). Applying adds the filter to the view; where the view filters the dimension with the same
 // operator, the value joins that filter as an `or` (`Country is Germany or Austria`), else the filter
 // replaces the view's on the dimension. An edited filter keeps its values (each removable) and Apply
 // puts the filter in its place. Escape or `Cancel` closes the dialog.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { readBreakdown } from '../lib/breakdown.js';
 import { useSettled } from '../lib/hooks.js';
-import { dimensionLabel, filterSentence, filterValueLabel, inSentence, OPERATOR_LABELS } from '../lib/labels.js';
+import { dimensionLabel, inSentence } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
 import { matchedByName, rowsNamed, valuesPage } from '../lib/value-search.js';
 import { queryParams, withFilterValues, type ViewState } from '../../src/core/view-state.js';
 import { ErrorText, Loading } from './feedback.js';
+import { FilterSentence } from './filter-chips.js';
 import { choiceOf, chosenDimension, keyOf, operatorsOf, PROPERTY_CHOICE, RuleFields, usePropertyKeys, type DimensionChoice } from './filter-rule.js';
 import { KeptValues, optionId, pickable, ValueOptions } from './filter-values.js';
 import { CONTAINS_TEXT_LENGTH, FILTER_VALUES_MAX, joinFilterValues, makeFilter, type Filter, type FilterOperator } from '../../src/core/vocabulary.js';
@@ -55,8 +56,8 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
   const propKey = choice !== PROPERTY_CHOICE ? null : pickedKey !== null && keys.keys.includes(pickedKey) ? pickedKey : (keys.keys[0] ?? null);
   const dimension = chosenDimension(choice, propKey);
   const search = useSettled(typed.trim(), SEARCH_PAUSE_MS);
-  // A filter on the chosen dimension would hide its other values: they are listed without it.
-  const listed = queryParams({ period: state.period, filters: state.filters.filter((f) => f.dimension !== dimension) });
+  // A filter on the chosen dimension would hide its other values, and the edited one goes: they are listed without them.
+  const listed = queryParams({ period: state.period, filters: state.filters.filter((f) => f.dimension !== dimension && f.dimension !== editing?.dimension) });
   const page = dimension ? valuesPage(dimension, search, VALUES_SHOWN) : undefined;
   const values = useRead(() => (dimension && page ? readBreakdown(siteId, listed, dimension, page) : Promise.resolve(undefined)), [siteId, listed, dimension, page?.search].join('|'));
   const read = values.loading ? [] : (values.data?.rows ?? []);
@@ -76,8 +77,7 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
   const filter = dimension && applied.length > 0 ? makeFilter(dimension, operator, joinFilterValues(applied)) : undefined;
   // What the view holds after Apply on the filter's dimension: an added value may join a filter as an `or`.
   const outcome = filter && (editing ? filter : withFilterValues(state, filter).filters.find((f) => f.dimension === filter.dimension));
-  const joined = !editing && dimension ? state.filters.find((f) => f.dimension === dimension && (f.operator ?? 'is') === operator) : undefined;
-  const label = dimension ? inSentence(dimensionLabel(dimension)) : 'property';
+  const label = dimension ? inSentence(dimensionLabel(dimension)) : '';
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
@@ -179,14 +179,12 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
             )}
           </div>
         )}
-        <p class="filter-outcome" id="filter-outcome" role="status">
-          {outcome ? (
+        <p id="filter-outcome" role="status">
+          {outcome && (
             <>
-              On Apply: <strong>{filterSentence(outcome)}</strong>
+              On Apply: <FilterSentence filter={outcome} />
             </>
-          ) : joined ? (
-            `Adds an “or” to ${label} ${OPERATOR_LABELS[operator]} ${filterValueLabel(joined)}.`
-          ) : null}
+          )}
         </p>
         {dimension && (
           <div class="filter-values" aria-busy={values.loading}>

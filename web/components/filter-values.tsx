@@ -2,7 +2,7 @@
 // search field controls (the focus stays in the field, which names the picked option with
 // aria-activedescendant), and the values an edited filter keeps, each with a button that removes it.
 import { formatCount } from '../lib/format.js';
-import { keyLabel, OPERATOR_LABELS } from '../lib/labels.js';
+import { keyLabel, OPERATOR_LABELS, valueLabel } from '../lib/labels.js';
 import { NONE_KEY, OTHER_KEY, type FilterOperator, type QueryDimension } from '../../src/core/vocabulary.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
 
@@ -11,9 +11,6 @@ export const pickable = (key: string, operator: FilterOperator): boolean => key 
 
 /** The element id of the listed value at `index`, for the field's aria-activedescendant. */
 export const optionId = (index: number): string => `filter-value-${index}`;
-
-/** A value as the dialog shows it: a key by its name, a `contains` text quoted. */
-export const valueLabel = (dimension: QueryDimension, operator: FilterOperator, value: string): string => (operator === 'contains' ? `“${value}”` : keyLabel(dimension, value));
 
 interface OptionsProps {
   dimension: QueryDimension;
@@ -64,13 +61,13 @@ interface KeptProps {
 export function KeptValues({ dimension, operator, values, onRemove }: KeptProps) {
   if (values.length === 0) return null;
   return (
-    <ul class="filter-kept" aria-label="Values kept">
+    <ul class="chips filter-kept" aria-label="Values kept">
       {values.map((value) => {
         const label = valueLabel(dimension, operator, value);
         return (
           <li key={value} class="chip">
             <span>{label}</span>
-            <button type="button" aria-label={`Remove value ${label}`} title={`Remove value ${label}`} onClick={() => onRemove(value)}>
+            <button type="button" aria-label={`Remove value ${label}`} onClick={() => onRemove(value)}>
               ×
             </button>
           </li>
