@@ -12,13 +12,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { readBreakdown } from '../lib/breakdown.js';
 import { useSettled } from '../lib/hooks.js';
-import { dimensionLabel, inSentence } from '../lib/labels.js';
+import { dimensionLabel, inSentence, OPERATOR_LABELS } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
 import { matchedByName, rowsNamed, valuesPage } from '../lib/value-search.js';
 import { queryParams, withFilterValues, type ViewState } from '../../src/core/view-state.js';
 import { ErrorText, Loading } from './feedback.js';
 import { FilterSentence } from './filter-chips.js';
-import { choiceOf, chosenDimension, keyOf, operatorsOf, PROPERTY_CHOICE, RuleFields, usePropertyKeys, type DimensionChoice } from './filter-rule.js';
+import { choiceOf, chosenDimension, DIMENSION_CHOICES, keyOf, operatorsOf, PROPERTY_CHOICE, usePropertyKeys, type DimensionChoice } from './filter-rule.js';
+import { SelectField } from './fields.js';
 import { KeptValues, optionId, pickable, ValueOptions } from './filter-values.js';
 import { CONTAINS_TEXT_LENGTH, FILTER_VALUES_MAX, joinFilterValues, makeFilter, type Filter, type FilterOperator } from '../../src/core/vocabulary.js';
 
@@ -118,15 +119,11 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
           apply();
         }}
       >
-        <RuleFields
-          choice={choice}
-          onChoice={(next) => rule({ choice: next })}
-          propKey={propKey}
-          onPropKey={(next) => rule({ propKey: next })}
-          keys={keys}
-          operator={operator}
-          onOperator={setOperator}
-        />
+        <div class="filter-rule">
+          <SelectField<DimensionChoice> label="Dimension" value={choice} onValue={(next) => rule({ choice: next })} options={DIMENSION_CHOICES} />
+          {propKey !== null && <SelectField label="Property" value={propKey} onValue={(next) => rule({ propKey: next })} options={keys.keys.map((k) => [k, k])} />}
+          <SelectField<FilterOperator> label="Operator" value={operator} onValue={setOperator} options={operatorsOf(dimension ?? 'page').map((o) => [o, OPERATOR_LABELS[o]])} />
+        </div>
         {keys.error ? (
           <ErrorText message={keys.error} />
         ) : choice === PROPERTY_CHOICE && !keys.loading && !dimension ? (

@@ -1,11 +1,10 @@
-// The filter dialog's rule: what it filters (one of the dimensions, or `Property` and then one of the
-// custom property keys the site's events carry over the view's period) and how it compares it (the
-// operators the dimension takes).
+// What the filter dialog filters and how: the Dimension select's choices (the dimensions, and
+// `Property`, then one of the custom property keys the site's events carry over the view's period, read
+// here) and the operators each dimension takes.
 import { readPropertyKeys, unfilteredView } from '../lib/breakdown.js';
-import { DIMENSION_LABELS, OPERATOR_LABELS } from '../lib/labels.js';
+import { DIMENSION_LABELS } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
 import { matchedByName } from '../lib/value-search.js';
-import { SelectField } from './fields.js';
 import { DIMENSIONS, FILTER_OPERATORS, isPropertyDimension, PROPERTY_PREFIX, propertyKey, type Dimension, type FilterOperator, type QueryDimension } from '../../src/core/vocabulary.js';
 
 /** The Dimension select's choice for custom properties, whose key is picked next. */
@@ -39,36 +38,12 @@ export function usePropertyKeys(siteId: string, view: URLSearchParams, chosen: b
   return { keys, loading: chosen && read.loading, error: read.error };
 }
 
-interface RuleProps {
-  choice: DimensionChoice;
-  onChoice(choice: DimensionChoice): void;
-  /** The property key, when the choice is `Property` and the period has one. */
-  propKey: string | null;
-  onPropKey(key: string): void;
-  keys: PropertyKeys;
-  operator: FilterOperator;
-  onOperator(operator: FilterOperator): void;
-}
-
 /** The filter's dimension as chosen: null while `Property` has no key yet. */
 export const chosenDimension = (choice: DimensionChoice, propKey: string | null): QueryDimension | null =>
   choice !== PROPERTY_CHOICE ? choice : propKey === null ? null : `${PROPERTY_PREFIX}${propKey}`;
 
-export function RuleFields({ choice, onChoice, propKey, onPropKey, keys, operator, onOperator }: RuleProps) {
-  const dimension = chosenDimension(choice, propKey);
-  return (
-    <div class="filter-rule">
-      <SelectField<DimensionChoice>
-        label="Dimension"
-        value={choice}
-        onValue={onChoice}
-        options={[...DIMENSIONS.map((d): [DimensionChoice, string] => [d, DIMENSION_LABELS[d]]), [PROPERTY_CHOICE, 'Property']]}
-      />
-      {propKey !== null && <SelectField label="Property" value={propKey} onValue={onPropKey} options={keys.keys.map((k) => [k, k])} />}
-      <SelectField<FilterOperator> label="Operator" value={operator} onValue={onOperator} options={operatorsOf(dimension ?? 'page').map((o) => [o, OPERATOR_LABELS[o]])} />
-    </div>
-  );
-}
+/** The Dimension select's options: the dimensions, then `Property`. */
+export const DIMENSION_CHOICES = [...DIMENSIONS.map((d): [DimensionChoice, string] => [d, DIMENSION_LABELS[d]]), [PROPERTY_CHOICE, 'Property'] as [DimensionChoice, string]];
 
 /** The key a `prop.<key>` dimension names, else null. */
 export const keyOf = (dimension: QueryDimension): string | null => (isPropertyDimension(dimension) ? propertyKey(dimension) : null);
