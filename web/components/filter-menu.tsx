@@ -101,7 +101,7 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
     onApply(filter);
     dialog.current?.close();
   };
-  /** A new dimension or operator: values of the former dimension mean nothing for the new one. */
+  /** A new dimension (or property key): the former's values mean nothing for it, and an operator it does not take gives way to `is`. */
   const rule = (next: { choice?: DimensionChoice; propKey?: string }) => {
     if (next.choice !== undefined) setChoice(next.choice);
     if (next.propKey !== undefined) setPickedKey(next.propKey);
