@@ -149,6 +149,15 @@ export function withFilterValues(state: ViewState, filter: Filter): ViewState {
   return withFilter(state, makeFilter(filter.dimension, filter.operator ?? 'is', joinFilterValues(values)));
 }
 
+/**
+ * The view with its filter on `replaced` given over to `filter`, in the same place (a chip edited in
+ * the filter dialog); a filter on `filter`'s dimension elsewhere goes, one filter per dimension.
+ */
+export function withFilterReplaced(state: ViewState, replaced: QueryDimension, filter: Filter): ViewState {
+  const filters = state.filters.flatMap((f) => (f.dimension === replaced ? [filter] : f.dimension === filter.dimension ? [] : [f]));
+  return filters.includes(filter) ? { ...state, filters } : withFilter(state, filter);
+}
+
 export function withoutFilter(state: ViewState, dimension: QueryDimension): ViewState {
   return { ...state, filters: state.filters.filter((f) => f.dimension !== dimension) };
 }

@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { formatRatio } from '../../web/lib/format.js';
 import { createSite, importEvents, type SiteFixture } from '../helpers/server.js';
-import { checkPage, createUser, DESKTOP, filled, openPage, PHONE, signIn, startDashboard, type Dashboard } from './harness.js';
+import { checkPage, createUser, DESKTOP, EVERY_LOOK, filled, openPage, PHONE, signIn, startDashboard, type Dashboard } from './harness.js';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 let dashboard: Dashboard;
-/** Three visitors, an event goal, a one-page goal and a wildcard page goal. */
+/** Three visitors (one property, `plan`, of three values), an event goal, a one-page goal and a wildcard page goal. */
 let site: SiteFixture;
 /** One visitor and no goal. */
 let bare: SiteFixture;
@@ -30,10 +30,10 @@ before(async () => {
   const c = { ip: '10.3.0.3', ua: CHROME, country: 'US' };
   const report = await importEvents(server, site.siteId, [
     { ...a, ts: at(9), u: '/', r: 'https://www.google.com/' },
-    { ...a, ts: at(9, 1), u: '/pricing' },
-    { ...a, ts: at(9, 2), u: '/pricing', e: 'signup' },
+    { ...a, ts: at(9, 1), u: '/pricing', p: { plan: 'free' } },
+    { ...a, ts: at(9, 2), u: '/pricing', e: 'signup', p: { plan: 'pro' } },
     { ...b, ts: at(10), u: '/blog/first' },
-    { ...c, ts: at(11), u: '/pricing' },
+    { ...c, ts: at(11), u: '/pricing', p: { plan: 'team' } },
   ]);
   assert.equal(report.body.accepted, 5, JSON.stringify(report));
   for (const goal of [
@@ -68,8 +68,8 @@ async function tileText(page: Page, label: string) {
 const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim());
 
 /** The site's dashboard, filled, with the Filter dialog open on `dimension` (its label). */
-async function filterDialog(dimension: string) {
-  const { context, page } = await signedIn();
+async function filterDialog(dimension: string, viewport = DESKTOP) {
+  const { context, page } = await signedIn(viewport);
   await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
   await filled(page);
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
@@ -121,7 +121,7 @@ describe('filters and tiles', () => {
     await viewer.context.close();
   });
 
-  test('the Filter menu adds a filter from a searched value with the keyboard, as an `or` to one on the same dimension, and Escape returns to the button', async () => {
+  test('the Filter menu adds a filter from a searched value with Enter alone when one is left, as an `or` to one on the same dimension, and Escape returns to the button', async () => {
     for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
       const { context, page } = await signedIn(viewport);
       await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=page:/`);
@@ -138,15 +138,16 @@ describe('filters and tiles', () => {
       await checkPage(page, `filter-menu-${name}`);
       await dialog.getByRole('combobox', { name: 'Value' }).fill('PRIC');
       await page.waitForFunction(() => document.querySelectorAll('li[role="option"]').length === 1);
-      await page.keyboard.press('ArrowDown');
+      // The one value left is picked without an arrow key: the field names it, the line under it says what Apply makes.
+      await page.waitForFunction(() => document.getElementById('filter-value')?.getAttribute('aria-activedescendant') === 'filter-value-0');
       assert.equal(await options.first().getAttribute('aria-selected'), 'true');
-      assert.equal((await dialog.locator('#filter-joins').textContent())?.trim(), 'Adds an “or” to page is /.');
+      assert.equal((await dialog.getByRole('status').textContent())?.trim(), 'On Apply: Page is / or /pricing');
       await page.keyboard.press('Enter');
       await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'page:/|/pricing');
       assert.equal(await dialog.count(), 0);
       assert.equal(await focusedText(page), 'Filter');
       await page.getByRole('button', { name: 'Remove filter page' }).waitFor();
-      assert.equal((await page.locator('.chip span').textContent())?.trim(), 'Page is / or /pricing');
+      assert.equal((await page.locator('.chip-edit').textContent())?.trim(), 'Page is / or /pricing');
 
       // Escape closes the menu without a change; the focus returns to the button.
       await button.click();
@@ -166,7 +167,13 @@ describe('filters and tiles', () => {
     assert.equal(await none.getAttribute('aria-disabled'), 'true');
     await none.click({ force: true });
     assert.equal(await dialog.getByRole('button', { name: 'Apply' }).isDisabled(), true);
-    await dialog.getByRole('option', { name: /google\.com/ }).click();
+    assert.equal((await dialog.getByRole('status').textContent())?.trim(), '');
+    const google = dialog.getByRole('option', { name: /google\.com/ });
+    await google.click();
+    // The pick shows beside the field, which names it for screen readers.
+    assert.equal(await google.getAttribute('aria-selected'), 'true');
+    assert.equal(await dialog.getByRole('combobox', { name: 'Value' }).getAttribute('aria-activedescendant'), await google.getAttribute('id'));
+    assert.equal((await dialog.getByRole('status').textContent())?.trim(), 'On Apply: Referrer is google.com');
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'referrer:google.com');
     await page.getByText('Referrer is google.com').waitFor();
@@ -255,23 +262,22 @@ describe('filter operators in the Filter dialog', () => {
       assert.match(page.url(), /filter=country%21%3ADE/);
       assert.deepEqual(await sent, ['country!:DE']);
       const chip = page.locator('.chip');
-      assert.equal((await chip.locator('span').textContent())?.trim(), 'Country is not Germany');
+      assert.equal((await chip.locator('.chip-edit').textContent())?.trim(), 'Country is not Germany');
       await page.getByRole('button', { name: 'Remove filter country' }).waitFor();
       // Checked once the figures under the filter have come (figures still loading are dimmed).
       await filled(page);
       await checkPage(page, `filter-is-not-chip-${name}`);
       // A second value joins the first as an `or`: the chip says both in words, the reads list both codes.
+      // Enter pressed before the search has settled applies the one value it leaves.
       await page.getByRole('button', { name: 'Filter', exact: true }).click();
       await dialog.getByLabel('Dimension').selectOption({ label: 'Country' });
       await dialog.getByLabel('Operator').selectOption({ label: 'is not' });
       await value.fill('France');
-      await page.waitForFunction(() => Array.from(document.querySelectorAll('li[role="option"] .value-key'), (k) => k.textContent).join() === 'France');
-      await page.keyboard.press('ArrowDown');
       const both = nextReadFilters(page);
       await page.keyboard.press('Enter');
       await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'country!:DE|FR');
       assert.deepEqual(await both, ['country!:DE|FR']);
-      assert.equal((await chip.locator('span').textContent())?.trim(), 'Country is not Germany or France');
+      assert.equal((await chip.locator('.chip-edit').textContent())?.trim(), 'Country is not Germany or France');
       await filled(page);
       assert.equal((await tileText(page, 'Visitors')).value, '1', 'the visitor from the United States alone');
       await context.close();
@@ -319,3 +325,104 @@ describe('filter operators in the Filter dialog', () => {
     await context.close();
   });
 });
+
+describe('editing a chip, and property filters, in the Filter dialog', () => {
+  const filters = (page: Page) => new URL(page.url()).searchParams.getAll('filter');
+
+  test('a chip opens its filter in the dialog: a value removed, the operator changed and a value added replace it in its place; its remove button still removes it', async () => {
+    for (const look of EVERY_LOOK) {
+      const { context, page } = await signedIn(look.viewport);
+      await page.emulateMedia({ colorScheme: look.colorScheme });
+      await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=country:DE|FR&filter=page:/pricing`);
+      await filled(page);
+      await page.getByRole('button', { name: 'Country is Germany or France' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit filter' });
+      assert.equal(await dialog.getByLabel('Dimension').inputValue(), 'country');
+      assert.equal(await dialog.getByLabel('Operator').inputValue(), 'is');
+      const kept = dialog.getByRole('list', { name: 'Values kept' }).getByRole('listitem');
+      assert.deepEqual(await kept.allTextContents(), ['Germany×', 'France×']);
+      assert.equal((await dialog.getByRole('status').textContent())?.trim(), 'On Apply: Country is Germany or France');
+      await dialog.getByRole('listbox').getByRole('option').first().waitFor();
+      await checkPage(page, `filter-edit-${look.name}`);
+      await dialog.getByRole('button', { name: 'Remove value Germany' }).click();
+      assert.equal(await focusedText(page), '', 'the focus back in the search field');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'filter-value');
+      await dialog.getByLabel('Operator').selectOption({ label: 'is not' });
+      assert.equal((await dialog.getByRole('status').textContent())?.trim(), 'On Apply: Country is not France');
+      // The arrow keys pick among several values; the pick joins the kept ones.
+      await dialog.getByRole('combobox', { name: 'Value' }).focus();
+      await page.keyboard.press('ArrowDown');
+      const first = dialog.getByRole('listbox').getByRole('option').first();
+      assert.equal(await first.getAttribute('aria-selected'), 'true');
+      const firstKey = (await first.locator('.value-key').textContent())!;
+      assert.equal((await dialog.getByRole('status').textContent())?.trim(), `On Apply: Country is not ${firstKey === 'France' ? 'France' : `France or ${firstKey}`}`);
+      await checkPage(page, `filter-edit-picked-${look.name}`);
+      await page.keyboard.press('ArrowUp');
+      await dialog.getByRole('button', { name: 'Apply' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const expected = firstKey === 'France' ? 'FR' : `FR|${firstKey === 'Germany' ? 'DE' : 'US'}`;
+      await page.waitForURL((url) => url.searchParams.getAll('filter').join() === `country!:${expected},page:/pricing`);
+      // Back on the chip, in its place.
+      assert.match((await focusedText(page)) ?? '', /^Country is not France/);
+      await filled(page);
+      await checkPage(page, `filter-edited-chip-${look.name}`);
+      await page.getByRole('button', { name: 'Remove filter country' }).click();
+      await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'page:/pricing');
+      await context.close();
+    }
+  });
+
+  test('an edited chip takes another dimension in its place; Cancel leaves it and returns to the chip', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=browser:Firefox&filter=page:/pricing`);
+    await filled(page);
+    const chip = page.getByRole('button', { name: 'Browser is Firefox' });
+    await chip.click();
+    const dialog = page.getByRole('dialog', { name: 'Edit filter' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await focusedText(page), 'Browser is Firefox');
+    assert.deepEqual(filters(page), ['browser:Firefox', 'page:/pricing']);
+    await chip.click();
+    await dialog.getByLabel('Dimension').selectOption({ label: 'Country' });
+    assert.equal(await dialog.getByRole('list', { name: 'Values kept' }).count(), 0, 'the values of another dimension go');
+    await dialog.getByRole('combobox', { name: 'Value' }).fill('united states');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'country:US,page:/pricing');
+    await context.close();
+  });
+
+  test('`Property`, a key, then its values: applied as a prop filter, its chip edited like any other', async () => {
+    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      const { context, page, dialog } = await filterDialog('Property', viewport);
+      const key = dialog.getByLabel('Property', { exact: true });
+      await key.waitFor();
+      assert.deepEqual(await key.locator('option').allTextContents(), ['plan']);
+      const options = dialog.getByRole('listbox', { name: 'Values of property plan' }).getByRole('option');
+      await options.first().waitFor();
+      // `(none)`: the events without the key, worth excluding only.
+      assert.deepEqual((await options.locator('.value-key').allTextContents()).sort(), ['(none)', 'free', 'pro', 'team']);
+      assert.deepEqual(await dialog.getByLabel('Operator').locator('option').allTextContents(), ['is', 'is not', 'contains']);
+      await dialog.getByRole('combobox', { name: 'Value' }).fill('tea');
+      await page.waitForFunction(() => Array.from(document.querySelectorAll('li[role="option"] .value-key'), (k) => k.textContent).join() === 'team');
+      assert.equal((await dialog.getByRole('status').textContent())?.trim(), 'On Apply: Property plan is team');
+      await checkPage(page, `filter-property-${name}`);
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'prop.plan:team');
+      await filled(page);
+      assert.equal((await tileText(page, 'Visitors')).value, '1', 'the visitor from the United States');
+      // Its chip opens on `Property` and its key.
+      await page.getByRole('button', { name: 'Property plan is team' }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit filter' });
+      assert.equal(await edit.getByLabel('Dimension').inputValue(), 'property');
+      assert.equal(await edit.getByLabel('Property', { exact: true }).inputValue(), 'plan');
+      await edit.getByRole('combobox', { name: 'Value' }).fill('pro');
+      await page.waitForFunction(() => Array.from(document.querySelectorAll('li[role="option"] .value-key'), (k) => k.textContent).join() === 'pro');
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'prop.plan:team|pro');
+      await page.getByRole('button', { name: 'Property plan is team or pro' }).waitFor();
+      await context.close();
+    }
+  });
+});
+

@@ -5,12 +5,12 @@ import { chartGeometry, nearestIndex, niceStep, partialBucket } from '../../web/
 import { toCsv } from '../../web/lib/csv.js';
 import { bucketStamp, changeClass, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatPoints, formatRatio, kpiChange, percentChange, pointsChange } from '../../web/lib/format.js';
 import { nullReason } from '../../web/lib/kpi-reason.js';
-import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withFilterValues, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
+import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
 import { timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-status.js';
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
 import { changeIsGood, METRIC_REGISTRY, METRICS } from '../../src/core/metric-registry.js';
-import { FILTER_OPERATORS, filterParam, makeFilter, splitFilterParam, type Filter } from '../../src/core/vocabulary.js';
+import { FILTER_OPERATORS, filterParam, makeFilter, splitFilterParam, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
 import { countryFlag, filterValueLabel, keyLabel, OPERATOR_LABELS } from '../../web/lib/labels.js';
 import { matchedByName, rowsNamed, valuesPage } from '../../web/lib/value-search.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
@@ -167,6 +167,16 @@ describe('filter operators', () => {
     assert.deepEqual(filters(makeFilter('browser', 'is', 'Firefox')), ['country:DE', 'page!:/a', 'browser:Firefox']);
     const many = withFilterValues(parseViewState(`filter=country:${Array.from({ length: 20 }, (_, i) => `C${i}`).join('|')}`), makeFilter('country', 'is', 'XX'));
     assert.equal(many.filters[0]!.values.length, 20, 'at most 20 values');
+  });
+
+  test('an edited chip replaces its filter in its place; one on the new dimension elsewhere goes', () => {
+    const state = parseViewState('filter=country:DE|AT&filter=page!:/a&filter=browser:Firefox');
+    const edited = (from: QueryDimension, next: Filter) => withFilterReplaced(state, from, next).filters.map(filterParam);
+    assert.deepEqual(edited('country', makeFilter('country', 'is', 'DE')), ['country:DE', 'page!:/a', 'browser:Firefox'], 'a value removed');
+    assert.deepEqual(edited('country', makeFilter('country', 'is_not', 'DE|AT')), ['country!:DE|AT', 'page!:/a', 'browser:Firefox'], 'the operator changed');
+    assert.deepEqual(edited('page', makeFilter('prop.plan', 'is', 'pro')), ['country:DE|AT', 'prop.plan:pro', 'browser:Firefox'], 'another dimension, in its place');
+    assert.deepEqual(edited('country', makeFilter('browser', 'is', 'Chrome')), ['browser:Chrome', 'page!:/a'], 'the other browser filter goes');
+    assert.deepEqual(edited('city', makeFilter('city', 'is', 'Paris')), ['country:DE|AT', 'page!:/a', 'browser:Firefox', 'city:Paris'], 'a filter no longer there is added');
   });
 });
 

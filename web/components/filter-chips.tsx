@@ -1,44 +1,76 @@
-// The active filters, each as a sentence (`Country is not Germany`) with a button that removes it.
-// The removed chip's button leaves the page, so the focus moves to the chip that takes its place (or
-// the one before it), and to the control named by `emptyFocusId` once no chip is left: never to the
-// page's body.
-import { useLayoutEffect, useRef } from 'preact/hooks';
+// The active filters, each as a sentence (`Country is not Germany`) that opens the filter dialog to
+// edit it, with a button that removes it. A removed chip's button leaves the page, so the focus moves
+// to the chip that takes its place (or the one before it), and to the control named by `emptyFocusId`
+// once no chip is left: never to the page's body. The edit dialog closed, the focus returns to the
+// chip in the edited one's place.
+import type { VNode } from 'preact';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { dimensionLabel, filterValueLabel, OPERATOR_LABELS } from '../lib/labels.js';
 import type { Filter, QueryDimension } from '../../src/core/vocabulary.js';
 
-export function FilterChips({ filters, onRemove, emptyFocusId }: { filters: readonly Filter[]; onRemove(dimension: QueryDimension): void; emptyFocusId: string }) {
+/** A filter in words, its values in bold: `Country is not <b>Germany or Austria</b>`. */
+export const FilterSentence = ({ filter }: { filter: Filter }) => (
+  <>
+    {dimensionLabel(filter.dimension)} {OPERATOR_LABELS[filter.operator ?? 'is']} <strong>{filterValueLabel(filter)}</strong>
+  </>
+);
+
+interface ChipsProps {
+  filters: readonly Filter[];
+  onRemove(dimension: QueryDimension): void;
+  emptyFocusId: string;
+  /** The dialog that edits `filter`, calling `close` once it has closed. */
+  editor(filter: Filter, close: () => void): VNode;
+}
+
+export function FilterChips({ filters, onRemove, emptyFocusId, editor }: ChipsProps) {
   const list = useRef<HTMLUListElement>(null);
-  const removedAt = useRef<number | null>(null);
+  // The place of the chip whose control left the page or opened the dialog: the focus goes back there.
+  const focusAt = useRef<{ index: number; control: 'edit' | 'remove' } | null>(null);
+  const [editing, setEditing] = useState<Filter | null>(null);
   // A layout effect: the focus moves in the render that removes the chip, before the browser paints.
   useLayoutEffect(() => {
-    const index = removedAt.current;
-    if (index === null) return;
-    removedAt.current = null;
-    const buttons = list.current?.querySelectorAll('button') ?? [];
-    const next = buttons[Math.min(index, buttons.length - 1)] ?? document.getElementById(emptyFocusId);
+    const at = focusAt.current;
+    if (at === null || editing) return;
+    focusAt.current = null;
+    const controls = list.current?.querySelectorAll<HTMLButtonElement>(`button.chip-${at.control}`) ?? [];
+    const next = controls[Math.min(at.index, controls.length - 1)] ?? document.getElementById(emptyFocusId);
     next?.focus();
-  }, [filters]);
-  if (filters.length === 0) return null;
+  }, [filters, editing]);
   return (
-    <ul class="chips" aria-label="Active filters" ref={list}>
-      {filters.map((f, index) => (
-        <li key={f.dimension} class="chip">
-          <span>
-            {dimensionLabel(f.dimension)} {OPERATOR_LABELS[f.operator ?? 'is']} <strong>{filterValueLabel(f)}</strong>
-          </span>
-          <button
-            type="button"
-            aria-label={`Remove filter ${f.dimension}`}
-            title={`Remove filter ${f.dimension}`}
-            onClick={() => {
-              removedAt.current = index;
-              onRemove(f.dimension);
-            }}
-          >
-            ×
-          </button>
-        </li>
-      ))}
-    </ul>
+    <>
+      {filters.length > 0 && (
+        <ul class="chips" aria-label="Active filters" ref={list}>
+          {filters.map((f, index) => (
+            <li key={f.dimension} class="chip">
+              <button
+                type="button"
+                class="chip-edit"
+                aria-haspopup="dialog"
+                onClick={() => {
+                  focusAt.current = { index, control: 'edit' };
+                  setEditing(f);
+                }}
+              >
+                <FilterSentence filter={f} />
+              </button>
+              <button
+                type="button"
+                class="chip-remove"
+                aria-label={`Remove filter ${f.dimension}`}
+                title={`Remove filter ${f.dimension}`}
+                onClick={() => {
+                  focusAt.current = { index, control: 'remove' };
+                  onRemove(f.dimension);
+                }}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {editing && editor(editing, () => setEditing(null))}
+    </>
   );
 }

@@ -7,7 +7,7 @@ import { Chart, type ChartOverlay } from './chart.js';
 import { Loading, ReadFailure, readState } from './feedback.js';
 import { FilterChips } from './filter-chips.js';
 import { ComparisonPicker } from './comparison-picker.js';
-import { FilterMenu } from './filter-menu.js';
+import { FilterDialog, FilterMenu } from './filter-menu.js';
 import { KpiTiles } from './kpi-tiles.js';
 import { PeriodPicker } from './period-picker.js';
 import { Shortcuts } from './shortcuts.js';
@@ -18,7 +18,7 @@ import { useRead } from '../lib/read.js';
 import { readTimeseries, seriesCsv } from '../lib/series.js';
 import { clippedToRawWindow, readSite, withImported } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
-import { parseViewState, queryParams, statsParams, withComparison, withFilter, withFilterValues, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
+import { parseViewState, queryParams, statsParams, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
 import { roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
 import type { GoalsAnswer, StatsAnswer, TimeseriesAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
@@ -96,7 +96,12 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
       <div class="filter-bar">
         <FilterMenu siteId={site.id} state={state} onApply={onDialogFilter} />
         {addOns.filterBar?.(site, state, go)}
-        <FilterChips filters={state.filters} onRemove={(dimension) => go(withoutFilter(state, dimension))} emptyFocusId="period" />
+        <FilterChips
+          filters={state.filters}
+          onRemove={(dimension) => go(withoutFilter(state, dimension))}
+          emptyFocusId="period"
+          editor={(filter, close) => <FilterDialog siteId={site.id} state={state} editing={filter} onApply={(edited) => go(withFilterReplaced(state, filter.dimension, edited))} onClose={close} />}
+        />
       </div>
       {clippedFrom && (
         <p class="note" role="note" data-note="raw-window">

@@ -41,12 +41,15 @@ export function keyLabel(dimension: QueryDimension, key: string): string {
 /** The operators as a sentence says them: `Country is not Germany`. */
 export const OPERATOR_LABELS: Record<FilterOperator, string> = { is: 'is', is_not: 'is not', contains: 'contains' };
 
+/** One value of a filter as shown: a key by its name, a `contains` text quoted (it is text, not a value). */
+export const valueLabel = (dimension: QueryDimension, operator: FilterOperator | undefined, value: string): string => (operator === 'contains' ? `“${value}”` : keyLabel(dimension, value));
+
 /**
  * A filter's values as shown: each key by its name, a `contains` text quoted (it is text, not a
  * value), several joined in words (`Germany or Austria`, `/a, /b or /c`).
  */
 export function filterValueLabel(filter: Filter): string {
-  const labels = filter.values.map((value) => (filter.operator === 'contains' ? `“${value}”` : keyLabel(filter.dimension, value)));
+  const labels = filter.values.map((value) => valueLabel(filter.dimension, filter.operator, value));
   return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
 }
 
