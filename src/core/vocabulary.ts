@@ -109,6 +109,11 @@ export function scopeOf(d: QueryDimension): DimensionScope {
 export const NONE_KEY = '(none)';
 /** The key under which rollups fold the long tail beyond the per-day cap. */
 export const OTHER_KEY = '(other)';
+/**
+ * The key every page outside a shared link's page lock reads as (docs/accounts.md, Shared links): an
+ * entry or exit page, a filter's value on them, a journey's step. No page is one: pages start with `/`.
+ */
+export const OTHER_PAGE_KEY = '(other page)';
 
 /** What a referrer's `(none)` stands for, as people read it: visits that came from no other site. */
 export const NO_REFERRER_LABEL = 'Direct / None';
