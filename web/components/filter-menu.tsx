@@ -16,7 +16,7 @@ import { matchedByName, rowsNamed, valuesPage } from '../lib/value-search.js';
 import { queryParams, type ViewState } from '../../src/core/view-state.js';
 import { ErrorText, Loading } from './feedback.js';
 import { SelectField } from './fields.js';
-import { CONTAINS_TEXT_LENGTH, DIMENSIONS, FILTER_OPERATORS, makeFilter, NONE_KEY, OTHER_KEY, type Dimension, type Filter, type FilterOperator } from '../../src/core/vocabulary.js';
+import { CONTAINS_TEXT_LENGTH, DIMENSIONS, FILTER_OPERATORS, makeFilter, NONE_KEY, OTHER_KEY, OTHER_PAGE_KEY, type Dimension, type Filter, type FilterOperator } from '../../src/core/vocabulary.js';
 
 /** Values listed for a search: enough to pick from, few enough to read at a glance. */
 const VALUES_SHOWN = 20;
@@ -32,8 +32,8 @@ interface MenuProps {
 /** `contains` matches a key's text: offered where keys are what a person reads, not codes shown by name. */
 const operatorsOf = (dimension: Dimension): FilterOperator[] => (Object.keys(FILTER_OPERATORS) as FilterOperator[]).filter((o) => o !== 'contains' || !matchedByName(dimension));
 
-/** Whether a listed value can be picked: `(other)` names no value, and `(none)` is only worth excluding. */
-const pickable = (key: string, operator: FilterOperator): boolean => key !== OTHER_KEY && (key !== NONE_KEY || operator === 'is_not');
+/** Whether a listed value can be picked: `(other)` and `(other page)` name no value, and `(none)` is only worth excluding. */
+const pickable = (key: string, operator: FilterOperator): boolean => key !== OTHER_KEY && key !== OTHER_PAGE_KEY && (key !== NONE_KEY || operator === 'is_not');
 
 function FilterDialog({ siteId, state, onApply, onClose }: MenuProps & { onClose(): void }) {
   const dialog = useRef<HTMLDialogElement>(null);
