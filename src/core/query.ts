@@ -27,6 +27,7 @@ import {
   RAW_CLIP,
   splitFilterParam,
   makeFilter,
+  PAGE_VALUED_DIMENSIONS,
   type BreakdownInclude,
   type Comparison,
   type QueryDimension,
@@ -75,6 +76,11 @@ export interface Query {
   readonly previousCut: DayCut | null;
   readonly grain: Grain;
   readonly filters: readonly Filter[];
+  /**
+   * A shared link's lock on `page` (one of `filters`), null without one: the pages its answers may
+   * name. An entry or exit page or a journey's step outside it reads as OTHER_PAGE_KEY.
+   */
+  readonly pageLock: Filter | null;
   readonly metric: Metric;
   readonly compare: boolean;
   readonly breakdown: BreakdownParams | null;
@@ -236,7 +242,10 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
   const lockedDimensions = new Set<string>(lockedFilters.filter((f) => !f.pattern).map((f) => f.dimension));
   const filterTexts = list(params, 'filter').filter((text) => !lockedDimensions.has(splitFilterParam(text)?.dimension ?? text));
   if (!takesFilters(kind, ext) && filterTexts.length + lockedFilters.length > 0) throw apiError('INVALID_PARAMS', 'filtersRefused');
-  const filters = [...parseFilters(filterTexts), ...lockedFilters];
+  // The request's own filters on entry and exit pages compare what the lock shows of them (`Filter.pageLock`).
+  const pageLock = lockedFilters.find((f) => f.dimension === 'page') ?? null;
+  const own = parseFilters(filterTexts).map((f) => (pageLock && PAGE_VALUED_DIMENSIONS.has(f.dimension) ? Object.freeze({ ...f, pageLock }) : f));
+  const filters = [...own, ...lockedFilters];
 
   let metric: Metric = DEFAULT_METRIC;
   let compare = false;
@@ -304,6 +313,7 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
     previousCut: part && Object.freeze(part.cut),
     grain: grainFor(period),
     filters: Object.freeze(filters),
+    pageLock,
     metric,
     compare,
     breakdown,

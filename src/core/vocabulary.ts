@@ -109,6 +109,11 @@ export function scopeOf(d: QueryDimension): DimensionScope {
 export const NONE_KEY = '(none)';
 /** The key under which rollups fold the long tail beyond the per-day cap. */
 export const OTHER_KEY = '(other)';
+/**
+ * The key every page outside a shared link's page lock reads as (docs/accounts.md, Shared links): an
+ * entry or exit page, a filter's value on them, a journey's step. No page is one: pages start with `/`.
+ */
+export const OTHER_PAGE_KEY = '(other page)';
 
 /** What a referrer's `(none)` stands for, as people read it: visits that came from no other site. */
 export const NO_REFERRER_LABEL = 'Direct / None';
@@ -159,7 +164,16 @@ export interface Filter {
    * pages: only a shared link's lock on `page` holds one (the read API's own filters are exact).
    */
   readonly pattern?: true;
+  /**
+   * On a page-valued session dimension (PAGE_VALUED_DIMENSIONS) under a shared link's lock on `page`:
+   * that lock. The filter compares the values the lock shows: the pages it admits, any other as
+   * OTHER_PAGE_KEY.
+   */
+  readonly pageLock?: Filter;
 }
+
+/** The session-scoped dimensions whose values are pages (a session's first and last): a page lock folds those outside it. */
+export const PAGE_VALUED_DIMENSIONS: ReadonlySet<QueryDimension> = new Set<Dimension>(['entry', 'exit']);
 
 /**
  * A `filter` parameter's parts, split at its first `:`: the operator is `is_not` or `contains` when

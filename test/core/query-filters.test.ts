@@ -91,4 +91,15 @@ test('shared-link locks: a page pattern under is only; the request gives way on 
     { dimension: 'device', operator: 'is_not', value: 'mobile', values: ['mobile'] },
     { dimension: 'country', operator: 'is_not', value: 'US|FR', values: ['US', 'FR'] },
   ]);
+  assert.equal(q.pageLock, null);
+  // Under a lock on `page`, the request's own entry and exit filters compare the pages as the lock shows them; the lock itself is kept as it is.
+  const locked = parseQuery('stats', { filter: ['exit:/a', 'entry!:/b', 'country:DE'] }, site, NOW, ['page:/blog/**', 'entry:/c']);
+  const lock = { dimension: 'page', value: '/blog/**', values: ['/blog/**'], pattern: true };
+  assert.deepEqual(locked.pageLock, lock);
+  assert.deepEqual(locked.filters, [
+    { dimension: 'exit', value: '/a', values: ['/a'], pageLock: lock },
+    { dimension: 'country', value: 'DE', values: ['DE'] },
+    lock,
+    { dimension: 'entry', value: '/c', values: ['/c'] },
+  ]);
 });

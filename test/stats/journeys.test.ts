@@ -5,13 +5,14 @@
 // under session- and event-scoped filters; read from raw events alone, and without a page from
 // session paths (every day rolled up) and from both (the watermark inside the period, and at its
 // last day); a read
-// clipped to the raw window; and the backfill of session paths over days rolled up before them.
+// clipped to the raw window; the same under a shared link's page lock, every page outside it shown as
+// `(other page)`; and the backfill of session paths over days rolled up before them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFilters, parseQuery, type RawParams } from '../../src/core/query.js';
 import { addDays, localDay } from '../../src/core/localtime.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
-import { splitFilterParam, type JourneyDirection } from '../../src/core/vocabulary.js';
+import { OTHER_PAGE_KEY, splitFilterParam, type JourneyDirection } from '../../src/core/vocabulary.js';
 import type { JourneyRow } from '../../src/core/answers.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
 import { planQuery, type JourneyDays, type PlannedQuery } from '../../src/stats/planner.js';
@@ -134,9 +135,19 @@ function sessionsOf(rows: readonly StoredEvent[], days: { from: string; to: stri
 const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 const byInstantThenPath = (a: StoredEvent, b: StoredEvent) => a.ts - b.ts || byteOrder(a.page, b.page);
 
-/** A session's journey: its pageviews' paths in time order, consecutive repeats once. */
-function journeyOf(s: ModelSession): string[] {
-  const paths = s.events.filter((e) => e.name === 'pageview').sort(byInstantThenPath).map((e) => e.page);
+/** A shared link's lock on `page` as the model reads it: its filter, and the pages it admits. */
+interface PageLock {
+  filter: string;
+  admits(page: string): boolean;
+}
+
+/** A page as a lock shows it: outside it, `(other page)`; no page (null) stays none. */
+const shown = (page: string | null, lock: PageLock | undefined): string | null => (page === null || !lock || lock.admits(page) ? page : OTHER_PAGE_KEY);
+
+/** A session's journey: its pageviews' paths (as the lock shows them) in time order, then by path, consecutive repeats once. */
+function journeyOf(s: ModelSession, lock?: PageLock): string[] {
+  const views = s.events.filter((e) => e.name === 'pageview').map((e) => ({ ...e, page: shown(e.page, lock)! }));
+  const paths = views.sort(byInstantThenPath).map((e) => e.page);
   return paths.filter((p, i) => i === 0 || p !== paths[i - 1]);
 }
 
@@ -149,6 +160,8 @@ function valueOf(s: ModelSession, e: StoredEvent, dimension: string): string | n
       return e.name;
     case 'country':
       return e.country;
+    case 'entry':
+      return e.entryPage;
     case 'browser':
       return e.browser;
     case 'exit': {
@@ -163,9 +176,11 @@ function valueOf(s: ModelSession, e: StoredEvent, dimension: string): string | n
   }
 }
 
-function matches(s: ModelSession, e: StoredEvent, filter: string): boolean {
+function matches(s: ModelSession, e: StoredEvent, filter: string, lock?: PageLock): boolean {
   const { dimension, operator, value } = splitFilterParam(filter)!;
-  const v = valueOf(s, e, dimension);
+  const found = valueOf(s, e, dimension);
+  // Under a page lock, entry and exit pages compare as the lock shows them.
+  const v = dimension === 'entry' || dimension === 'exit' ? found && shown(found, lock) : found;
   if (v === undefined) return false;
   const key = v ?? '(none)';
   if (operator === 'is') return key === value;
@@ -179,6 +194,7 @@ interface Asked {
   direction: JourneyDirection;
   limit: number;
   filters: readonly string[];
+  lock?: PageLock;
 }
 
 function model(rows: readonly StoredEvent[], days: { from: string; to: string }, a: Asked): { rows: JourneyRow[]; totalSessions: number } {
@@ -186,8 +202,8 @@ function model(rows: readonly StoredEvent[], days: { from: string; to: string },
   let totalSessions = 0;
   for (const s of sessionsOf(rows, days)) {
     // A session is read when one of its events matches every filter.
-    if (!s.events.some((e) => a.filters.every((f) => matches(s, e, f)))) continue;
-    const journey = journeyOf(s);
+    if (!s.events.some((e) => a.filters.every((f) => matches(s, e, f, a.lock)) && (!a.lock || a.lock.admits(e.page)))) continue;
+    const journey = journeyOf(s, a.lock);
     const positions = journey.flatMap((p, i) => (a.page === null ? (i === 0 ? [i] : []) : p === a.page ? [i] : []));
     const paths = positions.map((i) => (a.direction === 'next' ? journey.slice(i, i + a.steps) : journey.slice(Math.max(0, i - a.steps + 1), i + 1)));
     const distinct = new Map(paths.map((p) => [JSON.stringify(p), p]));
@@ -230,9 +246,9 @@ async function openSite(events: EventStore) {
   return { meta, site };
 }
 
-/** A journeys query planned as a request is, with the site's rollup state (or with none: raw events alone). */
-async function planned(events: EventStore, meta: MetaStore | null, site: Site, params: RawParams): Promise<PlannedQuery> {
-  const q = parseQuery('journeys', params, site, NOW);
+/** A journeys query planned as a request is (through a shared link with `locked` filters), with the site's rollup state (or with none: raw events alone). */
+async function planned(events: EventStore, meta: MetaStore | null, site: Site, params: RawParams, locked: readonly string[] = []): Promise<PlannedQuery> {
+  const q = parseQuery('journeys', params, site, NOW, locked);
   if (meta === null) return planQuery(q, { watermark: null, retentionMonths: null, rawDays: 60 });
   return planQuery(q, await planInputs(events, site, q, await meta.getRollupState(rollupKey(events, site.id))));
 }
@@ -301,6 +317,42 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
       const clipped = planQuery(parseQuery('journeys', { ...PERIOD, raw: 'clip', steps: '4' }, site, NOW), { watermark: null, retentionMonths: null, rawDays: 5 });
       assert.equal(clipped.period.from, addDays(localDay(NOW, TZ), -4));
       assert.deepEqual(await computeJourneys(events, clipped), model(rows, clipped.period, { ...asked, steps: 4 }));
+    } finally {
+      await events.close();
+      await meta.close();
+    }
+  });
+
+  test(`under a shared link's page lock, journeys equal the model with every page outside the lock as (other page): ${adapter.name}`, async () => {
+    const events = await adapter.open();
+    const { meta, site } = await openSite(events);
+    try {
+      const rows = randomEvents(13);
+      await events.append(rows);
+      await rollupSite({ events, meta }, site, NOW);
+      const locks: PageLock[] = [
+        { filter: 'page:/a**', admits: (page) => page.startsWith('/a') },
+        { filter: "page:/|/b|/it's?", admits: (page) => ['/', '/b', "/it's?"].includes(page) },
+        { filter: 'page~:B', admits: (page) => page.toLowerCase().includes('b') },
+        { filter: 'page!:/', admits: (page) => page !== '/' },
+      ];
+      const rand = seededRandom(7);
+      let folded = 0;
+      for (const lock of locks) {
+        for (const filters of [[], ['country:FR'], ['exit:/b'], [`exit:${OTHER_PAGE_KEY}`], [`entry!:${OTHER_PAGE_KEY}`], ['entry:/pricing']]) {
+          for (const [direction, page] of [['next', null], ['next', '/a'], ['previous', '/b'], ['next', '/pricing']] as const) {
+            const asked: Asked = { steps: 2 + Math.floor(rand() * 4), page, direction, limit: 100, filters, lock };
+            const params: RawParams = { ...PERIOD, steps: String(asked.steps), direction, limit: '100', filter: [...filters], ...(page === null ? {} : { page }) };
+            const q = await planned(events, meta, site, params, [lock.filter]);
+            assert.equal(q.plan.journeyDays?.paths, null, 'a page lock reads raw events alone');
+            const answer = await computeJourneys(events, q);
+            assert.deepEqual(answer, model(rows, PERIOD, asked), `${lock.filter} ${JSON.stringify(asked)}`);
+            if (answer.rows.some((r) => r.path.includes(OTHER_PAGE_KEY))) folded++;
+            for (const row of answer.rows) assert.ok(row.path.every((p) => p === OTHER_PAGE_KEY || lock.admits(p)), `${lock.filter}: ${row.path.join(' ')}`);
+          }
+        }
+      }
+      assert.ok(folded > 40, `${folded} answers hold a folded step`);
     } finally {
       await events.close();
       await meta.close();

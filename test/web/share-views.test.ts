@@ -1,11 +1,13 @@
 // Shared links' views in the browser, with the names on screen: an admin locks a link to the page
 // pattern `/blog/**` in the site's settings (a pattern the goals' rules refuse is refused there, with
-// its message); the link shows only blog traffic (a page row narrows it to that post; a period past
+// its message); the link shows only blog traffic (its entry pages outside the blog as one `(other
+// page)` row, not a filter; a page row narrows it to that post; a period past
 // the raw-event days says why it has no figures) and says why it shares no goals, funnels or
 // realtime, and which periods it answers. A link without locked filters shows the goals and a
 // funnel's steps, switched in the page (the link is not opened again). Each view is axe-clean.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { OTHER_PAGE_KEY } from '../../src/core/vocabulary.js';
 import { BROWSER_UA, createSite, importEvents, type SiteFixture } from '../helpers/server.js';
 import { checkPage, createUser, filled, openPage, signIn, startDashboard, type Dashboard } from './harness.js';
 
@@ -86,6 +88,13 @@ describe('shared links: a page pattern, goals and funnels', () => {
     assert.deepEqual((await pages.allTextContents()).sort(), ['/blog/a', '/blog/x/y']);
     for (const name of ['Realtime', 'Goals']) assert.equal(await page.getByRole('link', { name }).count(), 0, name);
     await checkPage(page, 'share-pattern-dashboard');
+    // Every visit entered on /, which the lock does not show: one `(other page)` row, which is not a filter.
+    const panel = page.locator('[data-panel="pages"]');
+    await panel.getByRole('tab', { name: 'Entry pages' }).click();
+    await panel.getByText(OTHER_PAGE_KEY, { exact: true }).waitFor();
+    assert.deepEqual(await pages.allTextContents(), [OTHER_PAGE_KEY]);
+    assert.equal(await panel.getByRole('button', { name: OTHER_PAGE_KEY }).count(), 0);
+    await panel.getByRole('tab', { name: 'Top pages' }).click();
     // A row of the pages narrows the figures to that post, within the lock.
     await page.locator('[data-panel="pages"]').getByRole('button', { name: '/blog/a', exact: true }).click();
     await page.waitForURL((address) => address.searchParams.getAll('filter').join() === 'page:/blog/a');

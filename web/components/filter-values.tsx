@@ -3,11 +3,11 @@
 // aria-activedescendant), and the values an edited filter keeps, each with a button that removes it.
 import { formatCount } from '../lib/format.js';
 import { keyLabel, OPERATOR_LABELS, valueLabel } from '../lib/labels.js';
-import { NONE_KEY, OTHER_KEY, type FilterOperator, type QueryDimension } from '../../src/core/vocabulary.js';
+import { NONE_KEY, OTHER_KEY, OTHER_PAGE_KEY, type FilterOperator, type QueryDimension } from '../../src/core/vocabulary.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
 
-/** Whether a listed value can be picked: `(other)` names no value, and `(none)` is only worth excluding. */
-export const pickable = (key: string, operator: FilterOperator): boolean => key !== OTHER_KEY && (key !== NONE_KEY || operator === 'is_not');
+/** Whether a listed value can be picked: `(other)` and `(other page)` name no value, and `(none)` is only worth excluding. */
+export const pickable = (key: string, operator: FilterOperator): boolean => key !== OTHER_KEY && key !== OTHER_PAGE_KEY && (key !== NONE_KEY || operator === 'is_not');
 
 /** The element id of the listed value at `index`, for the field's aria-activedescendant. */
 export const optionId = (index: number): string => `filter-value-${index}`;

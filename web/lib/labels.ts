@@ -1,6 +1,6 @@
 // Names shown for the breakdown dimensions and their keys.
 import { cityName, countryName } from '../../src/core/place-names.js';
-import { isPropertyDimension, NO_REFERRER_LABEL, NONE_KEY, OTHER_KEY, propertyKey, type Dimension, type Filter, type FilterOperator, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
+import { isPropertyDimension, NO_REFERRER_LABEL, NONE_KEY, OTHER_KEY, OTHER_PAGE_KEY, propertyKey, type Dimension, type Filter, type FilterOperator, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
 
 export const DIMENSION_LABELS: Record<Dimension, string> = {
   page: 'Page',
@@ -62,8 +62,8 @@ export function countryFlag(dimension: QueryDimension, key: string): string {
 /** A label inside a sentence: "Page" as "page", "UTM source" as it is. */
 export const inSentence = (label: string): string => label.replace(/^[A-Z](?=[a-z])/, (initial) => initial.toLowerCase());
 
-/** Keys that name no single value (`(none)`, `(other)`): shown, never a filter. */
-export const isAggregateKey = (key: string): boolean => key === NONE_KEY || key === OTHER_KEY;
+/** Keys that name no single value (`(none)`, `(other)`, a page lock's `(other page)`): shown, never a filter. */
+export const isAggregateKey = (key: string): boolean => key === NONE_KEY || key === OTHER_KEY || key === OTHER_PAGE_KEY;
 
 /** A goal's required property values as shown: `plan = pro, seats = 3`. */
 export const goalPropsLabel = (props: GoalProps): string =>

@@ -1,14 +1,14 @@
 // Breakdowns: a planned breakdown's page of keys and key count over every source of its days.
 import { isMetric, metricTakesFilters } from '../../core/metric-registry.js';
 import type { Period } from '../../core/period.js';
-import { type Dimension, isPropertyDimension, NONE_KEY, oneValueFilter, PROPERTY_PREFIX, type QueryDimension, viewsAreEvents } from '../../core/vocabulary.js';
+import { type Dimension, isPropertyDimension, NONE_KEY, oneValueFilter, PAGE_VALUED_DIMENSIONS, PROPERTY_PREFIX, type QueryDimension, viewsAreEvents } from '../../core/vocabulary.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { IS_PAGEVIEW, TRAFFIC_MEASURES } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { DIM_DAILY, DIM_MONTHLY, IMPORTED_DIM_MONTHLY } from '../rollups/tables.js';
 import { eventsRelation, sessionRowKey, sessionRowsRelation } from './events.js';
-import { dayRange, keyExpr, needsExit, repeatedKeyExpr, scopedPropertyKey } from './filters.js';
+import { asRepeated, dayRange, keyExpr, needsExit, scopedPropertyKey, shownPage } from './filters.js';
 import { importedKeyRows, importedRows } from './imported.js';
 import { DAY_BUCKET, measureEvents, measureSessionRowsByKey } from './measures.js';
 import { measureVisits, VISIT_COLUMNS, visitRules } from './visits.js';
@@ -63,6 +63,10 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
   const parts: Array<{ rows: Sql; keys: Sql; visits?: Sql }> = [];
   const views = trusted(viewsColumn(bd.dimension));
   const split = q.plan.breakdownMonths;
+  // Under a page lock, entry and exit pages outside it fold into OTHER_PAGE_KEY. The lock is a page
+  // filter, which raw events alone answer with entry or exit pages: no other source holds both.
+  const lock = q.pageLock && PAGE_VALUED_DIMENSIONS.has(bd.dimension) ? q.pageLock : null;
+  if (lock && (split || q.plan.period.sessions || q.plan.importedMonths)) throw new Error('a breakdown of pages under a page lock reads raw events alone');
   if (split) {
     const [filter] = q.filters; // on the rollup path, a filter is on the broken-down dimension
     const only = filter ? sql` AND key = ${filter.values[0]!}` : trusted('');
@@ -115,7 +119,8 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
     const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension), property };
     // Beside session rows, the raw days' keys are typed as theirs (rollups, on the other path, hold
     // plain text); session rows never meet a property breakdown (event-scoped).
-    const key = property ? scopedPropertyKey(d) : q.plan.period.sessions ? repeatedKeyExpr(d, bd.dimension as Dimension) : keyExpr(bd.dimension as Dimension);
+    const plain = lock ? shownPage(d, keyExpr(bd.dimension as Dimension), lock) : keyExpr(bd.dimension as Dimension);
+    const key = property ? scopedPropertyKey(d) : q.plan.period.sessions ? asRepeated(d, plain) : plain;
     const measures = rules ? measureVisits(d, scope, DAY_BUCKET, key, rules) : measureEvents(d, scope, { bucket: DAY_BUCKET, key, sessions });
     const relation = eventsRelation(d, scope);
     parts.push({

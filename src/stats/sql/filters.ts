@@ -3,7 +3,7 @@
 // the leaves of the read path's SQL, shared by the raw reads, the rollups and the alerts' rule metrics.
 import { pagePatternRegex } from '../../core/patterns.js';
 import type { Period } from '../../core/period.js';
-import { type Dimension, type Filter, isPropertyDimension, NONE_KEY, type QueryDimension } from '../../core/vocabulary.js';
+import { type Dimension, type Filter, isPropertyDimension, NONE_KEY, OTHER_PAGE_KEY, type QueryDimension } from '../../core/vocabulary.js';
 import { type Dialect, integerText } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { dimensionColumn } from '../columns.js';
@@ -39,10 +39,24 @@ export function dayRange(d: Dialect, column: string, p: Period): Sql {
 
 /** Whether an event row matches a filter. */
 export function filterPredicate(d: Dialect, f: Filter): Sql {
-  if (f.pattern) return anyOf(f.values.map((pattern) => pagePatternPredicate(d, pattern)));
+  if (f.pattern) return pageMatches(d, trusted('page'), f);
   const { dimension } = f;
   if (isPropertyDimension(dimension)) return ofValues(f, (value) => propertyFilterPredicate(d, dimension, f.operator ?? 'is', value));
-  return keyMatches(d, keyExpr(dimension), f);
+  return keyMatches(d, f.pageLock ? shownPage(d, keyExpr(dimension), f.pageLock) : keyExpr(dimension), f);
+}
+
+/** Whether a page (an expression of one) matches a filter on `page`: a page pattern, or its values under its operator. */
+function pageMatches(d: Dialect, page: Sql, f: Filter): Sql {
+  return f.pattern ? anyOf(f.values.map((pattern) => pagePatternPredicate(d, pattern, page))) : keyMatches(d, page, f);
+}
+
+/**
+ * A page-valued key (a page, an entry or exit page) as a shared link's page lock shows it: the page
+ * where the lock admits it, OTHER_PAGE_KEY where it does not; `(none)`, no page, stays. The lock's
+ * own predicate in the engine (RE2 for a pattern), as its filter matches events.
+ */
+export function shownPage(d: Dialect, key: Sql, lock: Filter): Sql {
+  return sql`(CASE WHEN ${key} = ${NONE_KEY} OR ${pageMatches(d, key, lock)} THEN ${key} ELSE ${OTHER_PAGE_KEY} END)`;
 }
 
 /**
@@ -74,9 +88,9 @@ export function needsExit(filters: readonly Filter[], breakdown?: QueryDimension
   return breakdown === 'exit' || filters.some((f) => f.dimension === 'exit');
 }
 
-/** Whether an event row's page matches a page pattern (RE2 in the engine: linear time, no backtracking). */
-export function pagePatternPredicate(d: Dialect, pattern: string): Sql {
-  return withParams(d.regexMatches('page'), pagePatternRegex(pattern));
+/** Whether an event row's page (or another expression of a page) matches a page pattern (RE2 in the engine: linear time, no backtracking). */
+export function pagePatternPredicate(d: Dialect, pattern: string, page: Sql = trusted('page')): Sql {
+  return withParams(d.regexMatches(page.text), ...page.params, pagePatternRegex(pattern));
 }
 
 /** A literal for an id we issued ourselves (goal ids, funnel ids), never client text. */

@@ -13,7 +13,7 @@ import type { Filter } from '../../core/vocabulary.js';
 import { type Dialect, integerText, type SessionLists } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { IS_PAGEVIEW } from '../measures.js';
-import { dayRange, filterPredicate, keyMatches, needsExit } from './filters.js';
+import { dayRange, filterPredicate, keyMatches, needsExit, shownPage } from './filters.js';
 import { eventsRelation, sessionRowKey } from './events.js';
 import { collapsedRepeats, conditions, dayPathsOfEvents } from './session-paths.js';
 import type { JourneyDays } from '../planner.js';
@@ -69,6 +69,12 @@ function sessionEvents(d: Dialect, siteId: string, { starts: days, read }: RawJo
   return { where, starts: trusted(`session_start AND day <= ${d.dateLiteral(days.to)}`) };
 }
 
+/**
+ * An event's page as a journey's step: under a page lock, a page outside it as OTHER_PAGE_KEY
+ * (consecutive ones then collapse into one step, as repeats of one path do).
+ */
+const pageShown = (d: Dialect, lock: Filter | null): Sql => (lock ? shownPage(d, trusted('page'), lock) : trusted('page'));
+
 /** An aggregate per session of its start event in the days (`starts`): of `day`, its start day `sb`; of `visitor_id`, its visitor `sv` (a visitor's id is the day's). NULL for a session that does not start in the days. */
 const startOf = (starts: Sql, column: string) => sql`min(CASE WHEN ${starts} THEN ${trusted(column)} END)`;
 
@@ -77,10 +83,11 @@ const startOf = (starts: Sql, column: string) => sql`min(CASE WHEN ${starts} THE
  * pageviews' paths in time order (then by path, for pageviews of one instant) with consecutive
  * repeats collapsed, as a list.
  */
-function sessionPaths(d: Dialect, l: SessionLists, siteId: string, days: RawJourneyDays, filters: readonly Filter[], page: string | null): Sql {
+function sessionPaths(d: Dialect, l: SessionLists, siteId: string, days: RawJourneyDays, filters: readonly Filter[], page: string | null, lock: Filter | null): Sql {
   const { where, starts } = sessionEvents(d, siteId, days, filters, page);
+  const shown = pageShown(d, lock);
   // Only the rows read are grouped: the pageviews, and the start event (which may be another event).
-  const perSession = sql`SELECT ${startOf(starts, 'day')} AS sb, ${startOf(starts, 'visitor_id')} AS sv, ${trusted(l.orderedListIf('page', 'ts', IS_PAGEVIEW))} AS ps
+  const perSession = sql`SELECT ${startOf(starts, 'day')} AS sb, ${startOf(starts, 'visitor_id')} AS sv, ${withParams(l.orderedListIf(shown.text, 'ts', IS_PAGEVIEW), ...shown.params)} AS ps
     FROM events WHERE ${where} AND (${trusted(IS_PAGEVIEW)} OR ${starts}) GROUP BY session_id`;
   return sql`SELECT sb, sv, ${trusted(collapsedRepeats(d, l, 'ps'))} AS pv FROM (${perSession}) s WHERE sb IS NOT NULL`;
 }
@@ -151,14 +158,14 @@ function rowsOnLists(d: Dialect, l: SessionLists, sessions: Sql, j: JourneyParam
  * in memory: each session's pageviews ordered, repeats dropped, each kept pageview's row read from
  * the ones after (`lead`) or before (`lag`) it.
  */
-function rowsOnWindows(d: Dialect, siteId: string, days: RawJourneyDays, filters: readonly Filter[], j: JourneyParams): Sql {
+function rowsOnWindows(d: Dialect, siteId: string, days: RawJourneyDays, filters: readonly Filter[], j: JourneyParams, lock: Filter | null): Sql {
   const { where, starts } = sessionEvents(d, siteId, days, filters, j.page);
   const session = trusted('PARTITION BY session_id');
   const ordered = trusted('WINDOW o AS (PARTITION BY session_id ORDER BY ts, page)');
   // The sessions' starts apart (a row per session), so that only pageviews are sorted.
   const started = sql`SELECT session_id, min(day) AS sb, min(visitor_id) AS sv FROM events WHERE ${where} AND ${starts} GROUP BY session_id`;
   const pageviews = sql`SELECT session_id, ts, page, sb, sv, lag(page) OVER o AS pp
-    FROM (SELECT session_id, ts, page FROM events WHERE ${where} AND ${trusted(IS_PAGEVIEW)}) e JOIN (${started}) s USING (session_id) ${ordered}`;
+    FROM (SELECT session_id, ts, ${pageShown(d, lock)} AS page FROM events WHERE ${where} AND ${trusted(IS_PAGEVIEW)}) e JOIN (${started}) s USING (session_id) ${ordered}`;
   const others = Array.from({ length: j.steps - 1 }, (_, i) => `${j.direction === 'next' ? 'lead' : 'lag'}(page, ${integerText(i + 1)}) OVER o`);
   const items = j.direction === 'next' ? ['page', ...others] : [...others.reverse(), 'page'];
   const row = d.listFilter(`[${items.join(', ')}]`, 'ji', 'ji IS NOT NULL');
@@ -173,9 +180,11 @@ function rowsOnWindows(d: Dialect, siteId: string, days: RawJourneyDays, filters
  * by item, a path before its longer continuations). Each session counts once per row it holds.
  * Columns: JourneyRowColumns; on ClickHouse, read with `queryPage` for the totals row.
  */
-export function journeysStatement(d: Dialect, siteId: string, days: JourneyDays, filters: readonly Filter[], j: JourneyParams): Sql {
+export function journeysStatement(d: Dialect, siteId: string, days: JourneyDays, filters: readonly Filter[], j: JourneyParams, pageLock: Filter | null): Sql {
   const l = d.sessionLists;
   const { paths } = days;
+  // A page lock is a page filter, which session paths never answer: its steps are raw events' pages, folded where the lock says.
+  if (pageLock && paths !== null) throw new Error('journeys under a page lock read raw events alone');
   // From a page, an engine with window functions answers sooner from sorted raw events than from
   // session paths' lists (DuckDB: 0.6× the time); ClickHouse, without them, takes 2× as long from
   // raw events (docs/performance.md, Journeys).
@@ -184,8 +193,8 @@ export function journeysStatement(d: Dialect, siteId: string, days: JourneyDays,
     fromPaths
       ? rowsOnLists(d, l, sessionPathsRead(d, l, siteId, { ...days, paths }, filters), j)
       : d.journeysOverWindows
-        ? rowsOnWindows(d, siteId, rawDays(days), filters, j)
-        : rowsOnLists(d, l, sessionPaths(d, l, siteId, rawDays(days), filters, j.page), j);
+        ? rowsOnWindows(d, siteId, rawDays(days), filters, j, pageLock)
+        : rowsOnLists(d, l, sessionPaths(d, l, siteId, rawDays(days), filters, j.page, pageLock), j);
   // A session's rows are distinct: its one `first` row counts it once in the sum of `firsts`.
   const grouped = sql`SELECT jp, ${trusted(`CAST(count(*) AS BIGINT) AS sessions, ${d.countVisitorDays('sb', 'sv')} AS visitors, CAST(sum(first) AS BIGINT) AS firsts`)}
     FROM (${rows}) u GROUP BY jp`;
