@@ -5,7 +5,16 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-const DOCUMENTS = ['README.md', ...readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
+/** The Markdown files of a folder and of its subfolders (docs/decisions/). */
+function markdownUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return markdownUnder(path);
+    return name.endsWith('.md') ? [path] : [];
+  });
+}
+
+const DOCUMENTS = ['README.md', ...markdownUnder('docs')];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchorOf(heading: string): string {
