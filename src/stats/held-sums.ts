@@ -1,5 +1,5 @@
-// What a settlement counted, held in memory by the process that reads it (docs/api.md, "How answers
-// are computed"). A settlement stands for the 10 minutes between two rollup runs, and every read of
+// What a settlement counted, held in memory by the process that reads it (docs/read-path.md, "Held
+// sums"). A settlement stands for the 10 minutes between two rollup runs, and every read of
 // its days (today) in that time would add up the same settled rows and group the same events of the
 // sessions open at its cut: a few thousand rows on a busy site, which cost DuckDB and ClickHouse
 // several milliseconds of CPU time a statement. Held, a read asks only for the events after the cut.

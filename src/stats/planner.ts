@@ -1,5 +1,5 @@
 // The planner: a pure step Query → PlannedQuery that decides where each day's numbers come from
-// (docs/api.md, "How answers are computed") and rejects what cannot be answered. Its inputs
+// (docs/read-path.md, "The planner") and rejects what cannot be answered. Its inputs
 // (./inputs.ts) are gathered before it runs; its plan carries the day sources of every range an
 // endpoint reads, so that nothing after it plans again.
 //

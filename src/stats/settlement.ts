@@ -1,7 +1,7 @@
 // A settlement: the raw days after a site's watermark counted ahead of the reads, up to an instant
 // (`cut`), so that a read of those days (today, on a busy site) adds up its rows and the last
-// minutes' events instead of grouping every event of the day by session. docs/api.md, "How answers
-// are computed".
+// minutes' events instead of grouping every event of the day by session. docs/read-path.md,
+// "Settlements".
 //
 // A session whose last event came `SESSION_GAP_MS` before the cut has ended for good (a later event
 // starts a new session): the settlement's rows (src/stats/rollups/tables.ts, SETTLED_TABLES) hold

@@ -1,11 +1,21 @@
-// The README and docs/ stand alone: every relative link reaches a file of the repository (and a
-// heading of it when the link names one), and nothing sends the reader to documents a clone lacks.
+// The README and docs/ (with docs/decisions/) stand alone: every relative link reaches a file of the
+// repository (and a heading of it when the link names one), every file cited by its path exists, and
+// nothing sends the reader to documents a clone lacks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-const DOCUMENTS = ['README.md', ...readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
+/** The Markdown files of a folder and of its subfolders (docs/decisions/). */
+function markdownUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return markdownUnder(path);
+    return name.endsWith('.md') ? [path] : [];
+  });
+}
+
+const DOCUMENTS = ['README.md', ...markdownUnder('docs')];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchorOf(heading: string): string {
@@ -36,6 +46,21 @@ test('every relative link in the README and docs/ reaches a file, and its headin
     }
   }
   assert.deepEqual(broken, []);
+});
+
+// Files an operator writes, which a clone therefore lacks.
+const WRITTEN_BY_THE_OPERATOR = new Set(['deploy/.env']);
+
+test('every file of the repository the README and docs/ cite by its path exists', () => {
+  const missing: string[] = [];
+  for (const document of DOCUMENTS) {
+    const text = readFileSync(document, 'utf8').replace(/```[\s\S]*?```/g, '');
+    for (const [, cited] of text.matchAll(/`((?:src|test|web|scripts|bench|deploy|support)\/[^`\s]*)`/g)) {
+      if (/[<*{]/.test(cited!) || WRITTEN_BY_THE_OPERATOR.has(cited!)) continue; // a pattern, not one file
+      if (!existsSync(cited!.split(':')[0]!)) missing.push(`${document}: ${cited}`);
+    }
+  }
+  assert.deepEqual(missing, []);
 });
 
 test('nothing in the repository points at documents outside it', () => {

@@ -1,4 +1,4 @@
-// The read path goes one way (docs/architecture.md, "The read path"): a request passes parse, the
+// The read path goes one way (docs/read-path.md, "Six stages"): a request passes parse, the
 // plan's inputs, plan, then compiles every statement its kind needs before the first one runs, and
 // never calls back into an earlier stage. Checked on the calls themselves: every function the read
 // path's modules export is wrapped by a module hook (../helpers/stage-trace-hook.mjs) that records

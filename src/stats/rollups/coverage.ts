@@ -1,5 +1,5 @@
 // Which days the goal and funnel rollups cover for each goal and funnel version, and the session
-// rows and session paths for the site (docs/api.md, "How answers are computed"). Later runs count a definition added after its site's first rollup for
+// rows and session paths for the site (docs/read-path.md, "New goals and funnel versions"). Later runs count a definition added after its site's first rollup for
 // the days after the watermark; the rollup job (./backfill.ts) backfills the rolled-up days whose raw
 // events the site still keeps, a bounded number of days per run; rolled-up days older than those
 // cannot be recounted. The bookkeeping is part of the site's rollup state (`definitions`, JSON);

@@ -1,4 +1,4 @@
-// The rollup tables (docs/api.md, "How answers are computed"), owned by the read side: declared here in engine-neutral terms,
+// The rollup tables (docs/read-path.md, "Where each day's figures come from"), owned by the read side: declared here in engine-neutral terms,
 // created by the EventStore adapter (`EventStore.createTables`), written only by the rollup job
 // (./write.ts) and read only through the statements of the compiler (src/stats/sql, and ./sql.ts for the job's own). Their
 // measure columns come from the registry (src/stats/measures.ts).
@@ -94,7 +94,7 @@ export const SESSION_DIMENSIONS = DIMENSIONS.filter((dim) => scopeOf(dim) === 's
  * that a filter or a key is a plain comparison), and on the starting day's row whether the session
  * bounced (`bounces` 1) and its duration (`duration_ms`), from its facts over its whole length (0
  * on the other rows). Written by the rollup job with the daily rollups, kept as long
- * as raw events; the planner reads them for long filtered reads (docs/api.md, "How answers are computed").
+ * as raw events; the planner reads them for long filtered reads (docs/read-path.md, "Session rows").
  */
 export const SESSION_ROWS: TableSpec = {
   name: 'session_days',

@@ -1,4 +1,4 @@
-// Daily rollups (docs/api.md, "How answers are computed"): site_daily, dim_daily (capped per site,
+// Daily rollups (docs/read-path.md, "Where each day's figures come from"): site_daily, dim_daily (capped per site,
 // day and dimension, the rest folded into `(other)`), goal_daily and funnel_daily (per funnel
 // version), written exactly from raw events by the same measure builders that answer raw reads
 // (src/stats/sql/), with the session parts and rows of rollups/sql.ts. dim_monthly sums dim_daily
