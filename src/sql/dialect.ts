@@ -122,8 +122,6 @@ export interface SessionLists {
   listMap(list: string, variable: string, body: string): string;
   /** The `length` items of a list from position `from` on (1-based; fewer where the list ends before). */
   listSlice(list: string, from: string, length: string): string;
-  /** A list's items without repeats (in no particular order). */
-  listDistinct(list: string): string;
   /** An aggregate: the lists `list` of the rows one after the other, in the order of `by` (distinct per group). */
   concatInOrder(list: string, by: string): string;
   /** How many items a list holds. */

@@ -204,16 +204,15 @@ function model(rows: readonly StoredEvent[], days: { from: string; to: string },
     // A session is read when one of its events matches every filter.
     if (!s.events.some((e) => a.filters.every((f) => matches(s, e, f, a.lock)) && (!a.lock || a.lock.admits(e.page)))) continue;
     const journey = journeyOf(s, a.lock);
-    const positions = journey.flatMap((p, i) => (a.page === null ? (i === 0 ? [i] : []) : p === a.page ? [i] : []));
-    const paths = positions.map((i) => (a.direction === 'next' ? journey.slice(i, i + a.steps) : journey.slice(Math.max(0, i - a.steps + 1), i + 1)));
-    const distinct = new Map(paths.map((p) => [JSON.stringify(p), p]));
-    if (distinct.size > 0) totalSessions++;
-    for (const [key, path] of distinct) {
-      const c = counts.get(key) ?? { path, sessions: 0, visitors: new Set<string>() };
-      c.sessions++;
-      c.visitors.add(`${s.startDay} ${s.visitor}`);
-      counts.set(key, c);
-    }
+    // One row a session: its first paths, or from the page's first occurrence (next) or up to its last (previous).
+    const i = a.page === null ? (journey.length > 0 ? 0 : -1) : a.direction === 'next' ? journey.indexOf(a.page) : journey.lastIndexOf(a.page);
+    if (i === -1) continue;
+    const path = a.direction === 'next' || a.page === null ? journey.slice(i, i + a.steps) : journey.slice(Math.max(0, i - a.steps + 1), i + 1);
+    totalSessions++;
+    const c = counts.get(JSON.stringify(path)) ?? { path, sessions: 0, visitors: new Set<string>() };
+    c.sessions++;
+    c.visitors.add(`${s.startDay} ${s.visitor}`);
+    counts.set(JSON.stringify(path), c);
   }
   const pathOrder = (x: string[], y: string[]) => {
     for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return byteOrder(x[i]!, y[i]!);

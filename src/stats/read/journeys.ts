@@ -12,6 +12,6 @@ export async function computeJourneys(events: EventReader, q: PlannedQuery): Pro
   const page = await events.queryPage<JourneyRowColumns>(journeysStatement(events.dialect, q.siteId, days, q.filters, q.journey!, q.pageLock));
   const rows: JourneyRow[] = page.rows.map((r) => ({ path: (r.jp as unknown[]).map(String), sessions: Number(r.sessions), visitors: Number(r.visitors) }));
   // The sessions that contributed a row: the totals row's sum (ClickHouse), else the window's on each row (DuckDB; no row, no session).
-  const totalSessions = page.totals !== null ? Number(page.totals.firsts) : Number(page.rows[0]?.total_sessions ?? 0);
+  const totalSessions = page.totals !== null ? Number(page.totals.sessions) : Number(page.rows[0]?.total_sessions ?? 0);
   return { rows, totalSessions };
 }

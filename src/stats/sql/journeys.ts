@@ -6,7 +6,9 @@
 // on an engine with window functions), from raw events alone, over sorted rows with window functions
 // where the engine has them (DuckDB), else as a list (ClickHouse 18.16 has none). The engine
 // answers the top rows only, and the number of sessions that contributed a row beside them (a
-// window over the groups on DuckDB, the totals row on ClickHouse).
+// window over the groups on DuckDB, the totals row on ClickHouse). A session gives at most one row,
+// so that rows add up to at most the sessions that gave one: from a page, its first occurrence's
+// (`next`) or its last's (`previous`).
 import type { Period } from '../../core/period.js';
 import type { JourneyParams } from '../../core/query.js';
 import type { Filter } from '../../core/vocabulary.js';
@@ -20,13 +22,12 @@ import type { JourneyDays } from '../planner.js';
 import { SESSION_PATHS } from '../rollups/tables.js';
 import { carriedBySession } from '../windows.js';
 
-/** The columns of a page of rows: the path, its sessions and visitors, and `firsts`, whose sum over every row is the sessions that contributed one. */
+/** The columns of a page of rows: the path, its sessions and visitors. */
 export interface JourneyRowColumns {
   jp: unknown;
   sessions: unknown;
   visitors: unknown;
-  firsts: unknown;
-  /** DuckDB only: the sum of `firsts` over every row, on each row of the page. */
+  /** DuckDB only: the sessions of every row (each session gives one), on each row of the page. */
   total_sessions?: unknown;
 }
 
@@ -134,22 +135,20 @@ function sessionPathsRead(d: Dialect, l: SessionLists, siteId: string, days: Jou
 }
 
 /**
- * On lists (`sessions`: sb, sv and pv per session): a session's rows, distinct: from each position
- * where a row starts or ends, the paths from there on (`next`) or up to there (`previous`), at most
- * `steps`. The positions are those of `page`, or without one the first position (none in a journey
- * without pageviews). Columns: sb, sv, jp (a row) and `first`, 1 on one row of each session.
+ * On lists (`sessions`: sb, sv and pv per session): a session's row, at most `steps` paths from its
+ * first occurrence of `page` on (`next`) or up to its last (`previous`); without a page, its first
+ * paths (none in a journey without pageviews). Columns: sb, sv, jp (the row).
  */
 function rowsOnLists(d: Dialect, l: SessionLists, sessions: Sql, j: JourneyParams): Sql {
   const steps = integerText(j.steps);
-  // Without a page a session gives one row, its first paths: no list of rows to make and unnest.
-  if (j.page === null) return sql`SELECT sb, sv, ${trusted(l.listSlice('pv', '1', steps))} AS jp, 1 AS first FROM (${sessions}) p WHERE ${trusted(l.listLength('pv'))} > 0`;
-  const positions = d.listFilter(l.listPositions('pv'), 'ji', 'pv[ji] = ?');
+  if (j.page === null) return sql`SELECT sb, sv, ${trusted(l.listSlice('pv', '1', steps))} AS jp FROM (${sessions}) p WHERE ${trusted(l.listLength('pv'))} > 0`;
+  // The page's positions in the journey, and of them the first (`next`) or the last (`previous`, [-1]).
+  const at = `(${d.listFilter(l.listPositions('pv'), 'ji', 'pv[ji] = ?')})[${j.direction === 'next' ? '1' : '-1'}]`;
+  // The sessions that never visited the page give no row.
+  const positioned = sql`SELECT sb, sv, pv, ${withParams(at, j.page)} AS ji FROM (${sessions}) p WHERE ${withParams(l.listHas('pv'), j.page)}`;
   const from = j.direction === 'next' ? 'ji' : `greatest(ji, ${steps}) - ${steps} + 1`;
   const length = j.direction === 'next' ? steps : `least(ji, ${steps})`;
-  const rows = withParams(l.listDistinct(l.listMap(positions, 'ji', l.listSlice('pv', from, length))), j.page);
-  // The sessions that never visited the page give no row: left out before their lists of rows are made.
-  const perSession = sql`SELECT sb, sv, ${rows} AS jr FROM (${sessions}) p WHERE ${withParams(l.listHas('pv'), j.page)}`;
-  return sql`SELECT sb, sv, jp, CASE WHEN jp = jr[1] THEN 1 ELSE 0 END AS first FROM (SELECT sb, sv, jr, ${trusted(d.unnest('jr'))} AS jp FROM (${perSession}) r) u`;
+  return sql`SELECT sb, sv, ${trusted(l.listSlice('pv', from, length))} AS jp FROM (${positioned}) r`;
 }
 
 /**
@@ -170,14 +169,16 @@ function rowsOnWindows(d: Dialect, siteId: string, days: RawJourneyDays, filters
   const items = j.direction === 'next' ? ['page', ...others] : [...others.reverse(), 'page'];
   const row = d.listFilter(`[${items.join(', ')}]`, 'ji', 'ji IS NOT NULL');
   const journeys = sql`SELECT session_id, page, sb, sv, row_number() OVER o AS pos, ${trusted(row)} AS jp FROM (${pageviews}) b WHERE pp IS NULL OR pp <> page ${ordered}`;
-  const at = j.page === null ? trusted('pos = 1') : sql`page = ${j.page}`;
-  const kept = sql`SELECT session_id, sb, sv, jp, pos, min(pos) OVER (${session}) AS fp FROM (${journeys}) c WHERE ${at}`;
-  return sql`SELECT sb, sv, jp, max(CASE WHEN pos = fp THEN 1 ELSE 0 END) AS first FROM (${kept}) k GROUP BY session_id, sb, sv, jp`;
+  if (j.page === null) return sql`SELECT sb, sv, jp FROM (${journeys}) c WHERE pos = 1`;
+  // A session's one row: at its first occurrence of the page (`next`) or its last (`previous`).
+  const end = j.direction === 'next' ? 'min' : 'max';
+  const kept = sql`SELECT sb, sv, jp, pos, ${trusted(end)}(pos) OVER (${session}) AS kp FROM (${journeys}) c WHERE page = ${j.page}`;
+  return sql`SELECT sb, sv, jp FROM (${kept}) k WHERE pos = kp`;
 }
 
 /**
  * The page of a journeys read: its `limit` rows by sessions (descending), then path (bytewise, item
- * by item, a path before its longer continuations). Each session counts once per row it holds.
+ * by item, a path before its longer continuations). Each session counts once, in its one row.
  * Columns: JourneyRowColumns; on ClickHouse, read with `queryPage` for the totals row.
  */
 export function journeysStatement(d: Dialect, siteId: string, days: JourneyDays, filters: readonly Filter[], j: JourneyParams, pageLock: Filter | null): Sql {
@@ -195,13 +196,13 @@ export function journeysStatement(d: Dialect, siteId: string, days: JourneyDays,
       : d.journeysOverWindows
         ? rowsOnWindows(d, siteId, rawDays(days), filters, j, pageLock)
         : rowsOnLists(d, l, sessionPaths(d, l, siteId, rawDays(days), filters, j.page, pageLock), j);
-  // A session's rows are distinct: its one `first` row counts it once in the sum of `firsts`.
-  const grouped = sql`SELECT jp, ${trusted(`CAST(count(*) AS BIGINT) AS sessions, ${d.countVisitorDays('sb', 'sv')} AS visitors, CAST(sum(first) AS BIGINT) AS firsts`)}
+  // A session gives one row: the sessions summed over every row are the sessions that gave one.
+  const grouped = sql`SELECT jp, ${trusted(`CAST(count(*) AS BIGINT) AS sessions, ${d.countVisitorDays('sb', 'sv')} AS visitors`)}
     FROM (${rows}) u GROUP BY jp`;
   const order = sql` ORDER BY sessions DESC, jp LIMIT ${trusted(integerText(j.limit))}`;
   const totals = d.groupTotals();
   if (totals !== null) return sql`${grouped} ${trusted(totals)}${order}`;
-  const overAll = d.sumOverAll('firsts');
+  const overAll = d.sumOverAll('sessions');
   if (overAll === null) throw new Error('journeys need an engine with a totals row or window functions');
-  return sql`SELECT jp, sessions, visitors, firsts, ${trusted(overAll)} AS total_sessions FROM (${grouped}) g${order}`;
+  return sql`SELECT jp, sessions, visitors, ${trusted(overAll)} AS total_sessions FROM (${grouped}) g${order}`;
 }

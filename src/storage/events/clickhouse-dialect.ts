@@ -45,7 +45,6 @@ export const clickhouseDialect: Dialect = {
     listPositions: (list) => `arrayEnumerate(${list})`,
     listMap: (list, variable, body) => `arrayMap(${variable} -> ${body}, ${list})`,
     listSlice: (list, from, length) => `arraySlice(${list}, ${from}, ${length})`,
-    listDistinct: (list) => `arrayDistinct(${list})`,
     // 18.16 has no arrayFlatten: the group's sorted lists go through the aggregate that concatenates arrays.
     concatInOrder: (list, by) => `arrayReduce('groupArrayArray', arrayMap(o_ -> tupleElement(o_, 2), arraySort(groupArray((${by}, ${list})))))`,
     listLength: (list) => `length(${list})`,

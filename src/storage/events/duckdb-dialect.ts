@@ -30,7 +30,6 @@ export const duckdbDialect: Dialect = {
     listPositions: (list) => `range(1, len(${list}) + 1)`,
     listMap: (list, variable, body) => `list_transform(${list}, lambda ${variable}: ${body})`,
     listSlice: (list, from, length) => `list_slice(${list}, ${from}, (${from}) + (${length}) - 1)`,
-    listDistinct: (list) => `list_distinct(${list})`,
     concatInOrder: (list, by) => `flatten(list_transform(list_sort(list({'o_by': ${by}, 'o_value': ${list}})), lambda o_: o_.o_value))`,
     listLength: (list) => `len(${list})`,
     listHas: (list) => `list_contains(${list}, ?)`,
