@@ -21,6 +21,7 @@ import {
   splitFilterParam,
   type Comparison,
   type Filter,
+  type FilterDimension,
   type FilterOperator,
   type Preset,
   type QueryDimension,
@@ -149,7 +150,7 @@ export function withFilterValues(state: ViewState, filter: Filter): ViewState {
   return withFilter(state, makeFilter(filter.dimension, filter.operator ?? 'is', joinFilterValues(values)));
 }
 
-export function withoutFilter(state: ViewState, dimension: QueryDimension): ViewState {
+export function withoutFilter(state: ViewState, dimension: FilterDimension): ViewState {
   return { ...state, filters: state.filters.filter((f) => f.dimension !== dimension) };
 }
 

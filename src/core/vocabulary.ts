@@ -98,11 +98,24 @@ export function propertyKey(d: PropertyDimension): string {
   return d.slice(PROPERTY_PREFIX.length);
 }
 
+/**
+ * The goal filter (`goal:<goalId>`, values several goal ids with `|`): an event matches it when it
+ * completes one of the goals (docs/api.md, Goal filters). It filters and is no breakdown's dimension;
+ * it takes `is` only, and reads with `raw=clip` only.
+ */
+export const GOAL_DIMENSION = 'goal';
+/** A dimension a filter names: a query dimension, or the goal filter's. */
+export type FilterDimension = QueryDimension | typeof GOAL_DIMENSION;
+
+export function isFilterDimension(text: string): text is FilterDimension {
+  return text === GOAL_DIMENSION || isQueryDimension(text);
+}
+
 export type DimensionScope = 'event' | 'session';
 
-/** Custom properties describe one event, like `page`, `hostname` (the page's host) and `event`. */
-export function scopeOf(d: QueryDimension): DimensionScope {
-  return d === 'page' || d === 'hostname' || d === 'event' || isPropertyDimension(d) ? 'event' : 'session';
+/** Custom properties and goals describe one event, like `page`, `hostname` (the page's host) and `event`. */
+export function scopeOf(d: FilterDimension): DimensionScope {
+  return d === 'page' || d === 'hostname' || d === 'event' || d === GOAL_DIMENSION || isPropertyDimension(d) ? 'event' : 'session';
 }
 
 /** The key reported for an absent value, which a filter value `(none)` also matches. */
@@ -147,7 +160,7 @@ export const FILTER_VALUES_TOTAL_MAX = 40;
 
 /** One `filter` parameter: `<dimension><separator><value>` (FILTER_OPERATORS). */
 export interface Filter {
-  readonly dimension: QueryDimension;
+  readonly dimension: FilterDimension;
   /** The value as the parameter writes it: one value, or several separated by `|` (`\|` a literal `|`, `\\` a `\`). */
   readonly value: string;
   /** The values it lists (`filterValues`): `is` any of them, `is_not` none of them, `contains` any of them. */
@@ -159,6 +172,11 @@ export interface Filter {
    * pages: only a shared link's lock on `page` holds one (the read API's own filters are exact).
    */
   readonly pattern?: true;
+  /**
+   * A goal filter's goals, as the site defines them: resolved from its values (the goal ids) before
+   * the query is planned; absent on any other filter.
+   */
+  readonly goals?: readonly GoalDefinition[];
 }
 
 /**
@@ -199,7 +217,7 @@ export function filterValues(text: string): string[] {
 export const joinFilterValues = (values: readonly string[]): string => values.map((v) => v.replace(/[\\|]/g, (c) => `\\${c}`)).join('|');
 
 /** A filter from its parts, `is` written as no operator (one spelling for each filter). */
-export function makeFilter(dimension: QueryDimension, operator: FilterOperator, value: string): Filter {
+export function makeFilter(dimension: FilterDimension, operator: FilterOperator, value: string): Filter {
   const values = filterValues(value);
   return operator === 'is' ? { dimension, value, values } : { dimension, value, values, operator };
 }
@@ -277,6 +295,15 @@ export type MatchKind = 'page' | 'event';
 export type GoalProps = Readonly<Record<string, string>>;
 /** How many property values a goal may require, and the length of each value. */
 export const GOAL_PROPS = { maxKeys: 10, maxValueLength: 500 } as const;
+
+/** What a goal matches, as a goal filter carries its goals: its id, matcher, required property values and currency. */
+export interface GoalDefinition {
+  readonly goalId: number;
+  readonly kind: MatchKind;
+  readonly pattern: string;
+  readonly props?: GoalProps | null | undefined;
+  readonly currency?: string | null | undefined;
+}
 
 /** A currency code as goals and events carry it: three capital letters (ISO 4217 style). */
 export const CURRENCY_CODE = /^[A-Z]{3}$/;

@@ -4,9 +4,9 @@
 // page's body.
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { dimensionLabel, filterValueLabel, OPERATOR_LABELS } from '../lib/labels.js';
-import type { Filter, QueryDimension } from '../../src/core/vocabulary.js';
+import type { Filter, FilterDimension } from '../../src/core/vocabulary.js';
 
-export function FilterChips({ filters, onRemove, emptyFocusId }: { filters: readonly Filter[]; onRemove(dimension: QueryDimension): void; emptyFocusId: string }) {
+export function FilterChips({ filters, onRemove, emptyFocusId }: { filters: readonly Filter[]; onRemove(dimension: FilterDimension): void; emptyFocusId: string }) {
   const list = useRef<HTMLUListElement>(null);
   const removedAt = useRef<number | null>(null);
   // A layout effect: the focus moves in the render that removes the chip, before the browser paints.
