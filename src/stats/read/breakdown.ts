@@ -6,6 +6,8 @@ import { isMetric, METRIC_REGISTRY } from '../../core/metric-registry.js';
 import { breakdownStatements, ROW_SESSION_COLUMNS, rowsCountSessions } from '../sql/breakdown.js';
 import { scrollDepthStatements } from '../sql/scroll.js';
 import { addVitals } from './vitals.js';
+import { addRowConversions } from './goal-filter.js';
+import { goalFilterOf } from '../../core/query.js';
 import type { StatsReader } from '../held-sums.js';
 import { meanHalfUp, metricValue, round, trafficOf } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
@@ -43,6 +45,7 @@ export async function computeBreakdown(events: StatsReader, q: PlannedQuery): Pr
   });
   if (q.breakdown!.include.includes('scrollDepth')) await addScrollDepth(events, q, rows);
   if (q.breakdown!.include.includes('vitals')) await addVitals(events, q, rows);
+  if (goalFilterOf(q)) await addRowConversions(events, q, rows);
   return { rows, totalKeys, totalVisitors };
 }
 
