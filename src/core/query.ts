@@ -33,7 +33,7 @@ import {
   type Comparison,
   type QueryDimension,
   type Filter,
-  type GoalDefinition,
+  type FilterGoal,
   type Grain,
   type JourneyDirection,
 } from './vocabulary.js';
@@ -217,7 +217,7 @@ export function goalFilterOf(q: Pick<Query, 'filters'>): Filter | undefined {
  * lists them), so that planning and compiling need no store; an id no goal of the site has is 400.
  * A query without a goal filter is returned as it is.
  */
-export function resolveGoalFilter(q: Query, goals: readonly GoalDefinition[]): Query {
+export function resolveGoalFilter(q: Query, goals: readonly FilterGoal[]): Query {
   const filter = goalFilterOf(q);
   if (!filter) return q;
   const resolved = filter.values.map((id) => {

@@ -176,7 +176,7 @@ export interface Filter {
    * A goal filter's goals, as the site defines them: resolved from its values (the goal ids) before
    * the query is planned; absent on any other filter.
    */
-  readonly goals?: readonly GoalDefinition[];
+  readonly goals?: readonly FilterGoal[];
 }
 
 /**
@@ -297,7 +297,7 @@ export type GoalProps = Readonly<Record<string, string>>;
 export const GOAL_PROPS = { maxKeys: 10, maxValueLength: 500 } as const;
 
 /** What a goal matches, as a goal filter carries its goals: its id, matcher, required property values and currency. */
-export interface GoalDefinition {
+export interface FilterGoal {
   readonly goalId: number;
   readonly kind: MatchKind;
   readonly pattern: string;

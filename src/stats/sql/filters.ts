@@ -4,7 +4,7 @@
 // the leaves of the read path's SQL, shared by the raw reads, the rollups and the alerts' rule metrics.
 import { type Matcher, pagePatternRegex } from '../../core/patterns.js';
 import type { Period } from '../../core/period.js';
-import { type Dimension, type Filter, GOAL_DIMENSION, type GoalDefinition, isPropertyDimension, NONE_KEY, PROPERTY_PREFIX, type QueryDimension } from '../../core/vocabulary.js';
+import { type Dimension, type Filter, GOAL_DIMENSION, type FilterGoal, isPropertyDimension, NONE_KEY, PROPERTY_PREFIX, type QueryDimension } from '../../core/vocabulary.js';
 import { type Dialect, integerText } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { dimensionColumn } from '../columns.js';
@@ -91,7 +91,7 @@ export function matcherPredicate(d: Dialect, m: Matcher): Sql {
 }
 
 /** Matching predicate of a goal on an event row: its matcher, and each property value it requires, as a filter matches it. */
-export function goalPredicate(d: Dialect, goal: GoalDefinition): Sql {
+export function goalPredicate(d: Dialect, goal: FilterGoal): Sql {
   const props = Object.entries(goal.props ?? {}).map(([key, value]) => propertyFilterPredicate(d, `${PROPERTY_PREFIX}${key}`, 'is', value));
   return joinSql([matcherPredicate(d, goal), ...props], ' AND ');
 }

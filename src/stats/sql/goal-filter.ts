@@ -2,7 +2,7 @@
 // row's completions and its visitors without the goal filter, and the revenue of the filter's revenue
 // goals. The filtered figures themselves are every read's, the goal filter a filter like the others
 // (./filters.ts matches an event against its goals).
-import { type Dimension, type Filter, GOAL_DIMENSION, type GoalDefinition, isPropertyDimension } from '../../core/vocabulary.js';
+import { type Dimension, type Filter, GOAL_DIMENSION, type FilterGoal, isPropertyDimension } from '../../core/vocabulary.js';
 import type { Period } from '../../core/period.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
@@ -38,7 +38,7 @@ export function rowGoalFigures(d: Dialect, q: PlannedQuery, days: Period, keys: 
  * The currency of a goal filter's revenue goals: undefined where it names none, null where they
  * count in several currencies (no sum of them is a figure).
  */
-export function filterCurrency(goals: readonly GoalDefinition[]): string | null | undefined {
+export function filterCurrency(goals: readonly FilterGoal[]): string | null | undefined {
   const currencies = new Set(goals.flatMap((g) => (g.currency ? [g.currency] : [])));
   if (currencies.size === 0) return undefined;
   return currencies.size === 1 ? [...currencies][0]! : null;
