@@ -10,12 +10,13 @@ import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer, ty
 
 const NOW = Date.UTC(2026, 2, 20, 12, 0);
 
-/** Three visitors of one day: one signs up on /pricing, one views /pricing only, one views / only. */
+/** Three visitors of one day: one signs up twice on /pricing, one views /pricing and orders, one views / only. */
 const LINES = [
   { ip: '10.0.0.1', u: '/pricing', country: 'FR' },
   { ip: '10.0.0.1', u: '/pricing', country: 'FR', e: 'signup' },
   { ip: '10.0.0.1', u: '/pricing', country: 'FR', e: 'signup' },
   { ip: '10.0.0.2', u: '/pricing', country: 'DE' },
+  { ip: '10.0.0.2', u: '/pricing', country: 'DE', e: 'order', revenue: { amount: '12.50', currency: 'EUR' } },
   { ip: '10.0.0.3', u: '/', country: 'DE' },
 ].map((line, n) => ({ ts: Date.parse('2026-03-19T08:00:00Z') + n * 60_000, ua: BROWSER_UA, ...line }));
 
@@ -26,6 +27,8 @@ describe('goal filters', () => {
   let member: AppClient;
   let signup: number;
   let pricing: number;
+  let order: number;
+  let refund: number;
 
   before(async () => {
     server = await startTestServer({ clock: new ManualClock(NOW), env: { SVC_API_RATE_LIMIT: '100000/60s', SVC_APP_RATE_LIMIT: '100000/60s' } });
@@ -33,6 +36,8 @@ describe('goal filters', () => {
     key = await createApiKey(server, site.orgId);
     signup = (await server.admin('POST', `/sites/${site.siteId}/goals`, { name: 'Signup', kind: 'event', pattern: 'signup' })).body.goalId;
     pricing = (await server.admin('POST', `/sites/${site.siteId}/goals`, { name: 'Pricing', kind: 'page', pattern: '/pricing' })).body.goalId;
+    order = (await server.admin('POST', `/sites/${site.siteId}/goals`, { name: 'Order', kind: 'event', pattern: 'order', currency: 'EUR' })).body.goalId;
+    refund = (await server.admin('POST', `/sites/${site.siteId}/goals`, { name: 'Refund', kind: 'event', pattern: 'refund', currency: 'USD' })).body.goalId;
     const imported = await importEvents(server, site.siteId, LINES);
     assert.equal(imported.body.rejected, 0, JSON.stringify(imported.body.errors));
     member = (await signedInUser(server, 'viewer@example.com', [{ orgId: site.orgId, role: 'viewer' }])).client;
@@ -75,6 +80,10 @@ describe('goal filters', () => {
     // Either goal: two converters among three visitors, four completions (two signups, two views of /pricing).
     const both = await v1(`/stats?period=7d&raw=clip&filter=goal:${signup}|${pricing}`);
     assert.deepEqual([both.body.stats.visitors.value, both.body.stats.conversions.value, both.body.stats.conversionRate.value], [2, 4, 0.6667]);
+    // A revenue goal adds its revenue; revenue goals of two currencies add none that sums them.
+    const orders = await v1(`/stats?period=7d&raw=clip&filter=goal:${order}`);
+    assert.deepEqual(orders.body.stats.revenue, { currency: 'EUR', total: 12.5, average: 12.5, otherCurrency: 0 });
+    assert.equal((await v1(`/stats?period=7d&raw=clip&filter=goal:${order}|${refund}`)).body.stats.revenue, null);
     const countries = await v1(`/breakdown?period=7d&raw=clip&dimension=country&filter=goal:${pricing}`);
     assert.deepEqual(
       countries.body.rows.map((r: Record<string, unknown>) => [r.key, r.visitors, r.conversions, r.conversionRate]),

@@ -196,7 +196,7 @@ const ref = (name: SchemaName): Schema => schemas[name];
 const kpis = object(
   {
     ...Object.fromEntries(METRICS.map((k) => [k, ref('Kpi')])),
-    revenue: { anyOf: [revenue, { type: 'null' }], description: "Under a goal filter naming revenue goals: their conversions' revenue; null where they count in several currencies" },
+    revenue: { ...revenue, type: ['object', 'null'], description: "Under a goal filter naming revenue goals: their conversions' revenue; null where they count in several currencies" },
   },
   METRICS.filter((k) => k !== 'timeOnPage' && k !== 'conversionRate'),
 );
