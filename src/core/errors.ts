@@ -178,6 +178,7 @@ export const ERRORS = {
       operator: 'a filter with several values, !: (is not) or ~: (contains) needs a period within the last {days} days',
       goals: 'conversions under a filter need a period within the last {days} days',
       journeys: 'journeys read single events and need a period within the last {days} days',
+      goalFilter: 'a goal filter reads single events and needs a period within the last {days} days',
     },
   },
   METRIC_NOT_FILTERABLE: { status: 400, messages: { metric: 'the {metric} metric does not take the given filters' } },

@@ -184,7 +184,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
     // `raw=clip` reads the period's days inside the window, where it starts before it and has any there.
     const inside = { from: windowStart, to: asked.period.to };
     if (!asked.rawClip || asked.period.from >= windowStart || inside.from > inside.to || exceeds(inside)) {
-      const reason = asked.kind === 'journeys' ? 'journeys' : hasPagePattern(asked) ? 'pagePattern' : asked.filters.length > 1 ? 'filters' : hasOperator(asked) ? 'operator' : hasPropertyNone(asked) ? 'propertyNone' : goalsUnderFilters(asked) ? 'goals' : 'filters';
+      const reason = asked.kind === 'journeys' ? 'journeys' : hasGoalFilter(asked) ? 'goalFilter' : hasPagePattern(asked) ? 'pagePattern' : asked.filters.length > 1 ? 'filters' : hasOperator(asked) ? 'operator' : hasPropertyNone(asked) ? 'propertyNone' : goalsUnderFilters(asked) ? 'goals' : 'filters';
       throw apiError('RAW_WINDOW_EXCEEDED', reason, { days: inputs.rawDays });
     }
     clippedFrom = asked.period.from;

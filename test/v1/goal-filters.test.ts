@@ -72,6 +72,15 @@ describe('goal filters', () => {
     }
   });
 
+  test('a goal filter is clipped to the raw window; a period wholly before it is refused, naming the goal filter', async () => {
+    const clipped = await v1(`/stats?period=90d&raw=clip&filter=goal:${signup}`);
+    assert.equal(clipped.status, 200, JSON.stringify(clipped.body));
+    assert.deepEqual([clipped.body.period.from, clipped.body.stats.conversions.value], ['2026-02-19', 2]);
+    const before = await v1(`/stats?from=2025-01-01&to=2025-01-31&raw=clip&filter=goal:${signup}`);
+    assert.equal(before.body.error.code, 'RAW_WINDOW_EXCEEDED');
+    assert.match(before.body.error.message, /a goal filter reads single events/);
+  });
+
   test('stats, breakdown and timeseries under a goal filter: converters, completions and conversion rates', async () => {
     const stats = await v1(`/stats?period=7d&raw=clip&filter=goal:${signup}`);
     assert.equal(stats.status, 200, JSON.stringify(stats.body));
