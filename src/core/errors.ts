@@ -112,7 +112,7 @@ export const ERRORS = {
       filterGoalUnknown: 'filter goal names goal {goalId}, which is no goal of this site',
       filterGoalKind: 'filter goal is taken by stats, timeseries, breakdown and goals only',
       filterGoalClip: 'filter goal is read from single events: add raw=clip',
-      conversionRateGoal: 'metric conversionRate needs a goal filter (filter=goal:<goalId>) and raw=clip',
+      goalFilterMetric: 'metric {metric} needs a goal filter (filter=goal:<goalId>) and raw=clip',
       segmentFilterTwice: 'filter {dimension} is also a filter of the segment: filter another dimension, or apply no segment',
       metric: 'unknown metric; expected one of {metrics}',
       dimension: 'unknown dimension; expected one of {dimensions}',

@@ -64,6 +64,8 @@ export interface MetricSpec {
    * a dimension, and not shown elsewhere.
    */
   readonly shownFor?: { readonly instead: string; readonly filter: FilterDimension };
+  /** A goal filter's figure only (docs/api.md, Goal filters): answered under one, asked for without one 400. */
+  readonly goalFilterOnly?: true;
 }
 
 /**
@@ -107,6 +109,7 @@ const REGISTRY = {
     upIsGood: true,
     format: 'ratio',
     shownFor: { instead: 'bounceRate', filter: GOAL_DIMENSION },
+    goalFilterOnly: true,
   },
 } satisfies Record<string, MetricSpec>;
 
@@ -129,6 +132,12 @@ export function shownMetrics(filters: readonly Filter[]): Metric[] {
     const standIn = METRICS.find((other) => METRIC_REGISTRY[other].shownFor?.instead === m && shown(other));
     return [standIn ?? m];
   });
+}
+
+/** The metrics a request under these filters answers (`stats`) or may ask for (`timeseries`): a goal filter's own only under one. */
+export function metricsUnder(filters: readonly Filter[]): Metric[] {
+  const goal = filters.some((f) => f.dimension === GOAL_DIMENSION);
+  return METRICS.filter((m) => goal || METRIC_REGISTRY[m].goalFilterOnly !== true);
 }
 
 export function isMetric(text: string): text is Metric {

@@ -37,7 +37,7 @@ import {
   type Grain,
   type JourneyDirection,
 } from './vocabulary.js';
-import { DEFAULT_METRIC, isMetric, type Metric, METRICS } from './metric-registry.js';
+import { DEFAULT_METRIC, isMetric, type Metric, METRICS, metricsUnder } from './metric-registry.js';
 
 export type QueryKind = 'stats' | 'timeseries' | 'breakdown' | 'goals' | 'funnel' | 'journeys';
 
@@ -312,7 +312,7 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
     if (!GOAL_FILTER_KINDS.has(kind)) throw apiError('INVALID_PARAMS', 'filterGoalKind');
     if (GOAL_FILTER_CLIPPED.has(kind) && raw !== RAW_CLIP) throw apiError('INVALID_PARAMS', 'filterGoalClip');
   }
-  if (kind === 'timeseries' && metric === 'conversionRate' && goalFilterOf({ filters }) === undefined) throw apiError('INVALID_PARAMS', 'conversionRateGoal');
+  if (kind === 'timeseries' && !metricsUnder(filters).includes(metric)) throw apiError('INVALID_PARAMS', 'goalFilterMetric', { metric });
 
   let breakdown: BreakdownParams | null = null;
   if (kind === 'breakdown') {

@@ -61,7 +61,7 @@ describe('goal filters', () => {
       [`/breakdown?period=7d&dimension=page&filter=goal:${signup}`, /add raw=clip/],
       [`/timeseries?period=7d&filter=goal:${signup}`, /add raw=clip/],
       [`/journeys?period=7d&filter=goal:${signup}`, /stats, timeseries, breakdown and goals only/],
-      ['/timeseries?period=7d&raw=clip&metric=conversionRate', /conversionRate needs a goal filter/],
+      ['/timeseries?period=7d&raw=clip&metric=conversionRate', /metric conversionRate needs a goal filter/],
       ['/breakdown?period=7d&raw=clip&dimension=goal', /unknown dimension/],
     ];
     for (const [path, message] of cases) {

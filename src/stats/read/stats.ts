@@ -4,7 +4,7 @@
 import type { Dialect } from '../../sql/dialect.js';
 import type { StatsReader } from '../held-sums.js';
 import type { Goal } from '../../entities/goals.js';
-import { type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters } from '../../core/metric-registry.js';
+import { type Metric, METRIC_REGISTRY, metricsUnder, metricTakesFilters } from '../../core/metric-registry.js';
 import type { Kpi, Stats } from '../../core/answers.js';
 import { cutDayStatements } from '../sql/daily.js';
 import { GOAL_MEASURES, measuresOf, metricValue, trafficOf, type GoalCounts, type Measures } from '../measures.js';
@@ -117,6 +117,6 @@ export async function computeStats(events: StatsReader, q: PlannedQuery, goals: 
   };
   // Time on page is the dashboard's figure (raw=clip), a conversion rate a goal filter's: the base API's answer keeps its six KPIs.
   const stats: Partial<Record<Metric, Kpi>> = {};
-  for (const metric of METRICS) if ((q.rawClip || metric !== 'timeOnPage') && (goalFilter || metric !== 'conversionRate')) stats[metric] = pick(metric);
+  for (const metric of metricsUnder(q.filters)) if (q.rawClip || metric !== 'timeOnPage') stats[metric] = pick(metric);
   return (revenue === undefined ? stats : { ...stats, revenue }) as Stats;
 }
