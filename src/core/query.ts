@@ -16,6 +16,7 @@ import {
   FILTER_VALUES_TOTAL_MAX,
   FILTERS_MAX,
   GOAL_DIMENSION,
+  goalFilterOf,
   isBreakdownInclude,
   isFilterDimension,
   isComparison,
@@ -207,18 +208,13 @@ function checkGoalFilter(filter: Filter): void {
 const GOAL_FILTER_KINDS: ReadonlySet<QueryKind> = new Set(['stats', 'timeseries', 'breakdown', 'goals']);
 const GOAL_FILTER_CLIPPED: ReadonlySet<QueryKind> = new Set(['stats', 'timeseries', 'breakdown']);
 
-/** The query's goal filter, if it has one. */
-export function goalFilterOf(q: Pick<Query, 'filters'>): Filter | undefined {
-  return q.filters.find((f) => f.dimension === GOAL_DIMENSION);
-}
-
 /**
  * The query with its goal filter's goals resolved from the site's goals (`goals`, as the meta store
  * lists them), so that planning and compiling need no store; an id no goal of the site has is 400.
  * A query without a goal filter is returned as it is.
  */
 export function resolveGoalFilter(q: Query, goals: readonly FilterGoal[]): Query {
-  const filter = goalFilterOf(q);
+  const filter = goalFilterOf(q.filters);
   if (!filter) return q;
   const resolved = filter.values.map((id) => {
     const goal = goals.find((g) => String(g.goalId) === id);
@@ -308,7 +304,7 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
 
   const raw = single(params, 'raw');
   if (raw !== undefined && (raw !== RAW_CLIP || !takesRawClip(kind, ext))) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'raw', values: RAW_CLIP });
-  if (goalFilterOf({ filters }) !== undefined) {
+  if (goalFilterOf(filters) !== undefined) {
     if (!GOAL_FILTER_KINDS.has(kind)) throw apiError('INVALID_PARAMS', 'filterGoalKind');
     if (GOAL_FILTER_CLIPPED.has(kind) && raw !== RAW_CLIP) throw apiError('INVALID_PARAMS', 'filterGoalClip');
   }

@@ -111,6 +111,11 @@ export function isFilterDimension(text: string): text is FilterDimension {
   return text === GOAL_DIMENSION || isQueryDimension(text);
 }
 
+/** The goal filter among filters, if any (one per dimension: at most one). */
+export function goalFilterOf(filters: readonly Filter[]): Filter | undefined {
+  return filters.find((f) => f.dimension === GOAL_DIMENSION);
+}
+
 export type DimensionScope = 'event' | 'session';
 
 /** Custom properties and goals describe one event, like `page`, `hostname` (the page's host) and `event`. */

@@ -6,7 +6,8 @@
 import type { Goal } from '../entities/goals.js';
 import type { FunnelVersion } from '../entities/goals.js';
 import type { Site } from '../entities/sites.js';
-import { goalFilterOf, parseQuery, resolveGoalFilter, type Query, type QueryExtensions, type QueryKind, type RawParams } from '../core/query.js';
+import { goalFilterOf } from '../core/vocabulary.js';
+import { parseQuery, resolveGoalFilter, type Query, type QueryExtensions, type QueryKind, type RawParams } from '../core/query.js';
 import type { AnswerPeriod, BreakdownAnswer, FunnelAnswer, GoalsAnswer, JourneysAnswer, PropertyKeysAnswer, StatsAnswer, TimeseriesAnswer } from '../core/answers.js';
 import type { EventStore } from '../storage/events/types.js';
 import type { StatsReader } from './held-sums.js';
@@ -69,7 +70,7 @@ export async function planRead(source: ReadSource, request: ReadRequest): Promis
   const { site } = request;
   const parsed = parseQuery(request.kind, request.params, await querySite(source.events, site, request.params), request.now, request.lockedFilters, request.extensions);
   // A goal filter's goals come from the site's definitions, resolved here: the planner and the compiler read no store.
-  const goalFilter = goalFilterOf(parsed);
+  const goalFilter = goalFilterOf(parsed.filters);
   let q = goalFilter ? resolveGoalFilter(parsed, await source.goals(site)) : parsed;
   // The goals read lists the filter's goals, each as it counts under the other filters.
   const onlyGoals = goalFilter && q.kind === 'goals' ? goalFilter.values.map(Number) : undefined;

@@ -10,8 +10,8 @@ import { cutDayStatements } from '../sql/daily.js';
 import { GOAL_MEASURES, measuresOf, metricValue, trafficOf, type GoalCounts, type Measures } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, deltaPct, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
-import { goalFilterComputation, goalFilterRevenueOf, withoutGoalFilter } from './goal-filter.js';
-import { goalFilterOf } from '../../core/query.js';
+import { goalFilterComputation, goalFilterRevenueRead, withoutGoalFilter } from './goal-filter.js';
+import { goalFilterOf } from '../../core/vocabulary.js';
 
 /** A figure and its change; `uncompared` (a read clipped to the raw window, its compared period outside it) has no change. */
 function kpi(value: number | null, prev: number | null, uncompared = false): Kpi {
@@ -62,39 +62,44 @@ function cutPrevious(q: PlannedQuery, days: Map<string, Measures>, goalDays: Dai
   return [cutDays, cutGoals];
 }
 
-/**
- * The per-day figures of a stats read's span, the compared period's last day cut where it is an
- * elapsed part: its measures (per-session ones where `sessions`) and, with goals, its conversions.
- */
-async function spanFigures(events: StatsReader, q: PlannedQuery, goals: readonly Goal[], sessions = true): Promise<{ days: Map<string, Measures>; goalDays: DailyGoals; previousDays: Map<string, Measures>; previousGoalDays: DailyGoals }> {
+/** The per-day figures of a stats read's span, the compared period's last day cut where it is an elapsed part. */
+interface SpanFigures {
+  days: Map<string, Measures>;
+  goalDays: DailyGoals;
+  previousDays: Map<string, Measures>;
+  previousGoalDays: DailyGoals;
+}
+
+/** Compiles a stats read's span (its measures, per-session ones where `sessions`, and with goals its conversions); running it gives its SpanFigures. */
+function spanRead(events: StatsReader, q: PlannedQuery, goals: readonly Goal[], sessions = true): () => Promise<SpanFigures> {
   const { plan } = q;
-  // Compiled whole before the first statement runs.
   const measures = measuresRead(events, q, plan.span, sessions);
   const goalsRows = plan.goalSpan ? goalsRead(events.dialect, q, plan.goalSpan, goals) : null;
   const cutDay = plan.previousComplete ? cutDayRead(events.dialect, q, goals) : null;
-  const [days, goalDays, cutRows] = await Promise.all([
-    dailyMeasures(events, measures),
-    goalsRows ? dailyGoals(events, goalsRows) : Promise.resolve(new Map()),
-    cutDay &&
-      Promise.all([
-        events.query<Record<string, unknown>>(cutDay.statements.measures),
-        cutDay.statements.goals ? events.query<{ goal_id: unknown } & Record<string, unknown>>(cutDay.statements.goals) : Promise.resolve([]),
-      ]),
-  ]);
-  const [previousDays, previousGoalDays] = plan.previousComplete ? cutPrevious(q, days, goalDays, cutRows as CutDayRows | null) : [days, goalDays];
-  return { days, goalDays, previousDays, previousGoalDays };
+  return async () => {
+    const [days, goalDays, cutRows] = await Promise.all([
+      dailyMeasures(events, measures),
+      goalsRows ? dailyGoals(events, goalsRows) : Promise.resolve(new Map()),
+      cutDay &&
+        Promise.all([
+          events.query<Record<string, unknown>>(cutDay.statements.measures),
+          cutDay.statements.goals ? events.query<{ goal_id: unknown } & Record<string, unknown>>(cutDay.statements.goals) : Promise.resolve([]),
+        ]),
+    ]);
+    const [previousDays, previousGoalDays] = plan.previousComplete ? cutPrevious(q, days, goalDays, cutRows as CutDayRows | null) : [days, goalDays];
+    return { days, goalDays, previousDays, previousGoalDays };
+  };
 }
 
 export async function computeStats(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<Stats> {
   const { plan } = q;
-  const goalFilter = goalFilterOf(q);
-  // Under a goal filter, the visitors of the same read without it (its conversion rate's
-  // denominator) and the revenue of its revenue goals, read beside its own figures.
-  const [{ days, goalDays, previousDays, previousGoalDays }, base, revenue] = await Promise.all([
-    spanFigures(events, q, goals),
-    goalFilter ? spanFigures(events, withoutGoalFilter(q), [], false) : null,
-    goalFilter ? goalFilterRevenueOf(events, q) : undefined,
-  ]);
+  const goalFilter = goalFilterOf(q.filters);
+  // Compiled whole before the first statement runs. Under a goal filter, the visitors of the same
+  // read without it (its conversion rate's denominator) and the revenue of its revenue goals too.
+  const span = spanRead(events, q, goals);
+  const baseSpan = goalFilter ? spanRead(events, withoutGoalFilter(q), [], false) : null;
+  const revenueOf = goalFilter ? goalFilterRevenueRead(events, q) : null;
+  const [{ days, goalDays, previousDays, previousGoalDays }, base, revenue] = await Promise.all([span(), baseSpan?.(), revenueOf?.()]);
   const current = plan.period.firstComputable !== null;
   const previous = plan.previousComplete;
   const now = sumDays(days, q.period.from, q.period.to);

@@ -12,7 +12,7 @@ import { metricValue, needsSessions, trafficOf, ZERO_MEASURES, type Measures } f
 import type { DaySources, PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
 import { addBaseVisitors, goalFilterComputation, withoutGoalFilter } from './goal-filter.js';
-import { goalFilterOf } from '../../core/query.js';
+import { goalFilterOf } from '../../core/vocabulary.js';
 
 /** Compiles the day, week or month points of a period; running them gives null for future buckets and days not computable. */
 function dayPoints(events: StatsReader, q: PlannedQuery, period: Period, days: DaySources, goals: readonly Goal[]): () => Promise<Point[]> {
@@ -65,7 +65,7 @@ function hourPoints(events: EventReader, q: PlannedQuery, period: Period, days: 
 }
 
 /** How the query's metric is computed: as the registry says, or as a goal filter computes it. */
-const computationOf = (q: PlannedQuery) => (goalFilterOf(q) ? goalFilterComputation(q.metric) : METRIC_REGISTRY[q.metric].computation);
+const computationOf = (q: PlannedQuery) => (goalFilterOf(q.filters) ? goalFilterComputation(q.metric) : METRIC_REGISTRY[q.metric].computation);
 
 /** Whether the metric divides by the visitors without the goal filter (a conversion rate), read apart. */
 const readsBase = (q: PlannedQuery) => q.metric === 'conversionRate';

@@ -2,7 +2,7 @@
 // row's completions and its visitors without the goal filter, and the revenue of the filter's revenue
 // goals. The filtered figures themselves are every read's, the goal filter a filter like the others
 // (./filters.ts matches an event against its goals).
-import { type Dimension, type Filter, GOAL_DIMENSION, type FilterGoal, isPropertyDimension } from '../../core/vocabulary.js';
+import { type Dimension, type FilterGoal, goalFilterOf, isPropertyDimension } from '../../core/vocabulary.js';
 import type { Period } from '../../core/period.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
@@ -12,26 +12,23 @@ import { eventsRelation } from './events.js';
 import { filterPredicate, goalPredicate, keyExpr, needsExit, scopedPropertyKey } from './filters.js';
 import { goalRevenueColumns } from './goals.js';
 
-/** A query's filters but its goal filter, and the goal filter (the planner reads a goal filter's queries from raw events only). */
-export function splitGoalFilter(filters: readonly Filter[]): { goal: Filter | undefined; others: Filter[] } {
-  return { goal: filters.find((f) => f.dimension === GOAL_DIMENSION), others: filters.filter((f) => f.dimension !== GOAL_DIMENSION) };
-}
-
 /**
  * A goal-filtered breakdown's figures of some of its keys over raw days, in one pass over the events
  * of the other filters: per key, its visitors without the goal filter (summed per day, as every
- * visitor count) and its completions, the events matching the goal filter. Columns: k, base_visitors, conversions.
+ * visitor count) and its completions, the events matching the goal filter. Compiled before the page
+ * is read, the statement then made for the page's keys (columns k, base_visitors, conversions).
  */
-export function rowGoalFigures(d: Dialect, q: PlannedQuery, days: Period, keys: readonly string[]): Sql {
-  const { goal, others } = splitGoalFilter(q.filters);
+export function rowGoalFigures(d: Dialect, q: PlannedQuery, days: Period): (keys: readonly string[]) => Sql {
+  const goal = goalFilterOf(q.filters)!;
+  const others = q.filters.filter((f) => f !== goal);
   const dimension = q.breakdown!.dimension;
   const property = isPropertyDimension(dimension) ? dimension : undefined;
   const scope = { siteId: q.siteId, days, filters: others, exit: needsExit(others, dimension), property };
   const key = property ? scopedPropertyKey(d) : keyExpr(dimension as Dimension);
-  const keyList = joinSql(keys.map((k) => sql`${k}`), ', ');
-  return sql`SELECT k, ${trusted(d.countVisitorDays('day', 'visitor_id'))} AS base_visitors, CAST(sum(hit) AS BIGINT) AS conversions
-    FROM (SELECT ${key} AS k, day, visitor_id, CASE WHEN ${filterPredicate(d, goal!)} THEN 1 ELSE 0 END AS hit FROM ${eventsRelation(d, scope)}) t
-    WHERE k IN (${keyList}) GROUP BY k`;
+  const events = sql`SELECT ${key} AS k, day, visitor_id, CASE WHEN ${filterPredicate(d, goal)} THEN 1 ELSE 0 END AS hit FROM ${eventsRelation(d, scope)}`;
+  const visitors = trusted(d.countVisitorDays('day', 'visitor_id'));
+  return (keys) => sql`SELECT k, ${visitors} AS base_visitors, CAST(sum(hit) AS BIGINT) AS conversions
+    FROM (${events}) t WHERE k IN (${joinSql(keys.map((k) => sql`${k}`), ', ')}) GROUP BY k`;
 }
 
 /**
@@ -50,7 +47,7 @@ export function filterCurrency(goals: readonly FilterGoal[]): string | null | un
  * revenue goals, over some raw days. One row.
  */
 export function goalFilterRevenue(d: Dialect, q: PlannedQuery, days: Period, currency: string): Sql {
-  const goal = splitGoalFilter(q.filters).goal!;
+  const goal = goalFilterOf(q.filters)!;
   const paying = goal.goals!.filter((g) => g.currency === currency).map((g) => sql`(${goalPredicate(d, g)})`);
   const scope = { siteId: q.siteId, days, filters: q.filters, exit: needsExit(q.filters) };
   return sql`SELECT ${trusted(measureAggregates(d, GOAL_MEASURES, 'events'))}
