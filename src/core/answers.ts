@@ -23,9 +23,15 @@ export interface Kpi {
   deltaPct: number | null;
 }
 
-/** The KPIs; `timeOnPage` only on the dashboard's reads (`raw=clip`): the base API's `stats` keeps its six fields. */
-export interface Stats extends Record<Exclude<Metric, 'timeOnPage'>, Kpi> {
+/**
+ * The KPIs; `timeOnPage` only on the dashboard's reads (`raw=clip`): the base API's `stats` keeps its
+ * six fields. Under a goal filter, `conversionRate` (its converters over the visitors without it), and
+ * `revenue` where the filter's goals are revenue goals (null when they count in several currencies).
+ */
+export interface Stats extends Record<Exclude<Metric, 'timeOnPage' | 'conversionRate'>, Kpi> {
   timeOnPage?: Kpi;
+  conversionRate?: Kpi;
+  revenue?: GoalRevenue | null;
 }
 
 export interface StatsAnswer {
@@ -68,6 +74,10 @@ export interface BreakdownRow {
   scrollDepth?: number | null;
   /** With `include=vitals` (page breakdowns): the 75th percentiles of the page's web vitals. */
   vitals?: VitalsFigures;
+  /** Under a goal filter (its `visitors` are then its converters): the completions of the filter's goals on the row. */
+  conversions?: number;
+  /** Under a goal filter: the row's converters over the row's visitors without it (0..1); null without any. */
+  conversionRate?: number | null;
 }
 
 /**

@@ -2,7 +2,7 @@
 // registry entry per metric, from which the query parser, the engine and the dashboard derive all
 // they know of metrics. How a metric is computed is data (which measures, which ratio, which
 // rounding) that src/stats interprets; the dashboard bundles this module, so no engine code here.
-import { type Filter, type QueryDimension, scopeOf } from './vocabulary.js';
+import { type Filter, type FilterDimension, GOAL_DIMENSION, scopeOf } from './vocabulary.js';
 
 /** The summed traffic measures metrics are computed from (src/stats/measures.ts aggregates each). */
 export type TrafficMeasureName = 'visitors' | 'pageviews' | 'events' | 'sessions' | 'bounces' | 'durationMs';
@@ -13,8 +13,13 @@ export type TrafficMeasureName = 'visitors' | 'pageviews' | 'events' | 'sessions
  * of them that reported one.
  */
 export type VisitMeasureName = 'landings' | 'engagedMs' | 'engagedViews';
+/**
+ * The visitors of a read with a goal filter counted without it (a goal filter's conversion rate's
+ * denominator: src/stats/read/goal-filter.ts reads it apart); no other read has it.
+ */
+export type BaseMeasureName = 'baseVisitors';
 /** What a traffic metric is computed from. */
-export type ReadMeasureName = TrafficMeasureName | VisitMeasureName;
+export type ReadMeasureName = TrafficMeasureName | VisitMeasureName | BaseMeasureName;
 /** The summed conversions of a site's goals. */
 export type GoalMeasureName = 'conversions' | 'uniqueConversions' | 'revenueMinor' | 'revenueConversions' | 'otherCurrency';
 
@@ -58,7 +63,9 @@ export interface MetricSpec {
    * A figure shown (on the dashboard's tiles, in reports) in another metric's place under a filter on
    * a dimension, and not shown elsewhere.
    */
-  readonly shownFor?: { readonly instead: string; readonly filter: QueryDimension };
+  readonly shownFor?: { readonly instead: string; readonly filter: FilterDimension };
+  /** A goal filter's figure only (docs/api.md, Goal filters): answered under one, asked for without one 400. */
+  readonly goalFilterOnly?: true;
 }
 
 /**
@@ -94,6 +101,16 @@ const REGISTRY = {
   },
   // Under filters, counted from raw events alone: within the raw window (src/stats/planner.ts, `goalSpan`).
   conversions: { label: 'Conversions', computation: { kind: 'goals', measure: 'conversions' }, filters: 'all', upIsGood: true, format: 'count' },
+  // Under a goal filter only (`raw=clip`): its converters over the visitors of the same read without it.
+  conversionRate: {
+    label: 'Conversion rate',
+    computation: { kind: 'ratio', numerator: 'visitors', denominator: 'baseVisitors', divideBy: 1, digits: 4 },
+    filters: 'all',
+    upIsGood: true,
+    format: 'ratio',
+    shownFor: { instead: 'bounceRate', filter: GOAL_DIMENSION },
+    goalFilterOnly: true,
+  },
 } satisfies Record<string, MetricSpec>;
 
 export type Metric = keyof typeof REGISTRY;
@@ -115,6 +132,12 @@ export function shownMetrics(filters: readonly Filter[]): Metric[] {
     const standIn = METRICS.find((other) => METRIC_REGISTRY[other].shownFor?.instead === m && shown(other));
     return [standIn ?? m];
   });
+}
+
+/** The metrics a request under these filters answers (`stats`) or may ask for (`timeseries`): a goal filter's own only under one. */
+export function metricsUnder(filters: readonly Filter[]): Metric[] {
+  const goal = filters.some((f) => f.dimension === GOAL_DIMENSION);
+  return METRICS.filter((m) => goal || METRIC_REGISTRY[m].goalFilterOnly !== true);
 }
 
 export function isMetric(text: string): text is Metric {

@@ -15,7 +15,10 @@ import {
   FILTER_VALUES_MAX,
   FILTER_VALUES_TOTAL_MAX,
   FILTERS_MAX,
+  GOAL_DIMENSION,
+  goalFilterOf,
   isBreakdownInclude,
+  isFilterDimension,
   isComparison,
   isJourneyDirection,
   isQueryDimension,
@@ -32,10 +35,11 @@ import {
   type Comparison,
   type QueryDimension,
   type Filter,
+  type FilterGoal,
   type Grain,
   type JourneyDirection,
 } from './vocabulary.js';
-import { DEFAULT_METRIC, isMetric, type Metric, METRICS } from './metric-registry.js';
+import { DEFAULT_METRIC, isMetric, type Metric, METRICS, metricsUnder } from './metric-registry.js';
 
 export type QueryKind = 'stats' | 'timeseries' | 'breakdown' | 'goals' | 'funnel' | 'journeys';
 
@@ -176,7 +180,7 @@ export function parseFilters(texts: readonly string[]): Filter[] {
   let values = 0;
   for (const text of texts) {
     const { dimension, operator, value } = splitFilterParam(text) ?? { dimension: text, operator: 'is' as const, value: '' };
-    if (!isQueryDimension(dimension)) {
+    if (!isFilterDimension(dimension)) {
       if (dimension.startsWith(PROPERTY_PREFIX)) throw apiError('INVALID_PARAMS', 'filterPropertyKey', PROPERTY_KEY_LENGTH);
       throw apiError('INVALID_PARAMS', 'filterDimension', { dimensions: DIMENSIONS.join(', ') });
     }
@@ -187,12 +191,44 @@ export function parseFilters(texts: readonly string[]): Filter[] {
     if (filter.values.includes('')) throw apiError('INVALID_PARAMS', 'filterEmpty', { dimension });
     const max = operator === 'contains' ? CONTAINS_TEXT_LENGTH.max : FILTER_VALUE_MAX_LENGTH;
     if (filter.values.some((v) => v.length > max)) throw apiError('INVALID_PARAMS', 'filterTooLong', { dimension, max });
+    if (dimension === GOAL_DIMENSION) checkGoalFilter(filter);
     if (filters.some((f) => f.dimension === dimension)) throw apiError('INVALID_PARAMS', 'filterTwice', { dimension });
     values += filter.values.length;
     if (values > FILTER_VALUES_TOTAL_MAX) throw apiError('INVALID_PARAMS', 'filterValuesTotal', { max: FILTER_VALUES_TOTAL_MAX });
     filters.push(Object.freeze(filter));
   }
   return filters;
+}
+
+/** A goal id as the admin API gives it: a positive integer, written without leading zeros. */
+const GOAL_ID = /^[1-9]\d{0,15}$/;
+
+/** A goal filter names goals by their ids and takes `is` only (a goal completed or not is no text to compare). */
+function checkGoalFilter(filter: Filter): void {
+  if (filter.operator !== undefined) throw apiError('INVALID_PARAMS', 'filterGoalOperator');
+  const bad = filter.values.find((v) => !GOAL_ID.test(v));
+  if (bad !== undefined) throw apiError('INVALID_PARAMS', 'filterGoalId', { value: bad.slice(0, 64) });
+}
+
+/** The kinds a goal filter is read by, and those that read it with `raw=clip` only (conversions under any filter are raw reads). */
+const GOAL_FILTER_KINDS: ReadonlySet<QueryKind> = new Set(['stats', 'timeseries', 'breakdown', 'goals']);
+const GOAL_FILTER_CLIPPED: ReadonlySet<QueryKind> = new Set(['stats', 'timeseries', 'breakdown']);
+
+/**
+ * The query with its goal filter's goals resolved from the site's goals (`goals`, as the meta store
+ * lists them), so that planning and compiling need no store; an id no goal of the site has is 400.
+ * A query without a goal filter is returned as it is.
+ */
+export function resolveGoalFilter(q: Query, goals: readonly FilterGoal[]): Query {
+  const filter = goalFilterOf(q.filters);
+  if (!filter) return q;
+  const resolved = filter.values.map((id) => {
+    const goal = goals.find((g) => String(g.goalId) === id);
+    if (!goal) throw apiError('INVALID_PARAMS', 'filterGoalUnknown', { goalId: id });
+    return goal;
+  });
+  const withGoals = Object.freeze({ ...filter, goals: Object.freeze(resolved) });
+  return Object.freeze({ ...q, filters: Object.freeze(q.filters.map((f) => (f === filter ? withGoals : f))) });
 }
 
 /**
@@ -277,6 +313,11 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
 
   const raw = single(params, 'raw');
   if (raw !== undefined && (raw !== RAW_CLIP || !takesRawClip(kind, ext))) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'raw', values: RAW_CLIP });
+  if (goalFilterOf(filters) !== undefined) {
+    if (!GOAL_FILTER_KINDS.has(kind)) throw apiError('INVALID_PARAMS', 'filterGoalKind');
+    if (GOAL_FILTER_CLIPPED.has(kind) && raw !== RAW_CLIP) throw apiError('INVALID_PARAMS', 'filterGoalClip');
+  }
+  if (kind === 'timeseries' && !metricsUnder(filters).includes(metric)) throw apiError('INVALID_PARAMS', 'goalFilterMetric', { metric });
 
   let breakdown: BreakdownParams | null = null;
   if (kind === 'breakdown') {

@@ -21,6 +21,7 @@ import {
   splitFilterParam,
   type Comparison,
   type Filter,
+  type FilterDimension,
   type FilterOperator,
   type Preset,
   type QueryDimension,
@@ -153,12 +154,12 @@ export function withFilterValues(state: ViewState, filter: Filter): ViewState {
  * The view with its filter on `replaced` given over to `filter`, in the same place (a chip edited in
  * the filter dialog); a filter on `filter`'s dimension elsewhere goes, one filter per dimension.
  */
-export function withFilterReplaced(state: ViewState, replaced: QueryDimension, filter: Filter): ViewState {
+export function withFilterReplaced(state: ViewState, replaced: FilterDimension, filter: Filter): ViewState {
   const filters = state.filters.flatMap((f) => (f.dimension === replaced ? [filter] : f.dimension === filter.dimension ? [] : [f]));
   return filters.includes(filter) ? { ...state, filters } : withFilter(state, filter);
 }
 
-export function withoutFilter(state: ViewState, dimension: QueryDimension): ViewState {
+export function withoutFilter(state: ViewState, dimension: FilterDimension): ViewState {
   return { ...state, filters: state.filters.filter((f) => f.dimension !== dimension) };
 }
 

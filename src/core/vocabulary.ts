@@ -98,11 +98,29 @@ export function propertyKey(d: PropertyDimension): string {
   return d.slice(PROPERTY_PREFIX.length);
 }
 
+/**
+ * The goal filter (`goal:<goalId>`, values several goal ids with `|`): an event matches it when it
+ * completes one of the goals (docs/api.md, Goal filters). It filters and is no breakdown's dimension;
+ * it takes `is` only, and reads with `raw=clip` only.
+ */
+export const GOAL_DIMENSION = 'goal';
+/** A dimension a filter names: a query dimension, or the goal filter's. */
+export type FilterDimension = QueryDimension | typeof GOAL_DIMENSION;
+
+export function isFilterDimension(text: string): text is FilterDimension {
+  return text === GOAL_DIMENSION || isQueryDimension(text);
+}
+
+/** The goal filter among filters, if any (one per dimension: at most one). */
+export function goalFilterOf(filters: readonly Filter[]): Filter | undefined {
+  return filters.find((f) => f.dimension === GOAL_DIMENSION);
+}
+
 export type DimensionScope = 'event' | 'session';
 
-/** Custom properties describe one event, like `page`, `hostname` (the page's host) and `event`. */
-export function scopeOf(d: QueryDimension): DimensionScope {
-  return d === 'page' || d === 'hostname' || d === 'event' || isPropertyDimension(d) ? 'event' : 'session';
+/** Custom properties and goals describe one event, like `page`, `hostname` (the page's host) and `event`. */
+export function scopeOf(d: FilterDimension): DimensionScope {
+  return d === 'page' || d === 'hostname' || d === 'event' || d === GOAL_DIMENSION || isPropertyDimension(d) ? 'event' : 'session';
 }
 
 /** The key reported for an absent value, which a filter value `(none)` also matches. */
@@ -152,7 +170,7 @@ export const FILTER_VALUES_TOTAL_MAX = 40;
 
 /** One `filter` parameter: `<dimension><separator><value>` (FILTER_OPERATORS). */
 export interface Filter {
-  readonly dimension: QueryDimension;
+  readonly dimension: FilterDimension;
   /** The value as the parameter writes it: one value, or several separated by `|` (`\|` a literal `|`, `\\` a `\`). */
   readonly value: string;
   /** The values it lists (`filterValues`): `is` any of them, `is_not` none of them, `contains` any of them. */
@@ -170,10 +188,18 @@ export interface Filter {
    * OTHER_PAGE_KEY.
    */
   readonly pageLock?: Filter;
+  /**
+   * A goal filter's goals, as the site defines them: resolved from its values (the goal ids) before
+   * the query is planned; absent on any other filter.
+   */
+  readonly goals?: readonly FilterGoal[];
 }
 
+/** A filter on a dimension (a goal filter's values are goal ids): what the filter dialog edits. */
+export type DimensionFilter = Filter & { readonly dimension: QueryDimension };
+
 /** The session-scoped dimensions whose values are pages (a session's first and last): a page lock folds those outside it. */
-export const PAGE_VALUED_DIMENSIONS: ReadonlySet<QueryDimension> = new Set<Dimension>(['entry', 'exit']);
+export const PAGE_VALUED_DIMENSIONS: ReadonlySet<FilterDimension> = new Set<Dimension>(['entry', 'exit']);
 
 /**
  * A `filter` parameter's parts, split at its first `:`: the operator is `is_not` or `contains` when
@@ -213,7 +239,7 @@ export function filterValues(text: string): string[] {
 export const joinFilterValues = (values: readonly string[]): string => values.map((v) => v.replace(/[\\|]/g, (c) => `\\${c}`)).join('|');
 
 /** A filter from its parts, `is` written as no operator (one spelling for each filter). */
-export function makeFilter(dimension: QueryDimension, operator: FilterOperator, value: string): Filter {
+export function makeFilter(dimension: FilterDimension, operator: FilterOperator, value: string): Filter {
   const values = filterValues(value);
   return operator === 'is' ? { dimension, value, values } : { dimension, value, values, operator };
 }
@@ -297,6 +323,15 @@ export const GOAL_PROPS = { maxKeys: 10, maxValueLength: 500 } as const;
  * well under ClickHouse's `max_query_size` (256 KiB), so no site's goals can fail its reads or alerts.
  */
 export const GOALS_PER_SITE_MAX = 50;
+
+/** What a goal matches, as a goal filter carries its goals: its id, matcher, required property values and currency. */
+export interface FilterGoal {
+  readonly goalId: number;
+  readonly kind: MatchKind;
+  readonly pattern: string;
+  readonly props?: GoalProps | null | undefined;
+  readonly currency?: string | null | undefined;
+}
 
 /** A currency code as goals and events carry it: three capital letters (ISO 4217 style). */
 export const CURRENCY_CODE = /^[A-Z]{3}$/;

@@ -14,8 +14,8 @@ import type { MetaStore } from '../storage/meta/types.js';
 import { escapeHtml } from '../core/html.js';
 
 /** The figures a report gives: the site's whole traffic, unfiltered. */
-// Without filters time on page is never shown: the reports' reads (no raw=clip) do not carry it.
-const REPORTED = shownMetrics([]).filter((metric): metric is Exclude<Metric, 'timeOnPage'> => metric !== 'timeOnPage');
+// Without filters neither time on page nor a conversion rate is shown: the reports' reads (no raw=clip, no goal filter) do not carry them.
+const REPORTED = shownMetrics([]).filter((metric): metric is Exclude<Metric, 'timeOnPage' | 'conversionRate'> => metric !== 'timeOnPage' && metric !== 'conversionRate');
 
 export const TOP_ROWS = 5;
 export const TOP_DIMENSIONS = [

@@ -6,7 +6,8 @@
 import type { Goal } from '../entities/goals.js';
 import type { FunnelVersion } from '../entities/goals.js';
 import type { Site } from '../entities/sites.js';
-import { parseQuery, type Query, type QueryExtensions, type QueryKind, type RawParams } from '../core/query.js';
+import { goalFilterOf } from '../core/vocabulary.js';
+import { parseQuery, resolveGoalFilter, type Query, type QueryExtensions, type QueryKind, type RawParams } from '../core/query.js';
 import type { AnswerPeriod, BreakdownAnswer, FunnelAnswer, GoalsAnswer, JourneysAnswer, PropertyKeysAnswer, StatsAnswer, TimeseriesAnswer } from '../core/answers.js';
 import type { EventStore } from '../storage/events/types.js';
 import type { StatsReader } from './held-sums.js';
@@ -57,14 +58,25 @@ export interface PlannedRead {
   readonly q: PlannedQuery;
   readonly site: Site;
   readonly rollup: RollupState | undefined;
+  /**
+   * A goals read's goal filter's goals: the goals it lists, each counted under the read's other
+   * filters (the query, planned without the goal filter); absent without one.
+   */
+  readonly onlyGoals?: readonly number[];
 }
 
 /** Parses (with the site's first day with data where the period is `all`), gathers the plan's inputs (the only statements before the run) and plans. */
 export async function planRead(source: ReadSource, request: ReadRequest): Promise<PlannedRead> {
   const { site } = request;
-  const q = parseQuery(request.kind, request.params, await querySite(source.events, site, request.params), request.now, request.lockedFilters, request.extensions);
+  const parsed = parseQuery(request.kind, request.params, await querySite(source.events, site, request.params), request.now, request.lockedFilters, request.extensions);
+  // A goal filter's goals come from the site's definitions, resolved here: the planner and the compiler read no store.
+  const goalFilter = goalFilterOf(parsed.filters);
+  let q = goalFilter ? resolveGoalFilter(parsed, await source.goals(site)) : parsed;
+  // The goals read lists the filter's goals, each as it counts under the other filters.
+  const onlyGoals = goalFilter && q.kind === 'goals' ? goalFilter.values.map(Number) : undefined;
+  if (onlyGoals) q = { ...q, filters: q.filters.filter((f) => f.dimension !== goalFilter!.dimension) };
   const rollup = await source.rollupState(site);
-  return { q: planQuery(q, await planInputs(source.events, site, q, rollup)), site, rollup };
+  return { q: planQuery(q, await planInputs(source.events, site, q, rollup)), site, rollup, ...(onlyGoals ? { onlyGoals } : {}) };
 }
 
 const periodOut = (q: Query): AnswerPeriod => ({ from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz });
@@ -82,8 +94,9 @@ export const answers = {
   async breakdown(source: ReadSource, { q }: PlannedRead): Promise<BreakdownAnswer> {
     return { period: periodOut(q), dimension: q.breakdown!.dimension, ...(await computeBreakdown(source.events, q)) };
   },
-  async goals(source: ReadSource, { q, site }: PlannedRead): Promise<GoalsAnswer> {
-    return { period: daysOut(q), goals: await computeGoals(source.events, q, await source.goals(site)) };
+  async goals(source: ReadSource, { q, site, onlyGoals }: PlannedRead): Promise<GoalsAnswer> {
+    const goals = await source.goals(site);
+    return { period: daysOut(q), goals: await computeGoals(source.events, q, onlyGoals ? goals.filter((g) => onlyGoals.includes(g.goalId)) : goals) };
   },
   async properties(source: ReadSource, { q }: PlannedRead): Promise<PropertyKeysAnswer> {
     return { period: daysOut(q), keys: await computePropertyKeys(source.events, q) };

@@ -7,7 +7,7 @@
 // which is what lets the planner take some days from rollups and the rest from raw events; the
 // metrics of docs/api.md are those sums or ratios of them, as the metric registry
 // (src/core/metric-registry.ts) declares and `metricValue` computes.
-import type { GoalMeasureName, ReadMeasureName, TrafficComputation, TrafficMeasureName, VisitMeasureName } from '../core/metric-registry.js';
+import type { BaseMeasureName, GoalMeasureName, ReadMeasureName, TrafficComputation, TrafficMeasureName, VisitMeasureName } from '../core/metric-registry.js';
 import { BUILT_IN_EVENTS } from '../ingest/event-shape.js';
 import type { Dialect } from '../sql/dialect.js';
 
@@ -127,7 +127,7 @@ const VISIT_COLUMN_LIST: ReadonlyArray<[VisitMeasureName, string]> = Object.entr
  * sum leaves out (docs/imports.md, "Older exports"). Every table has visitors. The visit measures
  * are there where the rows are visits under event filters.
  */
-export type Measures = Record<TrafficMeasure, number | null> & { visitors: number } & Partial<Record<VisitMeasureName, number>>;
+export type Measures = Record<TrafficMeasure, number | null> & { visitors: number } & Partial<Record<VisitMeasureName | BaseMeasureName, number>>;
 
 /**
  * Conversions of a goal per day: events matching it, and distinct visitors among them; for a revenue
@@ -267,6 +267,7 @@ export function metricValue(c: TrafficComputation, m: Measures): number | null {
  * every session's bounce counts there (its landings are its sessions), and no engaged time per page is known.
  */
 function measureOf(m: Measures, name: ReadMeasureName): number | null {
+  if (name === 'baseVisitors') return m.baseVisitors ?? null;
   if (!isVisitMeasure(name)) return m[name];
   return m[name] ?? (name === 'landings' ? m.sessions : null);
 }
@@ -281,5 +282,5 @@ export function countsSessions(c: TrafficComputation): boolean {
 /** Whether a traffic metric needs the per-session measures (those aggregated over session facts, and the visit measures). */
 export function needsSessions(c: TrafficComputation): boolean {
   const measures = c.kind === 'count' ? [c.measure] : [c.numerator, c.denominator];
-  return measures.some((name) => isVisitMeasure(name) || TRAFFIC_MEASURES[name].over === 'sessions');
+  return measures.some((name) => name !== 'baseVisitors' && (isVisitMeasure(name) || TRAFFIC_MEASURES[name].over === 'sessions'));
 }

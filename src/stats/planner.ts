@@ -20,6 +20,7 @@
 // - journeys → within the raw window likewise: where every filter is a key sessions carry,
 //   session paths (each session's pages in order per day) answer the days up to the
 //   watermark (once they cover them all) and raw events the days after it, else raw events answer every day;
+// - a goal filter → the raw path too, on raw events only (no rollup or session row holds goals);
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null);
 // - imported aggregates (daily figures of another tool's export) answer their days where they are
 //   exact: a daily read (stats, day-or-longer timeseries, breakdown, goals) with no filter, or one
@@ -33,7 +34,7 @@ import type { ImportedAnswer } from '../core/answers.js';
 import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
 import { RAW_DAYS } from '../core/vocabulary.js';
 import type { Settlement } from './settlement.js';
-import { countsVisits, goalsUnderFilters, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer, visitorsFromRollups } from './windows.js';
+import { countsVisits, goalsUnderFilters, hasGoalFilter, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer, visitorsFromRollups } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
@@ -168,8 +169,9 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
     if (!metricTakesFilters(q.metric, q.filters, q.rawClip) || conversionsRefused(q)) {
       throw apiError('METRIC_NOT_FILTERABLE', 'metric', { metric: q.metric });
     }
-    // Goals are counted per day (goal_daily and the raw goal reads): a metric summed over goals has no hourly value.
-    if (METRIC_REGISTRY[q.metric].computation.kind === 'goals' && q.grain === 'hour') {
+    // Goals are counted per day (goal_daily and the raw goal reads): a metric summed over goals has no
+    // hourly value. Under a goal filter conversions are its matching events, counted per hour too.
+    if (METRIC_REGISTRY[q.metric].computation.kind === 'goals' && q.grain === 'hour' && !hasGoalFilter(q)) {
       throw apiError('HOURLY_CONVERSIONS_UNSUPPORTED', 'conversions');
     }
   }
@@ -182,7 +184,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
     // `raw=clip` reads the period's days inside the window, where it starts before it and has any there.
     const inside = { from: windowStart, to: asked.period.to };
     if (!asked.rawClip || asked.period.from >= windowStart || inside.from > inside.to || exceeds(inside)) {
-      const reason = asked.kind === 'journeys' ? 'journeys' : hasPagePattern(asked) ? 'pagePattern' : asked.filters.length > 1 ? 'filters' : hasOperator(asked) ? 'operator' : hasPropertyNone(asked) ? 'propertyNone' : goalsUnderFilters(asked) ? 'goals' : 'filters';
+      const reason = asked.kind === 'journeys' ? 'journeys' : hasGoalFilter(asked) ? 'goalFilter' : hasPagePattern(asked) ? 'pagePattern' : asked.filters.length > 1 ? 'filters' : hasOperator(asked) ? 'operator' : hasPropertyNone(asked) ? 'propertyNone' : goalsUnderFilters(asked) ? 'goals' : 'filters';
       throw apiError('RAW_WINDOW_EXCEEDED', reason, { days: inputs.rawDays });
     }
     clippedFrom = asked.period.from;
@@ -205,9 +207,10 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
   const span = compared ? daySources(bounds, { from: q.previous.from, to: q.period.to }) : period;
   const previousComplete = compared && previous.firstComputable === q.previous.from;
   // Only the stats count goals beside their other figures (a goals read or a conversions timeseries
-  // reads them over its span): no other read reads the goal span, nor counts its days as read.
+  // reads them over its span): no other read reads the goal span, nor counts its days as read. Under
+  // a goal filter, the stats count its conversions as their matching events, with the other figures.
   const goals =
-    q.kind !== 'stats' || conversionsRefused(q) ? { span: null, compared: false } : q.filters.length === 0 ? { span, compared: previousComplete } : filteredGoalDays(q, bounds, previousComplete);
+    q.kind !== 'stats' || conversionsRefused(q) || hasGoalFilter(q) ? { span: null, compared: false } : q.filters.length === 0 ? { span, compared: previousComplete } : filteredGoalDays(q, bounds, previousComplete);
   return Object.freeze({
     ...q,
     plan: Object.freeze({

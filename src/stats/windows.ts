@@ -7,7 +7,7 @@ import { addMonths } from '../core/period.js';
 import type { Query } from '../core/query.js';
 import { isMetric, METRIC_REGISTRY, type TrafficComputation } from '../core/metric-registry.js';
 import { countsSessions } from './measures.js';
-import { type Filter, isPropertyDimension, NONE_KEY, OTHER_KEY, scopeOf } from '../core/vocabulary.js';
+import { type Filter, GOAL_DIMENSION, isPropertyDimension, NONE_KEY, OTHER_KEY, scopeOf } from '../core/vocabulary.js';
 
 /** The first day of a site's raw-event window: its last `rawDays` local days, today included. */
 export function rawWindowStart(today: string, rawDays: number): string {
@@ -20,7 +20,7 @@ export function retentionStart(today: string, retentionMonths: number | null): s
 
 /**
  * Journeys, two or more filters, a filter with another dimension's breakdown, a filter other than
- * `is` one value, a page pattern (a shared link's lock), a property filter on `(none)`, or goals under filters:
+ * `is` one value, a page pattern (a shared link's lock), a property filter on `(none)`, goals under filters or a goal filter:
  * rollups cannot answer them. No rollup holds a session's sequence of pages (session paths do, kept as long as raw events). Rollups hold each page's own figures, and a visitor of two matching
  * pages (or of two keys an `is_not` or `contains` filter keeps) would count twice in their sum;
  * session rows hold no page but the entry and exit; a property's rollups hold a `(none)` row only on
@@ -36,8 +36,14 @@ export function rawOnlyByFilters(q: Query): boolean {
     hasOperator(q) ||
     (filter !== undefined && q.breakdown !== null && q.breakdown.dimension !== filter.dimension) ||
     hasPropertyNone(q) ||
+    hasGoalFilter(q) ||
     countsVisits(q)
   );
+}
+
+/** Whether a query has a goal filter: no rollup, session row or imported aggregate holds goals by dimension. */
+export function hasGoalFilter(q: Query): boolean {
+  return q.filters.some((f) => f.dimension === GOAL_DIMENSION);
 }
 
 /**

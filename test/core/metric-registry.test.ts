@@ -13,7 +13,7 @@ const EVENT_SCOPED: readonly Dimension[] = ['page', 'event', 'hostname'];
 function expectedTakes(metric: Metric, dimensions: readonly Dimension[]): boolean {
   if (dimensions.length === 0) return true;
   // Conversions under filters are counted from raw events (docs/api.md, Conversions under filters).
-  if (metric === 'visitors' || metric === 'pageviews' || metric === 'conversions' || metric === 'timeOnPage') return true;
+  if (metric === 'visitors' || metric === 'pageviews' || metric === 'conversions' || metric === 'timeOnPage' || metric === 'conversionRate') return true;
   if (metric === 'bounceRate' || metric === 'avgDuration') return dimensions.every((d) => !EVENT_SCOPED.includes(d));
   return false;
 }
@@ -22,14 +22,15 @@ const traffic = (metric: Metric) => METRIC_REGISTRY[metric].computation as Traff
 
 describe('metric registry', () => {
   test('the metrics, in the order of the stats answer and the tiles', () => {
-    assert.deepEqual(METRICS, ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'timeOnPage', 'conversions']);
+    assert.deepEqual(METRICS, ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'timeOnPage', 'conversions', 'conversionRate']);
   });
 
-  test("the metrics shown: time on page in visit duration's place under a page filter only", () => {
+  test("the metrics shown: time on page in visit duration's place under a page filter only, the conversion rate in bounce rate's under a goal filter only", () => {
     const shown = ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions'];
     assert.deepEqual(shownMetrics([]), shown);
     assert.deepEqual(shownMetrics([{ dimension: 'country', value: 'DE', values: ['DE'] }]), shown);
     assert.deepEqual(shownMetrics([{ dimension: 'country', value: 'DE', values: ['DE'] }, { dimension: 'page', value: '/', values: ['/'], operator: 'is_not' }]), shown.map((m) => (m === 'avgDuration' ? 'timeOnPage' : m)));
+    assert.deepEqual(shownMetrics([{ dimension: 'goal', value: '3', values: ['3'] }]), shown.map((m) => (m === 'bounceRate' ? 'conversionRate' : m)));
   });
 
   test('with raw=clip every metric takes every filter (visits under event filters)', () => {
@@ -72,24 +73,28 @@ describe('metric registry', () => {
       [false, false, false, true, true, true],
     );
     assert.deepEqual(METRIC_REGISTRY.conversions.computation, { kind: 'goals', measure: 'conversions' });
+    // A goal filter's conversion rate: its converters over the visitors without it, read apart (none: null).
+    assert.equal(metricValue(traffic('conversionRate'), { ...m, baseVisitors: 21 }), 0.3333);
+    assert.equal(metricValue(traffic('conversionRate'), m), null);
+    assert.equal(needsSessions(traffic('conversionRate')), false);
   });
 
   test('every metric has a label, a format and a good direction', () => {
     assert.deepEqual(
       METRICS.map((metric) => METRIC_REGISTRY[metric].label),
-      ['Visitors', 'Pageviews', 'Visits', 'Bounce rate', 'Visit duration', 'Time on page', 'Conversions'],
+      ['Visitors', 'Pageviews', 'Visits', 'Bounce rate', 'Visit duration', 'Time on page', 'Conversions', 'Conversion rate'],
     );
     assert.deepEqual(
       METRICS.map((metric) => formatMetric(metric, 61, 'en-US')),
-      ['61', '61', '61', '6,100%', '1m 1s', '1m 1s', '61'],
+      ['61', '61', '61', '6,100%', '1m 1s', '1m 1s', '61', '6,100%'],
     );
     assert.deepEqual(
       METRICS.map((metric) => changeIsGood(metric, 5)),
-      [true, true, true, false, true, true, true],
+      [true, true, true, false, true, true, true, true],
     );
     assert.deepEqual(
       METRICS.map((metric) => changeIsGood(metric, -5)),
-      [false, false, false, true, false, false, false],
+      [false, false, false, true, false, false, false, false],
     );
   });
 });

@@ -28,6 +28,10 @@ export const TRACED_READS: ReadonlyArray<[string, QueryKind & keyof typeof answe
   ['breakdown of pages, 7 days', 'breakdown', { period: '7d', dimension: 'page' }],
   ['breakdown of referrers, a filter', 'breakdown', { period: '7d', dimension: 'referrer', filter: 'device:mobile', include: 'bounceRate' }],
   ['breakdown of pages with scroll depth and vitals', 'breakdown', { period: '7d', dimension: 'page', include: 'scrollDepth,vitals' }],
+  // The fixture's goals 3 and 4: signup, and trial (a revenue goal).
+  ['stats under a goal filter', 'stats', { period: '7d', raw: 'clip', filter: 'goal:3|4' }],
+  ['timeseries of a goal filter\'s conversion rate', 'timeseries', { period: '7d', raw: 'clip', metric: 'conversionRate', filter: 'goal:3' }],
+  ['breakdown of countries under a goal filter', 'breakdown', { period: '7d', raw: 'clip', dimension: 'country', filter: 'goal:4' }],
   ['goals, 7 days', 'goals', { period: '7d' }],
   ['journeys', 'journeys', { period: '7d' }],
   ['funnel', 'funnel', { period: '7d' }],

@@ -12,7 +12,7 @@ import { rollupSite } from '../../src/stats/rollups/run.js';
 import { runRetention } from '../../src/stats/rollups/retention.js';
 import { addDays, startOfLocalDay } from '../../src/core/localtime.js';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
-import { METRIC_REGISTRY, METRICS, metricTakesFilters } from '../../src/core/metric-registry.js';
+import { METRIC_REGISTRY, metricsUnder, metricTakesFilters } from '../../src/core/metric-registry.js';
 import { joinFilterValues, NONE_KEY, type Dimension, type QueryDimension } from '../../src/core/vocabulary.js';
 import { planQuery, type PlannedQuery } from '../../src/stats/planner.js';
 import { planInputs } from '../../src/stats/inputs.js';
@@ -101,7 +101,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
             // A period of two days or less is read by the hour, from raw events.
             const daily = parseQuery('timeseries', period, site, NOW).grain !== 'hour';
             // Conversions under filters are read from raw events alone (session rows hold no goals).
-            const sessionMetrics = METRICS.filter((m) => metricTakesFilters(m, parseQuery('stats', period, site, NOW).filters) && METRIC_REGISTRY[m].computation.kind !== 'goals');
+            const sessionMetrics = metricsUnder([]).filter((m) => metricTakesFilters(m, parseQuery('stats', period, site, NOW).filters) && METRIC_REGISTRY[m].computation.kind !== 'goals');
             for (const metric of daily ? sessionMetrics : []) {
               await same(`timeseries ${metric} ${filter}`, 'timeseries', { ...period, metric, grain: 'day' }, (q) => computeTimeseries(events, q, []));
             }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { PAGE_PATTERN_LIMITS, pagePatternProblem } from '../../src/core/patterns.js';
 import { joinSql, sql } from '../../src/sql/sql.js';
-import { matcherPredicate } from '../../src/stats/sql/goals.js';
+import { matcherPredicate } from '../../src/stats/sql/filters.js';
 import type { EventStore } from '../../src/storage/events/types.js';
 import { EVENT_STORE_ADAPTERS as adapters } from '../helpers/event-stores.js';
 

@@ -6,7 +6,9 @@
 import type { VNode } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { dimensionLabel, filterValueLabel, OPERATOR_LABELS } from '../lib/labels.js';
-import type { Filter, QueryDimension } from '../../src/core/vocabulary.js';
+import { isQueryDimension, type DimensionFilter, type Filter, type FilterDimension } from '../../src/core/vocabulary.js';
+
+const isDimensionFilter = (f: Filter): f is DimensionFilter => isQueryDimension(f.dimension);
 
 /** A filter in words, its values in bold: `Country is not <b>Germany or Austria</b>`. */
 export const FilterSentence = ({ filter }: { filter: Filter }) => (
@@ -17,17 +19,17 @@ export const FilterSentence = ({ filter }: { filter: Filter }) => (
 
 interface ChipsProps {
   filters: readonly Filter[];
-  onRemove(dimension: QueryDimension): void;
+  onRemove(dimension: FilterDimension): void;
   emptyFocusId: string;
   /** The dialog that edits `filter`, calling `close` once it has closed. */
-  editor(filter: Filter, close: () => void): VNode;
+  editor(filter: DimensionFilter, close: () => void): VNode;
 }
 
 export function FilterChips({ filters, onRemove, emptyFocusId, editor }: ChipsProps) {
   const list = useRef<HTMLUListElement>(null);
   // The place of the chip whose control left the page or opened the dialog: the focus goes back there.
   const focusAt = useRef<{ index: number; control: 'edit' | 'remove' } | null>(null);
-  const [editing, setEditing] = useState<Filter | null>(null);
+  const [editing, setEditing] = useState<DimensionFilter | null>(null);
   // A layout effect: the focus moves in the render that removes the chip, before the browser paints.
   useLayoutEffect(() => {
     const at = focusAt.current;
@@ -43,17 +45,23 @@ export function FilterChips({ filters, onRemove, emptyFocusId, editor }: ChipsPr
         <ul class="chips" aria-label="Active filters" ref={list}>
           {filters.map((f, index) => (
             <li key={f.dimension} class="chip">
-              <button
-                type="button"
-                class="chip-edit"
-                aria-haspopup="dialog"
-                onClick={() => {
-                  focusAt.current = { index, control: 'edit' };
-                  setEditing(f);
-                }}
-              >
-                <FilterSentence filter={f} />
-              </button>
+              {isDimensionFilter(f) ? (
+                <button
+                  type="button"
+                  class="chip-edit"
+                  aria-haspopup="dialog"
+                  onClick={() => {
+                    focusAt.current = { index, control: 'edit' };
+                    setEditing(f);
+                  }}
+                >
+                  <FilterSentence filter={f} />
+                </button>
+              ) : (
+                <span>
+                  <FilterSentence filter={f} />
+                </span>
+              )}
               <button
                 type="button"
                 class="chip-remove"

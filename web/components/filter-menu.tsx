@@ -21,7 +21,7 @@ import { FilterSentence } from './filter-chips.js';
 import { choiceOf, chosenDimension, DIMENSION_CHOICES, keyOf, operatorsOf, PROPERTY_CHOICE, usePropertyKeys, type DimensionChoice } from './filter-rule.js';
 import { SelectField } from './fields.js';
 import { KeptValues, optionId, pickable, ValueOptions } from './filter-values.js';
-import { CONTAINS_TEXT_LENGTH, FILTER_VALUES_MAX, joinFilterValues, makeFilter, type Filter, type FilterOperator } from '../../src/core/vocabulary.js';
+import { CONTAINS_TEXT_LENGTH, FILTER_VALUES_MAX, joinFilterValues, makeFilter, type DimensionFilter, type Filter, type FilterOperator } from '../../src/core/vocabulary.js';
 
 /** Values listed for a search: enough to pick from, few enough to read at a glance. */
 const VALUES_SHOWN = 20;
@@ -32,7 +32,7 @@ interface DialogProps {
   /** The view the filter goes into: its period (and its other filters) narrow the values listed. */
   state: ViewState;
   /** The filter of the chip being edited; absent when one is added. */
-  editing?: Filter;
+  editing?: DimensionFilter;
   /** The filter Apply makes: added to the view, or in place of the edited one. */
   onApply(filter: Filter): void;
   onClose(): void;

@@ -1,6 +1,6 @@
 // Names shown for the breakdown dimensions and their keys.
 import { cityName, countryName } from '../../src/core/place-names.js';
-import { isPropertyDimension, NO_REFERRER_LABEL, NONE_KEY, OTHER_KEY, OTHER_PAGE_KEY, propertyKey, type Dimension, type Filter, type FilterOperator, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
+import { GOAL_DIMENSION, isPropertyDimension, NO_REFERRER_LABEL, NONE_KEY, OTHER_KEY, OTHER_PAGE_KEY, propertyKey, type Dimension, type Filter, type FilterDimension, type FilterOperator, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
 
 export const DIMENSION_LABELS: Record<Dimension, string> = {
   page: 'Page',
@@ -20,8 +20,9 @@ export const DIMENSION_LABELS: Record<Dimension, string> = {
   hostname: 'Hostname',
 };
 
-/** The name shown for a dimension: a custom property's as `Property <key>`. */
-export function dimensionLabel(dimension: QueryDimension): string {
+/** The name shown for a dimension: a custom property's as `Property <key>`, the goal filter's as `Goal`. */
+export function dimensionLabel(dimension: FilterDimension): string {
+  if (dimension === GOAL_DIMENSION) return 'Goal';
   return isPropertyDimension(dimension) ? `Property ${propertyKey(dimension)}` : DIMENSION_LABELS[dimension];
 }
 
@@ -32,7 +33,7 @@ const COUNTRY_CODE = /^[A-Z]{2}$/;
  * `Direct / None`, an imported city's `geonames:<id>` as `GeoNames city <id>`, anything else as it
  * is (the key itself, as filters and exports carry it, never changes).
  */
-export function keyLabel(dimension: QueryDimension, key: string): string {
+export function keyLabel(dimension: FilterDimension, key: string): string {
   if (dimension === 'referrer' && key === NONE_KEY) return NO_REFERRER_LABEL;
   if (dimension === 'city') return cityName(key);
   return dimension === 'country' ? countryName(key) : key;
@@ -42,7 +43,8 @@ export function keyLabel(dimension: QueryDimension, key: string): string {
 export const OPERATOR_LABELS: Record<FilterOperator, string> = { is: 'is', is_not: 'is not', contains: 'contains' };
 
 /** One value of a filter as shown: a key by its name, a `contains` text quoted (it is text, not a value). */
-export const valueLabel = (dimension: QueryDimension, operator: FilterOperator | undefined, value: string): string => (operator === 'contains' ? `“${value}”` : keyLabel(dimension, value));
+export const valueLabel = (dimension: FilterDimension, operator: FilterOperator | undefined, value: string): string =>
+  operator === 'contains' ? `“${value}”` : dimension === GOAL_DIMENSION ? value : keyLabel(dimension, value);
 
 /**
  * A filter's values as shown: each key by its name, a `contains` text quoted (it is text, not a

@@ -12,6 +12,7 @@ import {
   FILTER_VALUES_MAX,
   CURRENCY_CODE,
   DIMENSIONS,
+  GOAL_DIMENSION,
   JOURNEY_DIRECTIONS,
   JOURNEY_LIMIT,
   JOURNEY_STEPS,
@@ -63,6 +64,14 @@ const dimension: Schema = {
 };
 
 const day: Schema = { type: 'string', format: 'date', description: 'Site-local day YYYY-MM-DD' };
+
+/** A revenue goal's revenue (docs/api.md, Revenue): a goal's, or a goal filter's revenue goals'. */
+const revenue: Schema = object({
+  currency: { type: 'string', pattern: CURRENCY_CODE.source, description: "The goal's currency (ISO 4217)" },
+  total: { type: 'number', description: 'Revenue of the conversions in the currency, exact to the cent (at most 2 decimals)' },
+  average: { ...nullable('number'), description: 'total over the conversions that carried revenue in the currency, rounded half up to the cent; null when none did' },
+  otherCurrency: { type: 'integer', description: 'Conversions whose revenue was in another currency: counted as conversions, their revenue left out' },
+});
 
 export const schemas = {
   Site: object({
@@ -121,6 +130,8 @@ export const schemas = {
         ),
         description: 'With include=vitals: the page\'s web vitals over the period',
       },
+      conversions: { ...integer, description: "Under a goal filter (visitors are then the key's converters): the completions of the filter's goals on the key" },
+      conversionRate: { ...nullable('number'), description: "Under a goal filter: the key's converters over its visitors without the goal filter (0..1); null without any" },
     },
     ['key', 'visitors', 'views', 'pct'],
   ),
@@ -150,15 +161,7 @@ export const schemas = {
     uniqueConversions: integer,
     conversionRate: number,
     delta: nullable('number'),
-    revenue: {
-      ...object({
-        currency: { type: 'string', pattern: CURRENCY_CODE.source, description: "The goal's currency (ISO 4217)" },
-        total: { type: 'number', description: 'Revenue of the conversions in the currency, exact to the cent (at most 2 decimals)' },
-        average: { ...nullable('number'), description: 'total over the conversions that carried revenue in the currency, rounded half up to the cent; null when none did' },
-        otherCurrency: { type: 'integer', description: 'Conversions whose revenue was in another currency: counted as conversions, their revenue left out' },
-      }),
-      description: 'Revenue goals (a goal with a currency) only',
-    },
+    revenue: { ...revenue, description: 'Revenue goals (a goal with a currency) only' },
   }, ['goalId', 'name', 'kind', 'pattern', 'conversions', 'uniqueConversions', 'conversionRate', 'delta']),
   Segment: object({
     id: integer,
@@ -188,8 +191,15 @@ export const schemas = {
 export type SchemaName = keyof typeof schemas;
 const ref = (name: SchemaName): Schema => schemas[name];
 
-// timeOnPage only with raw=clip (the dashboard's reads): the base API's stats keep their six KPIs.
-const kpis = object(Object.fromEntries(METRICS.map((k) => [k, ref('Kpi')])), METRICS.filter((k) => k !== 'timeOnPage'));
+// timeOnPage only with raw=clip (the dashboard's reads), conversionRate and revenue under a goal
+// filter: the base API's stats keep their six KPIs.
+const kpis = object(
+  {
+    ...Object.fromEntries(METRICS.map((k) => [k, ref('Kpi')])),
+    revenue: { ...revenue, type: ['object', 'null'], description: "Under a goal filter naming revenue goals: their conversions' revenue; null where they count in several currencies" },
+  },
+  METRICS.filter((k) => k !== 'timeOnPage' && k !== 'conversionRate'),
+);
 
 export const responses = {
   sites: object({ sites: array(ref('Site')) }),
@@ -268,7 +278,7 @@ const filter: ParameterDoc = {
   name: 'filter',
   in: 'query',
   repeat: true,
-  description: `<dimension>:<value> (is), <dimension>!:<value> (is not, (none) included) or <dimension>~:<text> (contains, case-insensitive, literal, 1 to ${CONTAINS_TEXT_LENGTH.max} characters); a value may list up to ${FILTER_VALUES_MAX} values separated by | (country:DE|AT: is any of them; !: none of them; ~: contains any of them), a literal | written \\| and a literal \\ as \\\\; repeatable, combined with AND, one per dimension whatever the operator; dimensions: ${DIMENSIONS.join(', ')}, or ${PROPERTY_PREFIX}<key> (a custom property; the key ends at the first ':', so a key containing ':' cannot be filtered); (none) matches absent values`,
+  description: `<dimension>:<value> (is), <dimension>!:<value> (is not, (none) included) or <dimension>~:<text> (contains, case-insensitive, literal, 1 to ${CONTAINS_TEXT_LENGTH.max} characters); a value may list up to ${FILTER_VALUES_MAX} values separated by | (country:DE|AT: is any of them; !: none of them; ~: contains any of them), a literal | written \\| and a literal \\ as \\\\; repeatable, combined with AND, one per dimension whatever the operator; dimensions: ${DIMENSIONS.join(', ')}, or ${PROPERTY_PREFIX}<key> (a custom property; the key ends at the first ':', so a key containing ':' cannot be filtered); (none) matches absent values; ${GOAL_DIMENSION}:<goalId> (with raw=clip, is only, several ids with |) keeps the events completing the goals: visitors are then converters, and stats add conversionRate, breakdown rows conversions and conversionRate`,
   schema: string,
 };
 

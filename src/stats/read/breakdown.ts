@@ -6,6 +6,8 @@ import { isMetric, METRIC_REGISTRY } from '../../core/metric-registry.js';
 import { breakdownStatements, ROW_SESSION_COLUMNS, rowsCountSessions } from '../sql/breakdown.js';
 import { scrollDepthStatements } from '../sql/scroll.js';
 import { addVitals } from './vitals.js';
+import { rowConversionsRead } from './goal-filter.js';
+import { goalFilterOf } from '../../core/vocabulary.js';
 import type { StatsReader } from '../held-sums.js';
 import { meanHalfUp, metricValue, round, trafficOf } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
@@ -13,6 +15,7 @@ import { dailyMeasures, measuresRead, sumDays } from './days.js';
 
 export async function computeBreakdown(events: StatsReader, q: PlannedQuery): Promise<Omit<BreakdownAnswer, 'period' | 'dimension'>> {
   const statements = breakdownStatements(events.dialect, q);
+  const addRowConversions = goalFilterOf(q.filters) ? rowConversionsRead(events, q) : null;
   const visitorRows = measuresRead(events, q, q.plan.periodVisitors, false);
   const periodVisitors = () => dailyMeasures(events, visitorRows).then((days) => sumDays(days, q.period.from, q.period.to).visitors);
   if (statements === null) return { rows: [], totalKeys: 0, totalVisitors: await periodVisitors() };
@@ -43,6 +46,7 @@ export async function computeBreakdown(events: StatsReader, q: PlannedQuery): Pr
   });
   if (q.breakdown!.include.includes('scrollDepth')) await addScrollDepth(events, q, rows);
   if (q.breakdown!.include.includes('vitals')) await addVitals(events, q, rows);
+  if (addRowConversions) await addRowConversions(rows);
   return { rows, totalKeys, totalVisitors };
 }
 

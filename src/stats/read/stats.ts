@@ -4,12 +4,14 @@
 import type { Dialect } from '../../sql/dialect.js';
 import type { StatsReader } from '../held-sums.js';
 import type { Goal } from '../../entities/goals.js';
-import { type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters } from '../../core/metric-registry.js';
+import { type Metric, METRIC_REGISTRY, metricsUnder, metricTakesFilters } from '../../core/metric-registry.js';
 import type { Kpi, Stats } from '../../core/answers.js';
 import { cutDayStatements } from '../sql/daily.js';
 import { GOAL_MEASURES, measuresOf, metricValue, trafficOf, type GoalCounts, type Measures } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, deltaPct, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
+import { goalFilterComputation, goalFilterRevenueRead, withoutGoalFilter } from './goal-filter.js';
+import { goalFilterOf } from '../../core/vocabulary.js';
 
 /** A figure and its change; `uncompared` (a read clipped to the raw window, its compared period outside it) has no change. */
 function kpi(value: number | null, prev: number | null, uncompared = false): Kpi {
@@ -60,40 +62,66 @@ function cutPrevious(q: PlannedQuery, days: Map<string, Measures>, goalDays: Dai
   return [cutDays, cutGoals];
 }
 
-export async function computeStats(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<Stats> {
+/** The per-day figures of a stats read's span, the compared period's last day cut where it is an elapsed part. */
+interface SpanFigures {
+  days: Map<string, Measures>;
+  goalDays: DailyGoals;
+  previousDays: Map<string, Measures>;
+  previousGoalDays: DailyGoals;
+}
+
+/** Compiles a stats read's span (its measures, per-session ones where `sessions`, and with goals its conversions); running it gives its SpanFigures. */
+function spanRead(events: StatsReader, q: PlannedQuery, goals: readonly Goal[], sessions = true): () => Promise<SpanFigures> {
   const { plan } = q;
-  // Compiled whole before the first statement runs.
-  const measures = measuresRead(events, q, plan.span);
+  const measures = measuresRead(events, q, plan.span, sessions);
   const goalsRows = plan.goalSpan ? goalsRead(events.dialect, q, plan.goalSpan, goals) : null;
   const cutDay = plan.previousComplete ? cutDayRead(events.dialect, q, goals) : null;
-  const [days, goalDays, cutRows] = await Promise.all([
-    dailyMeasures(events, measures),
-    goalsRows ? dailyGoals(events, goalsRows) : Promise.resolve(new Map()),
-    cutDay &&
-      Promise.all([
-        events.query<Record<string, unknown>>(cutDay.statements.measures),
-        cutDay.statements.goals ? events.query<{ goal_id: unknown } & Record<string, unknown>>(cutDay.statements.goals) : Promise.resolve([]),
-      ]),
-  ]);
-  const [previousDays, previousGoalDays] = plan.previousComplete ? cutPrevious(q, days, goalDays, cutRows as CutDayRows | null) : [days, goalDays];
+  return async () => {
+    const [days, goalDays, cutRows] = await Promise.all([
+      dailyMeasures(events, measures),
+      goalsRows ? dailyGoals(events, goalsRows) : Promise.resolve(new Map()),
+      cutDay &&
+        Promise.all([
+          events.query<Record<string, unknown>>(cutDay.statements.measures),
+          cutDay.statements.goals ? events.query<{ goal_id: unknown } & Record<string, unknown>>(cutDay.statements.goals) : Promise.resolve([]),
+        ]),
+    ]);
+    const [previousDays, previousGoalDays] = plan.previousComplete ? cutPrevious(q, days, goalDays, cutRows as CutDayRows | null) : [days, goalDays];
+    return { days, goalDays, previousDays, previousGoalDays };
+  };
+}
+
+export async function computeStats(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<Stats> {
+  const { plan } = q;
+  const goalFilter = goalFilterOf(q.filters);
+  // Compiled whole before the first statement runs. Under a goal filter, the visitors of the same
+  // read without it (its conversion rate's denominator) and the revenue of its revenue goals too.
+  const span = spanRead(events, q, goals);
+  const baseSpan = goalFilter ? spanRead(events, withoutGoalFilter(q), [], false) : null;
+  const revenueOf = goalFilter ? goalFilterRevenueRead(events, q) : null;
+  const [{ days, goalDays, previousDays, previousGoalDays }, base, revenue] = await Promise.all([span(), baseSpan?.(), revenueOf?.()]);
   const current = plan.period.firstComputable !== null;
   const previous = plan.previousComplete;
   const now = sumDays(days, q.period.from, q.period.to);
   const before = sumDays(previousDays, q.previous.from, q.previous.to);
+  if (base) {
+    now.baseVisitors = sumDays(base.days, q.period.from, q.period.to).visitors;
+    before.baseVisitors = sumDays(base.previousDays, q.previous.from, q.previous.to).visitors;
+  }
   const goalsNow = sumGoal(goalDays, q.period.from, q.period.to);
   const goalsBefore = sumGoal(previousGoalDays, q.previous.from, q.previous.to);
   const uncompared = plan.clippedFrom !== null && !previous;
   const pick = (metric: Metric): Kpi => {
     if (!metricTakesFilters(metric, q.filters, q.rawClip)) return kpi(null, null);
-    const c = METRIC_REGISTRY[metric].computation;
+    const c = goalFilter ? goalFilterComputation(metric) : METRIC_REGISTRY[metric].computation;
     if (c.kind !== 'goals') return kpi(current ? metricValue(c, now) : null, previous ? metricValue(c, before) : null, uncompared);
     if (goals.length === 0 || !plan.goalSpan) return kpi(null, null);
     // Under filters whose compared period lies outside the raw window, the conversions have no change, as a clipped read's.
     const goalsUncompared = uncompared || (plan.previousComplete && !plan.goalsCompared);
     return kpi(current ? goalsNow[c.measure] : null, plan.goalsCompared ? goalsBefore[c.measure] : null, goalsUncompared);
   };
-  // Time on page is the dashboard's figure (raw=clip): the base API's answer keeps its six KPIs.
+  // Time on page is the dashboard's figure (raw=clip), a conversion rate a goal filter's: the base API's answer keeps its six KPIs.
   const stats: Partial<Record<Metric, Kpi>> = {};
-  for (const metric of METRICS) if (q.rawClip || metric !== 'timeOnPage') stats[metric] = pick(metric);
-  return stats as Stats;
+  for (const metric of metricsUnder(q.filters)) if (q.rawClip || metric !== 'timeOnPage') stats[metric] = pick(metric);
+  return (revenue === undefined ? stats : { ...stats, revenue }) as Stats;
 }

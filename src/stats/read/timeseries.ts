@@ -11,22 +11,26 @@ import { hourlyMeasures } from '../sql/daily.js';
 import { metricValue, needsSessions, trafficOf, ZERO_MEASURES, type Measures } from '../measures.js';
 import type { DaySources, PlannedQuery } from '../planner.js';
 import { dailyGoals, dailyMeasures, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
+import { addBaseVisitors, goalFilterComputation, withoutGoalFilter } from './goal-filter.js';
+import { goalFilterOf } from '../../core/vocabulary.js';
 
 /** Compiles the day, week or month points of a period; running them gives null for future buckets and days not computable. */
 function dayPoints(events: StatsReader, q: PlannedQuery, period: Period, days: DaySources, goals: readonly Goal[]): () => Promise<Point[]> {
   const grain = q.grain === 'hour' ? 'day' : q.grain;
   const buckets = dayBuckets(period, grain, q.tz);
   const firstComputable = days.firstComputable;
-  const c = METRIC_REGISTRY[q.metric].computation;
+  const c = computationOf(q);
   const goalRows = c.kind === 'goals' && goals.length > 0 ? goalsRead(events.dialect, q, days, goals) : null;
   const measureRows = c.kind !== 'goals' ? measuresRead(events, q, days, needsSessions(c) || q.plan.visits) : null;
+  const baseRows = readsBase(q) ? measuresRead(events, withoutGoalFilter(q), days, false) : null;
   return async () => {
     let valueOf: (from: string, to: string) => number | null = () => null;
     if (c.kind === 'goals' && goalRows) {
       const daily = await dailyGoals(events, goalRows);
       valueOf = (from, to) => sumGoal(daily, from, to)[c.measure];
     } else if (c.kind !== 'goals') {
-      const daily = await dailyMeasures(events, measureRows!);
+      const [daily, base] = await Promise.all([dailyMeasures(events, measureRows!), baseRows && dailyMeasures(events, baseRows)]);
+      if (base) addBaseVisitors(daily, base);
       valueOf = (from, to) => metricValue(c, sumDays(daily, from, to));
     }
     return buckets.map((b) => {
@@ -43,12 +47,15 @@ function hourPoints(events: EventReader, q: PlannedQuery, period: Period, days: 
   const { starts, end } = hourBuckets(period, q.tz);
   const firstComputable = days.firstComputable;
   const statement = hourlyMeasures(events.dialect, q, period, starts, end);
+  const baseStatement = readsBase(q) ? hourlyMeasures(events.dialect, withoutGoalFilter(q), period, starts, end) : null;
   return async () => {
-    const rows = await events.query<{ b: string | number | null } & Record<string, unknown>>(statement);
-    const byBucket = new Map<number, Measures>();
-    for (const r of rows) if (r.b !== null) byBucket.set(Number(r.b), trafficOf(r));
-    // The planner refuses hourly conversions, the goal metric.
-    const c = METRIC_REGISTRY[q.metric].computation as TrafficComputation;
+    type Rows = Array<{ b: string | number | null } & Record<string, unknown>>;
+    const byHour = (rows: Rows) => new Map(rows.flatMap((r) => (r.b === null ? [] : [[Number(r.b), trafficOf(r)] as const])));
+    const [rows, baseRows] = await Promise.all([events.query<Rows[number]>(statement), baseStatement && events.query<Rows[number]>(baseStatement)]);
+    const byBucket = byHour(rows);
+    if (baseRows) addBaseVisitors(byBucket, byHour(baseRows));
+    // The planner refuses hourly conversions but under a goal filter, where they are its completions.
+    const c = computationOf(q) as TrafficComputation;
     return starts.map((t, i) => {
       const day = localDay(t, q.tz);
       if (t > q.now || firstComputable === null || day < firstComputable) return { t, value: null };
@@ -56,6 +63,12 @@ function hourPoints(events: EventReader, q: PlannedQuery, period: Period, days: 
     });
   };
 }
+
+/** How the query's metric is computed: as the registry says, or as a goal filter computes it. */
+const computationOf = (q: PlannedQuery) => (goalFilterOf(q.filters) ? goalFilterComputation(q.metric) : METRIC_REGISTRY[q.metric].computation);
+
+/** Whether the metric divides by the visitors without the goal filter (a conversion rate), read apart. */
+const readsBase = (q: PlannedQuery) => q.metric === 'conversionRate';
 
 export async function computeTimeseries(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<{ points: Point[]; prev: Point[] | null }> {
   const series = (period: Period, days: DaySources) =>

@@ -3,7 +3,7 @@
 // rows of some days. Every measure builder (./measures.ts) reads one of them.
 import { addDays } from '../../core/localtime.js';
 import type { Period } from '../../core/period.js';
-import { type Filter, isPropertyDimension, type PropertyDimension, type QueryDimension } from '../../core/vocabulary.js';
+import { type Filter, type FilterDimension, GOAL_DIMENSION, isPropertyDimension, type PropertyDimension } from '../../core/vocabulary.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
 import { dimensionColumn } from '../columns.js';
@@ -88,9 +88,9 @@ export function eventsRelation(d: Dialect, s: EventScope): Sql {
 }
 
 /** The key of a session-scoped dimension on a session row, which holds an absent value as `(none)`. */
-export function sessionRowKey(dimension: QueryDimension): Sql {
+export function sessionRowKey(dimension: FilterDimension): Sql {
   // The planner reads session rows for session-scoped dimensions only.
-  if (isPropertyDimension(dimension)) throw new Error(`session rows hold no ${dimension}`);
+  if (isPropertyDimension(dimension) || dimension === GOAL_DIMENSION) throw new Error(`session rows hold no ${dimension}`);
   return trusted(dimensionColumn(dimension));
 }
 

@@ -1,9 +1,10 @@
 // The predicates every statement of src/stats/sql is built from: day and instant bounds, a
-// dimension's key on an event row, a filter's predicate, and literals for ids we issued. They are
+// dimension's key on an event row, a filter's predicate, what a goal or funnel step matches (which
+// the alerts' rule metrics share, so that an alert counts as the read API does), and literals for ids we issued. They are
 // the leaves of the read path's SQL, shared by the raw reads, the rollups and the alerts' rule metrics.
-import { pagePatternRegex } from '../../core/patterns.js';
+import { type Matcher, pagePatternRegex } from '../../core/patterns.js';
 import type { Period } from '../../core/period.js';
-import { type Dimension, type Filter, isPropertyDimension, NONE_KEY, OTHER_PAGE_KEY, type QueryDimension } from '../../core/vocabulary.js';
+import { type Dimension, type Filter, GOAL_DIMENSION, type FilterGoal, isPropertyDimension, NONE_KEY, OTHER_PAGE_KEY, PROPERTY_PREFIX, type QueryDimension } from '../../core/vocabulary.js';
 import { type Dialect, integerText } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { dimensionColumn } from '../columns.js';
@@ -41,6 +42,10 @@ export function dayRange(d: Dialect, column: string, p: Period): Sql {
 export function filterPredicate(d: Dialect, f: Filter): Sql {
   if (f.pattern) return pageMatches(d, trusted('page'), f);
   const { dimension } = f;
+  if (dimension === GOAL_DIMENSION) {
+    if (!f.goals) throw new Error('a goal filter is compiled with its goals resolved');
+    return anyOf(f.goals.map((goal) => sql`(${goalPredicate(d, goal)})`));
+  }
   if (isPropertyDimension(dimension)) return ofValues(f, (value) => propertyFilterPredicate(d, dimension, f.operator ?? 'is', value));
   return keyMatches(d, f.pageLock ? shownPage(d, keyExpr(dimension), f.pageLock) : keyExpr(dimension), f);
 }
@@ -91,6 +96,18 @@ export function needsExit(filters: readonly Filter[], breakdown?: QueryDimension
 /** Whether an event row's page (or another expression of a page) matches a page pattern (RE2 in the engine: linear time, no backtracking). */
 export function pagePatternPredicate(d: Dialect, pattern: string, page: Sql = trusted('page')): Sql {
   return withParams(d.regexMatches(page.text), ...page.params, pagePatternRegex(pattern));
+}
+
+/** Matching predicate of a goal or funnel step on an event row. */
+export function matcherPredicate(d: Dialect, m: Matcher): Sql {
+  if (m.kind === 'event') return sql`name = ${m.pattern}`;
+  return sql`(name = 'pageview' AND ${pagePatternPredicate(d, m.pattern)})`;
+}
+
+/** Matching predicate of a goal on an event row: its matcher, and each property value it requires, as a filter matches it. */
+export function goalPredicate(d: Dialect, goal: FilterGoal): Sql {
+  const props = Object.entries(goal.props ?? {}).map(([key, value]) => propertyFilterPredicate(d, `${PROPERTY_PREFIX}${key}`, 'is', value));
+  return joinSql([matcherPredicate(d, goal), ...props], ' AND ');
 }
 
 /** A literal for an id we issued ourselves (goal ids, funnel ids), never client text. */

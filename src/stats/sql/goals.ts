@@ -1,30 +1,16 @@
-// Goals and funnels over raw events: a goal's or a step's matching predicate (which the alerts' rule
-// metrics share, so that an alert counts as the read API does), the goal measures per day, and the
-// funnel's statements.
+// Goals and funnels over raw events (their matching predicates are ./filters.ts's): the goal
+// measures per day, and the funnel's statements.
 import type { Matcher } from '../../core/patterns.js';
 import type { Period } from '../../core/period.js';
-import { type Filter, PROPERTY_PREFIX } from '../../core/vocabulary.js';
+import type { Filter } from '../../core/vocabulary.js';
 import type { GoalRef } from '../../entities/goals.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { GOAL_MEASURES, measureAggregates } from '../measures.js';
 import type { DaySources } from '../planner.js';
-import { propertyFilterPredicate } from '../properties.js';
 import { FUNNEL_DAILY } from '../rollups/tables.js';
 import { eventsRelation } from './events.js';
-import { dayRange, instantBounds, type Instants, integerLiteral, needsExit, pagePatternPredicate } from './filters.js';
-
-/** Matching predicate of a goal or funnel step on an event row. */
-export function matcherPredicate(d: Dialect, m: Matcher): Sql {
-  if (m.kind === 'event') return sql`name = ${m.pattern}`;
-  return sql`(name = 'pageview' AND ${pagePatternPredicate(d, m.pattern)})`;
-}
-
-/** Matching predicate of a goal on an event row: its matcher, and each property value it requires, as a filter matches it. */
-export function goalPredicate(d: Dialect, goal: GoalRef): Sql {
-  const props = Object.entries(goal.props ?? {}).map(([key, value]) => propertyFilterPredicate(d, `${PROPERTY_PREFIX}${key}`, 'is', value));
-  return joinSql([matcherPredicate(d, goal), ...props], ' AND ');
-}
+import { dayRange, goalPredicate, instantBounds, type Instants, integerLiteral, matcherPredicate, needsExit } from './filters.js';
 
 /**
  * The revenue columns of a goal's rows (GOAL_MEASURES) for its currency (`goal.currency`, '' for

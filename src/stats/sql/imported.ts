@@ -3,7 +3,7 @@
 // (and key) has one row, read like a rollup's (the read modules add a day's rows all the same).
 import { pagePatternRegex } from '../../core/patterns.js';
 import type { Period } from '../../core/period.js';
-import type { QueryDimension } from '../../core/vocabulary.js';
+import type { FilterDimension } from '../../core/vocabulary.js';
 import type { GoalRef } from '../../entities/goals.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
@@ -13,7 +13,7 @@ import { dayRange, integerLiteral } from './filters.js';
 import { GOAL_COLUMNS, MEASURE_COLUMNS } from './measures.js';
 
 /** The imported rows of a site and days, as stored: its own figures, or one dimension's (and key's). */
-export function importedRows(d: Dialect, siteId: string, days: Period, dimension?: QueryDimension, key?: string): Sql {
+export function importedRows(d: Dialect, siteId: string, days: Period, dimension?: FilterDimension, key?: string): Sql {
   if (dimension === undefined) return sql`${trusted(IMPORTED_DAILY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)}`;
   const only = key === undefined ? trusted('') : sql` AND key = ${key}`;
   return sql`${trusted(IMPORTED_DIM_DAILY.name)} WHERE site_id = ${siteId} AND dimension = ${dimension} AND ${dayRange(d, 'day', days)}${only}`;

@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { sql } from '../../../src/sql/sql.js';
 import type { Filter } from '../../../src/core/vocabulary.js';
 import { sessionRowsRelation } from '../../../src/stats/sql/events.js';
-import { dayRange, filterPredicate, instantBounds, integerLiteral, keyExpr, needsExit } from '../../../src/stats/sql/filters.js';
-import { goalPredicate, matcherPredicate } from '../../../src/stats/sql/goals.js';
+import { dayRange, filterPredicate, goalPredicate, instantBounds, integerLiteral, keyExpr, matcherPredicate, needsExit } from '../../../src/stats/sql/filters.js';
 import { checked, DIALECTS, withDuckDb } from './dialects.js';
 
 const DAYS = { from: '2026-03-01', to: '2026-03-02' };
