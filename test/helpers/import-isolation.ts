@@ -100,7 +100,7 @@ export async function importIsolation(options: { lines: number; days: number; bu
         const { imports: jobs } = await call(service.url, 'GET', `/app/v1/manage/sites/${site.id}/imports`, manageKey);
         const job = jobs.find((j: { importId: string }) => j.importId === id);
         if (job.status === 'done' || job.status === 'failed') {
-          imports.push({ status: job.status, accepted: job.report?.rows, error: job.error });
+          imports.push({ status: job.status, accepted: job.rows, error: job.error });
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, 250));
