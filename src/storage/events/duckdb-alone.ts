@@ -12,9 +12,11 @@ export interface Activity {
   gate: Promise<void>;
   /** The retry running alone or waiting to, after which the next one takes its turn. */
   alone: Promise<void>;
+  /** Retries running or waiting (an idle release waits for them: it would lower the pool under one). */
+  retrying: number;
 }
 
-export const newActivity = (): Activity => ({ statements: 0, running: 0, gate: Promise.resolve(), alone: Promise.resolve() });
+export const newActivity = (): Activity => ({ statements: 0, running: 0, gate: Promise.resolve(), alone: Promise.resolve(), retrying: 0 });
 
 /** DuckDB's refusal of a statement that its buffer pool could not hold (it names no other error so). */
 export const isOutOfMemory = (err: unknown): boolean => err instanceof Error && err.message.startsWith('Out of Memory Error');
@@ -35,6 +37,7 @@ export async function retriedAloneOnOutOfMemory<T>(activity: Activity, work: () 
   }
   // This statement stops counting as running while it waits, so that two retries wait for each other's turn, not for each other.
   activity.running--;
+  activity.retrying++;
   let release!: () => void;
   const turn = activity.alone;
   activity.alone = new Promise<void>((resolve) => (release = resolve));
@@ -51,5 +54,6 @@ export async function retriedAloneOnOutOfMemory<T>(activity: Activity, work: () 
     // `reopen` is set once the gate's earlier holder (an idle release) let go, which `heldBack` awaited.
     reopen?.();
     release();
+    activity.retrying--;
   }
 }

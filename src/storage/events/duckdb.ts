@@ -326,14 +326,14 @@ export class DuckDbEventStore implements EventStore {
    * At an idle check, once statements ran since the last release and none since the previous check
    * (long work keeps what it reads between its statements): the write-ahead log checkpointed and the
    * blocks reads cached evicted (`DuckDbSettings.releaseIdle`; after `svc demo`, held for nobody).
-   * Never with work under way that either could fail (a statement running, a bulk write, an import
-   * rolling up); statements asked meanwhile wait for it.
+   * Never with work under way that either could fail (a statement running or waiting to run again
+   * alone, a bulk write, an import rolling up); statements asked meanwhile wait for it.
    */
   releaseIdleMemory(): Promise<void> {
     const activity = this.activity;
     const quiet = activity.statements === this.statementsAtCheck;
     this.statementsAtCheck = activity.statements;
-    const busy = activity.running > 0 || this.bulks.size > 0 || this.imports > 0;
+    const busy = activity.running > 0 || activity.retrying > 0 || this.bulks.size > 0 || this.imports > 0;
     if (busy || !quiet || activity.statements === this.statementsAtRelease) return this.settings.settled;
     this.statementsAtRelease = activity.statements;
     const released = this.settings.releaseIdle();
