@@ -140,7 +140,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
                 class="export"
                 onClick={(event) => {
                   event.preventDefault();
-                  downloadText(`${state.metric}-${series.data!.period.from}-${series.data!.period.to}.csv`, seriesCsv(series.data!, state.metric));
+                  downloadText(`${state.metric}-${series.data!.period.from}-to-${series.data!.period.to}.csv`, seriesCsv(series.data!, state.metric));
                 }}
               >
                 Export CSV
