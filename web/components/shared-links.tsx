@@ -14,13 +14,14 @@ import { TestReport } from './test-report.js';
 import type { ManagedReportWebhook, ManagedSharedLink } from '../../src/core/management.js';
 
 /** One entry a line, blank lines dropped. */
-const lines = (text: string) =>
+export const lines = (text: string) =>
   text
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '');
 
-function LinesField({ label, hint, value, onValue }: { label: string; hint: string; value: string; onValue(value: string): void }) {
+/** A text area of entries, one a line (read with `lines`). */
+export function LinesField({ label, hint, value, onValue }: { label: string; hint: string; value: string; onValue(value: string): void }) {
   const id = useId();
   return (
     <div class="field">
