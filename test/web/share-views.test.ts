@@ -69,7 +69,7 @@ describe('shared links: a page pattern, goals and funnels', () => {
 
     const { context, page } = await openPage(dashboard);
     await page.goto(url);
-    await page.getByText('Every figure here is limited to').waitFor();
+    await page.locator('.locked-filters').getByText('Limited to Page is /blog/**.').waitFor();
     await filled(page);
     const note = page.getByRole('note');
     await note.getByText('Goals, funnels and realtime are not shared through this link').waitFor();
