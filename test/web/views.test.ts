@@ -301,8 +301,8 @@ describe('other views', () => {
     const row = page.locator('[data-panel="goals"] tbody tr');
     await row.first().waitFor();
     await page.locator('[data-panel="goals"][data-state="ready"]').waitFor();
-    // Conversions, their change (none before: —), unique conversions, rate, its change (— too).
-    assert.deepEqual((await row.first().locator('td').allTextContents()).slice(1, 6), ['1', '—', '1', '20%', '—']);
+    // Conversions, rate, unique conversions, the change of conversions (none before: —) and of the rate (— too).
+    assert.deepEqual((await row.first().locator('td').allTextContents()).slice(1, 6), ['1', '20%', '1', '—', '—']);
     await page.getByRole('link', { name: 'Pricing to signup' }).click();
     await page.waitForURL(`**/funnels/${funnelId}`);
     const steps = page.locator('.funnel-steps li');
