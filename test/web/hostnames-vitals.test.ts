@@ -73,7 +73,7 @@ describe('web vitals in the dashboard', () => {
     const dialog = page.getByRole('dialog', { name: 'Page: details' });
     await dialog.locator('tbody tr').first().waitFor();
     await dialog.getByRole('button', { name: 'Web vitals' }).click();
-    await dialog.getByText('No page here has web vitals. The tracker measures them when its script tag carries data-vitals.').waitFor();
+    await dialog.getByText('No web vitals here: the tracker measures them when its script tag carries data-vitals.').waitFor();
     assert.deepEqual(await axeViolations(page), []);
     await context.close();
   });

@@ -204,6 +204,28 @@ describe('the dashboard', () => {
     await context.close();
   });
 
+  test("organisation settings on a phone: each site's row stacked, a checkbox's label beside its box, room above each part's heading", async () => {
+    const { context, page } = await openPage(dashboard, PHONE);
+    await signIn(page, dashboard.server, 'owner@example.com', `/orgs/${site.orgId}/settings`);
+    await page.getByRole('heading', { name: 'Invite member' }).waitFor();
+    const sites = page.locator('#sites');
+    // The site's name whole on one line (its row a block, not four narrow columns).
+    const name = (await sites.locator('tbody td').first().boundingBox())!;
+    const card = (await sites.boundingBox())!;
+    assert.ok(name.width > card.width / 2, `the site's cell is ${name.width} px of ${card.width}`);
+    const [checkbox, label] = [(await page.getByRole('checkbox', { name: /Require two-factor/ }).boundingBox())!, (await page.getByText('Require two-factor sign-in for every member').boundingBox())!];
+    assert.ok(label.y < checkbox.y + checkbox.height && label.x > checkbox.x, `the label beside its box: ${JSON.stringify([checkbox, label])}`);
+    for (const [heading, above] of [
+      ['Add a site', '#sites table'],
+      ['Sign-in', '#members .field.checkbox'],
+      ['Invite member', 'form[aria-label="Sign-in settings"]'],
+    ] as const) {
+      const [top, before] = [(await page.getByRole('heading', { name: heading, exact: true }).boundingBox())!, (await page.locator(above).first().boundingBox())!];
+      assert.ok(top.y - (before.y + before.height) >= 12, `${heading}: ${top.y - (before.y + before.height)} px below what comes before it`);
+    }
+    await context.close();
+  });
+
   test('the referrer (none) row reads Direct / None and stays unfilterable; countries beside their flags', async () => {
     const { context, page } = await signedIn(DESKTOP, '?period=7d');
     await filled(page);

@@ -17,7 +17,7 @@ export function WebVitals({ rows }: { rows: readonly BreakdownRow[] }) {
   if (rows.every((r) => VITAL_NAMES.every((vital) => r.vitals?.[vital] == null)))
     return (
       <p class="muted empty">
-        No page here has web vitals. The tracker measures them when its script tag carries <code>data-vitals</code>.
+        No web vitals here: the tracker measures them when its script tag carries <code>data-vitals</code>.
       </p>
     );
   return (
