@@ -30,11 +30,13 @@ const COUNTRY_CODE = /^[A-Z]{2}$/;
 
 /**
  * A key as shown: a country code as its name in the browser's language, the referrer's `(none)` as
- * `Direct / None`, an imported city's `geonames:<id>` as `GeoNames city <id>`, anything else as it
- * is (the key itself, as filters and exports carry it, never changes).
+ * `Direct / None`, an imported city's `geonames:<id>` as `GeoNames city <id>`, a device class
+ * capitalised (`Mobile`), anything else as it is (the key itself, as filters and exports carry it,
+ * never changes).
  */
 export function keyLabel(dimension: FilterDimension, key: string): string {
   if (dimension === 'referrer' && key === NONE_KEY) return NO_REFERRER_LABEL;
+  if (dimension === 'device') return key.charAt(0).toUpperCase() + key.slice(1);
   if (dimension === 'city') return cityName(key);
   return dimension === 'country' ? countryName(key) : key;
 }
