@@ -14,7 +14,7 @@ import type { Period } from '../core/period.js';
 import { addMonths, firstOfMonth } from '../core/period.js';
 import { addDays } from '../core/localtime.js';
 import { DIMENSIONS, NONE_KEY, type Dimension } from '../core/vocabulary.js';
-import { exportDimensionStatement, exportPageStatement, exportSiteStatement } from '../stats/sql/export.js';
+import { exportDaysStatement, exportDimensionStatement, exportPageStatement, exportSiteStatement } from '../stats/sql/export.js';
 import { trafficOf, type Measures } from '../stats/measures.js';
 import type { EventReader } from '../storage/events/types.js';
 import { PLAUSIBLE_BROWSER_NAMES, PLAUSIBLE_DEVICE_NAMES, PLAUSIBLE_OS_NAMES, plausibleName } from './names.js';
@@ -156,8 +156,17 @@ function readmeText(domain: string, held: { first: string | null; last: string |
 export function exportPlausible(events: EventReader, scope: ExportScope): AsyncGenerator<Buffer> {
   const { siteId, days, watermark } = scope;
   const d = events.dialect;
+  // The months of `days` within the first and last day the site holds rows for, read once: an export
+  // asked for a century reads only the months that can hold rows.
+  let monthsHeld: Promise<Period[]> | undefined;
+  const monthsRead = () =>
+    (monthsHeld ??= events.query<{ f: string | null; l: string | null }>(exportDaysStatement(d, siteId)).then(([held]) => {
+      if (!held?.f || !held.l) return [];
+      const read = { from: days.from > held.f ? days.from : held.f, to: days.to < held.l ? days.to : held.l };
+      return read.from > read.to ? [] : months(read);
+    }));
   async function* dimensionLines(dimension: Dimension, row: RowFields, scroll = false): AsyncGenerator<string> {
-    for (const month of months(days)) {
+    for (const month of await monthsRead()) {
       const statement = scroll ? exportPageStatement(d, siteId, month, watermark) : exportDimensionStatement(d, siteId, month, watermark, dimension);
       const rows = await events.query<{ b: string; k: string } & Record<string, unknown>>(statement);
       let chunk = '';
@@ -172,7 +181,7 @@ export function exportPlausible(events: EventReader, scope: ExportScope): AsyncG
   const held: { first: string | null; last: string | null } = { first: null, last: null };
   async function* visitors(): AsyncGenerator<string> {
     yield 'date,visitors,pageviews,bounces,visits,visit_duration\n';
-    for (const month of months(days)) {
+    for (const month of await monthsRead()) {
       const rows = await events.query<{ b: string } & Record<string, unknown>>(exportSiteStatement(d, siteId, month, watermark));
       if (rows.length > 0) {
         held.first ??= rows[0]!.b;

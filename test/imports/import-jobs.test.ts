@@ -101,6 +101,11 @@ test('import jobs through the admin API: queued, run, listed, refused with a rea
     assert.deepEqual([...new Set(await names('operating_systems'))].sort(), ['GNU/Linux', 'Mac']);
     const narrower = await fetch(`${server.url}/admin/v1/sites/${site.siteId}/export?from=2025-05-01&to=2025-06-02`, { headers: { authorization: `Bearer ${server.adminToken}` } });
     assert.match(await readmeOf(new Uint8Array(await narrower.arrayBuffer())), /\nFirst day held: 2025-06-01\nLast day held: 2025-06-02\n/, 'the days held, not the days asked');
+    // The widest period asked reads only the months the site holds rows for: the same rows as the default export's.
+    const widest = new Uint8Array(await (await fetch(`${server.url}/admin/v1/sites/${site.siteId}/export?from=2000-01-01&to=2100-12-31`, { headers: { authorization: `Bearer ${server.adminToken}` } })).arrayBuffer());
+    for (const table of ['visitors', 'browsers', 'pages']) {
+      assert.equal(await entryOf(widest, (name) => name.startsWith(`imported_${table}_20000101_21001231`)), await entryOf(exportedZip, (name) => name.startsWith(`imported_${table}_`)), table);
+    }
     const none = await fetch(`${server.url}/admin/v1/sites/${site.siteId}/export?from=2025-07-01&to=2025-07-02`, { headers: { authorization: `Bearer ${server.adminToken}` } });
     assert.match(await readmeOf(new Uint8Array(await none.arrayBuffer())), /\nIt holds no day\.\n/);
     const copy = await createSite(server);
