@@ -9,8 +9,9 @@ import {
   DEFAULT_COMPARISON,
   DEFAULT_PRESET,
   filterParam,
+  GOAL_DIMENSION,
   isComparison,
-  isQueryDimension,
+  isFilterDimension,
   FILTER_VALUES_MAX,
   joinFilterValues,
   makeFilter,
@@ -24,9 +25,8 @@ import {
   type FilterDimension,
   type FilterOperator,
   type Preset,
-  type QueryDimension,
 } from './vocabulary.js';
-import { DEFAULT_METRIC, isMetric, type Metric } from './metric-registry.js';
+import { DEFAULT_METRIC, isMetric, metricsUnder, type Metric } from './metric-registry.js';
 import type { ManagedGoal } from './management.js';
 import { SEGMENT_PARAM } from './segments.js';
 
@@ -51,8 +51,9 @@ const isPreset = (v: string | null): v is Preset => (PRESETS as readonly string[
 
 /**
  * The view of an address's query. What an address cannot mean falls back to the default (an
- * unknown preset or metric, a half range, a filter without a known dimension or a value); a
- * dimension given twice keeps its last value.
+ * unknown preset or metric, a half range, a filter without a known dimension or a value, a goal
+ * filter with another operator than `is`, a goal filter's metric without one); a dimension given
+ * twice keeps its last value.
  */
 export function parseViewState(search: string | URLSearchParams): ViewState {
   const query = typeof search === 'string' ? new URLSearchParams(search) : search;
@@ -64,7 +65,8 @@ export function parseViewState(search: string | URLSearchParams): ViewState {
   let filters: Filter[] = [];
   for (const text of query.getAll('filter')) {
     const parts = splitFilterParam(text);
-    if (parts && parts.value !== '' && isQueryDimension(parts.dimension)) {
+    // The API refuses a goal filter with another operator than `is`: such an address would fail every read.
+    if (parts && parts.value !== '' && isFilterDimension(parts.dimension) && (parts.dimension !== GOAL_DIMENSION || parts.operator === 'is')) {
       const filter = makeFilter(parts.dimension, parts.operator, parts.value);
       filters = withFilter({ period, filters, metric: DEFAULT_METRIC, comparison: DEFAULT_COMPARISON }, filter).filters;
     }
@@ -75,7 +77,7 @@ export function parseViewState(search: string | URLSearchParams): ViewState {
   return {
     period,
     filters,
-    metric: metric !== null && isMetric(metric) ? metric : DEFAULT_METRIC,
+    metric: metric !== null && isMetric(metric) ? metricUnder(metric, filters) : DEFAULT_METRIC,
     comparison: isComparison(comparison) ? comparison : DEFAULT_COMPARISON,
     ...(segment !== null && SEGMENT_ID.test(segment) ? { segment: Number(segment) } : {}),
   };
@@ -119,6 +121,9 @@ export function statsParams(state: Pick<ViewState, 'period' | 'filters' | 'compa
   return params;
 }
 
+/** The metric, or the default where the filters do not answer it (conversion rate without a goal filter). */
+const metricUnder = (metric: Metric, filters: readonly Filter[]): Metric => (metricsUnder(filters).includes(metric) ? metric : DEFAULT_METRIC);
+
 /** The address query of a view ('' for the default view); defaults are left out. */
 export function viewSearch(state: ViewState): string {
   const params = periodAndFilters(state, true);
@@ -156,11 +161,13 @@ export function withFilterValues(state: ViewState, filter: Filter): ViewState {
  */
 export function withFilterReplaced(state: ViewState, replaced: FilterDimension, filter: Filter): ViewState {
   const filters = state.filters.flatMap((f) => (f.dimension === replaced ? [filter] : f.dimension === filter.dimension ? [] : [f]));
-  return filters.includes(filter) ? { ...state, filters } : withFilter(state, filter);
+  if (!filters.includes(filter)) return withFilter(state, filter);
+  return { ...state, filters, metric: metricUnder(state.metric, filters) };
 }
 
 export function withoutFilter(state: ViewState, dimension: FilterDimension): ViewState {
-  return { ...state, filters: state.filters.filter((f) => f.dimension !== dimension) };
+  const filters = state.filters.filter((f) => f.dimension !== dimension);
+  return { ...state, filters, metric: metricUnder(state.metric, filters) };
 }
 
 export function withPeriod(state: ViewState, period: PeriodChoice): ViewState {

@@ -83,6 +83,24 @@ describe('view state', () => {
     assert.equal(viewSearch(withMetric(withPeriod(state, { preset: '7d' }), 'bounceRate')), '?period=7d&filter=country%3ADE&filter=device%3Amobile&filter=browser%3AFirefox&metric=bounceRate');
   });
 
+  test('an address keeps a goal filter (is only) and its metrics; without one, conversion rate falls back to visitors', () => {
+    const search = '?filter=goal%3A3%7C7&filter=country%3ADE&metric=conversionRate';
+    const state = parseViewState(search);
+    assert.deepEqual(state.filters, [{ dimension: 'goal', value: '3|7', values: ['3', '7'] }, { dimension: 'country', value: 'DE', values: ['DE'] }]);
+    assert.equal(state.metric, 'conversionRate');
+    assert.equal(viewSearch(state), search);
+    assert.equal(queryParams(state).toString(), 'period=30d&filter=goal%3A3%7C7&filter=country%3ADE&raw=clip');
+    // The API takes `is` only for goals: another operator is no filter.
+    assert.deepEqual(parseViewState('filter=goal!:3&filter=goal~:3').filters, []);
+    assert.equal(parseViewState('metric=conversionRate').metric, 'visitors');
+    assert.equal(parseViewState('filter=goal:3&metric=conversions').metric, 'conversions');
+    // The goal filter removed or replaced, its own metric goes with it; another stays.
+    assert.equal(withoutFilter(state, 'goal').metric, 'visitors');
+    assert.equal(withoutFilter(state, 'country').metric, 'conversionRate');
+    assert.equal(withFilterReplaced(state, 'goal', makeFilter('page', 'is', '/a')).metric, 'visitors');
+    assert.equal(withoutFilter(withMetric(state, 'conversions'), 'goal').metric, 'conversions');
+  });
+
   test("a goal's filter: its event, its page when the pattern has no wildcard, none otherwise", () => {
     assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup' }), [{ dimension: 'event', value: 'signup', values: ['signup'] }]);
     assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup', props: { plan: 'pro', seats: '3' } }), [
