@@ -11,7 +11,7 @@ import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-s
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
 import { changeIsGood, METRIC_REGISTRY, METRICS } from '../../src/core/metric-registry.js';
 import { FILTER_OPERATORS, filterParam, makeFilter, splitFilterParam, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
-import { countryFlag, filterValueLabel, keyLabel, OPERATOR_LABELS } from '../../web/lib/labels.js';
+import { countryFlag, filterValueLabel, goalNamesOf, keyLabel, OPERATOR_LABELS } from '../../web/lib/labels.js';
 import { matchedByName, rowsNamed, valuesPage } from '../../web/lib/value-search.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
 import { parseCsv } from '../helpers/csv.js';
@@ -173,6 +173,11 @@ describe('filter operators', () => {
     // Several values in words.
     assert.equal(filterValueLabel(makeFilter('country', 'is', 'DE|AT')), `${keyLabel('country', 'DE')} or ${keyLabel('country', 'AT')}`);
     assert.equal(filterValueLabel(makeFilter('page', 'contains', 'a|b|c')), '“a”, “b” or “c”');
+    // A goal by its name, by its id while the names are unknown.
+    const names = goalNamesOf([{ goalId: 3, name: 'Signup' }, { goalId: 7, name: 'Trial' }]);
+    assert.equal(filterValueLabel(makeFilter('goal', 'is', '3|7'), names), 'Signup or Trial');
+    assert.equal(filterValueLabel(makeFilter('goal', 'is', '3|9')), '3 or 9');
+    assert.equal(filterValueLabel(makeFilter('goal', 'is', '9'), names), '9');
   });
 
   test("the dialog's value joins the view's filter of the same dimension and operator as an or, else replaces it", () => {

@@ -5,15 +5,15 @@
 // chip in the edited one's place.
 import type { VNode } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { dimensionLabel, filterValueLabel, OPERATOR_LABELS } from '../lib/labels.js';
+import { dimensionLabel, filterValueLabel, OPERATOR_LABELS, type GoalNames } from '../lib/labels.js';
 import { isQueryDimension, type DimensionFilter, type Filter, type FilterDimension } from '../../src/core/vocabulary.js';
 
 const isDimensionFilter = (f: Filter): f is DimensionFilter => isQueryDimension(f.dimension);
 
-/** A filter in words, its values in bold: `Country is not <b>Germany or Austria</b>`. */
-export const FilterSentence = ({ filter }: { filter: Filter }) => (
+/** A filter in words, its values in bold: `Country is not <b>Germany or Austria</b>`, `Goal is <b>Signup</b>`. */
+export const FilterSentence = ({ filter, goals }: { filter: Filter; goals?: GoalNames }) => (
   <>
-    {dimensionLabel(filter.dimension)} {OPERATOR_LABELS[filter.operator ?? 'is']} <strong>{filterValueLabel(filter)}</strong>
+    {dimensionLabel(filter.dimension)} {OPERATOR_LABELS[filter.operator ?? 'is']} <strong>{filterValueLabel(filter, goals)}</strong>
   </>
 );
 
@@ -21,11 +21,13 @@ interface ChipsProps {
   filters: readonly Filter[];
   onRemove(dimension: FilterDimension): void;
   emptyFocusId: string;
+  /** The site's goals' names, for a goal filter's chip. */
+  goals?: GoalNames;
   /** The dialog that edits `filter`, calling `close` once it has closed. */
   editor(filter: DimensionFilter, close: () => void): VNode;
 }
 
-export function FilterChips({ filters, onRemove, emptyFocusId, editor }: ChipsProps) {
+export function FilterChips({ filters, onRemove, emptyFocusId, goals, editor }: ChipsProps) {
   const list = useRef<HTMLUListElement>(null);
   // The place of the chip whose control left the page or opened the dialog: the focus goes back there.
   const focusAt = useRef<{ index: number; control: 'edit' | 'remove' } | null>(null);
@@ -55,11 +57,11 @@ export function FilterChips({ filters, onRemove, emptyFocusId, editor }: ChipsPr
                     setEditing(f);
                   }}
                 >
-                  <FilterSentence filter={f} />
+                  <FilterSentence filter={f} goals={goals} />
                 </button>
               ) : (
                 <span>
-                  <FilterSentence filter={f} />
+                  <FilterSentence filter={f} goals={goals} />
                 </span>
               )}
               <button

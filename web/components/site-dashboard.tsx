@@ -14,6 +14,7 @@ import { Shortcuts } from './shortcuts.js';
 import { useViewState } from '../lib/address.js';
 import { downloadText } from '../lib/download.js';
 import { formatDay } from '../lib/format.js';
+import { goalNamesOf } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
 import { readTimeseries, seriesCsv } from '../lib/series.js';
 import { clippedToRawWindow, readSite, withImported } from '../lib/site.js';
@@ -71,6 +72,8 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
     return addOns.chart ? addOns.chart(site, data, draw) : draw();
   }, [series.data, state.metric, site, addOns]);
   const goalResults = goals.data?.goals;
+  // Under a goal filter the goals read lists the filter's goals: their names for its chip.
+  const goalNames = useMemo(() => goalNamesOf(goalResults), [goalResults]);
   const panels = useMemo(
     () => PANELS.map((spec) => <BreakdownPanel key={spec.id} spec={spec} siteId={site.id} view={view} goals={goalResults} onFilter={onFilter} />),
     [site.id, view, goalResults, onFilter],
@@ -100,6 +103,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
           filters={state.filters}
           onRemove={(dimension) => go(withoutFilter(state, dimension))}
           emptyFocusId="period"
+          goals={goalNames}
           editor={(filter, close) => <FilterDialog siteId={site.id} state={state} editing={filter} onApply={(edited) => go(withFilterReplaced(state, filter.dimension, edited))} onClose={close} />}
         />
       </div>
