@@ -1,0 +1,119 @@
+// Goal filters on the dashboard, in real Chromium against a real server: the address keeps
+// `filter=goal:<id>`, its chip names the goals, the tiles show the converters, conversions and the
+// conversion rate the API answers (the rate in bounce rate's place, and charted), each breakdown row
+// its converters, conversions and rate; the Events panel's Goals tab lists every goal and filters by
+// the one clicked; the filter dialog offers the site's goals by name.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { formatCount, formatMetric } from '../../web/lib/format.js';
+import { createSite, importEvents, type SiteFixture } from '../helpers/server.js';
+import { checkPage, createUser, DESKTOP, filled, openPage, PHONE, signIn, startDashboard, type Dashboard } from './harness.js';
+
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+let dashboard: Dashboard;
+/** Four visitors in three countries; an event goal, a one-page goal and a wildcard page goal. */
+let site: SiteFixture;
+const goalIds: Record<string, number> = {};
+
+before(async () => {
+  dashboard = await startDashboard({ env: { SVC_APP_RATE_LIMIT: '100000/60s' } });
+  const { server } = dashboard;
+  site = await createSite(server, { timezone: 'UTC' });
+  const day = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - 2);
+  const at = (hour: number, minute = 0) => day + hour * 3_600_000 + minute * 60_000;
+  const a = { ip: '10.4.0.1', ua: FIREFOX, country: 'FR' };
+  const b = { ip: '10.4.0.2', ua: CHROME, country: 'DE' };
+  const c = { ip: '10.4.0.3', ua: CHROME, country: 'FR' };
+  const d = { ip: '10.4.0.4', ua: FIREFOX, country: 'US' };
+  const report = await importEvents(server, site.siteId, [
+    { ...a, ts: at(9), u: '/', r: 'https://www.google.com/' },
+    { ...a, ts: at(9, 1), u: '/pricing' },
+    { ...a, ts: at(9, 2), u: '/pricing', e: 'signup' },
+    { ...a, ts: at(9, 3), u: '/pricing', e: 'signup' },
+    { ...b, ts: at(10), u: '/blog/first' },
+    { ...b, ts: at(10, 1), u: '/pricing' },
+    { ...c, ts: at(11), u: '/' },
+    { ...d, ts: at(12), u: '/blog/second', r: 'https://www.google.com/' },
+  ]);
+  assert.equal(report.body.accepted, 8, JSON.stringify(report));
+  for (const goal of [
+    { name: 'Signup', kind: 'event', pattern: 'signup' },
+    { name: 'Saw pricing', kind: 'page', pattern: '/pricing' },
+    { name: 'Read the blog', kind: 'page', pattern: '/blog/**' },
+  ]) {
+    const created = await server.admin('POST', `/sites/${site.siteId}/goals`, goal);
+    assert.equal(created.status, 201);
+    goalIds[goal.name] = created.body.goalId;
+  }
+  await server.admin('POST', '/maintenance/run', { tasks: ['rollup'] });
+  await createUser(server, 'owner@example.com', [{ orgId: site.orgId, role: 'owner' }]);
+});
+after(() => dashboard?.close());
+
+async function signedIn(viewport = DESKTOP) {
+  const opened = await openPage(dashboard, viewport);
+  await signIn(opened.page, dashboard.server, 'owner@example.com');
+  return opened;
+}
+
+/** The read API's answer, read by the signed-in page as the dashboard reads it. */
+const api = (page: Page, path: string, params: string) =>
+  page.evaluate(async (url) => (await fetch(url)).json(), `/app/v1/sites/${encodeURIComponent(site.siteId)}${path}?${params}`);
+
+const tileValue = (page: Page, metric: string) => page.locator(`.kpi[data-metric="${metric}"] .kpi-value`).textContent();
+const chips = (page: Page) => page.locator('.chips .chip').evaluateAll((items) => items.map((li) => li.textContent?.replace('×', '').trim()));
+
+describe('goal filters on the dashboard', () => {
+  test('a goal filter in the address: its chip names the goal, the tiles and the rows (converters, conversion rate) show what the API answers', async () => {
+    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      const { context, page } = await signedIn(viewport);
+      const filter = `goal:${goalIds['Saw pricing']}`;
+      await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=${filter}`);
+      await filled(page);
+      assert.deepEqual(await chips(page), ['Goal is Saw pricing']);
+      const params = `period=30d&filter=${filter}&raw=clip`;
+      const { stats } = await api(page, '/stats', `${params}&elapsed=true`);
+      assert.equal(stats.visitors.value, 2, 'two visitors saw /pricing');
+      assert.equal(await tileValue(page, 'visitors'), formatCount(stats.visitors.value));
+      assert.equal(await tileValue(page, 'conversions'), formatCount(stats.conversions.value));
+      assert.equal(await tileValue(page, 'conversionRate'), formatMetric('conversionRate', stats.conversionRate.value));
+      assert.equal(await tileValue(page, 'conversionRate'), formatMetric('conversionRate', 0.5));
+      assert.equal(await page.locator('.kpi[data-metric="bounceRate"]').count(), 0, 'the conversion rate stands in its place');
+      // Each country's converters, conversions and rate, as the API's breakdown rows give them.
+      const { rows } = await api(page, '/breakdown', `${params}&dimension=country&limit=10`);
+      const panel = page.locator('[data-panel="locations"]');
+      assert.deepEqual(await panel.locator('thead th').allTextContents(), ['Country', 'Converters', 'Conversion rate']);
+      const shown = await panel.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td.num'), (td) => td.textContent)));
+      assert.deepEqual(
+        shown,
+        rows.map((r: { visitors: number; conversionRate: number | null }) => [formatCount(r.visitors), formatMetric('conversionRate', r.conversionRate)]),
+      );
+      // The row's conversions in its rate's title.
+      assert.match((await panel.locator('td.conversion-rate').first().getAttribute('title')) ?? '', new RegExp(`^${rows[0].conversions} conversions`));
+      assert.equal(rows.length, 2, 'France and Germany');
+      await checkPage(page, `goal-filter-${name}`);
+      await context.close();
+    }
+  });
+
+  test('the conversion rate and the conversions chart under a goal filter; the filter removed, the chart is of visitors again', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=goal:${goalIds['Signup']}|${goalIds['Saw pricing']}`);
+    await filled(page);
+    assert.deepEqual(await chips(page), ['Goal is Signup or Saw pricing']);
+    for (const metric of ['conversionRate', 'conversions']) {
+      await page.locator(`.kpi[data-metric="${metric}"]`).click();
+      await page.waitForURL((url) => url.searchParams.get('metric') === metric);
+      await filled(page);
+      assert.equal(await page.locator('[data-panel="chart"]').getAttribute('data-state'), 'ready', metric);
+      assert.equal(await page.locator(`.kpi[data-metric="${metric}"]`).getAttribute('aria-pressed'), 'true');
+    }
+    await page.getByRole('button', { name: 'Remove filter goal' }).click();
+    await page.waitForURL((url) => !url.search.includes('goal'));
+    assert.equal(new URL(page.url()).searchParams.get('metric'), 'conversions', 'conversions stay charted');
+    await context.close();
+  });
+});
