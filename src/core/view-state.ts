@@ -4,7 +4,6 @@
 // with) and `segment` (a saved segment, whose filters the server adds to the view's). A view is a
 // link: parsing an address and writing it back gives the same view, and the figures are read with
 // the same parameters.
-import { pagePatternIsLiteral } from './patterns.js';
 import {
   DEFAULT_COMPARISON,
   DEFAULT_PRESET,
@@ -15,9 +14,7 @@ import {
   FILTER_VALUES_MAX,
   joinFilterValues,
   makeFilter,
-  oneValueFilter,
   PRESETS,
-  PROPERTY_PREFIX,
   RAW_CLIP,
   splitFilterParam,
   type Comparison,
@@ -27,7 +24,6 @@ import {
   type Preset,
 } from './vocabulary.js';
 import { DEFAULT_METRIC, isMetric, metricsUnder, type Metric } from './metric-registry.js';
-import type { ManagedGoal } from './management.js';
 import { SEGMENT_PARAM } from './segments.js';
 
 /** A period: a preset, or a custom range of site-local days (`YYYY-MM-DD`, inclusive). */
@@ -180,17 +176,4 @@ export function withMetric(state: ViewState, metric: Metric): ViewState {
 
 export function withComparison(state: ViewState, comparison: Comparison): ViewState {
   return { ...state, comparison };
-}
-
-/**
- * The filters that show a goal's visitors on the dashboard: its event (and each property value it
- * requires), or its page when the pattern is one path; undefined for a page pattern with wildcards
- * (no single page to filter by).
- */
-export function goalFilters(goal: Pick<ManagedGoal, 'kind' | 'pattern' | 'props'>): Filter[] | undefined {
-  if (goal.kind === 'event') {
-    const props = Object.entries(goal.props ?? {}).map(([key, value]) => oneValueFilter(`${PROPERTY_PREFIX}${key}`, value));
-    return [oneValueFilter('event', goal.pattern), ...props];
-  }
-  return pagePatternIsLiteral(goal.pattern) ? [oneValueFilter('page', goal.pattern)] : undefined;
 }

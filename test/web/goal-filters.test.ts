@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { formatCount, formatMetric } from '../../web/lib/format.js';
+import { formatCount, formatMetric, formatRatio } from '../../web/lib/format.js';
 import { createSite, importEvents, type SiteFixture } from '../helpers/server.js';
 import { checkPage, createUser, DESKTOP, filled, openPage, PHONE, signIn, startDashboard, type Dashboard } from './harness.js';
 
@@ -115,5 +115,31 @@ describe('goal filters on the dashboard', () => {
     await page.waitForURL((url) => !url.search.includes('goal'));
     assert.equal(new URL(page.url()).searchParams.get('metric'), 'conversions', 'conversions stay charted');
     await context.close();
+  });
+
+  test("the Events panel's Goals tab lists every goal, page goals too, as the goals answer gives them; a goal clicked filters the view by it", async () => {
+    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      const { context, page } = await signedIn(viewport);
+      await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+      await filled(page);
+      const events = page.locator('[data-panel="events"]');
+      await events.getByRole('tab', { name: 'Goals' }).click();
+      const { goals } = await api(page, '/goals', 'period=30d');
+      assert.deepEqual(await events.locator('thead th').allTextContents(), ['Goal', 'Converters', 'Conversion rate']);
+      const rows = await events.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent!.trim())));
+      assert.deepEqual(
+        rows,
+        goals.map((g: { name: string; uniqueConversions: number; conversionRate: number }) => [g.name, formatCount(g.uniqueConversions), formatRatio(g.conversionRate, 'en-GB')]),
+      );
+      assert.deepEqual(rows.map((r) => r[0]).sort(), ['Read the blog', 'Saw pricing', 'Signup']);
+      await checkPage(page, `goals-tab-${name}`);
+      await events.getByRole('button', { name: 'Read the blog' }).click();
+      await page.waitForURL((url) => url.searchParams.get('filter') === `goal:${goalIds['Read the blog']}`);
+      await filled(page);
+      assert.deepEqual(await chips(page), ['Goal is Read the blog']);
+      assert.equal(await tileValue(page, 'visitors'), '2', 'two visitors read the blog');
+      assert.equal(await tileValue(page, 'conversionRate'), formatMetric('conversionRate', 0.5));
+      await context.close();
+    }
   });
 });

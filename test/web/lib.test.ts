@@ -5,7 +5,7 @@ import { chartGeometry, nearestIndex, niceStep, partialBucket } from '../../web/
 import { toCsv } from '../../web/lib/csv.js';
 import { bucketStamp, changeClass, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatPoints, formatRatio, kpiChange, percentChange, pointsChange } from '../../web/lib/format.js';
 import { nullReason } from '../../web/lib/kpi-reason.js';
-import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
+import { parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
 import { timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-status.js';
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
@@ -99,18 +99,6 @@ describe('view state', () => {
     assert.equal(withoutFilter(state, 'country').metric, 'conversionRate');
     assert.equal(withFilterReplaced(state, 'goal', makeFilter('page', 'is', '/a')).metric, 'visitors');
     assert.equal(withoutFilter(withMetric(state, 'conversions'), 'goal').metric, 'conversions');
-  });
-
-  test("a goal's filter: its event, its page when the pattern has no wildcard, none otherwise", () => {
-    assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup' }), [{ dimension: 'event', value: 'signup', values: ['signup'] }]);
-    assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup', props: { plan: 'pro', seats: '3' } }), [
-      { dimension: 'event', value: 'signup', values: ['signup'] },
-      { dimension: 'prop.plan', value: 'pro', values: ['pro'] },
-      { dimension: 'prop.seats', value: '3', values: ['3'] },
-    ]);
-    assert.deepEqual(goalFilters({ kind: 'page', pattern: '/thanks' }), [{ dimension: 'page', value: '/thanks', values: ['/thanks'] }]);
-    assert.equal(goalFilters({ kind: 'page', pattern: '/blog/*' }), undefined);
-    assert.equal(goalFilters({ kind: 'page', pattern: '/docs/**/intro' }), undefined);
   });
 });
 

@@ -9,7 +9,7 @@ import { readableError } from '../lib/read-errors.js';
 import { ErrorText } from './feedback.js';
 import { KeyLabel } from './key-label.js';
 import { Table, type Column } from './table.js';
-import { type QueryDimension, viewsAreEvents } from '../../src/core/vocabulary.js';
+import { type Filter, GOAL_DIMENSION, makeFilter, type QueryDimension, viewsAreEvents } from '../../src/core/vocabulary.js';
 import { isMetric } from '../../src/core/metric-registry.js';
 import type { BreakdownRow, GoalResult } from '../../src/core/answers.js';
 
@@ -113,6 +113,31 @@ function GoalRate({ goal }: { goal: GoalResult | undefined }) {
     <td class="num goal-rate" title={`Goal “${goal.name}”: ${rate} of the period's visitors under the view's filters converted`}>
       {rate}
     </td>
+  );
+}
+
+/** The site's goals with their converters and conversion rate (conversions in its title); a goal's name filters the view by it. */
+export function GoalRows({ goals, onFilter }: { goals: readonly GoalResult[]; onFilter(filter: Filter): void }) {
+  return (
+    <Table
+      class="rows"
+      columns={['Goal', { label: 'Converters', numeric: true }, { label: 'Conversion rate', numeric: true }]}
+      rows={goals}
+      row={(goal) => (
+        <tr key={goal.goalId}>
+          <td class="key">
+            <span class="bar" aria-hidden="true" style={{ width: `${Math.min(100, goal.conversionRate * 100)}%` }} />
+            <button type="button" class="row-filter" title={`Filter by goal: ${goal.name} (${goal.kind} ${goal.pattern})`} onClick={() => onFilter(makeFilter(GOAL_DIMENSION, 'is', String(goal.goalId)))}>
+              {goal.name}
+            </button>
+          </td>
+          <td class="num">{formatCount(goal.uniqueConversions)}</td>
+          <td class="num conversion-rate" title={`${formatCount(goal.conversions)} conversions`}>
+            {formatRatio(goal.conversionRate)}
+          </td>
+        </tr>
+      )}
+    />
   );
 }
 
