@@ -142,4 +142,36 @@ describe('goal filters on the dashboard', () => {
       await context.close();
     }
   });
+
+  test('the filter dialog offers Goal: the site\'s goals by name, `is` only, applied as goal:<id>; its chip edits it', async () => {
+    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      const { context, page } = await signedIn(viewport);
+      await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
+      await filled(page);
+      await page.getByRole('button', { name: 'Filter', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add a filter' });
+      await dialog.getByLabel('Dimension').selectOption({ label: 'Goal' });
+      assert.deepEqual(await dialog.getByLabel('Operator').locator('option').allTextContents(), ['is']);
+      await dialog.getByRole('listbox').getByRole('option').first().waitFor();
+      assert.deepEqual((await dialog.locator('.value-key').allTextContents()).sort(), ['Read the blog', 'Saw pricing', 'Signup']);
+      await checkPage(page, `filter-goal-${name}`);
+      await dialog.getByRole('combobox', { name: 'Value' }).fill('pric');
+      await page.waitForFunction(() => Array.from(document.querySelectorAll('li[role="option"] .value-key'), (k) => k.textContent).join() === 'Saw pricing');
+      await dialog.getByText('On Apply: Goal is Saw pricing').waitFor();
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.searchParams.getAll('filter').join() === `goal:${goalIds['Saw pricing']}`);
+      assert.deepEqual(await chips(page), ['Goal is Saw pricing']);
+      // The chip opens the dialog on its goal; a second goal joins it as an `or`.
+      await page.locator('.chip-edit').click();
+      const edit = page.getByRole('dialog', { name: 'Edit filter' });
+      await edit.getByRole('button', { name: 'Remove value Saw pricing' }).waitFor();
+      await edit.getByRole('combobox', { name: 'Value' }).fill('sign');
+      await edit.getByText('On Apply: Goal is Saw pricing or Signup').waitFor();
+      await edit.getByRole('button', { name: 'Apply' }).click();
+      await page.waitForURL((url) => url.searchParams.getAll('filter').join() === `goal:${goalIds['Saw pricing']}|${goalIds['Signup']}`);
+      await filled(page);
+      assert.deepEqual(await chips(page), ['Goal is Saw pricing or Signup']);
+      await context.close();
+    }
+  });
 });

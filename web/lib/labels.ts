@@ -30,10 +30,12 @@ const COUNTRY_CODE = /^[A-Z]{2}$/;
 
 /**
  * A key as shown: a country code as its name in the browser's language, the referrer's `(none)` as
- * `Direct / None`, an imported city's `geonames:<id>` as `GeoNames city <id>`, anything else as it
- * is (the key itself, as filters and exports carry it, never changes).
+ * `Direct / None`, an imported city's `geonames:<id>` as `GeoNames city <id>`, a goal's id as its
+ * name (the id while unknown), anything else as it is (the key itself, as filters and exports carry
+ * it, never changes).
  */
-export function keyLabel(dimension: FilterDimension, key: string): string {
+export function keyLabel(dimension: FilterDimension, key: string, goals?: GoalNames): string {
+  if (dimension === GOAL_DIMENSION) return goals?.get(key) ?? key;
   if (dimension === 'referrer' && key === NONE_KEY) return NO_REFERRER_LABEL;
   if (dimension === 'city') return cityName(key);
   return dimension === 'country' ? countryName(key) : key;
@@ -52,7 +54,7 @@ export const goalNamesOf = (goals: readonly { goalId: number; name: string }[] |
  * `contains` text quoted (it is text, not a value).
  */
 export const valueLabel = (dimension: FilterDimension, operator: FilterOperator | undefined, value: string, goals?: GoalNames): string =>
-  operator === 'contains' ? `“${value}”` : dimension === GOAL_DIMENSION ? (goals?.get(value) ?? value) : keyLabel(dimension, value);
+  operator === 'contains' ? `“${value}”` : keyLabel(dimension, value, goals);
 
 /**
  * A filter's values as shown: each key by its name, a goal by its name, a `contains` text quoted (it
