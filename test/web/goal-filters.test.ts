@@ -99,7 +99,7 @@ describe('goal filters on the dashboard', () => {
     }
   });
 
-  test('the conversion rate and the conversions chart under a goal filter; the filter removed, the chart is of visitors again', async () => {
+  test('the conversion rate and the conversions chart under a goal filter, by the hour on a one-day period; the filter removed, conversions stay charted', async () => {
     const { context, page } = await signedIn();
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=goal:${goalIds['Signup']}|${goalIds['Saw pricing']}`);
     await filled(page);
@@ -111,6 +111,16 @@ describe('goal filters on the dashboard', () => {
       assert.equal(await page.locator('[data-panel="chart"]').getAttribute('data-state'), 'ready', metric);
       assert.equal(await page.locator(`.kpi[data-metric="${metric}"]`).getAttribute('aria-pressed'), 'true');
     }
+    // A one-day period charts them by the hour under a goal filter; without one, the chart says what to do.
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?period=today&filter=goal:${goalIds['Signup']}&metric=conversions`);
+    await filled(page);
+    assert.equal(await page.locator('[data-panel="chart"]').getAttribute('data-state'), 'ready');
+    const hourly = await api(page, '/timeseries', `period=today&filter=goal:${goalIds['Signup']}&raw=clip&metric=conversions`);
+    assert.equal(hourly.grain, 'hour');
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?period=today&metric=conversions`);
+    await page.locator('[data-panel="chart"]').getByText('filter by a goal to chart its conversions by the hour').waitFor();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=goal:${goalIds['Signup']}|${goalIds['Saw pricing']}&metric=conversions`);
+    await filled(page);
     await page.getByRole('button', { name: 'Remove filter goal' }).click();
     await page.waitForURL((url) => !url.search.includes('goal'));
     assert.equal(new URL(page.url()).searchParams.get('metric'), 'conversions', 'conversions stay charted');
