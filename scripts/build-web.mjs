@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const webDir = join(root, 'web');
 /** Everything one page loads (script, chunks, stylesheet, icon), gzipped, stays under this. */
-export const PAGE_GZIP_BUDGET_BYTES = 40 * 1024;
+export const PAGE_GZIP_BUDGET_BYTES = 44 * 1024;
 
 function compress(body) {
   return {

@@ -33,42 +33,47 @@ async function crashUnderLoad(env: Record<string, string>, whileSending: (servic
     await setup.stop();
 
     const service = await spawnService(dataDir, env);
-    const answeredAt = new Map<string, number>();
-    let sent = 0;
-    const send = async () => {
-      const page = `/p/${sent}`;
-      const i = sent++;
-      const res = await fetch(`${service.url}/api/e`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'text/plain',
-          origin: `https://${site.domain}`,
-          'user-agent': BROWSER_UA,
-          'x-svc-relay-key': relayKey,
-          'x-svc-client-ip': `198.18.${i % 256}.${1 + (i >> 8)}`,
-        },
-        body: JSON.stringify({ s: site.siteId, u: page }),
-      });
-      await res.arrayBuffer();
-      if (res.status === 202) answeredAt.set(page, Date.now());
-    };
-    const afterSending = await whileSending(service);
-    const started = Date.now();
-    for (let round = 0; round < 25 || Date.now() - started < 3_000; round++) {
-      await Promise.all(Array.from({ length: 10 }, send));
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    await afterSending();
-    const killedAt = Date.now();
-    service.child.kill('SIGKILL');
-    assert.equal((await service.exited).signal, 'SIGKILL');
-
-    const restarted = await startTestServer({ dataDir });
+    // A failed check while sending leaves no service running (its process would hold this file's open).
     try {
-      const stored = (await restarted.storedEvents(site.siteId)).map((r) => r.page as string);
-      return { answeredAt, sent, killedAt, stored, service };
+      const answeredAt = new Map<string, number>();
+      let sent = 0;
+      const send = async () => {
+        const page = `/p/${sent}`;
+        const i = sent++;
+        const res = await fetch(`${service.url}/api/e`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'text/plain',
+            origin: `https://${site.domain}`,
+            'user-agent': BROWSER_UA,
+            'x-svc-relay-key': relayKey,
+            'x-svc-client-ip': `198.18.${i % 256}.${1 + (i >> 8)}`,
+          },
+          body: JSON.stringify({ s: site.siteId, u: page }),
+        });
+        await res.arrayBuffer();
+        if (res.status === 202) answeredAt.set(page, Date.now());
+      };
+      const afterSending = await whileSending(service);
+      const started = Date.now();
+      for (let round = 0; round < 25 || Date.now() - started < 3_000; round++) {
+        await Promise.all(Array.from({ length: 10 }, send));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await afterSending();
+      const killedAt = Date.now();
+      service.child.kill('SIGKILL');
+      assert.equal((await service.exited).signal, 'SIGKILL');
+
+      const restarted = await startTestServer({ dataDir });
+      try {
+        const stored = (await restarted.storedEvents(site.siteId)).map((r) => r.page as string);
+        return { answeredAt, sent, killedAt, stored, service };
+      } finally {
+        await restarted.stop();
+      }
     } finally {
-      await restarted.stop();
+      if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -101,10 +106,11 @@ test('without the event log, kill -9 loses only the events answered within the l
     const before = await flushes(service);
     const started = Date.now();
     return async () => {
-      // The buffer flushed on its interval (at least at half its rate, on a loaded machine), not on the default second's.
+      // The buffer flushed on its interval (at least at a third of its rate, on a loaded machine: still
+      // nearly twice the default second's), not on the default second's.
       const flushed = (await flushes(service)) - before;
       const sendingMs = Date.now() - started;
-      assert.ok(flushed >= sendingMs / (2 * flushIntervalMs), `${flushed} flushes in ${sendingMs} ms`);
+      assert.ok(flushed >= sendingMs / (3 * flushIntervalMs), `${flushed} flushes in ${sendingMs} ms`);
     };
   });
   assertLostWithin(run, flushIntervalMs);

@@ -168,6 +168,9 @@ describe('account pages in the browser', () => {
     await signIn(page, server, 'reports@example.com', '/account');
     const group = page.getByRole('group', { name: /account-shop\.example/ });
     await group.getByLabel('Weekly report').waitFor();
+    // Without mail set up, `Send a test report` is disabled and says why.
+    assert.equal(await group.getByRole('button', { name: /^Send a test report/ }).isDisabled(), true);
+    await group.getByText('A test report needs mail, which this service does not send yet.').waitFor();
     await checkPage(page, 'account-email-reports');
     const saved = page.waitForResponse((r) => r.url().includes('/account/digests/') && r.request().method() === 'PUT');
     await group.getByLabel('Weekly report').focus();
@@ -178,7 +181,8 @@ describe('account pages in the browser', () => {
     assert.equal(await page.getByRole('group', { name: /account-shop\.example/ }).getByLabel('Monthly report').isChecked(), false);
     await page.goto(`${server.url}/sites/${site.siteId}/settings#reports`);
     await page.getByRole('heading', { name: 'Email reports' }).waitFor();
-    await page.getByText('not configured (SVC_SMTP_URL and SVC_PUBLIC_URL)').waitFor();
+    await page.getByText('Not configured: the operator sets SVC_SMTP_URL and SVC_PUBLIC_URL.').waitFor();
+    assert.equal(await page.getByRole('button', { name: /^Send a test report/ }).isDisabled(), true);
     await page.getByText('No report webhooks.').waitFor();
     const form = page.getByRole('form', { name: 'Add a report webhook' });
     await form.getByLabel('Webhook URL').fill('http://not-https.example/hook');

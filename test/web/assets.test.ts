@@ -69,9 +69,9 @@ describe('dashboard build and serving', () => {
     assert.ok(icon.rawPayload.length < 512, `the icon is ${icon.rawPayload.length} B`);
   });
 
-  it('keeps everything a page loads under 40 KB gzip', async () => {
+  it('keeps everything a page loads under 44 KB gzip', async () => {
     const { pageSizes, PAGE_GZIP_BUDGET_BYTES } = (await import(buildScript)) as { pageSizes: (built: WebBuild) => Sizes[]; PAGE_GZIP_BUDGET_BYTES: number };
-    assert.equal(PAGE_GZIP_BUDGET_BYTES, 40 * 1024);
+    assert.equal(PAGE_GZIP_BUDGET_BYTES, 44 * 1024);
     for (const row of pageSizes(build)) assert.ok(row.gzip < PAGE_GZIP_BUDGET_BYTES, `${row.page}: ${row.gzip} B gzip`);
     // The error catalogue (src/core/errors.ts, 10 KB minified) stays out of every page.
     for (const [name, file] of build.files) if (name.endsWith('.js')) assert.ok(!file.body.toString().includes('missing or invalid credentials'), name);

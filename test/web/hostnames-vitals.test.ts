@@ -1,6 +1,6 @@
 // Hostnames and web vitals in the dashboard, in real Chromium against a real server: the Pages
 // panel's Hostnames tab, there only for a site whose period has more than one host; the Pages
-// details' Web vitals view rating each page's 75th percentiles; axe-core clean.
+// details' Web vitals view rating each page's 75th percentiles (or saying how to measure them); axe-core clean.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BROWSER_UA, createSite, importEvents, type SiteFixture } from '../helpers/server.js';
@@ -55,13 +55,27 @@ describe('web vitals in the dashboard', () => {
       await toggle.click();
       assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
       await dialog.getByRole('columnheader', { name: 'TTFB' }).waitFor();
-      const rows = await dialog.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('th, td'), (c) => c.textContent!.trim())));
+      // As shown (innerText): the paths keep their case.
+      const rows = await dialog.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('th, td'), (c) => (c as HTMLElement).innerText.trim())));
       const byPage = Object.fromEntries(rows.map((r) => [r[0], r.slice(1)]));
       assert.deepEqual(byPage['/'], ['Poor: 5000 ms', 'Good: 150 ms', 'Poor: 0.3', 'Needs improvement: 900 ms']);
       assert.deepEqual(byPage['/pricing'], ['–', '–', '–', '–']);
       assert.deepEqual(await axeViolations(page), [], `the Web vitals view at ${viewport.width} px`);
       await context.close();
     }
+  });
+
+  test('a period without web vitals says how the tracker measures them', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${oneHost.siteId}?period=7d`);
+    await filled(page);
+    await page.locator('[data-panel="pages"]').getByRole('button', { name: /Details/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Page: details' });
+    await dialog.locator('tbody tr').first().waitFor();
+    await dialog.getByRole('button', { name: 'Web vitals' }).click();
+    await dialog.getByText('No web vitals here: the tracker measures them when its script tag carries data-vitals.').waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await context.close();
   });
 });
 

@@ -83,7 +83,10 @@ describe('the Imports section of site settings', () => {
     await signIn(page, server, 'owner@example.com', `/sites/${site.siteId}/settings#imports`);
     const section = page.getByRole('region', { name: 'Imports' }).first();
     await page.getByRole('heading', { name: 'Imports' }).waitFor();
-    await page.getByLabel('Source').selectOption({ label: "Umami's data export (.csv or .csv.gz)" });
+    await page.getByLabel('Source').selectOption({ label: 'Umami' });
+    // The choice reads whole; the file it takes is said below it.
+    await page.getByText("Umami's data export (.csv or .csv.gz)").waitFor();
+    assert.deepEqual(await page.getByLabel('Source').locator('option').allTextContents(), ['Plausible', 'GoatCounter', 'Umami']);
     const row = { session_id: 's-1', visit_id: 'v-1', hostname: site.domain, browser: 'chrome', os: 'Windows 10', device: 'desktop', url_path: '/', event_type: '1', created_at: '2025-03-01 10:00:00' };
     await page.getByLabel('Import file').setInputFiles({ name: 'umami-export.csv', mimeType: 'text/csv', buffer: Buffer.from(umamiCsv([row, { ...row, url_path: '/pricing', created_at: '2025-03-01 10:01:00' }])) });
     await page.getByRole('button', { name: 'Import', exact: true }).click();

@@ -73,18 +73,25 @@ describe('goals and funnels say which change is which', () => {
     const { context, page } = await signedIn(DESKTOP, '/goals?period=7d');
     await ready(page, 'goals');
     const headers = await page.locator('[data-panel="goals"] thead th').allTextContents();
-    assert.deepEqual(headers, ['Goal', 'Conversions', 'Conversions change', 'Unique conversions', 'Conversion rate', 'Rate change']);
+    assert.deepEqual(headers, ['Goal', 'Conversions', 'Conversion rate', 'Unique conversions', 'Conversions change', 'Rate change']);
     const now = await read('/goals?period=7d');
     const day = (offset: number) => new Date(Date.parse(`${now.period.from}T00:00:00Z`) + offset * DAY).toISOString().slice(0, 10);
     const before = await read(`/goals?from=${day(-7)}&to=${day(-1)}`);
     const goal = now.goals[0];
     assert.deepEqual([goal.conversionRate, before.goals[0].conversionRate, goal.delta], [0.3333, 0.25, 100], 'the fixture: 25% then 33.3%, conversions doubled');
     const cells = await page.locator('[data-panel="goals"] tbody tr').first().locator('td').allTextContents();
-    assert.equal(cells[2], formatChange(goal.delta, 'en-GB'));
+    assert.equal(cells[4], formatChange(goal.delta, 'en-GB'));
     assert.equal(cells[5], formatPoints(goal.conversionRate - before.goals[0].conversionRate, 'en-GB'));
     assert.equal(cells[5], '+8.3 pp');
     assert.match((await page.locator('[data-panel="goals"] tbody td').nth(5).getAttribute('class'))!, /\bup\b/);
     await context.close();
+    // On a phone the conversion rate shows beside the conversions, before the table scrolls.
+    const phone = await signedIn(PHONE, '/goals?period=7d');
+    await ready(phone.page, 'goals');
+    const box = (await phone.page.getByRole('region', { name: 'Goals and their conversions' }).boundingBox())!;
+    const rate = (await phone.page.getByRole('columnheader', { name: 'Conversion rate' }).boundingBox())!;
+    assert.ok(rate.x + rate.width <= box.x + box.width, `the rate's column ends at ${rate.x + rate.width} px, the table's box at ${box.x + box.width} px`);
+    await phone.context.close();
   });
 
   test("a funnel's rate change is labelled, in percentage points against the previous period's rate", async () => {
@@ -194,6 +201,28 @@ describe('the dashboard', () => {
     const [events, panels] = [await box(page, '[data-panel="events"]'), await box(page, '.panels')];
     assert.equal(events.width, panels.width);
     assert.ok((await box(page, '[data-panel="devices"]')).width < panels.width / 2, 'panels that pair keep half the row');
+    await context.close();
+  });
+
+  test("organisation settings on a phone: each site's row stacked, a checkbox's label beside its box, room above each part's heading", async () => {
+    const { context, page } = await openPage(dashboard, PHONE);
+    await signIn(page, dashboard.server, 'owner@example.com', `/orgs/${site.orgId}/settings`);
+    await page.getByRole('heading', { name: 'Invite member' }).waitFor();
+    const sites = page.locator('#sites');
+    // The site's name whole on one line (its row a block, not four narrow columns).
+    const name = (await sites.locator('tbody td').first().boundingBox())!;
+    const card = (await sites.boundingBox())!;
+    assert.ok(name.width > card.width / 2, `the site's cell is ${name.width} px of ${card.width}`);
+    const [checkbox, label] = [(await page.getByRole('checkbox', { name: /Require two-factor/ }).boundingBox())!, (await page.getByText('Require two-factor sign-in for every member').boundingBox())!];
+    assert.ok(label.y < checkbox.y + checkbox.height && label.x > checkbox.x, `the label beside its box: ${JSON.stringify([checkbox, label])}`);
+    for (const [heading, above] of [
+      ['Add a site', '#sites table'],
+      ['Sign-in', '#members .field.checkbox'],
+      ['Invite member', 'form[aria-label="Sign-in settings"]'],
+    ] as const) {
+      const [top, before] = [(await page.getByRole('heading', { name: heading, exact: true }).boundingBox())!, (await page.locator(above).first().boundingBox())!];
+      assert.ok(top.y - (before.y + before.height) >= 12, `${heading}: ${top.y - (before.y + before.height)} px below what comes before it`);
+    }
     await context.close();
   });
 

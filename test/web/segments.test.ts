@@ -141,6 +141,10 @@ describe('segments', () => {
       await page.locator('.segment-chip').waitFor();
       await page.getByRole('button', { name: 'Segments' }).click();
       await page.getByRole('dialog', { name: 'Segments' }).getByRole('button', { name: `Look ${look.name}`, exact: true }).waitFor();
+      // Each segment's actions on a line below its name and filters.
+      const item = page.locator('.segment').first();
+      const [name, rename] = [(await item.locator('.segment-apply').boundingBox())!, (await item.getByRole('button', { name: /^Rename/ }).boundingBox())!];
+      assert.ok(rename.y >= name.y + name.height, `${look.name}: Rename at ${rename.y} px, the name ends at ${name.y + name.height} px`);
       await checkPage(page, `segments-list-${look.name}`);
       await page.keyboard.press('Escape');
       await checkPage(page, `segment-applied-${look.name}`);

@@ -131,8 +131,13 @@ describe('dashboard settings pages in the browser', () => {
     await form.getByLabel('Threshold').fill('50');
     await form.getByLabel('Webhook URL').fill(receiver.url('/dashboard-hook'));
     await form.getByLabel('Signing secret').fill('a shared secret');
+    await form.getByLabel('Email addresses').fill('ops@example.com\n\noncall@example.com\n');
     await form.getByRole('button', { name: 'Add rule' }).click();
     await page.getByRole('heading', { name: /Spike: ≥ 50 visitors/ }).waitFor();
+    // The rule mails its addresses beside the webhook, and says so.
+    await page.getByText('Mailed to ops@example.com, oncall@example.com').waitFor();
+    const rules = (await server.admin('GET', `/sites/${site.siteId}/alerts`)).body.alerts as Array<{ threshold: number; emails: string[] }>;
+    assert.deepEqual(rules.find((rule) => rule.threshold === 50)?.emails, ['ops@example.com', 'oncall@example.com']);
 
     // A URL the service refuses: its reason and how to fix it show in words next to the form.
     await form.getByLabel('Webhook URL').fill('http://plain.example/hook');

@@ -78,7 +78,8 @@ describe('shared links in the browser', () => {
       await checkPage(page, `share-password-${look.name}`);
       await page.getByLabel('Password', { exact: true }).fill('a shared secret here');
       await page.getByRole('button', { name: 'View dashboard' }).click();
-      await page.getByText('Every figure here is limited to').waitFor();
+      // The locked filter in words.
+      await page.locator('.locked-filters').getByText('Limited to Page is /pricing.').waitFor();
       await filled(page);
       await page.getByRole('button', { name: /^Visitors/ }).first().waitFor();
       assert.equal(await page.getByRole('button', { name: 'Sign out' }).count(), 0);

@@ -1,4 +1,4 @@
-// `Send a test report` on /account, in Chromium: the site's report of last week reaches the real SMTP
+// `Send a test report` on /account and in a site's `Reports` settings, in Chromium: the site's report of last week reaches the real SMTP
 // server started here with the site's figures, the page says when it was sent and to whom, and an
 // SMTP server that refuses the mail shows the error instead. The page stays axe-clean.
 import { after, before, describe, it } from 'node:test';
@@ -53,6 +53,17 @@ describe('Send a test report', () => {
     assert.equal(await group.getByRole('status').count(), 0, 'no sent notice beside the error');
     assert.equal(smtp.mails.length, 1);
     smtp.mode = 'accept';
+
+    // The site's `Reports` settings send one too, to the admin who asks.
+    await createUser(server, 'report-admin@example.com', [{ orgId: site.orgId, role: 'admin' }]);
+    const admin = await openPage(dashboard);
+    await signIn(admin.page, server, 'report-admin@example.com', `/sites/${site.siteId}/settings#reports`);
+    await admin.page.getByText('Configured', { exact: true }).waitFor();
+    await admin.page.getByRole('button', { name: /^Send a test report/ }).click();
+    await admin.page.getByRole('status').getByText(`The report of ${from} to ${to} was sent to report-admin@example.com at`).waitFor();
+    assert.deepEqual(smtp.mails.at(-1)!.to, ['report-admin@example.com']);
+    await checkPage(admin.page, 'site-settings-test-report-sent');
+    await admin.context.close();
     await context.close();
   });
 });

@@ -196,11 +196,16 @@ describe('site dashboard', () => {
     const { context, page } = await signedIn();
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}`);
     await filled(page);
+    const names: string[] = [];
     const download = async (trigger: () => Promise<void>) => {
       const [file] = await Promise.all([page.waitForEvent('download'), trigger()]);
+      names.push(file.suggestedFilename());
       return parseCsv(readFileSync((await file.path())!, 'utf8'));
     };
     const pages = await download(() => panel(page, 'pages').getByRole('link', { name: 'Export CSV' }).click());
+    // Named as the panel and the days it counts.
+    const { period } = await read('/stats?period=30d');
+    assert.equal(names[0], `page-${period.from}-to-${period.to}.csv`);
     // Every figure Details shows: a page's landings' bounce rate, visit duration and time on page (the
     // dashboard's raw=clip reads), and its scroll depth (empty: no page reported one).
     assert.deepEqual(pages[0], ['Page', 'Visitors', 'Views', 'Share of visitors', 'Bounce rate', 'Visit duration', 'Time on page', 'Scroll depth']);
@@ -210,14 +215,22 @@ describe('site dashboard', () => {
 
     await panel(page, 'sources').getByRole('tab', { name: 'UTM campaigns' }).click();
     await filled(page);
-    assert.deepEqual(await panelRows(page, 'sources'), [['(none)', '4'], [FORMULA_CAMPAIGN, '1']]);
+    // The campaign first, `(none)` (the visits without one) after it.
+    assert.deepEqual(await panelRows(page, 'sources'), [[FORMULA_CAMPAIGN, '1'], ['(none)', '4']]);
     const campaigns = await download(() => panel(page, 'sources').getByRole('link', { name: 'Export CSV' }).click());
     assert.deepEqual(campaigns[0], ['UTM campaign', 'Visitors', 'Views', 'Share of visitors', 'Bounce rate', 'Visit duration']);
     // The campaign's one visitor read one page: a bounce, of no duration (figures as the API gives them).
     assert.deepEqual(campaigns[2], [`'${FORMULA_CAMPAIGN}`, '1', '1', '0.2', '1', '0']);
+    assert.equal(names[1], `utm-campaign-${period.from}-to-${period.to}.csv`);
+
+    // Device classes capitalised on screen (the CSV keeps the key).
+    await panel(page, 'devices').getByRole('tab', { name: 'Devices' }).click();
+    await filled(page);
+    assert.deepEqual(await panelRows(page, 'devices'), [['Desktop', '4'], ['Mobile', '1']]);
 
     const series = await download(() => panel(page, 'chart').getByRole('link', { name: 'Export CSV' }).click());
     assert.deepEqual(series[0], ['Bucket', 'visitors', 'Previous bucket', 'Previous visitors']);
+    assert.equal(names[2], `visitors-${period.from}-to-${period.to}.csv`);
     assert.equal(series.length, 31);
     assert.equal(series.slice(1).reduce((n, r) => n + Number(r[1]), 0), 5);
     await context.close();
@@ -288,8 +301,8 @@ describe('other views', () => {
     const row = page.locator('[data-panel="goals"] tbody tr');
     await row.first().waitFor();
     await page.locator('[data-panel="goals"][data-state="ready"]').waitFor();
-    // Conversions, their change (none before: —), unique conversions, rate, its change (— too).
-    assert.deepEqual((await row.first().locator('td').allTextContents()).slice(1, 6), ['1', '—', '1', '20%', '—']);
+    // Conversions, rate, unique conversions, the change of conversions (none before: —) and of the rate (— too).
+    assert.deepEqual((await row.first().locator('td').allTextContents()).slice(1, 6), ['1', '20%', '1', '—', '—']);
     await page.getByRole('link', { name: 'Pricing to signup' }).click();
     await page.waitForURL(`**/funnels/${funnelId}`);
     const steps = page.locator('.funnel-steps li');

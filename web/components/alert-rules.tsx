@@ -1,4 +1,5 @@
-// A site's alert rules in its settings: list, new rule, `Send test`, the delivery history (which
+// A site's alert rules in its settings: list, new rule (a webhook, and optionally email addresses
+// mailed beside it), `Send test`, the delivery history (which
 // refreshes itself while it is open), delete. Statuses and refused URLs are said in words.
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../lib/api.js';
@@ -10,6 +11,7 @@ import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState, Notice } from './feedback.js';
 import { SelectField, TextField } from './fields.js';
 import { FormSection } from './form-section.js';
+import { lines, LinesField } from './shared-links.js';
 import { WideTable } from './table.js';
 import type { Delivery, ManagedAlertRule, ManagedGoal } from '../../src/core/management.js';
 import { RULE_TYPES, type RuleType } from '../../src/core/vocabulary.js';
@@ -103,6 +105,7 @@ function RuleItem({ rule, goals, reload, timeZone }: { rule: ManagedAlertRule; g
         </span>
       </div>
       <p class="muted url">{rule.url}</p>
+      {rule.emails.length > 0 && <p class="muted">Mailed to {rule.emails.join(', ')}</p>}
       <ErrorText message={test.error ?? remove.error} />
       {sent && <Notice>Test queued: its delivery shows below.</Notice>}
       <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
@@ -122,10 +125,11 @@ export function AlertRules({ siteId, goals, timeZone }: { siteId: string; goals:
   const [goalId, setGoalId] = useState('');
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
+  const [emails, setEmails] = useState('');
   const create = useAction();
   const submit = () =>
     create.run(async () => {
-      const body = { type, threshold: Number(threshold), url, secret, ...(type === 'goal' ? { goalId: Number(goalId) } : {}) };
+      const body = { type, threshold: Number(threshold), url, secret, emails: lines(emails), ...(type === 'goal' ? { goalId: Number(goalId) } : {}) };
       try {
         await api('POST', path, body);
       } catch (error) {
@@ -135,12 +139,13 @@ export function AlertRules({ siteId, goals, timeZone }: { siteId: string; goals:
       }
       setUrl('');
       setSecret('');
+      setEmails('');
       rules.reload();
     });
   return (
     <section class="card" id="alerts" aria-labelledby="alerts-title">
       <h2 id="alerts-title">Alert rules</h2>
-      <p class="muted">A rule that fires sends a signed webhook (HTTPS) to its URL.</p>
+      <p class="muted">A rule that fires sends a signed webhook (HTTPS) to its URL, and mails its email addresses when this service sends mail.</p>
       <LoadState state={rules}>
         {({ alerts }) =>
           alerts.length === 0 ? (
@@ -167,6 +172,7 @@ export function AlertRules({ siteId, goals, timeZone }: { siteId: string; goals:
         )}
         <TextField label="Webhook URL" type="url" required placeholder="https://hooks.example.com/svc" spellcheck={false} value={url} onValue={setUrl} />
         <TextField label="Signing secret" type="password" autoComplete="off" required value={secret} onValue={setSecret} hint="Signs each webhook; never shown again." />
+        <LinesField label="Email addresses" hint="Optional, one a line (at most 10): mailed beside the webhook." value={emails} onValue={setEmails} />
       </FormSection>
     </section>
   );

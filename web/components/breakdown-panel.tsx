@@ -2,7 +2,8 @@
 // filters the whole view by it), `Details` (./breakdown-details.tsx) and `Export CSV`. A row that is
 // the pattern of a goal shows the goal's conversion rate, as the goals answer gives it. The Events
 // panel's Goals tab lists the site's goals (a click filters the view by one), its Properties tab ranks
-// the values of one custom property, picked from the keys the site's events carry over the period.
+// the values of one custom property, picked from the keys the site's events carry over the period;
+// there and on the UTM tabs, `(none)` comes last.
 import { useState } from 'preact/hooks';
 import { readBreakdown, readPropertyKeys, unfilteredView } from '../lib/breakdown.js';
 import { useRead } from '../lib/read.js';
@@ -11,8 +12,8 @@ import { dimensionLabel, isAggregateKey } from '../lib/labels.js';
 import { Loading, ReadFailure, readState } from './feedback.js';
 import { ExportLink, GoalRows, Rows } from './breakdown-rows.js';
 import { Details } from './breakdown-details.js';
-import { oneValueFilter, PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
-import type { BreakdownAnswer, GoalResult, ImportedAnswer } from '../../src/core/answers.js';
+import { isPropertyDimension, NONE_KEY, oneValueFilter, PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
+import type { BreakdownAnswer, BreakdownRow, GoalResult, ImportedAnswer } from '../../src/core/answers.js';
 import { SelectField } from './fields.js';
 import { breakdownRead, PANEL_ROWS, type DimensionTab, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
 
@@ -28,6 +29,13 @@ interface PanelProps {
   goals: readonly GoalResult[] | undefined;
   onFilter(filter: Filter): void;
 }
+
+/**
+ * The rows as the panel lists them: on a UTM or property tab, `(none)` (visits without the tag,
+ * events without the property) after the values the tab is about.
+ */
+const valuesFirst = (dimension: QueryDimension, rows: readonly BreakdownRow[]) =>
+  dimension.startsWith('utm_') || isPropertyDimension(dimension) ? [...rows.filter((r) => r.key !== NONE_KEY), ...rows.filter((r) => r.key === NONE_KEY)] : rows;
 
 /** The goals of a tab by pattern, when the tab's keys are goal patterns and there are such goals (goals requiring property values aside). */
 function goalsByKey(tab: PanelTab, goals: readonly GoalResult[] | undefined): ReadonlyMap<string, GoalResult> | undefined {
@@ -118,7 +126,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
           <p class="muted empty">No event carries a custom property in this period.</p>
         ) : data.data && dimension !== null ? (
           <>
-            <Rows dimension={dimension} rows={data.data.rows} goals={tabGoals} onFilter={(value) => onFilter(oneValueFilter(dimension, value))} />
+            <Rows dimension={dimension} rows={valuesFirst(dimension, data.data.rows)} goals={tabGoals} onFilter={(value) => onFilter(oneValueFilter(dimension, value))} />
             {/* A filter beside another dimension reads single events: the figures imported from another tool cannot be cut so. */}
             {data.data.imported === 'excluded' && <p class="muted panel-note">Without the imported history: it cannot be broken down under these filters.</p>}
           </>

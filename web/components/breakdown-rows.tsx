@@ -154,8 +154,9 @@ export function ExportLink({ siteId, view, dimension, search }: { siteId: string
           if (state.busy) return;
           setState({ busy: true });
           try {
-            const rows = await readAllRows(siteId, view, dimension, search);
-            downloadText(`${dimension}${search ? `-${fileSlug(search)}` : ''}-${fileSlug(view.toString())}.csv`, breakdownCsv(dimension, rows));
+            const { rows, period } = await readAllRows(siteId, view, dimension, search);
+            // Named as the panel and the days it counts: `page-2026-10-30-to-2026-11-28.csv`.
+            downloadText(`${fileSlug(dimensionLabel(dimension).toLowerCase())}${search ? `-${fileSlug(search)}` : ''}-${period.from}-to-${period.to}.csv`, breakdownCsv(dimension, rows));
             setState({ busy: false });
           } catch (error) {
             setState({ busy: false, error: readableError(error) });

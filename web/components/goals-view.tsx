@@ -100,10 +100,11 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
             region="Goals and their conversions"
             columns={[
               'Goal',
+              // The rate beside the conversions: on a phone both show before the table scrolls.
               { label: 'Conversions', numeric: true },
-              { label: 'Conversions change', numeric: true },
-              { label: 'Unique conversions', numeric: true },
               { label: 'Conversion rate', numeric: true },
+              { label: 'Unique conversions', numeric: true },
+              { label: 'Conversions change', numeric: true },
               { label: 'Rate change', numeric: true },
               ...(goals.data.goals.some((g) => g.revenue) ? REVENUE_COLUMNS : []),
             ]}
@@ -119,9 +120,9 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
                   <CountedSince since={goals.data!.countedSince.get(goalKey(g.goalId))} period={goals.data!.period} />
                 </td>
                 <td class="num">{formatCount(g.conversions)}</td>
-                <ChangeCell change={percentChange('conversions', g.delta)} label="Change of conversions against the previous period, in percent" />
-                <td class="num">{formatCount(g.uniqueConversions)}</td>
                 <td class="num">{formatRatio(g.conversionRate)}</td>
+                <td class="num">{formatCount(g.uniqueConversions)}</td>
+                <ChangeCell change={percentChange('conversions', g.delta)} label="Change of conversions against the previous period, in percent" />
                 <ChangeCell change={rateChange(g)} label="Change of the conversion rate against the previous period, in percentage points" />
                 {goals.data!.goals.some((goal) => goal.revenue) && <RevenueCells revenue={g.revenue} />}
               </tr>

@@ -16,13 +16,15 @@ import type { ImportView } from '../../src/core/management.js';
 import { missingColumnsText } from '../../src/core/import-report.js';
 
 type Source = ImportSource;
-const SOURCES: Array<[Source, string]> = [
-  ['plausible', "Plausible's CSV export (.zip or .csv)"],
-  ['goatcounter', "GoatCounter's CSV export (.csv or .csv.gz)"],
-  ['umami', "Umami's data export (.csv or .csv.gz)"],
-];
-/** A source as the list of imports names it. */
+/** A source as the list of imports and the Source choice name it. */
 const SOURCE_NAMES: Record<Source, string> = { plausible: 'Plausible', goatcounter: 'GoatCounter', umami: 'Umami', ga4: 'Google Analytics 4' };
+/** The file each source of an uploaded file exports, said under the Source choice (the choice itself stays short enough to read whole). */
+const FILES: Partial<Record<Source, string>> = {
+  plausible: "Plausible's CSV export (.zip or .csv)",
+  goatcounter: "GoatCounter's CSV export (.csv or .csv.gz)",
+  umami: "Umami's data export (.csv or .csv.gz)",
+};
+const SOURCES = Object.keys(FILES).map((source): [Source, string] => [source as Source, SOURCE_NAMES[source as Source]]);
 const STATUS: Record<ImportView['status'], string> = { queued: 'Queued', running: 'Running', done: 'Done', failed: 'Failed' };
 
 function Progress({ job }: { job: ImportView }) {
@@ -72,7 +74,7 @@ export function Imports({ siteId }: { siteId: string }) {
         Bring the site's history from another tool. Days on which this site already has visits are skipped; importing a newer export of the same tool replaces the days it covers.
       </p>
       <form class="form inline" aria-label="Import a file" onSubmit={submit}>
-        <SelectField<Source> label="Source" value={source} onValue={setSource} options={SOURCES} />
+        <SelectField<Source> label="Source" value={source} onValue={setSource} options={SOURCES} hint={FILES[source]} />
         <div class="field">
           <label for={`${siteId}-import-file`}>Import file</label>
           <input ref={file} id={`${siteId}-import-file`} type="file" required accept=".zip,.csv,.gz,application/zip,text/csv,application/gzip" />

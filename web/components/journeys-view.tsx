@@ -102,9 +102,10 @@ function JourneysTable({ answer, choice }: { answer: JourneysAnswer; choice: Jou
         <tbody>
           {answer.rows.map((row) => (
             <tr key={row.path.join('\n')}>
-              {stepCells(row.path, { ...choice, steps: answer.steps }).map((path, i) => (
+              {stepCells(row.path, { ...choice, steps: answer.steps }).map((path, i, cells) => (
                 <td key={i} class={path === null ? 'step end' : 'step'}>
-                  {path === null ? <span class="muted">{ends}</span> : <span class="step-path">{path}</span>}
+                  {/* The visit's end (or start) once, in the empty step next to its path. */}
+                  {path !== null ? <span class="step-path">{path}</span> : cells[choice.direction === 'previous' ? i + 1 : i - 1] !== null && <span class="muted">{ends}</span>}
                 </td>
               ))}
               <td class="num">

@@ -90,7 +90,7 @@ function SegmentsDialog({ site, state, go, segments, onClose }: SegmentsProps & 
       <LoadState state={segments}>
         {(list) =>
           list.length === 0 ? (
-            <p class="muted">No segments yet: add filters, then save them with `Save as segment`.</p>
+            <p class="muted">No segments yet: add filters, then save them with “Save as segment”.</p>
           ) : (
             <ul class="segments plain">
               {list.map((segment) => (

@@ -1,4 +1,4 @@
-// A site's shared links and the state of its email reports on its settings page. Shared links: `Create link` (optional `Password`, `Expires` day,
+// A site's shared links and the state of its email reports (with `Send a test report`) on its settings page. Shared links: `Create link` (optional `Password`, `Expires` day,
 // `Filters` locked on the link, `Embed domains`) shows the new link once with `Copy`; each link is
 // listed with its filters, expiry and last use, and `Revoke`.
 import { useId, useState } from 'preact/hooks';
@@ -10,16 +10,18 @@ import { ShownOnce } from './copy.js';
 import { ErrorText, LoadState } from './feedback.js';
 import { CheckboxField, Form, SubmitButton, TextField } from './fields.js';
 import { WideTable } from './table.js';
+import { TestReport } from './test-report.js';
 import type { ManagedReportWebhook, ManagedSharedLink } from '../../src/core/management.js';
 
 /** One entry a line, blank lines dropped. */
-const lines = (text: string) =>
+export const lines = (text: string) =>
   text
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '');
 
-function LinesField({ label, hint, value, onValue }: { label: string; hint: string; value: string; onValue(value: string): void }) {
+/** A text area of entries, one a line (read with `lines`). */
+export function LinesField({ label, hint, value, onValue }: { label: string; hint: string; value: string; onValue(value: string): void }) {
   const id = useId();
   return (
     <div class="field">
@@ -93,23 +95,26 @@ interface DigestState {
 }
 
 /** The state of the site's email reports: the last one mailed, the last failure, those waiting. */
-export function EmailReportsState({ siteId }: { siteId: string }) {
+export function EmailReportsState({ siteId, siteName }: { siteId: string; siteName: string }) {
   const state = useLoad(() => api<DigestState>('GET', `/manage/sites/${encodeURIComponent(siteId)}/digests`), [siteId]);
   return (
     <section class="card" id="email-reports" aria-labelledby="email-reports-title">
       <h2 id="email-reports-title">Email reports</h2>
       <LoadState state={state}>
         {(s) => (
-          <dl class="facts">
-            <dt>Mail</dt>
-            <dd>{s.configured ? 'configured' : 'not configured (SVC_SMTP_URL and SVC_PUBLIC_URL)'}</dd>
-            <dt>Last sent</dt>
-            <dd>{s.lastSentAt === null ? 'never' : formatInstant(s.lastSentAt)}</dd>
-            <dt>Last error</dt>
-            <dd>{s.lastError === null ? 'none' : `${formatInstant(s.lastError.at)}: ${s.lastError.message}`}</dd>
-            <dt>Waiting</dt>
-            <dd>{s.pending}</dd>
-          </dl>
+          <>
+            <dl class="facts">
+              <dt>Mail</dt>
+              <dd>{s.configured ? 'Configured' : 'Not configured: the operator sets SVC_SMTP_URL and SVC_PUBLIC_URL.'}</dd>
+              <dt>Last sent</dt>
+              <dd>{s.lastSentAt === null ? 'Never' : formatInstant(s.lastSentAt)}</dd>
+              <dt>Last error</dt>
+              <dd>{s.lastError === null ? 'None' : `${formatInstant(s.lastError.at)}: ${s.lastError.message}`}</dd>
+              <dt>Waiting</dt>
+              <dd>{s.pending}</dd>
+            </dl>
+            <TestReport siteId={siteId} name={siteName} configured={s.configured} />
+          </>
         )}
       </LoadState>
       <p class="muted">

@@ -5,7 +5,7 @@ import { useCallback, useMemo, useState } from 'preact/hooks';
 import { BreakdownPanel } from './breakdown-panel.js';
 import { Chart, type ChartOverlay } from './chart.js';
 import { Loading, ReadFailure, readState } from './feedback.js';
-import { FilterChips } from './filter-chips.js';
+import { FilterChips, FilterSentence } from './filter-chips.js';
 import { ComparisonPicker } from './comparison-picker.js';
 import { FilterDialog, FilterMenu } from './filter-menu.js';
 import { KpiTiles } from './kpi-tiles.js';
@@ -61,7 +61,8 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
   // The dialog's value joins the view's filter on its dimension and operator as an `or`.
   const onDialogFilter = useCallback((filter: Filter) => go(withFilterValues(state, filter)), [state, go]);
   // The tiles say why a figure is missing under every filter the reads apply: the view's and a shared link's locked ones.
-  const appliedFilters = useMemo(() => [...state.filters, ...parseViewState(new URLSearchParams(lockedFilters.map((f) => ['filter', f]))).filters], [state.filters, lockedFilters]);
+  const locked = useMemo(() => parseViewState(new URLSearchParams(lockedFilters.map((f) => ['filter', f]))).filters, [lockedFilters]);
+  const appliedFilters = useMemo(() => [...state.filters, ...locked], [state.filters, locked]);
   const chartState = readState(series);
   // The chart and the panels render again when what they show changes, not on each of the view's
   // answers (the KPIs, the series and the goals come one after the other).
@@ -85,12 +86,13 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
         <ComparisonPicker comparison={state.comparison} onChange={(comparison) => go(withComparison(state, comparison))} />
         <Shortcuts onPeriod={onPeriod} onCustom={onCustom} />
       </div>
-      {lockedFilters.length > 0 && (
+      {locked.length > 0 && (
         <p class="notice locked-filters">
-          Every figure here is limited to {lockedFilters.map((filter, i) => (
-            <span key={filter}>
-              {i > 0 && ', '}
-              <code>{filter}</code>
+          Limited to{' '}
+          {locked.map((filter, i) => (
+            <span key={filter.dimension}>
+              {i > 0 && ' and '}
+              <FilterSentence filter={filter} />
             </span>
           ))}
           .
@@ -144,7 +146,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
                 class="export"
                 onClick={(event) => {
                   event.preventDefault();
-                  downloadText(`${state.metric}-${series.data!.period.from}-${series.data!.period.to}.csv`, seriesCsv(series.data!, state.metric));
+                  downloadText(`${state.metric}-${series.data!.period.from}-to-${series.data!.period.to}.csv`, seriesCsv(series.data!, state.metric));
                 }}
               >
                 Export CSV

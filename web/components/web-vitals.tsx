@@ -1,5 +1,6 @@
 // The Pages panel details' `Web vitals` view: each page's 75th percentiles (docs/api.md, Web vitals),
-// each rated Good, Needs improvement or Poor by the published thresholds (WEB_VITALS).
+// each rated Good, Needs improvement or Poor by the published thresholds (WEB_VITALS); when no page
+// shown has any, how the tracker measures them.
 import { WideTable } from './table.js';
 import { VITAL_NAMES, WEB_VITALS, type WebVital } from '../../src/core/vocabulary.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
@@ -13,6 +14,12 @@ function shown(vital: WebVital, value: number | null | undefined): string {
 }
 
 export function WebVitals({ rows }: { rows: readonly BreakdownRow[] }) {
+  if (rows.every((r) => VITAL_NAMES.every((vital) => r.vitals?.[vital] == null)))
+    return (
+      <p class="muted empty">
+        No web vitals here: the tracker measures them when its script tag carries <code>data-vitals</code>.
+      </p>
+    );
   return (
     // A box of its own that scrolls sideways on a phone, reachable by keyboard (its cells hold no control).
     <WideTable

@@ -60,14 +60,14 @@ export function readBreakdown(siteId: string, view: URLSearchParams, dimension: 
 const EXPORT_MAX_ROWS = 10_000;
 const EXPORT_PAGE = BREAKDOWN_LIMIT.max;
 
-/** Every row of a breakdown (up to EXPORT_MAX_ROWS), in the API's order, with the figures it adds in this view. */
-export async function readAllRows(siteId: string, view: URLSearchParams, dimension: QueryDimension, search?: string): Promise<BreakdownRow[]> {
+/** Every row of a breakdown (up to EXPORT_MAX_ROWS), in the API's order, with the figures it adds in this view, and the period they count. */
+export async function readAllRows(siteId: string, view: URLSearchParams, dimension: QueryDimension, search?: string): Promise<Pick<BreakdownAnswer, 'rows' | 'period'>> {
   const rows: BreakdownRow[] = [];
   const include = includesFor(view, dimension);
   for (;;) {
     const page = await readBreakdown(siteId, view, dimension, { limit: EXPORT_PAGE, offset: rows.length, search, include });
     rows.push(...page.rows);
-    if (page.rows.length < EXPORT_PAGE || rows.length >= page.totalKeys || rows.length >= EXPORT_MAX_ROWS) return rows;
+    if (page.rows.length < EXPORT_PAGE || rows.length >= page.totalKeys || rows.length >= EXPORT_MAX_ROWS) return { rows, period: page.period };
   }
 }
 

@@ -30,13 +30,14 @@ const COUNTRY_CODE = /^[A-Z]{2}$/;
 
 /**
  * A key as shown: a country code as its name in the browser's language, the referrer's `(none)` as
- * `Direct / None`, an imported city's `geonames:<id>` as `GeoNames city <id>`, a goal's id as its
- * name (the id while unknown), anything else as it is (the key itself, as filters and exports carry
- * it, never changes).
+ * `Direct / None`, an imported city's `geonames:<id>` as `GeoNames city <id>`, a device class
+ * capitalised (`Mobile`), a goal's id as its name (the id while unknown), anything else as it is
+ * (the key itself, as filters and exports carry it, never changes).
  */
 export function keyLabel(dimension: FilterDimension, key: string, goals?: GoalNames): string {
   if (dimension === GOAL_DIMENSION) return goals?.get(key) ?? key;
   if (dimension === 'referrer' && key === NONE_KEY) return NO_REFERRER_LABEL;
+  if (dimension === 'device') return key.charAt(0).toUpperCase() + key.slice(1);
   if (dimension === 'city') return cityName(key);
   return dimension === 'country' ? countryName(key) : key;
 }

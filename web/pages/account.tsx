@@ -10,10 +10,10 @@ import { Layout } from '../lib/layout.js';
 import { mountPage, SignedIn } from '../lib/mount.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { ErrorText, LoadState, Notice } from '../components/feedback.js';
+import { TestReport } from '../components/test-report.js';
 import { CheckboxField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
-import type { ReportChoice, SentReport, SessionView } from '../../src/core/management.js';
-import { formatInstant } from '../lib/dates.js';
+import type { ReportChoice, SessionView } from '../../src/core/management.js';
 
 /** A change answered with the new session (password): its CSRF token serves the changes that follow. */
 async function changeAccount(path: string, body: unknown): Promise<SessionView> {
@@ -109,7 +109,7 @@ function DeleteAccount() {
   );
 }
 
-function SiteReports({ row }: { row: ReportChoice }) {
+function SiteReports({ row, configured }: { row: ReportChoice; configured: boolean }) {
   const [choice, setChoice] = useState({ weekly: row.weekly, monthly: row.monthly });
   const save = useAction();
   const change = (next: typeof choice) =>
@@ -125,32 +125,8 @@ function SiteReports({ row }: { row: ReportChoice }) {
       <CheckboxField label="Weekly report" hint="Mondays at 08:00, for the previous week." checked={choice.weekly} onChecked={(weekly) => change({ ...choice, weekly })} />
       <CheckboxField label="Monthly report" hint="The 1st at 08:00, for the previous month." checked={choice.monthly} onChecked={(monthly) => change({ ...choice, monthly })} />
       <ErrorText message={save.error} />
-      <TestReport row={row} />
+      <TestReport siteId={row.siteId} name={row.name} configured={configured} />
     </fieldset>
-  );
-}
-
-/** `Send a test report`: the site's report of last week, mailed to the user now; says when it went, or the error. */
-function TestReport({ row }: { row: ReportChoice }) {
-  const [sent, setSent] = useState<SentReport | undefined>(undefined);
-  const send = useAction();
-  const run = () =>
-    send.run(async () => {
-      setSent(undefined);
-      setSent(await api<SentReport>('POST', `/account/digests/${encodeURIComponent(row.siteId)}/send`, {}));
-    });
-  return (
-    <div class="test-report">
-      <button type="button" aria-label={`Send a test report of ${row.name}`} onClick={run} disabled={send.busy}>
-        Send a test report
-      </button>
-      {sent && (
-        <Notice>
-          The report of {sent.from} to {sent.to} was sent to {sent.email} at {formatInstant(sent.sentAt)}.
-        </Notice>
-      )}
-      <ErrorText message={send.error} />
-    </div>
   );
 }
 
@@ -163,7 +139,7 @@ function EmailReports() {
         {({ configured, sites }) => (
           <>
             {!configured && <p class="muted">This service sends no mail yet: its operator sets SVC_SMTP_URL and SVC_PUBLIC_URL. Your choices are kept.</p>}
-            {sites.length === 0 ? <p class="muted">No sites yet.</p> : sites.map((row) => <SiteReports key={row.siteId} row={row} />)}
+            {sites.length === 0 ? <p class="muted">No sites yet.</p> : sites.map((row) => <SiteReports key={row.siteId} row={row} configured={configured} />)}
           </>
         )}
       </LoadState>

@@ -54,6 +54,7 @@ function Sites({ orgId }: { orgId: number }) {
       <LoadState state={sites}>
         {({ sites: rows }) => (
           <WideTable
+            class="stack"
             columns={['Site', 'Domain', 'Time zone', 'Settings']}
             rows={rows}
             empty={<p class="muted">No sites yet: add the first one below.</p>}

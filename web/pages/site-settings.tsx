@@ -193,7 +193,7 @@ function Settings({ session, siteId }: { session: SessionView; siteId: string })
                         goals: () => <Goals siteId={siteId} goals={data.goals} reload={loaded.reload} />,
                         funnels: () => <Funnels siteId={siteId} />,
                         alerts: () => <AlertRules siteId={siteId} goals={data.goals} timeZone={current.timezone} />,
-                        reports: () => <EmailReportsState siteId={siteId} />,
+                        reports: () => <EmailReportsState siteId={siteId} siteName={current.name} />,
                         'shared-links': () => <SharedLinks siteId={siteId} />,
                         imports: () => <Imports siteId={siteId} />,
                         danger: () => <Archive site={current} onSaved={setSite} />,

@@ -57,19 +57,19 @@ export async function siteListRoutes(app: FastifyInstance, ctx: AppContext, shar
     return site;
   };
 
-  /** The site of a shared link's request: its own, and only while the link shares funnels (no locked filters). */
-  const sharedSite = async (request: FastifyRequest, siteId: string): Promise<Site> => {
+  /** The site of a shared link's request for `endpoint`: its own, and only while the link has no locked filters (the endpoint takes none). */
+  const sharedSite = async (request: FastifyRequest, siteId: string, endpoint: 'funnels' | 'properties'): Promise<Site> => {
     const link = await sharedLinkOf(request);
     const site = link.sitePublicId === siteId ? await ctx.meta.getSite(siteId) : undefined;
     if (!site || site.status !== 'active') throw apiError('NOT_FOUND', 'site');
-    if (link.filters.length > 0) throw apiError('FORBIDDEN', 'shareLocked', { endpoint: 'funnels' });
+    if (link.filters.length > 0) throw apiError('FORBIDDEN', 'shareLocked', { endpoint });
     return site;
   };
 
   // Any member may read a funnel's figures, so any member may read what its steps are, and so may a
   // shared link that reads them; changing them stays with admins (/app/v1/manage).
   app.get<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId/versions', { config: { shareable: true } }, async (request) => {
-    const site = request.headers[SHARE_ACCESS_HEADER] === undefined ? await memberSite(request, request.params.siteId) : await sharedSite(request, request.params.siteId);
+    const site = request.headers[SHARE_ACCESS_HEADER] === undefined ? await memberSite(request, request.params.siteId) : await sharedSite(request, request.params.siteId, 'funnels');
     const funnel = await ctx.meta.funnelHistory(site.internalId, idParam(request.params.funnelId));
     if (!funnel) throw apiError('NOT_FOUND', 'funnel');
     return funnel;
@@ -78,7 +78,7 @@ export async function siteListRoutes(app: FastifyInstance, ctx: AppContext, shar
   // The keys the Properties tab picks from, over the view's period (`period`, or `from` and `to`, as
   // the read API takes them; no filter: the keys of every event).
   app.get<{ Params: { siteId: string } }>('/sites/:siteId/properties', { config: { shareable: true } }, async (request): Promise<PropertyKeysAnswer> => {
-    const site = request.headers[SHARE_ACCESS_HEADER] === undefined ? await memberSite(request, request.params.siteId) : await sharedSite(request, request.params.siteId);
+    const site = request.headers[SHARE_ACCESS_HEADER] === undefined ? await memberSite(request, request.params.siteId) : await sharedSite(request, request.params.siteId, 'properties');
     const source = readSource(ctx);
     return readingFor(site.orgId, async () => answers.properties(source, await planRead(source, { kind: 'goals', params: request.query as RawParams, site, now: ctx.clock.now() })));
   });

@@ -70,8 +70,49 @@ export async function writeSessionRows(events: EventStore, siteId: string, days:
   const d = events.dialect;
   const around = { siteId, days: sessionPartDays(days) };
   await events.replaceRows(SESSION_PARTS, around, sessionPartsOfEvents(d, siteId, days));
-  await events.replaceRows(SESSION_ROWS, { siteId, days }, sessionRowsOfParts(d, siteId, days));
+  for (const { from, to } of await statementsOfDays(events, siteId, days, { days: Number.MAX_SAFE_INTEGER, events: SESSION_ROWS_EVENTS_A_STATEMENT })) {
+    await events.replaceRows(SESSION_ROWS, { siteId, days: { from, to } }, sessionRowsOfParts(d, siteId, { from, to }));
+  }
   await events.replaceRows(SESSION_PARTS, around, null);
+}
+
+/**
+ * The events whose sessions a statement of session rows counts at most (a larger day is a statement
+ * of its own): it holds a hash table of every session of its days, as many as their events where
+ * each is a session of its own (an Umami export of one pageview a visit), and 360 000 of them took
+ * more than an import's 112 MiB of DuckDB's pool (bench/import-isolation). Days of sessions of a
+ * few events each take the same statements, each smaller.
+ */
+const SESSION_ROWS_EVENTS_A_STATEMENT = 200_000;
+
+/**
+ * The days of `days` in consecutive runs, each at most `most.days` days with events and `most.events`
+ * events (a day past the bound a run of its own), with the days of each that hold events. Days
+ * without events take no place, so a long stretch without events is in one run.
+ */
+async function statementsOfDays(events: EventStore, siteId: string, days: Period, most: { days: number; events: number }) {
+  const counted = await events.query<{ t: unknown; n: unknown }>(eventDaysStatement(events.dialect, siteId, days));
+  const eventsOf = new Map(counted.map((r) => [String(r.t), Number(r.n)]));
+  const runs: Array<Period & { withEvents: Array<{ day: string; events: number }> }> = [];
+  let from = days.from;
+  let withEvents: Array<{ day: string; events: number }> = [];
+  let total = 0;
+  for (let day = days.from; day <= days.to; day = addDays(day, 1)) {
+    const n = eventsOf.get(day) ?? 0;
+    const next = addDays(day, 1);
+    if (n > 0) {
+      withEvents.push({ day, events: n });
+      total += n;
+    }
+    const nextEvents = eventsOf.get(next) ?? 0;
+    if (withEvents.length >= most.days || (total > 0 && total + nextEvents > most.events) || day === days.to) {
+      runs.push({ from, to: day, withEvents });
+      from = next;
+      withEvents = [];
+      total = 0;
+    }
+  }
+  return runs;
 }
 
 /**
@@ -86,24 +127,9 @@ const SESSION_PATH_EVENTS_A_STATEMENT = 100_000;
 
 /** Writes the session path rows of the days (journeys read them instead of the days' raw events), in statements bounded by days and events. */
 export async function writeSessionPaths(events: EventStore, siteId: string, days: Period): Promise<void> {
-  const d = events.dialect;
-  const counted = await events.query<{ t: unknown; n: unknown }>(eventDaysStatement(d, siteId, days));
-  const eventsOf = new Map(counted.map((r) => [String(r.t), Number(r.n)]));
-  let from = days.from;
-  let withEvents: Array<{ day: string; events: number }> = [];
-  let total = 0;
-  for (let day = days.from; day <= days.to; day = addDays(day, 1)) {
-    const n = eventsOf.get(day) ?? 0;
-    if (n > 0) {
-      withEvents.push({ day, events: n });
-      total += n;
-    }
-    if (withEvents.length >= SESSION_PATH_DAYS_A_STATEMENT || total >= SESSION_PATH_EVENTS_A_STATEMENT || day === days.to) {
-      await events.replaceRows(SESSION_PATHS, { siteId, days: { from, to: day } }, sessionPathRows(d, siteId, withEvents));
-      from = addDays(day, 1);
-      withEvents = [];
-      total = 0;
-    }
+  const most = { days: SESSION_PATH_DAYS_A_STATEMENT, events: SESSION_PATH_EVENTS_A_STATEMENT };
+  for (const { from, to, withEvents } of await statementsOfDays(events, siteId, days, most)) {
+    await events.replaceRows(SESSION_PATHS, { siteId, days: { from, to } }, sessionPathRows(events.dialect, siteId, withEvents));
   }
 }
 

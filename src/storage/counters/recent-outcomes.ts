@@ -6,6 +6,14 @@ import type { MaybePromise } from '../../core/clock.js';
 
 /** Outcomes kept per site; older ones are forgotten. */
 export const RECENT_OUTCOMES_PER_SITE = 100;
+/**
+ * Outcomes a process keeps over all its sites: the sites whose last outcome is oldest are let go of
+ * whole past it, so that many sites (a tenant may make many, and anyone may send to a known site id)
+ * hold a bounded amount of memory: at most 20 000 entries of at most 2 KB of text each.
+ */
+export const RECENT_OUTCOMES_KEPT = 20_000;
+/** What an entry keeps of a path and a User-Agent: enough to recognise them, at most 512 characters each. */
+export const RECENT_OUTCOME_TEXT_LENGTH = 512;
 
 /** An outcome as collection records it. */
 export interface OutcomeEntry {
@@ -45,7 +53,10 @@ class Ring {
   /** Where the next outcome goes once the ring is full: also the oldest entry. */
   next = 0;
 
-  add(seq: number, { ts, outcome, path, name, ua }: OutcomeEntry): void {
+  add(seq: number, recorded: OutcomeEntry): void {
+    const { ts, outcome, name } = recorded;
+    const path = recorded.path === null ? null : recorded.path.slice(0, RECENT_OUTCOME_TEXT_LENGTH);
+    const ua = recorded.ua.slice(0, RECENT_OUTCOME_TEXT_LENGTH);
     if (this.entries.length < RECENT_OUTCOMES_PER_SITE) {
       this.entries.push({ seq, ts, outcome, path, name, ua });
       return;
@@ -67,16 +78,27 @@ class Ring {
 }
 
 export class MemoryRecentOutcomes implements RecentOutcomeLog {
+  /** The sites' rings, the one recorded to longest ago first (a Map keeps the order of insertion). */
   private readonly bySite = new Map<number, Ring>();
+  private kept = 0;
   private seq = 0;
+
+  constructor(private readonly keptAtMost = RECENT_OUTCOMES_KEPT) {}
 
   record(siteInternalId: number, entry: OutcomeEntry): void {
     let ring = this.bySite.get(siteInternalId);
-    if (ring === undefined) {
-      ring = new Ring();
-      this.bySite.set(siteInternalId, ring);
-    }
+    if (ring === undefined) ring = new Ring();
+    else this.bySite.delete(siteInternalId);
+    this.bySite.set(siteInternalId, ring);
+    const before = ring.entries.length;
     ring.add(++this.seq, entry);
+    this.kept += ring.entries.length - before;
+    // Past the bound, the sites recorded to longest ago go whole (never the one just recorded to).
+    for (const [oldest, oldestRing] of this.bySite) {
+      if (this.kept <= this.keptAtMost || oldest === siteInternalId) break;
+      this.bySite.delete(oldest);
+      this.kept -= oldestRing.entries.length;
+    }
   }
 
   list(siteInternalId: number, afterSeq: number): { outcomes: RecordedOutcome[]; lastSeq: number } {

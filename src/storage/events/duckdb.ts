@@ -9,13 +9,7 @@ import { duckdbDialect } from './duckdb-dialect.js';
 import { StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { appendableSpec, checkedName, checkedSpec, type ColumnSpec } from './table-spec.js';
 import { checkedMemoryLimit, DuckDbSettings } from './duckdb-settings.js';
-
-/** A store's statements, for its idle release: how many were asked, how many run, and what one waits for before it starts. */
-interface Activity {
-  statements: number;
-  running: number;
-  gate: Promise<void>;
-}
+import { newActivity, retriedAloneOnOutOfMemory, type Activity } from './duckdb-alone.js';
 
 /**
  * Serializes the work of one DuckDB connection: a connection runs one statement at a time, and
@@ -25,7 +19,7 @@ class SerialConnection {
   private tail: Promise<unknown> = Promise.resolve();
   constructor(
     readonly conn: DuckDBConnection,
-    private readonly activity: Activity,
+    protected readonly activity: Activity,
   ) {}
   run<T>(work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     const activity = this.activity;
@@ -90,7 +84,8 @@ class ReadConnection extends SerialConnection {
   async read(query: Sql, deadlineMs: number | undefined): Promise<Record<string, unknown>[]> {
     this.statements++;
     try {
-      return await this.run(async (conn) => {
+      // A read DuckDB refuses for want of memory (its pool full of an import's blocks) runs again, alone.
+      return await this.run((conn) => retriedAloneOnOutOfMemory(this.activity, async () => {
         let expired = false;
         const timer =
           deadlineMs === undefined
@@ -107,7 +102,7 @@ class ReadConnection extends SerialConnection {
         } finally {
           clearTimeout(timer);
         }
-      });
+      }));
     } finally {
       this.statements--;
     }
@@ -178,7 +173,7 @@ export class DuckDbEventStore implements EventStore {
   private prunedAt = 0;
   /** Imports rolling up. */
   private imports = 0;
-  private readonly activity: Activity = { statements: 0, running: 0, gate: Promise.resolve() };
+  private readonly activity: Activity = newActivity();
   /** The statements asked when the pool was last emptied at idle, and at the last idle check. */
   private statementsAtRelease = 0;
   private statementsAtCheck = 0;
@@ -331,14 +326,14 @@ export class DuckDbEventStore implements EventStore {
    * At an idle check, once statements ran since the last release and none since the previous check
    * (long work keeps what it reads between its statements): the write-ahead log checkpointed and the
    * blocks reads cached evicted (`DuckDbSettings.releaseIdle`; after `svc demo`, held for nobody).
-   * Never with work under way that either could fail (a statement running, a bulk write, an import
-   * rolling up); statements asked meanwhile wait for it.
+   * Never with work under way that either could fail (a statement running or waiting to run again
+   * alone, a bulk write, an import rolling up); statements asked meanwhile wait for it.
    */
   releaseIdleMemory(): Promise<void> {
     const activity = this.activity;
     const quiet = activity.statements === this.statementsAtCheck;
     this.statementsAtCheck = activity.statements;
-    const busy = activity.running > 0 || this.bulks.size > 0 || this.imports > 0;
+    const busy = activity.running > 0 || activity.retrying > 0 || this.bulks.size > 0 || this.imports > 0;
     if (busy || !quiet || activity.statements === this.statementsAtRelease) return this.settings.settled;
     this.statementsAtRelease = activity.statements;
     const released = this.settings.releaseIdle();
@@ -469,7 +464,8 @@ export class DuckDbEventStore implements EventStore {
     // DuckDB keeps a temporary table's deleted rows in memory until the table goes: a scratch table
     // emptied by a clear is made anew, so that it holds no more than the rows in use.
     const cleared = replacements.filter((r) => r.table.scratch && r.rows === null).map((r) => checkedSpec(r.table));
-    await this.writer.run(async (conn) => {
+    // Rolled back when DuckDB refuses a statement for want of memory, and run again alone.
+    await this.writer.run((conn) => retriedAloneOnOutOfMemory(this.activity, async () => {
       await conn.run('BEGIN TRANSACTION');
       try {
         for (const s of statements) await conn.run(s.text, s.params as DuckDBValue[]);
@@ -484,7 +480,7 @@ export class DuckDbEventStore implements EventStore {
         await conn.run('ROLLBACK').catch(() => undefined);
         throw err;
       }
-    });
+    }));
   }
 
   private write(statement: Sql): Promise<void> {

@@ -1,0 +1,33 @@
+// `Send a test report`: a site's report of last week mailed to the signed-in user now (no subscription
+// needed, none changed), on /account beside each site's choices and in the site's `Reports` settings.
+// Without mail set up the button is disabled and a sentence says why.
+import { useState } from 'preact/hooks';
+import { api } from '../lib/api.js';
+import { formatInstant } from '../lib/dates.js';
+import { useAction } from '../lib/hooks.js';
+import { ErrorText, Notice } from './feedback.js';
+import type { SentReport } from '../../src/core/management.js';
+
+export function TestReport({ siteId, name, configured }: { siteId: string; name: string; configured: boolean }) {
+  const [sent, setSent] = useState<SentReport | undefined>(undefined);
+  const send = useAction();
+  const run = () =>
+    send.run(async () => {
+      setSent(undefined);
+      setSent(await api<SentReport>('POST', `/account/digests/${encodeURIComponent(siteId)}/send`, {}));
+    });
+  return (
+    <div class="test-report">
+      <button type="button" aria-label={`Send a test report of ${name}`} onClick={run} disabled={send.busy || !configured}>
+        Send a test report
+      </button>
+      {!configured && <p class="muted">A test report needs mail, which this service does not send yet.</p>}
+      {sent && (
+        <Notice>
+          The report of {sent.from} to {sent.to} was sent to {sent.email} at {formatInstant(sent.sentAt)}.
+        </Notice>
+      )}
+      <ErrorText message={send.error} />
+    </div>
+  );
+}
