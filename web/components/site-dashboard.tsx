@@ -20,7 +20,7 @@ import { readTimeseries, seriesCsv } from '../lib/series.js';
 import { clippedToRawWindow, readSite, withImported } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
-import { roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
+import { goalFilterOf, roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
 import type { GoalsAnswer, StatsAnswer, TimeseriesAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
 
@@ -73,8 +73,13 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
     return addOns.chart ? addOns.chart(site, data, draw) : draw();
   }, [series.data, state.metric, site, addOns]);
   const goalResults = goals.data?.goals;
-  // Under a goal filter the goals read lists the filter's goals: their names for its chip.
-  const goalNames = useMemo(() => goalNamesOf(goalResults), [goalResults]);
+  // A goal filter's chip names its goals: the view's goals read lists the filter's goals only, and an
+  // added goal would show as its id until it comes, so the site's goals are read apart, per period.
+  const goalFilter = goalFilterOf(state.filters) !== undefined;
+  const periodGoals = { path: '/goals', params: queryParams(state, { filters: false }) };
+  const allGoals = useRead(() => (goalFilter ? readSite<GoalsAnswer>(site.id, periodGoals) : Promise.resolve(undefined)), goalFilter ? periodGoals.params.toString() : '');
+  // Until they come, the view's (all of them when the view had no goal filter yet).
+  const goalNames = useMemo(() => goalNamesOf(allGoals.data?.goals ?? goalResults), [allGoals.data, goalResults]);
   const panels = useMemo(
     () => PANELS.map((spec) => <BreakdownPanel key={spec.id} spec={spec} siteId={site.id} view={view} goals={goalResults} onFilter={onFilter} />),
     [site.id, view, goalResults, onFilter],
