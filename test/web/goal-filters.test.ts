@@ -95,6 +95,14 @@ describe('goal filters on the dashboard', () => {
       assert.match((await panel.locator('td.conversion-rate').first().getAttribute('title')) ?? '', new RegExp(`^${rows[0].conversions} conversions`));
       assert.equal(rows.length, 2, 'France and Germany');
       await checkPage(page, `goal-filter-${name}`);
+      // Details lists the same converters and rates beside the other figures.
+      await panel.getByRole('button', { name: 'Details: Country' }).click();
+      const details = page.getByRole('dialog', { name: 'Country: details' });
+      await details.locator('tbody tr').first().waitFor();
+      const heads = await details.locator('thead th').allTextContents();
+      assert.deepEqual(heads.slice(0, 3).map((h) => h.replace(/[▾▴]/g, '').trim()), ['Country', 'Converters', 'Conversion rate']);
+      const first = await details.locator('tbody tr').first().locator('td.num').allTextContents();
+      assert.deepEqual(first.slice(0, 2), shown[0]);
       await context.close();
     }
   });

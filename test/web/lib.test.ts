@@ -220,6 +220,15 @@ describe('finding values by name', () => {
     assert.deepEqual(valuesPage('browser', 'Fire', 20), { limit: 20, search: 'Fire' });
     for (const d of ['region', 'city', 'browser', 'os'] as const) assert.equal(matchedByName(d), false, d);
   });
+
+  test('goals by their names (rows keyed by goal id), an id found as itself', () => {
+    const goals = [row('3', 5), row('7', 2), row('12', 1)];
+    const names = goalNamesOf([{ goalId: 3, name: 'Signup' }, { goalId: 7, name: 'Saw pricing' }, { goalId: 12, name: 'Priority support' }]);
+    assert.equal(matchedByName('goal'), true);
+    assert.deepEqual(rowsNamed('goal', goals, 'pri', 20, names).map((r) => r.key), ['12', '7'], 'a name starting with it first');
+    assert.deepEqual(rowsNamed('goal', goals, '7', 20, names).map((r) => r.key), ['7']);
+    assert.deepEqual(rowsNamed('goal', goals, 'sign', 20).map((r) => r.key), [], 'without names, ids only');
+  });
 });
 
 describe('why a KPI has no value', () => {
