@@ -198,7 +198,7 @@ describe('filters and tiles', () => {
     await page.waitForURL((url) => url.pathname === base && url.searchParams.getAll('filter').join() === `goal:${goalIds['Signup']}` && url.searchParams.get('period') === '7d');
     await filled(page);
     await page.getByText('Goal is Signup').waitFor();
-    assert.equal(await tile(page, 'Visitors').locator('.kpi-value').textContent(), '1');
+    assert.equal(await tile(page, 'Converters').locator('.kpi-value').textContent(), '1');
     await context.close();
   });
 

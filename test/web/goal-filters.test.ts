@@ -78,6 +78,7 @@ describe('goal filters on the dashboard', () => {
       const { stats } = await api(page, '/stats', `${params}&elapsed=true`);
       assert.equal(stats.visitors.value, 2, 'two visitors saw /pricing');
       assert.equal(await tileValue(page, 'visitors'), formatCount(stats.visitors.value));
+      assert.equal(await page.locator('.kpi[data-metric="visitors"] .kpi-label').textContent(), 'Converters');
       assert.equal(await tileValue(page, 'conversions'), formatCount(stats.conversions.value));
       assert.equal(await tileValue(page, 'conversionRate'), formatMetric('conversionRate', stats.conversionRate.value));
       assert.equal(await tileValue(page, 'conversionRate'), formatMetric('conversionRate', 0.5));
