@@ -54,7 +54,9 @@ export interface DimensionTab {
 export type PanelTab =
   | DimensionTab
   /** The values of one custom property, its key picked among the site's. */
-  | { properties: true; label: string };
+  | { properties: true; label: string }
+  /** The site's goals (page goals too) as the view's goals read gives them, each a goal filter. */
+  | { goalList: true; label: string };
 
 export interface PanelSpec {
   id: string;
@@ -86,6 +88,7 @@ export const PANELS: readonly PanelSpec[] = [
     title: 'Events',
     tabs: [
       { dimension: 'event', label: 'Events', goals: 'event' },
+      { goalList: true, label: 'Goals' },
       { properties: true, label: 'Properties' },
     ],
   },

@@ -4,19 +4,17 @@
 // with) and `segment` (a saved segment, whose filters the server adds to the view's). A view is a
 // link: parsing an address and writing it back gives the same view, and the figures are read with
 // the same parameters.
-import { pagePatternIsLiteral } from './patterns.js';
 import {
   DEFAULT_COMPARISON,
   DEFAULT_PRESET,
   filterParam,
+  GOAL_DIMENSION,
   isComparison,
-  isQueryDimension,
+  isFilterDimension,
   FILTER_VALUES_MAX,
   joinFilterValues,
   makeFilter,
-  oneValueFilter,
   PRESETS,
-  PROPERTY_PREFIX,
   RAW_CLIP,
   splitFilterParam,
   type Comparison,
@@ -24,10 +22,8 @@ import {
   type FilterDimension,
   type FilterOperator,
   type Preset,
-  type QueryDimension,
 } from './vocabulary.js';
-import { DEFAULT_METRIC, isMetric, type Metric } from './metric-registry.js';
-import type { ManagedGoal } from './management.js';
+import { DEFAULT_METRIC, isMetric, metricsUnder, type Metric } from './metric-registry.js';
 import { SEGMENT_PARAM } from './segments.js';
 
 /** A period: a preset, or a custom range of site-local days (`YYYY-MM-DD`, inclusive). */
@@ -51,8 +47,9 @@ const isPreset = (v: string | null): v is Preset => (PRESETS as readonly string[
 
 /**
  * The view of an address's query. What an address cannot mean falls back to the default (an
- * unknown preset or metric, a half range, a filter without a known dimension or a value); a
- * dimension given twice keeps its last value.
+ * unknown preset or metric, a half range, a filter without a known dimension or a value, a goal
+ * filter with another operator than `is`, a goal filter's metric without one); a dimension given
+ * twice keeps its last value.
  */
 export function parseViewState(search: string | URLSearchParams): ViewState {
   const query = typeof search === 'string' ? new URLSearchParams(search) : search;
@@ -64,7 +61,8 @@ export function parseViewState(search: string | URLSearchParams): ViewState {
   let filters: Filter[] = [];
   for (const text of query.getAll('filter')) {
     const parts = splitFilterParam(text);
-    if (parts && parts.value !== '' && isQueryDimension(parts.dimension)) {
+    // The API refuses a goal filter with another operator than `is`: such an address would fail every read.
+    if (parts && parts.value !== '' && isFilterDimension(parts.dimension) && (parts.dimension !== GOAL_DIMENSION || parts.operator === 'is')) {
       const filter = makeFilter(parts.dimension, parts.operator, parts.value);
       filters = withFilter({ period, filters, metric: DEFAULT_METRIC, comparison: DEFAULT_COMPARISON }, filter).filters;
     }
@@ -75,7 +73,7 @@ export function parseViewState(search: string | URLSearchParams): ViewState {
   return {
     period,
     filters,
-    metric: metric !== null && isMetric(metric) ? metric : DEFAULT_METRIC,
+    metric: metric !== null && isMetric(metric) ? metricUnder(metric, filters) : DEFAULT_METRIC,
     comparison: isComparison(comparison) ? comparison : DEFAULT_COMPARISON,
     ...(segment !== null && SEGMENT_ID.test(segment) ? { segment: Number(segment) } : {}),
   };
@@ -119,6 +117,9 @@ export function statsParams(state: Pick<ViewState, 'period' | 'filters' | 'compa
   return params;
 }
 
+/** The metric, or the default where the filters do not answer it (conversion rate without a goal filter). */
+const metricUnder = (metric: Metric, filters: readonly Filter[]): Metric => (metricsUnder(filters).includes(metric) ? metric : DEFAULT_METRIC);
+
 /** The address query of a view ('' for the default view); defaults are left out. */
 export function viewSearch(state: ViewState): string {
   const params = periodAndFilters(state, true);
@@ -156,11 +157,13 @@ export function withFilterValues(state: ViewState, filter: Filter): ViewState {
  */
 export function withFilterReplaced(state: ViewState, replaced: FilterDimension, filter: Filter): ViewState {
   const filters = state.filters.flatMap((f) => (f.dimension === replaced ? [filter] : f.dimension === filter.dimension ? [] : [f]));
-  return filters.includes(filter) ? { ...state, filters } : withFilter(state, filter);
+  if (!filters.includes(filter)) return withFilter(state, filter);
+  return { ...state, filters, metric: metricUnder(state.metric, filters) };
 }
 
 export function withoutFilter(state: ViewState, dimension: FilterDimension): ViewState {
-  return { ...state, filters: state.filters.filter((f) => f.dimension !== dimension) };
+  const filters = state.filters.filter((f) => f.dimension !== dimension);
+  return { ...state, filters, metric: metricUnder(state.metric, filters) };
 }
 
 export function withPeriod(state: ViewState, period: PeriodChoice): ViewState {
@@ -173,17 +176,4 @@ export function withMetric(state: ViewState, metric: Metric): ViewState {
 
 export function withComparison(state: ViewState, comparison: Comparison): ViewState {
   return { ...state, comparison };
-}
-
-/**
- * The filters that show a goal's visitors on the dashboard: its event (and each property value it
- * requires), or its page when the pattern is one path; undefined for a page pattern with wildcards
- * (no single page to filter by).
- */
-export function goalFilters(goal: Pick<ManagedGoal, 'kind' | 'pattern' | 'props'>): Filter[] | undefined {
-  if (goal.kind === 'event') {
-    const props = Object.entries(goal.props ?? {}).map(([key, value]) => oneValueFilter(`${PROPERTY_PREFIX}${key}`, value));
-    return [oneValueFilter('event', goal.pattern), ...props];
-  }
-  return pagePatternIsLiteral(goal.pattern) ? [oneValueFilter('page', goal.pattern)] : undefined;
 }

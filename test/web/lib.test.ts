@@ -5,13 +5,13 @@ import { chartGeometry, nearestIndex, niceStep, partialBucket } from '../../web/
 import { toCsv } from '../../web/lib/csv.js';
 import { bucketStamp, changeClass, formatBucket, formatChange, formatCount, formatDuration, formatMetric, formatPoints, formatRatio, kpiChange, percentChange, pointsChange } from '../../web/lib/format.js';
 import { nullReason } from '../../web/lib/kpi-reason.js';
-import { goalFilters, parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
+import { parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
 import { timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-status.js';
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
 import { changeIsGood, METRIC_REGISTRY, METRICS } from '../../src/core/metric-registry.js';
 import { FILTER_OPERATORS, filterParam, makeFilter, splitFilterParam, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
-import { countryFlag, filterValueLabel, keyLabel, OPERATOR_LABELS } from '../../web/lib/labels.js';
+import { countryFlag, filterValueLabel, goalNamesOf, keyLabel, OPERATOR_LABELS } from '../../web/lib/labels.js';
 import { matchedByName, rowsNamed, valuesPage } from '../../web/lib/value-search.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
 import { parseCsv } from '../helpers/csv.js';
@@ -83,16 +83,22 @@ describe('view state', () => {
     assert.equal(viewSearch(withMetric(withPeriod(state, { preset: '7d' }), 'bounceRate')), '?period=7d&filter=country%3ADE&filter=device%3Amobile&filter=browser%3AFirefox&metric=bounceRate');
   });
 
-  test("a goal's filter: its event, its page when the pattern has no wildcard, none otherwise", () => {
-    assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup' }), [{ dimension: 'event', value: 'signup', values: ['signup'] }]);
-    assert.deepEqual(goalFilters({ kind: 'event', pattern: 'signup', props: { plan: 'pro', seats: '3' } }), [
-      { dimension: 'event', value: 'signup', values: ['signup'] },
-      { dimension: 'prop.plan', value: 'pro', values: ['pro'] },
-      { dimension: 'prop.seats', value: '3', values: ['3'] },
-    ]);
-    assert.deepEqual(goalFilters({ kind: 'page', pattern: '/thanks' }), [{ dimension: 'page', value: '/thanks', values: ['/thanks'] }]);
-    assert.equal(goalFilters({ kind: 'page', pattern: '/blog/*' }), undefined);
-    assert.equal(goalFilters({ kind: 'page', pattern: '/docs/**/intro' }), undefined);
+  test('an address keeps a goal filter (is only) and its metrics; without one, conversion rate falls back to visitors', () => {
+    const search = '?filter=goal%3A3%7C7&filter=country%3ADE&metric=conversionRate';
+    const state = parseViewState(search);
+    assert.deepEqual(state.filters, [{ dimension: 'goal', value: '3|7', values: ['3', '7'] }, { dimension: 'country', value: 'DE', values: ['DE'] }]);
+    assert.equal(state.metric, 'conversionRate');
+    assert.equal(viewSearch(state), search);
+    assert.equal(queryParams(state).toString(), 'period=30d&filter=goal%3A3%7C7&filter=country%3ADE&raw=clip');
+    // The API takes `is` only for goals: another operator is no filter.
+    assert.deepEqual(parseViewState('filter=goal!:3&filter=goal~:3').filters, []);
+    assert.equal(parseViewState('metric=conversionRate').metric, 'visitors');
+    assert.equal(parseViewState('filter=goal:3&metric=conversions').metric, 'conversions');
+    // The goal filter removed or replaced, its own metric goes with it; another stays.
+    assert.equal(withoutFilter(state, 'goal').metric, 'visitors');
+    assert.equal(withoutFilter(state, 'country').metric, 'conversionRate');
+    assert.equal(withFilterReplaced(state, 'goal', makeFilter('page', 'is', '/a')).metric, 'visitors');
+    assert.equal(withoutFilter(withMetric(state, 'conversions'), 'goal').metric, 'conversions');
   });
 });
 
@@ -155,6 +161,11 @@ describe('filter operators', () => {
     // Several values in words.
     assert.equal(filterValueLabel(makeFilter('country', 'is', 'DE|AT')), `${keyLabel('country', 'DE')} or ${keyLabel('country', 'AT')}`);
     assert.equal(filterValueLabel(makeFilter('page', 'contains', 'a|b|c')), '“a”, “b” or “c”');
+    // A goal by its name, by its id while the names are unknown.
+    const names = goalNamesOf([{ goalId: 3, name: 'Signup' }, { goalId: 7, name: 'Trial' }]);
+    assert.equal(filterValueLabel(makeFilter('goal', 'is', '3|7'), names), 'Signup or Trial');
+    assert.equal(filterValueLabel(makeFilter('goal', 'is', '3|9')), '3 or 9');
+    assert.equal(filterValueLabel(makeFilter('goal', 'is', '9'), names), '9');
   });
 
   test("the dialog's value joins the view's filter of the same dimension and operator as an or, else replaces it", () => {
@@ -208,6 +219,15 @@ describe('finding values by name', () => {
     assert.deepEqual(valuesPage('country', 'Ger', 20), { limit: 300 });
     assert.deepEqual(valuesPage('browser', 'Fire', 20), { limit: 20, search: 'Fire' });
     for (const d of ['region', 'city', 'browser', 'os'] as const) assert.equal(matchedByName(d), false, d);
+  });
+
+  test('goals by their names (rows keyed by goal id), an id found as itself', () => {
+    const goals = [row('3', 5), row('7', 2), row('12', 1)];
+    const names = goalNamesOf([{ goalId: 3, name: 'Signup' }, { goalId: 7, name: 'Saw pricing' }, { goalId: 12, name: 'Priority support' }]);
+    assert.equal(matchedByName('goal'), true);
+    assert.deepEqual(rowsNamed('goal', goals, 'pri', 20, names).map((r) => r.key), ['12', '7'], 'a name starting with it first');
+    assert.deepEqual(rowsNamed('goal', goals, '7', 20, names).map((r) => r.key), ['7']);
+    assert.deepEqual(rowsNamed('goal', goals, 'sign', 20).map((r) => r.key), [], 'without names, ids only');
   });
 });
 

@@ -1,15 +1,16 @@
 // A breakdown panel: tabs over related dimensions, the top rows with their visitors (a row click
 // filters the whole view by it), `Details` (./breakdown-details.tsx) and `Export CSV`. A row that is
 // the pattern of a goal shows the goal's conversion rate, as the goals answer gives it. The Events
-// panel's Properties tab ranks the values of one custom property, picked from the keys the site's
-// events carry over the period; there and on the UTM tabs, `(none)` comes last.
+// panel's Goals tab lists the site's goals (a click filters the view by one), its Properties tab ranks
+// the values of one custom property, picked from the keys the site's events carry over the period;
+// there and on the UTM tabs, `(none)` comes last.
 import { useState } from 'preact/hooks';
 import { readBreakdown, readPropertyKeys, unfilteredView } from '../lib/breakdown.js';
 import { useRead } from '../lib/read.js';
 import { readSite, withImported } from '../lib/site.js';
 import { dimensionLabel, isAggregateKey } from '../lib/labels.js';
 import { Loading, ReadFailure, readState } from './feedback.js';
-import { ExportLink, Rows } from './breakdown-rows.js';
+import { ExportLink, GoalRows, Rows } from './breakdown-rows.js';
 import { Details } from './breakdown-details.js';
 import { isPropertyDimension, NONE_KEY, oneValueFilter, PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
 import type { BreakdownAnswer, BreakdownRow, GoalResult, ImportedAnswer } from '../../src/core/answers.js';
@@ -17,7 +18,7 @@ import { SelectField } from './fields.js';
 import { breakdownRead, PANEL_ROWS, type DimensionTab, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
 
 /** A tab's name in element ids. */
-const tabName = (tab: PanelTab) => ('properties' in tab ? 'properties' : tab.dimension);
+const tabName = (tab: PanelTab) => ('properties' in tab ? 'properties' : 'goalList' in tab ? 'goals' : tab.dimension);
 
 interface PanelProps {
   spec: PanelSpec;
@@ -38,7 +39,7 @@ const valuesFirst = (dimension: QueryDimension, rows: readonly BreakdownRow[]) =
 
 /** The goals of a tab by pattern, when the tab's keys are goal patterns and there are such goals (goals requiring property values aside). */
 function goalsByKey(tab: PanelTab, goals: readonly GoalResult[] | undefined): ReadonlyMap<string, GoalResult> | undefined {
-  if ('properties' in tab || !tab.goals) return undefined;
+  if (!('dimension' in tab) || !tab.goals) return undefined;
   const matching = goals?.filter((g) => g.kind === tab.goals && !g.props) ?? [];
   return matching.length > 0 ? new Map(matching.map((g) => [g.pattern, g])) : undefined;
 }
@@ -55,7 +56,8 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
     () => (several ? readBreakdown(siteId, unfiltered, several.dimension, { limit: 3 }) : Promise.resolve(undefined)),
     several ? `${siteId}|${unfiltered}` : '',
   );
-  const tabs = spec.tabs.filter((t) => t !== several || named.data?.rows.filter((r) => !isAggregateKey(r.key))[1]);
+  // The Goals tab shown once the site has goals.
+  const tabs = spec.tabs.filter((t) => ('goalList' in t ? goals?.length : t !== several || named.data?.rows.filter((r) => !isAggregateKey(r.key))[1]));
   // The Hostnames tab may go when the period changes: the first tab then stands in for it.
   const current = tabs[tab] ?? tabs[0]!;
   const properties = 'properties' in current;
@@ -63,7 +65,8 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
   const keyList = properties && !keys.loading ? (keys.data?.keys.map((k) => k.key) ?? []) : [];
   // The picked key while the period has it, else the one carried by the most events.
   const key = picked !== null && keyList.includes(picked) ? picked : (keyList[0] ?? null);
-  const dimension: QueryDimension | null = 'properties' in current ? (key === null ? null : `${PROPERTY_PREFIX}${key}`) : current.dimension;
+  const goalList = 'goalList' in current;
+  const dimension: QueryDimension | null = 'dimension' in current ? current.dimension : key === null || !properties ? null : `${PROPERTY_PREFIX}${key}`;
   const tabGoals = goalsByKey(current, goals);
   const data = useRead<(BreakdownAnswer & { imported: ImportedAnswer | undefined }) | undefined>(
     () => {
@@ -76,7 +79,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
   const failed = properties && keys.error ? keys : data.error ? data : null;
   const noKeys = properties && !keys.loading && !keys.error && keyList.length === 0;
   // Days without single events under filters that need them are an answer (a note), not a failure.
-  const state = failed ? readState(failed) : noKeys ? 'ready' : data.loading || !data.data ? 'loading' : 'ready';
+  const state = failed ? readState(failed) : noKeys || goalList ? 'ready' : data.loading || !data.data ? 'loading' : 'ready';
   const headingId = `panel-${spec.id}`;
   const tabId = (t: PanelTab) => `${spec.id}-tab-${tabName(t)}`;
   return (
@@ -115,7 +118,9 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
             <SelectField label="Property" value={key} onValue={setPicked} options={keyList.map((k) => [k, k])} />
           </div>
         )}
-        {failed ? (
+        {goalList ? (
+          <GoalRows goals={goals ?? []} onFilter={onFilter} />
+        ) : failed ? (
           <ReadFailure read={failed} />
         ) : noKeys ? (
           <p class="muted empty">No event carries a custom property in this period.</p>

@@ -9,7 +9,7 @@ import { readableError } from '../lib/read-errors.js';
 import { ErrorText } from './feedback.js';
 import { KeyLabel } from './key-label.js';
 import { Table, type Column } from './table.js';
-import { type QueryDimension, viewsAreEvents } from '../../src/core/vocabulary.js';
+import { type Filter, GOAL_DIMENSION, makeFilter, type QueryDimension, viewsAreEvents } from '../../src/core/vocabulary.js';
 import { isMetric } from '../../src/core/metric-registry.js';
 import type { BreakdownRow, GoalResult } from '../../src/core/answers.js';
 
@@ -34,8 +34,8 @@ const FIGURE_TITLES: Record<RowFigure, string> = {
 
 /**
  * A table of rows; a row whose key is one value is a button that filters by it. `search`: the rows
- * are those matching it. `goals`: a column of conversion rates, when some of the rows are goal
- * patterns. `figures`: columns of figures beside the visitors. `order`: headers that sort the rows.
+ * are those matching it. Under a goal filter, each row's converters and conversion rate (its
+ * conversions in the rate's title, as a panel's width holds two figures); else `goals`: a column of conversion rates, when some of the rows are goal patterns. `figures`: columns of figures beside the visitors. `order`: headers that sort the rows.
  */
 export function Rows({
   dimension,
@@ -54,12 +54,14 @@ export function Rows({
   figures?: readonly RowFigure[];
   order?: { current: RowOrder; onSort(by: RowField): void };
 }) {
-  const goals = tabGoals && rows.some((row) => tabGoals.has(row.key)) ? tabGoals : undefined;
+  // Under a goal filter a row's visitors are its converters, beside its own rate (the goals' rates column would repeat it).
+  const converters = rows.some((row) => row.conversions !== undefined);
+  const goals = !converters && tabGoals && rows.some((row) => tabGoals.has(row.key)) ? tabGoals : undefined;
   const figureLabel = (figure: RowFigure) => (figure === 'views' ? (viewsAreEvents(dimension) ? 'Events' : 'Pageviews') : includeLabel(figure));
   const columns: Column[] = [
     { label: dimensionLabel(dimension), sort: 'key' },
-    { label: 'Visitors', numeric: true, sort: 'visitors' },
-    ...(goals ? [{ label: 'Conversion rate', numeric: true } as const] : []),
+    { label: converters ? 'Converters' : 'Visitors', numeric: true, sort: 'visitors' },
+    ...(converters || goals ? [{ label: 'Conversion rate', numeric: true } as const] : []),
     ...figures.map((figure): Column => ({ label: figureLabel(figure), numeric: true, sort: figure })),
   ];
   return (
@@ -86,6 +88,11 @@ export function Rows({
           <td class="num" title={formatRatio(row.pct)}>
             {formatCount(row.visitors)}
           </td>
+          {converters && (
+            <td class="num conversion-rate" title={`${formatCount(row.conversions ?? 0)} conversions; its converters over its visitors without the goal filter`}>
+              {formatMetric('conversionRate', row.conversionRate ?? null)}
+            </td>
+          )}
           {goals && <GoalRate goal={goals.get(row.key)} />}
           {figures.map((figure) => (
             <td key={figure} class="num" title={FIGURE_TITLES[figure]}>
@@ -106,6 +113,31 @@ function GoalRate({ goal }: { goal: GoalResult | undefined }) {
     <td class="num goal-rate" title={`Goal “${goal.name}”: ${rate} of the period's visitors under the view's filters converted`}>
       {rate}
     </td>
+  );
+}
+
+/** The site's goals with their converters and conversion rate (conversions in its title); a goal's name filters the view by it. */
+export function GoalRows({ goals, onFilter }: { goals: readonly GoalResult[]; onFilter(filter: Filter): void }) {
+  return (
+    <Table
+      class="rows"
+      columns={['Goal', { label: 'Converters', numeric: true }, { label: 'Conversion rate', numeric: true }]}
+      rows={goals}
+      row={(goal) => (
+        <tr key={goal.goalId}>
+          <td class="key">
+            <span class="bar" aria-hidden="true" style={{ width: `${Math.min(100, goal.conversionRate * 100)}%` }} />
+            <button type="button" class="row-filter" title={`Filter by goal: ${goal.name} (${goal.kind} ${goal.pattern})`} onClick={() => onFilter(makeFilter(GOAL_DIMENSION, 'is', String(goal.goalId)))}>
+              {goal.name}
+            </button>
+          </td>
+          <td class="num">{formatCount(goal.uniqueConversions)}</td>
+          <td class="num conversion-rate" title={`${formatCount(goal.conversions)} conversions`}>
+            {formatRatio(goal.conversionRate)}
+          </td>
+        </tr>
+      )}
+    />
   );
 }
 

@@ -5,15 +5,13 @@
 // chip in the edited one's place.
 import type { VNode } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { dimensionLabel, filterValueLabel, OPERATOR_LABELS } from '../lib/labels.js';
-import { isQueryDimension, type DimensionFilter, type Filter, type FilterDimension } from '../../src/core/vocabulary.js';
+import { dimensionLabel, filterValueLabel, OPERATOR_LABELS, type GoalNames } from '../lib/labels.js';
+import type { Filter, FilterDimension } from '../../src/core/vocabulary.js';
 
-const isDimensionFilter = (f: Filter): f is DimensionFilter => isQueryDimension(f.dimension);
-
-/** A filter in words, its values in bold: `Country is not <b>Germany or Austria</b>`. */
-export const FilterSentence = ({ filter }: { filter: Filter }) => (
+/** A filter in words, its values in bold: `Country is not <b>Germany or Austria</b>`, `Goal is <b>Signup</b>`. */
+export const FilterSentence = ({ filter, goals }: { filter: Filter; goals?: GoalNames }) => (
   <>
-    {dimensionLabel(filter.dimension)} {OPERATOR_LABELS[filter.operator ?? 'is']} <strong>{filterValueLabel(filter)}</strong>
+    {dimensionLabel(filter.dimension)} {OPERATOR_LABELS[filter.operator ?? 'is']} <strong>{filterValueLabel(filter, goals)}</strong>
   </>
 );
 
@@ -21,15 +19,17 @@ interface ChipsProps {
   filters: readonly Filter[];
   onRemove(dimension: FilterDimension): void;
   emptyFocusId: string;
+  /** The site's goals' names, for a goal filter's chip. */
+  goals?: GoalNames;
   /** The dialog that edits `filter`, calling `close` once it has closed. */
-  editor(filter: DimensionFilter, close: () => void): VNode;
+  editor(filter: Filter, close: () => void): VNode;
 }
 
-export function FilterChips({ filters, onRemove, emptyFocusId, editor }: ChipsProps) {
+export function FilterChips({ filters, onRemove, emptyFocusId, goals, editor }: ChipsProps) {
   const list = useRef<HTMLUListElement>(null);
   // The place of the chip whose control left the page or opened the dialog: the focus goes back there.
   const focusAt = useRef<{ index: number; control: 'edit' | 'remove' } | null>(null);
-  const [editing, setEditing] = useState<DimensionFilter | null>(null);
+  const [editing, setEditing] = useState<Filter | null>(null);
   // A layout effect: the focus moves in the render that removes the chip, before the browser paints.
   useLayoutEffect(() => {
     const at = focusAt.current;
@@ -45,23 +45,17 @@ export function FilterChips({ filters, onRemove, emptyFocusId, editor }: ChipsPr
         <ul class="chips" aria-label="Active filters" ref={list}>
           {filters.map((f, index) => (
             <li key={f.dimension} class="chip">
-              {isDimensionFilter(f) ? (
-                <button
-                  type="button"
-                  class="chip-edit"
-                  aria-haspopup="dialog"
-                  onClick={() => {
-                    focusAt.current = { index, control: 'edit' };
-                    setEditing(f);
-                  }}
-                >
-                  <FilterSentence filter={f} />
-                </button>
-              ) : (
-                <span>
-                  <FilterSentence filter={f} />
-                </span>
-              )}
+              <button
+                type="button"
+                class="chip-edit"
+                aria-haspopup="dialog"
+                onClick={() => {
+                  focusAt.current = { index, control: 'edit' };
+                  setEditing(f);
+                }}
+              >
+                <FilterSentence filter={f} goals={goals} />
+              </button>
               <button
                 type="button"
                 class="chip-remove"

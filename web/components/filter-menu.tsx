@@ -1,7 +1,7 @@
 // `Filter`: a button that opens a small dialog to add a filter without finding its row in a panel,
-// and the same dialog opened from a chip to edit its filter. The dialog takes a dimension (or
-// `Property` and one of the site's custom property keys: filter-rule.tsx), an operator (`is`, `is
-// not`, `contains`) and a value. For `is` and `is not` the value is one of the dimension's values over
+// and the same dialog opened from a chip to edit its filter. The dialog takes a dimension (or `Goal`,
+// whose values are the site's goals by name, or `Property` and one of the site's custom property
+// keys: filter-rule.tsx), an operator (`is`, `is not`, `contains`; a goal `is` only) and a value. For `is` and `is not` the value is one of the dimension's values over
 // the view's period, found by what a person reads (value-search.ts) and picked with the mouse or the
 // arrow keys; a search that leaves one value picks it, so Enter applies it. For `contains` it is the
 // typed text, the values it matches listed below it. A line under the field says the filter Apply
@@ -12,16 +12,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { readBreakdown } from '../lib/breakdown.js';
 import { useSettled } from '../lib/hooks.js';
-import { dimensionLabel, inSentence, OPERATOR_LABELS } from '../lib/labels.js';
+import { dimensionLabel, inSentence, OPERATOR_LABELS, type GoalNames } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
 import { matchedByName, rowsNamed, valuesPage } from '../lib/value-search.js';
 import { queryParams, withFilterValues, type ViewState } from '../../src/core/view-state.js';
 import { ErrorText, Loading } from './feedback.js';
 import { FilterSentence } from './filter-chips.js';
-import { choiceOf, chosenDimension, DIMENSION_CHOICES, keyOf, operatorsOf, PROPERTY_CHOICE, usePropertyKeys, type DimensionChoice } from './filter-rule.js';
+import { choiceOf, chosenDimension, DIMENSION_CHOICES, keyOf, operatorsOf, PROPERTY_CHOICE, readGoalValues, usePropertyKeys, type DimensionChoice } from './filter-rule.js';
 import { SelectField } from './fields.js';
 import { KeptValues, optionId, pickable, ValueOptions } from './filter-values.js';
-import { CONTAINS_TEXT_LENGTH, FILTER_VALUES_MAX, joinFilterValues, makeFilter, type DimensionFilter, type Filter, type FilterOperator } from '../../src/core/vocabulary.js';
+import type { BreakdownRow } from '../../src/core/answers.js';
+import { CONTAINS_TEXT_LENGTH, FILTER_VALUES_MAX, GOAL_DIMENSION, joinFilterValues, makeFilter, type Filter, type FilterOperator } from '../../src/core/vocabulary.js';
 
 /** Values listed for a search: enough to pick from, few enough to read at a glance. */
 const VALUES_SHOWN = 20;
@@ -32,7 +33,7 @@ interface DialogProps {
   /** The view the filter goes into: its period (and its other filters) narrow the values listed. */
   state: ViewState;
   /** The filter of the chip being edited; absent when one is added. */
-  editing?: DimensionFilter;
+  editing?: Filter;
   /** The filter Apply makes: added to the view, or in place of the edited one. */
   onApply(filter: Filter): void;
   onClose(): void;
@@ -60,9 +61,13 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
   // A filter on the chosen dimension would hide its other values, and the edited one goes: they are listed without them.
   const listed = queryParams({ period: state.period, filters: state.filters.filter((f) => f.dimension !== dimension && f.dimension !== editing?.dimension) });
   const page = dimension ? valuesPage(dimension, search, VALUES_SHOWN) : undefined;
-  const values = useRead(() => (dimension && page ? readBreakdown(siteId, listed, dimension, page) : Promise.resolve(undefined)), [siteId, listed, dimension, page?.search].join('|'));
+  const values = useRead<{ rows: BreakdownRow[]; names?: GoalNames } | undefined>(
+    () => (dimension === GOAL_DIMENSION ? readGoalValues(siteId, listed) : dimension && page ? readBreakdown(siteId, listed, dimension, page) : Promise.resolve(undefined)),
+    [siteId, listed, dimension, page?.search].join('|'),
+  );
   const read = values.loading ? [] : (values.data?.rows ?? []);
-  const rows = dimension && matchedByName(dimension) ? rowsNamed(dimension, read, search, VALUES_SHOWN) : read;
+  const goals = values.data?.names;
+  const rows = dimension && matchedByName(dimension) ? rowsNamed(dimension, read, search, VALUES_SHOWN, goals) : read;
   // `contains` takes the typed text itself: the values listed only show what it matches.
   const freeText = operator === 'contains';
   const settled = !values.loading && search === typed.trim();
@@ -166,6 +171,7 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
             {dimension && (
               <KeptValues
                 dimension={dimension}
+                goals={goals}
                 operator={operator}
                 values={kept}
                 onRemove={(value) => {
@@ -179,7 +185,7 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
         <p id="filter-outcome" role="status">
           {outcome && (
             <>
-              On Apply: <FilterSentence filter={outcome} />
+              On Apply: <FilterSentence filter={outcome} goals={goals} />
             </>
           )}
         </p>
@@ -194,6 +200,7 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
             ) : (
               <ValueOptions
                 dimension={dimension}
+                goals={goals}
                 operator={operator}
                 rows={rows}
                 active={active}

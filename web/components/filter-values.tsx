@@ -2,8 +2,8 @@
 // search field controls (the focus stays in the field, which names the picked option with
 // aria-activedescendant), and the values an edited filter keeps, each with a button that removes it.
 import { formatCount } from '../lib/format.js';
-import { keyLabel, OPERATOR_LABELS, valueLabel } from '../lib/labels.js';
-import { NONE_KEY, OTHER_KEY, OTHER_PAGE_KEY, type FilterOperator, type QueryDimension } from '../../src/core/vocabulary.js';
+import { keyLabel, OPERATOR_LABELS, valueLabel, type GoalNames } from '../lib/labels.js';
+import { NONE_KEY, OTHER_KEY, OTHER_PAGE_KEY, type FilterDimension, type FilterOperator } from '../../src/core/vocabulary.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
 
 /** Whether a listed value can be picked: `(other)` and `(other page)` name no value, and `(none)` is only worth excluding. */
@@ -13,7 +13,9 @@ export const pickable = (key: string, operator: FilterOperator): boolean => key 
 export const optionId = (index: number): string => `filter-value-${index}`;
 
 interface OptionsProps {
-  dimension: QueryDimension;
+  dimension: FilterDimension;
+  /** The site's goals' names, a goal filter's values. */
+  goals: GoalNames | undefined;
   operator: FilterOperator;
   rows: readonly BreakdownRow[];
   /** The index of the picked row, -1 for none. */
@@ -24,7 +26,7 @@ interface OptionsProps {
 }
 
 /** The listed values: options to pick from, or (for `contains`) a plain list of what the text matches. */
-export function ValueOptions({ dimension, operator, rows, active, label, onPick }: OptionsProps) {
+export function ValueOptions({ dimension, goals, operator, rows, active, label, onPick }: OptionsProps) {
   const freeText = operator === 'contains';
   return (
     <ul id="filter-values" role={freeText ? undefined : 'listbox'} aria-label={label}>
@@ -42,7 +44,7 @@ export function ValueOptions({ dimension, operator, rows, active, label, onPick 
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => !freeText && !off && onPick(row.key)}
           >
-            <span class="value-key">{keyLabel(dimension, row.key)}</span> <span class="muted">{formatCount(row.visitors)}</span>
+            <span class="value-key">{keyLabel(dimension, row.key, goals)}</span> <span class="muted">{formatCount(row.visitors)}</span>
           </li>
         );
       })}
@@ -51,19 +53,20 @@ export function ValueOptions({ dimension, operator, rows, active, label, onPick 
 }
 
 interface KeptProps {
-  dimension: QueryDimension;
+  dimension: FilterDimension;
+  goals: GoalNames | undefined;
   operator: FilterOperator;
   values: readonly string[];
   onRemove(value: string): void;
 }
 
 /** The values an edited filter keeps, each removable. */
-export function KeptValues({ dimension, operator, values, onRemove }: KeptProps) {
+export function KeptValues({ dimension, goals, operator, values, onRemove }: KeptProps) {
   if (values.length === 0) return null;
   return (
     <ul class="chips filter-kept" aria-label="Values kept">
       {values.map((value) => {
-        const label = valueLabel(dimension, operator, value);
+        const label = valueLabel(dimension, operator, value, goals);
         return (
           <li key={value} class="chip">
             <span>{label}</span>

@@ -1,7 +1,7 @@
 // A site's goals with their conversions and the change of their conversions (percent), unique
 // conversions, conversion rate and the change of the rate (percentage points, against the previous
 // period's rate, read apart), and revenue goals' revenue, average and currency (labelled with the day each is counted since when that day falls inside the period; each
-// goal a link to the dashboard filtered by its event or its page), and its funnels (each a link to
+// goal a link to the dashboard filtered by it), and its funnels (each a link to
 // its view): on the goals page and through a shared link, in the frame each gives.
 import type { ComponentChildren, VNode } from 'preact';
 import { CountedSince } from './counted-since.js';
@@ -14,7 +14,8 @@ import { useLoad } from '../lib/hooks.js';
 import { readCounted, readSite } from '../lib/site.js';
 import { previousPeriod } from '../../src/core/period.js';
 import { goalPropsLabel } from '../lib/labels.js';
-import { goalFilters, queryParams, withPeriod, type ViewState } from '../../src/core/view-state.js';
+import { queryParams, withPeriod, type ViewState } from '../../src/core/view-state.js';
+import { GOAL_DIMENSION, makeFilter } from '../../src/core/vocabulary.js';
 import { goalKey, type FunnelSummary, type GoalResult, type GoalRevenue, type GoalsAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
 
@@ -24,12 +25,10 @@ export interface GoalsLinks {
   funnel(funnelId: number): string;
 }
 
-/** A goal's name, a link to the dashboard of the same period filtered by the goal, when filters show it. */
-function GoalName({ goal, links, state }: { goal: GoalResult; links: GoalsLinks; state: ViewState }) {
-  const filters = goalFilters(goal);
-  if (!filters) return <span title="A page pattern with wildcards matches many pages: no single page to filter the dashboard by">{goal.name}</span>;
-  return <a href={links.dashboard({ ...state, filters })}>{goal.name}</a>;
-}
+/** A goal's name, a link to the dashboard of the same period filtered by the goal (`goal:<id>`). */
+const GoalName = ({ goal, links, state }: { goal: GoalResult; links: GoalsLinks; state: ViewState }) => (
+  <a href={links.dashboard({ ...state, filters: [makeFilter(GOAL_DIMENSION, 'is', String(goal.goalId))] })}>{goal.name}</a>
+);
 
 const REVENUE_COLUMNS = [{ label: 'Revenue', numeric: true }, { label: 'Average revenue', numeric: true }, 'Currency'] as const;
 

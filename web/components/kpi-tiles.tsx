@@ -6,7 +6,7 @@ import { nullReason } from '../lib/kpi-reason.js';
 import { inSentence } from '../lib/labels.js';
 import { COMPARISON_LABELS } from './comparison-picker.js';
 import { type Metric, METRIC_REGISTRY, shownMetrics } from '../../src/core/metric-registry.js';
-import type { Comparison, Filter } from '../../src/core/vocabulary.js';
+import { goalFilterOf, type Comparison, type Filter } from '../../src/core/vocabulary.js';
 import type { Stats } from '../../src/core/answers.js';
 
 /**
@@ -35,6 +35,8 @@ export function KpiTiles({
 }) {
   // Under a page filter, time on page stands in visit duration's place (the registry's `shownFor`).
   const metrics = shownMetrics(filters);
+  // Under a goal filter the visitors are the goals' converters, named so as the panels' rows name them.
+  const converters = goalFilterOf(filters) !== undefined;
   const reasons = metrics.map((m) => (stats?.[m]?.value === null ? nullReason(m, filters, hasGoals) : undefined));
   return (
     <div class="kpis" role="group" aria-label="Key figures" aria-busy={busy}>
@@ -44,7 +46,7 @@ export function KpiTiles({
         const change = kpi && comparison !== 'off' ? kpiChange(m, kpi) : null;
         return (
           <button key={m} type="button" class="kpi" aria-pressed={m === metric} data-metric={m} onClick={() => onSelect(m)} title={reason?.text}>
-            <span class="kpi-label">{METRIC_REGISTRY[m].label}</span>
+            <span class="kpi-label">{converters && m === 'visitors' ? 'Converters' : METRIC_REGISTRY[m].label}</span>
             <span class="kpi-value">{kpi ? formatMetric(m, kpi.value, undefined) : '…'}</span>
             {/* Out of the accessible name: the title gives the reason as the tile's description. */}
             {reason && (

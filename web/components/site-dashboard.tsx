@@ -14,12 +14,13 @@ import { Shortcuts } from './shortcuts.js';
 import { useViewState } from '../lib/address.js';
 import { downloadText } from '../lib/download.js';
 import { formatDay } from '../lib/format.js';
+import { goalNamesOf } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
 import { readTimeseries, seriesCsv } from '../lib/series.js';
 import { clippedToRawWindow, readSite, withImported } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
-import { roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
+import { goalFilterOf, roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
 import type { GoalsAnswer, StatsAnswer, TimeseriesAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
 
@@ -72,6 +73,13 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
     return addOns.chart ? addOns.chart(site, data, draw) : draw();
   }, [series.data, state.metric, site, addOns]);
   const goalResults = goals.data?.goals;
+  // A goal filter's chip names its goals: the view's goals read lists the filter's goals only, and an
+  // added goal would show as its id until it comes, so the site's goals are read apart, per period.
+  const goalFilter = goalFilterOf(state.filters) !== undefined;
+  const periodGoals = { path: '/goals', params: queryParams(state, { filters: false }) };
+  const allGoals = useRead(() => (goalFilter ? readSite<GoalsAnswer>(site.id, periodGoals) : Promise.resolve(undefined)), goalFilter ? periodGoals.params.toString() : '');
+  // Until they come, the view's (all of them when the view had no goal filter yet).
+  const goalNames = useMemo(() => goalNamesOf(allGoals.data?.goals ?? goalResults), [allGoals.data, goalResults]);
   const panels = useMemo(
     () => PANELS.map((spec) => <BreakdownPanel key={spec.id} spec={spec} siteId={site.id} view={view} goals={goalResults} onFilter={onFilter} />),
     [site.id, view, goalResults, onFilter],
@@ -102,6 +110,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
           filters={state.filters}
           onRemove={(dimension) => go(withoutFilter(state, dimension))}
           emptyFocusId="period"
+          goals={goalNames}
           editor={(filter, close) => <FilterDialog siteId={site.id} state={state} editing={filter} onApply={(edited) => go(withFilterReplaced(state, filter.dimension, edited))} onClose={close} />}
         />
       </div>

@@ -31,10 +31,11 @@ const COUNTRY_CODE = /^[A-Z]{2}$/;
 /**
  * A key as shown: a country code as its name in the browser's language, the referrer's `(none)` as
  * `Direct / None`, an imported city's `geonames:<id>` as `GeoNames city <id>`, a device class
- * capitalised (`Mobile`), anything else as it is (the key itself, as filters and exports carry it,
- * never changes).
+ * capitalised (`Mobile`), a goal's id as its name (the id while unknown), anything else as it is
+ * (the key itself, as filters and exports carry it, never changes).
  */
-export function keyLabel(dimension: FilterDimension, key: string): string {
+export function keyLabel(dimension: FilterDimension, key: string, goals?: GoalNames): string {
+  if (dimension === GOAL_DIMENSION) return goals?.get(key) ?? key;
   if (dimension === 'referrer' && key === NONE_KEY) return NO_REFERRER_LABEL;
   if (dimension === 'device') return key.charAt(0).toUpperCase() + key.slice(1);
   if (dimension === 'city') return cityName(key);
@@ -44,16 +45,24 @@ export function keyLabel(dimension: FilterDimension, key: string): string {
 /** The operators as a sentence says them: `Country is not Germany`. */
 export const OPERATOR_LABELS: Record<FilterOperator, string> = { is: 'is', is_not: 'is not', contains: 'contains' };
 
-/** One value of a filter as shown: a key by its name, a `contains` text quoted (it is text, not a value). */
-export const valueLabel = (dimension: FilterDimension, operator: FilterOperator | undefined, value: string): string =>
-  operator === 'contains' ? `“${value}”` : dimension === GOAL_DIMENSION ? value : keyLabel(dimension, value);
+/** The names of a site's goals by id (as a goal filter's values say them), as the goals answer lists them. */
+export type GoalNames = ReadonlyMap<string, string>;
+
+export const goalNamesOf = (goals: readonly { goalId: number; name: string }[] | undefined): GoalNames => new Map(goals?.map((g) => [String(g.goalId), g.name]));
 
 /**
- * A filter's values as shown: each key by its name, a `contains` text quoted (it is text, not a
- * value), several joined in words (`Germany or Austria`, `/a, /b or /c`).
+ * One value of a filter as shown: a key by its name, a goal by its name (its id while unknown), a
+ * `contains` text quoted (it is text, not a value).
  */
-export function filterValueLabel(filter: Filter): string {
-  const labels = filter.values.map((value) => valueLabel(filter.dimension, filter.operator, value));
+export const valueLabel = (dimension: FilterDimension, operator: FilterOperator | undefined, value: string, goals?: GoalNames): string =>
+  operator === 'contains' ? `“${value}”` : keyLabel(dimension, value, goals);
+
+/**
+ * A filter's values as shown: each key by its name, a goal by its name, a `contains` text quoted (it
+ * is text, not a value), several joined in words (`Germany or Austria`, `/a, /b or /c`).
+ */
+export function filterValueLabel(filter: Filter, goals?: GoalNames): string {
+  const labels = filter.values.map((value) => valueLabel(filter.dimension, filter.operator, value, goals));
   return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
 }
 

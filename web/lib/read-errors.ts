@@ -16,7 +16,7 @@ const READABLE: Partial<Record<ErrorReason, string>> = {
   PAGE_PATTERN_RAW_WINDOW_EXCEEDED:
     'This shared link shows some pages only, which needs single events, kept for a limited number of days: choose a shorter, more recent period.',
   METRIC_NOT_FILTERABLE: 'This figure cannot be computed with the active filters: remove a filter or choose another metric.',
-  HOURLY_CONVERSIONS_UNSUPPORTED: 'Conversions are counted per day: choose a period longer than two days to chart them.',
+  HOURLY_CONVERSIONS_UNSUPPORTED: 'Conversions of all goals together are counted per day: filter by a goal to chart its conversions by the hour, or choose a period longer than two days.',
   REVERSED_INVALID_PERIOD: 'The period starts after it ends: choose a start day before the end day.',
   SITE_NOT_FOUND: NOT_FOUND,
   FUNNEL_NOT_FOUND: NOT_FOUND,
