@@ -7,14 +7,19 @@ import { changeIsGood, type Metric, METRIC_REGISTRY, pointsBetween } from './met
 /** The locale of the CLI's and the email reports' figures. */
 export const REPORT_LOCALE = 'en-GB';
 
-// Intl formatters are costly to build and a dashboard formats hundreds of numbers.
-const formatters = new Map<string, Intl.NumberFormat>();
-function numberFormat(locale: string | undefined, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let f = formatters.get(key);
-  if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, options)));
+// Intl formatters are costly to build and a dashboard formats hundreds of numbers and dates.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+/** The Intl formatter of a kind for a locale and options, built once. */
+export function cachedFormatter<F extends Intl.NumberFormat | Intl.DateTimeFormat>(kind: 'number' | 'date', locale: string | undefined, options: object, build: () => F): F {
+  const key = `${kind}|${locale}|${JSON.stringify(options)}`;
+  let f = formatters.get(key) as F | undefined;
+  if (!f) formatters.set(key, (f = build()));
   return f;
 }
+
+const numberFormat = (locale: string | undefined, options: Intl.NumberFormatOptions): Intl.NumberFormat =>
+  cachedFormatter('number', locale, options, () => new Intl.NumberFormat(locale, options));
 
 /** A count, grouped as the locale groups digits: 12,345 / 12 345 / 12.345. */
 export function formatCount(n: number, locale?: string): string {

@@ -7,10 +7,8 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { formatRatio } from '../../web/lib/format.js';
 import { createSite, importEvents, type SiteFixture } from '../helpers/server.js';
-import { checkPage, createUser, DESKTOP, EVERY_LOOK, filled, openPage, PHONE, signIn, startDashboard, type Dashboard } from './harness.js';
+import { addGoals, checkPage, CHROME_UA, createUser, DESKTOP, EVERY_LOOK, filled, FIREFOX_UA, FIXTURE_GOALS, PHONE, signedInPage, startDashboard, type Dashboard } from './harness.js';
 
-const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 let dashboard: Dashboard;
 /** Three visitors (one property, `plan`, of three values), an event goal, a one-page goal and a wildcard page goal. */
@@ -27,9 +25,9 @@ before(async () => {
   bare = await createSite(server, { timezone: 'UTC' });
   const day = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - 2);
   const at = (hour: number, minute = 0) => day + hour * 3_600_000 + minute * 60_000;
-  const a = { ip: '10.3.0.1', ua: FIREFOX, country: 'FR' };
-  const b = { ip: '10.3.0.2', ua: CHROME, country: 'DE' };
-  const c = { ip: '10.3.0.3', ua: CHROME, country: 'US' };
+  const a = { ip: '10.3.0.1', ua: FIREFOX_UA, country: 'FR' };
+  const b = { ip: '10.3.0.2', ua: CHROME_UA, country: 'DE' };
+  const c = { ip: '10.3.0.3', ua: CHROME_UA, country: 'US' };
   const report = await importEvents(server, site.siteId, [
     { ...a, ts: at(9), u: '/', r: 'https://www.google.com/' },
     { ...a, ts: at(9, 1), u: '/pricing', p: { plan: 'free' } },
@@ -38,27 +36,14 @@ before(async () => {
     { ...c, ts: at(11), u: '/pricing', p: { plan: 'team' } },
   ]);
   assert.equal(report.body.accepted, 5, JSON.stringify(report));
-  for (const goal of [
-    { name: 'Signup', kind: 'event', pattern: 'signup' },
-    { name: 'Saw pricing', kind: 'page', pattern: '/pricing' },
-    { name: 'Read the blog', kind: 'page', pattern: '/blog/**' },
-  ]) {
-    const created = await server.admin('POST', `/sites/${site.siteId}/goals`, goal);
-    assert.equal(created.status, 201);
-    goalIds[goal.name] = created.body.goalId;
-  }
-  await server.admin('POST', '/maintenance/run', { tasks: ['rollup'] }); // the worker backfills the goals over the imported day
+  Object.assign(goalIds, await addGoals(server, site.siteId, FIXTURE_GOALS));
   assert.equal((await importEvents(server, bare.siteId, [{ ...a, ts: at(9), u: '/' }])).body.accepted, 1);
   await createUser(server, 'owner@example.com', [site, bare].map((s) => ({ orgId: s.orgId, role: 'owner' })));
   await createUser(server, 'viewer@example.com', [{ orgId: bare.orgId, role: 'viewer' }]);
 });
 after(() => dashboard?.close());
 
-async function signedIn(viewport = DESKTOP, email = 'owner@example.com') {
-  const opened = await openPage(dashboard, viewport);
-  await signIn(opened.page, dashboard.server, email);
-  return opened;
-}
+const signedIn = (viewport = DESKTOP, email = 'owner@example.com') => signedInPage(dashboard, email, viewport);
 
 const tile = (page: Page, label: string) => page.locator('.kpi', { has: page.locator('.kpi-label', { hasText: label }) });
 
@@ -180,7 +165,7 @@ describe('filters and tiles', () => {
     assert.equal((await dialog.getByRole('status').textContent())?.trim(), 'On Apply: Referrer is google.com');
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'referrer:google.com');
-    await page.getByText('Referrer is google.com').waitFor();
+    await page.locator('.chip').getByText('Referrer is google.com').waitFor();
     await context.close();
   });
 

@@ -8,10 +8,8 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { formatCount, formatMetric, formatRatio } from '../../web/lib/format.js';
 import { createSite, importEvents, type SiteFixture } from '../helpers/server.js';
-import { checkPage, createUser, DESKTOP, filled, openPage, PHONE, signIn, startDashboard, type Dashboard } from './harness.js';
+import { addGoals, checkPage, CHROME_UA, createUser, DESKTOP, filled, FIREFOX_UA, FIXTURE_GOALS, PHONE, signedInPage, startDashboard, type Dashboard } from './harness.js';
 
-const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 let dashboard: Dashboard;
 /** Four visitors in three countries; an event goal, a one-page goal and a wildcard page goal. */
@@ -24,10 +22,10 @@ before(async () => {
   site = await createSite(server, { timezone: 'UTC' });
   const day = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - 2);
   const at = (hour: number, minute = 0) => day + hour * 3_600_000 + minute * 60_000;
-  const a = { ip: '10.4.0.1', ua: FIREFOX, country: 'FR' };
-  const b = { ip: '10.4.0.2', ua: CHROME, country: 'DE' };
-  const c = { ip: '10.4.0.3', ua: CHROME, country: 'FR' };
-  const d = { ip: '10.4.0.4', ua: FIREFOX, country: 'US' };
+  const a = { ip: '10.4.0.1', ua: FIREFOX_UA, country: 'FR' };
+  const b = { ip: '10.4.0.2', ua: CHROME_UA, country: 'DE' };
+  const c = { ip: '10.4.0.3', ua: CHROME_UA, country: 'FR' };
+  const d = { ip: '10.4.0.4', ua: FIREFOX_UA, country: 'US' };
   const report = await importEvents(server, site.siteId, [
     { ...a, ts: at(9), u: '/', r: 'https://www.google.com/' },
     { ...a, ts: at(9, 1), u: '/pricing' },
@@ -39,25 +37,12 @@ before(async () => {
     { ...d, ts: at(12), u: '/blog/second', r: 'https://www.google.com/' },
   ]);
   assert.equal(report.body.accepted, 8, JSON.stringify(report));
-  for (const goal of [
-    { name: 'Signup', kind: 'event', pattern: 'signup' },
-    { name: 'Saw pricing', kind: 'page', pattern: '/pricing' },
-    { name: 'Read the blog', kind: 'page', pattern: '/blog/**' },
-  ]) {
-    const created = await server.admin('POST', `/sites/${site.siteId}/goals`, goal);
-    assert.equal(created.status, 201);
-    goalIds[goal.name] = created.body.goalId;
-  }
-  await server.admin('POST', '/maintenance/run', { tasks: ['rollup'] });
+  Object.assign(goalIds, await addGoals(server, site.siteId, FIXTURE_GOALS));
   await createUser(server, 'owner@example.com', [{ orgId: site.orgId, role: 'owner' }]);
 });
 after(() => dashboard?.close());
 
-async function signedIn(viewport = DESKTOP) {
-  const opened = await openPage(dashboard, viewport);
-  await signIn(opened.page, dashboard.server, 'owner@example.com');
-  return opened;
-}
+const signedIn = (viewport = DESKTOP) => signedInPage(dashboard, 'owner@example.com', viewport);
 
 /** The read API's answer, read by the signed-in page as the dashboard reads it. */
 const api = (page: Page, path: string, params: string) =>

@@ -62,6 +62,36 @@ export async function createUser(server: TestServer, email: string, memberships:
   return created.body.id as number;
 }
 
+/** A new browser profile's page at `viewport`, signed in as `email`. */
+export async function signedInPage(dashboard: Dashboard, email: string, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
+  const opened = await openPage(dashboard, viewport);
+  await signIn(opened.page, dashboard.server, email);
+  return opened;
+}
+
+/** The User-Agents of the fixtures' visitors (a Firefox and a Chrome on desktops). */
+export const FIREFOX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
+export const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+/** The goals of the filter fixtures: an event goal, a one-page goal and a wildcard page goal. */
+export const FIXTURE_GOALS = [
+  { name: 'Signup', kind: 'event', pattern: 'signup' },
+  { name: 'Saw pricing', kind: 'page', pattern: '/pricing' },
+  { name: 'Read the blog', kind: 'page', pattern: '/blog/**' },
+] as const;
+
+/** Makes a site's goals, then runs the rollup, which backfills them over the imported days: their ids by name. */
+export async function addGoals(server: TestServer, siteId: string, goals: ReadonlyArray<{ name: string; kind: string; pattern: string }>): Promise<Record<string, number>> {
+  const ids: Record<string, number> = {};
+  for (const goal of goals) {
+    const created = await server.admin('POST', `/sites/${siteId}/goals`, goal);
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    ids[goal.name] = created.body.goalId;
+  }
+  await server.admin('POST', '/maintenance/run', { tasks: ['rollup'] });
+  return ids;
+}
+
 /** Fills the sign-in form at /login (with `next` when given) and submits it. */
 export async function submitSignIn(page: Page, server: TestServer, email: string, password = PASSWORD, next?: string): Promise<void> {
   await page.goto(`${server.url}/login${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}`);

@@ -48,12 +48,12 @@ describe('custom properties on the dashboard', () => {
       await page.locator('[data-panel="events"][data-state="ready"] .rows').waitFor();
       const picker = eventsPanel(page).getByLabel('Property', { exact: true });
       assert.deepEqual(await picker.locator('option').allTextContents(), ['plan', 'colour'], 'keys by events carrying them');
-      // (none): the pageviews, which carry no property, of all four visitors.
-      assert.deepEqual(await rowsOf(page), [['(none)', '4'], ['pro', '3'], ['free', '1']]);
+      // The values first; (none) last: the pageviews, which carry no property, of all four visitors.
+      assert.deepEqual(await rowsOf(page), [['pro', '3'], ['free', '1'], ['(none)', '4']]);
       await checkPage(page, `properties-${look.name}`);
       await picker.selectOption('colour');
       await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-panel="events"] .rows tbody tr td')).some((td) => td.textContent?.trim() === 'blue'));
-      assert.deepEqual(await rowsOf(page), [['(none)', '4'], ['blue', '2'], ['red', '1']]);
+      assert.deepEqual(await rowsOf(page), [['blue', '2'], ['red', '1'], ['(none)', '4']]);
       await context.close();
     }
 

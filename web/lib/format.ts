@@ -2,7 +2,7 @@
 // given one, in the site's time zone; numbers, durations and changes are src/core/figure-text.ts's,
 // the same in the dashboard, the CLI and the email reports.
 import type { Grain } from '../../src/core/vocabulary.js';
-import type { KpiChange } from '../../src/core/figure-text.js';
+import { cachedFormatter, type KpiChange } from '../../src/core/figure-text.js';
 
 export {
   formatAmount,
@@ -19,14 +19,8 @@ export {
   type KpiChange,
 } from '../../src/core/figure-text.js';
 
-// Intl formatters are costly to build and a dashboard formats hundreds of dates.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function dateFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let f = formatters.get(key);
-  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, options)));
-  return f;
-}
+const dateFormat = (locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat =>
+  cachedFormatter('date', locale, options, () => new Intl.DateTimeFormat(locale, options));
 
 /** The class of a change's text: `up` for good news, `down` for bad, none for neither. */
 export const changeClass = (change: KpiChange): string => (change.good === null ? '' : change.good ? 'up' : 'down');
