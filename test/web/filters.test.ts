@@ -395,7 +395,8 @@ describe('editing a chip, and property filters, in the Filter dialog', () => {
       await page.waitForFunction(() => Array.from(document.querySelectorAll('li[role="option"] .value-key'), (k) => k.textContent).join() === 'team');
       assert.equal((await dialog.getByRole('status').textContent())?.trim(), 'On Apply: Property plan is team');
       await checkPage(page, `filter-property-${name}`);
-      await page.keyboard.press('Enter');
+      // Enter in the field (focused again: the page's check may have moved the focus).
+      await dialog.getByRole('combobox', { name: 'Value' }).press('Enter');
       await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'prop.plan:team');
       await filled(page);
       assert.equal((await tileText(page, 'Visitors')).value, '1', 'the visitor from the United States');
@@ -406,7 +407,7 @@ describe('editing a chip, and property filters, in the Filter dialog', () => {
       assert.equal(await edit.getByLabel('Property', { exact: true }).inputValue(), 'plan');
       await edit.getByRole('combobox', { name: 'Value' }).fill('pro');
       await page.waitForFunction(() => Array.from(document.querySelectorAll('li[role="option"] .value-key'), (k) => k.textContent).join() === 'pro');
-      await page.keyboard.press('Enter');
+      await edit.getByRole('combobox', { name: 'Value' }).press('Enter');
       await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'prop.plan:team|pro');
       await page.getByRole('button', { name: 'Property plan is team or pro' }).waitFor();
       await context.close();
