@@ -281,6 +281,8 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
   // The request's own filters on entry and exit pages compare what the lock shows of them (`Filter.pageLock`).
   const pageLock = lockedFilters.find((f) => f.dimension === 'page') ?? null;
   const own = parseFilters(filterTexts).map((f) => (pageLock && PAGE_VALUED_DIMENSIONS.has(f.dimension) ? Object.freeze({ ...f, pageLock }) : f));
+  // A locked link shares no goals read (a goal's pattern may name pages outside its lock): nor goal filters.
+  if (lockedFilters.length > 0 && own.some((f) => f.dimension === GOAL_DIMENSION)) throw apiError('FORBIDDEN', 'shareLockedGoals');
   const filters = [...own, ...lockedFilters];
 
   let metric: Metric = DEFAULT_METRIC;

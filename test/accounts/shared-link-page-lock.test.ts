@@ -187,6 +187,11 @@ for (const engine of ENGINES) describe(`shared links locked to pages show no oth
       // The refusal names the read refused.
       assert.match(refused.text, new RegExp(`locked to filters: ${path.slice(1).split('?')[0]} takes no filters`));
     }
+    // Nor a goal filter, which reads the site's goals.
+    const goal = await server.admin('POST', `/sites/${site.siteId}/goals`, { name: 'Pricing', kind: 'page', pattern: '/pricing' });
+    const goalFiltered = await read(access, `/sites/${site.siteId}/stats?period=30d&raw=clip&filter=goal:${goal.body.goalId}`);
+    assert.equal(goalFiltered.status, 403, goalFiltered.text);
+    assert.match(goalFiltered.text, /goal filters, which read the site's goals, are not shared through it/);
     for (const path of [`/manage/sites/${site.siteId}/export`, '/sites']) {
       const refused = await read(access, path);
       assert.equal(refused.status, 403, `${path}: ${refused.text}`);
