@@ -121,6 +121,7 @@ export const ERRORS = {
       segmentFilters: 'filters must be an array of {min} to {max} filters <dimension>:<value>',
       personalSegment: 'a personal segment belongs to a signed-in member: the operator makes shared segments only',
       sharedLinkFilters: 'filters must be an array of at most {max} filters <dimension>:<value>',
+      lockedGoalFilter: 'a shared link is not locked to a goal filter: a locked link shares no goals',
       sharedLinkExpired: 'expiresOn must be today or a later day (YYYY-MM-DD, in the site\'s time zone)',
       segmentPagePattern: "the segment's page filter holds *, which a shared link's lock reads as a pattern: lock the link to filters instead",
       embedDomains: 'embedDomains must be an array of at most {max} host names such as example.com',

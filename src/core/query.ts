@@ -238,6 +238,8 @@ export function resolveGoalFilter(q: Query, goals: readonly FilterGoal[]): Query
  */
 export function parseLockedFilters(texts: readonly string[]): Filter[] {
   return parseFilters(texts).map((filter, i) => {
+    // A locked link shares no goals read nor goal filter (parseQuery): nor is it locked to one.
+    if (filter.dimension === GOAL_DIMENSION) throw apiError('INVALID_PARAMS', 'lockedGoalFilter');
     if (filter.dimension !== 'page' || filter.operator !== undefined || filter.values.every(pagePatternIsLiteral)) return filter;
     for (const value of filter.values) {
       const problem = pagePatternProblem(value);

@@ -154,6 +154,8 @@ describe('shared links', () => {
       [['page:'], /filter page has an empty value/],
       [['page:/a', 'page:/b'], /filter page is given twice/],
       ['page:/a', /filters must be an array/],
+      // A locked link shares no goals: it is not locked to a goal filter either.
+      [['goal:1'], /a shared link is not locked to a goal filter/],
     ];
     for (const [filters, message] of cases) {
       const res = await create({ filters });
