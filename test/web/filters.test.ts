@@ -130,7 +130,7 @@ describe('filters and tiles', () => {
       // The one value left is picked without an arrow key: the field names it, the line under it says what Apply makes.
       await page.waitForFunction(() => document.getElementById('filter-value')?.getAttribute('aria-activedescendant') === 'filter-value-0');
       assert.equal(await options.first().getAttribute('aria-selected'), 'true');
-      assert.equal((await dialog.getByRole('status').textContent())?.trim(), 'On Apply: Page is / or /pricing');
+      assert.equal((await dialog.locator('#filter-outcome').textContent())?.trim(), 'On Apply: Page is / or /pricing');
       await page.keyboard.press('Enter');
       await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'page:/|/pricing');
       assert.equal(await dialog.count(), 0);
@@ -156,13 +156,13 @@ describe('filters and tiles', () => {
     assert.equal(await none.getAttribute('aria-disabled'), 'true');
     await none.click({ force: true });
     assert.equal(await dialog.getByRole('button', { name: 'Apply' }).isDisabled(), true);
-    assert.equal((await dialog.getByRole('status').textContent())?.trim(), '');
+    assert.equal((await dialog.locator('#filter-outcome').textContent())?.trim(), '');
     const google = dialog.getByRole('option', { name: /google\.com/ });
     await google.click();
     // The pick shows beside the field, which names it for screen readers.
     assert.equal(await google.getAttribute('aria-selected'), 'true');
     assert.equal(await dialog.getByRole('combobox', { name: 'Value' }).getAttribute('aria-activedescendant'), await google.getAttribute('id'));
-    assert.equal((await dialog.getByRole('status').textContent())?.trim(), 'On Apply: Referrer is google.com');
+    assert.equal((await dialog.locator('#filter-outcome').textContent())?.trim(), 'On Apply: Referrer is google.com');
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'referrer:google.com');
     await page.locator('.chip').getByText('Referrer is google.com').waitFor();
@@ -329,21 +329,21 @@ describe('editing a chip, and property filters, in the Filter dialog', () => {
       assert.equal(await dialog.getByLabel('Operator').inputValue(), 'is');
       const kept = dialog.getByRole('list', { name: 'Values kept' }).getByRole('listitem');
       assert.deepEqual(await kept.allTextContents(), ['Germany×', 'France×']);
-      assert.equal((await dialog.getByRole('status').textContent())?.trim(), 'On Apply: Country is Germany or France');
+      assert.equal((await dialog.locator('#filter-outcome').textContent())?.trim(), 'On Apply: Country is Germany or France');
       await dialog.getByRole('listbox').getByRole('option').first().waitFor();
       await checkPage(page, `filter-edit-${look.name}`);
       await dialog.getByRole('button', { name: 'Remove value Germany' }).click();
       assert.equal(await focusedText(page), '', 'the focus back in the search field');
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'filter-value');
       await dialog.getByLabel('Operator').selectOption({ label: 'is not' });
-      assert.equal((await dialog.getByRole('status').textContent())?.trim(), 'On Apply: Country is not France');
+      assert.equal((await dialog.locator('#filter-outcome').textContent())?.trim(), 'On Apply: Country is not France');
       // The arrow keys pick among several values; the pick joins the kept ones.
       await dialog.getByRole('combobox', { name: 'Value' }).focus();
       await page.keyboard.press('ArrowDown');
       const first = dialog.getByRole('listbox').getByRole('option').first();
       assert.equal(await first.getAttribute('aria-selected'), 'true');
       const firstKey = (await first.locator('.value-key').textContent())!;
-      assert.equal((await dialog.getByRole('status').textContent())?.trim(), `On Apply: Country is not ${firstKey === 'France' ? 'France' : `France or ${firstKey}`}`);
+      assert.equal((await dialog.locator('#filter-outcome').textContent())?.trim(), `On Apply: Country is not ${firstKey === 'France' ? 'France' : `France or ${firstKey}`}`);
       await checkPage(page, `filter-edit-picked-${look.name}`);
       await page.keyboard.press('ArrowUp');
       await dialog.getByRole('button', { name: 'Apply' }).click();
@@ -393,7 +393,7 @@ describe('editing a chip, and property filters, in the Filter dialog', () => {
       assert.deepEqual(await dialog.getByLabel('Operator').locator('option').allTextContents(), ['is', 'is not', 'contains']);
       await dialog.getByRole('combobox', { name: 'Value' }).fill('tea');
       await page.waitForFunction(() => Array.from(document.querySelectorAll('li[role="option"] .value-key'), (k) => k.textContent).join() === 'team');
-      assert.equal((await dialog.getByRole('status').textContent())?.trim(), 'On Apply: Property plan is team');
+      assert.equal((await dialog.locator('#filter-outcome').textContent())?.trim(), 'On Apply: Property plan is team');
       await checkPage(page, `filter-property-${name}`);
       // Enter in the field (focused again: the page's check may have moved the focus).
       await dialog.getByRole('combobox', { name: 'Value' }).press('Enter');
