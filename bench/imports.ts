@@ -26,7 +26,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { addDays, startOfLocalDay } from '../src/core/localtime.js';
 import { type QueryKind, type RawParams } from '../src/core/query.js';
-import { exportFileName, exportPlausible } from '../src/imports/export.js';
+import { exportFileName, exportPlausible, siteHeldDays } from '../src/imports/export.js';
 import { importPlausible } from '../src/imports/plausible-import.js';
 import { zipStream, type ZipSource } from '../src/imports/zip.js';
 import { planRead, readSourceOf } from '../src/stats/entry.js';
@@ -132,7 +132,7 @@ async function measure(profile: string, open: () => Promise<EventStore>): Promis
     await rollupSite({ events, meta }, collected, NOW, {});
     const watermark = (await meta.getRollupState(rollupKey(events, collected.id)))?.watermark ?? null;
     const firstHalf = join(dir, 'first-half.zip');
-    await pipeline(Readable.from(exportPlausible(events, { siteId: collected.id, domain: 'collected.example', days: { from: days[0]!, to: half }, watermark, annotations: [] })), createWriteStream(firstHalf));
+    await pipeline(Readable.from(exportPlausible(events, { siteId: collected.id, domain: 'collected.example', days: { from: days[0]!, to: half }, held: await siteHeldDays(events, collected.id), watermark, annotations: [] })), createWriteStream(firstHalf));
     await importPlausible(events, { siteId: mixed.id, importId: 'half' }, firstHalf, 'first-half.zip');
     const later = days.filter((d) => d > half);
     for (let i = 0; i < later.length; i += 30) await events.append(traffic(mixed.id, later.slice(i, i + 30)));

@@ -123,10 +123,18 @@ function months(days: Period): Period[] {
   return out;
 }
 
+/** The first and last day the site holds rows for (rollups or imports), or null when it holds none. */
+export async function siteHeldDays(events: EventReader, siteId: string): Promise<Period | null> {
+  const [held] = await events.query<{ f: string | null; l: string | null }>(exportDaysStatement(events.dialect, siteId));
+  return held?.f && held.l ? { from: held.f, to: held.l } : null;
+}
+
 export interface ExportScope {
   siteId: string;
   domain: string;
   days: Period;
+  /** What siteHeldDays answers: only the months of `days` within it are read. */
+  held: Period | null;
   /** The last rolled-up day: later days are not exported (they are not rolled up yet). */
   watermark: string | null;
   /** The site's annotations, every one (notes, whatever the days exported): a file of their own. */
@@ -156,17 +164,12 @@ function readmeText(domain: string, held: { first: string | null; last: string |
 export function exportPlausible(events: EventReader, scope: ExportScope): AsyncGenerator<Buffer> {
   const { siteId, days, watermark } = scope;
   const d = events.dialect;
-  // The months of `days` within the first and last day the site holds rows for, read once: an export
-  // asked for a century reads only the months that can hold rows.
-  let monthsHeld: Promise<Period[]> | undefined;
-  const monthsRead = () =>
-    (monthsHeld ??= events.query<{ f: string | null; l: string | null }>(exportDaysStatement(d, siteId)).then(([held]) => {
-      if (!held?.f || !held.l) return [];
-      const read = { from: days.from > held.f ? days.from : held.f, to: days.to < held.l ? days.to : held.l };
-      return read.from > read.to ? [] : months(read);
-    }));
+  // Only the months of `days` within the days the site holds are read: an export asked for a
+  // century reads only the months that can hold rows.
+  const read = scope.held && { from: days.from > scope.held.from ? days.from : scope.held.from, to: days.to < scope.held.to ? days.to : scope.held.to };
+  const monthsHeld = read && read.from <= read.to ? months(read) : [];
   async function* dimensionLines(dimension: Dimension, row: RowFields, scroll = false): AsyncGenerator<string> {
-    for (const month of await monthsRead()) {
+    for (const month of monthsHeld) {
       const statement = scroll ? exportPageStatement(d, siteId, month, watermark) : exportDimensionStatement(d, siteId, month, watermark, dimension);
       const rows = await events.query<{ b: string; k: string } & Record<string, unknown>>(statement);
       let chunk = '';
@@ -181,7 +184,7 @@ export function exportPlausible(events: EventReader, scope: ExportScope): AsyncG
   const held: { first: string | null; last: string | null } = { first: null, last: null };
   async function* visitors(): AsyncGenerator<string> {
     yield 'date,visitors,pageviews,bounces,visits,visit_duration\n';
-    for (const month of await monthsRead()) {
+    for (const month of monthsHeld) {
       const rows = await events.query<{ b: string } & Record<string, unknown>>(exportSiteStatement(d, siteId, month, watermark));
       if (rows.length > 0) {
         held.first ??= rows[0]!.b;

@@ -15,7 +15,7 @@ import { missingColumnsText } from '../../src/core/import-report.js';
 import { startOfLocalDay } from '../../src/core/localtime.js';
 import { type QueryKind, type RawParams } from '../../src/core/query.js';
 import type { Site } from '../../src/entities/sites.js';
-import { exportPlausible } from '../../src/imports/export.js';
+import { exportPlausible, siteHeldDays } from '../../src/imports/export.js';
 import { missingColumns, tableOfHeader, type PlausibleTable } from '../../src/imports/plausible.js';
 import { importPlausible, type ImportReport } from '../../src/imports/plausible-import.js';
 import { planRead, readSourceOf } from '../../src/stats/entry.js';
@@ -166,7 +166,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`the first export read: what it
     // svc's export writes an unknown measure as an empty field, and its import reads it back unknown.
     const watermark = (await meta.getRollupState(rollupKey(events, site.id)))?.watermark ?? null;
     const zip = join(dir, 'svc-export.zip');
-    await pipeline(Readable.from(exportPlausible(events, { siteId: site.id, domain: site.domain, days: mixed, watermark, annotations: [] })), createWriteStream(zip));
+    await pipeline(Readable.from(exportPlausible(events, { siteId: site.id, domain: site.domain, days: mixed, held: await siteHeldDays(events, site.id), watermark, annotations: [] })), createWriteStream(zip));
     const copy = await newSite('copysite');
     const back = await importPlausible(events, { siteId: copy.site.id, importId: 'back' }, zip, 'svc-export.zip');
     assert.deepEqual([back.skippedRows, lackedOf(back)], [0, {}], 'every column there, some fields empty');

@@ -16,7 +16,7 @@ import { type QueryKind, type RawParams } from '../../src/core/query.js';
 import { DIMENSIONS } from '../../src/core/vocabulary.js';
 import { metricsUnder } from '../../src/core/metric-registry.js';
 import type { Site } from '../../src/entities/sites.js';
-import { exportPlausible } from '../../src/imports/export.js';
+import { exportPlausible, siteHeldDays } from '../../src/imports/export.js';
 import { importPlausible } from '../../src/imports/plausible-import.js';
 import { csvRecords } from '../../src/imports/csv.js';
 import { isZipFile, openZipEntry, readZipDirectory } from '../../src/imports/zip.js';
@@ -64,7 +64,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`an export imported into a fres
     assert.equal(watermark, LAST);
 
     const zip = join(dir, 'export.zip');
-    await pipeline(Readable.from(exportPlausible(events, { siteId: original.site.id, domain: 'original.test', days: { from: FIRST, to: LAST }, watermark, annotations: [] })), createWriteStream(zip));
+    await pipeline(Readable.from(exportPlausible(events, { siteId: original.site.id, domain: 'original.test', days: { from: FIRST, to: LAST }, held: await siteHeldDays(events, original.site.id), watermark, annotations: [] })), createWriteStream(zip));
     assert.ok(await isZipFile(zip));
     const names = (await readZipDirectory(zip)).map((e) => e.name);
     assert.ok(names.includes(`imported_visitors_${FIRST.replaceAll('-', '')}_${LAST.replaceAll('-', '')}.csv`), names.join(' '));

@@ -12,9 +12,8 @@ import { Readable } from 'node:stream';
 import { isValidDay } from '../../core/period.js';
 import { localDay } from '../../core/localtime.js';
 import type { Site } from '../../entities/sites.js';
-import { exportPlausible } from '../../imports/export.js';
+import { exportPlausible, siteHeldDays } from '../../imports/export.js';
 import { IMPORT_DAYS } from '../../imports/plausible.js';
-import { exportDaysStatement } from '../../stats/sql/export.js';
 import { rollupKey } from '../../stats/rollups/key.js';
 import { ga4ImportRoute } from './ga4-import-route.js';
 
@@ -68,13 +67,13 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext, access
     }
     const rollup = await ctx.meta.getRollupState(rollupKey(ctx.events, site.id));
     const watermark = rollup?.watermark ?? null;
-    const [held] = await ctx.events.query<{ f: string; l: string }>(exportDaysStatement(ctx.events.dialect, site.id));
-    const days = { from: from ?? held?.f ?? todayOf(ctx, site), to: to ?? held?.l ?? todayOf(ctx, site) };
+    const held = await siteHeldDays(ctx.events, site.id);
+    const days = { from: from ?? held?.from ?? todayOf(ctx, site), to: to ?? held?.to ?? todayOf(ctx, site) };
     if (days.from > days.to) throw apiError('INVALID_PERIOD', 'reversed');
     reply
       .type('application/zip')
       .header('content-disposition', `attachment; filename="svc-export-${site.domain.replace(/[^A-Za-z0-9.-]/g, '_')}-${days.from}-${days.to}.zip"`)
-      .send(Readable.from(exportPlausible(ctx.events, { siteId: site.id, domain: site.domain, days, watermark, annotations: await ctx.meta.listAnnotations(site.internalId) })));
+      .send(Readable.from(exportPlausible(ctx.events, { siteId: site.id, domain: site.domain, days, held, watermark, annotations: await ctx.meta.listAnnotations(site.internalId) })));
     return reply;
   });
 
