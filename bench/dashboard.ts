@@ -10,7 +10,7 @@
 //
 //   npm run bench:dashboard                      (the full year: about 10.6 M events, on DuckDB)
 //   npm run bench:dashboard -- --events 500000   (a smaller year for a quick run)
-//   npm run bench:dashboard -- --engine clickhouse
+//   npm run bench:dashboard -- --engine clickhouse   (Debian's ClickHouse 18.16; with SVC_TEST_CLICKHOUSE=chdb the current one)
 //   options: --events N, --loads N (20 per view and round), --rounds N (1; 2 with --baseline),
 //            --baseline DIR (a checkout, e.g. of main: `git worktree add DIR main`),
 //            --data DIR (keeps the loaded year there, ClickHouse's files included, and uses it
@@ -33,7 +33,7 @@ import { sitePath } from '../src/core/app-paths.js';
 import { dashboardReads } from '../src/core/dashboard-reads.js';
 import { localDay } from '../src/core/localtime.js';
 import { sql } from '../src/sql/sql.js';
-import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
+import { CLICKHOUSE_ENGINES, startClickHouse, testEngine, type ClickHouseServer } from '../support/clickhouse.js';
 import { variantAt, type Variant } from './checkouts.js';
 import { loadYearSite, TZ } from './year-site.js';
 
@@ -73,6 +73,8 @@ const VIEWS = values.views?.split(',') ?? Object.keys(VIEW_QUERIES);
 for (const view of VIEWS) if (!(view in VIEW_QUERIES)) throw new Error(`--views: unknown view ${view} (${Object.keys(VIEW_QUERIES).join(', ')})`);
 const ENGINE = values.engine ?? 'duckdb';
 if (ENGINE !== 'duckdb' && ENGINE !== 'clickhouse') throw new Error(`--engine: unknown engine ${ENGINE} (duckdb, clickhouse)`);
+/** The engine named in the kept year and the figures: ClickHouse's is Debian's server, or the current one with SVC_TEST_CLICKHOUSE=chdb. */
+const ENGINE_NAME = ENGINE === 'clickhouse' ? `clickhouse (${CLICKHOUSE_ENGINES[testEngine()]})` : ENGINE;
 /** The database the service's events go to on the bench's ClickHouse server. */
 const CLICKHOUSE_DATABASE = 'svc_bench';
 
@@ -182,8 +184,8 @@ async function yearIn(variant: Variant, dataDir: string, store: Store, keep: boo
   const today = localDay(Date.now(), TZ);
   if (existsSync(keptFile)) {
     const kept = JSON.parse(readFileSync(keptFile, 'utf8')) as KeptYear;
-    if (kept.day === today && kept.events === EVENTS && (kept.engine ?? 'duckdb') === ENGINE) {
-      console.log(`the year of ${dataDir} (loaded today, --events ${EVENTS}, --engine ${ENGINE})`);
+    if (kept.day === today && kept.events === EVENTS && (kept.engine ?? 'duckdb') === ENGINE_NAME) {
+      console.log(`the year of ${dataDir} (loaded today, --events ${EVENTS}, --engine ${ENGINE_NAME})`);
       return kept;
     }
     throw new Error(`${dataDir} holds a year of ${kept.events} events on ${kept.engine ?? 'duckdb'} loaded on ${kept.day}: remove it, or name another folder`);
@@ -209,7 +211,7 @@ async function yearIn(variant: Variant, dataDir: string, store: Store, keep: boo
     }
     const user = await admin('POST', '/users', { email: EMAIL, password: PASSWORD, name: 'Bench' });
     await admin('PUT', `/orgs/${year.orgId}/members/${user.id}`, { role: 'viewer' });
-    const kept: KeptYear = { orgId: year.orgId, siteId: year.siteId, day: today, events: EVENTS, engine: ENGINE };
+    const kept: KeptYear = { orgId: year.orgId, siteId: year.siteId, day: today, events: EVENTS, engine: ENGINE_NAME };
     if (keep) writeFileSync(keptFile, JSON.stringify(kept));
     return kept;
   } finally {
@@ -389,7 +391,7 @@ async function main(): Promise<void> {
     }
 
     const p = (loadsOf: Load[], pick: (l: Load) => number, q: number) => quantile(loadsOf.map(pick).sort((a, b) => a - b), q);
-    console.log(`\n${ENGINE}: milliseconds from navigation start, ${LOADS * ROUNDS} loads per view after one cold load per round (${ROUNDS} round(s)); medians of where the time goes`);
+    console.log(`\n${ENGINE_NAME}: milliseconds from navigation start, ${LOADS * ROUNDS} loads per view after one cold load per round (${ROUNDS} round(s)); medians of where the time goes`);
     // CPU times are the machine's load's least: on 2 shared cores, the page and the service wait for each other's CPU.
     const columns: Array<[string, (l: Load[]) => number]> = [
       ['p50', (l) => p(l, (x) => x.filled, 0.5)],

@@ -100,7 +100,8 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /**
- * Starts a ClickHouse of its own on `engine` (Debian's server unless told) and waits until it
+ * Starts a ClickHouse of its own on `engine` (SVC_TEST_CLICKHOUSE's unless told: a bench run with
+ * SVC_TEST_CLICKHOUSE=chdb measures the current engine) and waits until it
  * answers a query (at most `timeoutMs`). With `logQueries` (the server only), each statement's run is
  * in `system.query_log` (a bench's measure of the server's own CPU time). With `dir`, it keeps its
  * files in that folder and leaves them at its stop: a later start on the same folder holds the same
@@ -166,7 +167,7 @@ function spawnChdb(dir: string): Spawned {
   return { child, port: () => port };
 }
 
-async function startOnce({ engine = 'server', timeoutMs = 60_000, logQueries = false, dir: keptDir }: StartOptions): Promise<ClickHouseServer> {
+async function startOnce({ engine = testEngine(), timeoutMs = 60_000, logQueries = false, dir: keptDir }: StartOptions): Promise<ClickHouseServer> {
   if (logQueries && engine !== 'server') throw new Error('only the server engine logs statements to system.query_log (the chdb stand-in keeps none)');
   const dir = keptDir ?? mkdtempSync(join(tmpdir(), 'svc-clickhouse-'));
   mkdirSync(join(dir, 'data'), { recursive: true });

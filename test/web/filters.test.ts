@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { formatRatio } from '../../web/lib/format.js';
 import { createSite, importEvents, type SiteFixture } from '../helpers/server.js';
-import { addGoals, checkPage, CHROME_UA, createUser, DESKTOP, EVERY_LOOK, filled, FIREFOX_UA, FIXTURE_GOALS, PHONE, signedInPage, startDashboard, type Dashboard } from './harness.js';
+import { checkPage, CHROME_UA, createUser, DESKTOP, EVERY_LOOK, filled, FIREFOX_UA, goalFixtureSite, PHONE, signedInPage, startDashboard, visitor, type Dashboard } from './harness.js';
 
 
 let dashboard: Dashboard;
@@ -16,28 +16,23 @@ let site: SiteFixture;
 /** One visitor and no goal. */
 let bare: SiteFixture;
 /** The site's goals' ids by name. */
-const goalIds: Record<string, number> = {};
+let goalIds: Record<string, number>;
 
 before(async () => {
   dashboard = await startDashboard({ env: { SVC_APP_RATE_LIMIT: '100000/60s' } });
   const { server } = dashboard;
-  site = await createSite(server, { timezone: 'UTC' });
-  bare = await createSite(server, { timezone: 'UTC' });
-  const day = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - 2);
-  const at = (hour: number, minute = 0) => day + hour * 3_600_000 + minute * 60_000;
-  const a = { ip: '10.3.0.1', ua: FIREFOX_UA, country: 'FR' };
-  const b = { ip: '10.3.0.2', ua: CHROME_UA, country: 'DE' };
-  const c = { ip: '10.3.0.3', ua: CHROME_UA, country: 'US' };
-  const report = await importEvents(server, site.siteId, [
+  const a = visitor('10.3.0.1', FIREFOX_UA, 'FR');
+  const b = visitor('10.3.0.2', CHROME_UA, 'DE');
+  const c = visitor('10.3.0.3', CHROME_UA, 'US');
+  ({ site, goalIds } = await goalFixtureSite(server, (at) => [
     { ...a, ts: at(9), u: '/', r: 'https://www.google.com/' },
     { ...a, ts: at(9, 1), u: '/pricing', p: { plan: 'free' } },
     { ...a, ts: at(9, 2), u: '/pricing', e: 'signup', p: { plan: 'pro' } },
     { ...b, ts: at(10), u: '/blog/first' },
     { ...c, ts: at(11), u: '/pricing', p: { plan: 'team' } },
-  ]);
-  assert.equal(report.body.accepted, 5, JSON.stringify(report));
-  Object.assign(goalIds, await addGoals(server, site.siteId, FIXTURE_GOALS));
-  assert.equal((await importEvents(server, bare.siteId, [{ ...a, ts: at(9), u: '/' }])).body.accepted, 1);
+  ]));
+  bare = await createSite(server, { timezone: 'UTC' });
+  assert.equal((await importEvents(server, bare.siteId, [{ ...a, ts: Date.now() - 2 * 86_400_000, u: '/' }])).body.accepted, 1);
   await createUser(server, 'owner@example.com', [site, bare].map((s) => ({ orgId: s.orgId, role: 'owner' })));
   await createUser(server, 'viewer@example.com', [{ orgId: bare.orgId, role: 'viewer' }]);
 });

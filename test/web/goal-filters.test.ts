@@ -7,26 +7,23 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { formatCount, formatMetric, formatRatio } from '../../web/lib/format.js';
-import { createSite, importEvents, type SiteFixture } from '../helpers/server.js';
-import { addGoals, checkPage, CHROME_UA, createUser, DESKTOP, filled, FIREFOX_UA, FIXTURE_GOALS, PHONE, signedInPage, startDashboard, type Dashboard } from './harness.js';
+import type { SiteFixture } from '../helpers/server.js';
+import { checkPage, CHROME_UA, createUser, DESKTOP, filled, FIREFOX_UA, goalFixtureSite, PHONE, signedInPage, startDashboard, visitor, type Dashboard } from './harness.js';
 
 
 let dashboard: Dashboard;
 /** Four visitors in three countries; an event goal, a one-page goal and a wildcard page goal. */
 let site: SiteFixture;
-const goalIds: Record<string, number> = {};
+let goalIds: Record<string, number>;
 
 before(async () => {
   dashboard = await startDashboard({ env: { SVC_APP_RATE_LIMIT: '100000/60s' } });
   const { server } = dashboard;
-  site = await createSite(server, { timezone: 'UTC' });
-  const day = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - 2);
-  const at = (hour: number, minute = 0) => day + hour * 3_600_000 + minute * 60_000;
-  const a = { ip: '10.4.0.1', ua: FIREFOX_UA, country: 'FR' };
-  const b = { ip: '10.4.0.2', ua: CHROME_UA, country: 'DE' };
-  const c = { ip: '10.4.0.3', ua: CHROME_UA, country: 'FR' };
-  const d = { ip: '10.4.0.4', ua: FIREFOX_UA, country: 'US' };
-  const report = await importEvents(server, site.siteId, [
+  const a = visitor('10.4.0.1', FIREFOX_UA, 'FR');
+  const b = visitor('10.4.0.2', CHROME_UA, 'DE');
+  const c = visitor('10.4.0.3', CHROME_UA, 'FR');
+  const d = visitor('10.4.0.4', FIREFOX_UA, 'US');
+  ({ site, goalIds } = await goalFixtureSite(server, (at) => [
     { ...a, ts: at(9), u: '/', r: 'https://www.google.com/' },
     { ...a, ts: at(9, 1), u: '/pricing' },
     { ...a, ts: at(9, 2), u: '/pricing', e: 'signup' },
@@ -35,9 +32,7 @@ before(async () => {
     { ...b, ts: at(10, 1), u: '/pricing' },
     { ...c, ts: at(11), u: '/' },
     { ...d, ts: at(12), u: '/blog/second', r: 'https://www.google.com/' },
-  ]);
-  assert.equal(report.body.accepted, 8, JSON.stringify(report));
-  Object.assign(goalIds, await addGoals(server, site.siteId, FIXTURE_GOALS));
+  ]));
   await createUser(server, 'owner@example.com', [{ orgId: site.orgId, role: 'owner' }]);
 });
 after(() => dashboard?.close());

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/server.js';
+import { createSite, importEvents, startTestServer, type SiteFixture, type TestServer, type TestServerOptions } from '../helpers/server.js';
 import { launchBrowser } from '../tracker/harness.js';
 
 export const PASSWORD = 'correct horse battery';
@@ -74,14 +74,14 @@ export const FIREFOX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100
 export const CHROME_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 /** The goals of the filter fixtures: an event goal, a one-page goal and a wildcard page goal. */
-export const FIXTURE_GOALS = [
+const FIXTURE_GOALS = [
   { name: 'Signup', kind: 'event', pattern: 'signup' },
   { name: 'Saw pricing', kind: 'page', pattern: '/pricing' },
   { name: 'Read the blog', kind: 'page', pattern: '/blog/**' },
 ] as const;
 
 /** Makes a site's goals, then runs the rollup, which backfills them over the imported days: their ids by name. */
-export async function addGoals(server: TestServer, siteId: string, goals: ReadonlyArray<{ name: string; kind: string; pattern: string }>): Promise<Record<string, number>> {
+async function addGoals(server: TestServer, siteId: string, goals: ReadonlyArray<{ name: string; kind: string; pattern: string }>): Promise<Record<string, number>> {
   const ids: Record<string, number> = {};
   for (const goal of goals) {
     const created = await server.admin('POST', `/sites/${siteId}/goals`, goal);
@@ -90,6 +90,23 @@ export async function addGoals(server: TestServer, siteId: string, goals: Readon
   }
   await server.admin('POST', '/maintenance/run', { tasks: ['rollup'] });
   return ids;
+}
+
+/** A visitor of the goal fixtures: its address, browser and country, spread into each of its events. */
+export const visitor = (ip: string, ua: string, country: string) => ({ ip, ua, country });
+
+/**
+ * A site (UTC) of the filter fixtures: `events(at)` imported on the day before yesterday (`at(hour,
+ * minute)` is a time of that day), then FIXTURE_GOALS made and backfilled; their ids by name.
+ */
+export async function goalFixtureSite(server: TestServer, events: (at: (hour: number, minute?: number) => number) => Array<Record<string, unknown>>): Promise<{ site: SiteFixture; goalIds: Record<string, number> }> {
+  const site = await createSite(server, { timezone: 'UTC' });
+  const now = new Date();
+  const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 2);
+  const lines = events((hour, minute = 0) => day + hour * 3_600_000 + minute * 60_000);
+  const report = await importEvents(server, site.siteId, lines);
+  assert.equal(report.body.accepted, lines.length, JSON.stringify(report));
+  return { site, goalIds: await addGoals(server, site.siteId, FIXTURE_GOALS) };
 }
 
 /** Fills the sign-in form at /login (with `next` when given) and submits it. */
