@@ -173,4 +173,25 @@ describe('goal filters on the dashboard', () => {
       await context.close();
     }
   });
+  test('a goal filter said in words names its goal: the Save as segment dialog, the saved segment in the list, the journeys page', async () => {
+    const { context, page } = await signedIn();
+    const filter = `goal:${goalIds.Signup}`;
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=${filter}`);
+    await filled(page);
+    await page.getByRole('button', { name: 'Save as segment' }).click();
+    const save = page.getByRole('dialog', { name: 'Save as segment' });
+    assert.equal(await save.locator('p.muted').textContent(), 'Goal is Signup');
+    await save.getByLabel('Name').fill('Signed up');
+    await save.getByRole('button', { name: 'Save' }).click();
+    await save.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Segments', exact: true }).click();
+    const listed = page.getByRole('dialog').locator('li.segment', { hasText: 'Signed up' });
+    assert.equal(await listed.locator('.muted').textContent(), 'Goal is Signup');
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}/journeys?filter=${filter}`);
+    const words = page.locator('.view-filters');
+    await words.waitFor();
+    await page.waitForFunction(() => document.querySelector('.view-filters')?.textContent?.includes('Goal is Signup'));
+    assert.match((await words.textContent()) ?? '', /^Under Goal is Signup\. /);
+    await context.close();
+  });
 });

@@ -12,13 +12,14 @@ import { PeriodPicker } from './period-picker.js';
 import { useViewState } from '../lib/address.js';
 import { filtersInWords, listSegments } from '../lib/explore.js';
 import { formatCount, formatDay, formatRatio } from '../lib/format.js';
+import { goalNamesOf } from '../lib/labels.js';
 import { useLoad } from '../lib/hooks.js';
 import { clippedToRawWindow, readSite } from '../lib/site.js';
 import type { SiteRead } from '../../src/core/app-paths.js';
-import type { BreakdownAnswer, JourneysAnswer } from '../../src/core/answers.js';
+import type { BreakdownAnswer, GoalsAnswer, JourneysAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
 import { queryParams, viewSearch, withPeriod, type ViewState } from '../../src/core/view-state.js';
-import { isJourneyDirection, JOURNEY_LIMIT, JOURNEY_STEPS, type JourneyDirection } from '../../src/core/vocabulary.js';
+import { goalFilterOf, isJourneyDirection, JOURNEY_LIMIT, JOURNEY_STEPS, type JourneyDirection } from '../../src/core/vocabulary.js';
 
 /** The journeys a view asks for, as its address carries them. */
 interface JourneyChoice {
@@ -122,9 +123,12 @@ function JourneysTable({ answer, choice }: { answer: JourneysAnswer; choice: Jou
 /** The view's filters and segment in words, with a link to change them on the dashboard (this page only follows them). */
 function ViewFilters({ site, state }: { site: SiteRow; state: ViewState }) {
   const segments = useLoad(() => (state.segment === undefined ? Promise.resolve([]) : listSegments(site.id)), [site.id, state.segment]);
+  // A goal filter is said by its goals' names, as the dashboard's chip says it.
+  const goalsRead = goalFilterOf(state.filters) && { path: '/goals', params: queryParams(state, { filters: false }) };
+  const goals = useLoad(() => (goalsRead ? readSite<GoalsAnswer>(site.id, goalsRead) : Promise.resolve(undefined)), [site.id, goalsRead && goalsRead.params.toString()]);
   if (state.filters.length === 0 && state.segment === undefined) return null;
   const segment = segments.data?.find((s) => s.id === state.segment);
-  const words = [...(state.segment === undefined ? [] : [`Segment ${segment?.name ?? `#${state.segment}`}`]), ...(state.filters.length > 0 ? [filtersInWords(state.filters)] : [])];
+  const words = [...(state.segment === undefined ? [] : [`Segment ${segment?.name ?? `#${state.segment}`}`]), ...(state.filters.length > 0 ? [filtersInWords(state.filters, goalNamesOf(goals.data?.goals))] : [])];
   return (
     <p class="muted view-filters">
       Under {words.join(', ')}. <a href={`/sites/${encodeURIComponent(site.id)}${viewSearch(state)}`}>Change them on the dashboard</a>

@@ -9,6 +9,7 @@ import { ErrorText, LoadState } from './feedback.js';
 import { CheckboxField, Form, SubmitButton, TextField } from './fields.js';
 import { Modal } from './modal.js';
 import { createSegment, deleteSegment, filtersInWords, listSegments, renameSegment } from '../lib/explore.js';
+import type { GoalNames } from '../lib/labels.js';
 import { useAction, useLoad, type Loaded } from '../lib/hooks.js';
 import { parseViewState, type ViewState } from '../../src/core/view-state.js';
 import { SEGMENT_NAME_LENGTH, type ManagedSegment } from '../../src/core/segments.js';
@@ -19,6 +20,8 @@ interface SegmentsProps {
   site: SiteRow;
   state: ViewState;
   go(next: ViewState): void;
+  /** The site's goals' names, for goal filters said in words. */
+  goals: GoalNames;
 }
 
 const BUTTON_ID = 'segments-button';
@@ -37,7 +40,7 @@ const filtersOf = (texts: readonly string[]): Filter[] => parseViewState(new URL
 /** The view with `segment` applied (its filters replace the view's own on the same dimensions). */
 const applied = (state: ViewState, segment: ManagedSegment | undefined): ViewState => withSegment(state, segment && { id: segment.id, filters: filtersOf(segment.filters) });
 
-function SegmentRow({ site, segment, current, onApply, onChanged }: { site: SiteRow; segment: ManagedSegment; current: boolean; onApply(): void; onChanged(deleted: boolean): void }) {
+function SegmentRow({ site, segment, goals, current, onApply, onChanged }: { site: SiteRow; segment: ManagedSegment; goals: GoalNames; current: boolean; onApply(): void; onChanged(deleted: boolean): void }) {
   const [renaming, setRenaming] = useState<string | null>(null);
   const change = useAction();
   const editable = !segment.shared || roleAtLeast(site.role, 'admin');
@@ -68,7 +71,7 @@ function SegmentRow({ site, segment, current, onApply, onChanged }: { site: Site
         {segment.name}
       </button>
       {segment.shared && <span class="badge">Shared</span>}
-      <span class="muted">{filtersInWords(filtersOf(segment.filters))}</span>
+      <span class="muted">{filtersInWords(filtersOf(segment.filters), goals)}</span>
       {editable && (
         <span class="segment-actions">
           <button type="button" aria-label={`Rename segment ${segment.name}`} onClick={() => setRenaming(segment.name)}>
@@ -84,7 +87,7 @@ function SegmentRow({ site, segment, current, onApply, onChanged }: { site: Site
   );
 }
 
-function SegmentsDialog({ site, state, go, segments, onClose }: SegmentsProps & { segments: Loaded<ManagedSegment[]>; onClose(): void }) {
+function SegmentsDialog({ site, state, go, goals, segments, onClose }: SegmentsProps & { segments: Loaded<ManagedSegment[]>; onClose(): void }) {
   return (
     <Modal title="Segments" onClose={onClose} returnFocusId={BUTTON_ID}>
       <LoadState state={segments}>
@@ -98,6 +101,7 @@ function SegmentsDialog({ site, state, go, segments, onClose }: SegmentsProps & 
                   key={segment.id}
                   site={site}
                   segment={segment}
+                  goals={goals}
                   current={segment.id === state.segment}
                   onApply={() => {
                     go(applied(state, segment));
@@ -122,7 +126,7 @@ function SegmentsDialog({ site, state, go, segments, onClose }: SegmentsProps & 
   );
 }
 
-function SaveDialog({ site, state, go, current, onSaved, onClose }: SegmentsProps & { current: ManagedSegment | undefined; onSaved(): void; onClose(): void }) {
+function SaveDialog({ site, state, go, goals, current, onSaved, onClose }: SegmentsProps & { current: ManagedSegment | undefined; onSaved(): void; onClose(): void }) {
   const [name, setName] = useState('');
   const [shared, setShared] = useState(false);
   const save = useAction();
@@ -139,7 +143,7 @@ function SaveDialog({ site, state, go, current, onSaved, onClose }: SegmentsProp
   return (
     <Modal title="Save as segment" onClose={onClose} returnFocusId={BUTTON_ID}>
       <Form onSubmit={submit}>
-        <p class="muted">{filtersInWords(filtersOf(filters))}</p>
+        <p class="muted">{filtersInWords(filtersOf(filters), goals)}</p>
         <TextField label="Name" value={name} onValue={setName} required maxLength={SEGMENT_NAME_LENGTH.max} autoFocus />
         {roleAtLeast(site.role, 'admin') && <CheckboxField label="Shared with the site's members" checked={shared} onChecked={setShared} />}
         <ErrorText message={save.error} />

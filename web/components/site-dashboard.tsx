@@ -14,7 +14,7 @@ import { Shortcuts } from './shortcuts.js';
 import { useViewState } from '../lib/address.js';
 import { downloadText } from '../lib/download.js';
 import { formatDay } from '../lib/format.js';
-import { goalNamesOf } from '../lib/labels.js';
+import { goalNamesOf, type GoalNames } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
 import { readTimeseries, seriesCsv } from '../lib/series.js';
 import { clippedToRawWindow, readSite, withImported } from '../lib/site.js';
@@ -32,7 +32,7 @@ function readWith<T>(answer: Promise<T>, comparison: Comparison): Promise<T & { 
 /** What the site's own page adds to the view (a shared link's page goes without): module constants, so that the chart is drawn again only when its figures change. */
 export interface DashboardAddOns {
   /** Beside `Filter`: the segments. */
-  filterBar?(site: SiteRow, state: ViewState, go: (next: ViewState) => void): VNode;
+  filterBar?(site: SiteRow, state: ViewState, go: (next: ViewState) => void, goals: GoalNames): VNode;
   /** The chart of `series` with what the page adds to it (the annotations); `draw(overlay)` draws the chart itself. */
   chart?(site: SiteRow, series: TimeseriesAnswer, draw: (overlay?: ChartOverlay) => VNode): VNode;
 }
@@ -105,7 +105,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
       )}
       <div class="filter-bar">
         <FilterMenu siteId={site.id} state={state} onApply={onDialogFilter} />
-        {addOns.filterBar?.(site, state, go)}
+        {addOns.filterBar?.(site, state, go, goalNames)}
         <FilterChips
           filters={state.filters}
           onRemove={(dimension) => go(withoutFilter(state, dimension))}

@@ -1,14 +1,14 @@
 // The dashboard's client of a site's segments and annotations (/app/v1/manage/sites/:siteId/…) and
 // of the annotations of a period (/app/v1/sites/:siteId/annotations).
 import { api } from './api.js';
-import { dimensionLabel, filterValueLabel, OPERATOR_LABELS } from './labels.js';
+import { dimensionLabel, filterValueLabel, OPERATOR_LABELS, type GoalNames } from './labels.js';
 import { readSite } from './site.js';
 import type { Filter } from '../../src/core/vocabulary.js';
 import type { Annotation, AnnotationsAnswer, ManagedSegment } from '../../src/core/segments.js';
 
-/** Filters as the chips say them, in one line: `Country is France, Page contains “pricing”`. */
-export const filtersInWords = (filters: readonly Filter[]): string =>
-  filters.map((f) => `${dimensionLabel(f.dimension)} ${OPERATOR_LABELS[f.operator ?? 'is']} ${filterValueLabel(f)}`).join(', ');
+/** Filters as the chips say them, in one line: `Country is France, Goal is Signup`. */
+export const filtersInWords = (filters: readonly Filter[], goals?: GoalNames): string =>
+  filters.map((f) => `${dimensionLabel(f.dimension)} ${OPERATOR_LABELS[f.operator ?? 'is']} ${filterValueLabel(f, goals)}`).join(', ');
 
 const managed = (siteId: string, kind: 'segments' | 'annotations', id?: number) => `/manage/sites/${encodeURIComponent(siteId)}/${kind}${id === undefined ? '' : `/${id}`}`;
 

@@ -17,7 +17,7 @@ import type { Installation, SessionView, SiteRow } from '../../src/core/manageme
 
 /** The site's own page adds segments beside `Filter` and annotations on the chart. */
 const ADD_ONS: DashboardAddOns = {
-  filterBar: (site, state, go) => <SegmentsMenu site={site} state={state} go={go} />,
+  filterBar: (site, state, go, goals) => <SegmentsMenu site={site} state={state} go={go} goals={goals} />,
   chart: (site, series, draw) => <AnnotatedChart site={site} series={series} chart={draw} />,
 };
 
