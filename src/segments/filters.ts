@@ -4,18 +4,27 @@
 import { apiError } from '../core/errors.js';
 import { parseFilters, single, type RawParams } from '../core/query.js';
 import { SEGMENT_FILTERS, SEGMENT_PARAM } from '../core/segments.js';
-import { splitFilterParam } from '../core/vocabulary.js';
+import { goalFilterOf, splitFilterParam } from '../core/vocabulary.js';
 import { segmentVisibleTo, type Segment, type SegmentViewer } from '../entities/segments.js';
 import type { Site } from '../entities/sites.js';
 import type { MetaStore } from '../storage/meta/types.js';
 
-/** A body's `filters`: 1 to 10 filter parameters, each one the read API takes, one per dimension; else 400 with the catalogue's message. */
-export function segmentFiltersOf(value: unknown): string[] {
+/**
+ * A body's `filters`: 1 to 10 filter parameters, each one the read API takes, one per dimension, a
+ * goal filter naming goals of the site only (a read would refuse any other); else 400 with the
+ * catalogue's message.
+ */
+export async function segmentFiltersOf(value: unknown, meta: MetaStore, site: Site): Promise<string[]> {
   const count = Array.isArray(value) ? value.length : 0;
   if (!Array.isArray(value) || count < SEGMENT_FILTERS.min || count > SEGMENT_FILTERS.max || !value.every((v) => typeof v === 'string')) {
     throw apiError('INVALID_PARAMS', 'segmentFilters', SEGMENT_FILTERS);
   }
-  parseFilters(value as string[]);
+  const goalFilter = goalFilterOf(parseFilters(value as string[]));
+  if (goalFilter) {
+    const goalIds = new Set((await meta.listGoals(site.internalId)).map((g) => String(g.goalId)));
+    const foreign = goalFilter.values.find((id) => !goalIds.has(id));
+    if (foreign !== undefined) throw apiError('INVALID_PARAMS', 'filterGoalUnknown', { goalId: foreign });
+  }
   return value as string[];
 }
 

@@ -72,6 +72,21 @@ describe('goal filters', () => {
     }
   });
 
+  test("a segment's goal filter names goals of its site only: another site's goal or none is refused when saved", async () => {
+    const other = await createSite(server);
+    const foreign = (await server.admin('POST', `/sites/${other.siteId}/goals`, { name: 'Elsewhere', kind: 'event', pattern: 'elsewhere' })).body.goalId;
+    for (const goalId of [foreign, 99999]) {
+      const created = await server.admin('POST', `/sites/${site.siteId}/segments`, { name: 'Foreign', filters: [`goal:${signup}|${goalId}`] });
+      assert.equal(created.status, 400, JSON.stringify(created.body));
+      assert.match(created.body.error.message, new RegExp(`goal ${goalId}, which is no goal of this site`));
+    }
+    const own = await server.admin('POST', `/sites/${site.siteId}/segments`, { name: 'Own', filters: [`goal:${signup}`] });
+    assert.equal(own.status, 201, JSON.stringify(own.body));
+    const changed = await server.admin('PATCH', `/sites/${site.siteId}/segments/${own.body.id}`, { filters: [`goal:${foreign}`] });
+    assert.equal(changed.status, 400, JSON.stringify(changed.body));
+    assert.equal((await server.admin('DELETE', `/sites/${site.siteId}/segments/${own.body.id}`)).status, 204);
+  });
+
   test('a goal filter is clipped to the raw window; a period wholly before it is refused, naming the goal filter', async () => {
     const clipped = await v1(`/stats?period=90d&raw=clip&filter=goal:${signup}`);
     assert.equal(clipped.status, 200, JSON.stringify(clipped.body));

@@ -48,7 +48,7 @@ export async function segmentRoutes(app: FastifyInstance, ctx: AppContext, acces
     const shared = optionalBoolean(body, 'shared') ?? userId === undefined;
     if (shared) await requireAdmin(request, site);
     else if (userId === undefined) throw apiError('INVALID_PARAMS', 'personalSegment');
-    const segment = { name: requiredString(body, 'name', SEGMENT_NAME_LENGTH.max), filters: segmentFiltersOf(body.filters), shared, ownerUserId: userId ?? null };
+    const segment = { name: requiredString(body, 'name', SEGMENT_NAME_LENGTH.max), filters: await segmentFiltersOf(body.filters, ctx.meta, site), shared, ownerUserId: userId ?? null };
     const created = await ctx.meta.createSegment(site.internalId, segment, ctx.clock.now(), MAX_SEGMENTS_PER_SITE);
     reply.code(201).send(managedSegment(created));
   });
@@ -61,7 +61,7 @@ export async function segmentRoutes(app: FastifyInstance, ctx: AppContext, acces
     const shared = optionalBoolean(body, 'shared');
     if (segment.shared || shared === true) await requireAdmin(request, site);
     const patch: SegmentPatch = { name: optionalString(body, 'name', SEGMENT_NAME_LENGTH.max), shared };
-    if (body.filters !== undefined) patch.filters = segmentFiltersOf(body.filters);
+    if (body.filters !== undefined) patch.filters = await segmentFiltersOf(body.filters, ctx.meta, site);
     if (shared === false && segment.shared) {
       if (userId === undefined) throw apiError('INVALID_PARAMS', 'personalSegment');
       patch.ownerUserId = userId;
