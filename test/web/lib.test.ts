@@ -236,11 +236,20 @@ describe('why a KPI has no value', () => {
   const event: Filter = { dimension: 'event', value: 'signup', values: ['signup'] };
   const country: Filter = { dimension: 'country', value: 'FR', values: ['FR'] };
 
-  test('no traffic metric is refused a filter: the dashboard reads visits under any filter (raw=clip)', () => {
+  test('no traffic metric is refused a filter: the dashboard reads visits under any filter (raw=clip); a null ratio under filters divides by none', () => {
     for (const metric of METRICS) {
-      const counted = METRIC_REGISTRY[metric].computation.kind === 'goals' ? { cause: 'filters', text: 'Not counted this far back under filters' } : undefined;
-      assert.deepEqual(nullReason(metric, [country, page, event]), counted, metric);
+      const kind = METRIC_REGISTRY[metric].computation.kind;
+      const reason = nullReason(metric, [country, page, event]);
+      if (kind === 'goals') assert.deepEqual(reason, { cause: 'filters', text: 'Not counted this far back under filters' }, metric);
+      else if (kind === 'ratio') assert.equal(reason?.cause, 'empty', metric);
+      else assert.equal(reason, undefined, metric);
     }
+    assert.deepEqual(nullReason('bounceRate', [country, page]), { cause: 'empty', text: 'No visit entered on these pages' });
+    assert.deepEqual(nullReason('bounceRate', [country]), { cause: 'empty', text: 'No visits under these filters' });
+    assert.deepEqual(nullReason('avgDuration', [event]), { cause: 'empty', text: 'No visits under these filters' });
+    assert.deepEqual(nullReason('timeOnPage', [page]), { cause: 'empty', text: 'No time on page recorded' });
+    assert.deepEqual(nullReason('conversionRate', [country]), { cause: 'empty', text: 'No visitors under these filters' });
+    assert.equal(nullReason('bounceRate', []), undefined, 'without filters a null may be a measure imported history lacks');
   });
 
   test('a metric counted over goals: no goals yet, or, under filters, days past the raw window', () => {
@@ -249,7 +258,6 @@ describe('why a KPI has no value', () => {
     for (const hasGoals of [true, undefined]) {
       assert.deepEqual(nullReason('conversions', [country], hasGoals), { cause: 'filters', text: 'Not counted this far back under filters' });
     }
-    assert.equal(nullReason('bounceRate', []), undefined);
   });
 });
 
