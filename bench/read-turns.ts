@@ -10,16 +10,13 @@
 //   BENCH_BASELINE_ENVS='K=V;K=V'    one variant of DIR per entry, each run with that environment
 //                                    variable set (absent: one variant, the environment as it is)
 //   BENCH_PROFILE=embedded|clickhouse, BENCH_PAGEVIEWS_PER_DAY (8 000), BENCH_DAYS (365),
-//                                    BENCH_ROUNDS (3), BENCH_REPEAT (30); today needs SETTLE_MIN_EVENTS
-//                                    (10 000) events for a settlement: 7 500 pageviews a day or more
+//                                    BENCH_ROUNDS (3), BENCH_REPEAT (30)
 //
 //   BENCH_BASELINE=../wt-off BENCH_BASELINE_ENVS='OFF=a;OFF=a,b' node --expose-gc --import tsx bench/read-turns.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rollupKey } from '../src/stats/rollups/key.js';
-import { parseSettlements } from '../src/stats/settlement.js';
 import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
 import { variantAt, type Variant } from './checkouts.js';
 import { timeInTurn } from './timing.js';
@@ -87,10 +84,7 @@ async function run(env: Record<string, string>): Promise<void> {
     };
     const year = await loadYearSite(service, admin, { pageviewsPerDay: PAGEVIEWS_PER_DAY, days: DAYS });
     ({ siteId, key } = year);
-    // A year without a settlement (today under SETTLE_MIN_EVENTS) would measure settlements and held sums at nothing.
-    const state = await service.ctx.meta.getRollupState(rollupKey(service.ctx.events, siteId));
-    const settled = parseSettlements(state?.settlement).current;
-    console.log(`${PROFILE}: ${year.rows.toLocaleString()} events (${PAGEVIEWS_PER_DAY} pageviews a day, ${DAYS} days); settlement: ${settled ? `${settled.events} events of today before its cut` : 'none'}`);
+    console.log(`${PROFILE}: ${year.rows.toLocaleString()} events (${PAGEVIEWS_PER_DAY} pageviews a day, ${DAYS} days)`);
   } finally {
     await loading.stop();
   }

@@ -12,7 +12,7 @@
 // statements compared in one process, on the same data and the same machine's minute.
 // With BENCH_DATA_DIR (DuckDB), the data folder is kept: the first run loads the days there, later
 // runs (of this or another checkout, on a copy of it) start a fresh process on it, the same day.
-// The first line prints today's events and settled sessions, which the statements of today read.
+// The first line prints today's events, which the statements of today read.
 //
 //   node --expose-gc --import tsx bench/stats-statements.ts
 //   BENCH_DAYS=4 BENCH_PAGEVIEWS_PER_DAY=20000 BENCH_REPEAT=40 BENCH_ONE_AT_A_TIME=1 BENCH_PROFILE=clickhouse node --expose-gc --import tsx bench/stats-statements.ts
@@ -28,8 +28,6 @@ import { sql, trusted, type Sql } from '../src/sql/sql.js';
 import type { Dialect } from '../src/sql/dialect.js';
 import { duckdbDialect } from '../src/storage/events/duckdb-dialect.js';
 import { statementKey } from '../src/stats/shared-reads.js';
-import { parseSettlements } from '../src/stats/settlement.js';
-import { rollupKey } from '../src/stats/rollups/key.js';
 import type { ReadOptions } from '../src/storage/events/types.js';
 import { startClickHouse, type ClickHouseServer } from '../support/clickhouse.js';
 import { loadYearSite, TZ, type YearSite } from './year-site.js';
@@ -101,7 +99,7 @@ try {
   const site: YearSite & { days: number; loadedOn: string } = kept
     ? JSON.parse(readFileSync(siteFile, 'utf8'))
     : { ...(await loadYearSite(service, admin, { pageviewsPerDay: PAGEVIEWS_PER_DAY, days: DAYS })), days: DAYS, loadedOn: today };
-  // On another day, the loaded today is yesterday: read from raw events without its settlement.
+  // On another day, the loaded today is yesterday: rolled up, no longer read from raw events.
   if (site.loadedOn !== today) throw new Error(`${siteFile} holds the days up to ${site.loadedOn}: load them again (an empty BENCH_DATA_DIR)`);
   if (KEPT_DIR !== undefined && !kept) writeFileSync(siteFile, JSON.stringify(site));
   // ClickHouse may merge the load's parts in the background: measured meanwhile, the reads would
@@ -118,12 +116,7 @@ try {
   }
   (globalThis as { gc?: () => void }).gc?.();
   const todayIs = sql`site_id = ${site.siteId} AND day = ${trusted(service.ctx.events.dialect.dateLiteral(today))}`;
-  const [todays] = await service.ctx.events.query<{ events: bigint; settled: bigint }>(
-    sql`SELECT (SELECT count(*) FROM events WHERE ${todayIs}) AS events, (SELECT count(*) FROM settled_sessions WHERE site_id = ${site.siteId}) AS settled`,
-  );
-  // A settled read groups the events from the first of the sessions open at the cut on: the hour of the load decides how many.
-  const settlement = parseSettlements((await service.ctx.meta.getRollupState(rollupKey(service.ctx.events, site.siteId)))?.settlement).current;
-  const [open] = settlement ? await service.ctx.events.query<{ n: bigint }>(sql`SELECT count(*) AS n FROM events WHERE ${todayIs} AND ts >= ${settlement.openFrom}`) : [];
+  const [todays] = await service.ctx.events.query<{ events: bigint }>(sql`SELECT count(*) AS events FROM events WHERE ${todayIs}`);
 
   // Each statement timed where the service runs it; one at a time, each waits for the one before.
   // A page of rows (a breakdown's) is a statement of its own; DuckDB's runs through `query`, timed once.
@@ -187,7 +180,7 @@ try {
     }
     return { total, statements };
   }
-  // The first request fills what the process holds of today's settlement (src/stats/held-sums.ts), with its caches cold.
+  // The first request, with the engine's caches cold.
   const firstStarted = performance.now();
   await ask();
   const first = performance.now() - firstStarted;
@@ -228,7 +221,7 @@ try {
       }
     }
   }
-  console.log(`${CLICKHOUSE ? 'ClickHouse' : 'DuckDB'}, ${site.days} days (${site.rows} events${kept ? ', loaded by an earlier run' : ''}; today ${todays!.events} events, ${todays!.settled} settled sessions, ${open ? `${open.n} events from the first open at the cut` : 'no settlement'}; ${TZ}), ${READ}, statements ${ONE_AT_A_TIME ? 'one at a time' : 'side by side'}, ${REPEAT} requests${ROUNDS > 1 ? ` a round, ${ROUNDS} rounds` : ''}${CLICKHOUSE ? ` after ${mergesWaited.toFixed(0)} s of the server's merges` : ''}; p50 and p95 ms`);
+  console.log(`${CLICKHOUSE ? 'ClickHouse' : 'DuckDB'}, ${site.days} days (${site.rows} events${kept ? ', loaded by an earlier run' : ''}; today ${todays!.events} events; ${TZ}), ${READ}, statements ${ONE_AT_A_TIME ? 'one at a time' : 'side by side'}, ${REPEAT} requests${ROUNDS > 1 ? ` a round, ${ROUNDS} rounds` : ''}${CLICKHOUSE ? ` after ${mergesWaited.toFixed(0)} s of the server's merges` : ''}; p50 and p95 ms`);
   console.log(`${' '.repeat(7)}${ms(first)}  the process's first request`);
   for (const variant of variants) {
     if (variants.length > 1) console.log(`-- ${variant.name}`);

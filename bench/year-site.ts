@@ -13,8 +13,8 @@ import { session, type SessionShape } from '../support/datasets.js';
 /**
  * The site's time zone (`BENCH_TZ`, default Europe/Paris). Today's traffic lies between local midnight
  * and half an hour ago, so the hour of a run shapes today: an hour after midnight it holds a day's
- * sessions in half an hour, most of them open at a settlement's cut. A zone where the run's hour is
- * in the afternoon keeps today's shape whatever the machine's hour.
+ * sessions in half an hour. A zone where the run's hour is in the afternoon keeps today's shape
+ * whatever the machine's hour.
  */
 export const TZ = process.env.BENCH_TZ ?? 'Europe/Paris';
 

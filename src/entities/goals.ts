@@ -15,7 +15,7 @@ export interface Goal {
   currency: string | null;
 }
 
-/** What the SQL builders and settlements need of a goal: its matcher, its id, its props and currency. */
+/** What the SQL builders need of a goal: its matcher, its id, its props and currency. */
 export interface GoalRef extends Matcher {
   goalId: number;
   /** The property values an event goal also requires (absent or null: none). */

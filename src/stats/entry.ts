@@ -9,8 +9,7 @@ import type { Site } from '../entities/sites.js';
 import { goalFilterOf } from '../core/vocabulary.js';
 import { parseQuery, resolveGoalFilter, type Query, type QueryExtensions, type QueryKind, type RawParams } from '../core/query.js';
 import type { AnswerPeriod, BreakdownAnswer, FunnelAnswer, GoalsAnswer, JourneysAnswer, PropertyKeysAnswer, StatsAnswer, TimeseriesAnswer } from '../core/answers.js';
-import type { EventStore } from '../storage/events/types.js';
-import type { StatsReader } from './held-sums.js';
+import type { EventReader, EventStore } from '../storage/events/types.js';
 import type { MetaStore, RollupState } from '../storage/meta/types.js';
 import { rollupKey } from './rollups/key.js';
 import { querySite } from './first-data-day.js';
@@ -24,15 +23,15 @@ import { computePropertyKeys } from './read/properties.js';
 import { computeStats } from './read/stats.js';
 import { computeTimeseries } from './read/timeseries.js';
 
-/** What a read is asked of: the event store as reads see it (with the settlements' sums it holds, if any), a site's rollup bookkeeping and its goals. */
+/** What a read is asked of: the event store as reads see it, a site's rollup bookkeeping and its goals. */
 export interface ReadSource {
-  readonly events: StatsReader;
+  readonly events: EventReader;
   rollupState(site: Site): Promise<RollupState | undefined>;
   goals(site: Site): Promise<readonly Goal[]>;
 }
 
 /** The read source of an event store and the metadata beside it, reading through `reader` (the store itself, or the store under a deadline). */
-export function readSourceOf(store: EventStore, meta: Pick<MetaStore, 'getRollupState' | 'listGoals'>, reader: StatsReader = store): ReadSource {
+export function readSourceOf(store: EventStore, meta: Pick<MetaStore, 'getRollupState' | 'listGoals'>, reader: EventReader = store): ReadSource {
   return {
     events: reader,
     rollupState: (site) => meta.getRollupState(rollupKey(store, site.id)),

@@ -2,7 +2,7 @@
 // behind its own organisation's statements, not behind another's burst (src/core/fair-share.ts).
 // Which organisation reads is the request's (`readingFor`), carried to its statements through the
 // async context: the statements of one request are asked from deep in the read path and shared
-// (src/stats/shared-reads.ts, src/stats/held-sums.ts) by one reader of every request.
+// (src/stats/shared-reads.ts) by one reader of every request.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { FairShare } from '../core/fair-share.js';
 import type { EventReader } from '../storage/events/types.js';

@@ -10,12 +10,11 @@ import { firstFoldedDayStatement } from './sql/daily.js';
 import { importedDaysOf } from './imported-days.js';
 import { SESSION_PATHS_KEY, SESSION_ROWS_KEY, writtenFrom } from './rollups/coverage.js';
 import type { PlanInputs } from './planner.js';
-import { parseSettlements } from './settlement.js';
 import { needsRawEvents, rawWindowStart, visitorsFromRollups } from './windows.js';
 
 /**
  * The watermark, the first days session rows and session paths are written from, the days of the site's imported
- * aggregates, its settlement, and for a single filter (other than on `(other)` itself) of a query that may read
+ * aggregates, and for a single filter (other than on `(other)` itself) of a query that may read
  * rollups (its period's visitors alone, for a breakdown: ./windows.ts, visitorsFromRollups), the first day of the raw window, up to the watermark and within the period or its
  * compared one, on which the filter's key was folded.
  */
@@ -29,7 +28,6 @@ export async function planInputs(events: EventReader, site: Site, q: Query, roll
     sessionRowsFrom: writtenFrom(rollup, SESSION_ROWS_KEY),
     sessionPathsFrom: writtenFrom(rollup, SESSION_PATHS_KEY),
     importedDays,
-    settlement: parseSettlements(rollup?.settlement).current,
   };
   const filter = q.filters.length === 1 ? q.filters[0]! : null;
   if (filter === null || filter.values.includes(OTHER_KEY) || watermark === null || (needsRawEvents(q) && !visitorsFromRollups(q))) return inputs;

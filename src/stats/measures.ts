@@ -63,27 +63,10 @@ export function sessionDuration(prefix: string): string {
   return `CASE WHEN ${prefix}engages > 0 THEN ${prefix}engaged_ms ELSE ${prefix}last_ts - ${prefix}first_ts END`;
 }
 
-// The same rules over facts held in the process (src/stats/held-sums.ts).
-
-/** The fact columns of rows of session parts with their facts, prefixed: ClickHouse would read an alias named as a column (`engaged_ms`) inside the aggregates. */
+/** The fact columns of rows that carry a session's facts beside other columns, prefixed: ClickHouse would read an alias named as a column (`engaged_ms`) inside the aggregates. */
 export const PART_FACT_PREFIX = 'f_';
 
-/** A session's facts (SESSION_FACTS), as numbers. */
-export type SessionFacts = Record<FactColumn, number>;
 type FactColumn = (typeof SESSION_FACTS)[number]['column'];
-
-/** Whether a session bounces, over its facts: `sessionBounced`. */
-export const bouncedOf = (f: SessionFacts): boolean => !KEPT_FROM.some(([fact, least]) => f[fact] >= least);
-
-/** A session's duration over its facts: `sessionDuration`. */
-export const durationOf = (f: SessionFacts): number => (f.engages > 0 ? f.engaged_ms : f.last_ts - f.first_ts);
-
-/** The facts of a session of two parts' facts, as SESSION_FACTS combine them. */
-export function combinedFacts(a: SessionFacts, b: SessionFacts): SessionFacts {
-  const out = { ...a };
-  for (const f of SESSION_FACTS) out[f.column] = f.combine === 'sum' ? a[f.column] + b[f.column] : Math[f.combine](a[f.column], b[f.column]);
-  return out;
-}
 
 /**
  * Every traffic measure over session rows (src/stats/rollups/tables.ts, SESSION_ROWS): one row per
@@ -101,13 +84,9 @@ export const SESSION_ROW_AGGREGATES: Record<TrafficMeasure, (d: Dialect, bucket:
   durationMs: () => 'sum(duration_ms)',
 };
 
-/**
- * `aggregate AS column, …` of every traffic measure over session rows (but `without`, when given), in
- * registry order; the per-session ones 0 without `sessions`.
- */
-export function sessionRowAggregates(d: Dialect, bucket: 'day' | 'days', sessions: boolean, without?: TrafficMeasure): string {
+/** `aggregate AS column, …` of every traffic measure over session rows, in registry order; the per-session ones 0 without `sessions`. */
+export function sessionRowAggregates(d: Dialect, bucket: 'day' | 'days', sessions: boolean): string {
   return (Object.entries(TRAFFIC_MEASURES) as Array<[TrafficMeasure, MeasureSpec]>)
-    .filter(([name]) => name !== without)
     .map(([name, m]) => `${sessions || m.over === 'events' ? SESSION_ROW_AGGREGATES[name](d, bucket) : '0'} AS ${m.column}`)
     .join(', ');
 }
@@ -143,18 +122,6 @@ export const GOAL_MEASURES = {
   revenueConversions: { column: 'revenue_conversions', over: 'events', aggregate: () => 'CAST(sum(paid) AS BIGINT)' },
   otherCurrency: { column: 'other_currency', over: 'events', aggregate: () => 'CAST(sum(other) AS BIGINT)' },
 } as const satisfies Record<GoalMeasureName, MeasureSpec>;
-
-/**
- * `aggregate AS column, …` of every goal measure over rows that each count some conversions of one
- * visitor (`conversions`, and their `paid`, `rm` and `other` sums): a settlement's rows with the
- * events after its cut, one conversion each (src/stats/settlement.ts).
- */
-export function goalAggregatesOverCounts(d: Dialect, without?: GoalMeasure): string {
-  return (Object.entries(GOAL_MEASURES) as Array<[GoalMeasure, MeasureSpec]>)
-    .filter(([name]) => name !== without)
-    .map(([, m]) => `${m === GOAL_MEASURES.conversions ? 'CAST(sum(conversions) AS BIGINT)' : m.aggregate(d)} AS ${m.column}`)
-    .join(', ');
-}
 
 export type GoalMeasure = keyof typeof GOAL_MEASURES;
 export type GoalCounts = Record<GoalMeasure, number>;

@@ -33,7 +33,6 @@ import { clippedQuery, type Query } from '../core/query.js';
 import type { ImportedAnswer } from '../core/answers.js';
 import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
 import { RAW_DAYS } from '../core/vocabulary.js';
-import type { Settlement } from './settlement.js';
 import { countsVisits, goalsUnderFilters, hasGoalFilter, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer, visitorsFromRollups } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
@@ -54,8 +53,6 @@ export interface PlanInputs {
   sessionPathsFrom?: string | null;
   /** The first and last day of the site's imported aggregates; absent or null when it has none. */
   importedDays?: Period | null;
-  /** The site's settlement of its days after the watermark (./settlement.ts); absent or null when none. */
-  settlement?: Settlement | null;
 }
 
 /** Where the days of a range come from under a plan; days in neither part are not computable. */
@@ -66,11 +63,6 @@ export interface DaySources {
   readonly raw: Period | null;
   /** Days read from imported aggregates (they hold no day that rollups or raw events hold). */
   readonly imported: Period | null;
-  /**
-   * The settlement the raw days are read with (settled rows up to its cut, raw events after it), on
-   * a read it answers: the rollup path with no filter, every raw day settled or after its cut; else null.
-   */
-  readonly settled: Settlement | null;
   /** The first computable day of the range, or null when none is. */
   readonly firstComputable: string | null;
 }
@@ -198,7 +190,6 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
     retentionStart: retentionStart(q.today, inputs.retentionMonths),
     sessionRows: path !== 'raw' ? null : sessionRowsAnswer(q) ? { from: inputs.sessionRowsFrom ?? null } : sessionPathsAnswer(q) ? { from: inputs.sessionPathsFrom ?? null } : null,
     imported: importedAnswers(q) ? (inputs.importedDays ?? null) : null,
-    settlement: path === 'rollup' && q.filters.length === 0 ? (inputs.settlement ?? null) : null,
   };
   const period = daySources(bounds, q.period);
   const periodVisitors = path === 'raw' && visitorsFromRollups(q) ? daySources(visitorBounds(bounds, inputs, windowStart), q.period) : period;
@@ -297,17 +288,14 @@ interface Bounds {
   sessionRows: { from: string | null } | null;
   /** The days holding imported aggregates where the query reads them; else null. */
   imported: Period | null;
-  /** The settlement where the query can read its raw days with it; else null. */
-  settlement: Settlement | null;
 }
 
 /**
  * The bounds of a raw-path breakdown's period visitors read from rollups: the rollup path's
- * watermark under its filter, no session rows, no imported aggregates (the rows hold none) and no
- * settlement (it holds no filtered figure).
+ * watermark under its filter, no session rows and no imported aggregates (the rows hold none).
  */
 function visitorBounds(bounds: Bounds, inputs: PlanInputs, windowStart: string): Bounds {
-  return { ...bounds, path: 'rollup', watermark: rollupWatermark(inputs, windowStart), sessionRows: null, imported: null, settlement: null };
+  return { ...bounds, path: 'rollup', watermark: rollupWatermark(inputs, windowStart), sessionRows: null, imported: null };
 }
 
 /** Whether a day's raw events are kept: inside the raw window and not before retention. */
@@ -315,7 +303,7 @@ function keptRaw(bounds: Bounds, day: string): boolean {
   return day >= bounds.rawWindowStart && (bounds.retentionStart === null || day >= bounds.retentionStart);
 }
 
-const NO_DAYS: DaySources = Object.freeze({ rollup: null, sessions: null, raw: null, imported: null, settled: null, firstComputable: null });
+const NO_DAYS: DaySources = Object.freeze({ rollup: null, sessions: null, raw: null, imported: null, firstComputable: null });
 
 function clip(from: string, to: string): Period | null {
   return from <= to ? { from, to } : null;
@@ -340,9 +328,7 @@ function daySources(bounds: Bounds, range: Period): DaySources {
   const imported = held && clip(held.from > from ? held.from : from, held.to < range.to ? held.to : range.to);
   const firstRead = before?.from ?? raw?.from ?? null;
   const firstComputable = imported && (firstRead === null || imported.from < firstRead) ? imported.from : firstRead;
-  // Raw days before the settlement's first are not in its rows; those after its cut's day hold no event before the cut.
-  const settled = raw && bounds.settlement && raw.from >= bounds.settlement.days.from ? bounds.settlement : null;
-  return Object.freeze({ rollup, sessions, raw, imported, settled, firstComputable });
+  return Object.freeze({ rollup, sessions, raw, imported, firstComputable });
 }
 
 /**
@@ -364,7 +350,7 @@ function journeyDays(period: DaySources, watermark: string | null): JourneyDays 
  * figure missing days would read as a fall), the compared one where the comparison holds.
  */
 function filteredGoalDays(q: Query, bounds: Bounds, previousComplete: boolean): { span: DaySources | null; compared: boolean } {
-  const raw: Bounds = { ...bounds, path: 'raw', watermark: null, sessionRows: null, imported: null, settlement: null };
+  const raw: Bounds = { ...bounds, path: 'raw', watermark: null, sessionRows: null, imported: null };
   const whole = (p: Period) => daySources(raw, p).firstComputable === p.from;
   if (!whole(q.period)) return { span: null, compared: false };
   const compared = previousComplete && whole(q.previous);

@@ -4,7 +4,6 @@
 import { startOfLocalDay } from '../../src/core/localtime.js';
 import type { QueryKind, RawParams } from '../../src/core/query.js';
 import { answers, planRead, readSourceOf } from '../../src/stats/entry.js';
-import { holdingSums } from '../../src/stats/held-sums.js';
 import { rollupSite } from '../../src/stats/rollups/run.js';
 import type { EventReader } from '../../src/storage/events/types.js';
 import { dataset } from '../../support/datasets.js';
@@ -48,7 +47,7 @@ try {
     query: (s, o) => (trace.push({ query: s.text.slice(0, 60) }), events.query(s, o)),
     queryPage: (s, o) => (trace.push({ query: s.text.slice(0, 60) }), events.queryPage(s, o)),
   };
-  const source = readSourceOf(events, meta, holdingSums(recording));
+  const source = readSourceOf(events, meta, recording);
   const out: Record<string, Step[]> = {};
   for (const [label, kind, params] of TRACED_READS) {
     (globalThis as { __stageTrace?: Step[] }).__stageTrace = trace;

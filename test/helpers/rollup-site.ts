@@ -1,6 +1,6 @@
 // A site on a fresh event store and in-memory metadata, its rollup tables made and five goals defined
 // (two pages, three events: one a revenue goal, one requiring a property value that some events lack):
-// the fixture of the suites that compare rolled-up or settled reads with raw ones.
+// the fixture of the suites that compare rolled-up reads with raw ones.
 import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { createRollupTables } from '../../src/stats/rollups/write.js';
 import type { EventStoreAdapter } from './event-stores.js';

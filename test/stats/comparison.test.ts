@@ -101,7 +101,7 @@ test('parser: comparison and elapsed, their defaults and refusals', () => {
 test('planner: the compared period read, nothing under off, the cut day from raw events inside their window', () => {
   const inputs = { watermark: '2026-05-11', retentionMonths: null, rawDays: 30 };
   const off = planQuery(parse('stats', { period: '7d', comparison: 'off' }), inputs);
-  assert.deepEqual(off.plan.previous, { rollup: null, sessions: null, raw: null, imported: null, settled: null, firstComputable: null });
+  assert.deepEqual(off.plan.previous, { rollup: null, sessions: null, raw: null, imported: null, firstComputable: null });
   assert.deepEqual(off.plan.span, off.plan.period);
   assert.equal(off.plan.previousComplete, false);
   const year = planQuery(parse('stats', { period: '7d', comparison: 'year' }), inputs);

@@ -3,7 +3,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query.js';
 import { isLongRead, planQuery, splitMonths, type DaySources } from '../../src/stats/planner.js';
-import type { Settlement } from '../../src/stats/settlement.js';
 import { PATH_CASES, PLANNER_NOW, REFUSAL_CASES } from '../helpers/planner-cases.js';
 
 const NOW = PLANNER_NOW;
@@ -67,7 +66,7 @@ test("the raw window follows a site's rawDays: raw-only queries may span that ma
 function sources(rollup: [string, string] | null, raw: [string, string] | null, sessions: [string, string] | null = null, imported: [string, string] | null = null): DaySources {
   const period = (r: [string, string] | null) => r && { from: r[0], to: r[1] };
   const firstComputable = [imported, rollup ?? sessions ?? raw].flatMap((r) => (r ? [r[0]] : [])).sort()[0] ?? null;
-  return { rollup: period(rollup), sessions: period(sessions), raw: period(raw), imported: period(imported), settled: null, firstComputable };
+  return { rollup: period(rollup), sessions: period(sessions), raw: period(raw), imported: period(imported), firstComputable };
 }
 
 test('day sources of the period, the previous period and the span: rollups up to the watermark, raw after, retention and raw window cut', () => {
@@ -371,23 +370,6 @@ test('custom properties: event-scoped like page; a filter on (none) reads raw ev
   ];
   for (const [kind, params, code] of refusals) assert.equal(errorCode(() => plan(kind, params)), code, `${kind} ${JSON.stringify(params)}`);
   assert.throws(() => plan('stats', { period: 'year', filter: 'prop.plan:(none)' }), /prop.<key>:\(none\) .* within the last 30 days/);
-});
-
-test("a settlement answers the rollup path's raw days without a filter, where its days reach back to the first of them", () => {
-  const settlement: Settlement = { cut: NOW - 120_000, openFrom: NOW - 3_600_000, days: { from: '2026-03-20', to: '2026-03-20' }, events: 20_000, rows: 9_000, goals: [] };
-  const settled = (kind: QueryKind, params: RawParams, watermark = '2026-03-19', s = settlement) =>
-    planQuery(parseQuery(kind, params, SITE, NOW), { watermark, retentionMonths: null, rawDays: 30, settlement: s }).plan;
-  const year = settled('stats', { period: 'year' });
-  assert.equal(year.period.settled, settlement);
-  assert.equal(year.span.settled, settlement);
-  assert.deepEqual(year.period.raw, { from: '2026-03-20', to: '2026-03-20' });
-  assert.equal(year.previous.settled, null, 'the compared year holds no raw day');
-  assert.equal(settled('goals', { period: '30d' }).period.settled, settlement);
-  assert.equal(settled('stats', { period: 'year', filter: 'country:FR' }).period.settled, null, 'a filter reads raw events');
-  assert.equal(settled('stats', { period: '7d', filter: ['country:FR', 'device:desktop'] }).period.settled, null, 'the raw path reads raw events');
-  assert.equal(settled('stats', { period: 'year' }, '2026-03-18').period.settled, null, 'a raw day before the settlement');
-  const wider = { ...settlement, days: { from: '2026-03-19', to: '2026-03-20' } };
-  assert.equal(settled('stats', { period: 'year' }, '2026-03-19', wider).period.settled, wider, 'its first day rolled up since');
 });
 
 test('raw=clip: a raw read past the window reads the period from the window on, compared with the days right before', () => {

@@ -18,10 +18,13 @@ const isCompile = (step: Step) => 'module' in step && step.module.startsWith('st
 const isQuery = (step: Step): step is { query: string } => 'query' in step;
 
 /**
- * The second read of a breakdown that takes the first's keys: the page's scroll depth and web
- * vitals are read for the keys on the page.
+ * What is compiled after a read's first statement ran, the only exception to compile once: the
+ * second read of a breakdown, which takes the first's keys (the page's scroll depth and web vitals
+ * are read for the keys on the page). The leaves its builders call (`stats/sql/filters`: day
+ * bounds) are traced as calls of their own, and come after it.
  */
 const SECOND_READS = new Set(['scrollDepthStatements', 'vitalsStatements']);
+const LEAVES = 'stats/sql/filters';
 
 test('a read passes parse, inputs, plan, compile and run once each, in that order', () => {
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/helpers/stage-trace.mjs', 'test/helpers/read-path-trace.ts'], { encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -47,8 +50,13 @@ test('a read passes parse, inputs, plan, compile and run once each, in that orde
     const firstRun = steps.findIndex((s, i) => i > runStarts && isQuery(s));
     assert.ok(firstRun > runStarts, `${label}: the run asks the event store`);
     assert.ok(steps.slice(runStarts, firstRun).some(isCompile), `${label}: compiled in the run's first step`);
-    const compiledLate = steps.slice(firstRun).filter((s) => isCompile(s) && 'name' in s && s.module !== 'stats/sql/filters');
-    for (const late of compiledLate) assert.ok('name' in late && SECOND_READS.has(late.name), `${label}: ${JSON.stringify(late)} compiled after the first statement ran`);
-    if (label.includes('scroll depth')) assert.deepEqual([...new Set(compiledLate.map((s) => ('name' in s ? s.name : '')))], [...SECOND_READS], `${label}: its second read`);
+    const compiledLate = steps.slice(firstRun).filter((s): s is { module: string; name: string } => isCompile(s));
+    const secondRead = compiledLate.findIndex((s) => SECOND_READS.has(s.name));
+    compiledLate.forEach((late, i) => {
+      const allowed = SECOND_READS.has(late.name) || (late.module === LEAVES && secondRead >= 0 && i > secondRead);
+      assert.ok(allowed, `${label}: ${JSON.stringify(late)} compiled after the first statement ran`);
+    });
+    const builders = compiledLate.filter((s) => s.module !== LEAVES).map((s) => s.name);
+    if (label.includes('scroll depth')) assert.deepEqual([...new Set(builders)], [...SECOND_READS], `${label}: its second read`);
   }
 });

@@ -193,14 +193,8 @@ for (const adapter of META_DATABASES) {
       await store.setRollupState(A, { watermark: null, definitions: '{}' });
       await store.setRollupState(A, { watermark: '2026-03-19', definitions: long });
       await store.setRollupState(B, { watermark: '2026-01-01', definitions: '{}' });
-      assert.deepEqual(await store.getRollupState(A), { watermark: '2026-03-19', definitions: long, settlement: null });
-      assert.deepEqual(await store.getRollupState(B), { watermark: '2026-01-01', definitions: '{}', settlement: null });
-      // A settlement is kept with the state, and goes with a state written without one.
-      const settlement = JSON.stringify({ current: { cut: 1, openFrom: 0, days: { from: '2026-01-02', to: '2026-01-02' }, events: 10, goals: [] }, retired: [] });
-      await store.setRollupState(B, { watermark: '2026-01-01', definitions: '{}', settlement });
-      assert.deepEqual(await store.getRollupState(B), { watermark: '2026-01-01', definitions: '{}', settlement });
-      await store.setRollupState(B, { watermark: '2026-01-01', definitions: '{}' });
-      assert.equal((await store.getRollupState(B))?.settlement, null);
+      assert.deepEqual(await store.getRollupState(A), { watermark: '2026-03-19', definitions: long });
+      assert.deepEqual(await store.getRollupState(B), { watermark: '2026-01-01', definitions: '{}' });
       await store.addRollupPending(A, ['2026-03-03', '2026-03-01', '2026-03-03']);
       await store.addRollupPending(A, ['2026-03-01', '2026-02-28']);
       await store.addRollupPending(A, []);

@@ -28,10 +28,10 @@ import {
   type StatsAnswer,
   type TimeseriesAnswer,
 } from '../../core/answers.js';
+import type { EventReader } from '../../storage/events/types.js';
 import { sharingReads } from '../../stats/shared-reads.js';
 import { fairReads, readingFor } from '../../stats/fair-reads.js';
 import { FairShare } from '../../core/fair-share.js';
-import { holdingSums, type StatsReader } from '../../stats/held-sums.js';
 import { isLongRead } from '../../stats/planner.js';
 import { answers, planRead, readSourceOf, type PlannedRead, type ReadSource } from '../../stats/entry.js';
 import { computeRealtime } from '../../stats/read/realtime.js';
@@ -49,31 +49,28 @@ const LONG_READS_WAITING = 32;
 /** Every method Node's parser accepts, so that each one reaches the /v1 guard: the key is checked first, then 405 with `allow: GET`. */
 const ALL_METHODS = METHODS as HTTPMethods[];
 
-const sharedReaders = new WeakMap<AppContext, StatsReader>();
+const sharedReaders = new WeakMap<AppContext, EventReader>();
 
 /**
  * The event store as the read routes read it: every statement under the configured deadline, the
  * store's read slots shared fairly between organisations (src/stats/fair-reads.ts), identical
- * statements running at once run once (src/stats/shared-reads.ts), and settlements' sums held
- * (src/stats/held-sums.ts), across the routes of both mounts.
+ * statements running at once run once (src/stats/shared-reads.ts), across the routes of both mounts.
  */
-export function readerWithDeadline(ctx: AppContext): StatsReader {
+export function readerWithDeadline(ctx: AppContext): EventReader {
   let reader = sharedReaders.get(ctx);
   if (!reader) {
     const deadline = { deadlineMs: ctx.config.reads.statementTimeoutMs };
-    reader = holdingSums(
-      sharingReads(
-        fairReads(
-          {
-            // The store's dialect as it is at each read (bench/stats-statements.ts switches it between series).
-            get dialect() {
-              return ctx.events.dialect;
-            },
-            query: (statement) => ctx.events.query(statement, deadline),
-            queryPage: (statement) => ctx.events.queryPage(statement, deadline),
+    reader = sharingReads(
+      fairReads(
+        {
+          // The store's dialect as it is at each read (bench/stats-statements.ts switches it between series).
+          get dialect() {
+            return ctx.events.dialect;
           },
-          new FairShare(ctx.events.readSlots),
-        ),
+          query: (statement) => ctx.events.query(statement, deadline),
+          queryPage: (statement) => ctx.events.queryPage(statement, deadline),
+        },
+        new FairShare(ctx.events.readSlots),
       ),
     );
     sharedReaders.set(ctx, reader);

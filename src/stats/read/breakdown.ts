@@ -8,15 +8,15 @@ import { scrollDepthStatements } from '../sql/scroll.js';
 import { addVitals } from './vitals.js';
 import { rowConversionsRead } from './goal-filter.js';
 import { goalFilterOf } from '../../core/vocabulary.js';
-import type { StatsReader } from '../held-sums.js';
 import { meanHalfUp, metricValue, round, trafficOf } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
-import { dailyMeasures, measuresRead, sumDays } from './days.js';
+import { dailyMeasureStatements } from '../sql/daily.js';
+import { dailyMeasures, sumDays } from './days.js';
 
-export async function computeBreakdown(events: StatsReader, q: PlannedQuery): Promise<Omit<BreakdownAnswer, 'period' | 'dimension'>> {
+export async function computeBreakdown(events: EventReader, q: PlannedQuery): Promise<Omit<BreakdownAnswer, 'period' | 'dimension'>> {
   const statements = breakdownStatements(events.dialect, q);
   const addRowConversions = goalFilterOf(q.filters) ? rowConversionsRead(events, q) : null;
-  const visitorRows = measuresRead(events, q, q.plan.periodVisitors, false);
+  const visitorRows = dailyMeasureStatements(events.dialect, q, q.plan.periodVisitors, false);
   const periodVisitors = () => dailyMeasures(events, visitorRows).then((days) => sumDays(days, q.period.from, q.period.to).visitors);
   if (statements === null) return { rows: [], totalKeys: 0, totalVisitors: await periodVisitors() };
   const sessions = rowsCountSessions(q);

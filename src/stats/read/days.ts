@@ -1,12 +1,10 @@
 // What several endpoints share: running the daily measure and goal statements of some days into
 // per-day maps, summing days, and the percent change of a comparison.
 import type { GoalRef } from '../../entities/goals.js';
-import { dailyGoalStatements, dailyMeasureStatements, type DailyStatements } from '../sql/daily.js';
-import { settlementHeld, type Settlement } from '../settlement.js';
-import { Held, type HeldPart, type HeldSumsCache, type StatsReader } from '../held-sums.js';
-import { statementKey } from '../shared-reads.js';
+import { dailyGoalStatements } from '../sql/daily.js';
 import type { Dialect } from '../../sql/dialect.js';
 import type { Sql } from '../../sql/sql.js';
+import type { EventReader } from '../../storage/events/types.js';
 import {
   addInto,
   addMeasures,
@@ -28,32 +26,13 @@ export function deltaPct(value: number | null, prev: number | null): number {
   return round(((value - prev) / prev) * 100, 1);
 }
 
-/** A daily read compiled: its statements, and the settlement its days read with (if any). */
-export interface DailyRead {
-  readonly settlement: Settlement | null;
-  readonly statements: DailyStatements;
+/** Compiles the per-day conversions of each goal, from the same sources as `dailyMeasureStatements` (under the query's filters, raw days alone: the planner's). */
+export function goalsRead(d: Dialect, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): Sql[] {
+  return dailyGoalStatements(d, q.siteId, days, goals, q.filters);
 }
 
-/**
- * Compiles the per-day measures of some days of a plan: rollups up to the watermark, raw events
- * after it (with their settlement, where it holds) and imported aggregates on the days they hold.
- * Readers of visitors only skip the per-session part (bounces, duration) of raw reads, and read raw
- * days with their settlement only from what a reader holds.
- */
-export function measuresRead(events: StatsReader, q: PlannedQuery, days: DaySources, sessions = true): DailyRead {
-  // What a reader holds of a settlement answers visitors alone too, from the events since its cut
-  // (the same statements as every measure's, which the stats of a dashboard's load share).
-  const held = days.settled !== null && events.held?.takes(days.settled.rows) === true;
-  return { settlement: days.settled, statements: dailyMeasureStatements(events.dialect, q, days, sessions || held) };
-}
-
-/** Compiles the per-day conversions of each goal, from the same sources as `measuresRead` (under the query's filters, raw days alone: the planner's). */
-export function goalsRead(d: Dialect, q: PlannedQuery, days: DaySources, goals: readonly GoalRef[]): DailyRead {
-  return { settlement: days.settled, statements: dailyGoalStatements(d, q.siteId, days, goals, q.filters) };
-}
-
-/** Runs a compiled `measuresRead` into per-day measures (a day's rows of several sources add up). */
-export async function dailyMeasures(events: StatsReader, read: DailyRead): Promise<Map<string, Measures>> {
+/** Runs compiled `dailyMeasureStatements` into per-day measures (a day's rows of several sources add up). */
+export async function dailyMeasures(events: EventReader, read: readonly Sql[]): Promise<Map<string, Measures>> {
   const out = new Map<string, Measures>();
   for (const r of await readDaily(events, read)) {
     const day = String(r.b);
@@ -64,48 +43,9 @@ export async function dailyMeasures(events: StatsReader, read: DailyRead): Promi
   return out;
 }
 
-/**
- * Every row of a daily read's statements, run at once. Where its settlement no longer held
- * (`settlementHeld`), the days are read from its `unsettled` statements instead, and only those
- * that differ run. A settlement's part (../held-sums.ts) is added up by the engine, or, by a reader
- * that holds sums, from what the reader holds (or fills now) and the rows since the cut
- * (`holdAfterCheck`); a part the reader declined is read without the settlement.
- */
-async function readDaily(events: StatsReader, { settlement, statements }: DailyRead): Promise<Array<Record<string, unknown>>> {
-  type Rows = Array<Record<string, unknown>>;
-  const { sources, check, settled, unsettled } = statements;
-  const ask = (s: Sql) => events.query<Record<string, unknown>>(s);
-  const cache = settled && events.held;
-  const held = cache && cache.takes(settlement!.rows) ? settled : undefined;
-  if (held && cache!.declined(held.key)) return (await Promise.all(unsettled!.map(ask))).flat();
-  const found = held && cache!.get(held.key);
-  const [checked, counted, open, recent, ...rows] = await Promise.all([
-    check && ask(check),
-    held && !found ? ask(held.settled) : null,
-    held?.open && !found ? ask(held.open.rows) : null,
-    held ? ask(held.recent) : null,
-    ...sources.map(ask),
-    ...(settled && !held ? [ask(settled.whole)] : []),
-  ]);
-  const holds = !checked || settlementHeld(settlement!, checked);
-  if (holds && !held) return (rows as Rows[]).flat();
-  const sums = held && holdAfterCheck(cache!, held, holds, found, () => Held.of(held, counted!, open));
-  if (sums) return [...(rows as Rows[]).flat(), ...sums.plus(recent!)];
-  const ran = new Map(sources.map((s, i) => [statementKey(s), rows[i]!]));
-  return (await Promise.all(unsettled!.map((s) => ran.get(statementKey(s)) ?? ask(s)))).flat();
-}
-
-/**
- * What a reader holds of a part after a read's check: what it found, or what it fills now (`fill`,
- * null where the rows are not worth holding), kept; null where the check no longer held. A part it
- * does not hold is declined until the site's next cut: the check cannot hold again at that cut (its
- * events before the cut only grow), and its rows stay as many.
- */
-function holdAfterCheck(cache: HeldSumsCache, part: HeldPart, checkHeld: boolean, found: Held | undefined, fill: () => Held | null): Held | null {
-  const held = checkHeld ? (found ?? fill()) : null;
-  if (!held) cache.decline(part);
-  else if (!found) cache.keep(part, held);
-  return held;
+/** Every row of a daily read's statements, run at once. */
+async function readDaily(events: EventReader, statements: readonly Sql[]): Promise<Array<Record<string, unknown>>> {
+  return (await Promise.all(statements.map((s) => events.query<Record<string, unknown>>(s)))).flat();
 }
 
 /**
@@ -123,7 +63,7 @@ export function sumDays(days: Map<string, Measures>, from: string, to: string): 
 }
 
 /** Runs a compiled `goalsRead` into per-day conversions of each goal. */
-export async function dailyGoals(events: StatsReader, read: DailyRead): Promise<Map<string, Map<number, GoalCounts>>> {
+export async function dailyGoals(events: EventReader, read: readonly Sql[]): Promise<Map<string, Map<number, GoalCounts>>> {
   const out = new Map<string, Map<number, GoalCounts>>();
   for (const r of await readDaily(events, read)) {
     const b = String(r.b);

@@ -1,10 +1,10 @@
 // What the reads add under a goal filter (docs/api.md, Goal filters): the figures under it are every
 // read's (visitors are its converters), and beside them its completions (the events matching it),
 // its conversion rate over the visitors of the same read without it, and its revenue goals' revenue.
+import type { EventReader } from '../../storage/events/types.js';
 import type { BreakdownRow, GoalRevenue } from '../../core/answers.js';
 import { METRIC_REGISTRY, type GoalComputation, type Metric, type TrafficComputation } from '../../core/metric-registry.js';
 import { GOAL_DIMENSION, goalFilterOf } from '../../core/vocabulary.js';
-import type { StatsReader } from '../held-sums.js';
 import { GOAL_MEASURES, measuresOf, round, ZERO_MEASURES, type Measures } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
 import { filterCurrency, goalFilterRevenue, rowGoalFigures } from '../sql/goal-filter.js';
@@ -37,7 +37,7 @@ export function addBaseVisitors<K>(buckets: Map<K, Measures>, base: Map<K, Measu
  * it gives undefined where the filter names none, null where they count in several currencies or no
  * day of the period is computable.
  */
-export function goalFilterRevenueRead(events: StatsReader, q: PlannedQuery): () => Promise<GoalRevenue | null | undefined> {
+export function goalFilterRevenueRead(events: EventReader, q: PlannedQuery): () => Promise<GoalRevenue | null | undefined> {
   const currency = filterCurrency(goalFilterOf(q.filters)?.goals ?? []);
   const days = q.plan.period.raw;
   const statement = currency && days ? goalFilterRevenue(events.dialect, q, days, currency) : null;
@@ -53,7 +53,7 @@ export function goalFilterRevenueRead(events: StatsReader, q: PlannedQuery): () 
  * each its completions (`conversions`) and its conversion rate: the row's converters (its `visitors`)
  * over its visitors without the goal filter.
  */
-export function rowConversionsRead(events: StatsReader, q: PlannedQuery): (rows: BreakdownRow[]) => Promise<void> {
+export function rowConversionsRead(events: EventReader, q: PlannedQuery): (rows: BreakdownRow[]) => Promise<void> {
   const days = q.plan.period.raw;
   const statementOf = days && rowGoalFigures(events.dialect, q, days);
   return async (rows) => {

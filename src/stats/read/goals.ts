@@ -1,20 +1,21 @@
 // GET /v1/sites/:id/goals: each goal's conversions over the period, its conversion rate among the
 // period's visitors, and its change from the previous period (read with it over the plan's span).
-import type { StatsReader } from '../held-sums.js';
+import type { EventReader } from '../../storage/events/types.js';
 import { goalPropsField, type Goal } from '../../entities/goals.js';
 import type { GoalResult, GoalRevenue } from '../../core/answers.js';
 import { majorUnits } from '../../core/money.js';
 import { meanHalfUp, round, type GoalCounts } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
-import { dailyGoals, dailyMeasures, deltaPct, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
+import { dailyMeasureStatements } from '../sql/daily.js';
+import { dailyGoals, dailyMeasures, deltaPct, goalsRead, sumDays, sumGoal } from './days.js';
 
-export async function computeGoals(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<GoalResult[]> {
+export async function computeGoals(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<GoalResult[]> {
   // The goals' rows as the stats read them (one statement for both on a dashboard's load): under
   // filters, the compared days only where the comparison is whole (else they would be read for
   // nothing: raw events of up to a year); the period's visitors as the timeseries and breakdowns read them.
   const goalDays = q.filters.length > 0 && !q.plan.previousComplete ? q.plan.period : q.plan.span;
   const goalRows = goalsRead(events.dialect, q, goalDays, goals);
-  const visitorRows = measuresRead(events, q, q.plan.period, false);
+  const visitorRows = dailyMeasureStatements(events.dialect, q, q.plan.period, false);
   const [daily, days] = await Promise.all([dailyGoals(events, goalRows), dailyMeasures(events, visitorRows)]);
   const visitors = sumDays(days, q.period.from, q.period.to).visitors;
   return goals.map((g) => {

@@ -2,14 +2,14 @@
 // (previous.from..period.to) in one statement per source; the last day of an elapsed compared part
 // is read apart, up to its cut.
 import type { Dialect } from '../../sql/dialect.js';
-import type { StatsReader } from '../held-sums.js';
+import type { EventReader } from '../../storage/events/types.js';
 import type { Goal } from '../../entities/goals.js';
 import { type Metric, METRIC_REGISTRY, metricsUnder, metricTakesFilters } from '../../core/metric-registry.js';
 import type { Kpi, Stats } from '../../core/answers.js';
-import { cutDayStatements } from '../sql/daily.js';
+import { cutDayStatements, dailyMeasureStatements } from '../sql/daily.js';
 import { GOAL_MEASURES, measuresOf, metricValue, trafficOf, type GoalCounts, type Measures } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
-import { dailyGoals, dailyMeasures, deltaPct, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
+import { dailyGoals, dailyMeasures, deltaPct, goalsRead, sumDays, sumGoal } from './days.js';
 import { goalFilterComputation, goalFilterRevenueRead, withoutGoalFilter } from './goal-filter.js';
 import { goalFilterOf } from '../../core/vocabulary.js';
 
@@ -71,9 +71,9 @@ interface SpanFigures {
 }
 
 /** Compiles a stats read's span (its measures, per-session ones where `sessions`, and with goals its conversions); running it gives its SpanFigures. */
-function spanRead(events: StatsReader, q: PlannedQuery, goals: readonly Goal[], sessions = true): () => Promise<SpanFigures> {
+function spanRead(events: EventReader, q: PlannedQuery, goals: readonly Goal[], sessions = true): () => Promise<SpanFigures> {
   const { plan } = q;
-  const measures = measuresRead(events, q, plan.span, sessions);
+  const measures = dailyMeasureStatements(events.dialect, q, plan.span, sessions);
   const goalsRows = plan.goalSpan ? goalsRead(events.dialect, q, plan.goalSpan, goals) : null;
   const cutDay = plan.previousComplete ? cutDayRead(events.dialect, q, goals) : null;
   return async () => {
@@ -91,7 +91,7 @@ function spanRead(events: StatsReader, q: PlannedQuery, goals: readonly Goal[], 
   };
 }
 
-export async function computeStats(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<Stats> {
+export async function computeStats(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<Stats> {
   const { plan } = q;
   const goalFilter = goalFilterOf(q.filters);
   // Compiled whole before the first statement runs. Under a goal filter, the visitors of the same

@@ -1,28 +1,27 @@
 // GET /v1/sites/:id/timeseries: one metric per hour, day, week or month of the period (and of the
 // previous period when compared).
 import type { EventReader } from '../../storage/events/types.js';
-import type { StatsReader } from '../held-sums.js';
 import type { Goal } from '../../entities/goals.js';
 import { localDay } from '../../core/localtime.js';
 import { dayBuckets, hourBuckets, type Period } from '../../core/period.js';
 import { METRIC_REGISTRY, type TrafficComputation } from '../../core/metric-registry.js';
 import type { Point } from '../../core/answers.js';
-import { hourlyMeasures } from '../sql/daily.js';
+import { dailyMeasureStatements, hourlyMeasures } from '../sql/daily.js';
 import { metricValue, needsSessions, trafficOf, ZERO_MEASURES, type Measures } from '../measures.js';
 import type { DaySources, PlannedQuery } from '../planner.js';
-import { dailyGoals, dailyMeasures, goalsRead, measuresRead, sumDays, sumGoal } from './days.js';
+import { dailyGoals, dailyMeasures, goalsRead, sumDays, sumGoal } from './days.js';
 import { addBaseVisitors, goalFilterComputation, withoutGoalFilter } from './goal-filter.js';
 import { goalFilterOf } from '../../core/vocabulary.js';
 
 /** Compiles the day, week or month points of a period; running them gives null for future buckets and days not computable. */
-function dayPoints(events: StatsReader, q: PlannedQuery, period: Period, days: DaySources, goals: readonly Goal[]): () => Promise<Point[]> {
+function dayPoints(events: EventReader, q: PlannedQuery, period: Period, days: DaySources, goals: readonly Goal[]): () => Promise<Point[]> {
   const grain = q.grain === 'hour' ? 'day' : q.grain;
   const buckets = dayBuckets(period, grain, q.tz);
   const firstComputable = days.firstComputable;
   const c = computationOf(q);
   const goalRows = c.kind === 'goals' && goals.length > 0 ? goalsRead(events.dialect, q, days, goals) : null;
-  const measureRows = c.kind !== 'goals' ? measuresRead(events, q, days, needsSessions(c) || q.plan.visits) : null;
-  const baseRows = readsBase(q) ? measuresRead(events, withoutGoalFilter(q), days, false) : null;
+  const measureRows = c.kind !== 'goals' ? dailyMeasureStatements(events.dialect, q, days, needsSessions(c) || q.plan.visits) : null;
+  const baseRows = readsBase(q) ? dailyMeasureStatements(events.dialect, withoutGoalFilter(q), days, false) : null;
   return async () => {
     let valueOf: (from: string, to: string) => number | null = () => null;
     if (c.kind === 'goals' && goalRows) {
@@ -70,7 +69,7 @@ const computationOf = (q: PlannedQuery) => (goalFilterOf(q.filters) ? goalFilter
 /** Whether the metric divides by the visitors without the goal filter (a conversion rate), read apart. */
 const readsBase = (q: PlannedQuery) => q.metric === 'conversionRate';
 
-export async function computeTimeseries(events: StatsReader, q: PlannedQuery, goals: readonly Goal[]): Promise<{ points: Point[]; prev: Point[] | null }> {
+export async function computeTimeseries(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<{ points: Point[]; prev: Point[] | null }> {
   const series = (period: Period, days: DaySources) =>
     q.grain === 'hour' ? hourPoints(events, q, period, days) : dayPoints(events, q, period, days, goals);
   // A read clipped to the raw window has no previous points where its compared period lies outside it.

@@ -35,6 +35,6 @@ export async function recomputeRollups(deps: RollupDeps, siteId: string, days: r
   // as empty, having looked before the events arrived), so the watermark is read once it is done.
   await underSiteLease(deps.meta, siteId, async () => {
     await markImportedDays(deps, siteId, days);
-    await rollupSiteNow(deps, site, now, options, false);
+    await rollupSiteNow(deps, site, now, options);
   });
 }

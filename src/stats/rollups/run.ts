@@ -16,8 +16,6 @@ import { MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
 import { dayRange } from '../sql/filters.js';
 import { parseComputed, type Definitions } from './coverage.js';
 import { sql, trusted } from '../../sql/sql.js';
-import { SETTLE_MIN_EVENTS } from '../settlement.js';
-import { settleSite } from './settle.js';
 import { rollupKey, underSiteLease } from './key.js';
 import { chunks, eventDays } from './passes.js';
 import { BACKFILL_DAYS, backfillPart, dropRemoved, nextComputed } from './backfill.js';
@@ -33,8 +31,6 @@ export interface RollupOptions {
   dimensionKeyCap?: number;
   /** Days a run backfills for new goals and funnel versions (`BACKFILL_DAYS`). */
   backfillDays?: number;
-  /** The fewest events before a settlement's cut for which a site's raw days are settled (`SETTLE_MIN_EVENTS`). */
-  settleMinEvents?: number;
 }
 
 export const DEFAULT_DIMENSION_KEY_CAP = 10_000;
@@ -71,15 +67,14 @@ async function earliestRawDay(events: EventStore, siteId: string, today: string)
 /**
  * Brings a site's rollups up to date: pending days first, then a bounded part of the backfill of
  * new goals and funnel versions, then every closed day after the watermark, advancing it chunk by
- * chunk, and last the days after it settled (./settle.ts). Idempotent; an interrupted run resumes
- * where it stopped.
+ * chunk. Idempotent; an interrupted run resumes where it stopped.
  */
 export function rollupSite(deps: RollupDeps, site: Site, now: number, options: RollupOptions = {}): Promise<void> {
-  return underSiteLease(deps.meta, site.id, () => rollupSiteNow(deps, site, now, options, true));
+  return underSiteLease(deps.meta, site.id, () => rollupSiteNow(deps, site, now, options));
 }
 
-/** `rollupSite` under the site's lease; `settle`: whether the run ends with the settlement step (imports leave it to the task). */
-export async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, options: RollupOptions, settle: boolean): Promise<void> {
+/** `rollupSite`, for a caller that holds the site's lease already. */
+export async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, options: RollupOptions): Promise<void> {
   const { events, meta } = deps;
   const cap = options.dimensionKeyCap ?? DEFAULT_DIMENSION_KEY_CAP;
   const key = rollupKey(events, site.id);
@@ -111,7 +106,10 @@ export async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, o
   const from = state.watermark === null ? firstRaw : addDays(state.watermark, 1);
   if (from === null || from > closed) {
     // Nothing to roll up: the watermark still moves to the last closed day (those days are empty).
-    if (state.watermark === null || state.watermark < closed) state.watermark = closed;
+    if (state.watermark === null || state.watermark < closed) {
+      state.watermark = closed;
+      await meta.setRollupState(key, state);
+    }
   } else {
     const withEvents = await eventDays(events, site.id, { from, to: closed });
     const holdsEvents = (p: Period) => withEvents.some(({ day }) => day >= p.from && day <= p.to);
@@ -126,9 +124,6 @@ export async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, o
       await meta.setRollupState(key, state);
     }
   }
-  if (!settle) return;
-  state.settlement = await settleSite(events, site, state.settlement, state.watermark, defs.goals, now, options.settleMinEvents ?? SETTLE_MIN_EVENTS);
-  await meta.setRollupState(key, state);
 }
 
 export async function runRollups(deps: RollupDeps, now: number, options: RollupOptions = {}): Promise<void> {

@@ -170,36 +170,6 @@ export const SESSION_PARTS: TableSpec = {
   scratch: true,
 };
 
-// A settlement's rows (src/stats/settlement.ts), each with its `cut`: a read takes those of the cut
-// it knows, and a settlement's rows stay until a grace period after a newer one replaced it.
-const CUT = column('cut', 'BIGINT');
-
-/**
- * Per raw day after the watermark, one row per session settled at the cut and its visitor hash,
- * as session rows hold them (without keys): the day's counts, and on its starting day whether it
- * bounced and its duration.
- */
-export const SETTLED_SESSIONS: TableSpec = {
-  name: 'settled_sessions',
-  columns: [SITE, DAY, CUT, column('session_id', 'BIGINT'), column('visitor_id', 'BIGINT'), ...counts(['starts', 'pageviews', 'events', TRAFFIC_MEASURES.bounces.column, TRAFFIC_MEASURES.durationMs.column])],
-  dayColumn: 'day',
-  key: ['cut', 'session_id', 'visitor_id'],
-};
-
-/**
- * Per raw day after the watermark, goal and visitor, the conversions before the cut: their count
- * and revenue columns (`paid`, `rm`, `other`, summed as GOAL_MEASURES sums an event's).
- */
-export const SETTLED_GOALS: TableSpec = {
-  name: 'settled_goals',
-  columns: [SITE, DAY, CUT, GOAL, column('visitor_id', 'BIGINT'), ...counts(['conversions', 'paid', 'rm', 'other'])],
-  dayColumn: 'day',
-  key: ['cut', 'goal_id', 'visitor_id'],
-};
-
-/** The tables a settlement writes, in the order of `settlementRows`. */
-export const SETTLED_TABLES = [SETTLED_SESSIONS, SETTLED_GOALS] as const;
-
 // Imported aggregates (docs/imports.md): another tool's daily figures, per site, day and import,
 // with the rollups' measure columns. An import never writes a day that holds events or rollups, so
 // a read adds them to the other sources' days.
@@ -270,4 +240,4 @@ export const IMPORT_STAGING_TABLES = [IMPORT_STAGING, IMPORT_SCROLL_STAGING] as 
 
 /** The tables a day's rewrite replaces from raw events. */
 export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS, SESSION_PATHS, SCROLL_DAILY, VITALS_DAILY] as const;
-export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, ...IMPORT_STAGING_TABLES, ...SETTLED_TABLES];
+export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, ...IMPORT_STAGING_TABLES];

@@ -1,22 +1,18 @@
 // The daily read statements: per day (or part of a comparison), the traffic and goal measures of a
-// query's days, one statement per source (rollups, imported aggregates, session rows, raw events
-// with or without their settlement); the hourly read, the cut day of a compared part, and a site's
-// first collected day.
+// query's days, one statement per source (rollups, imported aggregates, session rows, raw events);
+// the hourly read, the cut day of a compared part, and a site's first collected day.
 import { addDays, startOfLocalDay } from '../../core/localtime.js';
 import type { DayCut, Period } from '../../core/period.js';
 import { type Filter, OTHER_KEY } from '../../core/vocabulary.js';
 import type { GoalRef } from '../../entities/goals.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
-import type { SettledPart } from '../held-sums.js';
 import type { DaySources, PlannedQuery } from '../planner.js';
 import { DIM_DAILY, GOAL_DAILY, SITE_DAILY } from '../rollups/tables.js';
-import { settledGoals } from '../settlement.js';
 import { dayRange, integerLiteral, needsExit } from './filters.js';
 import { measureGoals } from './goals.js';
 import { importedGoals, importedKeyRows, importedRows } from './imported.js';
 import { DAY_BUCKET, dayRows, GOAL_COLUMNS, MEASURE_COLUMNS, measureEvents, measureSessionRows } from './measures.js';
-import { settledGoalsPart, settledMeasuresPart, settlementCheckStatement } from './settlement.js';
 import type { EventScope } from './events.js';
 import { measureVisits, VISIT_COLUMNS, visitRules } from './visits.js';
 
@@ -64,25 +60,11 @@ function fewRowsSelect(d: Dialect, from: Sql, keys: readonly string[], columns: 
 }
 
 /**
- * The statements of a daily read, one per source; with a settlement, `check` tells whether it still
- * holds (`settlementCheckStatement`), and `unsettled` reads the same days without it, for when it no
- * longer does: both are built here, so that a read compiles once and only runs after.
- */
-export interface DailyStatements {
-  readonly sources: Sql[];
-  readonly check: Sql | null;
-  /** With a settlement: its part, added up by the engine or held (../held-sums.ts). */
-  readonly settled?: SettledPart;
-  /** With a settlement: every source of the same days read from raw events instead. */
-  readonly unsettled?: Sql[];
-}
-
-/**
  * Per day, the traffic measures of a query's days, one statement per source. Columns: b (day text),
  * then the measures in registry order; `sessions: false` leaves the per-session ones at 0 on raw
  * days.
  */
-export function dailyMeasureStatements(d: Dialect, q: PlannedQuery, days: DaySources, sessions: boolean): DailyStatements {
+export function dailyMeasureStatements(d: Dialect, q: PlannedQuery, days: DaySources, sessions: boolean): Sql[] {
   const statements: Sql[] = [];
   // Rolled-up and imported days in one statement: one round trip for both.
   const summed: Sql[] = [];
@@ -99,31 +81,21 @@ export function dailyMeasureStatements(d: Dialect, q: PlannedQuery, days: DaySou
   }
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
   if (days.sessions) statements.push(dayRows(d, measureSessionRows(d, q.siteId, days.sessions, q.filters, undefined, sessions), MEASURE_COLUMNS));
-  // Visitors alone are one pass over raw events, cheaper than the settled rows and open sessions
-  // added up by the engine (a reader that holds their sums asks for every measure: ../read/days.ts).
-  if (days.raw && days.settled && sessions) {
-    return {
-      sources: statements,
-      check: settlementCheckStatement(d, q.siteId, days.settled),
-      settled: settledMeasuresPart(d, q.siteId, days.raw, days.settled),
-      unsettled: dailyMeasureStatements(d, q, { ...days, settled: null }, sessions).sources,
-    };
-  }
   if (days.raw) {
     const scope = { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters) };
     statements.push(rawMeasureRows(d, q, scope, sessions));
   }
-  return { sources: statements, check: null };
+  return statements;
 }
 
 /**
- * Per day and goal, the goal measures of some days, one statement per source (none without goals),
- * the goals a settlement counted apart from the others. Columns: b, goal_id, then the measures. Under
- * `filters`, the planner's days are raw ones alone (its `goalSpan`), which the filters cut.
+ * Per day and goal, the goal measures of some days, one statement per source (none without goals).
+ * Columns: b, goal_id, then the measures. Under `filters`, the planner's days are raw ones alone (its
+ * `goalSpan`), which the filters cut.
  */
-export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[], filters: readonly Filter[] = []): DailyStatements {
+export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[], filters: readonly Filter[] = []): Sql[] {
   const statements: Sql[] = [];
-  if (goals.length === 0) return { sources: statements, check: null };
+  if (goals.length === 0) return statements;
   const summed: Sql[] = [];
   if (days.rollup) {
     const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
@@ -133,17 +105,8 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
   const imported = days.imported && importedGoals(d, siteId, days.imported, goals);
   if (imported) summed.push(imported);
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
-  if (!days.raw) return { sources: statements, check: null };
-  const counted = days.settled ? settledGoals(days.settled, goals) : [];
-  const rest = goals.filter((g) => !counted.includes(g));
-  if (rest.length > 0) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, rest, { filters }), ['goal_id', ...GOAL_COLUMNS]));
-  if (counted.length === 0) return { sources: statements, check: null };
-  return {
-    sources: statements,
-    check: settlementCheckStatement(d, siteId, days.settled!),
-    settled: settledGoalsPart(d, siteId, days.raw, days.settled!, counted),
-    unsettled: dailyGoalStatements(d, siteId, { ...days, settled: null }, goals, filters).sources,
-  };
+  if (days.raw) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, goals, { filters }), ['goal_id', ...GOAL_COLUMNS]));
+  return statements;
 }
 
 /**

@@ -15,7 +15,7 @@ import { dayRange, goalPredicate, instantBounds, type Instants, integerLiteral, 
 /**
  * The revenue columns of a goal's rows (GOAL_MEASURES) for its currency (`goal.currency`, '' for
  * none): the same BIGINT expressions for every goal, so that the goals' rows union with one type per
- * column, and with a settlement's rows; without a currency nothing matches.
+ * column; without a currency nothing matches.
  */
 export function goalRevenueColumns(currency: string): Sql {
   return sql`CAST(CASE WHEN revenue_currency = ${currency} THEN 1 ELSE 0 END AS BIGINT) AS paid,
@@ -55,7 +55,7 @@ export function goalIdsOfEvent(d: Dialect, goals: readonly GoalRef[]): { goalIds
  * ids an event matches, one row each (`Dialect.idsWhere` unnested; goal_id), the currency and
  * whether the event matches any of its goals. The passes' rows in one union.
  */
-export function passesPerCurrency(d: Dialect, goals: readonly GoalRef[], pass: (goalIds: Sql, currency: string, anyGoal: Sql) => Sql): Sql {
+function passesPerCurrency(d: Dialect, goals: readonly GoalRef[], pass: (goalIds: Sql, currency: string, anyGoal: Sql) => Sql): Sql {
   const byCurrency = new Map<string, GoalRef[]>();
   for (const goal of goals) {
     const currency = goal.currency ?? '';
@@ -76,7 +76,7 @@ export function passesPerCurrency(d: Dialect, goals: readonly GoalRef[], pass: (
  * reads them so at less cost (`Dialect.filteredGoalsInOnePass`), each currency's goals take one pass
  * over the filtered events; else a pass per goal.
  */
-export function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], bounds: GoalBounds): Sql {
+function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], bounds: GoalBounds): Sql {
   const from = goalEventsFrom(d, siteId, days, bounds.filters ?? []);
   if (bounds.filters?.length && d.filteredGoalsInOnePass) {
     return passesPerCurrency(

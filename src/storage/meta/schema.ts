@@ -83,7 +83,6 @@ export interface RollupStateTable {
   site_id: string; // public id
   watermark: string | null;
   definitions: string;
-  settlement: string | null;
 }
 
 export interface RollupPendingTable {

@@ -108,8 +108,6 @@ export interface RollupState {
   watermark: string | null;
   /** The goal and funnel definitions the goal and funnel rollups were computed for (JSON). */
   definitions: string;
-  /** The settlement of the days after the watermark (src/stats/settlement.ts, JSON); absent or null: none. */
-  settlement?: string | null;
 }
 
 /** A goal of the same site already counts these events: same kind and pattern (`goalId`: that goal). */

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { breakdownStatements, viewsColumn } from '../../../src/stats/sql/breakdown.js';
-import { checked, DIALECTS, planned, SETTLEMENT, withDuckDb } from './dialects.js';
+import { checked, DIALECTS, planned, withDuckDb } from './dialects.js';
 
 const ORDER = 'ORDER BY visitors DESC, views DESC NULLS LAST, k ASC LIMIT ? OFFSET ?';
 const today = planned('breakdown', { period: 'today', dimension: 'page', limit: '5' });

@@ -11,7 +11,6 @@ import { clickhouseDialect } from '../../../src/storage/events/clickhouse-dialec
 import { duckdbDialect } from '../../../src/storage/events/duckdb-dialect.js';
 import { planQuery, type PlanInputs, type PlannedQuery } from '../../../src/stats/planner.js';
 import { ROLLUP_TABLES } from '../../../src/stats/rollups/tables.js';
-import type { Settlement } from '../../../src/stats/settlement.js';
 
 export const DIALECTS: ReadonlyArray<{ name: 'duckdb' | 'clickhouse'; d: Dialect }> = [
   { name: 'duckdb', d: duckdbDialect },
@@ -47,9 +46,6 @@ export async function withDuckDb<T>(work: (store: EventStore) => Promise<T>): Pr
 /** Today 2026-03-20 in UTC (raw window from 2026-02-19); rollups up to the 19th. */
 export const NOW = Date.UTC(2026, 2, 20, 12);
 const SITE = { id: 's', timezone: 'UTC' };
-
-/** A settlement of the 20th, two minutes before NOW. */
-export const SETTLEMENT: Settlement = { cut: NOW - 120_000, openFrom: NOW - 3_600_000, days: { from: '2026-03-20', to: '2026-03-20' }, events: 20, rows: 9, goals: [] };
 
 /** A query of site `s` planned as the read routes plan it, the watermark the 19th unless given. */
 export function planned(kind: QueryKind, params: RawParams, inputs: Partial<PlanInputs> = {}): PlannedQuery {

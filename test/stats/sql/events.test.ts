@@ -20,7 +20,7 @@ import { checked, DIALECTS, NOW, planned, withDuckDb } from './dialects.js';
 
 const DAY = { from: '2026-03-01', to: '2026-03-01' };
 const SCOPE: EventScope = { siteId: 's', days: DAY, filters: [], exit: false };
-const SOURCES = { rollup: DAY, sessions: null, raw: { from: '2026-03-02', to: '2026-03-02' }, imported: null, settled: null, firstComputable: DAY.from };
+const SOURCES = { rollup: DAY, sessions: null, raw: { from: '2026-03-02', to: '2026-03-02' }, imported: null, firstComputable: DAY.from };
 const PANEL = { currentMs: 300_000, minutes: 30, topSize: 10, feedSize: 20 };
 
 for (const { name, d } of DIALECTS) {

@@ -10,15 +10,15 @@ export function rollupStateRecords(db: Kysely<MetaDatabase>) {
     async getRollupState(key: RollupKey): Promise<RollupState | undefined> {
       const row = await db
         .selectFrom('rollup_state')
-        .select(['watermark', 'definitions', 'settlement'])
+        .select(['watermark', 'definitions'])
         .where('store_id', '=', key.storeId)
         .where('site_id', '=', key.siteId)
         .executeTakeFirst();
-      return row && { watermark: row.watermark, definitions: row.definitions, settlement: row.settlement };
+      return row && { watermark: row.watermark, definitions: row.definitions };
     },
 
     async setRollupState(key: RollupKey, state: RollupState): Promise<void> {
-      const row = { watermark: state.watermark, definitions: state.definitions, settlement: state.settlement ?? null };
+      const row = { watermark: state.watermark, definitions: state.definitions };
       await db
         .insertInto('rollup_state')
         .values({ store_id: key.storeId, site_id: key.siteId, ...row })

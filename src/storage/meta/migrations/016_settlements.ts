@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 
-// A site's settlement (src/stats/settlement.ts): the sessions and goal conversions of its days after
-// the watermark counted up to an instant, as JSON; null where none is kept.
+// A site's settlement of its days after the watermark, as JSON. Nothing reads or writes it
+// (docs/decisions/today-from-raw-events.md): the column stays, so that another checkout of svc can
+// run on the same metadata (the benches that compare two checkouts do).
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('rollup_state').addColumn('settlement', 'text').execute();
 }
