@@ -246,6 +246,11 @@ export const COUNTED_SINCE_HEADER = 'svc-counted-since';
 
 /** How the rollups' bookkeeping and the counted-since header name a goal. */
 export const goalKey = (goalId: number): string => `goal:${goalId}`;
+/**
+ * How the counted-since header names the stats' conversions under filters when a `raw=clip` read
+ * counts them from the raw window's first day only (the period starts before it).
+ */
+export const CONVERSIONS_KEY = 'conversions';
 /** How the rollups' bookkeeping and the counted-since header name a funnel version. */
 export const funnelKey = (funnelId: number, version: number): string => `funnel:${funnelId}:${version}`;
 

@@ -118,9 +118,12 @@ export interface Plan {
   /**
    * The days the stats count goals on (null for the other kinds). Without filters, the span. Under filters, raw events alone
    * (no rollup, session row or imported aggregate holds goals by dimension): the span where the
-   * raw window holds every day of both periods, the period where it holds only that one's, else null.
+   * raw window holds every day of both periods, the period where it holds only that one's; with
+   * `raw=clip` the period's days inside the window where it starts before it (`goalsSince`); else null.
    */
   readonly goalSpan: DaySources | null;
+  /** Where the goal span is clipped to the raw window: its first day, from which the conversions are counted (their counted-since header); else null. */
+  readonly goalsSince: string | null;
   /** Whether the goal span holds the whole compared period: the conversions are compared. */
   readonly goalsCompared: boolean;
   /** On a read clipped to the raw window (`raw=clip`), the first day the request asked for; else null. */
@@ -201,7 +204,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
   // reads them over its span): no other read reads the goal span, nor counts its days as read. Under
   // a goal filter, the stats count its conversions as their matching events, with the other figures.
   const goals =
-    q.kind !== 'stats' || conversionsRefused(q) || hasGoalFilter(q) ? { span: null, compared: false } : q.filters.length === 0 ? { span, compared: previousComplete } : filteredGoalDays(q, bounds, previousComplete);
+    q.kind !== 'stats' || conversionsRefused(q) || hasGoalFilter(q) ? NO_GOAL_DAYS : q.filters.length === 0 ? { span, compared: previousComplete, since: null } : filteredGoalDays(q, bounds, previousComplete);
   return Object.freeze({
     ...q,
     plan: Object.freeze({
@@ -218,6 +221,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
       previousComplete,
       goalSpan: goals.span,
       goalsCompared: goals.compared,
+      goalsSince: goals.since,
       journeyDays: q.kind === 'journeys' ? journeyDays(period, bounds.watermark) : null,
       breakdownMonths: q.kind === 'breakdown' && period.rollup ? splitMonths(period.rollup) : null,
       importedMonths: q.kind === 'breakdown' && period.imported ? splitMonths(keptDays(q.period, bounds.retentionStart)) : null,
@@ -345,16 +349,31 @@ function journeyDays(period: DaySources, watermark: string | null): JourneyDays 
   return { starts: { from: first, to: last }, paths: { from: period.sessions.from, to: pathsTo }, raw: clip(addDays(pathsTo, 1), readTo) };
 }
 
+/** Where the stats count goals: their days, whether the compared period is among them, and the day they are clipped to (`goalsSince`). */
+interface GoalDays {
+  span: DaySources | null;
+  compared: boolean;
+  since: string | null;
+}
+
+const NO_GOAL_DAYS: GoalDays = { span: null, compared: false, since: null };
+
 /**
  * Under filters, where goals are counted: raw events alone, of whole periods only (a conversion
- * figure missing days would read as a fall), the compared one where the comparison holds.
+ * figure missing days would read as a fall), the compared one where the comparison holds. With
+ * `raw=clip`, a period that starts before the raw window is counted from its start, uncompared, and
+ * the answer says from which day, as the breakdowns' clipped reads are.
  */
-function filteredGoalDays(q: Query, bounds: Bounds, previousComplete: boolean): { span: DaySources | null; compared: boolean } {
+function filteredGoalDays(q: Query, bounds: Bounds, previousComplete: boolean): GoalDays {
   const raw: Bounds = { ...bounds, path: 'raw', watermark: null, sessionRows: null, imported: null };
   const whole = (p: Period) => daySources(raw, p).firstComputable === p.from;
-  if (!whole(q.period)) return { span: null, compared: false };
+  if (!whole(q.period)) {
+    const inside = { from: bounds.rawWindowStart, to: q.period.to };
+    if (!q.rawClip || q.period.from >= inside.from || inside.from > inside.to || !whole(inside)) return NO_GOAL_DAYS;
+    return { span: daySources(raw, inside), compared: false, since: inside.from };
+  }
   const compared = previousComplete && whole(q.previous);
-  return { span: daySources(raw, compared ? { from: q.previous.from, to: q.period.to } : q.period), compared };
+  return { span: daySources(raw, compared ? { from: q.previous.from, to: q.period.to } : q.period), compared, since: null };
 }
 
 /** Whether a plan reads raw events or session rows of more days than the default raw window: the routes bound such reads per reader. */

@@ -229,6 +229,13 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     const refused = await svc(['stats', siteId, '--period', 'decade']);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /^svc: INVALID_PARAMS: /);
+    // Under a filter over a period that starts before the raw window (30 days here), conversions are counted from its first day, and said so.
+    assert.equal((await server.admin('POST', `/sites/${siteId}/goals`, { name: 'Pricing', kind: 'page', pattern: '/pricing' })).status, 201);
+    const quarter = await server.admin('GET', `/sites/${siteId}/stats?period=90d&raw=clip&elapsed=true&filter=country:DE`);
+    const since = /^conversions=(.+)$/.exec(quarter.headers.get('svc-counted-since') ?? '')?.[1];
+    assert.ok(since, 'the answer says from which day');
+    const long = ok(await svc(['stats', siteId, '--period', '90d', '--filter', 'country:DE']));
+    assert.equal(field(long.stdout, 'Conversions').split(/\s{2,}/)[0], `1 (since ${since})`);
   });
 
   test('watch prints the kept outcomes, then each new one as it comes', async () => {

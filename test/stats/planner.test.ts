@@ -476,7 +476,14 @@ test("goals under filters: raw events alone, of whole periods inside the raw win
   const month = plan('stats', { period: '30d', filter: 'country:FR', raw: 'clip' });
   assert.deepEqual(raw(month.plan.goalSpan)?.raw, month.period);
   assert.equal(month.plan.goalsCompared, false);
-  assert.equal(plan('stats', { period: '90d', filter: 'country:FR', raw: 'clip' }).plan.goalSpan, null);
+  assert.equal(month.plan.goalsSince, null);
+  // A period that starts before the window: with raw=clip, its days inside the window, uncompared, and the day they start said; without, none.
+  const quarter = plan('stats', { period: '90d', filter: 'country:FR', raw: 'clip' });
+  assert.deepEqual(raw(quarter.plan.goalSpan)?.raw, { from: '2026-02-19', to: quarter.period.to });
+  assert.equal(quarter.plan.goalsSince, '2026-02-19');
+  assert.equal(quarter.plan.goalsCompared, false);
+  assert.equal(quarter.plan.clippedFrom, null, 'the traffic figures read the whole period from rollups');
+  assert.equal(plan('stats', { period: '90d', filter: 'country:FR' }).plan.goalSpan, null);
   // The goals read and a conversions timeseries under a filter are raw reads, clipped with raw=clip.
   const goals = planQuery(parseQuery('goals', { period: '90d', filter: 'country:FR', raw: 'clip' }, SITE, NOW, [], { filteredGoals: true }), { watermark: '2026-03-19', retentionMonths: null, rawDays: 30 });
   assert.equal(goals.plan.path, 'raw');

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { addDays } from '../../src/core/localtime.js';
-import { RAW_WINDOW_HEADER } from '../../src/core/answers.js';
+import { COUNTED_SINCE_HEADER, RAW_WINDOW_HEADER } from '../../src/core/answers.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
 import { AppClient, signedInUser } from '../helpers/app-client.js';
 import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
@@ -162,11 +162,18 @@ describe('conversions under filters', () => {
       clipped.body.goals.map((g: Record<string, number>) => g.conversions),
       m.goals.map((g) => g.conversions),
     );
-    // One filter over 90 days: the traffic from rollups, the conversions not counted (no raw events of the first days).
-    const long = await v1('/stats?period=90d&filter=country:FR&raw=clip');
-    assert.equal(long.status, 200);
-    assert.ok(long.body.stats.visitors.value > 0);
-    assert.deepEqual(long.body.stats.conversions, { value: null, prev: null, deltaPct: 0 });
+    // One filter over 90 days: the traffic from rollups over the whole period, the conversions from raw
+    // events of the days inside the window, uncompared, and the header says from which day (on both mounts).
+    for (const long of [await v1('/stats?period=90d&filter=country:FR&raw=clip'), await app('/stats?period=90d&filter=country:FR&raw=clip')]) {
+      assert.equal(long.status, 200);
+      assert.equal(long.body.period.from, addDays(TODAY, -89));
+      assert.equal(long.body.stats.visitors.value, model(all, addDays(TODAY, -89), TODAY, ['country:FR']).visitors);
+      const inWindow = m.goals.reduce((a, g) => a + g.conversions, 0);
+      assert.deepEqual(long.body.stats.conversions, { value: inWindow, prev: null, deltaPct: null });
+      assert.equal(long.headers.get(COUNTED_SINCE_HEADER), `conversions=${windowStart}`);
+      assert.equal(long.headers.get(RAW_WINDOW_HEADER), null, 'the read itself is not clipped');
+    }
+    assert.equal((await v1('/stats?period=30d&filter=country:FR&raw=clip')).headers.get(COUNTED_SINCE_HEADER), null, 'a period inside the window: counted whole');
     // 30 days inside the window, compared with 30 days outside it: counted, with no change.
     const month = await v1('/stats?period=30d&filter=country:FR&raw=clip');
     const { from, to } = month.body.period;

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { formatRatio } from '../../web/lib/format.js';
+import { formatCount, formatRatio } from '../../web/lib/format.js';
 import { createSite, importEvents, type SiteFixture } from '../helpers/server.js';
 import { checkPage, CHROME_UA, createUser, DESKTOP, EVERY_LOOK, filled, FIREFOX_UA, goalFixtureSite, PHONE, signedInPage, startDashboard, visitor, type Dashboard } from './harness.js';
 
@@ -86,6 +86,25 @@ describe('filters and tiles', () => {
     assert.equal((await tileText(page, 'Bounce rate')).reason, null, 'a session filter leaves the bounce rate');
     assert.equal((await tileText(page, 'Visits')).reason, null);
     assert.equal(await page.locator('.kpi', { hasText: 'Time on page' }).count(), 0, 'visit duration without a page filter');
+    await context.close();
+  });
+
+  test('conversions under a filter over a period that starts before the raw window: counted from its first day, and the tile says since when', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?period=90d&filter=country:FR`);
+    await filled(page);
+    const read = await page.evaluate(async (url) => {
+      const res = await fetch(url);
+      return { since: res.headers.get('svc-counted-since'), conversions: (await res.json()).stats.conversions.value };
+    }, `/app/v1/sites/${encodeURIComponent(site.siteId)}/stats?period=90d&filter=country%3AFR&raw=clip&elapsed=true`);
+    const since = /^conversions=(\d{4}-\d{2}-\d{2})$/.exec(read.since ?? '')?.[1];
+    assert.ok(since, `the answer says from which day: ${read.since}`);
+    assert.ok(read.conversions > 0, 'the French visitor converts inside the window');
+    const shown = await tileText(page, 'Conversions');
+    assert.equal(shown.value, formatCount(read.conversions));
+    // The day as the page's locale writes it: its day of the month and year.
+    assert.match(shown.reason ?? '', new RegExp(`^Counted since .*\\b${Number(since.slice(8))}\\b.*${since.slice(0, 4)}`));
+    assert.equal(shown.title, shown.reason);
     await context.close();
   });
 

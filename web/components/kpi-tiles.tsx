@@ -1,7 +1,7 @@
 // The KPI tiles, one per metric: value and change against the compared period; a tile is a toggle
 // that selects its metric for the chart. A tile without a value says why (the filters, or no goals
-// yet), visibly and as its description.
-import { changeClass, kpiChange, formatMetric, formatRatioOf } from '../lib/format.js';
+// yet), visibly and as its description; so does a value counted over part of the period.
+import { changeClass, formatDay, kpiChange, formatMetric, formatRatioOf } from '../lib/format.js';
 import { nullReason } from '../lib/kpi-reason.js';
 import { inSentence } from '../lib/labels.js';
 import { COMPARISON_LABELS } from './comparison-picker.js';
@@ -13,6 +13,7 @@ import type { Stats } from '../../src/core/answers.js';
  * `busy`: the figures shown are those of the previous view while the new ones load (dimmed).
  * `goalSettings`: where goals are added, for a user who may manage them (linked when a tile has no
  * value for want of goals). `hasGoals`: whether the site has goals (undefined while unknown).
+ * `conversionsSince`: the day conversions are counted from when it is after the period's first.
  */
 export function KpiTiles({
   stats,
@@ -23,6 +24,7 @@ export function KpiTiles({
   filters,
   goalSettings,
   hasGoals,
+  conversionsSince,
 }: {
   stats: Stats | undefined;
   metric: Metric;
@@ -32,26 +34,28 @@ export function KpiTiles({
   filters: readonly Filter[];
   goalSettings?: string;
   hasGoals?: boolean;
+  conversionsSince?: string;
 }) {
   // Under a page filter, time on page stands in visit duration's place (the registry's `shownFor`).
   const metrics = shownMetrics(filters);
   // Under a goal filter the visitors are the goals' converters, named so as the panels' rows name them.
   const converters = goalFilterOf(filters) !== undefined;
   const reasons = metrics.map((m) => (stats?.[m]?.value === null ? nullReason(m, filters, hasGoals) : undefined));
+  const notes = metrics.map((m, i) => reasons[i]?.text ?? (m === 'conversions' && conversionsSince ? `Counted since ${formatDay(conversionsSince)}` : undefined));
   return (
     <div class="kpis" role="group" aria-label="Key figures" aria-busy={busy}>
       {metrics.map((m, i) => {
         const kpi = stats?.[m];
-        const reason = reasons[i];
+        const note = notes[i];
         const change = kpi && comparison !== 'off' ? kpiChange(m, kpi) : null;
         return (
-          <button key={m} type="button" class="kpi" aria-pressed={m === metric} data-metric={m} onClick={() => onSelect(m)} title={reason?.text}>
+          <button key={m} type="button" class="kpi" aria-pressed={m === metric} data-metric={m} onClick={() => onSelect(m)} title={note}>
             <span class="kpi-label">{converters && m === 'visitors' ? 'Converters' : METRIC_REGISTRY[m].label}</span>
             <span class="kpi-value">{kpi ? formatMetric(m, kpi.value, undefined) : '…'}</span>
-            {/* Out of the accessible name: the title gives the reason as the tile's description. */}
-            {reason && (
+            {/* Out of the accessible name: the title gives the note as the tile's description. */}
+            {note && (
               <span class="kpi-reason" aria-hidden="true">
-                {reason.text}
+                {note}
               </span>
             )}
             {change && (

@@ -17,11 +17,11 @@ import { formatDay } from '../lib/format.js';
 import { goalNamesOf, type GoalNames } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
 import { readTimeseries, seriesCsv } from '../lib/series.js';
-import { clippedToRawWindow, readSite, withImported } from '../lib/site.js';
+import { clippedToRawWindow, countedSinceOf, readSite, withImported } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
 import { goalFilterOf, roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
-import type { GoalsAnswer, StatsAnswer, TimeseriesAnswer } from '../../src/core/answers.js';
+import { CONVERSIONS_KEY, type GoalsAnswer, type StatsAnswer, type TimeseriesAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
 
 /** An answer with the comparison it was read with: figures still shown while others load keep their own words. */
@@ -52,6 +52,8 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
   const leftOut = stats.data?.imported === 'excluded' || series.data?.imported === 'excluded';
   // Under filters that need single events, a period reaching past the site's raw window is read from its first day inside it.
   const clippedFrom = stats.data && !stats.loading && clippedToRawWindow(site.id, statsRead) ? stats.data.period.from : null;
+  // Under filters, conversions are counted from raw events: a period that starts before the raw window counts them from its first day.
+  const conversionsSince = stats.data && !stats.loading ? countedSinceOf(site.id, statsRead).get(CONVERSIONS_KEY) : undefined;
   const goalSettings = roleAtLeast(site.role, 'admin') ? `/sites/${encodeURIComponent(site.id)}/settings#goals` : undefined;
   const goalsView = goalsRead(state);
   const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), goalsView.params!.toString());
@@ -138,6 +140,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
             filters={appliedFilters}
             goalSettings={goalSettings}
             hasGoals={goals.data && goals.data.goals.length > 0}
+            conversionsSince={conversionsSince}
           />
         )}
         <div class="chart-area" data-panel="chart" data-state={chartState} aria-busy={chartState === 'loading'}>

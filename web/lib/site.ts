@@ -59,5 +59,8 @@ export function clippedToRawWindow(siteId: string, read: SiteRead): boolean {
  */
 export async function readCounted<T>(siteId: string, read: SiteRead): Promise<T & { countedSince: ReadonlyMap<string, string> }> {
   const answer = await readSite<T>(siteId, read);
-  return { ...answer, countedSince: parseCountedSince(figureHeaderOf(sitePath(siteId, read), COUNTED_SINCE_HEADER)) };
+  return { ...answer, countedSince: countedSinceOf(siteId, read) };
 }
+
+/** The days a site read's figures are counted since, by key (its last answer's `Svc-Counted-Since` header). */
+export const countedSinceOf = (siteId: string, read: SiteRead): ReadonlyMap<string, string> => parseCountedSince(figureHeaderOf(sitePath(siteId, read), COUNTED_SINCE_HEADER));

@@ -5,7 +5,7 @@
 import { seg } from '../client.js';
 import { formatTable } from '../output.js';
 import type { Noun } from '../types.js';
-import { RAW_WINDOW_HEADER, type BreakdownAnswer, type StatsAnswer } from '../../core/answers.js';
+import { CONVERSIONS_KEY, COUNTED_SINCE_HEADER, parseCountedSince, RAW_WINDOW_HEADER, type BreakdownAnswer, type StatsAnswer } from '../../core/answers.js';
 import { METRIC_REGISTRY, shownMetrics } from '../../core/metric-registry.js';
 import { formatCount, formatMetric, formatRatioOf, kpiChangeText, REPORT_LOCALE } from '../../core/figure-text.js';
 import { parseFilters } from '../../core/query.js';
@@ -37,10 +37,13 @@ export const stats: Noun = {
         const pages = await inv.client().request<BreakdownAnswer>('GET', `${site}/breakdown?${params}`);
         inv.out.result({ stats: kpis.body, pages }, () => {
           const figures = kpis.body.stats;
+          // Under filters, conversions of a period that starts before the raw window are counted from its first day, as the dashboard's tile says.
+          const conversionsSince = parseCountedSince(kpis.headers.get(COUNTED_SINCE_HEADER)).get(CONVERSIONS_KEY);
           // The server has checked the filters: they parse.
           const rows = shownMetrics(parseFilters(filters)).flatMap((metric) => {
             const kpi = figures[metric];
-            return kpi ? [[METRIC_REGISTRY[metric].label, formatMetric(metric, kpi.value, REPORT_LOCALE), kpiChangeText(metric, kpi, REPORT_LOCALE)]] : [];
+            const since = metric === 'conversions' && conversionsSince ? ` (since ${conversionsSince})` : '';
+            return kpi ? [[METRIC_REGISTRY[metric].label, formatMetric(metric, kpi.value, REPORT_LOCALE) + since, kpiChangeText(metric, kpi, REPORT_LOCALE)]] : [];
           });
           const [views, visits] = [figures.pageviews.value, figures.sessions.value];
           rows.push(['Views per visit', views === null || !visits ? '–' : formatRatioOf(views, visits, REPORT_LOCALE), '']);

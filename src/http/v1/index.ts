@@ -13,6 +13,7 @@ import { segmentedParams } from '../../segments/filters.js';
 import { RAW_DAYS } from '../../core/vocabulary.js';
 import {
   COUNTED_SINCE_HEADER,
+  CONVERSIONS_KEY,
   countedSinceHeader,
   funnelKey,
   goalKey,
@@ -193,7 +194,10 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
       };
     },
     async stats(request, reader): Promise<StatsAnswer> {
-      return answers.stats(source, await planned('stats', request, await siteFor(request, reader)));
+      const read = await planned('stats', request, await siteFor(request, reader));
+      // On every mount: only a raw=clip read (the dashboard's and the CLI's) counts conversions from a later day.
+      if (read.q.plan.goalsSince !== null) sayOfFigures(request, COUNTED_SINCE_HEADER, countedSinceHeader([[CONVERSIONS_KEY, read.q.plan.goalsSince]])!);
+      return answers.stats(source, read);
     },
     async timeseries(request, reader): Promise<TimeseriesAnswer> {
       return answers.timeseries(source, await planned('timeseries', request, await siteFor(request, reader)));
