@@ -358,8 +358,10 @@ export class ClickHouseEventStore implements EventStore {
 
   /**
    * Removes events: months holding no other rows are dropped whole (`DROP PARTITION`); the rest goes
-   * by a mutation, waited for. Removal only ever reaches days that readers no longer read raw
-   * (retention), so a reader meeting a mutation half-applied reads the same answers.
+   * by a mutation, waited for. Retention removes days that readers no longer read raw, so a reader
+   * meeting its mutation half-applied reads the same answers; an import's removal (its events
+   * deleted or replaced) may be read half-applied while it runs, as an import's months are read
+   * attached one after another.
    */
   private async removeEvents(inScope: Sql): Promise<void> {
     const months = await this.query<{ m: number; inside: bigint; total: bigint }>(
