@@ -1,7 +1,8 @@
 // Raw-event imports (Umami's, GoatCounter's) kept apart, on both engines: importing the same file
 // again replaces the first import's events on its days (the reads equal one import's), and deleting
 // an import removes its events and rewrites the rollups, session rows and paths of their days (the
-// reads equal the site's without it), while events collected on the same day stay as they were.
+// reads equal the site's without it), while events collected on the same day stay as they were;
+// also once the day has left the raw window, whose raw events the retention task keeps for it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
@@ -13,6 +14,8 @@ import { umamiCsv, type UmamiRow } from '../helpers/umami-export.js';
 const DAY = '2025-04-10';
 /** Two days after DAY: DAY is closed and rolled up, so reads of it come from its rollups. */
 const NOW = Date.UTC(2025, 3, 12, 12);
+/** DAY out of the raw window (30 days). */
+const LATER = Date.UTC(2025, 5, 12, 12);
 
 function umamiRows(domain: string): UmamiRow[] {
   const chrome = { session_id: 's-1', visit_id: 'v-1', hostname: domain, browser: 'chrome', os: 'Mac OS', device: 'desktop', country: 'FR', event_type: '1' };
@@ -61,7 +64,7 @@ async function replacesAndDeletes(server: TestServer, clock: ManualClock): Promi
     assert.equal(res.status, 200, JSON.stringify(body));
     return body;
   };
-  const figures = async () => {
+  const figures = async (journeys = true) => {
     const { stats } = await read('stats?');
     const rows = async (dimension: string) => (await read(`breakdown?dimension=${dimension}`)).rows.map((r: { key: string; visitors: number }) => `${r.key}:${r.visitors}`).sort();
     return {
@@ -69,7 +72,7 @@ async function replacesAndDeletes(server: TestServer, clock: ManualClock): Promi
       pages: await rows('page'),
       countries: await rows('country'),
       events: await rows('event'),
-      journeys: (await read('journeys?steps=2')).totalSessions,
+      ...(journeys ? { journeys: (await read('journeys?steps=2')).totalSessions } : {}),
     };
   };
   const imported = async (source: 'umami' | 'goatcounter', body: string) => {
@@ -105,9 +108,20 @@ async function replacesAndDeletes(server: TestServer, clock: ManualClock): Promi
   await remove(secondGoat);
   assert.deepEqual(await figures(), withUmami, 'the deleted import leaves no figure');
   await remove(firstGoat);
+
+  // Out of the raw window, DAY reads its rollups; its raw events stay while an import's lie on it.
+  clock.set(LATER);
+  const maintenance = async () => assert.equal((await server.admin('POST', '/maintenance/run', { tasks: ['rollup', 'retention'] })).status, 200);
+  await maintenance();
+  const { journeys: _, ...rolledUp } = withUmami;
+  assert.deepEqual(await figures(false), rolledUp);
+  assert.deepEqual(await importsOf(), [...Array(4).fill(secondUmami), 'live', 'live'].sort());
   await remove(secondUmami);
-  assert.deepEqual(await figures(), live, 'the live visitor stays as collected');
+  const { journeys: __, ...liveRolledUp } = live;
+  assert.deepEqual(await figures(false), liveRolledUp, 'the live visitor stays as collected');
   assert.deepEqual(await importsOf(), ['live', 'live']);
+  await maintenance();
+  assert.deepEqual(await importsOf(), [], 'no import holds the day: its raw events go');
   await remove(firstUmami);
-  assert.deepEqual(await figures(), live);
+  assert.deepEqual(await figures(false), liveRolledUp);
 }

@@ -9,14 +9,14 @@ import type { EventStore } from './types.js';
 /** Every day an import's events may lie on: every engine's DATE range (ClickHouse's Date ends in 2105). */
 export const ANY_DAY: Period = { from: '1970-01-01', to: '2105-12-31' };
 
-/** The site-local days of `days` that hold events of the imports `importIds`, ascending. */
-export async function daysOfImports(events: EventStore, siteId: string, importIds: readonly string[], days: Period): Promise<string[]> {
-  if (importIds.length === 0) return [];
+/** The site-local days of `days` that hold events of the imports `importIds` (of any import: null), ascending. */
+export async function daysOfImports(events: EventStore, siteId: string, importIds: readonly string[] | null, days: Period): Promise<string[]> {
+  if (importIds?.length === 0) return [];
   const d = events.dialect;
-  const ids = joinSql(importIds.map((id) => sql`${id}`), ', ');
+  const imports = importIds === null ? sql`import_id IS NOT NULL` : sql`import_id IN (${joinSql(importIds.map((id) => sql`${id}`), ', ')})`;
   const rows = await events.query<{ d: string }>(
     sql`SELECT DISTINCT ${trusted(d.dayText('day'))} AS d FROM events WHERE site_id = ${siteId}
-      AND day BETWEEN ${trusted(d.dateLiteral(days.from))} AND ${trusted(d.dateLiteral(days.to))} AND import_id IN (${ids}) ORDER BY d`,
+      AND day BETWEEN ${trusted(d.dateLiteral(days.from))} AND ${trusted(d.dateLiteral(days.to))} AND ${imports} ORDER BY d`,
   );
   return rows.map((r) => r.d);
 }
