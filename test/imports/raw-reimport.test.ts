@@ -113,15 +113,15 @@ async function replacesAndDeletes(server: TestServer, clock: ManualClock): Promi
   clock.set(LATER);
   const maintenance = async () => assert.equal((await server.admin('POST', '/maintenance/run', { tasks: ['rollup', 'retention'] })).status, 200);
   await maintenance();
-  const { journeys: _, ...rolledUp } = withUmami;
-  assert.deepEqual(await figures(false), rolledUp);
+  /** Figures but journeys, which read raw events only (inside the raw window). */
+  const outsideWindow = ({ journeys: _journeys, ...rest }: typeof live) => rest;
+  assert.deepEqual(await figures(false), outsideWindow(withUmami));
   assert.deepEqual(await importsOf(), [...Array(4).fill(secondUmami), 'live', 'live'].sort());
   await remove(secondUmami);
-  const { journeys: __, ...liveRolledUp } = live;
-  assert.deepEqual(await figures(false), liveRolledUp, 'the live visitor stays as collected');
+  assert.deepEqual(await figures(false), outsideWindow(live), 'the live visitor stays as collected');
   assert.deepEqual(await importsOf(), ['live', 'live']);
   await maintenance();
   assert.deepEqual(await importsOf(), [], 'no import holds the day: its raw events go');
   await remove(firstUmami);
-  assert.deepEqual(await figures(false), liveRolledUp);
+  assert.deepEqual(await figures(false), outsideWindow(live));
 }

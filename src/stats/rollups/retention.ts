@@ -1,26 +1,14 @@
 // The retention job: deletes what a site no longer keeps, raw and rolled up.
 import { addDays, localDay } from '../../core/localtime.js';
-import { parseComputed } from './coverage.js';
-import { rawWindowStart, retentionStart } from '../windows.js';
+import { rawCut } from './coverage.js';
+import { retentionStart } from '../windows.js';
 import { forgetImportedDays } from '../imported-days.js';
 import { DAILY_TABLES, DIM_MONTHLY, IMPORTED_TABLES, SESSION_PATHS, SESSION_ROWS } from './tables.js';
 import { EVENTS_TABLE } from '../../storage/events/schema.js';
 import { rollupKey, underSiteLease } from './key.js';
 import type { RollupDeps } from './run.js';
-import type { RollupState } from '../../storage/meta/types.js';
 import { ANY_DAY, daysOfImports } from '../../storage/events/import-events.js';
 import type { Period } from '../../core/period.js';
-
-/**
- * The first day whose raw events the retention task keeps: the raw window's (`rawDays`), earlier
- * while days after the watermark wait to be rolled up or rolled-up days wait for a backfill of new
- * goals or funnel versions. Null before the first rollup (nothing is cut).
- */
-export function rawCut(state: RollupState | undefined, today: string, rawDays: number): string | null {
-  if (!state?.watermark) return null;
-  const backfillFrom = parseComputed(state.definitions).backfill?.from;
-  return [addDays(state.watermark, 1), rawWindowStart(today, rawDays), ...(backfillFrom ? [backfillFrom] : [])].sort()[0]!;
-}
 
 /**
  * Raw events, session rows and session paths before `rawCut` are deleted, but the raw events of the

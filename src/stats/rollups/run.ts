@@ -14,13 +14,12 @@ import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import { MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
 import { dayRange } from '../sql/filters.js';
-import { parseComputed, type Definitions } from './coverage.js';
+import { parseComputed, rawCut, type Definitions } from './coverage.js';
 import { sql, trusted } from '../../sql/sql.js';
 import { rollupKey, underSiteLease } from './key.js';
 import { chunks, eventDays } from './passes.js';
 import { BACKFILL_DAYS, backfillPart, dropRemoved, nextComputed } from './backfill.js';
 import { rewriteDays } from './write.js';
-import { rawCut } from './retention.js';
 
 export interface RollupDeps {
   events: EventStore;
