@@ -143,6 +143,8 @@ export class ImportService {
    * arrives, a GA4 request): imports at once would add their memory together (docs/operations.md#memory).
    */
   private readonly turn = new PerKeySlots(1, Number.MAX_SAFE_INTEGER);
+  /** The job whose turn it is. */
+  private runningHere: string | null = null;
   /** Aborted by `stop`: the calls to Google under way and the waits between them end at once. */
   private stopSignal = new AbortController();
 
@@ -383,7 +385,15 @@ export class ImportService {
     if (!job || job.siteId !== site.id) throw apiError('NOT_FOUND', 'import');
     await this.options.jobs.deleteImportJob(job.id);
     // A worker running it finds the job gone at its next report, and removes what it wrote and its copy of the upload too.
-    await this.removeData(job);
+    if (this.runningHere === job.id) return;
+    if (!isRawEventSource(job.source)) return this.removeData(job);
+    // Removing events rewrites their days' rollups, with an import's memory: in this process's turn of imports.
+    const release = (await this.turn.take('import'))!;
+    try {
+      await this.removeData(job);
+    } finally {
+      release();
+    }
   }
 
   /** Removes what a job wrote: its imported aggregates, or its events and what was derived from them. */
@@ -498,9 +508,11 @@ export class ImportService {
    */
   private async runJob(job: ImportJob): Promise<'ended' | 'again'> {
     const release = await this.inTurn(job);
+    this.runningHere = job.id;
     try {
       return await this.runOnce(job);
     } finally {
+      this.runningHere = null;
       release();
       const arriving = this.arrivals.get(job.id);
       if (arriving?.arrival.state === 'arriving') arriving.runEnded = true;
