@@ -75,10 +75,13 @@ async function replacesAndDeletes(server: TestServer, clock: ManualClock): Promi
       ...(journeys ? { journeys: (await read('journeys?steps=2')).totalSessions } : {}),
     };
   };
-  const imported = async (source: 'umami' | 'goatcounter', body: string) => {
+  const ended = async (source: 'umami' | 'goatcounter', body: string) => {
     const created = await uploadImport(server, site.siteId, body, `source=${source}&name=${source}.csv`, { authorization: `Bearer ${server.adminToken}`, 'content-type': 'text/csv' });
     assert.equal(created.status, 202, JSON.stringify(created.body));
-    const job = await finishedImport(server, site.siteId, created.body.importId);
+    return finishedImport(server, site.siteId, created.body.importId);
+  };
+  const imported = async (source: 'umami' | 'goatcounter', body: string) => {
+    const job = await ended(source, body);
     assert.equal(job.status, 'done', job.error);
     return job.importId as string;
   };
@@ -98,6 +101,18 @@ async function replacesAndDeletes(server: TestServer, clock: ManualClock): Promi
   const secondUmami = await imported('umami', umamiFile);
   assert.deepEqual(await figures(), withUmami, 'the same file imported again counts once');
   assert.deepEqual(await importsOf(), [...Array(4).fill(secondUmami), 'live', 'live'].sort(), 'the first import\'s events are replaced by the second\'s');
+
+  // A replacement whose removal of the earlier events fails: the job fails and takes its own events away.
+  const { events } = server.ctx;
+  const replaceRows = events.replaceRows;
+  events.replaceRows = (table, scope, rows) => (scope.where?.import_id === secondUmami ? Promise.reject(new Error('the connection was lost')) : replaceRows.call(events, table, scope, rows));
+  try {
+    assert.equal((await ended('umami', umamiFile)).status, 'failed');
+  } finally {
+    events.replaceRows = replaceRows;
+  }
+  assert.deepEqual(await figures(), withUmami);
+  assert.deepEqual(await importsOf(), [...Array(4).fill(secondUmami), 'live', 'live'].sort());
 
   const firstGoat = await imported('goatcounter', GOATCOUNTER);
   const withBoth = await figures();

@@ -448,8 +448,11 @@ function scopePredicate(spec: TableSpec, scope: RowScope): Sql {
     scope.days.from === null ? sql`${day} <= ${to}` : sql`${day} BETWEEN ${trusted(clickhouseDialect.dateLiteral(scope.days.from))} AND ${to}`,
   ];
   for (const [name, value] of Object.entries(scope.where ?? {})) {
-    if (!spec.columns.some((c) => c.name === name)) throw new Error(`table ${spec.name} has no column ${name}`);
-    parts.push(sql`${trusted(name)} = ${value}`);
+    const column = spec.columns.find((c) => c.name === name);
+    if (!column) throw new Error(`table ${spec.name} has no column ${name}`);
+    // A NULL matches no value and leaves the predicate 0, never NULL: a mutation's DELETE (on 18.16)
+    // and a swap's `NOT (scope)` would drop a row whose predicate is NULL.
+    parts.push(column.nullable ? sql`ifNull(${trusted(name)} = ${value}, 0)` : sql`${trusted(name)} = ${value}`);
   }
   return joinSql(parts, ' AND ');
 }
