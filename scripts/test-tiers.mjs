@@ -25,6 +25,7 @@ export const CURRENT_CLICKHOUSE_FILES = [
   'test/storage/page-pattern-sql.test.ts',
   'test/stats/rollups.test.ts',
   'test/imports/umami.test.ts',
+  'test/imports/raw-reimport.test.ts',
   'test/imports/plausible-import.test.ts',
 ];
 

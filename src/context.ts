@@ -23,7 +23,7 @@ import { openCounters, type CounterFallback, type Counters } from './storage/cou
 import { prepareDataDir } from './storage/data-dir.js';
 import { openEventStore } from './storage/events/open.js';
 import { createRollupTables } from './stats/rollups/write.js';
-import { commitImport, recomputeRollups } from './stats/rollups/imports.js';
+import { commitImport, recomputeRollups, removeImportedEvents } from './stats/rollups/imports.js';
 import { registerRollupTasks } from './stats/rollups/tasks.js';
 import type { MetaStore } from './storage/meta/types.js';
 import { ImportService } from './imports/service.js';
@@ -189,7 +189,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     runsJobs: runsRole(config, 'worker'),
     warn: (obj, message) => log.warn(obj, message),
     getSite: (siteId) => meta.getSite(siteId),
-    importReadLines: (site, read) => ingest.imports.importReadLines(site, read),
+    importReadLines: (site, read, stamp) => ingest.imports.importReadLines(site, read, stamp),
+    removeEvents: (siteId, importId) => removeImportedEvents(rollupDeps, siteId, importId, clock.now()),
     async addAnnotations(siteId, annotations) {
       const site = await meta.getSite(siteId);
       if (site) await addAnnotations(meta, site, annotations, clock.now());

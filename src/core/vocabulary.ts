@@ -402,7 +402,7 @@ export function roleAtLeast(role: Role, needed: Role): boolean {
 /** The tools whose exports svc imports. */
 export const IMPORT_SOURCES = ['plausible', 'goatcounter', 'umami', 'ga4'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
-/** The sources whose exports hold raw events: their rows become events, which deleting the import leaves. */
+/** The sources whose exports hold raw events: their rows become events, which deleting the import removes. */
 export const EVENT_IMPORT_SOURCES: readonly ImportSource[] = ['goatcounter', 'umami'];
 /** The sources read from the tool's own API (its request names the account), not from an uploaded file. */
 export const API_IMPORT_SOURCES: readonly ImportSource[] = ['ga4'];

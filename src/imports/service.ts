@@ -29,6 +29,7 @@ import type { ImportSource } from '../core/vocabulary.js';
 import type { ImportView } from '../core/management.js';
 import type { EventImportReport as NdjsonReport } from '../core/management.js';
 import type { ImportLineFields } from '../ingest/import.js';
+import type { ImportStamp } from '../ingest/importer.js';
 import { csvBatches } from './csv.js';
 import { goatcounterFormat } from './goatcounter.js';
 import { checkRawExport, daysOf, newSkips, openCsvFile, type RawEventFormat } from './raw-events.js';
@@ -88,9 +89,15 @@ export interface ImportServiceOptions {
   getSite(siteId: string): Promise<Site | undefined>;
   /**
    * The import path of NDJSON lines (src/ingest/importer.ts, importReadLines), which raw events
-   * (GoatCounter's, Umami's) go through as the lines' fields; `read` reads them from the start.
+   * (GoatCounter's, Umami's) go through as the lines' fields; `read` reads them from the start, and
+   * `stamp` names the job and the earlier imports of its source whose events it replaces.
    */
-  importReadLines(site: Site, read: () => AsyncIterable<ImportLineFields[]>): Promise<NdjsonReport>;
+  importReadLines(site: Site, read: () => AsyncIterable<ImportLineFields[]>, stamp: ImportStamp): Promise<NdjsonReport>;
+  /**
+   * Removes the events a job of raw events wrote and rewrites what was derived from them on their
+   * days (src/stats/rollups/imports.ts, removeImportedEvents).
+   */
+  removeEvents(siteId: string, importId: string): Promise<void>;
   /** Adds an export's annotations to the site of a job (./annotations.ts, addAnnotations). */
   addAnnotations(siteId: string, annotations: NewAnnotation[]): Promise<void>;
   /** Google's endpoints for GA4 imports (Google's own by default), and their tuning (tests: the stand-in's CA, short waits, small pages). */
@@ -136,6 +143,8 @@ export class ImportService {
    * arrives, a GA4 request): imports at once would add their memory together (docs/operations.md#memory).
    */
   private readonly turn = new PerKeySlots(1, Number.MAX_SAFE_INTEGER);
+  /** The job whose turn it is. */
+  private runningHere: string | null = null;
   /** Aborted by `stop`: the calls to Google under way and the waits between them end at once. */
   private stopSignal = new AbortController();
 
@@ -376,7 +385,21 @@ export class ImportService {
     if (!job || job.siteId !== site.id) throw apiError('NOT_FOUND', 'import');
     await this.options.jobs.deleteImportJob(job.id);
     // A worker running it finds the job gone at its next report, and removes what it wrote and its copy of the upload too.
-    await removeImport(this.options.events, { siteId: site.id, importId: job.id });
+    if (this.runningHere === job.id) return;
+    if (!isRawEventSource(job.source)) return this.removeData(job);
+    // Removing events rewrites their days' rollups, with an import's memory: in this process's turn of imports.
+    const release = (await this.turn.take('import'))!;
+    try {
+      await this.removeData(job);
+    } finally {
+      release();
+    }
+  }
+
+  /** Removes what a job wrote: its imported aggregates, or its events and what was derived from them. */
+  private async removeData(job: ImportJob): Promise<void> {
+    if (isRawEventSource(job.source)) await this.options.removeEvents(job.siteId, job.id);
+    else await removeImport(this.options.events, { siteId: job.siteId, importId: job.id });
   }
 
   /** Starts running queued jobs in the background, on a process that runs them. */
@@ -453,7 +476,9 @@ export class ImportService {
       const bytes = first && arriving ? await openArrivingCsv(path, arriving.arrival, onRead) : await openCsvFile(path, onRead);
       yield* format.lines(csvBatches(bytes), site!.domain, first ? skips : newSkips(), job.fileName);
     }
-    const result = await this.options.importReadLines(site, lines).catch((err: unknown) => {
+    // The same source's earlier imports that ended: the days this one covers are its own (docs/imports.md, "Never counted twice").
+    const replaces = (await this.options.jobs.listImportJobs(job.siteId)).filter((j) => j.source === job.source && j.status === 'done' && j.id !== job.id).map((j) => j.id);
+    const result = await this.options.importReadLines(site, lines, { importId: job.id, replaces }).catch((err: unknown) => {
       throw err instanceof ApiError ? new ImportRefused(err.message, { cause: err }) : err;
     });
     const rejected = result.errors.map((e) => ({ file: job.fileName, line: skips.sourceLines[e.line - 1] ?? e.line, reason: e.reason }));
@@ -483,9 +508,11 @@ export class ImportService {
    */
   private async runJob(job: ImportJob): Promise<'ended' | 'again'> {
     const release = await this.inTurn(job);
+    this.runningHere = job.id;
     try {
       return await this.runOnce(job);
     } finally {
+      this.runningHere = null;
       release();
       const arriving = this.arrivals.get(job.id);
       if (arriving?.arrival.state === 'arriving') arriving.runEnded = true;
@@ -520,8 +547,8 @@ export class ImportService {
     };
     let outcome: { status: 'done' | 'failed'; report: string | null; error: string | null };
     try {
-      // A job taken again after a restart starts from its upload: what its first run staged goes first.
-      await removeImport(events, target);
+      // A job taken again after a restart starts from its upload: what its first run staged or wrote goes first.
+      await this.removeData(job);
       let report: ImportReport;
       if (job.source === 'ga4') report = await this.runGa4(job, progress);
       else {
@@ -548,12 +575,14 @@ export class ImportService {
       // A GA4 job cannot go back to the queue: no other process has its key.
       const failure = err instanceof JobStopped ? new ImportRefused(GA4_KEY_GONE) : err;
       if (!(failure instanceof ImportRefused)) this.options.warn({ err: String(failure), importId: job.id }, 'an import job failed');
+      // Raw events fail after their commit too (replacing the earlier import's, or their rollups): none stay.
+      if (isRawEventSource(job.source)) await this.removeData(job);
       outcome = { status: 'failed', report: null, error: failure instanceof ImportRefused ? failure.message : `the import failed: ${String(failure)}` };
     }
     // Ending the job removes its stored upload with it.
     const finished = !deleted && (await jobs.finishImportJob(job.id, this.holder, outcome));
     // Deleted while it ran: nothing of it stays.
-    if (!finished && (await jobs.getImportJob(job.id)) === undefined) await removeImport(events, target);
+    if (!finished && (await jobs.getImportJob(job.id)) === undefined) await this.removeData(job);
     return 'ended';
   }
 }

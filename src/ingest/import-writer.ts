@@ -26,7 +26,8 @@ export const importSessions = () => new SessionCache({ maxSessions: MAX_IMPORT_L
 
 /**
  * Enriches one import's candidates, in time order, into a bulk write of the EventStore: its own
- * salts (random per date, never stored) and its own sessions.
+ * salts (random per date, never stored) and its own sessions; each row carries `importId` (null for
+ * an NDJSON import, whose events are the site's like collected ones).
  */
 export class ImportWriter {
   private readonly enricher: Enricher;
@@ -39,6 +40,7 @@ export class ImportWriter {
     private readonly events: EventStore,
     geo: GeoLocator,
     hosting: HostingNetworks,
+    private readonly importId: string | null,
   ) {
     // Its sessions have a bound of their own, apart from the live cache's share of the budget.
     this.enricher = { geo, hosting, salts: new SaltBook(new EphemeralSalts()), sessions: importSessions() };
@@ -51,6 +53,7 @@ export class ImportWriter {
   }
 
   private keep(stored: StoredEvent): MaybePromise<void> {
+    stored.importId = this.importId;
     this.touchedDays.add(stored.day);
     this.rows.push(stored);
     if (this.rows.length < IMPORT_WRITE_ROWS) return;

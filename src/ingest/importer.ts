@@ -7,6 +7,7 @@ import { HeapBound } from '../core/heap-bound.js';
 import { EventLoopTurns } from '../core/turns.js';
 import type { EventImportReport } from '../core/management.js';
 import type { EventStore } from '../storage/events/types.js';
+import { daysOfImports, removeImportEvents } from '../storage/events/import-events.js';
 import type { Site } from '../entities/sites.js';
 import type { HostingNetworks } from './bots.js';
 import type { DropReason } from './drop-reasons.js';
@@ -16,6 +17,15 @@ import { checkImportLine, ndjsonLines, parseImportLine, type ImportLine, type Im
 import { ImportWriter } from './import-writer.js';
 import { SpilledBody, sortedLines } from './import-spill.js';
 import { botUaStep, datacenterStep, locate, runSteps, type DropCounter, type Step } from './pipeline.js';
+
+/**
+ * An import of another tool's raw events, kept apart (src/imports): its id on every event it stores
+ * (`import_id`), and the earlier imports whose events it replaces on the days its own lie on.
+ */
+export interface ImportStamp {
+  importId: string;
+  replaces: readonly string[];
+}
 
 /** Called after an import stored its events, before the call returns (rollups), with the site-local days it added to. */
 export type ImportListener = (site: Site, days: string[]) => Promise<void>;
@@ -80,10 +90,12 @@ export class Importer {
    * Imports the lines a reader of another tool's export makes (src/imports: GoatCounter's, Umami's),
    * as importLines does NDJSON lines: their fields checked by the same rules, without being written
    * as text and parsed again. They are numbered 1, 2, … as they come; `read` gives them from the
-   * start, and again when they turn out not to be in time order (it reads its file again).
+   * start, and again when they turn out not to be in time order (it reads its file again). Its
+   * events carry `stamp`'s import id, and replace those of `stamp.replaces` on the days from its
+   * first to its last: the new events and the removal in one commit, their days' rollups rewritten once.
    */
-  async importReadLines(site: Site, read: () => AsyncIterable<ImportLineFields[]>): Promise<EventImportReport> {
-    return this.importFrom(site, numbered(read()), () => numbered(read()), () => {});
+  async importReadLines(site: Site, read: () => AsyncIterable<ImportLineFields[]>, stamp: ImportStamp): Promise<EventImportReport> {
+    return this.importFrom(site, numbered(read()), () => numbered(read()), () => {}, stamp);
   }
 
   /** An import of `lines`; `again` reads them again in file order, and `release` lets go of what it reads from. */
@@ -92,6 +104,7 @@ export class Importer {
     lines: AsyncIterable<Array<ImportLine<string | ImportLineFields>>>,
     again: () => AsyncIterable<Array<ImportLine<string | ImportLineFields>>>,
     release: () => void,
+    stamp?: ImportStamp,
   ): Promise<EventImportReport> {
     const now = this.deps.clock.now();
     const maxLines = this.deps.maxImportLines ?? MAX_IMPORT_LINES;
@@ -119,7 +132,7 @@ export class Importer {
     // enriched anew.
     const acceptedLines: number[] = [];
     const acceptedTs: number[] = [];
-    const newWriter = () => new ImportWriter(this.deps.events, this.deps.geo, this.deps.hosting);
+    const newWriter = () => new ImportWriter(this.deps.events, this.deps.geo, this.deps.hosting, stamp?.importId ?? null);
     let writer = newWriter();
     IMPORT_HEAP.restart();
     const turns = new EventLoopTurns({ atTurn: () => IMPORT_HEAP.check() });
@@ -177,9 +190,16 @@ export class Importer {
       // lowered before it spills the import's uncommitted rows: 0.35 s of a 200 000-line import,
       // for no lower peak) run under the lowered pool.
       if (acceptedLines.length >= COLLECT_GARBAGE_LINES) IMPORT_HEAP.collectNow();
-      const days = writer.days();
-      await this.importCommit(site, days, () => writer.commit());
-      return await this.deps.events.whileImporting(() => this.rollUp(site, days, acceptedLines.length, { rejected, errors }));
+      const { events } = this.deps;
+      const written = writer.days();
+      const replaced = stamp && written.length > 0 ? { ids: stamp.replaces, days: { from: written[0]!, to: written.at(-1)! } } : null;
+      const days = replaced ? [...new Set([...written, ...(await daysOfImports(events, site.id, replaced.ids, replaced.days))])].sort() : written;
+      await this.importCommit(site, days, async () => {
+        await writer.commit();
+        // Once the new events are in: a failure between leaves both, until the job (which removes its own first) runs again.
+        if (replaced) await removeImportEvents(events, site.id, replaced.ids, replaced.days);
+      });
+      return await events.whileImporting(() => this.rollUp(site, days, acceptedLines.length, { rejected, errors }));
     } finally {
       release();
       await writer.abandon();

@@ -35,7 +35,7 @@ export async function importTestStores(name: string): Promise<ImportTestStores> 
     service: (options) =>
       new ImportService({
         events, jobs, clock: systemClock, runsJobs: false, warn: () => {},
-        getSite: (id) => meta.getSite(id), importReadLines: () => Promise.reject(new Error('not used')),
+        getSite: (id) => meta.getSite(id), importReadLines: () => Promise.reject(new Error('not used')), removeEvents: async () => {},
         addAnnotations: async () => {},
         ...options,
       }),

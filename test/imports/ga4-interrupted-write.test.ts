@@ -38,7 +38,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`a GA4 import whose write fails
     const warnings: string[] = [];
     const service = new ImportService({
       events: halfWritten, jobs, clock: systemClock, dataDir: '/nonexistent', runsJobs: false, warn: (_obj, message) => warnings.push(message),
-      getSite: async () => site, importReadLines: () => Promise.reject(new Error('no NDJSON here')), addAnnotations: async () => {},
+      getSite: async () => site, importReadLines: () => Promise.reject(new Error('no NDJSON here')), removeEvents: async () => {}, addAnnotations: async () => {},
       ga4: { tokenUrl: fixture.google.tokenUrl, dataUrl: fixture.google.dataUrl, ...fixture.server.ga4 }, writeRetryMs: 50,
     });
     const visitors = async () => (await events.query<{ n: number }>(sql`SELECT CAST(sum(visitors) AS INTEGER) AS n FROM imported_daily WHERE site_id = ${site.id}`))[0]?.n;

@@ -78,7 +78,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`a replacing import that fails 
     const warnings: string[] = [];
     const service = new ImportService({
       events: halfWritten, jobs, clock, dataDir: dir, runsJobs: false, warn: (_obj, message) => warnings.push(message),
-      getSite: async () => site, importReadLines: () => Promise.reject(new Error('no NDJSON here')), addAnnotations: async () => {},
+      getSite: async () => site, importReadLines: () => Promise.reject(new Error('no NDJSON here')), removeEvents: async () => {}, addAnnotations: async () => {},
     });
     const third = await zipOf(plausibleExport(DAYS, () => 3));
     const { importId } = await service.upload(site, 'plausible', 'third.zip', (async function* () {

@@ -64,7 +64,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
       const warnings: string[] = [];
       const service = new ImportService({
         events: overflowing, jobs, clock: new ManualClock(NOW), dataDir: dir, runsJobs: false, warn: (obj, message) => warnings.push(`${message} ${JSON.stringify(obj)}`),
-        getSite: async () => site, importReadLines: () => Promise.reject(new Error('no NDJSON here')), addAnnotations: async () => {},
+        getSite: async () => site, importReadLines: () => Promise.reject(new Error('no NDJSON here')), removeEvents: async () => {}, addAnnotations: async () => {},
       });
       const upload = await zipOf({ 'visitors_20250501_20250501.csv': [HEADERS.visitors, '2025-05-01,10,30,6,12,600'].join('\n') + '\n' });
       const { importId } = await service.upload(site, 'plausible', 'small.zip', (async function* () {

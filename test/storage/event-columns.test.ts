@@ -1,4 +1,4 @@
-// An events table made before the revenue and hostname columns existed gains them when the store
+// An events table made before the revenue, hostname and import columns existed gains them when the store
 // opens: older rows read NULL there, new rows keep theirs, on DuckDB (a file written before) and ClickHouse (a
 // database made before, whose batch column stays last).
 import { test } from 'node:test';
@@ -15,7 +15,7 @@ import { sql } from '../../src/sql/sql.js';
 import { freshDatabaseUrl } from '../../support/clickhouse.js';
 import { event } from '../../support/events.js';
 
-const ADDED = ['revenue_minor', 'revenue_currency', 'hostname', 'lcp', 'inp', 'cls', 'ttfb'];
+const ADDED = ['revenue_minor', 'revenue_currency', 'hostname', 'lcp', 'inp', 'cls', 'ttfb', 'import_id'];
 const EARLIER = EVENT_COLUMNS.filter((c) => !ADDED.includes(c.name));
 const TS = Date.UTC(2026, 5, 1, 10);
 

@@ -110,11 +110,7 @@ export function Imports({ siteId }: { siteId: string }) {
                   </td>
                   <td>
                     <ConfirmButton
-                      question={
-                        EVENT_IMPORT_SOURCES.includes(job.source)
-                          ? `Delete this import's record? Its events stay in the site's statistics, as collected events do.`
-                          : `Delete this import? Its figures leave the site's statistics.`
-                      }
+                      question={`Delete this import? Its ${EVENT_IMPORT_SOURCES.includes(job.source) ? 'events' : 'figures'} leave the site's statistics.`}
                       confirmLabel="Delete import"
                       label={`Delete the ${job.source} import of ${new Date(job.createdAt).toISOString().slice(0, 10)}`}
                       disabled={remove.busy}

@@ -9,6 +9,7 @@ import { funnelKey, goalKey } from '../../core/answers.js';
 import type { Matcher } from '../../core/patterns.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import type { GoalRef } from '../../entities/goals.js';
+import { rawWindowStart } from '../windows.js';
 
 export interface FunnelRef {
   id: number;
@@ -91,4 +92,15 @@ function pendingFrom(watermark: string, computed: ComputedDefinitions, key: stri
   if (!definitionKeys(computed).includes(key)) return addDays(watermark, 1);
   if (computed.backfill?.keys.includes(key)) return addDays(computed.backfill.to, 1);
   return null;
+}
+
+/**
+ * The first day whose raw events the retention task keeps: the raw window's (`rawDays`), earlier
+ * while days after the watermark wait to be rolled up or rolled-up days wait for a backfill of new
+ * goals or funnel versions. Null before the first rollup (nothing is cut).
+ */
+export function rawCut(state: RollupState | undefined, today: string, rawDays: number): string | null {
+  if (!state?.watermark) return null;
+  const backfillFrom = parseComputed(state.definitions).backfill?.from;
+  return [addDays(state.watermark, 1), rawWindowStart(today, rawDays), ...(backfillFrom ? [backfillFrom] : [])].sort()[0]!;
 }

@@ -1,4 +1,6 @@
-// An import's commit into days already rolled up, and their rewrite once it is in.
+// An import's commit into days already rolled up, and their rewrite once it is in; and the removal
+// of an import's events, the same way.
+import { ANY_DAY, daysOfImports, removeImportEvents } from '../../storage/events/import-events.js';
 import { rollupKey, underSiteLease } from './key.js';
 import { rollupSiteNow, type RollupDeps, type RollupOptions } from './run.js';
 
@@ -37,4 +39,17 @@ export async function recomputeRollups(deps: RollupDeps, siteId: string, days: r
     await markImportedDays(deps, siteId, days);
     await rollupSiteNow(deps, site, now, options);
   });
+}
+
+/**
+ * Removes the events an import of raw events (GoatCounter's, Umami's) wrote, as an import adds its
+ * own: the removal committed with its days marked pending, then those days rewritten (rollups,
+ * session rows and paths) within the memory the store gives imports, so that they read as the
+ * events left give them.
+ */
+export async function removeImportedEvents(deps: RollupDeps, siteId: string, importId: string, now: number): Promise<void> {
+  const days = await daysOfImports(deps.events, siteId, [importId], ANY_DAY);
+  if (days.length === 0) return;
+  await commitImport(deps, siteId, days, () => removeImportEvents(deps.events, siteId, [importId], { from: days[0]!, to: days.at(-1)! }));
+  await deps.events.whileImporting(() => recomputeRollups(deps, siteId, days, now));
 }

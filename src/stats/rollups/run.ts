@@ -14,7 +14,7 @@ import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import { MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
 import { dayRange } from '../sql/filters.js';
-import { parseComputed, type Definitions } from './coverage.js';
+import { parseComputed, rawCut, type Definitions } from './coverage.js';
 import { sql, trusted } from '../../sql/sql.js';
 import { rollupKey, underSiteLease } from './key.js';
 import { chunks, eventDays } from './passes.js';
@@ -54,12 +54,19 @@ export function lastClosedDay(now: number, timeZone: string): string {
   return now >= startOfLocalDay(today, timeZone) + SESSION_GAP_MS ? addDays(today, -1) : addDays(today, -2);
 }
 
-async function earliestRawDay(events: EventStore, siteId: string, today: string): Promise<string | null> {
+/**
+ * The first day from which the site's raw events are whole: its first event's, but the days before
+ * the retention task's cut (`cut`) that it keeps for an import's events do not count (the days
+ * around them, and those whose collected events went before the import came, are not whole).
+ */
+async function earliestRawDay(events: EventStore, siteId: string, today: string, cut: string | null): Promise<string | null> {
   const d = events.dialect;
+  const days = { from: addDays(today, -MAX_PERIOD_DAYS), to: today };
+  const kept = cut === null || cut <= days.from ? null : { from: days.from, to: addDays(cut, -1) };
+  const whole = kept === null ? trusted('') : sql`AND day NOT IN (SELECT day FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', kept)} AND import_id IS NOT NULL)`;
   // The first row, not min(): engines differ on what an aggregate over no rows gives.
   const rows = await events.query<{ d: string }>(
-    sql`SELECT ${trusted(d.dayText('day'))} AS d FROM events WHERE site_id = ${siteId}
-      AND ${dayRange(d, 'day', { from: addDays(today, -MAX_PERIOD_DAYS), to: today })} ORDER BY day LIMIT 1`,
+    sql`SELECT ${trusted(d.dayText('day'))} AS d FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} ${whole} ORDER BY day LIMIT 1`,
   );
   return rows[0]?.d ?? null;
 }
@@ -89,7 +96,7 @@ export async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, o
     await meta.clearRollupPending(key, day);
   }
 
-  const firstRaw = await earliestRawDay(events, site.id, today);
+  const firstRaw = await earliestRawDay(events, site.id, today, rawCut(state, today, site.rawDays));
   const computed = await nextComputed(events, site.id, state, defs, firstRaw);
   await dropRemoved(events, site.id, parseComputed(state.definitions), defs, today);
   if (JSON.stringify(computed) !== state.definitions) {

@@ -358,8 +358,10 @@ export class ClickHouseEventStore implements EventStore {
 
   /**
    * Removes events: months holding no other rows are dropped whole (`DROP PARTITION`); the rest goes
-   * by a mutation, waited for. Removal only ever reaches days that readers no longer read raw
-   * (retention), so a reader meeting a mutation half-applied reads the same answers.
+   * by a mutation, waited for. Retention removes days that readers no longer read raw, so a reader
+   * meeting its mutation half-applied reads the same answers; an import's removal (its events
+   * deleted or replaced) may be read half-applied while it runs, as an import's months are read
+   * attached one after another.
    */
   private async removeEvents(inScope: Sql): Promise<void> {
     const months = await this.query<{ m: number; inside: bigint; total: bigint }>(
@@ -446,8 +448,11 @@ function scopePredicate(spec: TableSpec, scope: RowScope): Sql {
     scope.days.from === null ? sql`${day} <= ${to}` : sql`${day} BETWEEN ${trusted(clickhouseDialect.dateLiteral(scope.days.from))} AND ${to}`,
   ];
   for (const [name, value] of Object.entries(scope.where ?? {})) {
-    if (!spec.columns.some((c) => c.name === name)) throw new Error(`table ${spec.name} has no column ${name}`);
-    parts.push(sql`${trusted(name)} = ${value}`);
+    const column = spec.columns.find((c) => c.name === name);
+    if (!column) throw new Error(`table ${spec.name} has no column ${name}`);
+    // A NULL matches no value and leaves the predicate 0, never NULL: a mutation's DELETE (on 18.16)
+    // and a swap's `NOT (scope)` would drop a row whose predicate is NULL.
+    parts.push(column.nullable ? sql`ifNull(${trusted(name)} = ${value}, 0)` : sql`${trusted(name)} = ${value}`);
   }
   return joinSql(parts, ' AND ');
 }

@@ -9,7 +9,7 @@
 import { endianness } from 'node:os';
 import duckdb from '@duckdb/node-bindings';
 import { BIGINT, BOOLEAN, DATE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBType } from '@duckdb/node-api';
-import { EVENT_COLUMNS, type StoredEvent } from './schema.js';
+import { EVENT_COLUMNS, type EventColumnValue, type StoredEvent } from './schema.js';
 import type { ColumnType } from './table-spec.js';
 
 const DAY_MS = 86_400_000;
@@ -47,7 +47,7 @@ class Scratch {
   }
 }
 
-type Value = StoredEvent[keyof StoredEvent];
+type Value = EventColumnValue;
 
 /** Reads a column's value off a row. */
 type ValueOf = (row: StoredEvent) => Value;

@@ -38,6 +38,7 @@ export interface StoredEvent {
   inp: number | null; // engage only: interaction to next paint, ms
   cls: number | null; // engage only: cumulative layout shift, thousandths
   ttfb: number | null; // engage only: time to first byte, ms
+  importId?: string | null; // the import (GoatCounter's, Umami's export) that wrote it, so that deleting or replacing the import finds it; null: collected
 }
 
 export type EventColumnValue = string | number | bigint | boolean | null;
@@ -81,6 +82,7 @@ export const EVENT_COLUMNS: readonly EventColumn[] = [
   col('inp', 'INTEGER', true, (e) => e.inp ?? null),
   col('cls', 'INTEGER', true, (e) => e.cls ?? null),
   col('ttfb', 'INTEGER', true, (e) => e.ttfb ?? null),
+  col('import_id', 'VARCHAR', true, (e) => e.importId ?? null),
 ];
 
 /** The `events` table, which every adapter creates itself (`EventStore.init`); sorted by instant. */
