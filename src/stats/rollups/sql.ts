@@ -12,6 +12,7 @@ import { asRepeated, dayRange } from '../sql/filters.js';
 import { SESSION_COLUMNS } from '../sql/measures.js';
 import { keyedPropertyPairs, PAIR_FACTS, propertyScopeEvents } from '../sql/properties.js';
 import { SESSION_DIMENSIONS, SESSION_PARTS } from './tables.js';
+import { inSessionPart } from '../sql/session-paths.js';
 
 /** The traffic measures counted per event (all over events but visitors), summed over visitors. */
 const EVENT_COUNTS = Object.values(TRAFFIC_MEASURES).filter((m) => m.over === 'events' && m !== TRAFFIC_MEASURES.visitors);
@@ -81,10 +82,18 @@ export function sessionPartDays(days: Period): Period {
  * sessions written for them (`sessionPartsOfEvents` of the days): each row its part's counts and
  * keys, the session's exit page (its last pageview, as `eventsRelation` finds it), and on the
  * starting day's row whether the session bounced and its duration, from its facts over its parts
- * (as `sessionFactsSelect` counts them).
+ * (as `sessionFactsSelect` counts them). The days' sessions in `shares` selects of a union, split by
+ * id: a select holds one share of the sessions' exit pages, and the facts of those sessions alone
+ * (not of every session of the day either side).
  */
-export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period): Sql {
-  const parts = (range: Period) => sql`(SELECT * FROM ${trusted(SESSION_PARTS.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', range)})`;
+export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period, shares = 1): Sql {
+  const each: Sql[] = [];
+  for (let share = 0; share < shares; share++) each.push(sessionRowsOfShare(d, siteId, days, share, shares));
+  return joinSql(each, ' UNION ALL ');
+}
+
+function sessionRowsOfShare(d: Dialect, siteId: string, days: Period, share: number, shares: number): Sql {
+  const parts = (range: Period) => sql`(SELECT * FROM ${trusted(SESSION_PARTS.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', range)}${inSessionPart('session_id', share, shares)})`;
   const sessionFacts = SESSION_FACTS.map((f) => `${f.combine}(${f.column}) AS s_${f.column}`);
   const keys = SESSION_DIMENSIONS.map((dim) => `coalesce(${dim === 'exit' ? 'x.s_exit' : `p.${dimensionColumn(dim)}`}, '${NONE_KEY}') AS o_${dim}`);
   // The session's bounce and duration go on its starting day's row only (where its facts always join).
@@ -96,6 +105,6 @@ export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period): Sq
       p.events AS o_events, ${trusted([...keys, ...onStart].join(', '))}
     FROM ${parts(days)} p
     LEFT JOIN (SELECT session_id AS s_session, ${trusted(sessionFacts.join(', '))}, ${trusted(d.argMaxIf('exit_page', 'last_pageview_ts', 'pageviews > 0'))} AS s_exit
-      FROM ${parts(sessionPartDays(days))} q GROUP BY session_id) x
+      FROM ${parts(sessionPartDays(days))} q WHERE session_id IN (SELECT session_id FROM ${parts(days)} i) GROUP BY session_id) x
     ON p.session_id = x.s_session`;
 }
