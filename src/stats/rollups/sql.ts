@@ -56,18 +56,24 @@ export function measurePropertyNones(d: Dialect, siteId: string, days: Period): 
  * the session rows of the days take no other (`sessionRowsOfParts`), and a busy day's sessions would
  * otherwise be parts held for nothing, two thirds of them when one day is rewritten. DuckDB runs the
  * branches of a `UNION ALL` one after another while it keeps insertion order, as it does by default.
+ * A day of `sharesOf(day)` shares is as many branches, each a share of its sessions (by id), so
+ * that a branch's entry and exit pages stay within the pool however long the paths.
  */
-export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period): Sql {
+export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period, sharesOf: (day: string) => number = () => 1): Sql {
   if (days.from > days.to) throw new RangeError(`no days from ${days.from} to ${days.to}`);
   const keys = SESSION_DIMENSIONS.map((dim) => (dim === 'exit' ? d.argMaxIf('page', 'ts', IS_PAGEVIEW) : `min(${dimensionColumn(dim)})`) + ` AS p_${dim}`);
   const facts = SESSION_FACTS.map((f) => `${f.aggregate(d)} AS p_${f.column}`);
   const inDays = sql`session_id IN (SELECT session_id FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)})`;
-  const ofDay = (day: string, sessions: Sql | null) => sql`SELECT ${siteId} AS p_site, day AS p_day, session_id AS p_session, visitor_id AS p_visitor, ${trusted(d.countIf('session_start'))} AS p_starts,
+  const ofDay = (day: string, sessions: Sql | null, share = 0, shares = 1) => sql`SELECT ${siteId} AS p_site, day AS p_day, session_id AS p_session, visitor_id AS p_visitor, ${trusted(d.countIf('session_start'))} AS p_starts,
       CAST(count(*) AS BIGINT) AS p_events, ${trusted([...keys, ...facts].join(', '))}, max(CASE WHEN ${trusted(IS_PAGEVIEW)} THEN ts END) AS p_last_pageview_ts
-    FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })}${sessions ? sql` AND ${sessions}` : trusted('')} GROUP BY day, session_id, visitor_id`;
+    FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })}${sessions ? sql` AND ${sessions}` : trusted('')}${inSessionPart('session_id', share, shares)}
+    GROUP BY day, session_id, visitor_id`;
   const around = sessionPartDays(days);
   const each: Sql[] = [ofDay(around.from, inDays)];
-  for (let day = days.from; day <= days.to; day = addDays(day, 1)) each.push(ofDay(day, null));
+  for (let day = days.from; day <= days.to; day = addDays(day, 1)) {
+    const shares = sharesOf(day);
+    for (let share = 0; share < shares; share++) each.push(ofDay(day, null, share, shares));
+  }
   each.push(ofDay(around.to, inDays));
   return joinSql(each, ' UNION ALL ');
 }

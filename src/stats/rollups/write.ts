@@ -70,10 +70,13 @@ function propertyRows(events: EventStore, siteId: string, days: Period): Sql {
 export async function writeSessionRows(events: EventStore, siteId: string, days: Period): Promise<void> {
   const d = events.dialect;
   const around = { siteId, days: sessionPartDays(days) };
-  await events.replaceRows(SESSION_PARTS, around, sessionPartsOfEvents(d, siteId, days));
-  for (const { from, to, withEvents } of await statementsOfDays(events, siteId, days, { days: Number.MAX_SAFE_INTEGER, events: SESSION_ROWS_EVENTS_A_STATEMENT })) {
-    // A day past the bound is a statement of its own, its sessions split in as many shares as it needs.
-    const shares = Math.max(1, Math.ceil(withEvents.reduce((n, day) => n + day.events, 0) / SESSION_ROWS_EVENTS_A_STATEMENT));
+  const runs = await statementsOfDays(events, siteId, days, { days: Number.MAX_SAFE_INTEGER, events: SESSION_ROWS_EVENTS_A_STATEMENT });
+  // A day past the bound is a statement of its own, its sessions split in as many shares as it needs.
+  const sharesOf = (events: number) => Math.max(1, Math.ceil(events / SESSION_ROWS_EVENTS_A_STATEMENT));
+  const eventsOf = new Map(runs.flatMap((run) => run.withEvents.map((day) => [day.day, day.events] as const)));
+  await events.replaceRows(SESSION_PARTS, around, sessionPartsOfEvents(d, siteId, days, (day) => sharesOf(eventsOf.get(day) ?? 0)));
+  for (const { from, to, withEvents } of runs) {
+    const shares = sharesOf(withEvents.reduce((n, day) => n + day.events, 0));
     await events.replaceRows(SESSION_ROWS, { siteId, days: { from, to } }, sessionRowsOfParts(d, siteId, { from, to }, shares));
   }
   await events.replaceRows(SESSION_PARTS, around, null);
