@@ -1,19 +1,19 @@
 // A site whose day holds `sessions` sessions of `pageviews` pageviews each, every path `pathBytes`
 // long and its own, sent to a real process started as `npm start` does; then its own heavy reads
 // of that day (exit pages, entry pages, journeys): what each answered and the process's peak
-// resident memory. Shared by test/stats/heavy-day-reads.test.ts (scaled down) and bench/heavy-day-reads.ts.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// resident memory (test/stats/heavy-day-reads.test.ts).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnService } from './child.js';
 import { ADMIN_TOKEN, BROWSER_UA } from './server.js';
 
 export interface HeavyDayRun {
-  /** Each read's path, status and the first 300 characters of its body. */
+  /** Each read's path, status, time and body. */
   reads: Array<{ path: string; status: number; ms: number; body: string }>;
-  /** The process's peak resident memory (VmHWM) and its resident memory before the reads, in MB. */
+  /** The process's peak resident memory (VmHWM) while it read, and before, while it took the events, in MB. */
   peakRssMb: number;
-  beforeReadsRssMb: number;
+  peakBeforeReadsMb: number;
   logs: string;
 }
 
@@ -22,11 +22,12 @@ const statusMb = (pid: number, field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`$
 /** The reads of the heavy day, each `rounds` times. */
 export const HEAVY_READS = ['breakdown?period=today&dimension=exit&limit=10', 'breakdown?period=today&dimension=entry&limit=10', 'breakdown?period=today&dimension=page&limit=10', 'journeys?period=today'];
 
-export async function heavyDay(options: { sessions: number; pageviews: number; pathBytes: number; budgetMb?: number; rounds?: number }): Promise<HeavyDayRun> {
+/** `cwd`: the checkout whose build runs (another one's, to compare). */
+export async function heavyDay(options: { sessions: number; pageviews: number; pathBytes: number; budgetMb?: number; rounds?: number; cwd?: string }): Promise<HeavyDayRun> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-heavy-day-'));
   const env: Record<string, string> = { SVC_API_RATE_LIMIT: '1000000/60s' };
   if (options.budgetMb !== undefined) env.SVC_MEMORY_BUDGET_MB = String(options.budgetMb);
-  const service = await spawnService(dataDir, env);
+  const service = await spawnService(dataDir, env, options.cwd);
   const pid = service.child.pid!;
   const admin = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${service.url}/admin/v1${path}`, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -56,17 +57,19 @@ export async function heavyDay(options: { sessions: number; pageviews: number; p
       if (lines.length >= 20_000) await send();
     }
     if (lines.length > 0) await send();
-    const beforeReadsRssMb = statusMb(pid, 'VmRSS');
+    const peakBeforeReadsMb = statusMb(pid, 'VmHWM');
+    // The peak starts again from what the process holds now (Linux: 5 resets VmHWM), so that it is the reads'.
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
     const reads: HeavyDayRun['reads'] = [];
     for (let round = 0; round < (options.rounds ?? 1); round++) {
       for (const path of HEAVY_READS) {
         const started = performance.now();
         const res = await fetch(`${service.url}/v1/sites/${site.id}/${path}`, { headers: { authorization: `Bearer ${key}` } });
         const body = await res.text();
-        reads.push({ path, status: res.status, ms: Math.round(performance.now() - started), body: body.slice(0, 300) });
+        reads.push({ path, status: res.status, ms: Math.round(performance.now() - started), body });
       }
     }
-    return { reads, peakRssMb: Math.round(statusMb(pid, 'VmHWM')), beforeReadsRssMb: Math.round(beforeReadsRssMb), logs: service.logs() };
+    return { reads, peakRssMb: Math.round(statusMb(pid, 'VmHWM')), peakBeforeReadsMb: Math.round(peakBeforeReadsMb), logs: service.logs() };
   } finally {
     service.child.kill('SIGTERM');
     await service.exited;
