@@ -104,6 +104,6 @@ const PAGE_CHARS_AN_EVENT = 64;
  * by its page's length (PAGE_CHARS_AN_EVENT), so that n bounds what a statement over them holds.
  */
 export function eventDaysStatement(d: Dialect, siteId: string, days: Period): Sql {
-  return sql`SELECT ${trusted(d.dayText('day'))} AS t, count(*) + sum(length(page)) / ${trusted(String(PAGE_CHARS_AN_EVENT))} AS n
-    FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} GROUP BY day`;
+  const weight = `count(*) + sum(length(page)) / ${PAGE_CHARS_AN_EVENT}`;
+  return sql`SELECT ${trusted(d.dayText('day'))} AS t, ${trusted(weight)} AS n FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} GROUP BY day`;
 }
