@@ -254,6 +254,11 @@ export const ERRORS = {
       goalCount: "counting the rule's goal ran longer than {seconds} s and was cancelled: give the goal a page pattern with fewer wildcards",
     },
   },
+  // A read statement the event store refused for want of memory (DuckDB's memory_limit, ClickHouse's max_memory_usage).
+  QUERY_TOO_LARGE: {
+    status: 503,
+    messages: { memory: 'the query needed more memory than a read is given and was stopped: choose a shorter period, fewer filters or another breakdown' },
+  },
   // A report asked for now (svc digest send, the account page's test report) that no mail carried.
   REPORT_NOT_SENT: {
     status: 503,

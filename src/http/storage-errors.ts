@@ -2,7 +2,7 @@
 // place where storage errors become API errors, applied by the error handler (./errors.ts) to
 // whatever a route lets through, so that no route catches them itself.
 import { apiError, type ApiError } from '../core/errors.js';
-import { StatementTimeout } from '../storage/events/types.js';
+import { StatementOutOfMemory, StatementTimeout } from '../storage/events/types.js';
 import { DuplicateEmail } from '../storage/meta/account-types.js';
 import { UploadNotStored } from '../storage/meta/import-types.js';
 import { DuplicateDomain, DuplicateGoal, LimitReached } from '../storage/meta/types.js';
@@ -24,6 +24,7 @@ export const STORAGE_REFUSALS: readonly StorageRefusal[] = [
   refusal(DuplicateEmail, () => apiError('CONFLICT', 'email')),
   refusal(LimitReached, (err) => apiError('CONFLICT', err.kind, { max: err.max })),
   refusal(StatementTimeout, (err) => apiError('QUERY_TIMEOUT', 'deadline', { seconds: err.deadlineMs / 1000 })),
+  refusal(StatementOutOfMemory, () => apiError('QUERY_TOO_LARGE', 'memory')),
   // The worker reads uploads, and fails their job on it; a route that read one would have no import to show.
   refusal(UploadNotStored, () => apiError('NOT_FOUND', 'import')),
 ];

@@ -40,9 +40,7 @@ export interface Dialect {
    * read (ClickHouse's `PREWHERE`); null where the engine plans it alone (a `WHERE` does).
    */
   readFirst(): string | null;
-  /** Value of `expr` on the row where `by` is largest. */
-  argMax(expr: string, by: string): string;
-  /** `argMax` over the rows where `cond` holds (NULL when none). */
+  /** Value of `expr` on the row where `by` is largest, over the rows where `cond` holds (NULL when none). */
   argMaxIf(expr: string, by: string, cond: string): string;
   /** First day of the month of a DATE expression. */
   monthStart(dateExpr: string): string;

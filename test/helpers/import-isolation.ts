@@ -39,11 +39,14 @@ async function call(url: string, method: string, path: string, token: string, bo
   return answer;
 }
 
-/** `lines` lines an upload, over `days` days before today; the process's memory budget `budgetMb` (its default when absent). */
-export async function importIsolation(options: { lines: number; days: number; budgetMb?: number; cwd?: string }): Promise<IsolationRun> {
+/**
+ * `lines` lines an upload, over `days` days before today, each path `pathBytes` long (short when
+ * absent); the process's memory budget `budgetMb` (its default when absent).
+ */
+export async function importIsolation(options: { lines: number; days: number; pathBytes?: number; budgetMb?: number; cwd?: string }): Promise<IsolationRun> {
   const now = Date.now();
   // Made first: a connection idle while they are made would be closed under the next request.
-  const files = [1, 2].map((seed) => gzipSync([...newSessionUmamiExport(options.lines, { hostname: 'importer.example', days: options.days, until: now, seed: seed * 16 })].join('')));
+  const files = [1, 2].map((seed) => gzipSync([...newSessionUmamiExport(options.lines, { hostname: 'importer.example', days: options.days, until: now, seed: seed * 16, pathBytes: options.pathBytes })].join('')));
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-import-isolation-'));
   const env: Record<string, string> = { SVC_API_RATE_LIMIT: '1000000/60s' };
   if (options.budgetMb !== undefined) env.SVC_MEMORY_BUDGET_MB = String(options.budgetMb);

@@ -15,16 +15,26 @@ import { importIsolation } from '../helpers/import-isolation.js';
 
 const BUDGET_MB = 256;
 const BEYOND_BUDGET_MB = 400;
-const LINES = 180_000;
 
-test(`two uploads of one-pageview sessions at once: every other organisation's read answers 200, within ${BUDGET_MB} + ${BEYOND_BUDGET_MB} MB`, { timeout: 300_000 }, async () => {
-  const run = await importIsolation({ lines: LINES, days: 6, budgetMb: BUDGET_MB });
+/** Both uploads of `lines` lines over `days` days, paths `pathBytes` long (short ones when absent), checked as the header says. */
+async function isolated(lines: number, days: number, pathBytes?: number): Promise<void> {
+  const run = await importIsolation({ lines, days, pathBytes, budgetMb: BUDGET_MB });
   const { logs, ...figures } = run;
   console.log(JSON.stringify(figures));
-  assert.deepEqual(run.imports.map((i) => [i.status, i.accepted, i.error]), [['done', LINES, null], ['done', LINES, null]], logs.slice(-4000));
+  assert.deepEqual(run.imports.map((i) => [i.status, i.accepted, i.error]), [['done', lines, null], ['done', lines, null]], logs.slice(-4000));
   assert.deepEqual(Object.keys(run.reads), ['200'], run.failedReads.join('\n'));
   assert.ok(run.reads[200]! >= 20, `only ${run.reads[200]} reads ran beside the imports`);
   assert.equal(run.healthz.failures, 0);
   assert.ok(run.healthz.worstMs < 2000, `/healthz waited ${run.healthz.worstMs} ms`);
   assert.ok(run.peakRssMb <= BUDGET_MB + BEYOND_BUDGET_MB, `peak ${run.peakRssMb} MB`);
-});
+}
+
+test(`two uploads of one-pageview sessions at once: every other organisation's read answers 200, within ${BUDGET_MB} + ${BEYOND_BUDGET_MB} MB`, { timeout: 300_000 }, () => isolated(180_000, 6));
+
+// Sessions whose paths are 2 000 bytes, each its own: the rollups' statements are bounded by their
+// pages' weight (their entry and exit pages, their string keys), not by their events alone. Their
+// rollups are still refused within an import's 112 MiB of DuckDB's pool (docs/operations.md#memory).
+test(`two uploads of one-pageview sessions with 2 KB paths at once: within ${BUDGET_MB} + ${BEYOND_BUDGET_MB} MB`, {
+  timeout: 300_000,
+  todo: "the rollups of 2 KB-path sessions are refused within an import's pool of 112 MiB",
+}, () => isolated(40_000, 3, 2_000));

@@ -193,7 +193,7 @@ for (const each of EVENT_STORE_ADAPTERS) {
         const racing: RollupDeps = { ...deps, events: Object.assign(Object.create(events) as EventStore, {
           query: async (query: Sql) => {
             const rows = await events.query(query);
-            if (!imported && query.text.includes('count(*) AS n FROM events')) {
+            if (!imported && query.text.includes('AS n FROM events')) {
               await events.append([event({ siteId: site.id, ts: Date.parse(`${day}T10:00:00Z`), day, visitorId: 77n, sessionId: 77n, sessionStart: true })]);
               imported = recomputeRollups(racing, site.id, [day], NOW);
             }

@@ -54,6 +54,7 @@ export const V1_ERROR_CODES = [
   'HEADERS_TOO_LARGE',
   'INTERNAL',
   'QUERY_TIMEOUT',
+  'QUERY_TOO_LARGE',
 ] as const satisfies readonly ErrorCode[];
 
 /** A dimension of the read API: one of DIMENSIONS, or a custom property `prop.<key>`. */

@@ -2,8 +2,7 @@
 import type { EventStore } from '../../storage/events/types.js';
 import { addDays } from '../../core/localtime.js';
 import type { Period } from '../../core/period.js';
-import { dayRange } from '../sql/filters.js';
-import { sql, trusted } from '../../sql/sql.js';
+import { eventDaysStatement } from '../sql/session-paths.js';
 
 /** Days rewritten per pass; bounds statement size while catching up on long histories. */
 const CHUNK_DAYS = 31;
@@ -15,19 +14,16 @@ const CHUNK_DAYS = 31;
  */
 const CHUNK_EVENTS = 1_000_000;
 
-/** A day that holds raw events of the site, and how many. */
+/** A day that holds raw events of the site, and how many (weighed as `eventDaysStatement` does). */
 export interface EventDay {
   day: string;
   events: number;
 }
 
-/** The days of a range that hold raw events of the site, ascending. */
+/** The days of a range that hold raw events of the site, ascending, with their events weighed by their pages' length (`eventDaysStatement`). */
 export async function eventDays(events: EventStore, siteId: string, days: Period): Promise<EventDay[]> {
-  const d = events.dialect;
-  const rows = await events.query<{ d: string; n: number | bigint | string }>(
-    sql`SELECT ${trusted(d.dayText('day'))} AS d, count(*) AS n FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} GROUP BY d ORDER BY d`,
-  );
-  return rows.map((r) => ({ day: r.d, events: Number(r.n) }));
+  const rows = await events.query<{ t: unknown; n: unknown }>(eventDaysStatement(events.dialect, siteId, days));
+  return rows.map((r) => ({ day: String(r.t), events: Number(r.n) })).sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
 }
 
 /**

@@ -12,6 +12,7 @@ import { asRepeated, dayRange } from '../sql/filters.js';
 import { SESSION_COLUMNS } from '../sql/measures.js';
 import { keyedPropertyPairs, PAIR_FACTS, propertyScopeEvents } from '../sql/properties.js';
 import { SESSION_DIMENSIONS, SESSION_PARTS } from './tables.js';
+import { inSessionPart } from '../sql/session-paths.js';
 
 /** The traffic measures counted per event (all over events but visitors), summed over visitors. */
 const EVENT_COUNTS = Object.values(TRAFFIC_MEASURES).filter((m) => m.over === 'events' && m !== TRAFFIC_MEASURES.visitors);
@@ -55,18 +56,24 @@ export function measurePropertyNones(d: Dialect, siteId: string, days: Period): 
  * the session rows of the days take no other (`sessionRowsOfParts`), and a busy day's sessions would
  * otherwise be parts held for nothing, two thirds of them when one day is rewritten. DuckDB runs the
  * branches of a `UNION ALL` one after another while it keeps insertion order, as it does by default.
+ * A day of `sharesOf(day)` shares is as many branches, each a share of its sessions (by id), so
+ * that a branch's entry and exit pages stay within the pool however long the paths.
  */
-export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period): Sql {
+export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period, sharesOf: (day: string) => number = () => 1): Sql {
   if (days.from > days.to) throw new RangeError(`no days from ${days.from} to ${days.to}`);
   const keys = SESSION_DIMENSIONS.map((dim) => (dim === 'exit' ? d.argMaxIf('page', 'ts', IS_PAGEVIEW) : `min(${dimensionColumn(dim)})`) + ` AS p_${dim}`);
   const facts = SESSION_FACTS.map((f) => `${f.aggregate(d)} AS p_${f.column}`);
   const inDays = sql`session_id IN (SELECT session_id FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)})`;
-  const ofDay = (day: string, sessions: Sql | null) => sql`SELECT ${siteId} AS p_site, day AS p_day, session_id AS p_session, visitor_id AS p_visitor, ${trusted(d.countIf('session_start'))} AS p_starts,
+  const ofDay = (day: string, sessions: Sql | null, share = 0, shares = 1) => sql`SELECT ${siteId} AS p_site, day AS p_day, session_id AS p_session, visitor_id AS p_visitor, ${trusted(d.countIf('session_start'))} AS p_starts,
       CAST(count(*) AS BIGINT) AS p_events, ${trusted([...keys, ...facts].join(', '))}, max(CASE WHEN ${trusted(IS_PAGEVIEW)} THEN ts END) AS p_last_pageview_ts
-    FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })}${sessions ? sql` AND ${sessions}` : trusted('')} GROUP BY day, session_id, visitor_id`;
+    FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })}${sessions ? sql` AND ${sessions}` : trusted('')}${inSessionPart('session_id', share, shares)}
+    GROUP BY day, session_id, visitor_id`;
   const around = sessionPartDays(days);
   const each: Sql[] = [ofDay(around.from, inDays)];
-  for (let day = days.from; day <= days.to; day = addDays(day, 1)) each.push(ofDay(day, null));
+  for (let day = days.from; day <= days.to; day = addDays(day, 1)) {
+    const shares = sharesOf(day);
+    for (let share = 0; share < shares; share++) each.push(ofDay(day, null, share, shares));
+  }
   each.push(ofDay(around.to, inDays));
   return joinSql(each, ' UNION ALL ');
 }
@@ -81,10 +88,18 @@ export function sessionPartDays(days: Period): Period {
  * sessions written for them (`sessionPartsOfEvents` of the days): each row its part's counts and
  * keys, the session's exit page (its last pageview, as `eventsRelation` finds it), and on the
  * starting day's row whether the session bounced and its duration, from its facts over its parts
- * (as `sessionFactsSelect` counts them).
+ * (as `sessionFactsSelect` counts them). The days' sessions in `shares` selects of a union, split by
+ * id: a select holds one share of the sessions' exit pages, and the facts of those sessions alone
+ * (not of every session of the day either side).
  */
-export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period): Sql {
-  const parts = (range: Period) => sql`(SELECT * FROM ${trusted(SESSION_PARTS.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', range)})`;
+export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period, shares = 1): Sql {
+  const each: Sql[] = [];
+  for (let share = 0; share < shares; share++) each.push(sessionRowsOfShare(d, siteId, days, share, shares));
+  return joinSql(each, ' UNION ALL ');
+}
+
+function sessionRowsOfShare(d: Dialect, siteId: string, days: Period, share: number, shares: number): Sql {
+  const parts = (range: Period) => sql`(SELECT * FROM ${trusted(SESSION_PARTS.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'day', range)}${inSessionPart('session_id', share, shares)})`;
   const sessionFacts = SESSION_FACTS.map((f) => `${f.combine}(${f.column}) AS s_${f.column}`);
   const keys = SESSION_DIMENSIONS.map((dim) => `coalesce(${dim === 'exit' ? 'x.s_exit' : `p.${dimensionColumn(dim)}`}, '${NONE_KEY}') AS o_${dim}`);
   // The session's bounce and duration go on its starting day's row only (where its facts always join).
@@ -96,6 +111,6 @@ export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period): Sq
       p.events AS o_events, ${trusted([...keys, ...onStart].join(', '))}
     FROM ${parts(days)} p
     LEFT JOIN (SELECT session_id AS s_session, ${trusted(sessionFacts.join(', '))}, ${trusted(d.argMaxIf('exit_page', 'last_pageview_ts', 'pageviews > 0'))} AS s_exit
-      FROM ${parts(sessionPartDays(days))} q GROUP BY session_id) x
+      FROM ${parts(sessionPartDays(days))} q WHERE session_id IN (SELECT session_id FROM ${parts(days)} i) GROUP BY session_id) x
     ON p.session_id = x.s_session`;
 }

@@ -18,7 +18,8 @@ import { measurePropertyNones, sessionPartDays, sessionPartsOfEvents, sessionRow
 import { measurePropertyPairs } from '../sql/properties.js';
 import { measureScrollDepth } from '../sql/scroll.js';
 import { measureVitals } from '../sql/vitals.js';
-import { eventDaysStatement, sessionPathRows } from '../sql/session-paths.js';
+import { sessionPathRows } from '../sql/session-paths.js';
+import { eventDays } from './passes.js';
 import { sessionRowKey } from '../sql/events.js';
 import { viewsColumn } from '../sql/breakdown.js';
 import type { Definitions } from './coverage.js';
@@ -69,19 +70,25 @@ function propertyRows(events: EventStore, siteId: string, days: Period): Sql {
 export async function writeSessionRows(events: EventStore, siteId: string, days: Period): Promise<void> {
   const d = events.dialect;
   const around = { siteId, days: sessionPartDays(days) };
-  await events.replaceRows(SESSION_PARTS, around, sessionPartsOfEvents(d, siteId, days));
-  for (const { from, to } of await statementsOfDays(events, siteId, days, { days: Number.MAX_SAFE_INTEGER, events: SESSION_ROWS_EVENTS_A_STATEMENT })) {
-    await events.replaceRows(SESSION_ROWS, { siteId, days: { from, to } }, sessionRowsOfParts(d, siteId, { from, to }));
+  const runs = await statementsOfDays(events, siteId, days, { days: Number.MAX_SAFE_INTEGER, events: SESSION_ROWS_EVENTS_A_STATEMENT });
+  // A day past the bound is a statement of its own, its sessions split in as many shares as it needs.
+  const sharesOf = (events: number) => Math.max(1, Math.ceil(events / SESSION_ROWS_EVENTS_A_STATEMENT));
+  const eventsOf = new Map(runs.flatMap((run) => run.withEvents.map((day) => [day.day, day.events] as const)));
+  await events.replaceRows(SESSION_PARTS, around, sessionPartsOfEvents(d, siteId, days, (day) => sharesOf(eventsOf.get(day) ?? 0)));
+  for (const { from, to, withEvents } of runs) {
+    const shares = sharesOf(withEvents.reduce((n, day) => n + day.events, 0));
+    await events.replaceRows(SESSION_ROWS, { siteId, days: { from, to } }, sessionRowsOfParts(d, siteId, { from, to }, shares));
   }
   await events.replaceRows(SESSION_PARTS, around, null);
 }
 
 /**
- * The events whose sessions a statement of session rows counts at most (a larger day is a statement
- * of its own): it holds a hash table of every session of its days, as many as their events where
+ * The events (weighed by their pages' length: `eventDaysStatement`) whose sessions a select of
+ * session rows counts at most (a larger day is a statement of its own, its sessions split among
+ * selects): it holds a hash table of every session of its days, as many as their events where
  * each is a session of its own (an Umami export of one pageview a visit), and 360 000 of them took
- * more than an import's 112 MiB of DuckDB's pool (bench/import-isolation). Days of sessions of a
- * few events each take the same statements, each smaller.
+ * more than an import's 112 MiB of DuckDB's pool (bench/import-isolation), their exit pages the
+ * more the longer their paths. Days of sessions of a few events each take the same statements, each smaller.
  */
 const SESSION_ROWS_EVENTS_A_STATEMENT = 200_000;
 
@@ -91,8 +98,7 @@ const SESSION_ROWS_EVENTS_A_STATEMENT = 200_000;
  * without events take no place, so a long stretch without events is in one run.
  */
 async function statementsOfDays(events: EventStore, siteId: string, days: Period, most: { days: number; events: number }) {
-  const counted = await events.query<{ t: unknown; n: unknown }>(eventDaysStatement(events.dialect, siteId, days));
-  const eventsOf = new Map(counted.map((r) => [String(r.t), Number(r.n)]));
+  const eventsOf = new Map((await eventDays(events, siteId, days)).map((r) => [r.day, r.events]));
   const runs: Array<Period & { withEvents: Array<{ day: string; events: number }> }> = [];
   let from = days.from;
   let withEvents: Array<{ day: string; events: number }> = [];

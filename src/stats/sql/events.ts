@@ -68,6 +68,23 @@ export function startsInScope(d: Dialect, s: EventScope): Sql {
 }
 
 /**
+ * Per session of the events `where` selects: `session_id`, its exit page `exit_page` (the page of its
+ * last pageview in `exitScope`; of two at the same instant, the least) and `matched` (1). The last
+ * instant is found first and its page after, so that the aggregate holds one page per session: an
+ * argMax over pages keeps a copy of each page that was the latest so far (DuckDB: three times a
+ * day's pages for sessions of three pageviews, past its pool with pages of 2 KB).
+ */
+function exitPages(d: Dialect, s: EventScope, where: Sql): Sql {
+  const pageviews = sql`${scopeBounds(d, exitScope(s))} AND ${trusted(IS_PAGEVIEW)}`;
+  // Every column of the joined relations has a name of its own (ClickHouse 18.16 resolves clashing names on its own terms).
+  const last = sql`SELECT session_id AS l_session, max(ts) AS l_ts FROM events
+    WHERE ${pageviews} AND session_id IN (SELECT session_id FROM events WHERE ${where}) GROUP BY session_id`;
+  return sql`SELECT p.p_session AS session_id, min(p.p_page) AS exit_page, 1 AS matched
+    FROM (SELECT session_id AS p_session, ts AS p_ts, page AS p_page FROM events WHERE ${pageviews}) p
+    JOIN (${last}) l ON p.p_session = l.l_session AND p.p_ts = l.l_ts GROUP BY p.p_session`;
+}
+
+/**
  * The raw events of a site and time range with the filters applied, as a relation named `ev`.
  * Session-scoped filters keep whole sessions because their values are copied onto every event; the
  * exit page is the one session value derived here.
@@ -78,8 +95,7 @@ export function eventsRelation(d: Dialect, s: EventScope): Sql {
   // differ on what an unmatched LEFT JOIN row holds (NULL in DuckDB, the type's default in ClickHouse).
   const base = s.exit
     ? sql`(SELECT e.*, CASE WHEN x.matched = 1 THEN x.exit_page END AS exit_page FROM (SELECT * FROM events WHERE ${where}) e
-      LEFT JOIN (SELECT session_id, ${trusted(d.argMax('page', 'ts'))} AS exit_page, 1 AS matched FROM events
-      WHERE ${scopeBounds(d, exitScope(s))} AND ${trusted(IS_PAGEVIEW)} GROUP BY session_id) x ON e.session_id = x.session_id)`
+      LEFT JOIN (${exitPages(d, s, where)}) x ON e.session_id = x.session_id)`
     : sql`(SELECT * FROM events WHERE ${where})`;
   const predicates = s.filters.map((f) => filterPredicate(d, f));
   const filtered = predicates.length === 0 ? base : sql`(SELECT * FROM ${base} f WHERE ${joinSql(predicates, ' AND ')})`;

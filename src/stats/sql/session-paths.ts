@@ -50,6 +50,11 @@ export function dayPathsOfEvents(d: Dialect, where: Sql, first: readonly Sql[] =
   return sql`SELECT p_day AS day, p_session AS session_id, p_start_visitor AS start_visitor, ${trusted(paths)} AS paths FROM (${perSessionDay(d, where, [], first)}) q`;
 }
 
+/** ` AND` the condition that the session of `column` is in part `part` of `parts` (by its id; nothing with one part). */
+export function inSessionPart(column: string, part: number, parts: number): Sql {
+  return parts === 1 ? trusted('') : sql` AND (${trusted(column)} % ${parts} + ${parts}) % ${parts} = ${part}`;
+}
+
 /**
  * The most events of a day whose sessions are written in one part (parts split a day's sessions by
  * id): a list aggregate cannot spill to disk, so a part's memory stays within the pool that an
@@ -72,8 +77,7 @@ export function sessionPathRows(d: Dialect, siteId: string, days: ReadonlyArray<
   const agree = `CASE WHEN ${CARRIED_DIMENSIONS.map((dim) => `min(${key(dim)}) = max(${key(dim)})`).join(' AND ')} THEN 1 ELSE 0 END AS p_agree`;
   const raw = `(p_agree = 0 OR ${l.listBytes('p_pv')} > ${PATHS_MAX_BYTES})`;
   const ofDay = (day: string, part: number, parts: number) => {
-    const inPart = parts === 1 ? trusted('') : sql` AND (session_id % ${parts} + ${parts}) % ${parts} = ${part}`;
-    const where = sql`site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })}${inPart}`;
+    const where = sql`site_id = ${siteId} AND ${dayRange(d, 'day', { from: day, to: day })}${inSessionPart('session_id', part, parts)}`;
     const grouped = perSessionDay(d, where, [...keys, agree]);
     const collapsed = sql`SELECT *, ${trusted(collapsedRepeats(d, l, 'p_ps'))} AS p_pv FROM (${grouped}) g`;
     return sql`SELECT ${siteId} AS o_site, p_day AS o_day, p_session AS o_session, p_start_visitor AS o_start_visitor, ${trusted(CARRIED_DIMENSIONS.map((dim) => `p_${dim} AS o_${dim}`).join(', '))},
@@ -87,7 +91,19 @@ export function sessionPathRows(d: Dialect, siteId: string, days: ReadonlyArray<
   return joinSql(each, ' UNION ALL ');
 }
 
-/** Columns t (the day's text) and n: the events of each day of `days` that has any. */
+/**
+ * The characters of a page that weigh as much as one more event in a statement's memory (a
+ * statement groups sessions by keys that hold pages: its entry and exit, its paths): an event of a
+ * short path weighs about one, one of a 2 048-character path 33, so that bounds counted in events
+ * hold whatever the paths' length (bench/import-isolation, BENCH_PATH_BYTES).
+ */
+const PAGE_CHARS_AN_EVENT = 64;
+
+/**
+ * Columns t (the day's text) and n: the events of each day of `days` that has any, each weighed
+ * by its page's length (PAGE_CHARS_AN_EVENT), so that n bounds what a statement over them holds.
+ */
 export function eventDaysStatement(d: Dialect, siteId: string, days: Period): Sql {
-  return sql`SELECT ${trusted(d.dayText('day'))} AS t, count(*) AS n FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} GROUP BY day`;
+  const weight = `count(*) + sum(length(page)) / ${PAGE_CHARS_AN_EVENT}`;
+  return sql`SELECT ${trusted(d.dayText('day'))} AS t, ${trusted(weight)} AS n FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} GROUP BY day`;
 }

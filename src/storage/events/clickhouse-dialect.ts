@@ -25,7 +25,6 @@ export const clickhouseDialect: Dialect = {
   groupTotals: () => 'WITH TOTALS',
   // The filters' few LowCardinality columns first: the rows they leave are read whole, the rest not.
   readFirst: () => 'PREWHERE',
-  argMax: (expr, by) => `argMax(${expr}, ${by})`,
   argMaxIf: (expr, by, cond) => `if(countIf(${cond}) > 0, argMaxIf(${expr}, ${by}, ${cond}), NULL)`,
   monthStart: (d) => `toStartOfMonth(${d})`,
   dateLiteral: (day) => `toDate('${checkedDay(day)}')`,

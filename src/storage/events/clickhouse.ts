@@ -4,7 +4,7 @@ import { clickhouseDialect } from './clickhouse-dialect.js';
 import { ClickHouseError, ClickHouseHttp, READ_SOCKETS, type StatementSettings } from './clickhouse-http.js';
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
-import { StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
+import { StatementOutOfMemory, StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { appendableSpec, checkedSpec } from './table-spec.js';
 
 export interface ClickHouseEventStoreOptions {
@@ -16,6 +16,8 @@ export interface ClickHouseEventStoreOptions {
 const REQUEST_TIMEOUT_MS = 300_000;
 /** ClickHouse's code for a statement cancelled past its `max_execution_time`. */
 const TIMEOUT_EXCEEDED = '159';
+/** The server's refusal of a statement past its memory limit (max_memory_usage). */
+const MEMORY_LIMIT_EXCEEDED = '241';
 const TYPES: Record<ColumnType, string> = { VARCHAR: 'String', BIGINT: 'Int64', DATE: 'Date', BOOLEAN: 'UInt8', INTEGER: 'Int32' };
 const DATABASE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
@@ -261,6 +263,7 @@ export class ClickHouseEventStore implements EventStore {
     const deadline: StatementSettings = deadlineMs === undefined ? {} : { max_execution_time: Math.ceil(deadlineMs / 1000), timeout_overflow_mode: 'throw' };
     const result = await this.http.select(text, { ...deadline, ...extra }).catch((err: unknown) => {
       if (deadlineMs !== undefined && err instanceof ClickHouseError && err.code === TIMEOUT_EXCEEDED) throw new StatementTimeout(deadlineMs, { cause: err });
+      if (err instanceof ClickHouseError && err.code === MEMORY_LIMIT_EXCEEDED) throw new StatementOutOfMemory({ cause: err });
       throw err;
     });
     const names = result.meta.map((m) => m.name);

@@ -11,7 +11,6 @@ export const duckdbDialect: Dialect = {
   sumOverAll: (expr) => `sum(${expr}) OVER ()`,
   groupTotals: () => null,
   readFirst: () => null,
-  argMax: (expr, by) => `arg_max(${expr}, ${by})`,
   argMaxIf: (expr, by, cond) => `arg_max(${expr}, ${by}) FILTER (WHERE ${cond})`,
   monthStart: (d) => `CAST(date_trunc('month', ${d}) AS DATE)`,
   dateLiteral: (day) => `DATE '${checkedDay(day)}'`,

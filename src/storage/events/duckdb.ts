@@ -6,10 +6,10 @@ import { joinSql, sql, trusted, type Sql, type SqlValue } from '../../sql/sql.js
 import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { appendChunks, BULK_FLUSH_ROWS, discard, LIVE_FLUSH_ROWS } from './duckdb-append.js';
 import { duckdbDialect } from './duckdb-dialect.js';
-import { StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
+import { StatementOutOfMemory, StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { appendableSpec, checkedName, checkedSpec, type ColumnSpec } from './table-spec.js';
 import { checkedMemoryLimit, DuckDbSettings } from './duckdb-settings.js';
-import { newActivity, retriedAloneOnOutOfMemory, type Activity } from './duckdb-alone.js';
+import { isOutOfMemory, newActivity, retriedAloneOnOutOfMemory, type Activity } from './duckdb-alone.js';
 
 /**
  * Serializes the work of one DuckDB connection: a connection runs one statement at a time, and
@@ -103,6 +103,9 @@ class ReadConnection extends SerialConnection {
           clearTimeout(timer);
         }
       }));
+    } catch (err) {
+      // Refused alone too: the read itself needs more than the pool, whatever else runs.
+      throw isOutOfMemory(err) ? new StatementOutOfMemory({ cause: err }) : err;
     } finally {
       this.statements--;
     }

@@ -136,6 +136,14 @@ export class StatementTimeout extends Error {
   }
 }
 
+/** A read the engine refused for want of memory (DuckDB: once more alone as well; ClickHouse: past its per-query limit). */
+export class StatementOutOfMemory extends Error {
+  constructor(options?: ErrorOptions) {
+    super('the statement needed more memory than the engine gives it', options);
+    this.name = 'StatementOutOfMemory';
+  }
+}
+
 /** A bulk write in progress. Its rows are invisible to readers until `commit()`. */
 export interface BulkAppend {
   append(rows: readonly StoredEvent[]): Promise<void>;

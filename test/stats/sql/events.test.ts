@@ -32,10 +32,14 @@ for (const { name, d } of DIALECTS) {
       assert.equal(
         exit.text,
         `(SELECT * FROM (SELECT e.*, CASE WHEN x.matched = 1 THEN x.exit_page END AS exit_page FROM (SELECT * FROM events WHERE site_id = ? AND ${range(DAY.from, DAY.to)}) e` +
-          ` LEFT JOIN (SELECT session_id, ${d.argMax('page', 'ts')} AS exit_page, 1 AS matched FROM events WHERE site_id = ? AND ${range('2026-02-28', '2026-03-02')} AND name = 'pageview' GROUP BY session_id) x` +
+          ` LEFT JOIN (SELECT p.p_session AS session_id, min(p.p_page) AS exit_page, 1 AS matched` +
+          ` FROM (SELECT session_id AS p_session, ts AS p_ts, page AS p_page FROM events WHERE site_id = ? AND ${range('2026-02-28', '2026-03-02')} AND name = 'pageview') p` +
+          ` JOIN (SELECT session_id AS l_session, max(ts) AS l_ts FROM events WHERE site_id = ? AND ${range('2026-02-28', '2026-03-02')} AND name = 'pageview'` +
+          ` AND session_id IN (SELECT session_id FROM events WHERE site_id = ? AND ${range(DAY.from, DAY.to)}) GROUP BY session_id) l` +
+          ` ON p.p_session = l.l_session AND p.p_ts = l.l_ts GROUP BY p.p_session) x` +
           ` ON e.session_id = x.session_id) f WHERE coalesce(country, '(none)') = ?) ev`,
       );
-      assert.deepEqual(exit.params, ['s', 's', 'FR']);
+      assert.deepEqual(exit.params, ['s', 's', 's', 's', 'FR']);
       const property = checked(eventsRelation(d, { ...SCOPE, property: 'prop.plan' }));
       assert.ok(property.text.endsWith(`AS prop_token FROM (SELECT * FROM events WHERE site_id = ? AND ${range(DAY.from, DAY.to)}) c WHERE NOT name = 'engage') ev`), property.text);
     });
@@ -68,7 +72,12 @@ for (const { name, d } of DIALECTS) {
       const parts = checked(sessionPartsOfEvents(d, 's', { from: '2026-03-01', to: '2026-03-02' }));
       assert.equal(parts.text.split(' UNION ALL ').length, 4, 'a branch a day, and one for each day around');
       assert.throws(() => sessionPartsOfEvents(d, 's', { from: '2026-03-02', to: '2026-03-01' }), RangeError);
-      assert.deepEqual(checked(sessionRowsOfParts(d, 's', DAY)).params, ['s', 's', 's']);
+      const shared = checked(sessionPartsOfEvents(d, 's', { from: '2026-03-01', to: '2026-03-02' }, (day) => (day === '2026-03-02' ? 3 : 1)));
+      assert.equal(shared.text.split(' UNION ALL ').length, 6, 'a heavy day a branch a share of its sessions');
+      assert.ok(shared.text.includes('AND (session_id % ? + ?) % ? = ?'), shared.text);
+      // A share's exit pages are those of its own sessions: the parts of the days around are read for them alone.
+      assert.deepEqual(checked(sessionRowsOfParts(d, 's', DAY)).params, ['s', 's', 's', 's']);
+      assert.equal(checked(sessionRowsOfParts(d, 's', DAY, 2)).text.split(' UNION ALL ').length, 2);
       checked(measurePropertyNones(d, 's', DAY));
     });
 
