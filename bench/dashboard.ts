@@ -18,6 +18,7 @@
 //            --views 30d,year,year-filtered (the views loaded; all three by default),
 //            --engine duckdb|clickhouse (the event store: DuckDB in the data folder, or a private
 //            ClickHouse server the bench starts and stops, as the tests do; duckdb by default),
+//            --timeout S (60: how long a load may take to fill before the run fails),
 //            --idle S (waits S seconds before each load, so that each comes to a process that has
 //            idled: its idle checks have collected the heap and emptied DuckDB's pool),
 //            --reads (also prints each /app/v1 read's median time in the page, from its start to
@@ -48,11 +49,14 @@ const { values } = parseArgs({
     engine: { type: 'string' },
     reads: { type: 'boolean' },
     idle: { type: 'string' },
+    timeout: { type: 'string' },
   },
 });
 const EVENTS = Number(values.events ?? 10_600_000);
 const LOADS = Number(values.loads ?? 20);
 const IDLE_MS = Number(values.idle ?? 0) * 1000;
+/** How long a load may take to fill before the run fails. */
+const FILL_TIMEOUT_MS = Number(values.timeout ?? 60) * 1000;
 const ROUNDS = Number(values.rounds ?? (values.baseline ? 2 : 1));
 const DAYS = 365;
 /** bench/query's sessions hold about 1.45 events per pageview (engagement, custom events). */
@@ -102,7 +106,7 @@ const FILLED_PROBE = `
 `;
 
 /** Waits until every part of the page's dashboard holds an answer (FILLED_PROBE), at most `timeoutMs`. */
-async function filledIn(page: Page, timeoutMs = 60_000): Promise<void> {
+async function filledIn(page: Page, timeoutMs = FILL_TIMEOUT_MS): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error(`the dashboard was not filled in ${timeoutMs} ms`)), timeoutMs)));
   try {
