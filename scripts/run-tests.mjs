@@ -1,11 +1,11 @@
 // Runs test files with Node's built-in runner (Node 20 has no glob for --test): the files named on
 // the command line, or every file of a tier (`--tier lint|unit|full`, scripts/test-tiers.mjs; `full`
 // when none is named). ClickHouse's tests run on Debian's 18.16 server (SVC_TEST_CLICKHOUSE=server,
-// the default); a full run then runs the files of CURRENT_CLICKHOUSE_FILES once more on the current
+// the default); a full run then runs every file that uses ClickHouse (clickHouseFiles) once more on the current
 // engine (26.7, the chdb library behind support/clickhouse-chdb.ts). SVC_TEST_CLICKHOUSE=chdb runs
 // any file on it.
 import { spawnSync } from 'node:child_process';
-import { CURRENT_CLICKHOUSE_FILES, filesOfTier } from './test-tiers.mjs';
+import { clickHouseFiles, filesOfTier } from './test-tiers.mjs';
 
 function run(files, env) {
   const concurrency = process.env.TEST_CONCURRENCY ?? '2';
@@ -25,7 +25,8 @@ const files = named.length > 0 ? named : filesOfTier(tier);
 const first = run(files, {});
 let second = 0;
 if (named.length === 0 && tier === 'full' && process.env.SVC_TEST_CLICKHOUSE === undefined) {
-  console.log(`\nThe ${CURRENT_CLICKHOUSE_FILES.length} files of ClickHouse's own tests, again on the current engine (SVC_TEST_CLICKHOUSE=chdb):\n`);
-  second = run(CURRENT_CLICKHOUSE_FILES, { SVC_TEST_CLICKHOUSE: 'chdb' });
+  const current = clickHouseFiles();
+  console.log(`\nThe ${current.length} files that use ClickHouse, again on the current engine (SVC_TEST_CLICKHOUSE=chdb):\n`);
+  second = run(current, { SVC_TEST_CLICKHOUSE: 'chdb' });
 }
 process.exit(first || second);

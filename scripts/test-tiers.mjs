@@ -8,27 +8,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 export const TIERS = ['lint', 'unit', 'full'];
 
-/**
- * The files a full run runs once more on the current ClickHouse (26.7 through chdb, which runs one
- * statement at a time and so takes 1.6 - 1.8x the time of Debian's server): the event store's
- * contract and statements, and the rollups, imports and session rows whose partition replacements
- * 26.6 changed. Every other ClickHouse test runs on it with SVC_TEST_CLICKHOUSE=chdb; all of them at
- * once on both engines would not fit CI's time on 2 cores.
- */
-export const CURRENT_CLICKHOUSE_FILES = [
-  'test/storage/clickhouse-event-store.test.ts',
-  'test/storage/clickhouse-http.test.ts',
-  'test/storage/clickhouse-kept-folder.test.ts',
-  'test/storage/clickhouse-literal.test.ts',
-  'test/storage/event-columns.test.ts',
-  'test/storage/event-store.contract.test.ts',
-  'test/storage/page-pattern-sql.test.ts',
-  'test/stats/rollups.test.ts',
-  'test/imports/umami.test.ts',
-  'test/imports/raw-reimport.test.ts',
-  'test/imports/plausible-import.test.ts',
-];
-
 // What makes a file need more than Node: a server of the machine's, Chromium, or the built service.
 const NEEDS_SERVER = [
   /from '(playwright-core|ioredis|pg)'/,
@@ -55,23 +34,32 @@ function resolveImport(from, specifier) {
   return undefined;
 }
 
-/** Whether `file`, or a project file it imports at any depth, needs a server. */
-function needsServer(file, memo, visiting = new Set()) {
+/** What makes a file use ClickHouse: the support module that starts one. */
+const USES_CLICKHOUSE = [/support\/clickhouse\.js'/];
+/**
+ * Whole deployments (test/helpers/deployment.ts: several svc processes, PostgreSQL, Redis, ClickHouse)
+ * test svc's processes, not the engine's statements, which the engine's own tests run: they run on
+ * Debian's server alone.
+ */
+const DEPLOYMENT = /test\/helpers\/deployment\.ts$/;
+
+/** Whether `file`, or a project file it imports at any depth (but `unfollowed`), holds one of `markers`. */
+function reaches(file, markers, memo, unfollowed = null, visiting = new Set()) {
   if (memo.has(file)) return memo.get(file);
   if (visiting.has(file)) return false;
   visiting.add(file);
   const text = readFileSync(file, 'utf8');
-  let needs = NEEDS_SERVER.some((marker) => marker.test(text));
-  for (const match of needs ? [] : text.matchAll(LOCAL_IMPORT)) {
+  let found = markers.some((marker) => marker.test(text));
+  for (const match of found ? [] : text.matchAll(LOCAL_IMPORT)) {
     const imported = resolveImport(file, match[1]);
-    if (imported && needsServer(imported, memo, visiting)) {
-      needs = true;
+    if (imported && !unfollowed?.test(imported) && reaches(imported, markers, memo, unfollowed, visiting)) {
+      found = true;
       break;
     }
   }
   visiting.delete(file);
-  memo.set(file, needs);
-  return needs;
+  memo.set(file, found);
+  return found;
 }
 
 /** The test files of `tier`, relative to `root`, sorted. */
@@ -80,6 +68,18 @@ export function filesOfTier(tier, root = process.cwd()) {
   const all = testFiles(join(root, 'test')).sort();
   const lint = all.filter((file) => relative(root, file).startsWith(join('test', 'lint')));
   const memo = new Map();
-  const picked = tier === 'full' ? all : tier === 'lint' ? lint : all.filter((file) => !lint.includes(file) && !needsServer(file, memo));
+  const picked = tier === 'full' ? all : tier === 'lint' ? lint : all.filter((file) => !lint.includes(file) && !reaches(file, NEEDS_SERVER, memo));
   return picked.map((file) => relative(root, file));
+}
+
+/**
+ * The test files that use ClickHouse's engine, relative to `root`, sorted: a full run runs them on
+ * Debian's 18.16 server, then once more on the current engine (26.7 through chdb).
+ */
+export function clickHouseFiles(root = process.cwd()) {
+  const memo = new Map();
+  return testFiles(join(root, 'test'))
+    .sort()
+    .filter((file) => reaches(file, USES_CLICKHOUSE, memo, DEPLOYMENT))
+    .map((file) => relative(root, file));
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { filesOfTier } from '../../scripts/test-tiers.mjs';
+import { clickHouseFiles, filesOfTier } from '../../scripts/test-tiers.mjs';
 
 /** A project of `files` (path → text) in a folder of its own. */
 function project(files: Record<string, string>): string {
@@ -51,4 +51,25 @@ test("this project's tiers: every lint and unit file is also in the full run, an
   assert.ok(unit.includes('test/core/patterns.test.ts'));
   for (const serverTest of ['test/tracker/e2e.test.ts', 'test/scaleout/compose.test.ts']) assert.ok(!unit.includes(serverTest), serverTest);
   assert.ok(unit.every((file) => !file.startsWith('test/lint/')));
+});
+
+test('the files run again on the current ClickHouse: every test that reaches support/clickhouse through its imports, but through a whole deployment', () => {
+  const root = project({
+    'support/clickhouse.ts': 'export const start = 1;\n',
+    'test/helpers/event-stores.ts': "export { start } from '../../support/clickhouse.js';\n",
+    'test/helpers/deployment.ts': "import { start } from '../../support/clickhouse.js';\nexport const d = start;\n",
+    'test/stats/engine.test.ts': "import { start } from '../helpers/event-stores.js';\n",
+    'test/storage/direct.test.ts': "import { start } from '../../support/clickhouse.js';\n",
+    'test/scaleout/processes.test.ts': "import { d } from '../helpers/deployment.js';\n",
+    'test/core/plain.test.ts': "import { x } from '../../src/x.js';\n",
+    'src/x.ts': 'export const x = 1;\n',
+  });
+  try {
+    assert.deepEqual(clickHouseFiles(root), ['test/stats/engine.test.ts', 'test/storage/direct.test.ts']);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  const own = clickHouseFiles();
+  for (const file of ['test/stats/equivalence.test.ts', 'test/storage/event-store.contract.test.ts', 'test/scaleout/same-answers.test.ts']) assert.ok(own.includes(file), file);
+  assert.ok(!own.includes('test/scaleout/compose.test.ts'));
 });
