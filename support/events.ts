@@ -2,11 +2,16 @@
 // through ingestion) so that they control every field: a raw event, a live session's attributes.
 // The dimensions' fields default from DIMENSION_SPECS (absent), so a new dimension needs no line here.
 import { localDay } from '../src/core/localtime.js';
-import { DIMENSIONS, isStoredDimension, storedField, type StoredDimension, type StoredField } from '../src/core/vocabulary.js';
+import { DIMENSIONS, isDimension, isStoredDimension, storedField, type StoredDimension, type StoredField } from '../src/core/vocabulary.js';
 import { SESSION_ATTRIBUTE_FIELDS, type SessionAttributes } from '../src/storage/counters/live-sessions.js';
 import type { StoredEvent } from '../src/storage/events/schema.js';
 
 const ABSENT_DIMENSIONS = Object.fromEntries(DIMENSIONS.filter(isStoredDimension).map((d) => [storedField(d), null])) as { [D in StoredDimension as StoredField<D>]: null };
+
+/** An event's key of a dimension its row holds (null: absent); undefined for any other dimension (`exit`, a property). */
+export function storedValue(e: StoredEvent, dimension: string): string | null | undefined {
+  return isDimension(dimension) && isStoredDimension(dimension) ? e[storedField(dimension)] : undefined;
+}
 
 /** A live session's attributes: each absent but those given. */
 export function sessionAttributes(given: Partial<SessionAttributes> = {}): SessionAttributes {
@@ -17,7 +22,7 @@ export function sessionAttributes(given: Partial<SessionAttributes> = {}): Sessi
 export function event(overrides: Partial<StoredEvent> & Pick<StoredEvent, 'siteId' | 'ts'>, timeZone = 'UTC'): StoredEvent {
   return {
     ...ABSENT_DIMENSIONS,
-    day: localDay(overrides.ts, timeZone),
+    day: overrides.day ?? localDay(overrides.ts, timeZone),
     visitorId: 1n,
     sessionId: 1n,
     sessionStart: false,

@@ -84,7 +84,7 @@ export function isDimension(text: string): text is Dimension {
   return (DIMENSIONS as readonly string[]).includes(text);
 }
 
-/** Each dimension, once: its scope, columns, stored fields, labels and dashboard tabs derive from it (docs/architecture.md, Adding a dimension). */
+/** Each dimension, once: its scope, columns, stored fields, labels and dashboard tabs derive from it (docs/read-path.md, Adding a dimension). */
 export const DIMENSION_SPECS = {
   page: { scope: 'event', label: 'Page', tab: { panel: 'pages', label: 'Top pages' } },
   entry: { scope: 'session', column: 'entry_page', pages: true, label: 'Entry page', tab: { panel: 'pages', label: 'Entry pages' } },
@@ -104,7 +104,8 @@ export const DIMENSION_SPECS = {
 } as const satisfies Record<Dimension, DimensionSpec>;
 
 type Specs = typeof DIMENSION_SPECS;
-type ColumnOf<D extends Dimension> = Specs[D] extends { column: infer C extends string } ? C : D;
+// Distributes over a union of dimensions (D extends Dimension), each its own column.
+type ColumnOf<D extends Dimension> = D extends Dimension ? (Specs[D] extends { column: infer C extends string } ? C : D) : never;
 type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 
 /** The dimensions an event row holds (all but those derived per session). */
