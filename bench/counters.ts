@@ -14,9 +14,9 @@ import { Ingestor } from '../src/ingest/ingestor.js';
 import { loadConfig } from '../src/config.js';
 import { DuckDbEventStore } from '../src/storage/events/duckdb.js';
 import { openSqliteMetaStore } from '../src/storage/meta/sqlite.js';
-import type { SessionAttributes } from '../src/storage/counters/live-sessions.js';
 import { openCounters, type Counters } from '../src/storage/counters/open.js';
 import { deleteKeys } from '../support/counters.js';
+import { sessionAttributes } from '../support/events.js';
 import { visitEvent } from './traffic.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -25,7 +25,7 @@ const VISITORS = Math.ceil(EVENTS / 4);
 const sessionCacheBytes = loadConfig({}).sessionCacheBytes;
 const T0 = Date.now();
 
-const attrs: SessionAttributes = { referrer: 'news.example', utmSource: null, utmMedium: null, utmCampaign: 'spring', country: 'DE', region: 'Berlin', city: 'Berlin', browser: 'Chrome', os: 'Windows', device: 'desktop' };
+const attrs = sessionAttributes({ referrer: 'news.example', utmCampaign: 'spring', country: 'DE', region: 'Berlin', city: 'Berlin', browser: 'Chrome', os: 'Windows', device: 'desktop' });
 
 interface Mode {
   name: string;

@@ -1,28 +1,34 @@
-// A raw-event row with every column defaulted, for tests and benches that write rows directly
-// (not through ingestion) so that they control every column.
+// Stored rows with every field defaulted, for tests and benches that write rows directly (not
+// through ingestion) so that they control every field: a raw event, a live session's attributes.
+// The dimensions' fields default from DIMENSION_SPECS (absent), so a new dimension needs no line here.
 import { localDay } from '../src/core/localtime.js';
+import { DIMENSIONS, isDimension, isStoredDimension, storedField, type StoredDimension, type StoredField } from '../src/core/vocabulary.js';
+import { SESSION_ATTRIBUTE_FIELDS, type SessionAttributes } from '../src/storage/counters/live-sessions.js';
 import type { StoredEvent } from '../src/storage/events/schema.js';
 
+const ABSENT_DIMENSIONS = Object.fromEntries(DIMENSIONS.filter(isStoredDimension).map((d) => [storedField(d), null])) as { [D in StoredDimension as StoredField<D>]: null };
+
+/** An event's key of a dimension its row holds (null: absent); undefined for any other dimension (`exit`, a property). */
+export function storedValue(e: StoredEvent, dimension: string): string | null | undefined {
+  return isDimension(dimension) && isStoredDimension(dimension) ? e[storedField(dimension)] : undefined;
+}
+
+/** A live session's attributes: each absent but those given. */
+export function sessionAttributes(given: Partial<SessionAttributes> = {}): SessionAttributes {
+  return { ...(Object.fromEntries(SESSION_ATTRIBUTE_FIELDS.map((field) => [field, null])) as SessionAttributes), ...given };
+}
+
+/** A pageview of `/` by visitor and session 1, its day `ts`'s in `timeZone`, every dimension absent but the page and the entry page. */
 export function event(overrides: Partial<StoredEvent> & Pick<StoredEvent, 'siteId' | 'ts'>, timeZone = 'UTC'): StoredEvent {
   return {
-    day: localDay(overrides.ts, timeZone),
+    ...ABSENT_DIMENSIONS,
+    day: overrides.day ?? localDay(overrides.ts, timeZone),
     visitorId: 1n,
     sessionId: 1n,
     sessionStart: false,
     name: 'pageview',
     page: '/',
-    hostname: null,
     entryPage: '/',
-    referrer: null,
-    utmSource: null,
-    utmMedium: null,
-    utmCampaign: null,
-    country: null,
-    region: null,
-    city: null,
-    browser: null,
-    os: null,
-    device: null,
     screenWidth: null,
     language: null,
     props: null,

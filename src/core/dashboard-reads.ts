@@ -2,7 +2,7 @@
 // /app/v1 paths. Shared by the page, which asks them as its script runs (web/lib/early.ts), and by
 // the server, whose page shell names them as preloads: the browser asks them while it reads the
 // shell, before the script has loaded, and the script takes their answers.
-import { DEFAULT_COMPARISON, type BreakdownInclude, type Comparison, type Dimension, type MatchKind, type QueryDimension } from './vocabulary.js';
+import { DEFAULT_COMPARISON, DIMENSION_SPECS, DIMENSIONS, type BreakdownInclude, type Comparison, type Dimension, type DimensionTabSpec, type PanelId, type QueryDimension } from './vocabulary.js';
 import type { Metric } from './metric-registry.js';
 import { parseViewState, queryParams, statsParams, type ViewState } from './view-state.js';
 import type { SiteRead } from './app-paths.js';
@@ -42,14 +42,8 @@ export function timeseriesRead(view: URLSearchParams, metric: Metric, comparison
  */
 export const goalsRead = (state: ViewState): SiteRead => ({ path: '/goals', params: queryParams(state) });
 
-export interface DimensionTab {
-  dimension: Dimension;
-  label: string;
-  /** The kind of goal whose pattern is one of the tab's keys (an event goal's pattern is an event name). */
-  goals?: MatchKind;
-  /** Shown only when the view's period has more than one key of the dimension (a site on one host has no use for its hosts). */
-  several?: true;
-}
+/** A dimension's tab: its spec in DIMENSION_SPECS. */
+export type DimensionTab = DimensionTabSpec & { dimension: Dimension };
 
 export type PanelTab =
   | DimensionTab
@@ -59,39 +53,27 @@ export type PanelTab =
   | { goalList: true; label: string };
 
 export interface PanelSpec {
-  id: string;
+  id: PanelId;
   title: string;
   /** The first tab, the one shown first, is a dimension's. */
   tabs: readonly [DimensionTab, ...PanelTab[]];
 }
 
+/** A panel: the tabs of its dimensions (DIMENSION_SPECS), in their order, then `more`. */
+function panel(id: PanelId, title: string, more: PanelTab[] = []): PanelSpec {
+  const [first, ...rest] = DIMENSIONS.filter((dimension) => DIMENSION_SPECS[dimension].tab.panel === id).map((dimension): DimensionTab => ({ dimension, ...DIMENSION_SPECS[dimension].tab }));
+  return { id, title, tabs: [first!, ...rest, ...more] };
+}
+
 export const PANELS: readonly PanelSpec[] = [
-  {
-    id: 'pages',
-    title: 'Pages',
-    tabs: [
-      { dimension: 'page', label: 'Top pages' },
-      { dimension: 'entry', label: 'Entry pages' },
-      { dimension: 'exit', label: 'Exit pages' },
-      { dimension: 'hostname', label: 'Hostnames', several: true },
-    ],
-  },
-  {
-    id: 'sources',
-    title: 'Sources',
-    tabs: [{ dimension: 'referrer', label: 'Referrers' }, { dimension: 'utm_source', label: 'UTM sources' }, { dimension: 'utm_medium', label: 'UTM mediums' }, { dimension: 'utm_campaign', label: 'UTM campaigns' }],
-  },
-  { id: 'locations', title: 'Locations', tabs: [{ dimension: 'country', label: 'Countries' }, { dimension: 'region', label: 'Regions' }, { dimension: 'city', label: 'Cities' }] },
-  { id: 'devices', title: 'Devices', tabs: [{ dimension: 'browser', label: 'Browsers' }, { dimension: 'os', label: 'Systems' }, { dimension: 'device', label: 'Devices' }] },
-  {
-    id: 'events',
-    title: 'Events',
-    tabs: [
-      { dimension: 'event', label: 'Events', goals: 'event' },
-      { goalList: true, label: 'Goals' },
-      { properties: true, label: 'Properties' },
-    ],
-  },
+  panel('pages', 'Pages'),
+  panel('sources', 'Sources'),
+  panel('locations', 'Locations'),
+  panel('devices', 'Devices'),
+  panel('events', 'Events', [
+    { goalList: true, label: 'Goals' },
+    { properties: true, label: 'Properties' },
+  ]),
 ];
 
 /** The rows a panel shows. */

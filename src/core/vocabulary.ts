@@ -38,28 +38,99 @@ export function isComparison(text: string | null): text is Comparison {
 // Session-scoped ones describe a whole session (copied onto each of its events at ingest, except
 // `exit`, derived at query time); a filter on them keeps every event of matching sessions.
 
-export const DIMENSIONS = [
-  'page',
-  'entry',
-  'exit',
-  'referrer',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'country',
-  'region',
-  'city',
-  'browser',
-  'os',
-  'device',
-  'event',
-  'hostname',
-] as const;
+export type DimensionScope = 'event' | 'session';
 
-export type Dimension = (typeof DIMENSIONS)[number];
+/** The site dashboard's breakdown panels (PANELS in dashboard-reads.ts), in the order they are shown. */
+export type PanelId = 'pages' | 'sources' | 'locations' | 'devices' | 'events';
+
+/** A dimension's tab in its panel of the site dashboard. */
+export interface DimensionTabSpec {
+  readonly panel: PanelId;
+  readonly label: string;
+  /** The kind of goal whose pattern is one of the tab's keys (an event goal's pattern is an event name). */
+  readonly goals?: MatchKind;
+  /** Shown only when the view's period has more than one key of the dimension (a site on one host has no use for its hosts). */
+  readonly several?: true;
+}
+
+interface DimensionSpec {
+  readonly scope: DimensionScope;
+  /**
+   * The column of the events table that holds the dimension's key, when it is not the dimension's
+   * own name; session rows keep the session-scoped keys under the same names, so that one filter
+   * predicate reads both. A stored row's field (StoredEvent, SessionAttributes) is the column's name
+   * in camelCase.
+   */
+  readonly column?: string;
+  /** Session-scoped and valued by the session's pages (its first, its last pageview), not by its first event's attributes. */
+  readonly pages?: true;
+  /** Held by no event: derived per session at query time. */
+  readonly derived?: true;
+  /** The name shown for the dimension. */
+  readonly label: string;
+  readonly tab: DimensionTabSpec;
+}
+
+/** Each dimension, once: its scope, columns, stored fields, labels and dashboard tabs derive from it (docs/read-path.md, Adding a dimension). */
+export const DIMENSION_SPECS = {
+  page: { scope: 'event', label: 'Page', tab: { panel: 'pages', label: 'Top pages' } },
+  entry: { scope: 'session', column: 'entry_page', pages: true, label: 'Entry page', tab: { panel: 'pages', label: 'Entry pages' } },
+  exit: { scope: 'session', column: 'exit_page', pages: true, derived: true, label: 'Exit page', tab: { panel: 'pages', label: 'Exit pages' } },
+  referrer: { scope: 'session', label: 'Referrer', tab: { panel: 'sources', label: 'Referrers' } },
+  utm_source: { scope: 'session', label: 'UTM source', tab: { panel: 'sources', label: 'UTM sources' } },
+  utm_medium: { scope: 'session', label: 'UTM medium', tab: { panel: 'sources', label: 'UTM mediums' } },
+  utm_campaign: { scope: 'session', label: 'UTM campaign', tab: { panel: 'sources', label: 'UTM campaigns' } },
+  country: { scope: 'session', label: 'Country', tab: { panel: 'locations', label: 'Countries' } },
+  region: { scope: 'session', label: 'Region', tab: { panel: 'locations', label: 'Regions' } },
+  city: { scope: 'session', label: 'City', tab: { panel: 'locations', label: 'Cities' } },
+  browser: { scope: 'session', label: 'Browser', tab: { panel: 'devices', label: 'Browsers' } },
+  os: { scope: 'session', label: 'Operating system', tab: { panel: 'devices', label: 'Systems' } },
+  device: { scope: 'session', label: 'Device', tab: { panel: 'devices', label: 'Devices' } },
+  event: { scope: 'event', column: 'name', label: 'Event', tab: { panel: 'events', label: 'Events', goals: 'event' } },
+  hostname: { scope: 'event', label: 'Hostname', tab: { panel: 'pages', label: 'Hostnames', several: true } },
+} as const satisfies Record<string, DimensionSpec>;
+
+export type Dimension = keyof typeof DIMENSION_SPECS;
+
+/** The dimensions, in the order the APIs list them (marked pure, so that the dashboard's bundles drop it where unused). */
+export const DIMENSIONS = /* @__PURE__ */ Object.keys(DIMENSION_SPECS) as readonly Dimension[];
 
 export function isDimension(text: string): text is Dimension {
   return (DIMENSIONS as readonly string[]).includes(text);
+}
+
+type Specs = typeof DIMENSION_SPECS;
+// Distributes over a union of dimensions (D extends Dimension), each its own column.
+type ColumnOf<D extends Dimension> = D extends Dimension ? (Specs[D] extends { column: infer C extends string } ? C : D) : never;
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** The dimensions an event row holds (all but those derived per session). */
+export type StoredDimension = { [D in Dimension]: Specs[D] extends { derived: true } ? never : D }[Dimension];
+/** The session-scoped dimensions a session's first event sets: a live session's attributes. */
+export type AttributeDimension = { [D in Dimension]: Specs[D] extends { scope: 'session'; pages?: never } ? D : never }[Dimension];
+/** The field of a stored row (StoredEvent, SessionAttributes) that holds a dimension's key. */
+export type StoredField<D extends Dimension> = CamelCase<ColumnOf<D>>;
+
+/** The column of the events table (and of session rows) that holds a dimension's key. */
+export function dimensionColumn(d: Dimension): string {
+  const spec: DimensionSpec = DIMENSION_SPECS[d];
+  return spec.column ?? d;
+}
+
+export function storedField<D extends Dimension>(d: D): StoredField<D> {
+  return dimensionColumn(d).replace(/_(.)/g, (_, letter: string) => letter.toUpperCase()) as StoredField<D>;
+}
+
+/** Whether a dimension is one of a live session's attributes (AttributeDimension). */
+export function isAttributeDimension(d: Dimension): d is AttributeDimension {
+  const spec: DimensionSpec = DIMENSION_SPECS[d];
+  return spec.scope === 'session' && !spec.pages;
+}
+
+/** Whether an event row holds a dimension (StoredDimension). */
+export function isStoredDimension(d: Dimension): d is StoredDimension {
+  const spec: DimensionSpec = DIMENSION_SPECS[d];
+  return !spec.derived;
 }
 
 /** The values of the `device` dimension (src/ingest/user-agent.ts tells them from the screen width or the User-Agent). */
@@ -116,11 +187,9 @@ export function goalFilterOf(filters: readonly Filter[]): Filter | undefined {
   return filters.find((f) => f.dimension === GOAL_DIMENSION);
 }
 
-export type DimensionScope = 'event' | 'session';
-
 /** Custom properties and goals describe one event, like `page`, `hostname` (the page's host) and `event`. */
 export function scopeOf(d: FilterDimension): DimensionScope {
-  return d === 'page' || d === 'hostname' || d === 'event' || d === GOAL_DIMENSION || isPropertyDimension(d) ? 'event' : 'session';
+  return d === GOAL_DIMENSION || isPropertyDimension(d) ? 'event' : DIMENSION_SPECS[d].scope;
 }
 
 /** The key reported for an absent value, which a filter value `(none)` also matches. */
@@ -199,7 +268,7 @@ export interface Filter {
 export type DimensionFilter = Filter & { readonly dimension: QueryDimension };
 
 /** The session-scoped dimensions whose values are pages (a session's first and last): a page lock folds those outside it. */
-export const PAGE_VALUED_DIMENSIONS: ReadonlySet<FilterDimension> = new Set<Dimension>(['entry', 'exit']);
+export const PAGE_VALUED_DIMENSIONS: ReadonlySet<FilterDimension> = /* @__PURE__ */ new Set(/* @__PURE__ */ DIMENSIONS.filter((d) => (DIMENSION_SPECS[d] as DimensionSpec).pages));
 
 /**
  * A `filter` parameter's parts, split at its first `:`: the operator is `is_not` or `contains` when

@@ -4,11 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import type { SessionAttributes } from '../../src/storage/counters/live-sessions.js';
 import { SHARED_VALUES_BYTES, SessionCache } from '../../src/storage/counters/memory-sessions.js';
 import { IMPORT_SESSION_BYTES, importSessions } from '../../src/ingest/import-writer.js';
 import { BROWSER_UA, createSite, startTestServer } from '../helpers/server.js';
 import { sql } from '../../src/sql/sql.js';
+import { sessionAttributes } from '../../support/events.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -45,18 +45,7 @@ test("while an import runs DuckDB's pool is its limit less 112 MB, never under a
   for (const [env, limit] of cases) assert.equal(loadConfig(env).duckdbImportMemoryLimit, limit, JSON.stringify(env));
 });
 
-const attrs = (i: number): SessionAttributes => ({
-  referrer: `referrer-${i % 50}.example`,
-  utmSource: null,
-  utmMedium: null,
-  utmCampaign: null,
-  country: 'DE',
-  region: 'Bavaria',
-  city: 'Munich',
-  browser: 'Chrome',
-  os: 'Windows',
-  device: 'desktop',
-});
+const attrs = (i: number) => sessionAttributes({ referrer: `referrer-${i % 50}.example`, country: 'DE', region: 'Bavaria', city: 'Munich', browser: 'Chrome', os: 'Windows', device: 'desktop' });
 
 test('the session cache evicts the least recently seen sessions past its byte bound', () => {
   const room = 200_000; // bytes for sessions, beyond the shared-values table

@@ -29,7 +29,7 @@ import type { EventStore } from '../../src/storage/events/types.js';
 import type { Site } from '../../src/entities/sites.js';
 import { sql, trusted } from '../../src/sql/sql.js';
 import { computeJourneys } from '../../src/stats/read/journeys.js';
-import { event } from '../../support/events.js';
+import { event, storedValue } from '../../support/events.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
 
 const SITE = 'jsite';
@@ -153,17 +153,9 @@ function journeyOf(s: ModelSession, lock?: PageLock): string[] {
 
 /** The value an event has for a filter's dimension (null: absent, read as `(none)`). */
 function valueOf(s: ModelSession, e: StoredEvent, dimension: string): string | null | undefined {
+  const stored = storedValue(e, dimension);
+  if (stored !== undefined) return stored;
   switch (dimension) {
-    case 'page':
-      return e.page;
-    case 'event':
-      return e.name;
-    case 'country':
-      return e.country;
-    case 'entry':
-      return e.entryPage;
-    case 'browser':
-      return e.browser;
     case 'exit': {
       const views = s.events.filter((v) => v.name === 'pageview').sort((a, b) => a.ts - b.ts);
       return views.at(-1)?.page ?? null;

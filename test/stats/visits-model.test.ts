@@ -14,6 +14,7 @@ import { computeStats } from '../../src/stats/read/stats.js';
 import { computeTimeseries } from '../../src/stats/read/timeseries.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';
 import { dataset } from '../../support/datasets.js';
+import { storedValue } from '../../support/events.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
 import { openRollupSite } from '../helpers/rollup-site.js';
 
@@ -36,8 +37,8 @@ type Row = StoredEvent;
 
 /** A dimension's value on an event, `(none)` where it has none. */
 function valueOf(e: Row, dimension: string): string {
-  const plain: Record<string, string | null> = { page: e.page, hostname: e.hostname, event: e.name, country: e.country, entry: e.entryPage };
-  if (dimension in plain) return plain[dimension] ?? NONE_KEY;
+  const stored = storedValue(e, dimension);
+  if (stored !== undefined) return stored ?? NONE_KEY;
   const value = e.props === null ? undefined : (JSON.parse(e.props) as Record<string, unknown>)[dimension.slice('prop.'.length)];
   return value === undefined ? NONE_KEY : String(value);
 }

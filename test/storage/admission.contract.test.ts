@@ -4,25 +4,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SESSION_GAP_MS } from '../../src/core/session-gap.js';
-import type { SessionAttributes, SessionDecision } from '../../src/storage/counters/live-sessions.js';
+import type { SessionDecision } from '../../src/storage/counters/live-sessions.js';
 import type { Admission } from '../../src/storage/counters/admission.js';
 import type { Counters } from '../../src/storage/counters/open.js';
 import { COUNTER_KINDS, testWithCounters } from '../../support/counters.js';
+import { sessionAttributes } from '../../support/events.js';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 5, 10, 10, 0);
-const attrs = (referrer: string): SessionAttributes => ({
-  referrer,
-  utmSource: null,
-  utmMedium: null,
-  utmCampaign: null,
-  country: 'DE',
-  region: null,
-  city: null,
-  browser: 'Chrome',
-  os: 'Windows',
-  device: 'desktop',
-});
+const attrs = (referrer: string) => sessionAttributes({ referrer, country: 'DE', browser: 'Chrome', os: 'Windows', device: 'desktop' });
 
 /** An admission of visitor `v` under the rate key `key`, a pageview of `page` whose candidate attributes name the page. */
 const admit = (a: Admission, key: string, v: bigint, ts: number, page: string, start = () => attrs(page)): Promise<SessionDecision | null> =>

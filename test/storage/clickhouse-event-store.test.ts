@@ -14,13 +14,10 @@ import type { TableSpec } from '../../src/storage/events/types.js';
 import { sql, trusted } from '../../src/sql/sql.js';
 import { clickhouseServer, freshDatabaseUrl } from '../../support/clickhouse.js';
 import { countTable } from '../helpers/table-specs.js';
+import { event as storedRow } from '../../support/events.js';
 
 function event(i: number, day = '2026-01-31'): StoredEvent {
-  return {
-    siteId: 'site', ts: Date.parse(`${day}T12:00:00Z`) + i, day, visitorId: BigInt(i), sessionId: BigInt(i), sessionStart: true, name: 'pageview',
-    page: `/p/${i}`, hostname: null, entryPage: null, referrer: null, utmSource: null, utmMedium: null, utmCampaign: null, country: null, region: null, city: null,
-    browser: null, os: null, device: null, screenWidth: null, language: null, props: null, engagedMs: null, scrollDepth: null, revenueMinor: null, revenueCurrency: null, lcp: null, inp: null, cls: null, ttfb: null,
-  };
+  return storedRow({ siteId: 'site', ts: Date.parse(`${day}T12:00:00Z`) + i, day, visitorId: BigInt(i), sessionId: BigInt(i), sessionStart: true, page: `/p/${i}`, entryPage: null });
 }
 
 /** What the proxy does to the next INSERT into events: pass it, store it and lose the answer, or refuse it unsent. */

@@ -10,19 +10,19 @@ import { EVENTS_TABLE, type StoredEvent } from '../../src/storage/events/schema.
 import { StatementTimeout, type EventStore, type TableSpec } from '../../src/storage/events/types.js';
 import { sql, trusted, withParams } from '../../src/sql/sql.js';
 import { EVENT_STORE_ADAPTERS as adapters } from '../helpers/event-stores.js';
+import { event } from '../../support/events.js';
 
 setFlagsFromString('--expose-gc');
 /** A full garbage collection, as `--expose-gc` gives it. */
 const collectGarbage = runInNewContext('gc') as () => void;
 
 function row(i: number, overrides: Partial<StoredEvent> = {}): StoredEvent {
-  return {
+  return event({
     siteId: 'site', ts: Date.UTC(2026, 0, 1) + i, day: '2026-01-01', visitorId: -(2n ** 63n) + BigInt(i), sessionId: 2n ** 62n + BigInt(i),
-    sessionStart: i === 0, name: 'pageview', page: `/p/${i}`, hostname: i % 3 ? 'example.org' : null, entryPage: '/p/0', referrer: i % 2 ? 'example.org' : null,
-    utmSource: null, utmMedium: null, utmCampaign: null, country: 'FR', region: 'Île-de-France', city: 'Paris',
-    browser: 'Firefox', os: 'Linux', device: 'desktop', screenWidth: i % 3 ? 1280 : null, language: 'fr',
-    props: i % 2 ? JSON.stringify({ quote: '"\',\n', emoji: '🦆' }) : null, engagedMs: null, scrollDepth: null, revenueMinor: null, revenueCurrency: null, lcp: i % 2 ? 1234 : null, inp: null, cls: i % 2 ? 0 : null, ttfb: null, ...overrides,
-  };
+    sessionStart: i === 0, page: `/p/${i}`, hostname: i % 3 ? 'example.org' : null, entryPage: '/p/0', referrer: i % 2 ? 'example.org' : null,
+    country: 'FR', region: 'Île-de-France', city: 'Paris', browser: 'Firefox', os: 'Linux', device: 'desktop', screenWidth: i % 3 ? 1280 : null, language: 'fr',
+    props: i % 2 ? JSON.stringify({ quote: '"\',\n', emoji: '🦆' }) : null, lcp: i % 2 ? 1234 : null, cls: i % 2 ? 0 : null, ...overrides,
+  });
 }
 
 /** A table of the kind the read side owns: per site and day, a key and a count. */

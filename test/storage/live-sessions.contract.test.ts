@@ -3,24 +3,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SESSION_GAP_MS } from '../../src/core/session-gap.js';
-import type { LiveSessionStore, SessionAttributes, SessionDecision } from '../../src/storage/counters/live-sessions.js';
+import type { LiveSessionStore, SessionDecision } from '../../src/storage/counters/live-sessions.js';
 import { COUNTER_KINDS } from '../../support/counters.js';
+import { sessionAttributes } from '../../support/events.js';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 5, 10, 10, 0);
 
-const attrs = (referrer: string): SessionAttributes => ({
-  referrer,
-  utmSource: null,
-  utmMedium: 'email',
-  utmCampaign: null,
-  country: 'FR',
-  region: 'Île-de-France',
-  city: 'Paris',
-  browser: 'Firefox',
-  os: 'Linux',
-  device: 'desktop',
-});
+const attrs = (referrer: string) =>
+  sessionAttributes({ referrer, utmMedium: 'email', country: 'FR', region: 'Île-de-France', city: 'Paris', browser: 'Firefox', os: 'Linux', device: 'desktop' });
 
 for (const kind of COUNTER_KINDS) {
   describe(`LiveSessionStore contract: ${kind.name}`, () => {

@@ -4,10 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NAMED_SESSION_HOLD_MS, SessionCache } from '../../src/storage/counters/memory-sessions.js';
-import type { SessionAttributes } from '../../src/storage/counters/live-sessions.js';
+import { sessionAttributes } from '../../support/events.js';
 
 const T0 = Date.UTC(2026, 5, 10, 1, 0);
-const attrs: SessionAttributes = { referrer: null, utmSource: null, utmMedium: null, utmCampaign: null, country: null, region: null, city: null, browser: 'Firefox', os: 'Linux', device: 'desktop' };
+const attrs = sessionAttributes({ browser: 'Firefox', os: 'Linux', device: 'desktop' });
 
 test('a named session goes on by its name through the sweeps until its hold ends', () => {
   const cache = new SessionCache({ maxSessions: 100 });

@@ -2,11 +2,11 @@
 // `Property`, then one of the custom property keys the site's events carry over the view's period, read
 // here), the operators each dimension takes, and the site's goals as a goal filter's values.
 import { readPropertyKeys, unfilteredView } from '../lib/breakdown.js';
-import { DIMENSION_LABELS, goalNamesOf, type GoalNames } from '../lib/labels.js';
+import { goalNamesOf, type GoalNames } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
 import { readSite } from '../lib/site.js';
 import { matchedByName } from '../lib/value-search.js';
-import { DIMENSIONS, FILTER_OPERATORS, GOAL_DIMENSION, isPropertyDimension, PROPERTY_PREFIX, propertyKey, type Dimension, type FilterDimension, type FilterOperator } from '../../src/core/vocabulary.js';
+import { DIMENSION_SPECS, DIMENSIONS, FILTER_OPERATORS, GOAL_DIMENSION, isPropertyDimension, PROPERTY_PREFIX, propertyKey, type Dimension, type FilterDimension, type FilterOperator } from '../../src/core/vocabulary.js';
 import type { BreakdownRow, GoalsAnswer } from '../../src/core/answers.js';
 
 /** The Dimension select's choice for custom properties, whose key is picked next. */
@@ -57,7 +57,7 @@ export const chosenDimension = (choice: DimensionChoice, propKey: string | null)
   choice !== PROPERTY_CHOICE ? choice : propKey === null ? null : `${PROPERTY_PREFIX}${propKey}`;
 
 /** The Dimension select's options: the dimensions, then `Goal` and `Property`. */
-export const DIMENSION_CHOICES: [DimensionChoice, string][] = [...DIMENSIONS.map((d): [DimensionChoice, string] => [d, DIMENSION_LABELS[d]]), [GOAL_DIMENSION, 'Goal'], [PROPERTY_CHOICE, 'Property']];
+export const DIMENSION_CHOICES: [DimensionChoice, string][] = [...DIMENSIONS.map((d): [DimensionChoice, string] => [d, DIMENSION_SPECS[d].label]), [GOAL_DIMENSION, 'Goal'], [PROPERTY_CHOICE, 'Property']];
 
 /** The key a `prop.<key>` dimension names, else null. */
 export const keyOf = (dimension: FilterDimension): string | null => (isPropertyDimension(dimension) ? propertyKey(dimension) : null);

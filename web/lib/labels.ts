@@ -1,29 +1,11 @@
 // Names shown for the breakdown dimensions and their keys.
 import { cityName, countryName } from '../../src/core/place-names.js';
-import { GOAL_DIMENSION, isPropertyDimension, NO_REFERRER_LABEL, NONE_KEY, OTHER_KEY, OTHER_PAGE_KEY, propertyKey, type Dimension, type Filter, type FilterDimension, type FilterOperator, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
-
-export const DIMENSION_LABELS: Record<Dimension, string> = {
-  page: 'Page',
-  entry: 'Entry page',
-  exit: 'Exit page',
-  referrer: 'Referrer',
-  utm_source: 'UTM source',
-  utm_medium: 'UTM medium',
-  utm_campaign: 'UTM campaign',
-  country: 'Country',
-  region: 'Region',
-  city: 'City',
-  browser: 'Browser',
-  os: 'Operating system',
-  device: 'Device',
-  event: 'Event',
-  hostname: 'Hostname',
-};
+import { DIMENSION_SPECS, GOAL_DIMENSION, isPropertyDimension, NO_REFERRER_LABEL, NONE_KEY, OTHER_KEY, OTHER_PAGE_KEY, propertyKey, type Filter, type FilterDimension, type FilterOperator, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
 
 /** The name shown for a dimension: a custom property's as `Property <key>`, the goal filter's as `Goal`. */
 export function dimensionLabel(dimension: FilterDimension): string {
   if (dimension === GOAL_DIMENSION) return 'Goal';
-  return isPropertyDimension(dimension) ? `Property ${propertyKey(dimension)}` : DIMENSION_LABELS[dimension];
+  return isPropertyDimension(dimension) ? `Property ${propertyKey(dimension)}` : DIMENSION_SPECS[dimension].label;
 }
 
 const COUNTRY_CODE = /^[A-Z]{2}$/;

@@ -10,6 +10,8 @@ import type { Matcher } from '../../core/patterns.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import type { GoalRef } from '../../entities/goals.js';
 import { rawWindowStart } from '../windows.js';
+import type { Dimension } from '../../core/vocabulary.js';
+import { CARRIED_DIMENSIONS, SESSION_DIMENSIONS } from './tables.js';
 
 export interface FunnelRef {
   id: number;
@@ -20,14 +22,15 @@ export interface FunnelRef {
 
 /**
  * The goals and funnel versions of a site, which goal_daily and funnel_daily are computed for, and
- * whether session rows and session paths are (`sessionRows`, `sessionPaths`: rollups computed
- * before they existed lack it, so their days are backfilled as a new definition's).
+ * the keys session rows and session paths are computed with (`sessionRows`, `sessionPaths`:
+ * SESSION_ROWS_KEY and SESSION_PATHS_KEY, `true` for the first key set). Rollups computed before
+ * them, or with another key set, are backfilled as a new definition's.
  */
 export interface Definitions {
   goals: GoalRef[];
   funnels: FunnelRef[];
-  sessionRows?: true;
-  sessionPaths?: true;
+  sessionRows?: true | string;
+  sessionPaths?: true | string;
 }
 
 /** The rolled-up days still to recount for definitions added after them; the latest days go first (`to` moves back). */
@@ -49,15 +52,25 @@ export interface ComputedDefinitions extends Definitions {
   since?: Record<string, string>;
 }
 
-export const SESSION_ROWS_KEY = 'session-rows';
-export const SESSION_PATHS_KEY = 'session-paths';
+/**
+ * The session-scoped dimensions session rows and paths were first written with, whose bookkeeping
+ * says `true`: each dimension added since joins the key (`session-rows+<dimension>`), so that rows
+ * written without its column are rewritten from raw events over the days those keep, and read from
+ * raw events until they are (a column gained in place reads '0' or '', never `(none)`).
+ */
+const FIRST_SESSION_KEYS: readonly Dimension[] = ['entry', 'exit', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'country', 'region', 'city', 'browser', 'os', 'device'];
+const keyOf = (table: string, dimensions: readonly Dimension[]) => [table, ...dimensions.filter((d) => !FIRST_SESSION_KEYS.includes(d))].join('+');
+
+export const SESSION_ROWS_KEY = keyOf('session-rows', SESSION_DIMENSIONS);
+export const SESSION_PATHS_KEY = keyOf('session-paths', CARRIED_DIMENSIONS);
+const keyAsKept = (kept: true | string, first: string) => (kept === true ? first : kept);
 
 export function definitionKeys(defs: Definitions): string[] {
   return [
     ...defs.goals.map((g) => goalKey(g.goalId)),
     ...defs.funnels.map((f) => funnelKey(f.id, f.version)),
-    ...(defs.sessionRows ? [SESSION_ROWS_KEY] : []),
-    ...(defs.sessionPaths ? [SESSION_PATHS_KEY] : []),
+    ...(defs.sessionRows ? [keyAsKept(defs.sessionRows, 'session-rows')] : []),
+    ...(defs.sessionPaths ? [keyAsKept(defs.sessionPaths, 'session-paths')] : []),
   ];
 }
 

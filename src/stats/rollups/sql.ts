@@ -3,10 +3,9 @@
 // live in ../sql, so that both paths count alike.
 import { addDays } from '../../core/localtime.js';
 import type { Period } from '../../core/period.js';
-import { NONE_KEY, PROPERTY_PREFIX } from '../../core/vocabulary.js';
+import { dimensionColumn, NONE_KEY, PROPERTY_PREFIX } from '../../core/vocabulary.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
-import { dimensionColumn } from '../columns.js';
 import { IS_PAGEVIEW, SESSION_FACTS, sessionBounced, sessionDuration, TRAFFIC_MEASURES } from '../measures.js';
 import { asRepeated, dayRange } from '../sql/filters.js';
 import { SESSION_COLUMNS } from '../sql/measures.js';

@@ -2,10 +2,9 @@
 // created by the EventStore adapter (`EventStore.createTables`), written only by the rollup job
 // (./write.ts) and read only through the statements of the compiler (src/stats/sql, and ./sql.ts for the job's own). Their
 // measure columns come from the registry (src/stats/measures.ts).
-import { DIMENSIONS, scopeOf, type Dimension } from '../../core/vocabulary.js';
+import { dimensionColumn, DIMENSIONS, isStoredDimension, scopeOf, type Dimension } from '../../core/vocabulary.js';
 import type { ColumnSpec, ColumnType, TableSpec } from '../../storage/events/types.js';
 import { GOAL_MEASURES, measureColumns, SESSION_FACTS, TRAFFIC_MEASURES } from '../measures.js';
-import { dimensionColumn } from '../columns.js';
 
 const column = (name: string, type: ColumnType): ColumnSpec => ({ name, type, nullable: false });
 const nullable = (name: string, type: ColumnType): ColumnSpec => ({ name, type, nullable: true });
@@ -114,7 +113,7 @@ export const SESSION_ROWS: TableSpec = {
 };
 
 /** The session-scoped dimensions every event of a session carries (copied from its first at ingest): all but the exit page, derived per session. */
-export const CARRIED_DIMENSIONS = SESSION_DIMENSIONS.filter((dim) => dim !== 'exit');
+export const CARRIED_DIMENSIONS = SESSION_DIMENSIONS.filter(isStoredDimension);
 
 /**
  * Session paths: one row per session and local day on which it has a pageview or its start (a

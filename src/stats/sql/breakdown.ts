@@ -119,8 +119,8 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
     const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension), property };
     // Beside session rows, the raw days' keys are typed as theirs (rollups, on the other path, hold
     // plain text); session rows never meet a property breakdown (event-scoped).
-    const plain = lock ? shownPage(d, keyExpr(bd.dimension as Dimension), lock) : keyExpr(bd.dimension as Dimension);
-    const key = property ? scopedPropertyKey(d) : q.plan.period.sessions ? asRepeated(d, plain) : plain;
+    const plain = () => (lock ? shownPage(d, keyExpr(bd.dimension as Dimension), lock) : keyExpr(bd.dimension as Dimension));
+    const key = property ? scopedPropertyKey(d) : q.plan.period.sessions ? asRepeated(d, plain()) : plain();
     const measures = rules ? measureVisits(d, scope, DAY_BUCKET, key, rules) : measureEvents(d, scope, { bucket: DAY_BUCKET, key, sessions });
     const relation = eventsRelation(d, scope);
     parts.push({

@@ -3,10 +3,9 @@
 // rows of some days. Every measure builder (./measures.ts) reads one of them.
 import { addDays } from '../../core/localtime.js';
 import type { Period } from '../../core/period.js';
-import { type Filter, type FilterDimension, GOAL_DIMENSION, isPropertyDimension, type PropertyDimension } from '../../core/vocabulary.js';
+import { dimensionColumn, type Filter, type FilterDimension, GOAL_DIMENSION, isPropertyDimension, type PropertyDimension } from '../../core/vocabulary.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
-import { dimensionColumn } from '../columns.js';
 import { IS_PAGEVIEW } from '../measures.js';
 import { CARRIES_NO_PROPERTIES, propertyToken } from '../properties.js';
 import { SESSION_ROWS } from '../rollups/tables.js';

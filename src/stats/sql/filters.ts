@@ -4,10 +4,9 @@
 // the leaves of the read path's SQL, shared by the raw reads, the rollups and the alerts' rule metrics.
 import { type Matcher, pagePatternRegex } from '../../core/patterns.js';
 import type { Period } from '../../core/period.js';
-import { type Dimension, type Filter, GOAL_DIMENSION, type FilterGoal, isPropertyDimension, NONE_KEY, OTHER_PAGE_KEY, PROPERTY_PREFIX, type QueryDimension } from '../../core/vocabulary.js';
+import { dimensionColumn, type Dimension, type Filter, GOAL_DIMENSION, type FilterGoal, isPropertyDimension, NONE_KEY, OTHER_PAGE_KEY, PROPERTY_PREFIX, type QueryDimension } from '../../core/vocabulary.js';
 import { type Dialect, integerText } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
-import { dimensionColumn } from '../columns.js';
 import { decodeValue, propertyFilterPredicate } from '../properties.js';
 
 /** The key of a dimension on an event row; absent values read as `(none)`. */

@@ -3,10 +3,9 @@
 // (./journeys.ts) read them for rolled-up days and the same per-day lists of raw events for the
 // others (`dayPathsOfEvents`), so that both sources give a day's list alike.
 import type { Period } from '../../core/period.js';
-import { NONE_KEY } from '../../core/vocabulary.js';
+import { dimensionColumn, NONE_KEY } from '../../core/vocabulary.js';
 import type { Dialect, SessionLists } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
-import { dimensionColumn } from '../columns.js';
 import { IS_PAGEVIEW } from '../measures.js';
 import { CARRIED_DIMENSIONS, PATHS_MAX_BYTES } from '../rollups/tables.js';
 import { dayRange } from './filters.js';

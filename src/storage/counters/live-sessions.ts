@@ -2,19 +2,13 @@
 // implementations are the in-process SessionCache (memory-sessions.ts) and Redis
 // (redis-sessions.ts); test/storage/live-sessions.contract.test.ts holds both to one semantics.
 import type { MaybePromise } from '../../core/clock.js';
+import { DIMENSIONS, isAttributeDimension, storedField, type AttributeDimension, type StoredField } from '../../core/vocabulary.js';
 
-export interface SessionAttributes {
-  referrer: string | null;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  country: string | null;
-  region: string | null;
-  city: string | null;
-  browser: string | null;
-  os: string | null;
-  device: string | null;
-}
+/** A live session's attributes: the keys its first event sets for each AttributeDimension, by stored field. */
+export type SessionAttributes = { [D in AttributeDimension as StoredField<D>]: string | null };
+
+/** The fields of SessionAttributes, in the order of DIMENSIONS. */
+export const SESSION_ATTRIBUTE_FIELDS: readonly (keyof SessionAttributes)[] = DIMENSIONS.filter(isAttributeDimension).map(storedField);
 
 export interface LiveSession {
   sessionId: bigint;
