@@ -35,13 +35,14 @@ export function createRollupTables(events: EventStore): Promise<void> {
 }
 
 /**
- * dim_daily rows of dimensions, in one query, each key passed through `fold` (the cap).
+ * dim_daily rows of dimensions, a select each (`Rows`: a dimension's keys at a time, not the pages,
+ * entry and exit pages of the days at once), each key passed through `fold` (the cap).
  * Session-scoped dimensions are counted over the session rows of the same days
  * (`writeSessionRows`), event-scoped ones over raw events, their keys typed as the session rows'.
  */
-function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly QueryDimension[], fold = (key: Sql) => key): Sql {
+function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly QueryDimension[], fold = (key: Sql) => key): Sql[] {
   const d = events.dialect;
-  const parts = dimensions.map((dimension) => {
+  return dimensions.map((dimension) => {
     const scope = { siteId, days, filters: [], exit: false };
     const measures = isPropertyDimension(dimension)
       ? measureEvents(d, { ...scope, property: dimension }, { bucket: trusted('day'), key: fold(asRepeated(d, scopedPropertyKey(d))), sessions: false })
@@ -50,17 +51,18 @@ function dimensionRows(events: EventStore, siteId: string, days: Period, dimensi
         : measureEvents(d, scope, { bucket: trusted('day'), key: fold(repeatedKeyExpr(d, dimension)), sessions: false });
     return sql`SELECT ${siteId} AS site, b, ${dimension} AS dim, k, ${TRAFFIC_COLUMNS} FROM (${measures}) m`;
   });
-  return joinSql(parts, ' UNION ALL ');
 }
 
 /**
  * dim_daily rows of every custom property the days' events carry (dimensions `prop.<key>`), uncapped,
  * with their `(none)` rows and each day's `prop.` row (`measurePropertyNones`).
  */
-function propertyRows(events: EventStore, siteId: string, days: Period): Sql {
+function propertyRows(events: EventStore, siteId: string, days: Period): Sql[] {
   const d = events.dialect;
-  return sql`SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyPairs(d, siteId, days)}) m
-    UNION ALL SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyNones(d, siteId, days)}) n`;
+  return [
+    sql`SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyPairs(d, siteId, days)}) m`,
+    sql`SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyNones(d, siteId, days)}) n`,
+  ];
 }
 
 /**
@@ -211,7 +213,7 @@ export async function rewriteDays(events: EventStore, siteId: string, days: Peri
   await writeSessionPaths(events, siteId, days);
   const site = measureSessionRows(events.dialect, siteId, days, []);
   await events.replaceRows(SITE_DAILY, scope, sql`SELECT ${siteId} AS site, b, ${TRAFFIC_COLUMNS} FROM (${site}) m`);
-  await events.replaceRows(DIM_DAILY, scope, sql`${dimensionRows(events, siteId, days, DIMENSIONS)} UNION ALL ${propertyRows(events, siteId, days)}`);
+  await events.replaceRows(DIM_DAILY, scope, [...dimensionRows(events, siteId, days, DIMENSIONS), ...propertyRows(events, siteId, days)]);
   await capDimensions(events, siteId, days, cap);
   await rewriteMonths(events, siteId, days);
   const scroll = measureScrollDepth(events.dialect, trusted('day'), siteId, days, null);

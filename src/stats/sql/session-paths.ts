@@ -65,11 +65,11 @@ const SESSION_PATH_EVENTS_A_PART = 50_000;
 
 /**
  * The session path rows (SESSION_PATHS) of some days with their events (null: none), in the table's column order, one day's part
- * of its sessions per select of a union (a statement's memory follows the largest part's
- * pageviews, not the range's). A row whose events disagree on a carried key, or whose paths pass
+ * of its sessions per select, inserted one after another (`Rows`: a statement's memory follows the
+ * largest part's pageviews, not the range's). A row whose events disagree on a carried key, or whose paths pass
  * PATHS_MAX_BYTES, holds no paths and says `raw_needed`.
  */
-export function sessionPathRows(d: Dialect, siteId: string, days: ReadonlyArray<{ day: string; events: number }>): Sql | null {
+export function sessionPathRows(d: Dialect, siteId: string, days: ReadonlyArray<{ day: string; events: number }>): Sql[] | null {
   if (days.length === 0) return null;
   const l = d.sessionLists;
   const key = (dim: (typeof CARRIED_DIMENSIONS)[number]) => `coalesce(${dimensionColumn(dim)}, '${NONE_KEY}')`;
@@ -88,7 +88,7 @@ export function sessionPathRows(d: Dialect, siteId: string, days: ReadonlyArray<
     const parts = Math.max(1, Math.ceil(events / SESSION_PATH_EVENTS_A_PART));
     for (let part = 0; part < parts; part++) each.push(ofDay(day, part, parts));
   }
-  return joinSql(each, ' UNION ALL ');
+  return each;
 }
 
 /**
@@ -97,7 +97,7 @@ export function sessionPathRows(d: Dialect, siteId: string, days: ReadonlyArray<
  * short path weighs about one, one of a 2 048-character path 33, so that bounds counted in events
  * hold whatever the paths' length (bench/import-isolation, BENCH_PATH_BYTES).
  */
-const PAGE_CHARS_AN_EVENT = 64;
+const PAGE_CHARS_AN_EVENT = 32;
 
 /**
  * Columns t (the day's text) and n: the events of each day of `days` that has any, each weighed
