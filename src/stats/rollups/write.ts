@@ -18,7 +18,7 @@ import { measurePropertyNones, sessionPartDays, sessionPartsOfEvents, sessionRow
 import { measurePropertyPairs } from '../sql/properties.js';
 import { measureScrollDepth } from '../sql/scroll.js';
 import { measureVitals } from '../sql/vitals.js';
-import { sessionPathRows } from '../sql/session-paths.js';
+import { sessionPathRows, weighedRows } from '../sql/session-paths.js';
 import { eventDays } from './passes.js';
 import { sessionRowKey } from '../sql/events.js';
 import { viewsColumn } from '../sql/breakdown.js';
@@ -224,12 +224,20 @@ export async function rewriteDays(events: EventStore, siteId: string, days: Peri
 }
 
 /**
+ * The dim_daily rows (weighed by their keys' length: `weighedRows`) a select of dim_monthly sums at
+ * most: it holds every key of its months at once, and a month of 2 KB pages, each its own, took
+ * more than an import's 112 MiB of DuckDB's pool (bench/import-isolation, BENCH_PATH_BYTES). A
+ * heavier month is summed in shares of its keys (by a hash of each), a select each.
+ */
+const DIM_MONTHLY_ROWS_A_SELECT = 500_000;
+
+/**
  * Re-sums dim_monthly for the months a range of days touches (a month only read once complete). A
  * property's `(none)` row of a month also counts the days its events do not carry it: the month's
  * `prop.` row, less the `prop.` rows of the days it has rows on, plus its days' `(none)` rows; a
  * month where every event carries the property has none.
  */
-function rewriteMonths(events: EventStore, siteId: string, days: Period): Promise<void> {
+async function rewriteMonths(events: EventStore, siteId: string, days: Period): Promise<void> {
   const d = events.dialect;
   const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
   const allDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
@@ -248,11 +256,15 @@ function rewriteMonths(events: EventStore, siteId: string, days: Period): Promis
     JOIN (SELECT ${month('day')} AS t_month, ${trusted(columns.map((c) => `CAST(sum(${c}) AS BIGINT) AS t_${c}`).join(', '))} FROM ${totals} GROUP BY t_month) t
     ON m.m_month = t.t_month`;
   const rows = sql`SELECT day, dimension, key, ${trusted(columns.join(', '))} FROM ${daily()} UNION ALL ${taken} UNION ALL ${added}`;
+  const [weight] = await events.query<{ n: unknown }>(sql`SELECT ${trusted(weighedRows('key'))} AS n FROM ${daily()}`);
+  const shares = Math.max(1, Math.ceil(Number(weight?.n ?? 0) / DIM_MONTHLY_ROWS_A_SELECT));
+  // A group is one month, dimension and key: a share of the keys holds whole groups.
+  const share = (n: number) => (shares === 1 ? trusted('') : sql`WHERE ${trusted(d.bucketOf('key', shares))} = ${n}`);
   return events.replaceRows(
     DIM_MONTHLY,
     { siteId, days: months },
-    sql`SELECT ${siteId} AS site, ${month('day')} AS month, dimension, key, ${sums}
-      FROM (${rows}) u GROUP BY month, dimension, key
-      HAVING NOT (key = ${NONE_KEY} AND dimension LIKE ${`${PROPERTY_PREFIX}%`} AND sum(${trusted(TRAFFIC_MEASURES.events.column)}) = 0)`,
+    Array.from({ length: shares }, (_, n) => sql`SELECT ${siteId} AS site, ${month('day')} AS month, dimension, key, ${sums}
+      FROM (${rows}) u ${share(n)} GROUP BY month, dimension, key
+      HAVING NOT (key = ${NONE_KEY} AND dimension LIKE ${`${PROPERTY_PREFIX}%`} AND sum(${trusted(TRAFFIC_MEASURES.events.column)}) = 0)`),
   );
 }
