@@ -44,6 +44,8 @@ export interface Dialect {
   argMaxIf(expr: string, by: string, cond: string): string;
   /** First day of the month of a DATE expression. */
   monthStart(dateExpr: string): string;
+  /** Which of `buckets` buckets a string falls in, 0 to buckets - 1, by a hash of it: the same string always in the same one. */
+  bucketOf(stringExpr: string, buckets: number): string;
   /** A DATE literal from a trusted 'YYYY-MM-DD' string (validated here, never user text). */
   dateLiteral(day: string): string;
   /** Substring test with a `?` placeholder for the needle. */

@@ -32,9 +32,10 @@ async function isolated(lines: number, days: number, pathBytes?: number): Promis
 test(`two uploads of one-pageview sessions at once: every other organisation's read answers 200, within ${BUDGET_MB} + ${BEYOND_BUDGET_MB} MB`, { timeout: 300_000 }, () => isolated(180_000, 6));
 
 // Sessions whose paths are 2 000 bytes, each its own: the rollups' statements are bounded by their
-// pages' weight (their entry and exit pages, their string keys), not by their events alone. Their
-// rollups are still refused within an import's 112 MiB of DuckDB's pool (docs/operations.md#memory).
+// pages' weight (their entry and exit pages, their string keys), not by their events alone, and
+// their rollups complete within an import's 112 MiB of DuckDB's pool; the process's peak is still
+// past the budget plus 400 MB (docs/operations.md#memory).
 test(`two uploads of one-pageview sessions with 2 KB paths at once: within ${BUDGET_MB} + ${BEYOND_BUDGET_MB} MB`, {
   timeout: 300_000,
-  todo: "the rollups of 2 KB-path sessions are refused within an import's pool of 112 MiB",
+  todo: 'the process peaks at 838 – 851 MB while the rollups run, most of it outside DuckDB\'s pool of 112 MiB',
 }, () => isolated(40_000, 3, 2_000));

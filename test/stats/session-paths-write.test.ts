@@ -7,7 +7,7 @@ import { addDays, startOfLocalDay } from '../../src/core/localtime.js';
 import { writeSessionPaths } from '../../src/stats/rollups/write.js';
 import { SESSION_PATHS } from '../../src/stats/rollups/tables.js';
 import { sessionPathRows } from '../../src/stats/sql/session-paths.js';
-import { sql, trusted } from '../../src/sql/sql.js';
+import { joinSql, sql, trusted } from '../../src/sql/sql.js';
 import { dataset } from '../../support/datasets.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
 import { openRollupSite } from '../helpers/rollup-site.js';
@@ -40,7 +40,7 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
       await events.append(dataset({ seed: 12, siteId: site.id, days: [FIRST, FIRST], dayStart: (d) => startOfLocalDay(d, TZ), sessionsPerDay: 60, visitorsPerDay: 40, timeZone: TZ }));
       // The events a day is said to have decide its parts: 10 in one, 400 000 in eight.
       const rowsOf = async (claimed: number) => {
-        const rows = await events.query<Record<string, unknown>>(sessionPathRows(events.dialect, site.id, [{ day: FIRST, events: claimed }])!);
+        const rows = await events.query<Record<string, unknown>>(joinSql(sessionPathRows(events.dialect, site.id, [{ day: FIRST, events: claimed }])!, ' UNION ALL '));
         return rows.map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))).sort();
       };
       const whole = await rowsOf(10);

@@ -5,7 +5,7 @@ import { addDays } from '../../core/localtime.js';
 import type { Period } from '../../core/period.js';
 import { dimensionColumn, NONE_KEY, PROPERTY_PREFIX } from '../../core/vocabulary.js';
 import type { Dialect } from '../../sql/dialect.js';
-import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
+import { sql, type Sql, trusted } from '../../sql/sql.js';
 import { IS_PAGEVIEW, SESSION_FACTS, sessionBounced, sessionDuration, TRAFFIC_MEASURES } from '../measures.js';
 import { asRepeated, dayRange } from '../sql/filters.js';
 import { SESSION_COLUMNS } from '../sql/measures.js';
@@ -53,12 +53,12 @@ export function measurePropertyNones(d: Dialect, siteId: string, days: Period): 
  * parts' keys are strings, held in memory per group (docs/performance.md#memory). The days either
  * side hold only the parts of sessions that have events in the days (those that cross a midnight):
  * the session rows of the days take no other (`sessionRowsOfParts`), and a busy day's sessions would
- * otherwise be parts held for nothing, two thirds of them when one day is rewritten. DuckDB runs the
- * branches of a `UNION ALL` one after another while it keeps insertion order, as it does by default.
- * A day of `sharesOf(day)` shares is as many branches, each a share of its sessions (by id), so
- * that a branch's entry and exit pages stay within the pool however long the paths.
+ * otherwise be parts held for nothing, two thirds of them when one day is rewritten. A day of
+ * `sharesOf(day)` shares is as many selects, each a share of its sessions (by id), inserted one
+ * after another (`Rows`), so that a select's entry and exit pages stay within the pool however long
+ * the paths.
  */
-export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period, sharesOf: (day: string) => number = () => 1): Sql {
+export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period, sharesOf: (day: string) => number = () => 1): Sql[] {
   if (days.from > days.to) throw new RangeError(`no days from ${days.from} to ${days.to}`);
   const keys = SESSION_DIMENSIONS.map((dim) => (dim === 'exit' ? d.argMaxIf('page', 'ts', IS_PAGEVIEW) : `min(${dimensionColumn(dim)})`) + ` AS p_${dim}`);
   const facts = SESSION_FACTS.map((f) => `${f.aggregate(d)} AS p_${f.column}`);
@@ -74,7 +74,7 @@ export function sessionPartsOfEvents(d: Dialect, siteId: string, days: Period, s
     for (let share = 0; share < shares; share++) each.push(ofDay(day, null, share, shares));
   }
   each.push(ofDay(around.to, inDays));
-  return joinSql(each, ' UNION ALL ');
+  return each;
 }
 
 /** The days whose parts of sessions a rewrite of `days` writes: the days and one day either side. */
@@ -87,14 +87,12 @@ export function sessionPartDays(days: Period): Period {
  * sessions written for them (`sessionPartsOfEvents` of the days): each row its part's counts and
  * keys, the session's exit page (its last pageview, as `eventsRelation` finds it), and on the
  * starting day's row whether the session bounced and its duration, from its facts over its parts
- * (as `sessionFactsSelect` counts them). The days' sessions in `shares` selects of a union, split by
- * id: a select holds one share of the sessions' exit pages, and the facts of those sessions alone
- * (not of every session of the day either side).
+ * (as `sessionFactsSelect` counts them). The days' sessions in `shares` selects, split by id and
+ * inserted one after another (`Rows`): a select holds one share of the sessions' exit pages, and the
+ * facts of those sessions alone (not of every session of the day either side).
  */
-export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period, shares = 1): Sql {
-  const each: Sql[] = [];
-  for (let share = 0; share < shares; share++) each.push(sessionRowsOfShare(d, siteId, days, share, shares));
-  return joinSql(each, ' UNION ALL ');
+export function sessionRowsOfParts(d: Dialect, siteId: string, days: Period, shares = 1): Sql[] {
+  return Array.from({ length: shares }, (_, share) => sessionRowsOfShare(d, siteId, days, share, shares));
 }
 
 function sessionRowsOfShare(d: Dialect, siteId: string, days: Period, share: number, shares: number): Sql {

@@ -18,7 +18,7 @@ import { measurePropertyNones, sessionPartDays, sessionPartsOfEvents, sessionRow
 import { measurePropertyPairs } from '../sql/properties.js';
 import { measureScrollDepth } from '../sql/scroll.js';
 import { measureVitals } from '../sql/vitals.js';
-import { sessionPathRows } from '../sql/session-paths.js';
+import { sessionPathRows, weighedRows } from '../sql/session-paths.js';
 import { eventDays } from './passes.js';
 import { sessionRowKey } from '../sql/events.js';
 import { viewsColumn } from '../sql/breakdown.js';
@@ -35,13 +35,14 @@ export function createRollupTables(events: EventStore): Promise<void> {
 }
 
 /**
- * dim_daily rows of dimensions, in one query, each key passed through `fold` (the cap).
+ * dim_daily rows of dimensions, a select each (`Rows`: a dimension's keys at a time, not the pages,
+ * entry and exit pages of the days at once), each key passed through `fold` (the cap).
  * Session-scoped dimensions are counted over the session rows of the same days
  * (`writeSessionRows`), event-scoped ones over raw events, their keys typed as the session rows'.
  */
-function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly QueryDimension[], fold = (key: Sql) => key): Sql {
+function dimensionRows(events: EventStore, siteId: string, days: Period, dimensions: readonly QueryDimension[], fold = (key: Sql) => key): Sql[] {
   const d = events.dialect;
-  const parts = dimensions.map((dimension) => {
+  return dimensions.map((dimension) => {
     const scope = { siteId, days, filters: [], exit: false };
     const measures = isPropertyDimension(dimension)
       ? measureEvents(d, { ...scope, property: dimension }, { bucket: trusted('day'), key: fold(asRepeated(d, scopedPropertyKey(d))), sessions: false })
@@ -50,17 +51,18 @@ function dimensionRows(events: EventStore, siteId: string, days: Period, dimensi
         : measureEvents(d, scope, { bucket: trusted('day'), key: fold(repeatedKeyExpr(d, dimension)), sessions: false });
     return sql`SELECT ${siteId} AS site, b, ${dimension} AS dim, k, ${TRAFFIC_COLUMNS} FROM (${measures}) m`;
   });
-  return joinSql(parts, ' UNION ALL ');
 }
 
 /**
  * dim_daily rows of every custom property the days' events carry (dimensions `prop.<key>`), uncapped,
  * with their `(none)` rows and each day's `prop.` row (`measurePropertyNones`).
  */
-function propertyRows(events: EventStore, siteId: string, days: Period): Sql {
+function propertyRows(events: EventStore, siteId: string, days: Period): Sql[] {
   const d = events.dialect;
-  return sql`SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyPairs(d, siteId, days)}) m
-    UNION ALL SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyNones(d, siteId, days)}) n`;
+  return [
+    sql`SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyPairs(d, siteId, days)}) m`,
+    sql`SELECT ${siteId} AS site, b, dim, k, ${TRAFFIC_COLUMNS} FROM (${measurePropertyNones(d, siteId, days)}) n`,
+  ];
 }
 
 /**
@@ -211,7 +213,7 @@ export async function rewriteDays(events: EventStore, siteId: string, days: Peri
   await writeSessionPaths(events, siteId, days);
   const site = measureSessionRows(events.dialect, siteId, days, []);
   await events.replaceRows(SITE_DAILY, scope, sql`SELECT ${siteId} AS site, b, ${TRAFFIC_COLUMNS} FROM (${site}) m`);
-  await events.replaceRows(DIM_DAILY, scope, sql`${dimensionRows(events, siteId, days, DIMENSIONS)} UNION ALL ${propertyRows(events, siteId, days)}`);
+  await events.replaceRows(DIM_DAILY, scope, [...dimensionRows(events, siteId, days, DIMENSIONS), ...propertyRows(events, siteId, days)]);
   await capDimensions(events, siteId, days, cap);
   await rewriteMonths(events, siteId, days);
   const scroll = measureScrollDepth(events.dialect, trusted('day'), siteId, days, null);
@@ -222,12 +224,20 @@ export async function rewriteDays(events: EventStore, siteId: string, days: Peri
 }
 
 /**
+ * The dim_daily rows (weighed by their keys' length: `weighedRows`) a select of dim_monthly sums at
+ * most: it holds every key of its months at once, and a month of 2 KB pages, each its own, took
+ * more than an import's 112 MiB of DuckDB's pool (bench/import-isolation, BENCH_PATH_BYTES). A
+ * heavier month is summed in shares of its keys (by a hash of each), a select each.
+ */
+const DIM_MONTHLY_ROWS_A_SELECT = 500_000;
+
+/**
  * Re-sums dim_monthly for the months a range of days touches (a month only read once complete). A
  * property's `(none)` row of a month also counts the days its events do not carry it: the month's
  * `prop.` row, less the `prop.` rows of the days it has rows on, plus its days' `(none)` rows; a
  * month where every event carries the property has none.
  */
-function rewriteMonths(events: EventStore, siteId: string, days: Period): Promise<void> {
+async function rewriteMonths(events: EventStore, siteId: string, days: Period): Promise<void> {
   const d = events.dialect;
   const months = { from: firstOfMonth(days.from), to: firstOfMonth(days.to) };
   const allDays = { from: months.from, to: addDays(addMonths(months.to, 1), -1) };
@@ -246,11 +256,15 @@ function rewriteMonths(events: EventStore, siteId: string, days: Period): Promis
     JOIN (SELECT ${month('day')} AS t_month, ${trusted(columns.map((c) => `CAST(sum(${c}) AS BIGINT) AS t_${c}`).join(', '))} FROM ${totals} GROUP BY t_month) t
     ON m.m_month = t.t_month`;
   const rows = sql`SELECT day, dimension, key, ${trusted(columns.join(', '))} FROM ${daily()} UNION ALL ${taken} UNION ALL ${added}`;
+  const [weight] = await events.query<{ n: unknown }>(sql`SELECT ${trusted(weighedRows('key'))} AS n FROM ${daily()}`);
+  const shares = Math.max(1, Math.ceil(Number(weight?.n ?? 0) / DIM_MONTHLY_ROWS_A_SELECT));
+  // A group is one month, dimension and key: a share of the keys holds whole groups.
+  const share = (n: number) => (shares === 1 ? trusted('') : sql`WHERE ${trusted(d.bucketOf('key', shares))} = ${n}`);
   return events.replaceRows(
     DIM_MONTHLY,
     { siteId, days: months },
-    sql`SELECT ${siteId} AS site, ${month('day')} AS month, dimension, key, ${sums}
-      FROM (${rows}) u GROUP BY month, dimension, key
-      HAVING NOT (key = ${NONE_KEY} AND dimension LIKE ${`${PROPERTY_PREFIX}%`} AND sum(${trusted(TRAFFIC_MEASURES.events.column)}) = 0)`,
+    Array.from({ length: shares }, (_, n) => sql`SELECT ${siteId} AS site, ${month('day')} AS month, dimension, key, ${sums}
+      FROM (${rows}) u ${share(n)} GROUP BY month, dimension, key
+      HAVING NOT (key = ${NONE_KEY} AND dimension LIKE ${`${PROPERTY_PREFIX}%`} AND sum(${trusted(TRAFFIC_MEASURES.events.column)}) = 0)`),
   );
 }

@@ -64,11 +64,11 @@ const SESSION_PATH_EVENTS_A_PART = 50_000;
 
 /**
  * The session path rows (SESSION_PATHS) of some days with their events (null: none), in the table's column order, one day's part
- * of its sessions per select of a union (a statement's memory follows the largest part's
- * pageviews, not the range's). A row whose events disagree on a carried key, or whose paths pass
+ * of its sessions per select, inserted one after another (`Rows`: a statement's memory follows the
+ * largest part's pageviews, not the range's). A row whose events disagree on a carried key, or whose paths pass
  * PATHS_MAX_BYTES, holds no paths and says `raw_needed`.
  */
-export function sessionPathRows(d: Dialect, siteId: string, days: ReadonlyArray<{ day: string; events: number }>): Sql | null {
+export function sessionPathRows(d: Dialect, siteId: string, days: ReadonlyArray<{ day: string; events: number }>): Sql[] | null {
   if (days.length === 0) return null;
   const l = d.sessionLists;
   const key = (dim: (typeof CARRIED_DIMENSIONS)[number]) => `coalesce(${dimensionColumn(dim)}, '${NONE_KEY}')`;
@@ -87,22 +87,26 @@ export function sessionPathRows(d: Dialect, siteId: string, days: ReadonlyArray<
     const parts = Math.max(1, Math.ceil(events / SESSION_PATH_EVENTS_A_PART));
     for (let part = 0; part < parts; part++) each.push(ofDay(day, part, parts));
   }
-  return joinSql(each, ' UNION ALL ');
+  return each;
 }
 
 /**
  * The characters of a page that weigh as much as one more event in a statement's memory (a
  * statement groups sessions by keys that hold pages: its entry and exit, its paths): an event of a
- * short path weighs about one, one of a 2 048-character path 33, so that bounds counted in events
- * hold whatever the paths' length (bench/import-isolation, BENCH_PATH_BYTES).
+ * short path weighs about one, one of a 2 048-character path 65, so that bounds counted in events
+ * hold whatever the paths' length (bench/import-isolation, BENCH_PATH_BYTES: at one per 64
+ * characters, a pass of two days of 13 000 such sessions each counted its page dimension past an
+ * import's 112 MiB).
  */
-const PAGE_CHARS_AN_EVENT = 64;
+const PAGE_CHARS_AN_EVENT = 32;
+
+/** The rows of a group, each weighed by the length of its string `column` as an event by its page (PAGE_CHARS_AN_EVENT). */
+export const weighedRows = (column: string): string => `count(*) + coalesce(sum(length(${column})), 0) / ${PAGE_CHARS_AN_EVENT}`;
 
 /**
  * Columns t (the day's text) and n: the events of each day of `days` that has any, each weighed
- * by its page's length (PAGE_CHARS_AN_EVENT), so that n bounds what a statement over them holds.
+ * by its page's length (`weighedRows`), so that n bounds what a statement over them holds.
  */
 export function eventDaysStatement(d: Dialect, siteId: string, days: Period): Sql {
-  const weight = `count(*) + sum(length(page)) / ${PAGE_CHARS_AN_EVENT}`;
-  return sql`SELECT ${trusted(d.dayText('day'))} AS t, ${trusted(weight)} AS n FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} GROUP BY day`;
+  return sql`SELECT ${trusted(d.dayText('day'))} AS t, ${trusted(weighedRows('page'))} AS n FROM events WHERE site_id = ${siteId} AND ${dayRange(d, 'day', days)} GROUP BY day`;
 }

@@ -27,6 +27,7 @@ export const clickhouseDialect: Dialect = {
   readFirst: () => 'PREWHERE',
   argMaxIf: (expr, by, cond) => `if(countIf(${cond}) > 0, argMaxIf(${expr}, ${by}, ${cond}), NULL)`,
   monthStart: (d) => `toStartOfMonth(${d})`,
+  bucketOf: (s, buckets) => `cityHash64(${s}) % ${integerText(buckets)}`,
   dateLiteral: (day) => `toDate('${checkedDay(day)}')`,
   contains: (expr) => `position(${expr}, ?) > 0`,
   // Lower-cased on both sides (18.16 has no ILIKE, and `(?i)` in a pattern matches nothing there).

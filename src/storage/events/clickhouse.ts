@@ -5,7 +5,7 @@ import { ClickHouseError, ClickHouseHttp, READ_SOCKETS, type StatementSettings }
 import { clickhouseLiteral, inlineParams } from './clickhouse-literal.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type EventColumnValue, type StoredEvent } from './schema.js';
 import { StatementOutOfMemory, StatementTimeout, type BulkAppend, type ColumnSpec, type ColumnType, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
-import { appendableSpec, checkedSpec } from './table-spec.js';
+import { appendableSpec, checkedSpec, selectsOf, type Rows } from './table-spec.js';
 
 export interface ClickHouseEventStoreOptions {
   /** `http(s)://[user:password@]host:port/database`; the database is created if missing. */
@@ -281,7 +281,7 @@ export class ClickHouseEventStore implements EventStore {
     };
   }
 
-  async replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void> {
+  async replaceRows(table: TableSpec, scope: RowScope, rows: Rows | null): Promise<void> {
     const spec = checkedSpec(table);
     if (spec.name !== EVENTS_TABLE.name) return this.replaceTogether([{ table, scope, rows }]);
     if (rows !== null) throw new Error('the events table takes rows by append only: replaceRows only removes them');
@@ -321,7 +321,7 @@ export class ClickHouseEventStore implements EventStore {
       // The new rows by position into a table of the spec's columns, where the scope can name them.
       scratch.push(fresh);
       await this.define(`CREATE TABLE ${fresh} AS ${spec.name} ENGINE = Memory`);
-      await this.insert(inlineParams(sql`INSERT INTO ${trusted(fresh)} SELECT * FROM (${rows})`));
+      for (const select of selectsOf(rows)) await this.insert(inlineParams(sql`INSERT INTO ${trusted(fresh)} SELECT * FROM (${select})`));
       sources.push(sql`SELECT DISTINCT ${partition} AS m FROM ${trusted(fresh)} WHERE ${inScope}`);
     }
     const values = (await this.query<{ m: number }>(sql`SELECT DISTINCT m FROM (${joinSql(sources, ' UNION ALL ')}) ORDER BY m`)).map((r) => checkedPartition(unit, r.m));

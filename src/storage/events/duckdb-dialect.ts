@@ -13,6 +13,7 @@ export const duckdbDialect: Dialect = {
   readFirst: () => null,
   argMaxIf: (expr, by, cond) => `arg_max(${expr}, ${by}) FILTER (WHERE ${cond})`,
   monthStart: (d) => `CAST(date_trunc('month', ${d}) AS DATE)`,
+  bucketOf: (s, buckets) => `hash(${s}) % ${integerText(buckets)}`,
   dateLiteral: (day) => `DATE '${checkedDay(day)}'`,
   contains: (expr) => `contains(${expr}, ?)`,
   containsInsensitive: (expr) => `contains(lower(${expr}), lower(?))`,

@@ -7,7 +7,7 @@ import { EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { appendChunks, BULK_FLUSH_ROWS, discard, LIVE_FLUSH_ROWS } from './duckdb-append.js';
 import { duckdbDialect } from './duckdb-dialect.js';
 import { StatementOutOfMemory, StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
-import { appendableSpec, checkedName, checkedSpec, type ColumnSpec } from './table-spec.js';
+import { appendableSpec, checkedName, checkedSpec, selectsOf, type ColumnSpec, type Rows } from './table-spec.js';
 import { checkedMemoryLimit, DuckDbSettings } from './duckdb-settings.js';
 import { isOutOfMemory, newActivity, retriedAloneOnOutOfMemory, type Activity } from './duckdb-alone.js';
 
@@ -444,7 +444,7 @@ export class DuckDbEventStore implements EventStore {
   }
 
   /** A DELETE and an INSERT in one transaction of the writer connection. */
-  replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void> {
+  replaceRows(table: TableSpec, scope: RowScope, rows: Rows | null): Promise<void> {
     return this.replaceInOneTransaction([{ table, scope, rows }]);
   }
 
@@ -461,7 +461,7 @@ export class DuckDbEventStore implements EventStore {
       const names = trusted(spec.columns.map((c) => c.name).join(', '));
       return [
         sql`DELETE FROM ${trusted(spec.name)} WHERE ${inScope}`,
-        ...(rows === null ? [] : [sql`INSERT INTO ${trusted(spec.name)} (${names}) SELECT * FROM (${rows}) AS r(${names}) WHERE ${inScope}`]),
+        ...(rows === null ? [] : selectsOf(rows).map((select) => sql`INSERT INTO ${trusted(spec.name)} (${names}) SELECT * FROM (${select}) AS r(${names}) WHERE ${inScope}`)),
       ];
     });
     // DuckDB keeps a temporary table's deleted rows in memory until the table goes: a scratch table

@@ -60,11 +60,22 @@ export interface RowScope {
   readonly where?: Readonly<Record<string, string | number>>;
 }
 
+/**
+ * The new rows of a replacement: a query, or several whose rows together are the new rows, inserted
+ * one after another. DuckDB builds the aggregates of every branch of a `UNION ALL` at once, so a
+ * union of heavy selects (a day's sessions in shares, each holding their entry and exit pages) takes
+ * the memory of all of them together; as a list it takes the largest one's.
+ */
+export type Rows = Sql | readonly Sql[];
+
+/** The queries of `rows`, in order. */
+export const selectsOf = (rows: Rows): readonly Sql[] => (Array.isArray(rows) ? rows : [rows as Sql]);
+
 /** One table's part of `EventStore.replaceTogether`: the rows of `table` in `scope` become `rows` (none when null). */
 export interface RowReplacement {
   readonly table: TableSpec;
   readonly scope: RowScope;
-  readonly rows: Sql | null;
+  readonly rows: Rows | null;
 }
 
 /** A spec whose rows `appendRows` may append: one without list columns (those are written by statements). */

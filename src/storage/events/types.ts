@@ -1,9 +1,9 @@
 import type { Dialect } from '../../sql/dialect.js';
 import type { Sql } from '../../sql/sql.js';
 import type { StoredEvent } from './schema.js';
-import type { RowReplacement, RowScope, TableSpec } from './table-spec.js';
+import type { RowReplacement, Rows, RowScope, TableSpec } from './table-spec.js';
 
-export type { ColumnSpec, ColumnType, RowReplacement, RowScope, TableSpec } from './table-spec.js';
+export type { ColumnSpec, ColumnType, RowReplacement, Rows, RowScope, TableSpec } from './table-spec.js';
 
 /**
  * The EventStore port: raw events, and the tables the read side keeps beside them (rollups). It is
@@ -87,7 +87,7 @@ export interface EventStore {
   queryPage<T = Record<string, unknown>>(query: Sql, options?: ReadOptions): Promise<Page<T>>;
   /**
    * Replaces the rows of `table` in `scope` by the rows of `rows` (a query whose columns are the
-   * table's, in order), or only removes them when `rows` is null. When the call returns, readers see
+   * table's, in order; or several, their rows together: `Rows`), or only removes them when `rows` is null. When the call returns, readers see
    * the new rows and none of the old ones. While it runs, DuckDB's readers see one or the other for
    * the whole scope (one transaction); ClickHouse's see one or the other for each partition (each
    * (site, month) partition, or (site, year) for a table of `fewRowsADay`, is built in a staging
@@ -96,7 +96,7 @@ export interface EventStore {
    * rows. Its columns are taken by position and carry distinct names (ClickHouse merges columns of
    * one unnamed expression, such as two equal literals, into one). Rows of `rows` outside the scope are dropped, never stored.
    */
-  replaceRows(table: TableSpec, scope: RowScope, rows: Sql | null): Promise<void>;
+  replaceRows(table: TableSpec, scope: RowScope, rows: Rows | null): Promise<void>;
   /**
    * `replaceRows` over several tables (never `events`) as one change. DuckDB runs every replacement
    * in one transaction: readers see all the old rows or all the new. ClickHouse builds every table's
