@@ -72,4 +72,5 @@ test('the files run again on the current ClickHouse: every test that reaches sup
   const own = clickHouseFiles();
   for (const file of ['test/stats/equivalence.test.ts', 'test/storage/event-store.contract.test.ts', 'test/scaleout/same-answers.test.ts']) assert.ok(own.includes(file), file);
   assert.ok(!own.includes('test/scaleout/compose.test.ts'));
+  assert.ok(!own.includes('test/v1/fair-reads.test.ts'), 'readers side by side: the stand-in runs one statement at a time');
 });
