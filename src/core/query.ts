@@ -214,6 +214,15 @@ function checkGoalFilter(filter: Filter): void {
 const GOAL_FILTER_KINDS: ReadonlySet<QueryKind> = new Set(['stats', 'timeseries', 'breakdown', 'goals']);
 const GOAL_FILTER_CLIPPED: ReadonlySet<QueryKind> = new Set(['stats', 'timeseries', 'breakdown']);
 
+/** The goals a goal filter names, in its order; 400 naming the first id no goal of `goals` has. */
+export function goalsOfFilter<G extends { goalId: number }>(filter: Filter, goals: readonly G[]): G[] {
+  return filter.values.map((id) => {
+    const goal = goals.find((g) => String(g.goalId) === id);
+    if (!goal) throw apiError('INVALID_PARAMS', 'filterGoalUnknown', { goalId: id });
+    return goal;
+  });
+}
+
 /**
  * The query with its goal filter's goals resolved from the site's goals (`goals`, as the meta store
  * lists them), so that planning and compiling need no store; an id no goal of the site has is 400.
@@ -222,11 +231,7 @@ const GOAL_FILTER_CLIPPED: ReadonlySet<QueryKind> = new Set(['stats', 'timeserie
 export function resolveGoalFilter(q: Query, goals: readonly FilterGoal[]): Query {
   const filter = goalFilterOf(q.filters);
   if (!filter) return q;
-  const resolved = filter.values.map((id) => {
-    const goal = goals.find((g) => String(g.goalId) === id);
-    if (!goal) throw apiError('INVALID_PARAMS', 'filterGoalUnknown', { goalId: id });
-    return goal;
-  });
+  const resolved = goalsOfFilter(filter, goals);
   const withGoals = Object.freeze({ ...filter, goals: Object.freeze(resolved) });
   return Object.freeze({ ...q, filters: Object.freeze(q.filters.map((f) => (f === filter ? withGoals : f))) });
 }

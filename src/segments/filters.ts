@@ -2,7 +2,7 @@
 // added to a statistics request's own at the parse stage (`segment=<id>`), so that a request with a
 // segment reads exactly what it reads with the segment's filters written out (docs/api.md, Segments).
 import { apiError } from '../core/errors.js';
-import { parseFilters, single, type RawParams } from '../core/query.js';
+import { goalsOfFilter, parseFilters, single, type RawParams } from '../core/query.js';
 import { SEGMENT_FILTERS, SEGMENT_PARAM } from '../core/segments.js';
 import { goalFilterOf, splitFilterParam } from '../core/vocabulary.js';
 import { segmentVisibleTo, type Segment, type SegmentViewer } from '../entities/segments.js';
@@ -20,11 +20,7 @@ export async function segmentFiltersOf(value: unknown, meta: MetaStore, site: Si
     throw apiError('INVALID_PARAMS', 'segmentFilters', SEGMENT_FILTERS);
   }
   const goalFilter = goalFilterOf(parseFilters(value as string[]));
-  if (goalFilter) {
-    const goalIds = new Set((await meta.listGoals(site.internalId)).map((g) => String(g.goalId)));
-    const foreign = goalFilter.values.find((id) => !goalIds.has(id));
-    if (foreign !== undefined) throw apiError('INVALID_PARAMS', 'filterGoalUnknown', { goalId: foreign });
-  }
+  if (goalFilter) goalsOfFilter(goalFilter, await meta.listGoals(site.internalId));
   return value as string[];
 }
 
