@@ -1,271 +1,316 @@
-// The read API's answers (/v1, and /app/v1 for the dashboard): stats, timeseries, breakdowns,
-// goals, funnels and realtime, as the server serializes them and the dashboard and the CLI read
-// them (docs/api.md). Types and a few constants only: the dashboard bundles this module.
-import type { Metric } from './metric-registry.js';
-import type { Grain, GoalProps, MatchKind, QueryDimension } from './vocabulary.js';
-
-/** The period of an answer: site-local days, inclusive. */
-export interface AnswerDays {
-  from: string;
-  to: string;
-}
-
-/** The period of a stats, timeseries or breakdown answer, with its grain and the site's zone. */
-export interface AnswerPeriod extends AnswerDays {
-  grain: Grain;
-  tz: string;
-}
-
-export interface Kpi {
-  value: number | null;
-  prev: number | null;
-  /** Null only on a read clipped to the raw window (`raw=clip`) whose compared period lies outside it. */
-  deltaPct: number | null;
-}
+// The read API's answers (/v1, and /app/v1 for the dashboard): stats, timeseries, breakdowns, goals,
+// funnels, journeys, realtime, segments and annotations, declared once as JSON Schemas. The routes
+// serialize with them, the OpenAPI document (src/http/openapi.ts) publishes them, and their types
+// are derived from them (`Static`), which the read modules return and the dashboard and the CLI read.
+// The dashboard imports this module with `import type` only: TypeBox stays out of its bundle (the
+// constants it needs beside the answers are in ./answer-headers.ts).
+import { Type, type Static, type TObject, type TOptional, type TProperties, type TSchema, type TUnsafe } from 'typebox';
+import { METRICS, type Metric } from './metric-registry.js';
+import { ANNOTATION_TEXT_LENGTH, SEGMENT_FILTERS, SEGMENT_NAME_LENGTH } from './segments.js';
+import {
+  CURRENCY_CODE,
+  DIMENSIONS,
+  PROPERTY_KEY_LENGTH,
+  PROPERTY_PREFIX,
+  VITAL_NAMES,
+  type GoalProps,
+  type Grain,
+  type MatchKind,
+  type QueryDimension,
+  type WebVital,
+} from './vocabulary.js';
 
 /**
- * The KPIs; `timeOnPage` only on the dashboard's reads (`raw=clip`): the base API's `stats` keeps its
- * six fields. Under a goal filter, `conversionRate` (its converters over the visitors without it), and
- * `revenue` where the filter's goals are revenue goals (null when they count in several currencies).
+ * A closed object (a field the schema lacks is dropped from the answer), its keys listed type,
+ * properties, required, additionalProperties, then the options, as the published document lists them.
  */
-export interface Stats extends Record<Exclude<Metric, 'timeOnPage' | 'conversionRate'>, Kpi> {
-  timeOnPage?: Kpi;
-  conversionRate?: Kpi;
-  revenue?: GoalRevenue | null;
+export function object<P extends TProperties>(properties: P, options: Record<string, unknown> = {}): TObject<P> {
+  const schema = Type.Object(properties) as TObject<P> & { required?: string[] };
+  const required = schema.required ?? [];
+  delete schema.required;
+  return Object.assign(schema, { required, additionalProperties: false }, options);
 }
 
-export interface StatsAnswer {
-  period: AnswerPeriod;
-  stats: Stats;
+/** A value or null. */
+export const orNull = <T extends 'number' | 'integer' | 'string'>(type: T, options: Record<string, unknown> = {}) =>
+  Type.Unsafe<(T extends 'string' ? string : number) | null>({ type: [type, 'null'], ...options });
+
+/** A string of one of `values`. */
+export const stringEnum = <V extends string>(values: readonly V[], options: Record<string, unknown> = {}): TUnsafe<V> =>
+  Type.Unsafe<V>({ type: 'string', enum: [...values], ...options });
+
+/** One field per name, its schema made of the name. */
+function fieldsOf<N extends string, S extends TSchema>(names: readonly N[], schema: (name: N) => S): Record<N, S> {
+  return Object.fromEntries(names.map((name) => [name, schema(name)])) as Record<N, S>;
 }
 
-export interface Point {
-  t: number;
-  value: number | null;
-}
+const GRAINS: readonly Grain[] = ['hour', 'day', 'week', 'month'];
 
-export interface TimeseriesAnswer {
-  period: AnswerPeriod;
-  grain: Grain;
-  tz: string;
-  points: Point[];
-  /** The previous period's points, with `compare=true`. */
-  prev?: Point[];
-}
+export const daySchema = Type.String({ format: 'date', description: 'Site-local day YYYY-MM-DD' });
 
-export interface BreakdownRow {
-  key: string;
-  visitors: number;
-  /** An integer, as docs/api.md types it: 0 where every day read lacks them (then `viewsUnknown`). */
-  views: number;
-  pct: number;
-  /**
-   * Present (true) where no day read knows the row's views: imported days of an older export's
-   * table without pageviews (docs/imports.md). Its `views` is then 0, which is not a count.
-   */
-  viewsUnknown?: true;
-  /** With `include=bounceRate`: the key's bounce rate, as `stats` answers it with the key's filter added; null where that is. */
-  bounceRate?: number | null;
-  /** With `include=avgDuration`: the key's visit duration, as `stats` answers it with the key's filter added; null where that is. */
-  avgDuration?: number | null;
-  /** With `include=timeOnPage` (page breakdowns, `raw=clip`): the page's time on page, as `stats` answers it with the key's filter added. */
-  timeOnPage?: number | null;
-  /** With `include=scrollDepth` (page breakdowns): the mean deepest scroll, in whole percent; null when nobody reported one. */
-  scrollDepth?: number | null;
-  /** With `include=vitals` (page breakdowns): the 75th percentiles of the page's web vitals. */
-  vitals?: VitalsFigures;
-  /** Under a goal filter (its `visitors` are then its converters): the completions of the filter's goals on the row. */
-  conversions?: number;
-  /** Under a goal filter: the row's converters over the row's visitors without it (0..1); null without any. */
-  conversionRate?: number | null;
-}
+/** A dimension of the read API: one of DIMENSIONS, or a custom property `prop.<key>`. */
+export const dimensionSchema = Type.Unsafe<QueryDimension>({
+  type: 'string',
+  pattern: `^(?:${DIMENSIONS.join('|')})$|^${PROPERTY_PREFIX.replace('.', '\\.')}[\\s\\S]{${PROPERTY_KEY_LENGTH.min},${PROPERTY_KEY_LENGTH.max}}$`,
+  description: `One of ${DIMENSIONS.join(', ')}, or ${PROPERTY_PREFIX}<key>: a custom property (key of ${PROPERTY_KEY_LENGTH.min} to ${PROPERTY_KEY_LENGTH.max} characters)`,
+});
 
+/**
+ * The revenue of a revenue goal's conversions in its currency (docs/api.md, Revenue): a goal's, or a
+ * goal filter's revenue goals'.
+ */
+const revenueSchema = (options: Record<string, unknown> = {}) =>
+  object(
+    {
+      currency: Type.String({ pattern: CURRENCY_CODE.source, description: "The goal's currency (ISO 4217)" }),
+      total: Type.Number({ description: 'Revenue of the conversions in the currency, exact to the cent (at most 2 decimals)' }),
+      average: orNull('number', { description: 'total over the conversions that carried revenue in the currency, rounded half up to the cent; null when none did' }),
+      otherCurrency: Type.Integer({ description: 'Conversions whose revenue was in another currency: counted as conversions, their revenue left out' }),
+    },
+    options,
+  );
+
+const vitalsSchema = object(
+  {
+    ...fieldsOf(VITAL_NAMES, (vital: WebVital) =>
+      orNull('integer', { description: `75th percentile by nearest rank of the page's ${vital} reports (${vital === 'cls' ? 'thousandths' : 'ms'}); null without one` }),
+    ),
+    reports: Type.Integer({ description: "The page's engage events that reported any web vital" }),
+  },
+  { description: "With include=vitals: the page's web vitals over the period" },
+);
+
+const kpiSchema = object({
+  value: orNull('number'),
+  prev: orNull('number', { description: 'Value over the previous period of the same length; null when not computable' }),
+  deltaPct: orNull('number', { description: 'Percent change, 1 decimal; 0 when either side is null; null only under raw=clip when the compared period lies outside the raw window' }),
+});
+
+const funnelTotals = { entered: Type.Integer(), completed: Type.Integer(), conversionRate: Type.Number() };
+
+/** The schemas the answers share, published as the OpenAPI document's components. */
+export const schemas = {
+  Site: object({
+    id: Type.String({ description: "The site's public id" }),
+    domain: Type.String(),
+    name: Type.String(),
+    timezone: Type.String({ description: 'IANA time zone defining the local days' }),
+    retentionMonths: orNull('integer', { description: 'Months of statistics kept; null is unlimited' }),
+  }),
+  Period: object({ from: daySchema, to: daySchema, grain: stringEnum(GRAINS), tz: Type.String() }),
+  DayRange: object({ from: daySchema, to: daySchema }),
+  Kpi: kpiSchema,
+  Point: object({ t: Type.Integer({ description: 'Bucket start, epoch ms' }), value: orNull('number') }),
+  BreakdownRow: object({
+    key: Type.String(),
+    visitors: Type.Integer(),
+    views: Type.Integer({ description: 'Pageviews of the key (occurrences for event and property breakdowns); 0 with viewsUnknown where every day read lacks them' }),
+    viewsUnknown: Type.Optional(
+      Type.Unsafe<true>({ type: 'boolean', enum: [true], description: 'Present where no day read knows the views (days imported from a table without pageviews): views is then 0, not a count' }),
+    ),
+    pct: Type.Number(),
+    bounceRate: Type.Optional(
+      orNull('number', {
+        description: "With include=bounceRate: the key's bounce rate as stats answers it with filter=<dimension>:<key> added (null where it is: a dimension or filter of single events)",
+      }),
+    ),
+    avgDuration: Type.Optional(
+      orNull('number', { description: "With include=avgDuration: the key's visit duration in seconds as stats answers it with filter=<dimension>:<key> added (null where it is)" }),
+    ),
+    timeOnPage: Type.Optional(
+      orNull('number', {
+        description: "With include=timeOnPage (dimension page): the page's mean engaged time in seconds as stats answers it with filter=page:<key> added under raw=clip (null without raw=clip)",
+      }),
+    ),
+    scrollDepth: Type.Optional(
+      orNull('integer', {
+        description: "With include=scrollDepth: the mean over the page's visitors, per day, of their deepest scroll, in whole percent (rounded half up); null when none reported one",
+      }),
+    ),
+    vitals: Type.Optional(vitalsSchema),
+    conversions: Type.Optional(Type.Integer({ description: "Under a goal filter (visitors are then the key's converters): the completions of the filter's goals on the key" })),
+    conversionRate: Type.Optional(orNull('number', { description: "Under a goal filter: the key's converters over its visitors without the goal filter (0..1); null without any" })),
+  }),
+  RealtimeRow: object({ key: Type.String(), visitors: Type.Integer(), views: Type.Integer() }),
+  FeedEntry: object({
+    ts: Type.Integer(),
+    event: Type.String(),
+    path: Type.String(),
+    referrer: Type.String(),
+    country: Type.String(),
+    city: Type.String(),
+    browser: Type.String(),
+    os: Type.String(),
+    device: Type.String(),
+  }),
+  Goal: object({
+    goalId: Type.Integer(),
+    name: Type.String(),
+    kind: stringEnum<MatchKind>(['page', 'event']),
+    pattern: Type.String(),
+    props: Type.Optional(
+      Type.Unsafe<GoalProps>({
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description: 'Present on an event goal that also requires custom property values (all must match)',
+      }),
+    ),
+    conversions: Type.Integer(),
+    uniqueConversions: Type.Integer(),
+    conversionRate: Type.Number(),
+    delta: orNull('number'),
+    revenue: Type.Optional(revenueSchema({ description: 'Revenue goals (a goal with a currency) only' })),
+  }),
+  Segment: object({
+    id: Type.Integer(),
+    name: Type.String({ minLength: SEGMENT_NAME_LENGTH.min, maxLength: SEGMENT_NAME_LENGTH.max }),
+    filters: Type.Array(Type.String(), { minItems: SEGMENT_FILTERS.min, maxItems: SEGMENT_FILTERS.max, description: 'Filter parameters, as `filter` takes them' }),
+  }),
+  Annotation: object({
+    id: Type.Integer(),
+    date: daySchema,
+    text: Type.String({ minLength: ANNOTATION_TEXT_LENGTH.min, maxLength: ANNOTATION_TEXT_LENGTH.max }),
+    createdAt: Type.Integer({ description: 'Epoch ms' }),
+  }),
+  JourneyRow: object({
+    path: Type.Array(Type.String(), { description: 'The pages of the row in the order visited, consecutive repeats once: at most steps of them' }),
+    sessions: Type.Integer({ description: 'The sessions holding the row (each once, however often it holds it)' }),
+    visitors: Type.Integer({ description: "Those sessions' visitors (a visitor counted once a day)" }),
+  }),
+  FunnelSummary: object({
+    id: Type.Integer(),
+    name: Type.String(),
+    stepCount: Type.Integer(),
+    windowMinutes: Type.Integer(),
+    version: Type.Integer(),
+    createdAt: Type.Integer(),
+  }),
+};
+
+/** The KPIs the dashboard's reads add (`raw=clip`, a goal filter): the base API's `stats` keeps its six. */
+type AddedKpi = 'timeOnPage' | 'conversionRate';
+const ADDED_KPIS: readonly Metric[] = ['timeOnPage', 'conversionRate'] satisfies AddedKpi[];
+type KpiFields = Record<Exclude<Metric, AddedKpi>, typeof kpiSchema> & Record<AddedKpi, TOptional<typeof kpiSchema>>;
+
+const statsSchema = object({
+  ...(fieldsOf(METRICS, (metric) => (ADDED_KPIS.includes(metric) ? Type.Optional(kpiSchema) : kpiSchema)) as KpiFields),
+  revenue: Type.Optional(
+    Type.Unsafe<Static<ReturnType<typeof revenueSchema>> | null>({
+      ...revenueSchema(),
+      type: ['object', 'null'],
+      description: "Under a goal filter naming revenue goals: their conversions' revenue; null where they count in several currencies",
+    }),
+  ),
+});
+
+const funnelTotalsSchema = object(funnelTotals);
+
+/** The answer of each read API operation, as its route serializes it. */
+export const responses = {
+  sites: object({ sites: Type.Array(schemas.Site) }),
+  stats: object({ period: schemas.Period, stats: statsSchema }),
+  timeseries: object({
+    period: schemas.Period,
+    grain: stringEnum(GRAINS),
+    tz: Type.String(),
+    points: Type.Array(schemas.Point),
+    prev: Type.Optional(Type.Array(schemas.Point, { description: 'Present when compare=true' })),
+  }),
+  breakdown: object({
+    period: schemas.Period,
+    dimension: dimensionSchema,
+    rows: Type.Array(schemas.BreakdownRow),
+    totalKeys: Type.Integer(),
+    totalVisitors: Type.Integer(),
+  }),
+  realtime: object({
+    generatedAt: Type.Integer(),
+    currentVisitors: Type.Integer(),
+    pageviewsPerMinute: Type.Array(
+      object({ t: Type.Integer({ description: 'Minute start, epoch ms' }), value: Type.Integer({ description: 'Pageviews of the minute (never null)' }) }),
+    ),
+    topPages: Type.Array(schemas.RealtimeRow),
+    topReferrers: Type.Array(schemas.RealtimeRow),
+    topCountries: Type.Array(schemas.RealtimeRow),
+    feed: Type.Array(schemas.FeedEntry),
+  }),
+  goals: object({ period: schemas.DayRange, goals: Type.Array(schemas.Goal) }),
+  journeys: object({
+    period: schemas.DayRange,
+    steps: Type.Integer(),
+    rows: Type.Array(schemas.JourneyRow),
+    totalSessions: Type.Integer({ description: 'The sessions that hold at least one row (of this page of rows or not)' }),
+  }),
+  funnels: object({ funnels: Type.Array(schemas.FunnelSummary) }),
+  segments: object({ segments: Type.Array(schemas.Segment) }),
+  annotations: object({ period: schemas.DayRange, annotations: Type.Array(schemas.Annotation) }),
+  funnel: object({
+    period: schemas.DayRange,
+    funnel: object({ id: Type.Integer(), name: Type.String(), version: Type.Integer(), windowMinutes: Type.Integer() }),
+    steps: Type.Array(object({ step: Type.Integer(), visitors: Type.Integer(), rateFromPrevious: orNull('number') })),
+    ...funnelTotals,
+    previous: funnelTotalsSchema,
+    delta: Type.Number(),
+  }),
+};
+
+/** The dashboard's list of the custom property keys a site's events carry over a period, most events first (/app/v1 only). */
+export const propertyKeysResponse = object({
+  period: schemas.DayRange,
+  keys: Type.Array(object({ key: Type.String(), events: Type.Integer() })),
+});
+
+export type Operation = keyof typeof responses;
+export type AnswerOf<O extends Operation> = Static<(typeof responses)[O]>;
+
+/** The period of an answer: site-local days, inclusive. */
+export type AnswerDays = Static<typeof schemas.DayRange>;
+/** The period of a stats, timeseries or breakdown answer, with its grain and the site's zone. */
+export type AnswerPeriod = Static<typeof schemas.Period>;
+export type Kpi = Static<typeof kpiSchema>;
+/**
+ * The KPIs; `timeOnPage` only on the dashboard's reads (`raw=clip`). Under a goal filter,
+ * `conversionRate` (its converters over the visitors without it), and `revenue` where the filter's
+ * goals are revenue goals (null when they count in several currencies).
+ */
+export type Stats = Static<typeof statsSchema>;
+export type StatsAnswer = AnswerOf<'stats'>;
+export type Point = Static<typeof schemas.Point>;
+export type TimeseriesAnswer = AnswerOf<'timeseries'>;
+export type BreakdownRow = Static<typeof schemas.BreakdownRow>;
 /**
  * Per web vital, the 75th percentile by nearest rank of the page's reports that carry it (null when
  * none does; `cls` in thousandths), and how many `engage` events of the page reported any vital.
  */
-export interface VitalsFigures {
-  lcp: number | null;
-  inp: number | null;
-  cls: number | null;
-  ttfb: number | null;
-  reports: number;
-}
-
-/** The dashboard's list of the custom property keys a site's events carry over a period, most events first. */
-export interface PropertyKeysAnswer {
-  period: AnswerDays;
-  keys: Array<{ key: string; events: number }>;
-}
-
-export interface BreakdownAnswer {
-  period: AnswerPeriod;
-  dimension: QueryDimension;
-  rows: BreakdownRow[];
-  totalKeys: number;
-  totalVisitors: number;
-}
-
-export interface GoalResult {
-  goalId: number;
-  name: string;
-  kind: MatchKind;
-  pattern: string;
-  /** Present on an event goal that requires property values. */
-  props?: GoalProps;
-  conversions: number;
-  uniqueConversions: number;
-  conversionRate: number;
-  delta: number | null;
-  /** Revenue goals only. */
-  revenue?: GoalRevenue;
-}
-
+export type VitalsFigures = Static<typeof vitalsSchema>;
+export type BreakdownAnswer = AnswerOf<'breakdown'>;
+export type PropertyKeysAnswer = Static<typeof propertyKeysResponse>;
+export type GoalResult = Static<typeof schemas.Goal>;
 /**
  * The revenue of a revenue goal's conversions in its currency: `total` and `average` (over the
  * conversions that carried revenue in it) in major units, exact to the cent; `otherCurrency` counts
  * the conversions whose revenue was in another currency (counted as conversions, their revenue left out).
  */
-export interface GoalRevenue {
-  currency: string;
-  total: number;
-  average: number | null;
-  otherCurrency: number;
-}
-
-export interface GoalsAnswer {
-  period: AnswerDays;
-  goals: GoalResult[];
-}
-
+export type GoalRevenue = Static<ReturnType<typeof revenueSchema>>;
+export type GoalsAnswer = AnswerOf<'goals'>;
 /** How many visitors entered a funnel and completed it, and the rate between. */
-export interface FunnelTotals {
-  entered: number;
-  completed: number;
-  conversionRate: number;
-}
-
-export interface FunnelReading extends FunnelTotals {
-  steps: Array<{ step: number; visitors: number; rateFromPrevious: number | null }>;
-  previous: FunnelTotals;
-  delta: number;
-}
-
-export interface FunnelAnswer extends FunnelReading {
-  period: AnswerDays;
-  funnel: { id: number; name: string; version: number; windowMinutes: number };
-}
-
+export type FunnelTotals = Static<typeof funnelTotalsSchema>;
+export type FunnelAnswer = AnswerOf<'funnel'>;
+/** A funnel's figures over a period, without the period and the funnel they are of. */
+export type FunnelReading = Omit<FunnelAnswer, 'period' | 'funnel'>;
 /** One row of a journeys answer: a sequence of pages, and the sessions (and their visitors) that went through it. */
-export interface JourneyRow {
-  path: string[];
-  sessions: number;
-  visitors: number;
-}
-
-export interface JourneysAnswer {
-  period: AnswerDays;
-  steps: number;
-  rows: JourneyRow[];
-  /** The sessions that contributed at least one row (of any page of rows). */
-  totalSessions: number;
-}
-
-export interface RealtimeRow {
-  key: string;
-  visitors: number;
-  views: number;
-}
-
-export interface FeedEntry {
-  ts: number;
-  event: string;
-  path: string;
-  referrer: string;
-  country: string;
-  city: string;
-  browser: string;
-  os: string;
-  device: string;
-}
-
-export interface Realtime {
-  generatedAt: number;
-  currentVisitors: number;
-  /** Pageviews of each of the last minutes, oldest first (a count, never null). */
-  pageviewsPerMinute: Array<{ t: number; value: number }>;
-  topPages: RealtimeRow[];
-  topReferrers: RealtimeRow[];
-  topCountries: RealtimeRow[];
-  feed: FeedEntry[];
-}
-
+export type JourneyRow = Static<typeof schemas.JourneyRow>;
+export type JourneysAnswer = AnswerOf<'journeys'>;
+export type RealtimeRow = Static<typeof schemas.RealtimeRow>;
+export type FeedEntry = Static<typeof schemas.FeedEntry>;
+export type Realtime = AnswerOf<'realtime'>;
 /** A funnel as the read API lists it and as creating it or replacing its steps answers. */
-export interface FunnelSummary {
-  id: number;
-  name: string;
-  stepCount: number;
-  windowMinutes: number;
-  version: number;
-  createdAt: number;
-}
-
-/**
- * What an answer did with days imported from another tool (its `Svc-Imported` header): `included`,
- * `excluded` (the read is one they cannot answer exactly), or `none` (no day read holds any).
- */
-export const IMPORTED_ANSWERS = ['included', 'excluded', 'none'] as const;
-export type ImportedAnswer = (typeof IMPORTED_ANSWERS)[number];
-
-export function isImportedAnswer(text: string | null): text is ImportedAnswer {
-  return (IMPORTED_ANSWERS as readonly string[]).includes(text ?? '');
-}
-
-/**
- * The response header that carries a refusal's reason on /app/v1 and /admin/v1: on the read API's
- * routes mounted again under /app/v1 it is the only place of the reason, since their bodies stay
- * /v1's byte for byte; elsewhere the envelope says it too.
- */
-export const REASON_HEADER = 'svc-error-reason';
-
-/** The response header of every planned read (stats, timeseries, breakdown, goals, funnel) that says its ImportedAnswer. */
-export const IMPORTED_HEADER = 'svc-imported';
-
-/** The response header of a read clipped to the raw window (`raw=clip`): `clipped; from=<the day asked>`. */
-export const RAW_WINDOW_HEADER = 'svc-raw-window';
-export const rawWindowHeader = (requestedFrom: string) => `clipped; from=${requestedFrom}`;
-
-/**
- * From which day the figures of each goal or funnel version of a goals or funnel answer are
- * complete: days of the site's rollups before it lack them (it was made after them, and their raw
- * events were gone). Said by the dashboard's answers (/app/v1) only, in a header so that their
- * bodies stay byte for byte those of /v1: `goal:7=2026-02-19, funnel:3:2=2026-02-19`, naming only
- * the goals and versions whose figures miss days; absent when none do.
- */
-export const COUNTED_SINCE_HEADER = 'svc-counted-since';
-
-/** How the rollups' bookkeeping and the counted-since header name a goal. */
-export const goalKey = (goalId: number): string => `goal:${goalId}`;
-/**
- * How the counted-since header names the stats' conversions under filters when a `raw=clip` read
- * counts them from the raw window's first day only (the period starts before it).
- */
-export const CONVERSIONS_KEY = 'conversions';
-/** How the rollups' bookkeeping and the counted-since header name a funnel version. */
-export const funnelKey = (funnelId: number, version: number): string => `funnel:${funnelId}:${version}`;
-
-/** The counted-since header's value for the first complete day of each definition (`goalKey`, `funnelKey`); undefined when none misses days. */
-export function countedSinceHeader(days: ReadonlyArray<readonly [key: string, countedSince: string | null]>): string | undefined {
-  const said = days.filter((entry): entry is readonly [string, string] => entry[1] !== null);
-  return said.length === 0 ? undefined : said.map(([key, day]) => `${key}=${day}`).join(', ');
-}
-
-/** The first complete day of each definition a counted-since header names (none for an absent header). */
-export function parseCountedSince(header: string | null | undefined): ReadonlyMap<string, string> {
-  const days = new Map<string, string>();
-  for (const entry of (header ?? '').split(',')) {
-    const separator = entry.lastIndexOf('=');
-    if (separator > 0) days.set(entry.slice(0, separator).trim(), entry.slice(separator + 1).trim());
-  }
-  return days;
-}
+export type FunnelSummary = Static<typeof schemas.FunnelSummary>;
+/** A segment as the read API lists it (`GET /v1/sites/:siteId/segments`: the shared ones). */
+export type SegmentView = Static<typeof schemas.Segment>;
+/** A segment as the management APIs answer it: whether the site's members share it. */
+export type ManagedSegment = SegmentView & { shared: boolean };
+/** A note on a day of a site's chart. */
+export type Annotation = Static<typeof schemas.Annotation>;
+/** `GET /v1/sites/:siteId/annotations`: the annotations whose day lies in the period, by date. */
+export type AnnotationsAnswer = AnswerOf<'annotations'>;

@@ -1,6 +1,6 @@
 // Segments and annotations of a site as stored (the MetaStore stores them: src/storage/meta/types.ts);
 // what the APIs answer of them is the vocabulary's (src/core/segments.ts).
-import type { Annotation, ManagedSegment } from '../core/segments.js';
+import type { Annotation, ManagedSegment } from '../core/answers.js';
 
 /** A segment: shared with the site's members, or personal to its owner. */
 export interface Segment extends ManagedSegment {

@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, apiError, envelope, envelopeWithReason, type ErrorEnvelope, type ReasonedErrorEnvelope } from '../core/errors.js';
-import { REASON_HEADER } from '../core/answers.js';
+import { REASON_HEADER } from '../core/answer-headers.js';
 import { storageRefusal } from './storage-errors.js';
 
 /** The paths of the APIs whose error answers carry the reason (REASON_HEADER). */

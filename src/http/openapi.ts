@@ -1,10 +1,10 @@
-// The OpenAPI 3.1 document of /v1, generated from the route table and the response schemas the
-// routes serialize with (src/http/v1/schemas.ts), and of the /app/v1/manage routes a manage key
+// The OpenAPI 3.1 document of /v1, generated from the route table (src/http/v1/schemas.ts) and the
+// answers' schemas the routes serialize with (src/core/answers.ts), and of the /app/v1/manage routes a manage key
 // reaches (./manage-openapi.ts). docs/openapi.json is this output, checked by a test.
-import { IMPORTED_ANSWERS } from '../core/answers.js';
+import { IMPORTED_ANSWERS, IMPORTED_HEADER } from '../core/answer-headers.js';
+import { responses, schemas } from '../core/answers.js';
 import { ERRORS } from '../core/errors.js';
-import { IMPORTED_HEADER } from '../core/answers.js';
-import { ROUTES, V1_ERROR_CODES, responses, schemas } from './v1/schemas.js';
+import { errorSchema, ROUTES, V1_ERROR_CODES } from './v1/schemas.js';
 import { manageOpenApiPaths } from './manage-openapi.js';
 
 /** The routes whose answers are planned, and say what they did with imported days (docs/api.md). */
@@ -78,7 +78,7 @@ export function openApiDocument(): Record<string, unknown> {
       paths: { ...paths, ...manageOpenApiPaths() },
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'svc_ followed by 32 characters' } },
-        schemas,
+        schemas: { ...schemas, Error: errorSchema },
       },
     }),
   );

@@ -2,7 +2,8 @@
 // `svc_annotations.csv` (`date,text`, text neutralised for spreadsheets as every field is), which
 // svc's import reads back into the importing site once its figures are written. Plausible's import
 // and other exports have no such file; a file of the name in another export is read alike.
-import { ANNOTATION_TEXT_LENGTH, MAX_ANNOTATIONS_PER_SITE, type Annotation } from '../core/segments.js';
+import { ANNOTATION_TEXT_LENGTH, MAX_ANNOTATIONS_PER_SITE } from '../core/segments.js';
+import type { Annotation } from '../core/answers.js';
 import { csvField, restoredText } from '../core/csv-field.js';
 import { isValidDay } from '../core/period.js';
 import type { NewAnnotation } from '../entities/segments.js';

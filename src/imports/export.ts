@@ -21,7 +21,7 @@ import { PLAUSIBLE_BROWSER_NAMES, PLAUSIBLE_DEVICE_NAMES, PLAUSIBLE_OS_NAMES, pl
 import { SVC_DIMENSIONS_TABLE } from './plausible.js';
 import { zipStream, type ZipSource } from './zip.js';
 import { annotationsCsv, ANNOTATIONS_FILE } from './annotations.js';
-import type { Annotation } from '../core/segments.js';
+import type { Annotation } from '../core/answers.js';
 
 /** A CSV field: text neutralised for spreadsheets, an unknown measure (null) empty (svc's import reads both back). */
 type Field = string | number | null;

@@ -30,7 +30,7 @@ import { addDays } from '../core/localtime.js';
 import { apiError } from '../core/errors.js';
 import { addMonths, firstOfMonth, periodDays, type Period } from '../core/period.js';
 import { clippedQuery, type Query } from '../core/query.js';
-import type { ImportedAnswer } from '../core/answers.js';
+import type { ImportedAnswer } from '../core/answer-headers.js';
 import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
 import { RAW_DAYS } from '../core/vocabulary.js';
 import { countsVisits, goalsUnderFilters, hasGoalFilter, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer, visitorsFromRollups } from './windows.js';

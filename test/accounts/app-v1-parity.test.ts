@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { addDays } from '../../src/core/localtime.js';
-import { COUNTED_SINCE_HEADER, funnelKey, goalKey, IMPORTED_HEADER, parseCountedSince } from '../../src/core/answers.js';
+import { COUNTED_SINCE_HEADER, funnelKey, goalKey, IMPORTED_HEADER, parseCountedSince } from '../../src/core/answer-headers.js';
 import { AppClient, signedInUser } from '../helpers/app-client.js';
 import { uploadPlausibleExport } from '../helpers/plausible-export.js';
 import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';

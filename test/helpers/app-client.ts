@@ -2,7 +2,7 @@
 // CSRF token, and sends the service's own Origin on changes, as the dashboard's pages do.
 import assert from 'node:assert/strict';
 import type { TestServer } from './server.js';
-import { REASON_HEADER } from '../../src/core/answers.js';
+import { REASON_HEADER } from '../../src/core/answer-headers.js';
 
 export interface AppResult<T = any> {
   status: number;

@@ -4,7 +4,7 @@
 // { code, message } and nothing else.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { REASON_HEADER } from '../../src/core/answers.js';
+import { REASON_HEADER } from '../../src/core/answer-headers.js';
 import { AppClient, signedInUser } from '../helpers/app-client.js';
 import { createApiKey, createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
 

@@ -2,6 +2,8 @@
 // single files of src/ and web/ (docs/architecture.md "Folders").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 // @ts-expect-error: a plain ES module of scripts/, without type declarations
 import { fileGraph, findCycle, folderGraph } from '../../scripts/check-import-cycles.mjs';
 
@@ -38,4 +40,20 @@ test('a cycle is found, however long, and named', () => {
   assert.deepEqual(findCycle(graph([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd']])), ['a', 'b', 'c', 'a']);
   assert.deepEqual(findCycle(graph([['x', 'storage'], ['storage', 'stats'], ['stats', 'storage']])), ['storage', 'stats', 'storage']);
   assert.equal(findCycle(graph([['a', 'b'], ['a', 'c'], ['b', 'c']])), null);
+});
+
+/** Every import statement of web/ that names a module, with the file it is in. */
+function dashboardImports(module: string): Array<{ file: string; statement: string }> {
+  const statements = /(?:^|\n)(import[^;]*?from\s*'([^']+)');/g;
+  return (readdirSync('web', { recursive: true }) as string[])
+    .filter((file) => /\.tsx?$/.test(file))
+    .flatMap((file) => [...readFileSync(join('web', file), 'utf8').matchAll(statements)].map((m) => ({ file, statement: m[1]!, from: m[2]! })))
+    .filter((found) => found.from.endsWith(module));
+}
+
+test('the dashboard imports the answers\' schemas for their types only, so that TypeBox stays out of its bundle', () => {
+  const imports = dashboardImports('/src/core/answers.js');
+  assert.ok(imports.length >= 10, `found ${imports.length} imports of the answers`);
+  assert.deepEqual(imports.filter((found) => !found.statement.startsWith('import type ')), []);
+  assert.deepEqual(dashboardImports('typebox'), []);
 });

@@ -1,6 +1,6 @@
 // Every word of the vocabulary is declared once: the dashboard (web/), the CLI and the rest of src/
 // import the word from the module that declares it (src/core/vocabulary.ts, metric-registry.ts,
-// answers.ts, management.ts) instead of declaring their own copy, which would drift from the
+// answers.ts, answer-headers.ts, management.ts) instead of declaring their own copy, which would drift from the
 // server's. A copy is found by its name, or by its shape (an object type with the same fields).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 
-const VOCABULARY = ['src/core/vocabulary.ts', 'src/core/metric-registry.ts', 'src/core/answers.ts', 'src/core/management.ts'];
+const VOCABULARY = ['src/core/vocabulary.ts', 'src/core/metric-registry.ts', 'src/core/answers.ts', 'src/core/answer-headers.ts', 'src/core/management.ts'];
 
 /** Fewer fields than this make a shape too common to call a copy (`{ id, name }`, `{ from, to }`). */
 const SHAPE_MIN_FIELDS = 3;

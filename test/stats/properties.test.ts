@@ -15,7 +15,7 @@ import { computeStats } from '../../src/stats/read/stats.js';
 import { computeGoals } from '../../src/stats/read/goals.js';
 import { computePropertyKeys } from '../../src/stats/read/properties.js';
 import { countedSince } from '../../src/stats/rollups/coverage.js';
-import { goalKey } from '../../src/core/answers.js';
+import { goalKey } from '../../src/core/answer-headers.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
 import { event } from '../../support/events.js';
 import type { StoredEvent } from '../../src/storage/events/schema.js';

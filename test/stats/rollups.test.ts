@@ -12,7 +12,7 @@ import { planInputs } from '../../src/stats/inputs.js';
 import { SESSION_ROWS, SITE_DAILY } from '../../src/stats/rollups/tables.js';
 import { SUGGESTED_RAW_DAYS } from '../../src/core/vocabulary.js';
 import { countedSince } from '../../src/stats/rollups/coverage.js';
-import { funnelKey, goalKey } from '../../src/core/answers.js';
+import { funnelKey, goalKey } from '../../src/core/answer-headers.js';
 import { sql, trusted, type Sql } from '../../src/sql/sql.js';
 import type { EventStore, ReadOptions } from '../../src/storage/events/types.js';
 import { EVENT_STORE_ADAPTERS, type EventStoreAdapter } from '../helpers/event-stores.js';

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { addDays } from '../../src/core/localtime.js';
-import { COUNTED_SINCE_HEADER, RAW_WINDOW_HEADER } from '../../src/core/answers.js';
+import { COUNTED_SINCE_HEADER, RAW_WINDOW_HEADER } from '../../src/core/answer-headers.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
 import { AppClient, signedInUser } from '../helpers/app-client.js';
 import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';

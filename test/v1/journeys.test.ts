@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { addDays } from '../../src/core/localtime.js';
-import { RAW_WINDOW_HEADER, rawWindowHeader } from '../../src/core/answers.js';
+import { RAW_WINDOW_HEADER, rawWindowHeader } from '../../src/core/answer-headers.js';
 import { BROWSER_UA, createApiKey, createSite, importEvents, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
 
 const NOW = Date.UTC(2026, 2, 20, 12, 0);

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openApiDocument } from '../../src/http/openapi.js';
-import { ROUTES, responses } from '../../src/http/v1/schemas.js';
+import { responses } from '../../src/core/answers.js';
+import { ROUTES } from '../../src/http/v1/schemas.js';
 import { keyReaches } from '../../src/http/auth/authorization.js';
 import { startTestServer } from '../helpers/server.js';
 

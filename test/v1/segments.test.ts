@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
 import { addDays } from '../../src/core/localtime.js';
-import { IMPORTED_HEADER, RAW_WINDOW_HEADER } from '../../src/core/answers.js';
+import { IMPORTED_HEADER, RAW_WINDOW_HEADER } from '../../src/core/answer-headers.js';
 import type { RawParams } from '../../src/core/query.js';
 import { MAX_SEGMENTS_PER_SITE } from '../../src/core/segments.js';
 import { AppClient, signedInUser } from '../helpers/app-client.js';

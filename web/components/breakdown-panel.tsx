@@ -13,7 +13,8 @@ import { Loading, ReadFailure, readState } from './feedback.js';
 import { ExportLink, GoalRows, Rows } from './breakdown-rows.js';
 import { Details } from './breakdown-details.js';
 import { isPropertyDimension, NONE_KEY, oneValueFilter, PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
-import type { BreakdownAnswer, BreakdownRow, GoalResult, ImportedAnswer } from '../../src/core/answers.js';
+import type { BreakdownAnswer, BreakdownRow, GoalResult } from '../../src/core/answers.js';
+import type { ImportedAnswer } from '../../src/core/answer-headers.js';
 import { SelectField } from './fields.js';
 import { breakdownRead, PANEL_ROWS, type DimensionTab, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
 

@@ -13,7 +13,8 @@ import { readCounted } from '../lib/site.js';
 import { queryParams, withPeriod } from '../../src/core/view-state.js';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { funnelKey, type FunnelAnswer } from '../../src/core/answers.js';
+import type { FunnelAnswer } from '../../src/core/answers.js';
+import { funnelKey } from '../../src/core/answer-headers.js';
 import type { FunnelHistory, SiteRow } from '../../src/core/management.js';
 import type { MatchKind } from '../../src/core/vocabulary.js';
 

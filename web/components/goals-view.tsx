@@ -16,7 +16,8 @@ import { previousPeriod } from '../../src/core/period.js';
 import { goalPropsLabel } from '../lib/labels.js';
 import { queryParams, withPeriod, type ViewState } from '../../src/core/view-state.js';
 import { GOAL_DIMENSION, makeFilter } from '../../src/core/vocabulary.js';
-import { goalKey, type FunnelSummary, type GoalResult, type GoalRevenue, type GoalsAnswer } from '../../src/core/answers.js';
+import type { FunnelSummary, GoalResult, GoalRevenue, GoalsAnswer } from '../../src/core/answers.js';
+import { goalKey } from '../../src/core/answer-headers.js';
 import type { SiteRow } from '../../src/core/management.js';
 
 /** Where the view's links lead: the dashboard of the same period filtered by a goal, a funnel's page. */

@@ -12,7 +12,8 @@ import { createSegment, deleteSegment, filtersInWords, listSegments, renameSegme
 import type { GoalNames } from '../lib/labels.js';
 import { useAction, useLoad, type Loaded } from '../lib/hooks.js';
 import { parseViewState, type ViewState } from '../../src/core/view-state.js';
-import { SEGMENT_NAME_LENGTH, type ManagedSegment } from '../../src/core/segments.js';
+import { SEGMENT_NAME_LENGTH } from '../../src/core/segments.js';
+import type { ManagedSegment } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
 import { filterParam, roleAtLeast, type Filter } from '../../src/core/vocabulary.js';
 

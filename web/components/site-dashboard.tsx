@@ -21,7 +21,8 @@ import { clippedToRawWindow, countedSinceOf, readSite, withImported } from '../l
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
 import { goalFilterOf, roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
-import { CONVERSIONS_KEY, type GoalsAnswer, type StatsAnswer, type TimeseriesAnswer } from '../../src/core/answers.js';
+import type { GoalsAnswer, StatsAnswer, TimeseriesAnswer } from '../../src/core/answers.js';
+import { CONVERSIONS_KEY } from '../../src/core/answer-headers.js';
 import type { SiteRow } from '../../src/core/management.js';
 
 /** An answer with the comparison it was read with: figures still shown while others load keep their own words. */

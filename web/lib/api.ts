@@ -3,7 +3,7 @@
 // a page can show as it is, and whose reason (the catalogue's name of the refusal) a page branches on.
 import type { ApiError as Refusal, ErrorCode, ErrorReason } from '../../src/core/errors.js';
 import { loginPath } from '../../src/core/next-path.js';
-import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, RAW_WINDOW_HEADER, REASON_HEADER } from '../../src/core/answers.js';
+import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, RAW_WINDOW_HEADER, REASON_HEADER } from '../../src/core/answer-headers.js';
 
 /** A code of the server's catalogue, or the dashboard's own for no answer or one without the envelope. */
 export type FailureCode = ErrorCode | 'NETWORK' | `HTTP_${number}`;

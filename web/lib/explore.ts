@@ -4,7 +4,7 @@ import { api } from './api.js';
 import { dimensionLabel, filterValueLabel, OPERATOR_LABELS, type GoalNames } from './labels.js';
 import { readSite } from './site.js';
 import type { Filter } from '../../src/core/vocabulary.js';
-import type { Annotation, AnnotationsAnswer, ManagedSegment } from '../../src/core/segments.js';
+import type { Annotation, AnnotationsAnswer, ManagedSegment } from '../../src/core/answers.js';
 
 /** Filters as the chips say them, in one line: `Country is France, Goal is Signup`. */
 export const filtersInWords = (filters: readonly Filter[], goals?: GoalNames): string =>

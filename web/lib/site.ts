@@ -5,7 +5,7 @@ import { askEarly, readPath } from './early.js';
 import { readableError } from './read-errors.js';
 import type { ErrorReason } from '../../src/core/errors.js';
 import { SESSION_PATH, SITES_PATH, sitePath, type SiteRead } from '../../src/core/app-paths.js';
-import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, isImportedAnswer, RAW_WINDOW_HEADER, parseCountedSince, type ImportedAnswer } from '../../src/core/answers.js';
+import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, isImportedAnswer, RAW_WINDOW_HEADER, parseCountedSince, type ImportedAnswer } from '../../src/core/answer-headers.js';
 import type { SiteRow } from '../../src/core/management.js';
 
 /** The site among those the user can see; SITE_NOT_FOUND (as the server says it) when it is not one of them. */

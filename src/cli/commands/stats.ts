@@ -5,7 +5,8 @@
 import { seg } from '../client.js';
 import { formatTable } from '../output.js';
 import type { Noun } from '../types.js';
-import { CONVERSIONS_KEY, COUNTED_SINCE_HEADER, parseCountedSince, RAW_WINDOW_HEADER, type BreakdownAnswer, type StatsAnswer } from '../../core/answers.js';
+import type { BreakdownAnswer, StatsAnswer } from '../../core/answers.js';
+import { CONVERSIONS_KEY, COUNTED_SINCE_HEADER, parseCountedSince, RAW_WINDOW_HEADER } from '../../core/answer-headers.js';
 import { METRIC_REGISTRY, shownMetrics } from '../../core/metric-registry.js';
 import { formatCount, formatMetric, formatRatioOf, kpiChangeText, REPORT_LOCALE } from '../../core/figure-text.js';
 import { parseFilters } from '../../core/query.js';

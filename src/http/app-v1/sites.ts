@@ -16,7 +16,7 @@ import { SHARE_ACCESS_HEADER } from './share.js';
 import { afterParam, recentEventsOf, snippetOf } from '../admin/installation-routes.js';
 import { TIME_ZONES } from '../admin/org-routes.js';
 import type { Installation, SiteRow } from '../../core/management.js';
-import type { PropertyKeysAnswer } from '../../core/answers.js';
+import { propertyKeysResponse, type PropertyKeysAnswer } from '../../core/answers.js';
 import type { RawParams } from '../../core/query.js';
 import { answers, planRead } from '../../stats/entry.js';
 import { readSource } from '../v1/index.js';
@@ -77,7 +77,7 @@ export async function siteListRoutes(app: FastifyInstance, ctx: AppContext, shar
 
   // The keys the Properties tab picks from, over the view's period (`period`, or `from` and `to`, as
   // the read API takes them; no filter: the keys of every event).
-  app.get<{ Params: { siteId: string } }>('/sites/:siteId/properties', { config: { shareable: true } }, async (request): Promise<PropertyKeysAnswer> => {
+  app.get<{ Params: { siteId: string } }>('/sites/:siteId/properties', { config: { shareable: true }, schema: { response: { 200: propertyKeysResponse } } }, async (request): Promise<PropertyKeysAnswer> => {
     const site = request.headers[SHARE_ACCESS_HEADER] === undefined ? await memberSite(request, request.params.siteId) : await sharedSite(request, request.params.siteId, 'properties');
     const source = readSource(ctx);
     return readingFor(site.orgId, async () => answers.properties(source, await planRead(source, { kind: 'goals', params: request.query as RawParams, site, now: ctx.clock.now() })));

@@ -8,27 +8,10 @@ import type { Site } from '../../entities/sites.js';
 import { apiError } from '../../core/errors.js';
 import { isValidTimeZone } from '../../core/localtime.js';
 import { requestPeriod, type QueryKind, type RawParams } from '../../core/query.js';
-import type { AnnotationsAnswer, SegmentView } from '../../core/segments.js';
 import { segmentedParams } from '../../segments/filters.js';
 import { RAW_DAYS } from '../../core/vocabulary.js';
-import {
-  COUNTED_SINCE_HEADER,
-  CONVERSIONS_KEY,
-  countedSinceHeader,
-  funnelKey,
-  goalKey,
-  IMPORTED_HEADER,
-  RAW_WINDOW_HEADER,
-  rawWindowHeader,
-  type BreakdownAnswer,
-  type FunnelAnswer,
-  type FunnelSummary,
-  type GoalsAnswer,
-  type JourneysAnswer,
-  type Realtime,
-  type StatsAnswer,
-  type TimeseriesAnswer,
-} from '../../core/answers.js';
+import { responses, type AnswerOf } from '../../core/answers.js';
+import { COUNTED_SINCE_HEADER, CONVERSIONS_KEY, countedSinceHeader, funnelKey, goalKey, IMPORTED_HEADER, RAW_WINDOW_HEADER, rawWindowHeader } from '../../core/answer-headers.js';
 import type { EventReader } from '../../storage/events/types.js';
 import { sharingReads } from '../../stats/shared-reads.js';
 import { fairReads, readingFor } from '../../stats/fair-reads.js';
@@ -39,7 +22,7 @@ import { computeRealtime } from '../../stats/read/realtime.js';
 import { apiKeyFrom, keyRateLimit } from '../auth/api-key.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import { PerKeySlots } from '../../core/per-key-slots.js';
-import { ROUTES, responses, type RouteDoc } from './schemas.js';
+import { ROUTES, type RouteDoc } from './schemas.js';
 import { countedSince } from '../../stats/rollups/coverage.js';
 import { querySite } from '../../stats/first-data-day.js';
 import { openApiDocument } from '../openapi.js';
@@ -102,7 +85,8 @@ export interface Reader {
 const LOCK_SHARED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'timeseries', 'breakdown', 'journeys', 'annotations']);
 
 type OperationId = RouteDoc['operationId'];
-type Handler = (request: FastifyRequest, reader: Reader) => Promise<unknown>;
+/** Each operation's handler answers what its response schema declares. */
+type Handlers = { [O in OperationId]: (request: FastifyRequest, reader: Reader) => Promise<AnswerOf<O>> };
 
 /** One mount of the statistics routes. */
 export interface StatsMount {
@@ -186,56 +170,56 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     return read;
   }
 
-  const handlers: Record<OperationId, Handler> = {
+  const handlers: Handlers = {
     async sites(_request, reader) {
       const sites = (await Promise.all(reader.orgIds.map((orgId) => ctx.meta.listSites(orgId, { activeOnly: true })))).flat();
       return {
         sites: sites.map((s) => ({ id: s.id, domain: s.domain, name: s.name, timezone: s.timezone, retentionMonths: s.retentionMonths })),
       };
     },
-    async stats(request, reader): Promise<StatsAnswer> {
+    async stats(request, reader) {
       const read = await planned('stats', request, await siteFor(request, reader));
       // On every mount: only a raw=clip read (the dashboard's and the CLI's) counts conversions from a later day.
       if (read.q.plan.goalsSince !== null) sayOfFigures(request, COUNTED_SINCE_HEADER, countedSinceHeader([[CONVERSIONS_KEY, read.q.plan.goalsSince]])!);
       return answers.stats(source, read);
     },
-    async timeseries(request, reader): Promise<TimeseriesAnswer> {
+    async timeseries(request, reader) {
       return answers.timeseries(source, await planned('timeseries', request, await siteFor(request, reader)));
     },
-    async breakdown(request, reader): Promise<BreakdownAnswer> {
+    async breakdown(request, reader) {
       return answers.breakdown(source, await planned('breakdown', request, await siteFor(request, reader)));
     },
-    async segments(request, reader): Promise<{ segments: SegmentView[] }> {
+    async segments(request, reader) {
       const site = await siteFor(request, reader);
       const shared = (await ctx.meta.listSegments(site.internalId)).filter((segment) => segment.shared);
       return { segments: shared.map(({ id, name, filters }) => ({ id, name, filters })) };
     },
-    async annotations(request, reader): Promise<AnnotationsAnswer> {
+    async annotations(request, reader) {
       const site = await siteFor(request, reader);
       const params = request.query as RawParams;
       const { period } = requestPeriod(params, await querySite(source.events, site, params), ctx.clock.now());
       return { period, annotations: await ctx.meta.listAnnotations(site.internalId, period) };
     },
-    async journeys(request, reader): Promise<JourneysAnswer> {
+    async journeys(request, reader) {
       return answers.journeys(source, await planned('journeys', request, await siteFor(request, reader)));
     },
-    async realtime(request, reader): Promise<Realtime> {
+    async realtime(request, reader) {
       const site = await siteFor(request, reader);
       if (!isValidTimeZone(site.timezone)) throw apiError('INVALID_TIMEZONE', 'site');
       return computeRealtime(source.events, site.id, site.timezone, ctx.clock.now());
     },
-    async goals(request, reader): Promise<GoalsAnswer> {
+    async goals(request, reader) {
       const site = await siteFor(request, reader);
       const read = await planned('goals', request, site);
       const answer = await answers.goals(source, read);
       noteCountedSince(request, read.rollup, answer.goals.map((g) => goalKey(g.goalId)));
       return answer;
     },
-    async funnels(request, reader): Promise<{ funnels: FunnelSummary[] }> {
+    async funnels(request, reader) {
       const site = await siteFor(request, reader);
       return { funnels: await ctx.meta.listFunnels(site.internalId) };
     },
-    async funnel(request, reader): Promise<FunnelAnswer> {
+    async funnel(request, reader) {
       const site = await siteFor(request, reader);
       const { funnelId } = request.params as { funnelId: string };
       const version = (request.query as RawParams).version;
@@ -262,7 +246,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
       if (said && reply.statusCode === 200) reply.headers(said);
     });
     for (const route of ROUTES.filter((r) => mount.operations.includes(r.operationId))) {
-      const handle = handlers[route.operationId];
+      const handle: (request: FastifyRequest, reader: Reader) => Promise<unknown> = handlers[route.operationId];
       scope.route({
         method: ALL_METHODS,
         url: mount.prefix + route.path.slice('/v1'.length),

@@ -1,7 +1,10 @@
-// JSON Schemas of the /v1 responses and parameter descriptions. Routes serialize through these
-// schemas and the OpenAPI document (src/http/openapi.ts) is generated from them, so the published
-// contract and the bytes on the wire cannot drift apart.
+// The /v1 route table: each operation's path, summary and parameters, and the read API's error
+// envelope. The routes serialize their answers with the schemas of src/core/answers.ts, and the
+// OpenAPI document (src/http/openapi.ts) is generated from both, so the published contract and the
+// bytes on the wire cannot drift apart.
+import { Type } from 'typebox';
 import type { ErrorCode } from '../../core/errors.js';
+import { daySchema, dimensionSchema, object, stringEnum, type Operation } from '../../core/answers.js';
 import { FIRST_DAY, LAST_DAY } from '../../core/period.js';
 import { BREAKDOWN_OFFSET_MAX, JOURNEY_PAGE_MAX_LENGTH, SEARCH_MAX_LENGTH } from '../../core/query.js';
 import {
@@ -10,7 +13,6 @@ import {
   COMPARISONS,
   CONTAINS_TEXT_LENGTH,
   FILTER_VALUES_MAX,
-  CURRENCY_CODE,
   DIMENSIONS,
   GOAL_DIMENSION,
   JOURNEY_DIRECTIONS,
@@ -20,24 +22,15 @@ import {
   PROPERTY_KEY_LENGTH,
   PROPERTY_PREFIX,
   RAW_CLIP,
-  VITAL_NAMES,
 } from '../../core/vocabulary.js';
 import { METRICS } from '../../core/metric-registry.js';
-import { ANNOTATION_TEXT_LENGTH, SEGMENT_FILTERS, SEGMENT_NAME_LENGTH, SEGMENT_PARAM } from '../../core/segments.js';
+import { SEGMENT_PARAM } from '../../core/segments.js';
 
-type Schema = Record<string, unknown>;
+type Schema = object;
 
 const integer: Schema = { type: 'integer' };
-const number: Schema = { type: 'number' };
 const string: Schema = { type: 'string' };
-const nullable = (type: 'number' | 'integer' | 'string'): Schema => ({ type: [type, 'null'] });
-const object = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({
-  type: 'object',
-  properties,
-  required,
-  additionalProperties: false,
-});
-const array = (items: Schema): Schema => ({ type: 'array', items });
+
 /** The error codes the read API can answer with (docs/api.md, Errors). */
 export const V1_ERROR_CODES = [
   'UNAUTHORIZED',
@@ -57,201 +50,8 @@ export const V1_ERROR_CODES = [
   'QUERY_TOO_LARGE',
 ] as const satisfies readonly ErrorCode[];
 
-/** A dimension of the read API: one of DIMENSIONS, or a custom property `prop.<key>`. */
-const dimension: Schema = {
-  type: 'string',
-  pattern: `^(?:${DIMENSIONS.join('|')})$|^${PROPERTY_PREFIX.replace('.', '\\.')}[\\s\\S]{${PROPERTY_KEY_LENGTH.min},${PROPERTY_KEY_LENGTH.max}}$`,
-  description: `One of ${DIMENSIONS.join(', ')}, or ${PROPERTY_PREFIX}<key>: a custom property (key of ${PROPERTY_KEY_LENGTH.min} to ${PROPERTY_KEY_LENGTH.max} characters)`,
-};
-
-const day: Schema = { type: 'string', format: 'date', description: 'Site-local day YYYY-MM-DD' };
-
-/** A revenue goal's revenue (docs/api.md, Revenue): a goal's, or a goal filter's revenue goals'. */
-const revenue: Schema = object({
-  currency: { type: 'string', pattern: CURRENCY_CODE.source, description: "The goal's currency (ISO 4217)" },
-  total: { type: 'number', description: 'Revenue of the conversions in the currency, exact to the cent (at most 2 decimals)' },
-  average: { ...nullable('number'), description: 'total over the conversions that carried revenue in the currency, rounded half up to the cent; null when none did' },
-  otherCurrency: { type: 'integer', description: 'Conversions whose revenue was in another currency: counted as conversions, their revenue left out' },
-});
-
-export const schemas = {
-  Site: object({
-    id: { type: 'string', description: "The site's public id" },
-    domain: string,
-    name: string,
-    timezone: { type: 'string', description: 'IANA time zone defining the local days' },
-    retentionMonths: { ...nullable('integer'), description: 'Months of statistics kept; null is unlimited' },
-  }),
-  Period: object({
-    from: day,
-    to: day,
-    grain: { type: 'string', enum: ['hour', 'day', 'week', 'month'] },
-    tz: string,
-  }),
-  DayRange: object({ from: day, to: day }),
-  Kpi: object({
-    value: nullable('number'),
-    prev: { ...nullable('number'), description: 'Value over the previous period of the same length; null when not computable' },
-    deltaPct: { ...nullable('number'), description: 'Percent change, 1 decimal; 0 when either side is null; null only under raw=clip when the compared period lies outside the raw window' },
-  }),
-  Point: object({ t: { type: 'integer', description: 'Bucket start, epoch ms' }, value: nullable('number') }),
-  BreakdownRow: object(
-    {
-      key: string,
-      visitors: integer,
-      views: { ...integer, description: 'Pageviews of the key (occurrences for event and property breakdowns); 0 with viewsUnknown where every day read lacks them' },
-      viewsUnknown: { type: 'boolean', enum: [true], description: 'Present where no day read knows the views (days imported from a table without pageviews): views is then 0, not a count' },
-      pct: number,
-      bounceRate: {
-        ...nullable('number'),
-        description: "With include=bounceRate: the key's bounce rate as stats answers it with filter=<dimension>:<key> added (null where it is: a dimension or filter of single events)",
-      },
-      avgDuration: {
-        ...nullable('number'),
-        description: "With include=avgDuration: the key's visit duration in seconds as stats answers it with filter=<dimension>:<key> added (null where it is)",
-      },
-      timeOnPage: {
-        ...nullable('number'),
-        description: "With include=timeOnPage (dimension page): the page's mean engaged time in seconds as stats answers it with filter=page:<key> added under raw=clip (null without raw=clip)",
-      },
-      scrollDepth: {
-        ...nullable('integer'),
-        description:
-          'With include=scrollDepth: the mean over the page\'s visitors, per day, of their deepest scroll, in whole percent (rounded half up); null when none reported one',
-      },
-      vitals: {
-        ...object(
-          {
-            ...Object.fromEntries(
-              VITAL_NAMES.map((vital) => [vital, { ...nullable('integer'), description: `75th percentile by nearest rank of the page's ${vital} reports (${vital === 'cls' ? 'thousandths' : 'ms'}); null without one` }]),
-            ),
-            reports: { ...integer, description: "The page's engage events that reported any web vital" },
-          },
-          [...VITAL_NAMES, 'reports'],
-        ),
-        description: 'With include=vitals: the page\'s web vitals over the period',
-      },
-      conversions: { ...integer, description: "Under a goal filter (visitors are then the key's converters): the completions of the filter's goals on the key" },
-      conversionRate: { ...nullable('number'), description: "Under a goal filter: the key's converters over its visitors without the goal filter (0..1); null without any" },
-    },
-    ['key', 'visitors', 'views', 'pct'],
-  ),
-  RealtimeRow: object({ key: string, visitors: integer, views: integer }),
-  FeedEntry: object({
-    ts: integer,
-    event: string,
-    path: string,
-    referrer: string,
-    country: string,
-    city: string,
-    browser: string,
-    os: string,
-    device: string,
-  }),
-  Goal: object({
-    goalId: integer,
-    name: string,
-    kind: { type: 'string', enum: ['page', 'event'] },
-    pattern: string,
-    props: {
-      type: 'object',
-      additionalProperties: string,
-      description: 'Present on an event goal that also requires custom property values (all must match)',
-    },
-    conversions: integer,
-    uniqueConversions: integer,
-    conversionRate: number,
-    delta: nullable('number'),
-    revenue: { ...revenue, description: 'Revenue goals (a goal with a currency) only' },
-  }, ['goalId', 'name', 'kind', 'pattern', 'conversions', 'uniqueConversions', 'conversionRate', 'delta']),
-  Segment: object({
-    id: integer,
-    name: { type: 'string', minLength: SEGMENT_NAME_LENGTH.min, maxLength: SEGMENT_NAME_LENGTH.max },
-    filters: { ...array(string), minItems: SEGMENT_FILTERS.min, maxItems: SEGMENT_FILTERS.max, description: 'Filter parameters, as `filter` takes them' },
-  }),
-  Annotation: object({
-    id: integer,
-    date: day,
-    text: { type: 'string', minLength: ANNOTATION_TEXT_LENGTH.min, maxLength: ANNOTATION_TEXT_LENGTH.max },
-    createdAt: { type: 'integer', description: 'Epoch ms' },
-  }),
-  JourneyRow: object({
-    path: { ...array(string), description: 'The pages of the row in the order visited, consecutive repeats once: at most steps of them' },
-    sessions: { type: 'integer', description: 'The sessions holding the row (each once, however often it holds it)' },
-    visitors: { type: 'integer', description: "Those sessions' visitors (a visitor counted once a day)" },
-  }),
-  FunnelSummary: object({ id: integer, name: string, stepCount: integer, windowMinutes: integer, version: integer, createdAt: integer }),
-  Error: object({
-    error: object({
-      code: { type: 'string', enum: [...V1_ERROR_CODES] },
-      message: string,
-    }),
-  }),
-} as const;
-
-export type SchemaName = keyof typeof schemas;
-const ref = (name: SchemaName): Schema => schemas[name];
-
-// timeOnPage only with raw=clip (the dashboard's reads), conversionRate and revenue under a goal
-// filter: the base API's stats keep their six KPIs.
-const kpis = object(
-  {
-    ...Object.fromEntries(METRICS.map((k) => [k, ref('Kpi')])),
-    revenue: { ...revenue, type: ['object', 'null'], description: "Under a goal filter naming revenue goals: their conversions' revenue; null where they count in several currencies" },
-  },
-  METRICS.filter((k) => k !== 'timeOnPage' && k !== 'conversionRate'),
-);
-
-export const responses = {
-  sites: object({ sites: array(ref('Site')) }),
-  stats: object({ period: ref('Period'), stats: kpis }),
-  timeseries: object(
-    {
-      period: ref('Period'),
-      grain: { type: 'string', enum: ['hour', 'day', 'week', 'month'] },
-      tz: string,
-      points: array(ref('Point')),
-      prev: { ...array(ref('Point')), description: 'Present when compare=true' },
-    },
-    ['period', 'grain', 'tz', 'points'],
-  ),
-  breakdown: object({
-    period: ref('Period'),
-    dimension,
-    rows: array(ref('BreakdownRow')),
-    totalKeys: integer,
-    totalVisitors: integer,
-  }),
-  realtime: object({
-    generatedAt: integer,
-    currentVisitors: integer,
-    pageviewsPerMinute: array(object({ t: { type: 'integer', description: 'Minute start, epoch ms' }, value: { type: 'integer', description: 'Pageviews of the minute (never null)' } })),
-    topPages: array(ref('RealtimeRow')),
-    topReferrers: array(ref('RealtimeRow')),
-    topCountries: array(ref('RealtimeRow')),
-    feed: array(ref('FeedEntry')),
-  }),
-  goals: object({ period: ref('DayRange'), goals: array(ref('Goal')) }),
-  journeys: object({
-    period: ref('DayRange'),
-    steps: integer,
-    rows: array(ref('JourneyRow')),
-    totalSessions: { type: 'integer', description: 'The sessions that hold at least one row (of this page of rows or not)' },
-  }),
-  funnels: object({ funnels: array(ref('FunnelSummary')) }),
-  segments: object({ segments: array(ref('Segment')) }),
-  annotations: object({ period: ref('DayRange'), annotations: array(ref('Annotation')) }),
-  funnel: object({
-    period: ref('DayRange'),
-    funnel: object({ id: integer, name: string, version: integer, windowMinutes: integer }),
-    steps: array(object({ step: integer, visitors: integer, rateFromPrevious: nullable('number') })),
-    entered: integer,
-    completed: integer,
-    conversionRate: number,
-    previous: object({ entered: integer, completed: integer, conversionRate: number }),
-    delta: number,
-  }),
-} as const;
+/** The read API's refusal (docs/api.md, Errors), published beside the answers' schemas. */
+export const errorSchema = object({ error: object({ code: stringEnum(V1_ERROR_CODES), message: Type.String() }) });
 
 export interface ParameterDoc {
   name: string;
@@ -266,8 +66,8 @@ export interface ParameterDoc {
 const siteId: ParameterDoc = { name: 'siteId', in: 'path', required: true, description: "The site's public id", schema: string };
 const periodParams: ParameterDoc[] = [
   { name: 'period', in: 'query', description: 'Preset in the site zone; default 30d; 12mo from the first day of the month eleven months back, all from the site\'s first day with data', schema: { type: 'string', enum: [...PRESETS] } },
-  { name: 'from', in: 'query', description: `First day, inclusive, ${FIRST_DAY} to ${LAST_DAY}; with \`to\`, takes priority over \`period\``, schema: day },
-  { name: 'to', in: 'query', description: `Last day, inclusive, ${FIRST_DAY} to ${LAST_DAY}; with \`from\``, schema: day },
+  { name: 'from', in: 'query', description: `First day, inclusive, ${FIRST_DAY} to ${LAST_DAY}; with \`to\`, takes priority over \`period\``, schema: daySchema },
+  { name: 'to', in: 'query', description: `Last day, inclusive, ${FIRST_DAY} to ${LAST_DAY}; with \`from\``, schema: daySchema },
 ];
 const comparison: ParameterDoc = {
   name: 'comparison',
@@ -298,7 +98,7 @@ const rawClip: ParameterDoc = {
 };
 
 export interface RouteDoc {
-  operationId: keyof typeof responses;
+  operationId: Operation;
   path: string;
   summary: string;
   parameters: ParameterDoc[];
@@ -341,7 +141,7 @@ export const ROUTES: RouteDoc[] = [
     summary: 'Ranking of the keys of one dimension',
     parameters: [
       siteId,
-      { name: 'dimension', in: 'query', required: true, description: `Dimension to rank; ${PROPERTY_PREFIX}<key> ranks the values of a custom property over the events that carry it (views: those events)`, schema: dimension },
+      { name: 'dimension', in: 'query', required: true, description: `Dimension to rank; ${PROPERTY_PREFIX}<key> ranks the values of a custom property over the events that carry it (views: those events)`, schema: dimensionSchema },
       { name: 'limit', in: 'query', description: `Default ${BREAKDOWN_LIMIT.default}`, schema: { type: 'integer', minimum: BREAKDOWN_LIMIT.min, maximum: BREAKDOWN_LIMIT.max } },
       { name: 'offset', in: 'query', description: 'Default 0', schema: { type: 'integer', minimum: 0, maximum: BREAKDOWN_OFFSET_MAX } },
       { name: 'search', in: 'query', description: 'Case-insensitive substring of the key', schema: { type: 'string', maxLength: SEARCH_MAX_LENGTH } },

@@ -3,7 +3,7 @@
 import type { EventStore } from '../../storage/events/types.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import { addDays } from '../../core/localtime.js';
-import { funnelKey, goalKey } from '../../core/answers.js';
+import { funnelKey, goalKey } from '../../core/answer-headers.js';
 import { definitionKeys, parseComputed, SESSION_PATHS_KEY, SESSION_ROWS_KEY, type Backfill, type ComputedDefinitions, type Definitions } from './coverage.js';
 import { sql, trusted } from '../../sql/sql.js';
 import { FUNNEL_DAILY, GOAL_DAILY, SITE_DAILY } from './tables.js';

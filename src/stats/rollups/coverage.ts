@@ -5,7 +5,7 @@
 // cannot be recounted. The bookkeeping is part of the site's rollup state (`definitions`, JSON);
 // the read side asks `countedSince`.
 import { addDays } from '../../core/localtime.js';
-import { funnelKey, goalKey } from '../../core/answers.js';
+import { funnelKey, goalKey } from '../../core/answer-headers.js';
 import type { Matcher } from '../../core/patterns.js';
 import type { RollupState } from '../../storage/meta/types.js';
 import type { GoalRef } from '../../entities/goals.js';

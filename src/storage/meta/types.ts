@@ -4,7 +4,7 @@ import type { FunnelStep, KeyScope, MatchKind } from '../../core/vocabulary.js';
 import type { FunnelSummary } from '../../core/answers.js';
 import type { FunnelVersion, Goal, NewGoal } from '../../entities/goals.js';
 import type { ApiKeyRecord, NewSite, Site, SitePatch } from '../../entities/sites.js';
-import type { Annotation } from '../../core/segments.js';
+import type { Annotation } from '../../core/answers.js';
 import type { AnnotationPatch, NewAnnotation, NewSegment, Segment, SegmentPatch } from '../../entities/segments.js';
 
 /**

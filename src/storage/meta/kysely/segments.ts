@@ -1,7 +1,7 @@
 // A site's segments and annotations (migration 018), each kind bounded per site: the count and the
 // write are one serialized transaction, so concurrent creations cannot pass the bound together.
 import type { Kysely, Selectable } from 'kysely';
-import type { Annotation } from '../../../core/segments.js';
+import type { Annotation } from '../../../core/answers.js';
 import type { AnnotationPatch, NewAnnotation, NewSegment, Segment, SegmentPatch } from '../../../entities/segments.js';
 import type { AnnotationsTable, MetaDatabase, SegmentsTable } from '../schema.js';
 import type { MetaStore } from '../types.js';
