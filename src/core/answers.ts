@@ -36,8 +36,8 @@ export const orNull = <T extends 'number' | 'integer' | 'string'>(type: T, optio
   Type.Unsafe<(T extends 'string' ? string : number) | null>({ type: [type, 'null'], ...options });
 
 /** A string of one of `values`. */
-export const stringEnum = <V extends string>(values: readonly V[], options: Record<string, unknown> = {}): TUnsafe<V> =>
-  Type.Unsafe<V>({ type: 'string', enum: [...values], ...options });
+export const stringEnum = <V extends string>(values: readonly V[], options: Record<string, unknown> = {}) =>
+  Type.Unsafe<V>({ type: 'string', enum: [...values], ...options }) as TUnsafe<V> & { enum: readonly V[] };
 
 /** One field per name, its schema made of the name. */
 function fieldsOf<N extends string, S extends TSchema>(names: readonly N[], schema: (name: N) => S): Record<N, S> {

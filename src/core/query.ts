@@ -8,7 +8,6 @@ import { pagePatternError, pagePatternIsLiteral, pagePatternProblem } from './pa
 import {
   BREAKDOWN_LIMIT,
   BREAKDOWN_INCLUDES,
-  COMPARISONS,
   CONTAINS_TEXT_LENGTH,
   DEFAULT_COMPARISON,
   DIMENSIONS,
@@ -19,8 +18,6 @@ import {
   goalFilterOf,
   isBreakdownInclude,
   isFilterDimension,
-  isComparison,
-  isJourneyDirection,
   isQueryDimension,
   JOURNEY_DIRECTIONS,
   JOURNEY_LIMIT,
@@ -39,7 +36,8 @@ import {
   type Grain,
   type JourneyDirection,
 } from './vocabulary.js';
-import { DEFAULT_METRIC, isMetric, type Metric, METRICS, metricsUnder } from './metric-registry.js';
+import { DEFAULT_METRIC, isMetric, type Metric, metricsUnder } from './metric-registry.js';
+import { PERIOD_PARAMS, QUERY_PARAMS, type ChoiceParam, type IntegerParam } from './query-params.js';
 
 export type QueryKind = 'stats' | 'timeseries' | 'breakdown' | 'goals' | 'funnel' | 'journeys';
 
@@ -98,8 +96,6 @@ export interface Query {
 
 export type RawParams = Record<string, string | string[] | undefined>;
 
-export const BREAKDOWN_OFFSET_MAX = 1_000_000_000;
-export const SEARCH_MAX_LENGTH = 256;
 const FILTER_VALUE_MAX_LENGTH = 2048;
 
 /** Kinds that take `raw=clip`. */
@@ -107,9 +103,6 @@ const CLIPPABLE: ReadonlySet<QueryKind> = new Set(['stats', 'timeseries', 'break
 
 /** Kinds that take the `filter` parameter (goals and funnels refuse it rather than ignore it). */
 const FILTERABLE: Record<QueryKind, boolean> = { stats: true, timeseries: true, breakdown: true, goals: false, funnel: false, journeys: true };
-
-/** The longest `page` of a journeys request: the longest page an event keeps (src/ingest/url-values.ts). */
-export const JOURNEY_PAGE_MAX_LENGTH = 2048;
 
 /**
  * What a mount adds to the read API's parameters. `filteredGoals` (the dashboard's mount): goals
@@ -147,30 +140,44 @@ function breakdownIncludes(texts: readonly string[], dimension: QueryDimension, 
   return names as BreakdownInclude[];
 }
 
-/** A decimal integer in min..max; the bounds quoted in the error are both accepted. */
-function integer(text: string | undefined, name: string, min: number, max: number, fallback: number): number {
+/** A decimal integer in the parameter's minimum..maximum; the bounds quoted in the error are both accepted. */
+function integer(params: RawParams, { name, schema }: IntegerParam, fallback: number): number {
+  const text = single(params, name);
   if (text === undefined) return fallback;
+  const { minimum: min, maximum: max } = schema;
   const digits = text.replace(/^0+(?=\d)/, '');
   const n = /^\d+$/.test(digits) && digits.length <= String(max).length ? Number(digits) : NaN;
   if (!(n >= min && n <= max)) throw apiError('INVALID_PARAMS', 'outOfRange', { name, min, max });
   return n;
 }
 
+/** One of the parameter's values, or `fallback` without it. */
+function choice<V extends string>(params: RawParams, { name, schema }: ChoiceParam<V>, fallback: V): V {
+  const text = single(params, name) ?? fallback;
+  if (!(schema.enum as readonly string[]).includes(text)) throw apiError('INVALID_PARAMS', 'oneOf', { name, values: schema.enum.join(', ') });
+  return text as V;
+}
+
+/** A `true` or `false` parameter, false without it. */
+function flag(params: RawParams, { name, schema }: ChoiceParam<'true' | 'false'>): boolean {
+  const text = single(params, name) ?? 'false';
+  if (!schema.enum.includes(text as 'true' | 'false')) throw apiError('INVALID_PARAMS', 'boolean', { name });
+  return text === 'true';
+}
+
 /** A journeys request's own parameters: `steps`, `page`, `direction` and `limit`. */
 function journeyParams(params: RawParams): JourneyParams {
-  const page = single(params, 'page');
-  if (page !== undefined && (!page.startsWith('/') || page.length > JOURNEY_PAGE_MAX_LENGTH)) {
-    throw apiError('INVALID_PARAMS', 'journeyPage', { max: JOURNEY_PAGE_MAX_LENGTH });
-  }
-  const asked = single(params, 'direction') ?? JOURNEY_DIRECTIONS[0];
-  if (!isJourneyDirection(asked)) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'direction', values: JOURNEY_DIRECTIONS.join(', ') });
+  const page = single(params, QUERY_PARAMS.page.name);
+  const { maxLength } = QUERY_PARAMS.page.schema;
+  if (page !== undefined && (!page.startsWith('/') || page.length > maxLength)) throw apiError('INVALID_PARAMS', 'journeyPage', { max: maxLength });
+  const asked = choice(params, QUERY_PARAMS.direction, JOURNEY_DIRECTIONS[0]);
   // Without a page, journeys' rows (docs/api.md) are the journeys' first paths whatever the direction: they end at no page.
   const direction = page === undefined ? JOURNEY_DIRECTIONS[0] : asked;
   return Object.freeze({
-    steps: integer(single(params, 'steps'), 'steps', JOURNEY_STEPS.min, JOURNEY_STEPS.max, JOURNEY_STEPS.default),
+    steps: integer(params, QUERY_PARAMS.steps, JOURNEY_STEPS.default),
     page: page ?? null,
     direction,
-    limit: integer(single(params, 'limit'), 'limit', JOURNEY_LIMIT.min, JOURNEY_LIMIT.max, JOURNEY_LIMIT.default),
+    limit: integer(params, QUERY_PARAMS.journeyLimit, JOURNEY_LIMIT.default),
   });
 }
 
@@ -268,8 +275,8 @@ export interface QuerySite {
 export function requestPeriod(params: RawParams, site: QuerySite, now: number): { today: string; period: Period } {
   if (!isValidTimeZone(site.timezone)) throw apiError('INVALID_TIMEZONE', 'site');
   const today = localDay(now, site.timezone);
-  const period = resolvePeriod({ period: single(params, 'period'), from: single(params, 'from'), to: single(params, 'to') }, today, site.firstDataDay);
-  return { today, period };
+  const [period, from, to] = PERIOD_PARAMS.map((param) => single(params, param.name));
+  return { today, period: resolvePeriod({ period, from, to }, today, site.firstDataDay) };
 }
 
 /**
@@ -283,7 +290,7 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
   // A filter on a dimension locked to a value would replace it: it gives way. Under a page pattern,
   // the request's own page filter applies too (both must match), so it can only narrow the pattern.
   const lockedDimensions = new Set<string>(lockedFilters.filter((f) => !f.pattern).map((f) => f.dimension));
-  const filterTexts = list(params, 'filter').filter((text) => !lockedDimensions.has(splitFilterParam(text)?.dimension ?? text));
+  const filterTexts = list(params, QUERY_PARAMS.filter.name).filter((text) => !lockedDimensions.has(splitFilterParam(text)?.dimension ?? text));
   if (!takesFilters(kind, ext) && filterTexts.length + lockedFilters.length > 0) throw apiError('INVALID_PARAMS', 'filtersRefused');
   // The request's own filters on entry and exit pages compare what the lock shows of them (`Filter.pageLock`).
   const pageLock = lockedFilters.find((f) => f.dimension === 'page') ?? null;
@@ -295,33 +302,27 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
   let metric: Metric = DEFAULT_METRIC;
   let compare = false;
   if (kind === 'timeseries') {
-    const m = single(params, 'metric') ?? DEFAULT_METRIC;
-    if (!isMetric(m)) throw apiError('INVALID_PARAMS', 'metric', { metrics: METRICS.join(', ') });
+    const m = single(params, QUERY_PARAMS.metric.name) ?? DEFAULT_METRIC;
+    if (!isMetric(m)) throw apiError('INVALID_PARAMS', 'metric', { metrics: QUERY_PARAMS.metric.schema.enum.join(', ') });
     metric = m;
-    const c = single(params, 'compare') ?? 'false';
-    if (c !== 'true' && c !== 'false') throw apiError('INVALID_PARAMS', 'boolean', { name: 'compare' });
-    compare = c === 'true';
+    compare = flag(params, QUERY_PARAMS.compare);
   }
 
   // A journeys answer compares with nothing: the plan reads no compared days for it.
   let comparison: Comparison = kind === 'journeys' ? 'off' : DEFAULT_COMPARISON;
   let elapsed = false;
   if (kind === 'stats' || kind === 'timeseries') {
-    const c = single(params, 'comparison') ?? DEFAULT_COMPARISON;
-    if (!isComparison(c)) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'comparison', values: COMPARISONS.join(', ') });
-    comparison = c;
+    comparison = choice(params, QUERY_PARAMS.comparison, DEFAULT_COMPARISON);
     if (compare && comparison === 'off') throw apiError('INVALID_PARAMS', 'compareOff');
   }
-  if (kind === 'stats') {
-    const e = single(params, 'elapsed') ?? 'false';
-    if (e !== 'true' && e !== 'false') throw apiError('INVALID_PARAMS', 'boolean', { name: 'elapsed' });
-    elapsed = e === 'true' && comparison !== 'off';
-  }
+  if (kind === 'stats') elapsed = flag(params, QUERY_PARAMS.elapsed) && comparison !== 'off';
   const compared = comparedPeriod(period, comparison) ?? previousPeriod(period);
   const part = elapsed ? elapsedPart(period, compared, now, site.timezone) : null;
 
-  const raw = single(params, 'raw');
-  if (raw !== undefined && (raw !== RAW_CLIP || !takesRawClip(kind, ext))) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'raw', values: RAW_CLIP });
+  const raw = single(params, QUERY_PARAMS.raw.name);
+  // A kind that takes no raw=clip refuses it as it refuses an unknown value.
+  if (raw !== undefined && !takesRawClip(kind, ext)) throw apiError('INVALID_PARAMS', 'oneOf', { name: QUERY_PARAMS.raw.name, values: RAW_CLIP });
+  if (raw !== undefined) choice(params, QUERY_PARAMS.raw, RAW_CLIP);
   if (goalFilterOf(filters) !== undefined) {
     if (!GOAL_FILTER_KINDS.has(kind)) throw apiError('INVALID_PARAMS', 'filterGoalKind');
     if (GOAL_FILTER_CLIPPED.has(kind) && raw !== RAW_CLIP) throw apiError('INVALID_PARAMS', 'filterGoalClip');
@@ -330,22 +331,21 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
 
   let breakdown: BreakdownParams | null = null;
   if (kind === 'breakdown') {
-    const dimension = single(params, 'dimension');
-    if (dimension === undefined) throw apiError('INVALID_PARAMS', 'required', { name: 'dimension' });
+    const dimension = single(params, QUERY_PARAMS.dimension.name);
+    if (dimension === undefined) throw apiError('INVALID_PARAMS', 'required', { name: QUERY_PARAMS.dimension.name });
     if (!isQueryDimension(dimension)) {
       if (dimension.startsWith(PROPERTY_PREFIX)) throw apiError('INVALID_PARAMS', 'propertyDimension', PROPERTY_KEY_LENGTH);
       throw apiError('INVALID_PARAMS', 'dimension', { dimensions: DIMENSIONS.join(', ') });
     }
-    const search = single(params, 'search');
-    if (search !== undefined && search.length > SEARCH_MAX_LENGTH) {
-      throw apiError('INVALID_PARAMS', 'tooLong', { name: 'search', max: SEARCH_MAX_LENGTH });
-    }
+    const { name, schema } = QUERY_PARAMS.search;
+    const search = single(params, name);
+    if (search !== undefined && search.length > schema.maxLength) throw apiError('INVALID_PARAMS', 'tooLong', { name, max: schema.maxLength });
     breakdown = Object.freeze({
       dimension,
-      limit: integer(single(params, 'limit'), 'limit', BREAKDOWN_LIMIT.min, BREAKDOWN_LIMIT.max, BREAKDOWN_LIMIT.default),
-      offset: integer(single(params, 'offset'), 'offset', 0, BREAKDOWN_OFFSET_MAX, 0),
+      limit: integer(params, QUERY_PARAMS.breakdownLimit, BREAKDOWN_LIMIT.default),
+      offset: integer(params, QUERY_PARAMS.offset, 0),
       search: search === undefined || search === '' ? null : search,
-      include: Object.freeze(breakdownIncludes(list(params, 'include'), dimension, filters)),
+      include: Object.freeze(breakdownIncludes(list(params, QUERY_PARAMS.include.name), dimension, filters)),
     });
   }
 
