@@ -21,6 +21,7 @@ import { healthRoutes } from './health.js';
 import { trackerRoutes } from './tracker.js';
 import { apiKeyFrom } from './auth/api-key.js';
 import { v1Routes } from './v1/index.js';
+import { decorateRequests } from './request-state.js';
 
 export interface AppOptions {
   /** The process logger (pino); without one, Fastify logs nothing (tests). */
@@ -99,6 +100,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   installErrorHandler(app);
   strictTransportSecurity(app, ctx.config);
   app.decorate('accounts', ctx.accounts);
+  decorateRequests(app);
   routeConnectRequests(app, connections);
   await app.register(async (scoped) => healthRoutes(scoped, ctx));
   if (runsRole(ctx.config, 'collect')) {

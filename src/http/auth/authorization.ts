@@ -39,11 +39,9 @@ export const operatorAccess: OrgAccess = {
   },
 };
 
-const keyOfRequest = new WeakMap<FastifyRequest, ApiKeyRecord>();
-
 /** Lets a request act with a manage key (checked by /app/v1's hook): as an admin of the key's organisation. */
 export function actWithKey(request: FastifyRequest, key: ApiKeyRecord): void {
-  keyOfRequest.set(request, key);
+  request.manageKey = key;
 }
 
 /**
@@ -62,7 +60,7 @@ export function keyReaches(routeUrl: string | undefined): boolean {
 export function memberAccess(accounts: AccountService): OrgAccess {
   return {
     async require(request, orgId, needed, notFoundMessage) {
-      const key = keyOfRequest.get(request);
+      const key = request.manageKey;
       const role = key ? (key.orgId === orgId ? 'admin' : undefined) : await accounts.roleIn(orgId, (await requireSession(request)).user.id);
       if (role === undefined) throw apiError('NOT_FOUND', notFoundMessage);
       if (!roleAtLeast(role, needed)) throw apiError('FORBIDDEN', 'role', { needed, role });
@@ -71,7 +69,7 @@ export function memberAccess(accounts: AccountService): OrgAccess {
     grantsSignInDomains: false,
     async actingUserId(request) {
       // A manage key acts for no user, as the operator does: it sees and makes shared segments only.
-      if (keyOfRequest.has(request)) return undefined;
+      if (request.manageKey) return undefined;
       return (await requireSession(request)).user.id;
     },
   };

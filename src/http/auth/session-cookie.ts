@@ -95,16 +95,10 @@ export function publicBase(request: FastifyRequest, config: Config): string {
   return config.publicUrl ?? requestBase(request, config);
 }
 
-const resolved = new WeakMap<FastifyRequest, Promise<SignedIn | undefined>>();
-
 /** The signed-in user and session of a request (looked up once per request), or undefined. */
 export function sessionUser(request: FastifyRequest): Promise<SignedIn | undefined> {
-  let found = resolved.get(request);
-  if (!found) {
-    found = request.server.accounts.resume(requestCookie(request, SESSION_COOKIE));
-    resolved.set(request, found);
-  }
-  return found;
+  request.signedIn ??= request.server.accounts.resume(requestCookie(request, SESSION_COOKIE));
+  return request.signedIn;
 }
 
 /** The signed-in user and session, or 401. */

@@ -113,15 +113,13 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
   // Fastify routes GET, HEAD, TRACE, DELETE, OPTIONS, PATCH, PUT and POST unless told of the others;
   // they carry no body the read API would read.
   for (const method of ALL_METHODS) if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
-  const readers = new WeakMap<FastifyRequest, Reader>();
   // Every read statement runs under the deadline; long raw reads are counted per reader before they start.
   const { longReadsPerReader } = ctx.config.reads;
   const source = readSource(ctx);
   const longReads = new PerKeySlots(longReadsPerReader, LONG_READS_WAITING);
-  const releases = new WeakMap<FastifyRequest, () => void>();
-  // What a successful answer's headers say of its figures (Svc-Imported, Svc-Counted-Since), set as it is read.
-  const figureHeaders = new WeakMap<FastifyRequest, Record<string, string>>();
-  const sayOfFigures = (request: FastifyRequest, name: string, value: string) => figureHeaders.set(request, { ...figureHeaders.get(request), [name]: value });
+  const sayOfFigures = (request: FastifyRequest, name: string, value: string) => {
+    request.figureHeaders = { ...request.figureHeaders, [name]: value };
+  };
 
   const guard = (knownRoute: boolean) => async (request: FastifyRequest) => {
     const reader = await mount.authenticate(request);
@@ -129,20 +127,17 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     if (request.method !== 'GET') {
       throw apiError('METHOD_NOT_ALLOWED', 'getOnly', { method: request.method }, { allow: 'GET' });
     }
-    readers.set(request, reader);
+    request.statsReader = reader;
   };
 
-  // The site of each request that names one, looked up once.
-  const sites = new WeakMap<FastifyRequest, Site>();
   /** An active site of the reader's organisations, else the same 404 for unknown, archived and foreign. */
   async function siteFor(request: FastifyRequest, reader: Reader): Promise<Site> {
-    const known = sites.get(request);
-    if (known) return known;
+    if (request.statsSite) return request.statsSite;
     const { siteId } = request.params as { siteId: string };
     const site = await ctx.meta.getSite(siteId);
     if (!site || site.status !== 'active' || !reader.orgIds.includes(site.orgId)) throw apiError('NOT_FOUND', 'site');
     if (reader.share && reader.share.siteId !== site.id) throw apiError('NOT_FOUND', 'site');
-    sites.set(request, site);
+    request.statsSite = site;
     return site;
   }
 
@@ -155,7 +150,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
 
   /** The request planned (./src/stats/entry.ts), once the reader holds a slot where the plan is a long read. */
   async function planned(kind: QueryKind, request: FastifyRequest, site: Site): Promise<PlannedRead> {
-    const reader = readers.get(request)!;
+    const reader = request.statsReader!;
     // The request's segment joins its filters here, before anything else reads them.
     const params = await segmentedParams(ctx.meta, site, request.query as RawParams, { userId: reader.userId });
     const extensions = { filteredGoals: mount.filteredGoals === true };
@@ -165,7 +160,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     if (isLongRead(read.q.plan)) {
       const release = await longReads.take(reader.id);
       if (!release) throw apiError('RATE_LIMITED', 'longReads', { limit: longReadsPerReader, waiting: LONG_READS_WAITING, days: RAW_DAYS.default }, { 'retry-after': '1' });
-      releases.set(request, release);
+      request.releaseLongRead = release;
     }
     return read;
   }
@@ -242,8 +237,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
     scope.addHook('onSend', async (request, reply) => {
       reply.header('cache-control', 'no-store');
       // Every planned read says what it did with imported aggregates (realtime never reads them).
-      const said = figureHeaders.get(request);
-      if (said && reply.statusCode === 200) reply.headers(said);
+      if (request.figureHeaders && reply.statusCode === 200) reply.headers(request.figureHeaders);
     });
     for (const route of ROUTES.filter((r) => mount.operations.includes(r.operationId))) {
       const handle: (request: FastifyRequest, reader: Reader) => Promise<unknown> = handlers[route.operationId];
@@ -255,7 +249,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
         onRequest: guard(true),
         ...(mount.shareable ? { config: { shareable: true } } : {}),
         handler: async (request) => {
-          const reader = readers.get(request)!;
+          const reader = request.statsReader!;
           if (reader.share && reader.share.lockedFilters.length > 0 && !LOCK_SHARED_OPERATIONS.has(route.operationId)) {
             throw apiError('FORBIDDEN', 'shareLocked', { endpoint: route.operationId });
           }
@@ -266,7 +260,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
             const site = await siteFor(request, reader);
             return await readingFor(site.orgId, () => handle(request, reader));
           } finally {
-            releases.get(request)?.();
+            request.releaseLongRead?.();
           }
         },
       });
