@@ -17,6 +17,7 @@ import { GoalsView } from '../components/goals-view.js';
 import { RealtimeView } from '../components/realtime-view.js';
 import { pagePatternIsLiteral } from '../../src/core/patterns.js';
 import { viewSearch } from '../../src/core/view-state.js';
+import { lockSharesGoals } from '../../src/core/vocabulary.js';
 import { ErrorText, Loading } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
 import type { SiteRow } from '../../src/core/management.js';
@@ -94,14 +95,18 @@ function Tabs({ current }: { current: View }) {
   );
 }
 
-/** Why a link locked to filters shows the dashboard alone, and, for a page pattern, which periods it answers. */
+/** Why a link locked to filters shows the dashboard alone (goals in its Events panel unless locked to pages), and, for a page pattern, which periods it answers. */
 function LockedScope({ filters, rawDays }: { filters: readonly string[]; rawDays: number }) {
   const pattern = filters.find((f) => f.startsWith('page:') && !pagePatternIsLiteral(f.slice('page:'.length)));
   return (
     <div class="notice share-scope" role="note">
-      <p>
-        Goals, funnels and realtime are not shared through this link: it is limited to filters, and they count every visitor of the site, whatever the filters.
-      </p>
+      {lockSharesGoals(filters.map((f) => f.slice(0, f.indexOf(':')))) ? (
+        <p>Funnels and realtime are not shared through this link: it is limited to filters, and they count every visitor of the site. Goals count under its filters, in the Events panel.</p>
+      ) : (
+        <p>
+          Goals, funnels and realtime are not shared through this link: it is limited to pages, which goals may name beyond, and funnels and realtime count every visitor of the site.
+        </p>
+      )}
       {pattern && (
         <p>
           Pages matching <code>{pattern.slice('page:'.length)}</code> are counted from single events, which this site keeps for its last {rawDays} days: the period must lie within them, and a

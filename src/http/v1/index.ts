@@ -7,10 +7,10 @@ import type { AppContext } from '../../context.js';
 import type { Site } from '../../entities/sites.js';
 import { apiError } from '../../core/errors.js';
 import { isValidTimeZone } from '../../core/localtime.js';
-import { requestPeriod, type QueryKind, type RawParams } from '../../core/query.js';
+import { parseLockedFilters, requestPeriod, type QueryKind, type RawParams } from '../../core/query.js';
 import type { AnnotationsAnswer, SegmentView } from '../../core/segments.js';
 import { segmentedParams } from '../../segments/filters.js';
-import { RAW_DAYS } from '../../core/vocabulary.js';
+import { lockSharesGoals, RAW_DAYS } from '../../core/vocabulary.js';
 import {
   COUNTED_SINCE_HEADER,
   CONVERSIONS_KEY,
@@ -97,7 +97,8 @@ export interface Reader {
 
 /**
  * The operations a link locked to filters shares: the reads that take filters, and the chart's
- * annotations (notes, no figures).
+ * annotations (notes, no figures). On the dashboard's mount, where goals take filters, a link not
+ * locked to pages shares goals too (`lockSharesGoals`).
  */
 const LOCK_SHARED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'timeseries', 'breakdown', 'journeys', 'annotations']);
 
@@ -273,7 +274,9 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
         handler: async (request) => {
           const reader = readers.get(request)!;
           if (reader.share && reader.share.lockedFilters.length > 0 && !LOCK_SHARED_OPERATIONS.has(route.operationId)) {
-            throw apiError('FORBIDDEN', 'shareLocked', { endpoint: route.operationId });
+            const goalsUnderLock = route.operationId === 'goals' && mount.filteredGoals === true;
+            if (!goalsUnderLock) throw apiError('FORBIDDEN', 'shareLocked', { endpoint: route.operationId });
+            if (!lockSharesGoals(parseLockedFilters(reader.share.lockedFilters).map((f) => f.dimension))) throw apiError('FORBIDDEN', 'shareLockedPages');
           }
           // A statement cancelled at its deadline answers QUERY_TIMEOUT (src/http/storage-errors.ts).
           try {
