@@ -40,14 +40,14 @@ const engaged = (seconds: number) => ({ e: 'engage', p: { t: seconds * 1000, d: 
  * | S5    | A   | DE      | /        | 1         | 4 s      | yes    | /                    |
  * | S6    | E   | US      | /blog/a  | 2         | 14 s     | no     | /blog/a /            |
  * A duration is the sum of the visit's engaged time, or last event − first without engage events.
- * A and D sign up (event `signup`); A, B and D view /pricing.
+ * A and D sign up (event `signup`, property `plan` `pro|team` and `team`); A, B and D view /pricing.
  */
 const EVENTS = [
   hit(A, '10:00:00', '/', { r: 'https://www.google.com/' }),
   hit(A, '10:02:00', '/pricing'),
   hit(A, '10:03:00', '/pricing', engaged(30)),
   hit(A, '10:04:00', '/signup'),
-  hit(A, '10:05:00', '/signup', { e: 'signup' }),
+  hit(A, '10:05:00', '/signup', { e: 'signup', p: { plan: 'pro|team' } }),
   hit(B, '11:00:00', '/pricing', { r: 'https://bing.com/' }),
   hit(B, '11:01:00', '/pricing', engaged(5)),
   hit(C, '12:00:00', '/'),
@@ -56,7 +56,7 @@ const EVENTS = [
   hit(D, '13:00:00', '/pricing', { r: 'https://www.google.com/' }),
   hit(D, '13:01:00', '/pricing', engaged(20)),
   hit(D, '13:02:00', '/signup'),
-  hit(D, '13:02:30', '/signup', { e: 'signup' }),
+  hit(D, '13:02:30', '/signup', { e: 'signup', p: { plan: 'team' } }),
   hit(E, '14:00:00', '/blog/a', { r: 'https://news.ycombinator.com/' }),
   hit(E, '14:00:14', '/'),
   hit(A, '16:00:00', '/'),
@@ -74,7 +74,8 @@ interface Figures {
 /**
  * `stats` with `raw=clip` under each filter, from the table above. Session-scoped filters keep whole
  * visits; a page filter keeps the visits holding a matching pageview, counts the matching pageviews,
- * and takes its bounce rate over the visits that entered on a matching page.
+ * and takes its bounce rate over the visits that entered on a matching page. `~:` matches its text
+ * literally (`_` is no wildcard); `\|` is a literal `|` in a list of values.
  */
 const FIGURES: Array<[string[], Figures]> = [
   [[], { visitors: 5, pageviews: 12, sessions: 6, bounceRate: 0.3333, avgDuration: 22.2 }],
@@ -86,9 +87,13 @@ const FIGURES: Array<[string[], Figures]> = [
   [['page:/pricing'], { visitors: 3, pageviews: 3, sessions: 3, bounceRate: 0.5, avgDuration: 18.3 }],
   [['page~:PRIC'], { visitors: 3, pageviews: 3, sessions: 3, bounceRate: 0.5, avgDuration: 18.3 }],
   [['page:/'], { visitors: 3, pageviews: 5, sessions: 4, bounceRate: 0.3333, avgDuration: 27 }],
+  [['page~:_'], { visitors: 0, pageviews: 0, sessions: 0 }],
   [['page!:/|/pricing'], { visitors: 4, pageviews: 4, sessions: 4, bounceRate: 0, avgDuration: 31 }],
   [['referrer~:google|bing'], { visitors: 3, pageviews: 6, sessions: 3, bounceRate: 0.3333, avgDuration: 18.3 }],
   [['referrer!:(none)'], { visitors: 4, pageviews: 8, sessions: 4, bounceRate: 0.25 }],
+  [['prop.plan:pro\\|team'], { visitors: 1, pageviews: 0, sessions: 1 }],
+  [['prop.plan:pro|team'], { visitors: 1, pageviews: 0, sessions: 1 }],
+  [['prop.plan:team|pro\\|team'], { visitors: 2, pageviews: 0, sessions: 2 }],
   [['country:DE', 'page:/pricing'], { visitors: 2, pageviews: 2, sessions: 2, bounceRate: 0, avgDuration: 25 }],
 ];
 
@@ -101,7 +106,7 @@ const UMAMI_CSV = [
     ['s-1', 'v-1', 'chrome', 'Windows 10', 'DE', '/pricing', '', '1', '', '09:02:00'],
     ['s-2', 'v-2', 'firefox', 'Mac OS', 'AT', '/docs', '', '1', '', '10:00:00'],
     ['s-3', 'v-3', 'chrome', 'Windows 10', 'FR', '/', '', '1', '', '11:00:00'],
-    ['s-3', 'v-3', 'chrome', 'Windows 10', 'FR', '/', '', '2', 'Sign Up!', '11:00:30'],
+    ['s-3', 'v-3', 'chrome', 'Windows 10', 'FR', '/', '', '2', 'Sign up (step 2)', '11:00:30'],
   ].map(([session, visit, browser, os, country, path, referrer, type, name, time]) =>
     [session, visit, 'umami.example', browser, os, 'desktop', '1920x1080', 'en-US', country, '', '', path, '', referrer, type, name, `${IMPORT_DAY} ${time}`].join(','),
   ),
@@ -201,10 +206,13 @@ for (const [profileName, startProfile] of PROFILES) {
       assert.deepEqual(await rate([`goal:${goals.pricing}`]), { visitors: 3, conversions: 3, conversionRate: 0.6 });
       assert.deepEqual(await rate([`goal:${goals.signup}|${goals.pricing}`]), { visitors: 3, conversions: 5, conversionRate: 0.6 });
       assert.deepEqual(await rate([`goal:${goals.signup}`, 'country:DE']), { visitors: 2, conversions: 2, conversionRate: 0.6667 });
-      const refused = await client.read(site.id, 'stats', { ...PERIOD, filter: `goal!:${goals.signup}`, raw: 'clip' });
-      assert.deepEqual([refused.status, refused.body.error?.code], [400, 'INVALID_PARAMS']);
-      const series = await client.readOk(site.id, 'timeseries', { ...PERIOD, metric: 'conversions', filter: `goal:${goals.signup}`, raw: 'clip' });
-      assert.deepEqual(series.points.map((p: any) => p.value), [0, 0, 2]);
+      for (const operator of ['!:', '~:']) {
+        const refused = await client.read(site.id, 'stats', { ...PERIOD, filter: `goal${operator}${goals.signup}`, raw: 'clip' });
+        assert.deepEqual([refused.status, refused.body.error?.code], [400, 'INVALID_PARAMS'], operator);
+      }
+      const series = (metric: string) => client.readOk(site.id, 'timeseries', { ...PERIOD, metric, filter: `goal:${goals.signup}`, raw: 'clip' });
+      assert.deepEqual((await series('conversions')).points.map((p: any) => p.value), [0, 0, 2]);
+      assert.equal((await series('conversionRate')).points.at(-1).value, 0.4);
     });
 
     it('gives every breakdown row its conversions and conversion rate under a goal filter', async () => {
@@ -271,7 +279,7 @@ for (const [profileName, startProfile] of PROFILES) {
         events: (await breakdown('event', [], {}, umami.id, IMPORT_PERIOD)).rows.filter((r: any) => r.key !== 'pageview').map((r: any) => [r.key, r.visitors, r.views]),
         systems: (await breakdown('os', [], {}, umami.id, IMPORT_PERIOD)).rows.map((r: any) => [r.key, r.visitors]),
       });
-      const imported = { visitors: 3, pageviews: 4, sessions: 3, events: [['download_pdf', 1, 1], ['sign_up_', 1, 1]], systems: [['Windows', 2], ['macOS', 1]] };
+      const imported = { visitors: 3, pageviews: 4, sessions: 3, events: [['download_pdf', 1, 1], ['sign_up_step_2', 1, 1]], systems: [['Windows', 2], ['macOS', 1]] };
       await client.imported(umami.id, 'umami', UMAMI_CSV);
       assert.deepEqual(await figures(), imported);
       const second = await client.imported(umami.id, 'umami', UMAMI_CSV);
