@@ -60,7 +60,7 @@ export function KpiTiles({
             )}
             {change && (
               <span class={`kpi-change ${changeClass(change)}`}>
-                {change.text} <span class="muted">vs {COMPARISON_LABELS[comparison].versus}</span>
+                <span class="kpi-delta">{change.text}</span> <span class="muted">vs {COMPARISON_LABELS[comparison].versus}</span>
               </span>
             )}
           </button>
