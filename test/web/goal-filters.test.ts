@@ -63,6 +63,8 @@ describe('goal filters on the dashboard', () => {
       assert.equal(await tileValue(page, 'conversionRate'), formatMetric('conversionRate', stats.conversionRate.value));
       assert.equal(await tileValue(page, 'conversionRate'), formatMetric('conversionRate', 0.5));
       assert.equal(await page.locator('.kpi[data-metric="bounceRate"]').count(), 0, 'the conversion rate stands in its place');
+      // The conversions say what pageviews would: no pageviews tile, nor views per visit.
+      assert.equal(await page.locator('.kpi[data-metric="pageviews"], .kpi[data-figure="viewsPerVisit"]').count(), 0, 'no pageviews under a goal filter');
       // Each country's converters, conversions and rate, as the API's breakdown rows give them.
       const { rows } = await api(page, '/breakdown', `${params}&dimension=country&limit=10`);
       const panel = page.locator('[data-panel="locations"]');
