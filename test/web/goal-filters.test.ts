@@ -84,6 +84,7 @@ describe('goal filters on the dashboard', () => {
       await details.locator('tbody tr').first().waitFor();
       const heads = await details.locator('thead th').allTextContents();
       assert.deepEqual(heads.slice(0, 3).map((h) => h.replace(/[▾▴]/g, '').trim()), ['Country', 'Converters', 'Conversion rate']);
+      assert.ok(!heads.some((h) => h.startsWith('Pageviews')), `no pageviews under a goal filter: ${heads.join(', ')}`);
       const first = await details.locator('tbody tr').first().locator('td.num').allTextContents();
       assert.deepEqual(first.slice(0, 2), shown[0]);
       await context.close();

@@ -9,7 +9,7 @@ import { useRead } from '../lib/read.js';
 import { dimensionLabel } from '../lib/labels.js';
 import { Loading, ReadFailure } from './feedback.js';
 import { ExportLink, Rows } from './breakdown-rows.js';
-import { BREAKDOWN_LIMIT, type QueryDimension } from '../../src/core/vocabulary.js';
+import { BREAKDOWN_LIMIT, GOAL_DIMENSION, type QueryDimension, splitFilterParam } from '../../src/core/vocabulary.js';
 import type { GoalResult } from '../../src/core/answers.js';
 
 const DETAILS_ROWS = 25;
@@ -47,6 +47,8 @@ export function Details({
     return () => clearTimeout(wait);
   }, [typed]);
   const include = includesFor(view, dimension);
+  // Under a goal filter the rows' conversions say what pageviews would, as on the tiles.
+  const goalFiltered = view.getAll('filter').some((text) => splitFilterParam(text)?.dimension === GOAL_DIMENSION);
   // Pages have a second view, their web vitals, read with the rows.
   const [vitals, setVitals] = useState(false);
   const vitalsApply = includeApplies(view, dimension, 'vitals');
@@ -91,7 +93,7 @@ export function Details({
             rows={rows.slice(offset, offset + DETAILS_ROWS)}
             search={search}
             goals={goals}
-            figures={['views', ...include]}
+            figures={goalFiltered ? include : ['views', ...include]}
             order={{ current: order, onSort: sortBy }}
             onFilter={(key) => {
               dialog.current?.close();
