@@ -7,13 +7,13 @@
 import { useState } from 'preact/hooks';
 import { readBreakdown, readPropertyKeys, unfilteredView } from '../lib/breakdown.js';
 import { useRead } from '../lib/read.js';
-import { readSite, withImported } from '../lib/site.js';
+import { readNoted, type FigureNotes } from '../lib/site.js';
 import { dimensionLabel, isAggregateKey } from '../lib/labels.js';
 import { Loading, ReadFailure, readState } from './feedback.js';
 import { ExportLink, GoalRows, Rows } from './breakdown-rows.js';
 import { Details } from './breakdown-details.js';
 import { isPropertyDimension, NONE_KEY, oneValueFilter, PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
-import type { BreakdownAnswer, BreakdownRow, GoalResult, ImportedAnswer } from '../../src/core/answers.js';
+import type { BreakdownAnswer, BreakdownRow, GoalResult } from '../../src/core/answers.js';
 import { SelectField } from './fields.js';
 import { breakdownRead, PANEL_ROWS, type DimensionTab, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
 
@@ -68,11 +68,10 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
   const goalList = 'goalList' in current;
   const dimension: QueryDimension | null = 'dimension' in current ? current.dimension : key === null || !properties ? null : `${PROPERTY_PREFIX}${key}`;
   const tabGoals = goalsByKey(current, goals);
-  const data = useRead<(BreakdownAnswer & { imported: ImportedAnswer | undefined }) | undefined>(
+  const data = useRead<(BreakdownAnswer & FigureNotes) | undefined>(
     () => {
       if (dimension === null) return Promise.resolve(undefined);
-      const read = breakdownRead(view, dimension, { limit: PANEL_ROWS });
-      return withImported(siteId, read, readSite<BreakdownAnswer>(siteId, read));
+      return readNoted<BreakdownAnswer>(siteId, breakdownRead(view, dimension, { limit: PANEL_ROWS }));
     },
     [siteId, view, dimension ?? '', properties && keys.loading].join('|'),
   );

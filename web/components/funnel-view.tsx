@@ -9,7 +9,7 @@ import { PeriodPicker } from './period-picker.js';
 import { useViewState } from '../lib/address.js';
 import { changeClass, formatCount, formatDay, formatRatio, pointsChange } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
-import { readCounted } from '../lib/site.js';
+import { readNoted } from '../lib/site.js';
 import { queryParams, withPeriod } from '../../src/core/view-state.js';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
@@ -46,7 +46,7 @@ export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId:
   }, []);
   const params = queryParams(state, { filters: false });
   if (version) params.set('version', version);
-  const reading = useLoad(() => readCounted<FunnelAnswer>(site.id, { path: `/funnels/${encodeURIComponent(funnelId)}`, params }), [funnelId, params.toString()]);
+  const reading = useLoad(() => readNoted<FunnelAnswer>(site.id, { path: `/funnels/${encodeURIComponent(funnelId)}`, params }), [funnelId, params.toString()]);
   // The history names the steps of each version and says how many versions there are.
   const history = useLoad(() => api<FunnelHistory>('GET', `/sites/${encodeURIComponent(site.id)}/funnels/${encodeURIComponent(funnelId)}/versions`), [site.id, funnelId]);
   const latest = history.data?.version ?? reading.data?.funnel.version ?? 1;

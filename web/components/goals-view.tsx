@@ -11,7 +11,7 @@ import { WideTable } from './table.js';
 import { useViewState } from '../lib/address.js';
 import { changeClass, formatAmount, formatCount, formatDay, formatRatio, percentChange, pointsChange, type KpiChange } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
-import { readCounted, readSite } from '../lib/site.js';
+import { readNoted, readSite } from '../lib/site.js';
 import { previousPeriod } from '../../src/core/period.js';
 import { goalPropsLabel } from '../lib/labels.js';
 import { queryParams, withPeriod, type ViewState } from '../../src/core/view-state.js';
@@ -67,7 +67,7 @@ function ChangeCell({ change, label }: { change: KpiChange | undefined; label: s
 export function GoalsView({ site, frame, links }: { site: SiteRow; frame(children: ComponentChildren): VNode; links: GoalsLinks }) {
   const [state, go] = useViewState();
   const view = queryParams(state, { filters: false });
-  const goals = useLoad(() => readCounted<GoalsAnswer>(site.id, { path: '/goals', params: view }), [view.toString()]);
+  const goals = useLoad(() => readNoted<GoalsAnswer>(site.id, { path: '/goals', params: view }), [view.toString()]);
   // The previous period's rates: the goals answer gives the change of conversions, not of the rate.
   const period = goals.data?.period;
   const previous = useLoad(

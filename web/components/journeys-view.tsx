@@ -14,7 +14,7 @@ import { filtersInWords, listSegments } from '../lib/explore.js';
 import { formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { goalNamesOf } from '../lib/labels.js';
 import { useLoad } from '../lib/hooks.js';
-import { clippedToRawWindow, readSite } from '../lib/site.js';
+import { readNoted, readSite } from '../lib/site.js';
 import type { SiteRead } from '../../src/core/app-paths.js';
 import type { BreakdownAnswer, GoalsAnswer, JourneysAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
@@ -152,9 +152,9 @@ export function JourneysView({ site, frame }: { site: SiteRow; frame(children: C
   const view = queryParams(state);
   const read = journeysRead(view, choice);
   const key = read.params!.toString();
-  const journeys = useLoad(() => readSite<JourneysAnswer>(site.id, read), [site.id, key]);
+  const journeys = useLoad(() => readNoted<JourneysAnswer>(site.id, read), [site.id, key]);
   const pages = useLoad(() => readPages(site.id, view), [site.id, view.toString()]);
-  const clippedFrom = journeys.data && !journeys.loading && clippedToRawWindow(site.id, read) ? journeys.data.period.from : null;
+  const clippedFrom = journeys.data && !journeys.loading && journeys.data.clippedToRawWindow ? journeys.data.period.from : null;
   const status = readState(journeys);
   const empty = choice.page ? `No visit went through ${choice.page} in this period.` : 'No visits in this period.';
   return frame(

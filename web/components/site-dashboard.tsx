@@ -16,8 +16,8 @@ import { downloadText } from '../lib/download.js';
 import { formatDay } from '../lib/format.js';
 import { goalNamesOf, type GoalNames } from '../lib/labels.js';
 import { useRead } from '../lib/read.js';
-import { readTimeseries, seriesCsv } from '../lib/series.js';
-import { clippedToRawWindow, countedSinceOf, readSite, withImported } from '../lib/site.js';
+import { seriesCsv } from '../lib/series.js';
+import { readNoted, readSite } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
 import { goalFilterOf, roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
@@ -46,14 +46,14 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
   const key = view.toString();
   const kpiParams = useMemo(() => statsParams(state), [state]);
   const statsRead = { path: '/stats', params: kpiParams };
-  const stats = useRead(() => readWith(withImported(site.id, statsRead, readSite<StatsAnswer>(site.id, statsRead)), state.comparison), kpiParams.toString());
+  const stats = useRead(() => readWith(readNoted<StatsAnswer>(site.id, statsRead), state.comparison), kpiParams.toString());
   const seriesRead = timeseriesRead(view, state.metric, state.comparison);
-  const series = useRead(() => readWith(withImported(site.id, seriesRead, readTimeseries(site.id, view, state.metric, state.comparison)), state.comparison), `${key}|${state.metric}|${state.comparison}`);
+  const series = useRead(() => readWith(readNoted<TimeseriesAnswer>(site.id, seriesRead), state.comparison), `${key}|${state.metric}|${state.comparison}`);
   const leftOut = stats.data?.imported === 'excluded' || series.data?.imported === 'excluded';
   // Under filters that need single events, a period reaching past the site's raw window is read from its first day inside it.
-  const clippedFrom = stats.data && !stats.loading && clippedToRawWindow(site.id, statsRead) ? stats.data.period.from : null;
+  const clippedFrom = stats.data && !stats.loading && stats.data.clippedToRawWindow ? stats.data.period.from : null;
   // Under filters, conversions are counted from raw events: a period that starts before the raw window counts them from its first day.
-  const conversionsSince = stats.data && !stats.loading ? countedSinceOf(site.id, statsRead).get(CONVERSIONS_KEY) : undefined;
+  const conversionsSince = stats.data && !stats.loading ? stats.data.countedSince.get(CONVERSIONS_KEY) : undefined;
   const goalSettings = roleAtLeast(site.role, 'admin') ? `/sites/${encodeURIComponent(site.id)}/settings#goals` : undefined;
   const goalsView = goalsRead(state);
   const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), goalsView.params!.toString());

@@ -6,7 +6,7 @@ import type { Membership, SessionView } from '../../src/core/management.js';
 
 /** The signed-in session (the early answer when the page asked it early); its CSRF token goes with every change that follows. */
 export async function loadSession(): Promise<SessionView> {
-  const session = await readPath<SessionView>(SESSION_PATH);
+  const { body: session } = await readPath<SessionView>(SESSION_PATH);
   setCsrfToken(session.csrfToken);
   return session;
 }
