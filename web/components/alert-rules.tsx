@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../lib/api.js';
 import { formatInstant } from '../lib/dates.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { useLive } from '../lib/live.js';
 import { refusalInWords, statusInWords } from '../lib/webhook-status.js';
 import { ConfirmButton } from './confirm.js';
@@ -119,7 +119,7 @@ function RuleItem({ rule, goals, reload, timeZone }: { rule: ManagedAlertRule; g
 /** `timeZone`: the site's, in which deliveries' times show (as the site's realtime view shows its events). */
 export function AlertRules({ siteId, goals, timeZone }: { siteId: string; goals: GoalOption[]; timeZone: string }) {
   const path = `/manage/sites/${encodeURIComponent(siteId)}/alerts`;
-  const rules = useLoad(() => api<{ alerts: ManagedAlertRule[] }>('GET', path), [siteId]);
+  const rules = useRead(() => api<{ alerts: ManagedAlertRule[] }>('GET', path), [siteId]);
   const [type, setType] = useState<RuleType>('spike');
   const [threshold, setThreshold] = useState('100');
   const [goalId, setGoalId] = useState('');

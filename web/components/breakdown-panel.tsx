@@ -6,7 +6,7 @@
 // there and on the UTM tabs, `(none)` comes last.
 import { useState } from 'preact/hooks';
 import { readBreakdown, readPropertyKeys, unfilteredView } from '../lib/breakdown.js';
-import { useRead } from '../lib/read.js';
+import { useRead } from '../lib/hooks.js';
 import { readNoted, type FigureNotes } from '../lib/site.js';
 import { dimensionLabel, isAggregateKey } from '../lib/labels.js';
 import { Loading, ReadFailure, readState } from './feedback.js';
@@ -54,14 +54,14 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
   const several = spec.tabs.find((t): t is DimensionTab => 'several' in t);
   const named = useRead(
     () => (several ? readBreakdown(siteId, unfiltered, several.dimension, { limit: 3 }) : Promise.resolve(undefined)),
-    several ? `${siteId}|${unfiltered}` : '',
+    [several && siteId, several && unfiltered.toString()],
   );
   // The Goals tab shown once the site has goals.
   const tabs = spec.tabs.filter((t) => ('goalList' in t ? goals?.length : t !== several || named.data?.rows.filter((r) => !isAggregateKey(r.key))[1]));
   // The Hostnames tab may go when the period changes: the first tab then stands in for it.
   const current = tabs[tab] ?? tabs[0]!;
   const properties = 'properties' in current;
-  const keys = useRead(() => (properties ? readPropertyKeys(siteId, view) : Promise.resolve(undefined)), properties ? `${siteId}|${unfiltered}` : '');
+  const keys = useRead(() => (properties ? readPropertyKeys(siteId, view) : Promise.resolve(undefined)), [properties && siteId, properties && unfiltered.toString()]);
   const keyList = properties && !keys.loading ? (keys.data?.keys.map((k) => k.key) ?? []) : [];
   // The picked key while the period has it, else the one carried by the most events.
   const key = picked !== null && keyList.includes(picked) ? picked : (keyList[0] ?? null);
@@ -73,7 +73,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
       if (dimension === null) return Promise.resolve(undefined);
       return readNoted<BreakdownAnswer>(siteId, breakdownRead(view, dimension, { limit: PANEL_ROWS }));
     },
-    [siteId, view, dimension ?? '', properties && keys.loading].join('|'),
+    [siteId, view.toString(), dimension, properties && keys.loading],
   );
   const failed = properties && keys.error ? keys : data.error ? data : null;
   const noKeys = properties && !keys.loading && !keys.error && keyList.length === 0;

@@ -1,7 +1,7 @@
 // A site's funnels in its settings: list with steps, new funnel, step editing (a new version), delete.
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState } from './feedback.js';
 import { TextField } from './fields.js';
@@ -64,7 +64,7 @@ function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: Funnel
 
 export function Funnels({ siteId }: { siteId: string }) {
   const path = `/manage/sites/${encodeURIComponent(siteId)}/funnels`;
-  const funnels = useLoad(() => api<{ funnels: FunnelDefinition[] }>('GET', path), [siteId]);
+  const funnels = useRead(() => api<{ funnels: FunnelDefinition[] }>('GET', path), [siteId]);
   const [name, setName] = useState('');
   const [windowMinutes, setWindowMinutes] = useState('60');
   const [round, setRound] = useState(0);

@@ -4,7 +4,7 @@
 // data in Plausible's format.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, upload } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { formatCount } from '../lib/format.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState, Notice } from './feedback.js';
@@ -41,7 +41,7 @@ function Progress({ job }: { job: ImportView }) {
 
 export function Imports({ siteId }: { siteId: string }) {
   const path = `/manage/sites/${encodeURIComponent(siteId)}`;
-  const list = useLoad(() => api<{ imports: ImportView[] }>('GET', `${path}/imports`), [siteId]);
+  const list = useRead(() => api<{ imports: ImportView[] }>('GET', `${path}/imports`), [siteId]);
   const [source, setSource] = useState<Source>('plausible');
   const [started, setStarted] = useState<string | undefined>(undefined);
   const file = useRef<HTMLInputElement>(null);

@@ -4,7 +4,7 @@
 import { useId, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { formatInstant } from '../lib/dates.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
 import { ShownOnce } from './copy.js';
 import { ErrorText, LoadState } from './feedback.js';
@@ -96,7 +96,7 @@ interface DigestState {
 
 /** The state of the site's email reports: the last one mailed, the last failure, those waiting. */
 export function EmailReportsState({ siteId, siteName }: { siteId: string; siteName: string }) {
-  const state = useLoad(() => api<DigestState>('GET', `/manage/sites/${encodeURIComponent(siteId)}/digests`), [siteId]);
+  const state = useRead(() => api<DigestState>('GET', `/manage/sites/${encodeURIComponent(siteId)}/digests`), [siteId]);
   return (
     <section class="card" id="email-reports" aria-labelledby="email-reports-title">
       <h2 id="email-reports-title">Email reports</h2>
@@ -128,7 +128,7 @@ export function EmailReportsState({ siteId, siteName }: { siteId: string; siteNa
 /** Webhooks that receive the site's reports: signed JSON, or Slack's format for a Slack URL. */
 function ReportWebhooks({ siteId }: { siteId: string }) {
   const base = `/manage/sites/${encodeURIComponent(siteId)}/digest-webhooks`;
-  const hooks = useLoad(() => api<{ webhooks: ManagedReportWebhook[] }>('GET', base), [siteId]);
+  const hooks = useRead(() => api<{ webhooks: ManagedReportWebhook[] }>('GET', base), [siteId]);
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
   const [weekly, setWeekly] = useState(true);
@@ -182,7 +182,7 @@ function ReportWebhooks({ siteId }: { siteId: string }) {
 }
 
 export function SharedLinks({ siteId }: { siteId: string }) {
-  const links = useLoad(() => api<{ sharedLinks: ManagedSharedLink[] }>('GET', `/manage/sites/${encodeURIComponent(siteId)}/shared-links`), [siteId]);
+  const links = useRead(() => api<{ sharedLinks: ManagedSharedLink[] }>('GET', `/manage/sites/${encodeURIComponent(siteId)}/shared-links`), [siteId]);
   const revoke = useAction();
   return (
     <section class="card" id="shared-links" aria-labelledby="shared-links-title">

@@ -3,7 +3,7 @@
 // operator grants them.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import type { OrgSignInView } from '../../src/core/management.js';
 import { LoadState } from './feedback.js';
 import { CheckboxField } from './fields.js';
@@ -41,6 +41,6 @@ function SignInForm({ orgId, saved, onSaved }: { orgId: number; saved: OrgSignIn
 }
 
 export function SignInSettings({ orgId }: { orgId: number }) {
-  const settings = useLoad(() => api<OrgSignInView>('GET', `/manage/orgs/${orgId}/sign-in`), [orgId]);
+  const settings = useRead(() => api<OrgSignInView>('GET', `/manage/orgs/${orgId}/sign-in`), [orgId]);
   return <LoadState state={settings}>{(saved) => <SignInForm orgId={orgId} saved={saved} onSaved={settings.reload} />}</LoadState>;
 }

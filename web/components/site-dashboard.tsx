@@ -15,7 +15,7 @@ import { useViewState } from '../lib/address.js';
 import { downloadText } from '../lib/download.js';
 import { formatDay } from '../lib/format.js';
 import { goalNamesOf, type GoalNames } from '../lib/labels.js';
-import { useRead } from '../lib/read.js';
+import { useRead } from '../lib/hooks.js';
 import { seriesCsv } from '../lib/series.js';
 import { readNoted, readSite } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
@@ -46,9 +46,9 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
   const key = view.toString();
   const kpiParams = useMemo(() => statsParams(state), [state]);
   const statsRead = { path: '/stats', params: kpiParams };
-  const stats = useRead(() => readWith(readNoted<StatsAnswer>(site.id, statsRead), state.comparison), kpiParams.toString());
+  const stats = useRead(() => readWith(readNoted<StatsAnswer>(site.id, statsRead), state.comparison), [kpiParams.toString()]);
   const seriesRead = timeseriesRead(view, state.metric, state.comparison);
-  const series = useRead(() => readWith(readNoted<TimeseriesAnswer>(site.id, seriesRead), state.comparison), `${key}|${state.metric}|${state.comparison}`);
+  const series = useRead(() => readWith(readNoted<TimeseriesAnswer>(site.id, seriesRead), state.comparison), [key, state.metric, state.comparison]);
   const leftOut = stats.data?.imported === 'excluded' || series.data?.imported === 'excluded';
   // Under filters that need single events, a period reaching past the site's raw window is read from its first day inside it.
   const clippedFrom = stats.data && !stats.loading && stats.data.clippedToRawWindow ? stats.data.period.from : null;
@@ -56,7 +56,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
   const conversionsSince = stats.data && !stats.loading ? stats.data.countedSince.get(CONVERSIONS_KEY) : undefined;
   const goalSettings = roleAtLeast(site.role, 'admin') ? `/sites/${encodeURIComponent(site.id)}/settings#goals` : undefined;
   const goalsView = goalsRead(state);
-  const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), goalsView.params!.toString());
+  const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), [goalsView.params!.toString()]);
   const onPeriod = useCallback((preset: Preset) => go(withPeriod(state, { preset })), [state, go]);
   const onCustom = useCallback(() => setCustomRequested((n) => n + 1), []);
   const onFilter = useCallback((filter: Filter) => go(withFilter(state, filter)), [state, go]);
@@ -79,7 +79,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
   // added goal would show as its id until it comes, so the site's goals are read apart, per period.
   const goalFilter = goalFilterOf(state.filters) !== undefined;
   const periodGoals = { path: '/goals', params: queryParams(state, { filters: false }) };
-  const allGoals = useRead(() => (goalFilter ? readSite<GoalsAnswer>(site.id, periodGoals) : Promise.resolve(undefined)), goalFilter ? periodGoals.params.toString() : '');
+  const allGoals = useRead(() => (goalFilter ? readSite<GoalsAnswer>(site.id, periodGoals) : Promise.resolve(undefined)), [goalFilter && periodGoals.params.toString()]);
   // Until they come, the view's (all of them when the view had no goal filter yet).
   const goalNames = useMemo(() => goalNamesOf(allGoals.data?.goals ?? goalResults), [allGoals.data, goalResults]);
   const panels = useMemo(

@@ -3,7 +3,7 @@
 // server to judge: its answer shows next to the form.
 import { useId } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { useLoad } from '../lib/hooks.js';
+import { useRead } from '../lib/hooks.js';
 
 let zonesOnce: Promise<string[]> | undefined;
 function timezones(): Promise<string[]> {
@@ -13,7 +13,7 @@ function timezones(): Promise<string[]> {
 
 export function TimezoneField({ value, onValue, label = 'Time zone' }: { value: string; onValue(value: string): void; label?: string }) {
   const id = useId();
-  const zones = useLoad(timezones);
+  const zones = useRead(timezones);
   const lower = value.toLowerCase();
   const listed = zones.data === undefined || zones.data.some((zone) => zone.toLowerCase() === lower);
   return (

@@ -4,7 +4,7 @@
 // recovery codes are shown once. `Disable two-factor sign-in` asks for a current code.
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, SignedIn } from '../lib/mount.js';
 import { CopyBlock } from '../components/copy.js';
@@ -93,7 +93,7 @@ function Disable({ status, onDisabled }: { status: TwoFactorStatus; onDisabled()
 }
 
 function SecurityPage({ session }: { session: SessionView }) {
-  const status = useLoad(() => api<TwoFactorStatus>('GET', '/account/two-factor'));
+  const status = useRead(() => api<TwoFactorStatus>('GET', '/account/two-factor'));
   const [codes, setCodes] = useState<string[] | undefined>(undefined);
   const required = session.twoFactor.requiredBy.length > 0;
   return (

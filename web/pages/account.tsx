@@ -5,7 +5,7 @@
 // to the user now (no subscription needed, none changed).
 import { useState } from 'preact/hooks';
 import { api, setCsrfToken } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, SignedIn } from '../lib/mount.js';
 import { ConfirmButton } from '../components/confirm.js';
@@ -131,7 +131,7 @@ function SiteReports({ row, configured }: { row: ReportChoice; configured: boole
 }
 
 function EmailReports() {
-  const reports = useLoad(() => api<{ configured: boolean; sites: ReportChoice[] }>('GET', '/account/digests'));
+  const reports = useRead(() => api<{ configured: boolean; sites: ReportChoice[] }>('GET', '/account/digests'));
   return (
     <section class="card" aria-labelledby="reports-title">
       <h2 id="reports-title">Email reports</h2>

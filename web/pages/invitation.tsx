@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, setCsrfToken } from '../lib/api.js';
 import { formatInstant } from '../lib/dates.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage, pathSegment } from '../lib/mount.js';
 import { loginPath } from '../../src/core/next-path.js';
@@ -73,7 +73,7 @@ function CreateAccount({ token, invitation, onSignedIn }: { token: string; invit
 
 function InvitationPage() {
   const token = pathSegment(1);
-  const loaded = useLoad(async () => {
+  const loaded = useRead(async () => {
     const invitation = await api<InvitationView>('GET', `/invitations/${encodeURIComponent(token)}`, undefined, { anonymous: true });
     return { invitation, session: await sessionIfAny() };
   });

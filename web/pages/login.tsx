@@ -3,7 +3,7 @@
 // `Sign in with <name>`, and a failed single sign-on's reason (`?sso=`) in words.
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage } from '../lib/mount.js';
 import { safeNext } from '../../src/core/next-path.js';
@@ -25,7 +25,7 @@ const inPageWords = (failure: unknown) =>
  * would stop a form's redirect to the provider).
  */
 function SingleSignOnButton({ next }: { next: string | null }) {
-  const options = useLoad(() => api<SignInOptions>('GET', '/sign-in', undefined, { anonymous: true }));
+  const options = useRead(() => api<SignInOptions>('GET', '/sign-in', undefined, { anonymous: true }));
   const sso = options.data?.singleSignOn;
   if (!sso) return null;
   const start = next ? `${SSO_START_PATH}?${new URLSearchParams({ next })}` : SSO_START_PATH;

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { formatInstant } from '../lib/dates.js';
-import { useAction, useLoad, type Action } from '../lib/hooks.js';
+import { useAction, useRead, type Action } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
 import { membershipOf } from '../lib/session.js';
@@ -33,7 +33,7 @@ const ROLE_OPTIONS: Array<[Role, string]> = [
 ];
 
 function Sites({ orgId }: { orgId: number }) {
-  const sites = useLoad(() => api<{ sites: ManagedSite[] }>('GET', `/manage/orgs/${orgId}/sites`), [orgId]);
+  const sites = useRead(() => api<{ sites: ManagedSite[] }>('GET', `/manage/orgs/${orgId}/sites`), [orgId]);
   const [address, setAddress] = useState('');
   const [name, setName] = useState('');
   const [timezone, setTimezone] = useState('');
@@ -95,7 +95,7 @@ function Sites({ orgId }: { orgId: number }) {
 }
 
 function Keys({ orgId }: { orgId: number }) {
-  const keys = useLoad(() => api<{ keys: ManagedKey[] }>('GET', `/manage/orgs/${orgId}/keys`), [orgId]);
+  const keys = useRead(() => api<{ keys: ManagedKey[] }>('GET', `/manage/orgs/${orgId}/keys`), [orgId]);
   const [name, setName] = useState('');
   const [scope, setScope] = useState<KeyScope>('read');
   const [created, setCreated] = useState<{ name: string; key: string } | undefined>(undefined);
@@ -160,7 +160,7 @@ function Keys({ orgId }: { orgId: number }) {
 
 /** The owner's switch: every member must sign in with two factors (the owner's own enabled first). */
 function RequireTwoFactor({ orgId }: { orgId: number }) {
-  const policy = useLoad(() => api<{ required: boolean }>('GET', `/manage/orgs/${orgId}/two-factor`), [orgId]);
+  const policy = useRead(() => api<{ required: boolean }>('GET', `/manage/orgs/${orgId}/two-factor`), [orgId]);
   const change = useAction();
   return (
     <LoadState state={policy}>
@@ -180,7 +180,7 @@ function RequireTwoFactor({ orgId }: { orgId: number }) {
 }
 
 function Members({ orgId, session }: { orgId: number; session: SessionView }) {
-  const members = useLoad(() => api<{ members: Member[] }>('GET', `/manage/orgs/${orgId}/members`), [orgId]);
+  const members = useRead(() => api<{ members: Member[] }>('GET', `/manage/orgs/${orgId}/members`), [orgId]);
   const change = useAction();
   const setMemberRole = (member: Member, next: Role) => change.run(() => api('PUT', `/manage/orgs/${orgId}/members/${member.userId}`, { role: next })).then(members.reload);
   return (
@@ -252,7 +252,7 @@ function PendingInvitation({ invitation, revoke, onRevoke }: { invitation: Manag
 
 /** Invite member: the link is shown once (and mailed when the service sends mail); pending ones are revoked here. */
 function Invitations({ orgId }: { orgId: number }) {
-  const pending = useLoad(() => api<{ invitations: ManagedInvitation[] }>('GET', `/manage/orgs/${orgId}/invitations`), [orgId]);
+  const pending = useRead(() => api<{ invitations: ManagedInvitation[] }>('GET', `/manage/orgs/${orgId}/invitations`), [orgId]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const [sent, setSent] = useState<CreatedInvitation | undefined>(undefined);

@@ -1,7 +1,7 @@
 // /setup: the first account. The setup token is the admin token printed at first start.
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage } from '../lib/mount.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
@@ -35,7 +35,7 @@ function SetupForm() {
 }
 
 function SetupPage() {
-  const setup = useLoad(() => api<{ needed: boolean }>('GET', '/setup', undefined, { anonymous: true }));
+  const setup = useRead(() => api<{ needed: boolean }>('GET', '/setup', undefined, { anonymous: true }));
   return (
     <PlainLayout title="Set up svc">
       {/* Once set up, the load fails with its reason ("setup is done: sign in instead"). */}

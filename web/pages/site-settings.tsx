@@ -5,7 +5,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { Layout, type Crumb } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
 import { AlertRules } from '../components/alert-rules.js';
@@ -66,7 +66,7 @@ function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
 }
 
 function Snippet({ siteId }: { siteId: string }) {
-  const snippet = useLoad(() => api<{ snippet: string }>('GET', `/manage/sites/${encodeURIComponent(siteId)}/snippet`), [siteId]);
+  const snippet = useRead(() => api<{ snippet: string }>('GET', `/manage/sites/${encodeURIComponent(siteId)}/snippet`), [siteId]);
   return (
     <section class="card" id="snippet" aria-labelledby="snippet-title">
       <h2 id="snippet-title">Tracker snippet</h2>
@@ -149,7 +149,7 @@ function SectionMenu({ current }: { current: SectionId }) {
 }
 
 function Settings({ session, siteId }: { session: SessionView; siteId: string }) {
-  const loaded = useLoad(async () => {
+  const loaded = useRead(async () => {
     const sitePath = `/manage/sites/${encodeURIComponent(siteId)}`;
     const listed = (await api<{ sites: SiteRow[] }>('GET', '/sites')).sites.find((row) => row.id === siteId);
     if (listed && !roleAtLeast(listed.role, 'admin')) return { listed, denied: true as const };
