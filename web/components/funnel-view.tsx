@@ -12,9 +12,9 @@ import { useRead } from '../lib/hooks.js';
 import { readNoted } from '../lib/site.js';
 import { queryParams, withPeriod } from '../../src/core/view-state.js';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
+import { call } from '../lib/client.js';
 import { funnelKey, type FunnelAnswer } from '../../src/core/answers.js';
-import type { FunnelHistory, SiteRow } from '../../src/core/management.js';
+import type { SiteRow } from '../../src/core/management.js';
 import type { MatchKind } from '../../src/core/vocabulary.js';
 
 const KIND_LABELS: Record<MatchKind, string> = { page: 'Page', event: 'Event' };
@@ -48,7 +48,7 @@ export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId:
   if (version) params.set('version', version);
   const reading = useRead(() => readNoted<FunnelAnswer>(site.id, { path: `/funnels/${encodeURIComponent(funnelId)}`, params }), [funnelId, params.toString()]);
   // The history names the steps of each version and says how many versions there are.
-  const history = useRead(() => api<FunnelHistory>('GET', `/sites/${encodeURIComponent(site.id)}/funnels/${encodeURIComponent(funnelId)}/versions`), [site.id, funnelId]);
+  const history = useRead(() => call('GET /sites/:siteId/funnels/:funnelId/versions', { params: { siteId: site.id, funnelId } }), [site.id, funnelId]);
   const latest = history.data?.version ?? reading.data?.funnel.version ?? 1;
   const chooseVersion = (value: string) => {
     const query = new URLSearchParams(window.location.search);

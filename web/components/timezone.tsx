@@ -2,12 +2,12 @@
 // browser's own keyboard handling applies). A name not in the list (UTC, an alias) is left for the
 // server to judge: its answer shows next to the form.
 import { useId } from 'preact/hooks';
-import { api } from '../lib/api.js';
+import { call } from '../lib/client.js';
 import { useRead } from '../lib/hooks.js';
 
 let zonesOnce: Promise<string[]> | undefined;
 function timezones(): Promise<string[]> {
-  zonesOnce ??= api<{ timezones: string[] }>('GET', '/timezones').then((body) => body.timezones);
+  zonesOnce ??= call('GET /timezones').then((body) => body.timezones);
   return zonesOnce;
 }
 

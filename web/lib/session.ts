@@ -1,5 +1,6 @@
 // The signed-in user, its organisations and roles, as GET /app/v1/session reports them.
-import { api, setCsrfToken } from './api.js';
+import { setCsrfToken } from './api.js';
+import { call } from './client.js';
 import { readPath } from './early.js';
 import { SESSION_PATH } from '../../src/core/app-paths.js';
 import type { Membership, SessionView } from '../../src/core/management.js';
@@ -16,6 +17,6 @@ export function membershipOf(session: SessionView, orgId: number): Membership | 
 }
 
 export async function signOut(): Promise<void> {
-  await api('DELETE', '/session');
+  await call('DELETE /session');
   window.location.assign('/login');
 }
