@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { WebVitals } from './web-vitals.js';
 import { includeApplies, includesFor, readBreakdown, type RowField, type RowOrder, sortRows } from '../lib/breakdown.js';
 import { formatCount } from '../lib/format.js';
-import { useRead } from '../lib/read.js';
+import { useRead } from '../lib/hooks.js';
 import { dimensionLabel } from '../lib/labels.js';
 import { Loading, ReadFailure } from './feedback.js';
 import { ExportLink, Rows } from './breakdown-rows.js';
@@ -54,7 +54,7 @@ export function Details({
   const vitalsApply = includeApplies(view, dimension, 'vitals');
   const asked = vitalsApply ? [...include, 'vitals' as const] : include;
   // One read of the keys with the most visitors: sorting by another column orders all of them, not one page.
-  const read = useRead(() => readBreakdown(siteId, view, dimension, { limit: BREAKDOWN_LIMIT.max, search, include: asked }), [siteId, view, dimension, search].join('|'));
+  const read = useRead(() => readBreakdown(siteId, view, dimension, { limit: BREAKDOWN_LIMIT.max, search, include: asked }), [siteId, view.toString(), dimension, search]);
   const rows = read.data ? sortRows(dimension, read.data.rows, order) : [];
   const total = rows.length;
   const sortBy = (by: RowField) => {

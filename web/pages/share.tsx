@@ -7,7 +7,8 @@
 // page opens the link again (asking its password again when it has one) and reads on.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, type ApiError, messageOf, setShareAccess } from '../lib/api.js';
+import { type ApiError, messageOf, setShareAccess } from '../lib/api.js';
+import { call } from '../lib/client.js';
 import { useAction } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage, pathSegment } from '../lib/mount.js';
@@ -21,13 +22,7 @@ import { lockSharesGoals } from '../../src/core/vocabulary.js';
 import { ErrorText, Loading } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
 import type { SiteRow } from '../../src/core/management.js';
-
-interface Opened {
-  access: string;
-  expiresAt: number;
-  site: { id: string; name: string; domain: string; timezone: string; rawDays: number };
-  filters: string[];
-}
+import type { OpenedShare } from '../../src/http/app-v1/routes.js';
 
 const embedded = new URLSearchParams(window.location.search).get('embed') === '1';
 const VIEWS = ['dashboard', 'realtime', 'goals', 'funnel'] as const;
@@ -118,9 +113,9 @@ function LockedScope({ filters, rawDays }: { filters: readonly string[]; rawDays
 }
 
 /** The site as the dashboard's components take it: read-only, whatever role it would need. */
-const sharedSite = (site: Opened['site']): SiteRow => ({ ...site, status: 'active', orgId: 0, orgName: '', role: 'viewer', visitors24h: 0 });
+const sharedSite = (site: OpenedShare['site']): SiteRow => ({ ...site, status: 'active', orgId: 0, orgName: '', role: 'viewer', visitors24h: 0 });
 
-function Frame({ site, children }: { site: Opened['site']; children: ComponentChildren }) {
+function Frame({ site, children }: { site: OpenedShare['site']; children: ComponentChildren }) {
   useEffect(() => {
     document.title = `${site.name} · svc`;
   }, [site.name]);
@@ -159,7 +154,7 @@ function PasswordForm({ onOpen }: { onOpen(password: string): Promise<unknown> }
 
 function SharePage() {
   const token = pathSegment(1);
-  const [opened, setOpened] = useState<Opened | undefined>(undefined);
+  const [opened, setOpened] = useState<OpenedShare | undefined>(undefined);
   const [passwordAsked, setPasswordAsked] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [view, setView] = useState<View>(viewInAddress);
@@ -181,7 +176,7 @@ function SharePage() {
    * (the page's views closed). True when it reads.
    */
   const open = async (password?: string): Promise<boolean> => {
-    const answer = await api<Opened | { passwordRequired: true }>('POST', '/share', { token, ...(password === undefined ? {} : { password }) }, { anonymous: true });
+    const answer = await call('POST /share', { body: { token, ...(password === undefined ? {} : { password }) }, anonymous: true });
     if ('passwordRequired' in answer) {
       setOpened(undefined);
       setPasswordAsked(true);
