@@ -28,7 +28,8 @@ export const ERRORS = {
         'an organisation of yours requires two-factor sign-in: enable it on /account/security to use the dashboard',
       shareScope: 'a shared link reads the statistics of its own site only',
       shareLocked: 'this shared link is locked to filters: {endpoint} takes no filters, so it is not shared',
-      shareLockedGoals: 'this shared link is locked to filters: goal filters, which read the site\'s goals, are not shared through it',
+      shareLockedGoals: 'this shared link is locked to pages: goal filters, which read the site\'s goals, are not shared through it',
+      shareLockedPages: 'this shared link is locked to pages: its goals, whose patterns may name pages outside the lock, are not shared through it',
       twoFactorFirst: 'enable two-factor sign-in on your own account before requiring it of every member',
       singleSignOnRequired: 'Use single sign-on: {orgs} requires it of its members, so a password does not sign in.',
       emailByOperator:

@@ -64,6 +64,8 @@ export interface MetricSpec {
    * a dimension, and not shown elsewhere.
    */
   readonly shownFor?: { readonly instead: string; readonly filter: FilterDimension };
+  /** Not shown (on the dashboard's tiles, in reports) under a filter on this dimension, where another figure says it. */
+  readonly hiddenFor?: FilterDimension;
   /** A goal filter's figure only (docs/api.md, Goal filters): answered under one, asked for without one 400. */
   readonly goalFilterOnly?: true;
 }
@@ -74,7 +76,8 @@ export interface MetricSpec {
  */
 const REGISTRY = {
   visitors: { label: 'Visitors', computation: { kind: 'count', measure: 'visitors' }, filters: 'all', upIsGood: true, format: 'count' },
-  pageviews: { label: 'Pageviews', computation: { kind: 'count', measure: 'pageviews' }, filters: 'all', upIsGood: true, format: 'count' },
+  // Under a goal filter the conversions say it: a page goal's pageviews are its conversions, an event goal has none.
+  pageviews: { label: 'Pageviews', computation: { kind: 'count', measure: 'pageviews' }, filters: 'all', upIsGood: true, format: 'count', hiddenFor: GOAL_DIMENSION },
   sessions: { label: 'Visits', computation: { kind: 'count', measure: 'sessions' }, filters: 'none', upIsGood: true, format: 'count' },
   bounceRate: {
     label: 'Bounce rate',
@@ -120,7 +123,8 @@ export const DEFAULT_METRIC: Metric = 'visitors';
 
 /**
  * The metrics shown under these filters, in registry order: a metric shown for a filter (`shownFor`)
- * takes the place of the one it stands in for where the filters hold its dimension, and is left out elsewhere.
+ * takes the place of the one it stands in for where the filters hold its dimension, and is left out
+ * elsewhere; one hidden for a filter (`hiddenFor`) is left out under it.
  */
 export function shownMetrics(filters: readonly Filter[]): Metric[] {
   const shown = (m: Metric) => {
@@ -128,7 +132,8 @@ export function shownMetrics(filters: readonly Filter[]): Metric[] {
     return stand !== undefined && filters.some((f) => f.dimension === stand.filter);
   };
   return METRICS.flatMap((m) => {
-    if (METRIC_REGISTRY[m].shownFor) return [];
+    const hiddenFor = METRIC_REGISTRY[m].hiddenFor;
+    if (METRIC_REGISTRY[m].shownFor || (hiddenFor !== undefined && filters.some((f) => f.dimension === hiddenFor))) return [];
     const standIn = METRICS.find((other) => METRIC_REGISTRY[other].shownFor?.instead === m && shown(other));
     return [standIn ?? m];
   });

@@ -18,6 +18,7 @@ import {
   goalFilterOf,
   isBreakdownInclude,
   isFilterDimension,
+  lockSharesGoals,
   isQueryDimension,
   JOURNEY_DIRECTIONS,
   JOURNEY_LIMIT,
@@ -250,7 +251,7 @@ export function resolveGoalFilter(q: Query, goals: readonly FilterGoal[]): Query
  */
 export function parseLockedFilters(texts: readonly string[]): Filter[] {
   return parseFilters(texts).map((filter, i) => {
-    // A locked link shares no goals read nor goal filter (parseQuery): nor is it locked to one.
+    // A goal filter reads the site's goals, not a value a link's reader may be limited to: no link is locked to one.
     if (filter.dimension === GOAL_DIMENSION) throw apiError('INVALID_PARAMS', 'lockedGoalFilter');
     if (filter.dimension !== 'page' || filter.operator !== undefined || filter.values.every(pagePatternIsLiteral)) return filter;
     for (const value of filter.values) {
@@ -295,8 +296,8 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
   // The request's own filters on entry and exit pages compare what the lock shows of them (`Filter.pageLock`).
   const pageLock = lockedFilters.find((f) => f.dimension === 'page') ?? null;
   const own = parseFilters(filterTexts).map((f) => (pageLock && PAGE_VALUED_DIMENSIONS.has(f.dimension) ? Object.freeze({ ...f, pageLock }) : f));
-  // A locked link shares no goals read (a goal's pattern may name pages outside its lock): nor goal filters.
-  if (lockedFilters.length > 0 && own.some((f) => f.dimension === GOAL_DIMENSION)) throw apiError('FORBIDDEN', 'shareLockedGoals');
+  // A link locked to pages shares no goals read (a goal's pattern may name pages outside its lock): nor goal filters.
+  if (!lockSharesGoals(lockedFilters.map((f) => f.dimension)) && own.some((f) => f.dimension === GOAL_DIMENSION)) throw apiError('FORBIDDEN', 'shareLockedGoals');
   const filters = [...own, ...lockedFilters];
 
   let metric: Metric = DEFAULT_METRIC;

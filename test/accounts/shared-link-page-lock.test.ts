@@ -179,14 +179,17 @@ for (const engine of ENGINES) describe(`shared links locked to pages show no oth
     });
   }
 
-  test('the reads that list pages and take no filters are not shared through a locked link', async () => {
+  test('the reads that list pages and take no filters are not shared through a locked link, nor goals through a page lock', async () => {
     const access = accesses.get(LOCKS[0]!)!;
-    for (const path of ['/realtime', '/goals?period=30d', '/funnels', '/properties?period=30d']) {
+    for (const path of ['/realtime', '/funnels', '/properties?period=30d']) {
       const refused = await read(access, `/sites/${site.siteId}${path}`);
       assert.equal(refused.status, 403, `${path}: ${refused.text}`);
       // The refusal names the read refused.
       assert.match(refused.text, new RegExp(`locked to filters: ${path.slice(1).split('?')[0]} takes no filters`));
     }
+    const goals = await read(access, `/sites/${site.siteId}/goals?period=30d`);
+    assert.equal(goals.status, 403, goals.text);
+    assert.match(goals.text, /locked to pages: its goals, whose patterns may name pages outside the lock/);
     // Nor a goal filter, which reads the site's goals.
     const goal = await server.admin('POST', `/sites/${site.siteId}/goals`, { name: 'Pricing', kind: 'page', pattern: '/pricing' });
     const goalFiltered = await read(access, `/sites/${site.siteId}/stats?period=30d&raw=clip&filter=goal:${goal.body.goalId}`);

@@ -128,7 +128,7 @@ describe('shared links', () => {
     for (const path of ['/goals?period=30d', '/realtime', '/funnels']) {
       const refused = await read(access, `/sites/${site.siteId}${path}`);
       assert.equal(refused.status, 403, path);
-      assert.match(refused.text, /locked to filters/);
+      assert.match(refused.text, /locked to (filters|pages)/);
     }
   });
 
@@ -226,6 +226,24 @@ describe('shared links', () => {
     const log = logLines.join('');
     assert.match(log, /\/share\/\[secret\]/);
     assert.equal(log.includes(token), false, 'the token is not in the log');
+  });
+
+  // Runs last: the goal it adds is the site's from then on.
+  test('a link locked to values other than pages shares the goals under its locks, and goal filters', async () => {
+    const goal = await server.admin('POST', `/sites/${site.siteId}/goals`, { name: 'Pricing', kind: 'page', pattern: '/pricing' });
+    assert.equal(goal.status, 201, JSON.stringify(goal.body));
+    const member = async (path: string) => JSON.stringify((await viewer.request('GET', `/app/v1/sites/${site.siteId}${path}`)).body);
+    for (const country of ['DE', 'US']) {
+      const access = (await open(tokenOf((await create({ filters: [`country:${country}`] })).body.url))).body.access;
+      const goals = await read(access, `/sites/${site.siteId}/goals?period=30d`);
+      assert.equal(goals.status, 200, goals.text);
+      assert.equal(goals.text, await member(`/goals?period=30d&filter=country:${country}`), `the goals a member reads under country:${country}`);
+      const converted = JSON.parse(goals.text).goals[0].uniqueConversions;
+      assert.equal(converted, country === 'DE' ? 4 : 0, 'the four visitors who saw /pricing were in Germany');
+      const filtered = await read(access, `/sites/${site.siteId}/stats?period=30d&raw=clip&filter=goal:${goal.body.goalId}`);
+      assert.equal(filtered.status, 200, filtered.text);
+      assert.equal(filtered.text, await member(`/stats?period=30d&raw=clip&filter=goal:${goal.body.goalId}&filter=country:${country}`));
+    }
   });
 });
 

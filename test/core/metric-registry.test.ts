@@ -25,12 +25,12 @@ describe('metric registry', () => {
     assert.deepEqual(METRICS, ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'timeOnPage', 'conversions', 'conversionRate']);
   });
 
-  test("the metrics shown: time on page in visit duration's place under a page filter only, the conversion rate in bounce rate's under a goal filter only", () => {
+  test("the metrics shown: time on page in visit duration's place under a page filter only, the conversion rate in bounce rate's and no pageviews under a goal filter only", () => {
     const shown = ['visitors', 'pageviews', 'sessions', 'bounceRate', 'avgDuration', 'conversions'];
     assert.deepEqual(shownMetrics([]), shown);
     assert.deepEqual(shownMetrics([{ dimension: 'country', value: 'DE', values: ['DE'] }]), shown);
     assert.deepEqual(shownMetrics([{ dimension: 'country', value: 'DE', values: ['DE'] }, { dimension: 'page', value: '/', values: ['/'], operator: 'is_not' }]), shown.map((m) => (m === 'avgDuration' ? 'timeOnPage' : m)));
-    assert.deepEqual(shownMetrics([{ dimension: 'goal', value: '3', values: ['3'] }]), shown.map((m) => (m === 'bounceRate' ? 'conversionRate' : m)));
+    assert.deepEqual(shownMetrics([{ dimension: 'goal', value: '3', values: ['3'] }]), shown.filter((m) => m !== 'pageviews').map((m) => (m === 'bounceRate' ? 'conversionRate' : m)));
   });
 
   test('with raw=clip every metric takes every filter (visits under event filters)', () => {

@@ -63,6 +63,8 @@ describe('goal filters on the dashboard', () => {
       assert.equal(await tileValue(page, 'conversionRate'), formatMetric('conversionRate', stats.conversionRate.value));
       assert.equal(await tileValue(page, 'conversionRate'), formatMetric('conversionRate', 0.5));
       assert.equal(await page.locator('.kpi[data-metric="bounceRate"]').count(), 0, 'the conversion rate stands in its place');
+      // The conversions say what pageviews would: no pageviews tile, nor views per visit.
+      assert.equal(await page.locator('.kpi[data-metric="pageviews"], .kpi[data-figure="viewsPerVisit"]').count(), 0, 'no pageviews under a goal filter');
       // Each country's converters, conversions and rate, as the API's breakdown rows give them.
       const { rows } = await api(page, '/breakdown', `${params}&dimension=country&limit=10`);
       const panel = page.locator('[data-panel="locations"]');
@@ -82,6 +84,7 @@ describe('goal filters on the dashboard', () => {
       await details.locator('tbody tr').first().waitFor();
       const heads = await details.locator('thead th').allTextContents();
       assert.deepEqual(heads.slice(0, 3).map((h) => h.replace(/[▾▴]/g, '').trim()), ['Country', 'Converters', 'Conversion rate']);
+      assert.ok(!heads.some((h) => h.startsWith('Pageviews')), `no pageviews under a goal filter: ${heads.join(', ')}`);
       const first = await details.locator('tbody tr').first().locator('td.num').allTextContents();
       assert.deepEqual(first.slice(0, 2), shown[0]);
       await context.close();

@@ -186,14 +186,21 @@ describe('on a phone', () => {
 });
 
 describe('the dashboard', () => {
-  test('KPI changes on one line; Pages’ and Sources’ tabs line up; Events spans the row it would be alone on', async () => {
+  test('KPI tiles in one row, each change on one line inside its tile; Pages’ and Sources’ tabs line up; Events spans the row it would be alone on', async () => {
     const { context, page } = await signedIn(DESKTOP, '?period=7d');
     await filled(page);
     const changes = await page.locator('.kpi-change').evaluateAll((spans) =>
-      spans.map((s) => ({ lines: Math.round(s.getBoundingClientRect().height / parseFloat(getComputedStyle(s).lineHeight)), fits: s.scrollWidth <= (s.parentElement as HTMLElement).clientWidth })),
+      spans.map((s) => {
+        const delta = s.querySelector('.kpi-delta')!;
+        const tile = s.closest('.kpi') as HTMLElement;
+        return { lines: Math.round(delta.getBoundingClientRect().height / parseFloat(getComputedStyle(s).lineHeight)), fits: s.scrollWidth <= tile.clientWidth && tile.scrollWidth <= tile.clientWidth };
+      }),
     );
     assert.equal(changes.length, 6);
     assert.deepEqual(changes, changes.map(() => ({ lines: 1, fits: true })), JSON.stringify(changes));
+    // The six figures and views per visit side by side on a desktop: no tile alone on a row.
+    const tops = await page.locator('.kpi').evaluateAll((tiles) => tiles.map((t) => t.getBoundingClientRect().top));
+    assert.deepEqual(new Set(tops).size, 1, JSON.stringify(tops));
     const [pagesTab, sourcesTab] = [await box(page, '[data-panel="pages"] [role="tab"]'), await box(page, '[data-panel="sources"] [role="tab"]')];
     assert.equal(pagesTab.y, sourcesTab.y);
     const [pagesRows, sourcesRows] = [await box(page, '[data-panel="pages"] .rows'), await box(page, '[data-panel="sources"] .rows')];

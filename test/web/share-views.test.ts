@@ -109,6 +109,27 @@ describe('shared links: a page pattern, goals and funnels', () => {
     await context.close();
   });
 
+  it('a link locked to a country lists the goals in its Events panel, with their rates, and filters by one', async () => {
+    const created = await dashboard.server.admin('POST', `/sites/${site.siteId}/shared-links`, { filters: ['country:DE'] });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const { context, page } = await openPage(dashboard);
+    await page.goto(created.body.url);
+    await page.locator('.locked-filters').getByText('Limited to Country is Germany.').waitFor();
+    await page.getByRole('note').getByText('Goals count under its filters, in the Events panel.').waitFor();
+    await filled(page);
+    const events = page.locator('[data-panel="events"]');
+    await events.getByRole('tab', { name: 'Goals' }).click();
+    // Three of the six visitors (all in Germany) read the blog.
+    const row = events.locator('tbody tr', { hasText: 'Read the blog' });
+    assert.deepEqual(await row.locator('td.num').allTextContents(), ['3', '50%']);
+    await row.getByRole('button', { name: 'Read the blog' }).click();
+    await page.waitForURL((address) => address.searchParams.getAll('filter').join().startsWith('goal:'));
+    await filled(page);
+    await page.waitForFunction(() => document.querySelector('.kpi[data-metric="conversionRate"] .kpi-value')?.textContent === '50%');
+    await checkPage(page, 'share-country-goals');
+    await context.close();
+  });
+
   it('a link without locked filters shows the goals and a funnel, switched in the page', async () => {
     const { server } = dashboard;
     const created = await server.admin('POST', `/sites/${site.siteId}/shared-links`, { password: 'a shared secret here' });

@@ -2,9 +2,10 @@
 // mailed beside it), `Send test`, the delivery history (which
 // refreshes itself while it is open), delete. Statuses and refused URLs are said in words.
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../lib/api.js';
+import { ApiError } from '../lib/api.js';
+import { call } from '../lib/client.js';
 import { formatInstant } from '../lib/dates.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { useLive } from '../lib/live.js';
 import { refusalInWords, statusInWords } from '../lib/webhook-status.js';
 import { ConfirmButton } from './confirm.js';
@@ -13,7 +14,7 @@ import { SelectField, TextField } from './fields.js';
 import { FormSection } from './form-section.js';
 import { lines, LinesField } from './shared-links.js';
 import { WideTable } from './table.js';
-import type { Delivery, ManagedAlertRule, ManagedGoal } from '../../src/core/management.js';
+import type { ManagedAlertRule, ManagedGoal } from '../../src/core/management.js';
 import { RULE_TYPES, type RuleType } from '../../src/core/vocabulary.js';
 
 /** What the form offers of a goal, for a goal rule. */
@@ -52,7 +53,7 @@ const HISTORY_REFRESH_MS = 5000;
 
 /** The rule's deliveries, read again every few seconds while shown; `round` reads them at once. */
 function History({ ruleId, round, timeZone }: { ruleId: number; round: number; timeZone: string }) {
-  const history = useLive(() => api<{ deliveries: Delivery[] }>('GET', `/manage/alerts/${ruleId}/history`), HISTORY_REFRESH_MS, [ruleId, round]);
+  const history = useLive(() => call('GET /manage/alerts/:ruleId/history', { params: { ruleId } }), HISTORY_REFRESH_MS, [ruleId, round]);
   return (
     <LoadState state={{ ...history, data: history.data, error: history.data ? undefined : history.error, loading: !history.data }}>
       {({ deliveries }) => (
@@ -86,7 +87,7 @@ function RuleItem({ rule, goals, reload, timeZone }: { rule: ManagedAlertRule; g
   const test = useAction();
   const remove = useAction();
   const sendTest = () =>
-    test.run(() => api('POST', `/manage/alerts/${rule.id}/test`)).then((queued) => {
+    test.run(() => call('POST /manage/alerts/:ruleId/test', { params: { ruleId: rule.id } })).then((queued) => {
       setSent(queued);
       if (queued) setOpen(true);
       setRound((n) => n + 1);
@@ -99,7 +100,7 @@ function RuleItem({ rule, goals, reload, timeZone }: { rule: ManagedAlertRule; g
           <button type="button" aria-label={`Send test of rule ${rule.id}`} onClick={sendTest} disabled={test.busy}>
             Send test
           </button>
-          <ConfirmButton label={`Delete rule ${rule.id}`} question="Delete this alert rule and its history?" confirmLabel="Delete" onConfirm={() => remove.run(() => api('DELETE', `/manage/alerts/${rule.id}`)).then(reload)}>
+          <ConfirmButton label={`Delete rule ${rule.id}`} question="Delete this alert rule and its history?" confirmLabel="Delete" onConfirm={() => remove.run(() => call('DELETE /manage/alerts/:ruleId', { params: { ruleId: rule.id } })).then(reload)}>
             Delete
           </ConfirmButton>
         </span>
@@ -118,8 +119,7 @@ function RuleItem({ rule, goals, reload, timeZone }: { rule: ManagedAlertRule; g
 
 /** `timeZone`: the site's, in which deliveries' times show (as the site's realtime view shows its events). */
 export function AlertRules({ siteId, goals, timeZone }: { siteId: string; goals: GoalOption[]; timeZone: string }) {
-  const path = `/manage/sites/${encodeURIComponent(siteId)}/alerts`;
-  const rules = useLoad(() => api<{ alerts: ManagedAlertRule[] }>('GET', path), [siteId]);
+  const rules = useRead(() => call('GET /manage/sites/:siteId/alerts', { params: { siteId } }), [siteId]);
   const [type, setType] = useState<RuleType>('spike');
   const [threshold, setThreshold] = useState('100');
   const [goalId, setGoalId] = useState('');
@@ -131,7 +131,7 @@ export function AlertRules({ siteId, goals, timeZone }: { siteId: string; goals:
     create.run(async () => {
       const body = { type, threshold: Number(threshold), url, secret, emails: lines(emails), ...(type === 'goal' ? { goalId: Number(goalId) } : {}) };
       try {
-        await api('POST', path, body);
+        await call('POST /manage/sites/:siteId/alerts', { params: { siteId }, body });
       } catch (error) {
         // The message of this refusal starts with the URL rule it breaks (`rejected:<rule>`), as a delivery's status does.
         const words = error instanceof ApiError && error.reason === 'REJECTED_INVALID_WEBHOOK_URL' ? refusalInWords(error.message) : undefined;

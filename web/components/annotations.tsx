@@ -10,7 +10,7 @@ import { Modal } from './modal.js';
 import type { ChartOverlay } from './chart.js';
 import { bucketOfDay, createAnnotation, deleteAnnotation, readAnnotations, updateAnnotation, type AnnotationFields } from '../lib/explore.js';
 import { bucketStamp, formatDay } from '../lib/format.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { ANNOTATION_TEXT_LENGTH } from '../../src/core/segments.js';
 import type { Annotation } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
@@ -80,7 +80,7 @@ function Marks({ annotations, series, xs, width, height, onSelect }: { annotatio
 /** `chart(overlay)` draws the chart with the period's annotations; `Add annotation` under it for admins and owners. */
 export function AnnotatedChart({ site, series, chart }: { site: SiteRow; series: TimeseriesAnswer; chart(overlay: ChartOverlay): VNode }) {
   const { period } = series;
-  const annotations = useLoad(() => readAnnotations(site.id, period), [site.id, period.from, period.to]);
+  const annotations = useRead(() => readAnnotations(site.id, period), [site.id, period.from, period.to]);
   const [editing, setEditing] = useState<Annotation | 'new' | null>(null);
   const editable = roleAtLeast(site.role, 'admin');
   const onSelect = editable ? setEditing : undefined;

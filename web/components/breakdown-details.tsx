@@ -5,11 +5,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { WebVitals } from './web-vitals.js';
 import { includeApplies, includesFor, readBreakdown, type RowField, type RowOrder, sortRows } from '../lib/breakdown.js';
 import { formatCount } from '../lib/format.js';
-import { useRead } from '../lib/read.js';
+import { useRead } from '../lib/hooks.js';
 import { dimensionLabel } from '../lib/labels.js';
 import { Loading, ReadFailure } from './feedback.js';
 import { ExportLink, Rows } from './breakdown-rows.js';
-import { BREAKDOWN_LIMIT, type QueryDimension } from '../../src/core/vocabulary.js';
+import { BREAKDOWN_LIMIT, GOAL_DIMENSION, type QueryDimension, splitFilterParam } from '../../src/core/vocabulary.js';
 import type { GoalResult } from '../../src/core/answers.js';
 
 const DETAILS_ROWS = 25;
@@ -47,12 +47,14 @@ export function Details({
     return () => clearTimeout(wait);
   }, [typed]);
   const include = includesFor(view, dimension);
+  // Under a goal filter the rows' conversions say what pageviews would, as on the tiles.
+  const goalFiltered = view.getAll('filter').some((text) => splitFilterParam(text)?.dimension === GOAL_DIMENSION);
   // Pages have a second view, their web vitals, read with the rows.
   const [vitals, setVitals] = useState(false);
   const vitalsApply = includeApplies(view, dimension, 'vitals');
   const asked = vitalsApply ? [...include, 'vitals' as const] : include;
   // One read of the keys with the most visitors: sorting by another column orders all of them, not one page.
-  const read = useRead(() => readBreakdown(siteId, view, dimension, { limit: BREAKDOWN_LIMIT.max, search, include: asked }), [siteId, view, dimension, search].join('|'));
+  const read = useRead(() => readBreakdown(siteId, view, dimension, { limit: BREAKDOWN_LIMIT.max, search, include: asked }), [siteId, view.toString(), dimension, search]);
   const rows = read.data ? sortRows(dimension, read.data.rows, order) : [];
   const total = rows.length;
   const sortBy = (by: RowField) => {
@@ -91,7 +93,7 @@ export function Details({
             rows={rows.slice(offset, offset + DETAILS_ROWS)}
             search={search}
             goals={goals}
-            figures={['views', ...include]}
+            figures={goalFiltered ? include : ['views', ...include]}
             order={{ current: order, onSort: sortBy }}
             onFilter={(key) => {
               dialog.current?.close();

@@ -6,15 +6,14 @@
 // there and on the UTM tabs, `(none)` comes last.
 import { useState } from 'preact/hooks';
 import { readBreakdown, readPropertyKeys, unfilteredView } from '../lib/breakdown.js';
-import { useRead } from '../lib/read.js';
-import { readSite, withImported } from '../lib/site.js';
+import { useRead } from '../lib/hooks.js';
+import { readNoted, type FigureNotes } from '../lib/site.js';
 import { dimensionLabel, isAggregateKey } from '../lib/labels.js';
 import { Loading, ReadFailure, readState } from './feedback.js';
 import { ExportLink, GoalRows, Rows } from './breakdown-rows.js';
 import { Details } from './breakdown-details.js';
 import { isPropertyDimension, NONE_KEY, oneValueFilter, PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
 import type { BreakdownAnswer, BreakdownRow, GoalResult } from '../../src/core/answers.js';
-import type { ImportedAnswer } from '../../src/core/answer-headers.js';
 import { SelectField } from './fields.js';
 import { breakdownRead, PANEL_ROWS, type DimensionTab, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
 
@@ -55,27 +54,26 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
   const several = spec.tabs.find((t): t is DimensionTab => 'several' in t);
   const named = useRead(
     () => (several ? readBreakdown(siteId, unfiltered, several.dimension, { limit: 3 }) : Promise.resolve(undefined)),
-    several ? `${siteId}|${unfiltered}` : '',
+    [several && siteId, several && unfiltered.toString()],
   );
   // The Goals tab shown once the site has goals.
   const tabs = spec.tabs.filter((t) => ('goalList' in t ? goals?.length : t !== several || named.data?.rows.filter((r) => !isAggregateKey(r.key))[1]));
   // The Hostnames tab may go when the period changes: the first tab then stands in for it.
   const current = tabs[tab] ?? tabs[0]!;
   const properties = 'properties' in current;
-  const keys = useRead(() => (properties ? readPropertyKeys(siteId, view) : Promise.resolve(undefined)), properties ? `${siteId}|${unfiltered}` : '');
+  const keys = useRead(() => (properties ? readPropertyKeys(siteId, view) : Promise.resolve(undefined)), [properties && siteId, properties && unfiltered.toString()]);
   const keyList = properties && !keys.loading ? (keys.data?.keys.map((k) => k.key) ?? []) : [];
   // The picked key while the period has it, else the one carried by the most events.
   const key = picked !== null && keyList.includes(picked) ? picked : (keyList[0] ?? null);
   const goalList = 'goalList' in current;
   const dimension: QueryDimension | null = 'dimension' in current ? current.dimension : key === null || !properties ? null : `${PROPERTY_PREFIX}${key}`;
   const tabGoals = goalsByKey(current, goals);
-  const data = useRead<(BreakdownAnswer & { imported: ImportedAnswer | undefined }) | undefined>(
+  const data = useRead<(BreakdownAnswer & FigureNotes) | undefined>(
     () => {
       if (dimension === null) return Promise.resolve(undefined);
-      const read = breakdownRead(view, dimension, { limit: PANEL_ROWS });
-      return withImported(siteId, read, readSite<BreakdownAnswer>(siteId, read));
+      return readNoted<BreakdownAnswer>(siteId, breakdownRead(view, dimension, { limit: PANEL_ROWS }));
     },
-    [siteId, view, dimension ?? '', properties && keys.loading].join('|'),
+    [siteId, view.toString(), dimension, properties && keys.loading],
   );
   const failed = properties && keys.error ? keys : data.error ? data : null;
   const noKeys = properties && !keys.loading && !keys.error && keyList.length === 0;

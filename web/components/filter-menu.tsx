@@ -11,9 +11,8 @@
 // puts the filter in its place. Escape or `Cancel` closes the dialog.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { readBreakdown } from '../lib/breakdown.js';
-import { useSettled } from '../lib/hooks.js';
+import { useRead, useSettled } from '../lib/hooks.js';
 import { dimensionLabel, inSentence, OPERATOR_LABELS, type GoalNames } from '../lib/labels.js';
-import { useRead } from '../lib/read.js';
 import { matchedByName, rowsNamed, valuesPage } from '../lib/value-search.js';
 import { queryParams, withFilterValues, type ViewState } from '../../src/core/view-state.js';
 import { ErrorText, Loading } from './feedback.js';
@@ -63,7 +62,7 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
   const page = dimension ? valuesPage(dimension, search, VALUES_SHOWN) : undefined;
   const values = useRead<{ rows: BreakdownRow[]; names?: GoalNames } | undefined>(
     () => (dimension === GOAL_DIMENSION ? readGoalValues(siteId, listed) : dimension && page ? readBreakdown(siteId, listed, dimension, page) : Promise.resolve(undefined)),
-    [siteId, listed, dimension, page?.search].join('|'),
+    [siteId, listed.toString(), dimension, page?.search],
   );
   const read = values.loading ? [] : (values.data?.rows ?? []);
   const goals = values.data?.names;

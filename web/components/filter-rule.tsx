@@ -3,7 +3,7 @@
 // here), the operators each dimension takes, and the site's goals as a goal filter's values.
 import { readPropertyKeys, unfilteredView } from '../lib/breakdown.js';
 import { goalNamesOf, type GoalNames } from '../lib/labels.js';
-import { useRead } from '../lib/read.js';
+import { useRead } from '../lib/hooks.js';
 import { readSite } from '../lib/site.js';
 import { matchedByName } from '../lib/value-search.js';
 import { DIMENSION_SPECS, DIMENSIONS, FILTER_OPERATORS, GOAL_DIMENSION, isPropertyDimension, PROPERTY_PREFIX, propertyKey, type Dimension, type FilterDimension, type FilterOperator } from '../../src/core/vocabulary.js';
@@ -46,7 +46,7 @@ export interface PropertyKeys {
  */
 export function usePropertyKeys(siteId: string, view: URLSearchParams, chosen: boolean, kept: string | null): PropertyKeys {
   const period = unfilteredView(view);
-  const read = useRead(() => (chosen ? readPropertyKeys(siteId, period) : Promise.resolve(undefined)), chosen ? `${siteId}|${period}` : '');
+  const read = useRead(() => (chosen ? readPropertyKeys(siteId, period) : Promise.resolve(undefined)), [chosen && siteId, chosen && period.toString()]);
   const keys = (read.data?.keys ?? []).map((k) => k.key).filter((k) => !k.includes(':'));
   if (kept !== null && !keys.includes(kept)) keys.unshift(kept);
   return { keys, loading: chosen && read.loading, error: read.error };

@@ -8,14 +8,14 @@ import { Loading, ReadFailure, readState } from './feedback.js';
 import { PeriodPicker } from './period-picker.js';
 import { useViewState } from '../lib/address.js';
 import { changeClass, formatCount, formatDay, formatRatio, pointsChange } from '../lib/format.js';
-import { useLoad } from '../lib/hooks.js';
-import { readCounted } from '../lib/site.js';
+import { useRead } from '../lib/hooks.js';
+import { readNoted } from '../lib/site.js';
 import { queryParams, withPeriod } from '../../src/core/view-state.js';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
+import { call } from '../lib/client.js';
 import type { FunnelAnswer } from '../../src/core/answers.js';
 import { funnelKey } from '../../src/core/answer-headers.js';
-import type { FunnelHistory, SiteRow } from '../../src/core/management.js';
+import type { SiteRow } from '../../src/core/management.js';
 import type { MatchKind } from '../../src/core/vocabulary.js';
 
 const KIND_LABELS: Record<MatchKind, string> = { page: 'Page', event: 'Event' };
@@ -47,9 +47,9 @@ export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId:
   }, []);
   const params = queryParams(state, { filters: false });
   if (version) params.set('version', version);
-  const reading = useLoad(() => readCounted<FunnelAnswer>(site.id, { path: `/funnels/${encodeURIComponent(funnelId)}`, params }), [funnelId, params.toString()]);
+  const reading = useRead(() => readNoted<FunnelAnswer>(site.id, { path: `/funnels/${encodeURIComponent(funnelId)}`, params }), [funnelId, params.toString()]);
   // The history names the steps of each version and says how many versions there are.
-  const history = useLoad(() => api<FunnelHistory>('GET', `/sites/${encodeURIComponent(site.id)}/funnels/${encodeURIComponent(funnelId)}/versions`), [site.id, funnelId]);
+  const history = useRead(() => call('GET /sites/:siteId/funnels/:funnelId/versions', { params: { siteId: site.id, funnelId } }), [site.id, funnelId]);
   const latest = history.data?.version ?? reading.data?.funnel.version ?? 1;
   const chooseVersion = (value: string) => {
     const query = new URLSearchParams(window.location.search);

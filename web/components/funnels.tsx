@@ -1,7 +1,7 @@
 // A site's funnels in its settings: list with steps, new funnel, step editing (a new version), delete.
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { call } from '../lib/client.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState } from './feedback.js';
 import { TextField } from './fields.js';
@@ -12,7 +12,7 @@ function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: Funnel
   const [editing, setEditing] = useState(false);
   const save = useAction();
   const remove = useAction();
-  const base = `/manage/sites/${encodeURIComponent(siteId)}/funnels/${funnel.id}`;
+  const params = { siteId, funnelId: funnel.id };
   return (
     <li class="funnel">
       <div class="card-head">
@@ -26,7 +26,7 @@ function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: Funnel
               Edit steps
             </button>
           )}
-          <ConfirmButton label={`Delete funnel ${funnel.name}`} question={`Delete the funnel “${funnel.name}” and all its versions?`} confirmLabel="Delete" onConfirm={() => remove.run(() => api('DELETE', base)).then(reload)}>
+          <ConfirmButton label={`Delete funnel ${funnel.name}`} question={`Delete the funnel “${funnel.name}” and all its versions?`} confirmLabel="Delete" onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/funnels/:funnelId', { params })).then(reload)}>
             Delete
           </ConfirmButton>
         </span>
@@ -41,7 +41,7 @@ function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: Funnel
           error={save.error}
           onCancel={() => setEditing(false)}
           onSave={(steps) =>
-            save.run(() => api('PUT', `${base}/steps`, { steps })).then((saved) => {
+            save.run(() => call('PUT /manage/sites/:siteId/funnels/:funnelId/steps', { params, body: { steps } })).then((saved) => {
               if (!saved) return;
               setEditing(false);
               reload();
@@ -63,8 +63,7 @@ function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: Funnel
 }
 
 export function Funnels({ siteId }: { siteId: string }) {
-  const path = `/manage/sites/${encodeURIComponent(siteId)}/funnels`;
-  const funnels = useLoad(() => api<{ funnels: FunnelDefinition[] }>('GET', path), [siteId]);
+  const funnels = useRead(() => call('GET /manage/sites/:siteId/funnels', { params: { siteId } }), [siteId]);
   const [name, setName] = useState('');
   const [windowMinutes, setWindowMinutes] = useState('60');
   const [round, setRound] = useState(0);
@@ -102,7 +101,7 @@ export function Funnels({ siteId }: { siteId: string }) {
         busy={create.busy}
         error={create.error}
         onSave={(steps) =>
-          create.run(() => api('POST', path, { name, windowMinutes: Number(windowMinutes), steps })).then((created) => {
+          create.run(() => call('POST /manage/sites/:siteId/funnels', { params: { siteId }, body: { name, windowMinutes: Number(windowMinutes), steps } })).then((created) => {
             if (!created) return;
             setName('');
             setRound(round + 1);

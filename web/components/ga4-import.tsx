@@ -2,12 +2,12 @@
 // browser and sent once, in the request that starts the import (svc uses it for the job and never
 // stores it; docs/imports.md). The server says what is wrong with either.
 import { useId, useRef, useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
+import { call } from '../lib/client.js';
 import { useAction } from '../lib/hooks.js';
 import { ErrorText, Notice } from './feedback.js';
 import { TextField } from './fields.js';
 
-export function Ga4Import({ path, onStarted }: { path: string; onStarted(): void }) {
+export function Ga4Import({ siteId, onStarted }: { siteId: string; onStarted(): void }) {
   const keyId = useId();
   const [property, setProperty] = useState('');
   const [started, setStarted] = useState(false);
@@ -19,7 +19,7 @@ export function Ga4Import({ path, onStarted }: { path: string; onStarted(): void
     if (!chosen) return;
     void send.run(async () => {
       setStarted(false);
-      await api('POST', `${path}/imports/ga4`, { property: property.trim(), key: await chosen.text() });
+      await call('POST /manage/sites/:siteId/imports/ga4', { params: { siteId }, body: { property: property.trim(), key: await chosen.text() } });
       setStarted(true);
       if (keyFile.current) keyFile.current.value = '';
       onStarted();

@@ -10,8 +10,8 @@ import { PeriodPicker } from './period-picker.js';
 import { WideTable } from './table.js';
 import { useViewState } from '../lib/address.js';
 import { changeClass, formatAmount, formatCount, formatDay, formatRatio, percentChange, pointsChange, type KpiChange } from '../lib/format.js';
-import { useLoad } from '../lib/hooks.js';
-import { readCounted, readSite } from '../lib/site.js';
+import { useRead } from '../lib/hooks.js';
+import { readNoted, readSite } from '../lib/site.js';
 import { previousPeriod } from '../../src/core/period.js';
 import { goalPropsLabel } from '../lib/labels.js';
 import { queryParams, withPeriod, type ViewState } from '../../src/core/view-state.js';
@@ -68,10 +68,10 @@ function ChangeCell({ change, label }: { change: KpiChange | undefined; label: s
 export function GoalsView({ site, frame, links }: { site: SiteRow; frame(children: ComponentChildren): VNode; links: GoalsLinks }) {
   const [state, go] = useViewState();
   const view = queryParams(state, { filters: false });
-  const goals = useLoad(() => readCounted<GoalsAnswer>(site.id, { path: '/goals', params: view }), [view.toString()]);
+  const goals = useRead(() => readNoted<GoalsAnswer>(site.id, { path: '/goals', params: view }), [view.toString()]);
   // The previous period's rates: the goals answer gives the change of conversions, not of the rate.
   const period = goals.data?.period;
-  const previous = useLoad(
+  const previous = useRead(
     async () => (period ? new Map((await readSite<GoalsAnswer>(site.id, { path: '/goals', params: new URLSearchParams({ ...previousPeriod(period) }) })).goals.map((g) => [g.goalId, g.conversionRate])) : undefined),
     [site.id, period?.from, period?.to],
   );
@@ -79,7 +79,7 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
   const rateChange = (g: GoalResult): KpiChange | undefined =>
     g.delta === null || previous.error ? percentChange('conversions', null) : previous.data && pointsChange('conversions', g.conversionRate, previous.data.get(g.goalId) ?? null);
   const ready = goals.data && !goals.loading && !previous.loading;
-  const funnels = useLoad(() => readSite<{ funnels: FunnelSummary[] }>(site.id, { path: '/funnels' }), [site.id]);
+  const funnels = useRead(() => readSite<{ funnels: FunnelSummary[] }>(site.id, { path: '/funnels' }), [site.id]);
   return frame(
     <>
       <div class="toolbar">

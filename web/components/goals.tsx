@@ -1,7 +1,7 @@
 // A site's goals in its settings: list, new goal (an event goal may require custom property values,
 // written one `key=value` a line, and may be a revenue goal with a currency), delete.
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
+import { call } from '../lib/client.js';
 import { useAction } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText } from './feedback.js';
@@ -32,7 +32,6 @@ export function parsePropLines(text: string): { props: GoalProps | null } | { ba
 
 
 export function Goals({ siteId, goals, reload }: { siteId: string; goals: ManagedGoal[]; reload(): void }) {
-  const path = `/manage/sites/${encodeURIComponent(siteId)}/goals`;
   const [name, setName] = useState('');
   const [kind, setKind] = useState<MatchKind>('page');
   const [pattern, setPattern] = useState('');
@@ -44,7 +43,7 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
     create.run(async () => {
       const parsed = kind === 'event' ? parsePropLines(propLines) : { props: null };
       if ('badLine' in parsed) throw new Error(`Property values are lines key=value; “${parsed.badLine}” is not one.`);
-      await api('POST', path, { name, kind, pattern, ...(parsed.props ? { props: parsed.props } : {}), ...(kind === 'event' && currency ? { currency } : {}) });
+      await call('POST /manage/sites/:siteId/goals', { params: { siteId }, body: { name, kind, pattern, ...(parsed.props ? { props: parsed.props } : {}), ...(kind === 'event' && currency ? { currency } : {}) } });
       setName('');
       setPattern('');
       setPropLines('');
@@ -72,7 +71,7 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
               {goal.currency && <>, revenue in {goal.currency}</>}
             </td>
             <td>
-              <ConfirmButton label={`Delete goal ${goal.name}`} question={`Delete the goal “${goal.name}”?`} confirmLabel="Delete" onConfirm={() => remove.run(() => api('DELETE', `${path}/${goal.goalId}`)).then(reload)}>
+              <ConfirmButton label={`Delete goal ${goal.name}`} question={`Delete the goal “${goal.name}”?`} confirmLabel="Delete" onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/goals/:goalId', { params: { siteId, goalId: goal.goalId } })).then(reload)}>
                 Delete
               </ConfirmButton>
             </td>

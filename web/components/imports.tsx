@@ -3,8 +3,9 @@
 // it, the columns an older export lacks, Delete with confirmation, and the export of all the site's
 // data in Plausible's format.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, upload } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { upload } from '../lib/api.js';
+import { call } from '../lib/client.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { formatCount } from '../lib/format.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState, Notice } from './feedback.js';
@@ -41,7 +42,7 @@ function Progress({ job }: { job: ImportView }) {
 
 export function Imports({ siteId }: { siteId: string }) {
   const path = `/manage/sites/${encodeURIComponent(siteId)}`;
-  const list = useLoad(() => api<{ imports: ImportView[] }>('GET', `${path}/imports`), [siteId]);
+  const list = useRead(() => call('GET /manage/sites/:siteId/imports', { params: { siteId } }), [siteId]);
   const [source, setSource] = useState<Source>('plausible');
   const [started, setStarted] = useState<string | undefined>(undefined);
   const file = useRef<HTMLInputElement>(null);
@@ -87,7 +88,7 @@ export function Imports({ siteId }: { siteId: string }) {
       </form>
       {started && <Notice>{started} is uploaded: its import runs below.</Notice>}
       <ErrorText message={send.error} />
-      <Ga4Import path={path} onStarted={list.reload} />
+      <Ga4Import siteId={siteId} onStarted={list.reload} />
       <LoadState state={list}>
         {({ imports }) => (
           <>
@@ -115,7 +116,7 @@ export function Imports({ siteId }: { siteId: string }) {
                       label={`Delete the ${job.source} import of ${new Date(job.createdAt).toISOString().slice(0, 10)}`}
                       disabled={remove.busy}
                       onConfirm={() => void remove.run(async () => {
-                        await api('DELETE', `${path}/imports/${encodeURIComponent(job.importId)}`);
+                        await call('DELETE /manage/sites/:siteId/imports/:importId', { params: { siteId, importId: job.importId } });
                         list.reload();
                       })}
                     >

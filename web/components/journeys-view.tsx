@@ -13,8 +13,8 @@ import { useViewState } from '../lib/address.js';
 import { filtersInWords, listSegments } from '../lib/explore.js';
 import { formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { goalNamesOf } from '../lib/labels.js';
-import { useLoad } from '../lib/hooks.js';
-import { clippedToRawWindow, readSite } from '../lib/site.js';
+import { useRead } from '../lib/hooks.js';
+import { readNoted, readSite } from '../lib/site.js';
 import type { SiteRead } from '../../src/core/app-paths.js';
 import type { BreakdownAnswer, GoalsAnswer, JourneysAnswer } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
@@ -122,10 +122,10 @@ function JourneysTable({ answer, choice }: { answer: JourneysAnswer; choice: Jou
 
 /** The view's filters and segment in words, with a link to change them on the dashboard (this page only follows them). */
 function ViewFilters({ site, state }: { site: SiteRow; state: ViewState }) {
-  const segments = useLoad(() => (state.segment === undefined ? Promise.resolve([]) : listSegments(site.id)), [site.id, state.segment]);
+  const segments = useRead(() => (state.segment === undefined ? Promise.resolve([]) : listSegments(site.id)), [site.id, state.segment]);
   // A goal filter is said by its goals' names, as the dashboard's chip says it.
   const goalsRead = goalFilterOf(state.filters) && { path: '/goals', params: queryParams(state, { filters: false }) };
-  const goals = useLoad(() => (goalsRead ? readSite<GoalsAnswer>(site.id, goalsRead) : Promise.resolve(undefined)), [site.id, goalsRead && goalsRead.params.toString()]);
+  const goals = useRead(() => (goalsRead ? readSite<GoalsAnswer>(site.id, goalsRead) : Promise.resolve(undefined)), [site.id, goalsRead && goalsRead.params.toString()]);
   if (state.filters.length === 0 && state.segment === undefined) return null;
   const segment = segments.data?.find((s) => s.id === state.segment);
   const words = [...(state.segment === undefined ? [] : [`Segment ${segment?.name ?? `#${state.segment}`}`]), ...(state.filters.length > 0 ? [filtersInWords(state.filters, goalNamesOf(goals.data?.goals))] : [])];
@@ -152,9 +152,9 @@ export function JourneysView({ site, frame }: { site: SiteRow; frame(children: C
   const view = queryParams(state);
   const read = journeysRead(view, choice);
   const key = read.params!.toString();
-  const journeys = useLoad(() => readSite<JourneysAnswer>(site.id, read), [site.id, key]);
-  const pages = useLoad(() => readPages(site.id, view), [site.id, view.toString()]);
-  const clippedFrom = journeys.data && !journeys.loading && clippedToRawWindow(site.id, read) ? journeys.data.period.from : null;
+  const journeys = useRead(() => readNoted<JourneysAnswer>(site.id, read), [site.id, key]);
+  const pages = useRead(() => readPages(site.id, view), [site.id, view.toString()]);
+  const clippedFrom = journeys.data && !journeys.loading && journeys.data.clippedToRawWindow ? journeys.data.period.from : null;
   const status = readState(journeys);
   const empty = choice.page ? `No visit went through ${choice.page} in this period.` : 'No visits in this period.';
   return frame(

@@ -60,13 +60,13 @@ export function KpiTiles({
             )}
             {change && (
               <span class={`kpi-change ${changeClass(change)}`}>
-                {change.text} <span class="muted">vs {COMPARISON_LABELS[comparison].versus}</span>
+                <span class="kpi-delta">{change.text}</span> <span class="muted">vs {COMPARISON_LABELS[comparison].versus}</span>
               </span>
             )}
           </button>
         );
       })}
-      <ViewsPerVisit stats={stats} />
+      {!converters && <ViewsPerVisit stats={stats} />}
       {goalSettings && reasons.some((r) => r?.cause === 'goals') && (
         <p class="kpi-note">
           <a href={goalSettings}>Add a goal</a> to count {metrics.filter((_, i) => reasons[i]?.cause === 'goals').map((m) => inSentence(METRIC_REGISTRY[m].label)).join(' and ')}.
@@ -78,7 +78,8 @@ export function KpiTiles({
 
 /**
  * Views per visit: the (matching) pageviews over the visits of the same read, two decimals; a figure
- * of the tiles, not a metric of the API, so it charts nothing and has no change.
+ * of the tiles, not a metric of the API, so it charts nothing and has no change. Not under a goal
+ * filter, which shows no pageviews.
  */
 function ViewsPerVisit({ stats }: { stats: Stats | undefined }) {
   const [views, visits] = [stats?.pageviews.value, stats?.sessions.value];

@@ -10,7 +10,7 @@ import { CheckboxField, Form, SubmitButton, TextField } from './fields.js';
 import { Modal } from './modal.js';
 import { createSegment, deleteSegment, filtersInWords, listSegments, renameSegment } from '../lib/explore.js';
 import type { GoalNames } from '../lib/labels.js';
-import { useAction, useLoad, type Loaded } from '../lib/hooks.js';
+import { useAction, useRead, type Read } from '../lib/hooks.js';
 import { parseViewState, type ViewState } from '../../src/core/view-state.js';
 import { SEGMENT_NAME_LENGTH } from '../../src/core/segments.js';
 import type { ManagedSegment } from '../../src/core/answers.js';
@@ -88,7 +88,7 @@ function SegmentRow({ site, segment, goals, current, onApply, onChanged }: { sit
   );
 }
 
-function SegmentsDialog({ site, state, go, goals, segments, onClose }: SegmentsProps & { segments: Loaded<ManagedSegment[]>; onClose(): void }) {
+function SegmentsDialog({ site, state, go, goals, segments, onClose }: SegmentsProps & { segments: Read<ManagedSegment[]>; onClose(): void }) {
   return (
     <Modal title="Segments" onClose={onClose} returnFocusId={BUTTON_ID}>
       <LoadState state={segments}>
@@ -161,7 +161,7 @@ function SaveDialog({ site, state, go, goals, current, onSaved, onClose }: Segme
 
 export function SegmentsMenu(props: SegmentsProps) {
   const { site, state, go } = props;
-  const segments = useLoad(() => listSegments(site.id), [site.id]);
+  const segments = useRead(() => listSegments(site.id), [site.id]);
   const [open, setOpen] = useState<'list' | 'save' | null>(null);
   const current = state.segment === undefined ? undefined : segments.data?.find((s) => s.id === state.segment);
   const close = () => setOpen(null);

@@ -2,16 +2,15 @@
 // `Filters` locked on the link, `Embed domains`) shows the new link once with `Copy`; each link is
 // listed with its filters, expiry and last use, and `Revoke`.
 import { useId, useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
+import { call } from '../lib/client.js';
 import { formatInstant } from '../lib/dates.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
 import { ShownOnce } from './copy.js';
 import { ErrorText, LoadState } from './feedback.js';
 import { CheckboxField, Form, SubmitButton, TextField } from './fields.js';
 import { WideTable } from './table.js';
 import { TestReport } from './test-report.js';
-import type { ManagedReportWebhook, ManagedSharedLink } from '../../src/core/management.js';
 
 /** One entry a line, blank lines dropped. */
 export const lines = (text: string) =>
@@ -50,7 +49,7 @@ function CreateLink({ siteId, onCreated }: { siteId: string; onCreated(): void }
         filters: lines(filters),
         embedDomains: lines(domains),
       };
-      setShown(await api<{ url: string; embedUrl: string }>('POST', `/manage/sites/${encodeURIComponent(siteId)}/shared-links`, body));
+      setShown(await call('POST /manage/sites/:siteId/shared-links', { params: { siteId }, body }));
       setPassword('');
       setExpiresOn('');
       setFilters('');
@@ -87,16 +86,9 @@ function CreateLink({ siteId, onCreated }: { siteId: string; onCreated(): void }
   );
 }
 
-interface DigestState {
-  configured: boolean;
-  lastSentAt: number | null;
-  lastError: { at: number; message: string } | null;
-  pending: number;
-}
-
 /** The state of the site's email reports: the last one mailed, the last failure, those waiting. */
 export function EmailReportsState({ siteId, siteName }: { siteId: string; siteName: string }) {
-  const state = useLoad(() => api<DigestState>('GET', `/manage/sites/${encodeURIComponent(siteId)}/digests`), [siteId]);
+  const state = useRead(() => call('GET /manage/sites/:siteId/digests', { params: { siteId } }), [siteId]);
   return (
     <section class="card" id="email-reports" aria-labelledby="email-reports-title">
       <h2 id="email-reports-title">Email reports</h2>
@@ -127,8 +119,7 @@ export function EmailReportsState({ siteId, siteName }: { siteId: string; siteNa
 
 /** Webhooks that receive the site's reports: signed JSON, or Slack's format for a Slack URL. */
 function ReportWebhooks({ siteId }: { siteId: string }) {
-  const base = `/manage/sites/${encodeURIComponent(siteId)}/digest-webhooks`;
-  const hooks = useLoad(() => api<{ webhooks: ManagedReportWebhook[] }>('GET', base), [siteId]);
+  const hooks = useRead(() => call('GET /manage/sites/:siteId/digest-webhooks', { params: { siteId } }), [siteId]);
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
   const [weekly, setWeekly] = useState(true);
@@ -137,7 +128,7 @@ function ReportWebhooks({ siteId }: { siteId: string }) {
   const remove = useAction();
   const submit = () =>
     add.run(async () => {
-      await api('POST', base, { url, secret, weekly, monthly });
+      await call('POST /manage/sites/:siteId/digest-webhooks', { params: { siteId }, body: { url, secret, weekly, monthly } });
       setUrl('');
       setSecret('');
       hooks.reload();
@@ -157,7 +148,7 @@ function ReportWebhooks({ siteId }: { siteId: string }) {
                 <td class="wrap">{hook.url}</td>
                 <td>{[hook.weekly && 'weekly', hook.monthly && 'monthly'].filter(Boolean).join(', ') || 'none'}</td>
                 <td>
-                  <ConfirmButton label={`Delete webhook ${hook.id}`} question={`Delete the report webhook ${hook.url}?`} confirmLabel="Delete" disabled={remove.busy} onConfirm={() => remove.run(() => api('DELETE', `${base}/${hook.id}`)).then(hooks.reload)}>
+                  <ConfirmButton label={`Delete webhook ${hook.id}`} question={`Delete the report webhook ${hook.url}?`} confirmLabel="Delete" disabled={remove.busy} onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/digest-webhooks/:webhookId', { params: { siteId, webhookId: hook.id } })).then(hooks.reload)}>
                     Delete
                   </ConfirmButton>
                 </td>
@@ -182,7 +173,7 @@ function ReportWebhooks({ siteId }: { siteId: string }) {
 }
 
 export function SharedLinks({ siteId }: { siteId: string }) {
-  const links = useLoad(() => api<{ sharedLinks: ManagedSharedLink[] }>('GET', `/manage/sites/${encodeURIComponent(siteId)}/shared-links`), [siteId]);
+  const links = useRead(() => call('GET /manage/sites/:siteId/shared-links', { params: { siteId } }), [siteId]);
   const revoke = useAction();
   return (
     <section class="card" id="shared-links" aria-labelledby="shared-links-title">
@@ -210,7 +201,7 @@ export function SharedLinks({ siteId }: { siteId: string }) {
                     question={`Revoke link ${link.id}? It stops working at once.`}
                     confirmLabel="Revoke"
                     disabled={revoke.busy}
-                    onConfirm={() => revoke.run(() => api('DELETE', `/manage/sites/${encodeURIComponent(siteId)}/shared-links/${link.id}`)).then(links.reload)}
+                    onConfirm={() => revoke.run(() => call('DELETE /manage/sites/:siteId/shared-links/:linkId', { params: { siteId, linkId: link.id } })).then(links.reload)}
                   >
                     Revoke
                   </ConfirmButton>

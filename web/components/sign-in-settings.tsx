@@ -2,8 +2,8 @@
 // (unknown users of these email domains join as viewers through single sign-on), shown only: the
 // operator grants them.
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { call } from '../lib/client.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import type { OrgSignInView } from '../../src/core/management.js';
 import { LoadState } from './feedback.js';
 import { CheckboxField } from './fields.js';
@@ -17,7 +17,7 @@ function SignInForm({ orgId, saved, onSaved }: { orgId: number; saved: OrgSignIn
   const save = useAction();
   const submit = () =>
     save.run(async () => {
-      await api('PUT', `/manage/orgs/${orgId}/sign-in`, { requireSingleSignOn: required });
+      await call('PUT /manage/orgs/:orgId/sign-in', { params: { orgId }, body: { requireSingleSignOn: required } });
       onSaved();
     });
   return (
@@ -41,6 +41,6 @@ function SignInForm({ orgId, saved, onSaved }: { orgId: number; saved: OrgSignIn
 }
 
 export function SignInSettings({ orgId }: { orgId: number }) {
-  const settings = useLoad(() => api<OrgSignInView>('GET', `/manage/orgs/${orgId}/sign-in`), [orgId]);
+  const settings = useRead(() => call('GET /manage/orgs/:orgId/sign-in', { params: { orgId } }), [orgId]);
   return <LoadState state={settings}>{(saved) => <SignInForm orgId={orgId} saved={saved} onSaved={settings.reload} />}</LoadState>;
 }

@@ -15,9 +15,9 @@ import { useViewState } from '../lib/address.js';
 import { downloadText } from '../lib/download.js';
 import { formatDay } from '../lib/format.js';
 import { goalNamesOf, type GoalNames } from '../lib/labels.js';
-import { useRead } from '../lib/read.js';
-import { readTimeseries, seriesCsv } from '../lib/series.js';
-import { clippedToRawWindow, countedSinceOf, readSite, withImported } from '../lib/site.js';
+import { useRead } from '../lib/hooks.js';
+import { seriesCsv } from '../lib/series.js';
+import { readNoted, readSite } from '../lib/site.js';
 import { goalsRead, PANELS, timeseriesRead } from '../../src/core/dashboard-reads.js';
 import { parseViewState, queryParams, statsParams, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod, type ViewState } from '../../src/core/view-state.js';
 import { goalFilterOf, roleAtLeast, type Comparison, type Filter, type Preset } from '../../src/core/vocabulary.js';
@@ -47,17 +47,17 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
   const key = view.toString();
   const kpiParams = useMemo(() => statsParams(state), [state]);
   const statsRead = { path: '/stats', params: kpiParams };
-  const stats = useRead(() => readWith(withImported(site.id, statsRead, readSite<StatsAnswer>(site.id, statsRead)), state.comparison), kpiParams.toString());
+  const stats = useRead(() => readWith(readNoted<StatsAnswer>(site.id, statsRead), state.comparison), [kpiParams.toString()]);
   const seriesRead = timeseriesRead(view, state.metric, state.comparison);
-  const series = useRead(() => readWith(withImported(site.id, seriesRead, readTimeseries(site.id, view, state.metric, state.comparison)), state.comparison), `${key}|${state.metric}|${state.comparison}`);
+  const series = useRead(() => readWith(readNoted<TimeseriesAnswer>(site.id, seriesRead), state.comparison), [key, state.metric, state.comparison]);
   const leftOut = stats.data?.imported === 'excluded' || series.data?.imported === 'excluded';
   // Under filters that need single events, a period reaching past the site's raw window is read from its first day inside it.
-  const clippedFrom = stats.data && !stats.loading && clippedToRawWindow(site.id, statsRead) ? stats.data.period.from : null;
+  const clippedFrom = stats.data && !stats.loading && stats.data.clippedToRawWindow ? stats.data.period.from : null;
   // Under filters, conversions are counted from raw events: a period that starts before the raw window counts them from its first day.
-  const conversionsSince = stats.data && !stats.loading ? countedSinceOf(site.id, statsRead).get(CONVERSIONS_KEY) : undefined;
+  const conversionsSince = stats.data && !stats.loading ? stats.data.countedSince.get(CONVERSIONS_KEY) : undefined;
   const goalSettings = roleAtLeast(site.role, 'admin') ? `/sites/${encodeURIComponent(site.id)}/settings#goals` : undefined;
   const goalsView = goalsRead(state);
-  const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), goalsView.params!.toString());
+  const goals = useRead(() => readSite<GoalsAnswer>(site.id, goalsView), [goalsView.params!.toString()]);
   const onPeriod = useCallback((preset: Preset) => go(withPeriod(state, { preset })), [state, go]);
   const onCustom = useCallback(() => setCustomRequested((n) => n + 1), []);
   const onFilter = useCallback((filter: Filter) => go(withFilter(state, filter)), [state, go]);
@@ -80,7 +80,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
   // added goal would show as its id until it comes, so the site's goals are read apart, per period.
   const goalFilter = goalFilterOf(state.filters) !== undefined;
   const periodGoals = { path: '/goals', params: queryParams(state, { filters: false }) };
-  const allGoals = useRead(() => (goalFilter ? readSite<GoalsAnswer>(site.id, periodGoals) : Promise.resolve(undefined)), goalFilter ? periodGoals.params.toString() : '');
+  const allGoals = useRead(() => (goalFilter ? readSite<GoalsAnswer>(site.id, periodGoals) : Promise.resolve(undefined)), [goalFilter && periodGoals.params.toString()]);
   // Until they come, the view's (all of them when the view had no goal filter yet).
   const goalNames = useMemo(() => goalNamesOf(allGoals.data?.goals ?? goalResults), [allGoals.data, goalResults]);
   const panels = useMemo(

@@ -2,7 +2,7 @@
 // needed, none changed), on /account beside each site's choices and in the site's `Reports` settings.
 // Without mail set up the button is disabled and a sentence says why.
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
+import { call } from '../lib/client.js';
 import { formatInstant } from '../lib/dates.js';
 import { useAction } from '../lib/hooks.js';
 import { ErrorText, Notice } from './feedback.js';
@@ -14,7 +14,7 @@ export function TestReport({ siteId, name, configured }: { siteId: string; name:
   const run = () =>
     send.run(async () => {
       setSent(undefined);
-      setSent(await api<SentReport>('POST', `/account/digests/${encodeURIComponent(siteId)}/send`, {}));
+      setSent(await call('POST /account/digests/:siteId/send', { params: { siteId }, body: {} }));
     });
   return (
     <div class="test-report">

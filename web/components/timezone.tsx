@@ -2,18 +2,18 @@
 // browser's own keyboard handling applies). A name not in the list (UTC, an alias) is left for the
 // server to judge: its answer shows next to the form.
 import { useId } from 'preact/hooks';
-import { api } from '../lib/api.js';
-import { useLoad } from '../lib/hooks.js';
+import { call } from '../lib/client.js';
+import { useRead } from '../lib/hooks.js';
 
 let zonesOnce: Promise<string[]> | undefined;
 function timezones(): Promise<string[]> {
-  zonesOnce ??= api<{ timezones: string[] }>('GET', '/timezones').then((body) => body.timezones);
+  zonesOnce ??= call('GET /timezones').then((body) => body.timezones);
   return zonesOnce;
 }
 
 export function TimezoneField({ value, onValue, label = 'Time zone' }: { value: string; onValue(value: string): void; label?: string }) {
   const id = useId();
-  const zones = useLoad(timezones);
+  const zones = useRead(timezones);
   const lower = value.toLowerCase();
   const listed = zones.data === undefined || zones.data.some((zone) => zone.toLowerCase() === lower);
   return (

@@ -60,23 +60,19 @@ let renewing: Promise<boolean> | undefined;
  */
 const FIGURE_HEADERS = [IMPORTED_HEADER, COUNTED_SINCE_HEADER, RAW_WINDOW_HEADER] as const;
 export type FigureHeader = (typeof FIGURE_HEADERS)[number];
+export type FigureHeaders = Readonly<Partial<Record<FigureHeader, string>>>;
 
-/** The figure headers of the latest answer to each path read that carried any. */
-const figureHeadersByPath = new Map<string, Partial<Record<FigureHeader, string>>>();
-
-export function figureHeaderOf(path: string, name: FigureHeader): string | undefined {
-  return figureHeadersByPath.get(path)?.[name];
+/** A read's body with the figure headers of the same answer: reads of one path side by side keep their own. */
+export interface Answer<T> {
+  body: T;
+  figures: FigureHeaders;
 }
 
-/** Keeps the figure headers of the latest answer to `path`: one without any forgets the earlier answer's. */
-function keepFigureHeaders(path: string, headers: Headers): void {
-  const said = FIGURE_HEADERS.flatMap((name) => {
+const figureHeadersOf = (headers: Headers): FigureHeaders =>
+  Object.fromEntries(FIGURE_HEADERS.flatMap((name) => {
     const value = headers.get(name);
     return value === null ? [] : [[name, value] as const];
-  });
-  if (said.length > 0) figureHeadersByPath.set(path, Object.fromEntries(said));
-  else figureHeadersByPath.delete(path);
-}
+  }));
 
 /** Remembers the session's token, sent as `x-csrf-token` on every request that changes something. */
 export function setCsrfToken(token: string): void {
@@ -119,18 +115,30 @@ async function errorOf(response: Response): Promise<ApiError> {
 }
 
 export async function api<T = unknown>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  const response = await exchange(method, path, body, options);
+  return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
+}
+
+/** GET /app/v1<path>: its body with its figure headers. */
+export async function read<T>(path: string): Promise<Answer<T>> {
+  const response = await exchange('GET', path, undefined, {});
+  return { body: (await response.json()) as T, figures: figureHeadersOf(response.headers) };
+}
+
+/** The successful answer to a request; a failure as an ApiError. */
+async function exchange(method: Method, path: string, body: unknown, options: RequestOptions): Promise<Response> {
   const access = options.anonymous ? undefined : shareAccess;
   try {
-    return await send<T>(method, path, body, options, access);
+    return await send(method, path, body, options, access);
   } catch (failure) {
     // A shared link's access ends after 12 hours while its page stays open: the read goes once more
     // with a new one when the page could open the link again.
     if (access === undefined || !(failure instanceof ApiError) || failure.status !== 404 || !(await renewedShareAccess(access, failure))) throw failure;
-    return send<T>(method, path, body, options, shareAccess);
+    return send(method, path, body, options, shareAccess);
   }
 }
 
-async function send<T>(method: Method, path: string, body: unknown, options: RequestOptions, access: string | undefined): Promise<T> {
+async function send(method: Method, path: string, body: unknown, options: RequestOptions, access: string | undefined): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
@@ -150,9 +158,7 @@ async function send<T>(method: Method, path: string, body: unknown, options: Req
     window.location.assign(loginPath(window.location.pathname + window.location.search, window.location.origin));
   }
   if (!response.ok) throw await errorOf(response);
-  if (response.status === 204) return undefined as T;
-  if (method === 'GET') keepFigureHeaders(path, response.headers);
-  return (await response.json()) as T;
+  return response;
 }
 
 /** Sends a file as the raw body of a POST (an import), with the session's CSRF token; JSON back. */

@@ -1,32 +1,45 @@
-// Loading data and running changes from components, with the state a page shows meanwhile.
+// Reading data and running changes from components, with the state a page shows meanwhile.
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { messageOf } from './api.js';
+import { ApiError, messageOf } from './api.js';
+import type { ErrorReason } from '../../src/core/errors.js';
 
-export interface Loaded<T> {
+export interface Read<T> {
+  /** The latest answer, possibly of earlier `deps` while `loading`; kept when a later read fails. */
   data: T | undefined;
-  /** The message of the last failure, shown in place of the data. */
+  /** The failure of the current `deps`, shown in place of the data. */
   error: string | undefined;
+  /** Its reason, when the server gave one. */
+  reason?: ErrorReason | undefined;
   loading: boolean;
+  /** Reads again with the same `deps`. */
   reload(): void;
 }
 
-/** Runs `load` on mount and whenever `deps` change or `reload()` is called. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+/** What a read depends on: values compared by their text (a URLSearchParams goes as its `toString()`). */
+export type Dep = string | number | boolean | null | undefined;
+
+/**
+ * Runs `load` on mount and whenever `deps` change or `reload()` is called. The answer is tagged with
+ * the deps (and round) it belongs to, so the read is `loading` from the very render in which they
+ * change, not one effect later, and the last answer stays on screen, dimmed, until the next arrives.
+ */
+export function useRead<T>(load: () => Promise<T>, deps: readonly Dep[] = []): Read<T> {
+  const [state, setState] = useState<{ key?: string; data?: T; error?: string; reason?: ErrorReason | undefined }>({});
   const [round, setRound] = useState(0);
+  const key = JSON.stringify([...deps, round]);
   useEffect(() => {
     let current = true;
-    setState((previous) => ({ ...previous, loading: true }));
     load().then(
-      (data) => current && setState({ data, loading: false }),
-      (error: unknown) => current && setState({ error: messageOf(error), loading: false }),
+      (data) => current && setState({ key, data }),
+      (error: unknown) => current && setState((previous) => ({ key, data: previous.data, error: messageOf(error), reason: error instanceof ApiError ? error.reason : undefined })),
     );
     return () => {
       current = false;
     };
-  }, [...deps, round]);
+  }, [key]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
-  return { data: state.data, error: state.error, loading: state.loading, reload };
+  const loading = state.key !== key;
+  return { data: state.data, error: loading ? undefined : state.error, reason: loading ? undefined : state.reason, loading, reload };
 }
 
 export interface Action {

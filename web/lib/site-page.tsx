@@ -1,7 +1,7 @@
 // Starts a page of one site (/sites/:siteId/...): the session, then the site, then the page.
 import type { VNode } from 'preact';
 import { LoadState } from '../components/feedback.js';
-import { useLoad } from './hooks.js';
+import { useRead } from './hooks.js';
 import { mountPage, pathSegment, SignedIn } from './mount.js';
 import { loadSite, readEarly } from './site.js';
 import type { SiteRead } from '../../src/core/app-paths.js';
@@ -9,7 +9,7 @@ import type { SessionView, SiteRow } from '../../src/core/management.js';
 
 function WithSite({ render }: { render(site: SiteRow): VNode }) {
   const siteId = pathSegment(1);
-  const site = useLoad(() => loadSite(siteId), [siteId]);
+  const site = useRead(() => loadSite(siteId), [siteId]);
   return <LoadState state={site}>{render}</LoadState>;
 }
 

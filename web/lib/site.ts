@@ -1,6 +1,6 @@
 // The site a page is about (name, zone, the user's role in its organisation) and its read endpoints
 // under /app/v1/sites/:siteId.
-import { ApiError, figureHeaderOf } from './api.js';
+import { ApiError, type Answer } from './api.js';
 import { askEarly, readPath } from './early.js';
 import { readableError } from './read-errors.js';
 import type { ErrorReason } from '../../src/core/errors.js';
@@ -10,7 +10,7 @@ import type { SiteRow } from '../../src/core/management.js';
 
 /** The site among those the user can see; SITE_NOT_FOUND (as the server says it) when it is not one of them. */
 export async function loadSite(siteId: string): Promise<SiteRow> {
-  const { sites } = await readPath<{ sites: SiteRow[] }>(SITES_PATH);
+  const { sites } = (await readPath<{ sites: SiteRow[] }>(SITES_PATH)).body;
   const site = sites.find((s) => s.id === siteId);
   if (!site) throw siteNotFound();
   return site;
@@ -34,6 +34,10 @@ export function readEarly(siteId: string, reads: readonly SiteRead[]): void {
  * refusal keeps its code and carries a sentence the page shows in place of the figures.
  */
 export async function readSite<T>(siteId: string, read: SiteRead): Promise<T> {
+  return (await readSiteAnswer<T>(siteId, read)).body;
+}
+
+async function readSiteAnswer<T>(siteId: string, read: SiteRead): Promise<Answer<T>> {
   try {
     return await readPath<T>(sitePath(siteId, read));
   } catch (error) {
@@ -41,26 +45,24 @@ export async function readSite<T>(siteId: string, read: SiteRead): Promise<T> {
   }
 }
 
-/** An answer of a site read with what it did with imported days (its `Svc-Imported` header). */
-export async function withImported<T>(siteId: string, read: SiteRead, answer: Promise<T>): Promise<T & { imported: ImportedAnswer | undefined }> {
-  const a = await answer;
-  const said = figureHeaderOf(sitePath(siteId, read), IMPORTED_HEADER) ?? null;
-  return { ...a, imported: isImportedAnswer(said) ? said : undefined };
+/** What a site read's headers say of its figures, beside its body. */
+export interface FigureNotes {
+  /** What the figures did with imported days (`Svc-Imported`); undefined for reads that say nothing of them. */
+  imported: ImportedAnswer | undefined;
+  /** The first complete day of each goal and funnel version the read names, by `goalKey`, `funnelKey` (`Svc-Counted-Since`); none for those counted every day. */
+  countedSince: ReadonlyMap<string, string>;
+  /** Whether a filtered read was clipped to the site's raw window (`Svc-Raw-Window`). */
+  clippedToRawWindow: boolean;
 }
 
-/** Whether a read of the site was clipped to its raw window (its `Svc-Raw-Window` header). */
-export function clippedToRawWindow(siteId: string, read: SiteRead): boolean {
-  return figureHeaderOf(sitePath(siteId, read), RAW_WINDOW_HEADER) !== undefined;
+/** A site read's answer with what its own headers say of its figures. */
+export async function readNoted<T>(siteId: string, read: SiteRead): Promise<T & FigureNotes> {
+  const { body, figures } = await readSiteAnswer<T>(siteId, read);
+  const imported = figures[IMPORTED_HEADER] ?? null;
+  return {
+    ...body,
+    imported: isImportedAnswer(imported) ? imported : undefined,
+    countedSince: parseCountedSince(figures[COUNTED_SINCE_HEADER]),
+    clippedToRawWindow: figures[RAW_WINDOW_HEADER] !== undefined,
+  };
 }
-
-/**
- * A site's goals or funnel read, with the first complete day of each goal and funnel version it
- * names (by `goalKey`, `funnelKey`; its `Svc-Counted-Since` header), none for those counted every day.
- */
-export async function readCounted<T>(siteId: string, read: SiteRead): Promise<T & { countedSince: ReadonlyMap<string, string> }> {
-  const answer = await readSite<T>(siteId, read);
-  return { ...answer, countedSince: countedSinceOf(siteId, read) };
-}
-
-/** The days a site read's figures are counted since, by key (its last answer's `Svc-Counted-Since` header). */
-export const countedSinceOf = (siteId: string, read: SiteRead): ReadonlyMap<string, string> => parseCountedSince(figureHeaderOf(sitePath(siteId, read), COUNTED_SINCE_HEADER));

@@ -3,8 +3,8 @@
 // stolen session cannot put its own authenticator on the account) and `Confirm`; the ten
 // recovery codes are shown once. `Disable two-factor sign-in` asks for a current code.
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { call } from '../lib/client.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, SignedIn } from '../lib/mount.js';
 import { CopyBlock } from '../components/copy.js';
@@ -41,7 +41,7 @@ function Enable({ onEnabled }: { onEnabled(codes: string[]): void }) {
     return (
       <>
         <p>Two-factor sign-in is off. With it on, signing in also asks for a code of an authenticator app on your phone.</p>
-        <button type="button" class="primary" disabled={start.busy} onClick={() => start.run(async () => setSetup(await api<TwoFactorSetup>('POST', '/account/two-factor/setup')))}>
+        <button type="button" class="primary" disabled={start.busy} onClick={() => start.run(async () => setSetup(await call('POST /account/two-factor/setup')))}>
           Enable two-factor sign-in
         </button>
         <ErrorText message={start.error} />
@@ -49,7 +49,7 @@ function Enable({ onEnabled }: { onEnabled(codes: string[]): void }) {
     );
   }
   const submit = () =>
-    confirm.run(async () => onEnabled((await api<{ recoveryCodes: string[] }>('POST', '/account/two-factor/confirm', { code, currentPassword: password })).recoveryCodes));
+    confirm.run(async () => onEnabled((await call('POST /account/two-factor/confirm', { body: { code, currentPassword: password } })).recoveryCodes));
   return (
     <>
       <p>Scan this QR code with an authenticator app, or type the key below into it; then enter the 6-digit code it shows.</p>
@@ -70,7 +70,7 @@ function Disable({ status, onDisabled }: { status: TwoFactorStatus; onDisabled()
   const action = useAction();
   const submit = () =>
     action.run(async () => {
-      await api('DELETE', '/account/two-factor', { code });
+      await call('DELETE /account/two-factor', { body: { code } });
       onDisabled();
     });
   return (
@@ -93,7 +93,7 @@ function Disable({ status, onDisabled }: { status: TwoFactorStatus; onDisabled()
 }
 
 function SecurityPage({ session }: { session: SessionView }) {
-  const status = useLoad(() => api<TwoFactorStatus>('GET', '/account/two-factor'));
+  const status = useRead(() => call('GET /account/two-factor'));
   const [codes, setCodes] = useState<string[] | undefined>(undefined);
   const required = session.twoFactor.requiredBy.length > 0;
   return (

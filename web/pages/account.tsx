@@ -4,8 +4,9 @@
 // per site, `Weekly report` and `Monthly report`, and `Send a test report`: last week's report mailed
 // to the user now (no subscription needed, none changed).
 import { useState } from 'preact/hooks';
-import { api, setCsrfToken } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { setCsrfToken } from '../lib/api.js';
+import { call } from '../lib/client.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, SignedIn } from '../lib/mount.js';
 import { ConfirmButton } from '../components/confirm.js';
@@ -15,13 +16,6 @@ import { CheckboxField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
 import type { ReportChoice, SessionView } from '../../src/core/management.js';
 
-/** A change answered with the new session (password): its CSRF token serves the changes that follow. */
-async function changeAccount(path: string, body: unknown): Promise<SessionView> {
-  const session = await api<SessionView>('PUT', path, body);
-  setCsrfToken(session.csrfToken);
-  return session;
-}
-
 function ChangePassword() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -30,7 +24,8 @@ function ChangePassword() {
   const submit = () =>
     action.run(async () => {
       setDone(false);
-      await changeAccount('/account/password', { currentPassword: current, newPassword: next });
+      // Answered with the new session: its CSRF token serves the changes that follow.
+      setCsrfToken((await call('PUT /account/password', { body: { currentPassword: current, newPassword: next } })).csrfToken);
       setCurrent('');
       setNext('');
       setDone(true);
@@ -56,12 +51,12 @@ function ChangeEmail({ session }: { session: SessionView }) {
   const submit = () =>
     action.run(async () => {
       setSentTo(undefined);
-      setSentTo((await api<{ pendingEmail: string }>('PUT', '/account/email', { currentPassword: current, email })).pendingEmail);
+      setSentTo((await call('PUT /account/email', { body: { currentPassword: current, email } })).pendingEmail);
       setCurrent('');
     });
   const askConfirmation = () =>
     confirm.run(async () => {
-      setSentTo((await api<{ pendingEmail: string }>('POST', '/account/email/confirmation')).pendingEmail);
+      setSentTo((await call('POST /account/email/confirmation')).pendingEmail);
     });
   const sent = sentTo !== undefined && <Notice>A link was mailed to {sentTo}. The email changes (or is confirmed) once you follow it.</Notice>;
   return (
@@ -89,7 +84,7 @@ function DeleteAccount() {
   const action = useAction();
   const remove = () =>
     action.run(async () => {
-      await api('DELETE', '/account', { currentPassword: current });
+      await call('DELETE /account', { body: { currentPassword: current } });
       window.location.assign('/login');
     });
   return (
@@ -115,7 +110,7 @@ function SiteReports({ row, configured }: { row: ReportChoice; configured: boole
   const change = (next: typeof choice) =>
     save.run(async () => {
       setChoice(next);
-      setChoice(await api<typeof choice>('PUT', `/account/digests/${encodeURIComponent(row.siteId)}`, next));
+      setChoice(await call('PUT /account/digests/:siteId', { params: { siteId: row.siteId }, body: next }));
     });
   return (
     <fieldset class="reports">
@@ -131,7 +126,7 @@ function SiteReports({ row, configured }: { row: ReportChoice; configured: boole
 }
 
 function EmailReports() {
-  const reports = useLoad(() => api<{ configured: boolean; sites: ReportChoice[] }>('GET', '/account/digests'));
+  const reports = useRead(() => call('GET /account/digests'));
   return (
     <section class="card" aria-labelledby="reports-title">
       <h2 id="reports-title">Email reports</h2>

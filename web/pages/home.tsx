@@ -1,6 +1,6 @@
 // /: the sites the user can see, grouped by organisation, with visitors of the last 24 hours.
-import { api } from '../lib/api.js';
-import { useLoad } from '../lib/hooks.js';
+import { call } from '../lib/client.js';
+import { useRead } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, SignedIn } from '../lib/mount.js';
 import { LoadState } from '../components/feedback.js';
@@ -42,7 +42,7 @@ function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRo
 }
 
 function Home({ session }: { session: SessionView }) {
-  const sites = useLoad(() => api<{ sites: SiteRow[] }>('GET', '/sites'));
+  const sites = useRead(() => call('GET /sites'));
   return (
     <Layout session={session} title="Sites">
       {session.memberships.length === 0 && <p>You are not a member of any organisation yet: ask an owner for an invitation.</p>}

@@ -2,9 +2,10 @@
 // invited email: `Accept invitation`. Signed out: `Sign in`, or `Create account` with the invited
 // email fixed, then the same button. Signed in with another email: say so, and offer to sign out.
 import { useState } from 'preact/hooks';
-import { api, ApiError, setCsrfToken } from '../lib/api.js';
+import { ApiError, setCsrfToken } from '../lib/api.js';
+import { call } from '../lib/client.js';
 import { formatInstant } from '../lib/dates.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage, pathSegment } from '../lib/mount.js';
 import { loginPath } from '../../src/core/next-path.js';
@@ -17,7 +18,7 @@ const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().
 /** The session, or undefined when signed out (a 401 here is an answer, not a reason to leave). */
 async function sessionIfAny(): Promise<SessionView | undefined> {
   try {
-    const session = await api<SessionView>('GET', '/session', undefined, { anonymous: true });
+    const session = await call('GET /session', { anonymous: true });
     setCsrfToken(session.csrfToken);
     return session;
   } catch (failure) {
@@ -28,7 +29,7 @@ async function sessionIfAny(): Promise<SessionView | undefined> {
 
 /** Signs out and stays on the invitation, to sign in as its email or create its account. */
 async function signOutHere(): Promise<void> {
-  await api('DELETE', '/session');
+  await call('DELETE /session');
   window.location.reload();
 }
 
@@ -36,7 +37,7 @@ function Accept({ token, invitation }: { token: string; invitation: InvitationVi
   const accept = useAction();
   const submit = () =>
     accept.run(async () => {
-      await api('POST', `/invitations/${encodeURIComponent(token)}/accept`);
+      await call('POST /invitations/:token/accept', { params: { token } });
       window.location.assign('/');
     });
   return (
@@ -54,7 +55,7 @@ function CreateAccount({ token, invitation, onSignedIn }: { token: string; invit
   const create = useAction();
   const submit = () =>
     create.run(async () => {
-      const session = await api<SessionView>('POST', `/invitations/${encodeURIComponent(token)}/account`, { password }, { anonymous: true });
+      const session = await call('POST /invitations/:token/account', { params: { token }, body: { password }, anonymous: true });
       setCsrfToken(session.csrfToken);
       onSignedIn(session);
     });
@@ -73,8 +74,8 @@ function CreateAccount({ token, invitation, onSignedIn }: { token: string; invit
 
 function InvitationPage() {
   const token = pathSegment(1);
-  const loaded = useLoad(async () => {
-    const invitation = await api<InvitationView>('GET', `/invitations/${encodeURIComponent(token)}`, undefined, { anonymous: true });
+  const loaded = useRead(async () => {
+    const invitation = await call('GET /invitations/:token', { params: { token }, anonymous: true });
     return { invitation, session: await sessionIfAny() };
   });
   const [created, setCreated] = useState<SessionView | undefined>(undefined);

@@ -2,14 +2,14 @@
 // then the same-origin path of `next`, or `/`. With single sign-on configured, also a button
 // `Sign in with <name>`, and a failed single sign-on's reason (`?sso=`) in words.
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { ApiError } from '../lib/api.js';
+import { call } from '../lib/client.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage } from '../lib/mount.js';
 import { safeNext } from '../../src/core/next-path.js';
 import { ErrorText } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
-import type { SignInOptions } from '../../src/core/management.js';
 import { isSsoFailure, SSO_FAILURE_PARAM, SSO_FAILURES, SSO_START_PATH } from '../../src/core/single-sign-on.js';
 
 /** A code the account used a moment ago is no typo: the next one the app shows signs in. */
@@ -25,7 +25,7 @@ const inPageWords = (failure: unknown) =>
  * would stop a form's redirect to the provider).
  */
 function SingleSignOnButton({ next }: { next: string | null }) {
-  const options = useLoad(() => api<SignInOptions>('GET', '/sign-in', undefined, { anonymous: true }));
+  const options = useRead(() => call('GET /sign-in', { anonymous: true }));
   const sso = options.data?.singleSignOn;
   if (!sso) return null;
   const start = next ? `${SSO_START_PATH}?${new URLSearchParams({ next })}` : SSO_START_PATH;
@@ -49,12 +49,12 @@ function LoginPage() {
   const signIn = useAction();
   const submit = () =>
     signIn.run(async () => {
-      const answer = await api<{ twoFactorRequired?: true }>('POST', '/session', { email, password, ...(codeAsked ? { code } : {}) }, { anonymous: true }).catch(
+      const answer = await call('POST /session', { body: { email, password, ...(codeAsked ? { code } : {}) }, anonymous: true }).catch(
         (failure: unknown) => {
           throw inPageWords(failure);
         },
       );
-      if (answer.twoFactorRequired) {
+      if ('twoFactorRequired' in answer) {
         setCodeAsked(true);
         return;
       }

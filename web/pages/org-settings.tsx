@@ -2,9 +2,9 @@
 // (created and shown once, revoked after confirmation) and, for owners, its members and
 // invitations (the link shown once).
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
+import { call } from '../lib/client.js';
 import { formatInstant } from '../lib/dates.js';
-import { useAction, useLoad, type Action } from '../lib/hooks.js';
+import { useAction, useRead, type Action } from '../lib/hooks.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
 import { membershipOf } from '../lib/session.js';
@@ -18,7 +18,7 @@ import { RawDaysField } from '../components/raw-days.js';
 import { WideTable } from '../components/table.js';
 import { defaultTimezone, TimezoneField } from '../components/timezone.js';
 import { siteDomainOf } from '../../src/entities/sites.js';
-import type { CreatedKey, ManagedInvitation, ManagedKey, ManagedSite, Member, CreatedInvitation, SessionView } from '../../src/core/management.js';
+import type { ManagedInvitation, Member, CreatedInvitation, SessionView } from '../../src/core/management.js';
 import { roleAtLeast, SUGGESTED_RAW_DAYS, type KeyScope, type Role } from '../../src/core/vocabulary.js';
 
 const SCOPE_OPTIONS: Array<[KeyScope, string]> = [
@@ -33,7 +33,7 @@ const ROLE_OPTIONS: Array<[Role, string]> = [
 ];
 
 function Sites({ orgId }: { orgId: number }) {
-  const sites = useLoad(() => api<{ sites: ManagedSite[] }>('GET', `/manage/orgs/${orgId}/sites`), [orgId]);
+  const sites = useRead(() => call('GET /manage/orgs/:orgId/sites', { params: { orgId } }), [orgId]);
   const [address, setAddress] = useState('');
   const [name, setName] = useState('');
   const [timezone, setTimezone] = useState('');
@@ -45,7 +45,7 @@ function Sites({ orgId }: { orgId: number }) {
   const domain = siteDomainOf(address);
   const submit = () =>
     add.run(async () => {
-      const site = await api<ManagedSite>('POST', `/manage/orgs/${orgId}/sites`, { domain, name: name || domain, timezone, rawDays });
+      const site = await call('POST /manage/orgs/:orgId/sites', { params: { orgId }, body: { domain, name: name || domain, timezone, rawDays } });
       window.location.assign(`/sites/${encodeURIComponent(site.id)}`);
     });
   return (
@@ -95,7 +95,7 @@ function Sites({ orgId }: { orgId: number }) {
 }
 
 function Keys({ orgId }: { orgId: number }) {
-  const keys = useLoad(() => api<{ keys: ManagedKey[] }>('GET', `/manage/orgs/${orgId}/keys`), [orgId]);
+  const keys = useRead(() => call('GET /manage/orgs/:orgId/keys', { params: { orgId } }), [orgId]);
   const [name, setName] = useState('');
   const [scope, setScope] = useState<KeyScope>('read');
   const [created, setCreated] = useState<{ name: string; key: string } | undefined>(undefined);
@@ -103,7 +103,7 @@ function Keys({ orgId }: { orgId: number }) {
   const revoke = useAction();
   const submit = () =>
     create.run(async () => {
-      const key = await api<CreatedKey>('POST', `/manage/orgs/${orgId}/keys`, name ? { name, scope } : { scope });
+      const key = await call('POST /manage/orgs/:orgId/keys', { params: { orgId }, body: name ? { name, scope } : { scope } });
       setCreated(key);
       setName('');
       setScope('read');
@@ -138,7 +138,7 @@ function Keys({ orgId }: { orgId: number }) {
                       question={`Revoke the key ${key.name ? `“${key.name}”` : key.id}? Requests with it stop working at once.`}
                       confirmLabel="Revoke"
                       disabled={revoke.busy}
-                      onConfirm={() => revoke.run(() => api('POST', `/manage/keys/${key.id}/revoke`)).then(keys.reload)}
+                      onConfirm={() => revoke.run(() => call('POST /manage/keys/:keyId/revoke', { params: { keyId: key.id } })).then(keys.reload)}
                     >
                       Revoke
                     </ConfirmButton>
@@ -160,7 +160,7 @@ function Keys({ orgId }: { orgId: number }) {
 
 /** The owner's switch: every member must sign in with two factors (the owner's own enabled first). */
 function RequireTwoFactor({ orgId }: { orgId: number }) {
-  const policy = useLoad(() => api<{ required: boolean }>('GET', `/manage/orgs/${orgId}/two-factor`), [orgId]);
+  const policy = useRead(() => call('GET /manage/orgs/:orgId/two-factor', { params: { orgId } }), [orgId]);
   const change = useAction();
   return (
     <LoadState state={policy}>
@@ -170,7 +170,7 @@ function RequireTwoFactor({ orgId }: { orgId: number }) {
             label="Require two-factor sign-in for every member"
             hint="Members without it reach only their account pages until they enable it."
             checked={required}
-            onChecked={(next) => change.run(() => api('PUT', `/manage/orgs/${orgId}/two-factor`, { required: next })).then(policy.reload)}
+            onChecked={(next) => change.run(() => call('PUT /manage/orgs/:orgId/two-factor', { params: { orgId }, body: { required: next } })).then(policy.reload)}
           />
           <ErrorText message={change.error} />
         </>
@@ -180,9 +180,9 @@ function RequireTwoFactor({ orgId }: { orgId: number }) {
 }
 
 function Members({ orgId, session }: { orgId: number; session: SessionView }) {
-  const members = useLoad(() => api<{ members: Member[] }>('GET', `/manage/orgs/${orgId}/members`), [orgId]);
+  const members = useRead(() => call('GET /manage/orgs/:orgId/members', { params: { orgId } }), [orgId]);
   const change = useAction();
-  const setMemberRole = (member: Member, next: Role) => change.run(() => api('PUT', `/manage/orgs/${orgId}/members/${member.userId}`, { role: next })).then(members.reload);
+  const setMemberRole = (member: Member, next: Role) => change.run(() => call('PUT /manage/orgs/:orgId/members/:userId', { params: { orgId, userId: member.userId }, body: { role: next } })).then(members.reload);
   return (
     <section class="card" id="members" aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
@@ -216,7 +216,7 @@ function Members({ orgId, session }: { orgId: number; session: SessionView }) {
                       question={`Remove ${member.email} from this organisation?`}
                       confirmLabel="Remove"
                       disabled={change.busy}
-                      onConfirm={() => change.run(() => api('DELETE', `/manage/orgs/${orgId}/members/${member.userId}`)).then(members.reload)}
+                      onConfirm={() => change.run(() => call('DELETE /manage/orgs/:orgId/members/:userId', { params: { orgId, userId: member.userId } })).then(members.reload)}
                     >
                       Remove
                     </ConfirmButton>
@@ -252,7 +252,7 @@ function PendingInvitation({ invitation, revoke, onRevoke }: { invitation: Manag
 
 /** Invite member: the link is shown once (and mailed when the service sends mail); pending ones are revoked here. */
 function Invitations({ orgId }: { orgId: number }) {
-  const pending = useLoad(() => api<{ invitations: ManagedInvitation[] }>('GET', `/manage/orgs/${orgId}/invitations`), [orgId]);
+  const pending = useRead(() => call('GET /manage/orgs/:orgId/invitations', { params: { orgId } }), [orgId]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const [sent, setSent] = useState<CreatedInvitation | undefined>(undefined);
@@ -260,7 +260,7 @@ function Invitations({ orgId }: { orgId: number }) {
   const revoke = useAction();
   const submit = () =>
     send.run(async () => {
-      setSent(await api<CreatedInvitation>('POST', `/manage/orgs/${orgId}/invitations`, { email, role }));
+      setSent(await call('POST /manage/orgs/:orgId/invitations', { params: { orgId }, body: { email, role } }));
       setEmail('');
       pending.reload();
     });
@@ -283,7 +283,7 @@ function Invitations({ orgId }: { orgId: number }) {
             columns={['Email', 'Role', 'Expires', 'Revoke']}
             rows={rows}
             empty={<p class="muted">No pending invitations.</p>}
-            row={(invitation) => <PendingInvitation key={invitation.invitationId} invitation={invitation} revoke={revoke} onRevoke={() => api('DELETE', `/manage/orgs/${orgId}/invitations/${invitation.invitationId}`).then(pending.reload)} />}
+            row={(invitation) => <PendingInvitation key={invitation.invitationId} invitation={invitation} revoke={revoke} onRevoke={() => call('DELETE /manage/orgs/:orgId/invitations/:invitationId', { params: { orgId, invitationId: invitation.invitationId } }).then(pending.reload)} />}
           />
         )}
       </LoadState>

@@ -1,7 +1,7 @@
 // /setup: the first account. The setup token is the admin token printed at first start.
 import { useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { call } from '../lib/client.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage } from '../lib/mount.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
@@ -16,7 +16,7 @@ function SetupForm() {
   const create = useAction();
   const submit = () =>
     create.run(async () => {
-      await api('POST', '/setup', { setupToken, email, password, organisation, ...(name ? { name } : {}) }, { anonymous: true });
+      await call('POST /setup', { body: { setupToken, email, password, organisation, ...(name ? { name } : {}) }, anonymous: true });
       window.location.assign('/');
     });
   return (
@@ -35,7 +35,7 @@ function SetupForm() {
 }
 
 function SetupPage() {
-  const setup = useLoad(() => api<{ needed: boolean }>('GET', '/setup', undefined, { anonymous: true }));
+  const setup = useRead(() => call('GET /setup', { anonymous: true }));
   return (
     <PlainLayout title="Set up svc">
       {/* Once set up, the load fails with its reason ("setup is done: sign in instead"). */}

@@ -7,7 +7,8 @@
 // page opens the link again (asking its password again when it has one) and reads on.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, type ApiError, messageOf, setShareAccess } from '../lib/api.js';
+import { type ApiError, messageOf, setShareAccess } from '../lib/api.js';
+import { call } from '../lib/client.js';
 import { useAction } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage, pathSegment } from '../lib/mount.js';
@@ -17,16 +18,11 @@ import { GoalsView } from '../components/goals-view.js';
 import { RealtimeView } from '../components/realtime-view.js';
 import { pagePatternIsLiteral } from '../../src/core/patterns.js';
 import { viewSearch } from '../../src/core/view-state.js';
+import { lockSharesGoals } from '../../src/core/vocabulary.js';
 import { ErrorText, Loading } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
 import type { SiteRow } from '../../src/core/management.js';
-
-interface Opened {
-  access: string;
-  expiresAt: number;
-  site: { id: string; name: string; domain: string; timezone: string; rawDays: number };
-  filters: string[];
-}
+import type { OpenedShare } from '../../src/http/app-v1/routes.js';
 
 const embedded = new URLSearchParams(window.location.search).get('embed') === '1';
 const VIEWS = ['dashboard', 'realtime', 'goals', 'funnel'] as const;
@@ -94,14 +90,18 @@ function Tabs({ current }: { current: View }) {
   );
 }
 
-/** Why a link locked to filters shows the dashboard alone, and, for a page pattern, which periods it answers. */
+/** Why a link locked to filters shows the dashboard alone (goals in its Events panel unless locked to pages), and, for a page pattern, which periods it answers. */
 function LockedScope({ filters, rawDays }: { filters: readonly string[]; rawDays: number }) {
   const pattern = filters.find((f) => f.startsWith('page:') && !pagePatternIsLiteral(f.slice('page:'.length)));
   return (
     <div class="notice share-scope" role="note">
-      <p>
-        Goals, funnels and realtime are not shared through this link: it is limited to filters, and they count every visitor of the site, whatever the filters.
-      </p>
+      {lockSharesGoals(filters.map((f) => f.slice(0, f.indexOf(':')))) ? (
+        <p>Funnels and realtime are not shared through this link: it is limited to filters, and they count every visitor of the site. Goals count under its filters, in the Events panel.</p>
+      ) : (
+        <p>
+          Goals, funnels and realtime are not shared through this link: it is limited to pages, which goals may name beyond, and funnels and realtime count every visitor of the site.
+        </p>
+      )}
       {pattern && (
         <p>
           Pages matching <code>{pattern.slice('page:'.length)}</code> are counted from single events, which this site keeps for its last {rawDays} days: the period must lie within them, and a
@@ -113,9 +113,9 @@ function LockedScope({ filters, rawDays }: { filters: readonly string[]; rawDays
 }
 
 /** The site as the dashboard's components take it: read-only, whatever role it would need. */
-const sharedSite = (site: Opened['site']): SiteRow => ({ ...site, status: 'active', orgId: 0, orgName: '', role: 'viewer', visitors24h: 0 });
+const sharedSite = (site: OpenedShare['site']): SiteRow => ({ ...site, status: 'active', orgId: 0, orgName: '', role: 'viewer', visitors24h: 0 });
 
-function Frame({ site, children }: { site: Opened['site']; children: ComponentChildren }) {
+function Frame({ site, children }: { site: OpenedShare['site']; children: ComponentChildren }) {
   useEffect(() => {
     document.title = `${site.name} · svc`;
   }, [site.name]);
@@ -154,7 +154,7 @@ function PasswordForm({ onOpen }: { onOpen(password: string): Promise<unknown> }
 
 function SharePage() {
   const token = pathSegment(1);
-  const [opened, setOpened] = useState<Opened | undefined>(undefined);
+  const [opened, setOpened] = useState<OpenedShare | undefined>(undefined);
   const [passwordAsked, setPasswordAsked] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [view, setView] = useState<View>(viewInAddress);
@@ -176,7 +176,7 @@ function SharePage() {
    * (the page's views closed). True when it reads.
    */
   const open = async (password?: string): Promise<boolean> => {
-    const answer = await api<Opened | { passwordRequired: true }>('POST', '/share', { token, ...(password === undefined ? {} : { password }) }, { anonymous: true });
+    const answer = await call('POST /share', { body: { token, ...(password === undefined ? {} : { password }) }, anonymous: true });
     if ('passwordRequired' in answer) {
       setOpened(undefined);
       setPasswordAsked(true);

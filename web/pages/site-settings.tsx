@@ -4,8 +4,8 @@
 // Admins and owners only (the server refuses the rest with 403).
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { call } from '../lib/client.js';
+import { useAction, useRead } from '../lib/hooks.js';
 import { Layout, type Crumb } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
 import { AlertRules } from '../components/alert-rules.js';
@@ -20,7 +20,7 @@ import { RawDaysField } from '../components/raw-days.js';
 import { EmailReportsState, SharedLinks } from '../components/shared-links.js';
 import { TimezoneField } from '../components/timezone.js';
 import { roleAtLeast } from '../../src/core/vocabulary.js';
-import type { ManagedGoal, ManagedSite, SessionView, SiteRow } from '../../src/core/management.js';
+import type { ManagedSite, SessionView } from '../../src/core/management.js';
 
 function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSite): void }) {
   const [name, setName] = useState(site.name);
@@ -34,7 +34,7 @@ function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
     save.run(async () => {
       setSaved(false);
       const retentionMonths = retention.trim() === '' ? null : Number(retention);
-      onSaved(await api<ManagedSite>('PATCH', `/manage/sites/${encodeURIComponent(site.id)}`, { name, timezone, retentionMonths, rawDays, honorGpc }));
+      onSaved(await call('PATCH /manage/sites/:siteId', { params: { siteId: site.id }, body: { name, timezone, retentionMonths, rawDays, honorGpc } }));
       setSaved(true);
     });
   return (
@@ -66,7 +66,7 @@ function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
 }
 
 function Snippet({ siteId }: { siteId: string }) {
-  const snippet = useLoad(() => api<{ snippet: string }>('GET', `/manage/sites/${encodeURIComponent(siteId)}/snippet`), [siteId]);
+  const snippet = useRead(() => call('GET /manage/sites/:siteId/snippet', { params: { siteId } }), [siteId]);
   return (
     <section class="card" id="snippet" aria-labelledby="snippet-title">
       <h2 id="snippet-title">Tracker snippet</h2>
@@ -82,7 +82,7 @@ function Snippet({ siteId }: { siteId: string }) {
 
 function Archive({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSite): void }) {
   const change = useAction();
-  const setStatus = (status: ManagedSite['status']) => change.run(async () => onSaved(await api<ManagedSite>('PATCH', `/manage/sites/${encodeURIComponent(site.id)}`, { status })));
+  const setStatus = (status: ManagedSite['status']) => change.run(async () => onSaved(await call('PATCH /manage/sites/:siteId', { params: { siteId: site.id }, body: { status } })));
   return (
     <section class="card" id="archive" aria-labelledby="archive-title">
       <h2 id="archive-title">Archive</h2>
@@ -149,11 +149,10 @@ function SectionMenu({ current }: { current: SectionId }) {
 }
 
 function Settings({ session, siteId }: { session: SessionView; siteId: string }) {
-  const loaded = useLoad(async () => {
-    const sitePath = `/manage/sites/${encodeURIComponent(siteId)}`;
-    const listed = (await api<{ sites: SiteRow[] }>('GET', '/sites')).sites.find((row) => row.id === siteId);
+  const loaded = useRead(async () => {
+    const listed = (await call('GET /sites')).sites.find((row) => row.id === siteId);
     if (listed && !roleAtLeast(listed.role, 'admin')) return { listed, denied: true as const };
-    const [site, { goals }] = await Promise.all([api<ManagedSite>('GET', sitePath), api<{ goals: ManagedGoal[] }>('GET', `${sitePath}/goals`)]);
+    const [site, { goals }] = await Promise.all([call('GET /manage/sites/:siteId', { params: { siteId } }), call('GET /manage/sites/:siteId/goals', { params: { siteId } })]);
     return { site, listed, goals, denied: false as const };
   }, [siteId]);
   const [site, setSite] = useState<ManagedSite | undefined>(undefined);

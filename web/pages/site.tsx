@@ -9,7 +9,7 @@ import { SegmentsMenu } from '../components/segments.js';
 import { Dashboard, type DashboardAddOns } from '../components/site-dashboard.js';
 import { SiteFrame } from '../components/site-frame.js';
 import { dropEarly } from '../lib/early.js';
-import { useLoad } from '../lib/hooks.js';
+import { useRead } from '../lib/hooks.js';
 import { mountSitePage } from '../lib/site-page.js';
 import { readSite } from '../lib/site.js';
 import { dashboardReads, INSTALLATION } from '../../src/core/dashboard-reads.js';
@@ -23,7 +23,7 @@ const ADD_ONS: DashboardAddOns = {
 
 /** The figures, or the first-event panel while the site holds no event (an unanswered check shows the figures). */
 function SiteDashboard({ session, site }: { session: SessionView; site: SiteRow }) {
-  const installation = useLoad(() => readSite<Installation>(site.id, INSTALLATION), [site.id]);
+  const installation = useRead(() => readSite<Installation>(site.id, INSTALLATION), [site.id]);
   const [stored, setStored] = useState(false);
   const first = installation.data && !installation.data.hasEvents && !stored ? installation.data : undefined;
   // The figures read early describe the site without events: once it has one, they are read anew.

@@ -7,9 +7,9 @@ import type { AppContext } from '../../context.js';
 import type { Site } from '../../entities/sites.js';
 import { apiError } from '../../core/errors.js';
 import { isValidTimeZone } from '../../core/localtime.js';
-import { requestPeriod, type QueryKind, type RawParams } from '../../core/query.js';
+import { parseLockedFilters, requestPeriod, type QueryKind, type RawParams } from '../../core/query.js';
 import { segmentedParams } from '../../segments/filters.js';
-import { RAW_DAYS } from '../../core/vocabulary.js';
+import { lockSharesGoals, RAW_DAYS } from '../../core/vocabulary.js';
 import { responses, type AnswerOf } from '../../core/answers.js';
 import { COUNTED_SINCE_HEADER, CONVERSIONS_KEY, countedSinceHeader, funnelKey, goalKey, IMPORTED_HEADER, RAW_WINDOW_HEADER, rawWindowHeader } from '../../core/answer-headers.js';
 import type { EventReader } from '../../storage/events/types.js';
@@ -80,7 +80,8 @@ export interface Reader {
 
 /**
  * The operations a link locked to filters shares: the reads that take filters, and the chart's
- * annotations (notes, no figures).
+ * annotations (notes, no figures). On the dashboard's mount, where goals take filters, a link not
+ * locked to pages shares goals too (`lockSharesGoals`).
  */
 const LOCK_SHARED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'timeseries', 'breakdown', 'journeys', 'annotations']);
 
@@ -251,7 +252,9 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
         handler: async (request) => {
           const reader = request.statsReader!;
           if (reader.share && reader.share.lockedFilters.length > 0 && !LOCK_SHARED_OPERATIONS.has(route.operationId)) {
-            throw apiError('FORBIDDEN', 'shareLocked', { endpoint: route.operationId });
+            const goalsUnderLock = route.operationId === 'goals' && mount.filteredGoals === true;
+            if (!goalsUnderLock) throw apiError('FORBIDDEN', 'shareLocked', { endpoint: route.operationId });
+            if (!lockSharesGoals(parseLockedFilters(reader.share.lockedFilters).map((f) => f.dimension))) throw apiError('FORBIDDEN', 'shareLockedPages');
           }
           // A statement cancelled at its deadline answers QUERY_TIMEOUT (src/http/storage-errors.ts).
           try {
