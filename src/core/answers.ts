@@ -261,7 +261,7 @@ export const propertyKeysResponse = object({
 });
 
 export type Operation = keyof typeof responses;
-export type AnswerOf<O extends Operation> = Static<(typeof responses)[O]>;
+export type OperationAnswer<O extends Operation> = Static<(typeof responses)[O]>;
 
 /** The period of an answer: site-local days, inclusive. */
 export type AnswerDays = Static<typeof schemas.DayRange>;
@@ -274,16 +274,16 @@ export type Kpi = Static<typeof kpiSchema>;
  * goals are revenue goals (null when they count in several currencies).
  */
 export type Stats = Static<typeof statsSchema>;
-export type StatsAnswer = AnswerOf<'stats'>;
+export type StatsAnswer = OperationAnswer<'stats'>;
 export type Point = Static<typeof schemas.Point>;
-export type TimeseriesAnswer = AnswerOf<'timeseries'>;
+export type TimeseriesAnswer = OperationAnswer<'timeseries'>;
 export type BreakdownRow = Static<typeof schemas.BreakdownRow>;
 /**
  * Per web vital, the 75th percentile by nearest rank of the page's reports that carry it (null when
  * none does; `cls` in thousandths), and how many `engage` events of the page reported any vital.
  */
 export type VitalsFigures = Static<typeof vitalsSchema>;
-export type BreakdownAnswer = AnswerOf<'breakdown'>;
+export type BreakdownAnswer = OperationAnswer<'breakdown'>;
 export type PropertyKeysAnswer = Static<typeof propertyKeysResponse>;
 export type GoalResult = Static<typeof schemas.Goal>;
 /**
@@ -292,18 +292,18 @@ export type GoalResult = Static<typeof schemas.Goal>;
  * the conversions whose revenue was in another currency (counted as conversions, their revenue left out).
  */
 export type GoalRevenue = Static<ReturnType<typeof revenueSchema>>;
-export type GoalsAnswer = AnswerOf<'goals'>;
+export type GoalsAnswer = OperationAnswer<'goals'>;
 /** How many visitors entered a funnel and completed it, and the rate between. */
 export type FunnelTotals = Static<typeof funnelTotalsSchema>;
-export type FunnelAnswer = AnswerOf<'funnel'>;
+export type FunnelAnswer = OperationAnswer<'funnel'>;
 /** A funnel's figures over a period, without the period and the funnel they are of. */
 export type FunnelReading = Omit<FunnelAnswer, 'period' | 'funnel'>;
 /** One row of a journeys answer: a sequence of pages, and the sessions (and their visitors) that went through it. */
 export type JourneyRow = Static<typeof schemas.JourneyRow>;
-export type JourneysAnswer = AnswerOf<'journeys'>;
+export type JourneysAnswer = OperationAnswer<'journeys'>;
 export type RealtimeRow = Static<typeof schemas.RealtimeRow>;
 export type FeedEntry = Static<typeof schemas.FeedEntry>;
-export type Realtime = AnswerOf<'realtime'>;
+export type Realtime = OperationAnswer<'realtime'>;
 /** A funnel as the read API lists it and as creating it or replacing its steps answers. */
 export type FunnelSummary = Static<typeof schemas.FunnelSummary>;
 /** A segment as the read API lists it (`GET /v1/sites/:siteId/segments`: the shared ones). */
@@ -313,4 +313,4 @@ export type ManagedSegment = SegmentView & { shared: boolean };
 /** A note on a day of a site's chart. */
 export type Annotation = Static<typeof schemas.Annotation>;
 /** `GET /v1/sites/:siteId/annotations`: the annotations whose day lies in the period, by date. */
-export type AnnotationsAnswer = AnswerOf<'annotations'>;
+export type AnnotationsAnswer = OperationAnswer<'annotations'>;

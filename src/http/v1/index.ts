@@ -10,7 +10,7 @@ import { isValidTimeZone } from '../../core/localtime.js';
 import { parseLockedFilters, requestPeriod, type QueryKind, type RawParams } from '../../core/query.js';
 import { segmentedParams } from '../../segments/filters.js';
 import { lockSharesGoals, RAW_DAYS } from '../../core/vocabulary.js';
-import { responses, type AnswerOf } from '../../core/answers.js';
+import { responses, type OperationAnswer } from '../../core/answers.js';
 import { COUNTED_SINCE_HEADER, CONVERSIONS_KEY, countedSinceHeader, funnelKey, goalKey, IMPORTED_HEADER, RAW_WINDOW_HEADER, rawWindowHeader } from '../../core/answer-headers.js';
 import type { EventReader } from '../../storage/events/types.js';
 import { sharingReads } from '../../stats/shared-reads.js';
@@ -87,7 +87,7 @@ const LOCK_SHARED_OPERATIONS: ReadonlySet<OperationId> = new Set(['stats', 'time
 
 type OperationId = RouteDoc['operationId'];
 /** Each operation's handler answers what its response schema declares. */
-type Handlers = { [O in OperationId]: (request: FastifyRequest, reader: Reader) => Promise<AnswerOf<O>> };
+type Handlers = { [O in OperationId]: (request: FastifyRequest, reader: Reader) => Promise<OperationAnswer<O>> };
 
 /** One mount of the statistics routes. */
 export interface StatsMount {
