@@ -383,6 +383,17 @@ describe('chart geometry', () => {
     assert.equal(g.prevLine.split(/[ML]/).length - 1, 1);
   });
 
+  test("a previous period whose weeks fall in one bucket fewer or more is drawn whole, on steps of its own", () => {
+    const weeks = (count: number, value: number) => Array.from({ length: count }, (_, i) => ({ t: i, value }));
+    for (const prevCount of [52, 54]) {
+      const g = chartGeometry(weeks(53, 5), weeks(prevCount, 4), box);
+      const steps = g.prevLine.match(/[ML][\d.]+/g)!.map((step) => Number(step.slice(1)));
+      assert.equal(steps.length, prevCount, 'every previous bucket on the line');
+      assert.equal(steps[0], box.left);
+      assert.equal(steps.at(-1), box.width - box.right, 'to the right edge');
+    }
+  });
+
   test('the bucket under way: the last one started, unless it is over', () => {
     const points = [{ t: 0, value: 5 }, { t: 10, value: 4 }, { t: 20, value: null }];
     assert.equal(partialBucket(points, 15, true), 1);

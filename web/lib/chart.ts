@@ -19,7 +19,6 @@ export interface ChartGeometry {
   xs: number[];
   /** y of each bucket's value (null where the value is). */
   ys: Array<number | null>;
-  prevYs: Array<number | null>;
   /** SVG path data; a null value breaks the line. The partial bucket is not on it. */
   line: string;
   /** From the bucket before the partial one to it (drawn dashed: its value is still growing); '' without one. */
@@ -89,9 +88,15 @@ export function chartGeometry(
   const top = Math.max(step, Math.ceil(Math.max(0, ...values) / step) * step);
   const yOf = (v: number | null) => (v === null ? null : baseline - (v / top) * plotHeight);
   const n = points.length;
-  const xs = points.map((_, i) => box.left + (n <= 1 ? plotWidth / 2 : (i / (n - 1)) * plotWidth));
+  const xAt = (i: number, count: number) => box.left + (count <= 1 ? plotWidth / 2 : (i / (count - 1)) * plotWidth);
+  const xs = points.map((_, i) => xAt(i, n));
   const ys = points.map((p) => yOf(p.value));
-  const prevYs = points.map((_, i) => yOf(prev?.[i]?.value ?? null));
+  // The previous period has as many days, but its weeks or months can fall in one bucket more or
+  // fewer (buckets start on a Monday or a 1st): its line then spans the width on steps of its own,
+  // drawn whole rather than a bucket short. Otherwise bucket faces bucket.
+  const spread = prev !== undefined && Math.abs(prev.length - n) === 1;
+  const prevXs = spread ? prev.map((_, j) => xAt(j, prev.length)) : xs;
+  const prevYs = (spread ? prev : points.map((_, i) => prev?.[i])).map((p) => yOf(p?.value ?? null));
   const complete = ys.map((y, i) => (i === partial ? null : y));
   const line = path(xs, complete);
   const partialLine = partial === null ? '' : path(xs.slice(Math.max(0, partial - 1), partial + 1), ys.slice(Math.max(0, partial - 1), partial + 1));
@@ -103,7 +108,7 @@ export function chartGeometry(
   for (let v = 0; v <= top + step / 2; v += step) yTicks.push({ value: v, y: yOf(v)! });
   const every = Math.max(1, Math.ceil(n / xLabels));
   const xTicks = xs.flatMap((x, index) => (index % every === 0 ? [{ x, index }] : []));
-  return { xs, ys, prevYs, line, partialLine, prevLine: path(xs, prevYs), area, yTicks, xTicks, baseline };
+  return { xs, ys, line, partialLine, prevLine: path(prevXs, prevYs), area, yTicks, xTicks, baseline };
 }
 
 /** The bucket under a pointer at `x`: the nearest one. */
