@@ -115,6 +115,9 @@ describe('filters and tiles', () => {
     assert.deepEqual(await tileText(page, 'Conversions'), { value: '–', reason: 'No goals yet', title: 'No goals yet' });
     const add = page.getByRole('link', { name: 'Add a goal' });
     assert.equal(await add.getAttribute('href'), `/sites/${bare.siteId}/settings#goals`);
+    // The note sits below the tiles, which fill their row: no empty column beside them.
+    const [lastTile, grid] = await Promise.all(['.kpi:last-child', '.kpis'].map(async (selector) => (await page.locator(selector).boundingBox())!));
+    assert.ok(lastTile!.x + lastTile!.width >= grid!.x + grid!.width - 2, `the last tile ends at ${lastTile!.x + lastTile!.width} of ${grid!.x + grid!.width}`);
     await checkPage(page, 'no-goals-desktop');
     await context.close();
     const viewer = await signedIn(PHONE, 'viewer@example.com');

@@ -201,6 +201,9 @@ describe('the dashboard', () => {
     // The six figures and views per visit side by side on a desktop: no tile alone on a row.
     const tops = await page.locator('.kpi').evaluateAll((tiles) => tiles.map((t) => t.getBoundingClientRect().top));
     assert.deepEqual(new Set(tops).size, 1, JSON.stringify(tops));
+    // The row filled: no empty column after the last tile (the `Add a goal` note below keeps none).
+    const [lastTile, grid] = [await box(page, '.kpi:last-child'), await box(page, '.kpis')];
+    assert.ok(lastTile.x + lastTile.width >= grid.x + grid.width - 2, `the last tile ends at ${lastTile.x + lastTile.width} of ${grid.x + grid.width}`);
     const [pagesTab, sourcesTab] = [await box(page, '[data-panel="pages"] [role="tab"]'), await box(page, '[data-panel="sources"] [role="tab"]')];
     assert.equal(pagesTab.y, sourcesTab.y);
     const [pagesRows, sourcesRows] = [await box(page, '[data-panel="pages"] .rows'), await box(page, '[data-panel="sources"] .rows')];

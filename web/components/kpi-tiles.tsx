@@ -43,36 +43,39 @@ export function KpiTiles({
   const reasons = metrics.map((m) => (stats?.[m]?.value === null ? nullReason(m, filters, hasGoals) : undefined));
   const notes = metrics.map((m, i) => reasons[i]?.text ?? (m === 'conversions' && conversionsSince ? `Counted since ${formatDay(conversionsSince)}` : undefined));
   return (
-    <div class="kpis" role="group" aria-label="Key figures" aria-busy={busy}>
-      {metrics.map((m, i) => {
-        const kpi = stats?.[m];
-        const note = notes[i];
-        const change = kpi && comparison !== 'off' ? kpiChange(m, kpi) : null;
-        return (
-          <button key={m} type="button" class="kpi" aria-pressed={m === metric} data-metric={m} onClick={() => onSelect(m)} title={note}>
-            <span class="kpi-label">{converters && m === 'visitors' ? 'Converters' : METRIC_REGISTRY[m].label}</span>
-            <span class="kpi-value">{kpi ? formatMetric(m, kpi.value, undefined) : '…'}</span>
-            {/* Out of the accessible name: the title gives the note as the tile's description. */}
-            {note && (
-              <span class="kpi-reason" aria-hidden="true">
-                {note}
-              </span>
-            )}
-            {change && (
-              <span class={`kpi-change ${changeClass(change)}`}>
-                <span class="kpi-delta">{change.text}</span> <span class="muted">vs {COMPARISON_LABELS[comparison].versus}</span>
-              </span>
-            )}
-          </button>
-        );
-      })}
-      {!converters && <ViewsPerVisit stats={stats} />}
+    <>
+      <div class="kpis" role="group" aria-label="Key figures" aria-busy={busy}>
+        {metrics.map((m, i) => {
+          const kpi = stats?.[m];
+          const note = notes[i];
+          const change = kpi && comparison !== 'off' ? kpiChange(m, kpi) : null;
+          return (
+            <button key={m} type="button" class="kpi" aria-pressed={m === metric} data-metric={m} onClick={() => onSelect(m)} title={note}>
+              <span class="kpi-label">{converters && m === 'visitors' ? 'Converters' : METRIC_REGISTRY[m].label}</span>
+              <span class="kpi-value">{kpi ? formatMetric(m, kpi.value, undefined) : '…'}</span>
+              {/* Out of the accessible name: the title gives the note as the tile's description. */}
+              {note && (
+                <span class="kpi-reason" aria-hidden="true">
+                  {note}
+                </span>
+              )}
+              {change && (
+                <span class={`kpi-change ${changeClass(change)}`}>
+                  <span class="kpi-delta">{change.text}</span> <span class="muted">vs {COMPARISON_LABELS[comparison].versus}</span>
+                </span>
+              )}
+            </button>
+          );
+        })}
+        {!converters && <ViewsPerVisit stats={stats} />}
+      </div>
+      {/* Below the grid, not in it: a row spanning every column would keep the columns a row of tiles leaves empty. */}
       {goalSettings && reasons.some((r) => r?.cause === 'goals') && (
         <p class="kpi-note">
           <a href={goalSettings}>Add a goal</a> to count {metrics.filter((_, i) => reasons[i]?.cause === 'goals').map((m) => inSentence(METRIC_REGISTRY[m].label)).join(' and ')}.
         </p>
       )}
-    </div>
+    </>
   );
 }
 
