@@ -119,6 +119,7 @@ describe('shared links: a page pattern, goals and funnels', () => {
     await filled(page);
     const events = page.locator('[data-panel="events"]');
     await events.getByRole('tab', { name: 'Goals' }).click();
+    assert.equal(await events.getByRole('tab', { name: 'Properties' }).count(), 0, 'a locked link lists no property keys');
     // Three of the six visitors (all in Germany) read the blog.
     const row = events.locator('tbody tr', { hasText: 'Read the blog' });
     assert.deepEqual(await row.locator('td.num').allTextContents(), ['3', '50%']);

@@ -27,6 +27,8 @@ interface PanelProps {
   view: URLSearchParams;
   /** The site's goals over the view's period (undefined until read). */
   goals: readonly GoalResult[] | undefined;
+  /** Whether the reader may list the site's property keys (not through a link locked to filters, which refuses them). */
+  propertyKeys: boolean;
   onFilter(filter: Filter): void;
 }
 
@@ -44,7 +46,7 @@ function goalsByKey(tab: PanelTab, goals: readonly GoalResult[] | undefined): Re
   return matching.length > 0 ? new Map(matching.map((g) => [g.pattern, g])) : undefined;
 }
 
-export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelProps) {
+export function BreakdownPanel({ spec, siteId, view, goals, propertyKeys, onFilter }: PanelProps) {
   const [tab, setTab] = useState(0);
   const [details, setDetails] = useState(false);
   const [picked, setPicked] = useState<string | null>(null);
@@ -56,8 +58,9 @@ export function BreakdownPanel({ spec, siteId, view, goals, onFilter }: PanelPro
     () => (several ? readBreakdown(siteId, unfiltered, several.dimension, { limit: 3 }) : Promise.resolve(undefined)),
     [several && siteId, several && unfiltered.toString()],
   );
-  // The Goals tab shown once the site has goals.
-  const tabs = spec.tabs.filter((t) => ('goalList' in t ? goals?.length : t !== several || named.data?.rows.filter((r) => !isAggregateKey(r.key))[1]));
+  // The Goals tab shown once the site has goals; the Properties tab where its keys may be read.
+  const shown = (t: PanelTab) => ('goalList' in t ? goals?.length : 'properties' in t ? propertyKeys : t !== several || named.data?.rows.filter((r) => !isAggregateKey(r.key))[1]);
+  const tabs = spec.tabs.filter(shown);
   // The Hostnames tab may go when the period changes: the first tab then stands in for it.
   const current = tabs[tab] ?? tabs[0]!;
   const properties = 'properties' in current;

@@ -83,9 +83,11 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
   const allGoals = useRead(() => (goalFilter ? readSite<GoalsAnswer>(site.id, periodGoals) : Promise.resolve(undefined)), [goalFilter && periodGoals.params.toString()]);
   // Until they come, the view's (all of them when the view had no goal filter yet).
   const goalNames = useMemo(() => goalNamesOf(allGoals.data?.goals ?? goalResults), [allGoals.data, goalResults]);
+  // A link locked to filters is refused the site's property keys: its panels have no Properties tab.
+  const propertyKeys = lockedFilters.length === 0;
   const panels = useMemo(
-    () => PANELS.map((spec) => <BreakdownPanel key={spec.id} spec={spec} siteId={site.id} view={view} goals={goalResults} onFilter={onFilter} />),
-    [site.id, view, goalResults, onFilter],
+    () => PANELS.map((spec) => <BreakdownPanel key={spec.id} spec={spec} siteId={site.id} view={view} goals={goalResults} propertyKeys={propertyKeys} onFilter={onFilter} />),
+    [site.id, view, goalResults, propertyKeys, onFilter],
   );
   return frame(
     <>
