@@ -297,7 +297,7 @@ export function parseQuery(kind: QueryKind, params: RawParams, site: QuerySite, 
   const pageLock = lockedFilters.find((f) => f.dimension === 'page') ?? null;
   const own = parseFilters(filterTexts).map((f) => (pageLock && PAGE_VALUED_DIMENSIONS.has(f.dimension) ? Object.freeze({ ...f, pageLock }) : f));
   // A link locked to pages shares no goals read (a goal's pattern may name pages outside its lock): nor goal filters.
-  if (!lockSharesGoals(lockedFilters.map((f) => f.dimension)) && own.some((f) => f.dimension === GOAL_DIMENSION)) throw apiError('FORBIDDEN', 'shareLockedGoals');
+  if (!lockSharesGoals(locked) && own.some((f) => f.dimension === GOAL_DIMENSION)) throw apiError('FORBIDDEN', 'shareLockedGoals');
   const filters = [...own, ...lockedFilters];
 
   let metric: Metric = DEFAULT_METRIC;

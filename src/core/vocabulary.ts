@@ -271,12 +271,16 @@ export type DimensionFilter = Filter & { readonly dimension: QueryDimension };
 export const PAGE_VALUED_DIMENSIONS: ReadonlySet<FilterDimension> = /* @__PURE__ */ new Set(/* @__PURE__ */ DIMENSIONS.filter((d) => (DIMENSION_SPECS[d] as DimensionSpec).pages));
 
 /**
- * Whether a shared link locked on these dimensions shares the goals read and goal filters: unless it
- * is locked to pages (`page`, `hostname`, entry or exit pages), as a goal's pattern may name pages
- * outside the lock. Under its other locks the goals count what the lock admits, as every read does.
+ * Whether a shared link with these locked filters (`filter` texts) shares the goals read and goal
+ * filters: unless it is locked to pages (`page`, `hostname`, entry or exit pages, whatever the
+ * operator), as a goal's pattern may name pages outside the lock. Under its other locks the goals
+ * count what the lock admits, as every read does.
  */
-export function lockSharesGoals(lockedDimensions: readonly string[]): boolean {
-  return !lockedDimensions.some((d) => d === 'page' || d === 'hostname' || PAGE_VALUED_DIMENSIONS.has(d as FilterDimension));
+export function lockSharesGoals(lockedFilters: readonly string[]): boolean {
+  return !lockedFilters.some((text) => {
+    const dimension = splitFilterParam(text)?.dimension;
+    return dimension === 'page' || dimension === 'hostname' || PAGE_VALUED_DIMENSIONS.has(dimension as FilterDimension);
+  });
 }
 
 /**

@@ -67,7 +67,7 @@ export function KpiTiles({
             </button>
           );
         })}
-        {!converters && <ViewsPerVisit stats={stats} />}
+        {metrics.includes('pageviews') && <ViewsPerVisit stats={stats} />}
       </div>
       {/* Below the grid, not in it: a row spanning every column would keep the columns a row of tiles leaves empty. */}
       {goalSettings && reasons.some((r) => r?.cause === 'goals') && (
@@ -81,8 +81,8 @@ export function KpiTiles({
 
 /**
  * Views per visit: the (matching) pageviews over the visits of the same read, two decimals; a figure
- * of the tiles, not a metric of the API, so it charts nothing and has no change. Not under a goal
- * filter, which shows no pageviews.
+ * of the tiles, not a metric of the API, so it charts nothing and has no change. Shown where the
+ * pageviews are (not under a goal filter).
  */
 function ViewsPerVisit({ stats }: { stats: Stats | undefined }) {
   const [views, visits] = [stats?.pageviews.value, stats?.sessions.value];

@@ -95,7 +95,7 @@ function LockedScope({ filters, rawDays }: { filters: readonly string[]; rawDays
   const pattern = filters.find((f) => f.startsWith('page:') && !pagePatternIsLiteral(f.slice('page:'.length)));
   return (
     <div class="notice share-scope" role="note">
-      {lockSharesGoals(filters.map((f) => f.slice(0, f.indexOf(':')))) ? (
+      {lockSharesGoals(filters) ? (
         <p>Funnels and realtime are not shared through this link: it is limited to filters, and they count every visitor of the site. Goals count under its filters, in the Events panel.</p>
       ) : (
         <p>

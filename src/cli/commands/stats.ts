@@ -10,7 +10,7 @@ import { CONVERSIONS_KEY, COUNTED_SINCE_HEADER, parseCountedSince, RAW_WINDOW_HE
 import { METRIC_REGISTRY, shownMetrics } from '../../core/metric-registry.js';
 import { formatCount, formatMetric, formatRatioOf, kpiChangeText, REPORT_LOCALE } from '../../core/figure-text.js';
 import { parseFilters } from '../../core/query.js';
-import { DEFAULT_PRESET, goalFilterOf, PRESETS, RAW_CLIP } from '../../core/vocabulary.js';
+import { DEFAULT_PRESET, PRESETS, RAW_CLIP } from '../../core/vocabulary.js';
 
 /** How many pages the command lists. */
 const TOP_PAGES = 10;
@@ -41,15 +41,15 @@ export const stats: Noun = {
           // Under filters, conversions of a period that starts before the raw window are counted from its first day, as the dashboard's tile says.
           const conversionsSince = parseCountedSince(kpis.headers.get(COUNTED_SINCE_HEADER)).get(CONVERSIONS_KEY);
           // The server has checked the filters: they parse.
-          const parsed = parseFilters(filters);
-          const rows = shownMetrics(parsed).flatMap((metric) => {
+          const shown = shownMetrics(parseFilters(filters));
+          const rows = shown.flatMap((metric) => {
             const kpi = figures[metric];
             const since = metric === 'conversions' && conversionsSince ? ` (since ${conversionsSince})` : '';
             return kpi ? [[METRIC_REGISTRY[metric].label, formatMetric(metric, kpi.value, REPORT_LOCALE) + since, kpiChangeText(metric, kpi, REPORT_LOCALE)]] : [];
           });
-          // As the dashboard's tiles: no pageviews, so no views per visit, under a goal filter.
+          // As the dashboard's tiles: views per visit where pageviews are shown (not under a goal filter).
           const [views, visits] = [figures.pageviews.value, figures.sessions.value];
-          if (!goalFilterOf(parsed)) rows.push(['Views per visit', views === null || !visits ? '–' : formatRatioOf(views, visits, REPORT_LOCALE), '']);
+          if (shown.includes('pageviews')) rows.push(['Views per visit', views === null || !visits ? '–' : formatRatioOf(views, visits, REPORT_LOCALE), '']);
           const top = formatTable(['Page', 'Visitors', 'Views'], pages.rows.map((row) => [row.key, formatCount(row.visitors, REPORT_LOCALE), formatMetric('pageviews', row.views ?? null, REPORT_LOCALE)]));
           const clipped = kpis.headers.get(RAW_WINDOW_HEADER) === null ? '' : ' (the filtered figures start where the raw events kept start)';
           return `${kpis.body.period.from} to ${kpis.body.period.to} (${kpis.body.period.tz})${clipped}\n\n${formatTable(['Figure', 'Value', 'Change'], rows)}\n${top}`;

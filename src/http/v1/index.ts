@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import type { Site } from '../../entities/sites.js';
 import { apiError } from '../../core/errors.js';
 import { isValidTimeZone } from '../../core/localtime.js';
-import { parseLockedFilters, requestPeriod, type QueryKind, type RawParams } from '../../core/query.js';
+import { requestPeriod, type QueryKind, type RawParams } from '../../core/query.js';
 import { segmentedParams } from '../../segments/filters.js';
 import { lockSharesGoals, RAW_DAYS } from '../../core/vocabulary.js';
 import { responses, type OperationAnswer } from '../../core/answers.js';
@@ -254,7 +254,7 @@ export async function statsRoutes(app: FastifyInstance, ctx: AppContext, mount: 
           if (reader.share && reader.share.lockedFilters.length > 0 && !LOCK_SHARED_OPERATIONS.has(route.operationId)) {
             const goalsUnderLock = route.operationId === 'goals' && mount.filteredGoals === true;
             if (!goalsUnderLock) throw apiError('FORBIDDEN', 'shareLocked', { endpoint: route.operationId });
-            if (!lockSharesGoals(parseLockedFilters(reader.share.lockedFilters).map((f) => f.dimension))) throw apiError('FORBIDDEN', 'shareLockedPages');
+            if (!lockSharesGoals(reader.share.lockedFilters)) throw apiError('FORBIDDEN', 'shareLockedPages');
           }
           // A statement cancelled at its deadline answers QUERY_TIMEOUT (src/http/storage-errors.ts).
           try {
