@@ -22,8 +22,6 @@ import { CONFIRMATION_MAILS_PER_HOUR, EmailConfirmations } from './email-confirm
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The password hash of an account single sign-on made: no password verifies against it (it is no scrypt hash). */
 const NO_PASSWORD = 'single-sign-on';
-/** The most `Sign-in domains` an organisation lists. */
-export const MAX_SIGN_IN_DOMAINS = 20;
 const MAX_EMAIL_LENGTH = 254;
 
 export function checkEmail(email: unknown): string {

@@ -11,6 +11,7 @@ import { sha256Hex } from '../core/ids.js';
 import { addDays, startOfLocalDay } from '../core/localtime.js';
 import { parseLockedFilters } from '../core/query.js';
 import { SEGMENT_FILTERS } from '../core/segments.js';
+import { MAX_LINK_FILTERS } from '../core/vocabulary.js';
 import type { SharedLink } from '../entities/accounts.js';
 import type { Site } from '../entities/sites.js';
 import type { AccountStore } from '../storage/meta/account-types.js';
@@ -22,10 +23,7 @@ export const GRANT_MS = 12 * 3_600_000;
 /** Last use is written at most this often, so reads do not each write. */
 const TOUCH_EVERY_MS = 60_000;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-/** A link's own filters; a segment's (src/core/segments.ts) may join them. */
-export const MAX_LINK_FILTERS = 8;
 const MAX_LOCKED_FILTERS = MAX_LINK_FILTERS + SEGMENT_FILTERS.max;
-export const MAX_EMBED_DOMAINS = 16;
 
 export interface NewSharedLink {
   password?: unknown;

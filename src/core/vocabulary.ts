@@ -439,6 +439,12 @@ export type SiteStatus = (typeof SITE_STATUSES)[number];
  */
 export const RAW_DAYS = { min: 30, max: 800, default: 30 } as const;
 
+/** A shared link's own filters (a segment's, src/core/segments.ts, may join them) and the domains that may embed it. */
+export const MAX_LINK_FILTERS = 8;
+export const MAX_EMBED_DOMAINS = 16;
+/** The most `Sign-in domains` an organisation lists. */
+export const MAX_SIGN_IN_DOMAINS = 20;
+
 /** `raw=clip`: a read that needs raw events answers the part of its period inside the raw window. */
 export const RAW_CLIP = 'clip';
 

@@ -1,62 +1,114 @@
-// Small, strict readers for JSON bodies and path parameters: each failure is one INVALID_PARAMS
-// naming the field. Unknown fields are refused so typos do not pass silently.
-import { apiError } from '../core/errors.js';
+// The reader of JSON bodies (each declared once in ./bodies.ts) and of path parameters. A body is
+// checked against its schema field by field, in the schema's order: the first fault is one
+// INVALID_PARAMS naming the field. Unknown fields are refused so typos do not pass silently.
+import type { Static, TObject, TSchema } from 'typebox';
+import { ApiError, apiError, type MessageName } from '../core/errors.js';
+import { FIRST_DAY, isValidDay, LAST_DAY } from '../core/period.js';
+import { OWN_CHECK, REFUSAL, type Refusal } from './bodies.js';
 
-export type Body = Record<string, unknown>;
+/** The JSON Schema keywords the bodies use (./bodies.ts), as TypeBox writes them. */
+interface Schema {
+  type?: 'string' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
+  const?: string;
+  anyOf?: Schema[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  format?: 'day';
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  'x-verbatim'?: boolean;
+  [OWN_CHECK]?: boolean;
+  [REFUSAL]?: Refusal;
+}
 
-export function objectBody(body: unknown, allowed: readonly string[]): Body {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw apiError('INVALID_PARAMS', 'notObject');
-  const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (unknown.length > 0) {
-    const field = JSON.stringify(unknown[0]);
+const refused = (refusal: Refusal): ApiError =>
+  (ApiError.of as (code: 'INVALID_PARAMS', message: MessageName<'INVALID_PARAMS'>, params?: Refusal['params']) => ApiError)('INVALID_PARAMS', refusal.message, refusal.params);
+
+/** A request's JSON body checked against its schema; no body (or an empty one) is an empty object. */
+export function readBody<S extends TObject>(schema: S, body: unknown): Static<S> {
+  return fields(schema as unknown as Schema, body ?? {}) as Static<S>;
+}
+
+/**
+ * A value checked against its schema, as the body holds it (texts trimmed unless verbatim).
+ * `name` is the field's; `inherited` is the refusal of the list it is an item of.
+ */
+function checked(schema: Schema, value: unknown, name: string, inherited?: Refusal): unknown {
+  if (schema[OWN_CHECK]) return value;
+  const refusal = schema[REFUSAL] ?? inherited;
+  const fail = (fallback: Refusal): ApiError => refused(refusal ?? fallback);
+  const choices = schema.anyOf?.filter((s) => s.type !== 'null');
+  if (choices) {
+    if (value === null && choices.length < schema.anyOf!.length) return null;
+    if (choices.every((s) => s.const !== undefined)) {
+      if (!choices.some((s) => s.const === value)) throw fail({ message: 'oneOf', params: { name, values: choices.map((s) => s.const).join(', ') } });
+      return value;
+    }
+    return checked(choices[0]!, value, name, refusal);
+  }
+  switch (schema.type) {
+    case 'string':
+      return text(schema, value, name, fail);
+    case 'integer': {
+      const { minimum: min, maximum: max } = schema;
+      const inRange = typeof value === 'number' && Number.isInteger(value) && (min === undefined || value >= min) && (max === undefined || value <= max);
+      if (!inRange) throw fail(min === undefined || max === undefined ? { message: 'integer', params: { name } } : { message: 'integerFrom', params: { name, min, max } });
+      return value;
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean') throw fail({ message: 'boolean', params: { name } });
+      return value;
+    case 'array': {
+      const { minItems = 0, maxItems = Infinity } = schema;
+      if (!Array.isArray(value) || value.length < minItems || value.length > maxItems) throw fail({ message: 'notObject' });
+      return value.map((item, i) => checked(schema.items!, item, `${name}[${i}]`, refusal));
+    }
+    case 'object':
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail({ message: 'notObject' });
+      return fields(schema, value);
+    default:
+      throw new Error(`bodies.ts declares a field ${name} of a kind readBody does not check`);
+  }
+}
+
+function text(schema: Schema, value: unknown, name: string, fail: (fallback: Refusal) => ApiError): string {
+  const max = schema.maxLength ?? Infinity;
+  if (schema.format === 'day') {
+    if (typeof value !== 'string' || !isValidDay(value)) throw fail({ message: 'day', params: { name, first: FIRST_DAY, last: LAST_DAY } });
+    return value;
+  }
+  if (schema['x-verbatim']) {
+    if (typeof value !== 'string' || value.length === 0 || value.length > max) throw fail({ message: 'stringLength', params: { name, max } });
+    return value;
+  }
+  if (typeof value !== 'string' || value.trim().length === 0) throw fail({ message: 'nonEmptyString', params: { name } });
+  if (value.length > max) throw fail({ message: 'tooLong', params: { name, max } });
+  return value.trim();
+}
+
+/** An object's fields checked in the schema's order; a field the schema lacks is refused. */
+function fields(schema: Schema, value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw apiError('INVALID_PARAMS', 'notObject');
+  const given = value as Record<string, unknown>;
+  const allowed = Object.keys(schema.properties ?? {});
+  const unknown = Object.keys(given).find((key) => !allowed.includes(key));
+  if (unknown !== undefined) {
+    const field = JSON.stringify(unknown);
     throw allowed.length > 0
       ? apiError('INVALID_PARAMS', 'unknownField', { field, allowed: allowed.join(', ') })
       : apiError('INVALID_PARAMS', 'unexpectedField', { field });
   }
-  return body as Body;
-}
-
-export function requiredString(body: Body, field: string, max = 200): string {
-  const v = body[field];
-  if (typeof v !== 'string' || v.trim().length === 0) throw apiError('INVALID_PARAMS', 'nonEmptyString', { name: field });
-  if (v.length > max) throw apiError('INVALID_PARAMS', 'tooLong', { name: field, max });
-  return v.trim();
-}
-
-export function optionalString(body: Body, field: string, max = 200): string | undefined {
-  return body[field] === undefined ? undefined : requiredString(body, field, max);
-}
-
-export function optionalBoolean(body: Body, field: string): boolean | undefined {
-  const v = body[field];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'boolean') throw apiError('INVALID_PARAMS', 'boolean', { name: field });
-  return v;
-}
-
-export function requiredInt(body: Body, field: string, min: number, max: number): number {
-  const v = body[field];
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw apiError('INVALID_PARAMS', 'integerFrom', { name: field, min, max });
-  return v;
-}
-
-/** An integer; undefined when absent. */
-export function optionalInt(body: Body, field: string, min: number, max: number): number | undefined {
-  return body[field] === undefined ? undefined : requiredInt(body, field, min, max);
-}
-
-/** An integer or null; undefined when absent. */
-export function optionalNullableInt(body: Body, field: string, min: number, max: number): number | null | undefined {
-  if (body[field] === undefined) return undefined;
-  if (body[field] === null) return null;
-  return optionalInt(body, field, min, max);
-}
-
-export function oneOf<T extends string>(body: Body, field: string, values: readonly T[]): T {
-  const v = body[field];
-  if (typeof v !== 'string' || !values.includes(v as T)) throw apiError('INVALID_PARAMS', 'oneOf', { name: field, values: values.join(', ') });
-  return v as T;
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(schema.properties ?? {})) {
+    if (given[name] === undefined && !schema.required?.includes(name)) continue;
+    out[name] = checked(field, given[name], name);
+  }
+  return out;
 }
 
 /** A numeric id in a path; anything else is simply not found. */

@@ -3,12 +3,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OrgAccess } from '../auth/authorization.js';
 import type { AppContext } from '../../context.js';
-import { idParam, objectBody } from '../validate.js';
+import { ALERT_RULE_CHANGE, NEW_ALERT_RULE, NO_BODY } from '../bodies.js';
+import { idParam, readBody } from '../validate.js';
 import { siteFor } from './org-routes.js';
 import { testSendLimit } from '../test-sends.js';
-
-/** The fields of an alert rule's body (creation and change). */
-export const RULE_FIELDS = ['type', 'threshold', 'url', 'secret', 'goalId', 'emails'] as const;
 
 export async function alertRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   /** A rule's id from the path and its organisation, once the request may act on that organisation as admin. */
@@ -22,7 +20,7 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext, access:
 
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/alerts', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const rule = await ctx.alerts.createRule(site.id, objectBody(request.body, RULE_FIELDS));
+    const rule = await ctx.alerts.createRule(site.id, readBody(NEW_ALERT_RULE, request.body));
     reply.code(201).send(rule);
   });
 
@@ -32,7 +30,7 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext, access:
   });
 
   app.patch<{ Params: { ruleId: string } }>('/alerts/:ruleId', async (request) =>
-    ctx.alerts.updateRule(await ruleFor(request, request.params.ruleId), objectBody(request.body, RULE_FIELDS)),
+    ctx.alerts.updateRule(await ruleFor(request, request.params.ruleId), readBody(ALERT_RULE_CHANGE, request.body)),
   );
 
   app.delete<{ Params: { ruleId: string } }>('/alerts/:ruleId', async (request, reply) => {
@@ -42,7 +40,7 @@ export async function alertRoutes(app: FastifyInstance, ctx: AppContext, access:
 
   const alertTests = testSendLimit(ctx, 'alertTests');
   app.post<{ Params: { ruleId: string } }>('/alerts/:ruleId/test', async (request, reply) => {
-    objectBody(request.body, []);
+    readBody(NO_BODY, request.body);
     const { ruleId, orgId } = await ruleAndOrg(request, request.params.ruleId);
     await alertTests(orgId, await access.actingUserId(request));
     reply.code(202).send(await ctx.alerts.sendTest(ruleId));

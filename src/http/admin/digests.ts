@@ -8,8 +8,9 @@ import { apiError } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import type { ManagedReportWebhook, SentReport } from '../../core/management.js';
 import type { Site } from '../../entities/sites.js';
-import { DIGEST_KINDS, type DigestWebhook } from '../../storage/meta/digest-types.js';
-import { idParam, objectBody, oneOf, requiredString, type Body } from '../validate.js';
+import type { DigestKind, DigestWebhook } from '../../storage/meta/digest-types.js';
+import { NEW_REPORT_WEBHOOK, REPORT_MAILED } from '../bodies.js';
+import { idParam, readBody } from '../validate.js';
 import { siteFor } from './org-routes.js';
 
 const webhookView = (hook: DigestWebhook): ManagedReportWebhook => ({ id: hook.id, url: hook.url, weekly: hook.weekly, monthly: hook.monthly, createdAt: hook.createdAt });
@@ -22,12 +23,7 @@ export async function digestAdminRoutes(app: FastifyInstance, ctx: AppContext, a
 
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/digest-webhooks', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ['url', 'secret', 'weekly', 'monthly']);
-    const secret = requiredString(body, 'secret', 256);
-    for (const name of ['weekly', 'monthly'] as const) {
-      if (typeof body[name] !== 'boolean') throw apiError('INVALID_PARAMS', 'boolean', { name });
-    }
-    const hook = await ctx.digests.addWebhook(site, { url: body.url, secret, weekly: body.weekly as boolean, monthly: body.monthly as boolean });
+    const hook = await ctx.digests.addWebhook(site, readBody(NEW_REPORT_WEBHOOK, request.body));
     reply.code(201).send(webhookView(hook));
   });
 
@@ -43,10 +39,10 @@ export async function digestAdminRoutes(app: FastifyInstance, ctx: AppContext, a
   });
 }
 
-/** Mails the report of `body.period` (weekly unless given) to `email` now, and answers what was sent. */
-export async function sendReportNow(ctx: AppContext, site: Site, body: Body, email: string): Promise<SentReport> {
+/** Mails the report of `period` (weekly unless given) to `email` now, and answers what was sent. */
+export async function sendReportNow(ctx: AppContext, site: Site, period: DigestKind | undefined, email: string): Promise<SentReport> {
   if (site.status !== 'active') throw apiError('NOT_FOUND', 'site');
-  const kind = body.period === undefined ? 'weekly' : oneOf(body, 'period', DIGEST_KINDS);
+  const kind = period ?? 'weekly';
   const sent = await ctx.digests.sendNow(site, kind, email);
   return { siteId: site.id, period: kind, from: sent.period.from, to: sent.period.to, email, sentAt: sent.sentAt };
 }
@@ -58,7 +54,7 @@ export async function sendReportNow(ctx: AppContext, site: Site, body: Body, ema
 export async function digestOperatorRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/digests/send', async (request) => {
     const site = await siteFor(ctx, operatorAccess, request, request.params.siteId);
-    const body = objectBody(request.body, ['email', 'period']);
-    return sendReportNow(ctx, site, body, checkEmail(body.email));
+    const body = readBody(REPORT_MAILED, request.body);
+    return sendReportNow(ctx, site, body.period, checkEmail(body.email));
   });
 }

@@ -10,7 +10,8 @@ import { isValidDay } from '../../core/period.js';
 import { GA4_FIRST_DAY, GA4_PROPERTY, type Ga4Request } from '../../imports/ga4/import.js';
 import { KeyRefused, readServiceAccountKey } from '../../imports/ga4/key.js';
 import { IMPORT_DAYS } from '../../imports/plausible.js';
-import { objectBody } from '../validate.js';
+import { GA4_IMPORT } from '../bodies.js';
+import { readBody } from '../validate.js';
 import { siteFor } from './org-routes.js';
 
 /** The service account's key: the key file's JSON object, or its text. */
@@ -35,7 +36,7 @@ function keyOf(given: unknown): Ga4Request['key'] {
 
 /** The request of a GA4 import: its property, key and days (to: yesterday in the site's zone, the last whole day). */
 export function ga4Request(body: unknown, today: string): Ga4Request {
-  const fields = objectBody(body, ['property', 'key', 'from', 'to']);
+  const fields = readBody(GA4_IMPORT, body);
   const property = typeof fields.property === 'number' ? String(fields.property) : fields.property;
   if (typeof property !== 'string' || !GA4_PROPERTY.test(property)) throw apiError('INVALID_IMPORT', 'googleProperty');
   const day = (name: 'from' | 'to') => {

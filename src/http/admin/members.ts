@@ -4,20 +4,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OrgAccess } from '../auth/authorization.js';
 import { publicBase } from '../auth/session-cookie.js';
-import { checkEmail, MAX_SIGN_IN_DOMAINS } from '../../accounts/service.js';
+import { checkEmail } from '../../accounts/service.js';
 import { parseDomain } from './domain.js';
-import { stringList } from './shared-links.js';
-import { isRole, ROLES, type Role } from '../../core/vocabulary.js';
 import { apiError } from '../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import type { Invitation } from '../../entities/accounts.js';
 import type { ManagedInvitation, Member, Org, OrgSignInView, RoleAssignment, CreatedInvitation } from '../../core/management.js';
-import { idParam, objectBody, type Body } from '../validate.js';
-
-export function roleField(body: Body): Role {
-  if (!isRole(body.role)) throw apiError('INVALID_PARAMS', 'oneOf', { name: 'role', values: ROLES.join(', ') });
-  return body.role;
-}
+import { INVITATION, ROLE, SIGN_IN_SETTINGS, TWO_FACTOR_REQUIREMENT } from '../bodies.js';
+import { idParam, readBody } from '../validate.js';
 
 /** Invitations an organisation may send in an hour: each one is a link its owners can hand out. */
 const INVITATIONS_PER_HOUR = 50;
@@ -41,7 +35,7 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
 
   app.put<{ Params: { orgId: string; userId: string } }>('/orgs/:orgId/members/:userId', async (request): Promise<RoleAssignment> => {
     const org = await ownedOrg(request, request.params.orgId);
-    const role = roleField(objectBody(request.body, ['role']));
+    const { role } = readBody(ROLE, request.body);
     const userId = idParam(request.params.userId);
     // One answer for an unknown user and for a user outside the organisation: an owner learns nothing of accounts that are not members.
     if (!access.addsMembers && (await accounts.roleIn(org.id, userId)) === undefined) throw apiError('NOT_FOUND', 'membership');
@@ -64,10 +58,9 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
   // it then reach only their account pages until they enable it.
   app.put<{ Params: { orgId: string } }>('/orgs/:orgId/two-factor', async (request) => {
     const org = await ownedOrg(request, request.params.orgId);
-    const body = objectBody(request.body, ['required']);
-    if (typeof body.required !== 'boolean') throw apiError('INVALID_PARAMS', 'boolean', { name: 'required' });
-    await accounts.requireTwoFactor(org.id, body.required, await access.actingUserId(request));
-    return { orgId: org.id, required: body.required };
+    const { required } = readBody(TWO_FACTOR_REQUIREMENT, request.body);
+    await accounts.requireTwoFactor(org.id, required, await access.actingUserId(request));
+    return { orgId: org.id, required };
   });
 
   app.get<{ Params: { orgId: string } }>('/orgs/:orgId/sign-in', async (request): Promise<OrgSignInView> => {
@@ -80,11 +73,9 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
   // Either may be left out to keep it; an owner sending a list other than the current one gets 403.
   app.put<{ Params: { orgId: string } }>('/orgs/:orgId/sign-in', async (request): Promise<OrgSignInView> => {
     const org = await ownedOrg(request, request.params.orgId);
-    const body = objectBody(request.body, ['domains', 'requireSingleSignOn']);
+    const body = readBody(SIGN_IN_SETTINGS, request.body);
     const current = await accounts.orgSignIn(org.id);
-    if (body.requireSingleSignOn !== undefined && typeof body.requireSingleSignOn !== 'boolean') throw apiError('INVALID_PARAMS', 'boolean', { name: 'requireSingleSignOn' });
-    const refusal = () => apiError('INVALID_PARAMS', 'signInDomains', { max: MAX_SIGN_IN_DOMAINS });
-    const domains = body.domains === undefined ? current.domains : [...new Set(stringList(body, 'domains', MAX_SIGN_IN_DOMAINS, refusal).map(parseDomain))].sort();
+    const domains = body.domains === undefined ? current.domains : [...new Set(body.domains.map(parseDomain))].sort();
     if (!access.grantsSignInDomains && domains.join(' ') !== current.domains.join(' ')) throw apiError('FORBIDDEN', 'signInDomains');
     const settings = { requireSingleSignOn: body.requireSingleSignOn ?? current.requireSingleSignOn, domains };
     await accounts.setOrgSignIn(org.id, settings, ctx.config.oidc !== undefined);
@@ -93,9 +84,9 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
 
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/invitations', async (request, reply) => {
     const org = await ownedOrg(request, request.params.orgId);
-    const body = objectBody(request.body, ['email', 'role']);
+    const body = readBody(INVITATION, request.body);
     const email = checkEmail(body.email);
-    const role = roleField(body);
+    const role = body.role;
     if (!(await invitationLimiter.hit(String(org.id), ctx.clock.now()))) {
       throw apiError('RATE_LIMITED', 'invitations', { perHour: INVITATIONS_PER_HOUR }, { 'retry-after': '3600' });
     }

@@ -5,22 +5,22 @@ import { operatorAccess } from '../auth/authorization.js';
 import { apiError } from '../../core/errors.js';
 import { newRelayKey, sha256Hex } from '../../core/ids.js';
 import type { AppContext } from '../../context.js';
-import { objectBody, optionalString, requiredString } from '../validate.js';
+import { MAINTENANCE_RUN, NEW_ORG, NEW_RELAY_KEY } from '../bodies.js';
+import { readBody } from '../validate.js';
 import { siteFor } from './org-routes.js';
 
 export async function operatorRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post('/orgs', async (request, reply) => {
-    const body = objectBody(request.body, ['name']);
-    const org = await ctx.meta.createOrg(requiredString(body, 'name'), ctx.clock.now());
+    const org = await ctx.meta.createOrg(readBody(NEW_ORG, request.body).name, ctx.clock.now());
     reply.code(201).send(org);
   });
 
   app.get('/orgs', async () => ({ orgs: await ctx.meta.listOrgs() }));
 
   app.post('/relay-keys', async (request, reply) => {
-    const body = objectBody(request.body, ['name']);
+    const { name = '' } = readBody(NEW_RELAY_KEY, request.body);
     const key = newRelayKey();
-    const record = await ctx.meta.createRelayKey(optionalString(body, 'name') ?? '', sha256Hex(key), ctx.clock.now());
+    const record = await ctx.meta.createRelayKey(name, sha256Hex(key), ctx.clock.now());
     reply.code(201).send({ id: record.id, key });
   });
 
@@ -41,14 +41,10 @@ export async function operatorRoutes(app: FastifyInstance, ctx: AppContext): Pro
   });
 
   app.post('/maintenance/run', async (request) => {
-    const body = objectBody(request.body, ['tasks']);
+    const { tasks } = readBody(MAINTENANCE_RUN, request.body);
     const known = ctx.maintenance.names();
-    let tasks: string[] | undefined;
-    if (body.tasks !== undefined) {
-      if (!Array.isArray(body.tasks) || body.tasks.some((t) => typeof t !== 'string' || !known.includes(t))) {
-        throw apiError('INVALID_PARAMS', 'tasks', { tasks: known.join(', ') });
-      }
-      tasks = body.tasks as string[];
+    if (tasks !== undefined && (!Array.isArray(tasks) || tasks.some((t: unknown) => typeof t !== 'string' || !known.includes(t)))) {
+      throw apiError('INVALID_PARAMS', 'tasks', { tasks: known.join(', ') });
     }
     return { ran: await ctx.maintenance.run(ctx.clock.now(), tasks) };
   });

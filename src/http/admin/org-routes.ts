@@ -8,9 +8,10 @@ import { isValidTimeZone } from '../../core/localtime.js';
 import type { AppContext } from '../../context.js';
 import type { ApiKeyRecord, Site } from '../../entities/sites.js';
 import type { CreatedKey, ManagedKey, ManagedSite, Org } from '../../core/management.js';
-import { idParam, objectBody, oneOf, optionalBoolean, optionalInt, optionalNullableInt, optionalString, requiredString } from '../validate.js';
+import { NEW_KEY, NEW_SITE, NO_BODY, SITE_CHANGE } from '../bodies.js';
+import { idParam, readBody } from '../validate.js';
 import { parseDomain } from './domain.js';
-import { KEY_SCOPES, RAW_DAYS, SITE_STATUSES, type Role } from '../../core/vocabulary.js';
+import { RAW_DAYS, type Role } from '../../core/vocabulary.js';
 
 export function siteView(site: Site): ManagedSite {
   return {
@@ -65,14 +66,14 @@ export async function siteFor(ctx: AppContext, access: OrgAccess, request: Fasti
 export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/sites', async (request, reply) => {
     const org = await orgFor(ctx, access, request, request.params.orgId);
-    const body = objectBody(request.body, ['domain', 'name', 'timezone', 'retentionMonths', 'rawDays', 'honorGpc']);
+    const body = readBody(NEW_SITE, request.body);
     const input = {
-      domain: parseDomain(requiredString(body, 'domain', 253)),
-      name: requiredString(body, 'name'),
-      timezone: timezoneField(requiredString(body, 'timezone', 64)),
-      retentionMonths: optionalNullableInt(body, 'retentionMonths', 1, 1200) ?? null,
-      rawDays: optionalInt(body, 'rawDays', RAW_DAYS.min, RAW_DAYS.max) ?? RAW_DAYS.default,
-      honorGpc: optionalBoolean(body, 'honorGpc') ?? true,
+      domain: parseDomain(body.domain),
+      name: body.name,
+      timezone: timezoneField(body.timezone),
+      retentionMonths: body.retentionMonths ?? null,
+      rawDays: body.rawDays ?? RAW_DAYS.default,
+      honorGpc: body.honorGpc ?? true,
     };
     const site = await ctx.meta.createSite(org.id, input, newSitePublicId(), ctx.clock.now());
     reply.code(201).send(siteView(site));
@@ -87,16 +88,8 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
 
   app.patch<{ Params: { siteId: string } }>('/sites/:siteId', async (request) => {
     await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ['name', 'timezone', 'retentionMonths', 'rawDays', 'honorGpc', 'status']);
-    const timezone = optionalString(body, 'timezone', 64);
-    const patch = {
-      name: optionalString(body, 'name'),
-      timezone: timezone === undefined ? undefined : timezoneField(timezone),
-      retentionMonths: optionalNullableInt(body, 'retentionMonths', 1, 1200),
-      rawDays: optionalInt(body, 'rawDays', RAW_DAYS.min, RAW_DAYS.max),
-      honorGpc: optionalBoolean(body, 'honorGpc'),
-      status: body.status === undefined ? undefined : oneOf(body, 'status', SITE_STATUSES),
-    };
+    const body = readBody(SITE_CHANGE, request.body);
+    const patch = { ...body, timezone: body.timezone === undefined ? undefined : timezoneField(body.timezone) };
     const site = await ctx.meta.updateSite(request.params.siteId, patch);
     if (!site) throw apiError('NOT_FOUND', 'site');
     ctx.ingest.sites.invalidate(site.id);
@@ -106,10 +99,9 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
 
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/keys', async (request, reply) => {
     const org = await orgFor(ctx, access, request, request.params.orgId);
-    const body = objectBody(request.body, ['name', 'scope']);
-    const scope = body.scope === undefined ? 'read' : oneOf(body, 'scope', KEY_SCOPES);
+    const { name = '', scope = 'read' } = readBody(NEW_KEY, request.body);
     const key = newApiKey();
-    const record = await ctx.meta.createApiKey(org.id, optionalString(body, 'name') ?? '', sha256Hex(key), ctx.clock.now(), scope);
+    const record = await ctx.meta.createApiKey(org.id, name, sha256Hex(key), ctx.clock.now(), scope);
     const created: CreatedKey = { id: record.id, name: record.name, scope: record.scope, key, createdAt: record.createdAt };
     reply.code(201).send(created);
   });
@@ -120,7 +112,7 @@ export async function orgRoutes(app: FastifyInstance, ctx: AppContext, access: O
   });
 
   app.post<{ Params: { keyId: string } }>('/keys/:keyId/revoke', async (request) => {
-    objectBody(request.body, []);
+    readBody(NO_BODY, request.body);
     const existing = await ctx.meta.getApiKey(idParam(request.params.keyId));
     if (!existing) throw apiError('NOT_FOUND', 'key');
     await access.require(request, existing.orgId, 'admin', 'key');

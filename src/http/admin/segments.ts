@@ -6,27 +6,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OrgAccess } from '../auth/authorization.js';
 import { apiError } from '../../core/errors.js';
-import { FIRST_DAY, isValidDay, LAST_DAY } from '../../core/period.js';
-import { ANNOTATION_TEXT_LENGTH, MAX_ANNOTATIONS_PER_SITE, MAX_SEGMENTS_PER_SITE, SEGMENT_NAME_LENGTH } from '../../core/segments.js';
+import { MAX_ANNOTATIONS_PER_SITE, MAX_SEGMENTS_PER_SITE } from '../../core/segments.js';
 import type { ManagedSegment } from '../../core/answers.js';
 import type { AppContext } from '../../context.js';
 import { segmentVisibleTo, type Segment, type SegmentPatch } from '../../entities/segments.js';
 import type { Site } from '../../entities/sites.js';
 import { segmentFiltersOf, visibleSegment } from '../../segments/filters.js';
-import { idParam, objectBody, optionalBoolean, optionalString, requiredString, type Body } from '../validate.js';
+import { ANNOTATION_CHANGE, NEW_ANNOTATION, NEW_SEGMENT, SEGMENT_CHANGE } from '../bodies.js';
+import { idParam, readBody } from '../validate.js';
 import { siteFor } from './org-routes.js';
 
-const SEGMENT_FIELDS = ['name', 'filters', 'shared'];
-const ANNOTATION_FIELDS = ['date', 'text'];
-
 const managedSegment = (s: Segment): ManagedSegment => ({ id: s.id, name: s.name, filters: s.filters, shared: s.shared });
-
-/** A site-local day field. */
-function dayField(body: Body, field: string): string {
-  const value = body[field];
-  if (typeof value !== 'string' || !isValidDay(value)) throw apiError('INVALID_PARAMS', 'day', { name: field, first: FIRST_DAY, last: LAST_DAY });
-  return value;
-}
 
 export async function segmentRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   /** The site for any member of its organisation, and who acts (undefined: the operator). */
@@ -45,11 +35,11 @@ export async function segmentRoutes(app: FastifyInstance, ctx: AppContext, acces
   // Without `shared`, a member's segment is personal and the operator's shared.
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/segments', async (request, reply) => {
     const { site, userId } = await memberSite(request, request.params.siteId);
-    const body = objectBody(request.body, SEGMENT_FIELDS);
-    const shared = optionalBoolean(body, 'shared') ?? userId === undefined;
+    const body = readBody(NEW_SEGMENT, request.body);
+    const shared = body.shared ?? userId === undefined;
     if (shared) await requireAdmin(request, site);
     else if (userId === undefined) throw apiError('INVALID_PARAMS', 'personalSegment');
-    const segment = { name: requiredString(body, 'name', SEGMENT_NAME_LENGTH.max), filters: await segmentFiltersOf(body.filters, ctx.meta, site), shared, ownerUserId: userId ?? null };
+    const segment = { name: body.name, filters: await segmentFiltersOf(body.filters, ctx.meta, site), shared, ownerUserId: userId ?? null };
     const created = await ctx.meta.createSegment(site.internalId, segment, ctx.clock.now(), MAX_SEGMENTS_PER_SITE);
     reply.code(201).send(managedSegment(created));
   });
@@ -58,10 +48,10 @@ export async function segmentRoutes(app: FastifyInstance, ctx: AppContext, acces
   app.patch<{ Params: { siteId: string; segmentId: string } }>('/sites/:siteId/segments/:segmentId', async (request) => {
     const { site, userId } = await memberSite(request, request.params.siteId);
     const segment = await visibleSegment(ctx.meta, site, request.params.segmentId, { userId });
-    const body = objectBody(request.body, SEGMENT_FIELDS);
-    const shared = optionalBoolean(body, 'shared');
+    const body = readBody(SEGMENT_CHANGE, request.body);
+    const shared = body.shared;
     if (segment.shared || shared === true) await requireAdmin(request, site);
-    const patch: SegmentPatch = { name: optionalString(body, 'name', SEGMENT_NAME_LENGTH.max), shared };
+    const patch: SegmentPatch = { name: body.name, shared };
     if (body.filters !== undefined) patch.filters = await segmentFiltersOf(body.filters, ctx.meta, site);
     if (shared === false && segment.shared) {
       if (userId === undefined) throw apiError('INVALID_PARAMS', 'personalSegment');
@@ -87,16 +77,12 @@ export async function segmentRoutes(app: FastifyInstance, ctx: AppContext, acces
 
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/annotations', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ANNOTATION_FIELDS);
-    const annotation = { date: dayField(body, 'date'), text: requiredString(body, 'text', ANNOTATION_TEXT_LENGTH.max) };
-    reply.code(201).send(await ctx.meta.createAnnotation(site.internalId, annotation, ctx.clock.now(), MAX_ANNOTATIONS_PER_SITE));
+    reply.code(201).send(await ctx.meta.createAnnotation(site.internalId, readBody(NEW_ANNOTATION, request.body), ctx.clock.now(), MAX_ANNOTATIONS_PER_SITE));
   });
 
   app.patch<{ Params: { siteId: string; annotationId: string } }>('/sites/:siteId/annotations/:annotationId', async (request) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ANNOTATION_FIELDS);
-    const patch = { date: body.date === undefined ? undefined : dayField(body, 'date'), text: optionalString(body, 'text', ANNOTATION_TEXT_LENGTH.max) };
-    const updated = await ctx.meta.updateAnnotation(site.internalId, idParam(request.params.annotationId), patch);
+    const updated = await ctx.meta.updateAnnotation(site.internalId, idParam(request.params.annotationId), readBody(ANNOTATION_CHANGE, request.body));
     if (!updated) throw apiError('NOT_FOUND', 'annotation');
     return updated;
   });

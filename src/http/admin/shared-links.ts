@@ -8,8 +8,8 @@ import { isValidDay } from '../../core/period.js';
 import type { AppContext } from '../../context.js';
 import type { SharedLink } from '../../entities/accounts.js';
 import type { ManagedSharedLink } from '../../core/management.js';
-import { MAX_EMBED_DOMAINS, MAX_LINK_FILTERS } from '../../accounts/shared-links.js';
-import { idParam, objectBody, type Body } from '../validate.js';
+import { NEW_SHARED_LINK } from '../bodies.js';
+import { idParam, readBody } from '../validate.js';
 import { parseDomain } from './domain.js';
 import { siteFor } from './org-routes.js';
 import { visibleSegment } from '../../segments/filters.js';
@@ -24,33 +24,23 @@ export const sharedLinkView = (link: SharedLink): ManagedSharedLink => ({
   lastUsedAt: link.lastUsedAt ?? null,
 });
 
-/** An optional array of strings, each at most `maxLength` characters. */
-/** An optional array of at most `max` non-empty strings of field `field`; `refusal` otherwise. */
-export function stringList(body: Body, field: string, max: number, refusal: () => Error): string[] {
-  const value = body[field];
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || value.length > max || !value.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 2100)) throw refusal();
-  return [...(value as string[])];
-}
-
 export async function sharedLinkRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   const links = ctx.accounts.sharedLinks;
 
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/shared-links', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ['password', 'expiresOn', 'filters', 'segment', 'embedDomains']);
+    const body = readBody(NEW_SHARED_LINK, request.body);
     const expiresOn = body.expiresOn ?? undefined;
     if (expiresOn !== undefined && (typeof expiresOn !== 'string' || !isValidDay(expiresOn))) throw apiError('INVALID_PARAMS', 'sharedLinkExpired');
-    const filters = stringList(body, 'filters', MAX_LINK_FILTERS, () => apiError('INVALID_PARAMS', 'sharedLinkFilters', { max: MAX_LINK_FILTERS }));
+    const filters = [...(body.filters ?? [])];
     // A link locked to a segment locks the segment's filters as they are now (a later change of the segment leaves the link as made).
     if (body.segment !== undefined) {
-      if (typeof body.segment !== 'number' || !Number.isInteger(body.segment)) throw apiError('INVALID_PARAMS', 'integer', { name: 'segment' });
       const segment = await visibleSegment(ctx.meta, site, String(body.segment), { userId: await access.actingUserId(request) });
       // A link's locked `page` value is a pattern (`*`, `**`), a segment's is text: locked, a `*` would select other pages.
       if (segment.filters.some((f) => f.startsWith('page:') && f.includes('*'))) throw apiError('INVALID_PARAMS', 'segmentPagePattern');
       filters.push(...segment.filters);
     }
-    const embedDomains = stringList(body, 'embedDomains', MAX_EMBED_DOMAINS, () => apiError('INVALID_PARAMS', 'embedDomains', { max: MAX_EMBED_DOMAINS })).map(parseDomain);
+    const embedDomains = (body.embedDomains ?? []).map(parseDomain);
     const password = body.password === null || body.password === '' ? undefined : body.password;
     const { link, token } = await links.create(site, { password, expiresOn, filters, embedDomains: [...new Set(embedDomains)] });
     const url = `${publicBase(request, ctx.config)}/share/${token}`;

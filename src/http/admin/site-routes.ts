@@ -3,25 +3,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { OrgAccess } from '../auth/authorization.js';
 import { apiError } from '../../core/errors.js';
-import { PAGE_PATTERN_LIMITS, pagePatternError, pagePatternProblem } from '../../core/patterns.js';
+import { pagePatternError, pagePatternProblem } from '../../core/patterns.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
-import {
-  CURRENCY_CODE,
-  FUNNEL_STEPS,
-  GOAL_PROPS,
-  PROPERTY_KEY_LENGTH,
-  type FunnelStep,
-  type GoalProps,
-  type MatchKind,
-} from '../../core/vocabulary.js';
+import { CURRENCY_CODE, GOAL_PROPS, PROPERTY_KEY_LENGTH, type FunnelStep, type GoalProps, type MatchKind } from '../../core/vocabulary.js';
 import type { ManagedGoal } from '../../core/management.js';
 import { goalPropsField, type Goal } from '../../entities/goals.js';
-import { idParam, objectBody, oneOf, requiredInt, requiredString, type Body } from '../validate.js';
+import { FUNNEL_STEPS_CHANGE, NEW_FUNNEL, NEW_GOAL } from '../bodies.js';
+import { idParam, readBody } from '../validate.js';
 import { siteFor } from './org-routes.js';
-
-const KINDS = ['page', 'event'] as const;
-const MAX_FUNNEL_WINDOW_MINUTES = 30 * 24 * 60;
 
 /** A goal or funnel-step pattern: a path pattern (`*`, `**` wildcards) or an event name. */
 function matchPattern(kind: MatchKind, pattern: string, field: string): string {
@@ -32,8 +22,7 @@ function matchPattern(kind: MatchKind, pattern: string, field: string): string {
 }
 
 /** An event goal's required property values (`props`): null when absent or empty. */
-function goalProps(body: Body, kind: MatchKind): GoalProps | null {
-  const raw = body.props;
+function goalProps(raw: unknown, kind: MatchKind): GoalProps | null {
   if (raw === undefined || raw === null) return null;
   if (kind !== 'event') throw apiError('INVALID_PARAMS', 'goalPropsKind');
   const refused = () => apiError('INVALID_PARAMS', 'goalProps', { maxKeys: GOAL_PROPS.maxKeys, ...PROPERTY_KEY_LENGTH, maxValue: GOAL_PROPS.maxValueLength });
@@ -48,11 +37,11 @@ function goalProps(body: Body, kind: MatchKind): GoalProps | null {
 }
 
 /** A revenue goal's currency (`currency`: three capital letters, event goals only), null without one. */
-function goalCurrency(body: Body, kind: MatchKind): string | null {
-  if (body.currency === undefined || body.currency === null) return null;
-  if (typeof body.currency !== 'string' || !CURRENCY_CODE.test(body.currency)) throw apiError('INVALID_PARAMS', 'goalCurrency', { field: 'currency' });
+function goalCurrency(currency: unknown, kind: MatchKind): string | null {
+  if (currency === undefined || currency === null) return null;
+  if (typeof currency !== 'string' || !CURRENCY_CODE.test(currency)) throw apiError('INVALID_PARAMS', 'goalCurrency', { field: 'currency' });
   if (kind !== 'event') throw apiError('INVALID_PARAMS', 'revenueGoalKind', { field: 'currency' });
-  return body.currency;
+  return currency;
 }
 
 /** A goal as the management API answers it: `props` only on goals requiring property values, `currency` only on revenue goals. */
@@ -62,27 +51,18 @@ function managedGoal(g: Goal): ManagedGoal {
   return out;
 }
 
-function funnelSteps(body: Body): FunnelStep[] {
-  const steps = body.steps;
-  if (!Array.isArray(steps) || steps.length < FUNNEL_STEPS.min || steps.length > FUNNEL_STEPS.max) throw apiError('INVALID_PARAMS', 'funnelSteps', FUNNEL_STEPS);
-  return steps.map((raw, i) => {
-    const step = objectBody(raw, ['kind', 'pattern']);
-    const kind = oneOf(step, 'kind', KINDS);
-    return { kind, pattern: matchPattern(kind, requiredString(step, 'pattern', PAGE_PATTERN_LIMITS.maxLength), `steps[${i}].pattern`) };
-  });
-}
+/** A funnel's steps, each pattern checked for its kind. */
+const funnelSteps = (steps: readonly FunnelStep[]): FunnelStep[] => steps.map((step, i) => ({ kind: step.kind, pattern: matchPattern(step.kind, step.pattern, `steps[${i}].pattern`) }));
 
 // A new goal or funnel version is counted over the days still backed by raw events by the rollup
 // job (the worker's backfill, src/stats/rollups/backfill.ts), not by the admin call.
 export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: OrgAccess): Promise<void> {
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/goals', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ['name', 'kind', 'pattern', 'props', 'currency']);
-    const kind = oneOf(body, 'kind', KINDS);
-    const pattern = matchPattern(kind, requiredString(body, 'pattern', PAGE_PATTERN_LIMITS.maxLength), 'pattern');
+    const { name, kind, pattern, props, currency } = readBody(NEW_GOAL, request.body);
     const goal = await ctx.meta.createGoal(
       site.internalId,
-      { name: requiredString(body, 'name'), kind, pattern, props: goalProps(body, kind), currency: goalCurrency(body, kind) },
+      { name, kind, pattern: matchPattern(kind, pattern, 'pattern'), props: goalProps(props, kind), currency: goalCurrency(currency, kind) },
       ctx.clock.now(),
     );
     reply.code(201).send(managedGoal(goal));
@@ -102,10 +82,10 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: 
 
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/funnels', async (request, reply) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ['name', 'windowMinutes', 'steps']);
+    const body = readBody(NEW_FUNNEL, request.body);
     const funnel = await ctx.meta.createFunnel(
       site.internalId,
-      { name: requiredString(body, 'name'), windowMinutes: requiredInt(body, 'windowMinutes', 1, MAX_FUNNEL_WINDOW_MINUTES), steps: funnelSteps(body) },
+      { name: body.name, windowMinutes: body.windowMinutes, steps: funnelSteps(body.steps) },
       ctx.clock.now(),
     );
     reply.code(201).send(funnel);
@@ -113,8 +93,8 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, access: 
 
   app.put<{ Params: { siteId: string; funnelId: string } }>('/sites/:siteId/funnels/:funnelId/steps', async (request) => {
     const site = await siteFor(ctx, access, request, request.params.siteId);
-    const body = objectBody(request.body, ['steps']);
-    const funnel = await ctx.meta.replaceFunnelSteps(site.internalId, idParam(request.params.funnelId), funnelSteps(body), ctx.clock.now());
+    const { steps } = readBody(FUNNEL_STEPS_CHANGE, request.body);
+    const funnel = await ctx.meta.replaceFunnelSteps(site.internalId, idParam(request.params.funnelId), funnelSteps(steps), ctx.clock.now());
     if (!funnel) throw apiError('NOT_FOUND', 'funnel');
     return funnel;
   });

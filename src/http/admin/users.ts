@@ -4,28 +4,25 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiError } from '../../core/errors.js';
 import type { RoleAssignment } from '../../core/management.js';
-import { idParam, objectBody, optionalString } from '../validate.js';
-import { roleField } from './members.js';
+import { MEMBER_BY_EMAIL, NEW_USER, USER_EMAIL, USER_PASSWORD } from '../bodies.js';
+import { idParam, readBody } from '../validate.js';
 
 export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post('/users', async (request, reply) => {
-    const body = objectBody(request.body, ['email', 'password', 'name']);
-    const user = await ctx.accounts.createUser({ email: body.email, password: body.password, name: optionalString(body, 'name') });
+    const user = await ctx.accounts.createUser(readBody(NEW_USER, request.body));
     reply.code(201).send(user);
   });
 
   app.get('/users', async () => ({ users: await ctx.accounts.listUsers() }));
 
   app.put<{ Params: { userId: string } }>('/users/:userId/password', async (request, reply) => {
-    const body = objectBody(request.body, ['password']);
-    await ctx.accounts.changePassword(idParam(request.params.userId), body.password);
+    await ctx.accounts.changePassword(idParam(request.params.userId), readBody(USER_PASSWORD, request.body).password);
     reply.code(204).send();
   });
 
   // The operator's change of an email (the one way without SMTP): unconfirmed, as no mailed link was followed; the user's sessions end.
   app.put<{ Params: { userId: string } }>('/users/:userId/email', async (request) => {
-    const body = objectBody(request.body, ['email']);
-    return ctx.accounts.setEmail(idParam(request.params.userId), body.email);
+    return ctx.accounts.setEmail(idParam(request.params.userId), readBody(USER_EMAIL, request.body).email);
   });
 
   app.delete<{ Params: { userId: string } }>('/users/:userId', async (request, reply) => {
@@ -42,9 +39,8 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
   app.post<{ Params: { orgId: string } }>('/orgs/:orgId/members', async (request): Promise<RoleAssignment> => {
     const org = await ctx.meta.getOrg(idParam(request.params.orgId));
     if (!org) throw apiError('NOT_FOUND', 'organisation');
-    const body = objectBody(request.body, ['email', 'role']);
-    const role = roleField(body);
-    const user = await ctx.accounts.userByEmail(body.email);
+    const { email, role } = readBody(MEMBER_BY_EMAIL, request.body);
+    const user = await ctx.accounts.userByEmail(email);
     await ctx.accounts.setMember(org.id, user.id, role);
     return { orgId: org.id, userId: user.id, role };
   });

@@ -4,8 +4,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { clearSessionCookie, clientAddress, requireSession, setSessionCookie } from '../auth/session-cookie.js';
-import { objectBody } from '../validate.js';
-import { BEFORE_TWO_FACTOR, codeField, passwordField } from './session.js';
+import { CURRENT_PASSWORD, NEW_EMAIL, NEW_PASSWORD, TWO_FACTOR_CODE, TWO_FACTOR_CONFIRMATION } from '../bodies.js';
+import { readBody } from '../validate.js';
+import { BEFORE_TWO_FACTOR } from './session.js';
 
 export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const accounts = ctx.accounts;
@@ -13,12 +14,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   app.put('/account/password', options, async (request, reply) => {
     const { user } = await requireSession(request);
-    const body = objectBody(request.body, ['currentPassword', 'newPassword']);
-    const session = await accounts.changeOwnPassword(user, {
-      currentPassword: passwordField(body, 'currentPassword'),
-      newPassword: body.newPassword,
-      address: clientAddress(request, ctx.config),
-    });
+    const session = await accounts.changeOwnPassword(user, { ...readBody(NEW_PASSWORD, request.body), address: clientAddress(request, ctx.config) });
     setSessionCookie(reply, ctx.config, session.secret);
     return accounts.view(user, session.csrfToken);
   });
@@ -26,12 +22,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   // The new email takes effect once the link mailed to it is followed (email-confirmation.ts).
   app.put('/account/email', options, async (request, reply) => {
     const { user } = await requireSession(request);
-    const body = objectBody(request.body, ['currentPassword', 'email']);
-    const pending = await accounts.changeOwnEmail(user, {
-      currentPassword: passwordField(body, 'currentPassword'),
-      email: body.email,
-      address: clientAddress(request, ctx.config),
-    });
+    const pending = await accounts.changeOwnEmail(user, { ...readBody(NEW_EMAIL, request.body), address: clientAddress(request, ctx.config) });
     reply.code(202).send(pending);
   });
 
@@ -44,8 +35,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   app.delete('/account', options, async (request, reply) => {
     const { user } = await requireSession(request);
-    const body = objectBody(request.body, ['currentPassword']);
-    await accounts.deleteOwnAccount(user, { currentPassword: passwordField(body, 'currentPassword'), address: clientAddress(request, ctx.config) });
+    await accounts.deleteOwnAccount(user, { ...readBody(CURRENT_PASSWORD, request.body), address: clientAddress(request, ctx.config) });
     clearSessionCookie(reply, ctx.config);
     reply.code(204).send();
   });
@@ -62,15 +52,13 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   app.post('/account/two-factor/confirm', options, async (request) => {
     const { user } = await requireSession(request);
-    const body = objectBody(request.body, ['code', 'currentPassword']);
-    const input = { code: codeField(body), currentPassword: passwordField(body, 'currentPassword'), address: clientAddress(request, ctx.config) };
+    const input = { ...readBody(TWO_FACTOR_CONFIRMATION, request.body), address: clientAddress(request, ctx.config) };
     return { recoveryCodes: await accounts.enableTwoFactor(user, input) };
   });
 
   app.delete('/account/two-factor', options, async (request, reply) => {
     const { user } = await requireSession(request);
-    const code = codeField(objectBody(request.body, ['code']));
-    await accounts.disableTwoFactor(user, { code, address: clientAddress(request, ctx.config) });
+    await accounts.disableTwoFactor(user, { ...readBody(TWO_FACTOR_CODE, request.body), address: clientAddress(request, ctx.config) });
     reply.code(204).send();
   });
 }

@@ -9,7 +9,8 @@ import type { ReportChoice } from '../../core/management.js';
 import type { Site } from '../../entities/sites.js';
 import { requireSession } from '../auth/session-cookie.js';
 import { sendReportNow } from '../admin/digests.js';
-import { objectBody } from '../validate.js';
+import { REPORT_SCHEDULE, REPORT_SEND } from '../bodies.js';
+import { readBody } from '../validate.js';
 import { testSendLimit } from '../test-sends.js';
 
 /** An active site of one of the member's organisations; any other is not found. */
@@ -36,11 +37,7 @@ export async function digestRoutes(app: FastifyInstance, ctx: AppContext): Promi
   app.put<{ Params: { siteId: string } }>('/account/digests/:siteId', async (request) => {
     const { user } = await requireSession(request);
     const site = await memberSite(ctx, user.id, request.params.siteId);
-    const body = objectBody(request.body, ['weekly', 'monthly']);
-    for (const name of ['weekly', 'monthly'] as const) {
-      if (typeof body[name] !== 'boolean') throw apiError('INVALID_PARAMS', 'boolean', { name });
-    }
-    const choice = { weekly: body.weekly as boolean, monthly: body.monthly as boolean };
+    const choice = readBody(REPORT_SCHEDULE, request.body);
     await ctx.digests.setChoice(user.id, site, choice);
     return { siteId: site.id, ...choice };
   });
@@ -49,8 +46,8 @@ export async function digestRoutes(app: FastifyInstance, ctx: AppContext): Promi
   app.post<{ Params: { siteId: string } }>('/account/digests/:siteId/send', async (request) => {
     const { user } = await requireSession(request);
     const site = await memberSite(ctx, user.id, request.params.siteId);
-    const body = objectBody(request.body, ['period']);
+    const { period } = readBody(REPORT_SEND, request.body);
     await testReports(site.orgId, user.id);
-    return sendReportNow(ctx, site, body, user.email);
+    return sendReportNow(ctx, site, period, user.email);
   });
 }

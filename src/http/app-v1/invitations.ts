@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { InvitationView } from '../../core/management.js';
 import { clientAddress, requireSession, setSessionCookie } from '../auth/session-cookie.js';
-import { objectBody, optionalString } from '../validate.js';
+import { INVITATION_ACCOUNT, NO_BODY } from '../bodies.js';
+import { readBody } from '../validate.js';
 import { WITHOUT_SESSION } from './session.js';
 
 export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -16,18 +17,13 @@ export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): P
   });
 
   app.post<{ Params: { token: string } }>('/invitations/:token/account', { config: WITHOUT_SESSION }, async (request, reply) => {
-    const body = objectBody(request.body, ['password', 'name']);
-    const { user, session } = await accounts.createInvitedUser(request.params.token, {
-      password: body.password,
-      name: optionalString(body, 'name'),
-      address: clientAddress(request, ctx.config),
-    });
+    const { user, session } = await accounts.createInvitedUser(request.params.token, { ...readBody(INVITATION_ACCOUNT, request.body), address: clientAddress(request, ctx.config) });
     setSessionCookie(reply, ctx.config, session.secret);
     reply.code(201).send(await accounts.view(user, session.csrfToken));
   });
 
   app.post<{ Params: { token: string } }>('/invitations/:token/accept', async (request) => {
-    objectBody(request.body, []);
+    readBody(NO_BODY, request.body);
     const { user } = await requireSession(request);
     const { orgId, role } = await accounts.invitations.accept(request.params.token, user);
     return { orgId, role };

@@ -4,22 +4,8 @@ import type { AppContext } from '../../context.js';
 import { clearSessionCookie, clientAddress, requireSession, setSessionCookie } from '../auth/session-cookie.js';
 import { apiError } from '../../core/errors.js';
 import type { SignInOptions } from '../../core/management.js';
-import { objectBody, optionalString, requiredString, type Body } from '../validate.js';
-
-/** A password as typed (never trimmed), of the field `name`. */
-export function passwordField(body: Body, name = 'password'): string {
-  const value = body[name];
-  if (typeof value !== 'string' || value.length === 0 || value.length > 1024) {
-    throw name === 'password' ? apiError('INVALID_PARAMS', 'password') : apiError('INVALID_PARAMS', 'stringLength', { name, max: 1024 });
-  }
-  return value;
-}
-
-/** A two-factor code as typed: 6 digits or a recovery code. */
-export function codeField(body: Body): string {
-  if (typeof body.code !== 'string' || body.code.trim().length === 0 || body.code.length > 64) throw apiError('INVALID_PARAMS', 'code');
-  return body.code;
-}
+import { SET_UP, SIGN_IN } from '../bodies.js';
+import { readBody } from '../validate.js';
 
 /** Routes that run without a session (they make one). */
 export const WITHOUT_SESSION = { withoutSession: true } as const;
@@ -40,14 +26,7 @@ export async function sessionRoutes(app: FastifyInstance, ctx: AppContext): Prom
   }));
 
   app.post('/session', { config: WITHOUT_SESSION }, async (request, reply) => {
-    const body = objectBody(request.body, ['email', 'password', 'code']);
-    const attempt = {
-      email: requiredString(body, 'email', 254),
-      password: passwordField(body),
-      ...(body.code === undefined ? {} : { code: codeField(body) }),
-      address: clientAddress(request, ctx.config),
-    };
-    const outcome = await accounts.signIn(attempt);
+    const outcome = await accounts.signIn({ ...readBody(SIGN_IN, request.body), address: clientAddress(request, ctx.config) });
     // A right password of a user with two-factor sign-in: no session until its code comes.
     if ('twoFactorRequired' in outcome) return reply.code(202).send(outcome);
     setSessionCookie(reply, ctx.config, outcome.session.secret);
@@ -69,17 +48,7 @@ export async function sessionRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   app.post('/setup', { config: WITHOUT_SESSION }, async (request, reply) => {
     await accounts.assertSetupNeeded();
-    const body = objectBody(request.body, ['setupToken', 'email', 'password', 'organisation', 'name']);
-    const { user, session } = await accounts.setup(
-      {
-        setupToken: requiredString(body, 'setupToken', 1024),
-        email: body.email,
-        password: body.password,
-        organisation: requiredString(body, 'organisation'),
-        name: optionalString(body, 'name'),
-      },
-      ctx.adminToken,
-    );
+    const { user, session } = await accounts.setup(readBody(SET_UP, request.body), ctx.adminToken);
     setSessionCookie(reply, ctx.config, session.secret);
     reply.code(201).send(await accounts.view(user, session.csrfToken));
   });

@@ -5,16 +5,15 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiError } from '../../core/errors.js';
 import { clientAddress } from '../auth/session-cookie.js';
-import { objectBody, requiredString } from '../validate.js';
-import { passwordField, WITHOUT_SESSION } from './session.js';
+import { SHARE_OPENING } from '../bodies.js';
+import { readBody } from '../validate.js';
+import { WITHOUT_SESSION } from './session.js';
 
 export const SHARE_ACCESS_HEADER = 'x-share-access';
 
 export async function shareRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post('/share', { config: WITHOUT_SESSION }, async (request, reply) => {
-    const body = objectBody(request.body, ['token', 'password']);
-    const token = requiredString(body, 'token', 64);
-    const password = body.password === undefined ? undefined : passwordField(body);
+    const { token, password } = readBody(SHARE_OPENING, request.body);
     const opened = await ctx.accounts.sharedLinks.open(token, password, clientAddress(request, ctx.config));
     if ('passwordRequired' in opened) return reply.code(202).send(opened);
     const site = await ctx.meta.getSite(opened.link.sitePublicId);
