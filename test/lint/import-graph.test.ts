@@ -51,9 +51,13 @@ function dashboardImports(module: string): Array<{ file: string; statement: stri
     .filter((found) => found.from.endsWith(module));
 }
 
-test('the dashboard imports the answers\' schemas for their types only, so that TypeBox stays out of its bundle', () => {
+test('the dashboard imports the answers\' and the bodies\' schemas for their types only, so that TypeBox stays out of its bundle', () => {
   const imports = dashboardImports('/src/core/answers.js');
   assert.ok(imports.length >= 10, `found ${imports.length} imports of the answers`);
   assert.deepEqual(imports.filter((found) => !found.statement.startsWith('import type ')), []);
+  // The bodies reach the dashboard through the typed client's routes (src/http/app-v1/routes.ts).
+  const routes = [...dashboardImports('/src/http/app-v1/routes.js'), ...dashboardImports('/src/http/bodies.js')];
+  assert.ok(routes.length >= 1, 'the client imports the routes');
+  assert.deepEqual(routes.filter((found) => !found.statement.startsWith('import type ')), []);
   assert.deepEqual(dashboardImports('typebox'), []);
 });
