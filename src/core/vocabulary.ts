@@ -439,6 +439,13 @@ export type SiteStatus = (typeof SITE_STATUSES)[number];
  */
 export const RAW_DAYS = { min: 30, max: 800, default: 30 } as const;
 
+/**
+ * How many active sites an organisation keeps: each one is collected, rolled up, checked by the
+ * alert and report tasks and kept by retention, so one tenant's sites bound the work it adds to all.
+ * An archived site frees its place.
+ */
+export const SITES_PER_ORG_MAX = 1000;
+
 /** A shared link's own filters (a segment's, src/core/segments.ts, may join them) and the domains that may embed it. */
 export const MAX_LINK_FILTERS = 8;
 export const MAX_EMBED_DOMAINS = 16;

@@ -43,21 +43,25 @@ const body = <P extends TProperties>(properties: P): TObject<P> => Type.Object(p
 
 /** A trimmed, non-empty text of at most `max` characters (the answer has it trimmed). */
 const text = (max = 200) => Type.String({ minLength: 1, maxLength: max });
-/** A text kept as typed, never trimmed (a password, a code), answering `refusal` when absent, empty or longer than `max`. */
-const verbatim = (max: number, refusal?: Refusal) => Type.String({ minLength: 1, maxLength: max, 'x-verbatim': true, ...(refusal && { [REFUSAL]: refusal }) });
+/**
+ * A text kept as typed, never trimmed (a password, a code, a filter), answering `refusal` when
+ * absent, empty or longer than `max`; `blankRefused`: one of spaces alone is refused too.
+ */
+const verbatim = (max: number, refusal?: Refusal, blankRefused = false) =>
+  Type.String({ minLength: 1, maxLength: max, 'x-verbatim': true, ...(blankRefused && { 'x-blank-refused': true }), ...(refusal && { [REFUSAL]: refusal }) });
 const integer = (minimum: number, maximum: number) => Type.Integer({ minimum, maximum });
 const flag = () => Type.Boolean();
 const oneOf = <const V extends readonly string[]>(values: V) => Type.Unsafe<V[number]>(Type.Union(values.map((v) => Type.Literal(v))));
 /** A site-local day, YYYY-MM-DD. */
 const day = () => Type.String({ format: 'day' });
-/** At most `max` non-empty strings; any fault answers `refusal`. */
-const strings = (max: number, refusal: Refusal) => Type.Array(Type.String({ minLength: 1, maxLength: 2100 }), { maxItems: max, [REFUSAL]: refusal });
+/** At most `max` non-empty strings, kept as sent (their reader parses them); any fault answers `refusal`. */
+const strings = (max: number, refusal: Refusal) => Type.Array(verbatim(2100), { maxItems: max, [REFUSAL]: refusal });
 /** A field typed here and checked by the route or service that reads it, with that value's own message; it arrives as sent. */
 const ownCheck = <T>(schema: TSchema = Type.Unknown()) => Type.Unsafe<T>({ ...schema, [OWN_CHECK]: true });
 const optional = Type.Optional;
 
 const password = (name = 'password') => verbatim(1024, name === 'password' ? { message: 'password' } : { message: 'stringLength', params: { name, max: 1024 } });
-const code = () => verbatim(64, { message: 'code' });
+const code = () => verbatim(64, { message: 'code' }, true);
 const email = () => ownCheck<string>(Type.String());
 
 /** A body-less action: any field is refused. */

@@ -22,6 +22,7 @@ interface Schema {
   properties?: Record<string, Schema>;
   required?: string[];
   'x-verbatim'?: boolean;
+  'x-blank-refused'?: boolean;
   [OWN_CHECK]?: boolean;
   [REFUSAL]?: Refusal;
 }
@@ -83,7 +84,8 @@ function text(schema: Schema, value: unknown, name: string, fail: (fallback: Ref
     return value;
   }
   if (schema['x-verbatim']) {
-    if (typeof value !== 'string' || value.length === 0 || value.length > max) throw fail({ message: 'stringLength', params: { name, max } });
+    const blank = typeof value === 'string' && (value.length === 0 || (schema['x-blank-refused'] === true && value.trim() === ''));
+    if (typeof value !== 'string' || blank || value.length > max) throw fail({ message: 'stringLength', params: { name, max } });
     return value;
   }
   if (typeof value !== 'string' || value.trim().length === 0) throw fail({ message: 'nonEmptyString', params: { name } });

@@ -30,6 +30,7 @@ test('each storage error answers its API error', () => {
     new metaPort.DuplicateGoal(7),
     new accountPort.DuplicateEmail(),
     new metaPort.LimitReached('segments', 100),
+    new metaPort.LimitReached('sites', 1000),
     new eventPort.StatementTimeout(15_000),
     new importPort.UploadNotStored('cut'),
   ].map((err) => {
@@ -41,6 +42,7 @@ test('each storage error answers its API error', () => {
     { status: 409, code: 'CONFLICT', reason: 'GOAL_CONFLICT', message: 'a goal with this kind and pattern already exists on this site (goal 7)' },
     { status: 409, code: 'CONFLICT', reason: 'EMAIL_CONFLICT', message: 'a user with this email already exists' },
     { status: 409, code: 'CONFLICT', reason: 'SEGMENTS_CONFLICT', message: 'a site keeps at most 100 segments: delete one first' },
+    { status: 409, code: 'CONFLICT', reason: 'SITES_CONFLICT', message: 'an organisation keeps at most 1000 active sites: archive one first' },
     {
       status: 503,
       code: 'QUERY_TIMEOUT',

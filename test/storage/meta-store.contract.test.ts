@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js';
-import { GOALS_PER_SITE_MAX } from '../../src/core/vocabulary.js';
+import { GOALS_PER_SITE_MAX, SITES_PER_ORG_MAX } from '../../src/core/vocabulary.js';
 import { DuplicateDomain, DuplicateGoal, LimitReached, type MetaStore } from '../../src/storage/meta/types.js';
 import { META_DATABASES } from '../helpers/meta-adapters.js';
 
@@ -132,6 +132,26 @@ for (const adapter of META_DATABASES) {
       assert.equal(await a!.meta.deleteGoal(s.internalId, kept[0]!.goalId), true);
       await b!.meta.createGoal(s.internalId, goal(1_000), 4);
       await assert.rejects(a!.meta.createGoal(s.internalId, goal(1_001), 4), LimitReached);
+    });
+
+    withStores(`an organisation keeps at most ${SITES_PER_ORG_MAX} active sites, however many are made at once (from two connections on PostgreSQL); archiving one makes room, taking it back from the archive needs one`, racing, async (stores) => {
+      const [a, b = a] = stores;
+      const org = await a!.meta.createOrg('Acme', 1);
+      const other = await a!.meta.createOrg('Other', 1);
+      const created = await Promise.allSettled(
+        Array.from({ length: SITES_PER_ORG_MAX + 4 }, (_, i) => [a, b][i % 2]!.meta.createSite(org.id, site(`s${i}.example`), `Spub${i}`, 2)),
+      );
+      assert.equal(created.filter((r) => r.status === 'fulfilled').length, SITES_PER_ORG_MAX);
+      for (const r of created) if (r.status === 'rejected') assert.ok(r.reason instanceof LimitReached && r.reason.kind === 'sites' && r.reason.max === SITES_PER_ORG_MAX, String(r.reason));
+      assert.equal((await a!.meta.listSites(org.id)).length, SITES_PER_ORG_MAX);
+      // Another organisation has its own bound; an archived site frees its place and cannot come back while it is taken.
+      await a!.meta.createSite(other.id, site('s0.example'), 'Opub', 3);
+      const [first] = await a!.meta.listSites(org.id);
+      await a!.meta.updateSite(first!.id, { status: 'archived' });
+      const replacement = await b!.meta.createSite(org.id, site('new.example'), 'Npub', 4);
+      await assert.rejects(a!.meta.updateSite(first!.id, { status: 'active' }), (err) => err instanceof LimitReached && err.kind === 'sites');
+      await a!.meta.updateSite(replacement.id, { status: 'archived' });
+      assert.equal((await a!.meta.updateSite(first!.id, { status: 'active' }))?.status, 'active');
     });
 
     withStore('funnels keep every version of their steps', async (store) => {

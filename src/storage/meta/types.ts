@@ -126,9 +126,9 @@ export class DuplicateDomain extends Error {
 /** A site holds as many records of a kind as it may (`max`): goals, segments, annotations. */
 export class LimitReached extends Error {
   constructor(
-    readonly kind: 'goals' | 'segments' | 'annotations',
+    readonly kind: 'goals' | 'segments' | 'annotations' | 'sites',
     readonly max: number,
   ) {
-    super(`the site holds ${max} ${kind} already`);
+    super(`the ${kind === 'sites' ? 'organisation' : 'site'} holds ${max} ${kind} already`);
   }
 }

@@ -1,9 +1,11 @@
 // The write transaction of the records that read before they write (memberships, invitations, users,
-// sign-in attempts, a site's bounded goals, segments and annotations), one per engine.
+// sign-in attempts, a site's bounded goals, segments and annotations, an organisation's bounded
+// active sites), one per engine.
 import { sql, type Kysely } from 'kysely';
 import type { AccountDatabase } from '../account-schema.js';
 import { metaDialectOf } from '../dialect.js';
 import type { MetaDatabase } from '../schema.js';
+import { SITES_PER_ORG_MAX } from '../../../core/vocabulary.js';
 import { LimitReached } from '../types.js';
 
 /**
@@ -43,11 +45,30 @@ export async function serializedWrite<T, DB = AccountDatabase>(
 }
 
 /** Inserts a row of a site's table unless the site holds `max` already (then LimitReached); PostgreSQL locks the site's row first. */
-export function boundedInsert<T>(db: Kysely<MetaDatabase>, table: LimitReached['kind'], siteId: number, max: number, insert: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
+export function boundedInsert<T>(db: Kysely<MetaDatabase>, table: Exclude<LimitReached['kind'], 'sites'>, siteId: number, max: number, insert: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
   const lockSite = (trx: Kysely<MetaDatabase>) => trx.selectFrom('sites').select('id').where('id', '=', siteId).forUpdate().execute();
   return serializedWrite(db, lockSite, async (trx) => {
     const { n } = await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow();
     if (Number(n) >= max) throw new LimitReached(table, max);
     return insert(trx);
+  });
+}
+
+/**
+ * Makes a site of an organisation active (`write`: its insert, or its change back from archived)
+ * unless the organisation has SITES_PER_ORG_MAX active ones already (then LimitReached);
+ * PostgreSQL locks the organisation's row first.
+ */
+export function boundedActiveSite<T>(db: Kysely<MetaDatabase>, orgId: number, write: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
+  const lockOrg = (trx: Kysely<MetaDatabase>) => trx.selectFrom('orgs').select('id').where('id', '=', orgId).forUpdate().execute();
+  return serializedWrite(db, lockOrg, async (trx) => {
+    const { n } = await trx
+      .selectFrom('sites')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .where('status', '=', 'active')
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= SITES_PER_ORG_MAX) throw new LimitReached('sites', SITES_PER_ORG_MAX);
+    return write(trx);
   });
 }

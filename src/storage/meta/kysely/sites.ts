@@ -5,6 +5,7 @@ import type { NewSite, Site, SitePatch } from '../../../entities/sites.js';
 import { isUniqueViolation } from '../dialect.js';
 import type { MetaDatabase, SitesTable } from '../schema.js';
 import { DuplicateDomain, type MetaStore } from '../types.js';
+import { boundedActiveSite } from './serialized-write.js';
 
 function toSite(row: Selectable<SitesTable>): Site {
   return {
@@ -45,7 +46,7 @@ export function siteRecords(db: Kysely<MetaDatabase>) {
 
     async createSite(orgId: number, site: NewSite, publicId: string, now: number): Promise<Site> {
       try {
-        const row = await db
+        const row = await boundedActiveSite(db, orgId, (trx) => trx
           .insertInto('sites')
           .values({
             public_id: publicId,
@@ -60,7 +61,7 @@ export function siteRecords(db: Kysely<MetaDatabase>) {
             created_at: now,
           })
           .returningAll()
-          .executeTakeFirstOrThrow();
+          .executeTakeFirstOrThrow());
         return toSite(row);
       } catch (err) {
         if (isUniqueViolation(err)) throw new DuplicateDomain(site.domain);
@@ -93,13 +94,11 @@ export function siteRecords(db: Kysely<MetaDatabase>) {
       if (patch.honorGpc !== undefined) values.honor_gpc = patch.honorGpc ? 1 : 0;
       if (patch.status !== undefined) values.status = patch.status;
       if (Object.keys(values).length === 0) return records.getSite(publicId);
+      const update = (trx: Kysely<MetaDatabase>) => trx.updateTable('sites').set(values as never).where('public_id', '=', publicId).returningAll().executeTakeFirst();
       try {
-        const row = await db
-          .updateTable('sites')
-          .set(values as never)
-          .where('public_id', '=', publicId)
-          .returningAll()
-          .executeTakeFirst();
+        // Back from archived, a site takes a place among its organisation's active ones again.
+        const current = patch.status === 'active' ? await records.getSite(publicId) : undefined;
+        const row = current?.status === 'archived' ? await boundedActiveSite(db, current.orgId, update) : await update(db);
         return row && toSite(row);
       } catch (err) {
         if (isUniqueViolation(err)) {
