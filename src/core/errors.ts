@@ -213,6 +213,8 @@ export const ERRORS = {
       goals: 'a site keeps at most {max} goals: delete one first',
       segments: 'a site keeps at most {max} segments: delete one first',
       annotations: 'a site keeps at most {max} annotations: delete one first',
+      funnels: 'a site keeps at most {max} funnels: delete one first',
+      alertRules: 'a site keeps at most {max} alert rules: delete one first',
       sites: 'an organisation keeps at most {max} active sites: archive one first',
       singleSignOnUnconfigured: 'single sign-on is not configured on this service (SVC_OIDC_ISSUER): it cannot be required of members',
     },

@@ -426,6 +426,12 @@ export interface FunnelStep {
 
 /** How many steps a funnel has. */
 export const FUNNEL_STEPS = { min: 2, max: 8 } as const;
+/**
+ * How many funnels and alert rules a site keeps: each funnel is backfilled and read step by step,
+ * each rule evaluated every minute, so that one tenant's bound the work it adds to everyone's.
+ */
+export const FUNNELS_PER_SITE_MAX = 50;
+export const ALERT_RULES_PER_SITE_MAX = 50;
 
 // ---- Sites -----------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js';
-import { GOALS_PER_SITE_MAX, SITES_PER_ORG_MAX } from '../../src/core/vocabulary.js';
+import { ALERT_RULES_PER_SITE_MAX, FUNNELS_PER_SITE_MAX, GOALS_PER_SITE_MAX, SITES_PER_ORG_MAX } from '../../src/core/vocabulary.js';
 import { DuplicateDomain, DuplicateGoal, LimitReached, type MetaStore } from '../../src/storage/meta/types.js';
 import { META_DATABASES } from '../helpers/meta-adapters.js';
 
@@ -152,6 +152,30 @@ for (const adapter of META_DATABASES) {
       await assert.rejects(a!.meta.updateSite(first!.id, { status: 'active' }), (err) => err instanceof LimitReached && err.kind === 'sites');
       await a!.meta.updateSite(replacement.id, { status: 'archived' });
       assert.equal((await a!.meta.updateSite(first!.id, { status: 'active' }))?.status, 'active');
+    });
+
+    withStores(`a site keeps at most ${FUNNELS_PER_SITE_MAX} funnels and ${ALERT_RULES_PER_SITE_MAX} alert rules, however many are made at once (from two connections on PostgreSQL)`, racing, async (stores) => {
+      const [a, b = a] = stores;
+      const org = await a!.meta.createOrg('Acme', 1);
+      const s = await a!.meta.createSite(org.id, site('fr.example'), 'FRpub', 1);
+      const other = await a!.meta.createSite(org.id, site('o.example'), 'Opub', 1);
+      const steps = [{ kind: 'page' as const, pattern: '/' }, { kind: 'event' as const, pattern: 'signup' }];
+      const rule = (siteId: number) => ({ siteId, type: 'spike' as const, threshold: 5, goalId: null, url: 'https://fr.example/hook', secret: 'x', emails: [] });
+      const made = await Promise.allSettled([
+        ...Array.from({ length: FUNNELS_PER_SITE_MAX + 3 }, (_, i) => [a, b][i % 2]!.meta.createFunnel(s.internalId, { name: `F${i}`, windowMinutes: 60, steps }, 2)),
+        ...Array.from({ length: ALERT_RULES_PER_SITE_MAX + 3 }, (_, i) => [a, b][i % 2]!.alerts.createRule(rule(s.internalId), 2)),
+      ]);
+      // allSettled keeps the calls' order: the funnels' refusals, then the rules'.
+      const refused = made.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+      assert.deepEqual(refused.map((err) => err instanceof LimitReached && `${err.kind} ${err.max}`), [
+        ...Array(3).fill(`funnels ${FUNNELS_PER_SITE_MAX}`),
+        ...Array(3).fill(`alertRules ${ALERT_RULES_PER_SITE_MAX}`),
+      ]);
+      assert.equal((await a!.meta.listFunnels(s.internalId)).length, FUNNELS_PER_SITE_MAX);
+      assert.equal((await a!.alerts.listRules(s.internalId)).length, ALERT_RULES_PER_SITE_MAX);
+      // Another site has its own bound.
+      await a!.meta.createFunnel(other.internalId, { name: 'F', windowMinutes: 60, steps }, 3);
+      await a!.alerts.createRule(rule(other.internalId), 3);
     });
 
     withStore('funnels keep every version of their steps', async (store) => {

@@ -21,6 +21,8 @@ import type { AlertStore } from './alert-types.js';
 import { goalPropsOf } from '../../entities/goals.js';
 import { metaDialectOf, type MetaDialect } from './dialect.js';
 import type { MetaDatabase } from './schema.js';
+import { boundedInsert } from './kysely/serialized-write.js';
+import { ALERT_RULES_PER_SITE_MAX } from '../../core/vocabulary.js';
 
 /** Deliveries deleted per transaction by pruneHistory. */
 const PRUNE_BATCH = 500;
@@ -44,14 +46,14 @@ export class KyselyAlertStore implements AlertStore {
   private readonly db: Kysely<AlertDatabase>;
   private readonly dialect: MetaDialect;
 
-  constructor(db: Kysely<MetaDatabase>) {
+  constructor(private readonly metaDb: Kysely<MetaDatabase>) {
     // Same database, wider table set: migration 002_alerts added these tables.
-    this.db = db as unknown as Kysely<AlertDatabase>;
-    this.dialect = metaDialectOf(db);
+    this.db = metaDb as unknown as Kysely<AlertDatabase>;
+    this.dialect = metaDialectOf(metaDb);
   }
 
   async createRule(rule: NewRule, now: number): Promise<AlertRule> {
-    const row = await this.db
+    const row = await boundedInsert(this.metaDb, 'alertRules', rule.siteId, ALERT_RULES_PER_SITE_MAX, (trx) => (trx as unknown as Kysely<AlertDatabase>)
       .insertInto('alert_rules')
       .values({
         site_id: rule.siteId,
@@ -67,7 +69,7 @@ export class KyselyAlertStore implements AlertStore {
         updated_at: now,
       })
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirstOrThrow());
     return toRule(row);
   }
 

@@ -126,7 +126,7 @@ export class DuplicateDomain extends Error {
 /** A site holds as many records of a kind as it may (`max`): goals, segments, annotations. */
 export class LimitReached extends Error {
   constructor(
-    readonly kind: 'goals' | 'segments' | 'annotations' | 'sites',
+    readonly kind: 'goals' | 'segments' | 'annotations' | 'funnels' | 'alertRules' | 'sites',
     readonly max: number,
   ) {
     super(`the ${kind === 'sites' ? 'organisation' : 'site'} holds ${max} ${kind} already`);

@@ -2,11 +2,12 @@
 // per funnel version).
 import type { Kysely } from 'kysely';
 import type { FunnelHistory } from '../../../core/management.js';
-import type { FunnelStep } from '../../../core/vocabulary.js';
+import { FUNNELS_PER_SITE_MAX, type FunnelStep } from '../../../core/vocabulary.js';
 import type { FunnelSummary } from '../../../core/answers.js';
 import type { FunnelVersion } from '../../../entities/goals.js';
 import type { MetaDatabase } from '../schema.js';
 import type { MetaStore } from '../types.js';
+import { boundedInsert } from './serialized-write.js';
 
 /** The funnels row of a site's funnel; a funnel of another site is not found. */
 function funnelRow(db: Kysely<MetaDatabase>, siteInternalId: number, funnelId: number) {
@@ -18,7 +19,7 @@ export function funnelRecords(db: Kysely<MetaDatabase>) {
   // Named, for the methods that call each other (`this` would be whichever object they are called on).
   const records = {
     async createFunnel(siteInternalId: number, funnel: { name: string; windowMinutes: number; steps: FunnelStep[] }, now: number): Promise<FunnelSummary> {
-      return db.transaction().execute(async (trx) => {
+      return boundedInsert(db, 'funnels', siteInternalId, FUNNELS_PER_SITE_MAX, async (trx) => {
         const row = await trx
           .insertInto('funnels')
           .values({ site_id: siteInternalId, name: funnel.name, window_minutes: funnel.windowMinutes, version: 1, created_at: now })

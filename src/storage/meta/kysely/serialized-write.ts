@@ -1,5 +1,5 @@
 // The write transaction of the records that read before they write (memberships, invitations, users,
-// sign-in attempts, a site's bounded goals, segments and annotations, an organisation's bounded
+// sign-in attempts, a site's bounded goals, segments, annotations, funnels and alert rules, an organisation's bounded
 // active sites), one per engine.
 import { sql, type Kysely } from 'kysely';
 import type { AccountDatabase } from '../account-schema.js';
@@ -44,12 +44,17 @@ export async function serializedWrite<T, DB = AccountDatabase>(
   });
 }
 
+/** The table of each kind of a site's bounded rows. */
+const TABLE_OF = { goals: 'goals', segments: 'segments', annotations: 'annotations', funnels: 'funnels', alertRules: 'alert_rules' } as const;
+
 /** Inserts a row of a site's table unless the site holds `max` already (then LimitReached); PostgreSQL locks the site's row first. */
-export function boundedInsert<T>(db: Kysely<MetaDatabase>, table: Exclude<LimitReached['kind'], 'sites'>, siteId: number, max: number, insert: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
+export function boundedInsert<T>(db: Kysely<MetaDatabase>, kind: keyof typeof TABLE_OF, siteId: number, max: number, insert: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
   const lockSite = (trx: Kysely<MetaDatabase>) => trx.selectFrom('sites').select('id').where('id', '=', siteId).forUpdate().execute();
   return serializedWrite(db, lockSite, async (trx) => {
+    // alert_rules is of the same database, outside MetaDatabase's table set (KyselyAlertStore).
+    const table = TABLE_OF[kind] as 'goals';
     const { n } = await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow();
-    if (Number(n) >= max) throw new LimitReached(table, max);
+    if (Number(n) >= max) throw new LimitReached(kind, max);
     return insert(trx);
   });
 }
