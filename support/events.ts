@@ -19,27 +19,37 @@ export function sessionAttributes(given: Partial<SessionAttributes> = {}): Sessi
 }
 
 /** A pageview of `/` by visitor and session 1, its day `ts`'s in `timeZone`, every dimension absent but the page and the entry page. */
+/**
+ * Every field of a stored event, defaulted, built once: each event is a copy of it with its own
+ * values written over, so that every event has the same shape. Spreading the absent dimensions into
+ * each new event instead made events 30 times slower to build and read (the year benches' loads
+ * took 2.4 times as long).
+ */
+const EVENT_DEFAULTS: StoredEvent = {
+  siteId: '',
+  ts: 0,
+  day: '',
+  ...ABSENT_DIMENSIONS,
+  visitorId: 1n,
+  sessionId: 1n,
+  sessionStart: false,
+  name: 'pageview',
+  page: '/',
+  entryPage: '/',
+  screenWidth: null,
+  language: null,
+  props: null,
+  engagedMs: null,
+  scrollDepth: null,
+  revenueMinor: null,
+  revenueCurrency: null,
+  lcp: null,
+  inp: null,
+  cls: null,
+  ttfb: null,
+};
+
+/** A pageview of `/` by visitor and session 1, its day `ts`'s in `timeZone`, every dimension absent but the page and the entry page. */
 export function event(overrides: Partial<StoredEvent> & Pick<StoredEvent, 'siteId' | 'ts'>, timeZone = 'UTC'): StoredEvent {
-  return {
-    ...ABSENT_DIMENSIONS,
-    day: overrides.day ?? localDay(overrides.ts, timeZone),
-    visitorId: 1n,
-    sessionId: 1n,
-    sessionStart: false,
-    name: 'pageview',
-    page: '/',
-    entryPage: '/',
-    screenWidth: null,
-    language: null,
-    props: null,
-    engagedMs: null,
-    scrollDepth: null,
-    revenueMinor: null,
-    revenueCurrency: null,
-    lcp: null,
-    inp: null,
-    cls: null,
-    ttfb: null,
-    ...overrides,
-  };
+  return { ...EVENT_DEFAULTS, day: overrides.day ?? localDay(overrides.ts, timeZone), ...overrides };
 }
