@@ -9,7 +9,7 @@
 // (a domain, a time zone, a page pattern). A field whose check belongs wholly elsewhere (an email,
 // a new password, an alert rule, checked by the service the CLI shares) is declared `ownCheck`:
 // typed here, checked with its own message by the route or service reading it.
-import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
+import { Type, type Static, type TObject, type TProperties } from 'typebox';
 import { PAGE_PATTERN_LIMITS } from '../core/patterns.js';
 import { ANNOTATION_TEXT_LENGTH, SEGMENT_NAME_LENGTH } from '../core/segments.js';
 import type { MessageName } from '../core/errors.js';
@@ -57,38 +57,39 @@ const day = () => Type.String({ format: 'day' });
 /** At most `max` non-empty strings, kept as sent (their reader parses them); any fault answers `refusal`. */
 const strings = (max: number, refusal: Refusal) => Type.Array(verbatim(2100), { maxItems: max, [REFUSAL]: refusal });
 /** A field typed here and checked by the route or service that reads it, with that value's own message; it arrives as sent. */
-const ownCheck = <T>(schema: TSchema = Type.Unknown()) => Type.Unsafe<T>({ ...schema, [OWN_CHECK]: true });
+const ownCheck = <T>() => Type.Unsafe<T>({ [OWN_CHECK]: true });
 const optional = Type.Optional;
 
 const password = (name = 'password') => verbatim(1024, name === 'password' ? { message: 'password' } : { message: 'stringLength', params: { name, max: 1024 } });
 const code = () => verbatim(64, { message: 'code' }, true);
-const email = () => ownCheck<string>(Type.String());
+const email = () => ownCheck<string>();
+const reportPeriod = () => optional(oneOf(DIGEST_KINDS as readonly ['weekly', 'monthly']));
 
 /** A body-less action: any field is refused. */
 export const NO_BODY = body({});
 
 // Signing in, first run, the user's own account and reports (src/http/app-v1).
 export const SIGN_IN = body({ email: text(254), password: password(), code: optional(code()) });
-export const SET_UP = body({ setupToken: text(1024), email: email(), password: ownCheck<string>(Type.String()), organisation: text(), name: optional(text()) });
-export const NEW_PASSWORD = body({ currentPassword: password('currentPassword'), newPassword: ownCheck<string>(Type.String()) });
+export const SET_UP = body({ setupToken: text(1024), email: email(), password: ownCheck<string>(), organisation: text(), name: optional(text()) });
+export const NEW_PASSWORD = body({ currentPassword: password('currentPassword'), newPassword: ownCheck<string>() });
 export const NEW_EMAIL = body({ currentPassword: password('currentPassword'), email: email() });
 export const CURRENT_PASSWORD = body({ currentPassword: password('currentPassword') });
 export const TWO_FACTOR_CONFIRMATION = body({ code: code(), currentPassword: password('currentPassword') });
 export const TWO_FACTOR_CODE = body({ code: code() });
 export const REPORT_SCHEDULE = body({ weekly: flag(), monthly: flag() });
-export const REPORT_SEND = body({ period: optional(oneOf(DIGEST_KINDS as readonly ['weekly', 'monthly'])) });
+export const REPORT_SEND = body({ period: reportPeriod() });
 export const SHARE_OPENING = body({ token: text(64), password: optional(password()) });
-export const INVITATION_ACCOUNT = body({ password: ownCheck<string>(Type.String()), name: optional(text()) });
+export const INVITATION_ACCOUNT = body({ password: ownCheck<string>(), name: optional(text()) });
 
 // The operator's own routes (src/http/admin).
 export const NEW_ORG = body({ name: text() });
 export const NEW_RELAY_KEY = body({ name: optional(text()) });
-export const MAINTENANCE_RUN = body({ tasks: optional(ownCheck<string[]>(Type.Array(Type.String()))) });
-export const NEW_USER = body({ email: email(), password: ownCheck<string>(Type.String()), name: optional(text()) });
-export const USER_PASSWORD = body({ password: ownCheck<string>(Type.String()) });
+export const MAINTENANCE_RUN = body({ tasks: optional(ownCheck<string[]>()) });
+export const NEW_USER = body({ email: email(), password: ownCheck<string>(), name: optional(text()) });
+export const USER_PASSWORD = body({ password: ownCheck<string>() });
 export const USER_EMAIL = body({ email: email() });
 export const MEMBER_BY_EMAIL = body({ email: email(), role: oneOf(ROLES) });
-export const REPORT_MAILED = body({ email: email(), period: optional(oneOf(DIGEST_KINDS as readonly ['weekly', 'monthly'])) });
+export const REPORT_MAILED = body({ email: email(), period: reportPeriod() });
 
 // An organisation's sites, keys, members and sign-in (org-routes.ts, members.ts).
 const siteFields = {
@@ -151,6 +152,6 @@ export const SEGMENT_CHANGE = body(Type.Partial(NEW_SEGMENT).properties);
 export const NEW_ANNOTATION = body({ date: day(), text: text(ANNOTATION_TEXT_LENGTH.max) });
 export const ANNOTATION_CHANGE = body(Type.Partial(NEW_ANNOTATION).properties);
 export const GA4_IMPORT = body({ property: ownCheck<string | number>(), key: ownCheck<string | Record<string, unknown>>(), from: optional(ownCheck<string>()), to: optional(ownCheck<string>()) });
-export const NEW_REPORT_WEBHOOK = body({ url: ownCheck<string>(Type.String()), secret: text(256), weekly: flag(), monthly: flag() });
+export const NEW_REPORT_WEBHOOK = body({ url: ownCheck<string>(), secret: text(256), weekly: flag(), monthly: flag() });
 
 export type Body<S extends TObject> = Static<S>;

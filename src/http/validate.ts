@@ -1,7 +1,7 @@
 // The reader of JSON bodies (each declared once in ./bodies.ts) and of path parameters. A body is
 // checked against its schema field by field, in the schema's order: the first fault is one
 // INVALID_PARAMS naming the field. Unknown fields are refused so typos do not pass silently.
-import type { Static, TObject, TSchema } from 'typebox';
+import type { Static, TObject } from 'typebox';
 import { ApiError, apiError, type MessageName } from '../core/errors.js';
 import { FIRST_DAY, isValidDay, LAST_DAY } from '../core/period.js';
 import { OWN_CHECK, REFUSAL, type Refusal } from './bodies.js';

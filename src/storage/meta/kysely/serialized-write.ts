@@ -47,16 +47,36 @@ export async function serializedWrite<T, DB = AccountDatabase>(
 /** The table of each kind of a site's bounded rows. */
 const TABLE_OF = { goals: 'goals', segments: 'segments', annotations: 'annotations', funnels: 'funnels', alertRules: 'alert_rules' } as const;
 
+/**
+ * `write` in a serialized write, unless `count` finds `max` rows of `kind` already (then
+ * LimitReached); PostgreSQL takes `lock` first, the row of the bound's owner.
+ */
+function boundedWrite<T>(
+  db: Kysely<MetaDatabase>,
+  lock: (trx: Kysely<MetaDatabase>) => Promise<unknown>,
+  count: (trx: Kysely<MetaDatabase>) => Promise<{ n: number }>,
+  kind: LimitReached['kind'],
+  max: number,
+  write: (trx: Kysely<MetaDatabase>) => Promise<T>,
+): Promise<T> {
+  return serializedWrite(db, lock, async (trx) => {
+    if (Number((await count(trx)).n) >= max) throw new LimitReached(kind, max);
+    return write(trx);
+  });
+}
+
 /** Inserts a row of a site's table unless the site holds `max` already (then LimitReached); PostgreSQL locks the site's row first. */
 export function boundedInsert<T>(db: Kysely<MetaDatabase>, kind: keyof typeof TABLE_OF, siteId: number, max: number, insert: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
-  const lockSite = (trx: Kysely<MetaDatabase>) => trx.selectFrom('sites').select('id').where('id', '=', siteId).forUpdate().execute();
-  return serializedWrite(db, lockSite, async (trx) => {
-    // alert_rules is of the same database, outside MetaDatabase's table set (KyselyAlertStore).
-    const table = TABLE_OF[kind] as 'goals';
-    const { n } = await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow();
-    if (Number(n) >= max) throw new LimitReached(kind, max);
-    return insert(trx);
-  });
+  // alert_rules is of the same database, outside MetaDatabase's table set (KyselyAlertStore).
+  const table = TABLE_OF[kind] as 'goals';
+  return boundedWrite(
+    db,
+    (trx) => trx.selectFrom('sites').select('id').where('id', '=', siteId).forUpdate().execute(),
+    (trx) => trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow(),
+    kind,
+    max,
+    insert,
+  );
 }
 
 /**
@@ -65,15 +85,12 @@ export function boundedInsert<T>(db: Kysely<MetaDatabase>, kind: keyof typeof TA
  * PostgreSQL locks the organisation's row first.
  */
 export function boundedActiveSite<T>(db: Kysely<MetaDatabase>, orgId: number, write: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
-  const lockOrg = (trx: Kysely<MetaDatabase>) => trx.selectFrom('orgs').select('id').where('id', '=', orgId).forUpdate().execute();
-  return serializedWrite(db, lockOrg, async (trx) => {
-    const { n } = await trx
-      .selectFrom('sites')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('org_id', '=', orgId)
-      .where('status', '=', 'active')
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= SITES_PER_ORG_MAX) throw new LimitReached('sites', SITES_PER_ORG_MAX);
-    return write(trx);
-  });
+  return boundedWrite(
+    db,
+    (trx) => trx.selectFrom('orgs').select('id').where('id', '=', orgId).forUpdate().execute(),
+    (trx) => trx.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('status', '=', 'active').executeTakeFirstOrThrow(),
+    'sites',
+    SITES_PER_ORG_MAX,
+    write,
+  );
 }
