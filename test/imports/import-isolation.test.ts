@@ -37,5 +37,5 @@ test(`two uploads of one-pageview sessions at once: every other organisation's r
 // past the budget plus 400 MB (docs/operations.md#memory).
 test(`two uploads of one-pageview sessions with 2 KB paths at once: within ${BUDGET_MB} + ${BEYOND_BUDGET_MB} MB`, {
   timeout: 300_000,
-  todo: 'the process peaks at 830 – 876 MB as an import commits its rows, about 350 MB of it outside DuckDB\'s pool and V8\'s heap',
+  todo: 'the process peaks at 830 – 976 MB as DuckDB checkpoints an import\'s rows, about 350 MB of it outside DuckDB\'s pool and V8\'s heap',
 }, () => isolated(40_000, 3, 2_000));
