@@ -26,8 +26,6 @@ export interface Dialect {
   sumOfCounts(column: string): string;
   /** `count(*)` over every row of a result, as a window; null where the engine has no window functions. */
   countOverAll(): string | null;
-  /** `count(*)` over the rows of a result sharing `column`'s value, as a window; null where the engine has no window functions. */
-  countOverGroup(column: string): string | null;
   /** The sum of `expr` over every row of a result, as a window; null where the engine has no window functions. */
   sumOverAll(expr: string): string | null;
   /**

@@ -20,7 +20,6 @@ export const clickhouseDialect: Dialect = {
   sumIf: (expr, cond) => `if(countIf(${cond}) > 0, sumIf(${expr}, ${cond}), NULL)`,
   sumOfCounts: (column) => `toInt64(sum(${column}))`,
   countOverAll: () => null,
-  countOverGroup: () => null,
   sumOverAll: () => null,
   groupTotals: () => 'WITH TOTALS',
   // The filters' few LowCardinality columns first: the rows they leave are read whole, the rest not.

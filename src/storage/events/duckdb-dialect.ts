@@ -7,7 +7,6 @@ export const duckdbDialect: Dialect = {
   sumIf: (expr, cond) => `sum(${expr}) FILTER (WHERE ${cond})`,
   sumOfCounts: (column) => `CAST(sum(${column}) AS BIGINT)`,
   countOverAll: () => 'count(*) OVER ()',
-  countOverGroup: (column) => `count(*) OVER (PARTITION BY ${column})`,
   sumOverAll: (expr) => `sum(${expr}) OVER ()`,
   groupTotals: () => null,
   readFirst: () => null,
