@@ -2,9 +2,8 @@
 // random sessions of random pages with consecutive repeats, pageviews of one instant, sessions
 // across midnight and around the period's ends, other events between pageviews, a crawler's
 // session past the session paths' bound; both directions, 2 to 5 steps, with and without a page,
-// under session- and event-scoped filters; read from raw events alone, and without a page from
-// session paths (every day rolled up) and from both (the watermark inside the period, and at its
-// last day); a read
+// under session- and event-scoped filters; read from raw events alone, from session paths (every
+// day rolled up) and from both (the watermark inside the period, and at its last day); a read
 // clipped to the raw window; the same under a shared link's page lock, every page outside it shown as
 // `(other page)`; and the backfill of session paths over days rolled up before them.
 import { test } from 'node:test';

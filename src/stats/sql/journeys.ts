@@ -2,9 +2,9 @@
 // paths in time order with consecutive repeats collapsed, cut into rows of at most `steps` paths,
 // counted per row. One statement, its work in the engine. Each session's paths come as a list:
 // from session paths (./session-paths.ts) for the rolled-up days, and per day from raw events for
-// the others, joined in day order; or, under filters session paths cannot answer (and from a page
-// on an engine with window functions), from raw events alone, over sorted rows with window functions
-// where the engine has them (DuckDB), else as a list (ClickHouse 18.16 has none). The engine
+// the others, joined in day order; or, under filters session paths cannot answer, from raw events
+// alone, over sorted rows with window functions where the engine has them (DuckDB), else as a list
+// (ClickHouse 18.16 has none). The engine
 // answers the top rows only, and the number of sessions that contributed a row beside them (a
 // window over the groups on DuckDB, the totals row on ClickHouse). A session gives at most one row,
 // so that rows add up to at most the sessions that gave one: from a page, its first occurrence's
@@ -183,12 +183,10 @@ export function journeysStatement(d: Dialect, siteId: string, days: JourneyDays,
   const { paths } = days;
   // A page lock is a page filter, which session paths never answer: its steps are raw events' pages, folded where the lock says.
   if (pageLock && paths !== null) throw new Error('journeys under a page lock read raw events alone');
-  // From a page, an engine with window functions answers sooner from sorted raw events than from
-  // session paths' lists (DuckDB: 0.6× the time); ClickHouse, without them, takes 2× as long from
-  // raw events (docs/performance.md, Journeys).
-  const fromPaths = paths !== null && (j.page === null || !d.journeysOverWindows);
+  // Session paths answer where they hold the days, from a page too: sorted raw events took DuckDB
+  // 1.5 – 1.8 times as long (10.6 M events), ClickHouse 2 times (docs/performance.md, Journeys).
   const rows =
-    fromPaths
+    paths !== null
       ? rowsOnLists(d, l, sessionPathsRead(d, l, siteId, { ...days, paths }, filters), j)
       : d.journeysOverWindows
         ? rowsOnWindows(d, siteId, rawDays(days), filters, j, pageLock)
