@@ -4,9 +4,9 @@
 // from session paths (./session-paths.ts) for the rolled-up days, and per day from raw events for
 // the others, joined in day order; or, under filters session paths cannot answer, from raw events
 // alone, over sorted rows with window functions where the engine has them (DuckDB), else as a list
-// (ClickHouse 18.16 has none). The engine
-// answers the top rows only, and the number of sessions that contributed a row beside them (a
-// window over the groups on DuckDB, the totals row on ClickHouse). A session gives at most one row,
+// (ClickHouse 18.16 has none). The engine answers the top rows only, and the number of sessions
+// that contributed a row beside them (a window over the groups on DuckDB, the totals row on
+// ClickHouse). A session gives at most one row,
 // so that rows add up to at most the sessions that gave one: from a page, its first occurrence's
 // (`next`) or its last's (`previous`).
 import type { Period } from '../../core/period.js';
@@ -184,7 +184,7 @@ export function journeysStatement(d: Dialect, siteId: string, days: JourneyDays,
   // A page lock is a page filter, which session paths never answer: its steps are raw events' pages, folded where the lock says.
   if (pageLock && paths !== null) throw new Error('journeys under a page lock read raw events alone');
   // Session paths answer where they hold the days, from a page too: sorted raw events took DuckDB
-  // 1.5 – 1.8 times as long (10.6 M events), ClickHouse 2 times (docs/performance.md, Journeys).
+  // 1.3 – 2.4 times as long (10.6 M events), ClickHouse 2 times (docs/performance.md, Journeys).
   const rows =
     paths !== null
       ? rowsOnLists(d, l, sessionPathsRead(d, l, siteId, { ...days, paths }, filters), j)
