@@ -6,9 +6,8 @@
 // alone, over sorted rows with window functions where the engine has them (DuckDB), else as a list
 // (ClickHouse 18.16 has none). The engine answers the top rows only, and the number of sessions
 // that contributed a row beside them (a window over the groups on DuckDB, the totals row on
-// ClickHouse). A session gives at most one row,
-// so that rows add up to at most the sessions that gave one: from a page, its first occurrence's
-// (`next`) or its last's (`previous`).
+// ClickHouse). A session gives at most one row, so that rows add up to at most the sessions that
+// gave one: from a page, its first occurrence's (`next`) or its last's (`previous`).
 import type { Period } from '../../core/period.js';
 import type { JourneyParams } from '../../core/query.js';
 import type { Filter } from '../../core/vocabulary.js';
