@@ -18,7 +18,6 @@ export function sessionAttributes(given: Partial<SessionAttributes> = {}): Sessi
   return { ...(Object.fromEntries(SESSION_ATTRIBUTE_FIELDS.map((field) => [field, null])) as SessionAttributes), ...given };
 }
 
-/** A pageview of `/` by visitor and session 1, its day `ts`'s in `timeZone`, every dimension absent but the page and the entry page. */
 /**
  * Every field of a stored event, defaulted, built once: each event is a copy of it with its own
  * values written over, so that every event has the same shape. Spreading the absent dimensions into
