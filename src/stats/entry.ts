@@ -15,6 +15,7 @@ import { rollupKey } from './rollups/key.js';
 import { querySite } from './first-data-day.js';
 import { planInputs } from './inputs.js';
 import { planQuery, type PlannedQuery } from './planner.js';
+import { goalsUnderFilters } from './windows.js';
 import { computeBreakdown } from './read/breakdown.js';
 import { computeFunnel } from './read/funnels.js';
 import { computeGoals } from './read/goals.js';
@@ -70,12 +71,15 @@ export async function planRead(source: ReadSource, request: ReadRequest): Promis
   const parsed = parseQuery(request.kind, request.params, await querySite(source.events, site, request.params), request.now, request.lockedFilters, request.extensions);
   // A goal filter's goals come from the site's definitions, resolved here: the planner and the compiler read no store.
   const goalFilter = goalFilterOf(parsed.filters);
-  let q = goalFilter ? resolveGoalFilter(parsed, await source.goals(site)) : parsed;
+  // Goals counted under filters may read goal rows: the plan asks whether they are written for every goal.
+  const goals = goalFilter || goalsUnderFilters(parsed) || (parsed.kind === 'stats' && parsed.filters.length > 0) ? await source.goals(site) : [];
+  let q = goalFilter ? resolveGoalFilter(parsed, goals) : parsed;
   // The goals read lists the filter's goals, each as it counts under the other filters.
   const onlyGoals = goalFilter && q.kind === 'goals' ? goalFilter.values.map(Number) : undefined;
   if (onlyGoals) q = { ...q, filters: q.filters.filter((f) => f.dimension !== goalFilter!.dimension) };
   const rollup = await source.rollupState(site);
-  return { q: planQuery(q, await planInputs(source.events, site, q, rollup)), site, rollup, ...(onlyGoals ? { onlyGoals } : {}) };
+  const inputs = await planInputs(source.events, site, q, rollup, goals.map((g) => g.goalId));
+  return { q: planQuery(q, inputs), site, rollup, ...(onlyGoals ? { onlyGoals } : {}) };
 }
 
 const periodOut = (q: Query): AnswerPeriod => ({ from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz });

@@ -8,17 +8,17 @@ import type { Site } from '../entities/sites.js';
 import type { RollupState } from '../storage/meta/types.js';
 import { firstFoldedDayStatement } from './sql/daily.js';
 import { importedDaysOf } from './imported-days.js';
-import { SESSION_PATHS_KEY, SESSION_ROWS_KEY, writtenFrom } from './rollups/coverage.js';
+import { goalRowsWrittenFrom, SESSION_PATHS_KEY, SESSION_ROWS_KEY, writtenFrom } from './rollups/coverage.js';
 import type { PlanInputs } from './planner.js';
 import { needsRawEvents, rawWindowStart, visitorsFromRollups } from './windows.js';
 
 /**
- * The watermark, the first days session rows and session paths are written from, the days of the site's imported
+ * The watermark, the first days session rows, session paths and goal rows (for the goals `goalIds`, those the read counts) are written from, the days of the site's imported
  * aggregates, and for a single filter (other than on `(other)` itself) of a query that may read
  * rollups (its period's visitors alone, for a breakdown: ./windows.ts, visitorsFromRollups), the first day of the raw window, up to the watermark and within the period or its
  * compared one, on which the filter's key was folded.
  */
-export async function planInputs(events: EventReader, site: Site, q: Query, rollup: RollupState | undefined): Promise<PlanInputs> {
+export async function planInputs(events: EventReader, site: Site, q: Query, rollup: RollupState | undefined, goalIds: readonly number[] = []): Promise<PlanInputs> {
   const watermark = rollup?.watermark ?? null;
   const importedDays = await importedDaysOf(events, site.id);
   const inputs: PlanInputs = {
@@ -27,6 +27,7 @@ export async function planInputs(events: EventReader, site: Site, q: Query, roll
     rawDays: site.rawDays,
     sessionRowsFrom: writtenFrom(rollup, SESSION_ROWS_KEY),
     sessionPathsFrom: writtenFrom(rollup, SESSION_PATHS_KEY),
+    goalRowsFrom: goalRowsWrittenFrom(rollup, goalIds),
     importedDays,
   };
   const filter = q.filters.length === 1 ? q.filters[0]! : null;

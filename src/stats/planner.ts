@@ -20,6 +20,9 @@
 // - journeys → within the raw window likewise: where every filter is a key sessions carry,
 //   session paths (each session's pages in order per day) answer the days up to the
 //   watermark (once they cover them all) and raw events the days after it, else raw events answer every day;
+// - goals under filters (the goals read, a goal metric's timeseries, the stats' conversions) → the
+//   raw path too, within the raw window likewise: where every filter is a key sessions carry, goal
+//   rows answer the days up to the watermark (once they cover them all), else raw events every day;
 // - a goal filter → the raw path too, on raw events only (no rollup or session row holds goals);
 // - hourly timeseries → raw events only (earlier hours are not computable and come out null);
 // - imported aggregates (daily figures of another tool's export) answer their days where they are
@@ -33,7 +36,7 @@ import { clippedQuery, type Query } from '../core/query.js';
 import type { ImportedAnswer } from '../core/answer-headers.js';
 import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
 import { RAW_DAYS } from '../core/vocabulary.js';
-import { countsVisits, goalsUnderFilters, hasGoalFilter, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer, visitorsFromRollups } from './windows.js';
+import { countsVisits, goalRowsAnswer, goalsUnderFilters, hasGoalFilter, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer, visitorsFromRollups } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
@@ -51,6 +54,8 @@ export interface PlanInputs {
   sessionRowsFrom?: string | null;
   /** Likewise, the first rolled-up day from which session paths are written (absent or null: every rolled-up day's). */
   sessionPathsFrom?: string | null;
+  /** Likewise, the first rolled-up day from which goal rows are written for every goal (absent or null: every rolled-up day's). */
+  goalRowsFrom?: string | null;
   /** The first and last day of the site's imported aggregates; absent or null when it has none. */
   importedDays?: Period | null;
 }
@@ -58,7 +63,10 @@ export interface PlanInputs {
 /** Where the days of a range come from under a plan; days in neither part are not computable. */
 export interface DaySources {
   readonly rollup: Period | null;
-  /** Days read from session rows, or of journeys from session paths (the raw path's days up to the watermark, where they answer). */
+  /**
+   * Days read from session rows (their goals from goal rows), or of journeys from session paths:
+   * the raw path's days up to the watermark, where they answer.
+   */
   readonly sessions: Period | null;
   readonly raw: Period | null;
   /** Days read from imported aggregates (they hold no day that rollups or raw events hold). */
@@ -116,8 +124,9 @@ export interface Plan {
   /** Whether every day of the compared period is computable: a comparison needs them all. */
   readonly previousComplete: boolean;
   /**
-   * The days the stats count goals on (null for the other kinds). Without filters, the span. Under filters, raw events alone
-   * (no rollup, session row or imported aggregate holds goals by dimension): the span where the
+   * The days the stats count goals on (null for the other kinds). Without filters, the span. Under
+   * filters, raw events, and goal rows (as `sessions`) where every filter is a key sessions carry
+   * (no other rollup, nor any imported aggregate, holds goals by dimension): the span where the
    * raw window holds every day of both periods, the period where it holds only that one's; with
    * `raw=clip` the period's days inside the window where it starts before it (`goalsSince`); else null.
    */
@@ -191,7 +200,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
     watermark: path === 'rollup' ? rollupWatermark(inputs, windowStart) : inputs.watermark,
     rawWindowStart: windowStart,
     retentionStart: retentionStart(q.today, inputs.retentionMonths),
-    sessionRows: path !== 'raw' ? null : sessionRowsAnswer(q) ? { from: inputs.sessionRowsFrom ?? null } : sessionPathsAnswer(q) ? { from: inputs.sessionPathsFrom ?? null } : null,
+    sessionRows: path !== 'raw' ? null : sessionRowsAnswer(q) ? { from: sessionRowsFrom(q, inputs) } : sessionPathsAnswer(q) ? { from: inputs.sessionPathsFrom ?? null } : null,
     imported: importedAnswers(q) ? (inputs.importedDays ?? null) : null,
   };
   const period = daySources(bounds, q.period);
@@ -204,7 +213,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
   // reads them over its span): no other read reads the goal span, nor counts its days as read. Under
   // a goal filter, the stats count its conversions as their matching events, with the other figures.
   const goals =
-    q.kind !== 'stats' || conversionsRefused(q) || hasGoalFilter(q) ? NO_GOAL_DAYS : q.filters.length === 0 ? { span, compared: previousComplete, since: null } : filteredGoalDays(q, bounds, previousComplete);
+    q.kind !== 'stats' || conversionsRefused(q) || hasGoalFilter(q) ? NO_GOAL_DAYS : q.filters.length === 0 ? { span, compared: previousComplete, since: null } : filteredGoalDays(q, bounds, inputs, previousComplete);
   return Object.freeze({
     ...q,
     plan: Object.freeze({
@@ -214,7 +223,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
       periodVisitors,
       previous,
       span,
-      detailDaysRead: Math.max(daysHoldingData(span.sessions, windowStart, q.today) + daysHoldingData(span.raw, windowStart, q.today), daysHoldingData(goals.span?.raw ?? null, windowStart, q.today)),
+      detailDaysRead: Math.max(detailDays(span, windowStart, q.today), goals.span ? detailDays(goals.span, windowStart, q.today) : 0),
       previousCut: q.previousCut && (keptRaw(bounds, q.previousCut.day) ? 'raw' : 'share'),
       clippedFrom,
       visits: countsVisits(q),
@@ -274,6 +283,20 @@ function importedAnswer(q: Query, importedDays: Period | null, requested: Period
 /** A range from the retention's first day on. */
 function keptDays(range: Period, retention: string | null): Period {
   return retention !== null && retention > range.from ? { from: retention, to: range.to } : range;
+}
+
+/** The days of raw events, session rows or goal rows a range's sources read that can hold data. */
+function detailDays(days: DaySources, windowStart: string, today: string): number {
+  return daysHoldingData(days.sessions, windowStart, today) + daysHoldingData(days.raw, windowStart, today);
+}
+
+/**
+ * The first rolled-up day from which session rows answer a query: where it reads goals under
+ * filters, the later of the days session rows and goal rows are written from.
+ */
+function sessionRowsFrom(q: Query, inputs: PlanInputs): string | null {
+  const from = [inputs.sessionRowsFrom, goalsUnderFilters(q) ? inputs.goalRowsFrom : null].filter((day) => day !== null && day !== undefined).sort();
+  return from.at(-1) ?? null;
 }
 
 /** The days of a range that can hold data: inside the raw window, up to today. */
@@ -359,13 +382,15 @@ interface GoalDays {
 const NO_GOAL_DAYS: GoalDays = { span: null, compared: false, since: null };
 
 /**
- * Under filters, where goals are counted: raw events alone, of whole periods only (a conversion
- * figure missing days would read as a fall), the compared one where the comparison holds. With
- * `raw=clip`, a period that starts before the raw window is counted from its start, uncompared, and
- * the answer says from which day, as the breakdowns' clipped reads are.
+ * Under filters, where goals are counted: raw events, and goal rows on the rolled-up days where
+ * every filter is a key sessions carry, of whole periods only (a conversion figure missing days
+ * would read as a fall), the compared one where the comparison holds. With `raw=clip`, a period
+ * that starts before the raw window is counted from its start, uncompared, and the answer says from
+ * which day, as the breakdowns' clipped reads are.
  */
-function filteredGoalDays(q: Query, bounds: Bounds, previousComplete: boolean): GoalDays {
-  const raw: Bounds = { ...bounds, path: 'raw', watermark: null, sessionRows: null, imported: null };
+function filteredGoalDays(q: Query, bounds: Bounds, inputs: PlanInputs, previousComplete: boolean): GoalDays {
+  const rows = goalRowsAnswer(q);
+  const raw: Bounds = { ...bounds, path: 'raw', watermark: rows ? inputs.watermark : null, sessionRows: rows ? { from: inputs.goalRowsFrom ?? null } : null, imported: null };
   const whole = (p: Period) => daySources(raw, p).firstComputable === p.from;
   if (!whole(q.period)) {
     const inside = { from: bounds.rawWindowStart, to: q.period.to };

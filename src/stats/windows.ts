@@ -24,7 +24,8 @@ export function retentionStart(today: string, retentionMonths: number | null): s
  * rollups cannot answer them. No rollup holds a session's sequence of pages (session paths do, kept as long as raw events). Rollups hold each page's own figures, and a visitor of two matching
  * pages (or of two keys an `is_not` or `contains` filter keeps) would count twice in their sum;
  * session rows hold no page but the entry and exit; a property's rollups hold a `(none)` row only on
- * the days some event carries it; neither holds goals by dimension.
+ * the days some event carries it; no rollup holds goals by dimension (goal rows hold them by the
+ * keys sessions carry, kept as long as raw events).
  */
 export function rawOnlyByFilters(q: Query): boolean {
   const [filter] = q.filters;
@@ -112,10 +113,17 @@ export function carriedBySession(f: Filter): boolean {
 }
 
 /**
+ * Whether goal rows answer a read's goals under its filters on rolled-up days: every filter a key
+ * sessions carry (goal rows hold those, each conversion under its own), of days, not hours.
+ */
+export function goalRowsAnswer(q: Query): boolean {
+  return !(q.kind === 'timeseries' && q.grain === 'hour') && q.filters.every(carriedBySession);
+}
+
+/**
  * Whether session paths answer a journeys read's rolled-up days: every filter a key the session
  * carries (session paths hold those, not pages, events, properties or the exit page), with or
- * without a `page` (each session's list holds every occurrence of it). From a page, an engine with
- * window functions still reads raw events, sooner there (../sql/journeys.ts).
+ * without a `page` (each session's list holds every occurrence of it).
  */
 export function sessionPathsAnswer(q: Query): boolean {
   return q.kind === 'journeys' && q.filters.every(carriedBySession);
@@ -123,12 +131,13 @@ export function sessionPathsAnswer(q: Query): boolean {
 
 /**
  * Whether session rows answer a query's raw-path days: a daily read (stats, day-or-longer
- * timeseries, breakdown) whose filters and broken-down dimension are all session-scoped, of no
- * goal metric (session rows hold no goals).
+ * timeseries, breakdown, the goals read) whose filters and broken-down dimension are all
+ * session-scoped; goals under filters (the goals read, a goal metric's timeseries) only where
+ * every filter is a key sessions carry, for goal rows count them.
  */
 export function sessionRowsAnswer(q: Query): boolean {
-  if (q.kind !== 'stats' && q.kind !== 'breakdown' && !(q.kind === 'timeseries' && q.grain !== 'hour')) return false;
-  if (goalsUnderFilters(q)) return false;
+  if (q.kind !== 'stats' && q.kind !== 'breakdown' && q.kind !== 'goals' && !(q.kind === 'timeseries' && q.grain !== 'hour')) return false;
+  if (goalsUnderFilters(q) && !goalRowsAnswer(q)) return false;
   if (q.breakdown && scopeOf(q.breakdown.dimension) !== 'session') return false;
   return q.filters.every((f) => scopeOf(f.dimension) === 'session');
 }

@@ -455,41 +455,57 @@ test('filters is not (!:) and contains (~:): the raw path, session rows where ev
   assert.equal(errorCode(() => plan('stats', { period: '90d', filter: 'page~:blog' }, '2026-03-19', null, 90)), undefined);
 });
 
-test("goals under filters: raw events alone, of whole periods inside the raw window; the goals read's filters an extension", () => {
+test("goals under filters: goal rows and raw events, of whole periods inside the raw window; the goals read's filters an extension", () => {
   const raw = (days: DaySources | null) => days && { rollup: days.rollup, sessions: days.sessions, raw: days.raw, imported: days.imported };
   // The base API's requests (no raw=clip) leave conversions under filters out: no goal days, a conversions timeseries refused.
   assert.equal(plan('stats', { period: '7d', filter: 'country:FR' }).plan.goalSpan, null);
   assert.equal(errorCode(() => plan('timeseries', { period: '7d', metric: 'conversions', filter: 'country:FR' })), 'METRIC_NOT_FILTERABLE');
-  // Without filters, the span itself; with raw=clip and one filter: the traffic from rollups, the goals from raw events.
+  // Without filters, the span itself; with raw=clip and one filter: the traffic from rollups, the
+  // goals from goal rows up to the watermark (2026-03-19) and raw events after it.
   const unfiltered = plan('stats', { period: '7d' });
   assert.equal(unfiltered.plan.goalSpan, unfiltered.plan.span);
   assert.equal(unfiltered.plan.goalsCompared, true);
-  const one = plan('stats', { from: '2026-03-10', to: '2026-03-19', filter: 'country:FR', raw: 'clip' });
+  const one = plan('stats', { from: '2026-03-10', to: '2026-03-20', filter: 'country:FR', raw: 'clip' });
   assert.equal(one.plan.path, 'rollup');
-  assert.deepEqual(raw(one.plan.goalSpan), { rollup: null, sessions: null, raw: { from: '2026-02-28', to: '2026-03-19' }, imported: null });
+  assert.deepEqual(raw(one.plan.goalSpan), { rollup: null, sessions: { from: '2026-02-27', to: '2026-03-19' }, raw: { from: '2026-03-20', to: '2026-03-20' }, imported: null });
   assert.equal(one.plan.goalsCompared, true);
-  // Two session filters: session rows answer the traffic, raw events the goals.
+  // Two session filters: session rows answer the traffic, goal rows the goals.
   const two = plan('stats', { from: '2026-03-10', to: '2026-03-19', filter: ['country:FR', 'referrer:(none)'], raw: 'clip' });
   assert.deepEqual(two.plan.span.sessions, { from: '2026-02-28', to: '2026-03-19' });
-  assert.deepEqual(raw(two.plan.goalSpan), { rollup: null, sessions: null, raw: { from: '2026-02-28', to: '2026-03-19' }, imported: null });
+  assert.deepEqual(raw(two.plan.goalSpan), { rollup: null, sessions: { from: '2026-02-28', to: '2026-03-19' }, raw: null, imported: null });
+  // A filter goal rows do not hold (a page, the exit page, an event), or goal rows not yet written for every rolled-up day: raw events alone.
+  for (const filter of ['page:/a', 'exit:/a', 'event:signup', 'prop.plan:pro']) {
+    assert.deepEqual(raw(plan('stats', { from: '2026-03-10', to: '2026-03-19', filter, raw: 'clip' }).plan.goalSpan), { rollup: null, sessions: null, raw: { from: '2026-02-28', to: '2026-03-19' }, imported: null }, filter);
+  }
+  const backfilling = { watermark: '2026-03-19', retentionMonths: null, rawDays: 30, goalRowsFrom: '2026-03-01' };
+  const stats = (inputs: typeof backfilling) => planQuery(parseQuery('stats', { from: '2026-03-10', to: '2026-03-19', filter: 'country:FR', raw: 'clip' }, SITE, NOW), inputs);
+  assert.deepEqual(raw(stats(backfilling).plan.goalSpan)?.sessions, null, 'goal rows missing from 2026-02-28');
+  assert.deepEqual(raw(stats({ ...backfilling, goalRowsFrom: '2026-02-28' }).plan.goalSpan)?.sessions, { from: '2026-02-28', to: '2026-03-19' });
   // The compared period outside the window: the period's goals alone, uncompared; the period outside it: none.
   const month = plan('stats', { period: '30d', filter: 'country:FR', raw: 'clip' });
-  assert.deepEqual(raw(month.plan.goalSpan)?.raw, month.period);
+  assert.deepEqual(raw(month.plan.goalSpan), { rollup: null, sessions: { from: month.period.from, to: '2026-03-19' }, raw: { from: '2026-03-20', to: month.period.to }, imported: null });
   assert.equal(month.plan.goalsCompared, false);
   assert.equal(month.plan.goalsSince, null);
   // A period that starts before the window: with raw=clip, its days inside the window, uncompared, and the day they start said; without, none.
   const quarter = plan('stats', { period: '90d', filter: 'country:FR', raw: 'clip' });
-  assert.deepEqual(raw(quarter.plan.goalSpan)?.raw, { from: '2026-02-19', to: quarter.period.to });
+  assert.deepEqual(raw(quarter.plan.goalSpan), { rollup: null, sessions: { from: '2026-02-19', to: '2026-03-19' }, raw: { from: '2026-03-20', to: quarter.period.to }, imported: null });
   assert.equal(quarter.plan.goalsSince, '2026-02-19');
   assert.equal(quarter.plan.goalsCompared, false);
   assert.equal(quarter.plan.clippedFrom, null, 'the traffic figures read the whole period from rollups');
   assert.equal(plan('stats', { period: '90d', filter: 'country:FR' }).plan.goalSpan, null);
-  // The goals read and a conversions timeseries under a filter are raw reads, clipped with raw=clip.
-  const goals = planQuery(parseQuery('goals', { period: '90d', filter: 'country:FR', raw: 'clip' }, SITE, NOW, [], { filteredGoals: true }), { watermark: '2026-03-19', retentionMonths: null, rawDays: 30 });
+  // The goals read and a conversions timeseries under a filter are raw-path reads, clipped with
+  // raw=clip: goal rows (and session rows for the visitors) answer the rolled-up days where both
+  // are written, raw events the rest.
+  const goalsRead = (inputs: typeof backfilling) => planQuery(parseQuery('goals', { period: '90d', filter: 'country:FR', raw: 'clip' }, SITE, NOW, [], { filteredGoals: true }), inputs);
+  const goals = goalsRead({ ...backfilling, goalRowsFrom: null as unknown as string });
   assert.equal(goals.plan.path, 'raw');
   assert.equal(goals.plan.clippedFrom, '2025-12-21');
   assert.equal(goals.plan.imported === 'included', false);
-  assert.equal(plan('timeseries', { period: '7d', metric: 'conversions', filter: 'country:FR', raw: 'clip' }).plan.span.sessions, null, 'session rows hold no goals');
+  assert.deepEqual(goals.plan.period.sessions, { from: '2026-02-19', to: '2026-03-19' });
+  assert.equal(goalsRead(backfilling).plan.period.sessions, null, 'goal rows missing from 2026-02-19');
+  assert.equal(goalsRead({ ...backfilling, goalRowsFrom: '2026-02-19', sessionRowsFrom: '2026-03-01' } as typeof backfilling).plan.period.sessions, null, 'session rows missing');
+  assert.deepEqual(plan('timeseries', { period: '7d', metric: 'conversions', filter: 'country:FR', raw: 'clip' }).plan.span.sessions, { from: '2026-03-07', to: '2026-03-19' });
+  assert.equal(plan('timeseries', { period: '7d', metric: 'conversions', filter: 'page:/a', raw: 'clip' }).plan.span.sessions, null, 'goal rows hold no page');
   assert.equal(errorCode(() => parseQuery('goals', { period: '7d', raw: 'clip' }, SITE, NOW)), 'INVALID_PARAMS');
   assert.equal(parseQuery('goals', { period: '7d', raw: 'clip' }, SITE, NOW, [], { filteredGoals: true }).rawClip, true);
 });

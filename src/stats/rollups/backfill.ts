@@ -1,4 +1,4 @@
-// The backfill of new goals and funnel versions (and of session rows and paths) over days already
+// The backfill of new goals and funnel versions (and of session rows, session paths and goal rows) over days already
 // rolled up, and the removal of the rows of those gone: the bookkeeping of which definitions the rollups were computed for.
 import type { EventStore } from '../../storage/events/types.js';
 import type { RollupState } from '../../storage/meta/types.js';
@@ -6,7 +6,7 @@ import { addDays } from '../../core/localtime.js';
 import { funnelKey, goalKey } from '../../core/answer-headers.js';
 import { definitionKeys, parseComputed, SESSION_PATHS_KEY, SESSION_ROWS_KEY, type Backfill, type ComputedDefinitions, type Definitions } from './coverage.js';
 import { sql, trusted } from '../../sql/sql.js';
-import { FUNNEL_DAILY, GOAL_DAILY, SITE_DAILY } from './tables.js';
+import { FUNNEL_DAILY, GOAL_DAILY, GOAL_ROWS, SITE_DAILY } from './tables.js';
 import { eventDays, latestPassStart } from './passes.js';
 import { writeGoalsAndFunnels, writeSessionPaths, writeSessionRows } from './write.js';
 
@@ -55,14 +55,14 @@ export async function dropRemoved(events: EventStore, siteId: string, known: Def
   const keys = definitionKeys(defs);
   const all = { from: null, to: today };
   for (const g of known.goals.filter((g) => !keys.includes(goalKey(g.goalId)))) {
-    await events.replaceRows(GOAL_DAILY, { siteId, days: all, where: { goal_id: g.goalId } }, null);
+    for (const table of [GOAL_DAILY, GOAL_ROWS]) await events.replaceRows(table, { siteId, days: all, where: { goal_id: g.goalId } }, null);
   }
   for (const f of known.funnels.filter((f) => !keys.includes(funnelKey(f.id, f.version)))) {
     await events.replaceRows(FUNNEL_DAILY, { siteId, days: all, where: { funnel_id: f.id, version: f.version } }, null);
   }
 }
 
-/** Recounts the goal and funnel rollups (and session rows and paths) of the backfill's latest pass (at most `days` days); returns what remains of it. */
+/** Recounts the goal and funnel rollups (goal rows among them, and session rows and paths) of the backfill's latest pass (at most `days` days); returns what remains of it. */
 export async function backfillPart(events: EventStore, siteId: string, defs: Definitions, backfill: Backfill, days: number): Promise<Backfill | undefined> {
   const first = addDays(backfill.to, -(days - 1));
   const latest = { from: first > backfill.from ? first : backfill.from, to: backfill.to };

@@ -31,6 +31,8 @@ export interface Definitions {
   funnels: FunnelRef[];
   sessionRows?: true | string;
   sessionPaths?: true | string;
+  /** The key goal rows are computed with (GOAL_ROWS_KEY); absent in bookkeeping written before goal rows existed. */
+  goalRows?: string;
 }
 
 /** The rolled-up days still to recount for definitions added after them; the latest days go first (`to` moves back). */
@@ -63,6 +65,7 @@ const keyOf = (table: string, dimensions: readonly Dimension[]) => [table, ...di
 
 export const SESSION_ROWS_KEY = keyOf('session-rows', SESSION_DIMENSIONS);
 export const SESSION_PATHS_KEY = keyOf('session-paths', CARRIED_DIMENSIONS);
+export const GOAL_ROWS_KEY = keyOf('goal-rows', CARRIED_DIMENSIONS);
 const keyAsKept = (kept: true | string, first: string) => (kept === true ? first : kept);
 
 export function definitionKeys(defs: Definitions): string[] {
@@ -71,6 +74,7 @@ export function definitionKeys(defs: Definitions): string[] {
     ...defs.funnels.map((f) => funnelKey(f.id, f.version)),
     ...(defs.sessionRows ? [keyAsKept(defs.sessionRows, 'session-rows')] : []),
     ...(defs.sessionPaths ? [keyAsKept(defs.sessionPaths, 'session-paths')] : []),
+    ...(defs.goalRows ? [defs.goalRows] : []),
   ];
 }
 
@@ -98,6 +102,17 @@ export function countedSince(state: RollupState | undefined, key: string): strin
 export function writtenFrom(state: RollupState | undefined, key: string): string | null {
   if (!state || state.watermark === null) return null;
   return pendingFrom(state.watermark, parseComputed(state.definitions), key);
+}
+
+/**
+ * The first rolled-up day from which goal rows are written for each of the goals, or null when
+ * every rolled-up day's are: the goal rows' own backfill (a site rolled up before they existed), or
+ * a goal's (one the job has not seen yet lacks every rolled-up day), leaves the days before it to
+ * raw events.
+ */
+export function goalRowsWrittenFrom(state: RollupState | undefined, goalIds: readonly number[]): string | null {
+  const from = [GOAL_ROWS_KEY, ...goalIds.map(goalKey)].map((key) => writtenFrom(state, key)).filter((day) => day !== null).sort();
+  return from.at(-1) ?? null;
 }
 
 /** The first rolled-up day a definition still lacks (`writtenFrom`), from the parsed bookkeeping. */

@@ -14,7 +14,7 @@ import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
 import { MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
 import { dayRange } from '../sql/filters.js';
-import { parseComputed, rawCut, SESSION_PATHS_KEY, SESSION_ROWS_KEY, type Definitions } from './coverage.js';
+import { GOAL_ROWS_KEY, parseComputed, rawCut, SESSION_PATHS_KEY, SESSION_ROWS_KEY, type Definitions } from './coverage.js';
 import { sql, trusted } from '../../sql/sql.js';
 import { rollupKey, underSiteLease } from './key.js';
 import { chunks, eventDays } from './passes.js';
@@ -44,7 +44,7 @@ export async function loadDefinitions(meta: MetaStore, site: Site): Promise<Defi
       if (f) funnels.push({ id: f.id, version: f.version, windowMinutes: f.windowMinutes, steps: f.steps });
     }
   }
-  return { goals, funnels, sessionRows: SESSION_ROWS_KEY, sessionPaths: SESSION_PATHS_KEY };
+  return { goals, funnels, sessionRows: SESSION_ROWS_KEY, sessionPaths: SESSION_PATHS_KEY, goalRows: GOAL_ROWS_KEY };
 }
 
 /** The last site-local day that has ended, sessions included. */

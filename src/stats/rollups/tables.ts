@@ -115,6 +115,32 @@ export const SESSION_ROWS: TableSpec = {
 /** The session-scoped dimensions every event of a session carries (copied from its first at ingest): all but the exit page, derived per session. */
 export const CARRIED_DIMENSIONS = SESSION_DIMENSIONS.filter(isStoredDimension);
 
+/** The goal measures counted per conversion: a goal row holds their sums (`unique_conversions` is its visitors, counted when read). */
+export const GOAL_ROW_SUMS = measureColumns(GOAL_MEASURES).filter((name) => name !== GOAL_MEASURES.uniqueConversions.column);
+
+/**
+ * Goal rows: per site, day, goal, visitor hash and the carried keys of its conversions (an absent
+ * value as `(none)`, as session rows hold it), the conversions' counts and revenue sums. Each event
+ * is counted under its own keys, as a filtered raw read counts it, so that goals under filters on
+ * carried keys read them instead of every event of the period (docs/read-path.md, "Goal rows"): a
+ * year's goals under `country:US` group the year's converting visitors, not its 10 M events. A day
+ * has at most one row per conversion. Written by the rollup job with goal_daily (which it sums),
+ * kept as long as raw events.
+ */
+export const GOAL_ROWS: TableSpec = {
+  name: 'goal_days',
+  columns: [
+    { ...SITE, repeated: true },
+    DAY,
+    GOAL,
+    column('visitor_id', 'BIGINT'),
+    ...CARRIED_DIMENSIONS.map((dim) => ({ ...column(dimensionColumn(dim), 'VARCHAR'), repeated: true })),
+    ...counts(GOAL_ROW_SUMS),
+  ],
+  dayColumn: 'day',
+  key: ['goal_id', 'visitor_id'],
+};
+
 /**
  * Session paths: one row per session and local day on which it has a pageview or its start (a
  * session across midnight has a row on each day), for journeys (docs/api.md, Journeys): the visitor
@@ -238,5 +264,5 @@ export const IMPORTED_TABLES = [IMPORTED_DAILY, IMPORTED_DIM_DAILY, IMPORTED_DIM
 export const IMPORT_STAGING_TABLES = [IMPORT_STAGING, IMPORT_SCROLL_STAGING] as const;
 
 /** The tables a day's rewrite replaces from raw events. */
-export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, FUNNEL_DAILY, SESSION_ROWS, SESSION_PATHS, SCROLL_DAILY, VITALS_DAILY] as const;
+export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, GOAL_ROWS, FUNNEL_DAILY, SESSION_ROWS, SESSION_PATHS, SCROLL_DAILY, VITALS_DAILY] as const;
 export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, ...IMPORT_STAGING_TABLES];

@@ -1,6 +1,6 @@
 // Daily rollups (docs/read-path.md, "Where each day's figures come from"): site_daily, dim_daily (capped per site,
-// day and dimension, the rest folded into `(other)`), goal_daily and funnel_daily (per funnel
-// version), written exactly from raw events by the same measure builders that answer raw reads
+// day and dimension, the rest folded into `(other)`), goal rows and goal_daily (their sums), and
+// funnel_daily (per funnel version), written exactly from raw events by the same measure builders that answer raw reads
 // (src/stats/sql/), with the session parts and rows of rollups/sql.ts. dim_monthly sums dim_daily
 // per calendar month, so that long breakdowns group a few rows per key instead of one per
 // day (every measure is a sum of daily values, so the sums are exact).
@@ -12,7 +12,7 @@ import { addDays } from '../../core/localtime.js';
 import { addMonths, firstOfMonth, type Period } from '../../core/period.js';
 import { DIMENSIONS, isPropertyDimension, NONE_KEY, OTHER_KEY, PROPERTY_PREFIX, scopeOf, type QueryDimension } from '../../core/vocabulary.js';
 import { asRepeated, dayRange, integerLiteral, repeatedKeyExpr, scopedPropertyKey } from '../sql/filters.js';
-import { funnelEvents, measureGoals } from '../sql/goals.js';
+import { funnelEvents, goalRowsOfEvents, measureGoalRows } from '../sql/goals.js';
 import { measureEvents, measureSessionRows } from '../sql/measures.js';
 import { measurePropertyNones, sessionPartDays, sessionPartsOfEvents, sessionRowsOfParts } from './sql.js';
 import { measurePropertyPairs } from '../sql/properties.js';
@@ -26,7 +26,7 @@ import type { Definitions } from './coverage.js';
 import { walkFunnel, type FunnelEventRow } from '../funnel.js';
 import { GOAL_MEASURES, measureColumns, TRAFFIC_MEASURES } from '../measures.js';
 import { joinSql, sql, trusted, type Sql } from '../../sql/sql.js';
-import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, ROLLUP_TABLES, SCROLL_DAILY, SESSION_PARTS, SESSION_PATHS, SESSION_ROWS, SITE_DAILY, VITALS_DAILY } from './tables.js';
+import { DAILY_TABLES, DIM_DAILY, DIM_MONTHLY, DIM_TOP_KEYS, FUNNEL_DAILY, GOAL_DAILY, GOAL_ROWS, ROLLUP_TABLES, SCROLL_DAILY, SESSION_PARTS, SESSION_PATHS, SESSION_ROWS, SITE_DAILY, VITALS_DAILY } from './tables.js';
 
 const TRAFFIC_COLUMNS = trusted(measureColumns(TRAFFIC_MEASURES).join(', '));
 
@@ -73,14 +73,9 @@ export async function writeSessionRows(events: EventStore, siteId: string, days:
   const d = events.dialect;
   const around = { siteId, days: sessionPartDays(days) };
   const runs = await statementsOfDays(events, siteId, days, { days: Number.MAX_SAFE_INTEGER, events: SESSION_ROWS_EVENTS_A_STATEMENT });
-  // A day past the bound is a statement of its own, its sessions split in as many shares as it needs.
-  const sharesOf = (events: number) => Math.max(1, Math.ceil(events / SESSION_ROWS_EVENTS_A_STATEMENT));
   const eventsOf = new Map(runs.flatMap((run) => run.withEvents.map((day) => [day.day, day.events] as const)));
   await events.replaceRows(SESSION_PARTS, around, sessionPartsOfEvents(d, siteId, days, (day) => sharesOf(eventsOf.get(day) ?? 0)));
-  for (const { from, to, withEvents } of runs) {
-    const shares = sharesOf(withEvents.reduce((n, day) => n + day.events, 0));
-    await events.replaceRows(SESSION_ROWS, { siteId, days: { from, to } }, sessionRowsOfParts(d, siteId, { from, to }, shares));
-  }
+  for (const run of runs) await events.replaceRows(SESSION_ROWS, { siteId, days: run }, sessionRowsOfParts(d, siteId, run, sharesOf(eventsOfRun(run))));
   await events.replaceRows(SESSION_PARTS, around, null);
 }
 
@@ -93,6 +88,9 @@ export async function writeSessionRows(events: EventStore, siteId: string, days:
  * more the longer their paths. Days of sessions of a few events each take the same statements, each smaller.
  */
 const SESSION_ROWS_EVENTS_A_STATEMENT = 200_000;
+
+/** The selects a statement of session rows or goal rows over `events` events takes: a day past the bound is a statement of its own, its sessions or visitors split in as many shares as it needs. */
+const sharesOf = (events: number) => Math.max(1, Math.ceil(events / SESSION_ROWS_EVENTS_A_STATEMENT));
 
 /**
  * The days of `days` in consecutive runs, each at most `most.days` days with events and `most.events`
@@ -122,6 +120,9 @@ async function statementsOfDays(events: EventStore, siteId: string, days: Period
   }
   return runs;
 }
+
+/** The events of a run of `statementsOfDays`. */
+const eventsOfRun = (run: { withEvents: ReadonlyArray<{ events: number }> }) => run.withEvents.reduce((n, day) => n + day.events, 0);
 
 /**
  * What a statement of session paths takes at most: days with events (each is several selects of a
@@ -171,11 +172,23 @@ async function capDimensions(events: EventStore, siteId: string, days: Period, c
   }
 }
 
-/** The goal_daily rows of the days, or null when the site has no goals. */
-function goalRows(events: EventStore, siteId: string, days: Period, defs: Definitions): Sql | null {
-  if (defs.goals.length === 0) return null;
-  const measures = measureGoals(events.dialect, trusted('day'), siteId, days, defs.goals);
-  return sql`SELECT ${siteId} AS site, b, goal_id, ${trusted(measureColumns(GOAL_MEASURES).join(', '))} FROM (${measures}) g`;
+/**
+ * Writes the goal rows of the days (none when the site has no goals), in statements bounded by
+ * events as the session rows' are (a select groups one share of a day's visitors), then goal_daily
+ * summed from them.
+ */
+async function writeGoalRows(events: EventStore, siteId: string, days: Period, defs: Definitions): Promise<void> {
+  const d = events.dialect;
+  if (defs.goals.length === 0) {
+    for (const table of [GOAL_ROWS, GOAL_DAILY]) await events.replaceRows(table, { siteId, days }, null);
+    return;
+  }
+  for (const run of await statementsOfDays(events, siteId, days, { days: Number.MAX_SAFE_INTEGER, events: SESSION_ROWS_EVENTS_A_STATEMENT })) {
+    const shares = sharesOf(eventsOfRun(run));
+    await events.replaceRows(GOAL_ROWS, { siteId, days: run }, Array.from({ length: shares }, (_, share) => goalRowsOfEvents(d, siteId, run, defs.goals, share, shares)));
+  }
+  const measures = measureGoalRows(d, siteId, days, defs.goals, []);
+  await events.replaceRows(GOAL_DAILY, { siteId, days }, sql`SELECT ${siteId} AS site, b, goal_id, ${trusted(measureColumns(GOAL_MEASURES).join(', '))} FROM (${measures}) g`);
 }
 
 /** The funnel_daily rows of the days (walked here from the matching events), or null when none. */
@@ -196,7 +209,7 @@ async function funnelRows(events: EventStore, siteId: string, days: Period, defs
 }
 
 export async function writeGoalsAndFunnels(events: EventStore, siteId: string, days: Period, defs: Definitions): Promise<void> {
-  await events.replaceRows(GOAL_DAILY, { siteId, days }, goalRows(events, siteId, days, defs));
+  await writeGoalRows(events, siteId, days, defs);
   await events.replaceRows(FUNNEL_DAILY, { siteId, days }, await funnelRows(events, siteId, days, defs));
 }
 

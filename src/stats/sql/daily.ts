@@ -10,7 +10,7 @@ import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
 import type { DaySources, PlannedQuery } from '../planner.js';
 import { DIM_DAILY, GOAL_DAILY, SITE_DAILY } from '../rollups/tables.js';
 import { dayRange, integerLiteral, needsExit } from './filters.js';
-import { measureGoals } from './goals.js';
+import { measureGoalRows, measureGoals } from './goals.js';
 import { importedGoals, importedKeyRows, importedRows } from './imported.js';
 import { DAY_BUCKET, dayRows, GOAL_COLUMNS, MEASURE_COLUMNS, measureEvents, measureSessionRows } from './measures.js';
 import type { EventScope } from './events.js';
@@ -90,8 +90,8 @@ export function dailyMeasureStatements(d: Dialect, q: PlannedQuery, days: DaySou
 
 /**
  * Per day and goal, the goal measures of some days, one statement per source (none without goals).
- * Columns: b, goal_id, then the measures. Under `filters`, the planner's days are raw ones alone (its
- * `goalSpan`), which the filters cut.
+ * Columns: b, goal_id, then the measures. Under `filters`, the planner's days are goal rows' (as
+ * `sessions`) and raw events', which the filters cut.
  */
 export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources, goals: readonly GoalRef[], filters: readonly Filter[] = []): Sql[] {
   const statements: Sql[] = [];
@@ -105,6 +105,7 @@ export function dailyGoalStatements(d: Dialect, siteId: string, days: DaySources
   const imported = days.imported && importedGoals(d, siteId, days.imported, goals);
   if (imported) summed.push(imported);
   if (summed.length > 0) statements.push(joinSql(summed, ' UNION ALL '));
+  if (days.sessions) statements.push(dayRows(d, measureGoalRows(d, siteId, days.sessions, goals, filters), ['goal_id', ...GOAL_COLUMNS]));
   if (days.raw) statements.push(dayRows(d, measureGoals(d, DAY_BUCKET, siteId, days.raw, goals, { filters }), ['goal_id', ...GOAL_COLUMNS]));
   return statements;
 }

@@ -1,10 +1,11 @@
 // The relations the measures are counted over: a site's raw events in a scope (days, instants,
 // filters, the exit page derived), the same scope stretched over whole sessions, and the session
-// rows of some days. Every measure builder (./measures.ts) reads one of them.
+// rows (or goal rows) of some days. Every measure builder (./measures.ts) reads one of them.
 import { addDays } from '../../core/localtime.js';
 import type { Period } from '../../core/period.js';
 import { dimensionColumn, type Filter, type FilterDimension, GOAL_DIMENSION, isPropertyDimension, type PropertyDimension } from '../../core/vocabulary.js';
 import type { Dialect } from '../../sql/dialect.js';
+import type { TableSpec } from '../../storage/events/types.js';
 import { joinSql, sql, type Sql, trusted } from '../../sql/sql.js';
 import { IS_PAGEVIEW } from '../measures.js';
 import { CARRIES_NO_PROPERTIES, propertyToken } from '../properties.js';
@@ -111,9 +112,18 @@ export function sessionRowKey(dimension: FilterDimension): Sql {
 
 /** The session rows of a site, days and filters (every one session-scoped), as a relation named `ev`. */
 export function sessionRowsRelation(d: Dialect, siteId: string, days: Period, filters: readonly Filter[]): Sql {
-  const bounds = [sql`site_id = ${siteId}`, dayRange(d, 'day', days)];
+  return keyedRowsRelation(d, SESSION_ROWS, siteId, days, filters);
+}
+
+/**
+ * The rows of a table keyed as session rows are (session-scoped keys under the events table's column
+ * names, an absent value as `(none)`: session rows, goal rows) of a site, days and filters, and
+ * `where` (more bounds), as a relation named `ev`.
+ */
+export function keyedRowsRelation(d: Dialect, table: TableSpec, siteId: string, days: Period, filters: readonly Filter[], where: readonly Sql[] = []): Sql {
+  const bounds = [sql`site_id = ${siteId}`, dayRange(d, 'day', days), ...where];
   const chosen = filters.map((f) => keyMatches(d, sessionRowKey(f.dimension), f));
   const first = d.readFirst();
-  if (first === null || chosen.length === 0) return sql`(SELECT * FROM ${trusted(SESSION_ROWS.name)} WHERE ${joinSql([...bounds, ...chosen], ' AND ')}) ev`;
-  return sql`(SELECT * FROM ${trusted(SESSION_ROWS.name)} ${trusted(first)} ${joinSql(chosen, ' AND ')} WHERE ${joinSql(bounds, ' AND ')}) ev`;
+  if (first === null || chosen.length === 0) return sql`(SELECT * FROM ${trusted(table.name)} WHERE ${joinSql([...bounds, ...chosen], ' AND ')}) ev`;
+  return sql`(SELECT * FROM ${trusted(table.name)} ${trusted(first)} ${joinSql(chosen, ' AND ')} WHERE ${joinSql(bounds, ' AND ')}) ev`;
 }

@@ -2,14 +2,16 @@
 // measures per day, and the funnel's statements.
 import type { Matcher } from '../../core/patterns.js';
 import type { Period } from '../../core/period.js';
-import type { Filter } from '../../core/vocabulary.js';
+import { dimensionColumn, type Filter, NONE_KEY } from '../../core/vocabulary.js';
 import type { GoalRef } from '../../entities/goals.js';
 import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { GOAL_MEASURES, measureAggregates } from '../measures.js';
 import type { DaySources } from '../planner.js';
-import { FUNNEL_DAILY } from '../rollups/tables.js';
-import { eventsRelation } from './events.js';
+import { CARRIED_DIMENSIONS, FUNNEL_DAILY, GOAL_ROW_SUMS, GOAL_ROWS } from '../rollups/tables.js';
+import { eventsRelation, keyedRowsRelation } from './events.js';
+import { DAY_BUCKET } from './measures.js';
+import { inSessionPart } from './session-paths.js';
 import { dayRange, goalPredicate, instantBounds, type Instants, integerLiteral, matcherPredicate, needsExit } from './filters.js';
 
 /**
@@ -32,9 +34,10 @@ function goalEventsFrom(d: Dialect, siteId: string, days: Period, filters: reado
   return sql`${eventsRelation(d, { siteId, days, filters, exit: needsExit(filters) })} WHERE`;
 }
 
-/** Where goal events are counted: before `until` (absent: the days' end), under `filters` (absent: none). */
+/** Where goal events are counted: before `until` (absent: the days' end), under `filters` (absent: none), within `more` (` AND …`). */
 export interface GoalBounds extends Instants {
   filters?: readonly Filter[] | undefined;
+  more?: Sql;
 }
 
 /**
@@ -71,24 +74,27 @@ function passesPerCurrency(d: Dialect, goals: readonly GoalRef[], pass: (goalIds
 }
 
 /**
- * One row per conversion of any of the goals: b (`bucket`), visitor_id, goal_id, and its revenue
- * columns (paid, rm, other). Under filters (a long span read for the dashboard), on an engine that
- * reads them so at less cost (`Dialect.filteredGoalsInOnePass`), each currency's goals take one pass
- * over the filtered events; else a pass per goal.
+ * One row per conversion of any of the goals: b (`bucket`), visitor_id, goal_id, its revenue
+ * columns (paid, rm, other), then `columns` where given. Under filters (a long span read for the
+ * dashboard), on an engine that reads them so at less cost (`Dialect.filteredGoalsInOnePass`), each
+ * currency's goals take one pass over the filtered events; else a pass per goal. `bounds.more`:
+ * a further bound on the events (` AND …`).
  */
-function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], bounds: GoalBounds): Sql {
+function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], bounds: GoalBounds, columns: Sql | null = null): Sql {
+  const extra = columns ? sql`, ${columns}` : trusted('');
   const from = goalEventsFrom(d, siteId, days, bounds.filters ?? []);
+  const more = bounds.more ?? trusted('');
   if (bounds.filters?.length && d.filteredGoalsInOnePass) {
     return passesPerCurrency(
       d,
       goals,
       (goalIds, currency, anyGoal) =>
-        sql`SELECT ${bucket} AS b, visitor_id, ${goalIds} AS goal_id, ${goalRevenueColumns(currency)} FROM ${from} (${anyGoal})${instantBounds(bounds)}`,
+        sql`SELECT ${bucket} AS b, visitor_id, ${goalIds} AS goal_id, ${goalRevenueColumns(currency)}${extra} FROM ${from} (${anyGoal})${instantBounds(bounds)}${more}`,
     );
   }
   const parts = goals.map(
-    (goal) => sql`SELECT ${bucket} AS b, visitor_id, CAST(${integerLiteral(goal.goalId)} AS BIGINT) AS goal_id, ${goalRevenueColumns(goal.currency ?? '')} FROM ${from}
-      ${goalPredicate(d, goal)}${instantBounds(bounds)}`,
+    (goal) => sql`SELECT ${bucket} AS b, visitor_id, CAST(${integerLiteral(goal.goalId)} AS BIGINT) AS goal_id, ${goalRevenueColumns(goal.currency ?? '')}${extra} FROM ${from}
+      ${goalPredicate(d, goal)}${instantBounds(bounds)}${more}`,
   );
   return joinSql(parts, ' UNION ALL ');
 }
@@ -97,6 +103,35 @@ function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals
 export function measureGoals(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], bounds: GoalBounds = {}): Sql {
   return sql`SELECT b, goal_id, ${trusted(measureAggregates(d, GOAL_MEASURES, 'events'))}
     FROM (${goalEvents(d, bucket, siteId, days, goals, bounds)}) g GROUP BY b, goal_id`;
+}
+
+/** A goal row's key columns, each as session rows hold it (an absent value as `(none)`). */
+const GOAL_ROW_KEYS = CARRIED_DIMENSIONS.map((dim) => dimensionColumn(dim));
+
+/**
+ * The goal rows (GOAL_ROWS) of some days, in the table's column order: the conversions of each
+ * goal, day, visitor hash and carried keys (each event's own, as a filtered raw read compares
+ * them), in one select per share of the days' visitors (by hash, `share` of `shares`), so that a
+ * select groups the conversions of one share.
+ */
+export function goalRowsOfEvents(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[], share = 0, shares = 1): Sql {
+  const keys = trusted(GOAL_ROW_KEYS.map((column) => `coalesce(${column}, '${NONE_KEY}') AS g_${column}`).join(', '));
+  const sums = Object.values(GOAL_MEASURES).filter((m) => GOAL_ROW_SUMS.includes(m.column));
+  const grouped = trusted(GOAL_ROW_KEYS.map((column) => `g_${column}`).join(', '));
+  const conversions = goalEvents(d, DAY_BUCKET, siteId, days, goals, { more: inSessionPart('visitor_id', share, shares) }, keys);
+  return sql`SELECT ${siteId} AS g_site, b, goal_id, visitor_id, ${grouped}, ${trusted(sums.map((m) => `${m.aggregate(d)} AS ${m.column}`).join(', '))}
+    FROM (${conversions}) g GROUP BY b, goal_id, visitor_id, ${grouped}`;
+}
+
+/**
+ * Per day and goal, the goal measures of the goal rows of some days under filters (every one a key
+ * sessions carry; none: every row). Columns: b (a DATE), goal_id, then the measures in registry order.
+ */
+export function measureGoalRows(d: Dialect, siteId: string, days: Period, goals: readonly GoalRef[], filters: readonly Filter[]): Sql {
+  const ids = joinSql(goals.map((g) => integerLiteral(g.goalId)), ', ');
+  const measures = Object.values(GOAL_MEASURES).map((m) => (m === GOAL_MEASURES.uniqueConversions ? `${d.countDistinct('visitor_id')} AS ${m.column}` : `CAST(sum(${m.column}) AS BIGINT) AS ${m.column}`));
+  return sql`SELECT ${DAY_BUCKET} AS b, goal_id, ${trusted(measures.join(', '))}
+    FROM ${keyedRowsRelation(d, GOAL_ROWS, siteId, days, filters, [sql`goal_id IN (${ids})`])} GROUP BY b, goal_id`;
 }
 
 /**
