@@ -20,7 +20,14 @@ export interface Profile {
   url: string;
   /** How long an import job may take: a scale-out worker takes queued jobs on its own schedule. */
   jobTimeoutMs: number;
+  /** What the service's processes logged at level error or above so far: a failed check's message quotes them. */
+  loggedErrors(): string;
   stop(): Promise<void>;
+}
+
+/** The lines of a process's JSON log at level error (50) or above. */
+function errorLines(logs: string): string[] {
+  return logs.split('\n').filter((line) => /^\{"level":(5|6)\d/.test(line));
 }
 
 /** The checks read more than the default 10 answers a minute. */
@@ -33,6 +40,7 @@ export async function startEmbedded(): Promise<Profile> {
     name: 'embedded',
     url: service.url,
     jobTimeoutMs: 30_000,
+    loggedErrors: () => errorLines(service.logs()).join('\n'),
     async stop() {
       service.child.kill('SIGTERM');
       await service.exited;
@@ -43,7 +51,13 @@ export async function startEmbedded(): Promise<Profile> {
 
 export async function startScaleOut(): Promise<Profile> {
   const deployment = await startDeployment({ extraEnv: READ_LIMIT });
-  return { name: 'scale-out', url: deployment.url, jobTimeoutMs: 60_000, stop: () => deployment.stop() };
+  return {
+    name: 'scale-out',
+    url: deployment.url,
+    jobTimeoutMs: 60_000,
+    loggedErrors: () => deployment.instances.flatMap((i) => errorLines(i.process.logs()).map((line) => `${i.name}: ${line}`)).join('\n'),
+    stop: () => deployment.stop(),
+  };
 }
 
 export type Params = Record<string, string | number | string[]>;
@@ -60,6 +74,11 @@ export class OutsideClient {
 
   constructor(readonly profile: Profile) {}
 
+  /** Behind an answer of 500 or more, what the service logged as errors (the cause a check's message then shows). */
+  private errorsBehind(status: number): string {
+    return status >= 500 ? `\nthe service logged:\n${this.profile.loggedErrors()}` : '';
+  }
+
   async admin<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const res = await fetch(`${this.profile.url}/admin/v1${path}`, {
       method,
@@ -73,7 +92,7 @@ export class OutsideClient {
   /** An admin call that must answer `status`: its body. */
   async adminOk<T = any>(status: number, method: string, path: string, body?: unknown): Promise<T> {
     const res = await this.admin<T>(method, path, body);
-    assert.equal(res.status, status, `${method} ${path}: ${JSON.stringify(res.body)}`);
+    assert.equal(res.status, status, `${method} ${path}: ${JSON.stringify(res.body)}${this.errorsBehind(res.status)}`);
     return res.body;
   }
 
@@ -86,7 +105,7 @@ export class OutsideClient {
   /** A read that must answer 200: its body. */
   async readOk(siteId: string, what: string, params: Params): Promise<any> {
     const res = await this.read(siteId, what, params);
-    assert.equal(res.status, 200, `${what}?${query(params)}: ${JSON.stringify(res.body)}`);
+    assert.equal(res.status, 200, `${what}?${query(params)}: ${JSON.stringify(res.body)}${this.errorsBehind(res.status)}`);
     return res.body;
   }
 
