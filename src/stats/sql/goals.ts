@@ -1,5 +1,6 @@
 // Goals and funnels over raw events (their matching predicates are ./filters.ts's): the goal
-// measures per day, and the funnel's statements.
+// measures per day, the goal rows written from raw events and read under filters, and the funnel's
+// statements.
 import type { Matcher } from '../../core/patterns.js';
 import type { Period } from '../../core/period.js';
 import { dimensionColumn, type Filter, NONE_KEY } from '../../core/vocabulary.js';
