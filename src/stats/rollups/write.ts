@@ -86,6 +86,7 @@ export async function writeSessionRows(events: EventStore, siteId: string, days:
  * each is a session of its own (an Umami export of one pageview a visit), and 360 000 of them took
  * more than an import's 112 MiB of DuckDB's pool (bench/import-isolation), their exit pages the
  * more the longer their paths. Days of sessions of a few events each take the same statements, each smaller.
+ * A select of goal rows takes as many events, its groups at most one a conversion.
  */
 const SESSION_ROWS_EVENTS_A_STATEMENT = 200_000;
 
