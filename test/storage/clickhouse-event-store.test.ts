@@ -4,12 +4,12 @@
 // The answers are lost by a proxy between the store and its private server. A column the spec says
 // is repeated is a LowCardinality column, also in a table made before it was. A table of few rows a
 // day is partitioned by site and year; one made by month before keeps its months. A select that
-// reads few rows runs on one thread.
+// reads few rows runs on one thread. Removing one site's events spares another's arriving meanwhile.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import { ClickHouseEventStore, parseClickHouseUrl } from '../../src/storage/events/clickhouse.js';
-import type { StoredEvent } from '../../src/storage/events/schema.js';
+import { EVENTS_TABLE, type StoredEvent } from '../../src/storage/events/schema.js';
 import type { TableSpec } from '../../src/storage/events/types.js';
 import { sql, trusted } from '../../src/sql/sql.js';
 import { clickhouseServer, freshDatabaseUrl } from '../../support/clickhouse.js';
@@ -139,6 +139,29 @@ describe('ClickHouse EventStore', () => {
     const values = async (statement: ReturnType<typeof sql>) => (await direct.query<{ v: string }>(statement)).map((r) => r.v);
     assert.notDeepEqual(await values(threads), ['1'], 'the test server runs a statement on more than one thread');
     assert.deepEqual(await values(sql`${threads}${few} UNION ALL ${threads}${few}`), ['1', '1']);
+  });
+
+  test("removing a site's events spares another site's rows that arrive in the month meanwhile", async () => {
+    // One site's events alone in May 2024; another site's row arrives there just after the store has
+    // looked at the month (between its look and its removal).
+    const gone = Array.from({ length: 5 }, (_, i) => ({ ...event(1000 + i, '2024-05-10'), siteId: 'gone' }));
+    const arriving = { ...event(2000, '2024-05-20'), siteId: 'other' };
+    await direct.append(gone);
+    let arrived = false;
+    const racing = Object.assign(Object.create(direct) as ClickHouseEventStore, {
+      query: async <T>(statement: Parameters<ClickHouseEventStore['query']>[0]) => {
+        const rows = await direct.query<T>(statement);
+        if (!arrived && /FROM events\b/.test(statement.text)) {
+          arrived = true;
+          await direct.append([arriving]);
+        }
+        return rows;
+      },
+    });
+    await racing.replaceRows(EVENTS_TABLE, { siteId: 'gone', days: { from: '2024-05-01', to: '2024-05-31' } }, null);
+    assert.ok(arrived, 'the other row arrived while the removal ran');
+    const bySite = await direct.query<{ s: string; n: bigint }>(sql`SELECT site_id AS s, count() AS n FROM events WHERE toYYYYMM(day) = 202405 GROUP BY s ORDER BY s`);
+    assert.deepEqual(bySite, [{ s: 'other', n: 1n }]);
   });
 
   test('a table of few rows a day is partitioned by site and year; one made by month before keeps its months and its replacements', async () => {

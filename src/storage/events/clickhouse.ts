@@ -360,23 +360,17 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   /**
-   * Removes events: months holding no other rows are dropped whole (`DROP PARTITION`); the rest goes
-   * by a mutation, waited for. Retention removes days that readers no longer read raw, so a reader
-   * meeting its mutation half-applied reads the same answers; an import's removal (its events
+   * Removes events by a mutation, waited for. Never by dropping a month's partition, even one that
+   * holds nothing else when looked at: the partition holds every site's events of the month, and rows
+   * arriving between the look and the drop (another site's import of that month, collection in the
+   * current one) would go with it. Retention removes days that readers no longer read raw, so a
+   * reader meeting its mutation half-applied reads the same answers; an import's removal (its events
    * deleted or replaced) may be read half-applied while it runs, as an import's months are read
    * attached one after another.
    */
   private async removeEvents(inScope: Sql): Promise<void> {
-    const months = await this.query<{ m: number; inside: bigint; total: bigint }>(
-      sql`SELECT toYYYYMM(day) AS m, countIf(${inScope}) AS inside, count() AS total FROM events
-        WHERE toYYYYMM(day) IN (SELECT DISTINCT toYYYYMM(day) FROM events WHERE ${inScope}) GROUP BY m`,
-    );
-    let partial = false;
-    for (const { m, inside, total } of months) {
-      if (inside === total) await this.http.execute(`ALTER TABLE events DROP PARTITION ${checkedPartition('month', m)}`);
-      else partial = true;
-    }
-    if (!partial) return;
+    const [held] = await this.query<{ n: bigint }>(sql`SELECT count() AS n FROM (SELECT 1 FROM events WHERE ${inScope} LIMIT 1)`);
+    if (held!.n === 0n) return;
     await this.command(sql`ALTER TABLE events DELETE WHERE ${inScope}`);
     for (;;) {
       const [left] = await this.query<{ n: bigint }>(sql`SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND table = 'events' AND is_done = 0`);
