@@ -41,6 +41,16 @@ describe('demo traffic', () => {
     assert.ok(new Set(lines.map((l) => l.country)).size >= 10);
     assert.ok(new Set(lines.map((l) => l.ua)).size >= 6);
   });
+
+  test('about half the visits bounce, as real sites see, whatever the day the demo runs', () => {
+    // Over a sample of ~8 000 visits the share sits within a few points of the sources' weighted
+    // mean (~0.51); each start day shifts the weekday shape, so several are tried.
+    for (const day of [0, 1, 2, 3, 4, 5, 6]) {
+      const { totals } = generateDemoTraffic({ seed: 1, days: 28, visitorsPerDay: 300, timeZone: TZ, now: NOW + day * 86_400_000 });
+      const share = totals.bounces / totals.sessions;
+      assert.ok(share >= 0.4 && share <= 0.6, `bounce rate ${share} with now + ${day} days`);
+    }
+  });
 });
 
 describe('demo traffic imported', () => {
@@ -158,9 +168,10 @@ describe('svc demo', () => {
     );
     const recent = await user.request('GET', `/app/v1/sites/${importedSite.siteId}/stats?from=${importedSite.generated.from}&to=${importedSite.generated.to}&comparison=off`);
     assert.equal(recent.body.stats.visitors.value, importedSite.generated.visitors);
-    for (const [bounces, sessions] of [[generated.bounces, generated.sessions], [importedSite.export.bounces, importedSite.export.sessions]]) {
-      assert.ok(bounces / sessions >= 0.4 && bounces / sessions <= 0.7, `bounce rate ${bounces / sessions}`);
-    }
+    // The export's days each bounce 40 to 65 %; the generated traffic's share is checked over a large
+    // sample above: 3 days of 25 visitors, drawn on today's weekdays, are too few to bound it here.
+    const exportShare = importedSite.export.bounces / importedSite.export.sessions;
+    assert.ok(exportShare >= 0.4 && exportShare <= 0.65, `the export's bounce rate ${exportShare}`);
     assert.match(run.stdout, /"importedSite"/);
     const funnels = await user.request('GET', `/app/v1/sites/${result.siteId}/funnels`);
     assert.deepEqual(funnels.body.funnels.map((f: { id: number }) => f.id), [result.funnelId]);
