@@ -82,13 +82,6 @@ export interface Dialect {
    */
   idsWhere(cases: ReadonlyArray<{ readonly id: number; readonly when: string }>): string;
   /**
-   * Whether goals under filters are looked for in one pass per currency over the filtered events
-   * (`idsWhere` unnested), rather than a pass per goal: ClickHouse reads a year of them once instead
-   * of once a goal (two goals: 0.65 times the server's CPU time); DuckDB's pass per goal costs less
-   * (a year of 3 M events, two goals: 0.87 times the CPU time of one pass).
-   */
-  readonly filteredGoalsInOnePass: boolean;
-  /**
    * The clause that ends a select reading few rows (a site's rolled-up days: a row or a few a day),
    * each select of a union its own; '' where the engine needs none. ClickHouse runs such a select on
    * one thread: a second one costs 18.16 more to start than it saves (docs/performance.md, "Rolled-up

@@ -55,44 +55,14 @@ export function goalIdsOfEvent(d: Dialect, goals: readonly GoalRef[]): { goalIds
 }
 
 /**
- * Each currency's goals (`goal.currency`, '' for none) in one pass: `pass` makes it from the goal
- * ids an event matches, one row each (`Dialect.idsWhere` unnested; goal_id), the currency and
- * whether the event matches any of its goals. The passes' rows in one union.
- */
-function passesPerCurrency(d: Dialect, goals: readonly GoalRef[], pass: (goalIds: Sql, currency: string, anyGoal: Sql) => Sql): Sql {
-  const byCurrency = new Map<string, GoalRef[]>();
-  for (const goal of goals) {
-    const currency = goal.currency ?? '';
-    const same = byCurrency.get(currency);
-    if (same) same.push(goal);
-    else byCurrency.set(currency, [goal]);
-  }
-  const passes = [...byCurrency].map(([currency, paying]) => {
-    const { goalIds, anyGoal } = goalIdsOfEvent(d, paying);
-    return pass(goalIds, currency, anyGoal);
-  });
-  return joinSql(passes, ' UNION ALL ');
-}
-
-/**
  * One row per conversion of any of the goals: b (`bucket`), visitor_id, goal_id, its revenue
- * columns (paid, rm, other), then `columns` where given. Under filters (a long span read for the
- * dashboard), on an engine that reads them so at less cost (`Dialect.filteredGoalsInOnePass`), each
- * currency's goals take one pass over the filtered events; else a pass per goal. `bounds.more`:
- * a further bound on the events (` AND …`).
+ * columns (paid, rm, other), then `columns` where given: a pass per goal over the (filtered)
+ * events. `bounds.more`: a further bound on the events (` AND …`).
  */
 function goalEvents(d: Dialect, bucket: Sql, siteId: string, days: Period, goals: readonly GoalRef[], bounds: GoalBounds, columns: Sql | null = null): Sql {
   const extra = columns ? sql`, ${columns}` : trusted('');
   const from = goalEventsFrom(d, siteId, days, bounds.filters ?? []);
   const more = bounds.more ?? trusted('');
-  if (bounds.filters?.length && d.filteredGoalsInOnePass) {
-    return passesPerCurrency(
-      d,
-      goals,
-      (goalIds, currency, anyGoal) =>
-        sql`SELECT ${bucket} AS b, visitor_id, ${goalIds} AS goal_id, ${goalRevenueColumns(currency)}${extra} FROM ${from} (${anyGoal})${instantBounds(bounds)}${more}`,
-    );
-  }
   const parts = goals.map(
     (goal) => sql`SELECT ${bucket} AS b, visitor_id, CAST(${integerLiteral(goal.goalId)} AS BIGINT) AS goal_id, ${goalRevenueColumns(goal.currency ?? '')}${extra} FROM ${from}
       ${goalPredicate(d, goal)}${instantBounds(bounds)}${more}`,

@@ -51,7 +51,6 @@ export const clickhouseDialect: Dialect = {
     listBytes: (list) => `arraySum(arrayMap(b_ -> length(b_), ${list}))`,
   },
   journeysOverWindows: false,
-  filteredGoalsInOnePass: true,
   fewRowsClause: ' SETTINGS max_threads = 1',
   // A Nullable condition would make the branch a Nullable array, which ClickHouse refuses: ifNull takes NULL as false.
   idsWhere: (cases) => `arrayConcat(${cases.map((c) => `if(ifNull(${c.when}, 0), [toInt64(${integerText(c.id)})], emptyArrayInt64())`).join(', ')})`,

@@ -36,7 +36,6 @@ export const duckdbDialect: Dialect = {
   },
   // Journeys read raw events as sorted rows (window functions), which spill past the memory limit.
   journeysOverWindows: true,
-  filteredGoalsInOnePass: false,
   fewRowsClause: '',
   idsWhere: (cases) => `flatten([${cases.map((c) => `CASE WHEN ${c.when} THEN [CAST(${integerText(c.id)} AS BIGINT)] ELSE CAST([] AS BIGINT[]) END`).join(', ')}])`,
   jsonStringText: (expr) => `json_extract_string(${expr}, '$')`,
