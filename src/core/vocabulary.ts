@@ -432,6 +432,14 @@ export const FUNNEL_STEPS = { min: 2, max: 8 } as const;
  */
 export const FUNNELS_PER_SITE_MAX = 50;
 export const ALERT_RULES_PER_SITE_MAX = 50;
+/**
+ * How many shared links and report webhooks a site keeps, and unrevoked API keys an organisation:
+ * every one is a row each list, check or report run reads, so that one tenant cannot grow them
+ * without end (each far past what a team uses: a link per audience, a hook per receiver).
+ */
+export const SHARED_LINKS_PER_SITE_MAX = 100;
+export const REPORT_WEBHOOKS_PER_SITE_MAX = 20;
+export const API_KEYS_PER_ORG_MAX = 100;
 
 // ---- Sites -----------------------------------------------------------------------------------
 

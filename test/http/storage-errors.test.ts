@@ -31,6 +31,9 @@ test('each storage error answers its API error', () => {
     new accountPort.DuplicateEmail(),
     new metaPort.LimitReached('segments', 100),
     new metaPort.LimitReached('sites', 1000),
+    new metaPort.LimitReached('sharedLinks', 100),
+    new metaPort.LimitReached('reportWebhooks', 20),
+    new metaPort.LimitReached('apiKeys', 100),
     new eventPort.StatementTimeout(15_000),
     new importPort.UploadNotStored('cut'),
   ].map((err) => {
@@ -43,6 +46,9 @@ test('each storage error answers its API error', () => {
     { status: 409, code: 'CONFLICT', reason: 'EMAIL_CONFLICT', message: 'a user with this email already exists' },
     { status: 409, code: 'CONFLICT', reason: 'SEGMENTS_CONFLICT', message: 'a site keeps at most 100 segments: delete one first' },
     { status: 409, code: 'CONFLICT', reason: 'SITES_CONFLICT', message: 'an organisation keeps at most 1000 active sites: archive one first' },
+    { status: 409, code: 'CONFLICT', reason: 'SHARED_LINKS_CONFLICT', message: 'a site keeps at most 100 shared links: revoke one first' },
+    { status: 409, code: 'CONFLICT', reason: 'REPORT_WEBHOOKS_CONFLICT', message: 'a site keeps at most 20 report webhooks: delete one first' },
+    { status: 409, code: 'CONFLICT', reason: 'API_KEYS_CONFLICT', message: 'an organisation keeps at most 100 API keys in use: revoke one first' },
     {
       status: 503,
       code: 'QUERY_TIMEOUT',

@@ -4,7 +4,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js';
-import { ALERT_RULES_PER_SITE_MAX, FUNNELS_PER_SITE_MAX, GOALS_PER_SITE_MAX, SITES_PER_ORG_MAX } from '../../src/core/vocabulary.js';
+import {
+  ALERT_RULES_PER_SITE_MAX,
+  API_KEYS_PER_ORG_MAX,
+  FUNNELS_PER_SITE_MAX,
+  GOALS_PER_SITE_MAX,
+  REPORT_WEBHOOKS_PER_SITE_MAX,
+  SHARED_LINKS_PER_SITE_MAX,
+  SITES_PER_ORG_MAX,
+} from '../../src/core/vocabulary.js';
 import { DuplicateDomain, DuplicateGoal, LimitReached, type MetaStore } from '../../src/storage/meta/types.js';
 import { META_DATABASES } from '../helpers/meta-adapters.js';
 
@@ -177,6 +185,51 @@ for (const adapter of META_DATABASES) {
       await a!.meta.createFunnel(other.internalId, { name: 'F', windowMinutes: 60, steps }, 3);
       await a!.alerts.createRule(rule(other.internalId), 3);
     });
+
+    withStores(
+      `a site keeps at most ${SHARED_LINKS_PER_SITE_MAX} shared links and ${REPORT_WEBHOOKS_PER_SITE_MAX} report webhooks, an organisation ${API_KEYS_PER_ORG_MAX} unrevoked API keys, however many are made at once (from two connections on PostgreSQL); revoking or deleting one makes room`,
+      racing,
+      async (stores) => {
+        const [a, b = a] = stores;
+        const org = await a!.meta.createOrg('Acme', 1);
+        const otherOrg = await a!.meta.createOrg('Other', 1);
+        const s = await a!.meta.createSite(org.id, site('l.example'), 'Lpub', 1);
+        const other = await a!.meta.createSite(org.id, site('o.example'), 'Opub', 1);
+        const link = (on: typeof s, i: number) => ({ siteId: on.internalId, sitePublicId: on.id, tokenHash: `t${on.id}${i}`, passwordHash: undefined, expiresAt: undefined, filters: [], embedDomains: [] });
+        const hook = (siteId: number) => ({ siteId, url: 'https://l.example/hook', secret: 'x', weekly: true, monthly: false });
+        const made = await Promise.allSettled([
+          ...Array.from({ length: SHARED_LINKS_PER_SITE_MAX + 3 }, (_, i) => [a, b][i % 2]!.accounts.createSharedLink(link(s, i), 2)),
+          ...Array.from({ length: REPORT_WEBHOOKS_PER_SITE_MAX + 3 }, (_, i) => [a, b][i % 2]!.digests.createWebhook(hook(s.internalId), 2)),
+          ...Array.from({ length: API_KEYS_PER_ORG_MAX + 3 }, (_, i) => [a, b][i % 2]!.meta.createApiKey(org.id, `k${i}`, `f${i}`, 2)),
+        ]);
+        // allSettled keeps the calls' order: the links' refusals, the webhooks', then the keys'.
+        const refused = made.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+        assert.deepEqual(refused.map((err) => (err instanceof LimitReached ? `${err.kind} ${err.max}` : String(err))), [
+          ...Array(3).fill(`sharedLinks ${SHARED_LINKS_PER_SITE_MAX}`),
+          ...Array(3).fill(`reportWebhooks ${REPORT_WEBHOOKS_PER_SITE_MAX}`),
+          ...Array(3).fill(`apiKeys ${API_KEYS_PER_ORG_MAX}`),
+        ]);
+        const links = await a!.accounts.sharedLinks(s.internalId);
+        const hooks = await a!.digests.webhooks(s.internalId);
+        const keys = await a!.meta.listApiKeys(org.id);
+        assert.deepEqual([links.length, hooks.length, keys.length], [SHARED_LINKS_PER_SITE_MAX, REPORT_WEBHOOKS_PER_SITE_MAX, API_KEYS_PER_ORG_MAX]);
+        // Another site or organisation has its own bound.
+        await a!.accounts.createSharedLink(link(other, 0), 3);
+        await a!.digests.createWebhook(hook(other.internalId), 3);
+        await a!.meta.createApiKey(otherOrg.id, 'k', 'other', 3);
+        // A revoked link or key, a deleted webhook, frees its place; a revoked key still listed does not count.
+        assert.equal(await a!.accounts.revokeSharedLink(s.internalId, links[0]!.id), true);
+        await b!.accounts.createSharedLink(link(s, 1_000), 4);
+        await assert.rejects(a!.accounts.createSharedLink(link(s, 1_001), 4), LimitReached);
+        assert.ok(await a!.digests.deleteWebhook(s.internalId, hooks[0]!.id));
+        await b!.digests.createWebhook(hook(s.internalId), 4);
+        await assert.rejects(a!.digests.createWebhook(hook(s.internalId), 4), LimitReached);
+        await a!.meta.revokeApiKey(keys[0]!.id, 4);
+        await b!.meta.createApiKey(org.id, 'again', 'again', 4);
+        await assert.rejects(a!.meta.createApiKey(org.id, 'more', 'more', 4), LimitReached);
+        assert.equal((await a!.meta.listApiKeys(org.id)).length, API_KEYS_PER_ORG_MAX + 1);
+      },
+    );
 
     withStore('funnels keep every version of their steps', async (store) => {
       const org = await store.createOrg('Acme', 1);

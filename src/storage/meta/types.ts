@@ -123,12 +123,12 @@ export class DuplicateDomain extends Error {
   }
 }
 
-/** A site holds as many records of a kind as it may (`max`): goals, segments, annotations. */
+/** A site or an organisation holds as many records of a kind as it may (`max`): goals, segments, sites, API keys… */
 export class LimitReached extends Error {
   constructor(
-    readonly kind: 'goals' | 'segments' | 'annotations' | 'funnels' | 'alertRules' | 'sites',
+    readonly kind: 'goals' | 'segments' | 'annotations' | 'funnels' | 'alertRules' | 'sharedLinks' | 'reportWebhooks' | 'sites' | 'apiKeys',
     readonly max: number,
   ) {
-    super(`the ${kind === 'sites' ? 'organisation' : 'site'} holds ${max} ${kind} already`);
+    super(`the ${kind === 'sites' || kind === 'apiKeys' ? 'organisation' : 'site'} holds ${max} ${kind} already`);
   }
 }

@@ -1,11 +1,11 @@
 // The write transaction of the records that read before they write (memberships, invitations, users,
-// sign-in attempts, a site's bounded goals, segments, annotations, funnels and alert rules, an organisation's bounded
-// active sites), one per engine.
+// sign-in attempts, a site's bounded goals, segments, annotations, funnels, alert rules, shared links and report
+// webhooks, an organisation's bounded active sites and API keys), one per engine.
 import { sql, type Kysely } from 'kysely';
 import type { AccountDatabase } from '../account-schema.js';
 import { metaDialectOf } from '../dialect.js';
 import type { MetaDatabase } from '../schema.js';
-import { SITES_PER_ORG_MAX } from '../../../core/vocabulary.js';
+import { API_KEYS_PER_ORG_MAX, SITES_PER_ORG_MAX } from '../../../core/vocabulary.js';
 import { LimitReached } from '../types.js';
 
 /**
@@ -45,7 +45,15 @@ export async function serializedWrite<T, DB = AccountDatabase>(
 }
 
 /** The table of each kind of a site's bounded rows. */
-const TABLE_OF = { goals: 'goals', segments: 'segments', annotations: 'annotations', funnels: 'funnels', alertRules: 'alert_rules' } as const;
+const TABLE_OF = {
+  goals: 'goals',
+  segments: 'segments',
+  annotations: 'annotations',
+  funnels: 'funnels',
+  alertRules: 'alert_rules',
+  sharedLinks: 'shared_links',
+  reportWebhooks: 'digest_webhooks',
+} as const;
 
 /**
  * `write` in a serialized write, unless `count` finds `max` rows of `kind` already (then
@@ -67,7 +75,7 @@ function boundedWrite<T>(
 
 /** Inserts a row of a site's table unless the site holds `max` already (then LimitReached); PostgreSQL locks the site's row first. */
 export function boundedInsert<T>(db: Kysely<MetaDatabase>, kind: keyof typeof TABLE_OF, siteId: number, max: number, insert: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
-  // alert_rules is of the same database, outside MetaDatabase's table set (KyselyAlertStore).
+  // alert_rules, shared_links and digest_webhooks are of the same database, outside MetaDatabase's table set.
   const table = TABLE_OF[kind] as 'goals';
   return boundedWrite(
     db,
@@ -92,5 +100,17 @@ export function boundedActiveSite<T>(db: Kysely<MetaDatabase>, orgId: number, wr
     'sites',
     SITES_PER_ORG_MAX,
     write,
+  );
+}
+
+/** Inserts an API key of an organisation unless it has API_KEYS_PER_ORG_MAX unrevoked ones already (then LimitReached); PostgreSQL locks the organisation's row first. */
+export function boundedApiKey<T>(db: Kysely<MetaDatabase>, orgId: number, insert: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
+  return boundedWrite(
+    db,
+    (trx) => trx.selectFrom('orgs').select('id').where('id', '=', orgId).forUpdate().execute(),
+    (trx) => trx.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('revoked_at', 'is', null).executeTakeFirstOrThrow(),
+    'apiKeys',
+    API_KEYS_PER_ORG_MAX,
+    insert,
   );
 }

@@ -3,6 +3,9 @@ import type { Kysely, Selectable } from 'kysely';
 import type { SharedLink } from '../../../entities/accounts.js';
 import type { AccountDatabase, SharedLinksTable } from '../account-schema.js';
 import type { AccountStore } from '../account-types.js';
+import type { MetaDatabase } from '../schema.js';
+import { SHARED_LINKS_PER_SITE_MAX } from '../../../core/vocabulary.js';
+import { boundedInsert } from './serialized-write.js';
 
 const toSharedLink = (row: Selectable<SharedLinksTable>, sitePublicId: string): SharedLink => ({
   id: row.id,
@@ -22,23 +25,26 @@ function selectSharedLinks(db: Kysely<AccountDatabase>) {
 }
 
 /** Shared links and their grants. */
-export function sharedLinkRecords(db: Kysely<AccountDatabase>) {
+export function sharedLinkRecords(meta: Kysely<MetaDatabase>) {
+  const db = meta as unknown as Kysely<AccountDatabase>;
   return {
     async createSharedLink(link: Omit<SharedLink, 'id' | 'createdAt' | 'lastUsedAt'> & { tokenHash: string }, now: number): Promise<SharedLink> {
-      const row = await db
-        .insertInto('shared_links')
-        .values({
-          site_id: link.siteId,
-          token_hash: link.tokenHash,
-          password_hash: link.passwordHash ?? null,
-          expires_at: link.expiresAt ?? null,
-          filters: JSON.stringify(link.filters),
-          embed_domains: JSON.stringify(link.embedDomains),
-          created_at: now,
-          last_used_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await boundedInsert(meta, 'sharedLinks', link.siteId, SHARED_LINKS_PER_SITE_MAX, (trx) =>
+        (trx as unknown as Kysely<AccountDatabase>)
+          .insertInto('shared_links')
+          .values({
+            site_id: link.siteId,
+            token_hash: link.tokenHash,
+            password_hash: link.passwordHash ?? null,
+            expires_at: link.expiresAt ?? null,
+            filters: JSON.stringify(link.filters),
+            embed_domains: JSON.stringify(link.embedDomains),
+            created_at: now,
+            last_used_at: null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
       return toSharedLink(row, link.sitePublicId);
     },
 
