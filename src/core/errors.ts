@@ -214,6 +214,7 @@ export const ERRORS = {
       segments: 'a site keeps at most {max} segments: delete one first',
       annotations: 'a site keeps at most {max} annotations: delete one first',
       funnels: 'a site keeps at most {max} funnels: delete one first',
+      funnelVersions: 'a funnel keeps at most {max} versions of its steps: make a new funnel',
       alertRules: 'a site keeps at most {max} alert rules: delete one first',
       sites: 'an organisation keeps at most {max} active sites: archive one first',
       sharedLinks: 'a site keeps at most {max} shared links: revoke one first',

@@ -432,6 +432,8 @@ export const FUNNEL_STEPS = { min: 2, max: 8 } as const;
  */
 export const FUNNELS_PER_SITE_MAX = 50;
 export const ALERT_RULES_PER_SITE_MAX = 50;
+/** How many versions of its steps a funnel keeps: each is a funnel of its own to the rollups. */
+export const FUNNEL_VERSIONS_MAX = 100;
 /**
  * How many shared links and report webhooks a site keeps, and unrevoked API keys an organisation:
  * every one is a row each list, check or report run reads, so that one tenant cannot grow them

@@ -34,6 +34,7 @@ test('each storage error answers its API error', () => {
     new metaPort.LimitReached('sharedLinks', 100),
     new metaPort.LimitReached('reportWebhooks', 20),
     new metaPort.LimitReached('apiKeys', 100),
+    new metaPort.LimitReached('funnelVersions', 100),
     new eventPort.StatementTimeout(15_000),
     new importPort.UploadNotStored('cut'),
   ].map((err) => {
@@ -49,6 +50,7 @@ test('each storage error answers its API error', () => {
     { status: 409, code: 'CONFLICT', reason: 'SHARED_LINKS_CONFLICT', message: 'a site keeps at most 100 shared links: revoke one first' },
     { status: 409, code: 'CONFLICT', reason: 'REPORT_WEBHOOKS_CONFLICT', message: 'a site keeps at most 20 report webhooks: delete one first' },
     { status: 409, code: 'CONFLICT', reason: 'API_KEYS_CONFLICT', message: 'an organisation keeps at most 100 API keys in use: revoke one first' },
+    { status: 409, code: 'CONFLICT', reason: 'FUNNEL_VERSIONS_CONFLICT', message: 'a funnel keeps at most 100 versions of its steps: make a new funnel' },
     {
       status: 503,
       code: 'QUERY_TIMEOUT',

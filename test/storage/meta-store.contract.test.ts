@@ -7,6 +7,7 @@ import { openMetaStores, type MetaStores } from '../../src/storage/meta/open.js'
 import {
   ALERT_RULES_PER_SITE_MAX,
   API_KEYS_PER_ORG_MAX,
+  FUNNEL_VERSIONS_MAX,
   FUNNELS_PER_SITE_MAX,
   GOALS_PER_SITE_MAX,
   REPORT_WEBHOOKS_PER_SITE_MAX,
@@ -247,6 +248,23 @@ for (const adapter of META_DATABASES) {
       assert.equal(await store.replaceFunnelSteps(s.internalId, 999, v2, 7), undefined);
       const other = await store.createSite(org.id, site('other.example'), 'Opub', 1);
       assert.equal(await store.getFunnel(other.internalId, funnel.id), undefined, 'funnels belong to their site');
+    });
+
+    withStores(`a funnel keeps at most ${FUNNEL_VERSIONS_MAX} versions of its steps, however many changes come at once (from two connections on PostgreSQL)`, racing, async (stores) => {
+      const [a, b = a] = stores;
+      const org = await a!.meta.createOrg('Acme', 1);
+      const s = await a!.meta.createSite(org.id, site('fv.example'), 'FVpub', 1);
+      const steps = (i: number) => [{ kind: 'page' as const, pattern: `/${i}` }, { kind: 'event' as const, pattern: 'signup' }];
+      const funnel = await a!.meta.createFunnel(s.internalId, { name: 'F', windowMinutes: 60, steps: steps(0) }, 2);
+      const other = await a!.meta.createFunnel(s.internalId, { name: 'G', windowMinutes: 60, steps: steps(0) }, 2);
+      const changed = await Promise.allSettled(Array.from({ length: FUNNEL_VERSIONS_MAX + 2 }, (_, i) => [a, b][i % 2]!.meta.replaceFunnelSteps(s.internalId, funnel.id, steps(i + 1), 3)));
+      const refused = changed.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+      assert.deepEqual(refused.map((err) => (err instanceof LimitReached ? `${err.kind} ${err.max}` : String(err))), Array(3).fill(`funnelVersions ${FUNNEL_VERSIONS_MAX}`));
+      const history = await a!.meta.funnelHistory(s.internalId, funnel.id);
+      assert.equal(history?.versions.length, FUNNEL_VERSIONS_MAX);
+      assert.equal((await a!.meta.getFunnel(s.internalId, funnel.id))?.version, FUNNEL_VERSIONS_MAX, 'a refused change leaves the version as it was');
+      // Another funnel has its own bound.
+      assert.equal((await a!.meta.replaceFunnelSteps(s.internalId, other.id, steps(1), 4))?.version, 2);
     });
 
     withStore('funnels read back with every version, and delete with them', async (store) => {

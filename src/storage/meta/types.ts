@@ -43,6 +43,7 @@ export interface MetaStore {
   deleteGoal(siteInternalId: number, goalId: number): Promise<boolean>;
 
   createFunnel(siteInternalId: number, funnel: { name: string; windowMinutes: number; steps: FunnelStep[] }, now: number): Promise<FunnelSummary>;
+  /** Throws LimitReached when the funnel holds FUNNEL_VERSIONS_MAX versions already. */
   replaceFunnelSteps(siteInternalId: number, funnelId: number, steps: FunnelStep[], now: number): Promise<FunnelSummary | undefined>;
   listFunnels(siteInternalId: number): Promise<FunnelSummary[]>;
   /** A version's steps; `version` out of 1..current (or absent) selects the current one. */
@@ -126,9 +127,9 @@ export class DuplicateDomain extends Error {
 /** A site or an organisation holds as many records of a kind as it may (`max`): goals, segments, sites, API keys… */
 export class LimitReached extends Error {
   constructor(
-    readonly kind: 'goals' | 'segments' | 'annotations' | 'funnels' | 'alertRules' | 'sharedLinks' | 'reportWebhooks' | 'sites' | 'apiKeys',
+    readonly kind: 'goals' | 'segments' | 'annotations' | 'funnels' | 'funnelVersions' | 'alertRules' | 'sharedLinks' | 'reportWebhooks' | 'sites' | 'apiKeys',
     readonly max: number,
   ) {
-    super(`the ${kind === 'sites' || kind === 'apiKeys' ? 'organisation' : 'site'} holds ${max} ${kind} already`);
+    super(`the ${kind === 'sites' || kind === 'apiKeys' ? 'organisation' : kind === 'funnelVersions' ? 'funnel' : 'site'} holds ${max} ${kind} already`);
   }
 }

@@ -1,12 +1,12 @@
 // A site's funnels: each change of steps is a new version, and every version is kept (rollups are
-// per funnel version).
+// per funnel version), up to FUNNEL_VERSIONS_MAX.
 import type { Kysely } from 'kysely';
 import type { FunnelHistory } from '../../../core/management.js';
-import { FUNNELS_PER_SITE_MAX, type FunnelStep } from '../../../core/vocabulary.js';
+import { FUNNEL_VERSIONS_MAX, FUNNELS_PER_SITE_MAX, type FunnelStep } from '../../../core/vocabulary.js';
 import type { FunnelSummary } from '../../../core/answers.js';
 import type { FunnelVersion } from '../../../entities/goals.js';
 import type { MetaDatabase } from '../schema.js';
-import type { MetaStore } from '../types.js';
+import { LimitReached, type MetaStore } from '../types.js';
 import { boundedInsert } from './serialized-write.js';
 
 /** The funnels row of a site's funnel; a funnel of another site is not found. */
@@ -43,6 +43,8 @@ export function funnelRecords(db: Kysely<MetaDatabase>) {
           .returning(['version'])
           .executeTakeFirst();
         if (!funnel) return false;
+        // The increment holds the funnel's row until commit: two changes at once count one after the other.
+        if (funnel.version > FUNNEL_VERSIONS_MAX) throw new LimitReached('funnelVersions', FUNNEL_VERSIONS_MAX);
         await trx
           .insertInto('funnel_versions')
           .values({ funnel_id: funnelId, version: funnel.version, steps: JSON.stringify(steps), created_at: now })
