@@ -15,7 +15,6 @@ import { rollupKey } from './rollups/key.js';
 import { querySite } from './first-data-day.js';
 import { planInputs } from './inputs.js';
 import { planQuery, type PlannedQuery } from './planner.js';
-import { goalsUnderFilters } from './windows.js';
 import { computeBreakdown } from './read/breakdown.js';
 import { computeFunnel } from './read/funnels.js';
 import { computeGoals } from './read/goals.js';
@@ -59,11 +58,20 @@ export interface PlannedRead {
   readonly site: Site;
   readonly rollup: RollupState | undefined;
   /**
+   * The site's goals, read once for the plan and the run (a goal made between the two would
+   * otherwise be counted from goal rows the plan did not check): for the kinds that count goals
+   * and under a goal filter, else none.
+   */
+  readonly goals: readonly Goal[];
+  /**
    * A goals read's goal filter's goals: the goals it lists, each counted under the read's other
    * filters (the query, planned without the goal filter); absent without one.
    */
   readonly onlyGoals?: readonly number[];
 }
+
+/** The kinds of read whose answers count the site's goals (a stats read's conversions, a goal metric's timeseries). */
+const COUNTS_GOALS: ReadonlySet<QueryKind> = new Set(['stats', 'timeseries', 'goals']);
 
 /** Parses (with the site's first day with data where the period is `all`), gathers the plan's inputs (the only statements before the run) and plans. */
 export async function planRead(source: ReadSource, request: ReadRequest): Promise<PlannedRead> {
@@ -72,14 +80,14 @@ export async function planRead(source: ReadSource, request: ReadRequest): Promis
   // A goal filter's goals come from the site's definitions, resolved here: the planner and the compiler read no store.
   const goalFilter = goalFilterOf(parsed.filters);
   // Goals counted under filters may read goal rows: the plan asks whether they are written for every goal.
-  const goals = goalFilter || goalsUnderFilters(parsed) || (parsed.kind === 'stats' && parsed.filters.length > 0) ? await source.goals(site) : [];
+  const goals = goalFilter || COUNTS_GOALS.has(parsed.kind) ? await source.goals(site) : [];
   let q = goalFilter ? resolveGoalFilter(parsed, goals) : parsed;
   // The goals read lists the filter's goals, each as it counts under the other filters.
   const onlyGoals = goalFilter && q.kind === 'goals' ? goalFilter.values.map(Number) : undefined;
   if (onlyGoals) q = { ...q, filters: q.filters.filter((f) => f.dimension !== goalFilter!.dimension) };
   const rollup = await source.rollupState(site);
   const inputs = await planInputs(source.events, site, q, rollup, goals.map((g) => g.goalId));
-  return { q: planQuery(q, inputs), site, rollup, ...(onlyGoals ? { onlyGoals } : {}) };
+  return { q: planQuery(q, inputs), site, rollup, goals, ...(onlyGoals ? { onlyGoals } : {}) };
 }
 
 const periodOut = (q: Query): AnswerPeriod => ({ from: q.period.from, to: q.period.to, grain: q.grain, tz: q.tz });
@@ -87,18 +95,17 @@ const daysOut = (q: Query) => ({ from: q.period.from, to: q.period.to });
 
 /** Runs a planned read and shapes its answer, one function per kind. */
 export const answers = {
-  async stats(source: ReadSource, { q, site }: PlannedRead): Promise<StatsAnswer> {
-    return { period: periodOut(q), stats: await computeStats(source.events, q, await source.goals(site)) };
+  async stats(source: ReadSource, { q, goals }: PlannedRead): Promise<StatsAnswer> {
+    return { period: periodOut(q), stats: await computeStats(source.events, q, goals) };
   },
-  async timeseries(source: ReadSource, { q, site }: PlannedRead): Promise<TimeseriesAnswer> {
-    const { points, prev } = await computeTimeseries(source.events, q, await source.goals(site));
+  async timeseries(source: ReadSource, { q, goals }: PlannedRead): Promise<TimeseriesAnswer> {
+    const { points, prev } = await computeTimeseries(source.events, q, goals);
     return { period: periodOut(q), grain: q.grain, tz: q.tz, points, ...(prev ? { prev } : {}) };
   },
   async breakdown(source: ReadSource, { q }: PlannedRead): Promise<BreakdownAnswer> {
     return { period: periodOut(q), dimension: q.breakdown!.dimension, ...(await computeBreakdown(source.events, q)) };
   },
-  async goals(source: ReadSource, { q, site, onlyGoals }: PlannedRead): Promise<GoalsAnswer> {
-    const goals = await source.goals(site);
+  async goals(source: ReadSource, { q, goals, onlyGoals }: PlannedRead): Promise<GoalsAnswer> {
     return { period: daysOut(q), goals: await computeGoals(source.events, q, onlyGoals ? goals.filter((g) => onlyGoals.includes(g.goalId)) : goals) };
   },
   async properties(source: ReadSource, { q }: PlannedRead): Promise<PropertyKeysAnswer> {

@@ -14,7 +14,7 @@ import { parseQuery, type QueryKind, type RawParams } from '../../src/core/query
 import { METRIC_REGISTRY, metricsUnder } from '../../src/core/metric-registry.js';
 import { joinFilterValues, NONE_KEY, type Dimension } from '../../src/core/vocabulary.js';
 import { planQuery, type PlannedQuery } from '../../src/stats/planner.js';
-import { planRead, readSourceOf } from '../../src/stats/entry.js';
+import { answers, planRead, readSourceOf } from '../../src/stats/entry.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';
 import { computeGoals } from '../../src/stats/read/goals.js';
 import { computeStats } from '../../src/stats/read/stats.js';
@@ -162,3 +162,26 @@ for (const adapter of EVENT_STORE_ADAPTERS) {
     }
   });
 }
+
+test('a read takes the site\'s goals once: a goal made between its plan and its run is not counted from goal rows the plan did not check', async () => {
+  const { events, meta, site, goals, close } = await openRollupSite(EVENT_STORE_ADAPTERS[0]!, 7, TZ);
+  try {
+    await appendDays(events, site, 7);
+    await rollupSite({ events, meta }, site, NOW);
+    const source = readSourceOf(events, meta);
+    let calls = 0;
+    const counting = { ...source, goals: (s: Site) => (calls++, source.goals(s)) };
+    const params = { from: DAYS[0]!, to: DAYS[5]!, filter: ['country:US'], raw: 'clip' };
+    const request = (kind: 'goals' | 'stats') => ({ kind, params, site, now: NOW, extensions: { filteredGoals: true } });
+    const goalsRead = await planRead(counting, request('goals'));
+    const statsRead = await planRead(counting, request('stats'));
+    assert.ok(goalsRead.q.plan.period.sessions !== null && statsRead.q.plan.goalSpan?.sessions != null, 'goal rows answer both');
+    await meta.createGoal(site.internalId, { name: 'docs', kind: 'page', pattern: '/docs/**' }, 0);
+    const listed = (await answers.goals(counting, goalsRead)).goals.map((g) => g.goalId);
+    assert.deepEqual(listed.sort(), goals.map((g) => g.goalId).sort());
+    await answers.stats(counting, statsRead);
+    assert.equal(calls, 2, 'one read of the goals a planned read, the plan\'s');
+  } finally {
+    await close();
+  }
+});
