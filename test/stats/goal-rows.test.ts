@@ -170,7 +170,13 @@ test('a read takes the site\'s goals once: a goal made between its plan and its 
     await rollupSite({ events, meta }, site, NOW);
     const source = readSourceOf(events, meta);
     let calls = 0;
-    const counting = { ...source, goals: (s: Site) => (calls++, source.goals(s)) };
+    const counting = {
+      ...source,
+      goals: (s: Site) => {
+        calls++;
+        return source.goals(s);
+      },
+    };
     const params = { from: DAYS[0]!, to: DAYS[5]!, filter: ['country:US'], raw: 'clip' };
     const request = (kind: 'goals' | 'stats') => ({ kind, params, site, now: NOW, extensions: { filteredGoals: true } });
     const goalsRead = await planRead(counting, request('goals'));
