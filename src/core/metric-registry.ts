@@ -102,7 +102,7 @@ const REGISTRY = {
     format: 'duration',
     shownFor: { instead: 'avgDuration', filter: 'page' },
   },
-  // Under filters, counted from raw events alone: within the raw window (src/stats/planner.ts, `goalSpan`).
+  // Under filters, within the raw window (src/stats/planner.ts, `goalSpan`): from goal rows where sessions carry every filter, else raw events.
   conversions: { label: 'Conversions', computation: { kind: 'goals', measure: 'conversions' }, filters: 'all', upIsGood: true, format: 'count' },
   // Under a goal filter only (`raw=clip`): its converters over the visitors of the same read without it.
   conversionRate: {
@@ -164,15 +164,6 @@ export function metricTakesFilters(metric: Metric, filters: readonly Filter[], r
     case 'none':
       return false;
   }
-}
-
-/**
- * A ratio metric's change in percentage points, rounded to the tenth it is written with (0.7 % →
- * 1.0 % is +0.3, not +42.9 %); undefined for any other metric, whose change is in percent. The
- * dashboard's tiles and the email reports write it so.
- */
-export function changeInPoints(metric: Metric, value: number, prev: number): number | undefined {
-  return METRIC_REGISTRY[metric].format === 'ratio' ? pointsBetween(value, prev) : undefined;
 }
 
 /** Two ratios' difference in percentage points, rounded to the tenth it is written with. */

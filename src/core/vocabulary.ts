@@ -264,9 +264,6 @@ export interface Filter {
   readonly goals?: readonly FilterGoal[];
 }
 
-/** A filter on a dimension (a goal filter's values are goal ids): what the filter dialog edits. */
-export type DimensionFilter = Filter & { readonly dimension: QueryDimension };
-
 /** The session-scoped dimensions whose values are pages (a session's first and last): a page lock folds those outside it. */
 export const PAGE_VALUED_DIMENSIONS: ReadonlySet<FilterDimension> = /* @__PURE__ */ new Set(/* @__PURE__ */ DIMENSIONS.filter((d) => (DIMENSION_SPECS[d] as DimensionSpec).pages));
 
@@ -427,18 +424,14 @@ export interface FunnelStep {
 /** How many steps a funnel has. */
 export const FUNNEL_STEPS = { min: 2, max: 8 } as const;
 /**
- * How many funnels and alert rules a site keeps: each funnel is backfilled and read step by step,
- * each rule evaluated every minute, so that one tenant's bound the work it adds to everyone's.
+ * How many funnels (and versions of each), alert rules, shared links and report webhooks a site
+ * keeps, and API keys in use an organisation: each funnel version is backfilled and read step by
+ * step, each rule evaluated every minute, each webhook posted to by every report run, each link and
+ * key a row every list and check reads, so that one tenant's bound the work it adds to everyone's.
  */
 export const FUNNELS_PER_SITE_MAX = 50;
 export const ALERT_RULES_PER_SITE_MAX = 50;
-/** How many versions of its steps a funnel keeps: each is a funnel of its own to the rollups. */
 export const FUNNEL_VERSIONS_MAX = 100;
-/**
- * How many shared links and report webhooks a site keeps, and unrevoked API keys an organisation:
- * every one is a row each list, check or report run reads, so that one tenant cannot grow them
- * without end (each far past what a team uses: a link per audience, a hook per receiver).
- */
 export const SHARED_LINKS_PER_SITE_MAX = 100;
 export const REPORT_WEBHOOKS_PER_SITE_MAX = 20;
 export const API_KEYS_PER_ORG_MAX = 100;

@@ -57,11 +57,7 @@ export interface PlannedRead {
   readonly q: PlannedQuery;
   readonly site: Site;
   readonly rollup: RollupState | undefined;
-  /**
-   * The site's goals, read once for the plan and the run (a goal made between the two would
-   * otherwise be counted from goal rows the plan did not check): for the kinds that count goals
-   * and under a goal filter, else none.
-   */
+  /** The site's goals (kinds that count goals, or a goal filter; else none), read once for plan and run: a goal made in between is not counted from goal rows the plan did not check. */
   readonly goals: readonly Goal[];
   /**
    * A goals read's goal filter's goals: the goals it lists, each counted under the read's other

@@ -1,7 +1,7 @@
 // The dashboard's client of /app/v1: JSON in and out, the session's CSRF token on every change, and
 // every failure (error envelope, non-JSON answer, no network) turned into an ApiError whose message
 // a page can show as it is, and whose reason (the catalogue's name of the refusal) a page branches on.
-import type { ApiError as Refusal, ErrorCode, ErrorReason } from '../../src/core/errors.js';
+import type { ErrorCode, ErrorReason } from '../../src/core/errors.js';
 import { loginPath } from '../../src/core/next-path.js';
 import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, RAW_WINDOW_HEADER, REASON_HEADER } from '../../src/core/answer-headers.js';
 
@@ -23,11 +23,6 @@ export class ApiError extends Error {
   withMessage(message: string): ApiError {
     return new ApiError(this.status, this.code, message, this.reason);
   }
-}
-
-/** A refusal of the catalogue the dashboard makes itself, as the server would answer it (built by apiError). */
-export function failureOf(refusal: Refusal): ApiError {
-  return new ApiError(refusal.status, refusal.code, refusal.message, refusal.reason);
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -13,7 +13,6 @@ import type { RecordedOutcome } from './recent-outcomes.js';
 
 /** A call's kind: its first field, which tells the script how many fields follow. */
 export const OP = { hit: 'h', touch: 't', admit: 'a', record: 'r' } as const;
-export type Op = (typeof OP)[keyof typeof OP];
 
 /** A touch's or an admission's first answer (its `started`): what the script decided. */
 export const TOUCH = {

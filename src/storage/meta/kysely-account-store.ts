@@ -26,7 +26,7 @@ export function kyselyAccountStore(meta: Kysely<MetaDatabase>): AccountStore {
     ...sessionRecords(db),
     ...signinAttemptRecords(db),
     ...twoFactorRecords(db),
-    ...sharedLinkRecords(meta),
+    ...sharedLinkRecords(db),
     ...singleSignOnRecords(db),
   };
 }

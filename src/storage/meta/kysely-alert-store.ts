@@ -46,14 +46,14 @@ export class KyselyAlertStore implements AlertStore {
   private readonly db: Kysely<AlertDatabase>;
   private readonly dialect: MetaDialect;
 
-  constructor(private readonly metaDb: Kysely<MetaDatabase>) {
+  constructor(metaDb: Kysely<MetaDatabase>) {
     // Same database, wider table set: migration 002_alerts added these tables.
     this.db = metaDb as unknown as Kysely<AlertDatabase>;
     this.dialect = metaDialectOf(metaDb);
   }
 
   async createRule(rule: NewRule, now: number): Promise<AlertRule> {
-    const row = await boundedInsert(this.metaDb, 'alertRules', rule.siteId, ALERT_RULES_PER_SITE_MAX, (trx) => (trx as unknown as Kysely<AlertDatabase>)
+    const row = await boundedInsert(this.db, 'alertRules', rule.siteId, ALERT_RULES_PER_SITE_MAX, (trx) => trx
       .insertInto('alert_rules')
       .values({
         site_id: rule.siteId,

@@ -72,8 +72,8 @@ const toSend = (row: Selectable<DigestSendsTable> & { site_public_id: string }):
 export class KyselyDigestStore implements DigestStore {
   private readonly db: Kysely<DigestDatabase>;
 
-  constructor(private readonly metaDb: Kysely<MetaDatabase>) {
-    this.db = metaDb as unknown as Kysely<DigestDatabase>;
+  constructor(db: Kysely<MetaDatabase>) {
+    this.db = db as unknown as Kysely<DigestDatabase>;
   }
 
   private byKey(key: DigestKey) {
@@ -87,8 +87,8 @@ export class KyselyDigestStore implements DigestStore {
   }
 
   async createWebhook(webhook: Omit<DigestWebhook, 'id' | 'createdAt'>, now: number): Promise<DigestWebhook> {
-    const row = await boundedInsert(this.metaDb, 'reportWebhooks', webhook.siteId, REPORT_WEBHOOKS_PER_SITE_MAX, (trx) =>
-      (trx as unknown as Kysely<DigestDatabase>)
+    const row = await boundedInsert(this.db, 'reportWebhooks', webhook.siteId, REPORT_WEBHOOKS_PER_SITE_MAX, (trx) =>
+      trx
         .insertInto('digest_webhooks')
         .values({ site_id: webhook.siteId, url: webhook.url, secret: webhook.secret, weekly: webhook.weekly ? 1 : 0, monthly: webhook.monthly ? 1 : 0, created_at: now })
         .returningAll()

@@ -4,7 +4,7 @@ import type { KeyScope } from '../../../core/vocabulary.js';
 import type { ApiKeyRecord } from '../../../entities/sites.js';
 import type { MetaDatabase } from '../schema.js';
 import type { MetaStore } from '../types.js';
-import { boundedApiKey } from './serialized-write.js';
+import { boundedOfOrg } from './serialized-write.js';
 
 function toKey(row: { id: number; org_id: number; name: string; scope: KeyScope; created_at: number; revoked_at: number | null }): ApiKeyRecord {
   return {
@@ -25,7 +25,7 @@ export function keyRecords(db: Kysely<MetaDatabase>) {
   // Named, for the methods that call each other (`this` would be whichever object they are called on).
   const records = {
     async createApiKey(orgId: number, name: string, fingerprint: string, now: number, scope: KeyScope = 'read'): Promise<ApiKeyRecord> {
-      const row = await boundedApiKey(db, orgId, (trx) =>
+      const row = await boundedOfOrg(db, 'apiKeys', orgId, (trx) =>
         trx.insertInto('api_keys').values({ org_id: orgId, name, fingerprint, created_at: now, revoked_at: null, scope }).returning(KEY_COLUMNS).executeTakeFirstOrThrow(),
       );
       return toKey(row);

@@ -45,15 +45,7 @@ export async function serializedWrite<T, DB = AccountDatabase>(
 }
 
 /** The table of each kind of a site's bounded rows. */
-const TABLE_OF = {
-  goals: 'goals',
-  segments: 'segments',
-  annotations: 'annotations',
-  funnels: 'funnels',
-  alertRules: 'alert_rules',
-  sharedLinks: 'shared_links',
-  reportWebhooks: 'digest_webhooks',
-} as const;
+const TABLE_OF = { goals: 'goals', segments: 'segments', annotations: 'annotations', funnels: 'funnels', alertRules: 'alert_rules', sharedLinks: 'shared_links', reportWebhooks: 'digest_webhooks' } as const;
 
 /**
  * `write` in a serialized write, unless `count` finds `max` rows of `kind` already (then
@@ -73,44 +65,40 @@ function boundedWrite<T>(
   });
 }
 
-/** Inserts a row of a site's table unless the site holds `max` already (then LimitReached); PostgreSQL locks the site's row first. */
-export function boundedInsert<T>(db: Kysely<MetaDatabase>, kind: keyof typeof TABLE_OF, siteId: number, max: number, insert: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
-  // alert_rules, shared_links and digest_webhooks are of the same database, outside MetaDatabase's table set.
+/**
+ * Inserts a row of a site's table unless the site holds `max` already (then LimitReached); PostgreSQL locks the site's
+ * row first. `db`: any store's handle on the one database (alert_rules, shared_links, digest_webhooks are outside MetaDatabase's).
+ */
+export function boundedInsert<T, DB>(db: Kysely<DB>, kind: keyof typeof TABLE_OF, siteId: number, max: number, insert: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   const table = TABLE_OF[kind] as 'goals';
   return boundedWrite(
-    db,
+    db as unknown as Kysely<MetaDatabase>,
     (trx) => trx.selectFrom('sites').select('id').where('id', '=', siteId).forUpdate().execute(),
     (trx) => trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow(),
     kind,
     max,
-    insert,
+    (trx) => insert(trx as unknown as Kysely<DB>),
   );
 }
+
+/** An organisation's bound of each kind, and the rows it counts: its active sites, its API keys in use. */
+const OF_ORG: Record<'sites' | 'apiKeys', { max: number; count: (trx: Kysely<MetaDatabase>, orgId: number) => Promise<{ n: number }> }> = {
+  sites: { max: SITES_PER_ORG_MAX, count: (trx, orgId) => trx.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('status', '=', 'active').executeTakeFirstOrThrow() },
+  apiKeys: { max: API_KEYS_PER_ORG_MAX, count: (trx, orgId) => trx.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('revoked_at', 'is', null).executeTakeFirstOrThrow() },
+};
 
 /**
- * Makes a site of an organisation active (`write`: its insert, or its change back from archived)
- * unless the organisation has SITES_PER_ORG_MAX active ones already (then LimitReached);
- * PostgreSQL locks the organisation's row first.
+ * `write` (an active site's insert or its change back from archived, an API key's insert) unless the organisation holds
+ * its bound of `kind` already (then LimitReached); PostgreSQL locks the organisation's row first.
  */
-export function boundedActiveSite<T>(db: Kysely<MetaDatabase>, orgId: number, write: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
+export function boundedOfOrg<T>(db: Kysely<MetaDatabase>, kind: keyof typeof OF_ORG, orgId: number, write: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
+  const { max, count } = OF_ORG[kind];
   return boundedWrite(
     db,
     (trx) => trx.selectFrom('orgs').select('id').where('id', '=', orgId).forUpdate().execute(),
-    (trx) => trx.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('status', '=', 'active').executeTakeFirstOrThrow(),
-    'sites',
-    SITES_PER_ORG_MAX,
+    (trx) => count(trx, orgId),
+    kind,
+    max,
     write,
-  );
-}
-
-/** Inserts an API key of an organisation unless it has API_KEYS_PER_ORG_MAX unrevoked ones already (then LimitReached); PostgreSQL locks the organisation's row first. */
-export function boundedApiKey<T>(db: Kysely<MetaDatabase>, orgId: number, insert: (trx: Kysely<MetaDatabase>) => Promise<T>): Promise<T> {
-  return boundedWrite(
-    db,
-    (trx) => trx.selectFrom('orgs').select('id').where('id', '=', orgId).forUpdate().execute(),
-    (trx) => trx.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('revoked_at', 'is', null).executeTakeFirstOrThrow(),
-    'apiKeys',
-    API_KEYS_PER_ORG_MAX,
-    insert,
   );
 }

@@ -3,7 +3,6 @@ import type { Kysely, Selectable } from 'kysely';
 import type { SharedLink } from '../../../entities/accounts.js';
 import type { AccountDatabase, SharedLinksTable } from '../account-schema.js';
 import type { AccountStore } from '../account-types.js';
-import type { MetaDatabase } from '../schema.js';
 import { SHARED_LINKS_PER_SITE_MAX } from '../../../core/vocabulary.js';
 import { boundedInsert } from './serialized-write.js';
 
@@ -25,12 +24,11 @@ function selectSharedLinks(db: Kysely<AccountDatabase>) {
 }
 
 /** Shared links and their grants. */
-export function sharedLinkRecords(meta: Kysely<MetaDatabase>) {
-  const db = meta as unknown as Kysely<AccountDatabase>;
+export function sharedLinkRecords(db: Kysely<AccountDatabase>) {
   return {
     async createSharedLink(link: Omit<SharedLink, 'id' | 'createdAt' | 'lastUsedAt'> & { tokenHash: string }, now: number): Promise<SharedLink> {
-      const row = await boundedInsert(meta, 'sharedLinks', link.siteId, SHARED_LINKS_PER_SITE_MAX, (trx) =>
-        (trx as unknown as Kysely<AccountDatabase>)
+      const row = await boundedInsert(db, 'sharedLinks', link.siteId, SHARED_LINKS_PER_SITE_MAX, (trx) =>
+        trx
           .insertInto('shared_links')
           .values({
             site_id: link.siteId,

@@ -5,7 +5,7 @@ import type { NewSite, Site, SitePatch } from '../../../entities/sites.js';
 import { isUniqueViolation } from '../dialect.js';
 import type { MetaDatabase, SitesTable } from '../schema.js';
 import { DuplicateDomain, type MetaStore } from '../types.js';
-import { boundedActiveSite } from './serialized-write.js';
+import { boundedOfOrg } from './serialized-write.js';
 
 function toSite(row: Selectable<SitesTable>): Site {
   return {
@@ -46,7 +46,7 @@ export function siteRecords(db: Kysely<MetaDatabase>) {
 
     async createSite(orgId: number, site: NewSite, publicId: string, now: number): Promise<Site> {
       try {
-        const row = await boundedActiveSite(db, orgId, (trx) => trx
+        const row = await boundedOfOrg(db, 'sites', orgId, (trx) => trx
           .insertInto('sites')
           .values({
             public_id: publicId,
@@ -98,7 +98,7 @@ export function siteRecords(db: Kysely<MetaDatabase>) {
       try {
         // Back from archived, a site takes a place among its organisation's active ones again.
         const current = patch.status === 'active' ? await records.getSite(publicId) : undefined;
-        const row = current?.status === 'archived' ? await boundedActiveSite(db, current.orgId, update) : await update(db);
+        const row = current?.status === 'archived' ? await boundedOfOrg(db, 'sites', current.orgId, update) : await update(db);
         return row && toSite(row);
       } catch (err) {
         if (isUniqueViolation(err)) {
