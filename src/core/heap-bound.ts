@@ -69,6 +69,11 @@ export class HeapBound {
     this.usedAfterCollection = this.heap().used;
   }
 
+  /** Collects garbage if the used heap has grown by more than `bytes` since the last collection or restart. */
+  collectIfGrown(bytes: number): void {
+    if (this.heap().used > this.usedAfterCollection + bytes) this.collectNow();
+  }
+
   /** Collects garbage now, and counts the growth from what it leaves. */
   collectNow(): void {
     const heldBefore = this.heap().held;

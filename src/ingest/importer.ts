@@ -189,7 +189,7 @@ export class Importer {
       // into a pool under pressure spill and would hold up collection) nor the commit (a pool
       // lowered before it spills the import's uncommitted rows: 0.35 s of a 200 000-line import,
       // for no lower peak) run under the lowered pool.
-      if (acceptedLines.length >= COLLECT_GARBAGE_LINES) IMPORT_HEAP.collectNow();
+      IMPORT_HEAP.collectIfGrown(COLLECT_GARBAGE_GROWTH);
       const { events } = this.deps;
       const written = writer.days();
       const replaced = stamp && written.length > 0 ? { ids: stamp.replaces, days: { from: written[0]!, to: written.at(-1)! } } : null;
@@ -209,7 +209,7 @@ export class Importer {
   /** Counts a committed import's events and hands its days to the import listeners (the rollups). */
   private async rollUp(site: Site, days: string[], accepted: number, rejections: Omit<EventImportReport, 'accepted'>): Promise<EventImportReport> {
     this.deps.drops.count('accepted', 'import', accepted);
-    if (accepted >= COLLECT_GARBAGE_LINES) IMPORT_HEAP.collectNow();
+    IMPORT_HEAP.collectIfGrown(COLLECT_GARBAGE_GROWTH);
     try {
       for (const listener of this.importListeners) await listener(site, days);
     } catch (err) {
@@ -225,17 +225,18 @@ export class Importer {
 
 /**
  * The heap of every import under way (NDJSON, GoatCounter's and Umami's): a full garbage collection once
- * V8's used heap has grown by 96 MB since the last (checked at each turn an import gives back; an
+ * V8's used heap has grown by 48 MB since the last (checked at each turn an import gives back; an
  * import starting counts from the heap as it finds it), and before an import's commit and its
- * rollups, where DuckDB's memory peaks. A 1 000 000-line import's enrichment then holds at most
- * about 130 MB of heap (30 MB live) instead of up to 230 MB. Each collection stops the event loop
- * for 20 - 40 ms: a 200 000-line import spends 0.72 s of its event loop collecting garbage, 0.90 s
- * with a 48 MB bound and 0.53 s without one (CPU profiles), for the same peak (the commit's, in
- * bench:memory). Imports of fewer than COLLECT_GARBAGE_LINES accepted lines skip the two before
- * the commit and the rollups.
+ * rollups, where DuckDB's memory peaks. Each collection stops the event loop for 20 - 40 ms: a
+ * 200 000-line import spends 0.90 s of its event loop collecting garbage, 0.72 s with a 96 MB bound
+ * and 0.53 s without one (CPU profiles); two imports of 2 KB paths under a 256 MB budget peak 40 -
+ * 70 MB lower than with 96 MB, as V8 keeps fewer pages. The two before the commit and the rollups
+ * run only where the heap grew by more than COLLECT_GARBAGE_GROWTH since the last: a small import
+ * skips them, and one of few but long lines (2 KB paths) runs them, since its garbage weighs what
+ * ten times as many short lines' do.
  */
-const IMPORT_HEAP = new HeapBound(96 * 1024 * 1024);
-const COLLECT_GARBAGE_LINES = 100_000;
+const IMPORT_HEAP = new HeapBound(48 * 1024 * 1024);
+const COLLECT_GARBAGE_GROWTH = 32 * 1024 * 1024;
 
 /** A reader's lines, numbered from 1 as they come. */
 async function* numbered(batches: AsyncIterable<ImportLineFields[]>): AsyncGenerator<Array<ImportLine<ImportLineFields>>> {

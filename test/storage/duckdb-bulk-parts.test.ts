@@ -1,13 +1,14 @@
-// A DuckDB bulk write sends the rows that start each row group after the first through a staging
-// table and a statement (the appender would write the full row group before them inside its
-// synchronous flush): the parts end at row group boundaries, ROW_GROUP_ROWS is DuckDB's, and rows
-// either way arrive once, in order, with every column, or not at all.
+// A DuckDB bulk write sends the row that starts each row group after the first by a statement (the
+// appender would write the full row group before it inside its synchronous flush): the parts end
+// at row group boundaries, ROW_GROUP_ROWS is the store's, and rows either way arrive once, in
+// order, with every column, or not at all.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bulkParts, DuckDbEventStore, ROW_GROUP_ROWS } from '../../src/storage/events/duckdb.js';
+import { bulkParts, DuckDbEventStore } from '../../src/storage/events/duckdb.js';
+import { ROW_GROUP_ROWS } from '../../src/storage/events/duckdb-file.js';
 import { sql } from '../../src/sql/sql.js';
 import { event } from '../../support/events.js';
 
@@ -45,7 +46,7 @@ test('a bulk write across row groups commits every row once in order, rolls back
     assert.equal(await count('kept'), 0n, 'nothing before commit');
     await gone.rollback();
     await kept.commit();
-    assert.equal(await count('gone'), 0n, 'a rollback takes back the rows that went through the staging table too');
+    assert.equal(await count('gone'), 0n, 'a rollback takes back the rows that went in by a statement too');
     // In order: the visitor ids, numbered as appended, rise with the table's row order.
     const [summary] = await store.query<{ n: bigint; visitors: bigint; lcp: bigint; pages: bigint; out_of_order: bigint }>(
       sql`SELECT count(*) AS n, count(DISTINCT visitor_id) AS visitors, sum(lcp) AS lcp, count(DISTINCT page) AS pages,
@@ -53,7 +54,7 @@ test('a bulk write across row groups commits every row once in order, rolls back
     );
     const lcp = keptRows.reduce((sum, r) => sum + BigInt(r.lcp ?? 0), 0n);
     assert.deepEqual(summary, { n: BigInt(keptRows.length), visitors: BigInt(keptRows.length), lcp, pages: 7n, out_of_order: 0n });
-    // ROW_GROUP_ROWS is DuckDB's: the committed rows lie in row groups of that many.
+    // ROW_GROUP_ROWS is the store's: the committed rows lie in row groups of that many.
     const groups = await store.query<{ rows: bigint }>(sql`SELECT sum(count) AS rows FROM pragma_storage_info('events') WHERE column_id = 0 AND segment_type <> 'VALIDITY' GROUP BY row_group_id ORDER BY row_group_id`);
     assert.deepEqual(groups.map((g) => Number(g.rows)), [G, G, 3]);
     await store.close();

@@ -118,18 +118,18 @@ test(`while an import rolls up, commits leave the write-ahead log to ${IMPORT_CH
   for (const options of [{ memoryLimit: '224MiB', importMemoryLimit: '112MiB' }, {}]) {
     await withFileStore(options, async (store) => {
       await store.query(sql`CREATE TABLE logged (n BIGINT, t VARCHAR)`);
-      // Inserts smaller than a row group go through the log (larger ones are written to the file).
-      const logTen = async () => {
-        for (let i = 0; i < 10; i++) await store.query(sql`INSERT INTO logged SELECT range, 'row ' || range || ' of a text long enough' FROM range(100000)`);
+      // Inserts smaller than a row group (ROW_GROUP_ROWS) go through the log (larger ones are written to the file).
+      const logMillion = async () => {
+        for (let i = 0; i < 100; i++) await store.query(sql`INSERT INTO logged SELECT range, 'row ' || range || ' of a text long enough' FROM range(10000)`);
       };
       const logged = await store.whileImporting(async () => {
-        await logTen();
+        await logMillion();
         return walBytes(store);
       });
       assert.ok(logged > 24 * MB && logged < 64 * MB, `the log holds ${logged} bytes, past DuckDB's default threshold of 16 MiB`);
       await idleChecks(store);
       assert.equal(await walBytes(store), 0, 'checkpointed at the idle check');
-      await logTen();
+      await logMillion();
       assert.ok((await walBytes(store)) < 20 * MB, 'checkpointed by commits past 16 MiB once no import rolls up');
       assert.equal(Number((await store.query<{ n: unknown }>(sql`SELECT count(*) AS n FROM logged`))[0]!.n), 2_000_000);
     });

@@ -2,7 +2,8 @@
 // write-ahead log's checkpoint threshold while imports roll up; at an idle check, a checkpoint and
 // the pool emptied. Each statement runs alone on a connection of its own, in the order asked, and
 // never fails the work around it (DuckDB's refusal goes to `warn`).
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDbDatabase } from './duckdb-file.js';
 
 /** The pool's limit for the moment of an idle release: low enough to evict almost every block no statement holds (a lower one fails where an open connection's own state is pinned). */
 const IDLE_POOL_LIMIT = '16MiB';
@@ -30,7 +31,7 @@ export class DuckDbSettings {
   private closed = false;
 
   constructor(
-    private readonly instance: DuckDBInstance,
+    private readonly database: DuckDbDatabase,
     /** The pool's limit and the one while imports roll up (null: imports keep the pool as it is). */
     private readonly limits: { memory: string; import: string } | null,
     /** The pool's configured limit, restored after an idle release (null: DuckDB's default, and no pool release). */
@@ -76,7 +77,7 @@ export class DuckDbSettings {
       if (this.closed) return;
       let connection: DuckDBConnection | undefined;
       try {
-        connection = await this.instance.connect();
+        connection = await this.database.connect();
         await connection.run(statement);
       } catch (err) {
         this.warn(err, failure);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBAppender, DuckDBConnection, DuckDBDateValue, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import { joinSql, sql, trusted, type Sql, type SqlValue } from '../../sql/sql.js';
-import { EVENTS_TABLE, type StoredEvent } from './schema.js';
+import { openDuckDb, ROW_GROUP_ROWS, type DuckDbDatabase } from './duckdb-file.js';
+import { EVENT_COLUMNS, EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { appendChunks, BULK_FLUSH_ROWS, discard, LIVE_FLUSH_ROWS } from './duckdb-append.js';
 import { duckdbDialect } from './duckdb-dialect.js';
 import { StatementOutOfMemory, StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
@@ -182,7 +183,7 @@ export class DuckDbEventStore implements EventStore {
   private statementsAtCheck = 0;
 
   private constructor(
-    private readonly instance: DuckDBInstance,
+    private readonly database: DuckDbDatabase,
     private readonly settings: DuckDbSettings,
   ) {}
 
@@ -198,12 +199,12 @@ export class DuckDbEventStore implements EventStore {
       options.memoryLimit && options.importMemoryLimit && options.importMemoryLimit !== options.memoryLimit
         ? { memory: checkedMemoryLimit(options.memoryLimit), import: checkedMemoryLimit(options.importMemoryLimit) }
         : null;
-    const instance = await DuckDBInstance.create(options.path, config);
-    const settings = new DuckDbSettings(instance, limits, options.memoryLimit ? checkedMemoryLimit(options.memoryLimit) : null, options.warn ?? (() => undefined));
-    const store = new DuckDbEventStore(instance, settings);
-    store.writer = new SerialConnection(await instance.connect(), store.activity);
+    const database = await openDuckDb(options.path, config);
+    const settings = new DuckDbSettings(database, limits, options.memoryLimit ? checkedMemoryLimit(options.memoryLimit) : null, options.warn ?? (() => undefined));
+    const store = new DuckDbEventStore(database, settings);
+    store.writer = new SerialConnection(await database.connect(), store.activity);
     for (let i = 0; i < (options.readers ?? 3); i++) {
-      store.readers.push(new ReadConnection(await instance.connect(), store.activity));
+      store.readers.push(new ReadConnection(await database.connect(), store.activity));
     }
     await store.init();
     return store;
@@ -351,31 +352,23 @@ export class DuckDbEventStore implements EventStore {
    *
    * DuckDB compresses and writes a full row group of the transaction's rows when the next append
    * starts the following one. Through the appender that happens inside its synchronous flush (under
-   * a full memory pool 130 – 190 ms with the event loop held, which live collection beside an import
-   * waited for), so the rows that start each row group after the first go through a temporary
-   * staging table and a statement instead, which DuckDB's threads run.
+   * a full memory pool 130 – 190 ms with the event loop held for DuckDB's row groups of 122 880
+   * rows, 140 – 170 ms for the store's 16 384 rows of 2 KB paths), so the row that starts each row
+   * group after the first goes in by a statement instead, which DuckDB's threads run. (A staging
+   * table for that row group's first rows held every staging table's rows until the commit: 50 -
+   * 80 MB more at the peak of a 2 000 000-line import.)
    */
   async beginBulk(): Promise<BulkAppend> {
-    const conn = await this.instance.connect();
+    const conn = await this.database.connect();
     const serial = new SerialConnection(conn, this.activity);
     let appender: DuckDBAppender | null = null;
     let handed = 0; // the rows this transaction has given events
     let ending: Promise<void> | null = null;
-    /** Rows that start a row group: into the staging table, then into events by a statement; the staging table dropped. */
-    const throughStaging = async (rows: readonly StoredEvent[]) => {
+    /** The row that starts a row group, after the rows the appender handed over: by a statement. */
+    const startRowGroup = async (row: StoredEvent) => {
       appender?.closeSync();
       appender = null;
-      await conn.run(CREATE_BULK_STAGING);
-      const staging = await conn.createAppender(BULK_STAGING);
-      try {
-        await appendChunks(staging, rows, BULK_FLUSH_ROWS);
-        staging.closeSync();
-      } catch (err) {
-        discard(staging);
-        throw err;
-      }
-      await conn.run(`INSERT INTO events SELECT * FROM ${BULK_STAGING}`);
-      await conn.run(`DROP TABLE ${BULK_STAGING}`);
+      await conn.run(INSERT_ONE_EVENT, EVENT_COLUMNS.map((column) => column.value(row)));
     };
     const end = (statement: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
       if (ending) return statement === 'COMMIT' ? Promise.reject(new Error('this bulk write has ended')) : ending.catch(() => undefined);
@@ -408,9 +401,9 @@ export class DuckDbEventStore implements EventStore {
           // In parts that end at row group boundaries. Flushed as they go: the appender would
           // otherwise keep the rows until closed, and hand them all over in one long synchronous call.
           for (const { offset, count, startsRowGroup } of bulkParts(handed, rows.length)) {
-            const part = rows.slice(offset, offset + count);
-            if (startsRowGroup) await throughStaging(part);
-            else await appendChunks((appender ??= await conn.createAppender('events')), part, BULK_FLUSH_ROWS);
+            if (startsRowGroup) await startRowGroup(rows[offset]!);
+            const first = startsRowGroup ? offset + 1 : offset;
+            if (first < offset + count) await appendChunks((appender ??= await conn.createAppender('events')), rows.slice(first, offset + count), BULK_FLUSH_ROWS);
             handed += count;
           }
         }),
@@ -501,7 +494,7 @@ export class DuckDbEventStore implements EventStore {
     await this.writer.run(async () => undefined);
     await Promise.all(this.readers.map((r) => r.run(async () => undefined)));
     for (const c of [this.writer, ...this.readers]) c.conn.closeSync();
-    this.instance.closeSync();
+    this.database.instance.closeSync();
   }
 }
 
@@ -535,11 +528,8 @@ function appendValue(appender: DuckDBAppender, type: TableSpec['columns'][number
   }
 }
 
-/** DuckDB's rows in a row group (its default `row_group_size`; test/storage/duckdb-bulk-parts.test.ts reads it back). */
-export const ROW_GROUP_ROWS = 122_880;
-/** A bulk write's staging table: temporary, so of its own connection, with the columns of events in their order. */
-const BULK_STAGING = 'bulk_staging';
-const CREATE_BULK_STAGING = `CREATE OR REPLACE TEMPORARY TABLE ${BULK_STAGING} AS SELECT * FROM events LIMIT 0`;
+/** One event by a statement, its values as parameters (a DATE column's 'YYYY-MM-DD' cast by DuckDB). */
+const INSERT_ONE_EVENT = `INSERT INTO events (${EVENT_COLUMNS.map((c) => c.name).join(', ')}) VALUES (${EVENT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
 
 /**
  * A bulk append of `rows` rows after `handed` rows in its transaction, in parts that end at row
