@@ -231,12 +231,12 @@ export class Importer {
  * 200 000-line import spends 0.90 s of its event loop collecting garbage, 0.72 s with a 96 MB bound
  * and 0.53 s without one (CPU profiles); two imports of 2 KB paths under a 256 MB budget peak 40 -
  * 70 MB lower than with 96 MB, as V8 keeps fewer pages. The two before the commit and the rollups
- * run only where the heap grew by more than COLLECT_GARBAGE_GROWTH since the last: a small import
- * skips them, and one of few but long lines (2 KB paths) runs them, since its garbage weighs what
- * ten times as many short lines' do.
+ * run where the heap grew by more than COLLECT_GARBAGE_GROWTH since the last: a small import skips
+ * them (a collection stops the event loop longer than its whole import), any large one, of many
+ * lines or of few but long ones (2 KB paths), runs them.
  */
 const IMPORT_HEAP = new HeapBound(48 * 1024 * 1024);
-const COLLECT_GARBAGE_GROWTH = 32 * 1024 * 1024;
+const COLLECT_GARBAGE_GROWTH = 8 * 1024 * 1024;
 
 /** A reader's lines, numbered from 1 as they come. */
 async function* numbered(batches: AsyncIterable<ImportLineFields[]>): AsyncGenerator<Array<ImportLine<ImportLineFields>>> {

@@ -33,6 +33,21 @@ test('no collection within the bound; one past it, the next growth counted from 
   assert.equal(heap.collections, 2);
 });
 
+test('collectIfGrown collects only past the growth it is given, counted from the last collection', () => {
+  const { heap, bound } = fakeHeap(100, 70);
+  const heapBound = bound(50);
+  heapBound.restart();
+  heap.used = 108;
+  heapBound.collectIfGrown(8);
+  assert.equal(heap.collections, 0, 'grown by 8 exactly: not past it');
+  heap.used = 109;
+  heapBound.collectIfGrown(8);
+  assert.deepEqual([heap.collections, heap.used], [1, 70]);
+  heap.used = 78;
+  heapBound.collectIfGrown(8);
+  assert.equal(heap.collections, 1, 'counted from the 70 the collection left');
+});
+
 test('collectNow collects whatever the growth, and the bound counts from it', () => {
   const { heap, bound } = fakeHeap(100, 80);
   const heapBound = bound(50);

@@ -11,6 +11,7 @@ import { bulkParts, DuckDbEventStore } from '../../src/storage/events/duckdb.js'
 import { ROW_GROUP_ROWS } from '../../src/storage/events/duckdb-file.js';
 import { sql } from '../../src/sql/sql.js';
 import { event } from '../../support/events.js';
+import type { StoredEvent } from '../../src/storage/events/schema.js';
 
 const G = ROW_GROUP_ROWS;
 
@@ -57,6 +58,41 @@ test('a bulk write across row groups commits every row once in order, rolls back
     // ROW_GROUP_ROWS is the store's: the committed rows lie in row groups of that many.
     const groups = await store.query<{ rows: bigint }>(sql`SELECT sum(count) AS rows FROM pragma_storage_info('events') WHERE column_id = 0 AND segment_type <> 'VALIDITY' GROUP BY row_group_id ORDER BY row_group_id`);
     assert.deepEqual(groups.map((g) => Number(g.rows)), [G, G, 3]);
+    await store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the row that starts a row group is checked and stored as the appender's rows are", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bulk-first-row-'));
+  try {
+    const store = await DuckDbEventStore.open({ path: join(dir, 'events.duckdb'), readers: 1 });
+    const rowsOf = (siteId: string, bad?: { at: number; change: Partial<StoredEvent> }) =>
+      Array.from({ length: G + 2 }, (_, i) => ({ ...event({ siteId, ts: Date.UTC(2026, 5, 1) + i, page: '/p', visitorId: BigInt(i), engagedMs: 1200, lcp: 2500, revenueMinor: 2 ** 40 }), ...(i === bad?.at ? bad.change : {}) }));
+    const write = async (rows: StoredEvent[]) => {
+      const bulk = await store.beginBulk();
+      try {
+        for (let i = 0; i < rows.length; i += 2048) await bulk.append(rows.slice(i, i + 2048));
+        await bulk.commit();
+      } catch (err) {
+        await bulk.rollback();
+        throw err;
+      }
+    };
+    // G starts the second row group (by a statement), G + 1 follows it (by the appender).
+    for (const at of [G, G + 1]) {
+      await assert.rejects(write(rowsOf('bad', { at, change: { engagedMs: 12.5 } })), /not a 32-bit integer/, `a fraction at row ${at}`);
+      await assert.rejects(write(rowsOf('bad', { at, change: { day: '2026-6-1' } })), /not a calendar day/, `a loose day at row ${at}`);
+      await assert.rejects(write(rowsOf('bad', { at, change: { revenueMinor: 2 ** 60 } })), /not a safe integer/, `an inexact integer at row ${at}`);
+    }
+    await write(rowsOf('good'));
+    // Rows G - 1 (appended), G (by the statement) and G + 1 hold the same values but for their instant and visitor.
+    const stored = await store.query<Record<string, unknown>>(sql`SELECT * EXCLUDE (ts, visitor_id) FROM events WHERE site_id = 'good' AND visitor_id BETWEEN ${G - 1} AND ${G + 1} ORDER BY visitor_id`);
+    assert.equal(stored.length, 3);
+    assert.deepEqual(stored[1], stored[0]);
+    assert.deepEqual(stored[2], stored[0]);
+    assert.equal((await store.query(sql`SELECT 1 FROM events WHERE site_id = 'bad'`)).length, 0);
     await store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

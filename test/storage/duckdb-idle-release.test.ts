@@ -42,7 +42,7 @@ async function idleChecks(store: DuckDbEventStore): Promise<void> {
 
 /** The write-ahead log's size in bytes (DuckDB tells it as text: '0 bytes', '4.7 KiB', '38.0 MiB'). */
 async function walBytes(store: DuckDbEventStore): Promise<number> {
-  const text = (await store.query<{ wal: string }>(sql`SELECT wal_size AS wal FROM pragma_database_size()`))[0]!.wal;
+  const text = (await store.query<{ wal: string }>(sql`SELECT wal_size AS wal FROM pragma_database_size() WHERE database_name = current_database()`))[0]!.wal;
   const [, figure, unit] = /^([\d.]+) (bytes|KiB|MiB|GiB)$/.exec(text)!;
   return Number(figure) * { bytes: 1, KiB: 1024, MiB: MB, GiB: 1024 * MB }[unit as 'bytes' | 'KiB' | 'MiB' | 'GiB'];
 }

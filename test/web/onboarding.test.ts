@@ -42,7 +42,7 @@ describe("a new site's first minutes", () => {
     assert.equal(await keep.inputValue(), '396', '13 months preselected');
     assert.deepEqual(await keep.locator('option').allTextContents(), ['30 days', '13 months', '25 months']);
     const hint = await keep.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
-    assert.match(hint, /^Filtered views .* reach back this far.* about 330 MB more disk than kept 30 days\.$/);
+    assert.match(hint, /^Filtered views .* reach back this far.* about 540 MB more disk than kept 30 days\.$/);
     await checkPage(page, 'add-site-desktop');
     await page.getByRole('button', { name: 'Add site' }).click();
     await page.waitForURL((url) => /^\/sites\/[^/]+$/.test(url.pathname));

@@ -39,7 +39,7 @@ describe('dashboard settings pages in the browser', () => {
     const rawDays = page.getByLabel('Keep single events');
     assert.equal(await rawDays.inputValue(), '120');
     assert.deepEqual(await rawDays.locator('option').allTextContents(), ['30 days', '120 days', '13 months', '25 months'], 'a span set through the API shows as it is');
-    assert.match(await description(rawDays), /Filtered views .* reach back this far.* 330 MB more disk .* deletes the older single events/);
+    assert.match(await description(rawDays), /Filtered views .* reach back this far.* 540 MB more disk .* deletes the older single events/);
     assert.match(await description(page.getByLabel('Retention (months)')), /events and daily figures alike/);
     await rawDays.selectOption({ label: '25 months' });
     await page.getByRole('form', { name: 'General settings' }).getByRole('button', { name: 'Save' }).click();

@@ -8,7 +8,7 @@ import { SelectField } from './fields.js';
  * of bench/query's traffic on DuckDB, measured at a fortieth of it and scaled (docs/operations.md).
  */
 const WHAT_IT_KEEPS =
-  'Filtered views (several filters at once, or a filter beside another breakdown) reach back this far, older days answer one filter at a time; at 20 000 pageviews a day, a year kept 13 months takes about 330 MB more disk than kept 30 days.';
+  'Filtered views (several filters at once, or a filter beside another breakdown) reach back this far, older days answer one filter at a time; at 20 000 pageviews a day, a year kept 13 months takes about 540 MB more disk than kept 30 days.';
 
 /** `days` selected; a span set through the API that none of the choices names is offered as it is. */
 export function RawDaysField({ days, onDays, note }: { days: number; onDays(days: number): void; note?: string }) {

@@ -8,7 +8,7 @@
 // native call each. Typed arrays use the platform's byte order, as DuckDB's vectors do.
 import { endianness } from 'node:os';
 import duckdb from '@duckdb/node-bindings';
-import { BIGINT, BOOLEAN, DATE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBType } from '@duckdb/node-api';
+import { BIGINT, BOOLEAN, DATE, DuckDBDataChunk, DuckDBDateValue, INTEGER, VARCHAR, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { EVENT_COLUMNS, type EventColumnValue, type StoredEvent } from './schema.js';
 import type { ColumnType } from './table-spec.js';
 
@@ -183,4 +183,27 @@ export function eventChunk(rows: readonly StoredEvent[], offset: number, count: 
     column.write(vector, scratch, rows, offset, count, column.value);
   });
   return chunk;
+}
+
+/**
+ * A row's values as a statement's parameters, each checked and typed as its column is in a chunk
+ * (so that a row a bulk write sends by a statement is refused or stored exactly as the appender's).
+ */
+export function eventParams(row: StoredEvent): DuckDBValue[] {
+  return EVENT_COLUMNS.map((column): DuckDBValue => {
+    const v = column.value(row);
+    if (v === null) return null;
+    switch (column.type) {
+      case 'VARCHAR':
+        return v as string;
+      case 'BIGINT':
+        return BigInt(int64Value(v));
+      case 'INTEGER':
+        return int32Value(v);
+      case 'BOOLEAN':
+        return Boolean(v);
+      case 'DATE':
+        return new DuckDBDateValue(dayToEpochDays(v as string));
+    }
+  });
 }

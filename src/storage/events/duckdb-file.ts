@@ -41,7 +41,12 @@ export async function openDuckDb(path: string, config: Record<string, string>): 
     instance,
     async connect() {
       const connection = await instance.connect();
-      await connection.run(`USE ${STORE_CATALOG}`);
+      try {
+        await connection.run(`USE ${STORE_CATALOG}`);
+      } catch (err) {
+        connection.closeSync();
+        throw err;
+      }
       return connection;
     },
   };

@@ -6,6 +6,7 @@ import { joinSql, sql, trusted, type Sql, type SqlValue } from '../../sql/sql.js
 import { openDuckDb, ROW_GROUP_ROWS, type DuckDbDatabase } from './duckdb-file.js';
 import { EVENT_COLUMNS, EVENTS_TABLE, type StoredEvent } from './schema.js';
 import { appendChunks, BULK_FLUSH_ROWS, discard, LIVE_FLUSH_ROWS } from './duckdb-append.js';
+import { eventParams } from './duckdb-chunk.js';
 import { duckdbDialect } from './duckdb-dialect.js';
 import { StatementOutOfMemory, StatementTimeout, type BulkAppend, type EventStore, type Page, type ReadOptions, type RowReplacement, type RowScope, type TableRow, type TableSpec } from './types.js';
 import { appendableSpec, checkedName, checkedSpec, selectsOf, type ColumnSpec, type Rows } from './table-spec.js';
@@ -368,7 +369,7 @@ export class DuckDbEventStore implements EventStore {
     const startRowGroup = async (row: StoredEvent) => {
       appender?.closeSync();
       appender = null;
-      await conn.run(INSERT_ONE_EVENT, EVENT_COLUMNS.map((column) => column.value(row)));
+      await conn.run(INSERT_ONE_EVENT, eventParams(row));
     };
     const end = (statement: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
       if (ending) return statement === 'COMMIT' ? Promise.reject(new Error('this bulk write has ended')) : ending.catch(() => undefined);
@@ -528,7 +529,7 @@ function appendValue(appender: DuckDBAppender, type: TableSpec['columns'][number
   }
 }
 
-/** One event by a statement, its values as parameters (a DATE column's 'YYYY-MM-DD' cast by DuckDB). */
+/** One event by a statement, its values as parameters (`eventParams`). */
 const INSERT_ONE_EVENT = `INSERT INTO events (${EVENT_COLUMNS.map((c) => c.name).join(', ')}) VALUES (${EVENT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
 
 /**
