@@ -43,8 +43,8 @@ export async function startDashboard(options: TestServerOptions = {}): Promise<D
  * A fresh browser profile (own cookies) and a page in it; `headers` go with every request it makes;
  * `hasTouch` makes it a touch screen (taps through `page.touchscreen`).
  */
-export async function openPage(dashboard: Dashboard, viewport = DESKTOP, headers?: Record<string, string>, hasTouch = false): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await dashboard.browser.newContext({ viewport, locale: 'en-GB', extraHTTPHeaders: headers, hasTouch });
+export async function openPage(dashboard: Dashboard, viewport = DESKTOP, headers?: Record<string, string>, hasTouch = false, storageState?: BrowserState): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await dashboard.browser.newContext({ viewport, locale: 'en-GB', extraHTTPHeaders: headers, hasTouch, storageState });
   // tsx compiles with keepNames, which wraps functions in __name(): functions passed to
   // page.evaluate carry that call into the page.
   await context.addInitScript('globalThis.__name = (fn) => fn');
@@ -62,10 +62,23 @@ export async function createUser(server: TestServer, email: string, memberships:
   return created.body.id as number;
 }
 
-/** A new browser profile's page at `viewport`, signed in as `email`. */
+type BrowserState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/**
+ * Each server's and email's signed-in browser state: the first page signs in through the form, later
+ * ones start with its cookies. A file that opens many pages would otherwise pass the service's 20
+ * sign-ins a minute from one client (429, the page left at /login) whenever it runs fast enough.
+ */
+const signedInStates = new Map<string, BrowserState>();
+
+/** A new browser profile's page at `viewport`, signed in as `email` (a page to go to next: it may be blank). */
 export async function signedInPage(dashboard: Dashboard, email: string, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
+  const key = `${dashboard.server.url} ${email}`;
+  const state = signedInStates.get(key);
+  if (state) return openPage(dashboard, viewport, undefined, false, state);
   const opened = await openPage(dashboard, viewport);
   await signIn(opened.page, dashboard.server, email);
+  signedInStates.set(key, await opened.context.storageState());
   return opened;
 }
 
