@@ -4,8 +4,8 @@
 //
 // Why not DuckDB's default of 122 880: a checkpoint (at the commit of an import) analyses and
 // compresses a whole row group's columns at once, and with long strings (2 KB paths) that is where
-// an import's memory peaked. With row groups of 16 384 rows the same two 40 000-session imports of
-// 2 KB paths peak 250 – 300 MB lower (docs/operations.md#memory).
+// an import's memory peaked. With row groups of 16 384 rows two 40 000-session imports of 2 KB
+// paths peak at 665 – 682 MB instead of 911 – 1 136 (docs/operations.md#memory).
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 
 /** Rows in a row group of a file store (test/storage/duckdb-bulk-parts.test.ts reads it back). */
