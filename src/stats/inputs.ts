@@ -10,11 +10,13 @@ import { firstFoldedDayStatement } from './sql/daily.js';
 import { importedDaysOf } from './imported-days.js';
 import { goalRowsWrittenFrom, SESSION_PATHS_KEY, SESSION_ROWS_KEY, writtenFrom } from './rollups/coverage.js';
 import type { PlanInputs } from './planner.js';
-import { needsRawEvents, rawWindowStart, visitorsFromRollups } from './windows.js';
+import { needsRawEvents, pairsAnswer, rawWindowStart, visitorsFromRollups } from './windows.js';
+import { pairMonthsWritten } from './rollups/pairs.js';
+import { firstOfMonth } from '../core/period.js';
 
 /**
  * The watermark, the first days session rows, session paths and goal rows (for the goals `goalIds`, those the read counts) are written from, the days of the site's imported
- * aggregates, and for a single filter (other than on `(other)` itself) of a query that may read
+ * aggregates, for a breakdown pair months answer the months of its period they are written for, and for a single filter (other than on `(other)` itself) of a query that may read
  * rollups (its period's visitors alone, for a breakdown: ./windows.ts, visitorsFromRollups), the first day of the raw window, up to the watermark and within the period or its
  * compared one, on which the filter's key was folded.
  */
@@ -30,6 +32,7 @@ export async function planInputs(events: EventReader, site: Site, q: Query, roll
     goalRowsFrom: goalRowsWrittenFrom(rollup, goalIds),
     importedDays,
   };
+  if (watermark !== null && pairsAnswer(q)) inputs.pairMonths = await pairMonthsWritten(events, site.id, { from: firstOfMonth(q.period.from), to: firstOfMonth(q.period.to) });
   const filter = q.filters.length === 1 ? q.filters[0]! : null;
   if (filter === null || filter.values.includes(OTHER_KEY) || watermark === null || (needsRawEvents(q) && !visitorsFromRollups(q))) return inputs;
   const earliest = q.comparison !== 'off' && q.previous.from < q.period.from ? q.previous.from : q.period.from;

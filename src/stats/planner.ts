@@ -10,7 +10,8 @@
 //   period must lie in the raw window (the site's last `rawDays` local days, 30 by default); where
 //   every filter and the broken-down dimension are session-scoped, session rows answer the days up
 //   to the watermark (once they cover them all) and raw events the days after it, else raw events
-//   answer every day;
+//   answer every day; a breakdown under one `is` filter that pair months hold reads them for the
+//   whole months written from its first day (./rollups/pairs.ts), the days after them as above;
 // - a filter `is_not` (`!:`) or `contains` (`~:`) → the raw path likewise, session rows included;
 // - a page pattern (a shared link's lock on `page:/blog/**`), or a property filter on `(none)` →
 //   the raw path too, on raw events only (session rows hold neither pages nor properties, a
@@ -36,7 +37,7 @@ import { clippedQuery, type Query } from '../core/query.js';
 import type { ImportedAnswer } from '../core/answer-headers.js';
 import { METRIC_REGISTRY, metricTakesFilters } from '../core/metric-registry.js';
 import { RAW_DAYS } from '../core/vocabulary.js';
-import { countsVisits, goalRowsAnswer, goalsUnderFilters, hasGoalFilter, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer, visitorsFromRollups } from './windows.js';
+import { countsVisits, goalRowsAnswer, goalsUnderFilters, hasGoalFilter, hasOperator, hasPagePattern, hasPropertyNone, needsRawEvents, pairsAnswer, rawOnlyByFilters, rawWindowStart, retentionStart, sessionPathsAnswer, sessionRowsAnswer, visitorsFromRollups } from './windows.js';
 
 /** What the planner needs to know of a site's rollups, gathered by ./inputs.ts. */
 export interface PlanInputs {
@@ -58,6 +59,8 @@ export interface PlanInputs {
   goalRowsFrom?: string | null;
   /** The first and last day of the site's imported aggregates; absent or null when it has none. */
   importedDays?: Period | null;
+  /** For a breakdown pair months answer (./windows.ts, pairsAnswer), the months of its period written (first days); absent: none. */
+  pairMonths?: readonly string[];
 }
 
 /** Where the days of a range come from under a plan; days in neither part are not computable. */
@@ -80,6 +83,12 @@ export interface MonthSplit {
   readonly head: Period | null;
   readonly months: Period | null; // first days of the first and last whole months
   readonly tail: Period | null;
+}
+
+/** A breakdown's whole months from its first day read from pair months, and the days after them as the plan reads them. */
+export interface PairSplit {
+  readonly months: Period; // first days of the first and last month
+  readonly rest: DaySources;
 }
 
 /**
@@ -147,6 +156,11 @@ export interface Plan {
   readonly detailDaysRead: number;
   /** A journeys read's days (null for other kinds, or when none is computable). */
   readonly journeyDays: JourneyDays | null;
+  /**
+   * A raw-path breakdown's whole months from its period's first day that pair months answer
+   * (./windows.ts, pairsAnswer), and the rest of its period; null where none does.
+   */
+  readonly breakdownPairs: PairSplit | null;
   /** A breakdown's rolled-up days of the period, split for the monthly sums; null for other kinds. */
   readonly breakdownMonths: MonthSplit | null;
   /**
@@ -232,6 +246,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
       goalsCompared: goals.compared,
       goalsSince: goals.since,
       journeyDays: q.kind === 'journeys' ? journeyDays(period, bounds.watermark) : null,
+      breakdownPairs: pairsAnswer(q) ? pairSplit(bounds, q.period, inputs.pairMonths ?? []) : null,
       breakdownMonths: q.kind === 'breakdown' && period.rollup ? splitMonths(period.rollup) : null,
       importedMonths: q.kind === 'breakdown' && period.imported ? splitMonths(keptDays(q.period, bounds.retentionStart)) : null,
       imported: importedAnswer(q, inputs.importedDays ?? null, compared ? { from: q.previous.from, to: q.period.to } : q.period, bounds.retentionStart),
@@ -356,6 +371,19 @@ function daySources(bounds: Bounds, range: Period): DaySources {
   const firstRead = before?.from ?? raw?.from ?? null;
   const firstComputable = imported && (firstRead === null || imported.from < firstRead) ? imported.from : firstRead;
   return Object.freeze({ rollup, sessions, raw, imported, firstComputable });
+}
+
+/**
+ * The whole months from a range's first day that pair months hold (`written`), one after another,
+ * and the range's other days: none where the range starts within a month, or before retention.
+ * Pair months are written for months rolled up and inside the raw window only.
+ */
+function pairSplit(bounds: Bounds, range: Period, written: readonly string[]): PairSplit | null {
+  if (range.from !== firstOfMonth(range.from) || (bounds.retentionStart !== null && bounds.retentionStart > range.from)) return null;
+  let next = range.from;
+  while (written.includes(next) && addDays(addMonths(next, 1), -1) <= range.to) next = addMonths(next, 1);
+  if (next === range.from) return null;
+  return { months: { from: range.from, to: addMonths(next, -1) }, rest: daySources(bounds, { from: next, to: range.to }) };
 }
 
 /**

@@ -7,7 +7,7 @@ import { addMonths } from '../core/period.js';
 import type { Query } from '../core/query.js';
 import { isMetric, METRIC_REGISTRY, type TrafficComputation } from '../core/metric-registry.js';
 import { countsSessions } from './measures.js';
-import { type Filter, GOAL_DIMENSION, isPropertyDimension, NONE_KEY, OTHER_KEY, scopeOf } from '../core/vocabulary.js';
+import { DIMENSION_SPECS, DIMENSIONS, type Filter, type FilterDimension, GOAL_DIMENSION, isPropertyDimension, NONE_KEY, OTHER_KEY, type QueryDimension, scopeOf } from '../core/vocabulary.js';
 
 /** The first day of a site's raw-event window: its last `rawDays` local days, today included. */
 export function rawWindowStart(today: string, rawDays: number): string {
@@ -97,6 +97,40 @@ export function hasPagePattern(q: Query): boolean {
 export function visitorsFromRollups(q: Query): boolean {
   // `(other)` names no key of raw events: under it, rollups count the folded keys, the rows none.
   return q.kind === 'breakdown' && rawOnlyByFilters(q) && !rawOnlyByFilters({ ...q, breakdown: null }) && q.filters[0]?.values.includes(OTHER_KEY) !== true;
+}
+
+/**
+ * The session-scoped dimensions whose keys are few on any site (a country, a browser, a campaign):
+ * pair months are written under their keys. Entry and exit pages, referrers, regions and cities
+ * have keys by the thousand, and pair months under them would hold rows by the million.
+ */
+const FEW_KEYS: ReadonlySet<FilterDimension> = new Set(['country', 'browser', 'os', 'device', 'utm_source', 'utm_medium', 'utm_campaign']);
+
+/**
+ * The dimensions pair months hold under a filter: the first tab of each of the dashboard's panels
+ * (DIMENSION_SPECS), what a filtered view reads first, but pages (keys by the thousand: pair months
+ * of them were 68 M rows for the 10.6 M events of bench/query's year, and 9 minutes to write).
+ */
+const PAIRED: ReadonlySet<QueryDimension> = new Set(
+  DIMENSIONS.filter((dimension, i) => dimension !== 'page' && DIMENSIONS.findIndex((other) => DIMENSION_SPECS[other].tab.panel === DIMENSION_SPECS[dimension].tab.panel) === i),
+);
+
+/** Whether pair months (./rollups/pairs.ts) hold `dimension` under a key of `filter`. */
+export function pairsWritten(filter: FilterDimension, dimension: QueryDimension): boolean {
+  return FEW_KEYS.has(filter) && PAIRED.has(dimension) && dimension !== filter;
+}
+
+/**
+ * Whether pair months answer a breakdown's whole months: its one filter `is` one value of a
+ * session-scoped dimension (not `(other)`, which names no key of raw events), another dimension
+ * broken down (pairsWritten), no page lock, and no visits under event filters counted (raw events
+ * count those).
+ */
+export function pairsAnswer(q: Query): boolean {
+  const [filter] = q.filters;
+  if (q.kind !== 'breakdown' || q.breakdown === null || q.filters.length !== 1 || filter === undefined) return false;
+  if (hasOperator(q) || hasPagePattern(q) || q.pageLock !== null || countsVisits(q) || filter.values[0] === OTHER_KEY) return false;
+  return pairsWritten(filter.dimension, q.breakdown.dimension);
 }
 
 /** Whether a query reads raw events only, whatever the rollups hold. */

@@ -5,12 +5,12 @@ import { openSqliteMetaStore } from '../../src/storage/meta/sqlite.js';
 import { createRollupTables } from '../../src/stats/rollups/write.js';
 import type { EventStoreAdapter } from './event-stores.js';
 
-export async function openRollupSite(adapter: EventStoreAdapter, seed: number, timezone: string) {
+export async function openRollupSite(adapter: EventStoreAdapter, seed: number, timezone: string, rawDays = 30) {
   const events = await adapter.open();
   const meta = await openSqliteMetaStore(':memory:');
   await createRollupTables(events);
   const org = await meta.createOrg('o', 0);
-  const site = await meta.createSite(org.id, { domain: `s${seed}.test`, name: 's', timezone, retentionMonths: null, rawDays: 30, honorGpc: true }, `site${seed}`, 0);
+  const site = await meta.createSite(org.id, { domain: `s${seed}.test`, name: 's', timezone, retentionMonths: null, rawDays, honorGpc: true }, `site${seed}`, 0);
   const goals = [
     await meta.createGoal(site.internalId, { name: 'pricing', kind: 'page', pattern: '/pricing' }, 0),
     await meta.createGoal(site.internalId, { name: 'blog', kind: 'page', pattern: '/blog/*' }, 0),

@@ -208,6 +208,41 @@ test('session rows answer the raw-path days up to the watermark where every filt
   assert.equal(at('breakdown', { filter: 'country:FR', dimension: 'country' }).period.sessions, null);
 });
 
+test('pair months answer the whole months from the first day of a breakdown under one session-scoped filter of few keys; the rest as planned', () => {
+  // The raw window holds 2025-01-01 on (rawDays 500); pair months are written for the months of `written`.
+  const at = (params: RawParams, written: string[] | undefined = ['2026-01-01', '2026-02-01'], retentionMonths: number | null = null) =>
+    planQuery(parseQuery('breakdown', { period: 'year', ...params }, SITE, NOW), { watermark: '2026-03-19', retentionMonths, rawDays: 500, pairMonths: written }).plan;
+  const split = (params: RawParams, written?: string[], retentionMonths?: number | null) => at(params, written, retentionMonths).breakdownPairs;
+  const rest = sources(null, ['2026-03-01', '2026-03-20']);
+  assert.deepEqual(split({ filter: 'country:FR', dimension: 'event' }), { months: { from: '2026-01-01', to: '2026-02-01' }, rest }, 'an event-scoped dimension under a session filter');
+  assert.deepEqual(split({ filter: 'country:FR', dimension: 'referrer' }), { months: { from: '2026-01-01', to: '2026-02-01' }, rest: sources(null, ['2026-03-20', '2026-03-20'], ['2026-03-01', '2026-03-19']) }, 'session rows after the months');
+  assert.deepEqual(split({ filter: 'device:mobile', dimension: 'country' }, ['2026-01-01', '2026-03-01'])?.months, { from: '2026-01-01', to: '2026-01-01' }, 'months one after another from the first');
+  const none: Array<[string, RawParams, string[]?, number?]> = [
+    ['a month not written first', { filter: 'country:FR', dimension: 'event' }, ['2026-02-01']],
+    ['no month written', { filter: 'country:FR', dimension: 'event' }, []],
+    ['a period that starts within a month', { filter: 'country:FR', dimension: 'event', from: '2026-01-02', to: '2026-03-20' }],
+    ['retention cuts the first month', { filter: 'country:FR', dimension: 'event', from: '2025-12-01', to: '2026-03-20' }, ['2025-12-01', '2026-01-01'], 3],
+    ['an event-scoped filter', { filter: 'event:signup', dimension: 'country' }],
+    ['pages (keys by the thousand)', { filter: 'country:FR', dimension: 'page' }],
+    ['an entry page filter (keys by the thousand)', { filter: 'entry:/', dimension: 'browser' }],
+    ['a city filter (keys by the thousand)', { filter: 'city:Paris', dimension: 'browser' }],
+    ['a referrer filter', { filter: 'referrer:google.com', dimension: 'browser' }],
+    ['a tab after the first of its panel', { filter: 'country:FR', dimension: 'os' }],
+    ['a property breakdown', { filter: 'country:FR', dimension: 'prop.plan' }],
+    ['two filters', { filter: ['country:FR', 'device:mobile'], dimension: 'event' }],
+    ['several values', { filter: 'country:FR|DE', dimension: 'event' }],
+    ['is not', { filter: 'country!:FR', dimension: 'event' }],
+    ['the filter on (other)', { filter: 'country:(other)', dimension: 'event' }],
+    ['visits under an event-scoped breakdown', { filter: 'country:FR', dimension: 'event', include: 'bounceRate', raw: 'clip' }],
+  ];
+  for (const [what, params, written, retention] of none) assert.equal(split(params, written, retention ?? null), null, what);
+  // The filter's own dimension reads rollups, as does no filter.
+  assert.equal(at({ filter: 'country:FR', dimension: 'country' }).breakdownPairs, null);
+  assert.equal(at({ dimension: 'event' }).breakdownPairs, null);
+  // The period's own sources are left as they are (scroll depth and vitals read them).
+  assert.deepEqual(at({ filter: 'country:FR', dimension: 'event' }).period, sources(null, ['2026-01-01', '2026-03-20']));
+});
+
 test("a raw-path breakdown's period visitors: from rollups where they answer its filters alone, else from the period's own days", () => {
   const at = (params: RawParams, inputs: { watermark?: string | null; firstFoldedDay?: string | null; importedDays?: { from: string; to: string } } = {}) =>
     planQuery(parseQuery('breakdown', { period: '90d', ...params }, SITE, NOW), { watermark: '2026-03-19', retentionMonths: null, rawDays: 90, sessionRowsFrom: null, ...inputs }).plan;

@@ -3,7 +3,7 @@ import { addDays, localDay } from '../../core/localtime.js';
 import { rawCut } from './coverage.js';
 import { retentionStart } from '../windows.js';
 import { forgetImportedDays } from '../imported-days.js';
-import { DAILY_TABLES, DIM_MONTHLY, GOAL_ROWS, IMPORTED_TABLES, SESSION_PATHS, SESSION_ROWS } from './tables.js';
+import { DAILY_TABLES, DIM_MONTHLY, GOAL_ROWS, IMPORTED_TABLES, PAIR_MONTHLY, SESSION_PATHS, SESSION_ROWS } from './tables.js';
 import { EVENTS_TABLE } from '../../storage/events/schema.js';
 import { rollupKey, underSiteLease } from './key.js';
 import type { RollupDeps } from './run.js';
@@ -11,7 +11,7 @@ import { ANY_DAY, daysOfImports } from '../../storage/events/import-events.js';
 import type { Period } from '../../core/period.js';
 
 /**
- * Raw events, session rows, session paths and goal rows before `rawCut` are deleted, but the raw events of the
+ * Raw events, session rows, session paths, goal rows and pair months before `rawCut` are deleted, but the raw events of the
  * days an import's events (GoatCounter's, Umami's) lie on: deleting or replacing the import rewrites
  * those days from their raw events, which must be whole. With a retention setting, every row of
  * the days before it goes.
@@ -26,14 +26,15 @@ export async function runRetention(deps: RollupDeps, now: number): Promise<void>
       if (rawFrom !== null) {
         const cut = { from: ANY_DAY.from, to: addDays(rawFrom, -1) };
         for (const days of between(cut, await daysOfImports(events, site.id, null, cut))) await events.replaceRows(EVENTS_TABLE, { siteId: site.id, days }, null);
-        for (const table of [SESSION_ROWS, SESSION_PATHS, GOAL_ROWS]) await events.replaceRows(table, before(rawFrom), null);
+        // A month of pair rows that began before the cut holds days no longer whole: it goes too.
+        for (const table of [SESSION_ROWS, SESSION_PATHS, GOAL_ROWS, PAIR_MONTHLY]) await events.replaceRows(table, before(rawFrom), null);
       }
       const keepFrom = retentionStart(today, site.retentionMonths);
       if (keepFrom !== null) {
         for (const table of [EVENTS_TABLE, ...DAILY_TABLES, ...IMPORTED_TABLES]) await events.replaceRows(table, before(keepFrom), null);
         forgetImportedDays(site.id);
         // A month that began before the cut is partly erased: its sum goes too.
-        await events.replaceRows(DIM_MONTHLY, before(keepFrom), null);
+        for (const table of [DIM_MONTHLY, PAIR_MONTHLY]) await events.replaceRows(table, before(keepFrom), null);
       }
     });
   }

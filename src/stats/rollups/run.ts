@@ -12,14 +12,16 @@ import { goalPropsField } from '../../entities/goals.js';
 import type { MetaStore, RollupState } from '../../storage/meta/types.js';
 import { addDays, localDay, startOfLocalDay } from '../../core/localtime.js';
 import { SESSION_GAP_MS } from '../../core/session-gap.js';
-import { MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
+import { addMonths, firstOfMonth, MAX_PERIOD_DAYS, type Period } from '../../core/period.js';
 import { dayRange } from '../sql/filters.js';
-import { GOAL_ROWS_KEY, parseComputed, rawCut, SESSION_PATHS_KEY, SESSION_ROWS_KEY, type Definitions } from './coverage.js';
+import { GOAL_ROWS_KEY, parseComputed, rawCut, SESSION_PATHS_KEY, SESSION_ROWS_KEY, writtenFrom, type Definitions } from './coverage.js';
 import { sql, trusted } from '../../sql/sql.js';
 import { rollupKey, underSiteLease } from './key.js';
 import { chunks, eventDays } from './passes.js';
 import { BACKFILL_DAYS, backfillPart, dropRemoved, nextComputed } from './backfill.js';
 import { rewriteDays } from './write.js';
+import { updatePairMonths } from './pairs.js';
+import { rawWindowStart } from '../windows.js';
 
 export interface RollupDeps {
   events: EventStore;
@@ -90,8 +92,14 @@ export async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, o
   const closed = lastClosedDay(now, site.timezone);
   const state: RollupState = (await meta.getRollupState(key)) ?? { watermark: null, definitions: JSON.stringify(defs) };
 
+  // The months whose days this run rewrites: their pair months are written again after them.
+  const touched = new Set<string>();
+  const touch = (days: Period) => {
+    for (let month = firstOfMonth(days.from); month <= days.to; month = addMonths(month, 1)) touched.add(month);
+  };
   for (const day of await meta.listRollupPending(key)) {
     const one = { from: day, to: day };
+    touch(one);
     await rewriteDays(events, site.id, one, defs, cap, (await eventDays(events, site.id, one)).length > 0);
     await meta.clearRollupPending(key, day);
   }
@@ -127,10 +135,13 @@ export async function rollupSiteNow(deps: RollupDeps, site: Site, now: number, o
       // Empty chunks in a row are cleared together: a long quiet stretch costs a few statements.
       while (!hasEvents && i + 1 < all.length && !holdsEvents(all[i + 1]!)) range = { from: range.from, to: all[++i]!.to };
       await rewriteDays(events, site.id, range, defs, cap, hasEvents);
+      touch(range);
       state.watermark = range.to;
       await meta.setRollupState(key, state);
     }
   }
+  const bounds = { watermark: state.watermark, windowStart: rawWindowStart(today, site.rawDays), sessionRowsFrom: writtenFrom(state, SESSION_ROWS_KEY) };
+  await updatePairMonths(events, site.id, bounds, touched);
 }
 
 export async function runRollups(deps: RollupDeps, now: number, options: RollupOptions = {}): Promise<void> {

@@ -29,6 +29,22 @@ export const DIM_MONTHLY: TableSpec = {
   key: ['dimension', 'key'],
 };
 
+/**
+ * Pair months: per site, calendar month (`month`: its first day), session-scoped dimension and key
+ * (`filter_dimension`, `filter_key`) and another dimension and key, the traffic measures of the
+ * month's days under that filter, each day's visitors distinct that day as everywhere, so the sums
+ * are exact. A breakdown under one `is` filter on a session-scoped key (the Pages panel under
+ * `country:US`) reads a whole month here instead of its raw events or session rows. Written by
+ * ./pairs.ts for a month whose every day is rolled up and inside the raw window, with one mark row
+ * (every name `''`) that says the month is written; several rows of one key add up.
+ */
+export const PAIR_MONTHLY: TableSpec = {
+  name: 'pair_monthly',
+  columns: [SITE, column('month', 'DATE'), column('filter_dimension', 'VARCHAR'), column('filter_key', 'VARCHAR'), ...DIMENSION_KEY, ...TRAFFIC],
+  dayColumn: 'month',
+  key: ['filter_dimension', 'filter_key', 'dimension', 'key'],
+};
+
 const GOAL = column('goal_id', 'BIGINT');
 
 /** Per site, day and goal, the goal measures. */
@@ -265,4 +281,4 @@ export const IMPORT_STAGING_TABLES = [IMPORT_STAGING, IMPORT_SCROLL_STAGING] as 
 
 /** The tables a day's rewrite replaces from raw events. */
 export const DAILY_TABLES = [SITE_DAILY, DIM_DAILY, GOAL_DAILY, GOAL_ROWS, FUNNEL_DAILY, SESSION_ROWS, SESSION_PATHS, SCROLL_DAILY, VITALS_DAILY] as const;
-export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, ...IMPORT_STAGING_TABLES];
+export const ROLLUP_TABLES: readonly TableSpec[] = [...DAILY_TABLES, DIM_MONTHLY, PAIR_MONTHLY, DIM_TOP_KEYS, SESSION_PARTS, ...IMPORTED_TABLES, ...IMPORT_STAGING_TABLES];

@@ -122,6 +122,11 @@ async function statementsOfDays(events: EventStore, siteId: string, days: Period
   return runs;
 }
 
+/** The days of `days` in runs bounded by events as a statement of session rows is: what a statement over a run of them holds at most. */
+export async function eventRuns(events: EventStore, siteId: string, days: Period): Promise<Period[]> {
+  return (await statementsOfDays(events, siteId, days, { days: Number.MAX_SAFE_INTEGER, events: SESSION_ROWS_EVENTS_A_STATEMENT })).map(({ from, to }) => ({ from, to }));
+}
+
 /** The events of a run of `statementsOfDays`. */
 const eventsOfRun = (run: { withEvents: ReadonlyArray<{ events: number }> }) => run.withEvents.reduce((n, day) => n + day.events, 0);
 

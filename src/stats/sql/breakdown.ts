@@ -6,7 +6,7 @@ import type { Dialect } from '../../sql/dialect.js';
 import { joinSql, sql, type Sql, trusted, withParams } from '../../sql/sql.js';
 import { IS_PAGEVIEW, TRAFFIC_MEASURES } from '../measures.js';
 import type { PlannedQuery } from '../planner.js';
-import { DIM_DAILY, DIM_MONTHLY, IMPORTED_DIM_MONTHLY } from '../rollups/tables.js';
+import { DIM_DAILY, DIM_MONTHLY, IMPORTED_DIM_MONTHLY, PAIR_MONTHLY } from '../rollups/tables.js';
 import { eventsRelation, sessionRowKey, sessionRowsRelation } from './events.js';
 import { asRepeated, dayRange, keyExpr, needsExit, scopedPropertyKey, shownPage } from './filters.js';
 import { importedKeyRows, importedRows } from './imported.js';
@@ -93,11 +93,22 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
     for (const days of [split.head, split.tail]) if (days) rolledUp(DIM_DAILY.name, 'day', days);
     if (split.months) rolledUp(DIM_MONTHLY.name, 'month', split.months);
   }
-  if (q.plan.period.sessions) {
+  // Whole months that pair months answer: the one filter's key and the broken-down dimension's rows
+  // (./windows.ts, pairsAnswer), keys typed as the other sources' beside them; the other days as planned.
+  const pairs = q.plan.breakdownPairs;
+  const days = pairs?.rest ?? q.plan.period;
+  if (pairs) {
+    const [filter] = q.filters;
+    const from = sql`FROM ${trusted(PAIR_MONTHLY.name)} WHERE site_id = ${q.siteId} AND ${dayRange(d, 'month', pairs.months)}
+      AND filter_dimension = ${filter!.dimension} AND filter_key = ${filter!.values[0]!} AND dimension = ${bd.dimension}`;
+    const key = asRepeated(d, trusted('key'));
+    parts.push({ rows: sql`SELECT ${key} AS k, visitors, ${views} AS views${sessionColumns} ${from}`, keys: sql`SELECT ${key} AS k ${from}` });
+  }
+  if (days.sessions) {
     const key = sessionRowKey(bd.dimension);
-    const relation = sessionRowsRelation(d, q.siteId, q.plan.period.sessions, q.filters);
+    const relation = sessionRowsRelation(d, q.siteId, days.sessions, q.filters);
     parts.push({
-      rows: sql`SELECT k, visitors, ${views} AS views${sessionColumns} FROM (${measureSessionRowsByKey(d, q.siteId, q.plan.period.sessions, q.filters, key, sessions)}) r`,
+      rows: sql`SELECT k, visitors, ${views} AS views${sessionColumns} FROM (${measureSessionRowsByKey(d, q.siteId, days.sessions, q.filters, key, sessions)}) r`,
       keys: sql`SELECT ${key} AS k FROM ${relation}`,
       visits: sql`SELECT ${key} AS k, day AS vd, visitor_id AS vv, ${views} AS v FROM ${relation}`,
     });
@@ -114,13 +125,13 @@ export function breakdownStatements(d: Dialect, q: PlannedQuery): BreakdownState
       parts.push(part(sql`${trusted(IMPORTED_DIM_MONTHLY.name)} WHERE site_id = ${q.siteId} AND dimension = ${bd.dimension} AND ${dayRange(d, 'month', imported.months)}${only}`, 'month'));
     }
   }
-  if (q.plan.period.raw) {
+  if (days.raw) {
     const property = isPropertyDimension(bd.dimension) ? bd.dimension : undefined;
-    const scope = { siteId: q.siteId, days: q.plan.period.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension), property };
+    const scope = { siteId: q.siteId, days: days.raw, filters: q.filters, exit: needsExit(q.filters, bd.dimension), property };
     // Beside session rows, the raw days' keys are typed as theirs (rollups, on the other path, hold
     // plain text); session rows never meet a property breakdown (event-scoped).
     const plain = () => (lock ? shownPage(d, keyExpr(bd.dimension as Dimension), lock) : keyExpr(bd.dimension as Dimension));
-    const key = property ? scopedPropertyKey(d) : q.plan.period.sessions ? asRepeated(d, plain()) : plain();
+    const key = property ? scopedPropertyKey(d) : days.sessions || pairs ? asRepeated(d, plain()) : plain();
     const measures = rules ? measureVisits(d, scope, DAY_BUCKET, key, rules) : measureEvents(d, scope, { bucket: DAY_BUCKET, key, sessions });
     const relation = eventsRelation(d, scope);
     parts.push({

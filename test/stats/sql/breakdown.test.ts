@@ -40,6 +40,18 @@ for (const { name, d } of DIALECTS) {
       assert.deepEqual(s.params, ['s', 'country', 'FR', 's', 'country', 'FR', 's', 'country', 'FR', 100, 0]);
     });
 
+    test('under one session filter of few keys: pair months for the whole months, session rows and raw events after them', () => {
+      const q = planned('breakdown', { period: 'year', dimension: 'referrer', filter: 'country:FR' }, { rawDays: 400, pairMonths: ['2026-01-01', '2026-02-01'] });
+      const s = checked(breakdownStatements(d, q)!.page);
+      const range = (column: string, from: string, to: string) => `${column} BETWEEN ${d.dateLiteral(from)} AND ${d.dateLiteral(to)}`;
+      const key = d.asRepeated('key');
+      assert.ok(s.text.includes(`SELECT ${key} AS k, visitors, pageviews AS views FROM pair_monthly WHERE site_id = ? AND ${range('month', '2026-01-01', '2026-02-01')}`), s.text);
+      assert.ok(s.text.includes(`AND filter_dimension = ? AND filter_key = ? AND dimension = ?`), s.text);
+      assert.ok(s.text.includes(range('day', '2026-03-01', '2026-03-19')) && s.text.includes('session_days'), 'session rows from March on');
+      assert.ok(!s.text.includes(range('day', '2026-01-01', '2026-03-19')), 'no session rows of the months');
+      assert.deepEqual(s.params.slice(0, 4), ['s', 'country', 'FR', 'referrer']);
+    });
+
     test("a property's rolled-up days: its rows, else the day's `prop.` row as its (none), in one pass a table", () => {
       const s = checked(breakdownStatements(d, months('prop.plan'))!.page);
       assert.equal(s.text.split('dimension IN (?, ?)').length - 1, 3, 'one pass over each of the three parts');
@@ -60,7 +72,8 @@ for (const { name, d } of DIALECTS) {
 test('sql/breakdown: every statement runs on DuckDB', async () => {
   const { d } = DIALECTS[0]!;
   await withDuckDb(async (store) => {
-    for (const q of [today, months('country', 'country:FR'), months('prop.plan')]) {
+    const pairs = planned('breakdown', { period: 'year', dimension: 'event', filter: 'country:FR' }, { rawDays: 400, pairMonths: ['2026-01-01'] });
+    for (const q of [today, months('country', 'country:FR'), months('prop.plan'), pairs]) {
       const s = breakdownStatements(d, q)!;
       assert.deepEqual(await store.query(s.page), []);
       await store.query(s.keyCount);
