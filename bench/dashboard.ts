@@ -22,7 +22,8 @@
 //            --idle S (waits S seconds before each load, so that each comes to a process that has
 //            idled: its idle checks have collected the heap and emptied DuckDB's pool),
 //            --reads (also prints each /app/v1 read's median time in the page, from its start to
-//            its answer's end, and each read of a view asked alone, one after the other, 5 times)
+//            its answer's end, and each read of a view asked alone, one after the other, 5 times,
+//            with the service's CPU over it, on every checkout)
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -257,14 +258,20 @@ async function readsAlone(serviceUrl: string, cookie: string, siteId: string, vi
     if (res.status !== 200) throw new Error(`${view}: ${read.path}: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   };
+  // The service runs in this process: its CPU over a read (DuckDB's threads included) is the process's.
   const median = async (run: () => Promise<unknown>) => {
     const took: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < times; i++) {
       const started = performance.now();
+      const before = process.cpuUsage();
       await run();
+      const used = process.cpuUsage(before);
       took.push(performance.now() - started);
+      cpu.push((used.user + used.system) / 1000);
     }
-    return quantile(took.sort((a, b) => a - b), 0.5).toFixed(0);
+    const mid = (values: number[]) => quantile(values.sort((a, b) => a - b), 0.5).toFixed(0);
+    return `${mid(took)} (CPU ${mid(cpu)})`;
   };
   const medians: string[] = [];
   for (const read of reads) medians.push(`${[read.path.slice(1), read.params?.get('dimension')].filter(Boolean).join(' ')} ${await median(() => ask(read))}`);
@@ -386,9 +393,9 @@ async function main(): Promise<void> {
               gzip += await bytesSent(url, 'gzip');
             }
             assetsLine = [`JS + CSS the site dashboard loads: ${assets.length} files, ${(raw / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip`];
-            if (values.reads) {
-              for (const view of VIEWS) aloneLines.push(`${view}: median ms of each read asked alone, one after the other, then of all at once: ${(await readsAlone(service.url, cookie, year.siteId, view, 5)).join('; ')}`);
-            }
+          }
+          if (values.reads && round === ROUNDS - 1) {
+            for (const view of VIEWS) aloneLines.push(`${variant.name}, ${view}: median ms (and CPU ms) of each read asked alone, one after the other, then of all at once: ${(await readsAlone(service.url, cookie, year.siteId, view, 5)).join('; ')}`);
           }
           await context.close();
         } finally {

@@ -90,13 +90,16 @@ export function hasPagePattern(q: Query): boolean {
 }
 
 /**
- * Whether a breakdown on the raw path has its period's visitors (its rows' shares) read from rollups:
- * they are the visitors under its filters alone, which rollups answer where the breakdown is what
- * forces raw events (one `is` filter with a breakdown of another dimension).
+ * Whether a raw-path read has its period's visitors read from rollups: they are the visitors under
+ * its filters alone, which rollups answer where the read is what forces raw events. A breakdown's
+ * rows' shares under one `is` filter with a breakdown of another dimension; the goals read's
+ * conversion rates' base under filters the stats count from rollups.
  */
 export function visitorsFromRollups(q: Query): boolean {
   // `(other)` names no key of raw events: under it, rollups count the folded keys, the rows none.
-  return q.kind === 'breakdown' && rawOnlyByFilters(q) && !rawOnlyByFilters({ ...q, breakdown: null }) && q.filters[0]?.values.includes(OTHER_KEY) !== true;
+  if (q.filters[0]?.values.includes(OTHER_KEY) === true || !rawOnlyByFilters(q)) return false;
+  if (q.kind === 'breakdown') return !rawOnlyByFilters({ ...q, breakdown: null });
+  return q.kind === 'goals' && !rawOnlyByFilters({ ...q, kind: 'stats' });
 }
 
 /**

@@ -243,7 +243,7 @@ test('pair months answer the whole months from the first day of a breakdown unde
   assert.deepEqual(at({ filter: 'country:FR', dimension: 'event' }).period, sources(null, ['2026-01-01', '2026-03-20']));
 });
 
-test("a raw-path breakdown's period visitors: from rollups where they answer its filters alone, else from the period's own days", () => {
+test("a raw-path breakdown's and goals read's period visitors: from rollups where they answer its filters alone, else from the period's own days", () => {
   const at = (params: RawParams, inputs: { watermark?: string | null; firstFoldedDay?: string | null; importedDays?: { from: string; to: string } } = {}) =>
     planQuery(parseQuery('breakdown', { period: '90d', ...params }, SITE, NOW), { watermark: '2026-03-19', retentionMonths: null, rawDays: 90, sessionRowsFrom: null, ...inputs }).plan;
   const window: [string, string] = ['2025-12-21', '2026-03-19'];
@@ -269,6 +269,14 @@ test("a raw-path breakdown's period visitors: from rollups where they answer its
   // On the rollup path, the period's own days.
   const rolledUp = at({ filter: 'country:FR', dimension: 'country' });
   assert.deepEqual(rolledUp.periodVisitors, rolledUp.period);
+  // The goals read's visitors (its conversion rates' base): from rollups under a filter the stats count from them.
+  const goals = (filter: string | string[]) =>
+    planQuery(parseQuery('goals', { period: '90d', filter, raw: 'clip' }, SITE, NOW, [], { filteredGoals: true }), { watermark: '2026-03-19', retentionMonths: null, rawDays: 90, sessionRowsFrom: null }).plan;
+  assert.deepEqual(goals('country:FR').periodVisitors, sources(window, today), 'one session filter');
+  for (const filter of ['page:/docs', ['country:FR', 'device:mobile'], 'country!:FR', 'country:(other)']) {
+    const plan = goals(filter);
+    assert.deepEqual(plan.periodVisitors, plan.period, `goals under ${JSON.stringify(filter)}`);
+  }
 });
 
 test('journeys: session paths answer up to the watermark where every filter is a carried key, a page or none, the day after the period included; raw events the rest', () => {

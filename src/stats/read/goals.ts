@@ -12,10 +12,10 @@ import { dailyGoals, dailyMeasures, deltaPct, goalsRead, sumDays, sumGoal } from
 export async function computeGoals(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<GoalResult[]> {
   // The goals' rows as the stats read them (one statement for both on a dashboard's load): under
   // filters, the compared days only where the comparison is whole (else they would be read for
-  // nothing: raw events of up to a year); the period's visitors as the timeseries and breakdowns read them.
+  // nothing: raw events of up to a year); the period's visitors as the stats count them (rollups under one filter they answer).
   const goalDays = q.filters.length > 0 && !q.plan.previousComplete ? q.plan.period : q.plan.span;
   const goalRows = goalsRead(events.dialect, q, goalDays, goals);
-  const visitorRows = dailyMeasureStatements(events.dialect, q, q.plan.period, false);
+  const visitorRows = dailyMeasureStatements(events.dialect, q, q.plan.periodVisitors, false);
   const [daily, days] = await Promise.all([dailyGoals(events, goalRows), dailyMeasures(events, visitorRows)]);
   const visitors = sumDays(days, q.period.from, q.period.to).visitors;
   return goals.map((g) => {
