@@ -11,7 +11,8 @@
 //   npm run bench:dashboard                      (the full year: about 10.6 M events, on DuckDB)
 //   npm run bench:dashboard -- --events 500000   (a smaller year for a quick run)
 //   npm run bench:dashboard -- --engine clickhouse   (Debian's ClickHouse 18.16; with SVC_TEST_CLICKHOUSE=chdb the current one)
-//   options: --events N, --loads N (20 per view and round), --rounds N (1; 2 with --baseline),
+//   options: --events N, --loads N (20 per view and round; 0: only the reads alone of --reads),
+//            --rounds N (1; 2 with --baseline),
 //            --baseline DIR (a checkout, e.g. of main: `git worktree add DIR main`),
 //            --data DIR (keeps the loaded year there, ClickHouse's files included, and uses it
 //            again on a later run of the same day and engine),
@@ -379,8 +380,9 @@ async function main(): Promise<void> {
           await context.addCookies([{ name: 'svc_session', value: cookie, url: service.url }]);
           await context.addInitScript(FILLED_PROBE);
           const dashboard = `${service.url}/sites/${year.siteId}`;
-          await measure(context, dashboard, store, loads.get(variant.name)!);
-          if (variant === variants[0] && round === ROUNDS - 1) {
+          // `--loads 0` leaves Chromium out: the reads alone (`--reads`) are all that is measured.
+          if (LOADS > 0) await measure(context, dashboard, store, loads.get(variant.name)!);
+          if (LOADS > 0 && variant === variants[0] && round === ROUNDS - 1) {
             // What the page loads from /assets, measured as the server sends it to a gzip-only client.
             const page = await context.newPage();
             await page.goto(`${dashboard}?period=30d`);
@@ -404,49 +406,7 @@ async function main(): Promise<void> {
       }
     }
 
-    const p = (loadsOf: Load[], pick: (l: Load) => number, q: number) => quantile(loadsOf.map(pick).sort((a, b) => a - b), q);
-    console.log(`\n${ENGINE_NAME}: milliseconds from navigation start, ${LOADS * ROUNDS} loads per view after one cold load per round (${ROUNDS} round(s)); medians of where the time goes`);
-    // CPU times are the machine's load's least: on 2 shared cores, the page and the service wait for each other's CPU.
-    const columns: Array<[string, (l: Load[]) => number]> = [
-      ['p50', (l) => p(l, (x) => x.filled, 0.5)],
-      ['p95', (l) => p(l, (x) => x.filled, 0.95)],
-      ['first read', (l) => p(l, (x) => x.firstRead, 0.5)],
-      ['session', (l) => p(l, (x) => x.session, 0.5)],
-      ['last answer', (l) => p(l, (x) => x.lastAnswer, 0.5)],
-      ['server CPU', (l) => p(l, (x) => x.serverCpu, 0.5)],
-      ['page CPU', (l) => p(l, (x) => x.pageCpu, 0.5)],
-      ['browser CPU', (l) => p(l, (x) => x.browserCpu, 0.5)],
-      ...(clickhouse ? [['ClickHouse CPU', (l: Load[]) => p(l, (x) => x.storeCpu, 0.5)] as [string, (l: Load[]) => number]] : []),
-    ];
-    const viewWidth = Math.max(...VIEWS.map((view) => view.length)) + 2;
-    console.log(`${'checkout'.padEnd(22)}${'view'.padEnd(viewWidth)}${columns.map(([name]) => name.padStart(Math.max(7, name.length + 2))).join('')}`);
-    for (const variant of variants) {
-      for (const view of VIEWS) {
-        const l = loads.get(variant.name)!.get(view)!;
-        console.log(`${variant.name.slice(0, 21).padEnd(22)}${view.padEnd(viewWidth)}${columns.map(([name, f]) => f(l).toFixed(0).padStart(Math.max(7, name.length + 2))).join('')}`);
-      }
-    }
-    if (values.reads) {
-      // In the page: a read's time includes its wait for one of the browser's connections and for the service's long-read slots.
-      for (const variant of variants) {
-        for (const view of VIEWS) {
-          const l = loads.get(variant.name)!.get(view)!;
-          const names = [...new Set(l.flatMap((x) => Object.keys(x.reads)))].sort();
-          const medians = names.map((name) => `${name} ${p(l.filter((x) => name in x.reads), (x) => x.reads[name]!, 0.5).toFixed(0)}`);
-          console.log(`${variant.name.slice(0, 21)}, ${view}: median ms of each read, start to answer: ${medians.join('; ')}`);
-        }
-      }
-    }
-    if (variants.length === 2) {
-      for (const view of VIEWS) {
-        const [a, b] = variants.map((v) => loads.get(v.name)!.get(view)!);
-        console.log(`${view}: this checkout / baseline: ${columns.map(([name, f]) => `${name} ${(f(a!) / f(b!)).toFixed(2)}`).join(', ')}`);
-        // Round by round: the spread of the ratio across rounds is the machine's noise.
-        const roundP95 = (l: Load[], r: number) => p(l.slice(r * LOADS, (r + 1) * LOADS), (x) => x.filled, 0.95);
-        const byRound = Array.from({ length: ROUNDS }, (_, r) => `${roundP95(a!, r).toFixed(0)} / ${roundP95(b!, r).toFixed(0)} = ${(roundP95(a!, r) / roundP95(b!, r)).toFixed(2)}`);
-        console.log(`${view}: p95 round by round, this checkout / baseline: ${byRound.join('; ')}`);
-      }
-    }
+    if (LOADS > 0) printLoads(loads, variants, clickhouse !== null);
     if (aloneLines.length > 0) console.log(aloneLines.join('\n'));
     console.log(`\n${assetsLine.join('')}`);
     console.log('targets: year view, and year view with one filter, filled in under 1 s at p95; JS + CSS under 60 KB gzip');
@@ -458,3 +418,50 @@ async function main(): Promise<void> {
 }
 
 await main();
+
+/** The loads' table: each checkout's and view's medians, and the ratios of this checkout to the baseline. */
+function printLoads(loads: Map<string, Map<string, Load[]>>, variants: readonly Variant[], clickhouse: boolean): void {
+  const p = (loadsOf: Load[], pick: (l: Load) => number, q: number) => quantile(loadsOf.map(pick).sort((a, b) => a - b), q);
+  console.log(`\n${ENGINE_NAME}: milliseconds from navigation start, ${LOADS * ROUNDS} loads per view after one cold load per round (${ROUNDS} round(s)); medians of where the time goes`);
+  // CPU times are the machine's load's least: on 2 shared cores, the page and the service wait for each other's CPU.
+  const columns: Array<[string, (l: Load[]) => number]> = [
+    ['p50', (l) => p(l, (x) => x.filled, 0.5)],
+    ['p95', (l) => p(l, (x) => x.filled, 0.95)],
+    ['first read', (l) => p(l, (x) => x.firstRead, 0.5)],
+    ['session', (l) => p(l, (x) => x.session, 0.5)],
+    ['last answer', (l) => p(l, (x) => x.lastAnswer, 0.5)],
+    ['server CPU', (l) => p(l, (x) => x.serverCpu, 0.5)],
+    ['page CPU', (l) => p(l, (x) => x.pageCpu, 0.5)],
+    ['browser CPU', (l) => p(l, (x) => x.browserCpu, 0.5)],
+    ...(clickhouse ? [['ClickHouse CPU', (l: Load[]) => p(l, (x) => x.storeCpu, 0.5)] as [string, (l: Load[]) => number]] : []),
+  ];
+  const viewWidth = Math.max(...VIEWS.map((view) => view.length)) + 2;
+  console.log(`${'checkout'.padEnd(22)}${'view'.padEnd(viewWidth)}${columns.map(([name]) => name.padStart(Math.max(7, name.length + 2))).join('')}`);
+  for (const variant of variants) {
+    for (const view of VIEWS) {
+      const l = loads.get(variant.name)!.get(view)!;
+      console.log(`${variant.name.slice(0, 21).padEnd(22)}${view.padEnd(viewWidth)}${columns.map(([name, f]) => f(l).toFixed(0).padStart(Math.max(7, name.length + 2))).join('')}`);
+    }
+  }
+  if (values.reads) {
+    // In the page: a read's time includes its wait for one of the browser's connections and for the service's long-read slots.
+    for (const variant of variants) {
+      for (const view of VIEWS) {
+        const l = loads.get(variant.name)!.get(view)!;
+        const names = [...new Set(l.flatMap((x) => Object.keys(x.reads)))].sort();
+        const medians = names.map((name) => `${name} ${p(l.filter((x) => name in x.reads), (x) => x.reads[name]!, 0.5).toFixed(0)}`);
+        console.log(`${variant.name.slice(0, 21)}, ${view}: median ms of each read, start to answer: ${medians.join('; ')}`);
+      }
+    }
+  }
+  if (variants.length === 2) {
+    for (const view of VIEWS) {
+      const [a, b] = variants.map((v) => loads.get(v.name)!.get(view)!);
+      console.log(`${view}: this checkout / baseline: ${columns.map(([name, f]) => `${name} ${(f(a!) / f(b!)).toFixed(2)}`).join(', ')}`);
+      // Round by round: the spread of the ratio across rounds is the machine's noise.
+      const roundP95 = (l: Load[], r: number) => p(l.slice(r * LOADS, (r + 1) * LOADS), (x) => x.filled, 0.95);
+      const byRound = Array.from({ length: ROUNDS }, (_, r) => `${roundP95(a!, r).toFixed(0)} / ${roundP95(b!, r).toFixed(0)} = ${(roundP95(a!, r) / roundP95(b!, r)).toFixed(2)}`);
+      console.log(`${view}: p95 round by round, this checkout / baseline: ${byRound.join('; ')}`);
+    }
+  }
+}
