@@ -1,6 +1,7 @@
 // Pair months (src/stats/rollups/pairs.ts) against raw events, on seeded random datasets and every
-// engine: a breakdown of every dimension under one key of every session-scoped dimension, its whole
-// months read from pair months, answers as the same breakdown read from raw events alone; a month
+// engine: a breakdown of every dimension pair months hold under keys of every filter they are
+// written under, its whole months read from them, answers as the same breakdown read from raw
+// events alone; a month
 // is written once rolled up and inside the raw window, written again when an import adds to its
 // days, and dropped by retention once the raw window leaves it.
 import { test } from 'node:test';
@@ -56,23 +57,23 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`pair months answer as raw even
       let rows = 0;
       for (const filter of SESSION_DIMENSIONS) {
         const top = await computeBreakdown(events, planQuery(parseQuery('breakdown', { ...PERIOD, dimension: filter }, site, NOW), { watermark: null, retentionMonths: null, rawDays: 60 }));
-        for (const value of new Set([top.rows[0]!.key, NONE_KEY])) {
+        for (const value of new Set([top.rows[0]!.key, top.rows.at(-1)!.key, NONE_KEY])) {
           for (const dimension of DIMENSIONS.filter((dim) => pairsWritten(filter, dim))) {
             rows += (await same(`${dimension} by ${filter}:${value}`, { dimension, filter: `${filter}:${value}` })).rows.length;
           }
         }
       }
-      assert.ok(rows > 600, `seed ${seed}: the breakdowns hold rows (${rows})`);
+      assert.ok(rows > 100, `seed ${seed}: the breakdowns hold rows (${rows})`);
       // The per-session measures a session-scoped breakdown's rows carry, a search and a page past the first.
       await same('referrer with bounce rate and duration', { dimension: 'referrer', filter: 'device:desktop', include: 'bounceRate,avgDuration' });
-      await same('entry pages searched', { dimension: 'entry', filter: 'country:US', search: 'o' });
-      await same('pages past the first', { dimension: 'page', filter: 'browser:Chrome', limit: '2', offset: '2' });
+      await same('referrers searched', { dimension: 'referrer', filter: 'country:US', search: 'o' });
+      await same('events past the first', { dimension: 'event', filter: 'browser:Chrome', limit: '2', offset: '2' });
 
       // An import adds events to a day of February: its month is written again with its days.
       await append(['2026-02-12'], 30, seed + 100);
       await recomputeRollups({ events, meta }, site.id, ['2026-02-12'], NOW);
-      await same('pages by country after an import into February', { dimension: 'page', filter: 'country:US' });
-      await same('browsers by referrer after an import into February', { dimension: 'browser', filter: `referrer:${NONE_KEY}` });
+      await same('referrers by country after an import into February', { dimension: 'referrer', filter: 'country:US' });
+      await same('browsers by UTM source after an import into February', { dimension: 'browser', filter: `utm_source:${NONE_KEY}` });
 
       // Once the raw window starts after February's first day, its pair rows go (retention) and the read takes session rows and raw events.
       const later = (await meta.updateSite(site.id, { rawDays: 30 }))!;
