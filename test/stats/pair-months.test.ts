@@ -1,9 +1,8 @@
 // Pair months (src/stats/rollups/pairs.ts) against raw events, on seeded random datasets and every
 // engine: a breakdown of every dimension pair months hold under keys of every filter they are
 // written under, its whole months read from them, answers as the same breakdown read from raw
-// events alone; a month
-// is written once rolled up and inside the raw window, written again when an import adds to its
-// days, and dropped by retention once the raw window leaves it.
+// events alone; a month is written once rolled up and inside the raw window, written again when
+// an import adds to its days, and dropped by retention once the raw window leaves it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rollupKey } from '../../src/stats/rollups/key.js';
