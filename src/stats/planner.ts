@@ -226,6 +226,10 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
   // Only the stats count goals beside their other figures (a goals read or a conversions timeseries
   // reads them over its span): no other read reads the goal span, nor counts its days as read. Under
   // a goal filter, the stats count its conversions as their matching events, with the other figures.
+  // A breakdown's whole months from pair months read a few rows each (and a breakdown reads no
+  // compared period): its detail days are the rest's.
+  const breakdownPairs = pairsAnswer(q) ? pairSplit(bounds, q.period, inputs.pairMonths ?? []) : null;
+  const detailSpan = breakdownPairs ? breakdownPairs.rest : span;
   const goals =
     q.kind !== 'stats' || conversionsRefused(q) || hasGoalFilter(q) ? NO_GOAL_DAYS : q.filters.length === 0 ? { span, compared: previousComplete, since: null } : filteredGoalDays(q, bounds, inputs, previousComplete);
   return Object.freeze({
@@ -237,7 +241,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
       periodVisitors,
       previous,
       span,
-      detailDaysRead: Math.max(detailDays(span, windowStart, q.today), goals.span ? detailDays(goals.span, windowStart, q.today) : 0),
+      detailDaysRead: Math.max(detailDays(detailSpan, windowStart, q.today), goals.span ? detailDays(goals.span, windowStart, q.today) : 0),
       previousCut: q.previousCut && (keptRaw(bounds, q.previousCut.day) ? 'raw' : 'share'),
       clippedFrom,
       visits: countsVisits(q),
@@ -246,7 +250,7 @@ export function planQuery(asked: Query, inputs: PlanInputs): PlannedQuery {
       goalsCompared: goals.compared,
       goalsSince: goals.since,
       journeyDays: q.kind === 'journeys' ? journeyDays(period, bounds.watermark) : null,
-      breakdownPairs: pairsAnswer(q) ? pairSplit(bounds, q.period, inputs.pairMonths ?? []) : null,
+      breakdownPairs,
       breakdownMonths: q.kind === 'breakdown' && period.rollup ? splitMonths(period.rollup) : null,
       importedMonths: q.kind === 'breakdown' && period.imported ? splitMonths(keptDays(q.period, bounds.retentionStart)) : null,
       imported: importedAnswer(q, inputs.importedDays ?? null, compared ? { from: q.previous.from, to: q.period.to } : q.period, bounds.retentionStart),

@@ -241,6 +241,10 @@ test('pair months answer the whole months from the first day of a breakdown unde
   assert.equal(at({ dimension: 'event' }).breakdownPairs, null);
   // The period's own sources are left as they are (scroll depth and vitals read them).
   assert.deepEqual(at({ filter: 'country:FR', dimension: 'event' }).period, sources(null, ['2026-01-01', '2026-03-20']));
+  // Only the days after the months are detail days: a year of a few months' rows is no long read.
+  assert.equal(at({ filter: 'country:FR', dimension: 'event' }).detailDaysRead, 20);
+  assert.equal(isLongRead(at({ filter: 'country:FR', dimension: 'event' })), false);
+  assert.equal(isLongRead(at({ filter: 'country:FR', dimension: 'event' }, [])), true);
 });
 
 test("a raw-path breakdown's and goals read's period visitors: from rollups where they answer its filters alone, else from the period's own days", () => {
