@@ -93,7 +93,8 @@ export function hasPagePattern(q: Query): boolean {
  * Whether a raw-path read has its period's visitors read from rollups: they are the visitors under
  * its filters alone, which rollups answer where the read is what forces raw events. A breakdown's
  * rows' shares under one `is` filter with a breakdown of another dimension; the goals read's
- * conversion rates' base under filters the stats count from rollups.
+ * conversion rates' base under filters the stats count from rollups. Imported aggregates are left
+ * out, as the rows and the conversions leave them out.
  */
 export function visitorsFromRollups(q: Query): boolean {
   // `(other)` names no key of raw events: under it, rollups count the folded keys, the rows none.

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rollupKey } from '../../src/stats/rollups/key.js';
 import { rollupSite } from '../../src/stats/rollups/run.js';
-import { recomputeRollups } from '../../src/stats/rollups/imports.js';
+import { commitImport, recomputeRollups } from '../../src/stats/rollups/imports.js';
+import { withParams } from '../../src/sql/sql.js';
 import { runRetention } from '../../src/stats/rollups/retention.js';
 import { pairMonthsWritten } from '../../src/stats/rollups/pairs.js';
 import { startOfLocalDay } from '../../src/core/localtime.js';
@@ -16,7 +17,7 @@ import { DIMENSIONS, NONE_KEY } from '../../src/core/vocabulary.js';
 import { planQuery } from '../../src/stats/planner.js';
 import { planInputs } from '../../src/stats/inputs.js';
 import { computeBreakdown } from '../../src/stats/read/breakdown.js';
-import { SESSION_DIMENSIONS } from '../../src/stats/rollups/tables.js';
+import { PAIR_MONTHLY, SESSION_DIMENSIONS } from '../../src/stats/rollups/tables.js';
 import { pairsWritten } from '../../src/stats/windows.js';
 import { dataset } from '../../support/datasets.js';
 import { EVENT_STORE_ADAPTERS } from '../helpers/event-stores.js';
@@ -68,11 +69,21 @@ for (const adapter of EVENT_STORE_ADAPTERS) test(`pair months answer as raw even
       await same('referrers searched', { dimension: 'referrer', filter: 'country:US', search: 'o' });
       await same('events past the first', { dimension: 'event', filter: 'browser:Chrome', limit: '2', offset: '2' });
 
-      // An import adds events to a day of February: its month is written again with its days.
-      await append(['2026-02-12'], 30, seed + 100);
+      // An import adds events to a day of February: its month goes as the import commits (reads take
+      // session rows and raw events until the rollup job is done, whether or not it finishes), and
+      // is written again with its days.
+      await commitImport({ events, meta }, site.id, ['2026-02-12'], () => append(['2026-02-12'], 30, seed + 100));
+      assert.deepEqual(await pairMonthsWritten(events, site.id, { from: '2026-02-01', to: '2026-02-01' }), [], 'February goes as the import commits');
       await recomputeRollups({ events, meta }, site.id, ['2026-02-12'], NOW);
+      assert.deepEqual(await pairMonthsWritten(events, site.id, { from: '2026-02-01', to: '2026-02-01' }), ['2026-02-01']);
       await same('referrers by country after an import into February', { dimension: 'referrer', filter: 'country:US' });
       await same('browsers by UTM source after an import into February', { dimension: 'browser', filter: `utm_source:${NONE_KEY}` });
+
+      // A month marked with other pairs than the code writes (before they changed) counts as not written, and the next run writes it.
+      await events.replaceRows(PAIR_MONTHLY, { siteId: site.id, days: { from: '2026-02-01', to: '2026-02-01' } }, withParams(`SELECT ? AS s, ${events.dialect.dateLiteral('2026-02-01')} AS m, '' AS fd, '' AS f, '' AS dim, 'country:referrer' AS k, 0 AS a, 0 AS b, 0 AS c, 0 AS d, 0 AS e, 0 AS g`, site.id));
+      assert.deepEqual(await pairMonthsWritten(events, site.id, { from: '2026-02-01', to: '2026-02-01' }), []);
+      await rollupSite({ events, meta }, site, NOW);
+      await same('referrers by country once written again', { dimension: 'referrer', filter: 'country:US' });
 
       // Once the raw window starts after February's first day, its pair rows go (retention) and the read takes session rows and raw events.
       const later = (await meta.updateSite(site.id, { rawDays: 30 }))!;

@@ -12,7 +12,7 @@ import { dailyGoals, dailyMeasures, deltaPct, goalsRead, sumDays, sumGoal } from
 export async function computeGoals(events: EventReader, q: PlannedQuery, goals: readonly Goal[]): Promise<GoalResult[]> {
   // The goals' rows as the stats read them (one statement for both on a dashboard's load): under
   // filters, the compared days only where the comparison is whole (else they would be read for
-  // nothing: raw events of up to a year); the period's visitors as the stats count them (rollups under one filter they answer).
+  // nothing: raw events of up to a year); the period's visitors under its filters alone, imported aggregates left out as from its conversions (rollups under one filter they answer).
   const goalDays = q.filters.length > 0 && !q.plan.previousComplete ? q.plan.period : q.plan.span;
   const goalRows = goalsRead(events.dialect, q, goalDays, goals);
   const visitorRows = dailyMeasureStatements(events.dialect, q, q.plan.periodVisitors, false);

@@ -2,14 +2,20 @@
 // of an import's events, the same way.
 import { ANY_DAY, daysOfImports, removeImportEvents } from '../../storage/events/import-events.js';
 import { rollupKey, underSiteLease } from './key.js';
+import { dropPairMonthsOf } from './pairs.js';
 import { rollupSiteNow, type RollupDeps, type RollupOptions } from './run.js';
 
-/** Marks the rolled-up days (under the watermark) among `days` pending: the next run rewrites them. */
+/**
+ * Marks the rolled-up days (under the watermark) among `days` pending: the next run rewrites them.
+ * Their pair months go meanwhile (the run writes them again after the days).
+ */
 async function markImportedDays(deps: RollupDeps, siteId: string, days: readonly string[]): Promise<void> {
   const key = rollupKey(deps.events, siteId);
   const watermark = (await deps.meta.getRollupState(key))?.watermark ?? null;
   if (watermark === null) return;
-  await deps.meta.addRollupPending(key, days.filter((day) => day <= watermark));
+  const rolledUp = days.filter((day) => day <= watermark);
+  await deps.meta.addRollupPending(key, rolledUp);
+  await dropPairMonthsOf(deps.events, siteId, rolledUp);
 }
 
 /**

@@ -55,9 +55,15 @@ function pairStatements(d: Dialect, siteId: string, days: Period, pairs: PairsOf
   return [...(fromSessions.length > 0 ? [joinSql(fromSessions, ' UNION ALL ')] : []), ...fromEvents];
 }
 
-/** The mark row of a written month: every name `''`, every measure 0. */
+/**
+ * The pairs written, as the mark's key: a month marked with other pairs (written before the pairs
+ * changed) counts as not written, and is written again.
+ */
+const PAIRS_WRITTEN = PAIRS.map((pairs) => `${pairs.filter}:${pairs.dimensions.join(',')}`).join(';');
+
+/** The mark row of a written month: its names `''` but its key (PAIRS_WRITTEN), every measure 0. */
 function markRow(d: Dialect, siteId: string, month: string): Sql {
-  return sql`SELECT ${siteId} AS site, ${trusted(d.dateLiteral(month))} AS m, '' AS fd, '' AS f, '' AS dim, '' AS k, ${trusted(COLUMNS.map((c) => `0 AS ${c}`).join(', '))}`;
+  return sql`SELECT ${siteId} AS site, ${trusted(d.dateLiteral(month))} AS m, '' AS fd, '' AS f, '' AS dim, ${PAIRS_WRITTEN} AS k, ${trusted(COLUMNS.map((c) => `0 AS ${c}`).join(', '))}`;
 }
 
 /**
@@ -74,9 +80,18 @@ export async function writePairMonth(events: EventStore, siteId: string, month: 
 export async function pairMonthsWritten(events: Pick<EventStore, 'dialect' | 'query'>, siteId: string, months: Period): Promise<string[]> {
   const d = events.dialect;
   const rows = await events.query<{ m: string }>(
-    sql`SELECT ${trusted(d.dayText('month'))} AS m FROM ${trusted(PAIR_MONTHLY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'month', months)} AND filter_dimension = '' ORDER BY month`,
+    sql`SELECT ${trusted(d.dayText('month'))} AS m FROM ${trusted(PAIR_MONTHLY.name)} WHERE site_id = ${siteId} AND ${dayRange(d, 'month', months)} AND filter_dimension = '' AND key = ${PAIRS_WRITTEN} ORDER BY month`,
   );
   return rows.map((r) => r.m);
+}
+
+/**
+ * Drops the pair months holding `days` (their rows and marks): an import commits events into them,
+ * and until the rollup job has written them again, reads take those months from session rows and
+ * raw events, which the import's days are rewritten in, whether or not the run then finishes.
+ */
+export async function dropPairMonthsOf(events: EventStore, siteId: string, days: readonly string[]): Promise<void> {
+  for (const month of new Set(days.map(firstOfMonth))) await events.replaceRows(PAIR_MONTHLY, { siteId, days: { from: month, to: month } }, null);
 }
 
 /** Months a run writes for the first time at most (a site rolled up before pair months existed): a year, each month a pass over its session rows and events (6 s for a month of 1 M events). */

@@ -33,10 +33,11 @@ export const DIM_MONTHLY: TableSpec = {
  * Pair months: per site, calendar month (`month`: its first day), session-scoped dimension and key
  * (`filter_dimension`, `filter_key`) and another dimension and key, the traffic measures of the
  * month's days under that filter, each day's visitors distinct that day as everywhere, so the sums
- * are exact. A breakdown under one `is` filter on a session-scoped key (the Pages panel under
- * `country:US`) reads a whole month here instead of its raw events or session rows. Written by
+ * are exact. A breakdown under one `is` filter on a session-scoped key (the Sources panel under
+ * `country:US`) reads a whole month here instead of its session rows or raw events. Written by
  * ./pairs.ts for a month whose every day is rolled up and inside the raw window, with one mark row
- * (every name `''`) that says the month is written; several rows of one key add up.
+ * (names `''`, the pairs written as its key) that says the month is written with them; several
+ * rows of one key add up.
  */
 export const PAIR_MONTHLY: TableSpec = {
   name: 'pair_monthly',
