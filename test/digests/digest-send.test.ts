@@ -112,7 +112,7 @@ describe('a report sent now', () => {
     }
     const unmailed = new DigestService({ ...serviceOptions(server), mail: undefined });
     const siteRecord = (await server.ctx.meta.getSite(site.siteId))!;
-    await assert.rejects(unmailed.sendNow(siteRecord, 'weekly', 'a@example.com'), (err: { reason: string }) => err.reason === 'MAIL_OFF_REPORT_NOT_SENT');
+    await assert.rejects(unmailed.sendNow(siteRecord, 'weekly', 'a@example.com', 'en'), (err: { reason: string }) => err.reason === 'MAIL_OFF_REPORT_NOT_SENT');
   });
 
   test("a member mails a site's report to its own address; not a site of another organisation", async () => {

@@ -12,6 +12,7 @@ import { INSTALLATION } from '../../src/core/dashboard-reads.js';
 import { isAccepted, OUTCOME_WORDS, type Outcome } from '../../src/ingest/drop-reasons.js';
 import type { Installation, RecentEvent, SiteRow } from '../../src/core/management.js';
 import { LOCAL_SITE_DOMAIN } from '../../src/entities/sites.js';
+import { pageLocale } from '../lib/i18n.js';
 
 const REFRESH_MS = 2000;
 /** The last outcomes listed: enough to follow a test visit. */
@@ -21,7 +22,7 @@ const known = (outcome: string): outcome is Outcome => Object.hasOwn(OUTCOME_WOR
 const inWords = (outcome: string) => (known(outcome) ? OUTCOME_WORDS[outcome] : outcome);
 
 function Outcomes({ events, timeZone }: { events: RecentEvent[]; timeZone: string }) {
-  const time = (ts: number) => new Date(ts).toLocaleTimeString(undefined, { timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
+  const time = (ts: number) => new Date(ts).toLocaleTimeString(pageLocale(), { timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
   return (
     <div role="log" aria-label="Events received">
       {events.length === 0 ? (

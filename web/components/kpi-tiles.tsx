@@ -52,7 +52,7 @@ export function KpiTiles({
           return (
             <button key={m} type="button" class="kpi" aria-pressed={m === metric} data-metric={m} onClick={() => onSelect(m)} title={note}>
               <span class="kpi-label">{converters && m === 'visitors' ? 'Converters' : METRIC_REGISTRY[m].label}</span>
-              <span class="kpi-value">{kpi ? formatMetric(m, kpi.value, undefined) : '…'}</span>
+              <span class="kpi-value">{kpi ? formatMetric(m, kpi.value) : '…'}</span>
               {/* Out of the accessible name: the title gives the note as the tile's description. */}
               {note && (
                 <span class="kpi-reason" aria-hidden="true">

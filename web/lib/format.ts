@@ -1,23 +1,26 @@
-// Dates and times as the dashboard writes them, in the browser's locale (`locale` undefined) or a
-// given one, in the site's time zone; numbers, durations and changes are src/core/figure-text.ts's,
+// Dates and times as the dashboard writes them, in the page's locale (./i18n.ts) or a given one, in the site's time zone; numbers, durations and changes are src/core/figure-text.ts's,
 // the same in the dashboard, the CLI and the email reports.
 import type { Grain } from '../../src/core/vocabulary.js';
+import type { Kpi } from '../../src/core/answers.js';
+import type { Metric } from '../../src/core/metric-registry.js';
+import * as text from '../../src/core/figure-text.js';
 import { cachedFormatter, type KpiChange } from '../../src/core/figure-text.js';
+import { pageLocale } from './i18n.js';
 
-export {
-  formatAmount,
-  formatChange,
-  formatCount,
-  formatDuration,
-  formatMetric,
-  formatPoints,
-  formatRatio,
-  formatRatioOf,
-  kpiChange,
-  percentChange,
-  pointsChange,
-  type KpiChange,
-} from '../../src/core/figure-text.js';
+export type { KpiChange };
+
+// The figures of src/core/figure-text.ts, in the page's locale (./i18n.ts) unless told another.
+export const formatCount = (n: number, locale = pageLocale()) => text.formatCount(n, locale);
+export const formatAmount = (amount: number, locale = pageLocale()) => text.formatAmount(amount, locale);
+export const formatRatioOf = (count: number, per: number, locale = pageLocale()) => text.formatRatioOf(count, per, locale);
+export const formatRatio = (ratio: number, locale = pageLocale()) => text.formatRatio(ratio, locale);
+export const formatDuration = (seconds: number, locale = pageLocale()) => text.formatDuration(seconds, locale);
+export const formatMetric = (metric: Metric, value: number | null, locale = pageLocale()) => text.formatMetric(metric, value, locale);
+export const formatChange = (deltaPct: number, locale = pageLocale()) => text.formatChange(deltaPct, locale);
+export const formatPoints = (difference: number, locale = pageLocale()) => text.formatPoints(difference, locale);
+export const kpiChange = (metric: Metric, kpi: Kpi, locale = pageLocale()) => text.kpiChange(metric, kpi, locale);
+export const percentChange = (metric: Metric, deltaPct: number | null, locale = pageLocale()) => text.percentChange(metric, deltaPct, locale);
+export const pointsChange = (metric: Metric, value: number, prev: number | null, locale = pageLocale()) => text.pointsChange(metric, value, prev, locale);
 
 const dateFormat = (locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat =>
   cachedFormatter('date', locale, options, () => new Intl.DateTimeFormat(locale, options));
@@ -29,7 +32,7 @@ export const changeClass = (change: KpiChange): string => (change.good === null 
  * The bucket that starts at `t` (epoch ms) as a date in the site's zone: with the hour for hourly
  * buckets, the first day for days and weeks, month and year for months.
  */
-export function formatBucket(t: number, grain: Grain, timeZone: string, locale?: string): string {
+export function formatBucket(t: number, grain: Grain, timeZone: string, locale = pageLocale()): string {
   const date = new Date(t);
   switch (grain) {
     case 'hour':
@@ -42,7 +45,7 @@ export function formatBucket(t: number, grain: Grain, timeZone: string, locale?:
 }
 
 /** A short axis label of a bucket in the site's zone. */
-export function formatAxisLabel(t: number, grain: Grain, timeZone: string, locale?: string): string {
+export function formatAxisLabel(t: number, grain: Grain, timeZone: string, locale = pageLocale()): string {
   const date = new Date(t);
   if (grain === 'hour') return dateFormat(locale, { timeZone, hour: 'numeric' }).format(date);
   if (grain === 'month') return dateFormat(locale, { timeZone, month: 'short', year: '2-digit' }).format(date);
@@ -50,7 +53,7 @@ export function formatAxisLabel(t: number, grain: Grain, timeZone: string, local
 }
 
 /** A site-local day `YYYY-MM-DD` as the locale writes a date. */
-export function formatDay(day: string, locale?: string): string {
+export function formatDay(day: string, locale = pageLocale()): string {
   return dateFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(`${day}T00:00:00Z`));
 }
 
