@@ -71,7 +71,8 @@ export async function buildWeb() {
     const preload = new Set();
     const visit = (outputPath) => {
       for (const imported of outputs[outputPath].imports) {
-        if (imported.external || preload.has(nameOf(imported.path))) continue;
+        // A dynamic import (a language's catalogue) loads only when asked for: never preloaded, never counted.
+        if (imported.external || imported.kind === 'dynamic-import' || preload.has(nameOf(imported.path))) continue;
         preload.add(nameOf(imported.path));
         visit(imported.path);
       }

@@ -6,7 +6,7 @@ import { changeIsGood, type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters
 import { DIMENSIONS, type Dimension, type Filter } from '../../src/core/vocabulary.js';
 import { metricValue, needsSessions, ZERO_MEASURES } from '../../src/stats/measures.js';
 import { formatMetric } from '../../web/lib/format.js';
-import { common } from '../../src/core/messages/en/common.js';
+import { names } from '../../src/core/messages/en/common.js';
 
 const EVENT_SCOPED: readonly Dimension[] = ['page', 'event', 'hostname'];
 
@@ -82,7 +82,7 @@ describe('metric registry', () => {
 
   test('every metric has an English name, a format and a good direction', () => {
     assert.deepEqual(
-      METRICS.map((metric) => common.metrics[metric]),
+      METRICS.map((metric) => names.metrics[metric]),
       ['Visitors', 'Pageviews', 'Visits', 'Bounce rate', 'Visit duration', 'Time on page', 'Conversions', 'Conversion rate'],
     );
     assert.deepEqual(

@@ -6,6 +6,7 @@ import type { Metric } from '../../src/core/metric-registry.js';
 import * as text from '../../src/core/figure-text.js';
 import { cachedFormatter, type KpiChange } from '../../src/core/figure-text.js';
 import { pageLocale } from './i18n.js';
+import { plural, type Plural } from '../../src/core/messages/language.js';
 
 export type { KpiChange };
 
@@ -21,6 +22,10 @@ export const formatPoints = (difference: number, locale = pageLocale()) => text.
 export const kpiChange = (metric: Metric, kpi: Kpi, locale = pageLocale()) => text.kpiChange(metric, kpi, locale);
 export const percentChange = (metric: Metric, deltaPct: number | null, locale = pageLocale()) => text.percentChange(metric, deltaPct, locale);
 export const pointsChange = (metric: Metric, value: number, prev: number | null, locale = pageLocale()) => text.pointsChange(metric, value, prev, locale);
+
+/** A count's words in the page's language: `{n}` is the count as the locale writes it. */
+export const countText = (entry: Plural, n: number, params: Readonly<Record<string, string | number>> = {}): string =>
+  plural(entry, n, pageLocale(), { n: formatCount(n), ...params });
 
 const dateFormat = (locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat =>
   cachedFormatter('date', locale, options, () => new Intl.DateTimeFormat(locale, options));

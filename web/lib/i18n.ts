@@ -3,9 +3,8 @@
 // browser's own (navigator.languages); English for anything else. A translation is a chunk of its
 // own, imported only for its language; English is the source and needs none. Sections read their
 // entries at render time, so the whole page follows the language loaded before it rendered.
-import { DEFAULT_LANGUAGE, fill, isLanguage, localeOf, pickLanguage, plural, type Language, type Plural } from '../../src/core/messages/language.js';
+import { DEFAULT_LANGUAGE, fill, isLanguage, localeOf, pickLanguage, type Language } from '../../src/core/messages/language.js';
 import type { WebCatalogue } from '../../src/core/messages/catalogue.js';
-import { formatCount } from '../../src/core/figure-text.js';
 
 const STORED = 'svc-language';
 
@@ -62,9 +61,5 @@ export async function loadLanguage(chosen?: Language | null): Promise<void> {
 export function section<S extends keyof WebCatalogue>(name: S, english: WebCatalogue[S]): WebCatalogue[S] {
   return new Proxy(english, { get: (source, key) => ((translation?.[name] ?? source) as Record<string | symbol, unknown>)[key] });
 }
-
-/** A count's words in the page's language: `{n}` is the count as the locale writes it. */
-export const countText = (entry: Plural, n: number, params: Readonly<Record<string, string | number>> = {}): string =>
-  plural(entry, n, locale, { n: formatCount(n, locale), ...params });
 
 export { fill };

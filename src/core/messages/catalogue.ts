@@ -4,8 +4,10 @@
 // a translation in a chunk of its own fetched only for its language; the mails' (MailCatalogue)
 // stay on the server.
 import type { Plural } from './language.js';
-import type { common } from './en/common.js';
+import type { frame, names } from './en/common.js';
+import type { period } from './en/period.js';
 import type { dashboard } from './en/dashboard.js';
+import type { readErrors } from './en/read-errors.js';
 import type { account } from './en/account.js';
 import type { mail } from './en/mail.js';
 
@@ -13,8 +15,11 @@ import type { mail } from './en/mail.js';
 export type Translated<T> = T extends string ? string : T extends Plural ? Plural : { readonly [K in keyof T]: Translated<T[K]> };
 
 export interface WebCatalogue {
-  common: Translated<typeof common>;
+  names: Translated<typeof names>;
+  frame: Translated<typeof frame>;
+  period: Translated<typeof period>;
   dashboard: Translated<typeof dashboard>;
+  readErrors: Translated<typeof readErrors>;
   account: Translated<typeof account>;
 }
 

@@ -3,7 +3,7 @@
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from './language.js';
 import type { MailCatalogue, WebCatalogue } from './catalogue.js';
 import { REPORT_LOCALE } from '../figure-text.js';
-import { common } from './en/common.js';
+import { names } from './en/common.js';
 import { mail } from './en/mail.js';
 import deWeb from './de/web.js';
 import deMail from './de/mail.js';
@@ -17,15 +17,15 @@ export interface MailWords {
   language: Language;
   locale: string;
   mail: MailCatalogue;
-  common: WebCatalogue['common'];
+  names: WebCatalogue['names'];
 }
 
 const WORDS: Record<Language, MailWords> = {
   // English mails keep the CLI's figures (REPORT_LOCALE: 1,234 and 27 Nov 2026).
-  en: { language: 'en', locale: REPORT_LOCALE, mail, common },
-  de: { language: 'de', locale: 'de', mail: deMail, common: deWeb.common },
-  fr: { language: 'fr', locale: 'fr', mail: frMail, common: frWeb.common },
-  es: { language: 'es', locale: 'es', mail: esMail, common: esWeb.common },
+  en: { language: 'en', locale: REPORT_LOCALE, mail, names },
+  de: { language: 'de', locale: 'de', mail: deMail, names: deWeb.names },
+  fr: { language: 'fr', locale: 'fr', mail: frMail, names: frWeb.names },
+  es: { language: 'es', locale: 'es', mail: esMail, names: esWeb.names },
 };
 
 /** The words of `language`; English when it is absent or not one svc writes. */

@@ -3,8 +3,8 @@
 export const account = {
   title: 'Account',
   signedInAs: 'Signed in as ',
-  twoFactorOn: '. Two-factor sign-in is on: ',
-  twoFactorOff: '. Two-factor sign-in is off: ',
+  twoFactorOn: '. Two-factor sign-in is on: {security}.',
+  twoFactorOff: '. Two-factor sign-in is off: {security}.',
   security: 'Security',
   password: 'Password',
   changePassword: 'Change password',
@@ -25,7 +25,6 @@ export const account = {
   language: 'Language',
   languageHint: 'The dashboard and the email reports are written in it.',
   browserLanguage: "The browser's language",
-  languageSaved: 'Saved.',
   emailReports: 'Email reports',
   weeklyReport: 'Weekly report',
   weeklyHint: 'Mondays at 08:00, for the previous week.',

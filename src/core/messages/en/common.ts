@@ -1,10 +1,11 @@
 // The English catalogue's words every page and mail shares: the names of the vocabulary's metrics,
-// dimensions, panels, periods and comparisons (keyed by the vocabulary's ids), and the frame of a
-// signed-in page. The source of every translation (../catalogue.ts types them from it).
+// dimensions, panels, periods and comparisons (keyed by the vocabulary's ids), and the frame of
+// every page. Two sections, so that a page without figures (sign-in) bundles the frame alone. The
+// source of every translation (../catalogue.ts types them from it).
 import type { Metric } from '../../metric-registry.js';
-import type { Comparison, Dimension, PanelId, Preset } from '../../vocabulary.js';
+import type { Dimension, FilterOperator } from '../../vocabulary.js';
 
-export const common = {
+export const names = {
   metrics: {
     visitors: 'Visitors',
     pageviews: 'Pageviews',
@@ -32,41 +33,6 @@ export const common = {
     event: 'Event',
     hostname: 'Hostname',
   } satisfies Record<Dimension, string>,
-  /** A dimension's tab in its panel. */
-  tabs: {
-    page: 'Top pages',
-    entry: 'Entry pages',
-    exit: 'Exit pages',
-    referrer: 'Referrers',
-    utm_source: 'UTM sources',
-    utm_medium: 'UTM mediums',
-    utm_campaign: 'UTM campaigns',
-    country: 'Countries',
-    region: 'Regions',
-    city: 'Cities',
-    browser: 'Browsers',
-    os: 'Systems',
-    device: 'Devices',
-    event: 'Events',
-    hostname: 'Hostnames',
-  } satisfies Record<Dimension, string>,
-  panels: { pages: 'Pages', sources: 'Sources', locations: 'Locations', devices: 'Devices', events: 'Events' } satisfies Record<PanelId, string>,
-  presets: {
-    today: 'Today',
-    yesterday: 'Yesterday',
-    '7d': 'Last 7 days',
-    '30d': 'Last 30 days',
-    '90d': 'Last 90 days',
-    month: 'Month to date',
-    last_month: 'Last month',
-    year: 'Year to date',
-    '12mo': 'Last 12 months',
-    all: 'All time',
-  } satisfies Record<Preset, string>,
-  /** Each comparison as the picker names it. */
-  comparisons: { previous: 'Previous period', year: 'A year earlier', off: 'No comparison' } satisfies Record<Comparison, string>,
-  /** Each comparison as a change names it after `vs`. */
-  versus: { previous: 'vs previous period', year: 'vs a year earlier', off: '' } satisfies Record<Comparison, string>,
   noReferrer: 'Direct / None',
   goal: 'Goal',
   goals: 'Goals',
@@ -76,6 +42,12 @@ export const common = {
   /** A device class's key (`desktop`) as shown. */
   devices: { desktop: 'Desktop', mobile: 'Mobile', tablet: 'Tablet' } as Record<string, string>,
   geonamesCity: 'GeoNames city {id}',
+  operators: { is: 'is', is_not: 'is not', contains: 'contains' } satisfies Record<FilterOperator, string>,
+  or: ' or ',
+};
+
+/** The frame of every page: navigation, sign-out, loading and the network's failures. */
+export const frame = {
   skip: 'Skip to content',
   breadcrumbs: 'Breadcrumbs',
   accountOf: 'Account of {email}',
@@ -91,4 +63,6 @@ export const common = {
   save: 'Save',
   copy: 'Copy',
   copied: 'Copied.',
+  networkError: 'Could not reach the server. Check the connection and try again.',
+  httpError: 'The server answered {status}. Try again in a moment.',
 };

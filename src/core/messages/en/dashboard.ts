@@ -1,21 +1,28 @@
-// The English catalogue's words of a site's statistics views: the period and comparison pickers,
-// the KPI tiles, the chart, the breakdown panels, the filter dialog and its chips, the first-event
-// page and the read API's refusals in words. Placeholders are `{name}`; a count's words are a Plural.
+// The English catalogue's words of the site dashboard: the KPI tiles, the chart, the breakdown
+// panels and their tabs, the filter dialog and its chips, and the first-event page. Placeholders are `{name}`; a count's words are a Plural.
 import type { Plural } from '../language.js';
-import type { FilterOperator } from '../../vocabulary.js';
+import type { Dimension, PanelId } from '../../vocabulary.js';
 
 export const dashboard = {
-  period: 'Period',
-  customRange: 'Custom range…',
-  from: 'From',
-  to: 'To',
-  apply: 'Apply',
-  daysIn: 'Days in {zone}',
-  compareWith: 'Compare with',
-  keyboardShortcuts: 'Keyboard shortcuts',
-  close: 'Close',
-  customRangeKey: 'Custom range',
-  thisList: 'This list',
+  /** A dimension's tab in its panel. */
+  tabs: {
+    page: 'Top pages',
+    entry: 'Entry pages',
+    exit: 'Exit pages',
+    referrer: 'Referrers',
+    utm_source: 'UTM sources',
+    utm_medium: 'UTM mediums',
+    utm_campaign: 'UTM campaigns',
+    country: 'Countries',
+    region: 'Regions',
+    city: 'Cities',
+    browser: 'Browsers',
+    os: 'Systems',
+    device: 'Devices',
+    event: 'Events',
+    hostname: 'Hostnames',
+  } satisfies Record<Dimension, string>,
+  panels: { pages: 'Pages', sources: 'Sources', locations: 'Locations', devices: 'Devices', events: 'Events' } satisfies Record<PanelId, string>,
   keyFigures: 'Key figures',
   overview: 'Overview',
   converters: 'Converters',
@@ -25,7 +32,6 @@ export const dashboard = {
   /** After `Add a goal`: the metrics it would count, joined by `and`. */
   toCount: ' to count {metrics}.',
   and: ' and ',
-  or: ' or ',
   notCountedFarBack: 'Not counted this far back under filters',
   noGoalsYet: 'No goals yet',
   noVisitEntered: 'No visit entered on these pages',
@@ -43,7 +49,7 @@ export const dashboard = {
   chartName: '{metric} over the period, {buckets}',
   grains: { hour: { one: '{n} hour', other: '{n} hours' }, day: { one: '{n} day', other: '{n} days' }, week: { one: '{n} week', other: '{n} weeks' }, month: { one: '{n} month', other: '{n} months' } } satisfies Record<string, Plural>,
   chartCompared: ', with {comparison} dashed',
-  chartUnderWay: ', the last bucket still under way',
+  chartUnderWay: { hour: ', the current hour still under way', day: ', the current day still under way', week: ', the current week still under way', month: ', the current month still under way' },
   soFar: ' so far',
   currentBucket: { hour: 'Current hour so far', day: 'Current day so far', week: 'Current week so far', month: 'Current month so far' },
   noCustomProperty: 'No event carries a custom property in this period.',
@@ -51,10 +57,21 @@ export const dashboard = {
   noData: 'No data for this period.',
   noMatch: 'No {dimension} matches “{search}”.',
   filterBy: 'Filter by {dimension}: {key}',
+  filterByGoal: 'Filter by goal: {name} ({kind} {pattern})',
+  figureTitles: {
+    views: 'Every view of it in the period',
+    bounceRate: 'Bounce rate of the visits with it, as the dashboard shows it filtered by it',
+    avgDuration: 'Visit duration of the visits with it, as the dashboard shows it filtered by it',
+    timeOnPage: 'Mean engaged time of its pageviews, as the dashboard shows it filtered by it',
+    scrollDepth: "Mean deepest scroll of the page's visitors",
+  },
+  conversionsCount: { one: '{n} conversion', other: '{n} conversions' } satisfies Plural,
+  rowConversions: { one: '{n} conversion; its converters over its visitors without the goal filter', other: '{n} conversions; its converters over its visitors without the goal filter' } satisfies Plural,
+  goalRateTitle: "Goal “{name}”: {rate} of the period's visitors under the view's filters converted",
   views: 'Views',
-  share: 'Share',
+  shareOfVisitors: 'Share of visitors',
+  scrollDepth: 'Scroll depth',
   events: 'Events',
-  operators: { is: 'is', is_not: 'is not', contains: 'contains' } satisfies Record<FilterOperator, string>,
   filter: 'Filter',
   addFilter: 'Add a filter',
   editFilter: 'Edit filter',
@@ -66,6 +83,7 @@ export const dashboard = {
   valuesOf: 'Values of {dimension}',
   valuesContaining: 'Values of {dimension} that contain “{search}”',
   valuesKept: 'Values kept',
+  noFilterWith: '{key} is no filter with “{operator}”',
   removeValue: 'Remove value {value}',
   activeFilters: 'Active filters',
   removeFilter: 'Remove filter {dimension}',
@@ -73,15 +91,9 @@ export const dashboard = {
   eventsReceived: 'Events received',
   noneYet: 'None yet: open a page of the site that carries the tag.',
   trackerSnippet: 'Tracker snippet',
-  errors: {
-    rawWindow: 'Not counted for these days: these filters need single events, which this site keeps for a limited time (Keep single events, in its settings). Choose a more recent period, or remove a filter.',
-    notFound: 'Not found: it does not exist, was archived, or belongs to an organisation you are not a member of.',
-    rateLimited: 'Too many requests for a moment: the figures will load again shortly.',
-    pageLock: 'This shared link shows some pages only, which needs single events, kept for a limited number of days: choose a shorter, more recent period.',
-    notFilterable: 'This figure cannot be computed with the active filters: remove a filter or choose another metric.',
-    hourlyConversions: 'Conversions of all goals together are counted per day: filter by a goal to chart its conversions by the hour, or choose a period longer than two days.',
-    reversed: 'The period starts after it ends: choose a start day before the end day.',
-    network: 'Could not reach the server. Check the connection and try again.',
-    http: 'The server answered {status}. Try again in a moment.',
-  },
+  firstLocal:
+    'This site is for this machine only: it takes events from pages at localhost, 127.x.x.x or [::1], on any port. Paste this tag into the <head> of the pages you try it on; with its data-dev, the browser console says why the tracker sends nothing when it does not. The figures show here once the first event is stored.',
+  firstPublic: 'Paste this tag into the <head> of every page of {domain}, a public site. The figures show here once the first event is stored.',
+  localTracker:
+    "The tag loads the tracker from {url}, a local address that visitors' browsers cannot reach. Set SVC_PUBLIC_URL to the address browsers reach this service at, restart it, and copy the tag again.",
 };
