@@ -84,7 +84,7 @@ export function Rows({
             {formatCount(row.visitors)}
           </td>
           {converters && (
-            <td class="num conversion-rate" title={countText(dashboardText.rowConversions, row.conversions ?? 0)}>
+            <td class="num conversion-rate" title={fill(dashboardText.rowConversions, { conversions: countText(dashboardText.conversionsCount, row.conversions ?? 0) })}>
               {formatMetric('conversionRate', row.conversionRate ?? null)}
             </td>
           )}

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { VNode } from 'preact';
 import { chartGeometry, nearestIndex, partialBucket } from '../lib/chart.js';
-import { bucketStamp, formatAxisLabel, formatBucket, formatMetric, countText } from '../lib/format.js';
+import { bucketStamp, formatAxisLabel, formatBucket, formatMetric, formatUnits } from '../lib/format.js';
 import { fill } from '../lib/i18n.js';
 import { type Metric, METRIC_REGISTRY } from '../../src/core/metric-registry.js';
 import type { Comparison } from '../../src/core/vocabulary.js';
@@ -75,7 +75,7 @@ export function Chart({ series, metric, comparison, now = Date.now(), overlay }:
         height={BOX.height}
         role="img"
         aria-label={
-          fill(dashboardText.chartName, { metric: label, buckets: countText(dashboardText.grains[series.grain], total) }) +
+          fill(dashboardText.chartName, { metric: label, buckets: formatUnits(total, series.grain) }) +
           (compared ? fill(dashboardText.chartCompared, { comparison: periodText.comparisons[compared] }) : '') +
           (partial === null ? '' : dashboardText.chartUnderWay[series.grain])
         }

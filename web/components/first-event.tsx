@@ -13,7 +13,7 @@ import { isAccepted, OUTCOME_WORDS, type Outcome } from '../../src/ingest/drop-r
 import type { Installation, RecentEvent, SiteRow } from '../../src/core/management.js';
 import { LOCAL_SITE_DOMAIN } from '../../src/entities/sites.js';
 import { fill, pageLocale } from '../lib/i18n.js';
-import { dashboardText } from '../lib/text/dashboard.js';
+import { firstEventText } from '../lib/text/first-event.js';
 
 const REFRESH_MS = 2000;
 /** The last outcomes listed: enough to follow a test visit. */
@@ -25,9 +25,9 @@ const inWords = (outcome: string) => (known(outcome) ? OUTCOME_WORDS[outcome] : 
 function Outcomes({ events, timeZone }: { events: RecentEvent[]; timeZone: string }) {
   const time = (ts: number) => new Date(ts).toLocaleTimeString(pageLocale(), { timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
   return (
-    <div role="log" aria-label={dashboardText.eventsReceived}>
+    <div role="log" aria-label={firstEventText.eventsReceived}>
       {events.length === 0 ? (
-        <p class="muted">{dashboardText.noneYet}</p>
+        <p class="muted">{firstEventText.noneYet}</p>
       ) : (
         <ol class="feed outcomes">
           {events.slice(-SHOWN).map((e) => (
@@ -55,19 +55,19 @@ export function FirstEvent({ site, first, onStored }: { site: SiteRow; first: In
   }, [installation.hasEvents]);
   return (
     <section class="card first-event" aria-labelledby="first-event-title">
-      <h2 id="first-event-title">{dashboardText.waiting}</h2>
+      <h2 id="first-event-title">{firstEventText.waiting}</h2>
       {local ? (
-        <p>{dashboardText.firstLocal}</p>
+        <p>{firstEventText.firstLocal}</p>
       ) : (
-        <p>{fill(dashboardText.firstPublic, { domain: site.domain })}</p>
+        <p>{fill(firstEventText.firstPublic, { domain: site.domain })}</p>
       )}
       {installation.localScriptUrl && !local && (
         <p class="error" role="note">
-          {fill(dashboardText.localTracker, { url: installation.scriptUrl })}
+          {fill(firstEventText.localTracker, { url: installation.scriptUrl })}
         </p>
       )}
-      <CopyBlock text={installation.snippet} label={dashboardText.trackerSnippet} />
-      <h3>{dashboardText.eventsReceived}</h3>
+      <CopyBlock text={installation.snippet} label={firstEventText.trackerSnippet} />
+      <h3>{firstEventText.eventsReceived}</h3>
       <Outcomes events={installation.events} timeZone={site.timezone} />
       <ErrorText message={live.error} />
     </section>

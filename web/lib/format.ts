@@ -23,6 +23,12 @@ export const kpiChange = (metric: Metric, kpi: Kpi, locale = pageLocale()) => te
 export const percentChange = (metric: Metric, deltaPct: number | null, locale = pageLocale()) => text.percentChange(metric, deltaPct, locale);
 export const pointsChange = (metric: Metric, value: number, prev: number | null, locale = pageLocale()) => text.pointsChange(metric, value, prev, locale);
 
+/** A count of a unit in the page's language, by Intl's own words: `7 days`, `7 Tage`, `7 jours`. */
+export function formatUnits(n: number, unit: Grain, locale = pageLocale()): string {
+  const options: Intl.NumberFormatOptions = { style: 'unit', unit, unitDisplay: 'long' };
+  return cachedFormatter('number', locale, options, () => new Intl.NumberFormat(locale, options)).format(n);
+}
+
 /** A count's words in the page's language: `{n}` is the count as the locale writes it. */
 export const countText = (entry: Plural, n: number, params: Readonly<Record<string, string | number>> = {}): string =>
   plural(entry, n, pageLocale(), { n: formatCount(n), ...params });

@@ -15,7 +15,7 @@ import { TestReport } from '../components/test-report.js';
 import { CheckboxField, SelectField, TextField } from '../components/fields.js';
 import { fill, loadLanguage } from '../lib/i18n.js';
 import { accountText } from '../lib/text/account.js';
-import { LANGUAGES, languageName, type Language } from '../../src/core/messages/language.js';
+import { LANGUAGES, type Language } from '../../src/core/messages/language.js';
 import { FormSection } from '../components/form-section.js';
 import type { ReportChoice, SessionView } from '../../src/core/management.js';
 
@@ -143,6 +143,12 @@ function EmailReports() {
       </LoadState>
     </section>
   );
+}
+
+/** A language's name in itself (`Deutsch`, `Français`), as Intl names it: what a language menu lists. */
+function languageName(language: Language): string {
+  const name = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language;
+  return name.charAt(0).toLocaleUpperCase(language) + name.slice(1);
 }
 
 /** The account's language: saved, then the page loads again in it (every part of it, at once). */

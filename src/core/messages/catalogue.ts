@@ -7,6 +7,7 @@ import type { Plural } from './language.js';
 import type { frame, names } from './en/common.js';
 import type { period } from './en/period.js';
 import type { dashboard } from './en/dashboard.js';
+import type { firstEvent } from './en/first-event.js';
 import type { readErrors } from './en/read-errors.js';
 import type { account } from './en/account.js';
 import type { mail } from './en/mail.js';
@@ -19,6 +20,7 @@ export interface WebCatalogue {
   frame: Translated<typeof frame>;
   period: Translated<typeof period>;
   dashboard: Translated<typeof dashboard>;
+  firstEvent: Translated<typeof firstEvent>;
   readErrors: Translated<typeof readErrors>;
   account: Translated<typeof account>;
 }

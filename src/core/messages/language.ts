@@ -44,12 +44,6 @@ export function localeOf(language: Language, preferred: readonly string[]): stri
   return preferred.find((tag) => tag.toLowerCase().split(/[-_]/)[0] === language) ?? language;
 }
 
-/** A language's name in itself (`Deutsch`, `Français`), as Intl names it: what a language menu lists. */
-export function languageName(language: Language): string {
-  const name = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language;
-  return name.charAt(0).toLocaleUpperCase(language) + name.slice(1);
-}
-
 /** An entry whose words follow a count: a form per plural category of Intl.PluralRules, `other` always. */
 export type Plural = { readonly other: string } & { readonly [category in Exclude<Intl.LDMLPluralRule, 'other'>]?: string };
 

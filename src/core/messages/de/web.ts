@@ -130,12 +130,6 @@ const de: WebCatalogue = {
     detailsOf: 'Details: {dimension}',
     panelBy: '{panel} nach',
     chartName: '{metric} im Zeitraum, {buckets}',
-    grains: {
-      hour: { one: '{n} Stunde', other: '{n} Stunden' },
-      day: { one: '{n} Tag', other: '{n} Tage' },
-      week: { one: '{n} Woche', other: '{n} Wochen' },
-      month: { one: '{n} Monat', other: '{n} Monate' },
-    },
     chartCompared: ', {comparison} gestrichelt',
     chartUnderWay: {
       hour: ', die laufende Stunde noch nicht abgeschlossen',
@@ -159,10 +153,7 @@ const de: WebCatalogue = {
       scrollDepth: 'Mittlere größte Scrolltiefe der Besucher der Seite',
     },
     conversionsCount: { one: '{n} Conversion', other: '{n} Conversions' },
-    rowConversions: {
-      one: '{n} Conversion; konvertierende Besucher geteilt durch die Besucher ohne Zielfilter',
-      other: '{n} Conversions; konvertierende Besucher geteilt durch die Besucher ohne Zielfilter',
-    },
+    rowConversions: '{conversions}; konvertierende Besucher geteilt durch die Besucher ohne Zielfilter',
     goalRateTitle: 'Ziel „{name}“: {rate} der Besucher des Zeitraums mit den Filtern der Ansicht haben konvertiert',
     views: 'Aufrufe',
     shareOfVisitors: 'Anteil der Besucher',
@@ -183,6 +174,8 @@ const de: WebCatalogue = {
     removeValue: 'Wert {value} entfernen',
     activeFilters: 'Aktive Filter',
     removeFilter: 'Filter {dimension} entfernen',
+  },
+  firstEvent: {
     waiting: 'Warten auf das erste Ereignis',
     eventsReceived: 'Empfangene Ereignisse',
     noneYet: 'Noch keine: Öffnen Sie eine Seite der Website, die das Tag enthält.',

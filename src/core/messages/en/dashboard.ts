@@ -47,7 +47,6 @@ export const dashboard = {
   detailsOf: 'Details: {dimension}',
   panelBy: '{panel} by',
   chartName: '{metric} over the period, {buckets}',
-  grains: { hour: { one: '{n} hour', other: '{n} hours' }, day: { one: '{n} day', other: '{n} days' }, week: { one: '{n} week', other: '{n} weeks' }, month: { one: '{n} month', other: '{n} months' } } satisfies Record<string, Plural>,
   chartCompared: ', with {comparison} dashed',
   chartUnderWay: { hour: ', the current hour still under way', day: ', the current day still under way', week: ', the current week still under way', month: ', the current month still under way' },
   soFar: ' so far',
@@ -66,7 +65,7 @@ export const dashboard = {
     scrollDepth: "Mean deepest scroll of the page's visitors",
   },
   conversionsCount: { one: '{n} conversion', other: '{n} conversions' } satisfies Plural,
-  rowConversions: { one: '{n} conversion; its converters over its visitors without the goal filter', other: '{n} conversions; its converters over its visitors without the goal filter' } satisfies Plural,
+  rowConversions: '{conversions}; its converters over its visitors without the goal filter',
   goalRateTitle: "Goal “{name}”: {rate} of the period's visitors under the view's filters converted",
   views: 'Views',
   shareOfVisitors: 'Share of visitors',
@@ -87,13 +86,4 @@ export const dashboard = {
   removeValue: 'Remove value {value}',
   activeFilters: 'Active filters',
   removeFilter: 'Remove filter {dimension}',
-  waiting: 'Waiting for the first event',
-  eventsReceived: 'Events received',
-  noneYet: 'None yet: open a page of the site that carries the tag.',
-  trackerSnippet: 'Tracker snippet',
-  firstLocal:
-    'This site is for this machine only: it takes events from pages at localhost, 127.x.x.x or [::1], on any port. Paste this tag into the <head> of the pages you try it on; with its data-dev, the browser console says why the tracker sends nothing when it does not. The figures show here once the first event is stored.',
-  firstPublic: 'Paste this tag into the <head> of every page of {domain}, a public site. The figures show here once the first event is stored.',
-  localTracker:
-    "The tag loads the tracker from {url}, a local address that visitors' browsers cannot reach. Set SVC_PUBLIC_URL to the address browsers reach this service at, restart it, and copy the tag again.",
 };

@@ -131,12 +131,6 @@ const es: WebCatalogue = {
     detailsOf: 'Detalles: {dimension}',
     panelBy: '{panel} por',
     chartName: '{metric} en el periodo, {buckets}',
-    grains: {
-      hour: { one: '{n} hora', other: '{n} horas' },
-      day: { one: '{n} día', other: '{n} días' },
-      week: { one: '{n} semana', other: '{n} semanas' },
-      month: { one: '{n} mes', other: '{n} meses' },
-    },
     chartCompared: ', con {comparison} en discontinua',
     chartUnderWay: {
       hour: ', la hora en curso aún sin terminar',
@@ -160,10 +154,7 @@ const es: WebCatalogue = {
       scrollDepth: 'Desplazamiento máximo medio de los visitantes de la página',
     },
     conversionsCount: { one: '{n} conversión', other: '{n} conversiones' },
-    rowConversions: {
-      one: '{n} conversión; sus visitantes convertidos sobre sus visitantes sin el filtro de objetivo',
-      other: '{n} conversiones; sus visitantes convertidos sobre sus visitantes sin el filtro de objetivo',
-    },
+    rowConversions: '{conversions}; sus visitantes convertidos sobre sus visitantes sin el filtro de objetivo',
     goalRateTitle: 'Objetivo «{name}»: {rate} de los visitantes del periodo con los filtros de la vista se convirtieron',
     views: 'Vistas',
     shareOfVisitors: 'Proporción de visitantes',
@@ -184,6 +175,8 @@ const es: WebCatalogue = {
     removeValue: 'Quitar el valor {value}',
     activeFilters: 'Filtros activos',
     removeFilter: 'Quitar el filtro {dimension}',
+  },
+  firstEvent: {
     waiting: 'Esperando el primer evento',
     eventsReceived: 'Eventos recibidos',
     noneYet: 'Ninguno todavía: abra una página del sitio que lleve la etiqueta.',

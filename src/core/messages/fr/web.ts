@@ -130,12 +130,6 @@ const fr: WebCatalogue = {
     detailsOf: 'Détails : {dimension}',
     panelBy: '{panel} par',
     chartName: '{metric} sur la période, {buckets}',
-    grains: {
-      hour: { one: '{n} heure', other: '{n} heures' },
-      day: { one: '{n} jour', other: '{n} jours' },
-      week: { one: '{n} semaine', other: '{n} semaines' },
-      month: { one: '{n} mois', other: '{n} mois' },
-    },
     chartCompared: ', avec {comparison} en pointillés',
     chartUnderWay: {
       hour: ', l’heure en cours pas encore terminée',
@@ -159,10 +153,7 @@ const fr: WebCatalogue = {
       scrollDepth: 'Défilement maximal moyen des visiteurs de la page',
     },
     conversionsCount: { one: '{n} conversion', other: '{n} conversions' },
-    rowConversions: {
-      one: '{n} conversion ; ses visiteurs convertis rapportés à ses visiteurs sans le filtre d’objectif',
-      other: '{n} conversions ; ses visiteurs convertis rapportés à ses visiteurs sans le filtre d’objectif',
-    },
+    rowConversions: '{conversions} ; ses visiteurs convertis rapportés à ses visiteurs sans le filtre d’objectif',
     goalRateTitle: 'Objectif « {name} » : {rate} des visiteurs de la période avec les filtres de la vue ont converti',
     views: 'Vues',
     shareOfVisitors: 'Part des visiteurs',
@@ -183,6 +174,8 @@ const fr: WebCatalogue = {
     removeValue: 'Retirer la valeur {value}',
     activeFilters: 'Filtres actifs',
     removeFilter: 'Retirer le filtre {dimension}',
+  },
+  firstEvent: {
     waiting: 'En attente du premier événement',
     eventsReceived: 'Événements reçus',
     noneYet: 'Aucun pour le moment : ouvrez une page du site qui contient la balise.',
