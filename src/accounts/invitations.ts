@@ -69,7 +69,7 @@ export class Invitations {
     try {
       const invited = await this.store.findUserByEmail(invitation.email);
       const { mail, locale } = mailWords((invited && (await this.store.languageOf(invited.id))) ?? language);
-      const expires = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC', timeZoneName: 'short' }).format(invitation.expiresAt);
+      const expires = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(invitation.expiresAt);
       const org = oneLine(orgName);
       await this.mail({
         to: [invitation.email],

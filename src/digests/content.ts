@@ -84,13 +84,16 @@ export function digestText(digest: Digest, unsubscribeUrl?: string, words = mail
   const lines = [fill(words.mail.heading, { subject: digestSubject(digest, words), domain: digest.site.domain, period: periodText(digest, words) }), ''];
   for (const metric of REPORTED) {
     const kpi = kpiTexts(digest, metric, words);
-    lines.push(`${kpi.name}: ${kpi.value} (${fill(words.mail.againstPrevious, { change: kpi.change })})`);
+    lines.push(fill(words.mail.label, { name: kpi.name, value: `${kpi.value} (${fill(words.mail.againstPrevious, { change: kpi.change })})` }));
   }
   for (const dimension of TOP_DIMENSIONS) {
-    lines.push('', `${topTitle(words, dimension)}:`);
+    lines.push('', fill(words.mail.listTitle, { title: topTitle(words, dimension) }));
     const rows = digest.top[dimension];
     if (rows.length === 0) lines.push(`  ${words.mail.none}`);
-    for (const row of rows) lines.push(`  ${rowLabel(words, dimension, row.key)}: ${plural(words.mail.rowVisitors, row.visitors, words.locale, { n: formatCount(row.visitors, words.locale) })}`);
+    for (const row of rows) {
+      const visitors = plural(words.mail.rowVisitors, row.visitors, words.locale, { n: formatCount(row.visitors, words.locale) });
+      lines.push(`  ${fill(words.mail.label, { name: rowLabel(words, dimension, row.key), value: visitors })}`);
+    }
   }
   const stop = unsubscribeUrl === undefined ? words.mail.onRequest : fill(words.mail.stopText, { url: unsubscribeUrl });
   lines.push('', fill(words.mail.dashboardText, { url: digest.dashboardUrl }), '', stop);

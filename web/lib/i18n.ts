@@ -45,13 +45,14 @@ export async function loadLanguage(chosen?: Language | null): Promise<void> {
     // Storage refused: the account's choice still applies, from the session, once signed in.
   }
   const next = chosen ?? storedLanguage() ?? pickLanguage(navigator.languages);
-  if (next === language && (next === DEFAULT_LANGUAGE || translation)) return;
-  try {
-    translation = next === 'en' ? undefined : (await TRANSLATIONS[next]()).default;
-    language = next;
-  } catch {
-    translation = undefined;
-    language = DEFAULT_LANGUAGE;
+  if (next !== language || (next !== 'en' && !translation)) {
+    try {
+      translation = next === 'en' ? undefined : (await TRANSLATIONS[next]()).default;
+      language = next;
+    } catch {
+      translation = undefined;
+      language = DEFAULT_LANGUAGE;
+    }
   }
   locale = localeOf(language, navigator.languages);
   document.documentElement.lang = language;

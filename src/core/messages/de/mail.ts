@@ -5,6 +5,8 @@ const de: MailCatalogue = {
   subject: { weekly: '{site}: Wochenbericht', monthly: '{site}: Monatsbericht' },
   period: '{from} bis {to}',
   heading: '{subject} für {domain}, {period}',
+  label: '{name}: {value}',
+  listTitle: '{title}:',
   againstPrevious: '{change} gegenüber dem Vorzeitraum',
   topPages: 'Top-Seiten',
   topReferrers: 'Top-Verweise',

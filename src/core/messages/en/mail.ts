@@ -8,6 +8,9 @@ export const mail = {
   /** The period of a report: its first and last day. */
   period: '{from} to {to}',
   heading: '{subject} for {domain}, {period}',
+  /** A figure or a row with its value, and a list's title before its rows (French spaces its colons). */
+  label: '{name}: {value}',
+  listTitle: '{title}:',
   againstPrevious: '{change} against the previous period',
   topPages: 'Top pages',
   topReferrers: 'Top referrers',

@@ -5,6 +5,8 @@ const es: MailCatalogue = {
   subject: { weekly: '{site}: informe semanal', monthly: '{site}: informe mensual' },
   period: 'del {from} al {to}',
   heading: '{subject} de {domain}, {period}',
+  label: '{name}: {value}',
+  listTitle: '{title}:',
   againstPrevious: '{change} respecto al periodo anterior',
   topPages: 'Páginas principales',
   topReferrers: 'Referentes principales',

@@ -5,6 +5,8 @@ const fr: MailCatalogue = {
   subject: { weekly: '{site} : rapport hebdomadaire', monthly: '{site} : rapport mensuel' },
   period: 'du {from} au {to}',
   heading: '{subject} pour {domain}, {period}',
+  label: '{name} : {value}',
+  listTitle: '{title} :',
   againstPrevious: '{change} par rapport à la période précédente',
   topPages: 'Pages principales',
   topReferrers: 'Principaux référents',
