@@ -1,6 +1,7 @@
 // The chart's annotations: the notes of the site whose day lies in the period shown, marked on their
 // day's bucket (the marker shows the text on hover and focus). Admins and owners add one from the
 // chart (`Add annotation`: `Date`, `Text`) and edit or delete one from its marker.
+import { frameText } from '../lib/text/frame.js';
 import type { VNode } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { ConfirmButton } from './confirm.js';
@@ -39,7 +40,7 @@ function AnnotationDialog({ siteId, annotation, day, onDone }: { siteId: string;
             </ConfirmButton>
           )}
           <button type="button" onClick={() => onDone(false)}>
-            Cancel
+            {frameText.cancel}
           </button>
         </div>
       </Form>

@@ -3,6 +3,7 @@
 // deleted by whoever may change it (its owner; admins and owners for shared ones); and `Save as
 // segment`, which keeps the view's filters (with the applied segment's) under a name, shared with
 // the site's members when an admin or owner says so, and applies it.
+import { frameText } from '../lib/text/frame.js';
 import { useState } from 'preact/hooks';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState } from './feedback.js';
@@ -58,7 +59,7 @@ function SegmentRow({ site, segment, goals, current, onApply, onChanged }: { sit
           <div class="actions">
             <SubmitButton busy={change.busy}>Save</SubmitButton>
             <button type="button" onClick={() => setRenaming(null)}>
-              Cancel
+              {frameText.cancel}
             </button>
           </div>
           <ErrorText message={change.error} />
@@ -151,7 +152,7 @@ function SaveDialog({ site, state, go, goals, current, onSaved, onClose }: Segme
         <div class="actions">
           <SubmitButton busy={save.busy}>Save</SubmitButton>
           <button type="button" onClick={onClose}>
-            Cancel
+            {frameText.cancel}
           </button>
         </div>
       </Form>
