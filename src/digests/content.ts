@@ -76,7 +76,7 @@ const periodText = (digest: Digest, words: MailWords) => fill(words.mail.period,
 /** A KPI's value and change in the mail's locale. */
 function kpiTexts(digest: Digest, metric: (typeof REPORTED)[number], words: MailWords) {
   const kpi = digest.kpis[metric];
-  return { name: words.names.metrics[metric], value: formatMetric(metric, kpi.value, words.locale), change: kpiChangeText(metric, kpi, words.locale) };
+  return { name: words.names.metricNames[metric], value: formatMetric(metric, kpi.value, words.locale), change: kpiChangeText(metric, kpi, words.locale) };
 }
 
 /** The plain-text part; without `unsubscribeUrl`, the report was sent once on request. */
@@ -113,7 +113,7 @@ export function digestHtml(digest: Digest, unsubscribeUrl?: string, words = mail
       rows.length === 0
         ? `<tr><td ${cell} colspan="2">${escapeHtml(words.mail.none)}</td></tr>`
         : rows.map((row) => `<tr><td ${cell}>${escapeHtml(rowLabel(words, dimension, row.key))}</td><td ${cell}>${escapeHtml(formatCount(row.visitors, words.locale))}</td></tr>`).join('');
-    const head = `<th scope="col" ${cell}>${escapeHtml(words.names.dimensions[dimension])}</th><th scope="col" ${cell}>${escapeHtml(words.names.metrics.visitors)}</th>`;
+    const head = `<th scope="col" ${cell}>${escapeHtml(words.names.dimensionNames[dimension])}</th><th scope="col" ${cell}>${escapeHtml(words.names.metricNames.visitors)}</th>`;
     return `<h2>${escapeHtml(topTitle(words, dimension))}</h2><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
   }).join('');
   const subject = escapeHtml(digestSubject(digest, words));

@@ -211,7 +211,7 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     assert.equal(read.status, 200);
     for (const metric of ['visitors', 'sessions', 'bounceRate', 'avgDuration'] as const) {
       const kpi = read.body.stats[metric];
-      assert.deepEqual(field(run.stdout, names.metrics[metric]).split(/\s{2,}/), [formatMetric(metric, kpi.value, REPORT_LOCALE), kpiChangeText(metric, kpi, REPORT_LOCALE)], metric);
+      assert.deepEqual(field(run.stdout, names.metricNames[metric]).split(/\s{2,}/), [formatMetric(metric, kpi.value, REPORT_LOCALE), kpiChangeText(metric, kpi, REPORT_LOCALE)], metric);
     }
     assert.equal(read.body.stats.visitors.value, 2);
     assert.equal(field(run.stdout, 'Pageviews').split(/\s{2,}/)[0], '3');

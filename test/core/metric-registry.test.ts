@@ -82,7 +82,7 @@ describe('metric registry', () => {
 
   test('every metric has an English name, a format and a good direction', () => {
     assert.deepEqual(
-      METRICS.map((metric) => names.metrics[metric]),
+      METRICS.map((metric) => names.metricNames[metric]),
       ['Visitors', 'Pageviews', 'Visits', 'Bounce rate', 'Visit duration', 'Time on page', 'Conversions', 'Conversion rate'],
     );
     assert.deepEqual(

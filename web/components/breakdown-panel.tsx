@@ -23,7 +23,7 @@ import { dashboardText } from '../lib/text/dashboard.js';
 
 /** A tab's name in element ids. */
 const tabName = (tab: PanelTab) => ('properties' in tab ? 'properties' : 'goalList' in tab ? 'goals' : tab.dimension);
-const tabLabel = (tab: PanelTab) => ('properties' in tab ? namesText.properties : 'goalList' in tab ? namesText.goals : dashboardText.tabs[tab.dimension]);
+const tabLabel = (tab: PanelTab) => ('properties' in tab ? namesText.propertiesWord : 'goalList' in tab ? namesText.goalsWord : dashboardText.tabNames[tab.dimension]);
 
 interface PanelProps {
   spec: PanelSpec;
@@ -92,9 +92,9 @@ export function BreakdownPanel({ spec, siteId, view, goals, propertyKeys, onFilt
   return (
     <section class="card panel" aria-labelledby={headingId} data-panel={spec.id} data-state={state} aria-busy={state === 'loading'}>
       <div class="card-head">
-        <h2 id={headingId}>{dashboardText.panels[spec.id]}</h2>
+        <h2 id={headingId}>{dashboardText.panelNames[spec.id]}</h2>
         {tabs.length > 1 && (
-          <div role="tablist" aria-label={fill(dashboardText.panelBy, { panel: dashboardText.panels[spec.id] })} class="panel-tabs">
+          <div role="tablist" aria-label={fill(dashboardText.panelBy, { panel: dashboardText.panelNames[spec.id] })} class="panel-tabs">
             {tabs.map((t, i) => (
               <button
                 key={tabName(t)}
@@ -122,7 +122,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, propertyKeys, onFilt
       <div id={`${spec.id}-rows`} role={tabs.length > 1 ? 'tabpanel' : undefined} aria-labelledby={tabs.length > 1 ? tabId(current) : headingId} class="panel-body">
         {key !== null && keyList.length > 0 && (
           <div class="property-picker">
-            <SelectField label={namesText.property} value={key} onValue={setPicked} options={keyList.map((k) => [k, k])} />
+            <SelectField label={namesText.propertyWord} value={key} onValue={setPicked} options={keyList.map((k) => [k, k])} />
           </div>
         )}
         {goalList ? (
@@ -144,7 +144,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, propertyKeys, onFilt
       {dimension !== null && (
         <div class="panel-foot actions">
           <button type="button" class="link" onClick={() => setDetails(true)} aria-label={fill(dashboardText.detailsOf, { dimension: dimensionLabel(dimension) })}>
-            {dashboardText.details}
+            {dashboardText.detailsLink}
           </button>
           <ExportLink siteId={siteId} view={view} dimension={dimension} />
         </div>

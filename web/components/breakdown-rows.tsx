@@ -52,11 +52,11 @@ export function Rows({
   // Under a goal filter a row's visitors are its converters, beside its own rate (the goals' rates column would repeat it).
   const converters = rows.some((row) => row.conversions !== undefined);
   const goals = !converters && tabGoals && rows.some((row) => tabGoals.has(row.key)) ? tabGoals : undefined;
-  const figureLabel = (figure: RowFigure) => (figure === 'views' ? (viewsAreEvents(dimension) ? dashboardText.events : namesText.metrics.pageviews) : includeLabel(figure));
+  const figureLabel = (figure: RowFigure) => (figure === 'views' ? (viewsAreEvents(dimension) ? dashboardText.tabNames.event : namesText.metricNames.pageviews) : includeLabel(figure));
   const columns: Column[] = [
     { label: dimensionLabel(dimension), sort: 'key' },
-    { label: converters ? dashboardText.converters : namesText.metrics.visitors, numeric: true, sort: 'visitors' },
-    ...(converters || goals ? [{ label: namesText.metrics.conversionRate, numeric: true } as const] : []),
+    { label: converters ? dashboardText.convertersLabel : namesText.metricNames.visitors, numeric: true, sort: 'visitors' },
+    ...(converters || goals ? [{ label: namesText.metricNames.conversionRate, numeric: true } as const] : []),
     ...figures.map((figure): Column => ({ label: figureLabel(figure), numeric: true, sort: figure })),
   ];
   return (
@@ -116,7 +116,7 @@ export function GoalRows({ goals, onFilter }: { goals: readonly GoalResult[]; on
   return (
     <Table
       class="rows"
-      columns={[namesText.goal, { label: dashboardText.converters, numeric: true }, { label: namesText.metrics.conversionRate, numeric: true }]}
+      columns={[namesText.goalWord, { label: dashboardText.convertersLabel, numeric: true }, { label: namesText.metricNames.conversionRate, numeric: true }]}
       rows={goals}
       row={(goal) => (
         <tr key={goal.goalId}>

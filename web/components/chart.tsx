@@ -47,7 +47,7 @@ export function Chart({ series, metric, comparison, now = Date.now(), overlay }:
     () => chartGeometry(series.points, series.prev, BOX, Math.max(2, Math.floor(width / 110)), labelStep(metric), partial),
     [series, width, metric, partial],
   );
-  const label = namesText.metrics[metric];
+  const label = namesText.metricNames[metric];
   const compared = series.prev ? comparison : null;
   const partialY = partial === null ? null : g.ys[partial];
   const format = (v: number | null) => formatMetric(metric, v);

@@ -36,7 +36,7 @@ export function ConfirmButton({
           <p>{question}</p>
           <div class="actions">
             <button value="cancel" autoFocus>
-              {frameText.cancel}
+              {frameText.cancelButton}
             </button>
             <button value="confirm" class="danger">
               {confirmLabel}

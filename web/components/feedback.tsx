@@ -6,7 +6,7 @@ export function Loading({ label }: { label?: string }) {
   return (
     <p class="loading" role="status">
       <span class="spinner" aria-hidden="true" />
-      {label ?? frameText.loading}
+      {label ?? frameText.loadingNote}
     </p>
   );
 }

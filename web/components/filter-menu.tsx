@@ -129,9 +129,9 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
         }}
       >
         <div class="filter-rule">
-          <SelectField<DimensionChoice> label={dashboardText.dimension} value={choice} onValue={(next) => rule({ choice: next })} options={dimensionChoices()} />
-          {propKey !== null && <SelectField label={namesText.property} value={propKey} onValue={(next) => rule({ propKey: next })} options={keys.keys.map((k) => [k, k])} />}
-          <SelectField<FilterOperator> label={dashboardText.operator} value={operator} onValue={setOperator} options={operatorsOf(dimension ?? 'page').map((o) => [o, operatorLabel(o)])} />
+          <SelectField<DimensionChoice> label={dashboardText.dimensionField} value={choice} onValue={(next) => rule({ choice: next })} options={dimensionChoices()} />
+          {propKey !== null && <SelectField label={namesText.propertyWord} value={propKey} onValue={(next) => rule({ propKey: next })} options={keys.keys.map((k) => [k, k])} />}
+          <SelectField<FilterOperator> label={dashboardText.operatorField} value={operator} onValue={setOperator} options={operatorsOf(dimension ?? 'page').map((o) => [o, operatorLabel(o)])} />
         </div>
         {keys.error ? (
           <ErrorText message={keys.error} />
@@ -139,7 +139,7 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
           <p class="muted empty">{dashboardText.noCustomProperty}</p>
         ) : (
           <div class="field">
-            <label for="filter-value">{freeText ? dashboardText.text : dashboardText.value}</label>
+            <label for="filter-value">{freeText ? dashboardText.textField : dashboardText.valueField}</label>
             <input
               ref={field}
               id="filter-value"
@@ -189,7 +189,7 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
         <p id="filter-outcome" role="status">
           {outcome && (
             <>
-              {dashboardText.onApply}
+              {dashboardText.onApplyNote}
               <FilterSentence filter={outcome} goals={goals} />
             </>
           )}
@@ -217,10 +217,10 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
         )}
         <div class="actions">
           <button type="submit" class="primary" disabled={!filter}>
-            {periodText.apply}
+            {periodText.applyButton}
           </button>
           <button type="button" onClick={() => dialog.current?.close()}>
-            {frameText.cancel}
+            {frameText.cancelButton}
           </button>
         </div>
       </form>
@@ -234,7 +234,7 @@ export function FilterMenu({ siteId, state, onApply }: Pick<DialogProps, 'siteId
   return (
     <>
       <button type="button" ref={button} class="filter-button" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(true)}>
-        {dashboardText.filter}
+        {dashboardText.filterButton}
       </button>
       {open && (
         <FilterDialog

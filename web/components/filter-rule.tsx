@@ -58,7 +58,7 @@ export const chosenDimension = (choice: DimensionChoice, propKey: string | null)
   choice !== PROPERTY_CHOICE ? choice : propKey === null ? null : `${PROPERTY_PREFIX}${propKey}`;
 
 /** The Dimension select's options: the dimensions, then `Goal` and `Property`, in the page's language. */
-export const dimensionChoices = (): [DimensionChoice, string][] => [...DIMENSIONS.map((d): [DimensionChoice, string] => [d, namesText.dimensions[d]]), [GOAL_DIMENSION, namesText.goal], [PROPERTY_CHOICE, namesText.property]];
+export const dimensionChoices = (): [DimensionChoice, string][] => [...DIMENSIONS.map((d): [DimensionChoice, string] => [d, namesText.dimensionNames[d]]), [GOAL_DIMENSION, namesText.goalWord], [PROPERTY_CHOICE, namesText.propertyWord]];
 
 /** The key a `prop.<key>` dimension names, else null. */
 export const keyOf = (dimension: FilterDimension): string | null => (isPropertyDimension(dimension) ? propertyKey(dimension) : null);

@@ -55,7 +55,7 @@ export function FirstEvent({ site, first, onStored }: { site: SiteRow; first: In
   }, [installation.hasEvents]);
   return (
     <section class="card first-event" aria-labelledby="first-event-title">
-      <h2 id="first-event-title">{firstEventText.waiting}</h2>
+      <h2 id="first-event-title">{firstEventText.waitingHeading}</h2>
       {local ? (
         <p>{firstEventText.firstLocal}</p>
       ) : (

@@ -79,7 +79,7 @@ export function StepsEditor({
         </SubmitButton>
         {onCancel && (
           <button type="button" onClick={onCancel}>
-            {frameText.cancel}
+            {frameText.cancelButton}
           </button>
         )}
       </div>

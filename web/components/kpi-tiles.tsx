@@ -44,7 +44,7 @@ export function KpiTiles({
   // Under a goal filter the visitors are the goals' converters, named so as the panels' rows name them.
   const converters = goalFilterOf(filters) !== undefined;
   const reasons = metrics.map((m) => (stats?.[m]?.value === null ? nullReason(m, filters, hasGoals) : undefined));
-  const notes = metrics.map((m, i) => reasons[i]?.text ?? (m === 'conversions' && conversionsSince ? fill(dashboardText.countedSince, { day: formatDay(conversionsSince) }) : undefined));
+  const notes = metrics.map((m, i) => reasons[i]?.text ?? (m === 'conversions' && conversionsSince ? fill(dashboardText.countedSinceNote, { day: formatDay(conversionsSince) }) : undefined));
   return (
     <>
       <div class="kpis" role="group" aria-label={dashboardText.keyFigures} aria-busy={busy}>
@@ -54,7 +54,7 @@ export function KpiTiles({
           const change = kpi && comparison !== 'off' ? kpiChange(m, kpi) : null;
           return (
             <button key={m} type="button" class="kpi" aria-pressed={m === metric} data-metric={m} onClick={() => onSelect(m)} title={note}>
-              <span class="kpi-label">{converters && m === 'visitors' ? dashboardText.converters : namesText.metrics[m]}</span>
+              <span class="kpi-label">{converters && m === 'visitors' ? dashboardText.convertersLabel : namesText.metricNames[m]}</span>
               <span class="kpi-value">{kpi ? formatMetric(m, kpi.value) : '…'}</span>
               {/* Out of the accessible name: the title gives the note as the tile's description. */}
               {note && (
@@ -76,7 +76,7 @@ export function KpiTiles({
       {goalSettings && reasons.some((r) => r?.cause === 'goals') && (
         <p class="kpi-note">
           <a href={goalSettings}>{dashboardText.addGoal}</a>
-          {fill(dashboardText.toCount, { metrics: metrics.filter((_, i) => reasons[i]?.cause === 'goals').map((m) => inSentence(namesText.metrics[m])).join(dashboardText.and) })}
+          {fill(dashboardText.toCount, { metrics: metrics.filter((_, i) => reasons[i]?.cause === 'goals').map((m) => inSentence(namesText.metricNames[m])).join(dashboardText.andWord) })}
         </p>
       )}
     </>
@@ -93,7 +93,7 @@ function ViewsPerVisit({ stats }: { stats: Stats | undefined }) {
   const value = stats === undefined ? '…' : views === null || views === undefined || !visits ? '–' : formatRatioOf(views, visits);
   return (
     <div class="kpi" data-figure="viewsPerVisit">
-      <span class="kpi-label">{dashboardText.viewsPerVisit}</span>
+      <span class="kpi-label">{dashboardText.viewsPerVisitLabel}</span>
       <span class="kpi-value">{value}</span>
     </div>
   );

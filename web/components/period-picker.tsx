@@ -60,7 +60,7 @@ export function PeriodPicker({
   return (
     <div class="period">
       <div class="field period-select">
-        <label for="period">{periodText.period}</label>
+        <label for="period">{periodText.periodField}</label>
         <select
           id="period"
           value={selected}
@@ -75,7 +75,7 @@ export function PeriodPicker({
         >
           {PRESETS.map((p) => (
             <option key={p} value={p}>
-              {periodText.presets[p]}
+              {periodText.presetNames[p]}
             </option>
           ))}
           <option value={CUSTOM}>{periodText.customRange}</option>
@@ -90,14 +90,14 @@ export function PeriodPicker({
           }}
         >
           <div class="field">
-            <label for="period-from">{periodText.from}</label>
+            <label for="period-from">{periodText.fromField}</label>
             <input id="period-from" type="date" required value={from} max={to || undefined} onInput={(e) => setFrom((e.target as HTMLInputElement).value)} />
           </div>
           <div class="field">
-            <label for="period-to">{periodText.to}</label>
+            <label for="period-to">{periodText.toField}</label>
             <input id="period-to" type="date" required value={to} min={from || undefined} onInput={(e) => setTo((e.target as HTMLInputElement).value)} />
           </div>
-          <button type="submit">{periodText.apply}</button>
+          <button type="submit">{periodText.applyButton}</button>
         </form>
       )}
       <p class="zone muted">{zoneSentence(timezone)}</p>

@@ -60,7 +60,7 @@ export function Shortcuts({ onPeriod, onCustom }: { onPeriod(period: Preset): vo
         <div class="card-head">
           <h2 id="shortcuts-title">{periodText.keyboardShortcuts}</h2>
           <button type="button" onClick={() => dialog.current?.close()}>
-            {periodText.close}
+            {periodText.closeButton}
           </button>
         </div>
         <table>
@@ -70,14 +70,14 @@ export function Shortcuts({ onPeriod, onCustom }: { onPeriod(period: Preset): vo
                 <td>
                   <kbd>{key.toUpperCase()}</kbd>
                 </td>
-                <td>{periodText.presets[period]}</td>
+                <td>{periodText.presetNames[period]}</td>
               </tr>
             ))}
             <tr>
               <td>
                 <kbd>C</kbd>
               </td>
-              <td>{periodText.customRangeKey}</td>
+              <td>{periodText.customRange}</td>
             </tr>
             <tr>
               <td>

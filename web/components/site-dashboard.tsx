@@ -104,7 +104,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
           {dashboardText.limitedTo}
           {locked.map((filter, i) => (
             <span key={filter.dimension}>
-              {i > 0 && dashboardText.and}
+              {i > 0 && dashboardText.andWord}
               <FilterSentence filter={filter} />
             </span>
           ))}
@@ -133,7 +133,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
           {dashboardText.importedLeftOut}
         </p>
       )}
-      <section class="card overview" aria-label={dashboardText.overview} data-panel="overview" data-state={readState(stats)}>
+      <section class="card overview" aria-label={dashboardText.overviewRegion} data-panel="overview" data-state={readState(stats)}>
         {stats.error ? (
           <ReadFailure read={stats} />
         ) : (

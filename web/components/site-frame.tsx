@@ -21,12 +21,12 @@ export function SiteFrame({ session, site, current, children }: { session: Sessi
       title={site.name}
       crumbs={[{ href: base, label: site.domain }]}
       tabs={
-        <nav class="tabs" aria-label={frameText.site}>
-          {link('dashboard', base, frameText.dashboard)}
-          {link('realtime', `${base}/realtime`, frameText.realtime)}
-          {link('journeys', `${base}/journeys`, frameText.journeys)}
+        <nav class="tabs" aria-label={frameText.siteTabs}>
+          {link('dashboard', base, frameText.dashboardTab)}
+          {link('realtime', `${base}/realtime`, frameText.realtimeTab)}
+          {link('journeys', `${base}/journeys`, frameText.journeysTab)}
           {link(current === 'funnel' ? 'funnel' : 'goals', `${base}/goals`, frameText.goalsAndFunnels)}
-          {roleAtLeast(site.role, 'admin') && <a href={`${base}/settings`}>{frameText.settings}</a>}
+          {roleAtLeast(site.role, 'admin') && <a href={`${base}/settings`}>{frameText.settingsTab}</a>}
         </nav>
       }
     >

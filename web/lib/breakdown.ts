@@ -75,7 +75,7 @@ export async function readAllRows(siteId: string, view: URLSearchParams, dimensi
 
 /** The name of a figure a row adds: a metric's, or scroll depth's. */
 export function includeLabel(name: FigureInclude): string {
-  return isMetric(name) ? namesText.metrics[name] : dashboardText.scrollDepth;
+  return isMetric(name) ? namesText.metricNames[name] : dashboardText.scrollDepthColumn;
 }
 
 /** A row's figure: null where it has none (views the days read do not know, or a figure it does not add). */
@@ -88,7 +88,7 @@ export function rowFigure(row: BreakdownRow, figure: Exclude<RowField, 'key'>): 
 export function breakdownCsv(dimension: QueryDimension, rows: readonly BreakdownRow[]): string {
   const added = FIGURE_INCLUDES.filter((name) => rows.some((r) => name in r));
   return toCsv(
-    [dimensionLabel(dimension), namesText.metrics.visitors, dashboardText.views, dashboardText.shareOfVisitors, ...added.map(includeLabel)],
+    [dimensionLabel(dimension), namesText.metricNames.visitors, dashboardText.viewsColumn, dashboardText.shareOfVisitors, ...added.map(includeLabel)],
     rows.map((r) => [r.key, r.visitors, rowFigure(r, 'views') ?? '', r.pct, ...added.map((name) => r[name] ?? '')]),
   );
 }

@@ -7,8 +7,8 @@ import { namesText } from './text/names.js';
 
 /** The name shown for a dimension: a custom property's as `Property <key>`, the goal filter's as `Goal`. */
 export function dimensionLabel(dimension: FilterDimension): string {
-  if (dimension === GOAL_DIMENSION) return namesText.goal;
-  return isPropertyDimension(dimension) ? fill(namesText.propertyNamed, { key: propertyKey(dimension) }) : namesText.dimensions[dimension];
+  if (dimension === GOAL_DIMENSION) return namesText.goalWord;
+  return isPropertyDimension(dimension) ? fill(namesText.propertyNamed, { key: propertyKey(dimension) }) : namesText.dimensionNames[dimension];
 }
 
 const COUNTRY_CODE = /^[A-Z]{2}$/;
@@ -22,7 +22,7 @@ const COUNTRY_CODE = /^[A-Z]{2}$/;
 export function keyLabel(dimension: FilterDimension, key: string, goals?: GoalNames): string {
   if (dimension === GOAL_DIMENSION) return goals?.get(key) ?? key;
   if (dimension === 'referrer' && key === NONE_KEY) return namesText.noReferrer;
-  if (dimension === 'device') return namesText.devices[key] ?? key.charAt(0).toUpperCase() + key.slice(1);
+  if (dimension === 'device') return namesText.deviceNames[key] ?? key.charAt(0).toUpperCase() + key.slice(1);
   if (dimension === 'city') return cityName(key);
   return dimension === 'country' ? countryName(key, pageLocale()) : key;
 }
@@ -34,7 +34,7 @@ function cityName(key: string): string {
 }
 
 /** An operator as a sentence says it: `Country is not Germany`. */
-export const operatorLabel = (operator: FilterOperator): string => namesText.operators[operator];
+export const operatorLabel = (operator: FilterOperator): string => namesText.operatorWords[operator];
 
 /** The names of a site's goals by id (as a goal filter's values say them), as the goals answer lists them. */
 export type GoalNames = ReadonlyMap<string, string>;
@@ -54,7 +54,7 @@ export const valueLabel = (dimension: FilterDimension, operator: FilterOperator 
  */
 export function filterValueLabel(filter: Filter, goals?: GoalNames): string {
   const labels = filter.values.map((value) => valueLabel(filter.dimension, filter.operator, value, goals));
-  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')}${namesText.or}${labels.at(-1)}`;
+  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')}${namesText.orWord}${labels.at(-1)}`;
 }
 
 /** A country code's flag as emoji (its two regional indicator letters); '' for any other key. */

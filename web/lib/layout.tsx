@@ -36,10 +36,10 @@ export function Layout({
   return (
     <>
       <a class="skip" href="#content">
-        {frameText.skip}
+        {frameText.skipLink}
       </a>
       <header class="top">
-        <nav aria-label={frameText.breadcrumbs} class="crumbs">
+        <nav aria-label={frameText.breadcrumbsNav} class="crumbs">
           <a href="/" class="brand">
             svc
           </a>
@@ -57,7 +57,7 @@ export function Layout({
             {session.user.name || session.user.email}
           </a>
           <button type="button" onClick={() => leaving.run(signOut)} disabled={leaving.busy}>
-            {frameText.signOut}
+            {frameText.signOutButton}
           </button>
           <ErrorText message={leaving.error} />
         </div>

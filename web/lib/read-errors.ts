@@ -8,18 +8,18 @@ type ReadError = keyof typeof readErrorsText;
 
 /** The catalogue's sentence of each refusal (readErrorsText). */
 const READABLE: Partial<Record<ErrorReason, ReadError>> = {
-  FILTERS_RAW_WINDOW_EXCEEDED: 'rawWindow',
-  PROPERTY_NONE_RAW_WINDOW_EXCEEDED: 'rawWindow',
-  OPERATOR_RAW_WINDOW_EXCEEDED: 'rawWindow',
+  FILTERS_RAW_WINDOW_EXCEEDED: 'window',
+  PROPERTY_NONE_RAW_WINDOW_EXCEEDED: 'window',
+  OPERATOR_RAW_WINDOW_EXCEEDED: 'window',
   // A shared link's lock on pages is no filter its viewer can remove.
   PAGE_PATTERN_RAW_WINDOW_EXCEEDED: 'pageLock',
-  METRIC_NOT_FILTERABLE: 'notFilterable',
-  HOURLY_CONVERSIONS_UNSUPPORTED: 'hourlyConversions',
+  METRIC_NOT_FILTERABLE: 'unfilterable',
+  HOURLY_CONVERSIONS_UNSUPPORTED: 'hourly',
   REVERSED_INVALID_PERIOD: 'reversed',
-  SITE_NOT_FOUND: 'notFound',
-  FUNNEL_NOT_FOUND: 'notFound',
-  DASHBOARD_RATE_LIMITED: 'rateLimited',
-  LONG_READS_RATE_LIMITED: 'rateLimited',
+  SITE_NOT_FOUND: 'missing',
+  FUNNEL_NOT_FOUND: 'missing',
+  DASHBOARD_RATE_LIMITED: 'busy',
+  LONG_READS_RATE_LIMITED: 'busy',
 };
 
 /** Refusals that tell of days without single events: nothing went wrong, the figures do not exist (shown as a note, not an error). */
@@ -33,5 +33,4 @@ export function readableError(error: unknown): string {
   if (!(error instanceof ApiError)) return messageOf(error);
   const sentence = error.reason && READABLE[error.reason];
   return sentence ? readErrorsText[sentence] : error.message;
-  return messageOf(error);
 }

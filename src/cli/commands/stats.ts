@@ -46,7 +46,7 @@ export const stats: Noun = {
           const rows = shown.flatMap((metric) => {
             const kpi = figures[metric];
             const since = metric === 'conversions' && conversionsSince ? ` (since ${conversionsSince})` : '';
-            return kpi ? [[names.metrics[metric], formatMetric(metric, kpi.value, REPORT_LOCALE) + since, kpiChangeText(metric, kpi, REPORT_LOCALE)]] : [];
+            return kpi ? [[names.metricNames[metric], formatMetric(metric, kpi.value, REPORT_LOCALE) + since, kpiChangeText(metric, kpi, REPORT_LOCALE)]] : [];
           });
           // As the dashboard's tiles: views per visit where pageviews are shown (not under a goal filter).
           const [views, visits] = [figures.pageviews.value, figures.sessions.value];

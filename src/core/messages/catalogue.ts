@@ -9,6 +9,7 @@ import type { period } from './en/period.js';
 import type { dashboard } from './en/dashboard.js';
 import type { firstEvent } from './en/first-event.js';
 import type { readErrors } from './en/read-errors.js';
+import type { segments } from './en/segments.js';
 import type { account } from './en/account.js';
 import type { mail } from './en/mail.js';
 
@@ -22,6 +23,7 @@ export interface WebCatalogue {
   dashboard: Translated<typeof dashboard>;
   firstEvent: Translated<typeof firstEvent>;
   readErrors: Translated<typeof readErrors>;
+  segments: Translated<typeof segments>;
   account: Translated<typeof account>;
 }
 

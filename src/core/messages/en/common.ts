@@ -6,7 +6,7 @@ import type { Metric } from '../../metric-registry.js';
 import type { Dimension, FilterOperator } from '../../vocabulary.js';
 
 export const names = {
-  metrics: {
+  metricNames: {
     visitors: 'Visitors',
     pageviews: 'Pageviews',
     sessions: 'Visits',
@@ -16,7 +16,7 @@ export const names = {
     conversions: 'Conversions',
     conversionRate: 'Conversion rate',
   } satisfies Record<Metric, string>,
-  dimensions: {
+  dimensionNames: {
     page: 'Page',
     entry: 'Entry page',
     exit: 'Exit page',
@@ -34,35 +34,35 @@ export const names = {
     hostname: 'Hostname',
   } satisfies Record<Dimension, string>,
   noReferrer: 'Direct / None',
-  goal: 'Goal',
-  goals: 'Goals',
-  property: 'Property',
-  properties: 'Properties',
+  goalWord: 'Goal',
+  goalsWord: 'Goals',
+  propertyWord: 'Property',
+  propertiesWord: 'Properties',
   propertyNamed: 'Property {key}',
   /** A device class's key (`desktop`) as shown. */
-  devices: { desktop: 'Desktop', mobile: 'Mobile', tablet: 'Tablet' } as Record<string, string>,
+  deviceNames: { desktop: 'Desktop', mobile: 'Mobile', tablet: 'Tablet' } as Record<string, string>,
   geonamesCity: 'GeoNames city {id}',
-  operators: { is: 'is', is_not: 'is not', contains: 'contains' } satisfies Record<FilterOperator, string>,
-  or: ' or ',
+  operatorWords: { is: 'is', is_not: 'is not', contains: 'contains' } satisfies Record<FilterOperator, string>,
+  orWord: ' or ',
 };
 
 /** The frame of every page: navigation, sign-out, loading and the network's failures. */
 export const frame = {
-  skip: 'Skip to content',
-  breadcrumbs: 'Breadcrumbs',
+  skipLink: 'Skip to content',
+  breadcrumbsNav: 'Breadcrumbs',
   accountOf: 'Account of {email}',
-  signOut: 'Sign out',
-  loading: 'Loading…',
-  site: 'Site',
-  dashboard: 'Dashboard',
-  realtime: 'Realtime',
-  journeys: 'Journeys',
+  signOutButton: 'Sign out',
+  loadingNote: 'Loading…',
+  siteTabs: 'Site',
+  dashboardTab: 'Dashboard',
+  realtimeTab: 'Realtime',
+  journeysTab: 'Journeys',
   goalsAndFunnels: 'Goals and funnels',
-  settings: 'Settings',
-  cancel: 'Cancel',
-  save: 'Save',
-  copy: 'Copy',
-  copied: 'Copied.',
+  settingsTab: 'Settings',
+  cancelButton: 'Cancel',
+  saveButton: 'Save',
+  copyButton: 'Copy',
+  copiedNote: 'Copied.',
   networkError: 'Could not reach the server. Check the connection and try again.',
   httpError: 'The server answered {status}. Try again in a moment.',
 };

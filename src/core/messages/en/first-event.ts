@@ -1,7 +1,7 @@
 // The English catalogue's words of a site without any event yet: the tracker snippet to paste and the
 // collection outcomes as they come (web/components/first-event.tsx).
 export const firstEvent = {
-  waiting: 'Waiting for the first event',
+  waitingHeading: 'Waiting for the first event',
   eventsReceived: 'Events received',
   noneYet: 'None yet: open a page of the site that carries the tag.',
   trackerSnippet: 'Tracker snippet',

@@ -3,7 +3,7 @@
 import type { Comparison, Preset } from '../../vocabulary.js';
 
 export const period = {
-  presets: {
+  presetNames: {
     today: 'Today',
     yesterday: 'Yesterday',
     '7d': 'Last 7 days',
@@ -19,15 +19,14 @@ export const period = {
   comparisons: { previous: 'Previous period', year: 'A year earlier', off: 'No comparison' } satisfies Record<Comparison, string>,
   /** Each comparison as a change names it after `vs`. */
   versus: { previous: 'vs previous period', year: 'vs a year earlier', off: '' } satisfies Record<Comparison, string>,
-  period: 'Period',
+  periodField: 'Period',
   customRange: 'Custom range…',
-  from: 'From',
-  to: 'To',
-  apply: 'Apply',
+  fromField: 'From',
+  toField: 'To',
+  applyButton: 'Apply',
   daysIn: 'Days in {zone}',
   compareWith: 'Compare with',
   keyboardShortcuts: 'Keyboard shortcuts',
-  close: 'Close',
-  customRangeKey: 'Custom range',
+  closeButton: 'Close',
   thisList: 'This list',
 };
