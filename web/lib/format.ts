@@ -1,32 +1,30 @@
 // Dates and times as the dashboard writes them, in the page's locale (./i18n.ts) or a given one, in the site's time zone; numbers, durations and changes are src/core/figure-text.ts's,
 // the same in the dashboard, the CLI and the email reports.
 import type { Grain } from '../../src/core/vocabulary.js';
-import type { Kpi } from '../../src/core/answers.js';
-import type { Metric } from '../../src/core/metric-registry.js';
-import * as text from '../../src/core/figure-text.js';
-import { cachedFormatter, type KpiChange } from '../../src/core/figure-text.js';
+import { cachedFormatter, formatCount, type KpiChange } from '../../src/core/figure-text.js';
 import { pageLocale } from './i18n.js';
 import { plural, type Plural } from '../../src/core/messages/language.js';
 
-export type { KpiChange };
-
-// The figures of src/core/figure-text.ts, in the page's locale (./i18n.ts) unless told another.
-export const formatCount = (n: number, locale = pageLocale()) => text.formatCount(n, locale);
-export const formatAmount = (amount: number, locale = pageLocale()) => text.formatAmount(amount, locale);
-export const formatRatioOf = (count: number, per: number, locale = pageLocale()) => text.formatRatioOf(count, per, locale);
-export const formatRatio = (ratio: number, locale = pageLocale()) => text.formatRatio(ratio, locale);
-export const formatDuration = (seconds: number, locale = pageLocale()) => text.formatDuration(seconds, locale);
-export const formatMetric = (metric: Metric, value: number | null, locale = pageLocale()) => text.formatMetric(metric, value, locale);
-export const formatChange = (deltaPct: number, locale = pageLocale()) => text.formatChange(deltaPct, locale);
-export const formatPoints = (difference: number, locale = pageLocale()) => text.formatPoints(difference, locale);
-export const kpiChange = (metric: Metric, kpi: Kpi, locale = pageLocale()) => text.kpiChange(metric, kpi, locale);
-export const percentChange = (metric: Metric, deltaPct: number | null, locale = pageLocale()) => text.percentChange(metric, deltaPct, locale);
-export const pointsChange = (metric: Metric, value: number, prev: number | null, locale = pageLocale()) => text.pointsChange(metric, value, prev, locale);
+// In the page's locale unless told another: ./i18n.ts sets it as figure-text's default.
+export {
+  formatAmount,
+  formatChange,
+  formatCount,
+  formatDuration,
+  formatMetric,
+  formatPoints,
+  formatRatio,
+  formatRatioOf,
+  kpiChange,
+  percentChange,
+  pointsChange,
+  type KpiChange,
+} from '../../src/core/figure-text.js';
 
 /** A count of a unit in the page's language, by Intl's own words: `7 days`, `7 Tage`, `7 jours`. */
 export function formatUnits(n: number, unit: Grain, locale = pageLocale()): string {
   const options: Intl.NumberFormatOptions = { style: 'unit', unit, unitDisplay: 'long' };
-  return cachedFormatter('number', locale, options, () => new Intl.NumberFormat(locale, options)).format(n);
+  return cachedFormatter('number', locale, options, (resolved) => new Intl.NumberFormat(resolved, options)).format(n);
 }
 
 /** A count's words in the page's language: `{n}` is the count as the locale writes it. */
@@ -34,7 +32,7 @@ export const countText = (entry: Plural, n: number, params: Readonly<Record<stri
   plural(entry, n, pageLocale(), { n: formatCount(n), ...params });
 
 const dateFormat = (locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat =>
-  cachedFormatter('date', locale, options, () => new Intl.DateTimeFormat(locale, options));
+  cachedFormatter('date', locale, options, (resolved) => new Intl.DateTimeFormat(resolved, options));
 
 /** The class of a change's text: `up` for good news, `down` for bad, none for neither. */
 export const changeClass = (change: KpiChange): string => (change.good === null ? '' : change.good ? 'up' : 'down');

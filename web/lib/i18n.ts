@@ -5,6 +5,7 @@
 // entries at render time, so the whole page follows the language loaded before it rendered.
 import { DEFAULT_LANGUAGE, fill, isLanguage, localeOf, pickLanguage, type Language } from '../../src/core/messages/language.js';
 import type { WebCatalogue } from '../../src/core/messages/catalogue.js';
+import { setFigureLocale } from '../../src/core/figure-locale.js';
 
 const STORED = 'svc-language';
 
@@ -55,6 +56,7 @@ export async function loadLanguage(chosen?: Language | null): Promise<void> {
     }
   }
   locale = localeOf(language, navigator.languages);
+  setFigureLocale(locale);
   document.documentElement.lang = language;
 }
 

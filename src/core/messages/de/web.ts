@@ -245,6 +245,10 @@ const de: WebCatalogue = {
     monthlyHint: 'Am 1. um 08:00 Uhr, für den Vormonat.',
     noMail: 'Dieser Dienst versendet noch keine E-Mails: Der Betreiber setzt SVC_SMTP_URL und SVC_PUBLIC_URL. Ihre Auswahl bleibt gespeichert.',
     noSites: 'Noch keine Websites.',
+    sendTestReport: 'Testbericht senden',
+    sendTestReportOf: 'Testbericht von {name} senden',
+    testReportNeedsMail: 'Ein Testbericht braucht E-Mail-Versand, den dieser Dienst noch nicht bietet.',
+    testReportSent: 'Der Bericht vom {from} bis {to} wurde um {time} an {email} gesendet.',
   },
 };
 

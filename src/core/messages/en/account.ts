@@ -32,4 +32,8 @@ export const account = {
   monthlyHint: 'The 1st at 08:00, for the previous month.',
   noMail: 'This service sends no mail yet: its operator sets SVC_SMTP_URL and SVC_PUBLIC_URL. Your choices are kept.',
   noSites: 'No sites yet.',
+  sendTestReport: 'Send a test report',
+  sendTestReportOf: 'Send a test report of {name}',
+  testReportNeedsMail: 'A test report needs mail, which this service does not send yet.',
+  testReportSent: 'The report of {from} to {to} was sent to {email} at {time}.',
 };

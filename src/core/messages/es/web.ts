@@ -246,6 +246,10 @@ const es: WebCatalogue = {
     monthlyHint: 'El día 1 a las 08:00, del mes anterior.',
     noMail: 'Este servicio aún no envía correos: su operador configura SVC_SMTP_URL y SVC_PUBLIC_URL. Sus preferencias se conservan.',
     noSites: 'Aún no hay sitios.',
+    sendTestReport: 'Enviar un informe de prueba',
+    sendTestReportOf: 'Enviar un informe de prueba de {name}',
+    testReportNeedsMail: 'Un informe de prueba necesita correo, que este servicio aún no envía.',
+    testReportSent: 'El informe del {from} al {to} se envió a {email} el {time}.',
   },
 };
 

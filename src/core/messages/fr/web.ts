@@ -245,6 +245,10 @@ const fr: WebCatalogue = {
     monthlyHint: 'Le 1er à 08:00, pour le mois précédent.',
     noMail: "Ce service n'envoie pas encore d'e-mails : son opérateur définit SVC_SMTP_URL et SVC_PUBLIC_URL. Vos choix sont conservés.",
     noSites: 'Aucun site pour le moment.',
+    sendTestReport: 'Envoyer un rapport de test',
+    sendTestReportOf: 'Envoyer un rapport de test de {name}',
+    testReportNeedsMail: 'Un rapport de test nécessite l’envoi d’e-mails, que ce service n’assure pas encore.',
+    testReportSent: 'Le rapport du {from} au {to} a été envoyé à {email} le {time}.',
   },
 };
 
