@@ -19,8 +19,6 @@ let language: Language = DEFAULT_LANGUAGE;
 let locale: string = DEFAULT_LANGUAGE;
 let translation: WebCatalogue | undefined;
 
-/** The language this page is written in. */
-export const pageLanguage = (): Language => language;
 /** The locale that writes the page's numbers and dates (`de`, or `en-GB` for an English reader in Britain). */
 export const pageLocale = (): string => locale;
 
