@@ -246,7 +246,7 @@ const de: WebCatalogue = {
     noMail: 'Dieser Dienst versendet noch keine E-Mails: Der Betreiber setzt SVC_SMTP_URL und SVC_PUBLIC_URL. Ihre Auswahl bleibt gespeichert.',
     noSites: 'Noch keine Websites.',
     sendTestReport: 'Testbericht senden',
-    sendTestReportOf: 'Testbericht von {name} senden',
+    sendTestReportOf: 'Testbericht senden: {name}',
     testReportNeedsMail: 'Ein Testbericht braucht E-Mail-Versand, den dieser Dienst noch nicht bietet.',
     testReportSent: 'Der Bericht vom {from} bis {to} wurde um {time} an {email} gesendet.',
   },
