@@ -12,6 +12,8 @@ import { emailKey, type Invitation } from '../entities/accounts.js';
 import type { AccountStore } from '../storage/meta/account-types.js';
 import type { MetaStore } from '../storage/meta/types.js';
 import type { MailSender } from '../alerts/email.js';
+import { fill, type Language } from '../core/messages/language.js';
+import { mailWords } from '../core/messages/server.js';
 
 export const INVITATION_VALID_MS = 7 * 24 * 3_600_000;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -46,9 +48,10 @@ export class Invitations {
   /**
    * `link.base` starts the link (http.ts publicBase). Only a link from the operator's SVC_PUBLIC_URL
    * is mailed: one built from the request's Host header would let a caller have svc mail a link to a
-   * host of its choosing.
+   * host of its choosing. The mail is in the language of the invited email's account, else in
+   * `language` (the inviting request's).
    */
-  async create(orgId: number, email: string, role: Role, link: { base: string; fromPublicUrl: boolean }): Promise<SentInvitation> {
+  async create(orgId: number, email: string, role: Role, link: { base: string; fromPublicUrl: boolean }, language: Language): Promise<SentInvitation> {
     const org = await this.meta.getOrg(orgId);
     if (!org) throw apiError('NOT_FOUND', 'organisation');
     if ((await this.store.members(orgId)).some((member) => emailKey(member.email) === emailKey(email))) {
@@ -58,21 +61,20 @@ export class Invitations {
     const now = this.clock.now();
     const invitation = await this.store.createInvitation({ orgId, email, role, tokenHash: sha256Hex(token), expiresAt: now + INVITATION_VALID_MS }, now);
     const url = invitationUrl(link.base, token);
-    return { invitation, url, emailed: link.fromPublicUrl && (await this.send(invitation, org.name, url)) };
+    return { invitation, url, emailed: link.fromPublicUrl && (await this.send(invitation, org.name, url, language)) };
   }
 
-  private async send(invitation: Invitation, orgName: string, url: string): Promise<boolean> {
+  private async send(invitation: Invitation, orgName: string, url: string, language: Language): Promise<boolean> {
     if (!this.mail) return false;
     try {
+      const invited = await this.store.findUserByEmail(invitation.email);
+      const { mail, locale } = mailWords((invited && (await this.store.languageOf(invited.id))) ?? language);
+      const expires = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(invitation.expiresAt);
+      const org = oneLine(orgName);
       await this.mail({
         to: [invitation.email],
-        subject: oneLine(`You are invited to ${orgName} on svc`),
-        text: [
-          `You are invited to join ${oneLine(orgName)} on svc as ${invitation.role}.`,
-          `Open this link to accept (it works once, until ${new Date(invitation.expiresAt).toISOString()}):`,
-          url,
-          'If you did not expect this invitation, ignore this mail.',
-        ].join('\n\n'),
+        subject: fill(mail.inviteSubject, { org }),
+        text: [fill(mail.inviteBody, { org, role: mail.roles[invitation.role] }), fill(mail.inviteOpen, { expires }), url, mail.inviteIgnore].join('\n\n'),
       });
       return true;
     } catch (err) {

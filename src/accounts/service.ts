@@ -473,7 +473,7 @@ export class AccountService {
   /** The signed-in user as the dashboard sees it; a session single sign-on made is asked for no two-factor sign-in. */
   async view(user: User, csrfToken: string, singleSignOn = false): Promise<SessionView> {
     return {
-      user: { id: user.id, email: user.email, name: user.name, emailConfirmed: await this.store.emailConfirmed(user.id) },
+      user: { id: user.id, email: user.email, name: user.name, emailConfirmed: await this.store.emailConfirmed(user.id), language: await this.store.languageOf(user.id) },
       csrfToken,
       memberships: await this.memberships(user.id),
       twoFactor: { enabled: await this.twoFactor.enabled(user.id), requiredBy: singleSignOn ? [] : await this.orgsAwaitingTwoFactor(user.id) },

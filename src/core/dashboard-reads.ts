@@ -48,33 +48,24 @@ export type DimensionTab = DimensionTabSpec & { dimension: Dimension };
 export type PanelTab =
   | DimensionTab
   /** The values of one custom property, its key picked among the site's. */
-  | { properties: true; label: string }
+  | { properties: true }
   /** The site's goals (page goals too) as the view's goals read gives them, each a goal filter. */
-  | { goalList: true; label: string };
+  | { goalList: true };
 
+/** A panel (named by the catalogue, keyed by its id). */
 export interface PanelSpec {
   id: PanelId;
-  title: string;
   /** The first tab, the one shown first, is a dimension's. */
   tabs: readonly [DimensionTab, ...PanelTab[]];
 }
 
 /** A panel: the tabs of its dimensions (DIMENSION_SPECS), in their order, then `more`. */
-function panel(id: PanelId, title: string, more: PanelTab[] = []): PanelSpec {
+function panel(id: PanelId, more: PanelTab[] = []): PanelSpec {
   const [first, ...rest] = DIMENSIONS.filter((dimension) => DIMENSION_SPECS[dimension].tab.panel === id).map((dimension): DimensionTab => ({ dimension, ...DIMENSION_SPECS[dimension].tab }));
-  return { id, title, tabs: [first!, ...rest, ...more] };
+  return { id, tabs: [first!, ...rest, ...more] };
 }
 
-export const PANELS: readonly PanelSpec[] = [
-  panel('pages', 'Pages'),
-  panel('sources', 'Sources'),
-  panel('locations', 'Locations'),
-  panel('devices', 'Devices'),
-  panel('events', 'Events', [
-    { goalList: true, label: 'Goals' },
-    { properties: true, label: 'Properties' },
-  ]),
-];
+export const PANELS: readonly PanelSpec[] = [panel('pages'), panel('sources'), panel('locations'), panel('devices'), panel('events', [{ goalList: true }, { properties: true }])];
 
 /** The rows a panel shows. */
 export const PANEL_ROWS = 10;

@@ -1,7 +1,9 @@
 // Figures as people read them: counts, ratios, durations, money and changes, in a locale (the
-// browser's in the dashboard, `locale` undefined; REPORT_LOCALE in the CLI and the email reports), so
+// page's in the dashboard, `locale` undefined: ./figure-locale.ts; REPORT_LOCALE in the CLI, the
+// reader's in the email reports), so
 // that the same figure reads the same wherever svc shows it.
 import type { Kpi } from './answers.js';
+import { figureLocale } from './figure-locale.js';
 import { changeIsGood, type Metric, METRIC_REGISTRY, pointsBetween } from './metric-registry.js';
 
 /** The locale of the CLI's and the email reports' figures. */
@@ -10,16 +12,17 @@ export const REPORT_LOCALE = 'en-GB';
 // Intl formatters are costly to build and a dashboard formats hundreds of numbers and dates.
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
-/** The Intl formatter of a kind for a locale and options, built once. */
-export function cachedFormatter<F extends Intl.NumberFormat | Intl.DateTimeFormat>(kind: 'number' | 'date', locale: string | undefined, options: object, build: () => F): F {
-  const key = `${kind}|${locale}|${JSON.stringify(options)}`;
+/** The Intl formatter of a kind for a locale (figureLocale() when undefined) and options, built once. */
+export function cachedFormatter<F extends Intl.NumberFormat | Intl.DateTimeFormat>(kind: 'number' | 'date', locale: string | undefined, options: object, build: (locale: string | undefined) => F): F {
+  const resolved = locale ?? figureLocale();
+  const key = `${kind}|${resolved}|${JSON.stringify(options)}`;
   let f = formatters.get(key) as F | undefined;
-  if (!f) formatters.set(key, (f = build()));
+  if (!f) formatters.set(key, (f = build(resolved)));
   return f;
 }
 
 const numberFormat = (locale: string | undefined, options: Intl.NumberFormatOptions): Intl.NumberFormat =>
-  cachedFormatter('number', locale, options, () => new Intl.NumberFormat(locale, options));
+  cachedFormatter('number', locale, options, (resolved) => new Intl.NumberFormat(resolved, options));
 
 /** A count, grouped as the locale groups digits: 12,345 / 12 345 / 12.345. */
 export function formatCount(n: number, locale?: string): string {

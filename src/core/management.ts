@@ -3,6 +3,7 @@
 // invitations, alert rules and their deliveries, as the server builds them and the dashboard and
 // the CLI read them (docs/admin-api.md, docs/accounts.md). Types only: the dashboard bundles this module.
 import type { FunnelSummary } from './answers.js';
+import type { Language } from './messages/language.js';
 import type { FunnelStep, GoalProps, ImportSource, ImportStatus, KeyScope, MatchKind, Role, RuleType, SiteStatus } from './vocabulary.js';
 
 // ---- Accounts (docs/accounts.md) -------------------------------------------------------------
@@ -24,8 +25,11 @@ export interface Membership {
 
 /** What GET /app/v1/session answers: the signed-in user, its CSRF token and its organisations. */
 export interface SessionView {
-  /** `emailConfirmed`: svc knows the email confirmed (a mailed link followed, or single sign-on); single sign-on takes over no other account. */
-  user: Omit<User, 'createdAt'> & { emailConfirmed: boolean };
+  /**
+   * `emailConfirmed`: svc knows the email confirmed (a mailed link followed, or single sign-on); single sign-on takes over no other account.
+   * `language`: the account's language, null while none is chosen (the dashboard follows the browser's).
+   */
+  user: Omit<User, 'createdAt'> & { emailConfirmed: boolean; language: Language | null };
   csrfToken: string;
   memberships: Membership[];
   /** Whether the user signs in with a second factor; `requiredBy`: the organisations that require it while it is off. */

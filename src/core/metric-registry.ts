@@ -51,9 +51,8 @@ export type MetricFilters = 'all' | 'session' | 'none';
 /** How the dashboard writes a value: a count, a ratio 0..1 as a percentage, seconds as a duration. */
 export type MetricFormat = 'count' | 'ratio' | 'duration';
 
+/** A metric's name on screen is the catalogue's, keyed by the metric (src/core/messages/en/common.ts). */
 export interface MetricSpec {
-  /** The name the dashboard shows. */
-  readonly label: string;
   readonly computation: TrafficComputation | GoalComputation;
   readonly filters: MetricFilters;
   /** Whether a rise is good news (coloured as such on the dashboard). */
@@ -75,19 +74,17 @@ export interface MetricSpec {
  * tiles. The query parser, the engine and the dashboard derive everything they know of metrics from it.
  */
 const REGISTRY = {
-  visitors: { label: 'Visitors', computation: { kind: 'count', measure: 'visitors' }, filters: 'all', upIsGood: true, format: 'count' },
+  visitors: { computation: { kind: 'count', measure: 'visitors' }, filters: 'all', upIsGood: true, format: 'count' },
   // Under a goal filter the conversions say it: a page goal's pageviews are its conversions, an event goal has none.
-  pageviews: { label: 'Pageviews', computation: { kind: 'count', measure: 'pageviews' }, filters: 'all', upIsGood: true, format: 'count', hiddenFor: GOAL_DIMENSION },
-  sessions: { label: 'Visits', computation: { kind: 'count', measure: 'sessions' }, filters: 'none', upIsGood: true, format: 'count' },
+  pageviews: { computation: { kind: 'count', measure: 'pageviews' }, filters: 'all', upIsGood: true, format: 'count', hiddenFor: GOAL_DIMENSION },
+  sessions: { computation: { kind: 'count', measure: 'sessions' }, filters: 'none', upIsGood: true, format: 'count' },
   bounceRate: {
-    label: 'Bounce rate',
     computation: { kind: 'ratio', numerator: 'bounces', denominator: 'landings', divideBy: 1, digits: 4 },
     filters: 'session',
     upIsGood: false,
     format: 'ratio',
   },
   avgDuration: {
-    label: 'Visit duration',
     computation: { kind: 'ratio', numerator: 'durationMs', denominator: 'sessions', divideBy: 1000, digits: 1 },
     filters: 'session',
     upIsGood: true,
@@ -95,7 +92,6 @@ const REGISTRY = {
   },
   // Counted where visits are read under event filters (`raw=clip`), else null: no rollup holds engaged time per page.
   timeOnPage: {
-    label: 'Time on page',
     computation: { kind: 'ratio', numerator: 'engagedMs', denominator: 'engagedViews', divideBy: 1000, digits: 1 },
     filters: 'all',
     upIsGood: true,
@@ -103,10 +99,9 @@ const REGISTRY = {
     shownFor: { instead: 'avgDuration', filter: 'page' },
   },
   // Under filters, within the raw window (src/stats/planner.ts, `goalSpan`): from goal rows where sessions carry every filter, else raw events.
-  conversions: { label: 'Conversions', computation: { kind: 'goals', measure: 'conversions' }, filters: 'all', upIsGood: true, format: 'count' },
+  conversions: { computation: { kind: 'goals', measure: 'conversions' }, filters: 'all', upIsGood: true, format: 'count' },
   // Under a goal filter only (`raw=clip`): its converters over the visitors of the same read without it.
   conversionRate: {
-    label: 'Conversion rate',
     computation: { kind: 'ratio', numerator: 'visitors', denominator: 'baseVisitors', divideBy: 1, digits: 4 },
     filters: 'all',
     upIsGood: true,

@@ -1,6 +1,6 @@
 // Names of places shown to people: a country's ISO 3166 code as its name in a language (the
-// dashboard's is the browser's, the email reports' English), by the runtime's own tables; an
-// imported city that kept its GeoNames id as its key, as a phrase that says so.
+// dashboard's and the email reports' reader's), by the runtime's own tables; the key of an imported
+// city that kept its GeoNames id (the catalogue words it).
 const regionNames = new Map<string, Intl.DisplayNames | null>();
 
 /** The name of a two-letter country code in `locale` (the runtime's default when undefined); anything else as it is. */
@@ -23,10 +23,4 @@ export function countryName(code: string, locale?: string): string {
  * (docs/imports.md): `geonames:<id>`.
  */
 export const GEONAMES_KEY_PREFIX = 'geonames:';
-const GEONAMES_KEY = /^geonames:(\d+)$/;
-
-/** A city's key as shown: `geonames:<id>` as `GeoNames city <id>`, any other as it is. */
-export function cityName(key: string): string {
-  const m = GEONAMES_KEY.exec(key);
-  return m ? `GeoNames city ${m[1]}` : key;
-}
+export const GEONAMES_KEY = /^geonames:(\d+)$/;

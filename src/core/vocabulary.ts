@@ -43,10 +43,9 @@ export type DimensionScope = 'event' | 'session';
 /** The site dashboard's breakdown panels (PANELS in dashboard-reads.ts), in the order they are shown. */
 export type PanelId = 'pages' | 'sources' | 'locations' | 'devices' | 'events';
 
-/** A dimension's tab in its panel of the site dashboard. */
+/** A dimension's tab in its panel of the site dashboard (named by the catalogue, keyed by the dimension). */
 export interface DimensionTabSpec {
   readonly panel: PanelId;
-  readonly label: string;
   /** The kind of goal whose pattern is one of the tab's keys (an event goal's pattern is an event name). */
   readonly goals?: MatchKind;
   /** Shown only when the view's period has more than one key of the dimension (a site on one host has no use for its hosts). */
@@ -66,28 +65,26 @@ interface DimensionSpec {
   readonly pages?: true;
   /** Held by no event: derived per session at query time. */
   readonly derived?: true;
-  /** The name shown for the dimension. */
-  readonly label: string;
   readonly tab: DimensionTabSpec;
 }
 
-/** Each dimension, once: its scope, columns, stored fields, labels and dashboard tabs derive from it (docs/read-path.md, Adding a dimension). */
+/** Each dimension, once: its scope, columns, stored fields and dashboard tabs derive from it (its names are the catalogue's) (docs/read-path.md, Adding a dimension). */
 export const DIMENSION_SPECS = {
-  page: { scope: 'event', label: 'Page', tab: { panel: 'pages', label: 'Top pages' } },
-  entry: { scope: 'session', column: 'entry_page', pages: true, label: 'Entry page', tab: { panel: 'pages', label: 'Entry pages' } },
-  exit: { scope: 'session', column: 'exit_page', pages: true, derived: true, label: 'Exit page', tab: { panel: 'pages', label: 'Exit pages' } },
-  referrer: { scope: 'session', label: 'Referrer', tab: { panel: 'sources', label: 'Referrers' } },
-  utm_source: { scope: 'session', label: 'UTM source', tab: { panel: 'sources', label: 'UTM sources' } },
-  utm_medium: { scope: 'session', label: 'UTM medium', tab: { panel: 'sources', label: 'UTM mediums' } },
-  utm_campaign: { scope: 'session', label: 'UTM campaign', tab: { panel: 'sources', label: 'UTM campaigns' } },
-  country: { scope: 'session', label: 'Country', tab: { panel: 'locations', label: 'Countries' } },
-  region: { scope: 'session', label: 'Region', tab: { panel: 'locations', label: 'Regions' } },
-  city: { scope: 'session', label: 'City', tab: { panel: 'locations', label: 'Cities' } },
-  browser: { scope: 'session', label: 'Browser', tab: { panel: 'devices', label: 'Browsers' } },
-  os: { scope: 'session', label: 'Operating system', tab: { panel: 'devices', label: 'Systems' } },
-  device: { scope: 'session', label: 'Device', tab: { panel: 'devices', label: 'Devices' } },
-  event: { scope: 'event', column: 'name', label: 'Event', tab: { panel: 'events', label: 'Events', goals: 'event' } },
-  hostname: { scope: 'event', label: 'Hostname', tab: { panel: 'pages', label: 'Hostnames', several: true } },
+  page: { scope: 'event', tab: { panel: 'pages' } },
+  entry: { scope: 'session', column: 'entry_page', pages: true, tab: { panel: 'pages' } },
+  exit: { scope: 'session', column: 'exit_page', pages: true, derived: true, tab: { panel: 'pages' } },
+  referrer: { scope: 'session', tab: { panel: 'sources' } },
+  utm_source: { scope: 'session', tab: { panel: 'sources' } },
+  utm_medium: { scope: 'session', tab: { panel: 'sources' } },
+  utm_campaign: { scope: 'session', tab: { panel: 'sources' } },
+  country: { scope: 'session', tab: { panel: 'locations' } },
+  region: { scope: 'session', tab: { panel: 'locations' } },
+  city: { scope: 'session', tab: { panel: 'locations' } },
+  browser: { scope: 'session', tab: { panel: 'devices' } },
+  os: { scope: 'session', tab: { panel: 'devices' } },
+  device: { scope: 'session', tab: { panel: 'devices' } },
+  event: { scope: 'event', column: 'name', tab: { panel: 'events', goals: 'event' } },
+  hostname: { scope: 'event', tab: { panel: 'pages', several: true } },
 } as const satisfies Record<string, DimensionSpec>;
 
 export type Dimension = keyof typeof DIMENSION_SPECS;
@@ -201,9 +198,6 @@ export const OTHER_KEY = '(other)';
  * entry or exit page, a filter's value on them, a journey's step. No page is one: pages start with `/`.
  */
 export const OTHER_PAGE_KEY = '(other page)';
-
-/** What a referrer's `(none)` stands for, as people read it: visits that came from no other site. */
-export const NO_REFERRER_LABEL = 'Direct / None';
 
 /**
  * A client's text as stored: one that spells a reserved key keeps its word but trades the

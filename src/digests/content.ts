@@ -1,10 +1,13 @@
 // What a digest says: the KPIs of its period (those shown unfiltered) with their change against the previous period, the
 // top 5 pages, referrers and countries, read by the read API's own code (parse, plan, compute), so a
-// digest's figures are the dashboard's; and the mail and webhook bodies that carry them.
-import { type Metric, METRIC_REGISTRY, shownMetrics } from '../core/metric-registry.js';
-import { formatCount, formatMetric, kpiChangeText, REPORT_LOCALE } from '../core/figure-text.js';
+// digest's figures are the dashboard's; and the mail and webhook bodies that carry them, a mail in
+// its recipient's language (English without one, as webhooks are).
+import { type Metric, shownMetrics } from '../core/metric-registry.js';
+import { formatCount, formatMetric, kpiChangeText } from '../core/figure-text.js';
+import { fill, plural } from '../core/messages/language.js';
+import { mailWords, type MailWords } from '../core/messages/server.js';
 import { countryName } from '../core/place-names.js';
-import { NO_REFERRER_LABEL, NONE_KEY, type Dimension } from '../core/vocabulary.js';
+import { NONE_KEY, type Dimension } from '../core/vocabulary.js';
 import type { BreakdownRow, Stats } from '../core/answers.js';
 import type { Site } from '../entities/sites.js';
 import { read, readSourceOf } from '../stats/entry.js';
@@ -18,18 +21,18 @@ import { escapeHtml } from '../core/html.js';
 const REPORTED = shownMetrics([]).filter((metric): metric is Exclude<Metric, 'timeOnPage' | 'conversionRate'> => metric !== 'timeOnPage' && metric !== 'conversionRate');
 
 export const TOP_ROWS = 5;
-export const TOP_DIMENSIONS = [
-  ['page', 'Top pages'],
-  ['referrer', 'Top referrers'],
-  ['country', 'Top countries'],
-] as const satisfies ReadonlyArray<readonly [Dimension, string]>;
+export const TOP_DIMENSIONS = ['page', 'referrer', 'country'] as const satisfies readonly Dimension[];
+
+/** The title of each top list. */
+const topTitle = (words: MailWords, dimension: (typeof TOP_DIMENSIONS)[number]): string =>
+  dimension === 'page' ? words.mail.topPages : dimension === 'referrer' ? words.mail.topReferrers : words.mail.topCountries;
 
 export interface Digest {
   site: { id: string; name: string; domain: string };
   kind: DigestKind;
   period: { from: string; to: string };
   kpis: Stats;
-  top: Record<(typeof TOP_DIMENSIONS)[number][0], BreakdownRow[]>;
+  top: Record<(typeof TOP_DIMENSIONS)[number], BreakdownRow[]>;
   /** The dashboard's view of the period. */
   dashboardUrl: string;
 }
@@ -40,7 +43,7 @@ export async function readDigest(deps: { events: EventStore; meta: MetaStore }, 
   const days = { from: period.from, to: period.to };
   const kpis = (await read(source, { kind: 'stats', params: { ...days, comparison: 'previous' }, site, now })).stats;
   const top = {} as Digest['top'];
-  for (const [dimension] of TOP_DIMENSIONS) {
+  for (const dimension of TOP_DIMENSIONS) {
     top[dimension] = (await read(source, { kind: 'breakdown', params: { ...days, dimension, limit: String(TOP_ROWS) }, site, now })).rows;
   }
   const view = new URLSearchParams({ from: period.from, to: period.to });
@@ -54,61 +57,77 @@ export async function readDigest(deps: { events: EventStore; meta: MetaStore }, 
   };
 }
 
-/** A top row's key as people read it: a country's name, `Direct / None` for visits without a referrer. */
-function rowLabel(dimension: (typeof TOP_DIMENSIONS)[number][0], key: string): string {
-  if (dimension === 'country') return countryName(key, 'en');
-  return dimension === 'referrer' && key === NONE_KEY ? NO_REFERRER_LABEL : key;
+/** A top row's key as people read it: a country's name in the mail's language, `Direct / None` for visits without a referrer. */
+function rowLabel(words: MailWords, dimension: (typeof TOP_DIMENSIONS)[number], key: string): string {
+  if (dimension === 'country') return countryName(key, words.locale);
+  return dimension === 'referrer' && key === NONE_KEY ? words.names.noReferrer : key;
 }
 
-export const digestSubject = (digest: Digest) => `${digest.site.name}: ${digest.kind === 'weekly' ? 'weekly' : 'monthly'} report`;
+export const digestSubject = (digest: Digest, words = mailWords('en')) => fill(words.mail.subject[digest.kind], { site: digest.site.name });
 
-const periodText = (digest: Digest) => `${digest.period.from} to ${digest.period.to}`;
+/** A report's day: `2026-03-16` in English (the reports' own way), else as the language writes a date (`16.03.2026`). */
+function dayText(day: string, words: MailWords): string {
+  if (words.language === 'en') return day;
+  return new Intl.DateTimeFormat(words.locale, { timeZone: 'UTC', dateStyle: 'medium' }).format(new Date(`${day}T00:00:00Z`));
+}
 
-/** Why a report sent on request (with no unsubscribe link) came: it is no subscription to stop. */
-const ON_REQUEST = 'This report was sent once, on request: no report follows unless you choose them in your account.';
+const periodText = (digest: Digest, words: MailWords) => fill(words.mail.period, { from: dayText(digest.period.from, words), to: dayText(digest.period.to, words) });
+
+/** A KPI's value and change in the mail's locale. */
+function kpiTexts(digest: Digest, metric: (typeof REPORTED)[number], words: MailWords) {
+  const kpi = digest.kpis[metric];
+  return { name: words.names.metricNames[metric], value: formatMetric(metric, kpi.value, words.locale), change: kpiChangeText(metric, kpi, words.locale) };
+}
 
 /** The plain-text part; without `unsubscribeUrl`, the report was sent once on request. */
-export function digestText(digest: Digest, unsubscribeUrl?: string): string {
-  const lines = [`${digestSubject(digest)} for ${digest.site.domain}, ${periodText(digest)}`, ''];
+export function digestText(digest: Digest, unsubscribeUrl?: string, words = mailWords('en')): string {
+  const lines = [fill(words.mail.heading, { subject: digestSubject(digest, words), domain: digest.site.domain, period: periodText(digest, words) }), ''];
   for (const metric of REPORTED) {
-    const kpi = digest.kpis[metric];
-    lines.push(`${METRIC_REGISTRY[metric].label}: ${formatMetric(metric, kpi.value, REPORT_LOCALE)} (${kpiChangeText(metric, kpi, REPORT_LOCALE)} against the previous period)`);
+    const kpi = kpiTexts(digest, metric, words);
+    lines.push(fill(words.mail.label, { name: kpi.name, value: `${kpi.value} (${fill(words.mail.againstPrevious, { change: kpi.change })})` }));
   }
-  for (const [dimension, title] of TOP_DIMENSIONS) {
-    lines.push('', `${title}:`);
+  for (const dimension of TOP_DIMENSIONS) {
+    lines.push('', fill(words.mail.listTitle, { title: topTitle(words, dimension) }));
     const rows = digest.top[dimension];
-    if (rows.length === 0) lines.push('  none');
-    for (const row of rows) lines.push(`  ${rowLabel(dimension, row.key)}: ${formatCount(row.visitors, REPORT_LOCALE)} visitors`);
+    if (rows.length === 0) lines.push(`  ${words.mail.none}`);
+    for (const row of rows) {
+      const visitors = plural(words.mail.rowVisitors, row.visitors, words.locale, { n: formatCount(row.visitors, words.locale) });
+      lines.push(`  ${fill(words.mail.label, { name: rowLabel(words, dimension, row.key), value: visitors })}`);
+    }
   }
-  lines.push('', `The dashboard of this period: ${digest.dashboardUrl}`, '', unsubscribeUrl === undefined ? ON_REQUEST : `Stop these reports: ${unsubscribeUrl}`);
+  const stop = unsubscribeUrl === undefined ? words.mail.onRequest : fill(words.mail.stopText, { url: unsubscribeUrl });
+  lines.push('', fill(words.mail.dashboardText, { url: digest.dashboardUrl }), '', stop);
   return lines.join('\n') + '\n';
 }
 
 /** The HTML part: tables and text only, no image, readable with images off or styles stripped. */
-export function digestHtml(digest: Digest, unsubscribeUrl?: string): string {
+export function digestHtml(digest: Digest, unsubscribeUrl?: string, words = mailWords('en')): string {
   const cell = 'style="padding:4px 12px 4px 0;text-align:left"';
   const kpiRows = REPORTED.map((metric) => {
-    const kpi = digest.kpis[metric];
-    return `<tr><th scope="row" ${cell}>${escapeHtml(METRIC_REGISTRY[metric].label)}</th><td ${cell}>${escapeHtml(formatMetric(metric, kpi.value, REPORT_LOCALE))}</td><td ${cell}>${escapeHtml(kpiChangeText(metric, kpi, REPORT_LOCALE))}</td></tr>`;
+    const kpi = kpiTexts(digest, metric, words);
+    return `<tr><th scope="row" ${cell}>${escapeHtml(kpi.name)}</th><td ${cell}>${escapeHtml(kpi.value)}</td><td ${cell}>${escapeHtml(kpi.change)}</td></tr>`;
   }).join('');
-  const tops = TOP_DIMENSIONS.map(([dimension, title]) => {
+  const tops = TOP_DIMENSIONS.map((dimension) => {
     const rows = digest.top[dimension];
     const body =
       rows.length === 0
-        ? `<tr><td ${cell} colspan="2">none</td></tr>`
-        : rows.map((row) => `<tr><td ${cell}>${escapeHtml(rowLabel(dimension, row.key))}</td><td ${cell}>${escapeHtml(formatCount(row.visitors, REPORT_LOCALE))}</td></tr>`).join('');
-    return `<h2>${escapeHtml(title)}</h2><table><thead><tr><th scope="col" ${cell}>${dimension === 'page' ? 'Page' : dimension === 'referrer' ? 'Referrer' : 'Country'}</th><th scope="col" ${cell}>Visitors</th></tr></thead><tbody>${body}</tbody></table>`;
+        ? `<tr><td ${cell} colspan="2">${escapeHtml(words.mail.none)}</td></tr>`
+        : rows.map((row) => `<tr><td ${cell}>${escapeHtml(rowLabel(words, dimension, row.key))}</td><td ${cell}>${escapeHtml(formatCount(row.visitors, words.locale))}</td></tr>`).join('');
+    const head = `<th scope="col" ${cell}>${escapeHtml(words.names.dimensionNames[dimension])}</th><th scope="col" ${cell}>${escapeHtml(words.names.metricNames.visitors)}</th>`;
+    return `<h2>${escapeHtml(topTitle(words, dimension))}</h2><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
   }).join('');
+  const subject = escapeHtml(digestSubject(digest, words));
+  const why = unsubscribeUrl === undefined ? escapeHtml(words.mail.onRequest) : `${escapeHtml(words.mail.whyReceived)} <a href="${escapeHtml(unsubscribeUrl)}">${escapeHtml(words.mail.stop)}</a>.`;
   return [
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>',
-    escapeHtml(digestSubject(digest)),
+    `<!doctype html><html lang="${words.language}"><head><meta charset="utf-8"><title>`,
+    subject,
     '</title></head><body style="font-family:sans-serif;color:#1a1a1a;background:#fff">',
-    `<h1>${escapeHtml(digestSubject(digest))}</h1>`,
-    `<p>${escapeHtml(digest.site.domain)}, ${escapeHtml(periodText(digest))}</p>`,
-    `<table><thead><tr><th scope="col" ${cell}>Figure</th><th scope="col" ${cell}>Value</th><th scope="col" ${cell}>Change against the previous period</th></tr></thead><tbody>${kpiRows}</tbody></table>`,
+    `<h1>${subject}</h1>`,
+    `<p>${escapeHtml(digest.site.domain)}, ${escapeHtml(periodText(digest, words))}</p>`,
+    `<table><thead><tr><th scope="col" ${cell}>${escapeHtml(words.mail.figure)}</th><th scope="col" ${cell}>${escapeHtml(words.mail.value)}</th><th scope="col" ${cell}>${escapeHtml(words.mail.change)}</th></tr></thead><tbody>${kpiRows}</tbody></table>`,
     tops,
-    `<p><a href="${escapeHtml(digest.dashboardUrl)}">Open the dashboard of this period</a></p>`,
-    `<p style="color:#555">${unsubscribeUrl === undefined ? escapeHtml(ON_REQUEST) : `You receive this because you chose it for this site. <a href="${escapeHtml(unsubscribeUrl)}">Stop these reports</a>.`}</p>`,
+    `<p><a href="${escapeHtml(digest.dashboardUrl)}">${escapeHtml(words.mail.dashboardLink)}</a></p>`,
+    `<p style="color:#555">${why}</p>`,
     '</body></html>',
   ].join('');
 }
@@ -136,11 +155,15 @@ const escapeSlack = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, 
 
 /** The digest as a Slack incoming-webhook message: a text fallback and blocks (mrkdwn). */
 export function slackMessage(digest: Digest): string {
-  const title = `${digestSubject(digest)}, ${periodText(digest)}`;
-  const kpis = REPORTED.map((metric) => `*${METRIC_REGISTRY[metric].label}*: ${formatMetric(metric, digest.kpis[metric].value, REPORT_LOCALE)} (${kpiChangeText(metric, digest.kpis[metric], REPORT_LOCALE)})`).join('\n');
-  const tops = TOP_DIMENSIONS.map(([dimension, name]) => {
+  const words = mailWords('en');
+  const title = `${digestSubject(digest, words)}, ${periodText(digest, words)}`;
+  const kpis = REPORTED.map((metric) => {
+    const kpi = kpiTexts(digest, metric, words);
+    return `*${kpi.name}*: ${kpi.value} (${kpi.change})`;
+  }).join('\n');
+  const tops = TOP_DIMENSIONS.map((dimension) => {
     const rows = digest.top[dimension];
-    return `*${name}*\n${rows.length === 0 ? 'none' : rows.map((row) => `${escapeSlack(rowLabel(dimension, row.key))}: ${formatCount(row.visitors, REPORT_LOCALE)}`).join('\n')}`;
+    return `*${topTitle(words, dimension)}*\n${rows.length === 0 ? words.mail.none : rows.map((row) => `${escapeSlack(rowLabel(words, dimension, row.key))}: ${formatCount(row.visitors, words.locale)}`).join('\n')}`;
   });
   return JSON.stringify({
     text: escapeSlack(title),
@@ -148,7 +171,7 @@ export function slackMessage(digest: Digest): string {
       { type: 'header', text: { type: 'plain_text', text: title.slice(0, 150) } },
       { type: 'section', text: { type: 'mrkdwn', text: kpis } },
       ...tops.map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } })),
-      { type: 'section', text: { type: 'mrkdwn', text: `<${digest.dashboardUrl}|Open the dashboard of this period>` } },
+      { type: 'section', text: { type: 'mrkdwn', text: `<${digest.dashboardUrl}|${words.mail.dashboardLink}>` } },
     ],
   });
 }

@@ -21,6 +21,8 @@ import { deliveryHeaders } from '../alerts/signing.js';
 import { isRetryable, sendWebhook, type SenderOptions } from '../alerts/sender.js';
 import { digestHtml, digestPayload, digestSubject, digestText, isSlackWebhook, readDigest, slackMessage, type Digest } from './content.js';
 import { duePeriod, lastCompletePeriod, type DigestPeriod } from './schedule.js';
+import { mailWords } from '../core/messages/server.js';
+import type { Language } from '../core/messages/language.js';
 
 /** Waits after each failed attempt; after the last, the send is given up (its error stays shown). */
 export const DIGEST_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 25 * 60_000, 2 * 3_600_000, 6 * 3_600_000] as const;
@@ -135,11 +137,13 @@ export class DigestService {
     }
     if (!this.options.mail) throw new Error('SVC_SMTP_URL is not set');
     const unsubscribeUrl = `${this.options.publicBase!}/unsubscribe/${this.unsubscribeToken(send)}`;
+    // In the member's language; English for a member who chose none (no browser to ask).
+    const words = mailWords(await this.options.accounts.languageOf(user.id));
     await this.options.mail({
       to: [user.email],
-      subject: digestSubject(digest),
-      text: digestText(digest, unsubscribeUrl),
-      html: digestHtml(digest, unsubscribeUrl),
+      subject: digestSubject(digest, words),
+      text: digestText(digest, unsubscribeUrl, words),
+      html: digestHtml(digest, unsubscribeUrl, words),
       // One Message-ID per member, site, kind and period: a mail reader shows one, whatever happened.
       messageId: `<digest-${send.userId}-${send.siteId}-${send.kind}-${send.periodFrom}@svc>`,
       headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
@@ -181,14 +185,15 @@ export class DigestService {
    * account page's test report). It is no scheduled send: no row of the plan, no subscription, no
    * unsubscribe link, so the scheduled reports still go out once each.
    */
-  async sendNow(site: Site, kind: DigestKind, email: string): Promise<{ period: DigestPeriod; sentAt: number }> {
+  async sendNow(site: Site, kind: DigestKind, email: string, language: Language): Promise<{ period: DigestPeriod; sentAt: number }> {
     const { mail, publicBase } = this.options;
     if (!mail || publicBase === undefined) throw apiError('REPORT_NOT_SENT', 'mailOff');
     const now = this.options.clock.now();
     const period = lastCompletePeriod(kind, now, site.timezone);
     const digest = await readDigest({ events: this.options.events, meta: this.options.meta }, site, kind, period, now, publicBase);
     try {
-      await mail({ to: [email], subject: digestSubject(digest), text: digestText(digest), html: digestHtml(digest) });
+      const words = mailWords(language);
+      await mail({ to: [email], subject: digestSubject(digest, words), text: digestText(digest, undefined, words), html: digestHtml(digest, undefined, words) });
     } catch (err) {
       throw apiError('REPORT_NOT_SENT', 'smtp', { cause: err instanceof Error ? err.message : String(err) });
     }

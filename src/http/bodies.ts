@@ -26,6 +26,7 @@ import {
   type GoalProps,
 } from '../core/vocabulary.js';
 import { DIGEST_KINDS } from '../storage/meta/digest-types.js';
+import { LANGUAGES } from '../core/messages/language.js';
 
 /** The schema keyword marking a field its reader checks (see ownCheck). */
 export const OWN_CHECK = 'x-own-check';
@@ -78,6 +79,7 @@ export const TWO_FACTOR_CONFIRMATION = body({ code: code(), currentPassword: pas
 export const TWO_FACTOR_CODE = body({ code: code() });
 export const REPORT_SCHEDULE = body({ weekly: flag(), monthly: flag() });
 export const REPORT_SEND = body({ period: reportPeriod() });
+export const LANGUAGE_CHOICE = body({ language: Type.Union([oneOf(LANGUAGES), Type.Null()]) });
 export const SHARE_OPENING = body({ token: text(64), password: optional(password()) });
 export const INVITATION_ACCOUNT = body({ password: ownCheck<string>(), name: optional(text()) });
 

@@ -269,6 +269,29 @@ describe('invitation mail', () => {
     assert.match(res.body.url, new RegExp(`^${PUBLIC_URL}/invitations/[\\w-]{43}$`), 'the link is on SVC_PUBLIC_URL');
   });
 
+  test("the mail is in the invited account's language, else in the inviting request's Accept-Language, else English", async () => {
+    const site = await createSite(server);
+    const invite = async (email: string, language?: string) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json', ...(language ? { 'accept-language': language } : {}) };
+      const res = await fetch(`${server.url}/admin/v1/orgs/${site.orgId}/invitations`, { method: 'POST', headers, body: JSON.stringify({ email, role: 'viewer' }) });
+      assert.equal(res.status, 201);
+      const mail = smtp.mails.at(-1)!;
+      assert.equal(mail.to[0]!.toLowerCase(), email);
+      return Buffer.from(mail.data.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+    };
+    const known = await server.admin('POST', '/users', { email: 'anna@example.com', password: 'correct horse battery' });
+    assert.equal(await server.ctx.accounts.store.setLanguage(known.body.id, 'de'), true);
+    const german = await invite('anna@example.com', 'es');
+    assert.ok(german.includes('Sie sind eingeladen,'), german);
+    assert.ok(german.includes('als Betrachter beizutreten'));
+    const spanish = await invite('bruno@example.com', 'es-MX,es;q=0.9');
+    assert.ok(spanish.includes('Le invitan a unirse a'), spanish);
+    assert.ok(spanish.includes('como lector'));
+    const english = await invite('cleo@example.com');
+    assert.match(english, /Subject: You are invited to Org \d+ on svc/);
+    assert.ok(english.includes('as viewer.'));
+  });
+
   test('an organisation sends at most 50 invitations an hour', async () => {
     const site = await createSite(server);
     const before = smtp.mails.length;

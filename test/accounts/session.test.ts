@@ -35,7 +35,7 @@ describe('setup and sign-in', () => {
     const created = await setup(client, { email: 'Ana@Example.com', password: PASSWORD, name: 'Ana' });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.headers.get('cache-control'), 'no-store');
-    assert.deepEqual(created.body.user, { id: created.body.user.id, email: 'Ana@Example.com', name: 'Ana', emailConfirmed: false });
+    assert.deepEqual(created.body.user, { id: created.body.user.id, email: 'Ana@Example.com', name: 'Ana', emailConfirmed: false, language: null });
     assert.deepEqual(created.body.memberships, [{ orgId: created.body.memberships[0].orgId, orgName: 'Acme', role: 'owner' }]);
     assert.match(created.body.csrfToken, /^[\w-]{43}$/);
     assert.ok(client.cookie);

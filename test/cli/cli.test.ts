@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { BROWSER_UA, importEvents } from '../helpers/server.js';
 import { totpCode } from '../../src/accounts/totp.js';
 import { formatMetric, kpiChangeText, REPORT_LOCALE } from '../../src/core/figure-text.js';
-import { METRIC_REGISTRY } from '../../src/core/metric-registry.js';
+import { names } from '../../src/core/messages/en/common.js';
 import { cleanEnv, ENTRY, field, ok, scratch, server, startCliServer, svc, uniqueDomain } from './cli-harness.js';
 
 startCliServer();
@@ -211,7 +211,7 @@ describe('goals, funnels, maintenance, snippet', { concurrency: true }, () => {
     assert.equal(read.status, 200);
     for (const metric of ['visitors', 'sessions', 'bounceRate', 'avgDuration'] as const) {
       const kpi = read.body.stats[metric];
-      assert.deepEqual(field(run.stdout, METRIC_REGISTRY[metric].label).split(/\s{2,}/), [formatMetric(metric, kpi.value, REPORT_LOCALE), kpiChangeText(metric, kpi, REPORT_LOCALE)], metric);
+      assert.deepEqual(field(run.stdout, names.metricNames[metric]).split(/\s{2,}/), [formatMetric(metric, kpi.value, REPORT_LOCALE), kpiChangeText(metric, kpi, REPORT_LOCALE)], metric);
     }
     assert.equal(read.body.stats.visitors.value, 2);
     assert.equal(field(run.stdout, 'Pageviews').split(/\s{2,}/)[0], '3');

@@ -6,6 +6,7 @@ import { changeIsGood, type Metric, METRIC_REGISTRY, METRICS, metricTakesFilters
 import { DIMENSIONS, type Dimension, type Filter } from '../../src/core/vocabulary.js';
 import { metricValue, needsSessions, ZERO_MEASURES } from '../../src/stats/measures.js';
 import { formatMetric } from '../../web/lib/format.js';
+import { names } from '../../src/core/messages/en/common.js';
 
 const EVENT_SCOPED: readonly Dimension[] = ['page', 'event', 'hostname'];
 
@@ -79,9 +80,9 @@ describe('metric registry', () => {
     assert.equal(needsSessions(traffic('conversionRate')), false);
   });
 
-  test('every metric has a label, a format and a good direction', () => {
+  test('every metric has an English name, a format and a good direction', () => {
     assert.deepEqual(
-      METRICS.map((metric) => METRIC_REGISTRY[metric].label),
+      METRICS.map((metric) => names.metricNames[metric]),
       ['Visitors', 'Pageviews', 'Visits', 'Bounce rate', 'Visit duration', 'Time on page', 'Conversions', 'Conversion rate'],
     );
     assert.deepEqual(

@@ -112,7 +112,7 @@ describe('a report sent now', () => {
     }
     const unmailed = new DigestService({ ...serviceOptions(server), mail: undefined });
     const siteRecord = (await server.ctx.meta.getSite(site.siteId))!;
-    await assert.rejects(unmailed.sendNow(siteRecord, 'weekly', 'a@example.com'), (err: { reason: string }) => err.reason === 'MAIL_OFF_REPORT_NOT_SENT');
+    await assert.rejects(unmailed.sendNow(siteRecord, 'weekly', 'a@example.com', 'en'), (err: { reason: string }) => err.reason === 'MAIL_OFF_REPORT_NOT_SENT');
   });
 
   test("a member mails a site's report to its own address; not a site of another organisation", async () => {
@@ -155,6 +155,44 @@ describe('a report sent now', () => {
     assert.match(scheduled[0]!, /^List-Unsubscribe:/m);
     assert.ok(scheduled[0]!.includes('2026-03-16 to 2026-03-22'));
     assert.equal(smtp.mails.length, 1, 'to nobody else');
+  });
+
+  test("a report in its reader's language: the account's, else the request's Accept-Language; a language svc does not write is refused", async () => {
+    const reader = await signedInUser(server, 'leserin@example.com', [{ orgId: site.orgId, role: 'viewer' }]);
+    const chosen = await reader.client.request('PUT', '/app/v1/account/language', { language: 'de' });
+    assert.deepEqual([chosen.status, chosen.body], [200, { language: 'de' }]);
+    assert.equal((await reader.client.request('GET', '/app/v1/session')).body.user.language, 'de');
+    const refused = await reader.client.request('PUT', '/app/v1/account/language', { language: 'xx' });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error.message, /language/);
+    smtp.mails.length = 0;
+    assert.equal((await reader.client.request('POST', `/app/v1/account/digests/${site.siteId}/send`, {}, { 'accept-language': 'fr' })).status, 200);
+    const [german] = mailsTo('leserin@example.com');
+    assert.match(german!, /^Subject: Site \d+: Wochenbericht$/m);
+    assert.ok(german!.includes(`für ${site.domain}, 16.03.2026 bis 22.03.2026`), 'dates as German writes them');
+    for (const figure of ['Besucher: 21 (', 'Seitenaufrufe: 21 (', 'Top-Länder:\n  Deutschland: 21 Besucher', 'Top-Verweise:\n  news.example: 21 Besucher', 'gegenüber dem Vorzeitraum', 'einmalig auf Anfrage']) {
+      assert.ok(german!.includes(figure), figure);
+    }
+    assert.match(german!, /<html lang="de">/);
+
+    // Subscribed, the scheduled report of the week goes out in the account's language too.
+    assert.equal((await reader.client.request('PUT', `/app/v1/account/digests/${site.siteId}`, { weekly: true, monthly: false })).status, 200);
+    await server.ctx.digests.run(clock.now());
+    const scheduled = mailsTo('leserin@example.com');
+    assert.equal(scheduled.length, 2);
+    assert.ok(scheduled[1]!.includes('Diese Berichte abbestellen'), 'the unsubscribe link in German');
+
+    // No language chosen: the request's Accept-Language, French here (numbers and dates as French writes them).
+    assert.deepEqual((await reader.client.request('PUT', '/app/v1/account/language', { language: null })).body, { language: null });
+    assert.equal((await reader.client.request('POST', `/app/v1/account/digests/${site.siteId}/send`, {}, { 'accept-language': 'fr-CH, fr;q=0.9, en;q=0.8' })).status, 200);
+    const french = mailsTo('leserin@example.com')[2]!;
+    assert.match(french, /^Subject: Site \d+ : rapport hebdomadaire$/m);
+    assert.ok(french.includes('du 16 mars 2026 au 22 mars 2026'), 'dates as French writes them');
+    assert.ok(french.includes('Principaux pays :\n  Allemagne : 21 visiteurs'), 'French spaces its colons');
+    assert.ok(french.includes('Visiteurs : 21 ('));
+    // A language svc does not write (Japanese): English.
+    assert.equal((await reader.client.request('POST', `/app/v1/account/digests/${site.siteId}/send`, {}, { 'accept-language': 'ja' })).status, 200);
+    assert.match(mailsTo('leserin@example.com')[3]!, /^Subject: Site \d+: weekly report$/m);
   });
 });
 

@@ -323,6 +323,20 @@ for (const adapter of META_DATABASES) {
       assert.deepEqual(await store.listRollupPending(elsewhere), []);
     });
 
+    withStores("a user's language: none until chosen, kept, cleared, and only for a user that exists", 1, async ([stores]) => {
+      const { accounts } = stores!;
+      const user = await accounts.createUser({ email: 'lena@example.com', name: 'Lena', passwordHash: 'h' }, 1);
+      assert.equal(await accounts.languageOf(user.id), null);
+      assert.equal(await accounts.setLanguage(user.id, 'de'), true);
+      assert.equal(await accounts.languageOf(user.id), 'de');
+      assert.equal(await accounts.setLanguage(user.id, 'fr'), true);
+      assert.equal(await accounts.languageOf(user.id), 'fr');
+      assert.equal(await accounts.setLanguage(user.id, null), true);
+      assert.equal(await accounts.languageOf(user.id), null);
+      assert.equal(await accounts.setLanguage(user.id + 1, 'es'), false, 'no such user');
+      assert.equal(await accounts.languageOf(user.id + 1), null);
+    });
+
     withStore('salts: one per date, stable, deletable', async (store) => {
       const [a, b] = await Promise.all([store.saltFor('2026-01-01'), store.saltFor('2026-01-01')]);
       assert.equal(a.length, 16);

@@ -77,6 +77,18 @@ describe('dashboard build and serving', () => {
     for (const [name, file] of build.files) if (name.endsWith('.js')) assert.ok(!file.body.toString().includes('missing or invalid credentials'), name);
   });
 
+  it("loads a language's catalogue only for that language, and adds at most 2 KB gzip to a page for an English reader", async () => {
+    const { pageSizes, overBudget, LANGUAGES_GZIP_GROWTH_BYTES } = (await import(buildScript)) as { pageSizes: (built: WebBuild) => Sizes[]; overBudget: (sizes: Sizes[]) => string[]; LANGUAGES_GZIP_GROWTH_BYTES: number };
+    assert.equal(LANGUAGES_GZIP_GROWTH_BYTES, 2 * 1024);
+    assert.deepEqual(overBudget(pageSizes(build)), []);
+    const loaded = new Set(Object.values(build.manifest.pages).flatMap((page) => [page.script, ...page.preload]));
+    for (const word of ['Absprungrate', 'Taux de rebond', 'Tasa de rebote']) {
+      const holders = [...build.files].filter(([name, file]) => name.endsWith('.js') && file.body.toString().includes(word)).map(([name]) => name);
+      assert.equal(holders.length, 1, `${word} is in one file: ${holders.join(', ')}`);
+      assert.ok(!loaded.has(holders[0]!), `${word}'s catalogue is no page's script or preload`);
+    }
+  });
+
   it('serves a file for a year, immutable, in brotli, gzip or as is, by Accept-Encoding', async () => {
     const name = build.manifest.pages.login!.script;
     const file = build.files.get(name)!;

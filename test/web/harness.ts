@@ -41,10 +41,11 @@ export async function startDashboard(options: TestServerOptions = {}): Promise<D
 
 /**
  * A fresh browser profile (own cookies) and a page in it; `headers` go with every request it makes;
- * `hasTouch` makes it a touch screen (taps through `page.touchscreen`).
+ * `hasTouch` makes it a touch screen (taps through `page.touchscreen`); `locale` is the browser's
+ * language (navigator.languages and Accept-Language).
  */
-export async function openPage(dashboard: Dashboard, viewport = DESKTOP, headers?: Record<string, string>, hasTouch = false, storageState?: BrowserState): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await dashboard.browser.newContext({ viewport, locale: 'en-GB', extraHTTPHeaders: headers, hasTouch, storageState });
+export async function openPage(dashboard: Dashboard, viewport = DESKTOP, headers?: Record<string, string>, hasTouch = false, storageState?: BrowserState, locale = 'en-GB'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await dashboard.browser.newContext({ viewport, locale, extraHTTPHeaders: headers, hasTouch, storageState });
   // tsx compiles with keepNames, which wraps functions in __name(): functions passed to
   // page.evaluate carry that call into the page.
   await context.addInitScript('globalThis.__name = (fn) => fn');

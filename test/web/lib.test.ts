@@ -11,7 +11,7 @@ import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-s
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
 import { changeIsGood, METRIC_REGISTRY, METRICS } from '../../src/core/metric-registry.js';
 import { FILTER_OPERATORS, filterParam, makeFilter, splitFilterParam, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
-import { countryFlag, filterValueLabel, goalNamesOf, keyLabel, OPERATOR_LABELS } from '../../web/lib/labels.js';
+import { countryFlag, filterValueLabel, goalNamesOf, keyLabel, operatorLabel } from '../../web/lib/labels.js';
 import { matchedByName, rowsNamed, valuesPage } from '../../web/lib/value-search.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
 import { parseCsv } from '../helpers/csv.js';
@@ -132,7 +132,7 @@ describe('segments and annotations', () => {
 describe('filter operators', () => {
   test('each operator is written with its separator and read back from it, in the address too', () => {
     assert.deepEqual(FILTER_OPERATORS, { is: ':', is_not: '!:', contains: '~:' });
-    assert.deepEqual(OPERATOR_LABELS, { is: 'is', is_not: 'is not', contains: 'contains' });
+    assert.deepEqual((['is', 'is_not', 'contains'] as const).map(operatorLabel), ['is', 'is not', 'contains']);
     const filters: Filter[] = [
       { dimension: 'country', value: 'DE', values: ['DE'], operator: 'is_not' },
       { dimension: 'page', value: '/a:b!:c', values: ['/a:b!:c'], operator: 'contains' },

@@ -1,6 +1,9 @@
 // The chart's annotations: the notes of the site whose day lies in the period shown, marked on their
 // day's bucket (the marker shows the text on hover and focus). Admins and owners add one from the
 // chart (`Add annotation`: `Date`, `Text`) and edit or delete one from its marker.
+import { frameText } from '../lib/text/frame.js';
+import { segmentsText } from '../lib/text/segments.js';
+import { fill } from '../lib/i18n.js';
 import type { VNode } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { ConfirmButton } from './confirm.js';
@@ -26,20 +29,20 @@ function AnnotationDialog({ siteId, annotation, day, onDone }: { siteId: string;
   const submit = () =>
     save.run(() => (annotation ? updateAnnotation(siteId, annotation.id, fields) : createAnnotation(siteId, fields))).then((saved) => saved && onDone(true));
   return (
-    <Modal title={annotation ? 'Edit annotation' : 'Add annotation'} onClose={() => onDone(false)} returnFocusId={ADD_ID}>
+    <Modal title={annotation ? segmentsText.editAnnotation : segmentsText.addAnnotation} onClose={() => onDone(false)} returnFocusId={ADD_ID}>
       <Form onSubmit={submit}>
-        <TextField label="Date" type="date" value={fields.date} onValue={(date) => setFields({ ...fields, date })} required />
-        <TextField label="Text" value={fields.text} onValue={(text) => setFields({ ...fields, text })} required maxLength={ANNOTATION_TEXT_LENGTH.max} autoFocus />
+        <TextField label={segmentsText.dateField} type="date" value={fields.date} onValue={(date) => setFields({ ...fields, date })} required />
+        <TextField label={segmentsText.textField} value={fields.text} onValue={(text) => setFields({ ...fields, text })} required maxLength={ANNOTATION_TEXT_LENGTH.max} autoFocus />
         <ErrorText message={save.error ?? remove.error} />
         <div class="actions">
-          <SubmitButton busy={save.busy}>Save</SubmitButton>
+          <SubmitButton busy={save.busy}>{frameText.saveButton}</SubmitButton>
           {annotation && (
-            <ConfirmButton question="Delete this annotation?" confirmLabel="Delete" onConfirm={() => remove.run(() => deleteAnnotation(siteId, annotation.id)).then((done) => done && onDone(true))}>
-              Delete
+            <ConfirmButton question={segmentsText.deleteAnnotationQuestion} confirmLabel={segmentsText.deleteButton} onConfirm={() => remove.run(() => deleteAnnotation(siteId, annotation.id)).then((done) => done && onDone(true))}>
+              {segmentsText.deleteButton}
             </ConfirmButton>
           )}
           <button type="button" onClick={() => onDone(false)}>
-            Cancel
+            {frameText.cancelButton}
           </button>
         </div>
       </Form>
@@ -56,13 +59,13 @@ function Marks({ annotations, series, xs, width, height, onSelect }: { annotatio
   const stacked = new Map<number, number>();
   if (annotations.length === 0) return null;
   return (
-    <ul class="marks" aria-label="Annotations" style={{ height: `${height}px` }}>
+    <ul class="marks" aria-label={segmentsText.annotationMarks} style={{ height: `${height}px` }}>
       {annotations.map((mark) => {
         const index = bucketOfDay(days, mark.date, series.period.to);
         if (index === null) return null;
         const level = stacked.get(index) ?? 0;
         stacked.set(index, level + 1);
-        const name = `Annotation of ${formatDay(mark.date)}: ${mark.text}`;
+        const name = fill(segmentsText.annotationOf, { day: formatDay(mark.date), text: mark.text });
         return (
           // The text opens toward the middle of the chart, so that it never leaves the page.
           <li key={mark.id} class={`mark ${xs[index]! > width / 2 ? 'end' : 'start'}`} style={{ left: `${(xs[index]! / width) * 100}%`, bottom: `${level * 1.1}rem` }}>
@@ -90,7 +93,7 @@ export function AnnotatedChart({ site, series, chart }: { site: SiteRow; series:
       <ErrorText message={annotations.error} />
       {editable && (
         <button type="button" id={ADD_ID} class="link add-annotation" aria-haspopup="dialog" onClick={() => setEditing('new')}>
-          Add annotation
+          {segmentsText.addAnnotation}
         </button>
       )}
       {editing !== null && (

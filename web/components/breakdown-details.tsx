@@ -7,7 +7,8 @@ import { includeApplies, includesFor, readBreakdown, type RowField, type RowOrde
 import { formatCount } from '../lib/format.js';
 import { useRead } from '../lib/hooks.js';
 import { dimensionLabel } from '../lib/labels.js';
-import { Loading, ReadFailure } from './feedback.js';
+import { Loading } from './feedback.js';
+import { ReadFailure } from './read-failure.js';
 import { ExportLink, Rows } from './breakdown-rows.js';
 import { BREAKDOWN_LIMIT, GOAL_DIMENSION, type QueryDimension, splitFilterParam } from '../../src/core/vocabulary.js';
 import type { GoalResult } from '../../src/core/answers.js';

@@ -9,16 +9,21 @@ import { readBreakdown, readPropertyKeys, unfilteredView } from '../lib/breakdow
 import { useRead } from '../lib/hooks.js';
 import { readNoted, type FigureNotes } from '../lib/site.js';
 import { dimensionLabel, isAggregateKey } from '../lib/labels.js';
-import { Loading, ReadFailure, readState } from './feedback.js';
+import { fill } from '../lib/i18n.js';
+import { Loading } from './feedback.js';
+import { ReadFailure, readState } from './read-failure.js';
 import { ExportLink, GoalRows, Rows } from './breakdown-rows.js';
 import { Details } from './breakdown-details.js';
 import { isPropertyDimension, NONE_KEY, oneValueFilter, PROPERTY_PREFIX, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
 import type { BreakdownAnswer, BreakdownRow, GoalResult } from '../../src/core/answers.js';
 import { SelectField } from './fields.js';
 import { breakdownRead, PANEL_ROWS, type DimensionTab, type PanelSpec, type PanelTab } from '../../src/core/dashboard-reads.js';
+import { namesText } from '../lib/text/names.js';
+import { dashboardText } from '../lib/text/dashboard.js';
 
 /** A tab's name in element ids. */
 const tabName = (tab: PanelTab) => ('properties' in tab ? 'properties' : 'goalList' in tab ? 'goals' : tab.dimension);
+const tabLabel = (tab: PanelTab) => ('properties' in tab ? namesText.propertiesWord : 'goalList' in tab ? namesText.goalsWord : dashboardText.tabNames[tab.dimension]);
 
 interface PanelProps {
   spec: PanelSpec;
@@ -87,9 +92,9 @@ export function BreakdownPanel({ spec, siteId, view, goals, propertyKeys, onFilt
   return (
     <section class="card panel" aria-labelledby={headingId} data-panel={spec.id} data-state={state} aria-busy={state === 'loading'}>
       <div class="card-head">
-        <h2 id={headingId}>{spec.title}</h2>
+        <h2 id={headingId}>{dashboardText.panelNames[spec.id]}</h2>
         {tabs.length > 1 && (
-          <div role="tablist" aria-label={`${spec.title} by`} class="panel-tabs">
+          <div role="tablist" aria-label={fill(dashboardText.panelBy, { panel: dashboardText.panelNames[spec.id] })} class="panel-tabs">
             {tabs.map((t, i) => (
               <button
                 key={tabName(t)}
@@ -108,7 +113,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, propertyKeys, onFilt
                   document.getElementById(tabId(tabs[next]!))?.focus();
                 }}
               >
-                {t.label}
+                {tabLabel(t)}
               </button>
             ))}
           </div>
@@ -117,7 +122,7 @@ export function BreakdownPanel({ spec, siteId, view, goals, propertyKeys, onFilt
       <div id={`${spec.id}-rows`} role={tabs.length > 1 ? 'tabpanel' : undefined} aria-labelledby={tabs.length > 1 ? tabId(current) : headingId} class="panel-body">
         {key !== null && keyList.length > 0 && (
           <div class="property-picker">
-            <SelectField label="Property" value={key} onValue={setPicked} options={keyList.map((k) => [k, k])} />
+            <SelectField label={namesText.propertyWord} value={key} onValue={setPicked} options={keyList.map((k) => [k, k])} />
           </div>
         )}
         {goalList ? (
@@ -125,12 +130,12 @@ export function BreakdownPanel({ spec, siteId, view, goals, propertyKeys, onFilt
         ) : failed ? (
           <ReadFailure read={failed} />
         ) : noKeys ? (
-          <p class="muted empty">No event carries a custom property in this period.</p>
+          <p class="muted empty">{dashboardText.noCustomProperty}</p>
         ) : data.data && dimension !== null ? (
           <>
             <Rows dimension={dimension} rows={valuesFirst(dimension, data.data.rows)} goals={tabGoals} onFilter={(value) => onFilter(oneValueFilter(dimension, value))} />
             {/* A filter beside another dimension reads single events: the figures imported from another tool cannot be cut so. */}
-            {data.data.imported === 'excluded' && <p class="muted panel-note">Without the imported history: it cannot be broken down under these filters.</p>}
+            {data.data.imported === 'excluded' && <p class="muted panel-note">{dashboardText.withoutImported}</p>}
           </>
         ) : (
           <Loading />
@@ -138,8 +143,8 @@ export function BreakdownPanel({ spec, siteId, view, goals, propertyKeys, onFilt
       </div>
       {dimension !== null && (
         <div class="panel-foot actions">
-          <button type="button" class="link" onClick={() => setDetails(true)} aria-label={`Details: ${dimensionLabel(dimension)}`}>
-            Details
+          <button type="button" class="link" onClick={() => setDetails(true)} aria-label={fill(dashboardText.detailsOf, { dimension: dimensionLabel(dimension) })}>
+            {dashboardText.detailsLink}
           </button>
           <ExportLink siteId={siteId} view={view} dimension={dimension} />
         </div>

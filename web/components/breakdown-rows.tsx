@@ -3,8 +3,11 @@
 import { useState } from 'preact/hooks';
 import { breakdownCsv, type FigureInclude, includeLabel, readAllRows, rowFigure, type RowField, type RowOrder } from '../lib/breakdown.js';
 import { downloadText, fileSlug } from '../lib/download.js';
-import { formatCount, formatMetric, formatRatio } from '../lib/format.js';
+import { formatCount, formatMetric, formatRatio, countText } from '../lib/format.js';
 import { dimensionLabel, inSentence, isAggregateKey } from '../lib/labels.js';
+import { fill } from '../lib/i18n.js';
+import { namesText } from '../lib/text/names.js';
+import { dashboardText } from '../lib/text/dashboard.js';
 import { readableError } from '../lib/read-errors.js';
 import { ErrorText } from './feedback.js';
 import { KeyLabel } from './key-label.js';
@@ -23,14 +26,6 @@ function figureText(row: BreakdownRow, figure: RowFigure): string {
   if (figure === 'views') return formatCount(value);
   return isMetric(figure) ? formatMetric(figure, value) : formatRatio(value / 100);
 }
-
-const FIGURE_TITLES: Record<RowFigure, string> = {
-  views: 'Every view of it in the period',
-  bounceRate: 'Bounce rate of the visits with it, as the dashboard shows it filtered by it',
-  avgDuration: 'Visit duration of the visits with it, as the dashboard shows it filtered by it',
-  timeOnPage: 'Mean engaged time of its pageviews, as the dashboard shows it filtered by it',
-  scrollDepth: "Mean deepest scroll of the page's visitors",
-};
 
 /**
  * A table of rows; a row whose key is one value is a button that filters by it. `search`: the rows
@@ -57,11 +52,11 @@ export function Rows({
   // Under a goal filter a row's visitors are its converters, beside its own rate (the goals' rates column would repeat it).
   const converters = rows.some((row) => row.conversions !== undefined);
   const goals = !converters && tabGoals && rows.some((row) => tabGoals.has(row.key)) ? tabGoals : undefined;
-  const figureLabel = (figure: RowFigure) => (figure === 'views' ? (viewsAreEvents(dimension) ? 'Events' : 'Pageviews') : includeLabel(figure));
+  const figureLabel = (figure: RowFigure) => (figure === 'views' ? (viewsAreEvents(dimension) ? dashboardText.tabNames.event : namesText.metricNames.pageviews) : includeLabel(figure));
   const columns: Column[] = [
     { label: dimensionLabel(dimension), sort: 'key' },
-    { label: converters ? 'Converters' : 'Visitors', numeric: true, sort: 'visitors' },
-    ...(converters || goals ? [{ label: 'Conversion rate', numeric: true } as const] : []),
+    { label: converters ? dashboardText.convertersLabel : namesText.metricNames.visitors, numeric: true, sort: 'visitors' },
+    ...(converters || goals ? [{ label: namesText.metricNames.conversionRate, numeric: true } as const] : []),
     ...figures.map((figure): Column => ({ label: figureLabel(figure), numeric: true, sort: figure })),
   ];
   return (
@@ -70,7 +65,7 @@ export function Rows({
       columns={columns}
       order={order && { by: order.current.by, descending: order.current.descending, onSort: (by) => order.onSort(by as RowField) }}
       rows={rows}
-      empty={<p class="muted empty">{search ? `No ${inSentence(dimensionLabel(dimension))} matches “${search}”.` : 'No data for this period.'}</p>}
+      empty={<p class="muted empty">{search ? fill(dashboardText.noMatch, { dimension: inSentence(dimensionLabel(dimension)), search }) : dashboardText.noData}</p>}
       row={(row) => (
         <tr key={row.key}>
           <td class="key">
@@ -80,7 +75,7 @@ export function Rows({
                 <KeyLabel dimension={dimension} value={row.key} />
               </span>
             ) : (
-              <button type="button" class="row-filter" title={`Filter by ${dimensionLabel(dimension)}: ${row.key}`} onClick={() => onFilter(row.key)}>
+              <button type="button" class="row-filter" title={fill(dashboardText.filterBy, { dimension: dimensionLabel(dimension), key: row.key })} onClick={() => onFilter(row.key)}>
                 <KeyLabel dimension={dimension} value={row.key} />
               </button>
             )}
@@ -89,13 +84,13 @@ export function Rows({
             {formatCount(row.visitors)}
           </td>
           {converters && (
-            <td class="num conversion-rate" title={`${formatCount(row.conversions ?? 0)} conversions; its converters over its visitors without the goal filter`}>
+            <td class="num conversion-rate" title={fill(dashboardText.rowConversions, { conversions: countText(dashboardText.conversionsCount, row.conversions ?? 0) })}>
               {formatMetric('conversionRate', row.conversionRate ?? null)}
             </td>
           )}
           {goals && <GoalRate goal={goals.get(row.key)} />}
           {figures.map((figure) => (
-            <td key={figure} class="num" title={FIGURE_TITLES[figure]}>
+            <td key={figure} class="num" title={dashboardText.figureTitles[figure]}>
               {figureText(row, figure)}
             </td>
           ))}
@@ -110,7 +105,7 @@ function GoalRate({ goal }: { goal: GoalResult | undefined }) {
   if (!goal) return <td class="num" />;
   const rate = formatRatio(goal.conversionRate);
   return (
-    <td class="num goal-rate" title={`Goal “${goal.name}”: ${rate} of the period's visitors under the view's filters converted`}>
+    <td class="num goal-rate" title={fill(dashboardText.goalRateTitle, { name: goal.name, rate })}>
       {rate}
     </td>
   );
@@ -121,18 +116,18 @@ export function GoalRows({ goals, onFilter }: { goals: readonly GoalResult[]; on
   return (
     <Table
       class="rows"
-      columns={['Goal', { label: 'Converters', numeric: true }, { label: 'Conversion rate', numeric: true }]}
+      columns={[namesText.goalWord, { label: dashboardText.convertersLabel, numeric: true }, { label: namesText.metricNames.conversionRate, numeric: true }]}
       rows={goals}
       row={(goal) => (
         <tr key={goal.goalId}>
           <td class="key">
             <span class="bar" aria-hidden="true" style={{ width: `${Math.min(100, goal.conversionRate * 100)}%` }} />
-            <button type="button" class="row-filter" title={`Filter by goal: ${goal.name} (${goal.kind} ${goal.pattern})`} onClick={() => onFilter(makeFilter(GOAL_DIMENSION, 'is', String(goal.goalId)))}>
+            <button type="button" class="row-filter" title={fill(dashboardText.filterByGoal, { name: goal.name, kind: goal.kind, pattern: goal.pattern })} onClick={() => onFilter(makeFilter(GOAL_DIMENSION, 'is', String(goal.goalId)))}>
               {goal.name}
             </button>
           </td>
           <td class="num">{formatCount(goal.uniqueConversions)}</td>
-          <td class="num conversion-rate" title={`${formatCount(goal.conversions)} conversions`}>
+          <td class="num conversion-rate" title={countText(dashboardText.conversionsCount, goal.conversions)}>
             {formatRatio(goal.conversionRate)}
           </td>
         </tr>
@@ -163,7 +158,7 @@ export function ExportLink({ siteId, view, dimension, search }: { siteId: string
           }
         }}
       >
-        Export CSV
+        {dashboardText.exportCsv}
       </a>
       <ErrorText message={state.error} />
     </>

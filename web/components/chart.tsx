@@ -4,11 +4,14 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { VNode } from 'preact';
 import { chartGeometry, nearestIndex, partialBucket } from '../lib/chart.js';
-import { bucketStamp, formatAxisLabel, formatBucket, formatMetric } from '../lib/format.js';
-import { COMPARISON_LABELS } from './comparison-picker.js';
+import { bucketStamp, formatAxisLabel, formatBucket, formatMetric, formatUnits } from '../lib/format.js';
+import { fill } from '../lib/i18n.js';
 import { type Metric, METRIC_REGISTRY } from '../../src/core/metric-registry.js';
 import type { Comparison } from '../../src/core/vocabulary.js';
 import type { TimeseriesAnswer } from '../../src/core/answers.js';
+import { namesText } from '../lib/text/names.js';
+import { periodText } from '../lib/text/period.js';
+import { dashboardText } from '../lib/text/dashboard.js';
 
 const MARGINS = { height: 240, left: 64, right: 12, top: 12, bottom: 28 };
 
@@ -44,8 +47,8 @@ export function Chart({ series, metric, comparison, now = Date.now(), overlay }:
     () => chartGeometry(series.points, series.prev, BOX, Math.max(2, Math.floor(width / 110)), labelStep(metric), partial),
     [series, width, metric, partial],
   );
-  const label = METRIC_REGISTRY[metric].label;
-  const compared = series.prev ? COMPARISON_LABELS[comparison] : null;
+  const label = namesText.metricNames[metric];
+  const compared = series.prev ? comparison : null;
   const partialY = partial === null ? null : g.ys[partial];
   const format = (v: number | null) => formatMetric(metric, v);
   const point = (event: PointerEvent) => {
@@ -71,7 +74,11 @@ export function Chart({ series, metric, comparison, now = Date.now(), overlay }:
         width={BOX.width}
         height={BOX.height}
         role="img"
-        aria-label={`${label} over the period, ${total} ${series.grain}s${compared ? `, with ${compared.versus} dashed` : ''}${partial === null ? '' : `, the current ${series.grain} still under way`}`}
+        aria-label={
+          fill(dashboardText.chartName, { metric: label, buckets: formatUnits(total, series.grain) }) +
+          (compared ? fill(dashboardText.chartCompared, { comparison: periodText.comparisons[compared] }) : '') +
+          (partial === null ? '' : dashboardText.chartUnderWay[series.grain])
+        }
         tabIndex={0}
         onPointerMove={point}
         onPointerDown={point}
@@ -112,19 +119,19 @@ export function Chart({ series, metric, comparison, now = Date.now(), overlay }:
           <strong>{formatBucket(at.t, series.grain, series.tz)}</strong>
           <span>
             {label}: {format(at.value)}
-            {active === partial && ' so far'}
+            {active === partial && dashboardText.soFar}
           </span>
           {prevAt && (
             <span class="muted">
-              {compared?.option} ({formatBucket(prevAt.t, series.grain, series.tz)}): {format(prevAt.value)}
+              {compared && periodText.comparisons[compared]} ({formatBucket(prevAt.t, series.grain, series.tz)}): {format(prevAt.value)}
             </span>
           )}
         </div>
       )}
       <figcaption class="legend">
         <span class="key current">{label}</span>
-        {partial !== null && <span class="key partial">Current {series.grain} so far</span>}
-        {compared && <span class="key previous">{compared.option}</span>}
+        {partial !== null && <span class="key partial">{dashboardText.currentBucket[series.grain]}</span>}
+        {compared && <span class="key previous">{periodText.comparisons[compared]}</span>}
       </figcaption>
     </figure>
   );

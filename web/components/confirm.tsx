@@ -1,6 +1,7 @@
 // A button that asks before it acts, in a modal <dialog> (focus moves into it; Escape cancels).
 import type { ComponentChildren } from 'preact';
 import { useRef } from 'preact/hooks';
+import { frameText } from '../lib/text/frame.js';
 
 export function ConfirmButton({
   children,
@@ -35,7 +36,7 @@ export function ConfirmButton({
           <p>{question}</p>
           <div class="actions">
             <button value="cancel" autoFocus>
-              Cancel
+              {frameText.cancelButton}
             </button>
             <button value="confirm" class="danger">
               {confirmLabel}

@@ -5,13 +5,15 @@
 // chip in the edited one's place.
 import type { VNode } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { dimensionLabel, filterValueLabel, OPERATOR_LABELS, type GoalNames } from '../lib/labels.js';
+import { dimensionLabel, filterValueLabel, operatorLabel, type GoalNames } from '../lib/labels.js';
 import type { Filter, FilterDimension } from '../../src/core/vocabulary.js';
+import { fill } from '../lib/i18n.js';
+import { dashboardText } from '../lib/text/dashboard.js';
 
 /** A filter in words, its values in bold: `Country is not <b>Germany or Austria</b>`, `Goal is <b>Signup</b>`. */
 export const FilterSentence = ({ filter, goals }: { filter: Filter; goals?: GoalNames }) => (
   <>
-    {dimensionLabel(filter.dimension)} {OPERATOR_LABELS[filter.operator ?? 'is']} <strong>{filterValueLabel(filter, goals)}</strong>
+    {dimensionLabel(filter.dimension)} {operatorLabel(filter.operator ?? 'is')} <strong>{filterValueLabel(filter, goals)}</strong>
   </>
 );
 
@@ -42,7 +44,7 @@ export function FilterChips({ filters, onRemove, emptyFocusId, goals, editor }: 
   return (
     <>
       {filters.length > 0 && (
-        <ul class="chips" aria-label="Active filters" ref={list}>
+        <ul class="chips" aria-label={dashboardText.activeFilters} ref={list}>
           {filters.map((f, index) => (
             <li key={f.dimension} class="chip">
               <button
@@ -59,8 +61,8 @@ export function FilterChips({ filters, onRemove, emptyFocusId, goals, editor }: 
               <button
                 type="button"
                 class="chip-remove"
-                aria-label={`Remove filter ${f.dimension}`}
-                title={`Remove filter ${f.dimension}`}
+                aria-label={fill(dashboardText.removeFilter, { dimension: f.dimension })}
+                title={fill(dashboardText.removeFilter, { dimension: f.dimension })}
                 onClick={() => {
                   focusAt.current = { index, control: 'remove' };
                   onRemove(f.dimension);

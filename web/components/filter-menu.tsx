@@ -12,16 +12,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { readBreakdown } from '../lib/breakdown.js';
 import { useRead, useSettled } from '../lib/hooks.js';
-import { dimensionLabel, inSentence, OPERATOR_LABELS, type GoalNames } from '../lib/labels.js';
+import { dimensionLabel, inSentence, operatorLabel, type GoalNames } from '../lib/labels.js';
+import { fill } from '../lib/i18n.js';
 import { matchedByName, rowsNamed, valuesPage } from '../lib/value-search.js';
 import { queryParams, withFilterValues, type ViewState } from '../../src/core/view-state.js';
 import { ErrorText, Loading } from './feedback.js';
 import { FilterSentence } from './filter-chips.js';
-import { choiceOf, chosenDimension, DIMENSION_CHOICES, keyOf, operatorsOf, PROPERTY_CHOICE, readGoalValues, usePropertyKeys, type DimensionChoice } from './filter-rule.js';
+import { choiceOf, chosenDimension, dimensionChoices, keyOf, operatorsOf, PROPERTY_CHOICE, readGoalValues, usePropertyKeys, type DimensionChoice } from './filter-rule.js';
 import { SelectField } from './fields.js';
 import { KeptValues, optionId, pickable, ValueOptions } from './filter-values.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
 import { CONTAINS_TEXT_LENGTH, FILTER_VALUES_MAX, GOAL_DIMENSION, joinFilterValues, makeFilter, type Filter, type FilterOperator } from '../../src/core/vocabulary.js';
+import { frameText } from '../lib/text/frame.js';
+import { namesText } from '../lib/text/names.js';
+import { periodText } from '../lib/text/period.js';
+import { dashboardText } from '../lib/text/dashboard.js';
 
 /** Values listed for a search: enough to pick from, few enough to read at a glance. */
 const VALUES_SHOWN = 20;
@@ -116,7 +121,7 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
   };
   return (
     <dialog ref={dialog} class="filter-menu" aria-labelledby="filter-menu-title" onClose={onClose}>
-      <h2 id="filter-menu-title">{editing ? 'Edit filter' : 'Add a filter'}</h2>
+      <h2 id="filter-menu-title">{editing ? dashboardText.editFilter : dashboardText.addFilter}</h2>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -124,17 +129,17 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
         }}
       >
         <div class="filter-rule">
-          <SelectField<DimensionChoice> label="Dimension" value={choice} onValue={(next) => rule({ choice: next })} options={DIMENSION_CHOICES} />
-          {propKey !== null && <SelectField label="Property" value={propKey} onValue={(next) => rule({ propKey: next })} options={keys.keys.map((k) => [k, k])} />}
-          <SelectField<FilterOperator> label="Operator" value={operator} onValue={setOperator} options={operatorsOf(dimension ?? 'page').map((o) => [o, OPERATOR_LABELS[o]])} />
+          <SelectField<DimensionChoice> label={dashboardText.dimensionField} value={choice} onValue={(next) => rule({ choice: next })} options={dimensionChoices()} />
+          {propKey !== null && <SelectField label={namesText.propertyWord} value={propKey} onValue={(next) => rule({ propKey: next })} options={keys.keys.map((k) => [k, k])} />}
+          <SelectField<FilterOperator> label={dashboardText.operatorField} value={operator} onValue={setOperator} options={operatorsOf(dimension ?? 'page').map((o) => [o, operatorLabel(o)])} />
         </div>
         {keys.error ? (
           <ErrorText message={keys.error} />
         ) : choice === PROPERTY_CHOICE && !keys.loading && !dimension ? (
-          <p class="muted empty">No event carries a custom property in this period.</p>
+          <p class="muted empty">{dashboardText.noCustomProperty}</p>
         ) : (
           <div class="field">
-            <label for="filter-value">{freeText ? 'Text' : 'Value'}</label>
+            <label for="filter-value">{freeText ? dashboardText.textField : dashboardText.valueField}</label>
             <input
               ref={field}
               id="filter-value"
@@ -184,7 +189,8 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
         <p id="filter-outcome" role="status">
           {outcome && (
             <>
-              On Apply: <FilterSentence filter={outcome} goals={goals} />
+              {dashboardText.onApplyNote}
+              <FilterSentence filter={outcome} goals={goals} />
             </>
           )}
         </p>
@@ -195,7 +201,7 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
             ) : values.loading ? (
               <Loading />
             ) : rows.length === 0 ? (
-              <p class="muted empty">{search ? `No ${label} matches “${search}”.` : 'No data for this period.'}</p>
+              <p class="muted empty">{search ? fill(dashboardText.noMatch, { dimension: label, search }) : dashboardText.noData}</p>
             ) : (
               <ValueOptions
                 dimension={dimension}
@@ -203,7 +209,7 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
                 operator={operator}
                 rows={rows}
                 active={active}
-                label={freeText && search ? `Values of ${label} that contain “${search}”` : `Values of ${label}`}
+                label={freeText && search ? fill(dashboardText.valuesContaining, { dimension: label, search }) : fill(dashboardText.valuesOf, { dimension: label })}
                 onPick={setActiveKey}
               />
             )}
@@ -211,10 +217,10 @@ export function FilterDialog({ siteId, state, editing, onApply, onClose }: Dialo
         )}
         <div class="actions">
           <button type="submit" class="primary" disabled={!filter}>
-            Apply
+            {periodText.applyButton}
           </button>
           <button type="button" onClick={() => dialog.current?.close()}>
-            Cancel
+            {frameText.cancelButton}
           </button>
         </div>
       </form>
@@ -228,7 +234,7 @@ export function FilterMenu({ siteId, state, onApply }: Pick<DialogProps, 'siteId
   return (
     <>
       <button type="button" ref={button} class="filter-button" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(true)}>
-        Filter
+        {dashboardText.filterButton}
       </button>
       {open && (
         <FilterDialog

@@ -6,7 +6,8 @@ import { goalNamesOf, type GoalNames } from '../lib/labels.js';
 import { useRead } from '../lib/hooks.js';
 import { readSite } from '../lib/site.js';
 import { matchedByName } from '../lib/value-search.js';
-import { DIMENSION_SPECS, DIMENSIONS, FILTER_OPERATORS, GOAL_DIMENSION, isPropertyDimension, PROPERTY_PREFIX, propertyKey, type Dimension, type FilterDimension, type FilterOperator } from '../../src/core/vocabulary.js';
+import { namesText } from '../lib/text/names.js';
+import { DIMENSIONS, FILTER_OPERATORS, GOAL_DIMENSION, isPropertyDimension, PROPERTY_PREFIX, propertyKey, type Dimension, type FilterDimension, type FilterOperator } from '../../src/core/vocabulary.js';
 import type { BreakdownRow, GoalsAnswer } from '../../src/core/answers.js';
 
 /** The Dimension select's choice for custom properties, whose key is picked next. */
@@ -56,8 +57,8 @@ export function usePropertyKeys(siteId: string, view: URLSearchParams, chosen: b
 export const chosenDimension = (choice: DimensionChoice, propKey: string | null): FilterDimension | null =>
   choice !== PROPERTY_CHOICE ? choice : propKey === null ? null : `${PROPERTY_PREFIX}${propKey}`;
 
-/** The Dimension select's options: the dimensions, then `Goal` and `Property`. */
-export const DIMENSION_CHOICES: [DimensionChoice, string][] = [...DIMENSIONS.map((d): [DimensionChoice, string] => [d, DIMENSION_SPECS[d].label]), [GOAL_DIMENSION, 'Goal'], [PROPERTY_CHOICE, 'Property']];
+/** The Dimension select's options: the dimensions, then `Goal` and `Property`, in the page's language. */
+export const dimensionChoices = (): [DimensionChoice, string][] => [...DIMENSIONS.map((d): [DimensionChoice, string] => [d, namesText.dimensionNames[d]]), [GOAL_DIMENSION, namesText.goalWord], [PROPERTY_CHOICE, namesText.propertyWord]];
 
 /** The key a `prop.<key>` dimension names, else null. */
 export const keyOf = (dimension: FilterDimension): string | null => (isPropertyDimension(dimension) ? propertyKey(dimension) : null);

@@ -2,7 +2,9 @@
 // search field controls (the focus stays in the field, which names the picked option with
 // aria-activedescendant), and the values an edited filter keeps, each with a button that removes it.
 import { formatCount } from '../lib/format.js';
-import { keyLabel, OPERATOR_LABELS, valueLabel, type GoalNames } from '../lib/labels.js';
+import { keyLabel, operatorLabel, valueLabel, type GoalNames } from '../lib/labels.js';
+import { fill } from '../lib/i18n.js';
+import { dashboardText } from '../lib/text/dashboard.js';
 import { NONE_KEY, OTHER_KEY, OTHER_PAGE_KEY, type FilterDimension, type FilterOperator } from '../../src/core/vocabulary.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
 
@@ -39,7 +41,7 @@ export function ValueOptions({ dimension, goals, operator, rows, active, label, 
             role={freeText ? undefined : 'option'}
             aria-selected={freeText ? undefined : i === active}
             aria-disabled={off || undefined}
-            title={off ? `${row.key} is no filter with “${OPERATOR_LABELS[operator]}”` : undefined}
+            title={off ? fill(dashboardText.noFilterWith, { key: row.key, operator: operatorLabel(operator) }) : undefined}
             // The focus stays in the search field, where the arrow keys and Enter work.
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => !freeText && !off && onPick(row.key)}
@@ -64,13 +66,13 @@ interface KeptProps {
 export function KeptValues({ dimension, goals, operator, values, onRemove }: KeptProps) {
   if (values.length === 0) return null;
   return (
-    <ul class="chips filter-kept" aria-label="Values kept">
+    <ul class="chips filter-kept" aria-label={dashboardText.valuesKept}>
       {values.map((value) => {
         const label = valueLabel(dimension, operator, value, goals);
         return (
           <li key={value} class="chip">
             <span>{label}</span>
-            <button type="button" aria-label={`Remove value ${label}`} onClick={() => onRemove(value)}>
+            <button type="button" aria-label={fill(dashboardText.removeValue, { value: label })} onClick={() => onRemove(value)}>
               ×
             </button>
           </li>

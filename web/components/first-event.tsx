@@ -12,6 +12,8 @@ import { INSTALLATION } from '../../src/core/dashboard-reads.js';
 import { isAccepted, OUTCOME_WORDS, type Outcome } from '../../src/ingest/drop-reasons.js';
 import type { Installation, RecentEvent, SiteRow } from '../../src/core/management.js';
 import { LOCAL_SITE_DOMAIN } from '../../src/entities/sites.js';
+import { fill, pageLocale } from '../lib/i18n.js';
+import { firstEventText } from '../lib/text/first-event.js';
 
 const REFRESH_MS = 2000;
 /** The last outcomes listed: enough to follow a test visit. */
@@ -21,11 +23,11 @@ const known = (outcome: string): outcome is Outcome => Object.hasOwn(OUTCOME_WOR
 const inWords = (outcome: string) => (known(outcome) ? OUTCOME_WORDS[outcome] : outcome);
 
 function Outcomes({ events, timeZone }: { events: RecentEvent[]; timeZone: string }) {
-  const time = (ts: number) => new Date(ts).toLocaleTimeString(undefined, { timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
+  const time = (ts: number) => new Date(ts).toLocaleTimeString(pageLocale(), { timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
   return (
-    <div role="log" aria-label="Events received">
+    <div role="log" aria-label={firstEventText.eventsReceived}>
       {events.length === 0 ? (
-        <p class="muted">None yet: open a page of the site that carries the tag.</p>
+        <p class="muted">{firstEventText.noneYet}</p>
       ) : (
         <ol class="feed outcomes">
           {events.slice(-SHOWN).map((e) => (
@@ -53,23 +55,19 @@ export function FirstEvent({ site, first, onStored }: { site: SiteRow; first: In
   }, [installation.hasEvents]);
   return (
     <section class="card first-event" aria-labelledby="first-event-title">
-      <h2 id="first-event-title">Waiting for the first event</h2>
+      <h2 id="first-event-title">{firstEventText.waitingHeading}</h2>
       {local ? (
-        <p>
-          This site is for this machine only: it takes events from pages at localhost, 127.x.x.x or [::1], on any port. Paste this tag into the &lt;head&gt; of the pages you try it on; with its data-dev, the browser console says why the tracker sends nothing when it does not. The figures show here once the first event is stored.
-        </p>
+        <p>{firstEventText.firstLocal}</p>
       ) : (
-        <p>
-          Paste this tag into the &lt;head&gt; of every page of {site.domain}, a public site. The figures show here once the first event is stored.
-        </p>
+        <p>{fill(firstEventText.firstPublic, { domain: site.domain })}</p>
       )}
       {installation.localScriptUrl && !local && (
         <p class="error" role="note">
-          The tag loads the tracker from {installation.scriptUrl}, a local address that visitors' browsers cannot reach. Set SVC_PUBLIC_URL to the address browsers reach this service at, restart it, and copy the tag again.
+          {fill(firstEventText.localTracker, { url: installation.scriptUrl })}
         </p>
       )}
-      <CopyBlock text={installation.snippet} label="Tracker snippet" />
-      <h3>Events received</h3>
+      <CopyBlock text={installation.snippet} label={firstEventText.trackerSnippet} />
+      <h3>{firstEventText.eventsReceived}</h3>
       <Outcomes events={installation.events} timeZone={site.timezone} />
       <ErrorText message={live.error} />
     </section>

@@ -1,5 +1,6 @@
 // Editing a funnel's steps (2 to 8, each a page path pattern or an event name). Saving new steps
 // makes a new version of the funnel; older versions stay readable.
+import { frameText } from '../lib/text/frame.js';
 import { useId, useState } from 'preact/hooks';
 import { ErrorText } from './feedback.js';
 import { SubmitButton } from './fields.js';
@@ -78,7 +79,7 @@ export function StepsEditor({
         </SubmitButton>
         {onCancel && (
           <button type="button" onClick={onCancel}>
-            Cancel
+            {frameText.cancelButton}
           </button>
         )}
       </div>

@@ -4,7 +4,8 @@
 // On the funnel page and through a shared link, in the frame each gives.
 import type { ComponentChildren, VNode } from 'preact';
 import { CountedSince } from './counted-since.js';
-import { Loading, ReadFailure, readState } from './feedback.js';
+import { Loading } from './feedback.js';
+import { ReadFailure, readState } from './read-failure.js';
 import { PeriodPicker } from './period-picker.js';
 import { useViewState } from '../lib/address.js';
 import { changeClass, formatCount, formatDay, formatRatio, pointsChange } from '../lib/format.js';

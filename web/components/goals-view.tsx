@@ -5,7 +5,8 @@
 // its view): on the goals page and through a shared link, in the frame each gives.
 import type { ComponentChildren, VNode } from 'preact';
 import { CountedSince } from './counted-since.js';
-import { ErrorText, Loading, ReadFailure } from './feedback.js';
+import { ErrorText, Loading } from './feedback.js';
+import { ReadFailure } from './read-failure.js';
 import { PeriodPicker } from './period-picker.js';
 import { WideTable } from './table.js';
 import { useViewState } from '../lib/address.js';

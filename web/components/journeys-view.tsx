@@ -6,7 +6,8 @@
 // the site's raw window.
 import type { ComponentChildren, VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { Loading, ReadFailure, readState } from './feedback.js';
+import { Loading } from './feedback.js';
+import { ReadFailure, readState } from './read-failure.js';
 import { SelectField } from './fields.js';
 import { PeriodPicker } from './period-picker.js';
 import { useViewState } from '../lib/address.js';

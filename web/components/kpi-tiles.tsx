@@ -4,10 +4,13 @@
 import { changeClass, formatDay, kpiChange, formatMetric, formatRatioOf } from '../lib/format.js';
 import { nullReason } from '../lib/kpi-reason.js';
 import { inSentence } from '../lib/labels.js';
-import { COMPARISON_LABELS } from './comparison-picker.js';
-import { type Metric, METRIC_REGISTRY, shownMetrics } from '../../src/core/metric-registry.js';
+import { fill } from '../lib/i18n.js';
+import { type Metric, shownMetrics } from '../../src/core/metric-registry.js';
 import { goalFilterOf, type Comparison, type Filter } from '../../src/core/vocabulary.js';
 import type { Stats } from '../../src/core/answers.js';
+import { namesText } from '../lib/text/names.js';
+import { periodText } from '../lib/text/period.js';
+import { dashboardText } from '../lib/text/dashboard.js';
 
 /**
  * `busy`: the figures shown are those of the previous view while the new ones load (dimmed).
@@ -41,18 +44,18 @@ export function KpiTiles({
   // Under a goal filter the visitors are the goals' converters, named so as the panels' rows name them.
   const converters = goalFilterOf(filters) !== undefined;
   const reasons = metrics.map((m) => (stats?.[m]?.value === null ? nullReason(m, filters, hasGoals) : undefined));
-  const notes = metrics.map((m, i) => reasons[i]?.text ?? (m === 'conversions' && conversionsSince ? `Counted since ${formatDay(conversionsSince)}` : undefined));
+  const notes = metrics.map((m, i) => reasons[i]?.text ?? (m === 'conversions' && conversionsSince ? fill(dashboardText.countedSinceNote, { day: formatDay(conversionsSince) }) : undefined));
   return (
     <>
-      <div class="kpis" role="group" aria-label="Key figures" aria-busy={busy}>
+      <div class="kpis" role="group" aria-label={dashboardText.keyFigures} aria-busy={busy}>
         {metrics.map((m, i) => {
           const kpi = stats?.[m];
           const note = notes[i];
           const change = kpi && comparison !== 'off' ? kpiChange(m, kpi) : null;
           return (
             <button key={m} type="button" class="kpi" aria-pressed={m === metric} data-metric={m} onClick={() => onSelect(m)} title={note}>
-              <span class="kpi-label">{converters && m === 'visitors' ? 'Converters' : METRIC_REGISTRY[m].label}</span>
-              <span class="kpi-value">{kpi ? formatMetric(m, kpi.value, undefined) : '…'}</span>
+              <span class="kpi-label">{converters && m === 'visitors' ? dashboardText.convertersLabel : namesText.metricNames[m]}</span>
+              <span class="kpi-value">{kpi ? formatMetric(m, kpi.value) : '…'}</span>
               {/* Out of the accessible name: the title gives the note as the tile's description. */}
               {note && (
                 <span class="kpi-reason" aria-hidden="true">
@@ -61,7 +64,7 @@ export function KpiTiles({
               )}
               {change && (
                 <span class={`kpi-change ${changeClass(change)}`}>
-                  <span class="kpi-delta">{change.text}</span> <span class="muted">vs {COMPARISON_LABELS[comparison].versus}</span>
+                  <span class="kpi-delta">{change.text}</span> <span class="muted">{periodText.versus[comparison]}</span>
                 </span>
               )}
             </button>
@@ -72,7 +75,8 @@ export function KpiTiles({
       {/* Below the grid, not in it: a row spanning every column would keep the columns a row of tiles leaves empty. */}
       {goalSettings && reasons.some((r) => r?.cause === 'goals') && (
         <p class="kpi-note">
-          <a href={goalSettings}>Add a goal</a> to count {metrics.filter((_, i) => reasons[i]?.cause === 'goals').map((m) => inSentence(METRIC_REGISTRY[m].label)).join(' and ')}.
+          <a href={goalSettings}>{dashboardText.addGoal}</a>
+          {fill(dashboardText.toCount, { metrics: metrics.filter((_, i) => reasons[i]?.cause === 'goals').map((m) => inSentence(namesText.metricNames[m])).join(dashboardText.andWord) })}
         </p>
       )}
     </>
@@ -89,7 +93,7 @@ function ViewsPerVisit({ stats }: { stats: Stats | undefined }) {
   const value = stats === undefined ? '…' : views === null || views === undefined || !visits ? '–' : formatRatioOf(views, visits);
   return (
     <div class="kpi" data-figure="viewsPerVisit">
-      <span class="kpi-label">Views per visit</span>
+      <span class="kpi-label">{dashboardText.viewsPerVisitLabel}</span>
       <span class="kpi-value">{value}</span>
     </div>
   );

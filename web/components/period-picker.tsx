@@ -3,21 +3,21 @@
 import { useEffect, useState } from 'preact/hooks';
 import { PRESETS, type Preset } from '../../src/core/vocabulary.js';
 import type { PeriodChoice } from '../../src/core/view-state.js';
-
-export const PERIOD_LABELS: Record<Preset, string> = {
-  today: 'Today',
-  yesterday: 'Yesterday',
-  '7d': 'Last 7 days',
-  '30d': 'Last 30 days',
-  '90d': 'Last 90 days',
-  month: 'Month to date',
-  last_month: 'Last month',
-  year: 'Year to date',
-  '12mo': 'Last 12 months',
-  all: 'All time',
-};
+import { periodText } from '../lib/text/period.js';
 
 const CUSTOM = 'custom';
+
+/** `Days in <zone>`, the zone in its own element wherever the language puts it. */
+function zoneSentence(timezone: string) {
+  const [before = '', after = ''] = periodText.daysIn.split('{zone}');
+  return (
+    <>
+      {before}
+      <span class="tz">{timezone}</span>
+      {after}
+    </>
+  );
+}
 
 export function PeriodPicker({
   period,
@@ -60,7 +60,7 @@ export function PeriodPicker({
   return (
     <div class="period">
       <div class="field period-select">
-        <label for="period">Period</label>
+        <label for="period">{periodText.periodField}</label>
         <select
           id="period"
           value={selected}
@@ -75,10 +75,10 @@ export function PeriodPicker({
         >
           {PRESETS.map((p) => (
             <option key={p} value={p}>
-              {PERIOD_LABELS[p]}
+              {periodText.presetNames[p]}
             </option>
           ))}
-          <option value={CUSTOM}>Custom range…</option>
+          <option value={CUSTOM}>{periodText.customRange}</option>
         </select>
       </div>
       {custom && (
@@ -90,19 +90,17 @@ export function PeriodPicker({
           }}
         >
           <div class="field">
-            <label for="period-from">From</label>
+            <label for="period-from">{periodText.fromField}</label>
             <input id="period-from" type="date" required value={from} max={to || undefined} onInput={(e) => setFrom((e.target as HTMLInputElement).value)} />
           </div>
           <div class="field">
-            <label for="period-to">To</label>
+            <label for="period-to">{periodText.toField}</label>
             <input id="period-to" type="date" required value={to} min={from || undefined} onInput={(e) => setTo((e.target as HTMLInputElement).value)} />
           </div>
-          <button type="submit">Apply</button>
+          <button type="submit">{periodText.applyButton}</button>
         </form>
       )}
-      <p class="zone muted">
-        Days in <span class="tz">{timezone}</span>
-      </p>
+      <p class="zone muted">{zoneSentence(timezone)}</p>
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { readSite } from '../lib/site.js';
 import type { Dimension } from '../../src/core/vocabulary.js';
 import type { Realtime, RealtimeRow } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
+import { pageLocale } from '../lib/i18n.js';
 
 const REFRESH_MS = 5000;
 
@@ -75,9 +76,9 @@ function TopList({ title, dimension, rows }: { title: string; dimension: Dimensi
 /** The live view of a site inside the frame a page gives it (the site's own pages, or a shared link's). */
 export function RealtimeView({ site, frame }: { site: SiteRow; frame(children: ComponentChildren): VNode }) {
   const { data, error } = useLive(() => readSite<Realtime>(site.id, { path: '/realtime' }), REFRESH_MS, [site.id]);
-  const time = (ts: number) => new Date(ts).toLocaleTimeString(undefined, { timeZone: site.timezone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
-  const clock = (ts: number) => new Date(ts).toLocaleTimeString(undefined, { timeZone: site.timezone, hour: 'numeric', minute: '2-digit' });
-  const day = (ts: number) => new Date(ts).toLocaleDateString(undefined, { timeZone: site.timezone, day: 'numeric', month: 'short', year: 'numeric' });
+  const time = (ts: number) => new Date(ts).toLocaleTimeString(pageLocale(), { timeZone: site.timezone, hour: 'numeric', minute: '2-digit', second: '2-digit' });
+  const clock = (ts: number) => new Date(ts).toLocaleTimeString(pageLocale(), { timeZone: site.timezone, hour: 'numeric', minute: '2-digit' });
+  const day = (ts: number) => new Date(ts).toLocaleDateString(pageLocale(), { timeZone: site.timezone, day: 'numeric', month: 'short', year: 'numeric' });
   // A feed entry of another day than the answer's (in the site's zone) says its day too.
   const when = (ts: number) => (data && day(ts) !== day(data.generatedAt) ? `${day(ts)}, ${time(ts)}` : time(ts));
   return frame(

@@ -3,6 +3,10 @@
 // deleted by whoever may change it (its owner; admins and owners for shared ones); and `Save as
 // segment`, which keeps the view's filters (with the applied segment's) under a name, shared with
 // the site's members when an admin or owner says so, and applies it.
+import { frameText } from '../lib/text/frame.js';
+import { periodText } from '../lib/text/period.js';
+import { segmentsText } from '../lib/text/segments.js';
+import { fill } from '../lib/i18n.js';
 import { useState } from 'preact/hooks';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState } from './feedback.js';
@@ -48,17 +52,17 @@ function SegmentRow({ site, segment, goals, current, onApply, onChanged }: { sit
   if (renaming !== null) {
     return (
       <li class="segment">
-        <Form label={`Rename segment ${segment.name}`} onSubmit={() => change.run(() => renameSegment(site.id, segment.id, renaming.trim())).then((done) => {
+        <Form label={fill(segmentsText.renameSegmentLabel, { name: segment.name })} onSubmit={() => change.run(() => renameSegment(site.id, segment.id, renaming.trim())).then((done) => {
               if (!done) return;
               setRenaming(null);
               onChanged(false);
             })}
         >
-          <TextField label="Name" value={renaming} onValue={setRenaming} required maxLength={SEGMENT_NAME_LENGTH.max} autoFocus />
+          <TextField label={segmentsText.nameField} value={renaming} onValue={setRenaming} required maxLength={SEGMENT_NAME_LENGTH.max} autoFocus />
           <div class="actions">
-            <SubmitButton busy={change.busy}>Save</SubmitButton>
+            <SubmitButton busy={change.busy}>{frameText.saveButton}</SubmitButton>
             <button type="button" onClick={() => setRenaming(null)}>
-              Cancel
+              {frameText.cancelButton}
             </button>
           </div>
           <ErrorText message={change.error} />
@@ -71,15 +75,15 @@ function SegmentRow({ site, segment, goals, current, onApply, onChanged }: { sit
       <button type="button" class="segment-apply" aria-pressed={current} onClick={onApply}>
         {segment.name}
       </button>
-      {segment.shared && <span class="badge">Shared</span>}
+      {segment.shared && <span class="badge">{segmentsText.sharedBadge}</span>}
       <span class="muted">{filtersInWords(filtersOf(segment.filters), goals)}</span>
       {editable && (
         <span class="segment-actions">
-          <button type="button" aria-label={`Rename segment ${segment.name}`} onClick={() => setRenaming(segment.name)}>
-            Rename
+          <button type="button" aria-label={fill(segmentsText.renameSegmentLabel, { name: segment.name })} onClick={() => setRenaming(segment.name)}>
+            {segmentsText.renameButton}
           </button>
-          <ConfirmButton label={`Delete segment ${segment.name}`} question={`Delete the segment ${segment.name}?`} confirmLabel="Delete" onConfirm={() => change.run(() => deleteSegment(site.id, segment.id)).then((done) => done && onChanged(true))}>
-            Delete
+          <ConfirmButton label={fill(segmentsText.deleteSegmentLabel, { name: segment.name })} question={fill(segmentsText.deleteSegmentQuestion, { name: segment.name })} confirmLabel={segmentsText.deleteButton} onConfirm={() => change.run(() => deleteSegment(site.id, segment.id)).then((done) => done && onChanged(true))}>
+            {segmentsText.deleteButton}
           </ConfirmButton>
         </span>
       )}
@@ -90,11 +94,11 @@ function SegmentRow({ site, segment, goals, current, onApply, onChanged }: { sit
 
 function SegmentsDialog({ site, state, go, goals, segments, onClose }: SegmentsProps & { segments: Read<ManagedSegment[]>; onClose(): void }) {
   return (
-    <Modal title="Segments" onClose={onClose} returnFocusId={BUTTON_ID}>
+    <Modal title={segmentsText.segmentsButton} onClose={onClose} returnFocusId={BUTTON_ID}>
       <LoadState state={segments}>
         {(list) =>
           list.length === 0 ? (
-            <p class="muted">No segments yet: add filters, then save them with “Save as segment”.</p>
+            <p class="muted">{segmentsText.noSegments}</p>
           ) : (
             <ul class="segments plain">
               {list.map((segment) => (
@@ -120,7 +124,7 @@ function SegmentsDialog({ site, state, go, goals, segments, onClose }: SegmentsP
       </LoadState>
       <div class="actions">
         <button type="button" onClick={onClose}>
-          Close
+          {periodText.closeButton}
         </button>
       </div>
     </Modal>
@@ -142,16 +146,16 @@ function SaveDialog({ site, state, go, goals, current, onSaved, onClose }: Segme
     }
   };
   return (
-    <Modal title="Save as segment" onClose={onClose} returnFocusId={BUTTON_ID}>
+    <Modal title={segmentsText.saveAsSegment} onClose={onClose} returnFocusId={BUTTON_ID}>
       <Form onSubmit={submit}>
         <p class="muted">{filtersInWords(filtersOf(filters), goals)}</p>
-        <TextField label="Name" value={name} onValue={setName} required maxLength={SEGMENT_NAME_LENGTH.max} autoFocus />
-        {roleAtLeast(site.role, 'admin') && <CheckboxField label="Shared with the site's members" checked={shared} onChecked={setShared} />}
+        <TextField label={segmentsText.nameField} value={name} onValue={setName} required maxLength={SEGMENT_NAME_LENGTH.max} autoFocus />
+        {roleAtLeast(site.role, 'admin') && <CheckboxField label={segmentsText.sharedWithMembers} checked={shared} onChecked={setShared} />}
         <ErrorText message={save.error} />
         <div class="actions">
-          <SubmitButton busy={save.busy}>Save</SubmitButton>
+          <SubmitButton busy={save.busy}>{frameText.saveButton}</SubmitButton>
           <button type="button" onClick={onClose}>
-            Cancel
+            {frameText.cancelButton}
           </button>
         </div>
       </Form>
@@ -168,22 +172,23 @@ export function SegmentsMenu(props: SegmentsProps) {
   return (
     <>
       <button type="button" id={BUTTON_ID} aria-haspopup="dialog" aria-expanded={open === 'list'} onClick={() => setOpen('list')}>
-        Segments
+        {segmentsText.segmentsButton}
       </button>
       {(state.filters.length > 0 || current) && (
         <button type="button" aria-haspopup="dialog" aria-expanded={open === 'save'} onClick={() => setOpen('save')}>
-          Save as segment
+          {segmentsText.saveAsSegment}
         </button>
       )}
       {state.segment !== undefined && (
         <span class="chip segment-chip">
           <span>
-            Segment <strong>{current?.name ?? (segments.loading ? '…' : `#${state.segment}`)}</strong>
+            {segmentsText.segmentChip}
+            <strong>{current?.name ?? (segments.loading ? '…' : `#${state.segment}`)}</strong>
           </span>
           <button
             type="button"
-            aria-label="Remove segment"
-            title="Remove segment"
+            aria-label={segmentsText.removeSegment}
+            title={segmentsText.removeSegment}
             onClick={() => {
               go(applied(state, undefined));
               document.getElementById(BUTTON_ID)?.focus();

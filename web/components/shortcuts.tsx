@@ -2,7 +2,7 @@
 // them. A key typed into a field, or with a modifier, is never a shortcut.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Preset } from '../../src/core/vocabulary.js';
-import { PERIOD_LABELS } from './period-picker.js';
+import { periodText } from '../lib/text/period.js';
 
 export const PERIOD_KEYS: ReadonlyArray<readonly [string, Preset]> = [
   ['d', 'today'],
@@ -54,13 +54,13 @@ export function Shortcuts({ onPeriod, onCustom }: { onPeriod(period: Preset): vo
   return (
     <>
       <button type="button" class="link shortcuts-hint" onClick={() => setOpen(true)} aria-keyshortcuts="?">
-        Keyboard shortcuts
+        {periodText.keyboardShortcuts}
       </button>
       <dialog ref={dialog} class="shortcuts" aria-labelledby="shortcuts-title" onClose={() => setOpen(false)}>
         <div class="card-head">
-          <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+          <h2 id="shortcuts-title">{periodText.keyboardShortcuts}</h2>
           <button type="button" onClick={() => dialog.current?.close()}>
-            Close
+            {periodText.closeButton}
           </button>
         </div>
         <table>
@@ -70,20 +70,20 @@ export function Shortcuts({ onPeriod, onCustom }: { onPeriod(period: Preset): vo
                 <td>
                   <kbd>{key.toUpperCase()}</kbd>
                 </td>
-                <td>{PERIOD_LABELS[period]}</td>
+                <td>{periodText.presetNames[period]}</td>
               </tr>
             ))}
             <tr>
               <td>
                 <kbd>C</kbd>
               </td>
-              <td>Custom range</td>
+              <td>{periodText.customRange}</td>
             </tr>
             <tr>
               <td>
                 <kbd>?</kbd>
               </td>
-              <td>This list</td>
+              <td>{periodText.thisList}</td>
             </tr>
           </tbody>
         </table>

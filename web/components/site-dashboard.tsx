@@ -4,7 +4,8 @@ import type { ComponentChildren, VNode } from 'preact';
 import { useCallback, useMemo, useState } from 'preact/hooks';
 import { BreakdownPanel } from './breakdown-panel.js';
 import { Chart, type ChartOverlay } from './chart.js';
-import { Loading, ReadFailure, readState } from './feedback.js';
+import { Loading } from './feedback.js';
+import { ReadFailure, readState } from './read-failure.js';
 import { FilterChips, FilterSentence } from './filter-chips.js';
 import { ComparisonPicker } from './comparison-picker.js';
 import { FilterDialog, FilterMenu } from './filter-menu.js';
@@ -14,6 +15,8 @@ import { Shortcuts } from './shortcuts.js';
 import { useViewState } from '../lib/address.js';
 import { downloadText } from '../lib/download.js';
 import { formatDay } from '../lib/format.js';
+import { fill } from '../lib/i18n.js';
+import { dashboardText } from '../lib/text/dashboard.js';
 import { goalNamesOf, type GoalNames } from '../lib/labels.js';
 import { useRead } from '../lib/hooks.js';
 import { seriesCsv } from '../lib/series.js';
@@ -98,10 +101,10 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
       </div>
       {locked.length > 0 && (
         <p class="notice locked-filters">
-          Limited to{' '}
+          {dashboardText.limitedTo}
           {locked.map((filter, i) => (
             <span key={filter.dimension}>
-              {i > 0 && ' and '}
+              {i > 0 && dashboardText.andWord}
               <FilterSentence filter={filter} />
             </span>
           ))}
@@ -121,16 +124,16 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
       </div>
       {clippedFrom && (
         <p class="note" role="note" data-note="raw-window">
-          Figures under these filters count from {formatDay(clippedFrom)}: they need single events, which this site keeps for a limited time.{' '}
-          {roleAtLeast(site.role, 'admin') && <a href={`/sites/${encodeURIComponent(site.id)}/settings#general`}>Keep single events longer</a>}
+          {fill(dashboardText.rawFrom, { day: formatDay(clippedFrom) })}{' '}
+          {roleAtLeast(site.role, 'admin') && <a href={`/sites/${encodeURIComponent(site.id)}/settings#general`}>{dashboardText.keepLonger}</a>}
         </p>
       )}
       {leftOut && (
         <p class="note" role="note">
-          Imported history is left out of some of these figures: daily totals from another tool cannot answer this view (hours, or these filters together).
+          {dashboardText.importedLeftOut}
         </p>
       )}
-      <section class="card overview" aria-label="Overview" data-panel="overview" data-state={readState(stats)}>
+      <section class="card overview" aria-label={dashboardText.overviewRegion} data-panel="overview" data-state={readState(stats)}>
         {stats.error ? (
           <ReadFailure read={stats} />
         ) : (
@@ -160,7 +163,7 @@ export function Dashboard({ site, frame, lockedFilters = [], addOns = NO_ADD_ONS
                   downloadText(`${state.metric}-${series.data!.period.from}-to-${series.data!.period.to}.csv`, seriesCsv(series.data!, state.metric));
                 }}
               >
-                Export CSV
+                {dashboardText.exportCsv}
               </a>
             </>
           ) : (

@@ -4,7 +4,7 @@ import type { ComponentChildren } from 'preact';
 import { Layout } from '../lib/layout.js';
 import type { SessionView, SiteRow } from '../../src/core/management.js';
 import { roleAtLeast } from '../../src/core/vocabulary.js';
-
+import { frameText } from '../lib/text/frame.js';
 
 type SitePage = 'dashboard' | 'realtime' | 'journeys' | 'goals' | 'funnel';
 
@@ -21,12 +21,12 @@ export function SiteFrame({ session, site, current, children }: { session: Sessi
       title={site.name}
       crumbs={[{ href: base, label: site.domain }]}
       tabs={
-        <nav class="tabs" aria-label="Site">
-          {link('dashboard', base, 'Dashboard')}
-          {link('realtime', `${base}/realtime`, 'Realtime')}
-          {link('journeys', `${base}/journeys`, 'Journeys')}
-          {link(current === 'funnel' ? 'funnel' : 'goals', `${base}/goals`, 'Goals and funnels')}
-          {roleAtLeast(site.role, 'admin') && <a href={`${base}/settings`}>Settings</a>}
+        <nav class="tabs" aria-label={frameText.siteTabs}>
+          {link('dashboard', base, frameText.dashboardTab)}
+          {link('realtime', `${base}/realtime`, frameText.realtimeTab)}
+          {link('journeys', `${base}/journeys`, frameText.journeysTab)}
+          {link(current === 'funnel' ? 'funnel' : 'goals', `${base}/goals`, frameText.goalsAndFunnels)}
+          {roleAtLeast(site.role, 'admin') && <a href={`${base}/settings`}>{frameText.settingsTab}</a>}
         </nav>
       }
     >

@@ -7,6 +7,8 @@ import { formatInstant } from '../lib/dates.js';
 import { useAction } from '../lib/hooks.js';
 import { ErrorText, Notice } from './feedback.js';
 import type { SentReport } from '../../src/core/management.js';
+import { fill } from '../lib/i18n.js';
+import { accountText } from '../lib/text/account.js';
 
 export function TestReport({ siteId, name, configured }: { siteId: string; name: string; configured: boolean }) {
   const [sent, setSent] = useState<SentReport | undefined>(undefined);
@@ -18,14 +20,12 @@ export function TestReport({ siteId, name, configured }: { siteId: string; name:
     });
   return (
     <div class="test-report">
-      <button type="button" aria-label={`Send a test report of ${name}`} onClick={run} disabled={send.busy || !configured}>
-        Send a test report
+      <button type="button" aria-label={fill(accountText.sendTestReportOf, { name })} onClick={run} disabled={send.busy || !configured}>
+        {accountText.sendTestReport}
       </button>
-      {!configured && <p class="muted">A test report needs mail, which this service does not send yet.</p>}
+      {!configured && <p class="muted">{accountText.testReportNeedsMail}</p>}
       {sent && (
-        <Notice>
-          The report of {sent.from} to {sent.to} was sent to {sent.email} at {formatInstant(sent.sentAt)}.
-        </Notice>
+        <Notice>{fill(accountText.testReportSent, { from: sent.from, to: sent.to, email: sent.email, time: formatInstant(sent.sentAt) })}</Notice>
       )}
       <ErrorText message={send.error} />
     </div>

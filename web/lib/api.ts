@@ -4,6 +4,8 @@
 import type { ErrorCode, ErrorReason } from '../../src/core/errors.js';
 import { loginPath } from '../../src/core/next-path.js';
 import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, RAW_WINDOW_HEADER, REASON_HEADER } from '../../src/core/answer-headers.js';
+import { fill } from './i18n.js';
+import { frameText } from './text/frame.js';
 
 /** A code of the server's catalogue, or the dashboard's own for no answer or one without the envelope. */
 export type FailureCode = ErrorCode | 'NETWORK' | `HTTP_${number}`;
@@ -106,7 +108,7 @@ async function errorOf(response: Response): Promise<ApiError> {
   } catch {
     // Not the error envelope (a proxy's page, a cut answer): described by its status below.
   }
-  return new ApiError(response.status, `HTTP_${response.status}`, `The server answered ${response.status} ${response.statusText}. Try again in a moment.`);
+  return new ApiError(response.status, `HTTP_${response.status}`, fill(frameText.httpError, { status: `${response.status} ${response.statusText}` }));
 }
 
 export async function api<T = unknown>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
@@ -147,7 +149,7 @@ async function send(method: Method, path: string, body: unknown, options: Reques
       credentials: 'same-origin',
     });
   } catch {
-    throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check the connection and try again.');
+    throw new ApiError(0, 'NETWORK', frameText.networkError);
   }
   if (response.status === 401 && !options.anonymous && access === undefined) {
     window.location.assign(loginPath(window.location.pathname + window.location.search, window.location.origin));
@@ -167,7 +169,7 @@ export async function upload<T = unknown>(path: string, file: Blob): Promise<T> 
       credentials: 'same-origin',
     });
   } catch {
-    throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check the connection and try again.');
+    throw new ApiError(0, 'NETWORK', frameText.networkError);
   }
   if (!response.ok) throw await errorOf(response);
   return (await response.json()) as T;

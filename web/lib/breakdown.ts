@@ -5,7 +5,9 @@ import { dimensionLabel, keyLabel } from './labels.js';
 import { readSite } from './site.js';
 import { breakdownRead, type RowsPage } from '../../src/core/dashboard-reads.js';
 import { BREAKDOWN_INCLUDES, BREAKDOWN_LIMIT, type BreakdownInclude, type QueryDimension } from '../../src/core/vocabulary.js';
-import { isMetric, METRIC_REGISTRY } from '../../src/core/metric-registry.js';
+import { isMetric } from '../../src/core/metric-registry.js';
+import { namesText } from './text/names.js';
+import { dashboardText } from './text/dashboard.js';
 import type { BreakdownAnswer, BreakdownRow, PropertyKeysAnswer } from '../../src/core/answers.js';
 
 /** What a row adds as one figure of its own column (web vitals have a view of their own: ../components/web-vitals.tsx). */
@@ -73,7 +75,7 @@ export async function readAllRows(siteId: string, view: URLSearchParams, dimensi
 
 /** The name of a figure a row adds: a metric's, or scroll depth's. */
 export function includeLabel(name: FigureInclude): string {
-  return isMetric(name) ? METRIC_REGISTRY[name].label : 'Scroll depth';
+  return isMetric(name) ? namesText.metricNames[name] : dashboardText.scrollDepthColumn;
 }
 
 /** A row's figure: null where it has none (views the days read do not know, or a figure it does not add). */
@@ -86,7 +88,7 @@ export function rowFigure(row: BreakdownRow, figure: Exclude<RowField, 'key'>): 
 export function breakdownCsv(dimension: QueryDimension, rows: readonly BreakdownRow[]): string {
   const added = FIGURE_INCLUDES.filter((name) => rows.some((r) => name in r));
   return toCsv(
-    [dimensionLabel(dimension), 'Visitors', 'Views', 'Share of visitors', ...added.map(includeLabel)],
+    [dimensionLabel(dimension), namesText.metricNames.visitors, dashboardText.viewsColumn, dashboardText.shareOfVisitors, ...added.map(includeLabel)],
     rows.map((r) => [r.key, r.visitors, rowFigure(r, 'views') ?? '', r.pct, ...added.map((name) => r[name] ?? '')]),
   );
 }

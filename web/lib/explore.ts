@@ -1,14 +1,14 @@
 // The dashboard's client of a site's segments and annotations (/app/v1/manage/sites/:siteId/…) and
 // of the annotations of a period (/app/v1/sites/:siteId/annotations).
 import { call } from './client.js';
-import { dimensionLabel, filterValueLabel, OPERATOR_LABELS, type GoalNames } from './labels.js';
+import { dimensionLabel, filterValueLabel, operatorLabel, type GoalNames } from './labels.js';
 import { readSite } from './site.js';
 import type { Filter } from '../../src/core/vocabulary.js';
 import type { Annotation, AnnotationsAnswer } from '../../src/core/answers.js';
 
 /** Filters as the chips say them, in one line: `Country is France, Goal is Signup`. */
 export const filtersInWords = (filters: readonly Filter[], goals?: GoalNames): string =>
-  filters.map((f) => `${dimensionLabel(f.dimension)} ${OPERATOR_LABELS[f.operator ?? 'is']} ${filterValueLabel(f, goals)}`).join(', ');
+  filters.map((f) => `${dimensionLabel(f.dimension)} ${operatorLabel(f.operator ?? 'is')} ${filterValueLabel(f, goals)}`).join(', ');
 
 /** The site's shared segments and the user's own. */
 export const listSegments = (siteId: string) => call('GET /manage/sites/:siteId/segments', { params: { siteId } }).then((a) => a.segments);

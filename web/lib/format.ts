@@ -1,9 +1,11 @@
-// Dates and times as the dashboard writes them, in the browser's locale (`locale` undefined) or a
-// given one, in the site's time zone; numbers, durations and changes are src/core/figure-text.ts's,
+// Dates and times as the dashboard writes them, in the page's locale (./i18n.ts) or a given one, in the site's time zone; numbers, durations and changes are src/core/figure-text.ts's,
 // the same in the dashboard, the CLI and the email reports.
 import type { Grain } from '../../src/core/vocabulary.js';
-import { cachedFormatter, type KpiChange } from '../../src/core/figure-text.js';
+import { cachedFormatter, formatCount, type KpiChange } from '../../src/core/figure-text.js';
+import { pageLocale } from './i18n.js';
+import { plural, type Plural } from '../../src/core/messages/language.js';
 
+// In the page's locale unless told another: ./i18n.ts sets it as figure-text's default.
 export {
   formatAmount,
   formatChange,
@@ -19,8 +21,18 @@ export {
   type KpiChange,
 } from '../../src/core/figure-text.js';
 
+/** A count of a unit in the page's language, by Intl's own words: `7 days`, `7 Tage`, `7 jours`. */
+export function formatUnits(n: number, unit: Grain, locale = pageLocale()): string {
+  const options: Intl.NumberFormatOptions = { style: 'unit', unit, unitDisplay: 'long' };
+  return cachedFormatter('number', locale, options, (resolved) => new Intl.NumberFormat(resolved, options)).format(n);
+}
+
+/** A count's words in the page's language: `{n}` is the count as the locale writes it. */
+export const countText = (entry: Plural, n: number, params: Readonly<Record<string, string | number>> = {}): string =>
+  plural(entry, n, pageLocale(), { n: formatCount(n), ...params });
+
 const dateFormat = (locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat =>
-  cachedFormatter('date', locale, options, () => new Intl.DateTimeFormat(locale, options));
+  cachedFormatter('date', locale, options, (resolved) => new Intl.DateTimeFormat(resolved, options));
 
 /** The class of a change's text: `up` for good news, `down` for bad, none for neither. */
 export const changeClass = (change: KpiChange): string => (change.good === null ? '' : change.good ? 'up' : 'down');
@@ -29,7 +41,7 @@ export const changeClass = (change: KpiChange): string => (change.good === null 
  * The bucket that starts at `t` (epoch ms) as a date in the site's zone: with the hour for hourly
  * buckets, the first day for days and weeks, month and year for months.
  */
-export function formatBucket(t: number, grain: Grain, timeZone: string, locale?: string): string {
+export function formatBucket(t: number, grain: Grain, timeZone: string, locale = pageLocale()): string {
   const date = new Date(t);
   switch (grain) {
     case 'hour':
@@ -42,7 +54,7 @@ export function formatBucket(t: number, grain: Grain, timeZone: string, locale?:
 }
 
 /** A short axis label of a bucket in the site's zone. */
-export function formatAxisLabel(t: number, grain: Grain, timeZone: string, locale?: string): string {
+export function formatAxisLabel(t: number, grain: Grain, timeZone: string, locale = pageLocale()): string {
   const date = new Date(t);
   if (grain === 'hour') return dateFormat(locale, { timeZone, hour: 'numeric' }).format(date);
   if (grain === 'month') return dateFormat(locale, { timeZone, month: 'short', year: '2-digit' }).format(date);
@@ -50,7 +62,7 @@ export function formatAxisLabel(t: number, grain: Grain, timeZone: string, local
 }
 
 /** A site-local day `YYYY-MM-DD` as the locale writes a date. */
-export function formatDay(day: string, locale?: string): string {
+export function formatDay(day: string, locale = pageLocale()): string {
   return dateFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(`${day}T00:00:00Z`));
 }
 

@@ -6,6 +6,7 @@
 // is none of (without filters it may also be a measure imported history lacks, and no reason is given).
 import { type Metric, METRIC_REGISTRY, type ReadMeasureName } from '../../src/core/metric-registry.js';
 import type { Filter } from '../../src/core/vocabulary.js';
+import { dashboardText } from './text/dashboard.js';
 
 export interface NullReason {
   /** What the filters or the site's goals stop, or that the view holds none of what a ratio divides by. */
@@ -21,8 +22,8 @@ export function nullReason(metric: Metric, filters: readonly Filter[], hasGoals?
   const computation = METRIC_REGISTRY[metric].computation;
   if (computation.kind === 'ratio') return filters.length > 0 ? { cause: 'empty', text: emptyDenominator(computation.denominator, filters) } : undefined;
   if (computation.kind !== 'goals') return undefined;
-  if (filters.length > 0 && hasGoals !== false) return { cause: 'filters', text: 'Not counted this far back under filters' };
-  return { cause: 'goals', text: 'No goals yet' };
+  if (filters.length > 0 && hasGoals !== false) return { cause: 'filters', text: dashboardText.notCountedFarBack };
+  return { cause: 'goals', text: dashboardText.noGoalsYet };
 }
 
 /** What a ratio's view holds none of, by the measure it divides by. */
@@ -30,12 +31,12 @@ function emptyDenominator(denominator: ReadMeasureName, filters: readonly Filter
   switch (denominator) {
     // Under a page or hostname filter, bounce rate counts the visits that entered on a matching page.
     case 'landings':
-      return filters.some((f) => f.dimension === 'page' || f.dimension === 'hostname') ? 'No visit entered on these pages' : 'No visits under these filters';
+      return filters.some((f) => f.dimension === 'page' || f.dimension === 'hostname') ? dashboardText.noVisitEntered : dashboardText.noVisits;
     case 'engagedViews':
-      return 'No time on page recorded';
+      return dashboardText.noTimeOnPage;
     case 'baseVisitors':
-      return 'No visitors under these filters';
+      return dashboardText.noVisitors;
     default:
-      return 'No visits under these filters';
+      return dashboardText.noVisits;
   }
 }

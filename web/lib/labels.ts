@@ -1,11 +1,14 @@
-// Names shown for the breakdown dimensions and their keys.
-import { cityName, countryName } from '../../src/core/place-names.js';
-import { DIMENSION_SPECS, GOAL_DIMENSION, isPropertyDimension, NO_REFERRER_LABEL, NONE_KEY, OTHER_KEY, OTHER_PAGE_KEY, propertyKey, type Filter, type FilterDimension, type FilterOperator, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
+// Names shown for the breakdown dimensions and their keys, in the page's language.
+import { countryName, GEONAMES_KEY } from '../../src/core/place-names.js';
+import { fill } from '../../src/core/messages/language.js';
+import { pageLocale } from './i18n.js';
+import { GOAL_DIMENSION, isPropertyDimension, NONE_KEY, OTHER_KEY, OTHER_PAGE_KEY, propertyKey, type Filter, type FilterDimension, type FilterOperator, type GoalProps, type QueryDimension } from '../../src/core/vocabulary.js';
+import { namesText } from './text/names.js';
 
 /** The name shown for a dimension: a custom property's as `Property <key>`, the goal filter's as `Goal`. */
 export function dimensionLabel(dimension: FilterDimension): string {
-  if (dimension === GOAL_DIMENSION) return 'Goal';
-  return isPropertyDimension(dimension) ? `Property ${propertyKey(dimension)}` : DIMENSION_SPECS[dimension].label;
+  if (dimension === GOAL_DIMENSION) return namesText.goalWord;
+  return isPropertyDimension(dimension) ? fill(namesText.propertyNamed, { key: propertyKey(dimension) }) : namesText.dimensionNames[dimension];
 }
 
 const COUNTRY_CODE = /^[A-Z]{2}$/;
@@ -18,14 +21,20 @@ const COUNTRY_CODE = /^[A-Z]{2}$/;
  */
 export function keyLabel(dimension: FilterDimension, key: string, goals?: GoalNames): string {
   if (dimension === GOAL_DIMENSION) return goals?.get(key) ?? key;
-  if (dimension === 'referrer' && key === NONE_KEY) return NO_REFERRER_LABEL;
-  if (dimension === 'device') return key.charAt(0).toUpperCase() + key.slice(1);
+  if (dimension === 'referrer' && key === NONE_KEY) return namesText.noReferrer;
+  if (dimension === 'device') return namesText.deviceNames[key] ?? key.charAt(0).toUpperCase() + key.slice(1);
   if (dimension === 'city') return cityName(key);
-  return dimension === 'country' ? countryName(key) : key;
+  return dimension === 'country' ? countryName(key, pageLocale()) : key;
 }
 
-/** The operators as a sentence says them: `Country is not Germany`. */
-export const OPERATOR_LABELS: Record<FilterOperator, string> = { is: 'is', is_not: 'is not', contains: 'contains' };
+/** A city's key as shown: an imported city's `geonames:<id>` as `GeoNames city <id>`, any other as it is. */
+function cityName(key: string): string {
+  const id = GEONAMES_KEY.exec(key)?.[1];
+  return id === undefined ? key : fill(namesText.geonamesCity, { id });
+}
+
+/** An operator as a sentence says it: `Country is not Germany`. */
+export const operatorLabel = (operator: FilterOperator): string => namesText.operatorWords[operator];
 
 /** The names of a site's goals by id (as a goal filter's values say them), as the goals answer lists them. */
 export type GoalNames = ReadonlyMap<string, string>;
@@ -45,7 +54,7 @@ export const valueLabel = (dimension: FilterDimension, operator: FilterOperator 
  */
 export function filterValueLabel(filter: Filter, goals?: GoalNames): string {
   const labels = filter.values.map((value) => valueLabel(filter.dimension, filter.operator, value, goals));
-  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
+  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')}${namesText.orWord}${labels.at(-1)}`;
 }
 
 /** A country code's flag as emoji (its two regional indicator letters); '' for any other key. */

@@ -5,6 +5,8 @@ import { useEffect } from 'preact/hooks';
 import { useAction } from './hooks.js';
 import { signOut } from './session.js';
 import { ErrorText } from '../components/feedback.js';
+import { fill } from './i18n.js';
+import { frameText } from './text/frame.js';
 import type { SessionView } from '../../src/core/management.js';
 
 export interface Crumb {
@@ -34,10 +36,10 @@ export function Layout({
   return (
     <>
       <a class="skip" href="#content">
-        Skip to content
+        {frameText.skipLink}
       </a>
       <header class="top">
-        <nav aria-label="Breadcrumbs" class="crumbs">
+        <nav aria-label={frameText.breadcrumbsNav} class="crumbs">
           <a href="/" class="brand">
             svc
           </a>
@@ -51,11 +53,11 @@ export function Layout({
           ))}
         </nav>
         <div class="user">
-          <a class="email" href="/account" title={`Account of ${session.user.email}`}>
+          <a class="email" href="/account" title={fill(frameText.accountOf, { email: session.user.email })}>
             {session.user.name || session.user.email}
           </a>
           <button type="button" onClick={() => leaving.run(signOut)} disabled={leaving.busy}>
-            Sign out
+            {frameText.signOutButton}
           </button>
           <ErrorText message={leaving.error} />
         </div>

@@ -1,7 +1,9 @@
-// Starts a page: renders it into #app (the shell's loading text stays until then).
+// Starts a page: renders it into #app once its language is loaded (the shell's loading text stays
+// until then); a signed-in page renders again in the account's language when it differs.
 import { render, type ComponentChildren, type VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf } from './api.js';
+import { loadLanguage } from './i18n.js';
 import { loadSession } from './session.js';
 import { ErrorText, Loading } from '../components/feedback.js';
 import type { SessionView } from '../../src/core/management.js';
@@ -9,8 +11,10 @@ import type { SessionView } from '../../src/core/management.js';
 export function mountPage(page: VNode): void {
   const root = document.getElementById('app');
   if (!root) throw new Error('the page shell has no #app element');
-  root.textContent = '';
-  render(page, root);
+  void loadLanguage().then(() => {
+    root.textContent = '';
+    render(page, root);
+  });
 }
 
 /** Loads the session, then renders `children(session)`; without a session the api client sends the browser to sign in. */
@@ -18,7 +22,13 @@ export function SignedIn({ children }: { children(session: SessionView): Compone
   const [session, setSession] = useState<SessionView | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   useEffect(() => {
-    loadSession().then(setSession, (failure: unknown) => setError(messageOf(failure)));
+    loadSession().then(
+      async (loaded) => {
+        await loadLanguage(loaded.user.language);
+        setSession(loaded);
+      },
+      (failure: unknown) => setError(messageOf(failure)),
+    );
   }, []);
   if (error) {
     return (

@@ -2,26 +2,24 @@
 // they stop, by the refusal's reason. Reasons not listed keep the server's own message.
 import { ApiError, messageOf } from './api.js';
 import type { ErrorReason } from '../../src/core/errors.js';
+import { readErrorsText } from './text/read-errors.js';
 
-const RAW_WINDOW =
-  'Not counted for these days: these filters need single events, which this site keeps for a limited time (Keep single events, in its settings). Choose a more recent period, or remove a filter.';
-const NOT_FOUND = 'Not found: it does not exist, was archived, or belongs to an organisation you are not a member of.';
-const RATE_LIMITED = 'Too many requests for a moment: the figures will load again shortly.';
+type ReadError = keyof typeof readErrorsText;
 
-const READABLE: Partial<Record<ErrorReason, string>> = {
-  FILTERS_RAW_WINDOW_EXCEEDED: RAW_WINDOW,
-  PROPERTY_NONE_RAW_WINDOW_EXCEEDED: RAW_WINDOW,
-  OPERATOR_RAW_WINDOW_EXCEEDED: RAW_WINDOW,
+/** The catalogue's sentence of each refusal (readErrorsText). */
+const READABLE: Partial<Record<ErrorReason, ReadError>> = {
+  FILTERS_RAW_WINDOW_EXCEEDED: 'window',
+  PROPERTY_NONE_RAW_WINDOW_EXCEEDED: 'window',
+  OPERATOR_RAW_WINDOW_EXCEEDED: 'window',
   // A shared link's lock on pages is no filter its viewer can remove.
-  PAGE_PATTERN_RAW_WINDOW_EXCEEDED:
-    'This shared link shows some pages only, which needs single events, kept for a limited number of days: choose a shorter, more recent period.',
-  METRIC_NOT_FILTERABLE: 'This figure cannot be computed with the active filters: remove a filter or choose another metric.',
-  HOURLY_CONVERSIONS_UNSUPPORTED: 'Conversions of all goals together are counted per day: filter by a goal to chart its conversions by the hour, or choose a period longer than two days.',
-  REVERSED_INVALID_PERIOD: 'The period starts after it ends: choose a start day before the end day.',
-  SITE_NOT_FOUND: NOT_FOUND,
-  FUNNEL_NOT_FOUND: NOT_FOUND,
-  DASHBOARD_RATE_LIMITED: RATE_LIMITED,
-  LONG_READS_RATE_LIMITED: RATE_LIMITED,
+  PAGE_PATTERN_RAW_WINDOW_EXCEEDED: 'pageLock',
+  METRIC_NOT_FILTERABLE: 'unfilterable',
+  HOURLY_CONVERSIONS_UNSUPPORTED: 'hourly',
+  REVERSED_INVALID_PERIOD: 'reversed',
+  SITE_NOT_FOUND: 'missing',
+  FUNNEL_NOT_FOUND: 'missing',
+  DASHBOARD_RATE_LIMITED: 'busy',
+  LONG_READS_RATE_LIMITED: 'busy',
 };
 
 /** Refusals that tell of days without single events: nothing went wrong, the figures do not exist (shown as a note, not an error). */
@@ -32,6 +30,7 @@ export function tellsOfNoSingleEvents(reason: ErrorReason | undefined): boolean 
 }
 
 export function readableError(error: unknown): string {
-  if (error instanceof ApiError) return (error.reason && READABLE[error.reason]) ?? error.message;
-  return messageOf(error);
+  if (!(error instanceof ApiError)) return messageOf(error);
+  const sentence = error.reason && READABLE[error.reason];
+  return sentence ? readErrorsText[sentence] : error.message;
 }

@@ -1,7 +1,7 @@
 // Finding a dimension's values by what a person reads. The API's `search` matches keys, and most keys
 // are what people read: pages, browser and system names, and region and city names as the
 // geolocation database writes them. A country's key is its ISO code, shown by its name in the
-// browser's language (keyLabel): countries are matched here, by name or code, over every country
+// page's language (keyLabel: `Deutschland` for a German reader): countries are matched here, by name or code, over every country
 // of the period, a list bounded by the number of codes; goals (ids) by their names, over the site's goals.
 import { keyLabel, type GoalNames } from './labels.js';
 import type { RowsPage } from '../../src/core/dashboard-reads.js';

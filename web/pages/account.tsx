@@ -1,6 +1,6 @@
 // /account: the signed-in user's own password, email and account (every change asks for the current
 // password; a changed password, or an email changed by its mailed link, ends the user's other
-// sessions), `Confirm email` while the email is unconfirmed, and its email reports:
+// sessions), `Confirm email` while the email is unconfirmed, its language, and its email reports:
 // per site, `Weekly report` and `Monthly report`, and `Send a test report`: last week's report mailed
 // to the user now (no subscription needed, none changed).
 import { useState } from 'preact/hooks';
@@ -12,7 +12,10 @@ import { mountPage, SignedIn } from '../lib/mount.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { ErrorText, LoadState, Notice } from '../components/feedback.js';
 import { TestReport } from '../components/test-report.js';
-import { CheckboxField, TextField } from '../components/fields.js';
+import { CheckboxField, SelectField, TextField } from '../components/fields.js';
+import { fill, loadLanguage } from '../lib/i18n.js';
+import { accountText } from '../lib/text/account.js';
+import { LANGUAGES, type Language } from '../../src/core/messages/language.js';
 import { FormSection } from '../components/form-section.js';
 import type { ReportChoice, SessionView } from '../../src/core/management.js';
 
@@ -32,10 +35,10 @@ function ChangePassword() {
     });
   return (
     <section class="card" aria-labelledby="password-title">
-      <h2 id="password-title">Password</h2>
-      <FormSection title="Change password" action={action} onSubmit={submit} submitLabel="Change password" busyLabel="Changing…" hint={done && <Notice>Password changed. Your other sessions ended.</Notice>}>
-        <TextField label="Current password" type="password" autoComplete="current-password" required value={current} onValue={setCurrent} />
-        <TextField label="New password" type="password" autoComplete="new-password" required minLength={10} maxLength={1024} hint="At least 10 characters." value={next} onValue={setNext} />
+      <h2 id="password-title">{accountText.password}</h2>
+      <FormSection title={accountText.changePassword} action={action} onSubmit={submit} submitLabel={accountText.changePassword} busyLabel={accountText.changing} hint={done && <Notice>{accountText.passwordChanged}</Notice>}>
+        <TextField label={accountText.currentPassword} type="password" autoComplete="current-password" required value={current} onValue={setCurrent} />
+        <TextField label={accountText.newPassword} type="password" autoComplete="new-password" required minLength={10} maxLength={1024} hint={accountText.atLeast10} value={next} onValue={setNext} />
       </FormSection>
     </section>
   );
@@ -58,22 +61,22 @@ function ChangeEmail({ session }: { session: SessionView }) {
     confirm.run(async () => {
       setSentTo((await call('POST /account/email/confirmation')).pendingEmail);
     });
-  const sent = sentTo !== undefined && <Notice>A link was mailed to {sentTo}. The email changes (or is confirmed) once you follow it.</Notice>;
+  const sent = sentTo !== undefined && <Notice>{fill(accountText.linkMailed, { email: sentTo })}</Notice>;
   return (
     <section class="card" aria-labelledby="email-title">
-      <h2 id="email-title">Email</h2>
+      <h2 id="email-title">{accountText.email}</h2>
       {!session.user.emailConfirmed && (
         <p>
-          Your email is not confirmed: single sign-on cannot sign you in until it is.{' '}
+          {accountText.notConfirmed}{' '}
           <button type="button" onClick={askConfirmation} disabled={confirm.busy}>
-            Confirm email
+            {accountText.confirmEmail}
           </button>
         </p>
       )}
       {confirm.error && <ErrorText message={confirm.error} />}
-      <FormSection title="Change email" action={action} onSubmit={submit} submitLabel="Change email" busyLabel="Sending…" hint={sent}>
-        <TextField label="Email" type="email" autoComplete="email" required value={email} onValue={setEmail} />
-        <TextField label="Current password" type="password" autoComplete="current-password" required value={current} onValue={setCurrent} />
+      <FormSection title={accountText.changeEmail} action={action} onSubmit={submit} submitLabel={accountText.changeEmail} busyLabel={accountText.sending} hint={sent}>
+        <TextField label={accountText.email} type="email" autoComplete="email" required value={email} onValue={setEmail} />
+        <TextField label={accountText.currentPassword} type="password" autoComplete="current-password" required value={current} onValue={setCurrent} />
       </FormSection>
     </section>
   );
@@ -89,13 +92,13 @@ function DeleteAccount() {
     });
   return (
     <section class="card" aria-labelledby="delete-title">
-      <h2 id="delete-title">Delete account</h2>
-      <p class="muted">Your memberships and sessions end at once. The last owner of an organisation makes another member owner first.</p>
+      <h2 id="delete-title">{accountText.deleteAccount}</h2>
+      <p class="muted">{accountText.deleteHint}</p>
       <div class="form inline">
-        <TextField label="Current password" type="password" autoComplete="current-password" value={current} onValue={setCurrent} />
+        <TextField label={accountText.currentPassword} type="password" autoComplete="current-password" value={current} onValue={setCurrent} />
         <div class="submit-cell">
-          <ConfirmButton question="Delete your account? This cannot be undone." confirmLabel="Delete account" disabled={action.busy || current === ''} onConfirm={remove}>
-            Delete account
+          <ConfirmButton question={accountText.deleteQuestion} confirmLabel={accountText.deleteAccount} disabled={action.busy || current === ''} onConfirm={remove}>
+            {accountText.deleteAccount}
           </ConfirmButton>
         </div>
       </div>
@@ -117,8 +120,8 @@ function SiteReports({ row, configured }: { row: ReportChoice; configured: boole
       <legend>
         {row.name} <span class="muted">{row.domain}</span>
       </legend>
-      <CheckboxField label="Weekly report" hint="Mondays at 08:00, for the previous week." checked={choice.weekly} onChecked={(weekly) => change({ ...choice, weekly })} />
-      <CheckboxField label="Monthly report" hint="The 1st at 08:00, for the previous month." checked={choice.monthly} onChecked={(monthly) => change({ ...choice, monthly })} />
+      <CheckboxField label={accountText.weeklyReport} hint={accountText.weeklyHint} checked={choice.weekly} onChecked={(weekly) => change({ ...choice, weekly })} />
+      <CheckboxField label={accountText.monthlyReport} hint={accountText.monthlyHint} checked={choice.monthly} onChecked={(monthly) => change({ ...choice, monthly })} />
       <ErrorText message={save.error} />
       <TestReport siteId={row.siteId} name={row.name} configured={configured} />
     </fieldset>
@@ -129,12 +132,12 @@ function EmailReports() {
   const reports = useRead(() => call('GET /account/digests'));
   return (
     <section class="card" aria-labelledby="reports-title">
-      <h2 id="reports-title">Email reports</h2>
+      <h2 id="reports-title">{accountText.emailReports}</h2>
       <LoadState state={reports}>
         {({ configured, sites }) => (
           <>
-            {!configured && <p class="muted">This service sends no mail yet: its operator sets SVC_SMTP_URL and SVC_PUBLIC_URL. Your choices are kept.</p>}
-            {sites.length === 0 ? <p class="muted">No sites yet.</p> : sites.map((row) => <SiteReports key={row.siteId} row={row} configured={configured} />)}
+            {!configured && <p class="muted">{accountText.noMail}</p>}
+            {sites.length === 0 ? <p class="muted">{accountText.noSites}</p> : sites.map((row) => <SiteReports key={row.siteId} row={row} configured={configured} />)}
           </>
         )}
       </LoadState>
@@ -142,14 +145,47 @@ function EmailReports() {
   );
 }
 
-function AccountPage({ session }: { session: SessionView }) {
+/** A language's name in itself (`Deutsch`, `Français`), as Intl names it: what a language menu lists. */
+function languageName(language: Language): string {
+  const name = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language;
+  return name.charAt(0).toLocaleUpperCase(language) + name.slice(1);
+}
+
+/** The account's language: saved, then the page loads again in it (every part of it, at once). */
+function LanguageChoice({ session }: { session: SessionView }) {
+  const [choice, setChoice] = useState<Language | ''>(session.user.language ?? '');
+  const save = useAction();
+  const change = (next: Language | '') =>
+    save.run(async () => {
+      setChoice(next);
+      const { language } = await call('PUT /account/language', { body: { language: next === '' ? null : next } });
+      await loadLanguage(language);
+      window.location.reload();
+    });
+  const options: Array<[Language | '', string]> = [['', accountText.browserLanguage], ...LANGUAGES.map((l): [Language, string] => [l, languageName(l)])];
   return (
-    <Layout session={session} title="Account">
+    <section class="card" aria-labelledby="language-title">
+      <h2 id="language-title">{accountText.language}</h2>
+      <SelectField label={accountText.language} hint={accountText.languageHint} value={choice} onValue={change} options={options} />
+      <ErrorText message={save.error} />
+    </section>
+  );
+}
+
+function AccountPage({ session }: { session: SessionView }) {
+  const [before, after = ''] = (session.twoFactor.enabled ? accountText.twoFactorOn : accountText.twoFactorOff).split('{security}');
+  return (
+    <Layout session={session} title={accountText.title}>
       <p>
-        Signed in as <strong>{session.user.email}</strong>. Two-factor sign-in is {session.twoFactor.enabled ? 'on' : 'off'}: <a href="/account/security">Security</a>.
+        {accountText.signedInAs}
+        <strong>{session.user.email}</strong>
+        {before}
+        <a href="/account/security">{accountText.security}</a>
+        {after}
       </p>
       <ChangePassword />
       <ChangeEmail session={session} />
+      <LanguageChoice session={session} />
       <EmailReports />
       <DeleteAccount />
     </Layout>

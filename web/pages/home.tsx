@@ -7,6 +7,7 @@ import { LoadState } from '../components/feedback.js';
 import { WideTable } from '../components/table.js';
 import type { Membership, SessionView, SiteRow } from '../../src/core/management.js';
 import { roleAtLeast } from '../../src/core/vocabulary.js';
+import { pageLocale } from '../lib/i18n.js';
 
 function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRow[] }) {
   const manage = roleAtLeast(membership.role, 'admin');
@@ -33,7 +34,7 @@ function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRo
               <a href={`/sites/${encodeURIComponent(site.id)}`}>{site.name}</a>
             </td>
             <td class="muted">{site.domain}</td>
-            <td class="num">{site.visitors24h.toLocaleString()}</td>
+            <td class="num">{site.visitors24h.toLocaleString(pageLocale())}</td>
           </tr>
         )}
       />

@@ -7,7 +7,8 @@ import { formatTable } from '../output.js';
 import type { Noun } from '../types.js';
 import type { BreakdownAnswer, StatsAnswer } from '../../core/answers.js';
 import { CONVERSIONS_KEY, COUNTED_SINCE_HEADER, parseCountedSince, RAW_WINDOW_HEADER } from '../../core/answer-headers.js';
-import { METRIC_REGISTRY, shownMetrics } from '../../core/metric-registry.js';
+import { shownMetrics } from '../../core/metric-registry.js';
+import { names } from '../../core/messages/en/common.js';
 import { formatCount, formatMetric, formatRatioOf, kpiChangeText, REPORT_LOCALE } from '../../core/figure-text.js';
 import { parseFilters } from '../../core/query.js';
 import { DEFAULT_PRESET, PRESETS, RAW_CLIP } from '../../core/vocabulary.js';
@@ -45,7 +46,7 @@ export const stats: Noun = {
           const rows = shown.flatMap((metric) => {
             const kpi = figures[metric];
             const since = metric === 'conversions' && conversionsSince ? ` (since ${conversionsSince})` : '';
-            return kpi ? [[METRIC_REGISTRY[metric].label, formatMetric(metric, kpi.value, REPORT_LOCALE) + since, kpiChangeText(metric, kpi, REPORT_LOCALE)]] : [];
+            return kpi ? [[names.metricNames[metric], formatMetric(metric, kpi.value, REPORT_LOCALE) + since, kpiChangeText(metric, kpi, REPORT_LOCALE)]] : [];
           });
           // As the dashboard's tiles: views per visit where pageviews are shown (not under a goal filter).
           const [views, visits] = [figures.pageviews.value, figures.sessions.value];

@@ -12,6 +12,8 @@ import type { DigestKind, DigestWebhook } from '../../storage/meta/digest-types.
 import { NEW_REPORT_WEBHOOK, REPORT_MAILED } from '../bodies.js';
 import { idParam, readBody } from '../validate.js';
 import { siteFor } from './org-routes.js';
+import { requestLanguage } from '../request-language.js';
+import type { Language } from '../../core/messages/language.js';
 
 const webhookView = (hook: DigestWebhook): ManagedReportWebhook => ({ id: hook.id, url: hook.url, weekly: hook.weekly, monthly: hook.monthly, createdAt: hook.createdAt });
 
@@ -40,10 +42,10 @@ export async function digestAdminRoutes(app: FastifyInstance, ctx: AppContext, a
 }
 
 /** Mails the report of `period` (weekly unless given) to `email` now, and answers what was sent. */
-export async function sendReportNow(ctx: AppContext, site: Site, period: DigestKind | undefined, email: string): Promise<SentReport> {
+export async function sendReportNow(ctx: AppContext, site: Site, period: DigestKind | undefined, email: string, language: Language): Promise<SentReport> {
   if (site.status !== 'active') throw apiError('NOT_FOUND', 'site');
   const kind = period ?? 'weekly';
-  const sent = await ctx.digests.sendNow(site, kind, email);
+  const sent = await ctx.digests.sendNow(site, kind, email, language);
   return { siteId: site.id, period: kind, from: sent.period.from, to: sent.period.to, email, sentAt: sent.sentAt };
 }
 
@@ -55,6 +57,6 @@ export async function digestOperatorRoutes(app: FastifyInstance, ctx: AppContext
   app.post<{ Params: { siteId: string } }>('/sites/:siteId/digests/send', async (request) => {
     const site = await siteFor(ctx, operatorAccess, request, request.params.siteId);
     const body = readBody(REPORT_MAILED, request.body);
-    return sendReportNow(ctx, site, body.period, checkEmail(body.email));
+    return sendReportNow(ctx, site, body.period, checkEmail(body.email), requestLanguage(request));
   });
 }

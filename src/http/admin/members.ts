@@ -12,6 +12,7 @@ import type { Invitation } from '../../entities/accounts.js';
 import type { ManagedInvitation, Member, Org, OrgSignInView, RoleAssignment, CreatedInvitation } from '../../core/management.js';
 import { INVITATION, ROLE, SIGN_IN_SETTINGS, TWO_FACTOR_REQUIREMENT } from '../bodies.js';
 import { idParam, readBody } from '../validate.js';
+import { requestLanguage } from '../request-language.js';
 
 /** Invitations an organisation may send in an hour: each one is a link its owners can hand out. */
 const INVITATIONS_PER_HOUR = 50;
@@ -90,7 +91,8 @@ export async function memberRoutes(app: FastifyInstance, ctx: AppContext, access
     if (!(await invitationLimiter.hit(String(org.id), ctx.clock.now()))) {
       throw apiError('RATE_LIMITED', 'invitations', { perHour: INVITATIONS_PER_HOUR }, { 'retry-after': '3600' });
     }
-    const sent = await accounts.invitations.create(org.id, email, role, { base: publicBase(request, ctx.config), fromPublicUrl: ctx.config.publicUrl !== undefined });
+    const link = { base: publicBase(request, ctx.config), fromPublicUrl: ctx.config.publicUrl !== undefined };
+    const sent = await accounts.invitations.create(org.id, email, role, link, requestLanguage(request));
     const answer: CreatedInvitation = { ...invitationView(sent.invitation), url: sent.url, emailed: sent.emailed };
     reply.code(201).send(answer);
   });

@@ -1,10 +1,10 @@
-// The signed-in user's own account (`/app/v1/account`): password, email, deletion and two-factor
+// The signed-in user's own account (`/app/v1/account`): password, email, language, deletion and two-factor
 // sign-in. Every change asks for a secret only the user knows (the current password, also to turn
 // two-factor sign-in on; or a current code to turn it off), counted as a sign-in attempt.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { clearSessionCookie, clientAddress, requireSession, setSessionCookie } from '../auth/session-cookie.js';
-import { CURRENT_PASSWORD, NEW_EMAIL, NEW_PASSWORD, TWO_FACTOR_CODE, TWO_FACTOR_CONFIRMATION } from '../bodies.js';
+import { CURRENT_PASSWORD, LANGUAGE_CHOICE, NEW_EMAIL, NEW_PASSWORD, TWO_FACTOR_CODE, TWO_FACTOR_CONFIRMATION } from '../bodies.js';
 import { readBody } from '../validate.js';
 import { BEFORE_TWO_FACTOR } from './session.js';
 
@@ -31,6 +31,14 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const { user } = await requireSession(request);
     await accounts.emails.send(user.id, user.email);
     reply.code(202).send({ pendingEmail: user.email });
+  });
+
+  // The language of the dashboard and of the user's mails; null follows the browser's.
+  app.put('/account/language', options, async (request) => {
+    const { user } = await requireSession(request);
+    const { language } = readBody(LANGUAGE_CHOICE, request.body);
+    await accounts.store.setLanguage(user.id, language);
+    return { language };
   });
 
   app.delete('/account', options, async (request, reply) => {

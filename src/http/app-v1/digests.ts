@@ -12,6 +12,7 @@ import { sendReportNow } from '../admin/digests.js';
 import { REPORT_SCHEDULE, REPORT_SEND } from '../bodies.js';
 import { readBody } from '../validate.js';
 import { testSendLimit } from '../test-sends.js';
+import { requestLanguage } from '../request-language.js';
 
 /** An active site of one of the member's organisations; any other is not found. */
 async function memberSite(ctx: AppContext, userId: number, siteId: string): Promise<Site> {
@@ -48,6 +49,6 @@ export async function digestRoutes(app: FastifyInstance, ctx: AppContext): Promi
     const site = await memberSite(ctx, user.id, request.params.siteId);
     const { period } = readBody(REPORT_SEND, request.body);
     await testReports(site.orgId, user.id);
-    return sendReportNow(ctx, site, period, user.email);
+    return sendReportNow(ctx, site, period, user.email, requestLanguage(request, await ctx.accounts.store.languageOf(user.id)));
   });
 }

@@ -69,6 +69,7 @@ export interface AppRoutes {
   'PUT /account/email': { body: Body<typeof B.NEW_EMAIL>; answer: { pendingEmail: string } };
   'POST /account/email/confirmation': { answer: { pendingEmail: string } };
   'DELETE /account': { body: Body<typeof B.CURRENT_PASSWORD>; answer: void };
+  'PUT /account/language': { body: Body<typeof B.LANGUAGE_CHOICE>; answer: Body<typeof B.LANGUAGE_CHOICE> };
   'GET /account/two-factor': { answer: TwoFactorStatus };
   'POST /account/two-factor/setup': { answer: TwoFactorSetup };
   'POST /account/two-factor/confirm': { body: Body<typeof B.TWO_FACTOR_CONFIRMATION>; answer: { recoveryCodes: string[] } };

@@ -1,5 +1,5 @@
 // Kysely table types of the AccountStore (migrations 005_accounts, 006_signin_attempts,
-// 007_invitations, 010_two_factor, 011_shared_links, 020_single_sign_on and 023_confirmed_emails), in the MetaStore's database: the same definitions serve SQLite and PostgreSQL.
+// 007_invitations, 010_two_factor, 011_shared_links, 020_single_sign_on, 023_confirmed_emails and 024_user_language), in the MetaStore's database: the same definitions serve SQLite and PostgreSQL.
 import type { Generated } from 'kysely';
 import type { Role } from '../../core/vocabulary.js';
 import type { MetaDatabase } from './schema.js';
@@ -12,6 +12,7 @@ export interface UsersTable {
   password_hash: string;
   created_at: number;
   email_confirmed: Generated<number>; // 1: svc knows the email confirmed (a mailed link followed, or single sign-on)
+  language: Generated<string | null>; // the account's language (src/core/messages/language.ts), null while none is chosen
 }
 
 export interface MembershipsTable {

@@ -3,6 +3,7 @@
 import { ERRORS } from '../../core/errors.js';
 import type { Member, Membership, User } from '../../core/management.js';
 import type { Role } from '../../core/vocabulary.js';
+import type { Language } from '../../core/messages/language.js';
 import type {
   AttemptKey,
   Invitation,
@@ -38,6 +39,10 @@ export interface AccountStore {
   findUserByEmail(email: string): Promise<(User & { passwordHash: string; emailConfirmed: boolean }) | undefined>;
   /** Whether svc knows the user's email confirmed (a mailed link followed, or single sign-on). */
   emailConfirmed(id: number): Promise<boolean>;
+  /** The language the user chose for the dashboard and its mails; null while none is (or the stored one is unknown). */
+  languageOf(id: number): Promise<Language | null>;
+  /** Keeps the user's language (null: none chosen); false when there is no such user. */
+  setLanguage(id: number, language: Language | null): Promise<boolean>;
   /** Deletes the user with its memberships and sessions; false when there was none. */
   deleteUser(id: number): Promise<boolean>;
   /** Sets the password hash and ends every session of the user. */

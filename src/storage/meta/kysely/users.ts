@@ -1,9 +1,10 @@
 // Dashboard users (migration 005_accounts): an email unique by its key, a password hash; changing
 // either ends the user's sessions. Whether svc knows the email confirmed (migration 023_confirmed_emails),
-// and the mailed links that confirm one.
+// and the mailed links that confirm one. The user's language (migration 024_user_language).
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { User } from '../../../core/management.js';
 import { emailKey } from '../../../entities/accounts.js';
+import { isLanguage, type Language } from '../../../core/messages/language.js';
 import type { AccountDatabase, UsersTable } from '../account-schema.js';
 import { DuplicateEmail, type AccountStore } from '../account-types.js';
 import { isUniqueViolation } from '../dialect.js';
@@ -90,6 +91,16 @@ export function userRecords(db: Kysely<AccountDatabase>) {
     async emailConfirmed(id: number): Promise<boolean> {
       const row = await db.selectFrom('users').select('email_confirmed').where('id', '=', id).executeTakeFirst();
       return Number(row?.email_confirmed) === 1;
+    },
+
+    async languageOf(id: number): Promise<Language | null> {
+      const row = await db.selectFrom('users').select('language').where('id', '=', id).executeTakeFirst();
+      return isLanguage(row?.language) ? row.language : null;
+    },
+
+    async setLanguage(id: number, language: Language | null): Promise<boolean> {
+      const result = await db.updateTable('users').set({ language }).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
 
     async deleteUser(id: number): Promise<boolean> {

@@ -21,6 +21,7 @@ import * as singleSignOn from './020_single_sign_on.js';
 import * as keyScopes from './021_key_scopes.js';
 import * as importUploads from './022_import_uploads.js';
 import * as confirmedEmails from './023_confirmed_emails.js';
+import * as userLanguage from './024_user_language.js';
 
 // Versioned migrations, applied in key order at start. Append new ones; never edit an applied one.
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '021_key_scopes': keyScopes,
   '022_import_uploads': importUploads,
   '023_confirmed_emails': confirmedEmails,
+  '024_user_language': userLanguage,
 };

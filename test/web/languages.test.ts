@@ -1,0 +1,171 @@
+// The dashboard in the reader's language (issue 75), in real Chromium: the account's language, else
+// the browser's; the catalogue's words, figures, dates and country names in it (the filter dialog
+// finds `Deutschland` for a German reader); no English entry of the catalogue left on a translated
+// view; the layout and axe-core checks at desktop and phone width in German, French and Spanish;
+// the language chosen on /account and kept with the account.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { frame, names } from '../../src/core/messages/en/common.js';
+import { period } from '../../src/core/messages/en/period.js';
+import { dashboard as dashboardWords } from '../../src/core/messages/en/dashboard.js';
+import { account } from '../../src/core/messages/en/account.js';
+import type { WebCatalogue } from '../../src/core/messages/catalogue.js';
+import de from '../../src/core/messages/de/web.js';
+import fr from '../../src/core/messages/fr/web.js';
+import es from '../../src/core/messages/es/web.js';
+import { AppClient } from '../helpers/app-client.js';
+import { BROWSER_UA, createSite, importEvents, type SiteFixture } from '../helpers/server.js';
+import { checkPage, createUser, DESKTOP, filled, openPage, PASSWORD, PHONE, signIn, startDashboard, type Dashboard } from './harness.js';
+
+const DAY = 86_400_000;
+const TRANSLATIONS = { de, fr, es } as const;
+type Translated = keyof typeof TRANSLATIONS;
+
+let dashboard: Dashboard;
+let site: SiteFixture;
+
+/** Three visits from Germany and one from France three days ago, one of them bouncing twice as a pageview. */
+function events(now: number) {
+  const ts = Math.floor(now / DAY) * DAY - 3 * DAY + 10 * 3_600_000;
+  const visit = (ip: string, country: string, u: string, at = ts) => ({ ip, ua: BROWSER_UA, country, ts: at, u });
+  return [visit('10.9.0.1', 'DE', '/'), visit('10.9.0.1', 'DE', '/pricing', ts + 60_000), visit('10.9.0.2', 'DE', '/'), visit('10.9.0.3', 'DE', '/pricing'), visit('10.9.0.4', 'FR', '/')];
+}
+
+/** An account of the site's organisation whose language is `language` (null: none chosen). */
+async function reader(email: string, language: string | null): Promise<void> {
+  await createUser(dashboard.server, email, [{ orgId: site.orgId, role: 'owner' }]);
+  if (language === null) return;
+  const client = new AppClient(dashboard.server);
+  assert.equal((await client.signIn(email, PASSWORD)).status, 200);
+  assert.equal((await client.request('PUT', '/app/v1/account/language', { language })).status, 200);
+}
+
+before(async () => {
+  dashboard = await startDashboard();
+  site = await createSite(dashboard.server);
+  await dashboard.server.admin('POST', `/sites/${site.siteId}/goals`, { name: 'Signup', kind: 'page', pattern: '/pricing' });
+  assert.equal((await importEvents(dashboard.server, site.siteId, events(Date.now()))).body.accepted, 5);
+  await dashboard.server.flush();
+  for (const language of Object.keys(TRANSLATIONS)) await reader(`${language}@example.com`, language);
+});
+after(() => dashboard?.close());
+
+/** Every string of an English section whose translation in `catalogue` differs: text that must not show on a page in that language. */
+function englishOnly(english: object, translated: object, into = new Set<string>()): Set<string> {
+  for (const [key, value] of Object.entries(english)) {
+    const other = (translated as Record<string, unknown>)[key];
+    if (typeof value === 'string') {
+      if (value !== other && value.trim() !== '' && !value.includes('{')) into.add(value.trim());
+    } else englishOnly(value as object, other as object, into);
+  }
+  return into;
+}
+
+const englishLeft = (catalogue: WebCatalogue) =>
+  [englishOnly(frame, catalogue.frame), englishOnly(names, catalogue.names), englishOnly(period, catalogue.period), englishOnly(dashboardWords, catalogue.dashboard), englishOnly(account, catalogue.account)].reduce(
+    (all, set) => new Set([...all, ...set]),
+    new Set<string>(),
+  );
+
+/** The text nodes, accessible names and titles of the page that are English entries of the catalogue. */
+async function englishOn(page: Page, english: Set<string>): Promise<string[]> {
+  const texts = await page.evaluate(() => {
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) found.push(node.textContent!.trim());
+    for (const el of Array.from(document.querySelectorAll('[aria-label], [title]'))) found.push(el.getAttribute('aria-label') ?? '', el.getAttribute('title') ?? '');
+    return found;
+  });
+  return [...new Set(texts.filter((text) => english.has(text)))];
+}
+
+/** No tile, button, tab or table header whose text is wider than its box (clipped or spilling out). */
+async function clipped(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('.kpi, .kpi-label, .kpi-change, button, [role="tab"], th, label, .tabs a'))
+      .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className}: “${el.textContent!.trim().slice(0, 40)}” ${el.scrollWidth} > ${el.clientWidth}`),
+  );
+}
+
+async function signedIn(email: string, path: string, viewport = DESKTOP, locale = 'en-GB') {
+  const opened = await openPage(dashboard, viewport, undefined, false, undefined, locale);
+  await signIn(opened.page, dashboard.server, email, path);
+  return opened;
+}
+
+describe('the language of the dashboard', () => {
+  test("a German account reads the catalogue's German: labels, figures, dates and country names; the filter dialog finds Deutschland", async () => {
+    const { context, page } = await signedIn('de@example.com', `/sites/${site.siteId}?period=7d`);
+    await filled(page);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
+    const labels = await page.locator('.kpi-label').allTextContents();
+    assert.deepEqual(labels.slice(0, 6), ['Besucher', 'Seitenaufrufe', 'Besuche', 'Absprungrate', 'Besuchsdauer', 'Conversions']);
+    const bounce = await page.locator('[data-metric="bounceRate"] .kpi-value').textContent();
+    assert.match(bounce!, /^\d+(,\d)?\s%$/, `a German percentage: ${bounce}`);
+    assert.match((await page.locator('.chart svg').getAttribute('aria-label'))!, /^Besucher im Zeitraum, 7 Tage/);
+    assert.deepEqual(await page.locator('[data-panel="locations"] tbody tr td:first-child').allTextContents(), ['🇩🇪 Deutschland', '🇫🇷 Frankreich']);
+    await page.getByRole('button', { name: 'Filtern', exact: true }).click();
+    await page.getByLabel('Dimension').selectOption('country');
+    await page.locator('#filter-value').fill('deutsch');
+    await page.getByRole('option', { name: /Deutschland/ }).waitFor();
+    await page.getByRole('button', { name: 'Anwenden' }).click();
+    await page.getByRole('button', { name: 'Filter country entfernen' }).waitFor();
+    assert.match((await page.locator('.chip-edit').textContent())!, /^Land ist Deutschland$/);
+    await context.close();
+  });
+
+  test("without a language chosen, the browser's: a French browser reads French, an unknown language English", async () => {
+    await reader('browser@example.com', null);
+    const french = await signedIn('browser@example.com', `/sites/${site.siteId}?period=7d`, DESKTOP, 'fr-FR');
+    await filled(french.page);
+    assert.deepEqual((await french.page.locator('.kpi-label').allTextContents()).slice(0, 4), ['Visiteurs', 'Pages vues', 'Visites', 'Taux de rebond']);
+    await french.context.close();
+    const japanese = await signedIn('browser@example.com', `/sites/${site.siteId}?period=7d`, DESKTOP, 'ja-JP');
+    await filled(japanese.page);
+    assert.equal(await japanese.page.locator('.kpi-label').first().textContent(), 'Visitors');
+    await japanese.context.close();
+  });
+
+  test('the language chosen on /account is kept with the account and applies at once; the browser’s again when none is chosen', async () => {
+    await reader('chooser@example.com', null);
+    const { context, page } = await signedIn('chooser@example.com', '/account');
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('es');
+    await page.getByRole('heading', { name: 'Cuenta', level: 1 }).waitFor();
+    assert.equal(await page.getByRole('combobox', { name: 'Idioma' }).inputValue(), 'es');
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?period=7d`);
+    await filled(page);
+    assert.equal(await page.locator('.kpi-label').first().textContent(), 'Visitantes');
+    await page.goto(`${dashboard.server.url}/account`);
+    await page.getByRole('combobox', { name: 'Idioma' }).selectOption('');
+    await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
+    await context.close();
+  });
+});
+
+for (const language of Object.keys(TRANSLATIONS) as Translated[]) {
+  test(`${language}: no English entry of the catalogue left on the dashboard, its filter dialog or the account page; nothing clipped; axe-core at desktop and phone width`, async () => {
+    const english = englishLeft(TRANSLATIONS[language]);
+    for (const [look, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      const { context, page } = await signedIn(`${language}@example.com`, `/sites/${site.siteId}?period=7d`, viewport);
+      await filled(page);
+      assert.deepEqual(await englishOn(page, english), [], 'the dashboard');
+      assert.deepEqual(await clipped(page), [], 'the dashboard');
+      await checkPage(page, `i75-${language}-dashboard-${look}`);
+      await page.locator('.filter-button').click();
+      await page.locator('dialog.filter-menu select').first().selectOption('country');
+      await page.locator('.filter-values [role="option"]').first().waitFor();
+      assert.deepEqual(await englishOn(page, english), [], 'the filter dialog');
+      await checkPage(page, `i75-${language}-filter-${look}`);
+      await page.keyboard.press('Escape');
+      await page.goto(`${dashboard.server.url}/account`);
+      await page.locator('#language-title').waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(await englishOn(page, english), [], 'the account page');
+      assert.deepEqual(await clipped(page), [], 'the account page');
+      await checkPage(page, `i75-${language}-account-${look}`);
+      await context.close();
+    }
+  });
+}
