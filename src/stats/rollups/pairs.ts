@@ -94,8 +94,11 @@ export async function dropPairMonthsOf(events: EventStore, siteId: string, days:
   for (const month of new Set(days.map(firstOfMonth))) await events.replaceRows(PAIR_MONTHLY, { siteId, days: { from: month, to: month } }, null);
 }
 
+/** A month's last day, from its first. */
+const lastDayOf = (month: string) => addDays(addMonths(month, 1), -1);
+
 /** Months a run writes for the first time at most (a site rolled up before pair months existed): a year, each month a pass over its session rows and events (6 s for a month of 1 M events). */
-export const PAIR_MONTHS_A_RUN = 12;
+const PAIR_MONTHS_A_RUN = 12;
 
 /** What a site's pair months are bounded by after a rollup run. */
 export interface PairBounds {
@@ -109,22 +112,21 @@ export interface PairBounds {
 
 /**
  * Brings a site's pair months up to date after a rollup run: writes again the months whose days it
- * rewrote (`touched`, first days), writes at most `most` of those never written (latest first), and
+ * rewrote (`touched`, first days), writes at most PAIR_MONTHS_A_RUN of those never written (latest first), and
  * drops the written ones that left the bounds.
  */
-export async function updatePairMonths(events: EventStore, siteId: string, bounds: PairBounds, touched: ReadonlySet<string>, most = PAIR_MONTHS_A_RUN): Promise<void> {
+export async function updatePairMonths(events: EventStore, siteId: string, bounds: PairBounds, touched: ReadonlySet<string>): Promise<void> {
   const { watermark, windowStart, sessionRowsFrom } = bounds;
   if (watermark === null) return;
   const span = { from: firstOfMonth(windowStart), to: firstOfMonth(watermark) };
   const written = new Set(await pairMonthsWritten(events, siteId, span));
-  const holds = (month: string) => month >= windowStart && addDays(addMonths(month, 1), -1) <= watermark && (sessionRowsFrom === null || sessionRowsFrom <= month);
-  let fresh = most;
+  const holds = (month: string) => month >= windowStart && lastDayOf(month) <= watermark && (sessionRowsFrom === null || sessionRowsFrom <= month);
+  let fresh = PAIR_MONTHS_A_RUN;
   for (let month = span.to; month >= span.from; month = addMonths(month, -1)) {
-    const one = { from: month, to: month };
     if (!holds(month)) {
-      if (written.has(month)) await events.replaceRows(PAIR_MONTHLY, { siteId, days: one }, null);
+      if (written.has(month)) await dropPairMonthsOf(events, siteId, [month]);
     } else if (touched.has(month) || (!written.has(month) && fresh-- > 0)) {
-      await writePairMonth(events, siteId, month, await eventRuns(events, siteId, { from: month, to: addDays(addMonths(month, 1), -1) }));
+      await writePairMonth(events, siteId, month, await eventRuns(events, siteId, { from: month, to: lastDayOf(month) }));
     }
   }
 }
