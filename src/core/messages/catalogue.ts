@@ -12,6 +12,13 @@ import type { readErrors } from './en/read-errors.js';
 import type { segments } from './en/segments.js';
 import type { account } from './en/account.js';
 import type { mail } from './en/mail.js';
+import type { signIn } from './en/sign-in.js';
+import type { siteSettings } from './en/site-settings.js';
+import type { orgSettings } from './en/org-settings.js';
+import type { goals } from './en/goals.js';
+import type { journeys } from './en/journeys.js';
+import type { realtime } from './en/realtime.js';
+import type { share } from './en/share.js';
 
 /** An English section as its translations are typed: every entry a string, a Plural or a group of them. */
 export type Translated<T> = T extends string ? string : T extends Plural ? Plural : { readonly [K in keyof T]: Translated<T[K]> };
@@ -25,6 +32,13 @@ export interface WebCatalogue {
   readErrors: Translated<typeof readErrors>;
   segments: Translated<typeof segments>;
   account: Translated<typeof account>;
+  signIn: Translated<typeof signIn>;
+  siteSettings: Translated<typeof siteSettings>;
+  orgSettings: Translated<typeof orgSettings>;
+  goals: Translated<typeof goals>;
+  journeys: Translated<typeof journeys>;
+  realtime: Translated<typeof realtime>;
+  share: Translated<typeof share>;
 }
 
 export type MailCatalogue = Translated<typeof mail>;

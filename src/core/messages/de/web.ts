@@ -1,6 +1,13 @@
 // The dashboard in German (formal address, the words of Plausible's and Matomo's German: Besucher,
 // Besuche, Absprungrate, Conversions). A chunk of its own, fetched only for a German page.
 import type { WebCatalogue } from '../catalogue.js';
+import { signIn } from './sign-in.js';
+import { siteSettings } from './site-settings.js';
+import { orgSettings } from './org-settings.js';
+import { goals } from './goals.js';
+import { journeys } from './journeys.js';
+import { realtime } from './realtime.js';
+import { share } from './share.js';
 
 const de: WebCatalogue = {
   frame: {
@@ -250,6 +257,13 @@ const de: WebCatalogue = {
     testReportNeedsMail: 'Ein Testbericht braucht E-Mail-Versand, den dieser Dienst noch nicht bietet.',
     testReportSent: 'Der Bericht vom {from} bis {to} wurde um {time} an {email} gesendet.',
   },
+  signIn,
+  siteSettings,
+  orgSettings,
+  goals,
+  journeys,
+  realtime,
+  share,
 };
 
 export default de;

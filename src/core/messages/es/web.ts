@@ -2,6 +2,13 @@
 // Matomo's Spanish: Visitantes, Visitas, Tasa de rebote, Conversiones). A chunk of its own, fetched
 // only for a Spanish page.
 import type { WebCatalogue } from '../catalogue.js';
+import { signIn } from './sign-in.js';
+import { siteSettings } from './site-settings.js';
+import { orgSettings } from './org-settings.js';
+import { goals } from './goals.js';
+import { journeys } from './journeys.js';
+import { realtime } from './realtime.js';
+import { share } from './share.js';
 
 const es: WebCatalogue = {
   frame: {
@@ -251,6 +258,13 @@ const es: WebCatalogue = {
     testReportNeedsMail: 'Un informe de prueba necesita correo, que este servicio aún no envía.',
     testReportSent: 'El informe del {from} al {to} se envió a {email} el {time}.',
   },
+  signIn,
+  siteSettings,
+  orgSettings,
+  goals,
+  journeys,
+  realtime,
+  share,
 };
 
 export default es;

@@ -1,6 +1,13 @@
 // The dashboard in French (vouvoiement, the words of Plausible's and Matomo's French: Visiteurs,
 // Visites, Taux de rebond, Conversions). A chunk of its own, fetched only for a French page.
 import type { WebCatalogue } from '../catalogue.js';
+import { signIn } from './sign-in.js';
+import { siteSettings } from './site-settings.js';
+import { orgSettings } from './org-settings.js';
+import { goals } from './goals.js';
+import { journeys } from './journeys.js';
+import { realtime } from './realtime.js';
+import { share } from './share.js';
 
 const fr: WebCatalogue = {
   frame: {
@@ -250,6 +257,13 @@ const fr: WebCatalogue = {
     testReportNeedsMail: 'Un rapport de test nécessite l’envoi d’e-mails, que ce service n’assure pas encore.',
     testReportSent: 'Le rapport du {from} au {to} a été envoyé à {email} le {time}.',
   },
+  signIn,
+  siteSettings,
+  orgSettings,
+  goals,
+  journeys,
+  realtime,
+  share,
 };
 
 export default fr;

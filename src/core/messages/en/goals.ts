@@ -1,0 +1,2 @@
+// The English catalogue's words of the goals and funnels pages.
+export const goals = {};

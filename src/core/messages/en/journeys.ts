@@ -1,0 +1,2 @@
+// The English catalogue's words of the journeys page.
+export const journeys = {};

@@ -1,0 +1,2 @@
+// The English catalogue's words of a shared link's page.
+export const share = {};

@@ -1,0 +1,4 @@
+// The catalogue's `goals` section in French: see ./web.ts.
+import type { WebCatalogue } from '../catalogue.js';
+
+export const goals: WebCatalogue['goals'] = {};
