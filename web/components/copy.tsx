@@ -2,6 +2,7 @@
 // and the frame of a secret shown only once.
 import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
+import { frameText } from '../lib/text/frame.js';
 
 export function CopyBlock({ text, label }: { text: string; label: string }) {
   const code = useRef<HTMLElement>(null);
@@ -24,10 +25,10 @@ export function CopyBlock({ text, label }: { text: string; label: string }) {
       </pre>
       <div class="actions">
         <button type="button" onClick={copy}>
-          Copy
+          {frameText.copyButton}
         </button>
         <span role="status" class="hint">
-          {copied === 'yes' ? 'Copied.' : copied === 'no' ? 'Selected: press Ctrl+C (⌘C) to copy.' : ''}
+          {copied === 'yes' ? frameText.copiedNote : copied === 'no' ? frameText.selectedNote : ''}
         </span>
       </div>
     </div>
@@ -41,7 +42,7 @@ export function ShownOnce({ region, text, label, onDone, children }: { region: s
       <p>{children}</p>
       <CopyBlock text={text} label={label} />
       <button type="button" onClick={onDone}>
-        Done
+        {frameText.doneButton}
       </button>
     </div>
   );

@@ -1,6 +1,7 @@
 // Labelled form controls: the visible label is the control's accessible name.
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useId, useLayoutEffect, useRef } from 'preact/hooks';
+import { frameText } from '../lib/text/frame.js';
 
 interface InputProps {
   label: string;
@@ -110,7 +111,7 @@ export function Form({ onSubmit, children, class: className, label }: { onSubmit
 export function SubmitButton({ busy, children, busyLabel }: { busy: boolean; children: ComponentChildren; busyLabel?: string }) {
   return (
     <button type="submit" class="primary" disabled={busy} aria-busy={busy}>
-      {busy ? (busyLabel ?? 'Working…') : children}
+      {busy ? (busyLabel ?? frameText.workingNote) : children}
     </button>
   );
 }

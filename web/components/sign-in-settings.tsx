@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../lib/client.js';
 import { useAction, useRead } from '../lib/hooks.js';
+import { orgSettingsText } from '../lib/text/org-settings.js';
 import type { OrgSignInView } from '../../src/core/management.js';
 import { LoadState } from './feedback.js';
 import { CheckboxField } from './fields.js';
@@ -21,18 +22,16 @@ function SignInForm({ orgId, saved, onSaved }: { orgId: number; saved: OrgSignIn
       onSaved();
     });
   return (
-    <FormSection title="Sign-in" label="Sign-in settings" action={save} onSubmit={submit} submitLabel="Save sign-in" busyLabel="Saving…">
+    <FormSection title={orgSettingsText.signInTitle} label={orgSettingsText.signInForm} action={save} onSubmit={submit} submitLabel={orgSettingsText.saveSignIn} busyLabel={orgSettingsText.savingNote}>
       <div class="field">
         <p>
-          <strong>Sign-in domains:</strong> {saved.domains.length > 0 ? saved.domains.join(', ') : 'none'}
+          <strong>{orgSettingsText.signInDomains}</strong> {saved.domains.length > 0 ? saved.domains.join(', ') : orgSettingsText.noDomains}
         </p>
-        <p class="hint">
-          Through single sign-on, people of these email domains without an account here get one, as viewers. The operator grants a domain (svc org sign-in-domains): ask them for one.
-        </p>
+        <p class="hint">{orgSettingsText.signInDomainsHint}</p>
       </div>
       <CheckboxField
-        label="Require single sign-on"
-        hint={saved.singleSignOnConfigured ? 'Members then sign in with single sign-on only, never with a password.' : 'Single sign-on is not configured on this service.'}
+        label={orgSettingsText.requireSingleSignOn}
+        hint={saved.singleSignOnConfigured ? orgSettingsText.singleSignOnOnly : orgSettingsText.singleSignOnMissing}
         checked={required}
         onChecked={setRequired}
       />

@@ -8,6 +8,8 @@ import { WideTable } from '../components/table.js';
 import type { Membership, SessionView, SiteRow } from '../../src/core/management.js';
 import { roleAtLeast } from '../../src/core/vocabulary.js';
 import { pageLocale } from '../lib/i18n.js';
+import { frameText } from '../lib/text/frame.js';
+import { orgSettingsText } from '../lib/text/org-settings.js';
 
 function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRow[] }) {
   const manage = roleAtLeast(membership.role, 'admin');
@@ -16,16 +18,22 @@ function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRo
       <div class="card-head">
         <h2 id={`org-${membership.orgId}`}>{membership.orgName}</h2>
         <span class="actions">
-          <span class="badge">{membership.role}</span>
-          {manage && <a href={`/orgs/${membership.orgId}/settings`}>Organisation settings</a>}
+          <span class="badge">{orgSettingsText.roleNames[membership.role]}</span>
+          {manage && <a href={`/orgs/${membership.orgId}/settings`}>{orgSettingsText.orgSettingsLink}</a>}
         </span>
       </div>
       <WideTable
-        columns={['Site', 'Domain', { label: 'Visitors (24 h)', numeric: true }]}
+        columns={[frameText.siteTabs, orgSettingsText.domainWord, { label: orgSettingsText.visitors24h, numeric: true }]}
         rows={sites}
         empty={
           <p class="muted">
-            No sites yet.{manage && <> <a href={`/orgs/${membership.orgId}/settings#sites`}>Add a site</a>.</>}
+            {orgSettingsText.noSitesYet}
+            {manage && (
+              <>
+                {' '}
+                <a href={`/orgs/${membership.orgId}/settings#sites`}>{orgSettingsText.addSite}</a>.
+              </>
+            )}
           </p>
         }
         row={(site) => (
@@ -45,8 +53,8 @@ function OrgSites({ membership, sites }: { membership: Membership; sites: SiteRo
 function Home({ session }: { session: SessionView }) {
   const sites = useRead(() => call('GET /sites'));
   return (
-    <Layout session={session} title="Sites">
-      {session.memberships.length === 0 && <p>You are not a member of any organisation yet: ask an owner for an invitation.</p>}
+    <Layout session={session} title={orgSettingsText.sitesTitle}>
+      {session.memberships.length === 0 && <p>{orgSettingsText.notMember}</p>}
       <LoadState state={sites}>
         {({ sites: rows }) =>
           session.memberships.map((membership) => (

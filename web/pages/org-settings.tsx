@@ -5,9 +5,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { call } from '../lib/client.js';
 import { formatInstant } from '../lib/dates.js';
 import { useAction, useRead, type Action } from '../lib/hooks.js';
+import { fill } from '../lib/i18n.js';
 import { Layout } from '../lib/layout.js';
 import { mountPage, pathSegment, SignedIn } from '../lib/mount.js';
 import { membershipOf } from '../lib/session.js';
+import { frameText } from '../lib/text/frame.js';
+import { orgSettingsText } from '../lib/text/org-settings.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { ShownOnce } from '../components/copy.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
@@ -19,18 +22,13 @@ import { WideTable } from '../components/table.js';
 import { defaultTimezone, TimezoneField } from '../components/timezone.js';
 import { siteDomainOf } from '../../src/entities/sites.js';
 import type { ManagedInvitation, Member, CreatedInvitation, SessionView } from '../../src/core/management.js';
-import { roleAtLeast, SUGGESTED_RAW_DAYS, type KeyScope, type Role } from '../../src/core/vocabulary.js';
+import { KEY_SCOPES, roleAtLeast, ROLES, SUGGESTED_RAW_DAYS, type KeyScope, type Role } from '../../src/core/vocabulary.js';
 
-const SCOPE_OPTIONS: Array<[KeyScope, string]> = [
-  ['read', 'Read: reads statistics (/v1)'],
-  ['manage', 'Manage: also manages sites, goals, funnels, alerts and shared links (/app/v1/manage)'],
-];
-
-const ROLE_OPTIONS: Array<[Role, string]> = [
-  ['viewer', 'Viewer: sees the dashboards'],
-  ['admin', 'Admin: also manages sites and keys'],
-  ['owner', 'Owner: also manages members'],
-];
+// Functions, not constants: an entry is read in the page's language when the options render.
+const scopeOptions = () => KEY_SCOPES.map((scope): [KeyScope, string] => [scope, orgSettingsText.scopeOptions[scope]]);
+const roleOptions = () => ROLES.map((role): [Role, string] => [role, orgSettingsText.roleOptions[role]]);
+/** A name the user gave, quoted as the page's language quotes it. */
+const quoted = (text: string) => fill(orgSettingsText.quoted, { text });
 
 function Sites({ orgId }: { orgId: number }) {
   const sites = useRead(() => call('GET /manage/orgs/:orgId/sites', { params: { orgId } }), [orgId]);
@@ -50,25 +48,25 @@ function Sites({ orgId }: { orgId: number }) {
     });
   return (
     <section class="card" id="sites" aria-labelledby="sites-title">
-      <h2 id="sites-title">Sites</h2>
+      <h2 id="sites-title">{orgSettingsText.sitesTitle}</h2>
       <LoadState state={sites}>
         {({ sites: rows }) => (
           <WideTable
             class="stack"
-            columns={['Site', 'Domain', 'Time zone', 'Settings']}
+            columns={[frameText.siteTabs, orgSettingsText.domainWord, orgSettingsText.timeZoneColumn, frameText.settingsTab]}
             rows={rows}
-            empty={<p class="muted">No sites yet: add the first one below.</p>}
+            empty={<p class="muted">{orgSettingsText.addFirstSite}</p>}
             row={(site) => (
               <tr key={site.id}>
                 <td>
                   {site.status === 'active' ? <a href={`/sites/${encodeURIComponent(site.id)}`}>{site.name}</a> : site.name}{' '}
-                  {site.status === 'archived' && <span class="badge">archived</span>}
+                  {site.status === 'archived' && <span class="badge">{orgSettingsText.archivedBadge}</span>}
                 </td>
                 <td class="muted">{site.domain}</td>
                 <td class="muted">{site.timezone}</td>
                 <td>
-                  <a href={`/sites/${encodeURIComponent(site.id)}/settings`} aria-label={`Settings of ${site.name}`}>
-                    Settings
+                  <a href={`/sites/${encodeURIComponent(site.id)}/settings`} aria-label={fill(orgSettingsText.settingsOf, { name: site.name })}>
+                    {frameText.settingsTab}
                   </a>
                 </td>
               </tr>
@@ -76,17 +74,17 @@ function Sites({ orgId }: { orgId: number }) {
           />
         )}
       </LoadState>
-      <FormSection title="Add a site" action={add} onSubmit={submit} submitLabel="Add site" busyLabel="Adding…">
+      <FormSection title={orgSettingsText.addSite} action={add} onSubmit={submit} submitLabel={orgSettingsText.addSiteButton} busyLabel={orgSettingsText.addingNote}>
         <TextField
-          label="Domain"
+          label={orgSettingsText.domainWord}
           required
           placeholder="example.com"
           spellcheck={false}
           value={address}
           onValue={setAddress}
-          hint={domain !== '' && domain !== address.trim() ? `Adds the site as ${domain}: events come from it and its subdomains.` : 'A host name, or paste an address of the site.'}
+          hint={domain !== '' && domain !== address.trim() ? fill(orgSettingsText.addsSiteAs, { domain }) : orgSettingsText.domainHint}
         />
-        <TextField label="Name" placeholder="Same as the domain" value={name} onValue={setName} />
+        <TextField label={orgSettingsText.nameWord} placeholder={orgSettingsText.sameAsDomain} value={name} onValue={setName} />
         <TimezoneField value={timezone} onValue={setTimezone} />
         <RawDaysField days={rawDays} onDays={setRawDays} />
       </FormSection>
@@ -111,36 +109,36 @@ function Keys({ orgId }: { orgId: number }) {
     });
   return (
     <section class="card" id="keys" aria-labelledby="keys-title">
-      <h2 id="keys-title">API keys</h2>
-      <p class="muted">A key reads the statistics of every site of this organisation through /v1; a manage key also manages its sites from code.</p>
+      <h2 id="keys-title">{orgSettingsText.keysTitle}</h2>
+      <p class="muted">{orgSettingsText.keysIntro}</p>
       {created && (
-        <ShownOnce region="New API key" text={created.key} label="The new API key" onDone={() => setCreated(undefined)}>
-          <strong>Copy the key {created.name ? `“${created.name}”` : ''} now:</strong> it is shown only this once.
+        <ShownOnce region={orgSettingsText.newKeyRegion} text={created.key} label={orgSettingsText.newKeyLabel} onDone={() => setCreated(undefined)}>
+          <strong>{fill(orgSettingsText.copyKeyNow, { name: created.name ? quoted(created.name) : '' })}</strong> {orgSettingsText.keyShownOnce}
         </ShownOnce>
       )}
       <LoadState state={keys}>
         {({ keys: rows }) => (
           <WideTable
-            columns={['Name', 'Scope', 'Created', 'State']}
+            columns={[orgSettingsText.nameWord, orgSettingsText.scopeWord, orgSettingsText.createdColumn, orgSettingsText.stateColumn]}
             rows={rows}
-            empty={<p class="muted">No keys yet.</p>}
+            empty={<p class="muted">{orgSettingsText.noKeys}</p>}
             row={(key) => (
               <tr key={key.id}>
-                <td>{key.name || <span class="muted">(unnamed)</span>}</td>
-                <td>{key.scope}</td>
+                <td>{key.name || <span class="muted">{orgSettingsText.unnamedKey}</span>}</td>
+                <td>{orgSettingsText.scopeNames[key.scope]}</td>
                 <td class="muted">{formatInstant(key.createdAt)}</td>
                 <td>
                   {key.revokedAt ? (
-                    <span class="badge">revoked {formatInstant(key.revokedAt)}</span>
+                    <span class="badge">{fill(orgSettingsText.revokedOn, { time: formatInstant(key.revokedAt) })}</span>
                   ) : (
                     <ConfirmButton
-                      label={`Revoke key ${key.name || key.id}`}
-                      question={`Revoke the key ${key.name ? `“${key.name}”` : key.id}? Requests with it stop working at once.`}
-                      confirmLabel="Revoke"
+                      label={fill(orgSettingsText.revokeKey, { name: key.name || key.id })}
+                      question={fill(orgSettingsText.revokeKeyQuestion, { name: key.name ? quoted(key.name) : key.id })}
+                      confirmLabel={orgSettingsText.revokeButton}
                       disabled={revoke.busy}
                       onConfirm={() => revoke.run(() => call('POST /manage/keys/:keyId/revoke', { params: { keyId: key.id } })).then(keys.reload)}
                     >
-                      Revoke
+                      {orgSettingsText.revokeButton}
                     </ConfirmButton>
                   )}
                 </td>
@@ -150,9 +148,9 @@ function Keys({ orgId }: { orgId: number }) {
         )}
       </LoadState>
       <ErrorText message={revoke.error} />
-      <FormSection title="Create a key" label="Create an API key" action={create} onSubmit={submit} submitLabel="Create key" busyLabel="Creating…">
-        <TextField label="Key name" placeholder="reporting" value={name} onValue={setName} />
-        <SelectField<KeyScope> label="Scope" value={scope} onValue={setScope} options={SCOPE_OPTIONS} />
+      <FormSection title={orgSettingsText.createKeyTitle} label={orgSettingsText.createKeyForm} action={create} onSubmit={submit} submitLabel={orgSettingsText.createKeyButton} busyLabel={orgSettingsText.creatingNote}>
+        <TextField label={orgSettingsText.keyNameField} placeholder={orgSettingsText.keyNameExample} value={name} onValue={setName} />
+        <SelectField<KeyScope> label={orgSettingsText.scopeWord} value={scope} onValue={setScope} options={scopeOptions()} />
       </FormSection>
     </section>
   );
@@ -167,8 +165,8 @@ function RequireTwoFactor({ orgId }: { orgId: number }) {
       {({ required }) => (
         <>
           <CheckboxField
-            label="Require two-factor sign-in for every member"
-            hint="Members without it reach only their account pages until they enable it."
+            label={orgSettingsText.requireTwoFactor}
+            hint={orgSettingsText.requireTwoFactorHint}
             checked={required}
             onChecked={(next) => change.run(() => call('PUT /manage/orgs/:orgId/two-factor', { params: { orgId }, body: { required: next } })).then(policy.reload)}
           />
@@ -185,12 +183,12 @@ function Members({ orgId, session }: { orgId: number; session: SessionView }) {
   const setMemberRole = (member: Member, next: Role) => change.run(() => call('PUT /manage/orgs/:orgId/members/:userId', { params: { orgId, userId: member.userId }, body: { role: next } })).then(members.reload);
   return (
     <section class="card" id="members" aria-labelledby="members-title">
-      <h2 id="members-title">Members</h2>
+      <h2 id="members-title">{orgSettingsText.membersTitle}</h2>
       <LoadState state={members}>
         {({ members: rows }) => (
           <WideTable
             class="stack"
-            columns={['Member', 'Role', 'Remove']}
+            columns={[orgSettingsText.memberColumn, orgSettingsText.roleWord, orgSettingsText.removeButton]}
             rows={rows}
             row={(member) => (
               <tr key={member.userId}>
@@ -199,26 +197,26 @@ function Members({ orgId, session }: { orgId: number; session: SessionView }) {
                   {member.name && <div class="muted">{member.email}</div>}
                 </td>
                 <td>
-                  <select aria-label={`Role of ${member.email}`} value={member.role} disabled={change.busy} onChange={(event) => setMemberRole(member, event.currentTarget.value as Role)}>
-                    {ROLE_OPTIONS.map(([value]) => (
+                  <select aria-label={fill(orgSettingsText.roleOf, { email: member.email })} value={member.role} disabled={change.busy} onChange={(event) => setMemberRole(member, event.currentTarget.value as Role)}>
+                    {ROLES.map((value) => (
                       <option key={value} value={value}>
-                        {value}
+                        {orgSettingsText.roleNames[value]}
                       </option>
                     ))}
                   </select>
                 </td>
                 <td>
                   {member.userId === session.user.id ? (
-                    <span class="muted">you</span>
+                    <span class="muted">{orgSettingsText.youNote}</span>
                   ) : (
                     <ConfirmButton
-                      label={`Remove ${member.email}`}
-                      question={`Remove ${member.email} from this organisation?`}
-                      confirmLabel="Remove"
+                      label={fill(orgSettingsText.removeMember, { email: member.email })}
+                      question={fill(orgSettingsText.removeMemberQuestion, { email: member.email })}
+                      confirmLabel={orgSettingsText.removeButton}
                       disabled={change.busy}
                       onConfirm={() => change.run(() => call('DELETE /manage/orgs/:orgId/members/:userId', { params: { orgId, userId: member.userId } })).then(members.reload)}
                     >
-                      Remove
+                      {orgSettingsText.removeButton}
                     </ConfirmButton>
                   )}
                 </td>
@@ -239,11 +237,17 @@ function PendingInvitation({ invitation, revoke, onRevoke }: { invitation: Manag
   return (
     <tr>
       <td>{invitation.email}</td>
-      <td>{invitation.role}</td>
+      <td>{orgSettingsText.roleNames[invitation.role]}</td>
       <td class="muted">{formatInstant(invitation.expiresAt)}</td>
       <td>
-        <ConfirmButton label={`Revoke the invitation of ${invitation.email}`} question={`Revoke the invitation of ${invitation.email}? Its link stops working at once.`} confirmLabel="Revoke" disabled={revoke.busy} onConfirm={() => revoke.run(onRevoke)}>
-          Revoke
+        <ConfirmButton
+          label={fill(orgSettingsText.revokeInvitation, { email: invitation.email })}
+          question={fill(orgSettingsText.revokeInvitationQuestion, { email: invitation.email })}
+          confirmLabel={orgSettingsText.revokeButton}
+          disabled={revoke.busy}
+          onConfirm={() => revoke.run(onRevoke)}
+        >
+          {orgSettingsText.revokeButton}
         </ConfirmButton>
       </td>
     </tr>
@@ -266,23 +270,23 @@ function Invitations({ orgId }: { orgId: number }) {
     });
   return (
     <>
-      <FormSection title="Invite member" action={send} onSubmit={submit} submitLabel="Send invitation" busyLabel="Sending…">
-        <TextField label="Email" type="email" required value={email} onValue={setEmail} />
-        <SelectField<Role> label="Role" value={role} onValue={setRole} options={ROLE_OPTIONS} />
+      <FormSection title={orgSettingsText.inviteMember} action={send} onSubmit={submit} submitLabel={orgSettingsText.sendInvitation} busyLabel={orgSettingsText.sendingNote}>
+        <TextField label={orgSettingsText.emailField} type="email" required value={email} onValue={setEmail} />
+        <SelectField<Role> label={orgSettingsText.roleWord} value={role} onValue={setRole} options={roleOptions()} />
       </FormSection>
       {sent && (
-        <ShownOnce region="Invitation link" text={sent.url} label={`Invitation link for ${sent.email}`} onDone={() => setSent(undefined)}>
-          <strong>Copy the invitation link for {sent.email} now:</strong> it is shown only this once. It works once, until {formatInstant(sent.expiresAt)}.
-          {sent.emailed ? ' It was also emailed to them.' : ''}
+        <ShownOnce region={orgSettingsText.invitationRegion} text={sent.url} label={fill(orgSettingsText.invitationLinkFor, { email: sent.email })} onDone={() => setSent(undefined)}>
+          <strong>{fill(orgSettingsText.copyLinkNow, { email: sent.email })}</strong> {fill(orgSettingsText.linkShownOnce, { time: formatInstant(sent.expiresAt) })}
+          {sent.emailed ? orgSettingsText.alsoEmailed : ''}
         </ShownOnce>
       )}
-      <h3>Pending invitations</h3>
+      <h3>{orgSettingsText.pendingTitle}</h3>
       <LoadState state={pending}>
         {({ invitations: rows }) => (
           <WideTable
-            columns={['Email', 'Role', 'Expires', 'Revoke']}
+            columns={[orgSettingsText.emailField, orgSettingsText.roleWord, orgSettingsText.expiresColumn, orgSettingsText.revokeButton]}
             rows={rows}
-            empty={<p class="muted">No pending invitations.</p>}
+            empty={<p class="muted">{orgSettingsText.noPending}</p>}
             row={(invitation) => <PendingInvitation key={invitation.invitationId} invitation={invitation} revoke={revoke} onRevoke={() => call('DELETE /manage/orgs/:orgId/invitations/:invitationId', { params: { orgId, invitationId: invitation.invitationId } }).then(pending.reload)} />}
           />
         )}
@@ -295,14 +299,14 @@ function Invitations({ orgId }: { orgId: number }) {
 function OrgSettings({ session }: { session: SessionView }) {
   const orgId = Number(pathSegment(1));
   const membership = membershipOf(session, orgId);
-  const title = membership ? `${membership.orgName} settings` : 'Organisation settings';
+  const title = membership ? fill(orgSettingsText.orgSettingsOf, { org: membership.orgName }) : orgSettingsText.orgSettingsLink;
   return (
     <Layout session={session} title={title}>
       {!membership ? (
-        <ErrorText message="There is no such organisation, or you are not one of its members." />
+        <ErrorText message={orgSettingsText.noSuchOrg} />
       ) : !roleAtLeast(membership.role, 'admin') ? (
         <p class="error" role="alert">
-          Your role in {membership.orgName} is viewer: settings are for admins and owners. <a href="/">Back to the sites</a>.
+          {fill(orgSettingsText.settingsForAdmins, { org: membership.orgName, role: orgSettingsText.roleNames[membership.role] })} <a href="/">{orgSettingsText.backToSites}</a>.
         </p>
       ) : (
         <>

@@ -63,6 +63,9 @@ export const frame = {
   saveButton: 'Save',
   copyButton: 'Copy',
   copiedNote: 'Copied.',
+  selectedNote: 'Selected: press Ctrl+C (⌘C) to copy.',
+  doneButton: 'Done',
+  workingNote: 'Working…',
   networkError: 'Could not reach the server. Check the connection and try again.',
   httpError: 'The server answered {status}. Try again in a moment.',
 };
