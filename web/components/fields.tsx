@@ -37,7 +37,7 @@ export function TextField({ label, value, onValue, hint, type = 'text', autoFocu
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input ref={field} id={id} value={value} autoFocus={autoFocus} onInput={(event) => onValue(event.currentTarget.value)} aria-describedby={hint ? `${id}-hint` : undefined} {...attributes} />
+      <input ref={field} id={id} value={value} autoFocus={autoFocus} onInput={(event) => onValue(event.currentTarget.value)} aria-describedby={describedBy(id, hint)} {...attributes} />
       <FieldHint id={id} hint={hint} />
     </div>
   );
@@ -49,11 +49,14 @@ export function TextAreaField({ label, value, onValue, hint, placeholder, spellc
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <textarea id={id} rows={3} value={value} placeholder={placeholder} spellcheck={spellcheck} onInput={(event) => onValue(event.currentTarget.value)} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <textarea id={id} rows={3} value={value} placeholder={placeholder} spellcheck={spellcheck} onInput={(event) => onValue(event.currentTarget.value)} aria-describedby={describedBy(id, hint)} />
       <FieldHint id={id} hint={hint} />
     </div>
   );
 }
+
+/** The id of a control's hint (FieldHint), when it has one. */
+const describedBy = (id: string, hint: string | undefined) => (hint ? `${id}-hint` : undefined);
 
 /** A control's hint, its accessible description (`aria-describedby` of `${id}-hint`). */
 function FieldHint({ id, hint }: { id: string; hint: string | undefined }) {
@@ -69,7 +72,7 @@ export function SelectField<T extends string>({ label, value, onValue, options, 
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} value={value} onChange={(event) => onValue(event.currentTarget.value as T)} aria-describedby={hint ? `${id}-hint` : undefined}>
+      <select id={id} value={value} onChange={(event) => onValue(event.currentTarget.value as T)} aria-describedby={describedBy(id, hint)}>
         {options.map(([option, text]) => (
           <option key={option} value={option}>
             {text}
@@ -85,7 +88,7 @@ export function CheckboxField({ label, checked, onChecked, hint }: { label: stri
   const id = useId();
   return (
     <div class="field checkbox">
-      <input id={id} type="checkbox" checked={checked} onChange={(event) => onChecked(event.currentTarget.checked)} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <input id={id} type="checkbox" checked={checked} onChange={(event) => onChecked(event.currentTarget.checked)} aria-describedby={describedBy(id, hint)} />
       <label for={id}>{label}</label>
       <FieldHint id={id} hint={hint} />
     </div>

@@ -6,7 +6,7 @@ import { call } from '../lib/client.js';
 import { formatInstant } from '../lib/dates.js';
 import { useAction, useRead } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
-import { ShownOnce } from './copy.js';
+import { ShownOnce } from './shown-once.js';
 import { ErrorText, LoadState } from './feedback.js';
 import { CheckboxField, Form, SubmitButton, TextField } from './fields.js';
 import { WideTable } from './table.js';

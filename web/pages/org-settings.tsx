@@ -12,7 +12,7 @@ import { membershipOf } from '../lib/session.js';
 import { frameText } from '../lib/text/frame.js';
 import { orgSettingsText } from '../lib/text/org-settings.js';
 import { ConfirmButton } from '../components/confirm.js';
-import { ShownOnce } from '../components/copy.js';
+import { ShownOnce } from '../components/shown-once.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
 import { CheckboxField, SelectField, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
