@@ -2,7 +2,8 @@
 // messages. Handlers throw `apiError(code, message, params)`; the HTTP layer turns it into
 // `{ error: { code, message } }` on the read API (/v1, docs/api.md's envelope), and into
 // `{ error: { code, reason, message } }` on /app/v1 and /admin/v1, where `reason` names the template
-// (reasonOf) so that clients branch on it, never on the text. A template's name is therefore part of
+// (reasonOf) so that clients branch on it, never on the text; /app/v1 writes the message in the
+// request's language (src/core/messages/errors.ts). A template's name is therefore part of
 // those APIs: renaming it renames its reason. docs/api.md's error table lists every code, and
 // docs/admin-api.md's reasons table every reason (test/lint/errors.test.ts).
 
