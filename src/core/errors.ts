@@ -2,7 +2,8 @@
 // messages. Handlers throw `apiError(code, message, params)`; the HTTP layer turns it into
 // `{ error: { code, message } }` on the read API (/v1, docs/api.md's envelope), and into
 // `{ error: { code, reason, message } }` on /app/v1 and /admin/v1, where `reason` names the template
-// (reasonOf) so that clients branch on it, never on the text. A template's name is therefore part of
+// (reasonOf) so that clients branch on it, never on the text; /app/v1 writes the message in the
+// request's language (src/core/messages/errors.ts). A template's name is therefore part of
 // those APIs: renaming it renames its reason. docs/api.md's error table lists every code, and
 // docs/admin-api.md's reasons table every reason (test/lint/errors.test.ts).
 
@@ -315,10 +316,11 @@ export function reasonOf<C extends ErrorCode, M extends MessageName<C>>(code: C,
   return (name.split('_').every((word) => codeWords.includes(word)) ? code : `${name}_${code}`) as ReasonOf<C, M>;
 }
 
-type Template<C extends ErrorCode, M extends MessageName<C>> = (typeof ERRORS)[C]['messages'][M] & string;
+/** The English template of a message. */
+export type Template<C extends ErrorCode, M extends MessageName<C>> = (typeof ERRORS)[C]['messages'][M] & string;
 
 /** The `{name}` placeholders of a template. */
-type Placeholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
+export type Placeholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
 
 /** The names of a code's templates without placeholders: one a function takes from its caller, as OrgAccess.require takes its not-found. */
 export type FixedMessageName<C extends ErrorCode> = {
@@ -332,20 +334,33 @@ type MessageArgs<C extends ErrorCode, M extends MessageName<C>> = [Placeholders<
   ? [params?: Record<string, never>, headers?: Headers]
   : [params: Record<Placeholders<Template<C, M>>, string | number>, headers?: Headers];
 
+/** The parameters a template was filled with. */
+export type MessageParams = Readonly<Record<string, string | number>>;
+
+/** `template` with each `{name}` replaced by `params.name`. */
+export function fillTemplate(template: string, params: MessageParams): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
+}
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly reason: ErrorReason;
   readonly status: number;
   readonly headers: Headers;
+  /** The template's name and parameters: what writes the message again in another language (src/core/messages/errors.ts). */
+  readonly messageName: string;
+  readonly params: MessageParams;
 
   // Private so that every message a client sees is built from the catalogue (ApiError.of, apiError).
-  private constructor(code: ErrorCode, reason: ErrorReason, message: string, headers: Headers) {
-    super(message);
+  private constructor(code: ErrorCode, messageName: string, params: MessageParams, headers: Headers) {
+    super(fillTemplate((ERRORS[code].messages as Record<string, string>)[messageName]!, params));
     this.name = 'ApiError';
     this.code = code;
-    this.reason = reason;
+    this.reason = reasonOf(code, messageName as MessageName<ErrorCode>) as ErrorReason;
     this.status = ERRORS[code].status;
     this.headers = headers;
+    this.messageName = messageName;
+    this.params = params;
   }
 
   /**
@@ -353,10 +368,8 @@ export class ApiError extends Error {
    * static method rather than a static block that hands the constructor out: a module without side
    * effects, which the dashboard's bundle leaves out when it uses none of it.
    */
-  static of<C extends ErrorCode, M extends MessageName<C>>(code: C, message: M, ...[params, headers = {}]: MessageArgs<C, M>): ApiError {
-    const template: string = (ERRORS[code].messages as Record<string, string>)[message]!;
-    const values: Record<string, string | number> = params ?? {};
-    return new ApiError(code, reasonOf(code, message) as ErrorReason, template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name])), headers);
+  static of<C extends ErrorCode, M extends MessageName<C>>(code: C, message: M, ...[params = {}, headers = {}]: MessageArgs<C, M>): ApiError {
+    return new ApiError(code, message, params, headers);
   }
 }
 
@@ -375,10 +388,11 @@ export interface ReasonedErrorEnvelope {
   error: { code: ErrorCode; reason: ErrorReason; message: string };
 }
 
-export function envelope(err: ApiError): ErrorEnvelope {
-  return { error: { code: err.code, message: err.message } };
+/** The read API's envelope of `err`; `message` is its English one unless a translation is given. */
+export function envelope(err: ApiError, message = err.message): ErrorEnvelope {
+  return { error: { code: err.code, message } };
 }
 
-export function envelopeWithReason(err: ApiError): ReasonedErrorEnvelope {
-  return { error: { code: err.code, reason: err.reason, message: err.message } };
+export function envelopeWithReason(err: ApiError, message = err.message): ReasonedErrorEnvelope {
+  return { error: { code: err.code, reason: err.reason, message } };
 }

@@ -2,12 +2,17 @@
 // API's (docs/api.md: code and message) on /v1 and every path but two, and the same with the template's
 // reason on /app/v1 and /admin/v1, whose clients (the dashboard, the CLI) branch on it. The reason
 // also comes in a header there, its only place on the read routes /app/v1 mounts again, whose
-// answers equal /v1's byte for byte.
+// answers equal /v1's byte for byte. /app/v1's message is in the language of the request's
+// Accept-Language (the dashboard sends its page's), English without one; /v1's and /admin/v1's,
+// whose clients are programs, always English.
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, apiError, envelope, envelopeWithReason, type ErrorEnvelope, type ReasonedErrorEnvelope } from '../core/errors.js';
 import { REASON_HEADER } from '../core/answer-headers.js';
+import { DEFAULT_LANGUAGE, type Language } from '../core/messages/language.js';
+import { messageIn } from '../core/messages/errors.js';
+import { requestLanguage } from './request-language.js';
 import { storageRefusal } from './storage-errors.js';
 
 /** The paths of the APIs whose error answers carry the reason (REASON_HEADER). */
@@ -17,10 +22,14 @@ const WITH_REASON = /^\/(?:app|admin)\/v1(?:[/?]|$)/;
  * byte for byte (docs/accounts.md), so their reason travels in the header alone.
  */
 const READ_API_AGAIN = /^\/app\/v1\/sites\/[^/?]+\/(?:stats|timeseries|breakdown|journeys|annotations|goals|funnels|realtime)(?:[/?]|$)/;
+/** The dashboard's API, whose messages are read by people: written in the request's language. */
+const FOR_PEOPLE = /^\/app\/v1(?:[/?]|$)/;
 
-/** The error body of an answer to a request for `url`. */
-export function errorBody(url: string | undefined, refusal: ApiError): ErrorEnvelope | ReasonedErrorEnvelope {
-  return url !== undefined && WITH_REASON.test(url) && !READ_API_AGAIN.test(url) ? envelopeWithReason(refusal) : envelope(refusal);
+/** The error body of an answer to a request for `url` in `language` (the request's Accept-Language). */
+export function errorBody(url: string | undefined, refusal: ApiError, language: Language = DEFAULT_LANGUAGE): ErrorEnvelope | ReasonedErrorEnvelope {
+  if (url === undefined || !WITH_REASON.test(url)) return envelope(refusal);
+  const message = FOR_PEOPLE.test(url) ? messageIn(refusal, language) : refusal.message;
+  return READ_API_AGAIN.test(url) ? envelope(refusal, message) : envelopeWithReason(refusal, message);
 }
 
 /** The headers of an answer to a request for `url` that refuses it: the refusal's own, and its reason where the API says it. */
@@ -30,7 +39,7 @@ function errorHeaders(url: string | undefined, refusal: ApiError): Record<string
 
 /** Answers a request with a refusal: its status, its headers and the error body its path takes. */
 export function sendRefusal(request: FastifyRequest, reply: FastifyReply, refusal: ApiError): void {
-  reply.code(refusal.status).headers(errorHeaders(request.url, refusal)).send(errorBody(request.url, refusal));
+  reply.code(refusal.status).headers(errorHeaders(request.url, refusal)).send(errorBody(request.url, refusal, requestLanguage(request)));
 }
 
 /** The 404 of a path no route serves. */

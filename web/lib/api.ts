@@ -1,10 +1,11 @@
 // The dashboard's client of /app/v1: JSON in and out, the session's CSRF token on every change, and
 // every failure (error envelope, non-JSON answer, no network) turned into an ApiError whose message
-// a page can show as it is, and whose reason (the catalogue's name of the refusal) a page branches on.
+// a page can show as it is (the server writes it in the page's language, sent as Accept-Language),
+// and whose reason (the catalogue's name of the refusal) a page branches on.
 import type { ErrorCode, ErrorReason } from '../../src/core/errors.js';
 import { loginPath } from '../../src/core/next-path.js';
 import { COUNTED_SINCE_HEADER, IMPORTED_HEADER, RAW_WINDOW_HEADER, REASON_HEADER } from '../../src/core/answer-headers.js';
-import { fill } from './i18n.js';
+import { fill, pageLocale } from './i18n.js';
 import { frameText } from './text/frame.js';
 
 /** A code of the server's catalogue, or the dashboard's own for no answer or one without the envelope. */
@@ -95,6 +96,9 @@ async function renewedShareAccess(sentAccess: string, failure: ApiError): Promis
   return renewing;
 }
 
+/** The headers of every request: JSON back, and the server's messages in the page's language. */
+const baseHeaders = (): Record<string, string> => ({ accept: 'application/json', 'accept-language': pageLocale() });
+
 async function errorOf(response: Response): Promise<ApiError> {
   try {
     const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
@@ -136,7 +140,7 @@ async function exchange(method: Method, path: string, body: unknown, options: Re
 }
 
 async function send(method: Method, path: string, body: unknown, options: RequestOptions, access: string | undefined): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers = baseHeaders();
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
   if (access !== undefined) headers['x-share-access'] = access;
@@ -164,7 +168,7 @@ export async function upload<T = unknown>(path: string, file: Blob): Promise<T> 
   try {
     response = await fetch(`/app/v1${path}`, {
       method: 'POST',
-      headers: { accept: 'application/json', 'content-type': file.type || 'application/octet-stream', 'x-csrf-token': csrfToken },
+      headers: { ...baseHeaders(), 'content-type': file.type || 'application/octet-stream', 'x-csrf-token': csrfToken },
       body: file,
       credentials: 'same-origin',
     });

@@ -2,8 +2,10 @@
 // from them, so that a language missing an entry, or carrying one English lacks, fails the type
 // check. The dashboard's sections (WebCatalogue) are bundled, English in every page that uses them,
 // a translation in a chunk of its own fetched only for its language; the mails' (MailCatalogue)
-// stay on the server.
+// stay on the server, and so do the error catalogue's translations (ErrorCatalogue), typed from
+// src/core/errors.ts's ERRORS.
 import type { Plural } from './language.js';
+import type { ErrorCode, MessageName, Placeholders, Template } from '../errors.js';
 import type { frame, names } from './en/common.js';
 import type { period } from './en/period.js';
 import type { dashboard } from './en/dashboard.js';
@@ -42,3 +44,18 @@ export interface WebCatalogue {
 }
 
 export type MailCatalogue = Translated<typeof mail>;
+
+/** The error catalogue's templates in another language: one for every template of ERRORS. */
+export type ErrorCatalogue = { readonly [C in ErrorCode]: { readonly [M in MessageName<C>]: string } };
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * A translation as it must be: each template as written when its placeholders are the English
+ * one's, else the placeholders it must have, which no string fits (`de satisfies SamePlaceholders<typeof de>`).
+ */
+export type SamePlaceholders<T extends ErrorCatalogue> = {
+  [C in ErrorCode]: {
+    [M in MessageName<C> & keyof T[C]]: Same<Placeholders<T[C][M] & string>, Placeholders<Template<C, M>>> extends true ? T[C][M] : { placeholders: Placeholders<Template<C, M>> };
+  };
+};

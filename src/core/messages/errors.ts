@@ -1,0 +1,18 @@
+// The error catalogue's messages in the language of the person who reads them (the dashboard's
+// requests to /app/v1): a translation of the refusal's template, filled with its parameters.
+// English is ERRORS itself; the translations stay on the server.
+import { fillTemplate, type ApiError, type ErrorCode } from '../errors.js';
+import type { ErrorCatalogue } from './catalogue.js';
+import type { Language } from './language.js';
+import de from './de/errors.js';
+import fr from './fr/errors.js';
+import es from './es/errors.js';
+
+const TRANSLATIONS: Record<Exclude<Language, 'en'>, ErrorCatalogue> = { de, fr, es };
+
+/** The message of `refusal` in `language`: its English one, byte for byte, for English. */
+export function messageIn(refusal: ApiError, language: Language): string {
+  if (language === 'en') return refusal.message;
+  const templates: Record<string, string> = TRANSLATIONS[language][refusal.code as ErrorCode];
+  return fillTemplate(templates[refusal.messageName]!, refusal.params);
+}
