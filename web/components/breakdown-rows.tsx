@@ -122,7 +122,7 @@ export function GoalRows({ goals, onFilter }: { goals: readonly GoalResult[]; on
         <tr key={goal.goalId}>
           <td class="key">
             <span class="bar" aria-hidden="true" style={{ width: `${Math.min(100, goal.conversionRate * 100)}%` }} />
-            <button type="button" class="row-filter" title={fill(dashboardText.filterByGoal, { name: goal.name, kind: goal.kind, pattern: goal.pattern })} onClick={() => onFilter(makeFilter(GOAL_DIMENSION, 'is', String(goal.goalId)))}>
+            <button type="button" class="row-filter" title={fill(dashboardText.filterByGoal, { name: goal.name, kind: namesText.dimensionNames[goal.kind], pattern: goal.pattern })} onClick={() => onFilter(makeFilter(GOAL_DIMENSION, 'is', String(goal.goalId)))}>
               {goal.name}
             </button>
           </td>

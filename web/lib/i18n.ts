@@ -54,7 +54,7 @@ export async function loadLanguage(chosen?: Language | null): Promise<void> {
     }
   }
   locale = localeOf(language, navigator.languages);
-  setFigureLocale(locale);
+  setFigureLocale(locale, translation?.names.pointChange);
   document.documentElement.lang = language;
 }
 
