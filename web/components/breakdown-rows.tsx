@@ -10,7 +10,7 @@ import { namesText } from '../lib/text/names.js';
 import { dashboardText } from '../lib/text/dashboard.js';
 import { readableError } from '../lib/read-errors.js';
 import { ErrorText } from './feedback.js';
-import { KeyLabel } from './key-label.js';
+import { KeyLabel } from '../lib/labels.js';
 import { Table, type Column } from './table.js';
 import { type Filter, GOAL_DIMENSION, makeFilter, type QueryDimension, viewsAreEvents } from '../../src/core/vocabulary.js';
 import { isMetric } from '../../src/core/metric-registry.js';

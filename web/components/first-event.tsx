@@ -19,8 +19,8 @@ const REFRESH_MS = 2000;
 /** The last outcomes listed: enough to follow a test visit. */
 const SHOWN = 10;
 
-const known = (outcome: string): outcome is Outcome => Object.hasOwn(firstEventText.outcomes, outcome);
-const inWords = (outcome: string) => (known(outcome) ? firstEventText.outcomes[outcome] : outcome);
+const known = (outcome: string): outcome is Outcome => Object.hasOwn(firstEventText.outcomeWords, outcome);
+const inWords = (outcome: string) => (known(outcome) ? firstEventText.outcomeWords[outcome] : outcome);
 
 function Outcomes({ events, timeZone }: { events: RecentEvent[]; timeZone: string }) {
   const time = (ts: number) => new Date(ts).toLocaleTimeString(pageLocale(), { timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit' });

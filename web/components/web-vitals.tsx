@@ -3,7 +3,7 @@
 // shown has any, how the tracker measures them.
 import { WideTable } from './table.js';
 import { formatRatioOf, formatUnits } from '../lib/format.js';
-import { fill } from '../lib/i18n.js';
+import { fill, fillNode } from '../lib/i18n.js';
 import { namesText } from '../lib/text/names.js';
 import { dashboardText } from '../lib/text/dashboard.js';
 import { VITAL_NAMES, WEB_VITALS, type WebVital } from '../../src/core/vocabulary.js';
@@ -17,20 +17,8 @@ function shown(vital: WebVital, value: number | null | undefined): string {
   return fill(dashboardText.labelled, { label: rating, value: vital === 'cls' ? formatRatioOf(value, 1000) : formatUnits(value, 'millisecond', 'short') });
 }
 
-/** `No web vitals here`, the script tag's attribute in its own element wherever the language puts it. */
-function noVitals() {
-  const [before = '', after = ''] = dashboardText.noVitals.split('{attribute}');
-  return (
-    <p class="muted empty">
-      {before}
-      <code>data-vitals</code>
-      {after}
-    </p>
-  );
-}
-
 export function WebVitals({ rows }: { rows: readonly BreakdownRow[] }) {
-  if (rows.every((r) => VITAL_NAMES.every((vital) => r.vitals?.[vital] == null))) return noVitals();
+  if (rows.every((r) => VITAL_NAMES.every((vital) => r.vitals?.[vital] == null))) return <p class="muted empty">{fillNode(dashboardText.noVitals, 'attribute', <code>data-vitals</code>)}</p>;
   return (
     // A box of its own that scrolls sideways on a phone, reachable by keyboard (its cells hold no control).
     <WideTable

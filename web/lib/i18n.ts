@@ -63,4 +63,10 @@ export function section<S extends keyof WebCatalogue>(name: S, english: WebCatal
   return new Proxy(english, { get: (source, key) => ((translation?.[name] ?? source) as Record<string | symbol, unknown>)[key] });
 }
 
+/** A template with its `{name}` placeholder filled by an element (a zone, a code), as children wherever the language puts it. */
+export function fillNode<T>(template: string, name: string, node: T): Array<string | T> {
+  const [before = '', after = ''] = template.split(`{${name}}`);
+  return [before, node, after];
+}
+
 export { fill };

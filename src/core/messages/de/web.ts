@@ -203,7 +203,7 @@ const de: WebCatalogue = {
     firstLocal: 'Diese Website gilt nur für diesen Rechner: Sie nimmt Ereignisse von Seiten unter localhost, 127.x.x.x oder [::1] an, auf jedem Port. Fügen Sie dieses Tag in den <head> der Seiten ein, mit denen Sie es ausprobieren; dank data-dev nennt die Browserkonsole den Grund, wenn der Tracker nichts sendet. Die Zahlen erscheinen hier, sobald das erste Ereignis gespeichert ist.',
     firstPublic: 'Fügen Sie dieses Tag in den <head> jeder Seite von {domain} ein, einer öffentlichen Website. Die Zahlen erscheinen hier, sobald das erste Ereignis gespeichert ist.',
     localTracker: 'Das Tag lädt den Tracker von {url}, einer lokalen Adresse, die die Browser der Besucher nicht erreichen. Setzen Sie SVC_PUBLIC_URL auf die Adresse, unter der Browser diesen Dienst erreichen, starten Sie ihn neu und kopieren Sie das Tag erneut.',
-    outcomes: {
+    outcomeWords: {
       accepted: 'angenommen',
       accepted_without_revenue: 'ohne seinen Umsatz angenommen: Der Betrag ist keine Zahl ≥ 0 mit höchstens 2 Nachkommastellen, die Währung hat nicht drei Buchstaben oder das Ereignis ist ein eingebautes',
       too_large: 'verworfen: Das Ereignis ist größer als 4 KB',

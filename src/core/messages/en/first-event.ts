@@ -13,7 +13,7 @@ export const firstEvent = {
   localTracker:
     "The tag loads the tracker from {url}, a local address that visitors' browsers cannot reach. Set SVC_PUBLIC_URL to the address browsers reach this service at, restart it, and copy the tag again.",
   /** Each collection outcome, for a site owner checking an installation (docs/admin-api.md, "Recent collection outcomes"). */
-  outcomes: {
+  outcomeWords: {
     accepted: 'accepted',
     accepted_without_revenue: 'accepted without its revenue: the amount is not a number ≥ 0 with at most 2 decimals, the currency not three letters, or the event a built-in one',
     too_large: 'dropped: the event is over 4 KB',

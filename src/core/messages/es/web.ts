@@ -204,7 +204,7 @@ const es: WebCatalogue = {
     firstLocal: 'Este sitio es solo para esta máquina: acepta eventos de páginas en localhost, 127.x.x.x o [::1], en cualquier puerto. Pegue esta etiqueta en el <head> de las páginas en las que lo pruebe; gracias a data-dev, la consola del navegador indica por qué el rastreador no envía nada cuando no lo hace. Las cifras aparecen aquí en cuanto se guarda el primer evento.',
     firstPublic: 'Pegue esta etiqueta en el <head> de cada página de {domain}, un sitio público. Las cifras aparecen aquí en cuanto se guarda el primer evento.',
     localTracker: 'La etiqueta carga el rastreador desde {url}, una dirección local que los navegadores de los visitantes no pueden alcanzar. Configure SVC_PUBLIC_URL con la dirección por la que los navegadores llegan a este servicio, reinícielo y vuelva a copiar la etiqueta.',
-    outcomes: {
+    outcomeWords: {
       accepted: 'aceptado',
       accepted_without_revenue: 'aceptado sin sus ingresos: el importe no es un número ≥ 0 con 2 decimales como máximo, la moneda no tiene tres letras o el evento es uno integrado',
       too_large: 'descartado: el evento supera los 4 KB',

@@ -203,7 +203,7 @@ const fr: WebCatalogue = {
     firstLocal: "Ce site ne concerne que cette machine : il accepte les événements des pages sur localhost, 127.x.x.x ou [::1], sur tout port. Collez cette balise dans le <head> des pages où vous l'essayez ; grâce à data-dev, la console du navigateur indique pourquoi le traceur n'envoie rien, le cas échéant. Les chiffres s'affichent ici dès que le premier événement est enregistré.",
     firstPublic: "Collez cette balise dans le <head> de chaque page de {domain}, un site public. Les chiffres s'affichent ici dès que le premier événement est enregistré.",
     localTracker: 'La balise charge le traceur depuis {url}, une adresse locale que les navigateurs des visiteurs ne peuvent pas joindre. Définissez SVC_PUBLIC_URL avec l’adresse à laquelle les navigateurs joignent ce service, redémarrez-le, puis copiez à nouveau la balise.',
-    outcomes: {
+    outcomeWords: {
       accepted: 'accepté',
       accepted_without_revenue: "accepté sans son revenu : le montant n'est pas un nombre ≥ 0 avec au plus 2 décimales, la devise n'a pas trois lettres, ou l'événement est un événement intégré",
       too_large: "rejeté : l'événement dépasse 4 Ko",
