@@ -1,7 +1,5 @@
 // The English catalogue's words of a site without any event yet: the tracker snippet to paste and the
 // collection outcomes as they come (web/components/first-event.tsx).
-import type { Outcome } from '../../../ingest/drop-reasons.js';
-
 export const firstEvent = {
   waitingHeading: 'Waiting for the first event',
   eventsReceived: 'Events received',
@@ -12,7 +10,7 @@ export const firstEvent = {
   firstPublic: 'Paste this tag into the <head> of every page of {domain}, a public site. The figures show here once the first event is stored.',
   localTracker:
     "The tag loads the tracker from {url}, a local address that visitors' browsers cannot reach. Set SVC_PUBLIC_URL to the address browsers reach this service at, restart it, and copy the tag again.",
-  /** Each collection outcome, for a site owner checking an installation (docs/admin-api.md, "Recent collection outcomes"). */
+  /** Each collection outcome (src/ingest/drop-reasons.ts: first-event.tsx reads one by its `Outcome`), for a site owner checking an installation (docs/admin-api.md, "Recent collection outcomes"). */
   outcomeWords: {
     accepted: 'accepted',
     accepted_without_revenue: 'accepted without its revenue: the amount is not a number ≥ 0 with at most 2 decimals, the currency not three letters, or the event a built-in one',
@@ -27,5 +25,5 @@ export const firstEvent = {
     rate_limited: 'dropped: too many events from one network',
     bad_name: 'dropped: the event name is not allowed',
     bad_props: "dropped: the event's properties break the tracker's rules",
-  } satisfies Record<Outcome, string>,
+  },
 };
