@@ -3,7 +3,9 @@
 // reader's in the email reports), so
 // that the same figure reads the same wherever svc shows it.
 import type { Kpi } from './answers.js';
-import { figureLocale } from './figure-locale.js';
+import { figureLocale, figurePoints } from './figure-locale.js';
+import { fill } from './messages/language.js';
+import { names } from './messages/en/common.js';
 import { changeIsGood, type Metric, METRIC_REGISTRY, pointsBetween } from './metric-registry.js';
 
 /** The locale of the CLI's and the email reports' figures. */
@@ -74,9 +76,12 @@ export function formatChange(deltaPct: number, locale?: string): string {
   return numberFormat(locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(deltaPct / 100);
 }
 
-/** A difference of two ratios in percentage points (0.003 means +0.3 pp), signed: +0.3 pp, −1 pp, 0 pp. */
-export function formatPoints(difference: number, locale?: string): string {
-  return `${numberFormat(locale, { maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(difference * 100)} pp`;
+/**
+ * A difference of two ratios in percentage points (0.003 means +0.3 pp), signed: +0.3 pp, −1 pp, 0 pp;
+ * `points`: the catalogue's `pointChange` of the reader's language (`+0,3 Pp.`), the page's unless given.
+ */
+export function formatPoints(difference: number, locale?: string, points = figurePoints() ?? names.pointChange): string {
+  return fill(points, { n: numberFormat(locale, { maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(difference * 100) });
 }
 
 /** A KPI's change as its tile writes it, and whether it is good news (null: neither). */
@@ -89,11 +94,11 @@ export interface KpiChange {
  * A ratio's change in percentage points (0.7% → 1.0% is +0.3 pp, not +42.9%), coloured as `metric`'s
  * changes are; `—` against a previous 0 or no previous value (a change from nothing means nothing).
  */
-export function pointsChange(metric: Metric, value: number, prev: number | null, locale?: string): KpiChange {
+export function pointsChange(metric: Metric, value: number, prev: number | null, locale?: string, points?: string): KpiChange {
   if (prev === null || prev === 0) return { text: '—', good: null };
   // The points are rounded as they are written, so that a change written 0 pp is coloured as none.
   const change = pointsBetween(value, prev);
-  return { text: formatPoints(change / 100, locale), good: change === 0 ? null : changeIsGood(metric, change) };
+  return { text: formatPoints(change / 100, locale, points), good: change === 0 ? null : changeIsGood(metric, change) };
 }
 
 /** A change in percent (`deltaPct`), coloured as `metric`'s changes are; `—` without a comparison base (null). */
@@ -106,11 +111,11 @@ export function percentChange(metric: Metric, deltaPct: number | null, locale?: 
  * A KPI's change: a ratio's in percentage points, any other's in percent, `—` against a previous 0
  * or no previous value. Null when the value itself is not computable.
  */
-export function kpiChange(metric: Metric, kpi: Kpi, locale?: string): KpiChange | null {
+export function kpiChange(metric: Metric, kpi: Kpi, locale?: string, points?: string): KpiChange | null {
   if (kpi.value === null) return null;
-  if (METRIC_REGISTRY[metric].format === 'ratio') return pointsChange(metric, kpi.value, kpi.prev, locale);
+  if (METRIC_REGISTRY[metric].format === 'ratio') return pointsChange(metric, kpi.value, kpi.prev, locale, points);
   return percentChange(metric, kpi.prev === null || kpi.prev === 0 ? null : kpi.deltaPct, locale);
 }
 
 /** A KPI's change as text, `–` where its value is not computable (the CLI's and the reports' cell). */
-export const kpiChangeText = (metric: Metric, kpi: Kpi, locale?: string): string => kpiChange(metric, kpi, locale)?.text ?? '–';
+export const kpiChangeText = (metric: Metric, kpi: Kpi, locale?: string, points?: string): string => kpiChange(metric, kpi, locale, points)?.text ?? '–';

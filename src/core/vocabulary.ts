@@ -437,6 +437,14 @@ export const SITE_STATUSES = ['active', 'archived'] as const;
 export type SiteStatus = (typeof SITE_STATUSES)[number];
 
 /**
+ * The domain of a site tried out on the machine that serves its pages: it takes events from every
+ * loopback origin (src/entities/sites.ts, `isLoopbackHost`, any port), and its snippet carries
+ * `data-dev` so the tracker runs there. Here rather than beside `isLoopbackHost`, so that the
+ * dashboard's site page reads it without bundling the forms' domain parsing.
+ */
+export const LOCAL_SITE_DOMAIN = 'localhost';
+
+/**
  * How many site-local days (today included) a site keeps its raw events: the window of the queries
  * that need them. Older days are answered from rollups.
  */

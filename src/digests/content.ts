@@ -76,7 +76,7 @@ const periodText = (digest: Digest, words: MailWords) => fill(words.mail.period,
 /** A KPI's value and change in the mail's locale. */
 function kpiTexts(digest: Digest, metric: (typeof REPORTED)[number], words: MailWords) {
   const kpi = digest.kpis[metric];
-  return { name: words.names.metricNames[metric], value: formatMetric(metric, kpi.value, words.locale), change: kpiChangeText(metric, kpi, words.locale) };
+  return { name: words.names.metricNames[metric], value: formatMetric(metric, kpi.value, words.locale), change: kpiChangeText(metric, kpi, words.locale, words.names.pointChange) };
 }
 
 /** The plain-text part; without `unsubscribeUrl`, the report was sent once on request. */

@@ -1,7 +1,7 @@
 // Organisations, their sites and their API keys, as the rest of the code sees them (the MetaStore
 // stores them: src/storage/meta/types.ts).
 import type { ManagedSite } from '../core/management.js';
-import type { KeyScope } from '../core/vocabulary.js';
+import { LOCAL_SITE_DOMAIN, type KeyScope } from '../core/vocabulary.js';
 
 /**
  * A site: what the management API answers of it (`id` is the public id: the tracker's data-site and
@@ -37,12 +37,7 @@ export function siteDomainOf(input: string): string {
   return host.startsWith('www.') && host.indexOf('.', 4) > 0 ? host.slice(4) : host;
 }
 
-/**
- * The domain of a site tried out on the machine that serves its pages: it takes events from every
- * loopback origin (`isLoopbackHost`, any port), and its snippet carries `data-dev` so the tracker
- * runs there.
- */
-export const LOCAL_SITE_DOMAIN = 'localhost';
+export { LOCAL_SITE_DOMAIN };
 
 /** A host name as URL parses it (lower case, IPv4 in dotted decimal) that names this machine. */
 export function isLoopbackHost(host: string): boolean {

@@ -58,7 +58,7 @@ describe('web vitals in the dashboard', () => {
       // As shown (innerText): the paths keep their case.
       const rows = await dialog.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('th, td'), (c) => (c as HTMLElement).innerText.trim())));
       const byPage = Object.fromEntries(rows.map((r) => [r[0], r.slice(1)]));
-      assert.deepEqual(byPage['/'], ['Poor: 5000 ms', 'Good: 150 ms', 'Poor: 0.3', 'Needs improvement: 900 ms']);
+      assert.deepEqual(byPage['/'], ['Poor: 5,000 ms', 'Good: 150 ms', 'Poor: 0.3', 'Needs improvement: 900 ms']);
       assert.deepEqual(byPage['/pricing'], ['–', '–', '–', '–']);
       assert.deepEqual(await axeViolations(page), [], `the Web vitals view at ${viewport.width} px`);
       await context.close();

@@ -25,11 +25,12 @@ type Translated = keyof typeof TRANSLATIONS;
 let dashboard: Dashboard;
 let site: SiteFixture;
 
-/** Three visits from Germany and one from France three days ago, one of them bouncing twice as a pageview. */
+/** Three visits from Germany and one from France three days ago, one of them bouncing twice as a pageview; web vitals of `/` rated good, to improve and poor. */
 function events(now: number) {
   const ts = Math.floor(now / DAY) * DAY - 3 * DAY + 10 * 3_600_000;
   const visit = (ip: string, country: string, u: string, at = ts) => ({ ip, ua: BROWSER_UA, country, ts: at, u });
-  return [visit('10.9.0.1', 'DE', '/'), visit('10.9.0.1', 'DE', '/pricing', ts + 60_000), visit('10.9.0.2', 'DE', '/'), visit('10.9.0.3', 'DE', '/pricing'), visit('10.9.0.4', 'FR', '/')];
+  const vitals = { ...visit('10.9.0.1', 'DE', '/', ts + 30_000), e: 'engage', p: { t: 3000, d: 40, lcp: 1200, inp: 300, cls: 300, ttfb: 900 } };
+  return [visit('10.9.0.1', 'DE', '/'), vitals, visit('10.9.0.1', 'DE', '/pricing', ts + 60_000), visit('10.9.0.2', 'DE', '/'), visit('10.9.0.3', 'DE', '/pricing'), visit('10.9.0.4', 'FR', '/')];
 }
 
 /** An account of the site's organisation whose language is `language` (null: none chosen). */
@@ -45,7 +46,7 @@ before(async () => {
   dashboard = await startDashboard();
   site = await createSite(dashboard.server);
   await dashboard.server.admin('POST', `/sites/${site.siteId}/goals`, { name: 'Signup', kind: 'page', pattern: '/pricing' });
-  assert.equal((await importEvents(dashboard.server, site.siteId, events(Date.now()))).body.accepted, 5);
+  assert.equal((await importEvents(dashboard.server, site.siteId, events(Date.now()))).body.accepted, 6);
   await dashboard.server.flush();
   for (const language of Object.keys(TRANSLATIONS)) await reader(`${language}@example.com`, language);
 });
@@ -113,6 +114,54 @@ describe('the language of the dashboard', () => {
     await page.getByRole('button', { name: 'Anwenden' }).click();
     await page.getByRole('button', { name: 'Filter country entfernen' }).waitFor();
     assert.match((await page.locator('.chip-edit').textContent())!, /^Land ist Deutschland$/);
+    await context.close();
+  });
+
+  test("a German account's period picker, keyboard help, chart, Details dialog and web vitals are German", async () => {
+    const { context, page } = await signedIn('de@example.com', `/sites/${site.siteId}?period=7d`);
+    await filled(page);
+    assert.equal(await page.locator('label[for="period"]').textContent(), 'Zeitraum');
+    assert.equal(await page.locator('#period option:checked').textContent(), 'Letzte 7 Tage');
+    assert.match((await page.locator('.period .zone').textContent())!, /^Tage in \S+$/);
+    assert.equal(await page.locator('label[for="comparison"]').textContent(), 'Vergleichen mit');
+    // The keyboard help: each key's period, the custom range and the list itself.
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Tastenkürzel' });
+    const rows = await help.locator('tr td:nth-child(2)').allTextContents();
+    assert.deepEqual(rows.slice(0, 3), ['Heute', 'Gestern', 'Letzte 7 Tage']);
+    assert.deepEqual(rows.slice(-2), ['Eigener Zeitraum…', 'Diese Liste']);
+    await help.getByRole('button', { name: 'Schließen' }).click();
+    // The chart: its name, its legend, a German date under it and the focused bucket's tooltip.
+    const legend = await page.locator('.chart .legend .key').allTextContents();
+    assert.deepEqual([legend[0], legend.at(-1)], ['Besucher', 'Vorheriger Zeitraum']);
+    assert.match((await page.locator('.chart .x-label').first().textContent())!, /^\d{1,2}\. \S+/);
+    await page.locator('.chart svg').focus();
+    await page.keyboard.press('ArrowRight');
+    const tip = await page.locator('.chart .tooltip span').allTextContents();
+    assert.match(tip[0]!, /^Besucher: \d+$/);
+    assert.match(tip[1]!, /^Vorheriger Zeitraum \(.+\): \d+$/);
+    // The Pages panel's Details: title, search, columns, pager, and the web vitals rated in German.
+    await page.locator('[data-panel="pages"]').getByRole('button', { name: 'Details: Seite' }).click();
+    const details = page.getByRole('dialog', { name: 'Seite: Details' });
+    await details.locator('tbody tr').first().waitFor();
+    await details.getByLabel('Suchen').waitFor();
+    const columns = await details.locator('thead th').allTextContents();
+    assert.deepEqual(columns.slice(0, 3).map((name) => name.replace(/ [▾▴]$/, '')), ['Seite', 'Besucher', 'Seitenaufrufe']);
+    const pager = details.getByRole('navigation', { name: 'Seiten der Tabelle' });
+    assert.equal(await pager.locator('span').textContent(), '1–2 von 2');
+    assert.deepEqual(await pager.getByRole('button').allTextContents(), ['Zurück', 'Weiter']);
+    await details.getByRole('button', { name: 'Web Vitals' }).click();
+    const vitals = details.getByRole('region', { name: 'Web Vitals' });
+    await vitals.getByRole('columnheader', { name: 'TTFB' }).waitFor();
+    assert.deepEqual(await vitals.locator('tbody tr').first().locator('th, td').allTextContents(), ['/', 'Gut: 1.200 ms', 'Verbesserungswürdig: 300 ms', 'Schlecht: 0,3', 'Verbesserungswürdig: 900 ms']);
+    await details.getByRole('button', { name: 'Schließen' }).click();
+    // A period without web vitals says how the tracker measures them.
+    await page.goto(`${dashboard.server.url}/sites/${site.siteId}?period=today`);
+    await filled(page);
+    await page.locator('[data-panel="pages"]').getByRole('button', { name: 'Details: Seite' }).click();
+    const empty = page.getByRole('dialog', { name: 'Seite: Details' });
+    await empty.getByRole('button', { name: 'Web Vitals' }).click();
+    await empty.getByText('Hier gibt es keine Web Vitals: Der Tracker misst sie, wenn sein Script-Tag data-vitals enthält.').waitFor();
     await context.close();
   });
 

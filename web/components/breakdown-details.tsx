@@ -7,6 +7,9 @@ import { includeApplies, includesFor, readBreakdown, type RowField, type RowOrde
 import { formatCount } from '../lib/format.js';
 import { useRead } from '../lib/hooks.js';
 import { dimensionLabel } from '../lib/labels.js';
+import { fill } from '../lib/i18n.js';
+import { dashboardText } from '../lib/text/dashboard.js';
+import { periodText } from '../lib/text/period.js';
 import { Loading } from './feedback.js';
 import { ReadFailure } from './read-failure.js';
 import { ExportLink, Rows } from './breakdown-rows.js';
@@ -66,20 +69,20 @@ export function Details({
   return (
     <dialog ref={dialog} class="details" aria-labelledby="details-title" onClose={onClose}>
       <div class="card-head">
-        <h2 id="details-title">{`${dimensionLabel(dimension)}: details`}</h2>
+        <h2 id="details-title">{fill(dashboardText.detailsTitle, { dimension: dimensionLabel(dimension) })}</h2>
         <button type="button" onClick={() => dialog.current?.close()}>
-          Close
+          {periodText.closeButton}
         </button>
       </div>
       <div class="details-tools">
         <div class="field">
-          <label for="details-search">Search</label>
+          <label for="details-search">{dashboardText.searchField}</label>
           <input id="details-search" type="search" value={typed} onInput={(e) => setTyped((e.target as HTMLInputElement).value)} autoFocus />
         </div>
         <ExportLink siteId={siteId} view={view} dimension={dimension} search={search || undefined} />
         {vitalsApply && (
           <button type="button" aria-pressed={vitals} onClick={() => setVitals(!vitals)}>
-            Web vitals
+            {dashboardText.webVitals}
           </button>
         )}
       </div>
@@ -106,17 +109,15 @@ export function Details({
         )}
       </div>
       {read.data && read.data.totalKeys > total && (
-        <p class="muted details-cut">{`The ${formatCount(total)} with the most visitors of ${formatCount(read.data.totalKeys)}: search to find the others.`}</p>
+        <p class="muted details-cut">{fill(dashboardText.mostVisitors, { shown: formatCount(total), total: formatCount(read.data.totalKeys) })}</p>
       )}
-      <nav class="pager" aria-label="Pages of rows">
+      <nav class="pager" aria-label={dashboardText.rowPages}>
         <button type="button" disabled={offset === 0 || read.loading} onClick={() => setOffset(Math.max(0, offset - DETAILS_ROWS))}>
-          Previous
+          {dashboardText.previousButton}
         </button>
-        <span>
-          {total === 0 ? '0' : `${formatCount(offset + 1)}–${formatCount(Math.min(total, offset + DETAILS_ROWS))}`} of {formatCount(total)}
-        </span>
+        <span>{fill(dashboardText.rangeOf, { range: total === 0 ? '0' : `${formatCount(offset + 1)}–${formatCount(Math.min(total, offset + DETAILS_ROWS))}`, total: formatCount(total) })}</span>
         <button type="button" disabled={offset + DETAILS_ROWS >= total || read.loading} onClick={() => setOffset(offset + DETAILS_ROWS)}>
-          Next
+          {dashboardText.nextButton}
         </button>
       </nav>
     </dialog>

@@ -10,7 +10,7 @@ import { namesText } from '../lib/text/names.js';
 import { dashboardText } from '../lib/text/dashboard.js';
 import { readableError } from '../lib/read-errors.js';
 import { ErrorText } from './feedback.js';
-import { KeyLabel } from './key-label.js';
+import { KeyLabel } from '../lib/labels.js';
 import { Table, type Column } from './table.js';
 import { type Filter, GOAL_DIMENSION, makeFilter, type QueryDimension, viewsAreEvents } from '../../src/core/vocabulary.js';
 import { isMetric } from '../../src/core/metric-registry.js';
@@ -122,7 +122,7 @@ export function GoalRows({ goals, onFilter }: { goals: readonly GoalResult[]; on
         <tr key={goal.goalId}>
           <td class="key">
             <span class="bar" aria-hidden="true" style={{ width: `${Math.min(100, goal.conversionRate * 100)}%` }} />
-            <button type="button" class="row-filter" title={fill(dashboardText.filterByGoal, { name: goal.name, kind: goal.kind, pattern: goal.pattern })} onClick={() => onFilter(makeFilter(GOAL_DIMENSION, 'is', String(goal.goalId)))}>
+            <button type="button" class="row-filter" title={fill(dashboardText.filterByGoal, { name: goal.name, kind: namesText.dimensionNames[goal.kind], pattern: goal.pattern })} onClick={() => onFilter(makeFilter(GOAL_DIMENSION, 'is', String(goal.goalId)))}>
               {goal.name}
             </button>
           </td>

@@ -118,13 +118,11 @@ export function Chart({ series, metric, comparison, now = Date.now(), overlay }:
         <div class="tooltip" role="status" style={{ left: `${(g.xs[active!]! / BOX.width) * 100}%` }}>
           <strong>{formatBucket(at.t, series.grain, series.tz)}</strong>
           <span>
-            {label}: {format(at.value)}
+            {fill(dashboardText.labelled, { label, value: format(at.value) })}
             {active === partial && dashboardText.soFar}
           </span>
           {prevAt && (
-            <span class="muted">
-              {compared && periodText.comparisons[compared]} ({formatBucket(prevAt.t, series.grain, series.tz)}): {format(prevAt.value)}
-            </span>
+            <span class="muted">{fill(dashboardText.labelled, { label: `${compared ? periodText.comparisons[compared] : ''} (${formatBucket(prevAt.t, series.grain, series.tz)})`, value: format(prevAt.value) })}</span>
           )}
         </div>
       )}

@@ -9,9 +9,9 @@ import { ErrorText } from './feedback.js';
 import { useLive } from '../lib/live.js';
 import { readSite } from '../lib/site.js';
 import { INSTALLATION } from '../../src/core/dashboard-reads.js';
-import { isAccepted, OUTCOME_WORDS, type Outcome } from '../../src/ingest/drop-reasons.js';
+import { isAccepted, type Outcome } from '../../src/ingest/drop-reasons.js';
 import type { Installation, RecentEvent, SiteRow } from '../../src/core/management.js';
-import { LOCAL_SITE_DOMAIN } from '../../src/entities/sites.js';
+import { LOCAL_SITE_DOMAIN } from '../../src/core/vocabulary.js';
 import { fill, pageLocale } from '../lib/i18n.js';
 import { firstEventText } from '../lib/text/first-event.js';
 
@@ -19,8 +19,8 @@ const REFRESH_MS = 2000;
 /** The last outcomes listed: enough to follow a test visit. */
 const SHOWN = 10;
 
-const known = (outcome: string): outcome is Outcome => Object.hasOwn(OUTCOME_WORDS, outcome);
-const inWords = (outcome: string) => (known(outcome) ? OUTCOME_WORDS[outcome] : outcome);
+const known = (outcome: string): outcome is Outcome => Object.hasOwn(firstEventText.outcomeWords, outcome);
+const inWords = (outcome: string) => (known(outcome) ? firstEventText.outcomeWords[outcome] : outcome);
 
 function Outcomes({ events, timeZone }: { events: RecentEvent[]; timeZone: string }) {
   const time = (ts: number) => new Date(ts).toLocaleTimeString(pageLocale(), { timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit' });

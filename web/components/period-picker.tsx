@@ -4,20 +4,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { PRESETS, type Preset } from '../../src/core/vocabulary.js';
 import type { PeriodChoice } from '../../src/core/view-state.js';
 import { periodText } from '../lib/text/period.js';
+import { fillNode } from '../lib/i18n.js';
 
 const CUSTOM = 'custom';
-
-/** `Days in <zone>`, the zone in its own element wherever the language puts it. */
-function zoneSentence(timezone: string) {
-  const [before = '', after = ''] = periodText.daysIn.split('{zone}');
-  return (
-    <>
-      {before}
-      <span class="tz">{timezone}</span>
-      {after}
-    </>
-  );
-}
 
 export function PeriodPicker({
   period,
@@ -100,7 +89,7 @@ export function PeriodPicker({
           <button type="submit">{periodText.applyButton}</button>
         </form>
       )}
-      <p class="zone muted">{zoneSentence(timezone)}</p>
+      <p class="zone muted">{fillNode(periodText.daysIn, 'zone', <span class="tz">{timezone}</span>)}</p>
     </div>
   );
 }

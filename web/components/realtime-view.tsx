@@ -3,7 +3,7 @@
 // the tab is visible, and at once when it becomes visible again.
 import type { ComponentChildren, VNode } from 'preact';
 import { ErrorText, Loading } from './feedback.js';
-import { KeyLabel } from './key-label.js';
+import { KeyLabel } from '../lib/labels.js';
 import { Table } from './table.js';
 import { formatCount } from '../lib/format.js';
 import { keyLabel } from '../lib/labels.js';

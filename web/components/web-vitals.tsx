@@ -2,6 +2,10 @@
 // each rated Good, Needs improvement or Poor by the published thresholds (WEB_VITALS); when no page
 // shown has any, how the tracker measures them.
 import { WideTable } from './table.js';
+import { formatRatioOf, formatUnits } from '../lib/format.js';
+import { fill, fillNode } from '../lib/i18n.js';
+import { namesText } from '../lib/text/names.js';
+import { dashboardText } from '../lib/text/dashboard.js';
 import { VITAL_NAMES, WEB_VITALS, type WebVital } from '../../src/core/vocabulary.js';
 import type { BreakdownRow } from '../../src/core/answers.js';
 
@@ -9,22 +13,17 @@ import type { BreakdownRow } from '../../src/core/answers.js';
 function shown(vital: WebVital, value: number | null | undefined): string {
   if (value == null) return '–';
   const { good, poor } = WEB_VITALS[vital];
-  const rating = value <= good ? 'Good' : value <= poor ? 'Needs improvement' : 'Poor';
-  return `${rating}: ${vital === 'cls' ? value / 1000 : value + ' ms'}`;
+  const rating = dashboardText.vitalRatings[value <= good ? 'good' : value <= poor ? 'fair' : 'poor'];
+  return fill(dashboardText.labelled, { label: rating, value: vital === 'cls' ? formatRatioOf(value, 1000) : formatUnits(value, 'millisecond', 'short') });
 }
 
 export function WebVitals({ rows }: { rows: readonly BreakdownRow[] }) {
-  if (rows.every((r) => VITAL_NAMES.every((vital) => r.vitals?.[vital] == null)))
-    return (
-      <p class="muted empty">
-        No web vitals here: the tracker measures them when its script tag carries <code>data-vitals</code>.
-      </p>
-    );
+  if (rows.every((r) => VITAL_NAMES.every((vital) => r.vitals?.[vital] == null))) return <p class="muted empty">{fillNode(dashboardText.noVitals, 'attribute', <code>data-vitals</code>)}</p>;
   return (
     // A box of its own that scrolls sideways on a phone, reachable by keyboard (its cells hold no control).
     <WideTable
-      region="Web vitals"
-      columns={['Page', ...VITAL_NAMES.map((vital) => vital.toUpperCase())]}
+      region={dashboardText.webVitals}
+      columns={[namesText.dimensionNames.page, ...VITAL_NAMES.map((vital) => vital.toUpperCase())]}
       rows={rows}
       row={(r) => (
         <tr key={r.key}>

@@ -21,9 +21,9 @@ export {
   type KpiChange,
 } from '../../src/core/figure-text.js';
 
-/** A count of a unit in the page's language, by Intl's own words: `7 days`, `7 Tage`, `7 jours`. */
-export function formatUnits(n: number, unit: Grain, locale = pageLocale()): string {
-  const options: Intl.NumberFormatOptions = { style: 'unit', unit, unitDisplay: 'long' };
+/** A count of a unit in the page's language, by Intl's own words: `7 days`, `7 Tage`, `7 jours` (`120 ms` short). */
+export function formatUnits(n: number, unit: Grain | 'millisecond', unitDisplay: 'long' | 'short' = 'long', locale = pageLocale()): string {
+  const options: Intl.NumberFormatOptions = { style: 'unit', unit, unitDisplay };
   return cachedFormatter('number', locale, options, (resolved) => new Intl.NumberFormat(resolved, options)).format(n);
 }
 

@@ -54,13 +54,19 @@ export async function loadLanguage(chosen?: Language | null): Promise<void> {
     }
   }
   locale = localeOf(language, navigator.languages);
-  setFigureLocale(locale);
+  setFigureLocale(locale, translation?.names.pointChange);
   document.documentElement.lang = language;
 }
 
 /** A section of the catalogue in the page's language: its entries are read when used. */
 export function section<S extends keyof WebCatalogue>(name: S, english: WebCatalogue[S]): WebCatalogue[S] {
   return new Proxy(english, { get: (source, key) => ((translation?.[name] ?? source) as Record<string | symbol, unknown>)[key] });
+}
+
+/** A template with its `{name}` placeholder filled by an element (a zone, a code), as children wherever the language puts it. */
+export function fillNode<T>(template: string, name: string, node: T): Array<string | T> {
+  const [before = '', after = ''] = template.split(`{${name}}`);
+  return [before, node, after];
 }
 
 export { fill };

@@ -1,4 +1,6 @@
 // Names shown for the breakdown dimensions and their keys, in the page's language.
+import type { VNode } from 'preact';
+import { Fragment, jsx } from 'preact/jsx-runtime';
 import { countryName, GEONAMES_KEY } from '../../src/core/place-names.js';
 import { fill } from '../../src/core/messages/language.js';
 import { pageLocale } from './i18n.js';
@@ -74,3 +76,14 @@ export const goalPropsLabel = (props: GoalProps): string =>
   Object.entries(props)
     .map(([key, value]) => `${key} = ${value}`)
     .join(', ');
+
+/**
+ * A breakdown key as a row shows it: its label, a country's name after its flag (decoration: screen
+ * readers read the name alone). Here, beside the labels, rather than in a module of its own, which
+ * the pages that show keys would load as a file of their own. Written as JSX compiles: Node's tests and the
+ * server's type check read this module, without JSX.
+ */
+export function KeyLabel({ dimension, value }: { dimension: QueryDimension; value: string }): VNode {
+  const flag = countryFlag(dimension, value);
+  return jsx(Fragment, { children: [flag && jsx('span', { class: 'flag', 'aria-hidden': 'true', children: [flag, ' '] }), keyLabel(dimension, value)] });
+}

@@ -4,10 +4,12 @@ import { toCsv } from './csv.js';
 import { bucketStamp } from './format.js';
 import type { Metric } from '../../src/core/metric-registry.js';
 import type { TimeseriesAnswer } from '../../src/core/answers.js';
+import { fill } from './i18n.js';
+import { dashboardText } from './text/dashboard.js';
 
 export function seriesCsv(series: TimeseriesAnswer, metric: Metric): string {
   return toCsv(
-    ['Bucket', metric, 'Previous bucket', `Previous ${metric}`],
+    [dashboardText.bucketColumn, metric, dashboardText.previousBucket, fill(dashboardText.previousOf, { metric })],
     series.points.map((p, i) => {
       const prev = series.prev?.[i];
       return [bucketStamp(p.t, series.grain, series.tz), p.value, prev ? bucketStamp(prev.t, series.grain, series.tz) : null, prev?.value ?? null];

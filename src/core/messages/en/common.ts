@@ -44,6 +44,10 @@ export const names = {
   geonamesCity: 'GeoNames city {id}',
   operatorWords: { is: 'is', is_not: 'is not', contains: 'contains' } satisfies Record<FilterOperator, string>,
   orWord: ' or ',
+  /** A change in percentage points, `{n}` signed: `+0.3 pp`. */
+  pointChange: '{n} pp',
+  /** Beside a goal's, a funnel's or the conversions' figures that miss the period's first days. */
+  countedSinceNote: 'Counted since {day}',
 };
 
 /** The frame of every page: navigation, sign-out, loading and the network's failures. */

@@ -27,7 +27,6 @@ export const dashboard = {
   overviewRegion: 'Overview',
   convertersLabel: 'Converters',
   viewsPerVisitLabel: 'Views per visit',
-  countedSinceNote: 'Counted since {day}',
   addGoal: 'Add a goal',
   /** After `Add a goal`: the metrics it would count, joined by `and`. */
   toCount: ' to count {metrics}.',
@@ -45,6 +44,24 @@ export const dashboard = {
   exportCsv: 'Export CSV',
   detailsLink: 'Details',
   detailsOf: 'Details: {dimension}',
+  /** The Details dialog: its title, search, pager and the rows it leaves out. */
+  detailsTitle: '{dimension}: details',
+  searchField: 'Search',
+  mostVisitors: 'The {shown} with the most visitors of {total}: search to find the others.',
+  rowPages: 'Pages of rows',
+  previousButton: 'Previous',
+  nextButton: 'Next',
+  rangeOf: '{range} of {total}',
+  webVitals: 'Web vitals',
+  /** A page's web vital as rated by the published thresholds. */
+  vitalRatings: { good: 'Good', fair: 'Needs improvement', poor: 'Poor' },
+  noVitals: 'No web vitals here: the tracker measures them when its script tag carries {attribute}.',
+  /** A figure after its name: a chart's point, a vital's rating (French spaces its colons). */
+  labelled: '{label}: {value}',
+  /** The chart's CSV: its columns beside the metric's id. */
+  bucketColumn: 'Bucket',
+  previousBucket: 'Previous bucket',
+  previousOf: 'Previous {metric}',
   panelBy: '{panel} by',
   chartName: '{metric} over the period, {buckets}',
   chartCompared: ', with {comparison} dashed',
