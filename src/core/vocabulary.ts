@@ -470,12 +470,12 @@ export const RAW_CLIP = 'clip';
  * The spans a person picks from (the dashboard's `Keep single events`, `svc demo`): a month, or a
  * year and a month so that a filtered year compares with the year before it, or two years and a
  * month. `suggested` is what a new site starts with where a person chooses; the admin API keeps
- * RAW_DAYS.default.
+ * RAW_DAYS.default. Each is named by `count` `unit`s, in the reader's words (Intl's).
  */
 export const RAW_DAYS_CHOICES = [
-  { days: 30, label: '30 days' },
-  { days: 396, label: '13 months' },
-  { days: 761, label: '25 months' },
+  { days: 30, count: 30, unit: 'day' },
+  { days: 396, count: 13, unit: 'month' },
+  { days: 761, count: 25, unit: 'month' },
 ] as const;
 export const SUGGESTED_RAW_DAYS = RAW_DAYS_CHOICES[1].days;
 

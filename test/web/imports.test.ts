@@ -40,7 +40,7 @@ describe('the Imports section of site settings', () => {
     server.ctx.imports.start();
     await page.getByRole('cell', { name: 'Done' }).waitFor();
     assert.equal(await page.getByRole('progressbar').count(), 0);
-    assert.ok(await page.getByRole('cell', { name: '2025-02-01 to 2025-02-02' }).isVisible());
+    assert.ok(await page.getByRole('cell', { name: '1 Feb 2025 to 2 Feb 2025' }).isVisible());
     assert.ok(await page.getByRole('cell', { name: '42' }).isVisible());
     // The export of all data, in Plausible's format.
     const link = page.getByRole('link', { name: 'Export all data' });
@@ -55,7 +55,7 @@ describe('the Imports section of site settings', () => {
     assert.ok(exported.bytes > 1000);
     assert.deepEqual(await axeViolations(page), []);
     // Deleted after confirmation: gone from the list and from the statistics.
-    await page.getByRole('button', { name: /^Delete the plausible import of / }).click();
+    await page.getByRole('button', { name: /^Delete the Plausible import of / }).click();
     await page.getByRole('button', { name: 'Delete import' }).click();
     await page.getByText('No imports yet.').waitFor();
     assert.deepEqual((await server.admin('GET', `/sites/${site.siteId}/imports`)).body.imports, []);
@@ -64,10 +64,10 @@ describe('the Imports section of site settings', () => {
     await page.getByLabel('Import file').setInputFiles({ name: 'exits.csv', mimeType: 'text/csv', buffer: Buffer.from(exits) });
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByRole('cell', { name: 'Done' }).waitFor();
-    const note = await page.getByText(/^2025-02-03 to 2025-02-03: An older export/).innerText();
+    const note = await page.getByText(/^3 Feb 2025 to 3 Feb 2025: An older export/).innerText();
     assert.match(note, /exit pages without visit duration, bounces and pageviews\. What these columns give is unknown on its days, never counted as 0\./);
     assert.deepEqual(await axeViolations(page), []);
-    await page.getByRole('button', { name: /^Delete the plausible import of / }).click();
+    await page.getByRole('button', { name: /^Delete the Plausible import of / }).click();
     await page.getByRole('button', { name: 'Delete import' }).click();
     await page.getByText('No imports yet.').waitFor();
     // A file that is not an export: the server's reason in place.
@@ -92,7 +92,7 @@ describe('the Imports section of site settings', () => {
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await section.getByRole('cell', { name: 'Done' }).waitFor();
     assert.ok(await section.getByRole('cell', { name: 'Umami', exact: true }).isVisible());
-    assert.ok(await section.getByRole('cell', { name: '2025-03-01 to 2025-03-01' }).isVisible());
+    assert.ok(await section.getByRole('cell', { name: '1 Mar 2025 to 1 Mar 2025' }).isVisible());
     assert.deepEqual(await axeViolations(page), []);
     await context.close();
   });

@@ -7,7 +7,8 @@ import { bucketStamp, changeClass, formatBucket, formatChange, formatCount, form
 import { nullReason } from '../../web/lib/kpi-reason.js';
 import { parseViewState, queryParams, statsParams, viewSearch, withComparison, withFilter, withFilterReplaced, withFilterValues, withMetric, withoutFilter, withPeriod } from '../../src/core/view-state.js';
 import { timeseriesRead } from '../../src/core/dashboard-reads.js';
-import { refusalInWords, REFUSALS, statusInWords } from '../../web/lib/webhook-status.js';
+import { refusalInWords, statusInWords } from '../../web/lib/webhook-status.js';
+import { siteSettings } from '../../src/core/messages/en/site-settings.js';
 import type { RejectionReason } from '../../src/alerts/url-safety.js';
 import { changeIsGood, METRIC_REGISTRY, METRICS } from '../../src/core/metric-registry.js';
 import { FILTER_OPERATORS, filterParam, makeFilter, splitFilterParam, type Filter, type QueryDimension } from '../../src/core/vocabulary.js';
@@ -420,8 +421,8 @@ describe('chart geometry', () => {
 
 describe('webhook statuses in words', () => {
   test('every URL refusal of the server has words; every status reads as a phrase', () => {
-    // A reason the server adds without words here fails the type-check of this line.
-    const words: Record<RejectionReason, string> = REFUSALS;
+    // A reason the server adds without words in the catalogue fails the type-check of this line.
+    const words: Record<RejectionReason, string> = siteSettings.refusals;
     for (const [reason, sentence] of Object.entries(words)) {
       assert.equal(statusInWords(`rejected:${reason}`), `Refused: ${sentence}`);
       assert.equal(refusalInWords(`rejected:${reason}: the webhook URL breaks a URL rule`), sentence);

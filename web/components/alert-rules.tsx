@@ -16,31 +16,17 @@ import { lines, LinesField } from './shared-links.js';
 import { WideTable } from './table.js';
 import type { ManagedAlertRule, ManagedGoal } from '../../src/core/management.js';
 import { RULE_TYPES, type RuleType } from '../../src/core/vocabulary.js';
+import { countText } from '../lib/format.js';
+import { fill } from '../lib/i18n.js';
+import { siteSettingsText } from '../lib/text/site-settings.js';
 
 /** What the form offers of a goal, for a goal rule. */
 export type GoalOption = Pick<ManagedGoal, 'goalId' | 'name'>;
 
-const LABELS: Record<RuleType, string> = { spike: 'Spike', drop: 'Drop', silence: 'Silence', goal: 'Goal' };
-const TYPES = RULE_TYPES.map((type): [RuleType, string] => [type, LABELS[type]]);
-
-const WHEN: Record<RuleType, string> = {
-  spike: 'Fires when the visitors of the last 5 minutes reach the threshold.',
-  drop: 'Fires when the visitors of the last 12 hours fall to the threshold.',
-  silence: 'Fires when the hours without any event reach the threshold.',
-  goal: "Fires when the goal's conversions today (site time) reach the threshold.",
-};
-
 function describe(rule: ManagedAlertRule, goals: GoalOption[]): string {
-  switch (rule.type) {
-    case 'spike':
-      return `Spike: ≥ ${rule.threshold} visitors in 5 minutes`;
-    case 'drop':
-      return `Drop: ≤ ${rule.threshold} visitors in 12 hours`;
-    case 'silence':
-      return `Silence: ≥ ${rule.threshold} hours without events`;
-    case 'goal':
-      return `Goal “${goals.find((goal) => goal.goalId === rule.goalId)?.name ?? rule.goalId}”: ≥ ${rule.threshold} conversions today`;
-  }
+  const entry = { spike: siteSettingsText.spikeRule, drop: siteSettingsText.dropRule, silence: siteSettingsText.silenceRule, goal: siteSettingsText.goalRule }[rule.type];
+  const goal = rule.type === 'goal' ? (goals.find((g) => g.goalId === rule.goalId)?.name ?? String(rule.goalId)) : '';
+  return countText(entry, rule.threshold, { goal });
 }
 
 function statusClass(status: string): string {
@@ -58,14 +44,14 @@ function History({ ruleId, round, timeZone }: { ruleId: number; round: number; t
     <LoadState state={{ ...history, data: history.data, error: history.data ? undefined : history.error, loading: !history.data }}>
       {({ deliveries }) => (
         <WideTable
-          label="Delivery history"
-          columns={[`Queued (${timeZone})`, 'Kind', 'Status', 'Attempts']}
+          label={siteSettingsText.deliveryHistory}
+          columns={[fill(siteSettingsText.queuedAt, { zone: timeZone }), siteSettingsText.kindColumn, siteSettingsText.statusColumn, siteSettingsText.attemptsColumn]}
           rows={deliveries}
-          empty={<p class="muted">No deliveries yet.</p>}
+          empty={<p class="muted">{siteSettingsText.noDeliveries}</p>}
           row={(delivery) => (
             <tr key={delivery.id}>
               <td>{formatInstant(delivery.createdAt, timeZone)}</td>
-              <td>{delivery.test ? 'test' : 'alert'}</td>
+              <td>{delivery.test ? siteSettingsText.testKind : siteSettingsText.alertKind}</td>
               <td>
                 <span class={statusClass(delivery.status)} title={delivery.status}>
                   {statusInWords(delivery.status)}
@@ -97,20 +83,20 @@ function RuleItem({ rule, goals, reload, timeZone }: { rule: ManagedAlertRule; g
       <div class="card-head">
         <h3>{describe(rule, goals)}</h3>
         <span class="actions">
-          <button type="button" aria-label={`Send test of rule ${rule.id}`} onClick={sendTest} disabled={test.busy}>
-            Send test
+          <button type="button" aria-label={fill(siteSettingsText.sendTestOf, { id: rule.id })} onClick={sendTest} disabled={test.busy}>
+            {siteSettingsText.sendTestButton}
           </button>
-          <ConfirmButton label={`Delete rule ${rule.id}`} question="Delete this alert rule and its history?" confirmLabel="Delete" onConfirm={() => remove.run(() => call('DELETE /manage/alerts/:ruleId', { params: { ruleId: rule.id } })).then(reload)}>
-            Delete
+          <ConfirmButton label={fill(siteSettingsText.deleteRuleOf, { id: rule.id })} question={siteSettingsText.deleteRuleQuestion} confirmLabel={siteSettingsText.deleteButton} onConfirm={() => remove.run(() => call('DELETE /manage/alerts/:ruleId', { params: { ruleId: rule.id } })).then(reload)}>
+            {siteSettingsText.deleteButton}
           </ConfirmButton>
         </span>
       </div>
       <p class="muted url">{rule.url}</p>
-      {rule.emails.length > 0 && <p class="muted">Mailed to {rule.emails.join(', ')}</p>}
+      {rule.emails.length > 0 && <p class="muted">{fill(siteSettingsText.mailedTo, { emails: rule.emails.join(', ') })}</p>}
       <ErrorText message={test.error ?? remove.error} />
-      {sent && <Notice>Test queued: its delivery shows below.</Notice>}
+      {sent && <Notice>{siteSettingsText.testQueued}</Notice>}
       <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
-        <summary>Delivery history</summary>
+        <summary>{siteSettingsText.deliveryHistory}</summary>
         {open && <History ruleId={rule.id} round={round} timeZone={timeZone} />}
       </details>
     </li>
@@ -135,7 +121,7 @@ export function AlertRules({ siteId, goals, timeZone }: { siteId: string; goals:
       } catch (error) {
         // The message of this refusal starts with the URL rule it breaks (`rejected:<rule>`), as a delivery's status does.
         const words = error instanceof ApiError && error.reason === 'REJECTED_INVALID_WEBHOOK_URL' ? refusalInWords(error.message) : undefined;
-        throw words === undefined ? error : new Error(`This webhook URL is refused. ${words}`);
+        throw words === undefined ? error : new Error(fill(siteSettingsText.urlRefused, { why: words }));
       }
       setUrl('');
       setSecret('');
@@ -144,12 +130,12 @@ export function AlertRules({ siteId, goals, timeZone }: { siteId: string; goals:
     });
   return (
     <section class="card" id="alerts" aria-labelledby="alerts-title">
-      <h2 id="alerts-title">Alert rules</h2>
-      <p class="muted">A rule that fires sends a signed webhook (HTTPS) to its URL, and mails its email addresses when this service sends mail.</p>
+      <h2 id="alerts-title">{siteSettingsText.alertRulesTitle}</h2>
+      <p class="muted">{siteSettingsText.alertRulesHint}</p>
       <LoadState state={rules}>
         {({ alerts }) =>
           alerts.length === 0 ? (
-            <p class="muted">No alert rules yet.</p>
+            <p class="muted">{siteSettingsText.noAlertRules}</p>
           ) : (
             <ul class="plain">
               {alerts.map((rule) => (
@@ -159,20 +145,20 @@ export function AlertRules({ siteId, goals, timeZone }: { siteId: string; goals:
           )
         }
       </LoadState>
-      <FormSection title="New rule" label="New alert rule" action={create} onSubmit={submit} submitLabel="Add rule" busyLabel="Adding…" hint={<p class="hint">{WHEN[type]}</p>}>
-        <SelectField<RuleType> label="Type" value={type} onValue={setType} options={TYPES} />
-        <TextField label="Threshold" type="number" min={0} required value={threshold} onValue={setThreshold} />
+      <FormSection title={siteSettingsText.newRule} label={siteSettingsText.newAlertRule} action={create} onSubmit={submit} submitLabel={siteSettingsText.addRule} busyLabel={siteSettingsText.adding} hint={<p class="hint">{siteSettingsText.ruleWhen[type]}</p>}>
+        <SelectField<RuleType> label={siteSettingsText.ruleTypeLabel} value={type} onValue={setType} options={RULE_TYPES.map((t): [RuleType, string] => [t, siteSettingsText.ruleTypes[t]])} />
+        <TextField label={siteSettingsText.thresholdLabel} type="number" min={0} required value={threshold} onValue={setThreshold} />
         {type === 'goal' && (
           <SelectField
-            label="Goal"
+            label={siteSettingsText.ruleTypes.goal}
             value={goalId}
             onValue={setGoalId}
-            options={[['', 'Choose a goal'], ...goals.map((goal): [string, string] => [String(goal.goalId), goal.name])]}
+            options={[['', siteSettingsText.chooseGoal], ...goals.map((goal): [string, string] => [String(goal.goalId), goal.name])]}
           />
         )}
-        <TextField label="Webhook URL" type="url" required placeholder="https://hooks.example.com/svc" spellcheck={false} value={url} onValue={setUrl} />
-        <TextField label="Signing secret" type="password" autoComplete="off" required value={secret} onValue={setSecret} hint="Signs each webhook; never shown again." />
-        <LinesField label="Email addresses" hint="Optional, one a line (at most 10): mailed beside the webhook." value={emails} onValue={setEmails} />
+        <TextField label={siteSettingsText.webhookUrl} type="url" required placeholder="https://hooks.example.com/svc" spellcheck={false} value={url} onValue={setUrl} />
+        <TextField label={siteSettingsText.signingSecret} type="password" autoComplete="off" required value={secret} onValue={setSecret} hint={siteSettingsText.secretHint} />
+        <LinesField label={siteSettingsText.emailAddresses} hint={siteSettingsText.emailAddressesHint} value={emails} onValue={setEmails} />
       </FormSection>
     </section>
   );

@@ -6,6 +6,7 @@ import { call } from '../lib/client.js';
 import { useAction } from '../lib/hooks.js';
 import { ErrorText, Notice } from './feedback.js';
 import { TextField } from './fields.js';
+import { siteSettingsText } from '../lib/text/site-settings.js';
 
 export function Ga4Import({ siteId, onStarted }: { siteId: string; onStarted(): void }) {
   const keyId = useId();
@@ -28,22 +29,20 @@ export function Ga4Import({ siteId, onStarted }: { siteId: string; onStarted(): 
   return (
     <>
       <h3>Google Analytics 4</h3>
-      <p class="muted">
-        Reads the property's daily figures through Google's Data API, from its first day to yesterday, with the JSON key of a service account that is a Viewer of the property. The key is sent once to start the import and never stored.
-      </p>
-      <form class="form inline" aria-label="Import from Google Analytics 4" onSubmit={submit}>
-        <TextField label="GA4 property id" value={property} onValue={setProperty} required placeholder="312345678" hint="A number: Admin, Property details" />
+      <p class="muted">{siteSettingsText.ga4Hint}</p>
+      <form class="form inline" aria-label={siteSettingsText.ga4Import} onSubmit={submit}>
+        <TextField label={siteSettingsText.ga4Property} value={property} onValue={setProperty} required placeholder="312345678" hint={siteSettingsText.ga4PropertyHint} />
         <div class="field">
-          <label for={keyId}>Service account key (JSON)</label>
+          <label for={keyId}>{siteSettingsText.ga4Key}</label>
           <input ref={keyFile} id={keyId} type="file" required accept=".json,application/json" />
         </div>
         <div class="submit-cell">
           <button type="submit" disabled={send.busy}>
-            {send.busy ? 'Starting…' : 'Import from Google Analytics 4'}
+            {send.busy ? siteSettingsText.startingNote : siteSettingsText.ga4Import}
           </button>
         </div>
       </form>
-      {started && <Notice>The import from Google Analytics 4 started: it runs below.</Notice>}
+      {started && <Notice>{siteSettingsText.ga4Started}</Notice>}
       <ErrorText message={send.error} />
     </>
   );

@@ -6,7 +6,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { upload } from '../lib/api.js';
 import { call } from '../lib/client.js';
 import { useAction, useRead } from '../lib/hooks.js';
-import { formatCount } from '../lib/format.js';
+import { countText, formatCount, formatDay, formatRatio } from '../lib/format.js';
+import { fill, pageLocale } from '../lib/i18n.js';
+import { siteSettingsText } from '../lib/text/site-settings.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState, Notice } from './feedback.js';
 import { SelectField } from './fields.js';
@@ -19,23 +21,19 @@ import { missingColumnsText } from '../../src/core/import-report.js';
 type Source = ImportSource;
 /** A source as the list of imports and the Source choice name it. */
 const SOURCE_NAMES: Record<Source, string> = { plausible: 'Plausible', goatcounter: 'GoatCounter', umami: 'Umami', ga4: 'Google Analytics 4' };
-/** The file each source of an uploaded file exports, said under the Source choice (the choice itself stays short enough to read whole). */
-const FILES: Partial<Record<Source, string>> = {
-  plausible: "Plausible's CSV export (.zip or .csv)",
-  goatcounter: "GoatCounter's CSV export (.csv or .csv.gz)",
-  umami: "Umami's data export (.csv or .csv.gz)",
-};
-const SOURCES = Object.keys(FILES).map((source): [Source, string] => [source as Source, SOURCE_NAMES[source as Source]]);
-const STATUS: Record<ImportView['status'], string> = { queued: 'Queued', running: 'Running', done: 'Done', failed: 'Failed' };
+const SOURCES = (['plausible', 'goatcounter', 'umami'] as const).map((source): [Source, string] => [source, SOURCE_NAMES[source]]);
+
+/** An import's first and last day as the page's locale writes dates. */
+const dayRange = (from: string, to: string | null) => fill(siteSettingsText.dayRangeText, { from: formatDay(from), to: formatDay(to ?? from) });
 
 function Progress({ job }: { job: ImportView }) {
-  if (job.status === 'done') return <span>Done</span>;
-  if (job.status === 'failed') return <span class="error">Failed: {job.error}</span>;
+  if (job.status === 'done') return <span>{siteSettingsText.importStatus.done}</span>;
+  if (job.status === 'failed') return <span class="error">{fill(siteSettingsText.failedWith, { error: job.error ?? '' })}</span>;
   const pct = Math.floor(job.progress * 100);
   return (
     <span class="import-progress">
-      <progress max={100} value={pct} aria-label={`Import ${job.importId}: ${STATUS[job.status]}`} />
-      <span aria-hidden="true">{job.status === 'queued' ? 'Queued' : `${pct} %`}</span>
+      <progress max={100} value={pct} aria-label={fill(siteSettingsText.importOf, { id: job.importId, status: siteSettingsText.importStatus[job.status] })} />
+      <span aria-hidden="true">{job.status === 'queued' ? siteSettingsText.importStatus.queued : formatRatio(pct / 100)}</span>
     </span>
   );
 }
@@ -70,67 +68,65 @@ export function Imports({ siteId }: { siteId: string }) {
   };
   return (
     <section class="card" id="imports" aria-labelledby="imports-title">
-      <h2 id="imports-title">Imports</h2>
-      <p class="muted">
-        Bring the site's history from another tool. Days on which this site already has visits are skipped; importing a newer export of the same tool replaces the days it covers.
-      </p>
-      <form class="form inline" aria-label="Import a file" onSubmit={submit}>
-        <SelectField<Source> label="Source" value={source} onValue={setSource} options={SOURCES} hint={FILES[source]} />
+      <h2 id="imports-title">{siteSettingsText.importsTitle}</h2>
+      <p class="muted">{siteSettingsText.importsHint}</p>
+      <form class="form inline" aria-label={siteSettingsText.importFileForm} onSubmit={submit}>
+        <SelectField<Source> label={siteSettingsText.sourceLabel} value={source} onValue={setSource} options={SOURCES} hint={siteSettingsText.sourceFiles[source as keyof typeof siteSettingsText.sourceFiles]} />
         <div class="field">
-          <label for={`${siteId}-import-file`}>Import file</label>
+          <label for={`${siteId}-import-file`}>{siteSettingsText.importFileLabel}</label>
           <input ref={file} id={`${siteId}-import-file`} type="file" required accept=".zip,.csv,.gz,application/zip,text/csv,application/gzip" />
         </div>
         <div class="submit-cell">
           <button type="submit" disabled={send.busy}>
-            {send.busy ? 'Uploading…' : 'Import'}
+            {send.busy ? siteSettingsText.uploadingNote : siteSettingsText.importButton}
           </button>
         </div>
       </form>
-      {started && <Notice>{started} is uploaded: its import runs below.</Notice>}
+      {started && <Notice>{fill(siteSettingsText.uploaded, { file: started })}</Notice>}
       <ErrorText message={send.error} />
       <Ga4Import siteId={siteId} onStarted={list.reload} />
       <LoadState state={list}>
         {({ imports }) => (
           <>
             <WideTable
-              region="Imports"
-              columns={['Source', 'File days', { label: 'Rows', numeric: true }, { label: 'Skipped', numeric: true }, 'Status', '']}
+              region={siteSettingsText.importsTitle}
+              columns={[siteSettingsText.sourceLabel, siteSettingsText.fileDays, { label: siteSettingsText.rowsColumn, numeric: true }, { label: siteSettingsText.skipped, numeric: true }, siteSettingsText.statusColumn, '']}
               rows={imports}
-              empty={<p class="muted">No imports yet.</p>}
+              empty={<p class="muted">{siteSettingsText.noImports}</p>}
               row={(job) => (
                 <tr key={job.importId}>
                   <td>{SOURCE_NAMES[job.source]}</td>
-                  <td>{job.from ? `${job.from} to ${job.to}` : '—'}</td>
+                  <td>{job.from ? dayRange(job.from, job.to) : '—'}</td>
                   <td class="num">{formatCount(job.rows)}</td>
-                  <td class="num" title={job.skippedDays.length > 0 ? `Days with visits already: ${job.skippedDays.join(', ')}` : undefined}>
+                  <td class="num" title={job.skippedDays.length > 0 ? fill(siteSettingsText.daysWithVisits, { days: job.skippedDays.map((day) => formatDay(day)).join(', ') }) : undefined}>
                     {formatCount(job.skippedRows)}
-                    {job.skippedDays.length > 0 ? ` rows, ${job.skippedDays.length} days` : ''}
+                    {job.skippedDays.length > 0 ? countText(siteSettingsText.skippedDaysCount, job.skippedDays.length) : ''}
                   </td>
                   <td>
                     <Progress job={job} />
                   </td>
                   <td>
                     <ConfirmButton
-                      question={`Delete this import? Its ${EVENT_IMPORT_SOURCES.includes(job.source) ? 'events' : 'figures'} leave the site's statistics.`}
-                      confirmLabel="Delete import"
-                      label={`Delete the ${job.source} import of ${new Date(job.createdAt).toISOString().slice(0, 10)}`}
+                      question={EVENT_IMPORT_SOURCES.includes(job.source) ? siteSettingsText.deleteEventsQuestion : siteSettingsText.deleteFiguresQuestion}
+                      confirmLabel={siteSettingsText.deleteImport}
+                      label={fill(siteSettingsText.deleteImportOf, { source: SOURCE_NAMES[job.source], date: formatDay(new Date(job.createdAt).toISOString().slice(0, 10)) })}
                       disabled={remove.busy}
                       onConfirm={() => void remove.run(async () => {
                         await call('DELETE /manage/sites/:siteId/imports/:importId', { params: { siteId, importId: job.importId } });
                         list.reload();
                       })}
                     >
-                      Delete
+                      {siteSettingsText.deleteButton}
                     </ConfirmButton>
                   </td>
                 </tr>
               )}
             />
             {imports.map((job) => {
-              const missing = missingColumnsText(job.files);
+              const missing = missingColumnsText(job.files, siteSettingsText.importReportWords, pageLocale());
               return missing && (
                 <p key={job.importId} class="muted" data-import-note={job.importId}>
-                  {job.from ? `${job.from} to ${job.to}` : job.importId}: {missing}
+                  {job.from ? dayRange(job.from, job.to) : job.importId}: {missing}
                 </p>
               );
             })}
@@ -138,11 +134,11 @@ export function Imports({ siteId }: { siteId: string }) {
         )}
       </LoadState>
       <ErrorText message={remove.error} />
-      <h3>Export</h3>
-      <p class="muted">All of the site's daily figures, in Plausible's CSV format (a ZIP), which svc, Plausible and others import.</p>
-      <p class="muted">It holds the rolled-up days and the imported days: today is not rolled up yet, so it is left out. The archive's README.txt names its first and last day.</p>
+      <h3>{siteSettingsText.exportTitle}</h3>
+      <p class="muted">{siteSettingsText.exportHint}</p>
+      <p class="muted">{siteSettingsText.exportDays}</p>
       <a class="button-link" href={`/app/v1${path}/export`} download>
-        Export all data
+        {siteSettingsText.exportAll}
       </a>
     </section>
   );

@@ -4,6 +4,7 @@
 import { useId, useState } from 'preact/hooks';
 import { call } from '../lib/client.js';
 import { formatInstant } from '../lib/dates.js';
+import { formatCount } from '../lib/format.js';
 import { useAction, useRead } from '../lib/hooks.js';
 import { ConfirmButton } from './confirm.js';
 import { ShownOnce } from './shown-once.js';
@@ -11,6 +12,10 @@ import { ErrorText, LoadState } from './feedback.js';
 import { CheckboxField, Form, SubmitButton, TextField } from './fields.js';
 import { WideTable } from './table.js';
 import { TestReport } from './test-report.js';
+import { fill } from '../lib/i18n.js';
+import { inSentence } from '../lib/sentence.js';
+import { accountText } from '../lib/text/account.js';
+import { siteSettingsText } from '../lib/text/site-settings.js';
 
 /** One entry a line, blank lines dropped. */
 export const lines = (text: string) =>
@@ -58,28 +63,28 @@ function CreateLink({ siteId, onCreated }: { siteId: string; onCreated(): void }
     });
   if (shown) {
     return (
-      <ShownOnce region="Shared link" text={shown.url} label="Shared link" onDone={() => setShown(undefined)}>
-        Anyone with this link sees the site's dashboard, read only. It is shown only now. For an iframe on the embed domains, add <code>?embed=1</code>.
+      <ShownOnce region={siteSettingsText.sharedLinkLabel} text={shown.url} label={siteSettingsText.sharedLinkLabel} onDone={() => setShown(undefined)}>
+        {inSentence(siteSettingsText.linkShownOnce, { param: <code>?embed=1</code> })}
       </ShownOnce>
     );
   }
   return (
     <>
-      <h3>Create link</h3>
-      <Form onSubmit={submit} class="form" label="Create a shared link">
-        <TextField label="Password" type="password" autoComplete="new-password" hint="Optional; at least 10 characters." value={password} onValue={setPassword} />
+      <h3>{siteSettingsText.createLink}</h3>
+      <Form onSubmit={submit} class="form" label={siteSettingsText.createSharedLink}>
+        <TextField label={accountText.password} type="password" autoComplete="new-password" hint={siteSettingsText.passwordHint} value={password} onValue={setPassword} />
         <div class="field">
-          <label for={expiresId}>Expires</label>
+          <label for={expiresId}>{siteSettingsText.expires}</label>
           <input id={expiresId} type="date" value={expiresOn} onInput={(event) => setExpiresOn(event.currentTarget.value)} aria-describedby={`${expiresId}-hint`} />
           <small id={`${expiresId}-hint`} class="hint">
-            Optional: the last day the link works, in the site's time zone.
+            {siteSettingsText.expiresHint}
           </small>
         </div>
-        <LinesField label="Filters" hint="Optional, one a line: <dimension>:<value>, such as page:/pricing or country:FR (exact values, as the read API filters), or a page pattern such as page:/blog/** (* within a path segment, ** across segments; read from single events, so periods within the site's raw-event days). Locked on the link." value={filters} onValue={setFilters} />
-        <LinesField label="Embed domains" hint="Optional, one a line: the sites whose pages may show the link in an iframe, such as example.com." value={domains} onValue={setDomains} />
+        <LinesField label={siteSettingsText.filtersLabel} hint={siteSettingsText.filtersHint} value={filters} onValue={setFilters} />
+        <LinesField label={siteSettingsText.embedDomainsLabel} hint={siteSettingsText.embedDomainsHint} value={domains} onValue={setDomains} />
         <ErrorText message={create.error} />
-        <SubmitButton busy={create.busy} busyLabel="Creating…">
-          Create link
+        <SubmitButton busy={create.busy} busyLabel={siteSettingsText.creating}>
+          {siteSettingsText.createLink}
         </SubmitButton>
       </Form>
     </>
@@ -91,26 +96,26 @@ export function EmailReportsState({ siteId, siteName }: { siteId: string; siteNa
   const state = useRead(() => call('GET /manage/sites/:siteId/digests', { params: { siteId } }), [siteId]);
   return (
     <section class="card" id="email-reports" aria-labelledby="email-reports-title">
-      <h2 id="email-reports-title">Email reports</h2>
+      <h2 id="email-reports-title">{accountText.emailReports}</h2>
       <LoadState state={state}>
         {(s) => (
           <>
             <dl class="facts">
-              <dt>Mail</dt>
-              <dd>{s.configured ? 'Configured' : 'Not configured: the operator sets SVC_SMTP_URL and SVC_PUBLIC_URL.'}</dd>
-              <dt>Last sent</dt>
-              <dd>{s.lastSentAt === null ? 'Never' : formatInstant(s.lastSentAt)}</dd>
-              <dt>Last error</dt>
-              <dd>{s.lastError === null ? 'None' : `${formatInstant(s.lastError.at)}: ${s.lastError.message}`}</dd>
-              <dt>Waiting</dt>
-              <dd>{s.pending}</dd>
+              <dt>{siteSettingsText.mailTerm}</dt>
+              <dd>{s.configured ? siteSettingsText.mailConfigured : siteSettingsText.mailNotConfigured}</dd>
+              <dt>{siteSettingsText.lastSent}</dt>
+              <dd>{s.lastSentAt === null ? siteSettingsText.neverSent : formatInstant(s.lastSentAt)}</dd>
+              <dt>{siteSettingsText.lastErrorTerm}</dt>
+              <dd>{s.lastError === null ? siteSettingsText.noError : `${formatInstant(s.lastError.at)}: ${s.lastError.message}`}</dd>
+              <dt>{siteSettingsText.waitingTerm}</dt>
+              <dd>{formatCount(s.pending)}</dd>
             </dl>
             <TestReport siteId={siteId} name={siteName} configured={s.configured} />
           </>
         )}
       </LoadState>
       <p class="muted">
-        Members choose their reports on their <a href="/account">account page</a>.
+        {inSentence(siteSettingsText.membersChoose, { link: <a href="/account">{siteSettingsText.accountPage}</a> })}
       </p>
       <ReportWebhooks siteId={siteId} />
     </section>
@@ -135,21 +140,21 @@ function ReportWebhooks({ siteId }: { siteId: string }) {
     });
   return (
     <>
-      <h3>Report webhooks</h3>
+      <h3>{siteSettingsText.reportWebhooksTitle}</h3>
       <LoadState state={hooks}>
         {({ webhooks }) => (
           <WideTable
             class="stack"
-            columns={['Webhook', 'Reports', 'Delete']}
+            columns={[siteSettingsText.webhookColumn, siteSettingsText.sections.reports, siteSettingsText.deleteButton]}
             rows={webhooks}
-            empty={<p class="muted">No report webhooks.</p>}
+            empty={<p class="muted">{siteSettingsText.noReportWebhooks}</p>}
             row={(hook) => (
               <tr key={hook.id}>
                 <td class="wrap">{hook.url}</td>
-                <td>{[hook.weekly && 'weekly', hook.monthly && 'monthly'].filter(Boolean).join(', ') || 'none'}</td>
+                <td>{[hook.weekly && siteSettingsText.weeklyWord, hook.monthly && siteSettingsText.monthlyWord].filter(Boolean).join(', ') || siteSettingsText.noneWord}</td>
                 <td>
-                  <ConfirmButton label={`Delete webhook ${hook.id}`} question={`Delete the report webhook ${hook.url}?`} confirmLabel="Delete" disabled={remove.busy} onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/digest-webhooks/:webhookId', { params: { siteId, webhookId: hook.id } })).then(hooks.reload)}>
-                    Delete
+                  <ConfirmButton label={fill(siteSettingsText.deleteWebhookOf, { id: hook.id })} question={fill(siteSettingsText.deleteWebhookQuestion, { url: hook.url })} confirmLabel={siteSettingsText.deleteButton} disabled={remove.busy} onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/digest-webhooks/:webhookId', { params: { siteId, webhookId: hook.id } })).then(hooks.reload)}>
+                    {siteSettingsText.deleteButton}
                   </ConfirmButton>
                 </td>
               </tr>
@@ -158,14 +163,14 @@ function ReportWebhooks({ siteId }: { siteId: string }) {
         )}
       </LoadState>
       <ErrorText message={remove.error} />
-      <Form onSubmit={submit} class="form" label="Add a report webhook">
-        <TextField label="Webhook URL" type="url" required hint="HTTPS; a Slack incoming webhook gets Slack's message format, any other URL signed JSON." value={url} onValue={setUrl} />
-        <TextField label="Signing secret" type="password" autoComplete="off" required value={secret} onValue={setSecret} />
-        <CheckboxField label="Weekly report" checked={weekly} onChecked={setWeekly} />
-        <CheckboxField label="Monthly report" checked={monthly} onChecked={setMonthly} />
+      <Form onSubmit={submit} class="form" label={siteSettingsText.addReportWebhook}>
+        <TextField label={siteSettingsText.webhookUrl} type="url" required hint={siteSettingsText.webhookUrlHint} value={url} onValue={setUrl} />
+        <TextField label={siteSettingsText.signingSecret} type="password" autoComplete="off" required value={secret} onValue={setSecret} />
+        <CheckboxField label={accountText.weeklyReport} checked={weekly} onChecked={setWeekly} />
+        <CheckboxField label={accountText.monthlyReport} checked={monthly} onChecked={setMonthly} />
         <ErrorText message={add.error} />
-        <SubmitButton busy={add.busy} busyLabel="Adding…">
-          Add webhook
+        <SubmitButton busy={add.busy} busyLabel={siteSettingsText.adding}>
+          {siteSettingsText.addWebhook}
         </SubmitButton>
       </Form>
     </>
@@ -177,33 +182,33 @@ export function SharedLinks({ siteId }: { siteId: string }) {
   const revoke = useAction();
   return (
     <section class="card" id="shared-links" aria-labelledby="shared-links-title">
-      <h2 id="shared-links-title">Shared links</h2>
+      <h2 id="shared-links-title">{siteSettingsText.sections['shared-links']}</h2>
       <LoadState state={links}>
         {({ sharedLinks }) => (
           <WideTable
             class="stack"
-            columns={['Link', 'Filters', 'Expires', 'Last use', 'Revoke']}
+            columns={[siteSettingsText.linkColumn, siteSettingsText.filtersLabel, siteSettingsText.expires, siteSettingsText.lastUse, siteSettingsText.revokeButton]}
             rows={sharedLinks}
-            empty={<p class="muted">No shared links.</p>}
+            empty={<p class="muted">{siteSettingsText.noSharedLinks}</p>}
             row={(link) => (
               <tr key={link.id}>
                 <td>
-                  Link {link.id}
-                  {link.hasPassword && <div class="muted">with a password</div>}
-                  {link.embedDomains.length > 0 && <div class="muted">embed: {link.embedDomains.join(', ')}</div>}
+                  {fill(siteSettingsText.linkOf, { id: link.id })}
+                  {link.hasPassword && <div class="muted">{siteSettingsText.withPassword}</div>}
+                  {link.embedDomains.length > 0 && <div class="muted">{fill(siteSettingsText.embedOn, { domains: link.embedDomains.join(', ') })}</div>}
                 </td>
-                <td>{link.filters.length > 0 ? link.filters.join(', ') : <span class="muted">none</span>}</td>
-                <td>{link.expiresAt === null ? <span class="muted">never</span> : formatInstant(link.expiresAt)}</td>
-                <td>{link.lastUsedAt === null ? <span class="muted">never used</span> : formatInstant(link.lastUsedAt)}</td>
+                <td>{link.filters.length > 0 ? link.filters.join(', ') : <span class="muted">{siteSettingsText.noneWord}</span>}</td>
+                <td>{link.expiresAt === null ? <span class="muted">{siteSettingsText.neverExpires}</span> : formatInstant(link.expiresAt)}</td>
+                <td>{link.lastUsedAt === null ? <span class="muted">{siteSettingsText.neverUsed}</span> : formatInstant(link.lastUsedAt)}</td>
                 <td>
                   <ConfirmButton
-                    label={`Revoke link ${link.id}`}
-                    question={`Revoke link ${link.id}? It stops working at once.`}
-                    confirmLabel="Revoke"
+                    label={fill(siteSettingsText.revokeLinkOf, { id: link.id })}
+                    question={fill(siteSettingsText.revokeQuestion, { id: link.id })}
+                    confirmLabel={siteSettingsText.revokeButton}
                     disabled={revoke.busy}
                     onConfirm={() => revoke.run(() => call('DELETE /manage/sites/:siteId/shared-links/:linkId', { params: { siteId, linkId: link.id } })).then(links.reload)}
                   >
-                    Revoke
+                    {siteSettingsText.revokeButton}
                   </ConfirmButton>
                 </td>
               </tr>

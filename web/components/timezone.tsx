@@ -4,6 +4,7 @@
 import { useId } from 'preact/hooks';
 import { call } from '../lib/client.js';
 import { useRead } from '../lib/hooks.js';
+import { siteFieldsText } from '../lib/text/site-fields.js';
 
 let zonesOnce: Promise<string[]> | undefined;
 function timezones(): Promise<string[]> {
@@ -11,14 +12,14 @@ function timezones(): Promise<string[]> {
   return zonesOnce;
 }
 
-export function TimezoneField({ value, onValue, label = 'Time zone' }: { value: string; onValue(value: string): void; label?: string }) {
+export function TimezoneField({ value, onValue }: { value: string; onValue(value: string): void }) {
   const id = useId();
   const zones = useRead(timezones);
   const lower = value.toLowerCase();
   const listed = zones.data === undefined || zones.data.some((zone) => zone.toLowerCase() === lower);
   return (
     <div class="field">
-      <label for={id}>{label}</label>
+      <label for={id}>{siteFieldsText.timeZone}</label>
       <input
         id={id}
         list={`${id}-zones`}
@@ -35,7 +36,7 @@ export function TimezoneField({ value, onValue, label = 'Time zone' }: { value: 
         ))}
       </datalist>
       <small id={`${id}-hint`} class="hint">
-        {zones.error ?? (listed ? 'Type to search, for example Europe/Paris.' : 'Not in the list of zones: the service checks it when you save.')}
+        {zones.error ?? (listed ? siteFieldsText.timeZoneHint : siteFieldsText.unlistedZone)}
       </small>
     </div>
   );

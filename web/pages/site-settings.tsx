@@ -19,6 +19,10 @@ import { Imports } from '../components/imports.js';
 import { RawDaysField } from '../components/raw-days.js';
 import { EmailReportsState, SharedLinks } from '../components/shared-links.js';
 import { TimezoneField } from '../components/timezone.js';
+import { fill } from '../lib/i18n.js';
+import { inSentence } from '../lib/sentence.js';
+import { frameText } from '../lib/text/frame.js';
+import { siteSettingsText } from '../lib/text/site-settings.js';
 import { roleAtLeast } from '../../src/core/vocabulary.js';
 import type { ManagedSite, SessionView } from '../../src/core/management.js';
 
@@ -39,25 +43,25 @@ function General({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
     });
   return (
     <section class="card" id="general" aria-labelledby="general-title">
-      <h2 id="general-title">General</h2>
-      <Form onSubmit={submit} label="General settings">
-        <TextField label="Name" required value={name} onValue={setName} />
+      <h2 id="general-title">{siteSettingsText.sections.general}</h2>
+      <Form onSubmit={submit} label={siteSettingsText.generalSettings}>
+        <TextField label={siteSettingsText.nameLabel} required value={name} onValue={setName} />
         <TimezoneField value={timezone} onValue={setTimezone} />
         <TextField
-          label="Retention (months)"
+          label={siteSettingsText.retentionLabel}
           type="number"
           min={1}
           value={retention}
           onValue={setRetention}
-          hint="Everything older than this is deleted: events and daily figures alike. Empty keeps the daily figures for ever."
+          hint={siteSettingsText.retentionHint}
         />
-        <RawDaysField days={rawDays} onDays={setRawDays} note="Shortening it deletes the older single events within the hour." />
-        <CheckboxField label="Honour Global Privacy Control" checked={honorGpc} onChecked={setHonorGpc} hint="Visits from browsers that send Sec-GPC: 1 are not recorded." />
+        <RawDaysField days={rawDays} onDays={setRawDays} note={siteSettingsText.rawDaysNote} />
+        <CheckboxField label={siteSettingsText.honourGpc} checked={honorGpc} onChecked={setHonorGpc} hint={siteSettingsText.gpcHint} />
         <div class="actions">
-          <SubmitButton busy={save.busy} busyLabel="Saving…">
-            Save
+          <SubmitButton busy={save.busy} busyLabel={siteSettingsText.saving}>
+            {frameText.saveButton}
           </SubmitButton>
-          {saved && <Notice>Saved.</Notice>}
+          {saved && <Notice>{siteSettingsText.savedNote}</Notice>}
         </div>
         <ErrorText message={save.error} />
       </Form>
@@ -69,12 +73,11 @@ function Snippet({ siteId }: { siteId: string }) {
   const snippet = useRead(() => call('GET /manage/sites/:siteId/snippet', { params: { siteId } }), [siteId]);
   return (
     <section class="card" id="snippet" aria-labelledby="snippet-title">
-      <h2 id="snippet-title">Tracker snippet</h2>
-      <p class="muted">Paste it into the &lt;head&gt; of every page of the site.</p>
-      <LoadState state={snippet}>{({ snippet: text }) => <CopyBlock text={text} label="Tracker snippet" />}</LoadState>
+      <h2 id="snippet-title">{siteSettingsText.snippetTitle}</h2>
+      <p class="muted">{siteSettingsText.snippetHint}</p>
+      <LoadState state={snippet}>{({ snippet: text }) => <CopyBlock text={text} label={siteSettingsText.snippetTitle} />}</LoadState>
       <p class="muted">
-        To measure web vitals (LCP, INP, CLS, TTFB) for the pages' <em>Web vitals</em> view, add <code>data-vitals</code> to the tag: it then loads a second small
-        script.
+        {inSentence(siteSettingsText.vitalsHint, { view: <em>{siteSettingsText.vitalsView}</em>, attribute: <code>data-vitals</code> })}
       </p>
     </section>
   );
@@ -85,19 +88,19 @@ function Archive({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
   const setStatus = (status: ManagedSite['status']) => change.run(async () => onSaved(await call('PATCH /manage/sites/:siteId', { params: { siteId: site.id }, body: { status } })));
   return (
     <section class="card" id="archive" aria-labelledby="archive-title">
-      <h2 id="archive-title">Archive</h2>
+      <h2 id="archive-title">{siteSettingsText.archiveTitle}</h2>
       {site.status === 'active' ? (
         <>
-          <p class="muted">An archived site stops collecting and leaves the site list; its data stays until you restore it.</p>
-          <ConfirmButton question={`Archive ${site.domain}? It stops collecting events at once.`} confirmLabel="Archive site" onConfirm={() => setStatus('archived')} disabled={change.busy}>
-            Archive site
+          <p class="muted">{siteSettingsText.archiveHint}</p>
+          <ConfirmButton question={fill(siteSettingsText.archiveQuestion, { domain: site.domain })} confirmLabel={siteSettingsText.archiveSite} onConfirm={() => setStatus('archived')} disabled={change.busy}>
+            {siteSettingsText.archiveSite}
           </ConfirmButton>
         </>
       ) : (
         <>
-          <p>This site is archived: it collects nothing.</p>
+          <p>{siteSettingsText.archivedNote}</p>
           <button type="button" onClick={() => setStatus('active')} disabled={change.busy}>
-            Restore site
+            {siteSettingsText.restoreSite}
           </button>
         </>
       )}
@@ -107,19 +110,10 @@ function Archive({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
 }
 
 /** The sections of the page, in the menu's order; the first is shown when the hash names none. */
-const SECTIONS = [
-  { id: 'general', label: 'General' },
-  { id: 'goals', label: 'Goals' },
-  { id: 'funnels', label: 'Funnels' },
-  { id: 'alerts', label: 'Alerts' },
-  { id: 'reports', label: 'Reports' },
-  { id: 'shared-links', label: 'Shared links' },
-  { id: 'imports', label: 'Imports and export' },
-  { id: 'danger', label: 'Danger zone' },
-] as const;
-type SectionId = (typeof SECTIONS)[number]['id'];
+const SECTIONS = ['general', 'goals', 'funnels', 'alerts', 'reports', 'shared-links', 'imports', 'danger'] as const;
+type SectionId = (typeof SECTIONS)[number];
 
-const hashSection = (): SectionId => SECTIONS.find((s) => `#${s.id}` === window.location.hash)?.id ?? 'general';
+const hashSection = (): SectionId => SECTIONS.find((id) => `#${id}` === window.location.hash) ?? 'general';
 
 /** The section the address's hash names, followed as the hash changes (menu links, back and forward). */
 function useSection(): SectionId {
@@ -134,12 +128,12 @@ function useSection(): SectionId {
 
 function SectionMenu({ current }: { current: SectionId }) {
   return (
-    <nav class="section-menu" aria-label="Settings sections">
+    <nav class="section-menu" aria-label={siteSettingsText.sectionsNav}>
       <ul>
-        {SECTIONS.map((s) => (
-          <li key={s.id}>
-            <a href={`#${s.id}`} aria-current={s.id === current ? 'page' : undefined}>
-              {s.label}
+        {SECTIONS.map((id) => (
+          <li key={id}>
+            <a href={`#${id}`} aria-current={id === current ? 'page' : undefined}>
+              {siteSettingsText.sections[id]}
             </a>
           </li>
         ))}
@@ -165,18 +159,18 @@ function Settings({ session, siteId }: { session: SessionView; siteId: string })
     crumbs.push({ href: `/sites/${encodeURIComponent(siteId)}`, label: listed.name });
   }
   return (
-    <Layout session={session} title={current ? `${current.name} settings` : 'Site settings'} crumbs={crumbs}>
+    <Layout session={session} title={current ? fill(siteSettingsText.pageTitle, { name: current.name }) : siteSettingsText.untitledPage} crumbs={crumbs}>
       <LoadState state={loaded}>
         {(data) =>
           data.denied ? (
             <p class="error" role="alert">
-              Your role in {data.listed.orgName} is viewer: settings are for admins and owners. <a href={`/sites/${encodeURIComponent(siteId)}`}>Back to the dashboard</a>.
+              {inSentence(siteSettingsText.viewerDenied, { org: data.listed.orgName, back: <a href={`/sites/${encodeURIComponent(siteId)}`}>{siteSettingsText.backToDashboard}</a> })}
             </p>
           ) : (
             current && (
               <>
                 <p class="muted">
-                  {current.domain} · site id <code>{current.id}</code>
+                  {current.domain} · {siteSettingsText.siteIdWord} <code>{current.id}</code>
                 </p>
                 <div class="settings">
                   <SectionMenu current={section} />

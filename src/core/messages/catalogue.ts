@@ -16,6 +16,7 @@ import type { account } from './en/account.js';
 import type { mail } from './en/mail.js';
 import type { signIn } from './en/sign-in.js';
 import type { siteSettings } from './en/site-settings.js';
+import type { siteFields } from './en/site-fields.js';
 import type { orgSettings } from './en/org-settings.js';
 import type { goals } from './en/goals.js';
 import type { journeys } from './en/journeys.js';
@@ -36,6 +37,7 @@ export interface WebCatalogue {
   account: Translated<typeof account>;
   signIn: Translated<typeof signIn>;
   siteSettings: Translated<typeof siteSettings>;
+  siteFields: Translated<typeof siteFields>;
   orgSettings: Translated<typeof orgSettings>;
   goals: Translated<typeof goals>;
   journeys: Translated<typeof journeys>;

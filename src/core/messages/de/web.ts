@@ -3,6 +3,7 @@
 import type { WebCatalogue } from '../catalogue.js';
 import { signIn } from './sign-in.js';
 import { siteSettings } from './site-settings.js';
+import { siteFields } from './site-fields.js';
 import { orgSettings } from './org-settings.js';
 import { goals } from './goals.js';
 import { journeys } from './journeys.js';
@@ -292,6 +293,7 @@ const de: WebCatalogue = {
   },
   signIn,
   siteSettings,
+  siteFields,
   orgSettings,
   goals,
   journeys,

@@ -4,6 +4,7 @@
 import type { WebCatalogue } from '../catalogue.js';
 import { signIn } from './sign-in.js';
 import { siteSettings } from './site-settings.js';
+import { siteFields } from './site-fields.js';
 import { orgSettings } from './org-settings.js';
 import { goals } from './goals.js';
 import { journeys } from './journeys.js';
@@ -293,6 +294,7 @@ const es: WebCatalogue = {
   },
   signIn,
   siteSettings,
+  siteFields,
   orgSettings,
   goals,
   journeys,
