@@ -14,7 +14,7 @@ import { WideTable } from './table.js';
 import { TestReport } from './test-report.js';
 import { fill } from '../lib/i18n.js';
 import { inSentence } from '../lib/sentence.js';
-import { accountText } from '../lib/text/account.js';
+import { reportsText } from '../lib/text/reports.js';
 import { siteSettingsText } from '../lib/text/site-settings.js';
 
 /** One entry a line, blank lines dropped. */
@@ -72,7 +72,7 @@ function CreateLink({ siteId, onCreated }: { siteId: string; onCreated(): void }
     <>
       <h3>{siteSettingsText.createLink}</h3>
       <Form onSubmit={submit} class="form" label={siteSettingsText.createSharedLink}>
-        <TextField label={accountText.password} type="password" autoComplete="new-password" hint={siteSettingsText.passwordHint} value={password} onValue={setPassword} />
+        <TextField label={siteSettingsText.linkPassword} type="password" autoComplete="new-password" hint={siteSettingsText.passwordHint} value={password} onValue={setPassword} />
         <div class="field">
           <label for={expiresId}>{siteSettingsText.expires}</label>
           <input id={expiresId} type="date" value={expiresOn} onInput={(event) => setExpiresOn(event.currentTarget.value)} aria-describedby={`${expiresId}-hint`} />
@@ -96,7 +96,7 @@ export function EmailReportsState({ siteId, siteName }: { siteId: string; siteNa
   const state = useRead(() => call('GET /manage/sites/:siteId/digests', { params: { siteId } }), [siteId]);
   return (
     <section class="card" id="email-reports" aria-labelledby="email-reports-title">
-      <h2 id="email-reports-title">{accountText.emailReports}</h2>
+      <h2 id="email-reports-title">{reportsText.emailReports}</h2>
       <LoadState state={state}>
         {(s) => (
           <>
@@ -166,8 +166,8 @@ function ReportWebhooks({ siteId }: { siteId: string }) {
       <Form onSubmit={submit} class="form" label={siteSettingsText.addReportWebhook}>
         <TextField label={siteSettingsText.webhookUrl} type="url" required hint={siteSettingsText.webhookUrlHint} value={url} onValue={setUrl} />
         <TextField label={siteSettingsText.signingSecret} type="password" autoComplete="off" required value={secret} onValue={setSecret} />
-        <CheckboxField label={accountText.weeklyReport} checked={weekly} onChecked={setWeekly} />
-        <CheckboxField label={accountText.monthlyReport} checked={monthly} onChecked={setMonthly} />
+        <CheckboxField label={reportsText.weeklyReport} checked={weekly} onChecked={setWeekly} />
+        <CheckboxField label={reportsText.monthlyReport} checked={monthly} onChecked={setMonthly} />
         <ErrorText message={add.error} />
         <SubmitButton busy={add.busy} busyLabel={siteSettingsText.adding}>
           {siteSettingsText.addWebhook}

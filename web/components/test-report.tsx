@@ -8,7 +8,7 @@ import { useAction } from '../lib/hooks.js';
 import { ErrorText, Notice } from './feedback.js';
 import type { SentReport } from '../../src/core/management.js';
 import { fill } from '../lib/i18n.js';
-import { accountText } from '../lib/text/account.js';
+import { reportsText } from '../lib/text/reports.js';
 
 export function TestReport({ siteId, name, configured }: { siteId: string; name: string; configured: boolean }) {
   const [sent, setSent] = useState<SentReport | undefined>(undefined);
@@ -20,12 +20,12 @@ export function TestReport({ siteId, name, configured }: { siteId: string; name:
     });
   return (
     <div class="test-report">
-      <button type="button" aria-label={fill(accountText.sendTestReportOf, { name })} onClick={run} disabled={send.busy || !configured}>
-        {accountText.sendTestReport}
+      <button type="button" aria-label={fill(reportsText.sendTestReportOf, { name })} onClick={run} disabled={send.busy || !configured}>
+        {reportsText.sendTestReport}
       </button>
-      {!configured && <p class="muted">{accountText.testReportNeedsMail}</p>}
+      {!configured && <p class="muted">{reportsText.testReportNeedsMail}</p>}
       {sent && (
-        <Notice>{fill(accountText.testReportSent, { from: sent.from, to: sent.to, email: sent.email, time: formatInstant(sent.sentAt) })}</Notice>
+        <Notice>{fill(reportsText.testReportSent, { from: sent.from, to: sent.to, email: sent.email, time: formatInstant(sent.sentAt) })}</Notice>
       )}
       <ErrorText message={send.error} />
     </div>

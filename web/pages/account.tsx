@@ -15,6 +15,7 @@ import { TestReport } from '../components/test-report.js';
 import { CheckboxField, SelectField, TextField } from '../components/fields.js';
 import { fill, loadLanguage } from '../lib/i18n.js';
 import { accountText } from '../lib/text/account.js';
+import { reportsText } from '../lib/text/reports.js';
 import { LANGUAGES, type Language } from '../../src/core/messages/language.js';
 import { FormSection } from '../components/form-section.js';
 import type { ReportChoice, SessionView } from '../../src/core/management.js';
@@ -120,8 +121,8 @@ function SiteReports({ row, configured }: { row: ReportChoice; configured: boole
       <legend>
         {row.name} <span class="muted">{row.domain}</span>
       </legend>
-      <CheckboxField label={accountText.weeklyReport} hint={accountText.weeklyHint} checked={choice.weekly} onChecked={(weekly) => change({ ...choice, weekly })} />
-      <CheckboxField label={accountText.monthlyReport} hint={accountText.monthlyHint} checked={choice.monthly} onChecked={(monthly) => change({ ...choice, monthly })} />
+      <CheckboxField label={reportsText.weeklyReport} hint={accountText.weeklyHint} checked={choice.weekly} onChecked={(weekly) => change({ ...choice, weekly })} />
+      <CheckboxField label={reportsText.monthlyReport} hint={accountText.monthlyHint} checked={choice.monthly} onChecked={(monthly) => change({ ...choice, monthly })} />
       <ErrorText message={save.error} />
       <TestReport siteId={row.siteId} name={row.name} configured={configured} />
     </fieldset>
@@ -132,7 +133,7 @@ function EmailReports() {
   const reports = useRead(() => call('GET /account/digests'));
   return (
     <section class="card" aria-labelledby="reports-title">
-      <h2 id="reports-title">{accountText.emailReports}</h2>
+      <h2 id="reports-title">{reportsText.emailReports}</h2>
       <LoadState state={reports}>
         {({ configured, sites }) => (
           <>

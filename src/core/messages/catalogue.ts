@@ -22,6 +22,7 @@ import type { goals } from './en/goals.js';
 import type { journeys } from './en/journeys.js';
 import type { realtime } from './en/realtime.js';
 import type { share } from './en/share.js';
+import type { reports } from './en/reports.js';
 
 /** An English section as its translations are typed: every entry a string, a Plural or a group of them. */
 export type Translated<T> = T extends string ? string : T extends Plural ? Plural : { readonly [K in keyof T]: Translated<T[K]> };
@@ -43,6 +44,7 @@ export interface WebCatalogue {
   journeys: Translated<typeof journeys>;
   realtime: Translated<typeof realtime>;
   share: Translated<typeof share>;
+  reports: Translated<typeof reports>;
 }
 
 export type MailCatalogue = Translated<typeof mail>;

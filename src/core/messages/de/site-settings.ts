@@ -126,6 +126,7 @@ export const siteSettings: WebCatalogue['siteSettings'] = {
   linkShownOnce: 'Jeder mit diesem Link sieht das Dashboard der Website, nur lesend. Er wird nur jetzt angezeigt. Für einen iframe auf den Einbettungsdomains ergänzen Sie {param}.',
   createLink: 'Link erstellen',
   createSharedLink: 'Geteilten Link erstellen',
+  linkPassword: 'Passwort',
   passwordHint: 'Optional; mindestens 10 Zeichen.',
   expires: 'Läuft ab',
   expiresHint: 'Optional: der letzte Tag, an dem der Link funktioniert, in der Zeitzone der Website.',

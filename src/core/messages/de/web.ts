@@ -9,6 +9,7 @@ import { goals } from './goals.js';
 import { journeys } from './journeys.js';
 import { realtime } from './realtime.js';
 import { share } from './share.js';
+import { reports } from './reports.js';
 
 const de: WebCatalogue = {
   frame: {
@@ -279,17 +280,10 @@ const de: WebCatalogue = {
     language: 'Sprache',
     languageHint: 'Das Dashboard und die E-Mail-Berichte erscheinen in dieser Sprache.',
     browserLanguage: 'Sprache des Browsers',
-    emailReports: 'E-Mail-Berichte',
-    weeklyReport: 'Wochenbericht',
     weeklyHint: 'Montags um 08:00 Uhr, für die Vorwoche.',
-    monthlyReport: 'Monatsbericht',
     monthlyHint: 'Am 1. um 08:00 Uhr, für den Vormonat.',
     noMail: 'Dieser Dienst versendet noch keine E-Mails: Der Betreiber setzt SVC_SMTP_URL und SVC_PUBLIC_URL. Ihre Auswahl bleibt gespeichert.',
     noSites: 'Noch keine Websites.',
-    sendTestReport: 'Testbericht senden',
-    sendTestReportOf: 'Testbericht senden: {name}',
-    testReportNeedsMail: 'Ein Testbericht braucht E-Mail-Versand, den dieser Dienst noch nicht bietet.',
-    testReportSent: 'Der Bericht vom {from} bis {to} wurde um {time} an {email} gesendet.',
   },
   signIn,
   siteSettings,
@@ -299,6 +293,7 @@ const de: WebCatalogue = {
   journeys,
   realtime,
   share,
+  reports,
 };
 
 export default de;

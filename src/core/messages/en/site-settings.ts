@@ -128,6 +128,7 @@ export const siteSettings = {
   linkShownOnce: "Anyone with this link sees the site's dashboard, read only. It is shown only now. For an iframe on the embed domains, add {param}.",
   createLink: 'Create link',
   createSharedLink: 'Create a shared link',
+  linkPassword: 'Password',
   passwordHint: 'Optional; at least 10 characters.',
   expires: 'Expires',
   expiresHint: "Optional: the last day the link works, in the site's time zone.",

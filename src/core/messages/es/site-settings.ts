@@ -126,6 +126,7 @@ export const siteSettings: WebCatalogue['siteSettings'] = {
   linkShownOnce: 'Cualquiera con este enlace ve el panel del sitio, solo lectura. Solo se muestra ahora. Para un iframe en los dominios de inserción, añada {param}.',
   createLink: 'Crear enlace',
   createSharedLink: 'Crear un enlace compartido',
+  linkPassword: 'Contraseña',
   passwordHint: 'Opcional; al menos 10 caracteres.',
   expires: 'Caduca',
   expiresHint: 'Opcional: el último día en que funciona el enlace, en la zona horaria del sitio.',

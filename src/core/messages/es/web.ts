@@ -10,6 +10,7 @@ import { goals } from './goals.js';
 import { journeys } from './journeys.js';
 import { realtime } from './realtime.js';
 import { share } from './share.js';
+import { reports } from './reports.js';
 
 const es: WebCatalogue = {
   frame: {
@@ -280,17 +281,10 @@ const es: WebCatalogue = {
     language: 'Idioma',
     languageHint: 'El panel y los informes por correo se escriben en este idioma.',
     browserLanguage: 'Idioma del navegador',
-    emailReports: 'Informes por correo',
-    weeklyReport: 'Informe semanal',
     weeklyHint: 'Los lunes a las 08:00, de la semana anterior.',
-    monthlyReport: 'Informe mensual',
     monthlyHint: 'El día 1 a las 08:00, del mes anterior.',
     noMail: 'Este servicio aún no envía correos: su operador configura SVC_SMTP_URL y SVC_PUBLIC_URL. Sus preferencias se conservan.',
     noSites: 'Aún no hay sitios.',
-    sendTestReport: 'Enviar un informe de prueba',
-    sendTestReportOf: 'Enviar un informe de prueba de {name}',
-    testReportNeedsMail: 'Un informe de prueba necesita correo, que este servicio aún no envía.',
-    testReportSent: 'El informe del {from} al {to} se envió a {email} el {time}.',
   },
   signIn,
   siteSettings,
@@ -300,6 +294,7 @@ const es: WebCatalogue = {
   journeys,
   realtime,
   share,
+  reports,
 };
 
 export default es;

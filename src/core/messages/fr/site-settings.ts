@@ -126,6 +126,7 @@ export const siteSettings: WebCatalogue['siteSettings'] = {
   linkShownOnce: 'Toute personne disposant de ce lien voit le tableau de bord du site, en lecture seule. Il n’est affiché que maintenant. Pour un iframe sur les domaines d’intégration, ajoutez {param}.',
   createLink: 'Créer un lien',
   createSharedLink: 'Créer un lien partagé',
+  linkPassword: 'Mot de passe',
   passwordHint: 'Facultatif ; au moins 10 caractères.',
   expires: 'Expire',
   expiresHint: 'Facultatif : le dernier jour où le lien fonctionne, dans le fuseau horaire du site.',

@@ -9,6 +9,7 @@ import { goals } from './goals.js';
 import { journeys } from './journeys.js';
 import { realtime } from './realtime.js';
 import { share } from './share.js';
+import { reports } from './reports.js';
 
 const fr: WebCatalogue = {
   frame: {
@@ -279,17 +280,10 @@ const fr: WebCatalogue = {
     language: 'Langue',
     languageHint: 'Le tableau de bord et les rapports par e-mail sont rédigés dans cette langue.',
     browserLanguage: 'Langue du navigateur',
-    emailReports: 'Rapports par e-mail',
-    weeklyReport: 'Rapport hebdomadaire',
     weeklyHint: 'Le lundi à 08:00, pour la semaine précédente.',
-    monthlyReport: 'Rapport mensuel',
     monthlyHint: 'Le 1er à 08:00, pour le mois précédent.',
     noMail: "Ce service n'envoie pas encore d'e-mails : son opérateur définit SVC_SMTP_URL et SVC_PUBLIC_URL. Vos choix sont conservés.",
     noSites: 'Aucun site pour le moment.',
-    sendTestReport: 'Envoyer un rapport de test',
-    sendTestReportOf: 'Envoyer un rapport de test de {name}',
-    testReportNeedsMail: 'Un rapport de test nécessite l’envoi d’e-mails, que ce service n’assure pas encore.',
-    testReportSent: 'Le rapport du {from} au {to} a été envoyé à {email} le {time}.',
   },
   signIn,
   siteSettings,
@@ -299,6 +293,7 @@ const fr: WebCatalogue = {
   journeys,
   realtime,
   share,
+  reports,
 };
 
 export default fr;
