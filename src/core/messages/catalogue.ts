@@ -13,6 +13,7 @@ import type { segments } from './en/segments.js';
 import type { account } from './en/account.js';
 import type { mail } from './en/mail.js';
 import type { signIn } from './en/sign-in.js';
+import type { singleSignOn } from './en/single-sign-on.js';
 import type { siteSettings } from './en/site-settings.js';
 import type { orgSettings } from './en/org-settings.js';
 import type { goals } from './en/goals.js';
@@ -33,6 +34,7 @@ export interface WebCatalogue {
   segments: Translated<typeof segments>;
   account: Translated<typeof account>;
   signIn: Translated<typeof signIn>;
+  singleSignOn: Translated<typeof singleSignOn>;
   siteSettings: Translated<typeof siteSettings>;
   orgSettings: Translated<typeof orgSettings>;
   goals: Translated<typeof goals>;

@@ -2,6 +2,7 @@
 // Besuche, Absprungrate, Conversions). A chunk of its own, fetched only for a German page.
 import type { WebCatalogue } from '../catalogue.js';
 import { signIn } from './sign-in.js';
+import { singleSignOn } from './single-sign-on.js';
 import { siteSettings } from './site-settings.js';
 import { orgSettings } from './org-settings.js';
 import { goals } from './goals.js';
@@ -258,6 +259,7 @@ const de: WebCatalogue = {
     testReportSent: 'Der Bericht vom {from} bis {to} wurde um {time} an {email} gesendet.',
   },
   signIn,
+  singleSignOn,
   siteSettings,
   orgSettings,
   goals,

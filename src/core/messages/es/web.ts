@@ -3,6 +3,7 @@
 // only for a Spanish page.
 import type { WebCatalogue } from '../catalogue.js';
 import { signIn } from './sign-in.js';
+import { singleSignOn } from './single-sign-on.js';
 import { siteSettings } from './site-settings.js';
 import { orgSettings } from './org-settings.js';
 import { goals } from './goals.js';
@@ -259,6 +260,7 @@ const es: WebCatalogue = {
     testReportSent: 'El informe del {from} al {to} se envió a {email} el {time}.',
   },
   signIn,
+  singleSignOn,
   siteSettings,
   orgSettings,
   goals,

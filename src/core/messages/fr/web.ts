@@ -2,6 +2,7 @@
 // Visites, Taux de rebond, Conversions). A chunk of its own, fetched only for a French page.
 import type { WebCatalogue } from '../catalogue.js';
 import { signIn } from './sign-in.js';
+import { singleSignOn } from './single-sign-on.js';
 import { siteSettings } from './site-settings.js';
 import { orgSettings } from './org-settings.js';
 import { goals } from './goals.js';
@@ -258,6 +259,7 @@ const fr: WebCatalogue = {
     testReportSent: 'Le rapport du {from} au {to} a été envoyé à {email} le {time}.',
   },
   signIn,
+  singleSignOn,
   siteSettings,
   orgSettings,
   goals,
