@@ -123,12 +123,15 @@ export async function goalFixtureSite(server: TestServer, events: (at: (hour: nu
   return { site, goalIds: await addGoals(server, site.siteId, FIXTURE_GOALS) };
 }
 
-/** Fills the sign-in form at /login (with `next` when given) and submits it. */
+/**
+ * Fills the sign-in form at /login (with `next` when given) and submits it: its fields found by what
+ * they are, not by their labels, which are in the browser's language.
+ */
 export async function submitSignIn(page: Page, server: TestServer, email: string, password = PASSWORD, next?: string): Promise<void> {
   await page.goto(`${server.url}/login${next === undefined ? '' : `?next=${encodeURIComponent(next)}`}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('input[autocomplete="username"]').fill(email);
+  await page.locator('input[autocomplete="current-password"]').fill(password);
+  await page.locator('button[type="submit"]').click();
 }
 
 /** Signs in through the page and waits for the landing page. */

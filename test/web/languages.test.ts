@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { englishOn, englishOnly } from './catalogue-text.js';
 import { frame, names } from '../../src/core/messages/en/common.js';
 import { period } from '../../src/core/messages/en/period.js';
 import { dashboard as dashboardWords } from '../../src/core/messages/en/dashboard.js';
@@ -52,34 +53,11 @@ before(async () => {
 });
 after(() => dashboard?.close());
 
-/** Every string of an English section whose translation in `catalogue` differs: text that must not show on a page in that language. */
-function englishOnly(english: object, translated: object, into = new Set<string>()): Set<string> {
-  for (const [key, value] of Object.entries(english)) {
-    const other = (translated as Record<string, unknown>)[key];
-    if (typeof value === 'string') {
-      if (value !== other && value.trim() !== '' && !value.includes('{')) into.add(value.trim());
-    } else englishOnly(value as object, other as object, into);
-  }
-  return into;
-}
-
 const englishLeft = (catalogue: WebCatalogue) =>
   [englishOnly(frame, catalogue.frame), englishOnly(names, catalogue.names), englishOnly(period, catalogue.period), englishOnly(dashboardWords, catalogue.dashboard), englishOnly(account, catalogue.account)].reduce(
     (all, set) => new Set([...all, ...set]),
     new Set<string>(),
   );
-
-/** The text nodes, accessible names and titles of the page that are English entries of the catalogue. */
-async function englishOn(page: Page, english: Set<string>): Promise<string[]> {
-  const texts = await page.evaluate(() => {
-    const found: string[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) found.push(node.textContent!.trim());
-    for (const el of Array.from(document.querySelectorAll('[aria-label], [title]'))) found.push(el.getAttribute('aria-label') ?? '', el.getAttribute('title') ?? '');
-    return found;
-  });
-  return [...new Set(texts.filter((text) => english.has(text)))];
-}
 
 /** No tile, button, tab or table header whose text is wider than its box (clipped or spilling out). */
 async function clipped(page: Page): Promise<string[]> {

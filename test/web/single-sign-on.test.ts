@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { SSO_FAILURES } from '../../src/core/single-sign-on.js';
+import { singleSignOn } from '../../src/core/messages/en/single-sign-on.js';
 import { startTestProvider, type TestProvider } from '../../support/oidc-provider.js';
 import { SSO_NAME, ssoAddresses, ssoServerOptions } from '../helpers/single-sign-on.js';
 import { createUser, DESKTOP, startDashboard, type Dashboard } from './harness.js';
@@ -77,7 +77,7 @@ describe('single sign-on in the browser', () => {
     await page.goto(`${dashboard.server.url}/login?next=/x`);
     await throughProvider(page, 'unverified');
     assert.equal(new URL(page.url()).search, '?sso=unverified&next=%2Fx');
-    assert.equal(await page.getByRole('alert').textContent(), SSO_FAILURES.unverified);
+    assert.equal(await page.getByRole('alert').textContent(), singleSignOn.failures.unverified);
 
     await page.getByLabel('Email').fill('pam@sso.example');
     await page.getByLabel('Password').fill('correct horse battery');

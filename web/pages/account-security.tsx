@@ -11,6 +11,9 @@ import { CopyBlock } from '../components/copy.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
 import { FormSection } from '../components/form-section.js';
+import { pageLocale } from '../lib/i18n.js';
+import { plural } from '../../src/core/messages/language.js';
+import { signInText } from '../lib/text/sign-in.js';
 import type { SessionView, TwoFactorSetup, TwoFactorStatus } from '../../src/core/management.js';
 
 /** The secret in groups of four, as authenticator apps show it. */
@@ -18,14 +21,13 @@ const grouped = (secret: string) => secret.match(/.{1,4}/g)!.join(' ');
 
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
   return (
-    <div class="secret" role="region" aria-label="Recovery codes">
+    <div class="secret" role="region" aria-label={signInText.recoveryCodes}>
       <p>
-        Two-factor sign-in is on. Keep these recovery codes somewhere safe: each signs in once in place of a code, if the phone is lost. They are shown only
-        now.
+        {signInText.twoFactorOn} {signInText.keepCodes}
       </p>
-      <CopyBlock text={codes.join('\n')} label="Recovery codes" />
+      <CopyBlock text={codes.join('\n')} label={signInText.recoveryCodes} />
       <button type="button" onClick={onDone}>
-        Done
+        {signInText.doneButton}
       </button>
     </div>
   );
@@ -40,9 +42,9 @@ function Enable({ onEnabled }: { onEnabled(codes: string[]): void }) {
   if (!setup) {
     return (
       <>
-        <p>Two-factor sign-in is off. With it on, signing in also asks for a code of an authenticator app on your phone.</p>
+        <p>{signInText.twoFactorOff}</p>
         <button type="button" class="primary" disabled={start.busy} onClick={() => start.run(async () => setSetup(await call('POST /account/two-factor/setup')))}>
-          Enable two-factor sign-in
+          {signInText.enableTwoFactor}
         </button>
         <ErrorText message={start.error} />
       </>
@@ -52,20 +54,21 @@ function Enable({ onEnabled }: { onEnabled(codes: string[]): void }) {
     confirm.run(async () => onEnabled((await call('POST /account/two-factor/confirm', { body: { code, currentPassword: password } })).recoveryCodes));
   return (
     <>
-      <p>Scan this QR code with an authenticator app, or type the key below into it; then enter the 6-digit code it shows.</p>
-      <img class="qr" width="200" height="200" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`} alt="QR code of the two-factor key for your authenticator app" />
+      <p>{signInText.scanCode}</p>
+      <img class="qr" width="200" height="200" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`} alt={signInText.qrAlt} />
       <p>
-        Key: <code class="secret-text">{grouped(setup.secret)}</code>
+        {signInText.keyLabel} <code class="secret-text">{grouped(setup.secret)}</code>
       </p>
-      <FormSection title="Confirm the code" label="Confirm two-factor sign-in" action={confirm} onSubmit={submit} submitLabel="Confirm" busyLabel="Confirming…">
-        <TextField label="Code" autoComplete="one-time-code" required maxLength={6} spellcheck={false} value={code} onValue={setCode} />
-        <TextField label="Current password" type="password" autoComplete="current-password" required value={password} onValue={setPassword} />
+      <FormSection title={signInText.confirmCode} label={signInText.confirmTwoFactor} action={confirm} onSubmit={submit} submitLabel={signInText.confirmButton} busyLabel={signInText.confirming}>
+        <TextField label={signInText.codeField} autoComplete="one-time-code" required maxLength={6} spellcheck={false} value={code} onValue={setCode} />
+        <TextField label={signInText.currentPassword} type="password" autoComplete="current-password" required value={password} onValue={setPassword} />
       </FormSection>
     </>
   );
 }
 
 function Disable({ status, onDisabled }: { status: TwoFactorStatus; onDisabled(): void }) {
+  const left = status.recoveryCodesLeft;
   const [code, setCode] = useState('');
   const action = useAction();
   const submit = () =>
@@ -76,14 +79,14 @@ function Disable({ status, onDisabled }: { status: TwoFactorStatus; onDisabled()
   return (
     <>
       <p>
-        Two-factor sign-in is on. {status.recoveryCodesLeft} of 10 recovery codes are left{status.recoveryCodesLeft < 3 && ': disable and enable it again for new ones'}.
+        {signInText.twoFactorOn} {plural(signInText.codesLeft, left, pageLocale(), { n: left.toLocaleString(pageLocale()) })} {left < 3 && signInText.fewCodesLeft}
       </p>
-      <h3>Disable two-factor sign-in</h3>
-      <Form onSubmit={submit} class="form inline" label="Disable two-factor sign-in">
-        <TextField label="Code" hint="A code of your authenticator app, or a recovery code." autoComplete="one-time-code" required maxLength={64} spellcheck={false} value={code} onValue={setCode} />
+      <h3>{signInText.disableTwoFactor}</h3>
+      <Form onSubmit={submit} class="form inline" label={signInText.disableTwoFactor}>
+        <TextField label={signInText.codeField} hint={signInText.disableCodeHint} autoComplete="one-time-code" required maxLength={64} spellcheck={false} value={code} onValue={setCode} />
         <div class="submit-cell">
-          <SubmitButton busy={action.busy} busyLabel="Disabling…">
-            Disable two-factor sign-in
+          <SubmitButton busy={action.busy} busyLabel={signInText.disabling}>
+            {signInText.disableTwoFactor}
           </SubmitButton>
         </div>
       </Form>
@@ -97,14 +100,14 @@ function SecurityPage({ session }: { session: SessionView }) {
   const [codes, setCodes] = useState<string[] | undefined>(undefined);
   const required = session.twoFactor.requiredBy.length > 0;
   return (
-    <Layout session={session} title="Security" crumbs={[{ href: '/account', label: 'Account' }]}>
+    <Layout session={session} title={signInText.securityTitle} crumbs={[{ href: '/account', label: signInText.accountCrumb }]}>
       {required && !codes && (
         <p class="notice" role="status">
-          An organisation you are a member of requires two-factor sign-in: enable it to use the dashboard.
+          {signInText.twoFactorRequired}
         </p>
       )}
       <section class="card" aria-labelledby="two-factor-title">
-        <h2 id="two-factor-title">Two-factor sign-in</h2>
+        <h2 id="two-factor-title">{signInText.twoFactorTitle}</h2>
         {codes ? (
           <RecoveryCodes
             codes={codes}

@@ -11,15 +11,20 @@ import { mountPage, pathSegment } from '../lib/mount.js';
 import { loginPath } from '../../src/core/next-path.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
+import { fill, loadLanguage } from '../lib/i18n.js';
+import { fillNodes } from '../lib/fill-nodes.js';
+import { frameText } from '../lib/text/frame.js';
+import { signInText } from '../lib/text/sign-in.js';
 import type { InvitationView, SessionView } from '../../src/core/management.js';
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-/** The session, or undefined when signed out (a 401 here is an answer, not a reason to leave). */
+/** The session, or undefined when signed out (a 401 here is an answer, not a reason to leave); signed in, the page is in the account's language. */
 async function sessionIfAny(): Promise<SessionView | undefined> {
   try {
     const session = await call('GET /session', { anonymous: true });
     setCsrfToken(session.csrfToken);
+    await loadLanguage(session.user.language);
     return session;
   } catch (failure) {
     if (failure instanceof ApiError && failure.status === 401) return undefined;
@@ -41,10 +46,10 @@ function Accept({ token, invitation }: { token: string; invitation: InvitationVi
       window.location.assign('/');
     });
   return (
-    <Form onSubmit={submit} label={`Accept the invitation to ${invitation.orgName}`}>
+    <Form onSubmit={submit} label={fill(signInText.acceptInvitationTo, { org: invitation.orgName })}>
       <ErrorText message={accept.error} />
-      <SubmitButton busy={accept.busy} busyLabel="Accepting…">
-        Accept invitation
+      <SubmitButton busy={accept.busy} busyLabel={signInText.accepting}>
+        {signInText.acceptInvitation}
       </SubmitButton>
     </Form>
   );
@@ -60,13 +65,13 @@ function CreateAccount({ token, invitation, onSignedIn }: { token: string; invit
       onSignedIn(session);
     });
   return (
-    <Form onSubmit={submit} label="Create account">
-      <h2>Create account</h2>
-      <TextField label="Email" type="email" autoComplete="username" readOnly value={invitation.email} onValue={() => undefined} hint="The invited email." />
-      <TextField label="Password" type="password" autoComplete="new-password" required minLength={10} value={password} onValue={setPassword} hint="At least 10 characters." />
+    <Form onSubmit={submit} label={signInText.createAccount}>
+      <h2>{signInText.createAccount}</h2>
+      <TextField label={signInText.emailField} type="email" autoComplete="username" readOnly value={invitation.email} onValue={() => undefined} hint={signInText.invitedEmail} />
+      <TextField label={signInText.passwordField} type="password" autoComplete="new-password" required minLength={10} value={password} onValue={setPassword} hint={signInText.atLeast10} />
       <ErrorText message={create.error} />
-      <SubmitButton busy={create.busy} busyLabel="Creating…">
-        Create account
+      <SubmitButton busy={create.busy} busyLabel={signInText.creating}>
+        {signInText.createAccount}
       </SubmitButton>
     </Form>
   );
@@ -81,34 +86,33 @@ function InvitationPage() {
   const [created, setCreated] = useState<SessionView | undefined>(undefined);
   const leaving = useAction();
   return (
-    <PlainLayout title="Invitation">
+    <PlainLayout title={signInText.invitationTitle}>
       <LoadState state={loaded}>
         {({ invitation, session: signedIn }) => {
           const session = created ?? signedIn;
           return (
             <>
-              <p>
-                You are invited to join <strong>{invitation.orgName}</strong> as <strong>{invitation.role}</strong>.
-              </p>
-              <p class="muted">
-                For {invitation.email}; the link works once, until {formatInstant(invitation.expiresAt)}.
-              </p>
+              <p>{fillNodes(signInText.invitedTo, { org: <strong>{invitation.orgName}</strong>, role: <strong>{signInText.roleNames[invitation.role]}</strong> })}</p>
+              <p class="muted">{fill(signInText.invitationFor, { email: invitation.email, time: formatInstant(invitation.expiresAt) })}</p>
               {session && sameEmail(session.user.email, invitation.email) ? (
                 <Accept token={token} invitation={invitation} />
               ) : session ? (
                 <>
                   <p class="error" role="alert">
-                    This invitation is for {invitation.email}, and you are signed in as {session.user.email}. Sign out, then sign in with {invitation.email} or create its account.
+                    {fill(signInText.otherEmail, { email: invitation.email, user: session.user.email })}
                   </p>
                   <button type="button" onClick={() => leaving.run(signOutHere)} disabled={leaving.busy}>
-                    Sign out
+                    {frameText.signOutButton}
                   </button>
                   <ErrorText message={leaving.error} />
                 </>
               ) : (
                 <>
                   <p>
-                    Have an account with {invitation.email}? <a href={loginPath(window.location.pathname, window.location.origin)}>Sign in</a>: you come back here to accept.
+                    {fillNodes(signInText.haveAccount, {
+                      email: invitation.email,
+                      signIn: <a href={loginPath(window.location.pathname, window.location.origin)}>{signInText.signInButton}</a>,
+                    })}
                   </p>
                   <CreateAccount token={token} invitation={invitation} onSignedIn={setCreated} />
                 </>

@@ -10,14 +10,17 @@ import { mountPage } from '../lib/mount.js';
 import { safeNext } from '../../src/core/next-path.js';
 import { ErrorText } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
-import { isSsoFailure, SSO_FAILURE_PARAM, SSO_FAILURES, SSO_START_PATH } from '../../src/core/single-sign-on.js';
+import { isSsoFailure, SSO_FAILURE_PARAM, SSO_START_PATH } from '../../src/core/single-sign-on.js';
+import { fill } from '../lib/i18n.js';
+import { signInText } from '../lib/text/sign-in.js';
+import { singleSignOnText } from '../lib/text/single-sign-on.js';
 
-/** A code the account used a moment ago is no typo: the next one the app shows signs in. */
-const CODE_USED = 'This code was just used. Wait for your authenticator app to show the next one (at most 30 seconds), then verify it.';
-
-/** A refusal of the sign-in in the page's words when its reason has them; otherwise as the server said it. */
+/**
+ * A refusal of the sign-in in the page's words when its reason has them (a code the account used a
+ * moment ago is no typo: the next one the app shows signs in); otherwise as the server said it.
+ */
 const inPageWords = (failure: unknown) =>
-  failure instanceof ApiError && failure.reason === 'CODE_USED_UNAUTHORIZED' ? failure.withMessage(CODE_USED) : failure;
+  failure instanceof ApiError && failure.reason === 'CODE_USED_UNAUTHORIZED' ? failure.withMessage(signInText.codeUsed) : failure;
 
 /**
  * The sign-in button of the operator's provider: the browser goes to the flow's start, keeping
@@ -32,7 +35,7 @@ function SingleSignOnButton({ next }: { next: string | null }) {
   return (
     <p class="sso">
       <button type="button" onClick={() => window.location.assign(start)}>
-        Sign in with {sso.name}
+        {fill(signInText.signInWith, { name: sso.name })}
       </button>
     </p>
   );
@@ -62,11 +65,11 @@ function LoginPage() {
     });
   if (codeAsked) {
     return (
-      <PlainLayout title="Two-factor sign-in">
-        <Form onSubmit={submit} label="Two-factor sign-in">
+      <PlainLayout title={signInText.twoFactorTitle}>
+        <Form onSubmit={submit} label={signInText.twoFactorTitle}>
           <TextField
-            label="Code"
-            hint="The 6 digits your authenticator app shows for svc, or one of your recovery codes."
+            label={signInText.codeField}
+            hint={signInText.codeHint}
             autoComplete="one-time-code"
             required
             autoFocus
@@ -76,23 +79,23 @@ function LoginPage() {
             onValue={setCode}
           />
           <ErrorText message={signIn.error} />
-          <SubmitButton busy={signIn.busy} busyLabel="Verifying…">
-            Verify
+          <SubmitButton busy={signIn.busy} busyLabel={signInText.verifying}>
+            {signInText.verifyButton}
           </SubmitButton>
         </Form>
       </PlainLayout>
     );
   }
   return (
-    <PlainLayout title="Sign in">
-      {isSsoFailure(ssoFailure) && <ErrorText message={SSO_FAILURES[ssoFailure]} />}
+    <PlainLayout title={signInText.signInButton}>
+      {isSsoFailure(ssoFailure) && <ErrorText message={singleSignOnText.failures[ssoFailure]} />}
       <SingleSignOnButton next={query.get('next')} />
-      <Form onSubmit={submit} label="Sign in">
-        <TextField label="Email" type="email" autoComplete="username" required autoFocus value={email} onValue={setEmail} />
-        <TextField label="Password" type="password" autoComplete="current-password" required value={password} onValue={setPassword} />
+      <Form onSubmit={submit} label={signInText.signInButton}>
+        <TextField label={signInText.emailField} type="email" autoComplete="username" required autoFocus value={email} onValue={setEmail} />
+        <TextField label={signInText.passwordField} type="password" autoComplete="current-password" required value={password} onValue={setPassword} />
         <ErrorText message={signIn.error} />
-        <SubmitButton busy={signIn.busy} busyLabel="Signing in…">
-          Sign in
+        <SubmitButton busy={signIn.busy} busyLabel={signInText.signingIn}>
+          {signInText.signInButton}
         </SubmitButton>
       </Form>
     </PlainLayout>

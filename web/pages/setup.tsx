@@ -6,6 +6,7 @@ import { PlainLayout } from '../lib/layout.js';
 import { mountPage } from '../lib/mount.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
+import { signInText } from '../lib/text/sign-in.js';
 
 function SetupForm() {
   const [setupToken, setSetupToken] = useState('');
@@ -20,15 +21,15 @@ function SetupForm() {
       window.location.assign('/');
     });
   return (
-    <Form onSubmit={submit} label="Create the first account">
-      <TextField label="Setup token" type="password" autoComplete="off" required value={setupToken} onValue={setSetupToken} hint="The admin token the service printed when it first started." />
-      <TextField label="Email" type="email" autoComplete="username" required value={email} onValue={setEmail} />
-      <TextField label="Your name" autoComplete="name" value={name} onValue={setName} hint="Optional." />
-      <TextField label="Password" type="password" autoComplete="new-password" required minLength={10} value={password} onValue={setPassword} hint="At least 10 characters." />
-      <TextField label="Organisation" autoComplete="organization" required value={organisation} onValue={setOrganisation} hint="Sites and API keys belong to it; you become its owner." />
+    <Form onSubmit={submit} label={signInText.firstAccount}>
+      <TextField label={signInText.setupToken} type="password" autoComplete="off" required value={setupToken} onValue={setSetupToken} hint={signInText.setupTokenHint} />
+      <TextField label={signInText.emailField} type="email" autoComplete="username" required value={email} onValue={setEmail} />
+      <TextField label={signInText.yourName} autoComplete="name" value={name} onValue={setName} hint={signInText.optionalHint} />
+      <TextField label={signInText.passwordField} type="password" autoComplete="new-password" required minLength={10} value={password} onValue={setPassword} hint={signInText.atLeast10} />
+      <TextField label={signInText.organisationField} autoComplete="organization" required value={organisation} onValue={setOrganisation} hint={signInText.organisationHint} />
       <ErrorText message={create.error} />
-      <SubmitButton busy={create.busy} busyLabel="Creating…">
-        Create account
+      <SubmitButton busy={create.busy} busyLabel={signInText.creating}>
+        {signInText.createAccount}
       </SubmitButton>
     </Form>
   );
@@ -37,7 +38,7 @@ function SetupForm() {
 function SetupPage() {
   const setup = useRead(() => call('GET /setup', { anonymous: true }));
   return (
-    <PlainLayout title="Set up svc">
+    <PlainLayout title={signInText.setupTitle}>
       {/* Once set up, the load fails with its reason ("setup is done: sign in instead"). */}
       <LoadState state={setup}>{() => <SetupForm />}</LoadState>
     </PlainLayout>

@@ -15,6 +15,7 @@ import type { segments } from './en/segments.js';
 import type { account } from './en/account.js';
 import type { mail } from './en/mail.js';
 import type { signIn } from './en/sign-in.js';
+import type { singleSignOn } from './en/single-sign-on.js';
 import type { siteSettings } from './en/site-settings.js';
 import type { siteFields } from './en/site-fields.js';
 import type { orgSettings } from './en/org-settings.js';
@@ -37,6 +38,7 @@ export interface WebCatalogue {
   segments: Translated<typeof segments>;
   account: Translated<typeof account>;
   signIn: Translated<typeof signIn>;
+  singleSignOn: Translated<typeof singleSignOn>;
   siteSettings: Translated<typeof siteSettings>;
   siteFields: Translated<typeof siteFields>;
   orgSettings: Translated<typeof orgSettings>;

@@ -2,6 +2,7 @@
 // Besuche, Absprungrate, Conversions). A chunk of its own, fetched only for a German page.
 import type { WebCatalogue } from '../catalogue.js';
 import { signIn } from './sign-in.js';
+import { singleSignOn } from './single-sign-on.js';
 import { siteSettings } from './site-settings.js';
 import { siteFields } from './site-fields.js';
 import { orgSettings } from './org-settings.js';
@@ -286,6 +287,7 @@ const de: WebCatalogue = {
     noSites: 'Noch keine Websites.',
   },
   signIn,
+  singleSignOn,
   siteSettings,
   siteFields,
   orgSettings,

@@ -3,6 +3,7 @@
 // only for a Spanish page.
 import type { WebCatalogue } from '../catalogue.js';
 import { signIn } from './sign-in.js';
+import { singleSignOn } from './single-sign-on.js';
 import { siteSettings } from './site-settings.js';
 import { siteFields } from './site-fields.js';
 import { orgSettings } from './org-settings.js';
@@ -287,6 +288,7 @@ const es: WebCatalogue = {
     noSites: 'Aún no hay sitios.',
   },
   signIn,
+  singleSignOn,
   siteSettings,
   siteFields,
   orgSettings,

@@ -2,6 +2,7 @@
 // Visites, Taux de rebond, Conversions). A chunk of its own, fetched only for a French page.
 import type { WebCatalogue } from '../catalogue.js';
 import { signIn } from './sign-in.js';
+import { singleSignOn } from './single-sign-on.js';
 import { siteSettings } from './site-settings.js';
 import { siteFields } from './site-fields.js';
 import { orgSettings } from './org-settings.js';
@@ -286,6 +287,7 @@ const fr: WebCatalogue = {
     noSites: 'Aucun site pour le moment.',
   },
   signIn,
+  singleSignOn,
   siteSettings,
   siteFields,
   orgSettings,
