@@ -67,6 +67,7 @@ const de: WebCatalogue = {
     geonamesCity: 'GeoNames-Stadt {id}',
     operatorWords: { is: 'ist', is_not: 'ist nicht', contains: 'enthält' },
     orWord: ' oder ',
+    countedSinceNote: 'Gezählt seit {day}',
   },
   period: {
     presetNames: {
@@ -117,7 +118,6 @@ const de: WebCatalogue = {
     overviewRegion: 'Überblick',
     convertersLabel: 'Konvertierende Besucher',
     viewsPerVisitLabel: 'Aufrufe pro Besuch',
-    countedSinceNote: 'Gezählt seit {day}',
     addGoal: 'Ziel hinzufügen',
     toCount: ', um {metrics} zu zählen.',
     andWord: ' und ',

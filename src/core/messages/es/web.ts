@@ -68,6 +68,7 @@ const es: WebCatalogue = {
     geonamesCity: 'Ciudad de GeoNames {id}',
     operatorWords: { is: 'es', is_not: 'no es', contains: 'contiene' },
     orWord: ' o ',
+    countedSinceNote: 'Contado desde el {day}',
   },
   period: {
     presetNames: {
@@ -118,7 +119,6 @@ const es: WebCatalogue = {
     overviewRegion: 'Resumen',
     convertersLabel: 'Visitantes convertidos',
     viewsPerVisitLabel: 'Vistas por visita',
-    countedSinceNote: 'Contado desde el {day}',
     addGoal: 'Añada un objetivo',
     toCount: ' para contar las {metrics}.',
     andWord: ' y ',

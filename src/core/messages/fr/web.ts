@@ -67,6 +67,7 @@ const fr: WebCatalogue = {
     geonamesCity: 'Ville GeoNames {id}',
     operatorWords: { is: 'est', is_not: "n'est pas", contains: 'contient' },
     orWord: ' ou ',
+    countedSinceNote: 'Compté depuis le {day}',
   },
   period: {
     presetNames: {
@@ -117,7 +118,6 @@ const fr: WebCatalogue = {
     overviewRegion: "Vue d'ensemble",
     convertersLabel: 'Visiteurs convertis',
     viewsPerVisitLabel: 'Pages par visite',
-    countedSinceNote: 'Compté depuis le {day}',
     addGoal: 'Ajoutez un objectif',
     toCount: ' pour compter les {metrics}.',
     andWord: ' et ',
