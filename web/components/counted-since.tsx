@@ -2,11 +2,11 @@
 // the goal or funnel version was made after them and their raw events were gone (docs/api.md).
 import { formatDay } from '../lib/format.js';
 import { fill } from '../lib/i18n.js';
-import { namesText } from '../lib/text/names.js';
+import { goalsText } from '../lib/text/goals.js';
 import type { AnswerDays } from '../../src/core/answers.js';
 
 /** `since`: the first complete day of the figures (the `Svc-Counted-Since` header); undefined when they count every day. */
 export function CountedSince({ since, period }: { since: string | undefined; period: AnswerDays }) {
   if (since === undefined || since <= period.from) return null;
-  return <p class="muted counted-since">{fill(namesText.countedSinceNote, { day: formatDay(since) })}</p>;
+  return <p class="muted counted-since">{fill(goalsText.countedSinceDay, { day: formatDay(since) })}</p>;
 }

@@ -1,7 +1,7 @@
 // Editing a funnel's steps (2 to 8, each a page path pattern or an event name). Saving new steps
 // makes a new version of the funnel; older versions stay readable.
 import { frameText } from '../lib/text/frame.js';
-import { goalsText } from '../lib/text/goals.js';
+import { goalEditorText } from '../lib/text/goal-editor.js';
 import { namesText } from '../lib/text/names.js';
 import { fill } from '../lib/i18n.js';
 import { useId, useState } from 'preact/hooks';
@@ -12,7 +12,7 @@ import { FUNNEL_STEPS, type FunnelStep, type MatchKind } from '../../src/core/vo
 
 /** The page pattern syntax and the limits the service enforces (docs/admin-api.md, Goals). */
 export const PAGE_PATTERN_MAX_LENGTH = PAGE_PATTERN_LIMITS.maxLength;
-export const pagePatternHint = (): string => fill(goalsText.patternSyntax, { length: PAGE_PATTERN_LIMITS.maxLength, wildcards: PAGE_PATTERN_LIMITS.maxWildcards });
+export const pagePatternHint = (): string => fill(goalEditorText.patternSyntax, { length: PAGE_PATTERN_LIMITS.maxLength, wildcards: PAGE_PATTERN_LIMITS.maxWildcards });
 
 export function StepsEditor({
   initial,
@@ -50,22 +50,22 @@ export function StepsEditor({
             <span class="n" aria-hidden="true">
               {index + 1}.
             </span>
-            <select aria-label={fill(goalsText.stepKind, { n: index + 1 })} value={step.kind} onChange={(event) => update(index, { kind: event.currentTarget.value as MatchKind })}>
+            <select aria-label={fill(goalEditorText.stepKind, { n: index + 1 })} value={step.kind} onChange={(event) => update(index, { kind: event.currentTarget.value as MatchKind })}>
               <option value="page">{namesText.dimensionNames.page}</option>
               <option value="event">{namesText.dimensionNames.event}</option>
             </select>
             <input
-              aria-label={fill(goalsText.stepPattern, { n: index + 1 })}
+              aria-label={fill(goalEditorText.stepPattern, { n: index + 1 })}
               required
               spellcheck={false}
               maxLength={PAGE_PATTERN_MAX_LENGTH}
               aria-describedby={step.kind === 'page' ? hintId : undefined}
-              placeholder={step.kind === 'page' ? goalsText.stepPatternExample : 'signup'}
+              placeholder={step.kind === 'page' ? goalEditorText.stepPatternExample : 'signup'}
               value={step.pattern}
               onInput={(event) => update(index, { pattern: event.currentTarget.value })}
             />
-            <button type="button" aria-label={fill(goalsText.removeStep, { n: index + 1 })} disabled={steps.length <= FUNNEL_STEPS.min} onClick={() => setSteps(steps.filter((_, i) => i !== index))}>
-              {goalsText.removeButton}
+            <button type="button" aria-label={fill(goalEditorText.removeStep, { n: index + 1 })} disabled={steps.length <= FUNNEL_STEPS.min} onClick={() => setSteps(steps.filter((_, i) => i !== index))}>
+              {goalEditorText.removeButton}
             </button>
           </li>
         ))}
@@ -75,9 +75,9 @@ export function StepsEditor({
       </small>
       <div class="actions">
         <button type="button" disabled={steps.length >= FUNNEL_STEPS.max} onClick={() => setSteps([...steps, { kind: 'page', pattern: '' }])}>
-          {goalsText.addStep}
+          {goalEditorText.addStep}
         </button>
-        <SubmitButton busy={busy} busyLabel={goalsText.savingNote}>
+        <SubmitButton busy={busy} busyLabel={goalEditorText.savingNote}>
           {submitLabel}
         </SubmitButton>
         {onCancel && (

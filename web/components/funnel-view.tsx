@@ -19,7 +19,6 @@ import { funnelKey } from '../../src/core/answer-headers.js';
 import type { SiteRow } from '../../src/core/management.js';
 import { fill } from '../lib/i18n.js';
 import { goalsText } from '../lib/text/goals.js';
-import { namesText } from '../lib/text/names.js';
 import { periodText } from '../lib/text/period.js';
 
 const addressVersion = () => new URLSearchParams(window.location.search).get('version') ?? '';
@@ -102,7 +101,7 @@ export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId:
                 <dd>{formatCount(data.completed)}</dd>
               </div>
               <div>
-                <dt>{namesText.metricNames.conversionRate}</dt>
+                <dt>{goalsText.conversionRateLabel}</dt>
                 <dd>{formatRatio(data.conversionRate)}</dd>
               </div>
               <RateChange reading={data} />
@@ -121,7 +120,7 @@ export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId:
                     )}
                     <div class="step-head">
                       <strong>
-                        {s.step}. {definition ? namesText.dimensionNames[definition.kind] : goalsText.stepWord} {definition && <code>{definition.pattern}</code>}
+                        {s.step}. {definition ? goalsText.kindNames[definition.kind] : goalsText.stepWord} {definition && <code>{definition.pattern}</code>}
                       </strong>
                       <span>
                         {countText(goalsText.visitorsCount, s.visitors)}

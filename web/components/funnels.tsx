@@ -9,7 +9,7 @@ import { StepsEditor } from './funnel-steps.js';
 import type { FunnelDefinition } from '../../src/core/management.js';
 import { countText } from '../lib/format.js';
 import { fill } from '../lib/i18n.js';
-import { goalsText } from '../lib/text/goals.js';
+import { goalEditorText } from '../lib/text/goal-editor.js';
 import { namesText } from '../lib/text/names.js';
 
 function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: FunnelDefinition; reload(): void }) {
@@ -22,25 +22,25 @@ function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: Funnel
       <div class="card-head">
         <h3>
           <a href={`/sites/${encodeURIComponent(siteId)}/funnels/${funnel.id}`}>{funnel.name}</a>{' '}
-          <span class="badge">{fill(goalsText.versionBadge, { version: funnel.version })}</span>
+          <span class="badge">{fill(goalEditorText.versionBadge, { version: funnel.version })}</span>
         </h3>
         <span class="actions">
           {!editing && (
-            <button type="button" aria-label={fill(goalsText.editStepsOf, { name: funnel.name })} onClick={() => setEditing(true)}>
-              {goalsText.editSteps}
+            <button type="button" aria-label={fill(goalEditorText.editStepsOf, { name: funnel.name })} onClick={() => setEditing(true)}>
+              {goalEditorText.editSteps}
             </button>
           )}
-          <ConfirmButton label={fill(goalsText.deleteFunnel, { name: funnel.name })} question={fill(goalsText.deleteFunnelQuestion, { name: funnel.name })} confirmLabel={goalsText.deleteButton} onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/funnels/:funnelId', { params })).then(reload)}>
-            {goalsText.deleteButton}
+          <ConfirmButton label={fill(goalEditorText.deleteFunnel, { name: funnel.name })} question={fill(goalEditorText.deleteFunnelQuestion, { name: funnel.name })} confirmLabel={goalEditorText.deleteButton} onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/funnels/:funnelId', { params })).then(reload)}>
+            {goalEditorText.deleteButton}
           </ConfirmButton>
         </span>
       </div>
-      <p class="muted">{countText(goalsText.withinMinutes, funnel.windowMinutes)}</p>
+      <p class="muted">{countText(goalEditorText.withinMinutes, funnel.windowMinutes)}</p>
       {editing ? (
         <StepsEditor
-          name={fill(goalsText.stepsOf, { name: funnel.name })}
+          name={fill(goalEditorText.stepsOf, { name: funnel.name })}
           initial={funnel.steps}
-          submitLabel={goalsText.saveAsVersion}
+          submitLabel={goalEditorText.saveAsVersion}
           busy={save.busy}
           error={save.error}
           onCancel={() => setEditing(false)}
@@ -74,12 +74,12 @@ export function Funnels({ siteId }: { siteId: string }) {
   const create = useAction();
   return (
     <section class="card" id="funnels" aria-labelledby="funnels-title">
-      <h2 id="funnels-title">{goalsText.funnelsHeading}</h2>
-      <p class="muted">{goalsText.versionsNote}</p>
+      <h2 id="funnels-title">{goalEditorText.funnelsHeading}</h2>
+      <p class="muted">{goalEditorText.versionsNote}</p>
       <LoadState state={funnels}>
         {({ funnels: rows }) =>
           rows.length === 0 ? (
-            <p class="muted">{goalsText.noFunnelsYet}</p>
+            <p class="muted">{goalEditorText.noFunnelsYet}</p>
           ) : (
             <ul class="plain">
               {rows.map((funnel) => (
@@ -89,19 +89,19 @@ export function Funnels({ siteId }: { siteId: string }) {
           )
         }
       </LoadState>
-      <h3>{goalsText.newFunnel}</h3>
+      <h3>{goalEditorText.newFunnel}</h3>
       <div class="form inline">
-        <TextField label={goalsText.funnelName} required value={name} onValue={setName} />
-        <TextField label={goalsText.windowField} type="number" min={1} required value={windowMinutes} onValue={setWindowMinutes} hint={goalsText.windowHint} />
+        <TextField label={goalEditorText.funnelName} required value={name} onValue={setName} />
+        <TextField label={goalEditorText.windowField} type="number" min={1} required value={windowMinutes} onValue={setWindowMinutes} hint={goalEditorText.windowHint} />
       </div>
       <StepsEditor
         key={round}
-        name={goalsText.newFunnelSteps}
+        name={goalEditorText.newFunnelSteps}
         initial={[
           { kind: 'page', pattern: '' },
           { kind: 'page', pattern: '' },
         ]}
-        submitLabel={goalsText.createFunnel}
+        submitLabel={goalEditorText.createFunnel}
         busy={create.busy}
         error={create.error}
         onSave={(steps) =>

@@ -13,7 +13,7 @@ import { PAGE_PATTERN_MAX_LENGTH, pagePatternHint } from './funnel-steps.js';
 import { GOAL_PROPS, type GoalProps, type MatchKind } from '../../src/core/vocabulary.js';
 import type { ManagedGoal } from '../../src/core/management.js';
 import { fill } from '../lib/i18n.js';
-import { goalsText } from '../lib/text/goals.js';
+import { goalEditorText } from '../lib/text/goal-editor.js';
 import { namesText } from '../lib/text/names.js';
 
 /**
@@ -45,7 +45,7 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
   const submit = () =>
     create.run(async () => {
       const parsed = kind === 'event' ? parsePropLines(propLines) : { props: null };
-      if ('badLine' in parsed) throw new Error(fill(goalsText.badPropertyLine, { line: parsed.badLine }));
+      if ('badLine' in parsed) throw new Error(fill(goalEditorText.badPropertyLine, { line: parsed.badLine }));
       await call('POST /manage/sites/:siteId/goals', { params: { siteId }, body: { name, kind, pattern, ...(parsed.props ? { props: parsed.props } : {}), ...(kind === 'event' && currency ? { currency } : {}) } });
       setName('');
       setPattern('');
@@ -57,9 +57,9 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
     <section class="card" id="goals" aria-labelledby="goals-title">
       <h2 id="goals-title">{namesText.goalsWord}</h2>
       <WideTable
-        columns={[namesText.goalWord, goalsText.matchesColumn, goalsText.deleteButton]}
+        columns={[namesText.goalWord, goalEditorText.matchesColumn, goalEditorText.deleteButton]}
         rows={goals}
-        empty={<p class="muted">{goalsText.noGoalsYet}</p>}
+        empty={<p class="muted">{goalEditorText.noGoalsYet}</p>}
         row={(goal) => (
           <tr key={goal.goalId}>
             <td>{goal.name}</td>
@@ -67,38 +67,38 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
               {namesText.dimensionNames[goal.kind]} <code>{goal.pattern}</code>
               {goal.props && (
                 <>
-                  {` ${goalsText.withProps} `}
+                  {` ${goalEditorText.withProps} `}
                   <code>{goalPropsLabel(goal.props)}</code>
                 </>
               )}
-              {goal.currency && fill(goalsText.andRevenueIn, { currency: goal.currency })}
+              {goal.currency && fill(goalEditorText.andRevenueIn, { currency: goal.currency })}
             </td>
             <td>
-              <ConfirmButton label={fill(goalsText.deleteGoal, { name: goal.name })} question={fill(goalsText.deleteGoalQuestion, { name: goal.name })} confirmLabel={goalsText.deleteButton} onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/goals/:goalId', { params: { siteId, goalId: goal.goalId } })).then(reload)}>
-                {goalsText.deleteButton}
+              <ConfirmButton label={fill(goalEditorText.deleteGoal, { name: goal.name })} question={fill(goalEditorText.deleteGoalQuestion, { name: goal.name })} confirmLabel={goalEditorText.deleteButton} onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/goals/:goalId', { params: { siteId, goalId: goal.goalId } })).then(reload)}>
+                {goalEditorText.deleteButton}
               </ConfirmButton>
             </td>
           </tr>
         )}
       />
       <ErrorText message={remove.error} />
-      <FormSection title={goalsText.newGoal} action={create} onSubmit={submit} submitLabel={goalsText.addGoalButton} busyLabel={goalsText.addingNote}>
-        <TextField label={goalsText.goalName} required value={name} onValue={setName} />
+      <FormSection title={goalEditorText.newGoal} action={create} onSubmit={submit} submitLabel={goalEditorText.addGoalButton} busyLabel={goalEditorText.addingNote}>
+        <TextField label={goalEditorText.goalName} required value={name} onValue={setName} />
         <SelectField<MatchKind>
-          label={goalsText.kindField}
+          label={goalEditorText.kindField}
           value={kind}
           onValue={setKind}
           options={[
-            ['page', goalsText.kindOptions.page],
-            ['event', goalsText.kindOptions.event],
+            ['page', goalEditorText.kindOptions.page],
+            ['event', goalEditorText.kindOptions.event],
           ]}
         />
         <TextField
-          label={goalsText.goalPattern}
+          label={goalEditorText.goalPattern}
           required
           spellcheck={false}
           maxLength={PAGE_PATTERN_MAX_LENGTH}
-          placeholder={kind === 'page' ? goalsText.goalPatternExample : 'signup'}
+          placeholder={kind === 'page' ? goalEditorText.goalPatternExample : 'signup'}
           hint={kind === 'page' ? pagePatternHint() : undefined}
           value={pattern}
           onValue={setPattern}
@@ -106,19 +106,19 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
         {kind === 'event' && (
           <>
             <TextAreaField
-              label={goalsText.propertyValues}
+              label={goalEditorText.propertyValues}
               spellcheck={false}
               placeholder={'plan=pro'}
-              hint={fill(goalsText.propertyValuesHint, { max: GOAL_PROPS.maxKeys })}
+              hint={fill(goalEditorText.propertyValuesHint, { max: GOAL_PROPS.maxKeys })}
               value={propLines}
               onValue={setPropLines}
             />
             <TextField
-              label={goalsText.revenueCurrency}
+              label={goalEditorText.revenueCurrency}
               spellcheck={false}
               maxLength={3}
               placeholder="EUR"
-              hint={goalsText.revenueCurrencyHint}
+              hint={goalEditorText.revenueCurrencyHint}
               value={currency}
               onValue={(value) => setCurrency(value.toUpperCase())}
             />

@@ -44,7 +44,7 @@ export function KpiTiles({
   // Under a goal filter the visitors are the goals' converters, named so as the panels' rows name them.
   const converters = goalFilterOf(filters) !== undefined;
   const reasons = metrics.map((m) => (stats?.[m]?.value === null ? nullReason(m, filters, hasGoals) : undefined));
-  const notes = metrics.map((m, i) => reasons[i]?.text ?? (m === 'conversions' && conversionsSince ? fill(namesText.countedSinceNote, { day: formatDay(conversionsSince) }) : undefined));
+  const notes = metrics.map((m, i) => reasons[i]?.text ?? (m === 'conversions' && conversionsSince ? fill(dashboardText.countedSinceNote, { day: formatDay(conversionsSince) }) : undefined));
   return (
     <>
       <div class="kpis" role="group" aria-label={dashboardText.keyFigures} aria-busy={busy}>

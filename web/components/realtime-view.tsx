@@ -13,7 +13,6 @@ import type { Dimension } from '../../src/core/vocabulary.js';
 import type { Realtime, RealtimeRow } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
 import { fill, pageLocale } from '../lib/i18n.js';
-import { plural } from '../../src/core/messages/language.js';
 import { namesText } from '../lib/text/names.js';
 import { realtimeText } from '../lib/text/realtime.js';
 
@@ -91,7 +90,7 @@ export function RealtimeView({ site, frame }: { site: SiteRow; frame(children: C
           <section class="card live-head" aria-label={realtimeText.nowRegion}>
             <p class="current">
               <span class="pulse" aria-hidden="true" />
-              <strong class="current-visitors">{formatCount(data.currentVisitors)}</strong> {plural(realtimeText.visitorsNow, data.currentVisitors, pageLocale())}
+              <strong class="current-visitors">{formatCount(data.currentVisitors)}</strong> {countText(realtimeText.visitorsNow, data.currentVisitors)}
             </p>
             <Minutes points={data.pageviewsPerMinute} clock={clock} />
             <p class="muted updated">

@@ -23,7 +23,8 @@ import { ErrorText, Loading } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
 import type { SiteRow } from '../../src/core/management.js';
 import type { OpenedShare } from '../../src/http/app-v1/routes.js';
-import { countText } from '../lib/format.js';
+import { formatCount } from '../lib/format.js';
+import { fill } from '../lib/i18n.js';
 import { frameText } from '../lib/text/frame.js';
 import { namesText } from '../lib/text/names.js';
 import { shareText } from '../lib/text/share.js';
@@ -108,7 +109,7 @@ function LockedScope({ filters, rawDays }: { filters: readonly string[]; rawDays
         <p>
           {shareText.patternBefore}
           <code>{pattern.slice('page:'.length)}</code>
-          {countText(shareText.patternAfter, rawDays)}
+          {fill(shareText.patternAfter, { days: formatCount(rawDays) })}
         </p>
       )}
     </div>

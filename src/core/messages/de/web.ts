@@ -5,6 +5,7 @@ import { signIn } from './sign-in.js';
 import { siteSettings } from './site-settings.js';
 import { orgSettings } from './org-settings.js';
 import { goals } from './goals.js';
+import { goalEditor } from './goal-editor.js';
 import { journeys } from './journeys.js';
 import { realtime } from './realtime.js';
 import { share } from './share.js';
@@ -67,7 +68,6 @@ const de: WebCatalogue = {
     geonamesCity: 'GeoNames-Stadt {id}',
     operatorWords: { is: 'ist', is_not: 'ist nicht', contains: 'enthält' },
     orWord: ' oder ',
-    countedSinceNote: 'Gezählt seit {day}',
   },
   period: {
     presetNames: {
@@ -118,6 +118,7 @@ const de: WebCatalogue = {
     overviewRegion: 'Überblick',
     convertersLabel: 'Konvertierende Besucher',
     viewsPerVisitLabel: 'Aufrufe pro Besuch',
+    countedSinceNote: 'Gezählt seit {day}',
     addGoal: 'Ziel hinzufügen',
     toCount: ', um {metrics} zu zählen.',
     andWord: ' und ',
@@ -261,6 +262,7 @@ const de: WebCatalogue = {
   siteSettings,
   orgSettings,
   goals,
+  goalEditor,
   journeys,
   realtime,
   share,

@@ -44,8 +44,6 @@ export const names = {
   geonamesCity: 'GeoNames city {id}',
   operatorWords: { is: 'is', is_not: 'is not', contains: 'contains' } satisfies Record<FilterOperator, string>,
   orWord: ' or ',
-  /** Beside a goal's or funnel's figures that miss the first days of the period. */
-  countedSinceNote: 'Counted since {day}',
 };
 
 /** The frame of every page: navigation, sign-out, loading and the network's failures. */

@@ -27,6 +27,7 @@ export const dashboard = {
   overviewRegion: 'Overview',
   convertersLabel: 'Converters',
   viewsPerVisitLabel: 'Views per visit',
+  countedSinceNote: 'Counted since {day}',
   addGoal: 'Add a goal',
   /** After `Add a goal`: the metrics it would count, joined by `and`. */
   toCount: ' to count {metrics}.',

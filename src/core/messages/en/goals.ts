@@ -1,6 +1,7 @@
-// The English catalogue's words of the goals and funnels pages (the goals table, a funnel's steps and
-// drop-off) and of the goal and funnel editors in a site's settings. Placeholders are `{name}`; a
-// count's words are a Plural. Metric, dimension and goal names are the `names` section's.
+// The English catalogue's words of the goals and funnel pages (also a shared link's): the goals
+// table, the list of funnels, a funnel's steps and drop-off. The editors in a site's settings have
+// theirs (./goal-editor.ts). Placeholders are `{name}`; a count's words are a Plural. Metric,
+// dimension and goal names are the `names` section's.
 import type { Plural } from '../language.js';
 import type { MatchKind } from '../../vocabulary.js';
 
@@ -22,6 +23,8 @@ export const goals = {
   /** Before a goal's required property values. */
   withProps: 'with',
   funnelsHeading: 'Funnels',
+  /** The dashboard's `countedSinceNote` again: these pages do not bundle the dashboard section. */
+  countedSinceDay: 'Counted since {day}',
   noFunnelsOnSite: 'This site has no funnels yet.',
   funnelSummary: { one: '{n} step within {minutes} min, version {version}', other: '{n} steps within {minutes} min, version {version}' } satisfies Plural,
   funnelWord: 'Funnel',
@@ -35,49 +38,6 @@ export const goals = {
   visitorsCount: { one: '{n} visitor', other: '{n} visitors' } satisfies Plural,
   fromStep: ' · {rate} from step {step}',
   stepWord: 'Step',
-  // The goal editor.
-  matchesColumn: 'Matches',
-  deleteButton: 'Delete',
-  noGoalsYet: 'No goals yet.',
-  andRevenueIn: ', revenue in {currency}',
-  deleteGoal: 'Delete goal {name}',
-  deleteGoalQuestion: 'Delete the goal “{name}”?',
-  newGoal: 'New goal',
-  addGoalButton: 'Add goal',
-  addingNote: 'Adding…',
-  goalName: 'Goal name',
-  kindField: 'Kind',
-  kindOptions: { page: 'Page visited', event: 'Event sent' } satisfies Record<MatchKind, string>,
-  goalPattern: 'Goal pattern',
-  goalPatternExample: '/thanks or /blog/**',
-  propertyValues: 'Property values (optional)',
-  propertyValuesHint: 'One key=value a line, at most {max}: the event must carry them all.',
-  badPropertyLine: 'Property values are lines key=value; “{line}” is not one.',
-  revenueCurrency: 'Revenue currency (optional)',
-  revenueCurrencyHint: 'An ISO 4217 code such as EUR or USD makes this a revenue goal: it sums the revenue its events carry in that currency.',
-  // The funnel editor.
-  versionBadge: 'version {version}',
-  editSteps: 'Edit steps',
-  editStepsOf: 'Edit steps of {name}',
-  deleteFunnel: 'Delete funnel {name}',
-  deleteFunnelQuestion: 'Delete the funnel “{name}” and all its versions?',
-  withinMinutes: { one: 'Within {n} minute.', other: 'Within {n} minutes.' } satisfies Plural,
-  stepsOf: 'Steps of {name}',
-  saveAsVersion: 'Save as a new version',
-  versionsNote: 'Editing the steps of a funnel makes a new version; the figures of older versions stay readable.',
-  noFunnelsYet: 'No funnels yet.',
-  newFunnel: 'New funnel',
-  funnelName: 'Funnel name',
-  windowField: 'Window (minutes)',
-  windowHint: 'From the first step to the last.',
-  newFunnelSteps: 'Steps of the new funnel',
-  createFunnel: 'Create funnel',
-  patternSyntax: 'Pages: * is any text without /, ** any text. At most {length} characters and {wildcards} wildcards.',
-  stepKind: 'Step {n} kind',
-  stepPattern: 'Step {n} pattern',
-  stepPatternExample: '/pricing or /blog/*',
-  removeStep: 'Remove step {n}',
-  removeButton: 'Remove',
-  addStep: 'Add step',
-  savingNote: 'Saving…',
+  kindNames: { page: 'Page', event: 'Event' } satisfies Record<MatchKind, string>,
+  conversionRateLabel: 'Conversion rate',
 };

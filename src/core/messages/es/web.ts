@@ -6,6 +6,7 @@ import { signIn } from './sign-in.js';
 import { siteSettings } from './site-settings.js';
 import { orgSettings } from './org-settings.js';
 import { goals } from './goals.js';
+import { goalEditor } from './goal-editor.js';
 import { journeys } from './journeys.js';
 import { realtime } from './realtime.js';
 import { share } from './share.js';
@@ -68,7 +69,6 @@ const es: WebCatalogue = {
     geonamesCity: 'Ciudad de GeoNames {id}',
     operatorWords: { is: 'es', is_not: 'no es', contains: 'contiene' },
     orWord: ' o ',
-    countedSinceNote: 'Contado desde el {day}',
   },
   period: {
     presetNames: {
@@ -119,6 +119,7 @@ const es: WebCatalogue = {
     overviewRegion: 'Resumen',
     convertersLabel: 'Visitantes convertidos',
     viewsPerVisitLabel: 'Vistas por visita',
+    countedSinceNote: 'Contado desde el {day}',
     addGoal: 'Añada un objetivo',
     toCount: ' para contar las {metrics}.',
     andWord: ' y ',
@@ -262,6 +263,7 @@ const es: WebCatalogue = {
   siteSettings,
   orgSettings,
   goals,
+  goalEditor,
   journeys,
   realtime,
   share,

@@ -5,6 +5,7 @@ import { signIn } from './sign-in.js';
 import { siteSettings } from './site-settings.js';
 import { orgSettings } from './org-settings.js';
 import { goals } from './goals.js';
+import { goalEditor } from './goal-editor.js';
 import { journeys } from './journeys.js';
 import { realtime } from './realtime.js';
 import { share } from './share.js';
@@ -67,7 +68,6 @@ const fr: WebCatalogue = {
     geonamesCity: 'Ville GeoNames {id}',
     operatorWords: { is: 'est', is_not: "n'est pas", contains: 'contient' },
     orWord: ' ou ',
-    countedSinceNote: 'Compté depuis le {day}',
   },
   period: {
     presetNames: {
@@ -118,6 +118,7 @@ const fr: WebCatalogue = {
     overviewRegion: "Vue d'ensemble",
     convertersLabel: 'Visiteurs convertis',
     viewsPerVisitLabel: 'Pages par visite',
+    countedSinceNote: 'Compté depuis le {day}',
     addGoal: 'Ajoutez un objectif',
     toCount: ' pour compter les {metrics}.',
     andWord: ' et ',
@@ -261,6 +262,7 @@ const fr: WebCatalogue = {
   siteSettings,
   orgSettings,
   goals,
+  goalEditor,
   journeys,
   realtime,
   share,
