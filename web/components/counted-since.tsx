@@ -8,5 +8,5 @@ import type { AnswerDays } from '../../src/core/answers.js';
 /** `since`: the first complete day of the figures (the `Svc-Counted-Since` header); undefined when they count every day. */
 export function CountedSince({ since, period }: { since: string | undefined; period: AnswerDays }) {
   if (since === undefined || since <= period.from) return null;
-  return <p class="muted counted-since">{fill(goalsText.countedSinceDay, { day: formatDay(since) })}</p>;
+  return <p class="muted counted-since">{fill(goalsText.countedSince, { day: formatDay(since) })}</p>;
 }

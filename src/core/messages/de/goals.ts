@@ -17,7 +17,7 @@ export const goals: WebCatalogue['goals'] = {
   kindInSentence: { page: 'Seite', event: 'Ereignis' },
   withProps: 'mit',
   funnelsHeading: 'Trichter',
-  countedSinceDay: 'Gezählt seit {day}',
+  countedSince: 'Gezählt seit {day}',
   noFunnelsOnSite: 'Diese Website hat noch keine Trichter.',
   funnelSummary: { one: '{n} Schritt innerhalb von {minutes} Min., Version {version}', other: '{n} Schritte innerhalb von {minutes} Min., Version {version}' },
   funnelWord: 'Trichter',

@@ -17,7 +17,7 @@ export const goals: WebCatalogue['goals'] = {
   kindInSentence: { page: 'página', event: 'evento' },
   withProps: 'con',
   funnelsHeading: 'Embudos',
-  countedSinceDay: 'Contado desde el {day}',
+  countedSince: 'Contado desde el {day}',
   noFunnelsOnSite: 'Este sitio aún no tiene embudos.',
   funnelSummary: { one: '{n} paso en {minutes} min, versión {version}', other: '{n} pasos en {minutes} min, versión {version}' },
   funnelWord: 'Embudo',

@@ -17,7 +17,7 @@ export const goals: WebCatalogue['goals'] = {
   kindInSentence: { page: 'page', event: 'événement' },
   withProps: 'avec',
   funnelsHeading: 'Entonnoirs',
-  countedSinceDay: 'Compté depuis le {day}',
+  countedSince: 'Compté depuis le {day}',
   noFunnelsOnSite: "Ce site n'a pas encore d'entonnoir.",
   funnelSummary: { one: '{n} étape en {minutes} min, version {version}', other: '{n} étapes en {minutes} min, version {version}' },
   funnelWord: 'Entonnoir',
