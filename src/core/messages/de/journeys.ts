@@ -8,7 +8,7 @@ export const journeys: WebCatalogue['journeys'] = {
   endOfVisit: 'Ende des Besuchs',
   sessionsColumn: 'Besuche',
   segmentNamed: 'Segment {name}',
-  underFilters: 'Mit {filters}. ',
+  underFilters: 'Filter: {filters}. ',
   changeOnDashboard: 'Im Dashboard ändern',
   noVisitThrough: 'Kein Besuch führte in diesem Zeitraum über {page}.',
   noVisitsInPeriod: 'Keine Besuche in diesem Zeitraum.',

@@ -8,7 +8,7 @@ export const journeys: WebCatalogue['journeys'] = {
   endOfVisit: 'Fin de la visita',
   sessionsColumn: 'Visitas',
   segmentNamed: 'Segmento {name}',
-  underFilters: 'Con {filters}. ',
+  underFilters: 'Filtros: {filters}. ',
   changeOnDashboard: 'Cambiarlos en el panel',
   noVisitThrough: 'Ninguna visita pasó por {page} en este periodo.',
   noVisitsInPeriod: 'No hay visitas en este periodo.',

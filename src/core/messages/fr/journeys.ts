@@ -8,7 +8,7 @@ export const journeys: WebCatalogue['journeys'] = {
   endOfVisit: 'Fin de la visite',
   sessionsColumn: 'Visites',
   segmentNamed: 'Segment {name}',
-  underFilters: 'Avec {filters}. ',
+  underFilters: 'Filtres : {filters}. ',
   changeOnDashboard: 'Les modifier dans le tableau de bord',
   noVisitThrough: "Aucune visite n'est passée par {page} sur cette période.",
   noVisitsInPeriod: 'Aucune visite sur cette période.',
@@ -20,6 +20,6 @@ export const journeys: WebCatalogue['journeys'] = {
   directionOf: '{direction} de {page}',
   firstPages: 'Premières pages des visites',
   mostFrequent: ' : {paths} sur {sessions}.',
-  pathsCount: { one: 'le chemin le plus fréquent', other: 'les {n} chemins les plus fréquents' },
+  pathsCount: { one: 'le parcours le plus fréquent', other: 'les {n} parcours les plus fréquents' },
   sessionsCount: { one: '{n} visite', other: '{n} visites' },
 };
