@@ -1,6 +1,9 @@
 // Editing a funnel's steps (2 to 8, each a page path pattern or an event name). Saving new steps
 // makes a new version of the funnel; older versions stay readable.
 import { frameText } from '../lib/text/frame.js';
+import { goalEditorText } from '../lib/text/goal-editor.js';
+import { namesText } from '../lib/text/names.js';
+import { fill } from '../lib/i18n.js';
 import { useId, useState } from 'preact/hooks';
 import { ErrorText } from './feedback.js';
 import { SubmitButton } from './fields.js';
@@ -9,7 +12,7 @@ import { FUNNEL_STEPS, type FunnelStep, type MatchKind } from '../../src/core/vo
 
 /** The page pattern syntax and the limits the service enforces (docs/admin-api.md, Goals). */
 export const PAGE_PATTERN_MAX_LENGTH = PAGE_PATTERN_LIMITS.maxLength;
-export const PAGE_PATTERN_HINT = `Pages: * is any text without /, ** any text. At most ${PAGE_PATTERN_LIMITS.maxLength} characters and ${PAGE_PATTERN_LIMITS.maxWildcards} wildcards.`;
+export const pagePatternHint = (): string => fill(goalEditorText.patternSyntax, { length: PAGE_PATTERN_LIMITS.maxLength, wildcards: PAGE_PATTERN_LIMITS.maxWildcards });
 
 export function StepsEditor({
   initial,
@@ -47,34 +50,34 @@ export function StepsEditor({
             <span class="n" aria-hidden="true">
               {index + 1}.
             </span>
-            <select aria-label={`Step ${index + 1} kind`} value={step.kind} onChange={(event) => update(index, { kind: event.currentTarget.value as MatchKind })}>
-              <option value="page">Page</option>
-              <option value="event">Event</option>
+            <select aria-label={fill(goalEditorText.stepKind, { n: index + 1 })} value={step.kind} onChange={(event) => update(index, { kind: event.currentTarget.value as MatchKind })}>
+              <option value="page">{namesText.dimensionNames.page}</option>
+              <option value="event">{namesText.dimensionNames.event}</option>
             </select>
             <input
-              aria-label={`Step ${index + 1} pattern`}
+              aria-label={fill(goalEditorText.stepPattern, { n: index + 1 })}
               required
               spellcheck={false}
               maxLength={PAGE_PATTERN_MAX_LENGTH}
               aria-describedby={step.kind === 'page' ? hintId : undefined}
-              placeholder={step.kind === 'page' ? '/pricing or /blog/*' : 'signup'}
+              placeholder={step.kind === 'page' ? goalEditorText.stepPatternExample : 'signup'}
               value={step.pattern}
               onInput={(event) => update(index, { pattern: event.currentTarget.value })}
             />
-            <button type="button" aria-label={`Remove step ${index + 1}`} disabled={steps.length <= FUNNEL_STEPS.min} onClick={() => setSteps(steps.filter((_, i) => i !== index))}>
-              Remove
+            <button type="button" aria-label={fill(goalEditorText.removeStep, { n: index + 1 })} disabled={steps.length <= FUNNEL_STEPS.min} onClick={() => setSteps(steps.filter((_, i) => i !== index))}>
+              {goalEditorText.removeButton}
             </button>
           </li>
         ))}
       </ol>
       <small id={hintId} class="hint">
-        {PAGE_PATTERN_HINT}
+        {pagePatternHint()}
       </small>
       <div class="actions">
         <button type="button" disabled={steps.length >= FUNNEL_STEPS.max} onClick={() => setSteps([...steps, { kind: 'page', pattern: '' }])}>
-          Add step
+          {goalEditorText.addStep}
         </button>
-        <SubmitButton busy={busy} busyLabel="Saving…">
+        <SubmitButton busy={busy} busyLabel={goalEditorText.savingNote}>
           {submitLabel}
         </SubmitButton>
         {onCancel && (

@@ -8,7 +8,7 @@ import { Loading } from './feedback.js';
 import { ReadFailure, readState } from './read-failure.js';
 import { PeriodPicker } from './period-picker.js';
 import { useViewState } from '../lib/address.js';
-import { changeClass, formatCount, formatDay, formatRatio, pointsChange } from '../lib/format.js';
+import { changeClass, countText, formatCount, formatDay, formatRatio, pointsChange } from '../lib/format.js';
 import { useRead } from '../lib/hooks.js';
 import { readNoted } from '../lib/site.js';
 import { queryParams, withPeriod } from '../../src/core/view-state.js';
@@ -17,11 +17,9 @@ import { call } from '../lib/client.js';
 import type { FunnelAnswer } from '../../src/core/answers.js';
 import { funnelKey } from '../../src/core/answer-headers.js';
 import type { SiteRow } from '../../src/core/management.js';
-import type { MatchKind } from '../../src/core/vocabulary.js';
-
-const KIND_LABELS: Record<MatchKind, string> = { page: 'Page', event: 'Event' };
-
-const visitorsText = (n: number) => `${formatCount(n)} ${n === 1 ? 'visitor' : 'visitors'}`;
+import { fill } from '../lib/i18n.js';
+import { goalsText } from '../lib/text/goals.js';
+import { periodText } from '../lib/text/period.js';
 
 const addressVersion = () => new URLSearchParams(window.location.search).get('version') ?? '';
 
@@ -30,9 +28,11 @@ function RateChange({ reading }: { reading: FunnelAnswer }) {
   const change = pointsChange('conversions', reading.conversionRate, reading.previous.conversionRate);
   return (
     <div>
-      <dt>Rate change</dt>
+      <dt>{goalsText.rateChangeColumn}</dt>
       <dd class={`funnel-change ${changeClass(change)}`}>
-        {change.text} <span class="muted">vs previous period ({formatRatio(reading.previous.conversionRate)})</span>
+        {change.text} <span class="muted">
+          {periodText.versus.previous} ({formatRatio(reading.previous.conversionRate)})
+        </span>
       </dd>
     </div>
   );
@@ -68,18 +68,18 @@ export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId:
       <div class="toolbar">
         <PeriodPicker period={state.period} timezone={site.timezone} resolved={data?.period} onChange={(period) => go(withPeriod(state, period))} />
         <div class="field version">
-          <label for="version">Version</label>
+          <label for="version">{goalsText.versionField}</label>
           <select id="version" value={String(data?.funnel.version ?? (version || latest))} onChange={(e) => chooseVersion((e.target as HTMLSelectElement).value)}>
             {Array.from({ length: latest }, (_, i) => latest - i).map((v) => (
               <option key={v} value={String(v)}>
-                {v === latest ? `${v} (current)` : String(v)}
+                {v === latest ? fill(goalsText.currentVersion, { version: v }) : String(v)}
               </option>
             ))}
           </select>
         </div>
       </div>
       <section class="card" aria-labelledby="funnel-title" data-panel="funnel" data-state={readState(reading)} aria-busy={reading.loading}>
-        <h2 id="funnel-title">{data ? data.funnel.name : 'Funnel'}</h2>
+        <h2 id="funnel-title">{data ? data.funnel.name : goalsText.funnelWord}</h2>
         {reading.error ? (
           <ReadFailure read={reading} />
         ) : !data ? (
@@ -87,20 +87,21 @@ export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId:
         ) : (
           <>
             <p class="muted">
-              {formatDay(data.period.from)} – {formatDay(data.period.to)}; steps completed within {formatCount(data.funnel.windowMinutes)} min
+              {formatDay(data.period.from)} – {formatDay(data.period.to)}
+              {fill(goalsText.stepsWithin, { minutes: formatCount(data.funnel.windowMinutes) })}
             </p>
             <CountedSince since={data.countedSince.get(funnelKey(data.funnel.id, data.funnel.version))} period={data.period} />
             <dl class="funnel-totals">
               <div>
-                <dt>Entered</dt>
+                <dt>{goalsText.enteredLabel}</dt>
                 <dd>{formatCount(data.entered)}</dd>
               </div>
               <div>
-                <dt>Completed</dt>
+                <dt>{goalsText.completedLabel}</dt>
                 <dd>{formatCount(data.completed)}</dd>
               </div>
               <div>
-                <dt>Conversion rate</dt>
+                <dt>{goalsText.conversionRateLabel}</dt>
                 <dd>{formatRatio(data.conversionRate)}</dd>
               </div>
               <RateChange reading={data} />
@@ -114,16 +115,16 @@ export function FunnelView({ site, funnelId, frame }: { site: SiteRow; funnelId:
                   <li key={s.step}>
                     {before !== undefined && (
                       <p class="drop-off">
-                        {lost === 0 ? 'No visitor lost' : `${visitorsText(lost)} lost (${formatRatio(before > 0 ? lost / before : 0)})`}
+                        {lost === 0 ? goalsText.noVisitorLost : countText(goalsText.visitorsLost, lost, { rate: formatRatio(before > 0 ? lost / before : 0) })}
                       </p>
                     )}
                     <div class="step-head">
                       <strong>
-                        {s.step}. {definition ? KIND_LABELS[definition.kind] : 'Step'} {definition && <code>{definition.pattern}</code>}
+                        {s.step}. {definition ? goalsText.kindNames[definition.kind] : goalsText.stepWord} {definition && <code>{definition.pattern}</code>}
                       </strong>
                       <span>
-                        {visitorsText(s.visitors)}
-                        {s.rateFromPrevious !== null && <span class="muted"> · {formatRatio(s.rateFromPrevious)} from step {s.step - 1}</span>}
+                        {countText(goalsText.visitorsCount, s.visitors)}
+                        {s.rateFromPrevious !== null && <span class="muted">{fill(goalsText.fromStep, { rate: formatRatio(s.rateFromPrevious), step: s.step - 1 })}</span>}
                       </span>
                     </div>
                     <div class="step-bar" aria-hidden="true">

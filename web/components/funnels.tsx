@@ -7,6 +7,10 @@ import { ErrorText, LoadState } from './feedback.js';
 import { TextField } from './fields.js';
 import { StepsEditor } from './funnel-steps.js';
 import type { FunnelDefinition } from '../../src/core/management.js';
+import { countText } from '../lib/format.js';
+import { fill } from '../lib/i18n.js';
+import { goalEditorText } from '../lib/text/goal-editor.js';
+import { namesText } from '../lib/text/names.js';
 
 function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: FunnelDefinition; reload(): void }) {
   const [editing, setEditing] = useState(false);
@@ -18,25 +22,25 @@ function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: Funnel
       <div class="card-head">
         <h3>
           <a href={`/sites/${encodeURIComponent(siteId)}/funnels/${funnel.id}`}>{funnel.name}</a>{' '}
-          <span class="badge">version {funnel.version}</span>
+          <span class="badge">{fill(goalEditorText.versionBadge, { version: funnel.version })}</span>
         </h3>
         <span class="actions">
           {!editing && (
-            <button type="button" aria-label={`Edit steps of ${funnel.name}`} onClick={() => setEditing(true)}>
-              Edit steps
+            <button type="button" aria-label={fill(goalEditorText.editStepsOf, { name: funnel.name })} onClick={() => setEditing(true)}>
+              {goalEditorText.editSteps}
             </button>
           )}
-          <ConfirmButton label={`Delete funnel ${funnel.name}`} question={`Delete the funnel “${funnel.name}” and all its versions?`} confirmLabel="Delete" onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/funnels/:funnelId', { params })).then(reload)}>
-            Delete
+          <ConfirmButton label={fill(goalEditorText.deleteFunnel, { name: funnel.name })} question={fill(goalEditorText.deleteFunnelQuestion, { name: funnel.name })} confirmLabel={goalEditorText.deleteButton} onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/funnels/:funnelId', { params })).then(reload)}>
+            {goalEditorText.deleteButton}
           </ConfirmButton>
         </span>
       </div>
-      <p class="muted">Within {funnel.windowMinutes} minutes.</p>
+      <p class="muted">{countText(goalEditorText.withinMinutes, funnel.windowMinutes)}</p>
       {editing ? (
         <StepsEditor
-          name={`Steps of ${funnel.name}`}
+          name={fill(goalEditorText.stepsOf, { name: funnel.name })}
           initial={funnel.steps}
-          submitLabel="Save as a new version"
+          submitLabel={goalEditorText.saveAsVersion}
           busy={save.busy}
           error={save.error}
           onCancel={() => setEditing(false)}
@@ -52,7 +56,7 @@ function FunnelItem({ siteId, funnel, reload }: { siteId: string; funnel: Funnel
         <ol class="muted">
           {funnel.steps.map((step, index) => (
             <li key={index}>
-              {step.kind === 'page' ? 'Page' : 'Event'} <code>{step.pattern}</code>
+              {namesText.dimensionNames[step.kind]} <code>{step.pattern}</code>
             </li>
           ))}
         </ol>
@@ -70,12 +74,12 @@ export function Funnels({ siteId }: { siteId: string }) {
   const create = useAction();
   return (
     <section class="card" id="funnels" aria-labelledby="funnels-title">
-      <h2 id="funnels-title">Funnels</h2>
-      <p class="muted">Editing the steps of a funnel makes a new version; the figures of older versions stay readable.</p>
+      <h2 id="funnels-title">{goalEditorText.funnelsHeading}</h2>
+      <p class="muted">{goalEditorText.versionsNote}</p>
       <LoadState state={funnels}>
         {({ funnels: rows }) =>
           rows.length === 0 ? (
-            <p class="muted">No funnels yet.</p>
+            <p class="muted">{goalEditorText.noFunnelsYet}</p>
           ) : (
             <ul class="plain">
               {rows.map((funnel) => (
@@ -85,19 +89,19 @@ export function Funnels({ siteId }: { siteId: string }) {
           )
         }
       </LoadState>
-      <h3>New funnel</h3>
+      <h3>{goalEditorText.newFunnel}</h3>
       <div class="form inline">
-        <TextField label="Funnel name" required value={name} onValue={setName} />
-        <TextField label="Window (minutes)" type="number" min={1} required value={windowMinutes} onValue={setWindowMinutes} hint="From the first step to the last." />
+        <TextField label={goalEditorText.funnelName} required value={name} onValue={setName} />
+        <TextField label={goalEditorText.windowField} type="number" min={1} required value={windowMinutes} onValue={setWindowMinutes} hint={goalEditorText.windowHint} />
       </div>
       <StepsEditor
         key={round}
-        name="Steps of the new funnel"
+        name={goalEditorText.newFunnelSteps}
         initial={[
           { kind: 'page', pattern: '' },
           { kind: 'page', pattern: '' },
         ]}
-        submitLabel="Create funnel"
+        submitLabel={goalEditorText.createFunnel}
         busy={create.busy}
         error={create.error}
         onSave={(steps) =>

@@ -10,7 +10,7 @@ import { ReadFailure } from './read-failure.js';
 import { PeriodPicker } from './period-picker.js';
 import { WideTable } from './table.js';
 import { useViewState } from '../lib/address.js';
-import { changeClass, formatAmount, formatCount, formatDay, formatRatio, percentChange, pointsChange, type KpiChange } from '../lib/format.js';
+import { changeClass, countText, formatAmount, formatCount, formatDay, formatRatio, percentChange, pointsChange, type KpiChange } from '../lib/format.js';
 import { useRead } from '../lib/hooks.js';
 import { readNoted, readSite } from '../lib/site.js';
 import { previousPeriod } from '../../src/core/period.js';
@@ -20,6 +20,9 @@ import { GOAL_DIMENSION, makeFilter } from '../../src/core/vocabulary.js';
 import type { FunnelSummary, GoalResult, GoalRevenue, GoalsAnswer } from '../../src/core/answers.js';
 import { goalKey } from '../../src/core/answer-headers.js';
 import type { SiteRow } from '../../src/core/management.js';
+import { fill } from '../lib/i18n.js';
+import { goalsText } from '../lib/text/goals.js';
+import { namesText } from '../lib/text/names.js';
 
 /** Where the view's links lead: the dashboard of the same period filtered by a goal, a funnel's page. */
 export interface GoalsLinks {
@@ -32,7 +35,8 @@ const GoalName = ({ goal, links, state }: { goal: GoalResult; links: GoalsLinks;
   <a href={links.dashboard({ ...state, filters: [makeFilter(GOAL_DIMENSION, 'is', String(goal.goalId))] })}>{goal.name}</a>
 );
 
-const REVENUE_COLUMNS = [{ label: 'Revenue', numeric: true }, { label: 'Average revenue', numeric: true }, 'Currency'] as const;
+/** The revenue goals' columns, named when the table renders (in the page's language). */
+const revenueColumns = () => [{ label: goalsText.revenueColumn, numeric: true }, { label: goalsText.averageRevenue, numeric: true }, goalsText.currencyColumn];
 
 /** A revenue goal's total, average and currency (dashes for other goals); conversions in another currency said in the total's title. */
 function RevenueCells({ revenue }: { revenue: GoalRevenue | undefined }) {
@@ -45,10 +49,10 @@ function RevenueCells({ revenue }: { revenue: GoalRevenue | undefined }) {
       </>
     );
   }
-  const other = revenue.otherCurrency > 0 ? `; ${formatCount(revenue.otherCurrency)} conversions in another currency are left out` : '';
+  const other = revenue.otherCurrency > 0 ? countText(goalsText.otherCurrencyNote, revenue.otherCurrency) : '';
   return (
     <>
-      <td class="num" title={`Revenue in ${revenue.currency}${other}`}>
+      <td class="num" title={fill(goalsText.revenueIn, { currency: revenue.currency }) + other}>
         {formatAmount(revenue.total)}
       </td>
       <td class="num">{revenue.average === null ? '–' : formatAmount(revenue.average)}</td>
@@ -87,7 +91,7 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
         <PeriodPicker period={state.period} timezone={site.timezone} resolved={goals.data?.period} onChange={(period) => go(withPeriod(state, period))} />
       </div>
       <section class="card" aria-labelledby="goals-title" data-panel="goals" data-state={goals.error ? 'error' : ready ? 'ready' : 'loading'} aria-busy={!ready}>
-        <h2 id="goals-title">Goals</h2>
+        <h2 id="goals-title">{namesText.goalsWord}</h2>
         {goals.data && (
           <p class="muted">
             {formatDay(goals.data.period.from)} – {formatDay(goals.data.period.to)}
@@ -99,33 +103,33 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
           <Loading />
         ) : (
           <WideTable
-            region="Goals and their conversions"
+            region={goalsText.goalsRegion}
             columns={[
-              'Goal',
+              namesText.goalWord,
               // The rate beside the conversions: on a phone both show before the table scrolls.
-              { label: 'Conversions', numeric: true },
-              { label: 'Conversion rate', numeric: true },
-              { label: 'Unique conversions', numeric: true },
-              { label: 'Conversions change', numeric: true },
-              { label: 'Rate change', numeric: true },
-              ...(goals.data.goals.some((g) => g.revenue) ? REVENUE_COLUMNS : []),
+              { label: namesText.metricNames.conversions, numeric: true },
+              { label: namesText.metricNames.conversionRate, numeric: true },
+              { label: goalsText.uniqueColumn, numeric: true },
+              { label: goalsText.conversionsChange, numeric: true },
+              { label: goalsText.rateChangeColumn, numeric: true },
+              ...(goals.data.goals.some((g) => g.revenue) ? revenueColumns() : []),
             ]}
             rows={goals.data.goals}
-            empty={<p class="muted">This site has no goals yet.</p>}
+            empty={<p class="muted">{goalsText.noGoalsOnSite}</p>}
             row={(g) => (
               <tr key={g.goalId}>
                 <td>
                   <GoalName goal={g} links={links} state={state} /> <span class="muted">
-                    ({g.kind === 'page' ? 'page' : 'event'} {g.pattern}
-                    {g.props && ` with ${goalPropsLabel(g.props)}`})
+                    ({goalsText.kindInSentence[g.kind]} {g.pattern}
+                    {g.props && ` ${goalsText.withProps} ${goalPropsLabel(g.props)}`})
                   </span>
                   <CountedSince since={goals.data!.countedSince.get(goalKey(g.goalId))} period={goals.data!.period} />
                 </td>
                 <td class="num">{formatCount(g.conversions)}</td>
                 <td class="num">{formatRatio(g.conversionRate)}</td>
                 <td class="num">{formatCount(g.uniqueConversions)}</td>
-                <ChangeCell change={percentChange('conversions', g.delta)} label="Change of conversions against the previous period, in percent" />
-                <ChangeCell change={rateChange(g)} label="Change of the conversion rate against the previous period, in percentage points" />
+                <ChangeCell change={percentChange('conversions', g.delta)} label={goalsText.conversionsChangeTitle} />
+                <ChangeCell change={rateChange(g)} label={goalsText.rateChangeTitle} />
                 {goals.data!.goals.some((goal) => goal.revenue) && <RevenueCells revenue={g.revenue} />}
               </tr>
             )}
@@ -133,20 +137,20 @@ export function GoalsView({ site, frame, links }: { site: SiteRow; frame(childre
         )}
       </section>
       <section class="card" aria-labelledby="funnels-title">
-        <h2 id="funnels-title">Funnels</h2>
+        <h2 id="funnels-title">{goalsText.funnelsHeading}</h2>
         {funnels.error ? (
           <ErrorText message={funnels.error} />
         ) : !funnels.data ? (
           <Loading />
         ) : funnels.data.funnels.length === 0 ? (
-          <p class="muted">This site has no funnels yet.</p>
+          <p class="muted">{goalsText.noFunnelsOnSite}</p>
         ) : (
           <ul class="funnel-list">
             {funnels.data.funnels.map((f) => (
               <li key={f.id}>
                 <a href={links.funnel(f.id)}>{f.name}</a>{' '}
                 <span class="muted">
-                  {f.stepCount} steps within {formatCount(f.windowMinutes)} min, version {f.version}
+                  {countText(goalsText.funnelSummary, f.stepCount, { minutes: formatCount(f.windowMinutes), version: f.version })}
                 </span>
               </li>
             ))}

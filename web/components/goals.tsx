@@ -9,9 +9,12 @@ import { SelectField, TextAreaField, TextField } from './fields.js';
 import { goalPropsLabel } from '../lib/labels.js';
 import { FormSection } from './form-section.js';
 import { WideTable } from './table.js';
-import { PAGE_PATTERN_HINT, PAGE_PATTERN_MAX_LENGTH } from './funnel-steps.js';
+import { PAGE_PATTERN_MAX_LENGTH, pagePatternHint } from './funnel-steps.js';
 import { GOAL_PROPS, type GoalProps, type MatchKind } from '../../src/core/vocabulary.js';
 import type { ManagedGoal } from '../../src/core/management.js';
+import { fill } from '../lib/i18n.js';
+import { goalEditorText } from '../lib/text/goal-editor.js';
+import { namesText } from '../lib/text/names.js';
 
 /**
  * The property values of the form's lines `key=value` (the key up to the first `=`, both trimmed;
@@ -42,7 +45,7 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
   const submit = () =>
     create.run(async () => {
       const parsed = kind === 'event' ? parsePropLines(propLines) : { props: null };
-      if ('badLine' in parsed) throw new Error(`Property values are lines key=value; “${parsed.badLine}” is not one.`);
+      if ('badLine' in parsed) throw new Error(fill(goalEditorText.badPropertyLine, { line: parsed.badLine }));
       await call('POST /manage/sites/:siteId/goals', { params: { siteId }, body: { name, kind, pattern, ...(parsed.props ? { props: parsed.props } : {}), ...(kind === 'event' && currency ? { currency } : {}) } });
       setName('');
       setPattern('');
@@ -52,70 +55,70 @@ export function Goals({ siteId, goals, reload }: { siteId: string; goals: Manage
     });
   return (
     <section class="card" id="goals" aria-labelledby="goals-title">
-      <h2 id="goals-title">Goals</h2>
+      <h2 id="goals-title">{namesText.goalsWord}</h2>
       <WideTable
-        columns={['Goal', 'Matches', 'Delete']}
+        columns={[namesText.goalWord, goalEditorText.matchesColumn, goalEditorText.deleteButton]}
         rows={goals}
-        empty={<p class="muted">No goals yet.</p>}
+        empty={<p class="muted">{goalEditorText.noGoalsYet}</p>}
         row={(goal) => (
           <tr key={goal.goalId}>
             <td>{goal.name}</td>
             <td>
-              {goal.kind === 'page' ? 'Page' : 'Event'} <code>{goal.pattern}</code>
+              {namesText.dimensionNames[goal.kind]} <code>{goal.pattern}</code>
               {goal.props && (
                 <>
-                  {' '}
-                  with <code>{goalPropsLabel(goal.props)}</code>
+                  {` ${goalEditorText.withProps} `}
+                  <code>{goalPropsLabel(goal.props)}</code>
                 </>
               )}
-              {goal.currency && <>, revenue in {goal.currency}</>}
+              {goal.currency && fill(goalEditorText.andRevenueIn, { currency: goal.currency })}
             </td>
             <td>
-              <ConfirmButton label={`Delete goal ${goal.name}`} question={`Delete the goal “${goal.name}”?`} confirmLabel="Delete" onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/goals/:goalId', { params: { siteId, goalId: goal.goalId } })).then(reload)}>
-                Delete
+              <ConfirmButton label={fill(goalEditorText.deleteGoal, { name: goal.name })} question={fill(goalEditorText.deleteGoalQuestion, { name: goal.name })} confirmLabel={goalEditorText.deleteButton} onConfirm={() => remove.run(() => call('DELETE /manage/sites/:siteId/goals/:goalId', { params: { siteId, goalId: goal.goalId } })).then(reload)}>
+                {goalEditorText.deleteButton}
               </ConfirmButton>
             </td>
           </tr>
         )}
       />
       <ErrorText message={remove.error} />
-      <FormSection title="New goal" action={create} onSubmit={submit} submitLabel="Add goal" busyLabel="Adding…">
-        <TextField label="Goal name" required value={name} onValue={setName} />
+      <FormSection title={goalEditorText.newGoal} action={create} onSubmit={submit} submitLabel={goalEditorText.addGoalButton} busyLabel={goalEditorText.addingNote}>
+        <TextField label={goalEditorText.goalName} required value={name} onValue={setName} />
         <SelectField<MatchKind>
-          label="Kind"
+          label={goalEditorText.kindField}
           value={kind}
           onValue={setKind}
           options={[
-            ['page', 'Page visited'],
-            ['event', 'Event sent'],
+            ['page', goalEditorText.kindOptions.page],
+            ['event', goalEditorText.kindOptions.event],
           ]}
         />
         <TextField
-          label="Goal pattern"
+          label={goalEditorText.goalPattern}
           required
           spellcheck={false}
           maxLength={PAGE_PATTERN_MAX_LENGTH}
-          placeholder={kind === 'page' ? '/thanks or /blog/**' : 'signup'}
-          hint={kind === 'page' ? PAGE_PATTERN_HINT : undefined}
+          placeholder={kind === 'page' ? goalEditorText.goalPatternExample : 'signup'}
+          hint={kind === 'page' ? pagePatternHint() : undefined}
           value={pattern}
           onValue={setPattern}
         />
         {kind === 'event' && (
           <>
             <TextAreaField
-              label="Property values (optional)"
+              label={goalEditorText.propertyValues}
               spellcheck={false}
               placeholder={'plan=pro'}
-              hint={`One key=value a line, at most ${GOAL_PROPS.maxKeys}: the event must carry them all.`}
+              hint={fill(goalEditorText.propertyValuesHint, { max: GOAL_PROPS.maxKeys })}
               value={propLines}
               onValue={setPropLines}
             />
             <TextField
-              label="Revenue currency (optional)"
+              label={goalEditorText.revenueCurrency}
               spellcheck={false}
               maxLength={3}
               placeholder="EUR"
-              hint="An ISO 4217 code such as EUR or USD makes this a revenue goal: it sums the revenue its events carry in that currency."
+              hint={goalEditorText.revenueCurrencyHint}
               value={currency}
               onValue={(value) => setCurrency(value.toUpperCase())}
             />

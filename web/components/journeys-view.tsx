@@ -12,7 +12,7 @@ import { SelectField } from './fields.js';
 import { PeriodPicker } from './period-picker.js';
 import { useViewState } from '../lib/address.js';
 import { filtersInWords, listSegments } from '../lib/explore.js';
-import { formatCount, formatDay, formatRatio } from '../lib/format.js';
+import { countText, formatCount, formatDay, formatRatio } from '../lib/format.js';
 import { goalNamesOf } from '../lib/labels.js';
 import { useRead } from '../lib/hooks.js';
 import { readNoted, readSite } from '../lib/site.js';
@@ -21,6 +21,10 @@ import type { BreakdownAnswer, GoalsAnswer, JourneysAnswer } from '../../src/cor
 import type { SiteRow } from '../../src/core/management.js';
 import { queryParams, viewSearch, withPeriod, type ViewState } from '../../src/core/view-state.js';
 import { goalFilterOf, isJourneyDirection, JOURNEY_LIMIT, JOURNEY_STEPS, type JourneyDirection } from '../../src/core/vocabulary.js';
+import { fill } from '../lib/i18n.js';
+import { frameText } from '../lib/text/frame.js';
+import { journeysText } from '../lib/text/journeys.js';
+import { namesText } from '../lib/text/names.js';
 
 /** The journeys a view asks for, as its address carries them. */
 interface JourneyChoice {
@@ -29,7 +33,6 @@ interface JourneyChoice {
   steps: number;
 }
 
-const DIRECTION_LABELS: Record<JourneyDirection, string> = { next: 'Next pages', previous: 'Previous pages' };
 const STEP_CHOICES = Array.from({ length: JOURNEY_STEPS.max - JOURNEY_STEPS.min + 1 }, (_, i) => String(JOURNEY_STEPS.min + i));
 /** Pages offered as suggestions in `Page`: the period's most visited. */
 const PAGE_SUGGESTIONS = 50;
@@ -84,10 +87,10 @@ function stepCells(path: readonly string[], choice: JourneyChoice): Array<string
 }
 
 function JourneysTable({ answer, choice }: { answer: JourneysAnswer; choice: JourneyChoice }) {
-  const steps = Array.from({ length: answer.steps }, (_, i) => `Step ${i + 1}`);
-  const ends = choice.direction === 'previous' ? 'Start of visit' : 'End of visit';
+  const steps = Array.from({ length: answer.steps }, (_, i) => fill(journeysText.stepColumn, { n: i + 1 }));
+  const ends = choice.direction === 'previous' ? journeysText.startOfVisit : journeysText.endOfVisit;
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label="Journeys">
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={frameText.journeysTab}>
       <table class="journeys">
         <thead>
           <tr>
@@ -97,7 +100,7 @@ function JourneysTable({ answer, choice }: { answer: JourneysAnswer; choice: Jou
               </th>
             ))}
             <th scope="col" class="num">
-              Sessions
+              {journeysText.sessionsColumn}
             </th>
           </tr>
         </thead>
@@ -129,10 +132,11 @@ function ViewFilters({ site, state }: { site: SiteRow; state: ViewState }) {
   const goals = useRead(() => (goalsRead ? readSite<GoalsAnswer>(site.id, goalsRead) : Promise.resolve(undefined)), [site.id, goalsRead && goalsRead.params.toString()]);
   if (state.filters.length === 0 && state.segment === undefined) return null;
   const segment = segments.data?.find((s) => s.id === state.segment);
-  const words = [...(state.segment === undefined ? [] : [`Segment ${segment?.name ?? `#${state.segment}`}`]), ...(state.filters.length > 0 ? [filtersInWords(state.filters, goalNamesOf(goals.data?.goals))] : [])];
+  const words = [...(state.segment === undefined ? [] : [fill(journeysText.segmentNamed, { name: segment?.name ?? `#${state.segment}` })]), ...(state.filters.length > 0 ? [filtersInWords(state.filters, goalNamesOf(goals.data?.goals))] : [])];
   return (
     <p class="muted view-filters">
-      Under {words.join(', ')}. <a href={`/sites/${encodeURIComponent(site.id)}${viewSearch(state)}`}>Change them on the dashboard</a>
+      {fill(journeysText.underFilters, { filters: words.join(', ') })}
+      <a href={`/sites/${encodeURIComponent(site.id)}${viewSearch(state)}`}>{journeysText.changeOnDashboard}</a>
     </p>
   );
 }
@@ -157,7 +161,7 @@ export function JourneysView({ site, frame }: { site: SiteRow; frame(children: C
   const pages = useRead(() => readPages(site.id, view), [site.id, view.toString()]);
   const clippedFrom = journeys.data && !journeys.loading && journeys.data.clippedToRawWindow ? journeys.data.period.from : null;
   const status = readState(journeys);
-  const empty = choice.page ? `No visit went through ${choice.page} in this period.` : 'No visits in this period.';
+  const empty = choice.page ? fill(journeysText.noVisitThrough, { page: choice.page }) : journeysText.noVisitsInPeriod;
   return frame(
     <>
       <div class="toolbar">
@@ -167,11 +171,11 @@ export function JourneysView({ site, frame }: { site: SiteRow; frame(children: C
       {clippedFrom && (
         // The dashboard's note on figures read from the raw window's first day, said of journeys (always read from single events).
         <p class="note" role="note" data-note="raw-window">
-          Journeys count from {formatDay(clippedFrom)}, the first day of single events this site keeps (Keep single events, in its settings).
+          {fill(journeysText.rawWindowNote, { day: formatDay(clippedFrom) })}
         </p>
       )}
       <section class="card" aria-labelledby="journeys-title" data-panel="journeys" data-state={status} aria-busy={status === 'loading'}>
-        <h2 id="journeys-title">Journeys</h2>
+        <h2 id="journeys-title">{frameText.journeysTab}</h2>
         <form
           class="journey-choice"
           onSubmit={(event) => {
@@ -180,8 +184,8 @@ export function JourneysView({ site, frame }: { site: SiteRow; frame(children: C
           }}
         >
           <div class="field">
-            <label for="journey-page">Page</label>
-            <input id="journey-page" type="text" list="journey-pages" value={typed} placeholder="Any page" spellcheck={false} autoComplete="off" onInput={(event) => setTyped(event.currentTarget.value)} />
+            <label for="journey-page">{namesText.dimensionNames.page}</label>
+            <input id="journey-page" type="text" list="journey-pages" value={typed} placeholder={journeysText.anyPage} spellcheck={false} autoComplete="off" onInput={(event) => setTyped(event.currentTarget.value)} />
             <datalist id="journey-pages">
               {(pages.data?.rows ?? []).map((row) => (
                 <option key={row.key} value={row.key} />
@@ -189,11 +193,11 @@ export function JourneysView({ site, frame }: { site: SiteRow; frame(children: C
             </datalist>
           </div>
           {choice.page && (
-            <SelectField<JourneyDirection> label="Direction" value={choice.direction} onValue={(direction) => choose({ ...choice, page: typed.trim(), direction })} options={Object.entries(DIRECTION_LABELS) as Array<[JourneyDirection, string]>} />
+            <SelectField<JourneyDirection> label={journeysText.directionField} value={choice.direction} onValue={(direction) => choose({ ...choice, page: typed.trim(), direction })} options={Object.entries(journeysText.directionNames) as Array<[JourneyDirection, string]>} />
           )}
-          <SelectField label="Steps" value={String(choice.steps)} onValue={(steps) => choose({ ...choice, page: typed.trim(), steps: Number(steps) })} options={STEP_CHOICES.map((n) => [n, n])} />
+          <SelectField label={journeysText.stepsField} value={String(choice.steps)} onValue={(steps) => choose({ ...choice, page: typed.trim(), steps: Number(steps) })} options={STEP_CHOICES.map((n) => [n, n])} />
           <button type="submit" class="primary">
-            Show journeys
+            {journeysText.showJourneys}
           </button>
         </form>
         {journeys.error ? (
@@ -205,7 +209,8 @@ export function JourneysView({ site, frame }: { site: SiteRow; frame(children: C
         ) : (
           <>
             <p class="muted journeys-total">
-              {choice.page ? `${DIRECTION_LABELS[choice.direction]} of ${choice.page}` : 'First pages of visits'}: the {journeys.data.rows.length} most frequent paths of {formatCount(journeys.data.totalSessions)} sessions.
+              {choice.page ? fill(journeysText.directionOf, { direction: journeysText.directionNames[choice.direction], page: choice.page }) : journeysText.firstPages}
+              {fill(journeysText.mostFrequent, { paths: countText(journeysText.pathsCount, journeys.data.rows.length), sessions: countText(journeysText.sessionsCount, journeys.data.totalSessions) })}
             </p>
             <JourneysTable answer={journeys.data} choice={choice} />
           </>

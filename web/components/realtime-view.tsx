@@ -5,14 +5,16 @@ import type { ComponentChildren, VNode } from 'preact';
 import { ErrorText, Loading } from './feedback.js';
 import { KeyLabel } from '../lib/labels.js';
 import { Table } from './table.js';
-import { formatCount } from '../lib/format.js';
+import { countText, formatCount } from '../lib/format.js';
 import { keyLabel } from '../lib/labels.js';
 import { useLive } from '../lib/live.js';
 import { readSite } from '../lib/site.js';
 import type { Dimension } from '../../src/core/vocabulary.js';
 import type { Realtime, RealtimeRow } from '../../src/core/answers.js';
 import type { SiteRow } from '../../src/core/management.js';
-import { pageLocale } from '../lib/i18n.js';
+import { fill, pageLocale } from '../lib/i18n.js';
+import { namesText } from '../lib/text/names.js';
+import { realtimeText } from '../lib/text/realtime.js';
 
 const REFRESH_MS = 5000;
 
@@ -28,7 +30,7 @@ function Minutes({ points, clock }: { points: Realtime['pageviewsPerMinute']; cl
           <span>{formatCount(max)}</span>
           <span>0</span>
         </div>
-        <div class="minute-bars" role="img" aria-label={`${formatCount(total)} pageviews in the last ${points.length} minutes`}>
+        <div class="minute-bars" role="img" aria-label={countText(realtimeText.minutesChart, total, { minutes: points.length })}>
           {points.map((p) => (
             <span key={p.t} class="minute" title={`${clock(p.t)}: ${formatCount(p.value)}`} style={{ height: `${(p.value / max) * 100}%` }} />
           ))}
@@ -40,26 +42,23 @@ function Minutes({ points, clock }: { points: Realtime['pageviewsPerMinute']; cl
         </div>
       </div>
       <figcaption class="muted">
-        Pageviews per minute, last {points.length} minutes ({formatCount(total)} in all)
+        {fill(realtimeText.minutesCaption, { minutes: points.length, total: formatCount(total) })}
       </figcaption>
     </figure>
   );
 }
 
-/** The minutes the top lists and the feed cover (docs/api.md, realtime). */
-const TOP_WINDOW = 'last 30 minutes';
-
 function TopList({ title, dimension, rows }: { title: string; dimension: Dimension; rows: RealtimeRow[] }) {
   return (
-    <section class="card panel" aria-label={`${title}, ${TOP_WINDOW}`}>
+    <section class="card panel" aria-label={`${title}, ${realtimeText.topWindow}`}>
       <h2>
-        {title} <span class="muted window">· {TOP_WINDOW}</span>
+        {title} <span class="muted window">· {realtimeText.topWindow}</span>
       </h2>
       <Table
         class="rows"
-        columns={[title, { label: 'Visitors', numeric: true }]}
+        columns={[title, { label: namesText.metricNames.visitors, numeric: true }]}
         rows={rows}
-        empty={<p class="muted empty">Nobody right now.</p>}
+        empty={<p class="muted empty">{realtimeText.nobodyNow}</p>}
         row={(row) => (
           <tr key={row.key}>
             <td class="key">
@@ -88,27 +87,27 @@ export function RealtimeView({ site, frame }: { site: SiteRow; frame(children: C
         !error && <Loading />
       ) : (
         <>
-          <section class="card live-head" aria-label="Now">
+          <section class="card live-head" aria-label={realtimeText.nowRegion}>
             <p class="current">
               <span class="pulse" aria-hidden="true" />
-              <strong class="current-visitors">{formatCount(data.currentVisitors)}</strong> {data.currentVisitors === 1 ? 'visitor' : 'visitors'} in the last 5 minutes
+              <strong class="current-visitors">{formatCount(data.currentVisitors)}</strong> {countText(realtimeText.visitorsNow, data.currentVisitors)}
             </p>
             <Minutes points={data.pageviewsPerMinute} clock={clock} />
             <p class="muted updated">
-              Updated {time(data.generatedAt)} ({site.timezone}); refreshes every {REFRESH_MS / 1000} s
+              {fill(realtimeText.updatedNote, { time: time(data.generatedAt), zone: site.timezone, seconds: formatCount(REFRESH_MS / 1000) })}
             </p>
           </section>
           <div class="panels">
-            <TopList title="Pages" dimension="page" rows={data.topPages} />
-            <TopList title="Referrers" dimension="referrer" rows={data.topReferrers} />
-            <TopList title="Countries" dimension="country" rows={data.topCountries} />
+            <TopList title={realtimeText.topTitles.pages} dimension="page" rows={data.topPages} />
+            <TopList title={realtimeText.topTitles.referrers} dimension="referrer" rows={data.topReferrers} />
+            <TopList title={realtimeText.topTitles.countries} dimension="country" rows={data.topCountries} />
           </div>
           <section class="card" aria-labelledby="feed-title">
             <h2 id="feed-title">
-              Live feed <span class="muted window">· {TOP_WINDOW}</span>
+              {realtimeText.liveFeed} <span class="muted window">· {realtimeText.topWindow}</span>
             </h2>
             {data.feed.length === 0 ? (
-              <p class="muted">No events in the last 30 minutes.</p>
+              <p class="muted">{realtimeText.noEventsNow}</p>
             ) : (
               <ol class="feed">
                 {data.feed.map((e, i) => (
@@ -117,7 +116,7 @@ export function RealtimeView({ site, frame }: { site: SiteRow; frame(children: C
                       {when(e.ts)}
                     </time> <strong>{e.event}</strong> <span class="path">{e.path}</span>{' '}
                     <span class="muted">
-                      {[e.referrer && `from ${e.referrer}`, e.city || keyLabel('country', e.country), e.browser, e.device].filter(Boolean).join(' · ')}
+                      {[e.referrer && fill(realtimeText.fromReferrer, { referrer: e.referrer }), e.city || keyLabel('country', e.country), e.browser, e.device].filter(Boolean).join(' · ')}
                     </span>
                   </li>
                 ))}

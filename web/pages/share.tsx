@@ -23,6 +23,11 @@ import { ErrorText, Loading } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
 import type { SiteRow } from '../../src/core/management.js';
 import type { OpenedShare } from '../../src/http/app-v1/routes.js';
+import { formatCount } from '../lib/format.js';
+import { fill } from '../lib/i18n.js';
+import { frameText } from '../lib/text/frame.js';
+import { namesText } from '../lib/text/names.js';
+import { shareText } from '../lib/text/share.js';
 
 const embedded = new URLSearchParams(window.location.search).get('embed') === '1';
 const VIEWS = ['dashboard', 'realtime', 'goals', 'funnel'] as const;
@@ -82,10 +87,10 @@ function Tabs({ current }: { current: View }) {
     </a>
   );
   return (
-    <nav class="tabs" aria-label="Views">
-      {link('dashboard', 'Dashboard')}
-      {link('realtime', 'Realtime')}
-      {link('goals', 'Goals')}
+    <nav class="tabs" aria-label={shareText.viewsNav}>
+      {link('dashboard', frameText.dashboardTab)}
+      {link('realtime', frameText.realtimeTab)}
+      {link('goals', namesText.goalsWord)}
     </nav>
   );
 }
@@ -96,16 +101,15 @@ function LockedScope({ filters, rawDays }: { filters: readonly string[]; rawDays
   return (
     <div class="notice share-scope" role="note">
       {lockSharesGoals(filters) ? (
-        <p>Funnels and realtime are not shared through this link: it is limited to filters, and they count every visitor of the site. Goals count under its filters, in the Events panel.</p>
+        <p>{shareText.lockedToFilters}</p>
       ) : (
-        <p>
-          Goals, funnels and realtime are not shared through this link: it is limited to pages, which goals may name beyond, and funnels and realtime count every visitor of the site.
-        </p>
+        <p>{shareText.lockedToPages}</p>
       )}
       {pattern && (
         <p>
-          Pages matching <code>{pattern.slice('page:'.length)}</code> are counted from single events, which this site keeps for its last {rawDays} days: the period must lie within them, and a
-          comparison with days before them shows no previous figures.
+          {shareText.patternBefore}
+          <code>{pattern.slice('page:'.length)}</code>
+          {fill(shareText.patternAfter, { days: formatCount(rawDays) })}
         </p>
       )}
     </div>
@@ -124,7 +128,7 @@ function Frame({ site, children }: { site: OpenedShare['site']; children: Compon
     <>
       <header class="top">
         <span class="brand">svc</span>
-        <span class="muted">Shared dashboard, read only</span>
+        <span class="muted">{shareText.readOnlyNote}</span>
       </header>
       <main id="content" tabIndex={-1}>
         <h1>
@@ -140,12 +144,12 @@ function PasswordForm({ onOpen }: { onOpen(password: string): Promise<unknown> }
   const [password, setPassword] = useState('');
   const action = useAction();
   return (
-    <PlainLayout title="Shared dashboard">
-      <Form onSubmit={() => action.run(() => onOpen(password))} label="Open the shared dashboard">
-        <TextField label="Password" type="password" autoComplete="current-password" required autoFocus value={password} onValue={setPassword} />
+    <PlainLayout title={shareText.sharedDashboard}>
+      <Form onSubmit={() => action.run(() => onOpen(password))} label={shareText.openShared}>
+        <TextField label={shareText.passwordField} type="password" autoComplete="current-password" required autoFocus value={password} onValue={setPassword} />
         <ErrorText message={action.error} />
-        <SubmitButton busy={action.busy} busyLabel="Opening…">
-          View dashboard
+        <SubmitButton busy={action.busy} busyLabel={shareText.openingNote}>
+          {shareText.viewDashboard}
         </SubmitButton>
       </Form>
     </PlainLayout>
@@ -196,7 +200,7 @@ function SharePage() {
   }, []);
   if (error) {
     return (
-      <PlainLayout title="Shared dashboard">
+      <PlainLayout title={shareText.sharedDashboard}>
         <ErrorText message={error} />
       </PlainLayout>
     );

@@ -20,6 +20,7 @@ import type { siteSettings } from './en/site-settings.js';
 import type { siteFields } from './en/site-fields.js';
 import type { orgSettings } from './en/org-settings.js';
 import type { goals } from './en/goals.js';
+import type { goalEditor } from './en/goal-editor.js';
 import type { journeys } from './en/journeys.js';
 import type { realtime } from './en/realtime.js';
 import type { share } from './en/share.js';
@@ -43,6 +44,7 @@ export interface WebCatalogue {
   siteFields: Translated<typeof siteFields>;
   orgSettings: Translated<typeof orgSettings>;
   goals: Translated<typeof goals>;
+  goalEditor: Translated<typeof goalEditor>;
   journeys: Translated<typeof journeys>;
   realtime: Translated<typeof realtime>;
   share: Translated<typeof share>;

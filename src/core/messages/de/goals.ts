@@ -1,4 +1,35 @@
 // The catalogue's `goals` section in German: see ./web.ts.
 import type { WebCatalogue } from '../catalogue.js';
 
-export const goals: WebCatalogue['goals'] = {};
+export const goals: WebCatalogue['goals'] = {
+  goalsRegion: 'Ziele und ihre Conversions',
+  uniqueColumn: 'Eindeutige Conversions',
+  conversionsChange: 'Änderung Conversions',
+  rateChangeColumn: 'Änderung Rate',
+  conversionsChangeTitle: 'Änderung der Conversions gegenüber dem Vorzeitraum, in Prozent',
+  rateChangeTitle: 'Änderung der Conversion-Rate gegenüber dem Vorzeitraum, in Prozentpunkten',
+  revenueColumn: 'Umsatz',
+  averageRevenue: 'Durchschnittlicher Umsatz',
+  currencyColumn: 'Währung',
+  revenueIn: 'Umsatz in {currency}',
+  otherCurrencyNote: { one: '; {n} Conversion in einer anderen Währung ist nicht enthalten', other: '; {n} Conversions in einer anderen Währung sind nicht enthalten' },
+  noGoalsOnSite: 'Diese Website hat noch keine Ziele.',
+  kindInSentence: { page: 'Seite', event: 'Ereignis' },
+  withProps: 'mit',
+  funnelsHeading: 'Trichter',
+  noFunnelsOnSite: 'Diese Website hat noch keine Trichter.',
+  funnelSummary: { one: '{n} Schritt innerhalb von {minutes} Min., Version {version}', other: '{n} Schritte innerhalb von {minutes} Min., Version {version}' },
+  funnelWord: 'Trichter',
+  versionField: 'Version',
+  currentVersion: '{version} (aktuell)',
+  stepsWithin: '; Schritte innerhalb von {minutes} Min. abgeschlossen',
+  enteredLabel: 'Eingestiegen',
+  completedLabel: 'Abgeschlossen',
+  noVisitorLost: 'Kein Besucher verloren',
+  visitorsLost: { other: '{n} Besucher verloren ({rate})' },
+  visitorsCount: { other: '{n} Besucher' },
+  fromStep: ' · {rate} von Schritt {step}',
+  stepWord: 'Schritt',
+  kindNames: { page: 'Seite', event: 'Ereignis' },
+  conversionRateLabel: 'Conversion-Rate',
+};

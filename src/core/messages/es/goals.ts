@@ -1,4 +1,35 @@
 // The catalogue's `goals` section in Spanish: see ./web.ts.
 import type { WebCatalogue } from '../catalogue.js';
 
-export const goals: WebCatalogue['goals'] = {};
+export const goals: WebCatalogue['goals'] = {
+  goalsRegion: 'Objetivos y sus conversiones',
+  uniqueColumn: 'Conversiones únicas',
+  conversionsChange: 'Cambio de conversiones',
+  rateChangeColumn: 'Cambio de tasa',
+  conversionsChangeTitle: 'Cambio de las conversiones respecto al periodo anterior, en porcentaje',
+  rateChangeTitle: 'Cambio de la tasa de conversión respecto al periodo anterior, en puntos porcentuales',
+  revenueColumn: 'Ingresos',
+  averageRevenue: 'Ingreso medio',
+  currencyColumn: 'Moneda',
+  revenueIn: 'Ingresos en {currency}',
+  otherCurrencyNote: { one: '; {n} conversión en otra moneda queda fuera', other: '; {n} conversiones en otra moneda quedan fuera' },
+  noGoalsOnSite: 'Este sitio aún no tiene objetivos.',
+  kindInSentence: { page: 'página', event: 'evento' },
+  withProps: 'con',
+  funnelsHeading: 'Embudos',
+  noFunnelsOnSite: 'Este sitio aún no tiene embudos.',
+  funnelSummary: { one: '{n} paso en {minutes} min, versión {version}', other: '{n} pasos en {minutes} min, versión {version}' },
+  funnelWord: 'Embudo',
+  versionField: 'Versión',
+  currentVersion: '{version} (actual)',
+  stepsWithin: '; pasos completados en {minutes} min',
+  enteredLabel: 'Entraron',
+  completedLabel: 'Completaron',
+  noVisitorLost: 'Ningún visitante perdido',
+  visitorsLost: { one: '{n} visitante perdido ({rate})', other: '{n} visitantes perdidos ({rate})' },
+  visitorsCount: { one: '{n} visitante', other: '{n} visitantes' },
+  fromStep: ' · {rate} desde el paso {step}',
+  stepWord: 'Paso',
+  kindNames: { page: 'Página', event: 'Evento' },
+  conversionRateLabel: 'Tasa de conversión',
+};

@@ -1,4 +1,35 @@
 // The catalogue's `goals` section in French: see ./web.ts.
 import type { WebCatalogue } from '../catalogue.js';
 
-export const goals: WebCatalogue['goals'] = {};
+export const goals: WebCatalogue['goals'] = {
+  goalsRegion: 'Objectifs et leurs conversions',
+  uniqueColumn: 'Conversions uniques',
+  conversionsChange: 'Évolution des conversions',
+  rateChangeColumn: 'Évolution du taux',
+  conversionsChangeTitle: 'Évolution des conversions par rapport à la période précédente, en pourcentage',
+  rateChangeTitle: 'Évolution du taux de conversion par rapport à la période précédente, en points de pourcentage',
+  revenueColumn: 'Revenus',
+  averageRevenue: 'Revenu moyen',
+  currencyColumn: 'Devise',
+  revenueIn: 'Revenus en {currency}',
+  otherCurrencyNote: { one: " ; {n} conversion dans une autre devise n'est pas comptée", other: ' ; {n} conversions dans une autre devise ne sont pas comptées' },
+  noGoalsOnSite: "Ce site n'a pas encore d'objectif.",
+  kindInSentence: { page: 'page', event: 'événement' },
+  withProps: 'avec',
+  funnelsHeading: 'Entonnoirs',
+  noFunnelsOnSite: "Ce site n'a pas encore d'entonnoir.",
+  funnelSummary: { one: '{n} étape en {minutes} min, version {version}', other: '{n} étapes en {minutes} min, version {version}' },
+  funnelWord: 'Entonnoir',
+  versionField: 'Version',
+  currentVersion: '{version} (actuelle)',
+  stepsWithin: ' ; étapes franchies en {minutes} min',
+  enteredLabel: 'Entrés',
+  completedLabel: 'Arrivés au bout',
+  noVisitorLost: 'Aucun visiteur perdu',
+  visitorsLost: { one: '{n} visiteur perdu ({rate})', other: '{n} visiteurs perdus ({rate})' },
+  visitorsCount: { one: '{n} visiteur', other: '{n} visiteurs' },
+  fromStep: " · {rate} depuis l'étape {step}",
+  stepWord: 'Étape',
+  kindNames: { page: 'Page', event: 'Événement' },
+  conversionRateLabel: 'Taux de conversion',
+};

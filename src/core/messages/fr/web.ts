@@ -7,6 +7,7 @@ import { siteSettings } from './site-settings.js';
 import { siteFields } from './site-fields.js';
 import { orgSettings } from './org-settings.js';
 import { goals } from './goals.js';
+import { goalEditor } from './goal-editor.js';
 import { journeys } from './journeys.js';
 import { realtime } from './realtime.js';
 import { share } from './share.js';
@@ -292,6 +293,7 @@ const fr: WebCatalogue = {
   siteFields,
   orgSettings,
   goals,
+  goalEditor,
   journeys,
   realtime,
   share,
