@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { PRESETS, type Preset } from '../../src/core/vocabulary.js';
 import type { PeriodChoice } from '../../src/core/view-state.js';
 import { periodText } from '../lib/text/period.js';
-import { fillNode } from '../lib/i18n.js';
+import { fillNodes } from '../lib/i18n.js';
 
 const CUSTOM = 'custom';
 
@@ -89,7 +89,7 @@ export function PeriodPicker({
           <button type="submit">{periodText.applyButton}</button>
         </form>
       )}
-      <p class="zone muted">{fillNode(periodText.daysIn, 'zone', <span class="tz">{timezone}</span>)}</p>
+      <p class="zone muted">{fillNodes(periodText.daysIn, { zone: <span class="tz">{timezone}</span> })}</p>
     </div>
   );
 }

@@ -13,7 +13,7 @@ import { CheckboxField, Form, SubmitButton, TextField } from './fields.js';
 import { WideTable } from './table.js';
 import { TestReport } from './test-report.js';
 import { fill } from '../lib/i18n.js';
-import { inSentence } from '../lib/sentence.js';
+import { fillNodes } from '../lib/i18n.js';
 import { reportsText } from '../lib/text/reports.js';
 import { siteSettingsText } from '../lib/text/site-settings.js';
 
@@ -64,7 +64,7 @@ function CreateLink({ siteId, onCreated }: { siteId: string; onCreated(): void }
   if (shown) {
     return (
       <ShownOnce region={siteSettingsText.sharedLinkLabel} text={shown.url} label={siteSettingsText.sharedLinkLabel} onDone={() => setShown(undefined)}>
-        {inSentence(siteSettingsText.linkShownOnce, { param: <code>?embed=1</code> })}
+        {fillNodes(siteSettingsText.linkShownOnce, { param: <code>?embed=1</code> })}
       </ShownOnce>
     );
   }
@@ -115,7 +115,7 @@ export function EmailReportsState({ siteId, siteName }: { siteId: string; siteNa
         )}
       </LoadState>
       <p class="muted">
-        {inSentence(siteSettingsText.membersChoose, { link: <a href="/account">{siteSettingsText.accountPage}</a> })}
+        {fillNodes(siteSettingsText.membersChoose, { link: <a href="/account">{siteSettingsText.accountPage}</a> })}
       </p>
       <ReportWebhooks siteId={siteId} />
     </section>

@@ -3,7 +3,7 @@
 // shown has any, how the tracker measures them.
 import { WideTable } from './table.js';
 import { formatRatioOf, formatUnits } from '../lib/format.js';
-import { fill, fillNode } from '../lib/i18n.js';
+import { fill, fillNodes } from '../lib/i18n.js';
 import { namesText } from '../lib/text/names.js';
 import { dashboardText } from '../lib/text/dashboard.js';
 import { VITAL_NAMES, WEB_VITALS, type WebVital } from '../../src/core/vocabulary.js';
@@ -18,7 +18,7 @@ function shown(vital: WebVital, value: number | null | undefined): string {
 }
 
 export function WebVitals({ rows }: { rows: readonly BreakdownRow[] }) {
-  if (rows.every((r) => VITAL_NAMES.every((vital) => r.vitals?.[vital] == null))) return <p class="muted empty">{fillNode(dashboardText.noVitals, 'attribute', <code>data-vitals</code>)}</p>;
+  if (rows.every((r) => VITAL_NAMES.every((vital) => r.vitals?.[vital] == null))) return <p class="muted empty">{fillNodes(dashboardText.noVitals, { attribute: <code>data-vitals</code> })}</p>;
   return (
     // A box of its own that scrolls sideways on a phone, reachable by keyboard (its cells hold no control).
     <WideTable

@@ -63,10 +63,13 @@ export function section<S extends keyof WebCatalogue>(name: S, english: WebCatal
   return new Proxy(english, { get: (source, key) => ((translation?.[name] ?? source) as Record<string | symbol, unknown>)[key] });
 }
 
-/** A template with its `{name}` placeholder filled by an element (a zone, a code), as children wherever the language puts it. */
-export function fillNode<T>(template: string, name: string, node: T): Array<string | T> {
-  const [before = '', after = ''] = template.split(`{${name}}`);
-  return [before, node, after];
+/**
+ * `template` split at its `{name}` placeholders, each replaced by `parts[name]` (markup: a name in
+ * bold, a link, a zone), so that the words around it stay the translation's, in its own order; a
+ * placeholder without a part stays as written. fill() makes a string, this the nodes.
+ */
+export function fillNodes<T>(template: string, parts: Readonly<Record<string, T>>): Array<string | T> {
+  return template.split(/\{(\w+)\}/).map((piece, index) => (index % 2 === 0 ? piece : piece in parts ? parts[piece]! : `{${piece}}`));
 }
 
 export { fill };

@@ -65,8 +65,8 @@ export function countryFlag(dimension: QueryDimension, key: string): string {
   return String.fromCodePoint(...Array.from(key, (letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
 }
 
-/** A label inside a sentence: "Page" as "page", "UTM source" as it is. */
-export const inSentence = (label: string): string => label.replace(/^[A-Z](?=[a-z])/, (initial) => initial.toLowerCase());
+/** A label inside a sentence: "Page" as "page", "UTM source" as it is; German keeps a noun's capital ("für Land"). */
+export const inSentence = (label: string): string => (pageLocale().startsWith('de') ? label : label.replace(/^[A-Z](?=[a-z])/, (initial) => initial.toLowerCase()));
 
 /** Keys that name no single value (`(none)`, `(other)`, a page lock's `(other page)`): shown, never a filter. */
 export const isAggregateKey = (key: string): boolean => key === NONE_KEY || key === OTHER_KEY || key === OTHER_PAGE_KEY;

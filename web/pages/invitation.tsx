@@ -12,7 +12,7 @@ import { loginPath } from '../../src/core/next-path.js';
 import { ErrorText, LoadState } from '../components/feedback.js';
 import { Form, SubmitButton, TextField } from '../components/fields.js';
 import { fill, loadLanguage } from '../lib/i18n.js';
-import { fillNodes } from '../lib/fill-nodes.js';
+import { fillNodes } from '../lib/i18n.js';
 import { frameText } from '../lib/text/frame.js';
 import { signInText } from '../lib/text/sign-in.js';
 import type { InvitationView, SessionView } from '../../src/core/management.js';

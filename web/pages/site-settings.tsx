@@ -20,7 +20,7 @@ import { RawDaysField } from '../components/raw-days.js';
 import { EmailReportsState, SharedLinks } from '../components/shared-links.js';
 import { TimezoneField } from '../components/timezone.js';
 import { fill } from '../lib/i18n.js';
-import { inSentence } from '../lib/sentence.js';
+import { fillNodes } from '../lib/i18n.js';
 import { frameText } from '../lib/text/frame.js';
 import { siteSettingsText } from '../lib/text/site-settings.js';
 import { roleAtLeast } from '../../src/core/vocabulary.js';
@@ -77,7 +77,7 @@ function Snippet({ siteId }: { siteId: string }) {
       <p class="muted">{siteSettingsText.snippetHint}</p>
       <LoadState state={snippet}>{({ snippet: text }) => <CopyBlock text={text} label={siteSettingsText.snippetTitle} />}</LoadState>
       <p class="muted">
-        {inSentence(siteSettingsText.vitalsHint, { view: <em>{siteSettingsText.vitalsView}</em>, attribute: <code>data-vitals</code> })}
+        {fillNodes(siteSettingsText.vitalsHint, { view: <em>{siteSettingsText.vitalsView}</em>, attribute: <code>data-vitals</code> })}
       </p>
     </section>
   );
@@ -164,7 +164,7 @@ function Settings({ session, siteId }: { session: SessionView; siteId: string })
         {(data) =>
           data.denied ? (
             <p class="error" role="alert">
-              {inSentence(siteSettingsText.viewerDenied, { org: data.listed.orgName, back: <a href={`/sites/${encodeURIComponent(siteId)}`}>{siteSettingsText.backToDashboard}</a> })}
+              {fillNodes(siteSettingsText.viewerDenied, { org: data.listed.orgName, back: <a href={`/sites/${encodeURIComponent(siteId)}`}>{siteSettingsText.backToDashboard}</a> })}
             </p>
           ) : (
             current && (
