@@ -64,7 +64,8 @@ function intlNames(locale: string): Set<string> {
     if (language) names.add(language);
   }
   for (const language of LANGUAGES) names.add(new Intl.DisplayNames([language], { type: 'language' }).of(language)!);
-  return names;
+  // A name may open a sentence or a menu's line: capitalised too (`français` as `Français`).
+  return new Set([...names].flatMap((name) => [name, name.charAt(0).toLocaleUpperCase(locale) + name.slice(1)]));
 }
 
 const words = (text: string) => text.match(/\p{L}+/gu) ?? [];
@@ -102,6 +103,11 @@ function figureOrDate(text: string, vocabulary: { date: Set<string>; figure: Set
 /** Leading and trailing marks that are no words (a flag, a bullet, brackets): taken off before asking API data and Intl. */
 const bare = (text: string) => text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 
+/** The product's name, which the layout puts after each page's title (`Sites · svc`). */
+const PRODUCT = 'svc';
+/** What pages put between the parts of a line (`France · Chrome · desktop`): each part is asked on its own. */
+const SEPARATOR = ' · ';
+
 export interface Acceptor {
   /** Whether `text` (trimmed) may show on a page in the language, given the API data the page received. */
   accepts(text: string, apiData: ReadonlySet<string>): boolean;
@@ -116,11 +122,11 @@ export async function acceptorOf(language: TourLanguage): Promise<Acceptor> {
   const locale = TOUR_LOCALES[language];
   const names = intlNames(locale);
   const vocabulary = intlWords(locale);
-  return {
-    accepts(text, apiData) {
-      if (!LETTER.test(text) || exact.has(text) || wholes.some((pattern) => pattern.test(text))) return true;
-      const core = bare(text);
-      return apiData.has(text) || apiData.has(core) || names.has(core) || figureOrDate(text, vocabulary);
-    },
+  const accepts = (text: string, apiData: ReadonlySet<string>): boolean => {
+    if (!LETTER.test(text) || text === PRODUCT || exact.has(text) || wholes.some((pattern) => pattern.test(text))) return true;
+    const core = bare(text);
+    if (apiData.has(text) || apiData.has(core) || names.has(core) || figureOrDate(text, vocabulary)) return true;
+    return text.includes(SEPARATOR) && text.split(SEPARATOR).every((part) => accepts(part.trim(), apiData));
   };
+  return { accepts };
 }

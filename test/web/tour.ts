@@ -214,7 +214,7 @@ export const settingsStop = (section: string): Stop => ({
   layout: true,
   open: async (page, fixture, url) => {
     await page.goto(`${url}/sites/${fixture.site.siteId}/settings#${section}`);
-    await page.locator(`#${section}`).waitFor();
+    await page.locator(`.section-menu a[href="#${section}"][aria-current="page"]`).waitFor();
     await settle(page);
   },
 });

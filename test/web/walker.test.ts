@@ -29,7 +29,8 @@ function pageTexts(page: Page): Promise<string[]> {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
-      if (parent && !parent.closest('script, style, noscript, template') && shown(parent)) found.add(node.textContent!);
+      // Code and keys (a snippet to paste, a shortcut's key) are the same in every language.
+      if (parent && !parent.closest('script, style, noscript, template, code, pre, kbd, samp') && shown(parent)) found.add(node.textContent!);
     }
     for (const element of Array.from(document.querySelectorAll('[aria-label], [title], [placeholder], [alt]'))) {
       if (!shown(element)) continue;
@@ -86,6 +87,7 @@ for (const language of TOUR_LANGUAGES) {
 
     const walk = async (signedIn: boolean, stops: (page: Page) => Promise<Stop[]>) => {
       const { context, page } = await tourPage(dashboard, language, DESKTOP, signedIn);
+      page.setDefaultTimeout(10_000);
       const api = apiDataOf(context);
       for (const stop of await stops(page)) {
         try {
