@@ -36,7 +36,7 @@ const LOOKS = [
 async function visit(language: TourLanguage, look: { name: string; viewport: typeof DESKTOP; dark?: boolean }, signedIn: boolean, stops: (page: Page) => Promise<Stop[]>): Promise<string[]> {
   const findings: string[] = [];
   const { context, page } = await tourPage(dashboard, language, look.viewport, signedIn);
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(20_000);
   if (look.dark) await page.emulateMedia({ colorScheme: 'dark' });
   for (const stop of (await stops(page)).filter((s) => s.layout)) {
     const label = `i75-${language}-${stop.name.replace('#', '-')}-${look.name}`;
@@ -45,7 +45,7 @@ async function visit(language: TourLanguage, look: { name: string; viewport: typ
       for (const box of await clipped(page)) findings.push(`${label}: clipped ${box}`);
       await checkPage(page, label);
     } catch (error) {
-      findings.push((error as Error).message.split('\n').slice(0, 8).join('\n'));
+      findings.push(`${label}: ${(error as Error).message.split('\n').slice(0, 8).join('\n')}`);
     }
   }
   await context.close();

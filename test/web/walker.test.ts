@@ -90,7 +90,7 @@ for (const language of TOUR_LANGUAGES) {
 
     const walk = async (signedIn: boolean, stops: (page: Page) => Promise<Stop[]>) => {
       const { context, page } = await tourPage(dashboard, language, DESKTOP, signedIn);
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(20_000);
       const api = apiDataOf(context);
       for (const stop of await stops(page)) {
         try {
