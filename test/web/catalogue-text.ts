@@ -13,13 +13,13 @@ export function englishOnly(english: object, translated: object, into = new Set<
   return into;
 }
 
-/** The text nodes, accessible names, titles and image texts of the page that are English entries of the catalogue. */
+/** The text nodes, accessible names, titles, image texts and placeholders of the page that are English entries of the catalogue. */
 export async function englishOn(page: Page, english: Set<string>): Promise<string[]> {
   const texts = await page.evaluate(() => {
     const found: string[] = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) found.push(node.textContent!.trim());
-    for (const el of Array.from(document.querySelectorAll('[aria-label], [title], [alt]'))) found.push(el.getAttribute('aria-label') ?? '', el.getAttribute('title') ?? '', el.getAttribute('alt') ?? '');
+    for (const el of Array.from(document.querySelectorAll('[aria-label], [title], [alt], [placeholder]'))) for (const name of ['aria-label', 'title', 'alt', 'placeholder']) found.push(el.getAttribute(name) ?? '');
     return found;
   });
   return [...new Set(texts.filter((text) => english.has(text)))];

@@ -13,6 +13,7 @@ import { realtime } from '../../src/core/messages/en/realtime.js';
 import de from '../../src/core/messages/de/web.js';
 import { AppClient } from '../helpers/app-client.js';
 import { browserHeaders, BROWSER_UA, createSite, importEvents, type SiteFixture } from '../helpers/server.js';
+import { englishOn, englishOnly } from './catalogue-text.js';
 import { createUser, openPage, PASSWORD, signIn, startDashboard, type Dashboard } from './harness.js';
 
 const DAY = 86_400_000;
@@ -45,32 +46,9 @@ before(async () => {
 });
 after(() => dashboard?.close());
 
-/** Every string of an English section that German writes otherwise (no placeholder): text a German page must not show. */
-function englishOnly(english: object, translated: object, into = new Set<string>()): Set<string> {
-  for (const [key, value] of Object.entries(english)) {
-    const other = (translated as Record<string, unknown>)[key];
-    if (typeof value === 'string') {
-      if (value !== other && value.trim() !== '' && !value.includes('{')) into.add(value.trim());
-    } else englishOnly(value as object, other as object, into);
-  }
-  return into;
-}
-
 const ENGLISH = new Set(
   [englishOnly(frame, de.frame), englishOnly(names, de.names), englishOnly(period, de.period), englishOnly(goals, de.goals), englishOnly(journeys, de.journeys), englishOnly(realtime, de.realtime)].flatMap((set) => [...set]),
 );
-
-/** The text nodes, accessible names, titles and placeholders of the page that are English entries of these sections. */
-async function englishOn(page: Page): Promise<string[]> {
-  const texts = await page.evaluate(() => {
-    const found: string[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) found.push(node.textContent!.trim());
-    for (const el of Array.from(document.querySelectorAll('[aria-label], [title], [placeholder]'))) for (const name of ['aria-label', 'title', 'placeholder']) found.push(el.getAttribute(name) ?? '');
-    return found;
-  });
-  return [...new Set(texts.filter((text) => ENGLISH.has(text)))];
-}
 
 async function signedIn(email: string, path: string) {
   const opened = await openPage(dashboard, undefined, undefined, false, undefined, 'en-GB');
@@ -89,7 +67,7 @@ describe('the goals, funnel, journeys and realtime pages in the reader’s langu
     assert.deepEqual(await headers(page, '[data-panel="goals"]'), ['Ziel', 'Conversions', 'Conversion-Rate', 'Eindeutige Conversions', 'Änderung Conversions', 'Änderung Rate']);
     await page.getByRole('heading', { name: 'Trichter' }).waitFor();
     assert.match((await page.locator('.funnel-list li').first().textContent())!, /^Home to pricing 2 Schritte innerhalb von 60 Min\., Version 1$/);
-    assert.deepEqual(await englishOn(page), [], 'the goals page');
+    assert.deepEqual(await englishOn(page, ENGLISH), [], 'the goals page');
 
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}/funnels/${funnelId}?period=7d`);
     await ready(page, 'funnel');
@@ -98,7 +76,7 @@ describe('the goals, funnel, journeys and realtime pages in the reader’s langu
     assert.match((await steps.nth(1).textContent())!, /^1 Besucher verloren \(33(,3)?\s%\)2\. Seite \/pricing\s*2 Besucher · 66(,7)?\s% von Schritt 1$/);
     assert.deepEqual(await page.locator('.funnel-totals dt').allTextContents(), ['Eingestiegen', 'Abgeschlossen', 'Conversion-Rate', 'Änderung Rate']);
     assert.deepEqual(await page.getByLabel('Version').locator('option').allTextContents(), ['1 (aktuell)']);
-    assert.deepEqual(await englishOn(page), [], 'the funnel page');
+    assert.deepEqual(await englishOn(page, ENGLISH), [], 'the funnel page');
 
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}/journeys?period=7d`);
     await ready(page, 'journeys');
@@ -106,14 +84,14 @@ describe('the goals, funnel, journeys and realtime pages in the reader’s langu
     assert.equal(columns[0], 'Schritt 1');
     assert.equal(columns.at(-1), 'Besuche');
     assert.match((await page.locator('.journeys-total').textContent())!, /^Erste Seiten der Besuche: (der häufigste Pfad|die \d+ häufigsten Pfade) aus \d+ Besuchen\.$/);
-    assert.deepEqual(await englishOn(page), [], 'the journeys page');
+    assert.deepEqual(await englishOn(page, ENGLISH), [], 'the journeys page');
 
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}/realtime`);
     await page.locator('.feed').waitFor();
     assert.match((await page.locator('.current').textContent())!, /^1 Besucher in den letzten 5 Minuten$/);
     await page.getByRole('heading', { name: /^Live-Feed · letzte 30 Minuten$/ }).waitFor();
     assert.deepEqual(await page.locator('.panels section').first().locator('thead th').allTextContents(), ['Seiten', 'Besucher']);
-    assert.deepEqual(await englishOn(page), [], 'the realtime page');
+    assert.deepEqual(await englishOn(page, ENGLISH), [], 'the realtime page');
     await context.close();
   });
 

@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page, Response } from 'playwright-core';
 import { DESKTOP, startDashboard, type Dashboard } from './harness.js';
-import { acceptorOf } from './catalogue-texts.js';
+import { acceptorOf } from './accepted-text.js';
 import { addOwner, SETUP, settingsSections, settingsStop, SIGNED_IN, SIGNED_OUT, TOUR_LANGUAGES, tourFixture, tourPage, type Stop, type TourFixture, type TourLanguage } from './tour.js';
 
 let dashboard: Dashboard;

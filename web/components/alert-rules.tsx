@@ -156,7 +156,7 @@ export function AlertRules({ siteId, goals, timeZone }: { siteId: string; goals:
             options={[['', siteSettingsText.chooseGoal], ...goals.map((goal): [string, string] => [String(goal.goalId), goal.name])]}
           />
         )}
-        <TextField label={siteSettingsText.webhookUrl} type="url" required placeholder="https://hooks.example.com/svc" spellcheck={false} value={url} onValue={setUrl} />
+        <TextField label={siteSettingsText.webhookUrl} type="url" required placeholder={siteSettingsText.webhookUrlExample} spellcheck={false} value={url} onValue={setUrl} />
         <TextField label={siteSettingsText.signingSecret} type="password" autoComplete="off" required value={secret} onValue={setSecret} hint={siteSettingsText.secretHint} />
         <LinesField label={siteSettingsText.emailAddresses} hint={siteSettingsText.emailAddressesHint} value={emails} onValue={setEmails} />
       </FormSection>

@@ -19,9 +19,8 @@ import type { ImportView } from '../../src/core/management.js';
 import { missingColumnsText } from '../../src/core/import-report.js';
 
 type Source = ImportSource;
-/** A source as the list of imports and the Source choice name it. */
-const SOURCE_NAMES: Record<Source, string> = { plausible: 'Plausible', goatcounter: 'GoatCounter', umami: 'Umami', ga4: 'Google Analytics 4' };
-const SOURCES = (['plausible', 'goatcounter', 'umami'] as const).map((source): [Source, string] => [source, SOURCE_NAMES[source]]);
+/** The sources of a file import, as the Source choice names them. */
+const sourceChoices = () => (['plausible', 'goatcounter', 'umami'] as const).map((source): [Source, string] => [source, siteSettingsText.sourceNames[source]]);
 
 /** An import's first and last day as the page's locale writes dates. */
 const dayRange = (from: string, to: string | null) => fill(siteSettingsText.dayRangeText, { from: formatDay(from), to: formatDay(to ?? from) });
@@ -71,7 +70,7 @@ export function Imports({ siteId }: { siteId: string }) {
       <h2 id="imports-title">{siteSettingsText.importsTitle}</h2>
       <p class="muted">{siteSettingsText.importsHint}</p>
       <form class="form inline" aria-label={siteSettingsText.importFileForm} onSubmit={submit}>
-        <SelectField<Source> label={siteSettingsText.sourceLabel} value={source} onValue={setSource} options={SOURCES} hint={siteSettingsText.sourceFiles[source as keyof typeof siteSettingsText.sourceFiles]} />
+        <SelectField<Source> label={siteSettingsText.sourceLabel} value={source} onValue={setSource} options={sourceChoices()} hint={siteSettingsText.sourceFiles[source as keyof typeof siteSettingsText.sourceFiles]} />
         <div class="field">
           <label for={`${siteId}-import-file`}>{siteSettingsText.importFileLabel}</label>
           <input ref={file} id={`${siteId}-import-file`} type="file" required accept=".zip,.csv,.gz,application/zip,text/csv,application/gzip" />
@@ -95,7 +94,7 @@ export function Imports({ siteId }: { siteId: string }) {
               empty={<p class="muted">{siteSettingsText.noImports}</p>}
               row={(job) => (
                 <tr key={job.importId}>
-                  <td>{SOURCE_NAMES[job.source]}</td>
+                  <td>{siteSettingsText.sourceNames[job.source]}</td>
                   <td>{job.from ? dayRange(job.from, job.to) : '—'}</td>
                   <td class="num">{formatCount(job.rows)}</td>
                   <td class="num" title={job.skippedDays.length > 0 ? fill(siteSettingsText.daysWithVisits, { days: job.skippedDays.map((day) => formatDay(day)).join(', ') }) : undefined}>
@@ -109,7 +108,7 @@ export function Imports({ siteId }: { siteId: string }) {
                     <ConfirmButton
                       question={EVENT_IMPORT_SOURCES.includes(job.source) ? siteSettingsText.deleteEventsQuestion : siteSettingsText.deleteFiguresQuestion}
                       confirmLabel={siteSettingsText.deleteImport}
-                      label={fill(siteSettingsText.deleteImportOf, { source: SOURCE_NAMES[job.source], date: formatDay(new Date(job.createdAt).toISOString().slice(0, 10)) })}
+                      label={fill(siteSettingsText.deleteImportOf, { source: siteSettingsText.sourceNames[job.source], date: formatDay(new Date(job.createdAt).toISOString().slice(0, 10)) })}
                       disabled={remove.busy}
                       onConfirm={() => void remove.run(async () => {
                         await call('DELETE /manage/sites/:siteId/imports/:importId', { params: { siteId, importId: job.importId } });

@@ -50,7 +50,7 @@ function Minutes({ points, clock }: { points: Realtime['pageviewsPerMinute']; cl
 
 function TopList({ title, dimension, rows }: { title: string; dimension: Dimension; rows: RealtimeRow[] }) {
   return (
-    <section class="card panel" aria-label={`${title}, ${realtimeText.topWindow}`}>
+    <section class="card panel" aria-label={fill(realtimeText.titledWindow, { title })}>
       <h2>
         {title} <span class="muted window">· {realtimeText.topWindow}</span>
       </h2>

@@ -181,6 +181,8 @@ export async function upload<T = unknown>(path: string, file: Blob): Promise<T> 
 
 /** A message for any failure: the server's own words for an ApiError. */
 export function messageOf(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
+  // No answer: said when shown, in the page's language then (a read started before the page's
+  // catalogue loaded fails in English otherwise).
+  if (error instanceof ApiError) return error.code === 'NETWORK' ? frameText.networkError : error.message;
   return error instanceof Error ? error.message : String(error);
 }

@@ -32,5 +32,5 @@ export function tellsOfNoSingleEvents(reason: ErrorReason | undefined): boolean 
 export function readableError(error: unknown): string {
   if (!(error instanceof ApiError)) return messageOf(error);
   const sentence = error.reason && READABLE[error.reason];
-  return sentence ? readErrorsText[sentence] : error.message;
+  return sentence ? readErrorsText[sentence] : messageOf(error);
 }

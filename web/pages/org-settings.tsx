@@ -78,7 +78,7 @@ function Sites({ orgId }: { orgId: number }) {
         <TextField
           label={orgSettingsText.domainWord}
           required
-          placeholder="example.com"
+          placeholder={orgSettingsText.domainExample}
           spellcheck={false}
           value={address}
           onValue={setAddress}

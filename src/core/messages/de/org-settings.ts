@@ -90,4 +90,5 @@ export const orgSettings: WebCatalogue['orgSettings'] = {
   requireSingleSignOn: 'Single Sign-on verlangen',
   singleSignOnOnly: 'Mitglieder melden sich dann nur per Single Sign-on an, nie mit einem Passwort.',
   singleSignOnMissing: 'Single Sign-on ist auf diesem Dienst nicht eingerichtet.',
+  domainExample: 'beispiel.de',
 };

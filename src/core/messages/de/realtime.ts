@@ -8,6 +8,7 @@ export const realtime: WebCatalogue['realtime'] = {
   minutesCaption: 'Seitenaufrufe pro Minute, letzte {minutes} Minuten (insgesamt {total})',
   updatedNote: 'Stand {time} ({zone}); aktualisiert sich alle {seconds} s',
   topWindow: 'letzte 30 Minuten',
+  titledWindow: '{title}, letzte 30 Minuten',
   topTitles: { pages: 'Seiten', referrers: 'Verweise', countries: 'Länder' },
   nobodyNow: 'Gerade niemand.',
   liveFeed: 'Live-Feed',

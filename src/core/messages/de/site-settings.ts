@@ -41,6 +41,9 @@ export const siteSettings: WebCatalogue['siteSettings'] = {
   adding: 'Wird hinzugefügt…',
   noneWord: 'keine',
   webhookUrl: 'Webhook-URL',
+  webhookUrlExample: 'https://hooks.example.com/svc',
+  // Product names, the same in every language.
+  sourceNames: { plausible: 'Plausible', goatcounter: 'GoatCounter', umami: 'Umami', ga4: 'Google Analytics 4' },
   signingSecret: 'Signaturschlüssel',
 
   ruleTypes: { spike: 'Anstieg', drop: 'Einbruch', silence: 'Stille', goal: 'Ziel' },

@@ -93,4 +93,5 @@ export const orgSettings = {
   requireSingleSignOn: 'Require single sign-on',
   singleSignOnOnly: 'Members then sign in with single sign-on only, never with a password.',
   singleSignOnMissing: 'Single sign-on is not configured on this service.',
+  domainExample: 'example.com',
 };

@@ -11,6 +11,7 @@ export const realtime = {
   updatedNote: 'Updated {time} ({zone}); refreshes every {seconds} s',
   /** The minutes the top lists and the feed cover. */
   topWindow: 'last 30 minutes',
+  titledWindow: '{title}, last 30 minutes',
   topTitles: { pages: 'Pages', referrers: 'Referrers', countries: 'Countries' },
   nobodyNow: 'Nobody right now.',
   liveFeed: 'Live feed',

@@ -41,6 +41,9 @@ export const siteSettings = {
   adding: 'Adding…',
   noneWord: 'none',
   webhookUrl: 'Webhook URL',
+  webhookUrlExample: 'https://hooks.example.com/svc',
+  // Product names, the same in every language.
+  sourceNames: { plausible: 'Plausible', goatcounter: 'GoatCounter', umami: 'Umami', ga4: 'Google Analytics 4' },
   signingSecret: 'Signing secret',
 
   ruleTypes: { spike: 'Spike', drop: 'Drop', silence: 'Silence', goal: 'Goal' },

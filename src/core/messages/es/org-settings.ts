@@ -90,4 +90,5 @@ export const orgSettings: WebCatalogue['orgSettings'] = {
   requireSingleSignOn: 'Exigir el inicio de sesión único',
   singleSignOnOnly: 'Los miembros inician sesión entonces solo con el inicio de sesión único, nunca con contraseña.',
   singleSignOnMissing: 'El inicio de sesión único no está configurado en este servicio.',
+  domainExample: 'ejemplo.es',
 };

@@ -8,6 +8,7 @@ export const realtime: WebCatalogue['realtime'] = {
   minutesCaption: 'Páginas vistas por minuto, últimos {minutes} minutos ({total} en total)',
   updatedNote: 'Actualizado a las {time} ({zone}); se actualiza cada {seconds} s',
   topWindow: 'últimos 30 minutos',
+  titledWindow: '{title}, últimos 30 minutos',
   topTitles: { pages: 'Páginas', referrers: 'Referentes', countries: 'Países' },
   nobodyNow: 'Nadie en este momento.',
   liveFeed: 'Actividad en directo',

@@ -41,6 +41,9 @@ export const siteSettings: WebCatalogue['siteSettings'] = {
   adding: 'Añadiendo…',
   noneWord: 'ninguno',
   webhookUrl: 'URL del webhook',
+  webhookUrlExample: 'https://hooks.example.com/svc',
+  // Product names, the same in every language.
+  sourceNames: { plausible: 'Plausible', goatcounter: 'GoatCounter', umami: 'Umami', ga4: 'Google Analytics 4' },
   signingSecret: 'Secreto de firma',
 
   ruleTypes: { spike: 'Pico', drop: 'Caída', silence: 'Silencio', goal: 'Objetivo' },

@@ -90,4 +90,5 @@ export const orgSettings: WebCatalogue['orgSettings'] = {
   requireSingleSignOn: "Exiger l'authentification unique",
   singleSignOnOnly: "Les membres se connectent alors uniquement par l'authentification unique, jamais avec un mot de passe.",
   singleSignOnMissing: "L'authentification unique n'est pas configurée sur ce service.",
+  domainExample: 'exemple.fr',
 };

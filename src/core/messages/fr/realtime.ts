@@ -8,6 +8,7 @@ export const realtime: WebCatalogue['realtime'] = {
   minutesCaption: 'Pages vues par minute, {minutes} dernières minutes ({total} au total)',
   updatedNote: 'Mis à jour à {time} ({zone}) ; actualisé toutes les {seconds} s',
   topWindow: '30 dernières minutes',
+  titledWindow: '{title}, 30 dernières minutes',
   topTitles: { pages: 'Pages', referrers: 'Référents', countries: 'Pays' },
   nobodyNow: 'Personne en ce moment.',
   liveFeed: 'Flux en direct',

@@ -41,6 +41,9 @@ export const siteSettings: WebCatalogue['siteSettings'] = {
   adding: 'Ajout…',
   noneWord: 'aucun',
   webhookUrl: 'URL du webhook',
+  webhookUrlExample: 'https://hooks.example.com/svc',
+  // Product names, the same in every language.
+  sourceNames: { plausible: 'Plausible', goatcounter: 'GoatCounter', umami: 'Umami', ga4: 'Google Analytics 4' },
   signingSecret: 'Secret de signature',
 
   ruleTypes: { spike: 'Pic', drop: 'Chute', silence: 'Silence', goal: 'Objectif' },

@@ -8,6 +8,10 @@ import { LANGUAGES } from '../../src/core/messages/language.js';
 import de from '../../src/core/messages/de/web.js';
 import fr from '../../src/core/messages/fr/web.js';
 import es from '../../src/core/messages/es/web.js';
+import { ERRORS } from '../../src/core/errors.js';
+import deErrors from '../../src/core/messages/de/errors.js';
+import frErrors from '../../src/core/messages/fr/errors.js';
+import esErrors from '../../src/core/messages/es/errors.js';
 import { TOUR_LOCALES, type TourLanguage } from './tour.js';
 
 const ENGLISH_DIR = fileURLToPath(new URL('../../src/core/messages/en/', import.meta.url));
@@ -22,6 +26,9 @@ async function englishSections(): Promise<object[]> {
 }
 
 const TRANSLATED: Record<Exclude<TourLanguage, 'en'>, WebCatalogue> = { de, fr, es };
+
+/** The server's refusals as /app/v1 writes them in each language (the error catalogue and its translations): a page shows them as they are. */
+const REFUSALS: Record<TourLanguage, object[]> = { en: Object.values(ERRORS).map((code) => code.messages), de: [deErrors], fr: [frErrors], es: [esErrors] };
 
 /** Every string of a section, its groups' and its plurals' forms. */
 function strings(section: object, into: string[] = []): string[] {
@@ -115,7 +122,7 @@ export interface Acceptor {
 
 /** What a page in `language` may show. */
 export async function acceptorOf(language: TourLanguage): Promise<Acceptor> {
-  const sections = language === 'en' ? await englishSections() : Object.values(TRANSLATED[language]);
+  const sections = [...(language === 'en' ? await englishSections() : Object.values(TRANSLATED[language])), ...REFUSALS[language]];
   const patterns = sections.flatMap((section) => strings(section)).map(entryPatterns);
   const exact = new Set(patterns.flatMap((p) => p.pieces));
   const wholes = patterns.flatMap((p) => (p.whole ? [p.whole] : []));
@@ -126,7 +133,10 @@ export async function acceptorOf(language: TourLanguage): Promise<Acceptor> {
     if (!LETTER.test(text) || text === PRODUCT || exact.has(text) || wholes.some((pattern) => pattern.test(text))) return true;
     const core = bare(text);
     if (apiData.has(text) || apiData.has(core) || names.has(core) || figureOrDate(text, vocabulary)) return true;
-    return text.includes(SEPARATOR) && text.split(SEPARATOR).every((part) => accepts(part.trim(), apiData));
+    if (text.includes(SEPARATOR)) return text.split(SEPARATOR).every((part) => accepts(part.trim(), apiData));
+    // A hint may be two entries in a row (each of one sentence or more): asked as a head and a rest at each sentence's end.
+    const sentences = text.split(/(?<=[.!?])\s+(?=\p{Lu})/u);
+    return sentences.slice(1).some((_, i) => accepts(sentences.slice(0, i + 1).join(' '), apiData) && accepts(sentences.slice(i + 1).join(' '), apiData));
   };
   return { accepts };
 }
