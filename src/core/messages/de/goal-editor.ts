@@ -25,7 +25,7 @@ export const goalEditor: WebCatalogue['goalEditor'] = {
   funnelsHeading: 'Trichter',
   versionBadge: 'Version {version}',
   editSteps: 'Schritte bearbeiten',
-  editStepsOf: 'Schritte von {name} bearbeiten',
+  editStepsOf: 'Schritte bearbeiten: {name}',
   deleteFunnel: 'Trichter {name} löschen',
   deleteFunnelQuestion: 'Den Trichter „{name}“ mit allen Versionen löschen?',
   withinMinutes: { one: 'Innerhalb von {n} Minute.', other: 'Innerhalb von {n} Minuten.' },

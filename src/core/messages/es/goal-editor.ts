@@ -25,7 +25,7 @@ export const goalEditor: WebCatalogue['goalEditor'] = {
   funnelsHeading: 'Embudos',
   versionBadge: 'versión {version}',
   editSteps: 'Editar pasos',
-  editStepsOf: 'Editar los pasos de {name}',
+  editStepsOf: 'Editar pasos de {name}',
   deleteFunnel: 'Eliminar el embudo {name}',
   deleteFunnelQuestion: '¿Eliminar el embudo «{name}» y todas sus versiones?',
   withinMinutes: { one: 'En {n} minuto.', other: 'En {n} minutos.' },
