@@ -56,7 +56,7 @@ describe('revenue and scroll depth in the dashboard', () => {
     const signups = rows.find((r) => r[0]!.startsWith('Signups'))!;
     // 0.10 + 0.20 + 0.70 + 19.99 = 20.99 EUR over 4: 5.2475 → 5.25; the USD order is counted, its revenue left out.
     assert.deepEqual(orders.slice(1, 2).concat(orders.slice(-3)), ['5', '20.99', '5.25', 'EUR']);
-    assert.match((await page.locator('[data-panel="goals"] tbody tr', { hasText: 'Orders' }).locator('td[title^="Revenue in"]').getAttribute('title'))!, /1 conversions in another currency are left out/);
+    assert.match((await page.locator('[data-panel="goals"] tbody tr', { hasText: 'Orders' }).locator('td[title^="Revenue in"]').getAttribute('title'))!, /1 conversion in another currency is left out/);
     assert.deepEqual(signups.slice(-3), ['–', '–', '–']);
     await context.close();
   });
