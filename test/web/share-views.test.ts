@@ -4,7 +4,8 @@
 // page)` row, not a filter; a page row narrows it to that post; a period past
 // the raw-event days says why it has no figures) and says why it shares no goals, funnels or
 // realtime, and which periods it answers. A link without locked filters shows the goals and a
-// funnel's steps, switched in the page (the link is not opened again). Each view is axe-clean.
+// funnel's steps, switched in the page (the link is not opened again), loaded when first opened (a
+// load that fails says so). Each view is axe-clean.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { OTHER_PAGE_KEY } from '../../src/core/vocabulary.js';
@@ -160,6 +161,23 @@ describe('shared links: a page pattern, goals and funnels', () => {
     assert.equal(await page.getByRole('button', { name: 'View dashboard' }).count(), 0);
     await page.goBack();
     await row.first().waitFor();
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await filled(page);
+    await context.close();
+  });
+
+  it("a view the page loads on demand that cannot load says there is no connection, in the page's frame", async () => {
+    const created = await dashboard.server.admin('POST', `/sites/${site.siteId}/shared-links`, {});
+    assert.equal(created.status, 201);
+    const { context, page } = await openPage(dashboard);
+    await page.goto(created.body.url);
+    await filled(page);
+    // Every script the page had not loaded yet fails: the views besides the dashboard are such.
+    await page.route('**/assets/*.js', (route) => route.abort('internetdisconnected'));
+    await page.getByRole('link', { name: 'Realtime' }).click();
+    await page.getByRole('alert').getByText('Could not reach the server. Check the connection and try again.').waitFor();
+    assert.equal(await page.getByText(/in the last 5 minutes/).count(), 0);
+    // The frame stays: its tabs lead back to the dashboard, which the page carries itself.
     await page.getByRole('link', { name: 'Dashboard' }).click();
     await filled(page);
     await context.close();

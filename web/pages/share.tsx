@@ -4,7 +4,8 @@
 // for a link without locked filters, `Realtime` and `Goals` (with each funnel's view) switch views in
 // the page; a link locked to filters says why it shares the dashboard alone. `?embed=1` drops the
 // page's header for an iframe. An access token reads for 12 hours: when a read says it ended, the
-// page opens the link again (asking its password again when it has one) and reads on.
+// page opens the link again (asking its password again when it has one) and reads on. The views
+// besides the dashboard load when first opened (components/share-views.tsx).
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiError, messageOf, setShareAccess } from '../lib/api.js';
@@ -13,9 +14,7 @@ import { useAction } from '../lib/hooks.js';
 import { PlainLayout } from '../lib/layout.js';
 import { mountPage, pathSegment } from '../lib/mount.js';
 import { Dashboard } from '../components/site-dashboard.js';
-import { FunnelView } from '../components/funnel-view.js';
-import { GoalsView } from '../components/goals-view.js';
-import { RealtimeView } from '../components/realtime-view.js';
+import { OnDemand } from '../components/on-demand.js';
 import { pagePatternIsLiteral } from '../../src/core/patterns.js';
 import { viewSearch } from '../../src/core/view-state.js';
 import { lockSharesGoals } from '../../src/core/vocabulary.js';
@@ -38,6 +37,8 @@ const viewInAddress = (): View => {
   return (VIEWS as readonly string[]).includes(view ?? '') ? (view as View) : 'dashboard';
 };
 const funnelInAddress = () => new URLSearchParams(window.location.search).get('funnel') ?? '';
+
+const loadOtherViews = () => import('../components/share-views.js');
 
 /** The address of this link's page with `params` and, from the current address, whether it is embedded. */
 function shareHref(params: URLSearchParams): string {
@@ -216,16 +217,20 @@ function SharePage() {
       </Frame>
     );
     const site = sharedSite(opened.site);
-    switch (current) {
-      case 'realtime':
-        return <RealtimeView site={site} frame={frame} />;
-      case 'goals':
-        return <GoalsView site={site} frame={frame} links={goalsLinks} />;
-      case 'funnel':
-        return <FunnelView site={site} funnelId={funnelId} frame={frame} />;
-      case 'dashboard':
-        return <Dashboard site={site} lockedFilters={opened.filters} frame={frame} />;
-    }
+    if (current === 'dashboard') return <Dashboard site={site} lockedFilters={opened.filters} frame={frame} />;
+    return (
+      <OnDemand load={loadOtherViews} frame={frame}>
+        {({ RealtimeView, GoalsView, FunnelView }) =>
+          current === 'realtime' ? (
+            <RealtimeView site={site} frame={frame} />
+          ) : current === 'goals' ? (
+            <GoalsView site={site} frame={frame} links={goalsLinks} />
+          ) : (
+            <FunnelView site={site} funnelId={funnelId} frame={frame} />
+          )
+        }
+      </OnDemand>
+    );
   }
   if (passwordAsked) return <PasswordForm onOpen={open} />;
   return <Loading />;

@@ -15,12 +15,11 @@ import { ErrorText, LoadState, Notice } from '../components/feedback.js';
 import { CheckboxField, Form, SubmitButton, TextField } from '../components/fields.js';
 import { Funnels } from '../components/funnels.js';
 import { Goals } from '../components/goals.js';
-import { Imports } from '../components/imports.js';
+import { OnDemand } from '../components/on-demand.js';
 import { RawDaysField } from '../components/raw-days.js';
 import { EmailReportsState, SharedLinks } from '../components/shared-links.js';
 import { TimezoneField } from '../components/timezone.js';
-import { fill } from '../lib/i18n.js';
-import { fillNodes } from '../lib/i18n.js';
+import { fill, fillNodes } from '../lib/i18n.js';
 import { frameText } from '../lib/text/frame.js';
 import { siteSettingsText } from '../lib/text/site-settings.js';
 import { roleAtLeast } from '../../src/core/vocabulary.js';
@@ -109,6 +108,8 @@ function Archive({ site, onSaved }: { site: ManagedSite; onSaved(site: ManagedSi
   );
 }
 
+const loadImports = () => import('../components/imports-section.js');
+
 /** The sections of the page, in the menu's order; the first is shown when the hash names none. */
 const SECTIONS = ['general', 'goals', 'funnels', 'alerts', 'reports', 'shared-links', 'imports', 'danger'] as const;
 type SectionId = (typeof SECTIONS)[number];
@@ -188,7 +189,7 @@ function Settings({ session, siteId }: { session: SessionView; siteId: string })
                         alerts: () => <AlertRules siteId={siteId} goals={data.goals} timeZone={current.timezone} />,
                         reports: () => <EmailReportsState siteId={siteId} siteName={current.name} />,
                         'shared-links': () => <SharedLinks siteId={siteId} />,
-                        imports: () => <Imports siteId={siteId} />,
+                        imports: () => <OnDemand load={loadImports}>{({ Imports }) => <Imports siteId={siteId} />}</OnDemand>,
                         danger: () => <Archive site={current} onSaved={setSite} />,
                       } satisfies Record<SectionId, () => ComponentChildren>
                     )[section]()}
