@@ -154,7 +154,7 @@ describe('filters and tiles', () => {
       await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'page:/|/pricing');
       assert.equal(await dialog.count(), 0);
       assert.equal(await focusedText(page), 'Filter');
-      await page.getByRole('button', { name: 'Remove filter page' }).waitFor();
+      await page.getByRole('button', { name: 'Remove filter Page' }).waitFor();
       assert.equal((await page.locator('.chip-edit').textContent())?.trim(), 'Page is / or /pricing');
 
       // Escape closes the menu without a change; the focus returns to the button.
@@ -270,7 +270,7 @@ describe('filter operators in the Filter dialog', () => {
       assert.deepEqual(await sent, ['country!:DE']);
       const chip = page.locator('.chip');
       assert.equal((await chip.locator('.chip-edit').textContent())?.trim(), 'Country is not Germany');
-      await page.getByRole('button', { name: 'Remove filter country' }).waitFor();
+      await page.getByRole('button', { name: 'Remove filter Country' }).waitFor();
       // Checked once the figures under the filter have come (figures still loading are dimmed).
       await filled(page);
       await checkPage(page, `filter-is-not-chip-${name}`);
@@ -373,7 +373,7 @@ describe('editing a chip, and property filters, in the Filter dialog', () => {
       assert.match((await focusedText(page)) ?? '', /^Country is not France/);
       await filled(page);
       await checkPage(page, `filter-edited-chip-${look.name}`);
-      await page.getByRole('button', { name: 'Remove filter country' }).click();
+      await page.getByRole('button', { name: 'Remove filter Country' }).click();
       await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'page:/pricing');
       await context.close();
     }

@@ -52,11 +52,11 @@ describe("a site owner's first hour", () => {
   test('removing a filter chip moves the focus to the next chip, then to the period picker', async () => {
     const { context, page } = await signedIn();
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=page:/pricing&filter=country:FR`);
-    await page.getByRole('button', { name: 'Remove filter page' }).click();
+    await page.getByRole('button', { name: 'Remove filter Page' }).click();
     await page.waitForURL((url) => url.searchParams.getAll('filter').join() === 'country:FR');
     // The address changes before the render that moves the focus: wait for that render's chips.
-    await page.getByRole('button', { name: 'Remove filter page' }).waitFor({ state: 'detached' });
-    assert.equal(await focusedLabel(page), 'Remove filter country');
+    await page.getByRole('button', { name: 'Remove filter Page' }).waitFor({ state: 'detached' });
+    assert.equal(await focusedLabel(page), 'Remove filter Country');
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.search === '');
     await page.getByRole('list', { name: 'Active filters' }).waitFor({ state: 'detached' });

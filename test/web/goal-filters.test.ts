@@ -114,7 +114,7 @@ describe('goal filters on the dashboard', () => {
     await page.locator('[data-panel="chart"]').getByText('filter by a goal to chart its conversions by the hour').waitFor();
     await page.goto(`${dashboard.server.url}/sites/${site.siteId}?filter=goal:${goalIds['Signup']}|${goalIds['Saw pricing']}&metric=conversions`);
     await filled(page);
-    await page.getByRole('button', { name: 'Remove filter goal' }).click();
+    await page.getByRole('button', { name: 'Remove filter Goal' }).click();
     await page.waitForURL((url) => !url.search.includes('goal'));
     assert.equal(new URL(page.url()).searchParams.get('metric'), 'conversions', 'conversions stay charted');
     await context.close();

@@ -50,7 +50,7 @@ async function signedIn(email: string, path: string, viewport = DESKTOP, locale 
 }
 
 describe('the language of the dashboard', () => {
-  test("a German account reads the catalogue's German: labels, figures, dates and country names; the filter dialog finds Deutschland", async () => {
+  test("a German account reads the catalogue's German: labels, figures, dates and country names; the filter dialog finds Deutschland; an export is named in German", async () => {
     const { context, page } = await signedIn('de@example.com', `/sites/${site.siteId}?period=7d`);
     await filled(page);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
@@ -65,8 +65,14 @@ describe('the language of the dashboard', () => {
     await page.locator('#filter-value').fill('deutsch');
     await page.getByRole('option', { name: /Deutschland/ }).waitFor();
     await page.getByRole('button', { name: 'Anwenden' }).click();
-    await page.getByRole('button', { name: 'Filter country entfernen' }).waitFor();
+    await page.getByRole('button', { name: 'Filter Land entfernen' }).waitFor();
     assert.match((await page.locator('.chip-edit').textContent())!, /^Land ist Deutschland$/);
+    // An export is named by the dimension as the page writes it, its letters kept.
+    const devices = page.locator('[data-panel="devices"]');
+    await devices.getByRole('tab', { name: 'Geräte' }).click();
+    await filled(page);
+    const [file] = await Promise.all([page.waitForEvent('download'), devices.getByRole('link', { name: 'CSV exportieren' }).click()]);
+    assert.match(file.suggestedFilename(), /^gerät-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.csv$/);
     await context.close();
   });
 

@@ -72,7 +72,7 @@ describe('custom properties on the dashboard', () => {
     assert.equal(visitors, '3', 'the view counts the visitors of the events with the value');
     await checkPage(page, 'property-filter');
     // The chip's button is reached and pressed with the keyboard.
-    const remove = chip.getByRole('button', { name: 'Remove filter prop.plan' });
+    const remove = chip.getByRole('button', { name: 'Remove filter Property plan' });
     await remove.focus();
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => !url.search.includes('filter='));

@@ -138,12 +138,12 @@ describe('site dashboard', () => {
     await filled(page);
     assert.equal(await tile(page, 'Visitors').locator('.kpi-value').textContent(), '2');
     assert.deepEqual(await panelRows(page, 'locations'), [['🇫🇷 France', '1'], ['🇺🇸 United States', '1']]);
-    const chip = page.getByRole('button', { name: 'Remove filter page' });
+    const chip = page.getByRole('button', { name: 'Remove filter Page' });
     await chip.click();
     await page.waitForURL((url) => url.search === '');
     await filled(page);
     assert.equal(await tile(page, 'Visitors').locator('.kpi-value').textContent(), '5');
-    assert.equal(await page.getByRole('button', { name: 'Remove filter page' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'Remove filter Page' }).count(), 0);
     await context.close();
   });
 
@@ -188,7 +188,7 @@ describe('site dashboard', () => {
     await filled(page);
     await page.locator('[data-note="raw-window"]').getByText(/count from .*they need single events/).waitFor();
     assert.equal(await page.locator('.error').count(), 0, 'no error box');
-    assert.equal(await page.getByRole('button', { name: 'Remove filter country' }).count(), 1);
+    assert.equal(await page.getByRole('button', { name: 'Remove filter Country' }).count(), 1);
     await context.close();
   });
 

@@ -61,8 +61,8 @@ export function FilterChips({ filters, onRemove, emptyFocusId, goals, editor }: 
               <button
                 type="button"
                 class="chip-remove"
-                aria-label={fill(dashboardText.removeFilter, { dimension: f.dimension })}
-                title={fill(dashboardText.removeFilter, { dimension: f.dimension })}
+                aria-label={fill(dashboardText.removeFilter, { dimension: dimensionLabel(f.dimension) })}
+                title={fill(dashboardText.removeFilter, { dimension: dimensionLabel(f.dimension) })}
                 onClick={() => {
                   focusAt.current = { index, control: 'remove' };
                   onRemove(f.dimension);

@@ -11,7 +11,7 @@ export function downloadText(name: string, text: string, type = 'text/csv;charse
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** A file name part from free text: `/blog/a b` -> `blog-a-b`. */
+/** A file name part from free text, its letters in any script kept: `/blog/a b` -> `blog-a-b`, `Gerät` -> `Gerät`. */
 export function fileSlug(text: string): string {
-  return text.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'all';
+  return text.replace(/[^\p{L}\p{N}_-]+/gu, '-').replace(/^-+|-+$/g, '') || 'all';
 }
