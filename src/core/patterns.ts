@@ -6,7 +6,6 @@
 // Patterns come from tenants and paths from visitors, so matching never backtracks and never runs in
 // the process: every match (goals, funnel steps, goal alert rules) is the engine's, on a regular
 // expression for RE2 (DuckDB `regexp_matches`, ClickHouse `match`: linear-time automata).
-import { apiError, type ApiError } from './errors.js';
 
 export interface Matcher {
   kind: 'page' | 'event';
@@ -60,18 +59,6 @@ export function pagePatternProblem(pattern: string): PagePatternProblem | null {
   const wildcards = tokenize(pattern).tail.length;
   if (wildcards > PAGE_PATTERN_LIMITS.maxWildcards) return { rule: 'wildcards', wildcards };
   return null;
-}
-
-/** A page pattern's problem as the refusal a client reads, naming the request's `field`. */
-export function pagePatternError(problem: PagePatternProblem, field: string): ApiError {
-  switch (problem.rule) {
-    case 'start':
-      return apiError('INVALID_PARAMS', 'pagePatternStart', { field });
-    case 'length':
-      return apiError('INVALID_PARAMS', 'pagePatternLength', { field, max: PAGE_PATTERN_LIMITS.maxLength });
-    case 'wildcards':
-      return apiError('INVALID_PARAMS', 'pagePatternWildcards', { field, max: PAGE_PATTERN_LIMITS.maxWildcards, wildcards: problem.wildcards });
-  }
 }
 
 /** Whether a page pattern has no wildcard: it matches one path, itself. */

@@ -1,8 +1,7 @@
 // Periods, grains and buckets in a site's local calendar (docs/api.md, Parameters). Pure: the caller passes
 // "today" (the site-local day of the clock) and the zone.
 import { addDays, localParts, localToEpoch, startOfLocalDay } from './localtime.js';
-import { apiError } from './errors.js';
-import { DEFAULT_PRESET, PRESETS, type Comparison, type Grain, type Preset } from './vocabulary.js';
+import { type Comparison, type Grain, type Preset } from './vocabulary.js';
 
 /** Inclusive range of site-local days. */
 export interface Period {
@@ -108,36 +107,6 @@ function allDays(firstDataDay: string | null, today: string): Period {
   const earliest = addDays(today, -(MAX_PERIOD_DAYS - 1));
   if (firstDataDay === null || firstDataDay > today) return { from: today, to: today };
   return { from: firstDataDay < earliest ? earliest : firstDataDay, to: today };
-}
-
-export interface PeriodParams {
-  period?: string | undefined;
-  from?: string | undefined;
-  to?: string | undefined;
-}
-
-/**
- * The period of a request: from+to take priority over a preset; 30d by default. `firstDataDay` as
- * `presetPeriod` takes it.
- */
-export function resolvePeriod(params: PeriodParams, today: string, firstDataDay?: string | null): Period {
-  const { from, to } = params;
-  if (from !== undefined || to !== undefined) {
-    if (from === undefined || to === undefined) throw apiError('INVALID_PARAMS', 'periodBounds');
-    for (const [name, day] of [['from', from], ['to', to]] as const) {
-      if (!isValidDay(day)) throw apiError('INVALID_PARAMS', 'day', { name, first: FIRST_DAY, last: LAST_DAY });
-    }
-    if (from > to) throw apiError('INVALID_PERIOD', 'reversed');
-    if (periodDays({ from, to }) > MAX_PERIOD_DAYS) {
-      throw apiError('INVALID_PERIOD', 'tooLong', { max: MAX_PERIOD_DAYS });
-    }
-    return { from, to };
-  }
-  const preset = params.period ?? DEFAULT_PRESET;
-  if (!(PRESETS as readonly string[]).includes(preset)) {
-    throw apiError('INVALID_PARAMS', 'period', { presets: PRESETS.join(', ') });
-  }
-  return presetPeriod(preset as Preset, today, firstDataDay);
 }
 
 /** The same number of days just before `from`. */

@@ -1,15 +1,29 @@
 // The immutable Query value: one statistics request, parsed and validated, in the site's calendar.
 // Everything a client can get wrong is rejected here with the catalogue's codes; later stages
 // (planner, compiler) only see well-formed values.
-import { apiError } from './errors.js';
-import { comparedPeriod, elapsedPart, grainFor, previousPeriod, resolvePeriod, type DayCut, type Period } from './period.js';
+import { apiError, type ApiError } from './errors.js';
+import {
+  comparedPeriod,
+  elapsedPart,
+  FIRST_DAY,
+  grainFor,
+  isValidDay,
+  LAST_DAY,
+  MAX_PERIOD_DAYS,
+  periodDays,
+  presetPeriod,
+  previousPeriod,
+  type DayCut,
+  type Period,
+} from './period.js';
 import { isValidTimeZone, localDay } from './localtime.js';
-import { pagePatternError, pagePatternIsLiteral, pagePatternProblem } from './patterns.js';
+import { PAGE_PATTERN_LIMITS, pagePatternIsLiteral, pagePatternProblem, type PagePatternProblem } from './patterns.js';
 import {
   BREAKDOWN_LIMIT,
   BREAKDOWN_INCLUDES,
   CONTAINS_TEXT_LENGTH,
   DEFAULT_COMPARISON,
+  DEFAULT_PRESET,
   DIMENSIONS,
   FILTER_VALUES_MAX,
   FILTER_VALUES_TOTAL_MAX,
@@ -29,6 +43,8 @@ import {
   splitFilterParam,
   makeFilter,
   PAGE_VALUED_DIMENSIONS,
+  PRESETS,
+  type Preset,
   type BreakdownInclude,
   type Comparison,
   type QueryDimension,
@@ -244,6 +260,18 @@ export function resolveGoalFilter(q: Query, goals: readonly FilterGoal[]): Query
   return Object.freeze({ ...q, filters: Object.freeze(q.filters.map((f) => (f === filter ? withGoals : f))) });
 }
 
+/** A page pattern's problem as the refusal a client reads, naming the request's `field`. */
+export function pagePatternError(problem: PagePatternProblem, field: string): ApiError {
+  switch (problem.rule) {
+    case 'start':
+      return apiError('INVALID_PARAMS', 'pagePatternStart', { field });
+    case 'length':
+      return apiError('INVALID_PARAMS', 'pagePatternLength', { field, max: PAGE_PATTERN_LIMITS.maxLength });
+    case 'wildcards':
+      return apiError('INVALID_PARAMS', 'pagePatternWildcards', { field, max: PAGE_PATTERN_LIMITS.maxWildcards, wildcards: problem.wildcards });
+  }
+}
+
 /**
  * A shared link's locked filters (docs/accounts.md, Shared links): the read API's filters, but for a
  * `page` value with wildcards under `is`, which is a page pattern of the goals' syntax, checked by its
@@ -260,6 +288,36 @@ export function parseLockedFilters(texts: readonly string[]): Filter[] {
     }
     return Object.freeze({ ...filter, pattern: true as const });
   });
+}
+
+export interface PeriodParams {
+  period?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/**
+ * The period of a request: from+to take priority over a preset; 30d by default. `firstDataDay` as
+ * `presetPeriod` takes it.
+ */
+export function resolvePeriod(params: PeriodParams, today: string, firstDataDay?: string | null): Period {
+  const { from, to } = params;
+  if (from !== undefined || to !== undefined) {
+    if (from === undefined || to === undefined) throw apiError('INVALID_PARAMS', 'periodBounds');
+    for (const [name, day] of [['from', from], ['to', to]] as const) {
+      if (!isValidDay(day)) throw apiError('INVALID_PARAMS', 'day', { name, first: FIRST_DAY, last: LAST_DAY });
+    }
+    if (from > to) throw apiError('INVALID_PERIOD', 'reversed');
+    if (periodDays({ from, to }) > MAX_PERIOD_DAYS) {
+      throw apiError('INVALID_PERIOD', 'tooLong', { max: MAX_PERIOD_DAYS });
+    }
+    return { from, to };
+  }
+  const preset = params.period ?? DEFAULT_PRESET;
+  if (!(PRESETS as readonly string[]).includes(preset)) {
+    throw apiError('INVALID_PARAMS', 'period', { presets: PRESETS.join(', ') });
+  }
+  return presetPeriod(preset as Preset, today, firstDataDay);
 }
 
 export interface QuerySite {

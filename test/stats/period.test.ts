@@ -1,7 +1,8 @@
 // Periods, grains and buckets in zones with 30- and 45-minute offsets and on DST days.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addMonths, dayBuckets, grainFor, hourBuckets, presetPeriod, previousPeriod, resolvePeriod } from '../../src/core/period.js';
+import { addMonths, dayBuckets, grainFor, hourBuckets, presetPeriod, previousPeriod } from '../../src/core/period.js';
+import { resolvePeriod } from '../../src/core/query.js';
 import { PRESETS } from '../../src/core/vocabulary.js';
 import { localParts, startOfLocalDay } from '../../src/core/localtime.js';
 import { ApiError } from '../../src/core/errors.js';

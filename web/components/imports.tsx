@@ -2,7 +2,7 @@
 // imports with a progress bar per running one (read again every second while one runs) and, under
 // it, the columns an older export lacks, Delete with confirmation, and the export of all the site's
 // data in Plausible's format.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { upload } from '../lib/api.js';
 import { call } from '../lib/client.js';
 import { useAction, useRead } from '../lib/hooks.js';
@@ -12,6 +12,7 @@ import { siteSettingsText } from '../lib/text/site-settings.js';
 import { ConfirmButton } from './confirm.js';
 import { ErrorText, LoadState, Notice } from './feedback.js';
 import { SelectField } from './fields.js';
+import { FileField } from './file-field.js';
 import { WideTable } from './table.js';
 import { Ga4Import } from './ga4-import.js';
 import { EVENT_IMPORT_SOURCES, type ImportSource } from '../../src/core/vocabulary.js';
@@ -42,7 +43,7 @@ export function Imports({ siteId }: { siteId: string }) {
   const list = useRead(() => call('GET /manage/sites/:siteId/imports', { params: { siteId } }), [siteId]);
   const [source, setSource] = useState<Source>('plausible');
   const [started, setStarted] = useState<string | undefined>(undefined);
-  const file = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | undefined>(undefined);
   const send = useAction();
   const remove = useAction();
   const running = list.data?.imports.some((job) => job.status === 'queued' || job.status === 'running') ?? false;
@@ -54,14 +55,14 @@ export function Imports({ siteId }: { siteId: string }) {
   }, [running, list.data]);
   const submit = (event: Event) => {
     event.preventDefault();
-    const chosen = file.current?.files?.[0];
+    const chosen = file;
     if (!chosen) return;
     void send.run(async () => {
       setStarted(undefined);
       const name = encodeURIComponent(chosen.name);
       await upload(`${path}/imports?source=${source}&name=${name}`, chosen);
       setStarted(chosen.name);
-      if (file.current) file.current.value = '';
+      setFile(undefined);
       list.reload();
     });
   };
@@ -71,10 +72,7 @@ export function Imports({ siteId }: { siteId: string }) {
       <p class="muted">{siteSettingsText.importsHint}</p>
       <form class="form inline" aria-label={siteSettingsText.importFileForm} onSubmit={submit}>
         <SelectField<Source> label={siteSettingsText.sourceLabel} value={source} onValue={setSource} options={sourceChoices()} hint={siteSettingsText.sourceFiles[source as keyof typeof siteSettingsText.sourceFiles]} />
-        <div class="field">
-          <label for={`${siteId}-import-file`}>{siteSettingsText.importFileLabel}</label>
-          <input ref={file} id={`${siteId}-import-file`} type="file" required accept=".zip,.csv,.gz,application/zip,text/csv,application/gzip" />
-        </div>
+        <FileField label={siteSettingsText.importFileLabel} accept=".zip,.csv,.gz,application/zip,text/csv,application/gzip" file={file} onFile={setFile} />
         <div class="submit-cell">
           <button type="submit" disabled={send.busy}>
             {send.busy ? siteSettingsText.uploadingNote : siteSettingsText.importButton}

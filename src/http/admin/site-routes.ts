@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { OrgAccess } from '../auth/authorization.js';
 import { apiError } from '../../core/errors.js';
-import { pagePatternError, pagePatternProblem } from '../../core/patterns.js';
+import { pagePatternProblem } from '../../core/patterns.js';
+import { pagePatternError } from '../../core/query.js';
 import type { AppContext } from '../../context.js';
 import { EVENT_NAME } from '../../ingest/event-shape.js';
 import { CURRENCY_CODE, GOAL_PROPS, PROPERTY_KEY_LENGTH, type FunnelStep, type GoalProps, type MatchKind } from '../../core/vocabulary.js';

@@ -165,6 +165,8 @@ export const siteSettings: WebCatalogue['siteSettings'] = {
   importFileForm: 'Datei importieren',
   sourceLabel: 'Quelle',
   importFileLabel: 'Importdatei',
+  chooseFile: 'Datei auswählen',
+  noFileChosen: 'Keine Datei ausgewählt',
   uploadingNote: 'Wird hochgeladen…',
   importButton: 'Importieren',
   uploaded: '{file} ist hochgeladen: Der Import läuft unten.',

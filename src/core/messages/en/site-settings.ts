@@ -167,6 +167,9 @@ export const siteSettings = {
   importFileForm: 'Import a file',
   sourceLabel: 'Source',
   importFileLabel: 'Import file',
+  /** A file field's button and the words beside it until a file is chosen. */
+  chooseFile: 'Choose a file',
+  noFileChosen: 'No file chosen',
   uploadingNote: 'Uploading…',
   importButton: 'Import',
   uploaded: '{file} is uploaded: its import runs below.',

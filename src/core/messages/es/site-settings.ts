@@ -165,6 +165,8 @@ export const siteSettings: WebCatalogue['siteSettings'] = {
   importFileForm: 'Importar un archivo',
   sourceLabel: 'Origen',
   importFileLabel: 'Archivo de importación',
+  chooseFile: 'Elegir un archivo',
+  noFileChosen: 'Ningún archivo elegido',
   uploadingNote: 'Subiendo…',
   importButton: 'Importar',
   uploaded: '{file} se ha subido: su importación se ejecuta abajo.',

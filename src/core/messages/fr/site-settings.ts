@@ -165,6 +165,8 @@ export const siteSettings: WebCatalogue['siteSettings'] = {
   importFileForm: 'Importer un fichier',
   sourceLabel: 'Source',
   importFileLabel: 'Fichier à importer',
+  chooseFile: 'Choisir un fichier',
+  noFileChosen: 'Aucun fichier choisi',
   uploadingNote: 'Envoi…',
   importButton: 'Importer',
   uploaded: '{file} est envoyé : son import s’exécute ci-dessous.',
