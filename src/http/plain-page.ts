@@ -1,8 +1,10 @@
 // A page of a few sentences the server writes itself, without the dashboard's scripts: the unsubscribe
-// link's pages, and /setup once set-up is done. Nothing in it loads anything.
+// link's pages, the confirm-email link's, and /setup once set-up is done. Nothing in it loads
+// anything. Its words are the request's language's (plainPageWords), so `<html lang>` says which.
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { escapeHtml } from '../core/html.js';
+import { fill, type Language } from '../core/messages/language.js';
 
 /** The page's own few rules (the dashboard's font, width and colours, light and dark), allowed by their hash alone. */
 const STYLE =
@@ -17,13 +19,21 @@ const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
 } as const;
 
-/** Sends a page titled `title` whose main content is `body` (HTML the caller wrote, never a client's text). */
-export function plainPage(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+/**
+ * A catalogue entry as HTML: its text escaped, then its `{name}` placeholders filled with `markup`,
+ * HTML the caller wrote (a link, or a value it escaped itself).
+ */
+export function entryHtml(template: string, markup: Readonly<Record<string, string>> = {}): string {
+  return fill(escapeHtml(template), markup);
+}
+
+/** Sends a page in `language` titled `title` whose main content is `body` (HTML the caller wrote, never a client's text). */
+export function plainPage(reply: FastifyReply, status: number, language: Language, title: string, body: string): FastifyReply {
   const heading = escapeHtml(title);
   return reply
     .code(status)
     .headers(PAGE_HEADERS)
     .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${heading} · svc</title><style>${STYLE}</style></head><body><main><h1>${heading}</h1>${body}</main></body></html>`,
+      `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${heading} · svc</title><style>${STYLE}</style></head><body><main><h1>${heading}</h1>${body}</main></body></html>`,
     );
 }

@@ -15,8 +15,8 @@ import esErrors from '../../src/core/messages/es/errors.js';
 import { TOUR_LOCALES, type TourLanguage } from './tour.js';
 
 const ENGLISH_DIR = fileURLToPath(new URL('../../src/core/messages/en/', import.meta.url));
-/** The mails' section: never on a page. */
-const NOT_ON_PAGES = new Set(['mail.ts']);
+/** The mails' section and the server-written pages' (plain-page.ts, no dashboard page): never on a dashboard page. */
+const NOT_ON_PAGES = new Set(['mail.ts', 'plain-pages.ts']);
 
 /** Every section the English files export (read from the folder, so that a new section is walked too). */
 async function englishSections(): Promise<object[]> {

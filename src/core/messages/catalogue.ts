@@ -1,8 +1,8 @@
 // The message catalogue: the English sections are the source (./en/), and a translation is typed
 // from them, so that a language missing an entry, or carrying one English lacks, fails the type
 // check. The dashboard's sections (WebCatalogue) are bundled, English in every page that uses them,
-// a translation in a chunk of its own fetched only for its language; the mails' (MailCatalogue)
-// stay on the server, and so do the error catalogue's translations (ErrorCatalogue), typed from
+// a translation in a chunk of its own fetched only for its language; the mails' (MailCatalogue) and
+// the server-written pages' (PlainPagesCatalogue) stay on the server, and so do the error catalogue's translations (ErrorCatalogue), typed from
 // src/core/errors.ts's ERRORS.
 import type { Plural } from './language.js';
 import type { ErrorCode, MessageName, Placeholders, Template } from '../errors.js';
@@ -14,6 +14,7 @@ import type { readErrors } from './en/read-errors.js';
 import type { segments } from './en/segments.js';
 import type { account } from './en/account.js';
 import type { mail } from './en/mail.js';
+import type { plainPages } from './en/plain-pages.js';
 import type { signIn } from './en/sign-in.js';
 import type { singleSignOn } from './en/single-sign-on.js';
 import type { siteSettings } from './en/site-settings.js';
@@ -52,6 +53,8 @@ export interface WebCatalogue {
 }
 
 export type MailCatalogue = Translated<typeof mail>;
+
+export type PlainPagesCatalogue = Translated<typeof plainPages>;
 
 /** The error catalogue's templates in another language: one for every template of ERRORS. */
 export type ErrorCatalogue = { readonly [C in ErrorCode]: { readonly [M in MessageName<C>]: string } };

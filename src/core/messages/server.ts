@@ -1,16 +1,21 @@
-// The catalogue as the server writes mails with it: every language's sections loaded at once (a
-// mail's language is its recipient's, one mail at a time), English for anything unknown.
+// The catalogue as the server writes mails and its own plain pages with it: every language's sections
+// loaded at once (a mail's language is its recipient's, a page's its request's, one at a time),
+// English for anything unknown.
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from './language.js';
-import type { MailCatalogue, WebCatalogue } from './catalogue.js';
+import type { MailCatalogue, PlainPagesCatalogue, WebCatalogue } from './catalogue.js';
 import { REPORT_LOCALE } from '../figure-text.js';
 import { names } from './en/common.js';
 import { mail } from './en/mail.js';
+import { plainPages } from './en/plain-pages.js';
 import deWeb from './de/web.js';
 import deMail from './de/mail.js';
 import frWeb from './fr/web.js';
 import frMail from './fr/mail.js';
 import esWeb from './es/web.js';
 import esMail from './es/mail.js';
+import dePlainPages from './de/plain-pages.js';
+import frPlainPages from './fr/plain-pages.js';
+import esPlainPages from './es/plain-pages.js';
 
 /** The words a mail is written with, and the locale of its figures and dates. */
 export interface MailWords {
@@ -31,4 +36,11 @@ const WORDS: Record<Language, MailWords> = {
 /** The words of `language`; English when it is absent or not one svc writes. */
 export function mailWords(language: string | null | undefined): MailWords {
   return WORDS[isLanguage(language) ? language : DEFAULT_LANGUAGE];
+}
+
+const PLAIN_PAGES: Record<Language, PlainPagesCatalogue> = { en: plainPages, de: dePlainPages, fr: frPlainPages, es: esPlainPages };
+
+/** The words of the pages the server writes itself (src/http/plain-page.ts) in `language`. */
+export function plainPageWords(language: Language): PlainPagesCatalogue {
+  return PLAIN_PAGES[language];
 }

@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loginPath } from '../../core/next-path.js';
 import type { PageEntry, WebBuild } from './assets.js';
 import { escapeHtml } from '../../core/html.js';
-import { plainPage } from '../plain-page.js';
+import { entryHtml, plainPage } from '../plain-page.js';
+import { requestLanguage } from '../request-language.js';
+import { plainPageWords } from '../../core/messages/server.js';
 import { SESSION_PATH, sitePath, SITES_PATH } from '../../core/app-paths.js';
 import { dashboardReads } from '../../core/dashboard-reads.js';
 
@@ -120,7 +122,9 @@ export function pageRoutes(app: FastifyInstance, build: WebBuild, options: PageO
     app.get(route.path, async (request, reply) => {
       // A browser that follows an old set-up link gets a page that leads on, not an API's error.
       if (route.page === 'setup' && !(await options.setupNeeded())) {
-        return plainPage(reply, 404, 'Set-up is done', '<p>svc is set up: its first account exists. <a href="/login">Sign in</a> instead.</p>');
+        const language = requestLanguage(request);
+        const words = plainPageWords(language).setupDone;
+        return plainPage(reply, 404, language, words.title, `<p>${entryHtml(words.body, { signIn: `<a href="/login">${entryHtml(words.signIn)}</a>` })}</p>`);
       }
       if (route.sharedLink) {
         const { token } = request.params as { token: string };
