@@ -46,6 +46,15 @@ describe("/app/v1's error messages in the request's language", () => {
     assert.deepEqual(unknownPath.error, { code: 'NOT_FOUND', reason: 'ROUTE_NOT_FOUND', message: 'No existe la ruta GET /app/v1/nowhere' });
   });
 
+  test("a role in a refusal is named in the language: the needed one and the reader's own", async () => {
+    const { client } = await signedInUser(server, 'viewer@example.com', [{ orgId: site.orgId, role: 'viewer' }]);
+    const asked = (language: string) => answer('GET', `/app/v1/manage/sites/${site.siteId}`, { 'accept-language': language, cookie: `svc_session=${client.cookie}` });
+    const german = await asked('de');
+    assert.equal(german.status, 403);
+    assert.deepEqual(german.error, { code: 'FORBIDDEN', reason: 'ROLE_FORBIDDEN', message: 'Dies erfordert die Rolle Administrator in der Organisation; Ihre ist Betrachter' });
+    assert.equal((await asked('en')).error.message, 'this needs the admin role in the organisation; yours is viewer');
+  });
+
   test("the read API's routes mounted on /app/v1 answer in the reader's language too; /v1 and /admin/v1 always in English", async () => {
     const { client } = await signedInUser(server, 'member@example.com', [{ orgId: site.orgId, role: 'viewer' }]);
     const query = `/sites/${site.siteId}/stats?from=2024-02-01&to=2024-01-01`;

@@ -1,12 +1,14 @@
 // The error catalogue's messages in the language of the person who reads them (the dashboard's
 // requests to /app/v1): a translation of the refusal's template, filled with its parameters.
 // English is ERRORS itself; the translations stay on the server.
-import { fillTemplate, type ApiError, type ErrorCode } from '../errors.js';
+import { fillTemplate, type ApiError, type ErrorCode, type MessageParams } from '../errors.js';
+import { isRole } from '../vocabulary.js';
 import type { ErrorCatalogue } from './catalogue.js';
 import type { Language } from './language.js';
 import de from './de/errors.js';
 import fr from './fr/errors.js';
 import es from './es/errors.js';
+import { mailWords } from './server.js';
 
 const TRANSLATIONS: Record<Exclude<Language, 'en'>, ErrorCatalogue> = { de, fr, es };
 
@@ -14,5 +16,11 @@ const TRANSLATIONS: Record<Exclude<Language, 'en'>, ErrorCatalogue> = { de, fr, 
 export function messageIn(refusal: ApiError, language: Language): string {
   if (language === 'en') return refusal.message;
   const templates: Record<string, string> = TRANSLATIONS[language][refusal.code as ErrorCode];
-  return fillTemplate(templates[refusal.messageName]!, refusal.params);
+  return fillTemplate(templates[refusal.messageName]!, wordedParams(refusal.params, language));
+}
+
+/** A refusal's parameters with a role (`{role}`, `{needed}`) named as `language` names it; the rest as sent. */
+function wordedParams(params: MessageParams, language: Language): MessageParams {
+  const roles = mailWords(language).mail.roles;
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, isRole(value) ? roles[value] : value]));
 }
