@@ -68,13 +68,13 @@ export class Invitations {
     if (!this.mail) return false;
     try {
       const invited = await this.store.findUserByEmail(invitation.email);
-      const { mail, locale } = mailWords((invited && (await this.store.languageOf(invited.id))) ?? language);
+      const { mail, locale, roles } = mailWords((invited && (await this.store.languageOf(invited.id))) ?? language);
       const expires = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(invitation.expiresAt);
       const org = oneLine(orgName);
       await this.mail({
         to: [invitation.email],
         subject: fill(mail.inviteSubject, { org }),
-        text: [fill(mail.inviteBody, { org, role: mail.roles[invitation.role] }), fill(mail.inviteOpen, { expires }), url, mail.inviteIgnore].join('\n\n'),
+        text: [fill(mail.inviteBody, { org, role: roles[invitation.role] }), fill(mail.inviteOpen, { expires }), url, mail.inviteIgnore].join('\n\n'),
       });
       return true;
     } catch (err) {

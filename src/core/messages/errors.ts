@@ -21,6 +21,6 @@ export function messageIn(refusal: ApiError, language: Language): string {
 
 /** A refusal's parameters with a role (`{role}`, `{needed}`) named as `language` names it; the rest as sent. */
 function wordedParams(params: MessageParams, language: Language): MessageParams {
-  const roles = mailWords(language).mail.roles;
+  const { roles } = mailWords(language);
   return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, isRole(value) ? roles[value] : value]));
 }

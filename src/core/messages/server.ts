@@ -6,6 +6,7 @@ import type { MailCatalogue, PlainPagesCatalogue, WebCatalogue } from './catalog
 import { REPORT_LOCALE } from '../figure-text.js';
 import { names } from './en/common.js';
 import { mail } from './en/mail.js';
+import { orgSettings } from './en/org-settings.js';
 import { plainPages } from './en/plain-pages.js';
 import deWeb from './de/web.js';
 import deMail from './de/mail.js';
@@ -23,14 +24,16 @@ export interface MailWords {
   locale: string;
   mail: MailCatalogue;
   names: WebCatalogue['names'];
+  /** The roles as the organisation's settings name them: an invitation's, a refusal's. */
+  roles: WebCatalogue['orgSettings']['roleNames'];
 }
 
 const WORDS: Record<Language, MailWords> = {
   // English mails keep the CLI's figures (REPORT_LOCALE: 1,234 and 27 Nov 2026).
-  en: { language: 'en', locale: REPORT_LOCALE, mail, names },
-  de: { language: 'de', locale: 'de', mail: deMail, names: deWeb.names },
-  fr: { language: 'fr', locale: 'fr', mail: frMail, names: frWeb.names },
-  es: { language: 'es', locale: 'es', mail: esMail, names: esWeb.names },
+  en: { language: 'en', locale: REPORT_LOCALE, mail, names, roles: orgSettings.roleNames },
+  de: { language: 'de', locale: 'de', mail: deMail, names: deWeb.names, roles: deWeb.orgSettings.roleNames },
+  fr: { language: 'fr', locale: 'fr', mail: frMail, names: frWeb.names, roles: frWeb.orgSettings.roleNames },
+  es: { language: 'es', locale: 'es', mail: esMail, names: esWeb.names, roles: esWeb.orgSettings.roleNames },
 };
 
 /** The words of `language`; English when it is absent or not one svc writes. */

@@ -26,7 +26,6 @@ const de: MailCatalogue = {
   inviteBody: 'Sie sind eingeladen, {org} auf svc als {role} beizutreten.',
   inviteOpen: 'Öffnen Sie diesen Link, um die Einladung anzunehmen (er funktioniert einmal, bis {expires}):',
   inviteIgnore: 'Falls Sie diese Einladung nicht erwartet haben, ignorieren Sie diese E-Mail.',
-  roles: { viewer: 'Betrachter', admin: 'Administrator', owner: 'Inhaber' },
 };
 
 export default de;

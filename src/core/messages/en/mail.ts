@@ -1,7 +1,6 @@
 // The English catalogue's words of the mails: the email reports (digests) and the invitation. The
 // metric names are the common section's; figures and dates are written by Intl in the mail's locale.
 import type { Plural } from '../language.js';
-import type { Role } from '../../vocabulary.js';
 
 export const mail = {
   subject: { weekly: '{site}: weekly report', monthly: '{site}: monthly report' },
@@ -30,5 +29,4 @@ export const mail = {
   inviteBody: 'You are invited to join {org} on svc as {role}.',
   inviteOpen: 'Open this link to accept (it works once, until {expires}):',
   inviteIgnore: 'If you did not expect this invitation, ignore this mail.',
-  roles: { viewer: 'viewer', admin: 'admin', owner: 'owner' } satisfies Record<Role, string>,
 };

@@ -26,7 +26,6 @@ const es: MailCatalogue = {
   inviteBody: 'Le invitan a unirse a {org} en svc como {role}.',
   inviteOpen: 'Abra este enlace para aceptar (funciona una sola vez, hasta el {expires}):',
   inviteIgnore: 'Si no esperaba esta invitación, ignore este correo.',
-  roles: { viewer: 'lector', admin: 'administrador', owner: 'propietario' },
 };
 
 export default es;

@@ -26,7 +26,6 @@ const fr: MailCatalogue = {
   inviteBody: 'Vous êtes invité à rejoindre {org} sur svc en tant que {role}.',
   inviteOpen: "Ouvrez ce lien pour accepter (il ne fonctionne qu'une fois, jusqu'au {expires}) :",
   inviteIgnore: "Si vous n'attendiez pas cette invitation, ignorez ce message.",
-  roles: { viewer: 'lecteur', admin: 'administrateur', owner: 'propriétaire' },
 };
 
 export default fr;
