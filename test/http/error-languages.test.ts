@@ -6,6 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { REASON_HEADER } from '../../src/core/answer-headers.js';
+import { apiError } from '../../src/core/errors.js';
+import { messageIn } from '../../src/core/messages/errors.js';
 import { signedInUser } from '../helpers/app-client.js';
 import { ADMIN_TOKEN, createApiKey, createSite, startTestServer, type SiteFixture, type TestServer } from '../helpers/server.js';
 
@@ -53,6 +55,8 @@ describe("/app/v1's error messages in the request's language", () => {
     assert.equal(german.status, 403);
     assert.deepEqual(german.error, { code: 'FORBIDDEN', reason: 'ROLE_FORBIDDEN', message: 'Dies erfordert die Rolle Administrator in der Organisation; Ihre ist Betrachter' });
     assert.equal((await asked('en')).error.message, 'this needs the admin role in the organisation; yours is viewer');
+    // Another parameter that happens to spell a role is the client's text: it stays as sent.
+    assert.equal(messageIn(apiError('NOT_FOUND', 'route', { method: 'GET', path: 'admin' }), 'de'), 'Keine Route GET admin');
   });
 
   test("the read API's routes mounted on /app/v1 answer in the reader's language too; /v1 and /admin/v1 always in English", async () => {

@@ -19,8 +19,11 @@ export function messageIn(refusal: ApiError, language: Language): string {
   return fillTemplate(templates[refusal.messageName]!, wordedParams(refusal.params, language));
 }
 
-/** A refusal's parameters with a role (`{role}`, `{needed}`) named as `language` names it; the rest as sent. */
+/** The parameters that name a role (the catalogue's `role` template); any other is a client's or the server's text, sent as is. */
+const ROLE_PARAMS: ReadonlySet<string> = new Set(['role', 'needed']);
+
+/** A refusal's parameters with its roles named as `language` names them; the rest as sent. */
 function wordedParams(params: MessageParams, language: Language): MessageParams {
   const { roles } = mailWords(language);
-  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, isRole(value) ? roles[value] : value]));
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, ROLE_PARAMS.has(name) && isRole(value) ? roles[value] : value]));
 }
