@@ -13,5 +13,5 @@ export function downloadText(name: string, text: string, type = 'text/csv;charse
 
 /** A file name part from free text, its letters in any script kept: `/blog/a b` -> `blog-a-b`, `Gerät` -> `Gerät`. */
 export function fileSlug(text: string): string {
-  return text.replace(/[^\p{L}\p{N}_-]+/gu, '-').replace(/^-+|-+$/g, '') || 'all';
+  return text.normalize('NFC').replace(/[^\p{L}\p{M}\p{N}_-]+/gu, '-').replace(/^-+|-+$/g, '') || 'all';
 }

@@ -219,7 +219,8 @@ function SharePage() {
     const site = sharedSite(opened.site);
     if (current === 'dashboard') return <Dashboard site={site} lockedFilters={opened.filters} frame={frame} />;
     return (
-      <OnDemand load={loadOtherViews} frame={frame}>
+      // Keyed by the view: a view that could not load is tried again when the viewer opens another.
+      <OnDemand key={current} load={loadOtherViews} frame={frame}>
         {({ RealtimeView, GoalsView, FunnelView }) =>
           current === 'realtime' ? (
             <RealtimeView site={site} frame={frame} />
