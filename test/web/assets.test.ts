@@ -87,8 +87,8 @@ describe('dashboard build and serving', () => {
     const sizes = pageSizes(build);
     assert.deepEqual(overBudget(sizes), []);
     const before = JSON.parse(readFileSync(new URL('../../scripts/page-sizes-before-languages.json', import.meta.url), 'utf8')) as Record<string, number>;
+    // overBudget holds a page to 2 KB over its size before the catalogue: every page has one.
     assert.deepEqual(Object.keys(before).sort(), sizes.map((row) => row.page).sort(), 'every page has its size before the catalogue');
-    for (const row of sizes) assert.ok(row.gzip - before[row.page]! <= LANGUAGES_GZIP_GROWTH_BYTES, `${row.page} grows ${row.gzip - before[row.page]!} B`);
     const loaded = new Set(Object.values(build.manifest.pages).flatMap((page) => [page.script, ...page.preload]));
     for (const word of ['Absprungrate', 'Taux de rebond', 'Tasa de rebote']) {
       const holders = [...build.files].filter(([name, file]) => name.endsWith('.js') && file.body.toString().includes(word)).map(([name]) => name);

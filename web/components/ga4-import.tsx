@@ -16,11 +16,10 @@ export function Ga4Import({ siteId, onStarted }: { siteId: string; onStarted(): 
   const send = useAction();
   const submit = (event: Event) => {
     event.preventDefault();
-    const chosen = keyFile;
-    if (!chosen) return;
+    if (!keyFile) return;
     void send.run(async () => {
       setStarted(false);
-      await call('POST /manage/sites/:siteId/imports/ga4', { params: { siteId }, body: { property: property.trim(), key: await chosen.text() } });
+      await call('POST /manage/sites/:siteId/imports/ga4', { params: { siteId }, body: { property: property.trim(), key: await keyFile.text() } });
       setStarted(true);
       setKeyFile(undefined);
       onStarted();

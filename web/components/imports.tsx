@@ -55,13 +55,12 @@ export function Imports({ siteId }: { siteId: string }) {
   }, [running, list.data]);
   const submit = (event: Event) => {
     event.preventDefault();
-    const chosen = file;
-    if (!chosen) return;
+    if (!file) return;
     void send.run(async () => {
       setStarted(undefined);
-      const name = encodeURIComponent(chosen.name);
-      await upload(`${path}/imports?source=${source}&name=${name}`, chosen);
-      setStarted(chosen.name);
+      const name = encodeURIComponent(file.name);
+      await upload(`${path}/imports?source=${source}&name=${name}`, file);
+      setStarted(file.name);
       setFile(undefined);
       list.reload();
     });

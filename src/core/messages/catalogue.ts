@@ -1,9 +1,9 @@
 // The message catalogue: the English sections are the source (./en/), and a translation is typed
 // from them, so that a language missing an entry, or carrying one English lacks, fails the type
 // check. The dashboard's sections (WebCatalogue) are bundled, English in every page that uses them,
-// a translation in a chunk of its own fetched only for its language; the mails' (MailCatalogue) and
-// the server-written pages' (PlainPagesCatalogue) stay on the server, and so do the error catalogue's translations (ErrorCatalogue), typed from
-// src/core/errors.ts's ERRORS.
+// a translation in a chunk of its own fetched only for its language; the mails' (MailCatalogue), the
+// server-written pages' (PlainPagesCatalogue) and the error catalogue's translations (ErrorCatalogue,
+// typed from src/core/errors.ts's ERRORS) stay on the server.
 import type { Plural } from './language.js';
 import type { ErrorCode, MessageName, Placeholders, Template } from '../errors.js';
 import type { frame, names } from './en/common.js';
