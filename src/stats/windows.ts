@@ -112,11 +112,12 @@ const FEW_KEYS: ReadonlySet<FilterDimension> = new Set(['country', 'browser', 'o
 
 /**
  * The dimensions pair months hold under a filter: the first tab of each of the dashboard's panels
- * (DIMENSION_SPECS), what a filtered view reads first, but pages (keys by the thousand: pair months
- * of them were 68 M rows for the 10.6 M events of bench/query's year, and 9 minutes to write).
+ * (DIMENSION_SPECS), what a filtered view reads first. Under filters of few keys, pages add 1.4 M
+ * rows to the 10.6 M events of bench/query's year (docs/performance.md): the Pages panel reads them
+ * instead of the year's raw events.
  */
 const PAIRED: ReadonlySet<QueryDimension> = new Set(
-  DIMENSIONS.filter((dimension, i) => dimension !== 'page' && DIMENSIONS.findIndex((other) => DIMENSION_SPECS[other].tab.panel === DIMENSION_SPECS[dimension].tab.panel) === i),
+  DIMENSIONS.filter((dimension, i) => DIMENSIONS.findIndex((other) => DIMENSION_SPECS[other].tab.panel === DIMENSION_SPECS[dimension].tab.panel) === i),
 );
 
 /** Whether pair months (./rollups/pairs.ts) hold `dimension` under a key of `filter`. */

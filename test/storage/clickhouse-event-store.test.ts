@@ -205,4 +205,29 @@ describe('ClickHouse EventStore', () => {
       await later.close();
     }
   });
+  test('a table whose key leads its reads is sorted by site, key, then day; one made before keeps its order, its answers and its replacements', async () => {
+    const dayFirst = countTable('led');
+    const keyFirst = { ...dayFirst, keyLeads: true } satisfies TableSpec;
+    const sortingKey = async (table: string) => (await direct.query<{ k: string }>(sql`SELECT sorting_key AS k FROM system.tables WHERE database = currentDatabase() AND name = ${table}`))[0]!.k;
+    await direct.createTables([{ ...keyFirst, name: 'led_by_key' }]);
+    assert.equal(await sortingKey('led_by_key'), 'site_id, n, day');
+    await direct.createTables([dayFirst]);
+    const later = await ClickHouseEventStore.open({ url: databaseUrl });
+    try {
+      await later.createTables([keyFirst]);
+      assert.equal(await sortingKey('led'), 'site_id, day, n', 'a table made before keeps its order');
+      for (const [table, spec] of [['led_by_key', { ...keyFirst, name: 'led_by_key' }], ['led', keyFirst]] as const) {
+        await later.replaceRows(spec, { siteId: 'site', days: { from: '2026-01-01', to: '2026-01-31' } }, sql`SELECT 'site', toDate('2026-01-01') + number % 31, number FROM system.numbers LIMIT 62`);
+        await later.replaceRows(spec, { siteId: 'site', days: { from: '2026-01-10', to: '2026-01-10' } }, sql`SELECT 'site', toDate('2026-01-10'), 7`);
+        const rows = await direct.query<{ d: string; n: bigint }>(sql`SELECT toString(day) AS d, n FROM ${trusted(table)} WHERE site_id = ${'site'} ORDER BY d, n`);
+        const expected = Array.from({ length: 62 }, (_, n) => ({ d: `2026-01-${String((n % 31) + 1).padStart(2, '0')}`, n: BigInt(n) }))
+          .filter((row) => row.d !== '2026-01-10')
+          .concat({ d: '2026-01-10', n: 7n })
+          .sort((a, b) => a.d.localeCompare(b.d) || Number(a.n - b.n));
+        assert.deepEqual(rows, expected, `${table}: the day replaced holds its one row, the others theirs`);
+      }
+    } finally {
+      await later.close();
+    }
+  });
 });

@@ -19,7 +19,7 @@ const DIMENSION_KEY = [column('dimension', 'VARCHAR'), column('key', 'VARCHAR')]
 export const SITE_DAILY: TableSpec = { name: 'site_daily', columns: [SITE, DAY, ...TRAFFIC], dayColumn: 'day', key: [], fewRowsADay: true };
 
 /** Per site, day, dimension and key (capped, the rest folded into `(other)`), the traffic measures. */
-export const DIM_DAILY: TableSpec = { name: 'dim_daily', columns: [SITE, DAY, ...DIMENSION_KEY, ...TRAFFIC], dayColumn: 'day', key: ['dimension', 'key'] };
+export const DIM_DAILY: TableSpec = { name: 'dim_daily', columns: [SITE, DAY, ...DIMENSION_KEY, ...TRAFFIC], dayColumn: 'day', key: ['dimension', 'key'], keyLeads: true };
 
 /** dim_daily summed per calendar month (`month`: its first day). */
 export const DIM_MONTHLY: TableSpec = {
@@ -27,6 +27,7 @@ export const DIM_MONTHLY: TableSpec = {
   columns: [SITE, column('month', 'DATE'), ...DIMENSION_KEY, ...TRAFFIC],
   dayColumn: 'month',
   key: ['dimension', 'key'],
+  keyLeads: true,
 };
 
 /**
@@ -44,6 +45,7 @@ export const PAIR_MONTHLY: TableSpec = {
   columns: [SITE, column('month', 'DATE'), column('filter_dimension', 'VARCHAR'), column('filter_key', 'VARCHAR'), ...DIMENSION_KEY, ...TRAFFIC],
   dayColumn: 'month',
   key: ['filter_dimension', 'filter_key', 'dimension', 'key'],
+  keyLeads: true,
 };
 
 const GOAL = column('goal_id', 'BIGINT');
@@ -231,6 +233,7 @@ export const IMPORTED_DIM_DAILY: TableSpec = {
   columns: [SITE, DAY, IMPORT_ID, ...DIMENSION_KEY, ...KNOWN_OR_UNKNOWN],
   dayColumn: 'day',
   key: ['dimension', 'key', 'import_id'],
+  keyLeads: true,
 };
 
 /**
@@ -242,6 +245,7 @@ export const IMPORTED_DIM_MONTHLY: TableSpec = {
   columns: [SITE, column('month', 'DATE'), IMPORT_ID, ...DIMENSION_KEY, ...KNOWN_OR_UNKNOWN],
   dayColumn: 'month',
   key: ['dimension', 'key', 'import_id'],
+  keyLeads: true,
 };
 
 /**

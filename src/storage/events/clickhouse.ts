@@ -47,8 +47,9 @@ const PARTITIONS: Record<PartitionUnit, { of: (day: string) => string; value: Re
  *   with a `batch_id` column that makes `append` idempotent.
  * - Other tables: a MergeTree per spec, partitioned by (site_id, month of its day column), or by
  *   (site_id, year) for a spec of `fewRowsADay` (a year's read then opens a part or two), ordered by
- *   site, day and the spec's key. `replaceRows` builds the partitions it touches anew in a staging
- *   table and swaps each in with `ALTER TABLE … REPLACE PARTITION` (`DROP PARTITION` for one left empty).
+ *   site, day and the spec's key (site, key and day for a spec whose key leads its reads,
+ *   `keyLeads`). `replaceRows` builds the partitions it touches anew in a staging table and swaps
+ *   each in with `ALTER TABLE … REPLACE PARTITION` (`DROP PARTITION` for one left empty).
  * - `id`: drawn by the first process to create the `store_identity` table, as the default of its
  *   one column (so every process on the database reads the same one, whoever created it).
  */
@@ -117,7 +118,8 @@ export class ClickHouseEventStore implements EventStore {
       for (const c of spec.columns) if (c.type === 'BOOLEAN') this.booleanColumns.add(c.name);
       const columns = spec.columns.map((c) => `${c.name} ${columnType(c)}`);
       // The sort key leaves out nullable key columns (a MergeTree sort key refuses them).
-      const key = ['site_id', spec.dayColumn, ...spec.key.filter((k) => !spec.columns.find((c) => c.name === k)!.nullable)];
+      const sortedKey = spec.key.filter((k) => !spec.columns.find((c) => c.name === k)!.nullable);
+      const key = spec.keyLeads ? ['site_id', ...sortedKey, spec.dayColumn] : ['site_id', spec.dayColumn, ...sortedKey];
       const isEvents = spec.name === EVENTS_TABLE.name;
       if (isEvents) columns.push(`${BATCH_COLUMN} Int64`);
       const partition = isEvents ? PARTITIONS.month.of(spec.dayColumn) : `(site_id, ${PARTITIONS[spec.fewRowsADay ? 'year' : 'month'].of(spec.dayColumn)})`;
