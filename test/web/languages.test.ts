@@ -86,6 +86,8 @@ describe('the language of the dashboard', () => {
     // The keyboard help: each key's period, the custom range and the list itself.
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Tastenkürzel' });
+    // The key renders the dialog at Preact's next turn: its rows are read once it shows.
+    await help.locator('tr td:nth-child(2)').first().waitFor();
     const rows = await help.locator('tr td:nth-child(2)').allTextContents();
     assert.deepEqual(rows.slice(0, 3), ['Heute', 'Gestern', 'Letzte 7 Tage']);
     assert.deepEqual(rows.slice(-2), ['Eigener Zeitraum…', 'Diese Liste']);
